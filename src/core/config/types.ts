@@ -1,0 +1,79 @@
+/** A profile as stored, and as resolved for one command run (flag > env > profile > default). */
+import type { SigningPathVariant } from '../signer/request.js';
+
+export interface RateLimits {
+  /** POST /orders per minute. */
+  orders_per_minute: number;
+  /** Every call under /api/v1, per hour. */
+  general_per_hour: number;
+}
+
+export const DEFAULT_LIMITS: RateLimits = { orders_per_minute: 100, general_per_hour: 1000 };
+
+export interface StoredProfile {
+  base_url?: string;
+  api_key?: string;
+  api_secret?: string;
+  webhook_secret?: string;
+  signing?: { path?: SigningPathVariant };
+  limits?: Partial<RateLimits>;
+  /** Request timeout in milliseconds. */
+  timeout?: number;
+  max_retries?: number;
+  production?: boolean;
+  /** Operator surface of a local sandbox (written by `vouchers sandbox start`). */
+  admin_url?: string;
+  admin_token?: string;
+}
+
+export type ValueSource = 'flag' | 'env' | 'profile' | 'default';
+
+export interface ResolvedProfile {
+  /** Profile name in use (may not exist in the file when everything comes from env/flags). */
+  name: string;
+  /** Whether the named profile exists in the config file. */
+  exists: boolean;
+  base_url: string | undefined;
+  api_key: string | undefined;
+  api_secret: string | undefined;
+  webhook_secret: string | undefined;
+  signing_path: SigningPathVariant;
+  limits: RateLimits;
+  timeout_ms: number;
+  max_retries: number;
+  production: boolean;
+  admin_url: string | undefined;
+  admin_token: string | undefined;
+  /** Where each resolved value came from (for `profiles show` and `doctor`). */
+  sources: Partial<Record<keyof Omit<ResolvedProfile, 'sources' | 'name' | 'exists'>, ValueSource>> & { name?: ValueSource };
+}
+
+export const DEFAULT_TIMEOUT_MS = 30_000;
+export const DEFAULT_MAX_RETRIES = 3;
+export const DEFAULT_PROFILE_NAME = 'default';
+
+/** Environment variables the CLI reads. */
+export const ENV = {
+  profile: 'VOUCHERS_PROFILE',
+  baseUrl: 'VOUCHERS_BASE_URL',
+  apiKey: 'VOUCHERS_API_KEY',
+  apiSecret: 'VOUCHERS_API_SECRET',
+  webhookSecret: 'VOUCHERS_WEBHOOK_SECRET',
+  configDir: 'VOUCHERS_CONFIG_DIR',
+} as const;
+
+/** The profiles file (conf, mode 0600). `core/config/store.ts` implements it. */
+export interface ConfigStore {
+  /** Absolute path of the config file. */
+  readonly path: string;
+  /** The config directory (also holds the request log and journals). */
+  readonly dir: string;
+  /** Name of the default profile (`profiles use`), if set. */
+  currentName(): string | undefined;
+  setCurrent(name: string): void;
+  names(): string[];
+  get(name: string): StoredProfile | undefined;
+  /** Create or replace a profile. Writes the file with mode 0600. */
+  set(name: string, profile: StoredProfile): void;
+  remove(name: string): boolean;
+}

@@ -1,0 +1,152 @@
+/**
+ * Typed errors. Commands throw these; main.ts alone turns them into exit codes and the
+ * output layer renders them (one readable block, or the JSON envelope with --json).
+ */
+
+/** What went wrong, in the terms exit codes are decided on. */
+export type ErrorKind =
+  | 'usage'          // 2: bad flags, arguments, files
+  | 'auth'           // 3: 401, 403
+  | 'not_found'      // 4
+  | 'rejected'       // 5: other 4xx
+  | 'rate_limited'   // 6: 429 after retries
+  | 'network'        // 7: network, timeout, 5xx
+  | 'pending'        // 8: still pending when a wait ended
+  | 'certification'  // 9
+  | 'interrupted'    // 130
+  | 'unexpected';    // 1
+
+export class CliError extends Error {
+  constructor(
+    readonly kind: ErrorKind,
+    message: string,
+    /** What to do next, one line. */
+    readonly hint?: string,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+  /** The error's code for JSON output. */
+  get code(): string {
+    return this.kind.toUpperCase();
+  }
+}
+
+/** Bad flags, arguments or input files (exit 2). */
+export class UsageError extends CliError {
+  override readonly name = 'UsageError';
+  constructor(message: string, hint?: string, options?: { cause?: unknown }) {
+    super('usage', message, hint, options);
+  }
+}
+
+export interface ApiErrorInit {
+  status: number;
+  name: string;
+  code: string;
+  message: string;
+  details?: { path: string; message: string }[];
+  traceId?: string;
+  retryAfter?: number;
+  replayed?: boolean;
+  method?: string;
+  path?: string;
+  hint?: string;
+}
+
+/** Any non-2xx answer of the API, decoded from its error envelope. */
+export class ApiError extends CliError {
+  readonly status: number;
+  readonly apiCode: string;
+  readonly details?: { path: string; message: string }[];
+  readonly traceId?: string;
+  readonly retryAfter?: number;
+  readonly replayed: boolean;
+  readonly method?: string;
+  readonly path?: string;
+
+  constructor(init: ApiErrorInit) {
+    super(apiErrorKind(init.status), init.message, init.hint);
+    this.name = init.name;
+    this.status = init.status;
+    this.apiCode = init.code;
+    this.details = init.details;
+    this.traceId = init.traceId;
+    this.retryAfter = init.retryAfter;
+    this.replayed = init.replayed ?? false;
+    this.method = init.method;
+    this.path = init.path;
+  }
+  override get code(): string {
+    return this.apiCode;
+  }
+}
+
+export function apiErrorKind(status: number): ErrorKind {
+  if (status === 401 || status === 403) return 'auth';
+  if (status === 404) return 'not_found';
+  if (status === 429) return 'rate_limited';
+  if (status >= 400 && status < 500) return 'rejected';
+  return 'network';
+}
+
+/** No usable answer: connection refused or reset, DNS, TLS, timeout. */
+export class NetworkError extends CliError {
+  override readonly name = 'NetworkError';
+  constructor(
+    message: string,
+    readonly traceId?: string,
+    readonly errno?: string,
+    hint?: string,
+    options?: { cause?: unknown },
+  ) {
+    super('network', message, hint, options);
+  }
+  override get code(): string {
+    return this.errno ?? 'NETWORK_ERROR';
+  }
+}
+
+/** A wait ended with the order still not final (exit 8). */
+export class PendingError extends CliError {
+  override readonly name = 'StillPending';
+  constructor(message: string, hint?: string, readonly traceId?: string) {
+    super('pending', message, hint);
+  }
+  override get code(): string {
+    return 'STILL_PENDING';
+  }
+}
+
+/** The certification checklist did not pass (exit 9). */
+export class CertificationError extends CliError {
+  override readonly name = 'CertificationFailed';
+  constructor(message: string, hint?: string) {
+    super('certification', message, hint);
+  }
+  override get code(): string {
+    return 'CERTIFICATION_FAILED';
+  }
+}
+
+/** Ctrl-C or SIGTERM (exit 130). */
+export class InterruptedError extends CliError {
+  override readonly name = 'Interrupted';
+  constructor(message = 'interrupted') {
+    super('interrupted', message);
+  }
+  override get code(): string {
+    return 'INTERRUPTED';
+  }
+}
+
+/** Something the user can fix in their configuration (exit 2, usage). */
+export class ConfigError extends CliError {
+  override readonly name = 'ConfigError';
+  constructor(message: string, hint?: string) {
+    super('usage', message, hint);
+  }
+  override get code(): string {
+    return 'CONFIG_ERROR';
+  }
+}

@@ -1,0 +1,49 @@
+/** The one request pipeline's interface; `client.ts` implements it with undici. */
+import type { z } from 'zod';
+import type { EndpointId, HttpMethod } from '../../contract/endpoints.js';
+
+export interface RequestOptions {
+  method: HttpMethod | string;
+  /** Path relative to the base URL, e.g. `/orders/ord_…` (query goes in `query`). */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  /** JSON-serialisable body, or a raw string sent as is. */
+  body?: unknown;
+  /**
+   * Idempotency key for a write. Made once per logical write (here, when `'auto'`) and
+   * reused on every retry. Writes that require one get `'auto'` by default.
+   */
+  idempotencyKey?: string | 'auto';
+  /** Which contract endpoint this is (for response validation and rate-limit pacing). Found from method+path when omitted. */
+  endpoint?: EndpointId;
+  /** Validate the 2xx body against this schema instead of the endpoint's. */
+  schema?: z.ZodType;
+  /** Skip response validation (raw `vouchers api`). */
+  raw?: boolean;
+  signal?: AbortSignal;
+  /** Extra headers (e.g. X-Sandbox-Simulate in tests). */
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
+export interface ApiResponse<T = unknown> {
+  status: number;
+  headers: Record<string, string>;
+  /** Parsed (and, unless raw, validated) JSON body; undefined for an empty body. */
+  data: T;
+  /** The raw body text. */
+  text: string;
+  traceId: string | undefined;
+  replayed: boolean;
+  /** 1 on first try. */
+  attempts: number;
+  idempotencyKey: string | undefined;
+  durationMs: number;
+}
+
+export interface ApiClient {
+  request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>>;
+  /** Close keep-alive connections. */
+  close(): Promise<void>;
+}

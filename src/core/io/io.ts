@@ -1,0 +1,56 @@
+/**
+ * All terminal access goes through one IO object (like gh's IOStreams): streams, TTY
+ * facts, environment, colour decision and the interrupt signal. `main.ts` builds the real
+ * one from `process`; tests build one with buffers (test/helpers/io.ts).
+ */
+import type { Readable, Writable } from 'node:stream';
+
+export interface IO {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  env: Record<string, string | undefined>;
+  cwd: string;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** Fires on SIGINT/SIGTERM; long-running commands stop cleanly and throw InterruptedError. */
+  signal: AbortSignal;
+  /** Terminal width for tables on a TTY (80 when unknown). */
+  columns: number;
+}
+
+/** Colour only on a TTY, never with NO_COLOR; FORCE_COLOR=0 disables, FORCE_COLOR>0 forces. */
+export function colorEnabled(io: IO, stream: 'stdout' | 'stderr', flagNoColor = false): boolean {
+  if (flagNoColor) return false;
+  const env = io.env;
+  if (env.NO_COLOR !== undefined && env.NO_COLOR !== '') return false;
+  if (env.FORCE_COLOR !== undefined) return env.FORCE_COLOR !== '0' && env.FORCE_COLOR !== 'false';
+  if (env.TERM === 'dumb') return false;
+  return stream === 'stdout' ? io.stdoutIsTTY : io.stderrIsTTY;
+}
+
+/** Write text to stdout (data). Resolves once the stream accepts more (backpressure). */
+export function out(io: IO, text: string): Promise<void> | void {
+  if (!io.stdout.write(text)) return new Promise((resolve) => io.stdout.once('drain', () => resolve()));
+}
+
+/** Write text to stderr (messages, progress). */
+export function err(io: IO, text: string): void {
+  io.stderr.write(text);
+}
+
+export function processIO(proc: NodeJS.Process, signal: AbortSignal): IO {
+  return {
+    stdin: proc.stdin,
+    stdout: proc.stdout,
+    stderr: proc.stderr,
+    env: proc.env,
+    cwd: proc.cwd(),
+    stdinIsTTY: Boolean(proc.stdin.isTTY),
+    stdoutIsTTY: Boolean(proc.stdout.isTTY),
+    stderrIsTTY: Boolean(proc.stderr.isTTY),
+    signal,
+    columns: proc.stdout.columns || 80,
+  };
+}

@@ -1,0 +1,21 @@
+/** One line of the request log: never a body, a secret or a code. */
+export interface RequestLogEntry {
+  time: string;
+  profile: string;
+  method: string;
+  path: string;
+  /** HTTP status, or null when no response arrived. */
+  status: number | null;
+  duration_ms: number;
+  attempt: number;
+  trace_id: string | null;
+  idempotency_key: string | null;
+  error_code: string | null;
+}
+
+export interface RequestLog {
+  readonly path: string;
+  append(entry: RequestLogEntry): void;
+  /** Newest last. */
+  read(options?: { failedOnly?: boolean; limit?: number }): Promise<RequestLogEntry[]>;
+}

@@ -1,0 +1,93 @@
+/**
+ * Errors on stderr as one readable block (name, code, message, HTTP status, trace ID and a
+ * hint), or with --json as the error envelope plus `trace_id`.
+ */
+import { Chalk } from 'chalk';
+import { ApiError, CliError, NetworkError, PendingError } from '../errors/index.js';
+import { colorEnabled, type IO } from '../io/io.js';
+
+export interface RenderErrorOptions {
+  json: boolean;
+  debug: boolean;
+  color: boolean;
+}
+
+function traceOf(error: unknown): string | undefined {
+  if (error instanceof ApiError || error instanceof NetworkError || error instanceof PendingError) return error.traceId;
+  return undefined;
+}
+
+/** Hints by API error code: what to do next. */
+const HINTS: Record<string, string> = {
+  AUTHENTICATION_FAILED: 'check the API key and secret of this profile: vouchers profiles show; vouchers doctor',
+  INVALID_SIGNATURE: 'the signature did not match: check the API secret and the profile\'s signing.path (full|relative); compare with vouchers sign',
+  TIMESTAMP_OUT_OF_WINDOW: 'this machine\'s clock is more than 5 minutes off the server\'s: sync it (vouchers doctor shows the skew)',
+  IP_NOT_ALLOWED: 'this machine\'s address is not on the key\'s IP allowlist: ask for it to be added',
+  INSUFFICIENT_FUNDS: 'top up the wallet, or order less: vouchers wallets list',
+  INSUFFICIENT_INVENTORY: 'no stock for this product right now: try another denomination or product later',
+  PRODUCT_NOT_AVAILABLE: 'this product\'s category is not open to your organisation: vouchers categories list',
+  NOT_FOUND: 'check the id; another partner\'s resources are not visible to you',
+  RATE_LIMIT_EXCEEDED: 'wait and retry, or lower the pace (profile limits)',
+  IDEMPOTENCY_KEY_REUSED: 'this idempotency key was already used with a different body: use a new key for a new request',
+  IDEMPOTENCY_KEY_IN_PROGRESS: 'the first request with this key is still running: retry in a moment with the same key',
+  VALIDATION_FAILED: 'fix the fields named above and retry',
+  ORDER_NOT_CANCELLABLE: 'only PENDING orders can be cancelled: vouchers orders get <id>',
+  SERVICE_UNAVAILABLE: 'the service is unavailable: retry later with the same idempotency key',
+  INTERNAL_ERROR: 'a server fault: retry later, and quote the trace ID to support',
+};
+
+export function hintFor(error: unknown): string | undefined {
+  if (error instanceof CliError && error.hint) return error.hint;
+  if (error instanceof ApiError) return HINTS[error.apiCode];
+  return undefined;
+}
+
+export function errorEnvelope(error: unknown): Record<string, unknown> {
+  if (error instanceof ApiError) {
+    return {
+      error: {
+        name: error.name, code: error.apiCode, message: error.message,
+        ...(error.details ? { details: error.details } : {}),
+        status: error.status,
+        ...(error.retryAfter !== undefined ? { retry_after: error.retryAfter } : {}),
+      },
+      trace_id: error.traceId ?? null,
+    };
+  }
+  if (error instanceof CliError) {
+    return { error: { name: error.name, code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) }, trace_id: traceOf(error) ?? null };
+  }
+  const e = error instanceof Error ? error : new Error(String(error));
+  return { error: { name: 'UnexpectedError', code: 'UNEXPECTED', message: e.message }, trace_id: null };
+}
+
+export function renderError(io: IO, error: unknown, options: RenderErrorOptions): void {
+  if (options.json) {
+    io.stderr.write(JSON.stringify(errorEnvelope(error)) + '\n');
+    if (options.debug && error instanceof Error && error.stack) io.stderr.write(error.stack + '\n');
+    return;
+  }
+  const c = new Chalk({ level: colorEnabled(io, 'stderr', !options.color) ? 1 : 0 });
+  const lines: string[] = [];
+  if (error instanceof ApiError) {
+    lines.push(`${c.red.bold('Error:')} ${error.message}`);
+    lines.push(`  ${c.dim('name')}      ${error.name} (${error.apiCode})`);
+    lines.push(`  ${c.dim('status')}    HTTP ${error.status}${error.method ? ` on ${error.method} ${error.path ?? ''}` : ''}`);
+    for (const d of error.details ?? []) lines.push(`  ${c.dim('field')}     ${d.path}: ${d.message}`);
+    if (error.retryAfter !== undefined) lines.push(`  ${c.dim('retry')}     after ${error.retryAfter} s`);
+    lines.push(`  ${c.dim('trace ID')}  ${error.traceId ? c.bold(error.traceId) : '(none returned)'}`);
+  } else if (error instanceof CliError) {
+    lines.push(`${c.red.bold('Error:')} ${error.message}`);
+    if (error.kind !== 'usage' || error.name !== 'UsageError') lines.push(`  ${c.dim('code')}      ${error.code}`);
+    const trace = traceOf(error);
+    if (trace) lines.push(`  ${c.dim('trace ID')}  ${c.bold(trace)}`);
+  } else {
+    const e = error instanceof Error ? error : new Error(String(error));
+    lines.push(`${c.red.bold('Unexpected error:')} ${e.message}`);
+    if (!options.debug) lines.push(`  ${c.dim('run again with --debug for the stack trace')}`);
+  }
+  const hint = hintFor(error);
+  if (hint) lines.push(`  ${c.cyan('hint')}      ${hint}`);
+  if (options.debug && error instanceof Error && error.stack) lines.push('', c.dim(error.stack));
+  io.stderr.write(lines.join('\n') + '\n');
+}

@@ -1,0 +1,74 @@
+/**
+ * Webhook signatures: `X-Webhook-Signature: t=<unix>,v1=<hex>[,v1=<hex>…]` where
+ * hex = HMAC-SHA256(signing_secret, `<t>.<raw body>`). A receiver accepts when any v1
+ * matches any of its secrets and the timestamp is inside the tolerance, both directions.
+ */
+import { SignatureError } from './errors.js';
+import { hmacHex, safeEqualHex } from './hmac.js';
+import { checkWindow, parseSignatureHeader } from './request.js';
+
+export const WEBHOOK_TOLERANCE_SECONDS = 300;
+
+function payload(timestamp: number, rawBody: string | Uint8Array): Buffer {
+  const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody);
+  return Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), body]);
+}
+
+export function webhookSignature(secret: string, timestamp: number, rawBody: string | Uint8Array): string {
+  return hmacHex(secret, payload(timestamp, rawBody));
+}
+
+/** The signature header value for a body, one `v1` per secret (several during a rotation). */
+export function signWebhook(rawBody: string | Uint8Array, secrets: string | readonly string[], timestamp: number): string {
+  const list = typeof secrets === 'string' ? [secrets] : secrets;
+  if (list.length === 0) throw new Error('signWebhook needs at least one secret');
+  return [`t=${timestamp}`, ...list.map((s) => `v1=${webhookSignature(s, timestamp, rawBody)}`)].join(',');
+}
+
+export interface VerifyWebhookOptions {
+  /** Seconds either way (default 300). */
+  tolerance?: number;
+  /** Current time in unix seconds (default: the system clock). */
+  nowSeconds?: number;
+}
+
+export type HeaderBag = Record<string, string | string[] | undefined> | Headers;
+
+function header(headers: HeaderBag, name: string): string | undefined {
+  if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
+  const bag = headers as Record<string, string | string[] | undefined>;
+  const key = Object.keys(bag).find((k) => k.toLowerCase() === name);
+  const v = key === undefined ? undefined : bag[key];
+  return Array.isArray(v) ? v.join(',') : v;
+}
+
+/**
+ * Verify a signature header against the raw body. Returns the signed timestamp; throws
+ * SignatureError naming the likely cause.
+ */
+export function verifyWebhookSignature(rawBody: string | Uint8Array, signatureHeader: string | undefined, secrets: string | readonly string[], options: VerifyWebhookOptions = {}): number {
+  if (!signatureHeader) throw new SignatureError('missing_header', 'X-Webhook-Signature header missing; is this request really a webhook delivery, and does a proxy strip headers?');
+  const { t, v1 } = parseSignatureHeader(signatureHeader, 'X-Webhook-Signature');
+  const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
+  checkWindow(t, now, options.tolerance ?? WEBHOOK_TOLERANCE_SECONDS, 'webhook');
+  const list = typeof secrets === 'string' ? [secrets] : secrets;
+  for (const secret of list) {
+    const expected = webhookSignature(secret, t, rawBody);
+    if (v1.some((s) => safeEqualHex(s, expected))) return t;
+  }
+  throw new SignatureError('no_match', 'no v1 signature matches: are you passing the raw request body (not parsed and re-serialised JSON), and the signing secret of this endpoint (whsec_…)?');
+}
+
+/**
+ * Verify a delivery and parse its event: the library entry partners use in their own
+ * servers. `headers` may be a Node IncomingHttpHeaders object or a fetch Headers.
+ */
+export function verifyWebhook<T = unknown>(rawBody: string | Uint8Array, headers: HeaderBag, secret: string | readonly string[], options: VerifyWebhookOptions = {}): T {
+  verifyWebhookSignature(rawBody, header(headers, 'x-webhook-signature'), secret, options);
+  const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
+  try {
+    return JSON.parse(text) as T;
+  } catch {
+    throw new SignatureError('malformed_body', 'signature is valid but the body is not JSON');
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * Lazily built, memoised dependencies of a command run: io, config, profile, client,
+ * clock and ids. Nothing heavy is imported until a command asks for it.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import type { ConfigStore, ResolvedProfile } from './core/config/types.js';
+import type { ApiClient } from './core/http/types.js';
+import type { IO } from './core/io/io.js';
+import type { RequestLog } from './core/journal/types.js';
+
+/** Options of the root command, available to every verb. */
+export interface GlobalOptions {
+  profile?: string;
+  baseUrl?: string;
+  debug?: boolean;
+  /** false with --no-color. */
+  color?: boolean;
+  /** Per-request timeout, e.g. "30s". */
+  timeout?: string;
+  maxRetries?: string;
+}
+
+export interface Clock {
+  /** Milliseconds since the epoch. */
+  now(): number;
+  /** Resolves after `ms`, or rejects with an AbortError when the signal fires. */
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+export interface Ids {
+  /** A fresh idempotency key (UUID v4). */
+  idempotencyKey(): string;
+  /** 32 lowercase hex: a W3C trace-id. */
+  traceId(): string;
+  /** 16 lowercase hex: a W3C span-id. */
+  spanId(): string;
+}
+
+export interface Factory {
+  io: IO;
+  clock: Clock;
+  ids: Ids;
+  globals(): GlobalOptions;
+  config(): Promise<ConfigStore>;
+  /** The profile of this run, resolved flag > env > profile > default. */
+  profile(): Promise<ResolvedProfile>;
+  /** The signed API client for the resolved profile. Throws ConfigError when credentials are missing. */
+  client(): Promise<ApiClient>;
+  requestLog(): Promise<RequestLog>;
+  /** Release what was opened (keep-alive sockets). */
+  dispose(): Promise<void>;
+}
+
+export const systemClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+      const onAbort = () => { clearTimeout(t); reject(signal!.reason); };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};
+
+export const systemIds: Ids = {
+  idempotencyKey: () => randomUUID(),
+  traceId: () => randomBytes(16).toString('hex'),
+  spanId: () => randomBytes(8).toString('hex'),
+};
+
+function memo<T>(make: () => Promise<T>): () => Promise<T> {
+  let p: Promise<T> | undefined;
+  return () => (p ??= make());
+}
+
+export interface FactoryOverrides {
+  clock?: Clock;
+  ids?: Ids;
+}
+
+export function createFactory(io: IO, globals: () => GlobalOptions, overrides: FactoryOverrides = {}): Factory {
+  const clock = overrides.clock ?? systemClock;
+  const ids = overrides.ids ?? systemIds;
+  let client: ApiClient | undefined;
+
+  const config = memo(async () => {
+    const { openConfig } = await import('./core/config/store.js');
+    return openConfig(io.env);
+  });
+  const profile = memo(async () => {
+    const { resolveProfile } = await import('./core/config/resolve.js');
+    return resolveProfile(await config(), io.env, globals());
+  });
+  const requestLog = memo(async () => {
+    const { openRequestLog } = await import('./core/journal/request-log.js');
+    return openRequestLog((await config()).dir);
+  });
+  const clientP = memo(async () => {
+    const { createClientForProfile } = await import('./core/http/client.js');
+    const made = createClientForProfile(await profile(), { io, clock, ids, requestLog: await requestLog(), globals: globals() });
+    client = made;
+    return made;
+  });
+
+  return {
+    io, clock, ids, globals, config, profile, requestLog,
+    client: clientP,
+    dispose: async () => { await client?.close(); },
+  };
+}

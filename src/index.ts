@@ -1,0 +1,11 @@
+/**
+ * The library entry of the `vouchers` package: verify webhooks and sign requests exactly
+ * as the CLI does.
+ */
+export {
+  verifyWebhook, verifyWebhookSignature, signWebhook, webhookSignature, WEBHOOK_TOLERANCE_SECONDS,
+  signRequest, verifyRequest, signingPath, requestMessage, REQUEST_TOLERANCE_SECONDS,
+  SignatureError,
+} from './core/signer/index.js';
+export type { SignatureFailure, VerifyWebhookOptions, HeaderBag, RequestToSign, RequestSignature, SigningPathVariant } from './core/signer/index.js';
+export type { EventEnvelope, Order, OrderVoucher, Product, ProductDetail, Wallet, Transaction, WebhookEndpoint } from './contract/index.js';

@@ -1,0 +1,84 @@
+/**
+ * The only place that touches `process` (argv, env, exit, signals) and the only place
+ * that decides exit codes.
+ */
+import { CommanderError } from 'commander';
+import { CliError, InterruptedError, type ErrorKind } from './core/errors/index.js';
+import { processIO, type IO } from './core/io/io.js';
+import { createFactory, type FactoryOverrides, type GlobalOptions } from './factory.js';
+import { buildProgram } from './program.js';
+
+/** Exit codes, documented in the README. */
+export const EXIT = {
+  ok: 0,
+  unexpected: 1,
+  usage: 2,
+  auth: 3,
+  not_found: 4,
+  rejected: 5,
+  rate_limited: 6,
+  network: 7,
+  pending: 8,
+  certification: 9,
+  interrupted: 130,
+} as const satisfies Record<ErrorKind | 'ok', number>;
+
+export function exitCodeFor(error: unknown): number {
+  if (error instanceof CommanderError) {
+    if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
+    if (error.code === 'commander.executeSubCommandAsync') return error.exitCode;
+    return EXIT.usage;
+  }
+  if (error instanceof CliError) return EXIT[error.kind];
+  if (isAbort(error)) return EXIT.interrupted;
+  return EXIT.unexpected;
+}
+
+function isAbort(error: unknown): boolean {
+  return error instanceof Error && (error.name === 'AbortError' || error instanceof InterruptedError);
+}
+
+/** Whether the user asked for machine-readable output (errors then print as JSON). */
+function wantsJson(argv: string[]): boolean {
+  return argv.some((a, i) => a === '--json' || a === '--output=json' || a === '--output=ndjson' || ((a === '--output' || a === '-o') && (argv[i + 1] === 'json' || argv[i + 1] === 'ndjson')));
+}
+
+/** Run the CLI with the given arguments (without `node` and the script) and IO; returns the exit code. */
+export async function run(argv: string[], io: IO, overrides: FactoryOverrides = {}): Promise<number> {
+  const { program, factory } = buildProgram(io, (g) => createFactory(io, g as () => GlobalOptions, overrides));
+  try {
+    await program.parseAsync(argv, { from: 'user' });
+    return EXIT.ok;
+  } catch (error) {
+    const code = exitCodeFor(error);
+    if (error instanceof CommanderError) return code; // commander already printed it
+    const interrupted = io.signal.aborted && code !== EXIT.pending;
+    const { renderError } = await import('./core/output/error.js');
+    renderError(io, interrupted && !(error instanceof CliError) ? new InterruptedError() : error, {
+      json: wantsJson(argv),
+      debug: Boolean(program.opts().debug) || argv.includes('--debug'),
+      color: program.opts().color !== false,
+    });
+    return interrupted && !(error instanceof CliError) ? EXIT.interrupted : code;
+  } finally {
+    await factory.dispose().catch(() => undefined);
+  }
+}
+
+export async function main(proc: NodeJS.Process): Promise<void> {
+  const controller = new AbortController();
+  let signals = 0;
+  const onSignal = (sig: NodeJS.Signals) => {
+    signals += 1;
+    if (signals > 1) proc.exit(EXIT.interrupted); // a second Ctrl-C does not wait
+    controller.abort(new InterruptedError(`interrupted by ${sig}`));
+  };
+  proc.on('SIGINT', onSignal);
+  proc.on('SIGTERM', onSignal);
+  proc.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') proc.exit(EXIT.ok); });
+  const io = processIO(proc, controller.signal);
+  const code = await run(proc.argv.slice(2), io);
+  proc.exitCode = code;
+  proc.off('SIGINT', onSignal);
+  proc.off('SIGTERM', onSignal);
+}

@@ -1,0 +1,52 @@
+/**
+ * The commander root: global flags and every noun. Imports nothing heavy: verbs load their
+ * implementation (and undici, zod, conf, ora, cli-table3) only when they run.
+ */
+import { Command, Option } from 'commander';
+import { COMMANDS } from './commands/registry.js';
+import type { Factory } from './factory.js';
+import type { IO } from './core/io/io.js';
+
+export const VERSION = '0.1.0';
+
+export function buildProgram(io: IO, makeFactory: (globals: () => Record<string, unknown>) => Factory): { program: Command; factory: Factory } {
+  const program = new Command('vouchers');
+  const factory = makeFactory(() => program.opts());
+  program
+    .description('Command-line tool for the Voucher Fulfilment Partner API v1: signed requests, orders, voucher codes, webhooks, a local sandbox and certification.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .option('-p, --profile <name>', 'profile to use (env VOUCHERS_PROFILE)')
+    .option('--base-url <url>', 'API base URL including /api/v1 (env VOUCHERS_BASE_URL)')
+    .option('--timeout <duration>', 'per-request timeout, e.g. 30s or 2m')
+    .option('--max-retries <n>', 'retries of a failed request')
+    .option('--no-color', 'disable colour (also NO_COLOR)')
+    .addOption(new Option('--debug', 'print stack traces and request details on errors'))
+    .showHelpAfterError('(run with --help for usage)')
+    .showSuggestionAfterError(true)
+    .configureOutput({
+      writeOut: (s) => io.stdout.write(s),
+      writeErr: (s) => io.stderr.write(s),
+      outputError: (s, write) => write(s),
+    })
+    .exitOverride();
+  program.addHelpText('after', `
+Examples:
+  $ vouchers demo                          walk through the API against the embedded sandbox
+  $ vouchers sandbox start                 run the local sandbox and write a "local" profile
+  $ vouchers orders create --product amzn-us --denomination 25
+  $ vouchers log --failed                  find the trace ID of a failed request
+
+Environment:
+  VOUCHERS_PROFILE, VOUCHERS_BASE_URL, VOUCHERS_API_KEY, VOUCHERS_API_SECRET,
+  VOUCHERS_WEBHOOK_SECRET, VOUCHERS_CONFIG_DIR, NO_COLOR`);
+  for (const register of COMMANDS) register(program, factory);
+  // Every subcommand inherits the output and exit behaviour of the root.
+  const inherit = (cmd: Command) => {
+    for (const sub of cmd.commands) {
+      sub.exitOverride().configureOutput(program.configureOutput()).showHelpAfterError('(run with --help for usage)');
+      inherit(sub);
+    }
+  };
+  inherit(program);
+  return { program, factory };
+}
