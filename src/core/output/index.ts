@@ -1,0 +1,5 @@
+export * from './options.js';
+export * from './print.js';
+export * from './format.js';
+export * from './spinner.js';
+export * from './error.js';

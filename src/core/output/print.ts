@@ -1,0 +1,175 @@
+/**
+ * One sink for data on stdout: tables on a TTY (cli-table3), tab-separated untruncated
+ * rows when piped, JSON, NDJSON and CSV. Lists may be async iterables and are streamed
+ * row by row (constant memory) in every format but `table` and `json`.
+ */
+import { Chalk, type ChalkInstance } from 'chalk';
+import { UsageError } from '../errors/index.js';
+import { out, type IO } from '../io/io.js';
+import type { OutputSettings } from './options.js';
+
+export interface Column<T> {
+  /** Field name: what `--fields` selects, the CSV header and the JSON key. */
+  field: string;
+  /** Table header (default: the field name upper-cased). */
+  header?: string;
+  /** Display value (default: `row[field]`). */
+  get?: (row: T) => unknown;
+  /** Colour a display value on a TTY. */
+  style?: (text: string, c: ChalkInstance, row: T) => string;
+  /** Right-align in tables (amounts). */
+  align?: 'left' | 'right';
+}
+
+export function chalkFor(settings: Pick<OutputSettings, 'color'>): ChalkInstance {
+  return new Chalk({ level: settings.color ? 1 : 0 });
+}
+
+function display(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  return JSON.stringify(value);
+}
+
+function pick(record: unknown, fields: string[] | undefined): unknown {
+  if (!fields || record === null || typeof record !== 'object') return record;
+  const src = record as Record<string, unknown>;
+  const outObj: Record<string, unknown> = {};
+  for (const f of fields) outObj[f] = src[f];
+  return outObj;
+}
+
+function selectColumns<T>(columns: Column<T>[], settings: OutputSettings): Column<T>[] {
+  if (!settings.fields) return columns;
+  return settings.fields.map((f) => {
+    const col = columns.find((c) => c.field === f);
+    return col ?? { field: f };
+  });
+}
+
+/** Validate `--fields` against what the data offers; `--fields` alone prints them. Returns true when the command should stop. */
+export async function handleFieldsFlag(io: IO, settings: OutputSettings, available: string[]): Promise<boolean> {
+  if (settings.listFields) {
+    await out(io, available.join('\n') + '\n');
+    return true;
+  }
+  const unknown = settings.fields?.filter((f) => !available.includes(f)) ?? [];
+  if (unknown.length > 0) {
+    throw new UsageError(`unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, `available: ${available.join(', ')}`);
+  }
+  return false;
+}
+
+function csvCell(value: unknown): string {
+  const s = display(value);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+function tsvCell(value: unknown): string {
+  return display(value).replace(/[\t\n\r]/g, ' ');
+}
+
+function valueOf<T>(col: Column<T>, row: T): unknown {
+  return col.get ? col.get(row) : (row as Record<string, unknown>)[col.field];
+}
+
+async function* iterate<T>(rows: Iterable<T> | AsyncIterable<T>): AsyncIterable<T> {
+  yield* rows;
+}
+
+export interface ListPrintOptions {
+  /** Printed on a TTY when there are no rows. */
+  empty?: string;
+}
+
+/**
+ * Print a list. JSON/NDJSON/CSV carry the raw records (`--fields` picks keys); table and
+ * TSV carry the columns' display values.
+ */
+export async function printList<T>(io: IO, rows: Iterable<T> | AsyncIterable<T>, columns: Column<T>[], settings: OutputSettings, options: ListPrintOptions = {}): Promise<number> {
+  const cols = selectColumns(columns, settings);
+  let count = 0;
+  switch (settings.format) {
+    case 'json': {
+      const all: unknown[] = [];
+      for await (const r of iterate(rows)) all.push(pick(r, settings.fields));
+      await out(io, JSON.stringify(all, null, 2) + '\n');
+      return all.length;
+    }
+    case 'ndjson':
+      for await (const r of iterate(rows)) { await out(io, JSON.stringify(pick(r, settings.fields)) + '\n'); count++; }
+      return count;
+    case 'csv':
+      await out(io, cols.map((c) => csvCell(c.field)).join(',') + '\n');
+      for await (const r of iterate(rows)) {
+        await out(io, cols.map((c) => csvCell(settings.fields ? (r as Record<string, unknown>)[c.field] ?? valueOf(c, r) : valueOf(c, r))).join(',') + '\n');
+        count++;
+      }
+      return count;
+    case 'tsv':
+      for await (const r of iterate(rows)) { await out(io, cols.map((c) => tsvCell(valueOf(c, r))).join('\t') + '\n'); count++; }
+      return count;
+    case 'table': {
+      const { default: Table } = await import('cli-table3');
+      const c = chalkFor(settings);
+      const table = new Table({
+        head: cols.map((col) => c.bold(col.header ?? col.field.toUpperCase())),
+        style: { head: [], border: [] },
+        colAligns: cols.map((col) => col.align ?? 'left'),
+        wordWrap: false,
+      });
+      for await (const r of iterate(rows)) {
+        table.push(cols.map((col) => {
+          const text = display(valueOf(col, r));
+          return col.style && text ? col.style(text, c, r) : text;
+        }));
+        count++;
+      }
+      if (count === 0) {
+        await out(io, c.dim(options.empty ?? 'No results.') + '\n');
+        return 0;
+      }
+      await out(io, table.toString() + '\n');
+      return count;
+    }
+  }
+}
+
+/** A labelled field of a single record shown on a TTY or as TSV. */
+export interface RecordField {
+  label: string;
+  value: unknown;
+  style?: (text: string, c: ChalkInstance) => string;
+}
+
+/**
+ * Print one resource: aligned `label  value` lines on a TTY, `field\tvalue` lines when
+ * piped, the raw record as JSON with --json.
+ */
+export async function printRecord(io: IO, record: unknown, fields: RecordField[], settings: OutputSettings): Promise<void> {
+  if (settings.format === 'json' || settings.format === 'ndjson') {
+    await out(io, JSON.stringify(pick(record, settings.fields), null, settings.format === 'json' ? 2 : 0) + '\n');
+    return;
+  }
+  const shown = settings.fields ? settings.fields.map((f) => fields.find((x) => x.label === f) ?? { label: f, value: (record as Record<string, unknown>)[f] }) : fields;
+  if (settings.format === 'csv') {
+    await out(io, shown.map((f) => csvCell(f.label)).join(',') + '\n' + shown.map((f) => csvCell(f.value)).join(',') + '\n');
+    return;
+  }
+  if (settings.format === 'tsv') {
+    await out(io, shown.map((f) => `${f.label}\t${tsvCell(f.value)}`).join('\n') + '\n');
+    return;
+  }
+  const c = chalkFor(settings);
+  const width = Math.max(...shown.map((f) => f.label.length));
+  await out(io, shown.map((f) => {
+    const text = display(f.value);
+    return `${c.dim(f.label.padEnd(width))}  ${f.style && text ? f.style(text, c) : text}`;
+  }).join('\n') + '\n');
+}
+
+/** Print any value as JSON on stdout. */
+export async function printJson(io: IO, value: unknown): Promise<void> {
+  await out(io, JSON.stringify(value, null, 2) + '\n');
+}
