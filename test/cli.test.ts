@@ -1,0 +1,72 @@
+import { describe, expect, it } from 'vitest';
+import { exitCodeFor, EXIT } from '../src/main.js';
+import { ApiError, CliError, NetworkError, PendingError, UsageError } from '../src/core/errors/index.js';
+import { VERSION } from '../src/program.js';
+import { runCli } from './helpers/run-cli.js';
+
+describe('root command', () => {
+  it('prints the version', async () => {
+    const r = await runCli(['--version']);
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim()).toBe(VERSION);
+  });
+
+  it('prints help with examples and environment', async () => {
+    const r = await runCli(['--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Usage: vouchers');
+    expect(r.stdout).toContain('Examples:');
+    expect(r.stdout).toContain('VOUCHERS_CONFIG_DIR');
+  });
+
+  it('exits 2 on an unknown command or option', async () => {
+    const a = await runCli(['no-such-command']);
+    expect(a.code).toBe(2);
+    expect(a.stderr).toMatch(/unknown command/i);
+    const b = await runCli(['--no-such-flag']);
+    expect(b.code).toBe(2);
+    expect(b.stderr).toMatch(/unknown option/i);
+  });
+
+  it('gives every command a help text with at least one example', async () => {
+    const { buildProgram } = await import('../src/program.js');
+    const { testIO } = await import('./helpers/io.js');
+    const { createFactory } = await import('../src/factory.js');
+    const io = testIO();
+    const { program } = buildProgram(io, (g) => createFactory(io, g));
+    const leaves: string[][] = [];
+    const walk = (cmd: typeof program, path: string[]) => {
+      for (const sub of cmd.commands) {
+        if ((sub as unknown as { _hidden?: boolean })._hidden) continue;
+        const name = [...path, sub.name()];
+        if (sub.commands.length > 0) walk(sub, name);
+        else leaves.push(name);
+      }
+    };
+    walk(program, []);
+    const missing: string[] = [];
+    for (const name of leaves) {
+      const r = await runCli([...name, '--help']);
+      if (r.code !== 0 || !/Examples?:/.test(r.stdout)) missing.push(name.join(' '));
+    }
+    expect(missing).toEqual([]);
+  });
+});
+
+describe('exit codes are decided from error kinds', () => {
+  it('maps each kind', () => {
+    expect(exitCodeFor(new UsageError('x'))).toBe(2);
+    expect(exitCodeFor(new ApiError({ status: 401, name: 'AuthenticationFailed', code: 'AUTHENTICATION_FAILED', message: 'x' }))).toBe(3);
+    expect(exitCodeFor(new ApiError({ status: 403, name: 'IpNotAllowed', code: 'IP_NOT_ALLOWED', message: 'x' }))).toBe(3);
+    expect(exitCodeFor(new ApiError({ status: 404, name: 'NotFound', code: 'NOT_FOUND', message: 'x' }))).toBe(4);
+    expect(exitCodeFor(new ApiError({ status: 402, name: 'InsufficientFunds', code: 'INSUFFICIENT_FUNDS', message: 'x' }))).toBe(5);
+    expect(exitCodeFor(new ApiError({ status: 429, name: 'RateLimitExceeded', code: 'RATE_LIMIT_EXCEEDED', message: 'x' }))).toBe(6);
+    expect(exitCodeFor(new ApiError({ status: 503, name: 'ServiceUnavailable', code: 'SERVICE_UNAVAILABLE', message: 'x' }))).toBe(7);
+    expect(exitCodeFor(new NetworkError('refused'))).toBe(7);
+    expect(exitCodeFor(new PendingError('still pending'))).toBe(8);
+    expect(exitCodeFor(new CliError('certification', 'failed'))).toBe(9);
+    expect(exitCodeFor(new CliError('interrupted', 'stop'))).toBe(130);
+    expect(exitCodeFor(new Error('boom'))).toBe(1);
+    expect(EXIT.ok).toBe(0);
+  });
+});
