@@ -1,0 +1,28 @@
+/** The API base URL: an absolute http(s) URL that already includes `/api/v1`. */
+import { ConfigError } from '../errors/index.js';
+
+/** The reason `value` is not a usable base URL, or undefined when it is. */
+export function baseUrlProblem(value: string): string | undefined {
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    return 'is not a URL';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return `uses ${url.protocol.replace(/:$/, '')}, not http or https`;
+  if (url.username || url.password) return 'must not carry a user name or password';
+  if (url.search || url.hash) return 'must not carry a query string or fragment';
+  return undefined;
+}
+
+/** Normalise (no trailing slash) or throw a ConfigError naming where the value came from. */
+export function validateBaseUrl(value: string, from: string): string {
+  const problem = baseUrlProblem(value);
+  if (problem) {
+    throw new ConfigError(
+      `the base URL ${JSON.stringify(value)} (from ${from}) ${problem}`,
+      'give the full API address including /api/v1, e.g. https://sandbox.example.com/api/v1',
+    );
+  }
+  return value.replace(/\/+$/, '');
+}
