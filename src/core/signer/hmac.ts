@@ -7,6 +7,7 @@ export function hmacHex(key: string, message: string | Uint8Array): string {
 
 /** Constant-time comparison of two hex digests (false on any length or format mismatch). */
 export function safeEqualHex(a: string, b: string): boolean {
-  if (a.length !== b.length || !/^[0-9a-f]*$/i.test(a) || !/^[0-9a-f]*$/i.test(b)) return false;
+  // Odd lengths are refused: Buffer.from(hex) drops a trailing half byte, so 'abc' and 'abd' would compare equal.
+  if (a.length !== b.length || a.length % 2 !== 0 || !/^[0-9a-f]*$/i.test(a) || !/^[0-9a-f]*$/i.test(b)) return false;
   return timingSafeEqual(Buffer.from(a.toLowerCase(), 'hex'), Buffer.from(b.toLowerCase(), 'hex'));
 }

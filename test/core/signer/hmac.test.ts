@@ -1,0 +1,70 @@
+import * as crypto from 'node:crypto';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { hmacHex, safeEqualHex, verifyRequest, verifyWebhookSignature } from '../../../src/core/signer/index.js';
+import { requestVector, webhookVector } from './vectors.js';
+
+vi.mock('node:crypto', async (importOriginal) => {
+  const actual = await importOriginal<typeof import('node:crypto')>();
+  return { ...actual, timingSafeEqual: vi.fn(actual.timingSafeEqual) };
+});
+
+const timingSafeEqual = vi.mocked(crypto.timingSafeEqual);
+
+beforeEach(() => {
+  timingSafeEqual.mockClear();
+});
+
+describe('hmacHex', () => {
+  it('matches the RFC 4231 test case 2 digest', () => {
+    expect(hmacHex('Jefe', 'what do ya want for nothing?')).toBe('5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843');
+  });
+});
+
+describe('safeEqualHex', () => {
+  const hex = 'ab'.repeat(32);
+
+  it('is true for equal digests, in any letter case', () => {
+    expect(safeEqualHex(hex, hex)).toBe(true);
+    expect(safeEqualHex(hex, hex.toUpperCase())).toBe(true);
+  });
+
+  it('is false for same-length different digests', () => {
+    expect(safeEqualHex(hex, 'ab'.repeat(31) + 'ac')).toBe(false);
+  });
+
+  it('is false on different lengths, without comparing', () => {
+    expect(safeEqualHex(hex, hex.slice(0, -2))).toBe(false);
+    expect(safeEqualHex(hex, hex + '00')).toBe(false);
+    expect(safeEqualHex('', hex)).toBe(false);
+    expect(timingSafeEqual).not.toHaveBeenCalled();
+  });
+
+  it('is false on non-hex input', () => {
+    expect(safeEqualHex('zz'.repeat(32), 'zz'.repeat(32))).toBe(false);
+    expect(safeEqualHex(hex, 'g' + hex.slice(1))).toBe(false);
+    expect(safeEqualHex(' ' + hex.slice(1), ' ' + hex.slice(1))).toBe(false);
+  });
+
+  it('is false on odd-length input (half a byte cannot be compared)', () => {
+    expect(safeEqualHex('abc', 'abd')).toBe(false);
+  });
+
+  it('compares with crypto.timingSafeEqual', () => {
+    safeEqualHex(hex, hex);
+    expect(timingSafeEqual).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('verifiers compare in constant time', () => {
+  it('verifyRequest uses timingSafeEqual for the HMAC', () => {
+    const v = requestVector('post-order-full');
+    verifyRequest({ secret: v.secret, method: v.method, path: v.path, body: v.body, timestampHeader: v.headers['X-Timestamp'], signatureHeader: v.headers['X-Signature'], nowSeconds: v.timestamp });
+    expect(timingSafeEqual).toHaveBeenCalled();
+  });
+
+  it('verifyWebhookSignature uses timingSafeEqual for each v1', () => {
+    const w = webhookVector('rotation-two-v1');
+    verifyWebhookSignature(w.body, w.header, w.secrets[1]!, { nowSeconds: w.timestamp });
+    expect(timingSafeEqual).toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,161 @@
+import { describe, expect, it } from 'vitest';
+import {
+  signWebhook,
+  verifyWebhook,
+  verifyWebhookSignature,
+  webhookSignature,
+  WEBHOOK_TOLERANCE_SECONDS,
+} from '../../../src/core/signer/index.js';
+import { signatureErrorOf, vectors, webhookVector } from './vectors.js';
+
+describe('webhook signing vectors (computed with openssl)', () => {
+  it('cover a single v1, a unicode body and a rotation with two v1', () => {
+    expect(vectors.webhooks.some((w) => w.secrets.length === 1)).toBe(true);
+    expect(vectors.webhooks.some((w) => w.secrets.length > 1)).toBe(true);
+    expect(vectors.webhooks.some((w) => /[^\x00-\x7f]/.test(w.body))).toBe(true);
+    for (const w of vectors.webhooks) {
+      expect(w.how).toHaveLength(w.secrets.length);
+      for (const how of w.how) expect(how).toMatch(/^printf '%s' '\d+\..*' \| openssl dgst -sha256 -hmac 'whsec_.+'$/s);
+    }
+  });
+
+  for (const w of vectors.webhooks) {
+    describe(w.name, () => {
+      it('webhookSignature reproduces each v1', () => {
+        w.secrets.forEach((secret, i) => {
+          expect(webhookSignature(secret, w.timestamp, w.body)).toBe(w.signatures[i]);
+        });
+        expect(w.message).toBe(`${w.timestamp}.${w.body}`);
+      });
+
+      it('signWebhook reproduces the whole header', () => {
+        const secrets = w.secrets.length === 1 ? w.secrets[0]! : w.secrets;
+        expect(signWebhook(w.body, secrets, w.timestamp)).toBe(w.header);
+        expect(signWebhook(new TextEncoder().encode(w.body), w.secrets, w.timestamp)).toBe(w.header);
+      });
+
+      it('verifyWebhookSignature accepts it with each secret', () => {
+        for (const secret of w.secrets) {
+          expect(verifyWebhookSignature(w.body, w.header, secret, { nowSeconds: w.timestamp })).toBe(w.timestamp);
+        }
+        expect(verifyWebhookSignature(Buffer.from(w.body, 'utf8'), w.header, w.secrets, { nowSeconds: w.timestamp })).toBe(w.timestamp);
+      });
+    });
+  }
+});
+
+describe('verifyWebhookSignature', () => {
+  const w = webhookVector('delivered-single-v1');
+  const secret = w.secrets[0]!;
+  const at = { nowSeconds: w.timestamp };
+
+  it('rejects a one-byte change in the body and hints at the raw body', () => {
+    const e = signatureErrorOf(() => verifyWebhookSignature(w.body.replace('50.00', '50.01'), w.header, secret, at));
+    expect(e.reason).toBe('no_match');
+    expect(e.message).toMatch(/raw request body/);
+  });
+
+  it('rejects a re-serialised JSON body (why the raw bytes matter)', () => {
+    const reserialised = JSON.stringify(JSON.parse(w.body));
+    expect(reserialised).not.toBe(w.body);
+    expect(signatureErrorOf(() => verifyWebhookSignature(reserialised, w.header, secret, at)).reason).toBe('no_match');
+  });
+
+  it('rejects the wrong secret and hints at the endpoint secret', () => {
+    const e = signatureErrorOf(() => verifyWebhookSignature(w.body, w.header, 'whsec_other', at));
+    expect(e.reason).toBe('no_match');
+    expect(e.message).toMatch(/signing secret/);
+  });
+
+  it('rejects a changed t= (the timestamp is bound into the signature)', () => {
+    const header = w.header.replace(`t=${w.timestamp}`, `t=${w.timestamp + 1}`);
+    expect(signatureErrorOf(() => verifyWebhookSignature(w.body, header, secret, at)).reason).toBe('no_match');
+  });
+
+  it('accepts exactly 300 s either way and rejects 301 with the direction named', () => {
+    expect(WEBHOOK_TOLERANCE_SECONDS).toBe(300);
+    expect(verifyWebhookSignature(w.body, w.header, secret, { nowSeconds: w.timestamp + 300 })).toBe(w.timestamp);
+    expect(verifyWebhookSignature(w.body, w.header, secret, { nowSeconds: w.timestamp - 300 })).toBe(w.timestamp);
+    const old = signatureErrorOf(() => verifyWebhookSignature(w.body, w.header, secret, { nowSeconds: w.timestamp + 301 }));
+    expect(old.reason).toBe('timestamp_too_old');
+    expect(old.message).toMatch(/webhook timestamp .* 301 s old/);
+    const future = signatureErrorOf(() => verifyWebhookSignature(w.body, w.header, secret, { nowSeconds: w.timestamp - 301 }));
+    expect(future.reason).toBe('timestamp_in_future');
+    expect(future.message).toMatch(/301 s in the future/);
+  });
+
+  it('honours a custom tolerance', () => {
+    expect(signatureErrorOf(() => verifyWebhookSignature(w.body, w.header, secret, { nowSeconds: w.timestamp + 61, tolerance: 60 })).reason).toBe('timestamp_too_old');
+  });
+
+  it('accepts several v1 when one matches', () => {
+    const header = `t=${w.timestamp},v1=${'0'.repeat(64)},v1=${w.signatures[0]}`;
+    expect(verifyWebhookSignature(w.body, header, secret, at)).toBe(w.timestamp);
+  });
+
+  it('during a rotation accepts old-secret and new-secret receivers alike', () => {
+    const r = webhookVector('rotation-two-v1');
+    expect(r.header.match(/v1=/g)).toHaveLength(2);
+    expect(verifyWebhookSignature(r.body, r.header, r.secrets[0]!, { nowSeconds: r.timestamp })).toBe(r.timestamp);
+    expect(verifyWebhookSignature(r.body, r.header, r.secrets[1]!, { nowSeconds: r.timestamp })).toBe(r.timestamp);
+    expect(verifyWebhookSignature(r.body, r.header, ['whsec_unrelated', r.secrets[1]!], { nowSeconds: r.timestamp })).toBe(r.timestamp);
+  });
+
+  it('a missing header is missing_header, naming the header', () => {
+    const e = signatureErrorOf(() => verifyWebhookSignature(w.body, undefined, secret, at));
+    expect(e.reason).toBe('missing_header');
+    expect(e.message).toMatch(/X-Webhook-Signature header missing/);
+  });
+
+  for (const [what, header, message] of [
+    ['no t=', `v1=${'a'.repeat(64)}`, /X-Webhook-Signature has no t=/],
+    ['no v1=', `t=${w.timestamp}`, /X-Webhook-Signature has no v1=/],
+    ['a non-numeric t=', `t=abc,v1=${'a'.repeat(64)}`, /X-Webhook-Signature has t="abc"/],
+    ['an unrelated scheme', 'sha256=deadbeef', /expected "t=<unix seconds>,v1=<hex>"/],
+  ] as const) {
+    it(`a header with ${what} is malformed_header with a message`, () => {
+      const e = signatureErrorOf(() => verifyWebhookSignature(w.body, header, secret, at));
+      expect(e.reason).toBe('malformed_header');
+      expect(e.message).toMatch(message);
+    });
+  }
+
+  it('signWebhook refuses an empty secret list', () => {
+    expect(() => signWebhook(w.body, [], w.timestamp)).toThrow(/at least one secret/);
+  });
+});
+
+describe('verifyWebhook', () => {
+  const w = webhookVector('cancelled-unicode-body');
+  const secret = w.secrets[0]!;
+  const at = { nowSeconds: w.timestamp };
+
+  it('verifies with fetch Headers and returns the parsed event', () => {
+    const headers = new Headers({ 'X-Webhook-Id': 'evt_01JDQ5Q4CD3QK6V9W2X4Y8B1CE', 'X-Webhook-Timestamp': String(w.timestamp), 'X-Webhook-Signature': w.header });
+    const event = verifyWebhook<{ event: string; data: { reason: string } }>(w.body, headers, secret, at);
+    expect(event.event).toBe('order.cancelled');
+    expect(event.data.reason).toBe('Lieferant abgelehnt — 在庫なし ✓');
+  });
+
+  it('verifies with a Node header object in any letter case, and a Buffer body', () => {
+    const event = verifyWebhook<{ event: string }>(Buffer.from(w.body, 'utf8'), { 'x-webhook-signature': w.header }, secret, at);
+    expect(event.event).toBe('order.cancelled');
+    expect(verifyWebhook<{ event: string }>(w.body, { 'X-WEBHOOK-SIGNATURE': w.header }, secret, at).event).toBe('order.cancelled');
+  });
+
+  it('rejects a unicode body re-encoded differently (latin1 bytes)', () => {
+    expect(signatureErrorOf(() => verifyWebhook(Buffer.from(w.body, 'latin1'), { 'x-webhook-signature': w.header }, secret, at)).reason).toBe('no_match');
+  });
+
+  it('reports a missing header', () => {
+    expect(signatureErrorOf(() => verifyWebhook(w.body, {}, secret, at)).reason).toBe('missing_header');
+  });
+
+  it('reports a correctly signed body that is not JSON as malformed_body', () => {
+    const body = 'not json';
+    const header = signWebhook(body, secret, w.timestamp);
+    const e = signatureErrorOf(() => verifyWebhook(body, { 'x-webhook-signature': header }, secret, at));
+    expect(e.reason).toBe('malformed_body');
+    expect(e.message).toMatch(/not JSON/);
+  });
+});
