@@ -1,0 +1,94 @@
+/** `vouchers profiles add NAME`: save a profile (secrets from a hidden prompt, stdin or env). */
+import { validateBaseUrl } from '../../core/config/base-url.js';
+import { validateProfileName } from '../../core/config/names.js';
+import { parseMaxRetries } from '../../core/config/resolve.js';
+import { parsePositiveInt, parseSigningPath } from '../../core/config/settings.js';
+import { ENV, type StoredProfile } from '../../core/config/types.js';
+import { UsageError } from '../../core/errors/index.js';
+import { parseDuration } from '../../core/http/duration.js';
+import { err, type IO } from '../../core/io/io.js';
+import type { Factory } from '../../factory.js';
+import { obtainSecret } from './secret-input.js';
+
+export interface ProfilesAddOptions {
+  baseUrl?: string;
+  apiKey?: string;
+  apiSecret?: string;
+  apiSecretStdin?: boolean;
+  webhookSecretStdin?: boolean;
+  signingPath?: string;
+  production?: boolean;
+  limitOrders?: string;
+  limitGeneral?: string;
+  timeout?: string;
+  maxRetries?: string;
+  use?: boolean;
+  force?: boolean;
+}
+
+async function textValue(io: IO, given: string | undefined, envName: string, label: string, flag: string): Promise<string> {
+  if (given !== undefined && given.trim() !== '') return given.trim();
+  if (given !== undefined) throw new UsageError(`${flag} must not be empty`);
+  const fromEnv = io.env[envName];
+  if (fromEnv) {
+    err(io, `Using the ${label.toLowerCase()} from ${envName}.\n`);
+    return fromEnv;
+  }
+  if (!io.stdinIsTTY) throw new UsageError(`${flag} is required`, `e.g. vouchers profiles add sandbox --base-url https://sandbox.example.com/api/v1 --api-key KEY --api-secret-stdin`);
+  const { promptText } = await import('../../core/io/prompt.js');
+  const answer = await promptText(io, label);
+  if (answer === '') throw new UsageError(`${flag} is required`);
+  return answer;
+}
+
+export async function run(f: Factory, name: string, options: ProfilesAddOptions): Promise<void> {
+  const io = f.io;
+  // --base-url, --timeout and --max-retries are also root flags; commander gives them to the root.
+  const g = f.globals();
+  const opts: ProfilesAddOptions = { ...options, baseUrl: options.baseUrl ?? g.baseUrl, timeout: options.timeout ?? g.timeout, maxRetries: options.maxRetries ?? g.maxRetries };
+
+  validateProfileName(name);
+  const store = await f.config();
+  const existed = store.get(name) !== undefined;
+  if (existed && !opts.force) {
+    throw new UsageError(`a profile named ${JSON.stringify(name)} already exists`, `replace it with --force, or change one setting: vouchers profiles set ${name} KEY VALUE`);
+  }
+  if (opts.apiSecretStdin && opts.webhookSecretStdin && !io.stdinIsTTY) {
+    throw new UsageError('--api-secret-stdin and --webhook-secret-stdin cannot both read one stdin', `add the profile with --api-secret-stdin, then: vouchers profiles set ${name} webhook_secret --stdin`);
+  }
+
+  const profile: StoredProfile = {};
+  if (opts.signingPath !== undefined) profile.signing = { path: parseSigningPath(opts.signingPath, '--signing-path') };
+  if (opts.limitOrders !== undefined || opts.limitGeneral !== undefined) {
+    profile.limits = {
+      ...(opts.limitOrders !== undefined ? { orders_per_minute: parsePositiveInt(opts.limitOrders, '--limit-orders') } : {}),
+      ...(opts.limitGeneral !== undefined ? { general_per_hour: parsePositiveInt(opts.limitGeneral, '--limit-general') } : {}),
+    };
+  }
+  if (opts.timeout !== undefined) profile.timeout = parseDuration(opts.timeout, '--timeout');
+  if (opts.maxRetries !== undefined) profile.max_retries = parseMaxRetries(opts.maxRetries, '--max-retries');
+  if (opts.production) profile.production = true;
+  if (opts.baseUrl !== undefined) validateBaseUrl(opts.baseUrl, '--base-url');
+
+  profile.base_url = validateBaseUrl(await textValue(io, opts.baseUrl, ENV.baseUrl, 'Base URL (including /api/v1)', '--base-url'), '--base-url');
+  profile.api_key = await textValue(io, opts.apiKey, ENV.apiKey, 'API key', '--api-key');
+  profile.api_secret = await obtainSecret(io, {
+    plain: opts.apiSecret, fromStdin: opts.apiSecretStdin, plainFlag: '--api-secret', stdinFlag: '--api-secret-stdin',
+    envName: ENV.apiSecret, label: 'API secret', required: true,
+  });
+  if (opts.webhookSecretStdin) {
+    profile.webhook_secret = await obtainSecret(io, {
+      fromStdin: true, plainFlag: '--webhook-secret', stdinFlag: '--webhook-secret-stdin', label: 'Webhook secret', required: true,
+    });
+  }
+  if (profile.production && profile.base_url.startsWith('http:')) {
+    err(io, 'warning: this production profile uses plain http; credentials would travel unencrypted\n');
+  }
+
+  store.set(name, profile);
+  const current = store.currentName();
+  const makeCurrent = opts.use || current === undefined || store.get(current) === undefined;
+  if (makeCurrent) store.setCurrent(name);
+  err(io, `${existed ? 'Replaced' : 'Saved'} profile ${JSON.stringify(name)} in ${store.path}${makeCurrent ? ' (now the current profile)' : ''}.\n`);
+  if (!makeCurrent) err(io, `Use it with --profile ${name}, or make it the default: vouchers profiles use ${name}\n`);
+}

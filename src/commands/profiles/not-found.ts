@@ -1,0 +1,11 @@
+/** The error for a profile name that is not in the file, listing the ones that are. */
+import type { ConfigStore } from '../../core/config/types.js';
+import { ConfigError } from '../../core/errors/index.js';
+
+export function profileNotFound(store: ConfigStore, name: string): ConfigError {
+  const names = store.names();
+  return new ConfigError(
+    `no profile named ${JSON.stringify(name)}`,
+    names.length > 0 ? `profiles: ${names.join(', ')}` : 'no profiles yet: vouchers profiles add NAME --base-url URL --api-key KEY',
+  );
+}

@@ -1,0 +1,28 @@
+/** `vouchers profiles remove NAME [--yes]`: delete a profile (asks first on a terminal). */
+import { InterruptedError, UsageError } from '../../core/errors/index.js';
+import { err } from '../../core/io/io.js';
+import type { Factory } from '../../factory.js';
+import { profileNotFound } from './not-found.js';
+
+export interface ProfilesRemoveOptions {
+  yes?: boolean;
+}
+
+export async function run(f: Factory, name: string, options: ProfilesRemoveOptions): Promise<void> {
+  const store = await f.config();
+  if (store.get(name) === undefined) throw profileNotFound(store, name);
+  if (!options.yes) {
+    if (!f.io.stdinIsTTY) throw new UsageError(`removing profile ${JSON.stringify(name)} needs confirmation`, `add --yes: vouchers profiles remove ${name} --yes`);
+    const { confirm } = await import('../../core/io/prompt.js');
+    if (!(await confirm(f.io, `Remove profile ${JSON.stringify(name)} and its saved secrets?`))) {
+      throw new InterruptedError(`kept profile ${JSON.stringify(name)}`);
+    }
+  }
+  const wasCurrent = store.currentName() === name;
+  store.remove(name);
+  err(f.io, `Removed profile ${JSON.stringify(name)}.\n`);
+  if (wasCurrent) {
+    const left = store.names();
+    err(f.io, left.length > 0 ? `No profile is the default now; choose one: vouchers profiles use ${left[0]}\n` : 'No profiles left.\n');
+  }
+}

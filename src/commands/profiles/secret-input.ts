@@ -1,0 +1,58 @@
+/**
+ * Where a secret comes from, in order: a plain flag (works, but warns), stdin (or a hidden
+ * prompt when stdin is a terminal), an environment variable, a hidden prompt on a TTY.
+ */
+import { UsageError } from '../../core/errors/index.js';
+import { err, type IO } from '../../core/io/io.js';
+
+export interface SecretSources {
+  /** Value of the plain flag, e.g. `--api-secret S`. */
+  plain?: string;
+  /** `--…-stdin` was given. */
+  fromStdin?: boolean;
+  /** Flag names for messages. */
+  plainFlag: string;
+  stdinFlag: string;
+  /** Environment variable that may hold it. */
+  envName?: string;
+  /** Prompt label. */
+  label: string;
+  /** Ask on a TTY when no other source gave it; otherwise fail with a UsageError. */
+  required: boolean;
+}
+
+export function warnPlainSecret(io: IO, flag: string, better: string): void {
+  err(io, `warning: a secret given as ${flag} is kept in your shell history and visible to other users in the process list (ps); prefer ${better}\n`);
+}
+
+export async function obtainSecret(io: IO, s: SecretSources): Promise<string | undefined> {
+  if (s.plain !== undefined && s.fromStdin) {
+    throw new UsageError(`${s.plainFlag} and ${s.stdinFlag} contradict each other`, `use ${s.stdinFlag} alone`);
+  }
+  const better = s.envName ? `${s.stdinFlag} or ${s.envName}` : s.stdinFlag;
+  if (s.plain !== undefined) {
+    warnPlainSecret(io, s.plainFlag, better);
+    if (s.plain.trim() === '') throw new UsageError(`${s.plainFlag} must not be empty`);
+    return s.plain;
+  }
+  if (s.fromStdin) {
+    const { readStdinSecret } = await import('../../core/io/prompt.js');
+    return readStdinSecret(io, s.label);
+  }
+  const fromEnv = s.envName ? io.env[s.envName] : undefined;
+  if (fromEnv) {
+    err(io, `Using the ${s.label.toLowerCase()} from ${s.envName}.\n`);
+    return fromEnv;
+  }
+  if (!s.required) return undefined;
+  if (!io.stdinIsTTY) {
+    throw new UsageError(
+      `no ${s.label.toLowerCase()} given, and stdin is not a terminal to ask for it`,
+      `pipe it in with ${s.stdinFlag} (printf %s "$SECRET" | vouchers …)${s.envName ? ` or set ${s.envName}` : ''}`,
+    );
+  }
+  const { promptSecret } = await import('../../core/io/prompt.js');
+  const value = await promptSecret(io, s.label);
+  if (value === '') throw new UsageError(`the ${s.label.toLowerCase()} must not be empty`);
+  return value;
+}

@@ -1,0 +1,39 @@
+/**
+ * `vouchers profiles set NAME KEY [VALUE]`: change one setting. Secrets (api_secret,
+ * webhook_secret) come from --stdin or a hidden prompt; a plain VALUE works but warns.
+ */
+import { findSetting } from '../../core/config/settings.js';
+import { UsageError } from '../../core/errors/index.js';
+import { err } from '../../core/io/io.js';
+import type { Factory } from '../../factory.js';
+import { profileNotFound } from './not-found.js';
+import { obtainSecret } from './secret-input.js';
+
+export interface ProfilesSetOptions {
+  stdin?: boolean;
+}
+
+export async function run(f: Factory, name: string, key: string, value: string | undefined, options: ProfilesSetOptions): Promise<void> {
+  const def = findSetting(key);
+  const store = await f.config();
+  const profile = store.get(name);
+  if (profile === undefined) throw profileNotFound(store, name);
+
+  let text: string | undefined;
+  if (def.secret) {
+    text = await obtainSecret(f.io, {
+      plain: value, fromStdin: options.stdin, plainFlag: `a plain ${key} value`, stdinFlag: '--stdin',
+      label: key === 'api_secret' ? 'API secret' : 'Webhook secret', required: true,
+    });
+  } else if (options.stdin) {
+    if (value !== undefined) throw new UsageError('a VALUE and --stdin contradict each other', 'give one of them');
+    const { readStdinSecret } = await import('../../core/io/prompt.js');
+    text = await readStdinSecret(f.io, key);
+  } else {
+    text = value;
+  }
+  if (text === undefined) throw new UsageError(`no value for ${key}`, `e.g. vouchers profiles set ${name} ${key} VALUE`);
+
+  store.set(name, def.apply(profile, text));
+  err(f.io, `Set ${key} of profile ${JSON.stringify(name)}.\n`);
+}
