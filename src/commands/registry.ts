@@ -3,6 +3,13 @@ import { registerProfiles } from './profiles/index.js';
 import { registerEvents } from './events/index.js';
 import { registerListen } from './listen/index.js';
 import { registerWebhooks } from './webhooks/index.js';
+import { registerCategories } from './categories/index.js';
+import { registerProducts } from './products/index.js';
+import { registerWallets } from './wallets/index.js';
+import { registerTransactions } from './transactions/index.js';
+import { registerPayouts } from './payouts/index.js';
+import { registerReconciliation } from './reconciliation/index.js';
+import { registerCompletion } from './completion/index.js';
 import type { RegisterCommand } from './types.js';
 
 export const COMMANDS: RegisterCommand[] = [
@@ -10,4 +17,11 @@ export const COMMANDS: RegisterCommand[] = [
   registerListen,
   registerEvents,
   registerWebhooks,
+  registerCategories,
+  registerProducts,
+  registerWallets,
+  registerTransactions,
+  registerPayouts,
+  registerReconciliation,
+  registerCompletion,
 ];

@@ -1,0 +1,12 @@
+/** Typed call of payouts: withdraw wallet funds (idempotent write). */
+import type { CreatePayoutRequest, Payout } from '../contract/money.js';
+import type { ApiClient, ApiResponse } from '../core/http/types.js';
+
+export async function createPayout(client: ApiClient, request: CreatePayoutRequest, options: { idempotencyKey: string; signal?: AbortSignal }): Promise<ApiResponse<Payout>> {
+  return client.request<Payout>({
+    method: 'POST', path: '/payouts', endpoint: 'createPayout',
+    body: request,
+    idempotencyKey: options.idempotencyKey,
+    signal: options.signal,
+  });
+}

@@ -1,0 +1,68 @@
+/**
+ * Typed calls of the transaction history: one page, or every page as an async generator
+ * that fetches the next page only when the consumer asks for it (constant memory).
+ */
+import type { Transaction, TransactionType } from '../contract/money.js';
+import type { ApiClient, ApiResponse } from '../core/http/types.js';
+
+export interface TransactionQuery {
+  /** Inclusive UTC dates, YYYY-MM-DD. */
+  from?: string;
+  to?: string;
+  order_id?: string;
+  type?: TransactionType;
+  /** Page size 1–200 (server default 50). */
+  limit?: number;
+  cursor?: string;
+}
+
+export interface TransactionPage {
+  data: Transaction[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+export async function listTransactions(client: ApiClient, query: TransactionQuery = {}, options: { signal?: AbortSignal } = {}): Promise<ApiResponse<TransactionPage>> {
+  return client.request<TransactionPage>({
+    method: 'GET', path: '/transactions', endpoint: 'listTransactions',
+    query: { from: query.from, to: query.to, order_id: query.order_id, type: query.type, limit: query.limit, cursor: query.cursor },
+    ...options,
+  });
+}
+
+export interface PageInfo {
+  /** 1 for the first page. */
+  page: number;
+  rows: number;
+  /** Rows yielded so far, this page included. */
+  total: number;
+  hasMore: boolean;
+  traceId: string | undefined;
+}
+
+/**
+ * Every transaction matching the query, page after page, newest first. Only one page is
+ * held at a time; the next request goes out when the consumer has taken the last row.
+ */
+export async function* iterateTransactions(
+  client: ApiClient,
+  query: TransactionQuery = {},
+  options: { signal?: AbortSignal; onPage?: (info: PageInfo) => void } = {},
+): AsyncGenerator<Transaction, void, undefined> {
+  let cursor = query.cursor;
+  let page = 0;
+  let total = 0;
+  for (;;) {
+    const res = await listTransactions(client, { ...query, cursor }, { signal: options.signal });
+    page += 1;
+    const body = res.data;
+    total += body.data.length;
+    const more = body.has_more && Boolean(body.next_cursor);
+    options.onPage?.({ page, rows: body.data.length, total, hasMore: more, traceId: res.traceId });
+    let rows: Transaction[] | undefined = body.data;
+    for (const row of rows) yield row;
+    rows = undefined;
+    if (!more || body.next_cursor === cursor) return;
+    cursor = body.next_cursor ?? undefined;
+  }
+}

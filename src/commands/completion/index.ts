@@ -1,0 +1,41 @@
+/**
+ * `vouchers completion bash|zsh|fish` and the hidden `vouchers __complete profiles|products`
+ * the scripts call for dynamic values. Light: implementations load when they run.
+ */
+import { Argument } from 'commander';
+import type { RegisterCommand } from '../types.js';
+
+export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+
+export const registerCompletion: RegisterCommand = (program, f) => {
+  const completion = program.command('completion')
+    .description('Print a shell completion script (commands, flags, profile names, product ids)')
+    .addArgument(new Argument('<shell>', 'the shell').choices([...SHELLS]));
+  completion.addHelpText('after', `
+The script is generated from this version's commands: regenerate it after upgrading.
+Profile names come from your config, product ids from the catalog of the profile in use
+(asked with a short timeout; nothing is shown when no profile is configured).
+
+Install:
+  bash  $ vouchers completion bash > ~/.local/share/bash-completion/completions/vouchers
+        (or add to ~/.bashrc:  source <(vouchers completion bash))
+  zsh   $ vouchers completion zsh > "\${fpath[1]}/_vouchers"     then open a new shell
+        (or add to ~/.zshrc after compinit:  source <(vouchers completion zsh))
+  fish  $ vouchers completion fish > ~/.config/fish/completions/vouchers.fish
+
+Examples:
+  $ vouchers completion bash
+  $ source <(vouchers completion zsh)`);
+  completion.action(async (shell: string) => {
+    const { run } = await import('./completion.js');
+    await run(f, program, shell);
+  });
+
+  program.command('__complete', { hidden: true })
+    .description('values for shell completion (used by the completion scripts)')
+    .argument('<what>', 'profiles | products')
+    .action(async (what: string) => {
+      const { run } = await import('./complete.js');
+      await run(f, what);
+    });
+};

@@ -1,0 +1,72 @@
+/** `vouchers payouts create`: POST /payouts (signed, idempotent). */
+import { createPayout } from '../../api/payouts.js';
+import type { Payout } from '../../contract/money.js';
+import { ApiError, NetworkError, UsageError } from '../../core/errors/index.js';
+import { err } from '../../core/io/io.js';
+import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
+import { handleFieldsFlag, printRecord, type RecordField } from '../../core/output/print.js';
+import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import type { Factory } from '../../factory.js';
+import { checkIdempotencyKey, payoutRequest } from './request.js';
+
+export interface PayoutsCreateOptions extends OutputFlags {
+  amount: string;
+  currency: string;
+  reference?: string;
+  idempotencyKey?: string;
+  yes?: boolean;
+}
+
+function fieldsOf(p: Payout, key: string): RecordField[] {
+  return [
+    { label: 'payout_id', value: p.payout_id },
+    { label: 'status', value: p.status, style: styleStatus },
+    { label: 'amount', value: formatMoney(p.amount, p.currency) },
+    { label: 'reference', value: p.reference ?? '' },
+    { label: 'created_at', value: formatTime(p.created_at) },
+    { label: 'idempotency_key', value: key },
+  ];
+}
+
+/** Failures after which the same key should be retried (the outcome is unknown or transient). */
+function mayHaveReachedServer(error: unknown): boolean {
+  if (error instanceof NetworkError) return true;
+  return error instanceof ApiError && (error.status >= 500 || error.status === 429 || error.apiCode === 'IDEMPOTENCY_KEY_IN_PROGRESS');
+}
+
+const FIELDS = ['payout_id', 'status', 'amount', 'currency', 'reference', 'created_at', 'idempotency_key'];
+
+export async function run(f: Factory, options: PayoutsCreateOptions): Promise<void> {
+  const request = payoutRequest(options);
+  const key = options.idempotencyKey !== undefined ? checkIdempotencyKey(options.idempotencyKey) : f.ids.idempotencyKey();
+  const settings = resolveOutput(f.io, options, f.globals().color !== false);
+  if (await handleFieldsFlag(f.io, settings, FIELDS)) return;
+  const profile = await f.profile();
+  const money = formatMoney(request.amount, request.currency);
+  if (profile.production && !options.yes) {
+    if (!f.io.stdinIsTTY || !f.io.stderrIsTTY) {
+      throw new UsageError(`profile "${profile.name}" is marked production: a payout of ${money} needs confirmation`, 'run it again with --yes to confirm');
+    }
+    const { confirm } = await import('../../core/io/prompt.js');
+    if (!(await confirm(f.io, `Profile "${profile.name}" is PRODUCTION. Pay out ${money} to the account on file?`))) {
+      throw new UsageError('cancelled: no payout was made', 'run it again and answer y, or pass --yes');
+    }
+  }
+  const client = await f.client();
+  err(f.io, `Idempotency key: ${key}\n`);
+  let res;
+  try {
+    res = await createPayout(client, request, { idempotencyKey: key, signal: f.io.signal });
+  } catch (error) {
+    if (mayHaveReachedServer(error)) err(f.io, `To retry safely (the payout is made at most once): vouchers payouts create --amount ${request.amount} --currency ${request.currency}${request.reference ? ` --reference ${JSON.stringify(request.reference)}` : ''} --idempotency-key ${key}\n`);
+    throw error;
+  }
+  const payout = res.data;
+  if (res.replayed) err(f.io, 'This key was used before: the original payout is shown, nothing new was paid out.\n');
+  if (settings.format === 'json' || settings.format === 'ndjson') {
+    await printRecord(f.io, { ...payout, idempotency_key: key }, [], settings);
+    return;
+  }
+  if (f.io.stderrIsTTY) err(f.io, `Payout ${payout.payout_id} of ${money} created${res.traceId ? ` (trace ID ${res.traceId})` : ''}.\n`);
+  await printRecord(f.io, payout, fieldsOf(payout, key), settings);
+}

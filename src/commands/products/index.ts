@@ -1,0 +1,39 @@
+/** `vouchers products list|get`. Light: each verb loads its implementation when it runs. */
+import { addOutputOptions } from '../../core/output/options.js';
+import type { RegisterCommand } from '../types.js';
+
+export const registerProducts: RegisterCommand = (program, f) => {
+  const products = program.command('products').description('Browse the catalog: products (SKUs), denominations, availability, expiry');
+
+  const list = products.command('list')
+    .description('List the products you may order, optionally filtered')
+    .option('--currency <code>', 'only products in this currency (ISO 4217, e.g. USD)')
+    .option('--country <cc>', 'only products redeemable in this country (ISO 3166 alpha-2, e.g. US)')
+    .option('--category <id>', 'only products of this category (see vouchers categories list)');
+  addOutputOptions(list, 'list');
+  list.addHelpText('after', `
+Denominations cut short by the server end in "…": see them all with vouchers products get ID.
+
+Examples:
+  $ vouchers products list
+  $ vouchers products list --currency EUR --country DE
+  $ vouchers products list --category sandbox --json
+  $ vouchers products list --output csv --fields product_id,name,currency`);
+  list.action(async (opts) => {
+    const { run } = await import('./list.js');
+    await run(f, opts);
+  });
+
+  const get = products.command('get')
+    .description('Show one product: every denomination, availability with cached stock, expiry policy')
+    .argument('<product_id>', 'product id, e.g. sbx-instant');
+  addOutputOptions(get, 'record');
+  get.addHelpText('after', `
+Examples:
+  $ vouchers products get sbx-instant
+  $ vouchers products get sbx-async --json`);
+  get.action(async (productId: string, opts) => {
+    const { run } = await import('./get.js');
+    await run(f, productId, opts);
+  });
+};

@@ -1,0 +1,50 @@
+/** `vouchers products list [--currency C] [--country CC] [--category ID]`: GET /products. */
+import { listProducts } from '../../api/catalog.js';
+import type { Product } from '../../contract/catalog.js';
+import { UsageError } from '../../core/errors/index.js';
+import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
+import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import type { Factory } from '../../factory.js';
+import { describeExpiry } from './expiry.js';
+
+export interface ProductsListOptions extends OutputFlags {
+  currency?: string;
+  country?: string;
+  category?: string;
+}
+
+const COLUMNS: Column<Product>[] = [
+  { field: 'product_id', header: 'ID' },
+  { field: 'name', header: 'NAME' },
+  { field: 'vendor', header: 'VENDOR' },
+  { field: 'currency', header: 'CURRENCY' },
+  { field: 'countries', header: 'COUNTRIES', get: (p) => p.countries.join(',') },
+  { field: 'denominations', header: 'DENOMINATIONS', get: (p) => p.denominations.join(', ') + (p.denominations_truncated ? ', …' : '') },
+  { field: 'expiry_policy', header: 'EXPIRY', get: (p) => describeExpiry(p.expiry_policy) },
+];
+
+const FIELDS = ['product_id', 'name', 'category_id', 'vendor', 'currency', 'countries', 'denominations', 'denominations_truncated', 'expiry_policy'];
+
+/** Check and normalise the filters (codes are upper-cased). */
+export function productFilters(options: ProductsListOptions): { currency?: string; country?: string; category_id?: string } {
+  const currency = options.currency?.trim().toUpperCase();
+  if (currency !== undefined && !/^[A-Z]{3}$/.test(currency)) {
+    throw new UsageError(`--currency ${JSON.stringify(options.currency)} is not a currency code`, 'use an ISO 4217 code such as USD, EUR, GBP or JPY');
+  }
+  const country = options.country?.trim().toUpperCase();
+  if (country !== undefined && !/^[A-Z]{2}$/.test(country)) {
+    throw new UsageError(`--country ${JSON.stringify(options.country)} is not a country code`, 'use an ISO 3166 alpha-2 code such as US, DE or GB');
+  }
+  const category = options.category?.trim();
+  if (category !== undefined && category === '') throw new UsageError('--category needs a category id', 'see vouchers categories list');
+  return { currency, country, category_id: category };
+}
+
+export async function run(f: Factory, options: ProductsListOptions): Promise<void> {
+  const filters = productFilters(options);
+  const settings = resolveOutput(f.io, options, f.globals().color !== false);
+  if (await handleFieldsFlag(f.io, settings, FIELDS)) return;
+  const client = await f.client();
+  const res = await listProducts(client, filters, { signal: f.io.signal });
+  await printList(f.io, res.data.data, COLUMNS, settings, { empty: 'No products match these filters.' });
+}

@@ -1,0 +1,78 @@
+/** `vouchers reconciliation get DATE`: GET /reconciliation/{date} (planned; experimental). */
+import { getReconciliation } from '../../api/reconciliation.js';
+import type { Drift, ReconciliationReport } from '../../contract/reconciliation.js';
+import { UsageError } from '../../core/errors/index.js';
+import { err, out } from '../../core/io/io.js';
+import { formatTime, maskCode, styleStatus } from '../../core/output/format.js';
+import { handleFieldsFlag, printList, printRecord, type Column } from '../../core/output/print.js';
+import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import type { Factory } from '../../factory.js';
+
+export interface ReconciliationGetOptions extends OutputFlags {
+  reveal?: boolean;
+}
+
+export const EXPERIMENTAL_NOTE = 'EXPERIMENTAL: reconciliation is a planned endpoint; its contract may change before release.';
+
+/** "2026-11-21", "today" or "yesterday" (UTC) → YYYY-MM-DD. */
+export function reportDate(text: string, now: number): string {
+  const v = text.trim().toLowerCase();
+  if (v === 'today' || v === 'yesterday') return new Date(now - (v === 'yesterday' ? 86_400_000 : 0)).toISOString().slice(0, 10);
+  const ok = /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
+  if (!ok) throw new UsageError(`${JSON.stringify(text)} is not a date`, 'use a UTC day as YYYY-MM-DD, e.g. vouchers reconciliation get 2026-11-21');
+  return v;
+}
+
+/** Allocations that are not voucher ids may be codes: mask them to the last 4 unless revealed. */
+function allocation(value: string, reveal: boolean): string {
+  if (reveal || /^vch_[0-9A-Z]{26}$/.test(value)) return value;
+  return maskCode(value);
+}
+
+function masked(report: ReconciliationReport, reveal: boolean): ReconciliationReport {
+  if (reveal) return report;
+  return { ...report, drifts: report.drifts.map((d) => ({ ...d, our_allocation: allocation(d.our_allocation, false), vendor_record: allocation(d.vendor_record, false) })) };
+}
+
+const DRIFT_COLUMNS: Column<Drift>[] = [
+  { field: 'order_id', header: 'ORDER' },
+  { field: 'vendor', header: 'VENDOR' },
+  { field: 'product_id', header: 'PRODUCT' },
+  { field: 'our_allocation', header: 'OUR ALLOCATION' },
+  { field: 'vendor_record', header: 'VENDOR RECORD' },
+  { field: 'detected_at', header: 'DETECTED', get: (d) => formatTime(d.detected_at) },
+  { field: 'resolution', header: 'RESOLUTION', style: (s, c) => styleStatus(s, c) },
+];
+
+const FIELDS = ['date', 'summary', 'drifts', 'generated_at'];
+
+export async function run(f: Factory, dateText: string, options: ReconciliationGetOptions): Promise<void> {
+  const date = reportDate(dateText, f.clock.now());
+  const settings = resolveOutput(f.io, options, f.globals().color !== false);
+  if (await handleFieldsFlag(f.io, settings, FIELDS)) return;
+  err(f.io, EXPERIMENTAL_NOTE + '\n');
+  const client = await f.client();
+  const res = await getReconciliation(client, date, { signal: f.io.signal });
+  const report = masked(res.data, Boolean(options.reveal));
+  if (settings.format === 'json' || settings.format === 'ndjson') {
+    await printRecord(f.io, report, [], settings);
+    return;
+  }
+  const s = report.summary;
+  await printRecord(f.io, report, [
+    { label: 'date', value: report.date },
+    { label: 'generated_at', value: formatTime(report.generated_at) },
+    { label: 'orders_total', value: s.orders_total },
+    { label: 'vouchers_allocated', value: s.vouchers_allocated },
+    { label: 'matched', value: s.matched },
+    { label: 'drifted', value: s.drifted },
+    { label: 'unmatched', value: s.unmatched },
+  ], { ...settings, fields: undefined });
+  if (settings.format === 'table') {
+    await out(f.io, '\n');
+    await printList(f.io, report.drifts, DRIFT_COLUMNS, { ...settings, fields: undefined }, { empty: 'No drifts.' });
+  } else if (report.drifts.length > 0) {
+    await out(f.io, '\n');
+    await printList(f.io, report.drifts, DRIFT_COLUMNS, { ...settings, fields: undefined });
+  }
+}

@@ -1,0 +1,25 @@
+/** `vouchers reconciliation get DATE` (experimental). Light: the verb loads its implementation when it runs. */
+import { addOutputOptions } from '../../core/output/options.js';
+import type { RegisterCommand } from '../types.js';
+
+export const registerReconciliation: RegisterCommand = (program, f) => {
+  const reconciliation = program.command('reconciliation').description('[experimental] Daily reconciliation report: planned in the API document, the contract may change');
+  const get = reconciliation.command('get')
+    .description('[experimental] Show the reconciliation report of one UTC day: summary and drifts')
+    .argument('<date>', 'UTC day, YYYY-MM-DD (or "today" / "yesterday")')
+    .option('--reveal', 'show drift allocations exactly as returned (values that are not voucher ids are masked to their last 4 characters)');
+  addOutputOptions(get, 'record');
+  get.addHelpText('after', `
+EXPERIMENTAL: GET /reconciliation/{date} is a planned endpoint of the API document; it is
+not built on production servers yet and its contract may change. Against a server without
+it this command says so and exits 4. The local sandbox serves it when started with
+--enable-planned.
+
+Examples:
+  $ vouchers reconciliation get 2026-11-21
+  $ vouchers reconciliation get yesterday --json`);
+  get.action(async (date: string, opts) => {
+    const { run } = await import('./get.js');
+    await run(f, date, opts);
+  });
+};

@@ -1,0 +1,31 @@
+/** `vouchers transactions list`. Light: the verb loads its implementation when it runs. */
+import { Option } from 'commander';
+import { addOutputOptions } from '../../core/output/options.js';
+import type { RegisterCommand } from '../types.js';
+
+const TYPES = ['TOP_UP', 'ORDER_DEBIT', 'REFUND', 'PAYOUT', 'ADJUSTMENT'];
+
+export const registerTransactions: RegisterCommand = (program, f) => {
+  const transactions = program.command('transactions').description('Wallet transaction history: debits, refunds, payouts, top-ups');
+  const list = transactions.command('list')
+    .description('List transactions, newest first: one page, or every page with --all')
+    .option('--from <date>', 'from this UTC date, inclusive (YYYY-MM-DD)')
+    .option('--to <date>', 'up to this UTC date, inclusive (YYYY-MM-DD)')
+    .option('--order <order_id>', 'only the transactions of this order (ord_…)')
+    .addOption(new Option('--type <type>', 'only this type').choices(TYPES))
+    .option('--limit <n>', 'page size, 1–200 (server default 50)')
+    .option('--cursor <cursor>', 'start at this page (the cursor printed after the previous page)')
+    .option('--all', 'fetch every page and stream the rows as they arrive (progress on stderr)');
+  addOutputOptions(list, 'list');
+  list.addHelpText('after', `
+Examples:
+  $ vouchers transactions list
+  $ vouchers transactions list --from 2026-11-01 --to 2026-11-30 --type ORDER_DEBIT
+  $ vouchers transactions list --order ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --json
+  $ vouchers transactions list --all --output ndjson > transactions.ndjson
+  $ vouchers transactions list --all --output csv --fields created_at,type,amount,currency > ledger.csv`);
+  list.action(async (opts) => {
+    const { run } = await import('./list.js');
+    await run(f, opts);
+  });
+};

@@ -1,0 +1,118 @@
+/**
+ * `vouchers transactions list`: GET /transactions. One page by default (the next cursor is
+ * shown on a TTY); `--all` pulls page after page through an async generator straight into
+ * the output, one page in memory at a time.
+ */
+import { iterateTransactions, listTransactions, type TransactionQuery } from '../../api/transactions.js';
+import { idPattern, PAGE_LIMIT } from '../../contract/common.js';
+import { TRANSACTION_TYPES, type Transaction, type TransactionType } from '../../contract/money.js';
+import { UsageError } from '../../core/errors/index.js';
+import { err } from '../../core/io/io.js';
+import { formatMoney, formatTime } from '../../core/output/format.js';
+import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
+import { resolveOutput, type OutputFlags, type OutputSettings } from '../../core/output/options.js';
+import { startSpinner } from '../../core/output/spinner.js';
+import type { Factory } from '../../factory.js';
+import { streamJsonArray } from './json-array.js';
+
+export interface TransactionsListOptions extends OutputFlags {
+  from?: string;
+  to?: string;
+  order?: string;
+  type?: string;
+  limit?: string;
+  cursor?: string;
+  all?: boolean;
+}
+
+export const TRANSACTION_COLUMNS: Column<Transaction>[] = [
+  { field: 'created_at', header: 'TIME', get: (t) => formatTime(t.created_at) },
+  { field: 'transaction_id', header: 'ID' },
+  { field: 'type', header: 'TYPE' },
+  { field: 'amount', header: 'AMOUNT', get: (t) => formatMoney(t.amount, t.currency), align: 'right', style: (s, c, t) => (t.amount < 0 ? c.red(s) : c.green(s)) },
+  { field: 'balance_after', header: 'BALANCE', get: (t) => formatMoney(t.balance_after, t.currency), align: 'right' },
+  { field: 'reference', header: 'ORDER/PAYOUT', get: (t) => t.order_id ?? t.payout_id ?? '' },
+  { field: 'description', header: 'DESCRIPTION' },
+];
+
+const FIELDS = ['transaction_id', 'type', 'amount', 'currency', 'balance_after', 'order_id', 'payout_id', 'description', 'created_at'];
+
+function checkDate(flag: string, value: string | undefined): string | undefined {
+  if (value === undefined) return undefined;
+  const v = value.trim();
+  const ok = /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
+  if (!ok) throw new UsageError(`${flag} ${JSON.stringify(value)} is not a date`, `use a UTC date as YYYY-MM-DD, e.g. ${flag} 2026-11-01`);
+  return v;
+}
+
+/** Flags → query, checked against the contract before anything is sent. */
+export function transactionQuery(options: TransactionsListOptions): TransactionQuery {
+  const from = checkDate('--from', options.from);
+  const to = checkDate('--to', options.to);
+  if (from && to && from > to) throw new UsageError(`--from ${from} is after --to ${to}`, 'swap them: --from is the earlier date');
+  let order_id: string | undefined;
+  if (options.order !== undefined) {
+    order_id = options.order.trim();
+    if (!idPattern('ord').test(order_id)) throw new UsageError(`--order ${JSON.stringify(options.order)} is not an order id`, 'order ids look like ord_ followed by 26 characters, e.g. ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE');
+  }
+  let type: TransactionType | undefined;
+  if (options.type !== undefined) {
+    const t = options.type.trim().toUpperCase();
+    if (!(TRANSACTION_TYPES as readonly string[]).includes(t)) throw new UsageError(`--type ${JSON.stringify(options.type)} is not a transaction type`, `use one of ${TRANSACTION_TYPES.join(', ')}`);
+    type = t as TransactionType;
+  }
+  let limit: number | undefined;
+  if (options.limit !== undefined) {
+    limit = Number(options.limit);
+    if (!/^\d+$/.test(options.limit.trim()) || limit < PAGE_LIMIT.min || limit > PAGE_LIMIT.max) {
+      throw new UsageError(`--limit ${JSON.stringify(options.limit)} is not a page size`, `use a whole number from ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}`);
+    }
+  }
+  const cursor = options.cursor?.trim();
+  if (options.cursor !== undefined && !cursor) throw new UsageError('--cursor needs a value', 'pass the cursor printed after the previous page');
+  return { from, to, order_id, type, limit, cursor };
+}
+
+export async function run(f: Factory, options: TransactionsListOptions): Promise<void> {
+  const query = transactionQuery(options);
+  const settings = resolveOutput(f.io, options, f.globals().color !== false);
+  if (await handleFieldsFlag(f.io, settings, FIELDS)) return;
+  const client = await f.client();
+  if (options.all) {
+    await streamAll(f, query, settings);
+    return;
+  }
+  const res = await listTransactions(client, query, { signal: f.io.signal });
+  await printList(f.io, res.data.data, TRANSACTION_COLUMNS, settings, { empty: 'No transactions match.' });
+  if (res.data.has_more && res.data.next_cursor && f.io.stderrIsTTY) {
+    err(f.io, `More transactions: vouchers transactions list --cursor ${res.data.next_cursor} (or --all for every page)\n`);
+  }
+}
+
+async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSettings): Promise<void> {
+  const client = await f.client();
+  // A spinner would tear rows streamed to the same terminal; tables are printed at the end.
+  const showProgress = f.io.stderrIsTTY && (!f.io.stdoutIsTTY || settings.format === 'table');
+  const spinner = await startSpinner(f.io, 'Fetching transactions…', { quiet: !showProgress });
+  let pages = 0;
+  let total = 0;
+  const rows = iterateTransactions(client, query, {
+    signal: f.io.signal,
+    onPage: (p) => {
+      pages = p.page;
+      total = p.total;
+      spinner.text(`Fetched ${p.total} transaction${p.total === 1 ? '' : 's'} (${p.page} page${p.page === 1 ? '' : 's'})…`);
+      // Stop before a table is drawn on the same terminal.
+      if (!p.hasMore) spinner.stop();
+    },
+  });
+  try {
+    if (settings.format === 'json') await streamJsonArray(f.io, rows, settings.fields);
+    else await printList(f.io, rows, TRANSACTION_COLUMNS, settings, { empty: 'No transactions match.' });
+  } catch (error) {
+    spinner.fail(`Stopped after ${total} transaction${total === 1 ? '' : 's'} (${pages} page${pages === 1 ? '' : 's'})`);
+    throw error;
+  }
+  spinner.stop();
+  if (showProgress) err(f.io, `${total} transaction${total === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}\n`);
+}

@@ -1,0 +1,24 @@
+/** `vouchers wallets list`: GET /wallets. */
+import { listWallets } from '../../api/wallets.js';
+import type { Wallet } from '../../contract/money.js';
+import { formatMoney, formatTime } from '../../core/output/format.js';
+import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
+import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import type { Factory } from '../../factory.js';
+
+export type WalletsListOptions = OutputFlags;
+
+const COLUMNS: Column<Wallet>[] = [
+  { field: 'currency', header: 'CURRENCY' },
+  { field: 'available', header: 'AVAILABLE', get: (w) => formatMoney(w.available, w.currency), align: 'right' },
+  { field: 'reserved', header: 'RESERVED', get: (w) => formatMoney(w.reserved, w.currency), align: 'right' },
+  { field: 'updated_at', header: 'UPDATED', get: (w) => formatTime(w.updated_at) },
+];
+
+export async function run(f: Factory, options: WalletsListOptions): Promise<void> {
+  const settings = resolveOutput(f.io, options, f.globals().color !== false);
+  if (await handleFieldsFlag(f.io, settings, COLUMNS.map((c) => c.field))) return;
+  const client = await f.client();
+  const res = await listWallets(client, { signal: f.io.signal });
+  await printList(f.io, res.data.data, COLUMNS, settings, { empty: 'No wallets.' });
+}

@@ -1,0 +1,26 @@
+/** `vouchers webhooks delete`: DELETE /webhooks (an extension; signed). */
+import { deleteWebhook } from '../../api/webhooks.js';
+import { UsageError } from '../../core/errors/index.js';
+import { err } from '../../core/io/io.js';
+import { printJson } from '../../core/output/print.js';
+import type { Factory } from '../../factory.js';
+
+export interface WebhooksDeleteOptions {
+  yes?: boolean;
+  json?: boolean;
+}
+
+export async function run(f: Factory, options: WebhooksDeleteOptions): Promise<void> {
+  const profile = await f.profile();
+  if (!options.yes) {
+    if (!f.io.stdinIsTTY || !f.io.stderrIsTTY) throw new UsageError('deleting the webhook endpoint needs confirmation', 'run it again with --yes to confirm');
+    const { confirm } = await import('../../core/io/prompt.js');
+    if (!(await confirm(f.io, `Delete the webhook endpoint of profile "${profile.name}"? Events will no longer be delivered.`))) {
+      throw new UsageError('cancelled: the webhook endpoint was not deleted', 'run it again and answer y, or pass --yes');
+    }
+  }
+  const client = await f.client();
+  const res = await deleteWebhook(client, { signal: f.io.signal });
+  err(f.io, `Deleted the webhook endpoint; no more events will be delivered${res.traceId ? ` (trace ID ${res.traceId})` : ''}.\n`);
+  if (options.json) await printJson(f.io, { deleted: true, trace_id: res.traceId ?? null });
+}

@@ -1,0 +1,48 @@
+/** `vouchers webhooks show`: GET /webhooks (an extension; never carries the secret). */
+import { getWebhook } from '../../api/webhooks.js';
+import type { WebhookEndpoint } from '../../contract/webhooks.js';
+import type { ResolvedProfile } from '../../core/config/types.js';
+import { ENV } from '../../core/config/types.js';
+import { formatTime } from '../../core/output/format.js';
+import { handleFieldsFlag, printRecord, type RecordField } from '../../core/output/print.js';
+import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import type { Factory } from '../../factory.js';
+
+export type WebhooksShowOptions = OutputFlags;
+
+/** Where this run would find the signing secret (never the secret itself). */
+export function localSecretSource(profile: ResolvedProfile): string {
+  if (!profile.webhook_secret) return 'none here (vouchers webhooks register --rotate-secret saves a new one)';
+  const source = profile.sources.webhook_secret;
+  if (source === 'env') return `from ${ENV.webhookSecret}`;
+  if (source === 'flag') return 'from a flag';
+  return `saved in profile "${profile.name}"`;
+}
+
+function fieldsOf(w: WebhookEndpoint, local: string): RecordField[] {
+  return [
+    { label: 'webhook_id', value: w.webhook_id },
+    { label: 'url', value: w.url },
+    { label: 'events', value: w.events.join(', ') },
+    { label: 'description', value: w.description ?? '' },
+    { label: 'created_at', value: formatTime(w.created_at) },
+    { label: 'updated_at', value: formatTime(w.updated_at) },
+    { label: 'signing_secret', value: local },
+  ];
+}
+
+const FIELDS = ['webhook_id', 'url', 'events', 'description', 'created_at', 'updated_at', 'signing_secret'];
+
+export async function run(f: Factory, options: WebhooksShowOptions): Promise<void> {
+  const settings = resolveOutput(f.io, options, f.globals().color !== false);
+  if (await handleFieldsFlag(f.io, settings, FIELDS)) return;
+  const client = await f.client();
+  const res = await getWebhook(client, { signal: f.io.signal });
+  // The server never returns the secret here; drop it defensively all the same.
+  const { signing_secret: _never, ...endpoint } = res.data;
+  if (settings.format === 'json' || settings.format === 'ndjson') {
+    await printRecord(f.io, endpoint, [], settings);
+    return;
+  }
+  await printRecord(f.io, endpoint, fieldsOf(res.data, localSecretSource(await f.profile())), settings);
+}
