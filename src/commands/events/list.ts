@@ -1,0 +1,49 @@
+/** `vouchers events list`: filter the inbox, newest first. */
+import { UsageError } from '../../core/errors/index.js';
+import { readInbox } from '../../core/journal/inbox.js';
+import { handleFieldsFlag, printList, resolveOutput, type OutputFlags } from '../../core/output/index.js';
+import type { Factory } from '../../factory.js';
+import { parseEventFilter, type EventFilter } from '../../listener/filter.js';
+import { parseIntFlag } from '../../listener/flags.js';
+import { resolveInboxPath } from '../../listener/inbox-path.js';
+import { EVENT_COLUMNS, EVENT_FIELDS, toRow, type EventRow } from './rows.js';
+import { parseSince } from './since.js';
+
+export interface ListOptions {
+  type: EventFilter;
+  order: string | undefined;
+  /** Epoch ms; events received before are left out. */
+  since: number | undefined;
+  limit: number;
+  inbox: string | undefined;
+  output: OutputFlags;
+}
+
+export function buildListOptions(f: Factory, flags: Record<string, unknown>): ListOptions {
+  const order = flags.order === undefined ? undefined : String(flags.order).trim();
+  if (order !== undefined && !/^ord_[0-9A-Za-z]+$/.test(order)) throw new UsageError(`--order ${JSON.stringify(order)} is not an order id`, 'order ids look like ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE');
+  return {
+    type: parseEventFilter(flags.type as string | undefined, '--type'),
+    order,
+    since: flags.since === undefined ? undefined : parseSince(String(flags.since), f.clock.now()),
+    limit: parseIntFlag(flags.limit ?? '50', '--limit', 1, 1_000_000),
+    inbox: flags.inbox as string | undefined,
+    output: { json: flags.json as boolean | undefined, output: flags.output as string | undefined, fields: flags.fields as string | boolean | undefined },
+  };
+}
+
+export async function run(f: Factory, o: ListOptions): Promise<void> {
+  const settings = resolveOutput(f.io, o.output, f.globals().color !== false);
+  if (await handleFieldsFlag(f.io, settings, EVENT_FIELDS)) return;
+  const path = await resolveInboxPath(f, o.inbox);
+  const rows: EventRow[] = [];
+  for await (const entry of readInbox(path)) {
+    const row = toRow(entry);
+    if (!o.type(row.event)) continue;
+    if (o.order && row.order_id !== o.order) continue;
+    if (o.since !== undefined && Date.parse(row.received_at) < o.since) continue;
+    rows.push(row);
+  }
+  rows.reverse();
+  await printList(f.io, rows.slice(0, o.limit), EVENT_COLUMNS, settings, { empty: `No events in ${path}. Start a listener with: vouchers listen` });
+}

@@ -1,0 +1,74 @@
+/**
+ * `vouchers events replay ID --forward-to URL`: POST a stored event to the local app again,
+ * signed now with the webhook secret, with the same headers a real delivery carries.
+ */
+import { WEBHOOK_HEADERS } from '../../contract/webhooks.js';
+import { CliError, NetworkError } from '../../core/errors/index.js';
+import { forwardLogPath, openForwardLog, type ForwardRecord } from '../../core/journal/forward-log.js';
+import { findInInbox } from '../../core/journal/inbox.js';
+import { err } from '../../core/io/io.js';
+import { printJson } from '../../core/output/print.js';
+import { signWebhook } from '../../core/signer/webhook.js';
+import type { Factory } from '../../factory.js';
+import { parseForwardUrl, parseHeaderFlags, parseSecretFlags } from '../../listener/flags.js';
+import { DEFAULT_FORWARD_POLICY, describeForward } from '../../listener/forward.js';
+import { resolveInboxPath } from '../../listener/inbox-path.js';
+import { resolveWebhookSecrets } from '../../listener/secret-source.js';
+import { postOnce } from '../../listener/send.js';
+
+export interface ReplayOptions {
+  eventId: string;
+  forwardTo: URL;
+  secrets: string[] | undefined;
+  headers: Record<string, string>;
+  inbox: string | undefined;
+  json: boolean;
+}
+
+export function buildReplayOptions(eventId: string, flags: Record<string, unknown>): ReplayOptions {
+  return {
+    eventId,
+    forwardTo: parseForwardUrl(String(flags.forwardTo)),
+    secrets: parseSecretFlags(flags.secret === undefined ? undefined : [String(flags.secret)]),
+    headers: parseHeaderFlags(flags.forwardHeader as string[] | undefined),
+    inbox: flags.inbox as string | undefined,
+    json: Boolean(flags.json),
+  };
+}
+
+export async function run(f: Factory, o: ReplayOptions): Promise<void> {
+  const path = await resolveInboxPath(f, o.inbox);
+  const entry = await findInInbox(path, o.eventId);
+  if (!entry) throw new CliError('not_found', `event ${o.eventId} is not in the inbox ${path}`, 'list what is stored with vouchers events list');
+  const secrets = await resolveWebhookSecrets(f, o.secrets);
+  const body = JSON.stringify(entry.envelope);
+  const timestamp = Math.floor(f.clock.now() / 1000);
+  const headers: Record<string, string> = {
+    'content-type': 'application/json; charset=utf-8',
+    'user-agent': 'vouchers-replay',
+    [WEBHOOK_HEADERS.id]: entry.envelope.event_id,
+    [WEBHOOK_HEADERS.timestamp]: String(timestamp),
+    [WEBHOOK_HEADERS.signature]: signWebhook(body, secrets, timestamp),
+    ...o.headers,
+  };
+  const result = await postOnce(o.forwardTo, body, headers, { timeoutMs: DEFAULT_FORWARD_POLICY.timeoutMs, signal: f.io.signal, now: f.clock.now });
+  const ok = result.status !== null && result.status >= 200 && result.status < 300;
+  const record: ForwardRecord = {
+    time: new Date(f.clock.now()).toISOString(),
+    event_id: entry.envelope.event_id,
+    url: o.forwardTo.toString(),
+    attempt: 1,
+    max_attempts: 1,
+    status: result.status,
+    duration_ms: result.durationMs,
+    error: result.error,
+    outcome: ok ? 'delivered' : 'failed',
+    source: 'replay',
+  };
+  await openForwardLog(forwardLogPath(path)).append(record).catch(() => undefined);
+  if (o.json) await printJson(f.io, { event_id: record.event_id, event: entry.envelope.event, url: record.url, status: record.status, duration_ms: record.duration_ms, error: record.error, delivered: ok });
+  else err(f.io, `${entry.envelope.event} ${entry.envelope.event_id} ${describeForward({ ...record, outcome: 'delivered' })}\n`);
+  if (ok) return;
+  if (result.status === null) throw new NetworkError(`could not replay ${o.eventId} to ${record.url}: ${result.error}`, undefined, undefined, 'is your app running and listening at that URL?');
+  throw new CliError('rejected', `your app at ${record.url} answered ${result.status} to the replay of ${o.eventId}`, 'check your app\'s logs; it must verify the X-Webhook-Signature header with the same secret');
+}

@@ -1,0 +1,46 @@
+/** `vouchers events show ID`: one stored event with its delivery details and forward attempts. */
+import { CliError } from '../../core/errors/index.js';
+import { forwardLogPath, readForwardLog } from '../../core/journal/forward-log.js';
+import { findInInbox } from '../../core/journal/inbox.js';
+import { out } from '../../core/io/io.js';
+import { chalkFor, formatTime, printJson, printRecord, resolveOutput, styleStatus } from '../../core/output/index.js';
+import type { Factory } from '../../factory.js';
+import { describeForward } from '../../listener/forward.js';
+import { resolveInboxPath } from '../../listener/inbox-path.js';
+import { toRow } from './rows.js';
+
+export interface ShowOptions {
+  eventId: string;
+  inbox: string | undefined;
+  json: boolean;
+}
+
+export async function run(f: Factory, o: ShowOptions): Promise<void> {
+  const settings = resolveOutput(f.io, { json: o.json }, f.globals().color !== false);
+  const path = await resolveInboxPath(f, o.inbox);
+  const entry = await findInInbox(path, o.eventId);
+  if (!entry) throw new CliError('not_found', `event ${o.eventId} is not in the inbox ${path}`, 'list what is stored with vouchers events list');
+  const forwards = await readForwardLog(forwardLogPath(path), o.eventId);
+  if (settings.format === 'json') {
+    await printJson(f.io, { ...entry, forwards });
+    return;
+  }
+  const row = toRow(entry);
+  await printRecord(f.io, entry, [
+    { label: 'event', value: row.event },
+    { label: 'event_id', value: row.event_id },
+    { label: 'created_at', value: formatTime(row.created_at) },
+    { label: 'received_at', value: formatTime(row.received_at) },
+    { label: 'order_id', value: row.order_id },
+    { label: 'status', value: row.status, style: (t, c) => styleStatus(t, c) },
+    { label: 'signed_at', value: entry.meta?.signature_timestamp ?? null },
+    { label: 'webhook_id', value: entry.meta?.webhook_id ?? null },
+    { label: 'forwards', value: forwards.length === 0 ? 'none' : forwards.map((r) => `${formatTime(r.time)} ${describeForward(r)}`).join('; ') },
+  ], settings);
+  if (settings.format === 'table') {
+    const c = chalkFor(settings);
+    await out(f.io, `${c.dim('data')}\n${JSON.stringify(row.data, null, 2)}\n`);
+  } else {
+    await out(f.io, `data\t${JSON.stringify(row.data)}\n`);
+  }
+}

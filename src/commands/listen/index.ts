@@ -1,0 +1,38 @@
+/** `vouchers listen`: the local webhook listener. Registration only; the work loads on use. */
+import type { Command } from 'commander';
+import type { RegisterCommand } from '../types.js';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+export const registerListen: RegisterCommand = (program, f) => {
+  const cmd: Command = program
+    .command('listen')
+    .description('receive webhook deliveries locally: verify, store in the inbox (fsynced), show, forward to your app')
+    .option('--port <n>', 'port to listen on (0 picks a free one)', '4242')
+    .option('--host <addr>', 'address to bind', '127.0.0.1')
+    .option('--path <path>', 'path deliveries are posted to', '/webhooks')
+    .option('--secret <whsec>', 'webhook signing secret (repeat during a rotation; default: profile webhook_secret or VOUCHERS_WEBHOOK_SECRET)', collect)
+    .option('--tolerance <seconds>', 'accepted clock skew of the signature timestamp, either way', '300')
+    .option('--events <types>', 'show and forward only these event types, e.g. order.*,voucher.issued (all are stored)')
+    .option('--forward-to <url>', 'forward each accepted event to your local app, with its original body and signature headers')
+    .option('--forward-header <K:V>', 'extra header on forwarded requests (repeatable)', collect)
+    .option('--forward-retries <n>', 'retries of a failed forward', '5')
+    .option('--forward-timeout <seconds>', 'timeout of one forward attempt', '10')
+    .option('--register', 'register this listener with the API (POST /webhooks) and save the signing secret in the profile')
+    .option('--public-url <url>', 'URL the API should deliver to (with --register; required unless the API is on loopback)')
+    .option('--inbox <file>', 'inbox file (default: events.ndjson in the config directory)')
+    .option('--json', 'print one JSON object per line (kind: event, duplicate, forward, rejected)');
+  cmd.addHelpText('after', `
+Examples:
+  $ vouchers listen --forward-to http://localhost:3000/webhooks
+  $ vouchers listen --register --events 'order.*' --json
+  $ vouchers listen --port 8080 --secret whsec_... --inbox ./events.ndjson
+
+Every accepted event is on disk before the 200 answer; duplicates (same event_id) are
+answered 200 and not stored or forwarded again. Ctrl-C stops cleanly.
+Read the inbox with: vouchers events list`);
+  cmd.action(async (flags: Record<string, unknown>) => {
+    const { buildListenOptions, run } = await import('./listen.js');
+    await run(f, buildListenOptions(flags));
+  });
+};

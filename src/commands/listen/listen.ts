@@ -1,0 +1,151 @@
+/** `vouchers listen`: flags → options, then run the listener until Ctrl-C. */
+import { ENV, type ResolvedProfile } from '../../core/config/types.js';
+import { UsageError } from '../../core/errors/index.js';
+import { colorEnabled, err } from '../../core/io/io.js';
+import { forwardLogPath, openForwardLog } from '../../core/journal/forward-log.js';
+import { InboxWriter } from '../../core/journal/inbox.js';
+import type { Factory } from '../../factory.js';
+import { createDisplay } from '../../listener/display.js';
+import { parseEventFilter, type EventFilter } from '../../listener/filter.js';
+import { resolveInboxPath } from '../../listener/inbox-path.js';
+import { parseForwardUrl, parseHeaderFlags, parseIntFlag, parseSecretFlags } from '../../listener/flags.js';
+import { DEFAULT_FORWARD_POLICY, Forwarder, type ForwardPolicy } from '../../listener/forward.js';
+import { NO_SECRET_HINT } from '../../listener/secret-source.js';
+import { startListener, type Listener } from '../../listener/server.js';
+import { registerListener, registrationUrl } from './register.js';
+
+export interface ListenOptions {
+  port: number;
+  host: string;
+  path: string;
+  secrets: string[] | undefined;
+  tolerance: number;
+  filter: EventFilter;
+  forwardTo: URL | undefined;
+  forwardHeaders: Record<string, string>;
+  forwardPolicy: ForwardPolicy;
+  register: boolean;
+  publicUrl: string | undefined;
+  inbox: string | undefined;
+  json: boolean;
+}
+
+export function buildListenOptions(flags: Record<string, unknown>): ListenOptions {
+  const path = String(flags.path ?? '/webhooks');
+  if (!path.startsWith('/') || /[?#\s]/.test(path)) throw new UsageError(`--path ${JSON.stringify(path)} must be a path starting with /`, 'e.g. --path /webhooks');
+  const host = String(flags.host ?? '127.0.0.1').trim();
+  if (!host) throw new UsageError('--host is empty', 'e.g. --host 127.0.0.1');
+  if (flags.publicUrl !== undefined && !flags.register) throw new UsageError('--public-url only makes sense with --register');
+  const publicUrl = flags.publicUrl === undefined ? undefined : parseForwardUrl(String(flags.publicUrl), '--public-url').toString();
+  return {
+    port: parseIntFlag(flags.port ?? '4242', '--port', 0, 65535),
+    host,
+    path,
+    secrets: parseSecretFlags(flags.secret as string[] | undefined),
+    tolerance: parseIntFlag(flags.tolerance ?? '300', '--tolerance', 0, 86_400),
+    filter: parseEventFilter(flags.events as string | undefined),
+    forwardTo: flags.forwardTo === undefined ? undefined : parseForwardUrl(String(flags.forwardTo)),
+    forwardHeaders: parseHeaderFlags(flags.forwardHeader as string[] | undefined),
+    forwardPolicy: {
+      ...DEFAULT_FORWARD_POLICY,
+      maxRetries: parseIntFlag(flags.forwardRetries ?? DEFAULT_FORWARD_POLICY.maxRetries, '--forward-retries', 0, 20),
+      timeoutMs: parseIntFlag(flags.forwardTimeout ?? DEFAULT_FORWARD_POLICY.timeoutMs / 1000, '--forward-timeout', 1, 600) * 1000,
+    },
+    register: Boolean(flags.register),
+    publicUrl,
+    inbox: flags.inbox === undefined ? undefined : String(flags.inbox),
+    json: Boolean(flags.json),
+  };
+}
+
+/** The profile; without --register a listener can also run on VOUCHERS_WEBHOOK_SECRET alone. */
+async function loadProfile(f: Factory, required: boolean): Promise<ResolvedProfile | undefined> {
+  try {
+    return await f.profile();
+  } catch (e) {
+    if (required || !f.io.env[ENV.webhookSecret]) throw e;
+    return undefined;
+  }
+}
+
+function waitForAbort(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+export async function run(f: Factory, o: ListenOptions): Promise<void> {
+  const io = f.io;
+  const noColor = f.globals().color === false;
+  const needsProfile = o.register || !o.secrets;
+  const profile = needsProfile ? await loadProfile(f, o.register) : undefined;
+  const fromProfile = profile?.webhook_secret ?? (profile ? undefined : f.io.env[ENV.webhookSecret]);
+  let secrets = o.secrets ?? (fromProfile ? [fromProfile] : []);
+  if (secrets.length === 0 && !o.register) throw new UsageError('no webhook signing secret to verify deliveries with', NO_SECRET_HINT);
+  // Fail on a --register that cannot work before anything is opened.
+  if (o.register) registrationUrl(profile?.base_url, o.publicUrl, () => '');
+
+  const inboxPath = await resolveInboxPath(f, o.inbox);
+  let inbox: InboxWriter;
+  try {
+    inbox = await InboxWriter.open(inboxPath);
+  } catch (e) {
+    throw new UsageError(`cannot open the inbox ${inboxPath}: ${(e as Error).message}`, 'choose another file with --inbox');
+  }
+  if (inbox.stats.truncatedBytes > 0) err(io, `Inbox: removed a torn last line (${inbox.stats.truncatedBytes} bytes) left by an interrupted write; it was never acknowledged.\n`);
+
+  const display = createDisplay(io, {
+    json: o.json,
+    color: colorEnabled(io, 'stdout', noColor),
+    colorErr: colorEnabled(io, 'stderr', noColor),
+  });
+  const forwarder = o.forwardTo
+    ? new Forwarder(o.forwardTo, o.forwardHeaders, o.forwardPolicy, {
+      clock: f.clock,
+      log: openForwardLog(forwardLogPath(inboxPath)),
+      onAttempt: (r) => display.forward(r),
+    })
+    : undefined;
+
+  let listener: Listener;
+  try {
+    listener = await startListener({
+      host: o.host, port: o.port, path: o.path, secrets, tolerance: o.tolerance,
+      inbox, filter: o.filter, forwarder, clock: f.clock,
+      onActivity: (a) => display.activity(a),
+    });
+  } catch (e) {
+    await forwarder?.close(0);
+    await inbox.close();
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EADDRINUSE') throw new UsageError(`port ${o.port} on ${o.host} is already in use`, 'choose another with --port, or stop the other listener');
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EACCES') throw new UsageError(`cannot listen on ${o.host}:${o.port} (${code})`, 'check --host and --port');
+    throw e;
+  }
+
+  try {
+    if (o.register) {
+      const ownUrl = () => listener.url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])(?=:)/, 'http://127.0.0.1');
+      const url = registrationUrl(profile?.base_url, o.publicUrl, ownUrl);
+      const reg = await registerListener(f, url, secrets);
+      if (reg.secret) secrets = [reg.secret, ...secrets.filter((s) => s !== reg.secret)];
+      if (secrets.length === 0) throw new UsageError('the API returned no signing secret for the registered endpoint', NO_SECRET_HINT);
+      listener.setSecrets(secrets);
+      err(io, `Registered ${reg.url}${reg.webhookId ? ` (${reg.webhookId})` : ''}${reg.saved ? `; signing secret saved in profile "${reg.profile}"` : ''}.\n`);
+    }
+  } catch (e) {
+    await listener.close();
+    throw e;
+  }
+
+  err(io, `Ready! Listening on ${listener.url}\n`);
+  if (forwarder) err(io, `Forwarding to ${forwarder.url.toString()}\n`);
+  err(io, `Inbox: ${inboxPath} (${inbox.count} event${inbox.count === 1 ? '' : 's'} stored). Press Ctrl-C to stop.\n`);
+
+  await waitForAbort(io.signal);
+  err(io, 'Stopping: finishing deliveries in flight…\n');
+  await listener.close();
+  const stored = inbox.stats.appended;
+  err(io, `Stopped. ${stored} new event${stored === 1 ? '' : 's'} stored this session.\n`);
+}

@@ -1,0 +1,73 @@
+/**
+ * The forward log: one NDJSON line per attempt of forwarding an inbox event to the local
+ * app (`listen --forward-to`, `events replay`). A side file of the inbox:
+ * `events.ndjson` → `events.forwards.ndjson`. Mode 0600; a torn line is skipped on read.
+ */
+import { createReadStream } from 'node:fs';
+import { appendFile, mkdir } from 'node:fs/promises';
+import { dirname } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export type ForwardOutcome = 'delivered' | 'retrying' | 'failed' | 'cancelled';
+
+export interface ForwardRecord {
+  time: string;
+  event_id: string;
+  url: string;
+  /** 1 on the first try. */
+  attempt: number;
+  /** Attempts allowed in all. */
+  max_attempts: number;
+  /** HTTP status of the local app, null when no response arrived. */
+  status: number | null;
+  duration_ms: number;
+  /** Why no usable answer arrived (`connection refused`, `timed out after 10 s`). */
+  error: string | null;
+  outcome: ForwardOutcome;
+  /** `listen` or `replay`. */
+  source: 'listen' | 'replay';
+}
+
+/** `events.ndjson` → `events.forwards.ndjson`. */
+export function forwardLogPath(inboxPath: string): string {
+  return inboxPath.endsWith('.ndjson') ? inboxPath.slice(0, -'.ndjson'.length) + '.forwards.ndjson' : inboxPath + '.forwards.ndjson';
+}
+
+export interface ForwardLog {
+  readonly path: string;
+  append(record: ForwardRecord): Promise<void>;
+}
+
+/** Appends are serialised so lines never interleave. */
+export function openForwardLog(path: string): ForwardLog {
+  let chain: Promise<void> = mkdir(dirname(path), { recursive: true, mode: 0o700 }).then(() => undefined);
+  return {
+    path,
+    append(record) {
+      const line = JSON.stringify(record) + '\n';
+      chain = chain.catch(() => undefined).then(() => appendFile(path, line, { mode: 0o600 }));
+      return chain;
+    },
+  };
+}
+
+/** Records of one event (or all), oldest first. A missing file has none. */
+export async function readForwardLog(path: string, eventId?: string): Promise<ForwardRecord[]> {
+  const stream = createReadStream(path, { encoding: 'utf8' });
+  const opened = await new Promise<boolean>((resolve, reject) => {
+    stream.once('open', () => resolve(true));
+    stream.once('error', (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? resolve(false) : reject(e)));
+  });
+  if (!opened) return [];
+  const records: ForwardRecord[] = [];
+  for await (const line of createInterface({ input: stream, crlfDelay: Infinity })) {
+    if (!line.trim()) continue;
+    try {
+      const r = JSON.parse(line) as ForwardRecord;
+      if (typeof r.event_id === 'string' && (!eventId || r.event_id === eventId)) records.push(r);
+    } catch {
+      // a torn last line after a crash
+    }
+  }
+  return records;
+}

@@ -1,0 +1,229 @@
+/**
+ * The event inbox: an append-only NDJSON file, one accepted webhook envelope per line with
+ * `received_at` and delivery metadata. Written by `vouchers listen`, read by `events …`.
+ *
+ * Durability: an event is acknowledged only after its line is on disk (fsync). Concurrent
+ * deliveries share one write + fsync (group commit). A crash can leave a torn last line;
+ * the writer truncates it when it opens the file and readers skip it.
+ */
+import { createReadStream } from 'node:fs';
+import { chmod, mkdir, open, type FileHandle } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { createInterface } from 'node:readline';
+
+export const INBOX_FILE = 'events.ndjson';
+
+/** The inbox in the config directory (`events.ndjson`). */
+export function defaultInboxPath(configDir: string): string {
+  return join(configDir, INBOX_FILE);
+}
+
+/** An event envelope as stored: the contract's shape, unknown fields kept. */
+export interface StoredEnvelope {
+  event: string;
+  event_id: string;
+  created_at: string;
+  data: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** How the event reached the listener. */
+export interface DeliveryMeta {
+  /** `t=` of the X-Webhook-Signature header. */
+  signature_timestamp: number | null;
+  /** X-Webhook-Id as sent. */
+  webhook_id: string | null;
+  remote_address: string | null;
+}
+
+/** One line of the inbox. */
+export interface InboxEntry {
+  received_at: string;
+  envelope: StoredEnvelope;
+  meta: DeliveryMeta;
+}
+
+function parseLine(line: string): InboxEntry | undefined {
+  if (!line.trim()) return undefined;
+  try {
+    const v = JSON.parse(line) as Partial<InboxEntry>;
+    if (!v || typeof v !== 'object' || typeof v.received_at !== 'string') return undefined;
+    const env = v.envelope as Partial<StoredEnvelope> | undefined;
+    if (!env || typeof env.event_id !== 'string' || typeof env.event !== 'string') return undefined;
+    return v as InboxEntry;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Every entry of an inbox file, oldest first, streamed. A missing file is an empty inbox;
+ * a torn or unreadable line is skipped.
+ */
+export async function* readInbox(path: string): AsyncGenerator<InboxEntry> {
+  const stream = createReadStream(path, { encoding: 'utf8' });
+  const opened = await new Promise<boolean>((resolve, reject) => {
+    stream.once('open', () => resolve(true));
+    stream.once('error', (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? resolve(false) : reject(e)));
+  });
+  if (!opened) return;
+  const lines = createInterface({ input: stream, crlfDelay: Infinity });
+  try {
+    for await (const line of lines) {
+      const entry = parseLine(line);
+      if (entry) yield entry;
+    }
+  } finally {
+    lines.close();
+    stream.destroy();
+  }
+}
+
+/** The entry of one event id (the first stored), or undefined. */
+export async function findInInbox(path: string, eventId: string): Promise<InboxEntry | undefined> {
+  for await (const entry of readInbox(path)) {
+    if (entry.envelope.event_id === eventId) return entry;
+  }
+  return undefined;
+}
+
+export type StoreResult = 'stored' | 'duplicate';
+
+export interface InboxStats {
+  /** Entries written. */
+  appended: number;
+  /** fsync calls (fewer than `appended` when deliveries shared a flush). */
+  flushes: number;
+  /** Bytes of a torn last line removed at open. */
+  truncatedBytes: number;
+  /** Unreadable complete lines skipped at open. */
+  skippedLines: number;
+}
+
+interface Waiting {
+  line: Buffer;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+/** The writing side of the inbox: dedupe by event id, append, fsync, group commit. */
+export class InboxWriter {
+  private readonly seen = new Set<string>();
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private pending: Waiting[] = [];
+  private draining: Promise<void> | undefined;
+  private closed = false;
+  readonly stats: InboxStats = { appended: 0, flushes: 0, truncatedBytes: 0, skippedLines: 0 };
+
+  private constructor(readonly path: string, private readonly handle: FileHandle, private size: number) {}
+
+  /**
+   * Open (or create, mode 0600) an inbox for appending: load the ids already stored and cut
+   * a torn last line left by a crash.
+   */
+  static async open(path: string): Promise<InboxWriter> {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    const handle = await open(path, 'a+', 0o600);
+    try {
+      await chmod(path, 0o600);
+      const { size } = await handle.stat();
+      const content = size > 0 ? (await handle.readFile()) : Buffer.alloc(0);
+      const end = content.lastIndexOf(0x0a) + 1; // bytes up to and including the last newline
+      const writer = new InboxWriter(path, handle, end);
+      if (end < content.length) {
+        await handle.truncate(end);
+        await handle.sync();
+        writer.stats.truncatedBytes = content.length - end;
+      }
+      for (const line of content.subarray(0, end).toString('utf8').split('\n')) {
+        if (!line) continue;
+        const entry = parseLine(line);
+        if (entry) writer.seen.add(entry.envelope.event_id);
+        else writer.stats.skippedLines++;
+      }
+      return writer;
+    } catch (e) {
+      await handle.close().catch(() => undefined);
+      throw e;
+    }
+  }
+
+  /** Number of distinct event ids stored. */
+  get count(): number {
+    return this.seen.size;
+  }
+
+  has(eventId: string): boolean {
+    return this.seen.has(eventId);
+  }
+
+  /**
+   * Store an entry unless its event id is already stored (or being stored by a concurrent
+   * delivery). Resolves once the line is on disk.
+   */
+  async store(entry: InboxEntry): Promise<StoreResult> {
+    const id = entry.envelope.event_id;
+    for (;;) {
+      if (this.seen.has(id)) return 'duplicate';
+      const running = this.inFlight.get(id);
+      if (!running) break;
+      // A concurrent delivery of the same event: its outcome decides ours.
+      await running.catch(() => undefined);
+    }
+    const write = this.append(entry);
+    this.inFlight.set(id, write);
+    try {
+      await write;
+      this.seen.add(id);
+      return 'stored';
+    } finally {
+      this.inFlight.delete(id);
+    }
+  }
+
+  private append(entry: InboxEntry): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the inbox is closed'));
+    const line = Buffer.from(JSON.stringify(entry) + '\n', 'utf8');
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ line, resolve, reject });
+      this.draining ??= this.drain();
+    });
+  }
+
+  /** Write and fsync every waiting line in one go, then the lines that came meanwhile. */
+  private async drain(): Promise<void> {
+    try {
+      while (this.pending.length > 0) {
+        const batch = this.pending;
+        this.pending = [];
+        const bytes = Buffer.concat(batch.map((w) => w.line));
+        try {
+          let offset = 0;
+          while (offset < bytes.length) {
+            const { bytesWritten } = await this.handle.write(bytes, offset, bytes.length - offset);
+            offset += bytesWritten;
+          }
+          await this.handle.sync();
+          this.size += bytes.length;
+          this.stats.appended += batch.length;
+          this.stats.flushes++;
+          for (const w of batch) w.resolve();
+        } catch (e) {
+          // Leave no partial line behind: the next batch must start on a line boundary.
+          await this.handle.truncate(this.size).catch(() => undefined);
+          for (const w of batch) w.reject(e);
+        }
+      }
+    } finally {
+      this.draining = undefined;
+    }
+  }
+
+  /** Wait for every pending write, then close the file. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    while (this.draining) await this.draining;
+    this.closed = true;
+    await this.handle.close();
+  }
+}

@@ -1,0 +1,140 @@
+/**
+ * Forwarding accepted events to the partner's local app, after the acknowledgement, with
+ * its own retries: the original raw body and X-Webhook-* headers, so the app verifies it
+ * exactly as in production. Every attempt is reported and recorded.
+ */
+import type { ForwardLog, ForwardRecord } from '../core/journal/forward-log.js';
+import { postOnce, type SendResult } from './send.js';
+
+export interface ForwardPolicy {
+  /** Retries after the first attempt (the `5` of `retry 2/5`). */
+  maxRetries: number;
+  /** Per-attempt timeout. */
+  timeoutMs: number;
+  /** First backoff; doubles each retry, ±10 % jitter. */
+  backoffMs: number;
+  maxBackoffMs: number;
+}
+
+export const DEFAULT_FORWARD_POLICY: ForwardPolicy = { maxRetries: 5, timeoutMs: 10_000, backoffMs: 1_000, maxBackoffMs: 30_000 };
+
+export interface ForwardClock {
+  now(): number;
+  sleep(ms: number, signal?: AbortSignal): Promise<void>;
+}
+
+/** Whether another attempt can help: no answer, a timeout, 408, 429 or a 5xx. */
+export function shouldRetryForward(r: SendResult): boolean {
+  if (r.status === null) return r.error !== 'cancelled';
+  return r.status === 408 || r.status === 429 || r.status >= 500;
+}
+
+/** Backoff before retry `n` (1-based). */
+export function forwardBackoff(policy: ForwardPolicy, n: number, random: () => number = Math.random): number {
+  const base = Math.min(policy.maxBackoffMs, policy.backoffMs * 2 ** (n - 1));
+  return Math.round(base * (0.9 + 0.2 * random()));
+}
+
+/** `→ 200 in 12 ms`, `→ connection refused, retry 2/5`, `→ 500 in 3 ms, gave up after 6 attempts`. */
+export function describeForward(r: ForwardRecord): string {
+  const head = r.status !== null ? `→ ${r.status} in ${r.duration_ms} ms` : `→ ${r.error ?? 'no answer'}`;
+  switch (r.outcome) {
+    case 'delivered': return head;
+    case 'retrying': return `${head}, retry ${r.attempt}/${r.max_attempts - 1}`;
+    case 'failed': return r.max_attempts > 1 && r.attempt === r.max_attempts ? `${head}, gave up after ${r.attempt} attempts` : `${head}, not retried`;
+    case 'cancelled': return `${head}, forwarding stopped`;
+  }
+}
+
+export interface ForwarderDeps {
+  clock: ForwardClock;
+  log?: ForwardLog;
+  onAttempt?: (record: ForwardRecord) => void;
+  random?: () => number;
+  source?: ForwardRecord['source'];
+}
+
+export interface ForwardRequest {
+  eventId: string;
+  body: Buffer | string;
+  /** The delivery's own headers (content type and X-Webhook-*). */
+  headers: Record<string, string>;
+}
+
+export class Forwarder {
+  private readonly running = new Set<Promise<ForwardRecord>>();
+  /** Aborts attempts in progress. */
+  private readonly requests = new AbortController();
+  /** Aborts backoff waits (no new attempts once closing). */
+  private readonly waits = new AbortController();
+
+  constructor(
+    readonly url: URL,
+    /** --forward-header values, added to (and overriding) the delivery's headers. */
+    private readonly extraHeaders: Record<string, string>,
+    private readonly policy: ForwardPolicy,
+    private readonly deps: ForwarderDeps,
+  ) {}
+
+  /** Start forwarding in the background; the promise resolves with the last attempt's record. */
+  forward(req: ForwardRequest): Promise<ForwardRecord> {
+    const p = this.run(req);
+    this.running.add(p);
+    void p.finally(() => this.running.delete(p));
+    return p;
+  }
+
+  get pending(): number {
+    return this.running.size;
+  }
+
+  private async run(req: ForwardRequest): Promise<ForwardRecord> {
+    const maxAttempts = this.policy.maxRetries + 1;
+    const headers = { ...req.headers, ...this.extraHeaders };
+    const signal = this.requests.signal;
+    for (let attempt = 1; ; attempt++) {
+      const result = await postOnce(this.url, req.body, headers, { timeoutMs: this.policy.timeoutMs, signal, now: this.deps.clock.now });
+      const ok = result.status !== null && result.status >= 200 && result.status < 300;
+      const retry = !ok && !this.waits.signal.aborted && attempt < maxAttempts && shouldRetryForward(result);
+      const record: ForwardRecord = {
+        time: new Date(this.deps.clock.now()).toISOString(),
+        event_id: req.eventId,
+        url: this.url.toString(),
+        attempt,
+        max_attempts: maxAttempts,
+        status: result.status,
+        duration_ms: result.durationMs,
+        error: result.error,
+        outcome: ok ? 'delivered' : signal.aborted || (this.waits.signal.aborted && shouldRetryForward(result) && attempt < maxAttempts) ? 'cancelled' : retry ? 'retrying' : 'failed',
+        source: this.deps.source ?? 'listen',
+      };
+      await this.deps.log?.append(record).catch(() => undefined);
+      this.deps.onAttempt?.(record);
+      if (!retry) return record;
+      try {
+        await this.deps.clock.sleep(forwardBackoff(this.policy, attempt, this.deps.random), this.waits.signal);
+      } catch {
+        const cancelled: ForwardRecord = { ...record, time: new Date(this.deps.clock.now()).toISOString(), status: null, duration_ms: 0, error: 'cancelled', outcome: 'cancelled' };
+        await this.deps.log?.append(cancelled).catch(() => undefined);
+        this.deps.onAttempt?.(cancelled);
+        return cancelled;
+      }
+    }
+  }
+
+  /**
+   * Let attempts in progress finish for up to `graceMs`, then cancel the rest (pending
+   * retries are cancelled at once).
+   */
+  async close(graceMs = 2_000): Promise<void> {
+    this.waits.abort();
+    if (this.running.size === 0) return;
+    const all = Promise.allSettled([...this.running]);
+    let timer: NodeJS.Timeout | undefined;
+    const grace = new Promise<void>((resolve) => { timer = setTimeout(resolve, graceMs); });
+    await Promise.race([all, grace]);
+    clearTimeout(timer);
+    this.requests.abort();
+    await all;
+  }
+}

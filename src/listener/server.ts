@@ -1,0 +1,215 @@
+/**
+ * The local webhook receiver: raw body (1 MiB cap) → path and method → signature on the raw
+ * bytes (shared signer) → JSON and envelope → dedupe by event_id → inbox, fsynced → 200 →
+ * then, in the background, show and forward. It answers every delivery within the 5-second
+ * rule: nothing after the acknowledgement can hold it up.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { EventEnvelope } from '../contract/events.js';
+import { WEBHOOK_HEADERS } from '../contract/webhooks.js';
+import type { InboxEntry, InboxWriter, StoredEnvelope } from '../core/journal/inbox.js';
+import { SignatureError } from '../core/signer/errors.js';
+import { verifyWebhookSignature } from '../core/signer/webhook.js';
+import { MAX_BODY_BYTES, readBody } from './body.js';
+import type { EventFilter } from './filter.js';
+import type { Forwarder } from './forward.js';
+import { rejection, sendJson, sendRejection, signatureRejection, type Rejection } from './reject.js';
+
+/** What the listener reports, for display. */
+export type ListenerActivity =
+  | { kind: 'event'; entry: InboxEntry }
+  | { kind: 'duplicate'; received_at: string; envelope: StoredEnvelope }
+  | { kind: 'rejected'; time: string; method: string; path: string; remote_address: string | null; rejection: Rejection };
+
+export interface ListenerOptions {
+  host: string;
+  /** 0 picks a free port. */
+  port: number;
+  /** Path deliveries are posted to, e.g. `/webhooks`. */
+  path: string;
+  /** Signing secrets; a delivery is accepted when any `v1` matches any of them. */
+  secrets: readonly string[];
+  /** Seconds either way. */
+  tolerance: number;
+  inbox: InboxWriter;
+  /** Which event types are shown and forwarded (all valid events are stored). */
+  filter: EventFilter;
+  forwarder?: Forwarder;
+  clock: { now(): number };
+  maxBodyBytes?: number;
+  /** Time allowed to receive a whole request (slow senders get 408); below the 5-second rule. */
+  requestTimeoutMs?: number;
+  onActivity?: (activity: ListenerActivity) => void;
+}
+
+export interface Listener {
+  /** `http://host:port/path`. */
+  readonly url: string;
+  readonly port: number;
+  /** Replace the signing secrets (e.g. after `--register` returned a new one). */
+  setSecrets(secrets: readonly string[]): void;
+  /** Stop accepting, finish deliveries in flight, let forwards finish (briefly), close the inbox. */
+  close(): Promise<void>;
+}
+
+function headerValue(req: IncomingMessage, name: string): string | undefined {
+  const v = req.headers[name];
+  return Array.isArray(v) ? v.join(',') : v;
+}
+
+function displayHost(host: string): string {
+  return host.includes(':') ? `[${host}]` : host;
+}
+
+export async function startListener(options: ListenerOptions): Promise<Listener> {
+  let secrets = [...options.secrets];
+  const limit = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  const inFlight = new Set<Promise<void>>();
+  let closing = false;
+  const iso = () => new Date(options.clock.now()).toISOString();
+  const report = (a: ListenerActivity) => {
+    try {
+      options.onActivity?.(a);
+    } catch {
+      // display problems never affect deliveries
+    }
+  };
+
+  const reject = (req: IncomingMessage, res: ServerResponse, r: Rejection, extra: Record<string, string> = {}, dropConnection = false) => {
+    const headers = dropConnection || closing ? { ...extra, connection: 'close' } : extra;
+    if (dropConnection) res.once('finish', () => req.socket.destroy());
+    sendRejection(res, r, headers);
+    report({
+      kind: 'rejected', time: iso(), method: req.method ?? '', path: (req.url ?? '').split('?')[0] ?? '',
+      remote_address: req.socket.remoteAddress ?? null, rejection: r,
+    });
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const pathname = (req.url ?? '/').split('?')[0];
+    if (pathname !== options.path) {
+      return reject(req, res, rejection('NOT_FOUND', `no webhook endpoint at ${pathname}; deliveries go to ${options.path}`), {}, true);
+    }
+    if (req.method !== 'POST') {
+      return reject(req, res, rejection('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${options.path}; deliveries are POST`), { allow: 'POST' }, true);
+    }
+    const read = await readBody(req, limit);
+    if (!read.ok) {
+      if (read.reason === 'aborted') return;
+      const size = read.declared !== undefined ? `${read.declared} bytes` : `more than ${limit} bytes`;
+      return reject(req, res, rejection('PAYLOAD_TOO_LARGE', `body of ${size} is over the ${limit}-byte limit`), {}, true);
+    }
+    const body = read.body;
+
+    let signedAt: number;
+    try {
+      signedAt = verifyWebhookSignature(body, headerValue(req, WEBHOOK_HEADERS.signature), secrets, {
+        tolerance: options.tolerance,
+        nowSeconds: Math.floor(options.clock.now() / 1000),
+      });
+    } catch (e) {
+      if (e instanceof SignatureError) return reject(req, res, signatureRejection(e.reason, e.message));
+      throw e;
+    }
+    const tsHeader = headerValue(req, WEBHOOK_HEADERS.timestamp);
+    if (tsHeader !== undefined && tsHeader.trim() !== String(signedAt)) {
+      return reject(req, res, rejection('INVALID_SIGNATURE', `X-Webhook-Timestamp ${JSON.stringify(tsHeader)} differs from t=${signedAt} of X-Webhook-Signature; both must carry the same timestamp`));
+    }
+
+    let json: unknown;
+    try {
+      json = JSON.parse(body.toString('utf8'));
+    } catch (e) {
+      return reject(req, res, rejection('MALFORMED_REQUEST', `body is not valid JSON (${(e as Error).message}); the signature matched, so the sender signed malformed JSON`));
+    }
+    const parsed = EventEnvelope.safeParse(json);
+    if (!parsed.success) {
+      const details = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+      return reject(req, res, rejection('MALFORMED_REQUEST', `body is not an event envelope: ${details.map((d) => `${d.path || '(root)'}: ${d.message}`).join('; ')}`, details));
+    }
+
+    const envelope = json as StoredEnvelope;
+    const entry: InboxEntry = {
+      received_at: iso(),
+      envelope,
+      meta: {
+        signature_timestamp: signedAt,
+        webhook_id: headerValue(req, WEBHOOK_HEADERS.id) ?? null,
+        remote_address: req.socket.remoteAddress ?? null,
+      },
+    };
+    let outcome: 'stored' | 'duplicate';
+    try {
+      outcome = await options.inbox.store(entry);
+    } catch (e) {
+      return reject(req, res, rejection('INTERNAL_ERROR', `could not store the event in the inbox: ${(e as Error).message}; retry the delivery`));
+    }
+    const connection: Record<string, string> = closing ? { connection: 'close' } : {};
+    if (outcome === 'duplicate') {
+      sendJson(res, 200, { received: true, duplicate: true }, connection);
+      if (options.filter(envelope.event)) report({ kind: 'duplicate', received_at: entry.received_at, envelope });
+      return;
+    }
+    sendJson(res, 200, { received: true }, connection);
+    if (!options.filter(envelope.event)) return;
+    report({ kind: 'event', entry });
+    const forwarder = options.forwarder;
+    if (forwarder) {
+      const headers: Record<string, string> = { 'content-type': headerValue(req, 'content-type') ?? 'application/json', 'user-agent': 'vouchers-listen' };
+      for (const name of Object.values(WEBHOOK_HEADERS)) {
+        const v = headerValue(req, name);
+        if (v !== undefined) headers[name] = v;
+      }
+      void forwarder.forward({ eventId: envelope.event_id, body, headers }).catch(() => undefined);
+    }
+  }
+
+  const server: Server = createServer((req, res) => {
+    const p = handle(req, res).catch((e: unknown) => {
+      if (!res.headersSent) {
+        reject(req, res, rejection('INTERNAL_ERROR', `listener fault: ${(e as Error)?.message ?? String(e)}`));
+      }
+    });
+    inFlight.add(p);
+    void p.finally(() => inFlight.delete(p));
+  });
+  server.requestTimeout = options.requestTimeoutMs ?? 4_000;
+  server.headersTimeout = Math.min(server.requestTimeout, 4_000);
+  server.keepAliveTimeout = 5_000;
+
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port, options.host, () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const url = `http://${displayHost(options.host)}:${port}${options.path}`;
+
+  let closed: Promise<void> | undefined;
+  return {
+    url,
+    port,
+    setSecrets(next) {
+      secrets = [...next];
+    },
+    close() {
+      closed ??= (async () => {
+        closing = true;
+        const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+        server.closeIdleConnections();
+        while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+        server.closeIdleConnections();
+        let timer: NodeJS.Timeout | undefined;
+        await Promise.race([stopped, new Promise<void>((resolve) => { timer = setTimeout(resolve, 1_000); })]);
+        clearTimeout(timer);
+        server.closeAllConnections();
+        await options.forwarder?.close();
+        await options.inbox.close();
+      })();
+      return closed;
+    },
+  };
+}
