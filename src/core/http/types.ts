@@ -25,6 +25,12 @@ export interface RequestOptions {
   headers?: Record<string, string>;
   timeoutMs?: number;
   maxRetries?: number;
+  /**
+   * When false, a non-2xx answer (after retries) is returned instead of thrown, its body
+   * parsed but not validated (`vouchers api` prints it before raising the ApiError).
+   * Default true.
+   */
+  throwHttpErrors?: boolean;
 }
 
 export interface ApiResponse<T = unknown> {

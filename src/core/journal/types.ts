@@ -18,4 +18,9 @@ export interface RequestLog {
   append(entry: RequestLogEntry): void;
   /** Newest last. */
   read(options?: { failedOnly?: boolean; limit?: number }): Promise<RequestLogEntry[]>;
+  /**
+   * Be told (once) when writing the log fails. `append` never throws: a failing log must
+   * not fail a command; the client warns under --debug.
+   */
+  onError?(handler: (error: Error) => void): void;
 }

@@ -1,0 +1,341 @@
+/**
+ * The one request pipeline: build → pace → sign → send → log → retry policy → validate or
+ * map the error. Every command, the sandbox CLI and the listener call the API through it.
+ *
+ * Per logical call: one idempotency key (for writes that need one) and one W3C trace id,
+ * reused on every attempt; per attempt: a fresh span id, a fresh X-Timestamp and signature
+ * over exactly the bytes sent, one request-log line.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import type { Endpoint } from '../../contract/endpoints.js';
+import type { Clock, GlobalOptions, Ids } from '../../factory.js';
+import type { RateLimits, ResolvedProfile } from '../config/types.js';
+import { CliError, ConfigError, InterruptedError, UsageError } from '../errors/index.js';
+import type { IO } from '../io/io.js';
+import type { RequestLog, RequestLogEntry } from '../journal/types.js';
+import { isSignedMethod, signingPath, signRequest, type SigningPathVariant } from '../signer/request.js';
+import { apiErrorFromResponse, parseJsonBody } from './api-error.js';
+import { formatDuration, parseDuration } from './duration.js';
+import { classifyFailure, networkError, type TransportFailure } from './network-error.js';
+import { Pacer } from './pacing.js';
+import { DEFAULT_BACKOFF, parseRetryAfter, shouldRetry, type AttemptOutcome, type BackoffSettings } from './retry.js';
+import { traceparent } from './traceparent.js';
+import type { ApiClient, ApiResponse, RequestOptions } from './types.js';
+import { createTransport, type Transport } from './undici.js';
+import { parseBaseUrl, requestTarget } from './url.js';
+import { userAgent } from './user-agent.js';
+import { findEndpoint, validateResponse } from './validate.js';
+
+export interface ClientOptions {
+  /** Base URL including the version prefix, e.g. `http://127.0.0.1:4010/api/v1`. */
+  baseUrl: string;
+  apiKey: string;
+  apiSecret: string;
+  /** Which path goes into the signature (default `full`). */
+  signingPath?: SigningPathVariant;
+  /** Client-side pacing per rate-limit class; `null` turns pacing off. */
+  limits?: RateLimits | null;
+  /** Per-attempt timeout (default 30 s). */
+  timeoutMs?: number;
+  /** Retries after the first attempt (default 3). */
+  maxRetries?: number;
+  clock?: Clock;
+  ids?: Ids;
+  /** One line per attempt; nothing is logged without it. */
+  requestLog?: RequestLog;
+  /** Profile name written to the request log. */
+  profileName?: string;
+  /** Receives one line per attempt (method, URL, status, ms, trace ID, retry reason): `--debug`. */
+  debug?: (line: string) => void;
+  /** Aborts every request of this client (the CLI's Ctrl-C signal). */
+  signal?: AbortSignal;
+  /** Jitter source in [0, 1) (default Math.random). */
+  random?: () => number;
+  backoff?: BackoffSettings;
+}
+
+const DEFAULTS = { timeoutMs: 30_000, maxRetries: 3 };
+
+const defaultClock: Clock = {
+  now: () => Date.now(),
+  sleep: (ms, signal) =>
+    new Promise((resolve, reject) => {
+      if (signal?.aborted) return reject(signal.reason);
+      const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
+      const onAbort = () => { clearTimeout(t); reject(signal!.reason); };
+      signal?.addEventListener('abort', onAbort, { once: true });
+    }),
+};
+
+const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
+
+function interrupted(signal: AbortSignal | undefined): InterruptedError {
+  const reason: unknown = signal?.reason;
+  return reason instanceof InterruptedError ? reason : new InterruptedError();
+}
+
+function combineSignals(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
+  if (!a) return b;
+  if (!b) return a;
+  return AbortSignal.any([a, b]);
+}
+
+function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+function numberHeader(v: string | undefined): number | undefined {
+  if (v === undefined || !/^\d+(\.\d+)?$/.test(v.trim())) return undefined;
+  return Number(v.trim());
+}
+
+/** Build a client from explicit settings (tests, the sandbox CLI, the listener). */
+export function createClient(options: ClientOptions): ApiClient {
+  if (!options.baseUrl) throw new ConfigError('no base URL given', 'run `vouchers sandbox start` for a local sandbox, or `vouchers profiles add`');
+  const base = parseBaseUrl(options.baseUrl);
+  const clock = options.clock ?? defaultClock;
+  const ids = options.ids ?? {
+    idempotencyKey: () => randomUUID(),
+    traceId: () => randomBytes(16).toString('hex'),
+    spanId: () => randomBytes(8).toString('hex'),
+  };
+  const random = options.random ?? Math.random;
+  const defaultTimeout = options.timeoutMs ?? DEFAULTS.timeoutMs;
+  const defaultRetries = options.maxRetries ?? DEFAULTS.maxRetries;
+  const variant = options.signingPath ?? 'full';
+  const pacer = options.limits === null ? undefined : new Pacer(clock, options.limits ?? { orders_per_minute: 100, general_per_hour: 1000 });
+  const ua = userAgent();
+  let transport: Promise<Transport> | undefined;
+  let closed = false;
+
+  const log = (entry: RequestLogEntry) => {
+    try {
+      options.requestLog?.append(entry);
+    } catch {
+      // A failing log never fails a request.
+    }
+  };
+
+  async function sleepOrInterrupt(ms: number, signal: AbortSignal | undefined): Promise<void> {
+    try {
+      await clock.sleep(ms, signal);
+    } catch (e) {
+      if (signal?.aborted) throw interrupted(signal);
+      throw e;
+    }
+  }
+
+  async function request<T>(opts: RequestOptions): Promise<ApiResponse<T>> {
+    if (closed) throw new CliError('unexpected', 'the API client was already closed');
+    const method = opts.method.toUpperCase();
+    const { target, path } = requestTarget(base, opts.path, opts.query);
+    const endpoint: Endpoint | undefined = await findEndpoint(method, path, opts.endpoint);
+    if (opts.endpoint && !endpoint) throw new CliError('unexpected', `unknown endpoint id ${opts.endpoint}`);
+    const signal = combineSignals(opts.signal, options.signal);
+    const timeoutMs = opts.timeoutMs ?? defaultTimeout;
+    const maxRetries = opts.maxRetries ?? defaultRetries;
+
+    let idempotencyKey: string | undefined;
+    const wanted = opts.idempotencyKey ?? (endpoint?.idempotency === 'required' ? 'auto' : undefined);
+    if (wanted === 'auto') idempotencyKey = ids.idempotencyKey();
+    else if (wanted !== undefined) {
+      if (!IDEMPOTENCY_KEY.test(wanted)) throw new UsageError(`idempotency key ${JSON.stringify(wanted.slice(0, 40))} is not 1–255 printable ASCII characters`, 'use e.g. a UUID, or leave it out to get one made for you');
+      idempotencyKey = wanted;
+    }
+
+    const body = opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+    const traceId = ids.traceId();
+    const url = base.origin + target;
+    const started = performance.now();
+    const signed = isSignedMethod(method);
+    const rateClass = endpoint?.rateClass ?? 'general';
+
+    for (let attempt = 1; ; attempt++) {
+      if (signal?.aborted) throw interrupted(signal);
+      if (pacer) {
+        try {
+          const waited = await pacer.acquire(rateClass, signal);
+          if (waited > 0) options.debug?.(`pacing ${method} ${path}: waited ${formatDuration(waited)} to stay under the ${rateClass} rate limit`);
+        } catch (e) {
+          if (signal?.aborted) throw interrupted(signal);
+          throw e;
+        }
+      }
+      const headers: Record<string, string> = {
+        accept: 'application/json',
+        'user-agent': ua,
+        ...Object.fromEntries(Object.entries(opts.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+        'x-api-key': options.apiKey,
+        'x-api-secret': options.apiSecret,
+        traceparent: traceparent(traceId, ids.spanId()),
+      };
+      if (body !== undefined) headers['content-type'] = 'application/json; charset=utf-8';
+      if (idempotencyKey !== undefined) headers['idempotency-key'] = idempotencyKey;
+      if (signed) {
+        const sig = signRequest({
+          secret: options.apiSecret,
+          method,
+          path: signingPath(target, base.basePath, variant),
+          body: body ?? '',
+          timestamp: Math.floor(clock.now() / 1000),
+        });
+        headers['x-timestamp'] = sig.headers['X-Timestamp'];
+        headers['x-signature'] = sig.headers['X-Signature'];
+      }
+
+      const attemptTime = new Date(clock.now()).toISOString();
+      const t0 = performance.now();
+      let response: ApiResponse<unknown> | undefined;
+      let failure: TransportFailure | undefined;
+      // A precise per-attempt deadline (undici's own timeouts tick at about half a second).
+      const deadline = new AbortController();
+      const timer = setTimeout(() => deadline.abort(), timeoutMs);
+      try {
+        const t = await (transport ??= createTransport({ connectTimeoutMs: defaultTimeout }));
+        const res = await t.request({
+          origin: base.origin, path: target, method: method as 'GET', headers, body,
+          signal: combineSignals(signal, deadline.signal),
+          headersTimeout: timeoutMs, bodyTimeout: timeoutMs,
+        });
+        const text = await res.body.text();
+        const resHeaders = flattenHeaders(res.headers);
+        response = {
+          status: res.statusCode,
+          headers: resHeaders,
+          data: undefined,
+          text,
+          traceId: resHeaders['x-trace-id'] ?? traceId,
+          replayed: resHeaders['idempotent-replayed'] === 'true',
+          attempts: attempt,
+          idempotencyKey,
+          durationMs: 0,
+        };
+      } catch (e) {
+        if (signal?.aborted) {
+          log({ time: attemptTime, profile: options.profileName ?? '', method, path, status: null, duration_ms: performance.now() - t0, attempt, trace_id: traceId, idempotency_key: idempotencyKey ?? null, error_code: 'INTERRUPTED' });
+          throw interrupted(signal);
+        }
+        failure = deadline.signal.aborted ? classifyFailure({ code: 'UND_ERR_HEADERS_TIMEOUT' }) : classifyFailure(e);
+      } finally {
+        clearTimeout(timer);
+      }
+      const ms = Math.round(performance.now() - t0);
+
+      let outcome: AttemptOutcome;
+      let errorCode: string | null = null;
+      if (response) {
+        const ok = response.status >= 200 && response.status < 300;
+        const envelope = ok ? undefined : (parseJsonBody(response.text) as { error?: { code?: unknown } } | undefined);
+        const code = typeof envelope?.error?.code === 'string' ? envelope.error.code : undefined;
+        if (!ok) errorCode = code ?? `HTTP_${response.status}`;
+        outcome = { kind: 'response', status: response.status, code, retryAfterMs: parseRetryAfter(response.headers['retry-after'], clock.now()) };
+        pacer?.observe(rateClass, numberHeader(response.headers['ratelimit-remaining']), (numberHeader(response.headers['ratelimit-reset']) ?? 0) * 1000 || undefined);
+      } else {
+        outcome = { kind: 'network', phase: failure!.phase, transient: failure!.transient, errno: failure!.errno };
+        errorCode = failure!.errno;
+      }
+      log({
+        time: attemptTime, profile: options.profileName ?? '', method, path,
+        status: response?.status ?? null, duration_ms: ms, attempt,
+        trace_id: response?.traceId ?? traceId, idempotency_key: idempotencyKey ?? null, error_code: errorCode,
+      });
+
+      const ok = response !== undefined && response.status >= 200 && response.status < 300;
+      const decision = ok
+        ? { retry: false, delayMs: 0, reason: '' }
+        : shouldRetry({ method, hasIdempotencyKey: idempotencyKey !== undefined, attempt, maxRetries, outcome, random: random(), backoff: options.backoff ?? DEFAULT_BACKOFF });
+      if (options.debug) {
+        const what = response ? String(response.status) : `${failure!.errno}`;
+        const tail = decision.retry ? `; retrying in ${formatDuration(decision.delayMs)}: ${decision.reason}` : decision.reason ? `; not retried: ${decision.reason}` : '';
+        options.debug(`${method} ${url} → ${what} in ${ms}ms (attempt ${attempt}, trace ${response?.traceId ?? traceId}${idempotencyKey ? `, idempotency key ${idempotencyKey}` : ''})${tail}`);
+      }
+      if (decision.retry) {
+        await sleepOrInterrupt(decision.delayMs, signal);
+        continue;
+      }
+
+      if (!response) {
+        throw networkError(failure!, { method, origin: base.origin, timeoutMs, traceId, idempotencyKey, attempts: attempt });
+      }
+      response.durationMs = Math.round(performance.now() - started);
+      if (!ok) {
+        if (opts.throwHttpErrors === false) {
+          response.data = parseJsonBody(response.text);
+          return response as ApiResponse<T>;
+        }
+        throw apiErrorFromResponse(response, { method, path }, clock.now());
+      }
+      const parsed = parseJsonBody(response.text);
+      response.data = opts.raw ? parsed : validateResponse({ method, path, status: response.status, data: parsed, text: response.text, traceId: response.traceId, endpoint, schema: opts.schema });
+      return response as ApiResponse<T>;
+    }
+  }
+
+  return {
+    request,
+    async close() {
+      closed = true;
+      const t = transport;
+      transport = undefined;
+      if (t) await (await t).close();
+    },
+  };
+}
+
+const SETUP_HINT = 'run `vouchers sandbox start` for a local sandbox, or `vouchers profiles add`';
+
+export interface ProfileClientDeps {
+  io: IO;
+  clock: Clock;
+  ids: Ids;
+  requestLog: RequestLog;
+  globals: GlobalOptions;
+}
+
+/** Parse `--max-retries`. */
+export function parseMaxRetries(value: string): number {
+  if (!/^\d+$/.test(value.trim()) || Number(value) > 20) {
+    throw new UsageError(`--max-retries ${JSON.stringify(value)} is not a whole number from 0 to 20`, 'e.g. --max-retries 0 to fail at once, or 5');
+  }
+  return Number(value);
+}
+
+/** The client of one CLI run: the resolved profile's credentials, limits, timeout and retries (flags win). */
+export function createClientForProfile(profile: ResolvedProfile, deps: ProfileClientDeps): ApiClient {
+  const missing = [
+    !profile.base_url && 'base URL',
+    !profile.api_key && 'API key',
+    !profile.api_secret && 'API secret',
+  ].filter((x): x is string => Boolean(x));
+  if (missing.length > 0) {
+    const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing[missing.length - 1]}`;
+    throw new ConfigError(
+      `no ${list} for profile "${profile.name}" (set them in the profile, or with VOUCHERS_BASE_URL, VOUCHERS_API_KEY and VOUCHERS_API_SECRET)`,
+      SETUP_HINT,
+    );
+  }
+  const timeoutMs = deps.globals.timeout !== undefined ? parseDuration(deps.globals.timeout, '--timeout') : profile.timeout_ms;
+  const maxRetries = deps.globals.maxRetries !== undefined ? parseMaxRetries(deps.globals.maxRetries) : profile.max_retries;
+  const debug = deps.globals.debug ? (line: string) => { deps.io.stderr.write(`[debug] ${line}\n`); } : undefined;
+  if (debug) {
+    deps.requestLog.onError?.((e) => debug(`request log ${deps.requestLog.path} could not be written (${e.message}); requests are not being logged`));
+  }
+  return createClient({
+    baseUrl: profile.base_url!,
+    apiKey: profile.api_key!,
+    apiSecret: profile.api_secret!,
+    signingPath: profile.signing_path,
+    limits: profile.limits,
+    timeoutMs,
+    maxRetries,
+    clock: deps.clock,
+    ids: deps.ids,
+    requestLog: deps.requestLog,
+    profileName: profile.name,
+    debug,
+    signal: deps.io.signal,
+  });
+}

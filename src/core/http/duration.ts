@@ -1,0 +1,46 @@
+/**
+ * Durations as people type them: `500ms`, `30s`, `2m`, `1h`, `1m30s`, `1.5s`. A bare
+ * number means seconds (`--timeout 30`). Used by `--timeout` and by every `--wait`-like flag.
+ */
+import { UsageError } from '../errors/index.js';
+
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+
+/** Milliseconds of a duration string; undefined when it does not parse. */
+export function tryParseDuration(text: string): number | undefined {
+  const s = text.trim().toLowerCase();
+  if (s === '') return undefined;
+  if (/^\d+(\.\d+)?$/.test(s)) return Math.round(Number(s) * 1000);
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/gy;
+  let total = 0;
+  let end = 0;
+  for (let m = re.exec(s); m; m = re.exec(s)) {
+    total += Number(m[1]) * (UNIT_MS[m[2]!] ?? 0);
+    end = re.lastIndex;
+  }
+  if (end !== s.length || end === 0) return undefined;
+  return Math.round(total);
+}
+
+/** Milliseconds of a duration given to `flag`; throws a UsageError naming the flag. */
+export function parseDuration(text: string, flag = '--timeout', options: { allowZero?: boolean } = {}): number {
+  const ms = tryParseDuration(text);
+  if (ms === undefined) {
+    throw new UsageError(`${flag} ${JSON.stringify(text)} is not a duration`, 'use a number with a unit, e.g. 500ms, 30s, 2m or 1h (a bare number means seconds)');
+  }
+  if (ms === 0 && !options.allowZero) throw new UsageError(`${flag} must be longer than 0`, 'e.g. 30s');
+  return ms;
+}
+
+/** Short human form: `500ms`, `30s`, `2m`, `1m30s`, `1h`. */
+export function formatDuration(ms: number): string {
+  if (ms < 1000) return `${Math.round(ms)}ms`;
+  if (ms < 60_000) {
+    const s = ms / 1000;
+    return `${Number.isInteger(s) ? s : s.toFixed(1)}s`;
+  }
+  const h = Math.floor(ms / 3_600_000);
+  const m = Math.floor((ms % 3_600_000) / 60_000);
+  const s = Math.round((ms % 60_000) / 1000);
+  return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s ? `${s}s` : ''}` || '0s';
+}

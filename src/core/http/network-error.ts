@@ -1,0 +1,87 @@
+/**
+ * Transport failures: whether the request may have reached the server (the retry policy's
+ * most important fact), and a NetworkError whose message says what happened.
+ */
+import { NetworkError } from '../errors/index.js';
+import { formatDuration } from './duration.js';
+
+/** Errors that happen before any byte of the request is written. */
+const BEFORE_SEND = new Set([
+  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN',
+  'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT',
+]);
+/** Errors where trying again cannot help. */
+const PERMANENT_PREFIXES = ['ERR_TLS', 'CERT_', 'UNABLE_TO', 'DEPTH_ZERO', 'SELF_SIGNED', 'ERR_SSL', 'UND_ERR_INVALID_ARG', 'HPE_'];
+const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
+
+export interface TransportFailure {
+  /** The error code (errno, undici code, or TIMEOUT). */
+  errno: string;
+  phase: 'before_send' | 'after_send';
+  transient: boolean;
+  timeout: boolean;
+  cause: unknown;
+}
+
+function codeOf(error: unknown): string | undefined {
+  if (!error || typeof error !== 'object') return undefined;
+  const e = error as { code?: unknown; errors?: unknown[]; cause?: unknown };
+  if (typeof e.code === 'string') return e.code;
+  if (Array.isArray(e.errors)) for (const inner of e.errors) { const c = codeOf(inner); if (c) return c; }
+  if (e.cause && e.cause !== error) return codeOf(e.cause);
+  return undefined;
+}
+
+/** Classify an error thrown by the transport. */
+export function classifyFailure(error: unknown): TransportFailure {
+  const code = codeOf(error) ?? 'NETWORK_ERROR';
+  if (TIMEOUTS.has(code)) return { errno: 'TIMEOUT', phase: 'after_send', transient: true, timeout: true, cause: error };
+  if (code === 'UND_ERR_CONNECT_TIMEOUT') return { errno: code, phase: 'before_send', transient: true, timeout: true, cause: error };
+  const permanent = PERMANENT_PREFIXES.some((p) => code.startsWith(p));
+  return { errno: code, phase: BEFORE_SEND.has(code) || permanent ? 'before_send' : 'after_send', transient: !permanent, timeout: false, cause: error };
+}
+
+export interface NetworkErrorContext {
+  method: string;
+  origin: string;
+  timeoutMs: number;
+  traceId: string;
+  idempotencyKey: string | undefined;
+  attempts: number;
+}
+
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** The NetworkError to throw once retries are over. */
+export function networkError(f: TransportFailure, ctx: NetworkErrorContext): NetworkError {
+  const tries = ctx.attempts > 1 ? ` (after ${ctx.attempts} attempts)` : '';
+  const host = ctx.origin.replace(/^https?:\/\//, '');
+  let message: string;
+  let hint: string;
+  if (f.timeout && f.phase === 'after_send') {
+    message = `no response from ${host} within ${formatDuration(ctx.timeoutMs)}${tries}; the request may have reached the server`;
+  } else if (f.timeout) {
+    message = `could not connect to ${host} within ${formatDuration(ctx.timeoutMs)}${tries}; the request was not sent`;
+  } else if (f.errno === 'ENOTFOUND' || f.errno === 'EAI_AGAIN') {
+    message = `could not resolve ${host.replace(/:\d+$/, '')} (${f.errno})${tries}; the request was not sent`;
+  } else if (f.phase === 'before_send' && f.transient) {
+    message = `could not connect to ${host} (${f.errno})${tries}; the request was not sent`;
+  } else if (!f.transient) {
+    const detail = f.cause instanceof Error ? `: ${f.cause.message}` : '';
+    message = `connection to ${host} failed (${f.errno})${detail}; the request was not sent`;
+  } else {
+    message = `the connection to ${host} broke after the request was sent (${f.errno})${tries}; it may have reached the server`;
+  }
+  if (f.phase === 'before_send') {
+    hint = f.transient
+      ? 'is the server running and the base URL right? check with: vouchers doctor (for a local server: vouchers sandbox start)'
+      : 'check the server\'s TLS certificate and the base URL: vouchers doctor';
+  } else if (SAFE.has(ctx.method.toUpperCase())) {
+    hint = 'retry the command; raise --timeout if the server is slow';
+  } else if (ctx.idempotencyKey) {
+    hint = `retry with --idempotency-key ${ctx.idempotencyKey}: the server then returns the original result instead of running it twice`;
+  } else {
+    hint = 'check whether the write took effect before retrying (e.g. list the resource), quoting the trace ID to support if unsure';
+  }
+  return new NetworkError(message, ctx.traceId, f.errno === 'NETWORK_ERROR' ? undefined : f.errno, hint, { cause: f.cause });
+}

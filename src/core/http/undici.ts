@@ -1,0 +1,50 @@
+/**
+ * The keep-alive transport, loaded on demand. Only undici's Agent and its request API are
+ * loaded (about a third of the package's start-up cost: the package entry also loads fetch,
+ * websockets, caches and mocks this CLI never uses). This is what undici's own entry does
+ * (`Object.assign(Dispatcher.prototype, api)`); when the layout ever changes, the package
+ * entry is loaded instead.
+ */
+import type { Dispatcher } from 'undici';
+
+export interface Transport {
+  request(options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
+  close(): Promise<void>;
+}
+
+export interface TransportOptions {
+  connectTimeoutMs: number;
+  keepAliveTimeoutMs?: number;
+}
+
+type AgentConstructor = new (options: Record<string, unknown>) => Transport;
+
+let agentClass: Promise<AgentConstructor> | undefined;
+
+async function loadAgentClass(): Promise<AgentConstructor> {
+  // Specifiers kept in variables: undici ships no typings for its internal files.
+  const agentPath = 'undici/lib/dispatcher/agent.js';
+  const apiPath = 'undici/lib/api/index.js';
+  const dispatcherPath = 'undici/lib/dispatcher/dispatcher.js';
+  try {
+    const [agentMod, apiMod, dispatcherMod] = await Promise.all([import(agentPath), import(apiPath), import(dispatcherPath)]);
+    const Agent = (agentMod.default ?? agentMod) as AgentConstructor;
+    const api = (apiMod.default ?? apiMod) as Record<string, unknown>;
+    const DispatcherClass = (dispatcherMod.default ?? dispatcherMod) as { prototype: Record<string, unknown> };
+    if (typeof api.request !== 'function' || typeof Agent !== 'function') throw new Error('unexpected undici layout');
+    if (typeof DispatcherClass.prototype.request !== 'function') Object.assign(DispatcherClass.prototype, api);
+    return Agent;
+  } catch {
+    const undici = await import('undici');
+    return undici.Agent as unknown as AgentConstructor;
+  }
+}
+
+/** A keep-alive agent shared by every request of one client. */
+export async function createTransport(options: TransportOptions): Promise<Transport> {
+  const Agent = await (agentClass ??= loadAgentClass());
+  return new Agent({
+    keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
+    connect: { timeout: options.connectTimeoutMs },
+  });
+}

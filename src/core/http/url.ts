@@ -1,0 +1,48 @@
+/** Join a base URL that carries a path prefix (`http://h/api/v1`) with a relative path and a query. */
+import { ConfigError } from '../errors/index.js';
+
+export type QueryValue = string | number | boolean | undefined;
+
+export interface BaseUrl {
+  /** `http://host:port` */
+  origin: string;
+  /** `/api/v1` (no trailing slash; '' at the root). */
+  basePath: string;
+}
+
+export function parseBaseUrl(base: string): BaseUrl {
+  let u: URL;
+  try {
+    u = new URL(base);
+  } catch {
+    throw new ConfigError(`base URL ${JSON.stringify(base)} is not a URL`, 'use the full address including /api/v1, e.g. https://api.example.com/api/v1');
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:') {
+    throw new ConfigError(`base URL ${JSON.stringify(base)} must start with http:// or https://`, 'e.g. https://api.example.com/api/v1');
+  }
+  if (u.search || u.hash) throw new ConfigError(`base URL ${JSON.stringify(base)} must not carry a query or fragment`, 'e.g. https://api.example.com/api/v1');
+  return { origin: u.origin, basePath: u.pathname.replace(/\/+$/, '') };
+}
+
+/** Encode a query object (undefined values are left out; order kept). */
+export function encodeQuery(query: Record<string, QueryValue> | undefined): string {
+  if (!query) return '';
+  const params = new URLSearchParams();
+  for (const [k, v] of Object.entries(query)) if (v !== undefined) params.append(k, String(v));
+  const s = params.toString();
+  return s;
+}
+
+/**
+ * The request target as sent: base path + path + query. `path` may carry its own query
+ * string; `query` entries are appended to it.
+ */
+export function requestTarget(base: BaseUrl, path: string, query?: Record<string, QueryValue>): { target: string; path: string } {
+  const rel = path.startsWith('/') ? path : '/' + path;
+  const q = rel.indexOf('?');
+  const pathOnly = q >= 0 ? rel.slice(0, q) : rel;
+  const ownQuery = q >= 0 ? rel.slice(q + 1) : '';
+  const extra = encodeQuery(query);
+  const search = [ownQuery, extra].filter(Boolean).join('&');
+  return { target: base.basePath + pathOnly + (search ? '?' + search : ''), path: pathOnly };
+}

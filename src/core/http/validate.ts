@@ -1,0 +1,72 @@
+/**
+ * Response validation against the contract. The endpoint table (and with it zod) is loaded
+ * on first use, never at start-up.
+ */
+import type { z } from 'zod';
+import type { Endpoint } from '../../contract/endpoints.js';
+import { CliError } from '../errors/index.js';
+
+/** A 2xx body that does not match the contract: the server differs from this CLI. */
+export class ContractMismatchError extends CliError {
+  override readonly name = 'ContractMismatch';
+  constructor(message: string, readonly traceId: string | undefined, readonly issues: string[]) {
+    super('unexpected', message, 'the server differs from the contract this CLI knows; see the raw body with: vouchers api --raw <METHOD> <PATH>');
+  }
+  override get code(): string {
+    return 'CONTRACT_MISMATCH';
+  }
+}
+
+type EndpointTable = typeof import('../../contract/endpoints.js');
+let table: Promise<EndpointTable> | undefined;
+
+/** The contract's endpoint table, loaded once on demand. */
+export function loadEndpoints(): Promise<EndpointTable> {
+  return (table ??= import('../../contract/endpoints.js'));
+}
+
+/** The endpoint a request belongs to: by id when given, else by method and path. */
+export async function findEndpoint(method: string, path: string, id?: string): Promise<Endpoint | undefined> {
+  const t = await loadEndpoints();
+  if (id) return (t.ENDPOINTS as readonly Endpoint[]).find((e) => e.id === id);
+  const m = t.matchEndpoint(method, path);
+  return m && 'endpoint' in m ? m.endpoint : undefined;
+}
+
+function describeIssue(issue: { path: PropertyKey[]; message: string }): string {
+  const where = issue.path.length ? issue.path.map(String).join('.') : '(body)';
+  return `${where}: ${issue.message}`;
+}
+
+export interface ValidationTarget {
+  method: string;
+  path: string;
+  status: number;
+  /** The parsed body (undefined when empty or not JSON). */
+  data: unknown;
+  text: string;
+  traceId: string | undefined;
+  endpoint?: Endpoint;
+  schema?: z.ZodType;
+}
+
+/**
+ * Validate a 2xx body; returns the parsed value (unknown fields kept). No schema for the
+ * status (or no known endpoint) means nothing to check.
+ */
+export function validateResponse(t: ValidationTarget): unknown {
+  const schema = t.schema ?? (t.endpoint ? (t.endpoint.responses[t.status] ?? undefined) : undefined);
+  const where = `${t.method.toUpperCase()} ${t.path}${t.endpoint ? ` (${t.endpoint.id})` : ''}`;
+  const trace = t.traceId ? ` [trace ID ${t.traceId}]` : '';
+  if (t.endpoint && t.endpoint.responses[t.status] === null && !t.schema) return t.data;
+  if (!schema) return t.data;
+  if (t.data === undefined) {
+    const what = t.text.trim() === '' ? 'an empty body' : 'a body that is not JSON';
+    throw new ContractMismatchError(`the HTTP ${t.status} response of ${where} has ${what}; the contract expects a JSON object${trace}`, t.traceId, []);
+  }
+  const result = schema.safeParse(t.data);
+  if (result.success) return result.data;
+  const issues = result.error.issues.map(describeIssue);
+  const shown = issues.slice(0, 3).join('; ') + (issues.length > 3 ? `; and ${issues.length - 3} more` : '');
+  throw new ContractMismatchError(`the HTTP ${t.status} response of ${where} does not match the contract: ${shown}${trace}`, t.traceId, issues);
+}

@@ -1,0 +1,145 @@
+/**
+ * The request log: one NDJSON line per HTTP attempt in `<config dir>/requests.log`
+ * (mode 0600). Never a body, a secret or a voucher code: only what support needs to find
+ * a request (time, profile, method, path, status, duration, attempt, trace ID,
+ * idempotency key, error code). Bounded: past `maxBytes` the newest half is kept, written
+ * atomically (temp file + rename). A torn last line (a crash mid-write) is skipped on read
+ * and fenced off on the next append.
+ */
+import { appendFileSync, chmodSync, closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { randomBytes } from 'node:crypto';
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { RequestLog, RequestLogEntry } from './types.js';
+
+export const REQUEST_LOG_FILE = 'requests.log';
+export const DEFAULT_MAX_BYTES = 1024 * 1024;
+
+export interface RequestLogOptions {
+  /** Size past which the log is cut to its newest half (default 1 MiB). */
+  maxBytes?: number;
+}
+
+/** Whether an entry is a failure: no response, an error code, or a status of 400 and above. */
+export function isFailed(e: RequestLogEntry): boolean {
+  return e.status === null || e.status >= 400 || e.error_code !== null;
+}
+
+function parseLine(line: string): RequestLogEntry | undefined {
+  if (!line.trim()) return undefined;
+  try {
+    const v = JSON.parse(line) as Partial<RequestLogEntry>;
+    if (!v || typeof v !== 'object' || typeof v.time !== 'string' || typeof v.method !== 'string') return undefined;
+    return {
+      time: v.time,
+      profile: String(v.profile ?? ''),
+      method: v.method,
+      path: String(v.path ?? ''),
+      status: typeof v.status === 'number' ? v.status : null,
+      duration_ms: typeof v.duration_ms === 'number' ? v.duration_ms : 0,
+      attempt: typeof v.attempt === 'number' ? v.attempt : 1,
+      trace_id: typeof v.trace_id === 'string' ? v.trace_id : null,
+      idempotency_key: typeof v.idempotency_key === 'string' ? v.idempotency_key : null,
+      error_code: typeof v.error_code === 'string' ? v.error_code : null,
+    };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Only the fields of an entry, in a fixed order: nothing else can slip into the file. */
+function serialise(e: RequestLogEntry): string {
+  const line: RequestLogEntry = {
+    time: e.time, profile: e.profile, method: e.method, path: e.path, status: e.status,
+    duration_ms: Math.round(e.duration_ms), attempt: e.attempt, trace_id: e.trace_id,
+    idempotency_key: e.idempotency_key, error_code: e.error_code,
+  };
+  return JSON.stringify(line) + '\n';
+}
+
+function lastByteIsNewline(file: string, size: number): boolean {
+  if (size === 0) return true;
+  const fd = openSync(file, 'r');
+  try {
+    const b = Buffer.alloc(1);
+    readSync(fd, b, 0, 1, size - 1);
+    return b[0] === 0x0a;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+export function openRequestLog(dir: string, options: RequestLogOptions = {}): RequestLog {
+  const file = join(dir, REQUEST_LOG_FILE);
+  const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
+  let size: number | undefined;
+  let fenced = true;
+  let handler: ((error: Error) => void) | undefined;
+  let failed = false;
+
+  const report = (e: unknown) => {
+    if (failed) return;
+    failed = true;
+    handler?.(e instanceof Error ? e : new Error(String(e)));
+  };
+
+  /** Learn the current size and whether the file ends mid-line; fix a loose mode. */
+  const prepare = () => {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    try {
+      const st = statSync(file);
+      size = st.size;
+      if ((st.mode & 0o077) !== 0) chmodSync(file, 0o600);
+      fenced = lastByteIsNewline(file, st.size);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+      size = 0;
+      fenced = true;
+    }
+  };
+
+  /** Keep the newest half (whole lines), written to a temp file and renamed over the log. */
+  const trim = () => {
+    const bytes = readFileSync(file);
+    const keepFrom = bytes.length - Math.floor(maxBytes / 2);
+    const cut = keepFrom <= 0 ? 0 : bytes.indexOf(0x0a, keepFrom) + 1;
+    const kept = keepFrom > 0 && cut <= 0 ? Buffer.alloc(0) : bytes.subarray(cut);
+    const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+    writeFileSync(tmp, kept, { mode: 0o600 });
+    renameSync(tmp, file);
+    size = kept.length;
+  };
+
+  return {
+    path: file,
+    append(entry) {
+      try {
+        if (size === undefined) prepare();
+        const line = (fenced ? '' : '\n') + serialise(entry);
+        appendFileSync(file, line, { mode: 0o600 });
+        fenced = true;
+        size = (size ?? 0) + Buffer.byteLength(line);
+        if (size > maxBytes) trim();
+      } catch (e) {
+        size = undefined;
+        report(e);
+      }
+    },
+    async read(opts = {}) {
+      let text: string;
+      try {
+        text = await readFile(file, 'utf8');
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+        throw e;
+      }
+      let entries = text.split('\n').map(parseLine).filter((e): e is RequestLogEntry => e !== undefined);
+      if (opts.failedOnly) entries = entries.filter(isFailed);
+      if (opts.limit !== undefined && opts.limit >= 0) entries = opts.limit === 0 ? [] : entries.slice(-opts.limit);
+      return entries;
+    },
+    onError(h) {
+      handler = h;
+    },
+  };
+}

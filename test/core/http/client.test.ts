@@ -1,0 +1,340 @@
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createClient, createClientForProfile, type ClientOptions } from '../../../src/core/http/client.js';
+import { ApiError, CliError, ConfigError, InterruptedError, NetworkError } from '../../../src/core/errors/index.js';
+import { openRequestLog } from '../../../src/core/journal/request-log.js';
+import { verifyRequest } from '../../../src/core/signer/index.js';
+import type { ApiClient } from '../../../src/core/http/types.js';
+import type { ResolvedProfile } from '../../../src/core/config/types.js';
+import { freePort, resetSocket, sendError, sendJson, startLoopbackServer, type LoopbackHandler, type LoopbackServer } from '../../helpers/loopback-server.js';
+import { testIO } from '../../helpers/io.js';
+import { fakeClock, sequentialIds } from './fake-clock.js';
+
+const SECRET = 'sk_test_s3cr3t_value_for_tests';
+const WALLETS = { data: [{ currency: 'USD', available: 100, reserved: 0, updated_at: '2026-11-22T09:30:00Z' }], has_more: false, next_cursor: null };
+const ORDER = {
+  order_id: 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE', status: 'PENDING', items: [{ product_id: 'amzn-us', denomination: 25, quantity: 1 }],
+  total_amount: 25, currency: 'USD', reference: null, fulfilled_from: null,
+  created_at: '2026-11-22T09:30:00Z', updated_at: '2026-11-22T09:30:00Z', vouchers: [], timeline: [],
+};
+
+let server: LoopbackServer | undefined;
+let client: ApiClient | undefined;
+
+afterEach(async () => {
+  await client?.close();
+  await server?.close();
+  client = undefined;
+  server = undefined;
+});
+
+async function setup(handler: LoopbackHandler, extra: Partial<ClientOptions> = {}) {
+  server = await startLoopbackServer(handler);
+  const clock = fakeClock();
+  const ids = sequentialIds();
+  const dir = mkdtempSync(join(tmpdir(), 'vouchers-http-'));
+  const requestLog = openRequestLog(dir);
+  client = createClient({
+    baseUrl: server.baseUrl, apiKey: 'pk_test_key', apiSecret: SECRET,
+    clock, ids, requestLog, profileName: 'test', limits: null, random: () => 0.5, ...extra,
+  });
+  return { server, client, clock, ids, requestLog };
+}
+
+describe('request building', () => {
+  it('joins the base path, encodes the query and sends identity, trace and accept headers', async () => {
+    const { server, client } = await setup((_req, res) => sendJson(res, 200, WALLETS, { 'x-trace-id': 'f'.repeat(32) }));
+    const res = await client.request({ method: 'GET', path: '/wallets', query: { currency: 'USD', note: 'a b&c', skip: undefined } });
+    const req = server.requests[0]!;
+    expect(req.target).toBe('/api/v1/wallets?currency=USD&note=a+b%26c');
+    expect(req.headers['x-api-key']).toBe('pk_test_key');
+    expect(req.headers['x-api-secret']).toBe(SECRET);
+    expect(req.headers['accept']).toBe('application/json');
+    expect(req.headers['user-agent']).toMatch(/^vouchers\/\d+\.\d+\.\d+/);
+    expect(req.headers['traceparent']).toMatch(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/);
+    expect(req.headers['x-signature']).toBeUndefined();
+    expect(req.headers['content-type']).toBeUndefined();
+    expect(res.status).toBe(200);
+    expect(res.traceId).toBe('f'.repeat(32));
+    expect(res.data).toEqual(WALLETS);
+  });
+
+  it('signs a write over the exact bytes sent with the full path, and makes an idempotency key where required', async () => {
+    const { server, client, clock } = await setup((_req, res) => sendJson(res, 202, ORDER));
+    const res = await client.request({ method: 'POST', path: '/orders', body: { items: [{ product_id: 'amzn-us', denomination: 25, quantity: 1 }] } });
+    const req = server.requests[0]!;
+    expect(req.headers['content-type']).toBe('application/json; charset=utf-8');
+    expect(req.headers['idempotency-key']).toBe('key-1');
+    expect(res.idempotencyKey).toBe('key-1');
+    const ts = verifyRequest({
+      secret: SECRET, method: 'POST', path: '/api/v1/orders', body: req.body,
+      timestampHeader: req.headers['x-timestamp'] as string, signatureHeader: req.headers['x-signature'] as string,
+      nowSeconds: Math.floor(clock.now() / 1000),
+    });
+    expect(ts).toBe(Math.floor(clock.now() / 1000));
+  });
+
+  it('signs the path without the base prefix in the relative variant', async () => {
+    const { server, client, clock } = await setup((_req, res) => sendJson(res, 201, ORDER), { signingPath: 'relative' });
+    await client.request({ method: 'POST', path: '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE/cancel', body: '' , raw: true });
+    const req = server.requests[0]!;
+    expect(() => verifyRequest({
+      secret: SECRET, method: 'POST', path: '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE/cancel', body: req.body,
+      timestampHeader: req.headers['x-timestamp'] as string, signatureHeader: req.headers['x-signature'] as string,
+      nowSeconds: Math.floor(clock.now() / 1000),
+    })).not.toThrow();
+    expect(req.headers['idempotency-key']).toBeUndefined();
+  });
+
+  it('uses an explicit idempotency key and refuses a malformed one', async () => {
+    const { server, client } = await setup((_req, res) => sendJson(res, 202, ORDER));
+    await client.request({ method: 'POST', path: '/orders', body: {}, idempotencyKey: 'my-key-42', raw: true });
+    expect(server.requests[0]!.headers['idempotency-key']).toBe('my-key-42');
+    await expect(client.request({ method: 'POST', path: '/orders', body: {}, idempotencyKey: 'bad\nkey' })).rejects.toThrow(/printable ASCII/);
+  });
+});
+
+describe('retries', () => {
+  it('re-signs every attempt with a fresh timestamp and keeps the idempotency key', async () => {
+    const { server, client, clock } = await setup((req, res) => {
+      if (req.n < 3) return sendError(res, 503, 'ServiceUnavailable', 'SERVICE_UNAVAILABLE', 'try later');
+      sendJson(res, 202, ORDER);
+    });
+    clock.onSleep = () => clock.advance(1_000);
+    const res = await client.request({ method: 'POST', path: '/orders', body: { items: [] } });
+    expect(res.attempts).toBe(3);
+    expect(server.requests).toHaveLength(3);
+    const keys = server.requests.map((r) => r.headers['idempotency-key']);
+    expect(new Set(keys)).toEqual(new Set(['key-1']));
+    const stamps = server.requests.map((r) => Number(r.headers['x-timestamp']));
+    expect(stamps[1]).toBeGreaterThan(stamps[0]!);
+    expect(stamps[2]).toBeGreaterThan(stamps[1]!);
+    for (const r of server.requests) {
+      expect(r.headers['x-signature']).toBe(`t=${r.headers['x-timestamp']},${(r.headers['x-signature'] as string).split(',')[1]}`);
+      expect(() => verifyRequest({ secret: SECRET, method: 'POST', path: '/api/v1/orders', body: r.body, timestampHeader: r.headers['x-timestamp'] as string, signatureHeader: r.headers['x-signature'] as string, nowSeconds: Number(r.headers['x-timestamp']) })).not.toThrow();
+    }
+    // Same trace id across attempts, a new span each time.
+    const parents = server.requests.map((r) => String(r.headers['traceparent']).split('-'));
+    expect(new Set(parents.map((p) => p[1])).size).toBe(1);
+    expect(new Set(parents.map((p) => p[2])).size).toBe(3);
+    // Equal-jitter backoff with random 0.5: 250 ms → 187.5, 500 ms → 375.
+    expect(clock.sleeps).toEqual([188, 375]);
+  });
+
+  it('honours Retry-After (seconds and HTTP date) when it is longer than the backoff', async () => {
+    const clockStart = Date.UTC(2026, 10, 22, 9, 30, 0);
+    const { client, clock } = await setup((req, res) => {
+      if (req.n === 1) return sendError(res, 429, 'RateLimitExceeded', 'RATE_LIMIT_EXCEEDED', 'slow down', { 'retry-after': '7' });
+      if (req.n === 2) return sendError(res, 429, 'RateLimitExceeded', 'RATE_LIMIT_EXCEEDED', 'slow down', { 'retry-after': new Date(clockStart + 7_000 + 12_000).toUTCString() });
+      sendJson(res, 200, WALLETS);
+    });
+    const res = await client.request({ method: 'GET', path: '/wallets' });
+    expect(res.attempts).toBe(3);
+    expect(clock.sleeps).toEqual([7_000, 12_000]);
+  });
+
+  it('gives up on 429 after max retries with a rate-limited ApiError carrying retryAfter and the trace ID', async () => {
+    const { server, client } = await setup((_req, res) => sendError(res, 429, 'RateLimitExceeded', 'RATE_LIMIT_EXCEEDED', 'slow down', { 'retry-after': '1', 'x-trace-id': '1'.repeat(32) }), { maxRetries: 2 });
+    const e = await client.request({ method: 'GET', path: '/wallets' }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ApiError);
+    expect((e as ApiError).kind).toBe('rate_limited');
+    expect((e as ApiError).retryAfter).toBe(1);
+    expect((e as ApiError).traceId).toBe('1'.repeat(32));
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('does not retry a write without an idempotency key that reached the server', async () => {
+    const { server, client, clock } = await setup((_req, _res, raw) => resetSocket(raw));
+    const e = await client.request({ method: 'POST', path: '/webhooks', body: { url: 'https://example.com/hook' } }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(NetworkError);
+    expect((e as NetworkError).message).toMatch(/may have reached the server/);
+    expect((e as NetworkError).traceId).toMatch(/^[0-9a-f]{32}$/);
+    expect(server.requests).toHaveLength(1);
+    expect(clock.sleeps).toEqual([]);
+  });
+
+  it('retries a keyed write after a reset, with the same key', async () => {
+    const { server, client } = await setup((req, res, raw) => {
+      if (req.n === 1) return resetSocket(raw);
+      sendJson(res, 202, ORDER);
+    });
+    const res = await client.request({ method: 'POST', path: '/orders', body: { items: [] } });
+    expect(res.status).toBe(202);
+    expect(server.requests.map((r) => r.headers['idempotency-key'])).toEqual(['key-1', 'key-1']);
+  });
+
+  it('retries a read after a reset', async () => {
+    const { server, client } = await setup((req, res, raw) => (req.n === 1 ? resetSocket(raw) : sendJson(res, 200, WALLETS)));
+    const res = await client.request({ method: 'GET', path: '/wallets' });
+    expect(res.attempts).toBe(2);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('retries a write refused before it was sent', async () => {
+    const port = await freePort();
+    const clock = fakeClock();
+    const dir = mkdtempSync(join(tmpdir(), 'vouchers-http-'));
+    let late: LoopbackServer | undefined;
+    clock.onSleep = async () => {
+      late ??= await startLoopbackServer((_req, res) => sendJson(res, 200, { url: 'x' }), { port });
+    };
+    client = createClient({ baseUrl: `http://127.0.0.1:${port}/api/v1`, apiKey: 'k', apiSecret: SECRET, clock, ids: sequentialIds(), limits: null, requestLog: openRequestLog(dir), random: () => 0 });
+    try {
+      const res = await client.request({ method: 'POST', path: '/webhooks', body: { url: 'https://example.com/hook' }, raw: true });
+      expect(res.attempts).toBe(2);
+      expect(late!.requests).toHaveLength(1);
+      const entries = await openRequestLog(dir).read();
+      expect(entries.map((e) => [e.attempt, e.status, e.error_code])).toEqual([[1, null, 'ECONNREFUSED'], [2, 200, null]]);
+    } finally {
+      await client.close();
+      client = undefined;
+      await late?.close();
+    }
+  });
+
+  it('reports a refused connection as a NetworkError that says the request was not sent', async () => {
+    const port = await freePort();
+    client = createClient({ baseUrl: `http://127.0.0.1:${port}/api/v1`, apiKey: 'k', apiSecret: SECRET, clock: fakeClock(), ids: sequentialIds(), limits: null, maxRetries: 1 });
+    const e = await client.request({ method: 'GET', path: '/wallets' }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(NetworkError);
+    expect((e as NetworkError).code).toBe('ECONNREFUSED');
+    expect((e as NetworkError).message).toMatch(/request was not sent/);
+    expect((e as NetworkError).message).toMatch(/after 2 attempts/);
+    expect((e as NetworkError).traceId).toBe('1'.padStart(32, 'a'));
+  });
+
+  it('retries 409 IDEMPOTENCY_KEY_IN_PROGRESS and not other 409s', async () => {
+    const { server, client } = await setup((req, res) => {
+      if (req.n === 1) return sendError(res, 409, 'IdempotencyKeyInProgress', 'IDEMPOTENCY_KEY_IN_PROGRESS', 'running', { 'retry-after': '1' });
+      if (req.n === 2) return sendJson(res, 202, ORDER);
+      sendError(res, 409, 'InsufficientInventory', 'INSUFFICIENT_INVENTORY', 'no stock');
+    });
+    await client.request({ method: 'POST', path: '/orders', body: {} , raw: true });
+    await expect(client.request({ method: 'POST', path: '/orders', body: {}, raw: true })).rejects.toMatchObject({ apiCode: 'INSUFFICIENT_INVENTORY', status: 409 });
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('times out with NetworkError TIMEOUT', async () => {
+    const { client } = await setup(() => undefined, { timeoutMs: 60, maxRetries: 0 });
+    const e = await client.request({ method: 'GET', path: '/wallets' }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(NetworkError);
+    expect((e as NetworkError).code).toBe('TIMEOUT');
+    expect((e as NetworkError).message).toMatch(/no response .* within 60ms/);
+  });
+
+  it('stops at once with InterruptedError when aborted, without retrying', async () => {
+    const controller = new AbortController();
+    const { server, client } = await setup(() => { controller.abort(new Error('ctrl-c')); });
+    const e = await client.request({ method: 'GET', path: '/wallets', signal: controller.signal }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(InterruptedError);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('errors and validation', () => {
+  it('turns an error envelope into an ApiError with the trace ID and details', async () => {
+    const { client } = await setup((_req, res) => sendJson(res, 422, { error: { name: 'ValidationFailed', code: 'VALIDATION_FAILED', message: 'bad order', details: [{ path: 'items.0.quantity', message: 'must be at least 1' }] } }, { 'x-trace-id': 'c'.repeat(32) }));
+    const e = await client.request({ method: 'POST', path: '/orders', body: {} }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ApiError);
+    expect(e).toMatchObject({ status: 422, name: 'ValidationFailed', apiCode: 'VALIDATION_FAILED', message: 'bad order', traceId: 'c'.repeat(32), method: 'POST', path: '/orders', kind: 'rejected' });
+    expect((e as ApiError).details).toEqual([{ path: 'items.0.quantity', message: 'must be at least 1' }]);
+  });
+
+  it('maps a body that is not an envelope to HttpError / HTTP_<status>', async () => {
+    const { client } = await setup((_req, res) => { res.writeHead(404, { 'content-type': 'text/html' }); res.end('<h1>nope</h1>'); });
+    const e = await client.request({ method: 'GET', path: '/reconciliation/2026-11-21' }).catch((x: unknown) => x);
+    expect(e).toMatchObject({ name: 'HttpError', apiCode: 'HTTP_404', status: 404, kind: 'not_found' });
+    expect((e as ApiError).traceId).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('returns a non-2xx response instead of throwing when asked', async () => {
+    const { client } = await setup((_req, res) => sendError(res, 404, 'NotFound', 'NOT_FOUND', 'no such order'));
+    const res = await client.request({ method: 'GET', path: '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE', throwHttpErrors: false });
+    expect(res.status).toBe(404);
+    expect(res.data).toEqual({ error: { name: 'NotFound', code: 'NOT_FOUND', message: 'no such order' } });
+  });
+
+  it('raises a clear unexpected error when a 2xx body does not match the contract, unless raw', async () => {
+    const { client } = await setup((_req, res) => sendJson(res, 200, { data: [{ currency: 'usd' }], has_more: false, next_cursor: null }, { 'x-trace-id': 'd'.repeat(32) }));
+    const e = await client.request({ method: 'GET', path: '/wallets' }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(CliError);
+    expect((e as CliError).kind).toBe('unexpected');
+    expect((e as CliError).message).toMatch(/GET \/wallets \(listWallets\) does not match the contract: data\.0\.currency/);
+    expect((e as CliError).message).toContain('d'.repeat(32));
+    const raw = await client.request({ method: 'GET', path: '/wallets', raw: true });
+    expect(raw.data).toEqual({ data: [{ currency: 'usd' }], has_more: false, next_cursor: null });
+  });
+
+  it('keeps unknown fields of a valid response and reports a replay', async () => {
+    const { client } = await setup((_req, res) => sendJson(res, 202, { ...ORDER, extra_field: 1 }, { 'idempotent-replayed': 'true' }));
+    const res = await client.request<{ extra_field: number }>({ method: 'POST', path: '/orders', body: {} });
+    expect(res.data.extra_field).toBe(1);
+    expect(res.replayed).toBe(true);
+  });
+});
+
+describe('request log and debug', () => {
+  it('logs one line per attempt, never the secret or the body', async () => {
+    const { client, requestLog } = await setup((req, res) => (req.n === 1 ? sendError(res, 503, 'ServiceUnavailable', 'SERVICE_UNAVAILABLE', 'later') : sendJson(res, 202, ORDER, { 'x-trace-id': 'e'.repeat(32) })));
+    await client.request({ method: 'POST', path: '/orders', body: { items: [{ product_id: 'secret-product-body', denomination: 25, quantity: 1 }] } });
+    const entries = await requestLog.read();
+    expect(entries).toHaveLength(2);
+    expect(entries[0]).toMatchObject({ profile: 'test', method: 'POST', path: '/orders', status: 503, attempt: 1, idempotency_key: 'key-1', error_code: 'SERVICE_UNAVAILABLE' });
+    expect(entries[1]).toMatchObject({ status: 202, attempt: 2, trace_id: 'e'.repeat(32), idempotency_key: 'key-1', error_code: null });
+    const text = readFileSync(requestLog.path, 'utf8');
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain('secret-product-body');
+  });
+
+  it('prints one debug line per attempt without secrets', async () => {
+    const lines: string[] = [];
+    const { client } = await setup((req, res) => (req.n === 1 ? sendError(res, 502, 'BadGateway', 'BAD_GATEWAY', 'x') : sendJson(res, 200, WALLETS)), { debug: (l) => lines.push(l) });
+    await client.request({ method: 'GET', path: '/wallets' });
+    expect(lines).toHaveLength(2);
+    expect(lines[0]).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/wallets → 502 in \d+ms \(attempt 1, trace [0-9a-f]{32}\); retrying in 188ms: HTTP 502$/);
+    expect(lines.join('\n')).not.toContain(SECRET);
+  });
+});
+
+describe('pacing', () => {
+  it('spaces requests of a class with the injected clock and charges orders to general too', async () => {
+    const { client, clock } = await setup((_req, res) => sendJson(res, 202, ORDER), { limits: { orders_per_minute: 4, general_per_hour: 1000 } });
+    for (let i = 0; i < 5; i++) await client.request({ method: 'POST', path: '/orders', body: {}, raw: true });
+    // Burst of 2, then (4 − 2) per minute: one every 30 s.
+    expect(clock.sleeps).toEqual([30_000, 30_000, 30_000]);
+  });
+
+  it('holds requests when the server says the budget is gone', async () => {
+    const { client, clock } = await setup((req, res) => sendJson(res, 200, WALLETS, req.n === 1 ? { 'ratelimit-remaining': '0', 'ratelimit-reset': '42' } : {}), { limits: { orders_per_minute: 100, general_per_hour: 1000 } });
+    await client.request({ method: 'GET', path: '/wallets' });
+    await client.request({ method: 'GET', path: '/wallets' });
+    expect(clock.sleeps).toEqual([42_000]);
+  });
+});
+
+describe('createClientForProfile', () => {
+  const profile = (over: Partial<ResolvedProfile> = {}): ResolvedProfile => ({
+    name: 'default', exists: false, base_url: undefined, api_key: undefined, api_secret: undefined, webhook_secret: undefined,
+    signing_path: 'full', limits: { orders_per_minute: 100, general_per_hour: 1000 }, timeout_ms: 30_000, max_retries: 3,
+    production: false, admin_url: undefined, admin_token: undefined, sources: {}, ...over,
+  });
+  const deps = () => ({ io: testIO(), clock: fakeClock(), ids: sequentialIds(), requestLog: openRequestLog(mkdtempSync(join(tmpdir(), 'vouchers-http-'))), globals: {} });
+
+  it('names what is missing and how to fix it', () => {
+    let e: unknown;
+    try { createClientForProfile(profile({ api_key: 'k' }), deps()); } catch (x) { e = x; }
+    expect(e).toBeInstanceOf(ConfigError);
+    expect((e as ConfigError).message).toMatch(/no base URL and API secret for profile "default"/);
+    expect((e as ConfigError).hint).toBe('run `vouchers sandbox start` for a local sandbox, or `vouchers profiles add`');
+  });
+
+  it('takes --timeout and --max-retries over the profile', async () => {
+    server = await startLoopbackServer(() => undefined);
+    client = createClientForProfile(profile({ base_url: server.baseUrl, api_key: 'k', api_secret: SECRET }), { ...deps(), globals: { timeout: '50ms', maxRetries: '0' } });
+    await expect(client.request({ method: 'GET', path: '/wallets' })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    expect(server.requests).toHaveLength(1);
+    expect(() => createClientForProfile(profile({ base_url: server!.baseUrl, api_key: 'k', api_secret: SECRET }), { ...deps(), globals: { timeout: 'soon' } })).toThrow(/--timeout "soon" is not a duration/);
+  });
+});

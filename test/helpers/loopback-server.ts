@@ -1,0 +1,92 @@
+/**
+ * A small node:http server on 127.0.0.1, port 0, for tests of the request pipeline: it
+ * records every request (method, target, headers, raw body) and answers through a handler
+ * that sees the request number, so tests can script "fail twice, then succeed".
+ */
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  method: string;
+  /** The request target as received, e.g. `/api/v1/orders?x=1`. */
+  target: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+  /** 1 for the first request the server saw. */
+  n: number;
+}
+
+export type LoopbackHandler = (req: RecordedRequest, res: ServerResponse, raw: IncomingMessage) => void | Promise<void>;
+
+export interface LoopbackServer {
+  /** `http://127.0.0.1:<port>` */
+  origin: string;
+  /** `<origin>/api/v1` */
+  baseUrl: string;
+  port: number;
+  requests: RecordedRequest[];
+  close(): Promise<void>;
+}
+
+/** Answer JSON with a status and optional headers. */
+export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = body === undefined ? '' : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(text), ...headers });
+  res.end(text);
+}
+
+/** An error envelope of the decisions file. */
+export function sendError(res: ServerResponse, status: number, name: string, code: string, message: string, headers: Record<string, string> = {}): void {
+  sendJson(res, status, { error: { name, code, message } }, headers);
+}
+
+/** Drop the connection without answering (after the body was read). */
+export function resetSocket(raw: IncomingMessage): void {
+  raw.socket.destroy();
+}
+
+export async function startLoopbackServer(handler: LoopbackHandler, options: { port?: number } = {}): Promise<LoopbackServer> {
+  const requests: RecordedRequest[] = [];
+  const server = createServer((raw, res) => {
+    const chunks: Buffer[] = [];
+    raw.on('data', (c: Buffer) => chunks.push(c));
+    raw.on('end', () => {
+      const rec: RecordedRequest = {
+        method: raw.method ?? '',
+        target: raw.url ?? '',
+        headers: raw.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+        n: requests.length + 1,
+      };
+      requests.push(rec);
+      Promise.resolve(handler(rec, res, raw)).catch((e: unknown) => {
+        if (!res.headersSent) sendJson(res, 500, { error: { name: 'TestServerError', code: 'TEST', message: String(e) } });
+      });
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(options.port ?? 0, '127.0.0.1', () => resolve());
+  });
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://127.0.0.1:${port}`;
+  return {
+    origin,
+    baseUrl: `${origin}/api/v1`,
+    port,
+    requests,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** A port that was free a moment ago (nothing listens on it now). */
+export async function freePort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', () => resolve()));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise<void>((resolve) => s.close(() => resolve()));
+  return port;
+}
