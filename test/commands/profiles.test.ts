@@ -1,0 +1,323 @@
+import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir, type CliResult } from '../helpers/run-cli.js';
+
+const SECRET = 'sk_test_9f8e7d6c5b4a39281706f5e4d3c2b1a0';
+const WHSEC = 'whsec_0123456789abcdef0123456789abcdef';
+const KEY = 'pk_test_51HqLyjWDarjtT1zdp7dc';
+const BASE = 'http://127.0.0.1:4010/api/v1';
+
+const mode = (dir: string) => statSync(join(dir, 'config.json')).mode & 0o777;
+const file = (dir: string) => JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8'));
+
+function expectNoSecrets(r: CliResult, ...secrets: string[]) {
+  for (const s of secrets) {
+    expect(r.stdout).not.toContain(s);
+    expect(r.stderr).not.toContain(s);
+  }
+}
+
+async function addSandbox(dir: string, name = 'sandbox', extra: string[] = []): Promise<CliResult> {
+  return runCli(['profiles', 'add', name, '--base-url', BASE, '--api-key', KEY, '--api-secret-stdin', ...extra], { configDir: dir, stdin: SECRET + '\n' });
+}
+
+describe('profiles add', () => {
+  it('saves a profile from stdin, 0600, first one current, secret never printed', async () => {
+    const dir = tempConfigDir();
+    const r = await addSandbox(dir);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('Saved profile "sandbox"');
+    expect(r.stderr).toContain('now the current profile');
+    expectNoSecrets(r, SECRET);
+    expect(mode(dir)).toBe(0o600);
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(file(dir)).toEqual({ current: 'sandbox', profiles: { sandbox: { base_url: BASE, api_key: KEY, api_secret: SECRET } } });
+  });
+
+  it('stores every option; a second profile does not become current unless --use', async () => {
+    const dir = tempConfigDir();
+    await addSandbox(dir);
+    const r = await runCli([
+      'profiles', 'add', 'prod', '--base-url', 'https://partner.example/api/v1/', '--api-key', 'pk_live', '--api-secret-stdin',
+      '--signing-path', 'relative', '--production', '--limit-orders', '300', '--limit-general', '5000', '--timeout', '45s', '--max-retries', '5',
+    ], { configDir: dir, stdin: SECRET });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('vouchers profiles use prod');
+    const f = file(dir);
+    expect(f.current).toBe('sandbox');
+    expect(f.profiles.prod).toEqual({
+      base_url: 'https://partner.example/api/v1', api_key: 'pk_live', api_secret: SECRET, signing: { path: 'relative' },
+      production: true, limits: { orders_per_minute: 300, general_per_hour: 5000 }, timeout: 45_000, max_retries: 5,
+    });
+    const u = await runCli(['profiles', 'add', 'third', '--base-url', BASE, '--api-key', 'k3', '--use'], { configDir: dir, env: { VOUCHERS_API_SECRET: SECRET } });
+    expect(u.code, u.stderr).toBe(0);
+    expect(u.stderr).toContain('VOUCHERS_API_SECRET');
+    expectNoSecrets(u, SECRET);
+    expect(file(dir).current).toBe('third');
+    expect(file(dir).profiles.third.api_secret).toBe(SECRET);
+  });
+
+  it('a plain --api-secret works but warns about shell history and ps', async () => {
+    const dir = tempConfigDir();
+    const r = await runCli(['profiles', 'add', 'p', '--base-url', BASE, '--api-key', KEY, '--api-secret', SECRET], { configDir: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/warning: .*shell history.*\(ps\)/);
+    expectNoSecrets(r, SECRET);
+    expect(file(dir).profiles.p.api_secret).toBe(SECRET);
+  });
+
+  it('asks with a hidden prompt on a terminal and never echoes the secret', async () => {
+    const dir = tempConfigDir();
+    const r = await runCli(['profiles', 'add', 'p', '--base-url', BASE, '--api-key', KEY], { configDir: dir, stdinTTY: true, stdin: SECRET + '\r' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('API secret: ');
+    expectNoSecrets(r, SECRET);
+    expect(file(dir).profiles.p.api_secret).toBe(SECRET);
+  });
+
+  it('without a terminal and without a secret, says how to pass one', async () => {
+    const dir = tempConfigDir();
+    const r = await runCli(['profiles', 'add', 'p', '--base-url', BASE, '--api-key', KEY], { configDir: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--api-secret-stdin');
+    expect(r.stderr).toContain('VOUCHERS_API_SECRET');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('reads the webhook secret from stdin too', async () => {
+    const dir = tempConfigDir();
+    const r = await runCli(['profiles', 'add', 'p', '--base-url', BASE, '--api-key', KEY, '--api-secret', SECRET, '--webhook-secret-stdin'], { configDir: dir, stdin: WHSEC + '\n' });
+    expect(r.code, r.stderr).toBe(0);
+    expectNoSecrets(r, SECRET, WHSEC);
+    expect(file(dir).profiles.p.webhook_secret).toBe(WHSEC);
+    const both = await runCli(['profiles', 'add', 'q', '--base-url', BASE, '--api-key', KEY, '--api-secret-stdin', '--webhook-secret-stdin'], { configDir: dir, stdin: SECRET });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('cannot both read one stdin');
+  });
+
+  it('refuses to overwrite without --force', async () => {
+    const dir = tempConfigDir();
+    await addSandbox(dir);
+    const again = await addSandbox(dir);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('already exists');
+    expect(again.stderr).toContain('--force');
+    const forced = await runCli(['profiles', 'add', 'sandbox', '--base-url', 'https://other.example/api/v1', '--api-key', 'k2', '--api-secret-stdin', '--force'], { configDir: dir, stdin: 'sk2' });
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(forced.stderr).toContain('Replaced');
+    expect(file(dir).profiles.sandbox).toEqual({ base_url: 'https://other.example/api/v1', api_key: 'k2', api_secret: 'sk2' });
+  });
+
+  it('validates names and values with clear usage errors', async () => {
+    const dir = tempConfigDir();
+    for (const bad of ['has space', 'a/b', 'x'.repeat(65), '.hidden']) {
+      const r = await runCli(['profiles', 'add', bad, '--base-url', BASE, '--api-key', KEY, '--api-secret-stdin'], { configDir: dir, stdin: SECRET });
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr).toContain('invalid profile name');
+      expect(r.stderr).toContain('letters, digits');
+    }
+    const url = await runCli(['profiles', 'add', 'p', '--base-url', 'ftp://x/api/v1', '--api-key', KEY, '--api-secret-stdin'], { configDir: dir, stdin: SECRET });
+    expect(url.code).toBe(2);
+    expect(url.stderr).toContain('not http or https');
+    const lim = await runCli(['profiles', 'add', 'p', '--base-url', BASE, '--api-key', KEY, '--api-secret-stdin', '--limit-orders', 'many'], { configDir: dir, stdin: SECRET });
+    expect(lim.code).toBe(2);
+    expect(lim.stderr).toContain('--limit-orders');
+    const missing = await runCli(['profiles', 'add', 'p', '--api-key', KEY, '--api-secret-stdin'], { configDir: dir, stdin: SECRET });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--base-url is required');
+  });
+});
+
+describe('profiles list and show', () => {
+  async function twoProfiles(): Promise<string> {
+    const dir = tempConfigDir();
+    await addSandbox(dir);
+    await runCli(['profiles', 'add', 'prod', '--base-url', 'https://partner.example/api/v1', '--api-key', 'pk_live_abcdefghijklmnop', '--api-secret-stdin', '--production'], { configDir: dir, stdin: SECRET });
+    await runCli(['profiles', 'set', 'sandbox', 'webhook_secret', '--stdin'], { configDir: dir, stdin: WHSEC });
+    return dir;
+  }
+
+  it('list: TSV when piped, current marked, keys masked, secrets absent', async () => {
+    const dir = await twoProfiles();
+    const r = await runCli(['profiles', 'list'], { configDir: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+    expect(lines).toEqual([
+      ['', 'prod', 'https://partner.example/api/v1', 'pk_l…mnop', 'yes'],
+      ['*', 'sandbox', BASE, 'pk_t…p7dc', 'no'],
+    ]);
+    expectNoSecrets(r, SECRET, WHSEC, KEY);
+    const tty = await runCli(['profiles', 'list'], { configDir: dir, tty: true, env: { NO_COLOR: '1' } });
+    expect(tty.stdout).toContain('NAME');
+    expectNoSecrets(tty, SECRET, WHSEC, KEY);
+  });
+
+  it('list --json', async () => {
+    const dir = await twoProfiles();
+    const r = await runCli(['profiles', 'list', '--json'], { configDir: dir });
+    expect(JSON.parse(r.stdout)).toEqual([
+      { name: 'prod', current: false, base_url: 'https://partner.example/api/v1', api_key: 'pk_l…mnop', production: true },
+      { name: 'sandbox', current: true, base_url: BASE, api_key: 'pk_t…p7dc', production: false },
+    ]);
+    expectNoSecrets(r, SECRET, WHSEC, KEY);
+    const empty = await runCli(['profiles', 'list', '--json'], { configDir: tempConfigDir() });
+    expect(JSON.parse(empty.stdout)).toEqual([]);
+  });
+
+  it('show: every setting with its source, secrets masked', async () => {
+    const dir = await twoProfiles();
+    const r = await runCli(['profiles', 'show'], { configDir: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = Object.fromEntries(r.stdout.trim().split('\n').map((l) => { const [k, v, s] = l.split('\t'); return [k, [v, s]]; }));
+    expect(rows).toMatchObject({
+      name: ['sandbox', 'current profile'],
+      base_url: [BASE, 'profile'],
+      api_key: ['pk_t…p7dc', 'profile'],
+      api_secret: ['sk_t…b1a0', 'profile'],
+      webhook_secret: ['whse…cdef', 'profile'],
+      'signing.path': ['full', 'default'],
+      'limits.orders_per_minute': ['100', 'default'],
+      timeout: ['30s', 'default'],
+      max_retries: ['3', 'default'],
+      production: ['false', 'default'],
+    });
+    expectNoSecrets(r, SECRET, WHSEC, KEY);
+  });
+
+  it('show reflects env and flag overrides; --json is masked too', async () => {
+    const dir = await twoProfiles();
+    const envSecret = 'sk_from_env_0000000000000000000000';
+    const r = await runCli(['--timeout', '5s', 'profiles', 'show', 'prod', '--json'], { configDir: dir, env: { VOUCHERS_API_SECRET: envSecret, VOUCHERS_BASE_URL: 'https://env.example/api/v1' } });
+    expect(r.code, r.stderr).toBe(0);
+    const j = JSON.parse(r.stdout);
+    expect(j).toMatchObject({
+      name: 'prod', exists: true, base_url: 'https://env.example/api/v1', api_secret: 'sk_f…0000', production: true, timeout_ms: 5000,
+      sources: { name: 'flag', base_url: 'env', api_secret: 'env', api_key: 'profile', timeout_ms: 'flag', production: 'profile' },
+    });
+    expect(j.config_file).toBe(join(dir, 'config.json'));
+    expectNoSecrets(r, SECRET, WHSEC, envSecret, 'pk_live_abcdefghijklmnop');
+  });
+
+  it('show of an unknown profile lists the known ones', async () => {
+    const dir = await twoProfiles();
+    const r = await runCli(['profiles', 'show', 'stage'], { configDir: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no profile named "stage"');
+    expect(r.stderr).toContain('prod, sandbox');
+  });
+});
+
+describe('profiles use, set, remove', () => {
+  it('use switches the current profile and keeps the file 0600', async () => {
+    const dir = tempConfigDir();
+    await addSandbox(dir);
+    await addSandbox(dir, 'other');
+    chmodSync(join(dir, 'config.json'), 0o644);
+    const r = await runCli(['profiles', 'use', 'other'], { configDir: dir, env: { VOUCHERS_PROFILE: 'sandbox' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('VOUCHERS_PROFILE=sandbox');
+    expect(file(dir).current).toBe('other');
+    expect(mode(dir)).toBe(0o600);
+    const bad = await runCli(['profiles', 'use', 'nope'], { configDir: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('other, sandbox');
+  });
+
+  it('set changes each key with validation and 0600', async () => {
+    const dir = tempConfigDir();
+    await addSandbox(dir);
+    const sets: [string, string, unknown][] = [
+      ['base_url', 'https://new.example/api/v1', { base_url: 'https://new.example/api/v1' }],
+      ['api_key', 'pk_new', { api_key: 'pk_new' }],
+      ['signing.path', 'relative', { signing: { path: 'relative' } }],
+      ['limits.orders_per_minute', '250', { limits: { orders_per_minute: 250 } }],
+      ['limits.general_per_hour', '9000', { limits: { orders_per_minute: 250, general_per_hour: 9000 } }],
+      ['timeout', '2m', { timeout: 120_000 }],
+      ['max_retries', '0', { max_retries: 0 }],
+      ['production', 'true', { production: true }],
+    ];
+    for (const [key, value, expected] of sets) {
+      chmodSync(join(dir, 'config.json'), 0o644);
+      const r = await runCli(['profiles', 'set', 'sandbox', key, value], { configDir: dir });
+      expect(r.code, `${key}: ${r.stderr}`).toBe(0);
+      expect(file(dir).profiles.sandbox).toMatchObject(expected as object);
+      expect(mode(dir)).toBe(0o600);
+    }
+    const bad = await runCli(['profiles', 'set', 'sandbox', 'signing.path', 'sideways'], { configDir: dir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('full or relative');
+  });
+
+  it('set of a secret: --stdin quietly, a plain value with a warning', async () => {
+    const dir = tempConfigDir();
+    await addSandbox(dir);
+    const viaStdin = await runCli(['profiles', 'set', 'sandbox', 'webhook_secret', '--stdin'], { configDir: dir, stdin: WHSEC + '\n' });
+    expect(viaStdin.code, viaStdin.stderr).toBe(0);
+    expect(viaStdin.stderr).not.toContain('warning');
+    expect(file(dir).profiles.sandbox.webhook_secret).toBe(WHSEC);
+    const plain = await runCli(['profiles', 'set', 'sandbox', 'api_secret', 'sk_plain_value_123456'], { configDir: dir });
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stderr).toContain('warning');
+    expectNoSecrets(plain, 'sk_plain_value_123456');
+    expect(file(dir).profiles.sandbox.api_secret).toBe('sk_plain_value_123456');
+    const none = await runCli(['profiles', 'set', 'sandbox', 'api_secret'], { configDir: dir });
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('--stdin');
+  });
+
+  it('set rejects unknown keys, listing the valid ones', async () => {
+    const dir = tempConfigDir();
+    await addSandbox(dir);
+    const r = await runCli(['profiles', 'set', 'sandbox', 'colour', 'blue'], { configDir: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('unknown setting "colour"');
+    expect(r.stderr).toContain('signing.path');
+    expect(r.stderr).toContain('limits.orders_per_minute');
+  });
+
+  it('remove needs --yes without a terminal, asks on one, and clears current', async () => {
+    const dir = tempConfigDir();
+    await addSandbox(dir);
+    await addSandbox(dir, 'other');
+    const refused = await runCli(['profiles', 'remove', 'sandbox'], { configDir: dir });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--yes');
+    const declined = await runCli(['profiles', 'remove', 'sandbox'], { configDir: dir, stdinTTY: true, stdin: 'n\r' });
+    expect(declined.code).toBe(130);
+    expect(file(dir).profiles.sandbox).toBeDefined();
+    chmodSync(join(dir, 'config.json'), 0o644);
+    const asked = await runCli(['profiles', 'remove', 'sandbox'], { configDir: dir, stdinTTY: true, stdin: 'y\r' });
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.stderr).toContain('vouchers profiles use other');
+    expect(file(dir)).toEqual({ profiles: { other: expect.any(Object) } });
+    expect(mode(dir)).toBe(0o600);
+    const yes = await runCli(['profiles', 'rm', 'other', '--yes'], { configDir: dir });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(file(dir)).toEqual({ profiles: {} });
+  });
+});
+
+describe('a broken config file', () => {
+  it('is reported by name with a fix, without a stack trace', async () => {
+    const dir = tempConfigDir();
+    writeFileSync(join(dir, 'config.json'), '{ not json');
+    const r = await runCli(['profiles', 'list'], { configDir: dir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(join(dir, 'config.json'));
+    expect(r.stderr).toContain('not valid JSON');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+});
+
+describe('help', () => {
+  it('every verb has an example', async () => {
+    for (const verb of ['add', 'list', 'show', 'use', 'remove', 'set']) {
+      const r = await runCli(['profiles', verb, '--help']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('Examples:');
+      expect(r.stdout).toContain('$ vouchers profiles');
+    }
+  });
+});
