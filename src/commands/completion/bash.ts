@@ -14,7 +14,7 @@ ${p}_dynamic() {
   # Profile names from the config; product ids from the catalog (short timeout, silent on failure).
   local args=()
   [[ -n "$2" ]] && args=(--profile "$2")
-  command ${prog} "\${args[@]}" __complete "$1" 2>/dev/null
+  ${prog} "\${args[@]}" __complete "$1" 2>/dev/null
 }
 
 _${p}_complete() {

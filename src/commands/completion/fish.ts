@@ -58,9 +58,9 @@ end
 function ${p}_dynamic
     # Profile names from the config; product ids from the catalog (short timeout, silent on failure).
     if test -n "$argv[2]"
-        command ${prog} --profile $argv[2] __complete $argv[1] 2>/dev/null
+        ${prog} --profile $argv[2] __complete $argv[1] 2>/dev/null
     else
-        command ${prog} __complete $argv[1] 2>/dev/null
+        ${prog} __complete $argv[1] 2>/dev/null
     end
 end
 

@@ -35,7 +35,7 @@ export function shellTables(model: CompletionModel): string {
     if (n.path.length === 0) continue;
     for (const f of n.flags) {
       if (f.value === undefined) continue;
-      values.push(`    ${shQuote(`${n.path.join(' ')}|`)}${f.names.map((name) => shQuote(name)).join(`|${shQuote(`${n.path.join(' ')}|`)}`)}) echo ${shQuote(kindWord(f.value))} ;;`);
+      values.push(`    ${f.names.map((name) => shQuote(`${n.path.join(' ')}|${name}`)).join('|')}) echo ${shQuote(kindWord(f.value))} ;;`);
     }
   }
   // The root's flags are accepted after any subcommand too.

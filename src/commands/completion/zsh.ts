@@ -15,7 +15,7 @@ ${shellTables(model)}
 ${p}_dynamic() {
   local -a args
   [[ -n "$2" ]] && args=(--profile "$2")
-  command ${prog} "\${args[@]}" __complete "$1" 2>/dev/null
+  ${prog} "\${args[@]}" __complete "$1" 2>/dev/null
 }
 
 _${prog}() {

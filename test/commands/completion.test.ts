@@ -1,0 +1,111 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openConfig } from '../../src/core/config/store.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+
+/** Run the generated bash function for a command line; `vouchers` is stubbed for dynamic values. */
+function bashComplete(script: string, line: string[], stub = ''): string[] {
+  const dir = mkdtempSync(join(tmpdir(), 'vouchers-completion-'));
+  const file = join(dir, 'vouchers.bash');
+  writeFileSync(file, script);
+  const words = line.map((w) => `'${w.replace(/'/g, `'\\''`)}'`).join(' ');
+  const program = `
+vouchers() { ${stub || ':'}; }
+source "${file}"
+COMP_WORDS=(${words})
+COMP_CWORD=$(( \${#COMP_WORDS[@]} - 1 ))
+___vouchers_complete
+printf '%s\\n' "\${COMPREPLY[@]}"
+`;
+  const output = execFileSync('bash', ['--norc', '--noprofile', '-c', program], { encoding: 'utf8', cwd: dir });
+  return output.split('\n').filter(Boolean);
+}
+
+describe('vouchers completion', () => {
+  it('prints a bash script generated from the command tree', async () => {
+    const r = await runCli(['completion', 'bash']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe('');
+    for (const noun of ['categories', 'products', 'wallets', 'transactions', 'payouts', 'reconciliation', 'webhooks', 'completion']) {
+      expect(r.stdout).toContain(noun);
+    }
+    expect(r.stdout).toContain('complete -o default -F ___vouchers_complete vouchers');
+    expect(r.stdout).not.toContain('__complete profiles products'); // the hidden command is not offered as a subcommand
+    // Valid bash.
+    execFileSync('bash', ['-n'], { input: r.stdout });
+  });
+
+  it('completes nouns, verbs, flags and choices in bash', async () => {
+    const { stdout: script } = await runCli(['completion', 'bash']);
+    expect(bashComplete(script, ['vouchers', 'tra'])).toEqual(['transactions']);
+    expect(bashComplete(script, ['vouchers', 'products', ''])).toEqual(expect.arrayContaining(['list', 'get']));
+    expect(bashComplete(script, ['vouchers', 'products', 'list', '--cu'])).toEqual(['--currency']);
+    expect(bashComplete(script, ['vouchers', 'transactions', 'list', '--type', 'RE'])).toEqual(['REFUND']);
+    // Global flags are offered after a subcommand too.
+    expect(bashComplete(script, ['vouchers', 'wallets', 'list', '--prof'])).toEqual(['--profile']);
+    // A flag value is skipped when finding the command path.
+    expect(bashComplete(script, ['vouchers', '--profile', 'prod', 'pay'])).toEqual(['payouts']);
+  });
+
+  it('asks `vouchers __complete` for profile names and product ids', async () => {
+    const { stdout: script } = await runCli(['completion', 'bash']);
+    const stub = 'if [[ "$*" == *"__complete profiles"* ]]; then printf "local\\nprod\\n"; elif [[ "$*" == "--profile prod __complete products" ]]; then printf "sbx-instant\\nsbx-async\\n"; fi';
+    expect(bashComplete(script, ['vouchers', '--profile', 'pr'], stub)).toEqual(['prod']);
+    expect(bashComplete(script, ['vouchers', '-p', 'prod', 'products', 'get', 'sbx-a'], stub)).toEqual(['sbx-async']);
+    expect(bashComplete(script, ['vouchers', 'profiles', 'use', ''], stub).sort()).toEqual(['local', 'prod']);
+  });
+
+  it('prints zsh and fish scripts with the same commands', async () => {
+    const zsh = await runCli(['completion', 'zsh']);
+    expect(zsh.code).toBe(0);
+    expect(zsh.stdout.startsWith('#compdef vouchers')).toBe(true);
+    expect(zsh.stdout).toContain("'transactions list|--type') echo 'choices:");
+    expect(zsh.stdout).toContain('compdef _vouchers vouchers');
+    expect(zsh.stdout).not.toMatch(/local [^\n]*\bpath\b/);
+    const fish = await runCli(['completion', 'fish']);
+    expect(fish.code).toBe(0);
+    expect(fish.stdout).toContain("complete -c vouchers -f -a '(__vouchers_candidates)'");
+    expect(fish.stdout).toContain("'products list'");
+    expect(fish.stdout).toContain('__complete');
+  });
+
+  it('rejects an unknown shell with a usage error', async () => {
+    const r = await runCli(['completion', 'powershell']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('powershell');
+  });
+
+  it('documents installation in --help', async () => {
+    const r = await runCli(['completion', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('Install:');
+    expect(r.stdout).toContain('vouchers completion bash >');
+  });
+
+  it('`__complete profiles` lists the profiles of the config file', async () => {
+    const configDir = tempConfigDir();
+    const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
+    store.set('local', { base_url: 'http://127.0.0.1:1/api/v1', api_key: 'k', api_secret: 's' });
+    store.set('prod', { base_url: 'https://api.example.com/api/v1', api_key: 'k2', api_secret: 's2', production: true });
+    const r = await runCli(['__complete', 'profiles'], { configDir });
+    expect(r.code).toBe(0);
+    expect(r.stdout.split('\n').filter(Boolean).sort()).toEqual(['local', 'prod']);
+    expect(r.stderr).toBe('');
+  });
+
+  it('`__complete products` is silent without a profile or when the server is unreachable', async () => {
+    const none = await runCli(['__complete', 'products']);
+    expect(none).toEqual({ code: 0, stdout: '', stderr: '' });
+    const down = await runCli(['__complete', 'products'], { env: { VOUCHERS_BASE_URL: 'http://127.0.0.1:9/api/v1', VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's' } });
+    expect(down).toEqual({ code: 0, stdout: '', stderr: '' });
+  });
+
+  it('keeps the hidden command out of --help', async () => {
+    const r = await runCli(['--help']);
+    expect(r.stdout).toContain('completion');
+    expect(r.stdout).not.toContain('__complete');
+  });
+});
