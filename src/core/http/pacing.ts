@@ -65,7 +65,7 @@ export class Pacer {
       const b = this.buckets[c];
       this.refill(b, now);
       b.tokens -= 1;
-      const tokenWait = b.tokens >= 0 ? 0 : Math.ceil(-b.tokens / b.rate);
+      const tokenWait = b.tokens >= 0 ? 0 : Math.ceil(-b.tokens / b.rate - 1e-6);
       wait = Math.max(wait, tokenWait, b.blockedUntil - now);
     }
     return wait;
@@ -102,7 +102,11 @@ export class Pacer {
     const b = this.buckets[cls];
     const now = this.clock.now();
     this.refill(b, now);
-    if (remaining < b.tokens) b.tokens = Math.max(0, remaining);
-    if (remaining <= 0 && resetMs !== undefined && resetMs > 0) b.blockedUntil = Math.max(b.blockedUntil, now + resetMs);
+    if (remaining <= 0 && resetMs !== undefined && resetMs > 0) {
+      // Nothing left until the server's window resets; then its budget is whole again.
+      b.blockedUntil = Math.max(b.blockedUntil, now + resetMs);
+    } else if (remaining < b.tokens) {
+      b.tokens = Math.max(0, remaining);
+    }
   }
 }

@@ -1,0 +1,77 @@
+import { appendFileSync, chmodSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { openRequestLog } from '../../../src/core/journal/request-log.js';
+import type { RequestLogEntry } from '../../../src/core/journal/types.js';
+
+const entry = (over: Partial<RequestLogEntry> = {}): RequestLogEntry => ({
+  time: '2026-11-22T09:30:00.000Z', profile: 'default', method: 'GET', path: '/wallets', status: 200, duration_ms: 12,
+  attempt: 1, trace_id: 'a'.repeat(32), idempotency_key: null, error_code: null, ...over,
+});
+
+describe('request log', () => {
+  it('creates the directory and a 0600 file, newest last', async () => {
+    const dir = join(mkdtempSync(join(tmpdir(), 'vouchers-log-')), 'nested', 'config');
+    const log = openRequestLog(dir);
+    expect(await log.read()).toEqual([]);
+    log.append(entry({ path: '/one' }));
+    log.append(entry({ path: '/two', status: 503, error_code: 'SERVICE_UNAVAILABLE' }));
+    log.append(entry({ path: '/three', status: null, error_code: 'ECONNREFUSED' }));
+    expect(statSync(log.path).mode & 0o777).toBe(0o600);
+    expect((await log.read()).map((e) => e.path)).toEqual(['/one', '/two', '/three']);
+    expect((await log.read({ failedOnly: true })).map((e) => e.path)).toEqual(['/two', '/three']);
+    expect((await log.read({ limit: 2 })).map((e) => e.path)).toEqual(['/two', '/three']);
+  });
+
+  it('tightens a loose file mode', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vouchers-log-'));
+    writeFileSync(join(dir, 'requests.log'), '');
+    chmodSync(join(dir, 'requests.log'), 0o644);
+    const log = openRequestLog(dir);
+    log.append(entry());
+    expect(statSync(log.path).mode & 0o777).toBe(0o600);
+  });
+
+  it('writes only the known fields', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vouchers-log-'));
+    const log = openRequestLog(dir);
+    log.append({ ...entry(), body: '{"code":"SECRET-CODE"}', api_secret: 'sk_live_x' } as RequestLogEntry);
+    const text = readFileSync(log.path, 'utf8');
+    expect(text).not.toContain('SECRET-CODE');
+    expect(text).not.toContain('sk_live_x');
+  });
+
+  it('stays bounded by keeping the newest half', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vouchers-log-'));
+    const log = openRequestLog(dir, { maxBytes: 4096 });
+    for (let i = 0; i < 200; i++) log.append(entry({ path: `/orders/${i}` }));
+    const size = statSync(log.path).size;
+    expect(size).toBeLessThanOrEqual(4096);
+    const entries = await log.read();
+    expect(entries.at(-1)!.path).toBe('/orders/199');
+    expect(entries.length).toBeGreaterThan(5);
+    expect(entries.every((e, i, a) => i === 0 || Number(e.path.split('/')[2]) === Number(a[i - 1]!.path.split('/')[2]) + 1)).toBe(true);
+    expect(existsSync(`${log.path}.tmp`)).toBe(false);
+  });
+
+  it('survives a torn last line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vouchers-log-'));
+    openRequestLog(dir).append(entry({ path: '/before' }));
+    appendFileSync(join(dir, 'requests.log'), '{"time":"2026-11-22T09:3');
+    const log = openRequestLog(dir);
+    log.append(entry({ path: '/after' }));
+    expect((await log.read()).map((e) => e.path)).toEqual(['/before', '/after']);
+  });
+
+  it('never throws when it cannot write, and reports once', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vouchers-log-'));
+    const blocker = join(dir, 'file');
+    writeFileSync(blocker, 'x');
+    const log = openRequestLog(join(blocker, 'sub'));
+    const errors: Error[] = [];
+    log.onError?.((e) => errors.push(e));
+    expect(() => { log.append(entry()); log.append(entry()); }).not.toThrow();
+    expect(errors).toHaveLength(1);
+  });
+});
