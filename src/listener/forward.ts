@@ -3,6 +3,7 @@
  * its own retries: the original raw body and X-Webhook-* headers, so the app verifies it
  * exactly as in production. Every attempt is reported and recorded.
  */
+import { setMaxListeners } from 'node:events';
 import type { ForwardLog, ForwardRecord } from '../core/journal/forward-log.js';
 import { postOnce, type SendResult } from './send.js';
 
@@ -74,7 +75,10 @@ export class Forwarder {
     private readonly extraHeaders: Record<string, string>,
     private readonly policy: ForwardPolicy,
     private readonly deps: ForwarderDeps,
-  ) {}
+  ) {
+    // Every forward in flight listens on the same two signals.
+    setMaxListeners(0, this.requests.signal, this.waits.signal);
+  }
 
   /** Start forwarding in the background; the promise resolves with the last attempt's record. */
   forward(req: ForwardRequest): Promise<ForwardRecord> {

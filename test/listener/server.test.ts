@@ -1,0 +1,248 @@
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { request } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { InboxWriter, readInbox } from '../../src/core/journal/inbox.js';
+import { parseEventFilter } from '../../src/listener/filter.js';
+import { startListener, type Listener, type ListenerActivity } from '../../src/listener/server.js';
+import { deliver, nowSeconds, orderEvent, post, SECRET, signedHeaders, testId, voucherEvent } from './deliveries.js';
+
+const open: Listener[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((l) => l.close()));
+});
+
+function tempInbox(): string {
+  return join(mkdtempSync(join(tmpdir(), 'vouchers-test-')), 'events.ndjson');
+}
+
+async function start(inboxPath = tempInbox(), extra: { events?: string } = {}) {
+  const inbox = await InboxWriter.open(inboxPath);
+  const activity: ListenerActivity[] = [];
+  const listener = await startListener({
+    host: '127.0.0.1', port: 0, path: '/webhooks', secrets: [SECRET], tolerance: 300,
+    inbox, filter: parseEventFilter(extra.events), clock: { now: () => Date.now() },
+    onActivity: (a) => activity.push(a),
+  });
+  open.push(listener);
+  return { listener, inbox, inboxPath, activity, url: listener.url };
+}
+
+async function storedIds(path: string): Promise<string[]> {
+  const ids: string[] = [];
+  for await (const e of readInbox(path)) ids.push(e.envelope.event_id);
+  return ids;
+}
+
+describe('listener: the standard signature cases', () => {
+  it('accepts a valid delivery, stores it with received_at and metadata, answers {"received":true}', async () => {
+    const { url, inboxPath, activity } = await start();
+    const ev = orderEvent(1);
+    const res = await deliver(url, ev);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ received: true });
+    const lines = readFileSync(inboxPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(lines).toHaveLength(1);
+    expect(lines[0].envelope).toEqual(ev);
+    expect(Date.parse(lines[0].received_at)).toBeGreaterThan(0);
+    expect(lines[0].meta.webhook_id).toBe(ev.event_id);
+    expect(activity.map((a) => a.kind)).toEqual(['event']);
+  });
+
+  it('accepts several v1 signatures when one of them matches (secret rotation)', async () => {
+    const { url } = await start();
+    const res = await deliver(url, orderEvent(2), ['whsec_old_secret', SECRET]);
+    expect(res.status).toBe(200);
+  });
+
+  it('rejects a tampered body with 401 INVALID_SIGNATURE', async () => {
+    const { url, inboxPath, activity } = await start();
+    const body = JSON.stringify(orderEvent(3));
+    const headers = signedHeaders(body);
+    const res = await post(url, body.replace('"total_amount":25', '"total_amount":2500'), headers);
+    expect(res.status).toBe(401);
+    expect(res.json.error.code).toBe('INVALID_SIGNATURE');
+    expect(res.json.error.message).toMatch(/raw request body/);
+    expect(await storedIds(inboxPath)).toEqual([]);
+    expect(activity[0]).toMatchObject({ kind: 'rejected', rejection: { status: 401, code: 'INVALID_SIGNATURE' } });
+  });
+
+  it('rejects a wrong secret with 401 INVALID_SIGNATURE', async () => {
+    const { url } = await start();
+    const res = await deliver(url, orderEvent(4), ['whsec_someone_else']);
+    expect(res.status).toBe(401);
+    expect(res.json.error).toMatchObject({ code: 'INVALID_SIGNATURE', name: 'InvalidSignature' });
+  });
+
+  it('rejects a timestamp older than the tolerance with 401 TIMESTAMP_OUT_OF_WINDOW', async () => {
+    const { url } = await start();
+    const res = await deliver(url, orderEvent(5), [SECRET], nowSeconds() - 400);
+    expect(res.status).toBe(401);
+    expect(res.json.error.code).toBe('TIMESTAMP_OUT_OF_WINDOW');
+    expect(res.json.error.message).toMatch(/old/);
+  });
+
+  it('rejects a timestamp too far in the future with 401 TIMESTAMP_OUT_OF_WINDOW', async () => {
+    const { url } = await start();
+    const res = await deliver(url, orderEvent(6), [SECRET], nowSeconds() + 400);
+    expect(res.status).toBe(401);
+    expect(res.json.error.code).toBe('TIMESTAMP_OUT_OF_WINDOW');
+    expect(res.json.error.message).toMatch(/future/);
+  });
+
+  it('rejects a delivery without signature headers with 401 INVALID_SIGNATURE', async () => {
+    const { url } = await start();
+    const res = await post(url, JSON.stringify(orderEvent(7)), { 'content-type': 'application/json' });
+    expect(res.status).toBe(401);
+    expect(res.json.error.code).toBe('INVALID_SIGNATURE');
+    expect(res.json.error.message).toMatch(/X-Webhook-Signature header missing/);
+  });
+
+  it('rejects an X-Webhook-Timestamp that differs from the signed t=', async () => {
+    const { url } = await start();
+    const body = JSON.stringify(orderEvent(8));
+    const res = await post(url, body, { ...signedHeaders(body), 'x-webhook-timestamp': String(nowSeconds() - 60) });
+    expect(res.status).toBe(401);
+    expect(res.json.error.message).toMatch(/X-Webhook-Timestamp/);
+  });
+});
+
+describe('listener: bodies, paths and methods', () => {
+  it('answers 400 MALFORMED_REQUEST for a correctly signed body that is not JSON', async () => {
+    const { url } = await start();
+    const body = '{"event":"order.created",';
+    const res = await post(url, body, signedHeaders(body));
+    expect(res.status).toBe(400);
+    expect(res.json.error.code).toBe('MALFORMED_REQUEST');
+    expect(res.json.error.message).toMatch(/not valid JSON/);
+  });
+
+  it('answers 400 with details for signed JSON that is not an event envelope', async () => {
+    const { url, inboxPath } = await start();
+    const body = JSON.stringify({ ...orderEvent(9), event_id: 'evt_nope' });
+    const res = await post(url, body, signedHeaders(body));
+    expect(res.status).toBe(400);
+    expect(res.json.error.details[0].path).toBe('event_id');
+    expect(await storedIds(inboxPath)).toEqual([]);
+  });
+
+  it('answers 413 to a declared body over 1 MiB without waiting for it', async () => {
+    const { url } = await start();
+    const res = await new Promise<{ status: number; json: any }>((resolve, reject) => {
+      const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(20 * 1024 * 1024) } }, (r) => {
+        let text = '';
+        r.on('data', (c) => { text += c; });
+        r.on('end', () => { req.destroy(); resolve({ status: r.statusCode!, json: JSON.parse(text) }); });
+      });
+      req.on('error', reject);
+      req.write(Buffer.alloc(64 * 1024, 0x20)); // and never the other 19.9 MiB
+    });
+    expect(res.status).toBe(413);
+    expect(res.json.error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
+
+  it('answers 413 to a chunked body once it passes 1 MiB, before the sender finishes', async () => {
+    const { url } = await start();
+    const res = await new Promise<{ status: number; json: any }>((resolve, reject) => {
+      const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (r) => {
+        let text = '';
+        r.on('data', (c) => { text += c; });
+        r.on('end', () => { req.destroy(); resolve({ status: r.statusCode!, json: JSON.parse(text) }); });
+      });
+      req.on('error', reject);
+      for (let i = 0; i < 20; i++) req.write(Buffer.alloc(64 * 1024, 0x20)); // 1.25 MiB, never ended
+    });
+    expect(res.status).toBe(413);
+    expect(res.json.error.message).toMatch(/1048576-byte limit/);
+  });
+
+  it('answers 404 to another path and 405 (Allow: POST) to another method', async () => {
+    const { url } = await start();
+    const body = JSON.stringify(orderEvent(10));
+    const wrongPath = await post(url.replace('/webhooks', '/hooks'), body, signedHeaders(body));
+    expect(wrongPath.status).toBe(404);
+    expect(wrongPath.json.error.code).toBe('NOT_FOUND');
+    const wrongMethod = await post(url, body, signedHeaders(body), 'PUT');
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.headers.allow).toBe('POST');
+    expect(wrongMethod.json.error.code).toBe('METHOD_NOT_ALLOWED');
+  });
+
+  it('keeps running after rejections', async () => {
+    const { url } = await start();
+    await post(url, 'x', {});
+    await post(url, 'x', {}, 'GET');
+    expect((await deliver(url, orderEvent(11))).status).toBe(200);
+  });
+});
+
+describe('listener: duplicates and durability', () => {
+  it('answers a duplicate 200 {"duplicate":true} and stores it once, also after a restart', async () => {
+    const inboxPath = tempInbox();
+    const first = await start(inboxPath);
+    const ev = orderEvent(20);
+    expect((await deliver(first.url, ev)).json).toEqual({ received: true });
+    expect((await deliver(first.url, ev)).json).toEqual({ received: true, duplicate: true });
+    expect(first.activity.map((a) => a.kind)).toEqual(['event', 'duplicate']);
+    await first.listener.close();
+
+    const second = await start(inboxPath);
+    expect((await deliver(second.url, ev)).json).toEqual({ received: true, duplicate: true });
+    expect((await deliver(second.url, orderEvent(21))).json).toEqual({ received: true });
+    expect(await storedIds(inboxPath)).toEqual([testId('evt', 20), testId('evt', 21)]);
+  });
+
+  it('stores one copy when the same event arrives many times at once', async () => {
+    const { url, inboxPath } = await start();
+    const answers = await Promise.all(Array.from({ length: 12 }, () => deliver(url, orderEvent(30))));
+    expect(answers.every((a) => a.status === 200)).toBe(true);
+    expect(answers.filter((a) => !a.json.duplicate)).toHaveLength(1);
+    expect(await storedIds(inboxPath)).toEqual([testId('evt', 30)]);
+  });
+
+  it('shares fsyncs between concurrent deliveries (group commit), every one stored', async () => {
+    const { url, inboxPath, inbox } = await start();
+    const answers = await Promise.all(Array.from({ length: 60 }, (_, i) => deliver(url, orderEvent(100 + i))));
+    expect(answers.every((a) => a.status === 200 && a.json.received === true)).toBe(true);
+    expect((await storedIds(inboxPath)).sort()).toEqual(Array.from({ length: 60 }, (_, i) => testId('evt', 100 + i)).sort());
+    expect(inbox.stats.appended).toBe(60);
+    expect(inbox.stats.flushes).toBeLessThan(60);
+  });
+
+  it('creates the inbox with mode 0600', async () => {
+    const { url, inboxPath } = await start();
+    await deliver(url, orderEvent(40));
+    expect(statSync(inboxPath).mode & 0o777).toBe(0o600);
+  });
+
+  it('cuts a torn last line left by a crash and keeps the complete ones', async () => {
+    const inboxPath = tempInbox();
+    const good = JSON.stringify({ received_at: '2026-11-22T09:30:01.000Z', envelope: orderEvent(50), meta: { signature_timestamp: 1, webhook_id: null, remote_address: null } });
+    writeFileSync(inboxPath, good + '\n' + good.slice(0, 40), { mode: 0o644 });
+    const { url, inbox } = await start(inboxPath);
+    expect(inbox.stats.truncatedBytes).toBe(40);
+    expect(statSync(inboxPath).mode & 0o777).toBe(0o600);
+    expect((await deliver(url, orderEvent(50))).json.duplicate).toBe(true);
+    expect((await deliver(url, orderEvent(51))).status).toBe(200);
+    const lines = readFileSync(inboxPath, 'utf8').split('\n');
+    expect(lines.filter(Boolean).map((l) => JSON.parse(l).envelope.event_id)).toEqual([testId('evt', 50), testId('evt', 51)]);
+  });
+});
+
+describe('listener: --events filter', () => {
+  it('stores every valid event but reports only the matching ones', async () => {
+    const { url, inboxPath, activity } = await start(tempInbox(), { events: 'order.*' });
+    expect((await deliver(url, voucherEvent(60))).status).toBe(200);
+    expect((await deliver(url, orderEvent(61, 'order.delivered', 'DELIVERED'))).status).toBe(400); // order.delivered needs fulfilled_from and vouchers
+    expect((await deliver(url, orderEvent(62, 'order.processing', 'PROCESSING'))).status).toBe(200);
+    expect(await storedIds(inboxPath)).toEqual([testId('evt', 60), testId('evt', 62)]);
+    expect(activity.filter((a) => a.kind === 'event').map((a) => a.kind === 'event' && a.entry.envelope.event)).toEqual(['order.processing']);
+  });
+
+  it('refuses a pattern that matches no event type', () => {
+    expect(() => parseEventFilter('orders.*')).toThrow(/matches no event type/);
+    expect(parseEventFilter('order.*,voucher.issued')('voucher.issued')).toBe(true);
+    expect(parseEventFilter('order.*')('voucher.issued')).toBe(false);
+  });
+});
