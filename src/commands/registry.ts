@@ -7,6 +7,7 @@ import { registerCategories } from './categories/index.js';
 import { registerProducts } from './products/index.js';
 import { registerWallets } from './wallets/index.js';
 import { registerTransactions } from './transactions/index.js';
+import { registerOrders } from './orders/index.js';
 import { registerPayouts } from './payouts/index.js';
 import { registerReconciliation } from './reconciliation/index.js';
 import { registerCompletion } from './completion/index.js';
@@ -20,6 +21,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerCategories,
   registerProducts,
   registerWallets,
+  registerOrders,
   registerTransactions,
   registerPayouts,
   registerReconciliation,

@@ -1,0 +1,162 @@
+/**
+ * Typed calls of the order endpoints: thin wrappers over ApiClient.request, one per
+ * endpoint id of the contract, plus a page iterator and an order follower. No CLI imports.
+ */
+import { endpoint, expandPath, type EndpointId } from '../contract/endpoints.js';
+import { FINAL_ORDER_STATUSES, type CreateOrderRequest, type Order, type OrderCodes, type OrderStatus } from '../contract/orders.js';
+import type { ApiClient, ApiResponse } from '../core/http/types.js';
+import type { Clock } from '../factory.js';
+
+/** Per-call options passed through to the client. */
+export interface CallOptions {
+  signal?: AbortSignal;
+  headers?: Record<string, string>;
+  timeoutMs?: number;
+  maxRetries?: number;
+}
+
+/** A page of orders: the list envelope of the contract. */
+export interface OrderPage {
+  data: Order[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+/** Filters of GET /orders (an extension), by their wire names. */
+export interface OrderListQuery {
+  status?: OrderStatus;
+  reference?: string;
+  created_from?: string;
+  created_to?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+function pathOf(id: EndpointId, params?: Record<string, string>): string {
+  return expandPath(endpoint(id).path, params);
+}
+
+/**
+ * POST /orders. The idempotency key is the caller's: it is made once per logical order and
+ * reused on every retry (by the client) and every re-run (by the caller).
+ */
+export function createOrder(client: ApiClient, body: CreateOrderRequest, options: CallOptions & { idempotencyKey: string }): Promise<ApiResponse<Order>> {
+  const { idempotencyKey, ...call } = options;
+  return client.request<Order>({ method: 'POST', path: pathOf('createOrder'), endpoint: 'createOrder', body, idempotencyKey, ...call });
+}
+
+/** GET /orders/{order_id}: status, vouchers (codes shown only as `code_last4`) and timeline. */
+export function getOrder(client: ApiClient, orderId: string, options: CallOptions = {}): Promise<ApiResponse<Order>> {
+  return client.request<Order>({ method: 'GET', path: pathOf('getOrder', { order_id: orderId }), endpoint: 'getOrder', ...options });
+}
+
+/** GET /orders (extension): one page. */
+export function listOrders(client: ApiClient, query: OrderListQuery = {}, options: CallOptions = {}): Promise<ApiResponse<OrderPage>> {
+  return client.request<OrderPage>({ method: 'GET', path: pathOf('listOrders'), endpoint: 'listOrders', query: { ...query }, ...options });
+}
+
+/** Every order matching the filters, page after page (follows `next_cursor`), one at a time. */
+export async function* iterateOrders(client: ApiClient, query: OrderListQuery = {}, options: CallOptions & { onPage?: (page: ApiResponse<OrderPage>) => void } = {}): AsyncGenerator<Order> {
+  const { onPage, ...call } = options;
+  let cursor = query.cursor;
+  for (;;) {
+    const page = await listOrders(client, { ...query, cursor }, call);
+    onPage?.(page);
+    yield* page.data.data;
+    if (!page.data.has_more || !page.data.next_cursor) return;
+    cursor = page.data.next_cursor;
+  }
+}
+
+/** POST /orders/{order_id}/cancel (extension, signed): only a PENDING order can be cancelled. */
+export function cancelOrder(client: ApiClient, orderId: string, options: CallOptions & { idempotencyKey?: string } = {}): Promise<ApiResponse<Order>> {
+  return client.request<Order>({ method: 'POST', path: pathOf('cancelOrder', { order_id: orderId }), endpoint: 'cancelOrder', ...options });
+}
+
+/** GET /orders/{order_id}/vouchers (extension): the secure code endpoint. Every call is recorded by the server. */
+export function getOrderCodes(client: ApiClient, orderId: string, options: CallOptions = {}): Promise<ApiResponse<OrderCodes>> {
+  return client.request<OrderCodes>({ method: 'GET', path: pathOf('getOrderCodes', { order_id: orderId }), endpoint: 'getOrderCodes', ...options });
+}
+
+/** Whether an order has reached a status it never leaves. */
+export function isFinalStatus(status: OrderStatus): boolean {
+  return FINAL_ORDER_STATUSES.includes(status);
+}
+
+/** Whether `order` has reached (or gone through) `until`; without `until`, whether it is final. */
+export function hasReached(order: Pick<Order, 'status' | 'timeline'>, until?: OrderStatus): boolean {
+  if (!until) return isFinalStatus(order.status);
+  return order.status === until || order.timeline.some((t) => t.status === until);
+}
+
+export interface FollowOptions {
+  clock: Clock;
+  /** Give up after this long (ms). */
+  timeoutMs: number;
+  /** Stop at this status (or once the order went through it); default: any final status. */
+  until?: OrderStatus;
+  signal?: AbortSignal;
+  /** First poll interval; grows ×1.5 up to `maxIntervalMs`. */
+  initialIntervalMs?: number;
+  maxIntervalMs?: number;
+  /** Longest single GET (capped by what is left of the timeout). */
+  requestTimeoutMs?: number;
+  /** Called once per status seen (first one included). */
+  onStatus?: (order: Order, response: ApiResponse<Order>) => void;
+  /** An order already fetched (e.g. the create response): saves the first GET. */
+  initial?: { order: Order; traceId?: string };
+}
+
+export interface FollowResult {
+  order: Order;
+  /** `until` reached (or, without one, a final status). */
+  reached: boolean;
+  /** The order became final without reaching `until`. */
+  endedElsewhere: boolean;
+  timedOut: boolean;
+  /** Trace id of the last answer. */
+  traceId: string | undefined;
+  polls: number;
+}
+
+/**
+ * Follow an order with GET /orders/{id}, backing off from 0.5 s to 5 s, until it reaches
+ * `until` (or a final status), becomes final elsewhere, or the timeout passes. Aborting the
+ * signal rejects with the signal's reason.
+ */
+export async function followOrder(client: ApiClient, orderId: string, options: FollowOptions): Promise<FollowResult> {
+  const { clock, signal } = options;
+  const deadline = clock.now() + options.timeoutMs;
+  const maxInterval = options.maxIntervalMs ?? 5_000;
+  let interval = options.initialIntervalMs ?? 500;
+  let lastStatus: OrderStatus | undefined;
+  let polls = 0;
+  let order: Order | undefined = options.initial?.order;
+  let traceId = options.initial?.traceId;
+  const seen = (o: Order, response?: ApiResponse<Order>) => {
+    if (o.status !== lastStatus) {
+      lastStatus = o.status;
+      if (response) options.onStatus?.(o, response);
+      else options.onStatus?.(o, { status: 200, headers: {}, data: o, text: '', traceId, replayed: false, attempts: 1, idempotencyKey: undefined, durationMs: 0 });
+    }
+  };
+  if (order) seen(order);
+  for (;;) {
+    signal?.throwIfAborted();
+    if (order) {
+      const reached = hasReached(order, options.until);
+      const final = isFinalStatus(order.status);
+      if (reached || final) return { order, reached, endedElsewhere: !reached, timedOut: false, traceId, polls };
+      const left = deadline - clock.now();
+      if (left <= 0) return { order, reached: false, endedElsewhere: false, timedOut: true, traceId, polls };
+      await clock.sleep(Math.min(interval, left), signal);
+      interval = Math.min(maxInterval, Math.round(interval * 1.5));
+    }
+    const left = Math.max(1_000, deadline - clock.now());
+    const response = await getOrder(client, orderId, { signal, timeoutMs: Math.min(options.requestTimeoutMs ?? 30_000, left) });
+    polls += 1;
+    order = response.data;
+    traceId = response.traceId ?? traceId;
+    seen(order, response);
+  }
+}

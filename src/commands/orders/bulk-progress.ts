@@ -1,0 +1,54 @@
+/**
+ * The live progress line of a bulk run on a TTY stderr: done/total, rate, ETA, failures.
+ * Redrawn at most every 100 ms; failures are printed as their own lines (TTY or not).
+ */
+import { formatDuration } from '../../core/http/duration.js';
+import type { IO } from '../../core/io/io.js';
+import type { ResultRecord } from '../../core/journal/bulk.js';
+import type { Clock } from '../../factory.js';
+
+export interface Progress {
+  /** A row finished. */
+  update(result: ResultRecord): void;
+  /** Clear the line (before the summary). */
+  done(): void;
+}
+
+export function startProgress(io: IO, clock: Clock, total: number, alreadyDone: number): Progress {
+  const started = clock.now();
+  let done = alreadyDone;
+  let ranNow = 0;
+  let failed = 0;
+  let drawnAt = 0;
+  let drawn = false;
+  const live = io.stderrIsTTY;
+  const clear = () => { if (drawn) { io.stderr.write('\r\x1b[2K'); drawn = false; } };
+  const draw = (force: boolean) => {
+    if (!live) return;
+    const now = clock.now();
+    if (!force && now - drawnAt < 100) return;
+    drawnAt = now;
+    const secs = Math.max(0.001, (now - started) / 1000);
+    const rate = ranNow / secs;
+    const left = total - done;
+    const eta = rate > 0 ? formatDuration(Math.round((left / rate) * 1000)) : '…';
+    io.stderr.write(`\r\x1b[2Korders ${done}/${total} · ${rate.toFixed(1)}/s · ETA ${left === 0 ? '0s' : eta} · ${failed} failed`);
+    drawn = true;
+  };
+  draw(true);
+  return {
+    update(result) {
+      done += 1;
+      ranNow += 1;
+      if (!result.ok) {
+        failed += 1;
+        clear();
+        io.stderr.write(`line ${result.row}: ${result.error_code ?? 'ERROR'}: ${result.error ?? ''}${result.trace_id ? ` (trace ${result.trace_id})` : ''}\n`);
+      }
+      draw(done === total);
+    },
+    done() {
+      clear();
+    },
+  };
+}

@@ -1,0 +1,118 @@
+/**
+ * The end of a bulk run: the batch summary (ordered, failed, total per currency) on stdout,
+ * the `--results` CSV (row, order_id, status, trace_id, error), and the error kind the
+ * exit code comes from when not every row was ordered.
+ */
+import { writeFile } from 'node:fs/promises';
+import { fromMinor, formatMoney, toMinor } from '../../contract/money-format.js';
+import type { ErrorKind } from '../../core/errors/index.js';
+import { codesFilePath } from '../../core/io/codes-file.js';
+import type { IO } from '../../core/io/io.js';
+import type { BatchState, ResultRecord } from '../../core/journal/bulk.js';
+import { printJson, printList, printRecord, type Column } from '../../core/output/print.js';
+import type { OutputSettings } from '../../core/output/options.js';
+
+export interface CurrencyTotal {
+  currency: string;
+  orders: number;
+  total_amount: number;
+}
+
+export interface BatchSummary {
+  batch_id: string;
+  rows: number;
+  ordered: number;
+  failed: number;
+  /** Rows never sent, or sent without an answer (interrupted): they go on a resume. */
+  not_done: number;
+  /** Rows ordered by an earlier run, skipped by this one. */
+  skipped: number;
+  totals: CurrencyTotal[];
+  journal: string;
+  results_file: string | null;
+}
+
+export function summarize(state: BatchState, skipped: number, journal: string, resultsFile: string | null): BatchSummary {
+  let ordered = 0;
+  let failed = 0;
+  const minor = new Map<string, { orders: number; minor: number }>();
+  for (const row of state.header.rows) {
+    const r = state.results.get(row.row);
+    if (!r) continue;
+    if (!r.ok) { failed += 1; continue; }
+    ordered += 1;
+    if (r.currency && r.total_amount !== null) {
+      const t = minor.get(r.currency) ?? { orders: 0, minor: 0 };
+      t.orders += 1;
+      t.minor += toMinor(r.total_amount, r.currency);
+      minor.set(r.currency, t);
+    }
+  }
+  const totals = [...minor].sort(([a], [b]) => a.localeCompare(b)).map(([currency, t]) => ({ currency, orders: t.orders, total_amount: fromMinor(t.minor, currency) }));
+  return {
+    batch_id: state.header.batch_id, rows: state.header.rows.length, ordered, failed,
+    not_done: state.header.rows.length - ordered - failed, skipped, totals, journal, results_file: resultsFile,
+  };
+}
+
+const TOTAL_COLUMNS: Column<CurrencyTotal>[] = [
+  { field: 'currency' },
+  { field: 'orders', align: 'right' },
+  { field: 'total_amount', header: 'TOTAL', get: (t) => formatMoney(t.total_amount, t.currency), align: 'right' },
+];
+
+export async function printSummary(io: IO, summary: BatchSummary, settings: OutputSettings): Promise<void> {
+  if (settings.format === 'json' || settings.format === 'ndjson') {
+    await printJson(io, summary);
+    return;
+  }
+  await printRecord(io, summary, [
+    { label: 'batch_id', value: summary.batch_id },
+    { label: 'rows', value: summary.rows },
+    { label: 'ordered', value: summary.ordered, style: (t, c) => c.green(t) },
+    { label: 'failed', value: summary.failed, style: (t, c) => (summary.failed > 0 ? c.red(t) : t) },
+    { label: 'not_done', value: summary.not_done, style: (t, c) => (summary.not_done > 0 ? c.yellow(t) : t) },
+    { label: 'skipped', value: `${summary.skipped} (ordered by an earlier run)` },
+    ...(summary.results_file ? [{ label: 'results_file', value: summary.results_file }] : []),
+  ], { ...settings, fields: undefined });
+  if (summary.totals.length > 0) {
+    await printList(io, summary.totals, TOTAL_COLUMNS, { ...settings, fields: undefined });
+  }
+}
+
+function csvCell(value: unknown): string {
+  const s = value === null || value === undefined ? '' : String(value);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+/** `row,order_id,status,trace_id,error` for every row of the batch; `row` is the input line. */
+export function resultsCsv(state: BatchState): string {
+  const lines = ['row,order_id,status,trace_id,error'];
+  for (const row of state.header.rows) {
+    const r: ResultRecord | undefined = state.results.get(row.row);
+    const status = r ? (r.ok ? r.status : 'FAILED') : 'NOT_SENT';
+    const error = r ? (r.ok ? '' : `${r.error_code ?? 'ERROR'}: ${r.error ?? ''}`) : (state.keys.has(row.row) ? 'sent without an answer: resume to re-send with the same key' : 'not sent yet');
+    lines.push([row.row, r?.order_id ?? '', status, r?.trace_id ?? '', error].map(csvCell).join(','));
+  }
+  return lines.join('\n') + '\n';
+}
+
+export async function writeResults(file: string, cwd: string, state: BatchState): Promise<string> {
+  const path = codesFilePath(file, cwd);
+  await writeFile(path, resultsCsv(state), { encoding: 'utf8', mode: 0o600 });
+  return path;
+}
+
+/** Failure kinds from the most to the least serious: the exit code of a partly failed batch. */
+const SEVERITY: ErrorKind[] = ['auth', 'network', 'rate_limited', 'unexpected', 'rejected', 'not_found', 'usage'];
+
+export function worstKind(state: BatchState): ErrorKind | undefined {
+  let worst: number | undefined;
+  for (const r of state.results.values()) {
+    if (r.ok || !r.kind) continue;
+    const i = SEVERITY.indexOf(r.kind);
+    const rank = i === -1 ? SEVERITY.length : i;
+    if (worst === undefined || rank < worst) worst = rank;
+  }
+  return worst === undefined ? undefined : (SEVERITY[worst] ?? 'unexpected');
+}

@@ -1,0 +1,89 @@
+/**
+ * Runs the rows of a batch with bounded concurrency. For each row: take its journalled
+ * idempotency key or make one and fsync it to the journal, THEN send; record the answer.
+ * Pacing and 429/Retry-After are the client's (per rate-limit class). Once the signal
+ * fires no new row starts; rows in flight finish (a row cut off stays keyed in the journal
+ * and is re-sent with the same key next time).
+ */
+import { createOrder } from '../../api/orders.js';
+import type { CreateOrderRequest } from '../../contract/orders.js';
+import { ApiError, CliError, NetworkError } from '../../core/errors/index.js';
+import type { ApiClient } from '../../core/http/types.js';
+import type { BulkJournal, BulkRow, ResultRecord } from '../../core/journal/bulk.js';
+import type { Clock, Ids } from '../../factory.js';
+
+export interface RunnerDeps {
+  client: ApiClient;
+  journal: BulkJournal;
+  clock: Clock;
+  ids: Ids;
+  /** Stops taking new rows when it fires. */
+  signal: AbortSignal;
+  concurrency: number;
+  onResult?: (result: ResultRecord) => void;
+}
+
+export function rowRequest(row: BulkRow): CreateOrderRequest {
+  return {
+    items: [{ product_id: row.product_id, denomination: row.denomination, quantity: row.quantity }],
+    ...(row.currency !== undefined ? { currency: row.currency } : {}),
+    ...(row.reference !== undefined ? { reference: row.reference } : {}),
+  };
+}
+
+function iso(clock: Clock): string {
+  return new Date(clock.now()).toISOString();
+}
+
+export function failureOf(row: number, error: unknown, at: string): Omit<ResultRecord, 'type'> {
+  const base = { row, ok: false, order_id: null, status: null, total_amount: null, currency: null, replayed: false, at };
+  if (error instanceof ApiError) {
+    return { ...base, http_status: error.status, trace_id: error.traceId ?? null, error: error.message, error_code: error.apiCode, kind: error.kind };
+  }
+  if (error instanceof NetworkError) {
+    return { ...base, http_status: null, trace_id: error.traceId ?? null, error: error.message, error_code: error.code, kind: 'network' };
+  }
+  if (error instanceof CliError) {
+    return { ...base, http_status: null, trace_id: null, error: error.message, error_code: error.code, kind: error.kind };
+  }
+  return { ...base, http_status: null, trace_id: null, error: error instanceof Error ? error.message : String(error), error_code: 'UNEXPECTED', kind: 'unexpected' };
+}
+
+async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord> {
+  const { journal, clock } = deps;
+  let key = journal.state.keys.get(row.row);
+  if (key === undefined) {
+    key = deps.ids.idempotencyKey();
+    await journal.appendKey(row.row, key, iso(clock));
+  }
+  let result: Omit<ResultRecord, 'type'>;
+  try {
+    const res = await createOrder(deps.client, rowRequest(row), { idempotencyKey: key });
+    const o = res.data;
+    result = {
+      row: row.row, ok: true, order_id: o.order_id, status: o.status, http_status: res.status, trace_id: res.traceId ?? null,
+      total_amount: o.total_amount, currency: o.currency, error: null, error_code: null, kind: null, replayed: res.replayed, at: iso(clock),
+    };
+  } catch (error) {
+    result = failureOf(row.row, error, iso(clock));
+  }
+  await journal.appendResult(result);
+  return { type: 'result', ...result };
+}
+
+/** Run `rows` (those still to do); resolves when all ran or, after the signal, when the in-flight ones finished. */
+export async function runRows(rows: BulkRow[], deps: RunnerDeps): Promise<{ ran: number; interrupted: boolean }> {
+  let next = 0;
+  let ran = 0;
+  const worker = async () => {
+    while (!deps.signal.aborted && next < rows.length) {
+      const row = rows[next++] as BulkRow;
+      const result = await runRow(row, deps);
+      ran += 1;
+      deps.onResult?.(result);
+    }
+  };
+  const n = Math.max(1, Math.min(deps.concurrency, rows.length));
+  await Promise.all(Array.from({ length: n }, worker));
+  return { ran, interrupted: deps.signal.aborted && ran < rows.length };
+}

@@ -1,0 +1,34 @@
+/**
+ * `orders cancel ID`: cancel a PENDING order (extension POST /orders/{id}/cancel, signed);
+ * the debit is refunded. Asks on a terminal, needs --yes otherwise.
+ */
+import { cancelOrder } from '../../api/orders.js';
+import { err } from '../../core/io/io.js';
+import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import type { Factory } from '../../factory.js';
+import { confirmOrStop } from './confirm.js';
+import { callExtension } from './extension.js';
+import { checkOrderId } from './order-args.js';
+import { printOrder } from './render.js';
+
+export interface CancelFlags extends OutputFlags {
+  yes?: boolean;
+}
+
+export async function run(f: Factory, id: string, flags: CancelFlags): Promise<void> {
+  const { io } = f;
+  const orderId = checkOrderId(id);
+  const settings = resolveOutput(io, flags, f.globals().color !== false);
+  const profile = await f.profile();
+  await confirmOrStop(io, {
+    yes: Boolean(flags.yes),
+    question: `Cancel order ${orderId}${profile.production ? ` on PRODUCTION profile ${profile.name}` : ''}?`,
+    reason: `cancelling ${orderId} needs confirmation`,
+  });
+  const client = await f.client();
+  const key = f.ids.idempotencyKey();
+  const res = await callExtension(client, 'order cancellation (POST /orders/{id}/cancel)', orderId,
+    () => cancelOrder(client, orderId, { idempotencyKey: key, signal: io.signal }));
+  err(io, `Order ${orderId} ${res.data.status}: the debit is refunded to the ${res.data.currency} wallet${res.traceId ? ` · trace ${res.traceId}` : ''}\n`);
+  await printOrder(io, res.data, settings, { reveal: false, full: true });
+}

@@ -1,0 +1,25 @@
+/**
+ * Confirmation before a consequential write: a y/N question on an interactive terminal;
+ * `--yes` otherwise. Declining stops the command with nothing done; a script without
+ * `--yes` gets a UsageError saying so.
+ */
+import { InterruptedError, UsageError } from '../../core/errors/index.js';
+import type { IO } from '../../core/io/io.js';
+
+export interface ConfirmOptions {
+  /** `--yes` was given. */
+  yes: boolean;
+  question: string;
+  /** Why confirmation is needed, for the non-interactive error. */
+  reason: string;
+}
+
+/** Pass with --yes; ask on an interactive terminal; refuse otherwise. */
+export async function confirmOrStop(io: IO, options: ConfirmOptions): Promise<void> {
+  if (options.yes) return;
+  if (!(io.stdinIsTTY && io.stderrIsTTY)) {
+    throw new UsageError(`${options.reason}; not asking without a terminal`, 'add --yes to confirm non-interactively');
+  }
+  const { confirm } = await import('../../core/io/prompt.js');
+  if (!(await confirm(io, options.question))) throw new InterruptedError('not confirmed: nothing was done');
+}

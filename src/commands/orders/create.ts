@@ -1,0 +1,175 @@
+/**
+ * `orders create`: one order from flags (one or several items), or a bulk order from a
+ * file (`--from`, `--resume`: see bulk.ts). The idempotency key is made once, shown
+ * always, and is what makes a retry by hand safe.
+ */
+import { createOrder, getOrderCodes } from '../../api/orders.js';
+import type { CreateOrderRequest, Order } from '../../contract/orders.js';
+import { DEFAULT_TIMEOUT_MS } from '../../core/config/types.js';
+import { ApiError, NetworkError, UsageError } from '../../core/errors/index.js';
+import { parseDuration } from '../../core/http/duration.js';
+import type { ApiClient } from '../../core/http/types.js';
+import { assertCodesFileFree, writeCodesFile, type CodeRow } from '../../core/io/codes-file.js';
+import { err } from '../../core/io/io.js';
+import { resolveOutput, type OutputFlags, type OutputSettings } from '../../core/output/options.js';
+import type { Factory } from '../../factory.js';
+import { confirmOrStop } from './confirm.js';
+import { runDryRun } from './dry-run.js';
+import { callExtension } from './extension.js';
+import { DEFAULT_WAIT_MS, followOnTerminal } from './follow.js';
+import { orderFromFlags, type OrderFlags } from './order-input.js';
+import { hasCodes } from './redact.js';
+import { printOrder } from './render.js';
+
+export interface CreateFlags extends OrderFlags, OutputFlags {
+  idempotencyKey?: string;
+  dryRun?: boolean;
+  wait?: boolean;
+  timeout?: string;
+  reveal?: boolean;
+  codesOut?: string;
+  yes?: boolean;
+  from?: string;
+  concurrency?: string;
+  results?: string;
+  resume?: string;
+}
+
+/** Idempotency keys of the contract: 1–255 printable ASCII characters. */
+export function checkIdempotencyKey(key: string): string {
+  if (!/^[\x20-\x7e]{1,255}$/.test(key)) {
+    throw new UsageError('--idempotency-key must be 1 to 255 printable ASCII characters', 'e.g. --idempotency-key order-2026-11-22-001, or leave it out to get a fresh one');
+  }
+  return key;
+}
+
+export interface SingleOptions {
+  body: CreateOrderRequest;
+  idempotencyKey: string;
+  keyGiven: boolean;
+  dryRun: boolean;
+  wait: boolean;
+  waitMs: number;
+  reveal: boolean;
+  codesOut?: string;
+  yes: boolean;
+  settings: OutputSettings;
+}
+
+/** Flags → options; every check that needs no network happens here. */
+export function buildCreate(f: Factory, flags: CreateFlags): SingleOptions {
+  const bulkOnly = (['concurrency', 'results'] as const).filter((k) => flags[k] !== undefined);
+  if (bulkOnly.length > 0) throw new UsageError(`--${bulkOnly[0]} only applies to a bulk order (--from FILE)`);
+  if (flags.timeout !== undefined && !flags.wait) throw new UsageError('--timeout here is how long --wait follows the order', 'add --wait, or use the global --timeout before the command for the request timeout');
+  const body = orderFromFlags(flags);
+  const keyGiven = flags.idempotencyKey !== undefined;
+  const idempotencyKey = keyGiven ? checkIdempotencyKey(flags.idempotencyKey as string) : f.ids.idempotencyKey();
+  const timeoutText = flags.timeout ?? (flags.wait ? f.globals().timeout : undefined);
+  return {
+    body, idempotencyKey, keyGiven,
+    dryRun: Boolean(flags.dryRun),
+    wait: Boolean(flags.wait),
+    waitMs: timeoutText !== undefined ? parseDuration(timeoutText, '--timeout') : DEFAULT_WAIT_MS,
+    reveal: Boolean(flags.reveal),
+    codesOut: flags.codesOut,
+    yes: Boolean(flags.yes),
+    settings: resolveOutput(f.io, flags, f.globals().color !== false),
+  };
+}
+
+function describe(body: CreateOrderRequest): string {
+  const vouchers = body.items.reduce((n, i) => n + i.quantity, 0);
+  const list = body.items.map((i) => `${i.quantity} × ${i.product_id} ${i.denomination}`).join(', ');
+  return `${vouchers} voucher${vouchers === 1 ? '' : 's'} (${list})${body.currency ? ` paid in ${body.currency}` : ''}`;
+}
+
+/** Add "retry with the same key" to errors after which the order may exist. */
+function withRetryHint(error: unknown, key: string): unknown {
+  const hint = `the order may or may not exist: retry with --idempotency-key ${key} (the server replays it; it never orders twice)`;
+  if (error instanceof NetworkError) return new NetworkError(error.message, error.traceId, error.errno, hint, { cause: error });
+  if (error instanceof ApiError && (error.kind === 'network' || error.kind === 'rate_limited' || error.apiCode === 'IDEMPOTENCY_KEY_IN_PROGRESS')) {
+    return new ApiError({
+      status: error.status, name: error.name, code: error.apiCode, message: error.message, details: error.details,
+      traceId: error.traceId, retryAfter: error.retryAfter, replayed: error.replayed, method: error.method, path: error.path, hint,
+    });
+  }
+  return error;
+}
+
+function codeRows(order: Order): CodeRow[] {
+  return order.vouchers
+    .filter((v) => typeof v.code === 'string' && v.code !== '')
+    .map((v) => ({ order_id: order.order_id, voucher_id: v.voucher_id, product_id: v.product_id, denomination: v.denomination, expiry: v.expiry, code: v.code as string, pin: v.pin ?? null }));
+}
+
+/** Put the secure endpoint's codes into the order's vouchers (by voucher id). */
+async function withCodes(client: ApiClient, order: Order): Promise<Order> {
+  const codes = await callExtension(client, 'the secure code endpoint (GET /orders/{id}/vouchers)', order.order_id, () => getOrderCodes(client, order.order_id));
+  const byId = new Map(codes.data.data.map((c) => [c.voucher_id, c]));
+  return { ...order, vouchers: order.vouchers.map((v) => { const c = byId.get(v.voucher_id); return c ? { ...v, code: c.code, pin: c.pin } : v; }) };
+}
+
+export async function run(f: Factory, flags: CreateFlags): Promise<void> {
+  if (flags.from !== undefined || flags.resume !== undefined) {
+    const { run: runBulk } = await import('./bulk.js');
+    return runBulk(f, flags);
+  }
+  const o = buildCreate(f, flags);
+  const { io } = f;
+  if (o.codesOut !== undefined) await assertCodesFileFree(o.codesOut, io.cwd);
+  const profile = await f.profile();
+  const client = await f.client();
+
+  if (o.dryRun) {
+    await runDryRun(f, client, o.body, o.settings);
+    return;
+  }
+  if (profile.production) {
+    await confirmOrStop(io, {
+      yes: o.yes,
+      question: `Profile ${profile.name} is PRODUCTION: order ${describe(o.body)} for real?`,
+      reason: `profile ${profile.name} is marked production`,
+    });
+  }
+
+  err(io, `Idempotency key: ${o.idempotencyKey}${o.keyGiven ? '' : ' (generated)'}\n  to retry safely, run the same command with --idempotency-key ${o.idempotencyKey}\n`);
+  const requestTimeoutMs = o.wait && profile.sources.timeout_ms === 'flag' && flags.timeout === undefined ? DEFAULT_TIMEOUT_MS : undefined;
+  let res;
+  try {
+    res = await createOrder(client, o.body, { idempotencyKey: o.idempotencyKey, signal: io.signal, timeoutMs: requestTimeoutMs });
+  } catch (error) {
+    throw withRetryHint(error, o.idempotencyKey);
+  }
+  let order = res.data;
+  const trace = res.traceId ? ` · trace ${res.traceId}` : '';
+  const replayed = res.replayed ? ' (replayed: this key was used before; nothing was ordered again)' : '';
+  if (res.status === 201 || order.status !== 'PENDING') {
+    err(io, `Order ${order.order_id} ${order.status}${order.fulfilled_from ? ` from ${order.fulfilled_from}` : ''}${trace}${replayed}\n`);
+  } else {
+    err(io, `Order ${order.order_id} accepted: ${order.status} (fulfilled asynchronously)${trace}${replayed}\n`);
+  }
+
+  if (o.wait) {
+    const followed = await followOnTerminal(f, client, order.order_id, { timeoutMs: o.waitMs, initial: { order, traceId: res.traceId }, requestTimeoutMs });
+    // GET shows code_last4 only; the codes of the 201 answer are kept when it was a cache-hit.
+    order = hasCodes(order) ? order : followed.order;
+  } else if (order.status === 'PENDING' || order.status === 'PROCESSING') {
+    err(io, `Follow it: vouchers orders wait ${order.order_id}\n`);
+  }
+
+  const wantsCodes = o.reveal || o.codesOut !== undefined;
+  const issued = order.vouchers.some((v) => v.status === 'ISSUED');
+  if (wantsCodes && issued && !hasCodes(order)) order = await withCodes(client, order);
+
+  await printOrder(io, order, o.settings, { reveal: o.reveal, extra: { idempotency_key: o.idempotencyKey } });
+
+  if (o.codesOut !== undefined) {
+    const rows = codeRows(order);
+    if (rows.length === 0) {
+      err(io, `No codes written to ${o.codesOut}: the order has no issued vouchers yet; once delivered: vouchers orders codes ${order.order_id} --codes-out ${o.codesOut}\n`);
+    } else {
+      const written = await writeCodesFile(o.codesOut, io.cwd, rows);
+      err(io, `Wrote ${written.count} code${written.count === 1 ? '' : 's'} to ${written.path} (mode 0600)\n`);
+    }
+  }
+}

@@ -1,0 +1,72 @@
+/**
+ * `orders create --dry-run`: check the products, denominations and wallet balance against
+ * the live API and print the total, without ordering. A failed check is an error (the
+ * order would fail); the report is printed first either way.
+ */
+import { fromMinor, formatMoney, toMinor } from '../../contract/money-format.js';
+import type { CreateOrderRequest } from '../../contract/orders.js';
+import { CliError, UsageError } from '../../core/errors/index.js';
+import type { ApiClient } from '../../core/http/types.js';
+import { err } from '../../core/io/io.js';
+import { printRecord, type RecordField } from '../../core/output/print.js';
+import type { OutputSettings } from '../../core/output/options.js';
+import type { Factory } from '../../factory.js';
+import { checkFunds, itemProblem, lookupProducts, orderCurrency, totalMinor, walletsByCurrency } from './preflight.js';
+
+export interface DryRunReport {
+  dry_run: true;
+  request: CreateOrderRequest;
+  total_amount: number | null;
+  currency: string | null;
+  wallet_available: number | null;
+  balance_after: number | null;
+  sufficient_funds: boolean;
+  problems: string[];
+}
+
+export async function runDryRun(f: Factory, client: ApiClient, body: CreateOrderRequest, settings: OutputSettings): Promise<DryRunReport> {
+  const { io } = f;
+  const lookups = await lookupProducts(client, body.items.map((i) => i.product_id), io.signal);
+  const problems: string[] = [];
+  body.items.forEach((item, i) => {
+    const p = itemProblem(item, lookups, body.currency);
+    if (p) problems.push(body.items.length > 1 ? `item ${i + 1}: ${p}` : p);
+  });
+  const currency = orderCurrency(body.items, lookups, body.currency);
+  if (!currency && problems.length === 0) problems.push('the items are sold in different currencies; one order is paid from one wallet');
+  let total: number | null = null;
+  let available: number | null = null;
+  let after: number | null = null;
+  let sufficient = false;
+  if (currency && problems.length === 0) {
+    const minor = totalMinor(body.items, currency);
+    const { wallets } = await walletsByCurrency(client, io.signal);
+    const [funds] = checkFunds(new Map([[currency, minor]]), wallets);
+    total = fromMinor(minor, currency);
+    available = funds?.available ?? null;
+    sufficient = funds?.sufficient ?? false;
+    if (available !== null) after = fromMinor(toMinor(available, currency) - minor, currency);
+    if (available === null) problems.push(`there is no ${currency} wallet`);
+    else if (!sufficient) problems.push(`the ${currency} wallet holds ${formatMoney(available, currency)}; the order costs ${formatMoney(total, currency)}`);
+  }
+  const report: DryRunReport = {
+    dry_run: true, request: body, total_amount: total, currency: currency ?? null,
+    wallet_available: available, balance_after: after, sufficient_funds: sufficient, problems,
+  };
+  const fields: RecordField[] = [
+    { label: 'dry_run', value: 'yes: nothing was ordered' },
+    { label: 'items', value: body.items.map((i) => `${i.quantity} × ${i.product_id} ${i.denomination}`).join(', ') },
+    { label: 'total_amount', value: total !== null && currency ? formatMoney(total, currency) : '' },
+    { label: 'wallet_available', value: available !== null && currency ? formatMoney(available, currency) : '' },
+    { label: 'balance_after', value: after !== null && currency ? formatMoney(after, currency) : '' },
+    { label: 'checks', value: problems.length === 0 ? 'ok: products, denominations and balance' : problems.join('; '), style: (t, c) => (problems.length === 0 ? c.green(t) : c.red(t)) },
+  ];
+  await printRecord(io, report, fields, settings);
+  if (problems.length > 0) {
+    const fundsOnly = problems.length === 1 && !sufficient && available !== null;
+    if (fundsOnly) throw new CliError('rejected', `dry run: ${problems[0]}`, 'top up the wallet, or order less: vouchers wallets list');
+    throw new UsageError(`dry run: the order would fail:\n  ${problems.join('\n  ')}`, 'fix the order; nothing was sent');
+  }
+  err(io, 'Dry run passed: nothing was ordered. Run again without --dry-run to order.\n');
+  return report;
+}

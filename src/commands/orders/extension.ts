@@ -1,0 +1,27 @@
+/**
+ * Extensions of the API (GET /orders, GET /orders/{id}/vouchers, POST /orders/{id}/cancel)
+ * may be missing on a real server: a 405, or a 404 for an order that does exist, becomes
+ * a clear "this server does not offer …" (exit 4) instead of a confusing error.
+ */
+import { getOrder } from '../../api/orders.js';
+import { isRouteMissing, notOffered } from '../../api/not-offered.js';
+import type { ApiClient } from '../../core/http/types.js';
+
+const HINT = 'it is an extension of the Partner API v1 (docs/contract.md); the local sandbox offers it';
+
+/**
+ * Run an extension call. On 405, or on 404 when no order id is involved or the order
+ * itself exists, say the server lacks `what`.
+ */
+export async function callExtension<T>(client: ApiClient, what: string, orderId: string | undefined, call: () => Promise<T>): Promise<T> {
+  try {
+    return await call();
+  } catch (error) {
+    if (!isRouteMissing(error)) throw error;
+    const message = `this server does not offer ${what}`;
+    if (error.status === 405 || orderId === undefined) throw notOffered(error, message, HINT);
+    const orderExists = await getOrder(client, orderId).then(() => true, () => false);
+    if (orderExists) throw notOffered(error, message, HINT);
+    throw error;
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * Following an order on the terminal (create --wait, orders wait): a spinner on a TTY that
+ * prints each status change, one stderr line per change when piped, and PendingError
+ * (exit 8) with the order id and trace id when the time runs out.
+ */
+import { followOrder, type FollowResult } from '../../api/orders.js';
+import { formatDuration } from '../../core/http/duration.js';
+import { CliError, PendingError } from '../../core/errors/index.js';
+import type { Order, OrderStatus } from '../../contract/orders.js';
+import type { ApiClient } from '../../core/http/types.js';
+import { startSpinner } from '../../core/output/spinner.js';
+import type { Factory } from '../../factory.js';
+
+/** How long --wait and `orders wait` follow an order unless --timeout says otherwise. */
+export const DEFAULT_WAIT_MS = 10 * 60_000;
+
+export interface FollowOnTerminalOptions {
+  timeoutMs: number;
+  until?: OrderStatus;
+  requestTimeoutMs?: number;
+  initial?: { order: Order; traceId?: string };
+}
+
+export async function followOnTerminal(f: Factory, client: ApiClient, orderId: string, options: FollowOnTerminalOptions): Promise<FollowResult> {
+  const { io, clock } = f;
+  const target = options.until ?? 'a final status';
+  const spinner = await startSpinner(io, `Waiting for ${orderId} to reach ${target} (up to ${formatDuration(options.timeoutMs)})`);
+  let result: FollowResult;
+  try {
+    result = await followOrder(client, orderId, {
+      clock, signal: io.signal, timeoutMs: options.timeoutMs, until: options.until, initial: options.initial,
+      requestTimeoutMs: options.requestTimeoutMs,
+      onStatus: (order, response) => {
+        const trace = response.traceId ? `  trace ${response.traceId}` : '';
+        spinner.info(`${new Date(clock.now()).toISOString().replace(/\.\d+Z$/, 'Z')}  ${orderId}  ${order.status}${trace}`);
+        spinner.text(`Waiting for ${orderId} to reach ${target}: ${order.status}`);
+      },
+    });
+  } catch (error) {
+    spinner.stop();
+    throw error;
+  }
+  if (result.reached) {
+    spinner.succeed(`${orderId} ${result.order.status}`);
+    return result;
+  }
+  spinner.fail(`${orderId} ${result.order.status}`);
+  if (result.timedOut) {
+    throw new PendingError(
+      `order ${orderId} is still ${result.order.status} after ${formatDuration(options.timeoutMs)}${result.traceId ? ` (trace ID ${result.traceId})` : ''}`,
+      `keep following it: vouchers orders wait ${orderId}`,
+      result.traceId,
+    );
+  }
+  throw new CliError('rejected', `order ${orderId} ended ${result.order.status} without reaching ${options.until}${result.traceId ? ` (trace ID ${result.traceId})` : ''}`, `see its timeline: vouchers orders get ${orderId}`);
+}

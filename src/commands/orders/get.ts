@@ -1,0 +1,20 @@
+/** `orders get ID`: the order, its items, vouchers (codes masked) and fulfilment timeline. */
+import { getOrder } from '../../api/orders.js';
+import { err } from '../../core/io/io.js';
+import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import type { Factory } from '../../factory.js';
+import { checkOrderId } from './order-args.js';
+import { printOrder } from './render.js';
+
+export type GetFlags = OutputFlags;
+
+export async function run(f: Factory, id: string, flags: GetFlags): Promise<void> {
+  const orderId = checkOrderId(id);
+  const settings = resolveOutput(f.io, flags, f.globals().color !== false);
+  const client = await f.client();
+  const res = await getOrder(client, orderId, { signal: f.io.signal });
+  await printOrder(f.io, res.data, settings, { reveal: false, full: true });
+  if (f.io.stderrIsTTY && res.data.vouchers.length > 0 && !settings.fields) {
+    err(f.io, `Codes are masked; to fetch them through the secure endpoint: vouchers orders codes ${orderId} --reveal\n`);
+  }
+}

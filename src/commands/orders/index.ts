@@ -1,0 +1,129 @@
+/**
+ * `vouchers orders …`: registration only. Each verb loads its implementation when it runs,
+ * so `--help` stays fast.
+ */
+import type { Command } from 'commander';
+import { addOutputOptions } from '../../core/output/options.js';
+import type { RegisterCommand } from '../types.js';
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+const STATUSES = 'PENDING, PROCESSING, DELIVERED, PARTIALLY_DELIVERED, CANCELLED, REFUNDED';
+
+function create(orders: Command, f: Parameters<RegisterCommand>[1]): void {
+  const cmd = orders.command('create')
+    .description('Place an order (one or several items), or a bulk order from a file')
+    .option('--product <id>', 'product to order (one item)')
+    .option('--denomination <amount>', 'face value of each voucher, e.g. 25')
+    .option('--quantity <n>', 'how many vouchers (default 1)')
+    .option('--item <id:denom:qty>', 'an item of a multi-item order; repeat it', collect)
+    .option('--currency <code>', 'wallet to pay from (default: the products\' currency)')
+    .option('--reference <text>', 'your own reference, up to 64 characters')
+    .option('--idempotency-key <key>', 'key that makes a retry safe (generated when not given, and always shown)')
+    .option('--dry-run', 'check products, denominations and balance and print the total; order nothing')
+    .option('--wait', 'follow an asynchronous order to a final status')
+    .option('--timeout <duration>', 'with --wait: how long to follow it (default 10m)')
+    .option('--reveal', 'show the voucher codes in full (masked to the last 4 otherwise)')
+    .option('--codes-out <file>', 'write the codes to a NEW file (mode 0600); never overwrites')
+    .option('-y, --yes', 'confirm without asking (required for a production profile when not on a terminal)')
+    .option('--from <file>', 'bulk: CSV (with header) or NDJSON with product_id, denomination, quantity, reference, currency')
+    .option('--concurrency <n>', 'bulk: orders in flight at once (default 4)')
+    .option('--results <file>', 'bulk: write row,order_id,status,trace_id,error as CSV (row = line in the file)')
+    .option('--resume <batch_id>', 'bulk: continue a batch (re-running the same file does the same)');
+  addOutputOptions(cmd, 'record');
+  cmd.addHelpText('after', `
+Examples:
+  $ vouchers orders create --product sbx-instant --denomination 25 --quantity 2
+  $ vouchers orders create --item sbx-instant:25:2 --item sbx-async:50:1 --reference po-1042
+  $ vouchers orders create --product sbx-async --denomination 50 --wait --timeout 2m --json
+  $ vouchers orders create --product sbx-instant --denomination 10 --dry-run
+  $ vouchers orders create --product sbx-instant --denomination 10 --codes-out codes.csv
+  $ vouchers orders create --from orders.csv --concurrency 4 --results results.csv
+  $ vouchers orders create --resume bat_3f9a0c1d2e4b5a6c7d8e
+
+A lost answer is never a lost order: run the same command again with the idempotency key
+it printed (--idempotency-key KEY) and the server replays the original answer. A bulk run
+journals every row's key before sending it; running the same file again (or --resume)
+skips ordered rows and re-sends the others with their same keys.`);
+  cmd.action(async (opts) => {
+    const { run } = await import('./create.js');
+    await run(f, opts);
+  });
+}
+
+export const registerOrders: RegisterCommand = (program, f) => {
+  const orders = program.command('orders').description('Place, follow, list and cancel orders; fetch voucher codes');
+
+  create(orders, f);
+
+  const get = orders.command('get').argument('<order_id>', 'ord_… id').description('Show an order: items, vouchers (codes masked) and fulfilment timeline');
+  addOutputOptions(get, 'record');
+  get.addHelpText('after', `
+Examples:
+  $ vouchers orders get ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE
+  $ vouchers orders get ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --json | jq .timeline`);
+  get.action(async (id: string, opts) => {
+    const { run } = await import('./get.js');
+    await run(f, id, opts);
+  });
+
+  const list = orders.command('list').description('List orders, newest first')
+    .option('--status <status>', `only this status (${STATUSES})`)
+    .option('--reference <text>', 'only orders with this reference')
+    .option('--from <date>', 'created on or after this date (YYYY-MM-DD, UTC)')
+    .option('--to <date>', 'created on or before this date (YYYY-MM-DD, UTC)')
+    .option('--limit <n>', 'page size, 1–200 (server default 50)')
+    .option('--cursor <cursor>', 'continue from a page\'s next_cursor')
+    .option('--all', 'follow the cursors: every page, streamed');
+  addOutputOptions(list, 'list');
+  list.addHelpText('after', `
+Examples:
+  $ vouchers orders list --status PENDING
+  $ vouchers orders list --from 2026-11-01 --to 2026-11-30 --all --output csv > november.csv
+  $ vouchers orders list --reference po-1042 --json`);
+  list.action(async (opts) => {
+    const { run } = await import('./list.js');
+    await run(f, opts);
+  });
+
+  const wait = orders.command('wait').argument('<order_id>', 'ord_… id').description('Follow an order until a status (default: any final one); exit 8 at the timeout')
+    .option('--until <status>', `stop at this status (${STATUSES})`)
+    .option('--timeout <duration>', 'how long to follow it (default 10m)');
+  addOutputOptions(wait, 'record');
+  wait.addHelpText('after', `
+Examples:
+  $ vouchers orders wait ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE
+  $ vouchers orders wait ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --until DELIVERED --timeout 2m || echo "still pending (exit $?)"`);
+  wait.action(async (id: string, opts) => {
+    const { run } = await import('./wait.js');
+    await run(f, id, opts);
+  });
+
+  const cancel = orders.command('cancel').argument('<order_id>', 'ord_… id').description('Cancel a PENDING order (the debit is refunded)')
+    .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)');
+  addOutputOptions(cancel, 'record');
+  cancel.addHelpText('after', `
+Examples:
+  $ vouchers orders cancel ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE
+  $ vouchers orders cancel ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --yes --json`);
+  cancel.action(async (id: string, opts) => {
+    const { run } = await import('./cancel.js');
+    await run(f, id, opts);
+  });
+
+  const codes = orders.command('codes').argument('<order_id>', 'ord_… id').description('Fetch an order\'s voucher codes through the secure endpoint (masked unless --reveal)')
+    .option('--reveal', 'show codes and pins in full')
+    .option('--codes-out <file>', 'write the full codes to a NEW file (mode 0600); stdout stays masked');
+  addOutputOptions(codes, 'list');
+  codes.addHelpText('after', `
+Examples:
+  $ vouchers orders codes ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE
+  $ vouchers orders codes ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --codes-out codes.csv
+  $ vouchers orders codes ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --reveal --output json
+
+Every call of the secure endpoint is recorded by the server with its trace ID.`);
+  codes.action(async (id: string, opts) => {
+    const { run } = await import('./codes.js');
+    await run(f, id, opts);
+  });
+};

@@ -1,0 +1,86 @@
+/**
+ * `orders list`: one page (newest first), or with --all every page, streamed row by row.
+ * Filters map to the extension GET /orders: status, reference, created_from, created_to.
+ */
+import { iterateOrders, listOrders, type OrderListQuery } from '../../api/orders.js';
+import { PAGE_LIMIT } from '../../contract/common.js';
+import type { Order } from '../../contract/orders.js';
+import { UsageError } from '../../core/errors/index.js';
+import { err } from '../../core/io/io.js';
+import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
+import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
+import type { Factory } from '../../factory.js';
+import { callExtension } from './extension.js';
+import { checkDate, parseStatus } from './order-args.js';
+import { parseCount } from './order-input.js';
+import { redactOrder } from './redact.js';
+
+export interface ListFlags extends OutputFlags {
+  status?: string;
+  reference?: string;
+  from?: string;
+  to?: string;
+  limit?: string;
+  cursor?: string;
+  all?: boolean;
+}
+
+export const ORDER_COLUMNS: Column<Order>[] = [
+  { field: 'order_id' },
+  { field: 'status', style: (t, c) => styleStatus(t, c) },
+  { field: 'total_amount', header: 'TOTAL', get: (o) => formatMoney(o.total_amount, o.currency), align: 'right' },
+  { field: 'vouchers', get: (o) => o.items.reduce((n, i) => n + i.quantity, 0), align: 'right' },
+  { field: 'reference' },
+  { field: 'fulfilled_from', header: 'FROM' },
+  { field: 'created_at', header: 'CREATED', get: (o) => formatTime(o.created_at) },
+];
+
+const ORDER_FIELDS = ['order_id', 'status', 'items', 'total_amount', 'currency', 'reference', 'fulfilled_from', 'created_at', 'updated_at', 'vouchers', 'timeline'];
+
+export function buildQuery(flags: ListFlags): OrderListQuery {
+  const query: OrderListQuery = {};
+  if (flags.status !== undefined) query.status = parseStatus(flags.status, '--status');
+  if (flags.reference !== undefined) query.reference = flags.reference;
+  if (flags.from !== undefined) query.created_from = checkDate(flags.from, '--from');
+  if (flags.to !== undefined) query.created_to = checkDate(flags.to, '--to');
+  if (query.created_from && query.created_to && query.created_from > query.created_to) {
+    throw new UsageError(`--from ${query.created_from} is after --to ${query.created_to}`, 'swap them');
+  }
+  if (flags.limit !== undefined) {
+    const n = parseCount(flags.limit);
+    if (n === undefined || n < PAGE_LIMIT.min || n > PAGE_LIMIT.max) throw new UsageError(`--limit ${JSON.stringify(flags.limit)} is not a page size`, `use a whole number from ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}`);
+    query.limit = n;
+  }
+  if (flags.cursor !== undefined) query.cursor = flags.cursor;
+  return query;
+}
+
+export async function run(f: Factory, flags: ListFlags): Promise<void> {
+  const { io } = f;
+  const query = buildQuery(flags);
+  const settings = resolveOutput(io, flags, f.globals().color !== false);
+  const available = settings.format === 'json' || settings.format === 'ndjson' ? ORDER_FIELDS : [...new Set([...ORDER_COLUMNS.map((c) => c.field), ...ORDER_FIELDS])];
+  if (await handleFieldsFlag(io, settings, available)) return;
+  const client = await f.client();
+  const what = 'order listing (GET /orders)';
+  if (flags.all) {
+    let pages = 0;
+    const rows = (async function* () {
+      const it = iterateOrders(client, query, { signal: io.signal, onPage: () => { pages += 1; if (io.stderrIsTTY && pages > 1) err(io, `\rfetched ${pages} pages…`); } });
+      // The first page goes through the extension check; later ones are plain pages.
+      const first = await callExtension(client, what, undefined, () => it.next());
+      if (first.done) return;
+      yield redactOrder(first.value, false);
+      for await (const o of it) yield redactOrder(o, false);
+    })();
+    await printList(io, rows, ORDER_COLUMNS, settings, { empty: 'No orders match.' });
+    if (io.stderrIsTTY && pages > 1) err(io, '\n');
+    return;
+  }
+  const page = await callExtension(client, what, undefined, () => listOrders(client, query, { signal: io.signal }));
+  await printList(io, page.data.data.map((o) => redactOrder(o, false)), ORDER_COLUMNS, settings, { empty: 'No orders match.' });
+  if (page.data.has_more && page.data.next_cursor) {
+    err(io, `More orders: add --cursor ${page.data.next_cursor}, or --all for every page\n`);
+  }
+}

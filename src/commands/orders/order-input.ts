@@ -1,0 +1,102 @@
+/**
+ * Flags → CreateOrderRequest, checked against the contract before anything is sent.
+ * `--product/--denomination/--quantity` make one item; repeatable `--item ID:DENOM[:QTY]`
+ * make several.
+ */
+import { CreateOrderRequest } from '../../contract/orders.js';
+import { UsageError } from '../../core/errors/index.js';
+
+export interface OrderFlags {
+  product?: string;
+  denomination?: string;
+  quantity?: string;
+  item?: string[];
+  currency?: string;
+  reference?: string;
+}
+
+/** A number as typed: `25`, `12.5`. Rejects empty text, `1e3`, hex and the like. */
+export function parseAmount(text: string): number | undefined {
+  const s = text.trim();
+  if (!/^\d+(\.\d+)?$/.test(s)) return undefined;
+  return Number(s);
+}
+
+export function parseCount(text: string): number | undefined {
+  const s = text.trim();
+  if (!/^\d+$/.test(s)) return undefined;
+  return Number(s);
+}
+
+/** `ID:DENOM[:QTY]`; the product id may itself hold colons (the last parts are numbers). */
+export function parseItemFlag(text: string, index: number): { product_id: string; denomination: number; quantity: number } {
+  const parts = text.split(':');
+  const bad = (why: string) => new UsageError(`--item ${JSON.stringify(text)} (item ${index + 1}): ${why}`, 'write each item as PRODUCT_ID:DENOMINATION:QUANTITY, e.g. --item sbx-instant:25:2');
+  if (parts.length < 2) throw bad('expected PRODUCT_ID:DENOMINATION:QUANTITY');
+  let qtyText = '1';
+  let denomText: string;
+  let idParts: string[];
+  if (parts.length >= 3 && parseCount(parts[parts.length - 1] as string) !== undefined && parseAmount(parts[parts.length - 2] as string) !== undefined) {
+    qtyText = parts[parts.length - 1] as string;
+    denomText = parts[parts.length - 2] as string;
+    idParts = parts.slice(0, -2);
+  } else {
+    denomText = parts[parts.length - 1] as string;
+    idParts = parts.slice(0, -1);
+  }
+  const productId = idParts.join(':');
+  if (productId === '') throw bad('the product id is empty');
+  const denomination = parseAmount(denomText);
+  if (denomination === undefined) throw bad(`denomination ${JSON.stringify(denomText)} is not a number`);
+  const quantity = parseCount(qtyText);
+  if (quantity === undefined) throw bad(`quantity ${JSON.stringify(qtyText)} is not a whole number`);
+  return { product_id: productId, denomination, quantity };
+}
+
+/** The field of an issue path in the words of the flags: `items.1.quantity` → `item 2 quantity`. */
+function fieldName(path: PropertyKey[], single: boolean): string {
+  if (path[0] === 'items' && typeof path[1] === 'number') {
+    const field = String(path[2] ?? '');
+    const flag = field === 'product_id' ? 'product' : field;
+    return single ? `--${flag}` : `item ${path[1] + 1} (--item) ${field}`;
+  }
+  if (path[0] === 'items') return single ? '--quantity' : '--item';
+  if (path.length === 0) return 'order';
+  return `--${String(path[0])}`;
+}
+
+/** Check a request against CreateOrderRequest; UsageError naming every bad field. */
+export function checkOrderRequest(candidate: unknown, single: boolean): CreateOrderRequest {
+  const parsed = CreateOrderRequest.safeParse(candidate);
+  if (parsed.success) return parsed.data;
+  const problems = parsed.error.issues.map((i) => `${fieldName(i.path, single)}: ${i.message}`);
+  throw new UsageError(problems.length === 1 ? `invalid order: ${problems[0]}` : `invalid order:\n  ${problems.join('\n  ')}`, 'fix the flags named above; nothing was sent');
+}
+
+/** Build and check the order body from the flags. */
+export function orderFromFlags(flags: OrderFlags): CreateOrderRequest {
+  const items = flags.item ?? [];
+  if (items.length > 0 && (flags.product !== undefined || flags.denomination !== undefined || flags.quantity !== undefined)) {
+    throw new UsageError('--item cannot be combined with --product, --denomination or --quantity', 'use --product/--denomination/--quantity for one item, or repeat --item ID:DENOM:QTY for several');
+  }
+  let body: Record<string, unknown>;
+  const single = items.length === 0;
+  if (single) {
+    if (flags.product === undefined) throw new UsageError('which product? --product is required', 'e.g. vouchers orders create --product sbx-instant --denomination 25, or --from FILE for a bulk order');
+    if (flags.denomination === undefined) throw new UsageError('--denomination is required', 'see the product\'s denominations: vouchers products get ' + flags.product);
+    const denomination = parseAmount(flags.denomination);
+    if (denomination === undefined) throw new UsageError(`--denomination ${JSON.stringify(flags.denomination)} is not a number`, 'e.g. --denomination 25');
+    let quantity = 1;
+    if (flags.quantity !== undefined) {
+      const q = parseCount(flags.quantity);
+      if (q === undefined) throw new UsageError(`--quantity ${JSON.stringify(flags.quantity)} is not a whole number`, 'e.g. --quantity 3');
+      quantity = q;
+    }
+    body = { items: [{ product_id: flags.product, denomination, quantity }] };
+  } else {
+    body = { items: items.map((t, i) => parseItemFlag(t, i)) };
+  }
+  if (flags.currency !== undefined) body.currency = flags.currency.toUpperCase();
+  if (flags.reference !== undefined) body.reference = flags.reference;
+  return checkOrderRequest(body, single);
+}

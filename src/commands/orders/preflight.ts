@@ -1,0 +1,94 @@
+/**
+ * Checks against the live catalog and wallets before ordering (`--dry-run`, and every bulk
+ * file before its first order): the product exists and is open to the partner, the
+ * denomination is offered, and the wallet covers the total. Money in integer minor units.
+ */
+import { getProduct } from '../../api/catalog.js';
+import { listWallets } from '../../api/wallets.js';
+import type { ProductDetail } from '../../contract/catalog.js';
+import type { Wallet } from '../../contract/money.js';
+import { fromMinor, toMinor } from '../../contract/money-format.js';
+import { ApiError } from '../../core/errors/index.js';
+import type { ApiClient } from '../../core/http/types.js';
+
+export type ProductLookup = { product: ProductDetail } | { problem: string };
+
+/** Fetch each distinct product once (a few at a time). 404/403 become problems; other errors throw. */
+export async function lookupProducts(client: ApiClient, ids: Iterable<string>, signal?: AbortSignal): Promise<Map<string, ProductLookup>> {
+  const todo = [...new Set(ids)];
+  const found = new Map<string, ProductLookup>();
+  const worker = async () => {
+    for (let id = todo.shift(); id !== undefined; id = todo.shift()) {
+      try {
+        found.set(id, { product: (await getProduct(client, id, { signal })).data });
+      } catch (error) {
+        if (error instanceof ApiError && error.status === 404) found.set(id, { problem: `product ${JSON.stringify(id)} does not exist` });
+        else if (error instanceof ApiError && error.status === 403 && error.apiCode === 'PRODUCT_NOT_AVAILABLE') found.set(id, { problem: `product ${JSON.stringify(id)} is not open to your organisation` });
+        else throw error;
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(4, todo.length) }, worker));
+  return found;
+}
+
+export interface ItemLike {
+  product_id: string;
+  denomination: number;
+  quantity: number;
+}
+
+/** What is wrong with an item given the catalog, if anything. */
+export function itemProblem(item: ItemLike, lookups: Map<string, ProductLookup>, currency?: string): string | undefined {
+  const found = lookups.get(item.product_id);
+  if (!found) return `product ${JSON.stringify(item.product_id)} was not looked up`;
+  if ('problem' in found) return found.problem;
+  const p = found.product;
+  if (!p.denominations.includes(item.denomination)) {
+    return `product ${p.product_id} does not offer denomination ${item.denomination} (offered: ${p.denominations.join(', ')})`;
+  }
+  if (currency !== undefined && currency !== p.currency) return `product ${p.product_id} is sold in ${p.currency}, not ${currency}`;
+  try {
+    toMinor(item.denomination, p.currency);
+  } catch (e) {
+    return (e as Error).message;
+  }
+  return undefined;
+}
+
+/** The currency an order is paid in: the given one, else its products' (when they agree). */
+export function orderCurrency(items: ItemLike[], lookups: Map<string, ProductLookup>, currency?: string): string | undefined {
+  if (currency) return currency;
+  const currencies = new Set<string>();
+  for (const i of items) {
+    const f = lookups.get(i.product_id);
+    if (f && 'product' in f) currencies.add(f.product.currency);
+  }
+  return currencies.size === 1 ? [...currencies][0] : undefined;
+}
+
+/** Sum of denomination × quantity in minor units. */
+export function totalMinor(items: ItemLike[], currency: string): number {
+  return items.reduce((n, i) => n + toMinor(i.denomination, currency) * i.quantity, 0);
+}
+
+export async function walletsByCurrency(client: ApiClient, signal?: AbortSignal): Promise<{ wallets: Map<string, Wallet>; traceId: string | undefined }> {
+  const res = await listWallets(client, { signal });
+  return { wallets: new Map(res.data.data.map((w) => [w.currency, w])), traceId: res.traceId };
+}
+
+export interface FundsCheck {
+  currency: string;
+  total: number;
+  available: number | null;
+  sufficient: boolean;
+}
+
+/** Compare totals (minor units per currency) with the wallets' available balances. */
+export function checkFunds(totals: Map<string, number>, wallets: Map<string, Wallet>): FundsCheck[] {
+  return [...totals].map(([currency, minor]) => {
+    const w = wallets.get(currency);
+    const available = w ? toMinor(w.available, currency) : null;
+    return { currency, total: fromMinor(minor, currency), available: w ? w.available : null, sufficient: available !== null && available >= minor };
+  });
+}

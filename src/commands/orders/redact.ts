@@ -1,0 +1,41 @@
+/**
+ * Voucher codes never leave the CLI unasked: an order's vouchers lose `code` and `pin`
+ * (keeping `code_last4`, as GET /orders/{id} shows them) unless the user asked to reveal.
+ */
+import type { Order, OrderCodes, OrderVoucher, VoucherCode } from '../../contract/orders.js';
+import { maskCode } from '../../core/output/format.js';
+
+export function redactVoucher(v: OrderVoucher): OrderVoucher {
+  const { code, pin: _pin, ...rest } = v;
+  const last4 = v.code_last4 ?? (code ? code.slice(-4) : undefined);
+  return last4 === undefined ? rest : { ...rest, code_last4: last4 };
+}
+
+/** The order as it may be printed: codes masked unless `reveal`. */
+export function redactOrder(order: Order, reveal: boolean): Order {
+  if (reveal) return order;
+  return { ...order, vouchers: order.vouchers.map(redactVoucher) };
+}
+
+/** The code as shown: in full when revealed, else the last 4 behind dots. */
+export function shownCode(v: { code?: string | null; code_last4?: string | null }, reveal: boolean): string {
+  if (v.code && reveal) return v.code;
+  if (v.code) return maskCode(v.code);
+  return v.code_last4 ? maskCode(v.code_last4) : '';
+}
+
+export function shownPin(pin: string | null | undefined, reveal: boolean): string | null {
+  if (!pin) return null;
+  return reveal ? pin : '••••';
+}
+
+/** The secure endpoint's answer with codes and pins masked unless `reveal`. */
+export function redactCodes(codes: OrderCodes, reveal: boolean): OrderCodes {
+  if (reveal) return codes;
+  return { ...codes, data: codes.data.map((c: VoucherCode) => ({ ...c, code: maskCode(c.code), pin: shownPin(c.pin, false) })) };
+}
+
+/** Whether any voucher still carries its full code. */
+export function hasCodes(order: Order): boolean {
+  return order.vouchers.some((v) => typeof v.code === 'string' && v.code.length > 0);
+}

@@ -1,0 +1,88 @@
+/**
+ * How an order is printed: a record (order id, status, total…), then its items, vouchers
+ * (codes masked unless revealed) and fulfilment timeline as tables on a TTY, as
+ * tab-separated sections when piped, and as the API resource with --json.
+ */
+import type { Order, OrderVoucher, TimelineEntry } from '../../contract/orders.js';
+import { out, type IO } from '../../core/io/io.js';
+import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
+import { chalkFor, handleFieldsFlag, printList, printRecord, type Column, type RecordField } from '../../core/output/print.js';
+import type { OutputSettings } from '../../core/output/options.js';
+import { redactOrder, shownCode, shownPin } from './redact.js';
+
+export interface PrintOrderOptions {
+  reveal: boolean;
+  /** Extra top-level fields (e.g. idempotency_key for create), also added to the JSON. */
+  extra?: Record<string, string>;
+  /** Show the items table and timeline (get); create shows vouchers only. */
+  full?: boolean;
+}
+
+const style = (text: string, c: Parameters<NonNullable<RecordField['style']>>[1]) => styleStatus(text, c);
+
+export function orderRecordFields(order: Order, extra: Record<string, string> = {}): RecordField[] {
+  const vouchers = order.items.reduce((n, i) => n + i.quantity, 0);
+  return [
+    { label: 'order_id', value: order.order_id },
+    { label: 'status', value: order.status, style },
+    { label: 'total_amount', value: formatMoney(order.total_amount, order.currency) },
+    { label: 'items', value: `${order.items.length} item${order.items.length === 1 ? '' : 's'}, ${vouchers} voucher${vouchers === 1 ? '' : 's'}` },
+    { label: 'reference', value: order.reference ?? '' },
+    { label: 'fulfilled_from', value: order.fulfilled_from ?? '' },
+    { label: 'created_at', value: formatTime(order.created_at) },
+    { label: 'updated_at', value: formatTime(order.updated_at) },
+    ...Object.entries(extra).map(([label, value]) => ({ label, value })),
+  ];
+}
+
+export function voucherColumns(reveal: boolean): Column<OrderVoucher>[] {
+  const cols: Column<OrderVoucher>[] = [
+    { field: 'voucher_id' },
+    { field: 'product_id', header: 'PRODUCT' },
+    { field: 'denomination', align: 'right' },
+    { field: 'status', style: (t, c) => styleStatus(t, c) },
+    { field: 'expiry' },
+    { field: 'code', get: (v) => shownCode(v, reveal) },
+  ];
+  if (reveal) cols.push({ field: 'pin', get: (v) => shownPin(v.pin, true) ?? '' });
+  return cols;
+}
+
+const ITEM_COLUMNS: Column<Order['items'][number]>[] = [
+  { field: 'product_id', header: 'PRODUCT' },
+  { field: 'denomination', align: 'right' },
+  { field: 'quantity', align: 'right' },
+];
+
+const TIMELINE_COLUMNS: Column<TimelineEntry>[] = [
+  { field: 'at', get: (t) => formatTime(t.at) },
+  { field: 'status', style: (t, c) => styleStatus(t, c) },
+  { field: 'note' },
+];
+
+/** A titled table on a TTY; a blank line, the title, a header line and TSV rows when piped. */
+async function printSection<T>(io: IO, title: string, rows: T[], columns: Column<T>[], settings: OutputSettings): Promise<void> {
+  if (rows.length === 0) return;
+  if (settings.format === 'table') {
+    await out(io, '\n' + chalkFor(settings).bold(title) + '\n');
+  } else {
+    await out(io, `\n# ${title.toLowerCase()}\n${columns.map((c) => c.field).join('\t')}\n`);
+  }
+  await printList(io, rows, columns, { ...settings, fields: undefined });
+}
+
+/** Print an order as the user may see it (codes masked unless `reveal`). */
+export async function printOrder(io: IO, order: Order, settings: OutputSettings, options: PrintOrderOptions): Promise<void> {
+  const shown = redactOrder(order, options.reveal);
+  const fields = orderRecordFields(shown, options.extra);
+  if (settings.format === 'json' || settings.format === 'ndjson') {
+    await printRecord(io, { ...shown, ...options.extra }, fields, settings);
+    return;
+  }
+  if (await handleFieldsFlag(io, settings, fields.map((f) => f.label))) return;
+  await printRecord(io, shown, fields, settings);
+  if (settings.fields) return;
+  if (options.full) await printSection(io, 'Items', shown.items, ITEM_COLUMNS, settings);
+  await printSection(io, 'Vouchers', shown.vouchers, voucherColumns(options.reveal), settings);
+  if (options.full) await printSection(io, 'Timeline', shown.timeline, TIMELINE_COLUMNS, settings);
+}

@@ -1,0 +1,27 @@
+/** `orders wait ID [--until STATUS] [--timeout D]`: follow an order; exit 8 when still pending at the timeout. */
+import { DEFAULT_TIMEOUT_MS } from '../../core/config/types.js';
+import { parseDuration } from '../../core/http/duration.js';
+import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import type { Factory } from '../../factory.js';
+import { DEFAULT_WAIT_MS, followOnTerminal } from './follow.js';
+import { checkOrderId, parseStatus } from './order-args.js';
+import { printOrder } from './render.js';
+
+export interface WaitFlags extends OutputFlags {
+  until?: string;
+  timeout?: string;
+}
+
+export async function run(f: Factory, id: string, flags: WaitFlags): Promise<void> {
+  const orderId = checkOrderId(id);
+  const until = flags.until !== undefined ? parseStatus(flags.until, '--until') : undefined;
+  // The root owns --timeout; on this command it means how long to wait.
+  const timeoutText = flags.timeout ?? f.globals().timeout;
+  const timeoutMs = timeoutText !== undefined ? parseDuration(timeoutText, '--timeout') : DEFAULT_WAIT_MS;
+  const settings = resolveOutput(f.io, flags, f.globals().color !== false);
+  const profile = await f.profile();
+  const client = await f.client();
+  const requestTimeoutMs = profile.sources.timeout_ms === 'flag' ? DEFAULT_TIMEOUT_MS : profile.timeout_ms;
+  const result = await followOnTerminal(f, client, orderId, { timeoutMs, until, requestTimeoutMs });
+  await printOrder(f.io, result.order, settings, { reveal: false, full: true });
+}

@@ -1,0 +1,75 @@
+/**
+ * Voucher codes written to disk: always a NEW file (O_CREAT|O_EXCL), mode 0600, never
+ * over an existing one. CSV by default, JSON when the name ends in `.json`.
+ */
+import { constants } from 'node:fs';
+import { access, chmod, open } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
+import { UsageError } from '../errors/index.js';
+
+export interface CodeRow {
+  order_id: string;
+  voucher_id: string;
+  product_id: string;
+  denomination: number;
+  expiry: string | null;
+  code: string;
+  pin: string | null;
+}
+
+const COLUMNS: (keyof CodeRow)[] = ['order_id', 'voucher_id', 'product_id', 'denomination', 'expiry', 'code', 'pin'];
+
+/** Resolve a user-given path against the command's working directory. */
+export function codesFilePath(file: string, cwd: string): string {
+  return isAbsolute(file) ? file : resolve(cwd, file);
+}
+
+function exists(path: string): UsageError {
+  return new UsageError(`${path} already exists; voucher codes are never written over an existing file`, 'choose a new file name for --codes-out');
+}
+
+/** Fail early (before ordering) when the codes file cannot be created. */
+export async function assertCodesFileFree(file: string, cwd: string): Promise<string> {
+  const path = codesFilePath(file, cwd);
+  try {
+    await access(path, constants.F_OK);
+  } catch {
+    return path;
+  }
+  throw exists(path);
+}
+
+function csvCell(value: unknown): string {
+  const s = value === null || value === undefined ? '' : String(value);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+}
+
+export function renderCodes(rows: CodeRow[], format: 'csv' | 'json'): string {
+  if (format === 'json') return JSON.stringify(rows.map((r) => Object.fromEntries(COLUMNS.map((c) => [c, r[c]]))), null, 2) + '\n';
+  return [COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => csvCell(r[c])).join(','))].join('\n') + '\n';
+}
+
+/**
+ * Write the codes to a new file with mode 0600 and fsync it. Throws UsageError when the
+ * file exists (nothing is written) or cannot be created.
+ */
+export async function writeCodesFile(file: string, cwd: string, rows: CodeRow[]): Promise<{ path: string; count: number }> {
+  const path = codesFilePath(file, cwd);
+  const format = path.toLowerCase().endsWith('.json') ? 'json' : 'csv';
+  let handle;
+  try {
+    handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw exists(path);
+    throw new UsageError(`cannot create ${path}: ${code ?? (e as Error).message}`, 'choose a writable location for --codes-out', { cause: e });
+  }
+  try {
+    await chmod(path, 0o600);
+    await handle.writeFile(renderCodes(rows, format), 'utf8');
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+  return { path, count: rows.length };
+}

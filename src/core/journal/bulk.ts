@@ -1,0 +1,187 @@
+/**
+ * The bulk-order journal: one append-only NDJSON file per batch in
+ * `<configDir>/batches/<batch_id>.ndjson` (mode 0600). The first line holds the batch's
+ * validated rows; then a `key` line per row, written and fsynced BEFORE the row's request
+ * is sent, and a `result` line per answer. Re-running reads it back so no row is ever
+ * ordered twice: a row with a key is re-sent with that same key (the server replays).
+ * Never holds a voucher code, a pin or a secret.
+ */
+import { createHash } from 'node:crypto';
+import { constants } from 'node:fs';
+import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { ErrorKind } from '../errors/index.js';
+
+/** One validated row of the input file; `row` is its line number in that file. */
+export interface BulkRow {
+  row: number;
+  product_id: string;
+  denomination: number;
+  quantity: number;
+  reference?: string;
+  currency?: string;
+}
+
+export interface BatchHeader {
+  type: 'batch';
+  version: 1;
+  batch_id: string;
+  /** The input file as given (informational). */
+  source: string | null;
+  sha256: string;
+  created_at: string;
+  rows: BulkRow[];
+}
+
+export interface KeyRecord {
+  type: 'key';
+  row: number;
+  idempotency_key: string;
+  at: string;
+}
+
+export interface ResultRecord {
+  type: 'result';
+  row: number;
+  /** The order exists on the server (201 or 202, first time or replayed). */
+  ok: boolean;
+  order_id: string | null;
+  status: string | null;
+  http_status: number | null;
+  trace_id: string | null;
+  total_amount: number | null;
+  currency: string | null;
+  error: string | null;
+  error_code: string | null;
+  kind: ErrorKind | null;
+  replayed: boolean;
+  at: string;
+}
+
+export type JournalRecord = BatchHeader | KeyRecord | ResultRecord;
+
+const BATCH_ID = /^bat_[a-z0-9]{8,64}$/;
+
+export function isBatchId(id: string): boolean {
+  return BATCH_ID.test(id);
+}
+
+export function sha256Hex(content: string | Uint8Array): string {
+  return createHash('sha256').update(content).digest('hex');
+}
+
+/** The batch id of an input file: derived from its content, so the same file is the same batch. */
+export function batchIdFor(content: string | Uint8Array): string {
+  return `bat_${sha256Hex(content).slice(0, 20)}`;
+}
+
+export function batchesDir(configDir: string): string {
+  return join(configDir, 'batches');
+}
+
+export function journalPath(configDir: string, batchId: string): string {
+  if (!isBatchId(batchId)) throw new Error(`invalid batch id ${batchId}`);
+  return join(batchesDir(configDir), `${batchId}.ndjson`);
+}
+
+/** What the journal says so far. */
+export interface BatchState {
+  header: BatchHeader;
+  /** Journalled idempotency key per row. */
+  keys: Map<number, string>;
+  /** Latest result per row. */
+  results: Map<number, ResultRecord>;
+}
+
+export function parseJournal(text: string, path: string): BatchState {
+  const lines = text.split('\n');
+  let header: BatchHeader | undefined;
+  const keys = new Map<number, string>();
+  const results = new Map<number, ResultRecord>();
+  lines.forEach((line, i) => {
+    if (line.trim() === '') return;
+    let rec: JournalRecord;
+    try {
+      rec = JSON.parse(line) as JournalRecord;
+    } catch {
+      // A torn last line (the process died mid-write) is ignored; anything else is damage.
+      if (lines.slice(i + 1).every((l) => l.trim() === '')) return;
+      throw new Error(`${path}: line ${i + 1} is not JSON`);
+    }
+    if (rec.type === 'batch') header = rec;
+    else if (rec.type === 'key') { if (!keys.has(rec.row)) keys.set(rec.row, rec.idempotency_key); }
+    else if (rec.type === 'result') results.set(rec.row, rec);
+  });
+  if (!header) throw new Error(`${path}: no batch header`);
+  return { header, keys, results };
+}
+
+/** An open journal: appends are serialised; keys are fsynced before `appendKey` resolves. */
+export class BulkJournal {
+  private chain: Promise<void> = Promise.resolve();
+
+  private constructor(
+    readonly path: string,
+    readonly state: BatchState,
+    private readonly handle: FileHandle,
+  ) {}
+
+  /** Read an existing batch, or undefined when there is none. */
+  static async read(configDir: string, batchId: string): Promise<BatchState | undefined> {
+    const path = journalPath(configDir, batchId);
+    let text: string;
+    try {
+      text = await readFile(path, 'utf8');
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw e;
+    }
+    return parseJournal(text, path);
+  }
+
+  /** Open an existing batch for appending. */
+  static async open(configDir: string, batchId: string): Promise<BulkJournal | undefined> {
+    const state = await BulkJournal.read(configDir, batchId);
+    if (!state) return undefined;
+    const path = journalPath(configDir, batchId);
+    const handle = await open(path, constants.O_WRONLY | constants.O_APPEND, 0o600);
+    return new BulkJournal(path, state, handle);
+  }
+
+  /** Start a new batch: writes and fsyncs the header. Fails if the batch exists. */
+  static async create(configDir: string, header: Omit<BatchHeader, 'type' | 'version'>): Promise<BulkJournal> {
+    await mkdir(batchesDir(configDir), { recursive: true, mode: 0o700 });
+    const path = journalPath(configDir, header.batch_id);
+    const handle = await open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL, 0o600);
+    const full: BatchHeader = { type: 'batch', version: 1, ...header };
+    await handle.write(JSON.stringify(full) + '\n');
+    await handle.sync();
+    return new BulkJournal(path, { header: full, keys: new Map(), results: new Map() }, handle);
+  }
+
+  private append(record: JournalRecord, sync: boolean): Promise<void> {
+    const next = this.chain.then(async () => {
+      await this.handle.write(JSON.stringify(record) + '\n');
+      if (sync) await this.handle.datasync();
+    });
+    this.chain = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Journal a row's idempotency key; resolves once it is on disk. */
+  async appendKey(row: number, idempotencyKey: string, at: string): Promise<void> {
+    await this.append({ type: 'key', row, idempotency_key: idempotencyKey, at }, true);
+    if (!this.state.keys.has(row)) this.state.keys.set(row, idempotencyKey);
+  }
+
+  async appendResult(result: Omit<ResultRecord, 'type'>): Promise<void> {
+    const rec: ResultRecord = { type: 'result', ...result };
+    this.state.results.set(rec.row, rec);
+    await this.append(rec, false);
+  }
+
+  async close(): Promise<void> {
+    await this.chain;
+    await this.handle.close();
+  }
+}
