@@ -114,6 +114,15 @@ describe('paths', () => {
     }
   });
 
+  it('gives every operation and webhook a unique operationId', () => {
+    const ids = [
+      ...Object.values(doc.paths as Json).flatMap((item) => Object.values(item as Json).map((o) => (o as Json).operationId as string)),
+      ...Object.values(doc.webhooks as Json).map((item) => (item as Json).post.operationId as string),
+    ];
+    expect(ids.length).toBe(endpoints.length + EVENT_TYPES.length);
+    expect(new Set(ids).size).toBe(ids.length);
+  });
+
   it('declares every path and query parameter with a schema', () => {
     for (const e of endpoints) {
       const params = (op(e).parameters as Json[]).map(resolve);
