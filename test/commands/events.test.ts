@@ -1,0 +1,146 @@
+import { writeFileSync } from 'node:fs';
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { forwardLogPath, readForwardLog } from '../../src/core/journal/forward-log.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { hmac, orderEvent, SECRET, testId, voucherEvent } from '../listener/deliveries.js';
+
+const NOW = Date.parse('2026-11-22T12:00:00Z');
+const clock = { now: () => NOW, sleep: async () => undefined };
+
+function entry(envelope: Record<string, unknown>, receivedAt: string) {
+  return { received_at: receivedAt, envelope, meta: { signature_timestamp: Math.floor(Date.parse(receivedAt) / 1000), webhook_id: envelope.event_id, remote_address: '127.0.0.1' } };
+}
+
+/** A config dir whose inbox holds four events (one torn line at the end). */
+function inboxDir(): string {
+  const dir = tempConfigDir();
+  const lines = [
+    entry(orderEvent(1), '2026-11-22T08:00:00.000Z'),
+    entry(orderEvent(1, 'order.processing', 'PROCESSING'), '2026-11-22T11:10:00.000Z'),
+    entry(voucherEvent(1), '2026-11-22T11:20:00.000Z'),
+    entry(orderEvent(2), '2026-11-22T11:50:00.000Z'),
+  ].map((e) => JSON.stringify(e));
+  // order.processing of order 1 has a different event id
+  lines[1] = lines[1]!.replace(testId('evt', 1), testId('evt', 11));
+  lines[2] = lines[2]!.replace(`"event_id":"${testId('evt', 1)}"`, `"event_id":"${testId('evt', 21)}"`);
+  writeFileSync(join(dir, 'events.ndjson'), lines.join('\n') + '\n{"received_at":"2026-11-22T11:5', { mode: 0o600 });
+  return dir;
+}
+
+const servers: (() => Promise<void>)[] = [];
+afterEach(async () => { for (const s of servers.splice(0)) await s(); });
+
+async function app(status: number): Promise<{ url: string; received: { body: string; headers: IncomingMessage['headers'] }[] }> {
+  const received: { body: string; headers: IncomingMessage['headers'] }[] = [];
+  const server = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => { body += c; });
+    req.on('end', () => { received.push({ body, headers: req.headers }); res.writeHead(status).end(); });
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  servers.push(() => new Promise((r) => server.close(() => r())));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`, received };
+}
+
+describe('vouchers events list', () => {
+  it('lists stored events newest first as TSV when piped, skipping a torn line', async () => {
+    const r = await runCli(['events', 'list'], { configDir: inboxDir(), overrides: { clock } });
+    expect(r.code).toBe(0);
+    const rows = r.stdout.trim().split('\n').map((l) => l.split('\t'));
+    expect(rows.map((x) => x[1])).toEqual(['order.created', 'voucher.issued', 'order.processing', 'order.created']);
+    expect(rows[0]).toEqual(['2026-11-22 11:50:00Z', 'order.created', testId('evt', 2), testId('ord', 2), 'PENDING']);
+  });
+
+  it('filters by --type glob, --order and --since, and honours --limit', async () => {
+    const dir = inboxDir();
+    const byType = await runCli(['events', 'list', '--type', 'order.*', '--json'], { configDir: dir, overrides: { clock } });
+    expect(JSON.parse(byType.stdout).map((e: { event: string }) => e.event)).toEqual(['order.created', 'order.processing', 'order.created']);
+    const byOrder = await runCli(['events', 'list', '--order', testId('ord', 1), '--json'], { configDir: dir, overrides: { clock } });
+    expect(JSON.parse(byOrder.stdout).map((e: { event_id: string }) => e.event_id)).toEqual([testId('evt', 21), testId('evt', 11), testId('evt', 1)]);
+    const since = await runCli(['events', 'list', '--since', '1h', '--json'], { configDir: dir, overrides: { clock } });
+    expect(JSON.parse(since.stdout)).toHaveLength(3);
+    const sinceDate = await runCli(['events', 'list', '--since', '2026-11-22T11:15:00Z', '--output', 'ndjson'], { configDir: dir, overrides: { clock } });
+    expect(sinceDate.stdout.trim().split('\n')).toHaveLength(2);
+    const limited = await runCli(['events', 'list', '--limit', '1', '--json', '--fields', 'event_id,status'], { configDir: dir, overrides: { clock } });
+    expect(JSON.parse(limited.stdout)).toEqual([{ event_id: testId('evt', 2), status: 'PENDING' }]);
+  });
+
+  it('explains bad filters, and an empty inbox is not an error', async () => {
+    const bad = await runCli(['events', 'list', '--since', 'yesterday']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--since "yesterday" is neither a duration nor a date/);
+    const empty = await runCli(['events', 'list', '--json']);
+    expect(empty.code).toBe(0);
+    expect(JSON.parse(empty.stdout)).toEqual([]);
+  });
+});
+
+describe('vouchers events show', () => {
+  it('shows one event with its data; --json gives the stored entry and forward attempts', async () => {
+    const dir = inboxDir();
+    const human = await runCli(['events', 'show', testId('evt', 21)], { configDir: dir });
+    expect(human.code).toBe(0);
+    expect(human.stdout).toMatch(/^event\tvoucher\.issued$/m);
+    expect(human.stdout).toMatch(/^forwards\tnone$/m);
+    expect(human.stdout).toContain(testId('vch', 1));
+    const json = await runCli(['events', 'show', testId('evt', 21), '--json'], { configDir: dir });
+    const parsed = JSON.parse(json.stdout);
+    expect(parsed.envelope.event).toBe('voucher.issued');
+    expect(parsed.forwards).toEqual([]);
+  });
+
+  it('an unknown id is not found (exit 4)', async () => {
+    const r = await runCli(['events', 'show', testId('evt', 999)], { configDir: inboxDir() });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toMatch(/is not in the inbox/);
+  });
+});
+
+describe('vouchers events replay', () => {
+  it('re-sends the stored event freshly signed; the app verifies it independently', async () => {
+    const dir = inboxDir();
+    const target = await app(200);
+    const r = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', target.url, '--forward-header', 'X-Env: dev'], {
+      configDir: dir, env: { VOUCHERS_WEBHOOK_SECRET: SECRET }, overrides: { clock },
+    });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/order\.created evt_\S+ → 200 in \d+ ms/);
+    const got = target.received[0]!;
+    expect(JSON.parse(got.body)).toEqual(orderEvent(2));
+    const t = Math.floor(NOW / 1000);
+    expect(got.headers['x-webhook-signature']).toBe(`t=${t},v1=${hmac(SECRET, t, got.body)}`);
+    expect(got.headers['x-webhook-id']).toBe(testId('evt', 2));
+    expect(got.headers['x-env']).toBe('dev');
+    const log = await readForwardLog(forwardLogPath(join(dir, 'events.ndjson')), testId('evt', 2));
+    expect(log).toMatchObject([{ source: 'replay', status: 200, outcome: 'delivered' }]);
+    const shown = await runCli(['events', 'show', testId('evt', 2)], { configDir: dir });
+    expect(shown.stdout).toMatch(/^forwards\t2026-11-22 12:00:00Z → 200 in \d+ ms$/m);
+  });
+
+  it('reports the app\'s refusal (exit 5) and an unreachable app (exit 7)', async () => {
+    const dir = inboxDir();
+    const target = await app(400);
+    const refused = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', target.url, '--secret', SECRET, '--json'], { configDir: dir });
+    expect(refused.code).toBe(5);
+    expect(JSON.parse(refused.stdout)).toMatchObject({ status: 400, delivered: false });
+    const closed = await app(200);
+    const url = closed.url;
+    await servers.pop()!();
+    const down = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', url, '--secret', SECRET], { configDir: dir });
+    expect(down.code).toBe(7);
+    expect(down.stderr).toMatch(/connection refused/);
+  });
+
+  it('needs a secret and --forward-to', async () => {
+    const dir = inboxDir();
+    const noSecret = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', 'http://127.0.0.1:9/x'], { configDir: dir });
+    expect(noSecret.code).toBe(2);
+    expect(noSecret.stderr).toMatch(/no webhook signing secret/);
+    const noTarget = await runCli(['events', 'replay', testId('evt', 2)], { configDir: dir });
+    expect(noTarget.code).toBe(2);
+    expect(noTarget.stderr).toMatch(/--forward-to/);
+  });
+});

@@ -1,0 +1,152 @@
+import { readFileSync, statSync } from 'node:fs';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { run } from '../../src/main.js';
+import { testIO, type TestIO } from '../helpers/io.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { deliver, orderEvent, SECRET, signedHeaders, voucherEvent } from '../listener/deliveries.js';
+
+interface Running {
+  io: TestIO;
+  url: string;
+  configDir: string;
+  done: Promise<number>;
+  stop(): Promise<number>;
+}
+
+async function until(check: () => boolean, ms = 5_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+async function listen(args: string[], options: { tty?: boolean; env?: Record<string, string> } = {}): Promise<Running> {
+  const configDir = tempConfigDir();
+  const io = testIO({ tty: options.tty, env: { VOUCHERS_CONFIG_DIR: configDir, ...options.env } });
+  const done = run(['listen', '--port', '0', ...args], io);
+  let exited: number | undefined;
+  void done.then((c) => { exited = c; });
+  await until(() => /Ready! Listening on (\S+)/.test(io.stderrText()) || exited !== undefined);
+  const match = /Ready! Listening on (\S+)/.exec(io.stderrText());
+  if (!match) throw new Error(`listen did not start: ${io.stderrText()}`);
+  return { io, url: match[1]!, configDir, done, stop: async () => { io.interrupt(); return done; } };
+}
+
+describe('vouchers listen', () => {
+  it('prints Ready on stderr, one line per event on stdout, and stops cleanly with exit 0', async () => {
+    const l = await listen(['--secret', SECRET]);
+    expect(l.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
+    expect((await deliver(l.url, orderEvent(1))).status).toBe(200);
+    await until(() => l.io.stdoutText().includes('order.created'));
+    const line = l.io.stdoutText().trim();
+    expect(line).toMatch(/^\d\d:\d\d:\d\d {2}order\.created +evt_\S+ {2}ord_\S+ {2}PENDING$/);
+    expect(await l.stop()).toBe(0);
+    expect(l.io.stderrText()).toMatch(/Stopped\. 1 new event stored this session/);
+    const inbox = join(l.configDir, 'events.ndjson');
+    expect(readFileSync(inbox, 'utf8').trim().split('\n')).toHaveLength(1);
+    expect(statSync(inbox).mode & 0o777).toBe(0o600);
+  });
+
+  it('prints NDJSON per event with --json, and rejections as objects too', async () => {
+    const l = await listen(['--secret', SECRET, '--json']);
+    await deliver(l.url, voucherEvent(2));
+    await deliver(l.url, voucherEvent(2));
+    await deliver(l.url, orderEvent(3), ['whsec_wrong']);
+    await until(() => l.io.stdoutText().trim().split('\n').length === 3);
+    await l.stop();
+    const lines = l.io.stdoutText().trim().split('\n').map((x) => JSON.parse(x));
+    expect(lines[0]).toMatchObject({ kind: 'event', event: 'voucher.issued', event_id: voucherEvent(2).event_id, order_id: (voucherEvent(2).data as { order_id: string }).order_id });
+    expect(lines[0].envelope).toEqual(voucherEvent(2));
+    expect(lines[1]).toMatchObject({ kind: 'duplicate', event_id: voucherEvent(2).event_id });
+    expect(lines[2]).toMatchObject({ kind: 'rejected', status: 401, code: 'INVALID_SIGNATURE', path: '/webhooks' });
+  });
+
+  it('--events filters what is shown; everything valid is stored', async () => {
+    const l = await listen(['--secret', SECRET, '--events', 'voucher.*', '--json']);
+    await deliver(l.url, orderEvent(4));
+    await deliver(l.url, voucherEvent(5));
+    await until(() => l.io.stdoutText().includes('voucher.issued'));
+    await l.stop();
+    expect(l.io.stdoutText().trim().split('\n').map((x) => JSON.parse(x).event)).toEqual(['voucher.issued']);
+    expect(readFileSync(join(l.configDir, 'events.ndjson'), 'utf8').trim().split('\n')).toHaveLength(2);
+  });
+
+  it('prints rejections on stderr without colour when not a TTY, and keeps running', async () => {
+    const l = await listen(['--secret', SECRET]);
+    await deliver(l.url, orderEvent(6), [SECRET], Math.floor(Date.now() / 1000) - 1_000);
+    expect((await deliver(l.url, orderEvent(7))).status).toBe(200);
+    await l.stop();
+    expect(l.io.stderrText()).toMatch(/rejected 401 TIMESTAMP_OUT_OF_WINDOW {2}POST \/webhooks: webhook timestamp \d+ is \d+ s old/);
+    expect(l.io.stderrText()).not.toContain('\u001b[');
+  });
+
+  it('takes the secret from VOUCHERS_WEBHOOK_SECRET and never prints it', async () => {
+    const l = await listen([], { env: { VOUCHERS_WEBHOOK_SECRET: SECRET } });
+    expect((await deliver(l.url, orderEvent(8))).status).toBe(200);
+    await l.stop();
+    expect(l.io.stdoutText() + l.io.stderrText()).not.toContain(SECRET);
+  });
+
+  it('finishes a delivery in flight when interrupted, then exits 0', async () => {
+    const l = await listen(['--secret', SECRET]);
+    const ev = orderEvent(9);
+    const body = Buffer.from(JSON.stringify(ev));
+    const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
+      const req = request(l.url, { method: 'POST', agent: false, headers: { ...signedHeaders(body), 'content-length': String(body.length) } }, (res) => {
+        let text = '';
+        res.on('data', (c) => { text += c; });
+        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+      });
+      req.on('error', reject);
+      req.write(body.subarray(0, 20));
+      setTimeout(() => {
+        l.io.interrupt(); // Ctrl-C while the body is half sent
+        setTimeout(() => req.end(body.subarray(20)), 50);
+      }, 20);
+    });
+    const res = await answer;
+    expect(res).toEqual({ status: 200, body: '{"received":true}' });
+    expect(await l.done).toBe(0);
+    expect(readFileSync(join(l.configDir, 'events.ndjson'), 'utf8')).toContain(ev.event_id as string);
+  });
+
+  it('without a secret from any source: usage error (exit 2) saying how to get one', async () => {
+    const r = await runCli(['listen', '--port', '0']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no webhook signing secret/);
+    expect(r.stderr).toMatch(/--secret whsec_…, set VOUCHERS_WEBHOOK_SECRET, or run vouchers listen --register/);
+  });
+
+  it('rejects bad flags with usage errors', async () => {
+    expect((await runCli(['listen', '--secret', SECRET, '--events', 'orders.*'])).stderr).toMatch(/matches no event type/);
+    expect((await runCli(['listen', '--secret', SECRET, '--port', 'abc'])).code).toBe(2);
+    expect((await runCli(['listen', '--secret', SECRET, '--forward-to', 'ftp://x'])).stderr).toMatch(/http or https/);
+    expect((await runCli(['listen', '--secret', SECRET, '--forward-header', 'nocolon'])).stderr).toMatch(/not "Name: value"/);
+    expect((await runCli(['listen', '--secret', SECRET, '--public-url', 'https://x.example'])).stderr).toMatch(/only makes sense with --register/);
+  });
+
+  it('says which port is taken', async () => {
+    const l = await listen(['--secret', SECRET]);
+    const port = new URL(l.url).port;
+    const r = await runCli(['listen', '--secret', SECRET, '--port', port]);
+    await l.stop();
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(new RegExp(`port ${port} on 127.0.0.1 is already in use`));
+  });
+
+  it('--register refuses a remote API without --public-url', async () => {
+    const r = await runCli(['listen', '--register', '--port', '0'], { env: { VOUCHERS_BASE_URL: 'https://api.example.com/api/v1', VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot reach a listener on this machine/);
+    expect(r.stderr).toMatch(/--public-url/);
+  });
+
+  it('has --help with examples', async () => {
+    const r = await runCli(['listen', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/\$ vouchers listen --forward-to http:\/\/localhost:3000\/webhooks/);
+  });
+});

@@ -1,0 +1,110 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { hmac, orderEvent, SECRET } from '../listener/deliveries.js';
+
+const NOW = 1_795_000_000;
+const clock = { now: () => NOW * 1000, sleep: async () => undefined };
+const overrides = { clock };
+
+function bodyFile(content: string): { dir: string; file: string } {
+  const dir = tempConfigDir();
+  const file = join(dir, 'body.json');
+  writeFileSync(file, content);
+  return { dir, file };
+}
+
+const BODY = JSON.stringify(orderEvent(1)) + '\n';
+
+describe('vouchers webhooks verify', () => {
+  it('says valid (exit 0) for a correct signature, naming the event', async () => {
+    const { file } = bodyFile(BODY);
+    const sig = `t=${NOW - 10},v1=${hmac(SECRET, NOW - 10, BODY)}`;
+    const r = await runCli(['webhooks', 'verify', '--body', file, '--signature', sig, '--secret', SECRET], { overrides });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^valid: signed at \d+, 10 s ago \(order\.created evt_\S+\)\n$/);
+    expect(r.stdout + r.stderr).not.toContain(SECRET);
+  });
+
+  it('accepts one matching v1 among several, and reads the body from stdin', async () => {
+    const sig = `t=${NOW},v1=${hmac('whsec_old', NOW, BODY)},v1=${hmac(SECRET, NOW, BODY)}`;
+    const r = await runCli(['webhooks', 'verify', '--body', '-', '--signature', sig, '--secret', SECRET, '--json'], { overrides, stdin: BODY });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ valid: true, timestamp: NOW, age_seconds: 0, event: 'order.created' });
+  });
+
+  it('says exactly why not, with exit 5: tampered body, wrong secret, old and future timestamps, malformed header', async () => {
+    const { file } = bodyFile(BODY);
+    const good = hmac(SECRET, NOW, BODY);
+    const cases: [string, RegExp, string][] = [
+      [`t=${NOW},v1=${hmac(SECRET, NOW, BODY.replace('25', '26'))}`, /no v1 signature matches: are you passing the raw request body/, 'NO_MATCH'],
+      [`t=${NOW},v1=${hmac('whsec_other', NOW, BODY)}`, /no v1 signature matches/, 'NO_MATCH'],
+      [`t=${NOW - 600},v1=${hmac(SECRET, NOW - 600, BODY)}`, /600 s old, beyond the 300 s window/, 'TIMESTAMP_TOO_OLD'],
+      [`t=${NOW + 600},v1=${hmac(SECRET, NOW + 600, BODY)}`, /600 s in the future/, 'TIMESTAMP_IN_FUTURE'],
+      [`v1=${good}`, /has no t=<timestamp>/, 'MALFORMED_HEADER'],
+    ];
+    for (const [sig, message, code] of cases) {
+      const r = await runCli(['webhooks', 'verify', '--body', file, '--signature', sig, '--secret', SECRET], { overrides });
+      expect(r.code, sig).toBe(5);
+      expect(r.stderr).toMatch(message);
+      expect(r.stderr).toContain(code);
+      expect(r.stdout).toBe('');
+    }
+    const json = await runCli(['webhooks', 'verify', '--body', file, '--signature', `t=${NOW - 600},v1=${hmac(SECRET, NOW - 600, BODY)}`, '--secret', SECRET, '--json'], { overrides });
+    expect(JSON.parse(json.stderr).error).toMatchObject({ code: 'TIMESTAMP_TOO_OLD', name: 'InvalidWebhookSignature' });
+  });
+
+  it('--tolerance widens the window to check a saved delivery', async () => {
+    const { file } = bodyFile(BODY);
+    const sig = `t=${NOW - 3600},v1=${hmac(SECRET, NOW - 3600, BODY)}`;
+    const r = await runCli(['webhooks', 'verify', '--body', file, '--signature', sig, '--secret', SECRET, '--tolerance', '7200'], { overrides });
+    expect(r.code).toBe(0);
+  });
+
+  it('uses VOUCHERS_WEBHOOK_SECRET; without any secret or body file, usage errors', async () => {
+    const { file } = bodyFile(BODY);
+    const sig = `t=${NOW},v1=${hmac(SECRET, NOW, BODY)}`;
+    expect((await runCli(['webhooks', 'verify', '--body', file, '--signature', sig], { overrides, env: { VOUCHERS_WEBHOOK_SECRET: SECRET } })).code).toBe(0);
+    const noSecret = await runCli(['webhooks', 'verify', '--body', file, '--signature', sig], { overrides });
+    expect(noSecret.code).toBe(2);
+    expect(noSecret.stderr).toMatch(/no webhook signing secret/);
+    const noFile = await runCli(['webhooks', 'verify', '--body', join(tempConfigDir(), 'missing.json'), '--signature', sig, '--secret', SECRET], { overrides });
+    expect(noFile.code).toBe(2);
+    expect(noFile.stderr).toMatch(/cannot read --body .*no such file/);
+  });
+});
+
+describe('vouchers webhooks sign', () => {
+  it('prints the header an independent HMAC computes, one v1 per secret', async () => {
+    const { file } = bodyFile(BODY);
+    const r = await runCli(['webhooks', 'sign', '--body', file, '--timestamp', '1732270000', '--secret', SECRET], { overrides });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`t=1732270000,v1=${hmac(SECRET, 1732270000, BODY)}\n`);
+    const two = await runCli(['webhooks', 'sign', '--body', file, '--secret', 'whsec_a', '--secret', 'whsec_b'], { overrides });
+    expect(two.stdout).toBe(`t=${NOW},v1=${hmac('whsec_a', NOW, BODY)},v1=${hmac('whsec_b', NOW, BODY)}\n`);
+  });
+
+  it('--json gives the headers of a delivery; sign then verify round-trips', async () => {
+    const { file } = bodyFile(BODY);
+    const r = await runCli(['webhooks', 'sign', '--body', file, '--json'], { overrides, env: { VOUCHERS_WEBHOOK_SECRET: SECRET } });
+    const out = JSON.parse(r.stdout);
+    expect(out.headers).toMatchObject({ 'X-Webhook-Id': orderEvent(1).event_id, 'X-Webhook-Timestamp': String(NOW), 'X-Webhook-Signature': out.signature });
+    const v = await runCli(['webhooks', 'verify', '--body', file, '--signature', out.signature, '--secret', SECRET], { overrides });
+    expect(v.code).toBe(0);
+  });
+
+  it('refuses a timestamp that is not unix seconds', async () => {
+    const { file } = bodyFile(BODY);
+    const r = await runCli(['webhooks', 'sign', '--body', file, '--timestamp', '2026-11-22', '--secret', SECRET]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/is not unix seconds/);
+  });
+
+  it('has --help with examples', async () => {
+    const r = await runCli(['webhooks', 'sign', '--help']);
+    expect(r.stdout).toMatch(/\$ vouchers webhooks sign --body event\.json/);
+    const v = await runCli(['webhooks', 'verify', '--help']);
+    expect(v.stdout).toMatch(/\$ vouchers webhooks verify --body body\.json/);
+  });
+});
