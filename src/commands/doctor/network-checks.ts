@@ -1,0 +1,146 @@
+/**
+ * Checks that talk to the server through the one request pipeline: reachable, credentials
+ * accepted, IP allowlist, request signing, clock skew (from the `Date` header).
+ */
+import type { ResolvedProfile } from '../../core/config/types.js';
+import { CliError } from '../../core/errors/index.js';
+import type { ApiClient } from '../../core/http/types.js';
+import type { Clock } from '../../factory.js';
+import { fail, ok, skip, warn, type CheckResult } from './result.js';
+
+/** An order id that cannot exist: a signed cancel of it answers 404 once the signature is accepted. */
+export const PROBE_ORDER_ID = 'ord_00000000000000000000000000';
+export const SKEW_WARN_SECONDS = 60;
+export const SKEW_FAIL_SECONDS = 300;
+const PROBE_TIMEOUT_MS = 10_000;
+
+interface Answer {
+  status: number;
+  code: string | undefined;
+  headers: Record<string, string>;
+  traceId: string | undefined;
+  durationMs: number;
+  /** Local time half way through the request. */
+  localMidMs: number;
+}
+
+async function probe(client: ApiClient, clock: Clock, profile: ResolvedProfile, method: string, path: string, signal: AbortSignal): Promise<Answer> {
+  const t0 = clock.now();
+  const res = await client.request({
+    method, path, raw: true, throwHttpErrors: false, maxRetries: 0,
+    timeoutMs: Math.min(profile.timeout_ms, PROBE_TIMEOUT_MS), signal,
+  });
+  const t1 = clock.now();
+  const envelope = res.data as { error?: { code?: unknown } } | undefined;
+  const code = typeof envelope?.error?.code === 'string' ? envelope.error.code : undefined;
+  return { status: res.status, code, headers: res.headers, traceId: res.traceId, durationMs: res.durationMs, localMidMs: (t0 + t1) / 2 };
+}
+
+function describe(a: Answer): string {
+  return `HTTP ${a.status}${a.code ? ` ${a.code}` : ''}${a.traceId ? ` (trace ${a.traceId})` : ''}`;
+}
+
+const is2xx = (s: number) => s >= 200 && s < 300;
+
+function reachableCheck(profile: ResolvedProfile, a: Answer | Error): CheckResult {
+  const label = 'Server reachable';
+  if (a instanceof Error) {
+    return fail('reachable', label, `GET ${profile.base_url}/categories failed: ${a.message}`, 'check the base URL and your network (proxy, VPN, firewall); for a local sandbox run vouchers sandbox start', 'network');
+  }
+  if (a.status >= 500) {
+    return fail('reachable', label, `the server answered ${describe(a)}`, 'the service is failing or unavailable: try again later, and quote the trace ID to support', 'network');
+  }
+  return ok('reachable', label, `GET /categories answered in ${a.durationMs} ms`);
+}
+
+function authenticationCheck(profile: ResolvedProfile, a: Answer): CheckResult {
+  const label = 'Authentication';
+  if (is2xx(a.status)) return ok('authentication', label, 'API key and secret accepted');
+  if (a.status === 401) {
+    return fail('authentication', label, `rejected: ${describe(a)}`, `check the API key and secret: vouchers profiles show${profile.exists ? ` ${profile.name}` : ''}; keys can be revoked or rotated, ask for new ones if needed`, 'auth');
+  }
+  if (a.status === 403 && a.code === 'IP_NOT_ALLOWED') return skip('authentication', label, 'cannot tell: the request was refused by the IP allowlist first');
+  if (a.status === 403) return fail('authentication', label, `refused: ${describe(a)}`, 'this key is not allowed to use the catalog: contact your account manager', 'auth');
+  if (a.status === 404) {
+    return fail('authentication', label, `GET /categories answered ${describe(a)}`, `the base URL ${profile.base_url} probably lacks or doubles the /api/v1 prefix`, 'usage');
+  }
+  if (a.status === 429) return warn('authentication', label, `cannot tell: rate limited (${describe(a)})`, 'wait a minute and run vouchers doctor again');
+  return warn('authentication', label, `cannot tell: GET /categories answered ${describe(a)}`);
+}
+
+function ipCheck(a: Answer): CheckResult {
+  const label = 'IP allowlist';
+  if (a.status === 403 && a.code === 'IP_NOT_ALLOWED') {
+    return fail('ip_allowlist', label, `this machine's address is not on the key's allowlist (${describe(a)})`, 'ask your account manager to add this machine\'s public IP address (or CIDR) to the key\'s allowlist', 'auth');
+  }
+  if (is2xx(a.status)) return ok('ip_allowlist', label, 'this address is allowed');
+  return skip('ip_allowlist', label, `cannot tell from ${describe(a)}`);
+}
+
+function signingCheck(profile: ResolvedProfile, a: Answer | Error): CheckResult {
+  const label = 'Request signing';
+  const other = profile.signing_path === 'full' ? 'relative' : 'full';
+  const setOther = `vouchers profiles set ${profile.exists ? profile.name : 'NAME'} signing.path ${other}`;
+  if (a instanceof Error) return skip('signing', label, `cannot tell: the signed request failed: ${a.message}`);
+  if (a.status === 404 || a.status === 409 || is2xx(a.status)) {
+    return ok('signing', label, `signed POST accepted (signing.path ${profile.signing_path})`);
+  }
+  if (a.status === 401 && a.code === 'INVALID_SIGNATURE') {
+    return fail('signing', label, `signature rejected with signing.path ${profile.signing_path} (${describe(a)})`, `check the API secret; if it is right, the server may sign the other path variant: ${setOther}`, 'auth');
+  }
+  if (a.status === 401 && a.code === 'TIMESTAMP_OUT_OF_WINDOW') {
+    return fail('signing', label, `timestamp rejected (${describe(a)}): this machine's clock is more than 5 minutes off`, 'sync the clock (enable NTP / automatic time)', 'auth');
+  }
+  if (a.status === 401) return fail('signing', label, `rejected: ${describe(a)}`, 'check the API key and secret: vouchers profiles show', 'auth');
+  return warn('signing', label, `cannot tell: the signed probe POST /orders/${PROBE_ORDER_ID}/cancel answered ${describe(a)}`, 'try a signed request, e.g. an order in the sandbox');
+}
+
+function clockCheck(answers: Answer[]): CheckResult {
+  const label = 'Clock skew';
+  const withDate = answers.find((a) => a.headers.date !== undefined && !Number.isNaN(Date.parse(a.headers.date)));
+  if (!withDate) {
+    return answers.length === 0
+      ? skip('clock_skew', label, 'not checked: no answer from the server')
+      : warn('clock_skew', label, 'cannot tell: the server sent no Date header');
+  }
+  // Date has whole seconds: the server's time was somewhere in [Date, Date + 1 s).
+  const serverMs = Date.parse(withDate.headers.date!) + 500;
+  const skewS = Math.round((withDate.localMidMs - serverMs) / 1000);
+  const abs = Math.abs(skewS);
+  const detail = abs <= 1 ? 'in sync with the server (within 1 s)' : `this machine is ${abs} s ${skewS > 0 ? 'ahead of' : 'behind'} the server`;
+  if (abs > SKEW_FAIL_SECONDS) return fail('clock_skew', label, `${detail}; signed requests are rejected beyond ${SKEW_FAIL_SECONDS} s`, 'sync the clock (enable NTP / automatic time)', 'auth');
+  if (abs > SKEW_WARN_SECONDS) return warn('clock_skew', label, `${detail}; signatures stop working beyond ${SKEW_FAIL_SECONDS} s`, 'sync the clock (enable NTP / automatic time)');
+  return ok('clock_skew', label, detail);
+}
+
+/** Run the network checks in order; later ones are skipped when an earlier one makes them meaningless. */
+export async function networkChecks(client: ApiClient, clock: Clock, profile: ResolvedProfile, signal: AbortSignal): Promise<CheckResult[]> {
+  const rethrowInterrupt = (e: unknown): Error => {
+    if (e instanceof CliError && e.kind === 'interrupted') throw e;
+    return e instanceof Error ? e : new Error(String(e));
+  };
+  const answers: Answer[] = [];
+  const first = await probe(client, clock, profile, 'GET', '/categories', signal).catch(rethrowInterrupt);
+  const results: CheckResult[] = [reachableCheck(profile, first)];
+  if (first instanceof Error || first.status >= 500) {
+    results.push(
+      skip('authentication', 'Authentication', 'not checked: the server did not answer'),
+      skip('ip_allowlist', 'IP allowlist', 'not checked: the server did not answer'),
+      skip('signing', 'Request signing', 'not checked: the server did not answer'),
+    );
+    if (!(first instanceof Error)) answers.push(first);
+    results.push(clockCheck(answers));
+    return results;
+  }
+  answers.push(first);
+  results.push(authenticationCheck(profile, first), ipCheck(first));
+  if (is2xx(first.status)) {
+    const signed = await probe(client, clock, profile, 'POST', `/orders/${PROBE_ORDER_ID}/cancel`, signal).catch(rethrowInterrupt);
+    if (!(signed instanceof Error)) answers.push(signed);
+    results.push(signingCheck(profile, signed));
+  } else {
+    results.push(skip('signing', 'Request signing', 'not checked: authentication did not succeed'));
+  }
+  results.push(clockCheck(answers));
+  return results;
+}

@@ -1,0 +1,91 @@
+/**
+ * `vouchers doctor`: is this machine ready to call the API? Every check prints one line
+ * (✔ ok, ✖ failed with the fix, ! warning or not checked); the first failure decides the
+ * exit code (usage 2, auth 3, network 7).
+ */
+import { Chalk } from 'chalk';
+import { resolveProfileUnchecked } from '../../core/config/resolve.js';
+import type { ConfigStore, ResolvedProfile } from '../../core/config/types.js';
+import { CliError } from '../../core/errors/index.js';
+import { colorEnabled, out } from '../../core/io/io.js';
+import { printJson } from '../../core/output/print.js';
+import type { Factory } from '../../factory.js';
+import { baseUrlCheck, credentialsCheck, permissionsCheck, profileCheck, webhookSecretCheck } from './local-checks.js';
+import { networkChecks } from './network-checks.js';
+import { fail, skip, type CheckResult } from './result.js';
+
+export interface DoctorOptions {
+  json?: boolean;
+}
+
+const NETWORK_CHECKS: [string, string][] = [
+  ['reachable', 'Server reachable'],
+  ['authentication', 'Authentication'],
+  ['ip_allowlist', 'IP allowlist'],
+  ['signing', 'Request signing'],
+  ['clock_skew', 'Clock skew'],
+];
+
+function messageOf(e: unknown): { message: string; hint?: string } {
+  if (e instanceof CliError) return { message: e.message, hint: e.hint };
+  return { message: e instanceof Error ? e.message : String(e) };
+}
+
+export async function collectChecks(f: Factory): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  let store: ConfigStore | undefined;
+  let profile: ResolvedProfile | undefined;
+  try {
+    store = await f.config();
+    profile = resolveProfileUnchecked(store, f.io.env, f.globals());
+  } catch (e) {
+    if (e instanceof CliError && e.kind === 'interrupted') throw e;
+    const { message, hint } = messageOf(e);
+    results.push(fail('profile', 'Profile', message, hint ?? 'vouchers profiles list', 'usage'));
+  }
+
+  if (profile) {
+    const local = [profileCheck(profile), credentialsCheck(profile), baseUrlCheck(profile)];
+    results.push(...local);
+    if (local.some((r) => r.level === 'fail')) {
+      for (const [check, label] of NETWORK_CHECKS) results.push(skip(check, label, 'not checked: fix the problems above first'));
+    } else {
+      const client = await f.client();
+      results.push(...(await networkChecks(client, f.clock, profile, f.io.signal)));
+    }
+  } else {
+    for (const [check, label] of [['credentials', 'Credentials'], ['base_url', 'Base URL'], ...NETWORK_CHECKS]) {
+      results.push(skip(check as string, label as string, 'not checked: no profile'));
+    }
+  }
+
+  results.push(permissionsCheck(store?.path, store?.dir));
+  results.push(profile ? webhookSecretCheck(profile) : skip('webhook_secret', 'Webhook secret', 'not checked: no profile'));
+  return results;
+}
+
+const SYMBOL = { ok: '✔', fail: '✖', warn: '!', skip: '!' } as const;
+
+export async function run(f: Factory, options: DoctorOptions): Promise<void> {
+  const results = await collectChecks(f);
+  if (options.json) {
+    await printJson(f.io, results.map((r) => ({ check: r.check, ok: r.level === 'ok' || r.level === 'warn', level: r.level, detail: r.detail, fix: r.fix })));
+  } else {
+    const c = new Chalk({ level: colorEnabled(f.io, 'stdout', f.globals().color === false) ? 1 : 0 });
+    const paint = { ok: c.green, fail: c.red, warn: c.yellow, skip: c.dim } as const;
+    const lines = results.map((r) => {
+      const head = `${paint[r.level](SYMBOL[r.level])} ${c.bold(r.label)}: ${r.detail}`;
+      return r.fix ? `${head} ${c.dim('—')} fix: ${r.fix}` : head;
+    });
+    await out(f.io, lines.join('\n') + '\n');
+  }
+  const failures = results.filter((r) => r.level === 'fail');
+  if (failures.length > 0) {
+    const first = failures[0]!;
+    throw new CliError(
+      first.kind ?? 'unexpected',
+      `doctor found ${failures.length} problem${failures.length > 1 ? 's' : ''}: ${failures.map((r) => r.label.toLowerCase()).join(', ')}`,
+      'apply the fixes shown on the ✖ lines, then run vouchers doctor again',
+    );
+  }
+}

@@ -1,0 +1,202 @@
+import { chmodSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+
+const SECRET = 'sk_doctor_5f4e3d2c1b0a99887766554433221100';
+const WHSEC = 'whsec_doctor_00112233445566778899aabbccdd';
+
+interface Reply { status: number; code?: string; date?: string }
+interface Seen { method: string; url: string; headers: IncomingMessage['headers'] }
+
+/** A loopback stand-in for the API: answers /categories and the signed cancel probe as told. */
+let server: Server;
+let base: string;
+let categories: Reply;
+let cancel: Reply;
+let seen: Seen[];
+
+function send(res: ServerResponse, r: Reply, okBody: unknown) {
+  if (r.date) res.setHeader('Date', r.date);
+  res.setHeader('Content-Type', 'application/json');
+  res.setHeader('X-Trace-ID', '0af7651916cd43dd8448eb211c80319c');
+  res.statusCode = r.status;
+  res.end(JSON.stringify(r.status < 300 ? okBody : { error: { name: 'X', code: r.code ?? 'X', message: 'refused' } }));
+}
+
+beforeAll(async () => {
+  server = createServer((req, res) => {
+    seen.push({ method: req.method!, url: req.url!, headers: req.headers });
+    req.resume();
+    if (req.method === 'GET' && req.url === '/api/v1/categories') return send(res, categories, { data: [], has_more: false, next_cursor: null });
+    if (req.method === 'POST' && req.url === '/api/v1/orders/ord_00000000000000000000000000/cancel') return send(res, cancel, {});
+    send(res, { status: 404, code: 'NOT_FOUND' }, {});
+  });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+});
+afterAll(async () => { await new Promise((r) => server.close(r)); });
+beforeEach(() => {
+  categories = { status: 200 };
+  cancel = { status: 404, code: 'NOT_FOUND' };
+  seen = [];
+});
+
+async function configured(options: { webhook?: boolean; url?: string } = {}): Promise<string> {
+  const dir = tempConfigDir();
+  const r = await runCli(['profiles', 'add', 'sandbox', '--base-url', options.url ?? base, '--api-key', 'pk_doctor_1234567890', '--api-secret-stdin'], { configDir: dir, stdin: SECRET });
+  expect(r.code, r.stderr).toBe(0);
+  if (options.webhook !== false) await runCli(['profiles', 'set', 'sandbox', 'webhook_secret', '--stdin'], { configDir: dir, stdin: WHSEC });
+  return dir;
+}
+
+function line(stdout: string, label: string): string {
+  return stdout.split('\n').find((l) => l.includes(`${label}:`)) ?? `(no ${label} line in)\n${stdout}`;
+}
+
+describe('vouchers doctor', () => {
+  it('all green against a healthy server', async () => {
+    const dir = await configured();
+    const r = await runCli(['doctor'], { configDir: dir });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    for (const label of ['Profile', 'Credentials', 'Base URL', 'Server reachable', 'Authentication', 'IP allowlist', 'Request signing', 'Clock skew', 'Config file permissions', 'Webhook secret']) {
+      expect(line(r.stdout, label)).toMatch(/^✔ /);
+    }
+    expect(line(r.stdout, 'Profile')).toContain('"sandbox" (the current profile)');
+    expect(line(r.stdout, 'Clock skew')).toContain('in sync');
+    expect(r.stdout + r.stderr).not.toContain(SECRET);
+    expect(r.stdout + r.stderr).not.toContain(WHSEC);
+    // It used the pipeline: identity headers on both, a signature on the POST probe.
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(['GET /api/v1/categories', 'POST /api/v1/orders/ord_00000000000000000000000000/cancel']);
+    expect(seen[0]!.headers['x-api-key']).toBe('pk_doctor_1234567890');
+    expect(seen[1]!.headers['x-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+  });
+
+  it('--json prints {check, ok, level, detail, fix} for every check', async () => {
+    const dir = await configured({ webhook: false });
+    const r = await runCli(['doctor', '--json'], { configDir: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const checks = JSON.parse(r.stdout) as { check: string; ok: boolean; level: string; detail: string; fix: string | null }[];
+    expect(checks.map((c) => c.check)).toEqual(['profile', 'credentials', 'base_url', 'reachable', 'authentication', 'ip_allowlist', 'signing', 'clock_skew', 'config_permissions', 'webhook_secret']);
+    for (const c of checks) expect(Object.keys(c)).toEqual(['check', 'ok', 'level', 'detail', 'fix']);
+    expect(checks.find((c) => c.check === 'webhook_secret')).toMatchObject({ ok: true, level: 'warn', fix: expect.stringContaining('vouchers webhooks register') });
+    expect(r.stdout).not.toContain(SECRET);
+  });
+
+  it('a missing webhook secret is a warning, not a failure', async () => {
+    const dir = await configured({ webhook: false });
+    const r = await runCli(['doctor'], { configDir: dir });
+    expect(r.code).toBe(0);
+    expect(line(r.stdout, 'Webhook secret')).toMatch(/^! Webhook secret: not set.* — fix: vouchers webhooks register saves one/);
+  });
+
+  it('401 on GET /categories: authentication fails with the key/secret fix, exit 3', async () => {
+    categories = { status: 401, code: 'AUTHENTICATION_FAILED' };
+    const dir = await configured();
+    const r = await runCli(['doctor'], { configDir: dir });
+    expect(r.code).toBe(3);
+    expect(line(r.stdout, 'Server reachable')).toMatch(/^✔/);
+    expect(line(r.stdout, 'Authentication')).toMatch(/^✖ Authentication: rejected: HTTP 401 AUTHENTICATION_FAILED .* — fix: check the API key and secret/);
+    expect(line(r.stdout, 'Request signing')).toMatch(/^! .*not checked/);
+    expect(r.stderr).toContain('doctor found 1 problem: authentication');
+    expect(seen).toHaveLength(1);
+  });
+
+  it('403 IP_NOT_ALLOWED: the allowlist check fails with its fix, exit 3', async () => {
+    categories = { status: 403, code: 'IP_NOT_ALLOWED' };
+    const dir = await configured();
+    const r = await runCli(['doctor', '--json'], { configDir: dir });
+    expect(r.code).toBe(3);
+    const checks = JSON.parse(r.stdout) as { check: string; level: string; fix: string | null }[];
+    expect(checks.find((c) => c.check === 'ip_allowlist')).toMatchObject({ level: 'fail', fix: expect.stringContaining('allowlist') });
+    expect(checks.find((c) => c.check === 'authentication')).toMatchObject({ level: 'skip' });
+    expect(JSON.parse(r.stderr.trim().split('\n').pop()!)).toMatchObject({ error: { code: 'AUTH' } });
+  });
+
+  it('a rejected signature suggests the other signing.path', async () => {
+    cancel = { status: 401, code: 'INVALID_SIGNATURE' };
+    const dir = await configured();
+    const r = await runCli(['doctor'], { configDir: dir });
+    expect(r.code).toBe(3);
+    expect(line(r.stdout, 'Request signing')).toMatch(/^✖ .*signing\.path full.* — fix: .*vouchers profiles set sandbox signing\.path relative/);
+  });
+
+  it('a 405 on the signing probe cannot tell: a warning', async () => {
+    cancel = { status: 405, code: 'METHOD_NOT_ALLOWED' };
+    const dir = await configured();
+    const r = await runCli(['doctor'], { configDir: dir });
+    expect(r.code).toBe(0);
+    expect(line(r.stdout, 'Request signing')).toMatch(/^! Request signing: cannot tell/);
+  });
+
+  it('clock skew from the Date header: warns beyond 60 s, fails beyond 300 s', async () => {
+    const dir = await configured();
+    categories = { status: 200, date: new Date(Date.now() + 90_000).toUTCString() };
+    cancel = { status: 404, code: 'NOT_FOUND', date: new Date(Date.now() + 90_000).toUTCString() };
+    const warned = await runCli(['doctor'], { configDir: dir });
+    expect(warned.code).toBe(0);
+    expect(line(warned.stdout, 'Clock skew')).toMatch(/^! Clock skew: this machine is (89|90|91) s behind the server/);
+
+    categories = { status: 200, date: new Date(Date.now() - 400_000).toUTCString() };
+    const failed = await runCli(['doctor'], { configDir: dir });
+    expect(failed.code).toBe(3);
+    expect(line(failed.stdout, 'Clock skew')).toMatch(/^✖ Clock skew: this machine is (399|400|401) s ahead of the server.* — fix: sync the clock/);
+  });
+
+  it('a config file readable by others fails with chmod 600, exit 2', async () => {
+    const dir = await configured();
+    const file = join(dir, 'config.json');
+    chmodSync(file, 0o644);
+    const r = await runCli(['doctor'], { configDir: dir });
+    expect(r.code).toBe(2);
+    expect(line(r.stdout, 'Config file permissions')).toBe(`✖ Config file permissions: ${file} is 644: other users can read your API secret — fix: chmod 600 ${file}`);
+  });
+
+  it('an unreachable server fails with a network exit code', async () => {
+    const closed = createServer();
+    await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));
+    const port = (closed.address() as AddressInfo).port;
+    await new Promise((r) => closed.close(r));
+    const dir = await configured({ url: `http://127.0.0.1:${port}/api/v1` });
+    const r = await runCli(['doctor'], { configDir: dir });
+    expect(r.code).toBe(7);
+    expect(line(r.stdout, 'Server reachable')).toMatch(/^✖ Server reachable: GET .* failed: .* — fix: check the base URL/);
+    expect(line(r.stdout, 'Clock skew')).toMatch(/^! Clock skew: not checked/);
+  });
+
+  it('without any profile: says how to add one and checks nothing on the network', async () => {
+    const r = await runCli(['doctor']);
+    expect(r.code).toBe(2);
+    expect(line(r.stdout, 'Profile')).toMatch(/^✖ Profile: no profile is configured — fix: vouchers profiles add/);
+    expect(line(r.stdout, 'Credentials')).toMatch(/^✖/);
+    expect(line(r.stdout, 'Server reachable')).toMatch(/^! .*not checked/);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('an unknown --profile and a bad base URL are reported as lines, not crashes', async () => {
+    const dir = await configured();
+    const unknown = await runCli(['doctor', '--profile', 'nope'], { configDir: dir });
+    expect(unknown.code).toBe(2);
+    expect(line(unknown.stdout, 'Profile')).toMatch(/^✖ Profile: no profile named "nope".* — fix: profiles: sandbox/);
+    const badUrl = await runCli(['doctor', '--base-url', 'ftp://example.com/api/v1'], { configDir: dir });
+    expect(badUrl.code).toBe(2);
+    expect(line(badUrl.stdout, 'Base URL')).toMatch(/^✖ Base URL: "ftp:\/\/example.com\/api\/v1" uses ftp/);
+    expect(seen).toHaveLength(0);
+  });
+
+  it('env credentials without a saved profile are enough', async () => {
+    const r = await runCli(['doctor'], { env: { VOUCHERS_BASE_URL: base, VOUCHERS_API_KEY: 'pk_env_123456789', VOUCHERS_API_SECRET: SECRET, VOUCHERS_WEBHOOK_SECRET: WHSEC } });
+    expect(r.code, r.stdout).toBe(0);
+    expect(line(r.stdout, 'Profile')).toContain('credentials come from the environment');
+    expect(line(r.stdout, 'Credentials')).toContain('(environment)');
+    expect(r.stdout).not.toContain(SECRET);
+  });
+
+  it('has help with examples', async () => {
+    const r = await runCli(['doctor', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('$ vouchers doctor');
+  });
+});
