@@ -1,5 +1,6 @@
 /** Every top-level command, in the order `--help` lists them. One line a noun. */
 import { registerProfiles } from './profiles/index.js';
+import { registerDoctor } from './doctor/index.js';
 import { registerEvents } from './events/index.js';
 import { registerListen } from './listen/index.js';
 import { registerWebhooks } from './webhooks/index.js';
@@ -15,6 +16,7 @@ import type { RegisterCommand } from './types.js';
 
 export const COMMANDS: RegisterCommand[] = [
   registerProfiles,
+  registerDoctor,
   registerListen,
   registerEvents,
   registerWebhooks,
