@@ -12,6 +12,9 @@ import { registerOrders } from './orders/index.js';
 import { registerPayouts } from './payouts/index.js';
 import { registerReconciliation } from './reconciliation/index.js';
 import { registerCompletion } from './completion/index.js';
+import { registerApi } from './api/index.js';
+import { registerSign } from './sign/index.js';
+import { registerLog } from './log/index.js';
 import type { RegisterCommand } from './types.js';
 
 export const COMMANDS: RegisterCommand[] = [
@@ -28,4 +31,7 @@ export const COMMANDS: RegisterCommand[] = [
   registerPayouts,
   registerReconciliation,
   registerCompletion,
+  registerApi,
+  registerSign,
+  registerLog,
 ];

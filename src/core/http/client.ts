@@ -16,7 +16,7 @@ import type { IO } from '../io/io.js';
 import type { RequestLog, RequestLogEntry } from '../journal/types.js';
 import { isSignedMethod, signingPath, signRequest, type SigningPathVariant } from '../signer/request.js';
 import { apiErrorFromResponse, parseJsonBody } from './api-error.js';
-import { formatDuration, parseDuration } from './duration.js';
+import { formatDuration } from './duration.js';
 import { classifyFailure, networkError, type TransportFailure } from './network-error.js';
 import { Pacer } from './pacing.js';
 import { DEFAULT_BACKOFF, parseRetryAfter, shouldRetry, type AttemptOutcome, type BackoffSettings } from './retry.js';
@@ -295,15 +295,7 @@ export interface ProfileClientDeps {
   globals: GlobalOptions;
 }
 
-/** Parse `--max-retries`. */
-export function parseMaxRetries(value: string): number {
-  if (!/^\d+$/.test(value.trim()) || Number(value) > 20) {
-    throw new UsageError(`--max-retries ${JSON.stringify(value)} is not a whole number from 0 to 20`, 'e.g. --max-retries 0 to fail at once, or 5');
-  }
-  return Number(value);
-}
-
-/** The client of one CLI run: the resolved profile's credentials, limits, timeout and retries (flags win). */
+/** The client of one CLI run: the resolved profile's credentials, limits, timeout and retries. */
 export function createClientForProfile(profile: ResolvedProfile, deps: ProfileClientDeps): ApiClient {
   const missing = [
     !profile.base_url && 'base URL',
@@ -317,8 +309,6 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
       SETUP_HINT,
     );
   }
-  const timeoutMs = deps.globals.timeout !== undefined ? parseDuration(deps.globals.timeout, '--timeout') : profile.timeout_ms;
-  const maxRetries = deps.globals.maxRetries !== undefined ? parseMaxRetries(deps.globals.maxRetries) : profile.max_retries;
   const debug = deps.globals.debug ? (line: string) => { deps.io.stderr.write(`[debug] ${line}\n`); } : undefined;
   if (debug) {
     deps.requestLog.onError?.((e) => debug(`request log ${deps.requestLog.path} could not be written (${e.message}); requests are not being logged`));
@@ -329,8 +319,9 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
     apiSecret: profile.api_secret!,
     signingPath: profile.signing_path,
     limits: profile.limits,
-    timeoutMs,
-    maxRetries,
+    // --timeout and --max-retries are already folded into the resolved profile.
+    timeoutMs: profile.timeout_ms,
+    maxRetries: profile.max_retries,
     clock: deps.clock,
     ids: deps.ids,
     requestLog: deps.requestLog,

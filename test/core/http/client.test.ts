@@ -330,11 +330,10 @@ describe('createClientForProfile', () => {
     expect((e as ConfigError).hint).toBe('run `vouchers sandbox start` for a local sandbox, or `vouchers profiles add`');
   });
 
-  it('takes --timeout and --max-retries over the profile', async () => {
+  it('uses the profile\'s timeout and retries', async () => {
     server = await startLoopbackServer(() => undefined);
-    client = createClientForProfile(profile({ base_url: server.baseUrl, api_key: 'k', api_secret: SECRET }), { ...deps(), globals: { timeout: '50ms', maxRetries: '0' } });
+    client = createClientForProfile(profile({ base_url: server.baseUrl, api_key: 'k', api_secret: SECRET, timeout_ms: 50, max_retries: 0 }), deps());
     await expect(client.request({ method: 'GET', path: '/wallets' })).rejects.toMatchObject({ code: 'TIMEOUT' });
     expect(server.requests).toHaveLength(1);
-    expect(() => createClientForProfile(profile({ base_url: server!.baseUrl, api_key: 'k', api_secret: SECRET }), { ...deps(), globals: { timeout: 'soon' } })).toThrow(/--timeout "soon" is not a duration/);
   });
 });

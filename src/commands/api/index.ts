@@ -1,0 +1,33 @@
+/** `vouchers api METHOD PATH`: any endpoint, signed through the core (like `gh api`). Light: loads its implementation on use. */
+import type { RegisterCommand } from '../types.js';
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+export const registerApi: RegisterCommand = (program, f) => {
+  const api = program.command('api <method> <path>')
+    .description('Call any endpoint with a signed request and print the response body')
+    .option('-d, --data <json>', 'request body: JSON, @file, or - for stdin (sent byte for byte)')
+    .option('-q, --query <key=value>', 'add a query parameter (repeatable)', collect)
+    .option('-H, --header <name:value>', 'add a request header (repeatable)', collect)
+    .option('--idempotency-key <key>', 'Idempotency-Key to send (default: a new one for endpoints that require it)')
+    .option('-i, --include', 'print the status line and response headers before the body')
+    .option('--raw', 'print the body exactly as received and skip the contract check')
+    .option('--json', 'pretty-print a JSON body even when piped; errors as JSON');
+  api.addHelpText('after', `
+PATH is relative to the profile's base URL (which already includes /api/v1). Writes
+(POST, PUT, DELETE) are signed, and those that need one get an Idempotency-Key, shown on
+stderr; reuse it with --idempotency-key to retry without running the write twice.
+On a TTY a JSON body is pretty-printed; piped, it is printed as received. A non-2xx
+answer prints its body and exits with the error's code.
+
+Examples:
+  $ vouchers api GET /wallets
+  $ vouchers api GET /products -q currency=USD -q country=US
+  $ vouchers api POST /orders -d '{"items":[{"product_id":"amzn-us","denomination":25,"quantity":1}]}'
+  $ vouchers api POST /orders -d @order.json --idempotency-key 3f1c0e9a-retry-me
+  $ vouchers api GET /orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --include`);
+  api.action(async (method: string, path: string, opts) => {
+    const { run } = await import('./request.js');
+    await run(f, method, path, opts);
+  });
+};

@@ -1,0 +1,110 @@
+/** `vouchers api METHOD PATH`: one request through the pipeline, the body printed as the server sent it. */
+import { STATUS_CODES } from 'node:http';
+import { UsageError } from '../../core/errors/index.js';
+import { apiErrorFromResponse } from '../../core/http/api-error.js';
+import type { ApiResponse } from '../../core/http/types.js';
+import { findEndpoint, validateResponse } from '../../core/http/validate.js';
+import { err, out, type IO } from '../../core/io/io.js';
+import type { Factory } from '../../factory.js';
+import { assertJson, readBodyArg } from './json-input.js';
+
+export interface ApiOptions {
+  data?: string;
+  query?: string[];
+  header?: string[];
+  idempotencyKey?: string;
+  include?: boolean;
+  raw?: boolean;
+  json?: boolean;
+}
+
+export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+
+export interface ApiRequest {
+  method: string;
+  /** Path relative to the base URL, with the query appended. */
+  path: string;
+  headers: Record<string, string>;
+  body: string | undefined;
+  idempotencyKey: string | undefined;
+}
+
+/** Turn arguments and flags into a request; every problem is a UsageError. */
+export async function buildRequest(io: IO, methodArg: string, pathArg: string, opts: ApiOptions): Promise<ApiRequest> {
+  const method = methodArg.toUpperCase();
+  if (!(API_METHODS as readonly string[]).includes(method)) {
+    throw new UsageError(`unknown method ${JSON.stringify(methodArg)}`, `use one of ${API_METHODS.join(', ')}`);
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\//i.test(pathArg)) {
+    throw new UsageError(`PATH must be relative to the base URL, not ${JSON.stringify(pathArg)}`, 'e.g. vouchers api GET /wallets (use --base-url or a profile to choose the server)');
+  }
+  let path = pathArg.startsWith('/') ? pathArg : '/' + pathArg;
+  const params = new URLSearchParams();
+  for (const q of opts.query ?? []) {
+    const eq = q.indexOf('=');
+    if (eq <= 0) throw new UsageError(`--query ${JSON.stringify(q)} is not key=value`, 'e.g. --query currency=USD');
+    params.append(q.slice(0, eq), q.slice(eq + 1));
+  }
+  const qs = params.toString();
+  if (qs) path += (path.includes('?') ? '&' : '?') + qs;
+  const headers: Record<string, string> = {};
+  for (const h of opts.header ?? []) {
+    const colon = h.indexOf(':');
+    const name = colon > 0 ? h.slice(0, colon).trim() : '';
+    if (!name || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header ${JSON.stringify(h)} is not name:value`, 'e.g. --header "X-Sandbox-Simulate: cache-miss"');
+    headers[name] = h.slice(colon + 1).trim();
+  }
+  let body: string | undefined;
+  if (opts.data !== undefined) {
+    if (method === 'GET' || method === 'HEAD') throw new UsageError(`${method} requests carry no body`, 'use --query for parameters, or another method');
+    body = await readBodyArg(io, opts.data, '--data');
+    assertJson(body, '--data');
+  }
+  return { method, path, headers, body, idempotencyKey: opts.idempotencyKey };
+}
+
+function statusLine(res: ApiResponse): string {
+  return `HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd();
+}
+
+async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions): Promise<void> {
+  if (opts.include) {
+    const lines = [statusLine(res), ...Object.entries(res.headers).map(([k, v]) => `${k}: ${v}`)];
+    await out(io, lines.join('\n') + '\n\n');
+  }
+  if (res.text === '') return;
+  const pretty = !opts.raw && (io.stdoutIsTTY || opts.json) && res.data !== undefined;
+  if (pretty) {
+    await out(io, JSON.stringify(res.data, null, 2) + '\n');
+  } else {
+    await out(io, res.text);
+  }
+}
+
+export async function run(f: Factory, methodArg: string, pathArg: string, opts: ApiOptions): Promise<void> {
+  const req = await buildRequest(f.io, methodArg, pathArg, opts);
+  const client = await f.client();
+  const res = await client.request({
+    method: req.method,
+    path: req.path,
+    body: req.body,
+    headers: req.headers,
+    idempotencyKey: req.idempotencyKey,
+    raw: true,
+    throwHttpErrors: false,
+    signal: f.io.signal,
+  });
+  if (WRITES.has(req.method)) {
+    err(f.io, res.idempotencyKey
+      ? `Idempotency-Key: ${res.idempotencyKey} (retry with --idempotency-key ${res.idempotencyKey} to get this result again without repeating the write)\n`
+      : 'Idempotency-Key: none sent (pass --idempotency-key to make a retry of this write safe)\n');
+  }
+  await printResponse(f.io, res, opts);
+  const pathOnly = req.path.split('?')[0]!;
+  if (res.status < 200 || res.status >= 300) throw apiErrorFromResponse(res, { method: req.method, path: pathOnly }, f.clock.now());
+  if (!opts.raw) {
+    const endpoint = await findEndpoint(req.method, pathOnly);
+    if (endpoint) validateResponse({ method: req.method, path: pathOnly, status: res.status, data: res.data, text: res.text, traceId: res.traceId, endpoint });
+  }
+}

@@ -1,0 +1,25 @@
+/** `vouchers log`: the local request log, where support staff find the trace ID to quote. Light: loads on use. */
+import { addOutputOptions } from '../../core/output/options.js';
+import type { RegisterCommand } from '../types.js';
+
+export const registerLog: RegisterCommand = (program, f) => {
+  const log = program.command('log')
+    .description('Show the local log of API requests (one line per attempt), newest last')
+    .option('--failed', 'only requests that failed (no response, or HTTP 4xx/5xx)')
+    .option('-n, --limit <n>', 'show at most the newest n entries', '50');
+  addOutputOptions(log, 'list');
+  log.addHelpText('after', `
+Each line: time, profile, method, path, HTTP status, milliseconds, attempt number, trace
+ID, idempotency key and error code. Bodies, secrets and voucher codes are never logged.
+Quote the trace ID when you ask support about a request.
+
+Examples:
+  $ vouchers log
+  $ vouchers log --failed --limit 5
+  $ vouchers log --json
+  $ vouchers log --output csv --fields time,status,trace_id`);
+  log.action(async (opts) => {
+    const { run } = await import('./show.js');
+    await run(f, opts);
+  });
+};

@@ -1,0 +1,41 @@
+/** `vouchers log`: print the request log (table on a TTY, TSV piped, JSON/NDJSON/CSV). */
+import { UsageError } from '../../core/errors/index.js';
+import { isFailed } from '../../core/journal/request-log.js';
+import type { RequestLogEntry } from '../../core/journal/types.js';
+import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import { formatTime } from '../../core/output/format.js';
+import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
+import type { Factory } from '../../factory.js';
+
+export interface LogOptions extends OutputFlags {
+  failed?: boolean;
+  limit?: string;
+}
+
+export const LOG_COLUMNS: Column<RequestLogEntry>[] = [
+  { field: 'time', header: 'TIME', get: (e) => formatTime(e.time) },
+  { field: 'profile', header: 'PROFILE' },
+  { field: 'method', header: 'METHOD' },
+  { field: 'path', header: 'PATH' },
+  { field: 'status', header: 'STATUS', get: (e) => e.status ?? '-', style: (t, c, e) => (isFailed(e) ? c.red(t) : c.green(t)), align: 'right' },
+  { field: 'duration_ms', header: 'MS', align: 'right' },
+  { field: 'attempt', header: 'ATTEMPT', align: 'right' },
+  { field: 'trace_id', header: 'TRACE ID' },
+  { field: 'idempotency_key', header: 'IDEMPOTENCY KEY' },
+  { field: 'error_code', header: 'ERROR' },
+];
+
+function parseLimit(value: string | undefined): number {
+  if (value === undefined) return 50;
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new UsageError(`--limit ${JSON.stringify(value)} is not a positive whole number`, 'e.g. --limit 20');
+  return Number(value);
+}
+
+export async function run(f: Factory, opts: LogOptions): Promise<void> {
+  const limit = parseLimit(opts.limit);
+  const settings = resolveOutput(f.io, opts, f.globals().color !== false);
+  if (await handleFieldsFlag(f.io, settings, LOG_COLUMNS.map((c) => c.field))) return;
+  const log = await f.requestLog();
+  const entries = await log.read({ failedOnly: Boolean(opts.failed), limit });
+  await printList(f.io, entries, LOG_COLUMNS, settings, { empty: opts.failed ? 'No failed requests logged.' : 'No requests logged yet.' });
+}
