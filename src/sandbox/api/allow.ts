@@ -1,0 +1,12 @@
+/** The methods a path answers to (for 405 Allow), honouring whether planned endpoints are served. */
+import { ENDPOINTS, type Endpoint } from '../../contract/endpoints.js';
+
+export function allowedMethods(path: string, enablePlanned: boolean): string[] {
+  const methods: string[] = [];
+  for (const e of ENDPOINTS as readonly Endpoint[]) {
+    if (e.planned && !enablePlanned) continue;
+    const re = new RegExp('^' + e.path.replace(/\{(\w+)\}/g, '([^/]+)') + '/?$');
+    if (re.test(path) && !methods.includes(e.method)) methods.push(e.method);
+  }
+  return methods;
+}

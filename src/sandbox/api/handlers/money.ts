@@ -1,0 +1,52 @@
+/** GET /wallets, GET /transactions (filters, newest first), POST /payouts. */
+import type { CreatePayoutRequest } from '../../../contract/money.js';
+import { toMinor } from '../../../contract/money-format.js';
+import { dayEnd, dayStart } from '../../core/time.js';
+import { post } from '../../domain/ledger.js';
+import { payoutView, transactionView, walletView } from '../../domain/views.js';
+import { validationFailed } from '../../http/errors.js';
+import { jsonReply } from '../../http/respond.js';
+import type { Handler } from '../context.js';
+import { paginate } from '../paginate.js';
+
+export const listWallets: Handler = ({ partner }) => {
+  const data = Object.entries(partner.wallets).sort(([a], [b]) => (a < b ? -1 : 1)).map(([c, w]) => walletView(c, w));
+  return jsonReply(200, { data, has_more: false, next_cursor: null });
+};
+
+export const listTransactions: Handler = ({ rt, partner, query }) => {
+  const from = query.from === undefined ? -Infinity : dayStart(query.from as string);
+  const to = query.to === undefined ? Infinity : dayEnd(query.to as string);
+  const rows = rt.state.transactions
+    .filter((t) => t.partner_id === partner.partner_id)
+    .filter((t) => query.order_id === undefined || t.order_id === query.order_id)
+    .filter((t) => query.type === undefined || t.type === query.type)
+    .filter((t) => t.created_at >= from && t.created_at < to)
+    .sort((a, b) => (a.transaction_id < b.transaction_id ? 1 : -1));
+  const page = paginate(rows, (t) => t.transaction_id, 'desc', query.limit as number | undefined, query.cursor as string | undefined);
+  return jsonReply(200, { ...page, data: page.data.map(transactionView) });
+};
+
+export const createPayout: Handler = ({ rt, partner, body }) => {
+  const req = body as CreatePayoutRequest;
+  let amountMinor: number;
+  try {
+    amountMinor = toMinor(req.amount, req.currency);
+  } catch (e) {
+    throw validationFailed([{ path: 'amount', message: (e as Error).message }]);
+  }
+  const payoutId = rt.ids.next('po');
+  const txn = post(rt, partner, { type: 'PAYOUT', amount_minor: -amountMinor, currency: req.currency, description: `Payout ${payoutId}${req.reference ? ` (${req.reference})` : ''}`, payout_id: payoutId });
+  const payout = {
+    payout_id: payoutId,
+    partner_id: partner.partner_id,
+    status: 'PAID' as const,
+    amount_minor: amountMinor,
+    currency: req.currency,
+    reference: req.reference ?? null,
+    transaction_id: txn.transaction_id,
+    created_at: rt.clock.now(),
+  };
+  rt.state.payouts[payoutId] = payout;
+  return jsonReply(201, payoutView(payout));
+};

@@ -1,0 +1,180 @@
+/**
+ * The sandbox application without a socket: runtime (state, clock, ids, randomness),
+ * scheduler, webhook dispatcher, state file, and the request listener that dispatches to
+ * the API pipeline (/api/v1) and the admin surface (/admin). `startSandbox` puts it on a
+ * port; tests may use it directly.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { SandboxClock } from './core/clock.js';
+import { IdGenerator } from './core/ids.js';
+import { Rng } from './core/random.js';
+import { resolveConfig, type SandboxOptions } from './options.js';
+import type { Runtime } from './runtime.js';
+import { handleApiRequest, type ApiServices } from './api/pipeline.js';
+import { IdempotencyStore } from './api/idempotency.js';
+import { RateLimiter } from './api/rate-limit.js';
+import { handleAdminRequest, type AdminServices } from './admin/router.js';
+import { SandboxHttpError } from './http/errors.js';
+import { errorReply, send } from './http/respond.js';
+import { traceIdFrom } from './http/trace.js';
+import { Scheduler } from './scheduler.js';
+import { newAdminToken, newApiKey, newApiSecret } from './state/credentials.js';
+import { loadState, StateWriter } from './state/persist.js';
+import { DEFAULT_PARTNER_ID, emptyState, seedState } from './state/seed.js';
+import type { SandboxState } from './state/types.js';
+import { DeliveryDispatcher } from './webhooks/dispatcher.js';
+import { DEFAULT_ALLOWLIST } from './core/cidr.js';
+
+export interface SandboxCredentials {
+  apiKey: string;
+  apiSecret: string;
+  adminToken: string;
+  partnerId: string;
+}
+
+export interface SandboxApp {
+  listener(req: IncomingMessage, res: ServerResponse): void;
+  runtime(): Runtime;
+  credentials: SandboxCredentials;
+  /** Run what is already due (after a restart) and arm the scheduler. */
+  start(): void;
+  /** Stop timers and deliveries, end held requests, flush the state file. */
+  close(): Promise<void>;
+}
+
+function defaultKeyOf(state: SandboxState, options: SandboxOptions, now: number): { apiKey: string; apiSecret: string } {
+  if (options.apiKey) {
+    const existing = state.keys[options.apiKey];
+    const apiSecret = options.apiSecret ?? existing?.api_secret ?? newApiSecret();
+    state.keys[options.apiKey] = {
+      api_key: options.apiKey,
+      api_secret: apiSecret,
+      partner_id: existing?.partner_id ?? state.default_partner_id,
+      allowlist: existing?.allowlist ?? [...DEFAULT_ALLOWLIST],
+      created_at: existing?.created_at ?? now,
+      revoked_at: null,
+    };
+    return { apiKey: options.apiKey, apiSecret };
+  }
+  const key = Object.values(state.keys).find((k) => k.partner_id === state.default_partner_id && k.revoked_at === null);
+  if (key) return { apiKey: key.api_key, apiSecret: key.api_secret };
+  const created = { apiKey: newApiKey(), apiSecret: options.apiSecret ?? newApiSecret() };
+  state.keys[created.apiKey] = { api_key: created.apiKey, api_secret: created.apiSecret, partner_id: state.default_partner_id, allowlist: [...DEFAULT_ALLOWLIST], created_at: now, revoked_at: null };
+  return created;
+}
+
+export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
+  const config = resolveConfig(options);
+  const loaded = options.stateFile ? loadState(options.stateFile) : undefined;
+  const clock = new SandboxClock(options.now ?? (() => Date.now()), loaded?.clock_offset_ms ?? 0);
+  const rng = new Rng(loaded?.rng_state ?? config.seed);
+  const ids = new IdGenerator(rng, () => clock.now());
+  const log = options.quiet ? () => {} : (options.log ?? (() => {}));
+  const adminToken = options.adminToken ?? loaded?.admin_token ?? newAdminToken();
+  const seed = options.seed ?? loaded?.seed ?? config.seed;
+
+  let writer: StateWriter | undefined;
+  let scheduler: Scheduler | undefined;
+  const rt: Runtime = {
+    state: loaded ?? emptyState(seed, adminToken),
+    config,
+    clock,
+    rng,
+    ids,
+    changed: () => {
+      writer?.schedule();
+      scheduler?.poke();
+    },
+    log,
+  };
+  rt.state.admin_token = adminToken;
+
+  let credentials: SandboxCredentials;
+  if (loaded) {
+    credentials = { ...defaultKeyOf(rt.state, options, clock.now()), adminToken, partnerId: rt.state.default_partner_id };
+  } else {
+    const apiKey = options.apiKey ?? newApiKey();
+    const apiSecret = options.apiSecret ?? newApiSecret();
+    seedState(rt, { apiKey, apiSecret });
+    credentials = { apiKey, apiSecret, adminToken, partnerId: DEFAULT_PARTNER_ID };
+  }
+
+  const snapshot = (): SandboxState => {
+    rt.state.rng_state = rng.state;
+    rt.state.clock_offset_ms = clock.offsetMs;
+    return rt.state;
+  };
+  if (options.stateFile) writer = new StateWriter(options.stateFile, snapshot, (e) => log(`state file not written: ${e.message}`));
+
+  const dispatcher = new DeliveryDispatcher(() => rt);
+  scheduler = new Scheduler(() => rt, dispatcher);
+  const limiter = new RateLimiter(() => clock.now());
+  const idempotency = new IdempotencyStore(() => rt);
+  const closing = new AbortController();
+
+  const api: ApiServices = { rt: () => rt, limiter, idempotency, closing: closing.signal };
+  const admin: AdminServices = {
+    rt: () => rt,
+    credentials: () => credentials,
+    runDue: () => scheduler?.runDue(),
+    reset: () => {
+      const fresh = emptyState(seed, adminToken);
+      rng.reset(seed);
+      clock.offsetMs = rt.state.clock_offset_ms = 0;
+      rt.state = fresh;
+      seedState(rt, { apiKey: credentials.apiKey, apiSecret: credentials.apiSecret });
+      limiter.clear();
+      idempotency.clear();
+      rt.changed();
+    },
+  };
+
+  const listener = (req: IncomingMessage, res: ServerResponse): void => {
+    const started = performance.now();
+    const traceId = traceIdFrom(req.headers.traceparent);
+    res.sendDate = false;
+    res.setHeader('Date', new Date(clock.now()).toUTCString());
+    res.setHeader('X-Trace-ID', traceId);
+    let url: URL;
+    try {
+      url = new URL(req.url ?? '/', 'http://sandbox.invalid');
+    } catch {
+      url = new URL('http://sandbox.invalid/');
+    }
+    const path = url.pathname;
+    let outcome: Promise<{ status: number | 'dropped' }>;
+    if (path === '/api/v1' || path.startsWith('/api/v1/')) {
+      outcome = handleApiRequest(api, req, res, path.slice('/api/v1'.length) || '/', url.searchParams, traceId);
+    } else if (path === '/admin' || path.startsWith('/admin/')) {
+      outcome = handleAdminRequest(admin, req, res, path.slice('/admin'.length) || '/', url.searchParams);
+    } else {
+      const reply = errorReply(new SandboxHttpError('NOT_FOUND', `No endpoint at ${req.method ?? 'GET'} ${path}; the API lives under /api/v1 and the admin surface under /admin`));
+      send(res, reply);
+      outcome = Promise.resolve({ status: reply.status });
+    }
+    outcome
+      .catch(() => {
+        const reply = errorReply(new SandboxHttpError('INTERNAL_ERROR', 'The sandbox failed unexpectedly; quote the X-Trace-ID when reporting it'));
+        send(res, reply);
+        return { status: reply.status };
+      })
+      .then((o) => rt.log(`${req.method ?? 'GET'} ${path} ${o.status} ${Math.round(performance.now() - started)}ms trace=${traceId}`))
+      .catch(() => {});
+  };
+
+  return {
+    listener,
+    runtime: () => rt,
+    credentials,
+    start: () => {
+      writer?.schedule();
+      scheduler?.runDue();
+    },
+    close: async () => {
+      closing.abort();
+      scheduler?.stop();
+      await dispatcher.close();
+      writer?.flush();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+/** An API answer that is an error: the code decides status and name (src/contract/errors.ts). */
+import { ERRORS, type ErrorCode } from '../../contract/errors.js';
+
+export interface ErrorDetailEntry {
+  path: string;
+  message: string;
+}
+
+export class SandboxHttpError extends Error {
+  override readonly name = 'SandboxHttpError';
+  readonly status: number;
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly details?: ErrorDetailEntry[],
+    readonly headers: Record<string, string> = {},
+  ) {
+    super(message);
+    this.status = ERRORS[code].status;
+  }
+
+  envelope(): { error: { name: string; code: string; message: string; details?: ErrorDetailEntry[] } } {
+    const body: { name: string; code: string; message: string; details?: ErrorDetailEntry[] } = { name: ERRORS[this.code].name, code: this.code, message: this.message };
+    if (this.details) body.details = this.details;
+    return { error: body };
+  }
+}
+
+export function validationFailed(details: ErrorDetailEntry[]): SandboxHttpError {
+  const first = details[0];
+  const summary = first ? `${first.path || 'body'}: ${first.message}` : 'the request is not valid';
+  return new SandboxHttpError('VALIDATION_FAILED', `The request is not valid (${summary}${details.length > 1 ? `, and ${details.length - 1} more` : ''}); see details`, details);
+}

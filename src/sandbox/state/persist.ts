@@ -1,0 +1,77 @@
+/**
+ * The state file: the whole state as JSON, written atomically (temporary file in the same
+ * directory, fsync, rename, fsync of the directory). Writes are coalesced: at most one
+ * every 100 ms after a change, plus a final one on close.
+ */
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
+import { dirname, basename, join } from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { ConfigError } from '../../core/errors/index.js';
+import { STATE_VERSION, type SandboxState } from './types.js';
+
+export const WRITE_COALESCE_MS = 100;
+
+export function loadState(file: string): SandboxState | undefined {
+  if (!existsSync(file)) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(readFileSync(file, 'utf8'));
+  } catch (e) {
+    throw new ConfigError(`The sandbox state file ${file} is not valid JSON (${(e as Error).message})`, 'Move it away or pass another --state file to start from the seed');
+  }
+  const s = parsed as Partial<SandboxState> | null;
+  if (!s || typeof s !== 'object' || s.version !== STATE_VERSION || typeof s.orders !== 'object' || typeof s.keys !== 'object') {
+    throw new ConfigError(`The file ${file} is not a sandbox state file of version ${STATE_VERSION}`, 'Move it away or pass another --state file to start from the seed');
+  }
+  return s as SandboxState;
+}
+
+export function writeStateAtomically(file: string, state: SandboxState): void {
+  const dir = dirname(file);
+  const tmp = join(dir, `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
+  const fd = openSync(tmp, 'w', 0o600);
+  try {
+    writeSync(fd, JSON.stringify(state));
+    fsyncSync(fd);
+  } finally {
+    closeSync(fd);
+  }
+  try {
+    renameSync(tmp, file);
+  } catch (e) {
+    try { unlinkSync(tmp); } catch { /* already gone */ }
+    throw e;
+  }
+  try {
+    const dfd = openSync(dir, 'r');
+    try { fsyncSync(dfd); } finally { closeSync(dfd); }
+  } catch {
+    // Some platforms cannot fsync a directory; the rename itself is still atomic.
+  }
+}
+
+export class StateWriter {
+  private timer: NodeJS.Timeout | undefined;
+  private lastError: Error | undefined;
+
+  constructor(private readonly file: string, private readonly snapshot: () => SandboxState, private readonly onError: (e: Error) => void) {}
+
+  schedule(): void {
+    if (this.timer) return;
+    this.timer = setTimeout(() => this.flush(), WRITE_COALESCE_MS);
+    this.timer.unref();
+  }
+
+  flush(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    try {
+      writeStateAtomically(this.file, this.snapshot());
+      this.lastError = undefined;
+    } catch (e) {
+      const err = e as Error;
+      if (this.lastError?.message !== err.message) this.onError(err);
+      this.lastError = err;
+    }
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Webhook delivery: POST the event envelope to the partner's endpoint with X-Webhook-Id,
+ * X-Webhook-Timestamp and X-Webhook-Signature (one v1 per active secret, signWebhook of
+ * the shared signer), 5 s timeout, success = 2xx. Every attempt is recorded; failures are
+ * rescheduled by the backoff until the retry window closes.
+ */
+import { Agent, request } from 'undici';
+import { signWebhook } from '../../core/signer/webhook.js';
+import { envelopeOf } from '../domain/events.js';
+import type { Runtime } from '../runtime.js';
+import type { DeliveryRecord, WebhookRecord } from '../state/types.js';
+import { DELIVERY_TIMEOUT_MS, retryDelay, RETRY_WINDOW_MS } from './backoff.js';
+
+export function activeSecrets(hook: WebhookRecord, now: number): string[] {
+  return hook.secrets.filter((s) => s.expires_at === null || s.expires_at > now).map((s) => s.secret);
+}
+
+export class DeliveryDispatcher {
+  private readonly inFlight = new Set<string>();
+  private readonly agent = new Agent({ connect: { timeout: DELIVERY_TIMEOUT_MS }, headersTimeout: DELIVERY_TIMEOUT_MS, bodyTimeout: DELIVERY_TIMEOUT_MS });
+  private closed = false;
+
+  constructor(private readonly rt: () => Runtime) {}
+
+  isInFlight(id: string): boolean {
+    return this.inFlight.has(id);
+  }
+
+  /** Start one attempt of a due delivery. */
+  attempt(d: DeliveryRecord): void {
+    if (this.closed || this.inFlight.has(d.delivery_id)) return;
+    const rt = this.rt();
+    const event = rt.state.events.find((e) => e.event_id === d.event_id);
+    const hook = rt.state.webhooks[d.partner_id];
+    const now = rt.clock.now();
+    if (!event || !hook || hook.webhook_id !== d.webhook_id) {
+      d.status = 'failed';
+      d.next_attempt_at = null;
+      d.attempts.push({ attempt: d.attempts.length + 1, at: now, status_code: null, duration_ms: 0, error: 'the webhook endpoint was removed or replaced' });
+      rt.changed();
+      return;
+    }
+    const body = JSON.stringify(envelopeOf(event));
+    const t = rt.clock.nowSeconds();
+    const signature = signWebhook(body, activeSecrets(hook, now), t);
+    d.first_attempt_at ??= now;
+    d.url = hook.url;
+    this.inFlight.add(d.delivery_id);
+    const started = performance.now();
+    request(hook.url, {
+      method: 'POST',
+      dispatcher: this.agent,
+      headers: {
+        'content-type': 'application/json; charset=utf-8',
+        'user-agent': 'vouchers-sandbox-webhooks/1',
+        'x-webhook-id': event.event_id,
+        'x-webhook-timestamp': String(t),
+        'x-webhook-signature': signature,
+      },
+      body,
+      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+    })
+      .then(async (res) => {
+        await res.body.dump();
+        this.record(d.delivery_id, res.statusCode, performance.now() - started, res.statusCode >= 200 && res.statusCode < 300 ? null : `HTTP ${res.statusCode}`);
+      })
+      .catch((e: unknown) => {
+        const err = e as Error & { code?: string };
+        const message = err.name === 'TimeoutError' || err.name === 'AbortError' ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : `${err.code ?? err.name}: ${err.message}`;
+        this.record(d.delivery_id, null, performance.now() - started, message);
+      });
+  }
+
+  private record(id: string, status: number | null, durationMs: number, error: string | null): void {
+    this.inFlight.delete(id);
+    if (this.closed) return;
+    const rt = this.rt();
+    const d = rt.state.deliveries[id];
+    if (!d) return;
+    const now = rt.clock.now();
+    d.attempts.push({ attempt: d.attempts.length + 1, at: now, status_code: status, duration_ms: Math.round(durationMs), error });
+    if (error === null) {
+      d.status = 'succeeded';
+      d.next_attempt_at = null;
+    } else {
+      const next = now + retryDelay(d.attempts.length, rt.rng.between(-1, 1), rt.config.timeScale);
+      if (next - (d.first_attempt_at ?? now) > RETRY_WINDOW_MS * rt.config.timeScale) {
+        d.status = 'failed';
+        d.next_attempt_at = null;
+      } else {
+        d.next_attempt_at = next;
+      }
+    }
+    rt.changed();
+  }
+
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.agent.destroy();
+  }
+}

@@ -1,0 +1,118 @@
+/**
+ * Test helpers for the sandbox: start it on a loopback port with a short time scale, send
+ * API requests signed with an independent HMAC (node:crypto, not our signer), call the
+ * admin surface, and wait for conditions without long sleeps.
+ */
+import { createHmac } from 'node:crypto';
+import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
+
+export async function sandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
+  return startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true, ...options });
+}
+
+export interface Creds {
+  apiKey: string;
+  apiSecret: string;
+}
+
+export interface ApiResult<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface CallOptions {
+  body?: unknown;
+  rawBody?: string;
+  idempotencyKey?: string;
+  headers?: Record<string, string>;
+  /** Unix seconds to sign with (default: now). */
+  timestamp?: number;
+  /** Sign the path without /api/v1. */
+  relative?: boolean;
+  /** Do not sign at all. */
+  unsigned?: boolean;
+  creds?: Creds;
+  signal?: AbortSignal;
+}
+
+/** Independent signature: hex HMAC-SHA256(secret, timestamp + METHOD + path + body). */
+export function independentSignature(secret: string, timestamp: number, method: string, path: string, body: string): string {
+  return createHmac('sha256', secret).update(`${timestamp}${method}${path}${body}`).digest('hex');
+}
+
+export async function api<T = any>(sb: SandboxHandle, method: string, path: string, options: CallOptions = {}): Promise<ApiResult<T>> {
+  const creds = options.creds ?? sb;
+  const url = new URL(sb.baseUrl + path);
+  const raw = options.rawBody ?? (options.body === undefined ? '' : JSON.stringify(options.body));
+  const headers: Record<string, string> = { 'X-API-Key': creds.apiKey, 'X-API-Secret': creds.apiSecret };
+  if (raw !== '') headers['Content-Type'] = 'application/json; charset=utf-8';
+  if (options.idempotencyKey !== undefined) headers['Idempotency-Key'] = options.idempotencyKey;
+  if (method !== 'GET' && !options.unsigned) {
+    const ts = options.timestamp ?? Math.floor(Date.now() / 1000);
+    const target = url.pathname + url.search;
+    const signedPath = options.relative ? target.replace(/^\/api\/v1/, '') : target;
+    const sig = independentSignature(creds.apiSecret, ts, method, signedPath, raw);
+    headers['X-Timestamp'] = String(ts);
+    headers['X-Signature'] = `t=${ts},v1=${sig}`;
+  }
+  Object.assign(headers, options.headers);
+  const res = await fetch(url, { method, headers, body: raw === '' ? undefined : raw, signal: options.signal });
+  const text = await res.text();
+  let body: any;
+  try { body = text ? JSON.parse(text) : undefined; } catch { body = undefined; }
+  return { status: res.status, headers: res.headers, body, text };
+}
+
+export async function admin<T = any>(sb: SandboxHandle, method: string, path: string, body?: unknown): Promise<ApiResult<T>> {
+  const headers: Record<string, string> = { Authorization: `Bearer ${sb.adminToken}` };
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  const res = await fetch(sb.adminUrl + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined, text };
+}
+
+let counter = 0;
+export function key(): string {
+  counter += 1;
+  return `test-key-${Date.now()}-${counter}`;
+}
+
+export function order(sb: SandboxHandle, items: { product_id: string; denomination: number; quantity: number }[], extra: Record<string, unknown> = {}, options: CallOptions = {}) {
+  return api(sb, 'POST', '/orders', { body: { items, ...extra }, idempotencyKey: key(), ...options });
+}
+
+/** Poll `check` every few ms until it returns a value (or fail after `ms`). */
+export async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 5000, what = 'condition'): Promise<T> {
+  const end = Date.now() + ms;
+  for (;;) {
+    const v = await check();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+export async function waitStatus(sb: SandboxHandle, orderId: string, statuses: string[], ms = 5000): Promise<any> {
+  return until(async () => {
+    const r = await api(sb, 'GET', `/orders/${orderId}`);
+    return statuses.includes(r.body?.status) ? r.body : undefined;
+  }, ms, `order ${orderId} to reach ${statuses.join('/')}`);
+}
+
+/** Sum of a partner's transactions per currency equals the wallet balances. */
+export function ledgerConsistent(sb: SandboxHandle, partnerId = sb.partnerId): boolean {
+  const s = sb.state;
+  const partner = s.partners[partnerId];
+  if (!partner) return false;
+  for (const [currency, w] of Object.entries(partner.wallets)) {
+    const sum = s.transactions.filter((t) => t.partner_id === partnerId && t.currency === currency).reduce((n, t) => n + t.amount_minor, 0);
+    if (sum !== w.available_minor || w.available_minor < 0) return false;
+  }
+  return true;
+}
+
+export function balance(sb: SandboxHandle, currency = 'USD', partnerId = sb.partnerId): number {
+  return sb.state.partners[partnerId]?.wallets[currency]?.available_minor ?? 0;
+}
