@@ -18,7 +18,8 @@ export const EXPERIMENTAL_NOTE = 'EXPERIMENTAL: reconciliation is a planned endp
 export function reportDate(text: string, now: number): string {
   const v = text.trim().toLowerCase();
   if (v === 'today' || v === 'yesterday') return new Date(now - (v === 'yesterday' ? 86_400_000 : 0)).toISOString().slice(0, 10);
-  const ok = /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
+  const parsed = new Date(`${v}T00:00:00Z`);
+  const ok = /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === v;
   if (!ok) throw new UsageError(`${JSON.stringify(text)} is not a date`, 'use a UTC day as YYYY-MM-DD, e.g. vouchers reconciliation get 2026-11-21');
   return v;
 }

@@ -12,7 +12,8 @@ export const registerTransactions: RegisterCommand = (program, f) => {
     .option('--from <date>', 'from this UTC date, inclusive (YYYY-MM-DD)')
     .option('--to <date>', 'up to this UTC date, inclusive (YYYY-MM-DD)')
     .option('--order <order_id>', 'only the transactions of this order (ord_…)')
-    .addOption(new Option('--type <type>', 'only this type').choices(TYPES))
+    // Choices for --help and completion; any case is accepted and checked when the verb runs.
+    .addOption(new Option('--type <type>', 'only this type').choices(TYPES).argParser((v: string) => v))
     .option('--limit <n>', 'page size, 1–200 (server default 50)')
     .option('--cursor <cursor>', 'start at this page (the cursor printed after the previous page)')
     .option('--all', 'fetch every page and stream the rows as they arrive (progress on stderr)');

@@ -40,7 +40,8 @@ const FIELDS = ['transaction_id', 'type', 'amount', 'currency', 'balance_after',
 function checkDate(flag: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;
   const v = value.trim();
-  const ok = /^\d{4}-\d{2}-\d{2}$/.test(v) && new Date(`${v}T00:00:00Z`).toISOString().slice(0, 10) === v;
+  const parsed = new Date(`${v}T00:00:00Z`);
+  const ok = /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === v;
   if (!ok) throw new UsageError(`${flag} ${JSON.stringify(value)} is not a date`, `use a UTC date as YYYY-MM-DD, e.g. ${flag} 2026-11-01`);
   return v;
 }

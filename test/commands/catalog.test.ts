@@ -1,0 +1,104 @@
+/** categories list, products list/get against the sandbox over loopback. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Category, Product, ProductDetail } from '../../src/contract/catalog.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { runCli } from '../helpers/run-cli.js';
+
+let sb: Awaited<ReturnType<typeof startSandbox>>;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true });
+  env = { VOUCHERS_BASE_URL: sb.baseUrl, VOUCHERS_API_KEY: sb.apiKey, VOUCHERS_API_SECRET: sb.apiSecret, NO_COLOR: '1' };
+});
+afterAll(async () => { await sb.close(); });
+
+describe('categories list', () => {
+  it('--json prints the categories as the contract defines them', async () => {
+    const r = await runCli(['categories', 'list', '--json'], { env });
+    expect(r.code).toBe(0);
+    const rows = JSON.parse(r.stdout) as unknown[];
+    expect(rows.length).toBeGreaterThan(0);
+    for (const row of rows) Category.parse(row);
+    expect(rows.map((c) => (c as Category).category_id)).toContain('sandbox');
+  });
+
+  it('prints a table on a terminal and tab-separated rows when piped', async () => {
+    const tty = await runCli(['categories', 'list'], { env, tty: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toMatch(/ID\s+│\s+NAME|ID.*NAME.*DESCRIPTION/);
+    const piped = await runCli(['categories', 'list'], { env });
+    const lines = piped.stdout.trim().split('\n');
+    expect(lines.some((l) => l.startsWith('sandbox\t'))).toBe(true);
+    expect(piped.stdout).not.toContain('│');
+  });
+});
+
+describe('products list', () => {
+  it('--json rows match the contract; filters reach the server', async () => {
+    const all = await runCli(['products', 'list', '--json'], { env });
+    expect(all.code).toBe(0);
+    const products = (JSON.parse(all.stdout) as unknown[]).map((p) => Product.parse(p));
+    expect(products.map((p) => p.product_id)).toEqual(expect.arrayContaining(['sbx-instant', 'sbx-async']));
+
+    const eur = await runCli(['products', 'list', '--currency', 'eur', '--json'], { env });
+    const eurRows = JSON.parse(eur.stdout) as Product[];
+    expect(eurRows.length).toBeGreaterThan(0);
+    expect(eurRows.every((p) => p.currency === 'EUR')).toBe(true);
+
+    const sandbox = await runCli(['products', 'list', '--category', 'sandbox', '--output', 'ndjson'], { env });
+    const ids = sandbox.stdout.trim().split('\n').map((l) => (JSON.parse(l) as Product).product_id);
+    expect(ids).toContain('sbx-instant');
+    expect(ids.every((id) => products.find((p) => p.product_id === id)?.category_id === 'sandbox')).toBe(true);
+
+    const country = products[0]!.countries[0]!;
+    const byCountry = JSON.parse((await runCli(['products', 'list', '--country', country, '--json'], { env })).stdout) as Product[];
+    expect(byCountry.every((p) => p.countries.includes(country))).toBe(true);
+  });
+
+  it('shows denominations cut short with "…" and expiry policies in words', async () => {
+    const json = JSON.parse((await runCli(['products', 'list', '--json'], { env })).stdout) as Product[];
+    const truncated = json.find((p) => p.denominations_truncated);
+    const tty = await runCli(['products', 'list'], { env, tty: true, columns: 400 });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toContain('sbx-instant');
+    expect(tty.stdout).toContain('10, 25, 50, 100');
+    expect(truncated).toBeDefined();
+    expect(tty.stdout).toContain(`${truncated!.denominations.join(', ')}, …`);
+    const words = json.map((p) => p.expiry_policy.type);
+    if (words.includes('none')) expect(tty.stdout).toContain('never expires');
+    if (words.includes('months_from_issue')) expect(tty.stdout).toMatch(/expires \d+ months? after issue/);
+    if (words.includes('fixed_date')) expect(tty.stdout).toMatch(/expires on \d{4}-\d{2}-\d{2}/);
+  });
+
+  it('rejects a malformed filter before sending anything (exit 2)', async () => {
+    const r = await runCli(['products', 'list', '--currency', 'dollars'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--currency');
+    expect(r.stderr).toContain('ISO 4217');
+  });
+});
+
+describe('products get', () => {
+  it('shows every denomination, availability with cached stock, and the expiry policy in words', async () => {
+    const json = await runCli(['products', 'get', 'sbx-instant', '--json'], { env });
+    expect(json.code).toBe(0);
+    const p = ProductDetail.parse(JSON.parse(json.stdout));
+    const tty = await runCli(['products', 'get', 'sbx-instant'], { env, tty: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toContain('10, 25, 50, 100');
+    expect(tty.stdout).toContain(p.availability.status);
+    for (const d of p.denominations) expect(tty.stdout).toMatch(new RegExp(`\\b${d}: \\d+`));
+    expect(tty.stdout).toMatch(/expires|never expires/);
+    const piped = await runCli(['products', 'get', 'sbx-instant'], { env });
+    expect(piped.stdout).toMatch(/^product_id\tsbx-instant$/m);
+    expect(piped.stdout).toMatch(/^cached_stock\t/m);
+  });
+
+  it('an unknown product is NOT_FOUND (exit 4) with the trace ID', async () => {
+    const r = await runCli(['products', 'get', 'no-such-product'], { env });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('NOT_FOUND');
+    expect(r.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
+  });
+});

@@ -1,0 +1,58 @@
+/** reconciliation get: experimental; served by the sandbox only with enablePlanned. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ReconciliationReport } from '../../src/contract/reconciliation.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { runCli } from '../helpers/run-cli.js';
+
+type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
+let planned: Sandbox;
+let plain: Sandbox;
+const envOf = (sb: Sandbox) => ({ VOUCHERS_BASE_URL: sb.baseUrl, VOUCHERS_API_KEY: sb.apiKey, VOUCHERS_API_SECRET: sb.apiSecret, NO_COLOR: '1' });
+
+beforeAll(async () => {
+  [planned, plain] = await Promise.all([
+    startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true, enablePlanned: true }),
+    startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true, enablePlanned: false }),
+  ]);
+});
+afterAll(async () => { await Promise.all([planned.close(), plain.close()]); });
+
+describe('reconciliation get', () => {
+  it('prints the report as the contract defines it, labelled experimental', async () => {
+    const today = new Date().toISOString().slice(0, 10);
+    const r = await runCli(['reconciliation', 'get', today, '--json'], { env: envOf(planned) });
+    expect(r.code).toBe(0);
+    const report = ReconciliationReport.parse(JSON.parse(r.stdout));
+    expect(report.date).toBe(today);
+    expect(r.stderr).toContain('EXPERIMENTAL');
+  });
+
+  it('shows the summary and a drifts table on a terminal, lines when piped', async () => {
+    const tty = await runCli(['reconciliation', 'get', 'today'], { env: envOf(planned), tty: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toMatch(/orders_total\s+\d+/);
+    expect(tty.stdout).toMatch(/No drifts\.|ORDER/);
+    const piped = await runCli(['reconciliation', 'get', 'yesterday'], { env: envOf(planned) });
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toMatch(/^drifted\t\d+$/m);
+  });
+
+  it('a server without it: "not offered by this server" (exit 4)', async () => {
+    const r = await runCli(['reconciliation', 'get', '2026-11-21'], { env: envOf(plain) });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('reconciliation is not offered by this server (planned feature; start the sandbox with --enable-planned)');
+    expect(r.stdout).toBe('');
+  });
+
+  it('a malformed date is a usage error (exit 2)', async () => {
+    const r = await runCli(['reconciliation', 'get', '21/11/2026'], { env: envOf(plain) });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('YYYY-MM-DD');
+  });
+
+  it('--help says it is experimental, with an example', async () => {
+    const r = await runCli(['reconciliation', 'get', '--help']);
+    expect(r.stdout).toContain('EXPERIMENTAL');
+    expect(r.stdout).toContain('$ vouchers reconciliation get');
+  });
+});

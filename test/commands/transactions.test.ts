@@ -1,0 +1,107 @@
+/** transactions list: filters, one page, and --all streaming page after page. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Transaction } from '../../src/contract/money.js';
+import { createClient } from '../../src/core/http/client.js';
+import type { ApiClient } from '../../src/core/http/types.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { runCli } from '../helpers/run-cli.js';
+
+let sb: Awaited<ReturnType<typeof startSandbox>>;
+let env: Record<string, string>;
+let client: ApiClient;
+let orderId: string;
+const PAYOUTS = 7;
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true, limits: { ordersPerMinute: 1000, generalPerHour: 100_000 } });
+  env = { VOUCHERS_BASE_URL: sb.baseUrl, VOUCHERS_API_KEY: sb.apiKey, VOUCHERS_API_SECRET: sb.apiSecret, NO_COLOR: '1' };
+  client = createClient({ baseUrl: sb.baseUrl, apiKey: sb.apiKey, apiSecret: sb.apiSecret, limits: null });
+  for (let i = 0; i < PAYOUTS; i++) {
+    await client.request({ method: 'POST', path: '/payouts', body: { currency: 'USD', amount: 1 + i, reference: `p${i}` }, idempotencyKey: `txn-test-payout-${i}` });
+  }
+  const order = await client.request<{ order_id: string }>({ method: 'POST', path: '/orders', body: { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }] }, idempotencyKey: 'txn-test-order' });
+  orderId = order.data.order_id;
+});
+afterAll(async () => { await client.close(); await sb.close(); });
+
+async function everything(): Promise<Transaction[]> {
+  const r = await runCli(['transactions', 'list', '--limit', '200', '--json'], { env });
+  expect(r.code).toBe(0);
+  return JSON.parse(r.stdout) as Transaction[];
+}
+
+describe('transactions list', () => {
+  it('one page by default; on a terminal the next cursor is shown on stderr', async () => {
+    const tty = await runCli(['transactions', 'list', '--limit', '3'], { env, tty: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toContain('PAYOUT');
+    expect(tty.stderr).toMatch(/--cursor \S+/);
+    const piped = await runCli(['transactions', 'list', '--limit', '3'], { env });
+    expect(piped.stdout.trim().split('\n')).toHaveLength(3);
+    expect(piped.stderr).toBe('');
+    const json = await runCli(['transactions', 'list', '--limit', '3', '--json'], { env });
+    const rows = JSON.parse(json.stdout) as unknown[];
+    expect(rows).toHaveLength(3);
+    for (const row of rows) Transaction.parse(row);
+  });
+
+  it('--all streams every page (more than one) in order, the same rows as one big page', async () => {
+    const all = await everything();
+    expect(all.length).toBeGreaterThanOrEqual(PAYOUTS + 1);
+    const nd = await runCli(['transactions', 'list', '--all', '--limit', '2', '--output', 'ndjson'], { env });
+    expect(nd.code).toBe(0);
+    const streamed = nd.stdout.trim().split('\n').map((l) => Transaction.parse(JSON.parse(l)));
+    expect(streamed.map((t) => t.transaction_id)).toEqual(all.map((t) => t.transaction_id));
+    expect(new Set(streamed.map((t) => t.transaction_id)).size).toBe(streamed.length);
+    // Newest first.
+    const times = streamed.map((t) => t.created_at);
+    expect([...times].sort().reverse()).toEqual(times);
+
+    const json = await runCli(['transactions', 'list', '--all', '--limit', '3', '--json'], { env });
+    expect(JSON.parse(json.stdout)).toEqual(all);
+    expect(json.stdout).toBe(JSON.stringify(all, null, 2) + '\n');
+
+    const csv = await runCli(['transactions', 'list', '--all', '--limit', '2', '--output', 'csv', '--fields', 'transaction_id,type,amount'], { env });
+    const lines = csv.stdout.trim().split('\n');
+    expect(lines[0]).toBe('transaction_id,type,amount');
+    expect(lines).toHaveLength(all.length + 1);
+  });
+
+  it('--all on a terminal shows progress on stderr and prints the table', async () => {
+    const r = await runCli(['transactions', 'list', '--all', '--limit', '2'], { env, tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toMatch(/\d+ transactions in \d+ pages/);
+    expect(r.stdout).toContain('ORDER_DEBIT');
+  });
+
+  it('filters by type, order and dates', async () => {
+    const payouts = JSON.parse((await runCli(['transactions', 'list', '--type', 'payout', '--json'], { env })).stdout) as Transaction[];
+    expect(payouts).toHaveLength(PAYOUTS);
+    expect(payouts.every((t) => t.type === 'PAYOUT' && t.payout_id)).toBe(true);
+
+    const ofOrder = JSON.parse((await runCli(['transactions', 'list', '--order', orderId, '--json'], { env })).stdout) as Transaction[];
+    expect(ofOrder.length).toBeGreaterThan(0);
+    expect(ofOrder.every((t) => t.order_id === orderId)).toBe(true);
+    expect(ofOrder.map((t) => t.type)).toContain('ORDER_DEBIT');
+
+    const today = new Date().toISOString().slice(0, 10);
+    const todays = JSON.parse((await runCli(['transactions', 'list', '--from', today, '--to', today, '--type', 'PAYOUT', '--json'], { env })).stdout) as Transaction[];
+    expect(todays).toHaveLength(PAYOUTS);
+    const future = JSON.parse((await runCli(['transactions', 'list', '--from', '2999-01-01', '--json'], { env })).stdout) as Transaction[];
+    expect(future).toEqual([]);
+  });
+
+  it('rejects bad filters before sending (exit 2, naming the flag)', async () => {
+    for (const [args, flag] of [
+      [['--from', '2026-13-01'], '--from'],
+      [['--from', '2026-11-02', '--to', '2026-11-01'], '--from'],
+      [['--order', 'ord_nope'], '--order'],
+      [['--limit', '500'], '--limit'],
+      [['--type', 'bogus'], '--type'],
+    ] as const) {
+      const r = await runCli(['transactions', 'list', ...args], { env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(flag);
+    }
+  });
+});

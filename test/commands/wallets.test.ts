@@ -1,0 +1,52 @@
+/** wallets list against the sandbox over loopback. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Wallet } from '../../src/contract/money.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { runCli } from '../helpers/run-cli.js';
+
+let sb: Awaited<ReturnType<typeof startSandbox>>;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true });
+  env = { VOUCHERS_BASE_URL: sb.baseUrl, VOUCHERS_API_KEY: sb.apiKey, VOUCHERS_API_SECRET: sb.apiSecret, NO_COLOR: '1' };
+});
+afterAll(async () => { await sb.close(); });
+
+describe('wallets list', () => {
+  it('--json prints the wallets as the contract defines them', async () => {
+    const r = await runCli(['wallets', 'list', '--json'], { env });
+    expect(r.code).toBe(0);
+    const wallets = (JSON.parse(r.stdout) as unknown[]).map((w) => Wallet.parse(w));
+    const usd = wallets.find((w) => w.currency === 'USD');
+    expect(usd?.available).toBe(100000);
+    expect(wallets.find((w) => w.currency === 'JPY')?.available).toBe(10000000);
+  });
+
+  it("shows amounts with each currency's minor digits: a table on a terminal, TSV when piped", async () => {
+    const tty = await runCli(['wallets', 'list'], { env, tty: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toContain('AVAILABLE');
+    expect(tty.stdout).toContain('100000.00 USD');
+    expect(tty.stdout).toContain('10000000 JPY');
+    expect(tty.stdout).toContain('0.00 USD');
+    const piped = await runCli(['wallets', 'list'], { env });
+    expect(piped.stdout).toMatch(/^USD\t100000\.00 USD\t0\.00 USD\t/m);
+    expect(piped.stdout).toMatch(/^JPY\t10000000 JPY\t0 JPY\t/m);
+  });
+
+  it('--output csv --fields picks raw fields', async () => {
+    const r = await runCli(['wallets', 'list', '--output', 'csv', '--fields', 'currency,available'], { env });
+    expect(r.code).toBe(0);
+    const lines = r.stdout.trim().split('\n');
+    expect(lines[0]).toBe('currency,available');
+    expect(lines).toContain('USD,100000');
+  });
+
+  it('wrong credentials: exit 3 with the trace ID', async () => {
+    const r = await runCli(['wallets', 'list'], { env: { ...env, VOUCHERS_API_SECRET: 'wrong' } });
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('AUTHENTICATION_FAILED');
+    expect(r.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
+  });
+});

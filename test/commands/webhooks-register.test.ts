@@ -1,0 +1,100 @@
+/** webhooks register/show/delete against the sandbox: the secret goes to the profile, never to output. */
+import { readFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { WebhookEndpoint } from '../../src/contract/webhooks.js';
+import { openConfig } from '../../src/core/config/store.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+
+let sb: Awaited<ReturnType<typeof startSandbox>>;
+let configDir: string;
+let configPath: string;
+const bare = { NO_COLOR: '1' };
+
+beforeAll(async () => {
+  sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true, limits: { generalPerHour: 100_000 } });
+  configDir = tempConfigDir();
+  const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
+  store.set('local', { base_url: sb.baseUrl, api_key: sb.apiKey, api_secret: sb.apiSecret });
+  store.setCurrent('local');
+  configPath = store.path;
+});
+afterAll(async () => { await sb.close(); });
+
+function savedSecret(): string | undefined {
+  const text = readFileSync(configPath, 'utf8');
+  return /"(whsec_[^"]+)"/.exec(text)?.[1];
+}
+
+describe('webhooks register', () => {
+  it('saves the signing secret to the profile and never prints it without --show-secret', async () => {
+    const r = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks', '--events', 'order.delivered,order.refunded', '--json'], { env: bare, configDir });
+    expect(r.code).toBe(0);
+    const secret = savedSecret();
+    expect(secret).toMatch(/^whsec_/);
+    expect(r.stdout + r.stderr).not.toContain(secret!);
+    expect(r.stdout + r.stderr).not.toContain('whsec_');
+    const body = JSON.parse(r.stdout) as Record<string, unknown>;
+    WebhookEndpoint.parse(body);
+    expect(body.signing_secret).toBeUndefined();
+    expect(body.signing_secret_saved).toBe(true);
+    expect(body.events).toEqual(['order.delivered', 'order.refunded']);
+    expect(r.stderr).toContain('Saved the new signing secret to profile "local"');
+    expect(r.stderr).toContain(configPath);
+    expect(r.stderr).toMatch(/Registered webhook endpoint wh_\w+/);
+  });
+
+  it('an update keeps the secret; --rotate-secret --show-secret prints and saves the new one', async () => {
+    const first = savedSecret();
+    const update = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks2', '--description', 'ops'], { env: bare, configDir, tty: true });
+    expect(update.code).toBe(0);
+    expect(update.stderr).toContain('unchanged');
+    expect(savedSecret()).toBe(first);
+    expect(update.stdout).toContain('http://127.0.0.1:9/hooks2');
+    expect(update.stdout + update.stderr).not.toContain('whsec_');
+
+    const rotated = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks2', '--rotate-secret', '--show-secret'], { env: bare, configDir });
+    expect(rotated.code).toBe(0);
+    const second = savedSecret();
+    expect(second).not.toBe(first);
+    expect(rotated.stdout).toContain(second!);
+    expect(rotated.stdout).toMatch(/^signing_secret\twhsec_/m);
+  });
+
+  it('with credentials only in the environment, says where the secret could not be saved and how to pass it', async () => {
+    const env = { VOUCHERS_BASE_URL: sb.baseUrl, VOUCHERS_API_KEY: sb.apiKey, VOUCHERS_API_SECRET: sb.apiSecret, NO_COLOR: '1' };
+    const r = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks3', '--rotate-secret'], { env });
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('could NOT be saved');
+    expect(r.stderr).toContain('VOUCHERS_WEBHOOK_SECRET');
+    expect(r.stdout + r.stderr).not.toContain('whsec_');
+  });
+
+  it('rejects an unknown event type and a non-URL before sending (exit 2)', async () => {
+    const events = await runCli(['webhooks', 'register', '--url', 'https://example.com/h', '--events', 'order.delivered,order.exploded'], { env: bare, configDir });
+    expect(events.code).toBe(2);
+    expect(events.stderr).toContain('order.exploded');
+    const url = await runCli(['webhooks', 'register', '--url', 'not a url'], { env: bare, configDir });
+    expect(url.code).toBe(2);
+    expect(url.stderr).toContain('--url');
+  });
+});
+
+describe('webhooks show and delete', () => {
+  it('show prints the endpoint without a secret; delete removes it; show then says there is none (exit 4)', async () => {
+    const show = await runCli(['webhooks', 'show', '--json'], { env: bare, configDir });
+    expect(show.code).toBe(0);
+    const endpoint = WebhookEndpoint.parse(JSON.parse(show.stdout));
+    expect(endpoint.signing_secret).toBeUndefined();
+    const tty = await runCli(['webhooks', 'show'], { env: bare, configDir, tty: true });
+    expect(tty.stdout).toContain('saved in profile "local"');
+    expect(tty.stdout).not.toContain('whsec_');
+
+    const del = await runCli(['webhooks', 'delete', '--yes'], { env: bare, configDir });
+    expect(del.code).toBe(0);
+    expect(del.stderr).toContain('Deleted the webhook endpoint');
+    const gone = await runCli(['webhooks', 'show'], { env: bare, configDir });
+    expect(gone.code).toBe(4);
+    expect(gone.stderr).toContain('no webhook endpoint is registered');
+  });
+});
