@@ -73,7 +73,7 @@ describe('payouts create', () => {
     expect(await balance('GBP')).toBe(before);
   });
 
-  it('a production profile needs --yes when nobody can be asked', async () => {
+  it('a production profile asks on a terminal and needs --yes when nobody can be asked', async () => {
     const configDir = tempConfigDir();
     const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
     store.set('live', { base_url: sb.baseUrl, api_key: sb.apiKey, api_secret: sb.apiSecret, production: true });
@@ -88,5 +88,14 @@ describe('payouts create', () => {
     const ok = await runCli(['payouts', 'create', '--amount', '5', '--currency', 'USD', '--yes'], { env: bare, configDir });
     expect(ok.code).toBe(0);
     expect(await balance('USD', bare, configDir)).toBeCloseTo(before - 5, 2);
+
+    // On a terminal it asks: "n" sends nothing, "y" pays out.
+    const declined = await runCli(['payouts', 'create', '--amount', '7', '--currency', 'USD'], { env: bare, configDir, tty: true, stdinTTY: true, stdin: 'n\n' });
+    expect(declined.code).toBe(2);
+    expect(declined.stderr).toContain('PRODUCTION');
+    expect(await balance('USD', bare, configDir)).toBeCloseTo(before - 5, 2);
+    const accepted = await runCli(['payouts', 'create', '--amount', '7', '--currency', 'USD'], { env: bare, configDir, tty: true, stdinTTY: true, stdin: 'y\n' });
+    expect(accepted.code).toBe(0);
+    expect(await balance('USD', bare, configDir)).toBeCloseTo(before - 12, 2);
   });
 });
