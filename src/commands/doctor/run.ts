@@ -7,6 +7,7 @@ import { Chalk } from 'chalk';
 import { resolveProfileUnchecked } from '../../core/config/resolve.js';
 import type { ConfigStore, ResolvedProfile } from '../../core/config/types.js';
 import { CliError } from '../../core/errors/index.js';
+import type { ApiClient } from '../../core/http/types.js';
 import { colorEnabled, out } from '../../core/io/io.js';
 import { printJson } from '../../core/output/print.js';
 import type { Factory } from '../../factory.js';
@@ -50,8 +51,16 @@ export async function collectChecks(f: Factory): Promise<CheckResult[]> {
     if (local.some((r) => r.level === 'fail')) {
       for (const [check, label] of NETWORK_CHECKS) results.push(skip(check, label, 'not checked: fix the problems above first'));
     } else {
-      const client = await f.client();
-      results.push(...(await networkChecks(client, f.clock, profile, f.io.signal)));
+      let client: ApiClient | undefined;
+      try {
+        client = await f.client();
+      } catch (e) {
+        if (e instanceof CliError && e.kind === 'interrupted') throw e;
+        const { message, hint } = messageOf(e);
+        results.push(fail('reachable', 'Server reachable', `cannot build a client: ${message}`, hint ?? 'vouchers profiles show', 'usage'));
+        for (const [check, label] of NETWORK_CHECKS.slice(1)) results.push(skip(check, label, 'not checked: fix the problems above first'));
+      }
+      if (client) results.push(...(await networkChecks(client, f.clock, profile, f.io.signal)));
     }
   } else {
     for (const [check, label] of [['credentials', 'Credentials'], ['base_url', 'Base URL'], ...NETWORK_CHECKS]) {

@@ -18,7 +18,7 @@ export interface ResolveGlobals {
   maxRetries?: string;
 }
 
-export const MAX_RETRIES_LIMIT = 10;
+export const MAX_RETRIES_LIMIT = 20;
 
 type Env = Record<string, string | undefined>;
 

@@ -128,8 +128,8 @@ describe('resolveProfile errors', () => {
     expect(() => resolveProfile(store, {}, { timeout: 'soon' })).toThrow(UsageError);
     expect(() => resolveProfile(store, {}, { timeout: '0s' })).toThrow(UsageError);
     expect(() => resolveProfile(store, {}, { maxRetries: '-1' })).toThrow(UsageError);
-    const e = (() => { try { resolveProfile(store, {}, { maxRetries: '99' }); } catch (x) { return x; } })();
-    expect((e as UsageError).hint).toMatch(/0 to 10/);
+    const e = (() => { try { resolveProfile(store, {}, { maxRetries: '21' }); } catch (x) { return x; } })();
+    expect((e as UsageError).hint).toMatch(/0 to 20/);
     expect(resolveProfile(store, {}, { timeout: '500ms' }).timeout_ms).toBe(500);
   });
 });
