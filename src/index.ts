@@ -8,4 +8,4 @@ export {
   SignatureError,
 } from './core/signer/index.js';
 export type { SignatureFailure, VerifyWebhookOptions, HeaderBag, RequestToSign, RequestSignature, SigningPathVariant } from './core/signer/index.js';
-export type { EventEnvelope, Order, OrderVoucher, Product, ProductDetail, Wallet, Transaction, WebhookEndpoint } from './contract/index.js';
+export type { EventEnvelope, EventType, Order, OrderVoucher, Product, ProductDetail, Wallet, Transaction, WebhookEndpoint } from './contract/index.js';
