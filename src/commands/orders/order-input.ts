@@ -28,22 +28,18 @@ export function parseCount(text: string): number | undefined {
   return Number(s);
 }
 
-/** `ID:DENOM[:QTY]`; the product id may itself hold colons (the last parts are numbers). */
+/**
+ * `ID:DENOM` or `ID:DENOM:QTY`; with more than three parts the last two are DENOM:QTY and
+ * the rest is the product id (ids may hold colons).
+ */
 export function parseItemFlag(text: string, index: number): { product_id: string; denomination: number; quantity: number } {
   const parts = text.split(':');
   const bad = (why: string) => new UsageError(`--item ${JSON.stringify(text)} (item ${index + 1}): ${why}`, 'write each item as PRODUCT_ID:DENOMINATION:QUANTITY, e.g. --item sbx-instant:25:2');
   if (parts.length < 2) throw bad('expected PRODUCT_ID:DENOMINATION:QUANTITY');
-  let qtyText = '1';
-  let denomText: string;
-  let idParts: string[];
-  if (parts.length >= 3 && parseCount(parts[parts.length - 1] as string) !== undefined && parseAmount(parts[parts.length - 2] as string) !== undefined) {
-    qtyText = parts[parts.length - 1] as string;
-    denomText = parts[parts.length - 2] as string;
-    idParts = parts.slice(0, -2);
-  } else {
-    denomText = parts[parts.length - 1] as string;
-    idParts = parts.slice(0, -1);
-  }
+  const withQty = parts.length >= 3;
+  const qtyText = withQty ? (parts[parts.length - 1] as string) : '1';
+  const denomText = parts[parts.length - (withQty ? 2 : 1)] as string;
+  const idParts = parts.slice(0, withQty ? -2 : -1);
   const productId = idParts.join(':');
   if (productId === '') throw bad('the product id is empty');
   const denomination = parseAmount(denomText);

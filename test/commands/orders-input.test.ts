@@ -1,0 +1,111 @@
+/** Flags and bulk files → order requests, checked against the contract before anything is sent. */
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/core/errors/index.js';
+import { parseBulkFile, parseCsv } from '../../src/commands/orders/bulk-input.js';
+import { orderFromFlags, parseItemFlag } from '../../src/commands/orders/order-input.js';
+
+describe('order flags', () => {
+  it('one item from --product/--denomination/--quantity', () => {
+    expect(orderFromFlags({ product: 'sbx-instant', denomination: '25', quantity: '3', currency: 'usd', reference: 'po-1' }))
+      .toEqual({ items: [{ product_id: 'sbx-instant', denomination: 25, quantity: 3 }], currency: 'USD', reference: 'po-1' });
+    expect(orderFromFlags({ product: 'p', denomination: '12.5' }).items[0]).toEqual({ product_id: 'p', denomination: 12.5, quantity: 1 });
+  });
+
+  it('several items from --item, product ids may hold colons', () => {
+    expect(orderFromFlags({ item: ['a:10:2', 'vendor:b:25:1', 'c:50'] }).items).toEqual([
+      { product_id: 'a', denomination: 10, quantity: 2 },
+      { product_id: 'vendor:b', denomination: 25, quantity: 1 },
+      { product_id: 'c', denomination: 50, quantity: 1 },
+    ]);
+    expect(parseItemFlag('x:y:10:3', 0)).toEqual({ product_id: 'x:y', denomination: 10, quantity: 3 });
+  });
+
+  it('names the field of every contract violation', () => {
+    const fail = (flags: Parameters<typeof orderFromFlags>[0]) => {
+      try { orderFromFlags(flags); } catch (e) { expect(e).toBeInstanceOf(UsageError); return (e as Error).message; }
+      throw new Error('expected a UsageError');
+    };
+    expect(fail({ product: 'p', denomination: '10', quantity: '101' })).toMatch(/--quantity: must be at most 100/);
+    expect(fail({ product: 'p', denomination: '10', quantity: '0' })).toMatch(/--quantity: must be at least 1/);
+    expect(fail({ product: 'p', denomination: 'ten' })).toMatch(/--denomination "ten" is not a number/);
+    expect(fail({ product: 'p', denomination: '0' })).toMatch(/--denomination: must be a positive amount/);
+    expect(fail({ product: 'p', denomination: '10', currency: 'dollars' })).toMatch(/--currency: must be an ISO 4217 code/);
+    expect(fail({ product: 'p', denomination: '10', reference: 'r'.repeat(65) })).toMatch(/--reference: must be at most 64/);
+    expect(fail({ denomination: '10' })).toMatch(/--product is required/);
+    expect(fail({ product: 'p' })).toMatch(/--denomination is required/);
+    expect(fail({ item: Array.from({ length: 11 }, () => 'a:10:1') })).toMatch(/at most 10 items/);
+    expect(fail({ item: ['a:10:60', 'b:10:60'] })).toMatch(/at most 100 vouchers in all \(this one orders 120\)/);
+    expect(fail({ item: ['a:10:1'], product: 'p' })).toMatch(/cannot be combined/);
+    expect(fail({ item: ['nodenom'] })).toMatch(/item 1/);
+    expect(fail({ item: ['a:10:1', 'b:x:1'] })).toMatch(/item 2.*"x" is not a number/);
+  });
+});
+
+describe('bulk files', () => {
+  it('CSV: header, quotes, CRLF, BOM, blank lines; rows keep their line numbers', () => {
+    const text = '\uFEFFproduct_id,denomination,quantity,reference,currency\r\nsbx-instant,10,1,"po, 1",USD\r\n\r\nsbx-instant,25,,"say ""hi""",\r\n';
+    const parsed = parseBulkFile('orders.csv', text);
+    expect(parsed.problems).toEqual([]);
+    expect(parsed.rows).toEqual([
+      { row: 2, product_id: 'sbx-instant', denomination: 10, quantity: 1, reference: 'po, 1', currency: 'USD' },
+      { row: 4, product_id: 'sbx-instant', denomination: 25, quantity: 1, reference: 'say "hi"' },
+    ]);
+  });
+
+  it('CSV quoted cells may span lines; the record keeps its first line', () => {
+    expect(parseCsv('a,b\n"x\ny",2\n3,4\n')).toEqual([
+      { line: 1, cells: ['a', 'b'] },
+      { line: 2, cells: ['x\ny', '2'] },
+      { line: 4, cells: ['3', '4'] },
+    ]);
+  });
+
+  it('NDJSON by extension or by its first character', () => {
+    const text = '{"product_id":"sbx-instant","denomination":10}\n\n{"product_id":"sbx-async","denomination":"25","quantity":2,"reference":"r"}\n';
+    for (const name of ['orders.ndjson', 'orders.jsonl', 'orders.txt']) {
+      const parsed = parseBulkFile(name, text);
+      expect(parsed.format).toBe('ndjson');
+      expect(parsed.problems).toEqual([]);
+      expect(parsed.rows.map((r) => r.row)).toEqual([1, 3]);
+      expect(parsed.rows[1]).toEqual({ row: 3, product_id: 'sbx-async', denomination: 25, quantity: 2, reference: 'r' });
+    }
+  });
+
+  it('reports every bad row by line number', () => {
+    const text = [
+      'product_id,denomination,quantity,reference,currency',
+      'sbx-instant,10,1,,',
+      ',10,1,,',
+      'sbx-instant,ten,1,,',
+      'sbx-instant,10,0,,',
+      'sbx-instant,10,1,,usd',
+      'sbx-instant,10,1',
+      `sbx-instant,10,1,${'r'.repeat(65)},`,
+      'sbx-instant,10,101,,',
+      'sbx-instant,25,2,ok,USD',
+    ].join('\n');
+    const parsed = parseBulkFile('orders.csv', text);
+    expect(parsed.problems.map((p) => p.line)).toEqual([3, 4, 5, 6, 7, 8, 9]);
+    const byLine = new Map(parsed.problems.map((p) => [p.line, p.message]));
+    expect(byLine.get(3)).toMatch(/product_id: is required/);
+    expect(byLine.get(4)).toMatch(/denomination: "ten" is not a number/);
+    expect(byLine.get(5)).toMatch(/quantity: must be at least 1/);
+    expect(byLine.get(6)).toMatch(/currency: must be an ISO 4217 code/);
+    expect(byLine.get(7)).toMatch(/3 cells, the header has 5/);
+    expect(byLine.get(8)).toMatch(/reference: must be at most 64/);
+    expect(byLine.get(9)).toMatch(/quantity: must be at most 100/);
+    expect(parsed.rows.map((r) => r.row)).toEqual([2, 10]);
+  });
+
+  it('a header with unknown or missing columns is line 1; NDJSON names its bad lines', () => {
+    const csv = parseBulkFile('o.csv', 'product,denom\nx,1\n');
+    expect(csv.problems.filter((p) => p.line === 1).map((p) => p.message).join(' ')).toMatch(/unknown columns "product", "denom".*no product_id column.*no denomination column/);
+    const nd = parseBulkFile('o.ndjson', '{"product_id":"a","denomination":10}\nnot json\n[1]\n{"product_id":"a","denomination":10,"sku":1}\n{"product_id":"a","denomination":-5}\n');
+    expect(nd.problems.map((p) => [p.line, p.message])).toEqual([
+      [2, 'not a JSON object'],
+      [3, 'not a JSON object'],
+      [4, expect.stringMatching(/unknown field "sku"/)],
+      [5, expect.stringMatching(/denomination: must be a positive amount/)],
+    ]);
+  });
+});

@@ -1,0 +1,453 @@
+/**
+ * orders create / get / list / wait / cancel / codes against the sandbox over loopback,
+ * on a TTY-like and a piped output. No full voucher code may appear unless asked for.
+ */
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Order, OrderCodes } from '../../src/contract/orders.js';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { runCli, tempConfigDir, type CliResult } from '../helpers/run-cli.js';
+import { envOf, fastSandbox, issuedSecrets, orderCount, profileDir, quickClock } from './orders-helpers.js';
+
+let sb: SandboxHandle;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  sb = await fastSandbox();
+  env = envOf(sb);
+});
+afterAll(async () => { await sb.close(); });
+
+/** No code or pin the sandbox ever issued appears in this output. */
+function expectNoSecrets(r: CliResult): void {
+  for (const secret of issuedSecrets(sb)) {
+    expect(r.stdout).not.toContain(secret);
+    expect(r.stderr).not.toContain(secret);
+  }
+}
+
+function noStack(r: CliResult): void {
+  expect(r.stderr).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
+}
+
+const cli = (argv: string[], opts: Parameters<typeof runCli>[1] = {}) => runCli(argv, { env, overrides: { clock: quickClock() }, ...opts });
+
+async function createJson(argv: string[]): Promise<Order & { idempotency_key: string }> {
+  const r = await cli(['orders', 'create', ...argv, '--json']);
+  expect(r.code, r.stderr).toBe(0);
+  return JSON.parse(r.stdout) as Order & { idempotency_key: string };
+}
+
+describe('orders create: cache-hit', () => {
+  it('--json prints the order as the contract defines it, plus idempotency_key; codes masked', async () => {
+    const r = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '25', '--quantity', '2', '--reference', 'po-1', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const body = JSON.parse(r.stdout) as Record<string, unknown>;
+    const order = Order.parse(body);
+    expect(order.status).toBe('DELIVERED');
+    expect(order.fulfilled_from).toBe('cache');
+    expect(order.total_amount).toBe(50);
+    expect(order.reference).toBe('po-1');
+    expect(body.idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(order.vouchers).toHaveLength(2);
+    for (const v of order.vouchers) {
+      expect(v.code).toBeUndefined();
+      expect(v.pin).toBeUndefined();
+      expect(v.code_last4).toMatch(/^.{4}$/);
+      const real = sb.state.orders[order.order_id]!.vouchers.find((x) => x.voucher_id === v.voucher_id)!;
+      expect(real.code!.endsWith(v.code_last4!)).toBe(true);
+    }
+    expect(r.stderr).toContain(`Idempotency key: ${body.idempotency_key as string}`);
+    expect(r.stderr).toContain(`--idempotency-key ${body.idempotency_key as string}`);
+    expect(r.stderr).toMatch(/trace [0-9a-f]{32}/);
+    expectNoSecrets(r);
+  });
+
+  it('on a TTY: a record and a vouchers table, masked; the key on stderr', async () => {
+    const r = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], { tty: true });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/order_id\s+ord_[0-9A-Z]{26}/);
+    expect(r.stdout).toMatch(/status\s+DELIVERED/);
+    expect(r.stdout).toContain('Vouchers');
+    expect(r.stdout).toMatch(/│ •+[0-9A-Z]{4} +│/);
+    expect(r.stderr).toMatch(/Idempotency key: \S+ \(generated\)/);
+    expectNoSecrets(r);
+  });
+
+  it('piped: field<TAB>value lines and a vouchers section, masked', async () => {
+    const r = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--quantity', '3']);
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.split('\n');
+    expect(lines).toContain('status\tDELIVERED');
+    expect(lines.find((l) => l.startsWith('idempotency_key\t'))).toBeDefined();
+    expect(lines).toContain('# vouchers');
+    expect(lines.filter((l) => l.startsWith('vch_'))).toHaveLength(3);
+    expect(r.stdout).not.toContain('│');
+    expectNoSecrets(r);
+  });
+
+  it('--reveal shows the codes in full', async () => {
+    const r = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--reveal', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const order = Order.parse(JSON.parse(r.stdout));
+    const real = sb.state.orders[order.order_id]!.vouchers[0]!;
+    expect(order.vouchers[0]!.code).toBe(real.code);
+    expect(r.stdout).toContain(real.code!);
+  });
+
+  it('--codes-out writes a new 0600 file with the codes; stdout stays masked; never overwrites', async () => {
+    const dir = tempConfigDir();
+    const file = join(dir, 'codes.csv');
+    const r = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '50', '--quantity', '2', '--codes-out', file]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const text = readFileSync(file, 'utf8');
+    const orderId = /order_id\t(ord_\S+)/.exec(r.stdout)![1]!;
+    const codes = sb.state.orders[orderId]!.vouchers.map((v) => v.code!);
+    expect(text.split('\n')[0]).toBe('order_id,voucher_id,product_id,denomination,expiry,code,pin');
+    for (const c of codes) expect(text).toContain(c);
+    expectNoSecrets(r);
+    expect(r.stderr).toContain('Wrote 2 codes');
+
+    const before = orderCount(sb);
+    const again = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '50', '--codes-out', file]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toMatch(/already exists/);
+    expect(orderCount(sb)).toBe(before);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('a multi-item order from repeated --item', async () => {
+    const order = await createJson(['--item', 'sbx-instant:10:1', '--item', 'sbx-instant:25:2']);
+    expect(order.items).toEqual([
+      { product_id: 'sbx-instant', denomination: 10, quantity: 1 },
+      { product_id: 'sbx-instant', denomination: 25, quantity: 2 },
+    ]);
+    expect(order.total_amount).toBe(60);
+    expect(order.vouchers).toHaveLength(3);
+  });
+
+  it('the same --idempotency-key twice orders once and says it was replayed', async () => {
+    const key = `test-key-${Date.now()}`;
+    const first = await createJson(['--product', 'sbx-instant', '--denomination', '10', '--idempotency-key', key]);
+    const before = orderCount(sb);
+    const r = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--idempotency-key', key, '--json']);
+    expect(r.code).toBe(0);
+    expect((JSON.parse(r.stdout) as Order).order_id).toBe(first.order_id);
+    expect(r.stderr).toMatch(/replayed/);
+    expect(orderCount(sb)).toBe(before);
+  });
+});
+
+describe('orders create: cache-miss', () => {
+  it('prints PENDING and how to follow it', async () => {
+    const r = await cli(['orders', 'create', '--product', 'sbx-async', '--denomination', '25']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n')).toContain('status\tPENDING');
+    const id = /order_id\t(ord_\S+)/.exec(r.stdout)![1]!;
+    expect(r.stderr).toContain(`vouchers orders wait ${id}`);
+  });
+
+  it('--wait follows it to DELIVERED, one stderr line per status when piped', async () => {
+    const r = await cli(['orders', 'create', '--product', 'sbx-async', '--denomination', '25', '--wait', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const order = Order.parse(JSON.parse(r.stdout));
+    expect(order.status).toBe('DELIVERED');
+    expect(order.timeline.map((t) => t.status)).toEqual(expect.arrayContaining(['PENDING', 'PROCESSING', 'DELIVERED']));
+    expect(r.stderr).toMatch(new RegExp(`${order.order_id}  PENDING`));
+    expect(r.stderr).toMatch(new RegExp(`${order.order_id}  DELIVERED  trace [0-9a-f]{32}`));
+    expectNoSecrets(r);
+  });
+
+  it('--wait on a TTY: spinner lines for each status, then the order; --reveal fetches the codes', async () => {
+    const r = await cli(['orders', 'create', '--product', 'sbx-async', '--denomination', '10', '--wait', '--reveal'], { tty: true });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/PENDING/);
+    expect(r.stderr).toMatch(/✔.*DELIVERED/);
+    const id = /order_id\s+(ord_\S+)/.exec(r.stdout)![1]!;
+    const code = sb.state.orders[id]!.vouchers[0]!.code!;
+    expect(r.stdout).toContain(code);
+  });
+
+  it('--wait with --timeout gives up with exit 8, the order id and trace id', async () => {
+    const r = await cli(['orders', 'create', '--product', 'sbx-gated', '--denomination', '10', '--wait', '--timeout', '20s']);
+    expect(r.code).toBe(8);
+    expect(r.stderr).toMatch(/ord_[0-9A-Z]{26} is still PENDING after 20s \(trace ID [0-9a-f]{32}\)/);
+    expect(r.stderr).toContain('STILL_PENDING');
+    noStack(r);
+  });
+});
+
+describe('orders create: checks before sending', () => {
+  it('contract violations name the flag; nothing is sent', async () => {
+    const before = orderCount(sb);
+    for (const [argv, pattern] of [
+      [['--product', 'sbx-instant', '--denomination', '10', '--quantity', '0'], /--quantity: must be at least 1/],
+      [['--product', 'sbx-instant', '--denomination', '10', '--quantity', '101'], /--quantity: must be at most 100/],
+      [['--product', 'sbx-instant', '--denomination', 'abc'], /--denomination "abc" is not a number/],
+      [['--product', 'sbx-instant', '--denomination', '10', '--reference', 'x'.repeat(65)], /--reference: must be at most 64/],
+      [['--item', 'sbx-instant:10:60', '--item', 'sbx-instant:25:60'], /at most 100 vouchers/],
+      [['--denomination', '10'], /--product is required/],
+      [['--product', 'sbx-instant', '--denomination', '10', '--idempotency-key', 'é'], /--idempotency-key must be 1 to 255 printable ASCII/],
+    ] as [string[], RegExp][]) {
+      const r = await cli(['orders', 'create', ...argv]);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(pattern);
+      noStack(r);
+    }
+    expect(orderCount(sb)).toBe(before);
+  });
+
+  it('--dry-run checks product, denomination and balance, prints the total, orders nothing', async () => {
+    const before = orderCount(sb);
+    const r = await cli(['orders', 'create', '--item', 'sbx-instant:25:2', '--item', 'sbx-async:100:1', '--dry-run', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { dry_run: boolean; total_amount: number; currency: string; sufficient_funds: boolean; problems: string[] };
+    expect(report).toMatchObject({ dry_run: true, total_amount: 150, currency: 'USD', sufficient_funds: true, problems: [] });
+
+    const tty = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--dry-run'], { tty: true });
+    expect(tty.code).toBe(0);
+    expect(tty.stdout).toMatch(/total_amount\s+10\.00 USD/);
+
+    const badDenom = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '30', '--dry-run']);
+    expect(badDenom.code).toBe(2);
+    expect(badDenom.stderr).toMatch(/does not offer denomination 30 \(offered: 10, 25, 50, 100\)/);
+
+    const unknown = await cli(['orders', 'create', '--product', 'no-such-product', '--denomination', '10', '--dry-run']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/product "no-such-product" does not exist/);
+    expect(orderCount(sb)).toBe(before);
+  });
+
+  it('an API rejection carries its code and trace ID', async () => {
+    const r = await cli(['orders', 'create', '--product', 'sbx-out-of-stock', '--denomination', '10']);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/INSUFFICIENT_INVENTORY/);
+    expect(r.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
+    noStack(r);
+  });
+});
+
+describe('orders create: production profile', () => {
+  it('requires --yes when not on a terminal', async () => {
+    const dir = await profileDir(sb, 'prod', { production: true });
+    const before = orderCount(sb);
+    const r = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], { configDir: dir, env: { NO_COLOR: '1' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/profile prod is marked production/);
+    expect(r.stderr).toMatch(/--yes/);
+    expect(orderCount(sb)).toBe(before);
+    const yes = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--yes'], { configDir: dir, env: { NO_COLOR: '1' } });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(orderCount(sb)).toBe(before + 1);
+  });
+
+  it('asks on a terminal: "y" orders, anything else does not', async () => {
+    const dir = await profileDir(sb, 'prod', { production: true });
+    const before = orderCount(sb);
+    const no = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], { configDir: dir, tty: true, stdinTTY: true, stdin: 'n\n', env: { NO_COLOR: '1' } });
+    expect(no.code).toBe(130);
+    expect(no.stderr).toMatch(/PRODUCTION: order 1 voucher \(1 × sbx-instant 10\) for real\? \[y\/N\]/);
+    expect(orderCount(sb)).toBe(before);
+    const yes = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], { configDir: dir, tty: true, stdinTTY: true, stdin: 'y\n', env: { NO_COLOR: '1' } });
+    expect(yes.code, yes.stderr).toBe(0);
+    expect(orderCount(sb)).toBe(before + 1);
+  });
+});
+
+describe('orders get', () => {
+  it('--json is the order; the TTY view shows items, vouchers (masked) and the timeline', async () => {
+    const created = await createJson(['--product', 'sbx-instant', '--denomination', '25', '--quantity', '2']);
+    const j = await cli(['orders', 'get', created.order_id, '--json']);
+    expect(j.code).toBe(0);
+    const order = Order.parse(JSON.parse(j.stdout));
+    expect(order.order_id).toBe(created.order_id);
+    expect(order.vouchers.every((v) => v.code === undefined && v.code_last4)).toBe(true);
+
+    const tty = await cli(['orders', 'get', created.order_id], { tty: true });
+    expect(tty.code).toBe(0);
+    for (const section of ['Items', 'Vouchers', 'Timeline']) expect(tty.stdout).toContain(section);
+    expect(tty.stdout).toMatch(/│ DELIVERED\s+│/);
+    const piped = await cli(['orders', 'get', created.order_id]);
+    expect(piped.stdout.split('\n')).toEqual(expect.arrayContaining(['# items', '# vouchers', '# timeline']));
+    expectNoSecrets(j); expectNoSecrets(tty); expectNoSecrets(piped);
+  });
+
+  it('a malformed id is a usage error; an unknown one is not found (exit 4) with a trace ID', async () => {
+    const bad = await cli(['orders', 'get', 'order-1']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/"order-1" is not an order id/);
+    const missing = await cli(['orders', 'get', 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE']);
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
+  });
+});
+
+describe('orders list', () => {
+  it('filters by status and reference; --json rows match the contract', async () => {
+    const ref = `list-${Date.now()}`;
+    const a = await createJson(['--product', 'sbx-instant', '--denomination', '10', '--reference', ref]);
+    const r = await cli(['orders', 'list', '--reference', ref, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const rows = (JSON.parse(r.stdout) as unknown[]).map((o) => Order.parse(o));
+    expect(rows.map((o) => o.order_id)).toEqual([a.order_id]);
+    const pending = await cli(['orders', 'list', '--status', 'pending', '--output', 'ndjson']);
+    const ps = pending.stdout.trim().split('\n').filter(Boolean).map((l) => Order.parse(JSON.parse(l)));
+    expect(ps.length).toBeGreaterThan(0);
+    expect(ps.every((o) => o.status === 'PENDING')).toBe(true);
+    expectNoSecrets(r);
+  });
+
+  it('one page with a hint, or --all following the cursors; table on a TTY, TSV when piped', async () => {
+    const total = Object.keys(sb.state.orders).length;
+    const page = await cli(['orders', 'list', '--limit', '2']);
+    expect(page.code).toBe(0);
+    expect(page.stdout.trim().split('\n')).toHaveLength(2);
+    expect(page.stderr).toMatch(/--cursor \S+, or --all/);
+    const all = await cli(['orders', 'list', '--limit', '3', '--all', '--output', 'csv', '--fields', 'order_id,status']);
+    expect(all.code).toBe(0);
+    const lines = all.stdout.trim().split('\n');
+    expect(lines[0]).toBe('order_id,status');
+    expect(new Set(lines.slice(1)).size).toBe(total);
+    const tty = await cli(['orders', 'list', '--limit', '5'], { tty: true });
+    expect(tty.stdout).toContain('ORDER_ID');
+    expect(tty.stdout).toContain('│');
+  });
+
+  it('bad filters are usage errors', async () => {
+    for (const [argv, pattern] of [
+      [['--status', 'LOST'], /--status "LOST" is not an order status/],
+      [['--from', '2026-02-30'], /--from "2026-02-30" is not a date/],
+      [['--from', '2026-11-02', '--to', '2026-11-01'], /is after --to/],
+      [['--limit', '500'], /--limit "500" is not a page size/],
+    ] as [string[], RegExp][]) {
+      const r = await cli(['orders', 'list', ...argv]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(pattern);
+    }
+  });
+});
+
+describe('orders wait', () => {
+  it('follows an order to DELIVERED; --until PROCESSING stops earlier', async () => {
+    const created = await createJson(['--product', 'sbx-async', '--denomination', '50']);
+    const until = await cli(['orders', 'wait', created.order_id, '--until', 'processing', '--json']);
+    expect(until.code, until.stderr).toBe(0);
+    expect(Order.parse(JSON.parse(until.stdout)).timeline.some((t) => t.status === 'PROCESSING')).toBe(true);
+    const r = await cli(['orders', 'wait', created.order_id, '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(Order.parse(JSON.parse(r.stdout)).status).toBe('DELIVERED');
+  });
+
+  it('exit 8 at the timeout with the order id and trace ID; --json error envelope', async () => {
+    const created = await createJson(['--product', 'sbx-gated', '--denomination', '10']);
+    const r = await cli(['orders', 'wait', created.order_id, '--timeout', '30s']);
+    expect(r.code).toBe(8);
+    expect(r.stderr).toContain(`order ${created.order_id} is still PENDING after 30s`);
+    expect(r.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
+    const j = await cli(['orders', 'wait', created.order_id, '--timeout', '5s', '--json']);
+    expect(j.code).toBe(8);
+    const envelope = JSON.parse(j.stderr.trim().split('\n').pop()!) as { error: { code: string }; trace_id: string };
+    expect(envelope.error.code).toBe('STILL_PENDING');
+    expect(envelope.trace_id).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('an order that ends elsewhere than --until fails (exit 5)', async () => {
+    const created = await createJson(['--product', 'sbx-vendor-fail', '--denomination', '10']);
+    const r = await cli(['orders', 'wait', created.order_id, '--until', 'DELIVERED']);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/ended REFUNDED without reaching DELIVERED/);
+  });
+
+  it('Ctrl-C stops it (exit 130)', async () => {
+    const created = await createJson(['--product', 'sbx-gated', '--denomination', '10']);
+    const { testIO } = await import('../helpers/io.js');
+    const { run } = await import('../../src/main.js');
+    const io = testIO({ env: { ...env, VOUCHERS_CONFIG_DIR: tempConfigDir() } });
+    const running = run(['orders', 'wait', created.order_id], io);
+    setTimeout(() => io.interrupt(), 50);
+    expect(await running).toBe(130);
+  });
+});
+
+describe('orders cancel', () => {
+  it('cancels a PENDING order with --yes; a second cancel is refused (409, exit 5)', async () => {
+    const created = await createJson(['--product', 'sbx-gated', '--denomination', '10']);
+    const noYes = await cli(['orders', 'cancel', created.order_id]);
+    expect(noYes.code).toBe(2);
+    expect(noYes.stderr).toMatch(/--yes/);
+    const r = await cli(['orders', 'cancel', created.order_id, '--yes', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(['CANCELLED', 'REFUNDED']).toContain(Order.parse(JSON.parse(r.stdout)).status);
+    const again = await cli(['orders', 'cancel', created.order_id, '--yes']);
+    expect(again.code).toBe(5);
+    expect(again.stderr).toMatch(/ORDER_NOT_CANCELLABLE/);
+    expect(again.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
+  });
+
+  it('asks on a terminal', async () => {
+    const created = await createJson(['--product', 'sbx-gated', '--denomination', '10']);
+    const r = await cli(['orders', 'cancel', created.order_id], { tty: true, stdinTTY: true, stdin: 'yes\n' });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Cancel order ${created.order_id}? [y/N]`);
+  });
+});
+
+describe('orders codes', () => {
+  it('masked by default in every format; --reveal shows them; --codes-out writes them and keeps stdout masked', async () => {
+    const created = await createJson(['--product', 'sbx-instant', '--denomination', '100', '--quantity', '2']);
+    const id = created.order_id;
+    const real = sb.state.orders[id]!.vouchers.map((v) => v.code!);
+
+    const tty = await cli(['orders', 'codes', id], { tty: true });
+    expect(tty.code, tty.stderr).toBe(0);
+    expect(tty.stdout).toMatch(/•+[0-9A-Z]{4}/);
+    expect(tty.stderr).toMatch(/--reveal/);
+    const csv = await cli(['orders', 'codes', id, '--output', 'csv']);
+    expect(csv.stdout.split('\n')[0]).toBe('voucher_id,product_id,denomination,expiry,code,pin');
+    const json = await cli(['orders', 'codes', id, '--output', 'json']);
+    const masked = OrderCodes.parse(JSON.parse(json.stdout));
+    expect(masked.data).toHaveLength(2);
+    for (const r of [tty, csv, json]) expectNoSecrets(r);
+
+    const revealed = await cli(['orders', 'codes', id, '--reveal', '--json']);
+    const full = OrderCodes.parse(JSON.parse(revealed.stdout));
+    expect(full.data.map((c) => c.code).sort()).toEqual([...real].sort());
+
+    const file = join(tempConfigDir(), 'out.json');
+    const out = await cli(['orders', 'codes', id, '--codes-out', file]);
+    expect(out.code, out.stderr).toBe(0);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const saved = JSON.parse(readFileSync(file, 'utf8')) as { code: string }[];
+    expect(saved.map((c) => c.code).sort()).toEqual([...real].sort());
+    expectNoSecrets(out);
+
+    const clash = await cli(['orders', 'codes', id, '--codes-out', file]);
+    expect(clash.code).toBe(2);
+    expect(clash.stderr).toMatch(/already exists/);
+  });
+
+  it('refuses a file that exists before fetching anything', async () => {
+    const dir = tempConfigDir();
+    const file = join(dir, 'taken.csv');
+    writeFileSync(file, 'keep me');
+    const created = await createJson(['--product', 'sbx-instant', '--denomination', '10']);
+    const accesses = sb.state.code_accesses.length;
+    const r = await cli(['orders', 'codes', created.order_id, '--codes-out', file]);
+    expect(r.code).toBe(2);
+    expect(readFileSync(file, 'utf8')).toBe('keep me');
+    expect(sb.state.code_accesses.length).toBe(accesses);
+    expect(existsSync(file)).toBe(true);
+  });
+});
+
+describe('help', () => {
+  it('every verb has examples', async () => {
+    for (const verb of ['create', 'get', 'list', 'wait', 'cancel', 'codes']) {
+      const r = await runCli(['orders', verb, '--help']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/Examples:\n\s+\$ vouchers orders/);
+    }
+  });
+});

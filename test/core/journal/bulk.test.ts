@@ -1,0 +1,100 @@
+/** The bulk journal: header, fsynced keys, results, torn lines, reading back. */
+import { mkdtempSync, readFileSync, statSync, appendFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { batchIdFor, BulkJournal, isBatchId, journalPath, parseJournal, sha256Hex, type BulkRow } from '../../../src/core/journal/bulk.js';
+
+const rows: BulkRow[] = [
+  { row: 2, product_id: 'sbx-instant', denomination: 10, quantity: 1 },
+  { row: 3, product_id: 'sbx-instant', denomination: 25, quantity: 2, reference: 'r-3' },
+];
+
+function dir(): string {
+  return mkdtempSync(join(tmpdir(), 'vouchers-bulk-'));
+}
+
+const okResult = (row: number, order: string) => ({
+  row, ok: true, order_id: order, status: 'DELIVERED', http_status: 201, trace_id: 'a'.repeat(32), total_amount: 10, currency: 'USD',
+  error: null, error_code: null, kind: null, replayed: false, at: '2026-11-22T10:00:00.000Z',
+});
+
+describe('batch ids', () => {
+  it('derive from the content: same file, same batch; different file, different batch', () => {
+    const a = batchIdFor('product_id,denomination\nsbx-instant,10\n');
+    expect(a).toBe(batchIdFor(Buffer.from('product_id,denomination\nsbx-instant,10\n')));
+    expect(a).not.toBe(batchIdFor('product_id,denomination\nsbx-instant,25\n'));
+    expect(isBatchId(a)).toBe(true);
+    expect(a).toMatch(/^bat_[0-9a-f]{20}$/);
+  });
+
+  it('refuse path tricks', () => {
+    expect(isBatchId('../../etc/passwd')).toBe(false);
+    expect(() => journalPath('/tmp', 'bat_../../x')).toThrow();
+  });
+});
+
+describe('BulkJournal', () => {
+  it('writes the header, keys before results, and reads everything back', async () => {
+    const d = dir();
+    const id = batchIdFor('x');
+    const j = await BulkJournal.create(d, { batch_id: id, source: 'orders.csv', sha256: sha256Hex('x'), created_at: '2026-11-22T10:00:00.000Z', rows });
+    await j.appendKey(2, 'key-a', '2026-11-22T10:00:00.000Z');
+    await j.appendResult(okResult(2, 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE'));
+    await j.appendKey(3, 'key-b', '2026-11-22T10:00:00.000Z');
+    await j.close();
+
+    const path = journalPath(d, id);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    const lines = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    expect(lines.map((l) => l.type)).toEqual(['batch', 'key', 'result', 'key']);
+
+    const state = await BulkJournal.read(d, id);
+    expect(state?.header.rows).toEqual(rows);
+    expect(state?.keys.get(2)).toBe('key-a');
+    expect(state?.keys.get(3)).toBe('key-b');
+    expect(state?.results.get(2)?.ok).toBe(true);
+    expect(state?.results.has(3)).toBe(false);
+  });
+
+  it('refuses to create a batch twice; reopening appends', async () => {
+    const d = dir();
+    const id = batchIdFor('y');
+    const header = { batch_id: id, source: null, sha256: sha256Hex('y'), created_at: '2026-11-22T10:00:00.000Z', rows };
+    await (await BulkJournal.create(d, header)).close();
+    await expect(BulkJournal.create(d, header)).rejects.toThrow();
+    const j = await BulkJournal.open(d, id);
+    await j!.appendKey(2, 'key-z', 'now');
+    await j!.close();
+    expect((await BulkJournal.read(d, id))?.keys.get(2)).toBe('key-z');
+    expect(await BulkJournal.open(d, batchIdFor('none'))).toBeUndefined();
+  });
+
+  it('keeps the first key of a row and the latest result', () => {
+    const header = JSON.stringify({ type: 'batch', version: 1, batch_id: 'bat_0123456789', source: null, sha256: 'h', created_at: 'now', rows });
+    const text = [
+      header,
+      JSON.stringify({ type: 'key', row: 2, idempotency_key: 'first', at: 'now' }),
+      JSON.stringify({ type: 'key', row: 2, idempotency_key: 'second', at: 'now' }),
+      JSON.stringify({ type: 'result', ...okResult(2, 'ord_1'), ok: false }),
+      JSON.stringify({ type: 'result', ...okResult(2, 'ord_2') }),
+    ].join('\n');
+    const state = parseJournal(text, 'j');
+    expect(state.keys.get(2)).toBe('first');
+    expect(state.results.get(2)?.order_id).toBe('ord_2');
+  });
+
+  it('ignores a torn last line (a crash mid-write) but not damage in the middle', async () => {
+    const d = dir();
+    const id = batchIdFor('z');
+    const j = await BulkJournal.create(d, { batch_id: id, source: null, sha256: 'h', created_at: 'now', rows });
+    await j.appendKey(2, 'key-a', 'now');
+    await j.close();
+    appendFileSync(journalPath(d, id), '{"type":"result","row":2,"ok":tr');
+    const state = await BulkJournal.read(d, id);
+    expect(state?.keys.get(2)).toBe('key-a');
+    expect(state?.results.size).toBe(0);
+    expect(() => parseJournal('{"type":"batch"}\nnot json\n{"type":"key","row":1}\n', 'j')).toThrow(/line 2/);
+    expect(() => parseJournal('', 'j')).toThrow(/no batch header/);
+  });
+});
