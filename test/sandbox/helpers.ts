@@ -116,3 +116,39 @@ export function ledgerConsistent(sb: SandboxHandle, partnerId = sb.partnerId): b
 export function balance(sb: SandboxHandle, currency = 'USD', partnerId = sb.partnerId): number {
   return sb.state.partners[partnerId]?.wallets[currency]?.available_minor ?? 0;
 }
+
+export interface Received {
+  headers: Record<string, string | string[] | undefined>;
+  raw: string;
+  body: any;
+}
+
+export interface Receiver {
+  url: string;
+  received: Received[];
+  /** Status to answer with for the n-th delivery (0-based); default 200. */
+  statusFor: (n: number) => number;
+  close(): Promise<void>;
+}
+
+/** A loopback webhook receiver that records raw bodies and headers. */
+export async function receiver(statusFor: (n: number) => number = () => 200): Promise<Receiver> {
+  const { createServer } = await import('node:http');
+  const received: Received[] = [];
+  const r: Receiver = { url: '', received, statusFor, close: async () => {} };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => {
+      const raw = Buffer.concat(chunks).toString('utf8');
+      const n = received.length;
+      received.push({ headers: req.headers, raw, body: JSON.parse(raw) });
+      res.writeHead(r.statusFor(n)).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  r.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hooks`;
+  r.close = () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+  return r;
+}
