@@ -1,0 +1,160 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyRequest } from '../../src/core/signer/index.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { sendError, sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+
+const SECRET = 'sk_test_api_command_secret_42';
+const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const WALLETS = { data: [{ currency: 'USD', available: 100, reserved: 0, updated_at: '2026-11-22T09:30:00Z' }], has_more: false, next_cursor: null };
+const ORDER = {
+  order_id: 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE', status: 'PENDING', items: [{ product_id: 'amzn-us', denomination: 25, quantity: 1 }],
+  total_amount: 25, currency: 'USD', reference: null, fulfilled_from: null,
+  created_at: '2026-11-22T09:30:00Z', updated_at: '2026-11-22T09:30:00Z', vouchers: [], timeline: [],
+};
+
+let server: LoopbackServer;
+
+beforeAll(async () => {
+  server = await startLoopbackServer((req, res) => {
+    const path = req.target.split('?')[0];
+    if (req.method === 'GET' && path === '/api/v1/wallets') return sendJson(res, 200, WALLETS, { 'x-trace-id': TRACE });
+    if (req.method === 'GET' && path === '/api/v1/echo-query') return sendJson(res, 200, { target: req.target, header: req.headers['x-sandbox-simulate'] ?? null });
+    if (req.method === 'POST' && path === '/api/v1/orders') {
+      const body = JSON.parse(req.body) as { items: unknown[] };
+      if (body.items.length === 0) return sendJson(res, 422, { error: { name: 'ValidationFailed', code: 'VALIDATION_FAILED', message: 'items must hold at least one item', details: [{ path: 'items', message: 'must hold at least one item' }] } }, { 'x-trace-id': TRACE });
+      return sendJson(res, 202, ORDER);
+    }
+    if (req.method === 'GET' && path === '/api/v1/transactions') return sendJson(res, 200, { data: [{ transaction_id: 'nope' }], has_more: false, next_cursor: null });
+    sendError(res, 404, 'NotFound', 'NOT_FOUND', 'no such thing', { 'x-trace-id': TRACE });
+  });
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+const env = () => ({ VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'pk_test_cmd', VOUCHERS_API_SECRET: SECRET });
+
+describe('vouchers api', () => {
+  it('prints the body as received when piped', async () => {
+    const r = await runCli(['api', 'GET', '/wallets'], { env: env() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(JSON.stringify(WALLETS));
+    expect(r.stderr).toBe('');
+  });
+
+  it('pretty-prints JSON on a TTY and with --json', async () => {
+    const tty = await runCli(['api', 'GET', 'wallets'], { env: env(), tty: true });
+    expect(tty.stdout).toBe(JSON.stringify(WALLETS, null, 2) + '\n');
+    const json = await runCli(['api', 'GET', '/wallets', '--json'], { env: env() });
+    expect(json.stdout).toBe(JSON.stringify(WALLETS, null, 2) + '\n');
+  });
+
+  it('signs a write over the exact bytes and shows the idempotency key on stderr', async () => {
+    const data = '{"items":[{"product_id":"amzn-us","denomination":25,"quantity":1}]}';
+    const before = server.requests.length;
+    const r = await runCli(['api', 'POST', '/orders', '--data', data], { env: env() });
+    expect(r.code).toBe(0);
+    const req = server.requests[before]!;
+    expect(req.body).toBe(data);
+    expect(() => verifyRequest({ secret: SECRET, method: 'POST', path: '/api/v1/orders', body: req.body, timestampHeader: req.headers['x-timestamp'] as string, signatureHeader: req.headers['x-signature'] as string, nowSeconds: Math.floor(Date.now() / 1000) })).not.toThrow();
+    const key = req.headers['idempotency-key'] as string;
+    expect(key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.stderr).toContain(`Idempotency-Key: ${key}`);
+    expect(JSON.parse(r.stdout)).toMatchObject({ order_id: ORDER.order_id });
+  });
+
+  it('reads --data from a file and from stdin, and uses --idempotency-key', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vouchers-api-'));
+    writeFileSync(join(dir, 'order.json'), '{"items":[{"product_id":"amzn-us","denomination":25,"quantity":2}]}\n');
+    const before = server.requests.length;
+    const fromFile = await runCli(['api', 'POST', '/orders', '-d', '@order.json', '--idempotency-key', 'retry-me-1'], { env: env(), cwd: dir });
+    expect(fromFile.code).toBe(0);
+    expect(server.requests[before]!.body).toBe('{"items":[{"product_id":"amzn-us","denomination":25,"quantity":2}]}\n');
+    expect(server.requests[before]!.headers['idempotency-key']).toBe('retry-me-1');
+    const fromStdin = await runCli(['api', 'POST', '/orders', '-d', '-'], { env: env(), stdin: '{"items":[{"product_id":"x","denomination":5,"quantity":1}]}' });
+    expect(fromStdin.code).toBe(0);
+    expect(server.requests[before + 1]!.body).toBe('{"items":[{"product_id":"x","denomination":5,"quantity":1}]}');
+  });
+
+  it('refuses invalid JSON naming the position, before any request', async () => {
+    const before = server.requests.length;
+    const r = await runCli(['api', 'POST', '/orders', '--data', '{"items":\n  [1,,2]}'], { env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--data is not valid JSON: unexpected "," at line 2, column 6/);
+    expect(r.stderr).not.toMatch(/at .*\.ts:\d+/);
+    expect(server.requests.length).toBe(before);
+    const missing = await runCli(['api', 'POST', '/orders', '--data', '@/nonexistent/order.json'], { env: env() });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/cannot read .*order\.json \(ENOENT\)/);
+  });
+
+  it('prints the error body on stdout and the error block with the trace ID on stderr for a non-2xx', async () => {
+    const r = await runCli(['api', 'POST', '/orders', '--data', '{"items":[]}'], { env: env() });
+    expect(r.code).toBe(5);
+    expect(JSON.parse(r.stdout)).toMatchObject({ error: { code: 'VALIDATION_FAILED' } });
+    expect(r.stderr).toContain('ValidationFailed (VALIDATION_FAILED)');
+    expect(r.stderr).toContain(TRACE);
+    const nf = await runCli(['api', 'GET', '/nothing-here'], { env: env() });
+    expect(nf.code).toBe(4);
+    const json = await runCli(['api', 'GET', '/nothing-here', '--json'], { env: env() });
+    expect(JSON.parse(json.stderr)).toMatchObject({ error: { code: 'NOT_FOUND', status: 404 }, trace_id: TRACE });
+  });
+
+  it('prints the status line and headers with --include', async () => {
+    const r = await runCli(['api', 'GET', '/wallets', '--include'], { env: env() });
+    expect(r.stdout).toMatch(/^HTTP\/1\.1 200 OK\n/);
+    expect(r.stdout).toContain(`x-trace-id: ${TRACE}\n`);
+    expect(r.stdout).toContain('\n\n' + JSON.stringify(WALLETS));
+  });
+
+  it('adds --query parameters and --header headers', async () => {
+    const r = await runCli(['api', 'GET', '/echo-query?a=1', '-q', 'currency=USD', '-q', 'note=a b', '-H', 'X-Sandbox-Simulate: cache-miss'], { env: env(), overrides: {} });
+    expect(JSON.parse(r.stdout)).toEqual({ target: '/api/v1/echo-query?a=1&currency=USD&note=a+b', header: 'cache-miss' });
+    const bad = await runCli(['api', 'GET', '/wallets', '-q', 'novalue'], { env: env() });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--query "novalue" is not key=value');
+  });
+
+  it('checks the body against the contract unless --raw, printing it either way', async () => {
+    const r = await runCli(['api', 'GET', '/transactions'], { env: env() });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('"transaction_id":"nope"');
+    expect(r.stderr).toMatch(/does not match the contract: data\.0\.transaction_id/);
+    const raw = await runCli(['api', 'GET', '/transactions', '--raw'], { env: env() });
+    expect(raw.code).toBe(0);
+  });
+
+  it('rejects a bad method, an absolute URL, and a body on GET', async () => {
+    expect((await runCli(['api', 'FETCH', '/wallets'], { env: env() })).stderr).toContain('unknown method "FETCH"');
+    expect((await runCli(['api', 'GET', 'http://evil.example/x'], { env: env() })).code).toBe(2);
+    expect((await runCli(['api', 'GET', '/wallets', '-d', '{}'], { env: env() })).stderr).toContain('GET requests carry no body');
+  });
+
+  it('explains missing credentials', async () => {
+    const r = await runCli(['api', 'GET', '/wallets'], { env: { VOUCHERS_API_KEY: 'k' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/no base URL and API secret/);
+    expect(r.stderr).toContain('vouchers sandbox start');
+  });
+
+  it('never shows the API secret, and logs every call without it', async () => {
+    const configDir = tempConfigDir();
+    const r = await runCli(['api', 'POST', '/orders', '--data', '{"items":[]}', '--debug'], { env: env(), configDir });
+    expect(r.stdout + r.stderr).not.toContain(SECRET);
+    expect(r.stderr).toMatch(/\[debug\] POST http:\/\/127\.0\.0\.1:\d+\/api\/v1\/orders → 422/);
+    const log = readFileSync(join(configDir, 'requests.log'), 'utf8');
+    expect(log).not.toContain(SECRET);
+    expect(log).not.toContain('items');
+    expect(JSON.parse(log.trim().split('\n').at(-1)!)).toMatchObject({ method: 'POST', path: '/orders', status: 422, trace_id: TRACE, error_code: 'VALIDATION_FAILED' });
+  });
+
+  it('has help with examples', async () => {
+    const r = await runCli(['api', '--help']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('$ vouchers api GET /wallets');
+  });
+});

@@ -1,0 +1,82 @@
+import { readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { sendError, sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+
+const SECRET = 'sk_test_log_command_secret';
+const OK_TRACE = '0af7651916cd43dd8448eb211c80319c';
+const FAIL_TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const WALLETS = { data: [], has_more: false, next_cursor: null };
+
+let server: LoopbackServer;
+let configDir: string;
+
+beforeAll(async () => {
+  server = await startLoopbackServer((req, res) => {
+    if (req.target === '/api/v1/wallets') return sendJson(res, 200, WALLETS, { 'x-trace-id': OK_TRACE });
+    sendError(res, 404, 'NotFound', 'NOT_FOUND', 'no such order', { 'x-trace-id': FAIL_TRACE });
+  });
+  configDir = tempConfigDir();
+  const env = { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'pk_log', VOUCHERS_API_SECRET: SECRET };
+  expect((await runCli(['api', 'GET', '/wallets'], { env, configDir })).code).toBe(0);
+  const failed = await runCli(['api', 'GET', '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE'], { env, configDir });
+  expect(failed.code).toBe(4);
+  expect(failed.stderr).toContain(FAIL_TRACE);
+});
+
+afterAll(async () => {
+  await server.close();
+});
+
+describe('vouchers log', () => {
+  it('lists every attempt as TSV when piped, newest last, with the trace IDs', async () => {
+    const r = await runCli(['log'], { configDir });
+    expect(r.code).toBe(0);
+    const rows = r.stdout.trim().split('\n').map((l) => l.split('\t'));
+    expect(rows).toHaveLength(2);
+    expect(rows[0]!.slice(1, 5)).toEqual(['default', 'GET', '/wallets', '200']);
+    expect(rows[0]![7]).toBe(OK_TRACE);
+    expect(rows[1]!.slice(2, 5)).toEqual(['GET', '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE', '404']);
+    expect(rows[1]![7]).toBe(FAIL_TRACE);
+    expect(rows[1]![9]).toBe('NOT_FOUND');
+  });
+
+  it('shows only failures with --failed, and the newest n with --limit', async () => {
+    const failed = await runCli(['log', '--failed', '--json'], { configDir });
+    const entries = JSON.parse(failed.stdout) as { trace_id: string; status: number }[];
+    expect(entries).toEqual([expect.objectContaining({ status: 404, trace_id: FAIL_TRACE, error_code: 'NOT_FOUND', attempt: 1, profile: 'default' })]);
+    const last = await runCli(['log', '--limit', '1', '--output', 'ndjson'], { configDir });
+    expect(last.stdout.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(last.stdout)).toMatchObject({ trace_id: FAIL_TRACE });
+  });
+
+  it('prints a table on a TTY and CSV with chosen fields', async () => {
+    const table = await runCli(['log'], { configDir, tty: true });
+    expect(table.stdout).toContain('TRACE ID');
+    expect(table.stdout).toContain(FAIL_TRACE);
+    const csv = await runCli(['log', '--output', 'csv', '--fields', 'status,trace_id'], { configDir });
+    expect(csv.stdout).toBe(`status,trace_id\n200,${OK_TRACE}\n404,${FAIL_TRACE}\n`);
+  });
+
+  it('keeps the log file private and free of secrets and bodies', () => {
+    const file = join(configDir, 'requests.log');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const text = readFileSync(file, 'utf8');
+    expect(text).not.toContain(SECRET);
+    expect(text).not.toContain('no such order');
+  });
+
+  it('says so when the log is empty, and refuses a bad --limit', async () => {
+    const empty = await runCli(['log'], { tty: true });
+    expect(empty.code).toBe(0);
+    expect(empty.stdout).toContain('No requests logged yet.');
+    const bad = await runCli(['log', '--limit', 'lots'], { configDir });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--limit "lots" is not a positive whole number');
+  });
+
+  it('has help with examples', async () => {
+    expect((await runCli(['log', '--help'])).stdout).toContain('$ vouchers log --failed');
+  });
+});
