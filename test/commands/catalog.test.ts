@@ -102,3 +102,18 @@ describe('products get', () => {
     expect(r.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
   });
 });
+
+describe('--help of the partner verbs', () => {
+  it('every verb has a real example', async () => {
+    const verbs = [
+      ['categories', 'list'], ['products', 'list'], ['products', 'get'], ['wallets', 'list'], ['transactions', 'list'],
+      ['payouts', 'create'], ['webhooks', 'register'], ['webhooks', 'show'], ['webhooks', 'delete'], ['reconciliation', 'get'], ['completion'],
+    ];
+    for (const verb of verbs) {
+      const r = await runCli([...verb, '--help']);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toContain('Examples:');
+      expect(r.stdout).toContain(`$ vouchers ${verb.join(' ')}`);
+    }
+  });
+});

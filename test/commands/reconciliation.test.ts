@@ -1,6 +1,7 @@
 /** reconciliation get: experimental; served by the sandbox only with enablePlanned. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ReconciliationReport } from '../../src/contract/reconciliation.js';
+import { createClient } from '../../src/core/http/client.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
 
@@ -35,6 +36,29 @@ describe('reconciliation get', () => {
     const piped = await runCli(['reconciliation', 'get', 'yesterday'], { env: envOf(planned) });
     expect(piped.code).toBe(0);
     expect(piped.stdout).toMatch(/^drifted\t\d+$/m);
+  });
+
+  it('lists a drift made through the sandbox admin surface', async () => {
+    const client = createClient({ baseUrl: planned.baseUrl, apiKey: planned.apiKey, apiSecret: planned.apiSecret, limits: null });
+    const order = await client.request<{ order_id: string }>({ method: 'POST', path: '/orders', body: { items: [{ product_id: 'sbx-instant', denomination: 25, quantity: 1 }] }, idempotencyKey: 'recon-drift-order' });
+    await client.close();
+    const made = await fetch(`${planned.adminUrl}/drifts`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${planned.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ order_id: order.data.order_id, vendor_record: 'VR-TEST-0001' }),
+    });
+    expect(made.status).toBe(201);
+    const json = await runCli(['reconciliation', 'get', 'today', '--json'], { env: envOf(planned) });
+    const report = ReconciliationReport.parse(JSON.parse(json.stdout));
+    expect(report.summary.drifted).toBeGreaterThanOrEqual(1);
+    expect(report.drifts.map((d) => d.order_id)).toContain(order.data.order_id);
+    const tty = await runCli(['reconciliation', 'get', 'today'], { env: envOf(planned), tty: true, columns: 200 });
+    expect(tty.stdout).toContain('RESOLUTION');
+    expect(tty.stdout).toContain(order.data.order_id);
+    expect(tty.stdout).toContain('VR-TEST-0001');
+    expect(tty.stdout).toContain('pending');
+    const piped = await runCli(['reconciliation', 'get', 'today'], { env: envOf(planned) });
+    expect(piped.stdout).toMatch(new RegExp(`^${order.data.order_id}\tsandbox-vendor\tsbx-instant\t`, 'm'));
   });
 
   it('a server without it: "not offered by this server" (exit 4)', async () => {

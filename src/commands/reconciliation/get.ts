@@ -3,14 +3,12 @@ import { getReconciliation } from '../../api/reconciliation.js';
 import type { Drift, ReconciliationReport } from '../../contract/reconciliation.js';
 import { UsageError } from '../../core/errors/index.js';
 import { err, out } from '../../core/io/io.js';
-import { formatTime, maskCode, styleStatus } from '../../core/output/format.js';
+import { formatTime, styleStatus } from '../../core/output/format.js';
 import { handleFieldsFlag, printList, printRecord, type Column } from '../../core/output/print.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../factory.js';
 
-export interface ReconciliationGetOptions extends OutputFlags {
-  reveal?: boolean;
-}
+export type ReconciliationGetOptions = OutputFlags;
 
 export const EXPERIMENTAL_NOTE = 'EXPERIMENTAL: reconciliation is a planned endpoint; its contract may change before release.';
 
@@ -22,17 +20,6 @@ export function reportDate(text: string, now: number): string {
   const ok = /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === v;
   if (!ok) throw new UsageError(`${JSON.stringify(text)} is not a date`, 'use a UTC day as YYYY-MM-DD, e.g. vouchers reconciliation get 2026-11-21');
   return v;
-}
-
-/** Allocations that are not voucher ids may be codes: mask them to the last 4 unless revealed. */
-function allocation(value: string, reveal: boolean): string {
-  if (reveal || /^vch_[0-9A-Z]{26}$/.test(value)) return value;
-  return maskCode(value);
-}
-
-function masked(report: ReconciliationReport, reveal: boolean): ReconciliationReport {
-  if (reveal) return report;
-  return { ...report, drifts: report.drifts.map((d) => ({ ...d, our_allocation: allocation(d.our_allocation, false), vendor_record: allocation(d.vendor_record, false) })) };
 }
 
 const DRIFT_COLUMNS: Column<Drift>[] = [
@@ -54,7 +41,7 @@ export async function run(f: Factory, dateText: string, options: ReconciliationG
   err(f.io, EXPERIMENTAL_NOTE + '\n');
   const client = await f.client();
   const res = await getReconciliation(client, date, { signal: f.io.signal });
-  const report = masked(res.data, Boolean(options.reveal));
+  const report = res.data;
   if (settings.format === 'json' || settings.format === 'ndjson') {
     await printRecord(f.io, report, [], settings);
     return;

@@ -6,8 +6,7 @@ export const registerReconciliation: RegisterCommand = (program, f) => {
   const reconciliation = program.command('reconciliation').description('[experimental] Daily reconciliation report: planned in the API document, the contract may change');
   const get = reconciliation.command('get')
     .description('[experimental] Show the reconciliation report of one UTC day: summary and drifts')
-    .argument('<date>', 'UTC day, YYYY-MM-DD (or "today" / "yesterday")')
-    .option('--reveal', 'show drift allocations exactly as returned (values that are not voucher ids are masked to their last 4 characters)');
+    .argument('<date>', 'UTC day, YYYY-MM-DD (or "today" / "yesterday")');
   addOutputOptions(get, 'record');
   get.addHelpText('after', `
 EXPERIMENTAL: GET /reconciliation/{date} is a planned endpoint of the API document; it is
