@@ -1,0 +1,65 @@
+/**
+ * `listen --register` against the local sandbox: the endpoint is registered with the
+ * listener's own URL (the API is on loopback), the secret saved in the profile (never
+ * printed), and an asynchronous order's events arrive verified, stored and shown.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createFactory } from '../../src/factory.js';
+import { run } from '../../src/main.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { testIO, type TestIO } from '../helpers/io.js';
+import { tempConfigDir } from '../helpers/run-cli.js';
+
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => { for (const c of closers.splice(0).reverse()) await c(); });
+
+async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+async function startListen(env: Record<string, string>): Promise<{ io: TestIO; done: Promise<number> }> {
+  const io = testIO({ env });
+  const done = run(['listen', '--register', '--port', '0', '--json'], io);
+  closers.push(async () => { io.interrupt(); await done; });
+  await until(() => io.stderrText().includes('Ready!') || /Error/.test(io.stderrText()), 'the listener');
+  return { io, done };
+}
+
+describe('vouchers listen --register (sandbox)', () => {
+  it('registers its own URL, saves the secret, and receives an async order\'s events', async () => {
+    const sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true });
+    closers.push(() => sb.close());
+    const configDir = tempConfigDir();
+    const env = { VOUCHERS_CONFIG_DIR: configDir, VOUCHERS_BASE_URL: sb.baseUrl, VOUCHERS_API_KEY: sb.apiKey, VOUCHERS_API_SECRET: sb.apiSecret };
+
+    const { io } = await startListen(env);
+    expect(io.stderrText()).toMatch(/Registered http:\/\/127\.0\.0\.1:\d+\/webhooks \(wh_\w+\); signing secret saved in profile "default"/);
+    const config = readFileSync(join(configDir, 'config.json'), 'utf8');
+    const secret = /"webhook_secret":\s*"(whsec_[^"]+)"/.exec(config)?.[1];
+    expect(secret).toBeDefined();
+
+    const f = createFactory(testIO({ env }), () => ({}));
+    closers.push(() => f.dispose());
+    const client = await f.client();
+    const order = await client.request<{ order_id: string; status: string }>({
+      method: 'POST', path: '/orders', body: { items: [{ product_id: 'sbx-async', denomination: 25, quantity: 1 }] },
+    });
+    expect(order.data.status).toBe('PENDING');
+    const orderId = order.data.order_id;
+
+    const events = () => io.stdoutText().trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; event: string; order_id: string });
+    await until(() => events().some((e) => e.event === 'order.delivered' && e.order_id === orderId), 'order.delivered');
+    const mine = events().filter((e) => e.kind === 'event' && e.order_id === orderId).map((e) => e.event);
+    expect(mine).toEqual(expect.arrayContaining(['order.created', 'order.processing', 'voucher.issued', 'order.delivered']));
+    expect(io.stdoutText() + io.stderrText()).not.toContain(secret!);
+
+    const stored = readFileSync(join(configDir, 'events.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).envelope.event);
+    expect(stored).toEqual(expect.arrayContaining(mine));
+  });
+});
