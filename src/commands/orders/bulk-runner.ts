@@ -49,7 +49,8 @@ export function failureOf(row: number, error: unknown, at: string): Omit<ResultR
   return { ...base, http_status: null, trace_id: null, error: error instanceof Error ? error.message : String(error), error_code: 'UNEXPECTED', kind: 'unexpected' };
 }
 
-async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord> {
+/** The row's answer, or undefined when it was cut off by Ctrl-C (it stays keyed, without a result). */
+async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | undefined> {
   const { journal, clock } = deps;
   let key = journal.state.keys.get(row.row);
   if (key === undefined) {
@@ -65,6 +66,8 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord> {
       total_amount: o.total_amount, currency: o.currency, error: null, error_code: null, kind: null, replayed: res.replayed, at: iso(clock),
     };
   } catch (error) {
+    // Cut off by Ctrl-C: the order may exist; the next run re-sends it with the same key.
+    if (deps.signal.aborted) return undefined;
     result = failureOf(row.row, error, iso(clock));
   }
   await journal.appendResult(result);
@@ -79,6 +82,7 @@ export async function runRows(rows: BulkRow[], deps: RunnerDeps): Promise<{ ran:
     while (!deps.signal.aborted && next < rows.length) {
       const row = rows[next++] as BulkRow;
       const result = await runRow(row, deps);
+      if (!result) continue;
       ran += 1;
       deps.onResult?.(result);
     }

@@ -116,9 +116,16 @@ export function parseJournal(text: string, path: string): BatchState {
   return { header, keys, results };
 }
 
-/** An open journal: appends are serialised; keys are fsynced before `appendKey` resolves. */
+/**
+ * An open journal. Appends are serialised and group-committed: records that arrive while a
+ * write is under way go out together in the next write, with one fsync when any of them
+ * is a key. `appendKey` resolves only once its line is on disk.
+ */
 export class BulkJournal {
-  private chain: Promise<void> = Promise.resolve();
+  private pending: string[] = [];
+  private waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private needSync = false;
+  private flushing: Promise<void> | undefined;
 
   private constructor(
     readonly path: string,
@@ -160,12 +167,28 @@ export class BulkJournal {
   }
 
   private append(record: JournalRecord, sync: boolean): Promise<void> {
-    const next = this.chain.then(async () => {
-      await this.handle.write(JSON.stringify(record) + '\n');
-      if (sync) await this.handle.datasync();
-    });
-    this.chain = next.catch(() => undefined);
-    return next;
+    this.pending.push(JSON.stringify(record) + '\n');
+    if (sync) this.needSync = true;
+    const done = new Promise<void>((resolve, reject) => { this.waiters.push({ resolve, reject }); });
+    this.flushing ??= this.flush();
+    return done;
+  }
+
+  private async flush(): Promise<void> {
+    while (this.pending.length > 0) {
+      const text = this.pending.splice(0).join('');
+      const waiters = this.waiters.splice(0);
+      const sync = this.needSync;
+      this.needSync = false;
+      try {
+        await this.handle.write(text);
+        if (sync) await this.handle.datasync();
+        for (const w of waiters) w.resolve();
+      } catch (e) {
+        for (const w of waiters) w.reject(e);
+      }
+    }
+    this.flushing = undefined;
   }
 
   /** Journal a row's idempotency key; resolves once it is on disk. */
@@ -181,7 +204,7 @@ export class BulkJournal {
   }
 
   async close(): Promise<void> {
-    await this.chain;
+    while (this.flushing) await this.flushing;
     await this.handle.close();
   }
 }

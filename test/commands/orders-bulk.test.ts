@@ -1,0 +1,289 @@
+/**
+ * Bulk orders against the sandbox over loopback: 300 rows through dropped connections,
+ * an interrupted run resumed, journalled keys re-sent, bad rows refused up front. The one
+ * property that matters: no row is ever ordered twice, and the wallet total is exact.
+ */
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { run as runBulk } from '../../src/commands/orders/bulk.js';
+import type { ApiClient } from '../../src/core/http/types.js';
+import { batchIdFor, journalPath } from '../../src/core/journal/bulk.js';
+import { createFactory, type Factory } from '../../src/factory.js';
+import { run } from '../../src/main.js';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { testIO } from '../helpers/io.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { fastSandbox, orderCount, profileDir, quickClock, usdAvailableMinor } from './orders-helpers.js';
+
+const DENOMS = [10, 25, 50, 100];
+const START_MINOR = 100_000 * 100;
+const FAST_PROFILE = { limits: { orders_per_minute: 100_000, general_per_hour: 1_000_000 }, max_retries: 8 };
+
+let sandboxes: SandboxHandle[] = [];
+afterEach(async () => {
+  await Promise.all(sandboxes.map((s) => s.close()));
+  sandboxes = [];
+});
+
+async function sandbox(options: { faultRate?: number } = {}): Promise<SandboxHandle> {
+  const sb = await fastSandbox(options);
+  sandboxes.push(sb);
+  return sb;
+}
+
+/** A CSV of `n` sbx-instant rows with distinct references, and its total in minor units. */
+function csvRows(n: number, tag: string): { text: string; totalMinor: number } {
+  const lines = ['product_id,denomination,quantity,reference,currency'];
+  let total = 0;
+  for (let i = 0; i < n; i++) {
+    const d = DENOMS[i % DENOMS.length]!;
+    const q = (i % 3) + 1;
+    total += d * q * 100;
+    lines.push(`sbx-instant,${d},${q},${tag}-${i},${i % 2 === 0 ? 'USD' : ''}`);
+  }
+  return { text: lines.join('\n') + '\n', totalMinor: total };
+}
+
+function writeInput(text: string, name = 'orders.csv'): string {
+  const file = join(tempConfigDir(), name);
+  writeFileSync(file, text);
+  return file;
+}
+
+/** Every reference ordered exactly once, and nothing else. */
+function expectExactlyOnce(sb: SandboxHandle, tag: string, n: number): void {
+  const refs = Object.values(sb.state.orders).map((o) => o.reference).filter((r): r is string => r?.startsWith(`${tag}-`) ?? false);
+  expect(refs.length).toBe(n);
+  expect(new Set(refs).size).toBe(n);
+}
+
+function resultLines(path: string): { row: number; ok: boolean; replayed: boolean }[] {
+  if (!existsSync(path)) return [];
+  return readFileSync(path, 'utf8').split('\n').filter((l) => l.includes('"type":"result"')).flatMap((l) => {
+    try { return [JSON.parse(l) as { row: number; ok: boolean; replayed: boolean }]; } catch { return []; }
+  });
+}
+
+describe('orders create --from', () => {
+  it('300 rows through random faults (dropped after commit, 429, 503, held): exactly 300 orders, exact wallet', async () => {
+    const sb = await sandbox({ faultRate: 0.1 });
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const { text, totalMinor } = csvRows(300, 'rnd');
+    const file = writeInput(text);
+    let r = await runCli(['orders', 'create', '--from', file, '--concurrency', '8'], { configDir: dir, env: { NO_COLOR: '1' }, overrides: { clock: quickClock() } });
+    // A row whose retries all met faults is left for the next run; the same file continues the batch.
+    for (let i = 0; i < 3 && r.code !== 0; i++) {
+      r = await runCli(['orders', 'create', '--from', file, '--concurrency', '8'], { configDir: dir, env: { NO_COLOR: '1' }, overrides: { clock: quickClock() } });
+    }
+    expect(r.code, r.stderr).toBe(0);
+    expect(orderCount(sb)).toBe(300);
+    expectExactlyOnce(sb, 'rnd', 300);
+    expect(usdAvailableMinor(sb)).toBe(START_MINOR - totalMinor);
+    expect(r.stderr).toMatch(/All 300 rows ordered/);
+  });
+
+  it('connections dropped after commit on every 5th request: the client retries with the same key, the server replays', async () => {
+    const sb = await sandbox();
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const { text, totalMinor } = csvRows(300, 'drop');
+    const file = writeInput(text);
+    const io = testIO({ env: { VOUCHERS_CONFIG_DIR: dir, NO_COLOR: '1' } });
+    const base = createFactory(io, () => ({}), { clock: quickClock() });
+    let posts = 0;
+    const f: Factory = {
+      ...base,
+      client: async () => {
+        const c = await base.client();
+        const wrapped: ApiClient = {
+          request: (o) => (o.method === 'POST' && o.path === '/orders' && ++posts % 5 === 0
+            ? c.request({ ...o, headers: { ...o.headers, 'X-Sandbox-Simulate': 'drop_after_commit' } })
+            : c.request(o)),
+          close: () => c.close(),
+        };
+        return wrapped;
+      },
+    };
+    try {
+      await runBulk(f, { from: file, concurrency: '4' });
+    } finally {
+      await base.dispose();
+    }
+    expect(orderCount(sb)).toBe(300);
+    expectExactlyOnce(sb, 'drop', 300);
+    expect(usdAvailableMinor(sb)).toBe(START_MINOR - totalMinor);
+    const results = resultLines(journalPath(dir, batchIdFor(text)));
+    expect(results).toHaveLength(300);
+    expect(results.every((x) => x.ok)).toBe(true);
+    // Every dropped request was answered on a retry by the server's replay.
+    expect(results.filter((x) => x.replayed).length).toBe(60);
+  });
+
+  it('a run interrupted midway and resumed: still exactly 300 orders', async () => {
+    const sb = await sandbox();
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const { text, totalMinor } = csvRows(300, 'int');
+    const file = writeInput(text);
+    const batch = batchIdFor(text);
+    const jpath = journalPath(dir, batch);
+
+    const io = testIO({ env: { VOUCHERS_CONFIG_DIR: dir, NO_COLOR: '1' } });
+    const running = run(['orders', 'create', '--from', file, '--concurrency', '2'], io);
+    const poll = setInterval(() => { if (resultLines(jpath).length >= 60) { io.interrupt(); clearInterval(poll); } }, 2);
+    const code = await running;
+    clearInterval(poll);
+    expect(code).toBe(130);
+    await new Promise((r) => setImmediate(r));
+    expect(io.stderrText()).toContain(`vouchers orders create --resume ${batch}`);
+    // Rows cut off in flight stay keyed without a result; they may or may not exist on the server.
+    const done = resultLines(jpath).filter((x) => x.ok).length;
+    expect(done).toBeGreaterThanOrEqual(60);
+    expect(done).toBeLessThan(300);
+    expect(orderCount(sb)).toBeGreaterThanOrEqual(done);
+    expect(orderCount(sb)).toBeLessThanOrEqual(done + 2);
+
+    const resumed = await runCli(['orders', 'create', '--resume', batch, '--json'], { configDir: dir, env: { NO_COLOR: '1' } });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain(`${done} already ordered (skipped)`);
+    const summary = JSON.parse(resumed.stdout) as { ordered: number; failed: number; skipped: number; totals: { currency: string; total_amount: number; orders: number }[] };
+    expect(summary).toMatchObject({ ordered: 300, failed: 0, skipped: done });
+    expect(summary.totals).toEqual([{ currency: 'USD', orders: 300, total_amount: totalMinor / 100 }]);
+    expect(orderCount(sb)).toBe(300);
+    expectExactlyOnce(sb, 'int', 300);
+    expect(usdAvailableMinor(sb)).toBe(START_MINOR - totalMinor);
+
+    // The same file again: the batch is complete, nothing is ordered.
+    const again = await runCli(['orders', 'create', '--from', file], { configDir: dir, env: { NO_COLOR: '1' } });
+    expect(again.code).toBe(0);
+    expect(again.stderr).toContain('300 already ordered (skipped), 0 to send');
+    expect(orderCount(sb)).toBe(300);
+  });
+
+  it('rows journalled with a key but no answer are re-sent with the same key: replayed, never ordered twice', async () => {
+    const sb = await sandbox();
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const { text, totalMinor } = csvRows(40, 'key');
+    const file = writeInput(text);
+    const first = await runCli(['orders', 'create', '--from', file], { configDir: dir, env: { NO_COLOR: '1' } });
+    expect(first.code, first.stderr).toBe(0);
+    expect(orderCount(sb)).toBe(40);
+    // As if the process died after sending rows 2–11 but before their answers were written.
+    const jpath = journalPath(dir, batchIdFor(text));
+    const lost = new Set(Array.from({ length: 10 }, (_, i) => i + 2));
+    const kept = readFileSync(jpath, 'utf8').split('\n').filter((l) => !(l.includes('"type":"result"') && lost.has((JSON.parse(l) as { row: number }).row)));
+    writeFileSync(jpath, kept.join('\n'));
+    const second = await runCli(['orders', 'create', '--from', file, '--json'], { configDir: dir, env: { NO_COLOR: '1' } });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stderr).toContain('30 already ordered (skipped), 10 to send');
+    expect(orderCount(sb)).toBe(40);
+    expectExactlyOnce(sb, 'key', 40);
+    expect(usdAvailableMinor(sb)).toBe(START_MINOR - totalMinor);
+    const resent = resultLines(jpath).filter((x) => lost.has(x.row));
+    expect(resent.filter((x) => x.replayed)).toHaveLength(10);
+  });
+
+  it('a file with bad rows orders nothing and names every bad line', async () => {
+    const sb = await sandbox();
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const text = [
+      'product_id,denomination,quantity,reference,currency',
+      'sbx-instant,10,1,a,USD',
+      'sbx-instant,-5,1,b,USD',
+      'sbx-instant,10,1,c,USD',
+      ',10,1,d,USD',
+      'sbx-instant,10,500,e,USD',
+      'sbx-instant,10,1,f,dollars',
+      'sbx-instant,10,1,g,USD',
+    ].join('\n');
+    const file = writeInput(text);
+    const r = await runCli(['orders', 'create', '--from', file], { configDir: dir, env: { NO_COLOR: '1' } });
+    expect(r.code).toBe(2);
+    for (const line of [3, 5, 6, 7]) expect(r.stderr).toContain(`line ${line}:`);
+    for (const line of [2, 4, 8]) expect(r.stderr).not.toContain(`line ${line}:`);
+    expect(r.stderr).toMatch(/4 bad rows .*nothing was ordered/);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(orderCount(sb)).toBe(0);
+    expect(existsSync(join(dir, 'batches')) ? readdirSync(join(dir, 'batches')) : []).toEqual([]);
+
+    // Rows the contract accepts but the catalog does not: checked before the first order too.
+    const nd = [
+      '{"product_id":"sbx-instant","denomination":10}',
+      '{"product_id":"no-such-product","denomination":10}',
+      '{"product_id":"sbx-instant","denomination":30}',
+      '{"product_id":"sbx-instant","denomination":25,"quantity":2}',
+    ].join('\n');
+    const r2 = await runCli(['orders', 'create', '--from', writeInput(nd, 'orders.ndjson')], { configDir: dir, env: { NO_COLOR: '1' } });
+    expect(r2.code).toBe(2);
+    expect(r2.stderr).toMatch(/line 2: product "no-such-product" does not exist/);
+    expect(r2.stderr).toMatch(/line 3: product sbx-instant does not offer denomination 30/);
+    expect(r2.stderr).not.toMatch(/line [14]:/);
+    expect(orderCount(sb)).toBe(0);
+  });
+
+  it('failed rows: summary, --results CSV, exit code of the failure kind; re-running never duplicates', async () => {
+    const sb = await sandbox();
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const text = [
+      'product_id,denomination,quantity,reference',
+      'sbx-instant,10,1,ok-1',
+      'sbx-out-of-stock,10,1,oos-1',
+      'sbx-instant,25,2,ok-2',
+      'sbx-async,50,1,ok-3',
+    ].join('\n') + '\n';
+    const file = writeInput(text);
+    const results = join(tempConfigDir(), 'results.csv');
+    const r = await runCli(['orders', 'create', '--from', file, '--results', results], { configDir: dir, env: { NO_COLOR: '1' }, tty: true });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/line 3: INSUFFICIENT_INVENTORY/);
+    expect(r.stderr).toMatch(/orders 4\/4 · [\d.]+\/s · ETA 0s · 1 failed/);
+    expect(r.stderr).toMatch(/1 of 4 rows were not ordered/);
+    expect(r.stdout).toMatch(/ordered\s+3/);
+    expect(r.stdout).toMatch(/USD\s+│\s+3 │\s+110\.00 USD/);
+    const csv = readFileSync(results, 'utf8').trim().split('\n');
+    expect(csv[0]).toBe('row,order_id,status,trace_id,error');
+    expect(csv).toHaveLength(5);
+    expect(csv[1]).toMatch(/^2,ord_[0-9A-Z]{26},DELIVERED,[0-9a-f]{32},$/);
+    expect(csv[2]).toMatch(/^3,,FAILED,[0-9a-f]{32},INSUFFICIENT_INVENTORY: /);
+    expect(csv[4]).toMatch(/^5,ord_[0-9A-Z]{26},PENDING,/);
+    expect(orderCount(sb)).toBe(3);
+
+    const again = await runCli(['orders', 'create', '--from', file, '--json'], { configDir: dir, env: { NO_COLOR: '1' } });
+    expect(again.code).toBe(5);
+    expect(again.stderr).toContain('3 already ordered (skipped), 1 to send');
+    expect(orderCount(sb)).toBe(3);
+  });
+
+  it('refuses single-order flags, a changed file for a batch, an unknown batch; production needs --yes', async () => {
+    const sb = await sandbox();
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const { text } = csvRows(3, 'misc');
+    const file = writeInput(text);
+    const clash = await runCli(['orders', 'create', '--from', file, '--product', 'x'], { configDir: dir });
+    expect(clash.code).toBe(2);
+    expect(clash.stderr).toMatch(/--product cannot be combined with a bulk order/);
+    const unknown = await runCli(['orders', 'create', '--resume', 'bat_00000000000000000000'], { configDir: dir });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/no batch bat_00000000000000000000/);
+    const badId = await runCli(['orders', 'create', '--resume', '../x'], { configDir: dir });
+    expect(badId.code).toBe(2);
+
+    const dry = await runCli(['orders', 'create', '--from', file, '--dry-run', '--json'], { configDir: dir });
+    expect(dry.code, dry.stderr).toBe(0);
+    expect(JSON.parse(dry.stdout)).toMatchObject({ dry_run: true, rows: 3, to_order: 3, totals: { USD: 10 + 50 + 150 } });
+    expect(orderCount(sb)).toBe(0);
+
+    const prod = await profileDir(sb, 'live', { ...FAST_PROFILE, production: true });
+    const refused = await runCli(['orders', 'create', '--from', file], { configDir: prod });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/marked production/);
+    expect(orderCount(sb)).toBe(0);
+    const ok = await runCli(['orders', 'create', '--from', file, '--yes'], { configDir: prod });
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(orderCount(sb)).toBe(3);
+
+    writeFileSync(file, text + 'sbx-instant,10,1,extra,\n');
+    const changed = await runCli(['orders', 'create', '--from', file, '--resume', batchIdFor(text)], { configDir: prod });
+    expect(changed.code).toBe(2);
+    expect(changed.stderr).toMatch(/content changed/);
+  });
+});
