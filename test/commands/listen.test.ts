@@ -50,6 +50,15 @@ describe('vouchers listen', () => {
     expect(statSync(inbox).mode & 0o777).toBe(0o600);
   });
 
+  it('colours the event line on a TTY only', async () => {
+    const l = await listen(['--secret', SECRET], { tty: true });
+    await deliver(l.url, orderEvent(12, 'order.processing', 'PROCESSING'));
+    await until(() => l.io.stdoutText().includes('order.processing'));
+    await l.stop();
+    expect(l.io.stdoutText()).toContain('\u001b[');
+    expect(l.io.stdoutText()).toContain('PROCESSING');
+  });
+
   it('prints NDJSON per event with --json, and rejections as objects too', async () => {
     const l = await listen(['--secret', SECRET, '--json']);
     await deliver(l.url, voucherEvent(2));
