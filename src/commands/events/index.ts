@@ -9,11 +9,11 @@ const INBOX_HELP = 'inbox file (default: events.ndjson in the config directory)'
 export const registerEvents: RegisterCommand = (program, f) => {
   const events: Command = program
     .command('events')
-    .description('read the local event inbox written by vouchers listen; replay an event to your app');
+    .description('Read the local event inbox written by vouchers listen; replay an event to your app');
 
   const list = events
     .command('list')
-    .description('stored events, newest first')
+    .description('Stored events, newest first')
     .option('--type <types>', 'only these event types, e.g. order.delivered or order.*')
     .option('--order <order_id>', 'only events of this order')
     .option('--since <when>', 'only events received since a duration ago (90s, 15m, 1h, 2d) or a date/time (2026-11-22, 2026-11-22T09:00:00Z)')
@@ -32,7 +32,7 @@ Examples:
 
   const show = events
     .command('show')
-    .description('one stored event: envelope, delivery details and forward attempts')
+    .description('One stored event: envelope, delivery details and forward attempts')
     .argument('<event_id>', 'event id (evt_…)')
     .option('--inbox <file>', INBOX_HELP)
     .option('--json', 'print the stored entry as JSON (received_at, envelope, meta, forwards)');
@@ -47,7 +47,7 @@ Examples:
 
   const replay = events
     .command('replay')
-    .description('re-send a stored event to your local app, freshly signed with the webhook secret')
+    .description('Re-send a stored event to your local app, freshly signed with the webhook secret')
     .argument('<event_id>', 'event id (evt_…)')
     .requiredOption('--forward-to <url>', 'your app\'s webhook URL')
     .option('--secret <whsec>', 'signing secret (default: profile webhook_secret or VOUCHERS_WEBHOOK_SECRET)')

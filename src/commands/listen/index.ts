@@ -7,7 +7,7 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 export const registerListen: RegisterCommand = (program, f) => {
   const cmd: Command = program
     .command('listen')
-    .description('receive webhook deliveries locally: verify, store in the inbox (fsynced), show, forward to your app')
+    .description('Receive webhook deliveries locally: verify, store in the inbox (fsynced), show, forward to your app')
     .option('--port <n>', 'port to listen on (0 picks a free one)', '4242')
     .option('--host <addr>', 'address to bind', '127.0.0.1')
     .option('--path <path>', 'path deliveries are posted to', '/webhooks')
