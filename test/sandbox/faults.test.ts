@@ -1,0 +1,90 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { api, balance, key, ledgerConsistent, sandbox } from './helpers.js';
+
+let sb: SandboxHandle;
+beforeAll(async () => { sb = await sandbox({ timeScale: 0.005 }); });
+afterAll(async () => { await sb.close(); });
+
+const body = { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }] };
+const simulate = (fault: string) => ({ 'X-Sandbox-Simulate': fault });
+
+describe('X-Sandbox-Simulate', () => {
+  it('rate_limit: 429 with Retry-After, nothing executed', async () => {
+    const before = balance(sb);
+    const k = key();
+    const r = await api(sb, 'POST', '/orders', { body, idempotencyKey: k, headers: simulate('rate_limit') });
+    expect(r.status).toBe(429);
+    expect(r.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+    expect(r.headers.get('retry-after')).toBe('1');
+    expect(r.headers.get('ratelimit-remaining')).toBe('0');
+    expect(balance(sb)).toBe(before);
+    expect((await api(sb, 'POST', '/orders', { body, idempotencyKey: k })).headers.get('idempotent-replayed')).toBeNull();
+  });
+
+  it('server_error: 503 SERVICE_UNAVAILABLE with Retry-After, nothing executed', async () => {
+    const before = balance(sb);
+    const r = await api(sb, 'POST', '/orders', { body, idempotencyKey: key(), headers: simulate('server_error') });
+    expect(r.status).toBe(503);
+    expect(r.body.error).toMatchObject({ name: 'ServiceUnavailable', code: 'SERVICE_UNAVAILABLE' });
+    expect(r.headers.get('retry-after')).toBe('1');
+    expect(balance(sb)).toBe(before);
+  });
+
+  it('drop_after_commit: the order commits, the connection is cut, a retry replays it', async () => {
+    const before = balance(sb);
+    const k = key();
+    const dropped = await api(sb, 'POST', '/orders', { body, idempotencyKey: k, headers: simulate('drop_after_commit') }).then(() => 'answered', () => 'dropped');
+    expect(dropped).toBe('dropped');
+    expect(balance(sb)).toBe(before - 1000);
+    const retry = await api(sb, 'POST', '/orders', { body, idempotencyKey: k });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(balance(sb)).toBe(before - 1000);
+    expect(ledgerConsistent(sb)).toBe(true);
+  });
+
+  it('timeout: the response is held past the client timeout; the retry sees one order', async () => {
+    const before = balance(sb);
+    const k = key();
+    const outcome = await api(sb, 'POST', '/orders', { body, idempotencyKey: k, headers: simulate('timeout'), signal: AbortSignal.timeout(40) }).then(() => 'answered', (e: Error) => e.name);
+    expect(outcome).toBe('TimeoutError');
+    let retry;
+    for (let i = 0; i < 100; i++) {
+      retry = await api(sb, 'POST', '/orders', { body, idempotencyKey: k });
+      if (retry.status !== 409) break;
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    expect(retry!.status).toBe(201);
+    expect(balance(sb)).toBe(before - 1000);
+    expect(ledgerConsistent(sb)).toBe(true);
+  });
+
+  it('refuses an unknown fault name', async () => {
+    const r = await api(sb, 'GET', '/wallets', { headers: simulate('explode') });
+    expect(r.status).toBe(400);
+    expect(r.body.error.message).toContain('rate_limit');
+  });
+
+  it('faultRate injects faults at random and the ledger stays consistent', async () => {
+    const soak = await sandbox({ timeScale: 0.001, faultRate: 0.5, seed: 7 });
+    try {
+      const keys = Array.from({ length: 20 }, () => key());
+      const statuses: (number | string)[] = [];
+      for (const k of keys) {
+        for (let attempt = 0; attempt < 20; attempt++) {
+          const s = await api(soak, 'POST', '/orders', { body, idempotencyKey: k, signal: AbortSignal.timeout(200) }).then((r) => r.status, () => 'dropped');
+          statuses.push(s);
+          if (s === 201) break;
+        }
+      }
+      expect(new Set(statuses).size).toBeGreaterThan(2);
+      const orders = Object.values(soak.state.orders);
+      expect(orders).toHaveLength(20);
+      expect(soak.state.transactions.filter((t) => t.type === 'ORDER_DEBIT')).toHaveLength(20);
+      expect(ledgerConsistent(soak)).toBe(true);
+    } finally {
+      await soak.close();
+    }
+  });
+});
