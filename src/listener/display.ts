@@ -1,6 +1,7 @@
 /**
  * What `vouchers listen` prints: one line per event (time, type, event id, order id,
- * status), forward results under it, rejections on stderr; or NDJSON with `--json`, one
+ * status, and the first forward result when it comes within a moment), later forward
+ * results on their own lines, rejections on stderr; or NDJSON with `--json`, one
  * object per line with a `kind` of `event`, `duplicate`, `forward` or `rejected`.
  */
 import { Chalk, type ChalkInstance } from 'chalk';
@@ -13,6 +14,11 @@ import type { ListenerActivity } from './server.js';
 
 export interface DisplayOptions {
   json: boolean;
+  /**
+   * Forwarding is on: on a terminal the event line waits this long for the first forward
+   * result so both fit on one line (later attempts get their own lines).
+   */
+  forwardWaitMs?: number;
   /** Colour on stdout (TTY only). */
   color: boolean;
   /** Colour on stderr (TTY only). */
@@ -22,6 +28,8 @@ export interface DisplayOptions {
 export interface Display {
   activity(a: ListenerActivity): void;
   forward(record: ForwardRecord): void;
+  /** Print event lines still waiting for a forward result. */
+  flush(): void;
 }
 
 function clock(iso: string): string {
@@ -62,13 +70,34 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
   const ce = new Chalk({ level: options.colorErr ? 1 : 0 });
   const stdout = (line: string) => { io.stdout.write(line + '\n'); };
   const ndjson = (obj: unknown) => stdout(JSON.stringify(obj));
+  const forwardText = (record: ForwardRecord) => {
+    const text = describeForward(record);
+    return record.outcome === 'delivered' ? c.green(text) : record.outcome === 'retrying' ? c.yellow(text) : c.red(text);
+  };
+  /** Event lines waiting for their first forward result, by event id. */
+  const waiting = new Map<string, { line: string; timer: NodeJS.Timeout }>();
+  const release = (eventId: string, suffix: string) => {
+    const w = waiting.get(eventId);
+    if (!w) return false;
+    clearTimeout(w.timer);
+    waiting.delete(eventId);
+    stdout(`${w.line}  ${suffix}`);
+    return true;
+  };
+  const hold = (entry: InboxEntry, ms: number) => {
+    const id = entry.envelope.event_id;
+    const timer = setTimeout(() => release(id, c.dim('→ forwarding…')), ms);
+    timer.unref();
+    waiting.set(id, { line: eventLine(c, entry), timer });
+  };
 
   return {
     activity(a) {
       switch (a.kind) {
         case 'event':
           if (options.json) return ndjson({ kind: 'event', ...eventSummary(a.entry), envelope: a.entry.envelope });
-          return stdout(eventLine(c, a.entry));
+          if (options.forwardWaitMs === undefined) return stdout(eventLine(c, a.entry));
+          return hold(a.entry, options.forwardWaitMs);
         case 'duplicate':
           if (options.json) return ndjson({ kind: 'duplicate', ...eventSummary(a) });
           return stdout(c.dim(`${clock(a.received_at)}  duplicate of ${a.envelope.event_id} (${a.envelope.event}): already stored, not forwarded again`));
@@ -84,9 +113,11 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
     },
     forward(record) {
       if (options.json) return ndjson({ kind: 'forward', ...record });
-      const text = describeForward(record);
-      const styled = record.outcome === 'delivered' ? c.green(text) : record.outcome === 'retrying' ? c.yellow(text) : c.red(text);
-      stdout(`${c.dim(clock(record.time))}  ${styled}  ${c.dim(record.event_id)}`);
+      if (release(record.event_id, forwardText(record))) return;
+      stdout(`${c.dim(clock(record.time))}  ${forwardText(record)}  ${c.dim(record.event_id)}`);
+    },
+    flush() {
+      for (const id of [...waiting.keys()]) release(id, c.dim('→ forwarding stopped'));
     },
   };
 }

@@ -1,5 +1,6 @@
 import { readFileSync, statSync } from 'node:fs';
-import { request } from 'node:http';
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run } from '../../src/main.js';
@@ -57,6 +58,35 @@ describe('vouchers listen', () => {
     await l.stop();
     expect(l.io.stdoutText()).toContain('\u001b[');
     expect(l.io.stdoutText()).toContain('PROCESSING');
+  });
+
+  it('--forward-to: the first forward result shares the event line; the app gets the original delivery', async () => {
+    const received: string[] = [];
+    const appServer = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => { body += c; });
+      req.on('end', () => { received.push(body); res.writeHead(received.length === 1 ? 204 : 500).end(); });
+    });
+    await new Promise<void>((r) => appServer.listen(0, '127.0.0.1', r));
+    const appUrl = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}/hook`;
+    try {
+      const l = await listen(['--secret', SECRET, '--forward-to', appUrl, '--forward-retries', '0']);
+      expect(l.io.stderrText()).toContain(`Forwarding to ${appUrl}`);
+      await deliver(l.url, orderEvent(13));
+      await until(() => l.io.stdoutText().includes('→ 204'));
+      await deliver(l.url, orderEvent(14));
+      await until(() => l.io.stdoutText().includes('→ 500'));
+      await l.stop();
+      const lines = l.io.stdoutText().trim().split('\n');
+      expect(lines).toHaveLength(2);
+      expect(lines[0]).toMatch(/order\.created +evt_\S+ {2}ord_\S+ {2}PENDING {2}→ 204 in \d+ ms$/);
+      expect(lines[1]).toMatch(/PENDING {2}→ 500 in \d+ ms, not retried$/);
+      expect(received[0]).toBe(JSON.stringify(orderEvent(13)));
+      const log = readFileSync(join(l.configDir, 'events.forwards.ndjson'), 'utf8').trim().split('\n').map((x) => JSON.parse(x));
+      expect(log.map((r) => [r.status, r.outcome])).toEqual([[204, 'delivered'], [500, 'failed']]);
+    } finally {
+      await new Promise((r) => appServer.close(r));
+    }
   });
 
   it('prints NDJSON per event with --json, and rejections as objects too', async () => {

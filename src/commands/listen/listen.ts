@@ -58,6 +58,9 @@ export function buildListenOptions(flags: Record<string, unknown>): ListenOption
   };
 }
 
+/** How long an event line waits for its first forward result to share the line. */
+const FORWARD_WAIT_MS = 1_000;
+
 /** The profile; without --register a listener can also run on VOUCHERS_WEBHOOK_SECRET alone. */
 async function loadProfile(f: Factory, required: boolean): Promise<ResolvedProfile | undefined> {
   try {
@@ -99,6 +102,7 @@ export async function run(f: Factory, o: ListenOptions): Promise<void> {
     json: o.json,
     color: colorEnabled(io, 'stdout', noColor),
     colorErr: colorEnabled(io, 'stderr', noColor),
+    forwardWaitMs: o.forwardTo ? FORWARD_WAIT_MS : undefined,
   });
   const forwarder = o.forwardTo
     ? new Forwarder(o.forwardTo, o.forwardHeaders, o.forwardPolicy, {
@@ -146,6 +150,7 @@ export async function run(f: Factory, o: ListenOptions): Promise<void> {
   await waitForAbort(io.signal);
   err(io, 'Stopping: finishing deliveries in flight…\n');
   await listener.close();
+  display.flush();
   const stored = inbox.stats.appended;
   err(io, `Stopped. ${stored} new event${stored === 1 ? '' : 's'} stored this session.\n`);
 }
