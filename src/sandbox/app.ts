@@ -116,7 +116,7 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
   const admin: AdminServices = {
     rt: () => rt,
     credentials: () => credentials,
-    runDue: () => scheduler?.runDue(),
+    advance: (ms) => scheduler?.advance(ms),
     reset: () => {
       const fresh = emptyState(seed, adminToken);
       rng.reset(seed);

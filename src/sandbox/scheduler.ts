@@ -50,6 +50,28 @@ export class Scheduler {
     this.arm();
   }
 
+  /**
+   * Move the sandbox clock forward by `ms`, running every fulfilment step that falls due
+   * on the way at its own time (so a two-step fulfilment completes within one advance).
+   * Webhook attempts that fall due run once, at the new time.
+   */
+  advance(ms: number): void {
+    const rt = this.rt();
+    const target = rt.clock.now() + ms;
+    for (let i = 0; i < 10_000; i++) {
+      let next: number | undefined;
+      for (const o of Object.values(rt.state.orders)) if (o.next_step && o.next_step.at <= target && (next === undefined || o.next_step.at < next)) next = o.next_step.at;
+      if (next === undefined) break;
+      const gap = next - rt.clock.now();
+      if (gap > 0) rt.clock.advance(gap);
+      this.runDue();
+    }
+    const rest = target - rt.clock.now();
+    if (rest > 0) rt.clock.advance(rest);
+    rt.state.clock_offset_ms = rt.clock.offsetMs;
+    this.runDue();
+  }
+
   private arm(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;

@@ -7,8 +7,8 @@ import type { SandboxCredentials } from '../app.js';
 export interface AdminServices {
   rt(): Runtime;
   credentials(): SandboxCredentials;
-  /** Run fulfilment steps and deliveries that are due (after a clock advance). */
-  runDue(): void;
+  /** Move the sandbox clock forward, running fulfilment steps and deliveries that fall due. */
+  advance(ms: number): void;
   /** Back to the seed, keeping the default credentials and the admin token. */
   reset(): void;
 }

@@ -32,9 +32,7 @@ export const SYSTEM_ROUTES: AdminRoute[] = [
   {
     method: 'POST', path: '/clock/advance', body: AdvanceBody,
     handler: ({ rt, svc, body }) => {
-      rt.clock.advance(Math.round((body as { seconds: number }).seconds * 1000));
-      rt.state.clock_offset_ms = rt.clock.offsetMs;
-      svc.runDue();
+      svc.advance(Math.round((body as { seconds: number }).seconds * 1000));
       rt.changed();
       return jsonReply(200, clockView(rt.clock.now(), rt.clock.offsetMs));
     },

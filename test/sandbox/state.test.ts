@@ -1,0 +1,83 @@
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError } from '../../src/core/errors/index.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { admin, api, balance, order, sandbox, waitStatus } from './helpers.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'vouchers-sandbox-state-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('state file', () => {
+  it('survives a restart: credentials, orders, ledger, webhook, pending fulfilment', async () => {
+    const file = join(dir, 'state.json');
+    const first = await sandbox({ stateFile: file });
+    const delivered = await order(first, [{ product_id: 'sbx-instant', denomination: 10, quantity: 2 }]);
+    const gated = await order(first, [{ product_id: 'sbx-gated', denomination: 25, quantity: 1 }]);
+    await api(first, 'POST', '/webhooks', { body: { url: 'https://partner.example/hooks' } });
+    const usd = balance(first);
+    const creds = { apiKey: first.apiKey, apiSecret: first.apiSecret, adminToken: first.adminToken };
+    await first.close();
+    const saved = JSON.parse(readFileSync(file, 'utf8'));
+    expect(saved.version).toBe(1);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+
+    const second = await sandbox({ stateFile: file });
+    try {
+      expect(second.apiKey).toBe(creds.apiKey);
+      expect(second.apiSecret).toBe(creds.apiSecret);
+      expect(second.adminToken).toBe(creds.adminToken);
+      expect(balance(second)).toBe(usd);
+      const got = await api(second, 'GET', `/orders/${delivered.body.order_id}`);
+      expect(got.body.status).toBe('DELIVERED');
+      expect((await api(second, 'GET', '/webhooks')).status).toBe(200);
+      await admin(second, 'POST', `/orders/${gated.body.order_id}/approve`);
+      await waitStatus(second, gated.body.order_id, ['DELIVERED']);
+      // Idempotency records survive too.
+      const k = 'persisted-key';
+      const a = await api(second, 'POST', '/orders', { body: { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }] }, idempotencyKey: k });
+      await second.close();
+      const third = await sandbox({ stateFile: file });
+      const b = await api(third, 'POST', '/orders', { body: { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }] }, idempotencyKey: k });
+      expect(b.body.order_id).toBe(a.body.order_id);
+      expect(b.headers.get('idempotent-replayed')).toBe('true');
+      await third.close();
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('writes shortly after each change, without waiting for close', async () => {
+    const file = join(dir, 'live.json');
+    const sb = await sandbox({ stateFile: file });
+    try {
+      const o = await order(sb, [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }]);
+      await new Promise((r) => setTimeout(r, 250));
+      expect(JSON.parse(readFileSync(file, 'utf8')).orders[o.body.order_id]).toBeDefined();
+    } finally {
+      await sb.close();
+    }
+  });
+
+  it('refuses a file that is not sandbox state, with a ConfigError', async () => {
+    const file = join(dir, 'bad.json');
+    writeFileSync(file, '{"hello": 1}');
+    await expect(startSandbox({ port: 0, stateFile: file, quiet: true })).rejects.toBeInstanceOf(ConfigError);
+    writeFileSync(file, 'not json');
+    await expect(startSandbox({ port: 0, stateFile: file, quiet: true })).rejects.toThrow(/not valid JSON/);
+  });
+
+  it('reuses given credentials and reports a busy port as a ConfigError', async () => {
+    const sb = await sandbox({ apiKey: 'vk_test_fixed', apiSecret: 'vs_test_fixed', adminToken: 'adm_fixed' });
+    try {
+      expect(sb.apiKey).toBe('vk_test_fixed');
+      expect((await api(sb, 'GET', '/wallets')).status).toBe(200);
+      expect(sb.baseUrl).toBe(`http://127.0.0.1:${sb.port}/api/v1`);
+      expect(sb.adminUrl).toBe(`http://127.0.0.1:${sb.port}/admin`);
+      await expect(startSandbox({ port: sb.port, quiet: true })).rejects.toBeInstanceOf(ConfigError);
+    } finally {
+      await sb.close();
+    }
+  });
+});
