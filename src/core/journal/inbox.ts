@@ -87,6 +87,20 @@ export async function findInInbox(path: string, eventId: string): Promise<InboxE
   return undefined;
 }
 
+/** Make a newly created file's directory entry durable too (ignored where unsupported). */
+async function syncDirectory(dir: string): Promise<void> {
+  try {
+    const handle = await open(dir, 'r');
+    try {
+      await handle.sync();
+    } finally {
+      await handle.close();
+    }
+  } catch {
+    // some platforms and file systems cannot fsync a directory
+  }
+}
+
 export type StoreResult = 'stored' | 'duplicate';
 
 export interface InboxStats {
@@ -126,6 +140,7 @@ export class InboxWriter {
     const handle = await open(path, 'a+', 0o600);
     try {
       await chmod(path, 0o600);
+      await syncDirectory(dirname(path));
       const { size } = await handle.stat();
       const content = size > 0 ? (await handle.readFile()) : Buffer.alloc(0);
       const end = content.lastIndexOf(0x0a) + 1; // bytes up to and including the last newline
