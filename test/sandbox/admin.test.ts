@@ -13,7 +13,7 @@ describe('admin surface', () => {
   it('requires the bearer token', async () => {
     const r = await fetch(`${sb.adminUrl}/orders`, { headers: { Authorization: 'Bearer wrong' } });
     expect(r.status).toBe(401);
-    expect((await r.json()).error.code).toBe('AUTHENTICATION_FAILED');
+    expect(((await r.json()) as any).error.code).toBe('AUTHENTICATION_FAILED');
     expect((await admin(sb, 'GET', '/nothing')).status).toBe(404);
     expect((await admin(sb, 'DELETE', '/orders')).status).toBe(405);
     expect((await admin(sb, 'POST', '/wallets/fund', { currency: 'USD' })).status).toBe(422);

@@ -77,7 +77,7 @@ describe('request signatures', () => {
     const changed = body.replace('"quantity":1', '"quantity":2');
     const bad = await send(changed, 'sig-bad');
     expect(bad.status).toBe(401);
-    expect((await bad.json()).error).toMatchObject({ name: 'InvalidSignature', code: 'INVALID_SIGNATURE' });
+    expect(((await bad.json()) as any).error).toMatchObject({ name: 'InvalidSignature', code: 'INVALID_SIGNATURE' });
   });
 
   it('rejects missing and malformed signature headers and t differing from X-Timestamp', async () => {

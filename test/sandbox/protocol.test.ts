@@ -19,7 +19,7 @@ describe('error envelope on every non-2xx', () => {
     }
     const outside = await fetch(sb.baseUrl.replace('/api/v1', '/elsewhere'));
     expect(outside.status).toBe(404);
-    expect((await outside.json()).error.code).toBe('NOT_FOUND');
+    expect(((await outside.json()) as any).error.code).toBe('NOT_FOUND');
   });
 
   it('405 with Allow', async () => {
