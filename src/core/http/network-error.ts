@@ -54,23 +54,23 @@ const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /** The NetworkError to throw once retries are over. */
 export function networkError(f: TransportFailure, ctx: NetworkErrorContext): NetworkError {
-  const tries = ctx.attempts > 1 ? ` (after ${ctx.attempts} attempts)` : '';
+  const tries = ctx.attempts > 1 ? `, after ${ctx.attempts} attempts` : '';
   const host = ctx.origin.replace(/^https?:\/\//, '');
   let message: string;
   let hint: string;
   if (f.timeout && f.phase === 'after_send') {
-    message = `no response from ${host} within ${formatDuration(ctx.timeoutMs)}${tries}; the request may have reached the server`;
+    message = `no response from ${host} within ${formatDuration(ctx.timeoutMs)} (TIMEOUT${tries}); the request may have reached the server`;
   } else if (f.timeout) {
-    message = `could not connect to ${host} within ${formatDuration(ctx.timeoutMs)}${tries}; the request was not sent`;
+    message = `could not connect to ${host} within ${formatDuration(ctx.timeoutMs)} (${f.errno}${tries}); the request was not sent`;
   } else if (f.errno === 'ENOTFOUND' || f.errno === 'EAI_AGAIN') {
-    message = `could not resolve ${host.replace(/:\d+$/, '')} (${f.errno})${tries}; the request was not sent`;
+    message = `could not resolve ${host.replace(/:\d+$/, '')} (${f.errno}${tries}); the request was not sent`;
   } else if (f.phase === 'before_send' && f.transient) {
-    message = `could not connect to ${host} (${f.errno})${tries}; the request was not sent`;
+    message = `could not connect to ${host} (${f.errno}${tries}); the request was not sent`;
   } else if (!f.transient) {
     const detail = f.cause instanceof Error ? `: ${f.cause.message}` : '';
     message = `connection to ${host} failed (${f.errno})${detail}; the request was not sent`;
   } else {
-    message = `the connection to ${host} broke after the request was sent (${f.errno})${tries}; it may have reached the server`;
+    message = `the connection to ${host} broke after the request was sent (${f.errno}${tries}); it may have reached the server`;
   }
   if (f.phase === 'before_send') {
     hint = f.transient

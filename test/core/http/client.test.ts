@@ -221,7 +221,7 @@ describe('retries', () => {
     const e = await client.request({ method: 'GET', path: '/wallets' }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(NetworkError);
     expect((e as NetworkError).code).toBe('TIMEOUT');
-    expect((e as NetworkError).message).toMatch(/no response .* within 60ms/);
+    expect((e as NetworkError).message).toMatch(/no response .* within 60ms \(TIMEOUT\)/);
   });
 
   it('stops at once with InterruptedError when aborted, without retrying', async () => {
@@ -229,6 +229,18 @@ describe('retries', () => {
     const { server, client } = await setup(() => { controller.abort(new Error('ctrl-c')); });
     const e = await client.request({ method: 'GET', path: '/wallets', signal: controller.signal }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(InterruptedError);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('interrupts', () => {
+  it('stops during a backoff wait with InterruptedError', async () => {
+    const controller = new AbortController();
+    const { server, client, clock } = await setup((_req, res) => sendError(res, 503, 'ServiceUnavailable', 'SERVICE_UNAVAILABLE', 'later'));
+    clock.sleep = async (_ms, signal) => { controller.abort(new InterruptedError('interrupted by SIGINT')); throw signal?.reason; };
+    const e = await client.request({ method: 'GET', path: '/wallets', signal: controller.signal }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(InterruptedError);
+    expect((e as InterruptedError).message).toBe('interrupted by SIGINT');
     expect(server.requests).toHaveLength(1);
   });
 });
