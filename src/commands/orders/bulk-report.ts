@@ -4,9 +4,9 @@
  * exit code comes from when not every row was ordered.
  */
 import { writeFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
 import { fromMinor, formatMoney, toMinor } from '../../contract/money-format.js';
 import type { ErrorKind } from '../../core/errors/index.js';
-import { codesFilePath } from '../../core/io/codes-file.js';
 import type { IO } from '../../core/io/io.js';
 import type { BatchState, ResultRecord } from '../../core/journal/bulk.js';
 import { printJson, printList, printRecord, type Column } from '../../core/output/print.js';
@@ -98,7 +98,7 @@ export function resultsCsv(state: BatchState): string {
 }
 
 export async function writeResults(file: string, cwd: string, state: BatchState): Promise<string> {
-  const path = codesFilePath(file, cwd);
+  const path = isAbsolute(file) ? file : resolve(cwd, file);
   await writeFile(path, resultsCsv(state), { encoding: 'utf8', mode: 0o600 });
   return path;
 }

@@ -5,10 +5,10 @@
  * makes sure no row is ever ordered twice.
  */
 import { readFile } from 'node:fs/promises';
+import { isAbsolute, resolve } from 'node:path';
 import { formatMoney, fromMinor, toMinor } from '../../contract/money-format.js';
 import { CliError, UsageError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
-import { codesFilePath } from '../../core/io/codes-file.js';
 import { err } from '../../core/io/io.js';
 import { batchIdFor, BulkJournal, isBatchId, journalPath, sha256Hex, type BatchState, type BulkRow } from '../../core/journal/bulk.js';
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
@@ -72,7 +72,7 @@ function badRows(file: string, problems: RowProblem[], what: string): UsageError
 }
 
 async function readInput(f: Factory, file: string): Promise<{ path: string; content: string }> {
-  const path = codesFilePath(file, f.io.cwd);
+  const path = isAbsolute(file) ? file : resolve(f.io.cwd, file);
   try {
     return { path, content: await readFile(path, 'utf8') };
   } catch (e) {
