@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Order, OrderCodes } from '../../src/contract/orders.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli, tempConfigDir, type CliResult } from '../helpers/run-cli.js';
-import { envOf, fastSandbox, issuedSecrets, orderCount, profileDir, quickClock } from './orders-helpers.js';
+import { envOf, fastSandbox, issuedCodes, orderCount, profileDir, quickClock } from './orders-helpers.js';
 
 let sb: SandboxHandle;
 let env: Record<string, string>;
@@ -19,9 +19,9 @@ beforeAll(async () => {
 });
 afterAll(async () => { await sb.close(); });
 
-/** No code or pin the sandbox ever issued appears in this output. */
+/** No code the sandbox ever issued appears in this output. */
 function expectNoSecrets(r: CliResult): void {
-  for (const secret of issuedSecrets(sb)) {
+  for (const secret of issuedCodes(sb)) {
     expect(r.stdout).not.toContain(secret);
     expect(r.stderr).not.toContain(secret);
   }
@@ -411,6 +411,8 @@ describe('orders codes', () => {
     const json = await cli(['orders', 'codes', id, '--output', 'json']);
     const masked = OrderCodes.parse(JSON.parse(json.stdout));
     expect(masked.data).toHaveLength(2);
+    const pins = sb.state.orders[id]!.vouchers.map((v) => v.pin);
+    expect(masked.data.map((c) => c.pin)).toEqual(pins.map((p) => (p ? '••••' : null)));
     for (const r of [tty, csv, json]) expectNoSecrets(r);
 
     const revealed = await cli(['orders', 'codes', id, '--reveal', '--json']);

@@ -85,7 +85,7 @@ function describe(body: CreateOrderRequest): string {
 
 /** Add "retry with the same key" to errors after which the order may exist. */
 function withRetryHint(error: unknown, key: string): unknown {
-  const hint = `the order may or may not exist: retry with --idempotency-key ${key} (the server replays it; it never orders twice)`;
+  const hint = `retry safely with --idempotency-key ${key}: if the order was placed, the server replays its answer; it never orders twice`;
   if (error instanceof NetworkError) return new NetworkError(error.message, error.traceId, error.errno, hint, { cause: error });
   if (error instanceof ApiError && (error.kind === 'network' || error.kind === 'rate_limited' || error.apiCode === 'IDEMPOTENCY_KEY_IN_PROGRESS')) {
     return new ApiError({
@@ -156,6 +156,9 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
   } else if (order.status === 'PENDING' || order.status === 'PROCESSING') {
     err(io, `Follow it: vouchers orders wait ${order.order_id}\n`);
   }
+
+  if (order.status === 'PARTIALLY_DELIVERED') err(io, `Order ${order.order_id} was partly delivered: the failed part is refunded to the ${order.currency} wallet\n`);
+  if (order.status === 'REFUNDED' || order.status === 'CANCELLED') err(io, `Order ${order.order_id} was not fulfilled (${order.status}): the debit is refunded to the ${order.currency} wallet\n`);
 
   const wantsCodes = o.reveal || o.codesOut !== undefined;
   const issued = order.vouchers.some((v) => v.status === 'ISSUED');
