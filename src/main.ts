@@ -45,7 +45,7 @@ function wantsJson(argv: string[]): boolean {
 
 /** Run the CLI with the given arguments (without `node` and the script) and IO; returns the exit code. */
 export async function run(argv: string[], io: IO, overrides: FactoryOverrides = {}): Promise<number> {
-  const { program, factory } = buildProgram(io, (g) => createFactory(io, g as () => GlobalOptions, overrides));
+  const { program, factory } = await buildProgram(io, (g) => createFactory(io, g as () => GlobalOptions, overrides), { argv });
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;

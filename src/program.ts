@@ -9,7 +9,35 @@ import type { IO } from './core/io/io.js';
 
 export const VERSION = '0.1.0';
 
-export function buildProgram(io: IO, makeFactory: (globals: () => Record<string, unknown>) => Factory): { program: Command; factory: Factory } {
+/** Root options that take a value: skipped when looking for the noun in argv. */
+const VALUE_OPTIONS = new Set(['-p', '--profile', '--base-url', '--timeout', '--max-retries']);
+
+/** The noun argv invokes (`help <noun>` counts), or undefined for the root. */
+export function invokedNoun(argv: readonly string[]): string | undefined {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length && words.length < 2; i++) {
+    const a = argv[i]!;
+    if (a === '--') break;
+    if (a.startsWith('-')) {
+      if (VALUE_OPTIONS.has(a)) i++;
+      continue;
+    }
+    words.push(a);
+    if (a !== 'help') break;
+  }
+  return words[0] === 'help' ? words[1] : words[0];
+}
+
+export interface BuildOptions {
+  /** Load only the noun these arguments invoke (default: load every noun). */
+  argv?: readonly string[];
+}
+
+/**
+ * Build the root program. Nouns not invoked are registered by name and summary only, so
+ * `--version`, `--help` and a one-shot command import just what they use.
+ */
+export async function buildProgram(io: IO, makeFactory: (globals: () => Record<string, unknown>) => Factory, options: BuildOptions = {}): Promise<{ program: Command; factory: Factory }> {
   const program = new Command('vouchers');
   const factory = makeFactory(() => program.opts());
   program
@@ -39,7 +67,15 @@ Examples:
 Environment:
   VOUCHERS_PROFILE, VOUCHERS_BASE_URL, VOUCHERS_API_KEY, VOUCHERS_API_SECRET,
   VOUCHERS_WEBHOOK_SECRET, VOUCHERS_CONFIG_DIR, NO_COLOR`);
-  for (const register of COMMANDS) register(program, factory);
+  const noun = options.argv ? invokedNoun(options.argv) : undefined;
+  const invoked = COMMANDS.find((e) => e.name === noun || e.also?.includes(noun ?? ''));
+  const loadAll = !options.argv || invoked?.needsAll === true;
+  const loaded = await Promise.all(COMMANDS.map((e) => (loadAll || e === invoked ? e.load() : undefined)));
+  COMMANDS.forEach((entry, i) => {
+    const register = loaded[i];
+    if (register) register(program, factory);
+    else program.command(entry.name).description(entry.summary).allowUnknownOption().allowExcessArguments();
+  });
   // Every subcommand inherits the output and exit behaviour of the root.
   const inherit = (cmd: Command) => {
     for (const sub of cmd.commands) {

@@ -33,7 +33,7 @@ describe('root command', () => {
     const { testIO } = await import('./helpers/io.js');
     const { createFactory } = await import('../src/factory.js');
     const io = testIO();
-    const { program } = buildProgram(io, (g) => createFactory(io, g));
+    const { program } = await buildProgram(io, (g) => createFactory(io, g));
     const leaves: string[][] = [];
     const walk = (cmd: typeof program, path: string[]) => {
       for (const sub of cmd.commands) {
