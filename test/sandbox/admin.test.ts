@@ -53,6 +53,14 @@ describe('admin surface', () => {
     const f = await admin(sb, 'POST', '/wallets/fund', { currency: 'GBP', amount: 25.5 });
     expect(f.body.transaction).toMatchObject({ type: 'TOP_UP', amount: 25.5 });
     expect(balance(sb, 'GBP')).toBe(before + 2550);
+    const txnsBefore = sb.state.transactions.length;
+    const many = await admin(sb, 'POST', '/wallets/fund', { currency: 'GBP', amount: 1, count: 250 });
+    expect(many.status).toBe(200);
+    expect(sb.state.transactions.length).toBe(txnsBefore + 250);
+    expect(balance(sb, 'GBP')).toBe(before + 2550 + 25_000);
+    const tooMuch = await admin(sb, 'POST', '/wallets/fund', { currency: 'GBP', amount: -1_000_000, count: 1_000 });
+    expect(tooMuch.status).toBe(402);
+    expect(sb.state.transactions.length).toBe(txnsBefore + 250);
     const s = await admin(sb, 'PUT', '/stock', { product_id: 'sbx-instant', cached: 0, vendor_available: false });
     expect(s.body.availability.status).toBe('out_of_stock');
     expect((await order(sb, [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }], {}, { timestamp: ts() })).status).toBe(409);

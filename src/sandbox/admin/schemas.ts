@@ -16,6 +16,8 @@ export const FundBody = z.strictObject({
   currency: Currency,
   amount: z.number().refine((n) => n !== 0, 'must not be zero'),
   description: z.string().min(1).max(200).optional(),
+  /** Post the entry this many times (load and benchmark set-up). */
+  count: z.number().int().min(1).max(1_000_000).optional(),
 });
 
 export const StockBody = z.strictObject({
