@@ -16,6 +16,7 @@ export interface NounEntry {
 }
 
 export const COMMANDS: NounEntry[] = [
+  { name: 'demo', summary: 'Walk through the whole API flow against an embedded sandbox (a few seconds)', load: async () => (await import('./demo/index.js')).registerDemo },
   { name: 'profiles', summary: 'Saved profiles: base URL, credentials, webhook secret, limits', load: async () => (await import('./profiles/index.js')).registerProfiles },
   { name: 'doctor', summary: 'Check that this machine can call the API, with a fix for each problem', load: async () => (await import('./doctor/index.js')).registerDoctor },
   { name: 'listen', summary: 'Receive, verify, store and forward webhook deliveries locally', load: async () => (await import('./listen/index.js')).registerListen },
@@ -32,4 +33,5 @@ export const COMMANDS: NounEntry[] = [
   { name: 'api', summary: 'Call any endpoint with a signed request (like gh api)', load: async () => (await import('./api/index.js')).registerApi },
   { name: 'sign', summary: 'Print the headers and string-to-sign the CLI would send (offline)', load: async () => (await import('./sign/index.js')).registerSign },
   { name: 'log', summary: 'The local log of API requests, with trace IDs', load: async () => (await import('./log/index.js')).registerLog },
+  { name: 'sandbox', summary: 'Run and drive the local sandbox: start, stop, status, admin, trigger', load: async () => (await import('./sandbox/index.js')).registerSandbox },
 ];

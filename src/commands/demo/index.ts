@@ -1,0 +1,22 @@
+/** `vouchers demo`: registration only; the walk-through loads when it runs. */
+import type { RegisterCommand } from '../types.js';
+
+export const registerDemo: RegisterCommand = (program, f) => {
+  const cmd = program.command('demo')
+    .description('Walk through the whole API flow against an embedded sandbox (a few seconds, nothing left behind)')
+    .option('--time-scale <x>', 'sandbox pace: 0.75 by default, 1 is the sandbox\'s normal pace, 0.1 is faster')
+    .option('--no-webhooks', 'skip the webhook listener leg')
+    .option('--json', 'tell the story on stderr and print a JSON summary (steps, trace IDs, orders, events) on stdout');
+  cmd.addHelpText('after', `
+Examples:
+  $ vouchers demo
+  $ vouchers demo --no-webhooks | less
+  $ vouchers demo --json | jq '.steps[].requests[].trace_id'
+
+The sandbox runs inside this process on a free loopback port with a temporary profile;
+nothing is written to your configuration and nothing keeps running afterwards.`);
+  cmd.action(async (opts) => {
+    const { run } = await import('./demo.js');
+    await run(f, opts);
+  });
+};

@@ -1,0 +1,114 @@
+/**
+ * `sandbox admin fund|partners|keys|allowlist`: wallets, partners, API keys and their
+ * allowlists. Secrets of new keys are masked unless --show-secret.
+ */
+import { UsageError } from '../../core/errors/index.js';
+import { err } from '../../core/io/io.js';
+import { formatMoney } from '../../core/output/format.js';
+import type { OutputFlags } from '../../core/output/options.js';
+import type { Factory } from '../../factory.js';
+import { adminCall, adminTarget, type AdminList } from './admin-client.js';
+import { amountFlag, currencyFlag } from './admin-flags.js';
+import { KEY_COLUMNS, PARTNER_COLUMNS, SECRET_NOTE, keyFields, showList, showRecord, shownKey, type AdminKey, type AdminPartner, type AdminWallet } from './admin-output.js';
+
+export interface FundFlags extends OutputFlags {
+  currency: string;
+  amount: string;
+  partner?: string;
+  description?: string;
+}
+
+interface FundAnswer {
+  wallet: AdminWallet;
+  transaction: { transaction_id: string; type: string; amount: number; balance_after: number; currency: string };
+}
+
+export async function fund(f: Factory, flags: FundFlags): Promise<void> {
+  const body = { currency: currencyFlag(flags.currency), amount: amountFlag(flags.amount), partner_id: flags.partner, description: flags.description };
+  const target = await adminTarget(f);
+  const res = await adminCall<FundAnswer>(target, 'POST', '/wallets/fund', { body, signal: f.io.signal });
+  const { wallet, transaction } = res.data;
+  await showRecord(f, flags, res.data, [
+    { label: 'currency', value: wallet.currency },
+    { label: 'amount', value: formatMoney(transaction.amount, wallet.currency) },
+    { label: 'available', value: formatMoney(wallet.available, wallet.currency) },
+    { label: 'reserved', value: formatMoney(wallet.reserved, wallet.currency) },
+    { label: 'transaction_id', value: transaction.transaction_id },
+    { label: 'type', value: transaction.type },
+  ]);
+}
+
+export async function partnersList(f: Factory, flags: OutputFlags): Promise<void> {
+  const res = await adminCall<AdminList<AdminPartner>>(await adminTarget(f), 'GET', '/partners', { signal: f.io.signal });
+  await showList(f, flags, res.data.data, PARTNER_COLUMNS, 'No partners.');
+}
+
+export interface PartnerCreateFlags extends OutputFlags {
+  name: string;
+  category?: string[];
+  wallet?: string[];
+  allow?: string[];
+  showSecret?: boolean;
+}
+
+/** `--wallet USD=100` (repeatable) → `{ USD: 100 }`. */
+function wallets(values: string[] | undefined): Record<string, number> | undefined {
+  if (!values?.length) return undefined;
+  const outW: Record<string, number> = {};
+  for (const v of values) {
+    const m = /^\s*([A-Za-z]{3})\s*[=:]\s*(\d+(?:\.\d+)?)\s*$/.exec(v);
+    if (!m) throw new UsageError(`--wallet ${JSON.stringify(v)} is not CURRENCY=AMOUNT`, 'e.g. --wallet USD=1000 --wallet EUR=500');
+    outW[m[1]!.toUpperCase()] = Number(m[2]);
+  }
+  return outW;
+}
+
+export async function partnersCreate(f: Factory, flags: PartnerCreateFlags): Promise<void> {
+  const body = { name: flags.name, categories: flags.category?.length ? flags.category : undefined, wallets: wallets(flags.wallet), allowlist: flags.allow?.length ? flags.allow : undefined };
+  const res = await adminCall<{ partner: AdminPartner; key: AdminKey }>(await adminTarget(f), 'POST', '/partners', { body, signal: f.io.signal });
+  const key = shownKey(res.data.key, Boolean(flags.showSecret));
+  const { partner } = res.data;
+  await showRecord(f, flags, { partner, key }, [
+    { label: 'partner_id', value: partner.partner_id },
+    { label: 'name', value: partner.name },
+    { label: 'categories', value: partner.categories.join(' ') },
+    { label: 'wallets', value: partner.wallets.map((w) => formatMoney(w.available, w.currency)).join(', ') },
+    ...keyFields(key).filter((x) => x.label !== 'partner_id'),
+  ]);
+  if (!flags.showSecret) err(f.io, SECRET_NOTE);
+}
+
+export async function keysList(f: Factory, flags: OutputFlags & { partner?: string }): Promise<void> {
+  const res = await adminCall<AdminList<AdminKey>>(await adminTarget(f), 'GET', '/keys', { query: { partner_id: flags.partner }, signal: f.io.signal });
+  await showList(f, flags, res.data.data, KEY_COLUMNS, 'No keys.');
+}
+
+async function showNewKey(f: Factory, flags: OutputFlags & { showSecret?: boolean }, key: AdminKey): Promise<void> {
+  const shown = shownKey(key, Boolean(flags.showSecret));
+  await showRecord(f, flags, shown, keyFields(shown));
+  if (!flags.showSecret) err(f.io, SECRET_NOTE);
+}
+
+export async function keysCreate(f: Factory, flags: OutputFlags & { partner: string; allow?: string[]; showSecret?: boolean }): Promise<void> {
+  const body = { allowlist: flags.allow?.length ? flags.allow : undefined };
+  const res = await adminCall<AdminKey>(await adminTarget(f), 'POST', `/partners/${encodeURIComponent(flags.partner)}/keys`, { body, signal: f.io.signal });
+  await showNewKey(f, flags, res.data);
+}
+
+export async function keysRotate(f: Factory, apiKey: string, flags: OutputFlags & { showSecret?: boolean }): Promise<void> {
+  const res = await adminCall<AdminKey>(await adminTarget(f), 'POST', `/keys/${encodeURIComponent(apiKey)}/rotate`, { signal: f.io.signal });
+  err(f.io, `Rotated ${apiKey}: it is revoked now; the new key keeps its allowlist.\n`);
+  await showNewKey(f, flags, res.data);
+}
+
+export async function keysRevoke(f: Factory, apiKey: string, flags: OutputFlags): Promise<void> {
+  const res = await adminCall<AdminKey>(await adminTarget(f), 'POST', `/keys/${encodeURIComponent(apiKey)}/revoke`, { signal: f.io.signal });
+  err(f.io, `Revoked ${apiKey}: requests with it now answer 401.\n`);
+  await showRecord(f, flags, res.data, keyFields(res.data));
+}
+
+export async function allowlistSet(f: Factory, apiKey: string, entries: string[], flags: OutputFlags): Promise<void> {
+  if (entries.length === 0) throw new UsageError('give at least one address or CIDR', 'e.g. vouchers sandbox admin allowlist set KEY 127.0.0.0/8 ::1/128');
+  const res = await adminCall<AdminKey>(await adminTarget(f), 'PUT', `/keys/${encodeURIComponent(apiKey)}/allowlist`, { body: { allowlist: entries }, signal: f.io.signal });
+  await showRecord(f, flags, res.data, keyFields(res.data));
+}

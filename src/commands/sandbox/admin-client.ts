@@ -1,0 +1,94 @@
+/**
+ * Calls of the sandbox's operator surface (`/admin`): plain JSON over HTTP with the admin
+ * bearer token of the profile. Not the partner API: nothing is signed. Non-2xx answers
+ * become ApiError (the same envelope), connection failures a NetworkError that says how
+ * to start the sandbox.
+ */
+import { ApiError, ConfigError, NetworkError } from '../../core/errors/index.js';
+import { apiErrorFromResponse, parseJsonBody } from '../../core/http/api-error.js';
+import type { ResolvedProfile } from '../../core/config/types.js';
+import type { Factory } from '../../factory.js';
+
+export interface AdminTarget {
+  /** `http://HOST:PORT/admin` */
+  url: string;
+  token: string;
+  /** The profile they came from, for messages. */
+  profile: string;
+}
+
+export interface AdminResponse<T> {
+  status: number;
+  data: T;
+  traceId: string | undefined;
+}
+
+export interface AdminList<T> {
+  data: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+export const NO_ADMIN_HINT = 'start the sandbox with `vouchers sandbox start` (it writes the "local" profile with the admin URL and token), or pass --profile local';
+
+/** The admin URL and token of a resolved profile; a clear ConfigError when it has none. */
+export function adminTargetOf(profile: ResolvedProfile): AdminTarget {
+  if (!profile.admin_url || !profile.admin_token) {
+    throw new ConfigError(`profile "${profile.name}" has no sandbox admin URL and token`, NO_ADMIN_HINT);
+  }
+  return { url: profile.admin_url.replace(/\/+$/, ''), token: profile.admin_token, profile: profile.name };
+}
+
+export async function adminTarget(f: Factory): Promise<AdminTarget> {
+  return adminTargetOf(await f.profile());
+}
+
+export interface AdminCallOptions {
+  body?: unknown;
+  query?: Record<string, string | number | boolean | undefined>;
+  signal?: AbortSignal;
+  timeoutMs?: number;
+}
+
+/** One admin call; resolves with the parsed 2xx body. */
+export async function adminCall<T = unknown>(target: AdminTarget, method: string, path: string, options: AdminCallOptions = {}): Promise<AdminResponse<T>> {
+  const url = new URL(target.url + path);
+  for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
+  const headers: Record<string, string> = { authorization: `Bearer ${target.token}`, accept: 'application/json' };
+  let body: string | undefined;
+  if (options.body !== undefined) {
+    body = JSON.stringify(options.body);
+    headers['content-type'] = 'application/json';
+  }
+  const timeout = AbortSignal.timeout(options.timeoutMs ?? 30_000);
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  let res: Response;
+  let text: string;
+  try {
+    res = await fetch(url, { method, headers, body, signal });
+    text = await res.text();
+  } catch (e) {
+    options.signal?.throwIfAborted();
+    const cause = (e as { cause?: { code?: string } }).cause;
+    const code = cause?.code ?? (timeout.aborted ? 'ETIMEDOUT' : undefined);
+    throw new NetworkError(
+      `the sandbox admin surface at ${target.url} did not answer${code ? ` (${code})` : ''}`,
+      undefined, code,
+      `is the sandbox running? Check with vouchers sandbox status; start it with vouchers sandbox start`,
+      { cause: e },
+    );
+  }
+  const responseHeaders: Record<string, string> = {};
+  res.headers.forEach((v, k) => { responseHeaders[k] = v; });
+  const traceId = responseHeaders['x-trace-id'];
+  if (!res.ok) {
+    const error = apiErrorFromResponse({ status: res.status, headers: responseHeaders, text, traceId, replayed: false }, { method, path: `/admin${path}` });
+    if (res.status !== 401) throw error;
+    throw new ApiError({
+      status: error.status, name: error.name, code: error.apiCode, message: error.message, details: error.details,
+      traceId: error.traceId, method: error.method, path: error.path,
+      hint: `the admin token of profile "${target.profile}" is not this sandbox's: restart it with vouchers sandbox start to refresh the profile`,
+    });
+  }
+  return { status: res.status, data: parseJsonBody(text) as T, traceId };
+}

@@ -1,0 +1,77 @@
+/**
+ * `sandbox admin orders list|get` and the order operations: approve, reject, complete,
+ * partial, fail. Each prints the admin order after the change.
+ */
+import { UsageError } from '../../core/errors/index.js';
+import { err } from '../../core/io/io.js';
+import type { OutputFlags } from '../../core/output/options.js';
+import type { Factory } from '../../factory.js';
+import { adminCall, adminTarget, type AdminList } from './admin-client.js';
+import { ORDER_COLUMNS, orderFields, showList, showRecord, type AdminOrder } from './admin-output.js';
+import { wholeNumberFlag } from './admin-flags.js';
+
+const STATUSES = ['PENDING', 'PROCESSING', 'DELIVERED', 'PARTIALLY_DELIVERED', 'CANCELLED', 'REFUNDED'];
+
+export interface OrdersListFlags extends OutputFlags {
+  status?: string;
+  gate?: string;
+  partner?: string;
+  limit?: string;
+  cursor?: string;
+}
+
+export async function list(f: Factory, flags: OrdersListFlags): Promise<void> {
+  const status = flags.status?.trim().toUpperCase();
+  if (status !== undefined && !STATUSES.includes(status)) throw new UsageError(`--status ${JSON.stringify(flags.status)} is not an order status`, `use one of ${STATUSES.join(', ')}`);
+  const gate = flags.gate?.trim().toLowerCase();
+  if (gate !== undefined && gate !== 'held' && gate !== 'approved') throw new UsageError(`--gate ${JSON.stringify(flags.gate)} must be held or approved`);
+  const limit = flags.limit === undefined ? undefined : wholeNumberFlag(flags.limit, '--limit', 1, 200);
+  const target = await adminTarget(f);
+  const res = await adminCall<AdminList<AdminOrder>>(target, 'GET', '/orders', { query: { status, gate, partner_id: flags.partner, limit, cursor: flags.cursor }, signal: f.io.signal });
+  await showList(f, flags, res.data.data, ORDER_COLUMNS, 'No orders.');
+  if (res.data.has_more && res.data.next_cursor) err(f.io, `More orders: add --cursor ${res.data.next_cursor}\n`);
+}
+
+export async function get(f: Factory, orderId: string, flags: OutputFlags): Promise<void> {
+  const target = await adminTarget(f);
+  const res = await adminCall<AdminOrder>(target, 'GET', `/orders/${encodeURIComponent(orderId)}`, { signal: f.io.signal });
+  await showRecord(f, flags, res.data, orderFields(res.data));
+}
+
+export type OrderAction = 'approve' | 'reject' | 'complete' | 'partial' | 'fail';
+
+export interface OrderActionFlags extends OutputFlags {
+  reason?: string;
+  delivered?: string;
+  failed?: string;
+}
+
+const DONE: Record<OrderAction, string> = {
+  approve: 'Approved: fulfilment now runs asynchronously',
+  reject: 'Rejected: cancelled and refunded in full',
+  complete: 'Completed: every voucher issued',
+  partial: 'Partly delivered: the failed part is refunded',
+  fail: 'Failed: cancelled and refunded in full',
+};
+
+/** `partial --delivered N` (or `--failed N`) → the admin body's `failed_count`. */
+async function partialBody(f: Factory, orderId: string, flags: OrderActionFlags): Promise<Record<string, number>> {
+  if (flags.delivered !== undefined && flags.failed !== undefined) throw new UsageError('give --delivered or --failed, not both');
+  if (flags.failed !== undefined) return { failed_count: wholeNumberFlag(flags.failed, '--failed', 1, 10_000) };
+  if (flags.delivered === undefined) return {};
+  const delivered = wholeNumberFlag(flags.delivered, '--delivered', 1, 10_000);
+  const target = await adminTarget(f);
+  const order = (await adminCall<AdminOrder>(target, 'GET', `/orders/${encodeURIComponent(orderId)}`, { signal: f.io.signal })).data;
+  const total = order.vouchers.length;
+  if (delivered >= total) throw new UsageError(`--delivered ${delivered} must be less than the order's ${total} voucher${total === 1 ? '' : 's'}`, `to deliver them all: vouchers sandbox admin complete ${orderId}`);
+  return { failed_count: total - delivered };
+}
+
+export async function act(f: Factory, action: OrderAction, orderId: string, flags: OrderActionFlags): Promise<void> {
+  if (flags.reason !== undefined && action !== 'reject' && action !== 'fail') throw new UsageError(`--reason only applies to reject and fail`);
+  const body = action === 'partial' ? await partialBody(f, orderId, flags) : flags.reason !== undefined ? { reason: flags.reason } : {};
+  const target = await adminTarget(f);
+  const res = await adminCall<AdminOrder>(target, 'POST', `/orders/${encodeURIComponent(orderId)}/${action}`, { body, signal: f.io.signal });
+  err(f.io, `${DONE[action]} (${orderId}, now ${res.data.status}).\n`);
+  await showRecord(f, flags, res.data, orderFields(res.data));
+}

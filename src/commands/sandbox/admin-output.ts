@@ -1,0 +1,226 @@
+/**
+ * How admin answers are printed: lists as tables (TSV when piped, JSON/NDJSON/CSV on
+ * request), single resources as records, raw JSON with --json. API secrets returned by
+ * key creation are masked unless --show-secret.
+ */
+import type { ChalkInstance } from 'chalk';
+import { formatMoney, formatTime, maskSecret, styleStatus } from '../../core/output/format.js';
+import { resolveOutput, type OutputFlags, type OutputSettings } from '../../core/output/options.js';
+import { handleFieldsFlag, printList, printRecord, type Column, type RecordField } from '../../core/output/print.js';
+import type { Factory } from '../../factory.js';
+
+export function settingsOf(f: Factory, flags: OutputFlags): OutputSettings {
+  return resolveOutput(f.io, flags, f.globals().color !== false);
+}
+
+export async function showList<T>(f: Factory, flags: OutputFlags, rows: T[], columns: Column<T>[], empty: string): Promise<void> {
+  const settings = settingsOf(f, flags);
+  if (await handleFieldsFlag(f.io, settings, columns.map((c) => c.field))) return;
+  await printList(f.io, rows, columns, settings, { empty });
+}
+
+export async function showRecord(f: Factory, flags: OutputFlags, record: unknown, fields: RecordField[]): Promise<void> {
+  const settings = settingsOf(f, flags);
+  if (settings.format !== 'json' && settings.format !== 'ndjson' && (await handleFieldsFlag(f.io, settings, fields.map((x) => x.label)))) return;
+  await printRecord(f.io, record, fields, settings);
+}
+
+const status = { style: (t: string, c: Parameters<NonNullable<RecordField['style']>>[1]) => styleStatus(t, c) };
+
+export interface AdminOrder {
+  order_id: string;
+  status: string;
+  total_amount: number;
+  currency: string;
+  partner_id: string;
+  gate: string | null;
+  next_step: { kind: string; at: string } | null;
+  refunded_amount: number;
+  reference?: string | null;
+  fulfilled_from?: string | null;
+  vouchers: unknown[];
+  created_at: string;
+  updated_at?: string;
+}
+
+const nextStep = (o: AdminOrder) => (o.next_step ? `${o.next_step.kind} at ${formatTime(o.next_step.at)}` : '');
+
+export const ORDER_COLUMNS: Column<AdminOrder>[] = [
+  { field: 'order_id' },
+  { field: 'status', style: (t, c) => styleStatus(t, c) },
+  { field: 'total_amount', header: 'TOTAL', get: (o) => formatMoney(o.total_amount, o.currency), align: 'right' },
+  { field: 'partner_id', header: 'PARTNER' },
+  { field: 'gate', get: (o) => o.gate ?? '' },
+  { field: 'next_step', header: 'NEXT STEP', get: nextStep },
+  { field: 'created_at', header: 'CREATED', get: (o) => formatTime(o.created_at) },
+];
+
+export function orderFields(o: AdminOrder): RecordField[] {
+  return [
+    { label: 'order_id', value: o.order_id },
+    { label: 'status', value: o.status, ...status },
+    { label: 'partner_id', value: o.partner_id },
+    { label: 'total_amount', value: formatMoney(o.total_amount, o.currency) },
+    { label: 'refunded_amount', value: formatMoney(o.refunded_amount, o.currency) },
+    { label: 'vouchers', value: o.vouchers.length },
+    { label: 'fulfilled_from', value: o.fulfilled_from ?? '' },
+    { label: 'gate', value: o.gate ?? '' },
+    { label: 'next_step', value: nextStep(o) },
+    { label: 'reference', value: o.reference ?? '' },
+    { label: 'created_at', value: formatTime(o.created_at) },
+    { label: 'updated_at', value: formatTime(o.updated_at) },
+  ];
+}
+
+export interface AdminKey {
+  api_key: string;
+  partner_id: string;
+  allowlist: string[];
+  created_at: string;
+  revoked_at: string | null;
+  api_secret?: string;
+  replaces?: string;
+}
+
+export const KEY_COLUMNS: Column<AdminKey>[] = [
+  { field: 'api_key' },
+  { field: 'partner_id', header: 'PARTNER' },
+  { field: 'allowlist', get: (k) => k.allowlist.join(' ') },
+  { field: 'created_at', header: 'CREATED', get: (k) => formatTime(k.created_at) },
+  { field: 'revoked_at', header: 'REVOKED', get: (k) => formatTime(k.revoked_at) },
+];
+
+/** A key as it may be shown: the secret masked unless asked for. */
+export function shownKey(k: AdminKey, showSecret: boolean): AdminKey {
+  return k.api_secret === undefined || showSecret ? k : { ...k, api_secret: maskSecret(k.api_secret) };
+}
+
+export function keyFields(k: AdminKey): RecordField[] {
+  return [
+    { label: 'api_key', value: k.api_key },
+    ...(k.api_secret !== undefined ? [{ label: 'api_secret', value: k.api_secret }] : []),
+    { label: 'partner_id', value: k.partner_id },
+    { label: 'allowlist', value: k.allowlist.join(' ') },
+    ...(k.replaces ? [{ label: 'replaces', value: k.replaces }] : []),
+    { label: 'created_at', value: formatTime(k.created_at) },
+    { label: 'revoked_at', value: formatTime(k.revoked_at) },
+  ];
+}
+
+export const SECRET_NOTE = 'The API secret is shown only in this answer and masked here; run again with --show-secret to see it (it cannot be fetched later).\n';
+
+export interface AdminWallet { currency: string; available: number; reserved: number }
+
+export interface AdminPartner {
+  partner_id: string;
+  name: string;
+  categories: string[];
+  wallets: AdminWallet[];
+  created_at: string;
+}
+
+export const PARTNER_COLUMNS: Column<AdminPartner>[] = [
+  { field: 'partner_id' },
+  { field: 'name' },
+  { field: 'categories', get: (p) => p.categories.join(' ') },
+  { field: 'wallets', get: (p) => p.wallets.map((w) => formatMoney(w.available, w.currency)).join(', ') },
+  { field: 'created_at', header: 'CREATED', get: (p) => formatTime(p.created_at) },
+];
+
+export interface AdminDelivery {
+  delivery_id: string;
+  event_id: string;
+  partner_id: string;
+  url: string;
+  status: string;
+  attempts: { attempt: number; at: string; status_code: number | null; duration_ms: number; error: string | null }[];
+  next_attempt_at: string | null;
+}
+
+const lastAttempt = (d: AdminDelivery) => {
+  const a = d.attempts[d.attempts.length - 1];
+  if (!a) return '';
+  return a.status_code !== null ? `HTTP ${a.status_code} in ${a.duration_ms}ms` : (a.error ?? 'no answer');
+};
+
+export const DELIVERY_COLUMNS: Column<AdminDelivery>[] = [
+  { field: 'delivery_id' },
+  { field: 'event_id' },
+  { field: 'status', style: (t, c) => (t === 'succeeded' ? c.green(t) : t === 'failed' ? c.red(t) : c.yellow(t)) },
+  { field: 'attempts', get: (d) => d.attempts.length, align: 'right' },
+  { field: 'last_attempt', header: 'LAST ATTEMPT', get: lastAttempt },
+  { field: 'next_attempt_at', header: 'NEXT ATTEMPT', get: (d) => formatTime(d.next_attempt_at) },
+  { field: 'url' },
+];
+
+export interface AdminEvent {
+  event: string;
+  event_id: string;
+  created_at: string;
+  partner_id: string;
+  data: Record<string, unknown>;
+}
+
+export const EVENT_COLUMNS: Column<AdminEvent>[] = [
+  { field: 'event_id' },
+  { field: 'event' },
+  { field: 'order_id', get: (e) => (typeof e.data?.order_id === 'string' ? e.data.order_id : '') },
+  { field: 'status', get: (e) => (typeof e.data?.status === 'string' ? e.data.status : ''), style: (t, c) => styleStatus(t, c) },
+  { field: 'partner_id', header: 'PARTNER' },
+  { field: 'created_at', header: 'CREATED', get: (e) => formatTime(e.created_at) },
+];
+
+export interface CodeAccess {
+  access_id: string;
+  order_id: string;
+  partner_id: string;
+  api_key: string;
+  trace_id: string;
+  source_ip: string;
+  voucher_count: number;
+  at: string;
+}
+
+export const ACCESS_COLUMNS: Column<CodeAccess>[] = [
+  { field: 'at', get: (a) => formatTime(a.at) },
+  { field: 'order_id' },
+  { field: 'voucher_count', header: 'VOUCHERS', align: 'right' },
+  { field: 'trace_id' },
+  { field: 'api_key' },
+  { field: 'source_ip' },
+  { field: 'access_id' },
+];
+
+export interface AdminDrift {
+  drift_id: string;
+  partner_id: string;
+  order_id: string;
+  vendor: string;
+  product_id: string;
+  our_allocation: string;
+  vendor_record: string;
+  unmatched: boolean;
+  detected_at: string;
+  resolution: string;
+  resolved_at: string | null;
+}
+
+export const DRIFT_COLUMNS: Column<AdminDrift>[] = [
+  { field: 'drift_id' },
+  { field: 'order_id' },
+  { field: 'resolution', style: (t, c) => styleStatus(t, c) },
+  { field: 'product_id', header: 'PRODUCT' },
+  { field: 'our_allocation', header: 'OUR ALLOCATION' },
+  { field: 'vendor_record', header: 'VENDOR RECORD' },
+  { field: 'unmatched', get: (d) => (d.unmatched ? 'yes' : '') },
+  { field: 'detected_at', header: 'DETECTED', get: (d) => formatTime(d.detected_at) },
+];
+
+export function driftFields(d: AdminDrift): RecordField[] {
+  const fields: RecordField[] = DRIFT_COLUMNS.map((c) => ({
+    label: c.field,
+    value: c.get ? c.get(d) : (d as unknown as Record<string, unknown>)[c.field],
+    ...(c.style ? { style: (t: string, ch: ChalkInstance) => c.style!(t, ch, d) } : {}),
+  }));
+  return [...fields, { label: 'partner_id', value: d.partner_id }, { label: 'resolved_at', value: formatTime(d.resolved_at) }];
+}

@@ -1,0 +1,119 @@
+/**
+ * `sandbox start --detach`: start `vouchers sandbox start …` (same flags, without
+ * --detach) as a detached background process logging to `sandbox.log` in the config
+ * directory, wait until it has written its pid file and its port answers, then return.
+ */
+import { spawn } from 'node:child_process';
+import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { CliError, UsageError } from '../../core/errors/index.js';
+import { err } from '../../core/io/io.js';
+import { isProcessAlive, nodeExecutable, signalProcess } from '../../core/io/processes.js';
+import type { Factory } from '../../factory.js';
+import { describeProfileWrite, printStarted } from './start.js';
+import { LOCAL_PROFILE } from './local-profile.js';
+import { logFilePath, readPidFile, removePidFile, writePidFile, type PidRecord } from './pid-file.js';
+import { childArgs, type StartOptions } from './start-options.js';
+
+/** How long a background sandbox may take to answer. */
+const READY_TIMEOUT_MS = 20_000;
+const POLL_MS = 50;
+
+/** The CLI's own entry point (bin/vouchers.js), from src/ or dist/ alike. */
+function binPath(): string {
+  return fileURLToPath(new URL('../../../bin/vouchers.js', import.meta.url));
+}
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/** What the child wrote to the log since `offset`, trimmed to its last lines. */
+function logSince(file: string, offset: number): string {
+  try {
+    const text = readFileSync(file).subarray(offset).toString('utf8').trim();
+    return text.split('\n').slice(-8).join('\n');
+  } catch {
+    return '';
+  }
+}
+
+async function answers(url: string, signal: AbortSignal): Promise<boolean> {
+  try {
+    const res = await fetch(url, { signal: AbortSignal.any([signal, AbortSignal.timeout(1_000)]) });
+    await res.arrayBuffer();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
+  const { io, clock } = f;
+  const store = await f.config();
+  const existing = readPidFile(store.dir);
+  if (existing && isProcessAlive(existing.pid)) {
+    throw new UsageError(`a sandbox already runs (pid ${existing.pid}) on ${existing.base_url}`, 'use it as it is, or stop it first: vouchers sandbox stop');
+  }
+  if (existing) removePidFile(store.dir, existing.pid);
+  const hadCurrent = store.currentName() !== undefined;
+  const hadLocal = store.get(LOCAL_PROFILE) !== undefined;
+
+  const logFile = logFilePath(store.dir);
+  const offset = sizeOf(logFile);
+  const fd = openSync(logFile, 'a', 0o600);
+  let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
+  let spawnError: Error | undefined;
+  let pid: number | undefined;
+  try {
+    const child = spawn(nodeExecutable(), [binPath(), ...childArgs(o)], {
+      detached: true,
+      stdio: ['ignore', fd, fd],
+      cwd: io.cwd,
+      env: { ...io.env, NO_COLOR: '1' },
+    });
+    child.once('error', (e) => { spawnError = e; });
+    child.once('exit', (code, signal) => { exited = { code, signal }; });
+    child.unref();
+    pid = child.pid;
+  } finally {
+    closeSync(fd);
+  }
+
+  const deadline = clock.now() + READY_TIMEOUT_MS;
+  let record: PidRecord | undefined;
+  for (;;) {
+    if (spawnError) throw new CliError('unexpected', `could not start the background sandbox: ${spawnError.message}`);
+    if (exited || (pid !== undefined && !isProcessAlive(pid))) {
+      const said = logSince(logFile, offset);
+      const why = said ? `:\n${said}` : ` (exit ${exited?.code ?? exited?.signal ?? 'unknown'})`;
+      const message = `the background sandbox stopped at once${why}`;
+      if (exited?.code === 2) throw new UsageError(message, 'fix the flags above and start it again');
+      throw new CliError('unexpected', message, `see ${logFile}`);
+    }
+    const seen = readPidFile(store.dir);
+    if (seen && seen.pid === pid && (await answers(seen.admin_url, io.signal))) {
+      record = seen;
+      break;
+    }
+    if (clock.now() > deadline) {
+      if (pid !== undefined) signalProcess(pid, 'SIGTERM');
+      throw new CliError('network', `the background sandbox did not answer within ${READY_TIMEOUT_MS / 1000}s`, `see ${logFile}`);
+    }
+    await clock.sleep(POLL_MS, io.signal);
+  }
+
+  record = { ...record, log_file: logFile };
+  writePidFile(store.dir, record);
+  const local = store.get(LOCAL_PROFILE);
+  await printStarted(f, {
+    base_url: record.base_url, admin_url: record.admin_url, api_key: local?.api_key ?? '', profile: record.profile,
+    pid: record.pid, host: record.host, port: record.port, log_file: logFile,
+  }, o.json);
+  err(io, describeProfileWrite({ name: LOCAL_PROFILE, refreshed: hadLocal, madeCurrent: !hadCurrent && store.currentName() === LOCAL_PROFILE }, store.path));
+  err(io, `Sandbox running in the background (pid ${record.pid}); requests are logged to ${logFile}.\nCheck it with: vouchers sandbox status   Stop it with: vouchers sandbox stop\n`);
+}

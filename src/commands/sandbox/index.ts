@@ -1,0 +1,86 @@
+/**
+ * `vouchers sandbox start|stop|status|admin|trigger`: registration only. Each verb loads
+ * its implementation (and the sandbox server) when it runs.
+ */
+import type { Command } from 'commander';
+import { addOutputOptions } from '../../core/output/options.js';
+import type { Factory } from '../../factory.js';
+import type { RegisterCommand } from '../types.js';
+import { registerAdmin } from './admin-register.js';
+
+function registerStart(sandbox: Command, f: Factory): void {
+  const cmd = sandbox.command('start')
+    .description('Run the local sandbox of the Partner API and write a "local" profile for it')
+    .option('--port <n>', 'TCP port (0 picks a free one)', '4010')
+    .option('--host <addr>', 'address to listen on', '127.0.0.1')
+    .option('--seed <n>', 'seed of the catalog, stock, codes and delays (default 1)')
+    .option('--time-scale <x>', 'multiply fulfilment delays and webhook retry intervals (0.1 = 10× faster)')
+    .option('--signing-path <variant>', 'signature path variant verified: full or relative', 'full')
+    .option('--limit-orders <n/min>', 'orders rate limit per key, e.g. 100/min')
+    .option('--limit-general <n/h>', 'general rate limit per key, e.g. 1000/h')
+    .option('--enable-planned', 'serve planned endpoints (GET /reconciliation/{date})')
+    .option('--state <file>', 'keep the state in this JSON file across restarts')
+    .option('--fault-rate <p>', 'share of API requests (0–1) that get a random fault, for soak tests')
+    .option('--detach', 'run in the background (pid file and log in the config directory)')
+    .option('--json', 'print the URLs and API key as JSON');
+  cmd.addHelpText('after', `
+Examples:
+  $ vouchers sandbox start                          foreground on :4010; Ctrl-C stops it
+  $ vouchers sandbox start --detach --time-scale 0.1
+  $ vouchers sandbox start --port 0 --seed 7 --json
+  $ vouchers sandbox start --state sandbox.json --enable-planned
+
+Prints the base URL, the admin URL and the API key. The API secret and the admin token are
+saved in the "local" profile (made the default when no profile is), never printed. A
+restart reuses that profile's credentials, so configured clients keep working.`);
+  cmd.action(async (opts) => {
+    const { run } = await import('./start.js');
+    await run(f, opts);
+  });
+}
+
+export const registerSandbox: RegisterCommand = (program, f) => {
+  const sandbox = program.command('sandbox').description('Run and drive the local sandbox: start, stop, status, admin, trigger');
+  registerStart(sandbox, f);
+
+  const status = sandbox.command('status').description('Show whether the sandbox runs: pid, URLs, uptime, orders')
+    .option('--json', 'print the status as JSON (running: true|false)');
+  status.addHelpText('after', `
+Examples:
+  $ vouchers sandbox status
+  $ vouchers sandbox status --json | jq .running`);
+  status.action(async (opts) => {
+    const { run } = await import('./status.js');
+    await run(f, opts);
+  });
+
+  const stop = sandbox.command('stop').description('Stop the sandbox started with --detach (SIGTERM, clean shutdown)')
+    .option('--json', 'print what was stopped as JSON');
+  stop.addHelpText('after', `
+Examples:
+  $ vouchers sandbox stop
+  $ vouchers sandbox stop || echo "none was running (exit 4)"`);
+  stop.action(async (opts) => {
+    const { run } = await import('./stop.js');
+    await run(f, opts);
+  });
+
+  const trigger = sandbox.command('trigger').argument('<event-type>', 'order.created, order.processing, order.delivered, order.partially_delivered, order.cancelled, order.refunded or voucher.issued')
+    .description('Make a fresh sandbox order that emits this webhook event, and wait until it is emitted')
+    .option('--timeout <duration>', 'how long to wait for the event (default 60s)');
+  addOutputOptions(trigger, 'record');
+  trigger.addHelpText('after', `
+Examples:
+  $ vouchers sandbox trigger order.delivered
+  $ vouchers sandbox trigger order.partially_delivered --json
+  $ vouchers listen --register &  vouchers sandbox trigger order.refunded
+
+The order is signed and sent through the normal client with the profile's credentials;
+cancellation and refund come from rejecting an sbx-gated order at the admin gate.`);
+  trigger.action(async (eventType: string, opts) => {
+    const { run } = await import('./trigger.js');
+    await run(f, eventType, opts);
+  });
+
+  registerAdmin(sandbox, f);
+};

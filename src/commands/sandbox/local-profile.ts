@@ -1,0 +1,58 @@
+/**
+ * The `local` profile `sandbox start` writes: base URL, credentials, admin URL and token,
+ * rate limits and signing variant matching the running sandbox. Its credentials are
+ * reused at the next start so clients configured against it keep working.
+ */
+import { DEFAULT_PROFILE_NAME, type ConfigStore, type StoredProfile } from '../../core/config/types.js';
+import { DEFAULT_LIMITS, type SandboxHandle } from '../../sandbox/index.js';
+import type { StartOptions } from './start-options.js';
+
+export const LOCAL_PROFILE = 'local';
+
+export interface ReusedCredentials {
+  apiKey?: string;
+  apiSecret?: string;
+  adminToken?: string;
+}
+
+/** Credentials of an existing `local` profile, to start the sandbox with them again. */
+export function reusableCredentials(store: ConfigStore): ReusedCredentials {
+  const p = store.get(LOCAL_PROFILE);
+  if (!p) return {};
+  // Key and secret only as a pair: a key without its secret cannot authenticate.
+  const pair = p.api_key && p.api_secret ? { apiKey: p.api_key, apiSecret: p.api_secret } : {};
+  return { ...pair, ...(p.admin_token ? { adminToken: p.admin_token } : {}) };
+}
+
+export interface ProfileWrite {
+  name: string;
+  /** It became the current profile (none was set). */
+  madeCurrent: boolean;
+  /** A `local` profile existed before. */
+  refreshed: boolean;
+}
+
+/** Write (or refresh) the `local` profile for `sb`; make it current when no profile is. */
+export function writeLocalProfile(store: ConfigStore, sb: SandboxHandle, o: StartOptions): ProfileWrite {
+  const before = store.get(LOCAL_PROFILE);
+  const profile: StoredProfile = {
+    ...(before ?? {}),
+    base_url: sb.baseUrl,
+    api_key: sb.apiKey,
+    api_secret: sb.apiSecret,
+    admin_url: sb.adminUrl,
+    admin_token: sb.adminToken,
+    signing: { path: o.signingPath },
+    limits: {
+      orders_per_minute: o.ordersPerMinute ?? DEFAULT_LIMITS.ordersPerMinute,
+      general_per_hour: o.generalPerHour ?? DEFAULT_LIMITS.generalPerHour,
+    },
+    production: false,
+  };
+  // A fresh in-memory sandbox has no webhook endpoint: an old signing secret would be stale.
+  if (!o.stateFile) delete profile.webhook_secret;
+  store.set(LOCAL_PROFILE, profile);
+  const madeCurrent = store.currentName() === undefined && store.get(DEFAULT_PROFILE_NAME) === undefined;
+  if (madeCurrent) store.setCurrent(LOCAL_PROFILE);
+  return { name: LOCAL_PROFILE, madeCurrent, refreshed: before !== undefined };
+}

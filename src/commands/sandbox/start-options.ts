@@ -1,0 +1,100 @@
+/**
+ * `sandbox start` flags → the options of `startSandbox`, every check done here so a bad
+ * flag is a UsageError naming it (never a RangeError from the server).
+ */
+import { resolve } from 'node:path';
+import { UsageError } from '../../core/errors/index.js';
+import type { SigningPathVariant } from '../../core/signer/request.js';
+
+export interface StartFlags {
+  port?: string;
+  host?: string;
+  seed?: string;
+  timeScale?: string;
+  signingPath?: string;
+  limitOrders?: string;
+  limitGeneral?: string;
+  enablePlanned?: boolean;
+  state?: string;
+  faultRate?: string;
+  detach?: boolean;
+  json?: boolean;
+}
+
+export interface StartOptions {
+  port: number;
+  host: string;
+  seed: number | undefined;
+  timeScale: number | undefined;
+  signingPath: SigningPathVariant;
+  ordersPerMinute: number | undefined;
+  generalPerHour: number | undefined;
+  enablePlanned: boolean;
+  stateFile: string | undefined;
+  faultRate: number | undefined;
+  detach: boolean;
+  json: boolean;
+}
+
+export const DEFAULT_SANDBOX_PORT = 4010;
+export const DEFAULT_SANDBOX_HOST = '127.0.0.1';
+
+function wholeNumber(text: string, flag: string, min: number, max: number, example: string): number {
+  const t = text.trim();
+  const n = /^-?\d+$/.test(t) ? Number(t) : NaN;
+  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${flag} ${JSON.stringify(text)} is not a whole number from ${min} to ${max}`, `e.g. ${flag} ${example}`);
+  return n;
+}
+
+function decimal(text: string, flag: string, ok: (n: number) => boolean, rule: string, example: string): number {
+  const t = text.trim();
+  const n = /^\d+(\.\d+)?$|^\.\d+$/.test(t) ? Number(t) : NaN;
+  if (!Number.isFinite(n) || !ok(n)) throw new UsageError(`${flag} ${JSON.stringify(text)} must be ${rule}`, `e.g. ${flag} ${example}`);
+  return n;
+}
+
+/** `100/min`, `100/m` or `100` → 100 (per the unit the flag is about). */
+function rate(text: string, flag: string, units: string[], example: string): number {
+  const m = /^\s*(\d+)\s*(?:\/\s*([a-z]+))?\s*$/i.exec(text);
+  const unit = m?.[2]?.toLowerCase();
+  if (!m || (unit !== undefined && !units.includes(unit))) {
+    throw new UsageError(`${flag} ${JSON.stringify(text)} is not a rate limit`, `write it as ${example} (or just the number)`);
+  }
+  return wholeNumber(m[1]!, flag, 1, 1_000_000, example.split('/')[0]!);
+}
+
+export function buildStartOptions(flags: StartFlags, cwd: string): StartOptions {
+  const signingPath = (flags.signingPath ?? 'full').trim().toLowerCase();
+  if (signingPath !== 'full' && signingPath !== 'relative') {
+    throw new UsageError(`--signing-path ${JSON.stringify(flags.signingPath)} is not a signing variant`, 'use --signing-path full (with /api/v1 and the query) or --signing-path relative');
+  }
+  const host = (flags.host ?? DEFAULT_SANDBOX_HOST).trim();
+  if (!host) throw new UsageError('--host is empty', `e.g. --host ${DEFAULT_SANDBOX_HOST}`);
+  return {
+    port: flags.port === undefined ? DEFAULT_SANDBOX_PORT : wholeNumber(flags.port, '--port', 0, 65535, '4010 (0 picks a free port)'),
+    host,
+    seed: flags.seed === undefined ? undefined : wholeNumber(flags.seed, '--seed', 0, 2 ** 31 - 1, '42'),
+    timeScale: flags.timeScale === undefined ? undefined : decimal(flags.timeScale, '--time-scale', (n) => n > 0 && n <= 1000, 'a number above 0 (0.1 is ten times faster)', '0.1'),
+    signingPath,
+    ordersPerMinute: flags.limitOrders === undefined ? undefined : rate(flags.limitOrders, '--limit-orders', ['min', 'm', 'minute'], '100/min'),
+    generalPerHour: flags.limitGeneral === undefined ? undefined : rate(flags.limitGeneral, '--limit-general', ['h', 'hour', 'hr'], '1000/h'),
+    enablePlanned: Boolean(flags.enablePlanned),
+    stateFile: flags.state === undefined ? undefined : resolve(cwd, flags.state),
+    faultRate: flags.faultRate === undefined ? undefined : decimal(flags.faultRate, '--fault-rate', (n) => n >= 0 && n <= 1, 'a share from 0 to 1', '0.05'),
+    detach: Boolean(flags.detach),
+    json: Boolean(flags.json),
+  };
+}
+
+/** The same flags again, for the detached copy (absolute state path, no --detach). */
+export function childArgs(o: StartOptions): string[] {
+  const args = ['sandbox', 'start', '--port', String(o.port), '--host', o.host, '--signing-path', o.signingPath];
+  if (o.seed !== undefined) args.push('--seed', String(o.seed));
+  if (o.timeScale !== undefined) args.push('--time-scale', String(o.timeScale));
+  if (o.ordersPerMinute !== undefined) args.push('--limit-orders', `${o.ordersPerMinute}/min`);
+  if (o.generalPerHour !== undefined) args.push('--limit-general', `${o.generalPerHour}/h`);
+  if (o.enablePlanned) args.push('--enable-planned');
+  if (o.stateFile !== undefined) args.push('--state', o.stateFile);
+  if (o.faultRate !== undefined) args.push('--fault-rate', String(o.faultRate));
+  return args;
+}

@@ -1,0 +1,104 @@
+/**
+ * `vouchers sandbox start`: run the local sandbox in the foreground (one stderr line per
+ * request, Ctrl-C/SIGTERM stop it cleanly), or in the background with --detach. Prints the
+ * URLs and the API key; the secret and admin token go into the `local` profile only.
+ */
+import { ConfigError, UsageError } from '../../core/errors/index.js';
+import { err } from '../../core/io/io.js';
+import { currentPid, isProcessAlive } from '../../core/io/processes.js';
+import { resolveOutput } from '../../core/output/options.js';
+import { printRecord } from '../../core/output/print.js';
+import type { Factory } from '../../factory.js';
+import { startSandbox, type SandboxHandle } from '../../sandbox/index.js';
+import { reusableCredentials, writeLocalProfile, type ProfileWrite } from './local-profile.js';
+import { readPidFile, removePidFile, writePidFile, type PidRecord } from './pid-file.js';
+import { buildStartOptions, type StartFlags, type StartOptions } from './start-options.js';
+
+/** What `start` prints on stdout (never a secret). */
+export interface StartedInfo {
+  base_url: string;
+  admin_url: string;
+  api_key: string;
+  partner_id?: string;
+  profile: string;
+  pid: number;
+  host: string;
+  port: number;
+  log_file?: string;
+}
+
+export async function printStarted(f: Factory, info: StartedInfo, json: boolean): Promise<void> {
+  const settings = resolveOutput(f.io, { json }, f.globals().color !== false);
+  const fields = [
+    { label: 'base_url', value: info.base_url },
+    { label: 'admin_url', value: info.admin_url },
+    { label: 'api_key', value: info.api_key },
+    { label: 'profile', value: info.profile },
+    { label: 'pid', value: info.pid },
+    ...(info.log_file ? [{ label: 'log_file', value: info.log_file }] : []),
+  ];
+  await printRecord(f.io, info, fields, settings);
+}
+
+export function describeProfileWrite(w: ProfileWrite, file: string): string {
+  const verb = w.refreshed ? 'Refreshed' : 'Wrote';
+  const current = w.madeCurrent ? `; "${w.name}" is now the default profile, so the next command uses it` : `; use it with --profile ${w.name} (or: vouchers profiles use ${w.name})`;
+  return `${verb} profile "${w.name}" in ${file} (API secret and admin token saved there, not printed)${current}\n`;
+}
+
+function portInUse(e: ConfigError, o: StartOptions, background: PidRecord | undefined): UsageError {
+  const other = background && isProcessAlive(background.pid) && background.port === o.port ? ` (the background sandbox, pid ${background.pid}, runs there: vouchers sandbox stop)` : '';
+  return new UsageError(`port ${o.port} on ${o.host} is already in use${other}`, 'choose another port with --port 4011, or --port 0 for any free one');
+}
+
+function waitForAbort(signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    signal.addEventListener('abort', () => resolve(), { once: true });
+  });
+}
+
+export async function run(f: Factory, flags: StartFlags): Promise<void> {
+  const o = buildStartOptions(flags, f.io.cwd);
+  if (o.detach) {
+    const { runDetached } = await import('./detach.js');
+    return runDetached(f, o);
+  }
+  const { io } = f;
+  const store = await f.config();
+  const background = readPidFile(store.dir);
+  const reuse = reusableCredentials(store);
+  let sb: SandboxHandle;
+  try {
+    sb = await startSandbox({
+      port: o.port, host: o.host, seed: o.seed, timeScale: o.timeScale, signingPath: o.signingPath,
+      enablePlanned: o.enablePlanned, faultRate: o.faultRate, stateFile: o.stateFile,
+      limits: { ordersPerMinute: o.ordersPerMinute, generalPerHour: o.generalPerHour },
+      ...reuse,
+      log: (line) => err(io, `${new Date(f.clock.now()).toISOString().slice(11, 19)} ${line}\n`),
+    });
+  } catch (e) {
+    if (e instanceof ConfigError && /already in use/.test(e.message)) throw portInUse(e, o, background);
+    if (e instanceof ConfigError) throw new UsageError(e.message, e.hint);
+    throw e;
+  }
+  const pid = currentPid();
+  try {
+    const written = writeLocalProfile(store, sb, o);
+    // The pid file names the sandbox `status` and `stop` manage; a live one elsewhere is kept.
+    const ownsPidFile = !background || !isProcessAlive(background.pid) || background.pid === pid;
+    const startedAt = new Date(f.clock.now()).toISOString();
+    if (ownsPidFile) {
+      writePidFile(store.dir, { pid, port: sb.port, host: sb.host, base_url: sb.baseUrl, admin_url: sb.adminUrl, started_at: startedAt, profile: written.name });
+    }
+    await printStarted(f, { base_url: sb.baseUrl, admin_url: sb.adminUrl, api_key: sb.apiKey, partner_id: sb.partnerId, profile: written.name, pid, host: sb.host, port: sb.port }, o.json);
+    err(io, describeProfileWrite(written, store.path));
+    err(io, `Sandbox ready on ${sb.baseUrl}. One line per request below; Ctrl-C stops it.\n`);
+    await waitForAbort(io.signal);
+    err(io, 'Stopping the sandbox…\n');
+    if (ownsPidFile) removePidFile(store.dir, pid);
+  } finally {
+    await sb.close();
+  }
+  err(io, 'Sandbox stopped.\n');
+}

@@ -1,0 +1,101 @@
+/**
+ * `vouchers sandbox trigger <event-type>` (as `stripe trigger`): a fresh signed order on the
+ * deterministic sandbox product whose path emits that event (plus an admin rejection for
+ * cancellation and refund), then waits until the sandbox has emitted the event.
+ */
+import { createOrder } from '../../api/orders.js';
+import { EVENT_TYPES, type EventType } from '../../contract/events.js';
+import type { Order } from '../../contract/orders.js';
+import { PendingError, UsageError } from '../../core/errors/index.js';
+import { formatDuration, parseDuration } from '../../core/http/duration.js';
+import { err } from '../../core/io/io.js';
+import type { OutputFlags } from '../../core/output/options.js';
+import type { Factory } from '../../factory.js';
+import { adminCall, adminTargetOf, type AdminList, type AdminTarget } from './admin-client.js';
+import { showRecord, type AdminEvent } from './admin-output.js';
+
+export interface TriggerFlags extends OutputFlags {
+  timeout?: string;
+}
+
+interface Plan {
+  product: string;
+  quantity: number;
+  /** Admin step after the order is placed. */
+  then?: 'reject';
+  why: string;
+}
+
+/** Which sandbox path emits each event type. */
+export const TRIGGER_PLANS: Record<EventType, Plan> = {
+  'order.created': { product: 'sbx-instant', quantity: 1, why: 'a cache-hit order is created and delivered at once' },
+  'voucher.issued': { product: 'sbx-instant', quantity: 1, why: 'a cache-hit order issues its voucher at once' },
+  'order.delivered': { product: 'sbx-instant', quantity: 1, why: 'a cache-hit order is delivered at once' },
+  'order.processing': { product: 'sbx-async', quantity: 1, why: 'an asynchronous order goes PENDING → PROCESSING → DELIVERED' },
+  'order.partially_delivered': { product: 'sbx-partial', quantity: 2, why: 'half the vouchers of an sbx-partial order fail' },
+  'order.cancelled': { product: 'sbx-gated', quantity: 1, then: 'reject', why: 'a gated order rejected at the admin gate is cancelled, then refunded' },
+  'order.refunded': { product: 'sbx-gated', quantity: 1, then: 'reject', why: 'a gated order rejected at the admin gate is cancelled, then refunded' },
+};
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const POLL_MS = 100;
+
+export function parseEventType(text: string): EventType {
+  const t = text.trim().toLowerCase();
+  if (!(EVENT_TYPES as readonly string[]).includes(t)) {
+    throw new UsageError(`${JSON.stringify(text)} is not an event type`, `use one of ${EVENT_TYPES.join(', ')}`);
+  }
+  return t as EventType;
+}
+
+async function eventsOf(f: Factory, target: AdminTarget, orderId: string): Promise<AdminEvent[]> {
+  const res = await adminCall<AdminList<AdminEvent>>(target, 'GET', '/events', { query: { order_id: orderId }, signal: f.io.signal });
+  return res.data.data;
+}
+
+export async function run(f: Factory, eventText: string, flags: TriggerFlags): Promise<void> {
+  const type = parseEventType(eventText);
+  const timeoutMs = flags.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(flags.timeout, '--timeout');
+  const { io, clock } = f;
+  // Only against a sandbox: the profile must carry its admin surface.
+  const target = adminTargetOf(await f.profile());
+  const client = await f.client();
+  const plan = TRIGGER_PLANS[type];
+
+  const body = { items: [{ product_id: plan.product, denomination: 10, quantity: plan.quantity }], reference: `trigger ${type}` };
+  const res = await createOrder(client, body, { idempotencyKey: f.ids.idempotencyKey(), signal: io.signal });
+  const order: Order = res.data;
+  err(io, `Ordered ${plan.quantity} × ${plan.product} 10: ${order.order_id} ${order.status}${res.traceId ? ` (trace ${res.traceId})` : ''}; ${plan.why}.\n`);
+  if (plan.then === 'reject') {
+    await adminCall(target, 'POST', `/orders/${encodeURIComponent(order.order_id)}/reject`, { body: { reason: `sandbox trigger ${type}` }, signal: io.signal });
+    err(io, `Rejected ${order.order_id} at the admin gate.\n`);
+  }
+
+  const deadline = clock.now() + timeoutMs;
+  let events = await eventsOf(f, target, order.order_id);
+  while (!events.some((e) => e.event === type)) {
+    if (clock.now() >= deadline) {
+      throw new PendingError(`${type} was not emitted for ${order.order_id} within ${formatDuration(timeoutMs)}`, `follow the order: vouchers orders wait ${order.order_id}; or allow longer with --timeout`);
+    }
+    await clock.sleep(POLL_MS, io.signal);
+    events = await eventsOf(f, target, order.order_id);
+  }
+  const matching = events.filter((e) => e.event === type);
+  const result = {
+    event: type,
+    order_id: order.order_id,
+    product_id: plan.product,
+    trace_id: res.traceId ?? null,
+    event_ids: matching.map((e) => e.event_id),
+    events: events.map((e) => ({ event: e.event, event_id: e.event_id, created_at: e.created_at })),
+  };
+  err(io, `Emitted ${type}: ${result.event_ids.join(', ')}\n`);
+  await showRecord(f, flags, result, [
+    { label: 'event', value: type },
+    { label: 'event_ids', value: result.event_ids.join(' ') },
+    { label: 'order_id', value: order.order_id },
+    { label: 'product_id', value: plan.product },
+    { label: 'trace_id', value: result.trace_id ?? '' },
+    { label: 'all_events', value: events.map((e) => e.event).join(' ') },
+  ]);
+}
