@@ -42,9 +42,10 @@ function logSince(file: string, offset: number): string {
   }
 }
 
-async function answers(url: string, signal: AbortSignal): Promise<boolean> {
+async function answers(url: string, token: string | undefined, signal: AbortSignal): Promise<boolean> {
   try {
-    const res = await fetch(url, { signal: AbortSignal.any([signal, AbortSignal.timeout(1_000)]) });
+    const headers: Record<string, string> = token ? { authorization: `Bearer ${token}` } : {};
+    const res = await fetch(url, { headers, signal: AbortSignal.any([signal, AbortSignal.timeout(1_000)]) });
     await res.arrayBuffer();
     return true;
   } catch {
@@ -96,7 +97,7 @@ export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
       throw new CliError('unexpected', message, `see ${logFile}`);
     }
     const seen = readPidFile(store.dir);
-    if (seen && seen.pid === pid && (await answers(seen.admin_url, io.signal))) {
+    if (seen && seen.pid === pid && (await answers(seen.admin_url, store.get(seen.profile)?.admin_token, io.signal))) {
       record = seen;
       break;
     }

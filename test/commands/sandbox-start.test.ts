@@ -1,0 +1,131 @@
+/**
+ * `vouchers sandbox start` in-process on port 0: URLs and API key printed (never the secret
+ * or admin token), the `local` profile written with mode 0600 and made current, requests
+ * logged on stderr, a clean stop on interrupt with exit 0, credentials reused on restart,
+ * and a busy port reported as a usage error naming it.
+ */
+import { readFileSync, statSync, existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { run } from '../../src/main.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { buildStartOptions } from '../../src/commands/sandbox/start-options.js';
+import { testIO, type TestIO } from '../helpers/io.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+
+const closers: (() => Promise<unknown>)[] = [];
+afterEach(async () => { for (const c of closers.splice(0).reverse()) await c(); });
+
+async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check()) {
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+interface Running { io: TestIO; done: Promise<number>; info: Record<string, string> }
+
+async function start(configDir: string, args: string[] = []): Promise<Running> {
+  const io = testIO({ env: { VOUCHERS_CONFIG_DIR: configDir } });
+  const done = run(['sandbox', 'start', '--port', '0', '--json', ...args], io);
+  let finished = false;
+  void done.then(() => { finished = true; });
+  closers.push(async () => { io.interrupt(); await done; });
+  await until(() => io.stderrText().includes('Sandbox ready') || finished, 'the sandbox to start');
+  return { io, done, info: JSON.parse(io.stdoutText()) as Record<string, string> };
+}
+
+function profileOf(configDir: string, name = 'local'): Record<string, any> {
+  return JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')).profiles[name];
+}
+
+describe('vouchers sandbox start', () => {
+  it('prints URLs and key, writes a 0600 local profile made current, logs requests, stops cleanly', async () => {
+    const configDir = tempConfigDir();
+    const { io, done, info } = await start(configDir);
+    expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
+    expect(info.admin_url).toBe(info.base_url.replace('/api/v1', '/admin'));
+    expect(info.api_key).toMatch(/\S/);
+    expect(io.stderrText()).toMatch(/Wrote profile "local" .*"local" is now the default profile/);
+
+    const file = join(configDir, 'config.json');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    const config = JSON.parse(readFileSync(file, 'utf8'));
+    expect(config.current).toBe('local');
+    const p = config.profiles.local;
+    expect(p).toMatchObject({ base_url: info.base_url, admin_url: info.admin_url, api_key: info.api_key, signing: { path: 'full' }, limits: { orders_per_minute: 100, general_per_hour: 1000 } });
+    expect(p.api_secret).toMatch(/\S{16,}/);
+    expect(p.admin_token).toMatch(/\S{16,}/);
+    expect(existsSync(join(configDir, 'sandbox.pid'))).toBe(true);
+
+    // The next command just works with the written profile, and the request is logged.
+    const wallets = await runCli(['wallets', 'list', '--json'], { configDir });
+    expect(wallets.code).toBe(0);
+    expect(JSON.parse(wallets.stdout).map((w: { currency: string }) => w.currency)).toContain('USD');
+    await until(() => /GET \/api\/v1\/wallets 200 \d+ms trace=[0-9a-f]{32}/.test(io.stderrText()), 'the request log line');
+
+    io.interrupt();
+    expect(await done).toBe(0);
+    expect(io.stderrText()).toContain('Sandbox stopped.');
+    expect(existsSync(join(configDir, 'sandbox.pid'))).toBe(false);
+    const all = io.stdoutText() + io.stderrText() + wallets.stdout + wallets.stderr;
+    expect(all).not.toContain(p.api_secret);
+    expect(all).not.toContain(p.admin_token);
+  });
+
+  it('reuses the local profile\'s credentials on restart and applies limits and signing variant', async () => {
+    const configDir = tempConfigDir();
+    const first = await start(configDir);
+    const before = profileOf(configDir);
+    first.io.interrupt();
+    expect(await first.done).toBe(0);
+
+    const second = await start(configDir, ['--limit-orders', '7/min', '--limit-general', '300/h', '--signing-path', 'relative']);
+    const after = profileOf(configDir);
+    expect(after.api_key).toBe(before.api_key);
+    expect(after.api_secret).toBe(before.api_secret);
+    expect(after.admin_token).toBe(before.admin_token);
+    expect(after.limits).toEqual({ orders_per_minute: 7, general_per_hour: 300 });
+    expect(after.signing).toEqual({ path: 'relative' });
+    expect(second.io.stderrText()).toMatch(/Refreshed profile "local"/);
+
+    // A signed write against the relative-path sandbox works through the refreshed profile.
+    const order = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--json'], { configDir });
+    expect(order.code).toBe(0);
+    expect(JSON.parse(order.stdout).status).toBe('DELIVERED');
+  });
+
+  it('leaves another current profile alone', async () => {
+    const configDir = tempConfigDir();
+    expect((await runCli(['profiles', 'add', 'prod', '--base-url', 'https://partner.example/api/v1', '--api-key', 'pk_live_1', '--use'], { configDir, env: { VOUCHERS_API_SECRET: 'shh-shh-shh-shh' } })).code).toBe(0);
+    const { io } = await start(configDir);
+    expect(JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')).current).toBe('prod');
+    expect(io.stderrText()).toContain('--profile local');
+  });
+
+  it('names a busy port and suggests --port 0', async () => {
+    const busy = await startSandbox({ port: 0, quiet: true });
+    closers.push(() => busy.close());
+    const r = await runCli(['sandbox', 'start', '--port', String(busy.port)]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`port ${busy.port} on 127.0.0.1 is already in use`);
+    expect(r.stderr).toContain('--port 0');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses bad flags with usage errors', async () => {
+    for (const [args, text] of [
+      [['--port', '70000'], '--port'],
+      [['--time-scale', '0'], '--time-scale'],
+      [['--signing-path', 'half'], '--signing-path'],
+      [['--limit-orders', '10/h'], '--limit-orders'],
+      [['--fault-rate', '2'], '--fault-rate'],
+    ] as const) {
+      const r = await runCli(['sandbox', 'start', ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toContain(text);
+    }
+    expect(buildStartOptions({ limitOrders: '50', limitGeneral: '2000/hour' }, '/').ordersPerMinute).toBe(50);
+  });
+});
