@@ -2,18 +2,26 @@
  * Start-up benchmark: wall time of CLI invocations as ratios to a bare `node -e 0` measured
  * in the same run (interleaved, median of N), so the result does not depend on the machine.
  */
-import { spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 
-function timeOnce(args, env) {
-  const t0 = performance.now();
-  const r = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
-  const ms = performance.now() - t0;
-  if (r.status !== 0) throw new Error(`${args.join(' ')} exited ${r.status}: ${r.stderr}`);
-  return ms;
+/** Run `node …args` once; resolves with the wall time in ms (rejects on a non-zero exit). */
+export function timeOnce(args, env) {
+  return new Promise((resolve, reject) => {
+    const t0 = performance.now();
+    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    child.stderr.on('data', (c) => { stderr += c; });
+    child.on('error', reject);
+    child.on('exit', (code) => {
+      const ms = performance.now() - t0;
+      if (code !== 0) reject(new Error(`node ${args.join(' ')} exited ${code}: ${stderr}`));
+      else resolve(ms);
+    });
+  });
 }
 
-function median(xs) {
+export function median(xs) {
   const s = [...xs].sort((a, b) => a - b);
   return s[Math.floor(s.length / 2)];
 }
@@ -22,21 +30,20 @@ function median(xs) {
  * cases: [{ name, args, budget }]; the baseline is `node -e 0`. Returns rows with the
  * median milliseconds and the ratio to the baseline.
  */
-export function benchStartup(cases, { runs = 21, env = process.env } = {}) {
+export async function benchStartup(cases, { runs = 21, env = process.env } = {}) {
   const samples = new Map([['baseline', []], ...cases.map((c) => [c.name, []])]);
-  // Warm the file system cache once.
-  timeOnce(['-e', '0'], env);
-  for (const c of cases) timeOnce(c.args, env);
+  await timeOnce(['-e', '0'], env); // warm the file system cache
+  for (const c of cases) await timeOnce(c.args, env);
   for (let i = 0; i < runs; i++) {
-    samples.get('baseline').push(timeOnce(['-e', '0'], env));
-    for (const c of cases) samples.get(c.name).push(timeOnce(c.args, env));
+    samples.get('baseline').push(await timeOnce(['-e', '0'], env));
+    for (const c of cases) samples.get(c.name).push(await timeOnce(c.args, env));
   }
   const base = median(samples.get('baseline'));
   return [
-    { name: 'node -e 0 (baseline)', ms: base, ratio: 1, budget: undefined },
+    { name: 'node -e 0 (baseline)', value: base, unit: 'ms', ratio: 1 },
     ...cases.map((c) => {
       const ms = median(samples.get(c.name));
-      return { name: c.name, ms, ratio: ms / base, budget: c.budget };
+      return { name: c.name, value: ms, unit: 'ms', ratio: ms / base, budget: c.budget };
     }),
   ];
 }

@@ -41,6 +41,7 @@ export interface Factory {
   clock: Clock;
   ids: Ids;
   globals(): GlobalOptions;
+  /** The profiles file for writing (loads conf). Reading a profile needs only `profile()`. */
   config(): Promise<ConfigStore>;
   /** The profile of this run, resolved flag > env > profile > default. */
   profile(): Promise<ResolvedProfile>;
@@ -87,13 +88,14 @@ export function createFactory(io: IO, globals: () => GlobalOptions, overrides: F
     const { openConfig } = await import('./core/config/store.js');
     return openConfig(io.env);
   });
+  // Resolving a profile only reads the file: plain fs, no conf on the start-up path.
   const profile = memo(async () => {
-    const { resolveProfile } = await import('./core/config/resolve.js');
-    return resolveProfile(await config(), io.env, globals());
+    const [{ resolveProfile }, { readConfig }] = await Promise.all([import('./core/config/resolve.js'), import('./core/config/read.js')]);
+    return resolveProfile(readConfig(io.env), io.env, globals());
   });
   const requestLog = memo(async () => {
-    const { openRequestLog } = await import('./core/journal/request-log.js');
-    return openRequestLog((await config()).dir);
+    const [{ openRequestLog }, { configLocation }] = await Promise.all([import('./core/journal/request-log.js'), import('./core/config/location.js')]);
+    return openRequestLog(configLocation(io.env).dir);
   });
   const clientP = memo(async () => {
     const { createClientForProfile } = await import('./core/http/client.js');

@@ -7,7 +7,7 @@ import { validateBaseUrl } from './base-url.js';
 import { parseDuration } from '../http/duration.js';
 import {
   DEFAULT_LIMITS, DEFAULT_MAX_RETRIES, DEFAULT_PROFILE_NAME, DEFAULT_TIMEOUT_MS, ENV,
-  type ConfigStore, type ResolvedProfile, type StoredProfile, type ValueSource,
+  type ConfigReader, type ResolvedProfile, type StoredProfile, type ValueSource,
 } from './types.js';
 
 /** The global flags that take part in resolution (the root command's options). */
@@ -37,7 +37,7 @@ export function parseMaxRetries(text: string, what: string): number {
 }
 
 /** Which profile this run uses, and why. */
-export function resolveProfileName(store: ConfigStore, env: Env, globals: ResolveGlobals): { name: string; source: ValueSource } {
+export function resolveProfileName(store: ConfigReader, env: Env, globals: ResolveGlobals): { name: string; source: ValueSource } {
   if (globals.profile) return { name: globals.profile, source: 'flag' };
   const fromEnv = envValue(env, ENV.profile);
   if (fromEnv) return { name: fromEnv, source: 'env' };
@@ -62,7 +62,7 @@ function pick<T>(sources: ResolvedProfile['sources'], key: keyof ResolvedProfile
  * Throws ConfigError when a profile named explicitly does not exist and the environment
  * does not supply the credentials either.
  */
-export function resolveProfileUnchecked(store: ConfigStore, env: Env, globals: ResolveGlobals): ResolvedProfile {
+export function resolveProfileUnchecked(store: ConfigReader, env: Env, globals: ResolveGlobals): ResolvedProfile {
   const { name, source: nameSource } = resolveProfileName(store, env, globals);
   const stored: StoredProfile | undefined = store.get(name);
   const envKey = envValue(env, ENV.apiKey);
@@ -118,7 +118,7 @@ export function baseUrlOrigin(p: ResolvedProfile): string {
 }
 
 /** Resolve and check: the base URL, when set, must be an http(s) URL. */
-export function resolveProfile(store: ConfigStore, env: Env, globals: ResolveGlobals): ResolvedProfile {
+export function resolveProfile(store: ConfigReader, env: Env, globals: ResolveGlobals): ResolvedProfile {
   const p = resolveProfileUnchecked(store, env, globals);
   if (p.base_url !== undefined) p.base_url = validateBaseUrl(p.base_url, baseUrlOrigin(p));
   return p;

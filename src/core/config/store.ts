@@ -5,16 +5,17 @@
  */
 import { chmodSync, mkdirSync, statSync } from 'node:fs';
 import { platform } from 'node:os';
-import { dirname, resolve } from 'node:path';
+import { dirname } from 'node:path';
 import type Conf from 'conf';
 import { ConfigError } from '../errors/index.js';
 import { configFileProblem, type ConfigFile } from './file-format.js';
+import { configLocation, PROJECT_NAME } from './location.js';
 import { validateProfileName } from './names.js';
+import { unreadableConfig } from './read.js';
 import { ENV, type ConfigStore, type StoredProfile } from './types.js';
 
 export const CONFIG_FILE_MODE = 0o600;
 export const CONFIG_DIR_MODE = 0o700;
-const PROJECT_NAME = 'vouchers';
 /** Set by `deserialize` on a file that is not JSON, so the error can name the file. */
 const NOT_JSON = Symbol('not JSON');
 
@@ -31,13 +32,6 @@ function reason(error: unknown): string {
   if (e?.code === 'EACCES' || e?.code === 'EPERM') return 'permission denied';
   if (e?.name === 'SyntaxError') return 'it is not valid JSON';
   return e?.message ?? String(error);
-}
-
-function unreadable(file: string, error: unknown): ConfigError {
-  return new ConfigError(
-    `cannot read the config file ${file}: ${reason(error)}`,
-    `fix the file by hand (it is JSON: {"current": …, "profiles": {…}}), or move it away and run vouchers profiles add again`,
-  );
 }
 
 function unwritable(file: string, error: unknown): ConfigError {
@@ -64,23 +58,20 @@ function ensureDir(dir: string, dedicated: boolean): void {
   }
 }
 
-/** Open the profiles file of `env` (`VOUCHERS_CONFIG_DIR`, else the platform config directory). */
+/** Open the profiles file of `env` for writing (`VOUCHERS_CONFIG_DIR`, else the platform config directory). */
 export async function openConfig(env: Record<string, string | undefined>): Promise<ConfigStore> {
   const { default: ConfClass } = await import('conf');
-  const customDir = env[ENV.configDir] ? resolve(env[ENV.configDir] as string) : undefined;
-  if (customDir) {
-    try {
-      ensureDir(customDir, false);
-    } catch (error) {
-      throw new ConfigError(`cannot create the config directory ${customDir}: ${reason(error)}`, `set ${ENV.configDir} to a directory you can write`);
-    }
+  const { dir, path, custom } = configLocation(env);
+  try {
+    ensureDir(dir, !custom);
+  } catch (error) {
+    throw new ConfigError(`cannot create the config directory ${dir}: ${reason(error)}`, `set ${ENV.configDir} to a directory you can write`);
   }
   let conf: Conf<ConfigFile>;
   try {
     conf = new ConfClass<ConfigFile>({
       projectName: PROJECT_NAME,
-      projectSuffix: '',
-      ...(customDir ? { cwd: customDir } : {}),
+      cwd: dir,
       configName: 'config',
       configFileMode: CONFIG_FILE_MODE,
       accessPropertiesByDotNotation: false,
@@ -88,19 +79,9 @@ export async function openConfig(env: Record<string, string | undefined>): Promi
       deserialize,
     });
   } catch (error) {
-    const at = (error as NodeJS.ErrnoException).path;
-    throw unreadable(at ?? (customDir ? resolve(customDir, 'config.json') : `in the ${PROJECT_NAME} config directory`), error);
+    throw unreadableConfig((error as NodeJS.ErrnoException).path ?? path, error);
   }
-  const file = conf.path;
-  const dir = dirname(file);
-  if (!customDir) {
-    try {
-      ensureDir(dir, true);
-    } catch (error) {
-      throw new ConfigError(`cannot create the config directory ${dir}: ${reason(error)}`, `set ${ENV.configDir} to a directory you can write`);
-    }
-  }
-  return new ConfFileStore(conf, file, dir);
+  return new ConfFileStore(conf, conf.path, dir);
 }
 
 class ConfFileStore implements ConfigStore {
@@ -117,9 +98,9 @@ class ConfFileStore implements ConfigStore {
     try {
       data = this.conf.store;
     } catch (error) {
-      throw unreadable(this.path, error);
+      throw unreadableConfig(this.path, error);
     }
-    if (NOT_JSON in data) throw unreadable(this.path, (data as unknown as Record<symbol, unknown>)[NOT_JSON]);
+    if (NOT_JSON in data) throw unreadableConfig(this.path, (data as unknown as Record<symbol, unknown>)[NOT_JSON]);
     const problem = configFileProblem(data);
     if (problem) {
       throw new ConfigError(`the config file ${this.path} is not valid: ${problem}`, 'fix that entry by hand, or set it again with vouchers profiles set');

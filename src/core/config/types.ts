@@ -62,8 +62,17 @@ export const ENV = {
   configDir: 'VOUCHERS_CONFIG_DIR',
 } as const;
 
+/** Read-only view of the profiles file (`core/config/read.ts`, no conf on the start-up path). */
+export interface ConfigReader {
+  readonly path: string;
+  readonly dir: string;
+  currentName(): string | undefined;
+  names(): string[];
+  get(name: string): StoredProfile | undefined;
+}
+
 /** The profiles file (conf, mode 0600). `core/config/store.ts` implements it. */
-export interface ConfigStore {
+export interface ConfigStore extends ConfigReader {
   /** Absolute path of the config file. */
   readonly path: string;
   /** The config directory (also holds the request log and journals). */

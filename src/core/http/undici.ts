@@ -5,6 +5,7 @@
  * (`Object.assign(Dispatcher.prototype, api)`); when the layout ever changes, the package
  * entry is loaded instead.
  */
+import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
 
 export interface Transport {
@@ -22,6 +23,11 @@ type AgentConstructor = new (options: Record<string, unknown>) => Transport;
 let agentClass: Promise<AgentConstructor> | undefined;
 
 async function loadAgentClass(): Promise<AgentConstructor> {
+  // undici parses HTTP with llhttp compiled to WebAssembly. By default V8 also compiles it
+  // with its optimising tier in the background and, at exit, waits for that work: about
+  // 70-100 ms added to every one-shot command. The baseline tier alone parses our small
+  // responses just as well (measured in `npm run bench`).
+  setFlagsFromString('--liftoff-only');
   // Specifiers kept in variables: undici ships no typings for its internal files.
   const agentPath = 'undici/lib/dispatcher/agent.js';
   const apiPath = 'undici/lib/api/index.js';

@@ -1,0 +1,52 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { configLocation } from '../../../src/core/config/location.js';
+import { readConfig } from '../../../src/core/config/read.js';
+import { openConfig } from '../../../src/core/config/store.js';
+
+const dirs: string[] = [];
+const temp = () => { const d = mkdtempSync(join(tmpdir(), 'vouchers-loc-')); dirs.push(d); return d; };
+afterEach(() => { while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true }); });
+
+describe('config location', () => {
+  it('is the folder conf itself would pick by default (env-paths), so old files are found', async () => {
+    const xdg = temp();
+    const saved = process.env.XDG_CONFIG_HOME;
+    process.env.XDG_CONFIG_HOME = xdg;
+    try {
+      const { default: Conf } = await import('conf');
+      const conf = new Conf({ projectName: 'vouchers', projectSuffix: '', configName: 'config' });
+      expect(configLocation({ XDG_CONFIG_HOME: xdg }).path).toBe(conf.path);
+    } finally {
+      if (saved === undefined) delete process.env.XDG_CONFIG_HOME;
+      else process.env.XDG_CONFIG_HOME = saved;
+    }
+  });
+
+  it('follows VOUCHERS_CONFIG_DIR', () => {
+    const d = temp();
+    expect(configLocation({ VOUCHERS_CONFIG_DIR: d })).toEqual({ dir: d, path: join(d, 'config.json'), custom: true });
+  });
+
+  it('reads what the conf-backed store writes, without conf', async () => {
+    const env = { VOUCHERS_CONFIG_DIR: temp() };
+    expect(readConfig(env).names()).toEqual([]);
+    const store = await openConfig(env);
+    store.set('acme', { base_url: 'http://127.0.0.1:1/api/v1', api_key: 'k' });
+    store.setCurrent('acme');
+    const reader = readConfig(env);
+    expect(reader.path).toBe(store.path);
+    expect(reader.currentName()).toBe('acme');
+    expect(reader.get('acme')).toEqual({ base_url: 'http://127.0.0.1:1/api/v1', api_key: 'k' });
+  });
+
+  it('reports a broken file by name, without a stack trace', () => {
+    const d = temp();
+    writeFileSync(join(d, 'config.json'), '{"profiles": ');
+    expect(() => readConfig({ VOUCHERS_CONFIG_DIR: d })).toThrow(/cannot read the config file .*config\.json: it is not valid JSON/);
+    writeFileSync(join(d, 'config.json'), '{"profiles": {"a": {"timeout": "soon"}}}');
+    expect(() => readConfig({ VOUCHERS_CONFIG_DIR: d })).toThrow(/is not valid: .*timeout/);
+  });
+});
