@@ -1,0 +1,93 @@
+/**
+ * End to end through bin/vouchers.js (dist is built before vitest): `sandbox start
+ * --detach` returns once the background sandbox answers, `status` reports it, a command
+ * works against it, `stop` ends it and removes the pid file, and a second `stop` says
+ * that none runs.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { isProcessAlive } from '../../src/core/io/processes.js';
+import { tempConfigDir } from '../helpers/run-cli.js';
+
+const BIN = fileURLToPath(new URL('../../bin/vouchers.js', import.meta.url));
+
+interface Result { code: number | null; stdout: string; stderr: string }
+
+function cli(args: string[], configDir: string): Promise<Result> {
+  return new Promise((resolve, reject) => {
+    const proc = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, VOUCHERS_CONFIG_DIR: configDir, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    proc.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
+    proc.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    proc.once('error', reject);
+    proc.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+/** Exited processes may wait a moment as zombies before they are reaped: they count as gone. */
+const alive = isProcessAlive;
+
+const leftovers: number[] = [];
+afterEach(() => {
+  for (const pid of leftovers.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
+});
+
+describe('vouchers sandbox start --detach | status | stop', () => {
+  it('runs in the background, reports status, and stops', async () => {
+    const configDir = tempConfigDir();
+    const started = await cli(['sandbox', 'start', '--detach', '--port', '0', '--time-scale', '0.01', '--json'], configDir);
+    expect(started.code, started.stderr).toBe(0);
+    const info = JSON.parse(started.stdout) as { pid: number; base_url: string; admin_url: string; api_key: string; log_file: string };
+    leftovers.push(info.pid);
+    expect(alive(info.pid)).toBe(true);
+    expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
+    expect(info.log_file).toBe(join(configDir, 'sandbox.log'));
+    const pidFile = JSON.parse(readFileSync(join(configDir, 'sandbox.pid'), 'utf8'));
+    expect(pidFile).toMatchObject({ pid: info.pid, base_url: info.base_url, admin_url: info.admin_url });
+    const profile = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')).profiles.local;
+    expect(started.stdout + started.stderr).not.toContain(profile.api_secret);
+    expect(started.stdout + started.stderr).not.toContain(profile.admin_token);
+
+    const order = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--json'], configDir);
+    expect(order.code, order.stderr).toBe(0);
+
+    const status = await cli(['sandbox', 'status', '--json'], configDir);
+    expect(status.code).toBe(0);
+    expect(JSON.parse(status.stdout)).toMatchObject({ running: true, answering: true, pid: info.pid, base_url: info.base_url, orders: 1 });
+
+    const again = await cli(['sandbox', 'start', '--detach', '--port', '0'], configDir);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`a sandbox already runs (pid ${info.pid})`);
+
+    const stopped = await cli(['sandbox', 'stop'], configDir);
+    expect(stopped.code, stopped.stderr).toBe(0);
+    expect(stopped.stderr).toContain(`Stopped the sandbox (pid ${info.pid})`);
+    expect(alive(info.pid)).toBe(false);
+    expect(existsSync(join(configDir, 'sandbox.pid'))).toBe(false);
+    expect(readFileSync(info.log_file, 'utf8')).toMatch(/POST \/api\/v1\/orders 201 .*trace=[0-9a-f]{32}[\s\S]*Sandbox stopped\./);
+
+    const none = await cli(['sandbox', 'status', '--json'], configDir);
+    expect(JSON.parse(none.stdout)).toEqual({ running: false });
+    const stopAgain = await cli(['sandbox', 'stop'], configDir);
+    expect(stopAgain.code).toBe(4);
+    expect(stopAgain.stderr).toContain('no sandbox is running');
+  });
+
+  it('reports why the background sandbox could not start', async () => {
+    const configDir = tempConfigDir();
+    const first = await cli(['sandbox', 'start', '--detach', '--port', '0', '--json'], configDir);
+    expect(first.code, first.stderr).toBe(0);
+    const { pid, base_url: baseUrl } = JSON.parse(first.stdout) as { pid: number; base_url: string };
+    leftovers.push(pid);
+    const port = new URL(baseUrl).port;
+    const other = tempConfigDir();
+    const busy = await cli(['sandbox', 'start', '--detach', '--port', port], other);
+    expect(busy.code).toBe(2);
+    expect(busy.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+    expect((await cli(['sandbox', 'stop'], configDir)).code).toBe(0);
+  });
+});
