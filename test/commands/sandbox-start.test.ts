@@ -24,7 +24,8 @@ async function until(check: () => boolean, what: string, ms = 10_000): Promise<v
   }
 }
 
-interface Running { io: TestIO; done: Promise<number>; info: Record<string, string> }
+interface Info { base_url: string; admin_url: string; api_key: string }
+interface Running { io: TestIO; done: Promise<number>; info: Info }
 
 async function start(configDir: string, args: string[] = []): Promise<Running> {
   const io = testIO({ env: { VOUCHERS_CONFIG_DIR: configDir } });
@@ -33,7 +34,7 @@ async function start(configDir: string, args: string[] = []): Promise<Running> {
   void done.then(() => { finished = true; });
   closers.push(async () => { io.interrupt(); await done; });
   await until(() => io.stderrText().includes('Sandbox ready') || finished, 'the sandbox to start');
-  return { io, done, info: JSON.parse(io.stdoutText()) as Record<string, string> };
+  return { io, done, info: JSON.parse(io.stdoutText()) as Info };
 }
 
 function profileOf(configDir: string, name = 'local'): Record<string, any> {

@@ -62,7 +62,7 @@ async function partialBody(f: Factory, orderId: string, flags: OrderActionFlags)
   const delivered = wholeNumberFlag(flags.delivered, '--delivered', 1, 10_000);
   const target = await adminTarget(f);
   const order = (await adminCall<AdminOrder>(target, 'GET', `/orders/${encodeURIComponent(orderId)}`, { signal: f.io.signal })).data;
-  const total = order.vouchers.length;
+  const total = order.items.reduce((n, i) => n + i.quantity, 0);
   if (delivered >= total) throw new UsageError(`--delivered ${delivered} must be less than the order's ${total} voucher${total === 1 ? '' : 's'}`, `to deliver them all: vouchers sandbox admin complete ${orderId}`);
   return { failed_count: total - delivered };
 }

@@ -38,6 +38,7 @@ export interface AdminOrder {
   refunded_amount: number;
   reference?: string | null;
   fulfilled_from?: string | null;
+  items: { product_id: string; denomination: number; quantity: number }[];
   vouchers: unknown[];
   created_at: string;
   updated_at?: string;
@@ -62,7 +63,7 @@ export function orderFields(o: AdminOrder): RecordField[] {
     { label: 'partner_id', value: o.partner_id },
     { label: 'total_amount', value: formatMoney(o.total_amount, o.currency) },
     { label: 'refunded_amount', value: formatMoney(o.refunded_amount, o.currency) },
-    { label: 'vouchers', value: o.vouchers.length },
+    { label: 'vouchers', value: `${o.vouchers.length} of ${o.items.reduce((n, i) => n + i.quantity, 0)} made` },
     { label: 'fulfilled_from', value: o.fulfilled_from ?? '' },
     { label: 'gate', value: o.gate ?? '' },
     { label: 'next_step', value: nextStep(o) },
