@@ -67,7 +67,7 @@ Examples:
 
   const trigger = sandbox.command('trigger').argument('<event-type>', 'order.created, order.processing, order.delivered, order.partially_delivered, order.cancelled, order.refunded or voucher.issued')
     .description('Make a fresh sandbox order that emits this webhook event, and wait until it is emitted')
-    .option('--timeout <duration>', 'how long to wait for the event (default 60s)');
+    .option('--max-wait <duration>', 'how long to wait for the event (default 60s)');
   addOutputOptions(trigger, 'record');
   trigger.addHelpText('after', `
 Examples:

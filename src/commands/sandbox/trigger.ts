@@ -15,7 +15,7 @@ import { adminCall, adminTargetOf, type AdminList, type AdminTarget } from './ad
 import { showRecord, type AdminEvent } from './admin-output.js';
 
 export interface TriggerFlags extends OutputFlags {
-  timeout?: string;
+  maxWait?: string;
 }
 
 interface Plan {
@@ -55,7 +55,7 @@ async function eventsOf(f: Factory, target: AdminTarget, orderId: string): Promi
 
 export async function run(f: Factory, eventText: string, flags: TriggerFlags): Promise<void> {
   const type = parseEventType(eventText);
-  const timeoutMs = flags.timeout === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(flags.timeout, '--timeout');
+  const timeoutMs = flags.maxWait === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(flags.maxWait, '--max-wait');
   const { io, clock } = f;
   // Only against a sandbox: the profile must carry its admin surface.
   const target = adminTargetOf(await f.profile());
@@ -75,7 +75,7 @@ export async function run(f: Factory, eventText: string, flags: TriggerFlags): P
   let events = await eventsOf(f, target, order.order_id);
   while (!events.some((e) => e.event === type)) {
     if (clock.now() >= deadline) {
-      throw new PendingError(`${type} was not emitted for ${order.order_id} within ${formatDuration(timeoutMs)}`, `follow the order: vouchers orders wait ${order.order_id}; or allow longer with --timeout`);
+      throw new PendingError(`${type} was not emitted for ${order.order_id} within ${formatDuration(timeoutMs)}`, `follow the order: vouchers orders wait ${order.order_id}; or allow longer with --max-wait`);
     }
     await clock.sleep(POLL_MS, io.signal);
     events = await eventsOf(f, target, order.order_id);

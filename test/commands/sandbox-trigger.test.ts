@@ -1,0 +1,68 @@
+/**
+ * `vouchers sandbox trigger <event-type>`: for every event type a fresh signed order makes
+ * the sandbox emit that event, checked in the sandbox's own event list, and the printed
+ * event ids are those events.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '../../src/contract/events.js';
+import { openConfig } from '../../src/core/config/store.js';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { fastSandbox } from './orders-helpers.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+
+let sb: SandboxHandle;
+let configDir: string;
+
+beforeAll(async () => {
+  sb = await fastSandbox();
+  configDir = tempConfigDir();
+  const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
+  store.set('local', { base_url: sb.baseUrl, api_key: sb.apiKey, api_secret: sb.apiSecret, admin_url: sb.adminUrl, admin_token: sb.adminToken });
+  store.setCurrent('local');
+});
+afterAll(async () => { await sb.close(); });
+
+describe('vouchers sandbox trigger', () => {
+  for (const type of EVENT_TYPES) {
+    it(`emits ${type}`, async () => {
+      const r = await runCli(['sandbox', 'trigger', type, '--json'], { configDir });
+      expect(r.code, r.stderr).toBe(0);
+      const out = JSON.parse(r.stdout) as { event: string; order_id: string; event_ids: string[]; trace_id: string };
+      expect(out.event).toBe(type);
+      expect(out.trace_id).toMatch(/^[0-9a-f]{32}$/);
+      const emitted = sb.state.events.filter((e) => e.order_id === out.order_id && e.event === type).map((e) => e.event_id);
+      expect(emitted.length).toBeGreaterThan(0);
+      expect(out.event_ids).toEqual(emitted);
+      expect(r.stderr).toContain(`Emitted ${type}`);
+    });
+  }
+
+  it('prints a readable record when piped', async () => {
+    const r = await runCli(['sandbox', 'trigger', 'order.processing'], { configDir });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toMatch(/^event\torder\.processing\nevent_ids\tevt_\w+\norder_id\tord_\w+\nproduct_id\tsbx-async\n/);
+  });
+
+  it('refuses an unknown event type', async () => {
+    const r = await runCli(['sandbox', 'trigger', 'order.shipped'], { configDir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('"order.shipped" is not an event type');
+    expect(r.stderr).toContain('order.partially_delivered');
+  });
+
+  it('gives up with exit 8 when the event does not come in time', async () => {
+    const slow = await startSandbox({ port: 0, host: '127.0.0.1', timeScale: 1000, quiet: true });
+    try {
+      const dir = tempConfigDir();
+      const store = await openConfig({ VOUCHERS_CONFIG_DIR: dir });
+      store.set('local', { base_url: slow.baseUrl, api_key: slow.apiKey, api_secret: slow.apiSecret, admin_url: slow.adminUrl, admin_token: slow.adminToken });
+      store.setCurrent('local');
+      const r = await runCli(['sandbox', 'trigger', 'order.processing', '--max-wait', '150ms'], { configDir: dir });
+      expect(r.code).toBe(8);
+      expect(r.stderr).toMatch(/order\.processing was not emitted for ord_\w+ within 150ms/);
+      expect(r.stderr).toContain('vouchers orders wait ord_');
+    } finally {
+      await slow.close();
+    }
+  });
+});
