@@ -1,0 +1,102 @@
+/**
+ * `vouchers demo` end to end: piped and TTY-like, every step present with trace IDs, the
+ * webhook leg verified, no voucher code in full, nothing written to the user's config,
+ * no temporary directory left, and one run of the real binary exiting 0.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+
+const BIN = fileURLToPath(new URL('../../bin/vouchers.js', import.meta.url));
+const STEPS = [
+  '1. Browse the catalog',
+  '2. Order from the cache (sbx-instant)',
+  '3. Receive webhooks: start a listener and register it',
+  '4. Order from the vendor (sbx-async) and follow it while its webhooks arrive',
+  '5. Fetch its codes through the secure endpoint',
+  '6. Wallets and the latest transactions',
+];
+/** Sandbox voucher codes look like SBX-7K2Q-…; not one may appear. */
+const CODE = /SBX-[0-9A-Z]{4}/;
+const TRACE = /trace ([0-9a-f]{32})/g;
+
+const demoDirs = () => readdirSync(tmpdir()).filter((d) => d.startsWith('vouchers-demo-'));
+const strip = (s: string) => s.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
+
+describe('vouchers demo', () => {
+  it('walks through every step when piped, with trace IDs, verified webhooks and masked codes', async () => {
+    const before = demoDirs();
+    const configDir = tempConfigDir();
+    const r = await runCli(['demo', '--time-scale', '0.05'], { configDir, env: { VOUCHERS_PROFILE: 'elsewhere', VOUCHERS_BASE_URL: 'http://192.0.2.1/api/v1' } });
+    expect(r.code, r.stderr).toBe(0);
+    for (const step of STEPS) expect(r.stdout).toContain(step);
+    expect(r.stdout).not.toMatch(/\u001b\[/);
+    expect([...r.stdout.matchAll(TRACE)].length).toBeGreaterThanOrEqual(9);
+    for (const req of ['GET /categories', 'POST /orders  201', 'POST /webhooks  201', 'POST /orders  202', '/vouchers  200', 'GET /wallets', 'GET /transactions']) {
+      expect(r.stdout).toContain(req);
+    }
+    for (const event of ['order.created', 'order.processing', 'voucher.issued', 'order.delivered']) {
+      expect(r.stdout).toMatch(new RegExp(`${event.replace('.', '\\.')}\\s+evt_\\w+  signature verified`));
+    }
+    expect(r.stdout).toMatch(/status DELIVERED/);
+    expect(r.stdout).toMatch(/code •+[0-9A-Z]{4}/);
+    expect(r.stdout).toContain('Next steps');
+    expect(r.stdout + r.stderr).not.toMatch(CODE);
+    expect(r.stdout).not.toMatch(/whsec_\w{8,}/);
+    expect(readdirSync(configDir)).toEqual([]);
+    expect(demoDirs()).toEqual(before);
+  });
+
+  it('shows colour and follows the order on a terminal', async () => {
+    const r = await runCli(['demo', '--time-scale', '0.05'], { tty: true });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/\u001b\[/);
+    const plain = strip(r.stdout + r.stderr);
+    for (const step of STEPS) expect(plain).toContain(step);
+    expect(plain).toMatch(/order\.delivered\s+evt_\w+  signature verified/);
+    expect(plain).toMatch(/status DELIVERED/);
+    expect(plain).not.toMatch(CODE);
+  });
+
+  it('prints a JSON summary with --json and can skip webhooks', async () => {
+    const r = await runCli(['demo', '--time-scale', '0.05', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const summary = JSON.parse(r.stdout) as { ok: boolean; steps: { name: string; requests: { trace_id: string }[] }[]; orders: Record<string, string>; events: { event: string; order_id: string }[] };
+    expect(summary.ok).toBe(true);
+    expect(summary.steps.map((s) => s.name)).toHaveLength(6);
+    for (const s of summary.steps) for (const q of s.requests) expect(q.trace_id).toMatch(/^[0-9a-f]{32}$/);
+    expect(summary.events).toContainEqual(expect.objectContaining({ event: 'order.delivered', order_id: summary.orders.async }));
+    expect(r.stderr).toContain('1. Browse the catalog');
+
+    const quiet = await runCli(['demo', '--time-scale', '0.05', '--no-webhooks']);
+    expect(quiet.code, quiet.stderr).toBe(0);
+    expect(quiet.stdout).not.toContain('signature verified');
+    expect(quiet.stdout).toContain('5. Wallets and the latest transactions');
+  });
+
+  it('refuses a bad --time-scale', async () => {
+    const r = await runCli(['demo', '--time-scale', 'fast']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--time-scale');
+  });
+
+  it('runs from the binary and exits 0, leaving nothing behind', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'vouchers-demo-test-'));
+    const configDir = tempConfigDir();
+    const result = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
+      const proc = spawn(process.execPath, [BIN, 'demo'], { env: { ...process.env, TMPDIR: tmp, VOUCHERS_CONFIG_DIR: configDir, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+      let stdout = '';
+      proc.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
+      proc.once('error', reject);
+      proc.once('close', (code) => resolve({ code, stdout }));
+    });
+    expect(result.code).toBe(0);
+    expect(result.stdout).toContain('6. Wallets and the latest transactions');
+    expect(readdirSync(tmp)).toEqual([]);
+    expect(readdirSync(configDir)).toEqual([]);
+  });
+});
