@@ -2,7 +2,6 @@
  * Lazily built, memoised dependencies of a command run: io, config, profile, client,
  * clock and ids. Nothing heavy is imported until a command asks for it.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import type { ConfigStore, ResolvedProfile } from './core/config/types.js';
 import type { ApiClient } from './core/http/types.js';
 import type { IO } from './core/io/io.js';
@@ -63,10 +62,15 @@ export const systemClock: Clock = {
     }),
 };
 
+/** Web Crypto (global, loaded on first use): keeps node:crypto off the start-up path. */
+function randomHex(bytes: number): string {
+  return Buffer.from(globalThis.crypto.getRandomValues(new Uint8Array(bytes))).toString('hex');
+}
+
 export const systemIds: Ids = {
-  idempotencyKey: () => randomUUID(),
-  traceId: () => randomBytes(16).toString('hex'),
-  spanId: () => randomBytes(8).toString('hex'),
+  idempotencyKey: () => globalThis.crypto.randomUUID(),
+  traceId: () => randomHex(16),
+  spanId: () => randomHex(8),
 };
 
 function memo<T>(make: () => Promise<T>): () => Promise<T> {

@@ -2,11 +2,10 @@
  * The only place that touches `process` (argv, env, exit, signals) and the only place
  * that decides exit codes.
  */
-import { CommanderError } from 'commander';
 import { CliError, InterruptedError, type ErrorKind } from './core/errors/index.js';
 import { processIO, type IO } from './core/io/io.js';
 import { createFactory, type FactoryOverrides, type GlobalOptions } from './factory.js';
-import { buildProgram } from './program.js';
+import { VERSION } from './version.js';
 
 /** Exit codes, documented in the README. */
 export const EXIT = {
@@ -23,8 +22,16 @@ export const EXIT = {
   interrupted: 130,
 } as const satisfies Record<ErrorKind | 'ok', number>;
 
+/** commander's own errors (parse failures, help, version), recognised without loading commander. */
+interface CommanderFailure { code: string; exitCode: number }
+function isCommanderError(error: unknown): error is CommanderFailure {
+  if (!(error instanceof Error)) return false;
+  const e = error as Error & Partial<CommanderFailure>;
+  return typeof e.code === 'string' && e.code.startsWith('commander.') && typeof e.exitCode === 'number';
+}
+
 export function exitCodeFor(error: unknown): number {
-  if (error instanceof CommanderError) {
+  if (isCommanderError(error)) {
     if (error.code === 'commander.helpDisplayed' || error.code === 'commander.version' || error.code === 'commander.help') return EXIT.ok;
     if (error.code === 'commander.executeSubCommandAsync') return error.exitCode;
     return EXIT.usage;
@@ -45,13 +52,19 @@ function wantsJson(argv: string[]): boolean {
 
 /** Run the CLI with the given arguments (without `node` and the script) and IO; returns the exit code. */
 export async function run(argv: string[], io: IO, overrides: FactoryOverrides = {}): Promise<number> {
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+    // Answered before the command tree is built: scripts call this often.
+    io.stdout.write(VERSION + '\n');
+    return EXIT.ok;
+  }
+  const { buildProgram } = await import('./program.js');
   const { program, factory } = await buildProgram(io, (g) => createFactory(io, g as () => GlobalOptions, overrides), { argv });
   try {
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (error) {
     const code = exitCodeFor(error);
-    if (error instanceof CommanderError) return code; // commander already printed it
+    if (isCommanderError(error)) return code; // commander already printed it
     const interrupted = io.signal.aborted && code !== EXIT.pending;
     const { renderError } = await import('./core/output/error.js');
     renderError(io, interrupted && !(error instanceof CliError) ? new InterruptedError() : error, {

@@ -7,7 +7,9 @@ import { COMMANDS } from './commands/registry.js';
 import type { Factory } from './factory.js';
 import type { IO } from './core/io/io.js';
 
-export const VERSION = '0.1.0';
+import { VERSION } from './version.js';
+
+export { VERSION };
 
 /** Root options that take a value: skipped when looking for the noun in argv. */
 const VALUE_OPTIONS = new Set(['-p', '--profile', '--base-url', '--timeout', '--max-retries']);

@@ -70,3 +70,11 @@ describe('exit codes are decided from error kinds', () => {
     expect(EXIT.ok).toBe(0);
   });
 });
+
+describe('version', () => {
+  it('matches package.json', async () => {
+    const { readFileSync } = await import('node:fs');
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { version: string };
+    expect(VERSION).toBe(pkg.version);
+  });
+});
