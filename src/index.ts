@@ -3,7 +3,7 @@
  * as the CLI does.
  */
 export {
-  verifyWebhook, verifyWebhookSignature, signWebhook, webhookSignature, WEBHOOK_TOLERANCE_SECONDS,
+  verifyWebhook, verifyWebhookDelivery, verifyWebhookSignature, signWebhook, webhookSignature, WEBHOOK_TOLERANCE_SECONDS, WEBHOOK_HEADERS,
   signRequest, verifyRequest, signingPath, requestMessage, REQUEST_TOLERANCE_SECONDS,
   SignatureError,
 } from './core/signer/index.js';

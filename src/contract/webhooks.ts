@@ -21,9 +21,5 @@ export const WebhookEndpoint = z.looseObject({
 }).meta({ id: 'WebhookEndpoint' });
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
 
-/** Header names of a webhook delivery. */
-export const WEBHOOK_HEADERS = {
-  id: 'x-webhook-id',
-  timestamp: 'x-webhook-timestamp',
-  signature: 'x-webhook-signature',
-} as const;
+/** Header names of a webhook delivery (defined with the signer, which needs no zod). */
+export { WEBHOOK_HEADERS } from '../core/signer/webhook.js';

@@ -9,6 +9,13 @@ import { checkWindow, parseSignatureHeader } from './request.js';
 
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
 
+/** Header names of a webhook delivery (lower case, as Node reports them). */
+export const WEBHOOK_HEADERS = {
+  id: 'x-webhook-id',
+  timestamp: 'x-webhook-timestamp',
+  signature: 'x-webhook-signature',
+} as const;
+
 function payload(timestamp: number, rawBody: string | Uint8Array): Buffer {
   const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody);
   return Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), body]);
@@ -60,11 +67,25 @@ export function verifyWebhookSignature(rawBody: string | Uint8Array, signatureHe
 }
 
 /**
+ * Verify a delivery's headers against its raw body: the signature (see
+ * verifyWebhookSignature) and, when present, that X-Webhook-Timestamp equals the signed
+ * `t=`. Returns the signed timestamp; throws SignatureError.
+ */
+export function verifyWebhookDelivery(rawBody: string | Uint8Array, headers: HeaderBag, secrets: string | readonly string[], options: VerifyWebhookOptions = {}): number {
+  const t = verifyWebhookSignature(rawBody, header(headers, WEBHOOK_HEADERS.signature), secrets, options);
+  const ts = header(headers, WEBHOOK_HEADERS.timestamp);
+  if (ts !== undefined && ts.trim() !== String(t)) {
+    throw new SignatureError('timestamp_mismatch', `X-Webhook-Timestamp ${JSON.stringify(ts)} differs from t=${t} of X-Webhook-Signature; both must carry the same timestamp`);
+  }
+  return t;
+}
+
+/**
  * Verify a delivery and parse its event: the library entry partners use in their own
  * servers. `headers` may be a Node IncomingHttpHeaders object or a fetch Headers.
  */
 export function verifyWebhook<T = unknown>(rawBody: string | Uint8Array, headers: HeaderBag, secret: string | readonly string[], options: VerifyWebhookOptions = {}): T {
-  verifyWebhookSignature(rawBody, header(headers, 'x-webhook-signature'), secret, options);
+  verifyWebhookDelivery(rawBody, headers, secret, options);
   const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
   try {
     return JSON.parse(text) as T;

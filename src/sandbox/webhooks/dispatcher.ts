@@ -5,7 +5,7 @@
  * rescheduled by the backoff until the retry window closes.
  */
 import { Agent, request } from 'undici';
-import { signWebhook } from '../../core/signer/webhook.js';
+import { signWebhook, WEBHOOK_HEADERS } from '../../core/signer/webhook.js';
 import { envelopeOf } from '../domain/events.js';
 import type { Runtime } from '../runtime.js';
 import type { DeliveryRecord, WebhookRecord } from '../state/types.js';
@@ -53,9 +53,9 @@ export class DeliveryDispatcher {
       headers: {
         'content-type': 'application/json; charset=utf-8',
         'user-agent': 'vouchers-sandbox-webhooks/1',
-        'x-webhook-id': event.event_id,
-        'x-webhook-timestamp': String(t),
-        'x-webhook-signature': signature,
+        [WEBHOOK_HEADERS.id]: event.event_id,
+        [WEBHOOK_HEADERS.timestamp]: String(t),
+        [WEBHOOK_HEADERS.signature]: signature,
       },
       body,
       signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),

@@ -151,6 +151,14 @@ describe('verifyWebhook', () => {
     expect(signatureErrorOf(() => verifyWebhook(w.body, {}, secret, at)).reason).toBe('missing_header');
   });
 
+  it('refuses an X-Webhook-Timestamp that differs from the signed t=', () => {
+    const headers = { 'x-webhook-signature': w.header, 'x-webhook-timestamp': String(w.timestamp + 1) };
+    const e = signatureErrorOf(() => verifyWebhook(w.body, headers, secret, at));
+    expect(e.reason).toBe('timestamp_mismatch');
+    expect(e.message).toMatch(/differs from t=/);
+    expect(verifyWebhook<{ event: string }>(w.body, { ...headers, 'x-webhook-timestamp': ` ${w.timestamp} ` }, secret, at).event).toBe('order.cancelled');
+  });
+
   it('reports a correctly signed body that is not JSON as malformed_body', () => {
     const body = 'not json';
     const header = signWebhook(body, secret, w.timestamp);
