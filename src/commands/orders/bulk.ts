@@ -139,23 +139,23 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
       throw new CliError('rejected', `the batch costs more than the wallet holds: ${s}; nothing was ordered`, 'top up the wallet, or split the file: vouchers wallets list');
     }
   }
-  const todo = rows.filter((r) => !state?.results.get(r.row)?.ok);
+  const toOrder = rows.filter((r) => !state?.results.get(r.row)?.ok);
 
   if (o.dryRun) {
-    await printRecord(io, { dry_run: true, batch_id: batchId, rows: rows.length, to_order: todo.length, totals: totals ? Object.fromEntries([...totals].map(([c, m]) => [c, fromMinor(m, c)])) : null }, [
+    await printRecord(io, { dry_run: true, batch_id: batchId, rows: rows.length, to_order: toOrder.length, totals: totals ? Object.fromEntries([...totals].map(([c, m]) => [c, fromMinor(m, c)])) : null }, [
       { label: 'dry_run', value: 'yes: nothing was ordered' },
       { label: 'batch_id', value: batchId },
       { label: 'rows', value: rows.length },
-      { label: 'to_order', value: todo.length },
+      { label: 'to_order', value: toOrder.length },
       ...(totals ? [{ label: 'total', value: describeTotals(totals) }] : []),
     ], o.settings);
     err(io, 'Dry run passed: every row is valid and the wallets cover the batch. Run again without --dry-run to order.\n');
     return;
   }
-  if (profile.production && todo.length > 0) {
+  if (profile.production && toOrder.length > 0) {
     await confirmOrStop(io, {
       yes: o.yes,
-      question: `Profile ${profile.name} is PRODUCTION: order ${todo.length} row${todo.length === 1 ? '' : 's'}${totals ? ` (${describeTotals(totals)})` : ''} for real?`,
+      question: `Profile ${profile.name} is PRODUCTION: order ${toOrder.length} row${toOrder.length === 1 ? '' : 's'}${totals ? ` (${describeTotals(totals)})` : ''} for real?`,
       reason: `profile ${profile.name} is marked production`,
     });
   }
@@ -166,13 +166,13 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
   } else {
     journal = await BulkJournal.create(config.dir, { batch_id: batchId, source: o.from ?? null, sha256: sha256Hex(input!.content), created_at: new Date(f.clock.now()).toISOString(), rows });
   }
-  const skipped = rows.length - todo.length;
-  err(io, `Batch ${batchId}: ${rows.length} rows, ${skipped > 0 ? `${skipped} already ordered (skipped), ` : ''}${todo.length} to send, ${o.concurrency} at a time\n  journal ${journal.path}\n`);
+  const skipped = rows.length - toOrder.length;
+  err(io, `Batch ${batchId}: ${rows.length} rows, ${skipped > 0 ? `${skipped} already ordered (skipped), ` : ''}${toOrder.length} to send, ${o.concurrency} at a time\n  journal ${journal.path}\n`);
 
   const progress = startProgress(io, f.clock, rows.length, skipped);
   let outcome;
   try {
-    outcome = await runRows(todo, { client, journal, clock: f.clock, ids: f.ids, signal: io.signal, concurrency: o.concurrency, onResult: (r) => progress.update(r) });
+    outcome = await runRows(toOrder, { client, journal, clock: f.clock, ids: f.ids, signal: io.signal, concurrency: o.concurrency, onResult: (r) => progress.update(r) });
   } finally {
     progress.done();
     await journal.close();

@@ -15,10 +15,10 @@ export type ProductLookup = { product: ProductDetail } | { problem: string };
 
 /** Fetch each distinct product once (a few at a time). 404/403 become problems; other errors throw. */
 export async function lookupProducts(client: ApiClient, ids: Iterable<string>, signal?: AbortSignal): Promise<Map<string, ProductLookup>> {
-  const todo = [...new Set(ids)];
+  const queue = [...new Set(ids)];
   const found = new Map<string, ProductLookup>();
   const worker = async () => {
-    for (let id = todo.shift(); id !== undefined; id = todo.shift()) {
+    for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
       try {
         found.set(id, { product: (await getProduct(client, id, { signal })).data });
       } catch (error) {
@@ -28,7 +28,7 @@ export async function lookupProducts(client: ApiClient, ids: Iterable<string>, s
       }
     }
   };
-  await Promise.all(Array.from({ length: Math.min(4, todo.length) }, worker));
+  await Promise.all(Array.from({ length: Math.min(4, queue.length) }, worker));
   return found;
 }
 
