@@ -25,7 +25,8 @@ export class Narrator {
   }
 
   line(text = ''): void {
-    if (this.spinner) this.spinner.info(text);
+    // The spinner persists lines behind a one-character symbol and a space: keep the indent.
+    if (this.spinner) this.spinner.info(text.replace(/^ {2}/, ''));
     else this.io[this.stream].write(text + '\n');
   }
 
