@@ -70,6 +70,8 @@ export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
   let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
   let spawnError: Error | undefined;
   let pid: number | undefined;
+  let onExit: () => void = () => undefined;
+  const exitSeen = new Promise<void>((resolve) => { onExit = resolve; });
   try {
     const child = spawn(nodeExecutable(), [binPath(), ...childArgs(o)], {
       detached: true,
@@ -78,7 +80,7 @@ export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
       env: { ...io.env, NO_COLOR: '1' },
     });
     child.once('error', (e) => { spawnError = e; });
-    child.once('exit', (code, signal) => { exited = { code, signal }; });
+    child.once('exit', (code, signal) => { exited = { code, signal }; onExit(); });
     child.unref();
     pid = child.pid;
   } finally {
@@ -90,6 +92,8 @@ export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
   for (;;) {
     if (spawnError) throw new CliError('unexpected', `could not start the background sandbox: ${spawnError.message}`);
     if (exited || (pid !== undefined && !isProcessAlive(pid))) {
+      // Gone before its exit event was seen: give the event a moment, for the exit code.
+      if (!exited) await Promise.race([exitSeen, clock.sleep(1_000)]);
       const said = logSince(logFile, offset);
       const why = said ? `:\n${said}` : ` (exit ${exited?.code ?? exited?.signal ?? 'unknown'})`;
       const message = `the background sandbox stopped at once${why}`;
