@@ -77,6 +77,11 @@ describe('vouchers sandbox admin', () => {
     expect(fund.code, fund.stderr).toBe(0);
     expect(json(fund.stdout).transaction).toMatchObject({ type: 'TOP_UP', amount: 250.5 });
     expect((await admin('fund', '--currency', 'EUR', '--amount', '0')).code).toBe(2);
+    const gbp = async () => json<{ currency: string; available: number }[]>((await cli('wallets', 'list', '--json')).stdout).find((w) => w.currency === 'GBP')!.available;
+    const before = await gbp();
+    const repeated = await admin('fund', '--currency', 'GBP', '--amount', '1', '--count', '3', '--json');
+    expect(repeated.code, repeated.stderr).toBe(0);
+    expect(await gbp()).toBe(before + 3);
 
     const stock = await admin('stock', '--product', 'northwind-store-us', '--denomination', '25', '--count', '0', '--json');
     expect(stock.code, stock.stderr).toBe(0);

@@ -8,7 +8,7 @@ import { formatMoney } from '../../core/output/format.js';
 import type { OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../factory.js';
 import { adminCall, adminTarget, type AdminList } from './admin-client.js';
-import { amountFlag, currencyFlag } from './admin-flags.js';
+import { amountFlag, currencyFlag, wholeNumberFlag } from './admin-flags.js';
 import { KEY_COLUMNS, PARTNER_COLUMNS, SECRET_NOTE, keyFields, showList, showRecord, shownKey, type AdminKey, type AdminPartner, type AdminWallet } from './admin-output.js';
 
 export interface FundFlags extends OutputFlags {
@@ -16,6 +16,7 @@ export interface FundFlags extends OutputFlags {
   amount: string;
   partner?: string;
   description?: string;
+  count?: string;
 }
 
 interface FundAnswer {
@@ -24,7 +25,8 @@ interface FundAnswer {
 }
 
 export async function fund(f: Factory, flags: FundFlags): Promise<void> {
-  const body = { currency: currencyFlag(flags.currency), amount: amountFlag(flags.amount), partner_id: flags.partner, description: flags.description };
+  const count = flags.count === undefined ? undefined : wholeNumberFlag(flags.count, '--count', 1, 1_000_000);
+  const body = { currency: currencyFlag(flags.currency), amount: amountFlag(flags.amount), partner_id: flags.partner, description: flags.description, count };
   const target = await adminTarget(f);
   const res = await adminCall<FundAnswer>(target, 'POST', '/wallets/fund', { body, signal: f.io.signal });
   const { wallet, transaction } = res.data;

@@ -61,7 +61,8 @@ function registerAccountVerbs(admin: Command, f: Factory): void {
     .requiredOption('--currency <code>', 'wallet currency, e.g. USD')
     .requiredOption('--amount <n>', 'amount in major units (negative = adjustment down)')
     .option('--partner <id>', 'partner (default: the default partner)')
-    .option('--description <text>', 'transaction description');
+    .option('--description <text>', 'transaction description')
+    .option('--count <n>', 'post the entry this many times (load and benchmark set-up)');
 
   const partners = admin.command('partners').description('List and create partners (each with its own key and wallets)');
   verb(partners, 'list', 'List partners with their categories and wallets', 'list', ['partners list'],

@@ -41,6 +41,14 @@ restart reuses that profile's credentials, so configured clients keep working.`)
 
 export const registerSandbox: RegisterCommand = (program, f) => {
   const sandbox = program.command('sandbox').description('Run and drive the local sandbox: start, stop, status, admin, trigger');
+  sandbox.addHelpText('after', `
+Examples:
+  $ vouchers sandbox start --detach && vouchers orders create --product sbx-instant --denomination 25
+  $ vouchers sandbox trigger order.delivered
+  $ vouchers sandbox admin orders list --gate held
+  $ vouchers sandbox stop
+
+Products, admin routes and faults: docs/sandbox.md`);
   registerStart(sandbox, f);
 
   const status = sandbox.command('status').description('Show whether the sandbox runs: pid, URLs, uptime, orders')
