@@ -9,6 +9,7 @@ import { listWallets } from '../../api/wallets.js';
 import type { Order } from '../../contract/orders.js';
 import type { ApiClient, ApiResponse } from '../../core/http/types.js';
 import { formatMoney, maskCode } from '../../core/output/format.js';
+import { shownCode } from '../orders/redact.js';
 import type { Factory } from '../../factory.js';
 import type { Narrator } from './narrator.js';
 
@@ -48,7 +49,7 @@ export async function catalog(ctx: StepContext): Promise<{ categories: number; p
 }
 
 function vouchersLine(order: Order): string[] {
-  return order.vouchers.map((v) => `voucher ${v.voucher_id}  ${formatMoney(v.denomination, order.currency)}  code ${maskCode(v.code ?? (v.code_last4 ? `xxxxxxxx${v.code_last4}` : ''))}  expires ${v.expiry ?? 'never'}`);
+  return order.vouchers.map((v) => `voucher ${v.voucher_id}  ${formatMoney(v.denomination, order.currency)}  code ${shownCode(v, false)}  expires ${v.expiry ?? 'never'}`);
 }
 
 export async function instantOrder(ctx: StepContext): Promise<Order> {

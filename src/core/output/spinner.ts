@@ -12,7 +12,9 @@ export interface Spinner {
 }
 
 export async function startSpinner(io: IO, message: string, options: { quiet?: boolean } = {}): Promise<Spinner> {
-  if (!io.stderrIsTTY || options.quiet) {
+  // A terminal that reports 0 columns (some pseudo-terminals) would make ora clear lines forever.
+  const columns = (io.stderr as { columns?: number }).columns;
+  if (!io.stderrIsTTY || options.quiet || columns === 0) {
     return {
       text: () => undefined,
       succeed: () => undefined,
