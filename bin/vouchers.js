@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import('../dist/main.js').then((m) => m.main(process));
+import('../dist/cli/main.js').then((m) => m.main(process));

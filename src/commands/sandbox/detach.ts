@@ -5,9 +5,9 @@
  */
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { CliError, UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
+import { packagePath } from '../../core/io/package-root.js';
 import { isProcessAlive, nodeExecutable, signalProcess } from '../../core/io/processes.js';
 import type { Factory } from '../../factory.js';
 import { describeProfileWrite, printStarted } from './start.js';
@@ -19,9 +19,9 @@ import { childArgs, type StartOptions } from './start-options.js';
 const READY_TIMEOUT_MS = 20_000;
 const POLL_MS = 50;
 
-/** The CLI's own entry point (bin/vouchers.js), from src/ or dist/ alike. */
+/** The CLI's own entry point (bin/vouchers.js), from src/, dist/ or the bundle alike. */
 function binPath(): string {
-  return fileURLToPath(new URL('../../../bin/vouchers.js', import.meta.url));
+  return packagePath('bin', 'vouchers.js');
 }
 
 function sizeOf(file: string): number {

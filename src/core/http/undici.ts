@@ -5,6 +5,7 @@
  * (`Object.assign(Dispatcher.prototype, api)`); when the layout ever changes, the package
  * entry is loaded instead.
  */
+import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
 
@@ -28,21 +29,18 @@ async function loadAgentClass(): Promise<AgentConstructor> {
   // 70-100 ms added to every one-shot command. The baseline tier alone parses our small
   // responses just as well (measured in `npm run bench`).
   setFlagsFromString('--liftoff-only');
-  // Specifiers kept in variables: undici ships no typings for its internal files.
-  const agentPath = 'undici/lib/dispatcher/agent.js';
-  const apiPath = 'undici/lib/api/index.js';
-  const dispatcherPath = 'undici/lib/dispatcher/dispatcher.js';
+  // undici is CommonJS: `require` loads it without the ES-module lexer pass over each of
+  // its files (import() would run one per file).
+  const require = createRequire(import.meta.url);
   try {
-    const [agentMod, apiMod, dispatcherMod] = await Promise.all([import(agentPath), import(apiPath), import(dispatcherPath)]);
-    const Agent = (agentMod.default ?? agentMod) as AgentConstructor;
-    const api = (apiMod.default ?? apiMod) as Record<string, unknown>;
-    const DispatcherClass = (dispatcherMod.default ?? dispatcherMod) as { prototype: Record<string, unknown> };
+    const Agent = require('undici/lib/dispatcher/agent.js') as AgentConstructor;
+    const api = require('undici/lib/api/index.js') as Record<string, unknown>;
+    const DispatcherClass = require('undici/lib/dispatcher/dispatcher.js') as { prototype: Record<string, unknown> };
     if (typeof api.request !== 'function' || typeof Agent !== 'function') throw new Error('unexpected undici layout');
     if (typeof DispatcherClass.prototype.request !== 'function') Object.assign(DispatcherClass.prototype, api);
     return Agent;
   } catch {
-    const undici = await import('undici');
-    return undici.Agent as unknown as AgentConstructor;
+    return (require('undici') as { Agent: unknown }).Agent as AgentConstructor;
   }
 }
 
