@@ -27,6 +27,7 @@ beforeAll(async () => {
       if (body.items.length === 0) return sendJson(res, 422, { error: { name: 'ValidationFailed', code: 'VALIDATION_FAILED', message: 'items must hold at least one item', details: [{ path: 'items', message: 'must hold at least one item' }] } }, { 'x-trace-id': TRACE });
       return sendJson(res, 202, ORDER);
     }
+    if (path === '/api/v1/always-503') return sendError(res, 503, 'ServiceUnavailable', 'SERVICE_UNAVAILABLE', 'down', { 'x-trace-id': TRACE, 'retry-after': '0' });
     if (req.method === 'GET' && path === '/api/v1/transactions') return sendJson(res, 200, { data: [{ transaction_id: 'nope' }], has_more: false, next_cursor: null });
     sendError(res, 404, 'NotFound', 'NOT_FOUND', 'no such thing', { 'x-trace-id': TRACE });
   });
@@ -150,6 +151,27 @@ describe('vouchers api', () => {
     expect(log).not.toContain(SECRET);
     expect(log).not.toContain('items');
     expect(JSON.parse(log.trim().split('\n').at(-1)!)).toMatchObject({ method: 'POST', path: '/orders', status: 422, trace_id: TRACE, error_code: 'VALIDATION_FAILED' });
+  });
+
+  it('takes max retries and the signing path from the environment', async () => {
+    const before = server.requests.length;
+    const r = await runCli(['api', 'GET', '/always-503'], { env: { ...env(), VOUCHERS_MAX_RETRIES: '0' } });
+    expect(r.code).toBe(7);
+    expect(server.requests.length - before).toBe(1);
+    const flag = await runCli(['api', 'GET', '/always-503', '--max-retries', '1'], { env: { ...env(), VOUCHERS_MAX_RETRIES: '0' } });
+    expect(flag.code).toBe(7);
+    expect(server.requests.length - before).toBe(3);
+
+    const data = '{"items":[{"product_id":"amzn-us","denomination":25,"quantity":1}]}';
+    const signed = await runCli(['api', 'POST', '/orders', '--data', data], { env: { ...env(), VOUCHERS_SIGNING_PATH: 'relative' } });
+    expect(signed.code).toBe(0);
+    const req = server.requests.at(-1)!;
+    const verify = (path: string) => verifyRequest({ secret: SECRET, method: 'POST', path, body: req.body, timestampHeader: req.headers['x-timestamp'] as string, signatureHeader: req.headers['x-signature'] as string, nowSeconds: Math.floor(Date.now() / 1000) });
+    expect(() => verify('/orders')).not.toThrow();
+    expect(() => verify('/api/v1/orders')).toThrow();
+    const bad = await runCli(['api', 'GET', '/wallets'], { env: { ...env(), VOUCHERS_SIGNING_PATH: 'sideways' } });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('VOUCHERS_SIGNING_PATH "sideways" is not a signing path variant');
   });
 
   it('has help with examples', async () => {

@@ -28,6 +28,8 @@ const COLUMNS: Column<SettingRow>[] = [
 /** The environment variable behind each field that env can set. */
 const ENV_OF: Partial<Record<string, string>> = {
   name: ENV.profile, base_url: ENV.baseUrl, api_key: ENV.apiKey, api_secret: ENV.apiSecret, webhook_secret: ENV.webhookSecret,
+  signing_path: ENV.signingPath, limits_orders_per_minute: ENV.ordersPerMinute, limits_general_per_hour: ENV.generalPerHour,
+  timeout_ms: ENV.timeout, max_retries: ENV.maxRetries, production: ENV.production,
 };
 const FLAG_OF: Partial<Record<string, string>> = {
   name: '--profile', base_url: '--base-url', timeout_ms: '--timeout', max_retries: '--max-retries',
@@ -76,8 +78,8 @@ function rowsOf(p: ResolvedProfile): SettingRow[] {
     row('api_secret', 'api_secret', p.api_secret ? maskSecret(p.api_secret) : undefined),
     row('webhook_secret', 'webhook_secret', p.webhook_secret ? maskSecret(p.webhook_secret) : undefined),
     row('signing.path', 'signing_path', p.signing_path),
-    row('limits.orders_per_minute', 'limits', String(p.limits.orders_per_minute)),
-    row('limits.general_per_hour', 'limits', String(p.limits.general_per_hour)),
+    row('limits.orders_per_minute', 'limits_orders_per_minute', String(p.limits.orders_per_minute)),
+    row('limits.general_per_hour', 'limits_general_per_hour', String(p.limits.general_per_hour)),
     row('timeout', 'timeout_ms', formatDuration(p.timeout_ms)),
     row('max_retries', 'max_retries', String(p.max_retries)),
     row('production', 'production', String(p.production)),

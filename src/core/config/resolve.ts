@@ -2,9 +2,10 @@
  * The profile of one run, each value taken from the first place that has it:
  * flag > environment > profile file > default. `sources` records which one it was.
  */
-import { UsageError, ConfigError } from '../errors/index.js';
+import { ConfigError } from '../errors/index.js';
 import { validateBaseUrl } from './base-url.js';
 import { parseDuration } from '../http/duration.js';
+import { MAX_RETRIES_LIMIT, parseBoolean, parseMaxRetries, parsePositiveInt, parseSigningPath } from './parse.js';
 import {
   DEFAULT_LIMITS, DEFAULT_MAX_RETRIES, DEFAULT_PROFILE_NAME, DEFAULT_TIMEOUT_MS, ENV,
   type ConfigReader, type ResolvedProfile, type StoredProfile, type ValueSource,
@@ -18,7 +19,7 @@ export interface ResolveGlobals {
   maxRetries?: string;
 }
 
-export const MAX_RETRIES_LIMIT = 20;
+export { MAX_RETRIES_LIMIT, parseMaxRetries };
 
 type Env = Record<string, string | undefined>;
 
@@ -28,12 +29,10 @@ function envValue(env: Env, name: string): string | undefined {
   return v === undefined || v === '' ? undefined : v;
 }
 
-export function parseMaxRetries(text: string, what: string): number {
-  const n = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
-  if (!Number.isInteger(n) || n > MAX_RETRIES_LIMIT) {
-    throw new UsageError(`${what} ${JSON.stringify(text)} is not a retry count`, `use a whole number from 0 to ${MAX_RETRIES_LIMIT}`);
-  }
-  return n;
+/** An env value parsed, or undefined when unset; a bad value is a UsageError naming the variable. */
+function envParsed<T>(env: Env, name: string, parse: (text: string, what: string) => T): T | undefined {
+  const v = envValue(env, name);
+  return v === undefined ? undefined : parse(v, name);
 }
 
 /** Which profile this run uses, and why. */
@@ -89,23 +88,27 @@ export function resolveProfileUnchecked(store: ConfigReader, env: Env, globals: 
     api_key: pick<string | undefined>(sources, 'api_key', [[envKey, 'env'], [p.api_key, 'profile']], undefined),
     api_secret: pick<string | undefined>(sources, 'api_secret', [[envSecret, 'env'], [p.api_secret, 'profile']], undefined),
     webhook_secret: pick<string | undefined>(sources, 'webhook_secret', [[envValue(env, ENV.webhookSecret), 'env'], [p.webhook_secret, 'profile']], undefined),
-    signing_path: pick(sources, 'signing_path', [[p.signing?.path, 'profile']], 'full'),
-    limits: { ...DEFAULT_LIMITS },
-    timeout_ms: pick(sources, 'timeout_ms', [[timeoutFlag, 'flag'], [p.timeout, 'profile']], DEFAULT_TIMEOUT_MS),
-    max_retries: pick(sources, 'max_retries', [[retriesFlag, 'flag'], [p.max_retries, 'profile']], DEFAULT_MAX_RETRIES),
-    production: pick(sources, 'production', [[p.production, 'profile']], false),
+    signing_path: pick(sources, 'signing_path', [[envParsed(env, ENV.signingPath, parseSigningPath), 'env'], [p.signing?.path, 'profile']], 'full'),
+    limits: {
+      orders_per_minute: pick(sources, 'limits_orders_per_minute', [[envParsed(env, ENV.ordersPerMinute, parsePositiveInt), 'env'], [p.limits?.orders_per_minute, 'profile']], DEFAULT_LIMITS.orders_per_minute),
+      general_per_hour: pick(sources, 'limits_general_per_hour', [[envParsed(env, ENV.generalPerHour, parsePositiveInt), 'env'], [p.limits?.general_per_hour, 'profile']], DEFAULT_LIMITS.general_per_hour),
+    },
+    timeout_ms: pick(sources, 'timeout_ms', [[timeoutFlag, 'flag'], [envParsed(env, ENV.timeout, (t, w) => parseDuration(t, w)), 'env'], [p.timeout, 'profile']], DEFAULT_TIMEOUT_MS),
+    max_retries: pick(sources, 'max_retries', [[retriesFlag, 'flag'], [envParsed(env, ENV.maxRetries, parseMaxRetries), 'env'], [p.max_retries, 'profile']], DEFAULT_MAX_RETRIES),
+    production: pick(sources, 'production', [[envParsed(env, ENV.production, parseBoolean), 'env'], [p.production, 'profile']], false),
     admin_url: pick<string | undefined>(sources, 'admin_url', [[p.admin_url, 'profile']], undefined),
     admin_token: pick<string | undefined>(sources, 'admin_token', [[p.admin_token, 'profile']], undefined),
     sources,
   };
-  const hasLimits = p.limits?.orders_per_minute !== undefined || p.limits?.general_per_hour !== undefined;
-  resolved.limits = { ...DEFAULT_LIMITS, ...stripUndefined(p.limits ?? {}) };
-  sources.limits = hasLimits ? 'profile' : 'default';
+  sources.limits = strongest(sources.limits_orders_per_minute, sources.limits_general_per_hour);
   return resolved;
 }
 
-function stripUndefined<T extends object>(o: T): Partial<T> {
-  return Object.fromEntries(Object.entries(o).filter(([, v]) => v !== undefined)) as Partial<T>;
+const STRENGTH: ValueSource[] = ['flag', 'env', 'profile', 'default'];
+
+/** The higher-precedence of two sources. */
+function strongest(a: ValueSource | undefined, b: ValueSource | undefined): ValueSource {
+  return STRENGTH[Math.min(STRENGTH.indexOf(a ?? 'default'), STRENGTH.indexOf(b ?? 'default'))]!;
 }
 
 /** "--base-url", "VOUCHERS_BASE_URL", "profile prod": where a base URL came from, for messages. */

@@ -3,38 +3,18 @@
  * are marked: their values should come from stdin or a hidden prompt, never a flag.
  */
 import { UsageError } from '../errors/index.js';
-import { SIGNING_PATH_VARIANTS, type SigningPathVariant } from '../signer/request.js';
 import { validateBaseUrl } from './base-url.js';
 import { parseDuration } from '../http/duration.js';
-import { parseMaxRetries } from './resolve.js';
+import { parseBoolean, parseMaxRetries, parsePositiveInt, parseSigningPath } from './parse.js';
 import type { StoredProfile } from './types.js';
+
+export { parseBoolean, parsePositiveInt, parseSigningPath };
 
 export interface SettingDef {
   key: string;
   description: string;
   secret: boolean;
   apply(profile: StoredProfile, value: string): StoredProfile;
-}
-
-export function parsePositiveInt(text: string, what: string): number {
-  const t = text.trim();
-  const n = /^\d+$/.test(t) ? Number(t) : NaN;
-  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${what} ${JSON.stringify(text)} is not a positive whole number`, 'e.g. 100');
-  return n;
-}
-
-export function parseSigningPath(text: string, what: string): SigningPathVariant {
-  if (!SIGNING_PATH_VARIANTS.includes(text as SigningPathVariant)) {
-    throw new UsageError(`${what} ${JSON.stringify(text)} is not a signing path variant`, `use ${SIGNING_PATH_VARIANTS.join(' or ')} (full signs /api/v1/…, relative signs the path after the base URL)`);
-  }
-  return text as SigningPathVariant;
-}
-
-export function parseBoolean(text: string, what: string): boolean {
-  const t = text.trim().toLowerCase();
-  if (['true', 'yes', 'on', '1'].includes(t)) return true;
-  if (['false', 'no', 'off', '0'].includes(t)) return false;
-  throw new UsageError(`${what} ${JSON.stringify(text)} is not true or false`, 'use true or false');
 }
 
 function nonEmpty(text: string, what: string): string {

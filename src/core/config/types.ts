@@ -44,21 +44,38 @@ export interface ResolvedProfile {
   production: boolean;
   admin_url: string | undefined;
   admin_token: string | undefined;
-  /** Where each resolved value came from (for `profiles show` and `doctor`). */
-  sources: Partial<Record<keyof Omit<ResolvedProfile, 'sources' | 'name' | 'exists'>, ValueSource>> & { name?: ValueSource };
+  /**
+   * Where each resolved value came from (for `profiles show` and `doctor`). `limits` is
+   * the strongest source of its two values; each has its own entry too.
+   */
+  sources: Partial<Record<keyof Omit<ResolvedProfile, 'sources' | 'name' | 'exists'>, ValueSource>> & {
+    name?: ValueSource;
+    limits_orders_per_minute?: ValueSource;
+    limits_general_per_hour?: ValueSource;
+  };
 }
 
 export const DEFAULT_TIMEOUT_MS = 30_000;
 export const DEFAULT_MAX_RETRIES = 3;
 export const DEFAULT_PROFILE_NAME = 'default';
 
-/** Environment variables the CLI reads. */
+/**
+ * Environment variables the CLI reads. Every profile setting has one: `VOUCHERS_` and the
+ * setting's key upper-cased, dots as underscores (`limits.orders_per_minute` →
+ * `VOUCHERS_LIMITS_ORDERS_PER_MINUTE`).
+ */
 export const ENV = {
   profile: 'VOUCHERS_PROFILE',
   baseUrl: 'VOUCHERS_BASE_URL',
   apiKey: 'VOUCHERS_API_KEY',
   apiSecret: 'VOUCHERS_API_SECRET',
   webhookSecret: 'VOUCHERS_WEBHOOK_SECRET',
+  signingPath: 'VOUCHERS_SIGNING_PATH',
+  ordersPerMinute: 'VOUCHERS_LIMITS_ORDERS_PER_MINUTE',
+  generalPerHour: 'VOUCHERS_LIMITS_GENERAL_PER_HOUR',
+  timeout: 'VOUCHERS_TIMEOUT',
+  maxRetries: 'VOUCHERS_MAX_RETRIES',
+  production: 'VOUCHERS_PRODUCTION',
   configDir: 'VOUCHERS_CONFIG_DIR',
 } as const;
 

@@ -79,6 +79,45 @@ describe('resolveProfile precedence per field', () => {
     expect(r.sources).toMatchObject({ base_url: 'flag', timeout_ms: 'flag', max_retries: 'flag' });
   });
 
+  it('every setting has an environment variable that beats the profile', () => {
+    const env = {
+      VOUCHERS_SIGNING_PATH: 'full', VOUCHERS_LIMITS_ORDERS_PER_MINUTE: '30', VOUCHERS_LIMITS_GENERAL_PER_HOUR: '600',
+      VOUCHERS_TIMEOUT: '45s', VOUCHERS_MAX_RETRIES: '5', VOUCHERS_PRODUCTION: 'false',
+    };
+    const r = resolveProfile(store, env, {});
+    expect(r).toMatchObject({ signing_path: 'full', limits: { orders_per_minute: 30, general_per_hour: 600 }, timeout_ms: 45_000, max_retries: 5, production: false });
+    expect(r.sources).toMatchObject({
+      signing_path: 'env', limits: 'env', limits_orders_per_minute: 'env', limits_general_per_hour: 'env',
+      timeout_ms: 'env', max_retries: 'env', production: 'env',
+    });
+  });
+
+  it('flags beat env for timeout and max retries', () => {
+    const r = resolveProfile(store, { VOUCHERS_TIMEOUT: '45s', VOUCHERS_MAX_RETRIES: '5' }, { timeout: '2s', maxRetries: '1' });
+    expect(r).toMatchObject({ timeout_ms: 2_000, max_retries: 1 });
+    expect(r.sources).toMatchObject({ timeout_ms: 'flag', max_retries: 'flag' });
+  });
+
+  it('each limit keeps its own source: one from env, the other from the profile or the default', () => {
+    const r = resolveProfile(store, { VOUCHERS_LIMITS_GENERAL_PER_HOUR: '600' }, {});
+    expect(r.limits).toEqual({ orders_per_minute: 7, general_per_hour: 600 });
+    expect(r.sources).toMatchObject({ limits_orders_per_minute: 'profile', limits_general_per_hour: 'env', limits: 'env' });
+    const d = resolveProfile(memoryStore({ p: { limits: { orders_per_minute: 9 } } }, 'p'), {}, {});
+    expect(d.limits).toEqual({ orders_per_minute: 9, general_per_hour: DEFAULT_LIMITS.general_per_hour });
+    expect(d.sources).toMatchObject({ limits_orders_per_minute: 'profile', limits_general_per_hour: 'default', limits: 'profile' });
+  });
+
+  it('a bad environment value is a usage error naming the variable', () => {
+    for (const [name, value] of [
+      ['VOUCHERS_SIGNING_PATH', 'sideways'], ['VOUCHERS_LIMITS_ORDERS_PER_MINUTE', '0'], ['VOUCHERS_LIMITS_GENERAL_PER_HOUR', 'many'],
+      ['VOUCHERS_TIMEOUT', 'soon'], ['VOUCHERS_MAX_RETRIES', '99'], ['VOUCHERS_PRODUCTION', 'maybe'],
+    ] as const) {
+      const e = (() => { try { resolveProfile(store, { [name]: value }, {}); } catch (x) { return x; } })();
+      expect(e, name).toBeInstanceOf(UsageError);
+      expect((e as UsageError).message, name).toContain(`${name} "${value}"`);
+    }
+  });
+
   it('defaults when neither flag, env nor profile has a value', () => {
     const r = resolveProfile(memoryStore({}), {}, {});
     expect(r).toMatchObject({
