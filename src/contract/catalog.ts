@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Country, Currency } from './common.js';
 
 export const Category = z.looseObject({

@@ -3,7 +3,7 @@
  * Response schemas are "loose" (unknown fields are kept, never rejected) so a newer
  * server does not break an older CLI; request schemas are strict so typos are caught.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 
 const CROCKFORD = '[0-9A-HJKMNP-TV-Z]{26}';
 

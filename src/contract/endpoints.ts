@@ -4,7 +4,7 @@
  * and whether it is signed, idempotent or an extension. The sandbox routes from it, the
  * client validates responses with it, and the OpenAPI document is generated from it.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Category, Product, ProductDetail } from './catalog.js';
 import { Country, Currency, DateOnly, listEnvelope, OrderId, PAGE_LIMIT } from './common.js';
 import type { ErrorCode } from './errors.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Amount, Currency, DateOnly, EventId, OrderId, Timestamp, TransactionId, VoucherId } from './common.js';
 import { FulfilledFrom, OrderStatus } from './orders.js';
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Amount, Currency, DateOnly, OrderId, PayoutId, Timestamp, TransactionId } from './common.js';
 
 export const Wallet = z.looseObject({

@@ -5,7 +5,7 @@
  * checked-in file equal to `buildOpenApi()`. Everything here is deterministic: same code,
  * same bytes.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { ErrorEnvelope } from './common.js';
 import { ENDPOINTS, type Endpoint, type HttpMethod } from './endpoints.js';
 import { ERRORS, EXTENSION_ERROR_CODES, type ErrorCode } from './errors.js';

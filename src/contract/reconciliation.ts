@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { DateOnly, OrderId, Timestamp } from './common.js';
 
 export const DRIFT_RESOLUTIONS = ['pending', 'resolved', 'escalated'] as const;

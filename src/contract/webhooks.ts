@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import * as z from 'zod';
 import { Timestamp, WebhookId } from './common.js';
 import { EventType } from './events.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { z } from 'zod';
+import * as z from 'zod';
 import { Category, Product, ProductDetail } from '../../src/contract/catalog.js';
 import { ErrorEnvelope, listEnvelope, OrderId } from '../../src/contract/common.js';
 import { EVENT_DATA, EVENT_TYPES, EventEnvelope, FORBIDDEN_EVENT_FIELDS } from '../../src/contract/events.js';

@@ -1,5 +1,5 @@
 /** Request bodies of the admin surface (strict: unknown fields are refused). */
-import { z } from 'zod';
+import * as z from 'zod';
 import { Currency } from '../../contract/common.js';
 import { DRIFT_RESOLUTIONS } from '../../contract/reconciliation.js';
 import { parseCidr } from '../core/cidr.js';

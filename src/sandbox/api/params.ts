@@ -1,5 +1,5 @@
 /** Query and path parameters of an endpoint, validated with its schemas from the endpoint table. */
-import { z } from 'zod';
+import * as z from 'zod';
 import type { Endpoint } from '../../contract/endpoints.js';
 import { SandboxHttpError } from '../http/errors.js';
 import { validate } from '../http/validate.js';
