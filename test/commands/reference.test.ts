@@ -1,0 +1,17 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { renderCommandReference } from '../../src/commands/reference.js';
+import { createFactory } from '../../src/factory.js';
+import { buildProgram } from '../../src/program.js';
+import { testIO } from '../helpers/io.js';
+
+describe('docs/commands.md', () => {
+  it('is the current help of every command (run `npm run docs` when this fails)', async () => {
+    const io = testIO();
+    const { program } = await buildProgram(io, (g) => createFactory(io, g));
+    const text = renderCommandReference(program);
+    expect(text).toContain('## vouchers orders create');
+    expect(text).toContain('Examples:');
+    expect(readFileSync(new URL('../../docs/commands.md', import.meta.url), 'utf8')).toBe(text);
+  });
+});
