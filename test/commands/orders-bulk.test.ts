@@ -281,6 +281,22 @@ describe('orders create --from', () => {
     expect(ok.code, ok.stderr).toBe(0);
     expect(orderCount(sb)).toBe(3);
 
+    // A --results file that could not be written afterwards is refused before the first order.
+    for (const bad of [join(tempConfigDir(), 'no-such-dir', 'results.csv'), tempConfigDir()]) {
+      const r = await runCli(['orders', 'create', '--from', file, '--yes', '--results', bad], { configDir: dir });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toMatch(/cannot write the results file/);
+      expect(r.stderr).not.toMatch(/Unexpected error/);
+    }
+    expect(orderCount(sb)).toBe(3);
+
+    // A batch already complete: nothing is sent, and the user is told how to order the rows again.
+    const done = await runCli(['orders', 'create', '--from', file, '--yes'], { configDir: prod });
+    expect(done.code, done.stderr).toBe(0);
+    expect(done.stderr).toContain('3 already ordered (skipped), 0 to send');
+    expect(done.stderr).toMatch(/make it a new file/);
+    expect(orderCount(sb)).toBe(3);
+
     writeFileSync(file, text + 'sbx-instant,10,1,extra,\n');
     const changed = await runCli(['orders', 'create', '--from', file, '--resume', batchIdFor(text)], { configDir: prod });
     expect(changed.code).toBe(2);

@@ -3,10 +3,11 @@
  * the `--results` CSV (row, order_id, status, trace_id, error), and the error kind the
  * exit code comes from when not every row was ordered.
  */
-import { writeFile } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { constants } from 'node:fs';
+import { access, stat, writeFile } from 'node:fs/promises';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { fromMinor, formatMoney, toMinor } from '../../contract/money-format.js';
-import type { ErrorKind } from '../../core/errors/index.js';
+import { UsageError, type ErrorKind } from '../../core/errors/index.js';
 import type { IO } from '../../core/io/io.js';
 import type { BatchState, ResultRecord } from '../../core/journal/bulk.js';
 import { printJson, printList, printRecord, type Column } from '../../core/output/print.js';
@@ -97,9 +98,37 @@ export function resultsCsv(state: BatchState): string {
   return lines.join('\n') + '\n';
 }
 
+function resultsPath(file: string, cwd: string): string {
+  return isAbsolute(file) ? file : resolve(cwd, file);
+}
+
+function cannotWrite(path: string, why: string): UsageError {
+  return new UsageError(`cannot write the results file ${path}: ${why}`, 'give --results a file in a directory you can write');
+}
+
+/** Fail before the first order when the `--results` file could not be written afterwards. */
+export async function assertResultsWritable(file: string, cwd: string): Promise<string> {
+  const path = resultsPath(file, cwd);
+  const info = await stat(path).catch(() => undefined);
+  if (info?.isDirectory()) throw cannotWrite(path, 'it is a directory');
+  try {
+    await access(info ? path : dirname(path), constants.W_OK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw cannotWrite(path, code === 'ENOENT' ? `no directory ${dirname(path)}` : (code ?? (e as Error).message));
+  }
+  return path;
+}
+
 export async function writeResults(file: string, cwd: string, state: BatchState): Promise<string> {
-  const path = isAbsolute(file) ? file : resolve(cwd, file);
-  await writeFile(path, resultsCsv(state), { encoding: 'utf8', mode: 0o600 });
+  const path = resultsPath(file, cwd);
+  try {
+    await writeFile(path, resultsCsv(state), { encoding: 'utf8', mode: 0o600 });
+  } catch (e) {
+    // The orders are placed and journalled: re-running the same command only writes the file.
+    throw new UsageError(`cannot write the results file ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; the orders themselves are placed and journalled`,
+      `run the same command again with another --results file: ordered rows are skipped, never ordered twice (batch ${state.header.batch_id})`);
+  }
   return path;
 }
 

@@ -7,6 +7,7 @@
 import { readFile } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { formatMoney, fromMinor, toMinor } from '../../contract/money-format.js';
+import { configLocation } from '../../core/config/location.js';
 import { CliError, UsageError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { err } from '../../core/io/io.js';
@@ -16,7 +17,7 @@ import { printRecord } from '../../core/output/print.js';
 import type { Factory } from '../../factory.js';
 import { parseBulkFile, type RowProblem } from './bulk-input.js';
 import { startProgress } from './bulk-progress.js';
-import { printSummary, summarize, worstKind, writeResults } from './bulk-report.js';
+import { assertResultsWritable, printSummary, summarize, worstKind, writeResults } from './bulk-report.js';
 import { runRows } from './bulk-runner.js';
 import { confirmOrStop } from './confirm.js';
 import type { CreateFlags } from './create.js';
@@ -114,7 +115,10 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
     if (parsed.rows.length === 0) throw new UsageError(`${o.from} holds no rows`, `a CSV needs a header (product_id,denomination,quantity,reference,currency) and at least one row`);
     parsedRows = parsed.rows;
   }
-  const config = await f.config();
+  if (o.results !== undefined) await assertResultsWritable(o.results, io.cwd);
+  // The config directory only: opening the config store would load conf, whose exit hook
+  // re-raises Ctrl-C and would cut the clean stop below short.
+  const config = { dir: configLocation(io.env).dir };
   const batchId = o.resume ?? batchIdFor(input!.content);
   let state: BatchState | undefined = await BulkJournal.read(config.dir, batchId).catch((e: Error) => {
     throw new UsageError(`the journal of batch ${batchId} is damaged: ${e.message}`, 'move the file away to start the batch afresh (rows already ordered would then be ordered again)');
@@ -168,6 +172,9 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
   }
   const skipped = rows.length - toOrder.length;
   err(io, `Batch ${batchId}: ${rows.length} rows, ${skipped > 0 ? `${skipped} already ordered (skipped), ` : ''}${toOrder.length} to send, ${o.concurrency} at a time\n  journal ${journal.path}\n`);
+  if (toOrder.length === 0) {
+    err(io, `Every row of this file was ordered by an earlier run of batch ${batchId}: nothing is sent again.\n  To order the same rows once more, make it a new file (e.g. with new references).\n`);
+  }
 
   const progress = startProgress(io, f.clock, rows.length, skipped);
   let outcome;
