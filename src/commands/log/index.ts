@@ -11,6 +11,8 @@ export const registerLog: RegisterCommand = (program, f) => {
   log.addHelpText('after', `
 Each line: time, profile, method, path, HTTP status, milliseconds, attempt number, trace
 ID, idempotency key and error code. Bodies, secrets and voucher codes are never logged.
+On a terminal the table leaves out the profile and idempotency key (ask for them with
+--fields); piped, every field is printed, tab-separated.
 Quote the trace ID when you ask support about a request.
 
 Examples:

@@ -14,14 +14,14 @@ export interface LogOptions extends OutputFlags {
 
 export const LOG_COLUMNS: Column<RequestLogEntry>[] = [
   { field: 'time', header: 'TIME', get: (e) => formatTime(e.time) },
-  { field: 'profile', header: 'PROFILE' },
+  { field: 'profile', header: 'PROFILE', wide: true },
   { field: 'method', header: 'METHOD' },
   { field: 'path', header: 'PATH' },
   { field: 'status', header: 'STATUS', get: (e) => e.status ?? '-', style: (t, c, e) => (isFailed(e) ? c.red(t) : c.green(t)), align: 'right' },
   { field: 'duration_ms', header: 'MS', align: 'right' },
-  { field: 'attempt', header: 'ATTEMPT', align: 'right' },
-  { field: 'trace_id', header: 'TRACE ID' },
-  { field: 'idempotency_key', header: 'IDEMPOTENCY KEY' },
+  { field: 'attempt', header: 'TRY', align: 'right' },
+  { field: 'trace_id', header: 'TRACE ID', fixed: true },
+  { field: 'idempotency_key', header: 'IDEMPOTENCY KEY', wide: true },
   { field: 'error_code', header: 'ERROR' },
 ];
 

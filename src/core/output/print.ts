@@ -19,6 +19,39 @@ export interface Column<T> {
   style?: (text: string, c: ChalkInstance, row: T) => string;
   /** Right-align in tables (amounts). */
   align?: 'left' | 'right';
+  /** Never shortened to fit the terminal (ids people copy: trace IDs, order ids). */
+  fixed?: boolean;
+  /** Left out of the default table on a terminal (still in TSV and CSV, and with --fields). */
+  wide?: boolean;
+}
+
+/** Narrowest a column is cut to (content characters) when a table must fit the terminal. */
+export const MIN_COLUMN_WIDTH = 6;
+
+/**
+ * Column widths (content only, without padding) that fit `columns` terminal characters:
+ * the widest shortenable column loses a character at a time until the table fits or
+ * every shortenable column is at MIN_COLUMN_WIDTH. Borders take 3 characters a column + 1.
+ */
+export function fitColumnWidths(natural: number[], fixed: boolean[], columns: number): number[] {
+  const widths = [...natural];
+  const total = () => widths.reduce((a, w) => a + w, 0) + 3 * widths.length + 1;
+  while (total() > columns) {
+    let widest = -1;
+    for (let i = 0; i < widths.length; i++) {
+      if (fixed[i] || widths[i]! <= MIN_COLUMN_WIDTH) continue;
+      if (widest < 0 || widths[i]! > widths[widest]!) widest = i;
+    }
+    if (widest < 0) break;
+    widths[widest]! -= 1;
+  }
+  return widths;
+}
+
+/** Cut `text` to `width` characters, the last one an ellipsis. */
+function truncate(text: string, width: number): string {
+  const chars = [...text];
+  return chars.length <= width ? text : chars.slice(0, Math.max(0, width - 1)).join('') + '…';
 }
 
 export function chalkFor(settings: Pick<OutputSettings, 'color'>): ChalkInstance {
@@ -88,7 +121,7 @@ export interface ListPrintOptions {
  * TSV carry the columns' display values.
  */
 export async function printList<T>(io: IO, rows: Iterable<T> | AsyncIterable<T>, columns: Column<T>[], settings: OutputSettings, options: ListPrintOptions = {}): Promise<number> {
-  const cols = selectColumns(columns, settings);
+  let cols = selectColumns(columns, settings);
   let count = 0;
   switch (settings.format) {
     case 'json': {
@@ -111,25 +144,35 @@ export async function printList<T>(io: IO, rows: Iterable<T> | AsyncIterable<T>,
       for await (const r of iterate(rows)) { await out(io, cols.map((c) => tsvCell(valueOf(c, r))).join('\t') + '\n'); count++; }
       return count;
     case 'table': {
-      const { default: Table } = await import('cli-table3');
+      if (!settings.fields) cols = cols.filter((col) => !col.wide);
       const c = chalkFor(settings);
-      const table = new Table({
-        head: cols.map((col) => c.bold(col.header ?? col.field.toUpperCase())),
-        style: { head: [], border: [] },
-        colAligns: cols.map((col) => col.align ?? 'left'),
-        wordWrap: false,
-      });
+      const texts: string[][] = [];
+      const source: T[] = [];
       for await (const r of iterate(rows)) {
-        table.push(cols.map((col) => {
-          const text = display(valueOf(col, r));
-          return col.style && text ? col.style(text, c, r) : text;
-        }));
+        texts.push(cols.map((col) => display(valueOf(col, r))));
+        source.push(r);
         count++;
       }
       if (count === 0) {
         await out(io, c.dim(options.empty ?? 'No results.') + '\n');
         return 0;
       }
+      const heads = cols.map((col) => col.header ?? col.field.toUpperCase());
+      const natural = cols.map((_, i) => Math.max([...heads[i]!].length, ...texts.map((t) => [...t[i]!].length)));
+      const widths = fitColumnWidths(natural, cols.map((col) => col.fixed === true), io.columns);
+      const { default: Table } = await import('cli-table3');
+      const table = new Table({
+        head: heads.map((h, i) => c.bold(truncate(h, widths[i]!))),
+        style: { head: [], border: [], compact: true },
+        colAligns: cols.map((col) => col.align ?? 'left'),
+        wordWrap: false,
+      });
+      texts.forEach((t, n) => {
+        table.push(cols.map((col, i) => {
+          const text = truncate(t[i]!, widths[i]!);
+          return col.style && text ? col.style(text, c, source[n]!) : text;
+        }));
+      });
       await out(io, table.toString() + '\n');
       return count;
     }
