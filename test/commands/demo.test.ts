@@ -99,4 +99,30 @@ describe('vouchers demo', () => {
     expect(readdirSync(tmp)).toEqual([]);
     expect(readdirSync(configDir)).toEqual([]);
   });
+
+  it('Ctrl-C midway stops cleanly: exit 130, no stack trace, sandbox and temporary directory gone', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'vouchers-demo-test-'));
+    const configDir = tempConfigDir();
+    const result = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve, reject) => {
+      // Real sandbox pace: the asynchronous order takes seconds, so the signal lands while it is followed.
+      const proc = spawn(process.execPath, [BIN, 'demo', '--time-scale', '1'], { env: { ...process.env, TMPDIR: tmp, VOUCHERS_CONFIG_DIR: configDir, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      let sent = false;
+      proc.stdout.on('data', (c: Buffer) => {
+        stdout += c.toString();
+        if (!sent && stdout.includes('accepted (202)')) { sent = true; proc.kill('SIGINT'); }
+      });
+      proc.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+      proc.once('error', reject);
+      proc.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+    });
+    expect(result.signal, result.stderr).toBeNull();
+    expect(result.code, result.stderr).toBe(130);
+    expect(result.stdout).not.toContain('5. Fetch its codes');
+    expect(result.stderr).toMatch(/interrupted/i);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(readdirSync(tmp)).toEqual([]);
+    expect(readdirSync(configDir)).toEqual([]);
+  });
 });

@@ -4,9 +4,10 @@
  * configuration; the user's VOUCHERS_* variables are ignored). `close()` stops everything
  * and removes the directory.
  */
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { CONFIG_FILE_NAME } from '../../core/config/location.js';
 import { ENV } from '../../core/config/types.js';
 import { createFactory, type Factory } from '../../factory.js';
 import { startSandbox, type SandboxHandle } from '../../sandbox/index.js';
@@ -40,12 +41,13 @@ export async function openDemoEnvironment(f: Factory, timeScale: number): Promis
     const color = f.globals().color;
     const factory = createFactory({ ...f.io, env: isolatedEnv(f.io.env, configDir) }, () => ({ color }), { clock: f.clock, ids: f.ids });
     closers.push(() => factory.dispose());
-    const store = await factory.config();
-    store.set(DEMO_PROFILE, {
+    // Written with plain fs, not the config store: conf's exit hook would re-raise Ctrl-C and
+    // end the process before this directory and the sandbox are cleaned up.
+    const file = { current: DEMO_PROFILE, profiles: { [DEMO_PROFILE]: {
       base_url: sandbox.baseUrl, api_key: sandbox.apiKey, api_secret: sandbox.apiSecret,
       admin_url: sandbox.adminUrl, admin_token: sandbox.adminToken, signing: { path: 'full' },
-    });
-    store.setCurrent(DEMO_PROFILE);
+    } } };
+    await writeFile(join(configDir, CONFIG_FILE_NAME), JSON.stringify(file, null, 2) + '\n', { mode: 0o600 });
     return { sandbox, factory, configDir, close };
   } catch (e) {
     await close();
