@@ -17,8 +17,13 @@ function traceOf(error: unknown): string | undefined {
   return undefined;
 }
 
+const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
+const isWrite = (e: ApiError) => e.method !== undefined && WRITES.has(e.method);
+const retryLater = (e: ApiError, what: string) =>
+  `${what}: retry ${e.retryAfter !== undefined ? `after ${e.retryAfter} s` : 'later'}${isWrite(e) ? ' with the same --idempotency-key, so the write runs only once' : ''}; quote the trace ID to support if it persists`;
+
 /** Hints by API error code: what to do next. */
-const HINTS: Record<string, string> = {
+const HINTS: Record<string, string | ((e: ApiError) => string)> = {
   AUTHENTICATION_FAILED: 'check the API key and secret of this profile: vouchers profiles show; vouchers doctor',
   INVALID_SIGNATURE: 'the signature did not match: check the API secret and the profile\'s signing.path (full|relative); compare with vouchers sign',
   TIMESTAMP_OUT_OF_WINDOW: 'this machine\'s clock is more than 5 minutes off the server\'s: sync it (vouchers doctor shows the skew)',
@@ -26,19 +31,34 @@ const HINTS: Record<string, string> = {
   INSUFFICIENT_FUNDS: 'top up the wallet, or order less: vouchers wallets list',
   INSUFFICIENT_INVENTORY: 'no stock for this product right now: try another denomination or product later',
   PRODUCT_NOT_AVAILABLE: 'this product\'s category is not open to your organisation: vouchers categories list',
-  NOT_FOUND: 'check the id; another partner\'s resources are not visible to you',
-  RATE_LIMIT_EXCEEDED: 'wait and retry, or lower the pace (profile limits)',
+  NOT_FOUND: 'check the id and the path; another partner\'s resources are not visible to you',
+  METHOD_NOT_ALLOWED: 'this path does not take that method: see docs/contract.md for the endpoints',
+  MALFORMED_REQUEST: 'send a JSON body with Content-Type: application/json',
+  IDEMPOTENCY_KEY_REQUIRED: 'this write needs an Idempotency-Key header: pass --idempotency-key KEY (any new UUID)',
+  PAYLOAD_TOO_LARGE: 'the body is over 1 MiB: send less per request',
+  RATE_LIMIT_EXCEEDED: (e) => `the API's rate limit for this key is used up: wait${e.retryAfter !== undefined ? ` ${e.retryAfter} s` : ''} and retry; to stay under it, lower the client pace (limits.orders_per_minute, limits.general_per_hour: vouchers profiles set NAME KEY VALUE)`,
   IDEMPOTENCY_KEY_REUSED: 'this idempotency key was already used with a different body: use a new key for a new request',
   IDEMPOTENCY_KEY_IN_PROGRESS: 'the first request with this key is still running: retry in a moment with the same key',
   VALIDATION_FAILED: 'fix the fields named above and retry',
   ORDER_NOT_CANCELLABLE: 'only PENDING orders can be cancelled: vouchers orders get <id>',
-  SERVICE_UNAVAILABLE: 'the service is unavailable: retry later with the same idempotency key',
-  INTERNAL_ERROR: 'a server fault: retry later, and quote the trace ID to support',
+  SERVICE_UNAVAILABLE: (e) => retryLater(e, 'the service is unavailable'),
+  INTERNAL_ERROR: (e) => retryLater(e, 'a server fault'),
 };
+
+/** A hint by status for codes this CLI does not know. */
+function statusHint(e: ApiError): string | undefined {
+  if (e.status === 401 || e.status === 403) return 'the server refused these credentials: vouchers doctor checks them';
+  if (e.status === 429) return (HINTS.RATE_LIMIT_EXCEEDED as (e: ApiError) => string)(e);
+  if (e.status >= 500) return retryLater(e, 'a server fault');
+  return undefined;
+}
 
 export function hintFor(error: unknown): string | undefined {
   if (error instanceof CliError && error.hint) return error.hint;
-  if (error instanceof ApiError) return HINTS[error.apiCode];
+  if (error instanceof ApiError) {
+    const h = HINTS[error.apiCode];
+    return h === undefined ? statusHint(error) : typeof h === 'string' ? h : h(error);
+  }
   return undefined;
 }
 

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { ApiError, ConfigError, NetworkError, UsageError } from '../../../src/core/errors/index.js';
+import { errorEnvelope, hintFor, renderError } from '../../../src/core/output/error.js';
+import { testIO } from '../../helpers/io.js';
+
+const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const ANSI = /\u001b\[[0-9;]*m/;
+const api = (over: Partial<ConstructorParameters<typeof ApiError>[0]> = {}) =>
+  new ApiError({ status: 402, name: 'InsufficientFunds', code: 'INSUFFICIENT_FUNDS', message: 'The USD wallet holds 10.00 USD', traceId: TRACE, method: 'POST', path: '/orders', ...over });
+
+function render(error: unknown, options: { json?: boolean; debug?: boolean; tty?: boolean; env?: Record<string, string> } = {}): string {
+  const io = testIO({ tty: options.tty, env: options.env });
+  renderError(io, error, { json: options.json ?? false, debug: options.debug ?? false, color: true });
+  return io.stderrText();
+}
+
+describe('renderError as a block', () => {
+  it('an API error: message, name and code, status and request, trace ID, hint; no stack', () => {
+    const text = render(api());
+    expect(text).toBe([
+      'Error: The USD wallet holds 10.00 USD',
+      '  name      InsufficientFunds (INSUFFICIENT_FUNDS)',
+      '  status    HTTP 402 on POST /orders',
+      `  trace ID  ${TRACE}`,
+      '  hint      top up the wallet, or order less: vouchers wallets list',
+      '',
+    ].join('\n'));
+  });
+
+  it('field details, Retry-After, and a trace ID that never came', () => {
+    const text = render(api({ status: 422, name: 'ValidationFailed', code: 'VALIDATION_FAILED', details: [{ path: 'items.0.quantity', message: 'must be at most 100' }], traceId: undefined, retryAfter: 3 }));
+    expect(text).toContain('  field     items.0.quantity: must be at most 100');
+    expect(text).toContain('  retry     after 3 s');
+    expect(text).toContain('  trace ID  (none returned)');
+  });
+
+  it('a network error names what failed, with its trace ID and hint', () => {
+    const text = render(new NetworkError('could not connect to 127.0.0.1:1 (ECONNREFUSED)', TRACE, 'ECONNREFUSED', 'is the server running?'));
+    expect(text).toContain('Error: could not connect to 127.0.0.1:1');
+    expect(text).toContain('  code      ECONNREFUSED');
+    expect(text).toContain(`  trace ID  ${TRACE}`);
+    expect(text).toContain('  hint      is the server running?');
+  });
+
+  it('a usage error is two lines: the problem and the hint', () => {
+    expect(render(new UsageError('--limit "x" is not a positive whole number', 'e.g. --limit 20'))).toBe('Error: --limit "x" is not a positive whole number\n  hint      e.g. --limit 20\n');
+    expect(render(new ConfigError('no profile named "x"', 'profiles: a'))).toContain('  code      CONFIG_ERROR');
+  });
+
+  it('a bug says to run with --debug; --debug adds the stack', () => {
+    const bug = new TypeError('cannot read properties of undefined');
+    const plain = render(bug);
+    expect(plain).toContain('Unexpected error: cannot read properties of undefined');
+    expect(plain).toContain('run again with --debug');
+    expect(plain).not.toMatch(/\n\s+at /);
+    expect(render(bug, { debug: true })).toMatch(/\n\s+at /);
+  });
+
+  it('colours only on a terminal, never with NO_COLOR', () => {
+    expect(render(api(), { tty: true })).toMatch(ANSI);
+    expect(render(api(), { tty: true, env: { NO_COLOR: '1' } })).not.toMatch(ANSI);
+    expect(render(api())).not.toMatch(ANSI);
+  });
+});
+
+describe('renderError with --json', () => {
+  it('prints the API envelope plus status and trace_id on one line', () => {
+    const text = render(api({ retryAfter: 2 }), { json: true });
+    expect(text.trim().split('\n')).toHaveLength(1);
+    expect(JSON.parse(text)).toEqual({
+      error: { name: 'InsufficientFunds', code: 'INSUFFICIENT_FUNDS', message: 'The USD wallet holds 10.00 USD', status: 402, retry_after: 2 },
+      trace_id: TRACE,
+    });
+  });
+
+  it('CLI errors take the same shape, with their hint; trace_id is null when there is none', () => {
+    expect(errorEnvelope(new NetworkError('refused', TRACE, 'ECONNREFUSED', 'start it'))).toEqual({ error: { name: 'NetworkError', code: 'ECONNREFUSED', message: 'refused', hint: 'start it' }, trace_id: TRACE });
+    expect(errorEnvelope(new UsageError('bad'))).toEqual({ error: { name: 'UsageError', code: 'USAGE', message: 'bad' }, trace_id: null });
+    expect(errorEnvelope(new Error('boom'))).toEqual({ error: { name: 'UnexpectedError', code: 'UNEXPECTED', message: 'boom' }, trace_id: null });
+  });
+});
+
+describe('hintFor', () => {
+  it('a 503 asks to reuse the idempotency key only for writes', () => {
+    const read = api({ status: 503, name: 'ServiceUnavailable', code: 'SERVICE_UNAVAILABLE', method: 'GET', path: '/wallets', retryAfter: 1 });
+    const write = api({ status: 503, name: 'ServiceUnavailable', code: 'SERVICE_UNAVAILABLE', method: 'POST', path: '/orders' });
+    expect(hintFor(read)).toMatch(/^the service is unavailable: retry after 1 s;/);
+    expect(hintFor(read)).not.toContain('idempotency');
+    expect(hintFor(write)).toContain('same --idempotency-key');
+  });
+
+  it('falls back on the status for codes it does not know', () => {
+    expect(hintFor(api({ status: 401, name: 'Nope', code: 'KEY_EXPIRED' }))).toContain('vouchers doctor');
+    expect(hintFor(api({ status: 502, name: 'HttpError', code: 'HTTP_502', method: 'GET' }))).toMatch(/retry later/);
+    expect(hintFor(api({ status: 429, name: 'TooMany', code: 'SLOW_DOWN', retryAfter: 5 }))).toContain('wait 5 s');
+    expect(hintFor(api({ status: 418, name: 'Teapot', code: 'TEAPOT' }))).toBeUndefined();
+  });
+
+  it('a hint the error carries wins', () => {
+    expect(hintFor(new ApiError({ status: 404, name: 'HttpError', code: 'HTTP_404', message: 'x', hint: 'no such endpoint here' }))).toBe('no such endpoint here');
+  });
+});
