@@ -118,6 +118,15 @@ describe('orders create: cache-hit', () => {
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
 
+  it('--codes-out into a missing directory is refused before ordering', async () => {
+    const before = orderCount(sb);
+    const r = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--codes-out', join(tempConfigDir(), 'nope', 'codes.csv')]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/cannot create .*codes\.csv: no directory/);
+    expect(orderCount(sb)).toBe(before);
+    noStack(r);
+  });
+
   it('a multi-item order from repeated --item', async () => {
     const order = await createJson(['--item', 'sbx-instant:10:1', '--item', 'sbx-instant:25:2']);
     expect(order.items).toEqual([
@@ -176,6 +185,14 @@ describe('orders create: cache-miss', () => {
     expect(r.stderr).toMatch(/ord_[0-9A-Z]{26} is still PENDING after 20s \(trace ID [0-9a-f]{32}\)/);
     expect(r.stderr).toContain('STILL_PENDING');
     noStack(r);
+    // A script still gets the order (its id above all) on stdout.
+    const id = /(ord_[0-9A-Z]{26}) is still PENDING/.exec(r.stderr)![1]!;
+    expect(r.stdout).toContain(`order_id\t${id}`);
+    expect(r.stdout).toMatch(/status\tPENDING/);
+    const j = await cli(['orders', 'create', '--product', 'sbx-gated', '--denomination', '10', '--wait', '--timeout', '20s', '--json']);
+    expect(j.code).toBe(8);
+    expect(Order.parse(JSON.parse(j.stdout)).status).toBe('PENDING');
+    expectNoSecrets(r);
   });
 });
 
@@ -218,6 +235,22 @@ describe('orders create: checks before sending', () => {
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/product "no-such-product" does not exist/);
     expect(orderCount(sb)).toBe(before);
+  });
+
+  it('--fields is checked before ordering: an unknown field orders nothing; --fields alone lists them', async () => {
+    const before = orderCount(sb);
+    const bad = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--fields', 'order_id,nope']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/unknown field: nope/);
+    expect(bad.stderr).not.toContain('Idempotency key');
+    const list = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--fields']);
+    expect(list.code).toBe(0);
+    expect(list.stdout.split('\n')).toEqual(expect.arrayContaining(['order_id', 'status', 'idempotency_key']));
+    expect(orderCount(sb)).toBe(before);
+    const ok = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--fields', 'order_id,status']);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toMatch(/^order_id\tord_[0-9A-Z]{26}\nstatus\tDELIVERED\n$/);
+    expect(orderCount(sb)).toBe(before + 1);
   });
 
   it('an API rejection carries its code and trace ID', async () => {
@@ -348,8 +381,10 @@ describe('orders wait', () => {
     expect(r.code).toBe(8);
     expect(r.stderr).toContain(`order ${created.order_id} is still PENDING after 30s`);
     expect(r.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
+    expect(r.stdout).toContain(`order_id\t${created.order_id}`);
     const j = await cli(['orders', 'wait', created.order_id, '--timeout', '5s', '--json']);
     expect(j.code).toBe(8);
+    expect(Order.parse(JSON.parse(j.stdout)).order_id).toBe(created.order_id);
     const envelope = JSON.parse(j.stderr.trim().split('\n').pop()!) as { error: { code: string }; trace_id: string };
     expect(envelope.error.code).toBe('STILL_PENDING');
     expect(envelope.trace_id).toMatch(/^[0-9a-f]{32}$/);
@@ -386,6 +421,13 @@ describe('orders cancel', () => {
     expect(again.code).toBe(5);
     expect(again.stderr).toMatch(/ORDER_NOT_CANCELLABLE/);
     expect(again.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
+  });
+
+  it('an unknown --fields is refused before cancelling', async () => {
+    const created = await createJson(['--product', 'sbx-gated', '--denomination', '10']);
+    const r = await cli(['orders', 'cancel', created.order_id, '--yes', '--fields', 'nope']);
+    expect(r.code).toBe(2);
+    expect(sb.state.orders[created.order_id]!.status).toBe('PENDING');
   });
 
   it('asks on a terminal', async () => {

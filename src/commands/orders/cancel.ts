@@ -9,7 +9,7 @@ import type { Factory } from '../../factory.js';
 import { confirmOrStop } from './confirm.js';
 import { callExtension } from './extension.js';
 import { checkOrderId } from './order-args.js';
-import { printOrder } from './render.js';
+import { checkOrderFields, printOrder } from './render.js';
 
 export interface CancelFlags extends OutputFlags {
   yes?: boolean;
@@ -19,6 +19,7 @@ export async function run(f: Factory, id: string, flags: CancelFlags): Promise<v
   const { io } = f;
   const orderId = checkOrderId(id);
   const settings = resolveOutput(io, flags, f.globals().color !== false);
+  if (await checkOrderFields(io, settings)) return;
   const profile = await f.profile();
   await confirmOrStop(io, {
     yes: Boolean(flags.yes),

@@ -19,7 +19,7 @@ import { callExtension } from './extension.js';
 import { DEFAULT_WAIT_MS, followOnTerminal } from './follow.js';
 import { orderFromFlags, type OrderFlags } from './order-input.js';
 import { hasCodes } from './redact.js';
-import { printOrder } from './render.js';
+import { checkOrderFields, printOrder } from './render.js';
 
 export interface CreateFlags extends OrderFlags, OutputFlags {
   idempotencyKey?: string;
@@ -116,6 +116,7 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
   }
   const o = buildCreate(f, flags);
   const { io } = f;
+  if (await checkOrderFields(io, o.settings, ['idempotency_key'])) return;
   if (o.codesOut !== undefined) await assertCodesFileFree(o.codesOut, io.cwd);
   const profile = await f.profile();
   const client = await f.client();
@@ -150,7 +151,10 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
   }
 
   if (o.wait) {
-    const followed = await followOnTerminal(f, client, order.order_id, { timeoutMs: o.waitMs, initial: { order, traceId: res.traceId }, requestTimeoutMs });
+    const followed = await followOnTerminal(f, client, order.order_id, {
+      timeoutMs: o.waitMs, initial: { order, traceId: res.traceId }, requestTimeoutMs,
+      onShort: (last) => printOrder(io, last, o.settings, { reveal: false, extra: { idempotency_key: o.idempotencyKey } }),
+    });
     // GET shows code_last4 only; the codes of the 201 answer are kept when it was a cache-hit.
     order = hasCodes(order) ? order : followed.order;
   } else if (order.status === 'PENDING' || order.status === 'PROCESSING') {
@@ -171,7 +175,14 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
     if (rows.length === 0) {
       err(io, `No codes written to ${o.codesOut}: the order has no issued vouchers yet; once delivered: vouchers orders codes ${order.order_id} --codes-out ${o.codesOut}\n`);
     } else {
-      const written = await writeCodesFile(o.codesOut, io.cwd, rows);
+      let written;
+      try {
+        written = await writeCodesFile(o.codesOut, io.cwd, rows);
+      } catch (error) {
+        // The order is placed and printed above: say so, and how to get its codes.
+        const why = error instanceof Error ? error.message : String(error);
+        throw new UsageError(`order ${order.order_id} was placed, but its codes could not be saved: ${why}`, `fetch them into a new file: vouchers orders codes ${order.order_id} --codes-out NEW_FILE`, { cause: error });
+      }
       err(io, `Wrote ${written.count} code${written.count === 1 ? '' : 's'} to ${written.path} (mode 0600)\n`);
     }
   }

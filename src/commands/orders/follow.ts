@@ -19,6 +19,12 @@ export interface FollowOnTerminalOptions {
   until?: OrderStatus;
   requestTimeoutMs?: number;
   initial?: { order: Order; traceId?: string };
+  /**
+   * Called with the last order seen when following ends short of its goal (still pending at
+   * the timeout, or final elsewhere), before the error: print it, so a script still gets
+   * the order (its id above all) on stdout.
+   */
+  onShort?: (order: Order) => Promise<void>;
 }
 
 export async function followOnTerminal(f: Factory, client: ApiClient, orderId: string, options: FollowOnTerminalOptions): Promise<FollowResult> {
@@ -32,8 +38,9 @@ export async function followOnTerminal(f: Factory, client: ApiClient, orderId: s
       requestTimeoutMs: options.requestTimeoutMs,
       onStatus: (order, response) => {
         const trace = response.traceId ? `  trace ${response.traceId}` : '';
-        spinner.info(`${new Date(clock.now()).toISOString().replace(/\.\d+Z$/, 'Z')}  ${orderId}  ${order.status}${trace}`);
+        // New text first: the spinner resumes under the persisted line with the new status.
         spinner.text(`Waiting for ${orderId} to reach ${target}: ${order.status}`);
+        spinner.info(`${new Date(clock.now()).toISOString().replace(/\.\d+Z$/, 'Z')}  ${orderId}  ${order.status}${trace}`);
       },
     });
   } catch (error) {
@@ -45,6 +52,7 @@ export async function followOnTerminal(f: Factory, client: ApiClient, orderId: s
     return result;
   }
   spinner.fail(`${orderId} ${result.order.status}`);
+  await options.onShort?.(result.order);
   if (result.timedOut) {
     throw new PendingError(
       `order ${orderId} is still ${result.order.status} after ${formatDuration(options.timeoutMs)}${result.traceId ? ` (trace ID ${result.traceId})` : ''}`,

@@ -4,13 +4,14 @@ import { err } from '../../core/io/io.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../factory.js';
 import { checkOrderId } from './order-args.js';
-import { printOrder } from './render.js';
+import { checkOrderFields, printOrder } from './render.js';
 
 export type GetFlags = OutputFlags;
 
 export async function run(f: Factory, id: string, flags: GetFlags): Promise<void> {
   const orderId = checkOrderId(id);
   const settings = resolveOutput(f.io, flags, f.globals().color !== false);
+  if (await checkOrderFields(f.io, settings)) return;
   const client = await f.client();
   const res = await getOrder(client, orderId, { signal: f.io.signal });
   await printOrder(f.io, res.data, settings, { reveal: false, full: true });

@@ -20,6 +20,20 @@ export interface PrintOrderOptions {
 
 const style = (text: string, c: Parameters<NonNullable<RecordField['style']>>[1]) => styleStatus(text, c);
 
+/** Fields `--fields` may pick from a printed order: the record's labels; with --json, the resource's keys. */
+const RECORD_LABELS = ['order_id', 'status', 'total_amount', 'items', 'reference', 'fulfilled_from', 'created_at', 'updated_at'];
+const JSON_KEYS = ['order_id', 'status', 'items', 'total_amount', 'currency', 'reference', 'fulfilled_from', 'created_at', 'updated_at', 'vouchers', 'timeline'];
+
+/**
+ * Check `--fields` before anything is done (an order placed or cancelled must not end in a
+ * usage error); `--fields` alone lists them. True when the command should stop there.
+ */
+export async function checkOrderFields(io: IO, settings: OutputSettings, extra: string[] = []): Promise<boolean> {
+  const json = settings.format === 'json' || settings.format === 'ndjson';
+  const available = [...new Set([...(json ? JSON_KEYS : RECORD_LABELS), ...extra])];
+  return handleFieldsFlag(io, settings, available);
+}
+
 export function orderRecordFields(order: Order, extra: Record<string, string> = {}): RecordField[] {
   const vouchers = order.items.reduce((n, i) => n + i.quantity, 0);
   return [

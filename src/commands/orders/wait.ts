@@ -5,7 +5,7 @@ import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../factory.js';
 import { DEFAULT_WAIT_MS, followOnTerminal } from './follow.js';
 import { checkOrderId, parseStatus } from './order-args.js';
-import { printOrder } from './render.js';
+import { checkOrderFields, printOrder } from './render.js';
 
 export interface WaitFlags extends OutputFlags {
   until?: string;
@@ -19,9 +19,13 @@ export async function run(f: Factory, id: string, flags: WaitFlags): Promise<voi
   const timeoutText = flags.timeout ?? f.globals().timeout;
   const timeoutMs = timeoutText !== undefined ? parseDuration(timeoutText, '--timeout') : DEFAULT_WAIT_MS;
   const settings = resolveOutput(f.io, flags, f.globals().color !== false);
+  if (await checkOrderFields(f.io, settings)) return;
   const profile = await f.profile();
   const client = await f.client();
   const requestTimeoutMs = profile.sources.timeout_ms === 'flag' ? DEFAULT_TIMEOUT_MS : profile.timeout_ms;
-  const result = await followOnTerminal(f, client, orderId, { timeoutMs, until, requestTimeoutMs });
+  const result = await followOnTerminal(f, client, orderId, {
+    timeoutMs, until, requestTimeoutMs,
+    onShort: (last) => printOrder(f.io, last, settings, { reveal: false, full: true }),
+  });
   await printOrder(f.io, result.order, settings, { reveal: false, full: true });
 }

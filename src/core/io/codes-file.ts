@@ -4,7 +4,7 @@
  */
 import { constants } from 'node:fs';
 import { access, chmod, open } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
+import { dirname, isAbsolute, resolve } from 'node:path';
 import { UsageError } from '../errors/index.js';
 
 export interface CodeRow {
@@ -28,15 +28,18 @@ function exists(path: string): UsageError {
   return new UsageError(`${path} already exists; voucher codes are never written over an existing file`, 'choose a new file name for --codes-out');
 }
 
-/** Fail early (before ordering) when the codes file cannot be created. */
+/** Fail early (before ordering) when the codes file cannot be created: it exists, or its directory is missing or read-only. */
 export async function assertCodesFileFree(file: string, cwd: string): Promise<string> {
   const path = codesFilePath(file, cwd);
+  const present = await access(path, constants.F_OK).then(() => true, () => false);
+  if (present) throw exists(path);
   try {
-    await access(path, constants.F_OK);
-  } catch {
-    return path;
+    await access(dirname(path), constants.W_OK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    throw new UsageError(`cannot create ${path}: ${code === 'ENOENT' ? `no directory ${dirname(path)}` : (code ?? (e as Error).message)}`, 'choose a writable location for --codes-out');
   }
-  throw exists(path);
+  return path;
 }
 
 function csvCell(value: unknown): string {
