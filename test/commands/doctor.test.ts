@@ -90,6 +90,8 @@ describe('vouchers doctor', () => {
     const r = await runCli(['doctor'], { configDir: dir });
     expect(r.code).toBe(0);
     expect(line(r.stdout, 'Webhook secret')).toMatch(/^! Webhook secret: not set.* — fix: vouchers webhooks register saves one/);
+    // The fix names this profile, ready to paste.
+    expect(line(r.stdout, 'Webhook secret')).toContain('vouchers profiles set sandbox webhook_secret --stdin');
   });
 
   it('401 on GET /categories: authentication fails with the key/secret fix, exit 3', async () => {

@@ -81,6 +81,7 @@ describe('profiles add', () => {
     const dir = tempConfigDir();
     const r = await runCli(['profiles', 'add', 'p', '--base-url', BASE, '--api-key', KEY], { configDir: dir });
     expect(r.code).toBe(2);
+    expect(r.stderr).toContain('no API secret given');
     expect(r.stderr).toContain('--api-secret-stdin');
     expect(r.stderr).toContain('VOUCHERS_API_SECRET');
     expect(r.stderr).not.toMatch(/\n\s+at /);

@@ -89,5 +89,6 @@ export function permissionsCheck(file: string | undefined, dir: string | undefin
 export function webhookSecretCheck(p: ResolvedProfile): CheckResult {
   const label = 'Webhook secret';
   if (p.webhook_secret) return ok('webhook_secret', label, `present (${FROM[p.sources.webhook_secret ?? 'default']})`);
-  return warn('webhook_secret', label, 'not set: webhook deliveries cannot be verified', 'vouchers webhooks register saves one (or: vouchers profiles set NAME webhook_secret --stdin)');
+  const setIt = p.exists ? `vouchers profiles set ${p.name} webhook_secret --stdin` : `set ${ENV.webhookSecret}`;
+  return warn('webhook_secret', label, 'not set: webhook deliveries cannot be verified', `vouchers webhooks register saves one (or: ${setIt})`);
 }

@@ -8,7 +8,7 @@ import { UsageError } from '../../core/errors/index.js';
 import { parseDuration } from '../../core/http/duration.js';
 import { err, type IO } from '../../core/io/io.js';
 import type { Factory } from '../../factory.js';
-import { obtainSecret } from './secret-input.js';
+import { inSentence, obtainSecret } from './secret-input.js';
 
 export interface ProfilesAddOptions {
   baseUrl?: string;
@@ -31,7 +31,7 @@ async function textValue(io: IO, given: string | undefined, envName: string, lab
   if (given !== undefined) throw new UsageError(`${flag} must not be empty`);
   const fromEnv = io.env[envName];
   if (fromEnv) {
-    err(io, `Using the ${label.toLowerCase()} from ${envName}.\n`);
+    err(io, `Using the ${inSentence(label)} from ${envName}.\n`);
     return fromEnv;
   }
   if (!io.stdinIsTTY) throw new UsageError(`${flag} is required`, `e.g. vouchers profiles add sandbox --base-url https://sandbox.example.com/api/v1 --api-key KEY --api-secret-stdin`);

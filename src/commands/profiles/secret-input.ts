@@ -21,6 +21,11 @@ export interface SecretSources {
   required: boolean;
 }
 
+/** A label inside a sentence: "API secret" stays, "Webhook secret" becomes "webhook secret". */
+export function inSentence(label: string): string {
+  return /^[A-Z][a-z]/.test(label) ? label[0]!.toLowerCase() + label.slice(1) : label;
+}
+
 export function warnPlainSecret(io: IO, flag: string, better: string): void {
   err(io, `warning: a secret given as ${flag} is kept in your shell history and visible to other users in the process list (ps); prefer ${better}\n`);
 }
@@ -41,18 +46,18 @@ export async function obtainSecret(io: IO, s: SecretSources): Promise<string | u
   }
   const fromEnv = s.envName ? io.env[s.envName] : undefined;
   if (fromEnv) {
-    err(io, `Using the ${s.label.toLowerCase()} from ${s.envName}.\n`);
+    err(io, `Using the ${inSentence(s.label)} from ${s.envName}.\n`);
     return fromEnv;
   }
   if (!s.required) return undefined;
   if (!io.stdinIsTTY) {
     throw new UsageError(
-      `no ${s.label.toLowerCase()} given, and stdin is not a terminal to ask for it`,
+      `no ${inSentence(s.label)} given, and stdin is not a terminal to ask for it`,
       `pipe it in with ${s.stdinFlag} (printf %s "$SECRET" | vouchers …)${s.envName ? ` or set ${s.envName}` : ''}`,
     );
   }
   const { promptSecret } = await import('../../core/io/prompt.js');
   const value = await promptSecret(io, s.label);
-  if (value === '') throw new UsageError(`the ${s.label.toLowerCase()} must not be empty`);
+  if (value === '') throw new UsageError(`the ${inSentence(s.label)} must not be empty`);
   return value;
 }
