@@ -9,7 +9,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { batchIdFor, journalPath } from '../../src/core/journal/bulk.js';
+import { batchIdFor, batchTarget, journalPath } from '../../src/core/journal/bulk.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { tempConfigDir } from '../helpers/run-cli.js';
 import { fastSandbox, issuedCodes, orderCount, profileDir, usdAvailableMinor } from './orders-helpers.js';
@@ -82,7 +82,7 @@ describe('orders create --from, through bin/vouchers.js', () => {
     const { text, totalMinor } = csv300('kill');
     const file = join(tempConfigDir(), 'orders.csv');
     writeFileSync(file, text);
-    const journal = journalPath(dir, batchIdFor(text));
+    const journal = journalPath(dir, batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey)));
 
     const killed = await runBin(['orders', 'create', '--from', file, '--concurrency', '2'], dir, { journal, after: 40, signal: 'SIGKILL' });
     expect(killed.signal).toBe('SIGKILL');
@@ -106,7 +106,7 @@ describe('orders create --from, through bin/vouchers.js', () => {
     const { text, totalMinor } = csv300('int');
     const file = join(tempConfigDir(), 'orders.csv');
     writeFileSync(file, text);
-    const batch = batchIdFor(text);
+    const batch = batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey));
     const journal = journalPath(dir, batch);
     const resultsFile = join(tempConfigDir(), 'results.csv');
 

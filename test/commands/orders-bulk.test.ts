@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run as runBulk } from '../../src/commands/orders/bulk.js';
 import type { ApiClient } from '../../src/core/http/types.js';
-import { batchIdFor, journalPath } from '../../src/core/journal/bulk.js';
+import { batchIdFor, batchTarget, journalPath } from '../../src/core/journal/bulk.js';
 import { createFactory, type Factory } from '../../src/factory.js';
 import { run } from '../../src/main.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
@@ -112,7 +112,7 @@ describe('orders create --from', () => {
     expect(orderCount(sb)).toBe(300);
     expectExactlyOnce(sb, 'drop', 300);
     expect(usdAvailableMinor(sb)).toBe(START_MINOR - totalMinor);
-    const results = resultLines(journalPath(dir, batchIdFor(text)));
+    const results = resultLines(journalPath(dir, batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey))));
     expect(results).toHaveLength(300);
     expect(results.every((x) => x.ok)).toBe(true);
     // Every dropped request was answered on a retry by the server's replay.
@@ -124,7 +124,7 @@ describe('orders create --from', () => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const { text, totalMinor } = csvRows(300, 'int');
     const file = writeInput(text);
-    const batch = batchIdFor(text);
+    const batch = batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey));
     const jpath = journalPath(dir, batch);
 
     const io = testIO({ env: { VOUCHERS_CONFIG_DIR: dir, NO_COLOR: '1' } });
@@ -168,7 +168,7 @@ describe('orders create --from', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(orderCount(sb)).toBe(40);
     // As if the process died after sending rows 2–11 but before their answers were written.
-    const jpath = journalPath(dir, batchIdFor(text));
+    const jpath = journalPath(dir, batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey)));
     const lost = new Set(Array.from({ length: 10 }, (_, i) => i + 2));
     const kept = readFileSync(jpath, 'utf8').split('\n').filter((l) => !(l.includes('"type":"result"') && lost.has((JSON.parse(l) as { row: number }).row)));
     writeFileSync(jpath, kept.join('\n'));
@@ -253,6 +253,28 @@ describe('orders create --from', () => {
     expect(orderCount(sb)).toBe(3);
   });
 
+  it('the same file against another server is a batch of its own: every row is ordered there; a batch never resumes elsewhere', async () => {
+    const sandboxA = await sandbox();
+    const sandboxB = await sandbox();
+    const dir = await profileDir(sandboxA, 'a', FAST_PROFILE);
+    const store = await (await import('../../src/core/config/store.js')).openConfig({ VOUCHERS_CONFIG_DIR: dir });
+    store.set('b', { base_url: sandboxB.baseUrl, api_key: sandboxB.apiKey, api_secret: sandboxB.apiSecret, ...FAST_PROFILE });
+    const { text } = csvRows(5, 'two');
+    const file = writeInput(text);
+    const onA = await runCli(['orders', 'create', '--from', file], { configDir: dir, env: { NO_COLOR: '1' } });
+    expect(onA.code, onA.stderr).toBe(0);
+    const onB = await runCli(['--profile', 'b', 'orders', 'create', '--from', file], { configDir: dir, env: { NO_COLOR: '1' } });
+    expect(onB.code, onB.stderr).toBe(0);
+    expect(onB.stderr).toContain('5 rows, 5 to send');
+    expect(orderCount(sandboxA)).toBe(5);
+    expect(orderCount(sandboxB)).toBe(5);
+    const batchA = batchIdFor(text, batchTarget(sandboxA.baseUrl, sandboxA.apiKey));
+    const elsewhere = await runCli(['--profile', 'b', 'orders', 'create', '--resume', batchA], { configDir: dir, env: { NO_COLOR: '1' } });
+    expect(elsewhere.code).toBe(2);
+    expect(elsewhere.stderr).toMatch(/resume it with the profile it was started with/);
+    expect(orderCount(sandboxB)).toBe(5);
+  });
+
   it('refuses single-order flags, a changed file for a batch, an unknown batch; production needs --yes', async () => {
     const sb = await sandbox();
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
@@ -298,7 +320,7 @@ describe('orders create --from', () => {
     expect(orderCount(sb)).toBe(3);
 
     writeFileSync(file, text + 'sbx-instant,10,1,extra,\n');
-    const changed = await runCli(['orders', 'create', '--from', file, '--resume', batchIdFor(text)], { configDir: prod });
+    const changed = await runCli(['orders', 'create', '--from', file, '--resume', batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey))], { configDir: prod });
     expect(changed.code).toBe(2);
     expect(changed.stderr).toMatch(/content changed/);
   });

@@ -11,7 +11,7 @@ import { configLocation } from '../../core/config/location.js';
 import { CliError, UsageError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { err } from '../../core/io/io.js';
-import { batchIdFor, BulkJournal, isBatchId, journalPath, sha256Hex, type BatchState, type BulkRow } from '../../core/journal/bulk.js';
+import { batchIdFor, batchTarget, BulkJournal, isBatchId, journalPath, sha256Hex, type BatchState, type BulkRow } from '../../core/journal/bulk.js';
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import { printRecord } from '../../core/output/print.js';
 import type { Factory } from '../../factory.js';
@@ -119,12 +119,18 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
   // The config directory only: opening the config store would load conf, whose exit hook
   // re-raises Ctrl-C and would cut the clean stop below short.
   const config = { dir: configLocation(io.env).dir };
-  const batchId = o.resume ?? batchIdFor(input!.content);
+  const profile = await f.profile();
+  const target = batchTarget(profile.base_url ?? '', profile.api_key ?? '');
+  const batchId = o.resume ?? batchIdFor(input!.content, target);
   let state: BatchState | undefined = await BulkJournal.read(config.dir, batchId).catch((e: Error) => {
     throw new UsageError(`the journal of batch ${batchId} is damaged: ${e.message}`, 'move the file away to start the batch afresh (rows already ordered would then be ordered again)');
   });
   if (o.resume !== undefined && !state) {
     throw new UsageError(`no batch ${batchId} in ${journalPath(config.dir, batchId).replace(/\/[^/]+$/, '')}`, 'check the id printed by the first run, or run the original file again with --from');
+  }
+  if (state?.header.target !== undefined && state.header.target !== target) {
+    throw new UsageError(`batch ${batchId} orders through ${state.header.base_url ?? 'another server'} with another API key or server than profile ${profile.name} (${profile.base_url ?? 'no base URL'})`,
+      'resume it with the profile it was started with (--profile NAME); to order the same file on this server, run it with --from');
   }
   if (state && input && state.header.sha256 !== sha256Hex(input.content)) {
     throw new UsageError(`${o.from} is not the file of batch ${batchId}: its content changed since`, `resume without --from (vouchers orders create --resume ${batchId}), or order the new file on its own`);
@@ -132,7 +138,6 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
 
   const client = await f.client();
   const rows = state ? state.header.rows : (parsedRows as BulkRow[]);
-  const profile = await f.profile();
   let totals: Map<string, number> | undefined;
   if (!state) {
     totals = await preflightRows(f, client, o.from as string, rows);
@@ -168,7 +173,7 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
   if (state) {
     journal = (await BulkJournal.open(config.dir, batchId)) as BulkJournal;
   } else {
-    journal = await BulkJournal.create(config.dir, { batch_id: batchId, source: o.from ?? null, sha256: sha256Hex(input!.content), created_at: new Date(f.clock.now()).toISOString(), rows });
+    journal = await BulkJournal.create(config.dir, { batch_id: batchId, source: o.from ?? null, sha256: sha256Hex(input!.content), target, base_url: profile.base_url ?? undefined, created_at: new Date(f.clock.now()).toISOString(), rows });
   }
   const skipped = rows.length - toOrder.length;
   err(io, `Batch ${batchId}: ${rows.length} rows, ${skipped > 0 ? `${skipped} already ordered (skipped), ` : ''}${toOrder.length} to send, ${o.concurrency} at a time\n  journal ${journal.path}\n`);

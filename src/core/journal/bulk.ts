@@ -29,6 +29,13 @@ export interface BatchHeader {
   /** The input file as given (informational). */
   source: string | null;
   sha256: string;
+  /**
+   * The server and key the batch orders through (batchTarget); a batch never continues
+   * against another. Absent in journals written before it was recorded.
+   */
+  target?: string;
+  /** The base URL of that server, for messages. */
+  base_url?: string;
   created_at: string;
   rows: BulkRow[];
 }
@@ -70,9 +77,19 @@ export function sha256Hex(content: string | Uint8Array): string {
   return createHash('sha256').update(content).digest('hex');
 }
 
-/** The batch id of an input file: derived from its content, so the same file is the same batch. */
-export function batchIdFor(content: string | Uint8Array): string {
-  return `bat_${sha256Hex(content).slice(0, 20)}`;
+/** Who a batch orders from: a digest of the base URL and the API key (the key itself is not stored). */
+export function batchTarget(baseUrl: string, apiKey: string): string {
+  return sha256Hex(`${baseUrl.replace(/\/+$/, '')}\n${apiKey}`);
+}
+
+/**
+ * The batch id of an input file for a target (batchTarget): the same file against the same
+ * server and key is the same batch, so running it again continues it; against another
+ * server (sandbox, then production) it is a new batch that orders every row there.
+ */
+export function batchIdFor(content: string | Uint8Array, target: string): string {
+  const text = typeof content === 'string' ? content : Buffer.from(content).toString('utf8');
+  return `bat_${sha256Hex(`${target}\n${text}`).slice(0, 20)}`;
 }
 
 export function batchesDir(configDir: string): string {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { batchIdFor, BulkJournal, isBatchId, journalPath, parseJournal, sha256Hex, type BulkRow } from '../../../src/core/journal/bulk.js';
+import { batchIdFor, batchTarget, BulkJournal, isBatchId, journalPath, parseJournal, sha256Hex, type BulkRow } from '../../../src/core/journal/bulk.js';
 
 const rows: BulkRow[] = [
   { row: 2, product_id: 'sbx-instant', denomination: 10, quantity: 1 },
@@ -21,9 +21,15 @@ const okResult = (row: number, order: string) => ({
 
 describe('batch ids', () => {
   it('derive from the content: same file, same batch; different file, different batch', () => {
-    const a = batchIdFor('product_id,denomination\nsbx-instant,10\n');
-    expect(a).toBe(batchIdFor(Buffer.from('product_id,denomination\nsbx-instant,10\n')));
-    expect(a).not.toBe(batchIdFor('product_id,denomination\nsbx-instant,25\n'));
+    const t = batchTarget('http://127.0.0.1:4010/api/v1', 'vk_test_1');
+    const a = batchIdFor('product_id,denomination\nsbx-instant,10\n', t);
+    expect(a).toBe(batchIdFor(Buffer.from('product_id,denomination\nsbx-instant,10\n'), t));
+    expect(a).not.toBe(batchIdFor('product_id,denomination\nsbx-instant,25\n', t));
+    // The same file against another server or key is another batch: it orders every row there.
+    expect(a).not.toBe(batchIdFor('product_id,denomination\nsbx-instant,10\n', batchTarget('https://partner.example/api/v1', 'vk_test_1')));
+    expect(a).not.toBe(batchIdFor('product_id,denomination\nsbx-instant,10\n', batchTarget('http://127.0.0.1:4010/api/v1', 'vk_live_2')));
+    expect(batchTarget('http://127.0.0.1:4010/api/v1/', 'vk_test_1')).toBe(batchTarget('http://127.0.0.1:4010/api/v1', 'vk_test_1'));
+    expect(batchTarget('http://127.0.0.1:4010/api/v1', 'vk_test_1')).not.toContain('vk_test_1');
     expect(isBatchId(a)).toBe(true);
     expect(a).toMatch(/^bat_[0-9a-f]{20}$/);
   });
@@ -37,7 +43,7 @@ describe('batch ids', () => {
 describe('BulkJournal', () => {
   it('writes the header, keys before results, and reads everything back', async () => {
     const d = dir();
-    const id = batchIdFor('x');
+    const id = batchIdFor('x', 't');
     const j = await BulkJournal.create(d, { batch_id: id, source: 'orders.csv', sha256: sha256Hex('x'), created_at: '2026-11-22T10:00:00.000Z', rows });
     await j.appendKey(2, 'key-a', '2026-11-22T10:00:00.000Z');
     await j.appendResult(okResult(2, 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE'));
@@ -59,7 +65,7 @@ describe('BulkJournal', () => {
 
   it('refuses to create a batch twice; reopening appends', async () => {
     const d = dir();
-    const id = batchIdFor('y');
+    const id = batchIdFor('y', 't');
     const header = { batch_id: id, source: null, sha256: sha256Hex('y'), created_at: '2026-11-22T10:00:00.000Z', rows };
     await (await BulkJournal.create(d, header)).close();
     await expect(BulkJournal.create(d, header)).rejects.toThrow();
@@ -67,7 +73,7 @@ describe('BulkJournal', () => {
     await j!.appendKey(2, 'key-z', 'now');
     await j!.close();
     expect((await BulkJournal.read(d, id))?.keys.get(2)).toBe('key-z');
-    expect(await BulkJournal.open(d, batchIdFor('none'))).toBeUndefined();
+    expect(await BulkJournal.open(d, batchIdFor('none', 't'))).toBeUndefined();
   });
 
   it('keeps the first key of a row and the latest result', () => {
@@ -86,7 +92,7 @@ describe('BulkJournal', () => {
 
   it('ignores a torn last line (a crash mid-write) but not damage in the middle', async () => {
     const d = dir();
-    const id = batchIdFor('z');
+    const id = batchIdFor('z', 't');
     const j = await BulkJournal.create(d, { batch_id: id, source: null, sha256: 'h', created_at: 'now', rows });
     await j.appendKey(2, 'key-a', 'now');
     await j.close();
