@@ -44,6 +44,8 @@ describe('vouchers completion', () => {
     expect(bashComplete(script, ['vouchers', 'products', ''])).toEqual(expect.arrayContaining(['list', 'get']));
     expect(bashComplete(script, ['vouchers', 'products', 'list', '--cu'])).toEqual(['--currency']);
     expect(bashComplete(script, ['vouchers', 'transactions', 'list', '--type', 'RE'])).toEqual(['REFUND']);
+    expect(bashComplete(script, ['vouchers', 'orders', 'list', '--status', 'PART'])).toEqual(['PARTIALLY_DELIVERED']);
+    expect(bashComplete(script, ['vouchers', 'orders', 'wait', '--until', 'DEL'])).toEqual(['DELIVERED']);
     // Global flags are offered after a subcommand too.
     expect(bashComplete(script, ['vouchers', 'wallets', 'list', '--prof'])).toEqual(['--profile']);
     // A flag value is skipped when finding the command path.

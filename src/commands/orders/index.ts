@@ -2,13 +2,16 @@
  * `vouchers orders …`: registration only. Each verb loads its implementation when it runs,
  * so `--help` stays fast.
  */
-import type { Command } from 'commander';
+import { Option, type Command } from 'commander';
 import { addOutputOptions } from '../../core/output/options.js';
 import type { RegisterCommand } from '../types.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-const STATUSES = 'PENDING, PROCESSING, DELIVERED, PARTIALLY_DELIVERED, CANCELLED, REFUNDED';
+const STATUS_LIST = ['PENDING', 'PROCESSING', 'DELIVERED', 'PARTIALLY_DELIVERED', 'CANCELLED', 'REFUNDED'];
+
+/** A status flag: choices for --help and shell completion; any case is accepted and checked when the verb runs. */
+const statusOption = (flags: string, description: string) => new Option(flags, description).choices(STATUS_LIST).argParser((v: string) => v);
 
 function create(orders: Command, f: Parameters<RegisterCommand>[1]): void {
   const cmd = orders.command('create')
@@ -68,7 +71,7 @@ Examples:
   });
 
   const list = orders.command('list').description('List orders, newest first')
-    .option('--status <status>', `only this status (${STATUSES})`)
+    .addOption(statusOption('--status <status>', 'only this status'))
     .option('--reference <text>', 'only orders with this reference')
     .option('--from <date>', 'created on or after this date (YYYY-MM-DD, UTC)')
     .option('--to <date>', 'created on or before this date (YYYY-MM-DD, UTC)')
@@ -87,7 +90,7 @@ Examples:
   });
 
   const wait = orders.command('wait').argument('<order_id>', 'ord_… id').description('Follow an order until a status (default: any final one); exit 8 at the timeout')
-    .option('--until <status>', `stop at this status (${STATUSES})`)
+    .addOption(statusOption('--until <status>', 'stop at this status'))
     .option('--timeout <duration>', 'how long to follow it (default 10m)');
   addOutputOptions(wait, 'record');
   wait.addHelpText('after', `
