@@ -1,7 +1,7 @@
 /** Checks that need no network: profile, credentials, base URL, file permissions, webhook secret. */
 import { statSync } from 'node:fs';
 import { platform } from 'node:os';
-import { baseUrlProblem } from '../../core/config/base-url.js';
+import { baseUrlProblem, redactUrl } from '../../core/config/base-url.js';
 import { ENV, type ResolvedProfile, type ValueSource } from '../../core/config/types.js';
 import { maskSecret } from '../../core/output/format.js';
 import { fail, ok, skip, warn, type CheckResult } from './result.js';
@@ -47,7 +47,7 @@ export function baseUrlCheck(p: ResolvedProfile): CheckResult {
   const where = p.exists ? `vouchers profiles set ${p.name} base_url https://…/api/v1` : `set ${ENV.baseUrl} or pass --base-url`;
   if (!p.base_url) return fail('base_url', label, 'no base URL', where, 'usage');
   const problem = baseUrlProblem(p.base_url);
-  if (problem) return fail('base_url', label, `${JSON.stringify(p.base_url)} ${problem}`, where, 'usage');
+  if (problem) return fail('base_url', label, `${JSON.stringify(redactUrl(p.base_url))} ${problem}`, where, 'usage');
   const from = FROM[p.sources.base_url ?? 'default'];
   const path = new URL(p.base_url).pathname.replace(/\/+$/, '');
   if (!path.endsWith('/api/v1')) {

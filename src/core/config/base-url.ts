@@ -15,12 +15,17 @@ export function baseUrlProblem(value: string): string | undefined {
   return undefined;
 }
 
+/** The URL for messages: a password in it is replaced by `***` (it would land in terminals and CI logs). */
+export function redactUrl(value: string): string {
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:?#]*):[^/@?#]*@/i, '$1:***@');
+}
+
 /** Normalise (no trailing slash) or throw a ConfigError naming where the value came from. */
 export function validateBaseUrl(value: string, from: string): string {
   const problem = baseUrlProblem(value);
   if (problem) {
     throw new ConfigError(
-      `the base URL ${JSON.stringify(value)} (from ${from}) ${problem}`,
+      `the base URL ${JSON.stringify(redactUrl(value))} (from ${from}) ${problem}`,
       'give the full API address including /api/v1, e.g. https://sandbox.example.com/api/v1',
     );
   }

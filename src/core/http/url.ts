@@ -1,4 +1,5 @@
 /** Join a base URL that carries a path prefix (`http://h/api/v1`) with a relative path and a query. */
+import { redactUrl } from '../config/base-url.js';
 import { ConfigError } from '../errors/index.js';
 
 export type QueryValue = string | number | boolean | undefined;
@@ -15,12 +16,12 @@ export function parseBaseUrl(base: string): BaseUrl {
   try {
     u = new URL(base);
   } catch {
-    throw new ConfigError(`base URL ${JSON.stringify(base)} is not a URL`, 'use the full address including /api/v1, e.g. https://api.example.com/api/v1');
+    throw new ConfigError(`base URL ${JSON.stringify(redactUrl(base))} is not a URL`, 'use the full address including /api/v1, e.g. https://api.example.com/api/v1');
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-    throw new ConfigError(`base URL ${JSON.stringify(base)} must start with http:// or https://`, 'e.g. https://api.example.com/api/v1');
+    throw new ConfigError(`base URL ${JSON.stringify(redactUrl(base))} must start with http:// or https://`, 'e.g. https://api.example.com/api/v1');
   }
-  if (u.search || u.hash) throw new ConfigError(`base URL ${JSON.stringify(base)} must not carry a query or fragment`, 'e.g. https://api.example.com/api/v1');
+  if (u.search || u.hash) throw new ConfigError(`base URL ${JSON.stringify(redactUrl(base))} must not carry a query or fragment`, 'e.g. https://api.example.com/api/v1');
   return { origin: u.origin, basePath: u.pathname.replace(/\/+$/, '') };
 }
 

@@ -163,6 +163,13 @@ describe('resolveProfile errors', () => {
     expect(resolveProfileUnchecked(store, {}, { baseUrl: 'not a url' }).base_url).toBe('not a url');
   });
 
+  it('never repeats a password given inside a base URL', () => {
+    const e = (() => { try { resolveProfile(store, {}, { baseUrl: 'https://partner:hunter2pw@api.example/api/v1' }); } catch (x) { return x; } })();
+    expect(e).toBeInstanceOf(ConfigError);
+    expect((e as ConfigError).message).toContain('https://partner:***@api.example/api/v1');
+    expect((e as ConfigError).message).not.toContain('hunter2pw');
+  });
+
   it('rejects bad --timeout and --max-retries as usage errors', () => {
     expect(() => resolveProfile(store, {}, { timeout: 'soon' })).toThrow(UsageError);
     expect(() => resolveProfile(store, {}, { timeout: '0s' })).toThrow(UsageError);
