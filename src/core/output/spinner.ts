@@ -1,4 +1,5 @@
 /** Spinners on stderr, only on a TTY (ora, loaded on demand); silent otherwise. */
+import { Chalk } from 'chalk';
 import type { IO } from '../io/io.js';
 import { colorEnabled } from '../io/io.js';
 
@@ -11,7 +12,14 @@ export interface Spinner {
   stop(): void;
 }
 
-export async function startSpinner(io: IO, message: string, options: { quiet?: boolean } = {}): Promise<Spinner> {
+export interface SpinnerOptions {
+  /** Print nothing at all, not even `info` lines. */
+  quiet?: boolean;
+  /** false with --no-color (NO_COLOR and a non-TTY stderr are checked here anyway). */
+  color?: boolean;
+}
+
+export async function startSpinner(io: IO, message: string, options: SpinnerOptions = {}): Promise<Spinner> {
   // A terminal that reports 0 columns (some pseudo-terminals) would make ora clear lines forever.
   const columns = (io.stderr as { columns?: number }).columns;
   if (!io.stderrIsTTY || options.quiet || columns === 0) {
@@ -24,13 +32,16 @@ export async function startSpinner(io: IO, message: string, options: { quiet?: b
     };
   }
   const { default: ora } = await import('ora');
-  const s = ora({ text: message, stream: io.stderr as NodeJS.WritableStream, color: 'cyan', isEnabled: true, discardStdin: false });
-  if (!colorEnabled(io, 'stderr')) s.color = 'white';
+  // ora colours its frame and its ✔/✖ by its own detection, which knows neither io.env nor
+  // --no-color: the frame colour is turned off and the symbols are drawn here.
+  const color = colorEnabled(io, 'stderr', options.color === false);
+  const c = new Chalk({ level: color ? 1 : 0 });
+  const s = ora({ text: message, stream: io.stderr as NodeJS.WritableStream, color: color ? 'cyan' : false, isEnabled: true, discardStdin: false });
   s.start();
   return {
     text: (m) => { s.text = m; },
-    succeed: (m) => { s.succeed(m); },
-    fail: (m) => { s.fail(m); },
+    succeed: (m) => { s.stopAndPersist({ symbol: c.green('✔'), text: m }); },
+    fail: (m) => { s.stopAndPersist({ symbol: c.red('✖'), text: m }); },
     info: (m) => { s.stopAndPersist({ symbol: ' ', text: m }); s.start(); },
     stop: () => { s.stop(); },
   };

@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import { startSpinner } from '../../../src/core/output/spinner.js';
+import { testIO } from '../../helpers/io.js';
+
+/** SGR colour sequences only (ora also hides and shows the cursor, which is not colour). */
+const SGR = /\u001b\[[0-9;]*m/;
+
+describe('startSpinner', () => {
+  it('writes nothing when stderr is not a terminal, but still prints info lines', async () => {
+    const io = testIO();
+    const s = await startSpinner(io, 'Working…');
+    s.text('still working');
+    s.info('a line for the user');
+    s.succeed('done');
+    expect(io.stderrText()).toBe('a line for the user\n');
+    expect(io.stdoutText()).toBe('');
+  });
+
+  it('on a terminal: animates on stderr only, ✔ and ✖ in colour', async () => {
+    const io = testIO({ tty: true });
+    const s = await startSpinner(io, 'Working…');
+    s.succeed('done');
+    const f = await startSpinner(io, 'Again…');
+    f.fail('failed');
+    expect(io.stdoutText()).toBe('');
+    expect(io.stderrText()).toContain('done');
+    expect(io.stderrText()).toMatch(/\u001b\[32m✔/);
+    expect(io.stderrText()).toMatch(/\u001b\[31m✖/);
+  });
+
+  it('never colours with NO_COLOR or --no-color', async () => {
+    for (const [env, color] of [[{ NO_COLOR: '1' }, undefined], [{}, false]] as const) {
+      const io = testIO({ tty: true, env });
+      const s = await startSpinner(io, 'Working…', { color });
+      s.text('more');
+      s.succeed('done');
+      const f = await startSpinner(io, 'Again…', { color });
+      f.fail('failed');
+      expect(io.stderrText()).toContain('✔ done');
+      expect(io.stderrText()).toContain('✖ failed');
+      expect(io.stderrText()).not.toMatch(SGR);
+    }
+  });
+});
