@@ -12,9 +12,11 @@ export interface RenderErrorOptions {
   color: boolean;
 }
 
+/** The trace ID an error carries (ApiError, NetworkError, PendingError, ContractMismatch, …). */
 function traceOf(error: unknown): string | undefined {
   if (error instanceof ApiError || error instanceof NetworkError || error instanceof PendingError) return error.traceId;
-  return undefined;
+  const t = error instanceof CliError ? (error as CliError & { traceId?: unknown }).traceId : undefined;
+  return typeof t === 'string' && t !== '' ? t : undefined;
 }
 
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);

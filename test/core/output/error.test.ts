@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError, ConfigError, NetworkError, UsageError } from '../../../src/core/errors/index.js';
+import { ContractMismatchError } from '../../../src/core/http/validate.js';
 import { errorEnvelope, hintFor, renderError } from '../../../src/core/output/error.js';
 import { testIO } from '../../helpers/io.js';
 
@@ -40,6 +41,12 @@ describe('renderError as a block', () => {
     expect(text).toContain('  code      ECONNREFUSED');
     expect(text).toContain(`  trace ID  ${TRACE}`);
     expect(text).toContain('  hint      is the server running?');
+  });
+
+  it('a body that breaks the contract still shows its trace ID, in the block and in JSON', () => {
+    const e = new ContractMismatchError('the HTTP 200 response of GET /wallets does not match the contract', TRACE, ['data.0.currency: required']);
+    expect(render(e)).toContain(`  trace ID  ${TRACE}`);
+    expect(JSON.parse(render(e, { json: true }))).toMatchObject({ error: { code: 'CONTRACT_MISMATCH' }, trace_id: TRACE });
   });
 
   it('a usage error is two lines: the problem and the hint', () => {
