@@ -10,6 +10,7 @@ import { appendFileSync, chmodSync, closeSync, mkdirSync, openSync, readFileSync
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import { ConfigError } from '../errors/index.js';
 import type { RequestLog, RequestLogEntry } from './types.js';
 
 export const REQUEST_LOG_FILE = 'requests.log';
@@ -130,8 +131,10 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
       try {
         text = await readFile(file, 'utf8');
       } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
-        throw e;
+        const code = (e as NodeJS.ErrnoException).code;
+        if (code === 'ENOENT') return [];
+        const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (e as Error).message;
+        throw new ConfigError(`cannot read the request log ${file}: ${why}`, `check that you own ${dir}, or move the file away (a new log starts on the next request)`);
       }
       let entries = text.split('\n').map(parseLine).filter((e): e is RequestLogEntry => e !== undefined);
       if (opts.failedOnly) entries = entries.filter(isFailed);

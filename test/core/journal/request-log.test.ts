@@ -1,7 +1,8 @@
-import { appendFileSync, chmodSync, existsSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { ConfigError } from '../../../src/core/errors/index.js';
 import { openRequestLog } from '../../../src/core/journal/request-log.js';
 import type { RequestLogEntry } from '../../../src/core/journal/types.js';
 
@@ -22,6 +23,14 @@ describe('request log', () => {
     expect((await log.read()).map((e) => e.path)).toEqual(['/one', '/two', '/three']);
     expect((await log.read({ failedOnly: true })).map((e) => e.path)).toEqual(['/two', '/three']);
     expect((await log.read({ limit: 2 })).map((e) => e.path)).toEqual(['/two', '/three']);
+  });
+
+  it('an unreadable log is a usage error naming the file, not a crash', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vouchers-log-'));
+    mkdirSync(join(dir, 'requests.log'));
+    const e = await openRequestLog(dir).read().catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(ConfigError);
+    expect((e as ConfigError).message).toContain(`cannot read the request log ${join(dir, 'requests.log')}: it is a directory`);
   });
 
   it('tightens a loose file mode', () => {
