@@ -6,5 +6,6 @@ export default defineConfig({
     testTimeout: 20_000,
     hookTimeout: 20_000,
     pool: 'forks',
+    setupFiles: ['test/helpers/setup.ts'],
   },
 });

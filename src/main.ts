@@ -78,13 +78,22 @@ export async function run(argv: string[], io: IO, overrides: FactoryOverrides = 
   }
 }
 
+/** A repeated signal counts as "stop now" only this long after the first one. */
+const FORCE_AFTER_MS = 300;
+
 export async function main(proc: NodeJS.Process): Promise<void> {
   const controller = new AbortController();
-  let signals = 0;
+  let firstSignalAt: number | undefined;
   const onSignal = (sig: NodeJS.Signals) => {
-    signals += 1;
-    if (signals > 1) proc.exit(EXIT.interrupted); // a second Ctrl-C does not wait
-    controller.abort(new InterruptedError(`interrupted by ${sig}`));
+    const now = Date.now();
+    if (firstSignalAt === undefined) {
+      firstSignalAt = now;
+      controller.abort(new InterruptedError(`interrupted by ${sig}`));
+      return;
+    }
+    // A second Ctrl-C from the user does not wait for the clean stop. One arriving at once
+    // is not the user: libraries' exit hooks (conf's write-file-atomic) re-raise the signal.
+    if (now - firstSignalAt > FORCE_AFTER_MS) proc.exit(EXIT.interrupted);
   };
   proc.on('SIGINT', onSignal);
   proc.on('SIGTERM', onSignal);

@@ -2,7 +2,7 @@
  * Run the real commander program in-process with a test IO: the way integration tests
  * drive the CLI. Config lives in a fresh temporary directory unless one is given.
  */
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { run } from '../../src/main.js';
@@ -15,8 +15,17 @@ export interface CliResult {
   stderr: string;
 }
 
+const created: string[] = [];
+
+/** Remove the temporary config directories made so far (test/helpers/setup.ts calls it after each file). */
+export function removeTempConfigDirs(): void {
+  for (const dir of created.splice(0)) rmSync(dir, { recursive: true, force: true });
+}
+
 export function tempConfigDir(): string {
-  return mkdtempSync(join(tmpdir(), 'vouchers-test-'));
+  const dir = mkdtempSync(join(tmpdir(), 'vouchers-test-'));
+  created.push(dir);
+  return dir;
 }
 
 export interface RunCliOptions extends TestIOOptions {
