@@ -179,6 +179,16 @@ describe('orders create: cache-miss', () => {
     expect(r.stdout).toContain(code);
   });
 
+  it('--wait on an order that ends unfulfilled prints it, then exits 5 saying it was refunded', async () => {
+    const r = await cli(['orders', 'create', '--product', 'sbx-vendor-fail', '--denomination', '10', '--wait', '--json']);
+    expect(r.code, r.stderr).toBe(5);
+    const order = Order.parse(JSON.parse(r.stdout));
+    expect(order.status).toBe('REFUNDED');
+    expect(r.stderr).toMatch(new RegExp(`${order.order_id} ended REFUNDED`));
+    expect(JSON.parse(r.stderr.trim().split('\n').pop()!)).toMatchObject({ error: { code: 'ORDER_NOT_FULFILLED' } });
+    noStack(r);
+  });
+
   it('--wait with --timeout gives up with exit 8, the order id and trace id', async () => {
     const r = await cli(['orders', 'create', '--product', 'sbx-gated', '--denomination', '10', '--wait', '--timeout', '20s']);
     expect(r.code).toBe(8);

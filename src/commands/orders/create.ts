@@ -6,12 +6,13 @@
 import { createOrder, getOrderCodes } from '../../api/orders.js';
 import type { CreateOrderRequest, Order } from '../../contract/orders.js';
 import { DEFAULT_TIMEOUT_MS } from '../../core/config/types.js';
-import { ApiError, NetworkError, UsageError } from '../../core/errors/index.js';
+import { ApiError, CliError, NetworkError, UsageError } from '../../core/errors/index.js';
 import { parseDuration } from '../../core/http/duration.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { assertCodesFileFree, writeCodesFile, type CodeRow } from '../../core/io/codes-file.js';
 import { err } from '../../core/io/io.js';
 import { resolveOutput, type OutputFlags, type OutputSettings } from '../../core/output/options.js';
+import { formatMoney } from '../../core/output/format.js';
 import type { Factory } from '../../factory.js';
 import { confirmOrStop } from './confirm.js';
 import { runDryRun } from './dry-run.js';
@@ -109,6 +110,17 @@ async function withCodes(client: ApiClient, order: Order): Promise<Order> {
   return { ...order, vouchers: order.vouchers.map((v) => { const c = byId.get(v.voucher_id); return c ? { ...v, code: c.code, pin: c.pin } : v; }) };
 }
 
+/** A followed order ended without vouchers (exit 5, request rejected): printed above, then this. */
+class OrderNotFulfilledError extends CliError {
+  override readonly name = 'OrderNotFulfilled';
+  constructor(order: Order) {
+    super('rejected', `order ${order.order_id} ended ${order.status}: no voucher was issued, and the ${formatMoney(order.total_amount, order.currency)} debit is refunded to the ${order.currency} wallet`, `see why in its timeline: vouchers orders get ${order.order_id}`);
+  }
+  override get code(): string {
+    return 'ORDER_NOT_FULFILLED';
+  }
+}
+
 export async function run(f: Factory, flags: CreateFlags): Promise<void> {
   if (flags.from !== undefined || flags.resume !== undefined) {
     const { run: runBulk } = await import('./bulk.js');
@@ -162,7 +174,6 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
   }
 
   if (order.status === 'PARTIALLY_DELIVERED') err(io, `Order ${order.order_id} was partly delivered: the failed part is refunded to the ${order.currency} wallet\n`);
-  if (order.status === 'REFUNDED' || order.status === 'CANCELLED') err(io, `Order ${order.order_id} was not fulfilled (${order.status}): the debit is refunded to the ${order.currency} wallet\n`);
 
   const wantsCodes = o.reveal || o.codesOut !== undefined;
   const issued = order.vouchers.some((v) => v.status === 'ISSUED');
@@ -186,4 +197,5 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
       err(io, `Wrote ${written.count} code${written.count === 1 ? '' : 's'} to ${written.path} (mode 0600)\n`);
     }
   }
+  if (order.status === 'REFUNDED' || order.status === 'CANCELLED') throw new OrderNotFulfilledError(order);
 }
