@@ -19,7 +19,7 @@ import { errorReply, send } from './http/respond.js';
 import { traceIdFrom } from './http/trace.js';
 import { Scheduler } from './scheduler.js';
 import { newAdminToken, newApiKey, newApiSecret } from './state/credentials.js';
-import { loadState, StateWriter } from './state/persist.js';
+import { loadState, StateWriter, writeInitialState } from './state/persist.js';
 import { DEFAULT_PARTNER_ID, emptyState, seedState } from './state/seed.js';
 import type { SandboxState } from './state/types.js';
 import { DeliveryDispatcher } from './webhooks/dispatcher.js';
@@ -104,6 +104,7 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
     rt.state.clock_offset_ms = clock.offsetMs;
     return rt.state;
   };
+  if (options.stateFile) writeInitialState(options.stateFile, snapshot());
   if (options.stateFile) writer = new StateWriter(options.stateFile, snapshot, (e) => log(`state file not written: ${e.message}`));
 
   const dispatcher = new DeliveryDispatcher(() => rt);

@@ -93,7 +93,8 @@ describe('vouchers sandbox admin', () => {
     const { partner, key } = json(created.stdout);
     const secret = sb.state.keys[key.api_key]!.api_secret;
     expect(created.stdout + created.stderr).not.toContain(secret);
-    expect(created.stderr).toContain('--show-secret');
+    // Running `partners create` again would make a second partner: the hint is to rotate this key.
+    expect(created.stderr).toContain(`vouchers sandbox admin keys rotate ${key.api_key} --show-secret`);
     expect((await admin('partners', 'list')).stdout).toContain(partner.partner_id);
 
     const shown = await admin('keys', 'create', '--partner', partner.partner_id, '--show-secret', '--json');

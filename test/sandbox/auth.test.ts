@@ -80,6 +80,29 @@ describe('request signatures', () => {
     expect(((await bad.json()) as any).error).toMatchObject({ name: 'InvalidSignature', code: 'INVALID_SIGNATURE' });
   });
 
+  it('charges a failed signature to the auth class: its RateLimit-* headers, and its 429 after 5', async () => {
+    const local = await sandbox();
+    try {
+      const statuses: number[] = [];
+      let last;
+      for (let i = 0; i < 6; i++) {
+        last = await order(local, instant, {}, { headers: { 'X-Signature': 't=1,v1=00' } });
+        statuses.push(last.status);
+        if (i === 0) {
+          expect(last.headers.get('ratelimit-limit')).toBe('5');
+          expect(last.headers.get('ratelimit-remaining')).toBe('4');
+        }
+      }
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
+      expect(last!.body.error.code).toBe('RATE_LIMIT_EXCEEDED');
+      expect(last!.headers.get('ratelimit-limit')).toBe('5');
+      expect(last!.headers.get('ratelimit-remaining')).toBe('0');
+      expect(Number(last!.headers.get('retry-after'))).toBeGreaterThan(0);
+    } finally {
+      await local.close();
+    }
+  });
+
   it('rejects missing and malformed signature headers and t differing from X-Timestamp', async () => {
     expect((await order(sb, instant, {}, { unsigned: true })).body.error.code).toBe('INVALID_SIGNATURE');
     const ts = Math.floor(Date.now() / 1000);

@@ -145,6 +145,14 @@ describe('cache-miss', () => {
     await waitStatus(sb, a.body.order_id, ['DELIVERED']);
     expect(balance(sb)).toBe(before - 1000);
     expect((await admin(sb, 'POST', `/orders/${a.body.order_id}/approve`)).status).toBe(409);
+    // The gate shows its decision: neither order is listed as still held.
+    expect((await admin(sb, 'GET', `/orders/${a.body.order_id}`)).body.gate).toBe('approved');
+    expect((await admin(sb, 'GET', `/orders/${b.body.order_id}`)).body.gate).toBe('rejected');
+    const stillHeld = (await admin(sb, 'GET', '/orders?gate=held')).body.data.map((o: any) => o.order_id);
+    expect(stillHeld).not.toContain(a.body.order_id);
+    expect(stillHeld).not.toContain(b.body.order_id);
+    expect((await admin(sb, 'GET', '/orders?gate=rejected')).body.data.map((o: any) => o.order_id)).toContain(b.body.order_id);
+    expect((await admin(sb, 'GET', '/orders?gate=maybe')).status).toBe(422);
     await until(() => typesOf(b.body.order_id).includes('order.refunded'), 5000, 'refund event');
     expect(eventsOf(b.body.order_id).find((d) => d.body.event === 'order.cancelled')!.body.data).toMatchObject({ reason: 'risk check failed', cancelled_by: 'admin' });
   });

@@ -68,6 +68,20 @@ describe('state file', () => {
     await expect(startSandbox({ port: 0, stateFile: file, quiet: true })).rejects.toThrow(/not valid JSON/);
   });
 
+  it('refuses at start a state file it cannot read or write, before listening', async () => {
+    await expect(startSandbox({ port: 0, stateFile: join(dir, 'missing-dir', 'state.json'), quiet: true })).rejects.toThrow(ConfigError);
+    await expect(startSandbox({ port: 0, stateFile: join(dir, 'missing-dir', 'state.json'), quiet: true })).rejects.toThrow(/Cannot write the sandbox state file/);
+    await expect(startSandbox({ port: 0, stateFile: dir, quiet: true })).rejects.toThrow(/Cannot read the sandbox state file/);
+    // A new file is written at once, so it exists even if the sandbox is killed before any change.
+    const fresh = join(dir, 'fresh.json');
+    const sb = await sandbox({ stateFile: fresh });
+    try {
+      expect(JSON.parse(readFileSync(fresh, 'utf8')).version).toBe(1);
+    } finally {
+      await sb.close();
+    }
+  });
+
   it('reuses given credentials and reports a busy port as a ConfigError', async () => {
     const sb = await sandbox({ apiKey: 'vk_test_fixed', apiSecret: 'vs_test_fixed', adminToken: 'adm_fixed' });
     try {

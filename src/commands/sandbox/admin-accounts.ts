@@ -9,7 +9,7 @@ import type { OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../factory.js';
 import { adminCall, adminTarget, type AdminList } from './admin-client.js';
 import { amountFlag, currencyFlag, wholeNumberFlag } from './admin-flags.js';
-import { KEY_COLUMNS, PARTNER_COLUMNS, SECRET_NOTE, keyFields, showList, showRecord, shownKey, type AdminKey, type AdminPartner, type AdminWallet } from './admin-output.js';
+import { KEY_COLUMNS, PARTNER_COLUMNS, secretNote, keyFields, showList, showRecord, shownKey, type AdminKey, type AdminPartner, type AdminWallet } from './admin-output.js';
 
 export interface FundFlags extends OutputFlags {
   currency: string;
@@ -77,7 +77,7 @@ export async function partnersCreate(f: Factory, flags: PartnerCreateFlags): Pro
     { label: 'wallets', value: partner.wallets.map((w) => formatMoney(w.available, w.currency)).join(', ') },
     ...keyFields(key).filter((x) => x.label !== 'partner_id'),
   ]);
-  if (!flags.showSecret) err(f.io, SECRET_NOTE);
+  if (!flags.showSecret) err(f.io, secretNote(key.api_key));
 }
 
 export async function keysList(f: Factory, flags: OutputFlags & { partner?: string }): Promise<void> {
@@ -88,7 +88,7 @@ export async function keysList(f: Factory, flags: OutputFlags & { partner?: stri
 async function showNewKey(f: Factory, flags: OutputFlags & { showSecret?: boolean }, key: AdminKey): Promise<void> {
   const shown = shownKey(key, Boolean(flags.showSecret));
   await showRecord(f, flags, shown, keyFields(shown));
-  if (!flags.showSecret) err(f.io, SECRET_NOTE);
+  if (!flags.showSecret) err(f.io, secretNote(key.api_key));
 }
 
 export async function keysCreate(f: Factory, flags: OutputFlags & { partner: string; allow?: string[]; showSecret?: boolean }): Promise<void> {

@@ -10,6 +10,7 @@ import { adminCall, adminTarget, type AdminList } from './admin-client.js';
 import { ORDER_COLUMNS, orderFields, showList, showRecord, type AdminOrder } from './admin-output.js';
 import { wholeNumberFlag } from './admin-flags.js';
 
+const GATES = ['held', 'approved', 'rejected', 'withdrawn'];
 const STATUSES = ['PENDING', 'PROCESSING', 'DELIVERED', 'PARTIALLY_DELIVERED', 'CANCELLED', 'REFUNDED'];
 
 export interface OrdersListFlags extends OutputFlags {
@@ -24,7 +25,7 @@ export async function list(f: Factory, flags: OrdersListFlags): Promise<void> {
   const status = flags.status?.trim().toUpperCase();
   if (status !== undefined && !STATUSES.includes(status)) throw new UsageError(`--status ${JSON.stringify(flags.status)} is not an order status`, `use one of ${STATUSES.join(', ')}`);
   const gate = flags.gate?.trim().toLowerCase();
-  if (gate !== undefined && gate !== 'held' && gate !== 'approved') throw new UsageError(`--gate ${JSON.stringify(flags.gate)} must be held or approved`);
+  if (gate !== undefined && !GATES.includes(gate)) throw new UsageError(`--gate ${JSON.stringify(flags.gate)} must be one of ${GATES.join(', ')}`);
   const limit = flags.limit === undefined ? undefined : wholeNumberFlag(flags.limit, '--limit', 1, 200);
   const target = await adminTarget(f);
   const res = await adminCall<AdminList<AdminOrder>>(target, 'GET', '/orders', { query: { status, gate, partner_id: flags.partner, limit, cursor: flags.cursor }, signal: f.io.signal });

@@ -108,7 +108,10 @@ export function keyFields(k: AdminKey): RecordField[] {
   ];
 }
 
-export const SECRET_NOTE = 'The API secret is shown only in this answer and masked here; run again with --show-secret to see it (it cannot be fetched later).\n';
+/** After a masked new key: the secret cannot be fetched later, and running the verb again would make another key. */
+export function secretNote(apiKey: string): string {
+  return `The API secret is masked and cannot be fetched later; to get a usable one, run: vouchers sandbox admin keys rotate ${apiKey} --show-secret (pass --show-secret when creating keys to see it at once).\n`;
+}
 
 export interface AdminWallet { currency: string; available: number; reserved: number }
 

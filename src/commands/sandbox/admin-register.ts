@@ -26,7 +26,7 @@ function registerOrderVerbs(admin: Command, f: Factory): void {
   verb(orders, 'list', 'List orders, newest first', 'list', ['orders list --status PENDING', 'orders list --gate held --json'],
     async (opts) => (await import('./admin-orders.js')).list(f, opts))
     .option('--status <status>', 'only this status')
-    .option('--gate <gate>', 'only gated orders: held or approved')
+    .option('--gate <gate>', 'only gated orders at this gate state: held, approved, rejected or withdrawn')
     .option('--partner <id>', 'only this partner')
     .option('--limit <n>', 'page size, 1–200 (default 50)')
     .option('--cursor <cursor>', 'continue from a page');
@@ -85,16 +85,16 @@ function registerAccountVerbs(admin: Command, f: Factory): void {
     .requiredOption('--partner <id>', 'partner')
     .option('--allow <cidr>', 'allowlist entry (repeat; default loopback)', collect)
     .option('--show-secret', 'print the new API secret in full (shown only now)');
-  verb(keys, 'revoke', 'Revoke a key: requests with it answer 401', 'record', ['keys revoke pk_sbx_3f9a0c1d'],
+  verb(keys, 'revoke', 'Revoke a key: requests with it answer 401', 'record', ['keys revoke vk_test_1d6dd8ca20bce67ee1a88725'],
     async (key: string, opts) => (await import('./admin-accounts.js')).keysRevoke(f, key, opts))
     .argument('<api_key>', 'the key to revoke');
-  verb(keys, 'rotate', 'Replace a key with a new one (the old one is revoked at once)', 'record', ['keys rotate pk_sbx_3f9a0c1d --show-secret'],
+  verb(keys, 'rotate', 'Replace a key with a new one (the old one is revoked at once)', 'record', ['keys rotate vk_test_1d6dd8ca20bce67ee1a88725 --show-secret'],
     async (key: string, opts) => (await import('./admin-accounts.js')).keysRotate(f, key, opts))
     .argument('<api_key>', 'the key to rotate')
     .option('--show-secret', 'print the new API secret in full (shown only now)');
 
   const allowlist = admin.command('allowlist').description('Set the IP allowlist of a key');
-  verb(allowlist, 'set', 'Replace a key\'s allowlist (IPv4/IPv6 addresses or CIDRs)', 'record', ['allowlist set pk_sbx_3f9a0c1d 127.0.0.0/8 ::1/128 203.0.113.7'],
+  verb(allowlist, 'set', 'Replace a key\'s allowlist (IPv4/IPv6 addresses or CIDRs)', 'record', ['allowlist set vk_test_1d6dd8ca20bce67ee1a88725 127.0.0.0/8 ::1/128 203.0.113.7'],
     async (key: string, entries: string[], opts) => (await import('./admin-accounts.js')).allowlistSet(f, key, entries, opts))
     .argument('<api_key>', 'the key')
     .argument('<cidr...>', 'addresses or CIDRs');

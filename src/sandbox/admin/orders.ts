@@ -7,7 +7,7 @@ import { orderView } from '../domain/views.js';
 import { SandboxHttpError, validationFailed } from '../http/errors.js';
 import { jsonReply } from '../http/respond.js';
 import type { Runtime } from '../runtime.js';
-import type { OrderRecord } from '../state/types.js';
+import { ORDER_GATES, type OrderRecord } from '../state/types.js';
 import type { AdminContext, AdminRoute } from './context.js';
 import { EmptyBody, PartialBody, ReasonBody } from './schemas.js';
 
@@ -52,6 +52,7 @@ export const ORDER_ROUTES: AdminRoute[] = [
       if (status !== null && !(ORDER_STATUSES as readonly string[]).includes(status)) throw validationFailed([{ path: 'status', message: `must be one of ${ORDER_STATUSES.join(', ')}` }]);
       const partner = query.get('partner_id');
       const gate = query.get('gate');
+      if (gate !== null && !(ORDER_GATES as readonly string[]).includes(gate)) throw validationFailed([{ path: 'gate', message: `must be one of ${ORDER_GATES.join(', ')}` }]);
       const limitText = query.get('limit');
       const limit = limitText === null ? undefined : Number(limitText);
       if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 200)) throw validationFailed([{ path: 'limit', message: 'must be a whole number from 1 to 200' }]);

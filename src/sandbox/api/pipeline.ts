@@ -126,7 +126,8 @@ export async function handleApiRequest(svc: ApiServices, req: IncomingMessage, r
       try {
         verifySignature(rt, req, identity.key, raw);
       } catch (e) {
-        if (e instanceof SandboxHttpError) throw authFailure(svc, req, e);
+        // A failed signature is charged to the auth class: its RateLimit-* (and Retry-After on the 429) describe that class.
+        if (e instanceof SandboxHttpError) { extra = {}; throw authFailure(svc, req, e); }
         throw e;
       }
     }

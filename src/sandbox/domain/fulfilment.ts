@@ -120,6 +120,8 @@ function refund(rt: Runtime, o: OrderRecord, amountMinor: number, description: s
 /** CANCELLED (order.cancelled) then REFUNDED (order.refunded) with the whole remaining debit credited back. */
 export function cancelAndRefund(rt: Runtime, o: OrderRecord, by: 'admin' | 'partner', reason: string): void {
   o.next_step = null;
+  // A held order leaves the gate with the decision: rejected by the operator, or withdrawn by the partner.
+  if (o.gate === 'held') o.gate = by === 'admin' ? 'rejected' : 'withdrawn';
   for (const v of o.vouchers) if (v.status !== 'ISSUED') fail(v);
   setStatus(rt, o, 'CANCELLED', reason);
   emit(rt, o.partner_id, 'order.cancelled', { ...orderBase(o), reason, cancelled_by: by }, o.order_id);

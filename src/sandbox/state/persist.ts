@@ -13,9 +13,15 @@ export const WRITE_COALESCE_MS = 100;
 
 export function loadState(file: string): SandboxState | undefined {
   if (!existsSync(file)) return undefined;
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (e) {
+    throw new ConfigError(`Cannot read the sandbox state file ${file} (${(e as Error).message})`, 'Pass a readable file to --state (it is created when missing)');
+  }
   let parsed: unknown;
   try {
-    parsed = JSON.parse(readFileSync(file, 'utf8'));
+    parsed = JSON.parse(text);
   } catch (e) {
     throw new ConfigError(`The sandbox state file ${file} is not valid JSON (${(e as Error).message})`, 'Move it away or pass another --state file to start from the seed');
   }
@@ -47,6 +53,15 @@ export function writeStateAtomically(file: string, state: SandboxState): void {
     try { fsyncSync(dfd); } finally { closeSync(dfd); }
   } catch {
     // Some platforms cannot fsync a directory; the rename itself is still atomic.
+  }
+}
+
+/** Write the first snapshot now, so a state file that cannot be written stops the start instead of failing later. */
+export function writeInitialState(file: string, state: SandboxState): void {
+  try {
+    writeStateAtomically(file, state);
+  } catch (e) {
+    throw new ConfigError(`Cannot write the sandbox state file ${file} (${(e as Error).message})`, 'Pass a path in an existing, writable directory to --state');
   }
 }
 

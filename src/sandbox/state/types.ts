@@ -38,6 +38,9 @@ export interface ProductRecord {
   has_pin: boolean;
 }
 
+export const ORDER_GATES = ['held', 'approved', 'rejected', 'withdrawn'] as const;
+export type OrderGate = (typeof ORDER_GATES)[number];
+
 export type ProductBehaviour = 'normal' | 'instant' | 'async' | 'partial' | 'gated' | 'out_of_stock' | 'vendor_fail';
 
 export interface WalletRecord {
@@ -110,8 +113,8 @@ export interface OrderRecord {
   settled_at: number | null;
   vouchers: VoucherRecord[];
   timeline: TimelineRecord[];
-  /** `held` while waiting at the admin gate. */
-  gate: 'held' | 'approved' | null;
+  /** `held` while waiting at the admin gate, then the gate's outcome; null for an order that was never gated. */
+  gate: OrderGate | null;
   next_step: OrderStep | null;
 }
 
