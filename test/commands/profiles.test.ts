@@ -201,6 +201,18 @@ describe('profiles list and show', () => {
     expectNoSecrets(r, SECRET, WHSEC, envSecret, 'pk_live_abcdefghijklmnop');
   });
 
+  it('show names the environment variable or flag behind each overridden setting', async () => {
+    const dir = await twoProfiles();
+    const r = await runCli(['profiles', 'show', 'prod', '--max-retries', '1'], { configDir: dir, env: { VOUCHERS_TIMEOUT: '45s', VOUCHERS_LIMITS_ORDERS_PER_MINUTE: '20', VOUCHERS_SIGNING_PATH: 'relative' } });
+    expect(r.code, r.stderr).toBe(0);
+    const rows = Object.fromEntries(r.stdout.trim().split('\n').map((l) => { const [k, v, src] = l.split('\t'); return [k, [v, src]]; }));
+    expect(rows['timeout']).toEqual(['45s', 'env VOUCHERS_TIMEOUT']);
+    expect(rows['limits.orders_per_minute']).toEqual(['20', 'env VOUCHERS_LIMITS_ORDERS_PER_MINUTE']);
+    expect(rows['signing.path']).toEqual(['relative', 'env VOUCHERS_SIGNING_PATH']);
+    expect(rows['max_retries']).toEqual(['1', 'flag --max-retries']);
+    expect(rows['limits.general_per_hour']![1]).not.toContain('env');
+  });
+
   it('show of an unknown profile lists the known ones', async () => {
     const dir = await twoProfiles();
     const r = await runCli(['profiles', 'show', 'stage'], { configDir: dir });
