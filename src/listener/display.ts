@@ -36,8 +36,16 @@ function clock(iso: string): string {
   return iso.slice(11, 19);
 }
 
+/**
+ * A payload string fit for a terminal line: printable ASCII without spaces, or nothing
+ * (the payload of an event type this version does not know is unchecked).
+ */
 function str(v: unknown): string {
-  return typeof v === 'string' ? v : '';
+  return typeof v === 'string' && /^[\x21-\x7e]{1,100}$/.test(v) ? v : '';
+}
+
+function isUnknownType(entry: Pick<InboxEntry, 'meta'>): boolean {
+  return entry.meta?.unknown_event_type === true;
 }
 
 /** The summary fields of a stored event. */
@@ -52,7 +60,10 @@ export function eventSummary(entry: Pick<InboxEntry, 'received_at' | 'envelope'>
   };
 }
 
-function eventLine(c: ChalkInstance, entry: Pick<InboxEntry, 'received_at' | 'envelope'>): string {
+/** The marker of an event whose type this version does not know. */
+export const UNKNOWN_TYPE_MARK = '(unknown event type)';
+
+function eventLine(c: ChalkInstance, entry: Pick<InboxEntry, 'received_at' | 'envelope' | 'meta'>): string {
   const data = entry.envelope.data ?? {};
   const status = str(data.status);
   const extra = entry.envelope.event === 'voucher.issued' ? str(data.voucher_id) : '';
@@ -62,7 +73,8 @@ function eventLine(c: ChalkInstance, entry: Pick<InboxEntry, 'received_at' | 'en
     entry.envelope.event_id,
     str(data.order_id) || '-',
     status ? styleStatus(status, c) : extra,
-  ].join('  ').trimEnd();
+    isUnknownType(entry) ? c.yellow(UNKNOWN_TYPE_MARK) : '',
+  ].filter((part, i) => i < 4 || part !== '').join('  ').trimEnd();
 }
 
 export function createDisplay(io: IO, options: DisplayOptions): Display {
@@ -76,6 +88,15 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
   };
   /** Event lines waiting for their first forward result, by event id. */
   const waiting = new Map<string, { line: string; timer: NodeJS.Timeout }>();
+  /** Unknown event types already explained on stderr (once per type). */
+  const explained = new Set<string>();
+  const explainUnknown = (entry: InboxEntry) => {
+    const type = entry.envelope.event;
+    if (!isUnknownType(entry) || explained.has(type)) return;
+    explained.add(type);
+    io.stderr.write(`${ce.yellow('Note:')} ${type} is not an event type this version of vouchers knows (a newer API?): `
+      + 'it was verified, stored and acknowledged, and its payload was not checked. Update vouchers to check it.\n');
+  };
   const release = (eventId: string, suffix: string) => {
     const w = waiting.get(eventId);
     if (!w) return false;
@@ -95,7 +116,8 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
     activity(a) {
       switch (a.kind) {
         case 'event':
-          if (options.json) return ndjson({ kind: 'event', ...eventSummary(a.entry), envelope: a.entry.envelope });
+          explainUnknown(a.entry);
+          if (options.json) return ndjson({ kind: 'event', ...eventSummary(a.entry), unknown_event_type: isUnknownType(a.entry), envelope: a.entry.envelope });
           if (options.forwardWaitMs === undefined) return stdout(eventLine(c, a.entry));
           return hold(a.entry, options.forwardWaitMs);
         case 'duplicate':

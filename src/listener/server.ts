@@ -6,11 +6,11 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { EventEnvelope } from '../contract/events.js';
 import type { InboxEntry, InboxWriter, StoredEnvelope } from '../core/journal/inbox.js';
 import { SignatureError } from '../core/signer/errors.js';
 import { verifyWebhookDelivery, WEBHOOK_HEADERS } from '../core/signer/webhook.js';
 import { MAX_BODY_BYTES, readBody } from './body.js';
+import { checkEnvelope } from './envelope.js';
 import type { EventFilter } from './filter.js';
 import type { Forwarder } from './forward.js';
 import { rejection, sendJson, sendRejection, signatureRejection, type Rejection } from './reject.js';
@@ -118,9 +118,9 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     } catch (e) {
       return reject(req, res, rejection('MALFORMED_REQUEST', `body is not valid JSON (${(e as Error).message}); the signature matched, so the sender signed malformed JSON`));
     }
-    const parsed = EventEnvelope.safeParse(json);
-    if (!parsed.success) {
-      const details = parsed.error.issues.map((i) => ({ path: i.path.join('.'), message: i.message }));
+    const check = checkEnvelope(json);
+    if (!check.ok) {
+      const details = check.issues;
       return reject(req, res, rejection('MALFORMED_REQUEST', `body is not an event envelope: ${details.map((d) => `${d.path || '(root)'}: ${d.message}`).join('; ')}`, details));
     }
 
@@ -132,6 +132,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         signature_timestamp: signedAt,
         webhook_id: headerValue(req, WEBHOOK_HEADERS.id) ?? null,
         remote_address: req.socket.remoteAddress ?? null,
+        ...(check.known ? {} : { unknown_event_type: true as const }),
       },
     };
     let outcome: 'stored' | 'duplicate';

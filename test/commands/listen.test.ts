@@ -103,6 +103,38 @@ describe('vouchers listen', () => {
     expect(lines[2]).toMatchObject({ kind: 'rejected', status: 401, code: 'INVALID_SIGNATURE', path: '/webhooks' });
   });
 
+  it('shows an event of an unknown type with a marker, explains it once on stderr, and forwards it', async () => {
+    const received: string[] = [];
+    const appServer = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => { body += c; });
+      req.on('end', () => { received.push(body); res.writeHead(200).end(); });
+    });
+    await new Promise<void>((r) => appServer.listen(0, '127.0.0.1', r));
+    const appUrl = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}/hook`;
+    const newer = (n: number) => ({ event: 'order.expired', event_id: orderEvent(n).event_id, created_at: '2026-11-22T09:30:00Z', data: { order_id: (orderEvent(n).data as { order_id: string }).order_id, status: 'EXPIRED' } });
+    try {
+      const l = await listen(['--secret', SECRET, '--forward-to', appUrl]);
+      expect((await deliver(l.url, newer(15))).status).toBe(200);
+      expect((await deliver(l.url, newer(16))).status).toBe(200);
+      await until(() => received.length === 2 && (l.io.stdoutText().match(/→ 200/g) ?? []).length === 2);
+      await l.stop();
+      const lines = l.io.stdoutText().trim().split('\n');
+      expect(lines[0]).toMatch(/order\.expired +evt_\S+ {2}ord_\S+ {2}EXPIRED {2}\(unknown event type\) {2}→ 200 in \d+ ms$/);
+      expect(l.io.stderrText().match(/order\.expired is not an event type this version of vouchers knows/g)).toHaveLength(1);
+      expect(received[0]).toBe(JSON.stringify(newer(15)));
+    } finally {
+      await new Promise((r) => appServer.close(r));
+    }
+    const j = await listen(['--secret', SECRET, '--json']);
+    await deliver(j.url, newer(17));
+    await deliver(j.url, orderEvent(18));
+    await until(() => j.io.stdoutText().trim().split('\n').length === 2);
+    await j.stop();
+    const objs = j.io.stdoutText().trim().split('\n').map((x) => JSON.parse(x));
+    expect(objs.map((o) => [o.event, o.unknown_event_type])).toEqual([['order.expired', true], ['order.created', false]]);
+  });
+
   it('--events filters what is shown; everything valid is stored', async () => {
     const l = await listen(['--secret', SECRET, '--events', 'voucher.*', '--json']);
     await deliver(l.url, orderEvent(4));

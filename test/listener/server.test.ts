@@ -127,6 +127,39 @@ describe('listener: bodies, paths and methods', () => {
     expect(await storedIds(inboxPath)).toEqual([]);
   });
 
+  it('accepts a signed event of a type it does not know (a newer API): stored, flagged, 200', async () => {
+    const { url, inboxPath, activity } = await start();
+    const ev = { event: 'wallet.balance_low', event_id: testId('evt', 70), created_at: '2026-11-22T09:30:00Z', data: { currency: 'USD', available: 12.5 } };
+    const res = await deliver(url, ev);
+    expect(res.status).toBe(200);
+    expect(res.json).toEqual({ received: true });
+    const stored = readFileSync(inboxPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(stored).toHaveLength(1);
+    expect(stored[0].envelope).toEqual(ev);
+    expect(stored[0].meta.unknown_event_type).toBe(true);
+    expect(activity[0]).toMatchObject({ kind: 'event' });
+    // A known type carries no flag; a resend of the unknown one is a duplicate.
+    expect((await deliver(url, orderEvent(71))).status).toBe(200);
+    expect((await deliver(url, ev)).json).toEqual({ received: true, duplicate: true });
+    const again = readFileSync(inboxPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(again.map((e) => e.meta.unknown_event_type ?? false)).toEqual([true, false]);
+  });
+
+  it('still answers 400 when an unknown type comes in a broken envelope or with an unprintable name', async () => {
+    const { url, inboxPath } = await start();
+    const badId = { event: 'wallet.balance_low', event_id: 'evt_nope', created_at: '2026-11-22T09:30:00Z', data: {} };
+    const r1 = await deliver(url, badId);
+    expect(r1.status).toBe(400);
+    expect(r1.json.error.details.map((d: { path: string }) => d.path)).toEqual(['event_id']);
+    const noData = { event: 'wallet.balance_low', event_id: testId('evt', 72), created_at: '2026-11-22T09:30:00Z' };
+    expect((await deliver(url, noData)).json.error.details.map((d: { path: string }) => d.path)).toEqual(['data']);
+    const escape = { event: 'order.\u001b[2Jgone', event_id: testId('evt', 73), created_at: '2026-11-22T09:30:00Z', data: {} };
+    const r3 = await deliver(url, escape);
+    expect(r3.status).toBe(400);
+    expect(r3.json.error.details[0].path).toBe('event');
+    expect(await storedIds(inboxPath)).toEqual([]);
+  });
+
   it('answers 413 to a declared body over 1 MiB without waiting for it', async () => {
     const { url } = await start();
     const res = await new Promise<{ status: number; json: any }>((resolve, reject) => {

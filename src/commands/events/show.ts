@@ -35,6 +35,7 @@ export async function run(f: Factory, o: ShowOptions): Promise<void> {
     { label: 'status', value: row.status, style: (t, c) => styleStatus(t, c) },
     { label: 'signed_at', value: entry.meta?.signature_timestamp ?? null },
     { label: 'webhook_id', value: entry.meta?.webhook_id ?? null },
+    ...(entry.meta?.unknown_event_type ? [{ label: 'note', value: 'unknown event type (a newer API?): stored without checking its payload' }] : []),
     { label: 'forwards', value: forwards.length === 0 ? 'none' : forwards.map((r) => `${formatTime(r.time)} ${describeForward(r)}`).join('; ') },
   ], settings);
   if (settings.format === 'table') {

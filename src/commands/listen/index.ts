@@ -29,7 +29,9 @@ Examples:
   $ vouchers listen --port 8080 --secret whsec_... --inbox ./events.ndjson
 
 Every accepted event is on disk before the 200 answer; duplicates (same event_id) are
-answered 200 and not stored or forwarded again. Ctrl-C stops cleanly.
+answered 200 and not stored or forwarded again. An event of a type this version does
+not know (a newer API) is verified, stored and forwarded, marked "(unknown event type)".
+Ctrl-C stops cleanly.
 Read the inbox with: vouchers events list`);
   cmd.action(async (flags: Record<string, unknown>) => {
     const { buildListenOptions, run } = await import('./listen.js');

@@ -34,6 +34,11 @@ export interface DeliveryMeta {
   /** X-Webhook-Id as sent. */
   webhook_id: string | null;
   remote_address: string | null;
+  /**
+   * Set when the event's type is not one this version of vouchers knows (a newer API): it
+   * was checked as an envelope only, not against a payload schema.
+   */
+  unknown_event_type?: true;
 }
 
 /** One line of the inbox. */
