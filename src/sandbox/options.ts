@@ -1,6 +1,7 @@
 /** Options of `startSandbox` and what it returns: the interface other engineers code against. */
 import type { SigningPathVariant } from '../core/signer/request.js';
 import type { SandboxState } from './state/types.js';
+import { DELIVERY_TIMEOUT_MS } from './webhooks/backoff.js';
 
 export interface SandboxLimits {
   /** `orders` class: POST /orders per API key per minute (default 100). */
@@ -36,6 +37,8 @@ export interface SandboxOptions {
   apiSecret?: string;
   /** Injectable base clock in ms (default Date.now); the admin surface adds an offset. */
   now?: () => number;
+  /** How long a partner endpoint has to answer a webhook delivery (default 5000 ms, the document's limit; not scaled). */
+  webhookTimeoutMs?: number;
   /** No request log lines. */
   quiet?: boolean;
   /** Receives one line per request (method, path, status, duration, trace id) unless quiet. */
@@ -72,6 +75,7 @@ export interface SandboxConfig {
   enablePlanned: boolean;
   limits: ResolvedLimits;
   faultRate: number;
+  webhookTimeoutMs: number;
 }
 
 export const DEFAULT_PORT = 4010;
@@ -99,6 +103,7 @@ export function resolveConfig(options: SandboxOptions): SandboxConfig {
     signingPath,
     enablePlanned: options.enablePlanned ?? false,
     faultRate,
+    webhookTimeoutMs: positiveInt(options.webhookTimeoutMs, DELIVERY_TIMEOUT_MS, 'webhookTimeoutMs'),
     limits: {
       ordersPerMinute: positiveInt(options.limits?.ordersPerMinute, DEFAULT_LIMITS.ordersPerMinute, 'limits.ordersPerMinute'),
       generalPerHour: positiveInt(options.limits?.generalPerHour, DEFAULT_LIMITS.generalPerHour, 'limits.generalPerHour'),

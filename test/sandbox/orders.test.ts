@@ -270,6 +270,17 @@ describe('isolation', () => {
     expect((await api(sb, 'GET', '/wallets', { creds })).body.data.map((w: any) => [w.currency, w.available])).toEqual([['USD', 50]]);
     expect((await api(sb, 'GET', '/webhooks', { creds })).status).toBe(404);
     expect((await api(sb, 'GET', '/transactions', { creds })).body.data.every((t: any) => t.order_id === undefined)).toBe(true);
-    await admin(sb, 'POST', `/orders/${mine.body.order_id}/reject`);
+    expect((await api(sb, 'GET', `/transactions?order_id=${mine.body.order_id}`, { creds })).body.data).toEqual([]);
+    // The other partner's own webhook endpoint never receives this partner's events.
+    const theirs = await receiver();
+    try {
+      expect((await api(sb, 'POST', '/webhooks', { body: { url: theirs.url }, creds })).status).toBe(201);
+      await admin(sb, 'POST', `/orders/${mine.body.order_id}/reject`);
+      await until(() => typesOf(mine.body.order_id).includes('order.refunded'), 5000, 'refund event at our endpoint');
+      expect(theirs.received.filter((r) => r.raw.includes(mine.body.order_id))).toEqual([]);
+      expect((await admin(sb, 'GET', `/events?order_id=${mine.body.order_id}&partner_id=${p.body.partner.partner_id}`)).body.data).toEqual([]);
+    } finally {
+      await theirs.close();
+    }
   });
 });

@@ -75,6 +75,37 @@ describe('delivery', () => {
     expect(hooks.received.every((r) => r.headers['x-webhook-id'] === event.event_id)).toBe(true);
   });
 
+  it('counts an endpoint that does not answer within the timeout as a failed attempt, and retries', async () => {
+    sb = await sandbox({ timeScale: 0.002, webhookTimeoutMs: 60 });
+    // The first delivery gets no answer at all; the retry is answered.
+    const { createServer } = await import('node:http');
+    let calls = 0;
+    const silent = createServer((req, res) => {
+      calls += 1;
+      req.resume();
+      if (calls > 1) res.writeHead(200).end();
+    });
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const port = (silent.address() as { port: number }).port;
+    try {
+      await api(sb, 'POST', '/webhooks', { body: { url: `http://127.0.0.1:${port}/hooks`, events: ['order.created'] } });
+      const o = await order(sb, instant);
+      const list = await until(async () => {
+        const r = await admin(sb!, 'GET', '/deliveries');
+        const d = r.body.data.find((x: any) => x.status === 'succeeded');
+        return d ? r.body.data : undefined;
+      }, 5000, 'delivery after a timeout');
+      expect(list).toHaveLength(1);
+      const attempts = list[0].attempts;
+      expect(attempts[0]).toMatchObject({ status_code: null, error: 'no answer within 0.06 s' });
+      expect(attempts[attempts.length - 1].status_code).toBe(200);
+      expect(sb.state.events.some((e) => e.order_id === o.body.order_id)).toBe(true);
+    } finally {
+      silent.closeAllConnections();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
   it('signs with both secrets during a rotation', async () => {
     sb = await sandbox();
     hooks = await receiver();

@@ -9,7 +9,7 @@ import { signWebhook, WEBHOOK_HEADERS } from '../../core/signer/webhook.js';
 import { envelopeOf } from '../domain/events.js';
 import type { Runtime } from '../runtime.js';
 import type { DeliveryRecord, WebhookRecord } from '../state/types.js';
-import { DELIVERY_TIMEOUT_MS, retryDelay, RETRY_WINDOW_MS } from './backoff.js';
+import { retryDelay, RETRY_WINDOW_MS } from './backoff.js';
 
 export function activeSecrets(hook: WebhookRecord, now: number): string[] {
   return hook.secrets.filter((s) => s.expires_at === null || s.expires_at > now).map((s) => s.secret);
@@ -17,10 +17,14 @@ export function activeSecrets(hook: WebhookRecord, now: number): string[] {
 
 export class DeliveryDispatcher {
   private readonly inFlight = new Set<string>();
-  private readonly agent = new Agent({ connect: { timeout: DELIVERY_TIMEOUT_MS }, headersTimeout: DELIVERY_TIMEOUT_MS, bodyTimeout: DELIVERY_TIMEOUT_MS });
+  private readonly agent: Agent;
+  private readonly timeoutMs: number;
   private closed = false;
 
-  constructor(private readonly rt: () => Runtime) {}
+  constructor(private readonly rt: () => Runtime) {
+    this.timeoutMs = rt().config.webhookTimeoutMs;
+    this.agent = new Agent({ connect: { timeout: this.timeoutMs }, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
+  }
 
   isInFlight(id: string): boolean {
     return this.inFlight.has(id);
@@ -58,7 +62,7 @@ export class DeliveryDispatcher {
         [WEBHOOK_HEADERS.signature]: signature,
       },
       body,
-      signal: AbortSignal.timeout(DELIVERY_TIMEOUT_MS),
+      signal: AbortSignal.timeout(this.timeoutMs),
     })
       .then(async (res) => {
         await res.body.dump();
@@ -66,7 +70,8 @@ export class DeliveryDispatcher {
       })
       .catch((e: unknown) => {
         const err = e as Error & { code?: string };
-        const message = err.name === 'TimeoutError' || err.name === 'AbortError' ? `no answer within ${DELIVERY_TIMEOUT_MS / 1000} s` : `${err.code ?? err.name}: ${err.message}`;
+        const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT' || err.code === 'UND_ERR_CONNECT_TIMEOUT';
+        const message = timedOut ? `no answer within ${this.timeoutMs / 1000} s` : `${err.code ?? err.name}: ${err.message}`;
         this.record(d.delivery_id, null, performance.now() - started, message);
       });
   }
