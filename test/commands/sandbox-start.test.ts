@@ -89,7 +89,7 @@ describe('vouchers sandbox start', () => {
     expect(after.admin_token).toBe(before.admin_token);
     expect(after.limits).toEqual({ orders_per_minute: 7, general_per_hour: 300 });
     expect(after.signing).toEqual({ path: 'relative' });
-    expect(second.io.stderrText()).toMatch(/Refreshed profile "local"/);
+    expect(second.io.stderrText()).toMatch(/Refreshed profile "local" .*; it is the current profile, so the next command uses it/);
 
     // A signed write against the relative-path sandbox works through the refreshed profile.
     const order = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--json'], { configDir });
@@ -113,6 +113,16 @@ describe('vouchers sandbox start', () => {
     expect(r.stderr).toContain(`port ${busy.port} on 127.0.0.1 is already in use`);
     expect(r.stderr).toContain('--port 0');
     expect(r.stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it('refuses a --state file it cannot write before writing any profile', async () => {
+    const configDir = tempConfigDir();
+    const r = await runCli(['sandbox', 'start', '--port', '0', '--state', join(configDir, 'no-such-dir', 'state.json')], { configDir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Cannot write the sandbox state file');
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(existsSync(join(configDir, 'config.json'))).toBe(false);
+    expect(existsSync(join(configDir, 'sandbox.pid'))).toBe(false);
   });
 
   it('refuses bad flags with usage errors', async () => {

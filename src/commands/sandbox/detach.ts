@@ -61,7 +61,7 @@ export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
     throw new UsageError(`a sandbox already runs (pid ${existing.pid}) on ${existing.base_url}`, 'use it as it is, or stop it first: vouchers sandbox stop');
   }
   if (existing) removePidFile(store.dir, existing.pid);
-  const hadCurrent = store.currentName() !== undefined;
+  const currentBefore = store.currentName();
   const hadLocal = store.get(LOCAL_PROFILE) !== undefined;
 
   const logFile = logFilePath(store.dir);
@@ -119,6 +119,6 @@ export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
     base_url: record.base_url, admin_url: record.admin_url, api_key: local?.api_key ?? '', profile: record.profile,
     pid: record.pid, host: record.host, port: record.port, log_file: logFile,
   }, o.json);
-  err(io, describeProfileWrite({ name: LOCAL_PROFILE, refreshed: hadLocal, madeCurrent: !hadCurrent && store.currentName() === LOCAL_PROFILE }, store.path));
+  err(io, describeProfileWrite({ name: LOCAL_PROFILE, refreshed: hadLocal, madeCurrent: currentBefore === undefined && store.currentName() === LOCAL_PROFILE, alreadyCurrent: currentBefore === LOCAL_PROFILE }, store.path));
   err(io, `Sandbox running in the background (pid ${record.pid}); requests are logged to ${logFile}.\nCheck it with: vouchers sandbox status   Stop it with: vouchers sandbox stop\n`);
 }

@@ -28,6 +28,8 @@ export interface ProfileWrite {
   name: string;
   /** It became the current profile (none was set). */
   madeCurrent: boolean;
+  /** It was already the current profile. */
+  alreadyCurrent: boolean;
   /** A `local` profile existed before. */
   refreshed: boolean;
 }
@@ -52,7 +54,8 @@ export function writeLocalProfile(store: ConfigStore, sb: SandboxHandle, o: Star
   // A fresh in-memory sandbox has no webhook endpoint: an old signing secret would be stale.
   if (!o.stateFile) delete profile.webhook_secret;
   store.set(LOCAL_PROFILE, profile);
+  const alreadyCurrent = store.currentName() === LOCAL_PROFILE;
   const madeCurrent = store.currentName() === undefined && store.get(DEFAULT_PROFILE_NAME) === undefined;
   if (madeCurrent) store.setCurrent(LOCAL_PROFILE);
-  return { name: LOCAL_PROFILE, madeCurrent, refreshed: before !== undefined };
+  return { name: LOCAL_PROFILE, madeCurrent, alreadyCurrent, refreshed: before !== undefined };
 }

@@ -42,7 +42,9 @@ export async function printStarted(f: Factory, info: StartedInfo, json: boolean)
 
 export function describeProfileWrite(w: ProfileWrite, file: string): string {
   const verb = w.refreshed ? 'Refreshed' : 'Wrote';
-  const current = w.madeCurrent ? `; "${w.name}" is now the default profile, so the next command uses it` : `; use it with --profile ${w.name} (or: vouchers profiles use ${w.name})`;
+  const current = w.madeCurrent ? `; "${w.name}" is now the default profile, so the next command uses it`
+    : w.alreadyCurrent ? `; it is the current profile, so the next command uses it`
+      : `; use it with --profile ${w.name} (or: vouchers profiles use ${w.name})`;
   return `${verb} profile "${w.name}" in ${file} (API secret and admin token saved there, not printed)${current}\n`;
 }
 
