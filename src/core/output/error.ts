@@ -38,6 +38,7 @@ const HINTS: Record<string, string | ((e: ApiError) => string)> = {
   MALFORMED_REQUEST: 'send a JSON body with Content-Type: application/json',
   IDEMPOTENCY_KEY_REQUIRED: 'this write needs an Idempotency-Key header: pass --idempotency-key KEY (any new UUID)',
   PAYLOAD_TOO_LARGE: 'the body is over 1 MiB: send less per request',
+  UNSUPPORTED_MEDIA_TYPE: 'send the body as JSON with Content-Type: application/json; charset=utf-8 (vouchers api does this for you)',
   RATE_LIMIT_EXCEEDED: (e) => `the API's rate limit for this key is used up: wait${e.retryAfter !== undefined ? ` ${e.retryAfter} s` : ''} and retry; to stay under it, lower the client pace (limits.orders_per_minute, limits.general_per_hour: vouchers profiles set NAME KEY VALUE)`,
   IDEMPOTENCY_KEY_REUSED: 'this idempotency key was already used with a different body: use a new key for a new request',
   IDEMPOTENCY_KEY_IN_PROGRESS: 'the first request with this key is still running: retry in a moment with the same key',

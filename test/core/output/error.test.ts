@@ -103,6 +103,13 @@ describe('hintFor', () => {
     expect(hintFor(api({ status: 418, name: 'Teapot', code: 'TEAPOT' }))).toBeUndefined();
   });
 
+  it('every error code of the contract has a hint', async () => {
+    const { ERRORS } = await import('../../../src/contract/errors.js');
+    for (const [code, { status, name }] of Object.entries(ERRORS)) {
+      expect(hintFor(api({ status, name, code, method: 'POST' })), code).toMatch(/\w/);
+    }
+  });
+
   it('a hint the error carries wins', () => {
     expect(hintFor(new ApiError({ status: 404, name: 'HttpError', code: 'HTTP_404', message: 'x', hint: 'no such endpoint here' }))).toBe('no such endpoint here');
   });
