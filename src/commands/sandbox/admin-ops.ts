@@ -126,7 +126,7 @@ export async function clockShow(f: Factory, flags: OutputFlags): Promise<void> {
 }
 
 export async function clockAdvance(f: Factory, duration: string, flags: OutputFlags): Promise<void> {
-  const ms = parseDuration(duration, 'DURATION');
+  const ms = parseDuration(duration, 'clock advance');
   const res = await adminCall<ClockView>(await adminTarget(f), 'POST', '/clock/advance', { body: { seconds: ms / 1000 }, signal: f.io.signal });
   err(f.io, `Advanced the sandbox clock by ${formatDuration(ms)}; fulfilment steps and webhook retries that fell due have run.\n`);
   await showClock(f, flags, res.data);
