@@ -199,6 +199,20 @@ describe('vouchers listen', () => {
     expect((await runCli(['listen', '--secret', SECRET, '--public-url', 'https://x.example'])).stderr).toMatch(/only makes sense with --register/);
   });
 
+  it('refuses a second listener on the same inbox, naming the first; the inbox is free again once it stops', async () => {
+    const inbox = join(tempConfigDir(), 'shared.ndjson');
+    const first = await listen(['--secret', SECRET, '--inbox', inbox]);
+    const second = await runCli(['listen', '--port', '0', '--secret', SECRET, '--inbox', inbox]);
+    expect(second.code).toBe(2);
+    expect(second.stderr).toContain(`the inbox ${inbox} is in use by vouchers listen on ${first.url}`);
+    expect(second.stderr).toMatch(/--inbox/);
+    expect((await deliver(first.url, orderEvent(19))).status).toBe(200);
+    expect(await first.stop()).toBe(0);
+    const third = await listen(['--secret', SECRET, '--inbox', inbox]);
+    expect(third.io.stderrText()).toMatch(/\(1 event stored\)/);
+    expect(await third.stop()).toBe(0);
+  });
+
   it('says which port is taken', async () => {
     const l = await listen(['--secret', SECRET]);
     const port = new URL(l.url).port;

@@ -7,6 +7,7 @@ import { InboxWriter } from '../../core/journal/inbox.js';
 import type { Factory } from '../../factory.js';
 import { createDisplay } from '../../listener/display.js';
 import { parseEventFilter, type EventFilter } from '../../listener/filter.js';
+import { lockInbox, type InboxLock } from '../../listener/inbox-lock.js';
 import { resolveInboxPath } from '../../listener/inbox-path.js';
 import { parseForwardUrl, parseHeaderFlags, parseIntFlag, parseSecretFlags } from '../../listener/flags.js';
 import { DEFAULT_FORWARD_POLICY, Forwarder, type ForwardPolicy } from '../../listener/forward.js';
@@ -79,17 +80,30 @@ function waitForAbort(signal: AbortSignal): Promise<void> {
 }
 
 export async function run(f: Factory, o: ListenOptions): Promise<void> {
-  const io = f.io;
-  const noColor = f.globals().color === false;
   const needsProfile = o.register || !o.secrets;
   const profile = needsProfile ? await loadProfile(f, o.register) : undefined;
   const fromProfile = profile?.webhook_secret ?? (profile ? undefined : f.io.env[ENV.webhookSecret]);
-  let secrets = o.secrets ?? (fromProfile ? [fromProfile] : []);
+  const secrets = o.secrets ?? (fromProfile ? [fromProfile] : []);
   if (secrets.length === 0 && !o.register) throw new UsageError('no webhook signing secret to verify deliveries with', NO_SECRET_HINT);
   // Fail on a --register that cannot work before anything is opened.
   if (o.register) registrationUrl(profile?.base_url, o.publicUrl, () => '');
 
   const inboxPath = await resolveInboxPath(f, o.inbox);
+  const locked = await lockInbox(inboxPath);
+  if (!locked.ok) {
+    throw new UsageError(`the inbox ${inboxPath} is in use by ${locked.holder}`, 'stop that listener first, or give this one its own file with --inbox');
+  }
+  try {
+    await listenWithInbox(f, o, secrets, profile, inboxPath, locked.lock);
+  } finally {
+    await locked.lock.release();
+  }
+}
+
+async function listenWithInbox(f: Factory, o: ListenOptions, initialSecrets: string[], profile: ResolvedProfile | undefined, inboxPath: string, lock: InboxLock): Promise<void> {
+  const io = f.io;
+  const noColor = f.globals().color === false;
+  let secrets = initialSecrets;
   let inbox: InboxWriter;
   try {
     inbox = await InboxWriter.open(inboxPath);
@@ -143,6 +157,7 @@ export async function run(f: Factory, o: ListenOptions): Promise<void> {
     throw e;
   }
 
+  lock.describe(`vouchers listen on ${listener.url}`);
   err(io, `Ready! Listening on ${listener.url}\n`);
   if (forwarder) err(io, `Forwarding to ${forwarder.url.toString()}\n`);
   err(io, `Inbox: ${inboxPath} (${inbox.count} event${inbox.count === 1 ? '' : 's'} stored). Press Ctrl-C to stop.\n`);
