@@ -126,6 +126,15 @@ describe('vouchers events replay', () => {
     const refused = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', target.url, '--secret', SECRET, '--json'], { configDir: dir });
     expect(refused.code).toBe(5);
     expect(JSON.parse(refused.stdout)).toMatchObject({ status: 400, delivered: false });
+    const failing = await app(500);
+    const failed = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', failing.url, '--secret', SECRET], { configDir: dir });
+    expect(failed.code).toBe(7);
+    expect(failed.stderr).toMatch(/answered 500 to the replay/);
+    expect(failed.stderr).toMatch(/your app failed while handling the event/);
+    const wrongPath = await app(404);
+    const missing = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', wrongPath.url, '--secret', SECRET], { configDir: dir });
+    expect(missing.code).toBe(5);
+    expect(missing.stderr).toMatch(/check the path of --forward-to/);
     const closed = await app(200);
     const url = closed.url;
     await servers.pop()!();

@@ -56,7 +56,10 @@ Examples:
     .option('--json', 'print the result as JSON');
   replay.addHelpText('after', `
 Examples:
-  $ vouchers events replay evt_01JDQ5P2M4R8T0V2X4Z6B8D0F2 --forward-to http://localhost:3000/webhooks`);
+  $ vouchers events replay evt_01JDQ5P2M4R8T0V2X4Z6B8D0F2 --forward-to http://localhost:3000/webhooks
+
+Exit status 0 when your app answers 2xx, 5 when it refuses the event (4xx), 7 when it
+fails (5xx) or cannot be reached.`);
   replay.action(async (eventId: string, flags: Record<string, unknown>) => {
     const { buildReplayOptions, run } = await import('./replay.js');
     await run(f, buildReplayOptions(eventId, flags));

@@ -70,5 +70,13 @@ export async function run(f: Factory, o: ReplayOptions): Promise<void> {
   else err(f.io, `${entry.envelope.event} ${entry.envelope.event_id} ${describeForward({ ...record, outcome: 'delivered' })}\n`);
   if (ok) return;
   if (result.status === null) throw new NetworkError(`could not replay ${o.eventId} to ${record.url}: ${result.error}`, undefined, undefined, 'is your app running and listening at that URL?');
-  throw new CliError('rejected', `your app at ${record.url} answered ${result.status} to the replay of ${o.eventId}`, 'check your app\'s logs; it must verify the X-Webhook-Signature header with the same secret');
+  throw new CliError(result.status >= 500 ? 'network' : 'rejected', `your app at ${record.url} answered ${result.status} to the replay of ${o.eventId}`, refusalHint(result.status));
+}
+
+/** What an answer of the app most likely means. */
+function refusalHint(status: number): string {
+  if (status === 401 || status === 403) return 'your app refused the signature: it must verify X-Webhook-Signature with the secret used here (--secret, or the profile\'s webhook_secret)';
+  if (status === 404 || status === 405) return 'check the path of --forward-to: your app has no POST route there';
+  if (status >= 500) return 'your app failed while handling the event: check its logs';
+  return 'check your app\'s logs for why it refused the event';
 }
