@@ -189,6 +189,10 @@ describe('vouchers sandbox admin', () => {
     expect(r.stderr).toContain('vouchers sandbox start');
     const t = await runCli(['sandbox', 'trigger', 'order.delivered'], { configDir: dir });
     expect(t.code).toBe(2);
+    // With no configuration at all, it does not pretend a "default" profile exists.
+    const empty = await runCli(['sandbox', 'admin', 'info'], { configDir: tempConfigDir() });
+    expect(empty.code).toBe(2);
+    expect(empty.stderr).toContain('there is no profile "default", so no sandbox admin URL and token');
   });
 
   it('reports a wrong admin token and a stopped sandbox clearly', async () => {

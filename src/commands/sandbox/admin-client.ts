@@ -34,7 +34,8 @@ export const NO_ADMIN_HINT = 'start the sandbox with `vouchers sandbox start` (i
 /** The admin URL and token of a resolved profile; a clear ConfigError when it has none. */
 export function adminTargetOf(profile: ResolvedProfile): AdminTarget {
   if (!profile.admin_url || !profile.admin_token) {
-    throw new ConfigError(`profile "${profile.name}" has no sandbox admin URL and token`, NO_ADMIN_HINT);
+    const what = profile.exists ? `profile "${profile.name}" has no sandbox admin URL and token` : `there is no profile "${profile.name}", so no sandbox admin URL and token`;
+    throw new ConfigError(what, NO_ADMIN_HINT);
   }
   return { url: profile.admin_url.replace(/\/+$/, ''), token: profile.admin_token, profile: profile.name };
 }

@@ -36,7 +36,7 @@ export async function handleAdminRequest(svc: AdminServices, req: IncomingMessag
   const method = (req.method ?? 'GET').toUpperCase();
   try {
     if (!authorised(svc, req)) {
-      throw new SandboxHttpError('AUTHENTICATION_FAILED', 'Admin authentication failed: send Authorization: Bearer <admin token> (printed when the sandbox starts, saved in the local profile)');
+      throw new SandboxHttpError('AUTHENTICATION_FAILED', 'Admin authentication failed: send Authorization: Bearer <admin token>; the token is saved as admin_token in the "local" profile that vouchers sandbox start writes (adminToken of startSandbox())');
     }
     let found: { route: AdminRoute; params: Record<string, string> } | undefined;
     const allow: string[] = [];
