@@ -10,6 +10,7 @@ import type { InboxEntry } from '../core/journal/inbox.js';
 import type { IO } from '../core/io/io.js';
 import { styleStatus } from '../core/output/format.js';
 import { describeForward } from './forward.js';
+import { redactCodes } from './redact.js';
 import type { ListenerActivity } from './server.js';
 
 export interface DisplayOptions {
@@ -115,11 +116,17 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
   return {
     activity(a) {
       switch (a.kind) {
-        case 'event':
+        case 'event': {
           explainUnknown(a.entry);
-          if (options.json) return ndjson({ kind: 'event', ...eventSummary(a.entry), unknown_event_type: isUnknownType(a.entry), envelope: a.entry.envelope });
+          const envelope = redactCodes(a.entry.envelope);
+          if (envelope.found.length > 0) {
+            io.stderr.write(`${ce.red('Warning:')} ${a.entry.envelope.event_id} carries voucher code fields (${envelope.found.join(', ')}), `
+              + 'which webhook payloads must never do: they are not shown. Report it to the API provider.\n');
+          }
+          if (options.json) return ndjson({ kind: 'event', ...eventSummary(a.entry), unknown_event_type: isUnknownType(a.entry), envelope: envelope.value });
           if (options.forwardWaitMs === undefined) return stdout(eventLine(c, a.entry));
           return hold(a.entry, options.forwardWaitMs);
+        }
         case 'duplicate':
           if (options.json) return ndjson({ kind: 'duplicate', ...eventSummary(a) });
           return stdout(c.dim(`${clock(a.received_at)}  duplicate of ${a.envelope.event_id} (${a.envelope.event}): already stored, not forwarded again`));

@@ -135,6 +135,24 @@ describe('vouchers listen', () => {
     expect(objs.map((o) => [o.event, o.unknown_event_type])).toEqual([['order.expired', true], ['order.created', false]]);
   });
 
+  it('never prints a voucher code a sender wrongly put in a payload: listen, events list and show', async () => {
+    const leaky = { ...orderEvent(22), data: { ...(orderEvent(22).data as object), vouchers: [{ product_id: 'sbx-instant', code: 'LEAK-CODE-1234', pin: '9876' }] } };
+    const l = await listen(['--secret', SECRET, '--json']);
+    expect((await deliver(l.url, leaky)).status).toBe(200);
+    await until(() => l.io.stdoutText().includes('order.created'));
+    await l.stop();
+    expect(l.io.stdoutText()).not.toMatch(/LEAK-CODE-1234|9876/);
+    expect(JSON.parse(l.io.stdoutText()).envelope.data.vouchers[0]).toEqual({ product_id: 'sbx-instant', code: '[redacted]', pin: '[redacted]' });
+    expect(l.io.stderrText()).toMatch(/carries voucher code fields \(data\.vouchers\.0\.code, data\.vouchers\.0\.pin\)/);
+    const id = leaky.event_id as string;
+    for (const args of [['events', 'show', id], ['events', 'show', id, '--json'], ['events', 'list', '--json'], ['events', 'list', '--output', 'ndjson']]) {
+      const r = await runCli(args, { configDir: l.configDir });
+      expect(r.code, args.join(' ')).toBe(0);
+      expect(r.stdout, args.join(' ')).toContain('[redacted]');
+      expect(r.stdout, args.join(' ')).not.toMatch(/LEAK-CODE-1234|9876/);
+    }
+  });
+
   it('--events filters what is shown; everything valid is stored', async () => {
     const l = await listen(['--secret', SECRET, '--events', 'voucher.*', '--json']);
     await deliver(l.url, orderEvent(4));

@@ -2,6 +2,7 @@
 import type { InboxEntry } from '../../core/journal/inbox.js';
 import type { Column } from '../../core/output/print.js';
 import { formatTime, styleStatus } from '../../core/output/format.js';
+import { redactCodes } from '../../listener/redact.js';
 
 export interface EventRow {
   received_at: string;
@@ -24,7 +25,7 @@ export function toRow(entry: InboxEntry): EventRow {
     created_at: entry.envelope.created_at,
     order_id: typeof data.order_id === 'string' ? data.order_id : null,
     status: typeof data.status === 'string' ? data.status : null,
-    data,
+    data: redactCodes(data).value,
   };
 }
 

@@ -7,6 +7,7 @@ import { chalkFor, formatTime, printJson, printRecord, resolveOutput, styleStatu
 import type { Factory } from '../../factory.js';
 import { describeForward } from '../../listener/forward.js';
 import { resolveInboxPath } from '../../listener/inbox-path.js';
+import { redactCodes } from '../../listener/redact.js';
 import { toRow } from './rows.js';
 
 export interface ShowOptions {
@@ -22,7 +23,7 @@ export async function run(f: Factory, o: ShowOptions): Promise<void> {
   if (!entry) throw new CliError('not_found', `event ${o.eventId} is not in the inbox ${path}`, 'list what is stored with vouchers events list');
   const forwards = await readForwardLog(forwardLogPath(path), o.eventId);
   if (settings.format === 'json') {
-    await printJson(f.io, { ...entry, forwards });
+    await printJson(f.io, { ...entry, envelope: redactCodes(entry.envelope).value, forwards });
     return;
   }
   const row = toRow(entry);
