@@ -125,6 +125,13 @@ describe('vouchers sandbox start', () => {
     expect(existsSync(join(configDir, 'sandbox.pid'))).toBe(false);
   });
 
+  it('status without a sandbox: data on stdout when piped, the hint on stderr, exit 0', async () => {
+    const r = await runCli(['sandbox', 'status'], { configDir: tempConfigDir() });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('status\tnot running\n');
+    expect(r.stderr).toContain('vouchers sandbox start --detach');
+  });
+
   it('refuses bad flags with usage errors', async () => {
     for (const [args, text] of [
       [['--port', '70000'], '--port'],

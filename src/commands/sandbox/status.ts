@@ -29,8 +29,9 @@ export async function run(f: Factory, flags: StatusFlags): Promise<void> {
   const record = readPidFile(store.dir);
   if (!record || !isProcessAlive(record.pid)) {
     if (record) removePidFile(store.dir, record.pid);
-    if (settings.format === 'json') await printRecord(io, { running: false }, [], settings);
-    else err(io, `No sandbox is running${record ? ` (removed the pid file of process ${record.pid}, which has exited)` : ''}.\nStart one with: vouchers sandbox start --detach\n`);
+    // Data on stdout either way (scripts read `status`), the explanation on stderr.
+    await printRecord(io, { running: false }, [{ label: 'status', value: 'not running', style: (t, c) => c.yellow(t) }], settings);
+    if (settings.format !== 'json') err(io, `No sandbox is running${record ? ` (removed the pid file of process ${record.pid}, which has exited)` : ''}.\nStart one with: vouchers sandbox start --detach\n`);
     return;
   }
   const token = store.get(record.profile)?.admin_token;
