@@ -63,6 +63,27 @@ describe('identity headers', () => {
   });
 });
 
+describe('IPv6 sources', () => {
+  it('serves on ::1 and checks an IPv6 source against IPv6 and IPv4 allowlist entries', async () => {
+    const v6 = await sandbox({ host: '::1' });
+    try {
+      expect(v6.baseUrl).toMatch(/^http:\/\/\[::1\]:\d+\/api\/v1$/);
+      // The default allowlist holds ::1/128.
+      expect((await api(v6, 'GET', '/wallets')).status).toBe(200);
+      expect((await admin(v6, 'PUT', `/keys/${v6.apiKey}/allowlist`, { allowlist: ['127.0.0.0/8'] })).status).toBe(200);
+      const refused = await api(v6, 'GET', '/wallets');
+      expect(refused.status).toBe(403);
+      expect(refused.body.error.message).toContain('::1');
+      expect((await admin(v6, 'PUT', `/keys/${v6.apiKey}/allowlist`, { allowlist: ['::/127'] })).status).toBe(200);
+      expect((await api(v6, 'GET', '/wallets')).status).toBe(200);
+      expect((await admin(v6, 'PUT', `/keys/${v6.apiKey}/allowlist`, { allowlist: ['2001:db8::/32'] })).status).toBe(200);
+      expect((await api(v6, 'GET', '/wallets')).status).toBe(403);
+    } finally {
+      await v6.close();
+    }
+  });
+});
+
 describe('request signatures', () => {
   it('accepts an independently computed signature and rejects a one-byte change', async () => {
     const body = JSON.stringify({ items: instant });
