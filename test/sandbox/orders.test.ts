@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EventEnvelope } from '../../src/contract/events.js';
 import { Order, OrderCodes } from '../../src/contract/orders.js';
@@ -84,6 +85,9 @@ describe('cache-miss', () => {
     const codes = await api(sb, 'GET', `/orders/${r.body.order_id}/vouchers`);
     for (const d of eventsOf(r.body.order_id)) {
       expect(() => verifyWebhookSignature(d.raw, d.headers['x-webhook-signature'] as string, secret)).not.toThrow();
+      // And independently of our signer: t=<X-Webhook-Timestamp>,v1=hex HMAC-SHA256(secret, `${t}.${raw body}`).
+      const t = d.headers['x-webhook-timestamp'] as string;
+      expect(d.headers['x-webhook-signature']).toBe(`t=${t},v1=${createHmac('sha256', secret).update(`${t}.${d.raw}`).digest('hex')}`);
       expect(d.headers['x-webhook-id']).toBe(d.body.event_id);
       expect(d.headers['x-webhook-timestamp']).toMatch(/^\d+$/);
       EventEnvelope.parse(d.body);
