@@ -60,6 +60,29 @@ describe('X-Sandbox-Simulate', () => {
     expect(ledgerConsistent(sb)).toBe(true);
   });
 
+  it('every fault on an asynchronous order and on a payout: retried with the same key, exactly one executes', async () => {
+    const asyncBody = { items: [{ product_id: 'sbx-async', denomination: 25, quantity: 2 }] };
+    const payout = { currency: 'USD', amount: 12.34 };
+    for (const fault of ['rate_limit', 'server_error', 'timeout', 'drop_after_commit']) {
+      for (const [path, body, cost] of [['/orders', asyncBody, 5000], ['/payouts', payout, 1234]] as const) {
+        const before = balance(sb);
+        const k = key();
+        const first = await api(sb, 'POST', path, { body, idempotencyKey: k, headers: simulate(fault), signal: fault === 'timeout' ? AbortSignal.timeout(100) : undefined }).then((r) => r.status, () => 'no answer');
+        expect(first, `${fault} ${path}`).toBe({ rate_limit: 429, server_error: 503, timeout: 'no answer', drop_after_commit: 'no answer' }[fault]);
+        let retry;
+        for (let i = 0; i < 100; i++) {
+          retry = await api(sb, 'POST', path, { body, idempotencyKey: k });
+          if (retry.status !== 409) break;
+          await new Promise((r) => setTimeout(r, 10));
+        }
+        expect(retry!.status, `${fault} ${path}`).toBe(path === '/orders' ? 202 : 201);
+        expect(retry!.headers.get('idempotent-replayed'), `${fault} ${path}`).toBe(fault === 'timeout' || fault === 'drop_after_commit' ? 'true' : null);
+        expect(balance(sb), `${fault} ${path}`).toBe(before - cost);
+        expect(ledgerConsistent(sb)).toBe(true);
+      }
+    }
+  });
+
   it('refuses an unknown fault name', async () => {
     const r = await api(sb, 'GET', '/wallets', { headers: simulate('explode') });
     expect(r.status).toBe(400);
