@@ -45,10 +45,6 @@ function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error instanceof InterruptedError);
 }
 
-/** Whether the user asked for machine-readable output (errors then print as JSON). */
-function wantsJson(argv: string[]): boolean {
-  return argv.some((a, i) => a === '--json' || a === '--output=json' || a === '--output=ndjson' || ((a === '--output' || a === '-o') && (argv[i + 1] === 'json' || argv[i + 1] === 'ndjson')));
-}
 
 /** Run the CLI with the given arguments (without `node` and the script) and IO; returns the exit code. */
 export async function run(argv: string[], io: IO, overrides: FactoryOverrides = {}): Promise<number> {
@@ -57,7 +53,7 @@ export async function run(argv: string[], io: IO, overrides: FactoryOverrides = 
     io.stdout.write(VERSION + '\n');
     return EXIT.ok;
   }
-  const { buildProgram } = await import('./program.js');
+  const { buildProgram, wantsJson } = await import('./program.js');
   const { program, factory } = await buildProgram(io, (g) => createFactory(io, g as () => GlobalOptions, overrides), { argv });
   try {
     await program.parseAsync(argv, { from: 'user' });

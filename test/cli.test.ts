@@ -28,6 +28,14 @@ describe('root command', () => {
     expect(b.stderr).toMatch(/unknown option/i);
   });
 
+  it('prints a parse error as the JSON error envelope when --json was asked for', async () => {
+    const r = await runCli(['wallets', 'list', '--json', '--bogus']);
+    expect(r.code).toBe(2);
+    expect(JSON.parse(r.stderr)).toEqual({ error: { name: 'UsageError', code: 'USAGE', message: "unknown option '--bogus'", hint: 'run with --help for usage' }, trace_id: null });
+    const plain = await runCli(['wallets', 'list', '--bogus']);
+    expect(plain.stderr).toMatch(/^error: unknown option '--bogus'\n\(run with --help for usage\)/);
+  });
+
   it('gives every command a help text with at least one example', async () => {
     const { buildProgram } = await import('../src/program.js');
     const { testIO } = await import('./helpers/io.js');
