@@ -47,7 +47,9 @@ function isAbort(error: unknown): boolean {
 
 
 /** Run the CLI with the given arguments (without `node` and the script) and IO; returns the exit code. */
-export async function run(argv: string[], io: IO, overrides: FactoryOverrides = {}): Promise<number> {
+export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrides = {}): Promise<number> {
+  // --no-color means NO_COLOR for everything that draws: tables, errors, spinners, the demo.
+  const io: IO = argv.includes('--no-color') ? { ...givenIO, env: { ...givenIO.env, NO_COLOR: '1' } } : givenIO;
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     // Answered before the command tree is built: scripts call this often.
     io.stdout.write(VERSION + '\n');

@@ -36,6 +36,17 @@ describe('root command', () => {
     expect(plain.stderr).toMatch(/^error: unknown option '--bogus'\n\(run with --help for usage\)/);
   });
 
+  it('--no-color turns colour off everywhere, as NO_COLOR does', async () => {
+    // No credentials anywhere: a configuration error, drawn by the CLI's own error renderer.
+    const coloured = await runCli(['categories', 'list'], { tty: true });
+    expect(coloured.code).toBe(2);
+    expect(coloured.stderr).toMatch(/\u001b\[/);
+    const plain = await runCli(['--no-color', 'categories', 'list'], { tty: true });
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toMatch(/Error:/);
+    expect(plain.stderr).not.toMatch(/\u001b\[/);
+  });
+
   it('gives every command a help text with at least one example', async () => {
     const { buildProgram } = await import('../src/program.js');
     const { testIO } = await import('./helpers/io.js');
