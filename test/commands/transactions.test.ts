@@ -31,14 +31,18 @@ async function everything(): Promise<Transaction[]> {
 }
 
 describe('transactions list', () => {
-  it('one page by default; on a terminal the next cursor is shown on stderr', async () => {
+  it('one page by default; the next cursor is shown on stderr (never in the data on stdout)', async () => {
     const tty = await runCli(['transactions', 'list', '--limit', '3'], { env, tty: true });
     expect(tty.code).toBe(0);
     expect(tty.stdout).toContain('PAYOUT');
     expect(tty.stderr).toMatch(/--cursor \S+/);
     const piped = await runCli(['transactions', 'list', '--limit', '3'], { env });
     expect(piped.stdout.trim().split('\n')).toHaveLength(3);
-    expect(piped.stderr).toBe('');
+    const cursor = /--cursor (\S+)/.exec(piped.stderr)?.[1];
+    expect(cursor).toBeDefined();
+    const next = await runCli(['transactions', 'list', '--limit', '3', '--cursor', cursor!], { env });
+    expect(next.code).toBe(0);
+    expect(next.stdout).not.toBe(piped.stdout);
     const json = await runCli(['transactions', 'list', '--limit', '3', '--json'], { env });
     const rows = JSON.parse(json.stdout) as unknown[];
     expect(rows).toHaveLength(3);

@@ -1,6 +1,6 @@
 /**
  * `vouchers transactions list`: GET /transactions. One page by default (the next cursor is
- * shown on a TTY); `--all` pulls page after page through an async generator straight into
+ * shown on stderr, as every list does); `--all` pulls page after page through an async generator straight into
  * the output, one page in memory at a time.
  */
 import { iterateTransactions, listTransactions, type TransactionQuery } from '../../api/transactions.js';
@@ -85,7 +85,7 @@ export async function run(f: Factory, options: TransactionsListOptions): Promise
   }
   const res = await listTransactions(client, query, { signal: f.io.signal });
   await printList(f.io, res.data.data, TRANSACTION_COLUMNS, settings, { empty: 'No transactions match.' });
-  if (res.data.has_more && res.data.next_cursor && f.io.stderrIsTTY) {
+  if (res.data.has_more && res.data.next_cursor) {
     err(f.io, `More transactions: vouchers transactions list --cursor ${res.data.next_cursor} (or --all for every page)\n`);
   }
 }
