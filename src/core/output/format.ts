@@ -22,11 +22,13 @@ export function styleStatus(text: string, c: ChalkInstance): string {
   return text;
 }
 
-/** Mask a voucher code to its last 4 characters: `••••••••1234`. */
+/**
+ * Mask a voucher code to its last 4 characters: `••••••••1234`, the same width whatever the
+ * code's length (which is not shown), so a full code and a `code_last4` mask alike.
+ */
 export function maskCode(code: string | null | undefined): string {
   if (!code) return '';
-  const last = code.slice(-4);
-  return '•'.repeat(Math.max(4, Math.min(12, code.length - 4))) + last;
+  return '••••••••' + code.slice(-4);
 }
 
 /** Mask a secret: first 4 and last 4 at most, never more than a third of it. */
