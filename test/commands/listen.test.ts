@@ -136,7 +136,7 @@ describe('vouchers listen', () => {
   });
 
   it('never prints a voucher code a sender wrongly put in a payload: listen, events list and show', async () => {
-    const leaky = { ...orderEvent(22), data: { ...(orderEvent(22).data as object), vouchers: [{ product_id: 'sbx-instant', code: 'LEAK-CODE-1234', pin: '9876' }] } };
+    const leaky: Record<string, unknown> = { ...orderEvent(22), data: { ...(orderEvent(22).data as object), vouchers: [{ product_id: 'sbx-instant', code: 'LEAK-CODE-1234', pin: '9876' }] } };
     const l = await listen(['--secret', SECRET, '--json']);
     expect((await deliver(l.url, leaky)).status).toBe(200);
     await until(() => l.io.stdoutText().includes('order.created'));
