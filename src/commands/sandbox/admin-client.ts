@@ -84,11 +84,14 @@ export async function adminCall<T = unknown>(target: AdminTarget, method: string
   const traceId = responseHeaders['x-trace-id'];
   if (!res.ok) {
     const error = apiErrorFromResponse({ status: res.status, headers: responseHeaders, text, traceId, replayed: false }, { method, path: `/admin${path}` });
-    if (res.status !== 401) throw error;
+    // The partner API's hints do not fit the operator surface: give these two their own.
+    const hint = res.status === 401 ? `the admin token of profile "${target.profile}" is not this sandbox's: restart it with vouchers sandbox start to refresh the profile`
+      : res.status === 404 ? 'check the id: vouchers sandbox admin orders list (or partners list, keys list, deliveries list) shows what exists'
+        : undefined;
+    if (hint === undefined) throw error;
     throw new ApiError({
       status: error.status, name: error.name, code: error.apiCode, message: error.message, details: error.details,
-      traceId: error.traceId, method: error.method, path: error.path,
-      hint: `the admin token of profile "${target.profile}" is not this sandbox's: restart it with vouchers sandbox start to refresh the profile`,
+      traceId: error.traceId, method: error.method, path: error.path, hint,
     });
   }
   return { status: res.status, data: parseJsonBody(text) as T, traceId };

@@ -1,7 +1,7 @@
 /**
  * `vouchers sandbox start`: run the local sandbox in the foreground (one stderr line per
  * request, Ctrl-C/SIGTERM stop it cleanly), or in the background with --detach. Prints the
- * URLs and the API key; the secret and admin token go into the `local` profile only.
+ * URLs, the API key and the admin token; the API secret goes into the `local` profile only.
  */
 import { ConfigError, UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
@@ -19,6 +19,8 @@ export interface StartedInfo {
   base_url: string;
   admin_url: string;
   api_key: string;
+  /** Bearer token of the operator surface (not a partner secret: it only reaches this local sandbox). */
+  admin_token: string;
   partner_id?: string;
   profile: string;
   pid: number;
@@ -33,6 +35,7 @@ export async function printStarted(f: Factory, info: StartedInfo, json: boolean)
     { label: 'base_url', value: info.base_url },
     { label: 'admin_url', value: info.admin_url },
     { label: 'api_key', value: info.api_key },
+    { label: 'admin_token', value: info.admin_token },
     { label: 'profile', value: info.profile },
     { label: 'pid', value: info.pid },
     ...(info.log_file ? [{ label: 'log_file', value: info.log_file }] : []),
@@ -45,7 +48,7 @@ export function describeProfileWrite(w: ProfileWrite, file: string): string {
   const current = w.madeCurrent ? `; "${w.name}" is now the default profile, so the next command uses it`
     : w.alreadyCurrent ? `; it is the current profile, so the next command uses it`
       : `; use it with --profile ${w.name} (or: vouchers profiles use ${w.name})`;
-  return `${verb} profile "${w.name}" in ${file} (API secret and admin token saved there, not printed)${current}\n`;
+  return `${verb} profile "${w.name}" in ${file} (the API secret is saved there, not printed)${current}\n`;
 }
 
 function portInUse(e: ConfigError, o: StartOptions, background: PidRecord | undefined): UsageError {
@@ -93,7 +96,7 @@ export async function run(f: Factory, flags: StartFlags): Promise<void> {
     if (ownsPidFile) {
       writePidFile(store.dir, { pid, port: sb.port, host: sb.host, base_url: sb.baseUrl, admin_url: sb.adminUrl, started_at: startedAt, profile: written.name });
     }
-    await printStarted(f, { base_url: sb.baseUrl, admin_url: sb.adminUrl, api_key: sb.apiKey, partner_id: sb.partnerId, profile: written.name, pid, host: sb.host, port: sb.port }, o.json);
+    await printStarted(f, { base_url: sb.baseUrl, admin_url: sb.adminUrl, api_key: sb.apiKey, admin_token: sb.adminToken, partner_id: sb.partnerId, profile: written.name, pid, host: sb.host, port: sb.port }, o.json);
     err(io, describeProfileWrite(written, store.path));
     err(io, `Sandbox ready on ${sb.baseUrl}. One line per request below; Ctrl-C stops it.\n`);
     await waitForAbort(io.signal);

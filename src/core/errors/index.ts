@@ -16,6 +16,20 @@ export type ErrorKind =
   | 'interrupted'    // 130
   | 'unexpected';    // 1
 
+/** The name an error of each kind carries unless its class gives a more precise one. */
+const KIND_NAMES: Record<ErrorKind, string> = {
+  usage: 'UsageError',
+  auth: 'AuthenticationError',
+  not_found: 'NotFound',
+  rejected: 'Rejected',
+  rate_limited: 'RateLimited',
+  network: 'NetworkError',
+  pending: 'StillPending',
+  certification: 'CertificationFailed',
+  interrupted: 'Interrupted',
+  unexpected: 'UnexpectedError',
+};
+
 export class CliError extends Error {
   constructor(
     readonly kind: ErrorKind,
@@ -25,6 +39,7 @@ export class CliError extends Error {
     options?: { cause?: unknown },
   ) {
     super(message, options);
+    this.name = KIND_NAMES[kind];
   }
   /** The error's code for JSON output. */
   get code(): string {
