@@ -7,5 +7,6 @@ export default defineConfig({
     hookTimeout: 20_000,
     pool: 'forks',
     setupFiles: ['test/helpers/setup.ts'],
+    globalSetup: ['test/helpers/global-setup.ts'],
   },
 });
