@@ -116,9 +116,16 @@ export interface ListPrintOptions {
   empty?: string;
 }
 
+/** CSV: the record's raw value of the field (amounts as numbers, times as ISO), else the column's value. */
+function rawOrValue<T>(col: Column<T>, row: T): unknown {
+  return (row as Record<string, unknown>)[col.field] ?? valueOf(col, row);
+}
+
 /**
- * Print a list. JSON/NDJSON/CSV carry the raw records (`--fields` picks keys); table and
- * TSV carry the columns' display values.
+ * Print a list. JSON/NDJSON carry the raw records and CSV the raw value of each column's
+ * field (`--fields` picks them, the same way with or without it); table and TSV carry the
+ * columns' display values. So a column's `get` must never be what hides data: callers
+ * redact the records themselves (codes, secrets) before printing.
  */
 export async function printList<T>(io: IO, rows: Iterable<T> | AsyncIterable<T>, columns: Column<T>[], settings: OutputSettings, options: ListPrintOptions = {}): Promise<number> {
   let cols = selectColumns(columns, settings);
@@ -136,7 +143,7 @@ export async function printList<T>(io: IO, rows: Iterable<T> | AsyncIterable<T>,
     case 'csv':
       await out(io, cols.map((c) => csvCell(c.field)).join(',') + '\n');
       for await (const r of iterate(rows)) {
-        await out(io, cols.map((c) => csvCell(settings.fields ? (r as Record<string, unknown>)[c.field] ?? valueOf(c, r) : valueOf(c, r))).join(',') + '\n');
+        await out(io, cols.map((c) => csvCell(rawOrValue(c, r))).join(',') + '\n');
         count++;
       }
       return count;

@@ -88,7 +88,7 @@ describe('printList as a table', () => {
 });
 
 describe('printList in other formats', () => {
-  it('json, ndjson and csv carry the raw records; --fields picks keys', async () => {
+  it('json and ndjson carry the raw records, csv the columns; --fields picks keys', async () => {
     const json = testIO();
     await printList(json, ROWS, COLUMNS, resolveOutput(json, { output: 'json', fields: 'id,note' }));
     expect(JSON.parse(json.stdoutText())).toEqual(ROWS.map((r) => ({ id: r.id, note: r.note })));
@@ -98,6 +98,18 @@ describe('printList in other formats', () => {
     const csv = testIO();
     await printList(csv, [{ ...ROWS[0]!, note: 'a "quoted", note' }], COLUMNS, resolveOutput(csv, { output: 'csv', fields: 'id,note' }));
     expect(csv.stdoutText()).toBe(`id,note\n${ROWS[0]!.id},"a ""quoted"", note"\n`);
+  });
+
+  it('csv carries the raw field values the same way with or without --fields; a computed column its value', async () => {
+    const computed: Column<Row>[] = [...COLUMNS, { field: 'note_length', header: 'LEN', get: (r) => r.note.length }];
+    const all = testIO();
+    await printList(all, ROWS, computed, resolveOutput(all, { output: 'csv' }));
+    const lines = all.stdoutText().trim().split('\n');
+    expect(lines[0]).toBe('id,title,note,secret_ish,note_length');
+    expect(lines[1]).toBe(`${ROWS[0]!.id},${ROWS[0]!.title},short,only-when-piped,5`);
+    const picked = testIO();
+    await printList(picked, ROWS, computed, resolveOutput(picked, { output: 'csv', fields: 'id,note_length' }));
+    expect(picked.stdoutText()).toBe(`id,note_length\n${ROWS[0]!.id},5\n${ROWS[1]!.id},${ROWS[1]!.note.length}\n`);
   });
 
   it('--fields alone lists the fields; an unknown field is a usage error naming the known ones', async () => {
