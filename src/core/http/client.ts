@@ -139,7 +139,9 @@ export function createClient(options: ClientOptions): ApiClient {
     const maxRetries = opts.maxRetries ?? defaultRetries;
 
     let idempotencyKey: string | undefined;
-    const wanted = opts.idempotencyKey ?? (endpoint?.idempotency === 'required' ? 'auto' : undefined);
+    // Every write the contract lets carry a key gets one, so any retry of it is safe (a repeated
+    // --rotate-secret, say, does not rotate twice).
+    const wanted = opts.idempotencyKey ?? (endpoint?.idempotency === 'required' || endpoint?.idempotency === 'optional' ? 'auto' : undefined);
     if (wanted === 'auto') idempotencyKey = ids.idempotencyKey();
     else if (wanted !== undefined) {
       if (!IDEMPOTENCY_KEY.test(wanted)) throw new UsageError(`idempotency key ${JSON.stringify(wanted.slice(0, 40))} is not 1–255 printable ASCII characters`, 'use e.g. a UUID, or leave it out to get one made for you');

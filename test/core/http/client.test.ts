@@ -85,7 +85,8 @@ describe('request building', () => {
       timestampHeader: req.headers['x-timestamp'] as string, signatureHeader: req.headers['x-signature'] as string,
       nowSeconds: Math.floor(clock.now() / 1000),
     })).not.toThrow();
-    expect(req.headers['idempotency-key']).toBeUndefined();
+    // Cancel's contract makes a key optional: the client sends one anyway, so a retry is safe.
+    expect(req.headers['idempotency-key']).toBe('key-1');
   });
 
   it('uses an explicit idempotency key and refuses a malformed one', async () => {
@@ -147,12 +148,27 @@ describe('retries', () => {
 
   it('does not retry a write without an idempotency key that reached the server', async () => {
     const { server, client, clock } = await setup((_req, _res, raw) => resetSocket(raw));
-    const e = await client.request({ method: 'POST', path: '/webhooks', body: { url: 'https://example.com/hook' } }).catch((x: unknown) => x);
+    // DELETE /webhooks is a signed write whose contract takes no key.
+    const e = await client.request({ method: 'DELETE', path: '/webhooks' }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(NetworkError);
     expect((e as NetworkError).message).toMatch(/may have reached the server/);
     expect((e as NetworkError).traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(server.requests).toHaveLength(1);
     expect(clock.sleeps).toEqual([]);
+  });
+
+  it('gives a write whose key is optional (POST /webhooks) a key, and retries it after a reset with that key', async () => {
+    const hook = { webhook_id: 'wh_01JDQ5N7ZS3QK6V9W2X4Y8B1CE', url: 'https://example.com/hook', events: ['order.delivered'], created_at: '2026-11-22T09:30:00Z', updated_at: '2026-11-22T09:30:00Z' };
+    const { server, client } = await setup((req, res, raw) => {
+      if (req.n === 1) return resetSocket(raw);
+      sendJson(res, 200, hook);
+    });
+    const res = await client.request({ method: 'POST', path: '/webhooks', body: { url: hook.url, rotate_secret: true } });
+    expect(res.status).toBe(200);
+    expect(server.requests).toHaveLength(2);
+    const keys = server.requests.map((r) => r.headers['idempotency-key']);
+    expect(keys[0]).toBeDefined();
+    expect(keys[1]).toBe(keys[0]);
   });
 
   it('retries a keyed write after a reset, with the same key', async () => {
