@@ -3,9 +3,12 @@
  * clock and ids. Nothing heavy is imported until a command asks for it.
  */
 import type { ConfigStore, ResolvedProfile } from './core/config/types.js';
+import { systemClock, type Clock } from './core/time/clock.js';
 import type { ApiClient } from './core/http/types.js';
 import type { IO } from './core/io/io.js';
 import type { RequestLog } from './core/journal/types.js';
+
+export { systemClock, type Clock };
 
 /** Options of the root command, available to every verb. */
 export interface GlobalOptions {
@@ -19,12 +22,6 @@ export interface GlobalOptions {
   maxRetries?: string;
 }
 
-export interface Clock {
-  /** Milliseconds since the epoch. */
-  now(): number;
-  /** Resolves after `ms`, or rejects with an AbortError when the signal fires. */
-  sleep(ms: number, signal?: AbortSignal): Promise<void>;
-}
 
 export interface Ids {
   /** A fresh idempotency key (UUID v4). */
@@ -50,17 +47,6 @@ export interface Factory {
   /** Release what was opened (keep-alive sockets). */
   dispose(): Promise<void>;
 }
-
-export const systemClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-      const onAbort = () => { clearTimeout(t); reject(signal!.reason); };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-};
 
 /** Web Crypto (global, loaded on first use): keeps node:crypto off the start-up path. */
 function randomHex(bytes: number): string {

@@ -9,7 +9,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import type { Endpoint } from '../../contract/endpoints.js';
-import type { Clock, GlobalOptions, Ids } from '../../factory.js';
+import type { GlobalOptions, Ids } from '../../factory.js';
+import { systemClock, type Clock } from '../time/clock.js';
 import type { RateLimits, ResolvedProfile } from '../config/types.js';
 import { CliError, ConfigError, InterruptedError, UsageError } from '../errors/index.js';
 import type { IO } from '../io/io.js';
@@ -57,17 +58,6 @@ export interface ClientOptions {
 
 const DEFAULTS = { timeoutMs: 30_000, maxRetries: 3 };
 
-const defaultClock: Clock = {
-  now: () => Date.now(),
-  sleep: (ms, signal) =>
-    new Promise((resolve, reject) => {
-      if (signal?.aborted) return reject(signal.reason);
-      const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-      const onAbort = () => { clearTimeout(t); reject(signal!.reason); };
-      signal?.addEventListener('abort', onAbort, { once: true });
-    }),
-};
-
 const IDEMPOTENCY_KEY = /^[\x20-\x7e]{1,255}$/;
 
 function interrupted(signal: AbortSignal | undefined): InterruptedError {
@@ -96,7 +86,7 @@ function numberHeader(v: string | undefined): number | undefined {
 export function createClient(options: ClientOptions): ApiClient {
   if (!options.baseUrl) throw new ConfigError('no base URL given', 'run `vouchers sandbox start` for a local sandbox, or `vouchers profiles add`');
   const base = parseBaseUrl(options.baseUrl);
-  const clock = options.clock ?? defaultClock;
+  const clock = options.clock ?? systemClock;
   const ids = options.ids ?? {
     idempotencyKey: () => randomUUID(),
     traceId: () => randomBytes(16).toString('hex'),
