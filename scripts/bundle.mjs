@@ -28,5 +28,7 @@ await build({
   banner: { js: "import { createRequire as __vouchersRequire } from 'node:module'; const require = __vouchersRequire(import.meta.url);" },
   chunkNames: 'chunks/[name]-[hash]',
   legalComments: 'none',
+  minifyWhitespace: true,
+  minifySyntax: true,
   logLevel: 'warning',
 });

@@ -7,7 +7,7 @@
  * correctly signed will never become valid by being sent again. Refusing a new event type
  * would cost a day of retries and lose the event; storing it keeps it for `events show`.
  */
-import { z } from 'zod';
+import * as z from 'zod';
 import { EventId, Timestamp } from '../contract/common.js';
 import { EVENT_TYPES, EventEnvelope } from '../contract/events.js';
 
