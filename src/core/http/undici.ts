@@ -34,10 +34,12 @@ async function loadAgentClass(): Promise<AgentConstructor> {
   const require = createRequire(import.meta.url);
   try {
     const Agent = require('undici/lib/dispatcher/agent.js') as AgentConstructor;
-    const api = require('undici/lib/api/index.js') as Record<string, unknown>;
+    // Only the request API (not stream, pipeline, upgrade, connect), installed on the
+    // Dispatcher prototype as undici's own entry does for all five.
+    const request = require('undici/lib/api/api-request.js') as unknown;
     const DispatcherClass = require('undici/lib/dispatcher/dispatcher.js') as { prototype: Record<string, unknown> };
-    if (typeof api.request !== 'function' || typeof Agent !== 'function') throw new Error('unexpected undici layout');
-    if (typeof DispatcherClass.prototype.request !== 'function') Object.assign(DispatcherClass.prototype, api);
+    if (typeof request !== 'function' || typeof Agent !== 'function') throw new Error('unexpected undici layout');
+    if (typeof DispatcherClass.prototype.request !== 'function') DispatcherClass.prototype.request = request;
     return Agent;
   } catch {
     return (require('undici') as { Agent: unknown }).Agent as AgentConstructor;
