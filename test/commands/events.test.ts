@@ -85,6 +85,8 @@ describe('vouchers events show', () => {
     expect(human.code).toBe(0);
     expect(human.stdout).toMatch(/^event\tvoucher\.issued$/m);
     expect(human.stdout).toMatch(/^forwards\tnone$/m);
+    // The signed timestamp reads as a time, like received_at, not as unix seconds.
+    expect(human.stdout).toMatch(/^signed_at\t\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ$/m);
     expect(human.stdout).toContain(testId('vch', 1));
     const json = await runCli(['events', 'show', testId('evt', 21), '--json'], { configDir: dir });
     const parsed = JSON.parse(json.stdout);

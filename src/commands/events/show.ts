@@ -34,7 +34,7 @@ export async function run(f: Factory, o: ShowOptions): Promise<void> {
     { label: 'received_at', value: formatTime(row.received_at) },
     { label: 'order_id', value: row.order_id },
     { label: 'status', value: row.status, style: (t, c) => styleStatus(t, c) },
-    { label: 'signed_at', value: entry.meta?.signature_timestamp ?? null },
+    { label: 'signed_at', value: entry.meta?.signature_timestamp ? formatTime(new Date(entry.meta.signature_timestamp * 1000).toISOString()) : null },
     { label: 'webhook_id', value: entry.meta?.webhook_id ?? null },
     ...(entry.meta?.unknown_event_type ? [{ label: 'note', value: 'unknown event type (a newer API?): stored without checking its payload' }] : []),
     { label: 'forwards', value: forwards.length === 0 ? 'none' : forwards.map((r) => `${formatTime(r.time)} ${describeForward(r)}`).join('; ') },
