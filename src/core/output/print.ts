@@ -19,7 +19,7 @@ export interface Column<T> {
   style?: (text: string, c: ChalkInstance, row: T) => string;
   /** Right-align in tables (amounts). */
   align?: 'left' | 'right';
-  /** Never shortened to fit the terminal (ids people copy: trace IDs, order ids). */
+  /** Never shortened to fit the terminal (default: true for a field named `id` or `*_id`). */
   fixed?: boolean;
   /** Left out of the default table on a terminal (still in TSV and CSV, and with --fields). */
   wide?: boolean;
@@ -46,6 +46,11 @@ export function fitColumnWidths(natural: number[], fixed: boolean[], columns: nu
     widths[widest]! -= 1;
   }
   return widths;
+}
+
+/** Ids are copied and pasted: a column of one is never cut unless it says otherwise. */
+function isFixed<T>(col: Column<T>): boolean {
+  return col.fixed ?? /(^|_)id$/.test(col.field);
 }
 
 /** Cut `text` to `width` characters, the last one an ellipsis. */
@@ -166,7 +171,7 @@ export async function printList<T>(io: IO, rows: Iterable<T> | AsyncIterable<T>,
       }
       const heads = cols.map((col) => col.header ?? col.field.toUpperCase());
       const natural = cols.map((_, i) => Math.max([...heads[i]!].length, ...texts.map((t) => [...t[i]!].length)));
-      const widths = fitColumnWidths(natural, cols.map((col) => col.fixed === true), io.columns);
+      const widths = fitColumnWidths(natural, cols.map(isFixed), io.columns);
       const { default: Table } = await import('cli-table3');
       const table = new Table({
         head: heads.map((h, i) => c.bold(truncate(h, widths[i]!))),

@@ -87,6 +87,17 @@ describe('printList as a table', () => {
   });
 });
 
+describe('printList table ids', () => {
+  it('never cuts a column whose field is an id, even when not marked fixed', async () => {
+    interface P { product_id: string; name: string }
+    const rows: P[] = [{ product_id: 'northwind-store-credit-usd', name: 'Northwind Store Credit, a product with a long name indeed' }];
+    const io = testIO({ tty: true, columns: 40, env: { NO_COLOR: '1' } });
+    await printList(io, rows, [{ field: 'product_id', header: 'ID' }, { field: 'name' }], resolveOutput(io, {}));
+    expect(io.stdoutText()).toContain('northwind-store-credit-usd');
+    expect(io.stdoutText()).toContain('…');
+  });
+});
+
 describe('printList in other formats', () => {
   it('json and ndjson carry the raw records, csv the columns; --fields picks keys', async () => {
     const json = testIO();
