@@ -16,20 +16,13 @@ export const CATEGORIES: readonly CategoryRecord[] = [
   { category_id: RESTRICTED_CATEGORY, name: 'Travel', description: 'Airlines and hotels (by agreement only)' },
 ];
 
-interface ProductSeed {
-  product_id: string;
-  name: string;
-  category_id: string;
-  vendor: string;
-  currency: string;
-  countries: string[];
-  denominations: number[];
-  expiry_policy: ExpiryPolicy;
-  behaviour?: ProductBehaviour;
-  /** Stock profile of an ordinary product. */
-  stock?: 'plenty' | 'low' | 'none';
-  has_pin?: boolean;
-}
+/** A product as seeded: its catalog fields, the rest of its record derived from `stock`. */
+type ProductSeed = Pick<ProductRecord, 'product_id' | 'name' | 'category_id' | 'vendor' | 'currency' | 'countries' | 'denominations' | 'expiry_policy'>
+  & Partial<Pick<ProductRecord, 'behaviour' | 'has_pin'>>
+  & {
+    /** Stock profile of an ordinary product. */
+    stock?: 'plenty' | 'low' | 'none';
+  };
 
 const MONTHS_12: ExpiryPolicy = { type: 'months_from_issue', months: 12 };
 const MONTHS_24: ExpiryPolicy = { type: 'months_from_issue', months: 24 };
