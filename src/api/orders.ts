@@ -2,7 +2,7 @@
  * Typed calls of the order endpoints: thin wrappers over ApiClient.request, one per
  * endpoint id of the contract, plus a page iterator and an order follower. No CLI imports.
  */
-import { endpoint, expandPath, type EndpointId } from '../contract/endpoints.js';
+import { expandPath, route, type RouteId as EndpointId } from '../contract/routes.js';
 import { FINAL_ORDER_STATUSES, type CreateOrderRequest, type Order, type OrderCodes, type OrderStatus } from '../contract/orders.js';
 import type { ApiClient, ApiResponse } from '../core/http/types.js';
 import type { Clock } from '../factory.js';
@@ -33,7 +33,7 @@ export interface OrderListQuery {
 }
 
 function pathOf(id: EndpointId, params?: Record<string, string>): string {
-  return expandPath(endpoint(id).path, params);
+  return expandPath(route(id).path, params);
 }
 
 /**

@@ -7,5 +7,6 @@ export * from './webhooks.js';
 export * from './events.js';
 export * from './reconciliation.js';
 export * from './errors.js';
+export * from './routes.js';
 export * from './endpoints.js';
 export * from './money-format.js';

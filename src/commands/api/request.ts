@@ -85,6 +85,10 @@ async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions): Promis
 export async function run(f: Factory, methodArg: string, pathArg: string, opts: ApiOptions): Promise<void> {
   const req = await buildRequest(f.io, methodArg, pathArg, opts);
   const client = await f.client();
+  const pathOnly = req.path.split('?')[0]!;
+  // The schemas load while the request is on its way; awaited once the answer is a 2xx.
+  const endpoint = opts.raw ? undefined : findEndpoint(req.method, pathOnly);
+  endpoint?.catch(() => undefined);
   const res = await client.request({
     method: req.method,
     path: req.path,
@@ -101,10 +105,7 @@ export async function run(f: Factory, methodArg: string, pathArg: string, opts: 
       : 'Idempotency-Key: none sent (pass --idempotency-key to make a retry of this write safe)\n');
   }
   await printResponse(f.io, res, opts);
-  const pathOnly = req.path.split('?')[0]!;
   if (res.status < 200 || res.status >= 300) throw apiErrorFromResponse(res, { method: req.method, path: pathOnly }, f.clock.now());
-  if (!opts.raw) {
-    const endpoint = await findEndpoint(req.method, pathOnly);
-    if (endpoint) validateResponse({ method: req.method, path: pathOnly, status: res.status, data: res.data, text: res.text, traceId: res.traceId, endpoint });
-  }
+  const schemas = await endpoint;
+  if (schemas) validateResponse({ method: req.method, path: pathOnly, status: res.status, data: res.data, text: res.text, traceId: res.traceId, endpoint: schemas });
 }

@@ -4,7 +4,7 @@
  */
 import { ConfigError, UsageError } from '../../core/errors/index.js';
 import { parseBaseUrl, requestTarget, type BaseUrl } from '../../core/http/url.js';
-import { findEndpoint } from '../../core/http/validate.js';
+import { findRoute } from '../../contract/routes.js';
 import { err, out } from '../../core/io/io.js';
 import { maskSecret } from '../../core/output/format.js';
 import { isSignedMethod, requestMessage, signingPath, signRequest } from '../../core/signer/request.js';
@@ -64,7 +64,7 @@ export async function run(f: Factory, methodArg: string, pathArg: string, opts: 
   }
   const { target, path } = requestTarget(base, pathArg);
   const signed = isSignedMethod(method);
-  const endpoint = await findEndpoint(method, path);
+  const endpoint = findRoute(method, path);
   const idem = endpoint?.idempotency === 'required' || endpoint?.idempotency === 'optional' ? endpoint.idempotency : null;
 
   const headers: Record<string, string> = {

@@ -8,7 +8,7 @@
  */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import type { Endpoint } from '../../contract/endpoints.js';
+import { findRoute, type Route } from '../../contract/routes.js';
 import type { GlobalOptions, Ids } from '../../factory.js';
 import { systemClock, type Clock } from '../time/clock.js';
 import type { RateLimits, ResolvedProfile } from '../config/types.js';
@@ -26,7 +26,7 @@ import type { ApiClient, ApiResponse, RequestOptions } from './types.js';
 import { createTransport, type Transport } from './undici.js';
 import { parseBaseUrl, requestTarget } from './url.js';
 import { userAgent } from './user-agent.js';
-import { findEndpoint, validateResponse } from './validate.js';
+import { endpointSchemas, validateResponse } from './validate.js';
 
 export interface ClientOptions {
   /** Base URL including the version prefix, e.g. `http://127.0.0.1:4010/api/v1`. */
@@ -122,8 +122,12 @@ export function createClient(options: ClientOptions): ApiClient {
     if (closed) throw new CliError('unexpected', 'the API client was already closed');
     const method = opts.method.toUpperCase();
     const { target, path } = requestTarget(base, opts.path, opts.query);
-    const endpoint: Endpoint | undefined = await findEndpoint(method, path, opts.endpoint);
+    // What it takes to send comes from the zod-free route table; the schemas to check the
+    // answer load while the request is on its way (not before it is sent).
+    const endpoint: Route | undefined = findRoute(method, path, opts.endpoint);
     if (opts.endpoint && !endpoint) throw new CliError('unexpected', `unknown endpoint id ${opts.endpoint}`);
+    const schemas = !opts.raw && !opts.schema && endpoint ? endpointSchemas(endpoint.id) : undefined;
+    schemas?.catch(() => undefined); // awaited (and its failure reported) once a 2xx needs it
     const signal = combineSignals(opts.signal, options.signal);
     const timeoutMs = opts.timeoutMs ?? defaultTimeout;
     const maxRetries = opts.maxRetries ?? defaultRetries;
@@ -261,7 +265,7 @@ export function createClient(options: ClientOptions): ApiClient {
         throw apiErrorFromResponse(response, { method, path }, clock.now());
       }
       const parsed = parseJsonBody(response.text);
-      response.data = opts.raw ? parsed : validateResponse({ method, path, status: response.status, data: parsed, text: response.text, traceId: response.traceId, endpoint, schema: opts.schema });
+      response.data = opts.raw ? parsed : validateResponse({ method, path, status: response.status, data: parsed, text: response.text, traceId: response.traceId, endpoint: await schemas, schema: opts.schema });
       return response as ApiResponse<T>;
     }
   }

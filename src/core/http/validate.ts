@@ -28,9 +28,14 @@ export function loadEndpoints(): Promise<EndpointTable> {
 /** The endpoint a request belongs to: by id when given, else by method and path. */
 export async function findEndpoint(method: string, path: string, id?: string): Promise<Endpoint | undefined> {
   const t = await loadEndpoints();
-  if (id) return (t.ENDPOINTS as readonly Endpoint[]).find((e) => e.id === id);
+  if (id) return t.ENDPOINTS.find((e) => e.id === id);
   const m = t.matchEndpoint(method, path);
   return m && 'endpoint' in m ? m.endpoint : undefined;
+}
+
+/** One endpoint with its schemas (loads the contract). */
+export async function endpointSchemas(id: string): Promise<Endpoint | undefined> {
+  return (await loadEndpoints()).ENDPOINTS.find((e) => e.id === id);
 }
 
 function describeIssue(issue: { path: PropertyKey[]; message: string }): string {

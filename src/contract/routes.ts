@@ -1,0 +1,153 @@
+/**
+ * The routes of the API without their schemas: method, path, rate-limit class, signing,
+ * idempotency, errors, extension. No zod here, so the request pipeline can find what it
+ * needs to send a request without loading the schemas (endpoints.ts adds them, for
+ * validation, the sandbox and the OpenAPI document).
+ */
+import type { ErrorCode } from './errors.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
+export type RateClass = 'orders' | 'general';
+
+export interface Route {
+  /** Stable operation id, also the name of the typed call in `api/`. */
+  id: string;
+  method: HttpMethod;
+  /** Path relative to the base URL, with `{param}` placeholders. */
+  path: string;
+  summary: string;
+  errors: ErrorCode[];
+  /** Rate-limit class charged (every call is also charged to `general`). */
+  rateClass: RateClass;
+  signed: boolean;
+  idempotency: 'required' | 'optional' | 'none';
+  /** Not in the API document: decided in the decisions file. */
+  extension: boolean;
+  /** Planned in the document, not built; served by the sandbox only on request. */
+  planned?: boolean;
+}
+
+const COMMON_ERRORS: ErrorCode[] = ['AUTHENTICATION_FAILED', 'IP_NOT_ALLOWED', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
+const WRITE_ERRORS: ErrorCode[] = ['INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_WINDOW', 'MALFORMED_REQUEST', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'VALIDATION_FAILED'];
+const IDEMPOTENCY_ERRORS: ErrorCode[] = ['IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS'];
+
+export const ROUTES = [
+  {
+    id: 'listCategories', method: 'GET', path: '/categories', summary: "List the categories open to the partner's organisation",
+    errors: [...COMMON_ERRORS, 'VALIDATION_FAILED'],
+    rateClass: 'general', signed: false, idempotency: 'none', extension: false,
+  },
+  {
+    id: 'listProducts', method: 'GET', path: '/products', summary: 'List products, filtered by currency, country and category',
+    errors: [...COMMON_ERRORS, 'VALIDATION_FAILED'],
+    rateClass: 'general', signed: false, idempotency: 'none', extension: false,
+  },
+  {
+    id: 'getProduct', method: 'GET', path: '/products/{product_id}', summary: 'One product with its full denominations and availability',
+    errors: [...COMMON_ERRORS, 'NOT_FOUND', 'PRODUCT_NOT_AVAILABLE'],
+    rateClass: 'general', signed: false, idempotency: 'none', extension: false,
+  },
+  {
+    id: 'createOrder', method: 'POST', path: '/orders', summary: 'Place an order: 201 with vouchers on a cache-hit, 202 PENDING on a cache-miss',
+    errors: [...COMMON_ERRORS, ...WRITE_ERRORS, ...IDEMPOTENCY_ERRORS, 'INSUFFICIENT_FUNDS', 'PRODUCT_NOT_AVAILABLE', 'NOT_FOUND', 'INSUFFICIENT_INVENTORY'],
+    rateClass: 'orders', signed: true, idempotency: 'required', extension: false,
+  },
+  {
+    id: 'listOrders', method: 'GET', path: '/orders', summary: 'List orders, newest first',
+    errors: [...COMMON_ERRORS, 'VALIDATION_FAILED'],
+    rateClass: 'general', signed: false, idempotency: 'none', extension: true,
+  },
+  {
+    id: 'getOrder', method: 'GET', path: '/orders/{order_id}', summary: 'Order status, vouchers (codes masked) and fulfilment timeline',
+    errors: [...COMMON_ERRORS, 'NOT_FOUND'],
+    rateClass: 'general', signed: false, idempotency: 'none', extension: false,
+  },
+  {
+    id: 'getOrderCodes', method: 'GET', path: '/orders/{order_id}/vouchers', summary: "The secure code endpoint: the order's issued codes and pins (every access is recorded)",
+    errors: [...COMMON_ERRORS, 'NOT_FOUND'],
+    rateClass: 'general', signed: false, idempotency: 'none', extension: true,
+  },
+  {
+    id: 'cancelOrder', method: 'POST', path: '/orders/{order_id}/cancel', summary: 'Cancel a PENDING order; the debit is refunded',
+    errors: [...COMMON_ERRORS, ...WRITE_ERRORS, 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS', 'NOT_FOUND', 'ORDER_NOT_CANCELLABLE'],
+    rateClass: 'general', signed: true, idempotency: 'optional', extension: true,
+  },
+  {
+    id: 'listWallets', method: 'GET', path: '/wallets', summary: 'Wallet balances per settlement currency',
+    errors: [...COMMON_ERRORS],
+    rateClass: 'general', signed: false, idempotency: 'none', extension: false,
+  },
+  {
+    id: 'listTransactions', method: 'GET', path: '/transactions', summary: 'Transaction history, newest first, cursor-paginated',
+    errors: [...COMMON_ERRORS, 'VALIDATION_FAILED'],
+    rateClass: 'general', signed: false, idempotency: 'none', extension: false,
+  },
+  {
+    id: 'createPayout', method: 'POST', path: '/payouts', summary: "Withdraw wallet funds to the partner's account on file",
+    errors: [...COMMON_ERRORS, ...WRITE_ERRORS, ...IDEMPOTENCY_ERRORS, 'INSUFFICIENT_FUNDS'],
+    rateClass: 'general', signed: true, idempotency: 'required', extension: false,
+  },
+  {
+    id: 'registerWebhook', method: 'POST', path: '/webhooks', summary: "Register (201) or update (200) the partner's webhook endpoint",
+    errors: [...COMMON_ERRORS, ...WRITE_ERRORS, 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS'],
+    rateClass: 'general', signed: true, idempotency: 'optional', extension: false,
+  },
+  {
+    id: 'getWebhook', method: 'GET', path: '/webhooks', summary: 'The registered webhook endpoint (no secret)',
+    errors: [...COMMON_ERRORS, 'NOT_FOUND'],
+    rateClass: 'general', signed: false, idempotency: 'none', extension: true,
+  },
+  {
+    id: 'deleteWebhook', method: 'DELETE', path: '/webhooks', summary: 'Remove the webhook endpoint',
+    errors: [...COMMON_ERRORS, 'INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_WINDOW', 'NOT_FOUND'],
+    rateClass: 'general', signed: true, idempotency: 'none', extension: true,
+  },
+  {
+    id: 'getReconciliation', method: 'GET', path: '/reconciliation/{date}', summary: 'Daily reconciliation report (planned; contract may change)',
+    errors: [...COMMON_ERRORS, 'NOT_FOUND', 'VALIDATION_FAILED'],
+    rateClass: 'general', signed: false, idempotency: 'none', extension: false, planned: true,
+  },
+] as const satisfies readonly Route[];
+
+export type RouteId = (typeof ROUTES)[number]['id'];
+
+export function route(id: RouteId): Route {
+  const found = (ROUTES as readonly Route[]).find((r) => r.id === id);
+  if (!found) throw new Error(`unknown route ${id}`);
+  return found;
+}
+
+/** Fill `{param}` placeholders, URL-encoding each value. */
+export function expandPath(path: string, params: Record<string, string> = {}): string {
+  return path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`missing path parameter ${name}`);
+    return encodeURIComponent(value);
+  });
+}
+
+export type RouteMatch<T> = { route: T; params: Record<string, string> } | { methodNotAllowed: true } | undefined;
+
+/** Find which of `routes` a concrete method and path (relative to the base URL, no query) belong to. */
+export function matchRoute<T extends Pick<Route, 'method' | 'path'>>(routes: readonly T[], method: string, path: string): RouteMatch<T> {
+  let pathMatched = false;
+  for (const r of routes) {
+    const names: string[] = [];
+    const re = new RegExp('^' + r.path.replace(/\{(\w+)\}/g, (_, n: string) => { names.push(n); return '([^/]+)'; }) + '/?$');
+    const m = re.exec(path);
+    if (!m) continue;
+    pathMatched = true;
+    if (r.method !== method.toUpperCase()) continue;
+    const params: Record<string, string> = {};
+    names.forEach((n, i) => { params[n] = decodeURIComponent(m[i + 1] ?? ''); });
+    return { route: r, params };
+  }
+  return pathMatched ? { methodNotAllowed: true } : undefined;
+}
+
+/** The route of a request: by id when given, else by method and path. */
+export function findRoute(method: string, path: string, id?: string): Route | undefined {
+  if (id) return (ROUTES as readonly Route[]).find((r) => r.id === id);
+  const m = matchRoute(ROUTES as readonly Route[], method, path);
+  return m && 'route' in m ? m.route : undefined;
+}
