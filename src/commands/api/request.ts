@@ -107,5 +107,5 @@ export async function run(f: Factory, methodArg: string, pathArg: string, opts: 
   await printResponse(f.io, res, opts);
   if (res.status < 200 || res.status >= 300) throw apiErrorFromResponse(res, { method: req.method, path: pathOnly }, f.clock.now());
   const schemas = await endpoint;
-  if (schemas) validateResponse({ method: req.method, path: pathOnly, status: res.status, data: res.data, text: res.text, traceId: res.traceId, endpoint: schemas });
+  if (schemas) validateResponse({ method: req.method, path: pathOnly, status: res.status, data: res.data, text: res.text, traceId: res.traceId, endpoint: schemas, warn: (m) => err(f.io, `Warning: ${m}\n`) });
 }

@@ -49,6 +49,8 @@ export interface ClientOptions {
   profileName?: string;
   /** Receives one line per attempt (method, URL, status, ms, trace ID, retry reason): `--debug`. */
   debug?: (line: string) => void;
+  /** Receives warnings about answers (enum values this version does not know). */
+  warn?: (message: string) => void;
   /** Aborts every request of this client (the CLI's Ctrl-C signal). */
   signal?: AbortSignal;
   /** Jitter source in [0, 1) (default Math.random). */
@@ -265,7 +267,7 @@ export function createClient(options: ClientOptions): ApiClient {
         throw apiErrorFromResponse(response, { method, path }, clock.now());
       }
       const parsed = parseJsonBody(response.text);
-      response.data = opts.raw ? parsed : validateResponse({ method, path, status: response.status, data: parsed, text: response.text, traceId: response.traceId, endpoint: await schemas, schema: opts.schema });
+      response.data = opts.raw ? parsed : validateResponse({ method, path, status: response.status, data: parsed, text: response.text, traceId: response.traceId, endpoint: await schemas, schema: opts.schema, warn: options.warn });
       return response as ApiResponse<T>;
     }
   }
@@ -323,6 +325,7 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
     requestLog: deps.requestLog,
     profileName: profile.name,
     debug,
+    warn: (message) => { deps.io.stderr.write(`Warning: ${message}\n`); },
     signal: deps.io.signal,
   });
 }

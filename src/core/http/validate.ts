@@ -53,6 +53,14 @@ export interface ValidationTarget {
   traceId: string | undefined;
   endpoint?: Endpoint;
   schema?: z.ZodType;
+  /** Told when the body carries enum values this version does not know (accepted as sent). */
+  warn?: (message: string) => void;
+}
+
+function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
+  let v = data;
+  for (const key of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined;
+  return v;
 }
 
 /**
@@ -71,6 +79,13 @@ export function validateResponse(t: ValidationTarget): unknown {
   }
   const result = schema.safeParse(t.data);
   if (result.success) return result.data;
+  // A newer server may add a status, an event type or another enum value: like unknown
+  // fields, such values are kept as sent (with a warning), not refused.
+  if (result.error.issues.every((i) => i.code === 'invalid_value')) {
+    const values = result.error.issues.map((i) => `${i.path.map(String).join('.') || '(body)'} = ${JSON.stringify(valueAt(t.data, i.path))}`);
+    t.warn?.(`${where} answered with ${values.length === 1 ? 'a value' : 'values'} this version of vouchers does not know (${values.slice(0, 3).join(', ')}${values.length > 3 ? ', …' : ''}); shown as sent. A newer vouchers may know ${values.length === 1 ? 'it' : 'them'}${trace}`);
+    return t.data;
+  }
   const issues = result.error.issues.map(describeIssue);
   const shown = issues.slice(0, 3).join('; ') + (issues.length > 3 ? `; and ${issues.length - 3} more` : '');
   throw new ContractMismatchError(`the HTTP ${t.status} response of ${where} does not match the contract: ${shown}${trace}`, t.traceId, issues);

@@ -295,6 +295,17 @@ describe('errors and validation', () => {
     expect(raw.data).toEqual({ data: [{ currency: 'usd' }], has_more: false, next_cursor: null });
   });
 
+  it('accepts enum values this version does not know (a newer server), with a warning naming them', async () => {
+    const warnings: string[] = [];
+    const newer = { ...ORDER, status: 'ON_HOLD', timeline: [{ status: 'ON_HOLD', at: '2026-11-22T09:31:00Z', note: null }] };
+    const { client } = await setup((_req, res) => sendJson(res, 200, newer, { 'x-trace-id': 'e'.repeat(32) }), { warn: (m) => warnings.push(m) });
+    const res = await client.request<{ status: string }>({ method: 'GET', path: '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE' });
+    expect(res.data.status).toBe('ON_HOLD');
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(/GET \/orders\/ord_\w+ \(getOrder\) answered with values this version of vouchers does not know \(status = "ON_HOLD", timeline\.0\.status = "ON_HOLD"\)/);
+    expect(warnings[0]).toContain('e'.repeat(32));
+  });
+
   it('keeps unknown fields of a valid response and reports a replay', async () => {
     const { client } = await setup((_req, res) => sendJson(res, 202, { ...ORDER, extra_field: 1 }, { 'idempotent-replayed': 'true' }));
     const res = await client.request<{ extra_field: number }>({ method: 'POST', path: '/orders', body: {} });
