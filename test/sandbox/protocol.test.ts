@@ -25,8 +25,20 @@ describe('error envelope on every non-2xx', () => {
   it('405 with Allow', async () => {
     const r = await api(sb, 'PUT', '/orders', { body: {} });
     expect(r.status).toBe(405);
-    expect(r.headers.get('allow')).toBe('POST, GET');
+    expect(r.headers.get('allow')).toBe('POST, GET, HEAD');
     expect(r.body.error).toMatchObject({ name: 'MethodNotAllowed', code: 'METHOD_NOT_ALLOWED' });
+  });
+
+  it('HEAD on a GET route answers as GET without a body, with its headers', async () => {
+    const head = await fetch(`${sb.baseUrl}/categories`, { method: 'HEAD', headers: { 'X-API-Key': sb.apiKey, 'X-API-Secret': sb.apiSecret } });
+    expect(head.status).toBe(200);
+    expect(await head.text()).toBe('');
+    expect(head.headers.get('x-trace-id')).toMatch(/^[0-9a-f]{32}$/);
+    expect(head.headers.get('ratelimit-limit')).not.toBeNull();
+    const unauth = await fetch(`${sb.baseUrl}/categories`, { method: 'HEAD' });
+    expect(unauth.status).toBe(401);
+    const write = await fetch(`${sb.baseUrl}/payouts`, { method: 'HEAD', headers: { 'X-API-Key': sb.apiKey, 'X-API-Secret': sb.apiSecret } });
+    expect(write.status).toBe(405);
   });
 
   it('413 for a body over 1 MiB without reading it all', async () => {

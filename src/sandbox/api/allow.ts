@@ -8,5 +8,6 @@ export function allowedMethods(path: string, enablePlanned: boolean): string[] {
     const re = new RegExp('^' + e.path.replace(/\{(\w+)\}/g, '([^/]+)') + '/?$');
     if (re.test(path) && !methods.includes(e.method)) methods.push(e.method);
   }
+  if (methods.includes('GET')) methods.splice(methods.indexOf('GET') + 1, 0, 'HEAD');
   return methods;
 }

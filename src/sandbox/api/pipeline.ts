@@ -77,7 +77,8 @@ export async function handleApiRequest(svc: ApiServices, req: IncomingMessage, r
   };
   try {
     const rt = svc.rt();
-    const match = matchEndpoint(method, relPath);
+    // HEAD is answered as GET without a body (node:http leaves the body out by itself).
+    const match = matchEndpoint(method === 'HEAD' ? 'GET' : method, relPath);
     const allow = allowedMethods(relPath, rt.config.enablePlanned);
     if (!match || allow.length === 0 || ('endpoint' in match && match.endpoint.planned && !rt.config.enablePlanned)) {
       throw new SandboxHttpError('NOT_FOUND', `No endpoint at ${method} /api/v1${relPath}; see the endpoint list in the API document`);
