@@ -78,6 +78,20 @@ describe('vouchers events list', () => {
   });
 });
 
+describe('vouchers events list: unknown event types', () => {
+  it('marks an event of a type this version does not know, in the table and as unknown_type in JSON', async () => {
+    const dir = tempConfigDir();
+    const newer = { ...entry({ ...orderEvent(3), event: 'order.on_hold' }, '2026-11-22T11:55:00.000Z'), meta: { signature_timestamp: NOW / 1000, webhook_id: testId('evt', 3), remote_address: '127.0.0.1', unknown_event_type: true } };
+    writeFileSync(join(dir, 'events.ndjson'), JSON.stringify(entry(orderEvent(1), '2026-11-22T11:00:00.000Z')) + '\n' + JSON.stringify(newer) + '\n', { mode: 0o600 });
+    const piped = await runCli(['events', 'list'], { configDir: dir, overrides: { clock } });
+    expect(piped.code).toBe(0);
+    expect(piped.stdout).toContain('order.on_hold (unknown type)');
+    expect(piped.stdout).not.toContain('order.created (unknown type)');
+    const json = await runCli(['events', 'list', '--json'], { configDir: dir, overrides: { clock } });
+    expect((JSON.parse(json.stdout) as { event: string; unknown_type: boolean }[]).map((r) => [r.event, r.unknown_type])).toEqual(expect.arrayContaining([['order.on_hold', true], ['order.created', false]]));
+  });
+});
+
 describe('vouchers events show', () => {
   it('shows one event with its data; --json gives the stored entry and forward attempts', async () => {
     const dir = inboxDir();

@@ -11,10 +11,12 @@ export interface EventRow {
   created_at: string;
   order_id: string | null;
   status: string | null;
+  /** A type this version does not know (a newer API): stored without checking its payload. */
+  unknown_type: boolean;
   data: Record<string, unknown>;
 }
 
-export const EVENT_FIELDS = ['received_at', 'event', 'event_id', 'created_at', 'order_id', 'status', 'data'];
+export const EVENT_FIELDS = ['received_at', 'event', 'event_id', 'created_at', 'order_id', 'status', 'unknown_type', 'data'];
 
 export function toRow(entry: InboxEntry): EventRow {
   const data = entry.envelope.data ?? {};
@@ -25,13 +27,14 @@ export function toRow(entry: InboxEntry): EventRow {
     created_at: entry.envelope.created_at,
     order_id: typeof data.order_id === 'string' ? data.order_id : null,
     status: typeof data.status === 'string' ? data.status : null,
+    unknown_type: entry.meta?.unknown_event_type === true,
     data: redactCodes(data).value,
   };
 }
 
 export const EVENT_COLUMNS: Column<EventRow>[] = [
   { field: 'received_at', header: 'RECEIVED', get: (r) => formatTime(r.received_at) },
-  { field: 'event', header: 'EVENT' },
+  { field: 'event', header: 'EVENT', get: (r) => (r.unknown_type ? `${r.event} (unknown type)` : r.event) },
   { field: 'event_id', header: 'EVENT ID' },
   { field: 'order_id', header: 'ORDER' },
   { field: 'status', header: 'STATUS', style: (t, c) => styleStatus(t, c) },
