@@ -3,13 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Category, Product, ProductDetail } from '../../src/contract/catalog.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
+import { envOf } from '../helpers/sandbox.js';
 
 let sb: Awaited<ReturnType<typeof startSandbox>>;
 let env: Record<string, string>;
 
 beforeAll(async () => {
   sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true });
-  env = { VOUCHERS_BASE_URL: sb.baseUrl, VOUCHERS_API_KEY: sb.apiKey, VOUCHERS_API_SECRET: sb.apiSecret, NO_COLOR: '1' };
+  env = envOf(sb);
 });
 afterAll(async () => { await sb.close(); });
 

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/factory.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { envOf } from '../helpers/sandbox.js';
 
 let sb: SandboxHandle;
 let configDir: string;
@@ -23,7 +24,7 @@ async function adminPost(path: string, body: unknown): Promise<any> {
 beforeAll(async () => {
   sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true });
   configDir = tempConfigDir();
-  env = { VOUCHERS_BASE_URL: sb.baseUrl, VOUCHERS_API_KEY: sb.apiKey, VOUCHERS_API_SECRET: sb.apiSecret, NO_COLOR: '1' };
+  env = envOf(sb);
 });
 afterAll(async () => { await sb.close(); });
 

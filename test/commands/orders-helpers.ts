@@ -1,45 +1,7 @@
-/** Shared set-up of the order command tests: a sandbox, its env, a quick clock, code lookups. */
-import { openConfig } from '../../src/core/config/store.js';
-import type { StoredProfile } from '../../src/core/config/types.js';
-import type { Clock } from '../../src/factory.js';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { tempConfigDir } from '../helpers/run-cli.js';
+/** Shared set-up of the order command tests: the common sandbox helpers, plus code and ledger lookups. */
+import type { SandboxHandle } from '../../src/sandbox/index.js';
 
-export const FAST_LIMITS = { ordersPerMinute: 100_000, generalPerHour: 1_000_000 };
-
-export async function fastSandbox(options: { faultRate?: number } = {}): Promise<SandboxHandle> {
-  return startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true, limits: FAST_LIMITS, ...options });
-}
-
-export function envOf(sb: SandboxHandle): Record<string, string> {
-  return { VOUCHERS_BASE_URL: sb.baseUrl, VOUCHERS_API_KEY: sb.apiKey, VOUCHERS_API_SECRET: sb.apiSecret, NO_COLOR: '1' };
-}
-
-/**
- * A clock on real time whose sleeps return after a few real milliseconds while moving its
- * time forward by the full amount: polls and backoffs run without waiting.
- */
-export function quickClock(): Clock {
-  let offset = 0;
-  return {
-    now: () => Date.now() + offset,
-    sleep: async (ms, signal) => {
-      if (signal?.aborted) throw signal.reason;
-      offset += ms;
-      await new Promise((r) => setTimeout(r, Math.min(ms, 5)));
-      if (signal?.aborted) throw signal.reason;
-    },
-  };
-}
-
-/** A config dir holding one profile for the sandbox (made the default). */
-export async function profileDir(sb: SandboxHandle, name: string, extra: StoredProfile = {}): Promise<string> {
-  const dir = tempConfigDir();
-  const store = await openConfig({ VOUCHERS_CONFIG_DIR: dir });
-  store.set(name, { base_url: sb.baseUrl, api_key: sb.apiKey, api_secret: sb.apiSecret, ...extra });
-  store.setCurrent(name);
-  return dir;
-}
+export { envOf, fastSandbox, FAST_LIMITS, profileDir, quickClock } from '../helpers/sandbox.js';
 
 /**
  * Every voucher code the sandbox has issued so far. (Pins are 4 digits: they turn up by

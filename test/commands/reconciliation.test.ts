@@ -4,11 +4,11 @@ import { ReconciliationReport } from '../../src/contract/reconciliation.js';
 import { createClient } from '../../src/core/http/client.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
+import { envOf } from '../helpers/sandbox.js';
 
 type Sandbox = Awaited<ReturnType<typeof startSandbox>>;
 let planned: Sandbox;
 let plain: Sandbox;
-const envOf = (sb: Sandbox) => ({ VOUCHERS_BASE_URL: sb.baseUrl, VOUCHERS_API_KEY: sb.apiKey, VOUCHERS_API_SECRET: sb.apiSecret, NO_COLOR: '1' });
 
 beforeAll(async () => {
   [planned, plain] = await Promise.all([

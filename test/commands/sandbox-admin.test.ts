@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openConfig } from '../../src/core/config/store.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
-import { fastSandbox } from './orders-helpers.js';
+import { fastSandbox, profileDir } from '../helpers/sandbox.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 let sb: SandboxHandle;
@@ -14,10 +14,7 @@ let configDir: string;
 
 beforeAll(async () => {
   sb = await fastSandbox();
-  configDir = tempConfigDir();
-  const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
-  store.set('local', { base_url: sb.baseUrl, api_key: sb.apiKey, api_secret: sb.apiSecret, admin_url: sb.adminUrl, admin_token: sb.adminToken });
-  store.setCurrent('local');
+  configDir = await profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: sb.adminToken });
 });
 afterAll(async () => { await sb.close(); });
 
@@ -196,15 +193,12 @@ describe('vouchers sandbox admin', () => {
   });
 
   it('reports a wrong admin token and a stopped sandbox clearly', async () => {
-    const dir = tempConfigDir();
-    const store = await openConfig({ VOUCHERS_CONFIG_DIR: dir });
-    store.set('local', { base_url: sb.baseUrl, api_key: sb.apiKey, api_secret: sb.apiSecret, admin_url: sb.adminUrl, admin_token: 'wrong-token' });
-    store.setCurrent('local');
+    const dir = await profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: 'wrong-token' });
     const bad = await runCli(['sandbox', 'admin', 'info'], { configDir: dir });
     expect(bad.code).toBe(3);
     expect(bad.stderr).toContain('restart it with vouchers sandbox start');
-    store.set('local', { admin_url: 'http://127.0.0.1:1/admin', admin_token: 'x' });
-    const down = await runCli(['sandbox', 'admin', 'info'], { configDir: dir });
+    const stopped = await profileDir(sb, 'local', { admin_url: 'http://127.0.0.1:1/admin', admin_token: 'x' });
+    const down = await runCli(['sandbox', 'admin', 'info'], { configDir: stopped });
     expect(down.code).toBe(7);
     expect(down.stderr).toContain('is the sandbox running?');
   });

@@ -5,20 +5,16 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/contract/events.js';
-import { openConfig } from '../../src/core/config/store.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { fastSandbox } from './orders-helpers.js';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { fastSandbox, profileDir } from '../helpers/sandbox.js';
+import { runCli } from '../helpers/run-cli.js';
 
 let sb: SandboxHandle;
 let configDir: string;
 
 beforeAll(async () => {
   sb = await fastSandbox();
-  configDir = tempConfigDir();
-  const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
-  store.set('local', { base_url: sb.baseUrl, api_key: sb.apiKey, api_secret: sb.apiSecret, admin_url: sb.adminUrl, admin_token: sb.adminToken });
-  store.setCurrent('local');
+  configDir = await profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: sb.adminToken });
 });
 afterAll(async () => { await sb.close(); });
 
@@ -53,10 +49,7 @@ describe('vouchers sandbox trigger', () => {
   it('gives up with exit 8 when the event does not come in time', async () => {
     const slow = await startSandbox({ port: 0, host: '127.0.0.1', timeScale: 1000, quiet: true });
     try {
-      const dir = tempConfigDir();
-      const store = await openConfig({ VOUCHERS_CONFIG_DIR: dir });
-      store.set('local', { base_url: slow.baseUrl, api_key: slow.apiKey, api_secret: slow.apiSecret, admin_url: slow.adminUrl, admin_token: slow.adminToken });
-      store.setCurrent('local');
+      const dir = await profileDir(slow, 'local', { admin_url: slow.adminUrl, admin_token: slow.adminToken });
       const r = await runCli(['sandbox', 'trigger', 'order.processing', '--max-wait', '150ms'], { configDir: dir });
       expect(r.code).toBe(8);
       expect(r.stderr).toMatch(/order\.processing was not emitted for ord_\w+ within 150ms/);

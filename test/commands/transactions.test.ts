@@ -5,6 +5,7 @@ import { createClient } from '../../src/core/http/client.js';
 import type { ApiClient } from '../../src/core/http/types.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
+import { envOf } from '../helpers/sandbox.js';
 
 let sb: Awaited<ReturnType<typeof startSandbox>>;
 let env: Record<string, string>;
@@ -14,7 +15,7 @@ const PAYOUTS = 7;
 
 beforeAll(async () => {
   sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true, limits: { ordersPerMinute: 1000, generalPerHour: 100_000 } });
-  env = { VOUCHERS_BASE_URL: sb.baseUrl, VOUCHERS_API_KEY: sb.apiKey, VOUCHERS_API_SECRET: sb.apiSecret, NO_COLOR: '1' };
+  env = envOf(sb);
   client = createClient({ baseUrl: sb.baseUrl, apiKey: sb.apiKey, apiSecret: sb.apiSecret, limits: null });
   for (let i = 0; i < PAYOUTS; i++) {
     await client.request({ method: 'POST', path: '/payouts', body: { currency: 'USD', amount: 1 + i, reference: `p${i}` }, idempotencyKey: `txn-test-payout-${i}` });

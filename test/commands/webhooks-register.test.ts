@@ -5,6 +5,7 @@ import { WebhookEndpoint } from '../../src/contract/webhooks.js';
 import { openConfig } from '../../src/core/config/store.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { envOf } from '../helpers/sandbox.js';
 
 let sb: Awaited<ReturnType<typeof startSandbox>>;
 let configDir: string;
@@ -62,7 +63,7 @@ describe('webhooks register', () => {
   });
 
   it('with credentials only in the environment, says where the secret could not be saved and how to pass it', async () => {
-    const env = { VOUCHERS_BASE_URL: sb.baseUrl, VOUCHERS_API_KEY: sb.apiKey, VOUCHERS_API_SECRET: sb.apiSecret, NO_COLOR: '1' };
+    const env = envOf(sb);
     const r = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks3', '--rotate-secret'], { env });
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('could NOT be saved');
