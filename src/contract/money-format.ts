@@ -1,17 +1,21 @@
-/** Integer minor units and the currency's minor digits (ISO 4217, via Intl). */
-const digitsCache = new Map<string, number>();
+/**
+ * Integer minor units and the currency's minor digits (ISO 4217).
+ *
+ * The digits come from a table of the ISO 4217 currencies whose minor unit is not 2, not
+ * from Intl: the first Intl.NumberFormat of a process loads ICU's locale data (about 12 ms,
+ * paid by every command that prints an amount), and ICU differs from ISO 4217 for a few
+ * codes (IQD has 3 minor digits in ISO 4217, 0 in ICU).
+ */
+const NOT_TWO: Readonly<Record<string, number>> = {
+  BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0,
+  RWF: 0, UGX: 0, UYI: 0, VND: 0, VUV: 0, XAF: 0, XOF: 0, XPF: 0,
+  BHD: 3, IQD: 3, JOD: 3, KWD: 3, LYD: 3, OMR: 3, TND: 3,
+  CLF: 4, UYW: 4,
+};
 
+/** The currency's minor digits: 0 for JPY, 3 for KWD, 2 for USD and for any code not in the table. */
 export function minorDigits(currency: string): number {
-  let d = digitsCache.get(currency);
-  if (d === undefined) {
-    try {
-      d = new Intl.NumberFormat('en', { style: 'currency', currency }).resolvedOptions().maximumFractionDigits ?? 2;
-    } catch {
-      d = 2;
-    }
-    digitsCache.set(currency, d);
-  }
-  return d;
+  return Object.hasOwn(NOT_TWO, currency) ? NOT_TWO[currency]! : 2;
 }
 
 /** Major units (JSON number) → integer minor units. Throws when the amount has more digits than the currency allows. */

@@ -49,7 +49,7 @@ export function summarize(state: BatchState, skipped: number, journal: string, r
       minor.set(r.currency, t);
     }
   }
-  const totals = [...minor].sort(([a], [b]) => a.localeCompare(b)).map(([currency, t]) => ({ currency, orders: t.orders, total_amount: fromMinor(t.minor, currency) }));
+  const totals = [...minor].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([currency, t]) => ({ currency, orders: t.orders, total_amount: fromMinor(t.minor, currency) }));
   return {
     batch_id: state.header.batch_id, rows: state.header.rows.length, ordered, failed,
     not_done: state.header.rows.length - ordered - failed, skipped, totals, journal, results_file: resultsFile,

@@ -1,0 +1,26 @@
+import { describe, expect, it } from 'vitest';
+import { formatMoney, fromMinor, minorDigits, toMinor } from '../../src/contract/money-format.js';
+
+describe('minor digits (ISO 4217)', () => {
+  it('knows the currencies whose minor unit is not 2', () => {
+    expect(minorDigits('JPY')).toBe(0);
+    expect(minorDigits('KRW')).toBe(0);
+    expect(minorDigits('KWD')).toBe(3);
+    expect(minorDigits('IQD')).toBe(3); // ISO 4217 says 3 where ICU says 0
+    expect(minorDigits('CLF')).toBe(4);
+  });
+
+  it('gives 2 to the others, also to codes it does not know', () => {
+    for (const c of ['USD', 'EUR', 'GBP', 'CHF', 'ZZZ', 'toString', '__proto__']) expect(minorDigits(c)).toBe(2);
+  });
+
+  it('converts between major and minor units with those digits', () => {
+    expect(toMinor(12.5, 'USD')).toBe(1250);
+    expect(toMinor(1000, 'JPY')).toBe(1000);
+    expect(toMinor(1.234, 'KWD')).toBe(1234);
+    expect(() => toMinor(10.5, 'JPY')).toThrow(/more than 0 decimal digits/);
+    expect(fromMinor(1250, 'USD')).toBe(12.5);
+    expect(formatMoney(12.5, 'USD')).toBe('12.50 USD');
+    expect(formatMoney(1000, 'JPY')).toBe('1000 JPY');
+  });
+});
