@@ -2,24 +2,31 @@
  * The keep-alive transport, loaded on demand. Only undici's Agent and its request API are
  * loaded (about a third of the package's start-up cost: the package entry also loads fetch,
  * websockets, caches and mocks this CLI never uses). This is what undici's own entry does
- * (`Object.assign(Dispatcher.prototype, api)`); when the layout ever changes, the package
- * entry is loaded instead.
+ * (`Object.assign(Dispatcher.prototype, api)`); a test fails if undici's layout changes. The
+ * CLI bundle (scripts/bundle.mjs) bundles these files and loads undici's HTTP/2 client only
+ * if it is ever used.
  */
-import { createRequire } from 'node:module';
 import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
 
 export interface Transport {
   request(options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData>;
   close(): Promise<void>;
+  /** Close at once, aborting requests still in flight. */
+  destroy(): Promise<void>;
 }
 
 export interface TransportOptions {
   connectTimeoutMs: number;
   keepAliveTimeoutMs?: number;
+  /** Time allowed for the response headers, and between two chunks of its body. */
+  headersTimeoutMs?: number;
+  bodyTimeoutMs?: number;
 }
 
 type AgentConstructor = new (options: Record<string, unknown>) => Transport;
+type Loaded = { default?: unknown } & Record<string, unknown>;
+const exported = (m: Loaded): unknown => m.default ?? m;
 
 let agentClass: Promise<AgentConstructor> | undefined;
 
@@ -29,21 +36,21 @@ async function loadAgentClass(): Promise<AgentConstructor> {
   // 70-100 ms added to every one-shot command. The baseline tier alone parses our small
   // responses just as well (measured in `npm run bench`).
   setFlagsFromString('--liftoff-only');
-  // undici is CommonJS: `require` loads it without the ES-module lexer pass over each of
-  // its files (import() would run one per file).
-  const require = createRequire(import.meta.url);
-  try {
-    const Agent = require('undici/lib/dispatcher/agent.js') as AgentConstructor;
+  const [agent, api, dispatcher] = await Promise.all([
+    import('undici/lib/dispatcher/agent.js') as Promise<Loaded>,
     // Only the request API (not stream, pipeline, upgrade, connect), installed on the
     // Dispatcher prototype as undici's own entry does for all five.
-    const request = require('undici/lib/api/api-request.js') as unknown;
-    const DispatcherClass = require('undici/lib/dispatcher/dispatcher.js') as { prototype: Record<string, unknown> };
-    if (typeof request !== 'function' || typeof Agent !== 'function') throw new Error('unexpected undici layout');
-    if (typeof DispatcherClass.prototype.request !== 'function') DispatcherClass.prototype.request = request;
-    return Agent;
-  } catch {
-    return (require('undici') as { Agent: unknown }).Agent as AgentConstructor;
+    import('undici/lib/api/api-request.js') as Promise<Loaded>,
+    import('undici/lib/dispatcher/dispatcher.js') as Promise<Loaded>,
+  ]);
+  const Agent = exported(agent);
+  const request = exported(api);
+  const DispatcherClass = exported(dispatcher) as { prototype?: Record<string, unknown> };
+  if (typeof request !== 'function' || typeof Agent !== 'function' || !DispatcherClass.prototype) {
+    throw new Error("undici's layout is not the one this version was built for: reinstall vouchers");
   }
+  if (typeof DispatcherClass.prototype.request !== 'function') DispatcherClass.prototype.request = request;
+  return Agent as AgentConstructor;
 }
 
 /** A keep-alive agent shared by every request of one client. */
@@ -52,5 +59,7 @@ export async function createTransport(options: TransportOptions): Promise<Transp
   return new Agent({
     keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
     connect: { timeout: options.connectTimeoutMs },
+    ...(options.headersTimeoutMs === undefined ? {} : { headersTimeout: options.headersTimeoutMs }),
+    ...(options.bodyTimeoutMs === undefined ? {} : { bodyTimeout: options.bodyTimeoutMs }),
   });
 }

@@ -4,7 +4,7 @@
  * the shared signer), 5 s timeout, success = 2xx. Every attempt is recorded; failures are
  * rescheduled by the backoff until the retry window closes.
  */
-import { Agent, request } from 'undici';
+import { createTransport, type Transport } from '../../core/http/undici.js';
 import { signWebhook, WEBHOOK_HEADERS } from '../../core/signer/webhook.js';
 import { envelopeOf } from '../domain/events.js';
 import type { Runtime } from '../runtime.js';
@@ -17,13 +17,13 @@ export function activeSecrets(hook: WebhookRecord, now: number): string[] {
 
 export class DeliveryDispatcher {
   private readonly inFlight = new Set<string>();
-  private readonly agent: Agent;
+  /** undici's keep-alive agent, the same transport the CLI's client uses; made on first delivery. */
+  private transport: Promise<Transport> | undefined;
   private readonly timeoutMs: number;
   private closed = false;
 
   constructor(private readonly rt: () => Runtime) {
     this.timeoutMs = rt().config.webhookTimeoutMs;
-    this.agent = new Agent({ connect: { timeout: this.timeoutMs }, headersTimeout: this.timeoutMs, bodyTimeout: this.timeoutMs });
   }
 
   isInFlight(id: string): boolean {
@@ -51,19 +51,25 @@ export class DeliveryDispatcher {
     d.url = hook.url;
     this.inFlight.add(d.delivery_id);
     const started = performance.now();
-    request(hook.url, {
-      method: 'POST',
-      dispatcher: this.agent,
-      headers: {
-        'content-type': 'application/json; charset=utf-8',
-        'user-agent': 'vouchers-sandbox-webhooks/1',
-        [WEBHOOK_HEADERS.id]: event.event_id,
-        [WEBHOOK_HEADERS.timestamp]: String(t),
-        [WEBHOOK_HEADERS.signature]: signature,
-      },
-      body,
-      signal: AbortSignal.timeout(this.timeoutMs),
-    })
+    const timeout = this.timeoutMs;
+    (this.transport ??= createTransport({ connectTimeoutMs: timeout, headersTimeoutMs: timeout, bodyTimeoutMs: timeout }))
+      .then((transport) => {
+        const url = new URL(hook.url);
+        return transport.request({
+          origin: url.origin,
+          path: url.pathname + url.search,
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json; charset=utf-8',
+            'user-agent': 'vouchers-sandbox-webhooks/1',
+            [WEBHOOK_HEADERS.id]: event.event_id,
+            [WEBHOOK_HEADERS.timestamp]: String(t),
+            [WEBHOOK_HEADERS.signature]: signature,
+          },
+          body,
+          signal: AbortSignal.timeout(timeout),
+        });
+      })
       .then(async (res) => {
         await res.body.dump();
         this.record(d.delivery_id, res.statusCode, performance.now() - started, res.statusCode >= 200 && res.statusCode < 300 ? null : `HTTP ${res.statusCode}`);
@@ -101,6 +107,6 @@ export class DeliveryDispatcher {
 
   async close(): Promise<void> {
     this.closed = true;
-    await this.agent.destroy();
+    if (this.transport) await (await this.transport).destroy();
   }
 }
