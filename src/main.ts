@@ -3,7 +3,7 @@
  * that decides exit codes.
  */
 import { CliError, InterruptedError, type ErrorKind } from './core/errors/index.js';
-import { processIO, type IO } from './core/io/io.js';
+import { processIO, withEnv, type IO } from './core/io/io.js';
 import { createFactory, type FactoryOverrides, type GlobalOptions } from './factory.js';
 import { VERSION } from './version.js';
 
@@ -49,7 +49,7 @@ function isAbort(error: unknown): boolean {
 /** Run the CLI with the given arguments (without `node` and the script) and IO; returns the exit code. */
 export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrides = {}): Promise<number> {
   // --no-color means NO_COLOR for everything that draws: tables, errors, spinners, the demo.
-  const io: IO = argv.includes('--no-color') ? { ...givenIO, env: { ...givenIO.env, NO_COLOR: '1' } } : givenIO;
+  const io: IO = argv.includes('--no-color') ? withEnv(givenIO, { ...givenIO.env, NO_COLOR: '1' }) : givenIO;
   if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
     // Answered before the command tree is built: scripts call this often.
     io.stdout.write(VERSION + '\n');

@@ -8,6 +8,7 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CONFIG_FILE_NAME } from '../../core/config/location.js';
+import { withEnv } from '../../core/io/io.js';
 import { ENV } from '../../core/config/types.js';
 import { createFactory, type Factory } from '../../factory.js';
 import { startSandbox, type SandboxHandle } from '../../sandbox/index.js';
@@ -39,7 +40,7 @@ export async function openDemoEnvironment(f: Factory, timeScale: number): Promis
     const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', timeScale, quiet: true });
     closers.push(() => sandbox.close());
     const color = f.globals().color;
-    const factory = createFactory({ ...f.io, env: isolatedEnv(f.io.env, configDir) }, () => ({ color }), { clock: f.clock, ids: f.ids });
+    const factory = createFactory(withEnv(f.io, isolatedEnv(f.io.env, configDir)), () => ({ color }), { clock: f.clock, ids: f.ids });
     closers.push(() => factory.dispose());
     // Written with plain fs, not the config store: conf's exit hook would re-raise Ctrl-C and
     // end the process before this directory and the sandbox are cleaned up.
