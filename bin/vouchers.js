@@ -1,2 +1,2 @@
 #!/usr/bin/env node
-import('../dist/cli/main.js').then((m) => m.main(process));
+require('../dist/cli/launch.cjs').main(process);

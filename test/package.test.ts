@@ -10,7 +10,7 @@ describe('npm pack', () => {
     const files = (JSON.parse(out) as PackResult[])[0]!.files.map((f) => f.path);
     const stray = files.filter((f) => !(f.startsWith('bin/') || f.startsWith('dist/') || f === 'package.json' || f === 'README.md'));
     expect(stray).toEqual([]);
-    for (const entry of ['bin/vouchers.js', 'dist/cli/main.js', 'dist/main.js', 'dist/index.js', 'dist/index.d.ts', 'dist/sandbox/index.js']) expect(files).toContain(entry);
+    for (const entry of ['bin/vouchers.js', 'bin/package.json', 'dist/cli/launch.cjs', 'dist/cli/vouchers.cjs', 'dist/main.js', 'dist/index.js', 'dist/index.d.ts', 'dist/sandbox/index.js']) expect(files).toContain(entry);
     expect(files.filter((f) => /\.(test|spec)\.|\.map$|tsbuildinfo/.test(f))).toEqual([]);
   });
 });

@@ -4,28 +4,15 @@
  * works against it, `stop` ends it and removes the pid file, and a second `stop` says
  * that none runs.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { isProcessAlive } from '../../src/core/io/processes.js';
+import { runBin, type BinResult } from '../helpers/bin.js';
 import { tempConfigDir } from '../helpers/run-cli.js';
 
-const BIN = fileURLToPath(new URL('../../bin/vouchers.js', import.meta.url));
-
-interface Result { code: number | null; stdout: string; stderr: string }
-
-function cli(args: string[], configDir: string): Promise<Result> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, VOUCHERS_CONFIG_DIR: configDir, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    proc.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    proc.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
-    proc.once('error', reject);
-    proc.once('close', (code) => resolve({ code, stdout, stderr }));
-  });
+function cli(args: string[], configDir: string): Promise<BinResult> {
+  return runBin(args, { VOUCHERS_CONFIG_DIR: configDir });
 }
 
 /** Exited processes may wait a moment as zombies before they are reaped: they count as gone. */
