@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import { UsageError } from '../../core/errors/index.js';
 import { apiErrorFromResponse } from '../../core/http/api-error.js';
 import type { ApiResponse } from '../../core/http/types.js';
-import { findEndpoint, validateResponse } from '../../core/http/validate.js';
+import { findEndpoint, schemasOnceSent, validateResponse } from '../../core/http/validate.js';
 import { err, out, type IO } from '../../core/io/io.js';
 import type { Factory } from '../../factory.js';
 import { assertJson, readBodyArg } from './json-input.js';
@@ -87,8 +87,7 @@ export async function run(f: Factory, methodArg: string, pathArg: string, opts: 
   const client = await f.client();
   const pathOnly = req.path.split('?')[0]!;
   // The schemas load while the request is on its way; awaited once the answer is a 2xx.
-  const endpoint = opts.raw ? undefined : findEndpoint(req.method, pathOnly);
-  endpoint?.catch(() => undefined);
+  const endpoint = opts.raw ? undefined : schemasOnceSent(() => findEndpoint(req.method, pathOnly));
   const res = await client.request({
     method: req.method,
     path: req.path,
@@ -106,6 +105,6 @@ export async function run(f: Factory, methodArg: string, pathArg: string, opts: 
   }
   await printResponse(f.io, res, opts);
   if (res.status < 200 || res.status >= 300) throw apiErrorFromResponse(res, { method: req.method, path: pathOnly }, f.clock.now());
-  const schemas = await endpoint;
+  const schemas = await endpoint?.();
   if (schemas) validateResponse({ method: req.method, path: pathOnly, status: res.status, data: res.data, text: res.text, traceId: res.traceId, endpoint: schemas, warn: (m) => err(f.io, `Warning: ${m}\n`) });
 }

@@ -26,7 +26,7 @@ import type { ApiClient, ApiResponse, RequestOptions } from './types.js';
 import { createTransport, type Transport } from './undici.js';
 import { parseBaseUrl, requestTarget } from './url.js';
 import { userAgent } from './user-agent.js';
-import { endpointSchemas, validateResponse } from './validate.js';
+import { endpointSchemas, schemasOnceSent, validateResponse } from './validate.js';
 
 export interface ClientOptions {
   /** Base URL including the version prefix, e.g. `http://127.0.0.1:4010/api/v1`. */
@@ -128,8 +128,7 @@ export function createClient(options: ClientOptions): ApiClient {
     // answer load while the request is on its way (not before it is sent).
     const endpoint: Route | undefined = findRoute(method, path, opts.endpoint);
     if (opts.endpoint && !endpoint) throw new CliError('unexpected', `unknown endpoint id ${opts.endpoint}`);
-    const schemas = !opts.raw && !opts.schema && endpoint ? endpointSchemas(endpoint.id) : undefined;
-    schemas?.catch(() => undefined); // awaited (and its failure reported) once a 2xx needs it
+    const schemas = !opts.raw && !opts.schema && endpoint ? schemasOnceSent(() => endpointSchemas(endpoint.id)) : undefined;
     const signal = combineSignals(opts.signal, options.signal);
     const timeoutMs = opts.timeoutMs ?? defaultTimeout;
     const maxRetries = opts.maxRetries ?? defaultRetries;
@@ -267,7 +266,7 @@ export function createClient(options: ClientOptions): ApiClient {
         throw apiErrorFromResponse(response, { method, path }, clock.now());
       }
       const parsed = parseJsonBody(response.text);
-      response.data = opts.raw ? parsed : validateResponse({ method, path, status: response.status, data: parsed, text: response.text, traceId: response.traceId, endpoint: await schemas, schema: opts.schema, warn: options.warn });
+      response.data = opts.raw ? parsed : validateResponse({ method, path, status: response.status, data: parsed, text: response.text, traceId: response.traceId, endpoint: await schemas?.(), schema: opts.schema, warn: options.warn });
       return response as ApiResponse<T>;
     }
   }

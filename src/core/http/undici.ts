@@ -6,6 +6,7 @@
  * CLI bundle (scripts/bundle.mjs) bundles these files and loads undici's HTTP/2 client only
  * if it is ever used.
  */
+import { subscribe } from 'node:diagnostics_channel';
 import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
 
@@ -62,4 +63,23 @@ export async function createTransport(options: TransportOptions): Promise<Transp
     ...(options.headersTimeoutMs === undefined ? {} : { headersTimeout: options.headersTimeoutMs }),
     ...(options.bodyTimeoutMs === undefined ? {} : { bodyTimeout: options.bodyTimeoutMs }),
   });
+}
+
+let waiting: (() => void)[] | undefined;
+
+/**
+ * Run `fn` once the next request's bytes have been handed to the socket (undici's
+ * `undici:request:bodySent` diagnostics channel), in a later turn of the event loop: work
+ * done then overlaps the server's answer instead of delaying the request.
+ */
+export function afterNextRequestSent(fn: () => void): void {
+  if (!waiting) {
+    waiting = [];
+    const queue = waiting;
+    subscribe('undici:request:bodySent', () => {
+      const due = queue.splice(0);
+      if (due.length) setImmediate(() => { for (const f of due) f(); });
+    });
+  }
+  waiting.push(fn);
 }

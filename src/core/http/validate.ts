@@ -5,6 +5,7 @@
 import type { z } from 'zod';
 import type { Endpoint } from '../../contract/endpoints.js';
 import { CliError } from '../errors/index.js';
+import { afterNextRequestSent } from './undici.js';
 
 /** A 2xx body that does not match the contract: the server differs from this CLI. */
 export class ContractMismatchError extends CliError {
@@ -36,6 +37,25 @@ export async function findEndpoint(method: string, path: string, id?: string): P
 /** One endpoint with its schemas (loads the contract). */
 export async function endpointSchemas(id: string): Promise<Endpoint | undefined> {
   return (await loadEndpoints()).ENDPOINTS.find((e) => e.id === id);
+}
+
+/**
+ * The schemas a response will be checked with, loaded once the request is on the wire:
+ * building them (zod and ~60 schemas) then overlaps the server's work instead of delaying
+ * the request. Returns the loader, which also loads them at once when asked first. A
+ * failure to load is reported by whoever awaits the loader.
+ */
+export function schemasOnceSent(find: () => Promise<Endpoint | undefined>): () => Promise<Endpoint | undefined> {
+  let loading: Promise<Endpoint | undefined> | undefined;
+  const load = () => {
+    if (!loading) {
+      loading = find();
+      loading.catch(() => undefined);
+    }
+    return loading;
+  };
+  afterNextRequestSent(load);
+  return load;
 }
 
 function describeIssue(issue: { path: PropertyKey[]; message: string }): string {
@@ -77,7 +97,9 @@ export function validateResponse(t: ValidationTarget): unknown {
     const what = t.text.trim() === '' ? 'an empty body' : 'a body that is not JSON';
     throw new ContractMismatchError(`the HTTP ${t.status} response of ${where} has ${what}; the contract expects a JSON object${trace}`, t.traceId, []);
   }
-  const result = schema.safeParse(t.data);
+  // jitless: zod would otherwise generate and compile a parser per object schema on its
+  // first use, which costs more than it saves on the one or few responses a command checks.
+  const result = schema.safeParse(t.data, { jitless: true });
   if (result.success) return result.data;
   // A newer server may add a status, an event type or another enum value: like unknown
   // fields, such values are kept as sent (with a warning), not refused.
