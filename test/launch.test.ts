@@ -95,6 +95,16 @@ describe('compile cache', () => {
     expect(readdirSync(tmp)).toEqual(['chosen']);
   });
 
+  it('that cannot be written costs nothing but the next run compiling again', async () => {
+    const { tmp, env } = freshTmp();
+    const notADirectory = join(tmp, 'a-file');
+    writeFileSync(notADirectory, 'x');
+    const result = await cli(['profiles', 'list', '--json'], { ...env, VOUCHERS_COMPILE_CACHE: notADirectory });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stderr).toBe('');
+    expect(readFileSync(notADirectory, 'utf8')).toBe('x');
+  });
+
   it('is not needed for --version, which does not load the CLI', async () => {
     const { tmp, env } = freshTmp();
     const result = await cli(['--version'], env);
