@@ -27,16 +27,18 @@ export function median(xs) {
 }
 
 /**
- * cases: [{ name, args, budget }]; the baseline is `node -e 0`. Returns rows with the
+ * cases: [{ name, args, budget, env }] (`env` is added to the run's environment for that
+ * case); the baseline is `node -e 0`. Returns rows with the
  * median milliseconds and the ratio to the baseline.
  */
 export async function benchStartup(cases, { runs = 21, env = process.env } = {}) {
   const samples = new Map([['baseline', []], ...cases.map((c) => [c.name, []])]);
   await timeOnce(['-e', '0'], env); // warm the file system cache
-  for (const c of cases) await timeOnce(c.args, env);
+  const envOf = (c) => (c.env ? { ...env, ...c.env } : env);
+  for (const c of cases) await timeOnce(c.args, envOf(c));
   for (let i = 0; i < runs; i++) {
     samples.get('baseline').push(await timeOnce(['-e', '0'], env));
-    for (const c of cases) samples.get(c.name).push(await timeOnce(c.args, env));
+    for (const c of cases) samples.get(c.name).push(await timeOnce(c.args, envOf(c)));
   }
   const base = median(samples.get('baseline'));
   return [
