@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import { UsageError } from '../../core/errors/index.js';
 import { apiErrorFromResponse } from '../../core/http/api-error.js';
 import type { ApiResponse } from '../../core/http/types.js';
-import { findEndpoint, schemasOnceSent, validateResponse } from '../../core/http/validate.js';
+import { findEndpoint, schemaLoader, validateResponse } from '../../core/http/validate.js';
 import { err, out, type IO } from '../../core/io/io.js';
 import type { Factory } from '../../factory.js';
 import { assertJson, readBodyArg } from './json-input.js';
@@ -87,7 +87,7 @@ export async function run(f: Factory, methodArg: string, pathArg: string, opts: 
   const client = await f.client();
   const pathOnly = req.path.split('?')[0]!;
   // The schemas load while the request is on its way; awaited once the answer is a 2xx.
-  const endpoint = opts.raw ? undefined : schemasOnceSent(() => findEndpoint(req.method, pathOnly));
+  const endpoint = opts.raw ? undefined : schemaLoader(() => findEndpoint(req.method, pathOnly));
   const res = await client.request({
     method: req.method,
     path: req.path,
@@ -97,6 +97,7 @@ export async function run(f: Factory, methodArg: string, pathArg: string, opts: 
     raw: true,
     throwHttpErrors: false,
     signal: f.io.signal,
+    onSent: () => void endpoint?.(),
   });
   if (WRITES.has(req.method)) {
     err(f.io, res.idempotencyKey

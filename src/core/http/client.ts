@@ -23,10 +23,10 @@ import { Pacer } from './pacing.js';
 import { DEFAULT_BACKOFF, parseRetryAfter, shouldRetry, type AttemptOutcome, type BackoffSettings } from './retry.js';
 import { traceparent } from './traceparent.js';
 import type { ApiClient, ApiResponse, RequestOptions } from './types.js';
-import { createTransport, type Transport } from './undici.js';
+import { createTransport, onceSent, type Transport } from './undici.js';
 import { parseBaseUrl, requestTarget } from './url.js';
 import { userAgent } from './user-agent.js';
-import { endpointSchemas, schemasOnceSent, validateResponse } from './validate.js';
+import { endpointSchemas, schemaLoader, validateResponse } from './validate.js';
 
 export interface ClientOptions {
   /** Base URL including the version prefix, e.g. `http://127.0.0.1:4010/api/v1`. */
@@ -128,7 +128,14 @@ export function createClient(options: ClientOptions): ApiClient {
     // answer load while the request is on its way (not before it is sent).
     const endpoint: Route | undefined = findRoute(method, path, opts.endpoint);
     if (opts.endpoint && !endpoint) throw new CliError('unexpected', `unknown endpoint id ${opts.endpoint}`);
-    const schemas = !opts.raw && !opts.schema && endpoint ? schemasOnceSent(() => endpointSchemas(endpoint.id)) : undefined;
+    const schemas = !opts.raw && !opts.schema && endpoint ? schemaLoader(() => endpointSchemas(endpoint.id)) : undefined;
+    let sent = false;
+    const onSent = () => {
+      if (sent) return;
+      sent = true;
+      void schemas?.();
+      opts.onSent?.();
+    };
     const signal = combineSignals(opts.signal, options.signal);
     const timeoutMs = opts.timeoutMs ?? defaultTimeout;
     const maxRetries = opts.maxRetries ?? defaultRetries;
@@ -190,6 +197,7 @@ export function createClient(options: ClientOptions): ApiClient {
       // A precise per-attempt deadline (undici's own timeouts tick at about half a second).
       const deadline = new AbortController();
       const timer = setTimeout(() => deadline.abort(), timeoutMs);
+      const forget = onceSent(headers.traceparent!, onSent);
       try {
         const t = await (transport ??= createTransport({ connectTimeoutMs: defaultTimeout }));
         const res = await t.request({
@@ -218,6 +226,7 @@ export function createClient(options: ClientOptions): ApiClient {
         failure = deadline.signal.aborted ? classifyFailure({ code: 'UND_ERR_HEADERS_TIMEOUT' }) : classifyFailure(e);
       } finally {
         clearTimeout(timer);
+        forget();
       }
       const ms = Math.round(performance.now() - t0);
 

@@ -31,6 +31,11 @@ export interface RequestOptions {
    * Default true.
    */
   throwHttpErrors?: boolean;
+  /**
+   * Called once, in a later turn of the event loop, when the request has been written to
+   * the socket: work started then overlaps the server's answer.
+   */
+  onSent?: () => void;
 }
 
 export interface ApiResponse<T = unknown> {

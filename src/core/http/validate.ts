@@ -5,7 +5,6 @@
 import type { z } from 'zod';
 import type { Endpoint } from '../../contract/endpoints.js';
 import { CliError } from '../errors/index.js';
-import { afterNextRequestSent } from './undici.js';
 
 /** A 2xx body that does not match the contract: the server differs from this CLI. */
 export class ContractMismatchError extends CliError {
@@ -40,22 +39,20 @@ export async function endpointSchemas(id: string): Promise<Endpoint | undefined>
 }
 
 /**
- * The schemas a response will be checked with, loaded once the request is on the wire:
- * building them (zod and ~60 schemas) then overlaps the server's work instead of delaying
- * the request. Returns the loader, which also loads them at once when asked first. A
- * failure to load is reported by whoever awaits the loader.
+ * The schemas a response will be checked with, loaded once: the returned loader is called
+ * when the request is on the wire (RequestOptions.onSent), so that building them (zod and
+ * ~60 schemas) overlaps the server's work instead of delaying the request, and awaited when
+ * a 2xx needs them. A failure to load is reported by whoever awaits it.
  */
-export function schemasOnceSent(find: () => Promise<Endpoint | undefined>): () => Promise<Endpoint | undefined> {
+export function schemaLoader(find: () => Promise<Endpoint | undefined>): () => Promise<Endpoint | undefined> {
   let loading: Promise<Endpoint | undefined> | undefined;
-  const load = () => {
+  return () => {
     if (!loading) {
       loading = find();
       loading.catch(() => undefined);
     }
     return loading;
   };
-  afterNextRequestSent(load);
-  return load;
 }
 
 function describeIssue(issue: { path: PropertyKey[]; message: string }): string {

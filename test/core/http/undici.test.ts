@@ -1,7 +1,7 @@
 /** The transport's hook for work that should overlap the server's answer. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { afterNextRequestSent, createTransport, type Transport } from '../../../src/core/http/undici.js';
-import { startLoopbackServer, sendJson, type LoopbackServer } from '../../helpers/loopback-server.js';
+import { createTransport, onceSent, type Transport } from '../../../src/core/http/undici.js';
+import { freePort, sendJson, startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js';
 
 let server: LoopbackServer | undefined;
 let transport: Transport | undefined;
@@ -11,27 +11,45 @@ afterEach(async () => {
   server = transport = undefined;
 });
 
-describe('afterNextRequestSent', () => {
-  it('runs its callbacks once a request has been sent, not before, and only once', async () => {
-    const order: string[] = [];
-    server = await startLoopbackServer((req, res) => {
-      order.push(`server got ${req.method} ${req.target}`);
-      // Answer later than the callbacks run, so the order below does not depend on the race.
-      setTimeout(() => sendJson(res, 200, { ok: true }), 30);
-    });
+const tick = () => new Promise((r) => setTimeout(r, 20));
+
+describe('onceSent', () => {
+  it('runs a callback once the request with its traceparent has been sent, not for other requests, and once', async () => {
+    const calls: string[] = [];
+    server = await startLoopbackServer((_req, res) => sendJson(res, 200, { ok: true }));
     transport = await createTransport({ connectTimeoutMs: 2000 });
-    afterNextRequestSent(() => order.push('first callback'));
-    afterNextRequestSent(() => order.push('second callback'));
-    await new Promise((r) => setTimeout(r, 20));
-    expect(order).toEqual([]); // nothing was sent yet
+    onceSent('tp-a', () => calls.push('a'));
+    await tick();
+    expect(calls).toEqual([]); // nothing was sent yet
 
-    const res = await transport.request({ origin: server.origin, path: '/one', method: 'POST', body: '{}' });
-    await res.body.dump();
-    expect(order.filter((o) => o.endsWith('callback'))).toEqual(['first callback', 'second callback']);
-    expect(order).toContain('server got POST /one');
+    const other = await transport.request({ origin: server.origin, path: '/other', method: 'GET', headers: { traceparent: 'tp-other' } });
+    await other.body.dump();
+    await tick();
+    expect(calls).toEqual([]); // another request does not run it
 
-    const again = await transport.request({ origin: server.origin, path: '/two', method: 'GET' });
+    const mine = await transport.request({ origin: server.origin, path: '/mine', method: 'POST', body: '{}', headers: { traceparent: 'tp-a' } });
+    await mine.body.dump();
+    await tick();
+    expect(calls).toEqual(['a']);
+
+    const again = await transport.request({ origin: server.origin, path: '/mine', method: 'POST', body: '{}', headers: { traceparent: 'tp-a' } });
     await again.body.dump();
-    expect(order.filter((o) => o.endsWith('callback'))).toHaveLength(2);
+    await tick();
+    expect(calls).toEqual(['a']);
+  });
+
+  it('forgets a callback whose request never went out', async () => {
+    const calls: string[] = [];
+    transport = await createTransport({ connectTimeoutMs: 2000 });
+    const forget = onceSent('tp-refused', () => calls.push('refused'));
+    const port = await freePort(); // nothing listens there: the connection is refused
+    await expect(transport.request({ origin: `http://127.0.0.1:${port}`, path: '/', method: 'GET', headers: { traceparent: 'tp-refused' } })).rejects.toThrow();
+    forget();
+
+    server = await startLoopbackServer((_req, res) => sendJson(res, 200, { ok: true }));
+    const later = await transport.request({ origin: server.origin, path: '/', method: 'GET', headers: { traceparent: 'tp-refused' } });
+    await later.body.dump();
+    await tick();
+    expect(calls).toEqual([]);
   });
 });
