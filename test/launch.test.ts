@@ -4,17 +4,19 @@
  * accepted cache is not rewritten), rebuilt when V8 refuses it, never read from a folder
  * other users could write, and off with VOUCHERS_COMPILE_CACHE=0.
  */
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { spawn } from 'node:child_process';
+import { chmodSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../src/sandbox/index.js';
-import { runBin as cli } from './helpers/bin.js';
+import { BIN, runBin as cli } from './helpers/bin.js';
 import { envOf, fastSandbox } from './helpers/sandbox.js';
 import { tempConfigDir } from './helpers/run-cli.js';
 
 const uid = process.getuid?.();
-const defaultDirName = uid === undefined ? 'vouchers-compile-cache' : `vouchers-compile-cache-${uid}`;
+/** The default folder in TMPDIR (POSIX; Windows keeps the cache in LOCALAPPDATA instead). */
+const defaultDirName = `vouchers-compile-cache-${uid}`;
 
 /** A fresh TMPDIR and no VOUCHERS_COMPILE_CACHE: the launcher's default location. */
 function freshTmp(): { tmp: string; env: Record<string, string | undefined> } {
@@ -103,6 +105,71 @@ describe('compile cache', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe('');
     expect(readFileSync(notADirectory, 'utf8')).toBe('x');
+  });
+
+  it('is kept per set of Node options, which V8 checks it against, so switching does not rewrite it', async () => {
+    const { tmp, env } = freshTmp();
+    const dir = join(tmp, defaultDirName);
+    const withOptions = { ...env, NODE_OPTIONS: '--max-old-space-size=300' };
+    for (const e of [env, withOptions]) expect((await cli(['--help'], e)).code).toBe(0);
+    const files = cacheFiles(dir).sort();
+    expect(files).toHaveLength(2);
+    const times = files.map((f) => statSync(join(dir, f)).mtimeMs);
+    for (const e of [env, withOptions, env]) expect((await cli(['--help'], e)).code).toBe(0);
+    expect(cacheFiles(dir).sort()).toEqual(files);
+    expect(files.map((f) => statSync(join(dir, f)).mtimeMs)).toEqual(times);
+  });
+
+  // Hard links and symlinks need privileges on Windows (no process.getuid there).
+  it.skipIf(uid === undefined)('is not read through a symlink or from a file with another link, and is written afresh instead', async () => {
+    const { tmp, env } = freshTmp();
+    const dir = join(tmp, defaultDirName);
+    expect((await cli(['--help'], env)).code).toBe(0);
+    const name = cacheFiles(dir)[0]!;
+    const file = join(dir, name);
+    // A second link to the cache (somebody else's name for the same bytes) makes it untrusted.
+    const other = join(tmp, 'other-link');
+    linkSync(file, other);
+    expect((await cli(['--help'], env)).code).toBe(0);
+    expect(statSync(file).nlink).toBe(1);
+    expect(statSync(other).nlink).toBe(1);
+    // A symlink in its place is not followed.
+    const elsewhere = join(tmp, 'elsewhere.cache');
+    writeFileSync(elsewhere, readFileSync(file));
+    rmSync(file);
+    symlinkSync(elsewhere, file);
+    expect((await cli(['--help'], env)).code).toBe(0);
+    expect(lstatSync(file).isSymbolicLink()).toBe(false);
+  });
+
+  it('prunes only its own caches unused for a month, never other files in its folder', async () => {
+    const { tmp, env } = freshTmp();
+    const chosen = join(tmp, 'shared-folder');
+    mkdirSync(chosen, { mode: 0o700 });
+    const old = new Date(Date.now() - 60 * 24 * 3600 * 1000);
+    const oldCache = join(chosen, `0123456789abcdef-${process.version}-${process.arch}.cache`);
+    const notes = join(chosen, 'notes.txt');
+    const recentCache = join(chosen, `fedcba9876543210-${process.version}-${process.arch}.cache`);
+    for (const f of [oldCache, notes, recentCache]) writeFileSync(f, 'x');
+    for (const f of [oldCache, notes]) utimesSync(f, old, old);
+    mkdirSync(join(chosen, 'a-folder'));
+    expect((await cli(['--help'], { ...env, VOUCHERS_COMPILE_CACHE: chosen })).code).toBe(0);
+    const left = readdirSync(chosen);
+    expect(left).not.toContain(oldCache.split('/').pop());
+    expect(left).toEqual(expect.arrayContaining(['notes.txt', 'a-folder', recentCache.split('/').pop()]));
+    expect(cacheFiles(chosen)).toHaveLength(2); // the recent one and the one just written
+  });
+
+  it('lets --version meet a closed pipe quietly, as every command does', async () => {
+    const result = await new Promise<{ code: number | null; stderr: string }>((resolve, reject) => {
+      const proc = spawn(process.execPath, [BIN, '--version'], { stdio: ['ignore', 'pipe', 'pipe'] });
+      proc.stdout.destroy();
+      let stderr = '';
+      proc.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+      proc.once('error', reject);
+      proc.once('close', (code) => resolve({ code, stderr }));
+    });
+    expect(result).toEqual({ code: 0, stderr: '' });
   });
 
   it('is not needed for --version, which does not load the CLI', async () => {
