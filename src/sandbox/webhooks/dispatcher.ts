@@ -52,7 +52,13 @@ export class DeliveryDispatcher {
     this.inFlight.add(d.delivery_id);
     const started = performance.now();
     const timeout = this.timeoutMs;
-    (this.transport ??= createTransport({ connectTimeoutMs: timeout, headersTimeoutMs: timeout, bodyTimeoutMs: timeout }))
+    if (!this.transport) {
+      const made = createTransport({ connectTimeoutMs: timeout, headersTimeoutMs: timeout, bodyTimeoutMs: timeout });
+      // A transport that could not be made is tried again by the next delivery.
+      made.catch(() => { if (this.transport === made) this.transport = undefined; });
+      this.transport = made;
+    }
+    this.transport
       .then((transport) => {
         const url = new URL(hook.url);
         return transport.request({
@@ -107,6 +113,7 @@ export class DeliveryDispatcher {
 
   async close(): Promise<void> {
     this.closed = true;
-    if (this.transport) await (await this.transport).destroy();
+    const transport = await this.transport?.catch(() => undefined);
+    await transport?.destroy();
   }
 }
