@@ -6,6 +6,7 @@
  *                          `await import()` stays lazy: a lazily imported module is
  *                          evaluated only when first imported, so a verb still runs only
  *                          what it uses.
+ *   dist/cli/vouchers.cjs.map  its source map, used by --debug for stack traces.
  *   dist/cli/launch.cjs    the entry bin/vouchers.js requires (src/launch.ts): it runs the
  *                          bundle through V8's code cache.
  *
@@ -72,11 +73,17 @@ await build({
   entryPoints: ['src/main.ts'],
   outfile: `${outdir}/${BUNDLE}`,
   define: { 'import.meta.url': '__vouchersModuleUrl' },
-  banner: { js: "var __vouchersModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // Strict first (a directive counts only at the very top), as the ES modules were.
+  banner: { js: "'use strict';var __vouchersModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  // For --debug: stack traces name src/ files and lines (src/launch.ts). Without the sources'
+  // text, which the stack traces do not need.
+  sourcemap: 'linked',
+  sourcesContent: false,
   plugins: [lazy],
 });
 
 const bundle = readFileSync(`${outdir}/${BUNDLE}`);
+if (!bundle.subarray(0, 13).equals(Buffer.from("'use strict';"))) throw new Error(`${BUNDLE} does not start with 'use strict'`);
 const nonAscii = bundle.findIndex((byte) => byte > 0x7f);
 if (nonAscii !== -1) throw new Error(`${BUNDLE} has a non-ASCII byte at offset ${nonAscii}: the launcher reads it as latin1`);
 if (/[^\w$.]import\(/.test(bundle.toString('latin1'))) throw new Error(`${BUNDLE} has a dynamic import() left: the launcher runs it as a script, without a module loader`);

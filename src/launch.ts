@@ -127,8 +127,8 @@ function loadBundle(): { main: Main } {
   const cachedData = dir && cacheFile && trustedDirectory(dir) ? readCache(cacheFile) : undefined;
   // The bundle is ASCII (checked when it is built): latin1 is the cheapest exact decoding.
   const source = readFileSync(bundleFile, 'latin1');
-  // Strict, as the ES modules it was bundled from were.
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {'use strict';${source}\n})`, {
+  // The same wrapper as Node's for a CommonJS module; the bundle starts with 'use strict'.
+  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
     filename: bundleFile,
     ...(cachedData ? { cachedData } : {}),
   });
@@ -157,6 +157,12 @@ export function main(proc: NodeJS.Process): Promise<void> {
     proc.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') proc.exit(0); });
     proc.stdout.write(VERSION + '\n');
     return Promise.resolve();
+  }
+  if (args.includes('--debug')) {
+    // Stack traces through the bundle's source map, naming src/ files and lines: Node maps
+    // them for modules it loads itself, so this path does without the code cache.
+    process.setSourceMapsEnabled(true);
+    return (require(join(__dirname, VOUCHERS_BUNDLE_FILE)) as { main: Main }).main(proc);
   }
   return loadBundle().main(proc);
 }

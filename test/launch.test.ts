@@ -11,6 +11,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../src/sandbox/index.js';
 import { BIN, runBin as cli } from './helpers/bin.js';
+import { freePort } from './helpers/loopback-server.js';
 import { envOf, fastSandbox } from './helpers/sandbox.js';
 import { tempConfigDir } from './helpers/run-cli.js';
 
@@ -158,6 +159,16 @@ describe('compile cache', () => {
     expect(left).not.toContain(oldCache.split('/').pop());
     expect(left).toEqual(expect.arrayContaining(['notes.txt', 'a-folder', recentCache.split('/').pop()]));
     expect(cacheFiles(chosen)).toHaveLength(2); // the recent one and the one just written
+  });
+
+  it('maps --debug stack traces to the src/ files and lines through the source map', async () => {
+    const { env } = freshTmp();
+    const port = await freePort(); // nothing listens there
+    const result = await cli(['wallets', 'list', '--debug', '--max-retries', '0'], { ...env, VOUCHERS_BASE_URL: `http://127.0.0.1:${port}/api/v1`, VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's' });
+    expect(result.code).toBe(7);
+    expect(result.stderr).toMatch(/NetworkError: could not connect/);
+    expect(result.stderr).toMatch(/\(.*src\/core\/http\/client\.ts:\d+:\d+\)/);
+    expect(result.stderr).not.toMatch(/vouchers\.cjs:\d+/);
   });
 
   it('lets --version meet a closed pipe quietly, as every command does', async () => {

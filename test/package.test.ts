@@ -32,6 +32,6 @@ describe('npm pack', () => {
     const library = libraryFiles();
     expect(library).toContain('dist/core/signer/webhook.js');
     expect(library).toContain('dist/contract/events.d.ts');
-    expect(files).toEqual(['README.md', 'bin/package.json', 'bin/vouchers.js', 'dist/cli/launch.cjs', 'dist/cli/vouchers.cjs', ...library, 'package.json'].sort());
+    expect(files).toEqual(['README.md', 'bin/package.json', 'bin/vouchers.js', 'dist/cli/launch.cjs', 'dist/cli/vouchers.cjs', 'dist/cli/vouchers.cjs.map', ...library, 'package.json'].sort());
   });
 });
