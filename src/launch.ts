@@ -15,11 +15,12 @@
  * Built as CommonJS on purpose (bin/package.json makes the shim CommonJS too): an ES-module
  * entry loads Node's ES-module loader, about 7 ms of every command.
  */
-import { closeSync, constants, fstatSync, futimesSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, futimesSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
+import { makeDirSync } from './core/io/make-dir.js';
 import { VERSION } from './version.js';
 
 /** Set by scripts/bundle.mjs: the bundle's file name and a hash of its bytes. */
@@ -96,7 +97,7 @@ function readCache(file: string): Buffer | undefined {
 function writeCache(dir: string, file: string, data: Buffer): void {
   const temp = `${file}.${process.pid}.tmp`;
   try {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirSync(dir, 0o700);
     if (!trustedDirectory(dir)) return;
     writeFileSync(temp, data, { mode: 0o600, flag: 'wx' });
     renameSync(temp, file);

@@ -5,7 +5,7 @@
  * other users could write, and off with VOUCHERS_COMPILE_CACHE=0.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -181,6 +181,14 @@ describe('compile cache', () => {
       proc.once('close', (code) => resolve({ code, stderr }));
     });
     expect(result).toEqual({ code: 0, stderr: '' });
+  });
+
+  // /proc refuses new entries with ENOENT, on which Node's recursive mkdir loops forever.
+  it.skipIf(!existsSync('/proc/self'))('in a folder that cannot be made (under /proc) lets the command end as usual', async () => {
+    const { env } = freshTmp();
+    const result = await cli(['--help'], { ...env, VOUCHERS_COMPILE_CACHE: '/proc/vouchers-nope/cache' });
+    expect(result.code).toBe(0);
+    expect(result.stderr).toBe('');
   });
 
   it('is not needed for --version, which does not load the CLI', async () => {

@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -215,6 +215,20 @@ describe('vouchers listen', () => {
     expect((await runCli(['listen', '--secret', SECRET, '--forward-to', 'ftp://x'])).stderr).toMatch(/http or https/);
     expect((await runCli(['listen', '--secret', SECRET, '--forward-header', 'nocolon'])).stderr).toMatch(/not "Name: value"/);
     expect((await runCli(['listen', '--secret', SECRET, '--public-url', 'https://x.example'])).stderr).toMatch(/only makes sense with --register/);
+  });
+
+  it('says it cannot open an inbox that cannot be made, also under /proc (where it used to hang), with exit 2', async () => {
+    const blocker = join(tempConfigDir(), 'a-file');
+    writeFileSync(blocker, 'x');
+    const underFile = await runCli(['listen', '--port', '0', '--secret', SECRET, '--inbox', join(blocker, 'events.ndjson')]);
+    expect(underFile.code).toBe(2);
+    expect(underFile.stderr).toMatch(/cannot open the inbox .*ENOTDIR/);
+    expect(underFile.stderr).toMatch(/choose another file with --inbox/);
+    if (existsSync('/proc/self')) {
+      const underProc = await runCli(['listen', '--port', '0', '--secret', SECRET, '--inbox', '/proc/vouchers-nope/events.ndjson']);
+      expect(underProc.code).toBe(2);
+      expect(underProc.stderr).toMatch(/cannot open the inbox \/proc\/vouchers-nope\/events\.ndjson: ENOENT/);
+    }
   });
 
   it('refuses a second listener on the same inbox, naming the first; the inbox is free again once it stops', async () => {

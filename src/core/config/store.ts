@@ -3,7 +3,8 @@
  * ajv and friends. The file holds `current` (the default profile's name) and `profiles`;
  * it is written with mode 0600 every time, in a directory created with mode 0700.
  */
-import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { chmodSync, statSync } from 'node:fs';
+import { makeDirSync } from '../io/make-dir.js';
 import { platform } from 'node:os';
 import { dirname } from 'node:path';
 import type Conf from 'conf';
@@ -50,7 +51,7 @@ function ensureDir(dir: string, dedicated: boolean): void {
     exists = false;
   }
   if (!exists) {
-    mkdirSync(dir, { recursive: true, mode: CONFIG_DIR_MODE });
+    makeDirSync(dir, CONFIG_DIR_MODE);
     chmodSync(dir, CONFIG_DIR_MODE);
   } else if (dedicated && platform() !== 'win32' && (statSync(dir).mode & 0o077) !== 0) {
     // The platform default directory belongs to this tool alone: keep it private.

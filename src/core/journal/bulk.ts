@@ -8,7 +8,8 @@
  */
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { mkdir, open, readFile, type FileHandle } from 'node:fs/promises';
+import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { makeDirSync } from '../io/make-dir.js';
 import { join } from 'node:path';
 import type { ErrorKind } from '../errors/index.js';
 
@@ -174,7 +175,7 @@ export class BulkJournal {
 
   /** Start a new batch: writes and fsyncs the header. Fails if the batch exists. */
   static async create(configDir: string, header: Omit<BatchHeader, 'type' | 'version'>): Promise<BulkJournal> {
-    await mkdir(batchesDir(configDir), { recursive: true, mode: 0o700 });
+    makeDirSync(batchesDir(configDir), 0o700);
     const path = journalPath(configDir, header.batch_id);
     const handle = await open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL, 0o600);
     const full: BatchHeader = { type: 'batch', version: 1, ...header };

@@ -4,7 +4,8 @@
  * `events.ndjson` → `events.forwards.ndjson`. Mode 0600; a torn line is skipped on read.
  */
 import { createReadStream } from 'node:fs';
-import { appendFile, mkdir } from 'node:fs/promises';
+import { appendFile } from 'node:fs/promises';
+import { makeDirSync } from '../io/make-dir.js';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -40,7 +41,7 @@ export interface ForwardLog {
 
 /** Appends are serialised so lines never interleave. */
 export function openForwardLog(path: string): ForwardLog {
-  let chain: Promise<void> = mkdir(dirname(path), { recursive: true, mode: 0o700 }).then(() => undefined);
+  let chain: Promise<void> = Promise.resolve().then(() => makeDirSync(dirname(path), 0o700));
   return {
     path,
     append(record) {

@@ -7,7 +7,8 @@
  * the writer truncates it when it opens the file and readers skip it.
  */
 import { createReadStream } from 'node:fs';
-import { chmod, mkdir, open, type FileHandle } from 'node:fs/promises';
+import { chmod, open, type FileHandle } from 'node:fs/promises';
+import { makeDirSync } from '../io/make-dir.js';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
 
@@ -141,7 +142,7 @@ export class InboxWriter {
    * a torn last line left by a crash.
    */
   static async open(path: string): Promise<InboxWriter> {
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    makeDirSync(dirname(path), 0o700);
     const handle = await open(path, 'a+', 0o600);
     try {
       await chmod(path, 0o600);

@@ -6,9 +6,10 @@
  * atomically (temp file + rename). A torn last line (a crash mid-write) is skipped on read
  * and fenced off on the next append.
  */
-import { appendFileSync, chmodSync, closeSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { appendFileSync, chmodSync, closeSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { randomBytes } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
+import { makeDirSync } from '../io/make-dir.js';
 import { join } from 'node:path';
 import { ConfigError } from '../errors/index.js';
 import type { RequestLog, RequestLogEntry } from './types.js';
@@ -86,7 +87,7 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
 
   /** Learn the current size and whether the file ends mid-line; fix a loose mode. */
   const prepare = () => {
-    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    makeDirSync(dir, 0o700);
     try {
       const st = statSync(file);
       size = st.size;
