@@ -51,6 +51,12 @@ export interface ClientOptions {
   debug?: (line: string) => void;
   /** Receives warnings about answers (enum values this version does not know). */
   warn?: (message: string) => void;
+  /**
+   * Told when the client is about to wait a second or more before a retry (after a 429, a
+   * 5xx or a lost connection), so that a long wait is never silent. Not called with
+   * `debug`, which reports every attempt anyway.
+   */
+  notice?: (message: string) => void;
   /** Aborts every request of this client (the CLI's Ctrl-C signal). */
   signal?: AbortSignal;
   /** Jitter source in [0, 1) (default Math.random). */
@@ -83,6 +89,9 @@ function numberHeader(v: string | undefined): number | undefined {
   if (v === undefined || !/^\d+(\.\d+)?$/.test(v.trim())) return undefined;
   return Number(v.trim());
 }
+
+/** Retry waits from this long on are announced (ClientOptions.notice). */
+const NOTICE_FROM_MS = 1000;
 
 /** Build a client from explicit settings (tests, the sandbox CLI, the listener). */
 export function createClient(options: ClientOptions): ApiClient {
@@ -259,6 +268,9 @@ export function createClient(options: ClientOptions): ApiClient {
         options.debug(`${method} ${url} → ${what} in ${ms}ms (attempt ${attempt}, trace ${response?.traceId ?? traceId}${idempotencyKey ? `, idempotency key ${idempotencyKey}` : ''})${tail}`);
       }
       if (decision.retry) {
+        if (decision.delayMs >= NOTICE_FROM_MS && !options.debug) {
+          options.notice?.(`${method} ${path}: ${decision.reason}; retrying in ${formatDuration(decision.delayMs)} (attempt ${attempt + 1} of ${maxRetries + 1}, trace ${response?.traceId ?? traceId}). Ctrl-C stops`);
+        }
         await sleepOrInterrupt(decision.delayMs, signal);
         continue;
       }
@@ -334,6 +346,8 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
     profileName: profile.name,
     debug,
     warn: (message) => { deps.io.stderr.write(`Warning: ${message}\n`); },
+    // On a terminal only: there a silent minute looks like a hang; scripts have --debug.
+    ...(deps.io.stderrIsTTY ? { notice: (message: string) => { deps.io.stderr.write(`${message}\n`); } } : {}),
     signal: deps.io.signal,
   });
 }

@@ -43,6 +43,31 @@ async function setup(handler: LoopbackHandler, extra: Partial<ClientOptions> = {
   return { server, client, clock, ids, requestLog };
 }
 
+describe('notice', () => {
+  it('announces a retry wait of a second or more with the reason, the attempt and the trace ID; shorter waits stay quiet', async () => {
+    const notices: string[] = [];
+    const { client } = await setup((req, res) => {
+      if (req.n === 1) return sendError(res, 429, 'RateLimitExceeded', 'RATE_LIMIT_EXCEEDED', 'slow down', { 'retry-after': '57', 'x-trace-id': 'a'.repeat(32) });
+      if (req.n === 2) return sendError(res, 503, 'ServiceUnavailable', 'SERVICE_UNAVAILABLE', 'later'); // backoff well under a second
+      sendJson(res, 200, WALLETS);
+    }, { notice: (m) => notices.push(m) });
+    const res = await client.request({ method: 'GET', path: '/wallets' });
+    expect(res.attempts).toBe(3);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(/^GET \/wallets: HTTP 429 rate limited, Retry-After 57 s; retrying in 57s \(attempt 2 of 4, trace a{32}\)\. Ctrl-C stops$/);
+  });
+
+  it('is left to --debug when debugging', async () => {
+    const notices: string[] = [];
+    const debug: string[] = [];
+    const { client } = await setup((req, res) => (req.n === 1 ? sendError(res, 429, 'RateLimitExceeded', 'RATE_LIMIT_EXCEEDED', 'slow down', { 'retry-after': '5' }) : sendJson(res, 200, WALLETS)),
+      { notice: (m) => notices.push(m), debug: (l) => debug.push(l) });
+    await client.request({ method: 'GET', path: '/wallets' });
+    expect(notices).toEqual([]);
+    expect(debug.join('\n')).toMatch(/retrying in 5/);
+  });
+});
+
 describe('onSent', () => {
   it('is called once for a request, however many attempts it takes', async () => {
     let calls = 0;
@@ -396,5 +421,16 @@ describe('createClientForProfile', () => {
     client = createClientForProfile(profile({ base_url: server.baseUrl, api_key: 'k', api_secret: SECRET, timeout_ms: 50, max_retries: 0 }), deps());
     await expect(client.request({ method: 'GET', path: '/wallets' })).rejects.toMatchObject({ code: 'TIMEOUT' });
     expect(server.requests).toHaveLength(1);
+  });
+
+  it('announces long retry waits on a terminal\'s stderr only', async () => {
+    server = await startLoopbackServer((req, res) => (req.n % 2 === 1 ? sendError(res, 429, 'RateLimitExceeded', 'RATE_LIMIT_EXCEEDED', 'slow down', { 'retry-after': '3' }) : sendJson(res, 200, WALLETS)));
+    for (const tty of [true, false]) {
+      const io = testIO({ tty });
+      client = createClientForProfile(profile({ base_url: server.baseUrl, api_key: 'k', api_secret: SECRET }), { ...deps(), io });
+      await client.request({ method: 'GET', path: '/wallets' });
+      expect(io.stderrText()).toMatch(tty ? /HTTP 429 rate limited, Retry-After 3 s; retrying in 3s/ : /^$/);
+      await client.close();
+    }
   });
 });
