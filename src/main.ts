@@ -55,7 +55,8 @@ export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrid
     io.stdout.write(VERSION + '\n');
     return EXIT.ok;
   }
-  const { buildProgram, wantsJson } = await import('./program.js');
+  const { buildProgram, helpArgv, wantsJson } = await import('./program.js');
+  argv = helpArgv(argv);
   const { program, factory } = await buildProgram(io, (g) => createFactory(io, g as () => GlobalOptions, overrides), { argv });
   try {
     await program.parseAsync(argv, { from: 'user' });

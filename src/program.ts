@@ -11,17 +11,24 @@ import { VERSION } from './version.js';
 
 export { VERSION };
 
-const HELP_AFTER_ERROR = '(run with --help for usage)';
 
 /** Whether the user asked for machine-readable output (errors then print as JSON). */
 export function wantsJson(argv: readonly string[]): boolean {
   return argv.some((a, i) => a === '--json' || a === '--output=json' || a === '--output=ndjson' || ((a === '--output' || a === '-o') && (argv[i + 1] === 'json' || argv[i + 1] === 'ndjson')));
 }
 
-/** commander's `error: …` line as the error envelope of --json output. */
-function usageEnvelope(text: string): string {
-  const message = text.trim().replace(/^error:\s*/, '');
-  return JSON.stringify({ error: { name: 'UsageError', code: 'USAGE', message, hint: 'run with --help for usage' }, trace_id: null }) + '\n';
+/**
+ * commander's parse errors (`error: unknown option '--x'`, then maybe `(Did you mean --y?)`)
+ * in this CLI's own error layout, with a hint naming the command's --help; with --json as
+ * the error envelope, as every other error is.
+ */
+export function usageError(text: string, commandPath: string, json: boolean): string {
+  const [first = '', ...rest] = text.trim().split('\n');
+  const message = first.replace(/^error:\s*/, '');
+  const suggestion = rest.map((l) => l.trim().replace(/^\((.*)\)$/, '$1')).filter(Boolean).join(' ');
+  const hint = `${suggestion ? `${suggestion[0]!.toLowerCase()}${suggestion.slice(1)} ` : ''}see ${commandPath} --help`;
+  if (json) return JSON.stringify({ error: { name: 'UsageError', code: 'USAGE', message, hint }, trace_id: null }) + '\n';
+  return `Error: ${message}\n  hint      ${hint}\n`;
 }
 
 /** Root options that take a value: skipped when looking for the noun in argv. */
@@ -41,6 +48,33 @@ export function invokedNoun(argv: readonly string[]): string | undefined {
     if (a !== 'help') break;
   }
   return words[0] === 'help' ? words[1] : words[0];
+}
+
+/** `vouchers orders create` for the create command of orders. */
+function commandPath(cmd: Command): string {
+  const names: string[] = [];
+  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  return names.join(' ');
+}
+
+function outputFor(io: IO, path: string, json: boolean) {
+  return {
+    writeOut: (s: string) => io.stdout.write(s),
+    writeErr: (s: string) => io.stderr.write(s),
+    outputError: (s: string, write: (s: string) => void) => write(usageError(s, path, json)),
+  };
+}
+
+/**
+ * `vouchers help orders create` as `vouchers orders create --help`: commander's own help
+ * command knows one level only, and shows the root help for a noun it does not know. A
+ * noun it does not know is left to commander as a command (unknown command, exit 2).
+ */
+export function helpArgv(argv: string[]): string[] {
+  if (argv[0] !== 'help' || argv.length < 2) return argv;
+  const noun = argv[1]!;
+  const known = COMMANDS.some((e) => e.name === noun || e.also?.includes(noun));
+  return known ? [...argv.slice(1), '--help'] : argv.slice(1);
 }
 
 export interface BuildOptions {
@@ -65,14 +99,8 @@ export async function buildProgram(io: IO, makeFactory: (globals: () => Record<s
     .option('--max-retries <n>', 'retries of a failed request (env VOUCHERS_MAX_RETRIES)')
     .option('--no-color', 'disable colour (also NO_COLOR)')
     .addOption(new Option('--debug', 'print stack traces and request details on errors'))
-    .showHelpAfterError(json ? false : HELP_AFTER_ERROR)
     .showSuggestionAfterError(true)
-    .configureOutput({
-      writeOut: (s) => io.stdout.write(s),
-      writeErr: (s) => io.stderr.write(s),
-      // With --json even a parse error is the error envelope, as every other error is.
-      outputError: (s, write) => write(json ? usageEnvelope(s) : s),
-    })
+    .configureOutput(outputFor(io, 'vouchers', json))
     .exitOverride();
   program.addHelpText('after', `
 Examples:
@@ -98,7 +126,7 @@ Environment:
   // Every subcommand inherits the output and exit behaviour of the root.
   const inherit = (cmd: Command) => {
     for (const sub of cmd.commands) {
-      sub.exitOverride().configureOutput(program.configureOutput()).showHelpAfterError(json ? false : HELP_AFTER_ERROR);
+      sub.exitOverride().configureOutput(outputFor(io, commandPath(sub), json));
       inherit(sub);
     }
   };

@@ -31,9 +31,32 @@ describe('root command', () => {
   it('prints a parse error as the JSON error envelope when --json was asked for', async () => {
     const r = await runCli(['wallets', 'list', '--json', '--bogus']);
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stderr)).toEqual({ error: { name: 'UsageError', code: 'USAGE', message: "unknown option '--bogus'", hint: 'run with --help for usage' }, trace_id: null });
-    const plain = await runCli(['wallets', 'list', '--bogus']);
-    expect(plain.stderr).toMatch(/^error: unknown option '--bogus'\n\(run with --help for usage\)/);
+    expect(JSON.parse(r.stderr)).toEqual({ error: { name: 'UsageError', code: 'USAGE', message: "unknown option '--bogus'", hint: 'see vouchers wallets list --help' }, trace_id: null });
+  });
+
+  it('prints parse errors in the layout of every other error, with a hint naming the command\'s help', async () => {
+    const unknown = await runCli(['wallets', 'list', '--bogus']);
+    expect(unknown.stderr).toBe("Error: unknown option '--bogus'\n  hint      see vouchers wallets list --help\n");
+    const typo = await runCli(['orders', 'create', '--prodcut', 'x']);
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toBe("Error: unknown option '--prodcut'\n  hint      did you mean --product? see vouchers orders create --help\n");
+    const missing = await runCli(['payouts', 'create', '--amount', '1']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/^Error: required option '--currency <code>' not specified\n  hint      see vouchers payouts create --help\n$/);
+    const noun = await runCli(['ordrs']);
+    expect(noun.stderr).toBe("Error: unknown command 'ordrs'\n  hint      did you mean orders? see vouchers --help\n");
+  });
+
+  it('help <noun> <verb> shows that verb\'s help; help of an unknown command is an error', async () => {
+    const verb = await runCli(['help', 'orders', 'create']);
+    expect(verb.code).toBe(0);
+    expect(verb.stdout).toMatch(/^Usage: vouchers orders create /);
+    const noun = await runCli(['help', 'orders']);
+    expect(noun.stdout).toMatch(/^Usage: vouchers orders /);
+    const none = await runCli(['help', 'nope']);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/unknown command 'nope'/);
+    expect((await runCli(['help'])).stdout).toMatch(/^Usage: vouchers /);
   });
 
   it('--no-color turns colour off everywhere, as NO_COLOR does', async () => {
