@@ -62,13 +62,17 @@ describe('webhooks register', () => {
     expect(rotated.stdout).toMatch(/^signing_secret\twhsec_/m);
   });
 
-  it('with credentials only in the environment, says where the secret could not be saved and how to pass it', async () => {
+  it('with credentials only in the environment, refuses before the request instead of losing the one-time secret (exit 2)', async () => {
     const env = envOf(sb);
+    const before = JSON.stringify(Object.values(sb.state.webhooks));
     const r = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks3', '--rotate-secret'], { env });
-    expect(r.code).toBe(0);
-    expect(r.stderr).toContain('could NOT be saved');
-    expect(r.stderr).toContain('VOUCHERS_WEBHOOK_SECRET');
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('there is no profile to save the webhook signing secret in');
+    expect(r.stderr).toContain('--show-secret');
+    expect(r.stderr).toContain('vouchers profiles add');
     expect(r.stdout + r.stderr).not.toContain('whsec_');
+    // Nothing was sent: the endpoint and its secrets are as they were.
+    expect(JSON.stringify(Object.values(sb.state.webhooks))).toBe(before);
   });
 
   it('rejects an unknown event type and a non-URL before sending (exit 2)', async () => {

@@ -55,17 +55,22 @@ const registerRegister: RegisterVerb = (webhooks, f) => {
     .command('register')
     .description('register or update your webhook endpoint; the signing secret is saved to the profile')
     .requiredOption('--url <url>', 'https URL receiving the deliveries (the sandbox also accepts http to a loopback host)')
-    .option('--events <list>', 'comma-separated event types to receive (default: all)')
+    .option('--events <list>', 'comma-separated event types or patterns to receive, e.g. order.*,voucher.issued (default: all)')
     .option('--description <text>', 'a note for your team, up to 256 characters')
     .option('--rotate-secret', 'issue a new signing secret (the old one stays valid during the rotation)')
-    .option('--show-secret', 'also print the signing secret (it is otherwise only saved to the profile)')
+    .option('--show-secret', 'also print the signing secret (otherwise only saved to the profile; required without one, e.g. in CI)')
     .option('--json', 'print the endpoint as JSON (the secret only with --show-secret)')
     .option('--fields [names]', 'comma-separated fields to show; without a value, list the fields');
   cmd.addHelpText('after', `
 Examples:
   $ vouchers webhooks register --url https://example.com/hooks/vouchers
   $ vouchers webhooks register --url https://example.com/hooks --events order.delivered,order.refunded
-  $ vouchers webhooks register --url http://127.0.0.1:4242/webhooks --rotate-secret --show-secret`);
+  $ vouchers webhooks register --url https://example.com/hooks --events 'order.*,voucher.issued'
+  $ vouchers webhooks register --url http://127.0.0.1:4242/webhooks --rotate-secret --show-secret
+
+The signing secret is shown by the server only once (on creation or --rotate-secret): it is
+saved to the profile. With credentials only in the environment (CI) there is no profile to
+save it in: pass --show-secret (e.g. with --json) to print it, or add a profile first.`);
   cmd.action(async (opts) => {
     const { run } = await import('./register.js');
     await run(f, opts);

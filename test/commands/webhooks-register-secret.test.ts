@@ -1,0 +1,122 @@
+/**
+ * webhooks register: the one-time signing secret is never lost (no profile → --show-secret
+ * or a refusal before the request; a failed save → printed with a warning), and --events
+ * takes the same globs as `listen --events`, expanded to the contract's event types.
+ */
+import { rmSync, writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '../../src/contract/events.js';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { envOf, fastSandbox, profileDir } from '../helpers/sandbox.js';
+
+let sb: SandboxHandle;
+beforeAll(async () => { sb = await fastSandbox(); });
+afterAll(async () => { await sb.close(); });
+
+const secretsOf = (sandbox: SandboxHandle) => Object.values(sandbox.state.webhooks).flatMap((w) => w.secrets.map((s) => s.secret));
+
+describe('webhooks register without a profile (CI: credentials only in the environment)', () => {
+  it('refuses up front, for a new endpoint and for --rotate-secret alike, and sends nothing', async () => {
+    const env = envOf(sb);
+    for (const extra of [[], ['--rotate-secret']]) {
+      const r = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/ci', ...extra], { env });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('there is no profile to save the webhook signing secret in');
+      expect(r.stderr).toMatch(/pass --show-secret to print it once \(in CI, e\.g\. --show-secret --json/);
+      expect(r.stderr).toContain('vouchers profiles add NAME');
+      expect(r.stdout).toBe('');
+    }
+    expect(Object.keys(sb.state.webhooks)).toHaveLength(0);
+  });
+
+  it('with --show-secret --json prints the secret once, marked not saved, and it is the one the server signs with', async () => {
+    const env = envOf(sb);
+    const r = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/ci', '--events', 'order.*', '--show-secret', '--json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const body = JSON.parse(r.stdout) as { signing_secret: string; signing_secret_saved: boolean };
+    expect(body.signing_secret).toMatch(/^whsec_/);
+    expect(body.signing_secret_saved).toBe(false);
+    expect(secretsOf(sb)).toContain(body.signing_secret);
+    expect(r.stderr).toContain('not saved (no profile)');
+    expect(r.stderr).toContain('VOUCHERS_WEBHOOK_SECRET');
+
+    const rotated = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/ci', '--rotate-secret', '--show-secret'], { env });
+    expect(rotated.code, rotated.stderr).toBe(0);
+    const next = /^signing_secret\t(whsec_\S+)$/m.exec(rotated.stdout)?.[1];
+    expect(next).toBeDefined();
+    expect(next).not.toBe(body.signing_secret);
+    expect(secretsOf(sb)).toContain(next);
+  });
+});
+
+describe('webhooks register when saving the secret fails after the request', () => {
+  let server: LoopbackServer;
+  let configDir: string;
+  const SECRET = 'whsec_disk_error_0123456789abcdef';
+  beforeAll(async () => {
+    server = await startLoopbackServer((req, res) => {
+      if (req.method !== 'POST' || req.target !== '/api/v1/webhooks') return sendJson(res, 404, { error: { name: 'NotFound', code: 'NOT_FOUND', message: 'no route' } });
+      // The config directory breaks while the request is in flight: the next write fails (ENOTDIR).
+      rmSync(configDir, { recursive: true, force: true });
+      writeFileSync(configDir, 'not a directory');
+      const now = new Date().toISOString();
+      sendJson(res, 201, { webhook_id: 'wh_01JDQ5N7ZS3QK6V9W2X4Y8B1CE', url: JSON.parse(req.body).url, events: [...EVENT_TYPES], created_at: now, updated_at: now, signing_secret: SECRET }, { 'x-trace-id': '0af7651916cd43dd8448eb211c80319c' });
+    });
+  });
+  afterAll(async () => { await server.close(); });
+
+  it('prints the secret with a warning instead of losing it (exit 0), on a terminal and with --json', async () => {
+    configDir = tempConfigDir();
+    const { openConfig } = await import('../../src/core/config/store.js');
+    const setUp = async () => {
+      rmSync(configDir, { force: true, recursive: true });
+      const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
+      store.set('ci', { base_url: server.baseUrl, api_key: 'pk_test', api_secret: 'sk_test_secret' });
+      store.setCurrent('ci');
+    };
+    await setUp();
+    const r = await runCli(['webhooks', 'register', '--url', 'https://example.com/hooks'], { configDir, env: { NO_COLOR: '1' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Warning: the signing secret could NOT be saved to profile "ci"');
+    expect(r.stderr).toContain('the server will not show it again');
+    expect(r.stdout).toMatch(new RegExp(`^signing_secret\\t${SECRET}$`, 'm'));
+
+    await setUp();
+    const j = await runCli(['webhooks', 'register', '--url', 'https://example.com/hooks', '--json'], { configDir, env: { NO_COLOR: '1' } });
+    expect(j.code, j.stderr).toBe(0);
+    expect(JSON.parse(j.stdout)).toMatchObject({ signing_secret: SECRET, signing_secret_saved: false });
+    rmSync(configDir, { force: true });
+  });
+});
+
+describe('webhooks register --events patterns', () => {
+  it('accepts the globs listen accepts and sends the concrete event types', async () => {
+    const configDir = await profileDir(sb, 'local');
+    const orderTypes = EVENT_TYPES.filter((t) => t.startsWith('order.'));
+    const r = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/p', '--events', 'order.*', '--json'], { configDir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout).events).toEqual(orderTypes);
+    expect(Object.values(sb.state.webhooks)[0]!.events).toEqual(orderTypes);
+
+    const mixed = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/p', '--events', 'voucher.issued, order.*,order.delivered', '--json'], { configDir });
+    expect(mixed.code, mixed.stderr).toBe(0);
+    expect(JSON.parse(mixed.stdout).events).toEqual(['voucher.issued', ...orderTypes]);
+
+    const all = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/p', '--events', '*', '--json'], { configDir });
+    expect(JSON.parse(all.stdout).events).toEqual([...EVENT_TYPES]);
+  });
+
+  it('a pattern that matches no event type is a usage error listing the valid types (exit 2), nothing sent', async () => {
+    const configDir = await profileDir(sb, 'local');
+    const before = JSON.stringify(sb.state.webhooks);
+    for (const pattern of ['refund.*', 'order.exploded', 'ORDER.*']) {
+      const r = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/p', '--events', pattern], { configDir });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain(JSON.stringify(pattern));
+      expect(r.stderr).toContain(`known types: ${EVENT_TYPES.join(', ')}`);
+    }
+    expect(JSON.stringify(sb.state.webhooks)).toBe(before);
+  });
+});
