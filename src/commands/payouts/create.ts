@@ -1,6 +1,8 @@
 /** `vouchers payouts create`: POST /payouts (signed, idempotent). */
 import { createPayout } from '../../api/payouts.js';
-import type { Payout } from '../../contract/money.js';
+import { listWallets } from '../../api/wallets.js';
+import type { CreatePayoutRequest, Payout, Wallet } from '../../contract/money.js';
+import type { ApiClient } from '../../core/http/types.js';
 import { ApiError, NetworkError, UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
 import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
@@ -34,6 +36,31 @@ function mayHaveReachedServer(error: unknown): boolean {
   return error instanceof ApiError && (error.status >= 500 || error.status === 429 || error.apiCode === 'IDEMPOTENCY_KEY_IN_PROGRESS');
 }
 
+/**
+ * INSUFFICIENT_FUNDS on a payout: the partner API's hint ("order less") is about orders.
+ * Say whether there is a wallet in that currency at all (GET /wallets), and what to do.
+ */
+async function insufficientFunds(f: Factory, client: ApiClient, error: ApiError, request: CreatePayoutRequest): Promise<ApiError> {
+  const { currency } = request;
+  let wallets: Wallet[] | undefined;
+  try {
+    wallets = (await listWallets(client, { signal: f.io.signal })).data.data;
+  } catch {
+    wallets = undefined; // the hint below then covers both cases
+  }
+  const wallet = wallets?.find((w) => w.currency === currency);
+  const others = wallets?.map((w) => w.currency).join(', ');
+  const hint = wallets === undefined
+    ? `there is no ${currency} wallet, or it holds less than ${formatMoney(request.amount, currency)}: see your wallets and balances with vouchers wallets list`
+    : wallet === undefined
+      ? `you have no ${currency} wallet, so nothing can be paid out in ${currency}${others ? ` (your wallets: ${others})` : ''}: see them with vouchers wallets list`
+      : `the ${currency} wallet has ${formatMoney(wallet.available, currency)} available: pay out at most that (vouchers wallets list shows the balances)`;
+  return new ApiError({
+    status: error.status, name: error.name, code: error.apiCode, message: error.message, details: error.details,
+    traceId: error.traceId, retryAfter: error.retryAfter, replayed: error.replayed, method: error.method, path: error.path, hint,
+  });
+}
+
 const FIELDS = ['payout_id', 'status', 'amount', 'currency', 'reference', 'created_at', 'idempotency_key'];
 
 export async function run(f: Factory, options: PayoutsCreateOptions): Promise<void> {
@@ -58,6 +85,7 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
   try {
     res = await createPayout(client, request, { idempotencyKey: key, signal: f.io.signal });
   } catch (error) {
+    if (error instanceof ApiError && error.apiCode === 'INSUFFICIENT_FUNDS') throw await insufficientFunds(f, client, error, request);
     if (mayHaveReachedServer(error)) err(f.io, `To retry safely (the payout is made at most once): vouchers payouts create --amount ${request.amount} --currency ${request.currency}${request.reference ? ` --reference ${JSON.stringify(request.reference)}` : ''} --idempotency-key ${key}\n`);
     throw error;
   }

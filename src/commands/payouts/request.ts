@@ -12,7 +12,7 @@ export interface PayoutInput {
 export function payoutRequest(input: PayoutInput): CreatePayoutRequest {
   const currency = input.currency.trim().toUpperCase();
   if (!/^[A-Z]{3}$/.test(currency)) {
-    throw new UsageError(`--currency ${JSON.stringify(input.currency)} is not a currency code`, 'use an ISO 4217 code such as USD, EUR, GBP or JPY (see vouchers wallets list)');
+    throw new UsageError(`--currency ${JSON.stringify(input.currency)} is not a currency code (ISO 4217: three letters)`, 'use the code of one of your wallets, such as USD, EUR, GBP or JPY: vouchers wallets list');
   }
   const text = input.amount.trim();
   const m = /^(\d+)(?:\.(\d+))?$/.exec(text);
