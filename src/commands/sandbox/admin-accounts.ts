@@ -97,10 +97,61 @@ export async function keysCreate(f: Factory, flags: OutputFlags & { partner: str
   await showNewKey(f, flags, res.data);
 }
 
-export async function keysRotate(f: Factory, apiKey: string, flags: OutputFlags & { showSecret?: boolean }): Promise<void> {
-  const res = await adminCall<AdminKey>(await adminTarget(f), 'POST', `/keys/${encodeURIComponent(apiKey)}/rotate`, { signal: f.io.signal });
+export interface KeysRotateFlags extends OutputFlags {
+  showSecret?: boolean;
+  /** false with --no-update-profile. */
+  updateProfile?: boolean;
+}
+
+/** host:port with the loopback names folded together: `localhost:4010` and `127.0.0.1:4010` are one sandbox. */
+function hostOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const u = new URL(url);
+    const name = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
+    const loopback = name === 'localhost' || name === '::1' || /^127\.\d+\.\d+\.\d+$/.test(name);
+    return `${loopback ? 'loopback' : name}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
+  } catch {
+    return undefined;
+  }
+}
+
+type ProfileUpdate = { updated: string[]; failed?: { name: string; reason: string } };
+
+/**
+ * The profiles of this machine that used the rotated key against this sandbox (same host
+ * and API key) get the new key and secret, so their next call does not fail 401.
+ */
+async function updateLocalProfiles(f: Factory, adminUrl: string, oldKey: string, key: AdminKey): Promise<ProfileUpdate> {
+  const host = hostOf(adminUrl);
+  const store = await f.config();
+  const names = store.names().filter((n) => {
+    const p = store.get(n);
+    return p?.api_key === oldKey && host !== undefined && hostOf(p.base_url) === host;
+  });
+  const updated: string[] = [];
+  for (const name of names) {
+    try {
+      store.set(name, { ...store.get(name), api_key: key.api_key, api_secret: key.api_secret });
+      updated.push(name);
+    } catch (e) {
+      return { updated, failed: { name, reason: e instanceof Error ? e.message : String(e) } };
+    }
+  }
+  return { updated };
+}
+
+export async function keysRotate(f: Factory, apiKey: string, flags: KeysRotateFlags): Promise<void> {
+  const target = await adminTarget(f);
+  const res = await adminCall<AdminKey>(target, 'POST', `/keys/${encodeURIComponent(apiKey)}/rotate`, { signal: f.io.signal });
+  const key = res.data;
   err(f.io, `Rotated ${apiKey}: it is revoked now; the new key keeps its allowlist.\n`);
-  await showNewKey(f, flags, res.data);
+  const update: ProfileUpdate = flags.updateProfile === false || key.api_secret === undefined ? { updated: [] } : await updateLocalProfiles(f, target.url, apiKey, key);
+  for (const name of update.updated) err(f.io, `Updated profile "${name}" with the new API key ${key.api_key} and its secret: its next calls use them.\n`);
+  if (update.failed) err(f.io, `Warning: profile "${update.failed.name}" still has the revoked key (its calls will fail 401): ${update.failed.reason}.\n`);
+  const shown = shownKey(key, Boolean(flags.showSecret));
+  await showRecord(f, flags, shown, keyFields(shown));
+  if (!flags.showSecret && (update.updated.length === 0 || update.failed)) err(f.io, secretNote(key.api_key));
 }
 
 export async function keysRevoke(f: Factory, apiKey: string, flags: OutputFlags): Promise<void> {

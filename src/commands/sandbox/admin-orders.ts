@@ -2,11 +2,11 @@
  * `sandbox admin orders list|get` and the order operations: approve, reject, complete,
  * partial, fail. Each prints the admin order after the change.
  */
-import { UsageError } from '../../core/errors/index.js';
+import { ApiError, UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
 import type { OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../factory.js';
-import { adminCall, adminTarget, type AdminList } from './admin-client.js';
+import { adminCall, adminTarget, type AdminList, type AdminTarget } from './admin-client.js';
 import { ORDER_COLUMNS, orderFields, showList, showRecord, type AdminOrder } from './admin-output.js';
 import { wholeNumberFlag } from './admin-flags.js';
 
@@ -68,11 +68,45 @@ async function partialBody(f: Factory, orderId: string, flags: OrderActionFlags)
   return { failed_count: total - delivered };
 }
 
+/** Which orders each operation takes, for the hint when the sandbox refuses one (409 ORDER_NOT_CANCELLABLE). */
+const ALLOWED: Record<OrderAction, string> = {
+  approve: 'only PENDING orders held at the admin gate (product sbx-gated) can be approved or rejected',
+  reject: 'only PENDING orders held at the admin gate (product sbx-gated) can be approved or rejected',
+  complete: 'only PENDING or PROCESSING orders can be completed',
+  partial: 'only PENDING or PROCESSING orders can be partly delivered',
+  fail: 'only PENDING or PROCESSING orders can be failed',
+};
+
+/**
+ * The partner API's hint for ORDER_NOT_CANCELLABLE is about cancelling: replace it with one
+ * that fits the admin operation, with the order's current status and gate when they can be read.
+ */
+async function notApplicable(target: AdminTarget, f: Factory, action: OrderAction, orderId: string, error: ApiError): Promise<ApiError> {
+  let now = '';
+  try {
+    const o = (await adminCall<AdminOrder>(target, 'GET', `/orders/${encodeURIComponent(orderId)}`, { signal: f.io.signal })).data;
+    now = `; ${orderId} is ${o.status}${o.gate ? ` (gate: ${o.gate})` : ''}`;
+  } catch {
+    // The status stays unknown; the hint still says what the operation takes.
+  }
+  return new ApiError({
+    status: error.status, name: error.name, code: error.apiCode, message: error.message, details: error.details,
+    traceId: error.traceId, retryAfter: error.retryAfter, replayed: error.replayed, method: error.method, path: error.path,
+    hint: `${ALLOWED[action]}${now}: vouchers sandbox admin orders get ${orderId}`,
+  });
+}
+
 export async function act(f: Factory, action: OrderAction, orderId: string, flags: OrderActionFlags): Promise<void> {
   if (flags.reason !== undefined && action !== 'reject' && action !== 'fail') throw new UsageError(`--reason only applies to reject and fail`);
   const body = action === 'partial' ? await partialBody(f, orderId, flags) : flags.reason !== undefined ? { reason: flags.reason } : {};
   const target = await adminTarget(f);
-  const res = await adminCall<AdminOrder>(target, 'POST', `/orders/${encodeURIComponent(orderId)}/${action}`, { body, signal: f.io.signal });
+  let res;
+  try {
+    res = await adminCall<AdminOrder>(target, 'POST', `/orders/${encodeURIComponent(orderId)}/${action}`, { body, signal: f.io.signal });
+  } catch (error) {
+    if (error instanceof ApiError && error.apiCode === 'ORDER_NOT_CANCELLABLE') throw await notApplicable(target, f, action, orderId, error);
+    throw error;
+  }
   err(f.io, `${DONE[action]} (${orderId}, now ${res.data.status}).\n`);
   await showRecord(f, flags, res.data, orderFields(res.data));
 }

@@ -88,10 +88,12 @@ function registerAccountVerbs(admin: Command, f: Factory): void {
   verb(keys, 'revoke', 'Revoke a key: requests with it answer 401', 'record', ['keys revoke vk_test_1d6dd8ca20bce67ee1a88725'],
     async (key: string, opts) => (await import('./admin-accounts.js')).keysRevoke(f, key, opts))
     .argument('<api_key>', 'the key to revoke');
-  verb(keys, 'rotate', 'Replace a key with a new one (the old one is revoked at once)', 'record', ['keys rotate vk_test_1d6dd8ca20bce67ee1a88725 --show-secret'],
+  verb(keys, 'rotate', 'Replace a key with a new one (the old one is revoked at once); a local profile using it gets the new one', 'record',
+    ['keys rotate vk_test_1d6dd8ca20bce67ee1a88725 --show-secret', 'keys rotate vk_test_1d6dd8ca20bce67ee1a88725 --no-update-profile --show-secret'],
     async (key: string, opts) => (await import('./admin-accounts.js')).keysRotate(f, key, opts))
     .argument('<api_key>', 'the key to rotate')
-    .option('--show-secret', 'print the new API secret in full (shown only now)');
+    .option('--show-secret', 'print the new API secret in full (shown only now)')
+    .option('--no-update-profile', 'leave the profiles that use this key on this sandbox unchanged (by default they get the new key and secret)');
 
   const allowlist = admin.command('allowlist').description('Set the IP allowlist of a key');
   verb(allowlist, 'set', 'Replace a key\'s allowlist (IPv4/IPv6 addresses or CIDRs)', 'record', ['allowlist set vk_test_1d6dd8ca20bce67ee1a88725 127.0.0.0/8 ::1/128 203.0.113.7'],
