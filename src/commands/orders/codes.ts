@@ -1,10 +1,13 @@
 /**
  * `orders codes ID`: the secure code endpoint (GET /orders/{id}/vouchers, recorded by the
  * server). Codes and pins are masked unless --reveal; --codes-out writes them in full to a
- * new 0600 file while stdout stays masked.
+ * new 0600 file while stdout stays masked. An order without codes yet (PENDING, PROCESSING)
+ * exits 8 and one that ended without any (CANCELLED, REFUNDED) exits 5: no file either way.
  */
-import { getOrderCodes } from '../../api/orders.js';
+import { getOrder, getOrderCodes } from '../../api/orders.js';
 import type { VoucherCode } from '../../contract/orders.js';
+import { PendingError } from '../../core/errors/index.js';
+import type { ApiClient } from '../../core/http/types.js';
 import { assertCodesFileFree, writeCodesFile } from '../../core/io/codes-file.js';
 import { err } from '../../core/io/io.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
@@ -12,6 +15,7 @@ import { handleFieldsFlag, printJson, printList, type Column } from '../../core/
 import type { Factory } from '../../factory.js';
 import { callExtension } from './extension.js';
 import { checkOrderId } from './order-args.js';
+import { OrderNotFulfilledError } from './outcome.js';
 import { redactCodes } from './redact.js';
 
 export interface CodesFlags extends OutputFlags {
@@ -28,6 +32,24 @@ const COLUMNS: Column<VoucherCode>[] = [
   { field: 'pin' },
 ];
 
+/**
+ * The secure endpoint lists no code: say why when the order has none (yet). Pending →
+ * exit 8 with how to wait for it; ended without vouchers → exit 5 (ORDER_NOT_FULFILLED).
+ */
+async function explainNoCodes(client: ApiClient, orderId: string, codesOut: string | undefined, signal: AbortSignal): Promise<void> {
+  const res = await getOrder(client, orderId, { signal });
+  const order = res.data;
+  if (order.status === 'PENDING' || order.status === 'PROCESSING') {
+    const again = `vouchers orders codes ${orderId}${codesOut !== undefined ? ` --codes-out ${codesOut}` : ''}`;
+    throw new PendingError(
+      `order ${orderId} is ${order.status} and has no codes yet${codesOut !== undefined ? `: nothing was written to ${codesOut}` : ''}`,
+      `wait for it: vouchers orders wait ${orderId}; then fetch them: ${again}`,
+      res.traceId,
+    );
+  }
+  if (order.status === 'CANCELLED' || order.status === 'REFUNDED') throw new OrderNotFulfilledError(order, res.traceId);
+}
+
 export async function run(f: Factory, id: string, flags: CodesFlags): Promise<void> {
   const { io } = f;
   const orderId = checkOrderId(id);
@@ -39,6 +61,7 @@ export async function run(f: Factory, id: string, flags: CodesFlags): Promise<vo
   const res = await callExtension(client, 'the secure code endpoint (GET /orders/{id}/vouchers)', orderId,
     () => getOrderCodes(client, orderId, { signal: io.signal }));
   const codes = res.data;
+  if (codes.data.length === 0) await explainNoCodes(client, orderId, flags.codesOut, io.signal);
   if (flags.codesOut !== undefined) {
     const written = await writeCodesFile(flags.codesOut, io.cwd, codes.data.map((c) => ({
       order_id: codes.order_id, voucher_id: c.voucher_id, product_id: c.product_id, denomination: c.denomination, expiry: c.expiry, code: c.code, pin: c.pin,

@@ -1,24 +1,26 @@
 /**
  * `orders create`: one order from flags (one or several items), or a bulk order from a
  * file (`--from`, `--resume`: see bulk.ts). The idempotency key is made once, shown
- * always, and is what makes a retry by hand safe.
+ * always (on stderr before sending; with --json in the printed order or in the JSON error
+ * instead), and is what makes a retry by hand safe.
  */
 import { createOrder, getOrderCodes } from '../../api/orders.js';
 import type { CreateOrderRequest, Order } from '../../contract/orders.js';
 import { DEFAULT_TIMEOUT_MS } from '../../core/config/types.js';
-import { ApiError, CliError, NetworkError, UsageError } from '../../core/errors/index.js';
+import { ApiError, CliError, InterruptedError, NetworkError, UsageError } from '../../core/errors/index.js';
 import { parseDuration } from '../../core/http/duration.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { assertCodesFileFree, writeCodesFile, type CodeRow } from '../../core/io/codes-file.js';
-import { err } from '../../core/io/io.js';
+import { err, type IO } from '../../core/io/io.js';
+import { withJsonFields } from '../../core/output/error.js';
 import { resolveOutput, type OutputFlags, type OutputSettings } from '../../core/output/options.js';
-import { formatMoney } from '../../core/output/format.js';
 import type { Factory } from '../../factory.js';
 import { confirmOrStop } from './confirm.js';
 import { runDryRun } from './dry-run.js';
 import { callExtension } from './extension.js';
 import { DEFAULT_WAIT_MS, followOnTerminal } from './follow.js';
 import { orderFromFlags, type OrderFlags } from './order-input.js';
+import { checkOutcome } from './outcome.js';
 import { hasCodes } from './redact.js';
 import { checkOrderFields, printOrder } from './render.js';
 
@@ -104,21 +106,46 @@ function codeRows(order: Order): CodeRow[] {
 }
 
 /** Put the secure endpoint's codes into the order's vouchers (by voucher id). */
-async function withCodes(client: ApiClient, order: Order): Promise<Order> {
-  const codes = await callExtension(client, 'the secure code endpoint (GET /orders/{id}/vouchers)', order.order_id, () => getOrderCodes(client, order.order_id));
+async function withCodes(client: ApiClient, order: Order, signal: AbortSignal): Promise<{ order: Order; traceId?: string }> {
+  const codes = await callExtension(client, 'the secure code endpoint (GET /orders/{id}/vouchers)', order.order_id, () => getOrderCodes(client, order.order_id, { signal }));
   const byId = new Map(codes.data.data.map((c) => [c.voucher_id, c]));
-  return { ...order, vouchers: order.vouchers.map((v) => { const c = byId.get(v.voucher_id); return c ? { ...v, code: c.code, pin: c.pin } : v; }) };
+  return {
+    order: { ...order, vouchers: order.vouchers.map((v) => { const c = byId.get(v.voucher_id); return c ? { ...v, code: c.code, pin: c.pin } : v; }) },
+    traceId: codes.traceId,
+  };
 }
 
-/** A followed order ended without vouchers (exit 5, request rejected): printed above, then this. */
-class OrderNotFulfilledError extends CliError {
-  override readonly name = 'OrderNotFulfilled';
-  constructor(order: Order) {
-    super('rejected', `order ${order.order_id} ended ${order.status}: no voucher was issued, and the ${formatMoney(order.total_amount, order.currency)} debit is refunded to the ${order.currency} wallet`, `see why in its timeline: vouchers orders get ${order.order_id}`);
+/** Ctrl-C or SIGTERM during `orders create` (exit 130), with the trace ID of the last answer. */
+class OrderInterruptedError extends CliError {
+  constructor(message: string, hint: string, readonly traceId?: string) {
+    super('interrupted', message, hint);
   }
-  override get code(): string {
-    return 'ORDER_NOT_FULFILLED';
+}
+
+/** What `run` has seen of the order so far: enough to say what a Ctrl-C left behind. */
+interface Seen {
+  order?: Order;
+  /** Trace ID of the last answer. */
+  traceId?: string;
+}
+
+/** The error for a stop by Ctrl-C: whether the order was placed, and how to go on safely. */
+function interruptedError(io: IO, o: SingleOptions, seen: Seen): CliError {
+  const reason: unknown = io.signal.reason;
+  const what = reason instanceof InterruptedError ? reason.message : 'interrupted';
+  const order = seen.order;
+  if (order === undefined) {
+    return withJsonFields(new OrderInterruptedError(
+      `${what} before the answer to the order: it may or may not have been placed`,
+      `retry safely: run the same command with --idempotency-key ${o.idempotencyKey}: if the order was placed, the server replays its answer; it never orders twice`,
+    ), { idempotency_key: o.idempotencyKey });
   }
+  const id = order.order_id;
+  return withJsonFields(new OrderInterruptedError(
+    `${what}: order ${id} was placed (last seen ${order.status})`,
+    `follow it: vouchers orders wait ${id}; then get its codes: vouchers orders codes ${id} --codes-out ${o.codesOut ?? 'FILE'}`,
+    seen.traceId,
+  ), { idempotency_key: o.idempotencyKey, order_id: id, status: order.status });
 }
 
 export async function run(f: Factory, flags: CreateFlags): Promise<void> {
@@ -145,8 +172,22 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
     });
   }
 
-  err(io, `Idempotency key: ${o.idempotencyKey}${o.keyGiven ? '' : ' (generated)'}\n  to retry safely, run the same command with --idempotency-key ${o.idempotencyKey}\n`);
-  const requestTimeoutMs = o.wait && profile.sources.timeout_ms === 'flag' && flags.timeout === undefined ? DEFAULT_TIMEOUT_MS : undefined;
+  // With --json the key is in the printed order, or in the JSON error: stderr stays JSON.
+  const json = o.settings.format === 'json' || o.settings.format === 'ndjson';
+  if (!json) err(io, `Idempotency key: ${o.idempotencyKey}${o.keyGiven ? '' : ' (generated)'}\n  to retry safely, run the same command with --idempotency-key ${o.idempotencyKey}\n`);
+  const seen: Seen = {};
+  try {
+    await place(f, client, o, seen, profile.sources.timeout_ms === 'flag' && flags.timeout === undefined);
+  } catch (error) {
+    const stopped = io.signal.aborted && !(error instanceof CliError && error.kind !== 'interrupted');
+    throw withJsonFields(stopped ? interruptedError(io, o, seen) : error, { idempotency_key: o.idempotencyKey });
+  }
+}
+
+/** Send the order, follow it (--wait), fetch and save its codes, print it; exit by how it ended. */
+async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen, timeoutFromFlag: boolean): Promise<void> {
+  const { io } = f;
+  const requestTimeoutMs = o.wait && timeoutFromFlag ? DEFAULT_TIMEOUT_MS : undefined;
   let res;
   try {
     res = await createOrder(client, o.body, { idempotencyKey: o.idempotencyKey, signal: io.signal, timeoutMs: requestTimeoutMs });
@@ -154,6 +195,8 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
     throw withRetryHint(error, o.idempotencyKey);
   }
   let order = res.data;
+  seen.order = order;
+  seen.traceId = res.traceId;
   const trace = res.traceId ? ` · trace ${res.traceId}` : '';
   const replayed = res.replayed ? ' (replayed: this key was used before; nothing was ordered again)' : '';
   if (res.status === 201 || order.status !== 'PENDING') {
@@ -165,19 +208,24 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
   if (o.wait) {
     const followed = await followOnTerminal(f, client, order.order_id, {
       timeoutMs: o.waitMs, initial: { order, traceId: res.traceId }, requestTimeoutMs,
+      onStatus: (last, traceId) => { seen.order = last; seen.traceId = traceId ?? seen.traceId; },
       onShort: (last) => printOrder(io, last, o.settings, { reveal: false, extra: { idempotency_key: o.idempotencyKey } }),
     });
     // GET shows code_last4 only; the codes of the 201 answer are kept when it was a cache-hit.
     order = hasCodes(order) ? order : followed.order;
+    seen.order = followed.order;
+    seen.traceId = followed.traceId ?? seen.traceId;
   } else if (order.status === 'PENDING' || order.status === 'PROCESSING') {
     err(io, `Follow it: vouchers orders wait ${order.order_id}\n`);
   }
 
-  if (order.status === 'PARTIALLY_DELIVERED') err(io, `Order ${order.order_id} was partly delivered: the failed part is refunded to the ${order.currency} wallet\n`);
-
   const wantsCodes = o.reveal || o.codesOut !== undefined;
   const issued = order.vouchers.some((v) => v.status === 'ISSUED');
-  if (wantsCodes && issued && !hasCodes(order)) order = await withCodes(client, order);
+  if (wantsCodes && issued && !hasCodes(order)) {
+    const fetched = await withCodes(client, order, io.signal);
+    order = fetched.order;
+    seen.traceId = fetched.traceId ?? seen.traceId;
+  }
 
   await printOrder(io, order, o.settings, { reveal: o.reveal, extra: { idempotency_key: o.idempotencyKey } });
 
@@ -197,5 +245,6 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
       err(io, `Wrote ${written.count} code${written.count === 1 ? '' : 's'} to ${written.path} (mode 0600)\n`);
     }
   }
-  if (order.status === 'REFUNDED' || order.status === 'CANCELLED') throw new OrderNotFulfilledError(order);
+  // Printed (and codes saved) above; then exit 5 unless every voucher was delivered.
+  checkOutcome(order, seen.traceId);
 }

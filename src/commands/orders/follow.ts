@@ -25,6 +25,8 @@ export interface FollowOnTerminalOptions {
    * the order (its id above all) on stdout.
    */
   onShort?: (order: Order) => Promise<void>;
+  /** Called with each new status seen (the first included) and the trace ID of its answer. */
+  onStatus?: (order: Order, traceId: string | undefined) => void;
 }
 
 export async function followOnTerminal(f: Factory, client: ApiClient, orderId: string, options: FollowOnTerminalOptions): Promise<FollowResult> {
@@ -37,6 +39,7 @@ export async function followOnTerminal(f: Factory, client: ApiClient, orderId: s
       clock, signal: io.signal, timeoutMs: options.timeoutMs, until: options.until, initial: options.initial,
       requestTimeoutMs: options.requestTimeoutMs,
       onStatus: (order, response) => {
+        options.onStatus?.(order, response.traceId);
         const trace = response.traceId ? `  trace ${response.traceId}` : '';
         // New text first: the spinner resumes under the persisted line with the new status.
         spinner.text(`Waiting for ${orderId} to reach ${target}: ${order.status}`);

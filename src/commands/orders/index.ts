@@ -47,7 +47,14 @@ Examples:
 A lost answer is never a lost order: run the same command again with the idempotency key
 it printed (--idempotency-key KEY) and the server replays the original answer. A bulk run
 journals every row's key before sending it; running the same file again (or --resume)
-skips ordered rows and re-sends the others with their same keys.`);
+skips ordered rows and re-sends the others with their same keys. With --json the key is in
+the printed order, or in the JSON error as "idempotency_key".
+
+With --wait, the order is printed, then the exit code says how it ended: 0 DELIVERED;
+5 ORDER_NOT_FULFILLED (CANCELLED or REFUNDED: no voucher, the debit is refunded) or
+ORDER_PARTIALLY_DELIVERED (fewer vouchers than ordered, the failed part is refunded);
+8 still pending at the timeout; 130 Ctrl-C (the order may exist: the message says how to
+follow it, or which key retries it safely).`);
   cmd.action(async (opts) => {
     const { run } = await import('./create.js');
     await run(f, opts);
@@ -96,7 +103,13 @@ Examples:
   wait.addHelpText('after', `
 Examples:
   $ vouchers orders wait ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE
-  $ vouchers orders wait ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --until DELIVERED --timeout 2m || echo "still pending (exit $?)"`);
+  $ vouchers orders wait ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --until DELIVERED --timeout 2m || echo "not delivered (exit $?)"
+
+The order is printed, then the exit code says how it ended: 0 DELIVERED; 5
+ORDER_NOT_FULFILLED (CANCELLED or REFUNDED: no voucher, the debit is refunded) or
+ORDER_PARTIALLY_DELIVERED (fewer vouchers than ordered, the failed part is refunded);
+8 STILL_PENDING at the timeout. With --until, reaching that status exits 0 and ending
+elsewhere exits 5.`);
   wait.action(async (id: string, opts) => {
     const { run } = await import('./wait.js');
     await run(f, id, opts);
@@ -124,7 +137,10 @@ Examples:
   $ vouchers orders codes ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --codes-out codes.csv
   $ vouchers orders codes ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --reveal --output json
 
-Every call of the secure endpoint is recorded by the server with its trace ID.`);
+Every call of the secure endpoint is recorded by the server with its trace ID. An order
+without codes yet (PENDING, PROCESSING) exits 8 (STILL_PENDING) and writes no file: wait
+for it first (vouchers orders wait ID). One that ended without vouchers (CANCELLED,
+REFUNDED) exits 5 (ORDER_NOT_FULFILLED).`);
   codes.action(async (id: string, opts) => {
     const { run } = await import('./codes.js');
     await run(f, id, opts);

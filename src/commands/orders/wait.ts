@@ -1,10 +1,15 @@
-/** `orders wait ID [--until STATUS] [--timeout D]`: follow an order; exit 8 when still pending at the timeout. */
+/**
+ * `orders wait ID [--until STATUS] [--timeout D]`: follow an order and print it; exit 8 when
+ * still pending at the timeout. Without --until, an order that ended without all its
+ * vouchers exits 5 as `orders create --wait` does (see outcome.ts).
+ */
 import { DEFAULT_TIMEOUT_MS } from '../../core/config/types.js';
 import { parseDuration } from '../../core/http/duration.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../factory.js';
 import { DEFAULT_WAIT_MS, followOnTerminal } from './follow.js';
 import { checkOrderId, parseStatus } from './order-args.js';
+import { checkOutcome } from './outcome.js';
 import { checkOrderFields, printOrder } from './render.js';
 
 export interface WaitFlags extends OutputFlags {
@@ -28,4 +33,6 @@ export async function run(f: Factory, id: string, flags: WaitFlags): Promise<voi
     onShort: (last) => printOrder(f.io, last, settings, { reveal: false, full: true }),
   });
   await printOrder(f.io, result.order, settings, { reveal: false, full: true });
+  // --until STATUS asked for that status: reaching it is success, whatever it is.
+  if (until === undefined) checkOutcome(result.order, result.traceId);
 }

@@ -1,0 +1,288 @@
+/**
+ * How an order ended, as exit codes and messages, against the sandbox over loopback:
+ * `orders wait` and `orders create --wait` agree (0 DELIVERED, 5 ORDER_NOT_FULFILLED or
+ * ORDER_PARTIALLY_DELIVERED with the last trace ID); `orders codes` of an order without
+ * codes writes no file (8 pending, 5 ended); `orders create --json` keeps stderr one JSON
+ * document with the idempotency key in it; Ctrl-C says what was left behind.
+ */
+import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Order } from '../../src/contract/orders.js';
+import { run } from '../../src/main.js';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { testIO } from '../helpers/io.js';
+import { runCli, tempConfigDir, type CliResult } from '../helpers/run-cli.js';
+import { envOf, fastSandbox, issuedCodes, orderCount, profileDir, quickClock } from './orders-helpers.js';
+
+let sb: SandboxHandle;
+let env: Record<string, string>;
+let adminDir: string;
+
+beforeAll(async () => {
+  sb = await fastSandbox();
+  env = envOf(sb);
+  adminDir = await profileDir(sb, 'admin', { admin_url: sb.adminUrl, admin_token: sb.adminToken });
+});
+afterAll(async () => { await sb.close(); });
+
+const cli = (argv: string[], opts: Parameters<typeof runCli>[1] = {}) => runCli(argv, { env, overrides: { clock: quickClock() }, ...opts });
+
+const TRACE = /^[0-9a-f]{32}$/;
+
+interface Envelope {
+  error: { name: string; code: string; message: string; hint?: string; status?: number };
+  trace_id: string | null;
+  [field: string]: unknown;
+}
+
+/** With --json, stderr is exactly one JSON document: the error envelope. */
+function onlyEnvelope(r: CliResult): Envelope {
+  const lines = r.stderr.trim().split('\n');
+  expect(lines, r.stderr).toHaveLength(1);
+  return JSON.parse(lines[0]!) as Envelope;
+}
+
+function lastEnvelope(r: CliResult): Envelope {
+  return JSON.parse(r.stderr.trim().split('\n').pop()!) as Envelope;
+}
+
+function expectNoSecrets(r: CliResult): void {
+  for (const secret of issuedCodes(sb)) {
+    expect(r.stdout).not.toContain(secret);
+    expect(r.stderr).not.toContain(secret);
+  }
+}
+
+function noStack(r: CliResult): void {
+  expect(r.stderr).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
+}
+
+async function placed(product: string, quantity = 1): Promise<string> {
+  const r = await cli(['orders', 'create', '--product', product, '--denomination', '10', '--quantity', String(quantity), '--json']);
+  expect(r.code, r.stderr).toBe(0);
+  return (JSON.parse(r.stdout) as Order).order_id;
+}
+
+describe('orders wait and orders create --wait exit alike by how the order ended', () => {
+  it('orders wait: REFUNDED prints the order, then exits 5 ORDER_NOT_FULFILLED with the trace ID', async () => {
+    const id = await placed('sbx-vendor-fail');
+    const r = await cli(['orders', 'wait', id]);
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stdout).toContain(`order_id\t${id}`);
+    expect(r.stdout).toContain('status\tREFUNDED');
+    expect(r.stderr).toContain(`order ${id} ended REFUNDED: no voucher was issued, and the 10.00 USD debit is refunded to the USD wallet`);
+    expect(r.stderr).toContain('ORDER_NOT_FULFILLED');
+    expect(r.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
+    noStack(r);
+
+    const j = await cli(['orders', 'wait', id, '--json']);
+    expect(j.code).toBe(5);
+    expect(Order.parse(JSON.parse(j.stdout)).status).toBe('REFUNDED');
+    const envelope = lastEnvelope(j);
+    expect(envelope.error).toMatchObject({ name: 'OrderNotFulfilled', code: 'ORDER_NOT_FULFILLED' });
+    expect(envelope.trace_id).toMatch(TRACE);
+  });
+
+  it('orders wait: PARTIALLY_DELIVERED exits 5 ORDER_PARTIALLY_DELIVERED, saying how many of how many', async () => {
+    const id = await placed('sbx-partial', 2);
+    const r = await cli(['orders', 'wait', id]);
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stdout).toContain('status\tPARTIALLY_DELIVERED');
+    expect(r.stderr).toContain(`order ${id} ended PARTIALLY_DELIVERED: 1 of 2 vouchers issued; the one that failed is refunded to the USD wallet`);
+    expect(r.stderr).toContain('ORDER_PARTIALLY_DELIVERED');
+    expect(r.stderr).toContain(`vouchers orders codes ${id} --codes-out`);
+    const j = await cli(['orders', 'wait', id, '--json']);
+    expect(j.code).toBe(5);
+    const envelope = lastEnvelope(j);
+    expect(envelope.error.code).toBe('ORDER_PARTIALLY_DELIVERED');
+    expect(envelope.trace_id).toMatch(TRACE);
+    expectNoSecrets(r);
+  });
+
+  it('orders wait: DELIVERED exits 0; --until a status reached exits 0 even if it is REFUNDED', async () => {
+    expect((await cli(['orders', 'wait', await placed('sbx-async')])).code).toBe(0);
+    const refunded = await cli(['orders', 'wait', await placed('sbx-vendor-fail'), '--until', 'REFUNDED']);
+    expect(refunded.code, refunded.stderr).toBe(0);
+  });
+
+  it('create --wait: ORDER_NOT_FULFILLED carries the trace ID of the last request', async () => {
+    const r = await cli(['orders', 'create', '--product', 'sbx-vendor-fail', '--denomination', '10', '--wait', '--json']);
+    expect(r.code).toBe(5);
+    const envelope = lastEnvelope(r);
+    expect(envelope.error.code).toBe('ORDER_NOT_FULFILLED');
+    expect(envelope.trace_id).toMatch(TRACE);
+    // The last poll, the one that saw REFUNDED, is the trace ID given.
+    expect(r.stderr).toMatch(new RegExp(`REFUNDED  trace ${envelope.trace_id!}`));
+  });
+
+  it('create --wait: PARTIALLY_DELIVERED prints the order, saves the issued codes, then exits 5', async () => {
+    const file = join(tempConfigDir(), 'partial.csv');
+    const r = await cli(['orders', 'create', '--product', 'sbx-partial', '--denomination', '10', '--quantity', '4', '--wait', '--codes-out', file]);
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stdout).toContain('status\tPARTIALLY_DELIVERED');
+    expect(r.stderr).toMatch(/ended PARTIALLY_DELIVERED: 2 of 4 vouchers issued; the 2 that failed are refunded to the USD wallet/);
+    expect(r.stderr).toContain('ORDER_PARTIALLY_DELIVERED');
+    expect(r.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
+    expect(r.stderr).toContain('Wrote 2 codes');
+    expect(existsSync(file)).toBe(true);
+    expectNoSecrets(r);
+    noStack(r);
+  });
+
+  it('create --wait: DELIVERED exits 0', async () => {
+    const r = await cli(['orders', 'create', '--product', 'sbx-async', '--denomination', '10', '--wait']);
+    expect(r.code, r.stderr).toBe(0);
+  });
+});
+
+describe('orders codes of an order without codes', () => {
+  it('PENDING: exit 8, no file, how to wait for it; once delivered the same command writes the file', async () => {
+    const id = await placed('sbx-gated');
+    const file = join(tempConfigDir(), 'f.csv');
+    const r = await cli(['orders', 'codes', id, '--codes-out', file]);
+    expect(r.code, r.stderr).toBe(8);
+    expect(existsSync(file)).toBe(false);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).not.toMatch(/Wrote/);
+    expect(r.stderr).toContain(`order ${id} is PENDING and has no codes yet`);
+    expect(r.stderr).toContain(`vouchers orders wait ${id}`);
+    expect(r.stderr).toContain(`vouchers orders codes ${id} --codes-out ${file}`);
+    expect(r.stderr).toContain('STILL_PENDING');
+    expect(r.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
+    noStack(r);
+
+    const bare = await cli(['orders', 'codes', id]);
+    expect(bare.code).toBe(8);
+    expect(bare.stderr).toContain(`order ${id} is PENDING and has no codes yet`);
+    const j = await cli(['orders', 'codes', id, '--json']);
+    expect(j.code).toBe(8);
+    expect(onlyEnvelope(j)).toMatchObject({ error: { code: 'STILL_PENDING' } });
+
+    const done = await runCli(['sandbox', 'admin', 'complete', id], { configDir: adminDir });
+    expect(done.code, done.stderr).toBe(0);
+    const after = await cli(['orders', 'codes', id, '--codes-out', file]);
+    expect(after.code, after.stderr).toBe(0);
+    expect(after.stderr).toContain(`Wrote 1 code to`);
+    expect(existsSync(file)).toBe(true);
+  });
+
+  it('REFUNDED: exit 5 ORDER_NOT_FULFILLED, no file', async () => {
+    const id = await placed('sbx-vendor-fail');
+    expect((await cli(['orders', 'wait', id, '--until', 'REFUNDED'])).code).toBe(0);
+    const file = join(tempConfigDir(), 'none.csv');
+    const r = await cli(['orders', 'codes', id, '--codes-out', file]);
+    expect(r.code, r.stderr).toBe(5);
+    expect(existsSync(file)).toBe(false);
+    expect(r.stderr).toContain(`order ${id} ended REFUNDED`);
+    expect(r.stderr).toContain('ORDER_NOT_FULFILLED');
+  });
+});
+
+describe('orders create --json: stderr is the JSON error alone, with the idempotency key', () => {
+  it('an API rejection: one JSON line with the envelope, its trace ID and idempotency_key', async () => {
+    const r = await cli(['orders', 'create', '--product', 'sbx-out-of-stock', '--denomination', '10', '--json']);
+    expect(r.code).toBe(5);
+    const envelope = onlyEnvelope(r);
+    expect(envelope.error).toMatchObject({ code: 'INSUFFICIENT_INVENTORY', status: 409 });
+    expect(envelope.trace_id).toMatch(TRACE);
+    expect(envelope.idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
+
+    const given = await cli(['orders', 'create', '--product', 'sbx-out-of-stock', '--denomination', '10', '--idempotency-key', 'po-77-a', '--json']);
+    expect(onlyEnvelope(given).idempotency_key).toBe('po-77-a');
+  });
+
+  it('without --json the key is still shown on stderr before sending', async () => {
+    const r = await cli(['orders', 'create', '--product', 'sbx-out-of-stock', '--denomination', '10', '--idempotency-key', 'po-77-b']);
+    expect(r.code).toBe(5);
+    expect(r.stderr).toContain('Idempotency key: po-77-b\n  to retry safely, run the same command with --idempotency-key po-77-b');
+  });
+
+  it('a success keeps the key in the printed order; stderr has no key line', async () => {
+    const r = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const body = JSON.parse(r.stdout) as { idempotency_key: string };
+    expect(body.idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
+    expect(r.stderr).not.toContain('Idempotency key');
+  });
+
+  it('ORDER_NOT_FULFILLED with --json carries idempotency_key and trace_id', async () => {
+    const r = await cli(['orders', 'create', '--product', 'sbx-vendor-fail', '--denomination', '10', '--wait', '--json', '--idempotency-key', 'po-77-c']);
+    expect(r.code).toBe(5);
+    expect(r.stderr).not.toContain('Idempotency key');
+    const envelope = lastEnvelope(r);
+    expect(envelope).toMatchObject({ error: { code: 'ORDER_NOT_FULFILLED' }, idempotency_key: 'po-77-c' });
+    expect(envelope.trace_id).toMatch(TRACE);
+  });
+});
+
+describe('Ctrl-C during orders create', () => {
+  /** Run `orders create …` in-process and interrupt it once `when(stderr)` holds. */
+  async function interrupted(argv: string[], runEnv: Record<string, string>, when: (stderr: string) => boolean): Promise<CliResult> {
+    const io = testIO({ env: { ...runEnv, VOUCHERS_CONFIG_DIR: tempConfigDir() } });
+    const running = run(['orders', 'create', ...argv], io, { clock: quickClock() });
+    const poll = setInterval(() => { if (when(io.stderrText())) { clearInterval(poll); io.interrupt(); } }, 2);
+    const code = await running;
+    clearInterval(poll);
+    await new Promise((r) => setImmediate(r));
+    return { code, stdout: io.stdoutText(), stderr: io.stderrText() };
+  }
+
+  it('after the order was accepted: says it was placed, its last status, how to follow it, and the trace ID', async () => {
+    const r = await interrupted(['--product', 'sbx-gated', '--denomination', '10', '--wait', '--codes-out', 'gated.csv'], env, (e) => /accepted: PENDING/.test(e));
+    expect(r.code, r.stderr).toBe(130);
+    const id = /Order (ord_[0-9A-Z]{26}) accepted/.exec(r.stderr)![1]!;
+    expect(sb.state.orders[id]!.status).toBe('PENDING');
+    expect(r.stderr).toContain(`order ${id} was placed (last seen PENDING)`);
+    expect(r.stderr).toContain(`vouchers orders wait ${id}`);
+    expect(r.stderr).toContain(`vouchers orders codes ${id} --codes-out gated.csv`);
+    expect(r.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
+    expect(r.stderr).toContain('INTERRUPTED');
+    noStack(r);
+
+    const j = await interrupted(['--product', 'sbx-gated', '--denomination', '10', '--wait', '--json', '--idempotency-key', 'po-77-d'], env, (e) => /accepted: PENDING/.test(e));
+    expect(j.code, j.stderr).toBe(130);
+    const envelope = lastEnvelope(j);
+    expect(envelope.error.code).toBe('INTERRUPTED');
+    expect(envelope.error.message).toMatch(/order ord_[0-9A-Z]{26} was placed \(last seen PENDING\)/);
+    expect(envelope).toMatchObject({ idempotency_key: 'po-77-d', status: 'PENDING' });
+    expect(envelope.order_id).toMatch(/^ord_[0-9A-Z]{26}$/);
+    expect(envelope.trace_id).toMatch(TRACE);
+  });
+
+  describe('before the answer came', () => {
+    let hold: Server;
+    let holdUrl: string;
+    let received = 0;
+    beforeAll(async () => {
+      // Takes the request and never answers: the order's fate is unknown to the CLI.
+      hold = createServer(() => { received += 1; });
+      await new Promise<void>((r) => hold.listen(0, '127.0.0.1', () => r()));
+      holdUrl = `http://127.0.0.1:${(hold.address() as AddressInfo).port}/api/v1`;
+    });
+    afterAll(async () => {
+      hold.closeAllConnections();
+      await new Promise((r) => hold.close(r));
+    });
+
+    it('says the order may or may not have been placed, and the key that retries it safely', async () => {
+      const before = orderCount(sb);
+      const sent = received;
+      const r = await interrupted(['--product', 'sbx-instant', '--denomination', '10', '--wait'], { ...env, VOUCHERS_BASE_URL: holdUrl }, () => received > sent);
+      expect(r.code, r.stderr).toBe(130);
+      const key = /Idempotency key: (\S+) \(generated\)/.exec(r.stderr)![1]!;
+      expect(r.stderr).toMatch(/may or may not have been placed/);
+      expect(r.stderr).toContain(`--idempotency-key ${key}: if the order was placed, the server replays its answer`);
+      expect(r.stderr).not.toMatch(/was placed \(last seen/);
+      noStack(r);
+      expect(orderCount(sb)).toBe(before);
+
+      const sentBefore = received;
+      const j = await interrupted(['--product', 'sbx-instant', '--denomination', '10', '--json', '--idempotency-key', 'po-77-e'], { ...env, VOUCHERS_BASE_URL: holdUrl }, () => received > sentBefore);
+      expect(j.code, j.stderr).toBe(130);
+      expect(onlyEnvelope(j)).toMatchObject({ error: { code: 'INTERRUPTED' }, idempotency_key: 'po-77-e' });
+    });
+  });
+});

@@ -1,0 +1,35 @@
+/** Fields a command adds to an error's JSON envelope (withJsonFields): next to trace_id, never in place of it. */
+import { describe, expect, it } from 'vitest';
+import { ApiError, CliError } from '../../../src/core/errors/index.js';
+import { errorEnvelope, renderError, withJsonFields } from '../../../src/core/output/error.js';
+import { testIO } from '../../helpers/io.js';
+
+const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
+const api = () => new ApiError({ status: 409, name: 'InsufficientInventory', code: 'INSUFFICIENT_INVENTORY', message: 'No stock', traceId: TRACE, method: 'POST', path: '/orders' });
+
+describe('withJsonFields', () => {
+  it('adds top-level fields after the envelope and trace_id, keeping every existing field', () => {
+    const e = withJsonFields(api(), { idempotency_key: 'k-1' });
+    expect(errorEnvelope(e)).toEqual({
+      error: { name: 'InsufficientInventory', code: 'INSUFFICIENT_INVENTORY', message: 'No stock', status: 409 },
+      trace_id: TRACE,
+      idempotency_key: 'k-1',
+    });
+    const io = testIO();
+    renderError(io, e, { json: true, debug: false, color: false });
+    expect(JSON.parse(io.stderrText())).toMatchObject({ trace_id: TRACE, idempotency_key: 'k-1' });
+  });
+
+  it('never replaces error or trace_id, skips undefined values, and merges repeated calls', () => {
+    const e = withJsonFields(new CliError('rejected', 'no', 'try again'), { error: 'x', trace_id: 'y', order_id: undefined, a: 1 });
+    withJsonFields(e, { b: 2 });
+    expect(errorEnvelope(e)).toEqual({ error: { name: 'Rejected', code: 'REJECTED', message: 'no', hint: 'try again' }, trace_id: null, a: 1, b: 2 });
+  });
+
+  it('leaves the readable block and errors without fields as they were', () => {
+    const io = testIO();
+    renderError(io, withJsonFields(api(), { idempotency_key: 'k-1' }), { json: false, debug: false, color: false });
+    expect(io.stderrText()).not.toContain('k-1');
+    expect(Object.keys(errorEnvelope(api()))).toEqual(['error', 'trace_id']);
+  });
+});
