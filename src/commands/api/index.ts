@@ -23,9 +23,9 @@ answer prints its body and exits with the error's code.
 Examples:
   $ vouchers api GET /wallets
   $ vouchers api GET /products -q currency=USD -q country=US
-  $ vouchers api POST /orders -d '{"items":[{"product_id":"amzn-us","denomination":25,"quantity":1}]}'
+  $ vouchers api POST /orders -d '{"items":[{"product_id":"sbx-instant","denomination":25,"quantity":1}]}'
   $ vouchers api POST /orders -d @order.json --idempotency-key 3f1c0e9a-retry-me
-  $ vouchers api GET /orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --include`);
+  $ vouchers api GET /products/sbx-async --include`);
   api.action(async (method: string, path: string, opts) => {
     const { run } = await import('./request.js');
     await run(f, method, path, opts);

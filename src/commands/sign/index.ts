@@ -15,7 +15,7 @@ output with your own signer: same timestamp, method, path and body bytes must gi
 same X-Signature. No request is made.
 
 Examples:
-  $ vouchers sign POST /orders --body '{"items":[{"product_id":"amzn-us","denomination":25,"quantity":1}]}' --timestamp 1732270000
+  $ vouchers sign POST /orders --body '{"items":[{"product_id":"sbx-instant","denomination":25,"quantity":1}]}' --timestamp 1732270000
   $ vouchers sign POST /orders --body @order.json --json
   $ vouchers sign DELETE /webhooks
   $ vouchers --profile prod sign POST /payouts --body - < payout.json`);
