@@ -1,6 +1,6 @@
 /**
- * `vouchers transactions list`: GET /transactions. One page by default (the next cursor is
- * shown on stderr, as every list does); `--all` pulls page after page through an async generator straight into
+ * `vouchers transactions list`: GET /transactions. One page by default (the command for the
+ * next page, with every filter repeated, is shown on stderr); `--all` pulls page after page through an async generator straight into
  * the output, one page in memory at a time.
  */
 import { iterateTransactions, listTransactions, type TransactionQuery } from '../../api/transactions.js';
@@ -9,6 +9,7 @@ import { TRANSACTION_TYPES, type Transaction, type TransactionType } from '../..
 import { UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
 import { formatMoney, formatTime } from '../../core/output/format.js';
+import { nextPageHint } from '../../core/output/next-page.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
 import { resolveOutput, type OutputFlags, type OutputSettings } from '../../core/output/options.js';
 import { startSpinner } from '../../core/output/spinner.js';
@@ -25,14 +26,20 @@ export interface TransactionsListOptions extends OutputFlags {
   all?: boolean;
 }
 
+/**
+ * Time, type and amount are always shown; on a narrow terminal the others are left out
+ * (and said so), the transaction id first: it is the least used in a ledger view, and no
+ * command takes it.
+ */
 export const TRANSACTION_COLUMNS: Column<Transaction>[] = [
   { field: 'created_at', header: 'TIME', get: (t) => formatTime(t.created_at) },
-  { field: 'transaction_id', header: 'ID' },
+  { field: 'transaction_id', header: 'ID', priority: 0 },
   { field: 'type', header: 'TYPE' },
   { field: 'amount', header: 'AMOUNT', get: (t) => formatMoney(t.amount, t.currency), align: 'right', style: (s, c, t) => (t.amount < 0 ? c.red(s) : c.green(s)) },
-  { field: 'balance_after', header: 'BALANCE', get: (t) => formatMoney(t.balance_after, t.currency), align: 'right' },
-  { field: 'reference', header: 'ORDER/PAYOUT', get: (t) => t.order_id ?? t.payout_id ?? '' },
-  { field: 'description', header: 'DESCRIPTION' },
+  { field: 'balance_after', header: 'BALANCE', get: (t) => formatMoney(t.balance_after, t.currency), align: 'right', priority: 3 },
+  // An order or payout id: never cut, left out before the balance.
+  { field: 'reference', header: 'ORDER/PAYOUT', get: (t) => t.order_id ?? t.payout_id ?? '', shrink: false, priority: 2 },
+  { field: 'description', header: 'DESCRIPTION', shrink: true, priority: 1 },
 ];
 
 const FIELDS = ['transaction_id', 'type', 'amount', 'currency', 'balance_after', 'order_id', 'payout_id', 'description', 'created_at'];
@@ -86,7 +93,15 @@ export async function run(f: Factory, options: TransactionsListOptions): Promise
   const res = await listTransactions(client, query, { signal: f.io.signal });
   await printList(f.io, res.data.data, TRANSACTION_COLUMNS, settings, { empty: 'No transactions match.' });
   if (res.data.has_more && res.data.next_cursor) {
-    err(f.io, `More transactions: vouchers transactions list --cursor ${res.data.next_cursor} (or --all for every page)\n`);
+    err(f.io, nextPageHint('transactions', {
+      command: ['transactions', 'list'],
+      flags: [
+        ['--from', query.from], ['--to', query.to], ['--order', query.order_id], ['--type', query.type], ['--limit', query.limit],
+        ['--json', options.json], ['--output', options.output], ['--fields', typeof options.fields === 'string' ? options.fields : undefined],
+      ],
+      globals: f.globals(),
+      cursor: res.data.next_cursor,
+    }));
   }
 }
 

@@ -1,5 +1,6 @@
 export * from './options.js';
 export * from './print.js';
+export * from './next-page.js';
 export * from './format.js';
 export * from './spinner.js';
 export * from './error.js';

@@ -1,0 +1,50 @@
+/**
+ * The hint printed on stderr after one page of a list: the full command that prints the
+ * next page. A cursor only continues the query it came from, so the hint repeats every
+ * filter and option that shaped this page (and the global --profile / --base-url that
+ * chose the server), quoted for a POSIX shell, with the new cursor in place of any old one.
+ * Light: no imports, safe anywhere.
+ */
+
+/** A word as a POSIX shell reads it back: bare when it is safe, else in single quotes. */
+export function shellQuote(word: string): string {
+  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
+  return `'${word.replace(/'/g, `'\\''`)}'`;
+}
+
+/** A flag and its value as the user would type them: `true` for a switch, undefined/false to leave it out. */
+export type HintFlag = readonly [flag: string, value: string | number | boolean | undefined];
+
+export interface NextPageCommand {
+  /** The command words after `vouchers`, e.g. `['transactions', 'list']`. */
+  command: readonly string[];
+  /** Filters and options of this run, in the order to print them (no --cursor, no --all). */
+  flags: readonly HintFlag[];
+  /** The root options of this run (`f.globals()`): --profile and --base-url are repeated. */
+  globals?: { profile?: string; baseUrl?: string };
+  cursor: string;
+}
+
+function words(flags: readonly HintFlag[]): string[] {
+  const out: string[] = [];
+  for (const [flag, value] of flags) {
+    if (value === undefined || value === false) continue;
+    out.push(flag);
+    if (value !== true) out.push(String(value));
+  }
+  return out;
+}
+
+/** `vouchers [--profile P] noun verb --filter x … --cursor C`, shell-quoted. */
+export function nextPageCommand(next: NextPageCommand): string {
+  const global = words([['--profile', next.globals?.profile], ['--base-url', next.globals?.baseUrl]]);
+  return ['vouchers', ...global, ...next.command, ...words(next.flags), '--cursor', next.cursor].map(shellQuote).join(' ');
+}
+
+/**
+ * `More <noun>: vouchers … --cursor C` and how to get every page instead, one line for
+ * stderr. Every list command that pages prints its hint with this.
+ */
+export function nextPageHint(noun: string, next: NextPageCommand): string {
+  return `More ${noun}: ${nextPageCommand(next)} (or every page: --all instead of --cursor)\n`;
+}
