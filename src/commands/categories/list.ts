@@ -9,8 +9,8 @@ export type CategoriesListOptions = OutputFlags;
 
 const COLUMNS: Column<Category>[] = [
   { field: 'category_id', header: 'ID' },
-  { field: 'name', header: 'NAME' },
-  { field: 'description', header: 'DESCRIPTION' },
+  { field: 'name', header: 'NAME', shrink: true },
+  { field: 'description', header: 'DESCRIPTION', shrink: true },
 ];
 
 export async function run(f: Factory, options: CategoriesListOptions): Promise<void> {

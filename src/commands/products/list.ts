@@ -13,14 +13,19 @@ export interface ProductsListOptions extends OutputFlags {
   category?: string;
 }
 
+/**
+ * Id and currency are always shown; names are shortened first on a narrow terminal, then
+ * expiry, vendor, countries and denominations are left out in that order (and said so).
+ * Denominations are amounts: shown whole or not at all (a trailing "…" is the server's cut).
+ */
 const COLUMNS: Column<Product>[] = [
   { field: 'product_id', header: 'ID' },
-  { field: 'name', header: 'NAME' },
-  { field: 'vendor', header: 'VENDOR' },
+  { field: 'name', header: 'NAME', shrink: true },
+  { field: 'vendor', header: 'VENDOR', shrink: true, priority: 1 },
   { field: 'currency', header: 'CURRENCY' },
-  { field: 'countries', header: 'COUNTRIES', get: (p) => p.countries.join(',') },
-  { field: 'denominations', header: 'DENOMINATIONS', get: (p) => p.denominations.join(', ') + (p.denominations_truncated ? ', …' : '') },
-  { field: 'expiry_policy', header: 'EXPIRY', get: (p) => describeExpiry(p.expiry_policy) },
+  { field: 'countries', header: 'COUNTRIES', get: (p) => p.countries.join(','), priority: 2 },
+  { field: 'denominations', header: 'DENOMINATIONS', get: (p) => p.denominations.join(', ') + (p.denominations_truncated ? ', …' : ''), priority: 3 },
+  { field: 'expiry_policy', header: 'EXPIRY', get: (p) => describeExpiry(p.expiry_policy), shrink: true, priority: 0 },
 ];
 
 const FIELDS = ['product_id', 'name', 'category_id', 'vendor', 'currency', 'countries', 'denominations', 'denominations_truncated', 'expiry_policy'];

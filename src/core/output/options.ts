@@ -8,7 +8,7 @@ import { colorEnabled, type IO } from '../io/io.js';
 
 export const LIST_FORMATS = ['table', 'json', 'ndjson', 'csv'] as const;
 export type ListFormat = (typeof LIST_FORMATS)[number];
-/** What is actually written: `table` becomes `tsv` when stdout is not a TTY. */
+/** What is actually written: the default `table` becomes `tsv` when stdout is not a TTY (an explicit `--output table` stays a table). */
 export type OutputFormat = ListFormat | 'tsv';
 
 export interface OutputFlags {
@@ -32,7 +32,7 @@ export interface OutputSettings {
 export function addOutputOptions(cmd: Command, kind: 'list' | 'record' = 'record'): Command {
   cmd.option('--json', 'print JSON (the API resource as returned)');
   if (kind === 'list') {
-    cmd.addOption(new Option('-o, --output <format>', 'output format').choices([...LIST_FORMATS]));
+    cmd.addOption(new Option('-o, --output <format>', 'output format: table, json, ndjson or csv (default: a table on a terminal, tab-separated rows when piped; an explicit table is a table even when piped)').choices([...LIST_FORMATS]));
   }
   cmd.option('--fields [names]', 'comma-separated fields to show; without a value, list the fields');
   return cmd;
@@ -44,7 +44,8 @@ export function resolveOutput(io: IO, flags: OutputFlags, globalColor = true): O
   }
   const requested: ListFormat = flags.json ? 'json' : ((flags.output as ListFormat | undefined) ?? 'table');
   if (!LIST_FORMATS.includes(requested)) throw new UsageError(`unknown output format ${JSON.stringify(requested)}`, `use one of ${LIST_FORMATS.join(', ')}`);
-  const format: OutputFormat = requested === 'table' && !io.stdoutIsTTY ? 'tsv' : requested;
+  // Only the default switches to TSV when piped: asked for by name, a table is a table.
+  const format: OutputFormat = requested === 'table' && !io.stdoutIsTTY && !flags.json && flags.output === undefined ? 'tsv' : requested;
   const listFields = flags.fields === true;
   let fields: string[] | undefined;
   if (typeof flags.fields === 'string') {

@@ -1,11 +1,11 @@
 /**
  * One sink for data on stdout: tables on a TTY (cli-table3), tab-separated untruncated
- * rows when piped, JSON, NDJSON and CSV. Lists may be async iterables and are streamed
+ * rows when piped (unless a table was asked for by name), JSON, NDJSON and CSV. Lists may be async iterables and are streamed
  * row by row (constant memory) in every format but `table` and `json`.
  */
 import { Chalk, type ChalkInstance } from 'chalk';
 import { UsageError } from '../errors/index.js';
-import { out, type IO } from '../io/io.js';
+import { err, out, type IO } from '../io/io.js';
 import type { OutputSettings } from './options.js';
 
 export interface Column<T> {
@@ -19,24 +19,42 @@ export interface Column<T> {
   style?: (text: string, c: ChalkInstance, row: T) => string;
   /** Right-align in tables (amounts). */
   align?: 'left' | 'right';
-  /** Never shortened to fit the terminal (default: true for a field named `id` or `*_id`). */
+  /**
+   * Free text (descriptions, names, references, urls, paths) that may be shortened, with an
+   * ellipsis, when the table is wider than the terminal. Default: true for a field named
+   * like free text (see FREE_TEXT), false for every other column: ids, amounts, statuses,
+   * dates and times are never cut.
+   */
+  shrink?: boolean;
+  /** Older spelling: `fixed: true` is `shrink: false`, `fixed: false` is `shrink: true`. */
   fixed?: boolean;
+  /**
+   * Optional on a narrow terminal: when the table does not fit even with its free text
+   * shortened, columns with a priority are left out, the lowest priority first (the
+   * rightmost first among equals), and a note on stderr says which and how to see them.
+   * Columns without a priority are always shown; none is left out of a `--fields` table.
+   */
+  priority?: number;
   /** Left out of the default table on a terminal (still in TSV and CSV, and with --fields). */
   wide?: boolean;
 }
 
-/** Narrowest a column is cut to (content characters) when a table must fit the terminal. */
+/** Narrowest a free-text column is cut to (content characters) when a table must fit the terminal. */
 export const MIN_COLUMN_WIDTH = 6;
+
+/** Characters a table needs for `widths` (content only): borders and padding take 3 a column + 1. */
+export function tableWidth(widths: number[]): number {
+  return widths.reduce((a, w) => a + w, 0) + 3 * widths.length + 1;
+}
 
 /**
  * Column widths (content only, without padding) that fit `columns` terminal characters:
  * the widest shortenable column loses a character at a time until the table fits or
- * every shortenable column is at MIN_COLUMN_WIDTH. Borders take 3 characters a column + 1.
+ * every shortenable column is at MIN_COLUMN_WIDTH. `fixed[i]` marks a column never shortened.
  */
 export function fitColumnWidths(natural: number[], fixed: boolean[], columns: number): number[] {
   const widths = [...natural];
-  const total = () => widths.reduce((a, w) => a + w, 0) + 3 * widths.length + 1;
-  while (total() > columns) {
+  while (tableWidth(widths) > columns) {
     let widest = -1;
     for (let i = 0; i < widths.length; i++) {
       if (fixed[i] || widths[i]! <= MIN_COLUMN_WIDTH) continue;
@@ -48,9 +66,73 @@ export function fitColumnWidths(natural: number[], fixed: boolean[], columns: nu
   return widths;
 }
 
-/** Ids are copied and pasted: a column of one is never cut unless it says otherwise. */
-function isFixed<T>(col: Column<T>): boolean {
-  return col.fixed ?? /(^|_)id$/.test(col.field);
+/** What the layout of a table needs to know of a column. */
+export interface ColumnFit {
+  /** Widest content (or header), in characters. */
+  natural: number;
+  /** Free text that may be shortened. */
+  shrink: boolean;
+  /** May be left out, the lowest first; undefined: always shown. */
+  priority?: number;
+}
+
+export interface TableLayout {
+  /** Indexes of the columns shown, in their order. */
+  shown: number[];
+  /** Widths of the shown columns, in the same order. */
+  widths: number[];
+  /** Indexes of the columns left out, in their order. */
+  dropped: number[];
+  /** False when even the last resort is wider than the terminal (the terminal wraps its lines). */
+  fits: boolean;
+}
+
+/**
+ * Lay a table out for a terminal `columns` wide. In order: shorten free text (never below
+ * MIN_COLUMN_WIDTH); if that is not enough, leave out optional columns one at a time, the
+ * lowest priority first, then bring back, most important first, any that fits after all;
+ * if nothing more can go, the table is wider than the terminal: its lines wrap, and no
+ * amount, status, time or id is ever cut.
+ */
+export function layoutTable(cols: ColumnFit[], columns: number): TableLayout {
+  const attempt = (shown: number[]) => {
+    const widths = fitColumnWidths(shown.map((i) => cols[i]!.natural), shown.map((i) => !cols[i]!.shrink), columns);
+    return { shown, widths, fits: tableWidth(widths) <= columns };
+  };
+  let shown = cols.map((_, i) => i);
+  let best = attempt(shown);
+  if (best.fits) return { ...best, dropped: [] };
+  const candidates = shown
+    .filter((i) => cols[i]!.priority !== undefined)
+    .sort((a, b) => cols[a]!.priority! - cols[b]!.priority! || b - a);
+  const dropped: number[] = [];
+  for (const i of candidates) {
+    shown = shown.filter((x) => x !== i);
+    dropped.push(i);
+    best = attempt(shown);
+    if (best.fits) break;
+  }
+  if (best.fits) {
+    for (const i of [...dropped].reverse()) {
+      const tried = attempt([...shown, i].sort((a, b) => a - b));
+      if (tried.fits) {
+        best = tried;
+        shown = tried.shown;
+        dropped.splice(dropped.indexOf(i), 1);
+      }
+    }
+  }
+  return { ...best, dropped: dropped.sort((a, b) => a - b) };
+}
+
+/** Field names of free text: shortened first when a table is too wide (a column's `shrink` overrides). */
+export const FREE_TEXT = /(^|_)(description|name|title|note|notes|reference|url|path|message|comment|label)$/;
+
+/** Whether a column may be shortened: ids, amounts, statuses and times never are. */
+function shrinks<T>(col: Column<T>): boolean {
+  if (col.shrink !== undefined) return col.shrink;
+  if (col.fixed !== undefined) return !col.fixed;
+  return FREE_TEXT.test(col.field);
 }
 
 /** Cut `text` to `width` characters, the last one an ellipsis. */
@@ -169,9 +251,21 @@ export async function printList<T>(io: IO, rows: Iterable<T> | AsyncIterable<T>,
         await out(io, c.dim(options.empty ?? 'No results.') + '\n');
         return 0;
       }
-      const heads = cols.map((col) => col.header ?? col.field.toUpperCase());
+      let heads = cols.map((col) => col.header ?? col.field.toUpperCase());
       const natural = cols.map((_, i) => Math.max([...heads[i]!].length, ...texts.map((t) => [...t[i]!].length)));
-      const widths = fitColumnWidths(natural, cols.map(isFixed), io.columns);
+      // Fitted to the terminal only on one: an explicit --output table when piped is printed whole.
+      const layout = settings.tty
+        ? layoutTable(cols.map((col, i) => ({ natural: natural[i]!, shrink: shrinks(col), priority: settings.fields ? undefined : col.priority })), io.columns)
+        : { shown: cols.map((_, i) => i), widths: natural, dropped: [] as number[], fits: true };
+      if (layout.dropped.length > 0) {
+        const left = layout.dropped.map((i) => cols[i]!.field);
+        const example = [cols[layout.shown[0]!]!.field, ...left].join(',');
+        err(io, `Left out to fit ${io.columns} columns: ${left.join(', ')}. Show them with --fields (e.g. --fields ${example}), or every field with --output json.\n`);
+      }
+      cols = layout.shown.map((i) => cols[i]!);
+      heads = layout.shown.map((i) => heads[i]!);
+      const shownTexts = texts.map((t) => layout.shown.map((i) => t[i]!));
+      const widths = layout.widths;
       const { default: Table } = await import('cli-table3');
       const table = new Table({
         head: heads.map((h, i) => c.bold(truncate(h, widths[i]!))),
@@ -179,7 +273,7 @@ export async function printList<T>(io: IO, rows: Iterable<T> | AsyncIterable<T>,
         colAligns: cols.map((col) => col.align ?? 'left'),
         wordWrap: false,
       });
-      texts.forEach((t, n) => {
+      shownTexts.forEach((t, n) => {
         table.push(cols.map((col, i) => {
           const text = truncate(t[i]!, widths[i]!);
           return col.style && text ? col.style(text, c, source[n]!) : text;

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveOutput } from '../../../src/core/output/options.js';
-import { fitColumnWidths, handleFieldsFlag, MIN_COLUMN_WIDTH, printList, type Column } from '../../../src/core/output/print.js';
+import { fitColumnWidths, handleFieldsFlag, layoutTable, MIN_COLUMN_WIDTH, printList, tableWidth, type Column } from '../../../src/core/output/print.js';
 import { testIO } from '../../helpers/io.js';
 
 interface Row { id: string; title: string; note: string; secret_ish: string }
@@ -136,5 +136,100 @@ describe('printList in other formats', () => {
     expect(resolveOutput(io, { json: true, output: 'json' }).format).toBe('json');
     expect(() => resolveOutput(io, { json: true, output: 'csv' })).toThrow(/contradict/);
     expect(() => resolveOutput(io, { fields: ' , ' })).toThrow(/at least one field/);
+  });
+});
+
+describe('layoutTable: free text shrinks first, optional columns go next, nothing else is ever cut', () => {
+  // Widths: id 30, amount 12, status 9, time 20, description 40; borders 3 a column + 1.
+  const cols = [
+    { natural: 30, shrink: false },
+    { natural: 12, shrink: false },
+    { natural: 9, shrink: false, priority: 2 },
+    { natural: 20, shrink: false, priority: 1 },
+    { natural: 40, shrink: true, priority: 0 },
+  ];
+
+  it('shrinks only the free text when that is enough', () => {
+    const l = layoutTable(cols, 110);
+    expect(l).toEqual({ shown: [0, 1, 2, 3, 4], widths: [30, 12, 9, 20, 23], dropped: [], fits: true });
+    expect(tableWidth(l.widths)).toBe(110);
+  });
+
+  it('leaves out optional columns, the lowest priority first, and brings back what fits', () => {
+    // Free text at its minimum: 30+12+9+20+6 + 16 = 93. At 80: the description (0) goes: 71+13 = 84,
+    // then the time (1): 51+10 = 61 fits; the description comes back (6..22 wide), the time does not.
+    const l = layoutTable(cols, 80);
+    expect(l.shown).toEqual([0, 1, 2, 4]);
+    expect(l.dropped).toEqual([3]);
+    expect(l.widths).toEqual([30, 12, 9, 16]);
+    expect(l.fits).toBe(true);
+  });
+
+  it('as a last resort the table is wider than the terminal: ids and amounts stay whole', () => {
+    const l = layoutTable(cols, 30);
+    expect(l.shown).toEqual([0, 1]);
+    expect(l.widths).toEqual([30, 12]);
+    expect(l.dropped).toEqual([2, 3, 4]);
+    expect(l.fits).toBe(false);
+  });
+
+  it('among equal priorities the rightmost goes first; no priority means never left out', () => {
+    const same = [{ natural: 20, shrink: false }, { natural: 20, shrink: false, priority: 1 }, { natural: 20, shrink: false, priority: 1 }];
+    expect(layoutTable(same, 60)).toMatchObject({ shown: [0, 1], dropped: [2], fits: true });
+    expect(layoutTable([{ natural: 50, shrink: false }, { natural: 50, shrink: false }], 40)).toEqual({ shown: [0, 1], widths: [50, 50], dropped: [], fits: false });
+  });
+});
+
+describe('printList as a table on a narrow terminal', () => {
+  interface Tx { transaction_id: string; amount: string; status: string; created_at: string; description: string }
+  const rows: Tx[] = [
+    { transaction_id: 'txn_01JDQ5N7ZS3QK6V9W2X4Y8B1CE', amount: '100000.00 USD', status: 'PARTIALLY_DELIVERED', created_at: '2026-11-22 09:30:00Z', description: 'A long description of what happened to this money' },
+  ];
+  const txCols: Column<Tx>[] = [
+    { field: 'created_at', header: 'TIME' },
+    { field: 'transaction_id', header: 'ID', priority: 0 },
+    { field: 'amount', align: 'right' },
+    { field: 'status' },
+    { field: 'description', priority: 1 },
+  ];
+
+  it('never cuts amounts, statuses, times or ids; says on stderr what was left out and how to see it', async () => {
+    const io = testIO({ tty: true, columns: 80, env: { NO_COLOR: '1' } });
+    await printList(io, rows, txCols, resolveOutput(io, {}));
+    const text = io.stdoutText();
+    for (const line of text.trimEnd().split('\n')) expect([...line].length, line).toBeLessThanOrEqual(80);
+    for (const v of ['100000.00 USD', 'PARTIALLY_DELIVERED', '2026-11-22 09:30:00Z']) expect(text).toContain(v);
+    expect(text).not.toContain('txn_01JDQ5N7ZS3QK6V9W2X4Y8B1CE');
+    expect(text).toContain('DESCRIPTION');
+    expect(io.stderrText()).toBe('Left out to fit 80 columns: transaction_id. Show them with --fields (e.g. --fields created_at,transaction_id), or every field with --output json.\n');
+  });
+
+  it('a column not named like free text is never shortened, even without metadata', async () => {
+    const io = testIO({ tty: true, columns: 40, env: { NO_COLOR: '1' } });
+    await printList(io, rows, [{ field: 'status' }, { field: 'amount' }, { field: 'created_at' }], resolveOutput(io, {}));
+    expect(io.stdoutText()).not.toContain('…');
+    expect(io.stdoutText()).toContain('PARTIALLY_DELIVERED');
+    expect(io.stderrText()).toBe('');
+  });
+});
+
+describe('resolveOutput: table or TSV', () => {
+  it('the default is a table on a terminal and TSV when piped; an explicit table stays a table', () => {
+    expect(resolveOutput(testIO({ tty: true }), {}).format).toBe('table');
+    expect(resolveOutput(testIO(), {}).format).toBe('tsv');
+    const piped = resolveOutput(testIO(), { output: 'table' });
+    expect(piped.format).toBe('table');
+    expect(piped.color).toBe(false);
+    expect(piped.tty).toBe(false);
+  });
+
+  it('an explicit table piped is printed whole, with its header and without colour', async () => {
+    const io = testIO({ columns: 30 });
+    await printList(io, ROWS, COLUMNS, resolveOutput(io, { output: 'table' }));
+    const text = io.stdoutText();
+    expect(text).not.toMatch(ANSI);
+    expect(text).toContain('TITLE');
+    expect(text).toContain(ROWS[0]!.title);
+    expect(text).not.toContain('…');
   });
 });
