@@ -1,6 +1,6 @@
 /** `vouchers reconciliation get DATE`: GET /reconciliation/{date} (planned; experimental). */
 import { getReconciliation } from '../../api/reconciliation.js';
-import type { Drift, ReconciliationReport } from '../../contract/reconciliation.js';
+import type { Drift } from '../../contract/reconciliation.js';
 import { UsageError } from '../../core/errors/index.js';
 import { err, out } from '../../core/io/io.js';
 import { formatTime, styleStatus } from '../../core/output/format.js';
@@ -22,9 +22,10 @@ export function reportDate(text: string, now: number): string {
   return v;
 }
 
+/** Ids, the time and the resolution are never cut; on a narrow terminal the vendor is shortened first. */
 const DRIFT_COLUMNS: Column<Drift>[] = [
   { field: 'order_id', header: 'ORDER' },
-  { field: 'vendor', header: 'VENDOR' },
+  { field: 'vendor', header: 'VENDOR', shrink: true },
   { field: 'product_id', header: 'PRODUCT' },
   { field: 'our_allocation', header: 'OUR ALLOCATION' },
   { field: 'vendor_record', header: 'VENDOR RECORD' },
@@ -32,18 +33,31 @@ const DRIFT_COLUMNS: Column<Drift>[] = [
   { field: 'resolution', header: 'RESOLUTION', style: (s, c) => styleStatus(s, c) },
 ];
 
+/** Keys of the report: what `--fields` picks with --json / --output json. */
 const FIELDS = ['date', 'summary', 'drifts', 'generated_at'];
+/** Fields of a drift: what `--fields` picks in the list part (table, TSV, ndjson, csv). */
+const DRIFT_FIELDS = DRIFT_COLUMNS.map((c) => c.field);
 
+/**
+ * `--json` / `--output json`: the report as returned. `--output ndjson|csv`: its drifts, a
+ * list. A table (on a terminal, or asked for by name) or TSV (piped): the summary, then the
+ * drifts. `--fields` picks report keys for JSON and drift fields for everything else.
+ */
 export async function run(f: Factory, dateText: string, options: ReconciliationGetOptions): Promise<void> {
   const date = reportDate(dateText, f.clock.now());
   const settings = resolveOutput(f.io, options, f.globals().color !== false);
-  if (await handleFieldsFlag(f.io, settings, FIELDS)) return;
+  const whole = settings.format === 'json';
+  if (await handleFieldsFlag(f.io, settings, whole ? FIELDS : DRIFT_FIELDS)) return;
   err(f.io, EXPERIMENTAL_NOTE + '\n');
   const client = await f.client();
   const res = await getReconciliation(client, date, { signal: f.io.signal });
   const report = res.data;
-  if (settings.format === 'json' || settings.format === 'ndjson') {
+  if (whole) {
     await printRecord(f.io, report, [], settings);
+    return;
+  }
+  if (settings.format === 'ndjson' || settings.format === 'csv') {
+    await printList(f.io, report.drifts, DRIFT_COLUMNS, settings);
     return;
   }
   const s = report.summary;
@@ -58,9 +72,9 @@ export async function run(f: Factory, dateText: string, options: ReconciliationG
   ], { ...settings, fields: undefined });
   if (settings.format === 'table') {
     await out(f.io, '\n');
-    await printList(f.io, report.drifts, DRIFT_COLUMNS, { ...settings, fields: undefined }, { empty: 'No drifts.' });
+    await printList(f.io, report.drifts, DRIFT_COLUMNS, settings, { empty: 'No drifts.' });
   } else if (report.drifts.length > 0) {
     await out(f.io, '\n');
-    await printList(f.io, report.drifts, DRIFT_COLUMNS, { ...settings, fields: undefined });
+    await printList(f.io, report.drifts, DRIFT_COLUMNS, settings);
   }
 }

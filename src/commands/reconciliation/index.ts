@@ -7,16 +7,20 @@ export const registerReconciliation: RegisterCommand = (program, f) => {
   const get = reconciliation.command('get')
     .description('[experimental] Show the reconciliation report of one UTC day: summary and drifts')
     .argument('<date>', 'UTC day, YYYY-MM-DD (or "today" / "yesterday")');
-  addOutputOptions(get, 'record');
+  addOutputOptions(get, 'list');
   get.addHelpText('after', `
 EXPERIMENTAL: GET /reconciliation/{date} is a planned endpoint of the API document; it is
 not built on production servers yet and its contract may change. Against a server without
 it this command says so and exits 4. The local sandbox serves it when started with
 --enable-planned.
 
+--json (or --output json) prints the whole report, --fields picking its keys; --output ndjson
+or csv prints its drifts, one per line, --fields picking drift fields.
+
 Examples:
   $ vouchers reconciliation get 2026-11-21
-  $ vouchers reconciliation get yesterday --json`);
+  $ vouchers reconciliation get yesterday --json
+  $ vouchers reconciliation get today --output csv --fields order_id,vendor_record,resolution > drifts.csv`);
   get.action(async (date: string, opts) => {
     const { run } = await import('./get.js');
     await run(f, date, opts);
