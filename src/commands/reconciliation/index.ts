@@ -14,8 +14,9 @@ not built on production servers yet and its contract may change. Against a serve
 it this command says so and exits 4. The local sandbox serves it when started with
 --enable-planned.
 
---json (or --output json) prints the whole report, --fields picking its keys; --output ndjson
-or csv prints its drifts, one per line, --fields picking drift fields.
+--json (or --output json) prints the whole report, --fields picking its keys. --output ndjson
+or csv prints only the drifts, one per line; the table (or the TSV when piped) shows the
+summary, then the drifts. There --fields picks drift fields.
 
 Examples:
   $ vouchers reconciliation get 2026-11-21

@@ -19,9 +19,13 @@ export const registerTransactions: RegisterCommand = (program, f) => {
     .option('--all', 'fetch every page and stream the rows as they arrive (progress on stderr)');
   addOutputOptions(list, 'list');
   list.addHelpText('after', `
+One page at a time: after it, stderr shows the command for the next page, every filter
+repeated with the new --cursor.
+
 Examples:
   $ vouchers transactions list
   $ vouchers transactions list --from 2026-11-01 --to 2026-11-30 --type ORDER_DEBIT
+  $ vouchers transactions list --type TOP_UP --limit 1
   $ vouchers transactions list --order ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --json
   $ vouchers transactions list --all --output ndjson > transactions.ndjson
   $ vouchers transactions list --all --output csv --fields created_at,type,amount,currency > ledger.csv`);

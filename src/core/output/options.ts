@@ -32,7 +32,7 @@ export interface OutputSettings {
 export function addOutputOptions(cmd: Command, kind: 'list' | 'record' = 'record'): Command {
   cmd.option('--json', 'print JSON (the API resource as returned)');
   if (kind === 'list') {
-    cmd.addOption(new Option('-o, --output <format>', 'output format: table, json, ndjson or csv (default: a table on a terminal, tab-separated rows when piped; an explicit table is a table even when piped)').choices([...LIST_FORMATS]));
+    cmd.addOption(new Option('-o, --output <format>', 'output format (default: a table on a terminal, tab-separated rows when piped; --output table prints the table even when piped)').choices([...LIST_FORMATS]));
   }
   cmd.option('--fields [names]', 'comma-separated fields to show; without a value, list the fields');
   return cmd;
