@@ -117,11 +117,21 @@ describe('next-page hint', () => {
     expect(next.code).toBe(0);
     expect(next.stdout.split('\n')[0]).toBe('transaction_id,type');
 
-    // The order filter: one order has a single transaction, so no hint; two pages of the
-    // same order do not exist in the sandbox, so check the command line the hint would carry.
-    const ofOrder = await runCli(['transactions', 'list', '--order', orderId, '--limit', '1'], { env });
-    expect(ofOrder.code).toBe(0);
-    if (ofOrder.stderr.includes('--cursor')) expect(hintArgv(ofOrder.stderr)).toEqual(expect.arrayContaining(['--order', orderId]));
+    // The order filter: an order the vendor fails has two transactions, its debit and its refund.
+    const failed = await client.request<{ order_id: string }>({ method: 'POST', path: '/orders', body: { items: [{ product_id: 'sbx-vendor-fail', denomination: 10, quantity: 1 }] }, idempotencyKey: 'list-output-vendor-fail' });
+    const failedId = failed.data.order_id;
+    let ofOrder = await runCli(['transactions', 'list', '--order', failedId, '--limit', '1'], { env });
+    for (let i = 0; i < 200 && !ofOrder.stderr.includes('--cursor'); i++) {
+      await new Promise((r) => setTimeout(r, 25));
+      ofOrder = await runCli(['transactions', 'list', '--order', failedId, '--limit', '1'], { env });
+    }
+    const orderArgv = hintArgv(ofOrder.stderr);
+    expect(orderArgv).toEqual(expect.arrayContaining(['--order', failedId]));
+    const rest = await runCli([...orderArgv, '--output', 'ndjson'], { env });
+    expect(rest.code).toBe(0);
+    const restRows = rest.stdout.trim().split('\n').map((l) => JSON.parse(l) as Transaction);
+    expect(restRows.length).toBeGreaterThan(0);
+    expect(restRows.every((t) => t.order_id === failedId)).toBe(true);
 
     const dir = await profileDir(sb, 'ci');
     const viaProfile = await runCli(['--profile', 'ci', 'transactions', 'list', '--type', 'payout', '--limit', '1'], { configDir: dir });
