@@ -3,7 +3,7 @@
  * listener's own URL (the API is on loopback), the secret saved in the profile (never
  * printed), and an asynchronous order's events arrive verified, stored and shown.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFactory } from '../../src/factory.js';
@@ -11,6 +11,7 @@ import { run } from '../../src/main.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { testIO, type TestIO } from '../helpers/io.js';
 import { tempConfigDir } from '../helpers/run-cli.js';
+import { profileDir } from '../helpers/sandbox.js';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => { for (const c of closers.splice(0).reverse()) await c(); });
@@ -35,11 +36,11 @@ describe('vouchers listen --register (sandbox)', () => {
   it('registers its own URL, saves the secret, and receives an async order\'s events', async () => {
     const sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true });
     closers.push(() => sb.close());
-    const configDir = tempConfigDir();
-    const env = { VOUCHERS_CONFIG_DIR: configDir, VOUCHERS_BASE_URL: sb.baseUrl, VOUCHERS_API_KEY: sb.apiKey, VOUCHERS_API_SECRET: sb.apiSecret };
+    const configDir = await profileDir(sb, 'local');
+    const env = { VOUCHERS_CONFIG_DIR: configDir };
 
     const { io } = await startListen(env);
-    expect(io.stderrText()).toMatch(/Registered http:\/\/127\.0\.0\.1:\d+\/webhooks \(wh_\w+\); signing secret saved in profile "default"/);
+    expect(io.stderrText()).toMatch(/Registered http:\/\/127\.0\.0\.1:\d+\/webhooks \(wh_\w+\); signing secret saved in profile "local"/);
     const config = readFileSync(join(configDir, 'config.json'), 'utf8');
     const secret = /"webhook_secret":\s*"(whsec_[^"]+)"/.exec(config)?.[1];
     expect(secret).toBeDefined();
@@ -61,5 +62,21 @@ describe('vouchers listen --register (sandbox)', () => {
 
     const stored = readFileSync(join(configDir, 'events.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).envelope.event);
     expect(stored).toEqual(expect.arrayContaining(mine));
+  });
+
+  it('with credentials from the environment only, keeps the secret for this listener and creates no profile', async () => {
+    const sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true });
+    closers.push(() => sb.close());
+    const configDir = tempConfigDir();
+    const env = { VOUCHERS_CONFIG_DIR: configDir, VOUCHERS_BASE_URL: sb.baseUrl, VOUCHERS_API_KEY: sb.apiKey, VOUCHERS_API_SECRET: sb.apiSecret };
+    const { io } = await startListen(env);
+    expect(io.stderrText()).toMatch(/Registered http:\/\/127\.0\.0\.1:\d+\/webhooks \(wh_\w+\); its new signing secret is kept by this listener only \(no profile to save it in/);
+    expect(existsSync(join(configDir, 'config.json')) ? readFileSync(join(configDir, 'config.json'), 'utf8') : '').not.toMatch(/webhook_secret/);
+    // Deliveries still verify with it: an order's events reach the listener.
+    const f = createFactory(testIO({ env }), () => ({}));
+    closers.push(() => f.dispose());
+    const order = await (await f.client()).request<{ order_id: string }>({ method: 'POST', path: '/orders', body: { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }] } });
+    await until(() => io.stdoutText().includes(order.data.order_id), 'the order\'s events');
+    expect(io.stdoutText()).toMatch(/"kind":"event"/);
   });
 });

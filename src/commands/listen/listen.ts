@@ -150,7 +150,9 @@ async function listenWithInbox(f: Factory, o: ListenOptions, initialSecrets: str
       if (reg.secret) secrets = [reg.secret, ...secrets.filter((s) => s !== reg.secret)];
       if (secrets.length === 0) throw new UsageError('the API returned no signing secret for the registered endpoint', NO_SECRET_HINT);
       listener.setSecrets(secrets);
-      err(io, `Registered ${reg.url}${reg.webhookId ? ` (${reg.webhookId})` : ''}${reg.saved ? `; signing secret saved in profile "${reg.profile}"` : ''}.\n`);
+      const kept = reg.saved ? `; signing secret saved in profile "${reg.profile}"`
+        : reg.secret ? '; its new signing secret is kept by this listener only (no profile to save it in: the credentials come from the environment)' : '';
+      err(io, `Registered ${reg.url}${reg.webhookId ? ` (${reg.webhookId})` : ''}${kept}.\n`);
     }
   } catch (e) {
     await listener.close();

@@ -1,6 +1,7 @@
 /**
  * `listen --register`: POST /webhooks with the listener's URL (or --public-url), and keep
- * the returned signing secret in the profile. The secret is never printed.
+ * the returned signing secret in the profile (when the credentials come from one). The
+ * secret is never printed.
  */
 import { registerWebhook } from '../../api/webhooks.js';
 import { UsageError } from '../../core/errors/index.js';
@@ -46,9 +47,17 @@ export async function registerListener(f: Factory, url: string, knownSecrets: re
   }
   const profile = await f.profile();
   const secret = res.data?.signing_secret;
+  let saved = false;
   if (secret) {
+    // Saved into the profile the credentials came from. With credentials from the
+    // environment alone there is none: the listener keeps the secret in memory rather than
+    // creating a profile that holds nothing but it.
     const store = await f.config();
-    store.set(profile.name, { ...(store.get(profile.name) ?? {}), webhook_secret: secret });
+    const stored = store.get(profile.name);
+    if (stored) {
+      store.set(profile.name, { ...stored, webhook_secret: secret });
+      saved = true;
+    }
   }
-  return { webhookId: res.data?.webhook_id, url: res.data?.url ?? url, secret, saved: Boolean(secret), profile: profile.name };
+  return { webhookId: res.data?.webhook_id, url: res.data?.url ?? url, secret, saved, profile: profile.name };
 }
