@@ -213,6 +213,10 @@ describe('cancel, funds, payouts, transactions', () => {
     expect(txns.body.data[0]).toMatchObject({ type: 'PAYOUT', amount: -12.5, payout_id: r.body.payout_id });
     const tooMuch = await api(sb, 'POST', '/payouts', { body: { currency: 'EUR', amount: 10_000_000 }, idempotencyKey: 'payout-2' });
     expect(tooMuch.status).toBe(402);
+    expect(tooMuch.body.error.message).toMatch(/^The EUR wallet holds .*, less than the 10000000\.00 EUR needed; top it up or pay out less$/);
+    const noWallet = await api(sb, 'POST', '/payouts', { body: { currency: 'CHF', amount: 1 }, idempotencyKey: 'payout-4' });
+    expect(noWallet.status).toBe(402);
+    expect(noWallet.body.error.message).toBe('There is no CHF wallet: the 1.00 CHF needed cannot be debited');
     const digits = await api(sb, 'POST', '/payouts', { body: { currency: 'JPY', amount: 1.5 }, idempotencyKey: 'payout-3' });
     expect(digits.status).toBe(422);
     expect(digits.body.error.details[0].path).toBe('amount');

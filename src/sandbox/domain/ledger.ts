@@ -40,7 +40,9 @@ export function post(rt: Runtime, partner: PartnerRecord, entry: LedgerEntry): T
   if (entry.amount_minor < 0 && current + entry.amount_minor < 0) {
     throw new SandboxHttpError(
       'INSUFFICIENT_FUNDS',
-      `The ${entry.currency} wallet holds ${formatMoney(fromMinor(current, entry.currency), entry.currency)}, less than the ${formatMoney(fromMinor(-entry.amount_minor, entry.currency), entry.currency)} needed; top it up or order less`,
+      partner.wallets[entry.currency] === undefined
+        ? `There is no ${entry.currency} wallet: the ${formatMoney(fromMinor(-entry.amount_minor, entry.currency), entry.currency)} needed cannot be debited`
+        : `The ${entry.currency} wallet holds ${formatMoney(fromMinor(current, entry.currency), entry.currency)}, less than the ${formatMoney(fromMinor(-entry.amount_minor, entry.currency), entry.currency)} needed; top it up${entry.type === 'PAYOUT' ? ' or pay out less' : ' or order less'}`,
     );
   }
   const w = wallet(rt, partner, entry.currency);
