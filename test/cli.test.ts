@@ -47,6 +47,15 @@ describe('root command', () => {
     expect(noun.stderr).toBe("Error: unknown command 'ordrs'\n  hint      did you mean orders? see vouchers --help\n");
   });
 
+  it('a group of commands without examples of its own points at its commands\' help', async () => {
+    for (const noun of ['wallets', 'profiles', 'payouts']) {
+      const r = await runCli([noun, '--help']);
+      expect(r.stdout.trimEnd().split('\n').pop()).toBe(`Each command has examples: vouchers ${noun} <command> --help`);
+    }
+    // A group with examples of its own keeps them.
+    expect((await runCli(['sandbox', '--help'])).stdout).not.toMatch(/Each command has examples/);
+  });
+
   it('help <noun> <verb> shows that verb\'s help; help of an unknown command is an error', async () => {
     const verb = await runCli(['help', 'orders', 'create']);
     expect(verb.code).toBe(0);
