@@ -1,6 +1,8 @@
 /**
  * `orders list`: one page (newest first), or with --all every page, streamed row by row.
  * Filters map to the extension GET /orders: status, reference, created_from, created_to.
+ * After one page, stderr shows the full command for the next one (every filter and output
+ * flag repeated: a cursor only continues the query it came from).
  */
 import { iterateOrders, listOrders, type OrderListQuery } from '../../api/orders.js';
 import { PAGE_LIMIT } from '../../contract/common.js';
@@ -8,6 +10,7 @@ import type { Order } from '../../contract/orders.js';
 import { UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
 import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
+import { nextPageHint } from '../../core/output/next-page.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
 import type { Factory } from '../../factory.js';
@@ -26,13 +29,18 @@ export interface ListFlags extends OutputFlags {
   all?: boolean;
 }
 
+/**
+ * Order id, status, total and created time are always shown, whole. On a narrow terminal
+ * the reference (free text) is shortened first; then the others are left out (and said
+ * so on stderr): where it was fulfilled from first, then the voucher count, the reference last.
+ */
 export const ORDER_COLUMNS: Column<Order>[] = [
   { field: 'order_id' },
   { field: 'status', style: (t, c) => styleStatus(t, c) },
   { field: 'total_amount', header: 'TOTAL', get: (o) => formatMoney(o.total_amount, o.currency), align: 'right' },
-  { field: 'vouchers', get: (o) => o.items.reduce((n, i) => n + i.quantity, 0), align: 'right' },
-  { field: 'reference' },
-  { field: 'fulfilled_from', header: 'FROM' },
+  { field: 'vouchers', get: (o) => o.items.reduce((n, i) => n + i.quantity, 0), align: 'right', priority: 1 },
+  { field: 'reference', shrink: true, priority: 2 },
+  { field: 'fulfilled_from', header: 'FROM', priority: 0 },
   { field: 'created_at', header: 'CREATED', get: (o) => formatTime(o.created_at) },
 ];
 
@@ -81,6 +89,14 @@ export async function run(f: Factory, flags: ListFlags): Promise<void> {
   const page = await callExtension(client, what, undefined, () => listOrders(client, query, { signal: io.signal }));
   await printList(io, page.data.data.map((o) => redactOrder(o, false)), ORDER_COLUMNS, settings, { empty: 'No orders match.' });
   if (page.data.has_more && page.data.next_cursor) {
-    err(io, `More orders: add --cursor ${page.data.next_cursor}, or --all for every page\n`);
+    err(io, nextPageHint('orders', {
+      command: ['orders', 'list'],
+      flags: [
+        ['--status', query.status], ['--reference', query.reference], ['--from', query.created_from], ['--to', query.created_to], ['--limit', query.limit],
+        ['--json', flags.json], ['--output', flags.output], ['--fields', typeof flags.fields === 'string' ? flags.fields : undefined],
+      ],
+      globals: f.globals(),
+      cursor: page.data.next_cursor,
+    }));
   }
 }

@@ -4,6 +4,7 @@
  */
 import { ApiError, UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
+import { nextPageCommand } from '../../core/output/next-page.js';
 import type { OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../factory.js';
 import { adminCall, adminTarget, type AdminList, type AdminTarget } from './admin-client.js';
@@ -30,7 +31,18 @@ export async function list(f: Factory, flags: OrdersListFlags): Promise<void> {
   const target = await adminTarget(f);
   const res = await adminCall<AdminList<AdminOrder>>(target, 'GET', '/orders', { query: { status, gate, partner_id: flags.partner, limit, cursor: flags.cursor }, signal: f.io.signal });
   await showList(f, flags, res.data.data, ORDER_COLUMNS, 'No orders.');
-  if (res.data.has_more && res.data.next_cursor) err(f.io, `More orders: add --cursor ${res.data.next_cursor}\n`);
+  if (res.data.has_more && res.data.next_cursor) {
+    // The full command: a cursor only continues the query it came from. This verb has no --all.
+    err(f.io, `More orders: ${nextPageCommand({
+      command: ['sandbox', 'admin', 'orders', 'list'],
+      flags: [
+        ['--status', status], ['--gate', gate], ['--partner', flags.partner], ['--limit', limit],
+        ['--json', flags.json], ['--output', flags.output], ['--fields', typeof flags.fields === 'string' ? flags.fields : undefined],
+      ],
+      globals: f.globals(),
+      cursor: res.data.next_cursor,
+    })}\n`);
+  }
 }
 
 export async function get(f: Factory, orderId: string, flags: OutputFlags): Promise<void> {
