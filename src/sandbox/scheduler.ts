@@ -57,16 +57,19 @@ export class Scheduler {
    */
   advance(ms: number): void {
     const rt = this.rt();
+    // The offset moves by exactly `ms`: real time passing during the steps below must not
+    // be taken off it (it was: 2h could become 1h59m59.999s).
+    const targetOffset = rt.clock.offsetMs + ms;
     const target = rt.clock.now() + ms;
     for (let i = 0; i < 10_000; i++) {
       let next: number | undefined;
       for (const o of Object.values(rt.state.orders)) if (o.next_step && o.next_step.at <= target && (next === undefined || o.next_step.at < next)) next = o.next_step.at;
       if (next === undefined) break;
-      const gap = next - rt.clock.now();
+      const gap = Math.min(next - rt.clock.now(), targetOffset - rt.clock.offsetMs);
       if (gap > 0) rt.clock.advance(gap);
       this.runDue();
     }
-    const rest = target - rt.clock.now();
+    const rest = targetOffset - rt.clock.offsetMs;
     if (rest > 0) rt.clock.advance(rest);
     rt.state.clock_offset_ms = rt.clock.offsetMs;
     this.runDue();

@@ -112,3 +112,22 @@ describe('admin surface', () => {
     expect((await api(sb, 'GET', '/wallets')).status).toBe(200);
   });
 });
+
+describe('clock advance', () => {
+  it('moves the clock by exactly the amount, however much real time passes while due steps run', async () => {
+    // A base clock that moves 1 ms on every read, as real time does while an advance runs.
+    let t = Date.parse('2026-06-10T12:00:00Z');
+    const moving = await sandbox({ now: () => t++ });
+    try {
+      const ticket = await order(moving, [{ product_id: 'sbx-async', denomination: 10, quantity: 1 }], {}, { timestamp: Math.floor(t / 1000) });
+      expect(ticket.status).toBe(202);
+      const first = await admin(moving, 'POST', '/clock/advance', { seconds: 7200 });
+      expect(first.body.offset_ms).toBe(7_200_000);
+      const second = await admin(moving, 'POST', '/clock/advance', { seconds: 1.5 });
+      expect(second.body.offset_ms).toBe(7_201_500);
+      expect((await admin(moving, 'GET', `/orders/${ticket.body.order_id}`)).body.status).toBe('DELIVERED');
+    } finally {
+      await moving.close();
+    }
+  });
+});
