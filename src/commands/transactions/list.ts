@@ -38,7 +38,7 @@ export const TRANSACTION_COLUMNS: Column<Transaction>[] = [
   { field: 'amount', header: 'AMOUNT', get: (t) => formatMoney(t.amount, t.currency), align: 'right', style: (s, c, t) => (t.amount < 0 ? c.red(s) : c.green(s)) },
   { field: 'balance_after', header: 'BALANCE', get: (t) => formatMoney(t.balance_after, t.currency), align: 'right', priority: 3 },
   // An order or payout id: never cut, left out before the balance.
-  { field: 'reference', header: 'ORDER/PAYOUT', get: (t) => t.order_id ?? t.payout_id ?? '', shrink: false, priority: 2 },
+  { field: 'reference', header: 'ORDER/PAYOUT', get: (t) => t.order_id ?? t.payout_id ?? '', shrink: false, priority: 2, fields: ['order_id', 'payout_id'] },
   { field: 'description', header: 'DESCRIPTION', shrink: true, priority: 1 },
 ];
 

@@ -26,6 +26,12 @@ export interface Column<T> {
    * dates and times are never cut.
    */
   shrink?: boolean;
+  /**
+   * The `--fields` names that show this column's content, when it is made of other fields
+   * (an ORDER/PAYOUT column shows order_id or payout_id). Default: `[field]`. Used where the
+   * CLI suggests a `--fields` list.
+   */
+  fields?: string[];
   /** Older spelling: `fixed: true` is `shrink: false`, `fixed: false` is `shrink: true`. */
   fixed?: boolean;
   /**
@@ -259,7 +265,8 @@ export async function printList<T>(io: IO, rows: Iterable<T> | AsyncIterable<T>,
         : { shown: cols.map((_, i) => i), widths: natural, dropped: [] as number[], fits: true };
       if (layout.dropped.length > 0) {
         const left = layout.dropped.map((i) => cols[i]!.field);
-        const example = [cols[layout.shown[0]!]!.field, ...left].join(',');
+        const fieldsOf = (col: Column<T>) => col.fields ?? [col.field];
+        const example = [...fieldsOf(cols[layout.shown[0]!]!), ...layout.dropped.flatMap((i) => fieldsOf(cols[i]!))].join(',');
         err(io, `Left out to fit ${io.columns} columns: ${left.join(', ')}. Show them with --fields (e.g. --fields ${example}), or every field with --output json.\n`);
       }
       cols = layout.shown.map((i) => cols[i]!);
