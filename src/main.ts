@@ -2,7 +2,7 @@
  * The only place that touches `process` (argv, env, exit, signals) and the only place
  * that decides exit codes.
  */
-import { CliError, InterruptedError, type ErrorKind } from './core/errors/index.js';
+import { CliError, InterruptedError, UsageError, type ErrorKind } from './core/errors/index.js';
 import { processIO, withEnv, type IO } from './core/io/io.js';
 import { createFactory, type FactoryOverrides, type GlobalOptions } from './factory.js';
 import { VERSION } from './version.js';
@@ -55,10 +55,13 @@ export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrid
     io.stdout.write(VERSION + '\n');
     return EXIT.ok;
   }
-  const { buildProgram, helpArgv, wantsJson } = await import('./program.js');
+  const { buildProgram, helpArgv, unknownHelpTopic, wantsJson } = await import('./program.js');
+  const asked = argv;
   argv = helpArgv(argv);
   const { program, factory } = await buildProgram(io, (g) => createFactory(io, g as () => GlobalOptions, overrides), { argv });
   try {
+    const unknown = argv !== asked ? unknownHelpTopic(program, argv) : undefined;
+    if (unknown) throw new UsageError(unknown.message, unknown.hint);
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;
   } catch (error) {

@@ -66,15 +66,33 @@ function outputFor(io: IO, path: string, json: boolean) {
 }
 
 /**
- * `vouchers help orders create` as `vouchers orders create --help`: commander's own help
- * command knows one level only, and shows the root help for a noun it does not know. A
- * noun it does not know is left to commander as a command (unknown command, exit 2).
+ * `vouchers help orders create` as `vouchers orders create --help` (root options may come
+ * first): commander's own help command knows one level only, and shows the root help for a
+ * noun it does not know. A noun it does not know is left to commander as a command
+ * (unknown command, exit 2); an unknown verb is caught by unknownHelpTopic.
  */
 export function helpArgv(argv: string[]): string[] {
-  if (argv[0] !== 'help' || argv.length < 2) return argv;
-  const noun = argv[1]!;
-  const known = COMMANDS.some((e) => e.name === noun || e.also?.includes(noun));
-  return known ? [...argv.slice(1), '--help'] : argv.slice(1);
+  let i = 0;
+  while (i < argv.length && argv[i]!.startsWith('-')) i += VALUE_OPTIONS.has(argv[i]!) ? 2 : 1;
+  if (argv[i] !== 'help' || i + 1 >= argv.length) return argv;
+  const [before, words] = [argv.slice(0, i), argv.slice(i + 1)];
+  const known = COMMANDS.some((e) => e.name === words[0] || e.also?.includes(words[0]!));
+  return known ? [...before, ...words, '--help'] : [...before, ...words];
+}
+
+/** For `help <noun> <verb>` rewritten by helpArgv: the words that name no command, as a usage error text. */
+export function unknownHelpTopic(program: Command, argv: readonly string[]): { message: string; hint: string } | undefined {
+  if (argv[argv.length - 1] !== '--help') return undefined;
+  let i = 0;
+  while (i < argv.length && argv[i]!.startsWith('-')) i += VALUE_OPTIONS.has(argv[i]!) ? 2 : 1;
+  let cmd = program;
+  for (const word of argv.slice(i, -1)) {
+    if (word.startsWith('-')) break;
+    const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    if (!sub) return { message: `unknown command '${word}'`, hint: `see ${commandPath(cmd)} --help` };
+    cmd = sub;
+  }
+  return undefined;
 }
 
 export interface BuildOptions {

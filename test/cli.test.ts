@@ -65,6 +65,12 @@ describe('root command', () => {
     const none = await runCli(['help', 'nope']);
     expect(none.code).toBe(2);
     expect(none.stderr).toMatch(/unknown command 'nope'/);
+    const noVerb = await runCli(['help', 'orders', 'bogus']);
+    expect(noVerb.code).toBe(2);
+    expect(noVerb.stderr).toBe("Error: unknown command 'bogus'\n  hint      see vouchers orders --help\n");
+    const afterOptions = await runCli(['--profile', 'x', 'help', 'orders', 'create']);
+    expect(afterOptions.code).toBe(0);
+    expect(afterOptions.stdout).toMatch(/^Usage: vouchers orders create /);
     expect((await runCli(['help'])).stdout).toMatch(/^Usage: vouchers /);
   });
 
