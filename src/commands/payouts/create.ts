@@ -45,7 +45,8 @@ async function insufficientFunds(f: Factory, client: ApiClient, error: ApiError,
   let wallets: Wallet[] | undefined;
   try {
     wallets = (await listWallets(client, { signal: f.io.signal })).data.data;
-  } catch {
+  } catch (e) {
+    if (f.io.signal.aborted) throw e; // Ctrl-C: interrupted (130), not a rejected payout
     wallets = undefined; // the hint below then covers both cases
   }
   const wallet = wallets?.find((w) => w.currency === currency);
@@ -55,10 +56,7 @@ async function insufficientFunds(f: Factory, client: ApiClient, error: ApiError,
     : wallet === undefined
       ? `you have no ${currency} wallet, so nothing can be paid out in ${currency}${others ? ` (your wallets: ${others})` : ''}: see them with vouchers wallets list`
       : `the ${currency} wallet has ${formatMoney(wallet.available, currency)} available: pay out at most that (vouchers wallets list shows the balances)`;
-  return new ApiError({
-    status: error.status, name: error.name, code: error.apiCode, message: error.message, details: error.details,
-    traceId: error.traceId, retryAfter: error.retryAfter, replayed: error.replayed, method: error.method, path: error.path, hint,
-  });
+  return error.withHint(hint);
 }
 
 const FIELDS = ['payout_id', 'status', 'amount', 'currency', 'reference', 'created_at', 'idempotency_key'];

@@ -98,14 +98,11 @@ async function notApplicable(target: AdminTarget, f: Factory, action: OrderActio
   try {
     const o = (await adminCall<AdminOrder>(target, 'GET', `/orders/${encodeURIComponent(orderId)}`, { signal: f.io.signal })).data;
     now = `; ${orderId} is ${o.status}${o.gate ? ` (gate: ${o.gate})` : ''}`;
-  } catch {
+  } catch (e) {
+    if (f.io.signal.aborted) throw e; // Ctrl-C: interrupted (130)
     // The status stays unknown; the hint still says what the operation takes.
   }
-  return new ApiError({
-    status: error.status, name: error.name, code: error.apiCode, message: error.message, details: error.details,
-    traceId: error.traceId, retryAfter: error.retryAfter, replayed: error.replayed, method: error.method, path: error.path,
-    hint: `${ALLOWED[action]}${now}: vouchers sandbox admin orders get ${orderId}`,
-  });
+  return error.withHint(`${ALLOWED[action]}${now}: vouchers sandbox admin orders get ${orderId}`);
 }
 
 export async function act(f: Factory, action: OrderAction, orderId: string, flags: OrderActionFlags): Promise<void> {

@@ -95,6 +95,14 @@ export class ApiError extends CliError {
   override get code(): string {
     return this.apiCode;
   }
+
+  /** The same error with another hint: the API's hint replaced by one that fits the command. */
+  withHint(hint: string): ApiError {
+    return new ApiError({
+      status: this.status, name: this.name, code: this.apiCode, message: this.message, details: this.details,
+      traceId: this.traceId, retryAfter: this.retryAfter, replayed: this.replayed, method: this.method, path: this.path, hint,
+    });
+  }
 }
 
 export function apiErrorKind(status: number): ErrorKind {
