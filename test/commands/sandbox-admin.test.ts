@@ -28,6 +28,19 @@ async function order(product: string, quantity = 1): Promise<string> {
   return json(r.stdout).order_id;
 }
 
+describe('vouchers sandbox admin tables on a terminal', () => {
+  it('orders list fits 100 columns: ids, statuses, totals and times whole, the rest left out and said', async () => {
+    await order('sbx-gated');
+    const r = await runCli(['sandbox', 'admin', 'orders', 'list', '--limit', '3'], { configDir, tty: true, columns: 100 });
+    expect(r.code, r.stderr).toBe(0);
+    const lines = r.stdout.replace(/\u001b\[[0-9;]*m/g, '').trimEnd().split('\n');
+    for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(100);
+    expect(lines.join('\n')).toMatch(/ord_\w{26}/);
+    expect(lines.join('\n')).not.toContain('…');
+    expect(r.stderr).toMatch(/Left out to fit 100 columns: partner_id/);
+  });
+});
+
 describe('vouchers sandbox admin', () => {
   it('info, orders list/get, approve, reject, complete, partial, fail', async () => {
     const info = await admin('info', '--json');

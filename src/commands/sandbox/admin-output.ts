@@ -50,9 +50,10 @@ export const ORDER_COLUMNS: Column<AdminOrder>[] = [
   { field: 'order_id' },
   { field: 'status', style: (t, c) => styleStatus(t, c) },
   { field: 'total_amount', header: 'TOTAL', get: (o) => formatMoney(o.total_amount, o.currency), align: 'right' },
-  { field: 'partner_id', header: 'PARTNER' },
-  { field: 'gate', get: (o) => o.gate ?? '' },
-  { field: 'next_step', header: 'NEXT STEP', get: nextStep },
+  // On a narrow terminal the partner goes first (usually the default one), then the next step, then the gate.
+  { field: 'partner_id', header: 'PARTNER', priority: 0 },
+  { field: 'gate', get: (o) => o.gate ?? '', priority: 2 },
+  { field: 'next_step', header: 'NEXT STEP', get: nextStep, shrink: true, priority: 1 },
   { field: 'created_at', header: 'CREATED', get: (o) => formatTime(o.created_at) },
 ];
 
@@ -86,9 +87,9 @@ export interface AdminKey {
 export const KEY_COLUMNS: Column<AdminKey>[] = [
   { field: 'api_key' },
   { field: 'partner_id', header: 'PARTNER' },
-  { field: 'allowlist', get: (k) => k.allowlist.join(' ') },
-  { field: 'created_at', header: 'CREATED', get: (k) => formatTime(k.created_at) },
-  { field: 'revoked_at', header: 'REVOKED', get: (k) => formatTime(k.revoked_at) },
+  { field: 'allowlist', get: (k) => k.allowlist.join(' '), shrink: true, priority: 0 },
+  { field: 'created_at', header: 'CREATED', get: (k) => formatTime(k.created_at), priority: 1 },
+  { field: 'revoked_at', header: 'REVOKED', get: (k) => formatTime(k.revoked_at), priority: 2 },
 ];
 
 /** A key as it may be shown: the secret masked unless asked for. */
@@ -126,8 +127,8 @@ export interface AdminPartner {
 export const PARTNER_COLUMNS: Column<AdminPartner>[] = [
   { field: 'partner_id' },
   { field: 'name' },
-  { field: 'categories', get: (p) => p.categories.join(' ') },
-  { field: 'wallets', get: (p) => p.wallets.map((w) => formatMoney(w.available, w.currency)).join(', ') },
+  { field: 'categories', get: (p) => p.categories.join(' '), shrink: true, priority: 0 },
+  { field: 'wallets', get: (p) => p.wallets.map((w) => formatMoney(w.available, w.currency)).join(', '), priority: 1 },
   { field: 'created_at', header: 'CREATED', get: (p) => formatTime(p.created_at) },
 ];
 
@@ -152,9 +153,9 @@ export const DELIVERY_COLUMNS: Column<AdminDelivery>[] = [
   { field: 'event_id' },
   { field: 'status', style: (t, c) => (t === 'succeeded' ? c.green(t) : t === 'failed' ? c.red(t) : c.yellow(t)) },
   { field: 'attempts', get: (d) => d.attempts.length, align: 'right' },
-  { field: 'last_attempt', header: 'LAST ATTEMPT', get: lastAttempt },
+  { field: 'last_attempt', header: 'LAST ATTEMPT', get: lastAttempt, shrink: true, priority: 1 },
   { field: 'next_attempt_at', header: 'NEXT ATTEMPT', get: (d) => formatTime(d.next_attempt_at) },
-  { field: 'url' },
+  { field: 'url', priority: 0 },
 ];
 
 export interface AdminEvent {
@@ -170,7 +171,7 @@ export const EVENT_COLUMNS: Column<AdminEvent>[] = [
   { field: 'event' },
   { field: 'order_id', get: (e) => (typeof e.data?.order_id === 'string' ? e.data.order_id : '') },
   { field: 'status', get: (e) => (typeof e.data?.status === 'string' ? e.data.status : ''), style: (t, c) => styleStatus(t, c) },
-  { field: 'partner_id', header: 'PARTNER' },
+  { field: 'partner_id', header: 'PARTNER', priority: 0 },
   { field: 'created_at', header: 'CREATED', get: (e) => formatTime(e.created_at) },
 ];
 
@@ -190,9 +191,9 @@ export const ACCESS_COLUMNS: Column<CodeAccess>[] = [
   { field: 'order_id' },
   { field: 'voucher_count', header: 'VOUCHERS', align: 'right' },
   { field: 'trace_id' },
-  { field: 'api_key' },
-  { field: 'source_ip' },
-  { field: 'access_id' },
+  { field: 'api_key', priority: 2 },
+  { field: 'source_ip', priority: 1 },
+  { field: 'access_id', priority: 0 },
 ];
 
 export interface AdminDrift {
