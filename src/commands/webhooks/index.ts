@@ -55,10 +55,10 @@ const registerRegister: RegisterVerb = (webhooks, f) => {
     .command('register')
     .description('register or update your webhook endpoint; the signing secret is saved to the profile')
     .requiredOption('--url <url>', 'https URL receiving the deliveries (the sandbox also accepts http to a loopback host)')
-    .option('--events <list>', 'comma-separated event types or patterns to receive, e.g. order.*,voucher.issued (default: all)')
+    .option('--events <list>', 'comma-separated event types or patterns to receive, e.g. order.*,voucher.issued; patterns are expanded to the event types this version knows (default: all, including types added later)')
     .option('--description <text>', 'a note for your team, up to 256 characters')
     .option('--rotate-secret', 'issue a new signing secret (the old one stays valid during the rotation)')
-    .option('--show-secret', 'also print the signing secret (otherwise only saved to the profile; required without one, e.g. in CI)')
+    .option('--show-secret', 'also print the signing secret (otherwise only saved to the profile; without one, e.g. in CI, required when a secret comes back: new endpoint or --rotate-secret)')
     .option('--json', 'print the endpoint as JSON (the secret only with --show-secret)')
     .option('--fields [names]', 'comma-separated fields to show; without a value, list the fields');
   cmd.addHelpText('after', `
@@ -70,7 +70,14 @@ Examples:
 
 The signing secret is shown by the server only once (on creation or --rotate-secret): it is
 saved to the profile. With credentials only in the environment (CI) there is no profile to
-save it in: pass --show-secret (e.g. with --json) to print it, or add a profile first.`);
+save it in: creating the endpoint or --rotate-secret then needs --show-secret (e.g. with
+--json) to print it, or add a profile first; updates that return no secret need neither.
+A secret that was not saved is always printed, whatever --fields says.
+
+--events patterns are expanded to the event types this version knows and sent as that list.
+Patterns covering every type (e.g. '*') send no list: the server's default, all types,
+including types added later (an endpoint receiving fewer types gets the full list instead,
+as an update without a list would keep its types).`);
   cmd.action(async (opts) => {
     const { run } = await import('./register.js');
     await run(f, opts);

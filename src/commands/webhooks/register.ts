@@ -1,13 +1,16 @@
 /**
  * `vouchers webhooks register --url URL`: POST /webhooks (signed). The signing secret the
  * server returns (on creation or --rotate-secret) is saved into the profile's
- * webhook_secret; it is printed with --show-secret, or when saving it failed. Without a
- * profile to save it in, the command needs --show-secret and refuses before the request.
+ * webhook_secret; it is printed with --show-secret, or when it was not saved (and then
+ * whatever --fields says). Without a profile to save it in, the command needs
+ * --show-secret when a secret will come back (--rotate-secret, or no endpoint yet: GET
+ * /webhooks answers 404) and refuses before the request; a plain update goes through.
  */
-import { registerWebhook } from '../../api/webhooks.js';
+import { getWebhook, registerWebhook } from '../../api/webhooks.js';
+import { EVENT_TYPES } from '../../contract/events.js';
 import { RegisterWebhookRequest, type WebhookEndpoint } from '../../contract/webhooks.js';
 import { ENV, type ConfigStore } from '../../core/config/types.js';
-import { UsageError } from '../../core/errors/index.js';
+import { ApiError, UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
 import { formatTime } from '../../core/output/format.js';
 import { handleFieldsFlag, printRecord, type RecordField } from '../../core/output/print.js';
@@ -23,9 +26,20 @@ export interface WebhooksRegisterOptions extends OutputFlags {
   showSecret?: boolean;
 }
 
-/** Flags → request body, checked against the contract. `--events` takes the globs `listen --events` takes, expanded to the known types. */
+/** True when the types cover every event type this version knows: the contract's default ("all"), which also takes types added later. */
+export function coversAllEventTypes(events: readonly string[] | undefined): boolean {
+  return events !== undefined && EVENT_TYPES.every((t) => events.includes(t));
+}
+
+/**
+ * Flags → request body, checked against the contract. `--events` takes the globs `listen
+ * --events` takes, expanded to the known types; when they cover every known type, the list
+ * is left out (the contract's default: all, future types included) — `run` puts it back
+ * only when that is the one way to widen an existing endpoint.
+ */
 export function registerRequest(options: WebhooksRegisterOptions): RegisterWebhookRequest {
-  const events = expandEventPatterns(options.events);
+  const expanded = expandEventPatterns(options.events);
+  const events = coversAllEventTypes(expanded) ? undefined : expanded;
   const body = {
     url: options.url.trim(),
     ...(events ? { events } : {}),
@@ -48,19 +62,61 @@ interface SecretHome {
   store: ConfigStore;
 }
 
+/** The endpoint registered now: GET /webhooks (an extension). `unknown` when the server does not offer it (405). */
+type Current = { state: 'registered'; endpoint: WebhookEndpoint } | { state: 'none' } | { state: 'unknown' };
+
+async function currentEndpoint(f: Factory): Promise<Current> {
+  try {
+    const res = await getWebhook(await f.client(), { signal: f.io.signal });
+    return { state: 'registered', endpoint: res.data };
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404) return { state: 'none' };
+    if (e instanceof ApiError && e.status === 405) return { state: 'unknown' };
+    throw e;
+  }
+}
+
 /**
  * Decided before the request: a secret the server returns once must not be lost. Without
  * a profile in the config file (credentials only from the environment, as in CI) there is
- * nowhere to save it, so the secret must be printed (--show-secret) or the command refused.
+ * nowhere to save it, so when a secret will come back (--rotate-secret, or creation: no
+ * endpoint yet) it must be printed (--show-secret) or the command refused. An update that
+ * returns no secret needs neither.
  */
-async function secretHome(f: Factory, showSecret: boolean): Promise<SecretHome | undefined> {
+async function secretHome(f: Factory, request: RegisterWebhookRequest, showSecret: boolean, current: () => Promise<Current>): Promise<SecretHome | undefined> {
   const profile = await f.profile();
   if (profile.exists) return { profile: profile.name, store: await f.config() };
   if (showSecret) return undefined;
+  let why: string | undefined;
+  if (request.rotate_secret) why = '--rotate-secret issues a new secret';
+  else {
+    const now = await current();
+    if (now.state === 'none') why = 'no webhook endpoint is registered yet, and creating one issues a secret';
+    else if (now.state === 'unknown') why = 'this server does not offer GET /webhooks, so whether an endpoint exists (and a new secret comes back) cannot be checked';
+  }
+  if (!why) return undefined;
   throw new UsageError(
-    `there is no profile to save the webhook signing secret in: profile "${profile.name}" is not in the config file (the credentials come from the environment), and the server shows the secret only once`,
+    `there is no profile to save the webhook signing secret in: profile "${profile.name}" is not in the config file (the credentials come from the environment); ${why}, and the server shows it only once`,
     `pass --show-secret to print it once (in CI, e.g. --show-secret --json, then keep it as ${ENV.webhookSecret}), or add a profile first: vouchers profiles add NAME --base-url URL --api-key KEY`,
   );
+}
+
+/**
+ * `--events` covering every known type sends no list (all, future types included). But an
+ * update without `events` keeps the endpoint's list: when the endpoint receives fewer
+ * types, the full list (in the order the patterns name them) is the only way to widen it,
+ * so it is sent (and stderr says so).
+ */
+async function widenIfNeeded(f: Factory, request: RegisterWebhookRequest, options: WebhooksRegisterOptions, current: () => Promise<Current>): Promise<RegisterWebhookRequest> {
+  if (request.events !== undefined || options.events === undefined) return request;
+  const now = await current();
+  if (now.state === 'none') return request;
+  if (now.state === 'registered' && coversAllEventTypes(now.endpoint.events)) return request;
+  const reason = now.state === 'registered'
+    ? `the endpoint receives only ${now.endpoint.events.join(', ') || 'no event types'}, and an update without a list would keep that`
+    : 'this server does not offer GET /webhooks, so whether the endpoint already receives every type cannot be checked';
+  err(f.io, `Note: ${reason}: sending the list of every event type this version knows, which does not include types added later.\n`);
+  return { ...request, events: expandEventPatterns(options.events) };
 }
 
 type SaveResult = { saved: true; where: string } | { saved: false; reason: string };
@@ -96,9 +152,13 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
   const request = registerRequest(options);
   const settings = resolveOutput(f.io, options, f.globals().color !== false);
   if (await handleFieldsFlag(f.io, settings, FIELDS)) return;
-  const home = await secretHome(f, Boolean(options.showSecret));
+  // GET /webhooks at most once, and only when it decides something.
+  let lookup: Promise<Current> | undefined;
+  const current = () => (lookup ??= currentEndpoint(f));
+  const home = await secretHome(f, request, Boolean(options.showSecret), current);
+  const body = await widenIfNeeded(f, request, options, current);
   const client = await f.client();
-  const res = await registerWebhook(client, request, { signal: f.io.signal });
+  const res = await registerWebhook(client, body, { signal: f.io.signal });
   const { signing_secret: secret, ...endpoint } = res.data;
   const verb = res.status === 201 ? 'Registered' : 'Updated';
   err(f.io, `${verb} webhook endpoint ${endpoint.webhook_id} → ${endpoint.url}${res.traceId ? ` (trace ID ${res.traceId})` : ''}\n`);
@@ -115,6 +175,8 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
       err(f.io, `Warning: the signing secret could NOT be saved to profile "${home.profile}": ${saved.reason}.\n`);
       err(f.io, `It is printed below instead, and the server will not show it again: keep it now (e.g. as ${ENV.webhookSecret}, or: vouchers profiles set ${home.profile} webhook_secret --stdin).\n`);
     } else {
+      // With --show-secret, or unexpectedly (the endpoint was removed between GET and POST): shown once, it must not be lost.
+      show = true;
       err(f.io, `The signing secret is printed below and was not saved (no profile): keep it now, e.g. as ${ENV.webhookSecret} for your receiver and vouchers listen.\n`);
     }
     if (request.rotate_secret) err(f.io, 'The previous secret stays valid during the rotation window, so deliveries carry a signature for each.\n');
@@ -122,6 +184,11 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
     err(f.io, 'The signing secret is unchanged (add --rotate-secret for a new one).\n');
   }
 
+  // A secret saved nowhere is printed whatever --fields says: this output is its only copy.
+  if (secret && saved && !saved.saved && settings.fields && !settings.fields.includes('signing_secret')) {
+    settings.fields = [...settings.fields, 'signing_secret'];
+    err(f.io, 'signing_secret is printed too, although --fields leaves it out: it was not saved anywhere.\n');
+  }
   if (settings.format === 'json' || settings.format === 'ndjson') {
     const json: Record<string, unknown> = { ...endpoint };
     if (secret && show) json.signing_secret = secret;
