@@ -12,10 +12,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Order } from '../../src/contract/orders.js';
 import { run } from '../../src/main.js';
-import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { testIO } from '../helpers/io.js';
 import { runCli, tempConfigDir, type CliResult } from '../helpers/run-cli.js';
-import { envOf, fastSandbox, issuedCodes, orderCount, profileDir, quickClock } from './orders-helpers.js';
+import { envOf, FAST_LIMITS, fastSandbox, issuedCodes, orderCount, profileDir, quickClock } from './orders-helpers.js';
 
 let sb: SandboxHandle;
 let env: Record<string, string>;
@@ -111,11 +111,15 @@ describe('orders wait and orders create --wait exit alike by how the order ended
   it('create --wait: ORDER_NOT_FULFILLED carries the trace ID of the last request', async () => {
     const r = await cli(['orders', 'create', '--product', 'sbx-vendor-fail', '--denomination', '10', '--wait', '--json']);
     expect(r.code).toBe(5);
-    const envelope = lastEnvelope(r);
+    // With --json stderr is the JSON error alone (no per-status lines).
+    const envelope = onlyEnvelope(r);
     expect(envelope.error.code).toBe('ORDER_NOT_FULFILLED');
     expect(envelope.trace_id).toMatch(TRACE);
-    // The last poll, the one that saw REFUNDED, is the trace ID given.
-    expect(r.stderr).toMatch(new RegExp(`REFUNDED  trace ${envelope.trace_id!}`));
+    // The last poll, the one that saw REFUNDED, is the trace ID given (its line is printed without --json).
+    const human = await cli(['orders', 'create', '--product', 'sbx-vendor-fail', '--denomination', '10', '--wait']);
+    expect(human.code).toBe(5);
+    const last = new RegExp('REFUNDED  trace ([0-9a-f]{32})').exec(human.stderr)![1]!;
+    expect(human.stderr).toMatch(new RegExp(`trace ID\\s+${last}`));
   });
 
   it('create --wait: PARTIALLY_DELIVERED prints the order, saves the issued codes, then exits 5', async () => {
@@ -242,14 +246,25 @@ describe('Ctrl-C during orders create', () => {
     expect(r.stderr).toContain('INTERRUPTED');
     noStack(r);
 
-    const j = await interrupted(['--product', 'sbx-gated', '--denomination', '10', '--wait', '--json', '--idempotency-key', 'po-77-d'], env, (e) => /accepted: PENDING/.test(e));
-    expect(j.code, j.stderr).toBe(130);
-    const envelope = lastEnvelope(j);
-    expect(envelope.error.code).toBe('INTERRUPTED');
-    expect(envelope.error.message).toMatch(/order ord_[0-9A-Z]{26} was placed \(last seen PENDING\)/);
-    expect(envelope).toMatchObject({ idempotency_key: 'po-77-d', status: 'PENDING' });
-    expect(envelope.order_id).toMatch(/^ord_[0-9A-Z]{26}$/);
-    expect(envelope.trace_id).toMatch(TRACE);
+    // With --json stderr has no "accepted" line to wait for: interrupt once the sandbox
+    // answered a poll of the order (the CLI polls only after it got the order's answer).
+    const logged: string[] = [];
+    const polled = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, limits: FAST_LIMITS, log: (line) => logged.push(line) });
+    try {
+      const j = await interrupted(['--product', 'sbx-gated', '--denomination', '10', '--wait', '--json', '--idempotency-key', 'po-77-d'], envOf(polled),
+        () => logged.some((line) => /^GET \S*\/orders\/ord_/.test(line)));
+      expect(j.code, j.stderr).toBe(130);
+      const envelope = onlyEnvelope(j);
+      expect(envelope.error.code).toBe('INTERRUPTED');
+      expect(envelope.error.message).toMatch(/order ord_[0-9A-Z]{26} was placed \(last seen PENDING\)/);
+      // order_status: the order's status, not to be mistaken for an HTTP status.
+      expect(envelope).toMatchObject({ idempotency_key: 'po-77-d', order_status: 'PENDING' });
+      expect(envelope).not.toHaveProperty('status');
+      expect(envelope.order_id).toMatch(/^ord_[0-9A-Z]{26}$/);
+      expect(envelope.trace_id).toMatch(TRACE);
+    } finally {
+      await polled.close();
+    }
   });
 
   describe('before the answer came', () => {

@@ -58,15 +58,17 @@ describe('orders create: cache-hit', () => {
       const real = sb.state.orders[order.order_id]!.vouchers.find((x) => x.voucher_id === v.voucher_id)!;
       expect(real.code!.endsWith(v.code_last4!)).toBe(true);
     }
-    // With --json the key is in the JSON (above, or in the JSON error): no human key line on stderr.
+    // With --json the key is in the JSON (above, or in the JSON error): no human key line on
+    // stderr, nor any other (stderr carries only a JSON error; the trace line is shown without --json).
     expect(r.stderr).not.toContain('Idempotency key');
-    expect(r.stderr).toMatch(/trace [0-9a-f]{32}/);
+    expect(r.stderr).toBe('');
     expectNoSecrets(r);
   });
 
   it('on a TTY: a record and a vouchers table, masked; the key on stderr', async () => {
     const r = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], { tty: true });
     expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/trace [0-9a-f]{32}/);
     expect(r.stdout).toMatch(/order_id\s+ord_[0-9A-Z]{26}/);
     expect(r.stdout).toMatch(/status\s+DELIVERED/);
     expect(r.stdout).toContain('Vouchers');
@@ -144,7 +146,12 @@ describe('orders create: cache-hit', () => {
     const r = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--idempotency-key', key, '--json']);
     expect(r.code).toBe(0);
     expect((JSON.parse(r.stdout) as Order).order_id).toBe(first.order_id);
-    expect(r.stderr).toMatch(/replayed/);
+    expect(orderCount(sb)).toBe(before);
+    // The "replayed" line is a human line: shown without --json.
+    const human = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--idempotency-key', key]);
+    expect(human.code).toBe(0);
+    expect(human.stdout).toContain(`order_id\t${first.order_id}`);
+    expect(human.stderr).toMatch(/replayed/);
     expect(orderCount(sb)).toBe(before);
   });
 });
@@ -164,9 +171,15 @@ describe('orders create: cache-miss', () => {
     const order = Order.parse(JSON.parse(r.stdout));
     expect(order.status).toBe('DELIVERED');
     expect(order.timeline.map((t) => t.status)).toEqual(expect.arrayContaining(['PENDING', 'PROCESSING', 'DELIVERED']));
-    expect(r.stderr).toMatch(new RegExp(`${order.order_id}  PENDING`));
-    expect(r.stderr).toMatch(new RegExp(`${order.order_id}  DELIVERED  trace [0-9a-f]{32}`));
+    // With --json stderr carries only a JSON error: no status lines.
+    expect(r.stderr).toBe('');
     expectNoSecrets(r);
+    const piped = await cli(['orders', 'create', '--product', 'sbx-async', '--denomination', '25', '--wait']);
+    expect(piped.code, piped.stderr).toBe(0);
+    const id = /order_id\t(ord_\S+)/.exec(piped.stdout)![1]!;
+    expect(piped.stderr).toMatch(new RegExp(`${id}  PENDING`));
+    expect(piped.stderr).toMatch(new RegExp(`${id}  DELIVERED  trace [0-9a-f]{32}`));
+    expectNoSecrets(piped);
   });
 
   it('--wait on a TTY: spinner lines for each status, then the order; --reveal fetches the codes', async () => {

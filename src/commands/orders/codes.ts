@@ -14,6 +14,7 @@ import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
 import { handleFieldsFlag, printJson, printList, type Column } from '../../core/output/print.js';
 import type { Factory } from '../../factory.js';
 import { callExtension } from './extension.js';
+import { ordersCommand, type HintGlobals } from './hint.js';
 import { checkOrderId } from './order-args.js';
 import { OrderNotFulfilledError } from './outcome.js';
 import { redactCodes } from './redact.js';
@@ -36,18 +37,18 @@ const COLUMNS: Column<VoucherCode>[] = [
  * The secure endpoint lists no code: say why when the order has none (yet). Pending →
  * exit 8 with how to wait for it; ended without vouchers → exit 5 (ORDER_NOT_FULFILLED).
  */
-async function explainNoCodes(client: ApiClient, orderId: string, codesOut: string | undefined, signal: AbortSignal): Promise<void> {
+async function explainNoCodes(client: ApiClient, orderId: string, codesOut: string | undefined, signal: AbortSignal, globals: HintGlobals): Promise<void> {
   const res = await getOrder(client, orderId, { signal });
   const order = res.data;
   if (order.status === 'PENDING' || order.status === 'PROCESSING') {
-    const again = `vouchers orders codes ${orderId}${codesOut !== undefined ? ` --codes-out ${codesOut}` : ''}`;
+    const again = ordersCommand(globals, ['orders', 'codes', orderId], [['--codes-out', codesOut]]);
     throw new PendingError(
       `order ${orderId} is ${order.status} and has no codes yet${codesOut !== undefined ? `: nothing was written to ${codesOut}` : ''}`,
-      `wait for it: vouchers orders wait ${orderId}; then fetch them: ${again}`,
+      `wait for it: ${ordersCommand(globals, ['orders', 'wait', orderId])}; then fetch them: ${again}`,
       res.traceId,
     );
   }
-  if (order.status === 'CANCELLED' || order.status === 'REFUNDED') throw new OrderNotFulfilledError(order, res.traceId);
+  if (order.status === 'CANCELLED' || order.status === 'REFUNDED') throw new OrderNotFulfilledError(order, res.traceId, { globals });
 }
 
 export async function run(f: Factory, id: string, flags: CodesFlags): Promise<void> {
@@ -61,7 +62,7 @@ export async function run(f: Factory, id: string, flags: CodesFlags): Promise<vo
   const res = await callExtension(client, 'the secure code endpoint (GET /orders/{id}/vouchers)', orderId,
     () => getOrderCodes(client, orderId, { signal: io.signal }));
   const codes = res.data;
-  if (codes.data.length === 0) await explainNoCodes(client, orderId, flags.codesOut, io.signal);
+  if (codes.data.length === 0) await explainNoCodes(client, orderId, flags.codesOut, io.signal, f.globals());
   if (flags.codesOut !== undefined) {
     const written = await writeCodesFile(flags.codesOut, io.cwd, codes.data.map((c) => ({
       order_id: codes.order_id, voucher_id: c.voucher_id, product_id: c.product_id, denomination: c.denomination, expiry: c.expiry, code: c.code, pin: c.pin,

@@ -2,7 +2,9 @@
  * `orders create`: one order from flags (one or several items), or a bulk order from a
  * file (`--from`, `--resume`: see bulk.ts). The idempotency key is made once, shown
  * always (on stderr before sending; with --json in the printed order or in the JSON error
- * instead), and is what makes a retry by hand safe.
+ * instead), and is what makes a retry by hand safe. With --json (or --output json/ndjson)
+ * stderr carries nothing but the JSON error, when there is one: no progress lines.
+ * Commands in hints are shell-quoted and repeat the root --profile / --base-url (hint.ts).
  */
 import { createOrder, getOrderCodes } from '../../api/orders.js';
 import type { CreateOrderRequest, Order } from '../../contract/orders.js';
@@ -19,6 +21,7 @@ import { confirmOrStop } from './confirm.js';
 import { runDryRun } from './dry-run.js';
 import { callExtension } from './extension.js';
 import { DEFAULT_WAIT_MS, followOnTerminal } from './follow.js';
+import { keyFlag, ordersCommand, type HintGlobals } from './hint.js';
 import { orderFromFlags, type OrderFlags } from './order-input.js';
 import { checkOutcome } from './outcome.js';
 import { hasCodes } from './redact.js';
@@ -88,7 +91,7 @@ function describe(body: CreateOrderRequest): string {
 
 /** Add "retry with the same key" to errors after which the order may exist. */
 function withRetryHint(error: unknown, key: string): unknown {
-  const hint = `retry safely with --idempotency-key ${key}: if the order was placed, the server replays its answer; it never orders twice`;
+  const hint = `retry safely with ${keyFlag(key)}: if the order was placed, the server replays its answer; it never orders twice`;
   if (error instanceof NetworkError) return new NetworkError(error.message, error.traceId, error.errno, hint, { cause: error });
   if (error instanceof ApiError && (error.kind === 'network' || error.kind === 'rate_limited' || error.apiCode === 'IDEMPOTENCY_KEY_IN_PROGRESS')) {
     return new ApiError({
@@ -130,22 +133,23 @@ interface Seen {
 }
 
 /** The error for a stop by Ctrl-C: whether the order was placed, and how to go on safely. */
-function interruptedError(io: IO, o: SingleOptions, seen: Seen): CliError {
+function interruptedError(io: IO, o: SingleOptions, seen: Seen, globals: HintGlobals): CliError {
   const reason: unknown = io.signal.reason;
   const what = reason instanceof InterruptedError ? reason.message : 'interrupted';
   const order = seen.order;
   if (order === undefined) {
     return withJsonFields(new OrderInterruptedError(
       `${what} before the answer to the order: it may or may not have been placed`,
-      `retry safely: run the same command with --idempotency-key ${o.idempotencyKey}: if the order was placed, the server replays its answer; it never orders twice`,
+      `retry safely: run the same command with ${keyFlag(o.idempotencyKey)}: if the order was placed, the server replays its answer; it never orders twice`,
     ), { idempotency_key: o.idempotencyKey });
   }
   const id = order.order_id;
   return withJsonFields(new OrderInterruptedError(
     `${what}: order ${id} was placed (last seen ${order.status})`,
-    `follow it: vouchers orders wait ${id}; then get its codes: vouchers orders codes ${id} --codes-out ${o.codesOut ?? 'FILE'}`,
+    `follow it: ${ordersCommand(globals, ['orders', 'wait', id])}; then get its codes: ${ordersCommand(globals, ['orders', 'codes', id, '--codes-out', o.codesOut ?? 'FILE'])}`,
     seen.traceId,
-  ), { idempotency_key: o.idempotencyKey, order_id: id, status: order.status });
+    // order_status: the order's, not to be read as an HTTP status.
+  ), { idempotency_key: o.idempotencyKey, order_id: id, order_status: order.status });
 }
 
 export async function run(f: Factory, flags: CreateFlags): Promise<void> {
@@ -174,19 +178,24 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
 
   // With --json the key is in the printed order, or in the JSON error: stderr stays JSON.
   const json = o.settings.format === 'json' || o.settings.format === 'ndjson';
-  if (!json) err(io, `Idempotency key: ${o.idempotencyKey}${o.keyGiven ? '' : ' (generated)'}\n  to retry safely, run the same command with --idempotency-key ${o.idempotencyKey}\n`);
+  if (!json) err(io, `Idempotency key: ${o.idempotencyKey}${o.keyGiven ? '' : ' (generated)'}\n  to retry safely, run the same command with ${keyFlag(o.idempotencyKey)}\n`);
   const seen: Seen = {};
   try {
-    await place(f, client, o, seen, profile.sources.timeout_ms === 'flag' && flags.timeout === undefined);
+    await place(f, client, o, seen, profile.sources.timeout_ms === 'flag' && flags.timeout === undefined, json);
   } catch (error) {
     const stopped = io.signal.aborted && !(error instanceof CliError && error.kind !== 'interrupted');
-    throw withJsonFields(stopped ? interruptedError(io, o, seen) : error, { idempotency_key: o.idempotencyKey });
+    throw withJsonFields(stopped ? interruptedError(io, o, seen, f.globals()) : error, { idempotency_key: o.idempotencyKey });
   }
 }
 
-/** Send the order, follow it (--wait), fetch and save its codes, print it; exit by how it ended. */
-async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen, timeoutFromFlag: boolean): Promise<void> {
+/**
+ * Send the order, follow it (--wait), fetch and save its codes, print it; exit by how it
+ * ended. `json`: no human lines on stderr (only the JSON error, if any, written by main).
+ */
+async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen, timeoutFromFlag: boolean, json: boolean): Promise<void> {
   const { io } = f;
+  const globals = f.globals();
+  const say = (text: string) => { if (!json) err(io, text); };
   const requestTimeoutMs = o.wait && timeoutFromFlag ? DEFAULT_TIMEOUT_MS : undefined;
   let res;
   try {
@@ -200,14 +209,14 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
   const trace = res.traceId ? ` · trace ${res.traceId}` : '';
   const replayed = res.replayed ? ' (replayed: this key was used before; nothing was ordered again)' : '';
   if (res.status === 201 || order.status !== 'PENDING') {
-    err(io, `Order ${order.order_id} ${order.status}${order.fulfilled_from ? ` from ${order.fulfilled_from}` : ''}${trace}${replayed}\n`);
+    say(`Order ${order.order_id} ${order.status}${order.fulfilled_from ? ` from ${order.fulfilled_from}` : ''}${trace}${replayed}\n`);
   } else {
-    err(io, `Order ${order.order_id} accepted: ${order.status} (fulfilled asynchronously)${trace}${replayed}\n`);
+    say(`Order ${order.order_id} accepted: ${order.status} (fulfilled asynchronously)${trace}${replayed}\n`);
   }
 
   if (o.wait) {
     const followed = await followOnTerminal(f, client, order.order_id, {
-      timeoutMs: o.waitMs, initial: { order, traceId: res.traceId }, requestTimeoutMs,
+      timeoutMs: o.waitMs, initial: { order, traceId: res.traceId }, requestTimeoutMs, quiet: json,
       onStatus: (last, traceId) => { seen.order = last; seen.traceId = traceId ?? seen.traceId; },
       onShort: (last) => printOrder(io, last, o.settings, { reveal: false, extra: { idempotency_key: o.idempotencyKey } }),
     });
@@ -216,7 +225,7 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
     seen.order = followed.order;
     seen.traceId = followed.traceId ?? seen.traceId;
   } else if (order.status === 'PENDING' || order.status === 'PROCESSING') {
-    err(io, `Follow it: vouchers orders wait ${order.order_id}\n`);
+    say(`Follow it: ${ordersCommand(globals, ['orders', 'wait', order.order_id])}\n`);
   }
 
   const wantsCodes = o.reveal || o.codesOut !== undefined;
@@ -232,7 +241,7 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
   if (o.codesOut !== undefined) {
     const rows = codeRows(order);
     if (rows.length === 0) {
-      err(io, `No codes written to ${o.codesOut}: the order has no issued vouchers yet; once delivered: vouchers orders codes ${order.order_id} --codes-out ${o.codesOut}\n`);
+      say(`No codes written to ${o.codesOut}: the order has no issued vouchers yet; once delivered: ${ordersCommand(globals, ['orders', 'codes', order.order_id, '--codes-out', o.codesOut])}\n`);
     } else {
       let written;
       try {
@@ -240,11 +249,11 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
       } catch (error) {
         // The order is placed and printed above: say so, and how to get its codes.
         const why = error instanceof Error ? error.message : String(error);
-        throw new UsageError(`order ${order.order_id} was placed, but its codes could not be saved: ${why}`, `fetch them into a new file: vouchers orders codes ${order.order_id} --codes-out NEW_FILE`, { cause: error });
+        throw new UsageError(`order ${order.order_id} was placed, but its codes could not be saved: ${why}`, `fetch them into a new file: ${ordersCommand(globals, ['orders', 'codes', order.order_id, '--codes-out', 'NEW_FILE'])}`, { cause: error });
       }
-      err(io, `Wrote ${written.count} code${written.count === 1 ? '' : 's'} to ${written.path} (mode 0600)\n`);
+      say(`Wrote ${written.count} code${written.count === 1 ? '' : 's'} to ${written.path} (mode 0600)\n`);
     }
   }
   // Printed (and codes saved) above; then exit 5 unless every voucher was delivered.
-  checkOutcome(order, seen.traceId);
+  checkOutcome(order, seen.traceId, globals);
 }

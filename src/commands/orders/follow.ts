@@ -1,15 +1,18 @@
 /**
  * Following an order on the terminal (create --wait, orders wait): a spinner on a TTY that
- * prints each status change, one stderr line per change when piped, and PendingError
- * (exit 8) with the order id and trace id when the time runs out.
+ * prints each status change, one stderr line per change when piped (nothing when quiet),
+ * PendingError (exit 8) with the order id and trace id when the time runs out, and the
+ * outcome check's error (exit 5, outcome.ts) when it ended at another status than --until.
  */
 import { followOrder, type FollowResult } from '../../api/orders.js';
 import { formatDuration } from '../../core/http/duration.js';
-import { CliError, PendingError } from '../../core/errors/index.js';
+import { PendingError } from '../../core/errors/index.js';
 import type { Order, OrderStatus } from '../../contract/orders.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { startSpinner } from '../../core/output/spinner.js';
 import type { Factory } from '../../factory.js';
+import { ordersCommand } from './hint.js';
+import { endedElsewhereError } from './outcome.js';
 
 /** How long --wait and `orders wait` follow an order unless --timeout says otherwise. */
 export const DEFAULT_WAIT_MS = 10 * 60_000;
@@ -27,12 +30,14 @@ export interface FollowOnTerminalOptions {
   onShort?: (order: Order) => Promise<void>;
   /** Called with each new status seen (the first included) and the trace ID of its answer. */
   onStatus?: (order: Order, traceId: string | undefined) => void;
+  /** No spinner and no status lines (`orders create --json`: stderr carries only the JSON error). */
+  quiet?: boolean;
 }
 
 export async function followOnTerminal(f: Factory, client: ApiClient, orderId: string, options: FollowOnTerminalOptions): Promise<FollowResult> {
   const { io, clock } = f;
   const target = options.until ?? 'a final status';
-  const spinner = await startSpinner(io, `Waiting for ${orderId} to reach ${target} (up to ${formatDuration(options.timeoutMs)})`);
+  const spinner = await startSpinner(io, `Waiting for ${orderId} to reach ${target} (up to ${formatDuration(options.timeoutMs)})`, { quiet: options.quiet });
   let result: FollowResult;
   try {
     result = await followOrder(client, orderId, {
@@ -59,9 +64,10 @@ export async function followOnTerminal(f: Factory, client: ApiClient, orderId: s
   if (result.timedOut) {
     throw new PendingError(
       `order ${orderId} is still ${result.order.status} after ${formatDuration(options.timeoutMs)}${result.traceId ? ` (trace ID ${result.traceId})` : ''}`,
-      `keep following it: vouchers orders wait ${orderId}`,
+      `keep following it: ${ordersCommand(f.globals(), ['orders', 'wait', orderId])}`,
       result.traceId,
     );
   }
-  throw new CliError('rejected', `order ${orderId} ended ${result.order.status} without reaching ${options.until}${result.traceId ? ` (trace ID ${result.traceId})` : ''}`, `see its timeline: vouchers orders get ${orderId}`);
+  // Final without reaching --until (without one, any final status is reached).
+  throw endedElsewhereError(result.order, options.until ?? result.order.status, result.traceId, f.globals());
 }

@@ -48,7 +48,8 @@ A lost answer is never a lost order: run the same command again with the idempot
 it printed (--idempotency-key KEY) and the server replays the original answer. A bulk run
 journals every row's key before sending it; running the same file again (or --resume)
 skips ordered rows and re-sends the others with their same keys. With --json the key is in
-the printed order, or in the JSON error as "idempotency_key".
+the printed order, or in the JSON error as "idempotency_key", and stderr carries nothing
+but that JSON error (no progress lines).
 
 With --wait, the order is printed, then the exit code says how it ended: 0 DELIVERED;
 5 ORDER_NOT_FULFILLED (CANCELLED or REFUNDED: no voucher, the debit is refunded) or
@@ -108,8 +109,10 @@ Examples:
 The order is printed, then the exit code says how it ended: 0 DELIVERED; 5
 ORDER_NOT_FULFILLED (CANCELLED or REFUNDED: no voucher, the debit is refunded) or
 ORDER_PARTIALLY_DELIVERED (fewer vouchers than ordered, the failed part is refunded);
-8 STILL_PENDING at the timeout. With --until, reaching that status exits 0 and ending
-elsewhere exits 5.`);
+8 STILL_PENDING at the timeout. With --until, reaching that status (or having gone
+through it) exits 0; becoming final elsewhere exits 5: ORDER_NOT_FULFILLED or
+ORDER_PARTIALLY_DELIVERED as above, else ORDER_ENDED_ELSEWHERE (e.g. --until PROCESSING
+and the order went straight to DELIVERED). Errors carry the trace ID of the last request.`);
   wait.action(async (id: string, opts) => {
     const { run } = await import('./wait.js');
     await run(f, id, opts);

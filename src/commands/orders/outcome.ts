@@ -3,18 +3,33 @@
  * `orders wait` share (and `orders codes` for an order that will never have codes).
  * DELIVERED is success; CANCELLED or REFUNDED is ORDER_NOT_FULFILLED, PARTIALLY_DELIVERED
  * is ORDER_PARTIALLY_DELIVERED: both exit 5 (rejected), after the order was printed.
+ * `orders wait --until STATUS` that ends at another final status exits 5 too: with those
+ * codes when it ended without all its vouchers, else ORDER_ENDED_ELSEWHERE (e.g. --until
+ * PROCESSING and the order went straight to DELIVERED).
  */
-import type { Order } from '../../contract/orders.js';
+import type { Order, OrderStatus } from '../../contract/orders.js';
 import { CliError } from '../../core/errors/index.js';
 import { formatMoney } from '../../core/output/format.js';
+import { ordersCommand, type HintGlobals } from './hint.js';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+
+/** Where an outcome error comes from: `until` when `orders wait --until` missed its status. */
+export interface OutcomeContext {
+  /** The root --profile / --base-url of the run, repeated in the hint's commands. */
+  globals?: HintGlobals;
+  /** The status `orders wait --until` was waiting for. */
+  until?: OrderStatus;
+}
+
+const ended = (order: Order, until?: OrderStatus) => `order ${order.order_id} ended ${order.status}${until ? ` without reaching ${until}` : ''}`;
 
 /** The order ended without any voucher (CANCELLED, REFUNDED): exit 5. */
 export class OrderNotFulfilledError extends CliError {
   override readonly name = 'OrderNotFulfilled';
-  constructor(order: Order, readonly traceId?: string) {
-    super('rejected', `order ${order.order_id} ended ${order.status}: no voucher was issued, and the ${formatMoney(order.total_amount, order.currency)} debit is refunded to the ${order.currency} wallet`, `see why in its timeline: vouchers orders get ${order.order_id}`);
+  constructor(order: Order, readonly traceId?: string, context: OutcomeContext = {}) {
+    super('rejected', `${ended(order, context.until)}: no voucher was issued, and the ${formatMoney(order.total_amount, order.currency)} debit is refunded to the ${order.currency} wallet`,
+      `see why in its timeline: ${ordersCommand(context.globals, ['orders', 'get', order.order_id])}`);
   }
   override get code(): string {
     return 'ORDER_NOT_FULFILLED';
@@ -24,28 +39,52 @@ export class OrderNotFulfilledError extends CliError {
 /** The order ended with fewer vouchers than ordered (PARTIALLY_DELIVERED): exit 5. */
 export class OrderPartiallyDeliveredError extends CliError {
   override readonly name = 'OrderPartiallyDelivered';
-  constructor(order: Order, readonly traceId?: string) {
+  constructor(order: Order, readonly traceId?: string, context: OutcomeContext = {}) {
     const ordered = order.items.reduce((n, i) => n + i.quantity, 0);
     const issued = order.vouchers.filter((v) => v.status === 'ISSUED').length;
     const missing = ordered - issued;
     super('rejected',
-      `order ${order.order_id} ended PARTIALLY_DELIVERED: ${issued} of ${plural(ordered, 'voucher')} issued; the ${missing === 1 ? 'one' : missing} that failed ${missing === 1 ? 'is' : 'are'} refunded to the ${order.currency} wallet`,
-      `get the issued codes: vouchers orders codes ${order.order_id} --codes-out FILE; the refund: vouchers transactions list --order ${order.order_id}`);
+      `${ended(order, context.until)}: ${issued} of ${plural(ordered, 'voucher')} issued; the ${missing === 1 ? 'one' : missing} that failed ${missing === 1 ? 'is' : 'are'} refunded to the ${order.currency} wallet`,
+      `get the issued codes: ${ordersCommand(context.globals, ['orders', 'codes', order.order_id, '--codes-out', 'FILE'])}; the refund: ${ordersCommand(context.globals, ['transactions', 'list', '--order', order.order_id])}`);
   }
   override get code(): string {
     return 'ORDER_PARTIALLY_DELIVERED';
   }
 }
 
+/**
+ * `orders wait --until STATUS`: the order became final at another status and can never
+ * reach it, though it lacks no voucher (e.g. DELIVERED while waiting for PROCESSING): exit 5.
+ */
+export class OrderEndedElsewhereError extends CliError {
+  override readonly name = 'OrderEndedElsewhere';
+  constructor(order: Order, until: OrderStatus, readonly traceId?: string, context: OutcomeContext = {}) {
+    super('rejected', `${ended(order, until)}: ${order.status} is final, it will not change again`,
+      `see its timeline: ${ordersCommand(context.globals, ['orders', 'get', order.order_id])}`);
+  }
+  override get code(): string {
+    return 'ORDER_ENDED_ELSEWHERE';
+  }
+}
+
 /** The error an order's final status calls for; undefined when DELIVERED (or not final). */
-export function outcomeError(order: Order, traceId?: string): CliError | undefined {
-  if (order.status === 'CANCELLED' || order.status === 'REFUNDED') return new OrderNotFulfilledError(order, traceId);
-  if (order.status === 'PARTIALLY_DELIVERED') return new OrderPartiallyDeliveredError(order, traceId);
+export function outcomeError(order: Order, traceId?: string, context: OutcomeContext = {}): CliError | undefined {
+  if (order.status === 'CANCELLED' || order.status === 'REFUNDED') return new OrderNotFulfilledError(order, traceId, context);
+  if (order.status === 'PARTIALLY_DELIVERED') return new OrderPartiallyDeliveredError(order, traceId, context);
   return undefined;
 }
 
+/**
+ * `orders wait --until STATUS` ended at another final status: ORDER_NOT_FULFILLED or
+ * ORDER_PARTIALLY_DELIVERED when vouchers are missing, else ORDER_ENDED_ELSEWHERE. Exit 5,
+ * with the trace ID of the last answer.
+ */
+export function endedElsewhereError(order: Order, until: OrderStatus, traceId?: string, globals?: HintGlobals): CliError {
+  return outcomeError(order, traceId, { globals, until }) ?? new OrderEndedElsewhereError(order, until, traceId, { globals });
+}
+
 /** Throw unless the order was DELIVERED in full (or is not final yet). */
-export function checkOutcome(order: Order, traceId?: string): void {
-  const error = outcomeError(order, traceId);
+export function checkOutcome(order: Order, traceId?: string, globals?: HintGlobals): void {
+  const error = outcomeError(order, traceId, { globals });
   if (error) throw error;
 }

@@ -1,7 +1,8 @@
 /**
  * `orders wait ID [--until STATUS] [--timeout D]`: follow an order and print it; exit 8 when
  * still pending at the timeout. Without --until, an order that ended without all its
- * vouchers exits 5 as `orders create --wait` does (see outcome.ts).
+ * vouchers exits 5 as `orders create --wait` does; with --until, one that became final
+ * elsewhere exits 5 too (see outcome.ts).
  */
 import { DEFAULT_TIMEOUT_MS } from '../../core/config/types.js';
 import { parseDuration } from '../../core/http/duration.js';
@@ -34,5 +35,5 @@ export async function run(f: Factory, id: string, flags: WaitFlags): Promise<voi
   });
   await printOrder(f.io, result.order, settings, { reveal: false, full: true });
   // --until STATUS asked for that status: reaching it is success, whatever it is.
-  if (until === undefined) checkOutcome(result.order, result.traceId);
+  if (until === undefined) checkOutcome(result.order, result.traceId, f.globals());
 }
