@@ -94,10 +94,7 @@ function withRetryHint(error: unknown, key: string): unknown {
   const hint = `retry safely with ${keyFlag(key)}: if the order was placed, the server replays its answer; it never orders twice`;
   if (error instanceof NetworkError) return new NetworkError(error.message, error.traceId, error.errno, hint, { cause: error });
   if (error instanceof ApiError && (error.kind === 'network' || error.kind === 'rate_limited' || error.apiCode === 'IDEMPOTENCY_KEY_IN_PROGRESS')) {
-    return new ApiError({
-      status: error.status, name: error.name, code: error.apiCode, message: error.message, details: error.details,
-      traceId: error.traceId, retryAfter: error.retryAfter, replayed: error.replayed, method: error.method, path: error.path, hint,
-    });
+    return error.withHint(hint);
   }
   return error;
 }
