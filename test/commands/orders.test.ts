@@ -396,6 +396,7 @@ describe('orders wait', () => {
     const r = await cli(['orders', 'wait', created.order_id, '--json']);
     expect(r.code, r.stderr).toBe(0);
     expect(Order.parse(JSON.parse(r.stdout)).status).toBe('DELIVERED');
+    expect(until.stderr + r.stderr).toBe(''); // JSON output: no progress lines on stderr
   });
 
   it('exit 8 at the timeout with the order id and trace ID; --json error envelope', async () => {

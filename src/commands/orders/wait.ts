@@ -29,8 +29,10 @@ export async function run(f: Factory, id: string, flags: WaitFlags): Promise<voi
   const profile = await f.profile();
   const client = await f.client();
   const requestTimeoutMs = profile.sources.timeout_ms === 'flag' ? DEFAULT_TIMEOUT_MS : profile.timeout_ms;
+  // With JSON output stderr carries nothing but a JSON error, as for orders create --json.
+  const quiet = settings.format === 'json' || settings.format === 'ndjson';
   const result = await followOnTerminal(f, client, orderId, {
-    timeoutMs, until, requestTimeoutMs,
+    timeoutMs, until, requestTimeoutMs, quiet,
     onShort: (last) => printOrder(f.io, last, settings, { reveal: false, full: true }),
   });
   await printOrder(f.io, result.order, settings, { reveal: false, full: true });
