@@ -14,13 +14,13 @@ import { formatMoney, formatTime } from '../../src/core/output/format.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { envOf, FAST_LIMITS, profileDir } from '../helpers/sandbox.js';
+import { ANSI, hintArgv, tableRows, tableHeader } from '../helpers/cli-text.js';
 
 let sb: Awaited<ReturnType<typeof startSandbox>>;
 let env: Record<string, string>;
 let client: ApiClient;
 let orderId: string;
 
-const ANSI = /\u001b\[[0-9;]*m/g;
 
 beforeAll(async () => {
   sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true, limits: FAST_LIMITS, enablePlanned: true });
@@ -33,53 +33,6 @@ beforeAll(async () => {
   orderId = order.data.order_id;
 });
 afterAll(async () => { await client.close(); await sb.close(); });
-
-/** Split a POSIX shell command line made of plain words and single-quoted strings. */
-function shellWords(line: string): string[] {
-  const words: string[] = [];
-  let current: string | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (ch === "'") {
-      const end = line.indexOf("'", i + 1);
-      if (end < 0) throw new Error(`unterminated quote in ${line}`);
-      current = (current ?? '') + line.slice(i + 1, end);
-      i = end;
-    } else if (ch === '\\') {
-      current = (current ?? '') + line[++i];
-    } else if (ch === ' ') {
-      if (current !== undefined) words.push(current);
-      current = undefined;
-    } else {
-      current = (current ?? '') + ch;
-    }
-  }
-  if (current !== undefined) words.push(current);
-  return words;
-}
-
-/** The command of a "More …: vouchers … --cursor X" hint, as argv without the program name. */
-function hintArgv(stderr: string): string[] {
-  const line = stderr.split('\n').find((l) => l.includes('--cursor'));
-  expect(line, stderr).toBeDefined();
-  const command = /(vouchers .*--cursor \S+)/.exec(line!)?.[1];
-  expect(command, line).toBeDefined();
-  const words = shellWords(command!);
-  expect(words[0]).toBe('vouchers');
-  return words.slice(1);
-}
-
-/** Data rows of a box table: the cells of each line between the header rule and the bottom. */
-function tableRows(text: string): string[][] {
-  const lines = text.replace(ANSI, '').trimEnd().split('\n');
-  const rule = lines.findIndex((l) => l.startsWith('├'));
-  return lines.slice(rule + 1, -1).map((l) => l.split('│').slice(1, -1).map((c) => c.trim()));
-}
-
-function tableHeader(text: string): string[] {
-  const line = text.replace(ANSI, '').split('\n').find((l) => l.startsWith('│'))!;
-  return line.split('│').slice(1, -1).map((c) => c.trim());
-}
 
 describe('next-page hint', () => {
   it('transactions list: the hint repeats the filters, so running it prints the next page of the same selection', async () => {

@@ -12,6 +12,7 @@ import { formatMoney, formatTime } from '../../src/core/output/format.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { envOf, fastSandbox, profileDir } from '../helpers/sandbox.js';
+import { ANSI, hintLine, hintArgv, tableRows, tableHeader } from '../helpers/cli-text.js';
 
 let sb: SandboxHandle;
 let env: Record<string, string>;
@@ -21,7 +22,6 @@ let adminDir: string;
 /** The UTC day the orders were created on (the sandbox's clock). */
 let day: string;
 
-const ANSI = /\u001b\[[0-9;]*m/g;
 const REF = 'batch 7';
 const LONG_REF = 'a long reference that a narrow table has to shorten';
 
@@ -66,58 +66,6 @@ beforeAll(async () => {
   }
 });
 afterAll(async () => { await client.close(); await sb.close(); });
-
-/** Split a POSIX shell command line made of plain words and single-quoted strings. */
-function shellWords(line: string): string[] {
-  const words: string[] = [];
-  let current: string | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i]!;
-    if (ch === "'") {
-      const end = line.indexOf("'", i + 1);
-      if (end < 0) throw new Error(`unterminated quote in ${line}`);
-      current = (current ?? '') + line.slice(i + 1, end);
-      i = end;
-    } else if (ch === '\\') {
-      current = (current ?? '') + line[++i];
-    } else if (ch === ' ') {
-      if (current !== undefined) words.push(current);
-      current = undefined;
-    } else {
-      current = (current ?? '') + ch;
-    }
-  }
-  if (current !== undefined) words.push(current);
-  return words;
-}
-
-/** The line of stderr with the next-page hint. */
-function hintLine(stderr: string): string {
-  const line = stderr.split('\n').find((l) => l.includes('--cursor'));
-  expect(line, stderr).toBeDefined();
-  return line!;
-}
-
-/** The command of a "More …: vouchers … --cursor X" hint, as argv without the program name. */
-function hintArgv(stderr: string): string[] {
-  const line = hintLine(stderr);
-  const command = /(vouchers .*--cursor \S+)/.exec(line)?.[1];
-  expect(command, line).toBeDefined();
-  const words = shellWords(command!);
-  expect(words[0]).toBe('vouchers');
-  return words.slice(1);
-}
-
-function tableRows(text: string): string[][] {
-  const lines = text.replace(ANSI, '').trimEnd().split('\n');
-  const rule = lines.findIndex((l) => l.startsWith('├'));
-  return lines.slice(rule + 1, -1).map((l) => l.split('│').slice(1, -1).map((c) => c.trim()));
-}
-
-function tableHeader(text: string): string[] {
-  const line = text.replace(ANSI, '').split('\n').find((l) => l.startsWith('│'))!;
-  return line.split('│').slice(1, -1).map((c) => c.trim());
-}
 
 describe('orders list: the next-page hint', () => {
   it('repeats every filter, so following the hints walks exactly the filtered rows', async () => {

@@ -1,0 +1,58 @@
+/** Reading what the CLI prints, for tests: box tables and the commands it suggests. */
+import { expect } from 'vitest';
+
+export const ANSI = /\u001b\[[0-9;]*m/g;
+
+/** Split a POSIX shell command line made of plain words and single-quoted strings. */
+export function shellWords(line: string): string[] {
+  const words: string[] = [];
+  let current: string | undefined;
+  for (let i = 0; i < line.length; i++) {
+    const ch = line[i]!;
+    if (ch === "'") {
+      const end = line.indexOf("'", i + 1);
+      if (end < 0) throw new Error(`unterminated quote in ${line}`);
+      current = (current ?? '') + line.slice(i + 1, end);
+      i = end;
+    } else if (ch === '\\') {
+      current = (current ?? '') + line[++i];
+    } else if (ch === ' ') {
+      if (current !== undefined) words.push(current);
+      current = undefined;
+    } else {
+      current = (current ?? '') + ch;
+    }
+  }
+  if (current !== undefined) words.push(current);
+  return words;
+}
+
+/** The line of stderr with the next-page hint. */
+export function hintLine(stderr: string): string {
+  const line = stderr.split('\n').find((l) => l.includes('--cursor'));
+  expect(line, stderr).toBeDefined();
+  return line!;
+}
+
+/** The command of a "More …: vouchers … --cursor X" hint, as argv without the program name. */
+export function hintArgv(stderr: string): string[] {
+  const line = hintLine(stderr);
+  const command = /(vouchers .*--cursor \S+)/.exec(line)?.[1];
+  expect(command, line).toBeDefined();
+  const words = shellWords(command!);
+  expect(words[0]).toBe('vouchers');
+  return words.slice(1);
+}
+
+/** Data rows of a box table: the cells of each line between the header rule and the bottom. */
+export function tableRows(text: string): string[][] {
+  const lines = text.replace(ANSI, '').trimEnd().split('\n');
+  const rule = lines.findIndex((l) => l.startsWith('├'));
+  return lines.slice(rule + 1, -1).map((l) => l.split('│').slice(1, -1).map((c) => c.trim()));
+}
+
+/** The header cells of a box table. */
+export function tableHeader(text: string): string[] {
+  const line = text.replace(ANSI, '').split('\n').find((l) => l.startsWith('│'))!;
+  return line.split('│').slice(1, -1).map((c) => c.trim());
+}
