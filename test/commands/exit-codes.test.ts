@@ -5,9 +5,9 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/factory.js';
-import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { envOf } from '../helpers/sandbox.js';
+import { envOf, fastSandbox } from '../helpers/sandbox.js';
 
 let sb: SandboxHandle;
 let configDir: string;
@@ -22,7 +22,7 @@ async function adminPost(path: string, body: unknown): Promise<any> {
 }
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true });
+  sb = await fastSandbox();
   configDir = tempConfigDir();
   env = envOf(sb);
 });

@@ -8,10 +8,9 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFactory } from '../../src/factory.js';
 import { run } from '../../src/main.js';
-import { startSandbox } from '../../src/sandbox/index.js';
 import { testIO, type TestIO } from '../helpers/io.js';
 import { tempConfigDir } from '../helpers/run-cli.js';
-import { profileDir } from '../helpers/sandbox.js';
+import { fastSandbox, profileDir } from '../helpers/sandbox.js';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => { for (const c of closers.splice(0).reverse()) await c(); });
@@ -34,7 +33,7 @@ async function startListen(env: Record<string, string>): Promise<{ io: TestIO; d
 
 describe('vouchers listen --register (sandbox)', () => {
   it('registers its own URL, saves the secret, and receives an async order\'s events', async () => {
-    const sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true });
+    const sb = await fastSandbox();
     closers.push(() => sb.close());
     const configDir = await profileDir(sb, 'local');
     const env = { VOUCHERS_CONFIG_DIR: configDir };
@@ -65,7 +64,7 @@ describe('vouchers listen --register (sandbox)', () => {
   });
 
   it('with credentials from the environment only, keeps the secret for this listener and creates no profile', async () => {
-    const sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true });
+    const sb = await fastSandbox();
     closers.push(() => sb.close());
     const configDir = tempConfigDir();
     const env = { VOUCHERS_CONFIG_DIR: configDir, VOUCHERS_BASE_URL: sb.baseUrl, VOUCHERS_API_KEY: sb.apiKey, VOUCHERS_API_SECRET: sb.apiSecret };

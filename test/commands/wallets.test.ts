@@ -1,15 +1,15 @@
 /** wallets list against the sandbox over loopback. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Wallet } from '../../src/contract/money.js';
-import { startSandbox } from '../../src/sandbox/index.js';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
-import { envOf } from '../helpers/sandbox.js';
+import { envOf, fastSandbox } from '../helpers/sandbox.js';
 
-let sb: Awaited<ReturnType<typeof startSandbox>>;
+let sb: SandboxHandle;
 let env: Record<string, string>;
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true });
+  sb = await fastSandbox();
   env = envOf(sb);
 });
 afterAll(async () => { await sb.close(); });
