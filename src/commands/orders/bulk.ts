@@ -14,13 +14,13 @@ import { err } from '../../core/io/io.js';
 import { batchIdFor, batchTarget, BulkJournal, isBatchId, journalPath, sha256Hex, type BatchState, type BulkRow } from '../../core/journal/bulk.js';
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import { printRecord } from '../../core/output/print.js';
+import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../factory.js';
 import { parseBulkFile, type RowProblem } from './bulk-input.js';
 import { startProgress } from './bulk-progress.js';
 import { assertResultsWritable, printSummary, summarize, worstKind, writeResults } from './bulk-report.js';
 import { runRows } from './bulk-runner.js';
 import { confirmOrStop } from './confirm.js';
-import { ordersCommand } from './hint.js';
 import type { CreateFlags } from './create.js';
 import { parseCount } from './order-input.js';
 import { checkFunds, itemProblem, lookupProducts, walletsByCurrency } from './preflight.js';
@@ -134,7 +134,7 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
       'resume it with the profile it was started with (--profile NAME); to order the same file on this server, run it with --from');
   }
   if (state && input && state.header.sha256 !== sha256Hex(input.content)) {
-    throw new UsageError(`${o.from} is not the file of batch ${batchId}: its content changed since`, `resume without --from (${ordersCommand(f.globals(), ['orders', 'create', '--resume', batchId])}), or order the new file on its own`);
+    throw new UsageError(`${o.from} is not the file of batch ${batchId}: its content changed since`, `resume without --from (${suggestedCommand(f.globals(), ['orders', 'create', '--resume', batchId])}), or order the new file on its own`);
   }
 
   const client = await f.client();
@@ -194,7 +194,7 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
   const summary = summarize(journal.state, skipped, journal.path, resultsPath);
   await printSummary(io, summary, o.settings);
 
-  const resume = ordersCommand(f.globals(), ['orders', 'create', '--resume', batchId]);
+  const resume = suggestedCommand(f.globals(), ['orders', 'create', '--resume', batchId]);
   if (outcome.interrupted) {
     throw new CliError('interrupted', `interrupted: ${summary.ordered} of ${summary.rows} rows ordered, ${summary.not_done + summary.failed} left`, `continue where it stopped (no row is ordered twice): ${resume}`);
   }

@@ -12,9 +12,9 @@ import { assertCodesFileFree, writeCodesFile } from '../../core/io/codes-file.js
 import { err } from '../../core/io/io.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
 import { handleFieldsFlag, printJson, printList, type Column } from '../../core/output/print.js';
+import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
 import type { Factory } from '../../factory.js';
 import { callExtension } from './extension.js';
-import { ordersCommand, type HintGlobals } from './hint.js';
 import { checkOrderId } from './order-args.js';
 import { OrderNotFulfilledError } from './outcome.js';
 import { redactCodes } from './redact.js';
@@ -41,10 +41,10 @@ async function explainNoCodes(client: ApiClient, orderId: string, codesOut: stri
   const res = await getOrder(client, orderId, { signal });
   const order = res.data;
   if (order.status === 'PENDING' || order.status === 'PROCESSING') {
-    const again = ordersCommand(globals, ['orders', 'codes', orderId], [['--codes-out', codesOut]]);
+    const again = suggestedCommand(globals, ['orders', 'codes', orderId], [['--codes-out', codesOut]]);
     throw new PendingError(
       `order ${orderId} is ${order.status} and has no codes yet${codesOut !== undefined ? `: nothing was written to ${codesOut}` : ''}`,
-      `wait for it: ${ordersCommand(globals, ['orders', 'wait', orderId])}; then fetch them: ${again}`,
+      `wait for it: ${suggestedCommand(globals, ['orders', 'wait', orderId])}; then fetch them: ${again}`,
       res.traceId,
     );
   }

@@ -16,12 +16,13 @@ import { assertCodesFileFree, writeCodesFile, type CodeRow } from '../../core/io
 import { err, type IO } from '../../core/io/io.js';
 import { withJsonFields } from '../../core/output/error.js';
 import { resolveOutput, type OutputFlags, type OutputSettings } from '../../core/output/options.js';
+import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
 import type { Factory } from '../../factory.js';
 import { confirmOrStop } from './confirm.js';
 import { runDryRun } from './dry-run.js';
 import { callExtension } from './extension.js';
 import { DEFAULT_WAIT_MS, followOnTerminal } from './follow.js';
-import { keyFlag, ordersCommand, type HintGlobals } from './hint.js';
+import { keyFlag } from './hint.js';
 import { orderFromFlags, type OrderFlags } from './order-input.js';
 import { checkOutcome } from './outcome.js';
 import { hasCodes } from './redact.js';
@@ -143,7 +144,7 @@ function interruptedError(io: IO, o: SingleOptions, seen: Seen, globals: HintGlo
   const id = order.order_id;
   return withJsonFields(new OrderInterruptedError(
     `${what}: order ${id} was placed (last seen ${order.status})`,
-    `follow it: ${ordersCommand(globals, ['orders', 'wait', id])}; then get its codes: ${ordersCommand(globals, ['orders', 'codes', id, '--codes-out', o.codesOut ?? 'FILE'])}`,
+    `follow it: ${suggestedCommand(globals, ['orders', 'wait', id])}; then get its codes: ${suggestedCommand(globals, ['orders', 'codes', id, '--codes-out', o.codesOut ?? 'FILE'])}`,
     seen.traceId,
     // order_status: the order's, not to be read as an HTTP status.
   ), { idempotency_key: o.idempotencyKey, order_id: id, order_status: order.status });
@@ -222,7 +223,7 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
     seen.order = followed.order;
     seen.traceId = followed.traceId ?? seen.traceId;
   } else if (order.status === 'PENDING' || order.status === 'PROCESSING') {
-    say(`Follow it: ${ordersCommand(globals, ['orders', 'wait', order.order_id])}\n`);
+    say(`Follow it: ${suggestedCommand(globals, ['orders', 'wait', order.order_id])}\n`);
   }
 
   const wantsCodes = o.reveal || o.codesOut !== undefined;
@@ -238,7 +239,7 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
   if (o.codesOut !== undefined) {
     const rows = codeRows(order);
     if (rows.length === 0) {
-      say(`No codes written to ${o.codesOut}: the order has no issued vouchers yet; once delivered: ${ordersCommand(globals, ['orders', 'codes', order.order_id, '--codes-out', o.codesOut])}\n`);
+      say(`No codes written to ${o.codesOut}: the order has no issued vouchers yet; once delivered: ${suggestedCommand(globals, ['orders', 'codes', order.order_id, '--codes-out', o.codesOut])}\n`);
     } else {
       let written;
       try {
@@ -246,7 +247,7 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
       } catch (error) {
         // The order is placed and printed above: say so, and how to get its codes.
         const why = error instanceof Error ? error.message : String(error);
-        throw new UsageError(`order ${order.order_id} was placed, but its codes could not be saved: ${why}`, `fetch them into a new file: ${ordersCommand(globals, ['orders', 'codes', order.order_id, '--codes-out', 'NEW_FILE'])}`, { cause: error });
+        throw new UsageError(`order ${order.order_id} was placed, but its codes could not be saved: ${why}`, `fetch them into a new file: ${suggestedCommand(globals, ['orders', 'codes', order.order_id, '--codes-out', 'NEW_FILE'])}`, { cause: error });
       }
       say(`Wrote ${written.count} code${written.count === 1 ? '' : 's'} to ${written.path} (mode 0600)\n`);
     }

@@ -10,8 +10,8 @@ import { PendingError } from '../../core/errors/index.js';
 import type { Order, OrderStatus } from '../../contract/orders.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { startSpinner } from '../../core/output/spinner.js';
+import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../factory.js';
-import { ordersCommand } from './hint.js';
 import { endedElsewhereError } from './outcome.js';
 
 /** How long --wait and `orders wait` follow an order unless --timeout says otherwise. */
@@ -64,7 +64,7 @@ export async function followOnTerminal(f: Factory, client: ApiClient, orderId: s
   if (result.timedOut) {
     throw new PendingError(
       `order ${orderId} is still ${result.order.status} after ${formatDuration(options.timeoutMs)}${result.traceId ? ` (trace ID ${result.traceId})` : ''}`,
-      `keep following it: ${ordersCommand(f.globals(), ['orders', 'wait', orderId])}`,
+      `keep following it: ${suggestedCommand(f.globals(), ['orders', 'wait', orderId])}`,
       result.traceId,
     );
   }

@@ -2,8 +2,8 @@
 import { getOrder } from '../../api/orders.js';
 import { err } from '../../core/io/io.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../factory.js';
-import { ordersCommand } from './hint.js';
 import { checkOrderId } from './order-args.js';
 import { checkOrderFields, printOrder } from './render.js';
 
@@ -17,6 +17,6 @@ export async function run(f: Factory, id: string, flags: GetFlags): Promise<void
   const res = await getOrder(client, orderId, { signal: f.io.signal });
   await printOrder(f.io, res.data, settings, { reveal: false, full: true });
   if (f.io.stderrIsTTY && res.data.vouchers.length > 0 && !settings.fields) {
-    err(f.io, `Codes are masked; to fetch them through the secure endpoint: ${ordersCommand(f.globals(), ['orders', 'codes', orderId, '--reveal'])}\n`);
+    err(f.io, `Codes are masked; to fetch them through the secure endpoint: ${suggestedCommand(f.globals(), ['orders', 'codes', orderId, '--reveal'])}\n`);
   }
 }

@@ -10,7 +10,7 @@ import type { Order } from '../../contract/orders.js';
 import { UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
 import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
-import { nextPageHint } from '../../core/output/next-page.js';
+import { nextPageHint, outputHintFlags } from '../../core/output/next-page.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
 import type { Factory } from '../../factory.js';
@@ -93,7 +93,7 @@ export async function run(f: Factory, flags: ListFlags): Promise<void> {
       command: ['orders', 'list'],
       flags: [
         ['--status', query.status], ['--reference', query.reference], ['--from', query.created_from], ['--to', query.created_to], ['--limit', query.limit],
-        ['--json', flags.json], ['--output', flags.output], ['--fields', typeof flags.fields === 'string' ? flags.fields : undefined],
+        ...outputHintFlags(flags),
       ],
       globals: f.globals(),
       cursor: page.data.next_cursor,

@@ -10,7 +10,7 @@
 import type { Order, OrderStatus } from '../../contract/orders.js';
 import { CliError } from '../../core/errors/index.js';
 import { formatMoney } from '../../core/output/format.js';
-import { ordersCommand, type HintGlobals } from './hint.js';
+import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
 
 const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
@@ -29,7 +29,7 @@ export class OrderNotFulfilledError extends CliError {
   override readonly name = 'OrderNotFulfilled';
   constructor(order: Order, readonly traceId?: string, context: OutcomeContext = {}) {
     super('rejected', `${ended(order, context.until)}: no voucher was issued, and the ${formatMoney(order.total_amount, order.currency)} debit is refunded to the ${order.currency} wallet`,
-      `see why in its timeline: ${ordersCommand(context.globals, ['orders', 'get', order.order_id])}`);
+      `see why in its timeline: ${suggestedCommand(context.globals, ['orders', 'get', order.order_id])}`);
   }
   override get code(): string {
     return 'ORDER_NOT_FULFILLED';
@@ -45,7 +45,7 @@ export class OrderPartiallyDeliveredError extends CliError {
     const missing = ordered - issued;
     super('rejected',
       `${ended(order, context.until)}: ${issued} of ${plural(ordered, 'voucher')} issued; the ${missing === 1 ? 'one' : missing} that failed ${missing === 1 ? 'is' : 'are'} refunded to the ${order.currency} wallet`,
-      `get the issued codes: ${ordersCommand(context.globals, ['orders', 'codes', order.order_id, '--codes-out', 'FILE'])}; the refund: ${ordersCommand(context.globals, ['transactions', 'list', '--order', order.order_id])}`);
+      `get the issued codes: ${suggestedCommand(context.globals, ['orders', 'codes', order.order_id, '--codes-out', 'FILE'])}; the refund: ${suggestedCommand(context.globals, ['transactions', 'list', '--order', order.order_id])}`);
   }
   override get code(): string {
     return 'ORDER_PARTIALLY_DELIVERED';
@@ -60,7 +60,7 @@ export class OrderEndedElsewhereError extends CliError {
   override readonly name = 'OrderEndedElsewhere';
   constructor(order: Order, until: OrderStatus, readonly traceId?: string, context: OutcomeContext = {}) {
     super('rejected', `${ended(order, until)}: ${order.status} is final, it will not change again`,
-      `see its timeline: ${ordersCommand(context.globals, ['orders', 'get', order.order_id])}`);
+      `see its timeline: ${suggestedCommand(context.globals, ['orders', 'get', order.order_id])}`);
   }
   override get code(): string {
     return 'ORDER_ENDED_ELSEWHERE';

@@ -4,7 +4,7 @@
  */
 import { ApiError, UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
-import { nextPageCommand } from '../../core/output/next-page.js';
+import { nextPageCommand, outputHintFlags } from '../../core/output/next-page.js';
 import type { OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../factory.js';
 import { adminCall, adminTarget, type AdminList, type AdminTarget } from './admin-client.js';
@@ -37,7 +37,7 @@ export async function list(f: Factory, flags: OrdersListFlags): Promise<void> {
       command: ['sandbox', 'admin', 'orders', 'list'],
       flags: [
         ['--status', status], ['--gate', gate], ['--partner', flags.partner], ['--limit', limit],
-        ['--json', flags.json], ['--output', flags.output], ['--fields', typeof flags.fields === 'string' ? flags.fields : undefined],
+        ...outputHintFlags(flags),
       ],
       globals: f.globals(),
       cursor: res.data.next_cursor,

@@ -9,7 +9,7 @@ import { TRANSACTION_TYPES, type Transaction, type TransactionType } from '../..
 import { UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
 import { formatMoney, formatTime } from '../../core/output/format.js';
-import { nextPageHint } from '../../core/output/next-page.js';
+import { nextPageHint, outputHintFlags } from '../../core/output/next-page.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
 import { resolveOutput, type OutputFlags, type OutputSettings } from '../../core/output/options.js';
 import { startSpinner } from '../../core/output/spinner.js';
@@ -97,7 +97,7 @@ export async function run(f: Factory, options: TransactionsListOptions): Promise
       command: ['transactions', 'list'],
       flags: [
         ['--from', query.from], ['--to', query.to], ['--order', query.order_id], ['--type', query.type], ['--limit', query.limit],
-        ['--json', options.json], ['--output', options.output], ['--fields', typeof options.fields === 'string' ? options.fields : undefined],
+        ...outputHintFlags(options),
       ],
       globals: f.globals(),
       cursor: res.data.next_cursor,

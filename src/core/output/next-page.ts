@@ -15,13 +15,19 @@ export function shellQuote(word: string): string {
 /** A flag and its value as the user would type them: `true` for a switch, undefined/false to leave it out. */
 export type HintFlag = readonly [flag: string, value: string | number | boolean | undefined];
 
+/** The root options that chose the server (`f.globals()`): repeated in suggested commands. */
+export interface HintGlobals {
+  profile?: string;
+  baseUrl?: string;
+}
+
 export interface NextPageCommand {
   /** The command words after `vouchers`, e.g. `['transactions', 'list']`. */
   command: readonly string[];
   /** Filters and options of this run, in the order to print them (no --cursor, no --all). */
   flags: readonly HintFlag[];
   /** The root options of this run (`f.globals()`): --profile and --base-url are repeated. */
-  globals?: { profile?: string; baseUrl?: string };
+  globals?: HintGlobals;
   cursor: string;
 }
 
@@ -35,10 +41,22 @@ function words(flags: readonly HintFlag[]): string[] {
   return out;
 }
 
+/**
+ * `vouchers [--profile P] [--base-url U] command… flags…`, every word shell-quoted: a
+ * command a hint or message suggests, to paste as it is, reaching the same server.
+ */
+export function suggestedCommand(globals: HintGlobals | undefined, command: readonly string[], flags: readonly HintFlag[] = []): string {
+  return ['vouchers', ...words([['--profile', globals?.profile], ['--base-url', globals?.baseUrl]]), ...command, ...words(flags)].map(shellQuote).join(' ');
+}
+
+/** The output options of a run (--json, --output, --fields with names), repeated in its next-page hint. */
+export function outputHintFlags(flags: { json?: boolean; output?: string; fields?: string | boolean }): HintFlag[] {
+  return [['--json', flags.json], ['--output', flags.output], ['--fields', typeof flags.fields === 'string' ? flags.fields : undefined]];
+}
+
 /** `vouchers [--profile P] noun verb --filter x … --cursor C`, shell-quoted. */
 export function nextPageCommand(next: NextPageCommand): string {
-  const global = words([['--profile', next.globals?.profile], ['--base-url', next.globals?.baseUrl]]);
-  return ['vouchers', ...global, ...next.command, ...words(next.flags), '--cursor', next.cursor].map(shellQuote).join(' ');
+  return suggestedCommand(next.globals, next.command, [...next.flags, ['--cursor', next.cursor]]);
 }
 
 /**
