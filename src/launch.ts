@@ -21,7 +21,7 @@ import { join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 import { makeDirSync } from './core/io/make-dir.js';
-import { VERSION } from './version.js';
+import { asksVersionOnly, VERSION } from './version.js';
 
 /** Set by scripts/bundle.mjs: the bundle's file name and a hash of its bytes. */
 declare const VOUCHERS_BUNDLE_FILE: string;
@@ -152,7 +152,7 @@ function loadBundle(): { main: Main } {
 
 export function main(proc: NodeJS.Process): Promise<void> {
   const args = proc.argv.slice(2);
-  if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
+  if (asksVersionOnly(args)) {
     // Scripts call this often: answered without loading the CLI at all. A reader that
     // went away (`vouchers --version | head -c0`) is not an error, as in main.ts.
     proc.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') proc.exit(0); });

@@ -5,7 +5,7 @@
 import { CliError, InterruptedError, UsageError, type ErrorKind } from './core/errors/index.js';
 import { processIO, withEnv, type IO } from './core/io/io.js';
 import { createFactory, type FactoryOverrides, type GlobalOptions } from './factory.js';
-import { VERSION } from './version.js';
+import { asksVersionOnly, VERSION } from './version.js';
 
 /** Exit codes, documented in the README. */
 export const EXIT = {
@@ -50,7 +50,7 @@ function isAbort(error: unknown): boolean {
 export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrides = {}): Promise<number> {
   // --no-color means NO_COLOR for everything that draws: tables, errors, spinners, the demo.
   const io: IO = argv.includes('--no-color') ? withEnv(givenIO, { ...givenIO.env, NO_COLOR: '1' }) : givenIO;
-  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-V')) {
+  if (asksVersionOnly(argv)) {
     // Answered before the command tree is built: scripts call this often.
     io.stdout.write(VERSION + '\n');
     return EXIT.ok;

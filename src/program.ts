@@ -65,6 +65,13 @@ function outputFor(io: IO, path: string, json: boolean) {
   };
 }
 
+/** Index of the first word after the leading root options (and their values). */
+function afterRootOptions(argv: readonly string[]): number {
+  let i = 0;
+  while (i < argv.length && argv[i]!.startsWith('-')) i += VALUE_OPTIONS.has(argv[i]!) ? 2 : 1;
+  return i;
+}
+
 /**
  * `vouchers help orders create` as `vouchers orders create --help` (root options may come
  * first): commander's own help command knows one level only, and shows the root help for a
@@ -72,8 +79,7 @@ function outputFor(io: IO, path: string, json: boolean) {
  * (unknown command, exit 2); an unknown verb is caught by unknownHelpTopic.
  */
 export function helpArgv(argv: string[]): string[] {
-  let i = 0;
-  while (i < argv.length && argv[i]!.startsWith('-')) i += VALUE_OPTIONS.has(argv[i]!) ? 2 : 1;
+  const i = afterRootOptions(argv);
   if (argv[i] !== 'help' || i + 1 >= argv.length) return argv;
   const [before, words] = [argv.slice(0, i), argv.slice(i + 1)];
   const known = COMMANDS.some((e) => e.name === words[0] || e.also?.includes(words[0]!));
@@ -83,10 +89,8 @@ export function helpArgv(argv: string[]): string[] {
 /** For `help <noun> <verb>` rewritten by helpArgv: the words that name no command, as a usage error text. */
 export function unknownHelpTopic(program: Command, argv: readonly string[]): { message: string; hint: string } | undefined {
   if (argv[argv.length - 1] !== '--help') return undefined;
-  let i = 0;
-  while (i < argv.length && argv[i]!.startsWith('-')) i += VALUE_OPTIONS.has(argv[i]!) ? 2 : 1;
   let cmd = program;
-  for (const word of argv.slice(i, -1)) {
+  for (const word of argv.slice(afterRootOptions(argv), -1)) {
     if (word.startsWith('-')) break;
     const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
     if (!sub) return { message: `unknown command '${word}'`, hint: `see ${commandPath(cmd)} --help` };
