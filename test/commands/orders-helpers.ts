@@ -1,5 +1,7 @@
 /** Shared set-up of the order command tests: the common sandbox helpers, plus code and ledger lookups. */
+import { expect } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
+import type { CliResult } from '../helpers/run-cli.js';
 
 export { envOf, fastSandbox, FAST_LIMITS, profileDir, quickClock } from '../helpers/sandbox.js';
 
@@ -13,6 +15,19 @@ export function issuedCodes(sb: SandboxHandle): string[] {
     for (const v of o.vouchers) if (v.code) out.push(v.code);
   }
   return out;
+}
+
+/** No code the sandbox ever issued appears in this output. */
+export function expectNoSecrets(sb: SandboxHandle, r: CliResult): void {
+  for (const secret of issuedCodes(sb)) {
+    expect(r.stdout).not.toContain(secret);
+    expect(r.stderr).not.toContain(secret);
+  }
+}
+
+/** No stack trace on stderr. */
+export function noStack(r: CliResult): void {
+  expect(r.stderr).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
 }
 
 export function orderCount(sb: SandboxHandle): number {

@@ -15,7 +15,7 @@ import { run } from '../../src/main.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { testIO } from '../helpers/io.js';
 import { runCli, tempConfigDir, type CliResult } from '../helpers/run-cli.js';
-import { envOf, FAST_LIMITS, fastSandbox, issuedCodes, orderCount, profileDir, quickClock } from './orders-helpers.js';
+import { envOf, expectNoSecrets, FAST_LIMITS, fastSandbox, noStack, orderCount, profileDir, quickClock } from './orders-helpers.js';
 
 let sb: SandboxHandle;
 let env: Record<string, string>;
@@ -47,17 +47,6 @@ function onlyEnvelope(r: CliResult): Envelope {
 
 function lastEnvelope(r: CliResult): Envelope {
   return JSON.parse(r.stderr.trim().split('\n').pop()!) as Envelope;
-}
-
-function expectNoSecrets(r: CliResult): void {
-  for (const secret of issuedCodes(sb)) {
-    expect(r.stdout).not.toContain(secret);
-    expect(r.stderr).not.toContain(secret);
-  }
-}
-
-function noStack(r: CliResult): void {
-  expect(r.stderr).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
 }
 
 async function placed(product: string, quantity = 1): Promise<string> {
@@ -99,7 +88,7 @@ describe('orders wait and orders create --wait exit alike by how the order ended
     const envelope = lastEnvelope(j);
     expect(envelope.error.code).toBe('ORDER_PARTIALLY_DELIVERED');
     expect(envelope.trace_id).toMatch(TRACE);
-    expectNoSecrets(r);
+    expectNoSecrets(sb, r);
   });
 
   it('orders wait: DELIVERED exits 0; --until a status reached exits 0 even if it is REFUNDED', async () => {
@@ -132,7 +121,7 @@ describe('orders wait and orders create --wait exit alike by how the order ended
     expect(r.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
     expect(r.stderr).toContain('Wrote 2 codes');
     expect(existsSync(file)).toBe(true);
-    expectNoSecrets(r);
+    expectNoSecrets(sb, r);
     noStack(r);
   });
 

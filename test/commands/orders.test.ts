@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Order, OrderCodes } from '../../src/contract/orders.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
-import { runCli, tempConfigDir, type CliResult } from '../helpers/run-cli.js';
-import { envOf, fastSandbox, issuedCodes, orderCount, profileDir, quickClock } from './orders-helpers.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { envOf, expectNoSecrets, fastSandbox, noStack, orderCount, profileDir, quickClock } from './orders-helpers.js';
 
 let sb: SandboxHandle;
 let env: Record<string, string>;
@@ -18,18 +18,6 @@ beforeAll(async () => {
   env = envOf(sb);
 });
 afterAll(async () => { await sb.close(); });
-
-/** No code the sandbox ever issued appears in this output. */
-function expectNoSecrets(r: CliResult): void {
-  for (const secret of issuedCodes(sb)) {
-    expect(r.stdout).not.toContain(secret);
-    expect(r.stderr).not.toContain(secret);
-  }
-}
-
-function noStack(r: CliResult): void {
-  expect(r.stderr).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
-}
 
 const cli = (argv: string[], opts: Parameters<typeof runCli>[1] = {}) => runCli(argv, { env, overrides: { clock: quickClock() }, ...opts });
 
@@ -62,7 +50,7 @@ describe('orders create: cache-hit', () => {
     // stderr, nor any other (stderr carries only a JSON error; the trace line is shown without --json).
     expect(r.stderr).not.toContain('Idempotency key');
     expect(r.stderr).toBe('');
-    expectNoSecrets(r);
+    expectNoSecrets(sb, r);
   });
 
   it('on a TTY: a record and a vouchers table, masked; the key on stderr', async () => {
@@ -74,7 +62,7 @@ describe('orders create: cache-hit', () => {
     expect(r.stdout).toContain('Vouchers');
     expect(r.stdout).toMatch(/│ •+[0-9A-Z]{4} +│/);
     expect(r.stderr).toMatch(/Idempotency key: \S+ \(generated\)/);
-    expectNoSecrets(r);
+    expectNoSecrets(sb, r);
   });
 
   it('piped: field<TAB>value lines and a vouchers section, masked', async () => {
@@ -86,7 +74,7 @@ describe('orders create: cache-hit', () => {
     expect(lines).toContain('# vouchers');
     expect(lines.filter((l) => l.startsWith('vch_'))).toHaveLength(3);
     expect(r.stdout).not.toContain('│');
-    expectNoSecrets(r);
+    expectNoSecrets(sb, r);
   });
 
   it('--reveal shows the codes in full', async () => {
@@ -109,7 +97,7 @@ describe('orders create: cache-hit', () => {
     const codes = sb.state.orders[orderId]!.vouchers.map((v) => v.code!);
     expect(text.split('\n')[0]).toBe('order_id,voucher_id,product_id,denomination,expiry,code,pin');
     for (const c of codes) expect(text).toContain(c);
-    expectNoSecrets(r);
+    expectNoSecrets(sb, r);
     expect(r.stderr).toContain('Wrote 2 codes');
 
     const before = orderCount(sb);
@@ -173,13 +161,13 @@ describe('orders create: cache-miss', () => {
     expect(order.timeline.map((t) => t.status)).toEqual(expect.arrayContaining(['PENDING', 'PROCESSING', 'DELIVERED']));
     // With --json stderr carries only a JSON error: no status lines.
     expect(r.stderr).toBe('');
-    expectNoSecrets(r);
+    expectNoSecrets(sb, r);
     const piped = await cli(['orders', 'create', '--product', 'sbx-async', '--denomination', '25', '--wait']);
     expect(piped.code, piped.stderr).toBe(0);
     const id = /order_id\t(ord_\S+)/.exec(piped.stdout)![1]!;
     expect(piped.stderr).toMatch(new RegExp(`${id}  PENDING`));
     expect(piped.stderr).toMatch(new RegExp(`${id}  DELIVERED  trace [0-9a-f]{32}`));
-    expectNoSecrets(piped);
+    expectNoSecrets(sb, piped);
   });
 
   it('--wait on a TTY: spinner lines for each status, then the order; --reveal fetches the codes', async () => {
@@ -215,7 +203,7 @@ describe('orders create: cache-miss', () => {
     const j = await cli(['orders', 'create', '--product', 'sbx-gated', '--denomination', '10', '--wait', '--timeout', '20s', '--json']);
     expect(j.code).toBe(8);
     expect(Order.parse(JSON.parse(j.stdout)).status).toBe('PENDING');
-    expectNoSecrets(r);
+    expectNoSecrets(sb, r);
   });
 });
 
@@ -327,7 +315,7 @@ describe('orders get', () => {
     expect(tty.stdout).toMatch(/│ DELIVERED\s+│/);
     const piped = await cli(['orders', 'get', created.order_id]);
     expect(piped.stdout.split('\n')).toEqual(expect.arrayContaining(['# items', '# vouchers', '# timeline']));
-    expectNoSecrets(j); expectNoSecrets(tty); expectNoSecrets(piped);
+    expectNoSecrets(sb, j); expectNoSecrets(sb, tty); expectNoSecrets(sb, piped);
   });
 
   it('a malformed id is a usage error; an unknown one is not found (exit 4) with a trace ID', async () => {
@@ -353,7 +341,7 @@ describe('orders list', () => {
     const ps = pending.stdout.trim().split('\n').filter(Boolean).map((l) => Order.parse(JSON.parse(l)));
     expect(ps.map((o) => o.order_id)).toContain(held.order_id);
     expect(ps.every((o) => o.status === 'PENDING')).toBe(true);
-    expectNoSecrets(r);
+    expectNoSecrets(sb, r);
   });
 
   it('one page with a hint, or --all following the cursors; table on a TTY, TSV when piped', async () => {
@@ -479,7 +467,7 @@ describe('orders codes', () => {
     expect(masked.data).toHaveLength(2);
     const pins = sb.state.orders[id]!.vouchers.map((v) => v.pin);
     expect(masked.data.map((c) => c.pin)).toEqual(pins.map((p) => (p ? '••••' : null)));
-    for (const r of [tty, csv, json]) expectNoSecrets(r);
+    for (const r of [tty, csv, json]) expectNoSecrets(sb, r);
 
     const revealed = await cli(['orders', 'codes', id, '--reveal', '--json']);
     const full = OrderCodes.parse(JSON.parse(revealed.stdout));
@@ -491,7 +479,7 @@ describe('orders codes', () => {
     expect(statSync(file).mode & 0o777).toBe(0o600);
     const saved = JSON.parse(readFileSync(file, 'utf8')) as { code: string }[];
     expect(saved.map((c) => c.code).sort()).toEqual([...real].sort());
-    expectNoSecrets(out);
+    expectNoSecrets(sb, out);
 
     const clash = await cli(['orders', 'codes', id, '--codes-out', file]);
     expect(clash.code).toBe(2);
