@@ -124,8 +124,8 @@ function loadBundle(): { main: Main } {
   // before compiling: V8 accepts a code cache only under the flags it was made with.
   setFlagsFromString('--liftoff-only');
   const dir = cacheDirectory(process.env);
-  const cacheFile = dir && join(dir, `${VOUCHERS_BUNDLE_HASH}-${process.version}-${process.arch}${optionsTag()}.cache`);
-  const cachedData = dir && cacheFile && trustedDirectory(dir) ? readCache(cacheFile) : undefined;
+  const cache = dir === undefined ? undefined : { dir, file: join(dir, `${VOUCHERS_BUNDLE_HASH}-${process.version}-${process.arch}${optionsTag()}.cache`) };
+  const cachedData = cache && trustedDirectory(cache.dir) ? readCache(cache.file) : undefined;
   // The bundle is ASCII (checked when it is built): latin1 is the cheapest exact decoding.
   const source = readFileSync(bundleFile, 'latin1');
   // The same wrapper as Node's for a CommonJS module; the bundle starts with 'use strict'.
@@ -135,11 +135,11 @@ function loadBundle(): { main: Main } {
   });
   const module = { exports: {} as { main?: Main } };
   (script.runInThisContext() as BundleFunction).call(module.exports, module.exports, require, module, bundleFile, __dirname);
-  if (dir && cacheFile && (!cachedData || script.cachedDataRejected)) {
+  if (cache && (!cachedData || script.cachedDataRejected)) {
     // At exit, so that the cache holds every function this run compiled, not only the top level.
     process.once('exit', () => {
       try {
-        writeCache(dir, cacheFile, script.createCachedData());
+        writeCache(cache.dir, cache.file, script.createCachedData());
       } catch {
         // never let the cache change how the command ends
       }
