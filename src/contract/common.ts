@@ -7,19 +7,29 @@ import * as z from 'zod';
 
 const CROCKFORD = '[0-9A-HJKMNP-TV-Z]{26}';
 
-/** Id prefixes of the decisions file: `<prefix>_` + 26 Crockford base32 characters (time-sortable). */
+/** Id prefixes: the document's `ord_` and `evt_`, and the decisions file's `vch_`, `txn_`, `po_`, `wh_`. */
 export const ID_PREFIXES = ['ord', 'vch', 'evt', 'txn', 'po', 'wh'] as const;
 export type IdPrefix = (typeof ID_PREFIXES)[number];
 
+/**
+ * An id as the client accepts it: the prefix, then any non-empty token without whitespace,
+ * control characters or a path separator. The document only says `ord_<id>`, `evt_<id>`: a
+ * real service may issue `ord_981234`, so nothing narrower is ever refused.
+ */
 export function idPattern(prefix: IdPrefix): RegExp {
+  return new RegExp(`^${prefix}_[^\\s\\x00-\\x1f\\x7f/\\\\]+$`);
+}
+
+/** The shape our sandbox issues (`<prefix>_` + 26 Crockford base32, time-sortable): not a rule for the client. */
+export function issuedIdPattern(prefix: IdPrefix): RegExp {
   return new RegExp(`^${prefix}_${CROCKFORD}$`);
 }
 
 export function idSchema(prefix: IdPrefix) {
-  return z.string().regex(idPattern(prefix), `must look like ${prefix}_ followed by 26 base32 characters`);
+  return z.string().regex(idPattern(prefix), `must be ${prefix}_ followed by an id (no spaces, no slashes)`);
 }
 
-export const OrderId = idSchema('ord').meta({ description: 'Order id, `ord_<26 base32>`', examples: ['ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE'] });
+export const OrderId = idSchema('ord').meta({ description: 'Order id, `ord_<id>` (the sandbox issues `ord_` + 26 base32 characters)', examples: ['ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE'] });
 export const VoucherId = idSchema('vch');
 export const EventId = idSchema('evt');
 export const TransactionId = idSchema('txn');

@@ -325,6 +325,15 @@ describe('orders get', () => {
     const missing = await cli(['orders', 'get', 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE']);
     expect(missing.code).toBe(4);
     expect(missing.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
+    // An id of another shape than the sandbox issues is sent as given: the server decides.
+    const other = await cli(['orders', 'get', 'ord_981234']);
+    expect(other.code).toBe(4);
+    expect(other.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
+    for (const id of ['ord_98 1234', 'ord_98/1234', 'ord_', '981234']) {
+      const refused = await cli(['orders', 'get', id]);
+      expect(refused.code).toBe(2);
+      expect(refused.stderr).toContain('is not an order id');
+    }
   });
 });
 

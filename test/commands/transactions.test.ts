@@ -100,7 +100,8 @@ describe('transactions list', () => {
     for (const [args, flag] of [
       [['--from', '2026-13-01'], '--from'],
       [['--from', '2026-11-02', '--to', '2026-11-01'], '--from'],
-      [['--order', 'ord_nope'], '--order'],
+      [['--order', 'ord_no/pe'], '--order'],
+      [['--order', '981234'], '--order'],
       [['--limit', '500'], '--limit'],
       [['--type', 'bogus'], '--type'],
     ] as const) {

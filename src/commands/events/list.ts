@@ -1,4 +1,5 @@
 /** `vouchers events list`: filter the inbox, newest first. */
+import { checkOrderId } from '../orders/order-args.js';
 import { UsageError } from '../../core/errors/index.js';
 import { readInbox } from '../../core/journal/inbox.js';
 import { handleFieldsFlag, printList, resolveOutput, type OutputFlags } from '../../core/output/index.js';
@@ -20,8 +21,7 @@ export interface ListOptions {
 }
 
 export function buildListOptions(f: Factory, flags: Record<string, unknown>): ListOptions {
-  const order = flags.order === undefined ? undefined : String(flags.order).trim();
-  if (order !== undefined && !/^ord_[0-9A-Za-z]+$/.test(order)) throw new UsageError(`--order ${JSON.stringify(order)} is not an order id`, 'order ids look like ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE');
+  const order = flags.order === undefined ? undefined : checkOrderId(String(flags.order), '--order');
   return {
     type: parseEventFilter(flags.type as string | undefined, '--type'),
     order,

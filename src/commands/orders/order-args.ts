@@ -5,13 +5,21 @@ import { UsageError } from '../../core/errors/index.js';
 
 const ORDER_ID = idPattern('ord');
 
-/** `ord_` + 26 Crockford base32 characters (the letters' case is forgiven). */
-export function checkOrderId(id: string): string {
+/**
+ * `ord_` followed by any token without whitespace or a path separator: the document only
+ * says `ord_<id>`, so an id of an unfamiliar shape (`ord_981234`) is sent as given. A
+ * prefix typed in capitals (`ORD_…`) is forgiven.
+ */
+export function checkOrderId(id: string, flag?: string): string {
   const trimmed = id.trim();
   if (ORDER_ID.test(trimmed)) return trimmed;
-  const fixed = trimmed.toUpperCase().replace(/^ORD_/, 'ord_');
+  const fixed = trimmed.replace(/^ORD_/i, 'ord_');
   if (ORDER_ID.test(fixed)) return fixed;
-  throw new UsageError(`${JSON.stringify(id)} is not an order id`, 'order ids look like ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE; find them with vouchers orders list');
+  const why = trimmed === '' ? 'it is empty'
+    : !/^ord_/i.test(trimmed) ? 'order ids start with ord_'
+      : trimmed.length === 4 ? 'nothing follows ord_'
+        : 'an order id holds no spaces, control characters or slashes';
+  throw new UsageError(`${flag ? `${flag} ` : ''}${JSON.stringify(id)} is not an order id: ${why}`, 'order ids look like ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE; copy one from the output of vouchers orders create');
 }
 
 /** An order status, case-insensitively: `delivered`, `partially-delivered`. */

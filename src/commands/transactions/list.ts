@@ -4,7 +4,8 @@
  * the output, one page in memory at a time.
  */
 import { iterateTransactions, listTransactions, type TransactionQuery } from '../../api/transactions.js';
-import { idPattern, PAGE_LIMIT } from '../../contract/common.js';
+import { PAGE_LIMIT } from '../../contract/common.js';
+import { checkOrderId } from '../orders/order-args.js';
 import { TRANSACTION_TYPES, type Transaction, type TransactionType } from '../../contract/money.js';
 import { UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
@@ -60,8 +61,7 @@ export function transactionQuery(options: TransactionsListOptions): TransactionQ
   if (from && to && from > to) throw new UsageError(`--from ${from} is after --to ${to}`, 'swap them: --from is the earlier date');
   let order_id: string | undefined;
   if (options.order !== undefined) {
-    order_id = options.order.trim();
-    if (!idPattern('ord').test(order_id)) throw new UsageError(`--order ${JSON.stringify(options.order)} is not an order id`, 'order ids look like ord_ followed by 26 characters, e.g. ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE');
+    order_id = checkOrderId(options.order, '--order');
   }
   let type: TransactionType | undefined;
   if (options.type !== undefined) {

@@ -31,7 +31,7 @@ export function parseQuery(e: Endpoint, search: URLSearchParams): Record<string,
 export function checkPathParams(e: Endpoint, params: Record<string, string>): void {
   for (const [name, schema] of Object.entries(e.pathParams ?? {})) {
     if (schema.safeParse(params[name]).success) continue;
-    if (name === 'order_id') throw new SandboxHttpError('NOT_FOUND', `Order ${params[name] ?? ''} does not exist; order ids look like ord_ followed by 26 characters`);
+    if (name === 'order_id') throw new SandboxHttpError('NOT_FOUND', `Order ${params[name] ?? ''} does not exist`);
     validate(schema, params[name], [name]);
   }
 }
