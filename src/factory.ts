@@ -20,6 +20,10 @@ export interface GlobalOptions {
   /** Per-request timeout, e.g. "30s". */
   timeout?: string;
   maxRetries?: string;
+  /** Any difference from the contract in a 2xx answer fails the command (exit 1). */
+  strictContract?: boolean;
+  /** Machine-readable output was asked for (--json, --output json|ndjson): warnings on stderr are JSON too. */
+  json?: boolean;
 }
 
 

@@ -111,7 +111,7 @@ export interface BuildOptions {
 export async function buildProgram(io: IO, makeFactory: (globals: () => Record<string, unknown>) => Factory, options: BuildOptions = {}): Promise<{ program: Command; factory: Factory }> {
   const program = new Command('vouchers');
   const json = options.argv ? wantsJson(options.argv) : false;
-  const factory = makeFactory(() => program.opts());
+  const factory = makeFactory(() => ({ ...program.opts(), json }));
   program
     .description('Command-line tool for the Voucher Fulfilment Partner API v1: signed requests, orders, voucher codes, webhooks, and a local sandbox of the API.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -120,6 +120,7 @@ export async function buildProgram(io: IO, makeFactory: (globals: () => Record<s
     .option('--timeout <duration>', 'per-request timeout, e.g. 30s or 2m (env VOUCHERS_TIMEOUT)')
     .option('--max-retries <n>', 'retries of a failed request (env VOUCHERS_MAX_RETRIES)')
     .option('--no-color', 'disable colour (also NO_COLOR)')
+    .option('--strict-contract', 'fail (exit 1) when an answer differs from the contract this version knows, instead of showing it with a warning (env VOUCHERS_STRICT_CONTRACT=1)')
     .addOption(new Option('--debug', 'print stack traces and request details on errors'))
     .showSuggestionAfterError(true)
     .configureOutput(outputFor(io, 'vouchers', json))
@@ -135,6 +136,7 @@ Environment:
   VOUCHERS_PROFILE, VOUCHERS_BASE_URL, VOUCHERS_API_KEY, VOUCHERS_API_SECRET,
   VOUCHERS_WEBHOOK_SECRET, VOUCHERS_SIGNING_PATH, VOUCHERS_TIMEOUT, VOUCHERS_MAX_RETRIES,
   VOUCHERS_LIMITS_ORDERS_PER_MINUTE, VOUCHERS_LIMITS_GENERAL_PER_HOUR, VOUCHERS_PRODUCTION,
+  VOUCHERS_STRICT_CONTRACT,
   VOUCHERS_CONFIG_DIR, NO_COLOR, FORCE_COLOR`);
   const noun = options.argv ? invokedNoun(options.argv) : undefined;
   const invoked = COMMANDS.find((e) => e.name === noun || e.also?.includes(noun ?? ''));

@@ -37,6 +37,8 @@ export interface PageInfo {
   /** Rows yielded so far, this page included. */
   total: number;
   hasMore: boolean;
+  /** The server's list says whether more follows (false: this answer is the whole list). */
+  paginated: boolean;
   traceId: string | undefined;
 }
 
@@ -58,7 +60,7 @@ export async function* iterateTransactions(
     const body = res.data;
     total += body.data.length;
     const more = body.has_more && Boolean(body.next_cursor);
-    options.onPage?.({ page, rows: body.data.length, total, hasMore: more, traceId: res.traceId });
+    options.onPage?.({ page, rows: body.data.length, total, hasMore: more, paginated: res.list?.paginated ?? true, traceId: res.traceId });
     let rows: Transaction[] | undefined = body.data;
     for (const row of rows) yield row;
     rows = undefined;

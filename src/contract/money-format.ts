@@ -34,7 +34,34 @@ export function fromMinor(minor: number, currency: string): number {
   return Number((minor / 10 ** digits).toFixed(digits));
 }
 
-/** "12.50 USD", "1000 JPY": always the currency's minor digits. */
-export function formatMoney(amount: number, currency: string): string {
-  return `${amount.toFixed(minorDigits(currency))} ${currency}`;
+const NUMERIC = /^-?\d+(\.\d+)?$/;
+
+/** A decimal string padded (never rounded) to `digits` decimals: "25" → "25.00"; more digits are kept. */
+function padDecimals(text: string, digits: number): string {
+  const [whole, frac = ''] = text.split('.');
+  if (digits === 0 && frac.replace(/0+$/, '') === '') return whole!;
+  return `${whole}.${frac.padEnd(digits, '0')}`;
+}
+
+/**
+ * "12.50 USD", "1000 JPY": always the currency's minor digits. A real server may send an
+ * amount as a numeric string ("25.00"): it is shown from its digits (never through a float),
+ * and anything else is shown as received. Without a currency, the amount alone.
+ */
+export function formatMoney(amount: number | string | null | undefined, currency: string | null | undefined): string {
+  const code = typeof currency === 'string' && currency !== '' ? currency : undefined;
+  if (amount === null || amount === undefined || amount === '') return '';
+  const unit = code ? ` ${code}` : '';
+  if (typeof amount === 'number') return Number.isFinite(amount) ? `${code ? amount.toFixed(minorDigits(code)) : String(amount)}${unit}` : String(amount);
+  if (typeof amount !== 'string') return JSON.stringify(amount) ?? '';
+  const trimmed = amount.trim();
+  if (!NUMERIC.test(trimmed)) return `${trimmed}${unit}`;
+  return `${code ? padDecimals(trimmed, minorDigits(code)) : trimmed}${unit}`;
+}
+
+/** An amount as a number when it is one or a numeric string ("25.00"); undefined otherwise. */
+export function amountValue(amount: unknown): number | undefined {
+  if (typeof amount === 'number') return Number.isFinite(amount) ? amount : undefined;
+  if (typeof amount === 'string' && NUMERIC.test(amount.trim())) return Number(amount.trim());
+  return undefined;
 }

@@ -25,6 +25,8 @@ export interface Route {
   extension: boolean;
   /** Planned in the document, not built; served by the sandbox only on request. */
   planned?: boolean;
+  /** Answers a list (`{"data":[…],"has_more","next_cursor"}` in the decisions file). */
+  list?: boolean;
 }
 
 const COMMON_ERRORS: ErrorCode[] = ['AUTHENTICATION_FAILED', 'IP_NOT_ALLOWED', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
@@ -35,12 +37,12 @@ export const ROUTES = [
   {
     id: 'listCategories', method: 'GET', path: '/categories', summary: "List the categories open to the partner's organisation",
     errors: [...COMMON_ERRORS, 'VALIDATION_FAILED'],
-    rateClass: 'general', signed: false, idempotency: 'none', extension: false,
+    rateClass: 'general', signed: false, idempotency: 'none', extension: false, list: true,
   },
   {
     id: 'listProducts', method: 'GET', path: '/products', summary: 'List products, filtered by currency, country and category',
     errors: [...COMMON_ERRORS, 'VALIDATION_FAILED'],
-    rateClass: 'general', signed: false, idempotency: 'none', extension: false,
+    rateClass: 'general', signed: false, idempotency: 'none', extension: false, list: true,
   },
   {
     id: 'getProduct', method: 'GET', path: '/products/{product_id}', summary: 'One product with its full denominations and availability',
@@ -55,7 +57,7 @@ export const ROUTES = [
   {
     id: 'listOrders', method: 'GET', path: '/orders', summary: 'List orders, newest first',
     errors: [...COMMON_ERRORS, 'VALIDATION_FAILED'],
-    rateClass: 'general', signed: false, idempotency: 'none', extension: true,
+    rateClass: 'general', signed: false, idempotency: 'none', extension: true, list: true,
   },
   {
     id: 'getOrder', method: 'GET', path: '/orders/{order_id}', summary: 'Order status, vouchers (codes masked) and fulfilment timeline',
@@ -75,12 +77,12 @@ export const ROUTES = [
   {
     id: 'listWallets', method: 'GET', path: '/wallets', summary: 'Wallet balances per settlement currency',
     errors: [...COMMON_ERRORS],
-    rateClass: 'general', signed: false, idempotency: 'none', extension: false,
+    rateClass: 'general', signed: false, idempotency: 'none', extension: false, list: true,
   },
   {
     id: 'listTransactions', method: 'GET', path: '/transactions', summary: 'Transaction history, newest first, cursor-paginated',
     errors: [...COMMON_ERRORS, 'VALIDATION_FAILED'],
-    rateClass: 'general', signed: false, idempotency: 'none', extension: false,
+    rateClass: 'general', signed: false, idempotency: 'none', extension: false, list: true,
   },
   {
     id: 'createPayout', method: 'POST', path: '/payouts', summary: "Withdraw wallet funds to the partner's account on file",

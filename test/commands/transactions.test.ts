@@ -103,11 +103,23 @@ describe('transactions list', () => {
       [['--order', 'ord_no/pe'], '--order'],
       [['--order', '981234'], '--order'],
       [['--limit', '500'], '--limit'],
-      [['--type', 'bogus'], '--type'],
+      [['--type', 'not a type'], '--type'],
     ] as const) {
       const r = await runCli(['transactions', 'list', ...args], { env });
       expect(r.code).toBe(2);
       expect(r.stderr).toContain(flag);
     }
+  });
+
+  it('sends a --type this version does not know as given (the document lists none), saying so; the server decides', async () => {
+    const r = await runCli(['transactions', 'list', '--type', 'bogus'], { env });
+    expect(r.stderr).toContain('Note: --type bogus is not one of the types this version knows');
+    // Our sandbox refuses it (422 naming the parameter): exit 5, with its trace ID.
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/type/);
+    expect(r.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
+    const lower = await runCli(['transactions', 'list', '--type', 'order_debit', '--json'], { env });
+    expect(lower.code).toBe(0);
+    expect(lower.stderr).toBe('');
   });
 });

@@ -23,4 +23,16 @@ describe('minor digits (ISO 4217)', () => {
     expect(formatMoney(12.5, 'USD')).toBe('12.50 USD');
     expect(formatMoney(1000, 'JPY')).toBe('1000 JPY');
   });
+
+  it('shows amounts a server sent as numeric strings from their digits, and anything else as received', () => {
+    expect(formatMoney('25', 'USD')).toBe('25.00 USD');
+    expect(formatMoney('-25.5', 'USD')).toBe('-25.50 USD');
+    expect(formatMoney('1000', 'JPY')).toBe('1000 JPY');
+    expect(formatMoney('1000.00', 'JPY')).toBe('1000.00 JPY'); // more digits than JPY has: kept, never rounded
+    expect(formatMoney('90071992547409930.01', 'USD')).toBe('90071992547409930.01 USD'); // beyond 2^53: exact
+    expect(formatMoney('n/a', 'USD')).toBe('n/a USD');
+    expect(formatMoney(12.5, undefined)).toBe('12.5');
+    expect(formatMoney(undefined, 'USD')).toBe('');
+    expect(formatMoney(null, 'USD')).toBe('');
+  });
 });

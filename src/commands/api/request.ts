@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import { UsageError } from '../../core/errors/index.js';
 import { apiErrorFromResponse } from '../../core/http/api-error.js';
 import type { ApiResponse } from '../../core/http/types.js';
+import { driftReporter, strictContract } from '../../core/http/drift-report.js';
 import { findEndpoint, schemaLoader, validateResponse } from '../../core/http/validate.js';
 import { err, out, type IO } from '../../core/io/io.js';
 import type { Factory } from '../../factory.js';
@@ -107,5 +108,9 @@ export async function run(f: Factory, methodArg: string, pathArg: string, opts: 
   await printResponse(f.io, res, opts);
   if (res.status < 200 || res.status >= 300) throw apiErrorFromResponse(res, { method: req.method, path: pathOnly }, f.clock.now());
   const schemas = await endpoint?.();
-  if (schemas) validateResponse({ method: req.method, path: pathOnly, status: res.status, data: res.data, text: res.text, traceId: res.traceId, endpoint: schemas, warn: (m) => err(f.io, `Warning: ${m}\n`) });
+  if (!schemas) return;
+  // Printed above as received; a difference from the contract is a warning (an error with --strict-contract).
+  const deps = { io: f.io, globals: f.globals() };
+  const checked = validateResponse({ method: req.method, path: pathOnly, status: res.status, data: res.data, text: res.text, traceId: res.traceId, endpoint: schemas, strict: strictContract(deps) });
+  if (checked.drift) driftReporter(deps)(checked.drift);
 }

@@ -5,7 +5,7 @@ import { UsageError } from '../../core/errors/index.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../factory.js';
-import { describeExpiry } from './expiry.js';
+import { describeExpiry, listText } from './expiry.js';
 
 export interface ProductsListOptions extends OutputFlags {
   currency?: string;
@@ -23,10 +23,13 @@ const COLUMNS: Column<Product>[] = [
   { field: 'name', header: 'NAME', shrink: true },
   { field: 'vendor', header: 'VENDOR', shrink: true, priority: 1 },
   { field: 'currency', header: 'CURRENCY' },
-  { field: 'countries', header: 'COUNTRIES', get: (p) => p.countries.join(','), priority: 2 },
-  { field: 'denominations', header: 'DENOMINATIONS', get: (p) => p.denominations.join(', ') + (p.denominations_truncated ? ', …' : ''), priority: 3 },
+  { field: 'countries', header: 'COUNTRIES', get: (p) => listText(p.countries, ','), priority: 2 },
+  { field: 'denominations', header: 'DENOMINATIONS', get: (p) => listText(p.denominations, ', ') + (p.denominations_truncated ? ', …' : ''), priority: 3 },
   { field: 'expiry_policy', header: 'EXPIRY', get: (p) => describeExpiry(p.expiry_policy), shrink: true, priority: 0 },
 ];
+
+/** What a product record needs for this table; records of another shape are shown generically. */
+export const PRODUCT_LAYOUT = ['product_id', 'name', 'currency', 'denominations'];
 
 const FIELDS = ['product_id', 'name', 'category_id', 'vendor', 'currency', 'countries', 'denominations', 'denominations_truncated', 'expiry_policy'];
 
@@ -48,8 +51,8 @@ export function productFilters(options: ProductsListOptions): { currency?: strin
 export async function run(f: Factory, options: ProductsListOptions): Promise<void> {
   const filters = productFilters(options);
   const settings = resolveOutput(f.io, options, f.globals().color !== false);
-  if (await handleFieldsFlag(f.io, settings, FIELDS)) return;
+  if (await handleFieldsFlag(f.io, settings, FIELDS, { open: true })) return;
   const client = await f.client();
   const res = await listProducts(client, filters, { signal: f.io.signal });
-  await printList(f.io, res.data.data, COLUMNS, settings, { empty: 'No products match these filters.' });
+  await printList(f.io, res.data.data, COLUMNS, settings, { empty: 'No products match these filters.', required: PRODUCT_LAYOUT });
 }

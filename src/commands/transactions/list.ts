@@ -9,6 +9,7 @@ import { checkOrderId } from '../orders/order-args.js';
 import { TRANSACTION_TYPES, type Transaction, type TransactionType } from '../../contract/money.js';
 import { UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
+import { amountValue } from '../../contract/money-format.js';
 import { formatMoney, formatTime } from '../../core/output/format.js';
 import { nextPageHint, outputHintFlags } from '../../core/output/next-page.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
@@ -36,7 +37,7 @@ export const TRANSACTION_COLUMNS: Column<Transaction>[] = [
   { field: 'created_at', header: 'TIME', get: (t) => formatTime(t.created_at) },
   { field: 'transaction_id', header: 'ID', priority: 0 },
   { field: 'type', header: 'TYPE' },
-  { field: 'amount', header: 'AMOUNT', get: (t) => formatMoney(t.amount, t.currency), align: 'right', style: (s, c, t) => (t.amount < 0 ? c.red(s) : c.green(s)) },
+  { field: 'amount', header: 'AMOUNT', get: (t) => formatMoney(t.amount, t.currency), align: 'right', style: (s, c, t) => ((amountValue(t.amount) ?? 0) < 0 ? c.red(s) : c.green(s)) },
   { field: 'balance_after', header: 'BALANCE', get: (t) => formatMoney(t.balance_after, t.currency), align: 'right', priority: 3 },
   // An order or payout id: never cut, left out before the balance.
   { field: 'reference', header: 'ORDER/PAYOUT', get: (t) => t.order_id ?? t.payout_id ?? '', shrink: false, priority: 2, fields: ['order_id', 'payout_id'] },
@@ -65,9 +66,11 @@ export function transactionQuery(options: TransactionsListOptions): TransactionQ
   }
   let type: TransactionType | undefined;
   if (options.type !== undefined) {
-    const t = options.type.trim().toUpperCase();
-    if (!(TRANSACTION_TYPES as readonly string[]).includes(t)) throw new UsageError(`--type ${JSON.stringify(options.type)} is not a transaction type`, `use one of ${TRANSACTION_TYPES.join(', ')}`);
-    type = t as TransactionType;
+    // The document does not list the types: a known one is sent in its usual spelling, any
+    // other token as given (the server decides; `unknownType` lets the command say so).
+    const t = options.type.trim();
+    if (!/^[\w.-]{1,64}$/.test(t)) throw new UsageError(`--type ${JSON.stringify(options.type)} is not a transaction type`, `use one of ${TRANSACTION_TYPES.join(', ')}`);
+    type = ((TRANSACTION_TYPES as readonly string[]).includes(t.toUpperCase()) ? t.toUpperCase() : t) as TransactionType;
   }
   let limit: number | undefined;
   if (options.limit !== undefined) {
@@ -81,17 +84,23 @@ export function transactionQuery(options: TransactionsListOptions): TransactionQ
   return { from, to, order_id, type, limit, cursor };
 }
 
+/** What a transaction needs for the ledger table; records of another shape are shown generically. */
+const TRANSACTION_LAYOUT = ['transaction_id', 'type', 'amount', 'currency'];
+
 export async function run(f: Factory, options: TransactionsListOptions): Promise<void> {
   const query = transactionQuery(options);
   const settings = resolveOutput(f.io, options, f.globals().color !== false);
-  if (await handleFieldsFlag(f.io, settings, FIELDS)) return;
+  if (await handleFieldsFlag(f.io, settings, FIELDS, { open: true })) return;
+  if (query.type !== undefined && !(TRANSACTION_TYPES as readonly string[]).includes(query.type)) {
+    err(f.io, `Note: --type ${query.type} is not one of the types this version knows (${TRANSACTION_TYPES.join(', ')}); sent as given\n`);
+  }
   const client = await f.client();
   if (options.all) {
     await streamAll(f, query, settings);
     return;
   }
   const res = await listTransactions(client, query, { signal: f.io.signal });
-  await printList(f.io, res.data.data, TRANSACTION_COLUMNS, settings, { empty: 'No transactions match.' });
+  await printList(f.io, res.data.data, TRANSACTION_COLUMNS, settings, { empty: 'No transactions match.', required: TRANSACTION_LAYOUT });
   if (res.data.has_more && res.data.next_cursor) {
     err(f.io, nextPageHint('transactions', {
       command: ['transactions', 'list'],
@@ -112,11 +121,13 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
   const spinner = await startSpinner(f.io, 'Fetching transactions…', { quiet: !showProgress });
   let pages = 0;
   let total = 0;
+  let unpaginated = false;
   const rows = iterateTransactions(client, query, {
     signal: f.io.signal,
     onPage: (p) => {
       pages = p.page;
       total = p.total;
+      unpaginated = !p.paginated;
       spinner.text(`Fetched ${p.total} transaction${p.total === 1 ? '' : 's'} (${p.page} page${p.page === 1 ? '' : 's'})…`);
       // Stop before a table is drawn on the same terminal.
       if (!p.hasMore) spinner.stop();
@@ -124,11 +135,13 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
   });
   try {
     if (settings.format === 'json') await streamJsonArray(f.io, rows, settings.fields);
-    else await printList(f.io, rows, TRANSACTION_COLUMNS, settings, { empty: 'No transactions match.' });
+    else await printList(f.io, rows, TRANSACTION_COLUMNS, settings, { empty: 'No transactions match.', required: TRANSACTION_LAYOUT });
   } catch (error) {
     spinner.fail(`Stopped after ${total} transaction${total === 1 ? '' : 's'} (${pages} page${pages === 1 ? '' : 's'})`);
     throw error;
   }
   spinner.stop();
-  if (showProgress) err(f.io, `${total} transaction${total === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}\n`);
+  if (unpaginated) {
+    err(f.io, `--all: the server's list carries no has_more or next_cursor, so its one answer is all there is (${total} transaction${total === 1 ? '' : 's'}); no further page was asked for\n`);
+  } else if (showProgress) err(f.io, `${total} transaction${total === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}\n`);
 }

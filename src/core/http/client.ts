@@ -26,7 +26,8 @@ import type { ApiClient, ApiResponse, RequestOptions } from './types.js';
 import { createTransport, onceSent, type Transport } from './undici.js';
 import { parseBaseUrl, requestTarget } from './url.js';
 import { userAgent } from './user-agent.js';
-import { endpointSchemas, schemaLoader, validateResponse } from './validate.js';
+import { driftReporter, strictContract } from './drift-report.js';
+import { endpointSchemas, schemaLoader, validateResponse, type ContractDrift } from './validate.js';
 
 export interface ClientOptions {
   /** Base URL including the version prefix, e.g. `http://127.0.0.1:4010/api/v1`. */
@@ -49,8 +50,13 @@ export interface ClientOptions {
   profileName?: string;
   /** Receives one line per attempt (method, URL, status, ms, trace ID, retry reason): `--debug`. */
   debug?: (line: string) => void;
-  /** Receives warnings about answers (enum values this version does not know). */
-  warn?: (message: string) => void;
+  /**
+   * Told when a 2xx answer differs from the contract (shape, or enum values this version does
+   * not know): the answer is returned anyway, as received.
+   */
+  onDrift?: (drift: ContractDrift) => void;
+  /** A 2xx answer that differs from the contract fails with ContractMismatchError (`--strict-contract`). */
+  strictContract?: boolean;
   /**
    * Told when the client is about to wait a second or more before a retry (after a 429, a
    * 5xx or a lost connection), so that a long wait is never silent. Not called with
@@ -287,7 +293,17 @@ export function createClient(options: ClientOptions): ApiClient {
         throw apiErrorFromResponse(response, { method, path }, clock.now());
       }
       const parsed = parseJsonBody(response.text);
-      response.data = opts.raw ? parsed : validateResponse({ method, path, status: response.status, data: parsed, text: response.text, traceId: response.traceId, endpoint: await schemas?.(), schema: opts.schema, warn: options.warn });
+      if (opts.raw) {
+        response.data = parsed;
+        return response as ApiResponse<T>;
+      }
+      const checked = validateResponse({ method, path, status: response.status, data: parsed, text: response.text, traceId: response.traceId, endpoint: await schemas?.(), schema: opts.schema, strict: options.strictContract });
+      response.data = checked.data;
+      if (checked.list) response.list = checked.list;
+      if (checked.drift) {
+        response.drift = checked.drift;
+        options.onDrift?.(checked.drift);
+      }
       return response as ApiResponse<T>;
     }
   }
@@ -345,7 +361,8 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
     requestLog: deps.requestLog,
     profileName: profile.name,
     debug,
-    warn: (message) => { deps.io.stderr.write(`Warning: ${message}\n`); },
+    onDrift: driftReporter(deps),
+    strictContract: strictContract(deps),
     // On a terminal only: there a silent minute looks like a hang; scripts have --debug.
     ...(deps.io.stderrIsTTY ? { notice: (message: string) => { deps.io.stderr.write(`${message}\n`); } } : {}),
     signal: deps.io.signal,

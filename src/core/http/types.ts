@@ -1,6 +1,7 @@
 /** The one request pipeline's interface; `client.ts` implements it with undici. */
 import type { z } from 'zod';
 import type { EndpointId, HttpMethod } from '../../contract/endpoints.js';
+import type { ContractDrift, ListRead } from './validate.js';
 
 export interface RequestOptions {
   method: HttpMethod | string;
@@ -51,6 +52,10 @@ export interface ApiResponse<T = unknown> {
   attempts: number;
   idempotencyKey: string | undefined;
   durationMs: number;
+  /** How the 2xx body differs from the contract, when it does (the body is passed on as received). */
+  drift?: ContractDrift;
+  /** How a list endpoint's answer was read (`data` is then `{data, has_more, next_cursor}`). */
+  list?: ListRead;
 }
 
 export interface ApiClient {

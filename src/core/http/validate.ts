@@ -1,16 +1,21 @@
 /**
- * Response validation against the contract. The endpoint table (and with it zod) is loaded
- * on first use, never at start-up.
+ * Response validation against the contract: a diagnosis, not a verdict. The API document
+ * says "not shown" for most bodies, so the contract's shapes are our guesses and a real
+ * server may differ; a 2xx is a success whatever its body. What differs is described
+ * (ContractDrift) and the body is passed on as received, lists read from any of the usual
+ * envelopes. Only in strict mode (`--strict-contract`) does a difference fail the call.
+ *
+ * The endpoint table (and with it zod) is loaded on first use, never at start-up.
  */
 import type { z } from 'zod';
 import type { Endpoint } from '../../contract/endpoints.js';
 import { CliError } from '../errors/index.js';
 
-/** A 2xx body that does not match the contract: the server differs from this CLI. */
+/** A 2xx body that does not match the contract, in strict mode: the server differs from this CLI. */
 export class ContractMismatchError extends CliError {
   override readonly name = 'ContractMismatch';
   constructor(message: string, readonly traceId: string | undefined, readonly issues: string[]) {
-    super('unexpected', message, 'the server differs from the contract this CLI knows; see the raw body with: vouchers api --raw <METHOD> <PATH>');
+    super('unexpected', message, 'the server differs from the contract this CLI knows; see the raw body with: vouchers api --raw METHOD PATH; without --strict-contract (and VOUCHERS_STRICT_CONTRACT) the answer is shown with a warning');
   }
   override get code(): string {
     return 'CONTRACT_MISMATCH';
@@ -55,9 +60,43 @@ export function schemaLoader(find: () => Promise<Endpoint | undefined>): () => P
   };
 }
 
-function describeIssue(issue: { path: PropertyKey[]; message: string }): string {
-  const where = issue.path.length ? issue.path.map(String).join('.') : '(body)';
-  return `${where}: ${issue.message}`;
+/** How a 2xx answer differs from the contract. */
+export interface ContractDrift {
+  /** `GET /wallets (listWallets)`. */
+  where: string;
+  status: number;
+  traceId: string | undefined;
+  /** `values`: only enum values this version does not know (a newer server); `shape`: anything else. */
+  kind: 'values' | 'shape';
+  /** What differs, one short line each, list indexes left out; never a value that could be a code. */
+  issues: string[];
+  /** The field paths that differ (without list indexes). */
+  fields: string[];
+  /** One sentence for a warning: the endpoint, what differs, and the trace ID. */
+  message: string;
+}
+
+/** How a list answer was read. */
+export interface ListRead {
+  /** The server's list said whether more follows (`has_more` or `next_cursor`); else its first page is all there is. */
+  paginated: boolean;
+  /** `envelope`: `{"data": […]}`; `array`: a bare array; `keyed`: an object holding one array (under `key`); `none`: no list found. */
+  shape: 'envelope' | 'array' | 'keyed' | 'none';
+  key?: string;
+}
+
+/** The normalised list every list endpoint's caller reads. */
+export interface ListBody<T = unknown> {
+  data: T[];
+  has_more: boolean;
+  next_cursor: string | null;
+}
+
+export interface Validated {
+  /** The body as received (unknown fields kept); for a list endpoint, a ListBody. */
+  data: unknown;
+  drift?: ContractDrift;
+  list?: ListRead;
 }
 
 export interface ValidationTarget {
@@ -70,9 +109,11 @@ export interface ValidationTarget {
   traceId: string | undefined;
   endpoint?: Endpoint;
   schema?: z.ZodType;
-  /** Told when the body carries enum values this version does not know (accepted as sent). */
-  warn?: (message: string) => void;
+  /** A difference fails the call (ContractMismatchError) instead of being reported. */
+  strict?: boolean;
 }
+
+const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   let v = data;
@@ -80,34 +121,161 @@ function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   return v;
 }
 
+function typeName(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'string') return /^-?\d+(\.\d+)?$/.test(v.trim()) ? 'a numeric string' : 'a string';
+  if (typeof v === 'object') return 'an object';
+  return `a ${typeof v}`;
+}
+
 /**
- * Validate a 2xx body; returns the parsed value (unknown fields kept). No schema for the
- * status (or no known endpoint) means nothing to check.
+ * Read a list from `{"data": […]}`, a bare array, or an object holding exactly one array
+ * (`{"products": […]}`). `has_more`/`next_cursor` are followed where present; a list that
+ * carries neither is complete in this answer.
  */
-export function validateResponse(t: ValidationTarget): unknown {
-  const schema = t.schema ?? (t.endpoint ? (t.endpoint.responses[t.status] ?? undefined) : undefined);
+export function readList(body: unknown): { list: ListBody; read: ListRead } {
+  if (Array.isArray(body)) return { list: { data: body, has_more: false, next_cursor: null }, read: { paginated: false, shape: 'array' } };
+  if (!isObject(body)) return { list: { data: [], has_more: false, next_cursor: null }, read: { paginated: false, shape: 'none' } };
+  let key: string | undefined;
+  if (Array.isArray(body.data)) key = 'data';
+  else {
+    const arrays = Object.keys(body).filter((k) => Array.isArray(body[k]));
+    if (arrays.length === 1) key = arrays[0];
+  }
+  if (key === undefined) return { list: { data: [body], has_more: false, next_cursor: null }, read: { paginated: false, shape: 'none' } };
+  const cursor = typeof body.next_cursor === 'string' && body.next_cursor !== '' ? body.next_cursor : null;
+  const paginated = 'has_more' in body || 'next_cursor' in body;
+  const hasMore = typeof body.has_more === 'boolean' ? body.has_more && cursor !== null : cursor !== null;
+  return {
+    list: { data: body[key] as unknown[], has_more: hasMore, next_cursor: hasMore ? cursor : null },
+    read: { paginated, shape: key === 'data' ? 'envelope' : 'keyed', ...(key === 'data' ? {} : { key }) },
+  };
+}
+
+interface ZodIssueLike { code: string; path: PropertyKey[]; message: string; expected?: unknown; format?: unknown }
+
+/** A field path without list indexes: `data.3.vouchers.0.code` → `vouchers[].code` (the list's own `data` left out). */
+function fieldPath(path: readonly PropertyKey[], list: boolean): string {
+  const parts = list && path[0] === 'data' && typeof path[1] === 'number' ? path.slice(2) : [...path];
+  let out = '';
+  for (const p of parts) out += typeof p === 'number' ? '[]' : `${out === '' ? '' : '.'}${String(p)}`;
+  return out === '' ? '(record)' : out;
+}
+
+/** One issue in words; values are never shown (a code or secret may sit where a type differs), enum values are. */
+function describe(issue: ZodIssueLike, data: unknown): string {
+  const value = valueAt(data, issue.path);
+  if (issue.code === 'invalid_type') {
+    if (value === undefined) return 'missing';
+    return `${typeName(value)} where the contract has ${String(issue.expected)}`;
+  }
+  if (issue.code === 'invalid_value') return `${JSON.stringify(value)} is not a value this version knows`;
+  if (issue.code === 'invalid_format') return `not in the contract's format${issue.format ? ` (${String(issue.format)})` : ''}`;
+  if (issue.code === 'invalid_union') return `${typeName(value)} of a shape the contract does not have`;
+  return issue.message.replace(/^Invalid input: /, '');
+}
+
+/** The record keys a schema names, for "not in the contract" (best effort; empty when unknown). */
+function knownKeys(schema: z.ZodType | undefined): Set<string> {
+  const shape = (schema as unknown as { shape?: Record<string, unknown> } | undefined)?.shape;
+  return new Set(shape ? Object.keys(shape) : []);
+}
+
+function itemSchema(schema: z.ZodType, list: boolean): z.ZodType | undefined {
+  if (!list) return schema;
+  const data = (schema as unknown as { shape?: { data?: { element?: z.ZodType } } }).shape?.data;
+  return data?.element;
+}
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/**
+ * Check a 2xx body. Returns the body (for a list endpoint, read into a ListBody) and, when
+ * it differs from the contract, what differs. Throws ContractMismatchError only when
+ * `strict` (and never for enum values alone: those are a newer server, not a mismatch).
+ */
+export function validateResponse(t: ValidationTarget): Validated {
   const where = `${t.method.toUpperCase()} ${t.path}${t.endpoint ? ` (${t.endpoint.id})` : ''}`;
   const trace = t.traceId ? ` [trace ID ${t.traceId}]` : '';
-  if (t.endpoint && t.endpoint.responses[t.status] === null && !t.schema) return t.data;
-  if (!schema) return t.data;
+  const isList = Boolean(t.endpoint?.list) && !t.schema;
+  const responses = t.endpoint?.responses ?? {};
+  if (!t.schema && responses[t.status] === null) return { data: t.data };
+  const shapeIssues: string[] = [];
+  let schema = t.schema ?? responses[t.status];
+  if (!schema && !t.schema && t.endpoint) {
+    // A 2xx the contract does not list for this endpoint (200 where it says 201 or 202).
+    const listed = Object.keys(responses).map(Number).filter((s) => s >= 200 && s < 300);
+    const other = listed.map((s) => responses[s]).find((s): s is z.ZodType => Boolean(s));
+    if (other) {
+      schema = other;
+      shapeIssues.push(`HTTP ${t.status} where the contract says ${listed.join(' or ')}`);
+    }
+  }
+  if (!schema) return { data: t.data };
+
+  let data = t.data;
+  let list: ListRead | undefined;
   if (t.data === undefined) {
-    const what = t.text.trim() === '' ? 'an empty body' : 'a body that is not JSON';
-    throw new ContractMismatchError(`the HTTP ${t.status} response of ${where} has ${what}; the contract expects a JSON object${trace}`, t.traceId, []);
+    shapeIssues.push(t.text.trim() === '' ? 'an empty body' : 'a body that is not JSON');
   }
+  if (isList) {
+    const read = readList(t.data);
+    data = read.list;
+    list = read.read;
+    if (t.data !== undefined) {
+      if (read.read.shape === 'array') shapeIssues.push('the list is a bare array, not {"data": [...]}');
+      else if (read.read.shape === 'keyed') shapeIssues.push(`the list is under "${read.read.key}", not "data"`);
+      else if (read.read.shape === 'none') shapeIssues.push('no list in the body');
+      if (!read.read.paginated) shapeIssues.push('no has_more or next_cursor: this answer is the whole list');
+    }
+  }
+
   // jitless: zod would otherwise generate and compile a parser per object schema on its
-  // first use, which costs more than it saves on the one or few responses a command checks
-  // (about 2 ms of a one-shot command). On long lists the generated parsers win back only
-  // about 0.1 ms per page of 200 items.
-  const result = schema.safeParse(t.data, { jitless: true });
-  if (result.success) return result.data;
-  // A newer server may add a status, an event type or another enum value: like unknown
-  // fields, such values are kept as sent (with a warning), not refused.
-  if (result.error.issues.every((i) => i.code === 'invalid_value')) {
-    const values = result.error.issues.map((i) => `${i.path.map(String).join('.') || '(body)'} = ${JSON.stringify(valueAt(t.data, i.path))}`);
-    t.warn?.(`${where} answered with ${values.length === 1 ? 'a value' : 'values'} this version of vouchers does not know (${values.slice(0, 3).join(', ')}${values.length > 3 ? ', …' : ''}); shown as sent. A newer vouchers may know ${values.length === 1 ? 'it' : 'them'}${trace}`);
-    return t.data;
+  // first use, which costs more than it saves on the one or few responses a command checks.
+  const result = t.data === undefined ? undefined : schema.safeParse(data, { jitless: true });
+  const zodIssues: ZodIssueLike[] = result && !result.success ? (result.error.issues as ZodIssueLike[]) : [];
+  if (t.data !== undefined && zodIssues.length === 0 && shapeIssues.length === 0) return { data: result!.success ? result!.data : data, list };
+
+  const valuesOnly = shapeIssues.length === 0 && zodIssues.every((i) => i.code === 'invalid_value');
+  if (valuesOnly) {
+    const values = zodIssues.map((i) => `${i.path.map(String).join('.') || '(body)'} = ${JSON.stringify(valueAt(data, i.path))}`);
+    const message = `${where} answered with ${values.length === 1 ? 'a value' : 'values'} this version of vouchers does not know (${values.slice(0, 3).join(', ')}${values.length > 3 ? ', …' : ''}); shown as sent. A newer vouchers may know ${values.length === 1 ? 'it' : 'them'}${trace}`;
+    const fields = [...new Set(zodIssues.map((i) => fieldPath(i.path, isList)))];
+    return { data, list, drift: { where, status: t.status, traceId: t.traceId, kind: 'values', issues: values, fields, message } };
   }
-  const issues = result.error.issues.map(describeIssue);
-  const shown = issues.slice(0, 3).join('; ') + (issues.length > 3 ? `; and ${issues.length - 3} more` : '');
-  throw new ContractMismatchError(`the HTTP ${t.status} response of ${where} does not match the contract: ${shown}${trace}`, t.traceId, issues);
+
+  // Group the same difference across the records of a list: "currency: missing (3 of 3 records)".
+  const records = isList && data && Array.isArray((data as ListBody).data) ? (data as ListBody).data.length : 0;
+  const grouped = new Map<string, { field: string; text: string; rows: Set<number> }>();
+  for (const issue of zodIssues) {
+    const field = fieldPath(issue.path, isList);
+    const text = describe(issue, data);
+    const key = `${field}\u0000${text}`;
+    const g = grouped.get(key) ?? { field, text, rows: new Set<number>() };
+    if (isList && typeof issue.path[1] === 'number') g.rows.add(issue.path[1]);
+    grouped.set(key, g);
+  }
+  const issues = [
+    ...shapeIssues,
+    ...[...grouped.values()].map((g) => `${g.field}: ${g.text}${records > 1 && g.rows.size > 0 ? ` (${g.rows.size} of ${plural(records, 'record')})` : ''}`),
+  ];
+  // Fields the server sent that the contract does not name: often the renamed ones.
+  const missing = [...grouped.values()].some((g) => g.text === 'missing');
+  const sample = isList ? (data as ListBody).data?.[0] : data;
+  const known = knownKeys(itemSchema(schema, isList));
+  const extra = missing && isObject(sample) && known.size > 0 ? Object.keys(sample).filter((k) => !known.has(k)) : [];
+  if (extra.length > 0) issues.push(`fields the contract does not name: ${extra.slice(0, 8).join(', ')}${extra.length > 8 ? ', …' : ''}`);
+  const fields = [...new Set([...grouped.values()].map((g) => g.field))];
+
+  if (t.strict) {
+    if (t.data === undefined) {
+      throw new ContractMismatchError(`the HTTP ${t.status} response of ${where} has ${shapeIssues[shapeIssues.length - 1]}; the contract expects a JSON ${isList ? 'list' : 'object'}${trace}`, t.traceId, issues);
+    }
+    const shown = issues.slice(0, 3).join('; ') + (issues.length > 3 ? `; and ${issues.length - 3} more` : '');
+    throw new ContractMismatchError(`the HTTP ${t.status} response of ${where} does not match the contract: ${shown}${trace}`, t.traceId, issues);
+  }
+  const shown = issues.slice(0, 5).join('; ') + (issues.length > 5 ? `; and ${issues.length - 5} more` : '');
+  const message = `${where} answered in a shape that differs from the contract this version of vouchers knows: ${shown}. Shown as received${trace}`;
+  return { data, list, drift: { where, status: t.status, traceId: t.traceId, kind: 'shape', issues, fields, message } };
 }

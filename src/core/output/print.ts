@@ -7,6 +7,8 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import { UsageError } from '../errors/index.js';
 import { err, out, type IO } from '../io/io.js';
 import type { OutputSettings } from './options.js';
+import { fitsLayout, genericColumns, genericFields, peekRows } from './generic.js';
+import { maskSecrets } from './mask.js';
 
 export interface Column<T> {
   /** Field name: what `--fields` selects, the CSV header and the JSON key. */
@@ -175,11 +177,14 @@ function selectColumns<T>(columns: Column<T>[], settings: OutputSettings): Colum
 }
 
 /** Validate `--fields` against what the data offers; `--fields` alone prints them. Returns true when the command should stop. */
-export async function handleFieldsFlag(io: IO, settings: OutputSettings, available: string[]): Promise<boolean> {
+export async function handleFieldsFlag(io: IO, settings: OutputSettings, available: string[], options: { open?: boolean } = {}): Promise<boolean> {
   if (settings.listFields) {
     await out(io, available.join('\n') + '\n');
     return true;
   }
+  // Open: the server's records may carry fields this version does not name; printList and
+  // printRecord refuse a field that neither the layout nor the answer has.
+  if (options.open) return false;
   const unknown = settings.fields?.filter((f) => !available.includes(f)) ?? [];
   if (unknown.length > 0) {
     throw new UsageError(`unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, `available: ${available.join(', ')}`);
@@ -207,11 +212,48 @@ async function* iterate<T>(rows: Iterable<T> | AsyncIterable<T>): AsyncIterable<
 export interface ListPrintOptions {
   /** Printed on a TTY when there are no rows. */
   empty?: string;
+  /**
+   * Fields every row needs for the columns given: a server that answers records of another
+   * shape gets them shown generically instead (their own fields as columns, nested values
+   * as JSON, secrets masked) in every format.
+   */
+  required?: string[];
 }
 
 /** CSV: the record's raw value of the field (amounts as numbers, times as ISO), else the column's value. */
 function rawOrValue<T>(col: Column<T>, row: T): unknown {
   return (row as Record<string, unknown>)[col.field] ?? valueOf(col, row);
+}
+
+/**
+ * The rows and columns to print: the given columns when every row has the `required`
+ * fields, else generic columns made from the rows themselves (secrets masked). `--fields`
+ * naming a field neither the columns nor the rows have is refused (exit 2) before anything
+ * is printed; a field only the server's records carry is taken.
+ */
+async function shapeRows<T>(rows: Iterable<T> | AsyncIterable<T>, columns: Column<T>[], settings: OutputSettings, required: string[] | undefined): Promise<{ rows: Iterable<unknown> | AsyncIterable<unknown>; columns: Column<unknown>[] }> {
+  const peeked = await peekRows(rows, required !== undefined || settings.fields !== undefined);
+  let cols = columns as Column<unknown>[];
+  let out: Iterable<unknown> | AsyncIterable<unknown> = peeked.rows;
+  if (required && peeked.seen.length > 0 && !peeked.seen.every((r) => fitsLayout(r, required))) {
+    cols = genericColumns(peeked.seen);
+    out = mapRows(peeked.rows, maskSecrets);
+  }
+  const unknown = (settings.fields ?? []).filter((f) => !cols.some((c) => c.field === f || (c.fields ?? []).includes(f)));
+  if (unknown.length > 0 && peeked.seen.length > 0) {
+    const keys = new Set(peeked.seen.flatMap((r) => (r !== null && typeof r === 'object' ? Object.keys(r) : [])));
+    const missing = unknown.filter((f) => !keys.has(f));
+    if (missing.length > 0) {
+      const available = [...new Set([...cols.map((c) => c.field), ...keys])];
+      throw new UsageError(`unknown field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, `available: ${available.join(', ')}`);
+    }
+  }
+  return { rows: out, columns: cols };
+}
+
+function mapRows<T, U>(rows: Iterable<T> | AsyncIterable<T>, f: (row: T) => U): Iterable<U> | AsyncIterable<U> {
+  if (Array.isArray(rows)) return (rows as T[]).map(f);
+  return (async function* () { for await (const r of rows) yield f(r); })();
 }
 
 /**
@@ -221,7 +263,9 @@ function rawOrValue<T>(col: Column<T>, row: T): unknown {
  * redact the records themselves (codes, secrets) before printing.
  */
 export async function printList<T>(io: IO, rows: Iterable<T> | AsyncIterable<T>, columns: Column<T>[], settings: OutputSettings, options: ListPrintOptions = {}): Promise<number> {
-  let cols = selectColumns(columns, settings);
+  const shaped = await shapeRows(rows, columns, settings, options.required);
+  rows = shaped.rows as Iterable<T> | AsyncIterable<T>;
+  let cols = selectColumns(shaped.columns as Column<T>[], settings);
   let count = 0;
   switch (settings.format) {
     case 'json': {
@@ -303,7 +347,20 @@ export interface RecordField {
  * Print one resource: aligned `label  value` lines on a TTY, `field\tvalue` lines when
  * piped, the raw record as JSON with --json.
  */
-export async function printRecord(io: IO, record: unknown, fields: RecordField[], settings: OutputSettings): Promise<void> {
+export async function printRecord(io: IO, record: unknown, fields: RecordField[], settings: OutputSettings, options: { required?: string[] } = {}): Promise<void> {
+  if (options.required && !fitsLayout(record, options.required)) {
+    // A record of a shape this CLI does not know: its own fields, secrets masked.
+    record = maskSecrets(record);
+    fields = genericFields(record);
+  }
+  if (settings.fields) {
+    const has = (f: string) => fields.some((x) => x.label === f) || (record !== null && typeof record === 'object' && f in record);
+    const missing = settings.fields.filter((f) => !has(f));
+    if (missing.length > 0) {
+      const keys = record !== null && typeof record === 'object' ? Object.keys(record) : [];
+      throw new UsageError(`unknown field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, `available: ${[...new Set([...fields.map((x) => x.label), ...keys])].join(', ')}`);
+    }
+  }
   if (settings.format === 'json' || settings.format === 'ndjson') {
     await out(io, JSON.stringify(pick(record, settings.fields), null, settings.format === 'json' ? 2 : 0) + '\n');
     return;

@@ -7,6 +7,7 @@ import { ApiError, CliError, ConfigError, InterruptedError, NetworkError } from 
 import { openRequestLog } from '../../../src/core/journal/request-log.js';
 import { verifyRequest } from '../../../src/core/signer/index.js';
 import type { ApiClient } from '../../../src/core/http/types.js';
+import type { ContractDrift } from '../../../src/core/http/validate.js';
 import type { ResolvedProfile } from '../../../src/core/config/types.js';
 import { freePort, resetSocket, sendError, sendJson, startLoopbackServer, type LoopbackHandler, type LoopbackServer } from '../../helpers/loopback-server.js';
 import { testIO } from '../../helpers/io.js';
@@ -331,21 +332,68 @@ describe('errors and validation', () => {
     expect(res.data).toEqual({ error: { name: 'NotFound', code: 'NOT_FOUND', message: 'no such order' } });
   });
 
-  it('raises a clear unexpected error when a 2xx body does not match the contract, unless raw', async () => {
-    const { client } = await setup((_req, res) => sendJson(res, 200, { data: [{ currency: 'usd' }], has_more: false, next_cursor: null }, { 'x-trace-id': 'd'.repeat(32) }));
+  it('passes a 2xx body that differs from the contract on as received, with the difference described', async () => {
+    const drifts: ContractDrift[] = [];
+    const body = { data: [{ currency: 'usd' }], has_more: false, next_cursor: null };
+    const { client } = await setup((_req, res) => sendJson(res, 200, body, { 'x-trace-id': 'd'.repeat(32) }), { onDrift: (d) => drifts.push(d) });
+    const res = await client.request({ method: 'GET', path: '/wallets' });
+    expect(res.status).toBe(200);
+    expect(res.data).toEqual(body);
+    expect(res.drift).toMatchObject({ kind: 'shape', where: 'GET /wallets (listWallets)', traceId: 'd'.repeat(32) });
+    expect(res.drift!.fields).toEqual(expect.arrayContaining(['currency', 'available', 'reserved', 'updated_at']));
+    expect(res.drift!.issues).toContain('available: missing');
+    expect(res.drift!.message).toContain('d'.repeat(32));
+    // A value that may be a code is never quoted: only its type.
+    expect(res.drift!.message).not.toContain('usd');
+    expect(drifts).toHaveLength(1);
+  });
+
+  it('raises a clear unexpected error for the same body in strict mode, unless raw', async () => {
+    const { client } = await setup((_req, res) => sendJson(res, 200, { data: [{ currency: 'usd' }], has_more: false, next_cursor: null }, { 'x-trace-id': 'd'.repeat(32) }), { strictContract: true });
     const e = await client.request({ method: 'GET', path: '/wallets' }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(CliError);
     expect((e as CliError).kind).toBe('unexpected');
-    expect((e as CliError).message).toMatch(/GET \/wallets \(listWallets\) does not match the contract: data\.0\.currency/);
+    expect((e as CliError).code).toBe('CONTRACT_MISMATCH');
+    expect((e as CliError).message).toMatch(/GET \/wallets \(listWallets\) does not match the contract: currency: not in the contract's format/);
     expect((e as CliError).message).toContain('d'.repeat(32));
     const raw = await client.request({ method: 'GET', path: '/wallets', raw: true });
     expect(raw.data).toEqual({ data: [{ currency: 'usd' }], has_more: false, next_cursor: null });
   });
 
+  it.each([
+    ['a bare array', [{ a: 1 }, { a: 2 }], 'array', undefined],
+    ['an object holding one array', { wallets: [{ a: 1 }, { a: 2 }], page: 1 }, 'keyed', 'wallets'],
+    ['the decisions envelope without pagination', { data: [{ a: 1 }, { a: 2 }] }, 'envelope', undefined],
+  ])('reads a list from %s; without has_more or next_cursor it is the whole list', async (_what, body, shape, key) => {
+    const { client } = await setup((_req, res) => sendJson(res, 200, body));
+    const res = await client.request<{ data: unknown[]; has_more: boolean; next_cursor: string | null }>({ method: 'GET', path: '/wallets' });
+    expect(res.data).toEqual({ data: [{ a: 1 }, { a: 2 }], has_more: false, next_cursor: null });
+    expect(res.list).toEqual({ paginated: false, shape, ...(key ? { key } : {}) });
+    expect(res.drift?.issues).toContain('no has_more or next_cursor: this answer is the whole list');
+  });
+
+  it('follows next_cursor under another key, and reads amounts as numeric strings without failing', async () => {
+    const body = { transactions: [{ id: 'txn_1', amount: '-25.00' }], has_more: true, next_cursor: 'c2' };
+    const { client } = await setup((_req, res) => sendJson(res, 200, body));
+    const res = await client.request<{ data: unknown[]; has_more: boolean; next_cursor: string | null }>({ method: 'GET', path: '/transactions' });
+    expect(res.data).toEqual({ data: body.transactions, has_more: true, next_cursor: 'c2' });
+    expect(res.list).toEqual({ paginated: true, shape: 'keyed', key: 'transactions' });
+    expect(res.drift!.issues).toEqual(expect.arrayContaining(['amount: a numeric string where the contract has number', 'transaction_id: missing']));
+    expect(res.drift!.issues.join(' ')).toContain('fields the contract does not name: id');
+  });
+
+  it('reports a 2xx status the contract does not list, and an empty body, without failing', async () => {
+    const { client } = await setup((_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(''); });
+    const res = await client.request({ method: 'POST', path: '/orders', body: {} });
+    expect(res.status).toBe(200);
+    expect(res.data).toBeUndefined();
+    expect(res.drift!.issues).toEqual(['HTTP 200 where the contract says 201 or 202', 'an empty body']);
+  });
+
   it('accepts enum values this version does not know (a newer server), with a warning naming them', async () => {
     const warnings: string[] = [];
     const newer = { ...ORDER, status: 'ON_HOLD', timeline: [{ status: 'ON_HOLD', at: '2026-11-22T09:31:00Z', note: null }] };
-    const { client } = await setup((_req, res) => sendJson(res, 200, newer, { 'x-trace-id': 'e'.repeat(32) }), { warn: (m) => warnings.push(m) });
+    const { client } = await setup((_req, res) => sendJson(res, 200, newer, { 'x-trace-id': 'e'.repeat(32) }), { onDrift: (d) => warnings.push(d.message), strictContract: true });
     const res = await client.request<{ status: string }>({ method: 'GET', path: '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE' });
     expect(res.data.status).toBe('ON_HOLD');
     expect(warnings).toHaveLength(1);

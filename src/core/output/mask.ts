@@ -1,0 +1,85 @@
+/**
+ * Codes and secrets stay masked in every output, also in answers of a shape this CLI does
+ * not know: a real server may name a voucher code `redemption_code` or `card_number`, and a
+ * webhook secret `secret`. Fields are recognised by name, at any depth.
+ */
+import { maskCode, maskSecret } from './format.js';
+
+/** `redemptionCode`, `Redemption-Code` → `redemption_code`. */
+function snake(key: string): string {
+  return key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[-\s]+/g, '_').toLowerCase();
+}
+
+/** Field names ending in `code` that name no secret (a currency, a country, an error…). */
+const NOT_CODES = new Set([
+  'currency_code', 'country_code', 'product_code', 'vendor_code', 'category_code', 'status_code', 'error_code',
+  'reason_code', 'response_code', 'http_code', 'region_code', 'language_code', 'locale_code', 'postal_code', 'zip_code',
+  'iso_code', 'sku_code', 'brand_code', 'type_code', 'code_type', 'code_format', 'barcode_format', 'code_last4', 'last4',
+]);
+
+/** Whether a field holds a voucher code, pin or card number: `code`, `pin`, `voucher_code`, `claim_code`, `card_number`, `pin_code`, `serial_number`, … */
+export function isCodeField(key: string): boolean {
+  const k = snake(key);
+  if (NOT_CODES.has(k)) return false;
+  return /(^|_)(code|pin|pincode|passcode|card_number|cardnumber|serial_number|serial|barcode|barcode_value)$/.test(k) || /^(pan|cvv|cvc)$/.test(k);
+}
+
+/** Whether a field holds a PIN (masked whole) rather than a code (masked to its last 4). */
+function isPinField(key: string): boolean {
+  return /(^|_)(pin|pincode|pin_code|passcode|cvv|cvc)$/.test(snake(key));
+}
+
+/** Whether a field holds a secret: `secret`, `signing_secret`, `webhook_secret`, `client_secret`, `password`, `private_key`. */
+export function isSecretField(key: string): boolean {
+  const k = snake(key);
+  return /(^|_)secret(_|$)/.test(k) || /(^|_)(password|passphrase|private_key)$/.test(k);
+}
+
+function walk(value: unknown, mask: (key: string, v: unknown) => unknown | typeof KEEP, depth = 0): unknown {
+  if (depth > 32 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => walk(v, mask, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+    const masked = mask(k, v);
+    out[k] = masked === KEEP ? walk(v, mask, depth + 1) : masked;
+  }
+  return out;
+}
+
+const KEEP = Symbol('keep');
+
+function maskScalar(key: string, v: unknown, pin: boolean): unknown {
+  if (v === null || v === undefined || v === '') return v;
+  if (typeof v === 'string' || typeof v === 'number') return pin ? '••••' : maskCode(String(v));
+  return pin ? '••••' : '••••••••';
+}
+
+/**
+ * Codes and pins masked wherever they sit in `value` (an order, a list of vouchers, an answer
+ * of any shape): codes to their last 4 (`••••••••1234`), pins whole. `reveal` keeps them.
+ */
+export function maskCodes<T>(value: T, reveal = false): T {
+  if (reveal) return value;
+  return walk(value, (k, v) => (isCodeField(k) && (v === null || typeof v !== 'object') ? maskScalar(k, v, isPinField(k)) : KEEP)) as T;
+}
+
+/** Secrets masked wherever they sit in `value` (first and last few characters at most). */
+export function maskSecrets<T>(value: T): T {
+  return walk(value, (k, v) => (isSecretField(k) && typeof v === 'string' ? maskSecret(v) : isSecretField(k) && v !== null && typeof v !== 'object' ? '••••' : KEEP)) as T;
+}
+
+/** The first code-like field of a record (a voucher entry of unknown shape): its key and value. */
+export function findCode(record: Record<string, unknown>): { key: string; value: string } | undefined {
+  for (const [k, v] of Object.entries(record)) {
+    if ((typeof v === 'string' || typeof v === 'number') && v !== '' && isCodeField(k) && !isPinField(k)) return { key: k, value: String(v) };
+  }
+  return undefined;
+}
+
+/** The first pin-like field of a record. */
+export function findPin(record: Record<string, unknown>): { key: string; value: string } | undefined {
+  for (const [k, v] of Object.entries(record)) {
+    if ((typeof v === 'string' || typeof v === 'number') && v !== '' && isPinField(k)) return { key: k, value: String(v) };
+  }
+  return undefined;
+}
