@@ -1,24 +1,26 @@
 /**
- * What a verified body is: an event of a type this version knows (checked against the
- * contract), an event of a type it does not know yet (a newer API: checked as an envelope
- * only, accepted with a warning), or not an event envelope at all (400).
+ * What a verified body is. An event envelope (`event` and `event_id` printable names,
+ * `created_at` a string, `data` an object) is accepted whatever its type and payload; this
+ * version then compares it with the contract and reports what differs, so it can be stored
+ * as received and marked. Anything else is not an event envelope (400).
  *
- * Why accept unknown types: the API retries every non-2xx for 24 hours, and a body that is
- * correctly signed will never become valid by being sent again. Refusing a new event type
- * would cost a day of retries and lose the event; storing it keeps it for `events show`.
+ * Why accept what differs: the API retries every non-2xx for 24 hours, and a body that is
+ * correctly signed will never become different by being sent again. The real service fills
+ * the document's gaps its own way (an order.delivered without `reference`, a new event
+ * type): refusing it would cost a day of retries and lose the event.
  */
 import * as z from 'zod';
 import { EventId, Timestamp } from '../contract/common.js';
-import { EVENT_TYPES, EventEnvelope } from '../contract/events.js';
+import { EVENT_DATA, EVENT_TYPES, type EventType } from '../contract/events.js';
+import { isPrintableName, MAX_NAME_LENGTH } from './printable.js';
 
-/** An event type name: printable ASCII, no spaces (safe to print on a terminal). */
-const EVENT_NAME = /^[\x21-\x7e]{1,100}$/;
+const NAME_RULE = `must be 1 to ${MAX_NAME_LENGTH} printable characters (no control or format characters)`;
 
-/** The envelope every event carries, whatever its type. */
+/** The envelope every event carries, whatever its type: all the listener relies on. */
 const BaseEnvelope = z.looseObject({
-  event: z.string().regex(EVENT_NAME, 'must be an event type name (printable, no spaces, up to 100 characters)'),
-  event_id: EventId,
-  created_at: Timestamp,
+  event: z.string().refine(isPrintableName, NAME_RULE),
+  event_id: z.string().refine(isPrintableName, NAME_RULE),
+  created_at: z.string(),
   data: z.record(z.string(), z.unknown()),
 });
 
@@ -28,25 +30,82 @@ export interface EnvelopeIssue {
 }
 
 export type EnvelopeCheck =
-  | { ok: true; known: boolean }
+  | {
+    ok: true;
+    /** The type is one this version knows (its payload was compared with the contract). */
+    known: boolean;
+    /** What differs from the contract, `path: what` (empty when nothing does). */
+    drift: string[];
+  }
   | { ok: false; issues: EnvelopeIssue[] };
+
+/** Most differences recorded for one event; one more entry says how many were left out. */
+export const MAX_DRIFT_ENTRIES = 20;
 
 function issuesOf(error: z.ZodError): EnvelopeIssue[] {
   return error.issues.map((i) => ({ path: i.path.map(String).join('.'), message: i.message }));
 }
 
-export function isKnownEventType(type: string): boolean {
+export function isKnownEventType(type: string): type is EventType {
   return (EVENT_TYPES as readonly string[]).includes(type);
 }
 
+/** The contract's envelope fields, for a type this version does not know. */
+const COMMON_CONTRACT = z.looseObject({ event_id: EventId, created_at: Timestamp });
+
+/** The contract's envelope of each known type (`event` itself is matched by the lookup). */
+const CONTRACTS = new Map<string, z.ZodType>(EVENT_TYPES.map((type) => [type, COMMON_CONTRACT.extend({ data: EVENT_DATA[type] })]));
+
+function contractOf(type: string): z.ZodType {
+  return CONTRACTS.get(type) ?? COMMON_CONTRACT;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'array';
+  return typeof value;
+}
+
 /**
- * Check parsed JSON as an event envelope. A known type must match its contract schema; an
- * unknown type only the common envelope (event, event_id, created_at, data).
+ * One difference as `path: what`. It names fields and the contract's expectations, never a
+ * received value (a payload may hold anything, codes included).
+ */
+function describe(issue: z.core.$ZodIssue & { input?: unknown }): string {
+  const path = issue.path.map(String).join('.') || '(envelope)';
+  let what: string;
+  switch (issue.code) {
+    case 'invalid_type':
+      what = issue.input === undefined ? 'missing' : `expected ${issue.expected}, got ${kindOf(issue.input)}`;
+      break;
+    case 'invalid_value':
+      what = issue.input === undefined ? 'missing' : `not one of ${issue.values.map(String).join(', ')}`;
+      break;
+    case 'invalid_format':
+      what = issue.format === 'datetime' ? 'not an ISO 8601 UTC timestamp (YYYY-MM-DDThh:mm:ssZ)'
+        : issue.format === 'date' ? 'not a date (YYYY-MM-DD)'
+          : issue.message;
+      break;
+    default:
+      what = issue.message;
+  }
+  return `${path}: ${what}`;
+}
+
+/** What differs between an envelope and the contract of its type. */
+export function contractDrift(envelope: { event: string }): string[] {
+  const parsed = contractOf(envelope.event).safeParse(envelope, { reportInput: true });
+  if (parsed.success) return [];
+  const drift = parsed.error.issues.map((i) => describe(i));
+  if (drift.length <= MAX_DRIFT_ENTRIES) return drift;
+  return [...drift.slice(0, MAX_DRIFT_ENTRIES), `… and ${drift.length - MAX_DRIFT_ENTRIES} more differences`];
+}
+
+/**
+ * Check parsed JSON as an event envelope: not one (issues for a 400), or one, of a known
+ * type or not, with what differs from the contract.
  */
 export function checkEnvelope(json: unknown): EnvelopeCheck {
   const base = BaseEnvelope.safeParse(json);
   if (!base.success) return { ok: false, issues: issuesOf(base.error) };
-  if (!isKnownEventType(base.data.event)) return { ok: true, known: false };
-  const full = EventEnvelope.safeParse(json);
-  return full.success ? { ok: true, known: true } : { ok: false, issues: issuesOf(full.error) };
+  return { ok: true, known: isKnownEventType(base.data.event), drift: contractDrift(base.data) };
 }

@@ -3,10 +3,14 @@
  * bytes (shared signer) → JSON and envelope → dedupe by event_id → inbox, fsynced → 200 →
  * then, in the background, show and forward. It answers every delivery within the 5-second
  * rule: nothing after the acknowledgement can hold it up.
+ *
+ * Only an unverifiable delivery or a body that is not an event envelope is refused. Any
+ * envelope is stored as received, whatever its type and payload; what differs from the
+ * contract is recorded with it (meta.drift, meta.unknown_event_type), never a reason to refuse.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { InboxEntry, InboxWriter, StoredEnvelope } from '../core/journal/inbox.js';
+import { rawBodyFields, type InboxEntry, type InboxWriter, type StoredEnvelope } from '../core/journal/inbox.js';
 import { SignatureError } from '../core/signer/errors.js';
 import { verifyWebhookDelivery, WEBHOOK_HEADERS } from '../core/signer/webhook.js';
 import { MAX_BODY_BYTES, readBody } from './body.js';
@@ -32,7 +36,7 @@ export interface ListenerOptions {
   /** Seconds either way. */
   tolerance: number;
   inbox: InboxWriter;
-  /** Which event types are shown and forwarded (all valid events are stored). */
+  /** Which event types are shown and forwarded (every envelope is stored). */
   filter: EventFilter;
   forwarder?: Forwarder;
   clock: { now(): number };
@@ -133,7 +137,9 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         webhook_id: headerValue(req, WEBHOOK_HEADERS.id) ?? null,
         remote_address: req.socket.remoteAddress ?? null,
         ...(check.known ? {} : { unknown_event_type: true as const }),
+        ...(check.drift.length > 0 ? { drift: check.drift } : {}),
       },
+      ...rawBodyFields(body, json),
     };
     let outcome: 'stored' | 'duplicate';
     try {

@@ -42,6 +42,31 @@ export function voucherEvent(n: number): Record<string, unknown> {
   };
 }
 
+/** An event id as a real service may issue it: `evt_` + 32 hex characters. */
+export function hexEventId(n: number): string {
+  return `evt_${n.toString(16).padStart(32, '0')}`;
+}
+
+/**
+ * order.delivered exactly as the API document shows its payload, field for field: no
+ * `reference` (our decision), an order id like `ord_981234`, an event id in 32 hex.
+ */
+export function documentDelivered(n = 1): Record<string, unknown> {
+  return {
+    event: 'order.delivered',
+    event_id: hexEventId(n),
+    created_at: '2026-11-22T09:30:00Z',
+    data: {
+      order_id: 'ord_981234',
+      status: 'DELIVERED',
+      total_amount: 25,
+      currency: 'USD',
+      fulfilled_from: 'cache',
+      vouchers: [{ product_id: 'amazon-us-25', expiry: '2027-11-22' }],
+    },
+  };
+}
+
 /** Headers of a delivery signed at `t` with each of `secrets`. */
 export function signedHeaders(body: string | Buffer, secrets: string[] = [SECRET], t = nowSeconds(), eventId?: string): Record<string, string> {
   return {

@@ -2,6 +2,11 @@
  * The event inbox: an append-only NDJSON file, one accepted webhook envelope per line with
  * `received_at` and delivery metadata. Written by `vouchers listen`, read by `events …`.
  *
+ * An event is stored as received: `envelope` is the parsed body, and `raw_body` keeps the
+ * exact bytes whenever they are not what JSON.stringify(envelope) gives back (spacing,
+ * `25.0`, big numbers). What differs from the contract is recorded in `meta.drift` and
+ * `meta.unknown_event_type`; lines written before those fields existed read as matching.
+ *
  * Durability: an event is acknowledged only after its line is on disk (fsync). Concurrent
  * deliveries share one write + fsync (group commit). A crash can leave a torn last line;
  * the writer truncates it when it opens the file and readers skip it.
@@ -36,10 +41,16 @@ export interface DeliveryMeta {
   webhook_id: string | null;
   remote_address: string | null;
   /**
-   * Set when the event's type is not one this version of vouchers knows (a newer API): it
-   * was checked as an envelope only, not against a payload schema.
+   * Set when the event's type is not one this version of vouchers knows (a newer API): its
+   * payload was not compared with a schema (its envelope fields were).
    */
   unknown_event_type?: true;
+  /**
+   * What differs from the contract, one `path: what` per difference, e.g.
+   * `data.reference: missing`, `event_id: must be evt_ followed by an id …` (at most 20, then
+   * one `… and N more differences`). Absent when nothing differs.
+   */
+  drift?: string[];
 }
 
 /** One line of the inbox. */
@@ -47,6 +58,41 @@ export interface InboxEntry {
   received_at: string;
   envelope: StoredEnvelope;
   meta: DeliveryMeta;
+  /** The body exactly as received (UTF-8), when it is not JSON.stringify(envelope). */
+  raw_body?: string;
+  /** The same, base64, for a body that is not valid UTF-8. */
+  raw_body_base64?: string;
+}
+
+/** The exact bytes of a delivery body, in the form an entry keeps (nothing when the envelope gives them back). */
+export function rawBodyFields(body: Buffer, envelope: unknown): Pick<InboxEntry, 'raw_body' | 'raw_body_base64'> {
+  if (body.equals(Buffer.from(JSON.stringify(envelope), 'utf8'))) return {};
+  const text = body.toString('utf8');
+  return Buffer.from(text, 'utf8').equals(body) ? { raw_body: text } : { raw_body_base64: body.toString('base64') };
+}
+
+/** The body of a stored event exactly as received (for entries older than `raw_body`: the envelope serialised). */
+export function rawBodyOf(entry: InboxEntry): Buffer {
+  if (typeof entry.raw_body_base64 === 'string') return Buffer.from(entry.raw_body_base64, 'base64');
+  if (typeof entry.raw_body === 'string') return Buffer.from(entry.raw_body, 'utf8');
+  return Buffer.from(JSON.stringify(entry.envelope), 'utf8');
+}
+
+/** The entry without its raw body (for display: the body may hold anything, codes included). */
+export function withoutRawBody(entry: InboxEntry): Omit<InboxEntry, 'raw_body' | 'raw_body_base64'> {
+  const { raw_body: _raw, raw_body_base64: _base64, ...rest } = entry;
+  return rest;
+}
+
+/** What differs from the contract (nothing for lines written before drift was recorded). */
+export function driftOf(entry: Pick<InboxEntry, 'meta'>): string[] {
+  const drift = entry.meta?.drift;
+  return Array.isArray(drift) ? drift.filter((d): d is string => typeof d === 'string') : [];
+}
+
+/** Whether the event's type is not one the version that stored it knew. */
+export function isUnknownType(entry: Pick<InboxEntry, 'meta'>): boolean {
+  return entry.meta?.unknown_event_type === true;
 }
 
 function parseLine(line: string): InboxEntry | undefined {
