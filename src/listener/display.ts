@@ -3,13 +3,18 @@
  * status, and the first forward result when it comes within a moment), later forward
  * results on their own lines, rejections on stderr; or NDJSON with `--json`, one
  * object per line with a `kind` of `event`, `duplicate`, `forward` or `rejected`.
+ *
+ * An event whose type this version does not know, or that differs from the contract, is
+ * marked on its line (`unknown_event_type`, `drift` with --json) and explained by a warning
+ * on stderr naming its id and the fields: it was accepted and stored as received.
  */
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { ForwardRecord } from '../core/journal/forward-log.js';
-import type { InboxEntry } from '../core/journal/inbox.js';
+import { driftOf, isUnknownType, type InboxEntry } from '../core/journal/inbox.js';
 import type { IO } from '../core/io/io.js';
 import { styleStatus } from '../core/output/format.js';
 import { describeForward } from './forward.js';
+import { displayText, escapeText, safeJson } from './printable.js';
 import { redactCodes } from './redact.js';
 import type { ListenerActivity } from './server.js';
 
@@ -45,10 +50,6 @@ function str(v: unknown): string {
   return typeof v === 'string' && /^[\x21-\x7e]{1,100}$/.test(v) ? v : '';
 }
 
-function isUnknownType(entry: Pick<InboxEntry, 'meta'>): boolean {
-  return entry.meta?.unknown_event_type === true;
-}
-
 /** The summary fields of a stored event. */
 export function eventSummary(entry: Pick<InboxEntry, 'received_at' | 'envelope'>): Record<string, unknown> {
   const data = entry.envelope.data ?? {};
@@ -63,6 +64,11 @@ export function eventSummary(entry: Pick<InboxEntry, 'received_at' | 'envelope'>
 
 /** The marker of an event whose type this version does not know. */
 export const UNKNOWN_TYPE_MARK = '(unknown event type)';
+/** The marker of an event that differs from the contract. */
+export const DRIFT_MARK = '(differs from contract)';
+
+/** Differences named in a warning line; the rest are counted (all are in `events show`). */
+const DRIFT_SHOWN = 5;
 
 function eventLine(c: ChalkInstance, entry: Pick<InboxEntry, 'received_at' | 'envelope' | 'meta'>): string {
   const data = entry.envelope.data ?? {};
@@ -70,33 +76,49 @@ function eventLine(c: ChalkInstance, entry: Pick<InboxEntry, 'received_at' | 'en
   const extra = entry.envelope.event === 'voucher.issued' ? str(data.voucher_id) : '';
   return [
     c.dim(clock(entry.received_at)),
-    c.bold(entry.envelope.event.padEnd(25)),
-    entry.envelope.event_id,
+    c.bold(displayText(entry.envelope.event).padEnd(25)),
+    displayText(entry.envelope.event_id),
     str(data.order_id) || '-',
     status ? styleStatus(status, c) : extra,
     isUnknownType(entry) ? c.yellow(UNKNOWN_TYPE_MARK) : '',
+    driftOf(entry).length > 0 ? c.yellow(DRIFT_MARK) : '',
   ].filter((part, i) => i < 4 || part !== '').join('  ').trimEnd();
+}
+
+/**
+ * The warning for a marked event: its id and type, what differs, and that it was accepted
+ * and stored as received. Undefined for an event that matches the contract.
+ */
+export function markWarning(entry: Pick<InboxEntry, 'envelope' | 'meta'>, forwarding: boolean): string | undefined {
+  const unknown = isUnknownType(entry);
+  const drift = driftOf(entry);
+  if (!unknown && drift.length === 0) return undefined;
+  const what: string[] = [];
+  if (unknown) what.push('is of a type this version of vouchers does not know (a newer API?), so its payload was not checked');
+  if (drift.length > 0) {
+    const named = drift.slice(0, DRIFT_SHOWN).map(displayText).join('; ');
+    const more = drift.length > DRIFT_SHOWN ? `; and ${drift.length - DRIFT_SHOWN} more` : '';
+    what.push(`differs from the contract: ${named}${more}`);
+  }
+  const id = displayText(entry.envelope.event_id);
+  return `${id} (${displayText(entry.envelope.event)}) ${what.join(', and ')}. `
+    + `It was accepted and stored as received${forwarding ? ', and is forwarded unchanged' : ''}; details: vouchers events show ${id}`;
 }
 
 export function createDisplay(io: IO, options: DisplayOptions): Display {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const ce = new Chalk({ level: options.colorErr ? 1 : 0 });
   const stdout = (line: string) => { io.stdout.write(line + '\n'); };
-  const ndjson = (obj: unknown) => stdout(JSON.stringify(obj));
+  const ndjson = (obj: unknown) => stdout(safeJson(obj));
   const forwardText = (record: ForwardRecord) => {
     const text = describeForward(record);
     return record.outcome === 'delivered' ? c.green(text) : record.outcome === 'retrying' ? c.yellow(text) : c.red(text);
   };
   /** Event lines waiting for their first forward result, by event id. */
   const waiting = new Map<string, { line: string; timer: NodeJS.Timeout }>();
-  /** Unknown event types already explained on stderr (once per type). */
-  const explained = new Set<string>();
-  const explainUnknown = (entry: InboxEntry) => {
-    const type = entry.envelope.event;
-    if (!isUnknownType(entry) || explained.has(type)) return;
-    explained.add(type);
-    io.stderr.write(`${ce.yellow('Note:')} ${type} is not an event type this version of vouchers knows (a newer API?): `
-      + 'it was verified, stored and acknowledged, and its payload was not checked. Update vouchers to check it.\n');
+  const warnMarked = (entry: InboxEntry) => {
+    const warning = markWarning(entry, options.forwardWaitMs !== undefined);
+    if (warning) io.stderr.write(`${ce.yellow('Warning:')} ${warning}\n`);
   };
   const release = (eventId: string, suffix: string) => {
     const w = waiting.get(eventId);
@@ -117,25 +139,27 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
     activity(a) {
       switch (a.kind) {
         case 'event': {
-          explainUnknown(a.entry);
+          warnMarked(a.entry);
           const envelope = redactCodes(a.entry.envelope);
           if (envelope.found.length > 0) {
-            io.stderr.write(`${ce.red('Warning:')} ${a.entry.envelope.event_id} carries voucher code fields (${envelope.found.join(', ')}), `
+            io.stderr.write(`${ce.red('Warning:')} ${displayText(a.entry.envelope.event_id)} carries voucher code fields (${envelope.found.map(displayText).join(', ')}), `
               + 'which webhook payloads must never do: they are not shown. Report it to the API provider.\n');
           }
-          if (options.json) return ndjson({ kind: 'event', ...eventSummary(a.entry), unknown_event_type: isUnknownType(a.entry), envelope: envelope.value });
+          if (options.json) {
+            return ndjson({ kind: 'event', ...eventSummary(a.entry), unknown_event_type: isUnknownType(a.entry), drift: driftOf(a.entry), envelope: envelope.value });
+          }
           if (options.forwardWaitMs === undefined) return stdout(eventLine(c, a.entry));
           return hold(a.entry, options.forwardWaitMs);
         }
         case 'duplicate':
           if (options.json) return ndjson({ kind: 'duplicate', ...eventSummary(a) });
-          return stdout(c.dim(`${clock(a.received_at)}  duplicate of ${a.envelope.event_id} (${a.envelope.event}): already stored, not forwarded again`));
+          return stdout(c.dim(`${clock(a.received_at)}  duplicate of ${displayText(a.envelope.event_id)} (${displayText(a.envelope.event)}): already stored, not forwarded again`));
         case 'rejected': {
           const r = a.rejection;
           if (options.json) {
             return ndjson({ kind: 'rejected', time: a.time, method: a.method, path: a.path, remote_address: a.remote_address, status: r.status, code: r.code, message: r.message });
           }
-          io.stderr.write(`${ce.dim(clock(a.time))}  ${ce.red(`rejected ${r.status} ${r.code}`)}  ${a.method} ${a.path}: ${r.message}\n`);
+          io.stderr.write(`${ce.dim(clock(a.time))}  ${ce.red(`rejected ${r.status} ${r.code}`)}  ${escapeText(a.method)} ${escapeText(a.path)}: ${escapeText(r.message)}\n`);
           return;
         }
       }

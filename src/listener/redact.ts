@@ -1,9 +1,47 @@
 /**
- * Voucher codes never belong in a webhook payload. Should a sender put one there anyway
- * (`code`, `pin`, `code_last4` at any depth), what the listener and `events` print shows
- * `[redacted]` instead, and says where it was. The inbox keeps the event as signed.
+ * Voucher codes never belong in a webhook payload. Should a sender put one there anyway, in
+ * a field named like a code, pin, card number or secret at any depth (`code`, `pin`,
+ * `voucher_code`, `redemptionCode`, `claim_code`, `card_number`, `pin_code`, `code_last4`,
+ * `codes`, `barcode`, `product_key`, `access_token`, …), what the listener and `events` print shows `[redacted]` instead, and says
+ * where it was. The inbox keeps the event as signed; there is no flag to show it: a
+ * payload is the wrong place to read a code from (`vouchers orders codes` is the right one).
+ *
+ * Fields named for something else that happens to be a code (`currency_code`,
+ * `country_code`, `error_code`, `status_code`, `product_code`, …) are shown as they are.
  */
-const FORBIDDEN = new Set(['code', 'pin', 'code_last4']);
+
+/** Words that make a field secret wherever they appear in its name. */
+const SECRET_WORDS = new Set(['pin', 'pins', 'passcode', 'password', 'secret', 'token', 'cvv', 'cvc', 'barcode', 'barcodes']);
+
+/** Words that, before `key`, make it a secret or an activation code (`api_key`, `product_key`). */
+const SECRET_KEYS = new Set(['api', 'private', 'access', 'license', 'licence', 'activation', 'product', 'serial', 'redemption', 'voucher', 'gift']);
+
+/** Words that, before `code`, say the code is not a voucher's. */
+const NOT_A_VOUCHER = new Set([
+  'currency', 'country', 'region', 'state', 'postal', 'zip', 'area', 'language', 'lang', 'locale',
+  'error', 'status', 'reason', 'response', 'result', 'return', 'http', 'exit',
+  'product', 'sku', 'item', 'category', 'vendor', 'brand', 'merchant', 'partner', 'type', 'event', 'iso',
+]);
+
+/** A field name as lower-case words: `redemptionCode` and `redemption-code` → redemption, code. */
+function words(key: string): string[] {
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .toLowerCase()
+    .split(/[^a-z0-9]+/)
+    .filter(Boolean);
+}
+
+/** Whether a field of this name may hold a voucher code, pin, card number or secret. */
+export function isCodeField(key: string): boolean {
+  const w = words(key);
+  if (w.some((x) => SECRET_WORDS.has(x))) return true;
+  if (w.includes('cardnumber') || (w.includes('card') && (w.includes('number') || w.includes('no')))) return true;
+  if (w.some((x, i) => x === 'key' && i > 0 && SECRET_KEYS.has(w[i - 1]!))) return true;
+  const at = w.findIndex((x) => x === 'code' || x === 'codes');
+  if (at < 0) return false;
+  return !(at > 0 && NOT_A_VOUCHER.has(w[at - 1]!));
+}
 
 export const REDACTED = '[redacted]';
 
@@ -21,12 +59,10 @@ export function redactCodes<T>(value: T, path = ''): Redacted<T> {
     const out: Record<string, unknown> = {};
     for (const [k, item] of Object.entries(v)) {
       const here = at ? `${at}.${k}` : k;
-      if (FORBIDDEN.has(k) && item !== null && item !== undefined) {
-        found.push(here);
-        out[k] = REDACTED;
-      } else {
-        out[k] = walk(item, here);
-      }
+      const secret = isCodeField(k) && item !== null && item !== undefined;
+      if (secret) found.push(here);
+      // defineProperty: a parsed `__proto__` key stays a field instead of becoming the prototype
+      Object.defineProperty(out, k, { value: secret ? REDACTED : walk(item, here), enumerable: true, writable: true, configurable: true });
     }
     return out;
   };

@@ -1,0 +1,109 @@
+/** What `vouchers listen` prints for marked events, masked fields and hostile text. */
+import { describe, expect, it } from 'vitest';
+import type { InboxEntry } from '../../src/core/journal/inbox.js';
+import type { IO } from '../../src/core/io/io.js';
+import { createDisplay, markWarning } from '../../src/listener/display.js';
+import { safeJson } from '../../src/listener/printable.js';
+import { isCodeField, redactCodes } from '../../src/listener/redact.js';
+import { documentDelivered, hexEventId } from './deliveries.js';
+
+/** An IO whose streams record what is written, synchronously. */
+function captureIO(): { io: IO; out: string[]; err: string[] } {
+  const out: string[] = [];
+  const err: string[] = [];
+  const io = { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) } } as unknown as IO;
+  return { io, out, err };
+}
+
+function entry(envelope: Record<string, unknown>, meta: Partial<InboxEntry['meta']> = {}): InboxEntry {
+  return {
+    received_at: '2026-11-22T09:30:01.000Z',
+    envelope: envelope as InboxEntry['envelope'],
+    meta: { signature_timestamp: 1, webhook_id: null, remote_address: null, ...meta },
+  };
+}
+
+const delivered = entry(documentDelivered(1), { drift: ['data.reference: missing'] });
+const unknown = entry({ event: 'order.expired', event_id: hexEventId(2), created_at: '2026-11-22T09:30:00Z', data: { order_id: 'ord_981234', status: 'EXPIRED' } }, { unknown_event_type: true });
+
+describe('listen display: events that differ from the contract', () => {
+  it('marks the event line and warns on stderr with the event id, the fields, and that it was stored', () => {
+    const { io, out, err } = captureIO();
+    const display = createDisplay(io, { json: false, color: false, colorErr: false });
+    display.activity({ kind: 'event', entry: delivered });
+    display.activity({ kind: 'event', entry: unknown });
+    display.activity({ kind: 'event', entry: entry(documentDelivered(3), {}) });
+    expect(out).toHaveLength(3);
+    expect(out[0]).toMatch(new RegExp(`^09:30:01  order\\.delivered +${hexEventId(1)}  ord_981234  DELIVERED  \\(differs from contract\\)\\n$`));
+    expect(out[1]).toMatch(/order\.expired .* EXPIRED {2}\(unknown event type\)\n$/);
+    expect(out[2]).not.toMatch(/differs|unknown/);
+    expect(err).toHaveLength(2);
+    expect(err[0]).toBe(`Warning: ${hexEventId(1)} (order.delivered) differs from the contract: data.reference: missing. `
+      + `It was accepted and stored as received; details: vouchers events show ${hexEventId(1)}\n`);
+    expect(err[1]).toMatch(new RegExp(`^Warning: ${hexEventId(2)} \\(order\\.expired\\) is of a type this version of vouchers does not know .*accepted and stored as received`));
+  });
+
+  it('says a marked event is forwarded unchanged when forwarding, and counts differences past five', () => {
+    const many = entry(documentDelivered(4), { drift: ['a: missing', 'b: missing', 'c: missing', 'd: missing', 'e: missing', 'f: missing', 'g: missing'] });
+    expect(markWarning(many, true)).toMatch(/differs from the contract: a: missing; b: missing; c: missing; d: missing; e: missing; and 2 more\. It was accepted and stored as received, and is forwarded unchanged;/);
+    expect(markWarning(entry(documentDelivered(5)), true)).toBeUndefined();
+    // An entry written before drift was recorded reads as matching.
+    expect(markWarning({ envelope: documentDelivered(6) as InboxEntry['envelope'], meta: { signature_timestamp: 1, webhook_id: null, remote_address: null } }, false)).toBeUndefined();
+  });
+
+  it('with --json: drift and unknown_event_type on every event object', () => {
+    const { io, out } = captureIO();
+    const display = createDisplay(io, { json: true, color: false, colorErr: false });
+    display.activity({ kind: 'event', entry: delivered });
+    display.activity({ kind: 'event', entry: unknown });
+    const [a, b] = out.map((l) => JSON.parse(l));
+    expect(a).toMatchObject({ kind: 'event', event: 'order.delivered', order_id: 'ord_981234', status: 'DELIVERED', unknown_event_type: false, drift: ['data.reference: missing'] });
+    expect(a.envelope).toEqual(documentDelivered(1));
+    expect(b).toMatchObject({ kind: 'event', event: 'order.expired', unknown_event_type: true, drift: [] });
+  });
+
+  it('masks code-like fields of an unknown payload, names where they were, and escapes what a terminal would act on', () => {
+    const { io, out, err } = captureIO();
+    const leaky = entry({
+      event: 'voucher.claimed', event_id: hexEventId(7), created_at: '2026-11-22T09:30:00Z',
+      data: {
+        claim: { voucher_code: 'LEAK-1', redemptionCode: 'LEAK-2', pin_code: '9911', card_number: '6006491234567890', claim_code: 'LEAK-3' },
+        currency_code: 'USD', country_code: 'US', note: 'x\u009b[2J\u202e', 'code\u001b[31m': 'LEAK-4',
+      },
+    }, { unknown_event_type: true });
+    createDisplay(io, { json: true, color: false, colorErr: false }).activity({ kind: 'event', entry: leaky });
+    const text = out.join('') + err.join('');
+    expect(text).not.toMatch(/LEAK-|9911|6006491234567890/);
+    expect(text).not.toMatch(/[\u001b\u009b\u202e]/);
+    const shown = JSON.parse(out[0]!).envelope.data;
+    expect(shown.claim).toEqual({ voucher_code: '[redacted]', redemptionCode: '[redacted]', pin_code: '[redacted]', card_number: '[redacted]', claim_code: '[redacted]' });
+    expect(shown.currency_code).toBe('USD');
+    expect(shown.note).toBe('x\u009b[2J\u202e'); // escaped on the line, the same value once parsed
+    expect(err.join('')).toMatch(/carries voucher code fields \(data\.claim\.voucher_code, data\.claim\.redemptionCode, data\.claim\.pin_code, data\.claim\.card_number, data\.claim\.claim_code, "data\.code\\u001b\[31m"\)/);
+  });
+});
+
+describe('code-like field names', () => {
+  it('masks codes, pins, card numbers and secrets, and leaves other codes alone', () => {
+    for (const k of ['code', 'pin', 'PIN', 'codes', 'voucher_code', 'voucherCode', 'redemption_code', 'redemption-code', 'claim_code', 'card_number', 'cardNumber', 'card_no', 'pin_code', 'code_last4', 'codeLast4', 'promo_code', 'gift_card_code', 'barcode', 'activation_key', 'product_key', 'access_token', 'signing_secret', 'cvv']) {
+      expect(isCodeField(k), k).toBe(true);
+    }
+    for (const k of ['currency_code', 'country_code', 'error_code', 'status_code', 'http_code', 'product_code', 'reason_code', 'order_id', 'product_id', 'reference', 'card_type', 'encoding', 'pinned', 'status']) {
+      expect(isCodeField(k), k).toBe(false);
+    }
+  });
+
+  it('keeps a parsed __proto__ key as a field', () => {
+    const value = JSON.parse('{"__proto__":{"code":"LEAK"},"a":1}') as Record<string, unknown>;
+    const r = redactCodes(value);
+    expect(JSON.stringify(r.value)).toBe('{"__proto__":{"code":"[redacted]"},"a":1}');
+    expect(r.found).toEqual(['__proto__.code']);
+  });
+
+  it('safeJson parses back to the same value', () => {
+    const v = { s: 'a\u0085b\u2028c\u{E0041}d\u00e9', n: [1, { x: null }] };
+    const text = safeJson(v, 2);
+    expect(text).not.toMatch(/[\u0085\u2028]/u);
+    expect(JSON.parse(text)).toEqual(v);
+  });
+});
