@@ -51,7 +51,7 @@ describe('vouchers events list', () => {
     expect(r.code).toBe(0);
     const rows = r.stdout.trim().split('\n').map((l) => l.split('\t'));
     expect(rows.map((x) => x[1])).toEqual(['order.created', 'voucher.issued', 'order.processing', 'order.created']);
-    expect(rows[0]).toEqual(['2026-11-22 11:50:00Z', 'order.created', testId('evt', 2), testId('ord', 2), 'PENDING']);
+    expect(rows[0]).toEqual(['2026-11-22 11:50:00Z', 'order.created', testId('evt', 2), testId('ord', 2), 'PENDING', '']);
   });
 
   it('filters by --type glob, --order and --since, and honours --limit', async () => {
@@ -78,17 +78,39 @@ describe('vouchers events list', () => {
   });
 });
 
-describe('vouchers events list: unknown event types', () => {
-  it('marks an event of a type this version does not know, in the table and as unknown_type in JSON', async () => {
+describe('vouchers events list: marked events', () => {
+  it('marks an event of a type this version does not know, in the CONTRACT column and as unknown_type in JSON', async () => {
     const dir = tempConfigDir();
     const newer = { ...entry({ ...orderEvent(3), event: 'order.on_hold' }, '2026-11-22T11:55:00.000Z'), meta: { signature_timestamp: NOW / 1000, webhook_id: testId('evt', 3), remote_address: '127.0.0.1', unknown_event_type: true } };
     writeFileSync(join(dir, 'events.ndjson'), JSON.stringify(entry(orderEvent(1), '2026-11-22T11:00:00.000Z')) + '\n' + JSON.stringify(newer) + '\n', { mode: 0o600 });
     const piped = await runCli(['events', 'list'], { configDir: dir, overrides: { clock } });
     expect(piped.code).toBe(0);
-    expect(piped.stdout).toContain('order.on_hold (unknown type)');
-    expect(piped.stdout).not.toContain('order.created (unknown type)');
+    expect(piped.stdout.replace(/\n$/, '').split('\n').map((l) => l.split('\t').slice(1).join(' | '))).toEqual([
+      `order.on_hold | ${testId('evt', 3)} | ${testId('ord', 3)} | PENDING | unknown type`,
+      `order.created | ${testId('evt', 1)} | ${testId('ord', 1)} | PENDING | `,
+    ]);
     const json = await runCli(['events', 'list', '--json'], { configDir: dir, overrides: { clock } });
-    expect((JSON.parse(json.stdout) as { event: string; unknown_type: boolean }[]).map((r) => [r.event, r.unknown_type])).toEqual(expect.arrayContaining([['order.on_hold', true], ['order.created', false]]));
+    expect((JSON.parse(json.stdout) as { event: string; unknown_type: boolean; drift: string[] }[]).map((r) => [r.event, r.unknown_type, r.drift])).toEqual([['order.on_hold', true, []], ['order.created', false, []]]);
+  });
+
+  it('marks an event that differs from the contract, next to inbox lines written before drift was recorded', async () => {
+    const dir = tempConfigDir();
+    const document = { event: 'order.delivered', event_id: `evt_${'a'.repeat(32)}`, created_at: '2026-11-22T09:30:00Z', data: { order_id: 'ord_981234', status: 'DELIVERED', total_amount: 25, currency: 'USD', fulfilled_from: 'cache', vouchers: [{ product_id: 'p', expiry: '2027-11-22' }] } };
+    const drifted = { ...entry(document, '2026-11-22T11:58:00.000Z'), meta: { ...entry(document, '2026-11-22T11:58:00.000Z').meta, drift: ['data.reference: missing', 'created_at: not an ISO 8601 UTC timestamp (YYYY-MM-DDThh:mm:ssZ)'] } };
+    const both = { ...entry({ event: 'order.expired', event_id: 'x-1', created_at: 'now', data: {} }, '2026-11-22T11:59:00.000Z'), meta: { signature_timestamp: null, webhook_id: null, remote_address: null, unknown_event_type: true, drift: ['event_id: must be evt_ followed by an id (no spaces, no slashes)'] } };
+    writeFileSync(join(dir, 'events.ndjson'), [entry(orderEvent(1), '2026-11-22T11:00:00.000Z'), drifted, both].map((e) => JSON.stringify(e)).join('\n') + '\n', { mode: 0o600 });
+    const piped = await runCli(['events', 'list', '--fields', 'event_id,drift'], { configDir: dir, overrides: { clock } });
+    expect(piped.stdout.replace(/\n$/, '').split('\n')).toEqual([
+      'x-1\tunknown type; differs: event_id',
+      `${document.event_id}\tdiffers: data.reference, created_at`,
+      `${testId('evt', 1)}\t`,
+    ]);
+    const json = JSON.parse((await runCli(['events', 'list', '--json'], { configDir: dir, overrides: { clock } })).stdout) as { drift: string[] }[];
+    expect(json.map((r) => r.drift)).toEqual([both.meta.drift, drifted.meta.drift, []]);
+    const shown = await runCli(['events', 'show', document.event_id], { configDir: dir });
+    expect(shown.stdout).toMatch(/^drift\tdiffers from the contract, stored as received: data\.reference: missing; created_at: not an ISO 8601 UTC timestamp \(YYYY-MM-DDThh:mm:ssZ\)$/m);
+    const unmarked = await runCli(['events', 'show', testId('evt', 1)], { configDir: dir });
+    expect(unmarked.stdout).not.toMatch(/^(drift|note)\t/m);
   });
 });
 
@@ -134,6 +156,23 @@ describe('vouchers events replay', () => {
     expect(log).toMatchObject([{ source: 'replay', status: 200, outcome: 'delivered' }]);
     const shown = await runCli(['events', 'show', testId('evt', 2)], { configDir: dir });
     expect(shown.stdout).toMatch(/^forwards\t2026-11-22 12:00:00Z → 200 in \d+ ms$/m);
+  });
+
+  it('sends the body exactly as received when the inbox kept it (raw_body), whatever its type', async () => {
+    const dir = tempConfigDir();
+    const raw = '{"event": "order.expired", "event_id": "evt_raw", "created_at": "2026-11-22T09:30:00Z", "data": {"amount": 25.00, "ref": 12345678901234567890}}';
+    const stored = { ...entry(JSON.parse(raw), '2026-11-22T11:00:00.000Z'), raw_body: raw };
+    writeFileSync(join(dir, 'events.ndjson'), JSON.stringify(stored) + '\n', { mode: 0o600 });
+    const target = await app(200);
+    const r = await runCli(['events', 'replay', 'evt_raw', '--forward-to', target.url, '--secret', SECRET], { configDir: dir, overrides: { clock } });
+    expect(r.code).toBe(0);
+    const got = target.received[0]!;
+    expect(got.body).toBe(raw);
+    const t = Math.floor(NOW / 1000);
+    expect(got.headers['x-webhook-signature']).toBe(`t=${t},v1=${hmac(SECRET, t, raw)}`);
+    // events show never prints the raw body (it is not redacted).
+    const shown = await runCli(['events', 'show', 'evt_raw', '--json'], { configDir: dir });
+    expect(JSON.parse(shown.stdout).raw_body).toBeUndefined();
   });
 
   it('reports the app\'s refusal (exit 5) and an unreachable app (exit 7)', async () => {

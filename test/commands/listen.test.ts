@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { run } from '../../src/main.js';
 import { testIO, type TestIO } from '../helpers/io.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { deliver, orderEvent, SECRET, signedHeaders, voucherEvent } from '../listener/deliveries.js';
+import { deliver, documentDelivered, orderEvent, SECRET, signedHeaders, voucherEvent } from '../listener/deliveries.js';
 
 interface Running {
   io: TestIO;
@@ -103,7 +103,7 @@ describe('vouchers listen', () => {
     expect(lines[2]).toMatchObject({ kind: 'rejected', status: 401, code: 'INVALID_SIGNATURE', path: '/webhooks' });
   });
 
-  it('shows an event of an unknown type with a marker, explains it once on stderr, and forwards it', async () => {
+  it('shows an event of an unknown type with a marker, warns on stderr naming each one, and forwards it', async () => {
     const received: string[] = [];
     const appServer = createServer((req, res) => {
       let body = '';
@@ -121,7 +121,9 @@ describe('vouchers listen', () => {
       await l.stop();
       const lines = l.io.stdoutText().trim().split('\n');
       expect(lines[0]).toMatch(/order\.expired +evt_\S+ {2}ord_\S+ {2}EXPIRED {2}\(unknown event type\) {2}→ 200 in \d+ ms$/);
-      expect(l.io.stderrText().match(/order\.expired is not an event type this version of vouchers knows/g)).toHaveLength(1);
+      const warnings = l.io.stderrText().match(/^Warning: evt_\S+ \(order\.expired\) is of a type this version of vouchers does not know.*$/gm) ?? [];
+      expect(warnings.map((w) => w.split(' ')[1])).toEqual([newer(15).event_id, newer(16).event_id]);
+      expect(warnings[0]).toMatch(/accepted and stored as received, and is forwarded unchanged/);
       expect(received[0]).toBe(JSON.stringify(newer(15)));
     } finally {
       await new Promise((r) => appServer.close(r));
@@ -133,6 +135,54 @@ describe('vouchers listen', () => {
     await j.stop();
     const objs = j.io.stdoutText().trim().split('\n').map((x) => JSON.parse(x));
     expect(objs.map((o) => [o.event, o.unknown_event_type])).toEqual([['order.expired', true], ['order.created', false]]);
+  });
+
+  it('acknowledges the document\'s order.delivered as the real service sends it: marked, warned, forwarded byte for byte, listed, shown and replayed', async () => {
+    const received: { body: string; signature: string | undefined }[] = [];
+    const appServer = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => { body += c; });
+      req.on('end', () => { received.push({ body, signature: req.headers['x-webhook-signature'] as string | undefined }); res.writeHead(200).end(); });
+    });
+    await new Promise<void>((r) => appServer.listen(0, '127.0.0.1', r));
+    const appUrl = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}/hook`;
+    const ev = documentDelivered(30);
+    const id = ev.event_id as string;
+    // Sent as a service may format it: spaced, with 25.00, which re-serialising would change.
+    const body = JSON.stringify(ev, null, 1).replace('"total_amount": 25', '"total_amount": 25.00');
+    try {
+      const l = await listen(['--secret', SECRET, '--forward-to', appUrl]);
+      const headers = signedHeaders(body, [SECRET], Math.floor(Date.now() / 1000), id);
+      const answer = await new Promise<number>((resolve, reject) => {
+        const req = request(l.url, { method: 'POST', agent: false, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode!)); });
+        req.on('error', reject);
+        req.end(body);
+      });
+      expect(answer).toBe(200);
+      await until(() => received.length === 1 && l.io.stdoutText().includes('→ 200'));
+      expect(await l.stop()).toBe(0);
+      expect(l.io.stdoutText().trim()).toMatch(new RegExp(`order\\.delivered +${id}  ord_981234  DELIVERED  \\(differs from contract\\)  → 200 in \\d+ ms$`));
+      expect(l.io.stderrText()).toContain(`Warning: ${id} (order.delivered) differs from the contract: data.reference: missing. It was accepted and stored as received, and is forwarded unchanged`);
+      // Forwarded unchanged: the same bytes and the original signature, which the app can verify.
+      expect(received[0]!.body).toBe(body);
+      expect(received[0]!.signature).toBe(headers['x-webhook-signature']);
+
+      const listed = await runCli(['events', 'list'], { configDir: l.configDir });
+      expect(listed.stdout.trim().split('\t')).toEqual([expect.any(String), 'order.delivered', id, 'ord_981234', 'DELIVERED', 'differs: data.reference']);
+      const listedJson = await runCli(['events', 'list', '--json'], { configDir: l.configDir });
+      expect(JSON.parse(listedJson.stdout)[0]).toMatchObject({ event_id: id, unknown_type: false, drift: ['data.reference: missing'] });
+      const shown = await runCli(['events', 'show', id], { configDir: l.configDir });
+      expect(shown.stdout).toMatch(/^drift\tdiffers from the contract, stored as received: data\.reference: missing$/m);
+      const shownJson = JSON.parse((await runCli(['events', 'show', id, '--json'], { configDir: l.configDir })).stdout);
+      expect(shownJson.meta.drift).toEqual(['data.reference: missing']);
+      expect(shownJson.raw_body).toBeUndefined();
+
+      const replayed = await runCli(['events', 'replay', id, '--forward-to', appUrl, '--secret', SECRET], { configDir: l.configDir });
+      expect(replayed.code).toBe(0);
+      expect(received[1]!.body).toBe(body);
+    } finally {
+      await new Promise((r) => appServer.close(r));
+    }
   });
 
   it('never prints a voucher code a sender wrongly put in a payload: listen, events list and show', async () => {

@@ -1,11 +1,13 @@
 /**
  * `vouchers events replay ID --forward-to URL`: POST a stored event to the local app again,
- * signed now with the webhook secret, with the same headers a real delivery carries.
+ * signed now with the webhook secret, with the same headers a real delivery carries. The
+ * body is the one received, byte for byte (the inbox keeps it whenever re-serialising the
+ * envelope would change it), whatever its type or how it differs from the contract.
  */
 import { WEBHOOK_HEADERS } from '../../contract/webhooks.js';
 import { CliError, NetworkError } from '../../core/errors/index.js';
 import { forwardLogPath, openForwardLog, type ForwardRecord } from '../../core/journal/forward-log.js';
-import { findInInbox } from '../../core/journal/inbox.js';
+import { findInInbox, rawBodyOf } from '../../core/journal/inbox.js';
 import { err } from '../../core/io/io.js';
 import { printJson } from '../../core/output/print.js';
 import { signWebhook } from '../../core/signer/webhook.js';
@@ -13,6 +15,7 @@ import type { Factory } from '../../factory.js';
 import { parseForwardUrl, parseHeaderFlags, parseSecretFlags } from '../../listener/flags.js';
 import { DEFAULT_FORWARD_POLICY, describeForward } from '../../listener/forward.js';
 import { resolveInboxPath } from '../../listener/inbox-path.js';
+import { displayText } from '../../listener/printable.js';
 import { resolveWebhookSecrets } from '../../listener/secret-source.js';
 import { postOnce } from '../../listener/send.js';
 
@@ -41,7 +44,7 @@ export async function run(f: Factory, o: ReplayOptions): Promise<void> {
   const entry = await findInInbox(path, o.eventId);
   if (!entry) throw new CliError('not_found', `event ${o.eventId} is not in the inbox ${path}`, 'list what is stored with vouchers events list');
   const secrets = await resolveWebhookSecrets(f, o.secrets);
-  const body = JSON.stringify(entry.envelope);
+  const body = rawBodyOf(entry);
   const timestamp = Math.floor(f.clock.now() / 1000);
   const headers: Record<string, string> = {
     'content-type': 'application/json; charset=utf-8',
@@ -67,7 +70,7 @@ export async function run(f: Factory, o: ReplayOptions): Promise<void> {
   };
   await openForwardLog(forwardLogPath(path)).append(record).catch(() => undefined);
   if (o.json) await printJson(f.io, { event_id: record.event_id, event: entry.envelope.event, url: record.url, status: record.status, duration_ms: record.duration_ms, error: record.error, delivered: ok });
-  else err(f.io, `${entry.envelope.event} ${entry.envelope.event_id} ${describeForward({ ...record, outcome: 'delivered' })}\n`);
+  else err(f.io, `${displayText(entry.envelope.event)} ${displayText(entry.envelope.event_id)} ${describeForward({ ...record, outcome: 'delivered' })}\n`);
   if (ok) return;
   if (result.status === null) throw new NetworkError(`could not replay ${o.eventId} to ${record.url}: ${result.error}`, undefined, undefined, 'is your app running and listening at that URL?');
   throw new CliError(result.status >= 500 ? 'network' : 'rejected', `your app at ${record.url} answered ${result.status} to the replay of ${o.eventId}`, refusalHint(result.status));

@@ -1,7 +1,8 @@
 /** The inbox as rows for `events list` and `events show`: the summary fields plus `data`. */
-import type { InboxEntry } from '../../core/journal/inbox.js';
+import { driftOf, isUnknownType, type InboxEntry } from '../../core/journal/inbox.js';
 import type { Column } from '../../core/output/print.js';
 import { formatTime, styleStatus } from '../../core/output/format.js';
+import { displayText, isPrintableName } from '../../listener/printable.js';
 import { redactCodes } from '../../listener/redact.js';
 
 export interface EventRow {
@@ -13,10 +14,17 @@ export interface EventRow {
   status: string | null;
   /** A type this version does not know (a newer API): stored without checking its payload. */
   unknown_type: boolean;
+  /** What differs from the contract, `path: what` (empty when nothing does). */
+  drift: string[];
   data: Record<string, unknown>;
 }
 
-export const EVENT_FIELDS = ['received_at', 'event', 'event_id', 'created_at', 'order_id', 'status', 'unknown_type', 'data'];
+export const EVENT_FIELDS = ['received_at', 'event', 'event_id', 'created_at', 'order_id', 'status', 'unknown_type', 'drift', 'data'];
+
+/** A payload string shown as a summary field: printable, else left out (it is still in `data`). */
+function summary(v: unknown): string | null {
+  return typeof v === 'string' && isPrintableName(v) ? v : null;
+}
 
 export function toRow(entry: InboxEntry): EventRow {
   const data = entry.envelope.data ?? {};
@@ -25,17 +33,32 @@ export function toRow(entry: InboxEntry): EventRow {
     event: entry.envelope.event,
     event_id: entry.envelope.event_id,
     created_at: entry.envelope.created_at,
-    order_id: typeof data.order_id === 'string' ? data.order_id : null,
-    status: typeof data.status === 'string' ? data.status : null,
-    unknown_type: entry.meta?.unknown_event_type === true,
+    order_id: summary(data.order_id),
+    status: summary(data.status),
+    unknown_type: isUnknownType(entry),
+    drift: driftOf(entry),
     data: redactCodes(data).value,
   };
 }
 
+/** The field each difference is about: `data.reference: missing` → `data.reference`. */
+function driftFields(drift: string[]): string[] {
+  return drift.map((d) => d.split(': ')[0]!);
+}
+
+/** The CONTRACT column: empty when the event matches, else what is marked. */
+export function contractNote(row: Pick<EventRow, 'unknown_type' | 'drift'>): string {
+  return [
+    row.unknown_type ? 'unknown type' : '',
+    row.drift.length > 0 ? `differs: ${driftFields(row.drift).join(', ')}` : '',
+  ].filter(Boolean).join('; ');
+}
+
 export const EVENT_COLUMNS: Column<EventRow>[] = [
   { field: 'received_at', header: 'RECEIVED', get: (r) => formatTime(r.received_at) },
-  { field: 'event', header: 'EVENT', get: (r) => (r.unknown_type ? `${r.event} (unknown type)` : r.event) },
-  { field: 'event_id', header: 'EVENT ID' },
+  { field: 'event', header: 'EVENT', get: (r) => displayText(r.event) },
+  { field: 'event_id', header: 'EVENT ID', get: (r) => displayText(r.event_id) },
   { field: 'order_id', header: 'ORDER' },
   { field: 'status', header: 'STATUS', style: (t, c) => styleStatus(t, c) },
+  { field: 'drift', header: 'CONTRACT', get: contractNote, shrink: true, style: (t, c) => c.yellow(t) },
 ];

@@ -1,12 +1,17 @@
-/** `vouchers events show ID`: one stored event with its delivery details and forward attempts. */
+/**
+ * `vouchers events show ID`: one stored event with its delivery details, what differs from
+ * the contract, and forward attempts. Code-like fields are masked; the raw body is not shown.
+ */
+import type { ChalkInstance } from 'chalk';
 import { CliError } from '../../core/errors/index.js';
 import { forwardLogPath, readForwardLog } from '../../core/journal/forward-log.js';
-import { findInInbox } from '../../core/journal/inbox.js';
+import { findInInbox, withoutRawBody } from '../../core/journal/inbox.js';
 import { out } from '../../core/io/io.js';
-import { chalkFor, formatTime, printJson, printRecord, resolveOutput, styleStatus } from '../../core/output/index.js';
+import { chalkFor, formatTime, printRecord, resolveOutput, styleStatus } from '../../core/output/index.js';
 import type { Factory } from '../../factory.js';
 import { describeForward } from '../../listener/forward.js';
 import { resolveInboxPath } from '../../listener/inbox-path.js';
+import { displayText, escapeText, safeJson } from '../../listener/printable.js';
 import { redactCodes } from '../../listener/redact.js';
 import { toRow } from './rows.js';
 
@@ -23,26 +28,28 @@ export async function run(f: Factory, o: ShowOptions): Promise<void> {
   if (!entry) throw new CliError('not_found', `event ${o.eventId} is not in the inbox ${path}`, 'list what is stored with vouchers events list');
   const forwards = await readForwardLog(forwardLogPath(path), o.eventId);
   if (settings.format === 'json') {
-    await printJson(f.io, { ...entry, envelope: redactCodes(entry.envelope).value, forwards });
+    // The raw body is left out: it may hold what the redacted envelope hides.
+    await out(f.io, safeJson({ ...withoutRawBody(entry), envelope: redactCodes(entry.envelope).value, forwards }, 2) + '\n');
     return;
   }
   const row = toRow(entry);
-  await printRecord(f.io, entry, [
-    { label: 'event', value: row.event },
-    { label: 'event_id', value: row.event_id },
-    { label: 'created_at', value: formatTime(row.created_at) },
+  await printRecord(f.io, withoutRawBody(entry), [
+    { label: 'event', value: displayText(row.event) },
+    { label: 'event_id', value: displayText(row.event_id) },
+    { label: 'created_at', value: formatTime(displayText(row.created_at)) },
     { label: 'received_at', value: formatTime(row.received_at) },
     { label: 'order_id', value: row.order_id },
     { label: 'status', value: row.status, style: (t, c) => styleStatus(t, c) },
     { label: 'signed_at', value: entry.meta?.signature_timestamp ? formatTime(new Date(entry.meta.signature_timestamp * 1000).toISOString()) : null },
-    { label: 'webhook_id', value: entry.meta?.webhook_id ?? null },
-    ...(entry.meta?.unknown_event_type ? [{ label: 'note', value: 'unknown event type (a newer API?): stored without checking its payload' }] : []),
+    { label: 'webhook_id', value: typeof entry.meta?.webhook_id === 'string' ? escapeText(entry.meta.webhook_id) : null },
+    ...(row.unknown_type ? [{ label: 'note', value: 'unknown event type (a newer API?): stored as received without checking its payload' }] : []),
+    ...(row.drift.length > 0 ? [{ label: 'drift', value: `differs from the contract, stored as received: ${row.drift.map(displayText).join('; ')}`, style: (t: string, c: ChalkInstance) => c.yellow(t) }] : []),
     { label: 'forwards', value: forwards.length === 0 ? 'none' : forwards.map((r) => `${formatTime(r.time)} ${describeForward(r)}`).join('; ') },
   ], settings);
   if (settings.format === 'table') {
     const c = chalkFor(settings);
-    await out(f.io, `${c.dim('data')}\n${JSON.stringify(row.data, null, 2)}\n`);
+    await out(f.io, `${c.dim('data')}\n${safeJson(row.data, 2)}\n`);
   } else {
-    await out(f.io, `data\t${JSON.stringify(row.data)}\n`);
+    await out(f.io, `data\t${safeJson(row.data)}\n`);
   }
 }
