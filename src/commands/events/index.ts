@@ -24,7 +24,11 @@ export const registerEvents: RegisterCommand = (program, f) => {
 Examples:
   $ vouchers events list --since 1h
   $ vouchers events list --order ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --json
-  $ vouchers events list --type 'order.*' --output csv --fields event_id,event,status`);
+  $ vouchers events list --type 'order.*' --output csv --fields event_id,event,status
+
+The CONTRACT column marks events stored as received that differ from the contract this
+version knows ("differs: data.reference") or are of a type it does not know; with --json,
+drift lists each difference and unknown_type is true.`);
   list.action(async (flags: Record<string, unknown>) => {
     const { buildListOptions, run } = await import('./list.js');
     await run(f, buildListOptions(f, flags));

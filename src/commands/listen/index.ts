@@ -29,8 +29,12 @@ Examples:
   $ vouchers listen --port 8080 --secret whsec_... --inbox ./events.ndjson
 
 Every accepted event is on disk before the 200 answer; duplicates (same event_id) are
-answered 200 and not stored or forwarded again. An event of a type this version does
-not know (a newer API) is verified, stored and forwarded, marked "(unknown event type)".
+answered 200 and not stored or forwarded again. Any correctly signed event envelope
+(event, event_id, created_at, data object) is accepted whatever its type or payload: one
+that differs from the contract this version knows, or of a type it does not know (a
+newer API), is stored as received, forwarded unchanged, and marked "(differs from
+contract)" or "(unknown event type)" with a warning on stderr. Only a delivery that
+fails verification, or whose body is not an event envelope, is refused (4xx).
 Ctrl-C stops cleanly.
 Read the inbox with: vouchers events list`);
   cmd.action(async (flags: Record<string, unknown>) => {
