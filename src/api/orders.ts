@@ -6,6 +6,7 @@ import { expandPath, route, type RouteId as EndpointId } from '../contract/route
 import { FINAL_ORDER_STATUSES, type CreateOrderRequest, type Order, type OrderCodes, type OrderStatus } from '../contract/orders.js';
 import type { ApiClient, ApiResponse } from '../core/http/types.js';
 import type { Clock } from '../factory.js';
+import { readCodes, readOrder } from './order-read.js';
 
 /** Per-call options passed through to the client. */
 export interface CallOptions {
@@ -13,6 +14,20 @@ export interface CallOptions {
   headers?: Record<string, string>;
   timeoutMs?: number;
   maxRetries?: number;
+}
+
+/**
+ * An answer about one order. When the server's body differs from the contract, `data` is
+ * that body read into an Order (order-read.ts) and `received` is the body as it came.
+ */
+export interface OrderResponse extends ApiResponse<Order> {
+  received?: unknown;
+}
+
+/** Read a drifted order answer (see OrderResponse); a body that matches is left as is. */
+function asOrder(res: ApiResponse<Order>, knownId?: string): OrderResponse {
+  if (!res.drift) return res;
+  return Object.assign(res, { received: res.data, data: readOrder(res.data, knownId) });
 }
 
 /** A page of orders: the list envelope of the contract. */
@@ -40,19 +55,21 @@ function pathOf(id: EndpointId, params?: Record<string, string>): string {
  * POST /orders. The idempotency key is the caller's: it is made once per logical order and
  * reused on every retry (by the client) and every re-run (by the caller).
  */
-export function createOrder(client: ApiClient, body: CreateOrderRequest, options: CallOptions & { idempotencyKey: string }): Promise<ApiResponse<Order>> {
+export async function createOrder(client: ApiClient, body: CreateOrderRequest, options: CallOptions & { idempotencyKey: string }): Promise<OrderResponse> {
   const { idempotencyKey, ...call } = options;
-  return client.request<Order>({ method: 'POST', path: pathOf('createOrder'), endpoint: 'createOrder', body, idempotencyKey, ...call });
+  return asOrder(await client.request<Order>({ method: 'POST', path: pathOf('createOrder'), endpoint: 'createOrder', body, idempotencyKey, ...call }));
 }
 
 /** GET /orders/{order_id}: status, vouchers (codes shown only as `code_last4`) and timeline. */
-export function getOrder(client: ApiClient, orderId: string, options: CallOptions = {}): Promise<ApiResponse<Order>> {
-  return client.request<Order>({ method: 'GET', path: pathOf('getOrder', { order_id: orderId }), endpoint: 'getOrder', ...options });
+export async function getOrder(client: ApiClient, orderId: string, options: CallOptions = {}): Promise<OrderResponse> {
+  return asOrder(await client.request<Order>({ method: 'GET', path: pathOf('getOrder', { order_id: orderId }), endpoint: 'getOrder', ...options }), orderId);
 }
 
 /** GET /orders (extension): one page. */
-export function listOrders(client: ApiClient, query: OrderListQuery = {}, options: CallOptions = {}): Promise<ApiResponse<OrderPage>> {
-  return client.request<OrderPage>({ method: 'GET', path: pathOf('listOrders'), endpoint: 'listOrders', query: { ...query }, ...options });
+export async function listOrders(client: ApiClient, query: OrderListQuery = {}, options: CallOptions = {}): Promise<ApiResponse<OrderPage>> {
+  const res = await client.request<OrderPage>({ method: 'GET', path: pathOf('listOrders'), endpoint: 'listOrders', query: { ...query }, ...options });
+  if (res.drift) res.data = { ...res.data, data: res.data.data.map((o) => readOrder(o)) };
+  return res;
 }
 
 /** Every order matching the filters, page after page (follows `next_cursor`), one at a time. */
@@ -69,13 +86,15 @@ export async function* iterateOrders(client: ApiClient, query: OrderListQuery = 
 }
 
 /** POST /orders/{order_id}/cancel (extension, signed): only a PENDING order can be cancelled. */
-export function cancelOrder(client: ApiClient, orderId: string, options: CallOptions & { idempotencyKey?: string } = {}): Promise<ApiResponse<Order>> {
-  return client.request<Order>({ method: 'POST', path: pathOf('cancelOrder', { order_id: orderId }), endpoint: 'cancelOrder', ...options });
+export async function cancelOrder(client: ApiClient, orderId: string, options: CallOptions & { idempotencyKey?: string } = {}): Promise<OrderResponse> {
+  return asOrder(await client.request<Order>({ method: 'POST', path: pathOf('cancelOrder', { order_id: orderId }), endpoint: 'cancelOrder', ...options }), orderId);
 }
 
 /** GET /orders/{order_id}/vouchers (extension): the secure code endpoint. Every call is recorded by the server. */
-export function getOrderCodes(client: ApiClient, orderId: string, options: CallOptions = {}): Promise<ApiResponse<OrderCodes>> {
-  return client.request<OrderCodes>({ method: 'GET', path: pathOf('getOrderCodes', { order_id: orderId }), endpoint: 'getOrderCodes', ...options });
+export async function getOrderCodes(client: ApiClient, orderId: string, options: CallOptions = {}): Promise<ApiResponse<OrderCodes>> {
+  const res = await client.request<OrderCodes>({ method: 'GET', path: pathOf('getOrderCodes', { order_id: orderId }), endpoint: 'getOrderCodes', ...options });
+  if (res.drift) res.data = readCodes(res.data, orderId);
+  return res;
 }
 
 /** Whether an order has reached a status it never leaves. */
@@ -86,7 +105,7 @@ export function isFinalStatus(status: OrderStatus): boolean {
 /** Whether `order` has reached (or gone through) `until`; without `until`, whether it is final. */
 export function hasReached(order: Pick<Order, 'status' | 'timeline'>, until?: OrderStatus): boolean {
   if (!until) return isFinalStatus(order.status);
-  return order.status === until || order.timeline.some((t) => t.status === until);
+  return order.status === until || (order.timeline ?? []).some((t) => t.status === until);
 }
 
 export interface FollowOptions {
@@ -102,9 +121,9 @@ export interface FollowOptions {
   /** Longest single GET (capped by what is left of the timeout). */
   requestTimeoutMs?: number;
   /** Called once per status seen (first one included). */
-  onStatus?: (order: Order, response: ApiResponse<Order>) => void;
+  onStatus?: (order: Order, response: OrderResponse) => void;
   /** An order already fetched (e.g. the create response): saves the first GET. */
-  initial?: { order: Order; traceId?: string };
+  initial?: { order: Order; traceId?: string; received?: unknown };
 }
 
 export interface FollowResult {
@@ -117,6 +136,8 @@ export interface FollowResult {
   /** Trace id of the last answer. */
   traceId: string | undefined;
   polls: number;
+  /** The last answer's body as the server sent it, when it differs from the contract. */
+  received?: unknown;
 }
 
 /**
@@ -133,7 +154,8 @@ export async function followOrder(client: ApiClient, orderId: string, options: F
   let polls = 0;
   let order: Order | undefined = options.initial?.order;
   let traceId = options.initial?.traceId;
-  const seen = (o: Order, response?: ApiResponse<Order>) => {
+  let received = options.initial?.received;
+  const seen = (o: Order, response?: OrderResponse) => {
     if (o.status !== lastStatus) {
       lastStatus = o.status;
       if (response) options.onStatus?.(o, response);
@@ -146,9 +168,9 @@ export async function followOrder(client: ApiClient, orderId: string, options: F
     if (order) {
       const reached = hasReached(order, options.until);
       const final = isFinalStatus(order.status);
-      if (reached || final) return { order, reached, endedElsewhere: !reached, timedOut: false, traceId, polls };
+      if (reached || final) return { order, reached, endedElsewhere: !reached, timedOut: false, traceId, polls, received };
       const left = deadline - clock.now();
-      if (left <= 0) return { order, reached: false, endedElsewhere: false, timedOut: true, traceId, polls };
+      if (left <= 0) return { order, reached: false, endedElsewhere: false, timedOut: true, traceId, polls, received };
       await clock.sleep(Math.min(interval, left), signal);
       interval = Math.min(maxInterval, Math.round(interval * 1.5));
     }
@@ -156,6 +178,7 @@ export async function followOrder(client: ApiClient, orderId: string, options: F
     const response = await getOrder(client, orderId, { signal, timeoutMs: Math.min(options.requestTimeoutMs ?? 30_000, left) });
     polls += 1;
     order = response.data;
+    received = response.received;
     traceId = response.traceId ?? traceId;
     seen(order, response);
   }

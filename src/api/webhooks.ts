@@ -5,10 +5,26 @@
 import type { RegisterWebhookRequest, WebhookEndpoint } from '../contract/webhooks.js';
 import type { ApiClient, ApiResponse } from '../core/http/types.js';
 import { ApiError } from '../core/errors/index.js';
+import { isSecretField } from '../core/output/mask.js';
 import { notOffered } from './not-offered.js';
 
+/**
+ * POST /webhooks. The document does not show the answer: a server that returns the signing
+ * secret under another name (`secret`, `webhook_secret`) has it moved to `signing_secret`,
+ * so that it is saved (and never printed by accident) like ours.
+ */
 export async function registerWebhook(client: ApiClient, request: RegisterWebhookRequest, options: { signal?: AbortSignal } = {}): Promise<ApiResponse<WebhookEndpoint>> {
-  return client.request<WebhookEndpoint>({ method: 'POST', path: '/webhooks', endpoint: 'registerWebhook', body: request, signal: options.signal });
+  const res = await client.request<WebhookEndpoint>({ method: 'POST', path: '/webhooks', endpoint: 'registerWebhook', body: request, signal: options.signal });
+  const body = res.data as unknown;
+  if (res.drift && body !== null && typeof body === 'object' && !Array.isArray(body) && typeof (body as WebhookEndpoint).signing_secret !== 'string') {
+    const record = body as Record<string, unknown>;
+    const key = Object.keys(record).find((k) => isSecretField(k) && typeof record[k] === 'string' && record[k] !== '');
+    if (key !== undefined) {
+      const { [key]: secret, ...rest } = record;
+      res.data = { ...rest, signing_secret: secret } as WebhookEndpoint;
+    }
+  }
+  return res;
 }
 
 function extensionMissing(error: unknown, method: 'GET' | 'DELETE'): never {

@@ -120,13 +120,21 @@ describe('vouchers api', () => {
     expect(bad.stderr).toContain('--query "novalue" is not key=value');
   });
 
-  it('checks the body against the contract unless --raw, printing it either way', async () => {
+  it('checks the body against the contract unless --raw, printing it either way: a warning, an error with --strict-contract', async () => {
     const r = await runCli(['api', 'GET', '/transactions'], { env: env() });
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(0);
     expect(r.stdout).toContain('"transaction_id":"nope"');
-    expect(r.stderr).toMatch(/does not match the contract: data\.0\.transaction_id/);
+    expect(r.stderr).toMatch(/^Warning: GET \/transactions \(listTransactions\) answered in a shape that differs from the contract .*transaction_id: not in the contract's format/m);
+    expect(r.stderr).toContain('--strict-contract makes this an error');
+    const strict = await runCli(['api', 'GET', '/transactions', '--strict-contract'], { env: env() });
+    expect(strict.code).toBe(1);
+    expect(strict.stdout).toContain('"transaction_id":"nope"');
+    expect(strict.stderr).toMatch(/does not match the contract: transaction_id/);
+    const byEnv = await runCli(['api', 'GET', '/transactions'], { env: { ...env(), VOUCHERS_STRICT_CONTRACT: '1' } });
+    expect(byEnv.code).toBe(1);
     const raw = await runCli(['api', 'GET', '/transactions', '--raw'], { env: env() });
     expect(raw.code).toBe(0);
+    expect(raw.stderr).not.toContain('Warning');
   });
 
   it('rejects a bad method, an absolute URL, and a body on GET', async () => {

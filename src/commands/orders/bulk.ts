@@ -142,8 +142,8 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
   let totals: Map<string, number> | undefined;
   if (!state) {
     totals = await preflightRows(f, client, o.from as string, rows);
-    const { wallets } = await walletsByCurrency(client, io.signal);
-    const short = checkFunds(totals, wallets).filter((c) => !c.sufficient);
+    const { wallets, readable } = await walletsByCurrency(client, io.signal);
+    const short = checkFunds(totals, wallets, readable).filter((c) => !c.sufficient);
     if (short.length > 0) {
       const s = short.map((c) => `${formatMoney(c.total, c.currency)} needed, the wallet holds ${c.available === null ? 'nothing' : formatMoney(c.available, c.currency)}`).join('; ');
       throw new CliError('rejected', `the batch costs more than the wallet holds: ${s}; nothing was ordered`, 'top up the wallet, or split the file: vouchers wallets list');

@@ -19,7 +19,7 @@ export async function run(f: Factory, id: string, flags: CancelFlags): Promise<v
   const { io } = f;
   const orderId = checkOrderId(id);
   const settings = resolveOutput(io, flags, f.globals().color !== false);
-  if (await checkOrderFields(io, settings)) return;
+  if (await checkOrderFields(io, settings, [], { write: true })) return;
   const profile = await f.profile();
   await confirmOrStop(io, {
     yes: Boolean(flags.yes),
@@ -31,5 +31,5 @@ export async function run(f: Factory, id: string, flags: CancelFlags): Promise<v
   const res = await callExtension(client, 'order cancellation (POST /orders/{id}/cancel)', orderId,
     () => cancelOrder(client, orderId, { idempotencyKey: key, signal: io.signal }));
   err(io, `Order ${orderId} ${res.data.status}: the debit is refunded to the ${res.data.currency} wallet${res.traceId ? ` · trace ${res.traceId}` : ''}\n`);
-  await printOrder(io, res.data, settings, { reveal: false, full: true });
+  await printOrder(io, res.data, settings, { reveal: false, full: true, received: res.received });
 }

@@ -4,8 +4,10 @@
  * new 0600 file while stdout stays masked. An order without codes yet (PENDING, PROCESSING)
  * exits 8 and one that ended without any (CANCELLED, REFUNDED) exits 5: no file either way.
  */
-import { getOrder, getOrderCodes } from '../../api/orders.js';
-import type { VoucherCode } from '../../contract/orders.js';
+import { NotOfferedError } from '../../api/not-offered.js';
+import { voucherCode } from '../../api/order-read.js';
+import { getOrder, getOrderCodes, isFinalStatus } from '../../api/orders.js';
+import type { OrderCodes, VoucherCode } from '../../contract/orders.js';
 import { PendingError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { assertCodesFileFree, writeCodesFile } from '../../core/io/codes-file.js';
@@ -51,6 +53,28 @@ async function explainNoCodes(client: ApiClient, orderId: string, codesOut: stri
   if (order.status === 'CANCELLED' || order.status === 'REFUNDED') throw new OrderNotFulfilledError(order, res.traceId, { globals });
 }
 
+/**
+ * The order's codes from the secure endpoint (an extension of the document). A server that
+ * does not offer it may return the codes in GET /orders/{id}, as the document says that
+ * endpoint returns the allocated vouchers: then they are read from there, and it is said.
+ */
+async function codesOf(f: Factory, client: ApiClient, orderId: string): Promise<{ data: OrderCodes; traceId: string | undefined }> {
+  try {
+    return await callExtension(client, 'the secure code endpoint (GET /orders/{id}/vouchers)', orderId,
+      () => getOrderCodes(client, orderId, { signal: f.io.signal }));
+  } catch (error) {
+    if (!(error instanceof NotOfferedError)) throw error;
+    const res = await getOrder(client, orderId, { signal: f.io.signal });
+    const withCode = res.data.vouchers.filter((v) => typeof v.code === 'string' && v.code !== '');
+    const pending = res.data.status === 'PENDING' || res.data.status === 'PROCESSING' || (res.data.vouchers.length === 0 && !isFinalStatus(res.data.status));
+    if (withCode.length === 0 && !pending && res.data.status !== 'CANCELLED' && res.data.status !== 'REFUNDED') throw error;
+    if (withCode.length > 0) {
+      err(f.io, `This server does not offer the secure code endpoint (GET /orders/{id}/vouchers): the codes come from the order itself (GET /orders/${orderId})${res.traceId ? ` · trace ${res.traceId}` : ''}\n`);
+    }
+    return { data: { order_id: res.data.order_id, data: withCode.map(voucherCode) }, traceId: res.traceId };
+  }
+}
+
 export async function run(f: Factory, id: string, flags: CodesFlags): Promise<void> {
   const { io } = f;
   const orderId = checkOrderId(id);
@@ -59,8 +83,7 @@ export async function run(f: Factory, id: string, flags: CodesFlags): Promise<vo
   if (await handleFieldsFlag(io, settings, COLUMNS.map((c) => c.field))) return;
   if (flags.codesOut !== undefined) await assertCodesFileFree(flags.codesOut, io.cwd);
   const client = await f.client();
-  const res = await callExtension(client, 'the secure code endpoint (GET /orders/{id}/vouchers)', orderId,
-    () => getOrderCodes(client, orderId, { signal: io.signal }));
+  const res = await codesOf(f, client, orderId);
   const codes = res.data;
   if (codes.data.length === 0) await explainNoCodes(client, orderId, flags.codesOut, io.signal, f.globals());
   if (flags.codesOut !== undefined) {

@@ -157,7 +157,7 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
   }
   const o = buildCreate(f, flags);
   const { io } = f;
-  if (await checkOrderFields(io, o.settings, ['idempotency_key'])) return;
+  if (await checkOrderFields(io, o.settings, ['idempotency_key'], { write: true })) return;
   if (o.codesOut !== undefined) await assertCodesFileFree(o.codesOut, io.cwd);
   const profile = await f.profile();
   const client = await f.client();
@@ -202,6 +202,8 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
     throw withRetryHint(error, o.idempotencyKey);
   }
   let order = res.data;
+  // The server's own body, when it differs from the contract (printed as it came with --json).
+  let received = res.received;
   seen.order = order;
   seen.traceId = res.traceId;
   const trace = res.traceId ? ` · trace ${res.traceId}` : '';
@@ -214,12 +216,15 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
 
   if (o.wait) {
     const followed = await followOnTerminal(f, client, order.order_id, {
-      timeoutMs: o.waitMs, initial: { order, traceId: res.traceId }, requestTimeoutMs, quiet: json,
+      timeoutMs: o.waitMs, initial: { order, traceId: res.traceId, received }, requestTimeoutMs, quiet: json,
       onStatus: (last, traceId) => { seen.order = last; seen.traceId = traceId ?? seen.traceId; },
-      onShort: (last) => printOrder(io, last, o.settings, { reveal: false, extra: { idempotency_key: o.idempotencyKey } }),
+      onShort: (last, lastReceived) => printOrder(io, last, o.settings, { reveal: false, extra: { idempotency_key: o.idempotencyKey }, received: lastReceived }),
     });
     // GET shows code_last4 only; the codes of the 201 answer are kept when it was a cache-hit.
-    order = hasCodes(order) ? order : followed.order;
+    if (!hasCodes(order)) {
+      order = followed.order;
+      received = followed.received;
+    }
     seen.order = followed.order;
     seen.traceId = followed.traceId ?? seen.traceId;
   } else if (order.status === 'PENDING' || order.status === 'PROCESSING') {
@@ -227,14 +232,16 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
   }
 
   const wantsCodes = o.reveal || o.codesOut !== undefined;
-  const issued = order.vouchers.some((v) => v.status === 'ISSUED');
+  const issued = order.vouchers.some((v) => v.status === 'ISSUED' || v.status === undefined);
   if (wantsCodes && issued && !hasCodes(order)) {
     const fetched = await withCodes(client, order, io.signal);
     order = fetched.order;
+    // The codes now sit in the order as read: print that, not the body without them.
+    received = undefined;
     seen.traceId = fetched.traceId ?? seen.traceId;
   }
 
-  await printOrder(io, order, o.settings, { reveal: o.reveal, extra: { idempotency_key: o.idempotencyKey } });
+  await printOrder(io, order, o.settings, { reveal: o.reveal, extra: { idempotency_key: o.idempotencyKey }, received });
 
   if (o.codesOut !== undefined) {
     const rows = codeRows(order);

@@ -21,13 +21,13 @@ export interface FollowOnTerminalOptions {
   timeoutMs: number;
   until?: OrderStatus;
   requestTimeoutMs?: number;
-  initial?: { order: Order; traceId?: string };
+  initial?: { order: Order; traceId?: string; received?: unknown };
   /**
    * Called with the last order seen when following ends short of its goal (still pending at
    * the timeout, or final elsewhere), before the error: print it, so a script still gets
    * the order (its id above all) on stdout.
    */
-  onShort?: (order: Order) => Promise<void>;
+  onShort?: (order: Order, received: unknown) => Promise<void>;
   /** Called with each new status seen (the first included) and the trace ID of its answer. */
   onStatus?: (order: Order, traceId: string | undefined) => void;
   /** No spinner and no status lines (`orders create --json`: stderr carries only the JSON error). */
@@ -60,7 +60,7 @@ export async function followOnTerminal(f: Factory, client: ApiClient, orderId: s
     return result;
   }
   spinner.fail(`${orderId} ${result.order.status}`);
-  await options.onShort?.(result.order);
+  await options.onShort?.(result.order, result.received);
   if (result.timedOut) {
     throw new PendingError(
       `order ${orderId} is still ${result.order.status} after ${formatDuration(options.timeoutMs)}${result.traceId ? ` (trace ID ${result.traceId})` : ''}`,

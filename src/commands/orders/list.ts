@@ -69,13 +69,14 @@ export async function run(f: Factory, flags: ListFlags): Promise<void> {
   const query = buildQuery(flags);
   const settings = resolveOutput(io, flags, f.globals().color !== false);
   const available = settings.format === 'json' || settings.format === 'ndjson' ? ORDER_FIELDS : [...new Set([...ORDER_COLUMNS.map((c) => c.field), ...ORDER_FIELDS])];
-  if (await handleFieldsFlag(io, settings, available)) return;
+  if (await handleFieldsFlag(io, settings, available, { open: true })) return;
   const client = await f.client();
   const what = 'order listing (GET /orders)';
   if (flags.all) {
     let pages = 0;
+    let unpaginated = false;
     const rows = (async function* () {
-      const it = iterateOrders(client, query, { signal: io.signal, onPage: () => { pages += 1; if (io.stderrIsTTY && pages > 1) err(io, `\rfetched ${pages} pages…`); } });
+      const it = iterateOrders(client, query, { signal: io.signal, onPage: (p) => { pages += 1; unpaginated = p.list?.paginated === false; if (io.stderrIsTTY && pages > 1) err(io, `\rfetched ${pages} pages…`); } });
       // The first page goes through the extension check; later ones are plain pages.
       const first = await callExtension(client, what, undefined, () => it.next());
       if (first.done) return;
@@ -84,6 +85,7 @@ export async function run(f: Factory, flags: ListFlags): Promise<void> {
     })();
     await printList(io, rows, ORDER_COLUMNS, settings, { empty: 'No orders match.' });
     if (io.stderrIsTTY && pages > 1) err(io, '\n');
+    if (unpaginated) err(io, '--all: the server\'s list carries no has_more or next_cursor, so its one answer is all there is; no further page was asked for\n');
     return;
   }
   const page = await callExtension(client, what, undefined, () => listOrders(client, query, { signal: io.signal }));

@@ -2,12 +2,16 @@
  * Checks against the live catalog and wallets before ordering (`--dry-run`, and every bulk
  * file before its first order): the product exists and is open to the partner, the
  * denomination is offered, and the wallet covers the total. Money in integer minor units.
+ *
+ * A check refuses only what it can read: a server whose product or wallet records name
+ * their fields otherwise (the document shows none of them) leaves that check unverified,
+ * never failed. Denominations and balances may be numbers or numeric strings.
  */
 import { getProduct } from '../../api/catalog.js';
 import { listWallets } from '../../api/wallets.js';
 import type { ProductDetail } from '../../contract/catalog.js';
 import type { Wallet } from '../../contract/money.js';
-import { fromMinor, toMinor } from '../../contract/money-format.js';
+import { amountValue, fromMinor, toMinor } from '../../contract/money-format.js';
 import { ApiError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 
@@ -44,12 +48,14 @@ export function itemProblem(item: ItemLike, lookups: Map<string, ProductLookup>,
   if (!found) return `product ${JSON.stringify(item.product_id)} was not looked up`;
   if ('problem' in found) return found.problem;
   const p = found.product;
-  if (!p.denominations.includes(item.denomination)) {
-    return `product ${p.product_id} does not offer denomination ${item.denomination} (offered: ${p.denominations.join(', ')})`;
+  const offered = Array.isArray(p.denominations) ? p.denominations.map(amountValue) : undefined;
+  if (offered && offered.every((d) => d !== undefined) && !offered.includes(item.denomination)) {
+    return `product ${p.product_id} does not offer denomination ${item.denomination} (offered: ${offered.join(', ')})`;
   }
-  if (currency !== undefined && currency !== p.currency) return `product ${p.product_id} is sold in ${p.currency}, not ${currency}`;
+  const sold = typeof p.currency === 'string' && p.currency !== '' ? p.currency : undefined;
+  if (currency !== undefined && sold !== undefined && currency !== sold) return `product ${p.product_id} is sold in ${sold}, not ${currency}`;
   try {
-    toMinor(item.denomination, p.currency);
+    toMinor(item.denomination, sold ?? currency ?? '');
   } catch (e) {
     return (e as Error).message;
   }
@@ -62,7 +68,7 @@ export function orderCurrency(items: ItemLike[], lookups: Map<string, ProductLoo
   const currencies = new Set<string>();
   for (const i of items) {
     const f = lookups.get(i.product_id);
-    if (f && 'product' in f) currencies.add(f.product.currency);
+    if (f && 'product' in f && typeof f.product.currency === 'string' && f.product.currency !== '') currencies.add(f.product.currency);
   }
   return currencies.size === 1 ? [...currencies][0] : undefined;
 }
@@ -72,9 +78,15 @@ export function totalMinor(items: ItemLike[], currency: string): number {
   return items.reduce((n, i) => n + toMinor(i.denomination, currency) * i.quantity, 0);
 }
 
-export async function walletsByCurrency(client: ApiClient, signal?: AbortSignal): Promise<{ wallets: Map<string, Wallet>; traceId: string | undefined }> {
+/** The wallets by currency, as far as their records can be read; `readable` false when none could. */
+export async function walletsByCurrency(client: ApiClient, signal?: AbortSignal): Promise<{ wallets: Map<string, Wallet>; traceId: string | undefined; readable: boolean }> {
   const res = await listWallets(client, { signal });
-  return { wallets: new Map(res.data.data.map((w) => [w.currency, w])), traceId: res.traceId };
+  const wallets = new Map<string, Wallet>();
+  for (const w of res.data.data) {
+    const available = amountValue(w?.available);
+    if (typeof w?.currency === 'string' && available !== undefined) wallets.set(w.currency, { ...w, available });
+  }
+  return { wallets, traceId: res.traceId, readable: res.data.data.length === 0 || wallets.size > 0 };
 }
 
 export interface FundsCheck {
@@ -82,11 +94,14 @@ export interface FundsCheck {
   total: number;
   available: number | null;
   sufficient: boolean;
+  /** The wallets' records could not be read: not checked (never counted as insufficient). */
+  unverified?: boolean;
 }
 
 /** Compare totals (minor units per currency) with the wallets' available balances. */
-export function checkFunds(totals: Map<string, number>, wallets: Map<string, Wallet>): FundsCheck[] {
+export function checkFunds(totals: Map<string, number>, wallets: Map<string, Wallet>, readable = true): FundsCheck[] {
   return [...totals].map(([currency, minor]) => {
+    if (!readable) return { currency, total: fromMinor(minor, currency), available: null, sufficient: true, unverified: true };
     const w = wallets.get(currency);
     const available = w ? toMinor(w.available, currency) : null;
     return { currency, total: fromMinor(minor, currency), available: w ? w.available : null, sufficient: available !== null && available >= minor };

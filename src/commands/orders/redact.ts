@@ -4,11 +4,14 @@
  */
 import type { Order, OrderCodes, OrderVoucher, VoucherCode } from '../../contract/orders.js';
 import { maskCode } from '../../core/output/format.js';
+import { maskCodes } from '../../core/output/mask.js';
 
 export function redactVoucher(v: OrderVoucher): OrderVoucher {
   const { code, pin: _pin, ...rest } = v;
   const last4 = v.code_last4 ?? (code ? code.slice(-4) : undefined);
-  return last4 === undefined ? rest : { ...rest, code_last4: last4 };
+  // A server's own names for a code or pin (`redemption_code`, `card_number`…) are masked too.
+  const masked = maskCodes(rest);
+  return last4 === undefined ? masked : { ...masked, code_last4: last4 };
 }
 
 /** The order as it may be printed: codes masked unless `reveal`. */
@@ -32,7 +35,8 @@ export function shownPin(pin: string | null | undefined, reveal: boolean): strin
 /** The secure endpoint's answer with codes and pins masked unless `reveal`. */
 export function redactCodes(codes: OrderCodes, reveal: boolean): OrderCodes {
   if (reveal) return codes;
-  return { ...codes, data: codes.data.map((c: VoucherCode) => ({ ...c, code: maskCode(c.code), pin: shownPin(c.pin, false) })) };
+  // Every code-like field, under whatever name the server used, not only `code` and `pin`.
+  return { ...codes, data: codes.data.map((c: VoucherCode) => ({ ...maskCodes(c), code: maskCode(c.code), pin: shownPin(c.pin, false) })) };
 }
 
 /** Whether any voucher still carries its full code. */

@@ -8,6 +8,8 @@ import { out, type IO } from '../../core/io/io.js';
 import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
 import { chalkFor, handleFieldsFlag, printList, printRecord, type Column, type RecordField } from '../../core/output/print.js';
 import type { OutputSettings } from '../../core/output/options.js';
+import { READ_ORDER_KEYS } from '../../api/order-read.js';
+import { maskCodes, maskSecrets } from '../../core/output/mask.js';
 import { redactOrder, shownCode, shownPin } from './redact.js';
 
 export interface PrintOrderOptions {
@@ -16,6 +18,11 @@ export interface PrintOrderOptions {
   extra?: Record<string, string>;
   /** Show the items table and timeline (get); create shows vouchers only. */
   full?: boolean;
+  /**
+   * The server's body as it came, when it differs from the contract: JSON output prints it
+   * (codes masked unless revealed), and the layout shows its fields this version does not read.
+   */
+  received?: unknown;
 }
 
 const style = (text: string, c: Parameters<NonNullable<RecordField['style']>>[1]) => styleStatus(text, c);
@@ -28,23 +35,31 @@ const JSON_KEYS = ['order_id', 'status', 'items', 'total_amount', 'currency', 'r
  * Check `--fields` before anything is done (an order placed or cancelled must not end in a
  * usage error); `--fields` alone lists them. True when the command should stop there.
  */
-export async function checkOrderFields(io: IO, settings: OutputSettings, extra: string[] = []): Promise<boolean> {
+export async function checkOrderFields(io: IO, settings: OutputSettings, extra: string[] = [], options: { write?: boolean } = {}): Promise<boolean> {
   const json = settings.format === 'json' || settings.format === 'ndjson';
   const available = [...new Set([...(json ? JSON_KEYS : RECORD_LABELS), ...extra])];
-  return handleFieldsFlag(io, settings, available);
+  // Before a write (create, cancel) only the fields this version knows: a usage error must
+  // never come after money moved. For reads, a server's order may carry fields this version
+  // does not name: printRecord refuses only a field the answer does not have either.
+  return handleFieldsFlag(io, settings, available, { open: !options.write });
 }
 
-export function orderRecordFields(order: Order, extra: Record<string, string> = {}): RecordField[] {
+export function orderRecordFields(order: Order, extra: Record<string, string> = {}, received?: unknown): RecordField[] {
   const vouchers = order.items.reduce((n, i) => n + i.quantity, 0);
+  // Fields of a server's own order body that the reading does not use: shown as they came.
+  const own = received !== null && typeof received === 'object' && !Array.isArray(received)
+    ? Object.entries(maskSecrets(maskCodes(received as Record<string, unknown>))).filter(([k]) => !READ_ORDER_KEYS.has(k) && !(k in extra)).map(([label, value]) => ({ label, value }))
+    : [];
   return [
     { label: 'order_id', value: order.order_id },
     { label: 'status', value: order.status, style },
     { label: 'total_amount', value: formatMoney(order.total_amount, order.currency) },
-    { label: 'items', value: `${order.items.length} item${order.items.length === 1 ? '' : 's'}, ${vouchers} voucher${vouchers === 1 ? '' : 's'}` },
+    { label: 'items', value: order.items.length === 0 && received !== undefined ? '' : `${order.items.length} item${order.items.length === 1 ? '' : 's'}, ${vouchers} voucher${vouchers === 1 ? '' : 's'}` },
     { label: 'reference', value: order.reference ?? '' },
     { label: 'fulfilled_from', value: order.fulfilled_from ?? '' },
     { label: 'created_at', value: formatTime(order.created_at) },
     { label: 'updated_at', value: formatTime(order.updated_at) },
+    ...own,
     ...Object.entries(extra).map(([label, value]) => ({ label, value })),
   ];
 }
@@ -88,9 +103,14 @@ async function printSection<T>(io: IO, title: string, rows: T[], columns: Column
 /** Print an order as the user may see it (codes masked unless `reveal`). */
 export async function printOrder(io: IO, order: Order, settings: OutputSettings, options: PrintOrderOptions): Promise<void> {
   const shown = redactOrder(order, options.reveal);
-  const fields = orderRecordFields(shown, options.extra);
+  const fields = orderRecordFields(shown, options.extra, options.received);
   if (settings.format === 'json' || settings.format === 'ndjson') {
-    await printRecord(io, { ...shown, ...options.extra }, fields, settings);
+    // A body that differs from the contract is printed as the server sent it; codes (under
+    // whatever name) stay masked unless revealed, secrets always.
+    const body = options.received !== undefined && options.received !== null && typeof options.received === 'object' && !Array.isArray(options.received)
+      ? maskSecrets(maskCodes(options.received as Record<string, unknown>, options.reveal))
+      : maskCodes(shown, options.reveal);
+    await printRecord(io, { ...body, ...options.extra }, fields, settings);
     return;
   }
   if (await handleFieldsFlag(io, settings, fields.map((f) => f.label))) return;

@@ -33,9 +33,9 @@ export async function run(f: Factory, id: string, flags: WaitFlags): Promise<voi
   const quiet = settings.format === 'json' || settings.format === 'ndjson';
   const result = await followOnTerminal(f, client, orderId, {
     timeoutMs, until, requestTimeoutMs, quiet,
-    onShort: (last) => printOrder(f.io, last, settings, { reveal: false, full: true }),
+    onShort: (last, received) => printOrder(f.io, last, settings, { reveal: false, full: true, received }),
   });
-  await printOrder(f.io, result.order, settings, { reveal: false, full: true });
+  await printOrder(f.io, result.order, settings, { reveal: false, full: true, received: result.received });
   // --until STATUS asked for that status: reaching it is success, whatever it is.
   if (until === undefined) checkOutcome(result.order, result.traceId, f.globals());
 }

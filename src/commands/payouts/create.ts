@@ -65,7 +65,7 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
   const request = payoutRequest(options);
   const key = options.idempotencyKey !== undefined ? checkIdempotencyKey(options.idempotencyKey) : f.ids.idempotencyKey();
   const settings = resolveOutput(f.io, options, f.globals().color !== false);
-  if (await handleFieldsFlag(f.io, settings, FIELDS)) return;
+  if (await handleFieldsFlag(f.io, settings, FIELDS, { open: true })) return;
   const profile = await f.profile();
   const money = formatMoney(request.amount, request.currency);
   if (profile.production && !options.yes) {
@@ -87,12 +87,14 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
     if (mayHaveReachedServer(error)) err(f.io, `To retry safely (the payout is made at most once): vouchers payouts create --amount ${request.amount} --currency ${request.currency}${request.reference ? ` --reference ${JSON.stringify(request.reference)}` : ''} --idempotency-key ${key}\n`);
     throw error;
   }
-  const payout = res.data;
+  // Any 2xx is a payout made, whatever its body: a server's own field names are shown as they are.
+  const payout = (res.data !== null && typeof res.data === 'object' ? res.data : {}) as Payout;
   if (res.replayed) err(f.io, 'This key was used before: the original payout is shown, nothing new was paid out.\n');
   if (settings.format === 'json' || settings.format === 'ndjson') {
     await printRecord(f.io, { ...payout, idempotency_key: key }, [], settings);
     return;
   }
-  if (f.io.stderrIsTTY) err(f.io, `Payout ${payout.payout_id} of ${money} created${res.traceId ? ` (trace ID ${res.traceId})` : ''}.\n`);
-  await printRecord(f.io, payout, fieldsOf(payout, key), settings);
+  const id = payout.payout_id ?? (payout as { id?: unknown }).id;
+  if (f.io.stderrIsTTY) err(f.io, `Payout${typeof id === 'string' || typeof id === 'number' ? ` ${id}` : ''} of ${money} created${res.traceId ? ` (trace ID ${res.traceId})` : ''}.\n`);
+  await printRecord(f.io, { ...payout, idempotency_key: key }, fieldsOf(payout, key), settings, { required: ['payout_id', 'status', 'amount'] });
 }

@@ -13,6 +13,7 @@ import { ENV, type ConfigStore } from '../../core/config/types.js';
 import { ApiError, UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
 import { formatTime } from '../../core/output/format.js';
+import { isSecretField, maskSecrets } from '../../core/output/mask.js';
 import { handleFieldsFlag, printRecord, type RecordField } from '../../core/output/print.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../factory.js';
@@ -111,12 +112,26 @@ async function widenIfNeeded(f: Factory, request: RegisterWebhookRequest, option
   if (request.events !== undefined || options.events === undefined) return request;
   const now = await current();
   if (now.state === 'none') return request;
-  if (now.state === 'registered' && coversAllEventTypes(now.endpoint.events)) return request;
+  const events = now.state === 'registered' && Array.isArray(now.endpoint.events) ? now.endpoint.events : [];
+  if (now.state === 'registered' && coversAllEventTypes(events)) return request;
   const reason = now.state === 'registered'
-    ? `the endpoint receives only ${now.endpoint.events.join(', ') || 'no event types'}, and an update without a list would keep that`
+    ? `the endpoint receives only ${events.join(', ') || 'no event types'}, and an update without a list would keep that`
     : 'this server does not offer GET /webhooks, so whether the endpoint already receives every type cannot be checked';
   err(f.io, `Note: ${reason}: sending the list of every event type this version knows, which does not include types added later.\n`);
   return { ...request, events: expandEventPatterns(options.events) };
+}
+
+/**
+ * The signing secret of an answer, and the rest with any other secret-like field masked:
+ * `signing_secret` in the decisions file; a server of another dialect may say `secret` or
+ * `webhook_secret` (the document does not show the registration's answer).
+ */
+function takeSecret(body: unknown): { secret: string | undefined; endpoint: WebhookEndpoint } {
+  const record = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+  const key = typeof record.signing_secret === 'string' ? 'signing_secret'
+    : Object.keys(record).find((k) => isSecretField(k) && typeof record[k] === 'string' && record[k] !== '');
+  const { [key ?? 'signing_secret']: secret, ...rest } = record;
+  return { secret: typeof secret === 'string' && secret !== '' ? secret : undefined, endpoint: maskSecrets(rest) as WebhookEndpoint };
 }
 
 type SaveResult = { saved: true; where: string } | { saved: false; reason: string };
@@ -137,7 +152,7 @@ function fieldsOf(w: WebhookEndpoint, secretText: string | undefined): RecordFie
   const fields: RecordField[] = [
     { label: 'webhook_id', value: w.webhook_id },
     { label: 'url', value: w.url },
-    { label: 'events', value: w.events.join(', ') },
+    { label: 'events', value: Array.isArray(w.events) ? w.events.join(', ') : w.events },
     { label: 'description', value: w.description ?? '' },
     { label: 'created_at', value: formatTime(w.created_at) },
     { label: 'updated_at', value: formatTime(w.updated_at) },
@@ -151,7 +166,7 @@ const FIELDS = ['webhook_id', 'url', 'events', 'description', 'created_at', 'upd
 export async function run(f: Factory, options: WebhooksRegisterOptions): Promise<void> {
   const request = registerRequest(options);
   const settings = resolveOutput(f.io, options, f.globals().color !== false);
-  if (await handleFieldsFlag(f.io, settings, FIELDS)) return;
+  if (await handleFieldsFlag(f.io, settings, FIELDS, { open: true })) return;
   // GET /webhooks at most once, and only when it decides something.
   let lookup: Promise<Current> | undefined;
   const current = () => (lookup ??= currentEndpoint(f));
@@ -159,9 +174,11 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
   const body = await widenIfNeeded(f, request, options, current);
   const client = await f.client();
   const res = await registerWebhook(client, body, { signal: f.io.signal });
-  const { signing_secret: secret, ...endpoint } = res.data;
-  const verb = res.status === 201 ? 'Registered' : 'Updated';
-  err(f.io, `${verb} webhook endpoint ${endpoint.webhook_id} → ${endpoint.url}${res.traceId ? ` (trace ID ${res.traceId})` : ''}\n`);
+  const { secret, endpoint } = takeSecret(res.data);
+  // 201 is a creation; a server that answers 200 either way created one when a secret came back unasked.
+  const verb = res.status === 201 || (secret !== undefined && !request.rotate_secret) ? 'Registered' : 'Updated';
+  const id = endpoint.webhook_id ?? (endpoint as { id?: unknown }).id;
+  err(f.io, `${verb} webhook endpoint${typeof id === 'string' || typeof id === 'number' ? ` ${id}` : ''} → ${String(endpoint.url ?? request.url)}${res.traceId ? ` (trace ID ${res.traceId})` : ''}\n`);
 
   let saved: SaveResult | undefined;
   // The secret is printed when asked for, and when it could not be saved: shown once, it must not be lost.
@@ -198,5 +215,5 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
   }
   let secretText: string | undefined;
   if (secret) secretText = show ? secret : '(saved to the profile; --show-secret prints it)';
-  await printRecord(f.io, { ...endpoint, ...(secret && show ? { signing_secret: secret } : {}) }, fieldsOf(res.data, secretText), settings);
+  await printRecord(f.io, { ...endpoint, ...(secret && show ? { signing_secret: secret } : {}) }, fieldsOf(endpoint, secretText), settings, { required: ['webhook_id', 'url'] });
 }

@@ -4,6 +4,7 @@ import type { WebhookEndpoint } from '../../contract/webhooks.js';
 import type { ResolvedProfile } from '../../core/config/types.js';
 import { ENV } from '../../core/config/types.js';
 import { formatTime } from '../../core/output/format.js';
+import { maskSecrets } from '../../core/output/mask.js';
 import { handleFieldsFlag, printRecord, type RecordField } from '../../core/output/print.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../factory.js';
@@ -23,7 +24,7 @@ function fieldsOf(w: WebhookEndpoint, local: string): RecordField[] {
   return [
     { label: 'webhook_id', value: w.webhook_id },
     { label: 'url', value: w.url },
-    { label: 'events', value: w.events.join(', ') },
+    { label: 'events', value: Array.isArray(w.events) ? w.events.join(', ') : w.events },
     { label: 'description', value: w.description ?? '' },
     { label: 'created_at', value: formatTime(w.created_at) },
     { label: 'updated_at', value: formatTime(w.updated_at) },
@@ -35,14 +36,15 @@ const FIELDS = ['webhook_id', 'url', 'events', 'description', 'created_at', 'upd
 
 export async function run(f: Factory, options: WebhooksShowOptions): Promise<void> {
   const settings = resolveOutput(f.io, options, f.globals().color !== false);
-  if (await handleFieldsFlag(f.io, settings, FIELDS)) return;
+  if (await handleFieldsFlag(f.io, settings, FIELDS, { open: true })) return;
   const client = await f.client();
   const res = await getWebhook(client, { signal: f.io.signal });
-  // The server never returns the secret here; drop it defensively all the same.
-  const { signing_secret: _never, ...endpoint } = res.data;
+  // The server never returns the secret here; drop it defensively all the same, and mask any
+  // field of a server's own shape named like one.
+  const { signing_secret: _never, ...endpoint } = maskSecrets((res.data !== null && typeof res.data === 'object' ? res.data : {}) as WebhookEndpoint);
   if (settings.format === 'json' || settings.format === 'ndjson') {
     await printRecord(f.io, endpoint, [], settings);
     return;
   }
-  await printRecord(f.io, endpoint, fieldsOf(res.data, localSecretSource(await f.profile())), settings);
+  await printRecord(f.io, endpoint, fieldsOf(endpoint, localSecretSource(await f.profile())), settings, { required: ['webhook_id', 'url'] });
 }

@@ -52,6 +52,7 @@ const HINTS: Record<string, string | ((e: ApiError) => string)> = {
 /** A hint by status for codes this CLI does not know. */
 function statusHint(e: ApiError): string | undefined {
   if (e.status === 401 || e.status === 403) return 'the server refused these credentials: vouchers doctor checks them';
+  if (e.status === 402) return 'the wallet may not hold enough for this: see the balances with vouchers wallets list';
   if (e.status === 429) return (HINTS.RATE_LIMIT_EXCEEDED as (e: ApiError) => string)(e);
   if (e.status >= 500) return retryLater(e, 'a server fault');
   return undefined;

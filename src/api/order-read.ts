@@ -1,0 +1,96 @@
+/**
+ * Orders as a server of another dialect sends them, read into the contract's Order so the
+ * order verbs (status, vouchers, timeline, outcome) work on them: the document shows only
+ * order_id, status, total_amount, currency, fulfilled_from and vouchers, and leaves every
+ * other name open. Read forgivingly:
+ * - ids under `order_id` (else `id`); a status under `status` (else `state`);
+ * - a voucher's code and pin under any name that says so (`redemption_code`, `card_number`,
+ *   `pin_code`, …); a voucher listed without a status counts as issued (the document calls
+ *   the listed vouchers "allocated");
+ * - the timeline under `timeline`, `fulfillment_timeline`, `fulfilment_timeline` or
+ *   `history`, its entries' time under `at`, `timestamp`, `time` or `created_at`.
+ * Fields the server does not send are left empty (null, [] or ''), never made up.
+ */
+import type { Order, OrderCodes, OrderVoucher, TimelineEntry, VoucherCode } from '../contract/orders.js';
+import { findCode, findPin } from '../core/output/mask.js';
+
+type Rec = Record<string, unknown>;
+const isRec = (v: unknown): v is Rec => v !== null && typeof v === 'object' && !Array.isArray(v);
+const text = (...vs: unknown[]): string | undefined => {
+  for (const v of vs) if (typeof v === 'string' && v !== '') return v;
+  for (const v of vs) if (typeof v === 'number') return String(v);
+  return undefined;
+};
+const amount = (...vs: unknown[]): number => {
+  for (const v of vs) if (typeof v === 'number' || (typeof v === 'string' && v.trim() !== '')) return v as number;
+  return undefined as unknown as number;
+};
+const list = (v: unknown): Rec[] => (Array.isArray(v) ? v.filter(isRec) : []);
+
+/** Top-level keys the reading below consumes: the others are the server's own, shown as they are. */
+export const READ_ORDER_KEYS = new Set([
+  'order_id', 'id', 'status', 'state', 'items', 'total_amount', 'total', 'currency', 'reference', 'fulfilled_from',
+  'created_at', 'updated_at', 'vouchers', 'timeline', 'fulfillment_timeline', 'fulfilment_timeline', 'history',
+]);
+
+function readVoucher(v: Rec): OrderVoucher {
+  const code = findCode(v);
+  const pin = findPin(v);
+  return {
+    ...v,
+    voucher_id: text(v.voucher_id, v.id) ?? '',
+    product_id: text(v.product_id, v.product, v.sku) ?? '',
+    denomination: amount(v.denomination, v.amount, v.value, v.face_value),
+    expiry: text(v.expiry, v.expires_at, v.expiry_date, v.expires_on) ?? null,
+    status: (text(v.status, v.state) ?? 'ISSUED') as OrderVoucher['status'],
+    ...(code ? { code: code.value } : {}),
+    ...(pin ? { pin: pin.value } : {}),
+    ...(typeof v.code_last4 === 'string' ? { code_last4: v.code_last4 } : {}),
+  };
+}
+
+function readTimeline(o: Rec): TimelineEntry[] {
+  const entries = list(o.timeline ?? o.fulfillment_timeline ?? o.fulfilment_timeline ?? o.history);
+  return entries.map((e) => ({
+    ...e,
+    status: (text(e.status, e.state) ?? '') as TimelineEntry['status'],
+    at: text(e.at, e.timestamp, e.time, e.created_at) ?? '',
+    note: text(e.note, e.message, e.reason) ?? null,
+  }));
+}
+
+/**
+ * An order of any shape as the contract's Order (see the file's comment). `knownId` is the
+ * id the caller asked for, used when the body names none.
+ */
+export function readOrder(body: unknown, knownId?: string): Order {
+  const o: Rec = isRec(body) ? body : {};
+  return {
+    ...o,
+    order_id: text(o.order_id, o.id) ?? knownId ?? '',
+    status: (text(o.status, o.state) ?? '') as Order['status'],
+    items: list(o.items).map((i) => ({ ...i, product_id: text(i.product_id) ?? '', denomination: amount(i.denomination), quantity: typeof i.quantity === 'number' ? i.quantity : 1 })),
+    total_amount: amount(o.total_amount, o.total),
+    currency: text(o.currency) ?? '',
+    reference: text(o.reference) ?? null,
+    fulfilled_from: (text(o.fulfilled_from) ?? null) as Order['fulfilled_from'],
+    created_at: text(o.created_at) ?? '',
+    updated_at: text(o.updated_at) ?? '',
+    vouchers: list(o.vouchers).map(readVoucher),
+    timeline: readTimeline(o),
+  };
+}
+
+/** The secure code endpoint's answer of any shape (`{order_id, data}`, a bare list, `{vouchers}`) as OrderCodes. */
+export function readCodes(body: unknown, orderId: string): OrderCodes {
+  const rows = Array.isArray(body) ? list(body) : isRec(body) ? list(body.data ?? body.vouchers ?? body.codes) : [];
+  return {
+    order_id: isRec(body) ? text(body.order_id) ?? orderId : orderId,
+    data: rows.map((r) => voucherCode(readVoucher(r))),
+  };
+}
+
+/** A read voucher as a row of the secure endpoint (empty code when it carries none). */
+export function voucherCode(v: OrderVoucher): VoucherCode {
+  return { ...v, voucher_id: v.voucher_id, product_id: v.product_id, denomination: v.denomination, expiry: v.expiry, code: v.code ?? '', pin: v.pin ?? null };
+}
