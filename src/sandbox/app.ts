@@ -5,17 +5,18 @@
  * port; tests may use it directly.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { ConfigError } from '../core/errors/index.js';
 import { SandboxClock } from './core/clock.js';
-import { IdGenerator } from './core/ids.js';
 import { Rng } from './core/random.js';
-import { resolveConfig, type SandboxOptions } from './options.js';
+import { dialectNamed } from './dialects/index.js';
+import { resolveConfig, type SandboxDialect, type SandboxOptions } from './options.js';
 import type { Runtime } from './runtime.js';
 import { handleApiRequest, type ApiServices } from './api/pipeline.js';
 import { IdempotencyStore } from './api/idempotency.js';
 import { RateLimiter } from './api/rate-limit.js';
 import { handleAdminRequest, type AdminServices } from './admin/router.js';
 import { SandboxHttpError } from './http/errors.js';
-import { errorReply, send } from './http/respond.js';
+import { send } from './http/respond.js';
 import { traceIdFrom } from './http/trace.js';
 import { Scheduler } from './scheduler.js';
 import { newAdminToken, newApiKey, newApiSecret } from './state/credentials.js';
@@ -36,6 +37,8 @@ export interface SandboxApp {
   listener(req: IncomingMessage, res: ServerResponse): void;
   runtime(): Runtime;
   credentials: SandboxCredentials;
+  /** The dialect it speaks (the option, else the state file's, else `decisions`). */
+  dialect: SandboxDialect;
   /** Run what is already due (after a restart) and arm the scheduler. */
   start(): void;
   /** Stop timers and deliveries, end held requests, flush the state file. */
@@ -63,12 +66,29 @@ function defaultKeyOf(state: SandboxState, options: SandboxOptions, now: number)
   return created;
 }
 
+/**
+ * The dialect of a state file is kept: ids and stored answers (idempotency replays, event
+ * payloads) are in its shape, so the option may only repeat it.
+ */
+function settleDialect(file: string, stored: SandboxState, asked: SandboxDialect | undefined): SandboxDialect {
+  const inFile: SandboxDialect = stored.dialect === 'document' ? 'document' : 'decisions';
+  if (asked !== undefined && asked !== inFile) {
+    throw new ConfigError(
+      `The sandbox state file ${file} holds a sandbox of the ${inFile} dialect, not ${asked}`,
+      `Start it with --dialect ${inFile} (or without --dialect), or pass another --state file for the ${asked} dialect`,
+    );
+  }
+  return inFile;
+}
+
 export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
   const config = resolveConfig(options);
   const loaded = options.stateFile ? loadState(options.stateFile) : undefined;
+  if (loaded && options.stateFile) config.dialect = settleDialect(options.stateFile, loaded, options.dialect);
+  const dialect = dialectNamed(config.dialect);
   const clock = new SandboxClock(options.now ?? (() => Date.now()), loaded?.clock_offset_ms ?? 0);
   const rng = new Rng(loaded?.rng_state ?? config.seed);
-  const ids = new IdGenerator(rng, () => clock.now());
+  const ids = dialect.ids(rng, () => clock.now(), () => rt.state);
   const log = options.quiet ? () => {} : (options.log ?? (() => {}));
   const adminToken = options.adminToken ?? loaded?.admin_token ?? newAdminToken();
   const seed = options.seed ?? loaded?.seed ?? config.seed;
@@ -76,11 +96,12 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
   let writer: StateWriter | undefined;
   let scheduler: Scheduler | undefined;
   const rt: Runtime = {
-    state: loaded ?? emptyState(seed, adminToken),
+    state: loaded ?? emptyState(seed, adminToken, config.dialect),
     config,
     clock,
     rng,
     ids,
+    dialect,
     changed: () => {
       writer?.schedule();
       scheduler?.poke();
@@ -119,7 +140,7 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
     credentials: () => credentials,
     advance: (ms) => scheduler?.advance(ms),
     reset: () => {
-      const fresh = emptyState(seed, adminToken);
+      const fresh = emptyState(seed, adminToken, config.dialect);
       rng.reset(seed);
       clock.offsetMs = rt.state.clock_offset_ms = 0;
       rt.state = fresh;
@@ -149,13 +170,13 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
     } else if (path === '/admin' || path.startsWith('/admin/')) {
       outcome = handleAdminRequest(admin, req, res, path.slice('/admin'.length) || '/', url.searchParams);
     } else {
-      const reply = errorReply(new SandboxHttpError('NOT_FOUND', `No endpoint at ${req.method ?? 'GET'} ${path}; the API lives under /api/v1 and the admin surface under /admin`));
+      const reply = dialect.errorReply(new SandboxHttpError('NOT_FOUND', `No endpoint at ${req.method ?? 'GET'} ${path}; the API lives under /api/v1 and the admin surface under /admin`));
       send(res, reply);
       outcome = Promise.resolve({ status: reply.status });
     }
     outcome
       .catch(() => {
-        const reply = errorReply(new SandboxHttpError('INTERNAL_ERROR', 'The sandbox failed unexpectedly; quote the X-Trace-ID when reporting it'));
+        const reply = dialect.errorReply(new SandboxHttpError('INTERNAL_ERROR', 'The sandbox failed unexpectedly; quote the X-Trace-ID when reporting it'));
         send(res, reply);
         return { status: reply.status };
       })
@@ -167,6 +188,7 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
     listener,
     runtime: () => rt,
     credentials,
+    dialect: config.dialect,
     start: () => {
       writer?.schedule();
       scheduler?.runDue();

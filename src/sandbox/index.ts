@@ -9,8 +9,8 @@ import { DEFAULT_HOST, DEFAULT_PORT, type SandboxHandle, type SandboxOptions } f
 
 export { createSandboxApp } from './app.js';
 export type { SandboxApp, SandboxCredentials } from './app.js';
-export type { SandboxHandle, SandboxLimits, SandboxOptions } from './options.js';
-export { DEFAULT_HOST, DEFAULT_LIMITS, DEFAULT_PORT } from './options.js';
+export type { SandboxDialect, SandboxHandle, SandboxLimits, SandboxOptions } from './options.js';
+export { DEFAULT_HOST, DEFAULT_LIMITS, DEFAULT_PORT, SANDBOX_DIALECTS } from './options.js';
 export { SANDBOX_PRODUCTS, SANDBOX_CATEGORY, SANDBOX_DENOMINATIONS, RESTRICTED_CATEGORY, DEFAULT_WALLETS } from './products.js';
 export type { SandboxProductId } from './products.js';
 export type { SandboxState } from './state/types.js';
@@ -69,6 +69,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
     partnerId: app.credentials.partnerId,
     port: actualPort,
     host,
+    dialect: app.dialect,
     close,
     get state() {
       return app.runtime().state;

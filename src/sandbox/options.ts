@@ -3,6 +3,15 @@ import type { SigningPathVariant } from '../core/signer/request.js';
 import type { SandboxState } from './state/types.js';
 import { DELIVERY_TIMEOUT_MS } from './webhooks/backoff.js';
 
+/**
+ * The API dialect the sandbox speaks. `decisions`: our one guess for every "not shown" of
+ * the API document (contract-decisions.md). `document`: the document exactly where it shows
+ * something and different guesses everywhere else, so the CLI's tolerance is tested against
+ * a server that read the same document and guessed otherwise (docs/sandbox.md).
+ */
+export const SANDBOX_DIALECTS = ['decisions', 'document'] as const;
+export type SandboxDialect = (typeof SANDBOX_DIALECTS)[number];
+
 export interface SandboxLimits {
   /** `orders` class: POST /orders per API key per minute (default 100). */
   ordersPerMinute?: number;
@@ -25,6 +34,8 @@ export interface SandboxOptions {
   signingPath?: SigningPathVariant;
   /** Serve planned endpoints (GET /reconciliation/{date}). */
   enablePlanned?: boolean;
+  /** API dialect (default: the state file's, else `decisions`); a state file of the other dialect is refused. */
+  dialect?: SandboxDialect;
   limits?: SandboxLimits;
   /** 0..1: share of API requests that get a random fault (soak tests). */
   faultRate?: number;
@@ -56,6 +67,8 @@ export interface SandboxHandle {
   partnerId: string;
   port: number;
   host: string;
+  /** The dialect it speaks (the option, else the state file's, else `decisions`). */
+  dialect: SandboxDialect;
   /** Stops timers, webhook deliveries and the server, and flushes the state file. */
   close(): Promise<void>;
   /** Read-only view of the in-memory state (for tests). */
@@ -73,6 +86,8 @@ export interface SandboxConfig {
   timeScale: number;
   signingPath: SigningPathVariant;
   enablePlanned: boolean;
+  /** The option's dialect here; the app settles it against the state file's before use. */
+  dialect: SandboxDialect;
   limits: ResolvedLimits;
   faultRate: number;
   webhookTimeoutMs: number;
@@ -95,6 +110,8 @@ export function resolveConfig(options: SandboxOptions): SandboxConfig {
   if (!(faultRate >= 0 && faultRate <= 1)) throw new RangeError(`faultRate must be between 0 and 1, got ${options.faultRate}`);
   const signingPath = options.signingPath ?? 'full';
   if (signingPath !== 'full' && signingPath !== 'relative') throw new RangeError(`signingPath must be "full" or "relative", got ${String(signingPath)}`);
+  const dialect = options.dialect ?? 'decisions';
+  if (!(SANDBOX_DIALECTS as readonly string[]).includes(dialect)) throw new RangeError(`dialect must be ${SANDBOX_DIALECTS.map((d) => `"${d}"`).join(' or ')}, got ${String(options.dialect)}`);
   const seed = options.seed ?? 1;
   if (!Number.isInteger(seed)) throw new RangeError(`seed must be a whole number, got ${seed}`);
   return {
@@ -102,6 +119,7 @@ export function resolveConfig(options: SandboxOptions): SandboxConfig {
     timeScale,
     signingPath,
     enablePlanned: options.enablePlanned ?? false,
+    dialect,
     faultRate,
     webhookTimeoutMs: positiveInt(options.webhookTimeoutMs, DELIVERY_TIMEOUT_MS, 'webhookTimeoutMs'),
     limits: {

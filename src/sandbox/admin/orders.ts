@@ -2,6 +2,7 @@
 import { ORDER_STATUSES } from '../../contract/orders.js';
 import { fromMinor } from '../../contract/money-format.js';
 import { paginate } from '../api/paginate.js';
+import { compareIds } from '../core/ids.js';
 import { cancelAndRefund, complete, scheduleProcessing, setStatus } from '../domain/fulfilment.js';
 import { orderView } from '../domain/views.js';
 import { SandboxHttpError, validationFailed } from '../http/errors.js';
@@ -60,7 +61,7 @@ export const ORDER_ROUTES: AdminRoute[] = [
         .filter((o) => partner === null || o.partner_id === partner)
         .filter((o) => status === null || o.status === status)
         .filter((o) => gate === null || o.gate === gate)
-        .sort((a, b) => (a.order_id < b.order_id ? 1 : -1));
+        .sort((a, b) => compareIds(b.order_id, a.order_id));
       const page = paginate(rows, (o) => o.order_id, 'desc', limit, query.get('cursor') ?? undefined);
       return jsonReply(200, { ...page, data: page.data.map(adminOrderView) });
     },

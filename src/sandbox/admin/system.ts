@@ -16,6 +16,7 @@ export const SYSTEM_ROUTES: AdminRoute[] = [
       seed: rt.state.seed,
       time_scale: rt.config.timeScale,
       signing_path: rt.config.signingPath,
+      dialect: rt.config.dialect,
       enable_planned: rt.config.enablePlanned,
       fault_rate: rt.config.faultRate,
       limits: rt.config.limits,

@@ -1,10 +1,10 @@
-/** The methods a path answers to (for 405 Allow), honouring whether planned endpoints are served. */
+/** The methods a path answers to (for 405 Allow), among the endpoints the sandbox serves (dialect, planned ones). */
 import { ENDPOINTS, type Endpoint } from '../../contract/endpoints.js';
 
-export function allowedMethods(path: string, enablePlanned: boolean): string[] {
+export function allowedMethods(path: string, serves: (e: Endpoint) => boolean): string[] {
   const methods: string[] = [];
   for (const e of ENDPOINTS as readonly Endpoint[]) {
-    if (e.planned && !enablePlanned) continue;
+    if (!serves(e)) continue;
     const re = new RegExp('^' + e.path.replace(/\{(\w+)\}/g, '([^/]+)') + '/?$');
     if (re.test(path) && !methods.includes(e.method)) methods.push(e.method);
   }

@@ -1,6 +1,7 @@
 /** Cursor pagination over a sorted list: `{data, has_more, next_cursor}`. */
 import { PAGE_LIMIT } from '../../contract/common.js';
 import { decodeCursor, encodeCursor } from '../core/cursor.js';
+import { compareIds } from '../core/ids.js';
 import { SandboxHttpError } from '../http/errors.js';
 
 export interface Page<T> {
@@ -10,8 +11,9 @@ export interface Page<T> {
 }
 
 /**
- * `items` sorted by `key` (ascending or descending, unique). `limit` undefined means the
- * default page size, or every row when `all` is set.
+ * `items` sorted by `key` (ascending or descending, unique, in the order of compareIds, so
+ * decimal ids page by number). `limit` undefined means the default page size, or every row
+ * when `all` is set.
  */
 export function paginate<T>(items: readonly T[], key: (item: T) => string, order: 'asc' | 'desc', limit: number | undefined, cursor: string | undefined, all = false): Page<T> {
   let rest = items;
@@ -20,7 +22,7 @@ export function paginate<T>(items: readonly T[], key: (item: T) => string, order
     if (after === undefined) {
       throw new SandboxHttpError('VALIDATION_FAILED', 'cursor is not a cursor this server issued; pass next_cursor from the previous page unchanged', [{ path: 'cursor', message: 'is not a cursor from next_cursor' }]);
     }
-    rest = items.filter((i) => (order === 'asc' ? key(i) > after : key(i) < after));
+    rest = items.filter((i) => (order === 'asc' ? compareIds(key(i), after) > 0 : compareIds(key(i), after) < 0));
   }
   const size = limit ?? (all ? rest.length : PAGE_LIMIT.default);
   const data = rest.slice(0, size);

@@ -3,13 +3,14 @@
  * route (404/405) → identity (401, auth-class 429) → allowlist (403) → rate limits (429)
  * → fault header → content type (415) → body (413) → signature (401) → JSON (400) →
  * schema (422) → idempotency (400/409/422/replay) → execute → store → respond (or fault).
+ * The same in every dialect; the dialect decides which endpoints exist and writes errors.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { matchEndpoint, type Endpoint } from '../../contract/endpoints.js';
 import type { EndpointId } from '../../contract/endpoints.js';
 import { isJsonContentType, parseJson, readBody } from '../http/body.js';
 import { SandboxHttpError } from '../http/errors.js';
-import { replyForError, send, type Reply } from '../http/respond.js';
+import { asHttpError, send, type Reply } from '../http/respond.js';
 import { validate } from '../http/validate.js';
 import type { Runtime } from '../runtime.js';
 import { allowedMethods } from './allow.js';
@@ -70,8 +71,9 @@ function drop(res: ServerResponse): void {
 export async function handleApiRequest(svc: ApiServices, req: IncomingMessage, res: ServerResponse, relPath: string, search: URLSearchParams, traceId: string): Promise<ApiOutcome> {
   const method = (req.method ?? 'GET').toUpperCase();
   let extra: Record<string, string> = {};
+  const replyFor = (e: unknown): Reply => svc.rt().dialect.errorReply(asHttpError(e));
   const fail = (e: unknown): ApiOutcome => {
-    const reply = replyForError(e);
+    const reply = replyFor(e);
     send(res, reply, extra);
     return { status: reply.status };
   };
@@ -79,8 +81,9 @@ export async function handleApiRequest(svc: ApiServices, req: IncomingMessage, r
     const rt = svc.rt();
     // HEAD is answered as GET without a body (node:http leaves the body out by itself).
     const match = matchEndpoint(method === 'HEAD' ? 'GET' : method, relPath);
-    const allow = allowedMethods(relPath, rt.config.enablePlanned);
-    if (!match || allow.length === 0 || ('endpoint' in match && match.endpoint.planned && !rt.config.enablePlanned)) {
+    const serves = (e: Endpoint) => rt.dialect.serves(e, rt.config);
+    const allow = allowedMethods(relPath, serves);
+    if (!match || allow.length === 0 || ('endpoint' in match && !serves(match.endpoint))) {
       throw new SandboxHttpError('NOT_FOUND', `No endpoint at ${method} /api/v1${relPath}; see the endpoint list in the API document`);
     }
     if ('methodNotAllowed' in match) {
@@ -179,7 +182,7 @@ export async function handleApiRequest(svc: ApiServices, req: IncomingMessage, r
     try {
       reply = HANDLERS[endpoint.id as EndpointId](ctx);
     } catch (e) {
-      reply = replyForError(e);
+      reply = replyFor(e);
       storable = e instanceof SandboxHttpError && e.code !== 'VALIDATION_FAILED' && e.status < 500;
     }
     if (scope !== undefined) svc.idempotency.finish(scope, hash, reply, storable);

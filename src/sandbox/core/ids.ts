@@ -7,7 +7,27 @@ import type { Rng } from './random.js';
 
 export const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
-export class IdGenerator {
+/** Where the domain gets its ids: `<prefix>_…`, in the shape of the sandbox's dialect. */
+export interface IdSource {
+  next(prefix: string): string;
+}
+
+const DECIMAL_ID = /^([a-z]+_)(\d+)$/;
+
+/**
+ * Order of two ids of one kind, as their creation order: a plain string comparison (which
+ * is creation order for the 26-character ids, all of one length), except that decimal ids
+ * (`txn_999` before `txn_1000`, the document dialect) compare by number. Sorting and
+ * cursors use it, so pagination holds in both dialects.
+ */
+export function compareIds(a: string, b: string): number {
+  const ma = DECIMAL_ID.exec(a);
+  const mb = DECIMAL_ID.exec(b);
+  if (ma && mb && ma[1] === mb[1] && ma[2]!.length !== mb[2]!.length) return ma[2]!.length - mb[2]!.length;
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+export class IdGenerator implements IdSource {
   private lastTime = -1;
   private lastRandom: number[] = [];
 

@@ -1,7 +1,7 @@
 /**
  * Events: recorded per partner and queued for delivery to the partner's webhook endpoint
- * when it subscribes to the type. Payloads follow the decisions file exactly and never
- * carry a code or pin.
+ * when it subscribes to the type. Payloads are the dialect's (`rt.dialect.payloads`; the
+ * decisions file's are below) and never carry a code or pin.
  */
 import type { EventType } from '../../contract/events.js';
 import { fromMinor } from '../../contract/money-format.js';

@@ -2,13 +2,13 @@
  * The fulfilment state machine of an order after acceptance:
  * PENDING → PROCESSING → DELIVERED | PARTIALLY_DELIVERED (failed part refunded), or
  * CANCELLED → REFUNDED (vendor failure, admin rejection, partner cancel). Every step emits
- * its events; refunds are REFUND transactions.
+ * its events (payloads written by the dialect); refunds are REFUND transactions.
  */
 import type { OrderStatus } from '../../contract/orders.js';
-import { fromMinor, toMinor } from '../../contract/money-format.js';
+import { toMinor } from '../../contract/money-format.js';
 import type { Runtime } from '../runtime.js';
 import type { OrderRecord, PartnerRecord, VoucherRecord } from '../state/types.js';
-import { deliveredData, emit, orderBase, voucherIssuedData } from './events.js';
+import { emit } from './events.js';
 import { post } from './ledger.js';
 import { fail, issue, takeFromCache } from './vouchers.js';
 
@@ -40,7 +40,7 @@ export function scheduleProcessing(rt: Runtime, o: OrderRecord): void {
 
 export function startProcessing(rt: Runtime, o: OrderRecord): void {
   setStatus(rt, o, 'PROCESSING', 'allocation in progress at the vendor');
-  emit(rt, o.partner_id, 'order.processing', orderBase(o), o.order_id);
+  emit(rt, o.partner_id, 'order.processing', rt.dialect.payloads.processing(o), o.order_id);
   o.next_step = { kind: 'complete', at: rt.clock.now() + scaledDelay(rt, COMPLETE_DELAY_MS) };
 }
 
@@ -99,12 +99,12 @@ export function settle(rt: Runtime, o: OrderRecord): void {
     ? `${issued.length} voucher(s) delivered from ${o.fulfilled_from}`
     : `${issued.length} voucher(s) delivered, ${failedVouchers.length} failed and refunded`);
   o.settled_at = rt.clock.now();
-  for (const v of issued) emit(rt, o.partner_id, 'voucher.issued', voucherIssuedData(o, v), o.order_id);
+  for (const v of issued) emit(rt, o.partner_id, 'voucher.issued', rt.dialect.payloads.voucherIssued(o, v), o.order_id);
   if (failedVouchers.length === 0) {
-    emit(rt, o.partner_id, 'order.delivered', deliveredData(o), o.order_id);
+    emit(rt, o.partner_id, 'order.delivered', rt.dialect.payloads.delivered(o), o.order_id);
     return;
   }
-  emit(rt, o.partner_id, 'order.partially_delivered', { ...orderBase(o), delivered_count: issued.length, failed_count: failedVouchers.length }, o.order_id);
+  emit(rt, o.partner_id, 'order.partially_delivered', rt.dialect.payloads.partiallyDelivered(o, issued.length, failedVouchers.length), o.order_id);
   const refundMinor = failedVouchers.reduce((n, v) => n + toMinor(v.denomination, o.currency), 0);
   refund(rt, o, refundMinor, `Refund of ${failedVouchers.length} failed voucher(s) of ${o.order_id}`);
 }
@@ -114,7 +114,7 @@ function refund(rt: Runtime, o: OrderRecord, amountMinor: number, description: s
   const txn = post(rt, partnerOf(rt, o), { type: 'REFUND', amount_minor: amountMinor, currency: o.currency, description, order_id: o.order_id });
   o.refunded_minor += amountMinor;
   o.updated_at = rt.clock.now();
-  emit(rt, o.partner_id, 'order.refunded', { ...orderBase(o), refund_amount: fromMinor(amountMinor, o.currency), transaction_id: txn.transaction_id }, o.order_id);
+  emit(rt, o.partner_id, 'order.refunded', rt.dialect.payloads.refunded(o, amountMinor, txn.transaction_id), o.order_id);
 }
 
 /** CANCELLED (order.cancelled) then REFUNDED (order.refunded) with the whole remaining debit credited back. */
@@ -124,7 +124,7 @@ export function cancelAndRefund(rt: Runtime, o: OrderRecord, by: 'admin' | 'part
   if (o.gate === 'held') o.gate = by === 'admin' ? 'rejected' : 'withdrawn';
   for (const v of o.vouchers) if (v.status !== 'ISSUED') fail(v);
   setStatus(rt, o, 'CANCELLED', reason);
-  emit(rt, o.partner_id, 'order.cancelled', { ...orderBase(o), reason, cancelled_by: by }, o.order_id);
+  emit(rt, o.partner_id, 'order.cancelled', rt.dialect.payloads.cancelled(o, reason, by), o.order_id);
   const remaining = o.total_minor - o.refunded_minor;
   setStatus(rt, o, 'REFUNDED', 'full credit returned to the wallet');
   if (remaining > 0) refund(rt, o, remaining, `Refund of cancelled order ${o.order_id}`);

@@ -9,7 +9,7 @@ import { toMinor } from '../../contract/money-format.js';
 import { SandboxHttpError, validationFailed, type ErrorDetailEntry } from '../http/errors.js';
 import type { Runtime } from '../runtime.js';
 import type { ApiKeyRecord, OrderRecord, PartnerRecord, ProductRecord } from '../state/types.js';
-import { emit, orderBase } from './events.js';
+import { emit } from './events.js';
 import { scheduleProcessing, setStatus, settle } from './fulfilment.js';
 import { post } from './ledger.js';
 import { cachedCount } from './views.js';
@@ -113,12 +113,12 @@ export function createOrder(rt: Runtime, partner: PartnerRecord, key: ApiKeyReco
       issue(rt, v, p, 'cache');
     }
     order.timeline.push({ status: 'PENDING', at: now, note: 'accepted' });
-    emit(rt, partner.partner_id, 'order.created', orderBase(order), orderId);
+    emit(rt, partner.partner_id, 'order.created', rt.dialect.payloads.created(order), orderId);
     settle(rt, order);
     return { order, cacheHit };
   }
   setStatus(rt, order, 'PENDING', order.gate === 'held' ? 'accepted; held at the admin gate' : 'accepted; awaiting vendor fulfilment');
-  emit(rt, partner.partner_id, 'order.created', orderBase(order), orderId);
+  emit(rt, partner.partner_id, 'order.created', rt.dialect.payloads.created(order), orderId);
   if (order.gate !== 'held') scheduleProcessing(rt, order);
   return { order, cacheHit };
 }

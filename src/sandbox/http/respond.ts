@@ -31,8 +31,13 @@ export function send(res: ServerResponse, reply: Reply, extra: Record<string, st
   res.end(reply.body);
 }
 
-/** Any thrown value as a reply: typed errors keep their code, anything else is a 500 envelope. */
+/** Any thrown value as a typed error: anything untyped is a 500. */
+export function asHttpError(e: unknown): SandboxHttpError {
+  if (e instanceof SandboxHttpError) return e;
+  return new SandboxHttpError('INTERNAL_ERROR', 'The sandbox failed unexpectedly while handling the request; quote the X-Trace-ID when reporting it');
+}
+
+/** Any thrown value as a reply in our envelope: typed errors keep their code, anything else is a 500. */
 export function replyForError(e: unknown): Reply {
-  if (e instanceof SandboxHttpError) return errorReply(e);
-  return errorReply(new SandboxHttpError('INTERNAL_ERROR', 'The sandbox failed unexpectedly while handling the request; quote the X-Trace-ID when reporting it'));
+  return errorReply(asHttpError(e));
 }

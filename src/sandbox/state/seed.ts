@@ -5,6 +5,7 @@
 import { toMinor } from '../../contract/money-format.js';
 import { DEFAULT_ALLOWLIST } from '../core/cidr.js';
 import { post } from '../domain/ledger.js';
+import type { SandboxDialect } from '../options.js';
 import { DEFAULT_WALLETS, RESTRICTED_CATEGORY } from '../products.js';
 import type { Runtime } from '../runtime.js';
 import { CATEGORIES, seedProducts } from './catalog.js';
@@ -12,9 +13,10 @@ import { STATE_VERSION, type SandboxState } from './types.js';
 
 export const DEFAULT_PARTNER_ID = 'ptn_default';
 
-export function emptyState(seed: number, adminToken: string): SandboxState {
+export function emptyState(seed: number, adminToken: string, dialect: SandboxDialect = 'decisions'): SandboxState {
   return {
     version: STATE_VERSION,
+    ...(dialect === 'document' ? { dialect, id_counters: {} } : {}),
     seed,
     default_partner_id: DEFAULT_PARTNER_ID,
     admin_token: adminToken,

@@ -227,6 +227,14 @@ export interface IdempotencyRecord {
 
 export interface SandboxState {
   version: typeof STATE_VERSION;
+  /**
+   * Set only by the document dialect; absent means `decisions` (so a decisions state file
+   * is what it was before dialects existed). Ids of one dialect are not those of the other:
+   * a sandbox refuses a state file of the other dialect.
+   */
+  dialect?: 'document';
+  /** The next decimal id per prefix (document dialect: `ord` → 981234, …). */
+  id_counters?: Record<string, number>;
   seed: number;
   default_partner_id: string;
   admin_token: string;

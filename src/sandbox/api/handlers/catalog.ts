@@ -1,14 +1,14 @@
-/** GET /categories, GET /products (filters currency, country, category_id), GET /products/{id}. */
-import { jsonReply } from '../../http/respond.js';
+/**
+ * GET /categories, GET /products (filters currency, country, category_id), GET /products/{id}:
+ * which records, in which order; the dialect puts them on the wire.
+ */
 import { SandboxHttpError } from '../../http/errors.js';
-import { categoryView, productDetailView, productListView } from '../../domain/views.js';
-import { paginate } from '../paginate.js';
+import type { ListQuery } from '../../dialects/types.js';
 import type { Handler } from '../context.js';
 
 export const listCategories: Handler = ({ rt, partner, query }) => {
   const open = rt.state.categories.filter((c) => partner.categories.includes(c.category_id)).sort((a, b) => (a.category_id < b.category_id ? -1 : 1));
-  const page = paginate(open, (c) => c.category_id, 'asc', query.limit as number | undefined, query.cursor as string | undefined, true);
-  return jsonReply(200, { ...page, data: page.data.map(categoryView) });
+  return rt.dialect.present.categories(open, query as ListQuery);
 };
 
 export const listProducts: Handler = ({ rt, partner, query }) => {
@@ -18,8 +18,7 @@ export const listProducts: Handler = ({ rt, partner, query }) => {
     .filter((p) => query.country === undefined || p.countries.includes(query.country as string))
     .filter((p) => query.category_id === undefined || p.category_id === query.category_id)
     .sort((a, b) => (a.product_id < b.product_id ? -1 : 1));
-  const page = paginate(rows, (p) => p.product_id, 'asc', query.limit as number | undefined, query.cursor as string | undefined, true);
-  return jsonReply(200, { ...page, data: page.data.map(productListView) });
+  return rt.dialect.present.products(rows, query as ListQuery);
 };
 
 export const getProduct: Handler = ({ rt, partner, params }) => {
@@ -28,5 +27,5 @@ export const getProduct: Handler = ({ rt, partner, params }) => {
   if (!partner.categories.includes(p.category_id)) {
     throw new SandboxHttpError('PRODUCT_NOT_AVAILABLE', `Product ${p.product_id} is in category ${p.category_id}, which is not open to your organisation`);
   }
-  return jsonReply(200, productDetailView(p));
+  return rt.dialect.present.product(p);
 };

@@ -1,18 +1,14 @@
-/** GET /wallets, GET /transactions (filters, newest first), POST /payouts. */
+/** GET /wallets, GET /transactions (filters, newest first), POST /payouts; the dialect puts them on the wire. */
 import type { CreatePayoutRequest } from '../../../contract/money.js';
 import { toMinor } from '../../../contract/money-format.js';
+import { compareIds } from '../../core/ids.js';
 import { dayEnd, dayStart } from '../../core/time.js';
+import type { ListQuery } from '../../dialects/types.js';
 import { post } from '../../domain/ledger.js';
-import { payoutView, transactionView, walletView } from '../../domain/views.js';
 import { validationFailed } from '../../http/errors.js';
-import { jsonReply } from '../../http/respond.js';
 import type { Handler } from '../context.js';
-import { paginate } from '../paginate.js';
 
-export const listWallets: Handler = ({ partner }) => {
-  const data = Object.entries(partner.wallets).sort(([a], [b]) => (a < b ? -1 : 1)).map(([c, w]) => walletView(c, w));
-  return jsonReply(200, { data, has_more: false, next_cursor: null });
-};
+export const listWallets: Handler = ({ rt, partner }) => rt.dialect.present.wallets(Object.entries(partner.wallets).sort(([a], [b]) => (a < b ? -1 : 1)));
 
 export const listTransactions: Handler = ({ rt, partner, query }) => {
   const from = query.from === undefined ? -Infinity : dayStart(query.from as string);
@@ -22,9 +18,8 @@ export const listTransactions: Handler = ({ rt, partner, query }) => {
     .filter((t) => query.order_id === undefined || t.order_id === query.order_id)
     .filter((t) => query.type === undefined || t.type === query.type)
     .filter((t) => t.created_at >= from && t.created_at < to)
-    .sort((a, b) => (a.transaction_id < b.transaction_id ? 1 : -1));
-  const page = paginate(rows, (t) => t.transaction_id, 'desc', query.limit as number | undefined, query.cursor as string | undefined);
-  return jsonReply(200, { ...page, data: page.data.map(transactionView) });
+    .sort((a, b) => compareIds(b.transaction_id, a.transaction_id));
+  return rt.dialect.present.transactions(rows, query as ListQuery);
 };
 
 export const createPayout: Handler = ({ rt, partner, body }) => {
@@ -48,5 +43,5 @@ export const createPayout: Handler = ({ rt, partner, body }) => {
     created_at: rt.clock.now(),
   };
   rt.state.payouts[payoutId] = payout;
-  return jsonReply(201, payoutView(payout));
+  return rt.dialect.present.payout(payout);
 };

@@ -1,5 +1,9 @@
-/** Orders: create, list, get, the secure code endpoint, cancel. Other partners' orders are 404. */
+/**
+ * Orders: create and get (their answers written by the dialect), and the extensions list,
+ * the secure code endpoint and cancel. Other partners' orders are 404.
+ */
 import type { CreateOrderRequest } from '../../../contract/orders.js';
+import { compareIds } from '../../core/ids.js';
 import { dayEnd, dayStart } from '../../core/time.js';
 import { createOrder as acceptOrder } from '../../domain/orders.js';
 import { cancelAndRefund } from '../../domain/fulfilment.js';
@@ -8,7 +12,7 @@ import { SandboxHttpError } from '../../http/errors.js';
 import { jsonReply } from '../../http/respond.js';
 import type { Runtime } from '../../runtime.js';
 import type { OrderRecord } from '../../state/types.js';
-import type { Handler } from '../context.js';
+import type { Handler, HandlerContext } from '../context.js';
 import { paginate } from '../paginate.js';
 
 export function ownOrder(rt: Runtime, partnerId: string, orderId: string | undefined): OrderRecord {
@@ -19,7 +23,7 @@ export function ownOrder(rt: Runtime, partnerId: string, orderId: string | undef
 
 export const createOrder: Handler = ({ rt, partner, key, body }) => {
   const { order, cacheHit } = acceptOrder(rt, partner, key, body as CreateOrderRequest);
-  return jsonReply(cacheHit ? 201 : 202, orderView(order, cacheHit ? 'created' : 'read'), { Location: `/api/v1/orders/${order.order_id}` });
+  return rt.dialect.present.orderPlaced(order, cacheHit);
 };
 
 export const listOrders: Handler = ({ rt, partner, query }) => {
@@ -30,16 +34,13 @@ export const listOrders: Handler = ({ rt, partner, query }) => {
     .filter((o) => query.status === undefined || o.status === query.status)
     .filter((o) => query.reference === undefined || o.reference === query.reference)
     .filter((o) => o.created_at >= from && o.created_at < to)
-    .sort((a, b) => (a.order_id < b.order_id ? 1 : -1));
+    .sort((a, b) => compareIds(b.order_id, a.order_id));
   const page = paginate(rows, (o) => o.order_id, 'desc', query.limit as number | undefined, query.cursor as string | undefined);
   return jsonReply(200, { ...page, data: page.data.map((o) => orderView(o, 'read')) });
 };
 
-export const getOrder: Handler = ({ rt, partner, params }) => jsonReply(200, orderView(ownOrder(rt, partner.partner_id, params.order_id), 'read'));
-
-export const getOrderCodes: Handler = ({ rt, partner, key, params, traceId, remoteAddress }) => {
-  const o = ownOrder(rt, partner.partner_id, params.order_id);
-  const view = codesView(o);
+/** Record a read of an order's codes (trace ID, time, key, source IP, count): GET /admin/code-accesses. */
+function recordCodeAccess({ rt, partner, key, traceId, remoteAddress }: HandlerContext, o: OrderRecord, count: number): void {
   rt.state.code_accesses.push({
     access_id: rt.ids.next('acc'),
     order_id: o.order_id,
@@ -47,10 +48,25 @@ export const getOrderCodes: Handler = ({ rt, partner, key, params, traceId, remo
     api_key: key.api_key,
     trace_id: traceId,
     source_ip: remoteAddress,
-    voucher_count: view.data.length,
+    voucher_count: count,
     at: rt.clock.now(),
   });
   rt.changed();
+}
+
+export const getOrder: Handler = (ctx) => {
+  const o = ownOrder(ctx.rt, ctx.partner.partner_id, ctx.params.order_id);
+  if (ctx.rt.dialect.codesInOrderReads) {
+    const shown = o.vouchers.filter((v) => v.status === 'ISSUED' && v.code !== null).length;
+    if (shown > 0) recordCodeAccess(ctx, o, shown);
+  }
+  return ctx.rt.dialect.present.order(o);
+};
+
+export const getOrderCodes: Handler = (ctx) => {
+  const o = ownOrder(ctx.rt, ctx.partner.partner_id, ctx.params.order_id);
+  const view = codesView(o);
+  recordCodeAccess(ctx, o, view.data.length);
   return jsonReply(200, view, { 'Cache-Control': 'no-store' });
 };
 

@@ -1,6 +1,7 @@
 /**
- * POST /webhooks (201 created with a signing secret, 200 updated; `rotate_secret` issues a
- * new secret while the old one stays valid for the rotation window), GET, DELETE.
+ * POST /webhooks (created with a signing secret, or updated; `rotate_secret` issues a new
+ * secret while the old one stays valid for the rotation window; the dialect writes the
+ * answer), GET, DELETE (extensions).
  */
 import { EVENT_TYPES } from '../../../contract/events.js';
 import type { RegisterWebhookRequest } from '../../../contract/webhooks.js';
@@ -44,7 +45,7 @@ export const registerWebhook: Handler = ({ rt, partner, body }) => {
       updated_at: now,
     };
     rt.state.webhooks[partner.partner_id] = hook;
-    return jsonReply(201, webhookView(hook, secret));
+    return rt.dialect.present.webhook(hook, secret, true);
   }
   existing.url = req.url;
   if (req.events) existing.events = [...new Set(req.events)];
@@ -55,9 +56,9 @@ export const registerWebhook: Handler = ({ rt, partner, body }) => {
     for (const s of existing.secrets) if (s.expires_at === null) s.expires_at = now + ROTATION_WINDOW_MS;
     const secret = newWebhookSecret();
     existing.secrets.unshift({ secret, created_at: now, expires_at: null });
-    return jsonReply(200, webhookView(existing, secret));
+    return rt.dialect.present.webhook(existing, secret, false);
   }
-  return jsonReply(200, webhookView(existing));
+  return rt.dialect.present.webhook(existing, undefined, false);
 };
 
 function ownWebhook(rt: Parameters<Handler>[0]['rt'], partnerId: string): WebhookRecord {
