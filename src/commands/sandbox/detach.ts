@@ -117,7 +117,7 @@ export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
   const local = store.get(LOCAL_PROFILE);
   await printStarted(f, {
     base_url: record.base_url, admin_url: record.admin_url, api_key: local?.api_key ?? '', admin_token: local?.admin_token ?? '', profile: record.profile,
-    pid: record.pid, host: record.host, port: record.port, log_file: logFile,
+    pid: record.pid, host: record.host, port: record.port, ...(record.dialect ? { dialect: record.dialect } : {}), log_file: logFile,
   }, o.json);
   err(io, describeProfileWrite({ name: LOCAL_PROFILE, refreshed: hadLocal, madeCurrent: currentBefore === undefined && store.currentName() === LOCAL_PROFILE, alreadyCurrent: currentBefore === LOCAL_PROFILE }, store.path));
   err(io, `Sandbox running in the background (pid ${record.pid}); requests are logged to ${logFile}.\nCheck it with: vouchers sandbox status   Stop it with: vouchers sandbox stop\n`);

@@ -19,6 +19,7 @@ function registerStart(sandbox: Command, f: Factory): void {
     .option('--limit-orders <n/min>', 'orders rate limit per key, e.g. 100/min')
     .option('--limit-general <n/h>', 'general rate limit per key, e.g. 1000/h')
     .option('--enable-planned', 'serve planned endpoints (GET /reconciliation/{date})')
+    .option('--dialect <name>', 'API dialect: decisions (our guesses) or document (the API document, other guesses where it is silent); default: the --state file\'s, else decisions')
     .option('--state <file>', 'keep the state in this JSON file across restarts')
     .option('--fault-rate <p>', 'share of API requests (0–1) that get a random fault, for soak tests')
     .option('--detach', 'run in the background (pid file and log in the config directory)')
@@ -29,10 +30,15 @@ Examples:
   $ vouchers sandbox start --detach --time-scale 0.1
   $ vouchers sandbox start --port 0 --seed 7 --json
   $ vouchers sandbox start --state sandbox.json --enable-planned
+  $ vouchers sandbox start --port 4011 --dialect document   a server that guessed differently
 
 Prints the base URL, the admin URL and the API key. The API secret and the admin token are
 saved in the "local" profile (made the default when no profile is), never printed. A
-restart reuses that profile's credentials, so configured clients keep working.`);
+restart reuses that profile's credentials, so configured clients keep working.
+
+--dialect document serves what the API document shows and other guesses than ours
+everywhere it says "not shown" (no extension endpoints, other field names and list
+shapes, problem+json errors): test the CLI's tolerance against it (docs/sandbox.md).`);
   cmd.action(async (opts) => {
     const { run } = await import('./start.js');
     await run(f, opts);
@@ -51,7 +57,7 @@ Examples:
 Products, admin routes and faults: docs/sandbox.md`);
   registerStart(sandbox, f);
 
-  const status = sandbox.command('status').description('Show whether the sandbox runs: pid, URLs, uptime, orders')
+  const status = sandbox.command('status').description('Show whether the sandbox runs: pid, URLs, dialect, uptime, orders')
     .option('--json', 'print the status as JSON (running: true|false)');
   status.addHelpText('after', `
 Examples:

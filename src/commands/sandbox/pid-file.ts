@@ -17,6 +17,8 @@ export interface PidRecord {
   started_at: string;
   /** The profile holding its credentials. */
   profile: string;
+  /** The API dialect it speaks (absent in pid files of older versions). */
+  dialect?: string;
   /** Log file of a detached sandbox. */
   log_file?: string;
 }

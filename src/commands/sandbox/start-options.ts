@@ -5,6 +5,7 @@
 import { resolve } from 'node:path';
 import { UsageError } from '../../core/errors/index.js';
 import type { SigningPathVariant } from '../../core/signer/request.js';
+import { SANDBOX_DIALECTS, type SandboxDialect } from '../../sandbox/options.js';
 
 export interface StartFlags {
   port?: string;
@@ -15,6 +16,7 @@ export interface StartFlags {
   limitOrders?: string;
   limitGeneral?: string;
   enablePlanned?: boolean;
+  dialect?: string;
   state?: string;
   faultRate?: string;
   detach?: boolean;
@@ -30,6 +32,8 @@ export interface StartOptions {
   ordersPerMinute: number | undefined;
   generalPerHour: number | undefined;
   enablePlanned: boolean;
+  /** Undefined: the state file's dialect, else `decisions`. */
+  dialect: SandboxDialect | undefined;
   stateFile: string | undefined;
   faultRate: number | undefined;
   detach: boolean;
@@ -63,6 +67,15 @@ function rate(text: string, flag: string, units: string[], example: string): num
   return wholeNumber(m[1]!, flag, 1, 1_000_000, example.split('/')[0]!);
 }
 
+function dialect(text: string | undefined): SandboxDialect | undefined {
+  if (text === undefined) return undefined;
+  const d = text.trim().toLowerCase();
+  if (!(SANDBOX_DIALECTS as readonly string[]).includes(d)) {
+    throw new UsageError(`--dialect ${JSON.stringify(text)} is not a sandbox dialect`, 'use --dialect decisions (our guesses, the default) or --dialect document (the API document, other guesses where it shows nothing)');
+  }
+  return d as SandboxDialect;
+}
+
 export function buildStartOptions(flags: StartFlags, cwd: string): StartOptions {
   const signingPath = (flags.signingPath ?? 'full').trim().toLowerCase();
   if (signingPath !== 'full' && signingPath !== 'relative') {
@@ -79,6 +92,7 @@ export function buildStartOptions(flags: StartFlags, cwd: string): StartOptions 
     ordersPerMinute: flags.limitOrders === undefined ? undefined : rate(flags.limitOrders, '--limit-orders', ['min', 'm', 'minute'], '100/min'),
     generalPerHour: flags.limitGeneral === undefined ? undefined : rate(flags.limitGeneral, '--limit-general', ['h', 'hour', 'hr'], '1000/h'),
     enablePlanned: Boolean(flags.enablePlanned),
+    dialect: dialect(flags.dialect),
     stateFile: flags.state === undefined ? undefined : resolve(cwd, flags.state),
     faultRate: flags.faultRate === undefined ? undefined : decimal(flags.faultRate, '--fault-rate', (n) => n >= 0 && n <= 1, 'a share from 0 to 1', '0.05'),
     detach: Boolean(flags.detach),
@@ -94,6 +108,7 @@ export function childArgs(o: StartOptions): string[] {
   if (o.ordersPerMinute !== undefined) args.push('--limit-orders', `${o.ordersPerMinute}/min`);
   if (o.generalPerHour !== undefined) args.push('--limit-general', `${o.generalPerHour}/h`);
   if (o.enablePlanned) args.push('--enable-planned');
+  if (o.dialect !== undefined) args.push('--dialect', o.dialect);
   if (o.stateFile !== undefined) args.push('--state', o.stateFile);
   if (o.faultRate !== undefined) args.push('--fault-rate', String(o.faultRate));
   return args;

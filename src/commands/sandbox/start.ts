@@ -26,6 +26,8 @@ export interface StartedInfo {
   pid: number;
   host: string;
   port: number;
+  /** The API dialect it speaks: decisions or document. */
+  dialect?: string;
   log_file?: string;
 }
 
@@ -37,6 +39,7 @@ export async function printStarted(f: Factory, info: StartedInfo, json: boolean)
     { label: 'api_key', value: info.api_key },
     { label: 'admin_token', value: info.admin_token },
     { label: 'profile', value: info.profile },
+    ...(info.dialect ? [{ label: 'dialect', value: info.dialect }] : []),
     { label: 'pid', value: info.pid },
     ...(info.log_file ? [{ label: 'log_file', value: info.log_file }] : []),
   ];
@@ -77,7 +80,7 @@ export async function run(f: Factory, flags: StartFlags): Promise<void> {
   try {
     sb = await startSandbox({
       port: o.port, host: o.host, seed: o.seed, timeScale: o.timeScale, signingPath: o.signingPath,
-      enablePlanned: o.enablePlanned, faultRate: o.faultRate, stateFile: o.stateFile,
+      enablePlanned: o.enablePlanned, dialect: o.dialect, faultRate: o.faultRate, stateFile: o.stateFile,
       limits: { ordersPerMinute: o.ordersPerMinute, generalPerHour: o.generalPerHour },
       ...reuse,
       log: (line) => err(io, `${new Date(f.clock.now()).toISOString().slice(11, 19)} ${line}\n`),
@@ -94,10 +97,11 @@ export async function run(f: Factory, flags: StartFlags): Promise<void> {
     const ownsPidFile = !background || !isProcessAlive(background.pid) || background.pid === pid;
     const startedAt = new Date(f.clock.now()).toISOString();
     if (ownsPidFile) {
-      writePidFile(store.dir, { pid, port: sb.port, host: sb.host, base_url: sb.baseUrl, admin_url: sb.adminUrl, started_at: startedAt, profile: written.name });
+      writePidFile(store.dir, { pid, port: sb.port, host: sb.host, base_url: sb.baseUrl, admin_url: sb.adminUrl, started_at: startedAt, profile: written.name, dialect: sb.dialect });
     }
-    await printStarted(f, { base_url: sb.baseUrl, admin_url: sb.adminUrl, api_key: sb.apiKey, admin_token: sb.adminToken, partner_id: sb.partnerId, profile: written.name, pid, host: sb.host, port: sb.port }, o.json);
+    await printStarted(f, { base_url: sb.baseUrl, admin_url: sb.adminUrl, api_key: sb.apiKey, admin_token: sb.adminToken, partner_id: sb.partnerId, profile: written.name, pid, host: sb.host, port: sb.port, dialect: sb.dialect }, o.json);
     err(io, describeProfileWrite(written, store.path));
+    if (sb.dialect !== 'decisions') err(io, `It speaks the ${sb.dialect} dialect: the API document where it shows something, other guesses than ours elsewhere (docs/sandbox.md).\n`);
     err(io, `Sandbox ready on ${sb.baseUrl}. One line per request below; Ctrl-C stops it.\n`);
     await waitForAbort(io.signal);
     err(io, 'Stopping the sandbox…\n');

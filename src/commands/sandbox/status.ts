@@ -1,6 +1,6 @@
 /**
  * `vouchers sandbox status`: whether the sandbox named by the pid file runs, its URLs,
- * uptime, and what its admin surface reports (orders, clock). Exit 0 either way; the JSON
+ * dialect, uptime, and what its admin surface reports (orders, clock). Exit 0 either way; the JSON
  * has `running`.
  */
 import { formatDuration } from '../../core/http/duration.js';
@@ -17,6 +17,7 @@ export interface StatusFlags {
 }
 
 interface Overview {
+  dialect?: string;
   counts?: { orders?: number; events?: number; partners?: number };
   clock?: { now?: string; offset_ms?: number };
   time_scale?: number;
@@ -54,6 +55,7 @@ export async function run(f: Factory, flags: StatusFlags): Promise<void> {
     base_url: record.base_url,
     admin_url: record.admin_url,
     profile: record.profile,
+    dialect: overview?.dialect ?? record.dialect ?? null,
     started_at: record.started_at,
     uptime_seconds: Math.round(uptimeMs / 1000),
     orders: overview?.counts?.orders ?? null,
@@ -67,6 +69,7 @@ export async function run(f: Factory, flags: StatusFlags): Promise<void> {
     { label: 'base_url', value: status.base_url },
     { label: 'admin_url', value: status.admin_url },
     { label: 'profile', value: status.profile },
+    { label: 'dialect', value: status.dialect ?? '' },
     { label: 'uptime', value: formatDuration(uptimeMs) },
     { label: 'orders', value: status.orders ?? '' },
     { label: 'events', value: status.events ?? '' },
