@@ -1,0 +1,75 @@
+import { describe, expect, it } from 'vitest';
+import { resolveOutput } from '../../../src/core/output/options.js';
+import { isCodeField, maskCodes, maskSecrets } from '../../../src/core/output/mask.js';
+import { printList, printRecord, type Column } from '../../../src/core/output/print.js';
+import { testIO } from '../../helpers/io.js';
+
+interface Wallet { currency: string; available: number }
+const COLUMNS: Column<Wallet>[] = [
+  { field: 'currency', header: 'CURRENCY' },
+  { field: 'available', header: 'AVAILABLE', align: 'right' },
+];
+/** Wallets as a server of another dialect names them. */
+const OTHER = [
+  { currency_code: 'USD', balance: '1000.00', limits: { daily: 5 } },
+  { currency_code: 'EUR', balance: '250.00', limits: { daily: 2 }, secret: 'whsec_abcdefghijklmnopqrstuvwxyz' },
+];
+
+async function print(rows: unknown[], format: string, extra: Record<string, unknown> = {}) {
+  const io = testIO();
+  // Piped without --output: tab-separated.
+  const settings = resolveOutput(io, { ...(format === 'tsv' ? {} : { output: format }), ...extra }, false);
+  await printList(io, rows as Wallet[], COLUMNS, settings, { required: ['currency', 'available'] });
+  return io.stdoutText();
+}
+
+describe('records of a shape this version does not know', () => {
+  it('keep the usual layout when every row has the fields it needs', async () => {
+    expect(await print([{ currency: 'USD', available: 10 }], 'tsv')).toBe('USD\t10\n');
+  });
+
+  it('are shown generically in every format: their own fields, nested values as JSON, secrets masked', async () => {
+    const tsv = await print(OTHER, 'tsv');
+    expect(tsv.split('\n')[0]).toBe('USD\t1000.00\t{"daily":5}\t');
+    expect(tsv).toContain('EUR\t250.00\t{"daily":2}\twhse…wxyz');
+    const csv = await print(OTHER, 'csv');
+    expect(csv.split('\n')[0]).toBe('currency_code,balance,limits,secret');
+    expect(csv).toContain('USD,1000.00,"{""daily"":5}",');
+    const json = JSON.parse(await print(OTHER, 'json')) as Record<string, unknown>[];
+    expect(json[0]).toEqual(OTHER[0]);
+    expect(json[1]!.secret).not.toContain('abcdefghijklmnop');
+    const ndjson = (await print(OTHER, 'ndjson')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(ndjson.map((r) => r.currency_code)).toEqual(['USD', 'EUR']);
+    const table = await print(OTHER, 'table');
+    expect(table).toMatch(/CURRENCY_CODE.*BALANCE.*LIMITS.*SECRET/);
+    expect(table).not.toContain('abcdefghijklmnop');
+  });
+
+  it('take --fields the records carry, and refuse one neither the layout nor the records have', async () => {
+    expect(await print(OTHER, 'tsv', { fields: 'balance' })).toBe('1000.00\n250.00\n');
+    await expect(print(OTHER, 'tsv', { fields: 'nope' })).rejects.toMatchObject({ kind: 'usage', message: 'unknown field: nope' });
+  });
+
+  it('a single record of another shape is shown field by field', async () => {
+    const io = testIO();
+    const settings = resolveOutput(io, {}, false);
+    await printRecord(io, { id: 'po_7001', state: 'PAID', nested: { a: 1 } }, [{ label: 'payout_id', value: undefined }], settings, { required: ['payout_id'] });
+    expect(io.stdoutText()).toBe('id\tpo_7001\nstate\tPAID\nnested\t{"a":1}\n');
+  });
+});
+
+describe('masking by field name', () => {
+  it('knows code and pin fields under any usual name, not currency or country codes', () => {
+    for (const k of ['code', 'pin', 'voucher_code', 'redemption_code', 'claim_code', 'card_number', 'pin_code', 'cardNumber', 'redemptionCode', 'serial_number', 'voucher_pin']) expect(isCodeField(k), k).toBe(true);
+    for (const k of ['currency_code', 'country_code', 'product_code', 'code_last4', 'product_id', 'status', 'postal_code']) expect(isCodeField(k), k).toBe(false);
+  });
+
+  it('masks codes to their last 4 and pins whole, anywhere, unless revealed; secrets always', () => {
+    const order = { order_id: 'ord_981234', currency_code: 'USD', vouchers: [{ product_id: 'p', redemption_code: 'ABCD-EFGH-1234', pin: '9876' }] };
+    const masked = maskCodes(order);
+    expect(masked.vouchers[0]).toEqual({ product_id: 'p', redemption_code: '••••••••1234', pin: '••••' });
+    expect(masked.currency_code).toBe('USD');
+    expect(maskCodes(order, true)).toBe(order);
+    expect(JSON.stringify(maskSecrets({ a: { webhook_secret: 'whsec_abcdefghijklmnopqrstuvwxyz' } }))).not.toContain('ghijklmnop');
+  });
+});
