@@ -51,6 +51,26 @@ describe('vouchers demo', () => {
     expect(demoDirs()).toEqual(before);
   });
 
+  it('runs the same flow against the document dialect: exit 0, one warning, codes read from the order, still masked', async () => {
+    const r = await runCli(['demo', '--time-scale', '0.05', '--dialect', 'document'], { configDir: tempConfigDir() });
+    expect(r.code, r.stderr).toBe(0);
+    for (const step of STEPS) expect(r.stdout).toContain(step);
+    for (const req of ['GET /categories', 'POST /orders  200', 'POST /webhooks  200', 'GET /orders/ord_981235  200', 'GET /wallets', 'GET /transactions']) expect(r.stdout).toContain(req);
+    for (const event of ['order.created', 'voucher.issued', 'order.delivered']) {
+      expect(r.stdout).toMatch(new RegExp(`${event.replace('.', '\\.')}\\s+evt_[0-9a-f]{32}  signature verified`));
+    }
+    expect(r.stdout).toContain('ord_981234 DELIVERED from cache');
+    expect(r.stdout).toContain('This server has no secure code endpoint');
+    expect(r.stdout).toMatch(/code •+[0-9A-Z]{4}/);
+    expect(r.stdout).toMatch(/currency_code=USD {2}balance=/);
+    expect(r.stderr.match(/^Warning: /gm)).toHaveLength(1);
+    expect(r.stdout + r.stderr).not.toMatch(CODE);
+    expect(r.stdout).not.toMatch(/whsec_\w{8,}/);
+    const bad = await runCli(['demo', '--dialect', 'nope']);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--dialect "nope" is not a sandbox dialect');
+  });
+
   it('shows colour and follows the order on a terminal', async () => {
     const r = await runCli(['demo', '--time-scale', '0.05'], { tty: true });
     expect(r.code, r.stderr).toBe(0);

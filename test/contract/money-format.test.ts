@@ -28,7 +28,8 @@ describe('minor digits (ISO 4217)', () => {
     expect(formatMoney('25', 'USD')).toBe('25.00 USD');
     expect(formatMoney('-25.5', 'USD')).toBe('-25.50 USD');
     expect(formatMoney('1000', 'JPY')).toBe('1000 JPY');
-    expect(formatMoney('1000.00', 'JPY')).toBe('1000.00 JPY'); // more digits than JPY has: kept, never rounded
+    expect(formatMoney('1000.00', 'JPY')).toBe('1000 JPY'); // only zeros beyond JPY's digits: the same amount
+    expect(formatMoney('1000.50', 'JPY')).toBe('1000.50 JPY'); // more digits than JPY has: kept, never rounded
     expect(formatMoney('90071992547409930.01', 'USD')).toBe('90071992547409930.01 USD'); // beyond 2^53: exact
     expect(formatMoney('n/a', 'USD')).toBe('n/a USD');
     expect(formatMoney(12.5, undefined)).toBe('12.5');

@@ -8,6 +8,7 @@ import { UsageError } from '../../core/errors/index.js';
 import { printJson } from '../../core/output/print.js';
 import { maskSecret } from '../../core/output/format.js';
 import type { Factory } from '../../factory.js';
+import { SANDBOX_DIALECTS, type SandboxDialect } from '../../sandbox/options.js';
 import { openDemoEnvironment } from './environment.js';
 import { Narrator } from './narrator.js';
 import * as steps from './steps.js';
@@ -15,6 +16,7 @@ import { openWebhookLeg, type WebhookLeg } from './webhook-leg.js';
 
 export interface DemoFlags {
   timeScale?: string;
+  dialect?: string;
   webhooks?: boolean;
   json?: boolean;
 }
@@ -23,6 +25,13 @@ export interface DemoFlags {
 export const DEMO_TIME_SCALE = 0.75;
 /** How long to wait for the last webhook after the order is final. */
 const EVENT_WAIT_MS = 10_000;
+
+/** The sandbox dialect of `--dialect`. */
+function dialectOf(text: string | undefined): SandboxDialect {
+  const d = (text ?? 'decisions').trim().toLowerCase();
+  if (!(SANDBOX_DIALECTS as readonly string[]).includes(d)) throw new UsageError(`--dialect ${JSON.stringify(text)} is not a sandbox dialect`, `use ${SANDBOX_DIALECTS.join(' or ')}`);
+  return d as SandboxDialect;
+}
 
 function timeScaleOf(text: string | undefined): number {
   if (text === undefined) return DEMO_TIME_SCALE;
@@ -45,16 +54,19 @@ export async function run(f: Factory, flags: DemoFlags): Promise<void> {
   const summary: { ok: boolean; steps: StepSummary[]; orders: Record<string, string>; events: { event: string; event_id: string; order_id: string | null }[] } = { ok: false, steps: [], orders: {}, events: [] };
 
   say.title('vouchers demo: the Partner API v1, end to end, against a local sandbox');
-  const env = await openDemoEnvironment(f, timeScale);
+  const dialect = dialectOf(flags.dialect);
+  const env = await openDemoEnvironment(f, timeScale, dialect);
   let leg: WebhookLeg | undefined;
   try {
     say.explain(`Sandbox started in this process at ${env.sandbox.baseUrl} with a temporary profile\n(API key ${env.sandbox.apiKey}; nothing is written to your configuration).`);
+    if (dialect === 'document') say.explain('It speaks the document dialect: only what the API document shows, and other guesses wherever it\nsays "not shown" (ids, list envelopes, field names, no extensions), as the real service may.');
     const client = await env.factory.client();
+    const driftTold = { value: false };
     const ctx = (name: string): steps.StepContext => {
       const requests: steps.RequestRecord[] = [];
       summary.steps.push({ step: summary.steps.length + 1, name, requests });
       say.heading(name);
-      return { f: env.factory, client, say, requests };
+      return { f: env.factory, client, say, requests, driftTold };
     };
 
     await steps.catalog(ctx('Browse the catalog'));
@@ -70,7 +82,8 @@ export async function run(f: Factory, flags: DemoFlags): Promise<void> {
       }, (why) => say.item(say.c.red(`✗ delivery rejected: ${why}`)));
       steps.show(c, 'POST', '/webhooks', leg.registration);
       const secret = leg.registration.data.signing_secret;
-      say.ok(`listening on ${leg.url}; endpoint ${leg.registration.data.webhook_id} registered${secret ? `, signing secret ${maskSecret(secret)} kept in memory` : ''}`);
+      const endpointId = leg.registration.data.webhook_id ?? (leg.registration.data as { id?: unknown }).id;
+      say.ok(`listening on ${leg.url}; endpoint ${endpointId === undefined ? '' : `${String(endpointId)} `}registered${secret ? `, signing secret ${maskSecret(secret)} kept in memory` : ''}`);
       say.explain('Each delivery carries X-Webhook-Signature: t=<unix>,v1=<HMAC-SHA256 of "t.body">. The listener checks it\non the raw bytes, rejects stale timestamps, and answers 200 only once the event is stored.');
     }
 

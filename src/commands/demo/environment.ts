@@ -12,6 +12,7 @@ import { withEnv } from '../../core/io/io.js';
 import { ENV } from '../../core/config/types.js';
 import { createFactory, type Factory } from '../../factory.js';
 import { startSandbox, type SandboxHandle } from '../../sandbox/index.js';
+import type { SandboxDialect } from '../../sandbox/options.js';
 
 export const DEMO_PROFILE = 'demo';
 
@@ -30,14 +31,14 @@ function isolatedEnv(env: Record<string, string | undefined>, configDir: string)
   return { ...kept, [ENV.configDir]: configDir };
 }
 
-export async function openDemoEnvironment(f: Factory, timeScale: number): Promise<DemoEnvironment> {
+export async function openDemoEnvironment(f: Factory, timeScale: number, dialect: SandboxDialect = 'decisions'): Promise<DemoEnvironment> {
   const configDir = await mkdtemp(join(tmpdir(), 'vouchers-demo-'));
   const closers: (() => Promise<unknown>)[] = [() => rm(configDir, { recursive: true, force: true })];
   const close = async () => {
     for (const c of closers.splice(0).reverse()) await c().catch(() => undefined);
   };
   try {
-    const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', timeScale, quiet: true });
+    const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', timeScale, quiet: true, dialect });
     closers.push(() => sandbox.close());
     const color = f.globals().color;
     const factory = createFactory(withEnv(f.io, isolatedEnv(f.io.env, configDir)), () => ({ color }), { clock: f.clock, ids: f.ids });

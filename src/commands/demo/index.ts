@@ -6,11 +6,13 @@ export const registerDemo: RegisterCommand = (program, f) => {
     .description('Walk through the whole API flow against an embedded sandbox (a few seconds, nothing left behind)')
     .option('--time-scale <x>', 'sandbox pace: 0.75 by default, 1 is the sandbox\'s normal pace, 0.1 is faster')
     .option('--no-webhooks', 'skip the webhook listener leg')
+    .option('--dialect <name>', 'the sandbox\'s dialect: decisions (default: our guesses) or document (only what the API document shows, other guesses elsewhere)')
     .option('--json', 'tell the story on stderr and print a JSON summary (steps, trace IDs, orders, events) on stdout');
   cmd.addHelpText('after', `
 Examples:
   $ vouchers demo
   $ vouchers demo --no-webhooks | less
+  $ vouchers demo --dialect document       the same flow against a server that guessed differently
   $ vouchers demo --json | jq '.steps[].requests[].trace_id'
 
 The sandbox runs inside this process on a free loopback port with a temporary profile;

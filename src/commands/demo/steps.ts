@@ -3,12 +3,15 @@
  * trace IDs shown) and the api/ calls the partner commands use. Codes are always masked.
  */
 import { listCategories, listProducts } from '../../api/catalog.js';
-import { createOrder, followOrder, getOrderCodes } from '../../api/orders.js';
+import { isRouteMissing } from '../../api/not-offered.js';
+import { createOrder, followOrder, getOrder, getOrderCodes } from '../../api/orders.js';
 import { listTransactions } from '../../api/transactions.js';
 import { listWallets } from '../../api/wallets.js';
 import type { Order } from '../../contract/orders.js';
 import type { ApiClient, ApiResponse } from '../../core/http/types.js';
 import { formatMoney, maskCode } from '../../core/output/format.js';
+import { fitsLayout } from '../../core/output/generic.js';
+import { maskCodes, maskSecrets } from '../../core/output/mask.js';
 import { shownCode } from '../orders/redact.js';
 import type { Factory } from '../../factory.js';
 import type { Narrator } from './narrator.js';
@@ -26,6 +29,8 @@ export interface StepContext {
   say: Narrator;
   /** Requests of the current step, for the JSON summary. */
   requests: RequestRecord[];
+  /** Shared by the steps: whether the server's own shapes were explained already. */
+  driftTold?: { value: boolean };
 }
 
 export function show(ctx: StepContext, method: string, path: string, res: ApiResponse<unknown>): void {
@@ -33,23 +38,51 @@ export function show(ctx: StepContext, method: string, path: string, res: ApiRes
   ctx.say.request(method, path, res.status, res.traceId);
 }
 
+/** The first of `keys` a record of any shape carries, as text (a server may name its fields otherwise). */
+function pick(record: unknown, ...keys: string[]): string {
+  if (record === null || typeof record !== 'object') return '';
+  const r = record as Record<string, unknown>;
+  for (const k of keys) {
+    const v = r[k];
+    if (typeof v === 'string' || typeof v === 'number') return String(v);
+    if (Array.isArray(v)) return v.join('/');
+  }
+  return '';
+}
+
+/** A record of a shape the demo does not know, on one line: its fields, secrets and codes masked. */
+function asLine(record: unknown): string {
+  const masked = maskSecrets(maskCodes(record));
+  if (masked === null || typeof masked !== 'object') return String(masked);
+  return Object.entries(masked as Record<string, unknown>).map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join('  ');
+}
+
+/** Said once when a server answers in shapes other than the decisions file's. */
+function noteDrift(ctx: StepContext, res: ApiResponse<unknown>): void {
+  if (!res.drift || ctx.driftTold?.value) return;
+  if (ctx.driftTold) ctx.driftTold.value = true;
+  ctx.say.explain(`This server names its fields its own way (${res.drift.fields.slice(0, 4).join(', ') || res.drift.issues[0]}): the CLI shows what it sent,\nwith one warning per run, and reads what it can. --strict-contract would make it an error.`);
+}
+
 export async function catalog(ctx: StepContext): Promise<{ categories: number; products: number }> {
   const { say, client, f } = ctx;
   say.explain('Reads authenticate with two headers, X-API-Key and X-API-Secret; they need no signature.\nThe server answers every request with an X-Trace-ID: quote it to support.');
   const cats = await listCategories(client, { signal: f.io.signal });
   show(ctx, 'GET', '/categories', cats);
-  say.item(`${cats.data.data.length} categories open to this partner: ${cats.data.data.map((c) => c.category_id).join(', ')}`);
+  noteDrift(ctx, cats);
+  say.item(`${cats.data.data.length} categories open to this partner: ${cats.data.data.map((c) => pick(c, 'category_id', 'id', 'name', 'title')).join(', ')}`);
   const products = await listProducts(client, { category_id: 'sandbox' }, { signal: f.io.signal });
   show(ctx, 'GET', '/products?category_id=sandbox', products);
   for (const p of products.data.data.slice(0, 4)) {
-    say.item(`${say.c.bold(p.product_id.padEnd(18))} ${p.currency} ${p.denominations.join('/')}  ${p.name}`);
+    say.item(`${say.c.bold(pick(p, 'product_id', 'id').padEnd(18))} ${pick(p, 'currency')} ${pick(p, 'denominations')}  ${pick(p, 'name', 'title')}`);
   }
   say.explain('The sbx-* products are deterministic: each always takes one fulfilment path.');
   return { categories: cats.data.data.length, products: products.data.data.length };
 }
 
 function vouchersLine(order: Order): string[] {
-  return order.vouchers.map((v) => `voucher ${v.voucher_id}  ${formatMoney(v.denomination, order.currency)}  code ${shownCode(v, false)}  expires ${v.expiry ?? 'never'}`);
+  // A server of another dialect may give no voucher id or denomination: the parts it gives.
+  return order.vouchers.map((v) => [`voucher ${v.voucher_id || v.product_id}`, formatMoney(v.denomination, order.currency), `code ${shownCode(v, false)}`, `expires ${v.expiry ?? 'never'}`].filter((x) => x.trim() !== '').join('  '));
 }
 
 export async function instantOrder(ctx: StepContext): Promise<Order> {
@@ -61,7 +94,7 @@ export async function instantOrder(ctx: StepContext): Promise<Order> {
   const order = res.data;
   say.ok(`${order.order_id} ${say.c.green(order.status)} from ${order.fulfilled_from ?? 'cache'}: ${formatMoney(order.total_amount, order.currency)} debited  ${say.c.dim(`Idempotency-Key ${key}`)}`);
   for (const l of vouchersLine(order)) say.item(l);
-  say.explain('It fit the cache, so the answer is 201 with the codes in the body (masked here, as the CLI always does\nunless you pass --reveal).');
+  say.explain(`It fit the cache, so the answer (${res.status}) has the codes in the body (masked here, as the CLI always does\nunless you pass --reveal).`);
   return order;
 }
 
@@ -70,14 +103,14 @@ export async function asyncOrder(ctx: StepContext, waitForEvents: (orderId: stri
   const res = await createOrder(client, { items: [{ product_id: 'sbx-async', denomination: 50, quantity: 1 }], reference: 'demo-async' }, { idempotencyKey: f.ids.idempotencyKey(), signal: f.io.signal });
   show(ctx, 'POST', '/orders', res);
   const orderId = res.data.order_id;
-  say.ok(`${orderId} ${say.c.yellow(res.data.status)}: accepted (202), fulfilled by the vendor in the background`);
+  say.ok(`${orderId} ${say.c.yellow(res.data.status)}: accepted (${res.status}), fulfilled by the vendor in the background`);
   say.explain('Following it with GET /orders/{id} until a final status:');
   await say.startSpinner(`Waiting for ${orderId}…`);
   let result;
   try {
     result = await followOrder(client, orderId, {
       clock: f.clock, signal: f.io.signal, timeoutMs: 60_000, initialIntervalMs: 200, maxIntervalMs: 400,
-      initial: { order: res.data, traceId: res.traceId },
+      initial: { order: res.data, traceId: res.traceId, received: res.received },
       onStatus: (o, r) => {
         if (r.status && r.text !== '') ctx.requests.push({ method: 'GET', path: `/orders/${orderId}`, status: r.status, trace_id: r.traceId ?? null });
         say.item(`status ${say.c.bold(o.status)}${r.text !== '' ? `  ${say.c.dim('trace')} ${r.traceId ?? ''}` : ''}`);
@@ -96,22 +129,39 @@ export async function asyncOrder(ctx: StepContext, waitForEvents: (orderId: stri
 export async function codes(ctx: StepContext, orderId: string, currency: string): Promise<number> {
   const { say, client, f } = ctx;
   say.explain('Order reads show only the last 4 characters of a code. The full codes come from one secure\nendpoint, and the server records every call with its trace ID.');
-  const res = await getOrderCodes(client, orderId, { signal: f.io.signal });
-  show(ctx, 'GET', `/orders/${orderId}/vouchers`, res);
-  for (const v of res.data.data) say.item(`voucher ${v.voucher_id}  ${formatMoney(v.denomination, currency)}  code ${maskCode(v.code)}${v.pin ? '  pin ••••' : ''}`);
+  let rows: { voucher_id: string; product_id: string; denomination: unknown; code: string; pin?: string | null }[];
+  try {
+    const res = await getOrderCodes(client, orderId, { signal: f.io.signal });
+    show(ctx, 'GET', `/orders/${orderId}/vouchers`, res);
+    rows = res.data.data;
+  } catch (error) {
+    if (!isRouteMissing(error)) throw error;
+    // A server without the secure endpoint (an extension): the document says GET /orders/{id}
+    // returns the allocated vouchers, so their codes are read from there.
+    const res = await getOrder(client, orderId, { signal: f.io.signal });
+    show(ctx, 'GET', `/orders/${orderId}`, res);
+    say.explain('This server has no secure code endpoint (GET /orders/{id}/vouchers is our extension): the codes\ncome with the order itself, as the API document says GET /orders/{id} returns the allocated vouchers.');
+    rows = res.data.vouchers.filter((v) => typeof v.code === 'string' && v.code !== '').map((v) => ({ voucher_id: v.voucher_id, product_id: v.product_id, denomination: v.denomination, code: v.code ?? '', pin: v.pin }));
+  }
+  for (const v of rows) say.item([`voucher ${v.voucher_id || v.product_id}`, formatMoney(v.denomination as number, currency), `code ${maskCode(v.code)}`, v.pin ? 'pin ••••' : ''].filter((x) => x !== '').join('  '));
   say.explain(`To see them in full: vouchers orders codes ${orderId} --reveal (or --codes-out FILE, mode 0600).`);
-  return res.data.data.length;
+  return rows.length;
 }
 
 export async function money(ctx: StepContext): Promise<void> {
   const { say, client, f } = ctx;
   const wallets = await listWallets(client, { signal: f.io.signal });
   show(ctx, 'GET', '/wallets', wallets);
-  for (const w of wallets.data.data) say.item(`${w.currency}  available ${formatMoney(w.available, w.currency).padStart(16)}  reserved ${formatMoney(w.reserved, w.currency)}`);
+  for (const w of wallets.data.data) {
+    say.item(fitsLayout(w, ['currency', 'available']) ? `${w.currency}  available ${formatMoney(w.available, w.currency).padStart(16)}  reserved ${formatMoney(w.reserved, w.currency)}` : asLine(w));
+  }
   const tx = await listTransactions(client, { limit: 4 }, { signal: f.io.signal });
   show(ctx, 'GET', '/transactions?limit=4', tx);
-  for (const t of tx.data.data) {
-    say.item(`${t.transaction_id}  ${t.type.padEnd(12)} ${formatMoney(t.amount, t.currency).padStart(12)}  balance ${formatMoney(t.balance_after, t.currency)}${t.order_id ? `  ${t.order_id}` : ''}`);
+  // A list without pagination is the whole history: the demo shows its first four.
+  for (const t of tx.data.data.slice(0, 4)) {
+    say.item(fitsLayout(t, ['transaction_id', 'type', 'amount', 'currency'])
+      ? `${t.transaction_id}  ${t.type.padEnd(12)} ${formatMoney(t.amount, t.currency).padStart(12)}  balance ${formatMoney(t.balance_after, t.currency)}${t.order_id ? `  ${t.order_id}` : ''}`
+      : asLine(t));
   }
   say.explain('Every order debited the wallet in one ledger entry (ORDER_DEBIT); refunds and payouts appear here too,\nnewest first, each with the balance after it.');
 }
