@@ -166,8 +166,8 @@ function fieldPath(path: readonly PropertyKey[], list: boolean): string {
 /** One issue in words; values are never shown (a code or secret may sit where a type differs), enum values are. */
 function describe(issue: ZodIssueLike, data: unknown): string {
   const value = valueAt(data, issue.path);
+  if (value === undefined) return 'missing';
   if (issue.code === 'invalid_type') {
-    if (value === undefined) return 'missing';
     return `${typeName(value)} where the contract has ${String(issue.expected)}`;
   }
   if (issue.code === 'invalid_value') return `${JSON.stringify(value)} is not a value this version knows`;
