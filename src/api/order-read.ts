@@ -5,8 +5,8 @@
  * other name open. Read forgivingly:
  * - ids under `order_id` (else `id`); a status under `status` (else `state`);
  * - a voucher's code and pin under any name that says so (`redemption_code`, `card_number`,
- *   `pin_code`, …); a voucher listed without a status counts as issued (the document calls
- *   the listed vouchers "allocated");
+ *   `pin_code`, …); a voucher listed without a status counts as issued (isIssued: the
+ *   document calls the listed vouchers "allocated");
  * - the timeline under `timeline`, `fulfillment_timeline`, `fulfilment_timeline` or
  *   `history`, its entries' time under `at`, `timestamp`, `time` or `created_at`.
  * Fields the server does not send are left empty (null, [] or ''), never made up.
@@ -42,7 +42,8 @@ function readVoucher(v: Rec): OrderVoucher {
     product_id: text(v.product_id, v.product, v.sku) ?? '',
     denomination: amount(v.denomination, v.amount, v.value, v.face_value),
     expiry: text(v.expiry, v.expires_at, v.expiry_date, v.expires_on) ?? null,
-    status: (text(v.status, v.state) ?? 'ISSUED') as OrderVoucher['status'],
+    // Absent when the server gives none: a listed voucher is allocated (the document's word), see isIssued.
+    status: text(v.status, v.state) as OrderVoucher['status'],
     ...(code ? { code: code.value } : {}),
     ...(pin ? { pin: pin.value } : {}),
     ...(typeof v.code_last4 === 'string' ? { code_last4: v.code_last4 } : {}),
@@ -93,4 +94,9 @@ export function readCodes(body: unknown, orderId: string): OrderCodes {
 /** A read voucher as a row of the secure endpoint (empty code when it carries none). */
 export function voucherCode(v: OrderVoucher): VoucherCode {
   return { ...v, voucher_id: v.voucher_id, product_id: v.product_id, denomination: v.denomination, expiry: v.expiry, code: v.code ?? '', pin: v.pin ?? null };
+}
+
+/** Whether a voucher entry was issued: ISSUED, or listed without a status (the document's "allocated vouchers"). */
+export function isIssued(v: Pick<OrderVoucher, 'status'>): boolean {
+  return v.status === 'ISSUED' || v.status === undefined || v.status === null;
 }

@@ -96,6 +96,12 @@ describe.each(['decisions', 'document'] as const)('the %s dialect', (dialect) =>
     expect(got.stdout).toMatch(/^status\tDELIVERED$/m);
     expect(got.stdout).toContain('# vouchers');
     expect(got.stdout).toContain('# timeline');
+    if (document) {
+      // Only what the server sent: no empty created_at or items lines, no empty voucher columns.
+      expect(got.stdout).not.toMatch(/^(created_at|items|reference)\t/m);
+      expect(got.stdout).toMatch(/^# vouchers\nproduct_id\texpiry\tcode\nsbx-async\t\d{4}-\d{2}-\d{2}\t•+[0-9A-Z]{4}$/m);
+      expect(got.stdout).toMatch(/^# timeline\nat\tstatus\n.*PENDING\n.*IN_PROGRESS\n.*DELIVERED$/m);
+    }
 
     const waited = await cli(['orders', 'wait', id, '--json']);
     ok(waited, `GET /orders/${id}`);

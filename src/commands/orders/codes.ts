@@ -13,7 +13,7 @@ import type { ApiClient } from '../../core/http/types.js';
 import { assertCodesFileFree, writeCodesFile } from '../../core/io/codes-file.js';
 import { err } from '../../core/io/io.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
-import { handleFieldsFlag, printJson, printList, type Column } from '../../core/output/print.js';
+import { handleFieldsFlag, nonEmptyColumns, printJson, printList, type Column } from '../../core/output/print.js';
 import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
 import type { Factory } from '../../factory.js';
 import { callExtension } from './extension.js';
@@ -58,10 +58,11 @@ async function explainNoCodes(client: ApiClient, orderId: string, codesOut: stri
  * does not offer it may return the codes in GET /orders/{id}, as the document says that
  * endpoint returns the allocated vouchers: then they are read from there, and it is said.
  */
-async function codesOf(f: Factory, client: ApiClient, orderId: string): Promise<{ data: OrderCodes; traceId: string | undefined }> {
+async function codesOf(f: Factory, client: ApiClient, orderId: string): Promise<{ data: OrderCodes; traceId: string | undefined; foreign: boolean }> {
   try {
-    return await callExtension(client, 'the secure code endpoint (GET /orders/{id}/vouchers)', orderId,
+    const res = await callExtension(client, 'the secure code endpoint (GET /orders/{id}/vouchers)', orderId,
       () => getOrderCodes(client, orderId, { signal: f.io.signal }));
+    return { data: res.data, traceId: res.traceId, foreign: res.drift !== undefined };
   } catch (error) {
     if (!(error instanceof NotOfferedError)) throw error;
     const res = await getOrder(client, orderId, { signal: f.io.signal });
@@ -71,7 +72,7 @@ async function codesOf(f: Factory, client: ApiClient, orderId: string): Promise<
     if (withCode.length > 0) {
       err(f.io, `This server does not offer the secure code endpoint (GET /orders/{id}/vouchers): the codes come from the order itself (GET /orders/${orderId})${res.traceId ? ` · trace ${res.traceId}` : ''}\n`);
     }
-    return { data: { order_id: res.data.order_id, data: withCode.map(voucherCode) }, traceId: res.traceId };
+    return { data: { order_id: res.data.order_id, data: withCode.map(voucherCode) }, traceId: res.traceId, foreign: true };
   }
 }
 
@@ -97,7 +98,8 @@ export async function run(f: Factory, id: string, flags: CodesFlags): Promise<vo
     const pick = (c: VoucherCode) => (settings.fields ? Object.fromEntries(settings.fields.map((k) => [k, c[k]])) : c);
     await printJson(io, { ...shown, data: shown.data.map(pick), revealed: reveal });
   } else {
-    await printList(io, shown.data, COLUMNS, settings, { empty: `Order ${orderId} has no issued vouchers yet.` });
+    // Codes of a server's own shape: the columns it gives no value for are left out.
+    await printList(io, shown.data, res.foreign ? nonEmptyColumns(shown.data, COLUMNS) : COLUMNS, settings, { empty: `Order ${orderId} has no issued vouchers yet.` });
   }
   if (!reveal && flags.codesOut === undefined && shown.data.length > 0) {
     err(io, `Codes are masked: add --reveal to show them, or --codes-out FILE to save them (mode 0600)${res.traceId ? ` · trace ${res.traceId}` : ''}\n`);

@@ -6,6 +6,7 @@
  * stderr carries nothing but the JSON error, when there is one: no progress lines.
  * Commands in hints are shell-quoted and repeat the root --profile / --base-url (hint.ts).
  */
+import { isIssued } from '../../api/order-read.js';
 import { createOrder, getOrderCodes } from '../../api/orders.js';
 import type { CreateOrderRequest, Order } from '../../contract/orders.js';
 import { DEFAULT_TIMEOUT_MS } from '../../core/config/types.js';
@@ -232,7 +233,7 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
   }
 
   const wantsCodes = o.reveal || o.codesOut !== undefined;
-  const issued = order.vouchers.some((v) => v.status === 'ISSUED' || v.status === undefined);
+  const issued = order.vouchers.some(isIssued);
   if (wantsCodes && issued && !hasCodes(order)) {
     const fetched = await withCodes(client, order, io.signal);
     order = fetched.order;

@@ -7,6 +7,7 @@
  * codes when it ended without all its vouchers, else ORDER_ENDED_ELSEWHERE (e.g. --until
  * PROCESSING and the order went straight to DELIVERED).
  */
+import { isIssued } from '../../api/order-read.js';
 import type { Order, OrderStatus } from '../../contract/orders.js';
 import { CliError } from '../../core/errors/index.js';
 import { formatMoney } from '../../core/output/format.js';
@@ -41,7 +42,7 @@ export class OrderPartiallyDeliveredError extends CliError {
   override readonly name = 'OrderPartiallyDelivered';
   constructor(order: Order, readonly traceId?: string, context: OutcomeContext = {}) {
     const ordered = order.items.reduce((n, i) => n + i.quantity, 0);
-    const issued = order.vouchers.filter((v) => v.status === 'ISSUED').length;
+    const issued = order.vouchers.filter(isIssued).length;
     const missing = ordered - issued;
     super('rejected',
       `${ended(order, context.until)}: ${issued} of ${plural(ordered, 'voucher')} issued; the ${missing === 1 ? 'one' : missing} that failed ${missing === 1 ? 'is' : 'are'} refunded to the ${order.currency} wallet`,

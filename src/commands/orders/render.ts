@@ -6,7 +6,7 @@
 import type { Order, OrderVoucher, TimelineEntry } from '../../contract/orders.js';
 import { out, type IO } from '../../core/io/io.js';
 import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
-import { chalkFor, handleFieldsFlag, printList, printRecord, type Column, type RecordField } from '../../core/output/print.js';
+import { chalkFor, handleFieldsFlag, nonEmptyColumns, printList, printRecord, type Column, type RecordField } from '../../core/output/print.js';
 import type { OutputSettings } from '../../core/output/options.js';
 import { READ_ORDER_KEYS } from '../../api/order-read.js';
 import { maskCodes, maskSecrets } from '../../core/output/mask.js';
@@ -50,15 +50,20 @@ export function orderRecordFields(order: Order, extra: Record<string, string> = 
   const own = received !== null && typeof received === 'object' && !Array.isArray(received)
     ? Object.entries(maskSecrets(maskCodes(received as Record<string, unknown>))).filter(([k]) => !READ_ORDER_KEYS.has(k) && !(k in extra)).map(([label, value]) => ({ label, value }))
     : [];
-  return [
+  // A server's own order body shows only the fields it sent (order_id and status always).
+  const sent = (...keys: string[]) => received === undefined || (received !== null && typeof received === 'object' && keys.some((k) => k in received));
+  const fields: (RecordField & { keys?: string[] })[] = [
     { label: 'order_id', value: order.order_id },
     { label: 'status', value: order.status, style },
-    { label: 'total_amount', value: formatMoney(order.total_amount, order.currency) },
-    { label: 'items', value: order.items.length === 0 && received !== undefined ? '' : `${order.items.length} item${order.items.length === 1 ? '' : 's'}, ${vouchers} voucher${vouchers === 1 ? '' : 's'}` },
-    { label: 'reference', value: order.reference ?? '' },
-    { label: 'fulfilled_from', value: order.fulfilled_from ?? '' },
-    { label: 'created_at', value: formatTime(order.created_at) },
-    { label: 'updated_at', value: formatTime(order.updated_at) },
+    { label: 'total_amount', value: formatMoney(order.total_amount, order.currency), keys: ['total_amount', 'total'] },
+    { label: 'items', value: `${order.items.length} item${order.items.length === 1 ? '' : 's'}, ${vouchers} voucher${vouchers === 1 ? '' : 's'}`, keys: ['items'] },
+    { label: 'reference', value: order.reference ?? '', keys: ['reference'] },
+    { label: 'fulfilled_from', value: order.fulfilled_from ?? '', keys: ['fulfilled_from'] },
+    { label: 'created_at', value: formatTime(order.created_at), keys: ['created_at'] },
+    { label: 'updated_at', value: formatTime(order.updated_at), keys: ['updated_at'] },
+  ];
+  return [
+    ...fields.filter((f) => !f.keys || sent(...f.keys)).map(({ keys: _keys, ...f }) => f),
     ...own,
     ...Object.entries(extra).map(([label, value]) => ({ label, value })),
   ];
@@ -90,8 +95,9 @@ const TIMELINE_COLUMNS: Column<TimelineEntry>[] = [
 ];
 
 /** A titled table on a TTY; a blank line, the title, a header line and TSV rows when piped. */
-async function printSection<T>(io: IO, title: string, rows: T[], columns: Column<T>[], settings: OutputSettings): Promise<void> {
+async function printSection<T>(io: IO, title: string, rows: T[], columns: Column<T>[], settings: OutputSettings, dropEmpty = false): Promise<void> {
   if (rows.length === 0) return;
+  if (dropEmpty) columns = nonEmptyColumns(rows, columns);
   if (settings.format === 'table') {
     await out(io, '\n' + chalkFor(settings).bold(title) + '\n');
   } else {
@@ -116,7 +122,9 @@ export async function printOrder(io: IO, order: Order, settings: OutputSettings,
   if (await handleFieldsFlag(io, settings, fields.map((f) => f.label))) return;
   await printRecord(io, shown, fields, settings);
   if (settings.fields) return;
-  if (options.full) await printSection(io, 'Items', shown.items, ITEM_COLUMNS, settings);
-  await printSection(io, 'Vouchers', shown.vouchers, voucherColumns(options.reveal), settings);
-  if (options.full) await printSection(io, 'Timeline', shown.timeline, TIMELINE_COLUMNS, settings);
+  // A server's own order: columns it gives no value for are left out.
+  const own = options.received !== undefined;
+  if (options.full) await printSection(io, 'Items', shown.items, ITEM_COLUMNS, settings, own);
+  await printSection(io, 'Vouchers', shown.vouchers, voucherColumns(options.reveal), settings, own);
+  if (options.full) await printSection(io, 'Timeline', shown.timeline, TIMELINE_COLUMNS, settings, own);
 }

@@ -220,6 +220,12 @@ export interface ListPrintOptions {
   required?: string[];
 }
 
+/** The columns that show something in at least one row (all of them when none does). */
+export function nonEmptyColumns<T>(rows: readonly T[], columns: Column<T>[]): Column<T>[] {
+  const kept = columns.filter((c) => rows.some((r) => display(valueOf(c, r)) !== ''));
+  return kept.length > 0 ? kept : columns;
+}
+
 /** CSV: the record's raw value of the field (amounts as numbers, times as ISO), else the column's value. */
 function rawOrValue<T>(col: Column<T>, row: T): unknown {
   return (row as Record<string, unknown>)[col.field] ?? valueOf(col, row);
