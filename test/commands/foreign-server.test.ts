@@ -1,0 +1,73 @@
+/**
+ * A server that read the same API document and guessed otherwise than both our dialects:
+ * lists under `items` without pagination, other field names, an order answered with an
+ * empty body, errors as plain text and as a proxy's HTML page. Every 2xx exits 0.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, type CliResult } from '../helpers/run-cli.js';
+import { quickClock } from '../helpers/sandbox.js';
+import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+
+const TRACE = 'a'.repeat(32);
+let server: LoopbackServer;
+let env: Record<string, string>;
+const cli = (argv: string[]): Promise<CliResult> => runCli(argv, { env, overrides: { clock: quickClock() } });
+
+beforeAll(async () => {
+  server = await startLoopbackServer((req, res) => {
+    const h = { 'x-trace-id': TRACE };
+    const path = req.target.split('?')[0];
+    if (req.method === 'GET' && path === '/api/v1/transactions') {
+      return sendJson(res, 200, { items: [{ ref: 'T-1', value: 12.5, ccy: 'USD' }, { ref: 'T-2', value: -3, ccy: 'USD' }] }, h);
+    }
+    if (req.method === 'GET' && path === '/api/v1/wallets') return sendJson(res, 200, [{ currency: 'USD', balance: 100 }], h);
+    if (req.method === 'POST' && path === '/api/v1/orders') { res.writeHead(201, h); res.end(); return; }
+    if (req.method === 'GET' && path === '/api/v1/products/down') {
+      res.writeHead(502, { ...h, 'content-type': 'text/html' });
+      res.end('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>');
+      return;
+    }
+    if (req.method === 'GET' && path === '/api/v1/products/gone') { res.writeHead(404, { ...h, 'content-type': 'text/plain' }); res.end('no such product\n'); return; }
+    res.writeHead(404, h);
+    res.end();
+  });
+  env = { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', VOUCHERS_MAX_RETRIES: '0', NO_COLOR: '1' };
+});
+afterAll(async () => { await server.close(); });
+
+describe('a server of yet another dialect', () => {
+  it('transactions list --all reads a list under "items" and says that its one answer is the whole list', async () => {
+    const before = server.requests.length;
+    const r = await cli(['transactions', 'list', '--all']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('T-1\t12.5\tUSD\nT-2\t-3\tUSD\n');
+    expect(r.stderr).toContain('--all: the server\'s list carries no has_more or next_cursor, so its one answer is all there is (2 transactions)');
+    expect(server.requests.length - before).toBe(1);
+    expect(r.stderr.match(/^Warning: /gm)).toHaveLength(1);
+  });
+
+  it('wallets list reads a bare array and shows its own fields', async () => {
+    const r = await cli(['wallets', 'list', '--json']);
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual([{ currency: 'USD', balance: 100 }]);
+  });
+
+  it('an order answered 201 with an empty body is a success: exit 0, the idempotency key and trace ID shown', async () => {
+    const r = await cli(['orders', 'create', '--product', 'p', '--denomination', '25']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/Idempotency key: [0-9a-f-]{36}/);
+    expect(r.stderr).toContain(TRACE);
+    expect(r.stderr).toMatch(/an empty body/);
+  });
+
+  it('errors as a proxy\'s HTML or plain text keep their exit code, say what the server said, with the trace ID', async () => {
+    const proxy = await cli(['products', 'get', 'down']);
+    expect(proxy.code).toBe(7);
+    expect(proxy.stderr).toContain('GET /products/down answered HTTP 502: 502 Bad Gateway');
+    expect(proxy.stderr).toContain(TRACE);
+    expect(proxy.stderr).not.toContain('<html>');
+    const gone = await cli(['products', 'get', 'gone']);
+    expect(gone.code).toBe(4);
+    expect(gone.stderr).toContain('answered HTTP 404: no such product');
+  });
+});
