@@ -21,13 +21,14 @@ export interface CallOptions {
  * that body read into an Order (order-read.ts) and `received` is the body as it came.
  */
 export interface OrderResponse extends ApiResponse<Order> {
+  /** The body as it came (null when it was empty or not JSON). */
   received?: unknown;
 }
 
 /** Read a drifted order answer (see OrderResponse); a body that matches is left as is. */
 function asOrder(res: ApiResponse<Order>, knownId?: string): OrderResponse {
   if (!res.drift) return res;
-  return Object.assign(res, { received: res.data, data: readOrder(res.data, knownId) });
+  return Object.assign(res, { received: res.data === undefined ? null : res.data, data: readOrder(res.data, knownId) });
 }
 
 /** A page of orders: the list envelope of the contract. */

@@ -58,6 +58,13 @@ describe('a server of yet another dialect', () => {
     expect(r.stderr).toMatch(/Idempotency key: [0-9a-f-]{36}/);
     expect(r.stderr).toContain(TRACE);
     expect(r.stderr).toMatch(/an empty body/);
+    expect(r.stderr).toContain('The server accepted the order (HTTP 201)');
+    expect(r.stderr).toContain('it is placed, do not order again');
+    expect(r.stdout).toMatch(/^http_status\t201$/m);
+    expect(r.stdout).toMatch(/^idempotency_key\t[0-9a-f-]{36}$/m);
+    const json = await runCli(['orders', 'create', '--product', 'p', '--denomination', '25', '--json'], { env });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ http_status: 201, trace_id: TRACE, body: null });
   });
 
   it('errors as a proxy\'s HTML or plain text keep their exit code, say what the server said, with the trace ID', async () => {

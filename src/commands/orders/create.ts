@@ -28,6 +28,8 @@ import { orderFromFlags, type OrderFlags } from './order-input.js';
 import { checkOutcome } from './outcome.js';
 import { hasCodes } from './redact.js';
 import { checkOrderFields, printOrder } from './render.js';
+import { maskCodes, maskSecrets } from '../../core/output/mask.js';
+import { printRecord } from '../../core/output/print.js';
 
 export interface CreateFlags extends OrderFlags, OutputFlags {
   idempotencyKey?: string;
@@ -209,6 +211,14 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
   seen.traceId = res.traceId;
   const trace = res.traceId ? ` · trace ${res.traceId}` : '';
   const replayed = res.replayed ? ' (replayed: this key was used before; nothing was ordered again)' : '';
+  if (order.order_id === '') {
+    // A 2xx is an order placed, even when its body names none: say so, never suggest ordering again.
+    say(`The server accepted the order (HTTP ${res.status})${trace}${replayed}, but its answer names no order id: it is placed, do not order again; the same command with ${keyFlag(o.idempotencyKey)} replays this answer\n`);
+    if (o.wait || o.reveal || o.codesOut !== undefined) say('Without an order id it cannot be followed or its codes fetched here: find the order with your provider, quoting the trace ID\n');
+    const shown = { http_status: res.status, idempotency_key: o.idempotencyKey, trace_id: res.traceId ?? null, ...(received !== undefined ? { body: maskSecrets(maskCodes(received, o.reveal)) } : {}) };
+    await printRecord(io, shown, Object.entries(shown).map(([label, value]) => ({ label, value })), o.settings);
+    return;
+  }
   if (res.status === 201 || order.status !== 'PENDING') {
     say(`Order ${order.order_id} ${order.status}${order.fulfilled_from ? ` from ${order.fulfilled_from}` : ''}${trace}${replayed}\n`);
   } else {
