@@ -1,0 +1,80 @@
+/**
+ * Request signing. The probes that must be refused send an order body the server refuses
+ * once the signature passes (no items: 400 or 422), so a server that wrongly accepts a bad
+ * signature still creates nothing; the status tells whether the signature was accepted.
+ */
+import { SIGNING_PATH_VARIANTS, type SigningPathVariant } from '../../core/signer/request.js';
+import { CheckFailure } from '../outcome.js';
+import type { RawRequest, RawResponse } from '../raw.js';
+import type { CheckContext, CheckDef } from '../types.js';
+import { placeOrder, requireProduct } from './support.js';
+
+/** An order the server refuses after checking the signature: nothing is created either way. */
+const PROBE: RawRequest = { method: 'POST', path: '/orders', body: { items: [] } };
+
+const signatureAccepted = (res: RawResponse) => res.status !== 401;
+
+function describe(res: RawResponse): string {
+  return `HTTP ${res.status}${res.code ? ` ${res.code}` : ''}`;
+}
+
+async function mustBeRefused(ctx: CheckContext, request: RawRequest, what: string, expectedCode: string): Promise<{ message: string }> {
+  const res = await ctx.raw.send(request);
+  if (signatureAccepted(res)) {
+    throw new CheckFailure(`the server accepted ${what}`, { expected: `HTTP 401 ${expectedCode}`, actual: describe(res), reproduce: `vouchers sign POST /orders --body '{"items":[]}' (then change the body or the timestamp)` });
+  }
+  if (res.code !== undefined && res.code !== expectedCode) ctx.warn(`refused with ${res.code}, where the contract says ${expectedCode}`);
+  return { message: `refused: ${describe(res)}` };
+}
+
+export const SIGNING_CHECKS: CheckDef[] = [
+  {
+    id: 'signing.write-accepted',
+    title: 'Signed write accepted',
+    proves: 'A write signed as the CLI signs it (HMAC-SHA256 over timestamp, method, path and body) is accepted: an order is placed.',
+    async run(ctx) {
+      await requireProduct(ctx, ctx.fixtures.instant);
+      const res = await placeOrder(ctx, { product: ctx.fixtures.instant });
+      return { message: `POST /orders answered ${res.status}: order ${res.data.order_id} ${res.data.status}` };
+    },
+  },
+  {
+    id: 'signing.tampered',
+    title: 'Tampered signature rejected (401)',
+    proves: 'A signature computed over other bytes than the body sent is refused with 401: the server checks the signature against the raw body.',
+    run: (ctx) => mustBeRefused(ctx, { ...PROBE, signedBody: '{"items":[{"product_id":"x","denomination":1,"quantity":1}]}' }, 'a signature over other bytes than the body sent', 'INVALID_SIGNATURE'),
+  },
+  {
+    id: 'signing.stale',
+    title: 'Stale timestamp rejected (401)',
+    proves: 'A correctly signed request whose timestamp is 10 minutes old is refused with 401: replays outside the 5-minute window fail.',
+    run: (ctx) => mustBeRefused(ctx, { ...PROBE, timestampOffset: -600 }, 'a signature 10 minutes old', 'TIMESTAMP_OUT_OF_WINDOW'),
+  },
+  {
+    id: 'signing.future',
+    title: 'Future timestamp rejected (401)',
+    proves: 'A correctly signed request whose timestamp is 10 minutes ahead is refused with 401.',
+    run: (ctx) => mustBeRefused(ctx, { ...PROBE, timestampOffset: 600 }, 'a signature 10 minutes in the future', 'TIMESTAMP_OUT_OF_WINDOW'),
+  },
+  {
+    id: 'signing.path-variant',
+    title: 'Signing path variant agrees with the server',
+    proves: 'The server verifies the path the profile signs (`full`: with /api/v1 and the query; `relative`: without the prefix), and says which one it verifies.',
+    async run(ctx) {
+      const accepted: SigningPathVariant[] = [];
+      for (const variant of SIGNING_PATH_VARIANTS) {
+        if (signatureAccepted(await ctx.raw.send({ ...PROBE, variant }))) accepted.push(variant);
+      }
+      if (accepted.length === 0) {
+        throw new CheckFailure('the server refused both signing path variants: the API secret may be wrong', { expected: `a variant accepted (the profile signs ${ctx.signingPath})`, actual: 'HTTP 401 for full and for relative' });
+      }
+      if (!accepted.includes(ctx.signingPath)) {
+        throw new CheckFailure(`the server verifies signing path "${accepted[0]}", the profile signs "${ctx.signingPath}"`, {
+          expected: `signing.path ${accepted[0]}`, actual: `signing.path ${ctx.signingPath}`, reproduce: `vouchers profiles set NAME signing.path ${accepted[0]}`,
+        });
+      }
+      if (accepted.length === 2) ctx.warn('the server accepts both variants: it does not bind the /api/v1 prefix into the signature');
+      return { message: `the server verifies "${ctx.signingPath}", as the profile signs` };
+    },
+  },
+];

@@ -1,0 +1,66 @@
+/** What several checks do: read a balance, place an order, make sure a fixture product exists. */
+import { getProduct } from '../../api/catalog.js';
+import { createOrder, type OrderResponse } from '../../api/orders.js';
+import { listWallets } from '../../api/wallets.js';
+import { amountValue, toMinor } from '../../contract/money-format.js';
+import { ApiError } from '../../core/errors/index.js';
+import { CheckFailure, CheckSkip } from '../outcome.js';
+import type { CheckContext, PlacedOrder } from '../types.js';
+
+/** The available balance of a wallet in minor units (undefined when the server has none in that currency or names it otherwise). */
+export async function walletMinor(ctx: CheckContext, currency: string): Promise<number | undefined> {
+  const res = await listWallets(ctx.client, { signal: ctx.signal });
+  const wallet = res.data.data.find((w) => w?.currency === currency);
+  const available = amountValue(wallet?.available);
+  return available === undefined ? undefined : toMinor(available, currency);
+}
+
+const known = new WeakMap<object, Map<string, Promise<boolean>>>();
+
+/** Skip the check unless the server has this fixture product (our sandbox's sbx-* products). */
+export async function requireProduct(ctx: CheckContext, productId: string): Promise<void> {
+  let cache = known.get(ctx.shared);
+  if (!cache) known.set(ctx.shared, (cache = new Map()));
+  let found = cache.get(productId);
+  if (!found) {
+    found = getProduct(ctx.client, productId, { signal: ctx.signal }).then(() => true, (e: unknown) => {
+      if (e instanceof ApiError && (e.status === 404 || e.status === 403)) return false;
+      throw e;
+    });
+    cache.set(productId, found);
+  }
+  if (!(await found)) throw new CheckSkip(`this server has no test product ${productId} (the sandbox's products for each fulfilment path)`);
+}
+
+export interface OrderPlan {
+  product: string;
+  quantity?: number;
+  denomination?: number;
+  idempotencyKey?: string;
+  headers?: Record<string, string>;
+}
+
+/** The body of an order plan, as sent. */
+export function orderBody(ctx: CheckContext, plan: OrderPlan) {
+  return { items: [{ product_id: plan.product, denomination: plan.denomination ?? ctx.fixtures.denomination, quantity: plan.quantity ?? 1 }] };
+}
+
+/** Place an order through the CLI's client (retries, same key) and remember it for the ledger checks. */
+export async function placeOrder(ctx: CheckContext, plan: OrderPlan): Promise<OrderResponse> {
+  const body = orderBody(ctx, plan);
+  const key = plan.idempotencyKey ?? globalThis.crypto.randomUUID();
+  const res = await createOrder(ctx.client, body, { idempotencyKey: key, signal: ctx.signal, headers: plan.headers });
+  if (!res.data.order_id) throw new CheckFailure('the order was accepted but its answer names no order id', { expected: 'an order with order_id', actual: `HTTP ${res.status}` });
+  if (!ctx.shared.orders.some((o) => o.order_id === res.data.order_id)) ctx.shared.orders.push(placedOf(res));
+  return res;
+}
+
+export function placedOf(res: OrderResponse): PlacedOrder {
+  const total = amountValue(res.data.total_amount) ?? 0;
+  return { order_id: res.data.order_id, total_amount: total, currency: res.data.currency };
+}
+
+/** Milliseconds to allow for asynchronous work that takes `realMs` at the server's real pace. */
+export function scaled(ctx: CheckContext, realMs: number): number {
+  return Math.max(2_000, Math.round(realMs * ctx.timeScale));
+}

@@ -1,0 +1,177 @@
+/**
+ * Where certify runs and with what: the embedded sandbox (time-scaled, its operator surface,
+ * our listener on loopback) or a profile's server (its admin surface when the profile has
+ * one, webhooks when the server can reach the listener). Builds the checks' context and says
+ * which needs are met, and why the others are not.
+ */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AdminTarget } from '../commands/sandbox/admin-client.js';
+import { isLoopbackHost } from '../commands/listen/register.js';
+import type { ResolvedProfile } from '../core/config/types.js';
+import { createClient } from '../core/http/client.js';
+import type { ContractDrift } from '../core/http/validate.js';
+import type { RequestLog } from '../core/journal/types.js';
+import type { Clock } from '../core/time/clock.js';
+import type { Ids } from '../factory.js';
+import type { SandboxHandle } from '../sandbox/index.js';
+import { openCertifyListener, type CertifyListener } from './listener.js';
+import { createRawSender } from './raw.js';
+import type { CertifyReport } from './report.js';
+import { Recorder } from './runner.js';
+import type { CheckContext, Fixtures, Need } from './types.js';
+
+/** The sandbox's deterministic products: one per fulfilment path. */
+export const SANDBOX_FIXTURES: Fixtures = {
+  instant: 'sbx-instant',
+  async: 'sbx-async',
+  outOfStock: 'sbx-out-of-stock',
+  gated: 'sbx-gated',
+  denomination: 10,
+  currency: 'USD',
+};
+
+/** The embedded sandbox's pace: fulfilment and webhook retries 50× faster than real time. */
+export const SANDBOX_TIME_SCALE = 0.02;
+
+export interface EnvironmentOptions {
+  mode: 'sandbox' | 'profile';
+  /** The resolved profile (its webhook secret is used for --webhook-target in both modes). */
+  profile: ResolvedProfile;
+  clock: Clock;
+  ids: Ids;
+  signal: AbortSignal;
+  listenPort?: number;
+  publicUrl?: string;
+  webhookTarget?: string;
+  /** Root flags repeated in reproduce commands (`--profile NAME`). */
+  cliPrefix?: string[];
+}
+
+export interface Environment {
+  context: Omit<CheckContext, 'warn' | 'signal'>;
+  needs: Partial<Record<Need, true | string>>;
+  recorder: Recorder;
+  /** Every difference from the contract the client saw. */
+  drifts: ContractDrift[];
+  target: CertifyReport['target'];
+  listener?: CertifyListener;
+  close(): Promise<void>;
+}
+
+function loopbackUrl(url: string): boolean {
+  try {
+    return isLoopbackHost(new URL(url).hostname);
+  } catch {
+    return false;
+  }
+}
+
+export async function openEnvironment(options: EnvironmentOptions): Promise<Environment> {
+  const closers: (() => Promise<unknown>)[] = [];
+  const close = async () => {
+    for (const c of closers.splice(0).reverse()) await c().catch(() => undefined);
+  };
+  try {
+    const dir = await mkdtemp(join(tmpdir(), 'vouchers-certify-'));
+    closers.push(() => rm(dir, { recursive: true, force: true }));
+    let baseUrl: string;
+    let apiKey: string;
+    let apiSecret: string;
+    let admin: AdminTarget | undefined;
+    let timeScale = 1;
+    const needs: Environment['needs'] = {};
+    const profile = options.profile;
+    let signingPath = profile.signing_path;
+
+    if (options.mode === 'sandbox') {
+      const { startSandbox } = await import('../sandbox/index.js');
+      const sb: SandboxHandle = await startSandbox({ port: 0, host: '127.0.0.1', timeScale: SANDBOX_TIME_SCALE, quiet: true });
+      closers.push(() => sb.close());
+      ({ baseUrl, apiKey, apiSecret } = sb);
+      admin = { url: sb.adminUrl, token: sb.adminToken, profile: 'the embedded sandbox' };
+      timeScale = SANDBOX_TIME_SCALE;
+      signingPath = 'full';
+      needs.admin = true;
+      needs.webhooks = true;
+    } else {
+      if (!profile.base_url || !profile.api_key || !profile.api_secret) {
+        const { ConfigError } = await import('../core/errors/index.js');
+        throw new ConfigError(`profile "${profile.name}" lacks a base URL, API key or API secret`, 'add them with vouchers profiles add, or certify the embedded sandbox with --sandbox');
+      }
+      ({ base_url: baseUrl, api_key: apiKey, api_secret: apiSecret } = { base_url: profile.base_url, api_key: profile.api_key, api_secret: profile.api_secret });
+      if (profile.admin_url && profile.admin_token) {
+        admin = { url: profile.admin_url.replace(/\/+$/, ''), token: profile.admin_token, profile: profile.name };
+        needs.admin = true;
+      } else {
+        needs.admin = `profile "${profile.name}" has no sandbox admin URL and token (a profile written by vouchers sandbox start has them)`;
+      }
+      needs.webhooks = options.publicUrl || loopbackUrl(baseUrl)
+        ? true
+        : `the server at ${new URL(baseUrl).host} cannot reach this machine's listener: pass --public-url URL (a tunnel to --listen-port)`;
+    }
+
+    const recorder = new Recorder();
+    const drifts: ContractDrift[] = [];
+    const requestLog: RequestLog = {
+      path: '',
+      append: (e) => recorder.record({ method: e.method, path: e.path, status: e.status, trace_id: e.trace_id, attempt: e.attempt, idempotency_key: e.idempotency_key }),
+      read: async () => [],
+    };
+    const client = createClient({
+      baseUrl, apiKey, apiSecret, signingPath,
+      // Pacing stays on (the server's limits are real); retries and timeouts as the CLI's.
+      limits: profile.limits, timeoutMs: profile.timeout_ms, maxRetries: profile.max_retries,
+      clock: options.clock, ids: options.ids, requestLog, signal: options.signal,
+      onDrift: (d) => { drifts.push(d); },
+    });
+    closers.push(() => client.close());
+    const raw = createRawSender({ baseUrl, apiKey, apiSecret, signingPath, clock: options.clock, signal: options.signal, record: recorder.record, cliPrefix: options.cliPrefix });
+
+    let listener: CertifyListener | undefined;
+    if (needs.webhooks === true) {
+      listener = await openCertifyListener({ dir, host: '127.0.0.1', port: options.listenPort ?? 0, publicUrl: options.publicUrl, clock: options.clock });
+      closers.push(() => listener!.close());
+    }
+    let target: CheckContext['target'];
+    if (options.webhookTarget) {
+      if (profile.webhook_secret) {
+        target = { url: options.webhookTarget, secret: profile.webhook_secret };
+        needs.target = true;
+      } else {
+        needs.target = `no webhook signing secret to sign with: set VOUCHERS_WEBHOOK_SECRET (the secret your receiver verifies with), or save it in profile "${profile.name}"`;
+      }
+    } else {
+      needs.target = 'pass --webhook-target URL to certify your own webhook receiver';
+    }
+
+    return {
+      context: {
+        client, raw, admin, listener, target,
+        fixtures: SANDBOX_FIXTURES,
+        signingPath,
+        clock: options.clock,
+        timeScale,
+        shared: { orders: [], refundsMinor: {} },
+      },
+      needs,
+      recorder,
+      drifts,
+      listener,
+      target: {
+        mode: options.mode,
+        profile: options.mode === 'profile' ? profile.name : null,
+        base_url: baseUrl,
+        api_key: apiKey,
+        signing_path: signingPath,
+        webhook_url: listener?.url ?? null,
+        webhook_target: options.webhookTarget ?? null,
+      },
+      close,
+    };
+  } catch (e) {
+    await close();
+    throw e;
+  }
+}

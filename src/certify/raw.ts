@@ -1,0 +1,132 @@
+/**
+ * Hand-made requests for the checks that must send what the CLI's client never would: a
+ * signature over other bytes, a timestamp outside the window, the other signing path
+ * variant, a fault header on the first attempt only. Signed with the shared signer; every
+ * answer's trace ID is recorded for the current check. Each request can be repeated with a
+ * `vouchers api` command that carries no secret.
+ */
+import { randomBytes, randomUUID } from 'node:crypto';
+import { isSignedMethod, signingPath, signRequest, type SigningPathVariant } from '../core/signer/request.js';
+import { parseBaseUrl, requestTarget } from '../core/http/url.js';
+import { traceparent } from '../core/http/traceparent.js';
+import { shellQuote } from '../core/output/next-page.js';
+import type { Clock } from '../core/time/clock.js';
+import type { RecordedRequest } from './types.js';
+
+export interface RawRequest {
+  method: string;
+  /** Relative to the base URL; may carry a query string. */
+  path: string;
+  /** A JSON value, or a string sent byte for byte. */
+  body?: unknown;
+  headers?: Record<string, string>;
+  /** Sign it (default: POST, PUT and DELETE are signed). */
+  sign?: boolean;
+  /** The signing path variant (default: the profile's). */
+  variant?: SigningPathVariant;
+  /** Seconds added to X-Timestamp (a stale one: -600). */
+  timestampOffset?: number;
+  /** Sign these bytes instead of the body sent: a signature that does not match. */
+  signedBody?: string;
+  /** Sign with this secret instead of the API secret. */
+  signingSecret?: string;
+  idempotencyKey?: string;
+  /** Another key and secret (a second partner made through the operator surface). */
+  credentials?: { apiKey: string; apiSecret: string };
+  timeoutMs?: number;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string>;
+  text: string;
+  /** The parsed body, undefined when empty or not JSON. */
+  json: unknown;
+  traceId: string;
+  /** The API error code of an error envelope, when there is one. */
+  code: string | undefined;
+}
+
+export interface RawSender {
+  send(request: RawRequest): Promise<RawResponse>;
+  /** `vouchers api METHOD PATH -d '…' …`: repeats the request without its secret. */
+  reproduce(request: RawRequest): string;
+}
+
+export interface RawSenderOptions {
+  baseUrl: string;
+  apiKey: string;
+  apiSecret: string;
+  signingPath: SigningPathVariant;
+  clock: Clock;
+  signal: AbortSignal;
+  /** Told of every request made (the runner files it under the current check). */
+  record: (request: RecordedRequest) => void;
+  /** Root flags repeated in reproduce commands (e.g. `--profile local`). */
+  cliPrefix?: string[];
+}
+
+function parse(text: string): unknown {
+  if (text.trim() === '') return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+export function createRawSender(options: RawSenderOptions): RawSender {
+  const base = parseBaseUrl(options.baseUrl);
+  return {
+    async send(r) {
+      const method = r.method.toUpperCase();
+      const { target, path } = requestTarget(base, r.path);
+      const body = r.body === undefined ? undefined : typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
+      const traceId = randomBytes(16).toString('hex');
+      const headers: Record<string, string> = {
+        accept: 'application/json',
+        'x-api-key': r.credentials?.apiKey ?? options.apiKey,
+        'x-api-secret': r.credentials?.apiSecret ?? options.apiSecret,
+        traceparent: traceparent(traceId, randomBytes(8).toString('hex')),
+        ...Object.fromEntries(Object.entries(r.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+      };
+      if (body !== undefined) headers['content-type'] = 'application/json; charset=utf-8';
+      const key = r.idempotencyKey ?? (method === 'POST' ? randomUUID() : undefined);
+      if (key !== undefined) headers['idempotency-key'] = key;
+      if (r.sign ?? isSignedMethod(method)) {
+        const sig = signRequest({
+          secret: r.signingSecret ?? r.credentials?.apiSecret ?? options.apiSecret,
+          method,
+          path: signingPath(target, base.basePath, r.variant ?? options.signingPath),
+          body: r.signedBody ?? body ?? '',
+          timestamp: Math.floor(options.clock.now() / 1000) + (r.timestampOffset ?? 0),
+        });
+        headers['x-timestamp'] = sig.headers['X-Timestamp'];
+        headers['x-signature'] = sig.headers['X-Signature'];
+      }
+      const timeout = AbortSignal.timeout(r.timeoutMs ?? 30_000);
+      let res: Response;
+      try {
+        res = await fetch(base.origin + target, { method, headers, body, signal: AbortSignal.any([options.signal, timeout]) });
+      } catch (e) {
+        options.record({ method, path, status: null, trace_id: traceId, attempt: 1, idempotency_key: key ?? null });
+        throw e;
+      }
+      const text = await res.text();
+      const out: Record<string, string> = {};
+      res.headers.forEach((v, k) => { out[k] = v; });
+      const answered = out['x-trace-id'] ?? traceId;
+      options.record({ method, path, status: res.status, trace_id: answered, attempt: 1, idempotency_key: key ?? null });
+      const json = parse(text);
+      const error = json !== null && typeof json === 'object' ? (json as { error?: { code?: unknown } }).error : undefined;
+      return { status: res.status, headers: out, text, json, traceId: answered, code: typeof error?.code === 'string' ? error.code : undefined };
+    },
+    reproduce(r) {
+      const words = ['vouchers', ...(options.cliPrefix ?? []), 'api', r.method.toUpperCase(), r.path];
+      if (r.body !== undefined) words.push('-d', typeof r.body === 'string' ? r.body : JSON.stringify(r.body));
+      for (const [k, v] of Object.entries(r.headers ?? {})) words.push('-H', `${k}: ${v}`);
+      if (r.idempotencyKey) words.push('--idempotency-key', r.idempotencyKey);
+      return words.map(shellQuote).join(' ');
+    },
+  };
+}

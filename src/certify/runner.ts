@@ -1,0 +1,145 @@
+/**
+ * Runs the checklist in order: each check gets the context, a deadline and the run's
+ * signal; what it requests is recorded under it (trace IDs); a thrown CheckFailure is a
+ * fail with expected/actual, a CheckSkip a skip with its reason, anything else a fail with
+ * the error's message. Checks whose needs are not met are skipped with the reason. Ctrl-C
+ * stops at once: the check in progress is abandoned and no other starts.
+ */
+import { CheckFailure, CheckSkip } from './outcome.js';
+import type { CheckContext, CheckDef, CheckResult, Need, RecordedRequest } from './types.js';
+
+export interface RunOptions {
+  checks: readonly CheckDef[];
+  /** Ids (or group prefixes like `signing`) to run; all when empty. */
+  only?: readonly string[];
+  /** Ids (or group prefixes) to leave out. */
+  skip?: readonly string[];
+  /** Needs that are met; the others carry the reason they are not. */
+  needs: Partial<Record<Need, true | string>>;
+  /** The context, without `warn` (the runner adds it per check). */
+  context: Omit<CheckContext, 'warn' | 'signal'>;
+  signal: AbortSignal;
+  /** Default deadline of a check (ms). */
+  defaultTimeoutMs: number;
+  now: () => number;
+  onStart?: (check: CheckDef) => void;
+  onResult?: (result: CheckResult) => void;
+}
+
+/** Where the requests of the current check are filed. */
+export class Recorder {
+  private current: RecordedRequest[] | undefined;
+  readonly all: RecordedRequest[] = [];
+  record = (r: RecordedRequest): void => {
+    this.all.push(r);
+    this.current?.push(r);
+  };
+  begin(): RecordedRequest[] {
+    this.current = [];
+    return this.current;
+  }
+  end(): void {
+    this.current = undefined;
+  }
+}
+
+/** Whether `id` is named by one of `patterns` (an id, or a group: `signing` names `signing.*`). */
+export function matches(id: string, patterns: readonly string[]): boolean {
+  return patterns.some((p) => p === id || id.startsWith(`${p}.`));
+}
+
+const NEED_WORDS: Record<Need, string> = {
+  admin: 'the sandbox operator surface',
+  webhooks: 'webhook deliveries reaching this machine',
+  target: 'your webhook receiver (--webhook-target URL)',
+};
+
+function errorText(e: unknown): string {
+  if (e instanceof Error) return e.message;
+  return String(e);
+}
+
+export async function runChecklist(options: RunOptions, recorder: Recorder): Promise<CheckResult[]> {
+  const results: CheckResult[] = [];
+  for (const check of options.checks) {
+    if (options.signal.aborted) break;
+    const required = check.required !== false;
+    const base = { id: check.id, title: check.title, proves: check.proves, required };
+    const selected = (!options.only?.length || matches(check.id, options.only)) && !matches(check.id, options.skip ?? []);
+    const unmet = (check.needs ?? []).filter((n) => options.needs[n] !== true);
+    if (!selected || unmet.length > 0) {
+      const why = !selected
+        ? 'left out by --only/--skip'
+        : unmet.map((n) => `needs ${NEED_WORDS[n]}${typeof options.needs[n] === 'string' ? `: ${options.needs[n] as string}` : ''}`).join('; ');
+      const result: CheckResult = { ...base, status: 'skip', duration_ms: 0, message: why, trace_ids: [], requests: [], warnings: [] };
+      results.push(result);
+      options.onResult?.(result);
+      continue;
+    }
+    options.onStart?.(check);
+    const requests = recorder.begin();
+    const warnings: string[] = [];
+    const started = options.now();
+    const deadline = new AbortController();
+    const timeoutMs = check.timeoutMs ?? options.defaultTimeoutMs;
+    const signal = AbortSignal.any([options.signal, deadline.signal]);
+    let timer: NodeJS.Timeout | undefined;
+    const timedOut = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => {
+        deadline.abort(new CheckFailure(`did not finish within ${Math.round(timeoutMs / 1000)} s`));
+        reject(deadline.signal.reason);
+      }, timeoutMs);
+    });
+    const stopped = new Promise<never>((_, reject) => {
+      if (options.signal.aborted) reject(options.signal.reason);
+      options.signal.addEventListener('abort', () => reject(options.signal.reason), { once: true });
+    });
+    let result: CheckResult;
+    try {
+      const ctx: CheckContext = { ...options.context, signal, warn: (m) => { warnings.push(m); } };
+      const outcome = await Promise.race([check.run(ctx), timedOut, stopped]);
+      const status = outcome?.status === 'warn' || warnings.length > 0 ? 'warn' : 'pass';
+      result = { ...base, status, duration_ms: 0, message: outcome?.message ?? (warnings[0] ?? 'ok'), trace_ids: [], requests, warnings };
+    } catch (e) {
+      if (options.signal.aborted) {
+        recorder.end();
+        clearTimeout(timer);
+        break;
+      }
+      if (e instanceof CheckSkip) {
+        result = { ...base, status: 'skip', duration_ms: 0, message: e.message, trace_ids: [], requests, warnings };
+      } else {
+        const details = e instanceof CheckFailure ? e.details : {};
+        result = { ...base, status: 'fail', duration_ms: 0, message: errorText(e), trace_ids: [], requests, warnings, ...details };
+      }
+    } finally {
+      clearTimeout(timer);
+      recorder.end();
+    }
+    result.duration_ms = Math.max(0, Math.round(options.now() - started));
+    result.trace_ids = [...new Set(requests.map((r) => r.trace_id).filter((t): t is string => typeof t === 'string' && t !== ''))];
+    results.push(result);
+    options.onResult?.(result);
+  }
+  return results;
+}
+
+/**
+ * Warnings that make a pass meaningless, raised for the whole run: every answer a 401, no
+ * webhook received although webhook checks ran, a clock far off.
+ */
+export function runWarnings(results: readonly CheckResult[], recorder: Recorder, extra: { webhooksExpected: boolean; eventsReceived: number; clockOffsetSeconds?: number }): string[] {
+  const warnings: string[] = [];
+  const answered = recorder.all.filter((r) => r.status !== null);
+  if (answered.length > 0 && answered.every((r) => r.status === 401)) {
+    warnings.push(`every request was answered 401: the server refused these credentials, so no check says anything about the integration`);
+  }
+  const webhookChecksRan = results.some((r) => r.status !== 'skip' && /^(webhooks|orders\.cache-miss|lifecycle)\./.test(r.id));
+  if (extra.webhooksExpected && webhookChecksRan && extra.eventsReceived === 0) {
+    warnings.push('no webhook was received at all: deliveries do not reach the listener (is the URL reachable from the server? see --public-url)');
+  }
+  if (extra.clockOffsetSeconds !== undefined && Math.abs(extra.clockOffsetSeconds) > 60) {
+    warnings.push(`this machine's clock is ${Math.abs(Math.round(extra.clockOffsetSeconds))} s ${extra.clockOffsetSeconds > 0 ? 'behind' : 'ahead of'} the server's: signed requests fail beyond 300 s; sync the clock`);
+  }
+  return warnings;
+}
