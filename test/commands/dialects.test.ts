@@ -103,6 +103,15 @@ describe.each(['decisions', 'document'] as const)('the %s dialect', (dialect) =>
       expect(got.stdout).toMatch(/^# timeline\nat\tstatus\n.*PENDING\n.*IN_PROGRESS\n.*DELIVERED$/m);
     }
 
+    // vouchers api masks codes too, under whatever name; --reveal prints them.
+    const raw = await cli(['api', 'GET', `/orders/${id}${document ? '' : '/vouchers'}`]);
+    expect(raw.code, raw.stderr).toBe(0);
+    expectNoSecrets(sb, raw);
+    expect(raw.stderr).toContain('add --reveal to print them');
+    const revealed = await cli(['api', 'GET', `/orders/${id}${document ? '' : '/vouchers'}`, '--reveal']);
+    const placed = Object.values(sb.state.orders).find((o) => JSON.stringify(o).includes(id))!;
+    expect(revealed.stdout).toContain(placed.vouchers.find((v) => v.code)!.code);
+
     const waited = await cli(['orders', 'wait', id, '--json']);
     ok(waited, `GET /orders/${id}`);
     expect(JSON.parse(waited.stdout)).toMatchObject({ order_id: id, status: 'DELIVERED' });

@@ -11,21 +11,24 @@ export const registerApi: RegisterCommand = (program, f) => {
     .option('-H, --header <name:value>', 'add a request header (repeatable)', collect)
     .option('--idempotency-key <key>', 'Idempotency-Key to send (default: a new one for endpoints that require it)')
     .option('-i, --include', 'print the status line and response headers before the body')
-    .option('--raw', 'print the body exactly as received and skip the contract check')
+    .option('--raw', 'print the body exactly as received and skip the contract check (codes and secrets stay masked unless --reveal)')
+    .option('--reveal', 'print voucher codes, pins and secrets in the body instead of masking them')
     .option('--json', 'pretty-print a JSON body even when piped; errors as JSON');
   api.addHelpText('after', `
 PATH is relative to the profile's base URL (which already includes /api/v1). Writes
 (POST, PUT, DELETE) are signed, and those that need one get an Idempotency-Key, shown on
 stderr; reuse it with --idempotency-key to retry without running the write twice.
-On a TTY a JSON body is pretty-printed; piped, it is printed as received. A non-2xx
-answer prints its body and exits with the error's code.
+On a TTY a JSON body is pretty-printed; piped, it is printed as received. Voucher codes,
+pins and secrets in a JSON body (under any name: code, redemption_code, signing_secret…)
+are masked unless --reveal. A non-2xx answer prints its body and exits with the error's code.
 
 Examples:
   $ vouchers api GET /wallets
   $ vouchers api GET /products -q currency=USD -q country=US
   $ vouchers api POST /orders -d '{"items":[{"product_id":"sbx-instant","denomination":25,"quantity":1}]}'
   $ vouchers api POST /orders -d @order.json --idempotency-key 3f1c0e9a-retry-me
-  $ vouchers api GET /products/sbx-async --include`);
+  $ vouchers api GET /products/sbx-async --include
+  $ vouchers api GET /orders/ORDER_ID/vouchers --reveal`);
   api.action(async (method: string, path: string, opts) => {
     const { run } = await import('./request.js');
     await run(f, method, path, opts);

@@ -6,6 +6,7 @@ import type { ApiResponse } from '../../core/http/types.js';
 import { driftReporter, strictContract } from '../../core/http/drift-report.js';
 import { findEndpoint, schemaLoader, validateResponse } from '../../core/http/validate.js';
 import { err, out, type IO } from '../../core/io/io.js';
+import { maskCodes, maskSecrets } from '../../core/output/mask.js';
 import type { Factory } from '../../factory.js';
 import { assertJson, readBodyArg } from './json-input.js';
 
@@ -17,6 +18,7 @@ export interface ApiOptions {
   include?: boolean;
   raw?: boolean;
   json?: boolean;
+  reveal?: boolean;
 }
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
@@ -75,12 +77,16 @@ async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions): Promis
     await out(io, lines.join('\n') + '\n\n');
   }
   if (res.text === '') return;
-  const pretty = !opts.raw && (io.stdoutIsTTY || opts.json) && res.data !== undefined;
+  // Codes and secrets never reach the screen unasked, whatever the endpoint calls them.
+  const masked = res.data === undefined || opts.reveal ? res.data : maskSecrets(maskCodes(res.data));
+  const changed = masked !== undefined && JSON.stringify(masked) !== JSON.stringify(res.data);
+  const pretty = (!opts.raw || changed) && (io.stdoutIsTTY || opts.json || changed) && res.data !== undefined;
   if (pretty) {
-    await out(io, JSON.stringify(res.data, null, 2) + '\n');
+    await out(io, JSON.stringify(masked, null, 2) + '\n');
   } else {
     await out(io, res.text);
   }
+  if (changed) err(io, `Voucher codes, pins or secrets in the answer are masked: add --reveal to print them${opts.raw ? ' (and the body byte for byte)' : ''}${WRITES.has(res.idempotencyKey ? 'POST' : '') ? `; replay this answer with --idempotency-key ${res.idempotencyKey} --reveal` : ''}\n`);
 }
 
 export async function run(f: Factory, methodArg: string, pathArg: string, opts: ApiOptions): Promise<void> {

@@ -61,7 +61,7 @@ function asLine(record: unknown): string {
 function noteDrift(ctx: StepContext, res: ApiResponse<unknown>): void {
   if (!res.drift || ctx.driftTold?.value) return;
   if (ctx.driftTold) ctx.driftTold.value = true;
-  ctx.say.explain(`This server names its fields its own way (${res.drift.fields.slice(0, 4).join(', ') || res.drift.issues[0]}): the CLI shows what it sent,\nwith one warning per run, and reads what it can. --strict-contract would make it an error.`);
+  ctx.say.explain(`This server answers in shapes of its own (where this version expects ${res.drift.fields.slice(0, 3).join(', ') || res.drift.issues[0]}):\nthe CLI shows what it sent, with one warning per run, and reads what it can. --strict-contract would make it an error.`);
 }
 
 export async function catalog(ctx: StepContext): Promise<{ categories: number; products: number }> {
@@ -163,5 +163,7 @@ export async function money(ctx: StepContext): Promise<void> {
       ? `${t.transaction_id}  ${t.type.padEnd(12)} ${formatMoney(t.amount, t.currency).padStart(12)}  balance ${formatMoney(t.balance_after, t.currency)}${t.order_id ? `  ${t.order_id}` : ''}`
       : asLine(t));
   }
-  say.explain('Every order debited the wallet in one ledger entry (ORDER_DEBIT); refunds and payouts appear here too,\nnewest first, each with the balance after it.');
+  say.explain(tx.drift
+    ? 'Every order debited the wallet in one ledger entry; refunds and payouts appear here too, newest first\n(in this server\'s own words).'
+    : 'Every order debited the wallet in one ledger entry (ORDER_DEBIT); refunds and payouts appear here too,\nnewest first, each with the balance after it.');
 }

@@ -12,7 +12,9 @@ import { PendingError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { assertCodesFileFree, writeCodesFile } from '../../core/io/codes-file.js';
 import { err } from '../../core/io/io.js';
-import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import { findCode, maskCodes } from '../../core/output/mask.js';
+import { notice } from '../../core/output/notice.js';
+import { resolveOutput, type OutputFlags, type OutputSettings } from '../../core/output/options.js';
 import { handleFieldsFlag, nonEmptyColumns, printJson, printList, type Column } from '../../core/output/print.js';
 import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
 import type { Factory } from '../../factory.js';
@@ -58,7 +60,7 @@ async function explainNoCodes(client: ApiClient, orderId: string, codesOut: stri
  * does not offer it may return the codes in GET /orders/{id}, as the document says that
  * endpoint returns the allocated vouchers: then they are read from there, and it is said.
  */
-async function codesOf(f: Factory, client: ApiClient, orderId: string): Promise<{ data: OrderCodes; traceId: string | undefined; foreign: boolean }> {
+async function codesOf(f: Factory, client: ApiClient, orderId: string, settings: OutputSettings): Promise<{ data: OrderCodes; traceId: string | undefined; foreign: boolean; received?: unknown[] }> {
   try {
     const res = await callExtension(client, 'the secure code endpoint (GET /orders/{id}/vouchers)', orderId,
       () => getOrderCodes(client, orderId, { signal: f.io.signal }));
@@ -70,9 +72,12 @@ async function codesOf(f: Factory, client: ApiClient, orderId: string): Promise<
     const pending = res.data.status === 'PENDING' || res.data.status === 'PROCESSING' || (res.data.vouchers.length === 0 && !isFinalStatus(res.data.status));
     if (withCode.length === 0 && !pending && res.data.status !== 'CANCELLED' && res.data.status !== 'REFUNDED') throw error;
     if (withCode.length > 0) {
-      err(f.io, `This server does not offer the secure code endpoint (GET /orders/{id}/vouchers): the codes come from the order itself (GET /orders/${orderId})${res.traceId ? ` · trace ${res.traceId}` : ''}\n`);
+      notice(f.io, settings, 'CODES_FROM_ORDER', `This server does not offer the secure code endpoint (GET /orders/{id}/vouchers): the codes come from the order itself (GET /orders/${orderId})${res.traceId ? ` · trace ${res.traceId}` : ''}`);
     }
-    return { data: { order_id: res.data.order_id, data: withCode.map(voucherCode) }, traceId: res.traceId, foreign: true };
+    // The server's own voucher entries that carry a code, as it sent them (for --json).
+    const sent = res.received !== null && typeof res.received === 'object' ? (res.received as { vouchers?: unknown }).vouchers : undefined;
+    const received = Array.isArray(sent) ? sent.filter((v) => v !== null && typeof v === 'object' && findCode(v as Record<string, unknown>) !== undefined) : undefined;
+    return { data: { order_id: res.data.order_id, data: withCode.map(voucherCode) }, traceId: res.traceId, foreign: true, received };
   }
 }
 
@@ -84,7 +89,7 @@ export async function run(f: Factory, id: string, flags: CodesFlags): Promise<vo
   if (await handleFieldsFlag(io, settings, COLUMNS.map((c) => c.field))) return;
   if (flags.codesOut !== undefined) await assertCodesFileFree(flags.codesOut, io.cwd);
   const client = await f.client();
-  const res = await codesOf(f, client, orderId);
+  const res = await codesOf(f, client, orderId, settings);
   const codes = res.data;
   if (codes.data.length === 0) await explainNoCodes(client, orderId, flags.codesOut, io.signal, f.globals());
   if (flags.codesOut !== undefined) {
@@ -95,13 +100,15 @@ export async function run(f: Factory, id: string, flags: CodesFlags): Promise<vo
   }
   const shown = redactCodes(codes, reveal);
   if (settings.format === 'json') {
-    const pick = (c: VoucherCode) => (settings.fields ? Object.fromEntries(settings.fields.map((k) => [k, c[k]])) : c);
-    await printJson(io, { ...shown, data: shown.data.map(pick), revealed: reveal });
+    const pick = (c: Record<string, unknown>) => (settings.fields ? Object.fromEntries(settings.fields.map((k) => [k, c[k]])) : c);
+    // A server's own entries are printed as it sent them, codes masked unless --reveal.
+    const rows = res.received ? (maskCodes(res.received, reveal) as Record<string, unknown>[]) : (shown.data as unknown as Record<string, unknown>[]);
+    await printJson(io, { ...shown, data: rows.map(pick), revealed: reveal });
   } else {
     // Codes of a server's own shape: the columns it gives no value for are left out.
     await printList(io, shown.data, res.foreign ? nonEmptyColumns(shown.data, COLUMNS) : COLUMNS, settings, { empty: `Order ${orderId} has no issued vouchers yet.` });
   }
   if (!reveal && flags.codesOut === undefined && shown.data.length > 0) {
-    err(io, `Codes are masked: add --reveal to show them, or --codes-out FILE to save them (mode 0600)${res.traceId ? ` · trace ${res.traceId}` : ''}\n`);
+    notice(io, settings, 'CODES_MASKED', `Codes are masked: add --reveal to show them, or --codes-out FILE to save them (mode 0600)${res.traceId ? ` · trace ${res.traceId}` : ''}`);
   }
 }

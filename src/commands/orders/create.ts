@@ -6,7 +6,8 @@
  * stderr carries nothing but the JSON error, when there is one: no progress lines.
  * Commands in hints are shell-quoted and repeat the root --profile / --base-url (hint.ts).
  */
-import { isIssued } from '../../api/order-read.js';
+import { isIssued, readOrder } from '../../api/order-read.js';
+import { ContractMismatchError } from '../../core/http/validate.js';
 import { createOrder, getOrderCodes } from '../../api/orders.js';
 import type { CreateOrderRequest, Order } from '../../contract/orders.js';
 import { DEFAULT_TIMEOUT_MS } from '../../core/config/types.js';
@@ -95,6 +96,11 @@ function describe(body: CreateOrderRequest): string {
 
 /** Add "retry with the same key" to errors after which the order may exist. */
 function withRetryHint(error: unknown, key: string): unknown {
+  if (error instanceof ContractMismatchError && error.executed) {
+    // --strict-contract: the order exists and was paid; name it before anything else.
+    const id = readOrder(error.body).order_id;
+    return withJsonFields(new ContractMismatchError(`order ${id || '(its answer names no id)'} was placed and paid; ${error.message}`, error.traceId, error.issues, true, error.body, key), { order_id: id || undefined });
+  }
   const hint = `retry safely with ${keyFlag(key)}: if the order was placed, the server replays its answer; it never orders twice`;
   if (error instanceof NetworkError) return new NetworkError(error.message, error.traceId, error.errno, hint, { cause: error });
   if (error instanceof ApiError && (error.kind === 'network' || error.kind === 'rate_limited' || error.apiCode === 'IDEMPOTENCY_KEY_IN_PROGRESS')) {

@@ -20,7 +20,8 @@ export interface DryRunReport {
   currency: string | null;
   wallet_available: number | null;
   balance_after: number | null;
-  sufficient_funds: boolean;
+  /** null when the wallets could not be read (a server's own shape): not checked. */
+  sufficient_funds: boolean | null;
   problems: string[];
 }
 
@@ -53,7 +54,7 @@ export async function runDryRun(f: Factory, client: ApiClient, body: CreateOrder
   }
   const report: DryRunReport = {
     dry_run: true, request: body, total_amount: total, currency: currency ?? null,
-    wallet_available: available, balance_after: after, sufficient_funds: sufficient, problems,
+    wallet_available: available, balance_after: after, sufficient_funds: notes.length > 0 && available === null ? null : sufficient, problems,
   };
   const fields: RecordField[] = [
     { label: 'dry_run', value: 'yes: nothing was ordered' },
@@ -69,6 +70,8 @@ export async function runDryRun(f: Factory, client: ApiClient, body: CreateOrder
     if (fundsOnly) throw new CliError('rejected', `dry run: ${problems[0]}`, 'top up the wallet, or order less: vouchers wallets list');
     throw new UsageError(`dry run: the order would fail:\n  ${problems.join('\n  ')}`, 'fix the order; nothing was sent');
   }
-  err(io, 'Dry run passed: nothing was ordered. Run again without --dry-run to order.\n');
+  err(io, notes.length > 0
+    ? `Dry run passed the checks it could make (${notes.join('; ')}): nothing was ordered. Compare the order's total with vouchers wallets list before ordering.\n`
+    : 'Dry run passed: nothing was ordered. Run again without --dry-run to order.\n');
   return report;
 }

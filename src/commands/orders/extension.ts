@@ -7,7 +7,7 @@ import { getOrder } from '../../api/orders.js';
 import { isRouteMissing, notOffered } from '../../api/not-offered.js';
 import type { ApiClient } from '../../core/http/types.js';
 
-const HINT = 'it is an extension of the Partner API v1 (docs/contract.md); the local sandbox offers it';
+const HINT = 'it is an extension of the Partner API v1 (docs/contract.md), which the local sandbox offers in its default dialect';
 
 /**
  * Run an extension call. On 405, or on 404 when no order id is involved or the order
@@ -20,8 +20,9 @@ export async function callExtension<T>(client: ApiClient, what: string, orderId:
     if (!isRouteMissing(error)) throw error;
     const message = `this server does not offer ${what}`;
     if (error.status === 405 || orderId === undefined) throw notOffered(error, message, HINT);
-    const orderExists = await getOrder(client, orderId).then(() => true, () => false);
-    if (orderExists) throw notOffered(error, message, HINT);
-    throw error;
+    // The order's own answer tells a missing endpoint from a missing order.
+    const order = await getOrder(client, orderId).then(() => undefined, (e: unknown) => e);
+    if (order === undefined) throw notOffered(error, message, HINT);
+    throw isRouteMissing(order, [404]) ? order : error;
   }
 }

@@ -12,6 +12,7 @@ import { err } from '../../core/io/io.js';
 import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
 import { nextPageHint, outputHintFlags } from '../../core/output/next-page.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import { notice } from '../../core/output/notice.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
 import type { Factory } from '../../factory.js';
 import { callExtension } from './extension.js';
@@ -85,7 +86,7 @@ export async function run(f: Factory, flags: ListFlags): Promise<void> {
     })();
     await printList(io, rows, ORDER_COLUMNS, settings, { empty: 'No orders match.' });
     if (io.stderrIsTTY && pages > 1) err(io, '\n');
-    if (unpaginated) err(io, '--all: the server\'s list carries no has_more or next_cursor, so its one answer is all there is; no further page was asked for\n');
+    if (unpaginated) notice(io, settings, 'NOT_PAGINATED', '--all: the server\'s list carries no has_more or next_cursor, so its one answer is all there is; no further page was asked for');
     return;
   }
   const page = await callExtension(client, what, undefined, () => listOrders(client, query, { signal: io.signal }));

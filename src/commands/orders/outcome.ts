@@ -44,8 +44,12 @@ export class OrderPartiallyDeliveredError extends CliError {
     const ordered = order.items.reduce((n, i) => n + i.quantity, 0);
     const issued = order.vouchers.filter(isIssued).length;
     const missing = ordered - issued;
+    // A server that lists no items (only the document's fields) does not say how many were ordered.
+    const what = ordered > 0 && missing > 0
+      ? `${issued} of ${plural(ordered, 'voucher')} issued; the ${missing === 1 ? 'one' : missing} that failed ${missing === 1 ? 'is' : 'are'} refunded`
+      : `${plural(issued, 'voucher')} issued; those that failed are refunded`;
     super('rejected',
-      `${ended(order, context.until)}: ${issued} of ${plural(ordered, 'voucher')} issued; the ${missing === 1 ? 'one' : missing} that failed ${missing === 1 ? 'is' : 'are'} refunded to the ${order.currency} wallet`,
+      `${ended(order, context.until)}: ${what} to the ${order.currency || 'order\'s'} wallet`,
       `get the issued codes: ${suggestedCommand(context.globals, ['orders', 'codes', order.order_id, '--codes-out', 'FILE'])}; the refund: ${suggestedCommand(context.globals, ['transactions', 'list', '--order', order.order_id])}`);
   }
   override get code(): string {

@@ -4,6 +4,7 @@ import { listWallets } from '../../api/wallets.js';
 import type { CreatePayoutRequest, Payout, Wallet } from '../../contract/money.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { ApiError, NetworkError, UsageError } from '../../core/errors/index.js';
+import { ContractMismatchError } from '../../core/http/validate.js';
 import { err } from '../../core/io/io.js';
 import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
 import { handleFieldsFlag, printRecord, type RecordField } from '../../core/output/print.js';
@@ -84,6 +85,12 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
     res = await createPayout(client, request, { idempotencyKey: key, signal: f.io.signal });
   } catch (error) {
     if (error instanceof ApiError && error.apiCode === 'INSUFFICIENT_FUNDS') throw await insufficientFunds(f, client, error, request);
+    if (error instanceof ContractMismatchError && error.executed) {
+      // --strict-contract: the payout was made; say so before anything else.
+      const body = (error.body ?? {}) as Record<string, unknown>;
+      const id = body.payout_id ?? body.id;
+      throw new ContractMismatchError(`the payout${typeof id === 'string' ? ` ${id}` : ''} of ${money} was made; ${error.message}`, error.traceId, error.issues, true, error.body, key);
+    }
     if (mayHaveReachedServer(error)) err(f.io, `To retry safely (the payout is made at most once): vouchers payouts create --amount ${request.amount} --currency ${request.currency}${request.reference ? ` --reference ${JSON.stringify(request.reference)}` : ''} --idempotency-key ${key}\n`);
     throw error;
   }

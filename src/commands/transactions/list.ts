@@ -14,6 +14,7 @@ import { formatMoney, formatTime } from '../../core/output/format.js';
 import { nextPageHint, outputHintFlags } from '../../core/output/next-page.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
 import { resolveOutput, type OutputFlags, type OutputSettings } from '../../core/output/options.js';
+import { notice } from '../../core/output/notice.js';
 import { startSpinner } from '../../core/output/spinner.js';
 import type { Factory } from '../../factory.js';
 import { streamJsonArray } from './json-array.js';
@@ -92,7 +93,7 @@ export async function run(f: Factory, options: TransactionsListOptions): Promise
   const settings = resolveOutput(f.io, options, f.globals().color !== false);
   if (await handleFieldsFlag(f.io, settings, FIELDS, { open: true })) return;
   if (query.type !== undefined && !(TRANSACTION_TYPES as readonly string[]).includes(query.type)) {
-    err(f.io, `Note: --type ${query.type} is not one of the types this version knows (${TRANSACTION_TYPES.join(', ')}); sent as given\n`);
+    notice(f.io, settings, 'UNKNOWN_FILTER_VALUE', `Note: --type ${query.type} is not one of the types this version knows (${TRANSACTION_TYPES.join(', ')}); sent as given`);
   }
   const client = await f.client();
   if (options.all) {
@@ -142,6 +143,6 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
   }
   spinner.stop();
   if (unpaginated) {
-    err(f.io, `--all: the server's list carries no has_more or next_cursor, so its one answer is all there is (${total} transaction${total === 1 ? '' : 's'}); no further page was asked for\n`);
+    notice(f.io, settings, 'NOT_PAGINATED', `--all: the server's list carries no has_more or next_cursor, so its one answer is all there is (${total} transaction${total === 1 ? '' : 's'}); no further page was asked for`);
   } else if (showProgress) err(f.io, `${total} transaction${total === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}\n`);
 }

@@ -215,5 +215,5 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
   }
   let secretText: string | undefined;
   if (secret) secretText = show ? secret : '(saved to the profile; --show-secret prints it)';
-  await printRecord(f.io, { ...endpoint, ...(secret && show ? { signing_secret: secret } : {}) }, fieldsOf(endpoint, secretText), settings, { required: ['webhook_id', 'url'] });
+  await printRecord(f.io, { ...endpoint, ...(secret && show ? { signing_secret: secret } : {}) }, fieldsOf(endpoint, secretText), settings, { required: ['webhook_id', 'url'], keepSecrets: Boolean(secret && show) });
 }

@@ -110,8 +110,11 @@ export function apiErrorFromResponse(res: Pick<ApiResponse, 'status' | 'headers'
     code: said.code ?? `HTTP_${res.status}`,
     message: `${common.method} ${request.path} answered HTTP ${res.status}${what}`,
     details: said.details,
-    hint: res.status === 404 || res.status === 405
+    // A 404 that says something is about the resource (the server read the path); a bare one
+    // may be a path this server does not have.
+    hint: res.status === 405 || (res.status === 404 && said.message === undefined)
       ? 'this server may not offer this endpoint, or the base URL is wrong (it must include /api/v1)'
-      : said.message === undefined && res.status < 500 ? 'a proxy or a server that is not the Partner API may have answered: check the base URL (vouchers doctor)' : undefined,
+      : res.status === 404 ? 'check the id and the path; another partner\'s resources are not visible to you'
+        : said.message === undefined && res.status < 500 ? 'a proxy or a server that is not the Partner API may have answered: check the base URL (vouchers doctor)' : undefined,
   });
 }

@@ -297,7 +297,7 @@ export function createClient(options: ClientOptions): ApiClient {
         response.data = parsed;
         return response as ApiResponse<T>;
       }
-      const checked = validateResponse({ method, path, status: response.status, data: parsed, text: response.text, traceId: response.traceId, endpoint: await schemas?.(), schema: opts.schema, strict: options.strictContract });
+      const checked = validateResponse({ method, path, status: response.status, data: parsed, text: response.text, traceId: response.traceId, endpoint: await schemas?.(), schema: opts.schema, strict: options.strictContract, idempotencyKey });
       response.data = checked.data;
       if (checked.list) response.list = checked.list;
       if (checked.drift) {

@@ -14,8 +14,19 @@ import { CliError } from '../errors/index.js';
 /** A 2xx body that does not match the contract, in strict mode: the server differs from this CLI. */
 export class ContractMismatchError extends CliError {
   override readonly name = 'ContractMismatch';
-  constructor(message: string, readonly traceId: string | undefined, readonly issues: string[]) {
-    super('unexpected', message, 'the server differs from the contract this CLI knows; see the raw body with: vouchers api --raw METHOD PATH; without --strict-contract (and VOUCHERS_STRICT_CONTRACT) the answer is shown with a warning');
+  constructor(
+    message: string,
+    readonly traceId: string | undefined,
+    readonly issues: string[],
+    /** The write was executed (a 2xx to POST, PUT, DELETE): sending it again must reuse its idempotency key. */
+    readonly executed = false,
+    /** The body as received (to name what the write created). */
+    readonly body: unknown = undefined,
+    readonly idempotencyKey: string | undefined = undefined,
+  ) {
+    super('unexpected', message, executed
+      ? `it was executed: do not send it again as a new request${idempotencyKey ? `; the same request with the idempotency key ${idempotencyKey} replays this answer` : ''}; without --strict-contract (and VOUCHERS_STRICT_CONTRACT) the answer is shown with a warning`
+      : 'the server differs from the contract this CLI knows; see the raw body with: vouchers api --raw METHOD PATH; without --strict-contract (and VOUCHERS_STRICT_CONTRACT) the answer is shown with a warning');
   }
   override get code(): string {
     return 'CONTRACT_MISMATCH';
@@ -111,6 +122,8 @@ export interface ValidationTarget {
   schema?: z.ZodType;
   /** A difference fails the call (ContractMismatchError) instead of being reported. */
   strict?: boolean;
+  /** The write's idempotency key, named in a strict failure (the write was executed). */
+  idempotencyKey?: string;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
@@ -269,11 +282,14 @@ export function validateResponse(t: ValidationTarget): Validated {
   const fields = [...new Set([...grouped.values()].map((g) => g.field))];
 
   if (t.strict) {
+    // A 2xx to a write means it was executed: say so first, so nobody sends it again.
+    const write = !['GET', 'HEAD', 'OPTIONS'].includes(t.method.toUpperCase());
+    const done = write ? `${where} was executed (HTTP ${t.status}), but its answer` : `the HTTP ${t.status} response of ${where}`;
     if (t.data === undefined) {
-      throw new ContractMismatchError(`the HTTP ${t.status} response of ${where} has ${shapeIssues[shapeIssues.length - 1]}; the contract expects a JSON ${isList ? 'list' : 'object'}${trace}`, t.traceId, issues);
+      throw new ContractMismatchError(`${done} has ${shapeIssues[shapeIssues.length - 1]}; the contract expects a JSON ${isList ? 'list' : 'object'}${trace}`, t.traceId, issues, write, t.data, t.idempotencyKey);
     }
     const shown = issues.slice(0, 3).join('; ') + (issues.length > 3 ? `; and ${issues.length - 3} more` : '');
-    throw new ContractMismatchError(`the HTTP ${t.status} response of ${where} does not match the contract: ${shown}${trace}`, t.traceId, issues);
+    throw new ContractMismatchError(`${done} does not match the contract: ${shown}${trace}`, t.traceId, issues, write, t.data, t.idempotencyKey);
   }
   const shown = issues.slice(0, 5).join('; ') + (issues.length > 5 ? `; and ${issues.length - 5} more` : '');
   const message = `${where} answered in a shape that differs from the contract this version of vouchers knows: ${shown}. Shown as received${trace}`;

@@ -15,27 +15,59 @@ export function fitsLayout(record: unknown, required: readonly string[]): boolea
 /** Field names of free text in any server's words: shortened first on a narrow terminal. */
 const TEXTY = /(^|_)(description|name|title|summary|memo|note|notes|reference|url|path|message|comment|label|details?)$/i;
 
-/** Columns for records of an unknown shape: every field seen, in order; nested values (JSON) may be shortened and left out first. */
-export function genericColumns(rows: readonly unknown[]): Column<unknown>[] {
+/** Field names that are never shortened in a generic table: ids, amounts, statuses, codes, currencies, times. */
+const WHOLE = /(^|_)(id|ref|key|amount|balance|total|price|value|currency|ccy|status|state|kind|type|code|count|quantity|at|time|date|timestamp)$/i;
+const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
+const NUMERIC = /^-?\d+(\.\d+)?$/;
+
+/** How a value of a record of unknown shape reads in a table or TSV: lists of scalars joined, times compact, the rest as JSON. */
+function shown(value: unknown): unknown {
+  if (Array.isArray(value) && value.every((v) => v === null || typeof v !== 'object')) return value.join(', ');
+  if (typeof value === 'string' && ISO_TIME.test(value)) return value.replace('T', ' ').replace(/\.\d+(?=Z$)/, '');
+  return value;
+}
+
+/**
+ * The fields of records of unknown shape, merged in a stable order: a field first seen in a
+ * later record goes right after the field that precedes it there, so `order_id` keeps its
+ * place whether or not the first record has one.
+ */
+export function mergedFields(rows: readonly unknown[]): string[] {
   const fields: string[] = [];
-  const nested = new Set<string>();
   for (const row of rows) {
     if (row === null || typeof row !== 'object' || Array.isArray(row)) {
       if (!fields.includes('value')) fields.push('value');
       continue;
     }
-    for (const [k, v] of Object.entries(row as Record<string, unknown>)) {
-      if (!fields.includes(k)) fields.push(k);
-      if (v !== null && typeof v === 'object') nested.add(k);
+    let previous: string | undefined;
+    for (const k of Object.keys(row)) {
+      if (!fields.includes(k)) {
+        const at = previous === undefined ? 0 : fields.indexOf(previous) + 1;
+        fields.splice(at, 0, k);
+      }
+      previous = k;
     }
   }
-  return fields.map((field) => ({
-    field,
-    header: field.toUpperCase(),
-    get: (row: unknown) => (row !== null && typeof row === 'object' && !Array.isArray(row) ? (row as Record<string, unknown>)[field] : field === 'value' ? row : undefined),
-    shrink: nested.has(field) || TEXTY.test(field),
-    ...(nested.has(field) ? { priority: 1 } : {}),
-  }));
+  return fields;
+}
+
+/** Columns for records of an unknown shape: every field seen; nested values (JSON) may be shortened and left out first. */
+export function genericColumns(rows: readonly unknown[]): Column<unknown>[] {
+  const fields = mergedFields(rows);
+  const valueOf = (row: unknown, field: string) => (row !== null && typeof row === 'object' && !Array.isArray(row) ? (row as Record<string, unknown>)[field] : field === 'value' ? row : undefined);
+  return fields.map((field) => {
+    const values = rows.map((r) => valueOf(r, field)).filter((v) => v !== undefined && v !== null && v !== '');
+    const nested = values.some((v) => typeof v === 'object' && !(Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')));
+    const numeric = values.length > 0 && values.every((v) => typeof v === 'number' || (typeof v === 'string' && NUMERIC.test(v)));
+    return {
+      field,
+      header: field.toUpperCase(),
+      get: (row: unknown) => shown(valueOf(row, field)),
+      shrink: nested || (!numeric && !WHOLE.test(field)) || TEXTY.test(field),
+      ...(numeric ? { align: 'right' as const } : {}),
+      ...(nested ? { priority: 1 } : {}),
+    };
+  });
 }
 
 /** A record of an unknown shape as labelled fields: each of its own fields, nested values as JSON. */
@@ -45,22 +77,28 @@ export function genericFields(record: unknown): RecordField[] {
 }
 
 /**
- * The first rows of a list, looked at before printing: all of an array, the first row of an
+ * The first rows of a list, looked at before printing: all of an array, up to `max` of an
  * async iterable (which is then replayed in full).
  */
-export async function peekRows<T>(rows: Iterable<T> | AsyncIterable<T>, wanted: boolean): Promise<{ rows: Iterable<T> | AsyncIterable<T>; seen: T[] }> {
-  if (!wanted) return { rows, seen: [] };
+export async function peekRows<T>(rows: Iterable<T> | AsyncIterable<T>, max: number): Promise<{ rows: Iterable<T> | AsyncIterable<T>; seen: T[] }> {
+  if (max <= 0) return { rows, seen: [] };
   if (Array.isArray(rows)) return { rows, seen: rows as T[] };
   if (Symbol.iterator in rows) {
     const all = [...(rows as Iterable<T>)];
     return { rows: all, seen: all };
   }
   const it = (rows as AsyncIterable<T>)[Symbol.asyncIterator]();
-  const first = await it.next();
-  if (first.done) return { rows: [], seen: [] };
+  const seen: T[] = [];
+  let done = false;
+  while (seen.length < max) {
+    const n = await it.next();
+    if (n.done) { done = true; break; }
+    seen.push(n.value);
+  }
   const replay = (async function* () {
-    yield first.value;
+    yield* seen;
+    if (done) return;
     for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
   })();
-  return { rows: replay, seen: [first.value] };
+  return { rows: replay, seen };
 }

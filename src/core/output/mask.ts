@@ -35,15 +35,26 @@ export function isSecretField(key: string): boolean {
   return /(^|_)secret(_|$)/.test(k) || /(^|_)(password|passphrase|private_key)$/.test(k);
 }
 
-function walk(value: unknown, mask: (key: string, v: unknown) => unknown | typeof KEEP, depth = 0): unknown {
+function walk(value: unknown, mask: (key: string, v: unknown, siblings: Record<string, unknown>) => unknown | typeof KEEP, depth = 0): unknown {
   if (depth > 32 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => walk(v, mask, depth + 1));
+  const record = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
-    const masked = mask(k, v);
-    out[k] = masked === KEEP ? walk(v, mask, depth + 1) : masked;
+  for (const [k, v] of Object.entries(record)) {
+    const masked = mask(k, v, record);
+    // defineProperty: a parsed `__proto__` key stays a plain field.
+    Object.defineProperty(out, k, { value: masked === KEEP ? walk(v, mask, depth + 1) : masked, enumerable: true, writable: true, configurable: true });
   }
   return out;
+}
+
+/**
+ * An error's `code` (`{"code": "NOT_FOUND", "message": …}`): words joined by `_` or `.`
+ * (or one lower-case word) next to a `message`. A voucher code (`X7K2Q9ZT`, `SBX-7K2Q-…`)
+ * never has that shape, so it stays masked.
+ */
+function isErrorCode(key: string, v: unknown, siblings: Record<string, unknown>): boolean {
+  return key === 'code' && typeof v === 'string' && typeof siblings.message === 'string' && (/^[A-Za-z]+([_.][A-Za-z0-9]+)+$/.test(v) || /^[a-z]+$/.test(v));
 }
 
 const KEEP = Symbol('keep');
@@ -60,7 +71,7 @@ function maskScalar(key: string, v: unknown, pin: boolean): unknown {
  */
 export function maskCodes<T>(value: T, reveal = false): T {
   if (reveal) return value;
-  return walk(value, (k, v) => (isCodeField(k) && (v === null || typeof v !== 'object') ? maskScalar(k, v, isPinField(k)) : KEEP)) as T;
+  return walk(value, (k, v, siblings) => (isCodeField(k) && (v === null || typeof v !== 'object') && !isErrorCode(k, v, siblings) ? maskScalar(k, v, isPinField(k)) : KEEP)) as T;
 }
 
 /** Secrets masked wherever they sit in `value` (first and last few characters at most). */

@@ -238,7 +238,8 @@ function rawOrValue<T>(col: Column<T>, row: T): unknown {
  * is printed; a field only the server's records carry is taken.
  */
 async function shapeRows<T>(rows: Iterable<T> | AsyncIterable<T>, columns: Column<T>[], settings: OutputSettings, required: string[] | undefined): Promise<{ rows: Iterable<unknown> | AsyncIterable<unknown>; columns: Column<unknown>[] }> {
-  const peeked = await peekRows(rows, required !== undefined || settings.fields !== undefined);
+  // Records of another shape are laid out from what the first page shows (up to 200 rows of a stream).
+  const peeked = await peekRows(rows, required !== undefined ? 200 : settings.fields !== undefined ? 1 : 0);
   let cols = columns as Column<unknown>[];
   let out: Iterable<unknown> | AsyncIterable<unknown> = peeked.rows;
   if (required && peeked.seen.length > 0 && !peeked.seen.every((r) => fitsLayout(r, required))) {
@@ -251,7 +252,9 @@ async function shapeRows<T>(rows: Iterable<T> | AsyncIterable<T>, columns: Colum
     const missing = unknown.filter((f) => !keys.has(f));
     if (missing.length > 0) {
       const available = [...new Set([...cols.map((c) => c.field), ...keys])];
-      throw new UsageError(`unknown field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, `available: ${available.join(', ')}`);
+      // Names of this version's layout that the server's own records do not carry.
+      const ours = cols !== (columns as Column<unknown>[]) && missing.some((f) => columns.some((c) => c.field === f));
+      throw new UsageError(`unknown field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}${ours ? ' (this server names its fields otherwise)' : ''}`, `available: ${available.join(', ')}`);
     }
   }
   return { rows: out, columns: cols };
@@ -353,10 +356,10 @@ export interface RecordField {
  * Print one resource: aligned `label  value` lines on a TTY, `field\tvalue` lines when
  * piped, the raw record as JSON with --json.
  */
-export async function printRecord(io: IO, record: unknown, fields: RecordField[], settings: OutputSettings, options: { required?: string[] } = {}): Promise<void> {
+export async function printRecord(io: IO, record: unknown, fields: RecordField[], settings: OutputSettings, options: { required?: string[]; keepSecrets?: boolean } = {}): Promise<void> {
   if (options.required && !fitsLayout(record, options.required)) {
-    // A record of a shape this CLI does not know: its own fields, secrets masked.
-    record = maskSecrets(record);
+    // A record of a shape this CLI does not know: its own fields, secrets masked (unless asked for).
+    if (!options.keepSecrets) record = maskSecrets(record);
     fields = genericFields(record);
   }
   if (settings.fields) {

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveOutput } from '../../../src/core/output/options.js';
 import { isCodeField, maskCodes, maskSecrets } from '../../../src/core/output/mask.js';
+import { mergedFields } from '../../../src/core/output/generic.js';
 import { printList, printRecord, type Column } from '../../../src/core/output/print.js';
 import { testIO } from '../../helpers/io.js';
 
@@ -50,6 +51,20 @@ describe('records of a shape this version does not know', () => {
     await expect(print(OTHER, 'tsv', { fields: 'nope' })).rejects.toMatchObject({ kind: 'usage', message: 'unknown field: nope' });
   });
 
+  it('keep a stable column order: a field first seen in a later record keeps its place', async () => {
+    const rows = [
+      { id: 'txn_2', kind: 'payout', amount: '-5.00', posted_at: '2026-11-23T10:00:00.123Z' },
+      { id: 'txn_1', kind: 'debit', amount: '-25.00', order_id: 'ord_981234', posted_at: '2026-11-23T09:00:00Z' },
+    ];
+    expect(mergedFields(rows)).toEqual(['id', 'kind', 'amount', 'order_id', 'posted_at']);
+    expect(mergedFields([rows[1], rows[0]])).toEqual(['id', 'kind', 'amount', 'order_id', 'posted_at']);
+    const csv = await print(rows, 'csv');
+    expect(csv.split('\n')[0]).toBe('id,kind,amount,order_id,posted_at');
+    // CSV keeps the raw values; TSV and tables show times compactly and lists joined.
+    expect(csv).toContain('2026-11-23T10:00:00.123Z');
+    expect(await print([{ id: 'p', countries: ['DE', 'FR'], posted_at: '2026-11-23T10:00:00.123Z' }], 'tsv')).toBe('p\tDE, FR\t2026-11-23 10:00:00Z\n');
+  });
+
   it('a single record of another shape is shown field by field', async () => {
     const io = testIO();
     const settings = resolveOutput(io, {}, false);
@@ -71,5 +86,9 @@ describe('masking by field name', () => {
     expect(masked.currency_code).toBe('USD');
     expect(maskCodes(order, true)).toBe(order);
     expect(JSON.stringify(maskSecrets({ a: { webhook_secret: 'whsec_abcdefghijklmnopqrstuvwxyz' } }))).not.toContain('ghijklmnop');
+    // An error's code is an identifier, not a voucher code; a voucher's code stays masked even next to a message.
+    expect(maskCodes({ error: { code: 'NOT_FOUND', message: 'no such order' } })).toEqual({ error: { code: 'NOT_FOUND', message: 'no such order' } });
+    expect(maskCodes({ code: 'X7K2Q9ZT', message: 'enjoy' }).code).toBe('••••••••Q9ZT');
+    expect(maskCodes({ code: 'SBX-7K2Q-0NZP-C5RA', message: 'enjoy' }).code).toBe('••••••••C5RA');
   });
 });
