@@ -212,6 +212,31 @@ describe.each(['decisions', 'document'] as const)('the %s dialect', (dialect) =>
     }
   });
 
+  it('--strict-contract on a write that was executed names what it made, and hints only a replay with the same key', async () => {
+    const before = Object.keys(sb.state.orders).length;
+    const r = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--strict-contract', '--idempotency-key', `strict-${dialect}`]);
+    expect(Object.keys(sb.state.orders)).toHaveLength(before + 1);
+    if (!document) {
+      expect(r.code).toBe(0);
+      return;
+    }
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/order ord_\d+ was placed and paid; POST \/orders \(createOrder\) was executed \(HTTP 200\)/);
+    expect(r.stderr).toContain(`the same request with the idempotency key strict-${dialect} replays this answer`);
+    expect(r.stderr).not.toContain('vouchers api --raw');
+    // The replay it points to orders nothing again.
+    await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--idempotency-key', `strict-${dialect}`]);
+    expect(Object.keys(sb.state.orders)).toHaveLength(before + 1);
+  });
+
+  it('orders create --dry-run never says the balance suffices without reading it', async () => {
+    const r = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--dry-run', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    const report = JSON.parse(r.stdout) as { sufficient_funds: boolean | null; total_amount: number };
+    expect(report.total_amount).toBe(10);
+    expect(report.sufficient_funds).toBe(document ? null : true);
+  });
+
   it('--json keeps stdout one JSON document and the warning a JSON line on stderr', async () => {
     const r = await cli(['wallets', 'list', '--json']);
     expect(r.code).toBe(0);
