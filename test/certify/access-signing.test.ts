@@ -1,0 +1,36 @@
+import { describe, expect, it } from 'vitest';
+import { ACCESS_CHECKS } from '../../src/certify/checks/access.js';
+import { SIGNING_CHECKS } from '../../src/certify/checks/signing.js';
+import { runChecks } from './helpers.js';
+
+describe('access and signing checks against the embedded sandbox', () => {
+  it('pass, each with the trace IDs of its requests', async () => {
+    const run = await runChecks([...ACCESS_CHECKS, ...SIGNING_CHECKS]);
+    for (const r of run.results) {
+      expect(r.status, `${r.id}: ${r.message}`).toBe('pass');
+      expect(r.trace_ids.length, r.id).toBeGreaterThan(0);
+      for (const t of r.trace_ids) expect(t).toMatch(/^[0-9a-f]{32}$/);
+    }
+    expect(run.result('signing.path-variant').message).toContain('"full"');
+    expect(run.result('signing.tampered').message).toContain('401');
+    expect(run.warnings).toEqual([]);
+  });
+
+  it('fail with expected and actual when the profile signs the other path variant', async () => {
+    const run = await runChecks(SIGNING_CHECKS, { only: ['signing.path-variant'] });
+    expect(run.result('signing.path-variant').status).toBe('pass');
+    // The sandbox verifies `full`; a context that signs `relative` is told which to use.
+    const wrong = await runChecks([{ ...SIGNING_CHECKS.find((c) => c.id === 'signing.path-variant')!, run: (ctx) => SIGNING_CHECKS.find((c) => c.id === 'signing.path-variant')!.run({ ...ctx, signingPath: 'relative' }) }]);
+    const r = wrong.result('signing.path-variant');
+    expect(r.status).toBe('fail');
+    expect(r.message).toContain('the server verifies signing path "full", the profile signs "relative"');
+    expect(r.expected).toBe('signing.path full');
+    expect(r.reproduce).toContain('vouchers profiles set');
+  });
+
+  it('--only and --skip leave checks out as skipped, with the reason', async () => {
+    const run = await runChecks(ACCESS_CHECKS, { skip: ['access.clock'], only: ['access'] });
+    expect(run.result('access.clock')).toMatchObject({ status: 'skip', message: 'left out by --only/--skip' });
+    expect(run.result('access.credentials').status).toBe('pass');
+  });
+});

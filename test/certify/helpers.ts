@@ -1,0 +1,57 @@
+/**
+ * Running certify checks in tests: the embedded sandbox environment (as `certify --sandbox`
+ * builds it) and the runner, with the results back. A test may pass its own checks, needs
+ * or profile (e.g. a webhook secret for the target group).
+ */
+import { systemClock } from '../../src/core/time/clock.js';
+import type { ResolvedProfile } from '../../src/core/config/types.js';
+import { systemIds } from '../../src/factory.js';
+import { openEnvironment, type Environment, type EnvironmentOptions } from '../../src/certify/environment.js';
+import { runChecklist, runWarnings } from '../../src/certify/runner.js';
+import type { CheckDef, CheckResult } from '../../src/certify/types.js';
+
+/** A profile as `resolveProfile` gives it when nothing is configured. */
+export function emptyProfile(extra: Partial<ResolvedProfile> = {}): ResolvedProfile {
+  return {
+    name: 'default', exists: false, base_url: undefined, api_key: undefined, api_secret: undefined, webhook_secret: undefined,
+    signing_path: 'full', limits: { orders_per_minute: 100, general_per_hour: 1000 }, timeout_ms: 30_000, max_retries: 3,
+    production: false, admin_url: undefined, admin_token: undefined, sources: {},
+    ...extra,
+  } as ResolvedProfile;
+}
+
+export interface CertifyRun {
+  results: CheckResult[];
+  warnings: string[];
+  env: Environment;
+  /** The result of one check, by id (fails the test when missing). */
+  result(id: string): CheckResult;
+}
+
+/**
+ * Run `checks` against a fresh embedded sandbox (or the given mode and profile). The
+ * environment is closed afterwards unless `keepOpen` (then call `run.env.close()`).
+ */
+export async function runChecks(checks: readonly CheckDef[], options: Partial<EnvironmentOptions> & { only?: string[]; skip?: string[]; keepOpen?: boolean; timeoutMs?: number } = {}): Promise<CertifyRun> {
+  const controller = new AbortController();
+  const env = await openEnvironment({
+    mode: 'sandbox', profile: emptyProfile(), clock: systemClock, ids: systemIds, signal: controller.signal, ...options,
+  });
+  try {
+    const results = await runChecklist({
+      checks, only: options.only, skip: options.skip, needs: env.needs, context: env.context, signal: controller.signal,
+      defaultTimeoutMs: options.timeoutMs ?? 30_000, now: () => Date.now(),
+    }, env.recorder);
+    const warnings = runWarnings(results, env.recorder, { webhooksExpected: env.needs.webhooks === true, eventsReceived: env.listener?.events.length ?? 0, clockOffsetSeconds: env.context.shared.clockOffsetSeconds });
+    return {
+      results, warnings, env,
+      result: (id) => {
+        const r = results.find((x) => x.id === id);
+        if (!r) throw new Error(`no result for ${id}; ran: ${results.map((x) => x.id).join(', ')}`);
+        return r;
+      },
+    };
+  } finally {
+    if (!options.keepOpen) await env.close();
+  }
+}
