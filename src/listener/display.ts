@@ -116,9 +116,15 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
   };
   /** Event lines waiting for their first forward result, by event id. */
   const waiting = new Map<string, { line: string; timer: NodeJS.Timeout }>();
+  // One warning per event type and way of differing: later events like it are marked on their line only.
+  const warned = new Set<string>();
   const warnMarked = (entry: InboxEntry) => {
     const warning = markWarning(entry, options.forwardWaitMs !== undefined);
-    if (warning) io.stderr.write(`${ce.yellow('Warning:')} ${warning}\n`);
+    if (!warning) return;
+    const key = `${entry.envelope.event}\u0000${isUnknownType(entry)}\u0000${driftOf(entry).map((d) => d.split(':')[0]).join('\u0000')}`;
+    if (warned.has(key)) return;
+    warned.add(key);
+    io.stderr.write(`${ce.yellow('Warning:')} ${warning} (later ${displayText(entry.envelope.event)} events that differ the same way are only marked)\n`);
   };
   const release = (eventId: string, suffix: string) => {
     const w = waiting.get(eventId);

@@ -39,7 +39,11 @@ describe('listen display: events that differ from the contract', () => {
     expect(out[2]).not.toMatch(/differs|unknown/);
     expect(err).toHaveLength(2);
     expect(err[0]).toBe(`Warning: ${hexEventId(1)} (order.delivered) differs from the contract: data.reference: missing. `
-      + `It was accepted and stored as received; details: vouchers events show ${hexEventId(1)}\n`);
+      + `It was accepted and stored as received; details: vouchers events show ${hexEventId(1)} (later order.delivered events that differ the same way are only marked)\n`);
+    // Another event that differs the same way: marked, not warned about again.
+    display.activity({ kind: 'event', entry: entry(documentDelivered(7), { drift: ['data.reference: missing'] }) });
+    expect(err).toHaveLength(2);
+    expect(out[3]).toMatch(/\(differs from contract\)\n$/);
     expect(err[1]).toMatch(new RegExp(`^Warning: ${hexEventId(2)} \\(order\\.expired\\) is of a type this version of vouchers does not know .*accepted and stored as received`));
   });
 
