@@ -101,6 +101,8 @@ export interface Shared {
   cacheHit?: PlacedOrder;
   /** Offset of the server's clock from ours, in seconds (server − local), when known. */
   clockOffsetSeconds?: number;
+  /** Our listener is registered as the partner's webhook endpoint and verifies with its secret (webhooks.register). */
+  webhookRegistered?: boolean;
 }
 
 export interface RecordedRequest {

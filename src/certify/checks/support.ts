@@ -2,6 +2,7 @@
 import { getProduct } from '../../api/catalog.js';
 import { createOrder, type OrderResponse } from '../../api/orders.js';
 import { listWallets } from '../../api/wallets.js';
+import { registerWebhook } from '../../api/webhooks.js';
 import { amountValue, toMinor } from '../../contract/money-format.js';
 import { ApiError } from '../../core/errors/index.js';
 import { CheckFailure, CheckSkip } from '../outcome.js';
@@ -63,4 +64,45 @@ export function placedOf(res: OrderResponse): PlacedOrder {
 /** Milliseconds to allow for asynchronous work that takes `realMs` at the server's real pace. */
 export function scaled(ctx: CheckContext, realMs: number): number {
   return Math.max(2_000, Math.round(realMs * ctx.timeScale));
+}
+
+export interface ListenerRegistration {
+  /** HTTP status of the registration that gave the secret (201 created, 200 updated). */
+  status: number;
+  webhook_id: string | undefined;
+  /** The URL the server now delivers to. */
+  url: string;
+  /** Whether an existing endpoint's secret had to be rotated to learn one. */
+  rotated: boolean;
+  traceId: string | undefined;
+}
+
+/**
+ * Register our listener as the partner's webhook endpoint (POST /webhooks with its URL) and
+ * have it verify deliveries with the signing secret the answer carries. An existing endpoint
+ * answers without a secret: it is then registered again with `rotate_secret` (the old secret
+ * stays valid for the rotation window). Sets `ctx.shared.webhookRegistered`. Skips without a
+ * listener; fails when no secret comes back. The secret is never returned or printed.
+ */
+export async function registerListener(ctx: CheckContext): Promise<ListenerRegistration> {
+  const listener = ctx.listener;
+  if (!listener) throw new CheckSkip('no listener runs here: webhook deliveries cannot reach this machine');
+  ctx.shared.webhookRegistered = false;
+  const url = listener.url;
+  let rotated = false;
+  let res = await registerWebhook(ctx.client, { url }, { signal: ctx.signal });
+  if (typeof res.data?.signing_secret !== 'string' || res.data.signing_secret === '') {
+    res = await registerWebhook(ctx.client, { url, rotate_secret: true }, { signal: ctx.signal });
+    rotated = true;
+  }
+  const secret = res.data?.signing_secret;
+  if (typeof secret !== 'string' || secret === '') {
+    throw new CheckFailure('POST /webhooks answered without a signing secret, so deliveries cannot be verified', {
+      expected: 'signing_secret in the answer (on creation, or with rotate_secret: true)', actual: `HTTP ${res.status} without a secret`,
+      reproduce: `vouchers webhooks register --url ${url}`,
+    });
+  }
+  listener.setSecrets([secret]);
+  ctx.shared.webhookRegistered = true;
+  return { status: res.status, webhook_id: res.data?.webhook_id, url: res.data?.url ?? url, rotated, traceId: res.traceId };
 }
