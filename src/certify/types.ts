@@ -8,6 +8,7 @@ import type { ApiClient } from '../core/http/types.js';
 import type { Clock } from '../core/time/clock.js';
 import type { AdminTarget } from '../commands/sandbox/admin-client.js';
 import type { SigningPathVariant } from '../core/signer/request.js';
+import type { ContractDrift } from '../core/http/validate.js';
 import type { CertifyListener } from './listener.js';
 import type { RawSender } from './raw.js';
 
@@ -81,6 +82,10 @@ export interface CheckContext {
   shared: Shared;
   /** A reservation about the current check, kept in its result (a pass becomes a warn). */
   warn(message: string): void;
+  /** Every request of the run so far, all checks (the runner's recorder): for report.trace-ids. */
+  requests?: () => readonly RecordedRequest[];
+  /** Every difference from the contract the client saw so far: for report.contract. */
+  drifts?: () => readonly ContractDrift[];
 }
 
 export interface PlacedOrder {

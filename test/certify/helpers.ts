@@ -8,7 +8,7 @@ import type { ResolvedProfile } from '../../src/core/config/types.js';
 import { systemIds } from '../../src/factory.js';
 import { openEnvironment, type Environment, type EnvironmentOptions } from '../../src/certify/environment.js';
 import { runChecklist, runWarnings } from '../../src/certify/runner.js';
-import type { CheckDef, CheckResult } from '../../src/certify/types.js';
+import type { CheckContext, CheckDef, CheckResult } from '../../src/certify/types.js';
 
 /** A profile as `resolveProfile` gives it when nothing is configured. */
 export function emptyProfile(extra: Partial<ResolvedProfile> = {}): ResolvedProfile {
@@ -32,14 +32,25 @@ export interface CertifyRun {
  * Run `checks` against a fresh embedded sandbox (or the given mode and profile). The
  * environment is closed afterwards unless `keepOpen` (then call `run.env.close()`).
  */
-export async function runChecks(checks: readonly CheckDef[], options: Partial<EnvironmentOptions> & { only?: string[]; skip?: string[]; keepOpen?: boolean; timeoutMs?: number } = {}): Promise<CertifyRun> {
+export interface RunChecksOptions extends Partial<EnvironmentOptions> {
+  only?: string[];
+  skip?: string[];
+  keepOpen?: boolean;
+  timeoutMs?: number;
+  /** Context fields in place of the environment's (e.g. no operator surface, or drifts to report). */
+  context?: Partial<Omit<CheckContext, 'warn' | 'signal'>>;
+}
+
+export async function runChecks(checks: readonly CheckDef[], options: RunChecksOptions = {}): Promise<CertifyRun> {
   const controller = new AbortController();
   const env = await openEnvironment({
     mode: 'sandbox', profile: emptyProfile(), clock: systemClock, ids: systemIds, signal: controller.signal, ...options,
   });
   try {
     const results = await runChecklist({
-      checks, only: options.only, skip: options.skip, needs: env.needs, context: env.context, signal: controller.signal,
+      checks, only: options.only, skip: options.skip, needs: env.needs, signal: controller.signal,
+      // The run's record, as the command gives it to the report's own checks.
+      context: { ...env.context, requests: () => env.recorder.all, drifts: () => env.drifts, ...options.context },
       defaultTimeoutMs: options.timeoutMs ?? 30_000, now: () => Date.now(),
     }, env.recorder);
     const warnings = runWarnings(results, env.recorder, { webhooksExpected: env.needs.webhooks === true, eventsReceived: env.listener?.events.length ?? 0, clockOffsetSeconds: env.context.shared.clockOffsetSeconds });
