@@ -1,0 +1,230 @@
+/**
+ * The pretty reporter: certify as a person watches it. Writes to stdout or stderr, as the
+ * command decides (stderr when another reporter has stdout).
+ *
+ * On a terminal: a live line per check (an ora spinner while it runs, then its status,
+ * duration and what was seen), and at the end a table of every result (id, status, duration,
+ * message, and the trace ID of each failure) fitted to the terminal's width, each failure's
+ * expected / actual / reproduce command / trace IDs, the run's warnings and the verdict.
+ *
+ * Piped (or TERM=dumb): plain lines, no colour, no spinner, one per check as it ends:
+ *
+ *   PASS access.credentials  12 ms  GET /wallets answered 200
+ *
+ * then each failure's details, the run's warnings and the verdict:
+ *
+ *   Certification passed: 28 passed, 2 warnings, 3 skipped
+ *
+ * Text from the run (messages, a server's answers) is escaped: nothing a terminal would act on.
+ */
+import { Chalk, type ChalkInstance } from 'chalk';
+import { escapeText } from '../../listener/printable.js';
+import { colorEnabled, type IO } from '../../core/io/io.js';
+import { layoutTable, MIN_COLUMN_WIDTH } from '../../core/output/print.js';
+import { startSpinner, type Spinner } from '../../core/output/spinner.js';
+import type { CertifyReport } from '../report.js';
+import type { CheckDef, CheckResult, CheckStatus } from '../types.js';
+import { STATUS_WORD, extraWarnings, formatDuration, verdictText } from './common.js';
+
+export interface PrettyOptions {
+  io: IO;
+  /** The stream written to: stdout, or stderr when another reporter writes to stdout. */
+  stream: 'stdout' | 'stderr';
+  /** false with --no-color (NO_COLOR, FORCE_COLOR, TERM=dumb and a non-TTY stream are checked here anyway). */
+  color?: boolean;
+}
+
+/** What `begin` announces. */
+export interface PrettyRunInfo {
+  mode: 'sandbox' | 'profile';
+  baseUrl: string;
+  /** The profile's name in profile mode. */
+  profile?: string | null;
+  /** How many checks the checklist has (skipped ones included). */
+  checks: number;
+}
+
+export interface PrettyReporter {
+  /** The run starts: one line naming the server and how many checks (optional). */
+  begin(info: PrettyRunInfo): void;
+  /** A check starts (skipped checks never start: their result comes alone). */
+  start(check: Pick<CheckDef, 'id' | 'title'>): void;
+  /** A check ended (or was skipped). */
+  result(result: CheckResult): void;
+  /**
+   * The run is over: the summary (on a terminal, the table), the failures' details, the
+   * run's warnings and the verdict. Results of the report not given to `result` are
+   * printed first, so `finish` alone prints a whole run.
+   */
+  finish(report: CertifyReport): Promise<void>;
+  /** Stop the spinner without a summary (Ctrl-C). Safe to call more than once. */
+  stop(): Promise<void>;
+}
+
+/** Glyphs of the live lines on a terminal. */
+const SYMBOL: Record<CheckStatus, string> = { pass: '✔', warn: '!', fail: '✖', skip: '-' };
+
+function paint(status: CheckStatus, text: string, c: ChalkInstance): string {
+  switch (status) {
+    case 'pass': return c.green(text);
+    case 'warn': return c.yellow(text);
+    case 'fail': return c.red(text);
+    case 'skip': return c.dim(text);
+  }
+}
+
+/** Free text for a terminal line: every character a terminal may act on escaped. */
+const safe = (text: string) => escapeText(text);
+
+/** Cut `text` to `width` characters, the last one an ellipsis. */
+function cut(text: string, width: number): string {
+  const chars = [...text];
+  return chars.length <= width ? text : chars.slice(0, Math.max(0, width - 1)).join('') + '…';
+}
+
+/** The plain line of a result: `PASS access.credentials  12 ms  GET /wallets answered 200`. */
+export function plainLine(r: CheckResult): string {
+  return `${STATUS_WORD[r.status]} ${safe(r.id)}  ${formatDuration(r.duration_ms)}  ${safe(r.message)}`;
+}
+
+/** An IO whose stderr is the chosen stream (what startSpinner writes to and checks for a TTY). */
+function ioOn(io: IO, stream: 'stdout' | 'stderr'): IO {
+  if (stream === 'stderr') return io;
+  return Object.create(io, {
+    stderr: { value: io.stdout, enumerable: true },
+    stderrIsTTY: { value: io.stdoutIsTTY, enumerable: true },
+  }) as IO;
+}
+
+/** The lines that explain a failure: what failed, expected, actual, the reproduce command, the trace IDs. */
+function failureLines(r: CheckResult, c: ChalkInstance): string[] {
+  const label = (l: string) => c.dim(`  ${l.padEnd(10)} `);
+  const block = (l: string, text: string) => text.split(/\r?\n/).map((line, i) => (i === 0 ? label(l) : ' '.repeat(13)) + safe(line));
+  return [
+    `${c.red(safe(r.id))} failed: ${safe(r.message)}`,
+    ...(r.expected !== undefined ? block('expected:', r.expected) : []),
+    ...(r.actual !== undefined ? block('actual:', r.actual) : []),
+    ...(r.reproduce !== undefined ? block('reproduce:', r.reproduce) : []),
+    ...(r.trace_ids.length > 0 ? [label('trace IDs:') + r.trace_ids.map(safe).join(' ')] : []),
+  ];
+}
+
+export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
+  const io = ioOn(options.io, options.stream);
+  const tty = io.stderrIsTTY && io.env.TERM !== 'dumb';
+  const color = tty && colorEnabled(io, 'stderr', options.color === false);
+  const c = new Chalk({ level: color ? 1 : 0 });
+  const write = (text: string) => { io.stderr.write(text); };
+  const shown = new Set<string>();
+  let spinner: Spinner | undefined;
+  // start/result are called synchronously by the runner; the spinner loads ora on demand.
+  let chain: Promise<void> = Promise.resolve();
+  const queue = (step: () => Promise<void> | void) => {
+    chain = chain.then(step);
+  };
+
+  const stopSpinner = () => {
+    spinner?.stop();
+    spinner = undefined;
+  };
+
+  const liveLine = (r: CheckResult): string => {
+    if (!tty) return plainLine(r);
+    const id = safe(r.id);
+    const time = formatDuration(r.duration_ms);
+    // One terminal line: the message is cut to what is left (the table and details show it whole).
+    const room = Math.max(MIN_COLUMN_WIDTH, io.columns - 1 - [...`${SYMBOL[r.status]} ${id}  ${time}  `].length);
+    const message = cut(safe(r.message), room);
+    return `${paint(r.status, SYMBOL[r.status], c)} ${id}  ${c.dim(time)}  ${r.status === 'skip' ? c.dim(message) : message}`;
+  };
+
+  const printResult = (r: CheckResult) => {
+    shown.add(r.id);
+    const lines = [liveLine(r), ...extraWarnings(r).map((w) => `  ${c.yellow('warning:')} ${safe(w)}`)];
+    write(lines.join('\n') + '\n');
+  };
+
+  const table = async (report: CertifyReport) => {
+    const failedTraces = report.checks.some((r) => r.status === 'fail' && r.trace_ids.length > 0);
+    const cols: { head: string; get: (r: CheckResult) => string; shrink: boolean; align?: 'right'; priority?: number; style?: (t: string, r: CheckResult) => string }[] = [
+      { head: 'ID', get: (r) => safe(r.id), shrink: false },
+      { head: 'STATUS', get: (r) => r.status, shrink: false, style: (t, r) => paint(r.status, t, c) },
+      { head: 'TIME', get: (r) => (r.status === 'skip' ? '' : formatDuration(r.duration_ms)), shrink: false, align: 'right' },
+      { head: 'MESSAGE', get: (r) => safe(r.message), shrink: true },
+    ];
+    // The failing request is the last one a check made; every trace ID is in the details below.
+    if (failedTraces) {
+      cols.push({
+        head: 'TRACE ID',
+        get: (r) => (r.status === 'fail' && r.trace_ids.length > 0 ? safe(r.trace_ids[r.trace_ids.length - 1]!) + (r.trace_ids.length > 1 ? ` (+${r.trace_ids.length - 1})` : '') : ''),
+        shrink: false,
+        priority: 0,
+      });
+    }
+    const texts = report.checks.map((r) => cols.map((col) => col.get(r)));
+    const natural = cols.map((col, i) => Math.max(col.head.length, ...texts.map((t) => [...t[i]!].length)));
+    const layout = layoutTable(cols.map((col, i) => ({ natural: natural[i]!, shrink: col.shrink, priority: col.priority })), io.columns);
+    const { default: Table } = await import('cli-table3');
+    const t = new Table({
+      head: layout.shown.map((i, n) => c.bold(cut(cols[i]!.head, layout.widths[n]!))),
+      style: { head: [], border: [], compact: true },
+      colAligns: layout.shown.map((i) => cols[i]!.align ?? 'left'),
+      wordWrap: false,
+    });
+    report.checks.forEach((r, row) => {
+      t.push(layout.shown.map((i, n) => {
+        const text = cut(texts[row]![i]!, layout.widths[n]!);
+        const style = cols[i]!.style;
+        return style && text ? style(text, r) : text;
+      }));
+    });
+    write(t.toString() + '\n');
+  };
+
+  return {
+    begin(info) {
+      queue(() => {
+        const where = info.mode === 'sandbox' ? `the embedded sandbox at ${info.baseUrl}` : `${info.profile ? `profile "${safe(info.profile)}": ` : ''}${safe(info.baseUrl)}`;
+        write(`${c.bold('Certifying')} ${where} (${info.checks} check${info.checks === 1 ? '' : 's'})\n`);
+      });
+    },
+    start(check) {
+      queue(async () => {
+        stopSpinner();
+        if (!tty) return;
+        spinner = await startSpinner(io, `${safe(check.id)}  ${c.dim(safe(check.title))}`, { color });
+      });
+    },
+    result(r) {
+      queue(() => {
+        stopSpinner();
+        printResult(r);
+      });
+    },
+    async finish(report) {
+      queue(async () => {
+        stopSpinner();
+        for (const r of report.checks) if (!shown.has(r.id)) printResult(r);
+        const out: string[] = [];
+        if (tty && report.checks.length > 0) {
+          write('\n');
+          await table(report);
+        }
+        if (report.checks.length === 0) out.push('No check ran.');
+        const failures = report.checks.filter((r) => r.status === 'fail');
+        for (const r of failures) out.push('', ...failureLines(r, c));
+        if (report.warnings.length > 0) {
+          out.push('', ...report.warnings.map((w) => `${c.yellow('Warning:')} ${safe(w)}`));
+        }
+        const verdict = verdictText(report);
+        out.push('', report.result === 'passed' ? c.bold.green(verdict) : c.bold.red(verdict));
+        write(out.join('\n') + '\n');
+      });
+      await chain;
+    },
+    async stop() {
+      queue(stopSpinner);
+      await chain.catch(() => undefined);
+    },
+  };
+}
