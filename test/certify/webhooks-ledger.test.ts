@@ -4,6 +4,7 @@ import { LIFECYCLE_CHECKS } from '../../src/certify/checks/lifecycle.js';
 import { REPORT_CHECKS } from '../../src/certify/checks/report.js';
 import { placeOrder } from '../../src/certify/checks/support.js';
 import { WEBHOOK_CHECKS } from '../../src/certify/checks/webhooks.js';
+import { ApiError } from '../../src/core/errors/index.js';
 import type { ApiClient } from '../../src/core/http/types.js';
 import type { ContractDrift } from '../../src/core/http/validate.js';
 import type { CheckDef } from '../../src/certify/types.js';
@@ -152,8 +153,17 @@ describe('webhook, lifecycle, ledger and report checks against the embedded sand
   });
 
   it('ledger checks without a baseline or orders skip with the reason', async () => {
-    const run = await runChecks(LEDGER.filter((c) => c.id !== 'ledger.filter-by-order'));
+    /** A server that refuses every order (as one whose signature the profile gets wrong). */
+    const refusing = (client: ApiClient): ApiClient => ({
+      request: (o) => (o.method === 'POST' && o.path === '/orders'
+        ? Promise.reject(new ApiError({ status: 401, name: 'InvalidSignature', code: 'INVALID_SIGNATURE', message: 'signature does not match' }))
+        : client.request(o)),
+      close: () => client.close(),
+    });
+    const run = await runChecks(LEDGER.map((c) => ({ ...c, run: (ctx: Parameters<CheckDef['run']>[0]) => c.run({ ...ctx, client: refusing(ctx.client) }) })), { skip: ['ledger.baseline'] });
     expect(run.result('ledger.wallet-balance')).toMatchObject({ status: 'skip', message: 'no balance was recorded before ordering (ledger.baseline did not run)' });
     expect(run.result('ledger.order-transactions')).toMatchObject({ status: 'skip', message: 'no order was placed by this run' });
+    // Placing orders is what other checks prove: without two to compare, the filter check says why it cannot run.
+    expect(run.result('ledger.filter-by-order')).toMatchObject({ status: 'skip', message: 'this run has fewer than two orders to compare, and another could not be placed: signature does not match' });
   });
 });
