@@ -5,6 +5,7 @@
  *   npm run bench                 all benchmarks
  *   npm run bench -- startup      only start-up
  *   npm run bench -- memory       only memory
+ *   npm run bench -- certify      only the certification run (certify --sandbox)
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -43,6 +44,26 @@ if (!only || only === 'startup') {
 }
 
 if (!only || only === 'memory') rows.push(...await benchTransactionsMemory());
+
+if (!only || only === 'certify') {
+  // The whole certification against the embedded sandbox: "well under a minute" is the
+  // budget, so its ratio is to one minute (the median of 3 runs).
+  const { spawnSync } = await import('node:child_process');
+  const configDir = mkdtempSync(join(tmpdir(), 'vouchers-bench-certify-'));
+  const times = [];
+  try {
+    for (let i = 0; i < 3; i++) {
+      const t0 = performance.now();
+      const r = spawnSync(process.execPath, [join(root, 'bin/vouchers.js'), 'certify', '--sandbox', '--reporter', 'json', '--reporter', 'pretty'], { env: { ...process.env, VOUCHERS_CONFIG_DIR: configDir, NO_COLOR: '1' }, encoding: 'utf8' });
+      times.push(performance.now() - t0);
+      if (r.status !== 0) throw new Error(`certify --sandbox exited ${r.status}:\n${r.stderr}`);
+    }
+  } finally {
+    rmSync(configDir, { recursive: true, force: true });
+  }
+  const median = times.sort((a, b) => a - b)[1] / 1000;
+  rows.push({ name: 'certify --sandbox (ratio to 60 s)', value: median, unit: 's', ratio: median / 60, budget: 0.5 });
+}
 
 let failed = 0;
 const width = Math.max(...rows.map((r) => r.name.length));

@@ -11,6 +11,7 @@ import type { AdminTarget } from '../commands/sandbox/admin-client.js';
 import { isLoopbackHost } from '../commands/listen/register.js';
 import type { ResolvedProfile } from '../core/config/types.js';
 import { createClient } from '../core/http/client.js';
+import { DEFAULT_BACKOFF } from '../core/http/retry.js';
 import type { ContractDrift } from '../core/http/validate.js';
 import type { RequestLog } from '../core/journal/types.js';
 import type { Clock } from '../core/time/clock.js';
@@ -121,9 +122,13 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
     };
     const client = createClient({
       baseUrl, apiKey, apiSecret, signingPath,
-      // Pacing stays on (the server's limits are real); retries and timeouts as the CLI's.
-      limits: profile.limits, timeoutMs: profile.timeout_ms, maxRetries: profile.max_retries,
+      // No client-side pacing: a run makes a few dozen requests, and a pacer that saw a 429
+      // would hold every later check for the server's whole reset window.
+      limits: null, timeoutMs: profile.timeout_ms, maxRetries: profile.max_retries,
       clock: options.clock, ids: options.ids, requestLog, signal: options.signal,
+      // A certification run does not sit out a long Retry-After (a 429 after failed
+      // authentications says a minute): the check fails with it, and the others go on.
+      backoff: { ...DEFAULT_BACKOFF, capMs: 2_000, maxRetryAfterMs: 5_000 },
       onDrift: (d) => { drifts.push(d); },
     });
     closers.push(() => client.close());

@@ -90,10 +90,15 @@ export async function runChecklist(options: RunOptions, recorder: Recorder): Pro
         reject(deadline.signal.reason);
       }, timeoutMs);
     });
+    let onStop: (() => void) | undefined;
     const stopped = new Promise<never>((_, reject) => {
-      if (options.signal.aborted) reject(options.signal.reason);
-      options.signal.addEventListener('abort', () => reject(options.signal.reason), { once: true });
+      onStop = () => reject(options.signal.reason);
+      if (options.signal.aborted) onStop();
+      else options.signal.addEventListener('abort', onStop, { once: true });
     });
+    // Nobody awaits these once the check ended: keep their rejections from being unhandled.
+    timedOut.catch(() => undefined);
+    stopped.catch(() => undefined);
     let result: CheckResult;
     try {
       const ctx: CheckContext = { ...options.context, signal, warn: (m) => { warnings.push(m); } };
@@ -104,6 +109,7 @@ export async function runChecklist(options: RunOptions, recorder: Recorder): Pro
       if (options.signal.aborted) {
         recorder.end();
         clearTimeout(timer);
+        if (onStop) options.signal.removeEventListener('abort', onStop);
         break;
       }
       if (e instanceof CheckSkip) {
@@ -114,6 +120,7 @@ export async function runChecklist(options: RunOptions, recorder: Recorder): Pro
       }
     } finally {
       clearTimeout(timer);
+      if (onStop) options.signal.removeEventListener('abort', onStop);
       recorder.end();
     }
     result.duration_ms = Math.max(0, Math.round(options.now() - started));
@@ -129,14 +136,25 @@ export async function runChecklist(options: RunOptions, recorder: Recorder): Pro
  * webhook received although webhook checks ran, a clock far off.
  */
 export function runWarnings(results: readonly CheckResult[], recorder: Recorder, extra: { webhooksExpected: boolean; eventsReceived: number; clockOffsetSeconds?: number }): string[] {
+  // Webhooks are expected only once the endpoint was registered (webhooks.register passed).
+  const registered = results.some((r) => r.id === 'webhooks.register' && (r.status === 'pass' || r.status === 'warn'));
   const warnings: string[] = [];
   const answered = recorder.all.filter((r) => r.status !== null);
-  if (answered.length > 0 && answered.every((r) => r.status === 401)) {
-    warnings.push(`every request was answered 401: the server refused these credentials, so no check says anything about the integration`);
+  // Refused throughout: 401, then the 429s a server gives after too many failed authentications.
+  const refusedAll = answered.some((r) => r.status === 401) && answered.every((r) => r.status === 401 || r.status === 429);
+  if (refusedAll) {
+    warnings.push(`every request was answered 401 (or 429 after too many refusals): the server refused these credentials, so no check says anything about the integration`);
   }
   const webhookChecksRan = results.some((r) => r.status !== 'skip' && /^(webhooks|orders\.cache-miss|lifecycle)\./.test(r.id));
-  if (extra.webhooksExpected && webhookChecksRan && extra.eventsReceived === 0) {
+  if (extra.webhooksExpected && registered && webhookChecksRan && extra.eventsReceived === 0) {
     warnings.push('no webhook was received at all: deliveries do not reach the listener (is the URL reachable from the server? see --public-url)');
+  }
+  // Failed authentications are rate-limited (the `auth` class): once refused, later checks
+  // see 429s that say nothing about them.
+  const firstRefusal = recorder.all.findIndex((r) => r.status === 401);
+  const limitedAfter = firstRefusal < 0 ? 0 : recorder.all.slice(firstRefusal).filter((r) => r.status === 429).length;
+  if (limitedAfter > 0 && !refusedAll) {
+    warnings.push(`${limitedAfter} request(s) were answered 429 after requests were refused with 401: the server limits failed authentications, so checks after the first failures may fail for that alone; fix those first and run again after a minute`);
   }
   if (extra.clockOffsetSeconds !== undefined && Math.abs(extra.clockOffsetSeconds) > 60) {
     warnings.push(`this machine's clock is ${Math.abs(Math.round(extra.clockOffsetSeconds))} s ${extra.clockOffsetSeconds > 0 ? 'behind' : 'ahead of'} the server's: signed requests fail beyond 300 s; sync the clock`);

@@ -18,6 +18,7 @@ export interface NounEntry {
 export const COMMANDS: NounEntry[] = [
   { name: 'demo', summary: 'Walk through the whole API flow against an embedded sandbox (a few seconds)', load: async () => (await import('./demo/index.js')).registerDemo },
   { name: 'profiles', summary: 'Saved profiles: base URL, credentials, webhook secret, limits', load: async () => (await import('./profiles/index.js')).registerProfiles },
+  { name: 'certify', summary: 'Run the sandbox certification checklist and report it (pretty, JSON, JUnit, markdown)', load: async () => (await import('./certify/index.js')).registerCertify },
   { name: 'doctor', summary: 'Check that this machine can call the API, with a fix for each problem', load: async () => (await import('./doctor/index.js')).registerDoctor },
   { name: 'listen', summary: 'Receive, verify, store and forward webhook deliveries locally', load: async () => (await import('./listen/index.js')).registerListen },
   { name: 'events', summary: 'Read the local event inbox; replay an event to your app', load: async () => (await import('./events/index.js')).registerEvents },

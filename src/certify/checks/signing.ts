@@ -4,7 +4,7 @@
  * signature still creates nothing; the status tells whether the signature was accepted.
  */
 import { SIGNING_PATH_VARIANTS, type SigningPathVariant } from '../../core/signer/request.js';
-import { CheckFailure } from '../outcome.js';
+import { CheckFailure, CheckSkip } from '../outcome.js';
 import type { RawRequest, RawResponse } from '../raw.js';
 import type { CheckContext, CheckDef } from '../types.js';
 import { placeOrder, requireProduct } from './support.js';
@@ -12,14 +12,35 @@ import { placeOrder, requireProduct } from './support.js';
 /** An order the server refuses after checking the signature: nothing is created either way. */
 const PROBE: RawRequest = { method: 'POST', path: '/orders', body: { items: [] } };
 
-const signatureAccepted = (res: RawResponse) => res.status !== 401;
+/**
+ * Whether the server accepted the signature: any answer but 401 (and those that say
+ * nothing about it: the credentials refused, the address refused, a rate limit).
+ */
+function signatureAccepted(res: RawResponse): boolean {
+  if (res.code === 'AUTHENTICATION_FAILED' || res.status === 403) {
+    throw new CheckSkip(`the credentials were refused first (${describe(res)}): the signature cannot be told apart (see access.credentials)`);
+  }
+  if (res.status === 429) {
+    throw new CheckFailure(`not checked: the server answered 429 (rate limited${res.headers['retry-after'] ? `, retry after ${res.headers['retry-after']} s` : ''})`, { expected: 'an answer about the signature', actual: describe(res) });
+  }
+  return res.status !== 401;
+}
 
 function describe(res: RawResponse): string {
   return `HTTP ${res.status}${res.code ? ` ${res.code}` : ''}`;
 }
 
+/**
+ * The probes are stamped with the server's time when access.clock measured how far ours is
+ * off, so each tests what it names (a bad signature, a stale timestamp) and not our clock.
+ */
+function onServerTime(ctx: CheckContext, request: RawRequest): RawRequest {
+  const offset = Math.round(ctx.shared.clockOffsetSeconds ?? 0);
+  return offset === 0 ? request : { ...request, timestampOffset: (request.timestampOffset ?? 0) + offset };
+}
+
 async function mustBeRefused(ctx: CheckContext, request: RawRequest, what: string, expectedCode: string): Promise<{ message: string }> {
-  const res = await ctx.raw.send(request);
+  const res = await ctx.raw.send(onServerTime(ctx, request));
   if (signatureAccepted(res)) {
     throw new CheckFailure(`the server accepted ${what}`, { expected: `HTTP 401 ${expectedCode}`, actual: describe(res), reproduce: `vouchers sign POST /orders --body '{"items":[]}' (then change the body or the timestamp)` });
   }
@@ -63,7 +84,7 @@ export const SIGNING_CHECKS: CheckDef[] = [
     async run(ctx) {
       const accepted: SigningPathVariant[] = [];
       for (const variant of SIGNING_PATH_VARIANTS) {
-        if (signatureAccepted(await ctx.raw.send({ ...PROBE, variant }))) accepted.push(variant);
+        if (signatureAccepted(await ctx.raw.send(onServerTime(ctx, { ...PROBE, variant })))) accepted.push(variant);
       }
       if (accepted.length === 0) {
         throw new CheckFailure('the server refused both signing path variants: the API secret may be wrong', { expected: `a variant accepted (the profile signs ${ctx.signingPath})`, actual: 'HTTP 401 for full and for relative' });

@@ -1,0 +1,48 @@
+/** `vouchers certify`: registration only; the checklist loads when it runs. */
+import type { RegisterCommand } from '../types.js';
+
+const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
+
+export const registerCertify: RegisterCommand = (program, f) => {
+  const cmd = program.command('certify')
+    .description('Run the sandbox certification checklist (signing, idempotency, orders, webhooks, ledger) and report it')
+    .option('--sandbox', 'certify against the embedded sandbox (in-process, every check; the CI job)')
+    .option('--reporter <name[=file]>', 'pretty (default), json, junit or markdown; =FILE writes it to a file; repeat for several', collect)
+    .option('--out <file>', 'the file of the one --reporter given (same as --reporter NAME=FILE)')
+    .option('--only <ids>', 'run only these checks: comma-separated ids or groups (e.g. signing,orders.cache-hit)')
+    .option('--skip <ids>', 'leave out these checks: comma-separated ids or groups')
+    .option('--list', 'print the checklist (id, title, what it needs, what it proves) and run nothing')
+    .option('--webhook-target <url>', 'also certify your own webhook receiver at URL (signed with the profile\'s webhook secret)')
+    .option('--public-url <url>', 'URL the server delivers webhooks to, forwarded to the local listener (a tunnel)')
+    .option('--listen-port <n>', 'port of the local webhook listener (default: a free one)')
+    .option('--timeout <duration>', 'longest the whole run may take (default 5m)')
+    .option('--json', 'shorthand for --reporter json');
+  cmd.addHelpText('after', `
+Without --sandbox, the checks run against the server of the profile (--profile NAME, or the
+current one): a partner's real sandbox, or a local \`vouchers sandbox start\` (whose profile
+carries the operator surface, so every check can run). Checks that need the operator
+surface, webhooks reaching this machine (--public-url) or your receiver (--webhook-target)
+are skipped with the reason. A profile marked production is refused (exit 2).
+
+Reporters: --reporter NAME[=FILE], repeatable. pretty goes to the terminal; json, junit and
+markdown go to stdout, or to FILE. At most one reporter writes to stdout (pretty then moves
+to stderr).
+
+Exit codes: 0 every check passed (warnings and skips allowed), 9 a check failed, 2 usage or
+a production profile, 130 interrupted (the sandbox and listener it started are stopped).
+
+Examples:
+  $ vouchers certify --sandbox
+  $ vouchers certify --sandbox --reporter pretty --reporter junit=certify.xml
+  $ vouchers certify --profile local --reporter markdown=certification.md
+  $ vouchers certify --profile acme-sandbox --public-url https://abc.tunnel.example --listen-port 8787
+  $ vouchers certify --sandbox --webhook-target http://127.0.0.1:3000/webhooks
+  $ vouchers certify --list
+  $ vouchers certify --sandbox --only signing,idempotency
+
+See docs/certify.md for every check and the report formats.`);
+  cmd.action(async (opts) => {
+    const { run } = await import('./run.js');
+    await run(f, opts);
+  });
+};

@@ -1,0 +1,131 @@
+/**
+ * `vouchers certify`: open the environment (the embedded sandbox, or the profile's server),
+ * run the checklist with a live reporter, write every report asked for, and exit by the
+ * verdict: 0 passed, 9 a check failed, 2 usage or a production profile, 130 Ctrl-C. The
+ * sandbox and listener it started are stopped whatever happens.
+ */
+import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { dirname, resolve } from 'node:path';
+import { CHECKLIST } from '../../certify/checklist.js';
+import { openEnvironment } from '../../certify/environment.js';
+import { buildReport } from '../../certify/report.js';
+import { createPrettyReporter, renderReport } from '../../certify/reporters/index.js';
+import { runChecklist, runWarnings } from '../../certify/runner.js';
+import type { CheckDef } from '../../certify/types.js';
+import { CertificationError, InterruptedError, UsageError } from '../../core/errors/index.js';
+import { formatDuration } from '../../core/http/duration.js';
+import { err, out } from '../../core/io/io.js';
+import { resolveOutput } from '../../core/output/options.js';
+import { printList, type Column } from '../../core/output/print.js';
+import type { Factory } from '../../factory.js';
+import { VERSION } from '../../version.js';
+import { buildOptions, type CertifyFlags, type CertifyOptions } from './options.js';
+
+const NEEDS: Record<string, string> = { admin: 'operator surface', webhooks: 'webhooks', target: '--webhook-target' };
+
+const LIST_COLUMNS: Column<CheckDef>[] = [
+  { field: 'id', header: 'ID' },
+  { field: 'title', header: 'TITLE', shrink: true },
+  { field: 'needs', header: 'NEEDS', get: (c) => (c.needs ?? []).map((n) => NEEDS[n] ?? n).join(', '), priority: 1 },
+  { field: 'proves', header: 'PROVES', shrink: true, priority: 0, wide: true },
+];
+
+async function printChecklist(f: Factory, flags: CertifyFlags): Promise<void> {
+  const settings = resolveOutput(f.io, { json: flags.json }, f.globals().color !== false);
+  const rows = CHECKLIST.map((c) => ({ id: c.id, title: c.title, needs: c.needs ?? [], required: c.required !== false, proves: c.proves }));
+  if (settings.format === 'json') {
+    await out(f.io, JSON.stringify(rows, null, 2) + '\n');
+    return;
+  }
+  await printList(f.io, [...CHECKLIST], LIST_COLUMNS, settings);
+}
+
+/** A report file, written whole or not at all (a temporary file renamed into place). */
+async function writeReportFile(cwd: string, file: string, text: string): Promise<string> {
+  const path = resolve(cwd, file);
+  await mkdir(dirname(path), { recursive: true });
+  const tmp = `${path}.${globalThis.crypto.randomUUID()}.tmp`;
+  await writeFile(tmp, text, { mode: 0o644 });
+  await rename(tmp, path);
+  return path;
+}
+
+export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
+  const options: CertifyOptions = buildOptions(flags, CHECKLIST);
+  if (options.list) {
+    await printChecklist(f, flags);
+    return;
+  }
+  const { io } = f;
+  const profile = await f.profile();
+  if (profile.production && (options.mode === 'profile' || f.globals().profile !== undefined)) {
+    throw new UsageError(`profile "${profile.name}" is marked production: certification runs against a sandbox only`, 'run it against your sandbox profile (--profile NAME), or the embedded sandbox (--sandbox)');
+  }
+  if (options.mode === 'profile' && !profile.base_url) {
+    throw new UsageError('no server to certify: there is no profile with a base URL', 'certify the embedded sandbox with --sandbox, or pick a profile with --profile NAME (vouchers sandbox start writes a "local" one)');
+  }
+
+  // The whole run: Ctrl-C, or the --timeout running out.
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(new Error('timeout')), options.timeoutMs);
+  const signal = AbortSignal.any([io.signal, deadline.signal]);
+  const color = f.globals().color !== false;
+  const pretty = options.reporters.pretty ? createPrettyReporter({ io, stream: options.reporters.pretty, color }) : undefined;
+  const startedAt = f.clock.now();
+  let env;
+  try {
+    env = await openEnvironment({
+      mode: options.mode, profile, clock: f.clock, ids: f.ids, signal,
+      listenPort: options.listenPort, publicUrl: options.publicUrl, webhookTarget: options.webhookTarget,
+      cliPrefix: options.mode === 'profile' ? ['--profile', profile.name] : [],
+    });
+  } catch (e) {
+    clearTimeout(timer);
+    throw e;
+  }
+  let results;
+  try {
+    const recorder = env.recorder;
+    const drifts = env.drifts;
+    results = await runChecklist({
+      checks: CHECKLIST, only: options.only, skip: options.skip, needs: env.needs,
+      context: { ...env.context, requests: () => recorder.all, drifts: () => drifts },
+      signal, defaultTimeoutMs: 60_000, now: () => f.clock.now(),
+      onStart: (c) => pretty?.start(c),
+      onResult: (r) => pretty?.result(r),
+    }, recorder);
+  } finally {
+    clearTimeout(timer);
+    await env.close();
+  }
+  if (io.signal.aborted) {
+    await pretty?.stop();
+    throw new InterruptedError('certification interrupted: the sandbox and listener it started are stopped; nothing was written');
+  }
+  const warnings = runWarnings(results, env.recorder, {
+    webhooksExpected: env.needs.webhooks === true,
+    eventsReceived: env.listener?.events.length ?? 0,
+    clockOffsetSeconds: env.context.shared.clockOffsetSeconds,
+  });
+  const timedOut = deadline.signal.aborted;
+  if (timedOut) warnings.unshift(`the run stopped after --timeout ${formatDuration(options.timeoutMs)}: ${CHECKLIST.length - results.length} check(s) did not run`);
+  const report = buildReport({ startedAt, finishedAt: f.clock.now(), target: env.target, version: VERSION, warnings, results });
+  if (timedOut) report.result = 'failed';
+  await pretty?.finish(report);
+  for (const r of options.reporters.documents) {
+    const text = renderReport(r.name, report);
+    if (r.file === null) await out(io, text);
+    else {
+      const path = await writeReportFile(io.cwd, r.file, text);
+      err(io, `Wrote the ${r.name} report to ${path}\n`);
+    }
+  }
+  if (report.result === 'failed') {
+    const failed = results.filter((r) => r.status === 'fail').map((r) => r.id);
+    throw new CertificationError(
+      timedOut ? `certification did not finish within ${formatDuration(options.timeoutMs)}${failed.length ? ` and ${failed.length} check(s) failed: ${failed.join(', ')}` : ''}`
+        : `certification failed: ${failed.length} of ${results.length} checks failed (${failed.join(', ')})`,
+      'each failure above shows what was expected, what came, its trace IDs and a command that repeats the request',
+    );
+  }
+}

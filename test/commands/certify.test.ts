@@ -1,0 +1,188 @@
+/**
+ * `vouchers certify` end to end: the embedded sandbox passes every check; a local sandbox
+ * profile broken on purpose fails the matching checks (the others still run) with exit 9;
+ * reporters write where they are told; a production profile is refused; Ctrl-C cleans up.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { CertifyReport } from '../../src/certify/report.js';
+import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import { runCli, tempConfigDir, type CliResult } from '../helpers/run-cli.js';
+import { FAST_LIMITS, profileDir } from '../helpers/sandbox.js';
+
+const BIN = fileURLToPath(new URL('../../bin/vouchers.js', import.meta.url));
+const SANDBOX_CODE = /SBX-[0-9A-Z]{4}-[0-9A-Z]{4}/;
+
+function reportOf(r: CliResult): CertifyReport {
+  return JSON.parse(r.stdout) as CertifyReport;
+}
+
+const statusOf = (report: CertifyReport, id: string) => report.checks.find((c) => c.id === id)?.status;
+
+let sb: SandboxHandle | undefined;
+afterEach(async () => {
+  await sb?.close();
+  sb = undefined;
+});
+
+/** A sandbox and a "local" profile as `vouchers sandbox start` writes it (with the operator surface). */
+async function localSandbox(extra: Record<string, unknown> = {}): Promise<{ sb: SandboxHandle; configDir: string }> {
+  sb = await startSandbox({ port: 0, host: '127.0.0.1', timeScale: 0.02, quiet: true, limits: FAST_LIMITS });
+  const configDir = await profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: sb.adminToken, ...extra });
+  return { sb, configDir };
+}
+
+async function admin(target: SandboxHandle, method: string, path: string, body?: unknown): Promise<void> {
+  const res = await fetch(target.adminUrl + path, { method, headers: { authorization: `Bearer ${target.adminToken}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  expect(res.status, await res.clone().text()).toBeLessThan(300);
+}
+
+describe('vouchers certify', () => {
+  it('--sandbox passes every check it can run, with trace IDs, and writes the reports asked for', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vouchers-certify-test-'));
+    const r = await runCli(['certify', '--sandbox', '--reporter', 'json', '--reporter', `junit=${join(dir, 'certify.xml')}`, '--reporter', `markdown=${join(dir, 'certify.md')}`]);
+    expect(r.code, r.stderr).toBe(0);
+    const report = reportOf(r);
+    expect(report.result).toBe('passed');
+    expect(report.target.mode).toBe('sandbox');
+    expect(report.summary.failed).toBe(0);
+    // Everything but the partner's own receiver runs in the embedded sandbox.
+    for (const c of report.checks) {
+      if (c.id.startsWith('target.')) expect(c.status, c.id).toBe('skip');
+      else expect(['pass', 'warn'], `${c.id}: ${c.message}`).toContain(c.status);
+    }
+    // Every check that called the API has the trace IDs of its requests.
+    for (const c of report.checks.filter((x) => x.requests.length > 0)) {
+      expect(c.trace_ids.length, c.id).toBeGreaterThan(0);
+      for (const t of c.trace_ids) expect(t).toMatch(/^[0-9a-f]{32}$/);
+    }
+    expect(readFileSync(join(dir, 'certify.xml'), 'utf8')).toContain('<testsuite');
+    expect(readFileSync(join(dir, 'certify.md'), 'utf8')).toContain(report.target.api_key);
+    expect(r.stderr).toContain(`Wrote the junit report to ${join(dir, 'certify.xml')}`);
+    for (const text of [r.stdout, r.stderr, readFileSync(join(dir, 'certify.xml'), 'utf8'), readFileSync(join(dir, 'certify.md'), 'utf8')]) {
+      expect(text).not.toMatch(SANDBOX_CODE);
+      expect(text).not.toMatch(/whsec_[A-Za-z0-9]{8,}/);
+      expect(text).not.toMatch(/sk_test_[A-Za-z0-9]{8,}/);
+    }
+  });
+
+  it('--list prints the checklist and runs nothing', async () => {
+    const r = await runCli(['certify', '--list']);
+    expect(r.code).toBe(0);
+    for (const id of ['access.credentials', 'signing.tampered', 'idempotency.retry', 'orders.cache-miss-webhook', 'lifecycle.admin-reject', 'ledger.wallet-balance', 'target.stale', 'report.contract']) {
+      expect(r.stdout).toMatch(new RegExp(`^${id.replace('.', '\\.')}\\t`, 'm'));
+    }
+    const json = JSON.parse((await runCli(['certify', '--list', '--json'])).stdout) as { id: string; proves: string }[];
+    expect(json.every((c) => c.proves.length > 10)).toBe(true);
+  });
+
+  it('refuses bad usage and a production profile with exit 2, before anything runs', async () => {
+    expect((await runCli(['certify', '--sandbox', '--reporter', 'xml'])).code).toBe(2);
+    expect((await runCli(['certify', '--sandbox', '--reporter', 'json', '--reporter', 'junit'])).stderr).toContain('stdout');
+    expect((await runCli(['certify', '--sandbox', '--only', 'nope'])).stderr).toContain('no check or group "nope"');
+    expect((await runCli(['certify', '--sandbox', '--listen-port', '70000'])).code).toBe(2);
+    const { configDir } = await localSandbox({ production: true });
+    const prod = await runCli(['certify', '--profile', 'local'], { configDir });
+    expect(prod.code).toBe(2);
+    expect(prod.stderr).toContain('is marked production');
+    const both = await runCli(['certify', '--sandbox', '--profile', 'local'], { configDir });
+    expect(both.code).toBe(2);
+    expect(Object.keys(sb!.state.orders)).toHaveLength(0);
+  });
+
+  it('a local sandbox profile runs every check but the receiver\'s, through its operator surface', async () => {
+    const { configDir } = await localSandbox();
+    const r = await runCli(['certify', '--profile', 'local', '--json'], { configDir });
+    expect(r.code, r.stderr).toBe(0);
+    const report = reportOf(r);
+    expect(report.target).toMatchObject({ mode: 'profile', profile: 'local', base_url: sb!.baseUrl });
+    expect(report.checks.filter((c) => c.status === 'skip').map((c) => c.id).every((id) => id.startsWith('target.'))).toBe(true);
+  });
+
+  describe('against a local sandbox profile broken on purpose: the matching checks fail, the others still run, exit 9', () => {
+    it('the signing path variant set to the other one', async () => {
+      const { configDir } = await localSandbox({ signing: { path: 'relative' } });
+      const r = await runCli(['certify', '--profile', 'local', '--json'], { configDir });
+      expect(r.code).toBe(9);
+      const report = reportOf(r);
+      const variant = report.checks.find((c) => c.id === 'signing.path-variant')!;
+      expect(variant.status).toBe('fail');
+      expect(variant.message).toContain('the server verifies signing path "full", the profile signs "relative"');
+      expect(statusOf(report, 'access.credentials')).toBe('pass');
+      expect(statusOf(report, 'access.clock')).toBe('pass');
+      expect(r.stderr).toContain('certification failed');
+    });
+
+    it('the sandbox clock advanced 10 minutes', async () => {
+      const { sb: box, configDir } = await localSandbox();
+      await admin(box, 'POST', '/clock/advance', { seconds: 600 });
+      const r = await runCli(['certify', '--profile', 'local', '--json'], { configDir });
+      expect(r.code).toBe(9);
+      const report = reportOf(r);
+      const clock = report.checks.find((c) => c.id === 'access.clock')!;
+      expect(clock.status).toBe('fail');
+      expect(clock.message).toMatch(/clock is (59\d|60\d) s off the server.s/);
+      expect(statusOf(report, 'access.credentials')).toBe('pass');
+      expect(report.warnings.join(" ")).toMatch(/clock is (59\d|60\d) s/);
+    });
+
+    it('the key revoked', async () => {
+      const { sb: box, configDir } = await localSandbox();
+      await admin(box, 'POST', `/keys/${box.apiKey}/revoke`);
+      const r = await runCli(['certify', '--profile', 'local', '--json'], { configDir });
+      expect(r.code).toBe(9);
+      const report = reportOf(r);
+      const credentials = report.checks.find((c) => c.id === 'access.credentials')!;
+      expect(credentials).toMatchObject({ status: 'fail', expected: 'HTTP 2xx to GET /wallets' });
+      expect(credentials.trace_ids[0]).toMatch(/^[0-9a-f]{32}$/);
+      expect(credentials.reproduce).toBe('vouchers --profile local api GET /wallets');
+      expect(report.warnings.join(' ')).toContain('every request was answered 401');
+      expect(report.checks.length).toBeGreaterThan(20);
+    });
+
+    it('the webhook secret wrong, certifying a receiver that verifies with the right one', async () => {
+      const { startListener } = await import('../../src/listener/server.js');
+      const { InboxWriter } = await import('../../src/core/journal/inbox.js');
+      const inbox = await InboxWriter.open(join(mkdtempSync(join(tmpdir(), 'vouchers-certify-receiver-')), 'events.ndjson'));
+      const receiver = await startListener({ host: '127.0.0.1', port: 0, path: '/hooks', secrets: ['whsec_the_right_one_0123456789'], tolerance: 300, inbox, filter: () => true, clock: { now: () => Date.now() } });
+      try {
+        const { configDir } = await localSandbox({ webhook_secret: 'whsec_the_wrong_one_9876543210' });
+        const r = await runCli(['certify', '--profile', 'local', '--only', 'access,target', '--webhook-target', receiver.url, '--json'], { configDir });
+        expect(r.code).toBe(9);
+        const report = reportOf(r);
+        expect(statusOf(report, 'target.valid')).toBe('fail');
+        expect(statusOf(report, 'access.credentials')).toBe('pass');
+        expect(r.stdout + r.stderr).not.toContain('whsec_the_wrong_one_9876543210');
+      } finally {
+        await receiver.close();
+      }
+    });
+  });
+
+  it('Ctrl-C stops at once: exit 130, no stack trace, no temporary folder left', async () => {
+    const tmp = mkdtempSync(join(tmpdir(), 'vouchers-certify-int-'));
+    const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+      const proc = spawn(process.execPath, [BIN, 'certify', '--sandbox'], { env: { ...process.env, TMPDIR: tmp, VOUCHERS_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      let stdout = '';
+      let stderr = '';
+      let sent = false;
+      proc.stdout.on('data', (c: Buffer) => {
+        stdout += c.toString();
+        // Once the ordering checks begin, a sandbox, a listener and orders are in flight.
+        if (!sent && stdout.includes('signing.write-accepted')) { sent = true; proc.kill('SIGINT'); }
+      });
+      proc.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+      proc.once('error', reject);
+      proc.once('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(result.code, result.stderr).toBe(130);
+    expect(result.stderr).toMatch(/interrupted/i);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    expect(result.stdout).not.toContain('Certification passed');
+    expect(readdirSync(tmp)).toEqual([]);
+  });
+});
