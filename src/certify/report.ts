@@ -59,7 +59,11 @@ export function buildReport(input: ReportInput): CertifyReport {
     started_at: new Date(input.startedAt).toISOString(),
     finished_at: new Date(input.finishedAt).toISOString(),
     duration_ms: Math.round(input.finishedAt - input.startedAt),
-    target: input.target,
+    // Field by field: whatever else the caller's object holds never reaches a report.
+    target: {
+      mode: input.target.mode, profile: input.target.profile, base_url: input.target.base_url, api_key: input.target.api_key,
+      signing_path: input.target.signing_path, webhook_url: input.target.webhook_url, webhook_target: input.target.webhook_target,
+    },
     tool: { name: 'vouchers', version: input.version, ...runtimeInfo() },
     summary,
     warnings: input.warnings,

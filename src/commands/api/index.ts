@@ -28,7 +28,7 @@ Examples:
   $ vouchers api POST /orders -d '{"items":[{"product_id":"sbx-instant","denomination":25,"quantity":1}]}'
   $ vouchers api POST /orders -d @order.json --idempotency-key 3f1c0e9a-retry-me
   $ vouchers api GET /products/sbx-async --include
-  $ vouchers api GET /orders/ORDER_ID/vouchers --reveal`);
+  $ vouchers api POST /orders -d '{"items":[{"product_id":"sbx-instant","denomination":10,"quantity":1}]}' --reveal`);
   api.action(async (method: string, path: string, opts) => {
     const { run } = await import('./request.js');
     await run(f, method, path, opts);

@@ -25,8 +25,9 @@ surface, webhooks reaching this machine (--public-url) or your receiver (--webho
 are skipped with the reason. A profile marked production is refused (exit 2).
 
 Reporters: --reporter NAME[=FILE], repeatable. pretty goes to the terminal; json, junit and
-markdown go to stdout, or to FILE. At most one reporter writes to stdout (pretty then moves
-to stderr).
+markdown go to stdout, or to FILE. At most one reporter writes to stdout; pretty is then
+printed only when named too (on stderr). With every reporter writing to a file, pretty
+still shows the run.
 
 Exit codes: 0 every check passed (warnings and skips allowed), 9 a check failed, 2 usage or
 a production profile, 130 interrupted (the sandbox and listener it started are stopped).
