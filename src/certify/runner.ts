@@ -151,8 +151,10 @@ export function runWarnings(results: readonly CheckResult[], recorder: Recorder,
   }
   // Failed authentications are rate-limited (the `auth` class): once refused, later checks
   // see 429s that say nothing about them.
-  const firstRefusal = recorder.all.findIndex((r) => r.status === 401);
-  const limitedAfter = firstRefusal < 0 ? 0 : recorder.all.slice(firstRefusal).filter((r) => r.status === 429).length;
+  // (resilience.rate-limit asks for its 429 on purpose: not counted.)
+  const counted = results.filter((r) => r.id !== 'resilience.rate-limit').flatMap((r) => r.requests);
+  const firstRefusal = counted.findIndex((r) => r.status === 401);
+  const limitedAfter = firstRefusal < 0 ? 0 : counted.slice(firstRefusal).filter((r) => r.status === 429).length;
   if (limitedAfter > 0 && !refusedAll) {
     warnings.push(`${limitedAfter} request(s) were answered 429 after requests were refused with 401: the server limits failed authentications, so checks after the first failures may fail for that alone; fix those first and run again after a minute`);
   }

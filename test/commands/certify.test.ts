@@ -50,6 +50,8 @@ describe('vouchers certify', () => {
     expect(report.result).toBe('passed');
     expect(report.target.mode).toBe('sandbox');
     expect(report.summary.failed).toBe(0);
+    // A clean run raises no run warning (the 429 the rate-limit check asks for is not one).
+    expect(report.warnings).toEqual([]);
     // Everything but the partner's own receiver runs in the embedded sandbox.
     for (const c of report.checks) {
       if (c.id.startsWith('target.')) expect(c.status, c.id).toBe('skip');
