@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Writes docs/commands.md from the built CLI (run `npm run build` first; `npm run docs`
+// Writes docs/commands.md (and the checks tables of docs/certify.md) from the built CLI (run `npm run build` first; `npm run docs`
 // does both). `--check` writes nothing and exits 1 when the checked-in file is stale.
 import { readFile, writeFile } from 'node:fs/promises';
 import { PassThrough } from 'node:stream';
@@ -15,13 +15,19 @@ const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new Pa
 const { program } = await buildProgram(io, (g) => createFactory(io, g));
 const text = renderCommandReference(program);
 
+// docs/certify.md: the per-check tables, from the checklist.
+const [{ CHECKLIST }, { withChecksTable }] = await Promise.all([load('certify/checklist.js'), load('certify/doc-table.js')]);
+const certifyTarget = join(root, 'docs', 'certify.md');
+const certifyPage = withChecksTable(await readFile(certifyTarget, 'utf8'), CHECKLIST);
+
 if (process.argv.includes('--check')) {
   const current = await readFile(target, 'utf8').catch(() => '');
-  if (current !== text) {
-    process.stderr.write('docs/commands.md is stale: run `npm run docs`\n');
+  if (current !== text || (await readFile(certifyTarget, 'utf8')) !== certifyPage) {
+    process.stderr.write('docs/commands.md or docs/certify.md is stale: run `npm run docs`\n');
     process.exit(1);
   }
 } else {
   await writeFile(target, text);
-  process.stdout.write(`wrote ${target}\n`);
+  await writeFile(certifyTarget, certifyPage);
+  process.stdout.write(`wrote ${target} and the checks tables of ${certifyTarget}\n`);
 }
