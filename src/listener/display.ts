@@ -14,7 +14,7 @@ import { driftOf, isUnknownType, type InboxEntry } from '../core/journal/inbox.j
 import type { IO } from '../core/io/io.js';
 import { styleStatus } from '../core/output/format.js';
 import { describeForward } from './forward.js';
-import { displayText, escapeText, safeJson } from './printable.js';
+import { displayText, escapeText, safeJson } from '../core/output/printable.js';
 import { redactCodes } from './redact.js';
 import type { ListenerActivity } from './server.js';
 

@@ -12,7 +12,7 @@
 import * as z from 'zod';
 import { EventId, Timestamp } from '../contract/common.js';
 import { EVENT_DATA, EVENT_TYPES, type EventType } from '../contract/events.js';
-import { isPrintableName, MAX_NAME_LENGTH } from './printable.js';
+import { isPrintableName, MAX_NAME_LENGTH } from '../core/output/printable.js';
 
 const NAME_RULE = `must be 1 to ${MAX_NAME_LENGTH} printable characters (no control or format characters)`;
 

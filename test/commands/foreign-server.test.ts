@@ -21,6 +21,7 @@ beforeAll(async () => {
       return sendJson(res, 200, { items: [{ ref: 'T-1', value: 12.5, ccy: 'USD' }, { ref: 'T-2', value: -3, ccy: 'USD' }] }, h);
     }
     if (req.method === 'GET' && path === '/api/v1/wallets') return sendJson(res, 200, [{ currency: 'USD', balance: 100 }], h);
+    if (req.method === 'GET' && path === '/api/v1/categories') return sendJson(res, 200, [{ id: 'x', title: 'Red\u001b]0;pwned\u0007\u001b[31m text\u202e' }], h);
     if (req.method === 'POST' && path === '/api/v1/orders') { res.writeHead(201, h); res.end(); return; }
     if (req.method === 'GET' && path === '/api/v1/products/down') {
       res.writeHead(502, { ...h, 'content-type': 'text/html' });
@@ -44,6 +45,19 @@ describe('a server of yet another dialect', () => {
     expect(r.stderr).toContain('--all: the server\'s list carries no has_more or next_cursor, so its one answer is all there is (2 transactions)');
     expect(server.requests.length - before).toBe(1);
     expect(r.stderr.match(/^Warning: /gm)).toHaveLength(1);
+  });
+
+  it('a server\'s text that a terminal would act on is printed escaped, in tables and TSV', async () => {
+    for (const argv of [['categories', 'list'], ['categories', 'list', '--output', 'table']]) {
+      const r = await cli(argv);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).not.toMatch(/[\u001b\u0007\u202e]/);
+      expect(r.stdout).toContain('Red\\u001b]0;pwned\\u0007\\u001b[31m text\\u202e');
+    }
+    // JSON output parses back to the data as sent; what a terminal acts on is \u-escaped in it.
+    const json = await cli(['categories', 'list', '--json']);
+    expect(json.stdout).not.toMatch(/[\u001b\u0007\u202e]/);
+    expect(JSON.parse(json.stdout)[0].title).toBe('Red\u001b]0;pwned\u0007\u001b[31m text\u202e');
   });
 
   it('wallets list reads a bare array and shows its own fields', async () => {

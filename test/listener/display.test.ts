@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { InboxEntry } from '../../src/core/journal/inbox.js';
 import type { IO } from '../../src/core/io/io.js';
 import { createDisplay, markWarning } from '../../src/listener/display.js';
-import { safeJson } from '../../src/listener/printable.js';
+import { safeJson } from '../../src/core/output/printable.js';
 import { isCodeField, redactCodes } from '../../src/listener/redact.js';
 import { documentDelivered, hexEventId } from './deliveries.js';
 

@@ -18,7 +18,7 @@
  * Text from the run (messages, a server's answers) is escaped: nothing a terminal would act on.
  */
 import { Chalk, type ChalkInstance } from 'chalk';
-import { escapeText } from '../../listener/printable.js';
+import { escapeText } from '../../core/output/printable.js';
 import { colorEnabled, type IO } from '../../core/io/io.js';
 import { layoutTable, MIN_COLUMN_WIDTH } from '../../core/output/print.js';
 import { startSpinner, type Spinner } from '../../core/output/spinner.js';

@@ -15,7 +15,7 @@ import type { Factory } from '../../factory.js';
 import { parseForwardUrl, parseHeaderFlags, parseSecretFlags } from '../../listener/flags.js';
 import { DEFAULT_FORWARD_POLICY, describeForward } from '../../listener/forward.js';
 import { resolveInboxPath } from '../../listener/inbox-path.js';
-import { displayText } from '../../listener/printable.js';
+import { displayText } from '../../core/output/printable.js';
 import { resolveWebhookSecrets } from '../../listener/secret-source.js';
 import { postOnce } from '../../listener/send.js';
 

@@ -2,7 +2,7 @@
 import { driftOf, isUnknownType, type InboxEntry } from '../../core/journal/inbox.js';
 import type { Column } from '../../core/output/print.js';
 import { formatTime, styleStatus } from '../../core/output/format.js';
-import { displayText, isPrintableName } from '../../listener/printable.js';
+import { displayText, isPrintableName } from '../../core/output/printable.js';
 import { redactCodes } from '../../listener/redact.js';
 
 export interface EventRow {

@@ -11,7 +11,7 @@ import { chalkFor, formatTime, printRecord, resolveOutput, styleStatus } from '.
 import type { Factory } from '../../factory.js';
 import { describeForward } from '../../listener/forward.js';
 import { resolveInboxPath } from '../../listener/inbox-path.js';
-import { displayText, escapeText, safeJson } from '../../listener/printable.js';
+import { displayText, escapeText, safeJson } from '../../core/output/printable.js';
 import { redactCodes } from '../../listener/redact.js';
 import { toRow } from './rows.js';
 

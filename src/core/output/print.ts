@@ -9,6 +9,7 @@ import { err, out, type IO } from '../io/io.js';
 import type { OutputSettings } from './options.js';
 import { fitsLayout, genericColumns, genericFields, peekRows } from './generic.js';
 import { maskSecrets } from './mask.js';
+import { escapeText, safeJson } from './printable.js';
 
 export interface Column<T> {
   /** Field name: what `--fields` selects, the CSV header and the JSON key. */
@@ -153,11 +154,16 @@ export function chalkFor(settings: Pick<OutputSettings, 'color'>): ChalkInstance
   return new Chalk({ level: settings.color ? 1 : 0 });
 }
 
+/**
+ * A value as a table cell, TSV field or record line shows it. A server's text may carry
+ * characters a terminal acts on (escape sequences, bidi overrides): they are written as
+ * \uXXXX, so what is printed is what was sent, and nothing else happens.
+ */
 function display(value: unknown): string {
   if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return value;
+  if (typeof value === 'string') return escapeText(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  return JSON.stringify(value);
+  return safeJson(value);
 }
 
 function pick(record: unknown, fields: string[] | undefined): unknown {
@@ -280,11 +286,11 @@ export async function printList<T>(io: IO, rows: Iterable<T> | AsyncIterable<T>,
     case 'json': {
       const all: unknown[] = [];
       for await (const r of iterate(rows)) all.push(pick(r, settings.fields));
-      await out(io, JSON.stringify(all, null, 2) + '\n');
+      await out(io, safeJson(all, 2) + '\n');
       return all.length;
     }
     case 'ndjson':
-      for await (const r of iterate(rows)) { await out(io, JSON.stringify(pick(r, settings.fields)) + '\n'); count++; }
+      for await (const r of iterate(rows)) { await out(io, safeJson(pick(r, settings.fields)) + '\n'); count++; }
       return count;
     case 'csv':
       await out(io, cols.map((c) => csvCell(c.field)).join(',') + '\n');
@@ -371,7 +377,7 @@ export async function printRecord(io: IO, record: unknown, fields: RecordField[]
     }
   }
   if (settings.format === 'json' || settings.format === 'ndjson') {
-    await out(io, JSON.stringify(pick(record, settings.fields), null, settings.format === 'json' ? 2 : 0) + '\n');
+    await out(io, safeJson(pick(record, settings.fields), settings.format === 'json' ? 2 : 0) + '\n');
     return;
   }
   const shown = settings.fields ? settings.fields.map((f) => fields.find((x) => x.label === f) ?? { label: f, value: (record as Record<string, unknown>)[f] }) : fields;
@@ -393,5 +399,5 @@ export async function printRecord(io: IO, record: unknown, fields: RecordField[]
 
 /** Print any value as JSON on stdout. */
 export async function printJson(io: IO, value: unknown): Promise<void> {
-  await out(io, JSON.stringify(value, null, 2) + '\n');
+  await out(io, safeJson(value, 2) + '\n');
 }
