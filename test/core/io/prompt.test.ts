@@ -41,6 +41,71 @@ describe('promptSecret', () => {
     expect(io.stderrText()).not.toContain('secret');
   });
 
+  it('application-cursor mode: abc, Up, Left saves abc', async () => {
+    const { io, type } = ttyIO();
+    const p = promptSecret(io, 'Secret');
+    type('abc\u001bOA\u001bOD\r');
+    expect(await p).toBe('abc');
+  });
+
+  it('swallows every cursor and editing key encoding whole, never inserting any of it', async () => {
+    const keys = [
+      '\u001b[A', '\u001b[B', '\u001b[C', '\u001b[D',           // CSI arrows
+      '\u001bOA', '\u001bOB', '\u001bOC', '\u001bOD',           // SS3 arrows (application-cursor mode)
+      '\u001b[1;5C', '\u001b[1;2D', '\u001b[1;3A',             // modified arrows
+      '\u001b[H', '\u001b[F', '\u001bOH', '\u001bOF',           // Home / End
+      '\u001b[1~', '\u001b[4~', '\u001b[7~', '\u001b[8~',       // Home / End (rxvt, vt)
+      '\u001b[2~', '\u001b[3~', '\u001b[3;5~', '\u001b[5~', '\u001b[6~', // Insert Delete PgUp PgDn
+      '\u001b[15~', '\u001bOP', '\u001b[[A',                    // F5, F1, linux console F1
+      '\u001b[200~', '\u001b[201~', '\u001b[I', '\u001b[O',     // paste markers, focus events
+      '\u001b\u001b[D', '\u001bb', '\u001b(B',                  // Alt+Left (ESC ESC), Alt+b, charset
+      '\u001b]0;title\u0007', '\u001b]52;c;eA==\u001b\\', '\u001bP1$r\u001b\\', // OSC / DCS strings
+      '\u009bD', '\u008fA', '\u009d0;x\u009c',                  // 8-bit C1 forms
+    ];
+    for (const key of keys) {
+      const { io, type } = ttyIO();
+      const p = promptSecret(io, 'Secret');
+      type('ab');
+      type(key);
+      type('cd\r');
+      expect(await p, JSON.stringify(key)).toBe('abcd');
+    }
+  });
+
+  it('a sequence split across reads is still swallowed whole', async () => {
+    const { io, type } = ttyIO();
+    const p = promptSecret(io, 'Secret');
+    type('ab\u001b');
+    await tick();
+    type('[1;');
+    await tick();
+    type('5Ccd');
+    type('\u001bO');
+    await tick();
+    type('Aef\r');
+    expect(await p).toBe('abcdef');
+  });
+
+  it('a broken sequence never swallows Enter or Ctrl-C', async () => {
+    const a = ttyIO();
+    const p = promptSecret(a.io, 'Secret');
+    a.type('abc\u001b[1;\r');
+    expect(await p).toBe('abc');
+    const b = ttyIO();
+    const q = promptSecret(b.io, 'Secret');
+    b.type('abc\u001b]0;unterminated\u0003');
+    await expect(q).rejects.toBeInstanceOf(InterruptedError);
+  });
+
+  it('the same keys are ignored by the echoed prompts (nothing echoed, nothing kept)', async () => {
+    const { io, type } = ttyIO();
+    const p = promptText(io, 'Name');
+    type('pr\u001bOD\u001b[3~od\r');
+    expect(await p).toBe('prod');
+    await tick();
+    expect(io.stderrText()).toBe('Name: prod\n');
+  });
+
   it('Ctrl-C throws InterruptedError', async () => {
     const { io, type, rawCalls } = ttyIO();
     const p = promptSecret(io, 'Secret');
