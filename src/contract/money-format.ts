@@ -6,6 +6,8 @@
  * paid by every command that prints an amount), and ICU differs from ISO 4217 for a few
  * codes (IQD has 3 minor digits in ISO 4217, 0 in ICU).
  */
+import { exactMinorOf } from './amount.js';
+
 const NOT_TWO: Readonly<Record<string, number>> = {
   BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0,
   RWF: 0, UGX: 0, UYI: 0, VND: 0, VUV: 0, XAF: 0, XOF: 0, XPF: 0,
@@ -18,14 +20,15 @@ export function minorDigits(currency: string): number {
   return Object.hasOwn(NOT_TWO, currency) ? NOT_TWO[currency]! : 2;
 }
 
-/** Major units (JSON number) → integer minor units. Throws when the amount has more digits than the currency allows. */
+/**
+ * Major units (JSON number) → integer minor units, exactly (from the number's shortest
+ * decimal form, never a rounding multiplication). Throws a RangeError when the amount has
+ * more digits than the currency allows or is beyond 2^53 − 1 minor units.
+ */
 export function toMinor(amount: number, currency: string): number {
-  const digits = minorDigits(currency);
-  const scaled = Math.round(amount * 10 ** digits);
-  if (Math.abs(scaled / 10 ** digits - amount) > 1e-9) {
-    throw new RangeError(`${amount} has more than ${digits} decimal digits, the most ${currency} allows`);
-  }
-  return scaled;
+  const r = exactMinorOf(amount, minorDigits(currency));
+  if (!r.ok) throw new RangeError(`${amount} ${r.reason.replace('the currency', currency)}`);
+  return r.minor;
 }
 
 /** Integer minor units → major units as a JSON number. */

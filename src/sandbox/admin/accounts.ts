@@ -1,6 +1,7 @@
 /** Admin: partners, API keys (create, allowlist, revoke, rotate) and wallet funding. */
 import { toMinor } from '../../contract/money-format.js';
 import { DEFAULT_ALLOWLIST } from '../core/cidr.js';
+import { requireAmount, requireSafeMinor } from '../domain/amount.js';
 import { balanceMinor, post } from '../domain/ledger.js';
 import { transactionView, walletView } from '../domain/views.js';
 import { SandboxHttpError, validationFailed } from '../http/errors.js';
@@ -136,15 +137,16 @@ export const ACCOUNT_ROUTES: AdminRoute[] = [
     handler: ({ rt, svc, body }) => {
       const req = body as { partner_id?: string; currency: string; amount: number; description?: string; count?: number };
       const partner = findPartner(rt, req.partner_id ?? svc.credentials().partnerId);
-      let minor: number;
-      try { minor = toMinor(req.amount, req.currency); } catch (e) { throw validationFailed([{ path: 'amount', message: (e as Error).message }]); }
+      const minor = requireAmount(req.amount, req.currency, 'amount', true);
+      const times = req.count ?? 1;
+      requireSafeMinor(minor * times, 'count', `${times} × the amount`);
+      requireSafeMinor(balanceMinor(partner, req.currency) + minor * times, 'amount', `the ${req.currency} balance after this`);
       const entry = {
         type: minor > 0 ? 'TOP_UP' as const : 'ADJUSTMENT' as const,
         amount_minor: minor,
         currency: req.currency,
         description: req.description ?? (minor > 0 ? 'Sandbox top-up by the operator' : 'Sandbox adjustment by the operator'),
       };
-      const times = req.count ?? 1;
       // All or nothing: a run of adjustments that would end below zero is refused up front
       // (posting the whole sum raises the ledger's own 402 and changes nothing).
       if (minor < 0 && times > 1 && balanceMinor(partner, req.currency) + minor * times < 0) post(rt, partner, { ...entry, amount_minor: minor * times });

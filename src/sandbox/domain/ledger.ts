@@ -6,7 +6,7 @@
 import type { TransactionType } from '../../contract/money.js';
 import { fromMinor } from '../../contract/money-format.js';
 import { formatMoney } from '../../contract/money-format.js';
-import { SandboxHttpError } from '../http/errors.js';
+import { SandboxHttpError, validationFailed } from '../http/errors.js';
 import type { Runtime } from '../runtime.js';
 import type { PartnerRecord, TransactionRecord, WalletRecord } from '../state/types.js';
 
@@ -37,6 +37,10 @@ export function balanceMinor(partner: PartnerRecord, currency: string): number {
 export function post(rt: Runtime, partner: PartnerRecord, entry: LedgerEntry): TransactionRecord {
   if (!Number.isSafeInteger(entry.amount_minor)) throw new RangeError('ledger amounts are whole minor units');
   const current = balanceMinor(partner, entry.currency);
+  // Past 2^53 − 1 minor units a balance stops being exact: refused, nothing changes.
+  if (!Number.isSafeInteger(current + entry.amount_minor)) {
+    throw validationFailed([{ path: 'amount', message: `the ${entry.currency} balance would be more than ${Number.MAX_SAFE_INTEGER} minor units, the most the ledger holds exactly` }]);
+  }
   if (entry.amount_minor < 0 && current + entry.amount_minor < 0) {
     throw new SandboxHttpError(
       'INSUFFICIENT_FUNDS',

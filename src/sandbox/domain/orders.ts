@@ -5,12 +5,14 @@
  * commit, so concurrent requests never interleave inside it.
  */
 import type { CreateOrderRequest } from '../../contract/orders.js';
+import { checkAmountNumber } from '../../contract/amount.js';
 import { toMinor } from '../../contract/money-format.js';
 import { SandboxHttpError, validationFailed, type ErrorDetailEntry } from '../http/errors.js';
 import type { Runtime } from '../runtime.js';
 import type { ApiKeyRecord, OrderRecord, PartnerRecord, ProductRecord } from '../state/types.js';
 import { emit } from './events.js';
 import { scheduleProcessing, setStatus, settle } from './fulfilment.js';
+import { requireSafeMinor } from './amount.js';
 import { post } from './ledger.js';
 import { cachedCount } from './views.js';
 import { issue, pendingVoucher, takeFromCache } from './vouchers.js';
@@ -30,7 +32,10 @@ function checkProducts(rt: Runtime, partner: PartnerRecord, req: CreateOrderRequ
     if (!partner.categories.includes(p.category_id)) {
       throw new SandboxHttpError('PRODUCT_NOT_AVAILABLE', `Product ${p.product_id} (items.${i}.product_id) is in category ${p.category_id}, which is not open to your organisation`);
     }
-    if (!p.denominations.includes(item.denomination)) {
+    const exact = checkAmountNumber(item.denomination, req.currency ?? p.currency);
+    if (!exact.ok) {
+      details.push({ path: `items.${i}.denomination`, message: `${item.denomination} ${exact.reason.replace('the currency', req.currency ?? p.currency)}` });
+    } else if (!p.denominations.includes(item.denomination)) {
       details.push({ path: `items.${i}.denomination`, message: `${item.denomination} is not a denomination of ${p.product_id}; choose one of ${p.denominations.join(', ')}` });
     }
     products.push(p);
@@ -76,7 +81,7 @@ function checkInventory(req: CreateOrderRequest, products: ProductRecord[]): boo
 export function createOrder(rt: Runtime, partner: PartnerRecord, key: ApiKeyRecord, req: CreateOrderRequest): AcceptedOrder {
   const { products, currency } = checkProducts(rt, partner, req);
   const cacheHit = checkInventory(req, products);
-  const total = req.items.reduce((n, item) => n + toMinor(item.denomination, currency) * item.quantity, 0);
+  const total = requireSafeMinor(req.items.reduce((n, item) => n + toMinor(item.denomination, currency) * item.quantity, 0), 'items', 'the order total');
   const orderId = rt.ids.next('ord');
   post(rt, partner, { type: 'ORDER_DEBIT', amount_minor: -total, currency, description: `Order ${orderId}`, order_id: orderId });
 

@@ -1,11 +1,10 @@
 /** GET /wallets, GET /transactions (filters, newest first), POST /payouts; the dialect puts them on the wire. */
 import type { CreatePayoutRequest } from '../../../contract/money.js';
-import { toMinor } from '../../../contract/money-format.js';
 import { compareIds } from '../../core/ids.js';
 import { dayEnd, dayStart } from '../../core/time.js';
 import type { ListQuery } from '../../dialects/types.js';
 import { post } from '../../domain/ledger.js';
-import { validationFailed } from '../../http/errors.js';
+import { requireAmount } from '../../domain/amount.js';
 import type { Handler } from '../context.js';
 
 export const listWallets: Handler = ({ rt, partner }) => rt.dialect.present.wallets(Object.entries(partner.wallets).sort(([a], [b]) => (a < b ? -1 : 1)));
@@ -24,12 +23,9 @@ export const listTransactions: Handler = ({ rt, partner, query }) => {
 
 export const createPayout: Handler = ({ rt, partner, body }) => {
   const req = body as CreatePayoutRequest;
-  let amountMinor: number;
-  try {
-    amountMinor = toMinor(req.amount, req.currency);
-  } catch (e) {
-    throw validationFailed([{ path: 'amount', message: (e as Error).message }]);
-  }
+  const amountMinor = requireAmount(req.amount, req.currency, 'amount');
+  // A currency without a wallet is refused by the ledger (402 naming the missing wallet);
+  // the amount is above zero, so no empty wallet is ever created by a payout.
   const payoutId = rt.ids.next('po');
   const txn = post(rt, partner, { type: 'PAYOUT', amount_minor: -amountMinor, currency: req.currency, description: `Payout ${payoutId}${req.reference ? ` (${req.reference})` : ''}`, payout_id: payoutId });
   const payout = {

@@ -1,0 +1,93 @@
+/**
+ * Exact amounts (decisions file, "Settled since the first build"): an amount is refused
+ * unless it is greater than zero, has at most the currency's minor digits, and is at most
+ * 2^53 − 1 minor units. Parsed from its decimal digits with BigInt, never through a float
+ * that rounds; `1e3` is accepted because it is exact, `1e-10` and `1e14` (USD) are not.
+ *
+ * One parser for the CLI's flags, bulk files and the sandbox (which checks the shortest
+ * decimal form of the JSON number it received: the exact value a client meant).
+ */
+import { minorDigits } from './money-format.js';
+
+/** The largest amount in minor units: 2^53 − 1, the last whole number a JSON number holds exactly. */
+export const MAX_MINOR = Number.MAX_SAFE_INTEGER;
+const MAX_MINOR_BIG = BigInt(MAX_MINOR);
+
+export type AmountCheck =
+  | { ok: true; minor: number; major: number }
+  | { ok: false; reason: string };
+
+const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+
+/**
+ * Parse a decimal amount in major units (`25`, `12.50`, `1e3`) for a currency with `digits`
+ * minor digits. `allowNegative` for signed ledger adjustments; zero is always refused.
+ */
+export function checkAmountText(text: string, digits: number, allowNegative = false): AmountCheck {
+  const r = parseMinor(text, digits, allowNegative);
+  if (!r.ok) return r;
+  const major = Number(majorText(r.minor, digits));
+  // The JSON number sent must mean exactly this amount when read back.
+  const back = parseMinor(String(major), digits, true);
+  if (!back.ok || back.minor !== r.minor) return { ok: false, reason: 'cannot be sent exactly as a JSON number: use fewer significant digits' };
+  return { ok: true, minor: r.minor, major };
+}
+
+function parseMinor(text: string, digits: number, allowNegative: boolean): { ok: true; minor: number } | { ok: false; reason: string } {
+  const s = text.trim();
+  const m = DECIMAL.exec(s);
+  if (!m || (m[2] === '' && (m[3] ?? '') === '')) return { ok: false, reason: 'is not a number' };
+  const negative = m[1] === '-';
+  const mantissa = (m[2] ?? '') + (m[3] ?? '');
+  const significant = mantissa.replace(/^0+/, '');
+  if (significant === '') return { ok: false, reason: 'must be more than zero' };
+  if (negative && !allowNegative) return { ok: false, reason: 'must be more than zero' };
+  const exp = m[4] === undefined ? 0 : Number(m[4]);
+  // Power of ten that turns the mantissa's digits into minor units.
+  const shift = exp - (m[3] ?? '').length + digits;
+  let minorBig: bigint;
+  if (shift >= 0) {
+    if (significant.length + shift > 17) return { ok: false, reason: `is more than ${MAX_MINOR} minor units, the most an amount can hold exactly` };
+    minorBig = BigInt(significant) * 10n ** BigInt(shift);
+  } else {
+    const drop = -shift;
+    const trailing = significant.length - significant.replace(/0+$/, '').length;
+    if (drop > trailing) return { ok: false, reason: `has more than ${digits} decimal digits, the most the currency allows` };
+    minorBig = BigInt(significant.slice(0, significant.length - drop));
+  }
+  if (minorBig > MAX_MINOR_BIG) return { ok: false, reason: `is more than ${MAX_MINOR} minor units, the most an amount can hold exactly` };
+  return { ok: true, minor: Number(minorBig) * (negative ? -1 : 1) };
+}
+
+function checkNumberExact(value: number, digits: number, allowNegative: boolean): AmountCheck {
+  if (!Number.isFinite(value)) return { ok: false, reason: 'is not a finite number' };
+  return checkAmountText(String(value), digits, allowNegative);
+}
+
+/**
+ * A signed number (a ledger amount, a received total) → exact minor units, or why not:
+ * zero is allowed here, unlike a request amount.
+ */
+export function exactMinorOf(value: number, digits: number): { ok: true; minor: number } | { ok: false; reason: string } {
+  if (!Number.isFinite(value)) return { ok: false, reason: 'is not a finite number' };
+  if (value === 0) return { ok: true, minor: 0 };
+  return parseMinor(String(value), digits, true);
+}
+
+/** Minor units → the exact decimal text in major units: 1250, 2 → "12.50". */
+export function majorText(minor: number, digits: number): string {
+  const sign = minor < 0 ? '-' : '';
+  const abs = String(Math.abs(minor)).padStart(digits + 1, '0');
+  return digits === 0 ? sign + abs : `${sign}${abs.slice(0, -digits)}.${abs.slice(-digits)}`;
+}
+
+/** A JSON number received (sandbox, bulk file cell already parsed) checked for a currency. */
+export function checkAmountNumber(value: unknown, currency: string, allowNegative = false): AmountCheck {
+  if (typeof value !== 'number') return { ok: false, reason: 'must be a number' };
+  return checkNumberExact(value, minorDigits(currency), allowNegative);
+}
+
+/** A typed amount (a flag, a file cell) checked for a currency. */
+export function checkAmount(text: string, currency: string, allowNegative = false): AmountCheck {
+  return checkAmountText(text, minorDigits(currency), allowNegative);
+}

@@ -1,0 +1,53 @@
+import { describe, expect, it } from 'vitest';
+import { checkAmount, checkAmountNumber, checkAmountText, MAX_MINOR } from '../../src/contract/amount.js';
+
+const ok = (text: string, digits: number) => checkAmountText(text, digits);
+
+describe('checkAmountText: exact amounts from their decimal digits', () => {
+  it('accepts amounts the currency can hold, exponent forms included when exact', () => {
+    expect(ok('25', 2)).toEqual({ ok: true, minor: 2500, major: 25 });
+    expect(ok('12.50', 2)).toEqual({ ok: true, minor: 1250, major: 12.5 });
+    expect(ok('1e3', 2)).toEqual({ ok: true, minor: 100000, major: 1000 });
+    expect(ok('1E+2', 0)).toEqual({ ok: true, minor: 100, major: 100 });
+    expect(ok('1.5e1', 0)).toEqual({ ok: true, minor: 15, major: 15 });
+    expect(ok('0.10', 2)).toEqual({ ok: true, minor: 10, major: 0.1 });
+    expect(ok('9007199254740991', 0)).toEqual({ ok: true, minor: MAX_MINOR, major: MAX_MINOR });
+    expect(ok('1000000000000.01', 2)).toEqual({ ok: true, minor: 100000000000001, major: 1000000000000.01 });
+  });
+
+  it('refuses an amount in range that a JSON number cannot carry exactly', () => {
+    expect(ok('90071992547409.91', 2)).toMatchObject({ ok: false, reason: expect.stringContaining('exactly as a JSON number') });
+  });
+
+  it.each([
+    ['0', 'more than zero'], ['0.00', 'more than zero'], ['0e5', 'more than zero'], ['-1', 'more than zero'],
+    ['12.505', 'more than 2 decimal digits'], ['1e-10', 'more than 2 decimal digits'],
+    ['1e14', 'minor units'], ['90071992547409930', 'minor units'], ['90071992547409.92', 'minor units'], ['1e999999999', 'minor units'],
+    ['abc', 'not a number'], ['', 'not a number'], ['0x10', 'not a number'], ['1,5', 'not a number'], ['Infinity', 'not a number'],
+  ])('refuses %s', (text, reason) => {
+    const r = ok(text, 2);
+    expect(r.ok).toBe(false);
+    if (!r.ok) expect(r.reason).toContain(reason);
+  });
+
+  it('follows the currency: JPY has no minor unit, KWD three', () => {
+    expect(checkAmount('1000', 'JPY')).toMatchObject({ ok: true, minor: 1000 });
+    expect(checkAmount('10.5', 'JPY').ok).toBe(false);
+    expect(checkAmount('1.234', 'KWD')).toMatchObject({ ok: true, minor: 1234 });
+  });
+
+  it('signed amounts only when asked (ledger adjustments)', () => {
+    expect(checkAmountText('-5.50', 2, true)).toEqual({ ok: true, minor: -550, major: -5.5 });
+  });
+});
+
+describe('checkAmountNumber: a JSON number received, read by its shortest decimal form', () => {
+  it('refuses what a float rounding would hide', () => {
+    expect(checkAmountNumber(1e-10, 'USD').ok).toBe(false);
+    expect(checkAmountNumber(1e14, 'USD').ok).toBe(false);
+    expect(checkAmountNumber(0.1 + 0.2, 'USD').ok).toBe(false);
+    expect(checkAmountNumber(Number.NaN, 'USD').ok).toBe(false);
+    expect(checkAmountNumber('25', 'USD').ok).toBe(false);
+    expect(checkAmountNumber(12.5, 'USD')).toEqual({ ok: true, minor: 1250, major: 12.5 });
+  });
+});
