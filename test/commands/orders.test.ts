@@ -2,7 +2,7 @@
  * orders create / get / list / wait / cancel / codes against the sandbox over loopback,
  * on a TTY-like and a piped output. No full voucher code may appear unless asked for.
  */
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Order, OrderCodes } from '../../src/contract/orders.js';
@@ -115,6 +115,34 @@ describe('orders create: cache-hit', () => {
     expect(r.stderr).toMatch(/cannot create .*codes\.csv: no directory/);
     expect(orderCount(sb)).toBe(before);
     noStack(r);
+  });
+
+  it('--codes-out onto a dangling symbolic link is refused before ordering; the link target is not created', async () => {
+    const dir = tempConfigDir();
+    const target = join(dir, 'elsewhere.csv');
+    const link = join(dir, 'codes.csv');
+    symlinkSync(target, link);
+    const before = orderCount(sb);
+    const r = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--codes-out', link]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toMatch(/codes\.csv is a symbolic link/);
+    expect(orderCount(sb)).toBe(before);
+    expect(existsSync(target)).toBe(false);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    noStack(r);
+  });
+
+  it('--codes-out onto a symbolic link to an existing file is refused before ordering; the file is untouched', async () => {
+    const dir = tempConfigDir();
+    const target = join(dir, 'precious.txt');
+    writeFileSync(target, 'keep me\n');
+    const link = join(dir, 'codes.csv');
+    symlinkSync(target, link);
+    const before = orderCount(sb);
+    const r = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--codes-out', link]);
+    expect(r.code, r.stderr).toBe(2);
+    expect(orderCount(sb)).toBe(before);
+    expect(readFileSync(target, 'utf8')).toBe('keep me\n');
   });
 
   it('a multi-item order from repeated --item', async () => {

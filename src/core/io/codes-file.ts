@@ -1,9 +1,10 @@
 /**
- * Voucher codes written to disk: always a NEW file (O_CREAT|O_EXCL), mode 0600, never
- * over an existing one. CSV by default, JSON when the name ends in `.json`.
+ * Voucher codes written to disk: always a NEW file (O_CREAT|O_EXCL|O_NOFOLLOW), mode
+ * 0600, never over an existing one nor through a symbolic link. CSV by default, JSON when the name ends in `.json`.
  */
 import { constants } from 'node:fs';
-import { access, chmod, open } from 'node:fs/promises';
+import { access, lstat, open } from 'node:fs/promises';
+import type { Stats } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { UsageError } from '../errors/index.js';
 
@@ -24,15 +25,31 @@ export function codesFilePath(file: string, cwd: string): string {
   return isAbsolute(file) ? file : resolve(cwd, file);
 }
 
-function exists(path: string): UsageError {
-  return new UsageError(`${path} already exists; voucher codes are never written over an existing file`, 'choose a new file name for --codes-out');
+function exists(path: string, what = 'already exists'): UsageError {
+  return new UsageError(`${path} ${what}; voucher codes are never written over an existing file or through a symbolic link`, 'choose a new file name for --codes-out');
 }
 
-/** Fail early (before ordering) when the codes file cannot be created: it exists, or its directory is missing or read-only. */
+/** O_NOFOLLOW where the platform has it (not on Windows, where O_EXCL alone refuses an existing link). */
+const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
+
+/**
+ * Fail early (before ordering) when the codes file cannot be created: anything is at that
+ * name (a file, a directory, a symbolic link, dangling or not: checked with `lstat`, which
+ * does not follow links), or its directory is missing or read-only. `writeCodesFile`
+ * checks again atomically (O_EXCL|O_NOFOLLOW), so a file created in between is refused too.
+ */
 export async function assertCodesFileFree(file: string, cwd: string): Promise<string> {
   const path = codesFilePath(file, cwd);
-  const present = await access(path, constants.F_OK).then(() => true, () => false);
-  if (present) throw exists(path);
+  let entry: Stats | undefined;
+  try {
+    entry = await lstat(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code !== 'ENOENT') {
+      throw new UsageError(`cannot create ${path}: ${code === 'ENOTDIR' ? `${dirname(path)} is not a directory` : (code ?? (e as Error).message)}`, 'choose a writable location for --codes-out');
+    }
+  }
+  if (entry) throw exists(path, entry.isSymbolicLink() ? 'is a symbolic link' : 'already exists');
   try {
     await access(dirname(path), constants.W_OK);
   } catch (e) {
@@ -61,14 +78,17 @@ export async function writeCodesFile(file: string, cwd: string, rows: CodeRow[])
   const format = path.toLowerCase().endsWith('.json') ? 'json' : 'csv';
   let handle;
   try {
-    handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+    // O_EXCL refuses any existing name, a symbolic link included (dangling or not);
+    // O_NOFOLLOW says so twice.
+    handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o600);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw exists(path);
+    if (code === 'ELOOP') throw exists(path, 'is a symbolic link');
     throw new UsageError(`cannot create ${path}: ${code ?? (e as Error).message}`, 'choose a writable location for --codes-out', { cause: e });
   }
   try {
-    await chmod(path, 0o600);
+    await handle.chmod(0o600); // the umask may have narrowed it; the handle, not the name
     await handle.writeFile(renderCodes(rows, format), 'utf8');
     await handle.sync();
   } finally {

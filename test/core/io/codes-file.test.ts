@@ -1,0 +1,57 @@
+/** The codes file: a new 0600 file, never over an existing name nor through a symbolic link. */
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { UsageError } from '../../../src/core/errors/index.js';
+import { assertCodesFileFree, renderCodes, writeCodesFile, type CodeRow } from '../../../src/core/io/codes-file.js';
+
+let dir: string;
+beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'codes-file-')); });
+afterEach(() => { rmSync(dir, { recursive: true, force: true }); });
+
+const row: CodeRow = { order_id: 'ord_1', voucher_id: 'vch_1', product_id: 'p', denomination: 10, expiry: null, code: 'ABCD-1234', pin: null };
+
+describe('assertCodesFileFree (lstat: links are not followed)', () => {
+  it('a free name in a writable directory passes', async () => {
+    expect(await assertCodesFileFree('codes.csv', dir)).toBe(join(dir, 'codes.csv'));
+  });
+
+  it('a dangling symbolic link, a link to a file, a file and a directory are refused', async () => {
+    symlinkSync(join(dir, 'missing'), join(dir, 'dangling.csv'));
+    writeFileSync(join(dir, 'real.csv'), 'x');
+    symlinkSync(join(dir, 'real.csv'), join(dir, 'link.csv'));
+    await expect(assertCodesFileFree('dangling.csv', dir)).rejects.toThrow(/is a symbolic link/);
+    await expect(assertCodesFileFree('link.csv', dir)).rejects.toThrow(/is a symbolic link/);
+    await expect(assertCodesFileFree('real.csv', dir)).rejects.toThrow(/already exists/);
+    await expect(assertCodesFileFree('.', dir)).rejects.toBeInstanceOf(UsageError);
+    expect(existsSync(join(dir, 'missing'))).toBe(false);
+  });
+
+  it('a path through a file is refused', async () => {
+    writeFileSync(join(dir, 'file'), 'x');
+    await expect(assertCodesFileFree('file/codes.csv', dir)).rejects.toThrow(/is not a directory/);
+  });
+});
+
+describe('writeCodesFile (O_CREAT|O_EXCL|O_NOFOLLOW, 0600)', () => {
+  it('writes a new file with mode 0600', async () => {
+    const { path, count } = await writeCodesFile('codes.csv', dir, [row]);
+    expect(count).toBe(1);
+    expect(statSync(path).mode & 0o777).toBe(0o600);
+    expect(readFileSync(path, 'utf8')).toBe(renderCodes([row], 'csv'));
+  });
+
+  it('a symbolic link made after the pre-check is refused at write time; its target is not created', async () => {
+    await assertCodesFileFree('codes.csv', dir);
+    symlinkSync(join(dir, 'target.csv'), join(dir, 'codes.csv'));
+    await expect(writeCodesFile('codes.csv', dir, [row])).rejects.toBeInstanceOf(UsageError);
+    expect(existsSync(join(dir, 'target.csv'))).toBe(false);
+  });
+
+  it('an existing file is never written over', async () => {
+    writeFileSync(join(dir, 'codes.csv'), 'old');
+    await expect(writeCodesFile('codes.csv', dir, [row])).rejects.toThrow(/already exists/);
+    expect(readFileSync(join(dir, 'codes.csv'), 'utf8')).toBe('old');
+  });
+});
