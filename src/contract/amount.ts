@@ -91,3 +91,25 @@ export function checkAmountNumber(value: unknown, currency: string, allowNegativ
 export function checkAmount(text: string, currency: string, allowNegative = false): AmountCheck {
   return checkAmountText(text, minorDigits(currency), allowNegative);
 }
+
+/** The most minor digits any ISO 4217 currency has (CLF, UYW). */
+export const MOST_MINOR_DIGITS = 4;
+
+/**
+ * A typed amount whose currency is not known yet (an order's denomination before the
+ * product is looked up): exact with the fewest minor digits it needs, at most four.
+ * The server checks it against the product's currency.
+ */
+export function checkAmountAnyCurrency(text: string): AmountCheck {
+  let last: AmountCheck = { ok: false, reason: 'is not a number' };
+  for (let d = 0; d <= MOST_MINOR_DIGITS; d++) {
+    last = checkAmountText(text, d);
+    if (last.ok || !last.reason.includes('decimal digits')) return last;
+  }
+  return { ok: false, reason: `has more than ${MOST_MINOR_DIGITS} decimal digits, more than any currency allows` };
+}
+
+/** The reason of a refused amount in a currency's words: "… the most USD allows". */
+export function amountReason(reason: string, currency: string | undefined): string {
+  return currency ? reason.replace('the currency', currency) : reason;
+}

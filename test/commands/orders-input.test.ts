@@ -28,7 +28,7 @@ describe('order flags', () => {
     expect(fail({ product: 'p', denomination: '10', quantity: '101' })).toMatch(/--quantity: must be at most 100/);
     expect(fail({ product: 'p', denomination: '10', quantity: '0' })).toMatch(/--quantity: must be at least 1/);
     expect(fail({ product: 'p', denomination: 'ten' })).toMatch(/--denomination "ten" is not a number/);
-    expect(fail({ product: 'p', denomination: '0' })).toMatch(/--denomination: must be a positive amount/);
+    expect(fail({ product: 'p', denomination: '0' })).toMatch(/--denomination "0" must be more than zero/);
     expect(fail({ product: 'p', denomination: '10', currency: 'dollars' })).toMatch(/--currency: must be an ISO 4217 code/);
     expect(fail({ product: 'p', denomination: '10', reference: 'r'.repeat(65) })).toMatch(/--reference: must be at most 64/);
     expect(fail({ denomination: '10' })).toMatch(/--product is required/);

@@ -57,7 +57,7 @@ describe('payouts create', () => {
   it("rejects amounts with more digits than the currency allows, before sending (exit 2)", async () => {
     const usd = await runCli(['payouts', 'create', '--amount', '1.234', '--currency', 'USD'], { env });
     expect(usd.code).toBe(2);
-    expect(usd.stderr).toContain('USD allows (2)');
+    expect(usd.stderr).toContain('has more than 2 decimal digits, the most USD allows');
     const jpy = await runCli(['payouts', 'create', '--amount', '10.5', '--currency', 'JPY'], { env });
     expect(jpy.code).toBe(2);
     expect(jpy.stderr).toContain('whole number');

@@ -3,6 +3,7 @@
  * `--product/--denomination/--quantity` make one item; repeatable `--item ID:DENOM[:QTY]`
  * make several.
  */
+import { amountReason, checkAmount, checkAmountAnyCurrency } from '../../contract/amount.js';
 import { CreateOrderRequest } from '../../contract/orders.js';
 import { UsageError } from '../../core/errors/index.js';
 
@@ -22,6 +23,20 @@ export function parseAmount(text: string): number | undefined {
   return Number(s);
 }
 
+/**
+ * A denomination as typed, exact (decisions file: more than zero, at most the currency's
+ * minor digits, at most 2^53 − 1 minor units; `1e3` is fine, `1e-10` is not), or the error
+ * `refuse` makes from the reason. Without --currency, the product's currency is not known
+ * yet: any currency's digits are allowed and the server checks the rest. Bulk files should
+ * use this too (src/contract/amount.ts), so every amount is read the same way.
+ */
+export function exactDenomination(text: string, currency: string | undefined, refuse: (reason: string) => Error): number {
+  const code = currency?.trim().toUpperCase() || undefined;
+  const r = code ? checkAmount(text, code) : checkAmountAnyCurrency(text);
+  if (!r.ok) throw refuse(amountReason(r.reason, code));
+  return r.major;
+}
+
 export function parseCount(text: string): number | undefined {
   const s = text.trim();
   if (!/^\d+$/.test(s)) return undefined;
@@ -32,7 +47,7 @@ export function parseCount(text: string): number | undefined {
  * `ID:DENOM` or `ID:DENOM:QTY`; with more than three parts the last two are DENOM:QTY and
  * the rest is the product id (ids may hold colons).
  */
-export function parseItemFlag(text: string, index: number): { product_id: string; denomination: number; quantity: number } {
+export function parseItemFlag(text: string, index: number, currency?: string): { product_id: string; denomination: number; quantity: number } {
   const parts = text.split(':');
   const bad = (why: string) => new UsageError(`--item ${JSON.stringify(text)} (item ${index + 1}): ${why}`, 'write each item as PRODUCT_ID:DENOMINATION:QUANTITY, e.g. --item sbx-instant:25:2');
   if (parts.length < 2) throw bad('expected PRODUCT_ID:DENOMINATION:QUANTITY');
@@ -42,8 +57,7 @@ export function parseItemFlag(text: string, index: number): { product_id: string
   const idParts = parts.slice(0, withQty ? -2 : -1);
   const productId = idParts.join(':');
   if (productId === '') throw bad('the product id is empty');
-  const denomination = parseAmount(denomText);
-  if (denomination === undefined) throw bad(`denomination ${JSON.stringify(denomText)} is not a number`);
+  const denomination = exactDenomination(denomText, currency, (reason) => bad(`denomination ${JSON.stringify(denomText)} ${reason}`));
   const quantity = parseCount(qtyText);
   if (quantity === undefined) throw bad(`quantity ${JSON.stringify(qtyText)} is not a whole number`);
   return { product_id: productId, denomination, quantity };
@@ -80,8 +94,7 @@ export function orderFromFlags(flags: OrderFlags): CreateOrderRequest {
   if (single) {
     if (flags.product === undefined) throw new UsageError('which product? --product is required', 'e.g. vouchers orders create --product sbx-instant --denomination 25, or --from FILE for a bulk order');
     if (flags.denomination === undefined) throw new UsageError('--denomination is required', 'see the product\'s denominations: vouchers products get ' + flags.product);
-    const denomination = parseAmount(flags.denomination);
-    if (denomination === undefined) throw new UsageError(`--denomination ${JSON.stringify(flags.denomination)} is not a number`, 'e.g. --denomination 25');
+    const denomination = exactDenomination(flags.denomination, flags.currency, (reason) => new UsageError(`--denomination ${JSON.stringify(flags.denomination)} ${reason}`, 'e.g. --denomination 25'));
     let quantity = 1;
     if (flags.quantity !== undefined) {
       const q = parseCount(flags.quantity);
@@ -90,7 +103,7 @@ export function orderFromFlags(flags: OrderFlags): CreateOrderRequest {
     }
     body = { items: [{ product_id: flags.product, denomination, quantity }] };
   } else {
-    body = { items: items.map((t, i) => parseItemFlag(t, i)) };
+    body = { items: items.map((t, i) => parseItemFlag(t, i, flags.currency)) };
   }
   if (flags.currency !== undefined) body.currency = flags.currency.toUpperCase();
   if (flags.reference !== undefined) body.reference = flags.reference;

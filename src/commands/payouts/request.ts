@@ -1,5 +1,6 @@
 /** Payout flags → a CreatePayoutRequest, checked against the contract before sending. */
 import { CreatePayoutRequest } from '../../contract/money.js';
+import { amountReason, checkAmount, majorText, MAX_MINOR } from '../../contract/amount.js';
 import { minorDigits } from '../../contract/money-format.js';
 import { UsageError } from '../../core/errors/index.js';
 
@@ -15,18 +16,19 @@ export function payoutRequest(input: PayoutInput): CreatePayoutRequest {
     throw new UsageError(`--currency ${JSON.stringify(input.currency)} is not a currency code (ISO 4217: three letters)`, 'use the code of one of your wallets, such as USD, EUR, GBP or JPY: vouchers wallets list');
   }
   const text = input.amount.trim();
-  const m = /^(\d+)(?:\.(\d+))?$/.exec(text);
-  if (!m) throw new UsageError(`--amount ${JSON.stringify(input.amount)} is not an amount`, 'use a positive number in major units, e.g. --amount 250.00');
-  const digits = minorDigits(currency);
-  const fraction = m[2] ?? '';
-  if (fraction.replace(/0+$/, '').length > digits) {
-    throw new UsageError(
-      `--amount ${text} has more decimal digits than ${currency} allows (${digits})`,
-      digits === 0 ? `${currency} has no minor unit: use a whole number, e.g. --amount ${m[1]}` : `use at most ${digits} decimal digits, e.g. --amount ${m[1]}.${'0'.repeat(digits)}`,
-    );
+  // Exact from the digits typed (never through a float that rounds): the decisions file's rule.
+  const checked = checkAmount(text, currency);
+  if (!checked.ok) {
+    const digits = minorDigits(currency);
+    const whole = /^\d+/.exec(text)?.[0] ?? '250';
+    const hint = checked.reason === 'is not a number'
+      ? 'use a positive number in major units, e.g. --amount 250.00'
+      : checked.reason.includes('decimal digits')
+        ? digits === 0 ? `${currency} has no minor unit: use a whole number, e.g. --amount ${whole}` : `use at most ${digits} decimal digits, e.g. --amount ${whole}.${'0'.repeat(digits)}`
+        : checked.reason.includes('zero') ? 'pay out a positive amount' : `pay out at most ${majorText(MAX_MINOR, digits)} ${currency} at a time`;
+    throw new UsageError(`--amount ${JSON.stringify(text)} ${amountReason(checked.reason, currency)}`, hint);
   }
-  const amount = Number(text);
-  if (!(amount > 0) || !Number.isFinite(amount)) throw new UsageError(`--amount ${text} must be more than zero`, 'pay out a positive amount');
+  const amount = checked.major;
   const reference = input.reference;
   const parsed = CreatePayoutRequest.safeParse({ currency, amount, ...(reference !== undefined ? { reference } : {}) });
   if (!parsed.success) {

@@ -1,0 +1,83 @@
+/**
+ * Amounts exact on the command line: flags the CLI cannot represent exactly are refused
+ * (exit 2, naming the flag) before anything is sent; raw JSON numbers through `vouchers api`
+ * get the sandbox's 422 envelope with nothing recorded.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { orderFromFlags } from '../../src/commands/orders/order-input.js';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { runCli } from '../helpers/run-cli.js';
+import { envOf, fastSandbox } from '../helpers/sandbox.js';
+
+let sb: SandboxHandle;
+let env: Record<string, string>;
+beforeAll(async () => { sb = await fastSandbox(); env = envOf(sb); });
+afterAll(async () => { await sb.close(); });
+
+const recorded = () => ({ txns: sb.state.transactions.length, payouts: Object.keys(sb.state.payouts).length, orders: Object.keys(sb.state.orders).length });
+
+describe('payouts create --amount', () => {
+  it.each([
+    ['90071992547409930', /--amount "90071992547409930" is more than 9007199254740991 minor units/],
+    ['1e14', /--amount "1e14" is more than 9007199254740991 minor units/],
+    ['1e-10', /--amount "1e-10" has more than 2 decimal digits, the most USD allows/],
+    ['12.505', /has more than 2 decimal digits/],
+    ['0', /must be more than zero/],
+    ['0.00', /must be more than zero/],
+    ['-5', /must be more than zero/],
+    ['ten', /is not a number/],
+  ])('refuses %s: exit 2, nothing sent', async (amount, message) => {
+    const before = recorded();
+    const r = await runCli(['payouts', 'create', '--amount', amount, '--currency', 'USD', '--yes'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(message);
+    expect(recorded()).toEqual(before);
+  });
+
+  it('accepts an exact exponent form and sends the exact amount', async () => {
+    const r = await runCli(['payouts', 'create', '--amount', '1e0', '--currency', 'USD', '--json'], { env });
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toMatchObject({ amount: 1, currency: 'USD' });
+  });
+});
+
+describe('orders --denomination and --item', () => {
+  const fail = (flags: Parameters<typeof orderFromFlags>[0]): string => {
+    try { orderFromFlags(flags); } catch (e) { return (e as Error).message; }
+    throw new Error('expected a refusal');
+  };
+
+  it('refuses inexact, zero, negative and out-of-range denominations, naming the flag', () => {
+    expect(fail({ product: 'p', denomination: '1e-10' })).toMatch(/--denomination "1e-10" has more than 4 decimal digits/);
+    expect(fail({ product: 'p', denomination: '10.5', currency: 'jpy' })).toMatch(/--denomination "10.5" has more than 0 decimal digits, the most JPY allows/);
+    expect(fail({ product: 'p', denomination: '90071992547409930', currency: 'USD' })).toMatch(/--denomination "90071992547409930" is more than 9007199254740991 minor units/);
+    expect(fail({ product: 'p', denomination: '0' })).toMatch(/--denomination "0" must be more than zero/);
+    expect(fail({ item: ['a:1e14:1'], currency: 'USD' })).toMatch(/--item "a:1e14:1" \(item 1\): denomination "1e14" is more than/);
+    expect(orderFromFlags({ product: 'p', denomination: '2.5e1' }).items[0]!.denomination).toBe(25);
+  });
+
+  it('orders create refuses before sending', async () => {
+    const before = recorded();
+    const r = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '90071992547409930', '--yes'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/--denomination "90071992547409930" is more than/);
+    expect(recorded()).toEqual(before);
+  });
+});
+
+describe('vouchers api POST /payouts with raw JSON numbers', () => {
+  it.each(['1e14', '1e-10'])('amount %s: the 422 envelope, nothing recorded, the ledger balances', async (amount) => {
+    const before = recorded();
+    const r = await runCli(['api', 'POST', '/payouts', '-d', `{"currency":"USD","amount":${amount}}`, '--json'], { env });
+    expect(r.code).not.toBe(0);
+    expect(r.stderr).not.toMatch(/500|INTERNAL/);
+    const body = JSON.parse(r.stdout);
+    expect(body.error).toMatchObject({ code: 'VALIDATION_FAILED', details: [expect.objectContaining({ path: 'amount' })] });
+    expect(recorded()).toEqual(before);
+    const partner = sb.state.partners[sb.partnerId]!;
+    for (const [currency, w] of Object.entries(partner.wallets)) {
+      const sum = sb.state.transactions.filter((t) => t.partner_id === sb.partnerId && t.currency === currency).reduce((n, t) => n + t.amount_minor, 0);
+      expect(sum).toBe(w.available_minor);
+    }
+  });
+});
