@@ -2,6 +2,7 @@
  * Lazily built, memoised dependencies of a command run: io, config, profile, client,
  * clock and ids. Nothing heavy is imported until a command asks for it.
  */
+import { join } from 'node:path';
 import type { ConfigStore, ResolvedProfile } from './core/config/types.js';
 import { systemClock, type Clock } from './core/time/clock.js';
 import type { ApiClient } from './core/http/types.js';
@@ -92,8 +93,10 @@ export function createFactory(io: IO, globals: () => GlobalOptions, overrides: F
     return openRequestLog(configLocation(io.env).dir);
   });
   const clientP = memo(async () => {
-    const { createClientForProfile } = await import('./core/http/client.js');
-    const made = createClientForProfile(await profile(), { io, clock, ids, requestLog: await requestLog(), globals: globals() });
+    const [{ createClientForProfile }, { configLocation }] = await Promise.all([import('./core/http/client.js'), import('./core/config/location.js')]);
+    // Every process of one API key on this machine shares its pace through <config dir>/pacing.
+    const pacingDir = join(configLocation(io.env).dir, 'pacing');
+    const made = createClientForProfile(await profile(), { io, clock, ids, requestLog: await requestLog(), globals: globals(), pacingDir });
     client = made;
     return made;
   });

@@ -14,11 +14,13 @@ import { systemClock, type Clock } from '../time/clock.js';
 import type { RateLimits, ResolvedProfile } from '../config/types.js';
 import { CliError, ConfigError, InterruptedError, UsageError } from '../errors/index.js';
 import type { IO } from '../io/io.js';
+import { notice as writeNotice } from '../output/notice.js';
 import type { RequestLog, RequestLogEntry } from '../journal/types.js';
 import { isSignedMethod, signingPath, signRequest, type SigningPathVariant } from '../signer/request.js';
 import { apiErrorFromResponse, parseJsonBody } from './api-error.js';
 import { formatDuration } from './duration.js';
 import { classifyFailure, networkError, type TransportFailure } from './network-error.js';
+import { paceFile, type PaceStore } from './pace-file.js';
 import { Pacer } from './pacing.js';
 import { DEFAULT_BACKOFF, parseRetryAfter, shouldRetry, type AttemptOutcome, type BackoffSettings } from './retry.js';
 import { traceparent } from './traceparent.js';
@@ -38,6 +40,11 @@ export interface ClientOptions {
   signingPath?: SigningPathVariant;
   /** Client-side pacing per rate-limit class; `null` turns pacing off. */
   limits?: RateLimits | null;
+  /**
+   * Share the pace with other processes of the same API key (pace-file.ts); without it the
+   * pace is this client's own. The CLI's profile client passes one.
+   */
+  paceStore?: PaceStore;
   /** Per-attempt timeout (default 30 s). */
   timeoutMs?: number;
   /** Retries after the first attempt (default 3). */
@@ -58,11 +65,12 @@ export interface ClientOptions {
   /** A 2xx answer that differs from the contract fails with ContractMismatchError (`--strict-contract`). */
   strictContract?: boolean;
   /**
-   * Told when the client is about to wait a second or more before a retry (after a 429, a
-   * 5xx or a lost connection), so that a long wait is never silent. Not called with
-   * `debug`, which reports every attempt anyway.
+   * Told when the client is about to wait a second or more: before a retry (after a 429, a
+   * 5xx or a lost connection, code `RETRY_WAIT`) or to stay under a rate limit (code
+   * `RATE_LIMIT_WAIT`), so that a long wait is never silent. Not called with `debug`, which
+   * reports every attempt and wait anyway.
    */
-  notice?: (message: string) => void;
+  notice?: (message: string, code: 'RETRY_WAIT' | 'RATE_LIMIT_WAIT') => void;
   /** Aborts every request of this client (the CLI's Ctrl-C signal). */
   signal?: AbortSignal;
   /** Jitter source in [0, 1) (default Math.random). */
@@ -96,7 +104,7 @@ function numberHeader(v: string | undefined): number | undefined {
   return Number(v.trim());
 }
 
-/** Retry waits from this long on are announced (ClientOptions.notice). */
+/** Retry and pacing waits from this long on are announced (ClientOptions.notice). */
 const NOTICE_FROM_MS = 1000;
 
 /** Build a client from explicit settings (tests, the sandbox CLI, the listener). */
@@ -113,7 +121,9 @@ export function createClient(options: ClientOptions): ApiClient {
   const defaultTimeout = options.timeoutMs ?? DEFAULTS.timeoutMs;
   const defaultRetries = options.maxRetries ?? DEFAULTS.maxRetries;
   const variant = options.signingPath ?? 'full';
-  const pacer = options.limits === null ? undefined : new Pacer(clock, options.limits ?? { orders_per_minute: 100, general_per_hour: 1000 });
+  const limits = options.limits ?? { orders_per_minute: 100, general_per_hour: 1000 };
+  const pacer = options.limits === null ? undefined : new Pacer(clock, limits, { store: options.paceStore, onFallback: options.debug });
+  const paceLimit = (cls: 'orders' | 'general') => (cls === 'orders' ? `${limits.orders_per_minute}/min` : `${limits.general_per_hour}/hour`);
   const ua = userAgent();
   let transport: Promise<Transport> | undefined;
   let closed = false;
@@ -176,8 +186,10 @@ export function createClient(options: ClientOptions): ApiClient {
       if (signal?.aborted) throw interrupted(signal);
       if (pacer) {
         try {
-          const waited = await pacer.acquire(rateClass, signal);
-          if (waited > 0) options.debug?.(`pacing ${method} ${path}: waited ${formatDuration(waited)} to stay under the ${rateClass} rate limit`);
+          await pacer.acquire(rateClass, signal, (wait) => {
+            if (options.debug) options.debug(`pacing ${method} ${path}: waiting ${formatDuration(wait)} to stay under the ${rateClass} rate limit (${paceLimit(rateClass)}${pacer.shared ? ', shared by every process of this API key' : ''})`);
+            else if (wait >= NOTICE_FROM_MS) options.notice?.(`Waiting ${formatDuration(wait)} to stay under the ${rateClass} rate limit (${paceLimit(rateClass)} for this API key)…`, 'RATE_LIMIT_WAIT');
+          });
         } catch (e) {
           if (signal?.aborted) throw interrupted(signal);
           throw e;
@@ -275,7 +287,7 @@ export function createClient(options: ClientOptions): ApiClient {
       }
       if (decision.retry) {
         if (decision.delayMs >= NOTICE_FROM_MS && !options.debug) {
-          options.notice?.(`${method} ${path}: ${decision.reason}; retrying in ${formatDuration(decision.delayMs)} (attempt ${attempt + 1} of ${maxRetries + 1}, trace ${response?.traceId ?? traceId}). Ctrl-C stops`);
+          options.notice?.(`${method} ${path}: ${decision.reason}; retrying in ${formatDuration(decision.delayMs)} (attempt ${attempt + 1} of ${maxRetries + 1}, trace ${response?.traceId ?? traceId}). Ctrl-C stops`, 'RETRY_WAIT');
         }
         await sleepOrInterrupt(decision.delayMs, signal);
         continue;
@@ -327,6 +339,11 @@ export interface ProfileClientDeps {
   ids: Ids;
   requestLog: RequestLog;
   globals: GlobalOptions;
+  /**
+   * The folder of the pace files shared by every process of an API key
+   * (`<config dir>/pacing`, pace-file.ts); without it the pace is this process's own.
+   */
+  pacingDir?: string;
 }
 
 /** The client of one CLI run: the resolved profile's credentials, limits, timeout and retries. */
@@ -363,8 +380,11 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
     debug,
     onDrift: driftReporter(deps),
     strictContract: strictContract(deps),
-    // On a terminal only: there a silent minute looks like a hang; scripts have --debug.
-    ...(deps.io.stderrIsTTY ? { notice: (message: string) => { deps.io.stderr.write(`${message}\n`); } } : {}),
+    // The pace is shared by every process of this API key on the machine.
+    ...(deps.pacingDir ? { paceStore: paceFile(deps.pacingDir, profile.base_url!, profile.api_key!) } : {}),
+    // Also when stderr is not a terminal: a silent minute in CI looks like a hang. With
+    // --json it is one JSON line, so stderr stays machine-readable.
+    notice: (message: string, code: string) => writeNotice(deps.io, { format: deps.globals.json ? 'json' : 'table' }, code, message),
     signal: deps.io.signal,
   });
 }

@@ -1,0 +1,166 @@
+/**
+ * The pace of one API key shared by every `vouchers` process on the machine: a small state
+ * file per key in the config folder, `<dir>/<sha256(base_url + "\n" + api_key)[:16]>.json`
+ * (mode 0600; it holds bucket levels and times, never the key or the secret), read and
+ * rewritten under an exclusive lock file. A shell loop of single `orders create` calls,
+ * each a new process, thereby reserves its slots in one window instead of each starting
+ * with a full burst.
+ *
+ * The lock is `<file>.lock`, made with O_EXCL and holding `pid host nonce`. The critical
+ * section is one small read and one write (a temporary file renamed over the state, so a
+ * crash never leaves it torn), so a waiter spins for a few milliseconds at most. A lock
+ * whose process is gone (same host) or that is older than STALE_LOCK_MS is taken over.
+ *
+ * Everything here is synchronous on purpose: the Pacer's reservation is synchronous so that
+ * concurrent requests of one process queue in order, and a few syscalls on a tiny file cost
+ * microseconds. Any failure throws; the Pacer then paces in-process only.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+
+/** A lock older than this is left by a process that died or hung holding it. */
+export const STALE_LOCK_MS = 5_000;
+/** How long to wait for a live holder before pacing in-process for this one request. */
+export const LOCK_WAIT_MS = 1_000;
+
+export interface PaceStore {
+  /** Where the state lives (for --debug lines). */
+  readonly path: string;
+  /**
+   * Lock, read the state (undefined when there is none or it does not parse), let `change`
+   * return the new state, write it, unlock. Throws when the file cannot be used.
+   */
+  update(change: (state: unknown) => unknown): void;
+}
+
+export class PaceLockBusyError extends Error {
+  constructor(path: string) {
+    super(`the pacing lock ${path} is held by a live process for more than ${LOCK_WAIT_MS} ms`);
+    this.name = 'PaceLockBusyError';
+  }
+}
+
+/** The state file's name for a base URL and API key: a hash, so neither appears on disk. */
+export function paceFileName(baseUrl: string, apiKey: string): string {
+  return `${createHash('sha256').update(`${baseUrl}\n${apiKey}`).digest('hex').slice(0, 16)}.json`;
+}
+
+const blocker = new Int32Array(new SharedArrayBuffer(4));
+function pause(ms: number): void {
+  Atomics.wait(blocker, 0, 0, ms);
+}
+
+function processGone(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+export interface PaceFileOptions {
+  /** Real time for lock ages (file mtimes are real time, whatever clock paces). */
+  now?: () => number;
+  staleLockMs?: number;
+  lockWaitMs?: number;
+}
+
+/** The shared state of one API key in `dir` (created with mode 0700 when missing). */
+export function paceFile(dir: string, baseUrl: string, apiKey: string, options: PaceFileOptions = {}): PaceStore {
+  const path = join(dir, paceFileName(baseUrl, apiKey));
+  const lockPath = `${path}.lock`;
+  const now = options.now ?? Date.now;
+  const staleMs = options.staleLockMs ?? STALE_LOCK_MS;
+  const waitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
+  const host = hostname();
+  let dirReady = false;
+
+  /** Remove the lock if it is stale; true when it was (or is already gone). */
+  function breakIfStale(): boolean {
+    let text: string;
+    let mtime: number;
+    try {
+      text = readFileSync(lockPath, 'utf8');
+      mtime = statSync(lockPath).mtimeMs;
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return true;
+      throw e;
+    }
+    const [pid, lockHost] = text.split(' ');
+    const dead = lockHost === host && processGone(Number(pid));
+    // An empty lock is one being written right now, unless it is old.
+    if (!dead && now() - mtime < staleMs) return false;
+    try {
+      // Only the lock that was judged stale: a fresh one that replaced it in between stays.
+      if (readFileSync(lockPath, 'utf8') === text) unlinkSync(lockPath);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+    }
+    return true;
+  }
+
+  function lock(): string {
+    const nonce = randomBytes(6).toString('hex');
+    const started = now();
+    for (let spin = 0; ; spin++) {
+      let fd: number;
+      try {
+        fd = openSync(lockPath, 'wx', 0o600);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        if (breakIfStale()) continue;
+        if (now() - started >= waitMs) throw new PaceLockBusyError(lockPath);
+        pause(Math.min(1 + spin, 10));
+        continue;
+      }
+      try {
+        writeSync(fd, `${process.pid} ${host} ${nonce}`);
+      } finally {
+        closeSync(fd);
+      }
+      return nonce;
+    }
+  }
+
+  function unlock(nonce: string): void {
+    try {
+      if (readFileSync(lockPath, 'utf8').endsWith(` ${nonce}`)) unlinkSync(lockPath);
+    } catch {
+      // Already taken over as stale: nothing of ours to remove.
+    }
+  }
+
+  return {
+    path,
+    update(change) {
+      if (!dirReady) {
+        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        dirReady = true;
+      }
+      const nonce = lock();
+      try {
+        let state: unknown;
+        try {
+          state = JSON.parse(readFileSync(path, 'utf8'));
+        } catch (e) {
+          if (!(e instanceof SyntaxError) && (e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+        }
+        const next = change(state);
+        const tmp = `${path}.${process.pid}.${nonce}.tmp`;
+        try {
+          writeFileSync(tmp, `${JSON.stringify(next)}\n`, { mode: 0o600 });
+          renameSync(tmp, path);
+        } catch (e) {
+          try { unlinkSync(tmp); } catch { /* never made */ }
+          throw e;
+        }
+      } finally {
+        unlock(nonce);
+      }
+    },
+  };
+}
