@@ -13,7 +13,8 @@ export const registerApi: RegisterCommand = (program, f) => {
     .option('-i, --include', 'print the status line and response headers before the body')
     .option('--raw', 'print the body exactly as received and skip the contract check (codes and secrets stay masked unless --reveal)')
     .option('--reveal', 'print voucher codes, pins and secrets in the body instead of masking them')
-    .option('--json', 'pretty-print a JSON body even when piped; errors as JSON');
+    .option('--json', 'pretty-print a JSON body even when piped; errors as JSON')
+    .option('-y, --yes', 'confirm a money-moving write (POST /orders, /payouts, /orders/{id}/cancel) on a production profile without asking');
   api.addHelpText('after', `
 PATH is relative to the profile's base URL (which already includes /api/v1). Writes
 (POST, PUT, DELETE) are signed, and those that need one get an Idempotency-Key, shown on
@@ -21,6 +22,8 @@ stderr; reuse it with --idempotency-key to retry without running the write twice
 On a TTY a JSON body is pretty-printed; piped, it is printed as received. Voucher codes,
 pins and secrets in a JSON body (under any name: code, redemption_code, signing_secret…)
 are masked unless --reveal. A non-2xx answer prints its body and exits with the error's code.
+On a production profile, a write that moves money (an order, a payout, a cancellation) asks
+for confirmation on a terminal and needs --yes otherwise, as orders create does.
 
 Examples:
   $ vouchers api GET /wallets

@@ -9,6 +9,7 @@ import { err, out, type IO } from '../../core/io/io.js';
 import { maskCodes, maskSecrets } from '../../core/output/mask.js';
 import type { Factory } from '../../factory.js';
 import { assertJson, readBodyArg } from './json-input.js';
+import { confirmMoneyMove } from './money-guard.js';
 
 export interface ApiOptions {
   data?: string;
@@ -19,6 +20,7 @@ export interface ApiOptions {
   raw?: boolean;
   json?: boolean;
   reveal?: boolean;
+  yes?: boolean;
 }
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
@@ -91,6 +93,8 @@ async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions): Promis
 
 export async function run(f: Factory, methodArg: string, pathArg: string, opts: ApiOptions): Promise<void> {
   const req = await buildRequest(f.io, methodArg, pathArg, opts);
+  // Orders, payouts and cancellations ask on a production profile, as their own commands do.
+  await confirmMoneyMove(f.io, await f.profile(), req.method, req.path, Boolean(opts.yes));
   const client = await f.client();
   const pathOnly = req.path.split('?')[0]!;
   // The schemas load while the request is on its way; awaited once the answer is a 2xx.
