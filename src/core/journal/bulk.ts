@@ -1,14 +1,16 @@
 /**
  * The bulk-order journal: one append-only NDJSON file per batch in
  * `<configDir>/batches/<batch_id>.ndjson` (mode 0600). The first line holds the batch's
- * validated rows; then a `key` line per row, written and fsynced BEFORE the row's request
- * is sent, and a `result` line per answer. Re-running reads it back so no row is ever
- * ordered twice: a row with a key is re-sent with that same key (the server replays).
+ * validated rows; then a `key` line per attempt of a row, written and fsynced BEFORE the
+ * row's request is sent, and a `result` line per answer. Re-running reads it back so no
+ * row is ever ordered twice: a row whose outcome is unknown is re-sent with its same key
+ * (the server replays); only a row the server definitely refused (nothing was created)
+ * gets a fresh key, journalled as the row's next attempt.
  * Never holds a voucher code, a pin or a secret.
  */
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { open, readFile, type FileHandle } from 'node:fs/promises';
+import { open, readFile, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { makeDirSync } from '../io/make-dir.js';
 import { join } from 'node:path';
 import type { ErrorKind } from '../errors/index.js';
@@ -45,6 +47,8 @@ export interface KeyRecord {
   type: 'key';
   row: number;
   idempotency_key: string;
+  /** 1 for the row's first key; each fresh key after a definite refusal is the next attempt. Absent means 1. */
+  attempt?: number;
   at: string;
 }
 
@@ -63,7 +67,33 @@ export interface ResultRecord {
   error_code: string | null;
   kind: ErrorKind | null;
   replayed: boolean;
+  /** The attempt (KeyRecord.attempt) this answer belongs to. Absent means 1. */
+  attempt?: number;
   at: string;
+}
+
+/**
+ * A failed answer that proves nothing was created for its key: a 4xx the server decided
+ * (insufficient funds or inventory, forbidden, not found, validation…). Not a 408/429, not
+ * "key in progress" or "key reused", not a 5xx, lost connection or timeout: those leave the
+ * outcome unknown, and the row must be re-sent with the same key to learn it.
+ */
+export function isDefiniteRefusal(r: Pick<ResultRecord, 'ok' | 'http_status' | 'error_code'>): boolean {
+  if (r.ok || r.http_status === null) return false;
+  const s = r.http_status;
+  if (s < 400 || s >= 500 || s === 408 || s === 429) return false;
+  return r.error_code !== 'IDEMPOTENCY_KEY_IN_PROGRESS' && r.error_code !== 'IDEMPOTENCY_KEY_REUSED';
+}
+
+/** Where a row stands: ordered, refused (nothing created), unknown (sent, answer lost or not definite), or not sent / sent without an answer yet. */
+export type RowOutcome = 'ordered' | 'refused' | 'unknown' | 'pending';
+
+export function rowOutcome(state: BatchState, row: number): RowOutcome {
+  const r = state.results.get(row);
+  if (r?.ok) return 'ordered';
+  // A result of an earlier attempt says nothing about the current key's request.
+  if (!r || (r.attempt ?? 1) !== (state.attempts.get(row) ?? 1)) return 'pending';
+  return isDefiniteRefusal(r) ? 'refused' : 'unknown';
 }
 
 export type JournalRecord = BatchHeader | KeyRecord | ResultRecord;
@@ -105,8 +135,10 @@ export function journalPath(configDir: string, batchId: string): string {
 /** What the journal says so far. */
 export interface BatchState {
   header: BatchHeader;
-  /** Journalled idempotency key per row. */
+  /** The idempotency key of each row's current (latest) attempt. */
   keys: Map<number, string>;
+  /** The current attempt number per row (1 for the first key). */
+  attempts: Map<number, number>;
   /** Latest result per row. */
   results: Map<number, ResultRecord>;
 }
@@ -115,6 +147,7 @@ export function parseJournal(text: string, path: string): BatchState {
   const lines = text.split('\n');
   let header: BatchHeader | undefined;
   const keys = new Map<number, string>();
+  const attempts = new Map<number, number>();
   const results = new Map<number, ResultRecord>();
   lines.forEach((line, i) => {
     if (line.trim() === '') return;
@@ -127,11 +160,29 @@ export function parseJournal(text: string, path: string): BatchState {
       throw new Error(`${path}: line ${i + 1} is not JSON`);
     }
     if (rec.type === 'batch') header = rec;
-    else if (rec.type === 'key') { if (!keys.has(rec.row)) keys.set(rec.row, rec.idempotency_key); }
-    else if (rec.type === 'result') results.set(rec.row, rec);
+    else if (rec.type === 'key') {
+      // The first key of each attempt counts; a later attempt replaces an earlier one.
+      const attempt = rec.attempt ?? 1;
+      if (!keys.has(rec.row) || attempt > (attempts.get(rec.row) ?? 1)) { keys.set(rec.row, rec.idempotency_key); attempts.set(rec.row, attempt); }
+    } else if (rec.type === 'result') results.set(rec.row, rec);
   });
   if (!header) throw new Error(`${path}: no batch header`);
-  return { header, keys, results };
+  return { header, keys, attempts, results };
+}
+
+/**
+ * A journal whose last line was cut off by a crash (no final newline): cut it back to the
+ * end of the last complete line, keeping everything before it, so the next append starts
+ * on a line of its own. Returns the number of bytes removed (0 when the file was whole).
+ */
+export async function repairTornTail(path: string): Promise<number> {
+  const bytes = await readFile(path);
+  if (bytes.length === 0 || bytes[bytes.length - 1] === 0x0a) return 0;
+  const end = bytes.lastIndexOf(0x0a) + 1;
+  // Only the header was being written: no key was ever journalled, so nothing was sent.
+  if (end === 0) await unlink(path);
+  else await truncate(path, end);
+  return bytes.length - end;
 }
 
 /**
@@ -164,14 +215,29 @@ export class BulkJournal {
     return parseJournal(text, path);
   }
 
-  /** Open an existing batch for appending. */
+  /**
+   * Open an existing batch for appending (hold its BatchLock first). A torn last line is
+   * cut off first (repairTornTail); `repaired` is the number of bytes removed.
+   */
   static async open(configDir: string, batchId: string): Promise<BulkJournal | undefined> {
+    const path = journalPath(configDir, batchId);
+    let repaired: number;
+    try {
+      repaired = await repairTornTail(path);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw e;
+    }
     const state = await BulkJournal.read(configDir, batchId);
     if (!state) return undefined;
-    const path = journalPath(configDir, batchId);
     const handle = await open(path, constants.O_WRONLY | constants.O_APPEND, 0o600);
-    return new BulkJournal(path, state, handle);
+    const journal = new BulkJournal(path, state, handle);
+    journal.repaired = repaired;
+    return journal;
   }
+
+  /** Bytes of a torn last line cut off when the journal was opened. */
+  repaired = 0;
 
   /** Start a new batch: writes and fsyncs the header. Fails if the batch exists. */
   static async create(configDir: string, header: Omit<BatchHeader, 'type' | 'version'>): Promise<BulkJournal> {
@@ -181,7 +247,7 @@ export class BulkJournal {
     const full: BatchHeader = { type: 'batch', version: 1, ...header };
     await handle.write(JSON.stringify(full) + '\n');
     await handle.sync();
-    return new BulkJournal(path, { header: full, keys: new Map(), results: new Map() }, handle);
+    return new BulkJournal(path, { header: full, keys: new Map(), attempts: new Map(), results: new Map() }, handle);
   }
 
   private append(record: JournalRecord, sync: boolean): Promise<void> {
@@ -209,10 +275,13 @@ export class BulkJournal {
     this.flushing = undefined;
   }
 
-  /** Journal a row's idempotency key; resolves once it is on disk. */
-  async appendKey(row: number, idempotencyKey: string, at: string): Promise<void> {
-    await this.append({ type: 'key', row, idempotency_key: idempotencyKey, at }, true);
-    if (!this.state.keys.has(row)) this.state.keys.set(row, idempotencyKey);
+  /** Journal a row's idempotency key for an attempt (default 1); resolves once it is on disk. */
+  async appendKey(row: number, idempotencyKey: string, at: string, attempt = 1): Promise<void> {
+    await this.append({ type: 'key', row, idempotency_key: idempotencyKey, ...(attempt > 1 ? { attempt } : {}), at }, true);
+    if (!this.state.keys.has(row) || attempt > (this.state.attempts.get(row) ?? 1)) {
+      this.state.keys.set(row, idempotencyKey);
+      this.state.attempts.set(row, attempt);
+    }
   }
 
   async appendResult(result: Omit<ResultRecord, 'type'>): Promise<void> {

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, statSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { batchIdFor, batchTarget, BulkJournal, isBatchId, journalPath, parseJournal, sha256Hex, type BulkRow } from '../../../src/core/journal/bulk.js';
+import { batchIdFor, batchTarget, BulkJournal, isBatchId, isDefiniteRefusal, journalPath, parseJournal, rowOutcome, sha256Hex, type BulkRow } from '../../../src/core/journal/bulk.js';
 
 const rows: BulkRow[] = [
   { row: 2, product_id: 'sbx-instant', denomination: 10, quantity: 1 },
@@ -102,5 +102,43 @@ describe('BulkJournal', () => {
     expect(state?.results.size).toBe(0);
     expect(() => parseJournal('{"type":"batch"}\nnot json\n{"type":"key","row":1}\n', 'j')).toThrow(/line 2/);
     expect(() => parseJournal('', 'j')).toThrow(/no batch header/);
+  });
+
+  it('a later attempt replaces the key; an earlier attempt\'s refusal says nothing about the current key', () => {
+    const header = JSON.stringify({ type: 'batch', version: 1, batch_id: 'bat_0123456789', source: null, sha256: 'h', created_at: 'now', rows });
+    const refused = { ...okResult(2, 'x'), ok: false, order_id: null, http_status: 402, error_code: 'INSUFFICIENT_FUNDS', kind: 'rejected' };
+    const base = [header, JSON.stringify({ type: 'key', row: 2, idempotency_key: 'k1', at: 'now' }), JSON.stringify({ type: 'result', ...refused })];
+    let state = parseJournal(base.join('\n'), 'j');
+    expect(rowOutcome(state, 2)).toBe('refused');
+    state = parseJournal([...base, JSON.stringify({ type: 'key', row: 2, idempotency_key: 'k2', attempt: 2, at: 'now' })].join('\n'), 'j');
+    expect(state.keys.get(2)).toBe('k2');
+    expect(state.attempts.get(2)).toBe(2);
+    // Attempt 2 was sent without an answer: its outcome is open, it keeps its key.
+    expect(rowOutcome(state, 2)).toBe('pending');
+    expect(rowOutcome(state, 3)).toBe('pending');
+  });
+
+  it('tells definite refusals (nothing created) from unknown outcomes', () => {
+    const r = (http_status: number | null, error_code: string | null) => ({ ok: false, http_status, error_code });
+    for (const [s, c] of [[402, 'INSUFFICIENT_FUNDS'], [409, 'INSUFFICIENT_INVENTORY'], [403, 'PRODUCT_NOT_AVAILABLE'], [404, 'NOT_FOUND'], [422, 'VALIDATION_FAILED']] as const) expect(isDefiniteRefusal(r(s, c))).toBe(true);
+    for (const [s, c] of [[429, 'RATE_LIMIT_EXCEEDED'], [503, 'SERVICE_UNAVAILABLE'], [500, 'INTERNAL_ERROR'], [null, 'ECONNRESET'], [409, 'IDEMPOTENCY_KEY_IN_PROGRESS'], [422, 'IDEMPOTENCY_KEY_REUSED'], [408, 'REQUEST_TIMEOUT']] as const) expect(isDefiniteRefusal(r(s, c))).toBe(false);
+    expect(isDefiniteRefusal({ ok: true, http_status: 201, error_code: null })).toBe(false);
+  });
+
+  it('opening cuts a torn last line off, so the next append starts on its own line', async () => {
+    const d = dir();
+    const id = batchIdFor('torn', 't');
+    const j = await BulkJournal.create(d, { batch_id: id, source: null, sha256: 'h', created_at: 'now', rows });
+    await j.appendKey(2, 'key-a', 'now');
+    await j.close();
+    const whole = readFileSync(journalPath(d, id), 'utf8');
+    appendFileSync(journalPath(d, id), '{"type":"key","row":3,"idem');
+    const k = await BulkJournal.open(d, id);
+    expect(k!.repaired).toBe(27);
+    await k!.appendKey(3, 'key-b', 'now');
+    await k!.close();
+    expect(readFileSync(journalPath(d, id), 'utf8').startsWith(whole)).toBe(true);
+    const state = await BulkJournal.read(d, id);
+    expect(state?.keys.get(3)).toBe('key-b');
   });
 });

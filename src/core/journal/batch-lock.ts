@@ -1,0 +1,121 @@
+/**
+ * One run per batch at a time: `<configDir>/batches/<batch_id>.lock`, created with O_EXCL
+ * and holding the holder's pid, host and start time. A second run of the same batch (the
+ * same file twice, a CI retry, two terminals, a --resume beside a run) finds the lock and
+ * is refused, naming who holds it. A lock left by a process that died (SIGKILL, power
+ * loss) is recognised when it names this host and its pid no longer runs, and is taken
+ * over; a lock from another host is never guessed about.
+ */
+import { randomUUID } from 'node:crypto';
+import { constants } from 'node:fs';
+import { link, open, readFile, rename, unlink } from 'node:fs/promises';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { makeDirSync } from '../io/make-dir.js';
+import { batchesDir, isBatchId } from './bulk.js';
+
+export interface LockHolder {
+  pid: number;
+  host: string;
+  started_at: string;
+}
+
+export function lockPath(configDir: string, batchId: string): string {
+  if (!isBatchId(batchId)) throw new Error(`invalid batch id ${batchId}`);
+  return join(batchesDir(configDir), `${batchId}.lock`);
+}
+
+/** The batch is being run by another process (or another run in this one). */
+export class BatchLocked extends Error {
+  constructor(readonly path: string, readonly holder: LockHolder | undefined) {
+    super(`batch lock ${path} is held${holder ? ` by pid ${holder.pid} on ${holder.host} since ${holder.started_at}` : ''}`);
+  }
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: the process exists but belongs to someone else.
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+async function readHolder(path: string): Promise<{ text: string; holder: LockHolder | undefined } | undefined> {
+  let text: string;
+  try {
+    text = await readFile(path, 'utf8');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw e;
+  }
+  try {
+    const h = JSON.parse(text) as Partial<LockHolder>;
+    if (typeof h.pid === 'number' && typeof h.host === 'string') return { text, holder: { pid: h.pid, host: h.host, started_at: String(h.started_at ?? '') } };
+  } catch { /* a lock torn while being written: its holder is unknown */ }
+  return { text, holder: undefined };
+}
+
+export class BatchLock {
+  private released = false;
+  private constructor(readonly path: string, readonly holder: LockHolder, private readonly text: string, readonly recovered: LockHolder | undefined) {}
+
+  /**
+   * Take the batch's lock, or throw BatchLocked. `recovered` names a dead holder whose
+   * stale lock was taken over.
+   */
+  static async acquire(configDir: string, batchId: string, now: Date = new Date()): Promise<BatchLock> {
+    makeDirSync(batchesDir(configDir), 0o700);
+    const path = lockPath(configDir, batchId);
+    const me: LockHolder = { pid: process.pid, host: hostname(), started_at: now.toISOString() };
+    const text = JSON.stringify({ ...me, run: randomUUID() }) + '\n';
+    let recovered: LockHolder | undefined;
+    for (let tries = 0; tries < 5; tries++) {
+      try {
+        const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+        try {
+          await handle.write(text);
+          await handle.sync();
+        } finally {
+          await handle.close();
+        }
+        return new BatchLock(path, me, text, recovered);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      }
+      const found = await readHolder(path);
+      if (!found) continue; // released meanwhile: try again
+      const { holder } = found;
+      if (!holder || holder.host !== me.host || alive(holder.pid)) throw new BatchLocked(path, holder);
+      // Stale: its holder is gone. Move it aside atomically (only one contender wins the
+      // rename), and make sure what was moved is the stale lock, not a fresh one.
+      const aside = `${path}.stale-${process.pid}-${Date.now()}`;
+      try {
+        await rename(path, aside);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw e;
+      }
+      const moved = await readHolder(aside);
+      if (moved && moved.text !== found.text) {
+        // Another run took the lock over in between: put its lock back and give way.
+        await link(aside, path).catch(() => undefined);
+        await unlink(aside).catch(() => undefined);
+        throw new BatchLocked(path, moved.holder);
+      }
+      await unlink(aside).catch(() => undefined);
+      recovered = holder;
+    }
+    throw new BatchLocked(path, undefined);
+  }
+
+  async release(): Promise<void> {
+    if (this.released) return;
+    this.released = true;
+    const found = await readHolder(this.path).catch(() => undefined);
+    if (found?.text === this.text) {
+      await unlink(this.path).catch(() => undefined);
+    }
+  }
+}
