@@ -4,7 +4,7 @@
  */
 import { formatDuration } from '../../core/http/duration.js';
 import type { IO } from '../../core/io/io.js';
-import type { ResultRecord } from '../../core/journal/bulk.js';
+import { isDefiniteRefusal, type ResultRecord } from '../../core/journal/bulk.js';
 import type { Clock } from '../../factory.js';
 
 export interface Progress {
@@ -19,6 +19,7 @@ export function startProgress(io: IO, clock: Clock, total: number, alreadyDone: 
   let done = alreadyDone;
   let ranNow = 0;
   let failed = 0;
+  let unknownRows = 0;
   let drawnAt = 0;
   let drawn = false;
   const live = io.stderrIsTTY;
@@ -32,7 +33,7 @@ export function startProgress(io: IO, clock: Clock, total: number, alreadyDone: 
     const rate = ranNow / secs;
     const left = total - done;
     const eta = rate > 0 ? formatDuration(Math.round((left / rate) * 1000)) : '…';
-    io.stderr.write(`\r\x1b[2Korders ${done}/${total} · ${rate.toFixed(1)}/s · ETA ${left === 0 ? '0s' : eta} · ${failed} failed`);
+    io.stderr.write(`\r\x1b[2Korders ${done}/${total} · ${rate.toFixed(1)}/s · ETA ${left === 0 ? '0s' : eta} · ${failed} failed${unknownRows > 0 ? ` · ${unknownRows} unknown` : ''}`);
     drawn = true;
   };
   draw(true);
@@ -41,9 +42,12 @@ export function startProgress(io: IO, clock: Clock, total: number, alreadyDone: 
       done += 1;
       ranNow += 1;
       if (!result.ok) {
-        failed += 1;
+        const refused = isDefiniteRefusal(result);
+        if (refused) failed += 1; else unknownRows += 1;
         clear();
-        io.stderr.write(`line ${result.row}: ${result.error_code ?? 'ERROR'}: ${result.error ?? ''}${result.trace_id ? ` (trace ${result.trace_id})` : ''}\n`);
+        // An answer that does not prove the order absent is never reported as a failure of the row.
+        const unknown = refused ? '' : 'unknown: resume to find out: ';
+        io.stderr.write(`line ${result.row}: ${unknown}${result.error_code ?? 'ERROR'}: ${result.error ?? ''}${result.trace_id ? ` (trace ${result.trace_id})` : ''}\n`);
       }
       draw(done === total);
     },

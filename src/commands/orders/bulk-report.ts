@@ -9,7 +9,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { fromMinor, formatMoney, toMinor } from '../../contract/money-format.js';
 import { UsageError, type ErrorKind } from '../../core/errors/index.js';
 import type { IO } from '../../core/io/io.js';
-import type { BatchState, ResultRecord } from '../../core/journal/bulk.js';
+import { rowOutcome, type BatchState, type ResultRecord } from '../../core/journal/bulk.js';
 import { printJson, printList, printRecord, type Column } from '../../core/output/print.js';
 import type { OutputSettings } from '../../core/output/options.js';
 
@@ -23,7 +23,13 @@ export interface BatchSummary {
   batch_id: string;
   rows: number;
   ordered: number;
+  /** Rows the server refused (a 4xx: nothing was created); a resume sends them with a fresh key. */
   failed: number;
+  /**
+   * Rows whose last answer leaves the outcome open (lost connection, timeout, 5xx, 429 after
+   * the retries): the order may exist. A resume re-sends them with their same key and learns it.
+   */
+  unknown: number;
   /** Rows never sent, or sent without an answer (interrupted): they go on a resume. */
   not_done: number;
   /** Rows ordered by an earlier run, skipped by this one. */
@@ -36,11 +42,14 @@ export interface BatchSummary {
 export function summarize(state: BatchState, skipped: number, journal: string, resultsFile: string | null): BatchSummary {
   let ordered = 0;
   let failed = 0;
+  let unknown = 0;
   const minor = new Map<string, { orders: number; minor: number }>();
   for (const row of state.header.rows) {
-    const r = state.results.get(row.row);
-    if (!r) continue;
-    if (!r.ok) { failed += 1; continue; }
+    const outcome = rowOutcome(state, row.row);
+    if (outcome === 'refused') failed += 1;
+    if (outcome === 'unknown') unknown += 1;
+    if (outcome !== 'ordered') continue;
+    const r = state.results.get(row.row) as ResultRecord;
     ordered += 1;
     if (r.currency && r.total_amount !== null) {
       const t = minor.get(r.currency) ?? { orders: 0, minor: 0 };
@@ -51,8 +60,8 @@ export function summarize(state: BatchState, skipped: number, journal: string, r
   }
   const totals = [...minor].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([currency, t]) => ({ currency, orders: t.orders, total_amount: fromMinor(t.minor, currency) }));
   return {
-    batch_id: state.header.batch_id, rows: state.header.rows.length, ordered, failed,
-    not_done: state.header.rows.length - ordered - failed, skipped, totals, journal, results_file: resultsFile,
+    batch_id: state.header.batch_id, rows: state.header.rows.length, ordered, failed, unknown,
+    not_done: state.header.rows.length - ordered - failed - unknown, skipped, totals, journal, results_file: resultsFile,
   };
 }
 
@@ -72,6 +81,7 @@ export async function printSummary(io: IO, summary: BatchSummary, settings: Outp
     { label: 'rows', value: summary.rows },
     { label: 'ordered', value: summary.ordered, style: (t, c) => c.green(t) },
     { label: 'failed', value: summary.failed, style: (t, c) => (summary.failed > 0 ? c.red(t) : t) },
+    { label: 'unknown', value: summary.unknown > 0 ? `${summary.unknown} (resume to find out)` : 0, style: (t, c) => (summary.unknown > 0 ? c.yellow(t) : t) },
     { label: 'not_done', value: summary.not_done, style: (t, c) => (summary.not_done > 0 ? c.yellow(t) : t) },
     { label: 'skipped', value: `${summary.skipped} (ordered by an earlier run)` },
     ...(summary.results_file ? [{ label: 'results_file', value: summary.results_file }] : []),
@@ -91,9 +101,16 @@ export function resultsCsv(state: BatchState): string {
   const lines = ['row,order_id,status,trace_id,error'];
   for (const row of state.header.rows) {
     const r: ResultRecord | undefined = state.results.get(row.row);
-    const status = r ? (r.ok ? r.status : 'FAILED') : 'NOT_SENT';
-    const error = r ? (r.ok ? '' : `${r.error_code ?? 'ERROR'}: ${r.error ?? ''}`) : (state.keys.has(row.row) ? 'sent without an answer: resume to re-send with the same key' : 'not sent yet');
-    lines.push([row.row, r?.order_id ?? '', status, r?.trace_id ?? '', error].map(csvCell).join(','));
+    const outcome = rowOutcome(state, row.row);
+    let status: string;
+    let error: string;
+    if (outcome === 'ordered') { status = r?.status ?? ''; error = ''; }
+    else if (outcome === 'refused') { status = 'FAILED'; error = `${r?.error_code ?? 'ERROR'}: ${r?.error ?? ''}`; }
+    else if (outcome === 'unknown') { status = 'UNKNOWN'; error = `unknown: resume to find out (re-sent with the same key); last answer ${r?.error_code ?? 'ERROR'}: ${r?.error ?? ''}`; }
+    else if (state.keys.has(row.row)) { status = 'UNKNOWN'; error = 'sent without an answer: resume to find out (re-sent with the same key)'; }
+    else { status = 'NOT_SENT'; error = 'not sent yet'; }
+    const current = outcome === 'pending' ? undefined : r;
+    lines.push([row.row, current?.order_id ?? '', status, current?.trace_id ?? '', error].map(csvCell).join(','));
   }
   return lines.join('\n') + '\n';
 }
@@ -138,7 +155,7 @@ const SEVERITY: ErrorKind[] = ['auth', 'network', 'rate_limited', 'unexpected', 
 export function worstKind(state: BatchState): ErrorKind | undefined {
   let worst: number | undefined;
   for (const r of state.results.values()) {
-    if (r.ok || !r.kind) continue;
+    if (r.ok || !r.kind || rowOutcome(state, r.row) === 'pending') continue;
     const i = SEVERITY.indexOf(r.kind);
     const rank = i === -1 ? SEVERITY.length : i;
     if (worst === undefined || rank < worst) worst = rank;

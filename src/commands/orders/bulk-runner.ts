@@ -1,6 +1,9 @@
 /**
  * Runs the rows of a batch with bounded concurrency. For each row: take its journalled
  * idempotency key or make one and fsync it to the journal, THEN send; record the answer.
+ * A row whose current key was definitely refused (4xx: nothing was created, e.g. funds or
+ * stock short) gets a fresh key as its next attempt, since the server replays a stored
+ * refusal for its key for 24 h; a row whose outcome is unknown always keeps its key.
  * Pacing and 429/Retry-After are the client's (per rate-limit class). Once the signal
  * fires no new row starts; rows in flight finish (a row cut off stays keyed in the journal
  * and is re-sent with the same key next time).
@@ -9,7 +12,7 @@ import { createOrder } from '../../api/orders.js';
 import type { CreateOrderRequest } from '../../contract/orders.js';
 import { ApiError, CliError, NetworkError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
-import type { BulkJournal, BulkRow, ResultRecord } from '../../core/journal/bulk.js';
+import { rowOutcome, type BulkJournal, type BulkRow, type ResultRecord } from '../../core/journal/bulk.js';
 import type { Clock, Ids } from '../../factory.js';
 
 export interface RunnerDeps {
@@ -53,9 +56,16 @@ export function failureOf(row: number, error: unknown, at: string): Omit<ResultR
 async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | undefined> {
   const { journal, clock } = deps;
   let key = journal.state.keys.get(row.row);
+  let attempt = journal.state.attempts.get(row.row) ?? 1;
   if (key === undefined) {
     key = deps.ids.idempotencyKey();
-    await journal.appendKey(row.row, key, iso(clock));
+    await journal.appendKey(row.row, key, iso(clock), attempt);
+  } else if (rowOutcome(journal.state, row.row) === 'refused') {
+    // The server stores that refusal for this key: only a new key lets the row be ordered
+    // now that the cause may be fixed. Nothing exists under the old key.
+    attempt += 1;
+    key = deps.ids.idempotencyKey();
+    await journal.appendKey(row.row, key, iso(clock), attempt);
   }
   let result: Omit<ResultRecord, 'type'>;
   try {
@@ -64,11 +74,12 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | un
     result = {
       row: row.row, ok: true, order_id: o.order_id, status: o.status, http_status: res.status, trace_id: res.traceId ?? null,
       total_amount: o.total_amount, currency: o.currency, error: null, error_code: null, kind: null, replayed: res.replayed, at: iso(clock),
+      ...(attempt > 1 ? { attempt } : {}),
     };
   } catch (error) {
     // Cut off by Ctrl-C: the order may exist; the next run re-sends it with the same key.
     if (deps.signal.aborted) return undefined;
-    result = failureOf(row.row, error, iso(clock));
+    result = { ...failureOf(row.row, error, iso(clock)), ...(attempt > 1 ? { attempt } : {}) };
   }
   await journal.appendResult(result);
   return { type: 'result', ...result };

@@ -11,7 +11,8 @@ import { configLocation } from '../../core/config/location.js';
 import { CliError, UsageError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { err } from '../../core/io/io.js';
-import { batchIdFor, batchTarget, BulkJournal, isBatchId, journalPath, sha256Hex, type BatchState, type BulkRow } from '../../core/journal/bulk.js';
+import { BatchLock, BatchLocked } from '../../core/journal/batch-lock.js';
+import { batchIdFor, batchTarget, BulkJournal, isBatchId, journalPath, repairTornTail, rowOutcome, sha256Hex, type BatchState, type BulkRow } from '../../core/journal/bulk.js';
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import { printRecord } from '../../core/output/print.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
@@ -123,6 +124,56 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
   const profile = await f.profile();
   const target = batchTarget(profile.base_url ?? '', profile.api_key ?? '');
   const batchId = o.resume ?? batchIdFor(input!.content, target);
+  const resumeCmd = suggestedCommand(f.globals(), ['orders', 'create', '--resume', batchId]);
+  // One run per batch: a second run of the same file (or --resume) beside this one is
+  // refused before it reads the journal. A dry run orders nothing and takes no lock.
+  let lock: BatchLock | undefined;
+  if (!o.dryRun) lock = await takeLock(io, config.dir, batchId, resumeCmd);
+  try {
+    await runLocked(f, o, { input, parsedRows, configDir: config.dir, profile, target, batchId, resumeCmd });
+  } finally {
+    await lock?.release();
+  }
+}
+
+async function takeLock(io: Factory['io'], configDir: string, batchId: string, resumeCmd: string): Promise<BatchLock> {
+  let lock: BatchLock;
+  try {
+    lock = await BatchLock.acquire(configDir, batchId);
+  } catch (e) {
+    if (!(e instanceof BatchLocked)) throw e;
+    const who = e.holder ? `pid ${e.holder.pid} on host ${e.holder.host} (since ${e.holder.started_at})` : 'another run (its lock file could not be read)';
+    throw new CliError('usage', `batch ${batchId} is being run by ${who}: this run ordered nothing`,
+      `wait for that run to end, then run ${resumeCmd} for any row left; if no such run exists (e.g. it ran on another host and died), remove ${e.path}`);
+  }
+  if (lock.recovered) {
+    err(io, `Batch ${batchId}: took over the lock of pid ${lock.recovered.pid} on ${lock.recovered.host}, which is no longer running.\n`);
+  }
+  return lock;
+}
+
+interface LockedRun {
+  input: { path: string; content: string } | undefined;
+  parsedRows: BulkRow[] | undefined;
+  configDir: string;
+  profile: Awaited<ReturnType<Factory['profile']>>;
+  target: string;
+  batchId: string;
+  resumeCmd: string;
+}
+
+async function runLocked(f: Factory, o: BulkOptions, run: LockedRun): Promise<void> {
+  const { io } = f;
+  const { input, parsedRows, profile, target, batchId } = run;
+  const config = { dir: run.configDir };
+  if (!o.dryRun) {
+    // A crash mid-write leaves a torn last line: cut it off so the next append starts cleanly.
+    const cut = await repairTornTail(journalPath(config.dir, batchId)).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return 0;
+      throw e;
+    });
+    if (cut > 0) err(io, `Batch ${batchId}: the journal's last line was cut off by a crash (${cut} byte${cut === 1 ? '' : 's'}); removed it, everything before it is kept.\n`);
+  }
   let state: BatchState | undefined = await BulkJournal.read(config.dir, batchId).catch((e: Error) => {
     throw new UsageError(`the journal of batch ${batchId} is damaged: ${e.message}`, 'move the file away to start the batch afresh (rows already ordered would then be ordered again)');
   });
@@ -149,7 +200,7 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
       throw new CliError('rejected', `the batch costs more than the wallet holds: ${s}; nothing was ordered`, 'top up the wallet, or split the file: vouchers wallets list');
     }
   }
-  const toOrder = rows.filter((r) => !state?.results.get(r.row)?.ok);
+  const toOrder = rows.filter((r) => !state || rowOutcome(state, r.row) !== 'ordered');
 
   if (o.dryRun) {
     await printRecord(io, { dry_run: true, batch_id: batchId, rows: rows.length, to_order: toOrder.length, totals: totals ? Object.fromEntries([...totals].map(([c, m]) => [c, fromMinor(m, c)])) : null }, [
@@ -194,13 +245,20 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
   const summary = summarize(journal.state, skipped, journal.path, resultsPath);
   await printSummary(io, summary, o.settings);
 
-  const resume = suggestedCommand(f.globals(), ['orders', 'create', '--resume', batchId]);
+  const resume = run.resumeCmd;
   if (outcome.interrupted) {
-    throw new CliError('interrupted', `interrupted: ${summary.ordered} of ${summary.rows} rows ordered, ${summary.not_done + summary.failed} left`, `continue where it stopped (no row is ordered twice): ${resume}`);
+    throw new CliError('interrupted', `interrupted: ${summary.ordered} of ${summary.rows} rows ordered, ${summary.not_done + summary.failed + summary.unknown} left`, `continue where it stopped (no row is ordered twice): ${resume}`);
   }
-  if (summary.failed > 0 || summary.not_done > 0) {
+  if (summary.failed > 0 || summary.not_done > 0 || summary.unknown > 0) {
     const kind = worstKind(journal.state) ?? 'unexpected';
-    throw new CliError(kind, `${summary.failed + summary.not_done} of ${summary.rows} rows were not ordered (see the lines above${resultsPath ? ` and ${resultsPath}` : ''})`, `fix the cause, then retry them with their same keys: ${resume}`);
+    const parts: string[] = [];
+    if (summary.failed > 0) parts.push(`${summary.failed} of ${summary.rows} rows were not ordered (refused by the server)`);
+    const open = summary.unknown + summary.not_done;
+    if (open > 0) parts.push(`${open} of ${summary.rows} rows unknown: resume to find out (the answer was lost or not final; the order may exist)`);
+    const hints: string[] = [];
+    if (summary.failed > 0) hints.push('fix the cause of the refused rows, then resume: they are sent again with fresh keys');
+    if (open > 0) hints.push(`${summary.failed > 0 ? 'rows' : 'resume: rows'} of unknown outcome are re-sent with their same keys, so the server answers with the order if it exists`);
+    throw new CliError(kind, `${parts.join('; ')} (see the lines above${resultsPath ? ` and ${resultsPath}` : ''})`, `${hints.join('; ')}: ${resume}`);
   }
   err(io, `All ${summary.rows} rows ordered.\n`);
 }
