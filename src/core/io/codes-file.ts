@@ -1,12 +1,16 @@
 /**
  * Voucher codes written to disk: always a NEW file (O_CREAT|O_EXCL|O_NOFOLLOW), mode
- * 0600, never over an existing one nor through a symbolic link. CSV by default, JSON when the name ends in `.json`.
+ * 0600, never over an existing one nor through a symbolic link. CSV by default (the
+ * shared writer, ../output/csv.ts: a code that a spreadsheet would evaluate, e.g. one
+ * beginning with `=` or `-`, is written with a leading `'`), JSON (values exactly as
+ * the server sent them) when the name ends in `.json`.
  */
 import { constants } from 'node:fs';
 import { access, lstat, open } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { UsageError } from '../errors/index.js';
+import { csvLine } from '../output/csv.js';
 
 export interface CodeRow {
   order_id: string;
@@ -59,14 +63,9 @@ export async function assertCodesFileFree(file: string, cwd: string): Promise<st
   return path;
 }
 
-function csvCell(value: unknown): string {
-  const s = value === null || value === undefined ? '' : String(value);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 export function renderCodes(rows: CodeRow[], format: 'csv' | 'json'): string {
   if (format === 'json') return JSON.stringify(rows.map((r) => Object.fromEntries(COLUMNS.map((c) => [c, r[c]]))), null, 2) + '\n';
-  return [COLUMNS.join(','), ...rows.map((r) => COLUMNS.map((c) => csvCell(r[c])).join(','))].join('\n') + '\n';
+  return [csvLine(COLUMNS), ...rows.map((r) => csvLine(COLUMNS.map((c) => r[c])))].join('\n') + '\n';
 }
 
 /**

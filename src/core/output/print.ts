@@ -7,6 +7,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import { UsageError } from '../errors/index.js';
 import { err, out, type IO } from '../io/io.js';
 import type { OutputSettings } from './options.js';
+import { csvCell as sharedCsvCell } from './csv.js';
 import { fitsLayout, genericColumns, genericFields, peekRows } from './generic.js';
 import { maskSecrets } from './mask.js';
 import { escapeText, safeJson } from './printable.js';
@@ -198,9 +199,12 @@ export async function handleFieldsFlag(io: IO, settings: OutputSettings, availab
   return false;
 }
 
+/**
+ * A CSV cell: the display text (characters a terminal acts on escaped, as everywhere on
+ * stdout), quoted and formula-guarded by the shared writer (./csv.ts).
+ */
 function csvCell(value: unknown): string {
-  const s = display(value);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+  return sharedCsvCell(display(value));
 }
 
 function tsvCell(value: unknown): string {
