@@ -47,7 +47,10 @@ Examples:
 A lost answer is never a lost order: run the same command again with the idempotency key
 it printed (--idempotency-key KEY) and the server replays the original answer. A bulk run
 journals every row's key before sending it; running the same file again (or --resume)
-skips ordered rows and re-sends the others with their same keys. With --json the key is in
+skips ordered rows and re-sends rows of unknown outcome (lost answer, 5xx, 429) with their
+same keys; rows the server refused (402, 403, 404, 409 out of stock, 422: nothing was
+created) get a fresh key, so fix the cause, then resume. One run per batch at a time: a
+second is refused (exit 2) naming the pid and host that hold it. With --json the key is in
 the printed order, or in the JSON error as "idempotency_key", and stderr carries nothing
 but that JSON error (no progress lines).
 
