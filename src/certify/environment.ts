@@ -102,6 +102,9 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
         throw new ConfigError(`profile "${profile.name}" lacks a base URL, API key or API secret`, 'add them with vouchers profiles add, or certify the embedded sandbox with --sandbox');
       }
       ({ base_url: baseUrl, api_key: apiKey, api_secret: apiSecret } = { base_url: profile.base_url, api_key: profile.api_key, api_secret: profile.api_secret });
+      // No secret over plain http to another machine unless the profile opts in.
+      const { assertSecretTransport } = await import('../core/config/insecure-http.js');
+      assertSecretTransport(profile);
       if (profile.admin_url && profile.admin_token) {
         admin = { url: profile.admin_url.replace(/\/+$/, ''), token: profile.admin_token, profile: profile.name };
         needs.admin = true;

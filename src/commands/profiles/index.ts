@@ -3,7 +3,7 @@ import { Option } from 'commander';
 import { addOutputOptions } from '../../core/output/options.js';
 import type { RegisterCommand } from '../types.js';
 
-const SET_KEYS = 'base_url, api_key, api_secret, webhook_secret, signing.path, limits.orders_per_minute, limits.general_per_hour, timeout, max_retries, production';
+const SET_KEYS = 'base_url, api_key, api_secret, webhook_secret, signing.path, limits.orders_per_minute, limits.general_per_hour, timeout, max_retries, production, allow_insecure_http';
 
 export const registerProfiles: RegisterCommand = (program, f) => {
   const profiles = program.command('profiles').description('Saved profiles: base URL, API key and secret, webhook secret, limits');

@@ -30,6 +30,7 @@ const ENV_OF: Partial<Record<string, string>> = {
   name: ENV.profile, base_url: ENV.baseUrl, api_key: ENV.apiKey, api_secret: ENV.apiSecret, webhook_secret: ENV.webhookSecret,
   signing_path: ENV.signingPath, limits_orders_per_minute: ENV.ordersPerMinute, limits_general_per_hour: ENV.generalPerHour,
   timeout_ms: ENV.timeout, max_retries: ENV.maxRetries, production: ENV.production,
+  allow_insecure_http: ENV.allowInsecureHttp,
 };
 const FLAG_OF: Partial<Record<string, string>> = {
   name: '--profile', base_url: '--base-url', timeout_ms: '--timeout', max_retries: '--max-retries',
@@ -59,13 +60,14 @@ export function maskedProfile(p: ResolvedProfile, configFile: string): Record<st
     timeout_ms: p.timeout_ms,
     max_retries: p.max_retries,
     production: p.production,
+    allow_insecure_http: p.allow_insecure_http === true,
     admin_url: p.admin_url ?? null,
     admin_token: p.admin_token ? maskSecret(p.admin_token) : null,
     sources: p.sources,
   };
 }
 
-const JSON_FIELDS = ['name', 'exists', 'config_file', 'base_url', 'api_key', 'api_secret', 'webhook_secret', 'signing_path', 'limits', 'timeout_ms', 'max_retries', 'production', 'admin_url', 'admin_token', 'sources'];
+const JSON_FIELDS = ['name', 'exists', 'config_file', 'base_url', 'api_key', 'api_secret', 'webhook_secret', 'signing_path', 'limits', 'timeout_ms', 'max_retries', 'production', 'allow_insecure_http', 'admin_url', 'admin_token', 'sources'];
 
 function rowsOf(p: ResolvedProfile): SettingRow[] {
   const s = p.sources;
@@ -83,6 +85,7 @@ function rowsOf(p: ResolvedProfile): SettingRow[] {
     row('timeout', 'timeout_ms', formatDuration(p.timeout_ms)),
     row('max_retries', 'max_retries', String(p.max_retries)),
     row('production', 'production', String(p.production)),
+    row('allow_insecure_http', 'allow_insecure_http', String(p.allow_insecure_http === true)),
   ];
   if (p.admin_url) rows.push(row('admin_url', 'admin_url', p.admin_url));
   if (p.admin_token) rows.push(row('admin_token', 'admin_token', maskSecret(p.admin_token)));

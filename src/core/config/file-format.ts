@@ -26,6 +26,7 @@ const FIELDS: Record<string, [Check, string]> = {
   timeout: [posInt, 'a positive whole number of milliseconds'],
   max_retries: [nonNegInt, 'a whole number, 0 or more'],
   production: [bool, 'true or false'],
+  allow_insecure_http: [bool, 'true or false'],
   admin_url: [str, 'a string'],
   admin_token: [str, 'a string'],
 };

@@ -96,6 +96,7 @@ export function resolveProfileUnchecked(store: ConfigReader, env: Env, globals: 
     timeout_ms: pick(sources, 'timeout_ms', [[timeoutFlag, 'flag'], [envParsed(env, ENV.timeout, (t, w) => parseDuration(t, w)), 'env'], [p.timeout, 'profile']], DEFAULT_TIMEOUT_MS),
     max_retries: pick(sources, 'max_retries', [[retriesFlag, 'flag'], [envParsed(env, ENV.maxRetries, parseMaxRetries), 'env'], [p.max_retries, 'profile']], DEFAULT_MAX_RETRIES),
     production: pick(sources, 'production', [[envParsed(env, ENV.production, parseBoolean), 'env'], [p.production, 'profile']], false),
+    allow_insecure_http: pick(sources, 'allow_insecure_http', [[envParsed(env, ENV.allowInsecureHttp, parseBoolean), 'env'], [p.allow_insecure_http, 'profile']], false),
     admin_url: pick<string | undefined>(sources, 'admin_url', [[p.admin_url, 'profile']], undefined),
     admin_token: pick<string | undefined>(sources, 'admin_token', [[p.admin_token, 'profile']], undefined),
     sources,

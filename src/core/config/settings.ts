@@ -33,6 +33,7 @@ export const SETTINGS: readonly SettingDef[] = [
   { key: 'timeout', description: 'per-request timeout, e.g. 30s', secret: false, apply: (p, v) => ({ ...p, timeout: parseDuration(v, 'timeout') }) },
   { key: 'max_retries', description: 'retries of a failed request', secret: false, apply: (p, v) => ({ ...p, max_retries: parseMaxRetries(v, 'max_retries') }) },
   { key: 'production', description: 'true for a production profile', secret: false, apply: (p, v) => ({ ...p, production: parseBoolean(v, 'production') }) },
+  { key: 'allow_insecure_http', description: 'true to send the API secret over plain http to a host that is not loopback', secret: false, apply: (p, v) => ({ ...p, allow_insecure_http: parseBoolean(v, 'allow_insecure_http') }) },
 ];
 
 export const SETTING_KEYS: readonly string[] = SETTINGS.map((s) => s.key);

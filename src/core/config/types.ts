@@ -21,6 +21,8 @@ export interface StoredProfile {
   timeout?: number;
   max_retries?: number;
   production?: boolean;
+  /** Send the API secret over plain http to a host that is not loopback (off by default). */
+  allow_insecure_http?: boolean;
   /** Operator surface of a local sandbox (written by `vouchers sandbox start`). */
   admin_url?: string;
   admin_token?: string;
@@ -42,6 +44,8 @@ export interface ResolvedProfile {
   timeout_ms: number;
   max_retries: number;
   production: boolean;
+  /** Optional so that hand-built profiles (tests) need not name it: absent means false. */
+  allow_insecure_http?: boolean;
   admin_url: string | undefined;
   admin_token: string | undefined;
   /**
@@ -76,6 +80,7 @@ export const ENV = {
   timeout: 'VOUCHERS_TIMEOUT',
   maxRetries: 'VOUCHERS_MAX_RETRIES',
   production: 'VOUCHERS_PRODUCTION',
+  allowInsecureHttp: 'VOUCHERS_ALLOW_INSECURE_HTTP',
   configDir: 'VOUCHERS_CONFIG_DIR',
 } as const;
 

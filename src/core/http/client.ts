@@ -11,6 +11,7 @@ import { performance } from 'node:perf_hooks';
 import { findRoute, type Route } from '../../contract/routes.js';
 import type { GlobalOptions, Ids } from '../../factory.js';
 import { systemClock, type Clock } from '../time/clock.js';
+import { assertSecretTransport } from '../config/insecure-http.js';
 import type { RateLimits, ResolvedProfile } from '../config/types.js';
 import { CliError, ConfigError, InterruptedError, UsageError } from '../errors/index.js';
 import type { IO } from '../io/io.js';
@@ -360,6 +361,8 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
       SETUP_HINT,
     );
   }
+  // No secret over plain http to another machine unless the profile opts in: before any request.
+  assertSecretTransport(profile);
   const debug = deps.globals.debug ? (line: string) => { deps.io.stderr.write(`[debug] ${line}\n`); } : undefined;
   if (debug) {
     deps.requestLog.onError?.((e) => debug(`request log ${deps.requestLog.path} could not be written (${e.message}); requests are not being logged`));
