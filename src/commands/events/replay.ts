@@ -43,7 +43,7 @@ export async function run(f: Factory, o: ReplayOptions): Promise<void> {
   const path = await resolveInboxPath(f, o.inbox);
   const entry = await findInInbox(path, o.eventId);
   if (!entry) throw new CliError('not_found', `event ${o.eventId} is not in the inbox ${path}`, 'list what is stored with vouchers events list');
-  const secrets = await resolveWebhookSecrets(f, o.secrets);
+  const secrets = await resolveWebhookSecrets(f, o.secrets, { json: o.json });
   const body = rawBodyOf(entry);
   const timestamp = Math.floor(f.clock.now() / 1000);
   const headers: Record<string, string> = {

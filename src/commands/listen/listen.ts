@@ -1,4 +1,5 @@
 /** `vouchers listen`: flags → options, then run the listener until Ctrl-C. */
+import { warnPlainSecret, WEBHOOK_SECRET_BETTER } from '../../core/config/secret-flag.js';
 import { ENV, type ResolvedProfile } from '../../core/config/types.js';
 import { UsageError } from '../../core/errors/index.js';
 import { colorEnabled, err } from '../../core/io/io.js';
@@ -80,6 +81,7 @@ function waitForAbort(signal: AbortSignal): Promise<void> {
 }
 
 export async function run(f: Factory, o: ListenOptions): Promise<void> {
+  if (o.secrets) warnPlainSecret(f.io, '--secret', WEBHOOK_SECRET_BETTER);
   const needsProfile = o.register || !o.secrets;
   const profile = needsProfile ? await loadProfile(f, o.register) : undefined;
   const fromProfile = profile?.webhook_secret ?? (profile ? undefined : f.io.env[ENV.webhookSecret]);

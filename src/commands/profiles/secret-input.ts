@@ -3,6 +3,7 @@
  * prompt when stdin is a terminal), an environment variable, a hidden prompt on a TTY.
  */
 import { UsageError } from '../../core/errors/index.js';
+import { warnPlainSecret } from '../../core/config/secret-flag.js';
 import { err, type IO } from '../../core/io/io.js';
 
 export interface SecretSources {
@@ -26,9 +27,7 @@ export function inSentence(label: string): string {
   return /^[A-Z][a-z]/.test(label) ? label[0]!.toLowerCase() + label.slice(1) : label;
 }
 
-export function warnPlainSecret(io: IO, flag: string, better: string): void {
-  err(io, `warning: a secret given as ${flag} is kept in your shell history and visible to other users in the process list (ps); prefer ${better}\n`);
-}
+export { warnPlainSecret };
 
 export async function obtainSecret(io: IO, s: SecretSources): Promise<string | undefined> {
   if (s.plain !== undefined && s.fromStdin) {

@@ -31,7 +31,7 @@ export function buildSignOptions(flags: Record<string, unknown>): SignOptions {
 
 export async function run(f: Factory, o: SignOptions): Promise<void> {
   const body = await readBodyFlag(f.io, o.body);
-  const secrets = await resolveWebhookSecrets(f, o.secrets);
+  const secrets = await resolveWebhookSecrets(f, o.secrets, { json: o.json });
   const timestamp = o.timestamp ?? Math.floor(f.clock.now() / 1000);
   const header = signWebhook(body, secrets, timestamp);
   if (!o.json) {

@@ -49,7 +49,7 @@ export function buildVerifyOptions(flags: Record<string, unknown>): VerifyOption
 
 export async function run(f: Factory, o: VerifyOptions): Promise<void> {
   const body = await readBodyFlag(f.io, o.body);
-  const secrets = await resolveWebhookSecrets(f, o.secrets);
+  const secrets = await resolveWebhookSecrets(f, o.secrets, { json: o.json });
   let timestamp: number;
   try {
     timestamp = verifyWebhookSignature(body, o.signature.trim(), secrets, { tolerance: o.tolerance, nowSeconds: Math.floor(f.clock.now() / 1000) });
