@@ -1,10 +1,10 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ConfigError } from '../../src/core/errors/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { admin, api, balance, order, sandbox, waitStatus } from './helpers.js';
+import { admin, api, balance, order, receiver, sandbox, until, waitStatus } from './helpers.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vouchers-sandbox-state-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -12,10 +12,13 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 describe('state file', () => {
   it('survives a restart: credentials, orders, ledger, webhook, pending fulfilment', async () => {
     const file = join(dir, 'state.json');
+    // The webhook points at a loopback receiver: the suite never leaves loopback.
+    const hooks = await receiver();
+    onTestFinished(() => hooks.close());
     const first = await sandbox({ stateFile: file });
     const delivered = await order(first, [{ product_id: 'sbx-instant', denomination: 10, quantity: 2 }]);
     const gated = await order(first, [{ product_id: 'sbx-gated', denomination: 25, quantity: 1 }]);
-    await api(first, 'POST', '/webhooks', { body: { url: 'https://partner.example/hooks' } });
+    await api(first, 'POST', '/webhooks', { body: { url: hooks.url } });
     const usd = balance(first);
     const creds = { apiKey: first.apiKey, apiSecret: first.apiSecret, adminToken: first.adminToken };
     await first.close();
@@ -34,6 +37,8 @@ describe('state file', () => {
       expect((await api(second, 'GET', '/webhooks')).status).toBe(200);
       await admin(second, 'POST', `/orders/${gated.body.order_id}/approve`);
       await waitStatus(second, gated.body.order_id, ['DELIVERED']);
+      // The restored webhook delivers the approved order's events to the receiver.
+      await until(() => hooks.received.some((r) => r.body?.event === 'order.delivered' && JSON.stringify(r.body).includes(gated.body.order_id)), 5000, 'order.delivered of the gated order');
       // Idempotency records survive too.
       const k = 'persisted-key';
       const a = await api(second, 'POST', '/orders', { body: { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }] }, idempotencyKey: k });
