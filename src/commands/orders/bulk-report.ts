@@ -3,6 +3,7 @@
  * the `--results` CSV (row, order_id, status, trace_id, error), and the error kind the
  * exit code comes from when not every row was ordered.
  */
+import { csvLine } from '../../core/output/csv.js';
 import { constants } from 'node:fs';
 import { access, stat, writeFile } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
@@ -91,11 +92,6 @@ export async function printSummary(io: IO, summary: BatchSummary, settings: Outp
   }
 }
 
-function csvCell(value: unknown): string {
-  const s = value === null || value === undefined ? '' : String(value);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
 /** `row,order_id,status,trace_id,error` for every row of the batch; `row` is the input line. */
 export function resultsCsv(state: BatchState): string {
   const lines = ['row,order_id,status,trace_id,error'];
@@ -110,7 +106,8 @@ export function resultsCsv(state: BatchState): string {
     else if (state.keys.has(row.row)) { status = 'UNKNOWN'; error = 'sent without an answer: resume to find out (re-sent with the same key)'; }
     else { status = 'NOT_SENT'; error = 'not sent yet'; }
     const current = outcome === 'pending' ? undefined : r;
-    lines.push([row.row, current?.order_id ?? '', status, current?.trace_id ?? '', error].map(csvCell).join(','));
+    // The shared writer: an error text a server sent never becomes a spreadsheet formula.
+    lines.push(csvLine([row.row, current?.order_id ?? '', status, current?.trace_id ?? '', error]));
   }
   return lines.join('\n') + '\n';
 }
