@@ -105,7 +105,7 @@ describe('bulk files', () => {
       [2, 'not a JSON object'],
       [3, 'not a JSON object'],
       [4, expect.stringMatching(/unknown field "sku"/)],
-      [5, expect.stringMatching(/denomination: must be a positive amount/)],
+      [5, expect.stringMatching(/denomination: "-5" must be more than zero/)],
     ]);
   });
 });

@@ -5,7 +5,7 @@
  */
 import { CreateOrderRequest } from '../../contract/orders.js';
 import type { BulkRow } from '../../core/journal/bulk.js';
-import { parseAmount, parseCount } from './order-input.js';
+import { exactDenomination, parseCount } from './order-input.js';
 
 export const BULK_COLUMNS = ['product_id', 'denomination', 'quantity', 'reference', 'currency'] as const;
 type BulkColumn = (typeof BULK_COLUMNS)[number];
@@ -140,8 +140,12 @@ function toRow(rec: RawRecord): { row?: BulkRow; errors: string[] } {
   let denomination: number | undefined;
   if (denomText === undefined) errors.push('denomination: is required');
   else {
-    denomination = typeof raw.denomination === 'number' ? raw.denomination : parseAmount(denomText);
-    if (denomination === undefined) errors.push(`denomination: ${JSON.stringify(denomText)} is not a number`);
+    // The same exact reading as --denomination: from the digits, never rounded.
+    try {
+      denomination = exactDenomination(denomText, get('currency'), (why) => new Error(why));
+    } catch (e) {
+      errors.push(`denomination: ${JSON.stringify(denomText)} ${(e as Error).message}`);
+    }
   }
   let quantity = 1;
   if (qtyText !== undefined) {
