@@ -10,6 +10,9 @@ import { join } from 'node:path';
 import type { AdminTarget } from '../commands/sandbox/admin-client.js';
 import { isLoopbackHost } from '../commands/listen/register.js';
 import type { ResolvedProfile } from '../core/config/types.js';
+import { deleteWebhook, getWebhook, registerWebhook } from '../api/webhooks.js';
+import type { RegisterWebhookRequest } from '../contract/webhooks.js';
+import { ApiError } from '../core/errors/index.js';
 import { createClient } from '../core/http/client.js';
 import { DEFAULT_BACKOFF } from '../core/http/retry.js';
 import type { ContractDrift } from '../core/http/validate.js';
@@ -21,7 +24,7 @@ import { openCertifyListener, type CertifyListener } from './listener.js';
 import { createRawSender } from './raw.js';
 import type { CertifyReport } from './report.js';
 import { Recorder } from './runner.js';
-import type { CheckContext, Fixtures, Need } from './types.js';
+import type { CheckContext, Fixtures, Need, Shared } from './types.js';
 
 /** The sandbox's deterministic products: one per fulfilment path. */
 export const SANDBOX_FIXTURES: Fixtures = {
@@ -58,6 +61,12 @@ export interface Environment {
   drifts: ContractDrift[];
   target: CertifyReport['target'];
   listener?: CertifyListener;
+  /**
+   * Put the partner's webhook endpoint back as it was found (profile mode, once the listener
+   * was registered in its place): its URL and events, its secret untouched; removed when
+   * there was none. Says what it did; throws when the server refused.
+   */
+  restoreWebhook(): Promise<string | undefined>;
   close(): Promise<void>;
 }
 
@@ -129,13 +138,28 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       // would hold every later check for the server's whole reset window.
       limits: null, timeoutMs: profile.timeout_ms, maxRetries: profile.max_retries,
       clock: options.clock, ids: options.ids, requestLog, signal: options.signal,
-      // A certification run does not sit out a long Retry-After (a 429 after failed
-      // authentications says a minute): the check fails with it, and the others go on.
-      backoff: { ...DEFAULT_BACKOFF, capMs: 2_000, maxRetryAfterMs: 5_000 },
+      // A certification run waits out a Retry-After of up to 30 s, not longer (a 429 after
+      // failed authentications says a minute): the check fails with it, the others go on.
+      backoff: { ...DEFAULT_BACKOFF, capMs: 2_000, maxRetryAfterMs: 30_000 },
       onDrift: (d) => { drifts.push(d); },
     });
     closers.push(() => client.close());
     const raw = createRawSender({ baseUrl, apiKey, apiSecret, signingPath, clock: options.clock, signal: options.signal, record: recorder.record, cliPrefix: options.cliPrefix });
+
+    // Profile mode: the partner's own endpoint is noted before the listener takes its place,
+    // and put back afterwards (restoreWebhook). A server that cannot show it (no GET
+    // /webhooks) is left alone: its endpoint could not be put back.
+    let existingWebhook: Shared['existingWebhook'];
+    if (options.mode === 'profile' && needs.webhooks === true) {
+      try {
+        const found = await getWebhook(client, { signal: options.signal });
+        existingWebhook = { state: 'registered', url: found.data.url, events: Array.isArray(found.data.events) ? found.data.events : undefined, description: found.data.description ?? null };
+      } catch (e) {
+        if (e instanceof ApiError && e.status === 404) existingWebhook = { state: 'none' };
+        else if (e instanceof ApiError) needs.webhooks = `this server does not show its webhook endpoint (GET /webhooks), so certify could not put yours back afterwards: it leaves it alone`;
+        else throw e;
+      }
+    }
 
     let listener: CertifyListener | undefined;
     if (needs.webhooks === true) {
@@ -154,19 +178,39 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       needs.target = 'pass --webhook-target URL to certify your own webhook receiver';
     }
 
-    return {
+    const env: Environment = {
       context: {
         client, raw, admin, listener, target,
         fixtures: SANDBOX_FIXTURES,
         signingPath,
         clock: options.clock,
         timeScale,
-        shared: { orders: [], refundsMinor: {} },
+        shared: {
+          orders: [], refundsMinor: {}, existingWebhook,
+          mayRotateSecret: options.mode === 'sandbox',
+          ...(profile.webhook_secret ? { knownWebhookSecret: profile.webhook_secret } : {}),
+        },
       },
       needs,
       recorder,
       drifts,
       listener,
+      restoreWebhook: async () => {
+        const shared = env.context.shared;
+        if (options.mode !== 'profile' || !shared.webhookRegistered || !existingWebhook) return undefined;
+        // Its own client: the run's may be stopped (Ctrl-C, --timeout), this must still go out.
+        const restorer = createClient({ baseUrl, apiKey, apiSecret, signingPath, limits: null, maxRetries: 2, clock: options.clock, ids: options.ids });
+        try {
+          if (existingWebhook.state === 'none') {
+            await deleteWebhook(restorer, {});
+            return 'removed the webhook endpoint certify registered (there was none before)';
+          }
+          await registerWebhook(restorer, { url: existingWebhook.url, ...(existingWebhook.events?.length ? { events: existingWebhook.events as RegisterWebhookRequest['events'] } : {}) }, {});
+          return `put your webhook endpoint back: ${existingWebhook.url} (its signing secret was not changed)`;
+        } finally {
+          await restorer.close();
+        }
+      },
       target: {
         mode: options.mode,
         profile: options.mode === 'profile' ? profile.name : null,
@@ -178,6 +222,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       },
       close,
     };
+    return env;
   } catch (e) {
     await close();
     throw e;

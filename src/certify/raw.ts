@@ -77,8 +77,26 @@ function parse(text: string): unknown {
 
 export function createRawSender(options: RawSenderOptions): RawSender {
   const base = parseBaseUrl(options.baseUrl);
-  return {
+  const sender: RawSender = {
+    /**
+     * A 429 with a Retry-After of 30 s or less is waited out and the request sent again
+     * once (certify honours Retry-After, as it certifies); not when the request asks the
+     * sandbox for that 429 itself (X-Sandbox-Simulate).
+     */
     async send(r) {
+      const first = await sendOnce(r);
+      const wait = Number(first.headers['retry-after']);
+      const simulated = Object.keys(r.headers ?? {}).some((k) => k.toLowerCase() === 'x-sandbox-simulate');
+      if (first.status !== 429 || simulated || !Number.isFinite(wait) || wait < 0 || wait > 30) return first;
+      await options.clock.sleep(wait * 1000, options.signal);
+      return sendOnce(r);
+    },
+    reproduce: (r) => reproduce(r),
+  };
+  return sender;
+
+  async function sendOnce(r: RawRequest): Promise<RawResponse> {
+    {
       const method = r.method.toUpperCase();
       const { target, path } = requestTarget(base, r.path);
       const body = r.body === undefined ? undefined : typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
@@ -120,13 +138,16 @@ export function createRawSender(options: RawSenderOptions): RawSender {
       const json = parse(text);
       const error = json !== null && typeof json === 'object' ? (json as { error?: { code?: unknown } }).error : undefined;
       return { status: res.status, headers: out, text, json, traceId: answered, code: typeof error?.code === 'string' ? error.code : undefined };
-    },
-    reproduce(r) {
+    }
+  }
+
+  function reproduce(r: RawRequest): string {
+    {
       const words = ['vouchers', ...(options.cliPrefix ?? []), 'api', r.method.toUpperCase(), r.path];
       if (r.body !== undefined) words.push('-d', typeof r.body === 'string' ? r.body : JSON.stringify(r.body));
       for (const [k, v] of Object.entries(r.headers ?? {})) words.push('-H', `${k}: ${v}`);
       if (r.idempotencyKey) words.push('--idempotency-key', r.idempotencyKey);
       return words.map(shellQuote).join(' ');
-    },
-  };
+    }
+  }
 }

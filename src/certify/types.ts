@@ -108,6 +108,17 @@ export interface Shared {
   clockOffsetSeconds?: number;
   /** Our listener is registered as the partner's webhook endpoint and verifies with its secret (webhooks.register). */
   webhookRegistered?: boolean;
+  /**
+   * The partner's own endpoint found before the run (profile mode): certify registers its
+   * listener in its place and puts it back afterwards, without rotating its secret.
+   */
+  existingWebhook?: { state: 'registered'; url: string; events?: string[]; description?: string | null } | { state: 'none' };
+  /** The webhook secret the profile holds: verifies deliveries to an endpoint that already existed. */
+  knownWebhookSecret?: string;
+  /** Orders placed before the listener became the endpoint (their events went elsewhere first). */
+  ordersBeforeRegistration?: string[];
+  /** The embedded sandbox: its endpoint's secret may be rotated (nobody else depends on it). */
+  mayRotateSecret?: boolean;
 }
 
 export interface RecordedRequest {

@@ -105,6 +105,34 @@ describe('vouchers certify', () => {
     expect(report.checks.filter((c) => c.status === 'skip').map((c) => c.id).every((id) => id.startsWith('target.'))).toBe(true);
   });
 
+  it('puts the partner\'s webhook endpoint back as it found it, its secret untouched; removes its own when there was none', async () => {
+    const { configDir } = await localSandbox();
+    const mine = 'http://127.0.0.1:9/my-receiver';
+    expect((await runCli(['webhooks', 'register', '--url', mine], { configDir })).code).toBe(0);
+    const secretBefore = (JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')) as { profiles: { local: { webhook_secret: string } } }).profiles.local.webhook_secret;
+    const secretsBefore = JSON.stringify(Object.values(sb!.state.webhooks)[0]!.secrets);
+    const r = await runCli(['certify', '--profile', 'local', '--json'], { configDir });
+    expect(r.code, JSON.stringify(reportOf(r).checks.filter((c) => c.status === 'fail'))).toBe(0);
+    expect(r.stderr).toContain(`put your webhook endpoint back: ${mine}`);
+    const report = reportOf(r);
+    // Deliveries were verified with the secret the profile holds: nothing was rotated.
+    expect(statusOf(report, 'webhooks.register')).toBe('pass');
+    expect(statusOf(report, 'orders.cache-miss-webhook')).toBe('pass');
+    const show = await runCli(['webhooks', 'show', '--json'], { configDir });
+    expect(JSON.parse(show.stdout)).toMatchObject({ url: mine });
+    const secretAfter = (JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')) as { profiles: { local: { webhook_secret: string } } }).profiles.local.webhook_secret;
+    expect(secretAfter).toBe(secretBefore);
+    expect(JSON.stringify(Object.values(sb!.state.webhooks)[0]!.secrets)).toBe(secretsBefore);
+  });
+
+  it('with no endpoint before the run, none after it', async () => {
+    const { configDir } = await localSandbox();
+    const r = await runCli(['certify', '--profile', 'local', '--only', 'access,webhooks.register'], { configDir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('removed the webhook endpoint certify registered');
+    expect((await runCli(['webhooks', 'show'], { configDir })).code).toBe(4);
+  });
+
   describe('against a local sandbox profile broken on purpose: the matching checks fail, the others still run, exit 9', () => {
     it('the signing path variant set to the other one', async () => {
       const { configDir } = await localSandbox({ signing: { path: 'relative' } });

@@ -91,11 +91,20 @@ export async function registerListener(ctx: CheckContext): Promise<ListenerRegis
   const url = listener.url;
   let rotated = false;
   let res = await registerWebhook(ctx.client, { url }, { signal: ctx.signal });
-  if (typeof res.data?.signing_secret !== 'string' || res.data.signing_secret === '') {
-    res = await registerWebhook(ctx.client, { url, rotate_secret: true }, { signal: ctx.signal });
-    rotated = true;
+  let secret = res.data?.signing_secret;
+  if (typeof secret !== 'string' || secret === '') {
+    // The endpoint existed. Its secret is the partner's: rotating it would break their
+    // receiver, so only the embedded sandbox's is rotated; elsewhere the profile's is used.
+    if (ctx.shared.mayRotateSecret) {
+      res = await registerWebhook(ctx.client, { url, rotate_secret: true }, { signal: ctx.signal });
+      rotated = true;
+      secret = res.data?.signing_secret;
+    } else if (ctx.shared.knownWebhookSecret) {
+      secret = ctx.shared.knownWebhookSecret;
+    } else {
+      throw new CheckSkip('your webhook endpoint already exists and its signing secret is not in the profile: certify will not rotate it (your receiver would stop verifying); save it with vouchers profiles set NAME webhook_secret --stdin');
+    }
   }
-  const secret = res.data?.signing_secret;
   if (typeof secret !== 'string' || secret === '') {
     throw new CheckFailure('POST /webhooks answered without a signing secret, so deliveries cannot be verified', {
       expected: 'signing_secret in the answer (on creation, or with rotate_secret: true)', actual: `HTTP ${res.status} without a secret`,
@@ -104,5 +113,6 @@ export async function registerListener(ctx: CheckContext): Promise<ListenerRegis
   }
   listener.setSecrets([secret]);
   ctx.shared.webhookRegistered = true;
+  ctx.shared.ordersBeforeRegistration = ctx.shared.orders.map((o) => o.order_id);
   return { status: res.status, webhook_id: res.data?.webhook_id, url: res.data?.url ?? url, rotated, traceId: res.traceId };
 }

@@ -138,7 +138,13 @@ export const WEBHOOK_CHECKS: CheckDef[] = [
         return { message: `the listener acknowledged ${listener.events.length} deliver${listener.events.length === 1 ? 'y' : 'ies'} with 2xx, none refused (without the operator surface's delivery log the server's answer times are not shown; the listener answers as soon as the event is stored)` };
       }
       const deliveries = await runDeliveries(ctx, listener);
-      const attempts = deliveries.flatMap((d) => d.attempts.map((a) => ({ d, a })));
+      // Not the events of orders placed before the listener was the endpoint: their first
+      // attempts went to the endpoint the partner had before.
+      const before = new Set(ctx.shared.ordersBeforeRegistration ?? []);
+      const eventOrder = new Map(listener.events.map((e) => [e.event_id, orderOf(e)]));
+      const attempts = deliveries
+        .filter((d) => { const o = eventOrder.get(d.event_id); return o === undefined || !before.has(o); })
+        .flatMap((d) => d.attempts.map((a) => ({ d, a })));
       const bad = attempts.filter(({ a }) => a.status_code === null || a.status_code < 200 || a.status_code >= 300 || a.duration_ms >= DELIVERY_LIMIT_MS);
       if (bad.length > 0) {
         throw new CheckFailure(`${bad.length} of ${attempts.length} delivery attempts to ${listener.url} were not answered 2xx within 5 s`, {

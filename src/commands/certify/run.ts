@@ -51,7 +51,8 @@ async function writeReportFile(cwd: string, file: string, text: string): Promise
 }
 
 export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
-  const options: CertifyOptions = buildOptions(flags, CHECKLIST);
+  // The root owns --timeout (per request); on this command it also bounds the whole run.
+  const options: CertifyOptions = buildOptions({ ...flags, timeout: flags.timeout ?? f.globals().timeout }, CHECKLIST);
   if (options.list) {
     await printChecklist(f, flags);
     return;
@@ -60,6 +61,10 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
   const profile = await f.profile();
   if (profile.production && (options.mode === 'profile' || f.globals().profile !== undefined)) {
     throw new UsageError(`profile "${profile.name}" is marked production: certification runs against a sandbox only`, 'run it against your sandbox profile (--profile NAME), or the embedded sandbox (--sandbox)');
+  }
+  if (options.webhookTarget !== undefined && !profile.webhook_secret) {
+    throw new UsageError(`--webhook-target needs the webhook signing secret your receiver verifies with, and profile "${profile.name}" has none`,
+      `set it with VOUCHERS_WEBHOOK_SECRET, or save it: vouchers profiles set ${profile.name} webhook_secret --stdin`);
   }
   if (options.mode === 'profile' && !profile.base_url) {
     throw new UsageError('no server to certify: there is no profile with a base URL', 'certify the embedded sandbox with --sandbox, or pick a profile with --profile NAME (vouchers sandbox start writes a "local" one)');
@@ -84,6 +89,7 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
     throw e;
   }
   let results;
+  let restoreFailure: string | undefined;
   try {
     const recorder = env.recorder;
     const drifts = env.drifts;
@@ -96,11 +102,19 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
     }, recorder);
   } finally {
     clearTimeout(timer);
+    // The partner's endpoint goes back before anything else, also after a failure or Ctrl-C.
+    try {
+      const restored = await env.restoreWebhook();
+      if (restored) err(io, `${restored}\n`);
+    } catch (e) {
+      restoreFailure = `your webhook endpoint could not be put back (${e instanceof Error ? e.message : String(e)}): register it again with vouchers webhooks register --url URL`;
+      err(io, `Warning: ${restoreFailure}\n`);
+    }
     await env.close();
   }
   if (io.signal.aborted) {
     await pretty?.stop();
-    throw new InterruptedError('certification interrupted: the sandbox and listener it started are stopped; nothing was written');
+    throw new InterruptedError(`certification interrupted: ${options.mode === 'sandbox' ? 'the sandbox and listener it started are stopped' : 'the listener it started is stopped'}; no report was written`);
   }
   const warnings = runWarnings(results, env.recorder, {
     webhooksExpected: env.needs.webhooks === true,
@@ -108,6 +122,9 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
     clockOffsetSeconds: env.context.shared.clockOffsetSeconds,
   });
   const timedOut = deadline.signal.aborted;
+  const leftOut = results.filter((r) => r.status === 'skip' && r.message === 'left out by --only/--skip').length;
+  if (restoreFailure) warnings.push(restoreFailure);
+  if (leftOut > 0) warnings.push(`${leftOut} check(s) were left out by --only/--skip: this is not a full certification`);
   if (timedOut) warnings.unshift(`the run stopped after --timeout ${formatDuration(options.timeoutMs)}: ${CHECKLIST.length - results.length} check(s) did not run`);
   const report = buildReport({ startedAt, finishedAt: f.clock.now(), target: env.target, version: VERSION, warnings, results });
   if (timedOut) report.result = 'failed';
