@@ -155,7 +155,11 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
         const found = await getWebhook(client, { signal: options.signal });
         existingWebhook = { state: 'registered', url: found.data.url, events: Array.isArray(found.data.events) ? found.data.events : undefined, description: found.data.description ?? null };
       } catch (e) {
-        if (e instanceof ApiError && e.status === 404) existingWebhook = { state: 'none' };
+        // A 404 says "none" only from our own sandbox (a profile with its operator surface);
+        // elsewhere it may as well mean the endpoint cannot be shown: the partner's own is
+        // then left alone rather than replaced without a way back.
+        if (e instanceof ApiError && e.status === 404 && admin) existingWebhook = { state: 'none' };
+        else if (e instanceof ApiError && e.status === 404) needs.webhooks = 'this server answered 404 to GET /webhooks: certify cannot tell whether you have an endpoint it would replace, so it leaves it alone (the webhook checks run against the embedded sandbox, --sandbox, or a local one)';
         else if (e instanceof ApiError) needs.webhooks = `this server does not show its webhook endpoint (GET /webhooks), so certify could not put yours back afterwards: it leaves it alone`;
         else throw e;
       }

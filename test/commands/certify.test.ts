@@ -125,6 +125,18 @@ describe('vouchers certify', () => {
     expect(JSON.stringify(Object.values(sb!.state.webhooks)[0]!.secrets)).toBe(secretsBefore);
   });
 
+  it('against a server that guessed differently (the document dialect): no check fails for a shape the document leaves open', async () => {
+    sb = await startSandbox({ port: 0, host: '127.0.0.1', timeScale: 0.02, quiet: true, limits: FAST_LIMITS, dialect: 'document' });
+    const configDir = await profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: sb.adminToken });
+    const r = await runCli(['certify', '--profile', 'local', '--json'], { configDir });
+    const report = reportOf(r);
+    expect(r.code, JSON.stringify(report.checks.filter((c) => c.status === 'fail'))).toBe(0);
+    // The differences are warnings naming what differs; what cannot be compared is skipped with the reason.
+    expect(report.checks.find((c) => c.id === 'report.contract')).toMatchObject({ status: 'warn' });
+    expect(report.checks.find((c) => c.id === 'orders.codes-match')).toMatchObject({ status: 'skip' });
+    expect(report.checks.find((c) => c.id === 'ledger.baseline')?.message).toContain('in a shape certify does not read');
+  });
+
   it('with no endpoint before the run, none after it', async () => {
     const { configDir } = await localSandbox();
     const r = await runCli(['certify', '--profile', 'local', '--only', 'access,webhooks.register'], { configDir });

@@ -164,7 +164,7 @@ export const TARGET_CHECKS: CheckDef[] = [
       const target = targetOf(ctx);
       const { delivery, answer } = await control(ctx);
       if (!is2xx(answer)) {
-        throw new CheckFailure(`your receiver answered a correctly signed delivery with ${answered(answer)}: it must verify the signature with the secret it was given and acknowledge the event with a 2xx within 5 s (else the service retries it for 24 h)`, {
+        throw new CheckFailure(`your receiver answered a correctly signed delivery with ${answered(answer)}: it must verify the signature with the secret it was given and acknowledge the event with a 2xx within 5 s (else the service retries it for 24 h). Certify signed with the profile's webhook_secret (or VOUCHERS_WEBHOOK_SECRET): is it the one your receiver verifies with?`, {
           expected: 'HTTP 2xx within 5 s', actual: answered(answer), reproduce: reproduce(target.url, delivery),
         });
       }
