@@ -24,6 +24,8 @@ export interface RunOptions {
   now: () => number;
   onStart?: (check: CheckDef) => void;
   onResult?: (result: CheckResult) => void;
+  /** A command that repeats a request (no secret in it), for failures on an unexpected answer. */
+  reproduce?: (method: string, path: string) => string;
 }
 
 /** Where the requests of the current check are filed. */
@@ -53,6 +55,22 @@ const NEED_WORDS: Record<Need, string> = {
   webhooks: 'webhook deliveries reaching this machine',
   target: 'your webhook receiver (--webhook-target URL)',
 };
+
+/**
+ * Expected and actual for a check that stopped on an API error it did not expect (a 401
+ * where an order was to be placed): the answer, and the request that got it, to repeat.
+ */
+function answerDetails(e: unknown, requests: readonly RecordedRequest[], reproduce?: (method: string, path: string) => string): { expected?: string; actual?: string; reproduce?: string } {
+  const status = (e as { status?: unknown }).status;
+  const code = (e as { code?: unknown }).code;
+  if (typeof status !== 'number') return {};
+  const last = [...requests].reverse().find((r) => r.status === status) ?? requests.at(-1);
+  return {
+    expected: 'an answer that lets the check go on (HTTP 2xx)',
+    actual: `HTTP ${status}${typeof code === 'string' && code !== '' ? ` ${code}` : ''}${last ? ` to ${last.method} ${last.path}` : ''}`,
+    ...(last && reproduce ? { reproduce: reproduce(last.method, last.path) } : {}),
+  };
+}
 
 function errorText(e: unknown): string {
   if (e instanceof Error) return e.message;
@@ -115,7 +133,7 @@ export async function runChecklist(options: RunOptions, recorder: Recorder): Pro
       if (e instanceof CheckSkip) {
         result = { ...base, status: 'skip', duration_ms: 0, message: e.message, trace_ids: [], requests, warnings };
       } else {
-        const details = e instanceof CheckFailure ? e.details : {};
+        const details = e instanceof CheckFailure ? e.details : answerDetails(e, requests, options.reproduce);
         result = { ...base, status: 'fail', duration_ms: 0, message: errorText(e), trace_ids: [], requests, warnings, ...details };
       }
     } finally {

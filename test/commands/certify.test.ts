@@ -183,6 +183,13 @@ describe('vouchers certify', () => {
       expect(credentials.trace_ids[0]).toMatch(/^[0-9a-f]{32}$/);
       expect(credentials.reproduce).toBe('vouchers --profile local api GET /wallets');
       expect(report.warnings.join(' ')).toContain('every request was answered 401');
+      // A check stopped by an answer it did not expect still says what came, and how to repeat it.
+      // (Its first request looks the product up: that is the one refused.)
+      expect(report.checks.find((c) => c.id === 'signing.write-accepted')).toMatchObject({
+        status: 'fail',
+        actual: expect.stringMatching(/^HTTP (401|429) \w+ to GET \/products\/sbx-instant$/),
+        reproduce: 'vouchers --profile local api GET /products/sbx-instant',
+      });
       expect(report.checks.length).toBeGreaterThan(20);
     });
 

@@ -97,6 +97,7 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
       checks: CHECKLIST, only: options.only, skip: options.skip, needs: env.needs,
       context: { ...env.context, requests: () => recorder.all, drifts: () => drifts },
       signal, defaultTimeoutMs: 60_000, now: () => f.clock.now(),
+      reproduce: (method, path) => env.context.raw.reproduce({ method, path: path.replace(/^\/api\/v1(?=\/)/, '') }),
       onStart: (c) => pretty?.start(c),
       onResult: (r) => pretty?.result(r),
     }, recorder);
