@@ -71,7 +71,7 @@ export interface ClientOptions {
    * `RATE_LIMIT_WAIT`), so that a long wait is never silent. Not called with `debug`, which
    * reports every attempt and wait anyway.
    */
-  notice?: (message: string, code: 'RETRY_WAIT' | 'RATE_LIMIT_WAIT') => void;
+  notice?: (message: string, code: 'RETRY_WAIT' | 'RATE_LIMIT_WAIT', waitMs: number) => void;
   /** Aborts every request of this client (the CLI's Ctrl-C signal). */
   signal?: AbortSignal;
   /** Jitter source in [0, 1) (default Math.random). */
@@ -189,7 +189,7 @@ export function createClient(options: ClientOptions): ApiClient {
         try {
           await pacer.acquire(rateClass, signal, (wait) => {
             if (options.debug) options.debug(`pacing ${method} ${path}: waiting ${formatDuration(wait)} to stay under the ${rateClass} rate limit (${paceLimit(rateClass)}${pacer.shared ? ', shared by every process of this API key' : ''})`);
-            else if (wait >= NOTICE_FROM_MS) options.notice?.(`Waiting ${formatDuration(wait)} to stay under the ${rateClass} rate limit (${paceLimit(rateClass)} for this API key)…`, 'RATE_LIMIT_WAIT');
+            else if (wait >= NOTICE_FROM_MS) options.notice?.(`Waiting ${formatDuration(wait)} to stay under the ${rateClass} rate limit (${paceLimit(rateClass)} for this API key)…`, 'RATE_LIMIT_WAIT', wait);
           });
         } catch (e) {
           if (signal?.aborted) throw interrupted(signal);
@@ -288,7 +288,7 @@ export function createClient(options: ClientOptions): ApiClient {
       }
       if (decision.retry) {
         if (decision.delayMs >= NOTICE_FROM_MS && !options.debug) {
-          options.notice?.(`${method} ${path}: ${decision.reason}; retrying in ${formatDuration(decision.delayMs)} (attempt ${attempt + 1} of ${maxRetries + 1}, trace ${response?.traceId ?? traceId}). Ctrl-C stops`, 'RETRY_WAIT');
+          options.notice?.(`${method} ${path}: ${decision.reason}; retrying in ${formatDuration(decision.delayMs)} (attempt ${attempt + 1} of ${maxRetries + 1}, trace ${response?.traceId ?? traceId}). Ctrl-C stops`, 'RETRY_WAIT', decision.delayMs);
         }
         await sleepOrInterrupt(decision.delayMs, signal);
         continue;
@@ -347,6 +347,23 @@ export interface ProfileClientDeps {
   pacingDir?: string;
 }
 
+/**
+ * The run's notices of long waits. Pacing waits of a few seconds come one per request in a
+ * long bulk run: those are said at most every 30 s (a wait of 5 s or more always is), so a
+ * CI log shows the run is alive without a line per row. Retry waits are always said.
+ */
+function paceNotices(deps: ProfileClientDeps): NonNullable<ClientOptions['notice']> {
+  let lastPace = -Infinity;
+  return (message, code, waitMs) => {
+    if (code === 'RATE_LIMIT_WAIT') {
+      const now = deps.clock.now();
+      if (waitMs < 5_000 && now - lastPace < 30_000) return;
+      lastPace = now;
+    }
+    writeNotice(deps.io, { format: deps.globals.json ? 'json' : 'table' }, code, message);
+  };
+}
+
 /** The client of one CLI run: the resolved profile's credentials, limits, timeout and retries. */
 export function createClientForProfile(profile: ResolvedProfile, deps: ProfileClientDeps): ApiClient {
   const missing = [
@@ -387,7 +404,7 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
     ...(deps.pacingDir ? { paceStore: paceFile(deps.pacingDir, profile.base_url!, profile.api_key!) } : {}),
     // Also when stderr is not a terminal: a silent minute in CI looks like a hang. With
     // --json it is one JSON line, so stderr stays machine-readable.
-    notice: (message: string, code: string) => writeNotice(deps.io, { format: deps.globals.json ? 'json' : 'table' }, code, message),
+    notice: paceNotices(deps),
     signal: deps.io.signal,
   });
 }

@@ -191,6 +191,22 @@ describe('the CLI\'s profile client', () => {
   });
   const deps = (io = testIO(), globals = {}) => ({ io, clock: fakeClock(), ids: sequentialIds(), requestLog: openRequestLog(tempDir()), globals, pacingDir: join(tempDir(), 'pacing') });
 
+  it('says short pacing waits at most every 30 s: a long bulk run past its burst is not a line per row', async () => {
+    server = await startLoopbackServer((req, res) => sendJson(res, 201, { order_id: `ord_${req.n}` }));
+    const io = testIO({ tty: false });
+    const d = deps(io);
+    // 40/min: after the burst, one order every 1.5 s.
+    const c = createClientForProfile(profile({ limits: LIMITS(40) }), d);
+    clients.push(c);
+    for (let i = 0; i < 80; i++) await c.request({ method: 'POST', path: '/orders', body: {}, raw: true });
+    const waits = d.clock.sleeps.filter((ms) => ms >= 1_000);
+    const said = io.stderrText().split('\n').filter((l) => l.startsWith('Waiting'));
+    expect(waits.length).toBeGreaterThan(30);
+    // About one line per 30 s of the minute and more the waits add up to, never one per wait.
+    expect(said.length).toBeGreaterThan(0);
+    expect(said.length).toBeLessThanOrEqual(Math.ceil(waits.reduce((a, b) => a + b, 0) / 30_000) + 1);
+  });
+
   it('announces each wait of a second or more on a stderr that is not a terminal, once, as a plain line', async () => {
     server = await startLoopbackServer((req, res) => sendJson(res, 201, { order_id: `ord_${req.n}` }));
     const io = testIO({ tty: false });
