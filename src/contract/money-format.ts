@@ -6,7 +6,7 @@
  * paid by every command that prints an amount), and ICU differs from ISO 4217 for a few
  * codes (IQD has 3 minor digits in ISO 4217, 0 in ICU).
  */
-import { exactMinorOf } from './amount.js';
+import { exactMinorOf, majorText } from './amount.js';
 
 const NOT_TWO: Readonly<Record<string, number>> = {
   BIF: 0, CLP: 0, DJF: 0, GNF: 0, ISK: 0, JPY: 0, KMF: 0, KRW: 0, PYG: 0,
@@ -55,7 +55,15 @@ export function formatMoney(amount: number | string | null | undefined, currency
   const code = typeof currency === 'string' && currency !== '' ? currency : undefined;
   if (amount === null || amount === undefined || amount === '') return '';
   const unit = code ? ` ${code}` : '';
-  if (typeof amount === 'number') return Number.isFinite(amount) ? `${code ? amount.toFixed(minorDigits(code)) : String(amount)}${unit}` : String(amount);
+  if (typeof amount === 'number') {
+    if (!Number.isFinite(amount)) return String(amount);
+    if (!code) return String(amount);
+    // From the number's shortest decimal form, as toMinor reads it: toFixed rounds the binary
+    // value, and past 15 significant digits shows another amount (90071992547407.62 → ….63).
+    const digits = minorDigits(code);
+    const exact = exactMinorOf(amount, digits);
+    return `${exact.ok ? majorText(exact.minor, digits) : amount.toFixed(digits)}${unit}`;
+  }
   if (typeof amount !== 'string') return JSON.stringify(amount) ?? '';
   const trimmed = amount.trim();
   if (!NUMERIC.test(trimmed)) return `${trimmed}${unit}`;
