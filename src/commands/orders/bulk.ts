@@ -12,7 +12,8 @@ import { CliError, UsageError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { err } from '../../core/io/io.js';
 import { BatchLock, BatchLocked } from '../../core/journal/batch-lock.js';
-import { batchIdFor, batchTarget, BulkJournal, isBatchId, journalPath, repairTornTail, rowOutcome, sha256Hex, type BatchState, type BulkRow } from '../../core/journal/bulk.js';
+import { appendSuperseded, batchIdFor, batchTarget, BulkJournal, isBatchId, journalPath, repairTornTail, rowOutcome, sha256Hex, type BatchState, type BulkRow } from '../../core/journal/bulk.js';
+import { carryOver, duplicateReferences, liveBatches, unmatchedEdit, unmatchedEditError, type Carried } from './bulk-identity.js';
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import { printRecord } from '../../core/output/print.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
@@ -42,6 +43,8 @@ export interface BulkOptions {
   results?: string;
   yes: boolean;
   dryRun: boolean;
+  /** Order an edited file whose rows lack references as a new batch, on purpose. */
+  newBatch: boolean;
   settings: OutputSettings;
 }
 
@@ -57,12 +60,13 @@ export function buildBulk(f: Factory, flags: CreateFlags): BulkOptions {
     if (n === undefined || n < 1 || n > MAX_CONCURRENCY) throw new UsageError(`--concurrency ${JSON.stringify(flags.concurrency)} is not a worker count`, `use a whole number from 1 to ${MAX_CONCURRENCY}`);
     concurrency = n;
   }
+  if (flags.newBatch && flags.from === undefined) throw new UsageError('--new-batch only applies to a file (--from FILE)');
   if (flags.resume !== undefined && !isBatchId(flags.resume)) {
     throw new UsageError(`--resume ${JSON.stringify(flags.resume)} is not a batch id`, 'batch ids look like bat_3f9a0c…; a bulk run prints its id, and re-running the same file resumes it too');
   }
   return {
     from: flags.from, resume: flags.resume, concurrency, results: flags.results,
-    yes: Boolean(flags.yes), dryRun: Boolean(flags.dryRun),
+    yes: Boolean(flags.yes), dryRun: Boolean(flags.dryRun), newBatch: Boolean(flags.newBatch),
     settings: resolveOutput(f.io, flags, f.globals().color !== false),
   };
 }
@@ -152,6 +156,42 @@ async function takeLock(io: Factory['io'], configDir: string, batchId: string, r
   return lock;
 }
 
+/**
+ * Create the journal of a new batch with what it takes over from earlier batches (by
+ * reference), holding their locks: a run of an earlier batch is refused meanwhile, and
+ * once the new journal exists they are marked superseded, so they are never run again.
+ */
+async function startBatch(f: Factory, configDir: string, carried: Carried, header: Parameters<typeof BulkJournal.create>[1]): Promise<BulkJournal> {
+  const locks: BatchLock[] = [];
+  try {
+    for (const id of carried.from) {
+      try {
+        locks.push(await BatchLock.acquire(configDir, id));
+      } catch (e) {
+        if (!(e instanceof BatchLocked)) throw e;
+        throw new CliError('usage', `rows of this file (by reference) belong to batch ${id}, which is being run by ${e.holder ? `pid ${e.holder.pid} on host ${e.holder.host}` : 'another run'}: this run ordered nothing`, 'wait for that run to end, then run this file again');
+      }
+    }
+    // Under the locks: what the earlier batches hold now (a run may have ended meanwhile).
+    let fresh = carried;
+    if (carried.from.length > 0) {
+      const earlier = await liveBatches(configDir, header.target ?? '', header.batch_id);
+      fresh = carryOver(earlier, header.rows);
+      if (fresh.from.some((id) => !carried.from.includes(id)) || [...fresh.ordered].some((r) => !carried.ordered.has(r))) {
+        throw new CliError('usage', `earlier batches with this file's references changed while this run started: nothing was ordered`, 'run the same command again');
+      }
+    }
+    const journal = await BulkJournal.create(configDir, header, fresh.records);
+    for (const id of fresh.from) await appendSuperseded(configDir, id, header.batch_id, new Date(f.clock.now()).toISOString());
+    if (fresh.from.length > 0) {
+      err(f.io, `Batch ${header.batch_id} takes over, by reference, the rows of earlier batch${fresh.from.length === 1 ? '' : 'es'} ${fresh.from.join(', ')} (no longer run on their own).\n`);
+    }
+    return journal;
+  } finally {
+    for (const l of locks) await l.release();
+  }
+}
+
 interface LockedRun {
   input: { path: string; content: string } | undefined;
   parsedRows: BulkRow[] | undefined;
@@ -184,6 +224,10 @@ async function runLocked(f: Factory, o: BulkOptions, run: LockedRun): Promise<vo
     throw new UsageError(`batch ${batchId} orders through ${state.header.base_url ?? 'another server'} with another API key or server than profile ${profile.name} (${profile.base_url ?? 'no base URL'})`,
       'resume it with the profile it was started with (--profile NAME); to order the same file on this server, run it with --from');
   }
+  if (state?.superseded_by !== undefined) {
+    throw new UsageError(`batch ${batchId} was taken over by batch ${state.superseded_by} (an edited file with the same references): it is not run again, so no row is ordered twice`,
+      `continue the edited file (run it again with --from), or ${suggestedCommand(f.globals(), ['orders', 'create', '--resume', state.superseded_by])}`);
+  }
   if (state && input && state.header.sha256 !== sha256Hex(input.content)) {
     throw new UsageError(`${o.from} is not the file of batch ${batchId}: its content changed since`, `resume without --from (${suggestedCommand(f.globals(), ['orders', 'create', '--resume', batchId])}), or order the new file on its own`);
   }
@@ -191,8 +235,20 @@ async function runLocked(f: Factory, o: BulkOptions, run: LockedRun): Promise<vo
   const client = await f.client();
   const rows = state ? state.header.rows : (parsedRows as BulkRow[]);
   let totals: Map<string, number> | undefined;
+  // A new batch of a file: rows already sent by earlier batches are taken over by reference.
+  let carried: Carried | undefined;
   if (!state) {
-    totals = await preflightRows(f, client, o.from as string, rows);
+    const dup = duplicateReferences(rows);
+    if (dup.length > 0) {
+      throw badRows(o.from as string, dup.flatMap((d) => d.lines.slice(1).map((line) => ({ line, message: `reference ${JSON.stringify(d.reference)} is also on line ${d.lines[0]}: a reference names one row` }))), 'references are row identities');
+    }
+    const earlier = await liveBatches(config.dir, target, batchId);
+    const clash = o.newBatch ? undefined : unmatchedEdit(earlier, input!.path, o.from as string, rows);
+    if (clash) throw unmatchedEditError(o.from as string, clash, suggestedCommand(f.globals(), ['orders', 'create', '--resume', clash.header.batch_id]));
+    carried = carryOver(earlier, rows);
+  }
+  if (!state) {
+    totals = await preflightRows(f, client, o.from as string, rows.filter((r) => !carried?.ordered.has(r.row)));
     const { wallets, readable } = await walletsByCurrency(client, io.signal);
     const short = checkFunds(totals, wallets, readable).filter((c) => !c.sufficient);
     if (short.length > 0) {
@@ -200,7 +256,7 @@ async function runLocked(f: Factory, o: BulkOptions, run: LockedRun): Promise<vo
       throw new CliError('rejected', `the batch costs more than the wallet holds: ${s}; nothing was ordered`, 'top up the wallet, or split the file: vouchers wallets list');
     }
   }
-  const toOrder = rows.filter((r) => !state || rowOutcome(state, r.row) !== 'ordered');
+  const toOrder = rows.filter((r) => (state ? rowOutcome(state, r.row) !== 'ordered' : !carried?.ordered.has(r.row)));
 
   if (o.dryRun) {
     await printRecord(io, { dry_run: true, batch_id: batchId, rows: rows.length, to_order: toOrder.length, totals: totals ? Object.fromEntries([...totals].map(([c, m]) => [c, fromMinor(m, c)])) : null }, [
@@ -225,7 +281,9 @@ async function runLocked(f: Factory, o: BulkOptions, run: LockedRun): Promise<vo
   if (state) {
     journal = (await BulkJournal.open(config.dir, batchId)) as BulkJournal;
   } else {
-    journal = await BulkJournal.create(config.dir, { batch_id: batchId, source: o.from ?? null, sha256: sha256Hex(input!.content), target, base_url: profile.base_url ?? undefined, created_at: new Date(f.clock.now()).toISOString(), rows });
+    journal = await startBatch(f, config.dir, carried as Carried, {
+      batch_id: batchId, source: o.from ?? null, source_path: input!.path, sha256: sha256Hex(input!.content), target, base_url: profile.base_url ?? undefined, created_at: new Date(f.clock.now()).toISOString(), rows,
+    });
   }
   const skipped = rows.length - toOrder.length;
   err(io, `Batch ${batchId}: ${rows.length} rows, ${skipped > 0 ? `${skipped} already ordered (skipped), ` : ''}${toOrder.length} to send, ${o.concurrency} at a time\n  journal ${journal.path}\n`);

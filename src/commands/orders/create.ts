@@ -44,6 +44,7 @@ export interface CreateFlags extends OrderFlags, OutputFlags {
   concurrency?: string;
   results?: string;
   resume?: string;
+  newBatch?: boolean;
 }
 
 /** Idempotency keys of the contract: 1–255 printable ASCII characters. */
@@ -69,8 +70,8 @@ export interface SingleOptions {
 
 /** Flags → options; every check that needs no network happens here. */
 export function buildCreate(f: Factory, flags: CreateFlags): SingleOptions {
-  const bulkOnly = (['concurrency', 'results'] as const).filter((k) => flags[k] !== undefined);
-  if (bulkOnly.length > 0) throw new UsageError(`--${bulkOnly[0]} only applies to a bulk order (--from FILE)`);
+  const bulkOnly = (['concurrency', 'results', 'newBatch'] as const).filter((k) => flags[k] !== undefined);
+  if (bulkOnly.length > 0) throw new UsageError(`--${bulkOnly[0] === 'newBatch' ? 'new-batch' : bulkOnly[0]} only applies to a bulk order (--from FILE)`);
   if (flags.timeout !== undefined && !flags.wait) throw new UsageError('--timeout here is how long --wait follows the order', 'add --wait, or use the global --timeout before the command for the request timeout');
   const body = orderFromFlags(flags);
   const keyGiven = flags.idempotencyKey !== undefined;

@@ -32,7 +32,8 @@ function create(orders: Command, f: Parameters<RegisterCommand>[1]): void {
     .option('--from <file>', 'bulk: CSV (with header) or NDJSON with product_id, denomination, quantity, reference, currency')
     .option('--concurrency <n>', 'bulk: orders in flight at once (default 4)')
     .option('--results <file>', 'bulk: write row,order_id,status,trace_id,error as CSV (row = line in the file)')
-    .option('--resume <batch_id>', 'bulk: continue a batch (re-running the same file does the same)');
+    .option('--resume <batch_id>', 'bulk: continue a batch (re-running the same file does the same)')
+    .option('--new-batch', 'bulk: order an edited file whose rows lack references as a new batch (they may be ordered again)');
   addOutputOptions(cmd, 'record');
   cmd.addHelpText('after', `
 Examples:
@@ -50,7 +51,16 @@ journals every row's key before sending it; running the same file again (or --re
 skips ordered rows and re-sends rows of unknown outcome (lost answer, 5xx, 429) with their
 same keys; rows the server refused (402, 403, 404, 409 out of stock, 422: nothing was
 created) get a fresh key, so fix the cause, then resume. One run per batch at a time: a
-second is refused (exit 2) naming the pid and host that hold it. With --json the key is in
+second is refused (exit 2) naming the pid and host that hold it.
+
+Give every row a reference to make re-runs of an edited file safe: a row's reference is
+its identity (against one server and API key), so a file edited after an interrupted or
+partly failed run (a row fixed, a row added, rows reordered or removed) takes over the rows
+earlier batches sent, by reference: ordered rows are not ordered again (even if edited),
+refused rows get a fresh key, the earlier batch is not run again. Two rows with one
+reference are refused. Rows without a reference are identified by the file's bytes only:
+an edited file of them at a path an earlier batch sent rows from is refused (exit 2,
+nothing ordered); --new-batch orders it as a new batch on purpose. With --json the key is in
 the printed order, or in the JSON error as "idempotency_key", and stderr carries nothing
 but that JSON error (no progress lines).
 

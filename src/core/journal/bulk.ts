@@ -10,7 +10,7 @@
  */
 import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
-import { open, readFile, truncate, unlink, type FileHandle } from 'node:fs/promises';
+import { link, open, readdir, readFile, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { makeDirSync } from '../io/make-dir.js';
 import { join } from 'node:path';
 import type { ErrorKind } from '../errors/index.js';
@@ -31,6 +31,8 @@ export interface BatchHeader {
   batch_id: string;
   /** The input file as given (informational). */
   source: string | null;
+  /** The input file's absolute path: a changed file at the same path is recognised as an edit. Absent in older journals. */
+  source_path?: string;
   sha256: string;
   /**
    * The server and key the batch orders through (batchTarget); a batch never continues
@@ -49,6 +51,21 @@ export interface KeyRecord {
   idempotency_key: string;
   /** 1 for the row's first key; each fresh key after a definite refusal is the next attempt. Absent means 1. */
   attempt?: number;
+  /**
+   * The key was carried over from an earlier batch (the same reference) for a row whose
+   * content changed while its outcome was unknown: the server would refuse the key with
+   * another body, so the row is looked up by reference before anything is sent.
+   */
+  lookup?: true;
+  /** Where a carried key came from: the earlier batch and its row (line). */
+  from?: { batch_id: string; row: number };
+  at: string;
+}
+
+/** Written into an earlier batch whose rows an edited file took over (by reference): that batch is never run again. */
+export interface SupersededRecord {
+  type: 'superseded';
+  by: string;
   at: string;
 }
 
@@ -69,6 +86,8 @@ export interface ResultRecord {
   replayed: boolean;
   /** The attempt (KeyRecord.attempt) this answer belongs to. Absent means 1. */
   attempt?: number;
+  /** The order was found by its reference (GET /orders?reference=), not answered to a POST. */
+  found_by_reference?: true;
   at: string;
 }
 
@@ -96,7 +115,7 @@ export function rowOutcome(state: BatchState, row: number): RowOutcome {
   return isDefiniteRefusal(r) ? 'refused' : 'unknown';
 }
 
-export type JournalRecord = BatchHeader | KeyRecord | ResultRecord;
+export type JournalRecord = BatchHeader | KeyRecord | ResultRecord | SupersededRecord;
 
 const BATCH_ID = /^bat_[a-z0-9]{8,64}$/;
 
@@ -141,14 +160,35 @@ export interface BatchState {
   attempts: Map<number, number>;
   /** Latest result per row. */
   results: Map<number, ResultRecord>;
+  /** When each row's current key was journalled (ISO). */
+  keyAt: Map<number, string>;
+  /** Rows whose current key must not be re-sent before a look-up by reference (KeyRecord.lookup). */
+  lookup: Set<number>;
+  /** The batch that took this one's rows over (an edited file), if any. */
+  superseded_by?: string;
+}
+
+export function emptyState(header: BatchHeader): BatchState {
+  return { header, keys: new Map(), attempts: new Map(), results: new Map(), keyAt: new Map(), lookup: new Set() };
+}
+
+/** Record a key line into a state (the first key of each attempt counts; a later attempt replaces an earlier one). */
+function applyKey(state: BatchState, rec: KeyRecord): void {
+  const attempt = rec.attempt ?? 1;
+  if (state.keys.has(rec.row) && attempt <= (state.attempts.get(rec.row) ?? 1)) return;
+  state.keys.set(rec.row, rec.idempotency_key);
+  state.attempts.set(rec.row, attempt);
+  state.keyAt.set(rec.row, rec.at);
+  if (rec.lookup) state.lookup.add(rec.row);
+  else state.lookup.delete(rec.row);
 }
 
 export function parseJournal(text: string, path: string): BatchState {
   const lines = text.split('\n');
   let header: BatchHeader | undefined;
-  const keys = new Map<number, string>();
-  const attempts = new Map<number, number>();
+  const keyLines: KeyRecord[] = [];
   const results = new Map<number, ResultRecord>();
+  let supersededBy: string | undefined;
   lines.forEach((line, i) => {
     if (line.trim() === '') return;
     let rec: JournalRecord;
@@ -160,14 +200,16 @@ export function parseJournal(text: string, path: string): BatchState {
       throw new Error(`${path}: line ${i + 1} is not JSON`);
     }
     if (rec.type === 'batch') header = rec;
-    else if (rec.type === 'key') {
-      // The first key of each attempt counts; a later attempt replaces an earlier one.
-      const attempt = rec.attempt ?? 1;
-      if (!keys.has(rec.row) || attempt > (attempts.get(rec.row) ?? 1)) { keys.set(rec.row, rec.idempotency_key); attempts.set(rec.row, attempt); }
-    } else if (rec.type === 'result') results.set(rec.row, rec);
+    else if (rec.type === 'key') keyLines.push(rec);
+    else if (rec.type === 'result') results.set(rec.row, rec);
+    else if (rec.type === 'superseded') supersededBy ??= rec.by;
   });
   if (!header) throw new Error(`${path}: no batch header`);
-  return { header, keys, attempts, results };
+  const state = emptyState(header);
+  for (const k of keyLines) applyKey(state, k);
+  for (const [row, r] of results) state.results.set(row, r);
+  if (supersededBy !== undefined) state.superseded_by = supersededBy;
+  return state;
 }
 
 /**
@@ -239,15 +281,36 @@ export class BulkJournal {
   /** Bytes of a torn last line cut off when the journal was opened. */
   repaired = 0;
 
-  /** Start a new batch: writes and fsyncs the header. Fails if the batch exists. */
-  static async create(configDir: string, header: Omit<BatchHeader, 'type' | 'version'>): Promise<BulkJournal> {
+  /**
+   * Start a new batch: writes and fsyncs the header, and `carried` records (keys and results
+   * taken over from earlier batches), all or nothing: they are written to a file aside and
+   * linked into place, so a crash never leaves a batch with only part of what it took over.
+   * Fails if the batch exists.
+   */
+  static async create(configDir: string, header: Omit<BatchHeader, 'type' | 'version'>, carried: (KeyRecord | ResultRecord)[] = []): Promise<BulkJournal> {
     makeDirSync(batchesDir(configDir), 0o700);
     const path = journalPath(configDir, header.batch_id);
-    const handle = await open(path, constants.O_WRONLY | constants.O_APPEND | constants.O_CREAT | constants.O_EXCL, 0o600);
     const full: BatchHeader = { type: 'batch', version: 1, ...header };
-    await handle.write(JSON.stringify(full) + '\n');
-    await handle.sync();
-    return new BulkJournal(path, { header: full, keys: new Map(), attempts: new Map(), results: new Map() }, handle);
+    const aside = `${path}.new-${process.pid}-${Date.now()}`;
+    const tmp = await open(aside, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
+    try {
+      await tmp.write([full, ...carried].map((r) => JSON.stringify(r) + '\n').join(''));
+      await tmp.sync();
+    } finally {
+      await tmp.close();
+    }
+    try {
+      await link(aside, path);
+    } finally {
+      await unlink(aside).catch(() => undefined);
+    }
+    const handle = await open(path, constants.O_WRONLY | constants.O_APPEND, 0o600);
+    const state = emptyState(full);
+    for (const r of carried) {
+      if (r.type === 'key') applyKey(state, r);
+      else state.results.set(r.row, r);
+    }
+    return new BulkJournal(path, state, handle);
   }
 
   private append(record: JournalRecord, sync: boolean): Promise<void> {
@@ -277,11 +340,9 @@ export class BulkJournal {
 
   /** Journal a row's idempotency key for an attempt (default 1); resolves once it is on disk. */
   async appendKey(row: number, idempotencyKey: string, at: string, attempt = 1): Promise<void> {
-    await this.append({ type: 'key', row, idempotency_key: idempotencyKey, ...(attempt > 1 ? { attempt } : {}), at }, true);
-    if (!this.state.keys.has(row) || attempt > (this.state.attempts.get(row) ?? 1)) {
-      this.state.keys.set(row, idempotencyKey);
-      this.state.attempts.set(row, attempt);
-    }
+    const rec: KeyRecord = { type: 'key', row, idempotency_key: idempotencyKey, ...(attempt > 1 ? { attempt } : {}), at };
+    await this.append(rec, true);
+    applyKey(this.state, rec);
   }
 
   async appendResult(result: Omit<ResultRecord, 'type'>): Promise<void> {
@@ -294,4 +355,34 @@ export class BulkJournal {
     while (this.flushing) await this.flushing;
     await this.handle.close();
   }
+}
+
+/** Mark an earlier batch as taken over by `by` (hold its BatchLock): it is never run again. */
+export async function appendSuperseded(configDir: string, batchId: string, by: string, at: string): Promise<void> {
+  const handle = await open(journalPath(configDir, batchId), constants.O_WRONLY | constants.O_APPEND, 0o600);
+  try {
+    await handle.write(JSON.stringify({ type: 'superseded', by, at } satisfies SupersededRecord) + '\n');
+    await handle.datasync();
+  } finally {
+    await handle.close();
+  }
+}
+
+/** Every readable batch journal in the config directory (a damaged one is left out). */
+export async function listBatches(configDir: string): Promise<BatchState[]> {
+  let names: string[];
+  try {
+    names = await readdir(batchesDir(configDir));
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw e;
+  }
+  const out: BatchState[] = [];
+  for (const name of names) {
+    const m = /^(bat_[a-z0-9]{8,64})\.ndjson$/.exec(name);
+    if (!m) continue;
+    const state = await BulkJournal.read(configDir, m[1] as string).catch(() => undefined);
+    if (state) out.push(state);
+  }
+  return out;
 }

@@ -1,0 +1,140 @@
+/**
+ * Issue 11 point 2: the file of a bulk run edited after an interrupted or partly failed run
+ * (a row fixed, a row added, rows reordered). A row's reference is its identity: rows an
+ * earlier batch ordered are recognised and never ordered again. Rows without references
+ * cannot be matched: an edited file of them at the same path is refused, not re-ordered.
+ * On loopback against the sandbox, with a quick clock.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { batchIdFor, batchTarget, journalPath } from '../../src/core/journal/bulk.js';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { fastSandbox, orderCount, profileDir, quickClock, usdAvailableMinor } from './orders-helpers.js';
+
+const START_MINOR = 100_000 * 100;
+const FAST_PROFILE = { limits: { orders_per_minute: 100_000, general_per_hour: 1_000_000 }, max_retries: 2 };
+const HEADER = 'product_id,denomination,quantity,reference,currency';
+
+let sandboxes: SandboxHandle[] = [];
+afterEach(async () => {
+  await Promise.all(sandboxes.map((s) => s.close()));
+  sandboxes = [];
+});
+
+async function sandbox(): Promise<SandboxHandle> {
+  const sb = await fastSandbox();
+  sandboxes.push(sb);
+  return sb;
+}
+
+async function admin(sb: SandboxHandle, method: string, path: string, body: unknown): Promise<number> {
+  const res = await fetch(`${sb.adminUrl}${path}`, {
+    method, headers: { Authorization: `Bearer ${sb.adminToken}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+  });
+  await res.text();
+  return res.status;
+}
+
+function refsOf(sb: SandboxHandle, tag: string): string[] {
+  return Object.values(sb.state.orders).map((o) => o.reference).filter((r): r is string => r?.startsWith(`${tag}-`) ?? false);
+}
+
+/** One order per reference, and exactly these references. */
+function expectOnePerReference(sb: SandboxHandle, tag: string, refs: string[]): void {
+  const got = refsOf(sb, tag);
+  expect(got.length).toBe(refs.length);
+  expect(new Set(got)).toEqual(new Set(refs));
+}
+
+const opts = (dir: string) => ({ configDir: dir, env: { NO_COLOR: '1' }, overrides: { clock: quickClock() } });
+
+describe('bulk: an edited file (issue 11 point 2)', () => {
+  it('10 rows, 5 refused; the file edited (a row fixed, a row added, rows reordered): one order per reference, one debit each', async () => {
+    const sb = await sandbox();
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    // Stock for 5 rows: the last 5 are refused (409 out of stock).
+    expect(await admin(sb, 'PUT', '/stock', { product_id: 'sbx-instant', denomination: 10, cached: 5, vendor_available: false })).toBe(200);
+    const rows = Array.from({ length: 10 }, (_, i) => `sbx-instant,10,1,ed-${i},USD`);
+    const file = join(tempConfigDir(), 'orders.csv');
+    writeFileSync(file, [HEADER, ...rows].join('\n') + '\n');
+    const first = await runCli(['orders', 'create', '--from', file, '--concurrency', '1', '--json'], opts(dir));
+    expect(first.code, first.stderr).toBe(5);
+    expect(JSON.parse(first.stdout)).toMatchObject({ ordered: 5, failed: 5 });
+    const firstBatch = batchIdFor(readFileSync(file, 'utf8'), batchTarget(sb.baseUrl, sb.apiKey));
+
+    // The cause fixed, the file edited: row ed-7 fixed (25 instead of 10), a row added, order reversed.
+    expect(await admin(sb, 'PUT', '/stock', { product_id: 'sbx-instant', denomination: 10, cached: 100 })).toBe(200);
+    expect(await admin(sb, 'PUT', '/stock', { product_id: 'sbx-instant', denomination: 25, cached: 100 })).toBe(200);
+    const edited = [...rows.map((r) => (r.includes('ed-7,') ? 'sbx-instant,25,1,ed-7,USD' : r)), 'sbx-instant,10,1,ed-10,USD'].reverse();
+    writeFileSync(file, [HEADER, ...edited].join('\n') + '\n');
+    const second = await runCli(['orders', 'create', '--from', file, '--json'], opts(dir));
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ rows: 11, ordered: 11, failed: 0, unknown: 0, skipped: 5 });
+    expect(second.stderr).toContain('5 already ordered (skipped), 6 to send');
+    expect(second.stderr).toContain(`takes over, by reference, the rows of earlier batch ${firstBatch}`);
+    expectOnePerReference(sb, 'ed', Array.from({ length: 11 }, (_, i) => `ed-${i}`));
+    expect(orderCount(sb)).toBe(11);
+    expect(usdAvailableMinor(sb)).toBe(START_MINOR - (10 * 10 + 25) * 100);
+
+    // Once more: nothing is sent; the earlier batch is never run on its own again.
+    const third = await runCli(['orders', 'create', '--from', file], opts(dir));
+    expect(third.code, third.stderr).toBe(0);
+    expect(third.stderr).toContain('11 already ordered (skipped), 0 to send');
+    const old = await runCli(['orders', 'create', '--resume', firstBatch], opts(dir));
+    expect(old.code).toBe(2);
+    expect(old.stderr).toMatch(new RegExp(`batch ${firstBatch} was taken over by batch bat_\\w+`));
+    expect(orderCount(sb)).toBe(11);
+  });
+
+  it('interrupted (answers lost for some rows), then edited (rows reordered, one added): the lost rows are re-sent with their keys and replayed', async () => {
+    const sb = await sandbox();
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const rows = Array.from({ length: 10 }, (_, i) => `sbx-instant,10,1,cut-${i},USD`);
+    const file = join(tempConfigDir(), 'orders.ndjson.csv');
+    const text = [HEADER, ...rows].join('\n') + '\n';
+    writeFileSync(file, text);
+    expect((await runCli(['orders', 'create', '--from', file], opts(dir))).code).toBe(0);
+    // As if the process died after sending rows on lines 4–8 but before their answers were written.
+    const jpath = journalPath(dir, batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey)));
+    const kept = readFileSync(jpath, 'utf8').split('\n').filter((l) => !(l.includes('"type":"result"') && (JSON.parse(l) as { row: number }).row >= 4 && (JSON.parse(l) as { row: number }).row <= 8));
+    writeFileSync(jpath, kept.join('\n'));
+    writeFileSync(file, [HEADER, 'sbx-instant,10,1,cut-10,USD', ...[...rows].reverse()].join('\n') + '\n');
+    const second = await runCli(['orders', 'create', '--from', file, '--json'], opts(dir));
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ rows: 11, ordered: 11, skipped: 5 });
+    expectOnePerReference(sb, 'cut', Array.from({ length: 11 }, (_, i) => `cut-${i}`));
+    expect(usdAvailableMinor(sb)).toBe(START_MINOR - 11 * 10 * 100);
+  });
+
+  it('rows without references: an edited file at the same path is refused (nothing ordered); --new-batch orders it on purpose', async () => {
+    const sb = await sandbox();
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const file = join(tempConfigDir(), 'orders.csv');
+    writeFileSync(file, 'product_id,denomination,quantity\nsbx-instant,10,1\nsbx-instant,25,1\n');
+    expect((await runCli(['orders', 'create', '--from', file], opts(dir))).code).toBe(0);
+    expect(orderCount(sb)).toBe(2);
+    writeFileSync(file, 'product_id,denomination,quantity\nsbx-instant,10,1\nsbx-instant,25,1\nsbx-instant,50,1\n');
+    const refused = await runCli(['orders', 'create', '--from', file], opts(dir));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/changed since batch bat_\w+ sent 2 of its rows, and rows without a reference cannot be matched to them: this run could order them again, so nothing was ordered/);
+    expect(refused.stderr).toMatch(/give every row a reference/);
+    expect(refused.stderr).toMatch(/--new-batch/);
+    expect(orderCount(sb)).toBe(2);
+    const forced = await runCli(['orders', 'create', '--from', file, '--new-batch'], opts(dir));
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(orderCount(sb)).toBe(5);
+  });
+
+  it('two rows with one reference are refused before anything is ordered', async () => {
+    const sb = await sandbox();
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const file = join(tempConfigDir(), 'orders.csv');
+    writeFileSync(file, `${HEADER}\nsbx-instant,10,1,dup-1,USD\nsbx-instant,10,1,dup-1,USD\n`);
+    const r = await runCli(['orders', 'create', '--from', file], opts(dir));
+    expect(r.code).toBe(2);
+    expect(r.stderr).toMatch(/line 3: reference "dup-1" is also on line 2: a reference names one row/);
+    expect(orderCount(sb)).toBe(0);
+  });
+});
