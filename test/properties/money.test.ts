@@ -29,7 +29,7 @@ describe('exact amounts (property)', () => {
       expect(toMinor(fromMinor(minor, cur), cur)).toBe(minor);
       expect(formatMoney(fromMinor(minor, cur), cur)).toBe(`${text} ${cur}`);
       expect(formatMoney(text, cur)).toBe(`${text} ${cur}`);
-    }), { numRuns: 3000 });
+    }), { numRuns: 1500 });
   });
 
   it('up to 2^53 − 1 minor units: accepted exactly, or refused as not sendable exactly; never another amount', () => {
@@ -43,7 +43,7 @@ describe('exact amounts (property)', () => {
       } else {
         expect(checked.reason).toMatch(/cannot be sent exactly/);
       }
-    }), { numRuns: 3000 });
+    }), { numRuns: 1500 });
   });
 
   it('more decimal digits than the currency allows: refused, never rounded', () => {
@@ -86,6 +86,6 @@ describe('exact amounts (property)', () => {
       expect(checked.minor).toBeLessThanOrEqual(MAX_MINOR);
       expect(Number.isFinite(checked.major)).toBe(true);
       expect(toMinor(checked.major, cur)).toBe(checked.minor);
-    }), { numRuns: 3000 });
+    }), { numRuns: 1500 });
   });
 });
