@@ -46,7 +46,7 @@ export function startProgress(io: IO, clock: Clock, total: number, alreadyDone: 
         if (refused) failed += 1; else unknownRows += 1;
         clear();
         // An answer that does not prove the order absent is never reported as a failure of the row.
-        const unknown = refused ? '' : 'unknown: resume to find out: ';
+        const unknown = refused ? '' : result.error_code === 'NOT_RESENT_KEY_EXPIRED' ? 'unknown, not re-sent: ' : 'unknown: resume to find out: ';
         io.stderr.write(`line ${result.row}: ${unknown}${result.error_code ?? 'ERROR'}: ${result.error ?? ''}${result.trace_id ? ` (trace ${result.trace_id})` : ''}\n`);
       }
       draw(done === total);

@@ -102,6 +102,7 @@ export function resultsCsv(state: BatchState): string {
     let error: string;
     if (outcome === 'ordered') { status = r?.status ?? ''; error = ''; }
     else if (outcome === 'refused') { status = 'FAILED'; error = `${r?.error_code ?? 'ERROR'}: ${r?.error ?? ''}`; }
+    else if (outcome === 'unknown' && r?.error_code === 'NOT_RESENT_KEY_EXPIRED') { status = 'UNKNOWN'; error = r.error ?? ''; }
     else if (outcome === 'unknown') { status = 'UNKNOWN'; error = `unknown: resume to find out (re-sent with the same key); last answer ${r?.error_code ?? 'ERROR'}: ${r?.error ?? ''}`; }
     else if (state.keys.has(row.row)) { status = 'UNKNOWN'; error = 'sent without an answer: resume to find out (re-sent with the same key)'; }
     else { status = 'NOT_SENT'; error = 'not sent yet'; }

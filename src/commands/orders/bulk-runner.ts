@@ -8,8 +8,8 @@
  * fires no new row starts; rows in flight finish (a row cut off stays keyed in the journal
  * and is re-sent with the same key next time).
  */
-import { createOrder } from '../../api/orders.js';
-import type { CreateOrderRequest } from '../../contract/orders.js';
+import { createOrder, listOrders } from '../../api/orders.js';
+import type { CreateOrderRequest, Order } from '../../contract/orders.js';
 import { ApiError, CliError, NetworkError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { rowOutcome, type BulkJournal, type BulkRow, type ResultRecord } from '../../core/journal/bulk.js';
@@ -24,6 +24,29 @@ export interface RunnerDeps {
   signal: AbortSignal;
   concurrency: number;
   onResult?: (result: ResultRecord) => void;
+}
+
+/** How long the server keeps an idempotency key (it then forgets it, and a re-send would order again). */
+export const SERVER_KEY_WINDOW_MS = 24 * 3_600_000;
+/** A key older than this is not trusted to be remembered: the window less an hour for clocks that differ. */
+export const KEY_TRUST_MS = SERVER_KEY_WINDOW_MS - 3_600_000;
+/** A row's result when its answer was lost and its key may be forgotten by the server: nothing was sent. */
+export const NOT_RESENT = 'NOT_RESENT_KEY_EXPIRED';
+
+type Lookup = { offered: false; why: string } | { offered: true; order: Order | undefined; trace: string | null };
+
+/** GET /orders?reference=: the orders with that reference, or why the server cannot say. */
+async function findByReference(client: ApiClient, reference: string, signal: AbortSignal): Promise<Lookup> {
+  let res;
+  try {
+    res = await listOrders(client, { reference, limit: 10 }, { signal });
+  } catch (e) {
+    if (e instanceof ApiError && [400, 404, 405, 501].includes(e.status)) return { offered: false, why: `GET /orders?reference= answered ${e.status} ${e.apiCode}` };
+    throw e;
+  }
+  // A server that ignores the filter cannot prove an order absent.
+  if (res.data.data.some((o) => o.reference !== reference)) return { offered: false, why: 'the server does not filter orders by reference' };
+  return { offered: true, order: res.data.data[0], trace: res.traceId ?? null };
 }
 
 export function rowRequest(row: BulkRow): CreateOrderRequest {
@@ -57,7 +80,49 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | un
   const { journal, clock } = deps;
   let key = journal.state.keys.get(row.row);
   let attempt = journal.state.attempts.get(row.row) ?? 1;
-  if (key === undefined) {
+  let fresh = false;
+  const outcome = rowOutcome(journal.state, row.row);
+  const keyAt = Date.parse(journal.state.keyAt.get(row.row) ?? '');
+  const expired = Number.isFinite(keyAt) && clock.now() - keyAt >= KEY_TRUST_MS;
+  if (key !== undefined && (outcome === 'unknown' || outcome === 'pending') && (expired || journal.state.lookup.has(row.row))) {
+    // The answer was lost and the server may have forgotten the key (or the row changed, so
+    // the key no longer fits it): a blind re-send could order twice. Ask by reference first.
+    const base = { row: row.row, ok: false, order_id: null, status: null, http_status: null, trace_id: null, total_amount: null, currency: null, replayed: false, ...(attempt > 1 ? { attempt } : {}) };
+    const sentAt = journal.state.keyAt.get(row.row);
+    const why = expired ? `its key ${key} (sent ${sentAt}) is older than the server's 24 h idempotency window` : 'the row changed since its key was sent';
+    let found: Lookup | undefined;
+    if (row.reference !== undefined) {
+      try {
+        found = await findByReference(deps.client, row.reference, deps.signal);
+      } catch (error) {
+        if (deps.signal.aborted) return undefined;
+        const result = { ...failureOf(row.row, error, iso(clock)), ...(attempt > 1 ? { attempt } : {}) };
+        await journal.appendResult(result);
+        return { type: 'result', ...result };
+      }
+    }
+    if (found?.offered && found.order) {
+      const o = found.order;
+      const result: Omit<ResultRecord, 'type'> = { ...base, ok: true, order_id: o.order_id, status: o.status, http_status: 200, trace_id: found.trace, total_amount: o.total_amount, currency: o.currency, error: null, error_code: null, kind: null, found_by_reference: true, at: iso(clock) };
+      await journal.appendResult(result);
+      return { type: 'result', ...result };
+    }
+    if (!found?.offered) {
+      const check = row.reference !== undefined
+        ? `the order may exist: check \`vouchers orders list --reference ${row.reference}\` or ask the provider (${found && !found.offered ? found.why : 'no look-up'})`
+        : 'the row has no reference to look it up by; the order may exist: ask the provider about that key, and order the row on its own only if it does not';
+      const result: Omit<ResultRecord, 'type'> = { ...base, error_code: NOT_RESENT, kind: 'unexpected', error: `answer lost and ${why}: not re-sent (it could order twice); ${check}`, at: iso(clock) };
+      await journal.appendResult(result);
+      return { type: 'result', ...result };
+    }
+    // Asked by reference and not found: nothing was created; a new key orders it.
+    fresh = true;
+  }
+  if (fresh) {
+    attempt += 1;
+    key = deps.ids.idempotencyKey();
+    await journal.appendKey(row.row, key, iso(clock), attempt);
+  } else if (key === undefined) {
     key = deps.ids.idempotencyKey();
     await journal.appendKey(row.row, key, iso(clock), attempt);
   } else if (rowOutcome(journal.state, row.row) === 'refused') {

@@ -21,7 +21,7 @@ import type { Factory } from '../../factory.js';
 import { parseBulkFile, type RowProblem } from './bulk-input.js';
 import { startProgress } from './bulk-progress.js';
 import { assertResultsWritable, printSummary, summarize, worstKind, writeResults } from './bulk-report.js';
-import { runRows } from './bulk-runner.js';
+import { NOT_RESENT, runRows } from './bulk-runner.js';
 import { confirmOrStop } from './confirm.js';
 import type { CreateFlags } from './create.js';
 import { parseCount } from './order-input.js';
@@ -311,11 +311,14 @@ async function runLocked(f: Factory, o: BulkOptions, run: LockedRun): Promise<vo
     const kind = worstKind(journal.state) ?? 'unexpected';
     const parts: string[] = [];
     if (summary.failed > 0) parts.push(`${summary.failed} of ${summary.rows} rows were not ordered (refused by the server)`);
-    const open = summary.unknown + summary.not_done;
+    const held = journal.state.header.rows.filter((r) => rowOutcome(journal.state, r.row) === 'unknown' && journal.state.results.get(r.row)?.error_code === NOT_RESENT).length;
+    const open = summary.unknown + summary.not_done - held;
     if (open > 0) parts.push(`${open} of ${summary.rows} rows unknown: resume to find out (the answer was lost or not final; the order may exist)`);
+    if (held > 0) parts.push(`${held} of ${summary.rows} rows not re-sent: their answer was lost and the server's 24 h idempotency window has passed, so a re-send could order twice`);
     const hints: string[] = [];
     if (summary.failed > 0) hints.push('fix the cause of the refused rows, then resume: they are sent again with fresh keys');
     if (open > 0) hints.push(`${summary.failed > 0 ? 'rows' : 'resume: rows'} of unknown outcome are re-sent with their same keys, so the server answers with the order if it exists`);
+    if (held > 0) hints.push('check each row not re-sent as its line above says (vouchers orders list --reference REF, or ask the provider)');
     throw new CliError(kind, `${parts.join('; ')} (see the lines above${resultsPath ? ` and ${resultsPath}` : ''})`, `${hints.join('; ')}: ${resume}`);
   }
   err(io, `All ${summary.rows} rows ordered.\n`);

@@ -60,7 +60,16 @@ earlier batches sent, by reference: ordered rows are not ordered again (even if 
 refused rows get a fresh key, the earlier batch is not run again. Two rows with one
 reference are refused. Rows without a reference are identified by the file's bytes only:
 an edited file of them at a path an earlier batch sent rows from is refused (exit 2,
-nothing ordered); --new-batch orders it as a new batch on purpose. With --json the key is in
+nothing ordered); --new-batch orders it as a new batch on purpose.
+
+A row whose answer was lost is never re-sent blindly once its key is older than the
+server's 24 h idempotency window (23 h, for clock differences): it is looked up first with
+GET /orders?reference=, and an order found is recorded, not placed again; not found, it is
+sent with a fresh key. A row without a reference, or a server without that look-up, is not
+re-sent: the line says what to check (vouchers orders list --reference REF, or ask the
+provider about the key). An edited row of unknown outcome is looked up the same way.
+
+With --json the key is in
 the printed order, or in the JSON error as "idempotency_key", and stderr carries nothing
 but that JSON error (no progress lines).
 
