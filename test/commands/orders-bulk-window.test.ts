@@ -144,4 +144,20 @@ describe('bulk: a resume after the server\'s 24 h idempotency window (issue 11 p
     expect(again.posts).toEqual([]);
     expect(orderCount(sb)).toBe(3);
   });
+
+  it('a row of unknown outcome edited in the file (within the window): looked up by reference, not re-sent under its old key', async () => {
+    const sb = await sandbox();
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const file = csv(['sbx-instant,10,1,chg-0,USD', 'sbx-instant,10,1,chg-1,USD', 'sbx-instant,10,1,chg-2,USD']);
+    const first = await bulk(dir, { from: file }, quickClock(), { lose: { 'chg-1': 'drop_after_commit' } });
+    expect(String(first.error)).toMatch(/1 of 3 rows unknown/);
+    writeFileSync(file, 'product_id,denomination,quantity,reference,currency\nsbx-instant,10,1,chg-0,USD\nsbx-instant,25,1,chg-1,USD\nsbx-instant,10,1,chg-2,USD\n');
+    const edited = await bulk(dir, { from: file }, quickClock());
+    expect(edited.error, edited.stderr).toBeUndefined();
+    expect(edited.lookups).toEqual(['chg-1']);
+    expect(edited.posts).toEqual([]);
+    expect(orderCount(sb)).toBe(3);
+    // The order placed before the edit stands: an ordered row is not ordered again.
+    expect(usdAvailableMinor(sb)).toBe(START_MINOR - 3 * 10 * 100);
+  });
 });
