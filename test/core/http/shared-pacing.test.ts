@@ -141,6 +141,8 @@ describe('the pace file', () => {
     expect(pacer.shared).toBe(false);
   });
 
+  // Skipped as root (root writes to a read-only folder anyway) and on Windows (no chmod
+  // semantics): the ENOTDIR test above covers the same fallback there.
   it.skipIf(process.platform === 'win32' || process.getuid?.() === 0)('falls back when the config folder is read-only', () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'ro'), { mode: 0o500 });
