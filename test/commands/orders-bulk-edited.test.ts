@@ -7,27 +7,18 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { batchIdFor, batchTarget, journalPath } from '../../src/core/journal/bulk.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { fastSandbox, orderCount, profileDir, quickClock, usdAvailableMinor } from './orders-helpers.js';
+import { sandboxPerTest } from '../helpers/sandbox.js';
+import { orderCount, profileDir, quickClock, usdAvailableMinor } from './orders-helpers.js';
 
 const START_MINOR = 100_000 * 100;
 const FAST_PROFILE = { limits: { orders_per_minute: 100_000, general_per_hour: 1_000_000 }, max_retries: 2 };
 const HEADER = 'product_id,denomination,quantity,reference,currency';
 
-let sandboxes: SandboxHandle[] = [];
-afterEach(async () => {
-  await Promise.all(sandboxes.map((s) => s.close()));
-  sandboxes = [];
-});
-
-async function sandbox(): Promise<SandboxHandle> {
-  const sb = await fastSandbox();
-  sandboxes.push(sb);
-  return sb;
-}
+const sandbox = sandboxPerTest();
 
 async function admin(sb: SandboxHandle, method: string, path: string, body: unknown): Promise<number> {
   const res = await fetch(`${sb.adminUrl}${path}`, {

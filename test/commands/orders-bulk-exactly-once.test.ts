@@ -6,7 +6,7 @@
  */
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { run as runBulk } from '../../src/commands/orders/bulk.js';
 import type { ApiClient } from '../../src/core/http/types.js';
 import { batchIdFor, batchTarget, journalPath } from '../../src/core/journal/bulk.js';
@@ -15,22 +15,13 @@ import { createFactory, type Factory } from '../../src/factory.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { testIO } from '../helpers/io.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { fastSandbox, orderCount, profileDir, quickClock, usdAvailableMinor } from './orders-helpers.js';
+import { sandboxPerTest } from '../helpers/sandbox.js';
+import { orderCount, profileDir, quickClock, usdAvailableMinor } from './orders-helpers.js';
 
 const START_MINOR = 100_000 * 100;
 const FAST_PROFILE = { limits: { orders_per_minute: 100_000, general_per_hour: 1_000_000 }, max_retries: 2 };
 
-let sandboxes: SandboxHandle[] = [];
-afterEach(async () => {
-  await Promise.all(sandboxes.map((s) => s.close()));
-  sandboxes = [];
-});
-
-async function sandbox(): Promise<SandboxHandle> {
-  const sb = await fastSandbox();
-  sandboxes.push(sb);
-  return sb;
-}
+const sandbox = sandboxPerTest();
 
 /** `n` rows of sbx-instant at `denom` USD with references tag-0…; their total in minor units. */
 function csv(n: number, tag: string, denom = 10): { text: string; totalMinor: number } {
