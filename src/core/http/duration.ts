@@ -35,12 +35,14 @@ export function parseDuration(text: string, flag = '--timeout', options: { allow
 /** Short human form: `500ms`, `30s`, `2m`, `1m30s`, `1h`. */
 export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)}ms`;
-  if (ms < 60_000) {
+  if (ms < 59_950) {
     const s = ms / 1000;
     return `${Number.isInteger(s) ? s : s.toFixed(1)}s`;
   }
-  const h = Math.floor(ms / 3_600_000);
-  const m = Math.floor((ms % 3_600_000) / 60_000);
-  const s = Math.round((ms % 60_000) / 1000);
+  // Rounded to whole seconds first, so 119.6 s is 2m, never 1m60s.
+  const total = Math.round(ms / 1000);
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = total % 60;
   return `${h ? `${h}h` : ''}${m ? `${m}m` : ''}${s ? `${s}s` : ''}` || '0s';
 }

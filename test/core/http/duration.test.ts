@@ -32,4 +32,11 @@ describe('formatDuration', () => {
     expect(formatDuration(90_000)).toBe('1m30s');
     expect(formatDuration(3_600_000)).toBe('1h');
   });
+
+  it('never writes 60 of a unit: a time is rounded to whole seconds before it is split', () => {
+    expect(formatDuration(119_600)).toBe('2m');
+    expect(formatDuration(59_960)).toBe('1m');
+    expect(formatDuration(3_599_700)).toBe('1h');
+    expect(formatDuration(59_940)).toBe('59.9s');
+  });
 });
