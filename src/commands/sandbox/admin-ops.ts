@@ -126,7 +126,8 @@ export async function clockShow(f: Factory, flags: OutputFlags): Promise<void> {
 }
 
 export async function clockAdvance(f: Factory, duration: string, flags: OutputFlags): Promise<void> {
-  const ms = parseDuration(duration, 'clock advance');
+  // Not a timer: the sandbox's clock moves up to a year at once.
+  const ms = parseDuration(duration, 'clock advance', { maxMs: 366 * 86_400_000 });
   const res = await adminCall<ClockView>(await adminTarget(f), 'POST', '/clock/advance', { body: { seconds: ms / 1000 }, signal: f.io.signal });
   err(f.io, `Advanced the sandbox clock by ${formatDuration(ms)}; fulfilment steps and webhook retries that fell due have run.\n`);
   await showClock(f, flags, res.data);
