@@ -7,7 +7,7 @@ import { adminCall } from '../../commands/sandbox/admin-client.js';
 import { amountValue, fromMinor, toMinor } from '../../contract/money-format.js';
 import { CheckFailure, CheckSkip } from '../outcome.js';
 import type { RawRequest, RawResponse } from '../raw.js';
-import type { CheckContext, CheckDef, PlacedOrder } from '../types.js';
+import type { CheckDef, PlacedOrder } from '../types.js';
 import { orderBody, requireProduct, walletMinor } from './support.js';
 
 function describe(res: RawResponse): string {

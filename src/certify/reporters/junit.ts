@@ -25,7 +25,7 @@ export const JUNIT_SUITE = 'vouchers certify';
 /** Characters XML 1.0 cannot carry, even escaped (C0 controls but tab and newlines, lone surrogates, U+FFFE/U+FFFF). */
 const NOT_XML = /[^\t\n\r\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
 
-/** Text an XML document can carry: the characters it cannot are written as `\uXXXX`. */
+/** Text an XML document can carry: the characters it cannot are written as `\u` escapes of four hex digits. */
 export function xmlSafe(text: string): string {
   return text.replace(NOT_XML, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -12,7 +12,7 @@ import { reportDigest, type CertifyReport } from '../report.js';
 import type { CheckResult } from '../types.js';
 import { STATUS_WORD, countsText, formatDuration } from './common.js';
 
-/** Control characters (but tab and newline) as `\uXXXX`: nothing in the document acts on a terminal or an editor. */
+/** Control characters (but tab and newline) as `\u` escapes of four hex digits: nothing in the document acts on a terminal or an editor. */
 function printable(text: string): string {
   return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
 }

@@ -1,6 +1,5 @@
 /** `vouchers events list`: filter the inbox, newest first. */
 import { checkOrderId } from '../orders/order-args.js';
-import { UsageError } from '../../core/errors/index.js';
 import { readInbox } from '../../core/journal/inbox.js';
 import { handleFieldsFlag, printList, resolveOutput, type OutputFlags } from '../../core/output/index.js';
 import type { Factory } from '../../factory.js';

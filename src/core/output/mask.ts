@@ -59,7 +59,7 @@ function isErrorCode(key: string, v: unknown, siblings: Record<string, unknown>)
 
 const KEEP = Symbol('keep');
 
-function maskScalar(key: string, v: unknown, pin: boolean): unknown {
+function maskScalar(v: unknown, pin: boolean): unknown {
   if (v === null || v === undefined || v === '') return v;
   if (typeof v === 'string' || typeof v === 'number') return pin ? '••••' : maskCode(String(v));
   return pin ? '••••' : '••••••••';
@@ -71,7 +71,7 @@ function maskScalar(key: string, v: unknown, pin: boolean): unknown {
  */
 export function maskCodes<T>(value: T, reveal = false): T {
   if (reveal) return value;
-  return walk(value, (k, v, siblings) => (isCodeField(k) && (v === null || typeof v !== 'object') && !isErrorCode(k, v, siblings) ? maskScalar(k, v, isPinField(k)) : KEEP)) as T;
+  return walk(value, (k, v, siblings) => (isCodeField(k) && (v === null || typeof v !== 'object') && !isErrorCode(k, v, siblings) ? maskScalar(v, isPinField(k)) : KEEP)) as T;
 }
 
 /** Secrets masked wherever they sit in `value` (first and last few characters at most). */

@@ -158,7 +158,7 @@ export function chalkFor(settings: Pick<OutputSettings, 'color'>): ChalkInstance
 /**
  * A value as a table cell, TSV field or record line shows it. A server's text may carry
  * characters a terminal acts on (escape sequences, bidi overrides): they are written as
- * \uXXXX, so what is printed is what was sent, and nothing else happens.
+ * \u escapes of four hex digits, so what is printed is what was sent, and nothing else happens.
  */
 function display(value: unknown): string {
   if (value === null || value === undefined) return '';

@@ -29,14 +29,14 @@ function escapeUnits(ch: string): string {
 
 /**
  * JSON.stringify whose output is safe on a terminal: the characters it leaves raw (DEL, C1
- * controls, bidi and other format characters, line separators) are written as \uXXXX
+ * controls, bidi and other format characters, line separators) are written as \u escapes of four hex digits
  * escapes, which are valid inside JSON strings and parse back to the same value.
  */
 export function safeJson(value: unknown, indent?: number): string {
   return (JSON.stringify(value, null, indent) ?? 'null').replace(UNSAFE, escapeUnits);
 }
 
-/** Free text (a message) with every character a terminal may act on written as \uXXXX. */
+/** Free text (a message) with every character a terminal may act on written as \u escapes of four hex digits. */
 export function escapeText(value: string): string {
   return value.replace(/[\p{C}\p{Zl}\p{Zp}]/gu, escapeUnits);
 }
