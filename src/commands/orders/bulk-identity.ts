@@ -11,91 +11,191 @@
  * A row without a reference has no identity beyond the file's bytes: an edited file whose
  * rows lack references, at a path an earlier batch has sent rows from, is refused (its rows
  * cannot be matched, so they could be ordered twice) unless --new-batch says so.
+ *
+ * References are compared through a 52-bit digest kept in a sorted array (8 bytes a row),
+ * every match confirmed on the text itself, so a million-row file is checked in flat memory.
  */
+import { createHash } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { UsageError } from '../../core/errors/index.js';
-import { listBatches, rowOutcome, type BatchState, type BulkRow, type KeyRecord, type ResultRecord, type RowOutcome } from '../../core/journal/bulk.js';
+import { batchReferences, journalPath, listBatches, rowDigest, rowOutcome, type BatchState, type BulkRow, type KeyRecord, type ResultRecord, type RowOutcome } from '../../core/journal/bulk.js';
 
-export interface Carried {
-  /** Records for the new batch's journal (keys and results, renumbered to the new rows). */
-  records: (KeyRecord | ResultRecord)[];
-  /** The earlier batches rows were taken from: they are marked superseded. */
-  from: string[];
-  /** New rows already ordered by an earlier batch. */
-  ordered: Set<number>;
+/** A reference's 52-bit digest, exact in a double. */
+export function referenceHash(ref: string): number {
+  const d = createHash('sha1').update(ref).digest();
+  return d.readUIntBE(0, 6) * 16 + ((d[6] as number) >> 4);
+}
+
+/** The references of a file as sorted digests: membership in O(log n), 8 bytes a row. */
+export class ReferenceIndex {
+  private hashes = new Float64Array(1024);
+  private n = 0;
+  private sorted = true;
+
+  add(ref: string): void {
+    if (this.n === this.hashes.length) {
+      const grown = new Float64Array(this.hashes.length * 2);
+      grown.set(this.hashes);
+      this.hashes = grown;
+    }
+    this.hashes[this.n++] = referenceHash(ref);
+    this.sorted = false;
+  }
+
+  get size(): number {
+    return this.n;
+  }
+
+  private view(): Float64Array {
+    const v = this.hashes.subarray(0, this.n);
+    if (!this.sorted) { v.sort(); this.sorted = true; }
+    return v;
+  }
+
+  /** Might the file hold `ref`? (A match is confirmed on the text by the caller.) */
+  mayHold(hash: number): boolean {
+    const v = this.view();
+    let lo = 0;
+    let hi = v.length - 1;
+    while (lo <= hi) {
+      const mid = (lo + hi) >> 1;
+      const x = v[mid] as number;
+      if (x === hash) return true;
+      if (x < hash) lo = mid + 1; else hi = mid - 1;
+    }
+    return false;
+  }
+
+  /** Digests seen more than once: the references that may be duplicated. */
+  repeated(): Set<number> {
+    const v = this.view();
+    const out = new Set<number>();
+    for (let i = 1; i < v.length; i++) if (v[i] === v[i - 1]) out.add(v[i] as number);
+    return out;
+  }
 }
 
 /** Two rows of the file with one reference: refused, since a reference names one row. */
-export function duplicateReferences(rows: BulkRow[]): { reference: string; lines: number[] }[] {
+export async function duplicateReferences(index: ReferenceIndex, rows: () => AsyncIterable<BulkRow>): Promise<{ reference: string; lines: number[] }[]> {
+  const repeated = index.repeated();
+  if (repeated.size === 0) return [];
   const seen = new Map<string, number[]>();
-  for (const r of rows) if (r.reference !== undefined) seen.set(r.reference, [...(seen.get(r.reference) ?? []), r.row]);
+  for await (const r of rows()) {
+    if (r.reference === undefined || !repeated.has(referenceHash(r.reference))) continue;
+    seen.set(r.reference, [...(seen.get(r.reference) ?? []), r.row]);
+  }
   return [...seen].filter(([, lines]) => lines.length > 1).map(([reference, lines]) => ({ reference, lines }));
 }
 
 const RANK: Record<RowOutcome, number> = { ordered: 0, unknown: 1, pending: 2, refused: 3 };
 
-function sameContent(a: BulkRow, b: BulkRow): boolean {
-  return a.product_id === b.product_id && a.denomination === b.denomination && a.quantity === b.quantity && a.currency === b.currency;
+/** Batches of the same target that still count: not superseded by a batch that exists. Read in full. */
+export async function liveBatches(configDir: string, target: string, except: string): Promise<BatchState[]> {
+  const all = await listBatches(configDir, (h) => h.target === target && h.batch_id !== except);
+  // A batch marked superseded by one that never came to be (a crash in between) still counts.
+  return all.filter((b) => !(b.superseded_by !== undefined && existsSync(journalPath(configDir, b.superseded_by))));
 }
 
-/** Batches of the same target that still count: not superseded by a batch that exists. */
-export async function liveBatches(configDir: string, target: string, except: string): Promise<BatchState[]> {
-  const all = await listBatches(configDir);
-  const ids = new Set(all.map((b) => b.header.batch_id));
-  // A batch marked superseded by one that never came to be (a crash in between) still counts.
-  return all.filter((b) => b.header.batch_id !== except && b.header.target === target && !(b.superseded_by !== undefined && ids.has(b.superseded_by)));
+/**
+ * The live batch of this target that runs the file with this SHA-256, if one exists under
+ * another id (a journal written when batch ids were derived otherwise).
+ */
+export async function batchOfFile(configDir: string, target: string, sha256: string): Promise<string | undefined> {
+  const found = await listBatches(configDir, (h) => h.target === target && h.sha256 === sha256);
+  return found.find((b) => b.superseded_by === undefined)?.header.batch_id;
 }
 
 /**
  * Refuse an edited file whose rows lack references when an earlier batch sent rows
  * without a reference from the same path.
  */
-export function unmatchedEdit(earlier: BatchState[], sourcePath: string, source: string, rows: BulkRow[]): BatchState | undefined {
-  if (rows.every((r) => r.reference !== undefined)) return undefined;
+export function unmatchedEdit(earlier: BatchState[], sourcePath: string, source: string, everyRowHasReference: boolean): BatchState | undefined {
+  if (everyRowHasReference) return undefined;
   return earlier.find((b) => (b.header.source_path !== undefined ? b.header.source_path === sourcePath : b.header.source === source)
-    && b.header.rows.some((r) => r.reference === undefined && b.keys.has(r.row)));
+    && [...b.keyed.values()].some((k) => k.ref === null));
+}
+
+interface Sent {
+  batch: BatchState;
+  row: number;
+  outcome: RowOutcome;
 }
 
 /** What a new batch takes over from earlier ones, by reference. */
-export function carryOver(earlier: BatchState[], rows: BulkRow[]): Carried {
-  const best = new Map<string, { batch: BatchState; row: BulkRow; outcome: RowOutcome }>();
-  for (const b of earlier) {
-    for (const r of b.header.rows) {
-      if (r.reference === undefined || !b.keys.has(r.row)) continue;
-      const outcome = rowOutcome(b, r.row);
-      const prev = best.get(r.reference);
-      if (!prev || RANK[outcome] < RANK[prev.outcome]) best.set(r.reference, { batch: b, row: r, outcome });
+export class Carry {
+  /** The best-placed earlier row per reference (ordered before unknown before pending before refused). */
+  private readonly best = new Map<string, Sent>();
+  /** The earlier batches rows are taken from: they are marked superseded. */
+  readonly from = new Set<string>();
+
+  constructor(earlier: BatchState[]) {
+    for (const b of earlier) {
+      for (const [row, who] of b.keyed) {
+        if (who.ref === null) continue;
+        const outcome = rowOutcome(b, row);
+        const prev = this.best.get(who.ref);
+        if (!prev || RANK[outcome] < RANK[prev.outcome]) this.best.set(who.ref, { batch: b, row, outcome });
+      }
     }
   }
-  const records: (KeyRecord | ResultRecord)[] = [];
-  const from = new Set<string>();
-  const ordered = new Set<number>();
-  for (const row of rows) {
-    const found = row.reference === undefined ? undefined : best.get(row.reference);
-    if (!found) continue;
+
+  get empty(): boolean {
+    return this.best.size === 0;
+  }
+
+  /** Was this row ordered by an earlier batch? */
+  ordered(row: BulkRow): boolean {
+    return row.reference !== undefined && this.best.get(row.reference)?.outcome === 'ordered';
+  }
+
+  /** The records (key, then the answer when there is one) a new row takes over, renumbered to it. */
+  records(row: BulkRow): (KeyRecord | ResultRecord)[] {
+    const found = row.reference === undefined ? undefined : this.best.get(row.reference);
+    if (!found) return [];
     const { batch, row: old, outcome } = found;
-    from.add(batch.header.batch_id);
-    const attempt = batch.attempts.get(old.row) ?? 1;
+    this.from.add(batch.header.batch_id);
+    const attempt = batch.attempts.get(old) ?? 1;
+    const who = batch.keyed.get(old);
     // A row of unknown outcome whose content changed: its key would be refused with the
     // new body (and the order may exist under it), so it is looked up by reference first.
-    const lookup = (outcome === 'unknown' || outcome === 'pending') && !sameContent(row, old);
-    records.push({
-      type: 'key', row: row.row, idempotency_key: batch.keys.get(old.row) as string, ...(attempt > 1 ? { attempt } : {}),
-      ...(lookup ? { lookup: true as const } : {}), from: { batch_id: batch.header.batch_id, row: old.row },
-      at: batch.keyAt.get(old.row) as string,
-    });
-    const result = batch.results.get(old.row);
-    if (result && outcome !== 'pending') records.push({ ...result, row: row.row });
-    if (outcome === 'ordered') ordered.add(row.row);
+    const lookup = (outcome === 'unknown' || outcome === 'pending') && who?.digest !== rowDigest(row);
+    const out: (KeyRecord | ResultRecord)[] = [{
+      type: 'key', row: row.row, idempotency_key: batch.keys.get(old) as string, ...(attempt > 1 ? { attempt } : {}),
+      ...(lookup ? { lookup: true as const } : {}), from: { batch_id: batch.header.batch_id, row: old },
+      ref: row.reference ?? null, digest: who?.digest ?? '', at: batch.keyAt.get(old) as string,
+    }];
+    const result = batch.results.get(old);
+    if (result && outcome !== 'pending') out.push({ ...result, row: row.row });
+    return out;
   }
-  // Every earlier batch sharing a reference with this file is taken over, also when its
-  // matching rows were never sent: it must not be resumed beside the new one.
-  const refs = new Set(rows.map((r) => r.reference).filter((r): r is string => r !== undefined));
-  for (const b of earlier) if (b.header.rows.some((r) => r.reference !== undefined && refs.has(r.reference))) from.add(b.header.batch_id);
-  return { records, from: [...from], ordered };
+}
+
+/**
+ * Every earlier batch sharing a reference with this file is taken over, also when its
+ * matching rows were never sent: it must not be resumed beside the new one. Digests find
+ * the candidates; the file's own text confirms them.
+ */
+export async function batchesSharing(configDir: string, earlier: BatchState[], index: ReferenceIndex, rows: () => AsyncIterable<BulkRow>): Promise<Set<string>> {
+  const candidates = new Map<string, Set<string>>();
+  for (const b of earlier) {
+    for await (const ref of batchReferences(configDir, b)) {
+      if (!index.mayHold(referenceHash(ref))) continue;
+      const set = candidates.get(ref) ?? new Set<string>();
+      set.add(b.header.batch_id);
+      candidates.set(ref, set);
+    }
+  }
+  const sharing = new Set<string>();
+  if (candidates.size === 0) return sharing;
+  for await (const r of rows()) {
+    if (r.reference === undefined) continue;
+    for (const id of candidates.get(r.reference) ?? []) sharing.add(id);
+  }
+  return sharing;
 }
 
 export function unmatchedEditError(file: string, earlier: BatchState, resumeCmd: string): UsageError {
-  const sent = earlier.header.rows.filter((r) => earlier.keys.has(r.row)).length;
+  const sent = [...earlier.keyed.keys()].length;
   return new UsageError(
     `${file} changed since batch ${earlier.header.batch_id} sent ${sent} of its rows, and rows without a reference cannot be matched to them: this run could order them again, so nothing was ordered`,
     `give every row a reference (the reference is a row's identity: re-runs of an edited file then skip rows already ordered); or put the file back as it was and run ${resumeCmd}; or, to order this file as a new batch on purpose, add --new-batch`,

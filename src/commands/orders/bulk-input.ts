@@ -3,6 +3,9 @@
  * denomination, quantity (default 1), reference, currency. Every row is checked against
  * the contract; every bad row is reported by its line number.
  */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import { StringDecoder } from 'node:string_decoder';
 import { CreateOrderRequest } from '../../contract/orders.js';
 import type { BulkRow } from '../../core/journal/bulk.js';
 import { exactDenomination, parseCount } from './order-input.js';
@@ -28,49 +31,79 @@ interface RawRecord {
   cells: Partial<Record<string, unknown>>;
 }
 
-/** RFC 4180 CSV: quoted cells with "" escapes and line breaks, CRLF or LF. */
-export function parseCsv(text: string): { line: number; cells: string[] }[] {
-  const records: { line: number; cells: string[] }[] = [];
-  let cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  let line = 1;
-  let start = 1;
-  let touched = false;
-  for (let i = 0; i < text.length; i++) {
-    const ch = text[i] as string;
-    if (quoted) {
-      if (ch === '"') {
-        if (text[i + 1] === '"') { cell += '"'; i++; } else quoted = false;
-      } else {
-        if (ch === '\n') line++;
-        cell += ch;
-      }
-      continue;
-    }
-    if (ch === '"' && cell === '') { quoted = true; touched = true; continue; }
-    if (ch === ',') { cells.push(cell); cell = ''; touched = true; continue; }
-    if (ch === '\r' && text[i + 1] === '\n') continue;
-    if (ch === '\n') {
-      cells.push(cell);
-      if (touched || cells.some((c) => c !== '')) records.push({ line: start, cells });
-      cells = []; cell = ''; touched = false;
-      line++;
-      start = line;
-      continue;
-    }
-    cell += ch;
-    touched = true;
+/**
+ * RFC 4180 CSV read in pieces: quoted cells with "" escapes and line breaks, CRLF or LF.
+ * Feed it text with `push` as it arrives and `end` it once; each returns the records
+ * completed so far, with the line each starts on. Holds one record at most.
+ */
+export class CsvReader {
+  private cells: string[] = [];
+  private cell = '';
+  private quoted = false;
+  private line = 1;
+  private start = 1;
+  private touched = false;
+  /** A '"' or '\r' at the end of a piece: what it means depends on the next character. */
+  private held = '';
+
+  push(piece: string, records: { line: number; cells: string[] }[] = []): { line: number; cells: string[] }[] {
+    let text = this.held + piece;
+    this.held = '';
+    const last = text[text.length - 1];
+    if (last === '"' || last === '\r') { this.held = last; text = text.slice(0, -1); }
+    this.scan(text, records);
+    return records;
   }
-  if (quoted) records.push({ line: start, cells: [...cells, cell, '\u0000unterminated'] });
-  else if (touched || cell !== '' || cells.length > 0) { cells.push(cell); records.push({ line: start, cells }); }
-  return records;
+
+  end(records: { line: number; cells: string[] }[] = []): { line: number; cells: string[] }[] {
+    const text = this.held;
+    this.held = '';
+    this.scan(text, records);
+    if (this.quoted) records.push({ line: this.start, cells: [...this.cells, this.cell, '\u0000unterminated'] });
+    else if (this.touched || this.cell !== '' || this.cells.length > 0) { this.cells.push(this.cell); records.push({ line: this.start, cells: this.cells }); }
+    this.cells = []; this.cell = ''; this.touched = false; this.quoted = false;
+    return records;
+  }
+
+  private scan(text: string, records: { line: number; cells: string[] }[]): void {
+    let { cells, cell, quoted, line, start, touched } = this;
+    for (let i = 0; i < text.length; i++) {
+      const ch = text[i] as string;
+      if (quoted) {
+        if (ch === '"') {
+          if (text[i + 1] === '"') { cell += '"'; i++; } else quoted = false;
+        } else {
+          if (ch === '\n') line++;
+          cell += ch;
+        }
+        continue;
+      }
+      if (ch === '"' && cell === '') { quoted = true; touched = true; continue; }
+      if (ch === ',') { cells.push(cell); cell = ''; touched = true; continue; }
+      if (ch === '\r' && text[i + 1] === '\n') continue;
+      if (ch === '\n') {
+        cells.push(cell);
+        if (touched || cells.some((c) => c !== '')) records.push({ line: start, cells });
+        cells = []; cell = ''; touched = false;
+        line++;
+        start = line;
+        continue;
+      }
+      cell += ch;
+      touched = true;
+    }
+    Object.assign(this, { cells, cell, quoted, line, start, touched });
+  }
 }
 
-function csvRecords(text: string, problems: RowProblem[]): RawRecord[] {
-  const records = parseCsv(text);
-  const header = records.shift();
-  if (!header) return [];
+/** RFC 4180 CSV of a whole text (CsvReader in one piece). */
+export function parseCsv(text: string): { line: number; cells: string[] }[] {
+  const reader = new CsvReader();
+  return reader.end(reader.push(text));
+}
+
+/** The CSV header's column names, with the problems of the header line. */
+function csvHeader(header: { line: number; cells: string[] }, problems: RowProblem[]): string[] {
   const names = header.cells.map((c) => c.trim().toLowerCase());
   const unknown = names.filter((n) => !(BULK_COLUMNS as readonly string[]).includes(n));
   if (unknown.length > 0) problems.push({ line: header.line, message: `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => JSON.stringify(u)).join(', ')} (columns: ${BULK_COLUMNS.join(', ')})` });
@@ -79,46 +112,44 @@ function csvRecords(text: string, problems: RowProblem[]): RawRecord[] {
   for (const required of ['product_id', 'denomination']) {
     if (!names.includes(required)) problems.push({ line: header.line, message: `the header has no ${required} column (columns: ${BULK_COLUMNS.join(', ')})` });
   }
-  return records.map((r): RawRecord | undefined => {
-    if (r.cells[r.cells.length - 1] === '\u0000unterminated') {
-      problems.push({ line: r.line, message: 'a quoted cell is never closed' });
-      return undefined;
-    }
-    if (r.cells.length !== names.length) {
-      problems.push({ line: r.line, message: `${r.cells.length} cells, the header has ${names.length}` });
-      return undefined;
-    }
-    const cells: Record<string, string> = {};
-    names.forEach((n, i) => { cells[n] = (r.cells[i] as string).trim(); });
-    return { line: r.line, cells };
-  }).filter((r): r is RawRecord => r !== undefined);
+  return names;
 }
 
-function ndjsonRecords(text: string, problems: RowProblem[]): RawRecord[] {
-  const records: RawRecord[] = [];
-  text.split('\n').forEach((raw, i) => {
-    const lineText = raw.replace(/\r$/, '');
-    if (lineText.trim() === '') return;
-    let value: unknown;
-    try {
-      value = JSON.parse(lineText);
-    } catch {
-      problems.push({ line: i + 1, message: 'not a JSON object' });
-      return;
-    }
-    if (value === null || typeof value !== 'object' || Array.isArray(value)) {
-      problems.push({ line: i + 1, message: 'not a JSON object' });
-      return;
-    }
-    const keys = Object.keys(value);
-    const unknown = keys.filter((k) => !(BULK_COLUMNS as readonly string[]).includes(k));
-    if (unknown.length > 0) {
-      problems.push({ line: i + 1, message: `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => JSON.stringify(u)).join(', ')} (fields: ${BULK_COLUMNS.join(', ')})` });
-      return;
-    }
-    records.push({ line: i + 1, cells: value as Record<string, unknown> });
-  });
-  return records;
+function csvRecord(r: { line: number; cells: string[] }, names: string[], problems: RowProblem[]): RawRecord | undefined {
+  if (r.cells[r.cells.length - 1] === '\u0000unterminated') {
+    problems.push({ line: r.line, message: 'a quoted cell is never closed' });
+    return undefined;
+  }
+  if (r.cells.length !== names.length) {
+    problems.push({ line: r.line, message: `${r.cells.length} cells, the header has ${names.length}` });
+    return undefined;
+  }
+  const cells: Record<string, string> = {};
+  names.forEach((n, i) => { cells[n] = (r.cells[i] as string).trim(); });
+  return { line: r.line, cells };
+}
+
+function ndjsonRecord(raw: string, line: number, problems: RowProblem[]): RawRecord | undefined {
+  const lineText = raw.replace(/\r$/, '');
+  if (lineText.trim() === '') return undefined;
+  let value: unknown;
+  try {
+    value = JSON.parse(lineText);
+  } catch {
+    problems.push({ line, message: 'not a JSON object' });
+    return undefined;
+  }
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) {
+    problems.push({ line, message: 'not a JSON object' });
+    return undefined;
+  }
+  const keys = Object.keys(value);
+  const unknown = keys.filter((k) => !(BULK_COLUMNS as readonly string[]).includes(k));
+  if (unknown.length > 0) {
+    problems.push({ line, message: `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => JSON.stringify(u)).join(', ')} (fields: ${BULK_COLUMNS.join(', ')})` });
+    return undefined;
+  }
+  return { line, cells: value as Record<string, unknown> };
 }
 
 /** A cell as text (CSV) or JSON value (NDJSON); empty means absent. */
@@ -178,18 +209,136 @@ export function detectFormat(name: string, text: string): 'csv' | 'ndjson' {
   return text.trimStart().startsWith('{') ? 'ndjson' : 'csv';
 }
 
-/** Parse and check every row; rows and problems both come back, in line order. */
+/** One row of the file, or what is wrong with a line of it. */
+export type ScannedItem = { row: BulkRow; problem?: undefined } | { row?: undefined; problem: RowProblem };
+
+/**
+ * Reads a bulk file in pieces and checks each row as it completes: rows and problems come
+ * out in line order (the header's problems first), holding no more than one record.
+ */
+export class RowScanner {
+  private csv: CsvReader | undefined;
+  private names: string[] | undefined;
+  private ndjsonCarry = '';
+  private ndjsonLine = 0;
+  private started = false;
+  format: 'csv' | 'ndjson' | undefined;
+
+  constructor(private readonly name: string) {}
+
+  /** Scan the next piece of text; the items completed by it go to `out`. */
+  push(piece: string, out: ScannedItem[]): void {
+    if (!this.started) {
+      piece = piece.replace(/^\uFEFF/, '');
+      // The format is decided on the first text that says something (a name, or a first `{`).
+      if (this.format === undefined && piece.trimStart() === '' && !/\.(ndjson|jsonl|csv)$/i.test(this.name)) {
+        this.pending += piece;
+        return;
+      }
+      this.started = true;
+      piece = this.pending + piece;
+      this.pending = '';
+      this.format = detectFormat(this.name, piece);
+      if (this.format === 'csv') this.csv = new CsvReader();
+    }
+    if (this.csv) this.csvItems(this.csv.push(piece), out);
+    else this.ndjsonItems(piece, false, out);
+  }
+
+  end(out: ScannedItem[]): void {
+    if (!this.started) {
+      this.started = true;
+      this.format = detectFormat(this.name, this.pending);
+      if (this.format === 'csv') this.csv = new CsvReader();
+      const rest = this.pending;
+      this.pending = '';
+      if (this.csv) this.csvItems(this.csv.push(rest), out);
+      else this.ndjsonItems(rest, false, out);
+    }
+    if (this.csv) this.csvItems(this.csv.end(), out);
+    else this.ndjsonItems('', true, out);
+  }
+
+  private pending = '';
+
+  private csvItems(records: { line: number; cells: string[] }[], out: ScannedItem[]): void {
+    for (const r of records) {
+      const problems: RowProblem[] = [];
+      if (this.names === undefined) {
+        this.names = csvHeader(r, problems);
+        for (const problem of problems) out.push({ problem });
+        continue;
+      }
+      const rec = csvRecord(r, this.names, problems);
+      for (const problem of problems) out.push({ problem });
+      if (rec) checked(rec, out);
+    }
+  }
+
+  private ndjsonItems(piece: string, last: boolean, out: ScannedItem[]): void {
+    const text = this.ndjsonCarry + piece;
+    const lines = text.split('\n');
+    this.ndjsonCarry = last ? '' : (lines.pop() as string);
+    for (const raw of lines) {
+      this.ndjsonLine += 1;
+      const problems: RowProblem[] = [];
+      const rec = ndjsonRecord(raw, this.ndjsonLine, problems);
+      for (const problem of problems) out.push({ problem });
+      if (rec) checked(rec, out);
+    }
+  }
+}
+
+function checked(rec: RawRecord, out: ScannedItem[]): void {
+  const { row, errors } = toRow(rec);
+  if (errors.length > 0) out.push({ problem: { line: rec.line, message: errors.join('; ') } });
+  else if (row) out.push({ row });
+}
+
+/** Parse and check every row of a whole text; rows and problems both come back, in line order. */
 export function parseBulkFile(name: string, content: string): ParsedBulkFile {
-  const text = content.replace(/^\uFEFF/, '');
-  const format = detectFormat(name, text);
-  const problems: RowProblem[] = [];
-  const records = format === 'csv' ? csvRecords(text, problems) : ndjsonRecords(text, problems);
+  const scanner = new RowScanner(name);
+  const items: ScannedItem[] = [];
+  scanner.push(content, items);
+  scanner.end(items);
   const rows: BulkRow[] = [];
-  for (const rec of records) {
-    const { row, errors } = toRow(rec);
-    if (errors.length > 0) problems.push({ line: rec.line, message: errors.join('; ') });
-    else if (row) rows.push(row);
+  const problems: RowProblem[] = [];
+  for (const item of items) {
+    if (item.row) rows.push(item.row);
+    else problems.push(item.problem);
   }
   problems.sort((a, b) => a.line - b.line);
-  return { format, rows, problems };
+  return { format: scanner.format ?? 'csv', rows, problems };
+}
+
+/** What a whole read of a file found: its SHA-256 and size, once the read ran to the end. */
+export interface FileDigest {
+  sha256?: string;
+  bytes?: number;
+  format?: 'csv' | 'ndjson';
+}
+
+/**
+ * The rows of a bulk file, read from disk in pieces as they are consumed (memory does not
+ * grow with the file). `digest` receives the file's SHA-256 once the read reaches the end.
+ */
+export async function* scanFile(path: string, name: string, digest: FileDigest = {}): AsyncGenerator<ScannedItem> {
+  const hash = createHash('sha256');
+  const decoder = new StringDecoder('utf8');
+  const scanner = new RowScanner(name);
+  let bytes = 0;
+  const out: ScannedItem[] = [];
+  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {
+    const buf = chunk as Buffer;
+    hash.update(buf);
+    bytes += buf.length;
+    scanner.push(decoder.write(buf), out);
+    if (out.length > 0) { yield* out; out.length = 0; }
+  }
+  scanner.push(decoder.end(), out);
+  scanner.end(out);
+  yield* out;
+  digest.sha256 = hash.digest('hex');
+  digest.bytes = bytes;
+  digest.format = scanner.format;
 }

@@ -5,12 +5,13 @@
  */
 import { csvLine } from '../../core/output/csv.js';
 import { constants } from 'node:fs';
-import { access, stat, writeFile } from 'node:fs/promises';
+import { access, open, stat, writeFile } from 'node:fs/promises';
+import { Readable } from 'node:stream';
 import { dirname, isAbsolute, resolve } from 'node:path';
-import { fromMinor, formatMoney, toMinor } from '../../contract/money-format.js';
+import { fromMinor, formatMoney } from '../../contract/money-format.js';
 import { UsageError, type ErrorKind } from '../../core/errors/index.js';
 import type { IO } from '../../core/io/io.js';
-import { rowOutcome, type BatchState, type ResultRecord } from '../../core/journal/bulk.js';
+import { readRecordAt, rowCount, rowOutcome, type BatchState, type BulkRow, type ResultRecord } from '../../core/journal/bulk.js';
 import { printJson, printList, printRecord, type Column } from '../../core/output/print.js';
 import type { OutputSettings } from '../../core/output/options.js';
 
@@ -41,28 +42,19 @@ export interface BatchSummary {
 }
 
 export function summarize(state: BatchState, skipped: number, journal: string, resultsFile: string | null): BatchSummary {
-  let ordered = 0;
   let failed = 0;
   let unknown = 0;
-  const minor = new Map<string, { orders: number; minor: number }>();
-  for (const row of state.header.rows) {
-    const outcome = rowOutcome(state, row.row);
+  for (const row of state.results.keys()) {
+    const outcome = rowOutcome(state, row);
     if (outcome === 'refused') failed += 1;
     if (outcome === 'unknown') unknown += 1;
-    if (outcome !== 'ordered') continue;
-    const r = state.results.get(row.row) as ResultRecord;
-    ordered += 1;
-    if (r.currency && r.total_amount !== null) {
-      const t = minor.get(r.currency) ?? { orders: 0, minor: 0 };
-      t.orders += 1;
-      t.minor += toMinor(r.total_amount, r.currency);
-      minor.set(r.currency, t);
-    }
   }
-  const totals = [...minor].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([currency, t]) => ({ currency, orders: t.orders, total_amount: fromMinor(t.minor, currency) }));
+  const ordered = state.ordered.size;
+  const rows = rowCount(state.header);
+  const totals = [...state.totals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([currency, t]) => ({ currency, orders: t.orders, total_amount: fromMinor(t.minor, currency) }));
   return {
-    batch_id: state.header.batch_id, rows: state.header.rows.length, ordered, failed, unknown,
-    not_done: state.header.rows.length - ordered - failed - unknown, skipped, totals, journal, results_file: resultsFile,
+    batch_id: state.header.batch_id, rows, ordered, failed, unknown,
+    not_done: rows - ordered - failed - unknown, skipped, totals, journal, results_file: resultsFile,
   };
 }
 
@@ -92,25 +84,32 @@ export async function printSummary(io: IO, summary: BatchSummary, settings: Outp
   }
 }
 
-/** `row,order_id,status,trace_id,error` for every row of the batch; `row` is the input line. */
-export function resultsCsv(state: BatchState): string {
-  const lines = ['row,order_id,status,trace_id,error'];
-  for (const row of state.header.rows) {
-    const r: ResultRecord | undefined = state.results.get(row.row);
-    const outcome = rowOutcome(state, row.row);
-    let status: string;
-    let error: string;
-    if (outcome === 'ordered') { status = r?.status ?? ''; error = ''; }
-    else if (outcome === 'refused') { status = 'FAILED'; error = `${r?.error_code ?? 'ERROR'}: ${r?.error ?? ''}`; }
-    else if (outcome === 'unknown' && r?.error_code === 'NOT_RESENT_KEY_EXPIRED') { status = 'UNKNOWN'; error = r.error ?? ''; }
-    else if (outcome === 'unknown') { status = 'UNKNOWN'; error = `unknown: resume to find out (re-sent with the same key); last answer ${r?.error_code ?? 'ERROR'}: ${r?.error ?? ''}`; }
-    else if (state.keys.has(row.row)) { status = 'UNKNOWN'; error = 'sent without an answer: resume to find out (re-sent with the same key)'; }
-    else { status = 'NOT_SENT'; error = 'not sent yet'; }
-    const current = outcome === 'pending' ? undefined : r;
-    // The shared writer: an error text a server sent never becomes a spreadsheet formula.
-    lines.push(csvLine([row.row, current?.order_id ?? '', status, current?.trace_id ?? '', error]));
+/**
+ * `row,order_id,status,trace_id,error` for every row of the batch, in the file's order;
+ * `row` is the input line. An ordered row's answer is read back from the journal.
+ */
+export async function* resultsCsv(state: BatchState, rows: AsyncIterable<BulkRow>, journal: string): AsyncGenerator<string> {
+  yield 'row,order_id,status,trace_id,error\n';
+  const handle = await open(journal, 'r');
+  try {
+    for await (const row of rows) {
+      const outcome = rowOutcome(state, row.row);
+      const r: ResultRecord | undefined = outcome === 'ordered' ? await readRecordAt(handle, state.orderedAt.get(row.row)) : state.results.get(row.row);
+      let status: string;
+      let error: string;
+      if (outcome === 'ordered') { status = r?.status ?? ''; error = ''; }
+      else if (outcome === 'refused') { status = 'FAILED'; error = `${r?.error_code ?? 'ERROR'}: ${r?.error ?? ''}`; }
+      else if (outcome === 'unknown' && r?.error_code === 'NOT_RESENT_KEY_EXPIRED') { status = 'UNKNOWN'; error = r.error ?? ''; }
+      else if (outcome === 'unknown') { status = 'UNKNOWN'; error = `unknown: resume to find out (re-sent with the same key); last answer ${r?.error_code ?? 'ERROR'}: ${r?.error ?? ''}`; }
+      else if (state.keys.has(row.row)) { status = 'UNKNOWN'; error = 'sent without an answer: resume to find out (re-sent with the same key)'; }
+      else { status = 'NOT_SENT'; error = 'not sent yet'; }
+      const current = outcome === 'pending' ? undefined : r;
+      // The shared writer: an error text a server sent never becomes a spreadsheet formula.
+      yield csvLine([row.row, current?.order_id ?? '', status, current?.trace_id ?? '', error]) + '\n';
+    }
+  } finally {
+    await handle.close();
   }
-  return lines.join('\n') + '\n';
 }
 
 function resultsPath(file: string, cwd: string): string {
@@ -135,10 +134,10 @@ export async function assertResultsWritable(file: string, cwd: string): Promise<
   return path;
 }
 
-export async function writeResults(file: string, cwd: string, state: BatchState): Promise<string> {
+export async function writeResults(file: string, cwd: string, state: BatchState, rows: AsyncIterable<BulkRow>, journal: string): Promise<string> {
   const path = resultsPath(file, cwd);
   try {
-    await writeFile(path, resultsCsv(state), { encoding: 'utf8', mode: 0o600 });
+    await writeFile(path, Readable.from(resultsCsv(state, rows, journal)), { encoding: 'utf8', mode: 0o600 });
   } catch (e) {
     // The orders are placed and journalled: re-running the same command only writes the file.
     throw new UsageError(`cannot write the results file ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; the orders themselves are placed and journalled`,

@@ -12,7 +12,7 @@ import { createOrder, listOrders } from '../../api/orders.js';
 import type { CreateOrderRequest, Order } from '../../contract/orders.js';
 import { ApiError, CliError, NetworkError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
-import { rowOutcome, type BulkJournal, type BulkRow, type ResultRecord } from '../../core/journal/bulk.js';
+import { rowDigest, rowOutcome, type BulkJournal, type BulkRow, type ResultRecord } from '../../core/journal/bulk.js';
 import type { Clock, Ids } from '../../factory.js';
 
 export interface RunnerDeps {
@@ -81,6 +81,7 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | un
   let key = journal.state.keys.get(row.row);
   let attempt = journal.state.attempts.get(row.row) ?? 1;
   let fresh = false;
+  const who = { ref: row.reference ?? null, digest: rowDigest(row) };
   const outcome = rowOutcome(journal.state, row.row);
   const keyAt = Date.parse(journal.state.keyAt.get(row.row) ?? '');
   const expired = Number.isFinite(keyAt) && clock.now() - keyAt >= KEY_TRUST_MS;
@@ -121,16 +122,16 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | un
   if (fresh) {
     attempt += 1;
     key = deps.ids.idempotencyKey();
-    await journal.appendKey(row.row, key, iso(clock), attempt);
+    await journal.appendKey(row.row, key, iso(clock), attempt, who);
   } else if (key === undefined) {
     key = deps.ids.idempotencyKey();
-    await journal.appendKey(row.row, key, iso(clock), attempt);
+    await journal.appendKey(row.row, key, iso(clock), attempt, who);
   } else if (rowOutcome(journal.state, row.row) === 'refused') {
     // The server stores that refusal for this key: only a new key lets the row be ordered
     // now that the cause may be fixed. Nothing exists under the old key.
     attempt += 1;
     key = deps.ids.idempotencyKey();
-    await journal.appendKey(row.row, key, iso(clock), attempt);
+    await journal.appendKey(row.row, key, iso(clock), attempt, who);
   }
   let result: Omit<ResultRecord, 'type'>;
   try {
@@ -150,20 +151,37 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | un
   return { type: 'result', ...result };
 }
 
-/** Run `rows` (those still to do); resolves when all ran or, after the signal, when the in-flight ones finished. */
-export async function runRows(rows: BulkRow[], deps: RunnerDeps): Promise<{ ran: number; interrupted: boolean }> {
-  let next = 0;
+/**
+ * Run `rows` (those still to do), taken one at a time as workers free up, so a file read in
+ * pieces is never held whole; resolves when all ran or, after the signal, when the
+ * in-flight ones finished.
+ */
+export async function runRows(rows: AsyncIterable<BulkRow> | Iterable<BulkRow>, deps: RunnerDeps): Promise<{ ran: number; interrupted: boolean }> {
+  const it = Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : (rows as Iterable<BulkRow>)[Symbol.iterator]();
+  let exhausted = false;
   let ran = 0;
+  let cut = 0;
+  // One pull at a time: an async generator queues them anyway, a plain iterator needs it.
+  let pulling: Promise<unknown> = Promise.resolve();
+  const take = (): Promise<BulkRow | undefined> => {
+    const next = pulling.then(async () => {
+      if (exhausted || deps.signal.aborted) return undefined;
+      const r = await it.next();
+      if (r.done) { exhausted = true; return undefined; }
+      return r.value;
+    });
+    pulling = next.catch(() => undefined);
+    return next;
+  };
   const worker = async () => {
-    while (!deps.signal.aborted && next < rows.length) {
-      const row = rows[next++] as BulkRow;
+    for (let row = await take(); row !== undefined; row = await take()) {
       const result = await runRow(row, deps);
-      if (!result) continue;
+      if (!result) { cut += 1; continue; }
       ran += 1;
       deps.onResult?.(result);
     }
   };
-  const n = Math.max(1, Math.min(deps.concurrency, rows.length));
-  await Promise.all(Array.from({ length: n }, worker));
-  return { ran, interrupted: deps.signal.aborted && ran < rows.length };
+  await Promise.all(Array.from({ length: Math.max(1, deps.concurrency) }, worker));
+  if (!exhausted) await it.return?.();
+  return { ran, interrupted: deps.signal.aborted && (!exhausted || cut > 0) };
 }

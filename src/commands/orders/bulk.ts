@@ -3,8 +3,12 @@
  * (contract, then catalog and balance) before the first order; the batch id comes from the
  * file's content, so running the same file again continues the same batch; the journal
  * makes sure no row is ever ordered twice.
+ *
+ * The file is read in pieces, several times (check, catalog, order, results), never held
+ * whole: memory does not grow with the number of rows. Its SHA-256, kept in the journal,
+ * makes sure every read sees the same rows.
  */
-import { readFile } from 'node:fs/promises';
+import { existsSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import { formatMoney, fromMinor, toMinor } from '../../contract/money-format.js';
 import { configLocation } from '../../core/config/location.js';
@@ -12,13 +16,13 @@ import { CliError, UsageError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { err } from '../../core/io/io.js';
 import { BatchLock, BatchLocked } from '../../core/journal/batch-lock.js';
-import { appendSuperseded, batchIdFor, batchTarget, BulkJournal, isBatchId, journalPath, repairTornTail, rowOutcome, sha256Hex, type BatchState, type BulkRow } from '../../core/journal/bulk.js';
-import { carryOver, duplicateReferences, liveBatches, unmatchedEdit, unmatchedEditError, type Carried } from './bulk-identity.js';
+import { appendSuperseded, batchIdOf, batchTarget, BulkJournal, isBatchId, journalPath, rowCount, rowOutcome, type BatchHeader, type BatchState, type BulkRow, type KeyRecord, type ResultRecord } from '../../core/journal/bulk.js';
+import { batchesSharing, batchOfFile, Carry, duplicateReferences, liveBatches, ReferenceIndex, unmatchedEdit, unmatchedEditError } from './bulk-identity.js';
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import { printRecord } from '../../core/output/print.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../factory.js';
-import { parseBulkFile, type RowProblem } from './bulk-input.js';
+import { scanFile, type FileDigest, type RowProblem } from './bulk-input.js';
 import { startProgress } from './bulk-progress.js';
 import { assertResultsWritable, printSummary, summarize, worstKind, writeResults } from './bulk-report.js';
 import { NOT_RESENT, runRows } from './bulk-runner.js';
@@ -71,38 +75,98 @@ export function buildBulk(f: Factory, flags: CreateFlags): BulkOptions {
   };
 }
 
-function badRows(file: string, problems: RowProblem[], what: string): UsageError {
-  const shown = problems.slice(0, 50).map((p) => `line ${p.line}: ${p.message}`);
-  if (problems.length > shown.length) shown.push(`… and ${problems.length - shown.length} more`);
-  const lines = new Set(problems.map((p) => p.line)).size;
-  return new UsageError(`${file}: ${lines} bad row${lines === 1 ? '' : 's'} (${what}); nothing was ordered\n  ${shown.join('\n  ')}`, 'fix the lines named above and run the same command again');
-}
+/** At most this many bad rows are named; the rest are counted. */
+const SHOWN_PROBLEMS = 50;
 
-async function readInput(f: Factory, file: string): Promise<{ path: string; content: string }> {
-  const path = isAbsolute(file) ? file : resolve(f.io.cwd, file);
-  try {
-    return { path, content: await readFile(path, 'utf8') };
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : (code ?? (e as Error).message)}`, 'give the path of a CSV (with a header) or NDJSON file');
+/** The bad rows of a file: the first SHOWN_PROBLEMS named, the lines counted. */
+class Problems {
+  readonly shown: RowProblem[] = [];
+  count = 0;
+  lines = 0;
+  private lastLine = -1;
+
+  add(p: RowProblem): void {
+    this.count += 1;
+    if (p.line !== this.lastLine) { this.lines += 1; this.lastLine = p.line; }
+    if (this.shown.length < SHOWN_PROBLEMS) this.shown.push(p);
   }
 }
 
-/** Catalog and balance checks of a new batch; every bad row by line number. */
-async function preflightRows(f: Factory, client: ApiClient, file: string, rows: BulkRow[]): Promise<Map<string, number>> {
-  const lookups = await lookupProducts(client, rows.map((r) => r.product_id), f.io.signal);
-  const problems: RowProblem[] = [];
+function badRows(file: string, problems: Problems, what: string): UsageError {
+  const shown = [...problems.shown].sort((a, b) => a.line - b.line).map((p) => `line ${p.line}: ${p.message}`);
+  if (problems.count > shown.length) shown.push(`… and ${problems.count - shown.length} more`);
+  const lines = problems.lines;
+  return new UsageError(`${file}: ${lines} bad row${lines === 1 ? '' : 's'} (${what}); nothing was ordered\n  ${shown.join('\n  ')}`, 'fix the lines named above and run the same command again');
+}
+
+/** What the first read of the input file found. */
+interface Input {
+  /** As the user gave it. */
+  name: string;
+  path: string;
+  sha256: string;
+  rows: number;
+  problems: Problems;
+  products: Set<string>;
+  references: ReferenceIndex;
+  everyRowHasReference: boolean;
+}
+
+function cannotRead(file: string, e: unknown, hint: string): UsageError {
+  const code = (e as NodeJS.ErrnoException).code;
+  return new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? (e as Error).message)}`, hint);
+}
+
+/** The valid rows of a file, read afresh in pieces at each call. */
+function fileRows(path: string): () => AsyncIterable<BulkRow> {
+  return async function* rows() {
+    for await (const item of scanFile(path, path)) if (item.row) yield item.row;
+  };
+}
+
+/** Read the whole file once: every row checked against the contract, its digest, its products and references. */
+async function scanInput(f: Factory, file: string, hint = 'give the path of a CSV (with a header) or NDJSON file'): Promise<Input> {
+  const path = isAbsolute(file) ? file : resolve(f.io.cwd, file);
+  const digest: FileDigest = {};
+  const input: Input = { name: file, path, sha256: '', rows: 0, problems: new Problems(), products: new Set(), references: new ReferenceIndex(), everyRowHasReference: true };
+  try {
+    for await (const item of scanFile(path, path, digest)) {
+      if (item.problem) { input.problems.add(item.problem); continue; }
+      input.rows += 1;
+      input.products.add(item.row.product_id);
+      if (item.row.reference !== undefined) input.references.add(item.row.reference);
+      else input.everyRowHasReference = false;
+    }
+  } catch (e) {
+    throw cannotRead(file, e, hint);
+  }
+  input.sha256 = digest.sha256 as string;
+  return input;
+}
+
+/** Catalog and balance checks of a new batch's rows not ordered by an earlier batch; every bad row by line number. */
+async function preflightRows(f: Factory, client: ApiClient, input: Input, rows: () => AsyncIterable<BulkRow>, carry: Carry): Promise<{ totals: Map<string, number>; toOrder: number }> {
+  let ids: Set<string> = input.products;
+  if (!carry.empty) {
+    ids = new Set();
+    for await (const row of rows()) if (!carry.ordered(row)) ids.add(row.product_id);
+  }
+  const lookups = await lookupProducts(client, ids, f.io.signal);
+  const problems = new Problems();
   const totals = new Map<string, number>();
-  for (const row of rows) {
+  let toOrder = 0;
+  for await (const row of rows()) {
+    if (carry.ordered(row)) continue;
+    toOrder += 1;
     const problem = itemProblem(row, lookups, row.currency);
-    if (problem) { problems.push({ line: row.row, message: problem }); continue; }
+    if (problem) { problems.add({ line: row.row, message: problem }); continue; }
     const found = lookups.get(row.product_id);
     const currency = row.currency ?? (found && 'product' in found ? found.product.currency : undefined);
     if (!currency) continue;
     totals.set(currency, (totals.get(currency) ?? 0) + toMinor(row.denomination, currency) * row.quantity);
   }
-  if (problems.length > 0) throw badRows(file, problems, 'checked against the catalog');
-  return totals;
+  if (problems.count > 0) throw badRows(input.name, problems, 'checked against the catalog');
+  return { totals, toOrder };
 }
 
 function describeTotals(totals: Map<string, number>): string {
@@ -112,14 +176,11 @@ function describeTotals(totals: Map<string, number>): string {
 export async function run(f: Factory, flags: CreateFlags): Promise<void> {
   const { io } = f;
   const o = buildBulk(f, flags);
-  let input: { path: string; content: string } | undefined;
-  let parsedRows: BulkRow[] | undefined;
+  let input: Input | undefined;
   if (o.from !== undefined) {
-    input = await readInput(f, o.from);
-    const parsed = parseBulkFile(input.path, input.content);
-    if (parsed.problems.length > 0) throw badRows(o.from, parsed.problems, 'checked against the contract');
-    if (parsed.rows.length === 0) throw new UsageError(`${o.from} holds no rows`, `a CSV needs a header (product_id,denomination,quantity,reference,currency) and at least one row`);
-    parsedRows = parsed.rows;
+    input = await scanInput(f, o.from);
+    if (input.problems.count > 0) throw badRows(o.from, input.problems, 'checked against the contract');
+    if (input.rows === 0) throw new UsageError(`${o.from} holds no rows`, `a CSV needs a header (product_id,denomination,quantity,reference,currency) and at least one row`);
   }
   if (o.results !== undefined) await assertResultsWritable(o.results, io.cwd);
   // The config directory only: opening the config store would load conf, whose exit hook
@@ -127,14 +188,16 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
   const config = { dir: configLocation(io.env).dir };
   const profile = await f.profile();
   const target = batchTarget(profile.base_url ?? '', profile.api_key ?? '');
-  const batchId = o.resume ?? batchIdFor(input!.content, target);
+  let batchId = o.resume ?? batchIdOf(input!.sha256, target);
+  // A batch of this very file started under another id (ids were once derived otherwise) continues.
+  if (o.resume === undefined && !existsSync(journalPath(config.dir, batchId))) batchId = (await batchOfFile(config.dir, target, input!.sha256)) ?? batchId;
   const resumeCmd = suggestedCommand(f.globals(), ['orders', 'create', '--resume', batchId]);
   // One run per batch: a second run of the same file (or --resume) beside this one is
   // refused before it reads the journal. A dry run orders nothing and takes no lock.
   let lock: BatchLock | undefined;
   if (!o.dryRun) lock = await takeLock(io, config.dir, batchId, resumeCmd);
   try {
-    await runLocked(f, o, { input, parsedRows, configDir: config.dir, profile, target, batchId, resumeCmd });
+    await runLocked(f, o, { input, configDir: config.dir, profile, target, batchId, resumeCmd });
   } finally {
     await lock?.release();
   }
@@ -156,15 +219,24 @@ async function takeLock(io: Factory['io'], configDir: string, batchId: string, r
   return lock;
 }
 
+/** The rows of a new batch's file that an earlier batch sent, as records for the new journal. */
+async function carriedRecords(carry: Carry, rows: () => AsyncIterable<BulkRow>): Promise<(KeyRecord | ResultRecord)[]> {
+  const records: (KeyRecord | ResultRecord)[] = [];
+  for await (const row of rows()) records.push(...carry.records(row));
+  return records;
+}
+
 /**
  * Create the journal of a new batch with what it takes over from earlier batches (by
  * reference), holding their locks: a run of an earlier batch is refused meanwhile, and
  * once the new journal exists they are marked superseded, so they are never run again.
  */
-async function startBatch(f: Factory, configDir: string, carried: Carried, header: Parameters<typeof BulkJournal.create>[1]): Promise<BulkJournal> {
+async function startBatch(f: Factory, configDir: string, input: Input, rows: () => AsyncIterable<BulkRow>, carry: Carry, sharing: Set<string>, header: Omit<BatchHeader, 'type' | 'version'>): Promise<BulkJournal> {
+  const records = await carriedRecords(carry, rows);
+  const from = new Set([...carry.from, ...sharing]);
   const locks: BatchLock[] = [];
   try {
-    for (const id of carried.from) {
+    for (const id of from) {
       try {
         locks.push(await BatchLock.acquire(configDir, id));
       } catch (e) {
@@ -173,18 +245,22 @@ async function startBatch(f: Factory, configDir: string, carried: Carried, heade
       }
     }
     // Under the locks: what the earlier batches hold now (a run may have ended meanwhile).
-    let fresh = carried;
-    if (carried.from.length > 0) {
+    if (from.size > 0) {
       const earlier = await liveBatches(configDir, header.target ?? '', header.batch_id);
-      fresh = carryOver(earlier, header.rows);
-      if (fresh.from.some((id) => !carried.from.includes(id)) || [...fresh.ordered].some((r) => !carried.ordered.has(r))) {
+      const now = new Carry(earlier);
+      const fresh = await carriedRecords(now, rows);
+      const nowFrom = new Set([...now.from, ...await batchesSharing(configDir, earlier, input.references, rows)]);
+      if ([...nowFrom].some((id) => !from.has(id)) || JSON.stringify(fresh) !== JSON.stringify(records)) {
         throw new CliError('usage', `earlier batches with this file's references changed while this run started: nothing was ordered`, 'run the same command again');
       }
     }
-    const journal = await BulkJournal.create(configDir, header, fresh.records);
-    for (const id of fresh.from) await appendSuperseded(configDir, id, header.batch_id, new Date(f.clock.now()).toISOString());
-    if (fresh.from.length > 0) {
-      err(f.io, `Batch ${header.batch_id} takes over, by reference, the rows of earlier batch${fresh.from.length === 1 ? '' : 'es'} ${fresh.from.join(', ')} (no longer run on their own).\n`);
+    const references = (async function* refs() {
+      for await (const row of rows()) if (row.reference !== undefined) yield row.reference;
+    })();
+    const journal = await BulkJournal.create(configDir, header, records, references);
+    for (const id of from) await appendSuperseded(configDir, id, header.batch_id, new Date(f.clock.now()).toISOString());
+    if (from.size > 0) {
+      err(f.io, `Batch ${header.batch_id} takes over, by reference, the rows of earlier batch${from.size === 1 ? '' : 'es'} ${[...from].join(', ')} (no longer run on their own).\n`);
     }
     return journal;
   } finally {
@@ -193,8 +269,7 @@ async function startBatch(f: Factory, configDir: string, carried: Carried, heade
 }
 
 interface LockedRun {
-  input: { path: string; content: string } | undefined;
-  parsedRows: BulkRow[] | undefined;
+  input: Input | undefined;
   configDir: string;
   profile: Awaited<ReturnType<Factory['profile']>>;
   target: string;
@@ -202,21 +277,54 @@ interface LockedRun {
   resumeCmd: string;
 }
 
-async function runLocked(f: Factory, o: BulkOptions, run: LockedRun): Promise<void> {
-  const { io } = f;
-  const { input, parsedRows, profile, target, batchId } = run;
-  const config = { dir: run.configDir };
-  if (!o.dryRun) {
-    // A crash mid-write leaves a torn last line: cut it off so the next append starts cleanly.
-    const cut = await repairTornTail(journalPath(config.dir, batchId)).catch((e: NodeJS.ErrnoException) => {
-      if (e.code === 'ENOENT') return 0;
-      throw e;
-    });
-    if (cut > 0) err(io, `Batch ${batchId}: the journal's last line was cut off by a crash (${cut} byte${cut === 1 ? '' : 's'}); removed it, everything before it is kept.\n`);
+/** Read (dry run) or open (a run: a torn last line is repaired) the journal of a batch that exists. */
+async function openBatch(f: Factory, o: BulkOptions, configDir: string, batchId: string): Promise<{ state?: BatchState; journal?: BulkJournal }> {
+  try {
+    if (o.dryRun) return { state: await BulkJournal.read(configDir, batchId, false) };
+    const journal = await BulkJournal.open(configDir, batchId);
+    // A crash mid-write leaves a torn last line: it was cut off so the next append starts cleanly.
+    if (journal && journal.repaired > 0) err(f.io, `Batch ${batchId}: the journal's last line was cut off by a crash (${journal.repaired} byte${journal.repaired === 1 ? '' : 's'}); removed it, everything before it is kept.\n`);
+    return { state: journal?.state, journal };
+  } catch (e) {
+    throw new UsageError(`the journal of batch ${batchId} is damaged: ${(e as Error).message}`, 'move the file away to start the batch afresh (rows already ordered would then be ordered again)');
   }
-  let state: BatchState | undefined = await BulkJournal.read(config.dir, batchId).catch((e: Error) => {
-    throw new UsageError(`the journal of batch ${batchId} is damaged: ${e.message}`, 'move the file away to start the batch afresh (rows already ordered would then be ordered again)');
-  });
+}
+
+/** The rows of an existing batch: its header's (version 1), or its file's, checked against the digest it started with. */
+async function batchRows(f: Factory, state: BatchState, input: Input | undefined): Promise<() => AsyncIterable<BulkRow>> {
+  const { rows } = state.header;
+  if (rows) return async function* headerRows() { yield* rows; };
+  if (input) return fileRows(input.path);
+  const path = state.header.source_path;
+  const again = suggestedCommand(f.globals(), ['orders', 'create', '--from', state.header.source ?? 'FILE']);
+  if (path === undefined) throw new UsageError(`batch ${state.header.batch_id} does not say where its file is`, `run it with its file: ${again}`);
+  const found = await scanInput(f, path, `put the file of batch ${state.header.batch_id} back as it was, or run it from where it is now: vouchers orders create --from FILE`);
+  if (found.sha256 !== state.header.sha256) {
+    throw new UsageError(`${path}, the file of batch ${state.header.batch_id}, changed since the batch started: its rows are read from it`,
+      `put it back as it was to resume the batch; or run the edited file (${again}): rows with a reference already ordered are skipped`);
+  }
+  return fileRows(path);
+}
+
+/** The rows still to order, read as the workers take them. */
+async function* pendingRows(rows: () => AsyncIterable<BulkRow>, state: BatchState): AsyncGenerator<BulkRow> {
+  for await (const row of rows()) if (rowOutcome(state, row.row) !== 'ordered') yield row;
+}
+
+async function runLocked(f: Factory, o: BulkOptions, run: LockedRun): Promise<void> {
+  const opened = await openBatch(f, o, run.configDir, run.batchId);
+  let journal = opened.journal;
+  try {
+    journal = await orderBatch(f, o, run, opened.state, journal);
+  } finally {
+    await journal?.close();
+  }
+}
+
+async function orderBatch(f: Factory, o: BulkOptions, run: LockedRun, state: BatchState | undefined, opened: BulkJournal | undefined): Promise<BulkJournal | undefined> {
+  const { io } = f;
+  const { input, profile, target, batchId } = run;
+  const config = { dir: run.configDir };
   if (o.resume !== undefined && !state) {
     throw new UsageError(`no batch ${batchId} in ${journalPath(config.dir, batchId).replace(/\/[^/]+$/, '')}`, 'check the id printed by the first run, or run the original file again with --from');
   }
@@ -228,79 +336,95 @@ async function runLocked(f: Factory, o: BulkOptions, run: LockedRun): Promise<vo
     throw new UsageError(`batch ${batchId} was taken over by batch ${state.superseded_by} (an edited file with the same references): it is not run again, so no row is ordered twice`,
       `continue the edited file (run it again with --from), or ${suggestedCommand(f.globals(), ['orders', 'create', '--resume', state.superseded_by])}`);
   }
-  if (state && input && state.header.sha256 !== sha256Hex(input.content)) {
+  if (state && input && state.header.sha256 !== input.sha256) {
     throw new UsageError(`${o.from} is not the file of batch ${batchId}: its content changed since`, `resume without --from (${suggestedCommand(f.globals(), ['orders', 'create', '--resume', batchId])}), or order the new file on its own`);
   }
 
+  const rows = state ? await batchRows(f, state, input) : fileRows((input as Input).path);
   const client = await f.client();
-  const rows = state ? state.header.rows : (parsedRows as BulkRow[]);
   let totals: Map<string, number> | undefined;
+  let toOrder: number;
   // A new batch of a file: rows already sent by earlier batches are taken over by reference.
-  let carried: Carried | undefined;
+  let carry: Carry | undefined;
+  let sharing = new Set<string>();
   if (!state) {
-    const dup = duplicateReferences(rows);
+    const file = input as Input;
+    const dup = await duplicateReferences(file.references, rows);
     if (dup.length > 0) {
-      throw badRows(o.from as string, dup.flatMap((d) => d.lines.slice(1).map((line) => ({ line, message: `reference ${JSON.stringify(d.reference)} is also on line ${d.lines[0]}: a reference names one row` }))), 'references are row identities');
+      const problems = new Problems();
+      for (const p of dup.flatMap((d) => d.lines.slice(1).map((line) => ({ line, message: `reference ${JSON.stringify(d.reference)} is also on line ${d.lines[0]}: a reference names one row` }))).sort((a, b) => a.line - b.line)) problems.add(p);
+      throw badRows(file.name, problems, 'references are row identities');
     }
     const earlier = await liveBatches(config.dir, target, batchId);
-    const clash = o.newBatch ? undefined : unmatchedEdit(earlier, input!.path, o.from as string, rows);
-    if (clash) throw unmatchedEditError(o.from as string, clash, suggestedCommand(f.globals(), ['orders', 'create', '--resume', clash.header.batch_id]));
-    carried = carryOver(earlier, rows);
-  }
-  if (!state) {
-    totals = await preflightRows(f, client, o.from as string, rows.filter((r) => !carried?.ordered.has(r.row)));
+    const clash = o.newBatch ? undefined : unmatchedEdit(earlier, file.path, file.name, file.everyRowHasReference);
+    if (clash) throw unmatchedEditError(file.name, clash, suggestedCommand(f.globals(), ['orders', 'create', '--resume', clash.header.batch_id]));
+    carry = new Carry(earlier);
+    if (earlier.length > 0) sharing = await batchesSharing(config.dir, earlier, file.references, rows);
+    const checked = await preflightRows(f, client, file, rows, carry);
+    totals = checked.totals;
+    toOrder = checked.toOrder;
     const { wallets, readable } = await walletsByCurrency(client, io.signal);
     const short = checkFunds(totals, wallets, readable).filter((c) => !c.sufficient);
     if (short.length > 0) {
       const s = short.map((c) => `${formatMoney(c.total, c.currency)} needed, the wallet holds ${c.available === null ? 'nothing' : formatMoney(c.available, c.currency)}`).join('; ');
       throw new CliError('rejected', `the batch costs more than the wallet holds: ${s}; nothing was ordered`, 'top up the wallet, or split the file: vouchers wallets list');
     }
+  } else {
+    toOrder = rowCount(state.header) - state.ordered.size;
   }
-  const toOrder = rows.filter((r) => (state ? rowOutcome(state, r.row) !== 'ordered' : !carried?.ordered.has(r.row)));
+  const total = state ? rowCount(state.header) : (input as Input).rows;
 
   if (o.dryRun) {
-    await printRecord(io, { dry_run: true, batch_id: batchId, rows: rows.length, to_order: toOrder.length, totals: totals ? Object.fromEntries([...totals].map(([c, m]) => [c, fromMinor(m, c)])) : null }, [
+    await printRecord(io, { dry_run: true, batch_id: batchId, rows: total, to_order: toOrder, totals: totals ? Object.fromEntries([...totals].map(([c, m]) => [c, fromMinor(m, c)])) : null }, [
       { label: 'dry_run', value: 'yes: nothing was ordered' },
       { label: 'batch_id', value: batchId },
-      { label: 'rows', value: rows.length },
-      { label: 'to_order', value: toOrder.length },
+      { label: 'rows', value: total },
+      { label: 'to_order', value: toOrder },
       ...(totals ? [{ label: 'total', value: describeTotals(totals) }] : []),
     ], o.settings);
     err(io, 'Dry run passed: every row is valid and the wallets cover the batch. Run again without --dry-run to order.\n');
-    return;
+    return opened;
   }
-  if (profile.production && toOrder.length > 0) {
+  if (profile.production && toOrder > 0) {
     await confirmOrStop(io, {
       yes: o.yes,
-      question: `Profile ${profile.name} is PRODUCTION: order ${toOrder.length} row${toOrder.length === 1 ? '' : 's'}${totals ? ` (${describeTotals(totals)})` : ''} for real?`,
+      question: `Profile ${profile.name} is PRODUCTION: order ${toOrder} row${toOrder === 1 ? '' : 's'}${totals ? ` (${describeTotals(totals)})` : ''} for real?`,
       reason: `profile ${profile.name} is marked production`,
     });
   }
 
-  let journal: BulkJournal;
-  if (state) {
-    journal = (await BulkJournal.open(config.dir, batchId)) as BulkJournal;
-  } else {
-    journal = await startBatch(f, config.dir, carried as Carried, {
-      batch_id: batchId, source: o.from ?? null, source_path: input!.path, sha256: sha256Hex(input!.content), target, base_url: profile.base_url ?? undefined, created_at: new Date(f.clock.now()).toISOString(), rows,
-    });
+  const journal = opened ?? await startBatch(f, config.dir, input as Input, rows, carry as Carry, sharing, {
+    batch_id: batchId, source: o.from ?? null, source_path: (input as Input).path, sha256: (input as Input).sha256, target, base_url: profile.base_url ?? undefined,
+    created_at: new Date(f.clock.now()).toISOString(), row_count: total,
+  });
+  try {
+    await finishBatch(f, o, run, journal, rows, total, toOrder);
+  } finally {
+    await journal.close();
   }
-  const skipped = rows.length - toOrder.length;
-  err(io, `Batch ${batchId}: ${rows.length} rows, ${skipped > 0 ? `${skipped} already ordered (skipped), ` : ''}${toOrder.length} to send, ${o.concurrency} at a time\n  journal ${journal.path}\n`);
-  if (toOrder.length === 0) {
+  return undefined;
+}
+
+async function finishBatch(f: Factory, o: BulkOptions, run: LockedRun, journal: BulkJournal, rows: () => AsyncIterable<BulkRow>, total: number, toOrder: number): Promise<void> {
+  const { io } = f;
+  const { batchId } = run;
+  const skipped = total - toOrder;
+  err(io, `Batch ${batchId}: ${total} rows, ${skipped > 0 ? `${skipped} already ordered (skipped), ` : ''}${toOrder} to send, ${o.concurrency} at a time\n  journal ${journal.path}\n`);
+  if (toOrder === 0) {
     err(io, `Every row of this file was ordered by an earlier run of batch ${batchId}: nothing is sent again.\n  To order the same rows once more, make it a new file (e.g. with new references).\n`);
   }
 
-  const progress = startProgress(io, f.clock, rows.length, skipped);
+  const progress = startProgress(io, f.clock, total, skipped);
   let outcome;
   try {
-    outcome = await runRows(toOrder, { client, journal, clock: f.clock, ids: f.ids, signal: io.signal, concurrency: o.concurrency, onResult: (r) => progress.update(r) });
+    outcome = await runRows(pendingRows(rows, journal.state), { client: await f.client(), journal, clock: f.clock, ids: f.ids, signal: io.signal, concurrency: o.concurrency, onResult: (r) => progress.update(r) });
   } finally {
     progress.done();
-    await journal.close();
+    await journal.flushed();
   }
-  const resultsPath = o.results !== undefined ? await writeResults(o.results, io.cwd, journal.state) : null;
-  const summary = summarize(journal.state, skipped, journal.path, resultsPath);
+  const state = journal.state;
+  const resultsPath = o.results !== undefined ? await writeResults(o.results, io.cwd, state, rows(), journal.path) : null;
+  const summary = summarize(state, skipped, journal.path, resultsPath);
   await printSummary(io, summary, o.settings);
 
   const resume = run.resumeCmd;
@@ -308,10 +432,10 @@ async function runLocked(f: Factory, o: BulkOptions, run: LockedRun): Promise<vo
     throw new CliError('interrupted', `interrupted: ${summary.ordered} of ${summary.rows} rows ordered, ${summary.not_done + summary.failed + summary.unknown} left`, `continue where it stopped (no row is ordered twice): ${resume}`);
   }
   if (summary.failed > 0 || summary.not_done > 0 || summary.unknown > 0) {
-    const kind = worstKind(journal.state) ?? 'unexpected';
+    const kind = worstKind(state) ?? 'unexpected';
     const parts: string[] = [];
     if (summary.failed > 0) parts.push(`${summary.failed} of ${summary.rows} rows were not ordered (refused by the server)`);
-    const held = journal.state.header.rows.filter((r) => rowOutcome(journal.state, r.row) === 'unknown' && journal.state.results.get(r.row)?.error_code === NOT_RESENT).length;
+    const held = [...state.results.keys()].filter((row) => rowOutcome(state, row) === 'unknown' && state.results.get(row)?.error_code === NOT_RESENT).length;
     const open = summary.unknown + summary.not_done - held;
     if (open > 0) parts.push(`${open} of ${summary.rows} rows unknown: resume to find out (the answer was lost or not final; the order may exist)`);
     if (held > 0) parts.push(`${held} of ${summary.rows} rows not re-sent: their answer was lost and the server's 24 h idempotency window has passed, so a re-send could order twice`);
