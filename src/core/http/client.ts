@@ -94,6 +94,25 @@ function combineSignals(a: AbortSignal | undefined, b: AbortSignal | undefined):
   return AbortSignal.any([a, b]);
 }
 
+/**
+ * A signal that aborts when `long` or `short` does, with nothing left on `long` once
+ * disposed. Per attempt, where `long` lives for the whole process (Ctrl-C): AbortSignal.any
+ * leaves an entry on its sources for every call, which a long bulk run piles up.
+ */
+function linkSignals(long: AbortSignal | undefined, short: AbortSignal): { signal: AbortSignal; dispose: () => void } {
+  if (!long) return { signal: short, dispose: () => undefined };
+  const c = new AbortController();
+  const fromLong = () => c.abort(long.reason);
+  const fromShort = () => c.abort(short.reason);
+  if (long.aborted) fromLong();
+  else if (short.aborted) fromShort();
+  else {
+    long.addEventListener('abort', fromLong, { once: true });
+    short.addEventListener('abort', fromShort, { once: true });
+  }
+  return { signal: c.signal, dispose: () => { long.removeEventListener('abort', fromLong); short.removeEventListener('abort', fromShort); } };
+}
+
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
   for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
@@ -225,12 +244,13 @@ export function createClient(options: ClientOptions): ApiClient {
       // A precise per-attempt deadline (undici's own timeouts tick at about half a second).
       const deadline = new AbortController();
       const timer = setTimeout(() => deadline.abort(), timeoutMs);
+      const linked = linkSignals(signal, deadline.signal);
       const forget = onceSent(headers.traceparent!, onSent);
       try {
         const t = await (transport ??= createTransport({ connectTimeoutMs: defaultTimeout }));
         const res = await t.request({
           origin: base.origin, path: target, method: method as 'GET', headers, body,
-          signal: combineSignals(signal, deadline.signal),
+          signal: linked.signal,
           headersTimeout: timeoutMs, bodyTimeout: timeoutMs,
         });
         const text = await res.body.text();
@@ -254,6 +274,7 @@ export function createClient(options: ClientOptions): ApiClient {
         failure = deadline.signal.aborted ? classifyFailure({ code: 'UND_ERR_HEADERS_TIMEOUT' }) : classifyFailure(e);
       } finally {
         clearTimeout(timer);
+        linked.dispose();
         forget();
       }
       const ms = Math.round(performance.now() - t0);
