@@ -43,32 +43,30 @@ export class CsvReader {
   private line = 1;
   private start = 1;
   private touched = false;
-  /** A '"' or '\r' at the end of a piece: what it means depends on the next character. */
+  /** The end of the last piece that could not be read yet: what it means depends on the next character. */
   private held = '';
 
   push(piece: string, records: { line: number; cells: string[] }[] = []): { line: number; cells: string[] }[] {
-    let text = this.held + piece;
-    this.held = '';
-    const last = text[text.length - 1];
-    if (last === '"' || last === '\r') { this.held = last; text = text.slice(0, -1); }
-    this.scan(text, records);
+    this.held = this.scan(this.held + piece, records, false);
     return records;
   }
 
   end(records: { line: number; cells: string[] }[] = []): { line: number; cells: string[] }[] {
-    const text = this.held;
+    this.scan(this.held, records, true);
     this.held = '';
-    this.scan(text, records);
     if (this.quoted) records.push({ line: this.start, cells: [...this.cells, this.cell, '\u0000unterminated'] });
     else if (this.touched || this.cell !== '' || this.cells.length > 0) { this.cells.push(this.cell); records.push({ line: this.start, cells: this.cells }); }
     this.cells = []; this.cell = ''; this.touched = false; this.quoted = false;
     return records;
   }
 
-  private scan(text: string, records: { line: number; cells: string[] }[]): void {
+  /** Scan `text`; returns what is left for the next piece (a last '"' or '\r' whose meaning depends on what follows). */
+  private scan(text: string, records: { line: number; cells: string[] }[], final: boolean): string {
     let { cells, cell, quoted, line, start, touched } = this;
+    let rest = '';
     for (let i = 0; i < text.length; i++) {
       const ch = text[i] as string;
+      if (!final && i === text.length - 1 && ((quoted && ch === '"') || ch === '\r')) { rest = ch; break; }
       if (quoted) {
         if (ch === '"') {
           if (text[i + 1] === '"') { cell += '"'; i++; } else quoted = false;
@@ -93,6 +91,7 @@ export class CsvReader {
       touched = true;
     }
     Object.assign(this, { cells, cell, quoted, line, start, touched });
+    return rest;
   }
 }
 

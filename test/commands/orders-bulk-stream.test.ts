@@ -1,0 +1,161 @@
+/**
+ * Bulk files are read in pieces, never held whole, and the journal does not repeat them
+ * (issue 11 point 7): the journal names the file and its SHA-256, a resume reads the rows
+ * from the file again, a file moved or edited under a batch is refused with what to do,
+ * and a journal written by an earlier version (rows in its header) still resumes.
+ */
+import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { parseBulkFile, RowScanner, type ScannedItem } from '../../src/commands/orders/bulk-input.js';
+import { batchIdFor, batchTarget, BulkJournal, journalPath, refsPath } from '../../src/core/journal/bulk.js';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { sandboxPerTest } from '../helpers/sandbox.js';
+import { profileDir, quickClock, usdAvailableMinor } from './orders-helpers.js';
+
+const START_MINOR = 100_000 * 100;
+const FAST_PROFILE = { limits: { orders_per_minute: 100_000, general_per_hour: 1_000_000 }, max_retries: 2 };
+const sandbox = sandboxPerTest();
+const opts = (dir: string) => ({ configDir: dir, env: { NO_COLOR: '1' }, overrides: { clock: quickClock() } });
+
+function csv(n: number, tag: string): string {
+  const lines = ['product_id,denomination,quantity,reference,currency'];
+  for (let i = 0; i < n; i++) lines.push(`sbx-instant,10,1,${tag}-${i},USD`);
+  return lines.join('\n') + '\n';
+}
+
+function refsOf(sb: SandboxHandle, tag: string): string[] {
+  return Object.values(sb.state.orders).map((o) => o.reference).filter((r): r is string => r?.startsWith(`${tag}-`) ?? false);
+}
+
+/** The file fed to the scanner in the given pieces. */
+function inPieces(name: string, text: string, cuts: number[]): ScannedItem[] {
+  const scanner = new RowScanner(name);
+  const out: ScannedItem[] = [];
+  let at = 0;
+  for (const cut of [...cuts].sort((a, b) => a - b)) {
+    scanner.push(text.slice(at, cut), out);
+    at = cut;
+  }
+  scanner.push(text.slice(at), out);
+  scanner.end(out);
+  return out;
+}
+
+describe('reading a bulk file in pieces', () => {
+  const cell = fc.oneof(fc.constantFrom('sbx-instant', '10', '2', 'r-1', 'USD', '', ' x ', '"q,"', 'a\r\nb', '""', '{'), fc.string({ maxLength: 6 }));
+  const csvText = fc.array(fc.array(cell, { minLength: 1, maxLength: 6 }), { minLength: 0, maxLength: 8 }).map((rows) =>
+    ['product_id,denomination,quantity,reference,currency', ...rows.map((r) => r.map((c) => (/[",\r\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(','))].join('\r\n'));
+  const ndjsonText = fc.array(fc.oneof(
+    fc.record({ product_id: fc.constantFrom('sbx-instant', ''), denomination: fc.constantFrom(10, '10', -1, 0.001), reference: fc.string({ maxLength: 4 }) }).map((o) => JSON.stringify(o)),
+    fc.string({ maxLength: 10 }),
+  ), { maxLength: 8 }).map((lines) => lines.join('\n'));
+
+  it('gives the same rows and problems, line for line, wherever the pieces are cut (CSV with quotes and CRLF, NDJSON)', () => {
+    fc.assert(fc.property(fc.oneof(csvText.map((t) => ['o.csv', t] as const), ndjsonText.map((t) => ['o.ndjson', t] as const), csvText.map((t) => ['o.txt', '\uFEFF' + t] as const)), fc.array(fc.nat(), { maxLength: 6 }), ([name, text], raw) => {
+      const cuts = raw.map((n) => n % (text.length + 1));
+      const whole = parseBulkFile(name, text);
+      const pieces = inPieces(name, text, cuts);
+      expect(pieces.filter((i) => i.row).map((i) => i.row)).toEqual(whole.rows);
+      expect(pieces.filter((i) => i.problem).map((i) => i.problem).sort((a, b) => a!.line - b!.line)).toEqual(whole.problems);
+    }), { numRuns: 300 });
+  });
+
+  it('a cut between the two quotes of an escaped quote or between CR and LF changes nothing', () => {
+    const text = 'product_id,denomination,reference\r\nsbx-instant,10,"a ""b"" c"\r\nsbx-instant,25,"x\r\ny"\r\n';
+    const whole = parseBulkFile('o.csv', text);
+    expect(whole.rows.map((r) => r.reference)).toEqual(['a "b" c', 'x\r\ny']);
+    for (let cut = 0; cut <= text.length; cut++) expect(inPieces('o.csv', text, [cut]).map((i) => i.row)).toEqual(whole.rows);
+  });
+});
+
+describe('the journal does not repeat the file', () => {
+  it('names the file and its digest; the references go beside it; its size does not grow with the rows sent', async () => {
+    const sb = await sandbox();
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const text = csv(200, 'stream');
+    const file = join(tempConfigDir(), 'orders.csv');
+    writeFileSync(file, text);
+    const r = await runCli(['orders', 'create', '--from', file, '--json'], opts(dir));
+    expect(r.code, r.stderr).toBe(0);
+    const id = batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey));
+    const lines = readFileSync(journalPath(dir, id), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const header = lines[0] as Record<string, unknown>;
+    expect(header).toMatchObject({ type: 'batch', version: 2, row_count: 200, source_path: file });
+    expect(header.rows).toBeUndefined();
+    expect(JSON.stringify(header).length).toBeLessThan(600);
+    // Each key line says who the row is (its reference and a digest of what was sent), not the row.
+    const key = lines.find((l) => l.type === 'key') as Record<string, unknown>;
+    expect(key.ref).toMatch(/^stream-\d+$/);
+    expect(key.digest).toMatch(/^[0-9a-f]{16}$/);
+    expect(key).not.toHaveProperty('product_id');
+    expect(readFileSync(refsPath(dir, id), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string)).toEqual(Array.from({ length: 200 }, (_, i) => `stream-${i}`));
+    expect(statSync(journalPath(dir, id)).size).toBeGreaterThan(0);
+  });
+
+  it('--resume reads the rows from the file again; a file moved or edited under the batch is refused, naming it, with nothing ordered', async () => {
+    const sb = await sandbox();
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const text = csv(20, 'moved');
+    const file = join(tempConfigDir(), 'orders.csv');
+    writeFileSync(file, text);
+    const id = batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey));
+    expect((await runCli(['orders', 'create', '--from', file], opts(dir))).code).toBe(0);
+    // As if the process died after sending rows 5–9 but before their answers were written.
+    const jpath = journalPath(dir, id);
+    const kept = readFileSync(jpath, 'utf8').split('\n').filter((l) => !(l.includes('"type":"result"') && [6, 7, 8, 9, 10].includes((JSON.parse(l) as { row: number }).row)));
+    writeFileSync(jpath, kept.join('\n'));
+
+    renameSync(file, `${file}.away`);
+    const gone = await runCli(['orders', 'create', '--resume', id], opts(dir));
+    expect(gone.code).toBe(2);
+    expect(gone.stderr).toContain(`cannot read ${file}: no such file`);
+    expect(gone.stderr).toMatch(/put the file of batch bat_\w+ back as it was/);
+    expect(gone.stderr).not.toMatch(/\n\s+at /);
+
+    writeFileSync(file, text.replace('moved-3,', 'moved-3x,'));
+    const edited = await runCli(['orders', 'create', '--resume', id], opts(dir));
+    expect(edited.code).toBe(2);
+    expect(edited.stderr).toContain(`${file}, the file of batch ${id}, changed since the batch started`);
+
+    renameSync(`${file}.away`, file);
+    const resumed = await runCli(['orders', 'create', '--resume', id, '--json'], opts(dir));
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ rows: 20, ordered: 20, skipped: 15 });
+    const refs = refsOf(sb, 'moved');
+    expect(refs).toHaveLength(20);
+    expect(new Set(refs).size).toBe(20);
+    expect(usdAvailableMinor(sb)).toBe(START_MINOR - 20 * 10 * 100);
+  });
+
+  it('a journal of an earlier version (every row in its header, another batch id) is continued by the same file, never ordered again', async () => {
+    const sb = await sandbox();
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const text = csv(6, 'v1');
+    const file = join(tempConfigDir(), 'orders.csv');
+    writeFileSync(file, text);
+    const target = batchTarget(sb.baseUrl, sb.apiKey);
+    // An earlier version: rows in the header; rows on lines 2 and 3 sent and ordered, line 4 sent without an answer.
+    const first = await runCli(['orders', 'create', '--from', file, '--json'], opts(dir));
+    expect(first.code, first.stderr).toBe(0);
+    const newId = batchIdFor(text, target);
+    const done = readFileSync(journalPath(dir, newId), 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l) as { type: string; row: number; idempotency_key?: string });
+    const oldId = 'bat_0123456789abcdef0123';
+    const rows = [2, 3, 4, 5, 6, 7].map((line, i) => ({ row: line, product_id: 'sbx-instant', denomination: 10, quantity: 1, reference: `v1-${i}`, currency: 'USD' }));
+    const j = await BulkJournal.create(dir, { batch_id: oldId, source: file, source_path: file, sha256: (JSON.parse(readFileSync(journalPath(dir, newId), 'utf8').split('\n')[0] as string) as { sha256: string }).sha256, target, created_at: new Date().toISOString(), rows });
+    for (const rec of done.filter((d) => d.row <= 4 && d.type === 'key')) await j.appendKey(rec.row, rec.idempotency_key as string, new Date().toISOString());
+    await j.close();
+    const carried = readFileSync(journalPath(dir, newId), 'utf8').split('\n').filter((l) => l.includes('"type":"result"') && [2, 3].includes((JSON.parse(l) as { row: number }).row));
+    writeFileSync(journalPath(dir, oldId), readFileSync(journalPath(dir, oldId), 'utf8') + carried.join('\n') + '\n');
+    // The new-style journal of the first run is moved away: only the old one knows the batch.
+    renameSync(journalPath(dir, newId), `${journalPath(dir, newId)}.away`);
+    const before = Object.keys(sb.state.orders).length;
+    const again = await runCli(['orders', 'create', '--from', file, '--json'], opts(dir));
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ batch_id: oldId, rows: 6, skipped: 2 });
+    // Line 4 was re-sent with its journalled key (replayed); lines 5–7 were ordered by the first run under other keys.
+    expect(Object.keys(sb.state.orders).length - before).toBe(3);
+  });
+});
