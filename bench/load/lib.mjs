@@ -7,12 +7,13 @@ import { spawn } from 'node:child_process';
 import { Pool } from 'undici';
 
 /**
- * Start `node <args>` and wait for the JSON line it prints on stdout when ready. stderr
- * goes to /dev/null unless `stderr` is given (a server's per-request log is still written).
+ * Start `node <args>` and wait until it is ready: the JSON line it prints on stdout, or with
+ * `ready: 'stderr'` the `Listening on <url>` line of `vouchers listen` (its other stream goes
+ * to /dev/null; a server's per-line output is still written).
  */
 export function startServer(args, { env = process.env, timeoutMs = 120_000, ready = 'stdout' } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env, stdio: ['ignore', 'pipe', ready === 'stderr' ? 'pipe' : 'ignore'] });
+    const child = spawn(process.execPath, args, { env, stdio: ready === 'stderr' ? ['ignore', 'ignore', 'pipe'] : ['ignore', 'pipe', 'ignore'] });
     const stream = ready === 'stderr' ? child.stderr : child.stdout;
     let buffer = '';
     let done = false;
