@@ -106,6 +106,8 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
       writer?.schedule();
       scheduler?.poke();
     },
+    stepSet: (o) => scheduler?.stepSet(o),
+    attemptSet: (d) => scheduler?.attemptSet(d),
     log,
   };
   rt.state.admin_token = adminToken;

@@ -106,6 +106,7 @@ export class DeliveryDispatcher {
         d.next_attempt_at = null;
       } else {
         d.next_attempt_at = next;
+        rt.attemptSet(d);
       }
     }
     rt.changed();
