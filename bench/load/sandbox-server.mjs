@@ -4,7 +4,7 @@
  * benchmark. With a first argument N it first places N cache-hit orders in process, through
  * the same handler and idempotency store as POST /orders (so the state holds what N real
  * requests leave: orders, vouchers, events, transactions, idempotency records).
- * Prints `{"port","apiKey","apiSecret","orders"}` on stdout once it listens.
+ * Prints `{"port","apiKey","apiSecret","adminToken","orders"}` on stdout once it listens.
  */
 import { createServer } from 'node:http';
 import { join } from 'node:path';
@@ -47,6 +47,6 @@ const server = createServer(app.listener);
 server.keepAliveTimeout = 5_000;
 server.listen(0, '127.0.0.1', () => {
   app.start();
-  process.stdout.write(JSON.stringify({ port: server.address().port, apiKey, apiSecret, orders: Object.keys(rt.state.orders).length }) + '\n');
+  process.stdout.write(JSON.stringify({ port: server.address().port, apiKey, apiSecret, adminToken: app.credentials.adminToken, orders: Object.keys(rt.state.orders).length }) + '\n');
 });
 process.on('SIGTERM', () => { server.closeAllConnections(); void app.close().then(() => process.exit(0)); });
