@@ -130,12 +130,25 @@ export function expandPath(path: string, params: Record<string, string> = {}): s
 
 export type RouteMatch<T> = { route: T; params: Record<string, string> } | { methodNotAllowed: true } | undefined;
 
+const PATTERNS = new Map<string, { re: RegExp; names: string[] }>();
+
+/** A route path as a pattern and its parameter names, made once per path (a server matches every request). */
+function patternOf(path: string): { re: RegExp; names: string[] } {
+  let p = PATTERNS.get(path);
+  if (!p) {
+    const names: string[] = [];
+    const re = new RegExp('^' + path.replace(/\{(\w+)\}/g, (_, n: string) => { names.push(n); return '([^/]+)'; }) + '/?$');
+    p = { re, names };
+    PATTERNS.set(path, p);
+  }
+  return p;
+}
+
 /** Find which of `routes` a concrete method and path (relative to the base URL, no query) belong to. */
 export function matchRoute<T extends Pick<Route, 'method' | 'path'>>(routes: readonly T[], method: string, path: string): RouteMatch<T> {
   let pathMatched = false;
   for (const r of routes) {
-    const names: string[] = [];
-    const re = new RegExp('^' + r.path.replace(/\{(\w+)\}/g, (_, n: string) => { names.push(n); return '([^/]+)'; }) + '/?$');
+    const { re, names } = patternOf(r.path);
     const m = re.exec(path);
     if (!m) continue;
     pathMatched = true;

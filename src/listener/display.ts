@@ -15,7 +15,7 @@ import type { IO } from '../core/io/io.js';
 import { styleStatus } from '../core/output/format.js';
 import { describeForward } from './forward.js';
 import { displayText, escapeText, safeJson } from '../core/output/printable.js';
-import { redactCodes } from './redact.js';
+import { codeFieldsIn, redactCodes } from './redact.js';
 import type { ListenerActivity } from './server.js';
 
 export interface DisplayOptions {
@@ -146,12 +146,14 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
       switch (a.kind) {
         case 'event': {
           warnMarked(a.entry);
-          const envelope = redactCodes(a.entry.envelope);
-          if (envelope.found.length > 0) {
-            io.stderr.write(`${ce.red('Warning:')} ${displayText(a.entry.envelope.event_id)} carries voucher code fields (${envelope.found.map(displayText).join(', ')}), `
+          // The redacted copy is printed with --json only; a line shows no payload field that could hold a code.
+          const envelope = options.json ? redactCodes(a.entry.envelope) : undefined;
+          const found = envelope?.found ?? codeFieldsIn(a.entry.envelope);
+          if (found.length > 0) {
+            io.stderr.write(`${ce.red('Warning:')} ${displayText(a.entry.envelope.event_id)} carries voucher code fields (${found.map(displayText).join(', ')}), `
               + 'which webhook payloads must never do: they are not shown. Report it to the API provider.\n');
           }
-          if (options.json) {
+          if (envelope) {
             return ndjson({ kind: 'event', ...eventSummary(a.entry), unknown_event_type: isUnknownType(a.entry), drift: driftOf(a.entry), envelope: envelope.value });
           }
           if (options.forwardWaitMs === undefined) return stdout(eventLine(c, a.entry));

@@ -32,8 +32,22 @@ function words(key: string): string[] {
     .filter(Boolean);
 }
 
+/** Answers by field name: a listener sees the same few names in every event. */
+const answers = new Map<string, boolean>();
+const MAX_ANSWERS = 2048;
+
 /** Whether a field of this name may hold a voucher code, pin, card number or secret. */
 export function isCodeField(key: string): boolean {
+  let answer = answers.get(key);
+  if (answer === undefined) {
+    answer = judge(key);
+    if (answers.size >= MAX_ANSWERS) answers.clear();
+    answers.set(key, answer);
+  }
+  return answer;
+}
+
+function judge(key: string): boolean {
   const w = words(key);
   if (w.some((x) => SECRET_WORDS.has(x))) return true;
   if (w.includes('cardnumber') || (w.includes('card') && (w.includes('number') || w.includes('no')))) return true;
@@ -49,6 +63,25 @@ export interface Redacted<T> {
   value: T;
   /** Paths of the fields replaced, e.g. `data.vouchers.0.code`. */
   found: string[];
+}
+
+/** The paths `redactCodes` would replace, without making the redacted copy. */
+export function codeFieldsIn(value: unknown, path = ''): string[] {
+  const found: string[] = [];
+  const walk = (v: unknown, at: string): void => {
+    if (Array.isArray(v)) {
+      v.forEach((item, i) => walk(item, at ? `${at}.${i}` : String(i)));
+      return;
+    }
+    if (v === null || typeof v !== 'object') return;
+    for (const [k, item] of Object.entries(v)) {
+      const here = at ? `${at}.${k}` : k;
+      if (isCodeField(k) && item !== null && item !== undefined) found.push(here);
+      else walk(item, here);
+    }
+  };
+  walk(value, path);
+  return found;
 }
 
 export function redactCodes<T>(value: T, path = ''): Redacted<T> {

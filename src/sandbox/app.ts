@@ -106,6 +106,8 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
       writer?.schedule();
       scheduler?.poke();
     },
+    stepSet: (o) => scheduler?.stepSet(o),
+    attemptSet: (d) => scheduler?.attemptSet(d),
     log,
   };
   rt.state.admin_token = adminToken;
@@ -151,11 +153,23 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
     },
   };
 
+  // The Date header by the sandbox clock, made once per second (it has no finer precision).
+  let dateSecond = NaN;
+  let dateText = '';
+  const httpDate = (ms: number): string => {
+    const second = Math.floor(ms / 1000);
+    if (second !== dateSecond) {
+      dateSecond = second;
+      dateText = new Date(ms).toUTCString();
+    }
+    return dateText;
+  };
+
   const listener = (req: IncomingMessage, res: ServerResponse): void => {
     const started = performance.now();
     const traceId = traceIdFrom(req.headers.traceparent);
     res.sendDate = false;
-    res.setHeader('Date', new Date(clock.now()).toUTCString());
+    res.setHeader('Date', httpDate(clock.now()));
     res.setHeader('X-Trace-ID', traceId);
     let url: URL;
     try {

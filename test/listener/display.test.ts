@@ -4,7 +4,7 @@ import type { InboxEntry } from '../../src/core/journal/inbox.js';
 import type { IO } from '../../src/core/io/io.js';
 import { createDisplay, markWarning } from '../../src/listener/display.js';
 import { safeJson } from '../../src/core/output/printable.js';
-import { isCodeField, redactCodes } from '../../src/listener/redact.js';
+import { codeFieldsIn, isCodeField, redactCodes } from '../../src/listener/redact.js';
 import { documentDelivered, hexEventId } from './deliveries.js';
 
 /** An IO whose streams record what is written, synchronously. */
@@ -102,6 +102,18 @@ describe('code-like field names', () => {
     const r = redactCodes(value);
     expect(JSON.stringify(r.value)).toBe('{"__proto__":{"code":"[redacted]"},"a":1}');
     expect(r.found).toEqual(['__proto__.code']);
+  });
+
+  it('finds the same code fields without copying as redacting does', () => {
+    const values = [
+      { event: 'order.delivered', data: { order_id: 'ord_1', vouchers: [{ code: 'X', pin: null }, { voucher_code: 'Y', currency_code: 'USD' }], nested: { redemptionCode: { deep: 1 } } } },
+      JSON.parse('{"__proto__":{"code":"LEAK"},"a":[[{"card_number":"4"}]]}'),
+      { data: {} },
+    ];
+    for (const v of values) expect(codeFieldsIn(v)).toEqual(redactCodes(v).found);
+    expect(codeFieldsIn(values[0])).toEqual(['data.vouchers.0.code', 'data.vouchers.1.voucher_code', 'data.nested.redemptionCode']);
+    // Asked twice (the second answer remembered), a name gets the same answer.
+    expect([isCodeField('pin_code'), isCodeField('pin_code'), isCodeField('country_code'), isCodeField('country_code')]).toEqual([true, true, false, false]);
   });
 
   it('safeJson parses back to the same value', () => {

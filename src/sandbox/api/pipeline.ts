@@ -82,8 +82,9 @@ export async function handleApiRequest(svc: ApiServices, req: IncomingMessage, r
     // HEAD is answered as GET without a body (node:http leaves the body out by itself).
     const match = matchEndpoint(method === 'HEAD' ? 'GET' : method, relPath);
     const serves = (e: Endpoint) => rt.dialect.serves(e, rt.config);
-    const allow = allowedMethods(relPath, serves);
-    if (!match || allow.length === 0 || ('endpoint' in match && !serves(match.endpoint))) {
+    // The methods of the path are needed only to refuse it (404, or 405 with Allow).
+    const allow = match && 'endpoint' in match && serves(match.endpoint) ? [] : allowedMethods(relPath, serves);
+    if (!match || ('endpoint' in match ? !serves(match.endpoint) : allow.length === 0)) {
       throw new SandboxHttpError('NOT_FOUND', `No endpoint at ${method} /api/v1${relPath}; see the endpoint list in the API document`);
     }
     if ('methodNotAllowed' in match) {

@@ -31,14 +31,35 @@ export function normaliseAddress(address: string): { address: string; family: 'i
   return { address, family: isIP(address) === 6 ? 'ipv6' : 'ipv4' };
 }
 
-export function addressAllowed(address: string | undefined, allowlist: readonly string[]): boolean {
-  if (!address) return false;
-  const list = new BlockList();
+/** Block lists built from allowlists, by their entries (a key's allowlist is checked on every request). */
+const built = new Map<string, BlockList>();
+const MAX_BUILT = 256;
+
+function blockListOf(allowlist: readonly string[]): BlockList {
+  const id = allowlist.join('\n');
+  let list = built.get(id);
+  if (list) return list;
+  list = new BlockList();
   for (const entry of allowlist) {
     const c = parseCidr(entry);
     if (c) list.addSubnet(c.address, c.prefix, c.family);
   }
+  if (built.size >= MAX_BUILT) built.clear();
+  built.set(id, list);
+  return list;
+}
+
+/** Results by allowlist and address: the same client asks again and again. */
+const answers = new Map<string, boolean>();
+
+export function addressAllowed(address: string | undefined, allowlist: readonly string[]): boolean {
+  if (!address) return false;
+  const id = `${address}\n${allowlist.join('\n')}`;
+  const known = answers.get(id);
+  if (known !== undefined) return known;
   const src = normaliseAddress(address);
-  if (isIP(src.address) === 0) return false;
-  return list.check(src.address, src.family);
+  const allowed = isIP(src.address) !== 0 && blockListOf(allowlist).check(src.address, src.family);
+  if (answers.size >= MAX_BUILT) answers.clear();
+  answers.set(id, allowed);
+  return allowed;
 }

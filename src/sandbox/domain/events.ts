@@ -58,6 +58,7 @@ export function queueDelivery(rt: Runtime, event: EventRecord): string | undefin
     next_attempt_at: now,
     created_at: now,
   };
+  rt.attemptSet(rt.state.deliveries[id]!);
   return id;
 }
 

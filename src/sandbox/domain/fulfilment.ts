@@ -36,12 +36,14 @@ function partnerOf(rt: Runtime, o: OrderRecord): PartnerRecord {
 /** Schedule the first fulfilment step of an accepted cache-miss order. */
 export function scheduleProcessing(rt: Runtime, o: OrderRecord): void {
   o.next_step = { kind: 'process', at: rt.clock.now() + scaledDelay(rt, PROCESS_DELAY_MS) };
+  rt.stepSet(o);
 }
 
 export function startProcessing(rt: Runtime, o: OrderRecord): void {
   setStatus(rt, o, 'PROCESSING', 'allocation in progress at the vendor');
   emit(rt, o.partner_id, 'order.processing', rt.dialect.payloads.processing(o), o.order_id);
   o.next_step = { kind: 'complete', at: rt.clock.now() + scaledDelay(rt, COMPLETE_DELAY_MS) };
+  rt.stepSet(o);
 }
 
 /** Which vouchers the vendor fails, by the products' sandbox behaviour. */

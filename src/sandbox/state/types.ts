@@ -115,6 +115,7 @@ export interface OrderRecord {
   timeline: TimelineRecord[];
   /** `held` while waiting at the admin gate, then the gate's outcome; null for an order that was never gated. */
   gate: OrderGate | null;
+  /** Set it, then call `rt.stepSet(order)`: the scheduler finds due steps through that. */
   next_step: OrderStep | null;
 }
 
@@ -186,6 +187,7 @@ export interface DeliveryRecord {
   status: 'pending' | 'succeeded' | 'failed';
   attempts: DeliveryAttempt[];
   first_attempt_at: number | null;
+  /** Set it, then call `rt.attemptSet(delivery)`: the scheduler finds due attempts through that. */
   next_attempt_at: number | null;
   created_at: number;
 }

@@ -8,7 +8,7 @@ import { createTransport, type Transport } from '../../core/http/undici.js';
 import { signWebhook, WEBHOOK_HEADERS } from '../../core/signer/webhook.js';
 import { envelopeOf } from '../domain/events.js';
 import type { Runtime } from '../runtime.js';
-import type { DeliveryRecord, WebhookRecord } from '../state/types.js';
+import type { DeliveryRecord, EventRecord, WebhookRecord } from '../state/types.js';
 import { retryDelay, RETRY_WINDOW_MS } from './backoff.js';
 
 export function activeSecrets(hook: WebhookRecord, now: number): string[] {
@@ -21,9 +21,31 @@ export class DeliveryDispatcher {
   private transport: Promise<Transport> | undefined;
   private readonly timeoutMs: number;
   private closed = false;
+  /** Events by id (the first of an id, as a search from the start finds it), for the state's event list. */
+  private readonly events = new Map<string, EventRecord>();
+  private indexed: EventRecord[] | undefined;
+  private indexedCount = 0;
 
   constructor(private readonly rt: () => Runtime) {
     this.timeoutMs = rt().config.webhookTimeoutMs;
+  }
+
+  /**
+   * The event of a delivery without searching every event: events are only appended, so
+   * the index catches up with the new ones; a replaced list (reset) is indexed afresh.
+   */
+  private eventOf(id: string): EventRecord | undefined {
+    const list = this.rt().state.events;
+    if (list !== this.indexed) {
+      this.events.clear();
+      this.indexed = list;
+      this.indexedCount = 0;
+    }
+    for (; this.indexedCount < list.length; this.indexedCount++) {
+      const e = list[this.indexedCount]!;
+      if (!this.events.has(e.event_id)) this.events.set(e.event_id, e);
+    }
+    return this.events.get(id);
   }
 
   isInFlight(id: string): boolean {
@@ -34,7 +56,7 @@ export class DeliveryDispatcher {
   attempt(d: DeliveryRecord): void {
     if (this.closed || this.inFlight.has(d.delivery_id)) return;
     const rt = this.rt();
-    const event = rt.state.events.find((e) => e.event_id === d.event_id);
+    const event = this.eventOf(d.event_id);
     const hook = rt.state.webhooks[d.partner_id];
     const now = rt.clock.now();
     if (!event || !hook || hook.webhook_id !== d.webhook_id) {
@@ -106,6 +128,7 @@ export class DeliveryDispatcher {
         d.next_attempt_at = null;
       } else {
         d.next_attempt_at = next;
+        rt.attemptSet(d);
       }
     }
     rt.changed();
