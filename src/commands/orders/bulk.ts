@@ -15,7 +15,7 @@ import { configLocation } from '../../core/config/location.js';
 import { CliError, UsageError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { err } from '../../core/io/io.js';
-import { keepYoungGenerationSmall } from '../../core/io/runtime.js';
+import { keepHeapSmall } from '../../core/io/runtime.js';
 import { BatchLock, BatchLocked } from '../../core/journal/batch-lock.js';
 import { appendSuperseded, batchIdOf, batchTarget, BulkJournal, isBatchId, journalPath, rowCount, rowOutcome, type BatchHeader, type BatchState, type BulkRow, type KeyRecord, type ResultRecord } from '../../core/journal/bulk.js';
 import { batchesSharing, batchOfFile, Carry, duplicateReferences, liveBatches, ReferenceIndex, unmatchedEdit, unmatchedEditError } from './bulk-identity.js';
@@ -177,7 +177,7 @@ function describeTotals(totals: Map<string, number>): string {
 export async function run(f: Factory, flags: CreateFlags): Promise<void> {
   const { io } = f;
   const o = buildBulk(f, flags);
-  keepYoungGenerationSmall();
+  keepHeapSmall();
   let input: Input | undefined;
   if (o.from !== undefined) {
     input = await scanInput(f, o.from);
