@@ -154,10 +154,15 @@ export async function sandboxAdmin(sb, method, path, body) {
   return res.json();
 }
 
-/** The environment of a CLI run against `sb` with its own config folder (no colour). */
+/**
+ * The environment of a CLI run against `sb` with its own config folder (no colour), its
+ * own pacing set to the sandbox's lifted limits (`extra` may set others).
+ */
 export function cliEnv(sb, configDir, extra = {}) {
   return {
     ...process.env,
+    VOUCHERS_LIMITS_ORDERS_PER_MINUTE: String(LIFTED_LIMITS.ordersPerMinute),
+    VOUCHERS_LIMITS_GENERAL_PER_HOUR: String(LIFTED_LIMITS.generalPerHour),
     VOUCHERS_CONFIG_DIR: configDir,
     VOUCHERS_BASE_URL: sb.baseUrl,
     VOUCHERS_API_KEY: sb.apiKey,
