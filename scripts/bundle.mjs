@@ -2,26 +2,33 @@
  * Bundles the CLI into dist/cli/ for start-up speed (tsc still writes dist/ for the library
  * entry and its types):
  *
- *   dist/cli/vouchers.cjs  every module the CLI runs, packages included, in one script.
- *                          `await import()` stays lazy: a lazily imported module is
- *                          evaluated only when first imported, so a verb still runs only
- *                          what it uses.
- *   dist/cli/vouchers.cjs.map  its source map, used by --debug for stack traces.
- *   dist/cli/launch.cjs    the entry bin/vouchers.js requires (src/launch.ts): it runs the
- *                          bundle through V8's code cache.
+ *   dist/cli/main.cjs         the CLI's entry chunk: main(), commander's root and the registry.
+ *   dist/cli/<name>-<hash>.cjs  the other chunks, one for each lazily imported part (a command
+ *                             group, certify, the sandbox, the listener, undici, zod…) and one
+ *                             for each set of modules such parts share. A command loads only
+ *                             the chunks it uses.
+ *   dist/cli/*.cjs.map        their source maps, used by --debug for stack traces.
+ *   dist/cli/launch.cjs       the entry bin/vouchers.js requires (src/launch.ts): it loads
+ *                             main.cjs through the runtime's compile cache (Node >= 22.1) or
+ *                             through V8's code cache (Node 20).
  *
- * One script rather than ES-module chunks because Node 20 can cache the compiled code of a
- * script (vm.Script) but not of an ES module; loading the ~300 modules one by one (zod alone
- * is ~100 files, undici ~80) costs more than a one-shot command's own work.
+ * Two passes: esbuild splits code only in ES-module output, so the first pass bundles
+ * src/main.ts into ES-module chunks (in memory, with source maps), and the second turns each
+ * chunk into a CommonJS script (`import` → `require`, `import()` → a lazy `require`),
+ * keeping the other chunks external and chaining the source maps. CommonJS because Node 20
+ * can cache the compiled code of a script (vm.Script) but not of an ES module, and Node's
+ * ES-module loader costs several milliseconds of every command.
  */
 import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const outdir = `${root}dist/cli`;
-const BUNDLE = 'vouchers.cjs';
+const ENTRY = 'main.cjs';
 
 /**
  * Modules that packages load eagerly but this CLI almost never uses, replaced by stand-ins
@@ -68,32 +75,64 @@ const common = {
   logLevel: 'warning',
 };
 
-await build({
-  ...common,
-  entryPoints: ['src/main.ts'],
-  outfile: `${outdir}/${BUNDLE}`,
-  define: { 'import.meta.url': '__vouchersModuleUrl' },
-  // Strict first (a directive counts only at the very top), as the ES modules were.
-  banner: { js: "'use strict';var __vouchersModuleUrl = require('node:url').pathToFileURL(__filename).href;" },
-  // For --debug: stack traces name src/ files and lines (src/launch.ts). Without the sources'
-  // text, which the stack traces do not need.
-  sourcemap: 'linked',
-  sourcesContent: false,
-  plugins: [lazy],
-});
+// Pass 1: ES-module chunks, split at every `await import()`.
+const esm = mkdtempSync(join(tmpdir(), 'vouchers-bundle-'));
+try {
+  await build({
+    ...common,
+    entryPoints: { main: 'src/main.ts' },
+    outdir: esm,
+    format: 'esm',
+    splitting: true,
+    chunkNames: '[name]-[hash]',
+    outExtension: { '.js': '.cjs' },
+    define: { 'import.meta.url': '__vouchersModuleUrl' },
+    // For --debug: stack traces name src/ files and lines (src/launch.ts). Without the sources'
+    // text, which the stack traces do not need.
+    sourcemap: 'linked',
+    sourcesContent: false,
+    plugins: [lazy],
+  });
+  // Pass 2: each chunk as a CommonJS script; the other chunks stay external (`./name.cjs`).
+  await build({
+    ...common,
+    entryPoints: readdirSync(esm).filter((f) => f.endsWith('.cjs')).map((f) => join(esm, f)),
+    outdir,
+    outbase: esm,
+    outExtension: { '.js': '.cjs' },
+    format: 'cjs',
+    external: ['./*'],
+    supported: { 'dynamic-import': false },
+    // Strict first (a directive counts only at the very top), as the ES modules were.
+    banner: { js: "'use strict';var __vouchersModuleUrl=require('node:url').pathToFileURL(__filename).href;" },
+    sourcemap: 'linked',
+    sourcesContent: false,
+  });
+} finally {
+  rmSync(esm, { recursive: true, force: true });
+}
 
-const bundle = readFileSync(`${outdir}/${BUNDLE}`);
-if (!bundle.subarray(0, 13).equals(Buffer.from("'use strict';"))) throw new Error(`${BUNDLE} does not start with 'use strict'`);
-const nonAscii = bundle.findIndex((byte) => byte > 0x7f);
-if (nonAscii !== -1) throw new Error(`${BUNDLE} has a non-ASCII byte at offset ${nonAscii}: the launcher reads it as latin1`);
-if (/[^\w$.]import\(/.test(bundle.toString('latin1'))) throw new Error(`${BUNDLE} has a dynamic import() left: the launcher runs it as a script, without a module loader`);
+const chunks = readdirSync(outdir).filter((f) => f.endsWith('.cjs')).sort();
+if (!chunks.includes(ENTRY)) throw new Error(`the bundle has no ${ENTRY}`);
+const hash = createHash('sha256');
+for (const name of chunks) {
+  const chunk = readFileSync(`${outdir}/${name}`);
+  hash.update(name).update(chunk);
+  if (!chunk.subarray(0, 13).equals(Buffer.from("'use strict';"))) throw new Error(`${name} does not start with 'use strict'`);
+  const nonAscii = chunk.findIndex((byte) => byte > 0x7f);
+  if (nonAscii !== -1) throw new Error(`${name} has a non-ASCII byte at offset ${nonAscii}: the launcher reads it as latin1`);
+  if (/[^\w$.]import\(/.test(chunk.toString('latin1'))) throw new Error(`${name} has a dynamic import() left: the launcher runs it as a script, without a module loader`);
+  for (const m of chunk.toString('latin1').matchAll(/require\("(\.[^"]*)"\)/g)) {
+    if (!/^\.\/[\w-]+\.cjs$/.test(m[1]) || !chunks.includes(m[1].slice(2))) throw new Error(`${name} requires ${m[1]}, which is not a chunk of this build`);
+  }
+}
 
 await build({
   ...common,
   entryPoints: ['src/launch.ts'],
   outfile: `${outdir}/launch.cjs`,
   define: {
-    VOUCHERS_BUNDLE_FILE: JSON.stringify(BUNDLE),
-    VOUCHERS_BUNDLE_HASH: JSON.stringify(createHash('sha256').update(bundle).digest('hex').slice(0, 16)),
+    VOUCHERS_ENTRY_FILE: JSON.stringify(ENTRY),
+    VOUCHERS_BUILD_HASH: JSON.stringify(hash.digest('hex').slice(0, 16)),
   },
 });

@@ -1,34 +1,42 @@
 /**
- * The CLI's entry: bin/vouchers.js requires the built dist/cli/launch.cjs, which runs the
- * bundled CLI (dist/cli/vouchers.cjs, built by scripts/bundle.mjs) through V8's code cache.
+ * The CLI's entry: bin/vouchers.js requires the built dist/cli/launch.cjs, which loads the
+ * CLI's entry chunk (dist/cli/main-<hash>.cjs, built by scripts/bundle.mjs). The CLI is
+ * split in chunks, CommonJS scripts that require each other: a command loads only the
+ * chunks it uses (certify, the sandbox, the listener, XML and the rest stay on disk).
  *
- * Why: a one-shot command spends more time making V8 parse and compile the CLI than running
- * it. Node 22 caches compiled code (`module.enableCompileCache()`); Node 20 has no such
- * switch, but `vm.Script` takes and produces the same V8 code cache. The first run compiles
- * as usual and, at exit, writes what it compiled to a per-user cache folder; later runs
- * start from it. A cache V8 does not accept (its checksum, Node version or V8 flags differ)
- * is rewritten; a bundle that changed has another file name, because the name carries the
- * bundle's hash (and a hash of the Node options, which set V8 flags).
+ * A one-shot command spends more time making V8 parse and compile the CLI than running it,
+ * so compiled code is cached per user. `vm.Script` takes and produces V8's code cache: the
+ * chunks run through it here, and, at exit, the code of the chunks this run compiled is
+ * written to one cache file per build (see readCacheEntries), which later runs start from.
+ * A cache V8 does not accept (its checksum, Node version or V8 flags differ) is rewritten;
+ * another build has another file name, because the name carries the build's hash (and a
+ * hash of the Node options, which set V8 flags).
+ *
+ * On every Node, 22 and 24 included: Node's own compile cache (`module.enableCompileCache()`,
+ * 22.1 and later) was measured slower for this CLI (docs/performance.md): it caches what a
+ * module compiles when it loads, while this cache is made at exit and so also holds the
+ * functions the command compiled while it ran.
  *
  * `VOUCHERS_COMPILE_CACHE=0` turns the cache off; `VOUCHERS_COMPILE_CACHE=<folder>` moves it.
+ * Either way the folder must be this user's alone, or it is not used.
  *
  * Built as CommonJS on purpose (bin/package.json makes the shim CommonJS too): an ES-module
  * entry loads Node's ES-module loader, about 7 ms of every command.
  */
 import { closeSync, constants, fstatSync, futimesSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { basename, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 import { makeDirSync } from './core/io/make-dir.js';
 import { asksVersionOnly, VERSION } from './version.js';
 
-/** Set by scripts/bundle.mjs: the bundle's file name and a hash of its bytes. */
-declare const VOUCHERS_BUNDLE_FILE: string;
-declare const VOUCHERS_BUNDLE_HASH: string;
+/** Set by scripts/bundle.mjs: the entry chunk's file name and a hash of every chunk's bytes. */
+declare const VOUCHERS_ENTRY_FILE: string;
+declare const VOUCHERS_BUILD_HASH: string;
 
 type Main = (proc: NodeJS.Process) => Promise<void>;
-type BundleFunction = (exports: object, req: NodeJS.Require, module: { exports: object }, filename: string, dirname: string) => void;
+type ChunkFunction = (exports: object, req: (id: string) => unknown, module: { exports: object }, filename: string, dirname: string) => void;
 
 const DAY_MS = 24 * 3600 * 1000;
 /** Cache files not used for this long are removed when a new one is written. */
@@ -117,36 +125,93 @@ function writeCache(dir: string, file: string, data: Buffer): void {
   }
 }
 
-function loadBundle(): { main: Main } {
-  const bundleFile = join(__dirname, VOUCHERS_BUNDLE_FILE);
-  // undici's HTTP parser is WebAssembly: V8's baseline tier is enough for it, and V8 then
-  // does not wait at exit for background optimisation (see src/core/http/undici.ts). Set
-  // before compiling: V8 accepts a code cache only under the flags it was made with.
-  setFlagsFromString('--liftoff-only');
-  const dir = cacheDirectory(process.env);
-  const cache = dir === undefined ? undefined : { dir, file: join(dir, `${VOUCHERS_BUNDLE_HASH}-${process.version}-${process.arch}${optionsTag()}.cache`) };
-  const cachedData = cache && trustedDirectory(cache.dir) ? readCache(cache.file) : undefined;
-  // The bundle is ASCII (checked when it is built): latin1 is the cheapest exact decoding.
-  const source = readFileSync(bundleFile, 'latin1');
-  // The same wrapper as Node's for a CommonJS module; the bundle starts with 'use strict'.
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-    filename: bundleFile,
-    ...(cachedData ? { cachedData } : {}),
-  });
-  const module = { exports: {} as { main?: Main } };
-  (script.runInThisContext() as BundleFunction).call(module.exports, module.exports, require, module, bundleFile, __dirname);
-  if (cache && (!cachedData || script.cachedDataRejected)) {
-    // At exit, so that the cache holds every function this run compiled, not only the top level.
+/**
+ * The cache file of one build: the V8 code cache of each chunk a run compiled, as
+ * `u32 count`, then per chunk `u16 name length, name (latin1), u32 size, cache bytes`
+ * (little-endian). One file, read in one go, written whole.
+ */
+function readCacheEntries(data: Buffer | undefined): Map<string, Buffer> {
+  const entries = new Map<string, Buffer>();
+  if (!data || data.length < 4) return entries;
+  try {
+    const count = data.readUInt32LE(0);
+    let at = 4;
+    for (let i = 0; i < count; i++) {
+      const nameLength = data.readUInt16LE(at);
+      const name = data.toString('latin1', at + 2, at + 2 + nameLength);
+      at += 2 + nameLength;
+      const size = data.readUInt32LE(at);
+      if (at + 4 + size > data.length) return new Map();
+      entries.set(name, data.subarray(at + 4, at + 4 + size));
+      at += 4 + size;
+    }
+    return at === data.length ? entries : new Map();
+  } catch {
+    return new Map(); // not a file this launcher wrote: compiled afresh and rewritten
+  }
+}
+
+function cacheFileData(entries: Map<string, Buffer>): Buffer {
+  const parts: Buffer[] = [Buffer.alloc(4)];
+  parts[0]!.writeUInt32LE(entries.size, 0);
+  for (const [name, data] of entries) {
+    const head = Buffer.alloc(6 + name.length);
+    head.writeUInt16LE(name.length, 0);
+    head.write(name, 2, 'latin1');
+    head.writeUInt32LE(data.length, 2 + name.length);
+    parts.push(head, data);
+  }
+  return Buffer.concat(parts);
+}
+
+/**
+ * Run the entry chunk, and each chunk it requires, as vm.Scripts with their code from the
+ * cache file; at exit, write the file again if this run compiled a chunk afresh.
+ */
+function loadThroughCodeCache(dir: string | undefined): { main: Main } {
+  const cache = dir === undefined ? undefined : { dir, file: join(dir, `${VOUCHERS_BUILD_HASH}-${process.version}-${process.arch}${optionsTag()}.cache`) };
+  const cached = readCacheEntries(cache && trustedDirectory(cache.dir) ? readCache(cache.file) : undefined);
+  const modules = new Map<string, { exports: object }>();
+  const scripts = new Map<string, Script>();
+  let compiled = false;
+  const load = (file: string): object => {
+    const known = modules.get(file);
+    if (known) return known.exports;
+    const name = basename(file);
+    const cachedData = cached.get(name);
+    // The chunks are ASCII (checked when they are built): latin1 is the cheapest exact decoding.
+    const source = readFileSync(file, 'latin1');
+    // The same wrapper as Node's for a CommonJS module; each chunk starts with 'use strict'.
+    const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+      filename: file,
+      ...(cachedData ? { cachedData } : {}),
+    });
+    if (!cachedData || script.cachedDataRejected) {
+      compiled = true;
+      cached.delete(name);
+      scripts.set(name, script);
+    }
+    const module = { exports: {} };
+    modules.set(file, module);
+    const chunkRequire = (id: string): unknown => (id.startsWith('./') ? load(join(__dirname, id.slice(2))) : require(id));
+    (script.runInThisContext() as ChunkFunction).call(module.exports, module.exports, chunkRequire, module, file, __dirname);
+    return module.exports;
+  };
+  const { main } = load(join(__dirname, VOUCHERS_ENTRY_FILE)) as { main?: Main };
+  if (cache) {
+    // At exit, so that the cache holds every function this run compiled, not only the top
+    // level, and every chunk it loaded later.
     process.once('exit', () => {
+      if (!compiled) return;
       try {
-        writeCache(cache.dir, cache.file, script.createCachedData());
+        for (const [name, script] of scripts) cached.set(name, script.createCachedData());
+        writeCache(cache.dir, cache.file, cacheFileData(cached));
       } catch {
         // never let the cache change how the command ends
       }
     });
   }
-  const { main } = module.exports;
-  if (typeof main !== 'function') throw new Error(`${bundleFile} does not export main: rebuild with npm run build`);
+  if (typeof main !== 'function') throw new Error(`${VOUCHERS_ENTRY_FILE} does not export main: rebuild with npm run build`);
   return { main };
 }
 
@@ -159,11 +224,16 @@ export function main(proc: NodeJS.Process): Promise<void> {
     proc.stdout.write(VERSION + '\n');
     return Promise.resolve();
   }
+  const entry = join(__dirname, VOUCHERS_ENTRY_FILE);
   if (args.includes('--debug')) {
-    // Stack traces through the bundle's source map, naming src/ files and lines: Node maps
+    // Stack traces through the chunks' source maps, naming src/ files and lines: Node maps
     // them for modules it loads itself, so this path does without the code cache.
     process.setSourceMapsEnabled(true);
-    return (require(join(__dirname, VOUCHERS_BUNDLE_FILE)) as { main: Main }).main(proc);
+    return (require(entry) as { main: Main }).main(proc);
   }
-  return loadBundle().main(proc);
+  // undici's HTTP parser is WebAssembly: V8's baseline tier is enough for it, and V8 then
+  // does not wait at exit for background optimisation (see src/core/http/undici.ts). Set
+  // before compiling: V8 accepts a code cache only under the flags it was made with.
+  setFlagsFromString('--liftoff-only');
+  return loadThroughCodeCache(cacheDirectory(process.env)).main(proc);
 }

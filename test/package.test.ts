@@ -1,6 +1,6 @@
 /** What `npm pack` ships: only what the installed CLI and library need. */
 import { execFileSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -25,13 +25,54 @@ function libraryFiles(): string[] {
   return [...seen].map((f) => relative(ROOT, f)).sort();
 }
 
+/** The CLI's chunks: the launcher, the entry chunk and the lazily loaded ones, each chunk with its source map. */
+function cliFiles(): string[] {
+  const names = readdirSync(join(ROOT, 'dist/cli'));
+  const chunks = names.filter((n) => n.endsWith('.cjs') && n !== 'launch.cjs');
+  expect(chunks).toContain('main.cjs');
+  expect(chunks.length).toBeGreaterThan(10); // split: certify, the sandbox and the listener load apart
+  expect(names.sort()).toEqual(['launch.cjs', ...chunks, ...chunks.map((c) => `${c}.map`)].sort());
+  return names.map((n) => `dist/cli/${n}`);
+}
+
 describe('npm pack', () => {
-  it('ships the bin shim, the CLI bundle, the library with its types, package.json and README.md: nothing else', () => {
+  it('ships the bin shim, the CLI chunks, the library with its types, package.json and README.md: nothing else', () => {
     const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
     const files = (JSON.parse(out) as PackResult[])[0]!.files.map((f) => f.path).sort();
     const library = libraryFiles();
     expect(library).toContain('dist/core/signer/webhook.js');
     expect(library).toContain('dist/contract/events.d.ts');
-    expect(files).toEqual(['README.md', 'bin/package.json', 'bin/vouchers.js', 'dist/cli/launch.cjs', 'dist/cli/vouchers.cjs', 'dist/cli/vouchers.cjs.map', ...library, 'package.json'].sort());
+    expect(files).toEqual(['README.md', 'bin/package.json', 'bin/vouchers.js', ...cliFiles(), ...library, 'package.json'].sort());
+  });
+});
+
+describe('the CLI chunks', () => {
+  const dir = join(ROOT, 'dist/cli');
+  /** The chunks a chunk requires, followed through the whole graph from `from`. */
+  function reachable(from: string, lazyToo: boolean): Set<string> {
+    const seen = new Set<string>();
+    const visit = (name: string) => {
+      if (seen.has(name)) return;
+      seen.add(name);
+      const text = readFileSync(join(dir, name), 'latin1');
+      // A lazy require (from an `await import()`) sits in a function: `.then(() => …require(…))`.
+      for (const m of text.matchAll(/(\.then\(\(\)=>[\w$]*\(?)?require\("\.\/([\w-]+\.cjs)"\)/g)) if (lazyToo || !m[1]) visit(m[2]!);
+    };
+    visit(from);
+    return seen;
+  }
+  const sources = (names: Set<string>) => [...names].flatMap((n) => (JSON.parse(readFileSync(join(dir, `${n}.map`), 'utf8')) as { sources: string[] }).sources);
+
+  it('load neither certify, the sandbox, the listener nor the XML parser on the common path', () => {
+    const common = sources(reachable('main.cjs', false));
+    expect(common.some((s) => s.includes('src/main.ts'))).toBe(true);
+    for (const heavy of ['src/certify/', 'src/sandbox/', 'src/listener/', 'fast-xml-parser', 'undici', 'zod']) {
+      expect(common.filter((s) => s.includes(heavy)), heavy).toEqual([]);
+    }
+    // …all of which are in the build, behind a lazy require.
+    const all = sources(reachable('main.cjs', true));
+    for (const heavy of ['src/certify/', 'src/sandbox/', 'src/listener/', 'fast-xml-parser', 'undici', 'zod']) {
+      expect(all.some((s) => s.includes(heavy)), heavy).toBe(true);
+    }
   });
 });
