@@ -12,7 +12,7 @@
  * rows lack references, at a path an earlier batch has sent rows from, is refused (its rows
  * cannot be matched, so they could be ordered twice) unless --new-batch says so.
  *
- * References are compared through a 52-bit digest kept in a sorted array (8 bytes a row),
+ * References are compared through a 32-bit digest kept in a sorted array (4 bytes a row),
  * every match confirmed on the text itself, so a million-row file is checked in flat memory.
  */
 import { createHash } from 'node:crypto';
@@ -20,21 +20,20 @@ import { existsSync } from 'node:fs';
 import { UsageError } from '../../core/errors/index.js';
 import { batchReferences, journalPath, listBatches, rowDigest, rowOutcome, type BatchState, type BulkRow, type KeyRecord, type ResultRecord, type RowOutcome } from '../../core/journal/bulk.js';
 
-/** A reference's 52-bit digest, exact in a double. */
+/** A reference's 32-bit digest: equal references have equal digests; a match is confirmed on the text. */
 export function referenceHash(ref: string): number {
-  const d = createHash('sha1').update(ref).digest();
-  return d.readUIntBE(0, 6) * 16 + ((d[6] as number) >> 4);
+  return createHash('sha1').update(ref).digest().readUInt32BE(0);
 }
 
-/** The references of a file as sorted digests: membership in O(log n), 8 bytes a row. */
+/** The references of a file as sorted digests: membership in O(log n), 4 bytes a row. */
 export class ReferenceIndex {
-  private hashes = new Float64Array(1024);
+  private hashes = new Uint32Array(1024);
   private n = 0;
   private sorted = true;
 
   add(ref: string): void {
     if (this.n === this.hashes.length) {
-      const grown = new Float64Array(this.hashes.length * 2);
+      const grown = new Uint32Array(this.hashes.length * 2);
       grown.set(this.hashes);
       this.hashes = grown;
     }
@@ -46,7 +45,7 @@ export class ReferenceIndex {
     return this.n;
   }
 
-  private view(): Float64Array {
+  private view(): Uint32Array {
     const v = this.hashes.subarray(0, this.n);
     if (!this.sorted) { v.sort(); this.sorted = true; }
     return v;

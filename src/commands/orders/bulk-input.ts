@@ -327,7 +327,7 @@ export async function* scanFile(path: string, name: string, digest: FileDigest =
   const scanner = new RowScanner(name);
   let bytes = 0;
   const out: ScannedItem[] = [];
-  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {
+  for await (const chunk of createReadStream(path, { highWaterMark: 64 * 1024 })) {
     const buf = chunk as Buffer;
     hash.update(buf);
     bytes += buf.length;

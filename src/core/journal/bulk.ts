@@ -367,7 +367,7 @@ export function parseJournal(text: string, path: string, full = true): BatchStat
 export async function* fileLines(path: string): AsyncGenerator<{ text: string; offset: number }> {
   let carry: Buffer | undefined;
   let offset = 0;
-  for await (const chunk of createReadStream(path, { highWaterMark: 256 * 1024 })) {
+  for await (const chunk of createReadStream(path, { highWaterMark: 64 * 1024 })) {
     let buf = chunk as Buffer;
     if (carry) { buf = Buffer.concat([carry, buf]); carry = undefined; }
     let start = 0;
