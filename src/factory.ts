@@ -4,7 +4,7 @@
  */
 import { join } from 'node:path';
 import type { ConfigStore, ResolvedProfile } from './core/config/types.js';
-import { systemClock, type Clock } from './core/time/clock.js';
+import { clockFromEnv, systemClock, type Clock } from './core/time/clock.js';
 import type { ApiClient } from './core/http/types.js';
 import type { IO } from './core/io/io.js';
 import type { RequestLog } from './core/journal/types.js';
@@ -75,7 +75,8 @@ export interface FactoryOverrides {
 }
 
 export function createFactory(io: IO, globals: () => GlobalOptions, overrides: FactoryOverrides = {}): Factory {
-  const clock = overrides.clock ?? systemClock;
+  // VOUCHERS_CLOCK_SCALE: benchmarks only (core/time/clock.ts).
+  const clock = overrides.clock ?? clockFromEnv(io.env);
   const ids = overrides.ids ?? systemIds;
   let client: ApiClient | undefined;
 

@@ -32,7 +32,7 @@ import type { CreateFlags } from './create.js';
 import { parseCount } from './order-input.js';
 import { checkFunds, itemProblem, lookupProducts, walletsByCurrency } from './preflight.js';
 
-export const DEFAULT_CONCURRENCY = 4;
+export const DEFAULT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 32;
 
 const SINGLE_ONLY = ['product', 'denomination', 'quantity', 'currency', 'reference', 'idempotencyKey', 'wait', 'reveal', 'codesOut'] as const;

@@ -369,17 +369,21 @@ export interface ProfileClientDeps {
 }
 
 /**
- * The run's notices of long waits. Pacing waits of a few seconds come one per request in a
- * long bulk run: those are said at most every 30 s (a wait of 5 s or more always is), so a
- * CI log shows the run is alive without a line per row. Retry waits are always said.
+ * The run's notices of long waits. In a bulk run every request in flight waits for the same
+ * next window: a wait that ends no later than one already said is not said again. Short
+ * pacing waits are said at most every 30 s (a wait of 5 s or more always is, unless said),
+ * so a CI log shows the run is alive without a line per row. Retry waits are always said.
  */
 function paceNotices(deps: ProfileClientDeps): NonNullable<ClientOptions['notice']> {
   let lastPace = -Infinity;
+  let saidUntil = -Infinity;
   return (message, code, waitMs) => {
     if (code === 'RATE_LIMIT_WAIT') {
       const now = deps.clock.now();
+      if (now + waitMs <= saidUntil + NOTICE_FROM_MS) return;
       if (waitMs < 5_000 && now - lastPace < 30_000) return;
       lastPace = now;
+      saidUntil = now + waitMs;
     }
     writeNotice(deps.io, { format: deps.globals.json ? 'json' : 'table' }, code, message);
   };

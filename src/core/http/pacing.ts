@@ -1,15 +1,27 @@
 /**
  * Client-side pacing per rate-limit class, so a bulk run stays under the server's limits
- * instead of provoking 429s. One token bucket per class, shared by every request of one
- * client. A bucket of capacity B refilled at (limit − B) per window never lets more than
- * `limit` requests through in any window, whatever the server's window alignment.
- * The server's RateLimit-Remaining/RateLimit-Reset headers slow it further when another
- * process has used part of the budget.
+ * instead of provoking 429s, while using all of them. Per class, the window (a minute for
+ * `orders`, an hour for `general`) is cut into CELLS cells, and each request is counted in
+ * the cell of the time it may be sent. A request goes into the first cell (from now, and
+ * never before a cell already holding a request: callers queue in order) where the last
+ * SPAN cells, it included, hold fewer than the limit. SPAN is the window plus two cells:
+ * any span of one window and a little more (a request arrives a moment after its slot)
+ * touches at most SPAN cells, so no window of the server, however aligned, fixed or
+ * sliding, ever sees more than the limit. That lets the whole limit through at once and
+ * then the whole limit again SPAN cells later: about CELLS/SPAN (97 %) of the limit,
+ * with bursts.
  *
- * With a PaceStore (the CLI's profile client: see pace-file.ts) the buckets live in a state
+ * The server's RateLimit-Remaining/RateLimit-Reset headers slow it further when another
+ * client of the same key has used part of the budget.
+ *
+ * With a PaceStore (the CLI's profile client: see pace-file.ts) the cells live in a state
  * file per API key that every `vouchers` process on the machine reads and rewrites under a
- * lock for each reservation, so separate processes share one window. When the file cannot
- * be used the buckets in memory go on pacing this process alone (`onFallback` says why).
+ * lock, so separate processes share one window. When a slot is free now, a reservation takes
+ * a few more of the current cell at once (a lease, at most 1/20 of a cell's share of the
+ * limit, so 1 at the documented limits) and uses them without touching the file while that
+ * cell lasts; what is left of a lease is given back on the next visit to the file, so a
+ * fast run under a high limit does not pay a locked file update per request. When the file
+ * cannot be used, the cells in memory go on pacing this process alone (`onFallback` says why).
  */
 import type { RateLimits } from '../config/types.js';
 import { PaceLockBusyError, type PaceStore } from './pace-file.js';
@@ -21,49 +33,60 @@ export interface PacingClock {
   sleep(ms: number, signal?: AbortSignal): Promise<void>;
 }
 
-interface Bucket {
-  capacity: number;
-  /** Tokens per millisecond. */
-  rate: number;
-  tokens: number;
-  updatedAt: number;
+/** Cells per window. */
+export const CELLS = 60;
+/** Cells a window (and the lag of an arrival behind its slot) can touch. */
+export const SPAN = CELLS + 2;
+/** A lease is at most this share of one cell's part of the limit. */
+const LEASE_SHARE = 1 / 20;
+const MAX_LEASE = 256;
+
+const WINDOW_MS: Record<PaceClass, number> = { orders: 60_000, general: 3_600_000 };
+
+interface ClassPace {
+  limit: number;
+  cellMs: number;
+  /** Requests counted per cell (cell index = floor(time / cellMs)). */
+  cells: Map<number, number>;
   /** No request before this time (set from RateLimit-Reset when the budget is gone). */
   blockedUntil: number;
-}
-
-/** Burst share of the limit: the rest is spread evenly over the window. */
-const BURST_SHARE = 0.5;
-
-function bucket(limit: number, windowMs: number, now: number): Bucket {
-  const l = Math.max(1, Math.floor(limit));
-  const capacity = l === 1 ? 1 : Math.max(1, Math.floor(l * BURST_SHARE));
-  const refill = Math.max(1, l - capacity);
-  return { capacity, rate: refill / windowMs, tokens: capacity, updatedAt: now, blockedUntil: 0 };
+  /** Slots of the current cell taken from the shared state and not used yet. */
+  lease: { cell: number; left: number };
+  /** Slots a reservation takes at once when a slot is free now. */
+  leaseSize: number;
 }
 
 export interface PacerOptions {
-  /** Share the buckets with other processes through this store. */
+  /** Share the cells with other processes through this store. */
   store?: PaceStore;
   /** Told (e.g. as a --debug line) when the store cannot be used and pacing stays in-process. */
   onFallback?: (message: string) => void;
 }
 
 const CLASSES: PaceClass[] = ['orders', 'general'];
-const STATE_VERSION = 1;
+const STATE_VERSION = 2;
 
 function finite(x: unknown): x is number {
   return typeof x === 'number' && Number.isFinite(x);
 }
 
+const charged = (cls: PaceClass): PaceClass[] => (cls === 'general' ? ['general'] : [cls, 'general']);
+
 export class Pacer {
-  private readonly buckets: Record<PaceClass, Bucket>;
+  private readonly classes: Record<PaceClass, ClassPace>;
   private store: PaceStore | undefined;
+  /** The cells of the last reservation that waited, per class (to give it back). */
+  private lastSlot: Partial<Record<PaceClass, number>> = {};
 
   constructor(private readonly clock: PacingClock, limits: RateLimits, private readonly options: PacerOptions = {}) {
-    const now = clock.now();
-    this.buckets = {
-      orders: bucket(limits.orders_per_minute, 60_000, now),
-      general: bucket(limits.general_per_hour, 3_600_000, now),
+    const pace = (limit: number, windowMs: number): ClassPace => {
+      const l = Math.max(1, Math.floor(limit));
+      const leaseSize = Math.max(1, Math.min(MAX_LEASE, Math.floor((l / CELLS) * LEASE_SHARE)));
+      return { limit: l, cellMs: windowMs / CELLS, cells: new Map(), blockedUntil: 0, lease: { cell: -1, left: 0 }, leaseSize };
+    };
+    this.classes = {
+      orders: pace(limits.orders_per_minute, WINDOW_MS.orders),
+      general: pace(limits.general_per_hour, WINDOW_MS.general),
     };
     this.store = options.store;
   }
@@ -73,29 +96,35 @@ export class Pacer {
     return this.store !== undefined;
   }
 
-  /** Take the other processes' levels (capacity and rate stay this profile's own). */
+  /** Take the shared cells (the limit stays this profile's own). */
   private load(state: unknown): void {
+    for (const c of CLASSES) {
+      const p = this.classes[c];
+      p.cells = new Map();
+      p.blockedUntil = 0;
+    }
     if (typeof state !== 'object' || state === null || (state as { v?: unknown }).v !== STATE_VERSION) return;
     for (const c of CLASSES) {
-      const s = (state as Record<string, unknown>)[c] as { tokens?: unknown; updated_at?: unknown; blocked_until?: unknown } | undefined;
-      if (!s || !finite(s.tokens) || !finite(s.updated_at) || !finite(s.blocked_until)) continue;
-      const b = this.buckets[c];
-      b.tokens = Math.min(b.capacity, s.tokens);
-      b.updatedAt = s.updated_at;
-      b.blockedUntil = s.blocked_until;
+      const s = (state as Record<string, unknown>)[c] as { cells?: unknown; blocked_until?: unknown } | undefined;
+      if (!s || !Array.isArray(s.cells) || !finite(s.blocked_until)) continue;
+      const p = this.classes[c];
+      for (const cell of s.cells as unknown[]) {
+        if (Array.isArray(cell) && finite(cell[0]) && finite(cell[1]) && cell[1] > 0) p.cells.set(cell[0], cell[1]);
+      }
+      p.blockedUntil = s.blocked_until;
     }
   }
 
   private save(): unknown {
     const out: Record<string, unknown> = { v: STATE_VERSION };
     for (const c of CLASSES) {
-      const b = this.buckets[c];
-      out[c] = { tokens: b.tokens, updated_at: b.updatedAt, blocked_until: b.blockedUntil };
+      const p = this.classes[c];
+      out[c] = { cells: [...p.cells], blocked_until: p.blockedUntil };
     }
     return out;
   }
 
-  /** Run `op` on the shared state (locked read, op, write), or on the buckets in memory. */
+  /** Run `op` on the shared state (locked read, op, write), or on the cells in memory. */
   private transact<T>(op: () => T): T {
     const store = this.store;
     if (!store) return op();
@@ -121,46 +150,92 @@ export class Pacer {
     }
   }
 
-  private refill(b: Bucket, now: number): void {
-    if (now > b.updatedAt) {
-      b.tokens = Math.min(b.capacity, b.tokens + (now - b.updatedAt) * b.rate);
-      b.updatedAt = now;
+  /** Forget cells no window from now on can touch. */
+  private prune(p: ClassPace, now: number): void {
+    const oldest = Math.floor(now / p.cellMs) - SPAN;
+    for (const cell of p.cells.keys()) if (cell <= oldest) p.cells.delete(cell);
+  }
+
+  /** Count of the SPAN cells ending at `cell`. */
+  private spanCount(p: ClassPace, cell: number): number {
+    let n = 0;
+    for (const [c, k] of p.cells) if (c > cell - SPAN && c <= cell) n += k;
+    return n;
+  }
+
+  /** The first time from `t` on that a request of this class may be sent. */
+  private earliest(p: ClassPace, t: number): number {
+    let latest = -Infinity;
+    for (const c of p.cells.keys()) latest = Math.max(latest, c);
+    t = Math.max(t, p.blockedUntil);
+    let cell = Math.max(Math.floor(t / p.cellMs), latest);
+    while (this.spanCount(p, cell) >= p.limit) cell += 1;
+    return Math.max(t, cell * p.cellMs);
+  }
+
+  /** Unused slots of a lease go back to their cell. */
+  private giveBackLease(p: ClassPace): void {
+    const { cell, left } = p.lease;
+    if (left > 0) {
+      const k = (p.cells.get(cell) ?? 0) - left;
+      if (k > 0) p.cells.set(cell, k); else p.cells.delete(cell);
     }
+    p.lease = { cell: -1, left: 0 };
   }
 
   /**
-   * Reserve one token of each class (a call of class `orders` is also charged to
-   * `general`) and return how long to wait. Synchronous, so concurrent callers queue.
+   * Reserve one slot of each class (a call of class `orders` is also charged to `general`)
+   * and return how long to wait. Synchronous, so concurrent callers queue.
    */
   reserve(cls: PaceClass): number {
-    return this.transact(() => this.reserveHere(cls));
-  }
-
-  private reserveHere(cls: PaceClass): number {
     const now = this.clock.now();
-    const classes: PaceClass[] = cls === 'general' ? ['general'] : [cls, 'general'];
-    let wait = 0;
-    for (const c of classes) {
-      const b = this.buckets[c];
-      this.refill(b, now);
-      b.tokens -= 1;
-      const tokenWait = b.tokens >= 0 ? 0 : Math.ceil(-b.tokens / b.rate - 1e-6);
-      wait = Math.max(wait, tokenWait, b.blockedUntil - now);
+    const ps = charged(cls).map((c) => this.classes[c]);
+    // A slot of a lease of the current cell, for every class charged: no file visit.
+    if (ps.every((p) => p.lease.left > 0 && p.lease.cell === Math.floor(now / p.cellMs) && p.blockedUntil <= now)) {
+      for (const p of ps) p.lease.left -= 1;
+      return 0;
     }
-    return wait;
+    return this.transact(() => this.reserveHere(cls, this.clock.now()));
   }
 
-  /** Give back a reservation that was not used (the wait was aborted). */
+  private reserveHere(cls: PaceClass, now: number): number {
+    const names = charged(cls);
+    for (const c of names) {
+      const p = this.classes[c];
+      if (this.store) this.giveBackLease(p); else p.lease = { cell: -1, left: 0 };
+      this.prune(p, now);
+    }
+    // The first time every class charged allows (each one's allowed times only grow from there).
+    let t = now;
+    for (;;) {
+      const next = Math.max(...names.map((c) => this.earliest(this.classes[c], t)));
+      if (next === t) break;
+      t = next;
+    }
+    for (const c of names) {
+      const p = this.classes[c];
+      const cell = Math.floor(t / p.cellMs);
+      let take = 1;
+      if (t === now && this.store) take = Math.max(1, Math.min(p.leaseSize, p.limit - this.spanCount(p, cell)));
+      p.cells.set(cell, (p.cells.get(cell) ?? 0) + take);
+      p.lease = { cell, left: take - 1 };
+      this.lastSlot[c] = cell;
+    }
+    return t - now;
+  }
+
+  /** Give back the last reservation, which was not used (its wait was aborted). */
   release(cls: PaceClass): void {
-    this.transact(() => this.releaseHere(cls));
-  }
-
-  private releaseHere(cls: PaceClass): void {
-    const classes: PaceClass[] = cls === 'general' ? ['general'] : [cls, 'general'];
-    for (const c of classes) {
-      const b = this.buckets[c];
-      b.tokens = Math.min(b.capacity, b.tokens + 1);
-    }
+    const slots = { ...this.lastSlot };
+    this.transact(() => {
+      for (const c of charged(cls)) {
+        const p = this.classes[c];
+        const cell = slots[c];
+        if (cell === undefined) continue;
+        const k = (p.cells.get(cell) ?? 0) - 1;
+        if (k > 0) p.cells.set(cell, k); else p.cells.delete(cell);
+      }
+    });
   }
 
   /**
@@ -180,30 +255,41 @@ export class Pacer {
     return wait;
   }
 
+  /** Slots this client still counts as free now (the current cell's span). */
+  private free(p: ClassPace, now: number): number {
+    return Math.max(0, p.limit - this.spanCount(p, Math.floor(now / p.cellMs))) + p.lease.left;
+  }
+
   /**
-   * What the server said about a class's budget: never hold more tokens than it has left,
-   * and when it has none, hold everything until it resets.
+   * What the server said about a class's budget: never count more slots free than it has
+   * left, and when it has none, hold everything until it resets.
    */
   observe(cls: PaceClass, remaining: number | undefined, resetMs: number | undefined): void {
     if (remaining === undefined || !Number.isFinite(remaining)) return;
     // Usually the server has more left than this client lets through: then there is nothing
-    // to change, and the shared file is not touched a second time for this request.
-    const b = this.buckets[cls];
-    this.refill(b, this.clock.now());
+    // to change, and the shared file is not touched a second time for this request. (The
+    // cells here are at most as full as the shared ones, so they count at least as much free.)
+    const now = this.clock.now();
     const blocks = remaining <= 0 && resetMs !== undefined && resetMs > 0;
-    if (!blocks && remaining >= b.tokens) return;
+    if (!blocks && remaining >= this.free(this.classes[cls], now)) return;
     this.transact(() => this.observeHere(cls, remaining, resetMs));
   }
 
   private observeHere(cls: PaceClass, remaining: number, resetMs: number | undefined): void {
-    const b = this.buckets[cls];
+    const p = this.classes[cls];
     const now = this.clock.now();
-    this.refill(b, now);
+    if (this.store) this.giveBackLease(p); else p.lease = { cell: -1, left: 0 };
     if (remaining <= 0 && resetMs !== undefined && resetMs > 0) {
       // Nothing left until the server's window resets; then its budget is whole again.
-      b.blockedUntil = Math.max(b.blockedUntil, now + resetMs);
-    } else if (remaining < b.tokens) {
-      b.tokens = Math.max(0, remaining);
+      p.blockedUntil = Math.max(p.blockedUntil, now + resetMs);
+      return;
+    }
+    // Count the difference as used now: those slots come free a window from now, no
+    // earlier than the server's own reset.
+    const over = this.free(p, now) - Math.max(0, remaining);
+    if (over > 0) {
+      const cell = Math.floor(now / p.cellMs);
+      p.cells.set(cell, (p.cells.get(cell) ?? 0) + over);
     }
   }
 }

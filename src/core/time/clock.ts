@@ -16,3 +16,26 @@ export const systemClock: Clock = {
       signal?.addEventListener('abort', onAbort, { once: true });
     }),
 };
+
+/**
+ * For benchmarks only: `VOUCHERS_CLOCK_SCALE=<factor>@<epoch ms>` makes the CLI's clock run
+ * `factor` times as fast as real time from that instant on (sleeps are that much shorter).
+ * `npm run bench` starts its sandbox on the same clock (its `now` option), so client and
+ * server agree on the time (signatures, rate-limit windows, Retry-After) while simulated
+ * minutes of pacing pass in seconds. Nothing else reads it; unset, or not of that form, the
+ * clock is the system's.
+ */
+export const CLOCK_SCALE_ENV = 'VOUCHERS_CLOCK_SCALE';
+
+export function scaledClock(factor: number, epochMs: number): Clock {
+  return {
+    now: () => epochMs + (Date.now() - epochMs) * factor,
+    sleep: (ms, signal) => systemClock.sleep(ms / factor, signal),
+  };
+}
+
+export function clockFromEnv(env: Record<string, string | undefined>): Clock {
+  const m = /^(\d+(?:\.\d+)?)@(\d+)$/.exec(env[CLOCK_SCALE_ENV]?.trim() ?? '');
+  const factor = m ? Number(m[1]) : NaN;
+  return m && factor > 0 ? scaledClock(factor, Number(m[2])) : systemClock;
+}

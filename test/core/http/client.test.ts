@@ -435,9 +435,9 @@ describe('request log and debug', () => {
 describe('pacing', () => {
   it('spaces requests of a class with the injected clock and charges orders to general too', async () => {
     const { client, clock } = await setup((_req, res) => sendJson(res, 202, ORDER), { limits: { orders_per_minute: 4, general_per_hour: 1000 } });
-    for (let i = 0; i < 5; i++) await client.request({ method: 'POST', path: '/orders', body: {}, raw: true });
-    // Burst of 2, then (4 − 2) per minute: one every 30 s.
-    expect(clock.sleeps).toEqual([30_000, 30_000, 30_000]);
+    for (let i = 0; i < 9; i++) await client.request({ method: 'POST', path: '/orders', body: {}, raw: true });
+    // The whole limit at once, then the next 4 when the minute (and a margin of two 1 s cells) has passed.
+    expect(clock.sleeps).toEqual([62_000, 62_000]);
   });
 
   it('holds requests when the server says the budget is gone', async () => {

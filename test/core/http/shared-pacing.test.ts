@@ -40,8 +40,8 @@ describe('the pace file', () => {
     const clock = fakeClock();
     const a = new Pacer(clock, LIMITS(4), { store: paceFile(dir, BASE, KEY) });
     const b = new Pacer(clock, LIMITS(4), { store: paceFile(dir, BASE, KEY) });
-    // One Pacer alone gives [0, 0, 30 s, 60 s]; alternating two must give the same.
-    expect([a, b, a, b].map((p) => p.reserve('orders'))).toEqual([0, 0, 30_000, 60_000]);
+    // One Pacer alone gives [0, 0, 0, 0, 62 s]; alternating two must give the same.
+    expect([a, b, a, b, a].map((p) => p.reserve('orders'))).toEqual([0, 0, 0, 0, 62_000]);
     // Another API key (or another server) has a pace of its own.
     const other = new Pacer(clock, LIMITS(4), { store: paceFile(dir, BASE, 'pk_other') });
     expect(other.reserve('orders')).toBe(0);
@@ -63,19 +63,21 @@ describe('the pace file', () => {
     expect(text).not.toContain(KEY);
     expect(text).not.toContain(SECRET);
     expect(text).not.toContain('127.0.0.1');
-    expect(JSON.parse(text)).toMatchObject({ v: 1, orders: { tokens: 1 }, general: {} });
+    // Counts per cell; at 100 000/hour a reservation leases 83 general slots (1/20 of a
+    // minute's share) to use without visiting the file while that minute lasts.
+    expect(JSON.parse(text)).toMatchObject({ v: 2, orders: { cells: [[expect.any(Number), 1]], blocked_until: 0 }, general: { cells: [[expect.any(Number), 83]] } });
   });
 
   it('gives an aborted reservation back to every process', async () => {
     const dir = tempDir();
     const clock = fakeClock();
-    const a = new Pacer(clock, LIMITS(2), { store: paceFile(dir, BASE, KEY) });
-    const b = new Pacer(clock, LIMITS(2), { store: paceFile(dir, BASE, KEY) });
+    const a = new Pacer(clock, LIMITS(1), { store: paceFile(dir, BASE, KEY) });
+    const b = new Pacer(clock, LIMITS(1), { store: paceFile(dir, BASE, KEY) });
     await a.acquire('orders');
     const controller = new AbortController();
     controller.abort(new Error('stop'));
     await expect(a.acquire('orders', controller.signal)).rejects.toThrow('stop');
-    expect(b.reserve('orders')).toBe(60_000);
+    expect(b.reserve('orders')).toBe(62_000);
   });
 
   it('shares what the server said (RateLimit-Remaining 0, Reset) with the other processes', () => {
@@ -135,7 +137,7 @@ describe('the pace file', () => {
     const clock = fakeClock();
     const debug: string[] = [];
     const pacer = new Pacer(clock, LIMITS(4), { store: paceFile(join(parent, 'not-a-folder', 'pacing'), BASE, KEY), onFallback: (m) => debug.push(m) });
-    expect([1, 2, 3, 4].map(() => pacer.reserve('orders'))).toEqual([0, 0, 30_000, 60_000]);
+    expect([1, 2, 3, 4, 5].map(() => pacer.reserve('orders'))).toEqual([0, 0, 0, 0, 62_000]);
     expect(debug).toHaveLength(1);
     expect(debug[0]).toMatch(/^pacing is per process from now on: the shared pacing file .* cannot be used \(ENOTDIR/);
     expect(pacer.shared).toBe(false);
@@ -148,7 +150,7 @@ describe('the pace file', () => {
     mkdirSync(join(dir, 'ro'), { mode: 0o500 });
     const debug: string[] = [];
     const pacer = new Pacer(fakeClock(), LIMITS(4), { store: paceFile(join(dir, 'ro', 'pacing'), BASE, KEY), onFallback: (m) => debug.push(m) });
-    expect([1, 2, 3].map(() => pacer.reserve('orders'))).toEqual([0, 0, 30_000]);
+    expect([1, 2, 3, 4, 5].map(() => pacer.reserve('orders'))).toEqual([0, 0, 0, 0, 62_000]);
     expect(debug).toEqual([expect.stringMatching(/cannot be used \(EACCES/)]);
   });
 });
@@ -168,8 +170,8 @@ describe('two clients of one API key (two processes)', () => {
     const b = make();
     for (let i = 0; i < 10; i++) await (i % 2 ? b : a).request({ method: 'POST', path: '/orders', body: { product_id: 'p', quantity: 1 }, raw: true });
     expect(arrivals).toHaveLength(10);
-    // The 3rd request across both already waits: each client alone would have let 2 more through.
-    expect(clock.sleeps).toEqual(Array(8).fill(30_000));
+    // The 5th request across both already waits: each client alone would have let 2 more through.
+    expect(clock.sleeps).toEqual([62_000, 62_000]);
     for (let i = 0; i + 4 < arrivals.length; i++) expect(arrivals[i + 4]! - arrivals[i]!).toBeGreaterThanOrEqual(60_000);
   });
 
@@ -179,7 +181,7 @@ describe('two clients of one API key (two processes)', () => {
     for (let n = 0; n < 2; n++) {
       const c = createClient({ baseUrl: server.baseUrl, apiKey: KEY, apiSecret: SECRET, clock, limits: LIMITS(4) });
       clients.push(c);
-      for (let i = 0; i < 2; i++) await c.request({ method: 'POST', path: '/orders', body: {}, raw: true });
+      for (let i = 0; i < 3; i++) await c.request({ method: 'POST', path: '/orders', body: {}, raw: true });
     }
     expect(clock.sleeps).toEqual([]);
   });
@@ -193,20 +195,20 @@ describe('the CLI\'s profile client', () => {
   });
   const deps = (io = testIO(), globals = {}) => ({ io, clock: fakeClock(), ids: sequentialIds(), requestLog: openRequestLog(tempDir()), globals, pacingDir: join(tempDir(), 'pacing') });
 
-  it('says short pacing waits at most every 30 s: a long bulk run past its burst is not a line per row', async () => {
+  it('says a wait that concurrent requests share once: a long bulk run is a line per window, not per row', async () => {
     server = await startLoopbackServer((req, res) => sendJson(res, 201, { order_id: `ord_${req.n}` }));
     const io = testIO({ tty: false });
     const d = deps(io);
-    // 40/min: after the burst, one order every 1.5 s.
     const c = createClientForProfile(profile({ limits: LIMITS(40) }), d);
     clients.push(c);
-    for (let i = 0; i < 80; i++) await c.request({ method: 'POST', path: '/orders', body: {}, raw: true });
+    // 200 orders, 4 at a time: 40 a window, then every request in flight waits for the next one.
+    let next = 0;
+    const worker = async () => { while (next++ < 200) await c.request({ method: 'POST', path: '/orders', body: {}, raw: true }); };
+    await Promise.all([worker(), worker(), worker(), worker()]);
     const waits = d.clock.sleeps.filter((ms) => ms >= 1_000);
     const said = io.stderrText().split('\n').filter((l) => l.startsWith('Waiting'));
-    expect(waits.length).toBeGreaterThan(30);
-    // About one line per 30 s of the minute and more the waits add up to, never one per wait.
-    expect(said.length).toBeGreaterThan(0);
-    expect(said.length).toBeLessThanOrEqual(Math.ceil(waits.reduce((a, b) => a + b, 0) / 30_000) + 1);
+    expect(waits.length).toBeGreaterThanOrEqual(4);
+    expect(said).toHaveLength(4);
   });
 
   it('announces each wait of a second or more on a stderr that is not a terminal, once, as a plain line', async () => {
@@ -215,10 +217,10 @@ describe('the CLI\'s profile client', () => {
     const d = deps(io);
     const c = createClientForProfile(profile(), d);
     clients.push(c);
-    for (let i = 0; i < 4; i++) await c.request({ method: 'POST', path: '/orders', body: {}, raw: true });
-    // 2/min: one at once, then one a minute.
-    expect(d.clock.sleeps).toEqual([60_000, 60_000, 60_000]);
-    expect(io.stderrText()).toBe('Waiting 1m to stay under the orders rate limit (2/min for this API key)…\n'.repeat(3));
+    for (let i = 0; i < 6; i++) await c.request({ method: 'POST', path: '/orders', body: {}, raw: true });
+    // 2/min: two at once, then two when the minute (and a margin of 2 s) has passed.
+    expect(d.clock.sleeps).toEqual([62_000, 62_000]);
+    expect(io.stderrText()).toBe('Waiting 1m2s to stay under the orders rate limit (2/min for this API key)…\n'.repeat(2));
     // The state file is where the CLI keeps it.
     expect(readdirSync(d.pacingDir)).toEqual([paceFileName(server.baseUrl, KEY)]);
   });
@@ -239,21 +241,25 @@ describe('the CLI\'s profile client', () => {
     clients.push(c);
     for (let i = 0; i < 2; i++) await c.request({ method: 'POST', path: '/orders', body: {}, raw: true });
     const lines = io.stderrText().split('\n').filter(Boolean);
-    expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual([{ notice: { code: 'RATE_LIMIT_WAIT', message: 'Waiting 1m to stay under the orders rate limit (1/min for this API key)…' } }]);
+    expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual([{ notice: { code: 'RATE_LIMIT_WAIT', message: 'Waiting 1m2s to stay under the orders rate limit (1/min for this API key)…' } }]);
   });
 
   it('says nothing for waits under a second, and with --debug says it in the debug line instead', async () => {
     server = await startLoopbackServer((req, res) => sendJson(res, 201, { order_id: `ord_${req.n}` }));
     const quiet = testIO();
-    const c = createClientForProfile(profile({ limits: LIMITS(200) }), deps(quiet));
+    const q = deps(quiet);
+    const c = createClientForProfile(profile(), q);
     clients.push(c);
-    for (let i = 0; i < 102; i++) await c.request({ method: 'POST', path: '/orders', body: {}, raw: true });
-    expect(quiet.stderrText()).toBe(''); // 600 ms waits
+    for (let i = 0; i < 2; i++) await c.request({ method: 'POST', path: '/orders', body: {}, raw: true });
+    q.clock.advance(61_600);
+    await c.request({ method: 'POST', path: '/orders', body: {}, raw: true });
+    expect(q.clock.sleeps).toEqual([400]);
+    expect(quiet.stderrText()).toBe('');
     const loud = testIO();
     const d = createClientForProfile(profile(), deps(loud, { debug: true }));
     clients.push(d);
-    for (let i = 0; i < 2; i++) await d.request({ method: 'POST', path: '/orders', body: {}, raw: true });
-    expect(loud.stderrText()).toMatch(/\[debug\] pacing POST \/orders: waiting 1m to stay under the orders rate limit \(2\/min, shared by every process of this API key\)/);
+    for (let i = 0; i < 3; i++) await d.request({ method: 'POST', path: '/orders', body: {}, raw: true });
+    expect(loud.stderrText()).toMatch(/\[debug\] pacing POST \/orders: waiting 1m2s to stay under the orders rate limit \(2\/min, shared by every process of this API key\)/);
     expect(loud.stderrText()).not.toMatch(/^Waiting/m);
   });
 });
@@ -286,8 +292,8 @@ describe.skipIf(!existsSync(join(DIST, 'core', 'http', 'pace-file.js')))('proces
     const results = await Promise.all(Array.from({ length: 6 }, run));
     expect(results.map((r) => r.err).join('')).toBe('');
     const all = results.flatMap((r) => JSON.parse(r.out) as number[]).sort((x, y) => x - y);
-    // What one process alone would get for 120 reservations: 2 at once, then one every 30 s.
-    expect(all).toEqual([0, ...Array.from({ length: 119 }, (_, i) => i * 30_000)]);
+    // What one process alone would get for 120 reservations: 4 at once, 4 more every 62 s.
+    expect(all).toEqual(Array.from({ length: 120 }, (_, i) => Math.floor(i / 4) * 62_000));
     expect(readdirSync(dir)).toEqual([paceFileName('http://x', 'k')]); // no lock or temporary file left
   });
 });
