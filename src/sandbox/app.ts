@@ -4,7 +4,8 @@
  * the API pipeline (/api/v1) and the admin surface (/admin). `startSandbox` puts it on a
  * port; tests may use it directly.
  */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import { maxHeaderSize, STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { ConfigError } from '../core/errors/index.js';
 import { SandboxClock } from './core/clock.js';
 import { Rng } from './core/random.js';
@@ -35,6 +36,12 @@ export interface SandboxCredentials {
 
 export interface SandboxApp {
   listener(req: IncomingMessage, res: ServerResponse): void;
+  /**
+   * The server's `clientError`: a request node:http could not parse (headers over its
+   * limit, a malformed request line or header) is answered 400 MALFORMED_REQUEST in the
+   * dialect's error format, with X-Trace-ID and Date, instead of node's bare 400 or 431.
+   */
+  clientError(err: NodeJS.ErrnoException, socket: Duplex): void;
   runtime(): Runtime;
   credentials: SandboxCredentials;
   /** The dialect it speaks (the option, else the state file's, else `decisions`). */
@@ -198,8 +205,28 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
       .catch(() => {});
   };
 
+  const clientError = (err: NodeJS.ErrnoException, socket: Duplex): void => {
+    if (err.code === 'ECONNRESET' || !socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const message = err.code === 'HPE_HEADER_OVERFLOW'
+      ? `The request line and headers are larger than ${maxHeaderSize} bytes; send fewer or shorter headers`
+      : `The request is not valid HTTP/1.1 (${err.code ?? 'unparseable'}: ${err.message}); check the request line, the header names and values and the body framing`;
+    const reply = dialect.errorReply(new SandboxHttpError('MALFORMED_REQUEST', message));
+    const traceId = traceIdFrom(undefined);
+    const headers: Record<string, string> = {
+      ...reply.headers, Date: new Date(clock.now()).toUTCString(), 'X-Trace-ID': traceId, Connection: 'close',
+      'Content-Length': String(Buffer.byteLength(reply.body ?? '')),
+    };
+    const head = `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+    socket.end(head + (reply.body ?? ''));
+    rt.log(`unparseable request ${reply.status} (${err.code ?? err.message}) trace=${traceId}`);
+  };
+
   return {
     listener,
+    clientError,
     runtime: () => rt,
     credentials,
     dialect: config.dialect,

@@ -40,6 +40,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`Port ${port} is not a TCP port`, 'Pass a port from 0 to 65535 (0 picks a free one)');
   const app = createSandboxApp(options);
   const server = createServer(app.listener);
+  server.on('clientError', app.clientError);
   server.keepAliveTimeout = 5_000;
   try {
     await listen(server, port, host);

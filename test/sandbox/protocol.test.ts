@@ -1,4 +1,5 @@
 import { request } from 'node:http';
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { api, balance, key, ledgerConsistent, order, sandbox } from './helpers.js';
@@ -103,7 +104,33 @@ describe('error envelope on every non-2xx', () => {
     expect(lim.status).toBe(422);
     expect(lim.body.error.details[0].path).toBe('limit');
   });
+
+  it('a request node:http cannot parse (headers over its limit, a bad request line or header): 400 in the envelope with X-Trace-ID, not a bare 400/431', async () => {
+    const oversized = `GET /api/v1/wallets HTTP/1.1\r\nHost: x\r\nX-Big: ${'h'.repeat(20_000)}\r\n\r\n`;
+    for (const raw of [oversized, 'GET /api/v1/wallets HTTP/9\r\n\r\n', 'GET /api/v1/wallets HTTP/1.1\r\nBad Header: x\r\n\r\n', 'POST /api/v1/orders HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n']) {
+      const answer = await rawExchange(sb, raw);
+      const [head = '', body = ''] = answer.split('\r\n\r\n');
+      expect(head, raw.slice(0, 60)).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+      expect(head).toMatch(/\r\nX-Trace-ID: [0-9a-f]{32}\r\n/);
+      expect(head).toMatch(/\r\nContent-Type: application\/json; charset=utf-8\r\n/);
+      expect(JSON.parse(body).error).toMatchObject({ name: 'MalformedRequest', code: 'MALFORMED_REQUEST' });
+    }
+    const [, body = ''] = (await rawExchange(sb, oversized)).split('\r\n\r\n');
+    expect(JSON.parse(body).error.message).toMatch(/headers are larger than \d+ bytes/);
+  });
 });
+
+/** Write raw bytes to the sandbox's port and read everything until it closes the connection. */
+function rawExchange(s: SandboxHandle, raw: string): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(s.port, s.host, () => socket.write(raw));
+    const chunks: Buffer[] = [];
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+    socket.on('error', reject);
+    socket.setTimeout(5000, () => { socket.destroy(); reject(new Error('no answer within 5 s')); });
+  });
+}
 
 describe('idempotency', () => {
   it('requires the key on POST /orders and POST /payouts', async () => {
