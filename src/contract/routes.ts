@@ -128,6 +128,19 @@ export function expandPath(path: string, params: Record<string, string> = {}): s
   });
 }
 
+/**
+ * A path segment percent-decoded; one that is not valid percent-encoding (`%zz`, a cut
+ * UTF-8 sequence such as `%E0%A4%A`) is taken as written, so it names nothing rather than
+ * failing the request.
+ */
+export function decodePathParam(segment: string): string {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return segment;
+  }
+}
+
 export type RouteMatch<T> = { route: T; params: Record<string, string> } | { methodNotAllowed: true } | undefined;
 
 const PATTERNS = new Map<string, { re: RegExp; names: string[] }>();
@@ -154,7 +167,7 @@ export function matchRoute<T extends Pick<Route, 'method' | 'path'>>(routes: rea
     pathMatched = true;
     if (r.method !== method.toUpperCase()) continue;
     const params: Record<string, string> = {};
-    names.forEach((n, i) => { params[n] = decodeURIComponent(m[i + 1] ?? ''); });
+    names.forEach((n, i) => { params[n] = decodePathParam(m[i + 1] ?? ''); });
     return { route: r, params };
   }
   return pathMatched ? { methodNotAllowed: true } : undefined;

@@ -19,6 +19,14 @@ describe('admin surface', () => {
     expect((await admin(sb, 'POST', '/wallets/fund', { currency: 'USD' })).status).toBe(422);
   });
 
+  it('a path parameter that is not valid percent-encoding names nothing: 404 in the envelope, not 500', async () => {
+    for (const [method, path] of [['GET', '/orders/%E0%A4%A'], ['GET', '/partners/%zz'], ['POST', '/keys/%E0%A4%A/revoke'], ['POST', '/drifts/%zz/resolve'], ['POST', '/events/%E0%A4%A/redeliver']] as const) {
+      const r = await admin(sb, method, path, method === 'POST' ? (path.includes('drifts') ? { resolution: 'resolved' } : {}) : undefined);
+      expect(r.status, `${method} ${path}`).toBe(404);
+      expect(r.body.error, path).toMatchObject({ code: 'NOT_FOUND' });
+    }
+  });
+
   it('shows an overview and inspects orders', async () => {
     const info = await admin(sb, 'GET', '/');
     expect(info.body).toMatchObject({ partner_id: sb.partnerId, api_key: sb.apiKey, time_scale: 0.01 });

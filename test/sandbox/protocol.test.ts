@@ -23,6 +23,16 @@ describe('error envelope on every non-2xx', () => {
     expect(((await outside.json()) as any).error.code).toBe('NOT_FOUND');
   });
 
+  it('a path parameter that is not valid percent-encoding (%zz, a cut UTF-8 sequence) names nothing: 404 in the envelope, not 500', async () => {
+    for (const path of ['/products/%E0%A4%A', '/products/%zz', '/orders/ord_%E0%A4%A', '/orders/%zz/vouchers']) {
+      const r = await api(sb, 'GET', path);
+      expect(r.status, path).toBe(404);
+      expect(r.body.error, path).toMatchObject({ code: 'NOT_FOUND' });
+    }
+    const cancel = await api(sb, 'POST', '/orders/ord_%E0%A4%A/cancel');
+    expect(cancel.status).toBe(404);
+  });
+
   it('405 with Allow', async () => {
     const r = await api(sb, 'PUT', '/orders', { body: {} });
     expect(r.status).toBe(405);

@@ -3,6 +3,7 @@
  * Every route is listed in docs/sandbox.md. Errors use the API's error envelope.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { decodePathParam } from '../../contract/routes.js';
 import { safeEqual } from '../api/auth.js';
 import { isJsonContentType, parseJson, readBody } from '../http/body.js';
 import { SandboxHttpError } from '../http/errors.js';
@@ -46,7 +47,7 @@ export async function handleAdminRequest(svc: AdminServices, req: IncomingMessag
       allow.push(c.route.method);
       if (c.route.method !== method) continue;
       const params: Record<string, string> = {};
-      c.names.forEach((n, i) => { params[n] = decodeURIComponent(m[i + 1] ?? ''); });
+      c.names.forEach((n, i) => { params[n] = decodePathParam(m[i + 1] ?? ''); });
       found = { route: c.route, params };
       break;
     }
