@@ -27,6 +27,23 @@ describe('admin surface', () => {
     }
   });
 
+  it('ids that every object inherits (__proto__, constructor, toString) name nothing: 404, never 500, nothing inherited changed', async () => {
+    for (const id of ['__proto__', 'constructor', 'toString']) {
+      const calls: [string, string, unknown?][] = [
+        ['GET', `/orders/${id}`], ['POST', `/orders/${id}/complete`, {}], ['GET', `/partners/${id}`], ['POST', `/partners/${id}/keys`, {}],
+        ['POST', `/keys/${id}/revoke`], ['PUT', `/keys/${id}/allowlist`, { allowlist: [] }], ['POST', '/wallets/fund', { partner_id: id, currency: 'USD', amount: 5 }],
+        ['PUT', '/stock', { product_id: id, cached: 1 }], ['POST', '/drifts', { order_id: id }], ['POST', `/drifts/${id}/resolve`, { resolution: 'resolved' }],
+      ];
+      for (const [method, path, body] of calls) {
+        const r = await admin(sb, method, path, body);
+        expect(r.status, `${method} ${path} ${JSON.stringify(body)}`).toBe(404);
+        expect(r.body.error.code).toBe('NOT_FOUND');
+      }
+    }
+    expect(Object.keys(Object.prototype)).toEqual([]);
+    expect(({} as Record<string, unknown>).wallets).toBeUndefined();
+  });
+
   it('shows an overview and inspects orders', async () => {
     const info = await admin(sb, 'GET', '/');
     expect(info.body).toMatchObject({ partner_id: sb.partnerId, api_key: sb.apiKey, time_scale: 0.01 });

@@ -33,6 +33,18 @@ describe('error envelope on every non-2xx', () => {
     expect(cancel.status).toBe(404);
   });
 
+  it('ids that every object inherits (__proto__, constructor, toString) name nothing: 404, never 403 or 500', async () => {
+    for (const id of ['__proto__', 'constructor', 'toString', 'hasOwnProperty']) {
+      const product = await api(sb, 'GET', `/products/${id}`);
+      expect(product.status, id).toBe(404);
+      expect(product.body.error.code).toBe('NOT_FOUND');
+      const placed = await order(sb, [{ product_id: id, denomination: 10, quantity: 1 }]);
+      expect(placed.status, id).toBe(404);
+      expect(placed.body.error.message).toContain(JSON.stringify(id));
+      expect((await api(sb, 'GET', '/wallets', { creds: { apiKey: id, apiSecret: 'x' } })).status).toBe(401);
+    }
+  });
+
   it('405 with Allow', async () => {
     const r = await api(sb, 'PUT', '/orders', { body: {} });
     expect(r.status).toBe(405);

@@ -12,6 +12,7 @@ import { RESTRICTED_CATEGORY } from '../products.js';
 import type { ApiKeyRecord, PartnerRecord } from '../state/types.js';
 import type { AdminRoute } from './context.js';
 import { AllowlistBody, FundBody, KeyBody, PartnerBody } from './schemas.js';
+import { own } from '../core/records.js';
 
 export function partnerView(p: PartnerRecord) {
   return {
@@ -35,13 +36,13 @@ export function keyView(k: ApiKeyRecord) {
 }
 
 function findPartner(rt: Runtime, id: string | undefined): PartnerRecord {
-  const p = id ? rt.state.partners[id] : undefined;
+  const p = own(rt.state.partners, id);
   if (!p) throw new SandboxHttpError('NOT_FOUND', `Partner ${id ?? ''} does not exist; list partners with GET /admin/partners`);
   return p;
 }
 
 function findKey(rt: Runtime, id: string | undefined): ApiKeyRecord {
-  const k = id ? rt.state.keys[id] : undefined;
+  const k = own(rt.state.keys, id);
   if (!k) throw new SandboxHttpError('NOT_FOUND', `API key ${id ?? ''} does not exist; list keys with GET /admin/keys`);
   return k;
 }

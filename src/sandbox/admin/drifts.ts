@@ -5,6 +5,7 @@ import { jsonReply } from '../http/respond.js';
 import type { DriftRecord } from '../state/types.js';
 import type { AdminRoute } from './context.js';
 import { DriftBody, ResolveBody } from './schemas.js';
+import { own } from '../core/records.js';
 
 function adminDriftView(d: DriftRecord) {
   return { drift_id: d.drift_id, partner_id: d.partner_id, unmatched: d.unmatched, resolved_at: d.resolved_at === null ? null : new Date(d.resolved_at).toISOString(), ...driftView(d) };
@@ -23,7 +24,7 @@ export const DRIFT_ROUTES: AdminRoute[] = [
     method: 'POST', path: '/drifts', body: DriftBody,
     handler: ({ rt, body }) => {
       const req = body as { order_id: string; vendor_record?: string; unmatched?: boolean };
-      const o = rt.state.orders[req.order_id];
+      const o = own(rt.state.orders, req.order_id);
       if (!o) throw new SandboxHttpError('NOT_FOUND', `Order ${req.order_id} does not exist`);
       const v = o.vouchers.find((x) => x.status === 'ISSUED');
       if (!v) throw validationFailed([{ path: 'order_id', message: 'has no issued voucher to drift from; use a delivered order' }]);
@@ -49,7 +50,7 @@ export const DRIFT_ROUTES: AdminRoute[] = [
   {
     method: 'POST', path: '/drifts/{drift_id}/resolve', body: ResolveBody,
     handler: ({ rt, params, body }) => {
-      const d = params.drift_id ? rt.state.drifts[params.drift_id] : undefined;
+      const d = own(rt.state.drifts, params.drift_id);
       if (!d) throw new SandboxHttpError('NOT_FOUND', `Drift ${params.drift_id ?? ''} does not exist; list drifts with GET /admin/drifts`);
       d.resolution = (body as { resolution: 'resolved' | 'escalated' }).resolution;
       d.resolved_at = rt.clock.now();

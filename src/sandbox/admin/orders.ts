@@ -11,6 +11,7 @@ import type { Runtime } from '../runtime.js';
 import { ORDER_GATES, type OrderRecord } from '../state/types.js';
 import type { AdminContext, AdminRoute } from './context.js';
 import { EmptyBody, PartialBody, ReasonBody } from './schemas.js';
+import { own } from '../core/records.js';
 
 export function adminOrderView(o: OrderRecord) {
   return {
@@ -23,7 +24,7 @@ export function adminOrderView(o: OrderRecord) {
 }
 
 function findOrder(rt: Runtime, id: string | undefined): OrderRecord {
-  const o = id ? rt.state.orders[id] : undefined;
+  const o = own(rt.state.orders, id);
   if (!o) throw new SandboxHttpError('NOT_FOUND', `Order ${id ?? ''} does not exist`);
   return o;
 }

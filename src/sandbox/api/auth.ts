@@ -10,6 +10,7 @@ import { addressAllowed } from '../core/cidr.js';
 import { SandboxHttpError } from '../http/errors.js';
 import type { Runtime } from '../runtime.js';
 import type { ApiKeyRecord, PartnerRecord } from '../state/types.js';
+import { own } from '../core/records.js';
 
 export const API_BASE_PATH = '/api/v1';
 
@@ -37,14 +38,14 @@ export interface Identity {
 /** The key named by X-API-Key, if it exists (used to charge failed attempts to it). */
 export function claimedKey(rt: Runtime, req: IncomingMessage): ApiKeyRecord | undefined {
   const key = headerValue(req, 'x-api-key');
-  return key ? rt.state.keys[key] : undefined;
+  return key ? own(rt.state.keys, key) : undefined;
 }
 
 export function authenticate(rt: Runtime, req: IncomingMessage): Identity {
   const key = claimedKey(rt, req);
   const secret = headerValue(req, 'x-api-secret') ?? '';
   const ok = key !== undefined && key.revoked_at === null && safeEqual(secret, key.api_secret);
-  const partner = key ? rt.state.partners[key.partner_id] : undefined;
+  const partner = key ? own(rt.state.partners, key.partner_id) : undefined;
   if (!ok || !key || !partner) throw authFailed();
   return { key, partner };
 }

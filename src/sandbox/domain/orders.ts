@@ -16,6 +16,7 @@ import { requireSafeMinor } from './amount.js';
 import { post } from './ledger.js';
 import { cachedCount } from './views.js';
 import { issue, pendingVoucher, takeFromCache } from './vouchers.js';
+import { own } from '../core/records.js';
 
 export interface AcceptedOrder {
   order: OrderRecord;
@@ -27,7 +28,7 @@ function checkProducts(rt: Runtime, partner: PartnerRecord, req: CreateOrderRequ
   const products: ProductRecord[] = [];
   const details: ErrorDetailEntry[] = [];
   req.items.forEach((item, i) => {
-    const p = rt.state.products[item.product_id];
+    const p = own(rt.state.products, item.product_id);
     if (!p) throw new SandboxHttpError('NOT_FOUND', `Product ${JSON.stringify(item.product_id)} (items.${i}.product_id) does not exist; list products with GET /products`);
     if (!partner.categories.includes(p.category_id)) {
       throw new SandboxHttpError('PRODUCT_NOT_AVAILABLE', `Product ${p.product_id} (items.${i}.product_id) is in category ${p.category_id}, which is not open to your organisation`);

@@ -5,6 +5,7 @@
 import { SandboxHttpError } from '../../http/errors.js';
 import type { ListQuery } from '../../dialects/types.js';
 import type { Handler } from '../context.js';
+import { own } from '../../core/records.js';
 
 export const listCategories: Handler = ({ rt, partner, query }) => {
   const open = rt.state.categories.filter((c) => partner.categories.includes(c.category_id)).sort((a, b) => (a.category_id < b.category_id ? -1 : 1));
@@ -22,7 +23,7 @@ export const listProducts: Handler = ({ rt, partner, query }) => {
 };
 
 export const getProduct: Handler = ({ rt, partner, params }) => {
-  const p = rt.state.products[params.product_id ?? ''];
+  const p = own(rt.state.products, params.product_id);
   if (!p) throw new SandboxHttpError('NOT_FOUND', `Product ${JSON.stringify(params.product_id)} does not exist; list products with GET /products`);
   if (!partner.categories.includes(p.category_id)) {
     throw new SandboxHttpError('PRODUCT_NOT_AVAILABLE', `Product ${p.product_id} is in category ${p.category_id}, which is not open to your organisation`);

@@ -14,9 +14,10 @@ import type { Runtime } from '../../runtime.js';
 import type { OrderRecord } from '../../state/types.js';
 import type { Handler, HandlerContext } from '../context.js';
 import { paginate } from '../paginate.js';
+import { own } from '../../core/records.js';
 
 export function ownOrder(rt: Runtime, partnerId: string, orderId: string | undefined): OrderRecord {
-  const o = orderId ? rt.state.orders[orderId] : undefined;
+  const o = own(rt.state.orders, orderId);
   if (!o || o.partner_id !== partnerId) throw new SandboxHttpError('NOT_FOUND', `Order ${orderId ?? ''} does not exist for this partner; check the order_id`);
   return o;
 }
