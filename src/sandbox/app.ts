@@ -220,7 +220,10 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
       'Content-Length': String(Buffer.byteLength(reply.body ?? '')),
     };
     const head = `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
-    socket.end(head + (reply.body ?? ''));
+    // A HEAD request's answer has no body (its client would read one as a broken next answer).
+    const raw = (err as { rawPacket?: unknown }).rawPacket;
+    const isHead = Buffer.isBuffer(raw) && raw.subarray(0, 5).toString('latin1') === 'HEAD ';
+    socket.end(isHead ? head : head + (reply.body ?? ''));
     rt.log(`unparseable request ${reply.status} (${err.code ?? err.message}) trace=${traceId}`);
   };
 

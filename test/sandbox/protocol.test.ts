@@ -139,6 +139,10 @@ describe('error envelope on every non-2xx', () => {
     }
     const [, body = ''] = (await rawExchange(sb, oversized)).split('\r\n\r\n');
     expect(JSON.parse(body).error.message).toMatch(/headers are larger than \d+ bytes/);
+    // HEAD: the same answer without a body.
+    const head = await rawExchange(sb, oversized.replace(/^GET/, 'HEAD'));
+    expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
+    expect(head.endsWith('\r\n\r\n')).toBe(true);
   });
 });
 
