@@ -42,6 +42,8 @@ export interface SandboxApp {
    * dialect's error format, with X-Trace-ID and Date, instead of node's bare 400 or 431.
    */
   clientError(err: NodeJS.ErrnoException, socket: Duplex): void;
+  /** The server's `connect`: a CONNECT request is answered 405 (node would close the connection without a word). */
+  connect(req: IncomingMessage, socket: Duplex): void;
   runtime(): Runtime;
   credentials: SandboxCredentials;
   /** The dialect it speaks (the option, else the state file's, else `decisions`). */
@@ -205,6 +207,19 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
       .catch(() => {});
   };
 
+  /** An error answered straight on the socket, for requests that never reach `listener`. */
+  const answerOnSocket = (socket: Duplex, e: SandboxHttpError, withBody: boolean, what: string): void => {
+    const reply = dialect.errorReply(e);
+    const traceId = traceIdFrom(undefined);
+    const headers: Record<string, string> = {
+      ...reply.headers, Date: new Date(clock.now()).toUTCString(), 'X-Trace-ID': traceId, Connection: 'close',
+      'Content-Length': String(Buffer.byteLength(reply.body ?? '')),
+    };
+    const head = `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+    socket.end(withBody ? head + (reply.body ?? '') : head);
+    rt.log(`${what} ${reply.status} trace=${traceId}`);
+  };
+
   const clientError = (err: NodeJS.ErrnoException, socket: Duplex): void => {
     if (err.code === 'ECONNRESET' || !socket.writable) {
       socket.destroy();
@@ -213,23 +228,24 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
     const message = err.code === 'HPE_HEADER_OVERFLOW'
       ? `The request line and headers are larger than ${maxHeaderSize} bytes; send fewer or shorter headers`
       : `The request is not valid HTTP/1.1 (${err.code ?? 'unparseable'}: ${err.message}); check the request line, the header names and values and the body framing`;
-    const reply = dialect.errorReply(new SandboxHttpError('MALFORMED_REQUEST', message));
-    const traceId = traceIdFrom(undefined);
-    const headers: Record<string, string> = {
-      ...reply.headers, Date: new Date(clock.now()).toUTCString(), 'X-Trace-ID': traceId, Connection: 'close',
-      'Content-Length': String(Buffer.byteLength(reply.body ?? '')),
-    };
-    const head = `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
     // A HEAD request's answer has no body (its client would read one as a broken next answer).
     const raw = (err as { rawPacket?: unknown }).rawPacket;
     const isHead = Buffer.isBuffer(raw) && raw.subarray(0, 5).toString('latin1') === 'HEAD ';
-    socket.end(isHead ? head : head + (reply.body ?? ''));
-    rt.log(`unparseable request ${reply.status} (${err.code ?? err.message}) trace=${traceId}`);
+    answerOnSocket(socket, new SandboxHttpError('MALFORMED_REQUEST', message), !isHead, `unparseable request (${err.code ?? err.message})`);
+  };
+
+  const connect = (req: IncomingMessage, socket: Duplex): void => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    answerOnSocket(socket, new SandboxHttpError('METHOD_NOT_ALLOWED', `CONNECT ${req.url ?? ''} is not allowed: the sandbox is not a proxy; send GET, POST, PUT or DELETE to /api/v1 or /admin`), true, `CONNECT ${req.url ?? ''}`);
   };
 
   return {
     listener,
     clientError,
+    connect,
     runtime: () => rt,
     credentials,
     dialect: config.dialect,

@@ -41,6 +41,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Sandbo
   const app = createSandboxApp(options);
   const server = createServer(app.listener);
   server.on('clientError', app.clientError);
+  server.on('connect', app.connect);
   server.keepAliveTimeout = 5_000;
   try {
     await listen(server, port, host);

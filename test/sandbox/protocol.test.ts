@@ -127,7 +127,7 @@ describe('error envelope on every non-2xx', () => {
     expect(lim.body.error.details[0].path).toBe('limit');
   });
 
-  it('a request node:http cannot parse (headers over its limit, a bad request line or header): 400 in the envelope with X-Trace-ID, not a bare 400/431', async () => {
+  it('a request node:http cannot parse (headers over its limit, a bad request line or header): 400 in the envelope with X-Trace-ID, not a bare 400/431; CONNECT: 405', async () => {
     const oversized = `GET /api/v1/wallets HTTP/1.1\r\nHost: x\r\nX-Big: ${'h'.repeat(20_000)}\r\n\r\n`;
     for (const raw of [oversized, 'GET /api/v1/wallets HTTP/9\r\n\r\n', 'GET /api/v1/wallets HTTP/1.1\r\nBad Header: x\r\n\r\n', 'POST /api/v1/orders HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n']) {
       const answer = await rawExchange(sb, raw);
@@ -139,6 +139,11 @@ describe('error envelope on every non-2xx', () => {
     }
     const [, body = ''] = (await rawExchange(sb, oversized)).split('\r\n\r\n');
     expect(JSON.parse(body).error.message).toMatch(/headers are larger than \d+ bytes/);
+    // CONNECT: 405, not a connection closed without a word.
+    const [connectHead = '', connectBody = ''] = (await rawExchange(sb, 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n')).split('\r\n\r\n');
+    expect(connectHead).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
+    expect(connectHead).toMatch(/\r\nX-Trace-ID: [0-9a-f]{32}\r\n/);
+    expect(JSON.parse(connectBody).error).toMatchObject({ name: 'MethodNotAllowed', code: 'METHOD_NOT_ALLOWED' });
     // HEAD: the same answer without a body.
     const head = await rawExchange(sb, oversized.replace(/^GET/, 'HEAD'));
     expect(head).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
