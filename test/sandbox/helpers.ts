@@ -4,6 +4,7 @@
  * admin surface, and wait for conditions without long sleeps.
  */
 import { createHmac } from 'node:crypto';
+import { connect } from 'node:net';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
 
 export async function sandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
@@ -151,4 +152,19 @@ export async function receiver(statusFor: (n: number) => number = () => 200): Pr
   r.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hooks`;
   r.close = () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
   return r;
+}
+
+/**
+ * Write raw bytes to the sandbox's port, half-close, and read until it closes the
+ * connection: everything it answered, or undefined when it has not closed within `ms`.
+ */
+export function rawExchange(sb: SandboxHandle, raw: string, ms = 5000): Promise<string | undefined> {
+  return new Promise((resolve) => {
+    const socket = connect(sb.port, sb.host, () => socket.end(raw, 'latin1'));
+    const chunks: Buffer[] = [];
+    const timer = setTimeout(() => { socket.destroy(); resolve(undefined); }, ms);
+    socket.on('data', (c: Buffer) => chunks.push(c));
+    socket.on('close', () => { clearTimeout(timer); resolve(Buffer.concat(chunks).toString('latin1')); });
+    socket.on('error', () => {});
+  });
 }
