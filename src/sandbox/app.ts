@@ -212,7 +212,7 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
     const reply = dialect.errorReply(e);
     const traceId = traceIdFrom(undefined);
     const headers: Record<string, string> = {
-      ...reply.headers, Date: new Date(clock.now()).toUTCString(), 'X-Trace-ID': traceId, Connection: 'close',
+      ...reply.headers, Date: httpDate(clock.now()), 'X-Trace-ID': traceId, Connection: 'close',
       'Content-Length': String(Buffer.byteLength(reply.body ?? '')),
     };
     const head = `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
