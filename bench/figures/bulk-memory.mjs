@@ -24,7 +24,7 @@ async function writeRows(file, n, tag) {
   out.write('product_id,denomination,quantity,reference,currency\n');
   let chunk = '';
   for (let i = 0; i < n; i++) {
-    chunk += `sbx-instant,1,1,${tag}-${i},USD\n`;
+    chunk += `sbx-instant,10,1,${tag}-${i},USD\n`;
     if (chunk.length > 1 << 16) { if (!out.write(chunk)) await once(out, 'drain'); chunk = ''; }
   }
   out.end(chunk);
@@ -76,7 +76,7 @@ export async function run(ctx) {
       const config = mkdtempSync(join(work, 'config-'));
       try {
         // Enough money for any of the files, in one top-up.
-        const res = await fetch(`${sb.adminUrl}/wallets/fund`, { method: 'POST', headers: { Authorization: `Bearer ${sb.adminToken}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ currency: 'USD', amount: 10_000_000 }) });
+        const res = await fetch(`${sb.adminUrl}/wallets/fund`, { method: 'POST', headers: { Authorization: `Bearer ${sb.adminToken}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ currency: 'USD', amount: 20_000_000 }) });
         if (!res.ok) throw new Error(`funding the sandbox wallet: HTTP ${res.status} ${await res.text()}`);
         const env = {
           ...process.env, NO_COLOR: '1', VOUCHERS_CONFIG_DIR: config, VOUCHERS_BASE_URL: sb.baseUrl, VOUCHERS_API_KEY: sb.apiKey, VOUCHERS_API_SECRET: sb.apiSecret,
