@@ -6,8 +6,8 @@
  * ratio near 1. Each size runs in a fresh config directory; the measured process is the
  * CLI alone (the sandbox runs in the benchmark's process).
  *
- *   BENCH_BULK_ROWS=100000   rows of the real run (default 100,000)
- *   BENCH_BULK_DRY_ROWS=1000000
+ *   BENCH_BULK_MEMORY_ROWS=100000   rows of the real run (default 100,000)
+ *   BENCH_BULK_MEMORY_DRY_ROWS=1000000
  */
 import { spawn } from 'node:child_process';
 import { createWriteStream, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -58,8 +58,8 @@ const mb = (kib) => `${(kib / 1024).toFixed(0)} MB`;
 export async function run(ctx) {
   const { root, log } = ctx;
   const node = process.execPath;
-  const big = Number(process.env.BENCH_BULK_ROWS ?? 100_000);
-  const huge = Number(process.env.BENCH_BULK_DRY_ROWS ?? 1_000_000);
+  const big = Number(process.env.BENCH_BULK_MEMORY_ROWS ?? 100_000);
+  const huge = Number(process.env.BENCH_BULK_MEMORY_DRY_ROWS ?? 1_000_000);
   const rounds = Math.max(1, Number(process.env.BENCH_BULK_MEMORY_ROUNDS ?? 1));
   const { startSandbox } = await import(join(root, 'dist/sandbox/index.js'));
   const work = mkdtempSync(join(tmpdir(), 'vouchers-bench-bulk-memory-'));
