@@ -5,6 +5,10 @@
  * and a journal written by an earlier version (rows in its header) still resumes.
  */
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { run as runBulk } from '../../src/commands/orders/bulk.js';
+import type { ApiClient } from '../../src/core/http/types.js';
+import { createFactory, type Factory } from '../../src/factory.js';
+import { testIO } from '../helpers/io.js';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -157,5 +161,64 @@ describe('the journal does not repeat the file', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ batch_id: oldId, rows: 6, skipped: 2 });
     // Line 4 was re-sent with its journalled key (replayed); lines 5–7 were ordered by the first run under other keys.
     expect(Object.keys(sb.state.orders).length - before).toBe(3);
+  });
+});
+
+describe('keys journalled ahead of sending', () => {
+  it('every request leaves with its key already on disk; Ctrl-C leaves the rows keyed ahead reported as not sent, and a resume orders every row once', async () => {
+    const sb = await sandbox();
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const text = csv(40, 'ahead');
+    const file = join(tempConfigDir(), 'orders.csv');
+    writeFileSync(file, text);
+    const id = batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey));
+    const results = join(tempConfigDir(), 'results.csv');
+    const io = testIO({ env: { VOUCHERS_CONFIG_DIR: dir, NO_COLOR: '1' } });
+    const base = createFactory(io, () => ({}), { clock: quickClock() });
+    let sent = 0;
+    const keyOnDisk: boolean[] = [];
+    const f: Factory = {
+      ...base,
+      client: async () => {
+        const c = await base.client();
+        const wrapped: ApiClient = {
+          request: async (o) => {
+            if (o.method === 'POST' && o.path === '/orders') {
+              keyOnDisk.push(readFileSync(journalPath(dir, id), 'utf8').includes(`"idempotency_key":"${o.idempotencyKey as string}"`));
+              sent += 1;
+              // Ctrl-C once ten orders have left: the rows keyed ahead are never sent.
+              if (sent === 10) io.interrupt();
+            }
+            return c.request(o);
+          },
+          close: () => c.close(),
+        };
+        return wrapped;
+      },
+    };
+    let error: unknown;
+    try {
+      await runBulk(f, { from: file, concurrency: '4', results, json: true });
+    } catch (e) {
+      error = e;
+    } finally {
+      await base.dispose();
+    }
+    expect(String(error)).toMatch(/interrupted/);
+    expect(keyOnDisk.every(Boolean)).toBe(true);
+    const ordered = refsOf(sb, 'ahead').length;
+    const keyedInJournal = readFileSync(journalPath(dir, id), 'utf8').split('\n').filter((l) => l.includes('"type":"key"')).length;
+    // More rows were keyed than sent (the group keyed ahead), and those are not called sent.
+    expect(keyedInJournal).toBeGreaterThan(sent);
+    const csvRows = readFileSync(results, 'utf8').trim().split('\n').slice(1);
+    expect(csvRows.filter((l) => l.includes(',NOT_SENT,'))).toHaveLength(40 - sent);
+    expect(csvRows.filter((l) => /,(DELIVERED|PENDING|PROCESSING),/.test(l))).toHaveLength(ordered);
+    const resumed = await runCli(['orders', 'create', '--resume', id, '--json'], opts(dir));
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ rows: 40, ordered: 40 });
+    const refs = refsOf(sb, 'ahead');
+    expect(refs).toHaveLength(40);
+    expect(new Set(refs).size).toBe(40);
+    expect(usdAvailableMinor(sb)).toBe(START_MINOR - 40 * 10 * 100);
   });
 });

@@ -152,16 +152,57 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | un
 }
 
 /**
- * Run `rows` (those still to do), taken one at a time as workers free up, so a file read in
- * pieces is never held whole; resolves when all ran or, after the signal, when the
- * in-flight ones finished.
+ * Rows with their first key journalled ahead of sending, a group at a time: the next group
+ * is keyed (one write, one fsync) while the current one is being sent, so no row waits for
+ * a disk flush of its own. The key is still on disk before its row's request leaves. A row
+ * that already has a key goes through as it is (runRow decides what to do with it).
+ * `keyed` holds the rows keyed here and not yet started.
  */
-export async function runRows(rows: AsyncIterable<BulkRow> | Iterable<BulkRow>, deps: RunnerDeps): Promise<{ ran: number; interrupted: boolean }> {
-  const it = Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : (rows as Iterable<BulkRow>)[Symbol.iterator]();
+async function* keyAhead(rows: AsyncIterator<BulkRow> | Iterator<BulkRow>, deps: RunnerDeps, size: number, keyed: Set<number>): AsyncGenerator<BulkRow> {
+  const { journal } = deps;
+  const group = async (): Promise<BulkRow[]> => {
+    const out: BulkRow[] = [];
+    while (out.length < size && !deps.signal.aborted) {
+      const r = await rows.next();
+      if (r.done) break;
+      out.push(r.value);
+    }
+    const at = iso(deps.clock);
+    const fresh = out.filter((row) => !journal.state.keys.has(row.row) && !journal.state.ordered.has(row.row));
+    await Promise.all(fresh.map((row) => {
+      keyed.add(row.row);
+      return journal.appendKey(row.row, deps.ids.idempotencyKey(), at, 1, { ref: row.reference ?? null, digest: rowDigest(row) });
+    }));
+    return out;
+  };
+  let next = group();
+  try {
+    for (;;) {
+      const current = await next;
+      if (current.length === 0) return;
+      next = group();
+      yield* current;
+    }
+  } finally {
+    // Stopped early (Ctrl-C): the group keyed meanwhile stays keyed, unsent.
+    await next.catch(() => undefined);
+  }
+}
+
+/**
+ * Run `rows` (those still to do), taken as workers free up, so a file read in pieces is
+ * never held whole; resolves when all ran or, after the signal, when the in-flight ones
+ * finished. Rows keyed ahead but never started are returned (`unsent`): their keys are in
+ * the journal (a resume sends them with those keys), but nothing was sent for them.
+ */
+export async function runRows(rows: AsyncIterable<BulkRow> | Iterable<BulkRow>, deps: RunnerDeps): Promise<{ ran: number; interrupted: boolean; unsent: number[] }> {
+  const source = Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : (rows as Iterable<BulkRow>)[Symbol.iterator]();
+  const keyed = new Set<number>();
+  const it = keyAhead(source, deps, Math.max(1, deps.concurrency), keyed);
   let exhausted = false;
   let ran = 0;
   let cut = 0;
-  // One pull at a time: an async generator queues them anyway, a plain iterator needs it.
+  // One pull at a time.
   let pulling: Promise<unknown> = Promise.resolve();
   const take = (): Promise<BulkRow | undefined> => {
     const next = pulling.then(async () => {
@@ -175,6 +216,7 @@ export async function runRows(rows: AsyncIterable<BulkRow> | Iterable<BulkRow>, 
   };
   const worker = async () => {
     for (let row = await take(); row !== undefined; row = await take()) {
+      keyed.delete(row.row);
       const result = await runRow(row, deps);
       if (!result) { cut += 1; continue; }
       ran += 1;
@@ -182,6 +224,9 @@ export async function runRows(rows: AsyncIterable<BulkRow> | Iterable<BulkRow>, 
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, deps.concurrency) }, worker));
-  if (!exhausted) await it.return?.();
-  return { ran, interrupted: deps.signal.aborted && (!exhausted || cut > 0) };
+  if (!exhausted) {
+    await it.return(undefined);
+    await source.return?.();
+  }
+  return { ran, interrupted: deps.signal.aborted && (!exhausted || cut > 0 || keyed.size > 0), unsent: [...keyed] };
 }

@@ -17,7 +17,7 @@ import type { ApiClient } from '../../core/http/types.js';
 import { err } from '../../core/io/io.js';
 import { keepHeapSmall } from '../../core/io/runtime.js';
 import { BatchLock, BatchLocked } from '../../core/journal/batch-lock.js';
-import { appendSuperseded, batchIdOf, batchTarget, BulkJournal, isBatchId, journalPath, rowCount, rowOutcome, type BatchHeader, type BatchState, type BulkRow, type KeyRecord, type ResultRecord } from '../../core/journal/bulk.js';
+import { appendSuperseded, notSent, batchIdOf, batchTarget, BulkJournal, isBatchId, journalPath, rowCount, rowOutcome, type BatchHeader, type BatchState, type BulkRow, type KeyRecord, type ResultRecord } from '../../core/journal/bulk.js';
 import { batchesSharing, batchOfFile, Carry, duplicateReferences, liveBatches, ReferenceIndex, unmatchedEdit, unmatchedEditError } from './bulk-identity.js';
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import { printRecord } from '../../core/output/print.js';
@@ -425,6 +425,8 @@ async function finishBatch(f: Factory, o: BulkOptions, run: LockedRun, journal: 
     await journal.flushed();
   }
   const state = journal.state;
+  // Rows keyed ahead but never sent (Ctrl-C): reported as not sent; a resume sends them with their journalled keys.
+  notSent(state, outcome.unsent);
   const resultsPath = o.results !== undefined ? await writeResults(o.results, io.cwd, state, rows(), journal.path) : null;
   const summary = summarize(state, skipped, journal.path, resultsPath);
   await printSummary(io, summary, o.settings);

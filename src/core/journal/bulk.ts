@@ -317,6 +317,21 @@ function applyResult(state: BatchState, rec: ResultRecord, offset: number): void
   state.lookup.delete(rec.row);
 }
 
+/**
+ * Rows this run keyed ahead but never sent (it stopped first): the run's report calls them
+ * not sent. Only the state in memory forgets their keys; the journal keeps them, so a
+ * resume sends each with its key, which is safe whether or not it was sent.
+ */
+export function notSent(state: BatchState, rows: Iterable<number>): void {
+  for (const row of rows) {
+    if (state.results.has(row) || state.ordered.has(row) || (state.attempts.get(row) ?? 1) !== 1) continue;
+    state.keys.delete(row);
+    state.keyAt.delete(row);
+    state.attempts.delete(row);
+    state.lookup.delete(row);
+  }
+}
+
 /** Builds a state from journal lines, in order; a torn last line is ignored, damage elsewhere is not. */
 class StateBuilder {
   private header: BatchHeader | undefined;
@@ -485,7 +500,7 @@ async function writeAside(path: string, write: (h: FileHandle) => Promise<void>)
  */
 export class BulkJournal {
   private pending: string[] = [];
-  private waiters: { resolve: () => void; reject: (e: unknown) => void }[] = [];
+  private waiters: { resolve: () => void; reject: (e: unknown) => void; sync: boolean }[] = [];
   private needSync = false;
   private flushing: Promise<void> | undefined;
 
@@ -579,16 +594,19 @@ export class BulkJournal {
     return new BulkJournal(path, state, handle, offset);
   }
 
-  /** Queue a line; resolves with the offset it was written at, once written (and synced when asked). */
-  private append(record: JournalRecord, sync: boolean): Promise<number> {
+  /**
+   * Queue a line; resolves once it is written, and for a line that asks for it (a key)
+   * once it is also synced: an answer never waits behind the next keys' fsync.
+   */
+  private append(record: JournalRecord, sync: boolean): { at: number; done: Promise<void> } {
     const line = JSON.stringify(record) + '\n';
     const at = this.size;
     this.size += Buffer.byteLength(line);
     this.pending.push(line);
     if (sync) this.needSync = true;
-    const done = new Promise<number>((resolve, reject) => { this.waiters.push({ resolve: () => resolve(at), reject }); });
+    const done = new Promise<void>((resolve, reject) => { this.waiters.push({ resolve, reject, sync }); });
     this.flushing ??= this.flush();
-    return done;
+    return { at, done };
   }
 
   private async flush(): Promise<void> {
@@ -599,8 +617,9 @@ export class BulkJournal {
       this.needSync = false;
       try {
         await this.handle.write(text);
+        for (const w of waiters) if (!w.sync) w.resolve();
         if (sync) await this.handle.datasync();
-        for (const w of waiters) w.resolve();
+        for (const w of waiters) if (w.sync) w.resolve();
       } catch (e) {
         for (const w of waiters) w.reject(e);
       }
@@ -614,16 +633,16 @@ export class BulkJournal {
    */
   async appendKey(row: number, idempotencyKey: string, at: string, attempt = 1, who?: KeyedRow): Promise<void> {
     const rec: KeyRecord = { type: 'key', row, idempotency_key: idempotencyKey, ...(attempt > 1 ? { attempt } : {}), ...(who ? { ref: who.ref, digest: who.digest } : {}), at };
-    await this.append(rec, true);
+    await this.append(rec, true).done;
     applyKey(this.state, rec);
   }
 
   async appendResult(result: Omit<ResultRecord, 'type'>): Promise<void> {
     const rec: ResultRecord = { type: 'result', ...result };
-    const written = this.append(rec, false);
+    const { at, done } = this.append(rec, false);
     // The offset is known at once (appends are in order); the state is updated before the write ends.
-    applyResult(this.state, rec, this.size - Buffer.byteLength(JSON.stringify(rec) + '\n'));
-    await written;
+    applyResult(this.state, rec, at);
+    await done;
   }
 
   /** Resolves once every record appended so far is written. */
