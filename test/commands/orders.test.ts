@@ -319,7 +319,8 @@ describe('orders create: production profile', () => {
     const dir = await profileDir(sb, 'prod', { production: true });
     const before = orderCount(sb);
     const no = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], { configDir: dir, tty: true, stdinTTY: true, stdin: 'n\n', env: { NO_COLOR: '1' } });
-    expect(no.code).toBe(130);
+    expect(no.code, no.stderr).toBe(10);
+    expect(no.stderr).toContain('not confirmed: nothing was done');
     expect(no.stderr).toMatch(/PRODUCTION: order 1 voucher \(1 × sbx-instant 10\) for real\? \[y\/N\]/);
     expect(orderCount(sb)).toBe(before);
     const yes = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], { configDir: dir, tty: true, stdinTTY: true, stdin: 'y\n', env: { NO_COLOR: '1' } });

@@ -298,7 +298,8 @@ describe('profiles use, set, remove', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--yes');
     const declined = await runCli(['profiles', 'remove', 'sandbox'], { configDir: dir, stdinTTY: true, stdin: 'n\r' });
-    expect(declined.code).toBe(130);
+    expect(declined.code, declined.stderr).toBe(10);
+    expect(declined.stderr).toContain('not confirmed: kept profile "sandbox"');
     expect(file(dir).profiles.sandbox).toBeDefined();
     chmodSync(join(dir, 'config.json'), 0o644);
     const asked = await runCli(['profiles', 'remove', 'sandbox'], { configDir: dir, stdinTTY: true, stdin: 'y\r' });
