@@ -267,13 +267,31 @@ describe('orders create: checks before sending', () => {
     expect(tty.stdout).toMatch(/total_amount\s+10\.00 USD/);
 
     const badDenom = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '30', '--dry-run']);
-    expect(badDenom.code).toBe(2);
+    expect(badDenom.code).toBe(5);
     expect(badDenom.stderr).toMatch(/does not offer denomination 30 \(offered: 10, 25, 50, 100\)/);
 
     const unknown = await cli(['orders', 'create', '--product', 'no-such-product', '--denomination', '10', '--dry-run']);
-    expect(unknown.code).toBe(2);
+    expect(unknown.code).toBe(4);
     expect(unknown.stderr).toMatch(/product "no-such-product" does not exist/);
+
+    const noStock = await cli(['orders', 'create', '--product', 'sbx-out-of-stock', '--denomination', '10', '--dry-run', '--json']);
+    expect(noStock.code, noStock.stderr).toBe(5);
+    expect((JSON.parse(noStock.stdout) as { problems: string[] }).problems).toEqual(['product sbx-out-of-stock is out of stock: nothing in cache and the vendor has none']);
     expect(orderCount(sb)).toBe(before);
+  });
+
+  it('--dry-run exits with the code the real order would: a bad denomination, an unknown or out-of-stock product', async () => {
+    for (const argv of [
+      ['--product', 'sbx-instant', '--denomination', '30'],
+      ['--product', 'no-such-product', '--denomination', '10'],
+      ['--product', 'sbx-out-of-stock', '--denomination', '10'],
+      ['--item', 'sbx-instant:10:1', '--item', 'sbx-instant:30:1'],
+    ]) {
+      const dry = await cli(['orders', 'create', ...argv, '--dry-run']);
+      const real = await cli(['orders', 'create', ...argv]);
+      expect(real.code, real.stderr).not.toBe(0);
+      expect(dry.code, `${argv.join(' ')}: ${dry.stderr}`).toBe(real.code);
+    }
   });
 
   it('--fields is checked before ordering: an unknown field orders nothing; --fields alone lists them', async () => {

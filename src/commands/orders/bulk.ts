@@ -160,7 +160,7 @@ async function preflightRows(f: Factory, client: ApiClient, input: Input, rows: 
     if (carry.ordered(row)) continue;
     toOrder += 1;
     const problem = itemProblem(row, lookups, row.currency);
-    if (problem) { problems.add({ line: row.row, message: problem }); continue; }
+    if (problem) { problems.add({ line: row.row, message: problem.message }); continue; }
     const found = lookups.get(row.product_id);
     const currency = row.currency ?? (found && 'product' in found ? found.product.currency : undefined);
     if (!currency) continue;
