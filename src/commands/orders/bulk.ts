@@ -9,6 +9,7 @@
  * makes sure every read sees the same rows.
  */
 import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { formatMoney, fromMinor, toMinor } from '../../contract/money-format.js';
 import { configLocation } from '../../core/config/location.js';
@@ -130,6 +131,10 @@ async function scanInput(f: Factory, file: string, hint = 'give the path of a CS
   const path = isAbsolute(file) ? file : resolve(f.io.cwd, file);
   const digest: FileDigest = {};
   const input: Input = { name: file, path, sha256: '', rows: 0, problems: new Problems(), products: new Set(), references: new ReferenceIndex(), everyRowHasReference: true };
+  // Only a regular file: opening a FIFO with no writer would wait for ever, and the rows
+  // are read more than once (checked, ordered, and again by --resume).
+  const kind = await stat(path).then((s) => (s.isFile() ? undefined : s.isDirectory() ? 'it is a directory' : s.isFIFO() ? 'it is a pipe (FIFO), not a file' : 'it is not a regular file'), () => undefined);
+  if (kind) throw new UsageError(`cannot read ${file}: ${kind}`, 'the rows are read more than once (checked, then ordered, again by --resume): save them to a regular file and pass its path');
   try {
     for await (const item of scanFile(path, path, digest)) {
       if (item.problem) { input.problems.add(item.problem); continue; }
