@@ -27,7 +27,7 @@ interface Answer {
 async function probe(client: ApiClient, clock: Clock, profile: ResolvedProfile, method: string, path: string, signal: AbortSignal): Promise<Answer> {
   const t0 = clock.now();
   const res = await client.request({
-    method, path, raw: true, throwHttpErrors: false, maxRetries: 0,
+    method, path, raw: true, throwHttpErrors: false, maxRetries: 0, probe: true,
     timeoutMs: Math.min(profile.timeout_ms, PROBE_TIMEOUT_MS), signal,
   });
   const t1 = clock.now();
