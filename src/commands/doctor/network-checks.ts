@@ -80,7 +80,7 @@ function ipCheck(a: Answer): CheckResult {
 function signingCheck(profile: ResolvedProfile, a: Answer | Error): CheckResult {
   const label = 'Request signing';
   const other = profile.signing_path === 'full' ? 'relative' : 'full';
-  const setOther = `vouchers profiles set ${profile.exists ? profile.name : 'NAME'} signing.path ${other}`;
+  const setOther = profile.exists ? `vouchers profiles set ${profile.name} signing.path ${other}` : `set VOUCHERS_SIGNING_PATH=${other}`;
   if (a instanceof Error) return skip('signing', label, `cannot tell: the signed request failed: ${a.message}`);
   if (a.status === 404 || a.status === 409 || is2xx(a.status)) {
     return ok('signing', label, `signed POST accepted (signing.path ${profile.signing_path})`);

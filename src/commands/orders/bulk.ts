@@ -305,7 +305,7 @@ async function batchRows(f: Factory, state: BatchState, input: Input | undefined
   const path = state.header.source_path;
   const again = suggestedCommand(f.globals(), ['orders', 'create', '--from', state.header.source ?? 'FILE']);
   if (path === undefined) throw new UsageError(`batch ${state.header.batch_id} does not say where its file is`, `run it with its file: ${again}`);
-  const found = await scanInput(f, path, `put the file of batch ${state.header.batch_id} back as it was, or run it from where it is now: vouchers orders create --from FILE`);
+  const found = await scanInput(f, path, `put the file of batch ${state.header.batch_id} back as it was, or pass its new path to vouchers orders create --from`);
   if (found.sha256 !== state.header.sha256) {
     throw new UsageError(`${path}, the file of batch ${state.header.batch_id}, changed since the batch started: its rows are read from it`,
       `put it back as it was to resume the batch; or run the edited file (${again}): rows with a reference already ordered are skipped`);
