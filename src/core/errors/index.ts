@@ -43,9 +43,9 @@ export class CliError extends Error {
     super(message, options);
     this.name = KIND_NAMES[kind];
   }
-  /** The error's code for JSON output. */
+  /** The error's code for JSON output (a network failure is NETWORK_ERROR, as NetworkError's). */
   get code(): string {
-    return this.kind.toUpperCase();
+    return this.kind === 'network' ? 'NETWORK_ERROR' : this.kind.toUpperCase();
   }
 }
 
