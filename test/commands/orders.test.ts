@@ -365,6 +365,20 @@ describe('orders get', () => {
     expectNoSecrets(sb, j); expectNoSecrets(sb, tty); expectNoSecrets(sb, piped);
   });
 
+  it('--fields timeline is accepted: one cell of the steps when piped, the array with --json', async () => {
+    const created = await createJson(['--product', 'sbx-instant', '--denomination', '10']);
+    const piped = await cli(['orders', 'get', created.order_id, '--fields', 'order_id,timeline']);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).toMatch(new RegExp(`^order_id\\t${created.order_id}\\ntimeline\\t.*DELIVERED \\d{4}-\\d\\d-\\d\\d`));
+    const json = await cli(['orders', 'get', created.order_id, '--fields', 'timeline', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect((JSON.parse(json.stdout) as { timeline: { status: string }[] }).timeline.map((t) => t.status)).toContain('DELIVERED');
+    const list = await cli(['orders', 'get', created.order_id, '--fields']);
+    expect(list.stdout.split('\n')).toContain('timeline');
+    const plain = await cli(['orders', 'get', created.order_id]);
+    expect(plain.stdout).not.toMatch(/^timeline\t/m);
+  });
+
   it('a malformed id is a usage error; an unknown one is not found (exit 4) with a trace ID', async () => {
     const bad = await cli(['orders', 'get', 'order-1']);
     expect(bad.code).toBe(2);
