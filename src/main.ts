@@ -19,6 +19,7 @@ export const EXIT = {
   network: 7,
   pending: 8,
   certification: 9,
+  cancelled: 10,
   interrupted: 130,
 } as const satisfies Record<ErrorKind | 'ok', number>;
 

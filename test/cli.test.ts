@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { exitCodeFor, EXIT } from '../src/main.js';
-import { ApiError, CliError, NetworkError, PendingError, UsageError } from '../src/core/errors/index.js';
+import { ApiError, CancelledError, CliError, NetworkError, PendingError, UsageError } from '../src/core/errors/index.js';
 import { VERSION } from '../src/program.js';
 import { runCli } from './helpers/run-cli.js';
 
@@ -123,6 +123,7 @@ describe('exit codes are decided from error kinds', () => {
     expect(exitCodeFor(new PendingError('still pending'))).toBe(8);
     expect(exitCodeFor(new CliError('certification', 'failed'))).toBe(9);
     expect(exitCodeFor(new CliError('interrupted', 'stop'))).toBe(130);
+    expect(exitCodeFor(new CancelledError('not confirmed: nothing was done'))).toBe(10);
     expect(exitCodeFor(new Error('boom'))).toBe(1);
     expect(EXIT.ok).toBe(0);
   });

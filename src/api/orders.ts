@@ -14,6 +14,8 @@ export interface CallOptions {
   headers?: Record<string, string>;
   timeoutMs?: number;
   maxRetries?: number;
+  /** Logged as the CLI's own probe, not the user's request (RequestOptions.probe). */
+  probe?: boolean;
 }
 
 /**

@@ -120,6 +120,19 @@ describe('vouchers api', () => {
     expect(bad.stderr).toContain('--query "novalue" is not key=value');
   });
 
+  it('refuses a header value holding CR, LF or another control character as usage (exit 2), sending nothing', async () => {
+    const before = server.requests.length;
+    for (const value of ['a\r\nX-Injected: 1', 'a\nb', 'a\u0000b']) {
+      const r = await runCli(['api', 'GET', '/wallets', '-H', `X-Sandbox-Simulate: ${value}`], { env: env() });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('--header X-Sandbox-Simulate: the value holds a control character');
+      expect(r.stderr).not.toContain('NetworkError');
+    }
+    expect(server.requests.length).toBe(before);
+    const tab = await runCli(['api', 'GET', '/echo-query', '-H', 'X-Sandbox-Simulate: cache\tmiss'], { env: env() });
+    expect(tab.code, tab.stderr).toBe(0);
+  });
+
   it('checks the body against the contract unless --raw, printing it either way: a warning, an error with --strict-contract', async () => {
     const r = await runCli(['api', 'GET', '/transactions'], { env: env() });
     expect(r.code).toBe(0);

@@ -196,6 +196,12 @@ describe('vouchers events replay', () => {
     const down = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', url, '--secret', SECRET], { configDir: dir });
     expect(down.code).toBe(7);
     expect(down.stderr).toMatch(/connection refused/);
+    // A 5xx of the app and no answer at all are both NETWORK_ERROR, one name.
+    const failedJson = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', failing.url, '--secret', SECRET, '--json'], { configDir: dir });
+    const downJson = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', url, '--secret', SECRET, '--json'], { configDir: dir });
+    expect([failedJson.code, downJson.code]).toEqual([7, 7]);
+    expect((JSON.parse(failedJson.stderr) as { error: { code: string } }).error.code).toBe('NETWORK_ERROR');
+    expect((JSON.parse(downJson.stderr) as { error: { code: string } }).error.code).toBe('NETWORK_ERROR');
   });
 
   it('needs a secret and --forward-to', async () => {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { sendError, sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { fastSandbox, profileDir } from '../helpers/sandbox.js';
 
 const SECRET = 'sk_test_log_command_secret';
 const OK_TRACE = '0af7651916cd43dd8448eb211c80319c';
@@ -78,5 +79,29 @@ describe('vouchers log', () => {
 
   it('has help with examples', async () => {
     expect((await runCli(['log', '--help'])).stdout).toContain('$ vouchers log --failed');
+  });
+});
+
+describe('vouchers log --failed leaves out the CLI\'s own probes', () => {
+  it('doctor\'s checks and the order look-up behind a cancel\'s 404 are logged as probes; --failed shows only the cancel', async () => {
+    const sb = await fastSandbox();
+    try {
+      const dir = await profileDir(sb, 'sbx');
+      const doctor = await runCli(['doctor'], { configDir: dir });
+      expect(doctor.code, doctor.stderr).toBe(0);
+      const missing = 'ord_01ARZ3NDEKTSV4RRFFQ69G5FAV';
+      const cancel = await runCli(['orders', 'cancel', missing, '--yes'], { configDir: dir });
+      expect(cancel.code, cancel.stderr).toBe(4);
+
+      const all = JSON.parse((await runCli(['log', '--json'], { configDir: dir })).stdout) as { method: string; path: string; status: number; probe?: boolean }[];
+      const probes = all.filter((e) => e.probe === true).map((e) => `${e.method} ${e.path} ${e.status}`);
+      expect(probes).toEqual(expect.arrayContaining([`POST /orders/ord_00000000000000000000000000/cancel 404`, `GET /orders/${missing} 404`]));
+      expect(all.find((e) => e.method === 'POST' && e.path === `/orders/${missing}/cancel`)).not.toHaveProperty('probe');
+
+      const failed = JSON.parse((await runCli(['log', '--failed', '--json'], { configDir: dir })).stdout) as { method: string; path: string; status: number }[];
+      expect(failed.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([`POST /orders/${missing}/cancel 404`]);
+    } finally {
+      await sb.close();
+    }
   });
 });

@@ -4,6 +4,7 @@
  * from the file again, a file moved or edited under a batch is refused with what to do,
  * and a journal written by an earlier version (rows in its header) still resumes.
  */
+import { execFileSync } from 'node:child_process';
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { run as runBulk } from '../../src/commands/orders/bulk.js';
 import type { ApiClient } from '../../src/core/http/types.js';
@@ -161,6 +162,19 @@ describe('the journal does not repeat the file', () => {
     expect(JSON.parse(again.stdout)).toMatchObject({ batch_id: oldId, rows: 6, skipped: 2 });
     // Line 4 was re-sent with its journalled key (replayed); lines 5–7 were ordered by the first run under other keys.
     expect(Object.keys(sb.state.orders).length - before).toBe(3);
+  });
+
+  it('--from a FIFO or a directory is refused up front (exit 2) instead of waiting for a writer', async () => {
+    const dir = tempConfigDir();
+    const fifo = join(dir, 'rows.csv');
+    execFileSync('mkfifo', [fifo]);
+    const r = await runCli(['orders', 'create', '--from', fifo], opts(dir));
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`cannot read ${fifo}: it is a pipe (FIFO), not a file`);
+    expect(r.stderr).toContain('save them to a regular file');
+    const folder = await runCli(['orders', 'create', '--from', dir], opts(dir));
+    expect(folder.code, folder.stderr).toBe(2);
+    expect(folder.stderr).toContain(`cannot read ${dir}: it is a directory`);
   });
 });
 

@@ -267,13 +267,31 @@ describe('orders create: checks before sending', () => {
     expect(tty.stdout).toMatch(/total_amount\s+10\.00 USD/);
 
     const badDenom = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '30', '--dry-run']);
-    expect(badDenom.code).toBe(2);
+    expect(badDenom.code).toBe(5);
     expect(badDenom.stderr).toMatch(/does not offer denomination 30 \(offered: 10, 25, 50, 100\)/);
 
     const unknown = await cli(['orders', 'create', '--product', 'no-such-product', '--denomination', '10', '--dry-run']);
-    expect(unknown.code).toBe(2);
+    expect(unknown.code).toBe(4);
     expect(unknown.stderr).toMatch(/product "no-such-product" does not exist/);
+
+    const noStock = await cli(['orders', 'create', '--product', 'sbx-out-of-stock', '--denomination', '10', '--dry-run', '--json']);
+    expect(noStock.code, noStock.stderr).toBe(5);
+    expect((JSON.parse(noStock.stdout) as { problems: string[] }).problems).toEqual(['product sbx-out-of-stock is out of stock: nothing in cache and the vendor has none']);
     expect(orderCount(sb)).toBe(before);
+  });
+
+  it('--dry-run exits with the code the real order would: a bad denomination, an unknown or out-of-stock product', async () => {
+    for (const argv of [
+      ['--product', 'sbx-instant', '--denomination', '30'],
+      ['--product', 'no-such-product', '--denomination', '10'],
+      ['--product', 'sbx-out-of-stock', '--denomination', '10'],
+      ['--item', 'sbx-instant:10:1', '--item', 'sbx-instant:30:1'],
+    ]) {
+      const dry = await cli(['orders', 'create', ...argv, '--dry-run']);
+      const real = await cli(['orders', 'create', ...argv]);
+      expect(real.code, real.stderr).not.toBe(0);
+      expect(dry.code, `${argv.join(' ')}: ${dry.stderr}`).toBe(real.code);
+    }
   });
 
   it('--fields is checked before ordering: an unknown field orders nothing; --fields alone lists them', async () => {
@@ -319,7 +337,8 @@ describe('orders create: production profile', () => {
     const dir = await profileDir(sb, 'prod', { production: true });
     const before = orderCount(sb);
     const no = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], { configDir: dir, tty: true, stdinTTY: true, stdin: 'n\n', env: { NO_COLOR: '1' } });
-    expect(no.code).toBe(130);
+    expect(no.code, no.stderr).toBe(10);
+    expect(no.stderr).toContain('not confirmed: nothing was done');
     expect(no.stderr).toMatch(/PRODUCTION: order 1 voucher \(1 × sbx-instant 10\) for real\? \[y\/N\]/);
     expect(orderCount(sb)).toBe(before);
     const yes = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], { configDir: dir, tty: true, stdinTTY: true, stdin: 'y\n', env: { NO_COLOR: '1' } });
@@ -344,6 +363,20 @@ describe('orders get', () => {
     const piped = await cli(['orders', 'get', created.order_id]);
     expect(piped.stdout.split('\n')).toEqual(expect.arrayContaining(['# items', '# vouchers', '# timeline']));
     expectNoSecrets(sb, j); expectNoSecrets(sb, tty); expectNoSecrets(sb, piped);
+  });
+
+  it('--fields timeline is accepted: one cell of the steps when piped, the array with --json', async () => {
+    const created = await createJson(['--product', 'sbx-instant', '--denomination', '10']);
+    const piped = await cli(['orders', 'get', created.order_id, '--fields', 'order_id,timeline']);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout).toMatch(new RegExp(`^order_id\\t${created.order_id}\\ntimeline\\t.*DELIVERED \\d{4}-\\d\\d-\\d\\d`));
+    const json = await cli(['orders', 'get', created.order_id, '--fields', 'timeline', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect((JSON.parse(json.stdout) as { timeline: { status: string }[] }).timeline.map((t) => t.status)).toContain('DELIVERED');
+    const list = await cli(['orders', 'get', created.order_id, '--fields']);
+    expect(list.stdout.split('\n')).toContain('timeline');
+    const plain = await cli(['orders', 'get', created.order_id]);
+    expect(plain.stdout).not.toMatch(/^timeline\t/m);
   });
 
   it('a malformed id is a usage error; an unknown one is not found (exit 4) with a trace ID', async () => {

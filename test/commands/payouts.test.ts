@@ -92,7 +92,8 @@ describe('payouts create', () => {
 
     // On a terminal it asks: "n" sends nothing, "y" pays out.
     const declined = await runCli(['payouts', 'create', '--amount', '7', '--currency', 'USD'], { env: bare, configDir, tty: true, stdinTTY: true, stdin: 'n\n' });
-    expect(declined.code).toBe(2);
+    expect(declined.code, declined.stderr).toBe(10);
+    expect(declined.stderr).toContain('not confirmed: no payout was made');
     expect(declined.stderr).toContain('PRODUCTION');
     expect(await balance('USD', bare, configDir)).toBeCloseTo(before - 5, 2);
     const accepted = await runCli(['payouts', 'create', '--amount', '7', '--currency', 'USD'], { env: bare, configDir, tty: true, stdinTTY: true, stdin: 'y\n' });

@@ -195,7 +195,7 @@ describe('profiles list and show', () => {
     const j = JSON.parse(r.stdout);
     expect(j).toMatchObject({
       name: 'prod', exists: true, base_url: 'https://env.example/api/v1', api_secret: 'sk_f…0000', production: true, timeout_ms: 5000,
-      sources: { name: 'flag', base_url: 'env', api_secret: 'env', api_key: 'profile', timeout_ms: 'flag', production: 'profile' },
+      sources: { name: 'argument', base_url: 'env', api_secret: 'env', api_key: 'profile', timeout_ms: 'flag', production: 'profile' },
     });
     expect(j.config_file).toBe(join(dir, 'config.json'));
     expectNoSecrets(r, SECRET, WHSEC, envSecret, 'pk_live_abcdefghijklmnop');
@@ -210,6 +210,9 @@ describe('profiles list and show', () => {
     expect(rows['limits.orders_per_minute']).toEqual(['20', 'env VOUCHERS_LIMITS_ORDERS_PER_MINUTE']);
     expect(rows['signing.path']).toEqual(['relative', 'env VOUCHERS_SIGNING_PATH']);
     expect(rows['max_retries']).toEqual(['1', 'flag --max-retries']);
+    expect(rows['name']).toEqual(['prod', 'argument']);
+    const flag = await runCli(['--profile', 'prod', 'profiles', 'show'], { configDir: dir });
+    expect(flag.stdout).toMatch(/^name\tprod\tflag --profile$/m);
     expect(rows['limits.general_per_hour']![1]).not.toContain('env');
   });
 
@@ -298,7 +301,8 @@ describe('profiles use, set, remove', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('--yes');
     const declined = await runCli(['profiles', 'remove', 'sandbox'], { configDir: dir, stdinTTY: true, stdin: 'n\r' });
-    expect(declined.code).toBe(130);
+    expect(declined.code, declined.stderr).toBe(10);
+    expect(declined.stderr).toContain('not confirmed: kept profile "sandbox"');
     expect(file(dir).profiles.sandbox).toBeDefined();
     chmodSync(join(dir, 'config.json'), 0o644);
     const asked = await runCli(['profiles', 'remove', 'sandbox'], { configDir: dir, stdinTTY: true, stdin: 'y\r' });

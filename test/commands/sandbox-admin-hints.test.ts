@@ -28,7 +28,8 @@ describe('sandbox admin approve/reject of an order that is not held', () => {
 
     const again = await runCli(['sandbox', 'admin', 'approve', id], { configDir });
     expect(again.code).toBe(5);
-    expect(again.stderr).toContain('ORDER_NOT_CANCELLABLE');
+    expect(again.stderr).toContain('OrderNotHeld (ORDER_NOT_HELD)');
+    expect(again.stderr).not.toContain('Cancellable');
     expect(again.stderr).not.toContain('only PENDING orders can be cancelled');
     expect(again.stderr).toMatch(new RegExp(`only PENDING orders held at the admin gate \\(product sbx-gated\\) can be approved or rejected; ${id} is (PENDING|PROCESSING|DELIVERED) \\(gate: approved\\): vouchers sandbox admin orders get ${id}`));
 
@@ -44,6 +45,7 @@ describe('sandbox admin approve/reject of an order that is not held', () => {
     expect((await runCli(['sandbox', 'admin', 'reject', id], { configDir })).code).toBe(0);
     const complete = await runCli(['sandbox', 'admin', 'complete', id], { configDir });
     expect(complete.code).toBe(5);
+    expect(complete.stderr).toContain('OrderNotOpen (ORDER_NOT_OPEN)');
     expect(complete.stderr).toContain(`only PENDING or PROCESSING orders can be completed; ${id} is REFUNDED (gate: rejected)`);
     const fail = await runCli(['sandbox', 'admin', 'fail', id], { configDir });
     expect(fail.stderr).toContain('only PENDING or PROCESSING orders can be failed');

@@ -47,6 +47,17 @@ describe('webhooks register without a profile: updates that return no secret go 
     expect(secretsOf(sb)).toEqual([secret]);
   });
 
+  it('a "no" at the delete confirmation exits 10 (cancelled) and leaves the endpoint registered', async () => {
+    const env = envOf(sb);
+    const created = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/keep', '--show-secret', '--json'], { env });
+    expect(created.code, created.stderr).toBe(0);
+    const declined = await runCli(['webhooks', 'delete'], { env, stdinTTY: true, tty: true, stdin: 'n\n' });
+    expect(declined.code, declined.stderr).toBe(10);
+    expect(declined.stderr).toContain('not confirmed: the webhook endpoint was not deleted');
+    expect(declined.stderr).toContain('CANCELLED');
+    expect(Object.values(sb.state.webhooks).map((w) => w.url)).toContain('http://127.0.0.1:9/keep');
+  });
+
   it('still refuses when no endpoint is registered yet (GET /webhooks answers 404): the server would return a secret', async () => {
     const env = envOf(sb);
     const del = await runCli(['webhooks', 'delete', '--yes'], { env });

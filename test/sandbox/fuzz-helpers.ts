@@ -14,6 +14,7 @@ import { ErrorEnvelope } from '../../src/contract/common.js';
 import { ENDPOINTS, type Endpoint } from '../../src/contract/endpoints.js';
 import { ERRORS, type ErrorCode } from '../../src/contract/errors.js';
 import { ADMIN_ROUTES } from '../../src/sandbox/admin/router.js';
+import { ADMIN_ERRORS } from '../../src/sandbox/http/errors.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 
 // ---------------------------------------------------------------------------------------
@@ -575,9 +576,9 @@ const contentTypeOf = (h: Record<string, string | string[] | undefined>) => Stri
  * decisions dialect and the admin surface: `{"error":{name, code, message, details?}}` with
  * a code of the contract whose status and name match. document dialect (its /api/v1 and
  * paths outside both surfaces): problem details, but INSUFFICIENT_INVENTORY and the 429 in
- * the envelope.
+ * the envelope. On the admin surface (`admin`), also the admin surface's own codes (ADMIN_ERRORS).
  */
-export function errorFormatProblem(format: 'envelope' | 'document', status: number, headers: Record<string, string | string[] | undefined>, text: string): string | undefined {
+export function errorFormatProblem(format: 'envelope' | 'document', status: number, headers: Record<string, string | string[] | undefined>, text: string, admin = false): string | undefined {
   let body: unknown;
   try { body = JSON.parse(text); } catch { return `the body is not JSON: ${JSON.stringify(text.slice(0, 200))}`; }
   const type = contentTypeOf(headers);
@@ -596,7 +597,7 @@ export function errorFormatProblem(format: 'envelope' | 'document', status: numb
     if (status === 429 && code === 'TOO_MANY_REQUESTS' && name === 'TooManyRequests') return undefined;
     if (code !== 'INSUFFICIENT_INVENTORY') return `the document dialect answers ${code} in the envelope, not as problem details`;
   }
-  const known = (ERRORS as Record<string, { status: number; name: string } | undefined>)[code];
+  const known = ((admin ? { ...ERRORS, ...ADMIN_ERRORS } : ERRORS) as Record<string, { status: number; name: string } | undefined>)[code];
   if (!known) return `unknown error code ${code}`;
   if (known.status !== status || known.name !== name) return `${code}/${name} on a ${status} (the contract says ${known.status} ${known.name})`;
   return undefined;

@@ -117,7 +117,7 @@ async function check(ctx: Context, r: FuzzRequest): Promise<void> {
     const landed = new URL(`${r.target.surface === 'api' ? '/api/v1' : '/admin'}${r.relTarget}`, 'http://x').pathname;
     const onAdmin = landed === '/admin' || landed.startsWith('/admin/');
     const format = onAdmin || ctx.sb.dialect === 'decisions' ? 'envelope' : 'document';
-    let why = errorFormatProblem(format, o.status, o.headers, o.text);
+    let why = errorFormatProblem(format, o.status, o.headers, o.text, onAdmin);
     // What node:http cannot parse (headers near its 16 KiB limit, a byte past ASCII in the
     // path) is refused before the path is known: in the dialect's format.
     const dialectFormat = ctx.sb.dialect === 'decisions' ? 'envelope' : 'document';

@@ -148,7 +148,9 @@ describe('cache-miss', () => {
     expect(rej.body.status).toBe('REFUNDED');
     await waitStatus(sb, a.body.order_id, ['DELIVERED']);
     expect(balance(sb)).toBe(before - 1000);
-    expect((await admin(sb, 'POST', `/orders/${a.body.order_id}/approve`)).status).toBe(409);
+    const twice = await admin(sb, 'POST', `/orders/${a.body.order_id}/approve`);
+    expect(twice.status).toBe(409);
+    expect(twice.body.error).toMatchObject({ name: 'OrderNotHeld', code: 'ORDER_NOT_HELD' });
     // The gate shows its decision: neither order is listed as still held.
     expect((await admin(sb, 'GET', `/orders/${a.body.order_id}`)).body.gate).toBe('approved');
     expect((await admin(sb, 'GET', `/orders/${b.body.order_id}`)).body.gate).toBe('rejected');

@@ -91,7 +91,7 @@ export const SIGNING_CHECKS: CheckDef[] = [
       }
       if (!accepted.includes(ctx.signingPath)) {
         throw new CheckFailure(`the server verifies signing path "${accepted[0]}", the profile signs "${ctx.signingPath}"`, {
-          expected: `signing.path ${accepted[0]}`, actual: `signing.path ${ctx.signingPath}`, reproduce: `vouchers profiles set NAME signing.path ${accepted[0]}`,
+          expected: `signing.path ${accepted[0]}`, actual: `signing.path ${ctx.signingPath}`, reproduce: `set the profile's signing.path to ${accepted[0]} (vouchers profiles set), or VOUCHERS_SIGNING_PATH=${accepted[0]}`,
         });
       }
       if (accepted.length === 2) ctx.warn('the server accepts both variants: it does not bind the /api/v1 prefix into the signature');

@@ -102,7 +102,7 @@ export async function registerListener(ctx: CheckContext): Promise<ListenerRegis
     } else if (ctx.shared.knownWebhookSecret) {
       secret = ctx.shared.knownWebhookSecret;
     } else {
-      throw new CheckSkip('your webhook endpoint already exists and its signing secret is not in the profile: certify will not rotate it (your receiver would stop verifying); save it with vouchers profiles set NAME webhook_secret --stdin');
+      throw new CheckSkip('your webhook endpoint already exists and its signing secret is not in the profile: certify will not rotate it (your receiver would stop verifying); save it as the profile\'s webhook_secret (vouchers profiles set, with --stdin) or in VOUCHERS_WEBHOOK_SECRET');
     }
   }
   if (typeof secret !== 'string' || secret === '') {

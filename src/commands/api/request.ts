@@ -58,7 +58,13 @@ export async function buildRequest(io: IO, methodArg: string, pathArg: string, o
     const colon = h.indexOf(':');
     const name = colon > 0 ? h.slice(0, colon).trim() : '';
     if (!name || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header ${JSON.stringify(h)} is not name:value`, 'e.g. --header "X-Sandbox-Simulate: cache-miss"');
-    headers[name] = h.slice(colon + 1).trim();
+    const value = h.slice(colon + 1).trim();
+    // A field value is visible characters, spaces and tabs (RFC 9110 §5.5): a CR or LF would
+    // end the header (and start another), so it is the command line that is wrong.
+    if (/[\0-\x08\x0a-\x1f\x7f]/.test(value)) {
+      throw new UsageError(`--header ${name}: the value holds a control character (CR, LF or another); a header value is one line of text`, `remove the line break from the value, e.g. --header "${name}: value"`);
+    }
+    headers[name] = value;
   }
   let body: string | undefined;
   if (opts.data !== undefined) {

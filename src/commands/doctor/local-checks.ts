@@ -24,7 +24,7 @@ export function profileCheck(p: ResolvedProfile): CheckResult {
     return ok('profile', label, `"${p.name}" is not saved; credentials come from the environment`);
   }
   if (p.sources.name === 'profile') {
-    return fail('profile', label, `the current profile "${p.name}" no longer exists`, 'choose one: vouchers profiles list, then vouchers profiles use NAME', 'usage');
+    return fail('profile', label, `the current profile "${p.name}" no longer exists`, 'pick another: vouchers profiles list shows them, vouchers profiles use switches to one', 'usage');
   }
   return fail('profile', label, 'no profile is configured', `vouchers profiles add NAME --base-url URL --api-key KEY (or run vouchers sandbox start), or set ${ENV.apiKey} and ${ENV.apiSecret}`, 'usage');
 }

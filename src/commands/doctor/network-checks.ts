@@ -27,7 +27,7 @@ interface Answer {
 async function probe(client: ApiClient, clock: Clock, profile: ResolvedProfile, method: string, path: string, signal: AbortSignal): Promise<Answer> {
   const t0 = clock.now();
   const res = await client.request({
-    method, path, raw: true, throwHttpErrors: false, maxRetries: 0,
+    method, path, raw: true, throwHttpErrors: false, maxRetries: 0, probe: true,
     timeoutMs: Math.min(profile.timeout_ms, PROBE_TIMEOUT_MS), signal,
   });
   const t1 = clock.now();
@@ -80,7 +80,7 @@ function ipCheck(a: Answer): CheckResult {
 function signingCheck(profile: ResolvedProfile, a: Answer | Error): CheckResult {
   const label = 'Request signing';
   const other = profile.signing_path === 'full' ? 'relative' : 'full';
-  const setOther = `vouchers profiles set ${profile.exists ? profile.name : 'NAME'} signing.path ${other}`;
+  const setOther = profile.exists ? `vouchers profiles set ${profile.name} signing.path ${other}` : `set VOUCHERS_SIGNING_PATH=${other}`;
   if (a instanceof Error) return skip('signing', label, `cannot tell: the signed request failed: ${a.message}`);
   if (a.status === 404 || a.status === 409 || is2xx(a.status)) {
     return ok('signing', label, `signed POST accepted (signing.path ${profile.signing_path})`);

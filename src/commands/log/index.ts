@@ -5,7 +5,7 @@ import type { RegisterCommand } from '../types.js';
 export const registerLog: RegisterCommand = (program, f) => {
   const log = program.command('log')
     .description('Show the local log of API requests (one line per attempt), newest last')
-    .option('--failed', 'only requests that failed (no response, or HTTP 4xx/5xx)')
+    .option('--failed', 'only requests that failed (no response, or HTTP 4xx/5xx), leaving out the checks the CLI makes on its own (doctor, the look-up behind a 404; marked probe in --json)')
     .option('-n, --limit <n>', 'show at most the newest n entries', '50');
   addOutputOptions(log, 'list');
   log.addHelpText('after', `

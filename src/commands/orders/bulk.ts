@@ -9,6 +9,7 @@
  * makes sure every read sees the same rows.
  */
 import { existsSync } from 'node:fs';
+import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { formatMoney, fromMinor, toMinor } from '../../contract/money-format.js';
 import { configLocation } from '../../core/config/location.js';
@@ -130,6 +131,10 @@ async function scanInput(f: Factory, file: string, hint = 'give the path of a CS
   const path = isAbsolute(file) ? file : resolve(f.io.cwd, file);
   const digest: FileDigest = {};
   const input: Input = { name: file, path, sha256: '', rows: 0, problems: new Problems(), products: new Set(), references: new ReferenceIndex(), everyRowHasReference: true };
+  // Only a regular file: opening a FIFO with no writer would wait for ever, and the rows
+  // are read more than once (checked, ordered, and again by --resume).
+  const kind = await stat(path).then((s) => (s.isFile() ? undefined : s.isDirectory() ? 'it is a directory' : s.isFIFO() ? 'it is a pipe (FIFO), not a file' : 'it is not a regular file'), () => undefined);
+  if (kind) throw new UsageError(`cannot read ${file}: ${kind}`, 'the rows are read more than once (checked, then ordered, again by --resume): save them to a regular file and pass its path');
   try {
     for await (const item of scanFile(path, path, digest)) {
       if (item.problem) { input.problems.add(item.problem); continue; }
@@ -160,7 +165,7 @@ async function preflightRows(f: Factory, client: ApiClient, input: Input, rows: 
     if (carry.ordered(row)) continue;
     toOrder += 1;
     const problem = itemProblem(row, lookups, row.currency);
-    if (problem) { problems.add({ line: row.row, message: problem }); continue; }
+    if (problem) { problems.add({ line: row.row, message: problem.message }); continue; }
     const found = lookups.get(row.product_id);
     const currency = row.currency ?? (found && 'product' in found ? found.product.currency : undefined);
     if (!currency) continue;
@@ -300,7 +305,7 @@ async function batchRows(f: Factory, state: BatchState, input: Input | undefined
   const path = state.header.source_path;
   const again = suggestedCommand(f.globals(), ['orders', 'create', '--from', state.header.source ?? 'FILE']);
   if (path === undefined) throw new UsageError(`batch ${state.header.batch_id} does not say where its file is`, `run it with its file: ${again}`);
-  const found = await scanInput(f, path, `put the file of batch ${state.header.batch_id} back as it was, or run it from where it is now: vouchers orders create --from FILE`);
+  const found = await scanInput(f, path, `put the file of batch ${state.header.batch_id} back as it was, or pass its new path to vouchers orders create --from`);
   if (found.sha256 !== state.header.sha256) {
     throw new UsageError(`${path}, the file of batch ${state.header.batch_id}, changed since the batch started: its rows are read from it`,
       `put it back as it was to resume the batch; or run the edited file (${again}): rows with a reference already ordered are skipped`);

@@ -3,7 +3,7 @@
  * `--yes` otherwise. Declining stops the command with nothing done; a script without
  * `--yes` gets a UsageError saying so.
  */
-import { InterruptedError, UsageError } from '../../core/errors/index.js';
+import { CancelledError, UsageError } from '../../core/errors/index.js';
 import type { IO } from '../../core/io/io.js';
 
 export interface ConfirmOptions {
@@ -21,5 +21,5 @@ export async function confirmOrStop(io: IO, options: ConfirmOptions): Promise<vo
     throw new UsageError(`${options.reason}; not asking without a terminal`, 'add --yes to confirm non-interactively');
   }
   const { confirm } = await import('../../core/io/prompt.js');
-  if (!(await confirm(io, options.question))) throw new InterruptedError('not confirmed: nothing was done');
+  if (!(await confirm(io, options.question))) throw new CancelledError('not confirmed: nothing was done', 'run it again and answer y, or pass --yes');
 }

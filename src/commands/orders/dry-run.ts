@@ -5,13 +5,13 @@
  */
 import { fromMinor, formatMoney, toMinor } from '../../contract/money-format.js';
 import type { CreateOrderRequest } from '../../contract/orders.js';
-import { CliError, UsageError } from '../../core/errors/index.js';
+import { CliError, type ErrorKind } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { err } from '../../core/io/io.js';
 import { printRecord, type RecordField } from '../../core/output/print.js';
 import type { OutputSettings } from '../../core/output/options.js';
 import type { Factory } from '../../factory.js';
-import { checkFunds, itemProblem, lookupProducts, orderCurrency, totalMinor, walletsByCurrency } from './preflight.js';
+import { checkFunds, itemProblem, lookupProducts, orderCurrency, stockProblem, totalMinor, walletsByCurrency } from './preflight.js';
 
 export interface DryRunReport {
   dry_run: true;
@@ -29,12 +29,15 @@ export async function runDryRun(f: Factory, client: ApiClient, body: CreateOrder
   const { io } = f;
   const lookups = await lookupProducts(client, body.items.map((i) => i.product_id), io.signal);
   const problems: string[] = [];
+  // The exit code is the one the real order would get: that of the first problem.
+  let kind: ErrorKind | undefined;
+  const problem = (message: string, k: ErrorKind) => { problems.push(message); kind ??= k; };
   body.items.forEach((item, i) => {
-    const p = itemProblem(item, lookups, body.currency);
-    if (p) problems.push(body.items.length > 1 ? `item ${i + 1}: ${p}` : p);
+    const p = itemProblem(item, lookups, body.currency) ?? stockProblem(item, lookups);
+    if (p) problem(body.items.length > 1 ? `item ${i + 1}: ${p.message}` : p.message, p.kind);
   });
   const currency = orderCurrency(body.items, lookups, body.currency);
-  if (!currency && problems.length === 0) problems.push('the items are sold in different currencies; one order is paid from one wallet');
+  if (!currency && problems.length === 0) problem('the items are sold in different currencies; one order is paid from one wallet', 'rejected');
   let total: number | null = null;
   let available: number | null = null;
   let after: number | null = null;
@@ -49,8 +52,8 @@ export async function runDryRun(f: Factory, client: ApiClient, body: CreateOrder
     available = funds?.available ?? null;
     sufficient = funds?.sufficient ?? false;
     if (available !== null) after = fromMinor(toMinor(available, currency) - minor, currency);
-    if (available === null && !funds?.unverified) problems.push(`there is no ${currency} wallet`);
-    else if (!sufficient) problems.push(`the ${currency} wallet holds ${formatMoney(available, currency)}; the order costs ${formatMoney(total, currency)}`);
+    if (available === null && !funds?.unverified) problem(`there is no ${currency} wallet`, 'rejected');
+    else if (!sufficient) problem(`the ${currency} wallet holds ${formatMoney(available, currency)}; the order costs ${formatMoney(total, currency)}`, 'rejected');
   }
   const report: DryRunReport = {
     dry_run: true, request: body, total_amount: total, currency: currency ?? null,
@@ -68,7 +71,7 @@ export async function runDryRun(f: Factory, client: ApiClient, body: CreateOrder
   if (problems.length > 0) {
     const fundsOnly = problems.length === 1 && !sufficient && available !== null;
     if (fundsOnly) throw new CliError('rejected', `dry run: ${problems[0]}`, 'top up the wallet, or order less: vouchers wallets list');
-    throw new UsageError(`dry run: the order would fail:\n  ${problems.join('\n  ')}`, 'fix the order; nothing was sent');
+    throw new CliError(kind ?? 'rejected', `dry run: the order would fail:\n  ${problems.join('\n  ')}`, 'fix the order; nothing was ordered');
   }
   err(io, notes.length > 0
     ? `Dry run passed the checks it could make (${notes.join('; ')}): nothing was ordered. Compare the order's total with vouchers wallets list before ordering.\n`

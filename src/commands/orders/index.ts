@@ -23,7 +23,7 @@ function create(orders: Command, f: Parameters<RegisterCommand>[1]): void {
     .option('--currency <code>', 'wallet to pay from (default: the products\' currency)')
     .option('--reference <text>', 'your own reference, up to 64 characters')
     .option('--idempotency-key <key>', 'key that makes a retry safe (generated when not given, and always shown)')
-    .option('--dry-run', 'check products, denominations and balance and print the total; order nothing')
+    .option('--dry-run', 'check products, denominations, stock and balance and print the total; order nothing (a failed check exits with the code the order would get)')
     .option('--wait', 'follow an asynchronous order to a final status')
     .option('--timeout <duration>', 'with --wait: how long to follow it (default 10m)')
     .option('--reveal', 'show the voucher codes in full (masked to the last 4 otherwise)')

@@ -12,10 +12,20 @@ import { listWallets } from '../../api/wallets.js';
 import type { ProductDetail } from '../../contract/catalog.js';
 import type { Wallet } from '../../contract/money.js';
 import { amountValue, fromMinor, toMinor } from '../../contract/money-format.js';
-import { ApiError } from '../../core/errors/index.js';
+import { ApiError, type ErrorKind } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 
-export type ProductLookup = { product: ProductDetail } | { problem: string };
+export type ProductLookup = { product: ProductDetail } | { problem: string; kind: ErrorKind };
+
+/**
+ * What is wrong with an item, and the kind of error the API would answer ordering it: 404
+ * for a product that does not exist, 403 for one not open to the partner, otherwise a
+ * rejection (422, 409) — so a dry run exits as the real order would.
+ */
+export interface ItemProblem {
+  message: string;
+  kind: ErrorKind;
+}
 
 /** Fetch each distinct product once (a few at a time). 404/403 become problems; other errors throw. */
 export async function lookupProducts(client: ApiClient, ids: Iterable<string>, signal?: AbortSignal): Promise<Map<string, ProductLookup>> {
@@ -26,8 +36,8 @@ export async function lookupProducts(client: ApiClient, ids: Iterable<string>, s
       try {
         found.set(id, { product: (await getProduct(client, id, { signal })).data });
       } catch (error) {
-        if (error instanceof ApiError && error.status === 404) found.set(id, { problem: `product ${JSON.stringify(id)} does not exist` });
-        else if (error instanceof ApiError && error.status === 403 && error.apiCode === 'PRODUCT_NOT_AVAILABLE') found.set(id, { problem: `product ${JSON.stringify(id)} is not open to your organisation` });
+        if (error instanceof ApiError && error.status === 404) found.set(id, { problem: `product ${JSON.stringify(id)} does not exist`, kind: 'not_found' });
+        else if (error instanceof ApiError && error.status === 403 && error.apiCode === 'PRODUCT_NOT_AVAILABLE') found.set(id, { problem: `product ${JSON.stringify(id)} is not open to your organisation`, kind: 'auth' });
         else throw error;
       }
     }
@@ -43,23 +53,37 @@ export interface ItemLike {
 }
 
 /** What is wrong with an item given the catalog, if anything. */
-export function itemProblem(item: ItemLike, lookups: Map<string, ProductLookup>, currency?: string): string | undefined {
+export function itemProblem(item: ItemLike, lookups: Map<string, ProductLookup>, currency?: string): ItemProblem | undefined {
   const found = lookups.get(item.product_id);
-  if (!found) return `product ${JSON.stringify(item.product_id)} was not looked up`;
-  if ('problem' in found) return found.problem;
+  if (!found) return { message: `product ${JSON.stringify(item.product_id)} was not looked up`, kind: 'unexpected' };
+  if ('problem' in found) return { message: found.problem, kind: found.kind };
   const p = found.product;
   const offered = Array.isArray(p.denominations) ? p.denominations.map(amountValue) : undefined;
   if (offered && offered.every((d) => d !== undefined) && !offered.includes(item.denomination)) {
-    return `product ${p.product_id} does not offer denomination ${item.denomination} (offered: ${offered.join(', ')})`;
+    return { message: `product ${p.product_id} does not offer denomination ${item.denomination} (offered: ${offered.join(', ')})`, kind: 'rejected' };
   }
   const sold = typeof p.currency === 'string' && p.currency !== '' ? p.currency : undefined;
-  if (currency !== undefined && sold !== undefined && currency !== sold) return `product ${p.product_id} is sold in ${sold}, not ${currency}`;
+  if (currency !== undefined && sold !== undefined && currency !== sold) return { message: `product ${p.product_id} is sold in ${sold}, not ${currency}`, kind: 'rejected' };
   try {
     toMinor(item.denomination, sold ?? currency ?? '');
   } catch (e) {
-    return (e as Error).message;
+    return { message: (e as Error).message, kind: 'rejected' };
   }
   return undefined;
+}
+
+/**
+ * An item of a product the catalog says is out of stock (nothing cached, the vendor has
+ * none): the order would be refused (409 INSUFFICIENT_INVENTORY). Availability is read
+ * as the contract's `{status}` or as a plain word; anything else is not checked.
+ */
+export function stockProblem(item: ItemLike, lookups: Map<string, ProductLookup>): ItemProblem | undefined {
+  const found = lookups.get(item.product_id);
+  if (!found || !('product' in found)) return undefined;
+  const availability: unknown = (found.product as { availability?: unknown }).availability;
+  const status = typeof availability === 'string' ? availability : (availability as { status?: unknown } | undefined)?.status;
+  if (status !== 'out_of_stock') return undefined;
+  return { message: `product ${found.product.product_id} is out of stock: nothing in cache and the vendor has none`, kind: 'rejected' };
 }
 
 /** The currency an order is paid in: the given one, else its products' (when they agree). */

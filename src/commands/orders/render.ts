@@ -28,7 +28,7 @@ export interface PrintOrderOptions {
 const style = (text: string, c: Parameters<NonNullable<RecordField['style']>>[1]) => styleStatus(text, c);
 
 /** Fields `--fields` may pick from a printed order: the record's labels; with --json, the resource's keys. */
-const RECORD_LABELS = ['order_id', 'status', 'total_amount', 'items', 'reference', 'fulfilled_from', 'created_at', 'updated_at'];
+const RECORD_LABELS = ['order_id', 'status', 'total_amount', 'items', 'reference', 'fulfilled_from', 'created_at', 'updated_at', 'timeline'];
 const JSON_KEYS = ['order_id', 'status', 'items', 'total_amount', 'currency', 'reference', 'fulfilled_from', 'created_at', 'updated_at', 'vouchers', 'timeline'];
 
 /**
@@ -67,6 +67,15 @@ export function orderRecordFields(order: Order, extra: Record<string, string> = 
     ...own,
     ...Object.entries(extra).map(([label, value]) => ({ label, value })),
   ];
+}
+
+/**
+ * Fields printed only when `--fields` names them: the full view shows the timeline as a
+ * section of its own. One cell: each step's status and time (and note), oldest first.
+ */
+function askedOnlyFields(order: Order): RecordField[] {
+  const timeline = Array.isArray(order.timeline) ? order.timeline : [];
+  return [{ label: 'timeline', value: timeline.map((t) => `${t.status} ${formatTime(t.at)}${t.note ? ` (${t.note})` : ''}`).join('; ') }];
 }
 
 export function voucherColumns(reveal: boolean): Column<OrderVoucher>[] {
@@ -119,8 +128,9 @@ export async function printOrder(io: IO, order: Order, settings: OutputSettings,
     await printRecord(io, { ...body, ...options.extra }, fields, settings);
     return;
   }
-  if (await handleFieldsFlag(io, settings, fields.map((f) => f.label))) return;
-  await printRecord(io, shown, fields, settings);
+  const asked = askedOnlyFields(shown);
+  if (await handleFieldsFlag(io, settings, [...fields, ...asked].map((f) => f.label))) return;
+  await printRecord(io, shown, settings.fields ? [...fields, ...asked] : fields, settings);
   if (settings.fields) return;
   // A server's own order: columns it gives no value for are left out.
   const own = options.received !== undefined;

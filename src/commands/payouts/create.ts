@@ -3,7 +3,7 @@ import { createPayout } from '../../api/payouts.js';
 import { listWallets } from '../../api/wallets.js';
 import type { CreatePayoutRequest, Payout, Wallet } from '../../contract/money.js';
 import type { ApiClient } from '../../core/http/types.js';
-import { ApiError, NetworkError, UsageError } from '../../core/errors/index.js';
+import { ApiError, CancelledError, NetworkError, UsageError } from '../../core/errors/index.js';
 import { ContractMismatchError } from '../../core/http/validate.js';
 import { err } from '../../core/io/io.js';
 import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
@@ -75,7 +75,7 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
     }
     const { confirm } = await import('../../core/io/prompt.js');
     if (!(await confirm(f.io, `Profile "${profile.name}" is PRODUCTION. Pay out ${money} to the account on file?`))) {
-      throw new UsageError('cancelled: no payout was made', 'run it again and answer y, or pass --yes');
+      throw new CancelledError('not confirmed: no payout was made', 'run it again and answer y, or pass --yes');
     }
   }
   const client = await f.client();

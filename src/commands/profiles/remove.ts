@@ -1,5 +1,5 @@
 /** `vouchers profiles remove NAME [--yes]`: delete a profile (asks first on a terminal). */
-import { InterruptedError, UsageError } from '../../core/errors/index.js';
+import { CancelledError, UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
 import type { Factory } from '../../factory.js';
 import { profileNotFound } from './not-found.js';
@@ -15,7 +15,7 @@ export async function run(f: Factory, name: string, options: ProfilesRemoveOptio
     if (!f.io.stdinIsTTY) throw new UsageError(`removing profile ${JSON.stringify(name)} needs confirmation`, `add --yes: vouchers profiles remove ${name} --yes`);
     const { confirm } = await import('../../core/io/prompt.js');
     if (!(await confirm(f.io, `Remove profile ${JSON.stringify(name)} and its saved secrets?`))) {
-      throw new InterruptedError(`kept profile ${JSON.stringify(name)}`);
+      throw new CancelledError(`not confirmed: kept profile ${JSON.stringify(name)}`);
     }
   }
   const wasCurrent = store.currentName() === name;

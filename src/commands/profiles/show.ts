@@ -36,8 +36,12 @@ const FLAG_OF: Partial<Record<string, string>> = {
   name: '--profile', base_url: '--base-url', timeout_ms: '--timeout', max_retries: '--max-retries',
 };
 
-function sourceLabel(field: string, source: ValueSource | undefined, set: boolean): string {
+/** Where a setting came from; `argument` for the name given as `profiles show NAME`. */
+type ShowSource = ValueSource | 'argument';
+
+function sourceLabel(field: string, source: ShowSource | undefined, set: boolean): string {
   switch (source) {
+    case 'argument': return 'argument';
     case 'flag': return `flag ${FLAG_OF[field] ?? ''}`.trim();
     case 'env': return `env ${ENV_OF[field] ?? ''}`.trim();
     case 'profile': return field === 'name' ? 'current profile' : 'profile';
@@ -46,7 +50,7 @@ function sourceLabel(field: string, source: ValueSource | undefined, set: boolea
 }
 
 /** The resolved profile with every secret masked: what `--json` prints. */
-export function maskedProfile(p: ResolvedProfile, configFile: string): Record<string, unknown> {
+export function maskedProfile(p: ResolvedProfile, configFile: string, sources: Record<string, ShowSource> = p.sources): Record<string, unknown> {
   return {
     name: p.name,
     exists: p.exists,
@@ -63,14 +67,13 @@ export function maskedProfile(p: ResolvedProfile, configFile: string): Record<st
     allow_insecure_http: p.allow_insecure_http === true,
     admin_url: p.admin_url ?? null,
     admin_token: p.admin_token ? maskSecret(p.admin_token) : null,
-    sources: p.sources,
+    sources,
   };
 }
 
 const JSON_FIELDS = ['name', 'exists', 'config_file', 'base_url', 'api_key', 'api_secret', 'webhook_secret', 'signing_path', 'limits', 'timeout_ms', 'max_retries', 'production', 'allow_insecure_http', 'admin_url', 'admin_token', 'sources'];
 
-function rowsOf(p: ResolvedProfile): SettingRow[] {
-  const s = p.sources;
+function rowsOf(p: ResolvedProfile, s: Record<string, ShowSource>): SettingRow[] {
   const row = (setting: string, field: keyof ResolvedProfile['sources'], value: string | undefined): SettingRow =>
     ({ setting, value: value ?? '', source: sourceLabel(field, s[field], value !== undefined) });
   const rows = [
@@ -100,10 +103,12 @@ export async function run(f: Factory, name: string | undefined, options: Profile
   if (name !== undefined && store.get(name) === undefined) throw profileNotFound(store, name);
   const g = f.globals();
   const p = resolveProfileUnchecked(store, f.io.env, { ...g, profile: name ?? g.profile });
+  // The name given here is an argument, not the --profile flag it is resolved through.
+  const sources: Record<string, ShowSource> = name !== undefined ? { ...p.sources, name: 'argument' } : p.sources;
   if (json) {
-    const record = maskedProfile(p, store.path);
+    const record = maskedProfile(p, store.path, sources);
     await printJson(f.io, settings.fields ? Object.fromEntries(settings.fields.map((k) => [k, record[k]])) : record);
     return;
   }
-  await printList(f.io, rowsOf(p), COLUMNS, settings);
+  await printList(f.io, rowsOf(p, sources), COLUMNS, settings);
 }

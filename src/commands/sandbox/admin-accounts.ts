@@ -161,7 +161,7 @@ export async function keysRevoke(f: Factory, apiKey: string, flags: OutputFlags)
 }
 
 export async function allowlistSet(f: Factory, apiKey: string, entries: string[], flags: OutputFlags): Promise<void> {
-  if (entries.length === 0) throw new UsageError('give at least one address or CIDR', 'e.g. vouchers sandbox admin allowlist set KEY 127.0.0.0/8 ::1/128');
+  if (entries.length === 0) throw new UsageError('give at least one address or CIDR', `e.g. vouchers sandbox admin allowlist set ${apiKey} 127.0.0.0/8 ::1/128`);
   const res = await adminCall<AdminKey>(await adminTarget(f), 'PUT', `/keys/${encodeURIComponent(apiKey)}/allowlist`, { body: { allowlist: entries }, signal: f.io.signal });
   await showRecord(f, flags, res.data, keyFields(res.data));
 }

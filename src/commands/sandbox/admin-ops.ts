@@ -2,7 +2,7 @@
  * `sandbox admin info|stock|events|deliveries|redeliver|code-accesses|clock|drifts|reset`:
  * the sandbox's state, inventory, webhook traffic, clock and reconciliation drifts.
  */
-import { CliError, UsageError } from '../../core/errors/index.js';
+import { CancelledError, UsageError } from '../../core/errors/index.js';
 import { parseDuration, formatDuration } from '../../core/http/duration.js';
 import { err } from '../../core/io/io.js';
 import { formatMoney, formatTime } from '../../core/output/format.js';
@@ -159,7 +159,7 @@ export async function reset(f: Factory, flags: OutputFlags & { yes?: boolean }):
     }
     const { confirm } = await import('../../core/io/prompt.js');
     if (!(await confirm(f.io, `Reset the sandbox at ${target.url} to its seed (orders, events, webhooks, extra partners and keys are deleted)?`))) {
-      throw new CliError('interrupted', 'reset cancelled; nothing was changed');
+      throw new CancelledError('not confirmed: the sandbox was not reset');
     }
   }
   const res = await adminCall<{ reset: boolean; partner_id: string; api_key: string; clock: ClockView }>(target, 'POST', '/reset', { body: {}, signal: f.io.signal });

@@ -80,7 +80,7 @@ async function partialBody(f: Factory, orderId: string, flags: OrderActionFlags)
   return { failed_count: total - delivered };
 }
 
-/** Which orders each operation takes, for the hint when the sandbox refuses one (409 ORDER_NOT_CANCELLABLE). */
+/** Which orders each operation takes, for the hint when the sandbox refuses one (409 ORDER_NOT_HELD, ORDER_NOT_OPEN). */
 const ALLOWED: Record<OrderAction, string> = {
   approve: 'only PENDING orders held at the admin gate (product sbx-gated) can be approved or rejected',
   reject: 'only PENDING orders held at the admin gate (product sbx-gated) can be approved or rejected',
@@ -90,9 +90,12 @@ const ALLOWED: Record<OrderAction, string> = {
 };
 
 /**
- * The partner API's hint for ORDER_NOT_CANCELLABLE is about cancelling: replace it with one
- * that fits the admin operation, with the order's current status and gate when they can be read.
+ * A hint that fits the admin operation, with the order's current status and gate when
+ * they can be read. An older sandbox answered ORDER_NOT_CANCELLABLE, whose hint is about
+ * the partner's cancel.
  */
+const NOT_APPLICABLE = new Set(['ORDER_NOT_HELD', 'ORDER_NOT_OPEN', 'ORDER_NOT_CANCELLABLE']);
+
 async function notApplicable(target: AdminTarget, f: Factory, action: OrderAction, orderId: string, error: ApiError): Promise<ApiError> {
   let now = '';
   try {
@@ -113,7 +116,7 @@ export async function act(f: Factory, action: OrderAction, orderId: string, flag
   try {
     res = await adminCall<AdminOrder>(target, 'POST', `/orders/${encodeURIComponent(orderId)}/${action}`, { body, signal: f.io.signal });
   } catch (error) {
-    if (error instanceof ApiError && error.apiCode === 'ORDER_NOT_CANCELLABLE') throw await notApplicable(target, f, action, orderId, error);
+    if (error instanceof ApiError && NOT_APPLICABLE.has(error.apiCode)) throw await notApplicable(target, f, action, orderId, error);
     throw error;
   }
   err(f.io, `${DONE[action]} (${orderId}, now ${res.data.status}).\n`);

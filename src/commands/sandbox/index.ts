@@ -68,7 +68,7 @@ Examples:
     await run(f, opts);
   });
 
-  const stop = sandbox.command('stop').description('Stop the sandbox started with --detach (SIGTERM, clean shutdown)')
+  const stop = sandbox.command('stop').description('Stop the running sandbox named by the pid file, whether started with --detach or in the foreground of another terminal (SIGTERM, clean shutdown)')
     .option('--json', 'print what was stopped as JSON');
   stop.addHelpText('after', `
 Examples:

@@ -1,6 +1,6 @@
 /** `vouchers webhooks delete`: DELETE /webhooks (an extension; signed). */
 import { deleteWebhook } from '../../api/webhooks.js';
-import { UsageError } from '../../core/errors/index.js';
+import { CancelledError, UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
 import { printJson } from '../../core/output/print.js';
 import type { Factory } from '../../factory.js';
@@ -16,7 +16,7 @@ export async function run(f: Factory, options: WebhooksDeleteOptions): Promise<v
     if (!f.io.stdinIsTTY || !f.io.stderrIsTTY) throw new UsageError('deleting the webhook endpoint needs confirmation', 'run it again with --yes to confirm');
     const { confirm } = await import('../../core/io/prompt.js');
     if (!(await confirm(f.io, `Delete the webhook endpoint of profile "${profile.name}"? Events will no longer be delivered.`))) {
-      throw new UsageError('cancelled: the webhook endpoint was not deleted', 'run it again and answer y, or pass --yes');
+      throw new CancelledError('not confirmed: the webhook endpoint was not deleted', 'run it again and answer y, or pass --yes');
     }
   }
   const client = await f.client();

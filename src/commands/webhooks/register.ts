@@ -98,7 +98,7 @@ async function secretHome(f: Factory, request: RegisterWebhookRequest, showSecre
   if (!why) return undefined;
   throw new UsageError(
     `there is no profile to save the webhook signing secret in: profile "${profile.name}" is not in the config file (the credentials come from the environment); ${why}, and the server shows it only once`,
-    `pass --show-secret to print it once (in CI, e.g. --show-secret --json, then keep it as ${ENV.webhookSecret}), or add a profile first: vouchers profiles add NAME --base-url URL --api-key KEY`,
+    `pass --show-secret to print it once (in CI, e.g. --show-secret --json, then keep it as ${ENV.webhookSecret}), or add a profile first: vouchers profiles add ${profile.name} --base-url URL --api-key KEY`,
   );
 }
 

@@ -9,4 +9,4 @@ export function warnPlainSecret(io: IO, flag: string, better: string): void {
 }
 
 /** The better places for a webhook signing secret than `--secret`. */
-export const WEBHOOK_SECRET_BETTER = "VOUCHERS_WEBHOOK_SECRET or the profile's webhook_secret (vouchers profiles set NAME webhook_secret --stdin)";
+export const WEBHOOK_SECRET_BETTER = "VOUCHERS_WEBHOOK_SECRET or the profile's webhook_secret (vouchers profiles set, with --stdin)";

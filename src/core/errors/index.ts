@@ -13,6 +13,7 @@ export type ErrorKind =
   | 'network'        // 7: network, timeout, 5xx
   | 'pending'        // 8: still pending when a wait ended
   | 'certification'  // 9
+  | 'cancelled'      // 10: a confirmation was declined; nothing was done
   | 'interrupted'    // 130
   | 'unexpected';    // 1
 
@@ -26,6 +27,7 @@ const KIND_NAMES: Record<ErrorKind, string> = {
   network: 'NetworkError',
   pending: 'StillPending',
   certification: 'CertificationFailed',
+  cancelled: 'Cancelled',
   interrupted: 'Interrupted',
   unexpected: 'UnexpectedError',
 };
@@ -41,9 +43,9 @@ export class CliError extends Error {
     super(message, options);
     this.name = KIND_NAMES[kind];
   }
-  /** The error's code for JSON output. */
+  /** The error's code for JSON output (a network failure is NETWORK_ERROR, as NetworkError's). */
   get code(): string {
-    return this.kind.toUpperCase();
+    return this.kind === 'network' ? 'NETWORK_ERROR' : this.kind.toUpperCase();
   }
 }
 
@@ -149,6 +151,20 @@ export class CertificationError extends CliError {
   }
   override get code(): string {
     return 'CERTIFICATION_FAILED';
+  }
+}
+
+/**
+ * The user answered no to a confirmation (exit 10): nothing was done. Not an interruption
+ * (130 reads as Ctrl-C to a script) and not a usage error (the command line was fine).
+ */
+export class CancelledError extends CliError {
+  override readonly name = 'Cancelled';
+  constructor(message: string, hint?: string) {
+    super('cancelled', message, hint);
+  }
+  override get code(): string {
+    return 'CANCELLED';
   }
 }
 

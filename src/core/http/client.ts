@@ -268,7 +268,7 @@ export function createClient(options: ClientOptions): ApiClient {
         };
       } catch (e) {
         if (signal?.aborted) {
-          log({ time: attemptTime, profile: options.profileName ?? '', method, path, status: null, duration_ms: performance.now() - t0, attempt, trace_id: traceId, idempotency_key: idempotencyKey ?? null, error_code: 'INTERRUPTED' });
+          log({ time: attemptTime, profile: options.profileName ?? '', method, path, status: null, duration_ms: performance.now() - t0, attempt, trace_id: traceId, idempotency_key: idempotencyKey ?? null, error_code: 'INTERRUPTED', probe: opts.probe });
           throw interrupted(signal);
         }
         failure = deadline.signal.aborted ? classifyFailure({ code: 'UND_ERR_HEADERS_TIMEOUT' }) : classifyFailure(e);
@@ -295,7 +295,7 @@ export function createClient(options: ClientOptions): ApiClient {
       log({
         time: attemptTime, profile: options.profileName ?? '', method, path,
         status: response?.status ?? null, duration_ms: ms, attempt,
-        trace_id: response?.traceId ?? traceId, idempotency_key: idempotencyKey ?? null, error_code: errorCode,
+        trace_id: response?.traceId ?? traceId, idempotency_key: idempotencyKey ?? null, error_code: errorCode, probe: opts.probe,
       });
 
       const ok = response !== undefined && response.status >= 200 && response.status < 300;

@@ -37,6 +37,11 @@ export interface RequestOptions {
    * the socket: work started then overlaps the server's answer.
    */
   onSent?: () => void;
+  /**
+   * A request the CLI makes on its own to find something out (doctor's checks, whether an
+   * order exists behind a 404): logged marked as a probe, so `log --failed` leaves it out.
+   */
+  probe?: boolean;
 }
 
 export interface ApiResponse<T = unknown> {

@@ -22,8 +22,13 @@ export interface RequestLogOptions {
   maxBytes?: number;
 }
 
-/** Whether an entry is a failure: no response, an error code, or a status of 400 and above. */
+/**
+ * Whether an entry is a failure of the user's: no response, an error code, or a status of
+ * 400 and above, on a request that was not one of the CLI's own probes (a doctor check that
+ * expects a 404, the look-up of an order behind a 404).
+ */
 export function isFailed(e: RequestLogEntry): boolean {
+  if (e.probe === true) return false;
   return e.status === null || e.status >= 400 || e.error_code !== null;
 }
 
@@ -43,6 +48,7 @@ function parseLine(line: string): RequestLogEntry | undefined {
       trace_id: typeof v.trace_id === 'string' ? v.trace_id : null,
       idempotency_key: typeof v.idempotency_key === 'string' ? v.idempotency_key : null,
       error_code: typeof v.error_code === 'string' ? v.error_code : null,
+      ...(v.probe === true ? { probe: true } : {}),
     };
   } catch {
     return undefined;
@@ -55,6 +61,7 @@ function serialise(e: RequestLogEntry): string {
     time: e.time, profile: e.profile, method: e.method, path: e.path, status: e.status,
     duration_ms: Math.round(e.duration_ms), attempt: e.attempt, trace_id: e.trace_id,
     idempotency_key: e.idempotency_key, error_code: e.error_code,
+    ...(e.probe === true ? { probe: true } : {}),
   };
   return JSON.stringify(line) + '\n';
 }

@@ -11,6 +11,8 @@ export interface RequestLogEntry {
   trace_id: string | null;
   idempotency_key: string | null;
   error_code: string | null;
+  /** The CLI's own probe (doctor, the check behind a 404), not a request the user made; absent otherwise. */
+  probe?: boolean;
 }
 
 export interface RequestLog {

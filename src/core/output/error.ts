@@ -25,6 +25,16 @@ const isWrite = (e: ApiError) => e.method !== undefined && WRITES.has(e.method);
 const retryLater = (e: ApiError, what: string) =>
   `${what}: retry ${e.retryAfter !== undefined ? `after ${e.retryAfter} s` : 'later'}${isWrite(e) ? ' with the same --idempotency-key, so the write runs only once' : ''}; quote the trace ID to support if it persists`;
 
+/**
+ * 400 MALFORMED_REQUEST: the server could not read the request. The body is the usual
+ * cause; the sandbox also answers it for an X-Sandbox-Simulate value it does not know.
+ */
+function malformedHint(e: ApiError): string {
+  if (/X-Sandbox-Simulate/i.test(e.message)) return 'give X-Sandbox-Simulate one of the faults the message lists, or leave the header out';
+  if (e.method === 'GET' || e.method === 'HEAD') return 'the server could not read the request: check the headers and the query';
+  return 'send a JSON body with Content-Type: application/json';
+}
+
 /** Hints by API error code: what to do next. */
 const HINTS: Record<string, string | ((e: ApiError) => string)> = {
   AUTHENTICATION_FAILED: 'check the API key and secret of this profile: vouchers profiles show; vouchers doctor',
@@ -36,15 +46,18 @@ const HINTS: Record<string, string | ((e: ApiError) => string)> = {
   PRODUCT_NOT_AVAILABLE: 'this product\'s category is not open to your organisation: vouchers categories list',
   NOT_FOUND: 'check the id and the path; another partner\'s resources are not visible to you',
   METHOD_NOT_ALLOWED: 'this path does not take that method: see docs/contract.md for the endpoints',
-  MALFORMED_REQUEST: 'send a JSON body with Content-Type: application/json',
-  IDEMPOTENCY_KEY_REQUIRED: 'this write needs an Idempotency-Key header: pass --idempotency-key KEY (any new UUID)',
+  MALFORMED_REQUEST: malformedHint,
+  IDEMPOTENCY_KEY_REQUIRED: 'this write needs an Idempotency-Key header: pass --idempotency-key with any new UUID (uuidgen makes one)',
   PAYLOAD_TOO_LARGE: 'the body is over 1 MiB: send less per request',
   UNSUPPORTED_MEDIA_TYPE: 'send the body as JSON with Content-Type: application/json; charset=utf-8 (vouchers api does this for you)',
-  RATE_LIMIT_EXCEEDED: (e) => `the API's rate limit for this key is used up: wait${e.retryAfter !== undefined ? ` ${e.retryAfter} s` : ''} and retry; to stay under it, lower the client pace (limits.orders_per_minute, limits.general_per_hour: vouchers profiles set NAME KEY VALUE)`,
+  RATE_LIMIT_EXCEEDED: (e) => `the API's rate limit for this key is used up: wait${e.retryAfter !== undefined ? ` ${e.retryAfter} s` : ''} and retry; to stay under it, lower the profile's client pace (limits.orders_per_minute, limits.general_per_hour) with vouchers profiles set`,
   IDEMPOTENCY_KEY_REUSED: 'this idempotency key was already used with a different body: use a new key for a new request',
   IDEMPOTENCY_KEY_IN_PROGRESS: 'the first request with this key is still running: retry in a moment with the same key',
   VALIDATION_FAILED: 'fix the fields named above and retry',
-  ORDER_NOT_CANCELLABLE: 'only PENDING orders can be cancelled: vouchers orders get <id>',
+  ORDER_NOT_CANCELLABLE: (e) => {
+    const id = /\/orders\/([^/?]+)/.exec(e.path ?? '')?.[1];
+    return `only PENDING orders can be cancelled: ${id ? `see its status with vouchers orders get ${decodeURIComponent(id)}` : 'see the order\'s status with vouchers orders get'}`;
+  },
   SERVICE_UNAVAILABLE: (e) => retryLater(e, 'the service is unavailable'),
   INTERNAL_ERROR: (e) => retryLater(e, 'a server fault'),
 };

@@ -31,13 +31,13 @@ function findOrder(rt: Runtime, id: string | undefined): OrderRecord {
 
 function requireOpen(o: OrderRecord, verb: string): void {
   if (o.status !== 'PENDING' && o.status !== 'PROCESSING') {
-    throw new SandboxHttpError('ORDER_NOT_CANCELLABLE', `Order ${o.order_id} is ${o.status}; only a PENDING or PROCESSING order can be ${verb}`);
+    throw new SandboxHttpError('ORDER_NOT_OPEN', `Order ${o.order_id} is ${o.status}; only a PENDING or PROCESSING order can be ${verb}`);
   }
 }
 
 function requireHeld(o: OrderRecord, verb: string): void {
   if (o.status !== 'PENDING' || o.gate !== 'held') {
-    throw new SandboxHttpError('ORDER_NOT_CANCELLABLE', `Order ${o.order_id} is not held at the admin gate (status ${o.status}); only a held order can be ${verb}`);
+    throw new SandboxHttpError('ORDER_NOT_HELD', `Order ${o.order_id} is not held at the admin gate (status ${o.status}); only a held order can be ${verb}`);
   }
 }
 

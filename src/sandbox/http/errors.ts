@@ -6,21 +6,34 @@ export interface ErrorDetailEntry {
   message: string;
 }
 
+/**
+ * Errors of the sandbox's admin surface only (not of the Partner API): an operator action
+ * on an order in the wrong state names that state, not the partner's cancel.
+ */
+export const ADMIN_ERRORS = {
+  ORDER_NOT_HELD: { status: 409, name: 'OrderNotHeld' },
+  ORDER_NOT_OPEN: { status: 409, name: 'OrderNotOpen' },
+} as const satisfies Record<string, { status: number; name: string }>;
+
+export type SandboxErrorCode = ErrorCode | keyof typeof ADMIN_ERRORS;
+
+const KNOWN: Record<SandboxErrorCode, { status: number; name: string }> = { ...ERRORS, ...ADMIN_ERRORS };
+
 export class SandboxHttpError extends Error {
   override readonly name = 'SandboxHttpError';
   readonly status: number;
   constructor(
-    readonly code: ErrorCode,
+    readonly code: SandboxErrorCode,
     message: string,
     readonly details?: ErrorDetailEntry[],
     readonly headers: Record<string, string> = {},
   ) {
     super(message);
-    this.status = ERRORS[code].status;
+    this.status = KNOWN[code].status;
   }
 
   envelope(): { error: { name: string; code: string; message: string; details?: ErrorDetailEntry[] } } {
-    const body: { name: string; code: string; message: string; details?: ErrorDetailEntry[] } = { name: ERRORS[this.code].name, code: this.code, message: this.message };
+    const body: { name: string; code: string; message: string; details?: ErrorDetailEntry[] } = { name: KNOWN[this.code].name, code: this.code, message: this.message };
     if (this.details) body.details = this.details;
     return { error: body };
   }

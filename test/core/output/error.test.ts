@@ -110,6 +110,25 @@ describe('hintFor', () => {
     }
   });
 
+  it('no hint carries a placeholder (<id>, NAME, KEY VALUE): the real value, or words without one', async () => {
+    const { ERRORS } = await import('../../../src/contract/errors.js');
+    for (const [code, { status, name }] of Object.entries(ERRORS)) {
+      for (const method of ['GET', 'POST']) {
+        const hint = hintFor(api({ status, name, code, method, path: '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE/cancel' }));
+        expect(hint, code).not.toMatch(/<\w+>|\bNAME\b|\bKEY\b|\bVALUE\b/);
+      }
+    }
+  });
+
+  it('ORDER_NOT_CANCELLABLE names the order; MALFORMED_REQUEST about X-Sandbox-Simulate is not told to send a JSON body', () => {
+    const cancel = api({ status: 409, name: 'OrderNotCancellable', code: 'ORDER_NOT_CANCELLABLE', path: '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE/cancel' });
+    expect(hintFor(cancel)).toBe('only PENDING orders can be cancelled: see its status with vouchers orders get ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE');
+    const simulate = api({ status: 400, name: 'MalformedRequest', code: 'MALFORMED_REQUEST', method: 'GET', path: '/wallets', message: 'X-Sandbox-Simulate "bogus" is not a fault the sandbox knows; use one of rate_limit, server_error' });
+    expect(hintFor(simulate)).toBe('give X-Sandbox-Simulate one of the faults the message lists, or leave the header out');
+    const body = api({ status: 400, name: 'MalformedRequest', code: 'MALFORMED_REQUEST', method: 'POST', path: '/orders', message: 'The request body is not valid JSON' });
+    expect(hintFor(body)).toContain('send a JSON body');
+  });
+
   it('a hint the error carries wins', () => {
     expect(hintFor(new ApiError({ status: 404, name: 'HttpError', code: 'HTTP_404', message: 'x', hint: 'no such endpoint here' }))).toBe('no such endpoint here');
   });
