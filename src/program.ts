@@ -147,11 +147,14 @@ Environment:
     if (register) register(program, factory);
     else program.command(entry.name).description(entry.summary).allowUnknownOption().allowExcessArguments();
   });
-  // Every subcommand inherits the output and exit behaviour of the root. A group of verbs
-  // without examples of its own points at its verbs' help, where the examples are.
+  // Every subcommand inherits the output and exit behaviour of the root, and its help lists
+  // the root's options it inherits (--profile, --base-url, --timeout, --debug…) under
+  // "Global Options", as gh's INHERITED FLAGS. A group of verbs without examples of its own
+  // points at its verbs' help, where the examples are.
   const inherit = (cmd: Command) => {
     for (const sub of cmd.commands) {
       sub.exitOverride().configureOutput(outputFor(io, commandPath(sub), json));
+      sub.configureHelp({ ...sub.configureHelp(), showGlobalOptions: true });
       if (sub.commands.length > 0 && (sub as unknown as NodeJS.EventEmitter).listenerCount('afterHelp') === 0) {
         sub.addHelpText('after', `\nEach command has examples: ${commandPath(sub)} <command> --help`);
       }

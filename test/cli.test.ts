@@ -102,11 +102,16 @@ describe('root command', () => {
     };
     walk(program, []);
     const missing: string[] = [];
+    const noGlobals: string[] = [];
     for (const name of leaves) {
       const r = await runCli([...name, '--help']);
       if (r.code !== 0 || !/Examples?:/.test(r.stdout)) missing.push(name.join(' '));
+      // The root's options a subcommand inherits are listed in its help, as gh's INHERITED FLAGS.
+      const globals = r.stdout.split('Global Options:')[1] ?? '';
+      if (!['--profile', '--base-url', '--timeout', '--debug'].every((o) => globals.includes(o))) noGlobals.push(name.join(' '));
     }
     expect(missing).toEqual([]);
+    expect(noGlobals).toEqual([]);
   });
 });
 

@@ -218,8 +218,8 @@ describe('orders create: cache-miss', () => {
     noStack(r);
   });
 
-  it('--wait with --timeout gives up with exit 8, the order id and trace id', async () => {
-    const r = await cli(['orders', 'create', '--product', 'sbx-gated', '--denomination', '10', '--wait', '--timeout', '20s']);
+  it('--wait with --wait-timeout gives up with exit 8, the order id and trace id', async () => {
+    const r = await cli(['orders', 'create', '--product', 'sbx-gated', '--denomination', '10', '--wait', '--wait-timeout', '20s']);
     expect(r.code).toBe(8);
     expect(r.stderr).toMatch(/ord_[0-9A-Z]{26} is still PENDING after 20s \(trace ID [0-9a-f]{32}\)/);
     expect(r.stderr).toContain('STILL_PENDING');
@@ -228,7 +228,7 @@ describe('orders create: cache-miss', () => {
     const id = /(ord_[0-9A-Z]{26}) is still PENDING/.exec(r.stderr)![1]!;
     expect(r.stdout).toContain(`order_id\t${id}`);
     expect(r.stdout).toMatch(/status\tPENDING/);
-    const j = await cli(['orders', 'create', '--product', 'sbx-gated', '--denomination', '10', '--wait', '--timeout', '20s', '--json']);
+    const j = await cli(['orders', 'create', '--product', 'sbx-gated', '--denomination', '10', '--wait', '--wait-timeout', '20s', '--json']);
     expect(j.code).toBe(8);
     expect(Order.parse(JSON.parse(j.stdout)).status).toBe('PENDING');
     expectNoSecrets(sb, r);
@@ -459,17 +459,33 @@ describe('orders wait', () => {
 
   it('exit 8 at the timeout with the order id and trace ID; --json error envelope', async () => {
     const created = await createJson(['--product', 'sbx-gated', '--denomination', '10']);
-    const r = await cli(['orders', 'wait', created.order_id, '--timeout', '30s']);
+    const r = await cli(['orders', 'wait', created.order_id, '--wait-timeout', '30s']);
     expect(r.code).toBe(8);
     expect(r.stderr).toContain(`order ${created.order_id} is still PENDING after 30s`);
     expect(r.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
     expect(r.stdout).toContain(`order_id\t${created.order_id}`);
-    const j = await cli(['orders', 'wait', created.order_id, '--timeout', '5s', '--json']);
+    const j = await cli(['orders', 'wait', created.order_id, '--wait-timeout', '5s', '--json']);
     expect(j.code).toBe(8);
     expect(Order.parse(JSON.parse(j.stdout)).order_id).toBe(created.order_id);
     const envelope = JSON.parse(j.stderr.trim().split('\n').pop()!) as { error: { code: string }; trace_id: string };
     expect(envelope.error.code).toBe('STILL_PENDING');
     expect(envelope.trace_id).toMatch(/^[0-9a-f]{32}$/);
+  });
+
+  it('--wait-timeout is the wait; --timeout alone still sets it as before, with a note; given both, each keeps its meaning', async () => {
+    const created = await createJson(['--product', 'sbx-gated', '--denomination', '10']);
+    const old = await cli(['orders', 'wait', created.order_id, '--timeout', '2s']);
+    expect(old.code).toBe(8);
+    expect(old.stderr).toContain('is still PENDING after 2s');
+    expect(old.stderr).toContain('Note: --timeout is the timeout of each request; here it also sets how long to follow the order, as before. Use --wait-timeout for that.');
+    // The global --timeout no longer doubles as the wait: the wait given is the one that counts.
+    const both = await cli(['--timeout', '20s', 'orders', 'wait', created.order_id, '--wait-timeout', '2s']);
+    expect(both.code).toBe(8);
+    expect(both.stderr).toContain('is still PENDING after 2s');
+    expect(both.stderr).not.toContain('Note:');
+    const refused = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--wait-timeout', '2s']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--wait-timeout is how long --wait follows the order');
   });
 
   it('an order that ends elsewhere than --until fails (exit 5)', async () => {

@@ -6,11 +6,11 @@
  * stderr carries nothing but the JSON error, when there is one: no progress lines.
  * Commands in hints are shell-quoted and repeat the root --profile / --base-url (hint.ts).
  */
+import { waitTimeoutFlag } from './follow.js';
 import { isIssued, readOrder } from '../../api/order-read.js';
 import { ContractMismatchError } from '../../core/http/validate.js';
 import { createOrder, getOrderCodes } from '../../api/orders.js';
 import type { CreateOrderRequest, Order } from '../../contract/orders.js';
-import { DEFAULT_TIMEOUT_MS } from '../../core/config/types.js';
 import { ApiError, CliError, InterruptedError, NetworkError, UsageError } from '../../core/errors/index.js';
 import { parseDuration } from '../../core/http/duration.js';
 import type { ApiClient } from '../../core/http/types.js';
@@ -36,7 +36,7 @@ export interface CreateFlags extends OrderFlags, OutputFlags {
   idempotencyKey?: string;
   dryRun?: boolean;
   wait?: boolean;
-  timeout?: string;
+  waitTimeout?: string;
   reveal?: boolean;
   codesOut?: string;
   yes?: boolean;
@@ -72,16 +72,16 @@ export interface SingleOptions {
 export function buildCreate(f: Factory, flags: CreateFlags): SingleOptions {
   const bulkOnly = (['concurrency', 'results', 'newBatch'] as const).filter((k) => flags[k] !== undefined);
   if (bulkOnly.length > 0) throw new UsageError(`--${bulkOnly[0] === 'newBatch' ? 'new-batch' : bulkOnly[0]} only applies to a bulk order (--from FILE)`);
-  if (flags.timeout !== undefined && !flags.wait) throw new UsageError('--timeout here is how long --wait follows the order', 'add --wait, or use the global --timeout before the command for the request timeout');
+  if (flags.waitTimeout !== undefined && !flags.wait) throw new UsageError('--wait-timeout is how long --wait follows the order', 'add --wait; --timeout is the timeout of each request');
+  const wanted = flags.wait ? waitTimeoutFlag(f.io, flags, f.globals().timeout, f.globals().json === true) : undefined;
   const body = orderFromFlags(flags);
   const keyGiven = flags.idempotencyKey !== undefined;
   const idempotencyKey = keyGiven ? checkIdempotencyKey(flags.idempotencyKey as string) : f.ids.idempotencyKey();
-  const timeoutText = flags.timeout ?? (flags.wait ? f.globals().timeout : undefined);
   return {
     body, idempotencyKey, keyGiven,
     dryRun: Boolean(flags.dryRun),
     wait: Boolean(flags.wait),
-    waitMs: timeoutText !== undefined ? parseDuration(timeoutText, '--timeout') : DEFAULT_WAIT_MS,
+    waitMs: wanted !== undefined ? parseDuration(wanted.text, wanted.flag) : DEFAULT_WAIT_MS,
     reveal: Boolean(flags.reveal),
     codesOut: flags.codesOut,
     yes: Boolean(flags.yes),
@@ -189,7 +189,7 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
   if (!json) err(io, `Idempotency key: ${o.idempotencyKey}${o.keyGiven ? '' : ' (generated)'}\n  to retry safely, run the same command with ${keyFlag(o.idempotencyKey)}\n`);
   const seen: Seen = {};
   try {
-    await place(f, client, o, seen, profile.sources.timeout_ms === 'flag' && flags.timeout === undefined, json);
+    await place(f, client, o, seen, json);
   } catch (error) {
     const stopped = io.signal.aborted && !(error instanceof CliError && error.kind !== 'interrupted');
     throw withJsonFields(stopped ? interruptedError(io, o, seen, f.globals()) : error, { idempotency_key: o.idempotencyKey });
@@ -200,14 +200,13 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
  * Send the order, follow it (--wait), fetch and save its codes, print it; exit by how it
  * ended. `json`: no human lines on stderr (only the JSON error, if any, written by main).
  */
-async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen, timeoutFromFlag: boolean, json: boolean): Promise<void> {
+async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen, json: boolean): Promise<void> {
   const { io } = f;
   const globals = f.globals();
   const say = (text: string) => { if (!json) err(io, text); };
-  const requestTimeoutMs = o.wait && timeoutFromFlag ? DEFAULT_TIMEOUT_MS : undefined;
   let res;
   try {
-    res = await createOrder(client, o.body, { idempotencyKey: o.idempotencyKey, signal: io.signal, timeoutMs: requestTimeoutMs });
+    res = await createOrder(client, o.body, { idempotencyKey: o.idempotencyKey, signal: io.signal });
   } catch (error) {
     throw withRetryHint(error, o.idempotencyKey);
   }
@@ -234,7 +233,7 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
 
   if (o.wait) {
     const followed = await followOnTerminal(f, client, order.order_id, {
-      timeoutMs: o.waitMs, initial: { order, traceId: res.traceId, received }, requestTimeoutMs, quiet: json,
+      timeoutMs: o.waitMs, initial: { order, traceId: res.traceId, received }, requestTimeoutMs: (await f.profile()).timeout_ms, quiet: json,
       onStatus: (last, traceId) => { seen.order = last; seen.traceId = traceId ?? seen.traceId; },
       onShort: (last, lastReceived) => printOrder(io, last, o.settings, { reveal: false, extra: { idempotency_key: o.idempotencyKey }, received: lastReceived }),
     });

@@ -12,10 +12,23 @@ import type { ApiClient } from '../../core/http/types.js';
 import { startSpinner } from '../../core/output/spinner.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../factory.js';
+import { err, type IO } from '../../core/io/io.js';
 import { endedElsewhereError } from './outcome.js';
 
-/** How long --wait and `orders wait` follow an order unless --timeout says otherwise. */
+/** How long --wait and `orders wait` follow an order unless --wait-timeout says otherwise. */
 export const DEFAULT_WAIT_MS = 10 * 60_000;
+
+/**
+ * How long `orders create --wait` and `orders wait` follow the order: --wait-timeout. The
+ * global --timeout is the timeout of each request; given without --wait-timeout it also
+ * sets the wait, as it did before --wait-timeout existed, with a note saying so.
+ */
+export function waitTimeoutFlag(io: IO, flags: { waitTimeout?: string }, globalTimeout: unknown, quiet = false): { text: string; flag: string } | undefined {
+  if (flags.waitTimeout !== undefined) return { text: flags.waitTimeout, flag: '--wait-timeout' };
+  if (typeof globalTimeout !== 'string') return undefined;
+  if (!quiet) err(io, 'Note: --timeout is the timeout of each request; here it also sets how long to follow the order, as before. Use --wait-timeout for that.\n');
+  return { text: globalTimeout, flag: '--timeout' };
+}
 
 export interface FollowOnTerminalOptions {
   timeoutMs: number;

@@ -25,7 +25,7 @@ function create(orders: Command, f: Parameters<RegisterCommand>[1]): void {
     .option('--idempotency-key <key>', 'key that makes a retry safe (generated when not given, and always shown)')
     .option('--dry-run', 'check products, denominations, stock and balance and print the total; order nothing (a failed check exits with the code the order would get)')
     .option('--wait', 'follow an asynchronous order to a final status')
-    .option('--timeout <duration>', 'with --wait: how long to follow it (default 10m)')
+    .option('--wait-timeout <duration>', 'with --wait: how long to follow it (default 10m)')
     .option('--reveal', 'show the voucher codes in full (masked to the last 4 otherwise)')
     .option('--codes-out <file>', 'write the codes to a NEW file (mode 0600); never overwrites')
     .option('-y, --yes', 'confirm without asking (required for a production profile when not on a terminal)')
@@ -39,7 +39,7 @@ function create(orders: Command, f: Parameters<RegisterCommand>[1]): void {
 Examples:
   $ vouchers orders create --product sbx-instant --denomination 25 --quantity 2
   $ vouchers orders create --item sbx-instant:25:2 --item sbx-async:50:1 --reference po-1042
-  $ vouchers orders create --product sbx-async --denomination 50 --wait --timeout 2m --json
+  $ vouchers orders create --product sbx-async --denomination 50 --wait --wait-timeout 2m --json
   $ vouchers orders create --product sbx-instant --denomination 10 --dry-run
   $ vouchers orders create --product sbx-instant --denomination 10 --codes-out codes.csv
   $ vouchers orders create --from orders.csv --concurrency 4 --results results.csv
@@ -125,12 +125,12 @@ Examples:
 
   const wait = orders.command('wait').argument('<order_id>', 'ord_… id').description('Follow an order until a status (default: any final one); exit 8 at the timeout')
     .addOption(statusOption('--until <status>', 'stop at this status'))
-    .option('--timeout <duration>', 'how long to follow it (default 10m)');
+    .option('--wait-timeout <duration>', 'how long to follow it (default 10m)');
   addOutputOptions(wait, 'record');
   wait.addHelpText('after', `
 Examples:
   $ vouchers orders wait ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE
-  $ vouchers orders wait ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --until DELIVERED --timeout 2m || echo "not delivered (exit $?)"
+  $ vouchers orders wait ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --until DELIVERED --wait-timeout 2m || echo "not delivered (exit $?)"
 
 The order is printed, then the exit code says how it ended: 0 DELIVERED; 5
 ORDER_NOT_FULFILLED (CANCELLED or REFUNDED: no voucher, the debit is refunded) or

@@ -4,7 +4,7 @@
  * vouchers exits 5 as `orders create --wait` does; with --until, one that became final
  * elsewhere exits 5 too (see outcome.ts).
  */
-import { DEFAULT_TIMEOUT_MS } from '../../core/config/types.js';
+import { waitTimeoutFlag } from './follow.js';
 import { parseDuration } from '../../core/http/duration.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../factory.js';
@@ -15,20 +15,20 @@ import { checkOrderFields, printOrder } from './render.js';
 
 export interface WaitFlags extends OutputFlags {
   until?: string;
-  timeout?: string;
+  waitTimeout?: string;
 }
 
 export async function run(f: Factory, id: string, flags: WaitFlags): Promise<void> {
   const orderId = checkOrderId(id);
   const until = flags.until !== undefined ? parseStatus(flags.until, '--until') : undefined;
-  // The root owns --timeout; on this command it means how long to wait.
-  const timeoutText = flags.timeout ?? f.globals().timeout;
-  const timeoutMs = timeoutText !== undefined ? parseDuration(timeoutText, '--timeout') : DEFAULT_WAIT_MS;
+  // --wait-timeout is how long to follow; the global --timeout stays the timeout of each request.
+  const wanted = waitTimeoutFlag(f.io, flags, f.globals().timeout, f.globals().json === true);
+  const timeoutMs = wanted !== undefined ? parseDuration(wanted.text, wanted.flag) : DEFAULT_WAIT_MS;
   const settings = resolveOutput(f.io, flags, f.globals().color !== false);
   if (await checkOrderFields(f.io, settings)) return;
   const profile = await f.profile();
   const client = await f.client();
-  const requestTimeoutMs = profile.sources.timeout_ms === 'flag' ? DEFAULT_TIMEOUT_MS : profile.timeout_ms;
+  const requestTimeoutMs = profile.timeout_ms;
   // With JSON output stderr carries nothing but a JSON error, as for orders create --json.
   const quiet = settings.format === 'json' || settings.format === 'ndjson';
   const result = await followOnTerminal(f, client, orderId, {
