@@ -23,7 +23,7 @@ function registerStart(sandbox: Command, f: Factory): void {
     .option('--state <file>', 'keep the state in this JSON file across restarts')
     .option('--fault-rate <p>', 'share of API requests (0–1) that get a random fault, for soak tests')
     .option('--detach', 'run in the background (pid file and log in the config directory)')
-    .option('--json', 'print the URLs and API key as JSON');
+    .option('--json', 'print the URLs, the API key and the admin token as JSON');
   cmd.addHelpText('after', `
 Examples:
   $ vouchers sandbox start                          foreground on :4010; Ctrl-C stops it
@@ -32,9 +32,10 @@ Examples:
   $ vouchers sandbox start --state sandbox.json --enable-planned
   $ vouchers sandbox start --port 4011 --dialect document   a server that guessed differently
 
-Prints the base URL, the admin URL and the API key. The API secret and the admin token are
-saved in the "local" profile (made the default when no profile is), never printed. A
-restart reuses that profile's credentials, so configured clients keep working.
+Prints the base URL, the admin URL, the API key and the admin token (the operator's token
+of this local sandbox, for its admin API; also saved in the "local" profile). The API
+secret is saved in the "local" profile (made the default when no profile is), never
+printed. A restart reuses that profile's credentials, so configured clients keep working.
 
 --dialect document serves what the API document shows and other guesses than ours
 everywhere it says "not shown" (no extension endpoints, other field names and list
