@@ -1,5 +1,5 @@
 /**
- * One sink for data on stdout: tables on a TTY (cli-table3), tab-separated untruncated
+ * One sink for data on stdout: box tables on a TTY (./cells.ts), tab-separated untruncated
  * rows when piped (unless a table was asked for by name), JSON, NDJSON and CSV. Lists may be async iterables and are streamed
  * row by row (constant memory) in every format but `table` and `json`.
  */
@@ -49,10 +49,10 @@ export interface Column<T> {
   wide?: boolean;
 }
 
-/** Narrowest a free-text column is cut to (content characters) when a table must fit the terminal. */
+/** Narrowest a free-text column is cut to (display cells) when a table must fit the terminal. */
 export const MIN_COLUMN_WIDTH = 6;
 
-/** Characters a table needs for `widths` (content only): borders and padding take 3 a column + 1. */
+/** Cells a table needs for `widths` (content only): borders and padding take 3 a column + 1. */
 export function tableWidth(widths: number[]): number {
   return widths.reduce((a, w) => a + w, 0) + 3 * widths.length + 1;
 }
@@ -78,7 +78,7 @@ export function fitColumnWidths(natural: number[], fixed: boolean[], columns: nu
 
 /** What the layout of a table needs to know of a column. */
 export interface ColumnFit {
-  /** Widest content (or header), in characters. */
+  /** Widest content (or header), in display cells. */
   natural: number;
   /** Free text that may be shortened. */
   shrink: boolean;
@@ -143,12 +143,6 @@ function shrinks<T>(col: Column<T>): boolean {
   if (col.shrink !== undefined) return col.shrink;
   if (col.fixed !== undefined) return !col.fixed;
   return FREE_TEXT.test(col.field);
-}
-
-/** Cut `text` to `width` characters, the last one an ellipsis. */
-function truncate(text: string, width: number): string {
-  const chars = [...text];
-  return chars.length <= width ? text : chars.slice(0, Math.max(0, width - 1)).join('') + '…';
 }
 
 export function chalkFor(settings: Pick<OutputSettings, 'color'>): ChalkInstance {
@@ -321,7 +315,9 @@ export async function printList<T>(io: IO, rows: Iterable<T> | AsyncIterable<T>,
         return 0;
       }
       let heads = cols.map((col) => col.header ?? col.field.toUpperCase());
-      const natural = cols.map((_, i) => Math.max([...heads[i]!].length, ...texts.map((t) => [...t[i]!].length)));
+      const { cellWidth, drawBox, truncateCells } = await import('./cells.js');
+      // Widths in terminal cells (CJK and emoji 2, combining marks 0).
+      const natural = cols.map((_, i) => Math.max(cellWidth(heads[i]!), ...texts.map((t) => cellWidth(t[i]!))));
       // Fitted to the terminal only on one: an explicit --output table when piped is printed whole.
       const layout = settings.tty
         ? layoutTable(cols.map((col, i) => ({ natural: natural[i]!, shrink: shrinks(col), priority: settings.fields ? undefined : col.priority })), io.columns)
@@ -336,20 +332,15 @@ export async function printList<T>(io: IO, rows: Iterable<T> | AsyncIterable<T>,
       heads = layout.shown.map((i) => heads[i]!);
       const shownTexts = texts.map((t) => layout.shown.map((i) => t[i]!));
       const widths = layout.widths;
-      const { default: Table } = await import('cli-table3');
-      const table = new Table({
-        head: heads.map((h, i) => c.bold(truncate(h, widths[i]!))),
-        style: { head: [], border: [], compact: true },
-        colAligns: cols.map((col) => col.align ?? 'left'),
-        wordWrap: false,
+      const head = heads.map((h, i) => {
+        const text = truncateCells(h, widths[i]!);
+        return { text, shown: c.bold(text) };
       });
-      shownTexts.forEach((t, n) => {
-        table.push(cols.map((col, i) => {
-          const text = truncate(t[i]!, widths[i]!);
-          return col.style && text ? col.style(text, c, source[n]!) : text;
-        }));
-      });
-      await out(io, table.toString() + '\n');
+      const body = shownTexts.map((t, n) => cols.map((col, i) => {
+        const text = truncateCells(t[i]!, widths[i]!);
+        return { text, shown: col.style && text ? col.style(text, c, source[n]!) : text };
+      }));
+      await out(io, drawBox(head, body, widths, cols.map((col) => col.align ?? 'left')) + '\n');
       return count;
     }
   }

@@ -1,0 +1,57 @@
+/**
+ * Text measured and cut in terminal cells, and the box table drawn with those widths.
+ * Loaded only when a table is printed (string-width carries the Unicode width tables).
+ *
+ * Widths come from string-width: a CJK character or an emoji takes 2 cells, a combining
+ * mark, a zero-width character or an escape sequence 0. The box is drawn here rather than
+ * by cli-table3, which measures with an older string-width that counts the combining marks
+ * of Thai or Devanagari as a cell each, so its borders went out of line with ours.
+ */
+import stringWidth from 'string-width';
+
+/** Terminal cells `text` takes. */
+export function cellWidth(text: string): number {
+  return stringWidth(text);
+}
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * `text` cut to at most `width` cells, the last one an ellipsis. Cut between graphemes (a
+ * letter keeps its accents, an emoji its modifiers); a wide character that would cross the
+ * edge is left out whole, so the text may end one cell short.
+ */
+export function truncateCells(text: string, width: number): string {
+  if (cellWidth(text) <= width) return text;
+  if (width <= 0) return '';
+  let kept = '';
+  let used = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    const w = cellWidth(segment);
+    if (used + w > width - 1) break;
+    kept += segment;
+    used += w;
+  }
+  return kept + '…';
+}
+
+export interface BoxCell {
+  /** The text as measured (no escape sequences). */
+  text: string;
+  /** What is printed in its place (the text, coloured); default the text. */
+  shown?: string;
+}
+
+/**
+ * A box table: a rule, the header, a rule, one line a row, a rule. Every line is exactly
+ * `widths` plus 3 cells a column plus 1 wide: each cell's text must already fit its width.
+ */
+export function drawBox(head: BoxCell[], rows: BoxCell[][], widths: number[], align: ('left' | 'right')[]): string {
+  const rule = (l: string, m: string, r: string) => l + widths.map((w) => '─'.repeat(w + 2)).join(m) + r;
+  const line = (cells: BoxCell[]) => '│' + cells.map((cell, i) => {
+    const pad = ' '.repeat(Math.max(0, widths[i]! - cellWidth(cell.text)));
+    const shown = cell.shown ?? cell.text;
+    return ' ' + (align[i] === 'right' ? pad + shown : shown + pad) + ' ';
+  }).join('│') + '│';
+  return [rule('┌', '┬', '┐'), line(head), rule('├', '┼', '┤'), ...rows.map(line), rule('└', '┴', '┘')].join('\n');
+}
