@@ -63,9 +63,9 @@ describe('products list', () => {
     const tty = await runCli(['products', 'list'], { env, tty: true, columns: 400 });
     expect(tty.code).toBe(0);
     expect(tty.stdout).toContain('sbx-instant');
-    expect(tty.stdout).toContain('10, 25, 50, 100');
+    expect(tty.stdout).toContain('10,25,50,100');
     expect(truncated).toBeDefined();
-    expect(tty.stdout).toContain(`${truncated!.denominations.join(', ')}, …`);
+    expect(tty.stdout).toContain(`${truncated!.denominations.join(',')},…`);
     const words = json.map((p) => p.expiry_policy.type);
     if (words.includes('none')) expect(tty.stdout).toContain('never expires');
     if (words.includes('months_from_issue')) expect(tty.stdout).toMatch(/expires \d+ months? after issue/);

@@ -154,7 +154,7 @@ describe('tables on a narrow terminal', () => {
       const p = json[i]!;
       expect(cells[header.indexOf('ID')]).toBe(p.product_id);
       expect(cells[header.indexOf('CURRENCY')]).toBe(p.currency);
-      if (header.includes('DENOMINATIONS')) expect(cells[header.indexOf('DENOMINATIONS')]).toBe(p.denominations.join(', ') + (p.denominations_truncated ? ', …' : ''));
+      if (header.includes('DENOMINATIONS')) expect(cells[header.indexOf('DENOMINATIONS')]).toBe(p.denominations.join(',') + (p.denominations_truncated ? ',…' : ''));
     });
     // Denominations are amounts: shown whole or left out (and said so), never cut.
     if (!header.includes('DENOMINATIONS')) expect(r.stderr).toContain('denominations');

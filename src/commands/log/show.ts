@@ -12,17 +12,23 @@ export interface LogOptions extends OutputFlags {
   limit?: string;
 }
 
+/**
+ * The request path and its status are always shown, whole: the path is what support needs
+ * (it is never cut). On a narrow terminal the others are left out (and said so on stderr):
+ * the attempt number first, then the duration, the method, the time, the error code, and
+ * the trace id last.
+ */
 export const LOG_COLUMNS: Column<RequestLogEntry>[] = [
-  { field: 'time', header: 'TIME', get: (e) => formatTime(e.time) },
+  { field: 'time', header: 'TIME', get: (e) => formatTime(e.time), priority: 3 },
   { field: 'profile', header: 'PROFILE', wide: true },
-  { field: 'method', header: 'METHOD' },
-  { field: 'path', header: 'PATH' },
+  { field: 'method', header: 'METHOD', priority: 2 },
+  { field: 'path', header: 'PATH', shrink: false },
   { field: 'status', header: 'STATUS', get: (e) => e.status ?? '-', style: (t, c, e) => (isFailed(e) ? c.red(t) : c.green(t)), align: 'right' },
-  { field: 'duration_ms', header: 'MS', align: 'right' },
-  { field: 'attempt', header: 'TRY', align: 'right' },
-  { field: 'trace_id', header: 'TRACE ID', fixed: true },
+  { field: 'duration_ms', header: 'MS', align: 'right', priority: 1 },
+  { field: 'attempt', header: 'TRY', align: 'right', priority: 0 },
+  { field: 'trace_id', header: 'TRACE ID', fixed: true, priority: 5 },
   { field: 'idempotency_key', header: 'IDEMPOTENCY KEY', wide: true },
-  { field: 'error_code', header: 'ERROR' },
+  { field: 'error_code', header: 'ERROR', priority: 4 },
 ];
 
 function parseLimit(value: string | undefined): number {

@@ -16,7 +16,8 @@ export interface ProductsListOptions extends OutputFlags {
 /**
  * Id and currency are always shown; names are shortened first on a narrow terminal, then
  * expiry, vendor, countries and denominations are left out in that order (and said so).
- * Denominations are amounts: shown whole or not at all (a trailing "…" is the server's cut).
+ * Denominations are amounts: shown whole or not at all (a trailing "…" is the server's cut),
+ * joined by bare commas as the countries are, so that at 80 columns they fit beside the name.
  */
 const COLUMNS: Column<Product>[] = [
   { field: 'product_id', header: 'ID' },
@@ -24,7 +25,7 @@ const COLUMNS: Column<Product>[] = [
   { field: 'vendor', header: 'VENDOR', shrink: true, priority: 1 },
   { field: 'currency', header: 'CURRENCY' },
   { field: 'countries', header: 'COUNTRIES', get: (p) => listText(p.countries, ','), priority: 2 },
-  { field: 'denominations', header: 'DENOMINATIONS', get: (p) => listText(p.denominations, ', ') + (p.denominations_truncated ? ', …' : ''), priority: 3 },
+  { field: 'denominations', header: 'DENOMINATIONS', get: (p) => listText(p.denominations, ',') + (p.denominations_truncated ? ',…' : ''), priority: 3 },
   { field: 'expiry_policy', header: 'EXPIRY', get: (p) => describeExpiry(p.expiry_policy), shrink: true, priority: 0 },
 ];
 

@@ -12,7 +12,7 @@ const COLUMNS: Column<Wallet>[] = [
   { field: 'currency', header: 'CURRENCY' },
   { field: 'available', header: 'AVAILABLE', get: (w) => formatMoney(w.available, w.currency), align: 'right' },
   { field: 'reserved', header: 'RESERVED', get: (w) => formatMoney(w.reserved, w.currency), align: 'right' },
-  { field: 'updated_at', header: 'UPDATED', get: (w) => formatTime(w.updated_at) },
+  { field: 'updated_at', header: 'UPDATED', get: (w) => formatTime(w.updated_at), priority: 0 },
 ];
 
 export async function run(f: Factory, options: WalletsListOptions): Promise<void> {
