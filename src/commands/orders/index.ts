@@ -114,6 +114,12 @@ Examples:
     .option('--all', 'follow the cursors: every page, streamed');
   addOutputOptions(list, 'list');
   list.addHelpText('after', `
+--output csv: one row per order, so its total is counted once when rows are added up:
+order_id, status, total_amount (a bare number), currency, items (product:denomination×quantity
+joined by "; ", e.g. sbx-instant:25×2; sbx-async:50×1), vouchers (how many were ordered),
+reference, fulfilled_from, created_at (ISO 8601). --output json or ndjson carry the items and
+vouchers as objects. The table and the TSV show the total with its currency.
+
 Examples:
   $ vouchers orders list --status PENDING
   $ vouchers orders list --from 2026-11-01 --to 2026-11-30 --all --output csv > november.csv

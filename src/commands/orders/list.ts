@@ -36,11 +36,28 @@ export interface ListFlags extends OutputFlags {
  * where it was fulfilled from first, then the voucher count, the reference, and last the
  * created time (id, status, total and time take 82 cells, more than an 80-column terminal).
  */
+/**
+ * An order's items in one readable cell, `product:denomination×quantity` joined by "; ":
+ * `sbx-instant:25×2; sbx-async:50×1`. One CSV row stays one order, so its total is counted
+ * once when the rows are summed; the items as objects are in --output json or ndjson.
+ */
+export function itemsText(items: Order['items'] | undefined): string {
+  return (Array.isArray(items) ? items : []).map((i) => `${i.product_id}:${i.denomination}×${i.quantity}`).join('; ');
+}
+
+/** Vouchers ordered: the quantities of the items added up. */
+function voucherCount(o: Order): number {
+  return (Array.isArray(o.items) ? o.items : []).reduce((n, i) => n + i.quantity, 0);
+}
+
 export const ORDER_COLUMNS: Column<Order>[] = [
   { field: 'order_id' },
   { field: 'status', style: (t, c) => styleStatus(t, c) },
   { field: 'total_amount', header: 'TOTAL', get: (o) => formatMoney(o.total_amount, o.currency), align: 'right' },
-  { field: 'vouchers', get: (o) => o.items.reduce((n, i) => n + i.quantity, 0), align: 'right', priority: 1 },
+  // CSV: the total is a bare number, its currency beside it; the items flattened, the vouchers counted.
+  { field: 'currency', csvOnly: true },
+  { field: 'items', get: (o) => itemsText(o.items), csv: (o) => itemsText(o.items), shrink: true, csvOnly: true },
+  { field: 'vouchers', get: voucherCount, csv: voucherCount, align: 'right', priority: 1 },
   { field: 'reference', shrink: true, priority: 2 },
   { field: 'fulfilled_from', header: 'FROM', priority: 0 },
   { field: 'created_at', header: 'CREATED', get: (o) => formatTime(o.created_at), priority: 3 },

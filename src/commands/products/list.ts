@@ -24,9 +24,10 @@ const COLUMNS: Column<Product>[] = [
   { field: 'name', header: 'NAME', shrink: true },
   { field: 'vendor', header: 'VENDOR', shrink: true, priority: 1 },
   { field: 'currency', header: 'CURRENCY' },
-  { field: 'countries', header: 'COUNTRIES', get: (p) => listText(p.countries, ','), priority: 2 },
-  { field: 'denominations', header: 'DENOMINATIONS', get: (p) => listText(p.denominations, ',') + (p.denominations_truncated ? ',…' : ''), priority: 3 },
-  { field: 'expiry_policy', header: 'EXPIRY', get: (p) => describeExpiry(p.expiry_policy), shrink: true, priority: 0 },
+  // CSV: lists as space-separated values, the expiry policy in words (denominations_truncated says whether the list is whole).
+  { field: 'countries', header: 'COUNTRIES', get: (p) => listText(p.countries, ','), csv: (p) => listText(p.countries, ' '), priority: 2 },
+  { field: 'denominations', header: 'DENOMINATIONS', get: (p) => listText(p.denominations, ',') + (p.denominations_truncated ? ',…' : ''), csv: (p) => listText(p.denominations, ' '), priority: 3 },
+  { field: 'expiry_policy', header: 'EXPIRY', get: (p) => describeExpiry(p.expiry_policy), csv: (p) => describeExpiry(p.expiry_policy), shrink: true, priority: 0 },
 ];
 
 /** What a product record needs for this table; records of another shape are shown generically. */

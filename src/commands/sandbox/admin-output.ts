@@ -50,10 +50,11 @@ export const ORDER_COLUMNS: Column<AdminOrder>[] = [
   { field: 'order_id' },
   { field: 'status', style: (t, c) => styleStatus(t, c) },
   { field: 'total_amount', header: 'TOTAL', get: (o) => formatMoney(o.total_amount, o.currency), align: 'right' },
+  { field: 'currency', csvOnly: true },
   // On a narrow terminal the partner goes first (usually the default one), then the next step, then the gate.
   { field: 'partner_id', header: 'PARTNER', priority: 0 },
   { field: 'gate', get: (o) => o.gate ?? '', priority: 2 },
-  { field: 'next_step', header: 'NEXT STEP', get: nextStep, shrink: true, priority: 1 },
+  { field: 'next_step', header: 'NEXT STEP', get: nextStep, csv: nextStep, shrink: true, priority: 1 },
   { field: 'created_at', header: 'CREATED', get: (o) => formatTime(o.created_at) },
 ];
 
@@ -124,11 +125,16 @@ export interface AdminPartner {
   created_at: string;
 }
 
+/** A partner's wallets in one cell, each amount with its currency: `50000.00 USD, 100.00 EUR`. */
+function walletsText(p: AdminPartner): string {
+  return p.wallets.map((w) => formatMoney(w.available, w.currency)).join(', ');
+}
+
 export const PARTNER_COLUMNS: Column<AdminPartner>[] = [
   { field: 'partner_id' },
   { field: 'name' },
-  { field: 'categories', get: (p) => p.categories.join(' '), shrink: true, priority: 0 },
-  { field: 'wallets', get: (p) => p.wallets.map((w) => formatMoney(w.available, w.currency)).join(', '), priority: 1 },
+  { field: 'categories', get: (p) => p.categories.join(' '), csv: (p) => p.categories.join(' '), shrink: true, priority: 0 },
+  { field: 'wallets', get: walletsText, csv: walletsText, priority: 1 },
   { field: 'created_at', header: 'CREATED', get: (p) => formatTime(p.created_at) },
 ];
 

@@ -22,6 +22,10 @@ export const registerTransactions: RegisterCommand = (program, f) => {
 One page at a time: after it, stderr shows the command for the next page, every filter
 repeated with the new --cursor.
 
+--output csv: created_at (ISO 8601), transaction_id, type, amount (a bare number, negative
+for a debit), currency (of the amount and the balance), balance_after, reference (the order or
+payout id), description. The table and the TSV show each amount with its currency.
+
 Examples:
   $ vouchers transactions list
   $ vouchers transactions list --from 2026-11-01 --to 2026-11-30 --type ORDER_DEBIT

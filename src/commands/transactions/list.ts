@@ -39,6 +39,8 @@ export const TRANSACTION_COLUMNS: Column<Transaction>[] = [
   { field: 'transaction_id', header: 'ID', priority: 0 },
   { field: 'type', header: 'TYPE' },
   { field: 'amount', header: 'AMOUNT', get: (t) => formatMoney(t.amount, t.currency), align: 'right', style: (s, c, t) => ((amountValue(t.amount) ?? 0) < 0 ? c.red(s) : c.green(s)) },
+  // CSV: the amount and balance are bare numbers; the currency of both beside them.
+  { field: 'currency', header: 'CURRENCY', csvOnly: true },
   { field: 'balance_after', header: 'BALANCE', get: (t) => formatMoney(t.balance_after, t.currency), align: 'right', priority: 3 },
   // An order or payout id: never cut, left out before the balance.
   { field: 'reference', header: 'ORDER/PAYOUT', get: (t) => t.order_id ?? t.payout_id ?? '', shrink: false, priority: 2, fields: ['order_id', 'payout_id'] },

@@ -47,6 +47,18 @@ export interface Column<T> {
   priority?: number;
   /** Left out of the default table on a terminal (still in TSV and CSV, and with --fields). */
   wide?: boolean;
+  /**
+   * Only in CSV (and wherever --fields names it): a column that makes an export
+   * self-describing, such as the currency beside a bare amount, where the table and TSV
+   * already show it (`25.00 USD`).
+   */
+  csvOnly?: boolean;
+  /**
+   * The CSV cell, when the record's raw value of the field is not what an export should
+   * carry (a nested list flattened into readable text). Default: the raw value (amounts as
+   * numbers, times as ISO), else the display value.
+   */
+  csv?: (row: T) => unknown;
 }
 
 /** Narrowest a free-text column is cut to (display cells) when a table must fit the terminal. */
@@ -230,8 +242,9 @@ export function nonEmptyColumns<T>(rows: readonly T[], columns: Column<T>[]): Co
   return kept.length > 0 ? kept : columns;
 }
 
-/** CSV: the record's raw value of the field (amounts as numbers, times as ISO), else the column's value. */
+/** CSV: the column's CSV value, else the record's raw value of the field (amounts as numbers, times as ISO), else the column's value. */
 function rawOrValue<T>(col: Column<T>, row: T): unknown {
+  if (col.csv) return col.csv(row);
   return (row as Record<string, unknown>)[col.field] ?? valueOf(col, row);
 }
 
@@ -279,6 +292,7 @@ export async function printList<T>(io: IO, rows: Iterable<T> | AsyncIterable<T>,
   const shaped = await shapeRows(rows, columns, settings, options.required);
   rows = shaped.rows as Iterable<T> | AsyncIterable<T>;
   let cols = selectColumns(shaped.columns as Column<T>[], settings);
+  if (settings.format !== 'csv' && !settings.fields) cols = cols.filter((col) => !col.csvOnly);
   let count = 0;
   switch (settings.format) {
     case 'json': {
