@@ -226,7 +226,13 @@ describe('keys journalled ahead of sending', () => {
     expect(keyedInJournal).toBeGreaterThan(sent);
     const csvRows = readFileSync(results, 'utf8').trim().split('\n').slice(1);
     expect(csvRows.filter((l) => l.includes(',NOT_SENT,'))).toHaveLength(40 - sent);
-    expect(csvRows.filter((l) => /,(DELIVERED|PENDING|PROCESSING),/.test(l))).toHaveLength(ordered);
+    // A request in flight when Ctrl-C came may have ordered without its answer being read:
+    // that row is UNKNOWN (resume to find out), never NOT_SENT.
+    const answered = csvRows.filter((l) => /,(DELIVERED|PENDING|PROCESSING),/.test(l)).length;
+    const unknown = csvRows.filter((l) => l.includes(',UNKNOWN,')).length;
+    expect(answered).toBeLessThanOrEqual(ordered);
+    expect(ordered).toBeLessThanOrEqual(answered + unknown);
+    expect(answered + unknown).toBe(sent);
     const resumed = await runCli(['orders', 'create', '--resume', id, '--json'], opts(dir));
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ rows: 40, ordered: 40 });
