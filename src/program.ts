@@ -6,6 +6,7 @@ import { Command, Option } from 'commander';
 import { COMMANDS } from './commands/registry.js';
 import type { Factory } from './factory.js';
 import type { IO } from './core/io/io.js';
+import { UsageError } from './core/errors/index.js';
 
 import { VERSION } from './version.js';
 
@@ -32,7 +33,7 @@ export function usageError(text: string, commandPath: string, json: boolean): st
 }
 
 /** Root options that take a value: skipped when looking for the noun in argv. */
-const VALUE_OPTIONS = new Set(['-p', '--profile', '--base-url', '--timeout', '--max-retries']);
+const VALUE_OPTIONS = new Set(['-p', '--profile', '--base-url', '--timeout', '--max-retries', '--jmespath']);
 
 /** The noun argv invokes (`help <noun>` counts), or undefined for the root. */
 export function invokedNoun(argv: readonly string[]): string | undefined {
@@ -99,6 +100,24 @@ export function unknownHelpTopic(program: Command, argv: readonly string[]): { m
   return undefined;
 }
 
+/**
+ * `--jmespath`: checked and compiled before the command runs (a bad expression sends no
+ * request). The command must print JSON; the query implies --json, or keeps --output ndjson.
+ * The query library loads only here, when the flag is given.
+ */
+async function jsonQueryFor(action: Command, expression: string): Promise<NonNullable<IO['jsonQuery']>> {
+  if (!action.options.some((o) => o.long === '--json')) {
+    throw new UsageError(`${commandPath(action)} prints no JSON for --jmespath to query`, 'use --jmespath with a command that takes --json (see its --help)');
+  }
+  const output = action.getOptionValue('output') as string | undefined;
+  if (output !== undefined && output !== 'json' && output !== 'ndjson') {
+    throw new UsageError(`--jmespath queries JSON, not --output ${output}`, 'use --output json (one document) or --output ndjson (the query runs on each line), or leave --output out');
+  }
+  if (output === undefined) action.setOptionValue('json', true);
+  const { compileQuery } = await import('./core/output/query.js');
+  return compileQuery(expression);
+}
+
 export interface BuildOptions {
   /** Load only the noun these arguments invoke (default: load every noun). */
   argv?: readonly string[];
@@ -120,6 +139,7 @@ export async function buildProgram(io: IO, makeFactory: (globals: () => Record<s
     .option('--timeout <duration>', 'per-request timeout, e.g. 30s or 2m (env VOUCHERS_TIMEOUT)')
     .option('--max-retries <n>', 'retries of a failed request (env VOUCHERS_MAX_RETRIES)')
     .option('--no-color', 'disable colour (also NO_COLOR)')
+    .option('--jmespath <expression>', 'JMESPath query on the JSON a command prints (any command that takes --json; implies --json); a string result prints as plain text')
     .option('--strict-contract', 'fail (exit 1) when an answer differs from the contract this version knows, instead of showing it with a warning (env VOUCHERS_STRICT_CONTRACT=1)')
     .addOption(new Option('--debug', 'print stack traces and request details on errors'))
     .showSuggestionAfterError(true)
@@ -162,5 +182,9 @@ Environment:
     }
   };
   inherit(program);
+  program.hook('preAction', async (_root, action) => {
+    const expression = program.opts().jmespath as string | undefined;
+    if (expression !== undefined) io.jsonQuery = await jsonQueryFor(action, expression);
+  });
   return { program, factory };
 }

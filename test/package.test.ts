@@ -66,13 +66,24 @@ describe('the CLI chunks', () => {
   it('load neither certify, the sandbox, the listener nor the XML parser on the common path', () => {
     const common = sources(reachable('main.cjs', false));
     expect(common.some((s) => s.includes('src/main.ts'))).toBe(true);
-    for (const heavy of ['src/certify/', 'src/sandbox/', 'src/listener/', 'fast-xml-parser', 'undici', 'zod']) {
+    for (const heavy of ['src/certify/', 'src/sandbox/', 'src/listener/', 'fast-xml-parser', 'undici', 'zod', '@jmespath-community/jmespath']) {
       expect(common.filter((s) => s.includes(heavy)), heavy).toEqual([]);
     }
     // …all of which are in the build, behind a lazy require.
     const all = sources(reachable('main.cjs', true));
-    for (const heavy of ['src/certify/', 'src/sandbox/', 'src/listener/', 'fast-xml-parser', 'undici', 'zod']) {
+    for (const heavy of ['src/certify/', 'src/sandbox/', 'src/listener/', 'fast-xml-parser', 'undici', 'zod', '@jmespath-community/jmespath']) {
       expect(all.some((s) => s.includes(heavy)), heavy).toBe(true);
     }
+  });
+
+  it('load the JMESPath library only for --jmespath: neither the program nor the output layer requires it', () => {
+    const chunks = readdirSync(dir).filter((n) => n.endsWith('.cjs') && n !== 'launch.cjs');
+    const holding = (file: string) => chunks.filter((c) => sources(new Set([c])).some((s) => s.includes(file)));
+    const starts = [...holding('src/program.ts'), ...holding('src/core/output/print.ts'), ...holding('src/commands/api/request.ts')];
+    expect(starts.length).toBeGreaterThanOrEqual(3);
+    for (const start of starts) {
+      expect(sources(reachable(start, false)).filter((s) => s.includes('jmespath')), start).toEqual([]);
+    }
+    expect(holding('@jmespath-community/jmespath').length).toBe(1);
   });
 });

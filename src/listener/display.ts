@@ -14,7 +14,8 @@ import { driftOf, isUnknownType, type InboxEntry } from '../core/journal/inbox.j
 import type { IO } from '../core/io/io.js';
 import { styleStatus } from '../core/output/format.js';
 import { describeForward } from './forward.js';
-import { displayText, escapeText, safeJson } from '../core/output/printable.js';
+import { displayText, escapeText } from '../core/output/printable.js';
+import { jsonLine } from '../core/output/json-text.js';
 import { codeFieldsIn, redactCodes } from './redact.js';
 import type { ListenerActivity } from './server.js';
 
@@ -109,7 +110,7 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const ce = new Chalk({ level: options.colorErr ? 1 : 0 });
   const stdout = (line: string) => { io.stdout.write(line + '\n'); };
-  const ndjson = (obj: unknown) => stdout(safeJson(obj));
+  const ndjson = (obj: unknown) => { io.stdout.write(jsonLine(io, obj)); };
   const forwardText = (record: ForwardRecord) => {
     const text = describeForward(record);
     return record.outcome === 'delivered' ? c.green(text) : record.outcome === 'retrying' ? c.yellow(text) : c.red(text);

@@ -16,7 +16,8 @@ import { CertificationError, InterruptedError, UsageError } from '../../core/err
 import { formatDuration } from '../../core/http/duration.js';
 import { err, out } from '../../core/io/io.js';
 import { resolveOutput } from '../../core/output/options.js';
-import { printList, type Column } from '../../core/output/print.js';
+import { jsonDocument } from '../../core/output/json-text.js';
+import { printJson, printList, type Column } from '../../core/output/print.js';
 import type { Factory } from '../../factory.js';
 import { VERSION } from '../../version.js';
 import { buildOptions, type CertifyFlags, type CertifyOptions } from './options.js';
@@ -34,7 +35,7 @@ async function printChecklist(f: Factory, flags: CertifyFlags): Promise<void> {
   const settings = resolveOutput(f.io, { json: flags.json }, f.globals().color !== false);
   const rows = CHECKLIST.map((c) => ({ id: c.id, title: c.title, needs: c.needs ?? [], required: c.required !== false, proves: c.proves }));
   if (settings.format === 'json') {
-    await out(f.io, JSON.stringify(rows, null, 2) + '\n');
+    await printJson(f.io, rows);
     return;
   }
   await printList(f.io, [...CHECKLIST], LIST_COLUMNS, settings);
@@ -131,7 +132,8 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
   if (timedOut) report.result = 'failed';
   await pretty?.finish(report);
   for (const r of options.reporters.documents) {
-    const text = renderReport(r.name, report);
+    // On stdout, the JSON report is data like any command's --json (--jmespath applies).
+    const text = r.file === null && r.name === 'json' ? jsonDocument(io, report, 2) : renderReport(r.name, report);
     if (r.file === null) await out(io, text);
     else {
       const path = await writeReportFile(io.cwd, r.file, text);

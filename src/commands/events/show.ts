@@ -12,6 +12,7 @@ import type { Factory } from '../../factory.js';
 import { describeForward } from '../../listener/forward.js';
 import { resolveInboxPath } from '../../listener/inbox-path.js';
 import { displayText, escapeText, safeJson } from '../../core/output/printable.js';
+import { jsonDocument } from '../../core/output/json-text.js';
 import { redactCodes } from '../../listener/redact.js';
 import { toRow } from './rows.js';
 
@@ -29,7 +30,7 @@ export async function run(f: Factory, o: ShowOptions): Promise<void> {
   const forwards = await readForwardLog(forwardLogPath(path), o.eventId);
   if (settings.format === 'json') {
     // The raw body is left out: it may hold what the redacted envelope hides.
-    await out(f.io, safeJson({ ...withoutRawBody(entry), envelope: redactCodes(entry.envelope).value, forwards }, 2) + '\n');
+    await out(f.io, jsonDocument(f.io, { ...withoutRawBody(entry), envelope: redactCodes(entry.envelope).value, forwards }, 2));
     return;
   }
   const row = toRow(entry);

@@ -7,6 +7,7 @@ import { parseBaseUrl, requestTarget, type BaseUrl } from '../../core/http/url.j
 import { findRoute } from '../../contract/routes.js';
 import { err, out } from '../../core/io/io.js';
 import { maskSecret } from '../../core/output/format.js';
+import { printJson } from '../../core/output/print.js';
 import { isSignedMethod, requestMessage, signingPath, signRequest } from '../../core/signer/request.js';
 import type { Factory } from '../../factory.js';
 import { API_METHODS } from '../api/request.js';
@@ -85,7 +86,7 @@ export async function run(f: Factory, methodArg: string, pathArg: string, opts: 
 
   if (opts.json) {
     const result: SignOutput = { method, target, signing_path: profile.signing_path, signed, timestamp: ts, headers, string_to_sign: stringToSign, idempotency_key: idem };
-    await out(f.io, JSON.stringify(result, null, 2) + '\n');
+    await printJson(f.io, result);
     return;
   }
   const lines = [`${method} ${target}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];

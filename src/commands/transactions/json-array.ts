@@ -3,11 +3,20 @@
  * would print, without holding the rows: constant memory for `--all --json`.
  */
 import { out, type IO } from '../../core/io/io.js';
+import { jsonDocument } from '../../core/output/json-text.js';
 
 export async function streamJsonArray(io: IO, rows: AsyncIterable<unknown>, fields?: string[]): Promise<number> {
   let count = 0;
+  const pick = (row: unknown) => (fields ? Object.fromEntries(fields.map((k) => [k, (row as Record<string, unknown>)[k]])) : row);
+  if (io.jsonQuery) {
+    // A query needs the whole array: held in memory only when one is given.
+    const all: unknown[] = [];
+    for await (const row of rows) all.push(pick(row));
+    await out(io, jsonDocument(io, all, 2));
+    return all.length;
+  }
   for await (const row of rows) {
-    const value = fields ? Object.fromEntries(fields.map((k) => [k, (row as Record<string, unknown>)[k]])) : row;
+    const value = pick(row);
     const text = (JSON.stringify(value, null, 2) ?? 'null').replace(/\n/g, '\n  ');
     await out(io, (count === 0 ? '[\n  ' : ',\n  ') + text);
     count++;

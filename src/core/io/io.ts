@@ -18,6 +18,17 @@ export interface IO {
   signal: AbortSignal;
   /** Terminal width for tables on a TTY (80 when unknown). */
   columns: number;
+  /**
+   * `--jmespath`: the query applied to every JSON document (and NDJSON line) the command
+   * prints on stdout, set once the command line is parsed (core/output/query.ts).
+   */
+  jsonQuery?: JsonQuery;
+}
+
+/** A compiled query on printed JSON; `apply` throws a UsageError when the data does not suit it. */
+export interface JsonQuery {
+  expression: string;
+  apply(value: unknown): unknown;
 }
 
 /** Colour only on a TTY, never with NO_COLOR; FORCE_COLOR=0 disables, FORCE_COLOR>0 forces. */

@@ -11,6 +11,7 @@ import { csvCell as sharedCsvCell } from './csv.js';
 import { fitsLayout, genericColumns, genericFields, peekRows } from './generic.js';
 import { maskSecrets } from './mask.js';
 import { escapeText, safeJson } from './printable.js';
+import { jsonDocument, jsonLine } from './json-text.js';
 
 export interface Column<T> {
   /** Field name: what `--fields` selects, the CSV header and the JSON key. */
@@ -298,11 +299,11 @@ export async function printList<T>(io: IO, rows: Iterable<T> | AsyncIterable<T>,
     case 'json': {
       const all: unknown[] = [];
       for await (const r of iterate(rows)) all.push(pick(r, settings.fields));
-      await out(io, safeJson(all, 2) + '\n');
+      await out(io, jsonDocument(io, all, 2));
       return all.length;
     }
     case 'ndjson':
-      for await (const r of iterate(rows)) { await out(io, safeJson(pick(r, settings.fields)) + '\n'); count++; }
+      for await (const r of iterate(rows)) { await out(io, jsonLine(io, pick(r, settings.fields))); count++; }
       return count;
     case 'csv':
       await out(io, cols.map((c) => csvCell(c.field)).join(',') + '\n');
@@ -386,7 +387,8 @@ export async function printRecord(io: IO, record: unknown, fields: RecordField[]
     }
   }
   if (settings.format === 'json' || settings.format === 'ndjson') {
-    await out(io, safeJson(pick(record, settings.fields), settings.format === 'json' ? 2 : 0) + '\n');
+    const picked = pick(record, settings.fields);
+    await out(io, settings.format === 'json' ? jsonDocument(io, picked, 2) : jsonLine(io, picked));
     return;
   }
   const shown = settings.fields ? settings.fields.map((f) => fields.find((x) => x.label === f) ?? { label: f, value: (record as Record<string, unknown>)[f] }) : fields;
@@ -406,7 +408,7 @@ export async function printRecord(io: IO, record: unknown, fields: RecordField[]
   }).join('\n') + '\n');
 }
 
-/** Print any value as JSON on stdout. */
+/** Print any value as JSON on stdout (`--jmespath` applied). */
 export async function printJson(io: IO, value: unknown): Promise<void> {
-  await out(io, safeJson(value, 2) + '\n');
+  await out(io, jsonDocument(io, value, 2));
 }
