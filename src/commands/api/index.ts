@@ -14,6 +14,8 @@ export const registerApi: RegisterCommand = (program, f) => {
     .option('--raw', 'print the body exactly as received and skip the contract check (codes and secrets stay masked unless --reveal)')
     .option('--reveal', 'print voucher codes, pins and secrets in the body instead of masking them')
     .option('--json', 'pretty-print a JSON body even when piped; errors as JSON')
+    .option('--paginate', 'GET every page of a list: follow next_cursor and print each page as it arrives')
+    .option('--max-pages <n>', 'with --paginate, stop after this many pages (default 1000)')
     .option('-y, --yes', 'confirm a money-moving write (POST /orders, /payouts, /orders/{id}/cancel) on a production profile without asking');
   api.addHelpText('after', `
 PATH is relative to the profile's base URL (which already includes /api/v1). Writes
@@ -25,12 +27,19 @@ are masked unless --reveal. A non-2xx answer prints its body and exits with the 
 On a production profile, a write that moves money (an order, a payout, a cancellation) asks
 for confirmation on a terminal and needs --yes otherwise, as orders create does.
 
+--paginate (GET only) requests the list again with cursor=<next_cursor> until a page says
+has_more: false or names no cursor (an answer that is a bare array, or has no cursor, is the
+whole list), and prints each page as a JSON document of its own; --jmespath runs on each
+page. A page that fails exits with its error's code after saying how many pages were
+printed; reaching --max-pages with more to come exits 8 and prints the command to go on.
+
 Examples:
   $ vouchers api GET /wallets
   $ vouchers api GET /products -q currency=USD -q country=US
   $ vouchers api POST /orders -d '{"items":[{"product_id":"sbx-instant","denomination":25,"quantity":1}]}'
   $ vouchers api POST /orders -d @order.json --idempotency-key 3f1c0e9a-retry-me
   $ vouchers api GET /products/sbx-async --include
+  $ vouchers api GET /orders -q limit=200 --paginate --jmespath 'data[].order_id'
   $ vouchers api POST /orders -d '{"items":[{"product_id":"sbx-instant","denomination":10,"quantity":1}]}' --reveal`);
   api.action(async (method: string, path: string, opts) => {
     const { run } = await import('./request.js');

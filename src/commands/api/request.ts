@@ -1,11 +1,12 @@
 /** `vouchers api METHOD PATH`: one request through the pipeline, the body printed as the server sent it. */
 import { STATUS_CODES } from 'node:http';
-import { UsageError } from '../../core/errors/index.js';
+import { CliError, InterruptedError, UsageError } from '../../core/errors/index.js';
 import { apiErrorFromResponse } from '../../core/http/api-error.js';
 import type { ApiResponse } from '../../core/http/types.js';
 import { driftReporter, strictContract } from '../../core/http/drift-report.js';
-import { findEndpoint, schemaLoader, validateResponse } from '../../core/http/validate.js';
+import { findEndpoint, readList, schemaLoader, validateResponse } from '../../core/http/validate.js';
 import { err, out, type IO } from '../../core/io/io.js';
+import { jsonDocument } from '../../core/output/json-text.js';
 import { maskCodes, maskSecrets } from '../../core/output/mask.js';
 import type { Factory } from '../../factory.js';
 import { assertJson, readBodyArg } from './json-input.js';
@@ -21,7 +22,13 @@ export interface ApiOptions {
   json?: boolean;
   reveal?: boolean;
   yes?: boolean;
+  paginate?: boolean;
+  maxPages?: string;
 }
+
+/** Pages `--paginate` follows unless --max-pages says otherwise. */
+export const DEFAULT_MAX_PAGES = 1000;
+const MAX_PAGES_LIMIT = 1_000_000;
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
@@ -72,14 +79,34 @@ export async function buildRequest(io: IO, methodArg: string, pathArg: string, o
     body = await readBodyArg(io, opts.data, '--data');
     assertJson(body, '--data');
   }
+  if (opts.maxPages !== undefined && !opts.paginate) throw new UsageError('--max-pages bounds --paginate', 'add --paginate, or leave --max-pages out');
+  if (opts.paginate && method !== 'GET') {
+    throw new UsageError(`--paginate follows the next_cursor of GET lists, not ${method}`, `e.g. vouchers api GET /orders --paginate`);
+  }
   return { method, path, headers, body, idempotencyKey: opts.idempotencyKey };
+}
+
+/** `--max-pages`: a whole number of pages (default DEFAULT_MAX_PAGES). */
+export function parseMaxPages(text: string | undefined): number {
+  if (text === undefined) return DEFAULT_MAX_PAGES;
+  const n = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
+  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_PAGES_LIMIT) throw new UsageError(`--max-pages ${JSON.stringify(text)} is not a page count`, `use a whole number from 1 to ${MAX_PAGES_LIMIT}, e.g. --max-pages 10`);
+  return n;
+}
+
+/** `path` with its `cursor` query parameter set to `cursor` (any earlier one replaced). */
+export function withCursor(path: string, cursor: string): string {
+  const q = path.indexOf('?');
+  const params = new URLSearchParams(q < 0 ? '' : path.slice(q + 1));
+  params.set('cursor', cursor);
+  return `${q < 0 ? path : path.slice(0, q)}?${params.toString()}`;
 }
 
 function statusLine(res: ApiResponse): string {
   return `HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd();
 }
 
-async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions): Promise<void> {
+async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions, check: ContractCheck): Promise<void> {
   if (opts.include) {
     const lines = [statusLine(res), ...Object.entries(res.headers).map(([k, v]) => `${k}: ${v}`)];
     await out(io, lines.join('\n') + '\n\n');
@@ -89,18 +116,82 @@ async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions): Promis
   const masked = res.data === undefined || opts.reveal ? res.data : maskSecrets(maskCodes(res.data));
   const changed = masked !== undefined && JSON.stringify(masked) !== JSON.stringify(res.data);
   const pretty = (!opts.raw || changed) && (io.stdoutIsTTY || opts.json || changed) && res.data !== undefined;
-  if (pretty) {
+  const ok = res.status >= 200 && res.status < 300;
+  if (io.jsonQuery && ok) {
+    // --jmespath runs on the body as it would be printed: codes and secrets already masked.
+    if (res.data === undefined) throw new UsageError(`the answer is not JSON${res.headers['content-type'] ? ` (${res.headers['content-type']})` : ''}: --jmespath has nothing to query`, 'leave --jmespath out to see the body as received');
+    await out(io, jsonDocument(io, masked, 2));
+  } else if (pretty) {
     await out(io, JSON.stringify(masked, null, 2) + '\n');
   } else {
-    await out(io, res.text);
+    // Pages of --paginate are separated even when a body does not end its last line.
+    await out(io, opts.paginate && !res.text.endsWith('\n') ? res.text + '\n' : res.text);
   }
-  if (changed) err(io, `Voucher codes, pins or secrets in the answer are masked: add --reveal to print them${opts.raw ? ' (and the body byte for byte)' : ''}${WRITES.has(res.idempotencyKey ? 'POST' : '') ? `; replay this answer with --idempotency-key ${res.idempotencyKey} --reveal` : ''}\n`);
+  if (changed && !check.maskedTold) {
+    check.maskedTold = true;
+    err(io, `Voucher codes, pins or secrets in the answer are masked: add --reveal to print them${opts.raw ? ' (and the body byte for byte)' : ''}${WRITES.has(res.idempotencyKey ? 'POST' : '') ? `; replay this answer with --idempotency-key ${res.idempotencyKey} --reveal` : ''}\n`);
+  }
 }
 
 export async function run(f: Factory, methodArg: string, pathArg: string, opts: ApiOptions): Promise<void> {
   const req = await buildRequest(f.io, methodArg, pathArg, opts);
+  const maxPages = opts.paginate ? parseMaxPages(opts.maxPages) : 0;
   // Orders, payouts and cancellations ask on a production profile, as their own commands do.
   await confirmMoneyMove(f.io, await f.profile(), req.method, req.path, Boolean(opts.yes));
+  // One warning per run about answers that differ from the contract, however many pages.
+  const deps = { io: f.io, globals: f.globals() };
+  const check = { report: driftReporter(deps), strict: strictContract(deps) };
+  if (opts.paginate) return paginate(f, req, opts, maxPages, check);
+  await send(f, req, opts, check);
+}
+
+/** What lasts across the pages of one run: the contract check, and whether the masking notice was given. */
+interface ContractCheck { report: ReturnType<typeof driftReporter>; strict: boolean; maskedTold?: boolean }
+
+/**
+ * `--paginate`: GET the list, then each page its `next_cursor` names (as `cursor`), printing
+ * every page as it arrives (`--jmespath` runs on each page). Stops cleanly where a page has
+ * no cursor or says `has_more: false` (a bare array or a body without one is the whole list),
+ * after --max-pages (exit 8, naming the cursor to go on from), or on Ctrl-C. A page that
+ * fails exits with that page's error code, saying how many pages were printed before it.
+ */
+async function paginate(f: Factory, req: ApiRequest, opts: ApiOptions, maxPages: number, check: ContractCheck): Promise<void> {
+  const seen = new Set<string>();
+  let path = req.path;
+  const printed = (n: number) => `${n} page${n === 1 ? '' : 's'}`;
+  for (let page = 1; ; page++) {
+    if (f.io.signal.aborted) {
+      err(f.io, `Interrupted after ${printed(page - 1)} printed.\n`);
+      throw new InterruptedError();
+    }
+    let res: ApiResponse;
+    try {
+      res = await send(f, { ...req, path }, opts, check);
+    } catch (error) {
+      if (f.io.signal.aborted) err(f.io, `Interrupted after ${printed(page - 1)} printed.\n`);
+      else if (page > 1) err(f.io, `Page ${page} failed after ${printed(page - 1)} printed.\n`);
+      throw error;
+    }
+    const { list } = readList(res.data);
+    const cursor = list.has_more ? list.next_cursor : null;
+    if (cursor === null) return;
+    if (seen.has(cursor)) {
+      throw new CliError('unexpected', `page ${page} names a next_cursor the server already gave: stopped after ${page} pages to avoid a loop`, `the server's paging is broken; report it with the trace ID${res.traceId ? ` ${res.traceId}` : ''}`);
+    }
+    seen.add(cursor);
+    path = withCursor(req.path, cursor);
+    if (page >= maxPages) {
+      throw new CliError('pending', `stopped after ${page} page${page === 1 ? '' : 's'} (--max-pages ${maxPages}); the list goes on`, `continue from there with: vouchers api GET ${shellWord(path)} --paginate`);
+    }
+  }
+}
+
+function shellWord(text: string): string {
+  return /^[\w/.,:=%+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
+}
+
+/** One request, printed; a non-2xx answer throws its error after its body is printed. */
+async function send(f: Factory, req: ApiRequest, opts: ApiOptions, check: ContractCheck): Promise<ApiResponse> {
   const client = await f.client();
   const pathOnly = req.path.split('?')[0]!;
   // The schemas load while the request is on its way; awaited once the answer is a 2xx.
@@ -121,12 +212,12 @@ export async function run(f: Factory, methodArg: string, pathArg: string, opts: 
       ? `Idempotency-Key: ${res.idempotencyKey} (retry with --idempotency-key ${res.idempotencyKey} to get this result again without repeating the write)\n`
       : 'Idempotency-Key: none sent (pass --idempotency-key to make a retry of this write safe)\n');
   }
-  await printResponse(f.io, res, opts);
+  await printResponse(f.io, res, opts, check);
   if (res.status < 200 || res.status >= 300) throw apiErrorFromResponse(res, { method: req.method, path: pathOnly }, f.clock.now());
   const schemas = await endpoint?.();
-  if (!schemas) return;
+  if (!schemas) return res;
   // Printed above as received; a difference from the contract is a warning (an error with --strict-contract).
-  const deps = { io: f.io, globals: f.globals() };
-  const checked = validateResponse({ method: req.method, path: pathOnly, status: res.status, data: res.data, text: res.text, traceId: res.traceId, endpoint: schemas, strict: strictContract(deps) });
-  if (checked.drift) driftReporter(deps)(checked.drift);
+  const checked = validateResponse({ method: req.method, path: pathOnly, status: res.status, data: res.data, text: res.text, traceId: res.traceId, endpoint: schemas, strict: check.strict });
+  if (checked.drift) check.report(checked.drift);
+  return res;
 }
