@@ -1,0 +1,144 @@
+/**
+ * `vouchers api GET … --paginate`: every page of a list, following next_cursor, against the
+ * sandbox and against a loopback server whose paging is shaped per test (bare arrays, no
+ * cursor, a failing page, a cursor that repeats, more pages than --max-pages).
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { run } from '../../src/main.js';
+import { startSandbox } from '../../src/sandbox/index.js';
+import { testIO } from '../helpers/io.js';
+import { sendError, sendJson, startLoopbackServer, type LoopbackServer, type RecordedRequest } from '../helpers/loopback-server.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { envOf, FAST_LIMITS } from '../helpers/sandbox.js';
+
+describe('api --paginate against the sandbox', () => {
+  let sb: Awaited<ReturnType<typeof startSandbox>>;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true, limits: FAST_LIMITS });
+    env = envOf(sb);
+  });
+  afterAll(async () => { await sb.close(); });
+
+  it('prints every page, one JSON document each, and together they hold the whole list', async () => {
+    const whole = await runCli(['api', 'GET', '/products', '-q', 'limit=200', '--jmespath', 'data[].product_id'], { env });
+    const ids = JSON.parse(whole.stdout) as string[];
+    expect(ids.length).toBeGreaterThan(10);
+    const r = await runCli(['api', 'GET', '/products', '-q', 'limit=5', '--paginate'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const pages = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { data: { product_id: string }[]; has_more: boolean });
+    expect(pages).toHaveLength(Math.ceil(ids.length / 5));
+    expect(pages.flatMap((p) => p.data.map((x) => x.product_id))).toEqual(ids);
+    expect(pages.at(-1)!.has_more).toBe(false);
+  });
+
+  it('--jmespath runs on each page', async () => {
+    const r = await runCli(['api', 'GET', '/products', '-q', 'limit=4', '--paginate', '--jmespath', 'length(data)'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const counts = r.stdout.trim().split('\n').map(Number);
+    expect(counts.slice(0, -1).every((n) => n === 4)).toBe(true);
+    expect(counts.length).toBeGreaterThan(2);
+  });
+
+  it('--max-pages: stops there with exit 8 and the command that goes on; running it prints the rest', async () => {
+    const query = ['--jmespath', "join(',', data[].product_id)"];
+    const lines = (text: string) => text.trim().split('\n');
+    const all = await runCli(['api', 'GET', '/products', '-q', 'limit=5', '--paginate', ...query], { env });
+    expect(lines(all.stdout).length).toBeGreaterThan(3);
+    const r = await runCli(['api', 'GET', '/products', '-q', 'limit=5', '--paginate', '--max-pages', '2', ...query], { env });
+    expect(r.code).toBe(8);
+    expect(r.stderr).toContain('stopped after 2 pages (--max-pages 2); the list goes on');
+    expect(lines(r.stdout)).toEqual(lines(all.stdout).slice(0, 2));
+    const command = /continue from there with: vouchers (.*)$/m.exec(r.stderr)![1]!;
+    const argv = command.split(' ').map((w) => w.replace(/^'(.*)'$/, '$1'));
+    const rest = await runCli([...argv, ...query], { env });
+    expect(rest.code, rest.stderr).toBe(0);
+    expect(lines(rest.stdout)).toEqual(lines(all.stdout).slice(2));
+  });
+
+  it('only GET, and --max-pages only with --paginate', async () => {
+    const post = await runCli(['api', 'POST', '/orders', '-d', '{}', '--paginate'], { env });
+    expect(post.code).toBe(2);
+    expect(post.stderr).toContain('--paginate follows the next_cursor of GET lists, not POST');
+    const alone = await runCli(['api', 'GET', '/products', '--max-pages', '2'], { env });
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('--max-pages bounds --paginate');
+    const bad = await runCli(['api', 'GET', '/products', '--paginate', '--max-pages', '0'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--max-pages "0" is not a page count');
+  });
+});
+
+describe('api --paginate against other servers', () => {
+  let server: LoopbackServer;
+  /** What the server answers for each request, by path; a function gets the request. */
+  let answer: (req: RecordedRequest, res: Parameters<typeof sendJson>[0]) => void;
+  beforeAll(async () => {
+    server = await startLoopbackServer((req, res) => answer(req, res));
+  });
+  afterAll(async () => { await server.close(); });
+  const env = () => ({ VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'pk_test_paginate', VOUCHERS_API_SECRET: 'sk_test_paginate_secret', VOUCHERS_MAX_RETRIES: '0' });
+  const cursorOf = (req: RecordedRequest) => new URL(req.target, 'http://x').searchParams.get('cursor');
+
+  it('a bare array, or a body with no cursor, is the whole list: one request, exit 0', async () => {
+    for (const body of [[{ id: 1 }, { id: 2 }], { items: [{ id: 1 }] }, { data: [{ id: 1 }], has_more: true }]) {
+      answer = (_req, res) => sendJson(res, 200, body);
+      const before = server.requests.length;
+      const r = await runCli(['api', 'GET', '/things', '--paginate', '--jmespath', '@'], { env: env() });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual(body);
+      expect(server.requests.length - before).toBe(1);
+    }
+  });
+
+  it('sends the cursor as a query parameter, keeping the others and replacing one given', async () => {
+    answer = (req, res) => {
+      const cursor = cursorOf(req);
+      if (cursor === null || cursor === 'mine') return sendJson(res, 200, { data: [1], has_more: true, next_cursor: 'c2' });
+      if (cursor === 'c2') return sendJson(res, 200, { data: [2], has_more: true, next_cursor: 'c3' });
+      return sendJson(res, 200, { data: [3], has_more: false, next_cursor: null });
+    };
+    const before = server.requests.length;
+    const r = await runCli(['api', 'GET', '/things', '-q', 'limit=1', '-q', 'cursor=mine', '--paginate', '--jmespath', 'data[0]'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('1\n2\n3\n');
+    expect(server.requests.slice(before).map((q) => q.target)).toEqual([
+      '/api/v1/things?limit=1&cursor=mine', '/api/v1/things?limit=1&cursor=c2', '/api/v1/things?limit=1&cursor=c3',
+    ]);
+  });
+
+  it('a page that fails: its own exit code, the pages before it printed, and how many on stderr', async () => {
+    answer = (req, res) => {
+      if (cursorOf(req) === null) return sendJson(res, 200, { data: [{ id: 'first' }], has_more: true, next_cursor: 'gone' });
+      return sendError(res, 404, 'NotFound', 'NOT_FOUND', 'cursor expired');
+    };
+    const r = await runCli(['api', 'GET', '/things', '--paginate'], { env: env() });
+    expect(r.code).toBe(4);
+    expect(r.stdout.split('\n')[0]).toBe(JSON.stringify({ data: [{ id: 'first' }], has_more: true, next_cursor: 'gone' }));
+    expect(r.stderr).toContain('Page 2 failed after 1 page printed.');
+    expect(r.stderr).toContain('cursor expired');
+  });
+
+  it('a cursor the server already gave ends the run (exit 1) instead of looping', async () => {
+    answer = (_req, res) => sendJson(res, 200, { data: [1], has_more: true, next_cursor: 'again' });
+    const before = server.requests.length;
+    const r = await runCli(['api', 'GET', '/things', '--paginate'], { env: env() });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('already gave');
+    expect(server.requests.length - before).toBe(2);
+  });
+
+  it('Ctrl-C between pages stops it, saying how many pages were printed (exit 130)', async () => {
+    const io = testIO({ env: { ...env(), VOUCHERS_CONFIG_DIR: tempConfigDir() } });
+    answer = (req, res) => {
+      const n = Number(cursorOf(req) ?? '0');
+      if (n === 2) io.interrupt();
+      sendJson(res, 200, { data: [n], has_more: true, next_cursor: String(n + 1) });
+    };
+    const code = await run(['api', 'GET', '/things', '--paginate', '--jmespath', 'data[0]'], io);
+    await new Promise((r) => setImmediate(r));
+    expect(code).toBe(130);
+    expect(io.stdoutText()).toMatch(/^0\n1\n(2\n)?$/);
+    expect(io.stderrText()).toMatch(/Interrupted after [23] pages printed\./);
+  });
+});
