@@ -103,6 +103,17 @@ describe('vouchers listen', () => {
     expect(lines[2]).toMatchObject({ kind: 'rejected', status: 401, code: 'INVALID_SIGNATURE', path: '/webhooks' });
   });
 
+  it('--jmespath runs on each NDJSON line, and a null result leaves the line out (implies --json)', async () => {
+    const l = await listen(['--secret', SECRET, '--jmespath', "kind=='event' && event_id || null"]);
+    await deliver(l.url, voucherEvent(4));
+    await deliver(l.url, voucherEvent(4));
+    await deliver(l.url, orderEvent(5), ['whsec_wrong']);
+    await deliver(l.url, orderEvent(6));
+    await until(() => l.io.stdoutText().includes(orderEvent(6).event_id));
+    await l.stop();
+    expect(l.io.stdoutText()).toBe(`${voucherEvent(4).event_id}\n${orderEvent(6).event_id}\n`);
+  });
+
   it('shows an event of an unknown type with a marker, warns once per type on stderr, and forwards it', async () => {
     const received: string[] = [];
     const appServer = createServer((req, res) => {
