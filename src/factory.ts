@@ -23,6 +23,8 @@ export interface GlobalOptions {
   maxRetries?: string;
   /** Any difference from the contract in a 2xx answer fails the command (exit 1). */
   strictContract?: boolean;
+  /** --jmespath: the query on printed JSON (applied through the IO; repeated in next-page hints). */
+  jmespath?: string;
   /** Machine-readable output was asked for (--json, --output json|ndjson): warnings on stderr are JSON too. */
   json?: boolean;
 }

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/core/http/client.js';
 import type { ApiClient } from '../../src/core/http/types.js';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { hintArgv } from '../helpers/cli-text.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { envOf, FAST_LIMITS } from '../helpers/sandbox.js';
 
@@ -96,6 +97,19 @@ describe('--jmespath on command output', () => {
     expect(count.code, count.stderr).toBe(0);
     expect(count.stdout).toBe(`${tx.length}\n`);
     expect(tx.length).toBeGreaterThan(0);
+  });
+
+  it('the next-page hint repeats the query, so running it queries the next page alike', async () => {
+    const all = await json<{ transaction_id: string }[]>(['transactions', 'list', '--all']);
+    expect(all.length).toBeGreaterThan(1);
+    const first = await runCli(['transactions', 'list', '--limit', '1', '--jmespath', '[0].transaction_id'], { env });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stdout).toBe(`${all[0]!.transaction_id}\n`);
+    const argv = hintArgv(first.stderr);
+    expect(argv).toEqual(expect.arrayContaining(['--jmespath', '[0].transaction_id']));
+    const second = await runCli(argv, { env });
+    expect(second.code, second.stderr).toBe(0);
+    expect(second.stdout).toBe(`${all[1]!.transaction_id}\n`);
   });
 
   it('api: the query runs on the masked body of a 2xx; an error body is printed as received', async () => {

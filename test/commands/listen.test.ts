@@ -109,7 +109,7 @@ describe('vouchers listen', () => {
     await deliver(l.url, voucherEvent(4));
     await deliver(l.url, orderEvent(5), ['whsec_wrong']);
     await deliver(l.url, orderEvent(6));
-    await until(() => l.io.stdoutText().includes(orderEvent(6).event_id));
+    await until(() => l.io.stdoutText().includes(String(orderEvent(6).event_id)));
     await l.stop();
     expect(l.io.stdoutText()).toBe(`${voucherEvent(4).event_id}\n${orderEvent(6).event_id}\n`);
   });

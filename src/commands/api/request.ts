@@ -7,6 +7,7 @@ import { driftReporter, strictContract } from '../../core/http/drift-report.js';
 import { findEndpoint, readList, schemaLoader, validateResponse } from '../../core/http/validate.js';
 import { err, out, type IO } from '../../core/io/io.js';
 import { jsonDocument } from '../../core/output/json-text.js';
+import { suggestedCommand, type HintFlag } from '../../core/output/next-page.js';
 import { maskCodes, maskSecrets } from '../../core/output/mask.js';
 import type { Factory } from '../../factory.js';
 import { assertJson, readBodyArg } from './json-input.js';
@@ -181,13 +182,12 @@ async function paginate(f: Factory, req: ApiRequest, opts: ApiOptions, maxPages:
     seen.add(cursor);
     path = withCursor(req.path, cursor);
     if (page >= maxPages) {
-      throw new CliError('pending', `stopped after ${page} page${page === 1 ? '' : 's'} (--max-pages ${maxPages}); the list goes on`, `continue from there with: vouchers api GET ${shellWord(path)} --paginate`);
+      const again = suggestedCommand(f.globals(), ['api', 'GET', path], [
+        ['--paginate', true], ...(opts.header ?? []).map((h): HintFlag => ['-H', h]), ['--include', opts.include], ['--raw', opts.raw], ['--reveal', opts.reveal], ['--json', opts.json], ['--jmespath', f.io.jsonQuery?.expression],
+      ]);
+      throw new CliError('pending', `stopped after ${page} page${page === 1 ? '' : 's'} (--max-pages ${maxPages}); the list goes on`, `continue from there with: ${again}`);
     }
   }
-}
-
-function shellWord(text: string): string {
-  return /^[\w/.,:=%+-]+$/.test(text) ? text : `'${text.replace(/'/g, `'\\''`)}'`;
 }
 
 /** One request, printed; a non-2xx answer throws its error after its body is printed. */

@@ -19,6 +19,8 @@ export type HintFlag = readonly [flag: string, value: string | number | boolean 
 export interface HintGlobals {
   profile?: string;
   baseUrl?: string;
+  /** Repeated in a next-page command only: the next page is queried alike. */
+  jmespath?: string;
 }
 
 export interface NextPageCommand {
@@ -56,7 +58,7 @@ export function outputHintFlags(flags: { json?: boolean; output?: string; fields
 
 /** `vouchers [--profile P] noun verb --filter x … --cursor C`, shell-quoted. */
 export function nextPageCommand(next: NextPageCommand): string {
-  return suggestedCommand(next.globals, next.command, [...next.flags, ['--cursor', next.cursor]]);
+  return suggestedCommand(next.globals, next.command, [...next.flags, ['--jmespath', next.globals?.jmespath], ['--cursor', next.cursor]]);
 }
 
 /**
