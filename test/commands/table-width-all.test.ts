@@ -156,6 +156,25 @@ describe.each([60, 80, 120])('at %i columns', (columns) => {
     }
   });
 
+  it('events list: the event id whole, the rest whole or left out and said', async () => {
+    const envelope = (n: number, event: string) => ({
+      event, event_id: `evt_01JDQ5N7ZS3QK6V9W2X4Y8B1${n}0`, created_at: '2026-11-22T09:30:00Z',
+      data: { order_id: orderIds[0], status: 'PARTIALLY_DELIVERED', total_amount: 2000, currency: 'JPY', reference: 'ギフト 🎁 キャンペーン' },
+    });
+    const lines = [envelope(1, 'order.created'), envelope(2, 'order.partially_delivered')].map((e, i) => JSON.stringify({
+      received_at: `2026-11-22T09:3${i}:00.000Z`, envelope: e,
+      meta: { signature_timestamp: 1795253400 + i * 60, webhook_id: e.event_id, remote_address: '127.0.0.1' },
+    }));
+    writeFileSync(join(configDir, 'events.ndjson'), lines.join('\n') + '\n', { mode: 0o600 });
+    const events = await jsonOf<{ event_id: string }[]>(['events', 'list']);
+    expect(events).toHaveLength(2);
+    const { boxes: [box], stderr } = await boxesOn(['events', 'list'], columns);
+    expectIdsWhole(box!, 'EVENT ID', events.map((e) => e.event_id));
+    expectLeftOutSaid(box!, stderr, columns, { RECEIVED: 'received_at', EVENT: 'event', ORDER: 'order_id', STATUS: 'status' });
+    if (columns >= 80) expect(box!.header).toContain('EVENT');
+    if (columns >= 120) expect(box!.header).toEqual(expect.arrayContaining(['RECEIVED', 'EVENT', 'STATUS']));
+  });
+
   it('certify --list fits', async () => {
     await boxesOn(['certify', '--list'], columns);
   });
