@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormatsPlugin from 'ajv-formats';
 import { XMLParser } from 'fast-xml-parser';
+import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import { ACCESS_CHECKS } from '../../src/certify/checks/access.js';
 import { SIGNING_CHECKS } from '../../src/certify/checks/signing.js';
@@ -308,6 +309,25 @@ describe('certify reporters: pretty', () => {
     const tableLines = plain.split('\n').filter((l) => l.includes('│') || l.includes('┌') || l.includes('└'));
     expect(tableLines.length).toBeGreaterThan(4);
     for (const l of tableLines) expect([...l].length).toBeLessThanOrEqual(100);
+  });
+
+  it.each([60, 80, 120])('on a terminal %i columns wide, a message in CJK and emoji is measured and cut in display cells', async (columns) => {
+    const io = testIO({ tty: true, columns, env: { NO_COLOR: '1' } });
+    const wide = { ...HAND_MADE[0]!, message: '商品 さくら書店 全国共通 図書カード ギフト券 🎁 の注文は 201 で受け付けられました 🎉 確認済み' };
+    await feed(createPrettyReporter({ io, stream: 'stdout' }), handMadeReport([wide, ...HAND_MADE.slice(1)], []));
+    const lines = io.stdoutText().split('\n');
+    // The live line of the check, after its spinner's last frame.
+    const live = lines.find((l) => l.includes('✔ access.credentials'))!.replace(/^.*(?=✔ access\.credentials)/, '');
+    expect(stringWidth(live), live).toBeLessThanOrEqual(columns);
+    expect(live).toContain('商品');
+    const table = lines.filter((l) => /^[│┌├└]/.test(l));
+    expect(table.length).toBeGreaterThan(4);
+    // Every line of the box as wide as its top rule, and no wider than the terminal.
+    for (const l of table) expect(stringWidth(l), l).toBe(stringWidth(table[0]!));
+    expect(stringWidth(table[0]!)).toBeLessThanOrEqual(columns);
+    const row = table.find((l) => l.includes('access.credentials'))!;
+    expect(row).toContain('商品');
+    expect(row).toContain('…');
   });
 
   it('on a terminal with NO_COLOR: no colour', async () => {

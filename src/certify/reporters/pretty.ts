@@ -20,6 +20,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { escapeText } from '../../core/output/printable.js';
 import { colorEnabled, type IO } from '../../core/io/io.js';
+import { cellWidth, drawBox, truncateCells } from '../../core/output/cells.js';
 import { layoutTable, MIN_COLUMN_WIDTH } from '../../core/output/print.js';
 import { startSpinner, type Spinner } from '../../core/output/spinner.js';
 import type { CertifyReport } from '../report.js';
@@ -76,12 +77,6 @@ function paint(status: CheckStatus, text: string, c: ChalkInstance): string {
 /** Free text for a terminal line: every character a terminal may act on escaped. */
 const safe = (text: string) => escapeText(text);
 
-/** Cut `text` to `width` characters, the last one an ellipsis. */
-function cut(text: string, width: number): string {
-  const chars = [...text];
-  return chars.length <= width ? text : chars.slice(0, Math.max(0, width - 1)).join('') + '…';
-}
-
 /** The plain line of a result: `PASS access.credentials  12 ms  GET /wallets answered 200`. */
 export function plainLine(r: CheckResult): string {
   return `${STATUS_WORD[r.status]} ${safe(r.id)}  ${formatDuration(r.duration_ms)}  ${safe(r.message)}`;
@@ -133,8 +128,8 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
     const id = safe(r.id);
     const time = formatDuration(r.duration_ms);
     // One terminal line: the message is cut to what is left (the table and details show it whole).
-    const room = Math.max(MIN_COLUMN_WIDTH, io.columns - 1 - [...`${SYMBOL[r.status]} ${id}  ${time}  `].length);
-    const message = cut(safe(r.message), room);
+    const room = Math.max(MIN_COLUMN_WIDTH, io.columns - 1 - cellWidth(`${SYMBOL[r.status]} ${id}  ${time}  `));
+    const message = truncateCells(safe(r.message), room);
     return `${paint(r.status, SYMBOL[r.status], c)} ${id}  ${c.dim(time)}  ${r.status === 'skip' ? c.dim(message) : message}`;
   };
 
@@ -162,23 +157,19 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
       });
     }
     const texts = report.checks.map((r) => cols.map((col) => col.get(r)));
-    const natural = cols.map((col, i) => Math.max(col.head.length, ...texts.map((t) => [...t[i]!].length)));
+    // Measured and cut in terminal cells: a server's message may carry CJK text or emoji.
+    const natural = cols.map((col, i) => Math.max(cellWidth(col.head), ...texts.map((t) => cellWidth(t[i]!))));
     const layout = layoutTable(cols.map((col, i) => ({ natural: natural[i]!, shrink: col.shrink, priority: col.priority })), io.columns);
-    const { default: Table } = await import('cli-table3');
-    const t = new Table({
-      head: layout.shown.map((i, n) => c.bold(cut(cols[i]!.head, layout.widths[n]!))),
-      style: { head: [], border: [], compact: true },
-      colAligns: layout.shown.map((i) => cols[i]!.align ?? 'left'),
-      wordWrap: false,
+    const head = layout.shown.map((i, n) => {
+      const text = truncateCells(cols[i]!.head, layout.widths[n]!);
+      return { text, shown: c.bold(text) };
     });
-    report.checks.forEach((r, row) => {
-      t.push(layout.shown.map((i, n) => {
-        const text = cut(texts[row]![i]!, layout.widths[n]!);
-        const style = cols[i]!.style;
-        return style && text ? style(text, r) : text;
-      }));
-    });
-    write(t.toString() + '\n');
+    const body = report.checks.map((r, row) => layout.shown.map((i, n) => {
+      const text = truncateCells(texts[row]![i]!, layout.widths[n]!);
+      const style = cols[i]!.style;
+      return { text, shown: style && text ? style(text, r) : text };
+    }));
+    write(drawBox(head, body, layout.widths, layout.shown.map((i) => cols[i]!.align ?? 'left')) + '\n');
   };
 
   return {

@@ -55,10 +55,11 @@ export function contractNote(row: Pick<EventRow, 'unknown_type' | 'drift'>): str
 }
 
 export const EVENT_COLUMNS: Column<EventRow>[] = [
-  { field: 'received_at', header: 'RECEIVED', get: (r) => formatTime(r.received_at) },
-  { field: 'event', header: 'EVENT', get: (r) => displayText(r.event) },
+  // On a narrow terminal the event id (what `events show` and `replay` take) stays; the rest is left out, the order id first.
+  { field: 'received_at', header: 'RECEIVED', get: (r) => formatTime(r.received_at), priority: 3 },
+  { field: 'event', header: 'EVENT', get: (r) => displayText(r.event), priority: 5 },
   { field: 'event_id', header: 'EVENT ID', get: (r) => displayText(r.event_id) },
-  { field: 'order_id', header: 'ORDER' },
-  { field: 'status', header: 'STATUS', style: (t, c) => styleStatus(t, c) },
-  { field: 'drift', header: 'CONTRACT', get: contractNote, shrink: true, style: (t, c) => c.yellow(t) },
+  { field: 'order_id', header: 'ORDER', priority: 2 },
+  { field: 'status', header: 'STATUS', style: (t, c) => styleStatus(t, c), priority: 4 },
+  { field: 'drift', header: 'CONTRACT', get: contractNote, shrink: true, style: (t, c) => c.yellow(t), priority: 1 },
 ];

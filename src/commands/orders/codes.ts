@@ -30,11 +30,11 @@ export interface CodesFlags extends OutputFlags {
 
 const COLUMNS: Column<VoucherCode>[] = [
   { field: 'voucher_id' },
-  { field: 'product_id', header: 'PRODUCT' },
-  { field: 'denomination', align: 'right' },
-  { field: 'expiry' },
+  { field: 'product_id', header: 'PRODUCT', priority: 1 },
+  { field: 'denomination', align: 'right', priority: 2 },
+  { field: 'expiry', priority: 0 },
   { field: 'code' },
-  { field: 'pin' },
+  { field: 'pin', priority: 3 },
 ];
 
 /**

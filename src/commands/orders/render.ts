@@ -81,13 +81,13 @@ function askedOnlyFields(order: Order): RecordField[] {
 export function voucherColumns(reveal: boolean): Column<OrderVoucher>[] {
   const cols: Column<OrderVoucher>[] = [
     { field: 'voucher_id' },
-    { field: 'product_id', header: 'PRODUCT' },
-    { field: 'denomination', align: 'right' },
+    { field: 'product_id', header: 'PRODUCT', priority: 1 },
+    { field: 'denomination', align: 'right', priority: 2 },
     { field: 'status', style: (t, c) => styleStatus(t, c) },
-    { field: 'expiry' },
+    { field: 'expiry', priority: 0 },
     { field: 'code', get: (v) => shownCode(v, reveal) },
   ];
-  if (reveal) cols.push({ field: 'pin', get: (v) => shownPin(v.pin, true) ?? '' });
+  if (reveal) cols.push({ field: 'pin', get: (v) => shownPin(v.pin, true) ?? '', priority: 3 });
   return cols;
 }
 

@@ -21,8 +21,8 @@ interface SettingRow {
 
 const COLUMNS: Column<SettingRow>[] = [
   { field: 'setting', header: 'SETTING' },
-  { field: 'value', header: 'VALUE' },
-  { field: 'source', header: 'SOURCE', style: (t, c) => c.dim(t) },
+  { field: 'value', header: 'VALUE', shrink: true },
+  { field: 'source', header: 'SOURCE', shrink: true, style: (t, c) => c.dim(t) },
 ];
 
 /** The environment variable behind each field that env can set. */

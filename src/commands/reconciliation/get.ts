@@ -25,11 +25,11 @@ export function reportDate(text: string, now: number): string {
 /** Ids, the time and the resolution are never cut; on a narrow terminal the vendor is shortened first. */
 const DRIFT_COLUMNS: Column<Drift>[] = [
   { field: 'order_id', header: 'ORDER' },
-  { field: 'vendor', header: 'VENDOR', shrink: true },
-  { field: 'product_id', header: 'PRODUCT' },
-  { field: 'our_allocation', header: 'OUR ALLOCATION' },
-  { field: 'vendor_record', header: 'VENDOR RECORD' },
-  { field: 'detected_at', header: 'DETECTED', get: (d) => formatTime(d.detected_at) },
+  { field: 'vendor', header: 'VENDOR', shrink: true, priority: 4 },
+  { field: 'product_id', header: 'PRODUCT', priority: 1 },
+  { field: 'our_allocation', header: 'OUR ALLOCATION', shrink: true, priority: 2 },
+  { field: 'vendor_record', header: 'VENDOR RECORD', shrink: true, priority: 3 },
+  { field: 'detected_at', header: 'DETECTED', get: (d) => formatTime(d.detected_at), priority: 0 },
   { field: 'resolution', header: 'RESOLUTION', style: (s, c) => styleStatus(s, c) },
 ];
 

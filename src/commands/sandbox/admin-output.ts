@@ -55,7 +55,7 @@ export const ORDER_COLUMNS: Column<AdminOrder>[] = [
   { field: 'partner_id', header: 'PARTNER', priority: 0 },
   { field: 'gate', get: (o) => o.gate ?? '', priority: 2 },
   { field: 'next_step', header: 'NEXT STEP', get: nextStep, csv: nextStep, shrink: true, priority: 1 },
-  { field: 'created_at', header: 'CREATED', get: (o) => formatTime(o.created_at) },
+  { field: 'created_at', header: 'CREATED', get: (o) => formatTime(o.created_at), priority: 3 },
 ];
 
 export function orderFields(o: AdminOrder): RecordField[] {
@@ -87,7 +87,7 @@ export interface AdminKey {
 
 export const KEY_COLUMNS: Column<AdminKey>[] = [
   { field: 'api_key' },
-  { field: 'partner_id', header: 'PARTNER' },
+  { field: 'partner_id', header: 'PARTNER', priority: 3 },
   { field: 'allowlist', get: (k) => k.allowlist.join(' '), shrink: true, priority: 0 },
   { field: 'created_at', header: 'CREATED', get: (k) => formatTime(k.created_at), priority: 1 },
   { field: 'revoked_at', header: 'REVOKED', get: (k) => formatTime(k.revoked_at), priority: 2 },
@@ -135,7 +135,7 @@ export const PARTNER_COLUMNS: Column<AdminPartner>[] = [
   { field: 'name' },
   { field: 'categories', get: (p) => p.categories.join(' '), csv: (p) => p.categories.join(' '), shrink: true, priority: 0 },
   { field: 'wallets', get: walletsText, csv: walletsText, priority: 1 },
-  { field: 'created_at', header: 'CREATED', get: (p) => formatTime(p.created_at) },
+  { field: 'created_at', header: 'CREATED', get: (p) => formatTime(p.created_at), priority: 2 },
 ];
 
 export interface AdminDelivery {
@@ -156,11 +156,11 @@ const lastAttempt = (d: AdminDelivery) => {
 
 export const DELIVERY_COLUMNS: Column<AdminDelivery>[] = [
   { field: 'delivery_id' },
-  { field: 'event_id' },
+  { field: 'event_id', priority: 3 },
   { field: 'status', style: (t, c) => (t === 'succeeded' ? c.green(t) : t === 'failed' ? c.red(t) : c.yellow(t)) },
-  { field: 'attempts', get: (d) => d.attempts.length, align: 'right' },
+  { field: 'attempts', get: (d) => d.attempts.length, align: 'right', priority: 4 },
   { field: 'last_attempt', header: 'LAST ATTEMPT', get: lastAttempt, shrink: true, priority: 1 },
-  { field: 'next_attempt_at', header: 'NEXT ATTEMPT', get: (d) => formatTime(d.next_attempt_at) },
+  { field: 'next_attempt_at', header: 'NEXT ATTEMPT', get: (d) => formatTime(d.next_attempt_at), priority: 2 },
   { field: 'url', priority: 0 },
 ];
 
@@ -175,10 +175,10 @@ export interface AdminEvent {
 export const EVENT_COLUMNS: Column<AdminEvent>[] = [
   { field: 'event_id' },
   { field: 'event' },
-  { field: 'order_id', get: (e) => (typeof e.data?.order_id === 'string' ? e.data.order_id : '') },
-  { field: 'status', get: (e) => (typeof e.data?.status === 'string' ? e.data.status : ''), style: (t, c) => styleStatus(t, c) },
+  { field: 'order_id', priority: 3, get: (e) => (typeof e.data?.order_id === 'string' ? e.data.order_id : '') },
+  { field: 'status', priority: 2, get: (e) => (typeof e.data?.status === 'string' ? e.data.status : ''), style: (t, c) => styleStatus(t, c) },
   { field: 'partner_id', header: 'PARTNER', priority: 0 },
-  { field: 'created_at', header: 'CREATED', get: (e) => formatTime(e.created_at) },
+  { field: 'created_at', header: 'CREATED', get: (e) => formatTime(e.created_at), priority: 1 },
 ];
 
 export interface CodeAccess {
@@ -193,10 +193,10 @@ export interface CodeAccess {
 }
 
 export const ACCESS_COLUMNS: Column<CodeAccess>[] = [
-  { field: 'at', get: (a) => formatTime(a.at) },
+  { field: 'at', get: (a) => formatTime(a.at), priority: 5 },
   { field: 'order_id' },
   { field: 'voucher_count', header: 'VOUCHERS', align: 'right' },
-  { field: 'trace_id' },
+  { field: 'trace_id', priority: 4 },
   { field: 'api_key', priority: 2 },
   { field: 'source_ip', priority: 1 },
   { field: 'access_id', priority: 0 },
@@ -218,13 +218,13 @@ export interface AdminDrift {
 
 export const DRIFT_COLUMNS: Column<AdminDrift>[] = [
   { field: 'drift_id' },
-  { field: 'order_id' },
+  { field: 'order_id', priority: 5 },
   { field: 'resolution', style: (t, c) => styleStatus(t, c) },
-  { field: 'product_id', header: 'PRODUCT' },
-  { field: 'our_allocation', header: 'OUR ALLOCATION' },
-  { field: 'vendor_record', header: 'VENDOR RECORD' },
-  { field: 'unmatched', get: (d) => (d.unmatched ? 'yes' : '') },
-  { field: 'detected_at', header: 'DETECTED', get: (d) => formatTime(d.detected_at) },
+  { field: 'product_id', header: 'PRODUCT', priority: 1 },
+  { field: 'our_allocation', header: 'OUR ALLOCATION', shrink: true, priority: 2 },
+  { field: 'vendor_record', header: 'VENDOR RECORD', shrink: true, priority: 3 },
+  { field: 'unmatched', get: (d) => (d.unmatched ? 'yes' : ''), priority: 4 },
+  { field: 'detected_at', header: 'DETECTED', get: (d) => formatTime(d.detected_at), priority: 0 },
 ];
 
 export function driftFields(d: AdminDrift): RecordField[] {
