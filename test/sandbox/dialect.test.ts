@@ -263,16 +263,16 @@ describe('document dialect: money', () => {
 describe('document dialect: webhooks', () => {
   it('registers with 200 {id, url, events, secret}, and updates or rotates with 200', async () => {
     sb = await documentSandbox();
-    const created = await api(sb, 'POST', '/webhooks', { body: { url: 'https://partner.example/hooks', description: 'main' } });
+    const created = await api(sb, 'POST', '/webhooks', { body: { url: 'http://127.0.0.1:9/hooks', description: 'main' } });
     expect(created.status).toBe(200);
     expect(keysOf(created.body)).toEqual(['id', 'url', 'events', 'secret']);
-    expect(created.body).toMatchObject({ id: 'wh_3001', url: 'https://partner.example/hooks' });
+    expect(created.body).toMatchObject({ id: 'wh_3001', url: 'http://127.0.0.1:9/hooks' });
     expect(created.body.events).toHaveLength(7);
     expect(created.body.secret).toMatch(/^whsec_/);
-    const updated = await api(sb, 'POST', '/webhooks', { body: { url: 'https://partner.example/v2', events: ['order.delivered'] } });
+    const updated = await api(sb, 'POST', '/webhooks', { body: { url: 'http://127.0.0.1:9/v2', events: ['order.delivered'] } });
     expect(updated.status).toBe(200);
-    expect(updated.body).toEqual({ id: 'wh_3001', url: 'https://partner.example/v2', events: ['order.delivered'] });
-    const rotated = await api(sb, 'POST', '/webhooks', { body: { url: 'https://partner.example/v2', rotate_secret: true } });
+    expect(updated.body).toEqual({ id: 'wh_3001', url: 'http://127.0.0.1:9/v2', events: ['order.delivered'] });
+    const rotated = await api(sb, 'POST', '/webhooks', { body: { url: 'http://127.0.0.1:9/v2', rotate_secret: true } });
     expect(rotated.status).toBe(200);
     expect(rotated.body.secret).toMatch(/^whsec_/);
     expect(rotated.body.secret).not.toBe(created.body.secret);
