@@ -8,15 +8,14 @@ import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { run as runBulk } from '../../src/commands/orders/bulk.js';
-import type { ApiClient } from '../../src/core/http/types.js';
 import { batchIdFor, batchTarget, journalPath } from '../../src/core/journal/bulk.js';
 import { lockPath } from '../../src/core/journal/batch-lock.js';
-import { createFactory, type Factory } from '../../src/factory.js';
+import { createFactory } from '../../src/factory.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { testIO } from '../helpers/io.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { sandboxPerTest } from '../helpers/sandbox.js';
-import { orderCount, profileDir, quickClock, usdAvailableMinor } from './orders-helpers.js';
+import { orderCount, profileDir, quickClock, usdAvailableMinor, withRequestHook } from './orders-helpers.js';
 
 const START_MINOR = 100_000 * 100;
 const FAST_PROFILE = { limits: { orders_per_minute: 100_000, general_per_hour: 1_000_000 }, max_retries: 2 };
@@ -192,23 +191,13 @@ describe('bulk: exactly once per row', () => {
     const results = join(tempConfigDir(), 'results.csv');
     const io = testIO({ env: { VOUCHERS_CONFIG_DIR: dir, NO_COLOR: '1' } });
     const base = createFactory(io, () => ({}), { clock: quickClock() });
-    const f: Factory = {
-      ...base,
-      client: async () => {
-        const c = await base.client();
-        const wrapped: ApiClient = {
-          request: async (o) => {
-            if (!(o.method === 'POST' && o.path === '/orders' && JSON.stringify(o.body).includes('"lost-2"'))) return c.request(o);
-            // The server commits the order and the connection drops before the answer…
-            await c.request({ ...o, maxRetries: 0, headers: { ...o.headers, 'X-Sandbox-Simulate': 'drop_after_commit' } }).catch(() => undefined);
-            // …then every retry with the same key meets a 429.
-            return c.request({ ...o, headers: { ...o.headers, 'X-Sandbox-Simulate': 'rate_limit' } });
-          },
-          close: () => c.close(),
-        };
-        return wrapped;
-      },
-    };
+    const f = withRequestHook(base, async (o, c) => {
+      if (!(o.method === 'POST' && o.path === '/orders' && JSON.stringify(o.body).includes('"lost-2"'))) return c.request(o);
+      // The server commits the order and the connection drops before the answer…
+      await c.request({ ...o, maxRetries: 0, headers: { ...o.headers, 'X-Sandbox-Simulate': 'drop_after_commit' } }).catch(() => undefined);
+      // …then every retry with the same key meets a 429.
+      return c.request({ ...o, headers: { ...o.headers, 'X-Sandbox-Simulate': 'rate_limit' } });
+    });
     let error: unknown;
     try {
       await runBulk(f, { from: file, concurrency: '1', results, json: true });

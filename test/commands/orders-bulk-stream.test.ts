@@ -7,8 +7,7 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { run as runBulk } from '../../src/commands/orders/bulk.js';
-import type { ApiClient } from '../../src/core/http/types.js';
-import { createFactory, type Factory } from '../../src/factory.js';
+import { createFactory } from '../../src/factory.js';
 import { testIO } from '../helpers/io.js';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -18,7 +17,7 @@ import { batchIdFor, batchTarget, BulkJournal, journalPath, refsPath } from '../
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { sandboxPerTest } from '../helpers/sandbox.js';
-import { profileDir, quickClock, usdAvailableMinor } from './orders-helpers.js';
+import { profileDir, quickClock, usdAvailableMinor, withRequestHook } from './orders-helpers.js';
 
 const START_MINOR = 100_000 * 100;
 const FAST_PROFILE = { limits: { orders_per_minute: 100_000, general_per_hour: 1_000_000 }, max_retries: 2 };
@@ -191,25 +190,15 @@ describe('keys journalled ahead of sending', () => {
     const base = createFactory(io, () => ({}), { clock: quickClock() });
     let sent = 0;
     const keyOnDisk: boolean[] = [];
-    const f: Factory = {
-      ...base,
-      client: async () => {
-        const c = await base.client();
-        const wrapped: ApiClient = {
-          request: async (o) => {
-            if (o.method === 'POST' && o.path === '/orders') {
-              keyOnDisk.push(readFileSync(journalPath(dir, id), 'utf8').includes(`"idempotency_key":"${o.idempotencyKey as string}"`));
-              sent += 1;
-              // Ctrl-C once ten orders have left: the rows keyed ahead are never sent.
-              if (sent === 10) io.interrupt();
-            }
-            return c.request(o);
-          },
-          close: () => c.close(),
-        };
-        return wrapped;
-      },
-    };
+    const f = withRequestHook(base, async (o, c) => {
+      if (o.method === 'POST' && o.path === '/orders') {
+        keyOnDisk.push(readFileSync(journalPath(dir, id), 'utf8').includes(`"idempotency_key":"${o.idempotencyKey as string}"`));
+        sent += 1;
+        // Ctrl-C once ten orders have left: the rows keyed ahead are never sent.
+        if (sent === 10) io.interrupt();
+      }
+      return c.request(o);
+    });
     let error: unknown;
     try {
       await runBulk(f, { from: file, concurrency: '4', results, json: true });

@@ -1,5 +1,7 @@
 /** Shared set-up of the order command tests: the common sandbox helpers, plus code and ledger lookups. */
 import { expect } from 'vitest';
+import type { ApiClient, ApiResponse, RequestOptions } from '../../src/core/http/types.js';
+import type { Factory } from '../../src/factory.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import type { CliResult } from '../helpers/run-cli.js';
 
@@ -37,4 +39,22 @@ export function orderCount(sb: SandboxHandle): number {
 export function usdAvailableMinor(sb: SandboxHandle): number {
   const partner = sb.state.partners[sb.state.default_partner_id];
   return partner?.wallets.USD?.available_minor ?? NaN;
+}
+
+/**
+ * The factory `base` with its API client's requests passed through `hook` first (given the
+ * real client to call), so a test can watch or reshape what a command sends.
+ */
+export function withRequestHook(base: Factory, hook: (options: RequestOptions, client: ApiClient) => Promise<ApiResponse<unknown>>): Factory {
+  return {
+    ...base,
+    client: async () => {
+      const c = await base.client();
+      const wrapped: ApiClient = {
+        request: <T>(o: RequestOptions) => hook(o, c) as Promise<ApiResponse<T>>,
+        close: () => c.close(),
+      };
+      return wrapped;
+    },
+  };
 }
