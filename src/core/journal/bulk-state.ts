@@ -1,0 +1,281 @@
+/**
+ * What a bulk journal says, read back: the state of each row (ordered, refused, unknown,
+ * pending), built line by line from the journal file in pieces. Read for a run, it keeps
+ * only what is open (a bit per ordered row and the offset of its answer); read in full
+ * (another batch's rows taken over by reference), every row's keys and answers.
+ */
+import { createHash } from 'node:crypto';
+import { createReadStream } from 'node:fs';
+import type { FileHandle } from 'node:fs/promises';
+import { toMinor } from '../../contract/money-format.js';
+import type { BatchHeader, BulkRow, JournalRecord, KeyRecord, ResultRecord } from './bulk.js';
+
+/** A digest of what a row orders (product, denomination, quantity, currency): two rows order the same when their digests match. */
+export function rowDigest(row: Pick<BulkRow, 'product_id' | 'denomination' | 'quantity' | 'currency'>): string {
+  return createHash('sha256').update(JSON.stringify([row.product_id, row.denomination, row.quantity, row.currency ?? null])).digest('hex').slice(0, 16);
+}
+
+/**
+ * A failed answer that proves nothing was created for its key: a 4xx the server decided
+ * (insufficient funds or inventory, forbidden, not found, validation…). Not a 408/429, not
+ * "key in progress" or "key reused", not a 5xx, lost connection or timeout: those leave the
+ * outcome unknown, and the row must be re-sent with the same key to learn it.
+ */
+export function isDefiniteRefusal(r: Pick<ResultRecord, 'ok' | 'http_status' | 'error_code'>): boolean {
+  if (r.ok || r.http_status === null) return false;
+  const s = r.http_status;
+  if (s < 400 || s >= 500 || s === 408 || s === 429) return false;
+  return r.error_code !== 'IDEMPOTENCY_KEY_IN_PROGRESS' && r.error_code !== 'IDEMPOTENCY_KEY_REUSED';
+}
+
+/** Where a row stands: ordered, refused (nothing created), unknown (sent, answer lost or not definite), or not sent / sent without an answer yet. */
+export type RowOutcome = 'ordered' | 'refused' | 'unknown' | 'pending';
+
+export function rowOutcome(state: BatchState, row: number): RowOutcome {
+  if (state.ordered.has(row)) return 'ordered';
+  const r = state.results.get(row);
+  // A result of an earlier attempt says nothing about the current key's request.
+  if (!r || (r.attempt ?? 1) !== (state.attempts.get(row) ?? 1)) return 'pending';
+  return isDefiniteRefusal(r) ? 'refused' : 'unknown';
+}
+
+/** A set of row numbers (line numbers), one bit each. */
+export class RowSet {
+  private bits = new Uint8Array(1024);
+  size = 0;
+
+  has(row: number): boolean {
+    return row >= 0 && row >> 3 < this.bits.length && ((this.bits[row >> 3] as number) & (1 << (row & 7))) !== 0;
+  }
+
+  add(row: number): void {
+    if (this.has(row)) return;
+    const i = row >> 3;
+    if (i >= this.bits.length) {
+      const grown = new Uint8Array(Math.max(i + 1, this.bits.length * 2));
+      grown.set(this.bits);
+      this.bits = grown;
+    }
+    this.bits[i] = (this.bits[i] as number) | (1 << (row & 7));
+    this.size += 1;
+  }
+}
+
+/** A number per row (line number), 8 bytes each; 0 means none. */
+export class RowNumbers {
+  private values = new Float64Array(1024);
+
+  get(row: number): number {
+    return row >= 0 && row < this.values.length ? (this.values[row] as number) : 0;
+  }
+
+  set(row: number, value: number): void {
+    if (row >= this.values.length) {
+      const grown = new Float64Array(Math.max(row + 1, this.values.length * 2));
+      grown.set(this.values);
+      this.values = grown;
+    }
+    this.values[row] = value;
+  }
+}
+
+/** Who a keyed row is: its reference (null: none) and the digest of what was sent under its key. */
+export interface KeyedRow {
+  ref: string | null;
+  digest: string;
+}
+
+/**
+ * What the journal says so far. Read for a run (`full: false`), the per-row maps hold only
+ * rows not ordered yet; an ordered row is a bit, the offset of its answer and its share of
+ * the totals. Read in full (another batch's rows taken over by reference), they hold every row.
+ */
+export interface BatchState {
+  header: BatchHeader;
+  full: boolean;
+  /** The idempotency key of each row's current (latest) attempt. */
+  keys: Map<number, string>;
+  /** The current attempt number per row (1 for the first key). */
+  attempts: Map<number, number>;
+  /** Latest result per row (in a run's state: rows not ordered only). */
+  results: Map<number, ResultRecord>;
+  /** When each row's current key was journalled (ISO). */
+  keyAt: Map<number, string>;
+  /** Rows whose current key must not be re-sent before a look-up by reference (KeyRecord.lookup). */
+  lookup: Set<number>;
+  /** Full state only: the reference and content digest of each keyed row. */
+  keyed: Map<number, KeyedRow>;
+  /** Rows with an order (an answer that says so, first time or replayed, or found by reference). */
+  ordered: RowSet;
+  /** Where each ordered row's answer starts in the journal (a byte offset), for the results file. */
+  orderedAt: RowNumbers;
+  /** Orders and their total (minor units) per currency, over the ordered rows. */
+  totals: Map<string, { orders: number; minor: number }>;
+  /** The batch that took this one's rows over (an edited file), if any. */
+  superseded_by?: string;
+}
+
+export function emptyState(header: BatchHeader, full = true): BatchState {
+  return {
+    header, full, keys: new Map(), attempts: new Map(), results: new Map(), keyAt: new Map(), lookup: new Set(), keyed: new Map(),
+    ordered: new RowSet(), orderedAt: new RowNumbers(), totals: new Map(),
+  };
+}
+
+const v1Rows = new WeakMap<BatchHeader, Map<number, BulkRow>>();
+
+/** A row of a version 1 header, by line. */
+function v1Row(header: BatchHeader, row: number): BulkRow | undefined {
+  if (!header.rows) return undefined;
+  let index = v1Rows.get(header);
+  if (!index) { index = new Map(header.rows.map((r) => [r.row, r])); v1Rows.set(header, index); }
+  return index.get(row);
+}
+
+/** Record a key line into a state (the first key of each attempt counts; a later attempt replaces an earlier one). */
+export function applyKey(state: BatchState, rec: KeyRecord): void {
+  if (state.ordered.has(rec.row) && !state.full) return;
+  const attempt = rec.attempt ?? 1;
+  if (state.keys.has(rec.row) && attempt <= (state.attempts.get(rec.row) ?? 1)) return;
+  state.keys.set(rec.row, rec.idempotency_key);
+  state.attempts.set(rec.row, attempt);
+  state.keyAt.set(rec.row, rec.at);
+  if (rec.lookup) state.lookup.add(rec.row);
+  else state.lookup.delete(rec.row);
+  if (state.full) {
+    const v1 = rec.ref === undefined ? v1Row(state.header, rec.row) : undefined;
+    const ref = rec.ref !== undefined ? rec.ref : (v1?.reference ?? null);
+    const digest = rec.digest ?? (v1 ? rowDigest(v1) : '');
+    state.keyed.set(rec.row, { ref, digest });
+  }
+}
+
+/** Record an answer: the first answer that says the order exists makes the row ordered for good. */
+export function applyResult(state: BatchState, rec: ResultRecord, offset: number): void {
+  if (state.ordered.has(rec.row)) return;
+  if (!rec.ok) { state.results.set(rec.row, rec); return; }
+  state.ordered.add(rec.row);
+  state.orderedAt.set(rec.row, offset);
+  if (rec.currency && rec.total_amount !== null) {
+    try {
+      const minor = toMinor(rec.total_amount, rec.currency);
+      const t = state.totals.get(rec.currency) ?? { orders: 0, minor: 0 };
+      t.orders += 1;
+      t.minor += minor;
+      state.totals.set(rec.currency, t);
+    } catch {
+      // An amount the currency cannot hold is left out of the totals, not fatal.
+    }
+  }
+  if (state.full) { state.results.set(rec.row, rec); return; }
+  state.results.delete(rec.row);
+  state.keys.delete(rec.row);
+  state.attempts.delete(rec.row);
+  state.keyAt.delete(rec.row);
+  state.lookup.delete(rec.row);
+}
+
+/**
+ * Rows this run keyed ahead but never sent (it stopped first): the run's report calls them
+ * not sent. Only the state in memory forgets their keys; the journal keeps them, so a
+ * resume sends each with its key, which is safe whether or not it was sent.
+ */
+export function notSent(state: BatchState, rows: Iterable<number>): void {
+  for (const row of rows) {
+    if (state.results.has(row) || state.ordered.has(row) || (state.attempts.get(row) ?? 1) !== 1) continue;
+    state.keys.delete(row);
+    state.keyAt.delete(row);
+    state.attempts.delete(row);
+    state.lookup.delete(row);
+  }
+}
+
+/** Builds a state from journal lines, in order; a torn last line is ignored, damage elsewhere is not. */
+class StateBuilder {
+  private header: BatchHeader | undefined;
+  state: BatchState | undefined;
+  private torn: number | undefined;
+
+  constructor(private readonly path: string, private readonly full: boolean) {}
+
+  line(text: string, lineNo: number, offset: number): void {
+    if (text.trim() === '') return;
+    if (this.torn !== undefined) throw new Error(`${this.path}: line ${this.torn} is not JSON`);
+    let rec: JournalRecord;
+    try {
+      rec = JSON.parse(text) as JournalRecord;
+    } catch {
+      // Maybe a torn last line (the process died mid-write): only if nothing follows it.
+      this.torn = lineNo;
+      return;
+    }
+    if (rec.type === 'batch') {
+      this.header ??= rec;
+      this.state ??= emptyState(rec, this.full);
+      return;
+    }
+    if (!this.state) throw new Error(`${this.path}: no batch header`);
+    if (rec.type === 'key') applyKey(this.state, rec);
+    else if (rec.type === 'result') applyResult(this.state, rec, offset);
+    else if (rec.type === 'superseded') this.state.superseded_by ??= rec.by;
+  }
+
+  finish(): BatchState {
+    if (!this.state) throw new Error(`${this.path}: no batch header`);
+    return this.state;
+  }
+}
+
+export function parseJournal(text: string, path: string, full = true): BatchState {
+  const b = new StateBuilder(path, full);
+  let offset = 0;
+  text.split('\n').forEach((line, i) => {
+    b.line(line, i + 1, offset);
+    offset += Buffer.byteLength(line) + 1;
+  });
+  return b.finish();
+}
+
+/** The lines of a file, read in pieces, with the byte offset each starts at. */
+export async function* fileLines(path: string): AsyncGenerator<{ text: string; offset: number }> {
+  let carry: Buffer | undefined;
+  let offset = 0;
+  for await (const chunk of createReadStream(path, { highWaterMark: 64 * 1024 })) {
+    let buf = chunk as Buffer;
+    if (carry) { buf = Buffer.concat([carry, buf]); carry = undefined; }
+    let start = 0;
+    for (let nl = buf.indexOf(0x0a, start); nl !== -1; nl = buf.indexOf(0x0a, start)) {
+      yield { text: buf.toString('utf8', start, nl), offset };
+      offset += nl + 1 - start;
+      start = nl + 1;
+    }
+    if (start < buf.length) carry = buf.subarray(start);
+  }
+  if (carry && carry.length > 0) yield { text: carry.toString('utf8'), offset };
+}
+
+/** Read a journal file (in pieces: a large batch is never held in memory as text). */
+export async function readJournalFile(path: string, full: boolean): Promise<BatchState> {
+  const b = new StateBuilder(path, full);
+  let n = 0;
+  for await (const { text, offset } of fileLines(path)) b.line(text, ++n, offset);
+  return b.finish();
+}
+
+/** The answer that starts at `offset` in a journal (an ordered row's, by RowNumbers). */
+export async function readRecordAt(handle: FileHandle, offset: number): Promise<ResultRecord | undefined> {
+  let size = 1024;
+  for (;;) {
+    const buf = Buffer.alloc(size);
+    const { bytesRead } = await handle.read(buf, 0, size, offset);
+    const nl = buf.subarray(0, bytesRead).indexOf(0x0a);
+    if (nl !== -1 || bytesRead < size) {
+      try {
+        return JSON.parse(buf.toString('utf8', 0, nl === -1 ? bytesRead : nl)) as ResultRecord;
+      } catch {
+        return undefined;
+      }
+    }
+    size *= 4;
+  }
+}
