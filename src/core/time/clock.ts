@@ -28,9 +28,18 @@ export const systemClock: Clock = {
 export const CLOCK_SCALE_ENV = 'VOUCHERS_CLOCK_SCALE';
 
 export function scaledClock(factor: number, epochMs: number): Clock {
+  const now = () => epochMs + (Date.now() - epochMs) * factor;
   return {
-    now: () => epochMs + (Date.now() - epochMs) * factor,
-    sleep: (ms, signal) => systemClock.sleep(ms / factor, signal),
+    now,
+    // A timer measures from the event loop's cached time, so it can end up to a millisecond
+    // early by Date.now(), which this clock multiplies by `factor`. Sleep again until the
+    // scaled clock has really moved by `ms`: a sleep is never shorter than asked.
+    sleep: async (ms, signal) => {
+      const until = now() + ms;
+      for (let left = ms; left > 0; left = until - now()) {
+        await systemClock.sleep(Math.max(1, left / factor), signal);
+      }
+    },
   };
 }
 
