@@ -5,7 +5,7 @@
 import { expandPath, route, type RouteId as EndpointId } from '../contract/routes.js';
 import { FINAL_ORDER_STATUSES, type CreateOrderRequest, type Order, type OrderCodes, type OrderStatus } from '../contract/orders.js';
 import type { ApiClient, ApiResponse } from '../core/http/types.js';
-import type { Clock } from '../factory.js';
+import type { Clock } from '../core/time/clock.js';
 import { readCodes, readOrder } from './order-read.js';
 
 /** Per-call options passed through to the client. */

@@ -18,7 +18,7 @@ import { DEFAULT_BACKOFF } from '../core/http/retry.js';
 import type { ContractDrift } from '../core/http/validate.js';
 import type { RequestLog } from '../core/journal/types.js';
 import type { Clock } from '../core/time/clock.js';
-import type { Ids } from '../factory.js';
+import type { Ids } from '../core/run/ids.js';
 import type { SandboxHandle } from '../sandbox/index.js';
 import { openCertifyListener, type CertifyListener } from './listener.js';
 import { createRawSender } from './raw.js';

@@ -1,5 +1,5 @@
 import type { Command } from 'commander';
-import type { Factory } from '../factory.js';
+import type { Factory } from '../core/run/factory.js';
 
 /**
  * A noun's registration: adds its command(s) to the root program. Registration files

@@ -5,7 +5,7 @@
 import { warnPlainSecret, WEBHOOK_SECRET_BETTER } from '../core/config/secret-flag.js';
 import { ENV } from '../core/config/types.js';
 import { UsageError } from '../core/errors/index.js';
-import type { Factory } from '../factory.js';
+import type { Factory } from '../core/run/factory.js';
 import { parseSecretFlags } from './flags.js';
 
 export const NO_SECRET_HINT = 'pass --secret whsec_…, set VOUCHERS_WEBHOOK_SECRET, or run vouchers listen --register to register a listener and save the secret in the profile';

@@ -9,7 +9,7 @@ import { err, out, type IO } from '../../core/io/io.js';
 import { jsonDocument } from '../../core/output/json-text.js';
 import { suggestedCommand, type HintFlag } from '../../core/output/next-page.js';
 import { maskCodes, maskSecrets } from '../../core/output/mask.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { assertJson, readBodyArg } from './json-input.js';
 import { confirmMoneyMove } from './money-guard.js';
 

@@ -3,7 +3,7 @@ import { listCategories } from '../../api/catalog.js';
 import type { Category } from '../../contract/catalog.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 
 export type CategoriesListOptions = OutputFlags;
 

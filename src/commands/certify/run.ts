@@ -18,7 +18,7 @@ import { err, out } from '../../core/io/io.js';
 import { resolveOutput } from '../../core/output/options.js';
 import { jsonDocument } from '../../core/output/json-text.js';
 import { printJson, printList, type Column } from '../../core/output/print.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { VERSION } from '../../version.js';
 import { buildOptions, type CertifyFlags, type CertifyOptions } from './options.js';
 

@@ -4,7 +4,7 @@
  */
 import { listProducts } from '../../api/catalog.js';
 import { out } from '../../core/io/io.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 
 /** The catalog is asked with this timeout and no retries: a Tab press must not hang. */
 export const PRODUCTS_TIMEOUT_MS = 2_000;

@@ -2,7 +2,7 @@
 import type { Command } from 'commander';
 import { UsageError } from '../../core/errors/index.js';
 import { out } from '../../core/io/io.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { bashScript } from './bash.js';
 import { fishScript } from './fish.js';
 import { completionModel } from './model.js';

@@ -7,7 +7,7 @@
 import { UsageError } from '../../core/errors/index.js';
 import { printJson } from '../../core/output/print.js';
 import { maskSecret } from '../../core/output/format.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { SANDBOX_DIALECTS, type SandboxDialect } from '../../sandbox/options.js';
 import { openDemoEnvironment } from './environment.js';
 import { Narrator } from './narrator.js';

@@ -13,7 +13,7 @@ import { formatMoney, maskCode } from '../../core/output/format.js';
 import { fitsLayout } from '../../core/output/generic.js';
 import { maskCodes, maskSecrets } from '../../core/output/mask.js';
 import { shownCode } from '../orders/redact.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import type { Narrator } from './narrator.js';
 
 export interface RequestRecord {

@@ -8,7 +8,7 @@ import { registerWebhook } from '../../api/webhooks.js';
 import { InboxWriter } from '../../core/journal/inbox.js';
 import type { ApiResponse } from '../../core/http/types.js';
 import type { WebhookEndpoint } from '../../contract/webhooks.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { startListener, type Listener } from '../../listener/server.js';
 
 export interface ReceivedEvent {

@@ -5,7 +5,7 @@
 import type { ResolvedProfile } from '../../core/config/types.js';
 import { CliError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
-import type { Clock } from '../../factory.js';
+import type { Clock } from '../../core/time/clock.js';
 import { fail, ok, skip, warn, type CheckResult } from './result.js';
 
 /** An order id that cannot exist: a signed cancel of it answers 404 once the signature is accepted. */

@@ -10,7 +10,7 @@ import { CliError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { colorEnabled, out } from '../../core/io/io.js';
 import { printJson } from '../../core/output/print.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { baseUrlCheck, credentialsCheck, permissionsCheck, profileCheck, webhookSecretCheck } from './local-checks.js';
 import { networkChecks } from './network-checks.js';
 import { fail, skip, type CheckResult } from './result.js';

@@ -2,7 +2,7 @@
 import { checkOrderId } from '../orders/order-args.js';
 import { readInbox } from '../../core/journal/inbox.js';
 import { handleFieldsFlag, printList, resolveOutput, type OutputFlags } from '../../core/output/index.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { parseEventFilter, type EventFilter } from '../../listener/filter.js';
 import { parseIntFlag } from '../../listener/flags.js';
 import { resolveInboxPath } from '../../listener/inbox-path.js';

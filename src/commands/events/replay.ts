@@ -11,7 +11,7 @@ import { findInInbox, rawBodyOf } from '../../core/journal/inbox.js';
 import { err } from '../../core/io/io.js';
 import { printJson } from '../../core/output/print.js';
 import { signWebhook } from '../../core/signer/webhook.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { parseForwardUrl, parseHeaderFlags, parseSecretFlags } from '../../listener/flags.js';
 import { DEFAULT_FORWARD_POLICY, describeForward } from '../../listener/forward.js';
 import { resolveInboxPath } from '../../listener/inbox-path.js';

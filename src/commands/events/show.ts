@@ -8,7 +8,7 @@ import { forwardLogPath, readForwardLog } from '../../core/journal/forward-log.j
 import { findInInbox, withoutRawBody } from '../../core/journal/inbox.js';
 import { out } from '../../core/io/io.js';
 import { chalkFor, formatTime, printRecord, resolveOutput, styleStatus } from '../../core/output/index.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { describeForward } from '../../listener/forward.js';
 import { resolveInboxPath } from '../../listener/inbox-path.js';
 import { displayText, escapeText, safeJson } from '../../core/output/printable.js';

@@ -5,7 +5,7 @@ import { UsageError } from '../../core/errors/index.js';
 import { colorEnabled, err } from '../../core/io/io.js';
 import { forwardLogPath, openForwardLog } from '../../core/journal/forward-log.js';
 import { InboxWriter } from '../../core/journal/inbox.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { createDisplay } from '../../listener/display.js';
 import { parseEventFilter, type EventFilter } from '../../listener/filter.js';
 import { lockInbox, type InboxLock } from '../../listener/inbox-lock.js';

@@ -5,7 +5,7 @@
  */
 import { registerWebhook } from '../../api/webhooks.js';
 import { UsageError } from '../../core/errors/index.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 
 export function isLoopbackHost(hostname: string): boolean {
   const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();

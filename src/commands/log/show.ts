@@ -5,7 +5,7 @@ import type { RequestLogEntry } from '../../core/journal/types.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
 import { formatTime } from '../../core/output/format.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 
 export interface LogOptions extends OutputFlags {
   failed?: boolean;

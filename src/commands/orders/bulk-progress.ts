@@ -5,7 +5,7 @@
 import { formatDuration } from '../../core/http/duration.js';
 import type { IO } from '../../core/io/io.js';
 import { isDefiniteRefusal, type ResultRecord } from '../../core/journal/bulk.js';
-import type { Clock } from '../../factory.js';
+import type { Clock } from '../../core/time/clock.js';
 
 export interface Progress {
   /** A row finished. */

@@ -13,7 +13,8 @@ import type { CreateOrderRequest, Order } from '../../contract/orders.js';
 import { ApiError, CliError, NetworkError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { rowDigest, rowOutcome, type BulkJournal, type BulkRow, type ResultRecord } from '../../core/journal/bulk.js';
-import type { Clock, Ids } from '../../factory.js';
+import type { Clock } from '../../core/time/clock.js';
+import type { Ids } from '../../core/run/ids.js';
 
 export interface RunnerDeps {
   client: ApiClient;

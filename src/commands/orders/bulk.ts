@@ -23,7 +23,7 @@ import { batchesSharing, batchOfFile, Carry, duplicateReferences, liveBatches, R
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import { printRecord } from '../../core/output/print.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { scanFile, type FileDigest, type RowProblem } from './bulk-input.js';
 import { startProgress } from './bulk-progress.js';
 import { assertResultsWritable, printSummary, summarize, worstKind, writeResults } from './bulk-report.js';

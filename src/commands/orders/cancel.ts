@@ -5,7 +5,7 @@
 import { cancelOrder } from '../../api/orders.js';
 import { err } from '../../core/io/io.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { confirmOrStop } from './confirm.js';
 import { callExtension } from './extension.js';
 import { checkOrderId } from './order-args.js';

@@ -17,7 +17,7 @@ import { notice } from '../../core/output/notice.js';
 import { resolveOutput, type OutputFlags, type OutputSettings } from '../../core/output/options.js';
 import { handleFieldsFlag, nonEmptyColumns, printJson, printList, type Column } from '../../core/output/print.js';
 import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { callExtension } from './extension.js';
 import { checkOrderId } from './order-args.js';
 import { OrderNotFulfilledError } from './outcome.js';

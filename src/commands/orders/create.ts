@@ -19,7 +19,7 @@ import { err, type IO } from '../../core/io/io.js';
 import { withJsonFields } from '../../core/output/error.js';
 import { resolveOutput, type OutputFlags, type OutputSettings } from '../../core/output/options.js';
 import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { confirmOrStop } from './confirm.js';
 import { runDryRun } from './dry-run.js';
 import { callExtension } from './extension.js';

@@ -10,7 +10,7 @@ import type { ApiClient } from '../../core/http/types.js';
 import { err } from '../../core/io/io.js';
 import { printRecord, type RecordField } from '../../core/output/print.js';
 import type { OutputSettings } from '../../core/output/options.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { checkFunds, itemProblem, lookupProducts, orderCurrency, stockProblem, totalMinor, walletsByCurrency } from './preflight.js';
 
 export interface DryRunReport {

@@ -11,7 +11,7 @@ import type { Order, OrderStatus } from '../../contract/orders.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { startSpinner } from '../../core/output/spinner.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { err, type IO } from '../../core/io/io.js';
 import { endedElsewhereError } from './outcome.js';
 

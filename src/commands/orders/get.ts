@@ -3,7 +3,7 @@ import { getOrder } from '../../api/orders.js';
 import { err } from '../../core/io/io.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { checkOrderId } from './order-args.js';
 import { checkOrderFields, printOrder } from './render.js';
 

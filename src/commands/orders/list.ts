@@ -14,7 +14,7 @@ import { nextPageHint, outputHintFlags } from '../../core/output/next-page.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
 import { notice } from '../../core/output/notice.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { callExtension } from './extension.js';
 import { checkDate, parseStatus } from './order-args.js';
 import { parseCount } from './order-input.js';

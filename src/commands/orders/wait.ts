@@ -7,7 +7,7 @@
 import { waitTimeoutFlag } from './follow.js';
 import { parseDuration } from '../../core/http/duration.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { DEFAULT_WAIT_MS, followOnTerminal } from './follow.js';
 import { checkOrderId, parseStatus } from './order-args.js';
 import { checkOutcome } from './outcome.js';

@@ -9,7 +9,7 @@ import { err } from '../../core/io/io.js';
 import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
 import { handleFieldsFlag, printRecord, type RecordField } from '../../core/output/print.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { checkIdempotencyKey, payoutRequest } from './request.js';
 
 export interface PayoutsCreateOptions extends OutputFlags {

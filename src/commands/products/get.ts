@@ -6,7 +6,7 @@ import { styleStatus } from '../../core/output/format.js';
 import { fitsLayout } from '../../core/output/generic.js';
 import { handleFieldsFlag, printRecord, type RecordField } from '../../core/output/print.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { describeExpiry, listText } from './expiry.js';
 
 export type ProductsGetOptions = OutputFlags;

@@ -4,7 +4,7 @@ import type { Product } from '../../contract/catalog.js';
 import { UsageError } from '../../core/errors/index.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { describeExpiry, listText } from './expiry.js';
 
 export interface ProductsListOptions extends OutputFlags {

@@ -7,7 +7,7 @@ import { ENV, type StoredProfile } from '../../core/config/types.js';
 import { UsageError } from '../../core/errors/index.js';
 import { parseDuration } from '../../core/http/duration.js';
 import { err, type IO } from '../../core/io/io.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { inSentence, obtainSecret } from './secret-input.js';
 
 export interface ProfilesAddOptions {

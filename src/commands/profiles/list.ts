@@ -2,7 +2,7 @@
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
 import { maskSecret } from '../../core/output/format.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 
 export type ProfilesListOptions = OutputFlags;
 

@@ -1,7 +1,7 @@
 /** `vouchers profiles remove NAME [--yes]`: delete a profile (asks first on a terminal). */
 import { CancelledError, UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { profileNotFound } from './not-found.js';
 
 export interface ProfilesRemoveOptions {

@@ -5,7 +5,7 @@
 import { findSetting } from '../../core/config/settings.js';
 import { UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { profileNotFound } from './not-found.js';
 import { obtainSecret } from './secret-input.js';
 

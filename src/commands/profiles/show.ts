@@ -8,7 +8,7 @@ import { formatDuration } from '../../core/http/duration.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
 import { maskSecret } from '../../core/output/format.js';
 import { handleFieldsFlag, printJson, printList, type Column } from '../../core/output/print.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { profileNotFound } from './not-found.js';
 
 export type ProfilesShowOptions = OutputFlags;

@@ -1,7 +1,7 @@
 /** `vouchers profiles use NAME`: make NAME the default profile. */
 import { ENV } from '../../core/config/types.js';
 import { err } from '../../core/io/io.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { profileNotFound } from './not-found.js';
 
 export async function run(f: Factory, name: string): Promise<void> {

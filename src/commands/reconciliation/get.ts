@@ -6,7 +6,7 @@ import { err, out } from '../../core/io/io.js';
 import { formatTime, styleStatus } from '../../core/output/format.js';
 import { handleFieldsFlag, printList, printRecord, type Column } from '../../core/output/print.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 
 export type ReconciliationGetOptions = OutputFlags;
 

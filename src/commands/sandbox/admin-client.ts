@@ -7,7 +7,7 @@
 import { ApiError, ConfigError, NetworkError } from '../../core/errors/index.js';
 import { apiErrorFromResponse, parseJsonBody } from '../../core/http/api-error.js';
 import type { ResolvedProfile } from '../../core/config/types.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 
 export interface AdminTarget {
   /** `http://HOST:PORT/admin` */

@@ -7,7 +7,7 @@ import { parseDuration, formatDuration } from '../../core/http/duration.js';
 import { err } from '../../core/io/io.js';
 import { formatMoney, formatTime } from '../../core/output/format.js';
 import type { OutputFlags } from '../../core/output/options.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { adminCall, adminTarget, type AdminList } from './admin-client.js';
 import { booleanFlag, wholeNumberFlag } from './admin-flags.js';
 import {

@@ -7,7 +7,7 @@ import type { ChalkInstance } from 'chalk';
 import { formatMoney, formatTime, maskSecret, styleStatus } from '../../core/output/format.js';
 import { resolveOutput, type OutputFlags, type OutputSettings } from '../../core/output/options.js';
 import { handleFieldsFlag, printList, printRecord, type Column, type RecordField } from '../../core/output/print.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 
 export function settingsOf(f: Factory, flags: OutputFlags): OutputSettings {
   return resolveOutput(f.io, flags, f.globals().color !== false);

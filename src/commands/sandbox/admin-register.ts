@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { addOutputOptions } from '../../core/output/options.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 

@@ -9,7 +9,7 @@ import { CliError, UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
 import { packagePath } from '../../core/io/package-root.js';
 import { isProcessAlive, nodeExecutable, signalProcess } from '../../core/io/processes.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { describeProfileWrite, printStarted } from './start.js';
 import { LOCAL_PROFILE } from './local-profile.js';
 import { logFilePath, readPidFile, removePidFile, writePidFile, type PidRecord } from './pid-file.js';

@@ -4,7 +4,7 @@
  */
 import type { Command } from 'commander';
 import { addOutputOptions } from '../../core/output/options.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import type { RegisterCommand } from '../types.js';
 import { registerAdmin } from './admin-register.js';
 

@@ -8,7 +8,7 @@ import { err } from '../../core/io/io.js';
 import { currentPid, isProcessAlive } from '../../core/io/processes.js';
 import { resolveOutput } from '../../core/output/options.js';
 import { printRecord } from '../../core/output/print.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { startSandbox, type SandboxHandle } from '../../sandbox/index.js';
 import { reusableCredentials, writeLocalProfile, type ProfileWrite } from './local-profile.js';
 import { readPidFile, removePidFile, writePidFile, type PidRecord } from './pid-file.js';

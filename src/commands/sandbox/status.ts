@@ -8,7 +8,7 @@ import { err } from '../../core/io/io.js';
 import { isProcessAlive } from '../../core/io/processes.js';
 import { resolveOutput } from '../../core/output/options.js';
 import { printRecord } from '../../core/output/print.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { adminCall } from './admin-client.js';
 import { readPidFile, removePidFile } from './pid-file.js';
 

@@ -6,7 +6,7 @@ import { CliError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
 import { isProcessAlive, signalProcess } from '../../core/io/processes.js';
 import { printJson } from '../../core/output/print.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { readPidFile, removePidFile } from './pid-file.js';
 
 export interface StopFlags {

@@ -10,7 +10,7 @@ import { PendingError, UsageError } from '../../core/errors/index.js';
 import { formatDuration, parseDuration } from '../../core/http/duration.js';
 import { err } from '../../core/io/io.js';
 import type { OutputFlags } from '../../core/output/options.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { adminCall, adminTargetOf, type AdminList, type AdminTarget } from './admin-client.js';
 import { showRecord, type AdminEvent } from './admin-output.js';
 

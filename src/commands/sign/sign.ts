@@ -9,7 +9,7 @@ import { err, out } from '../../core/io/io.js';
 import { maskSecret } from '../../core/output/format.js';
 import { printJson } from '../../core/output/print.js';
 import { isSignedMethod, requestMessage, signingPath, signRequest } from '../../core/signer/request.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { API_METHODS } from '../api/request.js';
 import { jsonErrorOffset, readBodyArg } from '../api/json-input.js';
 

@@ -16,7 +16,7 @@ import { handleFieldsFlag, printList, type Column } from '../../core/output/prin
 import { resolveOutput, type OutputFlags, type OutputSettings } from '../../core/output/options.js';
 import { notice } from '../../core/output/notice.js';
 import { startSpinner } from '../../core/output/spinner.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { streamJsonArray } from './json-array.js';
 
 export interface TransactionsListOptions extends OutputFlags {

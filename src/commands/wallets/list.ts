@@ -4,7 +4,7 @@ import type { Wallet } from '../../contract/money.js';
 import { formatMoney, formatTime } from '../../core/output/format.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 
 export type WalletsListOptions = OutputFlags;
 

@@ -3,7 +3,7 @@ import { deleteWebhook } from '../../api/webhooks.js';
 import { CancelledError, UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
 import { printJson } from '../../core/output/print.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 
 export interface WebhooksDeleteOptions {
   yes?: boolean;

@@ -3,7 +3,7 @@
  * VERBS. Registration only: each action loads its verb file when it runs.
  */
 import type { Command } from 'commander';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import type { RegisterCommand } from '../types.js';
 
 type RegisterVerb = (webhooks: Command, f: Factory) => void;

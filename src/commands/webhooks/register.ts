@@ -16,7 +16,7 @@ import { formatTime } from '../../core/output/format.js';
 import { isSecretField, maskSecrets } from '../../core/output/mask.js';
 import { handleFieldsFlag, printRecord, type RecordField } from '../../core/output/print.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { expandEventPatterns } from '../../listener/filter.js';
 
 export interface WebhooksRegisterOptions extends OutputFlags {

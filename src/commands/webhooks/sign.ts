@@ -6,7 +6,7 @@ import { UsageError } from '../../core/errors/index.js';
 import { out } from '../../core/io/io.js';
 import { printJson } from '../../core/output/print.js';
 import { signWebhook } from '../../core/signer/webhook.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { readBodyFlag } from '../../listener/body-file.js';
 import { parseSecretFlags } from '../../listener/flags.js';
 import { resolveWebhookSecrets } from '../../listener/secret-source.js';

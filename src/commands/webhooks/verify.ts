@@ -7,7 +7,7 @@ import { out } from '../../core/io/io.js';
 import { printJson } from '../../core/output/print.js';
 import { SignatureError, type SignatureFailure } from '../../core/signer/errors.js';
 import { verifyWebhookSignature } from '../../core/signer/webhook.js';
-import type { Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { readBodyFlag } from '../../listener/body-file.js';
 import { parseIntFlag, parseSecretFlags } from '../../listener/flags.js';
 import { resolveWebhookSecrets } from '../../listener/secret-source.js';

@@ -9,7 +9,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
 import { findRoute, type Route } from '../../contract/routes.js';
-import type { GlobalOptions, Ids } from '../../factory.js';
+import type { GlobalOptions } from '../run/factory.js';
+import type { Ids } from '../run/ids.js';
 import { systemClock, type Clock } from '../time/clock.js';
 import { assertSecretTransport } from '../config/insecure-http.js';
 import type { RateLimits, ResolvedProfile } from '../config/types.js';

@@ -2,7 +2,7 @@
  * How a run reports answers that differ from the contract: `--strict-contract` (or
  * VOUCHERS_STRICT_CONTRACT) makes them errors; otherwise one warning per run on stderr.
  */
-import type { GlobalOptions } from '../../factory.js';
+import type { GlobalOptions } from '../run/factory.js';
 import type { IO } from '../io/io.js';
 import type { ContractDrift } from './validate.js';
 
