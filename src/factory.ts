@@ -53,5 +53,6 @@ export function createFactory(io: IO, globals: () => GlobalOptions, overrides: F
     io, clock, ids, globals, config, profile, requestLog,
     client: clientP,
     dispose: async () => { await client?.close(); },
+    forEnvironment: (otherIo, otherGlobals) => createFactory(otherIo, otherGlobals, { clock, ids }),
   };
 }

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { CONFIG_FILE_NAME } from '../../core/config/location.js';
 import { withEnv } from '../../core/io/io.js';
 import { ENV } from '../../core/config/types.js';
-import { createFactory, type Factory } from '../../factory.js';
+import type { Factory } from '../../core/run/factory.js';
 import { startSandbox, type SandboxHandle } from '../../sandbox/index.js';
 import type { SandboxDialect } from '../../sandbox/options.js';
 
@@ -41,7 +41,7 @@ export async function openDemoEnvironment(f: Factory, timeScale: number, dialect
     const sandbox = await startSandbox({ port: 0, host: '127.0.0.1', timeScale, quiet: true, dialect });
     closers.push(() => sandbox.close());
     const color = f.globals().color;
-    const factory = createFactory(withEnv(f.io, isolatedEnv(f.io.env, configDir)), () => ({ color }), { clock: f.clock, ids: f.ids });
+    const factory = f.forEnvironment(withEnv(f.io, isolatedEnv(f.io.env, configDir)), () => ({ color }));
     closers.push(() => factory.dispose());
     // Written with plain fs, not the config store: conf's exit hook would re-raise Ctrl-C and
     // end the process before this directory and the sandbox are cleaned up.

@@ -42,4 +42,9 @@ export interface Factory {
   requestLog(): Promise<RequestLog>;
   /** Release what was opened (keep-alive sockets). */
   dispose(): Promise<void>;
+  /**
+   * A new factory on the same clock and ids for another environment (its own IO, env and
+   * root options): the demo's temporary profile. Commands never build a factory themselves.
+   */
+  forEnvironment(io: IO, globals: () => GlobalOptions): Factory;
 }
