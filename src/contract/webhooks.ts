@@ -20,6 +20,3 @@ export const WebhookEndpoint = z.looseObject({
   signing_secret: z.string().startsWith('whsec_').optional().meta({ description: 'Only on creation or when rotate_secret was true' }),
 }).meta({ id: 'WebhookEndpoint' });
 export type WebhookEndpoint = z.infer<typeof WebhookEndpoint>;
-
-/** Header names of a webhook delivery (defined with the signer, which needs no zod). */
-export { WEBHOOK_HEADERS } from '../core/signer/webhook.js';

@@ -4,13 +4,12 @@
  * body is the one received, byte for byte (the inbox keeps it whenever re-serialising the
  * envelope would change it), whatever its type or how it differs from the contract.
  */
-import { WEBHOOK_HEADERS } from '../../contract/webhooks.js';
 import { CliError, NetworkError } from '../../core/errors/index.js';
 import { forwardLogPath, openForwardLog, type ForwardRecord } from '../../core/journal/forward-log.js';
 import { findInInbox, rawBodyOf } from '../../core/journal/inbox.js';
 import { err } from '../../core/io/io.js';
 import { printJson } from '../../core/output/print.js';
-import { signWebhook } from '../../core/signer/webhook.js';
+import { signWebhook, WEBHOOK_HEADERS } from '../../core/signer/webhook.js';
 import type { Factory } from '../../core/run/factory.js';
 import { parseForwardUrl, parseHeaderFlags, parseSecretFlags } from '../../listener/flags.js';
 import { DEFAULT_FORWARD_POLICY, describeForward } from '../../listener/forward.js';
