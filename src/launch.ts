@@ -29,7 +29,7 @@ import { basename, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 import { makeDirSync } from './core/io/make-dir.js';
-import { asksVersionOnly, VERSION } from './version.js';
+import { asksVersionOnly, VERSION } from './core/version.js';
 
 /** Set by scripts/bundle.mjs: the entry chunk's file name and a hash of every chunk's bytes. */
 declare const VOUCHERS_ENTRY_FILE: string;

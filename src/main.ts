@@ -5,7 +5,7 @@
 import { CliError, InterruptedError, UsageError, type ErrorKind } from './core/errors/index.js';
 import { processIO, withEnv, type IO } from './core/io/io.js';
 import { createFactory, type FactoryOverrides, type GlobalOptions } from './factory.js';
-import { asksVersionOnly, VERSION } from './version.js';
+import { asksVersionOnly, VERSION } from './core/version.js';
 
 /** Exit codes, documented in the README. */
 export const EXIT = {

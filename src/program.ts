@@ -8,7 +8,7 @@ import type { Factory } from './factory.js';
 import type { IO } from './core/io/io.js';
 import { UsageError } from './core/errors/index.js';
 
-import { VERSION } from './version.js';
+import { VERSION } from './core/version.js';
 
 export { VERSION };
 

@@ -11,7 +11,7 @@ import { REPORT_SCHEMA, buildReport, reportDigest, reportJson, type CertifyRepor
 import { createPrettyReporter, planReporters, renderReport, REPORTERS, FILE_REPORTERS } from '../../src/certify/reporters/index.js';
 import type { CheckResult } from '../../src/certify/types.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { VERSION } from '../../src/version.js';
+import { VERSION } from '../../src/core/version.js';
 import { testIO } from '../helpers/io.js';
 import { emptyProfile, runChecks } from './helpers.js';
 

@@ -19,7 +19,7 @@ import { resolveOutput } from '../../core/output/options.js';
 import { jsonDocument } from '../../core/output/json-text.js';
 import { printJson, printList, type Column } from '../../core/output/print.js';
 import type { Factory } from '../../core/run/factory.js';
-import { VERSION } from '../../version.js';
+import { VERSION } from '../../core/version.js';
 import { buildOptions, type CertifyFlags, type CertifyOptions } from './options.js';
 
 const NEEDS: Record<string, string> = { admin: 'operator surface', webhooks: 'webhooks', target: '--webhook-target' };

@@ -1,5 +1,5 @@
 /** `User-Agent: vouchers/<version>`. */
-import { VERSION } from '../../version.js';
+import { VERSION } from '../version.js';
 
 export function userAgent(): string {
   return `vouchers/${VERSION}`;
