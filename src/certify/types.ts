@@ -6,7 +6,7 @@
  */
 import type { ApiClient } from '../core/http/types.js';
 import type { Clock } from '../core/time/clock.js';
-import type { AdminTarget } from '../commands/sandbox/admin-client.js';
+import type { AdminTarget } from '../api/sandbox-admin.js';
 import type { SigningPathVariant } from '../core/signer/request.js';
 import type { ContractDrift } from '../core/http/validate.js';
 import type { CertifyListener } from './listener.js';

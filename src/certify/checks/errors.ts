@@ -3,7 +3,7 @@
  * low (INSUFFICIENT_FUNDS), each surfaced with its code and debiting nothing. The second
  * needs a partner with a small wallet, made through the sandbox's operator surface.
  */
-import { adminCall } from '../../commands/sandbox/admin-client.js';
+import { adminCall } from '../../api/sandbox-admin.js';
 import { amountValue, fromMinor, toMinor } from '../../contract/money-format.js';
 import { CheckFailure, CheckSkip } from '../outcome.js';
 import type { RawRequest, RawResponse } from '../raw.js';

@@ -4,7 +4,7 @@
  * and a partial delivery (the failed part refunded, a REFUND transaction, the wallet net of
  * the delivered part). Each records the refunds it expects for the ledger checks.
  */
-import { adminCall, type AdminList } from '../../commands/sandbox/admin-client.js';
+import { adminCall, type AdminList } from '../../api/sandbox-admin.js';
 import { followOrder, type OrderResponse } from '../../api/orders.js';
 import { iterateTransactions } from '../../api/transactions.js';
 import { amountValue, formatMoney, fromMinor, toMinor } from '../../contract/money-format.js';

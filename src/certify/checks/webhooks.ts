@@ -3,7 +3,7 @@
  * delivery answered 2xx within 5 s, and a delivery sent again recognised as a duplicate
  * (answered 2xx, stored once). The other webhook checks skip until the registration passed.
  */
-import { adminCall, type AdminList } from '../../commands/sandbox/admin-client.js';
+import { adminCall, type AdminList } from '../../api/sandbox-admin.js';
 import type { ReceivedEvent, CertifyListener } from '../listener.js';
 import { CheckFailure, CheckSkip } from '../outcome.js';
 import type { CheckContext, CheckDef } from '../types.js';

@@ -7,7 +7,7 @@ import { err } from '../../core/io/io.js';
 import { formatMoney } from '../../core/output/format.js';
 import type { OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
-import { adminCall, adminTarget, type AdminList } from './admin-client.js';
+import { adminCall, adminTarget, type AdminList } from '../../api/sandbox-admin.js';
 import { amountFlag, currencyFlag, wholeNumberFlag } from './admin-flags.js';
 import { KEY_COLUMNS, PARTNER_COLUMNS, secretNote, keyFields, showList, showRecord, shownKey, type AdminKey, type AdminPartner, type AdminWallet } from './admin-output.js';
 

@@ -8,7 +8,7 @@ import { err } from '../../core/io/io.js';
 import { formatMoney, formatTime } from '../../core/output/format.js';
 import type { OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
-import { adminCall, adminTarget, type AdminList } from './admin-client.js';
+import { adminCall, adminTarget, type AdminList } from '../../api/sandbox-admin.js';
 import { booleanFlag, wholeNumberFlag } from './admin-flags.js';
 import {
   ACCESS_COLUMNS, DELIVERY_COLUMNS, DRIFT_COLUMNS, EVENT_COLUMNS, driftFields, showList, showRecord,

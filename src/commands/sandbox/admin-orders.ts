@@ -7,7 +7,7 @@ import { err } from '../../core/io/io.js';
 import { nextPageCommand, outputHintFlags } from '../../core/output/next-page.js';
 import type { OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
-import { adminCall, adminTarget, type AdminList, type AdminTarget } from './admin-client.js';
+import { adminCall, adminTarget, type AdminList, type AdminTarget } from '../../api/sandbox-admin.js';
 import { ORDER_COLUMNS, orderFields, showList, showRecord, type AdminOrder } from './admin-output.js';
 import { wholeNumberFlag } from './admin-flags.js';
 

@@ -9,7 +9,7 @@ import { isProcessAlive } from '../../core/io/processes.js';
 import { resolveOutput } from '../../core/output/options.js';
 import { printRecord } from '../../core/output/print.js';
 import type { Factory } from '../../core/run/factory.js';
-import { adminCall } from './admin-client.js';
+import { adminCall } from '../../api/sandbox-admin.js';
 import { readPidFile, removePidFile } from './pid-file.js';
 
 export interface StatusFlags {

@@ -11,7 +11,7 @@ import { formatDuration, parseDuration } from '../../core/http/duration.js';
 import { err } from '../../core/io/io.js';
 import type { OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
-import { adminCall, adminTargetOf, type AdminList, type AdminTarget } from './admin-client.js';
+import { adminCall, adminTargetOf, type AdminList, type AdminTarget } from '../../api/sandbox-admin.js';
 import { showRecord, type AdminEvent } from './admin-output.js';
 
 export interface TriggerFlags extends OutputFlags {

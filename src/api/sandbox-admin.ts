@@ -4,10 +4,10 @@
  * become ApiError (the same envelope), connection failures a NetworkError that says how
  * to start the sandbox.
  */
-import { ApiError, ConfigError, NetworkError } from '../../core/errors/index.js';
-import { apiErrorFromResponse, parseJsonBody } from '../../core/http/api-error.js';
-import type { ResolvedProfile } from '../../core/config/types.js';
-import type { Factory } from '../../core/run/factory.js';
+import { ApiError, ConfigError, NetworkError } from '../core/errors/index.js';
+import { apiErrorFromResponse, parseJsonBody } from '../core/http/api-error.js';
+import type { ResolvedProfile } from '../core/config/types.js';
+import type { Factory } from '../core/run/factory.js';
 
 export interface AdminTarget {
   /** `http://HOST:PORT/admin` */
