@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AdminTarget } from '../api/sandbox-admin.js';
-import { isLoopbackHost } from '../commands/listen/register.js';
+import { isLoopbackHost } from '../listener/loopback.js';
 import type { ResolvedProfile } from '../core/config/types.js';
 import { deleteWebhook, getWebhook, registerWebhook } from '../api/webhooks.js';
 import type { RegisterWebhookRequest } from '../contract/webhooks.js';

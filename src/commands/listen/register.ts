@@ -6,11 +6,7 @@
 import { registerWebhook } from '../../api/webhooks.js';
 import { UsageError } from '../../core/errors/index.js';
 import type { Factory } from '../../core/run/factory.js';
-
-export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h === '::1' || /^127\.\d+\.\d+\.\d+$/.test(h);
-}
+import { isLoopbackHost } from '../../listener/loopback.js';
 
 /** The URL to register: --public-url, or the listener's own when the API is on loopback. */
 export function registrationUrl(baseUrl: string | undefined, publicUrl: string | undefined, ownUrl: () => string): string {
