@@ -11,6 +11,7 @@ import { isIssued, readOrder } from '../../api/order-read.js';
 import { ContractMismatchError } from '../../core/http/validate.js';
 import { createOrder, getOrderCodes } from '../../api/orders.js';
 import type { CreateOrderRequest, Order } from '../../contract/orders.js';
+import { isIdempotencyKey } from '../../contract/idempotency.js';
 import { ApiError, CliError, InterruptedError, NetworkError, UsageError } from '../../core/errors/index.js';
 import { parseDuration } from '../../core/http/duration.js';
 import type { ApiClient } from '../../core/http/types.js';
@@ -49,7 +50,7 @@ export interface CreateFlags extends OrderFlags, OutputFlags {
 
 /** Idempotency keys of the contract: 1–255 printable ASCII characters. */
 export function checkIdempotencyKey(key: string): string {
-  if (!/^[\x20-\x7e]{1,255}$/.test(key)) {
+  if (!isIdempotencyKey(key)) {
     throw new UsageError('--idempotency-key must be 1 to 255 printable ASCII characters', 'e.g. --idempotency-key order-2026-11-22-001, or leave it out to get a fresh one');
   }
   return key;

@@ -11,11 +11,9 @@ import type { Runtime } from '../runtime.js';
 import type { IdempotencyRecord } from '../state/types.js';
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 3_600_000;
-const KEY_PATTERN = /^[\x20-\x7e]{1,255}$/;
 
-export function validIdempotencyKey(key: string): boolean {
-  return KEY_PATTERN.test(key);
-}
+/** The contract's key rule (1–255 printable ASCII characters). */
+export { isIdempotencyKey as validIdempotencyKey } from '../../contract/idempotency.js';
 
 export function bodyHash(raw: Buffer): string {
   return createHash('sha256').update(raw).digest('hex');
