@@ -1,0 +1,100 @@
+/**
+ * The API client of one CLI run, built from the resolved profile: the CLI's side of the
+ * request pipeline (core/http/client.ts): missing credentials named, --debug lines and
+ * long waits said on stderr, contract drift reported, the pace shared by every process of
+ * the API key.
+ */
+import { assertSecretTransport } from '../../core/config/insecure-http.js';
+import type { ResolvedProfile } from '../../core/config/types.js';
+import { ConfigError } from '../../core/errors/index.js';
+import { createClient, NOTICE_FROM_MS, type ClientOptions } from '../../core/http/client.js';
+import { paceFile } from '../../core/http/pace-file.js';
+import type { ApiClient } from '../../core/http/types.js';
+import type { IO } from '../../core/io/io.js';
+import type { RequestLog } from '../../core/journal/types.js';
+import { notice as writeNotice } from '../../core/output/notice.js';
+import type { Clock } from '../../core/time/clock.js';
+import type { GlobalOptions } from '../../core/run/factory.js';
+import type { Ids } from '../../core/run/ids.js';
+import { driftReporter, strictContract } from './drift-report.js';
+
+const SETUP_HINT = 'run `vouchers sandbox start` for a local sandbox, or `vouchers profiles add`';
+
+export interface ProfileClientDeps {
+  io: IO;
+  clock: Clock;
+  ids: Ids;
+  requestLog: RequestLog;
+  globals: GlobalOptions;
+  /**
+   * The folder of the pace files shared by every process of an API key
+   * (`<config dir>/pacing`, pace-file.ts); without it the pace is this process's own.
+   */
+  pacingDir?: string;
+}
+
+/**
+ * The run's notices of long waits. In a bulk run every request in flight waits for the same
+ * next window: a wait that ends no later than one already said is not said again. Short
+ * pacing waits are said at most every 30 s (a wait of 5 s or more always is, unless said),
+ * so a CI log shows the run is alive without a line per row. Retry waits are always said.
+ */
+function paceNotices(deps: ProfileClientDeps): NonNullable<ClientOptions['notice']> {
+  let lastPace = -Infinity;
+  let saidUntil = -Infinity;
+  return (message, code, waitMs) => {
+    if (code === 'RATE_LIMIT_WAIT') {
+      const now = deps.clock.now();
+      if (now + waitMs <= saidUntil + NOTICE_FROM_MS) return;
+      if (waitMs < 5_000 && now - lastPace < 30_000) return;
+      lastPace = now;
+      saidUntil = now + waitMs;
+    }
+    writeNotice(deps.io, { format: deps.globals.json ? 'json' : 'table' }, code, message);
+  };
+}
+
+/** The client of one CLI run: the resolved profile's credentials, limits, timeout and retries. */
+export function createClientForProfile(profile: ResolvedProfile, deps: ProfileClientDeps): ApiClient {
+  const missing = [
+    !profile.base_url && 'base URL',
+    !profile.api_key && 'API key',
+    !profile.api_secret && 'API secret',
+  ].filter((x): x is string => Boolean(x));
+  if (missing.length > 0) {
+    const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing[missing.length - 1]}`;
+    throw new ConfigError(
+      `no ${list} for profile "${profile.name}" (set them in the profile, or with VOUCHERS_BASE_URL, VOUCHERS_API_KEY and VOUCHERS_API_SECRET)`,
+      SETUP_HINT,
+    );
+  }
+  // No secret over plain http to another machine unless the profile opts in: before any request.
+  assertSecretTransport(profile);
+  const debug = deps.globals.debug ? (line: string) => { deps.io.stderr.write(`[debug] ${line}\n`); } : undefined;
+  if (debug) {
+    deps.requestLog.onError?.((e) => debug(`request log ${deps.requestLog.path} could not be written (${e.message}); requests are not being logged`));
+  }
+  return createClient({
+    baseUrl: profile.base_url!,
+    apiKey: profile.api_key!,
+    apiSecret: profile.api_secret!,
+    signingPath: profile.signing_path,
+    limits: profile.limits,
+    // --timeout and --max-retries are already folded into the resolved profile.
+    timeoutMs: profile.timeout_ms,
+    maxRetries: profile.max_retries,
+    clock: deps.clock,
+    ids: deps.ids,
+    requestLog: deps.requestLog,
+    profileName: profile.name,
+    debug,
+    onDrift: driftReporter(deps),
+    strictContract: strictContract(deps),
+    // The pace is shared by every process of this API key on the machine.
+    ...(deps.pacingDir ? { paceStore: paceFile(deps.pacingDir, profile.base_url!, profile.api_key!) } : {}),
+    // Also when stderr is not a terminal: a silent minute in CI looks like a hang. With
+    // --json it is one JSON line, so stderr stays machine-readable.
+    notice: paceNotices(deps),
+    signal: deps.io.signal,
+  });
+}

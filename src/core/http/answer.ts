@@ -1,0 +1,51 @@
+/**
+ * The last step: the answer of the attempt that was not retried, as the caller gets it. A
+ * transport failure or a non-2xx becomes its error (or, with `throwHttpErrors: false`, the
+ * parsed answer); a 2xx is checked against the contract, and a difference reported, never
+ * fatal unless strict.
+ */
+import { apiErrorFromResponse, parseJsonBody } from './api-error.js';
+import type { Sent } from './attempt.js';
+import type { Call } from './call.js';
+import { networkError } from './network-error.js';
+import type { ApiResponse } from './types.js';
+import { validateResponse, type ContractDrift } from './validate.js';
+
+export interface AnswerContext {
+  origin: string;
+  now: number;
+  strictContract: boolean | undefined;
+  onDrift: ((drift: ContractDrift) => void) | undefined;
+}
+
+export async function answer<T>(call: Call, sent: Exclude<Sent, { kind: 'interrupted' }>, attempt: number, c: AnswerContext): Promise<ApiResponse<T>> {
+  const { method, path } = call;
+  if (sent.kind === 'failure') {
+    throw networkError(sent.failure, { method, origin: c.origin, timeoutMs: call.timeoutMs, traceId: call.traceId, idempotencyKey: call.idempotencyKey, attempts: attempt });
+  }
+  const response = sent.response;
+  response.durationMs = Math.round(performance.now() - call.started);
+  if (response.status < 200 || response.status >= 300) {
+    if (call.options.throwHttpErrors === false) {
+      response.data = parseJsonBody(response.text);
+      return response as ApiResponse<T>;
+    }
+    throw apiErrorFromResponse(response, { method, path }, c.now);
+  }
+  const parsed = parseJsonBody(response.text);
+  if (call.options.raw) {
+    response.data = parsed;
+    return response as ApiResponse<T>;
+  }
+  const checked = validateResponse({
+    method, path, status: response.status, data: parsed, text: response.text, traceId: response.traceId,
+    endpoint: await call.schemas?.(), schema: call.options.schema, strict: c.strictContract, idempotencyKey: call.idempotencyKey,
+  });
+  response.data = checked.data;
+  if (checked.list) response.list = checked.list;
+  if (checked.drift) {
+    response.drift = checked.drift;
+    c.onDrift?.(checked.drift);
+  }
+  return response as ApiResponse<T>;
+}

@@ -1,0 +1,108 @@
+/**
+ * One attempt of a call: its headers (signed when the route is), the request sent within a
+ * precise deadline, and what came of it. Per attempt: a fresh span id, a fresh X-Timestamp
+ * and a signature over exactly the bytes sent.
+ */
+import type { SigningPathVariant } from '../signer/request.js';
+import { signingPath, signRequest } from '../signer/request.js';
+import type { Clock } from '../time/clock.js';
+import type { Ids } from '../run/ids.js';
+import type { Call } from './call.js';
+import { classifyFailure, type TransportFailure } from './network-error.js';
+import { linkSignals } from './signals.js';
+import { traceparent } from './traceparent.js';
+import type { ApiResponse } from './types.js';
+import { onceSent, type Transport } from './undici.js';
+import type { BaseUrl } from './url.js';
+
+export interface Credentials {
+  apiKey: string;
+  apiSecret: string;
+  /** Which path goes into the signature. */
+  signingPath: SigningPathVariant;
+}
+
+export interface HeaderContext {
+  base: BaseUrl;
+  credentials: Credentials;
+  clock: Clock;
+  ids: Ids;
+  userAgent: string;
+}
+
+/** The headers of one attempt: the caller's, the credentials, a new span, the signature. */
+export function attemptHeaders(call: Call, c: HeaderContext): Record<string, string> {
+  const headers: Record<string, string> = {
+    accept: 'application/json',
+    'user-agent': c.userAgent,
+    ...Object.fromEntries(Object.entries(call.options.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+    'x-api-key': c.credentials.apiKey,
+    'x-api-secret': c.credentials.apiSecret,
+    traceparent: traceparent(call.traceId, c.ids.spanId()),
+  };
+  if (call.body !== undefined) headers['content-type'] = 'application/json; charset=utf-8';
+  if (call.idempotencyKey !== undefined) headers['idempotency-key'] = call.idempotencyKey;
+  if (call.signed) {
+    const sig = signRequest({
+      secret: c.credentials.apiSecret,
+      method: call.method,
+      path: signingPath(call.target, c.base.basePath, c.credentials.signingPath),
+      body: call.body ?? '',
+      timestamp: Math.floor(c.clock.now() / 1000),
+    });
+    headers['x-timestamp'] = sig.headers['X-Timestamp'];
+    headers['x-signature'] = sig.headers['X-Signature'];
+  }
+  return headers;
+}
+
+/** What one attempt came to: an answer, a transport failure, or the call's signal fired. */
+export type Sent =
+  | { kind: 'response'; response: ApiResponse<unknown>; ms: number }
+  | { kind: 'failure'; failure: TransportFailure; ms: number }
+  | { kind: 'interrupted'; ms: number };
+
+function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  return out;
+}
+
+/** Send one attempt within its own deadline (undici's own timeouts tick at about half a second). */
+export async function sendAttempt(call: Call, headers: Record<string, string>, attempt: number, base: BaseUrl, transport: () => Promise<Transport>): Promise<Sent> {
+  const t0 = performance.now();
+  const deadline = new AbortController();
+  const timer = setTimeout(() => deadline.abort(), call.timeoutMs);
+  const linked = linkSignals(call.signal, deadline.signal);
+  const forget = onceSent(headers.traceparent!, call.onSent);
+  try {
+    const t = await transport();
+    const res = await t.request({
+      origin: base.origin, path: call.target, method: call.method as 'GET', headers, body: call.body,
+      signal: linked.signal,
+      headersTimeout: call.timeoutMs, bodyTimeout: call.timeoutMs,
+    });
+    const text = await res.body.text();
+    const resHeaders = flattenHeaders(res.headers);
+    const response: ApiResponse<unknown> = {
+      status: res.statusCode,
+      headers: resHeaders,
+      data: undefined,
+      text,
+      traceId: resHeaders['x-trace-id'] ?? call.traceId,
+      replayed: resHeaders['idempotent-replayed'] === 'true',
+      attempts: attempt,
+      idempotencyKey: call.idempotencyKey,
+      durationMs: 0,
+    };
+    return { kind: 'response', response, ms: Math.round(performance.now() - t0) };
+  } catch (e) {
+    if (call.signal?.aborted) return { kind: 'interrupted', ms: performance.now() - t0 };
+    const failure = deadline.signal.aborted ? classifyFailure({ code: 'UND_ERR_HEADERS_TIMEOUT' }) : classifyFailure(e);
+    return { kind: 'failure', failure, ms: Math.round(performance.now() - t0) };
+  } finally {
+    clearTimeout(timer);
+    linked.dispose();
+    forget();
+  }
+}

@@ -1,0 +1,101 @@
+/**
+ * Step 1 of the pipeline: one logical call, resolved once before its first attempt. The
+ * route (from the zod-free route table) decides what it takes to send: the rate-limit
+ * class, whether it is signed, whether it carries an idempotency key. The key and the W3C
+ * trace id are made here, once, and reused on every attempt.
+ */
+import { findRoute, type Route } from '../../contract/routes.js';
+import type { Endpoint } from '../../contract/endpoints.js';
+import { IDEMPOTENCY_KEY_RULE, isIdempotencyKey } from '../../contract/idempotency.js';
+import { CliError, UsageError } from '../errors/index.js';
+import { isSignedMethod } from '../signer/request.js';
+import type { Ids } from '../run/ids.js';
+import { combineSignals } from './signals.js';
+import type { RequestOptions } from './types.js';
+import { requestTarget, type BaseUrl } from './url.js';
+import { endpointSchemas, schemaLoader } from './validate.js';
+
+export interface Call {
+  readonly options: RequestOptions;
+  readonly method: string;
+  /** What goes on the request line: base path + path + query. */
+  readonly target: string;
+  /** The path relative to the base URL, without the query (for logs and messages). */
+  readonly path: string;
+  /** The full URL, for --debug. */
+  readonly url: string;
+  /** The contract route, when the call is one (`vouchers api` may call any path). */
+  readonly route: Route | undefined;
+  readonly rateClass: 'orders' | 'general';
+  readonly signed: boolean;
+  readonly idempotencyKey: string | undefined;
+  /** The body as sent, serialised once. */
+  readonly body: string | undefined;
+  readonly traceId: string;
+  readonly signal: AbortSignal | undefined;
+  readonly timeoutMs: number;
+  readonly maxRetries: number;
+  /** performance.now() when the call began. */
+  readonly started: number;
+  /** The schemas a 2xx is checked with, loading from the moment the request is on the wire. */
+  readonly schemas: (() => Promise<Endpoint | undefined>) | undefined;
+  /** Called once when the first attempt's request has been written to its socket. */
+  readonly onSent: () => void;
+}
+
+export interface CallDefaults {
+  base: BaseUrl;
+  ids: Ids;
+  timeoutMs: number;
+  maxRetries: number;
+  /** The client's signal (Ctrl-C), combined with the call's own. */
+  signal: AbortSignal | undefined;
+}
+
+/**
+ * The idempotency key of a call. Every write the contract lets carry a key gets one (`auto`
+ * unless given), so any retry of it is safe: a repeated --rotate-secret does not rotate twice.
+ */
+export function idempotencyKeyFor(route: Route | undefined, given: string | undefined, ids: Ids): string | undefined {
+  const wanted = given ?? (route?.idempotency === 'required' || route?.idempotency === 'optional' ? 'auto' : undefined);
+  if (wanted === undefined) return undefined;
+  if (wanted === 'auto') return ids.idempotencyKey();
+  if (!isIdempotencyKey(wanted)) {
+    throw new UsageError(`idempotency key ${JSON.stringify(wanted.slice(0, 40))} is not ${IDEMPOTENCY_KEY_RULE}`, 'use e.g. a UUID, or leave it out to get one made for you');
+  }
+  return wanted;
+}
+
+export function prepareCall(opts: RequestOptions, d: CallDefaults): Call {
+  const method = opts.method.toUpperCase();
+  const { target, path } = requestTarget(d.base, opts.path, opts.query);
+  const route = findRoute(method, path, opts.endpoint);
+  if (opts.endpoint && !route) throw new CliError('unexpected', `unknown endpoint id ${opts.endpoint}`);
+  const schemas = !opts.raw && !opts.schema && route ? schemaLoader(() => endpointSchemas(route.id)) : undefined;
+  let sent = false;
+  return {
+    options: opts,
+    method,
+    target,
+    path,
+    url: d.base.origin + target,
+    route,
+    rateClass: route?.rateClass ?? 'general',
+    // The contract says which routes are signed; a path outside it is signed by its method.
+    signed: route?.signed ?? isSignedMethod(method),
+    idempotencyKey: idempotencyKeyFor(route, opts.idempotencyKey, d.ids),
+    body: opts.body === undefined ? undefined : typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body),
+    traceId: d.ids.traceId(),
+    signal: combineSignals(opts.signal, d.signal),
+    timeoutMs: opts.timeoutMs ?? d.timeoutMs,
+    maxRetries: opts.maxRetries ?? d.maxRetries,
+    started: performance.now(),
+    schemas,
+    onSent: () => {
+      if (sent) return;
+      sent = true;
+      void schemas?.();
+      opts.onSent?.();
+    },
+  };
+}

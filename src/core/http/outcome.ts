@@ -1,0 +1,49 @@
+/**
+ * After an attempt: what it came to for the retry policy and the request log, and whether
+ * to try again (the policy itself is retry.ts, pure).
+ */
+import type { RequestLogEntry } from '../journal/types.js';
+import { parseJsonBody } from './api-error.js';
+import type { Sent } from './attempt.js';
+import type { Call } from './call.js';
+import { parseRetryAfter, shouldRetry, type AttemptOutcome, type BackoffSettings, type RetryDecision } from './retry.js';
+
+export interface Judged {
+  outcome: AttemptOutcome;
+  /** The API error code (or `HTTP_<status>`, or the network errno) for the log; null on a 2xx. */
+  errorCode: string | null;
+  /** A 2xx answer. */
+  ok: boolean;
+}
+
+export function judge(sent: Exclude<Sent, { kind: 'interrupted' }>, now: number): Judged {
+  if (sent.kind === 'failure') {
+    const f = sent.failure;
+    return { outcome: { kind: 'network', phase: f.phase, transient: f.transient, errno: f.errno }, errorCode: f.errno, ok: false };
+  }
+  const r = sent.response;
+  const ok = r.status >= 200 && r.status < 300;
+  const envelope = ok ? undefined : (parseJsonBody(r.text) as { error?: { code?: unknown } } | undefined);
+  const code = typeof envelope?.error?.code === 'string' ? envelope.error.code : undefined;
+  return {
+    outcome: { kind: 'response', status: r.status, code, retryAfterMs: parseRetryAfter(r.headers['retry-after'], now) },
+    errorCode: ok ? null : code ?? `HTTP_${r.status}`,
+    ok,
+  };
+}
+
+/** The request-log line of one attempt. */
+export function logEntry(call: Call, sent: Sent, attempt: number, time: string, profile: string, errorCode: string | null): RequestLogEntry {
+  const response = sent.kind === 'response' ? sent.response : undefined;
+  return {
+    time, profile, method: call.method, path: call.path,
+    status: response?.status ?? null, duration_ms: sent.ms, attempt,
+    trace_id: response?.traceId ?? call.traceId, idempotency_key: call.idempotencyKey ?? null,
+    error_code: sent.kind === 'interrupted' ? 'INTERRUPTED' : errorCode, probe: call.options.probe,
+  };
+}
+
+export function retryDecision(call: Call, judged: Judged, attempt: number, random: number, backoff: BackoffSettings): RetryDecision {
+  if (judged.ok) return { retry: false, delayMs: 0, reason: '' };
+  return shouldRetry({ method: call.method, hasIdempotencyKey: call.idempotencyKey !== undefined, attempt, maxRetries: call.maxRetries, outcome: judged.outcome, random, backoff });
+}
