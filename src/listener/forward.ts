@@ -5,6 +5,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import type { ForwardLog, ForwardRecord } from '../core/journal/forward-log.js';
+import { backoffMs, TEN_PERCENT_JITTER } from '../core/time/backoff.js';
 import { postOnce, type SendResult } from './send.js';
 
 export interface ForwardPolicy {
@@ -32,8 +33,7 @@ export function shouldRetryForward(r: SendResult): boolean {
 
 /** Backoff before retry `n` (1-based). */
 export function forwardBackoff(policy: ForwardPolicy, n: number, random: () => number = Math.random): number {
-  const base = Math.min(policy.maxBackoffMs, policy.backoffMs * 2 ** (n - 1));
-  return Math.round(base * (0.9 + 0.2 * random()));
+  return Math.round(backoffMs(n, random(), { baseMs: policy.backoffMs, capMs: policy.maxBackoffMs, spread: TEN_PERCENT_JITTER }));
 }
 
 /** `→ 200 in 12 ms`, `→ connection refused, retry 2/5`, `→ 500 in 3 ms, gave up after 6 attempts`. */

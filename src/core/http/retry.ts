@@ -10,6 +10,7 @@
  * - a reset or timeout after the request was sent → retry reads and keyed writes only:
  *   a write without an idempotency key is retried only when it surely never reached the server.
  */
+import { backoffMs, EQUAL_JITTER } from '../time/backoff.js';
 
 export type AttemptOutcome =
   | {
@@ -67,9 +68,7 @@ const GATEWAY_STATUSES = new Set([502, 503, 504]);
  * part of the other half, so retries of many clients spread out but never collapse to 0.
  */
 export function backoffDelay(attempt: number, random: number, settings: BackoffSettings = DEFAULT_BACKOFF): number {
-  const exp = Math.min(settings.capMs, settings.baseMs * 2 ** Math.max(0, attempt - 1));
-  const half = exp / 2;
-  return Math.round(half + half * Math.min(Math.max(random, 0), 1));
+  return Math.round(backoffMs(attempt, random, { baseMs: settings.baseMs, capMs: settings.capMs, spread: EQUAL_JITTER }));
 }
 
 /**

@@ -2,6 +2,8 @@
  * Retry schedule of webhook deliveries: 10 s × 2^(n−1) after the n-th failed attempt,
  * capped at 1 h, ±10 % jitter, until 24 h after the first attempt; all × timeScale.
  */
+import { backoffMs } from '../../core/time/backoff.js';
+
 export const RETRY_BASE_MS = 10_000;
 export const RETRY_CAP_MS = 3_600_000;
 export const RETRY_WINDOW_MS = 24 * 3_600_000;
@@ -11,6 +13,6 @@ export const DELIVERY_TIMEOUT_MS = 5_000;
 
 /** Delay before the next attempt after `failedAttempts` failures; `jitter` in [-1, 1). */
 export function retryDelay(failedAttempts: number, jitter: number, timeScale: number): number {
-  const base = Math.min(RETRY_BASE_MS * 2 ** Math.max(0, failedAttempts - 1), RETRY_CAP_MS);
-  return base * (1 + RETRY_JITTER * jitter) * timeScale;
+  const spread = [1 - RETRY_JITTER, 1 + RETRY_JITTER] as const;
+  return backoffMs(failedAttempts, (jitter + 1) / 2, { baseMs: RETRY_BASE_MS, capMs: RETRY_CAP_MS, spread }) * timeScale;
 }
