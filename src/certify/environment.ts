@@ -8,7 +8,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AdminTarget } from '../api/sandbox-admin.js';
-import { isLoopbackHost } from '../listener/loopback.js';
+import { isLoopbackUrl } from '../core/net/loopback.js';
 import type { ResolvedProfile } from '../core/config/types.js';
 import { deleteWebhook, getWebhook, registerWebhook } from '../api/webhooks.js';
 import type { RegisterWebhookRequest } from '../contract/webhooks.js';
@@ -70,14 +70,6 @@ export interface Environment {
   close(): Promise<void>;
 }
 
-function loopbackUrl(url: string): boolean {
-  try {
-    return isLoopbackHost(new URL(url).hostname);
-  } catch {
-    return false;
-  }
-}
-
 export async function openEnvironment(options: EnvironmentOptions): Promise<Environment> {
   const closers: (() => Promise<unknown>)[] = [];
   const close = async () => {
@@ -120,7 +112,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       } else {
         needs.admin = `profile "${profile.name}" has no sandbox admin URL and token (a profile written by vouchers sandbox start has them)`;
       }
-      needs.webhooks = options.publicUrl || loopbackUrl(baseUrl)
+      needs.webhooks = options.publicUrl || isLoopbackUrl(baseUrl)
         ? true
         : `the server at ${new URL(baseUrl).host} cannot reach this machine's listener: pass --public-url URL (a tunnel to --listen-port)`;
     }

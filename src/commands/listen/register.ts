@@ -6,7 +6,7 @@
 import { registerWebhook } from '../../api/webhooks.js';
 import { UsageError } from '../../core/errors/index.js';
 import type { Factory } from '../../core/run/factory.js';
-import { isLoopbackHost } from '../../listener/loopback.js';
+import { isLoopbackHost } from '../../core/net/loopback.js';
 
 /** The URL to register: --public-url, or the listener's own when the API is on loopback. */
 export function registrationUrl(baseUrl: string | undefined, publicUrl: string | undefined, ownUrl: () => string): string {

@@ -4,6 +4,7 @@
  */
 import { UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
+import { isLoopbackHost } from '../../core/net/loopback.js';
 import { formatMoney } from '../../core/output/format.js';
 import type { OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -109,8 +110,7 @@ function hostOf(url: string | undefined): string | undefined {
   try {
     const u = new URL(url);
     const name = u.hostname.replace(/^\[|\]$/g, '').toLowerCase();
-    const loopback = name === 'localhost' || name === '::1' || /^127\.\d+\.\d+\.\d+$/.test(name);
-    return `${loopback ? 'loopback' : name}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
+    return `${isLoopbackHost(name) ? 'loopback' : name}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
   } catch {
     return undefined;
   }

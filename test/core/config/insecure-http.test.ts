@@ -2,7 +2,8 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { assertSecretTransport, isLoopbackHost, secretWouldLeak } from '../../../src/core/config/insecure-http.js';
+import { assertSecretTransport, secretWouldLeak } from '../../../src/core/config/insecure-http.js';
+import { isLoopbackHost } from '../../../src/core/net/loopback.js';
 import { REQUEST_LOG_FILE } from '../../../src/core/journal/request-log.js';
 import type { SandboxHandle } from '../../../src/sandbox/index.js';
 import { runCli, tempConfigDir } from '../../helpers/run-cli.js';

@@ -11,14 +11,10 @@ import { jsonReply } from '../../http/respond.js';
 import { newWebhookSecret } from '../../state/credentials.js';
 import type { WebhookRecord } from '../../state/types.js';
 import type { Handler } from '../context.js';
+import { isLoopbackHost } from '../../../core/net/loopback.js';
 
 /** How long the previous secret keeps signing deliveries after a rotation. */
 export const ROTATION_WINDOW_MS = 24 * 3_600_000;
-
-function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.replace(/^\[|\]$/g, '').toLowerCase();
-  return h === 'localhost' || h.endsWith('.localhost') || h === '::1' || /^127\.\d{1,3}\.\d{1,3}\.\d{1,3}$/.test(h) || h === '::ffff:127.0.0.1';
-}
 
 function checkUrl(url: string): void {
   const u = new URL(url);
