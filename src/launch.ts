@@ -23,11 +23,12 @@
  * Built as CommonJS on purpose (bin/package.json makes the shim CommonJS too): an ES-module
  * entry loads Node's ES-module loader, about 7 ms of every command.
  */
-import { closeSync, constants, fstatSync, futimesSync, lstatSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, futimesSync, lstatSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
 import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
+import { writeFileAtomicSync } from './core/io/atomic-file.js';
 import { makeDirSync } from './core/io/make-dir.js';
 import { asksVersionOnly, VERSION } from './core/version.js';
 
@@ -42,7 +43,7 @@ const DAY_MS = 24 * 3600 * 1000;
 /** Cache files not used for this long are removed when a new one is written. */
 const STALE_MS = 30 * DAY_MS;
 /** The only names this launcher writes, and so the only ones it ever removes. */
-const CACHE_NAME = /^[0-9a-f]{16}-v\d+\.\d+\.\d+-[a-z0-9]+(-f[0-9a-f]{8})?\.cache(\.\d+\.tmp)?$/;
+const CACHE_NAME = /^[0-9a-f]{16}-v\d+\.\d+\.\d+-[a-z0-9]+(-f[0-9a-f]{8})?\.cache(\.[a-z0-9]+\.tmp)?$/;
 
 const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
 
@@ -103,15 +104,12 @@ function readCache(file: string): Buffer | undefined {
 
 /** Write the cache atomically; caches of other builds unused for a month go. */
 function writeCache(dir: string, file: string, data: Buffer): void {
-  const temp = `${file}.${process.pid}.tmp`;
   try {
     makeDirSync(dir, 0o700);
     if (!trustedDirectory(dir)) return;
-    writeFileSync(temp, data, { mode: 0o600, flag: 'wx' });
-    renameSync(temp, file);
+    writeFileAtomicSync(file, data);
   } catch {
     // a cache that cannot be written only means the next run compiles again
-    rmSync(temp, { force: true });
     return;
   }
   const now = Date.now();

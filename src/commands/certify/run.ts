@@ -4,7 +4,7 @@
  * verdict: 0 passed, 9 a check failed, 2 usage or a production profile, 130 Ctrl-C. The
  * sandbox and listener it started are stopped whatever happens.
  */
-import { mkdir, rename, writeFile } from 'node:fs/promises';
+import { mkdir } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { CHECKLIST } from '../../certify/checklist.js';
 import { openEnvironment } from '../../certify/environment.js';
@@ -21,6 +21,7 @@ import { printJson, printList, type Column } from '../../core/output/print.js';
 import type { Factory } from '../../core/run/factory.js';
 import { VERSION } from '../../core/version.js';
 import { buildOptions, type CertifyFlags, type CertifyOptions } from './options.js';
+import { writeFileAtomic } from '../../core/io/atomic-file.js';
 
 const NEEDS: Record<string, string> = { admin: 'operator surface', webhooks: 'webhooks', target: '--webhook-target' };
 
@@ -45,9 +46,7 @@ async function printChecklist(f: Factory, flags: CertifyFlags): Promise<void> {
 async function writeReportFile(cwd: string, file: string, text: string): Promise<string> {
   const path = resolve(cwd, file);
   await mkdir(dirname(path), { recursive: true });
-  const tmp = `${path}.${globalThis.crypto.randomUUID()}.tmp`;
-  await writeFile(tmp, text, { mode: 0o644 });
-  await rename(tmp, path);
+  await writeFileAtomic(path, text, { mode: 0o644 });
   return path;
 }
 

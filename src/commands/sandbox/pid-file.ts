@@ -2,8 +2,9 @@
  * `sandbox.pid` in the config directory: which sandbox runs in the background (pid, port,
  * URLs, start time). JSON, mode 0600, written atomically; no secrets in it.
  */
-import { readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomicSync } from '../../core/io/atomic-file.js';
 
 export const PID_FILE = 'sandbox.pid';
 export const LOG_FILE = 'sandbox.log';
@@ -50,9 +51,7 @@ export function readPidFile(configDir: string): PidRecord | undefined {
 
 export function writePidFile(configDir: string, record: PidRecord): void {
   const file = pidFilePath(configDir);
-  const tmp = `${file}.${record.pid}.tmp`;
-  writeFileSync(tmp, JSON.stringify(record, null, 2) + '\n', { mode: 0o600 });
-  renameSync(tmp, file);
+  writeFileAtomicSync(file, JSON.stringify(record, null, 2) + '\n');
 }
 
 /** Remove the pid file; with `pid`, only when it still names that process. */

@@ -16,9 +16,10 @@
  * microseconds. Any failure throws; the Pacer then paces in-process only.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { closeSync, mkdirSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { writeFileAtomicSync } from '../io/atomic-file.js';
 
 /** A lock older than this is left by a process that died or hung holding it. */
 export const STALE_LOCK_MS = 5_000;
@@ -150,14 +151,7 @@ export function paceFile(dir: string, baseUrl: string, apiKey: string, options: 
           if (!(e instanceof SyntaxError) && (e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
         }
         const next = change(state);
-        const tmp = `${path}.${process.pid}.${nonce}.tmp`;
-        try {
-          writeFileSync(tmp, `${JSON.stringify(next)}\n`, { mode: 0o600 });
-          renameSync(tmp, path);
-        } catch (e) {
-          try { unlinkSync(tmp); } catch { /* never made */ }
-          throw e;
-        }
+        writeFileAtomicSync(path, `${JSON.stringify(next)}\n`);
       } finally {
         unlock(nonce);
       }

@@ -22,6 +22,7 @@ import { makeDirSync } from '../io/make-dir.js';
 import { join } from 'node:path';
 import type { ErrorKind } from '../errors/index.js';
 import { applyKey, applyResult, emptyState, fileLines, readJournalFile, type BatchState, type KeyedRow } from './bulk-state.js';
+import { writeAside } from '../io/atomic-file.js';
 
 export * from './bulk-state.js';
 
@@ -210,21 +211,6 @@ export async function* batchReferences(configDir: string, state: BatchState): As
   }
 }
 
-/** Write a file whole or not at all: aside, fsynced, then renamed into place. */
-async function writeAside(path: string, write: (h: FileHandle) => Promise<void>): Promise<string> {
-  const aside = `${path}.new-${process.pid}-${Date.now()}`;
-  const tmp = await open(aside, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
-  try {
-    await write(tmp);
-    await tmp.sync();
-  } catch (e) {
-    await tmp.close().catch(() => undefined);
-    await unlink(aside).catch(() => undefined);
-    throw e;
-  }
-  await tmp.close();
-  return aside;
-}
 
 /**
  * An open journal. Appends are serialised and group-committed: records that arrive while a

@@ -6,13 +6,13 @@
  * atomically (temp file + rename). A torn last line (a crash mid-write) is skipped on read
  * and fenced off on the next append.
  */
-import { appendFileSync, chmodSync, closeSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs';
-import { randomBytes } from 'node:crypto';
+import { appendFileSync, chmodSync, closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { readFile } from 'node:fs/promises';
 import { makeDirSync } from '../io/make-dir.js';
 import { join } from 'node:path';
 import { ConfigError } from '../errors/index.js';
 import type { RequestLog, RequestLogEntry } from './types.js';
+import { writeFileAtomicSync } from '../io/atomic-file.js';
 
 export const REQUEST_LOG_FILE = 'requests.log';
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
@@ -113,9 +113,7 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
     const keepFrom = bytes.length - Math.floor(maxBytes / 2);
     const cut = keepFrom <= 0 ? 0 : bytes.indexOf(0x0a, keepFrom) + 1;
     const kept = keepFrom > 0 && cut <= 0 ? Buffer.alloc(0) : bytes.subarray(cut);
-    const tmp = `${file}.${randomBytes(6).toString('hex')}.tmp`;
-    writeFileSync(tmp, kept, { mode: 0o600 });
-    renameSync(tmp, file);
+    writeFileAtomicSync(file, kept);
     size = kept.length;
   };
 

@@ -3,10 +3,9 @@
  * directory, fsync, rename, fsync of the directory). Writes are coalesced: at most one
  * every 100 ms after a change, plus a final one on close.
  */
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname, basename, join } from 'node:path';
-import { randomBytes } from 'node:crypto';
+import { existsSync, readFileSync } from 'node:fs';
 import { ConfigError } from '../../core/errors/index.js';
+import { writeFileAtomicSync } from '../../core/io/atomic-file.js';
 import { STATE_VERSION, type SandboxState } from './types.js';
 
 export const WRITE_COALESCE_MS = 100;
@@ -33,27 +32,7 @@ export function loadState(file: string): SandboxState | undefined {
 }
 
 export function writeStateAtomically(file: string, state: SandboxState): void {
-  const dir = dirname(file);
-  const tmp = join(dir, `.${basename(file)}.${randomBytes(6).toString('hex')}.tmp`);
-  const fd = openSync(tmp, 'w', 0o600);
-  try {
-    writeSync(fd, JSON.stringify(state));
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
-  try {
-    renameSync(tmp, file);
-  } catch (e) {
-    try { unlinkSync(tmp); } catch { /* already gone */ }
-    throw e;
-  }
-  try {
-    const dfd = openSync(dir, 'r');
-    try { fsyncSync(dfd); } finally { closeSync(dfd); }
-  } catch {
-    // Some platforms cannot fsync a directory; the rename itself is still atomic.
-  }
+  writeFileAtomicSync(file, JSON.stringify(state), { durable: true });
 }
 
 /** Write the first snapshot now, so a state file that cannot be written stops the start instead of failing later. */
