@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { rawBodyFields, type InboxEntry, type InboxWriter, type StoredEnvelope } from '../core/journal/inbox.js';
 import { SignatureError } from '../core/signer/errors.js';
 import { verifyWebhookDelivery, WEBHOOK_HEADERS } from '../core/signer/webhook.js';
-import { MAX_BODY_BYTES, readBody } from './body.js';
+import { MAX_BODY_BYTES, readBody } from '../core/net/request-body.js';
 import { checkEnvelope } from './envelope.js';
 import type { EventFilter } from './filter.js';
 import type { Forwarder } from './forward.js';

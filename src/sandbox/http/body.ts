@@ -3,36 +3,20 @@
  * reading, a larger streamed body stops being read at the limit.
  */
 import type { IncomingMessage } from 'node:http';
+import { MAX_BODY_BYTES, readBody as readRequestBody } from '../../core/net/request-body.js';
 import { SandboxHttpError } from './errors.js';
 
-export const MAX_BODY_BYTES = 1024 * 1024;
+export { MAX_BODY_BYTES };
 
 function tooLarge(): SandboxHttpError {
   return new SandboxHttpError('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB); send less per request`, undefined, { Connection: 'close' });
 }
 
-export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
-  const declared = req.headers['content-length'];
-  if (declared !== undefined && Number(declared) > limit) return Promise.reject(tooLarge());
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const onData = (chunk: Buffer) => {
-      size += chunk.length;
-      if (size > limit) {
-        done = true;
-        req.off('data', onData);
-        req.pause();
-        reject(tooLarge());
-        return;
-      }
-      chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.on('end', () => { if (!done) { done = true; resolve(Buffer.concat(chunks)); } });
-    req.on('error', (e) => { if (!done) { done = true; reject(e); } });
-  });
+export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
+  const r = await readRequestBody(req, limit);
+  if (r.ok) return r.body;
+  if (r.reason === 'too_large') throw tooLarge();
+  throw new Error('the client closed the connection before the whole body arrived');
 }
 
 /** `application/json` with or without parameters. */

@@ -1,6 +1,8 @@
 /**
- * Read a request body up to a byte limit. Over the limit (by Content-Length, or counted
- * while streaming) it stops reading at once: the caller answers 413 and drops the socket.
+ * The one request-body reader of our HTTP servers (the sandbox and the webhook listener):
+ * a body up to a byte limit. Over the limit (by Content-Length, or counted while
+ * streaming) it stops reading at once: the caller answers 413 and drops the socket. A
+ * client that goes away mid-body ends the read as `aborted`, never leaves it pending.
  */
 import type { IncomingMessage } from 'node:http';
 
