@@ -12,12 +12,11 @@ import { ContractMismatchError } from '../../core/http/validate.js';
 import { createOrder, getOrderCodes } from '../../api/orders.js';
 import type { CreateOrderRequest, Order } from '../../contract/orders.js';
 import { isIdempotencyKey } from '../../contract/idempotency.js';
-import { ApiError, CliError, InterruptedError, NetworkError, UsageError } from '../../core/errors/index.js';
+import { ApiError, asCliError, CliError, InterruptedError, NetworkError, UsageError } from '../../core/errors/index.js';
 import { parseDuration } from '../../core/http/duration.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { assertCodesFileFree, writeCodesFile, type CodeRow } from '../../core/io/codes-file.js';
 import { err, type IO } from '../../core/io/io.js';
-import { withJsonFields } from '../../core/output/error.js';
 import { resolveOutput, type OutputFlags, type OutputSettings } from '../../core/output/options.js';
 import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -101,7 +100,7 @@ function withRetryHint(error: unknown, key: string): unknown {
   if (error instanceof ContractMismatchError && error.executed) {
     // --strict-contract: the order exists and was paid; name it before anything else.
     const id = readOrder(error.body).order_id;
-    return withJsonFields(new ContractMismatchError(`order ${id || '(its answer names no id)'} was placed and paid; ${error.message}`, error.traceId, error.issues, true, error.body, key), { order_id: id || undefined });
+    return new ContractMismatchError(`order ${id || '(its answer names no id)'} was placed and paid; ${error.message}`, error.traceId, error.issues, true, error.body, key).withJsonFields({ order_id: id || undefined });
   }
   const hint = `retry safely with ${keyFlag(key)}: if the order was placed, the server replays its answer; it never orders twice`;
   if (error instanceof NetworkError) return new NetworkError(error.message, error.traceId, error.errno, hint, { cause: error });
@@ -147,18 +146,18 @@ function interruptedError(io: IO, o: SingleOptions, seen: Seen, globals: HintGlo
   const what = reason instanceof InterruptedError ? reason.message : 'interrupted';
   const order = seen.order;
   if (order === undefined) {
-    return withJsonFields(new OrderInterruptedError(
+    return new OrderInterruptedError(
       `${what} before the answer to the order: it may or may not have been placed`,
       `retry safely: run the same command with ${keyFlag(o.idempotencyKey)}: if the order was placed, the server replays its answer; it never orders twice`,
-    ), { idempotency_key: o.idempotencyKey });
+    ).withJsonFields({ idempotency_key: o.idempotencyKey });
   }
   const id = order.order_id;
-  return withJsonFields(new OrderInterruptedError(
+  return new OrderInterruptedError(
     `${what}: order ${id} was placed (last seen ${order.status})`,
     `follow it: ${suggestedCommand(globals, ['orders', 'wait', id])}; then get its codes: ${suggestedCommand(globals, ['orders', 'codes', id, '--codes-out', o.codesOut ?? 'FILE'])}`,
     seen.traceId,
     // order_status: the order's, not to be read as an HTTP status.
-  ), { idempotency_key: o.idempotencyKey, order_id: id, order_status: order.status });
+  ).withJsonFields({ idempotency_key: o.idempotencyKey, order_id: id, order_status: order.status });
 }
 
 export async function run(f: Factory, flags: CreateFlags): Promise<void> {
@@ -193,7 +192,7 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
     await place(f, client, o, seen, json);
   } catch (error) {
     const stopped = io.signal.aborted && !(error instanceof CliError && error.kind !== 'interrupted');
-    throw withJsonFields(stopped ? interruptedError(io, o, seen, f.globals()) : error, { idempotency_key: o.idempotencyKey });
+    throw asCliError(stopped ? interruptedError(io, o, seen, f.globals()) : error).withJsonFields({ idempotency_key: o.idempotencyKey });
   }
 }
 

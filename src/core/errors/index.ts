@@ -32,7 +32,17 @@ const KIND_NAMES: Record<ErrorKind, string> = {
   unexpected: 'UnexpectedError',
 };
 
+/** Keys of the JSON error envelope that added fields never replace. */
+const ENVELOPE_KEYS = new Set(['error', 'trace_id']);
+
 export class CliError extends Error {
+  /**
+   * Top-level fields of this error's JSON envelope (with --json), next to `error` and
+   * `trace_id`: e.g. the idempotency_key of an order that may exist, so a script can retry
+   * safely. Added with `withJsonFields`.
+   */
+  readonly jsonFields: Readonly<Record<string, unknown>> = {};
+
   constructor(
     readonly kind: ErrorKind,
     message: string,
@@ -42,6 +52,16 @@ export class CliError extends Error {
   ) {
     super(message, options);
     this.name = KIND_NAMES[kind];
+  }
+
+  /**
+   * Add fields to the JSON envelope: undefined values are left out, `error` and `trace_id`
+   * are never replaced. Returns the same error, for `throw e.withJsonFields({...})`.
+   */
+  withJsonFields(fields: Record<string, unknown>): this {
+    const kept = Object.entries(fields).filter(([k, v]) => !ENVELOPE_KEYS.has(k) && v !== undefined);
+    (this as { jsonFields: Record<string, unknown> }).jsonFields = { ...this.jsonFields, ...Object.fromEntries(kept) };
+    return this;
   }
   /** The error's code for JSON output (a network failure is NETWORK_ERROR, as NetworkError's). */
   get code(): string {
@@ -188,4 +208,18 @@ export class ConfigError extends CliError {
   override get code(): string {
     return 'CONFIG_ERROR';
   }
+}
+
+/**
+ * `error` as a CliError, so fields can be added to its JSON envelope: itself; an abort as
+ * InterruptedError (exit 130, as main.ts treats any AbortError); anything else as an
+ * unexpected error (exit 1) with the same message and stack.
+ */
+export function asCliError(error: unknown): CliError {
+  if (error instanceof CliError) return error;
+  if (error instanceof Error && error.name === 'AbortError') return new InterruptedError();
+  const e = error instanceof Error ? error : new Error(String(error));
+  const wrapped = new CliError('unexpected', e.message, undefined, { cause: error });
+  if (e.stack) wrapped.stack = e.stack;
+  return wrapped;
 }

@@ -1,7 +1,7 @@
 /**
  * Errors on stderr as one readable block (name, code, message, HTTP status, trace ID and a
- * hint), or with --json as the error envelope plus `trace_id` (and any fields the command
- * added with withJsonFields, e.g. the idempotency_key of an order that may exist).
+ * hint), or with --json as the error envelope plus `trace_id` (and any fields the error
+ * carries, CliError.jsonFields: e.g. the idempotency_key of an order that may exist).
  */
 import { Chalk } from 'chalk';
 import { ApiError, CliError, NetworkError, PendingError } from '../errors/index.js';
@@ -80,26 +80,10 @@ export function hintFor(error: unknown): string | undefined {
   return undefined;
 }
 
-/** Top-level fields commands add to an error's JSON envelope, next to `trace_id`. */
-const JSON_FIELDS = new WeakMap<object, Record<string, unknown>>();
-const RESERVED = new Set(['error', 'trace_id']);
-
-/**
- * Add top-level fields to the JSON envelope of `error` (with --json), e.g.
- * `{ idempotency_key }` so a script can retry safely; `error` and `trace_id` are never
- * replaced. Returns the same error, for `throw withJsonFields(e, {...})`.
- */
-export function withJsonFields<T>(error: T, fields: Record<string, unknown>): T {
-  if (typeof error !== 'object' || error === null) return error;
-  const kept = Object.fromEntries(Object.entries(fields).filter(([k, v]) => !RESERVED.has(k) && v !== undefined));
-  JSON_FIELDS.set(error, { ...JSON_FIELDS.get(error), ...kept });
-  return error;
-}
-
+/** The JSON envelope of an error: `error`, `trace_id`, and the fields the error carries (CliError.jsonFields). */
 export function errorEnvelope(error: unknown): Record<string, unknown> {
-  const fields = typeof error === 'object' && error !== null ? JSON_FIELDS.get(error) : undefined;
   const envelope = baseEnvelope(error);
-  return fields ? { ...envelope, ...fields } : envelope;
+  return error instanceof CliError ? { ...envelope, ...error.jsonFields } : envelope;
 }
 
 function baseEnvelope(error: unknown): Record<string, unknown> {
