@@ -41,7 +41,7 @@ export function createFactory(io: IO, globals: () => GlobalOptions, overrides: F
     return openRequestLog(configLocation(io.env).dir);
   });
   const clientP = memo(async () => {
-    const [{ createClientForProfile }, { configLocation }] = await Promise.all([import('./commands/shared/profile-client.js'), import('./core/config/location.js')]);
+    const [{ createClientForProfile }, { configLocation }] = await Promise.all([import('./core/run/profile-client.js'), import('./core/config/location.js')]);
     // Every process of one API key on this machine shares its pace through <config dir>/pacing.
     const pacingDir = join(configLocation(io.env).dir, 'pacing');
     const made = createClientForProfile(await profile(), { io, clock, ids, requestLog: await requestLog(), globals: globals(), pacingDir });

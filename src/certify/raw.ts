@@ -5,7 +5,7 @@
  * answer's trace ID is recorded for the current check. Each request can be repeated with a
  * `vouchers api` command that carries no secret.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
+import { systemIds } from '../core/run/ids.js';
 import { isSignedMethod, signingPath, signRequest, type SigningPathVariant } from '../core/signer/request.js';
 import { parseBaseUrl, requestTarget } from '../core/http/url.js';
 import { traceparent } from '../core/http/traceparent.js';
@@ -100,16 +100,16 @@ export function createRawSender(options: RawSenderOptions): RawSender {
       const method = r.method.toUpperCase();
       const { target, path } = requestTarget(base, r.path);
       const body = r.body === undefined ? undefined : typeof r.body === 'string' ? r.body : JSON.stringify(r.body);
-      const traceId = randomBytes(16).toString('hex');
+      const traceId = systemIds.traceId();
       const headers: Record<string, string> = {
         accept: 'application/json',
         'x-api-key': r.credentials?.apiKey ?? options.apiKey,
         'x-api-secret': r.credentials?.apiSecret ?? options.apiSecret,
-        traceparent: traceparent(traceId, randomBytes(8).toString('hex')),
+        traceparent: traceparent(traceId, systemIds.spanId()),
         ...Object.fromEntries(Object.entries(r.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
       };
       if (body !== undefined) headers['content-type'] = 'application/json; charset=utf-8';
-      const key = r.idempotencyKey ?? (method === 'POST' ? randomUUID() : undefined);
+      const key = r.idempotencyKey ?? (method === 'POST' ? systemIds.idempotencyKey() : undefined);
       if (key !== undefined) headers['idempotency-key'] = key;
       if (r.sign ?? isSignedMethod(method)) {
         const sig = signRequest({

@@ -3,7 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import { CliError, InterruptedError, UsageError } from '../../core/errors/index.js';
 import { apiErrorFromResponse } from '../../core/http/api-error.js';
 import type { ApiResponse } from '../../core/http/types.js';
-import { driftReporter, strictContract } from '../shared/drift-report.js';
+import { driftReporter, strictContract } from '../../core/output/drift-report.js';
 import { findEndpoint, readList, schemaLoader, validateResponse } from '../../core/http/validate.js';
 import { err, out, type IO } from '../../core/io/io.js';
 import { jsonDocument } from '../../core/output/json-text.js';

@@ -14,13 +14,12 @@
  * reused on every attempt; per attempt: a fresh span id, a fresh X-Timestamp and signature
  * over exactly the bytes sent, one request-log line.
  */
-import { randomBytes, randomUUID } from 'node:crypto';
 import { systemClock, type Clock } from '../time/clock.js';
 import type { RateLimits } from '../config/types.js';
 import { CliError, ConfigError } from '../errors/index.js';
 import type { RequestLog, RequestLogEntry } from '../journal/types.js';
 import type { SigningPathVariant } from '../signer/request.js';
-import type { Ids } from '../run/ids.js';
+import { systemIds, type Ids } from '../run/ids.js';
 import { answer } from './answer.js';
 import { attemptHeaders, sendAttempt, type HeaderContext } from './attempt.js';
 import { prepareCall, type Call } from './call.js';
@@ -93,12 +92,6 @@ function numberHeader(v: string | undefined): number | undefined {
   return Number(v.trim());
 }
 
-/** Ids made with node:crypto: a v4 UUID key, W3C trace and span ids. */
-const cryptoIds: Ids = {
-  idempotencyKey: () => randomUUID(),
-  traceId: () => randomBytes(16).toString('hex'),
-  spanId: () => randomBytes(8).toString('hex'),
-};
 
 /** Build a client from explicit settings (tests, the sandbox CLI, the listener). */
 export function createClient(options: ClientOptions): ApiClient {
@@ -111,7 +104,7 @@ export function createClient(options: ClientOptions): ApiClient {
   const pacer = options.limits === null ? undefined : new Pacer(clock, limits, { store: options.paceStore, onFallback: options.debug });
   const credentials = { apiKey: options.apiKey, apiSecret: options.apiSecret, signingPath: options.signingPath ?? 'full' };
   const ua = userAgent();
-  const ids = options.ids ?? cryptoIds;
+  const ids = options.ids ?? systemIds;
   let transport: Promise<Transport> | undefined;
   const connect = () => (transport ??= createTransport({ connectTimeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs }));
   let closed = false;

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient, type ClientOptions } from '../../../src/core/http/client.js';
-import { createClientForProfile } from '../../../src/commands/shared/profile-client.js';
+import { createClientForProfile } from '../../../src/core/run/profile-client.js';
 import { ApiError, CliError, ConfigError, InterruptedError, NetworkError } from '../../../src/core/errors/index.js';
 import { openRequestLog } from '../../../src/core/journal/request-log.js';
 import { verifyRequest } from '../../../src/core/signer/index.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createClient } from '../../../src/core/http/client.js';
-import { createClientForProfile } from '../../../src/commands/shared/profile-client.js';
+import { createClientForProfile } from '../../../src/core/run/profile-client.js';
 import { paceFile, paceFileName } from '../../../src/core/http/pace-file.js';
 import { Pacer } from '../../../src/core/http/pacing.js';
 import type { ApiClient } from '../../../src/core/http/types.js';

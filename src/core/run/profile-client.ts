@@ -1,22 +1,22 @@
 /**
- * The API client of one CLI run, built from the resolved profile: the CLI's side of the
+ * The API client of one CLI run, built from the resolved profile: the run's side of the
  * request pipeline (core/http/client.ts): missing credentials named, --debug lines and
  * long waits said on stderr, contract drift reported, the pace shared by every process of
  * the API key.
  */
-import { assertSecretTransport } from '../../core/config/insecure-http.js';
-import type { ResolvedProfile } from '../../core/config/types.js';
-import { ConfigError } from '../../core/errors/index.js';
-import { createClient, NOTICE_FROM_MS, type ClientOptions } from '../../core/http/client.js';
-import { paceFile } from '../../core/http/pace-file.js';
-import type { ApiClient } from '../../core/http/types.js';
-import type { IO } from '../../core/io/io.js';
-import type { RequestLog } from '../../core/journal/types.js';
-import { notice as writeNotice } from '../../core/output/notice.js';
-import type { Clock } from '../../core/time/clock.js';
-import type { GlobalOptions } from '../../core/run/factory.js';
-import type { Ids } from '../../core/run/ids.js';
-import { driftReporter, strictContract } from './drift-report.js';
+import { assertSecretTransport } from '../config/insecure-http.js';
+import type { ResolvedProfile } from '../config/types.js';
+import { ConfigError } from '../errors/index.js';
+import { createClient, NOTICE_FROM_MS, type ClientOptions } from '../http/client.js';
+import { paceFile } from '../http/pace-file.js';
+import type { ApiClient } from '../http/types.js';
+import type { IO } from '../io/io.js';
+import type { RequestLog } from '../journal/types.js';
+import { notice as writeNotice } from '../output/notice.js';
+import type { Clock } from '../time/clock.js';
+import type { GlobalOptions } from './factory.js';
+import type { Ids } from './ids.js';
+import { driftReporter, strictContract } from '../output/drift-report.js';
 
 const SETUP_HINT = 'run `vouchers sandbox start` for a local sandbox, or `vouchers profiles add`';
 

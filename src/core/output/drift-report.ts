@@ -2,9 +2,9 @@
  * How a run reports answers that differ from the contract: `--strict-contract` (or
  * VOUCHERS_STRICT_CONTRACT) makes them errors; otherwise one warning per run on stderr.
  */
-import type { GlobalOptions } from '../../core/run/factory.js';
-import type { IO } from '../../core/io/io.js';
-import type { ContractDrift } from '../../core/http/validate.js';
+import type { GlobalOptions } from '../run/factory.js';
+import type { IO } from '../io/io.js';
+import type { ContractDrift } from '../http/validate.js';
 
 export interface DriftDeps {
   io: Pick<IO, 'env' | 'stderr'>;
