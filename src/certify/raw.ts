@@ -9,7 +9,7 @@ import { systemIds } from '../core/run/ids.js';
 import { isSignedMethod, signingPath, signRequest, type SigningPathVariant } from '../core/signer/request.js';
 import { parseBaseUrl, requestTarget } from '../core/http/url.js';
 import { traceparent } from '../core/http/traceparent.js';
-import { shellQuote } from '../core/output/next-page.js';
+import { shellQuote } from '../core/output/shell-quote.js';
 import type { Clock } from '../core/time/clock.js';
 import type { RecordedRequest } from './types.js';
 

@@ -6,7 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { shellQuote } from '../../src/core/output/next-page.js';
+import { shellQuote } from '../../src/core/output/shell-quote.js';
 
 /** What a shell treats specially, plus any Unicode text; never NUL (no argv can hold it). */
 const word = fc.oneof(

@@ -8,7 +8,7 @@
  * `vouchers webhooks sign`, which reads the secret from the profile.
  */
 import { randomBytes } from 'node:crypto';
-import { shellQuote } from '../../core/output/next-page.js';
+import { shellQuote } from '../../core/output/shell-quote.js';
 import { signWebhook, WEBHOOK_HEADERS } from '../../core/signer/webhook.js';
 import { CheckFailure, CheckSkip } from '../outcome.js';
 import type { CheckContext, CheckDef, Shared } from '../types.js';

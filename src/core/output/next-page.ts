@@ -3,14 +3,9 @@
  * next page. A cursor only continues the query it came from, so the hint repeats every
  * filter and option that shaped this page (and the global --profile / --base-url that
  * chose the server), quoted for a POSIX shell, with the new cursor in place of any old one.
- * Light: no imports, safe anywhere.
+ * Light, safe anywhere.
  */
-
-/** A word as a POSIX shell reads it back: bare when it is safe, else in single quotes. */
-export function shellQuote(word: string): string {
-  if (/^[A-Za-z0-9_@%+=:,./-]+$/.test(word)) return word;
-  return `'${word.replace(/'/g, `'\\''`)}'`;
-}
+import { shellQuote } from './shell-quote.js';
 
 /** A flag and its value as the user would type them: `true` for a switch, undefined/false to leave it out. */
 export type HintFlag = readonly [flag: string, value: string | number | boolean | undefined];

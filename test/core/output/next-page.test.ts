@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { nextPageCommand, nextPageHint, shellQuote } from '../../../src/core/output/next-page.js';
+import { nextPageCommand, nextPageHint } from '../../../src/core/output/next-page.js';
+import { shellQuote } from '../../../src/core/output/shell-quote.js';
 
 describe('shellQuote', () => {
   it('leaves safe words bare and single-quotes the rest', () => {
