@@ -12,17 +12,10 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import { buildStartOptions } from '../../src/commands/sandbox/start-options.js';
 import { testIO, type TestIO } from '../helpers/io.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { until } from '../helpers/until.js';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => { for (const c of closers.splice(0).reverse()) await c(); });
-
-async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 interface Info { base_url: string; admin_url: string; api_key: string }
 interface Running { io: TestIO; done: Promise<number>; info: Info }
@@ -33,7 +26,7 @@ async function start(configDir: string, args: string[] = []): Promise<Running> {
   let finished = false;
   void done.then(() => { finished = true; });
   closers.push(async () => { io.interrupt(); await done; });
-  await until(() => io.stderrText().includes('Sandbox ready') || finished, 'the sandbox to start');
+  await until(() => io.stderrText().includes('Sandbox ready') || finished, 'the sandbox to start', 10_000);
   return { io, done, info: JSON.parse(io.stdoutText()) as Info };
 }
 
@@ -64,7 +57,7 @@ describe('vouchers sandbox start', () => {
     const wallets = await runCli(['wallets', 'list', '--json'], { configDir });
     expect(wallets.code).toBe(0);
     expect(JSON.parse(wallets.stdout).map((w: { currency: string }) => w.currency)).toContain('USD');
-    await until(() => /GET \/api\/v1\/wallets 200 \d+ms trace=[0-9a-f]{32}/.test(io.stderrText()), 'the request log line');
+    await until(() => /GET \/api\/v1\/wallets 200 \d+ms trace=[0-9a-f]{32}/.test(io.stderrText()), 'the request log line', 10_000);
 
     io.interrupt();
     expect(await done).toBe(0);

@@ -11,7 +11,7 @@ import { UsageError } from '../../src/core/errors/index.js';
 import { run } from '../../src/main.js';
 import { testIO } from '../helpers/io.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { until } from './helpers.js';
+import { until } from '../helpers/until.js';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => { for (const c of closers.splice(0).reverse()) await c(); });
@@ -23,7 +23,7 @@ async function start(configDir: string, args: string[]) {
   let finished = false;
   void done.then(() => { finished = true; });
   closers.push(async () => { io.interrupt(); await done; });
-  await until(() => io.stderrText().includes('Sandbox ready') || finished, 10_000, 'the sandbox to start');
+  await until(() => io.stderrText().includes('Sandbox ready') || finished, 'the sandbox to start', 10_000);
   return { io, done, info: JSON.parse(io.stdoutText() || '{}') as Record<string, unknown> };
 }
 
