@@ -16,6 +16,7 @@ import { testIO } from '../helpers/io.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { it } from '../helpers/fixtures.js';
 import { orderCount, profileDir, quickClock, usdAvailableMinor, withRequestHook } from './orders-helpers.js';
+import { until } from '../helpers/until.js';
 
 const START_MINOR = 100_000 * 100;
 const FAST_PROFILE = { limits: { orders_per_minute: 100_000, general_per_hour: 1_000_000 }, max_retries: 2 };
@@ -63,9 +64,7 @@ describe('bulk: exactly once per row', () => {
     // The second run starts while the first is under way (its journal holds answers), as
     // a CI retry or a second terminal would.
     const first = runCli(['orders', 'create', '--from', file, '--concurrency', '4'], opts(dir));
-    for (let i = 0; i < 2000 && !(existsSync(jpath) && readFileSync(jpath, 'utf8').split('"type":"result"').length > 30); i++) {
-      await new Promise((r) => setTimeout(r, 2));
-    }
+    await until(() => existsSync(jpath) && readFileSync(jpath, 'utf8').split('"type":"result"').length > 30, 'the first run to have 30 answers in its journal', 10_000);
     const [a, b] = await Promise.all([first, runCli(['orders', 'create', '--from', file, '--concurrency', '4'], opts(dir))]);
     const codes = [a.code, b.code].sort();
     expect(codes, a.stderr + b.stderr).toEqual([0, 2]);
