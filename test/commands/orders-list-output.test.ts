@@ -11,7 +11,7 @@ import type { ApiClient } from '../../src/core/http/types.js';
 import { formatMoney, formatTime } from '../../src/core/output/format.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
-import { envOf, fastSandbox, profileDir } from '../helpers/sandbox.js';
+import { envOf, fastSandbox, profileDir, localProfileDir } from '../helpers/sandbox.js';
 import { ANSI, hintLine, hintArgv, tableRows, tableHeader } from '../helpers/cli-text.js';
 import { until } from '../helpers/until.js';
 
@@ -45,7 +45,7 @@ async function listJson(argv: string[]): Promise<Order[]> {
 beforeAll(async () => {
   sb = await fastSandbox();
   env = envOf(sb);
-  adminDir = await profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: sb.adminToken });
+  adminDir = await localProfileDir(sb);
   client = createClient({ baseUrl: sb.baseUrl, apiKey: sb.apiKey, apiSecret: sb.apiSecret, limits: null });
   // The filtered selection: 5 delivered orders referenced "batch 7" …
   const first = await order('sbx-instant', 1, REF);

@@ -7,9 +7,9 @@ import { openConfig } from '../../src/core/config/store.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { it } from '../helpers/fixtures.js';
 import { runCli } from '../helpers/run-cli.js';
-import { profileDir } from '../helpers/sandbox.js';
+import { localProfileDir } from '../helpers/sandbox.js';
 
-const withAdmin = (sb: SandboxHandle) => profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: sb.adminToken });
+const withAdmin = (sb: SandboxHandle) => localProfileDir(sb);
 
 async function gatedOrder(configDir: string): Promise<string> {
   const r = await runCli(['orders', 'create', '--product', 'sbx-gated', '--denomination', '10', '--quantity', '1', '--json'], { configDir });

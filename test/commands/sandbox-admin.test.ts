@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openConfig } from '../../src/core/config/store.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
-import { fastSandbox, profileDir } from '../helpers/sandbox.js';
+import { fastSandbox, profileDir, localProfileDir } from '../helpers/sandbox.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { until } from '../helpers/until.js';
 
@@ -15,7 +15,7 @@ let configDir: string;
 
 beforeAll(async () => {
   sb = await fastSandbox();
-  configDir = await profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: sb.adminToken });
+  configDir = await localProfileDir(sb);
 });
 afterAll(async () => { await sb.close(); });
 

@@ -7,28 +7,18 @@
 import { readFileSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { run } from '../../src/main.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { buildStartOptions } from '../../src/commands/sandbox/start-options.js';
-import { testIO, type TestIO } from '../helpers/io.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { startSandboxCommand } from '../helpers/sandbox-command.js';
 import { until } from '../helpers/until.js';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => { for (const c of closers.splice(0).reverse()) await c(); });
 
 interface Info { base_url: string; admin_url: string; api_key: string }
-interface Running { io: TestIO; done: Promise<number>; info: Info }
 
-async function start(configDir: string, args: string[] = []): Promise<Running> {
-  const io = testIO({ env: { VOUCHERS_CONFIG_DIR: configDir } });
-  const done = run(['sandbox', 'start', '--port', '0', '--json', ...args], io);
-  let finished = false;
-  void done.then(() => { finished = true; });
-  closers.push(async () => { io.interrupt(); await done; });
-  await until(() => io.stderrText().includes('Sandbox ready') || finished, 'the sandbox to start', 10_000);
-  return { io, done, info: JSON.parse(io.stdoutText()) as Info };
-}
+const start = (configDir: string, args: string[] = []) => startSandboxCommand<Info>(configDir, args);
 
 function profileOf(configDir: string, name = 'local'): Record<string, any> {
   return JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')).profiles[name];

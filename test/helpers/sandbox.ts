@@ -40,3 +40,8 @@ export async function profileDir(sb: SandboxHandle, name: string, extra: StoredP
   store.setCurrent(name);
   return dir;
 }
+
+/** A config dir whose default profile `local` reaches the sandbox and its operator surface, as `sandbox start` writes it. */
+export function localProfileDir(sb: SandboxHandle, extra: StoredProfile = {}): Promise<string> {
+  return profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: sb.adminToken, ...extra });
+}
