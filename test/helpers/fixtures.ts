@@ -4,6 +4,7 @@
  *
  *   it('lists wallets', async ({ sandbox }) => { … });      // one sandbox for the whole file
  *   it('kills a run', async ({ freshSandbox }) => { … });   // a sandbox of its own
+ *   it('lists', async ({ sandboxEnv }) => runCli([…], { env: sandboxEnv }));  // env for the file's sandbox
  *
  * `sandbox` is started for the first test of the file that asks for it and closed after the
  * file's last test: for tests that only add orders of their own. A test that needs a state
@@ -12,7 +13,7 @@
  */
 import { it as base } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
-import { fastSandbox } from './sandbox.js';
+import { envOf, fastSandbox } from './sandbox.js';
 
 async function started({ onCleanup }: { onCleanup: (fn: () => Promise<void>) => void }): Promise<SandboxHandle> {
   const sb = await fastSandbox();
@@ -24,5 +25,7 @@ export const it = base
   // eslint-disable-next-line no-empty-pattern -- vitest reads a fixture's dependencies from this pattern
   .extend('sandbox', { scope: 'file' }, async ({}, hooks) => started(hooks))
   // eslint-disable-next-line no-empty-pattern
-  .extend('freshSandbox', async ({}, hooks) => started(hooks));
+  .extend('freshSandbox', async ({}, hooks) => started(hooks))
+  /** The environment variables that point a CLI run at the file's sandbox. */
+  .extend('sandboxEnv', { scope: 'file' }, async ({ sandbox }) => envOf(sandbox));
 export const test = it;
