@@ -28,4 +28,3 @@ export const it = base
   .extend('freshSandbox', async ({}, hooks) => started(hooks))
   /** The environment variables that point a CLI run at the file's sandbox. */
   .extend('sandboxEnv', { scope: 'file' }, async ({ sandbox }) => envOf(sandbox));
-export const test = it;
