@@ -19,10 +19,14 @@ const uid = process.getuid?.();
 /** The default folder in TMPDIR (POSIX; Windows keeps the cache in LOCALAPPDATA instead). */
 const defaultDirName = `vouchers-compile-cache-${uid}`;
 
-/** A fresh TMPDIR and no VOUCHERS_COMPILE_CACHE: the launcher's default location. */
+/**
+ * A fresh TMPDIR and no VOUCHERS_COMPILE_CACHE: the launcher's default location. No
+ * NODE_OPTIONS either, whatever the suite runs under: they name the cache file (see the
+ * test of Node options below), so each test sets them itself.
+ */
 function freshTmp(): { tmp: string; env: Record<string, string | undefined> } {
   const tmp = mkdtempSync(join(tmpdir(), 'vouchers-launch-test-'));
-  return { tmp, env: { TMPDIR: tmp, VOUCHERS_COMPILE_CACHE: undefined, VOUCHERS_CONFIG_DIR: tempConfigDir() } };
+  return { tmp, env: { TMPDIR: tmp, VOUCHERS_COMPILE_CACHE: undefined, NODE_OPTIONS: undefined, VOUCHERS_CONFIG_DIR: tempConfigDir() } };
 }
 
 function cacheFiles(dir: string): string[] {
@@ -115,6 +119,10 @@ describe('compile cache', () => {
     for (const e of [env, withOptions]) expect((await cli(['--help'], e)).code).toBe(0);
     const files = cacheFiles(dir).sort();
     expect(files).toHaveLength(2);
+    // The name of the one made under NODE_OPTIONS carries a tag of them; the other has none.
+    const base = `[0-9a-f]{16}-${process.version.replace(/\./g, '\\.')}-${process.arch}`;
+    expect(files.filter((f) => new RegExp(`^${base}\\.cache$`).test(f))).toHaveLength(1);
+    expect(files.filter((f) => new RegExp(`^${base}-f[0-9a-f]{8}\\.cache$`).test(f))).toHaveLength(1);
     const times = files.map((f) => statSync(join(dir, f)).mtimeMs);
     for (const e of [env, withOptions, env]) expect((await cli(['--help'], e)).code).toBe(0);
     expect(cacheFiles(dir).sort()).toEqual(files);

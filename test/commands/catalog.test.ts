@@ -1,21 +1,11 @@
 /** categories list, products list/get against the sandbox over loopback. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../helpers/fixtures.js';
 import { Category, Product, ProductDetail } from '../../src/contract/catalog.js';
-import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
-import { envOf, fastSandbox } from '../helpers/sandbox.js';
-
-let sb: SandboxHandle;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  sb = await fastSandbox();
-  env = envOf(sb);
-});
-afterAll(async () => { await sb.close(); });
 
 describe('categories list', () => {
-  it('--json prints the categories as the contract defines them', async () => {
+  it('--json prints the categories as the contract defines them', async ({ sandboxEnv: env }) => {
     const r = await runCli(['categories', 'list', '--json'], { env });
     expect(r.code).toBe(0);
     const rows = JSON.parse(r.stdout) as unknown[];
@@ -24,7 +14,7 @@ describe('categories list', () => {
     expect(rows.map((c) => (c as Category).category_id)).toContain('sandbox');
   });
 
-  it('prints a table on a terminal and tab-separated rows when piped', async () => {
+  it('prints a table on a terminal and tab-separated rows when piped', async ({ sandboxEnv: env }) => {
     const tty = await runCli(['categories', 'list'], { env, tty: true });
     expect(tty.code).toBe(0);
     expect(tty.stdout).toMatch(/ID\s+│\s+NAME|ID.*NAME.*DESCRIPTION/);
@@ -36,7 +26,7 @@ describe('categories list', () => {
 });
 
 describe('products list', () => {
-  it('--json rows match the contract; filters reach the server', async () => {
+  it('--json rows match the contract; filters reach the server', async ({ sandboxEnv: env }) => {
     const all = await runCli(['products', 'list', '--json'], { env });
     expect(all.code).toBe(0);
     const products = (JSON.parse(all.stdout) as unknown[]).map((p) => Product.parse(p));
@@ -57,7 +47,7 @@ describe('products list', () => {
     expect(byCountry.every((p) => p.countries.includes(country))).toBe(true);
   });
 
-  it('shows denominations cut short with "…" and expiry policies in words', async () => {
+  it('shows denominations cut short with "…" and expiry policies in words', async ({ sandboxEnv: env }) => {
     const json = JSON.parse((await runCli(['products', 'list', '--json'], { env })).stdout) as Product[];
     const truncated = json.find((p) => p.denominations_truncated);
     const tty = await runCli(['products', 'list'], { env, tty: true, columns: 400 });
@@ -72,7 +62,7 @@ describe('products list', () => {
     if (words.includes('fixed_date')) expect(tty.stdout).toMatch(/expires on \d{4}-\d{2}-\d{2}/);
   });
 
-  it('rejects a malformed filter before sending anything (exit 2)', async () => {
+  it('rejects a malformed filter before sending anything (exit 2)', async ({ sandboxEnv: env }) => {
     const r = await runCli(['products', 'list', '--currency', 'dollars'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--currency');
@@ -81,7 +71,7 @@ describe('products list', () => {
 });
 
 describe('products get', () => {
-  it('shows every denomination, availability with cached stock, and the expiry policy in words', async () => {
+  it('shows every denomination, availability with cached stock, and the expiry policy in words', async ({ sandboxEnv: env }) => {
     const json = await runCli(['products', 'get', 'sbx-instant', '--json'], { env });
     expect(json.code).toBe(0);
     const p = ProductDetail.parse(JSON.parse(json.stdout));
@@ -96,7 +86,7 @@ describe('products get', () => {
     expect(piped.stdout).toMatch(/^cached_stock\t/m);
   });
 
-  it('an unknown product is NOT_FOUND (exit 4) with the trace ID', async () => {
+  it('an unknown product is NOT_FOUND (exit 4) with the trace ID', async ({ sandboxEnv: env }) => {
     const r = await runCli(['products', 'get', 'no-such-product'], { env });
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('NOT_FOUND');

@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CertifyReport } from '../../src/certify/report.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli, tempConfigDir, type CliResult } from '../helpers/run-cli.js';
-import { FAST_LIMITS, profileDir } from '../helpers/sandbox.js';
+import { FAST_LIMITS, localProfileDir } from '../helpers/sandbox.js';
 
 const BIN = fileURLToPath(new URL('../../bin/vouchers.js', import.meta.url));
 const SANDBOX_CODE = /SBX-[0-9A-Z]{4}-[0-9A-Z]{4}/;
@@ -32,7 +32,7 @@ afterEach(async () => {
 /** A sandbox and a "local" profile as `vouchers sandbox start` writes it (with the operator surface). */
 async function localSandbox(extra: Record<string, unknown> = {}): Promise<{ sb: SandboxHandle; configDir: string }> {
   sb = await startSandbox({ port: 0, host: '127.0.0.1', timeScale: 0.02, quiet: true, limits: FAST_LIMITS });
-  const configDir = await profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: sb.adminToken, ...extra });
+  const configDir = await localProfileDir(sb, extra);
   return { sb, configDir };
 }
 
@@ -127,7 +127,7 @@ describe('vouchers certify', () => {
 
   it('against a server that guessed differently (the document dialect): no check fails for a shape the document leaves open', async () => {
     sb = await startSandbox({ port: 0, host: '127.0.0.1', timeScale: 0.02, quiet: true, limits: FAST_LIMITS, dialect: 'document' });
-    const configDir = await profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: sb.adminToken });
+    const configDir = await localProfileDir(sb);
     const r = await runCli(['certify', '--profile', 'local', '--json'], { configDir });
     const report = reportOf(r);
     expect(r.code, JSON.stringify(report.checks.filter((c) => c.status === 'fail'))).toBe(0);

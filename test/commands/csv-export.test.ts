@@ -6,24 +6,14 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../helpers/fixtures.js';
 import type { Order } from '../../src/contract/orders.js';
 import type { Transaction } from '../../src/contract/money.js';
-import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { envOf, fastSandbox } from '../helpers/sandbox.js';
-
-let sb: SandboxHandle;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  sb = await fastSandbox();
-  env = envOf(sb);
-});
-afterAll(async () => { await sb.close(); });
 
 describe('CSV exports', () => {
-  it('a product name =HYPERLINK("http://x") is exported with a leading quote', async () => {
+  it('a product name =HYPERLINK("http://x") is exported with a leading quote', async ({ sandbox: sb, sandboxEnv: env }) => {
     sb.state.products['sbx-instant']!.name = '=HYPERLINK("http://x")';
     const r = await runCli(['products', 'list', '--output', 'csv', '--fields', 'product_id,name'], { env });
     expect(r.code, r.stderr).toBe(0);
@@ -31,7 +21,7 @@ describe('CSV exports', () => {
     expect(r.stdout).not.toMatch(/(^|,)"?=HYPERLINK/m);
   });
 
-  it('negative amounts stay plain numbers in a transactions export', async () => {
+  it('negative amounts stay plain numbers in a transactions export', async ({ sandboxEnv: env }) => {
     const order = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '25', '--json'], { env });
     expect(order.code, order.stderr).toBe(0);
     const r = await runCli(['transactions', 'list', '--type', 'ORDER_DEBIT', '--output', 'csv', '--fields', 'type,amount'], { env });
@@ -42,7 +32,7 @@ describe('CSV exports', () => {
     for (const a of amounts) expect(a).toMatch(/^-?\d+(\.\d+)?$/);
   });
 
-  it('the codes file uses the same guard: a code beginning with = gets a leading quote', async () => {
+  it('the codes file uses the same guard: a code beginning with = gets a leading quote', async ({ sandbox: sb, sandboxEnv: env }) => {
     const created = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--json'], { env });
     expect(created.code, created.stderr).toBe(0);
     const id = (JSON.parse(created.stdout) as { order_id: string }).order_id;
@@ -54,7 +44,7 @@ describe('CSV exports', () => {
     expect(line.split(',')[5]).toBe("'=1+1");
   });
 
-  it('orders list: a currency column beside the total, the items in one readable cell, the vouchers counted; no JSON in any cell', async () => {
+  it('orders list: a currency column beside the total, the items in one readable cell, the vouchers counted; no JSON in any cell', async ({ sandboxEnv: env }) => {
     const created = await runCli(['api', 'POST', '/orders', '-d', JSON.stringify({ items: [{ product_id: 'sbx-instant', denomination: 25, quantity: 2 }, { product_id: 'sbx-async', denomination: 50, quantity: 1 }], reference: 'csv-two-items' })], { env });
     expect(created.code, created.stderr).toBe(0);
     const jpy = await runCli(['api', 'POST', '/orders', '-d', JSON.stringify({ items: [{ product_id: 'sakura-books-jp', denomination: 1000, quantity: 3 }], reference: 'csv-yen' })], { env });
@@ -80,7 +70,7 @@ describe('CSV exports', () => {
     expect(picked.stdout.trim().split('\t').slice(1)).toEqual(['sbx-instant:25×2; sbx-async:50×1', 'USD']);
   });
 
-  it('transactions list: a currency column beside the amount and the balance', async () => {
+  it('transactions list: a currency column beside the amount and the balance', async ({ sandboxEnv: env }) => {
     const txs = JSON.parse((await runCli(['transactions', 'list', '--json'], { env })).stdout) as Transaction[];
     expect(new Set(txs.map((t) => t.currency)).size).toBeGreaterThan(1);
     const r = await runCli(['transactions', 'list', '--output', 'csv'], { env });
@@ -97,7 +87,7 @@ describe('CSV exports', () => {
     expect(tsv.stdout.split('\n')[0]!.split('\t')).toHaveLength(7);
   });
 
-  it('products list: countries and denominations as space-separated values, the expiry policy in words', async () => {
+  it('products list: countries and denominations as space-separated values, the expiry policy in words', async ({ sandboxEnv: env }) => {
     const r = await runCli(['products', 'list', '--output', 'csv', '--fields', 'product_id,currency,countries,denominations,expiry_policy'], { env });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toMatch(/[[{]/);

@@ -15,6 +15,7 @@ import { startSandbox } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { envOf, FAST_LIMITS, profileDir } from '../helpers/sandbox.js';
 import { ANSI, hintArgv, tableRows, tableHeader } from '../helpers/cli-text.js';
+import { until } from '../helpers/until.js';
 
 let sb: Awaited<ReturnType<typeof startSandbox>>;
 let env: Record<string, string>;
@@ -73,11 +74,11 @@ describe('next-page hint', () => {
     // The order filter: an order the vendor fails has two transactions, its debit and its refund.
     const failed = await client.request<{ order_id: string }>({ method: 'POST', path: '/orders', body: { items: [{ product_id: 'sbx-vendor-fail', denomination: 10, quantity: 1 }] }, idempotencyKey: 'list-output-vendor-fail' });
     const failedId = failed.data.order_id;
-    let ofOrder = await runCli(['transactions', 'list', '--order', failedId, '--limit', '1'], { env });
-    for (let i = 0; i < 200 && !ofOrder.stderr.includes('--cursor'); i++) {
-      await new Promise((r) => setTimeout(r, 25));
-      ofOrder = await runCli(['transactions', 'list', '--order', failedId, '--limit', '1'], { env });
-    }
+    // A second page once the refund is booked.
+    const ofOrder = await until(async () => {
+      const r = await runCli(['transactions', 'list', '--order', failedId, '--limit', '1'], { env });
+      return r.stderr.includes('--cursor') && r;
+    }, 'the refund of the failed order', 5_000);
     const orderArgv = hintArgv(ofOrder.stderr);
     expect(orderArgv).toEqual(expect.arrayContaining(['--order', failedId]));
     const rest = await runCli([...orderArgv, '--output', 'ndjson'], { env });

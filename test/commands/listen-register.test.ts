@@ -11,23 +11,16 @@ import { run } from '../../src/main.js';
 import { testIO, type TestIO } from '../helpers/io.js';
 import { tempConfigDir } from '../helpers/run-cli.js';
 import { fastSandbox, profileDir } from '../helpers/sandbox.js';
+import { until } from '../helpers/until.js';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => { for (const c of closers.splice(0).reverse()) await c(); });
-
-async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 
 async function startListen(env: Record<string, string>): Promise<{ io: TestIO; done: Promise<number> }> {
   const io = testIO({ env });
   const done = run(['listen', '--register', '--port', '0', '--json'], io);
   closers.push(async () => { io.interrupt(); await done; });
-  await until(() => io.stderrText().includes('Ready!') || /Error/.test(io.stderrText()), 'the listener');
+  await until(() => io.stderrText().includes('Ready!') || /Error/.test(io.stderrText()), 'the listener', 10_000);
   return { io, done };
 }
 
@@ -54,7 +47,7 @@ describe('vouchers listen --register (sandbox)', () => {
     const orderId = order.data.order_id;
 
     const events = () => io.stdoutText().trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; event: string; order_id: string });
-    await until(() => events().some((e) => e.event === 'order.delivered' && e.order_id === orderId), 'order.delivered');
+    await until(() => events().some((e) => e.event === 'order.delivered' && e.order_id === orderId), 'order.delivered', 10_000);
     const mine = events().filter((e) => e.kind === 'event' && e.order_id === orderId).map((e) => e.event);
     expect(mine).toEqual(expect.arrayContaining(['order.created', 'order.processing', 'voucher.issued', 'order.delivered']));
     expect(io.stdoutText() + io.stderrText()).not.toContain(secret!);
@@ -75,7 +68,7 @@ describe('vouchers listen --register (sandbox)', () => {
     const f = createFactory(testIO({ env }), () => ({}));
     closers.push(() => f.dispose());
     const order = await (await f.client()).request<{ order_id: string }>({ method: 'POST', path: '/orders', body: { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }] } });
-    await until(() => io.stdoutText().includes(order.data.order_id), 'the order\'s events');
+    await until(() => io.stdoutText().includes(order.data.order_id), 'the order\'s events', 10_000);
     expect(io.stdoutText()).toMatch(/"kind":"event"/);
   });
 });

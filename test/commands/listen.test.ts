@@ -7,6 +7,7 @@ import { run } from '../../src/main.js';
 import { testIO, type TestIO } from '../helpers/io.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { deliver, documentDelivered, orderEvent, SECRET, signedHeaders, voucherEvent } from '../listener/deliveries.js';
+import { until } from '../helpers/until.js';
 
 interface Running {
   io: TestIO;
@@ -14,14 +15,6 @@ interface Running {
   configDir: string;
   done: Promise<number>;
   stop(): Promise<number>;
-}
-
-async function until(check: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 async function listen(args: string[], options: { tty?: boolean; env?: Record<string, string> } = {}): Promise<Running> {

@@ -7,18 +7,17 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { batchIdFor, batchTarget, journalPath } from '../../src/core/journal/bulk.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { sandboxPerTest } from '../helpers/sandbox.js';
+import { it } from '../helpers/fixtures.js';
 import { orderCount, profileDir, quickClock, usdAvailableMinor } from './orders-helpers.js';
 
 const START_MINOR = 100_000 * 100;
 const FAST_PROFILE = { limits: { orders_per_minute: 100_000, general_per_hour: 1_000_000 }, max_retries: 2 };
 const HEADER = 'product_id,denomination,quantity,reference,currency';
 
-const sandbox = sandboxPerTest();
 
 async function admin(sb: SandboxHandle, method: string, path: string, body: unknown): Promise<number> {
   const res = await fetch(`${sb.adminUrl}${path}`, {
@@ -42,8 +41,7 @@ function expectOnePerReference(sb: SandboxHandle, tag: string, refs: string[]): 
 const opts = (dir: string) => ({ configDir: dir, env: { NO_COLOR: '1' }, overrides: { clock: quickClock() } });
 
 describe('bulk: an edited file (issue 11 point 2)', () => {
-  it('10 rows, 5 refused; the file edited (a row fixed, a row added, rows reordered): one order per reference, one debit each', async () => {
-    const sb = await sandbox();
+  it('10 rows, 5 refused; the file edited (a row fixed, a row added, rows reordered): one order per reference, one debit each', async ({ freshSandbox: sb }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     // Stock for 5 rows: the last 5 are refused (409 out of stock).
     expect(await admin(sb, 'PUT', '/stock', { product_id: 'sbx-instant', denomination: 10, cached: 5, vendor_available: false })).toBe(200);
@@ -79,8 +77,7 @@ describe('bulk: an edited file (issue 11 point 2)', () => {
     expect(orderCount(sb)).toBe(11);
   });
 
-  it('interrupted (answers lost for some rows), then edited (rows reordered, one added): the lost rows are re-sent with their keys and replayed', async () => {
-    const sb = await sandbox();
+  it('interrupted (answers lost for some rows), then edited (rows reordered, one added): the lost rows are re-sent with their keys and replayed', async ({ freshSandbox: sb }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const rows = Array.from({ length: 10 }, (_, i) => `sbx-instant,10,1,cut-${i},USD`);
     const file = join(tempConfigDir(), 'orders.ndjson.csv');
@@ -99,8 +96,7 @@ describe('bulk: an edited file (issue 11 point 2)', () => {
     expect(usdAvailableMinor(sb)).toBe(START_MINOR - 11 * 10 * 100);
   });
 
-  it('rows without references: an edited file at the same path is refused (nothing ordered); --new-batch orders it on purpose', async () => {
-    const sb = await sandbox();
+  it('rows without references: an edited file at the same path is refused (nothing ordered); --new-batch orders it on purpose', async ({ freshSandbox: sb }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const file = join(tempConfigDir(), 'orders.csv');
     writeFileSync(file, 'product_id,denomination,quantity\nsbx-instant,10,1\nsbx-instant,25,1\n');
@@ -118,8 +114,7 @@ describe('bulk: an edited file (issue 11 point 2)', () => {
     expect(orderCount(sb)).toBe(5);
   });
 
-  it('two rows with one reference are refused before anything is ordered', async () => {
-    const sb = await sandbox();
+  it('two rows with one reference are refused before anything is ordered', async ({ freshSandbox: sb }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const file = join(tempConfigDir(), 'orders.csv');
     writeFileSync(file, `${HEADER}\nsbx-instant,10,1,dup-1,USD\nsbx-instant,10,1,dup-1,USD\n`);

@@ -6,7 +6,7 @@
  */
 import { appendFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { run as runBulk } from '../../src/commands/orders/bulk.js';
 import { batchIdFor, batchTarget, journalPath } from '../../src/core/journal/bulk.js';
 import { lockPath } from '../../src/core/journal/batch-lock.js';
@@ -14,13 +14,13 @@ import { createFactory } from '../../src/factory.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { testIO } from '../helpers/io.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { sandboxPerTest } from '../helpers/sandbox.js';
+import { it } from '../helpers/fixtures.js';
 import { orderCount, profileDir, quickClock, usdAvailableMinor, withRequestHook } from './orders-helpers.js';
+import { until } from '../helpers/until.js';
 
 const START_MINOR = 100_000 * 100;
 const FAST_PROFILE = { limits: { orders_per_minute: 100_000, general_per_hour: 1_000_000 }, max_retries: 2 };
 
-const sandbox = sandboxPerTest();
 
 /** `n` rows of sbx-instant at `denom` USD with references tag-0…; their total in minor units. */
 function csv(n: number, tag: string, denom = 10): { text: string; totalMinor: number } {
@@ -56,8 +56,7 @@ async function admin(sb: SandboxHandle, method: string, path: string, body: unkn
 const opts = (dir: string) => ({ configDir: dir, env: { NO_COLOR: '1' }, overrides: { clock: quickClock() } });
 
 describe('bulk: exactly once per row', () => {
-  it('two runs of one 300-row file at once: one is refused naming the holder, exactly 300 orders', async () => {
-    const sb = await sandbox();
+  it('two runs of one 300-row file at once: one is refused naming the holder, exactly 300 orders', async ({ freshSandbox: sb }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const { text, totalMinor } = csv(300, 'twice');
     const file = writeInput(text);
@@ -65,9 +64,7 @@ describe('bulk: exactly once per row', () => {
     // The second run starts while the first is under way (its journal holds answers), as
     // a CI retry or a second terminal would.
     const first = runCli(['orders', 'create', '--from', file, '--concurrency', '4'], opts(dir));
-    for (let i = 0; i < 2000 && !(existsSync(jpath) && readFileSync(jpath, 'utf8').split('"type":"result"').length > 30); i++) {
-      await new Promise((r) => setTimeout(r, 2));
-    }
+    await until(() => existsSync(jpath) && readFileSync(jpath, 'utf8').split('"type":"result"').length > 30, 'the first run to have 30 answers in its journal', 10_000);
     const [a, b] = await Promise.all([first, runCli(['orders', 'create', '--from', file, '--concurrency', '4'], opts(dir))]);
     const codes = [a.code, b.code].sort();
     expect(codes, a.stderr + b.stderr).toEqual([0, 2]);
@@ -85,8 +82,7 @@ describe('bulk: exactly once per row', () => {
     expect(orderCount(sb)).toBe(300);
   });
 
-  it('a lock left by a process that is gone is taken over; a live one on this host refuses', async () => {
-    const sb = await sandbox();
+  it('a lock left by a process that is gone is taken over; a live one on this host refuses', async ({ freshSandbox: sb }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const { text } = csv(3, 'stale');
     const file = writeInput(text);
@@ -108,8 +104,7 @@ describe('bulk: exactly once per row', () => {
     expect(other.stderr).toContain(lockPath(dir, batch));
   });
 
-  it('rows refused for want of stock, the stock fixed, --resume: each row gets a fresh key and is ordered exactly once', async () => {
-    const sb = await sandbox();
+  it('rows refused for want of stock, the stock fixed, --resume: each row gets a fresh key and is ordered exactly once', async ({ freshSandbox: sb }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     expect(await admin(sb, 'PUT', '/stock', { product_id: 'sbx-instant', denomination: 10, cached: 12, vendor_available: false })).toBe(200);
     const { text, totalMinor } = csv(20, 'stock');
@@ -138,8 +133,7 @@ describe('bulk: exactly once per row', () => {
     expect(orderCount(sb)).toBe(20);
   });
 
-  it('a row refused, resumed before the cause is fixed, then fixed: still one order, one debit', async () => {
-    const sb = await sandbox();
+  it('a row refused, resumed before the cause is fixed, then fixed: still one order, one debit', async ({ freshSandbox: sb }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     expect(await admin(sb, 'PUT', '/stock', { product_id: 'sbx-instant', denomination: 25, cached: 1, vendor_available: false })).toBe(200);
     const { text, totalMinor } = csv(3, 'twice-refused', 25);
@@ -155,8 +149,7 @@ describe('bulk: exactly once per row', () => {
     expect(usdAvailableMinor(sb)).toBe(START_MINOR - totalMinor);
   });
 
-  it('a torn last journal line is cut off on open (said on stderr); the next two resumes read the batch', async () => {
-    const sb = await sandbox();
+  it('a torn last journal line is cut off on open (said on stderr); the next two resumes read the batch', async ({ freshSandbox: sb }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const { text, totalMinor } = csv(10, 'torn');
     const file = writeInput(text);
@@ -183,8 +176,7 @@ describe('bulk: exactly once per row', () => {
     expect(usdAvailableMinor(sb)).toBe(START_MINOR - totalMinor);
   });
 
-  it('a row committed whose answer was lost and whose retry met 429s is "unknown", never "not ordered"; a resume learns the order', async () => {
-    const sb = await sandbox();
+  it('a row committed whose answer was lost and whose retry met 429s is "unknown", never "not ordered"; a resume learns the order', async ({ freshSandbox: sb }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const { text, totalMinor } = csv(5, 'lost');
     const file = writeInput(text);

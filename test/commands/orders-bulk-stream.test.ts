@@ -11,17 +11,16 @@ import { createFactory } from '../../src/factory.js';
 import { testIO } from '../helpers/io.js';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { parseBulkFile, RowScanner, type ScannedItem } from '../../src/commands/orders/bulk-input.js';
 import { batchIdFor, batchTarget, BulkJournal, journalPath, refsPath } from '../../src/core/journal/bulk.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { sandboxPerTest } from '../helpers/sandbox.js';
+import { it } from '../helpers/fixtures.js';
 import { profileDir, quickClock, usdAvailableMinor, withRequestHook } from './orders-helpers.js';
 
 const START_MINOR = 100_000 * 100;
 const FAST_PROFILE = { limits: { orders_per_minute: 100_000, general_per_hour: 1_000_000 }, max_retries: 2 };
-const sandbox = sandboxPerTest();
 const opts = (dir: string) => ({ configDir: dir, env: { NO_COLOR: '1' }, overrides: { clock: quickClock() } });
 
 function csv(n: number, tag: string): string {
@@ -76,8 +75,7 @@ describe('reading a bulk file in pieces', () => {
 });
 
 describe('the journal does not repeat the file', () => {
-  it('names the file and its digest; the references go beside it; its size does not grow with the rows sent', async () => {
-    const sb = await sandbox();
+  it('names the file and its digest; the references go beside it; its size does not grow with the rows sent', async ({ freshSandbox: sb }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const text = csv(200, 'stream');
     const file = join(tempConfigDir(), 'orders.csv');
@@ -99,8 +97,7 @@ describe('the journal does not repeat the file', () => {
     expect(statSync(journalPath(dir, id)).size).toBeGreaterThan(0);
   });
 
-  it('--resume reads the rows from the file again; a file moved or edited under the batch is refused, naming it, with nothing ordered', async () => {
-    const sb = await sandbox();
+  it('--resume reads the rows from the file again; a file moved or edited under the batch is refused, naming it, with nothing ordered', async ({ freshSandbox: sb }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const text = csv(20, 'moved');
     const file = join(tempConfigDir(), 'orders.csv');
@@ -134,8 +131,7 @@ describe('the journal does not repeat the file', () => {
     expect(usdAvailableMinor(sb)).toBe(START_MINOR - 20 * 10 * 100);
   });
 
-  it('a journal of an earlier version (every row in its header, another batch id) is continued by the same file, never ordered again', async () => {
-    const sb = await sandbox();
+  it('a journal of an earlier version (every row in its header, another batch id) is continued by the same file, never ordered again', async ({ freshSandbox: sb }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const text = csv(6, 'v1');
     const file = join(tempConfigDir(), 'orders.csv');
@@ -178,8 +174,7 @@ describe('the journal does not repeat the file', () => {
 });
 
 describe('keys journalled ahead of sending', () => {
-  it('every request leaves with its key already on disk; Ctrl-C leaves the rows keyed ahead reported as not sent, and a resume orders every row once', async () => {
-    const sb = await sandbox();
+  it('every request leaves with its key already on disk; Ctrl-C leaves the rows keyed ahead reported as not sent, and a resume orders every row once', async ({ freshSandbox: sb }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const text = csv(40, 'ahead');
     const file = join(tempConfigDir(), 'orders.csv');

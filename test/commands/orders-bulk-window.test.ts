@@ -7,21 +7,20 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { run as runBulk } from '../../src/commands/orders/bulk.js';
 import type { ApiClient, RequestOptions } from '../../src/core/http/types.js';
 import { createFactory, type Clock, type Factory } from '../../src/factory.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { testIO } from '../helpers/io.js';
 import { tempConfigDir } from '../helpers/run-cli.js';
-import { sandboxPerTest } from '../helpers/sandbox.js';
+import { it } from '../helpers/fixtures.js';
 import { orderCount, profileDir, quickClock, usdAvailableMinor } from './orders-helpers.js';
 
 const START_MINOR = 100_000 * 100;
 const FAST_PROFILE = { limits: { orders_per_minute: 100_000, general_per_hour: 1_000_000 }, max_retries: 2 };
 const DAY_AND_HOUR_S = 25 * 3600;
 
-const sandbox = sandboxPerTest();
 
 async function advanceSandbox(sb: SandboxHandle, seconds: number): Promise<void> {
   const res = await fetch(`${sb.adminUrl}/clock/advance`, {
@@ -89,8 +88,7 @@ function csv(rows: string[]): string {
 }
 
 describe('bulk: a resume after the server\'s 24 h idempotency window (issue 11 point 5)', () => {
-  it('8 rows, 3 answers lost (2 committed, 1 not): 25 h later the committed ones are found by reference, not re-sent; the other is ordered once', async () => {
-    const sb = await sandbox();
+  it('8 rows, 3 answers lost (2 committed, 1 not): 25 h later the committed ones are found by reference, not re-sent; the other is ordered once', async ({ freshSandbox: sb }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const file = csv(Array.from({ length: 8 }, (_, i) => `sbx-instant,10,1,win-${i},USD`));
     const lose = { 'win-2': 'drop_after_commit', 'win-5': 'drop_after_commit', 'win-6': 'server_error' } as const;
@@ -111,8 +109,7 @@ describe('bulk: a resume after the server\'s 24 h idempotency window (issue 11 p
     expect(usdAvailableMinor(sb)).toBe(START_MINOR - 8 * 10 * 100);
   });
 
-  it('without the GET /orders?reference= endpoint, or without a reference: the row is not re-sent and the message says what to check', async () => {
-    const sb = await sandbox();
+  it('without the GET /orders?reference= endpoint, or without a reference: the row is not re-sent and the message says what to check', async ({ freshSandbox: sb }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const file = csv(['sbx-instant,10,1,nolook-0,USD', 'sbx-instant,10,1,,USD', 'sbx-instant,10,1,nolook-2,USD']);
     // The row without a reference is the second: its body has no reference, keyed '' here.
@@ -136,8 +133,7 @@ describe('bulk: a resume after the server\'s 24 h idempotency window (issue 11 p
     expect(orderCount(sb)).toBe(3);
   });
 
-  it('a row of unknown outcome edited in the file (within the window): looked up by reference, not re-sent under its old key', async () => {
-    const sb = await sandbox();
+  it('a row of unknown outcome edited in the file (within the window): looked up by reference, not re-sent under its old key', async ({ freshSandbox: sb }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const file = csv(['sbx-instant,10,1,chg-0,USD', 'sbx-instant,10,1,chg-1,USD', 'sbx-instant,10,1,chg-2,USD']);
     const first = await bulk(dir, { from: file }, quickClock(), { lose: { 'chg-1': 'drop_after_commit' } });

@@ -11,8 +11,9 @@ import type { ApiClient } from '../../src/core/http/types.js';
 import { formatMoney, formatTime } from '../../src/core/output/format.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
-import { envOf, fastSandbox, profileDir } from '../helpers/sandbox.js';
+import { envOf, fastSandbox, profileDir, localProfileDir } from '../helpers/sandbox.js';
 import { ANSI, hintLine, hintArgv, tableRows, tableHeader } from '../helpers/cli-text.js';
+import { until } from '../helpers/until.js';
 
 let sb: SandboxHandle;
 let env: Record<string, string>;
@@ -44,7 +45,7 @@ async function listJson(argv: string[]): Promise<Order[]> {
 beforeAll(async () => {
   sb = await fastSandbox();
   env = envOf(sb);
-  adminDir = await profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: sb.adminToken });
+  adminDir = await localProfileDir(sb);
   client = createClient({ baseUrl: sb.baseUrl, apiKey: sb.apiKey, apiSecret: sb.apiSecret, limits: null });
   // The filtered selection: 5 delivered orders referenced "batch 7" …
   const first = await order('sbx-instant', 1, REF);
@@ -59,11 +60,10 @@ beforeAll(async () => {
   await order('sbx-vendor-fail', 1, LONG_REF);
   await order('sbx-instant', 100);
   // Wait until fulfilment has settled: every instant order delivered, the failing one refunded.
-  for (let i = 0; i < 400; i++) {
+  await until(async () => {
     const all = await listJson(['--limit', '200']);
-    if (all.every((o) => o.status === 'DELIVERED' || o.status === 'REFUNDED' || o.status === 'PENDING') && all.filter((o) => o.status === 'DELIVERED').length === 7 && all.some((o) => o.status === 'REFUNDED')) break;
-    await new Promise((r) => setTimeout(r, 25));
-  }
+    return all.every((o) => o.status === 'DELIVERED' || o.status === 'REFUNDED' || o.status === 'PENDING') && all.filter((o) => o.status === 'DELIVERED').length === 7 && all.some((o) => o.status === 'REFUNDED');
+  }, 'fulfilment to settle', 10_000);
 });
 afterAll(async () => { await client.close(); await sb.close(); });
 

@@ -2,17 +2,14 @@
  * sandbox admin: a refused order operation gets a hint that fits it (with the order's
  * current status), and rotating the key of a local profile updates that profile.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { openConfig } from '../../src/core/config/store.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { it } from '../helpers/fixtures.js';
 import { runCli } from '../helpers/run-cli.js';
-import { fastSandbox, profileDir } from '../helpers/sandbox.js';
+import { localProfileDir } from '../helpers/sandbox.js';
 
-let sb: SandboxHandle;
-beforeAll(async () => { sb = await fastSandbox(); });
-afterAll(async () => { await sb.close(); });
-
-const withAdmin = () => profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: sb.adminToken });
+const withAdmin = (sb: SandboxHandle) => localProfileDir(sb);
 
 async function gatedOrder(configDir: string): Promise<string> {
   const r = await runCli(['orders', 'create', '--product', 'sbx-gated', '--denomination', '10', '--quantity', '1', '--json'], { configDir });
@@ -21,8 +18,8 @@ async function gatedOrder(configDir: string): Promise<string> {
 }
 
 describe('sandbox admin approve/reject of an order that is not held', () => {
-  it('says only held PENDING orders can be approved or rejected, with the current status and gate (exit 5)', async () => {
-    const configDir = await withAdmin();
+  it('says only held PENDING orders can be approved or rejected, with the current status and gate (exit 5)', async ({ sandbox: sb }) => {
+    const configDir = await withAdmin(sb);
     const id = await gatedOrder(configDir);
     expect((await runCli(['sandbox', 'admin', 'approve', id], { configDir })).code).toBe(0);
 
@@ -39,8 +36,8 @@ describe('sandbox admin approve/reject of an order that is not held', () => {
     expect(reject.stderr).toContain('(gate: approved)');
   });
 
-  it('complete or fail of a finished order names what those take', async () => {
-    const configDir = await withAdmin();
+  it('complete or fail of a finished order names what those take', async ({ sandbox: sb }) => {
+    const configDir = await withAdmin(sb);
     const id = await gatedOrder(configDir);
     expect((await runCli(['sandbox', 'admin', 'reject', id], { configDir })).code).toBe(0);
     const complete = await runCli(['sandbox', 'admin', 'complete', id], { configDir });
@@ -53,8 +50,8 @@ describe('sandbox admin approve/reject of an order that is not held', () => {
 });
 
 describe('sandbox admin keys rotate', () => {
-  async function localWithOwnKey(): Promise<{ configDir: string; key: string }> {
-    const configDir = await withAdmin();
+  async function localWithOwnKey(sb: SandboxHandle): Promise<{ configDir: string; key: string }> {
+    const configDir = await withAdmin(sb);
     const made = await runCli(['sandbox', 'admin', 'keys', 'create', '--partner', 'ptn_default', '--show-secret', '--json'], { configDir });
     expect(made.code, made.stderr).toBe(0);
     const { api_key, api_secret } = JSON.parse(made.stdout) as { api_key: string; api_secret: string };
@@ -65,8 +62,8 @@ describe('sandbox admin keys rotate', () => {
     return { configDir, key: api_key };
   }
 
-  it('of the key of the local profile: updates the profile (said on stderr), masks the secret, and the next call works', async () => {
-    const { configDir, key } = await localWithOwnKey();
+  it('of the key of the local profile: updates the profile (said on stderr), masks the secret, and the next call works', async ({ sandbox: sb }) => {
+    const { configDir, key } = await localWithOwnKey(sb);
     const r = await runCli(['sandbox', 'admin', 'keys', 'rotate', key, '--json'], { configDir });
     expect(r.code, r.stderr).toBe(0);
     const rotated = JSON.parse(r.stdout) as { api_key: string; replaces: string };
@@ -85,14 +82,14 @@ describe('sandbox admin keys rotate', () => {
     expect(next.code, next.stderr).toBe(0);
   });
 
-  it('--show-secret prints it; --no-update-profile leaves the profile (its calls then fail 401)', async () => {
-    const shown = await localWithOwnKey();
+  it('--show-secret prints it; --no-update-profile leaves the profile (its calls then fail 401)', async ({ sandbox: sb }) => {
+    const shown = await localWithOwnKey(sb);
     const s = await runCli(['sandbox', 'admin', 'keys', 'rotate', shown.key, '--show-secret', '--json'], { configDir: shown.configDir });
     const k = JSON.parse(s.stdout) as { api_key: string; api_secret: string };
     expect(k.api_secret).toBe(sb.state.keys[k.api_key]!.api_secret);
     expect(s.stderr).toContain('Updated profile "local"');
 
-    const { configDir, key } = await localWithOwnKey();
+    const { configDir, key } = await localWithOwnKey(sb);
     const r = await runCli(['sandbox', 'admin', 'keys', 'rotate', key, '--no-update-profile', '--json'], { configDir });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).not.toContain('Updated profile');

@@ -6,15 +6,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openConfig } from '../../src/core/config/store.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
-import { fastSandbox, profileDir } from '../helpers/sandbox.js';
+import { fastSandbox, profileDir, localProfileDir } from '../helpers/sandbox.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { until } from '../helpers/until.js';
 
 let sb: SandboxHandle;
 let configDir: string;
 
 beforeAll(async () => {
   sb = await fastSandbox();
-  configDir = await profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: sb.adminToken });
+  configDir = await localProfileDir(sb);
 });
 afterAll(async () => { await sb.close(); });
 
@@ -177,8 +178,7 @@ describe('vouchers sandbox admin', () => {
       const first = json<{ event_id: string }[]>((await admin('events', 'list', '--order', id, '--json')).stdout)[0]!.event_id;
       const again = await admin('redeliver', first, '--json');
       expect(again.code, again.stderr).toBe(0);
-      const end = Date.now() + 5_000;
-      while (got.filter((g) => g === first).length < 2 && Date.now() < end) await new Promise((r) => setTimeout(r, 10));
+      await until(() => got.filter((g) => g === first).length >= 2, 'the redelivery');
       expect(got.filter((g) => g === first)).toHaveLength(2);
       const deliveries = json<{ event_id: string; status: string }[]>((await admin('deliveries', 'list', '--event', first, '--json')).stdout);
       expect(deliveries).toHaveLength(2);

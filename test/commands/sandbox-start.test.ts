@@ -7,35 +7,18 @@
 import { readFileSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { run } from '../../src/main.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { buildStartOptions } from '../../src/commands/sandbox/start-options.js';
-import { testIO, type TestIO } from '../helpers/io.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { startSandboxCommand } from '../helpers/sandbox-command.js';
+import { until } from '../helpers/until.js';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => { for (const c of closers.splice(0).reverse()) await c(); });
 
-async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
-
 interface Info { base_url: string; admin_url: string; api_key: string }
-interface Running { io: TestIO; done: Promise<number>; info: Info }
 
-async function start(configDir: string, args: string[] = []): Promise<Running> {
-  const io = testIO({ env: { VOUCHERS_CONFIG_DIR: configDir } });
-  const done = run(['sandbox', 'start', '--port', '0', '--json', ...args], io);
-  let finished = false;
-  void done.then(() => { finished = true; });
-  closers.push(async () => { io.interrupt(); await done; });
-  await until(() => io.stderrText().includes('Sandbox ready') || finished, 'the sandbox to start');
-  return { io, done, info: JSON.parse(io.stdoutText()) as Info };
-}
+const start = (configDir: string, args: string[] = []) => startSandboxCommand<Info>(configDir, args);
 
 function profileOf(configDir: string, name = 'local'): Record<string, any> {
   return JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')).profiles[name];
@@ -64,7 +47,7 @@ describe('vouchers sandbox start', () => {
     const wallets = await runCli(['wallets', 'list', '--json'], { configDir });
     expect(wallets.code).toBe(0);
     expect(JSON.parse(wallets.stdout).map((w: { currency: string }) => w.currency)).toContain('USD');
-    await until(() => /GET \/api\/v1\/wallets 200 \d+ms trace=[0-9a-f]{32}/.test(io.stderrText()), 'the request log line');
+    await until(() => /GET \/api\/v1\/wallets 200 \d+ms trace=[0-9a-f]{32}/.test(io.stderrText()), 'the request log line', 10_000);
 
     io.interrupt();
     expect(await done).toBe(0);

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/contract/events.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { fastSandbox, profileDir } from '../helpers/sandbox.js';
+import { fastSandbox, profileDir, localProfileDir } from '../helpers/sandbox.js';
 import { runCli } from '../helpers/run-cli.js';
 
 let sb: SandboxHandle;
@@ -14,7 +14,7 @@ let configDir: string;
 
 beforeAll(async () => {
   sb = await fastSandbox();
-  configDir = await profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: sb.adminToken });
+  configDir = await localProfileDir(sb);
 });
 afterAll(async () => { await sb.close(); });
 

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { ANSI } from '../helpers/cli-text.js';
 import { runCli } from '../helpers/run-cli.js';
-import { FAST_LIMITS, profileDir } from '../helpers/sandbox.js';
+import { FAST_LIMITS, localProfileDir } from '../helpers/sandbox.js';
 
 let sb: SandboxHandle;
 let dir: string;
@@ -35,7 +35,7 @@ beforeAll(async () => {
   state.products['northwind-store-us']!.name = 'Northwind 🎁 Store 🇺🇸 Gift Card';
   writeFileSync(file, JSON.stringify(state));
   sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true, limits: FAST_LIMITS, stateFile: file, enablePlanned: true });
-  configDir = await profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: sb.adminToken });
+  configDir = await localProfileDir(sb);
   for (const argv of [
     ['--product', 'sakura-books-jp', '--denomination', '1000', '--quantity', '2', '--reference', 'ギフト 🎁 キャンペーン 2026 年末 お歳暮 配布分'],
     ['--item', 'sbx-instant:25:2', '--item', 'northwind-store-us:25:1', '--reference', 'a reference long enough to be shortened on any terminal here'],

@@ -1,21 +1,11 @@
 /** wallets list against the sandbox over loopback. */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
+import { it } from '../helpers/fixtures.js';
 import { Wallet } from '../../src/contract/money.js';
-import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
-import { envOf, fastSandbox } from '../helpers/sandbox.js';
-
-let sb: SandboxHandle;
-let env: Record<string, string>;
-
-beforeAll(async () => {
-  sb = await fastSandbox();
-  env = envOf(sb);
-});
-afterAll(async () => { await sb.close(); });
 
 describe('wallets list', () => {
-  it('--json prints the wallets as the contract defines them', async () => {
+  it('--json prints the wallets as the contract defines them', async ({ sandboxEnv: env }) => {
     const r = await runCli(['wallets', 'list', '--json'], { env });
     expect(r.code).toBe(0);
     const wallets = (JSON.parse(r.stdout) as unknown[]).map((w) => Wallet.parse(w));
@@ -24,7 +14,7 @@ describe('wallets list', () => {
     expect(wallets.find((w) => w.currency === 'JPY')?.available).toBe(10000000);
   });
 
-  it("shows amounts with each currency's minor digits: a table on a terminal, TSV when piped", async () => {
+  it("shows amounts with each currency's minor digits: a table on a terminal, TSV when piped", async ({ sandboxEnv: env }) => {
     const tty = await runCli(['wallets', 'list'], { env, tty: true });
     expect(tty.code).toBe(0);
     expect(tty.stdout).toContain('AVAILABLE');
@@ -36,7 +26,7 @@ describe('wallets list', () => {
     expect(piped.stdout).toMatch(/^JPY\t10000000 JPY\t0 JPY\t/m);
   });
 
-  it('--output csv --fields picks raw fields', async () => {
+  it('--output csv --fields picks raw fields', async ({ sandboxEnv: env }) => {
     const r = await runCli(['wallets', 'list', '--output', 'csv', '--fields', 'currency,available'], { env });
     expect(r.code).toBe(0);
     const lines = r.stdout.trim().split('\n');
@@ -44,7 +34,7 @@ describe('wallets list', () => {
     expect(lines).toContain('USD,100000');
   });
 
-  it('wrong credentials: exit 3 with the trace ID', async () => {
+  it('wrong credentials: exit 3 with the trace ID', async ({ sandboxEnv: env }) => {
     const r = await runCli(['wallets', 'list'], { env: { ...env, VOUCHERS_API_SECRET: 'wrong' } });
     expect(r.code).toBe(3);
     expect(r.stderr).toContain('AUTHENTICATION_FAILED');

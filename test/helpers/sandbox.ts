@@ -1,5 +1,4 @@
 /** Set-up shared by the command tests: a fast sandbox, the env or a profile pointing at it, a quick clock. */
-import { afterEach } from 'vitest';
 import { openConfig } from '../../src/core/config/store.js';
 import type { StoredProfile } from '../../src/core/config/types.js';
 import type { Clock } from '../../src/factory.js';
@@ -42,19 +41,7 @@ export async function profileDir(sb: SandboxHandle, name: string, extra: StoredP
   return dir;
 }
 
-/**
- * Fresh fast sandboxes for one test file, each closed after the test that made it:
- * `const sandbox = sandboxPerTest();` at the top of the file, then `await sandbox()`.
- */
-export function sandboxPerTest(): () => Promise<SandboxHandle> {
-  let open: SandboxHandle[] = [];
-  afterEach(async () => {
-    await Promise.all(open.map((s) => s.close()));
-    open = [];
-  });
-  return async () => {
-    const sb = await fastSandbox();
-    open.push(sb);
-    return sb;
-  };
+/** A config dir whose default profile `local` reaches the sandbox and its operator surface, as `sandbox start` writes it. */
+export function localProfileDir(sb: SandboxHandle, extra: StoredProfile = {}): Promise<string> {
+  return profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: sb.adminToken, ...extra });
 }

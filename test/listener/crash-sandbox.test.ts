@@ -5,33 +5,18 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFactory } from '../../src/factory.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { testIO } from '../helpers/io.js';
+import { until } from '../helpers/until.js';
+import { freePort } from '../helpers/loopback-server.js';
 
 const BIN = join(resolve(import.meta.dirname, '../..'), 'bin/vouchers.js');
 const closers: (() => Promise<unknown> | void)[] = [];
 afterEach(async () => { for (const c of closers.splice(0).reverse()) await c(); });
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
-
-async function until(check: () => boolean, what: string, ms = 20_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
 
 async function spawnListener(port: number, secret: string, inbox: string, configDir: string): Promise<{ proc: ChildProcess; exited: Promise<unknown> }> {
   const proc = spawn(process.execPath, [BIN, 'listen', '--port', String(port), '--secret', secret, '--inbox', inbox, '--json'], {
@@ -42,7 +27,7 @@ async function spawnListener(port: number, secret: string, inbox: string, config
   let err = '';
   proc.stderr!.on('data', (c: Buffer) => { err += c.toString(); });
   const exited = new Promise((r) => proc.once('exit', r));
-  await until(() => err.includes('Ready!') || proc.exitCode !== null, 'the listener process');
+  await until(() => err.includes('Ready!') || proc.exitCode !== null, 'the listener process', 20_000);
   if (!err.includes('Ready!')) throw new Error(`listener did not start: ${err}`);
   return { proc, exited };
 }
@@ -72,7 +57,7 @@ describe('listen, SIGKILLed while the sandbox delivers', () => {
     })();
 
     for (const after of [15, 45]) {
-      await until(() => succeeded().length >= after, `${after} acknowledged deliveries`);
+      await until(() => succeeded().length >= after, `${after} acknowledged deliveries`, 20_000);
       listener.proc.kill('SIGKILL');
       await listener.exited;
       await new Promise((r) => setTimeout(r, 50)); // the sandbox meets refused connections meanwhile
@@ -84,7 +69,7 @@ describe('listen, SIGKILLed while the sandbox delivers', () => {
       const all = Object.values(sb.state.deliveries);
       return orders.length === ORDERS && orders.every((o) => o.status === 'DELIVERED')
         && all.length === sb.state.events.length && all.every((d) => d.status === 'succeeded');
-    }, 'every order delivered and every event acknowledged');
+    }, 'every order delivered and every event acknowledged', 20_000);
     const failedAttempts = Object.values(sb.state.deliveries).flatMap((d) => d.attempts).filter((a) => a.status_code === null || a.status_code >= 300);
     expect(failedAttempts.length).toBeGreaterThan(0); // the kills did cost the sandbox attempts
 

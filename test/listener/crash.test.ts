@@ -5,11 +5,12 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { orderEvent, post, SECRET, signedHeaders } from './deliveries.js';
+import { freePort } from '../helpers/loopback-server.js';
+import { until } from '../helpers/until.js';
 
 const ROOT = resolve(import.meta.dirname, '../..');
 const BIN = join(ROOT, 'bin/vouchers.js');
@@ -18,14 +19,6 @@ const children: ChildProcess[] = [];
 afterEach(() => {
   for (const c of children.splice(0)) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
 });
-
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((r) => srv.listen(0, '127.0.0.1', r));
-  const port = (srv.address() as { port: number }).port;
-  await new Promise<void>((r) => srv.close(() => r()));
-  return port;
-}
 
 interface Child {
   proc: ChildProcess;
@@ -42,11 +35,8 @@ async function startListenerProcess(port: number, inbox: string, configDir: stri
   let err = '';
   proc.stderr!.on('data', (c: Buffer) => { err += c.toString(); });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => proc.once('exit', (code, signal) => r({ code, signal })));
-  const end = Date.now() + 10_000;
-  while (!err.includes('Ready! Listening on')) {
-    if (proc.exitCode !== null || Date.now() > end) throw new Error(`listener did not start: ${err}`);
-    await new Promise((r) => setTimeout(r, 10));
-  }
+  await until(() => err.includes('Ready! Listening on') || proc.exitCode !== null, 'the listener to start', 10_000);
+  if (!err.includes('Ready! Listening on')) throw new Error(`listener did not start: ${err}`);
   return { proc, stderr: () => err, exited };
 }
 
@@ -83,7 +73,7 @@ describe('listen, killed and restarted (spawned CLI)', () => {
     const sending = Promise.all(Array.from({ length: 8 }, worker));
 
     for (const at of [TOTAL / 3, (2 * TOTAL) / 3]) {
-      while (acked.size < at) await new Promise((r) => setTimeout(r, 2));
+      await until(() => acked.size >= at, `${at} acknowledged events`, 20_000);
       child.proc.kill('SIGKILL');
       expect((await child.exited).signal).toBe('SIGKILL');
       child = await startListenerProcess(port, inbox, configDir);

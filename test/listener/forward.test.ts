@@ -11,6 +11,7 @@ import { parseEventFilter } from '../../src/listener/filter.js';
 import { describeForward, Forwarder, type ForwardPolicy } from '../../src/listener/forward.js';
 import { startListener, type Listener } from '../../src/listener/server.js';
 import { deliver, hmac, orderEvent, SECRET, voucherEvent } from './deliveries.js';
+import { until } from '../helpers/until.js';
 
 interface Received { body: string; headers: IncomingMessage['headers'] }
 
@@ -58,14 +59,6 @@ async function listenerForwardingTo(url: string, policy: ForwardPolicy, events?:
   });
   cleanup.push(() => listener.close());
   return { listener, attempts, inboxPath, forwarder };
-}
-
-async function until(check: () => boolean, ms = 5_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error('condition not met in time');
-    await new Promise((r) => setTimeout(r, 5));
-  }
 }
 
 describe('forwarding to the local app', () => {
@@ -116,31 +109,38 @@ describe('forwarding to the local app', () => {
 
   it('does not retry a 4xx of the app', async () => {
     const target = await app([400, 200]);
-    const { listener, attempts } = await listenerForwardingTo(target.url, FAST);
+    const { listener, attempts, forwarder } = await listenerForwardingTo(target.url, FAST);
     await deliver(listener.url, orderEvent(4));
     await until(() => attempts.length === 1);
-    await new Promise((r) => setTimeout(r, 30));
+    // The forward is over (no retry waits): nothing more can be sent.
+    await until(() => forwarder.pending === 0, 'the forwarder to be idle');
     expect(attempts).toHaveLength(1);
+    expect(target.received).toHaveLength(1);
     expect(describeForward(attempts[0]!)).toMatch(/^→ 400 in \d+ ms, not retried$/);
   });
 
   it('forwards only the events the --events filter selects', async () => {
     const target = await app([200]);
-    const { listener, attempts } = await listenerForwardingTo(target.url, FAST, 'voucher.issued');
+    const { listener, attempts, forwarder } = await listenerForwardingTo(target.url, FAST, 'voucher.issued');
     expect((await deliver(listener.url, orderEvent(5))).status).toBe(200);
     expect((await deliver(listener.url, voucherEvent(6))).status).toBe(200);
+    // The listener starts a forward before it answers: both are answered, so every forward
+    // has started; once none is running, everything that will reach the app has.
     await until(() => attempts.length === 1);
-    await new Promise((r) => setTimeout(r, 30));
+    await until(() => forwarder.pending === 0, 'the forwarder to be idle');
+    expect(attempts).toHaveLength(1);
     expect(target.received.map((r) => JSON.parse(r.body).event)).toEqual(['voucher.issued']);
   });
 
   it('never forwards a duplicate again', async () => {
     const target = await app([200]);
-    const { listener, attempts } = await listenerForwardingTo(target.url, FAST);
+    const { listener, attempts, forwarder } = await listenerForwardingTo(target.url, FAST);
     await deliver(listener.url, orderEvent(7));
     await until(() => attempts.length === 1);
+    // A forward starts before the answer: the duplicate, answered, started none.
     expect((await deliver(listener.url, orderEvent(7))).json.duplicate).toBe(true);
-    await new Promise((r) => setTimeout(r, 30));
+    expect(forwarder.pending).toBe(0);
+    expect(attempts).toHaveLength(1);
     expect(target.received).toHaveLength(1);
   });
 

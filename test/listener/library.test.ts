@@ -15,6 +15,7 @@ import { SignatureError, signWebhook, verifyWebhook, type EventEnvelope } from '
 import { DEFAULT_FORWARD_POLICY, Forwarder } from '../../src/listener/forward.js';
 import { startListener } from '../../src/listener/server.js';
 import { deliver, hmac, nowSeconds, orderEvent, post, SECRET } from './deliveries.js';
+import { until } from '../helpers/until.js';
 
 const cleanup: (() => Promise<void>)[] = [];
 afterEach(async () => { for (const c of cleanup.splice(0).reverse()) await c(); });
@@ -80,8 +81,7 @@ describe('library: verifyWebhook in a plain node:http server', () => {
     });
     cleanup.push(() => listener.close());
     await deliver(listener.url, orderEvent(3));
-    const end = Date.now() + 5_000;
-    while (records.length === 0 && Date.now() < end) await new Promise((r) => setTimeout(r, 5));
+    await until(() => records.length > 0, 'a forward record');
     expect(records).toEqual(['delivered']);
     expect(app.handled.map((e) => e.event_id)).toEqual([orderEvent(3).event_id]);
   });

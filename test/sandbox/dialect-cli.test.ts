@@ -5,27 +5,13 @@
  */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildStartOptions, childArgs } from '../../src/commands/sandbox/start-options.js';
 import { UsageError } from '../../src/core/errors/index.js';
-import { run } from '../../src/main.js';
-import { testIO } from '../helpers/io.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { until } from './helpers.js';
+import { startSandboxCommand } from '../helpers/sandbox-command.js';
 
-const closers: (() => Promise<unknown>)[] = [];
-afterEach(async () => { for (const c of closers.splice(0).reverse()) await c(); });
-
-/** `sandbox start --port 0 --json …` in-process until it is ready; stopped after the test. */
-async function start(configDir: string, args: string[]) {
-  const io = testIO({ env: { VOUCHERS_CONFIG_DIR: configDir } });
-  const done = run(['sandbox', 'start', '--port', '0', '--json', ...args], io);
-  let finished = false;
-  void done.then(() => { finished = true; });
-  closers.push(async () => { io.interrupt(); await done; });
-  await until(() => io.stderrText().includes('Sandbox ready') || finished, 10_000, 'the sandbox to start');
-  return { io, done, info: JSON.parse(io.stdoutText() || '{}') as Record<string, unknown> };
-}
+const start = (configDir: string, args: string[]) => startSandboxCommand(configDir, args);
 
 describe('sandbox start --dialect', () => {
   it('takes decisions or document, in any case, and hands it to the detached copy', () => {

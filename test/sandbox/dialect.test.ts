@@ -14,7 +14,8 @@ import { ConfigError } from '../../src/core/errors/index.js';
 import { verifyWebhookDelivery } from '../../src/core/signer/webhook.js';
 import { compareIds } from '../../src/sandbox/core/ids.js';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
-import { admin, api, key, order, receiver, sandbox, until, type Receiver } from './helpers.js';
+import { admin, api, key, order, receiver, sandbox, type Receiver } from './helpers.js';
+import { until } from '../helpers/until.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vouchers-sandbox-dialect-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -283,7 +284,7 @@ describe('document dialect: webhooks', () => {
     hooks = await receiver();
     const reg = await api(sb, 'POST', '/webhooks', { body: { url: hooks.url } });
     const placed = await order(sb, item('sbx-instant', 10, 2));
-    await until(() => hooks!.received.length >= 4, 5000, 'four deliveries');
+    await until(() => hooks!.received.length >= 4, 'four deliveries', 5000);
     const byType = new Map(hooks.received.map((r) => [r.body.event, r]));
     expect([...byType.keys()].sort()).toEqual(['order.created', 'order.delivered', 'voucher.issued']);
     for (const r of hooks.received) {

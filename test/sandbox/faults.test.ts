@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { api, balance, key, ledgerConsistent, sandbox } from './helpers.js';
+import { until } from '../helpers/until.js';
 
 let sb: SandboxHandle;
 beforeAll(async () => { sb = await sandbox({ timeScale: 0.005 }); });
@@ -49,13 +50,12 @@ describe('X-Sandbox-Simulate', () => {
     const k = key();
     const outcome = await api(sb, 'POST', '/orders', { body, idempotencyKey: k, headers: simulate('timeout'), signal: AbortSignal.timeout(40) }).then(() => 'answered', (e: Error) => e.name);
     expect(outcome).toBe('TimeoutError');
-    let retry;
-    for (let i = 0; i < 100; i++) {
-      retry = await api(sb, 'POST', '/orders', { body, idempotencyKey: k });
-      if (retry.status !== 409) break;
-      await new Promise((r) => setTimeout(r, 10));
-    }
-    expect(retry!.status).toBe(201);
+    // 409 while the first is still held; then its stored answer.
+    const retry = await until(async () => {
+      const r = await api(sb, 'POST', '/orders', { body, idempotencyKey: k });
+      return r.status !== 409 && r;
+    }, 'an answer other than 409', 5_000);
+    expect(retry.status).toBe(201);
     expect(balance(sb)).toBe(before - 1000);
     expect(ledgerConsistent(sb)).toBe(true);
   });
@@ -69,14 +69,12 @@ describe('X-Sandbox-Simulate', () => {
         const k = key();
         const first = await api(sb, 'POST', path, { body, idempotencyKey: k, headers: simulate(fault), signal: fault === 'timeout' ? AbortSignal.timeout(100) : undefined }).then((r) => r.status, () => 'no answer');
         expect(first, `${fault} ${path}`).toBe({ rate_limit: 429, server_error: 503, timeout: 'no answer', drop_after_commit: 'no answer' }[fault]);
-        let retry;
-        for (let i = 0; i < 100; i++) {
-          retry = await api(sb, 'POST', path, { body, idempotencyKey: k });
-          if (retry.status !== 409) break;
-          await new Promise((r) => setTimeout(r, 10));
-        }
-        expect(retry!.status, `${fault} ${path}`).toBe(path === '/orders' ? 202 : 201);
-        expect(retry!.headers.get('idempotent-replayed'), `${fault} ${path}`).toBe(fault === 'timeout' || fault === 'drop_after_commit' ? 'true' : null);
+        const retry = await until(async () => {
+          const r = await api(sb, 'POST', path, { body, idempotencyKey: k });
+          return r.status !== 409 && r;
+        }, `an answer other than 409 (${fault} ${path})`, 5_000);
+        expect(retry.status, `${fault} ${path}`).toBe(path === '/orders' ? 202 : 201);
+        expect(retry.headers.get('idempotent-replayed'), `${fault} ${path}`).toBe(fault === 'timeout' || fault === 'drop_after_commit' ? 'true' : null);
         expect(balance(sb), `${fault} ${path}`).toBe(before - cost);
         expect(ledgerConsistent(sb)).toBe(true);
       }

@@ -6,6 +6,7 @@
 import { createHmac } from 'node:crypto';
 import { connect } from 'node:net';
 import { startSandbox, type SandboxHandle, type SandboxOptions } from '../../src/sandbox/index.js';
+import { until } from '../helpers/until.js';
 
 export async function sandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   return startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true, ...options });
@@ -84,22 +85,11 @@ export function order(sb: SandboxHandle, items: { product_id: string; denominati
   return api(sb, 'POST', '/orders', { body: { items, ...extra }, idempotencyKey: key(), ...options });
 }
 
-/** Poll `check` every few ms until it returns a value (or fail after `ms`). */
-export async function until<T>(check: () => T | undefined | false | Promise<T | undefined | false>, ms = 5000, what = 'condition'): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = await check();
-    if (v) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 5));
-  }
-}
-
 export async function waitStatus(sb: SandboxHandle, orderId: string, statuses: string[], ms = 5000): Promise<any> {
   return until(async () => {
     const r = await api(sb, 'GET', `/orders/${orderId}`);
     return statuses.includes(r.body?.status) ? r.body : undefined;
-  }, ms, `order ${orderId} to reach ${statuses.join('/')}`);
+  }, `order ${orderId} to reach ${statuses.join('/')}`, ms);
 }
 
 /** Sum of a partner's transactions per currency equals the wallet balances. */

@@ -5,7 +5,8 @@ import { Order, OrderCodes } from '../../src/contract/orders.js';
 import { Transaction } from '../../src/contract/money.js';
 import { verifyWebhookSignature } from '../../src/core/signer/webhook.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
-import { admin, api, balance, ledgerConsistent, order, receiver, sandbox, until, waitStatus, type Receiver } from './helpers.js';
+import { admin, api, balance, ledgerConsistent, order, receiver, sandbox, waitStatus, type Receiver } from './helpers.js';
+import { until } from '../helpers/until.js';
 
 let sb: SandboxHandle;
 let hooks: Receiver;
@@ -43,7 +44,7 @@ describe('cache-hit', () => {
     const got = await api(sb, 'GET', `/orders/${r.body.order_id}`);
     expect(got.text).not.toContain(r.body.vouchers[0].code);
     expect(got.body.vouchers[0].code_last4).toBe(r.body.vouchers[0].code.slice(-4));
-    await until(() => typesOf(r.body.order_id).length === 5, 5000, 'events');
+    await until(() => typesOf(r.body.order_id).length === 5, 'events', 5000);
     expect(typesOf(r.body.order_id)).toEqual(['order.created', 'order.delivered', 'voucher.issued', 'voucher.issued', 'voucher.issued']);
   });
 
@@ -80,7 +81,7 @@ describe('cache-miss', () => {
     const done = await waitStatus(sb, r.body.order_id, ['DELIVERED']);
     expect(done.fulfilled_from).toBe('vendor');
     expect(done.timeline.map((t: any) => t.status)).toEqual(['PENDING', 'PROCESSING', 'DELIVERED']);
-    await until(() => eventsOf(r.body.order_id).length === 5, 5000, 'webhooks');
+    await until(() => eventsOf(r.body.order_id).length === 5, 'webhooks', 5000);
     expect(typesOf(r.body.order_id)).toEqual(['order.created', 'order.delivered', 'order.processing', 'voucher.issued', 'voucher.issued']);
     const codes = await api(sb, 'GET', `/orders/${r.body.order_id}/vouchers`);
     for (const d of eventsOf(r.body.order_id)) {
@@ -113,7 +114,7 @@ describe('cache-miss', () => {
     expect(balance(sb)).toBe(before - 2000);
     const txns = await api(sb, 'GET', `/transactions?order_id=${r.body.order_id}`);
     expect(txns.body.data.map((t: any) => [t.type, t.amount])).toEqual([['REFUND', 20], ['ORDER_DEBIT', -40]]);
-    await until(() => typesOf(r.body.order_id).includes('order.refunded'), 5000, 'refund event');
+    await until(() => typesOf(r.body.order_id).includes('order.refunded'), 'refund event', 5000);
     const partial = eventsOf(r.body.order_id).find((d) => d.body.event === 'order.partially_delivered')!;
     expect(partial.body.data).toMatchObject({ delivered_count: 2, failed_count: 2, status: 'PARTIALLY_DELIVERED' });
     const refunded = eventsOf(r.body.order_id).find((d) => d.body.event === 'order.refunded')!;
@@ -127,7 +128,7 @@ describe('cache-miss', () => {
     const done = await waitStatus(sb, r.body.order_id, ['REFUNDED']);
     expect(done.timeline.map((t: any) => t.status)).toEqual(['PENDING', 'PROCESSING', 'CANCELLED', 'REFUNDED']);
     expect(balance(sb)).toBe(before);
-    await until(() => typesOf(r.body.order_id).includes('order.refunded'), 5000, 'refund event');
+    await until(() => typesOf(r.body.order_id).includes('order.refunded'), 'refund event', 5000);
     const cancelled = eventsOf(r.body.order_id).find((d) => d.body.event === 'order.cancelled')!;
     expect(cancelled.body.data).toMatchObject({ status: 'CANCELLED', cancelled_by: 'admin' });
     const refunded = eventsOf(r.body.order_id).find((d) => d.body.event === 'order.refunded')!;
@@ -139,8 +140,10 @@ describe('cache-miss', () => {
     const a = await order(sb, [{ product_id: 'sbx-gated', denomination: 10, quantity: 1 }]);
     const b = await order(sb, [{ product_id: 'sbx-gated', denomination: 25, quantity: 1 }]);
     expect(a.status).toBe(202);
-    await new Promise((r) => setTimeout(r, 60));
+    // Held: no fulfilment step is scheduled, so nothing moves it before a decision.
     expect((await api(sb, 'GET', `/orders/${a.body.order_id}`)).body.status).toBe('PENDING');
+    expect(sb.state.orders[a.body.order_id]!.next_step).toBeNull();
+    expect(sb.state.orders[b.body.order_id]!.next_step).toBeNull();
     const held = await admin(sb, 'GET', '/orders?gate=held');
     expect(held.body.data.map((o: any) => o.order_id)).toEqual(expect.arrayContaining([a.body.order_id, b.body.order_id]));
     expect((await admin(sb, 'POST', `/orders/${a.body.order_id}/approve`)).status).toBe(200);
@@ -159,7 +162,7 @@ describe('cache-miss', () => {
     expect(stillHeld).not.toContain(b.body.order_id);
     expect((await admin(sb, 'GET', '/orders?gate=rejected')).body.data.map((o: any) => o.order_id)).toContain(b.body.order_id);
     expect((await admin(sb, 'GET', '/orders?gate=maybe')).status).toBe(422);
-    await until(() => typesOf(b.body.order_id).includes('order.refunded'), 5000, 'refund event');
+    await until(() => typesOf(b.body.order_id).includes('order.refunded'), 'refund event', 5000);
     expect(eventsOf(b.body.order_id).find((d) => d.body.event === 'order.cancelled')!.body.data).toMatchObject({ reason: 'risk check failed', cancelled_by: 'admin' });
   });
 
@@ -185,7 +188,7 @@ describe('cancel, funds, payouts, transactions', () => {
     const again = await api(sb, 'POST', `/orders/${r.body.order_id}/cancel`);
     expect(again.status).toBe(409);
     expect(again.body.error).toMatchObject({ name: 'OrderNotCancellable', code: 'ORDER_NOT_CANCELLABLE' });
-    await until(() => typesOf(r.body.order_id).includes('order.cancelled'), 5000, 'cancel event');
+    await until(() => typesOf(r.body.order_id).includes('order.cancelled'), 'cancel event', 5000);
     expect(eventsOf(r.body.order_id).find((d) => d.body.event === 'order.cancelled')!.body.data.cancelled_by).toBe('partner');
   });
 
@@ -286,7 +289,7 @@ describe('isolation', () => {
     try {
       expect((await api(sb, 'POST', '/webhooks', { body: { url: theirs.url }, creds })).status).toBe(201);
       await admin(sb, 'POST', `/orders/${mine.body.order_id}/reject`);
-      await until(() => typesOf(mine.body.order_id).includes('order.refunded'), 5000, 'refund event at our endpoint');
+      await until(() => typesOf(mine.body.order_id).includes('order.refunded'), 'refund event at our endpoint', 5000);
       expect(theirs.received.filter((r) => r.raw.includes(mine.body.order_id))).toEqual([]);
       expect((await admin(sb, 'GET', `/events?order_id=${mine.body.order_id}&partner_id=${p.body.partner.partner_id}`)).body.data).toEqual([]);
     } finally {

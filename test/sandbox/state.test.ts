@@ -1,10 +1,11 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import { ConfigError } from '../../src/core/errors/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
-import { admin, api, balance, order, receiver, sandbox, until, waitStatus } from './helpers.js';
+import { admin, api, balance, order, receiver, sandbox, waitStatus } from './helpers.js';
+import { until } from '../helpers/until.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'vouchers-sandbox-state-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -38,7 +39,7 @@ describe('state file', () => {
       await admin(second, 'POST', `/orders/${gated.body.order_id}/approve`);
       await waitStatus(second, gated.body.order_id, ['DELIVERED']);
       // The restored webhook delivers the approved order's events to the receiver.
-      await until(() => hooks.received.some((r) => r.body?.event === 'order.delivered' && JSON.stringify(r.body).includes(gated.body.order_id)), 5000, 'order.delivered of the gated order');
+      await until(() => hooks.received.some((r) => r.body?.event === 'order.delivered' && JSON.stringify(r.body).includes(gated.body.order_id)), 'order.delivered of the gated order', 5000);
       // Idempotency records survive too.
       const k = 'persisted-key';
       const a = await api(second, 'POST', '/orders', { body: { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }] }, idempotencyKey: k });
@@ -58,8 +59,8 @@ describe('state file', () => {
     const sb = await sandbox({ stateFile: file });
     try {
       const o = await order(sb, [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }]);
-      await new Promise((r) => setTimeout(r, 250));
-      expect(JSON.parse(readFileSync(file, 'utf8')).orders[o.body.order_id]).toBeDefined();
+      // Not closed: the order reaches the file on its own.
+      await until(() => existsSync(file) && JSON.parse(readFileSync(file, 'utf8')).orders[o.body.order_id], 'the order in the state file', 5000);
     } finally {
       await sb.close();
     }

@@ -3,7 +3,8 @@ import { WebhookEndpoint } from '../../src/contract/webhooks.js';
 import { verifyWebhookSignature } from '../../src/core/signer/webhook.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { retryDelay } from '../../src/sandbox/webhooks/backoff.js';
-import { admin, api, order, receiver, sandbox, until, type Receiver } from './helpers.js';
+import { admin, api, order, receiver, sandbox, waitStatus, type Receiver } from './helpers.js';
+import { until } from '../helpers/until.js';
 
 let sb: SandboxHandle | undefined;
 let hooks: Receiver | undefined;
@@ -52,8 +53,13 @@ describe('delivery', () => {
     hooks = await receiver();
     await api(sb, 'POST', '/webhooks', { body: { url: hooks.url, events: ['order.delivered'] } });
     const o = await order(sb, instant);
-    await until(() => hooks!.received.length >= 1, 5000, 'delivery');
-    await new Promise((r) => setTimeout(r, 30));
+    await until(() => hooks!.received.length >= 1, 'delivery', 5000);
+    // The order is final, so all its events are recorded, and no delivery is still under way:
+    // nothing else is coming. A delivery is queued only for a subscribed event.
+    await waitStatus(sb, o.body.order_id, ['DELIVERED']);
+    await until(() => Object.values(sb!.state.deliveries).every((d) => d.status !== 'pending'), 'every delivery to be over', 5000);
+    expect(sb.state.events.filter((e) => e.order_id === o.body.order_id).map((e) => e.event)).toContain('order.created');
+    expect(Object.values(sb.state.deliveries).map((d) => sb!.state.events.find((e) => e.event_id === d.event_id)!.event)).toEqual(['order.delivered']);
     expect(hooks.received.map((r) => r.body.event)).toEqual(['order.delivered']);
     expect(hooks.received[0]!.body.data.order_id).toBe(o.body.order_id);
   });
@@ -63,11 +69,11 @@ describe('delivery', () => {
     hooks = await receiver((n) => (n < 2 ? 500 : 204));
     await api(sb, 'POST', '/webhooks', { body: { url: hooks.url, events: ['order.created'] } });
     const o = await order(sb, instant);
-    const event = await until(() => sb!.state.events.find((e) => e.order_id === o.body.order_id && e.event === 'order.created'), 2000, 'event');
+    const event = await until(() => sb!.state.events.find((e) => e.order_id === o.body.order_id && e.event === 'order.created'), 'event', 2000);
     const list = await until(async () => {
       const r = await admin(sb!, 'GET', `/deliveries?event_id=${event.event_id}`);
       return r.body.data[0]?.status === 'succeeded' ? r.body.data : undefined;
-    }, 5000, 'successful delivery');
+    }, 'successful delivery', 5000);
     expect(list[0].attempts.map((a: any) => a.status_code)).toEqual([500, 500, 204]);
     expect(list[0].attempts[0].error).toBe('HTTP 500');
     expect(hooks.received).toHaveLength(3);
@@ -94,7 +100,7 @@ describe('delivery', () => {
         const r = await admin(sb!, 'GET', '/deliveries');
         const d = r.body.data.find((x: any) => x.status === 'succeeded');
         return d ? r.body.data : undefined;
-      }, 5000, 'delivery after a timeout');
+      }, 'delivery after a timeout', 5000);
       expect(list).toHaveLength(1);
       const attempts = list[0].attempts;
       expect(attempts[0]).toMatchObject({ status_code: null, error: 'no answer within 0.06 s' });
@@ -115,7 +121,7 @@ describe('delivery', () => {
     expect(rotated.body.signing_secret).toMatch(/^whsec_/);
     expect(rotated.body.signing_secret).not.toBe(first.body.signing_secret);
     await order(sb, instant);
-    const d = await until(() => hooks!.received[0], 5000, 'delivery');
+    const d = await until(() => hooks!.received[0], 'delivery', 5000);
     const header = d.headers['x-webhook-signature'] as string;
     expect(header.match(/v1=/g)).toHaveLength(2);
     expect(() => verifyWebhookSignature(d.raw, header, first.body.signing_secret)).not.toThrow();
@@ -128,10 +134,10 @@ describe('delivery', () => {
     hooks = await receiver();
     await api(sb, 'POST', '/webhooks', { body: { url: hooks.url, events: ['order.delivered'] } });
     await order(sb, instant);
-    const d = await until(() => hooks!.received[0], 5000, 'delivery');
+    const d = await until(() => hooks!.received[0], 'delivery', 5000);
     const again = await admin(sb, 'POST', `/events/${d.body.event_id}/redeliver`);
     expect(again.status).toBe(202);
-    await until(() => hooks!.received.length === 2, 5000, 'redelivery');
+    await until(() => hooks!.received.length === 2, 'redelivery', 5000);
     expect(hooks.received[1]!.body.event_id).toBe(d.body.event_id);
     expect((await admin(sb, 'POST', '/events/evt_nope/redeliver')).status).toBe(404);
   });
@@ -152,14 +158,14 @@ describe('delivery', () => {
     hooks = await receiver(() => 500);
     await api(sb, 'POST', '/webhooks', { body: { url: hooks.url, events: ['order.delivered'] }, timestamp: Math.floor(now / 1000) });
     await order(sb, instant, {}, { timestamp: Math.floor(now / 1000) });
-    await until(() => hooks!.received.length === 1, 5000, 'first attempt');
+    await until(() => hooks!.received.length === 1, 'first attempt', 5000);
     for (let i = 0; i < 40; i++) {
       const before = hooks.received.length;
       await admin(sb, 'POST', '/clock/advance', { seconds: 3600 });
       const d = Object.values(sb.state.deliveries)[0]!;
       if (d.status === 'failed') break;
-      await until(() => hooks!.received.length > before || Object.values(sb!.state.deliveries)[0]!.next_attempt_at! > sb!.state.clock_offset_ms + now, 2000, 'attempt');
-      await until(() => Object.values(sb!.state.deliveries)[0]!.attempts.length === hooks!.received.length, 2000, 'recorded');
+      await until(() => hooks!.received.length > before || Object.values(sb!.state.deliveries)[0]!.next_attempt_at! > sb!.state.clock_offset_ms + now, 'attempt', 2000);
+      await until(() => Object.values(sb!.state.deliveries)[0]!.attempts.length === hooks!.received.length, 'recorded', 2000);
     }
     const d = Object.values(sb.state.deliveries)[0]!;
     expect(d.status).toBe('failed');

@@ -11,7 +11,11 @@ afterEach(async () => {
   server = transport = undefined;
 });
 
-const tick = () => new Promise((r) => setTimeout(r, 20));
+/**
+ * A callback runs in a setImmediate queued when undici reports the body written, which is
+ * before the answer arrives: one turn of immediates after the answer, it has run.
+ */
+const tick = () => new Promise((r) => setImmediate(r));
 
 describe('onceSent', () => {
   it('runs a callback once the request with its traceparent has been sent, not for other requests, and once', async () => {

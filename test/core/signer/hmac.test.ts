@@ -1,14 +1,18 @@
-import * as crypto from 'node:crypto';
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import crypto from 'node:crypto';
+import { syncBuiltinESMExports } from 'node:module';
+import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { hmacHex, safeEqualHex, verifyRequest, verifyWebhookSignature } from '../../../src/core/signer/index.js';
 import { requestVector, webhookVector } from './vectors.js';
 
-vi.mock('node:crypto', async (importOriginal) => {
-  const actual = await importOriginal<typeof import('node:crypto')>();
-  return { ...actual, timingSafeEqual: vi.fn(actual.timingSafeEqual) };
+// A spy on node:crypto itself, seen through the named export the signer imports (an ES
+// module binding of a builtin follows its object after syncBuiltinESMExports). Unlike
+// vi.mock, this holds whether or not the signer was loaded before this file.
+const timingSafeEqual = vi.spyOn(crypto, 'timingSafeEqual');
+syncBuiltinESMExports();
+afterAll(() => {
+  timingSafeEqual.mockRestore();
+  syncBuiltinESMExports();
 });
-
-const timingSafeEqual = vi.mocked(crypto.timingSafeEqual);
 
 beforeEach(() => {
   timingSafeEqual.mockClear();
