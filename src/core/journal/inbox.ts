@@ -11,6 +11,7 @@
  * deliveries share one write + fsync (group commit). A crash can leave a torn last line;
  * the writer truncates it when it opens the file and readers skip it.
  */
+import { isUtf8 } from 'node:buffer';
 import { createReadStream, writeSync } from 'node:fs';
 import { chmod, open, type FileHandle } from 'node:fs/promises';
 import { makeDirSync } from '../io/make-dir.js';
@@ -64,11 +65,31 @@ export interface InboxEntry {
   raw_body_base64?: string;
 }
 
-/** The exact bytes of a delivery body, in the form an entry keeps (nothing when the envelope gives them back). */
-export function rawBodyFields(body: Buffer, envelope: unknown): Pick<InboxEntry, 'raw_body' | 'raw_body_base64'> {
-  if (body.equals(Buffer.from(JSON.stringify(envelope), 'utf8'))) return {};
-  const text = body.toString('utf8');
-  return Buffer.from(text, 'utf8').equals(body) ? { raw_body: text } : { raw_body_base64: body.toString('base64') };
+/**
+ * The exact bytes of a delivery body, in the form an entry keeps (nothing when the envelope
+ * gives them back), from what the receiver has already made: the body decoded as UTF-8
+ * (`text`) and the envelope serialised (`envelopeJson`). A valid UTF-8 body whose text is
+ * the serialised envelope is exactly its bytes.
+ */
+export function rawBodyFieldsOf(body: Buffer, text: string, envelopeJson: string): Pick<InboxEntry, 'raw_body' | 'raw_body_base64'> {
+  const utf8 = isUtf8(body);
+  if (utf8 && text === envelopeJson) return {};
+  return utf8 ? { raw_body: text } : { raw_body_base64: body.toString('base64') };
+}
+
+/**
+ * An entry as one inbox line (without the newline): JSON.stringify(entry), given the
+ * envelope already serialised as `envelopeJson` (so it is not serialised twice).
+ */
+export function entryLine(entry: InboxEntry, envelopeJson?: string): string {
+  if (envelopeJson === undefined) return JSON.stringify(entry);
+  let line = '{';
+  for (const key of Object.keys(entry)) {
+    const value = key === 'envelope' ? envelopeJson : JSON.stringify((entry as unknown as Record<string, unknown>)[key]);
+    if (value === undefined) continue; // as JSON.stringify leaves out an undefined field
+    line += `${line.length > 1 ? ',' : ''}${JSON.stringify(key)}:${value}`;
+  }
+  return `${line}}`;
 }
 
 /** The body of a stored event exactly as received (for entries older than `raw_body`: the envelope serialised). */
@@ -167,7 +188,8 @@ export interface InboxStats {
 }
 
 interface Waiting {
-  line: Buffer;
+  /** The entry's line, newline included. */
+  line: string;
   resolve: () => void;
   reject: (e: unknown) => void;
 }
@@ -226,9 +248,10 @@ export class InboxWriter {
 
   /**
    * Store an entry unless its event id is already stored (or being stored by a concurrent
-   * delivery). Resolves once the line is on disk.
+   * delivery). Resolves once the line is on disk. `envelopeJson`, when given, is
+   * JSON.stringify(entry.envelope), already made by the caller.
    */
-  async store(entry: InboxEntry): Promise<StoreResult> {
+  async store(entry: InboxEntry, envelopeJson?: string): Promise<StoreResult> {
     const id = entry.envelope.event_id;
     for (;;) {
       if (this.seen.has(id)) return 'duplicate';
@@ -237,7 +260,7 @@ export class InboxWriter {
       // A concurrent delivery of the same event: its outcome decides ours.
       await running.catch(() => undefined);
     }
-    const write = this.append(entry);
+    const write = this.append(entry, envelopeJson);
     this.inFlight.set(id, write);
     try {
       await write;
@@ -248,9 +271,9 @@ export class InboxWriter {
     }
   }
 
-  private append(entry: InboxEntry): Promise<void> {
+  private append(entry: InboxEntry, envelopeJson: string | undefined): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the inbox is closed'));
-    const line = Buffer.from(JSON.stringify(entry) + '\n', 'utf8');
+    const line = `${entryLine(entry, envelopeJson)}\n`;
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ line, resolve, reject });
       this.draining ??= this.drain();
@@ -263,7 +286,10 @@ export class InboxWriter {
       while (this.pending.length > 0) {
         const batch = this.pending;
         this.pending = [];
-        const bytes = Buffer.concat(batch.map((w) => w.line));
+        // One encoding per batch, not one per line and a copy to join them.
+        let text = '';
+        for (const w of batch) text += w.line;
+        const bytes = Buffer.from(text, 'utf8');
         try {
           // The write only copies into the page cache (microseconds), so it is done here;
           // the fsync, which waits for the disk, runs off the event loop. One trip to the
