@@ -12,7 +12,7 @@
  * the writer truncates it when it opens the file and readers skip it.
  */
 import { isUtf8 } from 'node:buffer';
-import { createReadStream, writeSync } from 'node:fs';
+import { createReadStream, ftruncateSync, writeSync } from 'node:fs';
 import { chmod, open, type FileHandle } from 'node:fs/promises';
 import { makeDirSync } from '../io/make-dir.js';
 import { dirname, join } from 'node:path';
@@ -176,6 +176,13 @@ async function syncDirectory(dir: string): Promise<void> {
 
 export type StoreResult = 'stored' | 'duplicate';
 
+/**
+ * fsyncs of one inbox running at once. The next batch's fsync starts while the previous one
+ * waits for the disk (the file system commits them together), so a delivery waits for about
+ * one fsync instead of the rest of the previous one and then its own.
+ */
+const MAX_SYNCS = 2;
+
 export interface InboxStats {
   /** Entries written. */
   appended: number;
@@ -199,7 +206,12 @@ export class InboxWriter {
   private readonly seen = new Set<string>();
   private readonly inFlight = new Map<string, Promise<void>>();
   private pending: Waiting[] = [];
-  private draining: Promise<void> | undefined;
+  /** fsyncs running. */
+  private syncing = 0;
+  /** Settles once every batch written so far has been acknowledged or refused. */
+  private settled: Promise<void> = Promise.resolve();
+  /** Counts the cuts after a failed fsync: a batch written before the latest cut was cut with it. */
+  private epoch = 0;
   private closed = false;
   readonly stats: InboxStats = { appended: 0, flushes: 0, truncatedBytes: 0, skippedLines: 0 };
 
@@ -276,46 +288,85 @@ export class InboxWriter {
     const line = `${entryLine(entry, envelopeJson)}\n`;
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ line, resolve, reject });
-      this.draining ??= this.drain();
+      this.startBatches();
     });
   }
 
-  /** Write and fsync every waiting line in one go, then the lines that came meanwhile. */
-  private async drain(): Promise<void> {
+  /** Write the waiting lines as one batch while fewer than MAX_SYNCS fsyncs are running. */
+  private startBatches(): void {
+    while (this.pending.length > 0 && this.syncing < MAX_SYNCS) this.startBatch();
+  }
+
+  /**
+   * Write every waiting line in one go and fsync it. The write only copies into the page
+   * cache (microseconds), so it is done here; the fsync, which waits for the disk, runs off
+   * the event loop, and the next batch need not wait for it: its own fsync, started while
+   * this one runs, covers it. Batches are settled in the order they were written, and a
+   * batch is acknowledged only when its fsync and every earlier batch's succeeded.
+   */
+  private startBatch(): void {
+    const batch = this.pending;
+    this.pending = [];
+    // One encoding per batch, not one per line and a copy to join them.
+    let text = '';
+    for (const w of batch) text += w.line;
+    const bytes = Buffer.from(text, 'utf8');
+    const start = this.size;
+    const epoch = this.epoch;
     try {
-      while (this.pending.length > 0) {
-        const batch = this.pending;
-        this.pending = [];
-        // One encoding per batch, not one per line and a copy to join them.
-        let text = '';
-        for (const w of batch) text += w.line;
-        const bytes = Buffer.from(text, 'utf8');
-        try {
-          // The write only copies into the page cache (microseconds), so it is done here;
-          // the fsync, which waits for the disk, runs off the event loop. One trip to the
-          // thread pool per batch instead of two.
-          let offset = 0;
-          while (offset < bytes.length) offset += writeSync(this.handle.fd, bytes, offset, bytes.length - offset);
-          await this.handle.sync();
-          this.size += bytes.length;
-          this.stats.appended += batch.length;
-          this.stats.flushes++;
-          for (const w of batch) w.resolve();
-        } catch (e) {
-          // Leave no partial line behind: the next batch must start on a line boundary.
-          await this.handle.truncate(this.size).catch(() => undefined);
-          for (const w of batch) w.reject(e);
-        }
-      }
-    } finally {
-      this.draining = undefined;
+      let offset = 0;
+      while (offset < bytes.length) offset += writeSync(this.handle.fd, bytes, offset, bytes.length - offset);
+    } catch (e) {
+      // Leave no partial line behind: the next batch must start on a line boundary.
+      this.cut(start);
+      for (const w of batch) w.reject(e);
+      return;
     }
+    this.size = start + bytes.length;
+    this.syncing++;
+    const synced = this.handle.sync().then(() => undefined, (e: unknown) => e ?? new Error('fsync failed'));
+    const previous = this.settled;
+    this.settled = (async () => {
+      const error = await synced;
+      this.syncing--;
+      this.stats.flushes++;
+      this.startBatches();
+      await previous;
+      if (error === undefined && epoch === this.epoch) {
+        this.stats.appended += batch.length;
+        for (const w of batch) w.resolve();
+        return;
+      }
+      // This batch, or one written before it, did not reach the disk: cut the file back to
+      // where the failed one started (this batch and every later one written before the cut
+      // go with it) and refuse them all; batches written after the cut start afresh.
+      if (epoch === this.epoch) {
+        this.cut(start);
+        this.epoch++;
+      }
+      const reason = error ?? new Error('an earlier write to the inbox failed');
+      for (const w of batch) w.reject(reason);
+    })();
+  }
+
+  /** Truncate the file to `size` bytes (a line boundary); later writes append from there. */
+  private cut(size: number): void {
+    try {
+      ftruncateSync(this.handle.fd, size);
+    } catch {
+      // the next open cuts a torn last line
+    }
+    this.size = size;
   }
 
   /** Wait for every pending write, then close the file. */
   async close(): Promise<void> {
     if (this.closed) return;
-    while (this.draining) await this.draining;
+    for (let settled; settled !== this.settled || this.pending.length > 0;) {
+      settled = this.settled;
+      this.startBatches();
+      await settled;
+    }
     this.closed = true;
     await this.handle.close();
   }
