@@ -36,6 +36,8 @@ export interface DisplayOptions {
 export interface Display {
   activity(a: ListenerActivity): void;
   forward(record: ForwardRecord): void;
+  /** Write the lines queued for this turn of the event loop now (before a message of one's own). */
+  writeQueued(): void;
   /** Print event lines still waiting for a forward result, and write all queued output. */
   flush(): void;
 }
@@ -181,6 +183,9 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
       if (options.json) return ndjson({ kind: 'forward', ...record });
       if (release(record.event_id, forwardText(record))) return;
       stdout(`${c.dim(clock(record.time))}  ${forwardText(record)}  ${c.dim(record.event_id)}`);
+    },
+    writeQueued() {
+      output.flush();
     },
     flush() {
       for (const id of [...waiting.keys()]) release(id, c.dim('→ forwarding stopped'));

@@ -147,5 +147,10 @@ describe('listen display: batched writes', () => {
     expect(writes.map(([stream, text]) => [stream, text.split('\n').length - 1])).toEqual([['out', 2], ['err', 1], ['out', 1]]);
     expect(writes[0]![1]).toMatch(new RegExp(`${hexEventId(11)}.*\\n.*${hexEventId(12)}.*\\n$`));
     expect(writes[2]![1]).toMatch(new RegExp(`${hexEventId(13)}`));
+    // writeQueued(): at once, before a message of the command's own.
+    display.activity({ kind: 'event', entry: entry(documentDelivered(14)) });
+    display.writeQueued();
+    expect(writes).toHaveLength(4);
+    expect(writes[3]![1]).toMatch(new RegExp(`${hexEventId(14)}.*\n$`));
   });
 });
