@@ -1,6 +1,6 @@
 /**
  * The sandbox as `vouchers sandbox start` runs it (same app, same node:http server settings,
- * one log line per request written to stderr), rate limits lifted, wallet funded for the
+ * one log line per request written to stderr, as it writes them), rate limits lifted, wallet funded for the
  * benchmark. With a first argument N it first places N cache-hit orders in process, through
  * the same handler and idempotency store as POST /orders (so the state holds what N real
  * requests leave: orders, vouchers, events, transactions, idempotency records).
@@ -15,12 +15,15 @@ const { createSandboxApp } = await dist('sandbox/index.js');
 const { HANDLERS } = await dist('sandbox/api/routes.js');
 const { IdempotencyStore, bodyHash } = await dist('sandbox/api/idempotency.js');
 const { post } = await dist('sandbox/domain/ledger.js');
+const { batchedOutput } = await dist('core/io/batched-output.js');
 
 const fill = Number(process.argv[2] ?? 0);
+const output = batchedOutput();
 const app = createSandboxApp({
   seed: 1,
   limits: { ordersPerMinute: 1_000_000, generalPerHour: 1_000_000 },
-  log: (line) => process.stderr.write(`${new Date().toISOString().slice(11, 19)} ${line}\n`),
+  // As `vouchers sandbox start` writes them: queued, once per turn of the event loop.
+  log: (line) => output.write(process.stderr, `${new Date().toISOString().slice(11, 19)} ${line}\n`),
 });
 const rt = app.runtime();
 const { apiKey, apiSecret, partnerId } = app.credentials;

@@ -11,6 +11,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { ForwardRecord } from '../core/journal/forward-log.js';
 import { driftOf, isUnknownType, type InboxEntry } from '../core/journal/inbox.js';
+import { batchedOutput } from '../core/io/batched-output.js';
 import type { IO } from '../core/io/io.js';
 import { styleStatus } from '../core/output/format.js';
 import { describeForward } from './forward.js';
@@ -35,7 +36,9 @@ export interface DisplayOptions {
 export interface Display {
   activity(a: ListenerActivity): void;
   forward(record: ForwardRecord): void;
-  /** Print event lines still waiting for a forward result. */
+  /** Write the lines queued for this turn of the event loop now (before a message of one's own). */
+  writeQueued(): void;
+  /** Print event lines still waiting for a forward result, and write all queued output. */
   flush(): void;
 }
 
@@ -109,8 +112,11 @@ export function markWarning(entry: Pick<InboxEntry, 'envelope' | 'meta'>, forwar
 export function createDisplay(io: IO, options: DisplayOptions): Display {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const ce = new Chalk({ level: options.colorErr ? 1 : 0 });
-  const stdout = (line: string) => { io.stdout.write(line + '\n'); };
-  const ndjson = (obj: unknown) => { io.stdout.write(jsonLine(io, obj)); };
+  // A line per delivery: written once per turn of the event loop, not once per line.
+  const output = batchedOutput();
+  const stderr = (text: string) => { output.write(io.stderr, text); };
+  const stdout = (line: string) => { output.write(io.stdout, line + '\n'); };
+  const ndjson = (obj: unknown) => { output.write(io.stdout, jsonLine(io, obj)); };
   const forwardText = (record: ForwardRecord) => {
     const text = describeForward(record);
     return record.outcome === 'delivered' ? c.green(text) : record.outcome === 'retrying' ? c.yellow(text) : c.red(text);
@@ -125,7 +131,7 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
     const key = `${entry.envelope.event}\u0000${isUnknownType(entry)}\u0000${driftOf(entry).map((d) => d.split(':')[0]).join('\u0000')}`;
     if (warned.has(key)) return;
     warned.add(key);
-    io.stderr.write(`${ce.yellow('Warning:')} ${warning} (later ${displayText(entry.envelope.event)} events that differ the same way are only marked)\n`);
+    stderr(`${ce.yellow('Warning:')} ${warning} (later ${displayText(entry.envelope.event)} events that differ the same way are only marked)\n`);
   };
   const release = (eventId: string, suffix: string) => {
     const w = waiting.get(eventId);
@@ -151,7 +157,7 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
           const envelope = options.json ? redactCodes(a.entry.envelope) : undefined;
           const found = envelope?.found ?? codeFieldsIn(a.entry.envelope);
           if (found.length > 0) {
-            io.stderr.write(`${ce.red('Warning:')} ${displayText(a.entry.envelope.event_id)} carries voucher code fields (${found.map(displayText).join(', ')}), `
+            stderr(`${ce.red('Warning:')} ${displayText(a.entry.envelope.event_id)} carries voucher code fields (${found.map(displayText).join(', ')}), `
               + 'which webhook payloads must never do: they are not shown. Report it to the API provider.\n');
           }
           if (envelope) {
@@ -168,7 +174,7 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
           if (options.json) {
             return ndjson({ kind: 'rejected', time: a.time, method: a.method, path: a.path, remote_address: a.remote_address, status: r.status, code: r.code, message: r.message });
           }
-          io.stderr.write(`${ce.dim(clock(a.time))}  ${ce.red(`rejected ${r.status} ${r.code}`)}  ${escapeText(a.method)} ${escapeText(a.path)}: ${escapeText(r.message)}\n`);
+          stderr(`${ce.dim(clock(a.time))}  ${ce.red(`rejected ${r.status} ${r.code}`)}  ${escapeText(a.method)} ${escapeText(a.path)}: ${escapeText(r.message)}\n`);
           return;
         }
       }
@@ -178,8 +184,12 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
       if (release(record.event_id, forwardText(record))) return;
       stdout(`${c.dim(clock(record.time))}  ${forwardText(record)}  ${c.dim(record.event_id)}`);
     },
+    writeQueued() {
+      output.flush();
+    },
     flush() {
       for (const id of [...waiting.keys()]) release(id, c.dim('→ forwarding stopped'));
+      output.flush();
     },
   };
 }

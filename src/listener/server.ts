@@ -10,7 +10,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { rawBodyFields, type InboxEntry, type InboxWriter, type StoredEnvelope } from '../core/journal/inbox.js';
+import { rawBodyFieldsOf, type InboxEntry, type InboxWriter, type StoredEnvelope } from '../core/journal/inbox.js';
 import { SignatureError } from '../core/signer/errors.js';
 import { verifyWebhookDelivery, WEBHOOK_HEADERS } from '../core/signer/webhook.js';
 import { MAX_BODY_BYTES, readBody } from '../core/net/request-body.js';
@@ -116,9 +116,10 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       throw e;
     }
 
+    const text = body.toString('utf8');
     let json: unknown;
     try {
-      json = JSON.parse(body.toString('utf8'));
+      json = JSON.parse(text);
     } catch (e) {
       return reject(req, res, rejection('MALFORMED_REQUEST', `body is not valid JSON (${(e as Error).message}); the signature matched, so the sender signed malformed JSON`));
     }
@@ -129,6 +130,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     }
 
     const envelope = json as StoredEnvelope;
+    // Serialised once: compared with the body (raw_body) and written as the line's envelope.
+    const envelopeJson = JSON.stringify(envelope);
     const entry: InboxEntry = {
       received_at: iso(),
       envelope,
@@ -139,11 +142,11 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         ...(check.known ? {} : { unknown_event_type: true as const }),
         ...(check.drift.length > 0 ? { drift: check.drift } : {}),
       },
-      ...rawBodyFields(body, json),
+      ...rawBodyFieldsOf(body, text, envelopeJson),
     };
     let outcome: 'stored' | 'duplicate';
     try {
-      outcome = await options.inbox.store(entry);
+      outcome = await options.inbox.store(entry, envelopeJson);
     } catch (e) {
       return reject(req, res, rejection('INTERNAL_ERROR', `could not store the event in the inbox: ${(e as Error).message}; retry the delivery`));
     }

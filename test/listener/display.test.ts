@@ -7,11 +7,15 @@ import { safeJson } from '../../src/core/output/printable.js';
 import { codeFieldsIn, isCodeField, redactCodes } from '../../src/listener/redact.js';
 import { documentDelivered, hexEventId } from './deliveries.js';
 
-/** An IO whose streams record what is written, synchronously. */
+/**
+ * An IO whose streams record what is written, line by line (the display writes its queued
+ * lines once per turn of the event loop, or at once on flush()).
+ */
 function captureIO(): { io: IO; out: string[]; err: string[] } {
   const out: string[] = [];
   const err: string[] = [];
-  const io = { stdout: { write: (s: string) => out.push(s) }, stderr: { write: (s: string) => err.push(s) } } as unknown as IO;
+  const lines = (s: string) => s.split(/(?<=\n)/);
+  const io = { stdout: { write: (s: string) => out.push(...lines(s)) }, stderr: { write: (s: string) => err.push(...lines(s)) } } as unknown as IO;
   return { io, out, err };
 }
 
@@ -33,6 +37,7 @@ describe('listen display: events that differ from the contract', () => {
     display.activity({ kind: 'event', entry: delivered });
     display.activity({ kind: 'event', entry: unknown });
     display.activity({ kind: 'event', entry: entry(documentDelivered(3), {}) });
+    display.flush();
     expect(out).toHaveLength(3);
     expect(out[0]).toMatch(new RegExp(`^09:30:01  order\\.delivered +${hexEventId(1)}  ord_981234  DELIVERED  \\(differs from contract\\)\\n$`));
     expect(out[1]).toMatch(/order\.expired .* EXPIRED {2}\(unknown event type\)\n$/);
@@ -42,6 +47,7 @@ describe('listen display: events that differ from the contract', () => {
       + `It was accepted and stored as received; details: vouchers events show ${hexEventId(1)} (later order.delivered events that differ the same way are only marked)\n`);
     // Another event that differs the same way: marked, not warned about again.
     display.activity({ kind: 'event', entry: entry(documentDelivered(7), { drift: ['data.reference: missing'] }) });
+    display.flush();
     expect(err).toHaveLength(2);
     expect(out[3]).toMatch(/\(differs from contract\)\n$/);
     expect(err[1]).toMatch(new RegExp(`^Warning: ${hexEventId(2)} \\(order\\.expired\\) is of a type this version of vouchers does not know .*accepted and stored as received`));
@@ -60,6 +66,7 @@ describe('listen display: events that differ from the contract', () => {
     const display = createDisplay(io, { json: true, color: false, colorErr: false });
     display.activity({ kind: 'event', entry: delivered });
     display.activity({ kind: 'event', entry: unknown });
+    display.flush();
     const [a, b] = out.map((l) => JSON.parse(l));
     expect(a).toMatchObject({ kind: 'event', event: 'order.delivered', order_id: 'ord_981234', status: 'DELIVERED', unknown_event_type: false, drift: ['data.reference: missing'] });
     expect(a.envelope).toEqual(documentDelivered(1));
@@ -75,7 +82,9 @@ describe('listen display: events that differ from the contract', () => {
         currency_code: 'USD', country_code: 'US', note: 'x\u009b[2J\u202e', 'code\u001b[31m': 'LEAK-4',
       },
     }, { unknown_event_type: true });
-    createDisplay(io, { json: true, color: false, colorErr: false }).activity({ kind: 'event', entry: leaky });
+    const display = createDisplay(io, { json: true, color: false, colorErr: false });
+    display.activity({ kind: 'event', entry: leaky });
+    display.flush();
     const text = out.join('') + err.join('');
     expect(text).not.toMatch(/LEAK-|9911|6006491234567890/);
     expect(text).not.toMatch(/[\u001b\u009b\u202e]/);
@@ -121,5 +130,27 @@ describe('code-like field names', () => {
     const text = safeJson(v, 2);
     expect(text).not.toMatch(/[\u0085\u2028]/u);
     expect(JSON.parse(text)).toEqual(v);
+  });
+});
+
+describe('listen display: batched writes', () => {
+  it('writes the lines of one turn of the event loop in one write per stream, in order, and nothing before', async () => {
+    const writes: [string, string][] = [];
+    const io = { stdout: { write: (s: string) => writes.push(['out', s]) }, stderr: { write: (s: string) => writes.push(['err', s]) } } as unknown as IO;
+    const display = createDisplay(io, { json: false, color: false, colorErr: false });
+    display.activity({ kind: 'event', entry: entry(documentDelivered(11)) });
+    display.activity({ kind: 'event', entry: entry(documentDelivered(12)) });
+    display.activity({ kind: 'rejected', time: '2026-11-22T09:30:02.000Z', method: 'POST', path: '/webhooks', remote_address: null, rejection: { status: 401, code: 'INVALID_SIGNATURE', message: 'no match' } });
+    display.activity({ kind: 'event', entry: entry(documentDelivered(13)) });
+    expect(writes).toEqual([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes.map(([stream, text]) => [stream, text.split('\n').length - 1])).toEqual([['out', 2], ['err', 1], ['out', 1]]);
+    expect(writes[0]![1]).toMatch(new RegExp(`${hexEventId(11)}.*\\n.*${hexEventId(12)}.*\\n$`));
+    expect(writes[2]![1]).toMatch(new RegExp(`${hexEventId(13)}`));
+    // writeQueued(): at once, before a message of the command's own.
+    display.activity({ kind: 'event', entry: entry(documentDelivered(14)) });
+    display.writeQueued();
+    expect(writes).toHaveLength(4);
+    expect(writes[3]![1]).toMatch(new RegExp(`${hexEventId(14)}.*\n$`));
   });
 });

@@ -167,6 +167,7 @@ async function listenWithInbox(f: Factory, o: ListenOptions, initialSecrets: str
   err(io, `Inbox: ${inboxPath} (${inbox.count} event${inbox.count === 1 ? '' : 's'} stored). Press Ctrl-C to stop.\n`);
 
   await waitForAbort(io.signal);
+  display.writeQueued();
   err(io, 'Stopping: finishing deliveries in flight…\n');
   await listener.close();
   display.flush();

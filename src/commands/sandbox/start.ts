@@ -4,6 +4,7 @@
  * URLs, the API key and the admin token; the API secret goes into the `local` profile only.
  */
 import { ConfigError, UsageError } from '../../core/errors/index.js';
+import { batchedOutput } from '../../core/io/batched-output.js';
 import { err } from '../../core/io/io.js';
 import { currentPid, isProcessAlive } from '../../core/io/processes.js';
 import { resolveOutput } from '../../core/output/options.js';
@@ -76,6 +77,8 @@ export async function run(f: Factory, flags: StartFlags): Promise<void> {
   const store = await f.config();
   const background = readPidFile(store.dir);
   const reuse = reusableCredentials(store);
+  // One line per request: written once per turn of the event loop, not once per line.
+  const output = batchedOutput();
   let sb: SandboxHandle;
   try {
     sb = await startSandbox({
@@ -83,7 +86,7 @@ export async function run(f: Factory, flags: StartFlags): Promise<void> {
       enablePlanned: o.enablePlanned, dialect: o.dialect, faultRate: o.faultRate, stateFile: o.stateFile,
       limits: { ordersPerMinute: o.ordersPerMinute, generalPerHour: o.generalPerHour },
       ...reuse,
-      log: (line) => err(io, `${new Date(f.clock.now()).toISOString().slice(11, 19)} ${line}\n`),
+      log: (line) => output.write(io.stderr, `${new Date(f.clock.now()).toISOString().slice(11, 19)} ${line}\n`),
     });
   } catch (e) {
     if (e instanceof ConfigError && /already in use/.test(e.message)) throw portInUse(e, o, background);
@@ -104,10 +107,12 @@ export async function run(f: Factory, flags: StartFlags): Promise<void> {
     if (sb.dialect !== 'decisions') err(io, `It speaks the ${sb.dialect} dialect: the API document where it shows something, other guesses than ours elsewhere (docs/sandbox.md).\n`);
     err(io, `Sandbox ready on ${sb.baseUrl}. One line per request below; Ctrl-C stops it.\n`);
     await waitForAbort(io.signal);
+    output.flush();
     err(io, 'Stopping the sandbox…\n');
     if (ownsPidFile) removePidFile(store.dir, pid);
   } finally {
     await sb.close();
+    output.flush();
   }
   err(io, 'Sandbox stopped.\n');
 }

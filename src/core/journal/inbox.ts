@@ -11,7 +11,8 @@
  * deliveries share one write + fsync (group commit). A crash can leave a torn last line;
  * the writer truncates it when it opens the file and readers skip it.
  */
-import { createReadStream, writeSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
+import { createReadStream, ftruncateSync, writeSync } from 'node:fs';
 import { chmod, open, type FileHandle } from 'node:fs/promises';
 import { makeDirSync } from '../io/make-dir.js';
 import { dirname, join } from 'node:path';
@@ -64,11 +65,31 @@ export interface InboxEntry {
   raw_body_base64?: string;
 }
 
-/** The exact bytes of a delivery body, in the form an entry keeps (nothing when the envelope gives them back). */
-export function rawBodyFields(body: Buffer, envelope: unknown): Pick<InboxEntry, 'raw_body' | 'raw_body_base64'> {
-  if (body.equals(Buffer.from(JSON.stringify(envelope), 'utf8'))) return {};
-  const text = body.toString('utf8');
-  return Buffer.from(text, 'utf8').equals(body) ? { raw_body: text } : { raw_body_base64: body.toString('base64') };
+/**
+ * The exact bytes of a delivery body, in the form an entry keeps (nothing when the envelope
+ * gives them back), from what the receiver has already made: the body decoded as UTF-8
+ * (`text`) and the envelope serialised (`envelopeJson`). A valid UTF-8 body whose text is
+ * the serialised envelope is exactly its bytes.
+ */
+export function rawBodyFieldsOf(body: Buffer, text: string, envelopeJson: string): Pick<InboxEntry, 'raw_body' | 'raw_body_base64'> {
+  const utf8 = isUtf8(body);
+  if (utf8 && text === envelopeJson) return {};
+  return utf8 ? { raw_body: text } : { raw_body_base64: body.toString('base64') };
+}
+
+/**
+ * An entry as one inbox line (without the newline): JSON.stringify(entry), given the
+ * envelope already serialised as `envelopeJson` (so it is not serialised twice).
+ */
+export function entryLine(entry: InboxEntry, envelopeJson?: string): string {
+  if (envelopeJson === undefined) return JSON.stringify(entry);
+  let line = '{';
+  for (const key of Object.keys(entry)) {
+    const value = key === 'envelope' ? envelopeJson : JSON.stringify((entry as unknown as Record<string, unknown>)[key]);
+    if (value === undefined) continue; // as JSON.stringify leaves out an undefined field
+    line += `${line.length > 1 ? ',' : ''}${JSON.stringify(key)}:${value}`;
+  }
+  return `${line}}`;
 }
 
 /** The body of a stored event exactly as received (for entries older than `raw_body`: the envelope serialised). */
@@ -155,6 +176,13 @@ async function syncDirectory(dir: string): Promise<void> {
 
 export type StoreResult = 'stored' | 'duplicate';
 
+/**
+ * fsyncs of one inbox running at once. The next batch's fsync starts while the previous one
+ * waits for the disk (the file system commits them together), so a delivery waits for about
+ * one fsync instead of the rest of the previous one and then its own.
+ */
+const MAX_SYNCS = 2;
+
 export interface InboxStats {
   /** Entries written. */
   appended: number;
@@ -167,7 +195,8 @@ export interface InboxStats {
 }
 
 interface Waiting {
-  line: Buffer;
+  /** The entry's line, newline included. */
+  line: string;
   resolve: () => void;
   reject: (e: unknown) => void;
 }
@@ -177,7 +206,12 @@ export class InboxWriter {
   private readonly seen = new Set<string>();
   private readonly inFlight = new Map<string, Promise<void>>();
   private pending: Waiting[] = [];
-  private draining: Promise<void> | undefined;
+  /** fsyncs running. */
+  private syncing = 0;
+  /** Settles once every batch written so far has been acknowledged or refused. */
+  private settled: Promise<void> = Promise.resolve();
+  /** Counts the cuts after a failed fsync: a batch written before the latest cut was cut with it. */
+  private epoch = 0;
   private closed = false;
   readonly stats: InboxStats = { appended: 0, flushes: 0, truncatedBytes: 0, skippedLines: 0 };
 
@@ -226,9 +260,10 @@ export class InboxWriter {
 
   /**
    * Store an entry unless its event id is already stored (or being stored by a concurrent
-   * delivery). Resolves once the line is on disk.
+   * delivery). Resolves once the line is on disk. `envelopeJson`, when given, is
+   * JSON.stringify(entry.envelope), already made by the caller.
    */
-  async store(entry: InboxEntry): Promise<StoreResult> {
+  async store(entry: InboxEntry, envelopeJson?: string): Promise<StoreResult> {
     const id = entry.envelope.event_id;
     for (;;) {
       if (this.seen.has(id)) return 'duplicate';
@@ -237,7 +272,7 @@ export class InboxWriter {
       // A concurrent delivery of the same event: its outcome decides ours.
       await running.catch(() => undefined);
     }
-    const write = this.append(entry);
+    const write = this.append(entry, envelopeJson);
     this.inFlight.set(id, write);
     try {
       await write;
@@ -248,48 +283,90 @@ export class InboxWriter {
     }
   }
 
-  private append(entry: InboxEntry): Promise<void> {
+  private append(entry: InboxEntry, envelopeJson: string | undefined): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the inbox is closed'));
-    const line = Buffer.from(JSON.stringify(entry) + '\n', 'utf8');
+    const line = `${entryLine(entry, envelopeJson)}\n`;
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ line, resolve, reject });
-      this.draining ??= this.drain();
+      this.startBatches();
     });
   }
 
-  /** Write and fsync every waiting line in one go, then the lines that came meanwhile. */
-  private async drain(): Promise<void> {
+  /** Write the waiting lines as one batch while fewer than MAX_SYNCS fsyncs are running. */
+  private startBatches(): void {
+    while (this.pending.length > 0 && this.syncing < MAX_SYNCS) this.startBatch();
+  }
+
+  /**
+   * Write every waiting line in one go and fsync it. The write only copies into the page
+   * cache (microseconds), so it is done here; the fsync, which waits for the disk, runs off
+   * the event loop, and the next batch need not wait for it: its own fsync, started while
+   * this one runs, covers it. Batches are settled in the order they were written, and a
+   * batch is acknowledged only when its fsync and every earlier batch's succeeded.
+   */
+  private startBatch(): void {
+    const batch = this.pending;
+    this.pending = [];
+    // One encoding per batch, not one per line and a copy to join them.
+    let text = '';
+    for (const w of batch) text += w.line;
+    const bytes = Buffer.from(text, 'utf8');
+    const start = this.size;
+    const epoch = this.epoch;
     try {
-      while (this.pending.length > 0) {
-        const batch = this.pending;
-        this.pending = [];
-        const bytes = Buffer.concat(batch.map((w) => w.line));
-        try {
-          // The write only copies into the page cache (microseconds), so it is done here;
-          // the fsync, which waits for the disk, runs off the event loop. One trip to the
-          // thread pool per batch instead of two.
-          let offset = 0;
-          while (offset < bytes.length) offset += writeSync(this.handle.fd, bytes, offset, bytes.length - offset);
-          await this.handle.sync();
-          this.size += bytes.length;
-          this.stats.appended += batch.length;
-          this.stats.flushes++;
-          for (const w of batch) w.resolve();
-        } catch (e) {
-          // Leave no partial line behind: the next batch must start on a line boundary.
-          await this.handle.truncate(this.size).catch(() => undefined);
-          for (const w of batch) w.reject(e);
-        }
-      }
-    } finally {
-      this.draining = undefined;
+      let offset = 0;
+      while (offset < bytes.length) offset += writeSync(this.handle.fd, bytes, offset, bytes.length - offset);
+    } catch (e) {
+      // Leave no partial line behind: the next batch must start on a line boundary.
+      this.cut(start);
+      for (const w of batch) w.reject(e);
+      return;
     }
+    this.size = start + bytes.length;
+    this.syncing++;
+    const synced = this.handle.sync().then(() => undefined, (e: unknown) => e ?? new Error('fsync failed'));
+    const previous = this.settled;
+    this.settled = (async () => {
+      const error = await synced;
+      this.syncing--;
+      this.stats.flushes++;
+      this.startBatches();
+      await previous;
+      if (error === undefined && epoch === this.epoch) {
+        this.stats.appended += batch.length;
+        for (const w of batch) w.resolve();
+        return;
+      }
+      // This batch, or one written before it, did not reach the disk: cut the file back to
+      // where the failed one started (this batch and every later one written before the cut
+      // go with it) and refuse them all; batches written after the cut start afresh.
+      if (epoch === this.epoch) {
+        this.cut(start);
+        this.epoch++;
+      }
+      const reason = error ?? new Error('an earlier write to the inbox failed');
+      for (const w of batch) w.reject(reason);
+    })();
+  }
+
+  /** Truncate the file to `size` bytes (a line boundary); later writes append from there. */
+  private cut(size: number): void {
+    try {
+      ftruncateSync(this.handle.fd, size);
+    } catch {
+      // the next open cuts a torn last line
+    }
+    this.size = size;
   }
 
   /** Wait for every pending write, then close the file. */
   async close(): Promise<void> {
     if (this.closed) return;
-    while (this.draining) await this.draining;
+    for (let settled; settled !== this.settled || this.pending.length > 0;) {
+      settled = this.settled;
+      this.startBatches();
+      await settled;
+    }
     this.closed = true;
     await this.handle.close();
   }

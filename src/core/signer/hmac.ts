@@ -5,6 +5,19 @@ export function hmacHex(key: string, message: string | Uint8Array): string {
   return createHmac('sha256', key).update(message).digest('hex');
 }
 
+/**
+ * Hex HMAC-SHA256 of `head` (UTF-8) followed by `body`: the same as of their concatenation,
+ * without copying the body into a joined buffer (every signed request and delivery).
+ */
+export function hmacHexOf(key: string, head: string, body: string | Uint8Array | undefined): string {
+  const hmac = createHmac('sha256', key).update(head, 'utf8');
+  if (body !== undefined) {
+    if (typeof body === 'string') hmac.update(body, 'utf8');
+    else hmac.update(body);
+  }
+  return hmac.digest('hex');
+}
+
 /** Constant-time comparison of two hex digests (false on any length or format mismatch). */
 export function safeEqualHex(a: string, b: string): boolean {
   // Odd lengths are refused: Buffer.from(hex) drops a trailing half byte, so 'abc' and 'abd' would compare equal.

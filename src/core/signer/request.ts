@@ -3,7 +3,7 @@
  * API secret, hex HMAC-SHA256, sent as `X-Timestamp` and `X-Signature: t=<ts>,v1=<hex>`.
  */
 import { SignatureError } from './errors.js';
-import { hmacHex, safeEqualHex } from './hmac.js';
+import { hmacHexOf, safeEqualHex } from './hmac.js';
 
 /** `full`: the request target as sent (with the base path prefix and query); `relative`: without the base path prefix. */
 export type SigningPathVariant = 'full' | 'relative';
@@ -43,8 +43,13 @@ export interface RequestToSign {
   timestamp: number;
 }
 
+function messageHead(r: Omit<RequestToSign, 'secret' | 'body'>): string {
+  return `${r.timestamp}${r.method.toUpperCase()}${r.path}`;
+}
+
+/** The signed message: timestamp, method, path and the body bytes. */
 export function requestMessage(r: Omit<RequestToSign, 'secret'>): Buffer {
-  const head = Buffer.from(`${r.timestamp}${r.method.toUpperCase()}${r.path}`, 'utf8');
+  const head = Buffer.from(messageHead(r), 'utf8');
   const body = r.body === undefined ? Buffer.alloc(0) : typeof r.body === 'string' ? Buffer.from(r.body, 'utf8') : Buffer.from(r.body);
   return Buffer.concat([head, body]);
 }
@@ -56,7 +61,7 @@ export interface RequestSignature {
 }
 
 export function signRequest(r: RequestToSign): RequestSignature {
-  const signature = hmacHex(r.secret, requestMessage(r));
+  const signature = hmacHexOf(r.secret, messageHead(r), r.body);
   return {
     timestamp: r.timestamp,
     signature,
@@ -120,7 +125,7 @@ export function verifyRequest(r: RequestToVerify): number {
   const { t, v1 } = parseSignatureHeader(r.signatureHeader);
   if (t !== ts) throw new SignatureError('timestamp_mismatch', `X-Signature t=${t} differs from X-Timestamp ${ts}; both must carry the same timestamp`);
   checkWindow(t, r.nowSeconds, r.tolerance ?? REQUEST_TOLERANCE_SECONDS, 'request');
-  const expected = hmacHex(r.secret, requestMessage({ timestamp: t, method: r.method, path: r.path, body: r.body }));
+  const expected = hmacHexOf(r.secret, messageHead({ timestamp: t, method: r.method, path: r.path }), r.body);
   if (!v1.some((s) => safeEqualHex(s, expected))) {
     throw new SignatureError('no_match', 'signature does not match: sign timestamp + METHOD + path + raw body with the API secret, using exactly the bytes sent and the path variant the server expects');
   }

@@ -4,7 +4,7 @@
  * matches any of its secrets and the timestamp is inside the tolerance, both directions.
  */
 import { SignatureError } from './errors.js';
-import { hmacHex, safeEqualHex } from './hmac.js';
+import { hmacHexOf, safeEqualHex } from './hmac.js';
 import { checkWindow, parseSignatureHeader } from './request.js';
 
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -16,13 +16,9 @@ export const WEBHOOK_HEADERS = {
   signature: 'x-webhook-signature',
 } as const;
 
-function payload(timestamp: number, rawBody: string | Uint8Array): Buffer {
-  const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : Buffer.from(rawBody);
-  return Buffer.concat([Buffer.from(`${timestamp}.`, 'utf8'), body]);
-}
-
+/** HMAC of `<timestamp>.` followed by the raw body bytes. */
 export function webhookSignature(secret: string, timestamp: number, rawBody: string | Uint8Array): string {
-  return hmacHex(secret, payload(timestamp, rawBody));
+  return hmacHexOf(secret, `${timestamp}.`, rawBody);
 }
 
 /** The signature header value for a body, one `v1` per secret (several during a rotation). */

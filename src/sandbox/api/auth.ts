@@ -3,7 +3,7 @@
  * failure), the key's IP allowlist (403), and request signatures of writes (401).
  */
 import type { IncomingMessage } from 'node:http';
-import { createHash, timingSafeEqual } from 'node:crypto';
+import { hash, timingSafeEqual } from 'node:crypto';
 import { SignatureError } from '../../core/signer/errors.js';
 import { signingPath, verifyRequest } from '../../core/signer/request.js';
 import { addressAllowed } from '../core/cidr.js';
@@ -21,9 +21,8 @@ function headerValue(req: IncomingMessage, name: string): string | undefined {
 
 /** Constant-time string equality (hashes first, so lengths leak nothing). */
 export function safeEqual(a: string, b: string): boolean {
-  const ha = createHash('sha256').update(a).digest();
-  const hb = createHash('sha256').update(b).digest();
-  return timingSafeEqual(ha, hb);
+  // crypto.hash: one call, no Hash object (every request authenticates).
+  return timingSafeEqual(hash('sha256', a, 'buffer'), hash('sha256', b, 'buffer'));
 }
 
 export function authFailed(): SandboxHttpError {

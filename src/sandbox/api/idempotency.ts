@@ -5,7 +5,7 @@
  * 409. The in-progress marker is taken synchronously, so of N concurrent requests with the
  * same key exactly one executes.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { Reply } from '../http/respond.js';
 import type { Runtime } from '../runtime.js';
 import type { IdempotencyRecord } from '../state/types.js';
@@ -16,7 +16,7 @@ export const IDEMPOTENCY_RETENTION_MS = 24 * 3_600_000;
 export { isIdempotencyKey as validIdempotencyKey } from '../../contract/idempotency.js';
 
 export function bodyHash(raw: Buffer): string {
-  return createHash('sha256').update(raw).digest('hex');
+  return hash('sha256', raw, 'hex');
 }
 
 export type Begin =

@@ -49,7 +49,9 @@ export class IdGenerator implements IdSource {
       timePart = CROCKFORD[t % 32] + timePart;
       t = Math.floor(t / 32);
     }
-    return timePart + this.lastRandom.map((d) => CROCKFORD[d]).join('');
+    let randomPart = '';
+    for (const d of this.lastRandom) randomPart += CROCKFORD[d];
+    return timePart + randomPart;
   }
 
   next(prefix: string): string {

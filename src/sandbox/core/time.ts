@@ -1,7 +1,16 @@
 /** Timestamps and dates of the contract: ISO 8601 UTC with `Z`, dates `YYYY-MM-DD` (UTC). */
 
+// An order's timestamps are mostly one instant (created_at, updated_at, its timeline, its
+// events), so the last one made is kept.
+let lastMs = NaN;
+let lastIso = '';
+
 export function iso(ms: number): string {
-  return new Date(ms).toISOString();
+  if (ms !== lastMs) {
+    lastIso = new Date(ms).toISOString();
+    lastMs = ms;
+  }
+  return lastIso;
 }
 
 export function dateOf(ms: number): string {
@@ -18,8 +27,22 @@ export function dayEnd(date: string): number {
   return dayStart(date) + 86_400_000;
 }
 
+let addedDay = NaN;
+let addedMonths = NaN;
+let added = '';
+
 /** The date `months` after `ms` (clamped to the month's last day). */
 export function addMonths(ms: number, months: number): string {
+  // It depends on the UTC day only: the last answer is kept (every voucher issued that day).
+  const day = Math.floor(ms / 86_400_000);
+  if (day === addedDay && months === addedMonths) return added;
+  added = computeAddMonths(ms, months);
+  addedDay = day;
+  addedMonths = months;
+  return added;
+}
+
+function computeAddMonths(ms: number, months: number): string {
   const d = new Date(ms);
   const y = d.getUTCFullYear();
   const m = d.getUTCMonth() + months;

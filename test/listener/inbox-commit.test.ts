@@ -1,0 +1,62 @@
+/** Group commit with two fsyncs running: acknowledged in order, and nothing acknowledged that a failed fsync cut. */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InboxWriter, type InboxEntry } from '../../src/core/journal/inbox.js';
+
+function entry(eventId: string): InboxEntry {
+  return {
+    received_at: '2026-11-22T09:30:01.000Z',
+    envelope: { event: 'order.delivered', event_id: eventId, created_at: '2026-11-22T09:30:00Z', data: { order_id: 'ord_1' } },
+    meta: { signature_timestamp: 1, webhook_id: null, remote_address: null },
+  };
+}
+
+function storedIds(path: string): string[] {
+  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as InboxEntry).envelope.event_id);
+}
+
+/** The writer's file handle, its fsync replaced: the first call waits for `fail`, later ones really sync. */
+function failFirstSync(inbox: InboxWriter): { fail: (e: Error) => void } {
+  const handle = (inbox as unknown as { handle: { sync(): Promise<void> } }).handle;
+  const real = handle.sync.bind(handle);
+  let fail: (e: Error) => void = () => {};
+  let calls = 0;
+  handle.sync = () => (++calls === 1 ? new Promise<void>((_, reject) => { fail = reject; }) : real());
+  return { fail: (e) => fail(e) };
+}
+
+describe('inbox group commit', () => {
+  it('refuses a batch whose fsync failed and the batch written after it before the cut; later batches are stored', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'vouchers-inbox-')), 'events.ndjson');
+    const inbox = await InboxWriter.open(path);
+    const sync = failFirstSync(inbox);
+    const a = inbox.store(entry('evt_a')); // its fsync waits, then fails
+    const b = inbox.store(entry('evt_b')); // written while a's fsync runs; its own fsync succeeds
+    const settled = Promise.allSettled([a, b]);
+    sync.fail(new Error('EIO: simulated'));
+    const [ra, rb] = await settled;
+    expect(ra).toMatchObject({ status: 'rejected', reason: { message: 'EIO: simulated' } });
+    expect(rb).toMatchObject({ status: 'rejected', reason: { message: 'an earlier write to the inbox failed' } });
+    expect(storedIds(path)).toEqual([]);
+    expect(inbox.has('evt_a')).toBe(false);
+    // The sender retries: both are stored now, after the cut, and so is a new one.
+    expect(await Promise.all([inbox.store(entry('evt_a')), inbox.store(entry('evt_b')), inbox.store(entry('evt_c'))])).toEqual(['stored', 'stored', 'stored']);
+    await inbox.close();
+    expect(storedIds(path).sort()).toEqual(['evt_a', 'evt_b', 'evt_c']);
+    expect(inbox.stats.appended).toBe(3);
+  });
+
+  it('acknowledges concurrent batches only once every earlier one is on disk, in the order written', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'vouchers-inbox-')), 'events.ndjson');
+    const inbox = await InboxWriter.open(path);
+    const order: string[] = [];
+    const ids = Array.from({ length: 40 }, (_, i) => `evt_${String(i).padStart(2, '0')}`);
+    await Promise.all(ids.map((id) => inbox.store(entry(id)).then(() => order.push(id))));
+    await inbox.close();
+    expect(order).toEqual(ids);
+    expect(storedIds(path)).toEqual(ids);
+    expect(inbox.stats.flushes).toBeLessThan(ids.length);
+  });
+});
