@@ -63,6 +63,8 @@ export async function* iterateTransactions(
     options.onPage?.({ page, rows: body.data.length, total, hasMore: more, paginated: res.list?.paginated ?? true, traceId: res.traceId });
     let rows: Transaction[] | undefined = body.data;
     for (const row of rows) yield row;
+    // Let the page go before the next one is fetched (the generator is suspended meanwhile).
+    // eslint-disable-next-line no-useless-assignment
     rows = undefined;
     if (!more || body.next_cursor === cursor) return;
     cursor = body.next_cursor ?? undefined;

@@ -101,9 +101,8 @@ export const MOST_MINOR_DIGITS = 4;
  * The server checks it against the product's currency.
  */
 export function checkAmountAnyCurrency(text: string): AmountCheck {
-  let last: AmountCheck = { ok: false, reason: 'is not a number' };
   for (let d = 0; d <= MOST_MINOR_DIGITS; d++) {
-    last = checkAmountText(text, d);
+    const last = checkAmountText(text, d);
     if (last.ok || !last.reason.includes('decimal digits')) return last;
   }
   return { ok: false, reason: `has more than ${MOST_MINOR_DIGITS} decimal digits, more than any currency allows` };
