@@ -42,7 +42,7 @@ describe('root command', () => {
     expect(typo.stderr).toBe("Error: unknown option '--prodcut'\n  hint      did you mean --product? see vouchers orders create --help\n");
     const missing = await runCli(['payouts', 'create', '--amount', '1']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/^Error: required option '--currency <code>' not specified\n  hint      see vouchers payouts create --help\n$/);
+    expect(missing.stderr).toMatch(/^Error: required option '--currency <code>' not specified\n {2}hint {6}see vouchers payouts create --help\n$/);
     const noun = await runCli(['ordrs']);
     expect(noun.stderr).toBe("Error: unknown command 'ordrs'\n  hint      did you mean orders? see vouchers --help\n");
   });

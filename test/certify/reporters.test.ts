@@ -92,7 +92,7 @@ function parseJunit(xml: string): { suites: Record<string, string>; suite: Junit
   return { suites: doc.testsuites, suite: doc.testsuites.testsuite };
 }
 
-// eslint-disable-next-line no-control-regex
+ 
 const SGR = /\u001b\[[0-9;]*m/;
 
 describe('certify reporters: the index', () => {
@@ -189,7 +189,7 @@ describe('certify reporters: junit', () => {
   it('characters XML cannot carry are written as \\u escapes; the document still parses', () => {
     const odd = { ...HAND_MADE[2]!, message: 'bell \u0007 and nul \u0000 here', actual: 'esc \u001b[31m' };
     const xml = renderReport('junit', handMadeReport([odd], []));
-    // eslint-disable-next-line no-control-regex
+     
     expect(xml).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
     const { suite } = parseJunit(xml);
     expect(suite.testcase[0]!.failure?.['@_message']).toBe('bell \\u0007 and nul \\u0000 here');

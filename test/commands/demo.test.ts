@@ -77,7 +77,7 @@ describe('vouchers demo', () => {
     expect(r.stdout).toMatch(/\u001b\[/);
     const plain = strip(r.stdout + r.stderr);
     for (const step of STEPS) expect(plain).toContain(step);
-    expect(plain).toMatch(/order\.delivered\s+evt_\w+  signature verified/);
+    expect(plain).toMatch(/order\.delivered\s+evt_\w+ {2}signature verified/);
     expect(plain).toMatch(/status DELIVERED/);
     expect(plain).not.toMatch(CODE);
   });

@@ -107,7 +107,7 @@ describe('orders wait and orders create --wait exit alike by how the order ended
     // The last poll, the one that saw REFUNDED, is the trace ID given (its line is printed without --json).
     const human = await cli(['orders', 'create', '--product', 'sbx-vendor-fail', '--denomination', '10', '--wait']);
     expect(human.code).toBe(5);
-    const last = new RegExp('REFUNDED  trace ([0-9a-f]{32})').exec(human.stderr)![1]!;
+    const last = new RegExp('REFUNDED {2}trace ([0-9a-f]{32})').exec(human.stderr)![1]!;
     expect(human.stderr).toMatch(new RegExp(`trace ID\\s+${last}`));
   });
 

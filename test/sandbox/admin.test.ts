@@ -4,7 +4,7 @@ import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { admin, api, balance, order, sandbox, waitStatus } from './helpers.js';
 
 let sb: SandboxHandle;
-let now = Date.parse('2026-06-10T12:00:00Z');
+const now = Date.parse('2026-06-10T12:00:00Z');
 const ts = () => Math.floor((now + (sb?.state.clock_offset_ms ?? 0)) / 1000);
 beforeAll(async () => { sb = await sandbox({ now: () => now, enablePlanned: true }); });
 afterAll(async () => { await sb.close(); });

@@ -153,7 +153,7 @@ describe('delivery', () => {
   });
 
   it('gives up 24 h after the first attempt', async () => {
-    let now = Date.parse('2026-05-01T00:00:00Z');
+    const now = Date.parse('2026-05-01T00:00:00Z');
     sb = await sandbox({ now: () => now, timeScale: 1 });
     hooks = await receiver(() => 500);
     await api(sb, 'POST', '/webhooks', { body: { url: hooks.url, events: ['order.delivered'] }, timestamp: Math.floor(now / 1000) });
