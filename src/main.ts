@@ -5,6 +5,7 @@
 import { CliError, InterruptedError, UsageError, type ErrorKind } from './core/errors/index.js';
 import { processIO, withEnv, type IO } from './core/io/io.js';
 import { createFactory, type FactoryOverrides, type GlobalOptions } from './factory.js';
+import type { RunSeam } from './commands/types.js';
 import { asksVersionOnly, VERSION } from './core/version.js';
 
 /** Exit codes, documented in the README. */
@@ -47,8 +48,11 @@ function isAbort(error: unknown): boolean {
 }
 
 
-/** Run the CLI with the given arguments (without `node` and the script) and IO; returns the exit code. */
-export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrides = {}): Promise<number> {
+/**
+ * Run the CLI with the given arguments (without `node` and the script) and IO; returns the
+ * exit code. With a seam, each verb's parsed input goes to it instead of the verb (tests).
+ */
+export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrides = {}, seam?: RunSeam): Promise<number> {
   // --no-color means NO_COLOR for everything that draws: tables, errors, spinners, the demo.
   const io: IO = argv.includes('--no-color') ? withEnv(givenIO, { ...givenIO.env, NO_COLOR: '1' }) : givenIO;
   if (asksVersionOnly(argv)) {
@@ -59,7 +63,7 @@ export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrid
   const { buildProgram, helpArgv, unknownHelpTopic, wantsJson } = await import('./program.js');
   const asked = argv;
   argv = helpArgv(argv);
-  const { program, factory } = await buildProgram(io, (g) => createFactory(io, g as () => GlobalOptions, overrides), { argv });
+  const { program, factory } = await buildProgram(io, (g) => createFactory(io, g as () => GlobalOptions, overrides), { argv, run: seam });
   try {
     const unknown = argv !== asked ? unknownHelpTopic(program, argv) : undefined;
     if (unknown) throw new UsageError(unknown.message, unknown.hint);

@@ -2,8 +2,9 @@
  * The commander root: global flags and every noun. Imports nothing heavy: verbs load their
  * implementation (and undici, zod, conf, ora, cli-table3) only when they run.
  */
-import { Command, Option } from 'commander';
 import { COMMANDS } from './commands/registry.js';
+import type { RunSeam } from './commands/types.js';
+import { Command, Option, type CommandUnknownOpts } from './core/run/commander.js';
 import type { Factory } from './factory.js';
 import type { IO } from './core/io/io.js';
 import { UsageError } from './core/errors/index.js';
@@ -52,9 +53,9 @@ export function invokedNoun(argv: readonly string[]): string | undefined {
 }
 
 /** `vouchers orders create` for the create command of orders. */
-function commandPath(cmd: Command): string {
+function commandPath(cmd: CommandUnknownOpts): string {
   const names: string[] = [];
-  for (let c: Command | null = cmd; c; c = c.parent) names.unshift(c.name());
+  for (let c: CommandUnknownOpts | null = cmd; c; c = c.parent) names.unshift(c.name());
   return names.join(' ');
 }
 
@@ -88,9 +89,9 @@ export function helpArgv(argv: string[]): string[] {
 }
 
 /** For `help <noun> <verb>` rewritten by helpArgv: the words that name no command, as a usage error text. */
-export function unknownHelpTopic(program: Command, argv: readonly string[]): { message: string; hint: string } | undefined {
+export function unknownHelpTopic(program: CommandUnknownOpts, argv: readonly string[]): { message: string; hint: string } | undefined {
   if (argv[argv.length - 1] !== '--help') return undefined;
-  let cmd = program;
+  let cmd: CommandUnknownOpts = program;
   for (const word of argv.slice(afterRootOptions(argv), -1)) {
     if (word.startsWith('-')) break;
     const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
@@ -105,7 +106,7 @@ export function unknownHelpTopic(program: Command, argv: readonly string[]): { m
  * request). The command must print JSON; the query implies --json, or keeps --output ndjson.
  * The query library loads only here, when the flag is given.
  */
-async function jsonQueryFor(action: Command, expression: string): Promise<NonNullable<IO['jsonQuery']>> {
+async function jsonQueryFor(action: CommandUnknownOpts, expression: string): Promise<NonNullable<IO['jsonQuery']>> {
   if (!action.options.some((o) => o.long === '--json')) {
     throw new UsageError(`${commandPath(action)} prints no JSON for --jmespath to query`, 'use --jmespath with a command that takes --json (see its --help)');
   }
@@ -121,13 +122,15 @@ async function jsonQueryFor(action: Command, expression: string): Promise<NonNul
 export interface BuildOptions {
   /** Load only the noun these arguments invoke (default: load every noun). */
   argv?: readonly string[];
+  /** Hand each verb's parsed arguments and flags to this instead of running it (tests). */
+  run?: RunSeam;
 }
 
 /**
  * Build the root program. Nouns not invoked are registered by name and summary only, so
  * `--version`, `--help` and a one-shot command import just what they use.
  */
-export async function buildProgram(io: IO, makeFactory: (globals: () => Record<string, unknown>) => Factory, options: BuildOptions = {}): Promise<{ program: Command; factory: Factory }> {
+export async function buildProgram(io: IO, makeFactory: (globals: () => Record<string, unknown>) => Factory, options: BuildOptions = {}): Promise<{ program: CommandUnknownOpts; factory: Factory }> {
   const program = new Command('vouchers');
   const json = options.argv ? wantsJson(options.argv) : false;
   const factory = makeFactory(() => ({ ...program.opts(), json }));
@@ -164,14 +167,14 @@ Environment:
   const loaded = await Promise.all(COMMANDS.map((e) => (loadAll || e === invoked ? e.load() : undefined)));
   COMMANDS.forEach((entry, i) => {
     const register = loaded[i];
-    if (register) register(program, factory);
+    if (register) register(program, factory, options.run);
     else program.command(entry.name).description(entry.summary).allowUnknownOption().allowExcessArguments();
   });
   // Every subcommand inherits the output and exit behaviour of the root, and its help lists
   // the root's options it inherits (--profile, --base-url, --timeout, --debug…) under
   // "Global Options", as gh's INHERITED FLAGS. A group of verbs without examples of its own
   // points at its verbs' help, where the examples are.
-  const inherit = (cmd: Command) => {
+  const inherit = (cmd: CommandUnknownOpts) => {
     for (const sub of cmd.commands) {
       sub.exitOverride().configureOutput(outputFor(io, commandPath(sub), json));
       sub.configureHelp({ ...sub.configureHelp(), showGlobalOptions: true });
@@ -183,7 +186,7 @@ Environment:
   };
   inherit(program);
   program.hook('preAction', async (_root, action) => {
-    const expression = program.opts().jmespath as string | undefined;
+    const expression = (program.opts() as { jmespath?: string }).jmespath;
     if (expression !== undefined) io.jsonQuery = await jsonQueryFor(action, expression);
   });
   return { program, factory };

@@ -3,7 +3,7 @@
  * live commander tree, so the reference never drifts from the CLI. `npm run docs`
  * writes it; a test fails when the checked-in file is stale.
  */
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '../core/run/commander.js';
 
 const WIDTH = 100;
 

@@ -1,9 +1,10 @@
 /** `vouchers api METHOD PATH`: any endpoint, signed through the core (like `gh api`). Light: loads its implementation on use. */
-import type { RegisterCommand } from '../types.js';
+import type { Command, FlagsOf } from '../../core/run/commander.js';
+import { runVerb, type RegisterCommand } from '../types.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
-export const registerApi: RegisterCommand = (program, f) => {
+function declareApi(program: Command) {
   const api = program.command('api <method> <path>')
     .description('Call any endpoint with a signed request and print the response body')
     .option('-d, --data <json>', 'request body: JSON, @file, or - for stdin (sent byte for byte)')
@@ -17,6 +18,12 @@ export const registerApi: RegisterCommand = (program, f) => {
     .option('--paginate', 'GET every page of a list: follow next_cursor and print each page as it arrives')
     .option('--max-pages <n>', 'with --paginate, stop after this many pages (default 1000)')
     .option('-y, --yes', 'confirm a money-moving write (POST /orders, /payouts, /orders/{id}/cancel) on a production profile without asking');
+  return api;
+}
+export type ApiOptions = FlagsOf<typeof declareApi>;
+
+export const registerApi: RegisterCommand = (program, f, seam) => {
+  const api = declareApi(program);
   api.addHelpText('after', `
 PATH is relative to the profile's base URL (which already includes /api/v1). Writes
 (POST, PUT, DELETE) are signed, and those that need one get an Idempotency-Key, shown on
@@ -41,8 +48,7 @@ Examples:
   $ vouchers api GET /products/sbx-async --include
   $ vouchers api GET /orders -q limit=200 --paginate --jmespath 'data[].order_id'
   $ vouchers api POST /orders -d '{"items":[{"product_id":"sbx-instant","denomination":10,"quantity":1}]}' --reveal`);
-  api.action(async (method: string, path: string, opts) => {
-    const { run } = await import('./request.js');
-    await run(f, method, path, opts);
+  api.action(async (method, path, opts, command) => {
+    await runVerb(seam, command, { args: [method, path], flags: opts }, async () => (await import('./request.js')).run(f, method, path, opts));
   });
 };

@@ -12,20 +12,9 @@ import { maskCodes, maskSecrets } from '../../core/output/mask.js';
 import type { Factory } from '../../core/run/factory.js';
 import { assertJson, readBodyArg } from './json-input.js';
 import { confirmMoneyMove } from './money-guard.js';
+import type { ApiOptions } from './index.js';
 
-export interface ApiOptions {
-  data?: string;
-  query?: string[];
-  header?: string[];
-  idempotencyKey?: string;
-  include?: boolean;
-  raw?: boolean;
-  json?: boolean;
-  reveal?: boolean;
-  yes?: boolean;
-  paginate?: boolean;
-  maxPages?: string;
-}
+export type { ApiOptions };
 
 /** Pages `--paginate` follows unless --max-pages says otherwise. */
 export const DEFAULT_MAX_PAGES = 1000;

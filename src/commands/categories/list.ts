@@ -2,10 +2,11 @@
 import { listCategories } from '../../api/catalog.js';
 import type { Category } from '../../contract/catalog.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
-import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
+import type { CategoriesListOptions } from './index.js';
 
-export type CategoriesListOptions = OutputFlags;
+export type { CategoriesListOptions };
 
 const COLUMNS: Column<Category>[] = [
   { field: 'category_id', header: 'ID' },

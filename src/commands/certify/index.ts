@@ -1,9 +1,10 @@
 /** `vouchers certify`: registration only; the checklist loads when it runs. */
-import type { RegisterCommand } from '../types.js';
+import type { Command, FlagsOf } from '../../core/run/commander.js';
+import { runVerb, type RegisterCommand } from '../types.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
-export const registerCertify: RegisterCommand = (program, f) => {
+function declareCertify(program: Command) {
   const cmd = program.command('certify')
     .description('Run the sandbox certification checklist (signing, idempotency, orders, webhooks, ledger) and report it')
     .option('--sandbox', 'certify against the embedded sandbox (in-process, every check; the CI job)')
@@ -17,6 +18,12 @@ export const registerCertify: RegisterCommand = (program, f) => {
     .option('--listen-port <n>', 'port of the local webhook listener (default: a free one)')
     .option('--timeout <duration>', 'longest the whole run may take (default 5m)')
     .option('--json', 'shorthand for --reporter json');
+  return cmd;
+}
+export type CertifyFlags = FlagsOf<typeof declareCertify>;
+
+export const registerCertify: RegisterCommand = (program, f, seam) => {
+  const cmd = declareCertify(program);
   cmd.addHelpText('after', `
 Without --sandbox, the checks run against the server of the profile (--profile NAME, or the
 current one): a partner's real sandbox, or a local \`vouchers sandbox start\` (whose profile
@@ -42,8 +49,7 @@ Examples:
   $ vouchers certify --sandbox --only signing,idempotency
 
 See docs/certify.md for every check and the report formats.`);
-  cmd.action(async (opts) => {
-    const { run } = await import('./run.js');
-    await run(f, opts);
+  cmd.action(async (opts, command) => {
+    await runVerb(seam, command, { flags: opts }, async () => (await import('./run.js')).run(f, opts));
   });
 };

@@ -4,20 +4,9 @@ import { parseDuration } from '../../core/http/duration.js';
 import { planReporters, type ReporterPlan } from '../../certify/reporters/index.js';
 import { matches } from '../../certify/runner.js';
 import type { CheckDef } from '../../certify/types.js';
+import type { CertifyFlags } from './index.js';
 
-export interface CertifyFlags {
-  sandbox?: boolean;
-  reporter?: string[];
-  out?: string;
-  only?: string;
-  skip?: string;
-  list?: boolean;
-  webhookTarget?: string;
-  publicUrl?: string;
-  listenPort?: string;
-  timeout?: string;
-  json?: boolean;
-}
+export type { CertifyFlags };
 
 export interface CertifyOptions {
   mode: 'sandbox' | 'profile';

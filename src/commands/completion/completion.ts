@@ -1,5 +1,5 @@
 /** `vouchers completion SHELL`: print the script for the live command tree. */
-import type { Command } from 'commander';
+import type { CommandUnknownOpts as Command } from '../../core/run/commander.js';
 import { UsageError } from '../../core/errors/index.js';
 import { out } from '../../core/io/io.js';
 import type { Factory } from '../../core/run/factory.js';

@@ -2,12 +2,12 @@
  * `vouchers completion bash|zsh|fish` and the hidden `vouchers __complete profiles|products`
  * the scripts call for dynamic values. Light: implementations load when they run.
  */
-import { Argument } from 'commander';
-import type { RegisterCommand } from '../types.js';
+import { Argument } from '../../core/run/commander.js';
+import { runVerb, type RegisterCommand } from '../types.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
-export const registerCompletion: RegisterCommand = (program, f) => {
+export const registerCompletion: RegisterCommand = (program, f, seam) => {
   const completion = program.command('completion')
     .description('Print a shell completion script (commands, flags, profile names, product ids)')
     .addArgument(new Argument('<shell>', 'the shell').choices([...SHELLS]));
@@ -26,16 +26,14 @@ Install:
 Examples:
   $ vouchers completion bash
   $ source <(vouchers completion zsh)`);
-  completion.action(async (shell: string) => {
-    const { run } = await import('./completion.js');
-    await run(f, program, shell);
+  completion.action(async (shell, _flags, command) => {
+    await runVerb(seam, command, { args: [shell], flags: {} }, async () => (await import('./completion.js')).run(f, program, shell));
   });
 
   program.command('__complete', { hidden: true })
     .description('values for shell completion (used by the completion scripts)')
     .argument('<what>', 'profiles | products')
-    .action(async (what: string) => {
-      const { run } = await import('./complete.js');
-      await run(f, what);
+    .action(async (what, _flags, command) => {
+      await runVerb(seam, command, { args: [what], flags: {} }, async () => (await import('./complete.js')).run(f, what));
     });
 };

@@ -4,7 +4,7 @@
  * value is (profile name, product id, fixed choices, a file or free text) and what the
  * first positional argument is.
  */
-import type { Argument, Command, Option } from 'commander';
+import type { Argument, CommandUnknownOpts as Command, Option } from '../../core/run/commander.js';
 
 /** What completes a value: names from the config, ids from the catalog, fixed words, or files. */
 export type ValueKind = 'profiles' | 'products' | 'file' | { choices: string[] };

@@ -13,13 +13,9 @@ import { openDemoEnvironment } from './environment.js';
 import { Narrator } from './narrator.js';
 import * as steps from './steps.js';
 import { openWebhookLeg, type WebhookLeg } from './webhook-leg.js';
+import type { DemoFlags } from './index.js';
 
-export interface DemoFlags {
-  timeScale?: string;
-  dialect?: string;
-  webhooks?: boolean;
-  json?: boolean;
-}
+export type { DemoFlags };
 
 /** At 0.75 the asynchronous order takes about 1.5–3 s. */
 export const DEMO_TIME_SCALE = 0.75;

@@ -1,13 +1,20 @@
 /** `vouchers demo`: registration only; the walk-through loads when it runs. */
-import type { RegisterCommand } from '../types.js';
+import type { Command, FlagsOf } from '../../core/run/commander.js';
+import { runVerb, type RegisterCommand } from '../types.js';
 
-export const registerDemo: RegisterCommand = (program, f) => {
+function declareDemo(program: Command) {
   const cmd = program.command('demo')
     .description('Walk through the whole API flow against an embedded sandbox (a few seconds, nothing left behind)')
     .option('--time-scale <x>', 'sandbox pace: 0.75 by default, 1 is the sandbox\'s normal pace, 0.1 is faster')
     .option('--no-webhooks', 'skip the webhook listener leg')
     .option('--dialect <name>', 'the sandbox\'s dialect: decisions (default: our guesses) or document (only what the API document shows, other guesses elsewhere)')
     .option('--json', 'tell the story on stderr and print a JSON summary (steps, trace IDs, orders, events) on stdout');
+  return cmd;
+}
+export type DemoFlags = FlagsOf<typeof declareDemo>;
+
+export const registerDemo: RegisterCommand = (program, f, seam) => {
+  const cmd = declareDemo(program);
   cmd.addHelpText('after', `
 Examples:
   $ vouchers demo
@@ -17,8 +24,7 @@ Examples:
 
 The sandbox runs inside this process on a free loopback port with a temporary profile;
 nothing is written to your configuration and nothing keeps running afterwards.`);
-  cmd.action(async (opts) => {
-    const { run } = await import('./demo.js');
-    await run(f, opts);
+  cmd.action(async (opts, command) => {
+    await runVerb(seam, command, { flags: opts }, async () => (await import('./demo.js')).run(f, opts));
   });
 };

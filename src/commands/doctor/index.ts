@@ -1,10 +1,17 @@
 /** `vouchers doctor`: check profile, credentials, connectivity, signing, clock and file permissions. Light. */
-import type { RegisterCommand } from '../types.js';
+import type { Command, FlagsOf } from '../../core/run/commander.js';
+import { runVerb, type RegisterCommand } from '../types.js';
 
-export const registerDoctor: RegisterCommand = (program, f) => {
+function declareDoctor(program: Command) {
   const doctor = program.command('doctor')
     .description('Check that this machine can call the API: profile, credentials, server, authentication, IP allowlist, signing, clock, file permissions')
     .option('--json', 'print the checks as a JSON array of {check, ok, level, detail, fix}');
+  return doctor;
+}
+export type DoctorOptions = FlagsOf<typeof declareDoctor>;
+
+export const registerDoctor: RegisterCommand = (program, f, seam) => {
+  const doctor = declareDoctor(program);
   doctor.addHelpText('after', `
 Each check prints one line: ✔ passed, ✖ failed (with the fix), ! warning or not checked.
 Exits 0 when nothing failed; otherwise 2 (configuration), 3 (authentication, allowlist,
@@ -14,8 +21,7 @@ Examples:
   $ vouchers doctor
   $ vouchers doctor --profile prod
   $ vouchers doctor --json | jq '.[] | select(.level == "fail")'`);
-  doctor.action(async (opts) => {
-    const { run } = await import('./run.js');
-    await run(f, opts);
+  doctor.action(async (opts, command) => {
+    await runVerb(seam, command, { flags: opts }, async () => (await import('./run.js')).run(f, opts));
   });
 };

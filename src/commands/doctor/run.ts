@@ -14,10 +14,9 @@ import type { Factory } from '../../core/run/factory.js';
 import { baseUrlCheck, credentialsCheck, permissionsCheck, profileCheck, webhookSecretCheck } from './local-checks.js';
 import { networkChecks } from './network-checks.js';
 import { fail, skip, type CheckResult } from './result.js';
+import type { DoctorOptions } from './index.js';
 
-export interface DoctorOptions {
-  json?: boolean;
-}
+export type { DoctorOptions };
 
 const NETWORK_CHECKS: [string, string][] = [
   ['reachable', 'Server reachable'],

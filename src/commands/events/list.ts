@@ -8,6 +8,7 @@ import { parseIntFlag } from '../../listener/flags.js';
 import { resolveInboxPath } from '../../listener/inbox-path.js';
 import { EVENT_COLUMNS, EVENT_FIELDS, toRow, type EventRow } from './rows.js';
 import { parseSince } from './since.js';
+import type { EventsListFlags } from './index.js';
 
 export interface ListOptions {
   type: EventFilter;
@@ -19,7 +20,7 @@ export interface ListOptions {
   output: OutputFlags;
 }
 
-export function buildListOptions(f: Factory, flags: Record<string, unknown>): ListOptions {
+export function buildListOptions(f: Factory, flags: EventsListFlags): ListOptions {
   const order = flags.order === undefined ? undefined : checkOrderId(String(flags.order), '--order');
   return {
     type: parseEventFilter(flags.type as string | undefined, '--type'),

@@ -17,6 +17,7 @@ import { resolveInboxPath } from '../../listener/inbox-path.js';
 import { displayText } from '../../core/output/printable.js';
 import { resolveWebhookSecrets } from '../../listener/secret-source.js';
 import { postOnce } from '../../listener/send.js';
+import type { EventsReplayFlags } from './index.js';
 
 export interface ReplayOptions {
   eventId: string;
@@ -27,7 +28,7 @@ export interface ReplayOptions {
   json: boolean;
 }
 
-export function buildReplayOptions(eventId: string, flags: Record<string, unknown>): ReplayOptions {
+export function buildReplayOptions(eventId: string, flags: EventsReplayFlags): ReplayOptions {
   return {
     eventId,
     forwardTo: parseForwardUrl(String(flags.forwardTo)),

@@ -1,11 +1,11 @@
 /** `vouchers listen`: the local webhook listener. Registration only; the work loads on use. */
-import type { Command } from 'commander';
-import type { RegisterCommand } from '../types.js';
+import type { Command, FlagsOf } from '../../core/run/commander.js';
+import { runVerb, type RegisterCommand } from '../types.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-export const registerListen: RegisterCommand = (program, f) => {
-  const cmd: Command = program
+function declareListen(program: Command) {
+  const cmd = program
     .command('listen')
     .description('Receive webhook deliveries locally: verify, store in the inbox (fsynced), show, forward to your app')
     .option('--port <n>', 'port to listen on (0 picks a free one)', '4242')
@@ -22,6 +22,12 @@ export const registerListen: RegisterCommand = (program, f) => {
     .option('--public-url <url>', 'URL the API should deliver to (with --register; required unless the API is on loopback)')
     .option('--inbox <file>', 'inbox file (default: events.ndjson in the config directory)')
     .option('--json', 'print one JSON object per line (kind: event, duplicate, forward, rejected)');
+  return cmd;
+}
+export type ListenFlags = FlagsOf<typeof declareListen>;
+
+export const registerListen: RegisterCommand = (program, f, seam) => {
+  const cmd = declareListen(program);
   cmd.addHelpText('after', `
 Examples:
   $ vouchers listen --forward-to http://localhost:3000/webhooks
@@ -37,8 +43,9 @@ contract)" or "(unknown event type)" with a warning on stderr. Only a delivery t
 fails verification, or whose body is not an event envelope, is refused (4xx).
 Ctrl-C stops cleanly.
 Read the inbox with: vouchers events list`);
-  cmd.action(async (flags: Record<string, unknown>) => {
+  cmd.action(async (flags, command) => {
     const { buildListenOptions, run } = await import('./listen.js');
-    await run(f, buildListenOptions(flags));
+    const options = buildListenOptions(flags);
+    await runVerb(seam, command, { flags, parsed: options }, () => run(f, options));
   });
 };

@@ -15,6 +15,7 @@ import { DEFAULT_FORWARD_POLICY, Forwarder, type ForwardPolicy } from '../../lis
 import { NO_SECRET_HINT } from '../../listener/secret-source.js';
 import { startListener, type Listener } from '../../listener/server.js';
 import { registerListener, registrationUrl } from './register.js';
+import type { ListenFlags } from './index.js';
 
 export interface ListenOptions {
   port: number;
@@ -32,7 +33,7 @@ export interface ListenOptions {
   json: boolean;
 }
 
-export function buildListenOptions(flags: Record<string, unknown>): ListenOptions {
+export function buildListenOptions(flags: ListenFlags): ListenOptions {
   const path = String(flags.path ?? '/webhooks');
   if (!path.startsWith('/') || /[?#\s]/.test(path)) throw new UsageError(`--path ${JSON.stringify(path)} must be a path starting with /`, 'e.g. --path /webhooks');
   const host = String(flags.host ?? '127.0.0.1').trim();

@@ -2,15 +2,13 @@
 import { UsageError } from '../../core/errors/index.js';
 import { isFailed } from '../../core/journal/request-log.js';
 import type { RequestLogEntry } from '../../core/journal/types.js';
-import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import { resolveOutput } from '../../core/output/options.js';
 import { formatTime } from '../../core/output/format.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
 import type { Factory } from '../../core/run/factory.js';
+import type { LogOptions } from './index.js';
 
-export interface LogOptions extends OutputFlags {
-  failed?: boolean;
-  limit?: string;
-}
+export type { LogOptions };
 
 /**
  * The request path and its status are always shown, whole: the path is what support needs

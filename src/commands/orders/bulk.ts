@@ -29,7 +29,7 @@ import { startProgress } from './bulk-progress.js';
 import { assertResultsWritable, printSummary, summarize, worstKind, writeResults } from './bulk-report.js';
 import { NOT_RESENT, runRows } from './bulk-runner.js';
 import { confirmOrStop } from './confirm.js';
-import type { CreateFlags } from './create.js';
+import type { CreateFlags } from './index.js';
 import { parseCount } from './order-input.js';
 import { checkFunds, itemProblem, lookupProducts, walletsByCurrency } from './preflight.js';
 
@@ -55,7 +55,7 @@ export interface BulkOptions {
 }
 
 export function buildBulk(f: Factory, flags: CreateFlags): BulkOptions {
-  const clash = SINGLE_ONLY.filter((k) => flags[k] !== undefined && flags[k] !== false);
+  const clash = SINGLE_ONLY.filter((k) => flags[k] !== undefined);
   if (clash.length > 0 || (flags.item ?? []).length > 0) {
     const names = [...clash.map((k) => FLAG_NAMES[k]), ...((flags.item ?? []).length > 0 ? ['--item'] : [])];
     throw new UsageError(`${names.join(', ')} cannot be combined with a bulk order (--from/--resume)`, 'put product_id, denomination, quantity, reference and currency in the file\'s columns; each row gets its own idempotency key');
@@ -180,8 +180,11 @@ function describeTotals(totals: Map<string, number>): string {
 }
 
 export async function run(f: Factory, flags: CreateFlags): Promise<void> {
+  await runBulk(f, buildBulk(f, flags));
+}
+
+export async function runBulk(f: Factory, o: BulkOptions): Promise<void> {
   const { io } = f;
-  const o = buildBulk(f, flags);
   keepHeapSmall();
   let input: Input | undefined;
   if (o.from !== undefined) {

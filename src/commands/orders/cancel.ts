@@ -6,14 +6,13 @@ import { cancelOrder } from '../../api/orders.js';
 import { err } from '../../core/io/io.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
+import type { CancelFlags } from './index.js';
 import { confirmOrStop } from './confirm.js';
 import { callExtension } from './extension.js';
 import { checkOrderId } from './order-args.js';
 import { checkOrderFields, printOrder } from './render.js';
 
-export interface CancelFlags extends OutputFlags {
-  yes?: boolean;
-}
+export type { CancelFlags };
 
 export async function run(f: Factory, id: string, flags: CancelFlags): Promise<void> {
   const { io } = f;

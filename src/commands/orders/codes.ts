@@ -18,15 +18,13 @@ import { resolveOutput, type OutputFlags, type OutputSettings } from '../../core
 import { handleFieldsFlag, nonEmptyColumns, printJson, printList, type Column } from '../../core/output/print.js';
 import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
+import type { CodesFlags } from './index.js';
 import { callExtension } from './extension.js';
 import { checkOrderId } from './order-args.js';
 import { OrderNotFulfilledError } from './outcome.js';
 import { redactCodes } from './redact.js';
 
-export interface CodesFlags extends OutputFlags {
-  reveal?: boolean;
-  codesOut?: string;
-}
+export type { CodesFlags };
 
 const COLUMNS: Column<VoucherCode>[] = [
   { field: 'voucher_id' },

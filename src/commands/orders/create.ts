@@ -25,27 +25,16 @@ import { runDryRun } from './dry-run.js';
 import { callExtension } from './extension.js';
 import { DEFAULT_WAIT_MS, followOnTerminal } from './follow.js';
 import { keyFlag } from './hint.js';
-import { orderFromFlags, type OrderFlags } from './order-input.js';
+import type { BulkOptions } from './bulk.js';
+import type { CreateFlags } from './index.js';
+import { orderFromFlags } from './order-input.js';
 import { checkOutcome } from './outcome.js';
 import { hasCodes } from './redact.js';
 import { checkOrderFields, printOrder } from './render.js';
 import { maskCodes, maskSecrets } from '../../core/output/mask.js';
 import { printRecord } from '../../core/output/print.js';
 
-export interface CreateFlags extends OrderFlags, OutputFlags {
-  idempotencyKey?: string;
-  dryRun?: boolean;
-  wait?: boolean;
-  waitTimeout?: string;
-  reveal?: boolean;
-  codesOut?: string;
-  yes?: boolean;
-  from?: string;
-  concurrency?: string;
-  results?: string;
-  resume?: string;
-  newBatch?: boolean;
-}
+export type { CreateFlags };
 
 /** Idempotency keys of the contract: 1–255 printable ASCII characters. */
 export function checkIdempotencyKey(key: string): string {
@@ -160,12 +149,28 @@ function interruptedError(io: IO, o: SingleOptions, seen: Seen, globals: HintGlo
   ).withJsonFields({ idempotency_key: o.idempotencyKey, order_id: id, order_status: order.status });
 }
 
+/** What `orders create` was asked for: one order (single or multi-item), or a bulk file. */
+export type CreateInput = { bulk: BulkOptions } | { single: SingleOptions };
+
+/**
+ * Flags → a bulk run (--from, --resume) or one order; every check that needs no network.
+ * The bulk code loads only for a bulk run.
+ */
+export async function parseCreateFlags(f: Factory, flags: CreateFlags): Promise<CreateInput> {
+  if (flags.from !== undefined || flags.resume !== undefined) return { bulk: (await import('./bulk.js')).buildBulk(f, flags) };
+  return { single: buildCreate(f, flags) };
+}
+
 export async function run(f: Factory, flags: CreateFlags): Promise<void> {
-  if (flags.from !== undefined || flags.resume !== undefined) {
-    const { run: runBulk } = await import('./bulk.js');
-    return runBulk(f, flags);
+  await runCreate(f, await parseCreateFlags(f, flags));
+}
+
+export async function runCreate(f: Factory, input: CreateInput): Promise<void> {
+  if ('bulk' in input) {
+    const { runBulk } = await import('./bulk.js');
+    return runBulk(f, input.bulk);
   }
-  const o = buildCreate(f, flags);
+  const o = input.single;
   const { io } = f;
   if (await checkOrderFields(io, o.settings, ['idempotency_key'], { write: true })) return;
   if (o.codesOut !== undefined) await assertCodesFileFree(o.codesOut, io.cwd);

@@ -4,10 +4,11 @@ import { err } from '../../core/io/io.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
+import type { GetFlags } from './index.js';
 import { checkOrderId } from './order-args.js';
 import { checkOrderFields, printOrder } from './render.js';
 
-export type GetFlags = OutputFlags;
+export type { GetFlags };
 
 export async function run(f: Factory, id: string, flags: GetFlags): Promise<void> {
   const orderId = checkOrderId(id);

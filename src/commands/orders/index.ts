@@ -2,18 +2,19 @@
  * `vouchers orders …`: registration only. Each verb loads its implementation when it runs,
  * so `--help` stays fast.
  */
-import { Option, type Command } from 'commander';
 import { addOutputOptions } from '../../core/output/options.js';
-import type { RegisterCommand } from '../types.js';
+import { Option, type Command, type FlagsOf } from '../../core/run/commander.js';
+import type { Factory } from '../../core/run/factory.js';
+import { runVerb, type RegisterCommand, type RunSeam } from '../types.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-const STATUS_LIST = ['PENDING', 'PROCESSING', 'DELIVERED', 'PARTIALLY_DELIVERED', 'CANCELLED', 'REFUNDED'];
+const STATUS_LIST = ['PENDING', 'PROCESSING', 'DELIVERED', 'PARTIALLY_DELIVERED', 'CANCELLED', 'REFUNDED'] as const;
 
 /** A status flag: choices for --help and shell completion; any case is accepted and checked when the verb runs. */
-const statusOption = (flags: string, description: string) => new Option(flags, description).choices(STATUS_LIST).argParser((v: string) => v);
+const statusOption = <Usage extends string>(flags: Usage, description: string) => new Option(flags, description).choices(STATUS_LIST).argParser((v: string) => v);
 
-function create(orders: Command, f: Parameters<RegisterCommand>[1]): void {
+function declareCreate(orders: Command) {
   const cmd = orders.command('create')
     .description('Place an order (one or several items), or a bulk order from a file')
     .option('--product <id>', 'product to order (one item)')
@@ -34,7 +35,13 @@ function create(orders: Command, f: Parameters<RegisterCommand>[1]): void {
     .option('--results <file>', 'bulk: write row,order_id,status,trace_id,error as CSV (row = line in the file)')
     .option('--resume <batch_id>', 'bulk: continue a batch (re-running the same file does the same)')
     .option('--new-batch', 'bulk: order an edited file whose rows lack references as a new batch (they may be ordered again)');
-  addOutputOptions(cmd, 'record');
+  return addOutputOptions(cmd, 'record');
+}
+/** The flags of `orders create`, as commander parses them. */
+export type CreateFlags = FlagsOf<typeof declareCreate>;
+
+function create(orders: Command, f: Factory, seam: RunSeam | undefined): void {
+  const cmd = declareCreate(orders);
   cmd.addHelpText('after', `
 Examples:
   $ vouchers orders create --product sbx-instant --denomination 25 --quantity 2
@@ -82,28 +89,17 @@ With --wait, the order is printed, then the exit code says how it ended: 0 DELIV
 ORDER_PARTIALLY_DELIVERED (fewer vouchers than ordered, the failed part is refunded);
 8 still pending at the timeout; 130 Ctrl-C (the order may exist: the message says how to
 follow it, or which key retries it safely).`);
-  cmd.action(async (opts) => {
-    const { run } = await import('./create.js');
-    await run(f, opts);
+  cmd.action(async (opts, command) => {
+    const { parseCreateFlags, runCreate } = await import('./create.js');
+    const input = await parseCreateFlags(f, opts);
+    await runVerb(seam, command, { flags: opts, parsed: input }, () => runCreate(f, input));
   });
 }
 
-export const registerOrders: RegisterCommand = (program, f) => {
-  const orders = program.command('orders').description('Place, follow, list and cancel orders; fetch voucher codes');
+const declareGet = (orders: Command) => addOutputOptions(orders.command('get').argument('<order_id>', 'ord_… id').description('Show an order: items, vouchers (codes masked) and fulfilment timeline'), 'record');
+export type GetFlags = FlagsOf<typeof declareGet>;
 
-  create(orders, f);
-
-  const get = orders.command('get').argument('<order_id>', 'ord_… id').description('Show an order: items, vouchers (codes masked) and fulfilment timeline');
-  addOutputOptions(get, 'record');
-  get.addHelpText('after', `
-Examples:
-  $ vouchers orders get ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE
-  $ vouchers orders get ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --json | jq .timeline`);
-  get.action(async (id: string, opts) => {
-    const { run } = await import('./get.js');
-    await run(f, id, opts);
-  });
-
+function declareList(orders: Command) {
   const list = orders.command('list').description('List orders, newest first')
     .addOption(statusOption('--status <status>', 'only this status'))
     .option('--reference <text>', 'only orders with this reference')
@@ -112,7 +108,48 @@ Examples:
     .option('--limit <n>', 'page size, 1–200 (server default 50)')
     .option('--cursor <cursor>', 'continue from a page\'s next_cursor')
     .option('--all', 'follow the cursors: every page, streamed');
-  addOutputOptions(list, 'list');
+  return addOutputOptions(list, 'list');
+}
+export type ListFlags = FlagsOf<typeof declareList>;
+
+function declareWait(orders: Command) {
+  const wait = orders.command('wait').argument('<order_id>', 'ord_… id').description('Follow an order until a status (default: any final one); exit 8 at the timeout')
+    .addOption(statusOption('--until <status>', 'stop at this status'))
+    .option('--wait-timeout <duration>', 'how long to follow it (default 10m)');
+  return addOutputOptions(wait, 'record');
+}
+export type WaitFlags = FlagsOf<typeof declareWait>;
+
+function declareCancel(orders: Command) {
+  const cancel = orders.command('cancel').argument('<order_id>', 'ord_… id').description('Cancel a PENDING order (the debit is refunded)')
+    .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)');
+  return addOutputOptions(cancel, 'record');
+}
+export type CancelFlags = FlagsOf<typeof declareCancel>;
+
+function declareCodes(orders: Command) {
+  const codes = orders.command('codes').argument('<order_id>', 'ord_… id').description('Fetch an order\'s voucher codes through the secure endpoint (masked unless --reveal)')
+    .option('--reveal', 'show codes and pins in full')
+    .option('--codes-out <file>', 'write the full codes to a NEW file (mode 0600); stdout stays masked');
+  return addOutputOptions(codes, 'list');
+}
+export type CodesFlags = FlagsOf<typeof declareCodes>;
+
+export const registerOrders: RegisterCommand = (program, f, seam) => {
+  const orders = program.command('orders').description('Place, follow, list and cancel orders; fetch voucher codes');
+
+  create(orders, f, seam);
+
+  const get = declareGet(orders);
+  get.addHelpText('after', `
+Examples:
+  $ vouchers orders get ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE
+  $ vouchers orders get ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --json | jq .timeline`);
+  get.action(async (id, opts, command) => {
+    await runVerb(seam, command, { args: [id], flags: opts }, async () => (await import('./get.js')).run(f, id, opts));
+  });
+
+  const list = declareList(orders);
   list.addHelpText('after', `
 --output csv: one row per order, so its total is counted once when rows are added up:
 order_id, status, total_amount (a bare number), currency, items (product:denomination×quantity
@@ -124,15 +161,13 @@ Examples:
   $ vouchers orders list --status PENDING
   $ vouchers orders list --from 2026-11-01 --to 2026-11-30 --all --output csv > november.csv
   $ vouchers orders list --reference po-1042 --json`);
-  list.action(async (opts) => {
-    const { run } = await import('./list.js');
-    await run(f, opts);
+  list.action(async (opts, command) => {
+    const { buildQuery, run } = await import('./list.js');
+    const query = buildQuery(opts);
+    await runVerb(seam, command, { flags: opts, parsed: query }, () => run(f, opts, query));
   });
 
-  const wait = orders.command('wait').argument('<order_id>', 'ord_… id').description('Follow an order until a status (default: any final one); exit 8 at the timeout')
-    .addOption(statusOption('--until <status>', 'stop at this status'))
-    .option('--wait-timeout <duration>', 'how long to follow it (default 10m)');
-  addOutputOptions(wait, 'record');
+  const wait = declareWait(orders);
   wait.addHelpText('after', `
 Examples:
   $ vouchers orders wait ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE
@@ -145,27 +180,20 @@ ORDER_PARTIALLY_DELIVERED (fewer vouchers than ordered, the failed part is refun
 through it) exits 0; becoming final elsewhere exits 5: ORDER_NOT_FULFILLED or
 ORDER_PARTIALLY_DELIVERED as above, else ORDER_ENDED_ELSEWHERE (e.g. --until PROCESSING
 and the order went straight to DELIVERED). Errors carry the trace ID of the last request.`);
-  wait.action(async (id: string, opts) => {
-    const { run } = await import('./wait.js');
-    await run(f, id, opts);
+  wait.action(async (id, opts, command) => {
+    await runVerb(seam, command, { args: [id], flags: opts }, async () => (await import('./wait.js')).run(f, id, opts));
   });
 
-  const cancel = orders.command('cancel').argument('<order_id>', 'ord_… id').description('Cancel a PENDING order (the debit is refunded)')
-    .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)');
-  addOutputOptions(cancel, 'record');
+  const cancel = declareCancel(orders);
   cancel.addHelpText('after', `
 Examples:
   $ vouchers orders cancel ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE
   $ vouchers orders cancel ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --yes --json`);
-  cancel.action(async (id: string, opts) => {
-    const { run } = await import('./cancel.js');
-    await run(f, id, opts);
+  cancel.action(async (id, opts, command) => {
+    await runVerb(seam, command, { args: [id], flags: opts }, async () => (await import('./cancel.js')).run(f, id, opts));
   });
 
-  const codes = orders.command('codes').argument('<order_id>', 'ord_… id').description('Fetch an order\'s voucher codes through the secure endpoint (masked unless --reveal)')
-    .option('--reveal', 'show codes and pins in full')
-    .option('--codes-out <file>', 'write the full codes to a NEW file (mode 0600); stdout stays masked');
-  addOutputOptions(codes, 'list');
+  const codes = declareCodes(orders);
   codes.addHelpText('after', `
 Examples:
   $ vouchers orders codes ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE
@@ -176,8 +204,7 @@ Every call of the secure endpoint is recorded by the server with its trace ID. A
 without codes yet (PENDING, PROCESSING) exits 8 (STILL_PENDING) and writes no file: wait
 for it first (vouchers orders wait ID). One that ended without vouchers (CANCELLED,
 REFUNDED) exits 5 (ORDER_NOT_FULFILLED).`);
-  codes.action(async (id: string, opts) => {
-    const { run } = await import('./codes.js');
-    await run(f, id, opts);
+  codes.action(async (id, opts, command) => {
+    await runVerb(seam, command, { args: [id], flags: opts }, async () => (await import('./codes.js')).run(f, id, opts));
   });
 };

@@ -15,20 +15,13 @@ import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
 import { notice } from '../../core/output/notice.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
 import type { Factory } from '../../core/run/factory.js';
+import type { ListFlags } from './index.js';
 import { callExtension } from './extension.js';
 import { checkDate, parseStatus } from './order-args.js';
 import { parseCount } from './order-input.js';
 import { redactOrder } from './redact.js';
 
-export interface ListFlags extends OutputFlags {
-  status?: string;
-  reference?: string;
-  from?: string;
-  to?: string;
-  limit?: string;
-  cursor?: string;
-  all?: boolean;
-}
+export type { ListFlags };
 
 /**
  * Order id, status and total are always shown, whole. On a narrow terminal the reference
@@ -83,9 +76,9 @@ export function buildQuery(flags: ListFlags): OrderListQuery {
   return query;
 }
 
-export async function run(f: Factory, flags: ListFlags): Promise<void> {
+/** `query`: the flags checked into a query (buildQuery), when the caller has done it already. */
+export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = buildQuery(flags)): Promise<void> {
   const { io } = f;
-  const query = buildQuery(flags);
   const settings = resolveOutput(io, flags, f.globals().color !== false);
   const available = settings.format === 'json' || settings.format === 'ndjson' ? ORDER_FIELDS : [...new Set([...ORDER_COLUMNS.map((c) => c.field), ...ORDER_FIELDS])];
   if (await handleFieldsFlag(io, settings, available, { open: true })) return;

@@ -6,15 +6,10 @@
 import { amountReason, checkAmount, checkAmountAnyCurrency } from '../../contract/amount.js';
 import { CreateOrderRequest } from '../../contract/orders.js';
 import { UsageError } from '../../core/errors/index.js';
+import type { CreateFlags } from './index.js';
 
-export interface OrderFlags {
-  product?: string;
-  denomination?: string;
-  quantity?: string;
-  item?: string[];
-  currency?: string;
-  reference?: string;
-}
+/** The flags of `orders create` that make the order's items. */
+export type OrderFlags = Pick<CreateFlags, 'product' | 'denomination' | 'quantity' | 'item' | 'currency' | 'reference'>;
 
 /** A number as typed: `25`, `12.5`. Rejects empty text, `1e3`, hex and the like. */
 export function parseAmount(text: string): number | undefined {

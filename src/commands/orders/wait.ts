@@ -8,15 +8,13 @@ import { waitTimeoutFlag } from './follow.js';
 import { parseDuration } from '../../core/http/duration.js';
 import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
+import type { WaitFlags } from './index.js';
 import { DEFAULT_WAIT_MS, followOnTerminal } from './follow.js';
 import { checkOrderId, parseStatus } from './order-args.js';
 import { checkOutcome } from './outcome.js';
 import { checkOrderFields, printOrder } from './render.js';
 
-export interface WaitFlags extends OutputFlags {
-  until?: string;
-  waitTimeout?: string;
-}
+export type { WaitFlags };
 
 export async function run(f: Factory, id: string, flags: WaitFlags): Promise<void> {
   const orderId = checkOrderId(id);

@@ -8,17 +8,12 @@ import { ContractMismatchError } from '../../core/http/validate.js';
 import { err } from '../../core/io/io.js';
 import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
 import { handleFieldsFlag, printRecord, type RecordField } from '../../core/output/print.js';
-import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import { checkIdempotencyKey, payoutRequest } from './request.js';
+import type { PayoutsCreateOptions } from './index.js';
 
-export interface PayoutsCreateOptions extends OutputFlags {
-  amount: string;
-  currency: string;
-  reference?: string;
-  idempotencyKey?: string;
-  yes?: boolean;
-}
+export type { PayoutsCreateOptions };
 
 function fieldsOf(p: Payout, key: string): RecordField[] {
   return [

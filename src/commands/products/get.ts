@@ -5,11 +5,12 @@ import { UsageError } from '../../core/errors/index.js';
 import { styleStatus } from '../../core/output/format.js';
 import { fitsLayout } from '../../core/output/generic.js';
 import { handleFieldsFlag, printRecord, type RecordField } from '../../core/output/print.js';
-import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import { describeExpiry, listText } from './expiry.js';
+import type { ProductsGetOptions } from './index.js';
 
-export type ProductsGetOptions = OutputFlags;
+export type { ProductsGetOptions };
 
 /** "10: 12 · 25: 0 · 50: 3": cached stock per denomination, in the product's denomination order. */
 export function describeStock(p: ProductDetail): string {

@@ -1,16 +1,30 @@
 /** `vouchers products list|get`. Light: each verb loads its implementation when it runs. */
 import { addOutputOptions } from '../../core/output/options.js';
-import type { RegisterCommand } from '../types.js';
+import type { Command, FlagsOf } from '../../core/run/commander.js';
+import { runVerb, type RegisterCommand } from '../types.js';
 
-export const registerProducts: RegisterCommand = (program, f) => {
-  const products = program.command('products').description('Browse the catalog: products (SKUs), denominations, availability, expiry');
-
+function declareList(products: Command) {
   const list = products.command('list')
     .description('List the products you may order, optionally filtered')
     .option('--currency <code>', 'only products in this currency (ISO 4217, e.g. USD)')
     .option('--country <cc>', 'only products redeemable in this country (ISO 3166 alpha-2, e.g. US)')
     .option('--category <id>', 'only products of this category (see vouchers categories list)');
-  addOutputOptions(list, 'list');
+  return addOutputOptions(list, 'list');
+}
+export type ProductsListOptions = FlagsOf<typeof declareList>;
+
+function declareGet(products: Command) {
+  const get = products.command('get')
+    .description('Show one product: every denomination, availability with cached stock, expiry policy')
+    .argument('<product_id>', 'product id, e.g. sbx-instant');
+  return addOutputOptions(get, 'record');
+}
+export type ProductsGetOptions = FlagsOf<typeof declareGet>;
+
+export const registerProducts: RegisterCommand = (program, f, seam) => {
+  const products = program.command('products').description('Browse the catalog: products (SKUs), denominations, availability, expiry');
+
+  const list = declareList(products);
   list.addHelpText('after', `
 Denominations cut short by the server end in "…": see them all with vouchers products get ID.
 --output csv: product_id, name, vendor, currency, countries and denominations (values separated
@@ -22,21 +36,16 @@ Examples:
   $ vouchers products list --currency EUR --country DE
   $ vouchers products list --category sandbox --json
   $ vouchers products list --output csv --fields product_id,name,currency`);
-  list.action(async (opts) => {
-    const { run } = await import('./list.js');
-    await run(f, opts);
+  list.action(async (opts, command) => {
+    await runVerb(seam, command, { flags: opts }, async () => (await import('./list.js')).run(f, opts));
   });
 
-  const get = products.command('get')
-    .description('Show one product: every denomination, availability with cached stock, expiry policy')
-    .argument('<product_id>', 'product id, e.g. sbx-instant');
-  addOutputOptions(get, 'record');
+  const get = declareGet(products);
   get.addHelpText('after', `
 Examples:
   $ vouchers products get sbx-instant
   $ vouchers products get sbx-async --json`);
-  get.action(async (productId: string, opts) => {
-    const { run } = await import('./get.js');
-    await run(f, productId, opts);
+  get.action(async (productId, opts, command) => {
+    await runVerb(seam, command, { args: [productId], flags: opts }, async () => (await import('./get.js')).run(f, productId, opts));
   });
 };

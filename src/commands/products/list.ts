@@ -3,15 +3,12 @@ import { listProducts } from '../../api/catalog.js';
 import type { Product } from '../../contract/catalog.js';
 import { UsageError } from '../../core/errors/index.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
-import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import { describeExpiry, listText } from './expiry.js';
+import type { ProductsListOptions } from './index.js';
 
-export interface ProductsListOptions extends OutputFlags {
-  currency?: string;
-  country?: string;
-  category?: string;
-}
+export type { ProductsListOptions };
 
 /**
  * Id and currency are always shown; names are shortened first on a narrow terminal, then

@@ -9,22 +9,9 @@ import { parseDuration } from '../../core/http/duration.js';
 import { err, type IO } from '../../core/io/io.js';
 import type { Factory } from '../../core/run/factory.js';
 import { inSentence, obtainSecret } from './secret-input.js';
+import type { ProfilesAddOptions } from './index.js';
 
-export interface ProfilesAddOptions {
-  baseUrl?: string;
-  apiKey?: string;
-  apiSecret?: string;
-  apiSecretStdin?: boolean;
-  webhookSecretStdin?: boolean;
-  signingPath?: string;
-  production?: boolean;
-  limitOrders?: string;
-  limitGeneral?: string;
-  timeout?: string;
-  maxRetries?: string;
-  use?: boolean;
-  force?: boolean;
-}
+export type { ProfilesAddOptions };
 
 async function textValue(io: IO, given: string | undefined, envName: string, label: string, flag: string): Promise<string> {
   if (given !== undefined && given.trim() !== '') return given.trim();

@@ -1,10 +1,11 @@
 /** `vouchers profiles list`: every saved profile, the current one marked; keys masked. */
-import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import { resolveOutput } from '../../core/output/options.js';
 import { maskSecret } from '../../core/output/format.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
 import type { Factory } from '../../core/run/factory.js';
+import type { ProfilesListOptions } from './index.js';
 
-export type ProfilesListOptions = OutputFlags;
+export type { ProfilesListOptions };
 
 export interface ProfileRow {
   name: string;

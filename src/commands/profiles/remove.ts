@@ -3,10 +3,9 @@ import { CancelledError, UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
 import type { Factory } from '../../core/run/factory.js';
 import { profileNotFound } from './not-found.js';
+import type { ProfilesRemoveOptions } from './index.js';
 
-export interface ProfilesRemoveOptions {
-  yes?: boolean;
-}
+export type { ProfilesRemoveOptions };
 
 export async function run(f: Factory, name: string, options: ProfilesRemoveOptions): Promise<void> {
   const store = await f.config();

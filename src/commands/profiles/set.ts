@@ -8,10 +8,9 @@ import { err } from '../../core/io/io.js';
 import type { Factory } from '../../core/run/factory.js';
 import { profileNotFound } from './not-found.js';
 import { obtainSecret } from './secret-input.js';
+import type { ProfilesSetOptions } from './index.js';
 
-export interface ProfilesSetOptions {
-  stdin?: boolean;
-}
+export type { ProfilesSetOptions };
 
 export async function run(f: Factory, name: string, key: string, value: string | undefined, options: ProfilesSetOptions): Promise<void> {
   const def = findSetting(key);

@@ -5,13 +5,14 @@
 import { resolveProfileUnchecked } from '../../core/config/resolve.js';
 import { ENV, type ResolvedProfile, type ValueSource } from '../../core/config/types.js';
 import { formatDuration } from '../../core/http/duration.js';
-import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import { resolveOutput } from '../../core/output/options.js';
 import { maskSecret } from '../../core/output/format.js';
 import { handleFieldsFlag, printJson, printList, type Column } from '../../core/output/print.js';
 import type { Factory } from '../../core/run/factory.js';
 import { profileNotFound } from './not-found.js';
+import type { ProfilesShowOptions } from './index.js';
 
-export type ProfilesShowOptions = OutputFlags;
+export type { ProfilesShowOptions };
 
 interface SettingRow {
   setting: string;

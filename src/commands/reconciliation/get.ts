@@ -5,10 +5,11 @@ import { UsageError } from '../../core/errors/index.js';
 import { err, out } from '../../core/io/io.js';
 import { formatTime, styleStatus } from '../../core/output/format.js';
 import { handleFieldsFlag, printList, printRecord, type Column } from '../../core/output/print.js';
-import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
+import type { ReconciliationGetOptions } from './index.js';
 
-export type ReconciliationGetOptions = OutputFlags;
+export type { ReconciliationGetOptions };
 
 export const EXPERIMENTAL_NOTE = 'EXPERIMENTAL: reconciliation is a planned endpoint; its contract may change before release.';
 

@@ -1,13 +1,19 @@
 /** `vouchers reconciliation get DATE` (experimental). Light: the verb loads its implementation when it runs. */
 import { addOutputOptions } from '../../core/output/options.js';
-import type { RegisterCommand } from '../types.js';
+import type { Command, FlagsOf } from '../../core/run/commander.js';
+import { runVerb, type RegisterCommand } from '../types.js';
 
-export const registerReconciliation: RegisterCommand = (program, f) => {
-  const reconciliation = program.command('reconciliation').description('[experimental] Daily reconciliation report: planned in the API document, the contract may change');
+function declareGet(reconciliation: Command) {
   const get = reconciliation.command('get')
     .description('[experimental] Show the reconciliation report of one UTC day: summary and drifts')
     .argument('<date>', 'UTC day, YYYY-MM-DD (or "today" / "yesterday")');
-  addOutputOptions(get, 'list');
+  return addOutputOptions(get, 'list');
+}
+export type ReconciliationGetOptions = FlagsOf<typeof declareGet>;
+
+export const registerReconciliation: RegisterCommand = (program, f, seam) => {
+  const reconciliation = program.command('reconciliation').description('[experimental] Daily reconciliation report: planned in the API document, the contract may change');
+  const get = declareGet(reconciliation);
   get.addHelpText('after', `
 EXPERIMENTAL: GET /reconciliation/{date} is a planned endpoint of the API document; it is
 not built on production servers yet and its contract may change. Against a server without
@@ -22,8 +28,7 @@ Examples:
   $ vouchers reconciliation get 2026-11-21
   $ vouchers reconciliation get yesterday --json
   $ vouchers reconciliation get today --output csv --fields order_id,vendor_record,resolution > drifts.csv`);
-  get.action(async (date: string, opts) => {
-    const { run } = await import('./get.js');
-    await run(f, date, opts);
+  get.action(async (date, opts, command) => {
+    await runVerb(seam, command, { args: [date], flags: opts }, async () => (await import('./get.js')).run(f, date, opts));
   });
 };

@@ -11,14 +11,9 @@ import type { Factory } from '../../core/run/factory.js';
 import { adminCall, adminTarget, type AdminList } from '../../api/sandbox-admin.js';
 import { amountFlag, currencyFlag, wholeNumberFlag } from './admin-flags.js';
 import { KEY_COLUMNS, PARTNER_COLUMNS, secretNote, keyFields, showList, showRecord, shownKey, type AdminKey, type AdminPartner, type AdminWallet } from './admin-output.js';
+import type { AdminFundFlags, AdminKeysCreateFlags, AdminKeysListFlags, AdminKeysRotateFlags, AdminPartnersCreateFlags } from './admin-register.js';
 
-export interface FundFlags extends OutputFlags {
-  currency: string;
-  amount: string;
-  partner?: string;
-  description?: string;
-  count?: string;
-}
+export type FundFlags = AdminFundFlags;
 
 interface FundAnswer {
   wallet: AdminWallet;
@@ -46,13 +41,7 @@ export async function partnersList(f: Factory, flags: OutputFlags): Promise<void
   await showList(f, flags, res.data.data, PARTNER_COLUMNS, 'No partners.');
 }
 
-export interface PartnerCreateFlags extends OutputFlags {
-  name: string;
-  category?: string[];
-  wallet?: string[];
-  allow?: string[];
-  showSecret?: boolean;
-}
+export type PartnerCreateFlags = AdminPartnersCreateFlags;
 
 /** `--wallet USD=100` (repeatable) → `{ USD: 100 }`. */
 function wallets(values: string[] | undefined): Record<string, number> | undefined {
@@ -81,7 +70,7 @@ export async function partnersCreate(f: Factory, flags: PartnerCreateFlags): Pro
   if (!flags.showSecret) err(f.io, secretNote(key.api_key));
 }
 
-export async function keysList(f: Factory, flags: OutputFlags & { partner?: string }): Promise<void> {
+export async function keysList(f: Factory, flags: AdminKeysListFlags): Promise<void> {
   const res = await adminCall<AdminList<AdminKey>>(await adminTarget(f), 'GET', '/keys', { query: { partner_id: flags.partner }, signal: f.io.signal });
   await showList(f, flags, res.data.data, KEY_COLUMNS, 'No keys.');
 }
@@ -92,17 +81,13 @@ async function showNewKey(f: Factory, flags: OutputFlags & { showSecret?: boolea
   if (!flags.showSecret) err(f.io, secretNote(key.api_key));
 }
 
-export async function keysCreate(f: Factory, flags: OutputFlags & { partner: string; allow?: string[]; showSecret?: boolean }): Promise<void> {
+export async function keysCreate(f: Factory, flags: AdminKeysCreateFlags): Promise<void> {
   const body = { allowlist: flags.allow?.length ? flags.allow : undefined };
   const res = await adminCall<AdminKey>(await adminTarget(f), 'POST', `/partners/${encodeURIComponent(flags.partner)}/keys`, { body, signal: f.io.signal });
   await showNewKey(f, flags, res.data);
 }
 
-export interface KeysRotateFlags extends OutputFlags {
-  showSecret?: boolean;
-  /** false with --no-update-profile. */
-  updateProfile?: boolean;
-}
+export type KeysRotateFlags = AdminKeysRotateFlags;
 
 /** host:port with the loopback names folded together: `localhost:4010` and `127.0.0.1:4010` are one sandbox. */
 function hostOf(url: string | undefined): string | undefined {

@@ -10,6 +10,7 @@ import type { OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import { adminCall, adminTarget, type AdminList } from '../../api/sandbox-admin.js';
 import { booleanFlag, wholeNumberFlag } from './admin-flags.js';
+import type { AdminCodeAccessesFlags, AdminDeliveriesListFlags, AdminDriftsCreateFlags, AdminDriftsListFlags, AdminDriftsResolveFlags, AdminEventsListFlags, AdminResetFlags, AdminStockFlags } from './admin-register.js';
 import {
   ACCESS_COLUMNS, DELIVERY_COLUMNS, DRIFT_COLUMNS, EVENT_COLUMNS, driftFields, showList, showRecord,
   type AdminDelivery, type AdminDrift, type AdminEvent, type CodeAccess,
@@ -46,12 +47,7 @@ export async function info(f: Factory, flags: OutputFlags): Promise<void> {
   ]);
 }
 
-export interface StockFlags extends OutputFlags {
-  product: string;
-  denomination?: string;
-  count?: string;
-  vendorAvailable?: string;
-}
+export type StockFlags = AdminStockFlags;
 
 interface StockAnswer {
   product_id: string;
@@ -81,14 +77,14 @@ export async function stock(f: Factory, flags: StockFlags): Promise<void> {
   ]);
 }
 
-export async function eventsList(f: Factory, flags: OutputFlags & { order?: string; type?: string; partner?: string }): Promise<void> {
+export async function eventsList(f: Factory, flags: AdminEventsListFlags): Promise<void> {
   const res = await adminCall<AdminList<AdminEvent>>(await adminTarget(f), 'GET', '/events', { query: { order_id: flags.order, type: flags.type, partner_id: flags.partner }, signal: f.io.signal });
   await showList(f, flags, res.data.data, EVENT_COLUMNS, 'No events.');
 }
 
 const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'];
 
-export async function deliveriesList(f: Factory, flags: OutputFlags & { event?: string; status?: string; partner?: string }): Promise<void> {
+export async function deliveriesList(f: Factory, flags: AdminDeliveriesListFlags): Promise<void> {
   const status = flags.status?.trim().toLowerCase();
   if (status !== undefined && !DELIVERY_STATUSES.includes(status)) throw new UsageError(`--status ${JSON.stringify(flags.status)} is not a delivery status`, `use one of ${DELIVERY_STATUSES.join(', ')}`);
   const res = await adminCall<AdminList<AdminDelivery>>(await adminTarget(f), 'GET', '/deliveries', { query: { event_id: flags.event, status, partner_id: flags.partner }, signal: f.io.signal });
@@ -106,7 +102,7 @@ export async function redeliver(f: Factory, eventId: string, flags: OutputFlags)
   ]);
 }
 
-export async function codeAccesses(f: Factory, flags: OutputFlags & { order?: string; partner?: string }): Promise<void> {
+export async function codeAccesses(f: Factory, flags: AdminCodeAccessesFlags): Promise<void> {
   const res = await adminCall<AdminList<CodeAccess>>(await adminTarget(f), 'GET', '/code-accesses', { query: { order_id: flags.order, partner_id: flags.partner }, signal: f.io.signal });
   await showList(f, flags, res.data.data, ACCESS_COLUMNS, 'No accesses of the secure code endpoint yet.');
 }
@@ -133,25 +129,25 @@ export async function clockAdvance(f: Factory, duration: string, flags: OutputFl
   await showClock(f, flags, res.data);
 }
 
-export async function driftsList(f: Factory, flags: OutputFlags & { resolution?: string }): Promise<void> {
+export async function driftsList(f: Factory, flags: AdminDriftsListFlags): Promise<void> {
   const res = await adminCall<AdminList<AdminDrift>>(await adminTarget(f), 'GET', '/drifts', { query: { resolution: flags.resolution }, signal: f.io.signal });
   await showList(f, flags, res.data.data, DRIFT_COLUMNS, 'No drifts.');
 }
 
-export async function driftsCreate(f: Factory, flags: OutputFlags & { order: string; vendorRecord?: string; unmatched?: boolean }): Promise<void> {
+export async function driftsCreate(f: Factory, flags: AdminDriftsCreateFlags): Promise<void> {
   const body = { order_id: flags.order, vendor_record: flags.vendorRecord, unmatched: flags.unmatched ? true : undefined };
   const res = await adminCall<AdminDrift>(await adminTarget(f), 'POST', '/drifts', { body, signal: f.io.signal });
   await showRecord(f, flags, res.data, driftFields(res.data));
 }
 
-export async function driftsResolve(f: Factory, driftId: string, flags: OutputFlags & { resolution?: string }): Promise<void> {
+export async function driftsResolve(f: Factory, driftId: string, flags: AdminDriftsResolveFlags): Promise<void> {
   const resolution = (flags.resolution ?? 'resolved').trim().toLowerCase();
   if (resolution !== 'resolved' && resolution !== 'escalated') throw new UsageError(`--resolution ${JSON.stringify(flags.resolution)} must be resolved or escalated`);
   const res = await adminCall<AdminDrift>(await adminTarget(f), 'POST', `/drifts/${encodeURIComponent(driftId)}/resolve`, { body: { resolution }, signal: f.io.signal });
   await showRecord(f, flags, res.data, driftFields(res.data));
 }
 
-export async function reset(f: Factory, flags: OutputFlags & { yes?: boolean }): Promise<void> {
+export async function reset(f: Factory, flags: AdminResetFlags): Promise<void> {
   const target = await adminTarget(f);
   if (!flags.yes) {
     if (!f.io.stdinIsTTY || !f.io.stderrIsTTY) {

@@ -10,17 +10,12 @@ import type { Factory } from '../../core/run/factory.js';
 import { adminCall, adminTarget, type AdminList, type AdminTarget } from '../../api/sandbox-admin.js';
 import { ORDER_COLUMNS, orderFields, showList, showRecord, type AdminOrder } from './admin-output.js';
 import { wholeNumberFlag } from './admin-flags.js';
+import type { AdminFailFlags, AdminOrdersListFlags, AdminPartialFlags, AdminRejectFlags } from './admin-register.js';
 
 const GATES = ['held', 'approved', 'rejected', 'withdrawn'];
 const STATUSES = ['PENDING', 'PROCESSING', 'DELIVERED', 'PARTIALLY_DELIVERED', 'CANCELLED', 'REFUNDED'];
 
-export interface OrdersListFlags extends OutputFlags {
-  status?: string;
-  gate?: string;
-  partner?: string;
-  limit?: string;
-  cursor?: string;
-}
+export type OrdersListFlags = AdminOrdersListFlags;
 
 export async function list(f: Factory, flags: OrdersListFlags): Promise<void> {
   const status = flags.status?.trim().toUpperCase();
@@ -53,11 +48,7 @@ export async function get(f: Factory, orderId: string, flags: OutputFlags): Prom
 
 export type OrderAction = 'approve' | 'reject' | 'complete' | 'partial' | 'fail';
 
-export interface OrderActionFlags extends OutputFlags {
-  reason?: string;
-  delivered?: string;
-  failed?: string;
-}
+export type OrderActionFlags = Partial<AdminRejectFlags & AdminPartialFlags & AdminFailFlags>;
 
 const DONE: Record<OrderAction, string> = {
   approve: 'Approved: fulfilment now runs asynchronously',

@@ -2,28 +2,14 @@
  * `vouchers sandbox start|stop|status|admin|trigger`: registration only. Each verb loads
  * its implementation (and the sandbox server) when it runs.
  */
-import type { Command } from 'commander';
 import { addOutputOptions } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
-import type { RegisterCommand } from '../types.js';
+import type { Command, FlagsOf } from '../../core/run/commander.js';
+import { runVerb, type RegisterCommand, type RunSeam } from '../types.js';
 import { registerAdmin } from './admin-register.js';
 
-function registerStart(sandbox: Command, f: Factory): void {
-  const cmd = sandbox.command('start')
-    .description('Run the local sandbox of the Partner API and write a "local" profile for it')
-    .option('--port <n>', 'TCP port (0 picks a free one)', '4010')
-    .option('--host <addr>', 'address to listen on', '127.0.0.1')
-    .option('--seed <n>', 'seed of the catalog, stock, codes and delays (default 1)')
-    .option('--time-scale <x>', 'multiply fulfilment delays and webhook retry intervals (0.1 = 10× faster)')
-    .option('--signing-path <variant>', 'signature path variant verified: full or relative', 'full')
-    .option('--limit-orders <n/min>', 'orders rate limit per key, e.g. 100/min')
-    .option('--limit-general <n/h>', 'general rate limit per key, e.g. 1000/h')
-    .option('--enable-planned', 'serve planned endpoints (GET /reconciliation/{date})')
-    .option('--dialect <name>', 'API dialect: decisions (our guesses) or document (the API document, other guesses where it is silent); default: the --state file\'s, else decisions')
-    .option('--state <file>', 'keep the state in this JSON file across restarts')
-    .option('--fault-rate <p>', 'share of API requests (0–1) that get a random fault, for soak tests')
-    .option('--detach', 'run in the background (pid file and log in the config directory)')
-    .option('--json', 'print the URLs, the API key and the admin token as JSON');
+function registerStart(sandbox: Command, f: Factory, seam: RunSeam | undefined): void {
+  const cmd = declareStart(sandbox);
   cmd.addHelpText('after', `
 Examples:
   $ vouchers sandbox start                          foreground on :4010; Ctrl-C stops it
@@ -40,13 +26,56 @@ printed. A restart reuses that profile's credentials, so configured clients keep
 --dialect document serves what the API document shows and other guesses than ours
 everywhere it says "not shown" (no extension endpoints, other field names and list
 shapes, problem+json errors): test the CLI's tolerance against it (docs/sandbox.md).`);
-  cmd.action(async (opts) => {
-    const { run } = await import('./start.js');
-    await run(f, opts);
+  cmd.action(async (opts, command) => {
+    const { buildStartOptions } = await import('./start-options.js');
+    const options = buildStartOptions(opts, f.io.cwd);
+    await runVerb(seam, command, { flags: opts, parsed: options }, async () => (await import('./start.js')).run(f, opts, options));
   });
 }
 
-export const registerSandbox: RegisterCommand = (program, f) => {
+function declareStart(sandbox: Command) {
+  const cmd = sandbox.command('start')
+    .description('Run the local sandbox of the Partner API and write a "local" profile for it')
+    .option('--port <n>', 'TCP port (0 picks a free one)', '4010')
+    .option('--host <addr>', 'address to listen on', '127.0.0.1')
+    .option('--seed <n>', 'seed of the catalog, stock, codes and delays (default 1)')
+    .option('--time-scale <x>', 'multiply fulfilment delays and webhook retry intervals (0.1 = 10× faster)')
+    .option('--signing-path <variant>', 'signature path variant verified: full or relative', 'full')
+    .option('--limit-orders <n/min>', 'orders rate limit per key, e.g. 100/min')
+    .option('--limit-general <n/h>', 'general rate limit per key, e.g. 1000/h')
+    .option('--enable-planned', 'serve planned endpoints (GET /reconciliation/{date})')
+    .option('--dialect <name>', 'API dialect: decisions (our guesses) or document (the API document, other guesses where it is silent); default: the --state file\'s, else decisions')
+    .option('--state <file>', 'keep the state in this JSON file across restarts')
+    .option('--fault-rate <p>', 'share of API requests (0–1) that get a random fault, for soak tests')
+    .option('--detach', 'run in the background (pid file and log in the config directory)')
+    .option('--json', 'print the URLs, the API key and the admin token as JSON');
+  return cmd;
+}
+export type StartFlags = FlagsOf<typeof declareStart>;
+
+function declareStatus(sandbox: Command) {
+  const status = sandbox.command('status').description('Show whether the sandbox runs: pid, URLs, dialect, uptime, orders')
+    .option('--json', 'print the status as JSON (running: true|false)');
+  return status;
+}
+export type StatusFlags = FlagsOf<typeof declareStatus>;
+
+function declareStop(sandbox: Command) {
+  const stop = sandbox.command('stop').description('Stop the running sandbox named by the pid file, whether started with --detach or in the foreground of another terminal (SIGTERM, clean shutdown)')
+    .option('--json', 'print what was stopped as JSON');
+  return stop;
+}
+export type StopFlags = FlagsOf<typeof declareStop>;
+
+function declareTrigger(sandbox: Command) {
+  const trigger = sandbox.command('trigger').argument('<event-type>', 'order.created, order.processing, order.delivered, order.partially_delivered, order.cancelled, order.refunded or voucher.issued')
+    .description('Make a fresh sandbox order that emits this webhook event, and wait until it is emitted')
+    .option('--max-wait <duration>', 'how long to wait for the event (default 60s)');
+  return addOutputOptions(trigger, 'record');
+}
+export type TriggerFlags = FlagsOf<typeof declareTrigger>;
+
+export const registerSandbox: RegisterCommand = (program, f, seam) => {
   const sandbox = program.command('sandbox').description('Run and drive the local sandbox: start, stop, status, admin, trigger');
   sandbox.addHelpText('after', `
 Examples:
@@ -56,34 +85,27 @@ Examples:
   $ vouchers sandbox stop
 
 Products, admin routes and faults: docs/sandbox.md`);
-  registerStart(sandbox, f);
+  registerStart(sandbox, f, seam);
 
-  const status = sandbox.command('status').description('Show whether the sandbox runs: pid, URLs, dialect, uptime, orders')
-    .option('--json', 'print the status as JSON (running: true|false)');
+  const status = declareStatus(sandbox);
   status.addHelpText('after', `
 Examples:
   $ vouchers sandbox status
   $ vouchers sandbox status --json | jq .running`);
-  status.action(async (opts) => {
-    const { run } = await import('./status.js');
-    await run(f, opts);
+  status.action(async (opts, command) => {
+    await runVerb(seam, command, { flags: opts }, async () => (await import('./status.js')).run(f, opts));
   });
 
-  const stop = sandbox.command('stop').description('Stop the running sandbox named by the pid file, whether started with --detach or in the foreground of another terminal (SIGTERM, clean shutdown)')
-    .option('--json', 'print what was stopped as JSON');
+  const stop = declareStop(sandbox);
   stop.addHelpText('after', `
 Examples:
   $ vouchers sandbox stop
   $ vouchers sandbox stop || echo "none was running (exit 4)"`);
-  stop.action(async (opts) => {
-    const { run } = await import('./stop.js');
-    await run(f, opts);
+  stop.action(async (opts, command) => {
+    await runVerb(seam, command, { flags: opts }, async () => (await import('./stop.js')).run(f, opts));
   });
 
-  const trigger = sandbox.command('trigger').argument('<event-type>', 'order.created, order.processing, order.delivered, order.partially_delivered, order.cancelled, order.refunded or voucher.issued')
-    .description('Make a fresh sandbox order that emits this webhook event, and wait until it is emitted')
-    .option('--max-wait <duration>', 'how long to wait for the event (default 60s)');
-  addOutputOptions(trigger, 'record');
+  const trigger = declareTrigger(sandbox);
   trigger.addHelpText('after', `
 Examples:
   $ vouchers sandbox trigger order.delivered
@@ -92,10 +114,9 @@ Examples:
 
 The order is signed and sent through the normal client with the profile's credentials;
 cancellation and refund come from rejecting an sbx-gated order at the admin gate.`);
-  trigger.action(async (eventType: string, opts) => {
-    const { run } = await import('./trigger.js');
-    await run(f, eventType, opts);
+  trigger.action(async (eventType, opts, command) => {
+    await runVerb(seam, command, { args: [eventType], flags: opts }, async () => (await import('./trigger.js')).run(f, eventType, opts));
   });
 
-  registerAdmin(sandbox, f);
+  registerAdmin(sandbox, f, seam);
 };

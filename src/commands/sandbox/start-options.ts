@@ -6,22 +6,9 @@ import { resolve } from 'node:path';
 import { UsageError } from '../../core/errors/index.js';
 import type { SigningPathVariant } from '../../core/signer/request.js';
 import { SANDBOX_DIALECTS, type SandboxDialect } from '../../sandbox/options.js';
+import type { StartFlags } from './index.js';
 
-export interface StartFlags {
-  port?: string;
-  host?: string;
-  seed?: string;
-  timeScale?: string;
-  signingPath?: string;
-  limitOrders?: string;
-  limitGeneral?: string;
-  enablePlanned?: boolean;
-  dialect?: string;
-  state?: string;
-  faultRate?: string;
-  detach?: boolean;
-  json?: boolean;
-}
+export type { StartFlags };
 
 export interface StartOptions {
   port: number;
@@ -76,7 +63,7 @@ function dialect(text: string | undefined): SandboxDialect | undefined {
   return d as SandboxDialect;
 }
 
-export function buildStartOptions(flags: StartFlags, cwd: string): StartOptions {
+export function buildStartOptions(flags: Partial<StartFlags>, cwd: string): StartOptions {
   const signingPath = (flags.signingPath ?? 'full').trim().toLowerCase();
   if (signingPath !== 'full' && signingPath !== 'relative') {
     throw new UsageError(`--signing-path ${JSON.stringify(flags.signingPath)} is not a signing variant`, 'use --signing-path full (with /api/v1 and the query) or --signing-path relative');

@@ -67,8 +67,8 @@ function waitForAbort(signal: AbortSignal): Promise<void> {
   });
 }
 
-export async function run(f: Factory, flags: StartFlags): Promise<void> {
-  const o = buildStartOptions(flags, f.io.cwd);
+/** `o`: the flags checked into options (buildStartOptions), when the caller has done it already. */
+export async function run(f: Factory, flags: StartFlags, o: StartOptions = buildStartOptions(flags, f.io.cwd)): Promise<void> {
   if (o.detach) {
     const { runDetached } = await import('./detach.js');
     return runDetached(f, o);

@@ -11,10 +11,9 @@ import { printRecord } from '../../core/output/print.js';
 import type { Factory } from '../../core/run/factory.js';
 import { adminCall } from '../../api/sandbox-admin.js';
 import { readPidFile, removePidFile } from './pid-file.js';
+import type { StatusFlags } from './index.js';
 
-export interface StatusFlags {
-  json?: boolean;
-}
+export type { StatusFlags };
 
 interface Overview {
   dialect?: string;

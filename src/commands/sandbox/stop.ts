@@ -8,10 +8,9 @@ import { isProcessAlive, signalProcess } from '../../core/io/processes.js';
 import { printJson } from '../../core/output/print.js';
 import type { Factory } from '../../core/run/factory.js';
 import { readPidFile, removePidFile } from './pid-file.js';
+import type { StopFlags } from './index.js';
 
-export interface StopFlags {
-  json?: boolean;
-}
+export type { StopFlags };
 
 const STOP_TIMEOUT_MS = 10_000;
 const POLL_MS = 50;

@@ -13,10 +13,9 @@ import type { OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import { adminCall, adminTargetOf, type AdminList, type AdminTarget } from '../../api/sandbox-admin.js';
 import { showRecord, type AdminEvent } from './admin-output.js';
+import type { TriggerFlags } from './index.js';
 
-export interface TriggerFlags extends OutputFlags {
-  maxWait?: string;
-}
+export type { TriggerFlags };
 
 interface Plan {
   product: string;

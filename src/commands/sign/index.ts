@@ -1,13 +1,20 @@
 /** `vouchers sign METHOD PATH`: the reference signer, offline. Light: loads its implementation on use. */
-import type { RegisterCommand } from '../types.js';
+import type { Command, FlagsOf } from '../../core/run/commander.js';
+import { runVerb, type RegisterCommand } from '../types.js';
 
-export const registerSign: RegisterCommand = (program, f) => {
+function declareSign(program: Command) {
   const sign = program.command('sign <method> <path>')
     .description('Print the headers the CLI would send for a request, and the exact string it signs (offline)')
     .option('-b, --body <json>', 'request body: JSON, @file, or - for stdin (signed byte for byte)')
     .option('-t, --timestamp <unix-seconds>', 'sign for this X-Timestamp instead of now')
     .option('--reveal-secret', 'show X-API-Secret in full instead of masked')
     .option('--json', 'print the headers and the string to sign as JSON');
+  return sign;
+}
+export type SignOptions = FlagsOf<typeof declareSign>;
+
+export const registerSign: RegisterCommand = (program, f, seam) => {
+  const sign = declareSign(program);
   sign.addHelpText('after', `
 Signs with the profile's API secret and signing.path variant (full: the request target
 including the base URL's path, e.g. /api/v1/orders; relative: without it). Compare its
@@ -19,8 +26,7 @@ Examples:
   $ vouchers sign POST /orders --body @order.json --json
   $ vouchers sign DELETE /webhooks
   $ vouchers --profile prod sign POST /payouts --body - < payout.json`);
-  sign.action(async (method: string, path: string, opts) => {
-    const { run } = await import('./sign.js');
-    await run(f, method, path, opts);
+  sign.action(async (method, path, opts, command) => {
+    await runVerb(seam, command, { args: [method, path], flags: opts }, async () => (await import('./sign.js')).run(f, method, path, opts));
   });
 };

@@ -12,13 +12,9 @@ import { isSignedMethod, requestMessage, signingPath, signRequest } from '../../
 import type { Factory } from '../../core/run/factory.js';
 import { API_METHODS } from '../api/request.js';
 import { jsonErrorOffset, readBodyArg } from '../api/json-input.js';
+import type { SignOptions } from './index.js';
 
-export interface SignOptions {
-  body?: string;
-  timestamp?: string;
-  revealSecret?: boolean;
-  json?: boolean;
-}
+export type { SignOptions };
 
 export interface SignOutput {
   method: string;

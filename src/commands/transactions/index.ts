@@ -1,12 +1,11 @@
 /** `vouchers transactions list`. Light: the verb loads its implementation when it runs. */
-import { Option } from 'commander';
 import { addOutputOptions } from '../../core/output/options.js';
-import type { RegisterCommand } from '../types.js';
+import { Option, type Command, type FlagsOf } from '../../core/run/commander.js';
+import { runVerb, type RegisterCommand } from '../types.js';
 
-const TYPES = ['TOP_UP', 'ORDER_DEBIT', 'REFUND', 'PAYOUT', 'ADJUSTMENT'];
+const TYPES = ['TOP_UP', 'ORDER_DEBIT', 'REFUND', 'PAYOUT', 'ADJUSTMENT'] as const;
 
-export const registerTransactions: RegisterCommand = (program, f) => {
-  const transactions = program.command('transactions').description('Wallet transaction history: debits, refunds, payouts, top-ups');
+function declareList(transactions: Command) {
   const list = transactions.command('list')
     .description('List transactions, newest first: one page, or every page with --all')
     .option('--from <date>', 'from this UTC date, inclusive (YYYY-MM-DD)')
@@ -17,7 +16,13 @@ export const registerTransactions: RegisterCommand = (program, f) => {
     .option('--limit <n>', 'page size, 1–200 (server default 50)')
     .option('--cursor <cursor>', 'start at this page (the cursor printed after the previous page)')
     .option('--all', 'fetch every page and stream the rows as they arrive (progress on stderr)');
-  addOutputOptions(list, 'list');
+  return addOutputOptions(list, 'list');
+}
+export type TransactionsListOptions = FlagsOf<typeof declareList>;
+
+export const registerTransactions: RegisterCommand = (program, f, seam) => {
+  const transactions = program.command('transactions').description('Wallet transaction history: debits, refunds, payouts, top-ups');
+  const list = declareList(transactions);
   list.addHelpText('after', `
 One page at a time: after it, stderr shows the command for the next page, every filter
 repeated with the new --cursor.
@@ -33,8 +38,9 @@ Examples:
   $ vouchers transactions list --order ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --json
   $ vouchers transactions list --all --output ndjson > transactions.ndjson
   $ vouchers transactions list --all --output csv --fields created_at,type,amount,currency > ledger.csv`);
-  list.action(async (opts) => {
-    const { run } = await import('./list.js');
-    await run(f, opts);
+  list.action(async (opts, command) => {
+    const { transactionQuery, run } = await import('./list.js');
+    const query = transactionQuery(opts);
+    await runVerb(seam, command, { flags: opts, parsed: query }, () => run(f, opts, query));
   });
 };

@@ -13,21 +13,14 @@ import { amountValue } from '../../contract/money-format.js';
 import { formatMoney, formatTime } from '../../core/output/format.js';
 import { nextPageHint, outputHintFlags } from '../../core/output/next-page.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
-import { resolveOutput, type OutputFlags, type OutputSettings } from '../../core/output/options.js';
+import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
+import type { TransactionsListOptions } from './index.js';
 import { notice } from '../../core/output/notice.js';
 import { startSpinner } from '../../core/output/spinner.js';
 import type { Factory } from '../../core/run/factory.js';
 import { streamJsonArray } from './json-array.js';
 
-export interface TransactionsListOptions extends OutputFlags {
-  from?: string;
-  to?: string;
-  order?: string;
-  type?: string;
-  limit?: string;
-  cursor?: string;
-  all?: boolean;
-}
+export type { TransactionsListOptions };
 
 /**
  * Time, type and amount are always shown; on a narrow terminal the others are left out
@@ -90,8 +83,8 @@ export function transactionQuery(options: TransactionsListOptions): TransactionQ
 /** What a transaction needs for the ledger table; records of another shape are shown generically. */
 const TRANSACTION_LAYOUT = ['transaction_id', 'type', 'amount', 'currency'];
 
-export async function run(f: Factory, options: TransactionsListOptions): Promise<void> {
-  const query = transactionQuery(options);
+/** `query`: the flags checked into a query (transactionQuery), when the caller has done it already. */
+export async function run(f: Factory, options: TransactionsListOptions, query: TransactionQuery = transactionQuery(options)): Promise<void> {
   const settings = resolveOutput(f.io, options, f.globals().color !== false);
   if (await handleFieldsFlag(f.io, settings, FIELDS, { open: true })) return;
   if (query.type !== undefined && !(TRANSACTION_TYPES as readonly string[]).includes(query.type)) {

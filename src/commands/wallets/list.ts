@@ -3,10 +3,11 @@ import { listWallets } from '../../api/wallets.js';
 import type { Wallet } from '../../contract/money.js';
 import { formatMoney, formatTime } from '../../core/output/format.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
-import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
+import type { WalletsListOptions } from './index.js';
 
-export type WalletsListOptions = OutputFlags;
+export type { WalletsListOptions };
 
 const COLUMNS: Column<Wallet>[] = [
   { field: 'currency', header: 'CURRENCY' },

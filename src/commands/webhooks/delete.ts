@@ -4,11 +4,9 @@ import { CancelledError, UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
 import { printJson } from '../../core/output/print.js';
 import type { Factory } from '../../core/run/factory.js';
+import type { WebhooksDeleteOptions } from './index.js';
 
-export interface WebhooksDeleteOptions {
-  yes?: boolean;
-  json?: boolean;
-}
+export type { WebhooksDeleteOptions };
 
 export async function run(f: Factory, options: WebhooksDeleteOptions): Promise<void> {
   const profile = await f.profile();

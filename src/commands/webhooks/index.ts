@@ -2,65 +2,45 @@
  * `vouchers webhooks …`: one function per verb below; adding a verb is one more entry in
  * VERBS. Registration only: each action loads its verb file when it runs.
  */
-import type { Command } from 'commander';
 import type { Factory } from '../../core/run/factory.js';
-import type { RegisterCommand } from '../types.js';
+import type { Command, FlagsOf } from '../../core/run/commander.js';
+import { runVerb, type RegisterCommand, type RunSeam } from '../types.js';
 
-type RegisterVerb = (webhooks: Command, f: Factory) => void;
+type RegisterVerb = (webhooks: Command, f: Factory, seam: RunSeam | undefined) => void;
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
-const registerVerify: RegisterVerb = (webhooks, f) => {
-  const cmd = webhooks
-    .command('verify')
-    .description('check a delivery\'s signature offline: says valid, or exactly why not')
-    .requiredOption('--body <file>', 'the raw request body, exactly as received (- for stdin)')
-    .requiredOption('--signature <header>', 'the X-Webhook-Signature header value: t=<unix>,v1=<hex>')
-    .option('--secret <whsec>', 'signing secret (repeatable; default: profile webhook_secret or VOUCHERS_WEBHOOK_SECRET)', collect)
-    .option('--tolerance <seconds>', 'accepted age or clock skew of the timestamp, either way', '300')
-    .option('--json', 'print the result as JSON');
+const registerVerify: RegisterVerb = (webhooks, f, seam) => {
+  const cmd = declareVerify(webhooks);
   cmd.addHelpText('after', `
 Examples:
   $ vouchers webhooks verify --body body.json --signature "t=1732270000,v1=5f0c…"
   $ pbpaste | vouchers webhooks verify --body - --signature "$SIG" --secret whsec_... --json
 
 Exit status 0 when valid, 5 when the signature is rejected (the reason is printed).`);
-  cmd.action(async (flags: Record<string, unknown>) => {
+  cmd.action(async (flags, command) => {
     const { buildVerifyOptions, run } = await import('./verify.js');
-    await run(f, buildVerifyOptions(flags));
+    const options = buildVerifyOptions(flags);
+    await runVerb(seam, command, { flags, parsed: options }, () => run(f, options));
   });
 };
 
-const registerSign: RegisterVerb = (webhooks, f) => {
-  const cmd = webhooks
-    .command('sign')
-    .description('print an X-Webhook-Signature header for a body, to test your own receiver')
-    .requiredOption('--body <file>', 'the raw body to sign (- for stdin)')
-    .option('--timestamp <unix>', 'signature timestamp in unix seconds (default: now)')
-    .option('--secret <whsec>', 'signing secret (repeatable: one v1 per secret; default: profile webhook_secret or VOUCHERS_WEBHOOK_SECRET)', collect)
-    .option('--json', 'print timestamp, header and the headers of a delivery as JSON');
+const registerSign: RegisterVerb = (webhooks, f, seam) => {
+  const cmd = declareSign(webhooks);
   cmd.addHelpText('after', `
 Examples:
   $ vouchers webhooks sign --body event.json --secret whsec_test
   $ curl -X POST localhost:3000/webhooks -H "X-Webhook-Signature: $(vouchers webhooks sign --body event.json)" \\
       -H 'Content-Type: application/json' --data-binary @event.json`);
-  cmd.action(async (flags: Record<string, unknown>) => {
+  cmd.action(async (flags, command) => {
     const { buildSignOptions, run } = await import('./sign.js');
-    await run(f, buildSignOptions(flags));
+    const options = buildSignOptions(flags);
+    await runVerb(seam, command, { flags, parsed: options }, () => run(f, options));
   });
 };
 
-const registerRegister: RegisterVerb = (webhooks, f) => {
-  const cmd = webhooks
-    .command('register')
-    .description('register or update your webhook endpoint; the signing secret is saved to the profile')
-    .requiredOption('--url <url>', 'https URL receiving the deliveries (the sandbox also accepts http to a loopback host)')
-    .option('--events <list>', 'comma-separated event types or patterns to receive, e.g. order.*,voucher.issued; patterns are expanded to the event types this version knows (default: all, including types added later)')
-    .option('--description <text>', 'a note for your team, up to 256 characters')
-    .option('--rotate-secret', 'issue a new signing secret (the old one stays valid during the rotation)')
-    .option('--show-secret', 'also print the signing secret (otherwise only saved to the profile; without one, e.g. in CI, required when a secret comes back: new endpoint or --rotate-secret)')
-    .option('--json', 'print the endpoint as JSON (the secret only with --show-secret)')
-    .option('--fields [names]', 'comma-separated fields to show; without a value, list the fields');
+const registerRegister: RegisterVerb = (webhooks, f, seam) => {
+  const cmd = declareRegister(webhooks);
   cmd.addHelpText('after', `
 Examples:
   $ vouchers webhooks register --url https://example.com/hooks/vouchers
@@ -78,50 +58,99 @@ A secret that was not saved is always printed, whatever --fields says.
 Patterns covering every type (e.g. '*') send no list: the server's default, all types,
 including types added later (an endpoint receiving fewer types gets the full list instead,
 as an update without a list would keep its types).`);
-  cmd.action(async (opts) => {
-    const { run } = await import('./register.js');
-    await run(f, opts);
+  cmd.action(async (opts, command) => {
+    await runVerb(seam, command, { flags: opts }, async () => (await import('./register.js')).run(f, opts));
   });
 };
 
-const registerShow: RegisterVerb = (webhooks, f) => {
-  const cmd = webhooks
-    .command('show')
-    .description('show the registered webhook endpoint (never its secret)')
-    .option('--json', 'print the endpoint as JSON')
-    .option('--fields [names]', 'comma-separated fields to show; without a value, list the fields');
+const registerShow: RegisterVerb = (webhooks, f, seam) => {
+  const cmd = declareShow(webhooks);
   cmd.addHelpText('after', `
 Examples:
   $ vouchers webhooks show
   $ vouchers webhooks show --json`);
-  cmd.action(async (opts) => {
-    const { run } = await import('./show.js');
-    await run(f, opts);
+  cmd.action(async (opts, command) => {
+    await runVerb(seam, command, { flags: opts }, async () => (await import('./show.js')).run(f, opts));
   });
 };
 
-const registerDelete: RegisterVerb = (webhooks, f) => {
-  const cmd = webhooks
-    .command('delete')
-    .description('remove the webhook endpoint: no more deliveries')
-    .option('-y, --yes', 'do not ask (required when not on a terminal)')
-    .option('--json', 'print {"deleted":true,"trace_id":…}');
+const registerDelete: RegisterVerb = (webhooks, f, seam) => {
+  const cmd = declareDelete(webhooks);
   cmd.addHelpText('after', `
 Examples:
   $ vouchers webhooks delete
   $ vouchers webhooks delete --yes --json`);
-  cmd.action(async (opts) => {
-    const { run } = await import('./delete.js');
-    await run(f, opts);
+  cmd.action(async (opts, command) => {
+    await runVerb(seam, command, { flags: opts }, async () => (await import('./delete.js')).run(f, opts));
   });
 };
 
 /** Every verb of `webhooks`, in the order `--help` lists them. */
 const VERBS: RegisterVerb[] = [registerRegister, registerShow, registerDelete, registerVerify, registerSign];
 
-export const registerWebhooks: RegisterCommand = (program, f) => {
+function declareVerify(webhooks: Command) {
+  const cmd = webhooks
+    .command('verify')
+    .description('check a delivery\'s signature offline: says valid, or exactly why not')
+    .requiredOption('--body <file>', 'the raw request body, exactly as received (- for stdin)')
+    .requiredOption('--signature <header>', 'the X-Webhook-Signature header value: t=<unix>,v1=<hex>')
+    .option('--secret <whsec>', 'signing secret (repeatable; default: profile webhook_secret or VOUCHERS_WEBHOOK_SECRET)', collect)
+    .option('--tolerance <seconds>', 'accepted age or clock skew of the timestamp, either way', '300')
+    .option('--json', 'print the result as JSON');
+  return cmd;
+}
+export type WebhooksVerifyFlags = FlagsOf<typeof declareVerify>;
+
+function declareSign(webhooks: Command) {
+  const cmd = webhooks
+    .command('sign')
+    .description('print an X-Webhook-Signature header for a body, to test your own receiver')
+    .requiredOption('--body <file>', 'the raw body to sign (- for stdin)')
+    .option('--timestamp <unix>', 'signature timestamp in unix seconds (default: now)')
+    .option('--secret <whsec>', 'signing secret (repeatable: one v1 per secret; default: profile webhook_secret or VOUCHERS_WEBHOOK_SECRET)', collect)
+    .option('--json', 'print timestamp, header and the headers of a delivery as JSON');
+  return cmd;
+}
+export type WebhooksSignFlags = FlagsOf<typeof declareSign>;
+
+function declareRegister(webhooks: Command) {
+  const cmd = webhooks
+    .command('register')
+    .description('register or update your webhook endpoint; the signing secret is saved to the profile')
+    .requiredOption('--url <url>', 'https URL receiving the deliveries (the sandbox also accepts http to a loopback host)')
+    .option('--events <list>', 'comma-separated event types or patterns to receive, e.g. order.*,voucher.issued; patterns are expanded to the event types this version knows (default: all, including types added later)')
+    .option('--description <text>', 'a note for your team, up to 256 characters')
+    .option('--rotate-secret', 'issue a new signing secret (the old one stays valid during the rotation)')
+    .option('--show-secret', 'also print the signing secret (otherwise only saved to the profile; without one, e.g. in CI, required when a secret comes back: new endpoint or --rotate-secret)')
+    .option('--json', 'print the endpoint as JSON (the secret only with --show-secret)')
+    .option('--fields [names]', 'comma-separated fields to show; without a value, list the fields');
+  return cmd;
+}
+export type WebhooksRegisterOptions = FlagsOf<typeof declareRegister>;
+
+function declareShow(webhooks: Command) {
+  const cmd = webhooks
+    .command('show')
+    .description('show the registered webhook endpoint (never its secret)')
+    .option('--json', 'print the endpoint as JSON')
+    .option('--fields [names]', 'comma-separated fields to show; without a value, list the fields');
+  return cmd;
+}
+export type WebhooksShowOptions = FlagsOf<typeof declareShow>;
+
+function declareDelete(webhooks: Command) {
+  const cmd = webhooks
+    .command('delete')
+    .description('remove the webhook endpoint: no more deliveries')
+    .option('-y, --yes', 'do not ask (required when not on a terminal)')
+    .option('--json', 'print {"deleted":true,"trace_id":…}');
+  return cmd;
+}
+export type WebhooksDeleteOptions = FlagsOf<typeof declareDelete>;
+
+export const registerWebhooks: RegisterCommand = (program, f, seam) => {
   const webhooks = program
     .command('webhooks')
     .description('webhook endpoint and signatures: register, show, delete; verify and sign deliveries offline');
-  for (const register of VERBS) register(webhooks, f);
+  for (const register of VERBS) register(webhooks, f, seam);
 };

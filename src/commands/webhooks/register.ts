@@ -15,17 +15,12 @@ import { err } from '../../core/io/io.js';
 import { formatTime } from '../../core/output/format.js';
 import { isSecretField, maskSecrets } from '../../core/output/mask.js';
 import { handleFieldsFlag, printRecord, type RecordField } from '../../core/output/print.js';
-import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import { expandEventPatterns } from '../../listener/filter.js';
+import type { WebhooksRegisterOptions } from './index.js';
 
-export interface WebhooksRegisterOptions extends OutputFlags {
-  url: string;
-  events?: string;
-  description?: string;
-  rotateSecret?: boolean;
-  showSecret?: boolean;
-}
+export type { WebhooksRegisterOptions };
 
 /** True when the types cover every event type this version knows: the contract's default ("all"), which also takes types added later. */
 export function coversAllEventTypes(events: readonly string[] | undefined): boolean {

@@ -6,10 +6,11 @@ import { ENV } from '../../core/config/types.js';
 import { formatTime } from '../../core/output/format.js';
 import { maskSecrets } from '../../core/output/mask.js';
 import { handleFieldsFlag, printRecord, type RecordField } from '../../core/output/print.js';
-import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
+import type { WebhooksShowOptions } from './index.js';
 
-export type WebhooksShowOptions = OutputFlags;
+export type { WebhooksShowOptions };
 
 /** Where this run would find the signing secret (never the secret itself). */
 export function localSecretSource(profile: ResolvedProfile): string {

@@ -10,6 +10,7 @@ import type { Factory } from '../../core/run/factory.js';
 import { readBodyFlag } from '../../listener/body-file.js';
 import { parseSecretFlags } from '../../listener/flags.js';
 import { resolveWebhookSecrets } from '../../listener/secret-source.js';
+import type { WebhooksSignFlags } from './index.js';
 
 export interface SignOptions {
   body: string;
@@ -19,7 +20,7 @@ export interface SignOptions {
   json: boolean;
 }
 
-export function buildSignOptions(flags: Record<string, unknown>): SignOptions {
+export function buildSignOptions(flags: WebhooksSignFlags): SignOptions {
   let timestamp: number | undefined;
   if (flags.timestamp !== undefined) {
     const text = String(flags.timestamp).trim();

@@ -11,6 +11,7 @@ import type { Factory } from '../../core/run/factory.js';
 import { readBodyFlag } from '../../listener/body-file.js';
 import { parseIntFlag, parseSecretFlags } from '../../listener/flags.js';
 import { resolveWebhookSecrets } from '../../listener/secret-source.js';
+import type { WebhooksVerifyFlags } from './index.js';
 
 export interface VerifyOptions {
   body: string;
@@ -37,7 +38,7 @@ const HINTS: Partial<Record<SignatureFailure, string>> = {
   no_match: 'use the body file exactly as received (no reformatting, same line endings) and the secret of the endpoint that sent it',
 };
 
-export function buildVerifyOptions(flags: Record<string, unknown>): VerifyOptions {
+export function buildVerifyOptions(flags: WebhooksVerifyFlags): VerifyOptions {
   return {
     body: String(flags.body),
     signature: String(flags.signature),

@@ -2,7 +2,7 @@
  * The output flags every data-printing command shares: `--json`, `--output` (lists),
  * `--fields [a,b]`. Light: no heavy imports, safe in command registration files.
  */
-import { Option, type Command } from 'commander';
+import { Option, type Command, type OptionValues } from '../run/commander.js';
 import { UsageError } from '../errors/index.js';
 import { colorEnabled, type IO } from '../io/io.js';
 
@@ -28,14 +28,26 @@ export interface OutputSettings {
   tty: boolean;
 }
 
-/** Add `--json` and `--fields` (and `--output` for lists) to a command. */
-export function addOutputOptions(cmd: Command, kind: 'list' | 'record' = 'record'): Command {
+/** The flags `addOutputOptions(cmd, 'record')` adds, as commander parses them. */
+export type RecordOutputFlags = {
+  json?: true;
+  /** `true` when `--fields` was given without a value (list the fields). */
+  fields?: string | true;
+};
+/** The flags `addOutputOptions(cmd, 'list')` adds. */
+export type ListOutputFlags = RecordOutputFlags & { output?: ListFormat };
+
+/** Add `--json` and `--fields` (and `--output` for lists) to a command; the result's type has them. */
+export function addOutputOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>, kind: 'list'): Command<A, O & ListOutputFlags, G>;
+export function addOutputOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>, kind?: 'record'): Command<A, O & RecordOutputFlags, G>;
+export function addOutputOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>, kind: 'list' | 'record'): Command<A, O & (ListOutputFlags | RecordOutputFlags), G>;
+export function addOutputOptions<A extends unknown[], O extends OptionValues, G extends OptionValues>(cmd: Command<A, O, G>, kind: 'list' | 'record' = 'record'): Command<A, O & ListOutputFlags, G> {
   cmd.option('--json', 'print JSON (the API resource as returned)');
   if (kind === 'list') {
     cmd.addOption(new Option('-o, --output <format>', 'output format (default: a table on a terminal, tab-separated rows when piped; --output table prints the table even when piped)').choices([...LIST_FORMATS]));
   }
   cmd.option('--fields [names]', 'comma-separated fields to show; without a value, list the fields');
-  return cmd;
+  return cmd as unknown as Command<A, O & ListOutputFlags, G>;
 }
 
 export function resolveOutput(io: IO, flags: OutputFlags, globalColor = true): OutputSettings {

@@ -1,0 +1,29 @@
+/**
+ * commander's classes with the types of @commander-js/extra-typings: a command's
+ * `.option()`, `.requiredOption()`, `.addOption()` and `.argument()` calls infer what
+ * `.opts()` returns and what its action receives, so a verb's flags type can be derived
+ * from the declaration (see `FlagsOf`) instead of kept by hand.
+ *
+ * Types only: at run time these are commander's own classes. The typings package's runtime
+ * re-exports the same classes but also builds a second global program when it loads, which
+ * every start-up would pay for.
+ */
+import { Argument as CommanderArgument, Command as CommanderCommand, Option as CommanderOption } from 'commander';
+import type * as typed from '@commander-js/extra-typings';
+
+export type { CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
+
+export const Command = CommanderCommand as unknown as typeof typed.Command;
+export type Command<Args extends unknown[] = [], Opts extends typed.OptionValues = {}, GlobalOpts extends typed.OptionValues = {}> = typed.Command<Args, Opts, GlobalOpts>;
+
+export const Option = CommanderOption as unknown as typeof typed.Option;
+export type Option<Usage extends string = '', PresetT = undefined, DefaultT = undefined, CoerceT = undefined, Mandatory extends boolean = false, ChoicesT = undefined> = typed.Option<Usage, PresetT, DefaultT, CoerceT, Mandatory, ChoicesT>;
+
+export const Argument = CommanderArgument as unknown as typeof typed.Argument;
+export type Argument<Usage extends string = '', DefaultT = undefined, CoerceT = undefined, ArgRequired extends boolean | undefined = undefined, ChoicesT = undefined> = typed.Argument<Usage, DefaultT, CoerceT, ArgRequired, ChoicesT>;
+
+/** The parsed options of a typed command: what `.opts()` returns and its action receives. */
+export type OptionsOf<C> = C extends { opts(): infer Opts } ? Opts : never;
+
+/** The flags of the command a declaring function returns: `FlagsOf<typeof declareList>`. */
+export type FlagsOf<Declare extends (...args: never[]) => unknown> = OptionsOf<ReturnType<Declare>>;
