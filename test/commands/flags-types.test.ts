@@ -37,15 +37,15 @@ describe('flags typed from their declaration', () => {
     // @ts-expect-error --dry-run is a boolean flag: no text to read
     const dryRun: string | undefined = ({} as CreateFlags).dryRun;
 
-    const declare = (parent: Command) => parent.command('create').option('--item <id:denom:qty>', 'an item');
-    type Declared = FlagsOf<typeof declare>;
+    const _declare = (parent: Command) => parent.command('create').option('--item <id:denom:qty>', 'an item');
+    type Declared = FlagsOf<typeof _declare>;
     // @ts-expect-error without a `collect` parser a repeated option keeps its last value: a string, not a list
     const items: string[] | undefined = ({} as Declared).item;
 
-    const renamed = (parent: Command) => parent.command('list').option('--created-from <date>', 'from');
+    const _renamed = (parent: Command) => parent.command('list').option('--created-from <date>', 'from');
     const verb = (flags: { from?: string }) => flags.from;
     // @ts-expect-error the option was renamed to --created-from; the verb still reads `from`
-    verb({} as FlagsOf<typeof renamed>);
+    verb({} as FlagsOf<typeof _renamed>);
     void dryRun; void items;
   });
 });

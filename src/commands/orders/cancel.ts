@@ -4,7 +4,7 @@
  */
 import { cancelOrder } from '../../api/orders.js';
 import { err } from '../../core/io/io.js';
-import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import type { CancelFlags } from './index.js';
 import { confirmOrStop } from './confirm.js';

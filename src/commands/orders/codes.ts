@@ -14,7 +14,7 @@ import { assertCodesFileFree, writeCodesFile } from '../../core/io/codes-file.js
 import { err } from '../../core/io/io.js';
 import { findCode, maskCodes } from '../../core/output/mask.js';
 import { notice } from '../../core/output/notice.js';
-import { resolveOutput, type OutputFlags, type OutputSettings } from '../../core/output/options.js';
+import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import { handleFieldsFlag, nonEmptyColumns, printJson, printList, type Column } from '../../core/output/print.js';
 import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';

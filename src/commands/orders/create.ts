@@ -17,7 +17,7 @@ import { parseDuration } from '../../core/http/duration.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { assertCodesFileFree, writeCodesFile, type CodeRow } from '../../core/io/codes-file.js';
 import { err, type IO } from '../../core/io/io.js';
-import { resolveOutput, type OutputFlags, type OutputSettings } from '../../core/output/options.js';
+import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
 import { confirmOrStop } from './confirm.js';

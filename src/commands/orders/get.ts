@@ -1,7 +1,7 @@
 /** `orders get ID`: the order, its items, vouchers (codes masked) and fulfilment timeline. */
 import { getOrder } from '../../api/orders.js';
 import { err } from '../../core/io/io.js';
-import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import { resolveOutput } from '../../core/output/options.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
 import type { GetFlags } from './index.js';

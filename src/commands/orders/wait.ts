@@ -6,7 +6,7 @@
  */
 import { waitTimeoutFlag } from './follow.js';
 import { parseDuration } from '../../core/http/duration.js';
-import { resolveOutput, type OutputFlags } from '../../core/output/options.js';
+import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import type { WaitFlags } from './index.js';
 import { DEFAULT_WAIT_MS, followOnTerminal } from './follow.js';

@@ -14,6 +14,8 @@ import type * as typed from '@commander-js/extra-typings';
 export type { CommandUnknownOpts, OptionValues } from '@commander-js/extra-typings';
 
 export const Command = CommanderCommand as unknown as typeof typed.Command;
+// {}: no options yet, as commander's typings say it.
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
 export type Command<Args extends unknown[] = [], Opts extends typed.OptionValues = {}, GlobalOpts extends typed.OptionValues = {}> = typed.Command<Args, Opts, GlobalOpts>;
 
 export const Option = CommanderOption as unknown as typeof typed.Option;
