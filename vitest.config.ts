@@ -16,6 +16,8 @@ export default defineConfig({
     // the same loaded machine; 4 was faster still (72 s) but leaves the CPU-bound files
     // (fuzz, certify) too little room for their per-answer time limits.
     maxWorkers: '150%',
+    // Tests marked concurrent (the documented examples, mostly waiting on sandbox timers) run this many at once.
+    maxConcurrency: 16,
     setupFiles: ['test/helpers/setup.ts'],
     globalSetup: ['test/helpers/global-setup.ts'],
   },

@@ -3,11 +3,13 @@ import { openConfig } from '../../src/core/config/store.js';
 import type { StoredProfile } from '../../src/core/config/types.js';
 import type { Clock } from '../../src/factory.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
+import type { SandboxOptions } from '../../src/sandbox/options.js';
 import { tempConfigDir } from './run-cli.js';
 
 export const FAST_LIMITS = { ordersPerMinute: 100_000, generalPerHour: 1_000_000 };
 
-export async function fastSandbox(options: { faultRate?: number } = {}): Promise<SandboxHandle> {
+/** A sandbox on a free loopback port, 100× faster than real time, with limits no test reaches; `options` override. */
+export async function fastSandbox(options: Pick<SandboxOptions, 'faultRate' | 'enablePlanned' | 'timeScale'> = {}): Promise<SandboxHandle> {
   return startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true, limits: FAST_LIMITS, ...options });
 }
 

@@ -1,0 +1,277 @@
+/**
+ * Every documented example runs against the sandbox: the `$ vouchers …` lines of every
+ * command's --help (read from docs/commands.md, which `npm run docs` generates from the help
+ * and a test keeps current) and the `vouchers …` lines in the fenced code blocks of
+ * README.md and docs/*.md.
+ *
+ * Each example runs in-process against a fresh embedded sandbox, with its own config
+ * directory (a "local" profile that is current, plus the profiles the examples name) and
+ * its own working directory holding the files the examples name. Placeholder ids are
+ * replaced by real ones made first (an order in the state the example needs, a drift, a
+ * batch, an inbox event), and URLs of "your app" by a loopback server. Shell around the
+ * command: `| …` and `> file` are dropped (stdout is captured), `< file` feeds stdin, `a &&
+ * b` runs both, and `|| echo "… (exit N)"` means exit N is a documented outcome too.
+ *
+ * An example "runs" when it exits 0, or the code its line documents. The few that cannot
+ * run here are listed in NOT_RUN with the reason.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openConfig } from '../../src/core/config/store.js';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { orderEvent } from '../listener/deliveries.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { fastSandbox, quickClock } from '../helpers/sandbox.js';
+
+const ROOT = new URL('../../', import.meta.url);
+const read = (p: string) => readFileSync(new URL(p, ROOT), 'utf8');
+
+interface Example { source: string; line: string }
+
+/** The examples in one command's help, as docs/commands.md shows them (the description column dropped). */
+function helpExamples(): Example[] {
+  const out: Example[] = [];
+  for (const raw of read('docs/commands.md').split('\n')) {
+    const m = /^\s*\$ (vouchers .*)$/.exec(raw);
+    if (!m) continue;
+    // Two or more spaces then text that is not another command: the description column.
+    const line = m[1]!.replace(/ {2,}(?!vouchers )[^ ].*$/, '').trim();
+    out.push({ source: 'docs/commands.md', line });
+  }
+  return out;
+}
+
+/** `vouchers …` lines inside fenced code blocks, their `# comment` dropped. */
+function fencedExamples(file: string): Example[] {
+  const out: Example[] = [];
+  let inBlock = false;
+  for (const raw of read(file).split('\n')) {
+    if (/^\s*```/.test(raw)) { inBlock = !inBlock; continue; }
+    if (!inBlock) continue;
+    const m = /^\s*(?:\$ )?((?:[A-Z_]+=\S+ )*(?:npx )?vouchers .*)$/.exec(raw);
+    if (m) out.push({ source: file, line: m[1]!.replace(/\s+#\s.*$/, '').trim() });
+  }
+  return out;
+}
+
+const DOC_FILES = ['README.md', ...readdirSync(new URL('docs/', ROOT)).filter((f) => f.endsWith('.md') && f !== 'commands.md').map((f) => `docs/${f}`)];
+
+const ALL: Example[] = [...helpExamples(), ...DOC_FILES.flatMap(fencedExamples)];
+
+/** Examples that cannot run here as written, each with the reason (matched on the whole line). */
+const NOT_RUN: Record<string, string> = {
+  'vouchers sandbox start': 'runs in the foreground until Ctrl-C, on the fixed port 4010 (test/commands/sandbox-start.test.ts starts it on a free port)',
+  'vouchers sandbox start --port 0 --seed 7 --json': 'runs in the foreground until Ctrl-C (test/commands/sandbox-start.test.ts)',
+  'vouchers sandbox start --port 4011 --dialect document': 'runs in the foreground until Ctrl-C, on a fixed port',
+  'vouchers sandbox start --state sandbox.json --enable-planned': 'runs in the foreground until Ctrl-C, on the fixed port 4010',
+  'vouchers sandbox start --detach --time-scale 0.1': 'leaves a background process on the fixed port 4010 (test/commands/sandbox-detach.test.ts)',
+  'vouchers sandbox start --detach && vouchers orders create --product sbx-instant --denomination 25': 'leaves a background process on the fixed port 4010 (test/commands/sandbox-detach.test.ts)',
+  'vouchers sandbox start [--port 4010] [--host 127.0.0.1] [--seed N] [--time-scale X]': 'a synopsis, not a command line',
+  'vouchers sandbox stop': 'stops a `sandbox start --detach`, which this test does not leave running (the `|| echo` example of no sandbox runs)',
+  'vouchers listen --register': 'runs in the foreground until Ctrl-C, on the fixed port 4242 (test/commands/listen*.test.ts)',
+  'vouchers listen --forward-to http://localhost:3000/webhooks': 'runs in the foreground until Ctrl-C, on the fixed port 4242',
+  'vouchers listen --register --forward-to http://localhost:3000/webhooks': 'runs in the foreground until Ctrl-C, on the fixed port 4242',
+  'vouchers listen --port 8080 --secret whsec_... --inbox ./events.ndjson': 'runs in the foreground until Ctrl-C, on a fixed port',
+  'vouchers listen --register --events \'order.*\' --json': 'runs in the foreground until Ctrl-C, on the fixed port 4242',
+  'vouchers listen --register &  vouchers sandbox trigger order.refunded': 'a listener left running in the background',
+  'vouchers certify --profile acme-sandbox --public-url https://abc.tunnel.example --listen-port 8787': 'needs a public tunnel to this machine (the provider delivers webhooks through it)',
+  'vouchers certify --profile acme-sandbox --listen-port 8787 --public-url https://abc123.ngrok.app': 'needs a public tunnel to this machine (the provider delivers webhooks through it)',
+  'VOUCHERS_WEBHOOK_SECRET=whsec_… vouchers certify --profile acme-sandbox --webhook-target https://hooks.acme.test/vouchers': 'certifies your own receiver, on the internet',
+  'vouchers certify --sandbox --webhook-target http://127.0.0.1:3000/webhooks': 'certifies your own receiver, running on port 3000 with its secret',
+};
+
+/** Examples whose documented outcome is not exit 0, with the reason. */
+const EXIT: Record<string, { code: number; why: string }> = {
+  'vouchers webhooks verify --body body.json --signature "t=1732270000,v1=5f0c…"': { code: 5, why: 'the signature is elided, so it is rejected: exit 5, as the help says' },
+};
+
+// --- running one example -------------------------------------------------------------------
+
+const WEBHOOK_SECRET = 'whsec_examples_test_secret_0123456789';
+const EVENT_JSON = JSON.stringify(orderEvent(1));
+const ORDER_JSON = '{"items":[{"product_id":"sbx-instant","denomination":10,"quantity":1}]}';
+
+interface Step { argv: string[]; stdinFile?: string; env: Record<string, string> }
+interface Plan { steps: Step[]; expectCode?: number | undefined }
+
+/** Split an example the way sh would for these lines: quoting, `<`, `>`, `|`, `&&`, `||`. */
+function plan(line: string): Plan {
+  const tokens = [...line.matchAll(/'([^']*)'|"([^"]*)"|(\|\||&&|[|<>]|[^\s'"|<>&]+(?:"[^"]*")?)/g)].map((m) => ({ text: m[1] ?? m[2] ?? m[3]!, op: m[3] !== undefined && /^(\|\||&&|[|<>])$/.test(m[3]) }));
+  const steps: Step[] = [];
+  let cur: Step = { argv: [], env: {} };
+  let result: Plan = { steps };
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (t.op && t.text === '&&') { steps.push(cur); cur = { argv: [], env: {} }; continue; }
+    if (t.op && t.text === '||') {
+      // `|| echo "… (exit N)"`: the documented outcome is that exit code (any failure when none is named).
+      const rest = tokens.slice(i + 1).map((x) => x.text).join(' ');
+      const code = /\(exit (\d+)\)/.exec(rest);
+      result = { steps, expectCode: code ? Number(code[1]) : undefined };
+      break;
+    }
+    if (t.op && t.text === '|') break; // the pipe's reader: stdout is captured instead
+    if (t.op && t.text === '>') { i++; continue; }
+    if (t.op && t.text === '<') { cur.stdinFile = tokens[++i]!.text; continue; }
+    if (cur.argv.length === 0 && !t.op && /^[A-Z_]+=/.test(t.text)) {
+      const eq = t.text.indexOf('=');
+      cur.env[t.text.slice(0, eq)] = t.text.slice(eq + 1);
+      continue;
+    }
+    cur.argv.push(t.text);
+  }
+  steps.push(cur);
+  for (const s of steps) {
+    if (s.argv[0] === 'npx') s.argv.shift();
+    expect(s.argv[0], line).toBe('vouchers');
+    s.argv.shift();
+  }
+  return result;
+}
+
+// A loopback server standing in for "your app" (forward targets).
+let app: Server;
+let appUrl: string;
+beforeAll(async () => {
+  app = createServer((req, res) => { req.resume(); req.on('end', () => res.writeHead(200).end()); });
+  await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
+  appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}/webhooks`;
+});
+afterAll(async () => { await new Promise((r) => app.close(r)); });
+
+interface World { sb: SandboxHandle; configDir: string; cwd: string; run: (argv: string[], opts?: { stdin?: string; tty?: boolean }) => ReturnType<typeof runCli> }
+
+async function world(line: string): Promise<World> {
+  // Reconciliation is a planned endpoint; operator actions on an open order need it to stay open a while.
+  const sb = /reconciliation/.test(line) ? await fastSandbox({ enablePlanned: true })
+    : /admin (complete|fail|partial)/.test(line) ? await fastSandbox({ timeScale: 1 })
+      : await fastSandbox();
+  const configDir = tempConfigDir();
+  const cwd = tempConfigDir();
+  const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
+  const local = { base_url: sb.baseUrl, api_key: sb.apiKey, api_secret: sb.apiSecret, admin_url: sb.adminUrl, admin_token: sb.adminToken, webhook_secret: WEBHOOK_SECRET };
+  const adding = /profiles add (\S+)/.exec(line)?.[1];
+  for (const name of ['local', 'prod', 'acme-sandbox', 'old-sandbox']) if (name !== adding) store.set(name, local);
+  store.setCurrent('local');
+  writeFileSync(join(cwd, 'order.json'), ORDER_JSON);
+  writeFileSync(join(cwd, 'payout.json'), '{"currency":"USD","amount":1}');
+  writeFileSync(join(cwd, 'event.json'), EVENT_JSON);
+  writeFileSync(join(cwd, 'body.json'), EVENT_JSON);
+  writeFileSync(join(cwd, 'orders.csv'), 'product_id,denomination,quantity,reference\nsbx-instant,10,1,row-1\nsbx-instant,25,2,row-2\n');
+  const run: World['run'] = (argv, opts = {}) => runCli(argv, { configDir, cwd, env: { NO_COLOR: '1' }, stdin: opts.stdin, tty: opts.tty, stdinTTY: opts.tty });
+  return { sb, configDir, cwd, run };
+}
+
+async function createOrder(w: World, product: string, quantity = 1): Promise<string> {
+  const r = await w.run(['orders', 'create', '--product', product, '--denomination', '25', '--quantity', String(quantity), '--json']);
+  expect(r.code, r.stderr).toBe(0);
+  return (JSON.parse(r.stdout) as { order_id: string }).order_id;
+}
+
+const PLACEHOLDER_ORDER = /\bord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE\b/;
+
+/** The real values the example's placeholders stand for, made in its sandbox. */
+async function substitute(w: World, line: string): Promise<string> {
+  let out = line.replace(/https?:\/\/localhost:3000\/webhooks/g, appUrl);
+  if (PLACEHOLDER_ORDER.test(out)) {
+    // The order in the state the command needs.
+    const product = /admin (approve|reject)|orders cancel/.test(out) ? 'sbx-gated'
+      : /admin (complete|fail|partial)|orders wait/.test(out) ? 'sbx-gated'
+        : 'sbx-instant';
+    const id = await createOrder(w, product, /admin partial/.test(out) ? 4 : 1);
+    if (/admin (complete|fail|partial)|orders wait/.test(out)) {
+      // Released from the gate, it is asynchronous (PENDING/PROCESSING) until completed.
+      const a = await w.run(['sandbox', 'admin', 'approve', id]);
+      expect(a.code, a.stderr).toBe(0);
+    }
+    out = out.replace(PLACEHOLDER_ORDER, id);
+  }
+  if (/\bdrf_01JDQ5N7ZS3QK6V9W2X4Y8B1CE\b/.test(out)) {
+    const id = await createOrder(w, 'sbx-instant');
+    const d = await w.run(['sandbox', 'admin', 'drifts', 'create', '--order', id, '--json']);
+    expect(d.code, d.stderr).toBe(0);
+    out = out.replace(/\bdrf_01JDQ5N7ZS3QK6V9W2X4Y8B1CE\b/, /drf_[0-9A-Za-z]+/.exec(d.stdout)![0]);
+  }
+  if (/\bevt_01JDQ5N7ZS3QK6V9W2X4Y8B1CE\b/.test(out)) {
+    // A sandbox event (and, for a redelivery, an endpoint to deliver it to).
+    await w.run(['webhooks', 'register', '--url', appUrl]);
+    const id = await createOrder(w, 'sbx-instant');
+    const e = await w.run(['sandbox', 'admin', 'events', 'list', '--order', id, '--json']);
+    expect(e.code, e.stderr).toBe(0);
+    out = out.replace(/\bevt_01JDQ5N7ZS3QK6V9W2X4Y8B1CE\b/, /evt_[0-9A-Za-z]+/.exec(e.stdout)![0]);
+  }
+  if (/\bevt_01JDQ5P2M4R8T0V2X4Z6B8D0F2\b/.test(out) || /vouchers events /.test(out)) {
+    // The local inbox `vouchers listen` writes.
+    const id = /\bevt_01JDQ5P2M4R8T0V2X4Z6B8D0F2\b/.exec(out)?.[0] ?? 'evt_01JDQ5P2M4R8T0V2X4Z6B8D0F2';
+    const orderId = /\bord_\w+/.exec(out)?.[0] ?? 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE';
+    const envelope = { ...orderEvent(1), event_id: id, created_at: new Date().toISOString(), data: { ...(orderEvent(1).data as object), order_id: orderId } };
+    const entry = { received_at: new Date().toISOString(), envelope, meta: { signature_timestamp: Math.floor(Date.now() / 1000), webhook_id: id, remote_address: '127.0.0.1' } };
+    writeFileSync(join(w.configDir, 'events.ndjson'), JSON.stringify(entry) + '\n', { mode: 0o600 });
+  }
+  if (/vouchers webhooks (show|delete)/.test(out)) {
+    const r = await w.run(['webhooks', 'register', '--url', appUrl]);
+    expect(r.code, r.stderr).toBe(0);
+  }
+  if (/--partner ptn_2\b/.test(out)) {
+    const r = await w.run(['sandbox', 'admin', 'partners', 'create', '--name', 'Second shop', '--wallet', 'EUR=1000', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    out = out.replace(/\bptn_2\b/, /ptn_[0-9A-Za-z]+/.exec(r.stdout)![0]);
+  }
+  if (/\bvk_test_1d6dd8ca20bce67ee1a88725\b/.test(out)) out = out.replace(/\bvk_test_1d6dd8ca20bce67ee1a88725\b/g, w.sb.apiKey);
+  if (/\bbat_3f9a0c1d2e4b5a6c7d8e\b/.test(out)) {
+    const b = await w.run(['orders', 'create', '--from', 'orders.csv']);
+    expect(b.code, b.stderr).toBe(0);
+    out = out.replace(/\bbat_3f9a0c1d2e4b5a6c7d8e\b/, /bat_[0-9a-f]+/.exec(b.stdout + b.stderr)![0]);
+  }
+  return out;
+}
+
+const RUNNABLE = ALL.filter((e) => NOT_RUN[e.line] === undefined);
+
+describe('documented examples run against the sandbox', () => {
+  it('finds the examples of README, docs and every command\'s help', () => {
+    expect(helpExamples().length).toBeGreaterThan(100);
+    expect(fencedExamples('README.md').length).toBeGreaterThan(5);
+    // Every example kept out is still documented (no stale entries).
+    for (const line of Object.keys(NOT_RUN)) expect(ALL.map((e) => e.line), line).toContain(line);
+  });
+
+  const seen = new Set<string>();
+  for (const ex of RUNNABLE) {
+    if (seen.has(ex.line)) continue;
+    seen.add(ex.line);
+    it.concurrent(`${ex.source}: vouchers ${ex.line.replace(/^(npx )?vouchers /, '')}`, async () => {
+      const w = await world(ex.line);
+      try {
+        const line = await substitute(w, ex.line);
+        const p = plan(line);
+        let code = 0;
+        let last = { code: 0, stdout: '', stderr: '' };
+        for (const step of p.steps) {
+          const stdin = step.stdinFile === undefined ? undefined : readFileSync(join(w.cwd, step.stdinFile), 'utf8');
+          // On a terminal, as its example implies: a command that asks for confirmation gets
+          // "y", and `profiles add` the API secret it asks for.
+          const args = step.argv.join(' ');
+          const answer = /^profiles add /.test(args) ? 'sk_test_examples\n'
+            : !step.argv.includes('--yes') && /\b(cancel|remove|delete|reset)\b/.test(args) ? 'y\n' : undefined;
+          const tty = answer !== undefined;
+          // A quick clock: the CLI's polls and waits (demo, certify, --wait) move time without waiting it out.
+          last = await runCli(step.argv, { configDir: w.configDir, cwd: w.cwd, env: { NO_COLOR: '1', ...step.env }, stdin: answer ?? stdin, tty, stdinTTY: tty, overrides: { clock: quickClock() } });
+          code = last.code;
+          if (code !== 0) break;
+        }
+        const why = `${line}\nexit ${code}\n${last.stderr}`;
+        const documented = EXIT[ex.line];
+        if (documented) expect(code, `${why}\n(${documented.why})`).toBe(documented.code);
+        else if (p.expectCode !== undefined) expect([0, p.expectCode], why).toContain(code);
+        else expect(code, why).toBe(0);
+        expect(last.stderr, why).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
+      } finally {
+        await w.sb.close();
+      }
+    });
+  }
+});
