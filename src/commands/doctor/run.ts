@@ -81,9 +81,14 @@ export async function run(f: Factory, options: DoctorOptions): Promise<void> {
   } else {
     const c = new Chalk({ level: colorEnabled(f.io, 'stdout', f.globals().color === false) ? 1 : 0 });
     const paint = { ok: c.green, fail: c.red, warn: c.yellow, skip: c.dim } as const;
+    // On a terminal a long check wraps 2 cells in under its symbol, never past the edge.
+    const wrap = f.io.stdoutIsTTY ? (await import('../../core/output/cells.js')).wrapCells : undefined;
     const lines = results.map((r) => {
-      const head = `${paint[r.level](SYMBOL[r.level])} ${c.bold(r.label)}: ${r.detail}`;
-      return r.fix ? `${head} ${c.dim('—')} fix: ${r.fix}` : head;
+      const head = `${SYMBOL[r.level]} ${r.label}:`;
+      const text = `${head} ${r.detail}${r.fix ? ` — fix: ${r.fix}` : ''}`;
+      const parts = wrap ? wrap(text, f.io.columns, f.io.columns - 2).map((l, i) => (i === 0 ? l : `  ${l}`)) : [text];
+      if (parts[0]!.startsWith(head)) parts[0] = `${paint[r.level](SYMBOL[r.level])} ${c.bold(r.label)}:${parts[0]!.slice(head.length)}`;
+      return parts.map((l) => l.replace(' — fix:', ` ${c.dim('—')} fix:`)).join('\n');
     });
     await out(f.io, lines.join('\n') + '\n');
   }

@@ -55,3 +55,37 @@ export function drawBox(head: BoxCell[], rows: BoxCell[][], widths: number[], al
   }).join('│') + '│';
   return [rule('┌', '┬', '┐'), line(head), rule('├', '┼', '┤'), ...rows.map(line), rule('└', '┴', '┘')].join('\n');
 }
+
+/**
+ * `text` broken into lines of at most `width` cells (`rest` cells after the first line, for
+ * a hanging indent): at spaces where it can, a word longer than a line (a URL, a list
+ * without spaces) cut between graphemes. Newlines in `text` are kept. Widths below 1 are
+ * taken as 1.
+ */
+export function wrapCells(text: string, width: number, rest = width): string[] {
+  const lines: string[] = [];
+  const max = () => Math.max(1, lines.length === 0 ? width : rest);
+  for (const paragraph of text.split('\n')) {
+    let line = '';
+    let used = 0;
+    const flush = () => { lines.push(line.trimEnd()); line = ''; used = 0; };
+    for (const word of paragraph.split(/(?<= )/)) {
+      const bare = cellWidth(word.trimEnd());
+      if (used + bare <= max()) { line += word; used += cellWidth(word); continue; }
+      if (used > 0) flush();
+      if (bare <= max()) { line = word; used = cellWidth(word); continue; }
+      // A word wider than a line: as many graphemes a line as fit.
+      for (const { segment } of graphemes.segment(word)) {
+        const g = cellWidth(segment);
+        if (used + g > max() && used > 0) {
+          flush();
+          if (segment === ' ') continue;
+        }
+        line += segment;
+        used += g;
+      }
+    }
+    flush();
+  }
+  return lines;
+}

@@ -402,11 +402,24 @@ export async function printRecord(io: IO, record: unknown, fields: RecordField[]
   }
   const c = chalkFor(settings);
   const width = Math.max(...shown.map((f) => f.label.length));
-  await out(io, shown.map((f) => {
-    const text = display(f.value);
-    return `${c.dim(f.label.padEnd(width))}  ${f.style && text ? f.style(text, c) : text}`;
+  const texts = shown.map((f) => display(f.value));
+  // On a terminal, a value longer than its line wraps under the value column (in display
+  // cells), or, when labels leave it too little room, starts on the next line, indented.
+  // (A UTF-16 unit takes at most 2 cells: string-width is loaded only when one might not fit.)
+  const wrap = settings.tty && texts.some((t) => t.length * 2 > io.columns - width - 2 || t.includes('\n')) ? (await import('./cells.js')).wrapCells : undefined;
+  const under = io.columns - width - 2 >= MIN_VALUE_CELLS;
+  await out(io, shown.map((f, i) => {
+    const label = c.dim(f.label.padEnd(width));
+    const paint = (t: string) => (f.style && t ? f.style(t, c) : t);
+    if (!wrap) return `${label}  ${paint(texts[i]!)}`;
+    if (!under) return [c.dim(f.label), ...wrap(texts[i]!, io.columns - 4).map((l) => `    ${paint(l)}`)].join('\n');
+    const [first, ...rest] = wrap(texts[i]!, io.columns - width - 2);
+    return [`${label}  ${paint(first!)}`, ...rest.map((l) => `${' '.repeat(width + 2)}${paint(l)}`)].join('\n');
   }).join('\n') + '\n');
 }
+
+/** The narrowest value column a record keeps beside its labels before values go under them. */
+const MIN_VALUE_CELLS = 20;
 
 /** Print any value as JSON on stdout (`--jmespath` applied). */
 export async function printJson(io: IO, value: unknown): Promise<void> {
