@@ -114,8 +114,8 @@ export interface TableLayout {
  * Lay a table out for a terminal `columns` wide. In order: shorten free text (never below
  * MIN_COLUMN_WIDTH); if that is not enough, leave out optional columns one at a time, the
  * lowest priority first, then bring back, most important first, any that fits after all;
- * if nothing more can go, the table is wider than the terminal: its lines wrap, and no
- * amount, status, time or id is ever cut.
+ * if nothing more can go, the table does not fit (`fits` false: printList then shows one
+ * record a row), and no amount, status, time or id is ever cut.
  */
 export function layoutTable(cols: ColumnFit[], columns: number): TableLayout {
   const attempt = (shown: number[]) => {
@@ -337,10 +337,24 @@ export async function printList<T>(io: IO, rows: Iterable<T> | AsyncIterable<T>,
       const layout = settings.tty
         ? layoutTable(cols.map((col, i) => ({ natural: natural[i]!, shrink: shrinks(col), priority: settings.fields ? undefined : col.priority })), io.columns)
         : { shown: cols.map((_, i) => i), widths: natural, dropped: [] as number[], fits: true };
+      if (!layout.fits) {
+        // Even its ids, amounts, statuses, times and paths whole do not fit: one record a
+        // row instead of a table that wraps into broken boxes (as gh does).
+        err(io, `The ${cols.length} columns do not fit ${io.columns} columns: one block a row. Fewer --fields fit a table; piped, rows are tab-separated lines.\n`);
+        const blocks: string[] = [];
+        for (const [n, t] of texts.entries()) {
+          blocks.push(await recordText(io, cols.map((col, i) => ({ label: col.field, text: t[i]!, style: col.style ? (x: string, ch: ChalkInstance) => col.style!(x, ch, source[n]!) : undefined })), c, true));
+        }
+        await out(io, blocks.join('\n'));
+        return count;
+      }
       if (layout.dropped.length > 0) {
         const left = layout.dropped.map((i) => cols[i]!.field);
         const fieldsOf = (col: Column<T>) => col.fields ?? [col.field];
-        const example = [...fieldsOf(cols[layout.shown[0]!]!), ...layout.dropped.flatMap((i) => fieldsOf(cols[i]!))].join(',');
+        // The suggested --fields: the first column and as many of those left out as still fit a table.
+        const fit = (idx: number[]) => layoutTable(idx.map((i) => ({ natural: natural[i]!, shrink: shrinks(cols[i]!) })), io.columns).fits;
+        const picked = layout.dropped.reduce<number[]>((acc, i) => (fit([layout.shown[0]!, ...acc, i]) ? [...acc, i] : acc), []);
+        const example = [...fieldsOf(cols[layout.shown[0]!]!), ...picked.flatMap((i) => fieldsOf(cols[i]!))].join(',');
         err(io, `Left out to fit ${io.columns} columns: ${left.join(', ')}. Show them with --fields (e.g. --fields ${example}), or every field with --output json.\n`);
       }
       cols = layout.shown.map((i) => cols[i]!);
@@ -400,22 +414,27 @@ export async function printRecord(io: IO, record: unknown, fields: RecordField[]
     await out(io, shown.map((f) => `${f.label}\t${tsvCell(f.value)}`).join('\n') + '\n');
     return;
   }
-  const c = chalkFor(settings);
+  await out(io, await recordText(io, shown.map((f) => ({ label: f.label, text: display(f.value), style: f.style })), chalkFor(settings), settings.tty));
+}
+
+/**
+ * Aligned `label  value` lines. On a terminal (`fit`), a value longer than its line wraps
+ * under the value column (in display cells), or, when labels leave it too little room,
+ * starts on the next line, indented.
+ */
+async function recordText(io: IO, shown: { label: string; text: string; style?: ((text: string, c: ChalkInstance) => string) | undefined }[], c: ChalkInstance, fit: boolean): Promise<string> {
   const width = Math.max(...shown.map((f) => f.label.length));
-  const texts = shown.map((f) => display(f.value));
-  // On a terminal, a value longer than its line wraps under the value column (in display
-  // cells), or, when labels leave it too little room, starts on the next line, indented.
-  // (A UTF-16 unit takes at most 2 cells: string-width is loaded only when one might not fit.)
-  const wrap = settings.tty && texts.some((t) => t.length * 2 > io.columns - width - 2 || t.includes('\n')) ? (await import('./cells.js')).wrapCells : undefined;
+  // A UTF-16 unit takes at most 2 cells: string-width is loaded only when a value might not fit.
+  const wrap = fit && shown.some((f) => f.text.length * 2 > io.columns - width - 2 || f.text.includes('\n')) ? (await import('./cells.js')).wrapCells : undefined;
   const under = io.columns - width - 2 >= MIN_VALUE_CELLS;
-  await out(io, shown.map((f, i) => {
+  return shown.map((f) => {
     const label = c.dim(f.label.padEnd(width));
     const paint = (t: string) => (f.style && t ? f.style(t, c) : t);
-    if (!wrap) return `${label}  ${paint(texts[i]!)}`;
-    if (!under) return [c.dim(f.label), ...wrap(texts[i]!, io.columns - 4).map((l) => `    ${paint(l)}`)].join('\n');
-    const [first, ...rest] = wrap(texts[i]!, io.columns - width - 2);
+    if (!wrap) return `${label}  ${paint(f.text)}`;
+    if (!under) return [c.dim(f.label), ...wrap(f.text, io.columns - 4).map((l) => `    ${paint(l)}`)].join('\n');
+    const [first, ...rest] = wrap(f.text, io.columns - width - 2);
     return [`${label}  ${paint(first!)}`, ...rest.map((l) => `${' '.repeat(width + 2)}${paint(l)}`)].join('\n');
-  }).join('\n') + '\n');
+  }).join('\n') + '\n';
 }
 
 /** The narrowest value column a record keeps beside its labels before values go under them. */

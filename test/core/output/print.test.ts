@@ -209,7 +209,10 @@ describe('printList as a table on a narrow terminal', () => {
     await printList(io, rows, [{ field: 'status' }, { field: 'amount' }, { field: 'created_at' }], resolveOutput(io, {}));
     expect(io.stdoutText()).not.toContain('…');
     expect(io.stdoutText()).toContain('PARTIALLY_DELIVERED');
-    expect(io.stderrText()).toBe('');
+    // Too wide for 40 columns even so: one block a row, not a box that wraps.
+    expect(io.stdoutText()).not.toContain('┌');
+    for (const l of io.stdoutText().split('\n')) expect(l.length, l).toBeLessThanOrEqual(40);
+    expect(io.stderrText()).toMatch(/do not fit 40 columns: one block a row/);
   });
 });
 
