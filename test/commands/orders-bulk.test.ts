@@ -213,7 +213,8 @@ describe('orders create --from', () => {
       '{"product_id":"sbx-instant","denomination":25,"quantity":2}',
     ].join('\n');
     const r2 = await runCli(['orders', 'create', '--from', writeInput(nd, 'orders.ndjson')], { configDir: dir, env: { NO_COLOR: '1' } });
-    expect(r2.code).toBe(2);
+    // The exit code the first refused row would get as an order: 4, its product does not exist.
+    expect(r2.code).toBe(4);
     expect(r2.stderr).toMatch(/line 2: product "no-such-product" does not exist/);
     expect(r2.stderr).toMatch(/line 3: product sbx-instant does not offer denomination 30/);
     expect(r2.stderr).not.toMatch(/line [14]:/);

@@ -13,7 +13,7 @@ import { stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { formatMoney, fromMinor, toMinor } from '../../contract/money-format.js';
 import { configLocation } from '../../core/config/location.js';
-import { CliError, UsageError } from '../../core/errors/index.js';
+import { CliError, UsageError, type ErrorKind } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { err } from '../../core/io/io.js';
 import { keepHeapSmall } from '../../core/io/runtime.js';
@@ -31,7 +31,7 @@ import { NOT_RESENT, runRows } from './bulk-runner.js';
 import { confirmOrStop } from './confirm.js';
 import type { CreateFlags } from './index.js';
 import { parseCount } from './order-input.js';
-import { checkFunds, itemProblem, lookupProducts, walletsByCurrency } from './preflight.js';
+import { checkFunds, itemProblem, lookupProducts, stockProblem, walletsByCurrency } from './preflight.js';
 
 export const DEFAULT_CONCURRENCY = 8;
 export const MAX_CONCURRENCY = 32;
@@ -94,11 +94,14 @@ class Problems {
   }
 }
 
-function badRows(file: string, problems: Problems, what: string): UsageError {
+/** The rows refused before anything is ordered: a usage error, or the kind the first row's order would fail with. */
+function badRows(file: string, problems: Problems, what: string, kind: ErrorKind = 'usage'): CliError {
   const shown = [...problems.shown].sort((a, b) => a.line - b.line).map((p) => `line ${p.line}: ${p.message}`);
   if (problems.count > shown.length) shown.push(`… and ${problems.count - shown.length} more`);
   const lines = problems.lines;
-  return new UsageError(`${file}: ${lines} bad row${lines === 1 ? '' : 's'} (${what}); nothing was ordered\n  ${shown.join('\n  ')}`, 'fix the lines named above and run the same command again');
+  const message = `${file}: ${lines} bad row${lines === 1 ? '' : 's'} (${what}); nothing was ordered\n  ${shown.join('\n  ')}`;
+  const hint = 'fix the lines named above and run the same command again';
+  return kind === 'usage' ? new UsageError(message, hint) : new CliError(kind, message, hint);
 }
 
 /** What the first read of the input file found. */
@@ -151,7 +154,14 @@ async function scanInput(f: Factory, file: string, hint = 'give the path of a CS
 }
 
 /** Catalog and balance checks of a new batch's rows not ordered by an earlier batch; every bad row by line number. */
-async function preflightRows(f: Factory, client: ApiClient, input: Input, rows: () => AsyncIterable<BulkRow>, carry: Carry): Promise<{ totals: Map<string, number>; toOrder: number }> {
+/**
+ * The rows still to order checked against the catalog (product, denomination, currency) and
+ * their totals per currency. Refused rows stop the batch before its first order, with the
+ * exit code the first of them would get as an order (404 not found, 403, 422/409
+ * rejected), as a single order's dry run does. A dry run also refuses an out-of-stock
+ * product, as a single order's does; a run leaves that to the server, row by row.
+ */
+async function preflightRows(f: Factory, client: ApiClient, input: Input, rows: () => AsyncIterable<BulkRow>, carry: Carry, dryRun: boolean): Promise<{ totals: Map<string, number>; toOrder: number }> {
   let ids: Set<string> = input.products;
   if (!carry.empty) {
     ids = new Set();
@@ -161,17 +171,22 @@ async function preflightRows(f: Factory, client: ApiClient, input: Input, rows: 
   const problems = new Problems();
   const totals = new Map<string, number>();
   let toOrder = 0;
+  let kind: ErrorKind | undefined;
   for await (const row of rows()) {
     if (carry.ordered(row)) continue;
     toOrder += 1;
-    const problem = itemProblem(row, lookups, row.currency);
-    if (problem) { problems.add({ line: row.row, message: problem.message }); continue; }
+    const problem = itemProblem(row, lookups, row.currency) ?? (dryRun ? stockProblem(row, lookups) : undefined);
+    if (problem) {
+      problems.add({ line: row.row, message: problem.message });
+      kind ??= problem.kind;
+      continue;
+    }
     const found = lookups.get(row.product_id);
     const currency = row.currency ?? (found && 'product' in found ? found.product.currency : undefined);
     if (!currency) continue;
     totals.set(currency, (totals.get(currency) ?? 0) + toMinor(row.denomination, currency) * row.quantity);
   }
-  if (problems.count > 0) throw badRows(input.name, problems, 'checked against the catalog');
+  if (problems.count > 0) throw badRows(input.name, problems, 'checked against the catalog', kind);
   return { totals, toOrder };
 }
 
@@ -370,7 +385,7 @@ async function orderBatch(f: Factory, o: BulkOptions, run: LockedRun, state: Bat
     if (clash) throw unmatchedEditError(file.name, clash, suggestedCommand(f.globals(), ['orders', 'create', '--resume', clash.header.batch_id]));
     carry = new Carry(earlier);
     if (earlier.length > 0) sharing = await batchesSharing(config.dir, earlier, file.references, rows);
-    const checked = await preflightRows(f, client, file, rows, carry);
+    const checked = await preflightRows(f, client, file, rows, carry, o.dryRun);
     totals = checked.totals;
     toOrder = checked.toOrder;
     const { wallets, readable } = await walletsByCurrency(client, io.signal);

@@ -60,6 +60,11 @@ same keys; rows the server refused (402, 403, 404, 409 out of stock, 422: nothin
 created) get a fresh key, so fix the cause, then resume. One run per batch at a time: a
 second is refused (exit 2) naming the pid and host that hold it.
 
+Before its first order a file is checked whole against the catalog (product, denomination,
+currency) and the wallets: bad rows are all named and nothing is ordered, with the exit code
+the first one's order would get (4 unknown product, 5 denomination not offered or funds
+short). --dry-run makes the same checks, plus stock, as it does for one order.
+
 Give every row a reference to make re-runs of an edited file safe: a row's reference is
 its identity (against one server and API key), so a file edited after an interrupted or
 partly failed run (a row fixed, a row added, rows reordered or removed) takes over the rows

@@ -1,0 +1,67 @@
+/**
+ * `orders create --from FILE --dry-run` agrees with the single-order dry run: a catalog
+ * problem (unknown product, denomination not offered, out of stock) exits with the code the
+ * order would get, which is also what a real run of the file exits with; nothing is ordered.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { profileDir, sandboxPerTest } from '../helpers/sandbox.js';
+import { orderCount } from './orders-helpers.js';
+
+const sandbox = sandboxPerTest();
+
+function file(rows: string[]): string {
+  const path = join(tempConfigDir(), 'orders.csv');
+  writeFileSync(path, ['product_id,denomination,quantity,reference', ...rows].join('\n') + '\n');
+  return path;
+}
+
+describe('bulk --dry-run agrees with the single-order dry run', () => {
+  const cases: { name: string; item: [string, number]; code: number; message: RegExp }[] = [
+    { name: 'an unknown product', item: ['no-such-product', 10], code: 4, message: /line 2: product "no-such-product" does not exist/ },
+    { name: 'a denomination not offered', item: ['sbx-instant', 30], code: 5, message: /line 2: product sbx-instant does not offer denomination 30/ },
+    { name: 'an out-of-stock product', item: ['sbx-out-of-stock', 10], code: 5, message: /line 2: product sbx-out-of-stock is out of stock/ },
+  ];
+  for (const c of cases) {
+    it(`${c.name}: exit ${c.code} as the order would get, the line named, nothing ordered`, async () => {
+      const sb = await sandbox();
+      const configDir = await profileDir(sb, 'local');
+      const [product, denomination] = c.item;
+      const single = await runCli(['orders', 'create', '--product', product, '--denomination', String(denomination), '--dry-run'], { configDir });
+      const real = await runCli(['orders', 'create', '--product', product, '--denomination', String(denomination)], { configDir });
+      expect(single.code, single.stderr).toBe(c.code);
+      expect(real.code, real.stderr).toBe(c.code);
+
+      const path = file([`${product},${denomination},1,row-1`]);
+      const dry = await runCli(['orders', 'create', '--from', path, '--dry-run'], { configDir });
+      expect(dry.code, dry.stderr).toBe(c.code);
+      expect(dry.stderr).toMatch(c.message);
+      expect(dry.stderr).toMatch(/nothing was ordered/);
+      expect(orderCount(sb)).toBe(0);
+
+      // The real run of the same file exits the same way.
+      const run = await runCli(['orders', 'create', '--from', path], { configDir });
+      expect(run.code, run.stderr).toBe(c.code);
+      expect(orderCount(sb)).toBe(0);
+    });
+  }
+
+  it('several bad rows: every line named, the code of the first; a good file passes with its total', async () => {
+    const sb = await sandbox();
+    const configDir = await profileDir(sb, 'local');
+    const bad = file(['sbx-instant,10,1,a', 'sbx-instant,30,1,b', 'no-such-product,10,1,c', 'sbx-out-of-stock,25,1,d']);
+    const r = await runCli(['orders', 'create', '--from', bad, '--dry-run'], { configDir });
+    expect(r.code, r.stderr).toBe(5);
+    for (const line of [3, 4, 5]) expect(r.stderr).toContain(`line ${line}:`);
+    expect(r.stderr).not.toContain('line 2:');
+    expect(r.stderr).toMatch(/3 bad rows/);
+    expect(orderCount(sb)).toBe(0);
+
+    const good = await runCli(['orders', 'create', '--from', file(['sbx-instant,10,1,a', 'sbx-async,25,2,b']), '--dry-run', '--json'], { configDir });
+    expect(good.code, good.stderr).toBe(0);
+    expect(JSON.parse(good.stdout)).toMatchObject({ dry_run: true, rows: 2, to_order: 2, totals: { USD: 60 } });
+    expect(orderCount(sb)).toBe(0);
+  });
+});
