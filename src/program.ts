@@ -1,6 +1,6 @@
 /**
  * The commander root: global flags and every noun. Imports nothing heavy: verbs load their
- * implementation (and undici, zod, conf, ora, cli-table3) only when they run.
+ * implementation (and undici, zod, conf, ora, string-width) only when they run.
  */
 import { COMMANDS } from './commands/registry.js';
 import type { RunSeam } from './commands/types.js';

@@ -25,10 +25,10 @@ describe('source import rules', () => {
     expect(offenders.map((f) => relative(SRC, f))).toEqual([]);
   });
 
-  it('keeps undici, zod schemas, conf, ora and cli-table3 out of the start-up path (main, program, registry, every noun index)', () => {
+  it('keeps undici, zod schemas, conf, ora, string-width and the JMESPath library out of the start-up path (main, program, registry, every noun index)', () => {
     const startup = [join(SRC, 'main.ts'), join(SRC, 'program.ts'), join(SRC, 'commands/registry.ts'),
       ...readdirSync(join(SRC, 'commands')).map((n) => join(SRC, 'commands', n, 'index.ts')).filter((p) => { try { return statSync(p).isFile(); } catch { return false; } })];
-    const heavy = /^import\s+(?!type\b)[^;]*from\s+'(undici|zod|conf|ora|cli-table3)|^import\s+(?!type\b)[^;]*from\s+'[./]*(\.\.\/)*contract\//m;
+    const heavy = /^import\s+(?!type\b)[^;]*from\s+'(undici|zod|conf|ora|string-width|@jmespath-community\/jmespath)|^import\s+(?!type\b)[^;]*from\s+'[./]*(\.\.\/)*contract\//m;
     const offenders = startup.filter((file) => heavy.test(readFileSync(file, 'utf8')));
     expect(offenders.map((f) => relative(SRC, f))).toEqual([]);
   });

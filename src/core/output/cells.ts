@@ -3,9 +3,9 @@
  * Loaded only when a table is printed (string-width carries the Unicode width tables).
  *
  * Widths come from string-width: a CJK character or an emoji takes 2 cells, a combining
- * mark, a zero-width character or an escape sequence 0. The box is drawn here rather than
- * by cli-table3, which measures with an older string-width that counts the combining marks
- * of Thai or Devanagari as a cell each, so its borders went out of line with ours.
+ * mark, a zero-width character or an escape sequence 0. The box is drawn here, with those
+ * same widths: a table library measuring with an older string-width counted the combining
+ * marks of Thai or Devanagari as a cell each, so its borders went out of line.
  */
 import stringWidth from 'string-width';
 
