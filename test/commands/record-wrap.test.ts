@@ -44,7 +44,7 @@ describe('label/value records fit the terminal', () => {
     }
   });
 
-  it('sandbox admin info, a dry run of several items and doctor fit 60 columns', async () => {
+  it('sandbox admin info, a dry run of several items with a CJK reference and doctor fit 60, 80 and 120 columns', async () => {
     const sb = await sandbox();
     const configDir = await profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: sb.adminToken });
     const runs = [
@@ -53,7 +53,7 @@ describe('label/value records fit the terminal', () => {
       ['doctor'],
     ];
     for (const argv of runs) {
-      for (const columns of [60, 80]) {
+      for (const columns of [60, 80, 120]) {
         const r = await runCli(argv, { configDir, tty: true, columns });
         expect([0, 6], `${argv.join(' ')}\n${r.stderr}`).toContain(r.code);
         expectFits(r.stdout, columns);
