@@ -5,12 +5,12 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { profileDir, sandboxPerTest } from '../helpers/sandbox.js';
+import { it } from '../helpers/fixtures.js';
+import { profileDir } from '../helpers/sandbox.js';
 import { orderCount } from './orders-helpers.js';
 
-const sandbox = sandboxPerTest();
 
 function file(rows: string[]): string {
   const path = join(tempConfigDir(), 'orders.csv');
@@ -25,8 +25,7 @@ describe('bulk --dry-run agrees with the single-order dry run', () => {
     { name: 'an out-of-stock product', item: ['sbx-out-of-stock', 10], code: 5, message: /line 2: product sbx-out-of-stock is out of stock/ },
   ];
   for (const c of cases) {
-    it(`${c.name}: exit ${c.code} as the order would get, the line named, nothing ordered`, async () => {
-      const sb = await sandbox();
+    it(`${c.name}: exit ${c.code} as the order would get, the line named, nothing ordered`, async ({ freshSandbox: sb }) => {
       const configDir = await profileDir(sb, 'local');
       const [product, denomination] = c.item;
       const single = await runCli(['orders', 'create', '--product', product, '--denomination', String(denomination), '--dry-run'], { configDir });
@@ -48,8 +47,7 @@ describe('bulk --dry-run agrees with the single-order dry run', () => {
     });
   }
 
-  it('several bad rows: every line named, the code of the first; a good file passes with its total', async () => {
-    const sb = await sandbox();
+  it('several bad rows: every line named, the code of the first; a good file passes with its total', async ({ freshSandbox: sb }) => {
     const configDir = await profileDir(sb, 'local');
     const bad = file(['sbx-instant,10,1,a', 'sbx-instant,30,1,b', 'no-such-product,10,1,c', 'sbx-out-of-stock,25,1,d']);
     const r = await runCli(['orders', 'create', '--from', bad, '--dry-run'], { configDir });

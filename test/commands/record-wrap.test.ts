@@ -3,12 +3,12 @@
  * 60, 80 and 120 columns: no line wider than the terminal, counted in display cells, a long
  * value wrapped under its value column with nothing lost.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { cellWidth, wrapCells } from '../../src/core/output/cells.js';
 import { runCli } from '../helpers/run-cli.js';
-import { profileDir, sandboxPerTest } from '../helpers/sandbox.js';
+import { it } from '../helpers/fixtures.js';
+import { localProfileDir, profileDir } from '../helpers/sandbox.js';
 
-const sandbox = sandboxPerTest();
 // 36 CJK characters: 72 cells, wider than the value column at 60 and 80 columns.
 const REFERENCE = '東京本店の年末キャンペーン用ギフトカード注文第二弾追加分大阪支店向け配布';
 const ANSI = /\x1b\[[0-9;]*m/g;
@@ -22,8 +22,7 @@ function expectFits(text: string, columns: number): void {
 }
 
 describe('label/value records fit the terminal', () => {
-  it('orders get: a CJK reference wraps under the value column at 60 and 80, stays on one line at 120', async () => {
-    const sb = await sandbox();
+  it('orders get: a CJK reference wraps under the value column at 60 and 80, stays on one line at 120', async ({ freshSandbox: sb }) => {
     const configDir = await profileDir(sb, 'local');
     const created = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '25', '--reference', REFERENCE, '--json'], { configDir });
     expect(created.code, created.stderr).toBe(0);
@@ -44,9 +43,8 @@ describe('label/value records fit the terminal', () => {
     }
   });
 
-  it('sandbox admin info, a dry run of several items with a CJK reference and doctor fit 60, 80 and 120 columns', async () => {
-    const sb = await sandbox();
-    const configDir = await profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: sb.adminToken });
+  it('sandbox admin info, a dry run of several items with a CJK reference and doctor fit 60, 80 and 120 columns', async ({ freshSandbox: sb }) => {
+    const configDir = await localProfileDir(sb);
     const runs = [
       ['sandbox', 'admin', 'info'],
       ['orders', 'create', '--item', 'sbx-instant:25:2', '--item', 'sbx-async:50:1', '--item', 'sbx-partial:10:3', '--reference', REFERENCE, '--dry-run'],
@@ -66,9 +64,8 @@ describe('label/value records fit the terminal', () => {
     for (const l of all) expect(l, 'each line is a check (✔ ✖ !) or its continuation').toMatch(/^(✔|✖|!| {2}\S)/);
   });
 
-  it('piped, the record keeps one field a line, unwrapped', async () => {
-    const sb = await sandbox();
-    const configDir = await profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: sb.adminToken });
+  it('piped, the record keeps one field a line, unwrapped', async ({ freshSandbox: sb }) => {
+    const configDir = await localProfileDir(sb);
     const r = await runCli(['sandbox', 'admin', 'info'], { configDir, columns: 60 });
     expect(r.stdout).toMatch(/^limits\t.*auth failures/m);
   });

@@ -4,12 +4,13 @@
  * first; when the protected columns alone are too wide, every row is shown as a block of
  * `field  value` lines (as gh does) instead of a box whose lines wrap.
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect } from 'vitest';
 import { cellWidth } from '../../src/core/output/cells.js';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
-import { profileDir, sandboxPerTest } from '../helpers/sandbox.js';
+import { it } from '../helpers/fixtures.js';
+import { profileDir } from '../helpers/sandbox.js';
 
-const sandbox = sandboxPerTest();
 const ANSI = /\x1b\[[0-9;]*m/g;
 const REFERENCE = '年末キャンペーン用ギフトカード注文-po-1042-second-batch';
 
@@ -17,8 +18,7 @@ function expectFits(text: string, columns: number): void {
   for (const l of text.replace(ANSI, '').split('\n')) expect(cellWidth(l), `${cellWidth(l)} cells at ${columns}: ${l}`).toBeLessThanOrEqual(columns);
 }
 
-async function withOrders(n: number): Promise<{ configDir: string; ids: string[] }> {
-  const sb = await sandbox();
+async function withOrders(sb: SandboxHandle, n: number): Promise<{ configDir: string; ids: string[] }> {
   const configDir = await profileDir(sb, 'local');
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
@@ -30,8 +30,8 @@ async function withOrders(n: number): Promise<{ configDir: string; ids: string[]
 }
 
 describe('a table wider than the terminal', () => {
-  it('many --fields at 60 columns: one block a row, every value whole, nothing past the edge', async () => {
-    const { configDir, ids } = await withOrders(2);
+  it('many --fields at 60 columns: one block a row, every value whole, nothing past the edge', async ({ freshSandbox: sb }) => {
+    const { configDir, ids } = await withOrders(sb, 2);
     const fields = 'order_id,status,total_amount,currency,reference,created_at,updated_at';
     const r = await runCli(['orders', 'list', '--fields', fields], { configDir, tty: true, columns: 60 });
     expect(r.code, r.stderr).toBe(0);
@@ -49,8 +49,8 @@ describe('a table wider than the terminal', () => {
     expectFits(wide.stdout, 200);
   });
 
-  it('--fields that fit once free text shrinks stay a table: the reference is cut, the id is not', async () => {
-    const { configDir, ids } = await withOrders(1);
+  it('--fields that fit once free text shrinks stay a table: the reference is cut, the id is not', async ({ freshSandbox: sb }) => {
+    const { configDir, ids } = await withOrders(sb, 1);
     const r = await runCli(['orders', 'list', '--fields', 'order_id,status,reference'], { configDir, tty: true, columns: 60 });
     expect(r.code, r.stderr).toBe(0);
     expectFits(r.stdout, 60);
@@ -59,8 +59,7 @@ describe('a table wider than the terminal', () => {
     expect(r.stdout).toContain('…');
   });
 
-  it('log: a very long request path stays whole at 60 and 80 columns', async () => {
-    const sb = await sandbox();
+  it('log: a very long request path stays whole at 60 and 80 columns', async ({ freshSandbox: sb }) => {
     const configDir = await profileDir(sb, 'local');
     const path = `/products/${'a-very-long-product-id-'.repeat(4)}end`;
     const miss = await runCli(['api', 'GET', path], { configDir });
