@@ -7,11 +7,29 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 const node = {
-  process: 'readonly', console: 'readonly', Buffer: 'readonly', URL: 'readonly', URLSearchParams: 'readonly',
-  setTimeout: 'readonly', clearTimeout: 'readonly', setInterval: 'readonly', clearInterval: 'readonly',
-  setImmediate: 'readonly', clearImmediate: 'readonly', queueMicrotask: 'readonly', structuredClone: 'readonly',
-  globalThis: 'readonly', performance: 'readonly', AbortController: 'readonly', AbortSignal: 'readonly',
-  TextEncoder: 'readonly', TextDecoder: 'readonly', fetch: 'readonly', Response: 'readonly', Request: 'readonly', Headers: 'readonly',
+  process: 'readonly',
+  console: 'readonly',
+  Buffer: 'readonly',
+  URL: 'readonly',
+  URLSearchParams: 'readonly',
+  setTimeout: 'readonly',
+  clearTimeout: 'readonly',
+  setInterval: 'readonly',
+  clearInterval: 'readonly',
+  setImmediate: 'readonly',
+  clearImmediate: 'readonly',
+  queueMicrotask: 'readonly',
+  structuredClone: 'readonly',
+  globalThis: 'readonly',
+  performance: 'readonly',
+  AbortController: 'readonly',
+  AbortSignal: 'readonly',
+  TextEncoder: 'readonly',
+  TextDecoder: 'readonly',
+  fetch: 'readonly',
+  Response: 'readonly',
+  Request: 'readonly',
+  Headers: 'readonly',
 };
 
 export default tseslint.config(
@@ -27,13 +45,18 @@ export default tseslint.config(
       // `let x; … x = …` where a closure above reads x (wired before it is made).
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
       // A leading underscore names what is left out on purpose (`const { pin: _pin, ...rest }`).
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', destructuredArrayIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {
     // CommonJS: the bin stub, the launcher (bundled as CommonJS, loads chunks with require), bench baselines.
     files: ['bin/**/*.js', 'bench/**/*.cjs', 'src/launch.ts'],
-    languageOptions: { globals: { ...node, require: 'readonly', module: 'writable', exports: 'writable', __dirname: 'readonly', __filename: 'readonly' } },
+    languageOptions: {
+      globals: { ...node, require: 'readonly', module: 'writable', exports: 'writable', __dirname: 'readonly', __filename: 'readonly' },
+    },
     rules: { '@typescript-eslint/no-require-imports': 'off' },
   },
   {

@@ -50,8 +50,13 @@ export function runNode(node, args, { env = process.env, cwd = root, capture = f
     const child = spawn(node, args, { env, cwd, stdio: [input === undefined ? 'ignore' : 'pipe', capture ? 'pipe' : 'ignore', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    if (capture) child.stdout.on('data', (c) => { stdout += c; });
-    child.stderr.on('data', (c) => { stderr += c; });
+    if (capture)
+      child.stdout.on('data', (c) => {
+        stdout += c;
+      });
+    child.stderr.on('data', (c) => {
+      stderr += c;
+    });
     if (input !== undefined) child.stdin.end(input);
     child.on('error', reject);
     child.on('close', (code, signal) => {
@@ -75,11 +80,19 @@ export async function timeNode(node, args, options) {
  * Resolves with { baseline: number[], subject: number[] }.
  */
 export async function alternate({ baseline, subject, runs, warmup = 1, log }) {
-  for (let i = 0; i < warmup; i++) { await baseline(); await subject(); }
+  for (let i = 0; i < warmup; i++) {
+    await baseline();
+    await subject();
+  }
   const out = { baseline: [], subject: [] };
   for (let i = 0; i < runs; i++) {
-    if (i % 2 === 0) { out.baseline.push(await baseline()); out.subject.push(await subject()); }
-    else { out.subject.push(await subject()); out.baseline.push(await baseline()); }
+    if (i % 2 === 0) {
+      out.baseline.push(await baseline());
+      out.subject.push(await subject());
+    } else {
+      out.subject.push(await subject());
+      out.baseline.push(await baseline());
+    }
     if (log && (i + 1) % 10 === 0 && i + 1 < runs) log(`  ${i + 1}/${runs}`);
   }
   return out;
@@ -101,14 +114,24 @@ export async function peakRss(node, args, { env = process.env, cwd = root } = {}
     const result = await new Promise((resolve, reject) => {
       const t0 = performance.now();
       const child = spawn(node, ['--import', rssPreload, ...args], {
-        env: { ...env, VOUCHERS_BENCH_RSS_FILE: file }, cwd, stdio: ['ignore', 'pipe', 'pipe'],
+        env: { ...env, VOUCHERS_BENCH_RSS_FILE: file },
+        cwd,
+        stdio: ['ignore', 'pipe', 'pipe'],
       });
       let lines = 0;
       let stderr = '';
-      child.stdout.on('data', (c) => { for (const b of c) if (b === 10) lines++; });
-      child.stderr.on('data', (c) => { stderr += c; });
+      child.stdout.on('data', (c) => {
+        for (const b of c) if (b === 10) lines++;
+      });
+      child.stderr.on('data', (c) => {
+        stderr += c;
+      });
       child.on('error', reject);
-      child.on('close', (code) => (code === 0 ? resolve({ lines, ms: performance.now() - t0 }) : reject(new Error(`${args.join(' ')} exited ${code}: ${stderr.trim().slice(0, 2000)}`))));
+      child.on('close', (code) =>
+        code === 0
+          ? resolve({ lines, ms: performance.now() - t0 })
+          : reject(new Error(`${args.join(' ')} exited ${code}: ${stderr.trim().slice(0, 2000)}`)),
+      );
     });
     const kib = Math.max(...readFileSync(file, 'utf8').trim().split('\n').map(Number));
     return { mb: kib / 1024, stdoutLines: result.lines, ms: result.ms };
@@ -191,7 +214,12 @@ export function ratioRow({ figure, baseline, samples, max, min, sampleUnit = 'ms
   const budget = max !== undefined ? `≤ ${max}×` : min !== undefined ? `≥ ${min}×` : 'reported';
   const holds = max !== undefined ? value <= max : min !== undefined ? value >= min : null;
   return {
-    figure, baseline, value, unit: 'x', budget, holds,
+    figure,
+    baseline,
+    value,
+    unit: 'x',
+    budget,
+    holds,
     min: pairs.length ? Math.min(...pairs) : null,
     max: pairs.length ? Math.max(...pairs) : null,
     ...(node ? { node } : {}),
@@ -209,9 +237,17 @@ export function valueRow({ figure, baseline = '—', samples, unit, max, min, no
   const budget = max !== undefined ? `≤ ${max}${sign}` : min !== undefined ? `≥ ${min}${sign}` : 'reported';
   const holds = max !== undefined ? s.median <= max : min !== undefined ? s.median >= min : null;
   return {
-    figure, baseline, value: s.median, unit, budget, holds, min: s.min, max: s.max,
+    figure,
+    baseline,
+    value: s.median,
+    unit,
+    budget,
+    holds,
+    min: s.min,
+    max: s.max,
     ...(node ? { node } : {}),
-    detail: detail ?? `median of ${samples.length} run${samples.length === 1 ? '' : 's'}: ${fmt(s.median)} ${unit} (${fmt(s.min)}–${fmt(s.max)})`,
+    detail:
+      detail ?? `median of ${samples.length} run${samples.length === 1 ? '' : 's'}: ${fmt(s.median)} ${unit} (${fmt(s.min)}–${fmt(s.max)})`,
   };
 }
 

@@ -30,25 +30,38 @@ function usage(message, hint) {
 // Arguments
 const wanted = [];
 let runs = Number(process.env.BENCH_RUNS ?? 21);
-let majors = (process.env.BENCH_NODES ?? SUPPORTED_MAJORS.join(',')).split(',').map((m) => m.trim()).filter(Boolean);
+let majors = (process.env.BENCH_NODES ?? SUPPORTED_MAJORS.join(','))
+  .split(',')
+  .map((m) => m.trim())
+  .filter(Boolean);
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   if (a === '--runs') runs = Number(argv[++i]);
   else if (a.startsWith('--runs=')) runs = Number(a.slice(7));
-  else if (a === '--node') majors = String(argv[++i] ?? '').split(',').filter(Boolean);
+  else if (a === '--node')
+    majors = String(argv[++i] ?? '')
+      .split(',')
+      .filter(Boolean);
   else if (a.startsWith('--node=')) majors = a.slice(7).split(',').filter(Boolean);
   else if (a.startsWith('-')) usage(`unknown option ${a}`, 'npm run bench -- [--runs N] [--node 20,22,24] [figure…]');
   else wanted.push(a);
 }
-if (!Number.isInteger(runs) || runs < 1) usage(`--runs (BENCH_RUNS) must be a whole number of at least 1, not ${JSON.stringify(String(runs))}`, 'e.g. --runs 21');
+if (!Number.isInteger(runs) || runs < 1)
+  usage(`--runs (BENCH_RUNS) must be a whole number of at least 1, not ${JSON.stringify(String(runs))}`, 'e.g. --runs 21');
 const badMajor = majors.find((m) => !SUPPORTED_MAJORS.includes(m));
-if (badMajor || majors.length === 0) usage(`--node (BENCH_NODES) takes Node majors among ${SUPPORTED_MAJORS.join(', ')}, not ${JSON.stringify(badMajor ?? '')}`, 'e.g. --node 20,24');
+if (badMajor || majors.length === 0)
+  usage(
+    `--node (BENCH_NODES) takes Node majors among ${SUPPORTED_MAJORS.join(', ')}, not ${JSON.stringify(badMajor ?? '')}`,
+    'e.g. --node 20,24',
+  );
 
 // Figures
 const figuresDir = join(root, 'bench/figures');
 const figures = [];
-for (const file of readdirSync(figuresDir).filter((f) => f.endsWith('.mjs')).sort()) {
+for (const file of readdirSync(figuresDir)
+  .filter((f) => f.endsWith('.mjs'))
+  .sort()) {
   const mod = await import(pathToFileURL(join(figuresDir, file)).href);
   if (typeof mod.name !== 'string' || typeof mod.run !== 'function') {
     usage(`bench/figures/${file} does not export name and run(ctx)`, 'a figure module exports `const name` and `async function run(ctx)`');
@@ -56,7 +69,8 @@ for (const file of readdirSync(figuresDir).filter((f) => f.endsWith('.mjs')).sor
   figures.push(mod);
 }
 const unknown = wanted.filter((w) => !figures.some((f) => f.name === w));
-if (unknown.length) usage(`no figure named ${unknown.map((u) => JSON.stringify(u)).join(', ')}`, `the figures are ${figures.map((f) => f.name).join(', ')}`);
+if (unknown.length)
+  usage(`no figure named ${unknown.map((u) => JSON.stringify(u)).join(', ')}`, `the figures are ${figures.map((f) => f.name).join(', ')}`);
 const selected = wanted.length ? figures.filter((f) => wanted.includes(f.name)) : figures;
 
 // Runtimes
@@ -79,22 +93,61 @@ for (const figure of selected) {
     for (const row of got) rows.push({ ...row, module: figure.name });
   } catch (error) {
     log(`${figure.name}: failed: ${error?.stack ?? error}`);
-    rows.push({ figure: `${figure.name}: failed`, baseline: '—', value: null, unit: 'x', budget: '—', holds: false, min: null, max: null, detail: String(error?.message ?? error), module: figure.name });
+    rows.push({
+      figure: `${figure.name}: failed`,
+      baseline: '—',
+      value: null,
+      unit: 'x',
+      budget: '—',
+      holds: false,
+      min: null,
+      max: null,
+      detail: String(error?.message ?? error),
+      module: figure.name,
+    });
   }
   log(`${figure.name}: ${((Date.now() - t0) / 1000).toFixed(0)} s`);
 }
 for (const [major, why] of Object.entries(missing)) {
-  rows.push({ figure: `Node ${major} figures`, baseline: '—', value: null, unit: 'x', budget: '—', holds: false, min: null, max: null, detail: `not measured: ${why}`, module: 'runtimes' });
+  rows.push({
+    figure: `Node ${major} figures`,
+    baseline: '—',
+    value: null,
+    unit: 'x',
+    budget: '—',
+    holds: false,
+    min: null,
+    max: null,
+    detail: `not measured: ${why}`,
+    module: 'runtimes',
+  });
 }
 
 // Report
-const table = rows.map((r) => [r.figure, r.baseline, formatValue(r), formatRange(r), r.budget, r.holds === null ? 'reported' : r.holds ? 'yes' : 'NO']);
+const table = rows.map((r) => [
+  r.figure,
+  r.baseline,
+  formatValue(r),
+  formatRange(r),
+  r.budget,
+  r.holds === null ? 'reported' : r.holds ? 'yes' : 'NO',
+]);
 const head = ['figure', 'baseline', 'value', 'min–max', 'budget', 'holds'];
 const widths = head.map((h, i) => Math.max(h.length, ...table.map((t) => t[i].length)));
-const line = (cells) => cells.map((c, i) => (i === 2 || i === 3 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+const line = (cells) =>
+  cells
+    .map((c, i) => (i === 2 || i === 3 ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+    .join('  ')
+    .trimEnd();
 process.stdout.write(`${line(head)}\n${line(widths.map((w) => '-'.repeat(w)))}\n${table.map(line).join('\n')}\n`);
 
-const machine = { cpus: cpus().length, cpu: cpus()[0]?.model ?? 'unknown', os: `${type()} ${release()}`, arch: process.arch, node: versions };
+const machine = {
+  cpus: cpus().length,
+  cpu: cpus()[0]?.model ?? 'unknown',
+  os: `${type()} ${release()}`,
+  arch: process.arch,
+  node: versions,
+};
 mkdirSync(join(root, 'reports'), { recursive: true });
 const report = { date: new Date().toISOString(), runs, machine, rows };
 writeFileSync(join(root, 'reports/bench.json'), JSON.stringify(report, null, 2) + '\n');

@@ -41,7 +41,8 @@ const lazy = {
   name: 'lazy-modules',
   setup(b) {
     b.onResolve({ filter: /^(node:)?child_process$/ }, (args) =>
-      args.importer.includes(`${'node_modules'}/commander/`) ? { path: 'node:child_process', namespace: 'lazy-builtin' } : undefined);
+      args.importer.includes(`${'node_modules'}/commander/`) ? { path: 'node:child_process', namespace: 'lazy-builtin' } : undefined,
+    );
     b.onLoad({ filter: /.*/, namespace: 'lazy-builtin' }, (args) => ({
       contents: `let real; module.exports = new Proxy({}, { get(_, key) { real ??= require(${JSON.stringify(args.path)}); return real[key]; } });`,
       loader: 'js',
@@ -96,7 +97,9 @@ try {
   // Pass 2: each chunk as a CommonJS script; the other chunks stay external (`./name.cjs`).
   await build({
     ...common,
-    entryPoints: readdirSync(esm).filter((f) => f.endsWith('.cjs')).map((f) => join(esm, f)),
+    entryPoints: readdirSync(esm)
+      .filter((f) => f.endsWith('.cjs'))
+      .map((f) => join(esm, f)),
     outdir,
     outbase: esm,
     outExtension: { '.js': '.cjs' },
@@ -112,7 +115,9 @@ try {
   rmSync(esm, { recursive: true, force: true });
 }
 
-const chunks = readdirSync(outdir).filter((f) => f.endsWith('.cjs')).sort();
+const chunks = readdirSync(outdir)
+  .filter((f) => f.endsWith('.cjs'))
+  .sort();
 if (!chunks.includes(ENTRY)) throw new Error(`the bundle has no ${ENTRY}`);
 const hash = createHash('sha256');
 for (const name of chunks) {
@@ -121,9 +126,11 @@ for (const name of chunks) {
   if (!chunk.subarray(0, 13).equals(Buffer.from("'use strict';"))) throw new Error(`${name} does not start with 'use strict'`);
   const nonAscii = chunk.findIndex((byte) => byte > 0x7f);
   if (nonAscii !== -1) throw new Error(`${name} has a non-ASCII byte at offset ${nonAscii}: the launcher reads it as latin1`);
-  if (/[^\w$.]import\(/.test(chunk.toString('latin1'))) throw new Error(`${name} has a dynamic import() left: the launcher runs it as a script, without a module loader`);
+  if (/[^\w$.]import\(/.test(chunk.toString('latin1')))
+    throw new Error(`${name} has a dynamic import() left: the launcher runs it as a script, without a module loader`);
   for (const m of chunk.toString('latin1').matchAll(/require\("(\.[^"]*)"\)/g)) {
-    if (!/^\.\/[\w-]+\.cjs$/.test(m[1]) || !chunks.includes(m[1].slice(2))) throw new Error(`${name} requires ${m[1]}, which is not a chunk of this build`);
+    if (!/^\.\/[\w-]+\.cjs$/.test(m[1]) || !chunks.includes(m[1].slice(2)))
+      throw new Error(`${name} requires ${m[1]}, which is not a chunk of this build`);
   }
 }
 

@@ -9,9 +9,24 @@ import { join } from 'node:path';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const target = join(root, 'docs', 'commands.md');
 const load = (p) => import(pathToFileURL(join(root, 'dist', p)).href);
-const [{ buildProgram }, { createFactory }, { renderCommandReference }] = await Promise.all([load('program.js'), load('factory.js'), load('commands/reference.js')]);
+const [{ buildProgram }, { createFactory }, { renderCommandReference }] = await Promise.all([
+  load('program.js'),
+  load('factory.js'),
+  load('commands/reference.js'),
+]);
 
-const io = { stdin: new PassThrough(), stdout: new PassThrough(), stderr: new PassThrough(), env: {}, cwd: root, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false, signal: new AbortController().signal, columns: 100 };
+const io = {
+  stdin: new PassThrough(),
+  stdout: new PassThrough(),
+  stderr: new PassThrough(),
+  env: {},
+  cwd: root,
+  stdinIsTTY: false,
+  stdoutIsTTY: false,
+  stderrIsTTY: false,
+  signal: new AbortController().signal,
+  columns: 100,
+};
 const { program } = await buildProgram(io, (g) => createFactory(io, g));
 const text = renderCommandReference(program);
 

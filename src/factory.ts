@@ -37,11 +37,17 @@ export function createFactory(io: IO, globals: () => GlobalOptions, overrides: F
     return resolveProfile(readConfig(io.env), io.env, globals());
   });
   const requestLog = memo(async () => {
-    const [{ openRequestLog }, { configLocation }] = await Promise.all([import('./core/journal/request-log.js'), import('./core/config/location.js')]);
+    const [{ openRequestLog }, { configLocation }] = await Promise.all([
+      import('./core/journal/request-log.js'),
+      import('./core/config/location.js'),
+    ]);
     return openRequestLog(configLocation(io.env).dir);
   });
   const clientP = memo(async () => {
-    const [{ createClientForProfile }, { configLocation }] = await Promise.all([import('./core/run/profile-client.js'), import('./core/config/location.js')]);
+    const [{ createClientForProfile }, { configLocation }] = await Promise.all([
+      import('./core/run/profile-client.js'),
+      import('./core/config/location.js'),
+    ]);
     // Every process of one API key on this machine shares its pace through <config dir>/pacing.
     const pacingDir = join(configLocation(io.env).dir, 'pacing');
     const made = createClientForProfile(await profile(), { io, clock, ids, requestLog: await requestLog(), globals: globals(), pacingDir });
@@ -50,9 +56,17 @@ export function createFactory(io: IO, globals: () => GlobalOptions, overrides: F
   });
 
   return {
-    io, clock, ids, globals, config, profile, requestLog,
+    io,
+    clock,
+    ids,
+    globals,
+    config,
+    profile,
+    requestLog,
     client: clientP,
-    dispose: async () => { await client?.close(); },
+    dispose: async () => {
+      await client?.close();
+    },
     forEnvironment: (otherIo, otherGlobals) => createFactory(otherIo, otherGlobals, { clock, ids }),
   };
 }

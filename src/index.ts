@@ -3,9 +3,36 @@
  * as the CLI does.
  */
 export {
-  verifyWebhook, verifyWebhookDelivery, verifyWebhookSignature, signWebhook, webhookSignature, WEBHOOK_TOLERANCE_SECONDS, WEBHOOK_HEADERS,
-  signRequest, verifyRequest, signingPath, requestMessage, REQUEST_TOLERANCE_SECONDS,
+  verifyWebhook,
+  verifyWebhookDelivery,
+  verifyWebhookSignature,
+  signWebhook,
+  webhookSignature,
+  WEBHOOK_TOLERANCE_SECONDS,
+  WEBHOOK_HEADERS,
+  signRequest,
+  verifyRequest,
+  signingPath,
+  requestMessage,
+  REQUEST_TOLERANCE_SECONDS,
   SignatureError,
 } from './core/signer/index.js';
-export type { SignatureFailure, VerifyWebhookOptions, HeaderBag, RequestToSign, RequestSignature, SigningPathVariant } from './core/signer/index.js';
-export type { EventEnvelope, EventType, Order, OrderVoucher, Product, ProductDetail, Wallet, Transaction, WebhookEndpoint } from './contract/index.js';
+export type {
+  SignatureFailure,
+  VerifyWebhookOptions,
+  HeaderBag,
+  RequestToSign,
+  RequestSignature,
+  SigningPathVariant,
+} from './core/signer/index.js';
+export type {
+  EventEnvelope,
+  EventType,
+  Order,
+  OrderVoucher,
+  Product,
+  ProductDetail,
+  Wallet,
+  Transaction,
+  WebhookEndpoint,
+} from './contract/index.js';

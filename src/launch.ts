@@ -37,7 +37,13 @@ declare const VOUCHERS_ENTRY_FILE: string;
 declare const VOUCHERS_BUILD_HASH: string;
 
 type Main = (proc: NodeJS.Process) => Promise<void>;
-type ChunkFunction = (exports: object, req: (id: string) => unknown, module: { exports: object }, filename: string, dirname: string) => void;
+type ChunkFunction = (
+  exports: object,
+  req: (id: string) => unknown,
+  module: { exports: object },
+  filename: string,
+  dirname: string,
+) => void;
 
 const DAY_MS = 24 * 3600 * 1000;
 /** Cache files not used for this long are removed when a new one is written. */
@@ -167,7 +173,10 @@ function cacheFileData(entries: Map<string, Buffer>): Buffer {
  * cache file; at exit, write the file again if this run compiled a chunk afresh.
  */
 function loadThroughCodeCache(dir: string | undefined): { main: Main } {
-  const cache = dir === undefined ? undefined : { dir, file: join(dir, `${VOUCHERS_BUILD_HASH}-${process.version}-${process.arch}${optionsTag()}.cache`) };
+  const cache =
+    dir === undefined
+      ? undefined
+      : { dir, file: join(dir, `${VOUCHERS_BUILD_HASH}-${process.version}-${process.arch}${optionsTag()}.cache`) };
   const cached = readCacheEntries(cache && trustedDirectory(cache.dir) ? readCache(cache.file) : undefined);
   const modules = new Map<string, { exports: object }>();
   const scripts = new Map<string, Script>();
@@ -218,7 +227,9 @@ export function main(proc: NodeJS.Process): Promise<void> {
   if (asksVersionOnly(args)) {
     // Scripts call this often: answered without loading the CLI at all. A reader that
     // went away (`vouchers --version | head -c0`) is not an error, as in main.ts.
-    proc.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') proc.exit(0); });
+    proc.stdout.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') proc.exit(0);
+    });
     proc.stdout.write(VERSION + '\n');
     return Promise.resolve();
   }

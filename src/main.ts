@@ -25,7 +25,10 @@ export const EXIT = {
 } as const satisfies Record<ErrorKind | 'ok', number>;
 
 /** commander's own errors (parse failures, help, version), recognised without loading commander. */
-interface CommanderFailure { code: string; exitCode: number }
+interface CommanderFailure {
+  code: string;
+  exitCode: number;
+}
 function isCommanderError(error: unknown): error is CommanderFailure {
   if (!(error instanceof Error)) return false;
   const e = error as Error & Partial<CommanderFailure>;
@@ -46,7 +49,6 @@ export function exitCodeFor(error: unknown): number {
 function isAbort(error: unknown): boolean {
   return error instanceof Error && (error.name === 'AbortError' || error instanceof InterruptedError);
 }
-
 
 /**
  * Run the CLI with the given arguments (without `node` and the script) and IO; returns the
@@ -104,7 +106,9 @@ export async function main(proc: NodeJS.Process): Promise<void> {
   };
   proc.on('SIGINT', onSignal);
   proc.on('SIGTERM', onSignal);
-  proc.stdout.on('error', (e: NodeJS.ErrnoException) => { if (e.code === 'EPIPE') proc.exit(EXIT.ok); });
+  proc.stdout.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') proc.exit(EXIT.ok);
+  });
   const io = processIO(proc, controller.signal);
   const code = await run(proc.argv.slice(2), io);
   proc.exitCode = code;

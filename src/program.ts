@@ -13,10 +13,15 @@ import { VERSION } from './core/version.js';
 
 export { VERSION };
 
-
 /** Whether the user asked for machine-readable output (errors then print as JSON). */
 export function wantsJson(argv: readonly string[]): boolean {
-  return argv.some((a, i) => a === '--json' || a === '--output=json' || a === '--output=ndjson' || ((a === '--output' || a === '-o') && (argv[i + 1] === 'json' || argv[i + 1] === 'ndjson')));
+  return argv.some(
+    (a, i) =>
+      a === '--json' ||
+      a === '--output=json' ||
+      a === '--output=ndjson' ||
+      ((a === '--output' || a === '-o') && (argv[i + 1] === 'json' || argv[i + 1] === 'ndjson')),
+  );
 }
 
 /**
@@ -27,7 +32,10 @@ export function wantsJson(argv: readonly string[]): boolean {
 export function usageError(text: string, commandPath: string, json: boolean): string {
   const [first = '', ...rest] = text.trim().split('\n');
   const message = first.replace(/^error:\s*/, '');
-  const suggestion = rest.map((l) => l.trim().replace(/^\((.*)\)$/, '$1')).filter(Boolean).join(' ');
+  const suggestion = rest
+    .map((l) => l.trim().replace(/^\((.*)\)$/, '$1'))
+    .filter(Boolean)
+    .join(' ');
   const hint = `${suggestion ? `${suggestion[0]!.toLowerCase()}${suggestion.slice(1)} ` : ''}see ${commandPath} --help`;
   if (json) return JSON.stringify({ error: { name: 'UsageError', code: 'USAGE', message, hint }, trace_id: null }) + '\n';
   return `Error: ${message}\n  hint      ${hint}\n`;
@@ -108,11 +116,17 @@ export function unknownHelpTopic(program: CommandUnknownOpts, argv: readonly str
  */
 async function jsonQueryFor(action: CommandUnknownOpts, expression: string): Promise<NonNullable<IO['jsonQuery']>> {
   if (!action.options.some((o) => o.long === '--json')) {
-    throw new UsageError(`${commandPath(action)} prints no JSON for --jmespath to query`, 'use --jmespath with a command that takes --json (see its --help)');
+    throw new UsageError(
+      `${commandPath(action)} prints no JSON for --jmespath to query`,
+      'use --jmespath with a command that takes --json (see its --help)',
+    );
   }
   const output = action.getOptionValue('output') as string | undefined;
   if (output !== undefined && output !== 'json' && output !== 'ndjson') {
-    throw new UsageError(`--jmespath queries JSON, not --output ${output}`, 'use --output json (one document) or --output ndjson (the query runs on each line), or leave --output out');
+    throw new UsageError(
+      `--jmespath queries JSON, not --output ${output}`,
+      'use --output json (one document) or --output ndjson (the query runs on each line), or leave --output out',
+    );
   }
   if (output === undefined) action.setOptionValue('json', true);
   const { compileQuery } = await import('./core/output/query.js');
@@ -130,25 +144,39 @@ export interface BuildOptions {
  * Build the root program. Nouns not invoked are registered by name and summary only, so
  * `--version`, `--help` and a one-shot command import just what they use.
  */
-export async function buildProgram(io: IO, makeFactory: (globals: () => Record<string, unknown>) => Factory, options: BuildOptions = {}): Promise<{ program: CommandUnknownOpts; factory: Factory }> {
+export async function buildProgram(
+  io: IO,
+  makeFactory: (globals: () => Record<string, unknown>) => Factory,
+  options: BuildOptions = {},
+): Promise<{ program: CommandUnknownOpts; factory: Factory }> {
   const program = new Command('vouchers');
   const json = options.argv ? wantsJson(options.argv) : false;
   const factory = makeFactory(() => ({ ...program.opts(), json }));
   program
-    .description('Command-line tool for the Voucher Fulfilment Partner API v1: signed requests, orders, voucher codes, webhooks, and a local sandbox of the API.')
+    .description(
+      'Command-line tool for the Voucher Fulfilment Partner API v1: signed requests, orders, voucher codes, webhooks, and a local sandbox of the API.',
+    )
     .version(VERSION, '-V, --version', 'print the version')
     .option('-p, --profile <name>', 'profile to use (env VOUCHERS_PROFILE)')
     .option('--base-url <url>', 'API base URL including /api/v1 (env VOUCHERS_BASE_URL)')
     .option('--timeout <duration>', 'per-request timeout, e.g. 30s or 2m (env VOUCHERS_TIMEOUT)')
     .option('--max-retries <n>', 'retries of a failed request (env VOUCHERS_MAX_RETRIES)')
     .option('--no-color', 'disable colour (also NO_COLOR)')
-    .option('--jmespath <expression>', 'JMESPath query on the JSON a command prints (any command that takes --json; implies --json); a string result prints as plain text')
-    .option('--strict-contract', 'fail (exit 1) when an answer differs from the contract this version knows, instead of showing it with a warning (env VOUCHERS_STRICT_CONTRACT=1)')
+    .option(
+      '--jmespath <expression>',
+      'JMESPath query on the JSON a command prints (any command that takes --json; implies --json); a string result prints as plain text',
+    )
+    .option(
+      '--strict-contract',
+      'fail (exit 1) when an answer differs from the contract this version knows, instead of showing it with a warning (env VOUCHERS_STRICT_CONTRACT=1)',
+    )
     .addOption(new Option('--debug', 'print stack traces and request details on errors'))
     .showSuggestionAfterError(true)
     .configureOutput(outputFor(io, 'vouchers', json))
     .exitOverride();
-  program.addHelpText('after', `
+  program.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers demo                          walk through the API against the embedded sandbox
   $ vouchers sandbox start                 run the local sandbox and write a "local" profile
@@ -160,7 +188,8 @@ Environment:
   VOUCHERS_WEBHOOK_SECRET, VOUCHERS_SIGNING_PATH, VOUCHERS_TIMEOUT, VOUCHERS_MAX_RETRIES,
   VOUCHERS_LIMITS_ORDERS_PER_MINUTE, VOUCHERS_LIMITS_GENERAL_PER_HOUR, VOUCHERS_PRODUCTION,
   VOUCHERS_ALLOW_INSECURE_HTTP, VOUCHERS_STRICT_CONTRACT,
-  VOUCHERS_CONFIG_DIR, NO_COLOR, FORCE_COLOR`);
+  VOUCHERS_CONFIG_DIR, NO_COLOR, FORCE_COLOR`,
+  );
   const noun = options.argv ? invokedNoun(options.argv) : undefined;
   const invoked = COMMANDS.find((e) => e.name === noun || e.also?.includes(noun ?? ''));
   const loadAll = !options.argv || invoked?.needsAll === true;

@@ -31,10 +31,13 @@ describe('root command', () => {
   it('prints a parse error as the JSON error envelope when --json was asked for', async () => {
     const r = await runCli(['wallets', 'list', '--json', '--bogus']);
     expect(r.code).toBe(2);
-    expect(JSON.parse(r.stderr)).toEqual({ error: { name: 'UsageError', code: 'USAGE', message: "unknown option '--bogus'", hint: 'see vouchers wallets list --help' }, trace_id: null });
+    expect(JSON.parse(r.stderr)).toEqual({
+      error: { name: 'UsageError', code: 'USAGE', message: "unknown option '--bogus'", hint: 'see vouchers wallets list --help' },
+      trace_id: null,
+    });
   });
 
-  it('prints parse errors in the layout of every other error, with a hint naming the command\'s help', async () => {
+  it("prints parse errors in the layout of every other error, with a hint naming the command's help", async () => {
     const unknown = await runCli(['wallets', 'list', '--bogus']);
     expect(unknown.stderr).toBe("Error: unknown option '--bogus'\n  hint      see vouchers wallets list --help\n");
     const typo = await runCli(['orders', 'create', '--prodcut', 'x']);
@@ -42,12 +45,14 @@ describe('root command', () => {
     expect(typo.stderr).toBe("Error: unknown option '--prodcut'\n  hint      did you mean --product? see vouchers orders create --help\n");
     const missing = await runCli(['payouts', 'create', '--amount', '1']);
     expect(missing.code).toBe(2);
-    expect(missing.stderr).toMatch(/^Error: required option '--currency <code>' not specified\n {2}hint {6}see vouchers payouts create --help\n$/);
+    expect(missing.stderr).toMatch(
+      /^Error: required option '--currency <code>' not specified\n {2}hint {6}see vouchers payouts create --help\n$/,
+    );
     const noun = await runCli(['ordrs']);
     expect(noun.stderr).toBe("Error: unknown command 'ordrs'\n  hint      did you mean orders? see vouchers --help\n");
   });
 
-  it('a group of commands without examples of its own points at its commands\' help', async () => {
+  it("a group of commands without examples of its own points at its commands' help", async () => {
     for (const noun of ['wallets', 'profiles', 'payouts']) {
       const r = await runCli([noun, '--help']);
       expect(r.stdout.trimEnd().split('\n').pop()).toBe(`Each command has examples: vouchers ${noun} <command> --help`);
@@ -56,7 +61,7 @@ describe('root command', () => {
     expect((await runCli(['sandbox', '--help'])).stdout).not.toMatch(/Each command has examples/);
   });
 
-  it('help <noun> <verb> shows that verb\'s help; help of an unknown command is an error', async () => {
+  it("help <noun> <verb> shows that verb's help; help of an unknown command is an error", async () => {
     const verb = await runCli(['help', 'orders', 'create']);
     expect(verb.code).toBe(0);
     expect(verb.stdout).toMatch(/^Usage: vouchers orders create /);

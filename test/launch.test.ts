@@ -5,7 +5,21 @@
  * other users could write, and off with VOUCHERS_COMPILE_CACHE=0.
  */
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  chmodSync,
+  existsSync,
+  linkSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,8 +48,12 @@ function cacheFiles(dir: string): string[] {
 }
 
 let sb: SandboxHandle;
-beforeAll(async () => { sb = await fastSandbox(); });
-afterAll(async () => { await sb.close(); });
+beforeAll(async () => {
+  sb = await fastSandbox();
+});
+afterAll(async () => {
+  await sb.close();
+});
 
 describe('compile cache', () => {
   it('is written by the first run in a private folder of TMPDIR and accepted, unchanged, by later runs', async () => {
@@ -130,26 +148,29 @@ describe('compile cache', () => {
   });
 
   // Hard links and symlinks need privileges on Windows (no process.getuid there).
-  it.skipIf(uid === undefined)('is not read through a symlink or from a file with another link, and is written afresh instead', async () => {
-    const { tmp, env } = freshTmp();
-    const dir = join(tmp, defaultDirName);
-    expect((await cli(['--help'], env)).code).toBe(0);
-    const name = cacheFiles(dir)[0]!;
-    const file = join(dir, name);
-    // A second link to the cache (somebody else's name for the same bytes) makes it untrusted.
-    const other = join(tmp, 'other-link');
-    linkSync(file, other);
-    expect((await cli(['--help'], env)).code).toBe(0);
-    expect(statSync(file).nlink).toBe(1);
-    expect(statSync(other).nlink).toBe(1);
-    // A symlink in its place is not followed.
-    const elsewhere = join(tmp, 'elsewhere.cache');
-    writeFileSync(elsewhere, readFileSync(file));
-    rmSync(file);
-    symlinkSync(elsewhere, file);
-    expect((await cli(['--help'], env)).code).toBe(0);
-    expect(lstatSync(file).isSymbolicLink()).toBe(false);
-  });
+  it.skipIf(uid === undefined)(
+    'is not read through a symlink or from a file with another link, and is written afresh instead',
+    async () => {
+      const { tmp, env } = freshTmp();
+      const dir = join(tmp, defaultDirName);
+      expect((await cli(['--help'], env)).code).toBe(0);
+      const name = cacheFiles(dir)[0]!;
+      const file = join(dir, name);
+      // A second link to the cache (somebody else's name for the same bytes) makes it untrusted.
+      const other = join(tmp, 'other-link');
+      linkSync(file, other);
+      expect((await cli(['--help'], env)).code).toBe(0);
+      expect(statSync(file).nlink).toBe(1);
+      expect(statSync(other).nlink).toBe(1);
+      // A symlink in its place is not followed.
+      const elsewhere = join(tmp, 'elsewhere.cache');
+      writeFileSync(elsewhere, readFileSync(file));
+      rmSync(file);
+      symlinkSync(elsewhere, file);
+      expect((await cli(['--help'], env)).code).toBe(0);
+      expect(lstatSync(file).isSymbolicLink()).toBe(false);
+    },
+  );
 
   it('prunes only its own caches unused for a month, never other files in its folder', async () => {
     const { tmp, env } = freshTmp();
@@ -172,7 +193,12 @@ describe('compile cache', () => {
   it('maps --debug stack traces to the src/ files and lines through the source map', async () => {
     const { env } = freshTmp();
     const port = await freePort(); // nothing listens there
-    const result = await cli(['wallets', 'list', '--debug', '--max-retries', '0'], { ...env, VOUCHERS_BASE_URL: `http://127.0.0.1:${port}/api/v1`, VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's' });
+    const result = await cli(['wallets', 'list', '--debug', '--max-retries', '0'], {
+      ...env,
+      VOUCHERS_BASE_URL: `http://127.0.0.1:${port}/api/v1`,
+      VOUCHERS_API_KEY: 'k',
+      VOUCHERS_API_SECRET: 's',
+    });
     expect(result.code).toBe(7);
     expect(result.stderr).toMatch(/NetworkError: could not connect/);
     expect(result.stderr).toMatch(/\(.*src\/core\/http\/client\.ts:\d+:\d+\)/);
@@ -184,7 +210,9 @@ describe('compile cache', () => {
       const proc = spawn(process.execPath, [BIN, '--version'], { stdio: ['ignore', 'pipe', 'pipe'] });
       proc.stdout.destroy();
       let stderr = '';
-      proc.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+      proc.stderr.on('data', (c: Buffer) => {
+        stderr += c.toString();
+      });
       proc.once('error', reject);
       proc.once('close', (code) => resolve({ code, stderr }));
     });

@@ -26,13 +26,13 @@ const LAYERED = ['commands', 'certify', ...BELOW_CERTIFY] as const;
  * of the Factory; everything else takes a Factory and imports its type from core/run/.
  */
 const LAYERS: Readonly<Record<string, readonly string[]>> = {
-  'contract': [],
-  'core': ['contract'],
-  'api': ['core', 'contract'],
-  'listener': ['core', 'contract'],
-  'sandbox': ['core', 'contract'],
-  'certify': BELOW_CERTIFY,
-  'commands': ['certify', ...BELOW_CERTIFY],
+  contract: [],
+  core: ['contract'],
+  api: ['core', 'contract'],
+  listener: ['core', 'contract'],
+  sandbox: ['core', 'contract'],
+  certify: BELOW_CERTIFY,
+  commands: ['certify', ...BELOW_CERTIFY],
   'factory.ts': ['core', 'contract'],
   'program.ts': ['factory.ts', ...LAYERED],
   'main.ts': ['program.ts', 'factory.ts', ...LAYERED],
@@ -63,11 +63,22 @@ function layerViolations(edges: readonly ImportEdge[], layers: Readonly<Record<s
 
 /** The relative imports of every .ts file under src/, read with the TypeScript scanner (comments and strings skipped). */
 function sourceEdges(): ImportEdge[] {
-  const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.ts')).map((f) => f.split(sep).join('/'));
-  return files.flatMap((from) => ts.preProcessFile(readFileSync(join(SRC, from), 'utf8'), true, true).importedFiles
-    .map((ref) => ref.fileName)
-    .filter((spec) => spec.startsWith('.'))
-    .map((spec) => ({ from, to: relative(SRC, join(SRC, dirname(from), spec)).split(sep).join('/').replace(/\.js$/, '.ts') })));
+  const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' })
+    .filter((f) => f.endsWith('.ts'))
+    .map((f) => f.split(sep).join('/'));
+  return files.flatMap((from) =>
+    ts
+      .preProcessFile(readFileSync(join(SRC, from), 'utf8'), true, true)
+      .importedFiles.map((ref) => ref.fileName)
+      .filter((spec) => spec.startsWith('.'))
+      .map((spec) => ({
+        from,
+        to: relative(SRC, join(SRC, dirname(from), spec))
+          .split(sep)
+          .join('/')
+          .replace(/\.js$/, '.ts'),
+      })),
+  );
 }
 
 describe('layers of src/', () => {
@@ -77,7 +88,14 @@ describe('layers of src/', () => {
     expect(edges.length).toBeGreaterThan(1000);
     expect(edges.filter((e) => !existsSync(join(SRC, e.to))).map((e) => `${e.from} → ${e.to}`)).toEqual([]);
     const arrows = new Set(edges.map((e) => `${layerOf(e.from)} → ${layerOf(e.to)}`));
-    const known = ['core → contract', 'api → core', 'commands → certify', 'certify → sandbox', 'main.ts → factory.ts', 'program.ts → commands'];
+    const known = [
+      'core → contract',
+      'api → core',
+      'commands → certify',
+      'certify → sandbox',
+      'main.ts → factory.ts',
+      'program.ts → commands',
+    ];
     for (const arrow of known) expect(arrows).toContain(arrow);
   });
 

@@ -5,7 +5,9 @@ import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 
-interface PackResult { files: { path: string }[] }
+interface PackResult {
+  files: { path: string }[];
+}
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -37,7 +39,11 @@ function cliFiles(): string[] {
 
 describe('npm pack', () => {
   it('ships the bin shim, the CLI chunks, the library with its types, package.json and README.md: nothing else', () => {
-    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: ROOT, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    });
     const files = (JSON.parse(out) as PackResult[])[0]!.files.map((f) => f.path).sort();
     const library = libraryFiles();
     expect(library).toContain('dist/core/signer/webhook.js');
@@ -61,18 +67,41 @@ describe('the CLI chunks', () => {
     visit(from);
     return seen;
   }
-  const sources = (names: Set<string>) => [...names].flatMap((n) => (JSON.parse(readFileSync(join(dir, `${n}.map`), 'utf8')) as { sources: string[] }).sources);
+  const sources = (names: Set<string>) =>
+    [...names].flatMap((n) => (JSON.parse(readFileSync(join(dir, `${n}.map`), 'utf8')) as { sources: string[] }).sources);
 
   it('load neither certify, the sandbox, the listener nor the XML parser on the common path', () => {
     const common = sources(reachable('main.cjs', false));
     expect(common.some((s) => s.includes('src/main.ts'))).toBe(true);
-    for (const heavy of ['src/certify/', 'src/sandbox/', 'src/listener/', 'fast-xml-parser', 'undici', 'zod', '@jmespath-community/jmespath']) {
-      expect(common.filter((s) => s.includes(heavy)), heavy).toEqual([]);
+    for (const heavy of [
+      'src/certify/',
+      'src/sandbox/',
+      'src/listener/',
+      'fast-xml-parser',
+      'undici',
+      'zod',
+      '@jmespath-community/jmespath',
+    ]) {
+      expect(
+        common.filter((s) => s.includes(heavy)),
+        heavy,
+      ).toEqual([]);
     }
     // …all of which are in the build, behind a lazy require.
     const all = sources(reachable('main.cjs', true));
-    for (const heavy of ['src/certify/', 'src/sandbox/', 'src/listener/', 'fast-xml-parser', 'undici', 'zod', '@jmespath-community/jmespath']) {
-      expect(all.some((s) => s.includes(heavy)), heavy).toBe(true);
+    for (const heavy of [
+      'src/certify/',
+      'src/sandbox/',
+      'src/listener/',
+      'fast-xml-parser',
+      'undici',
+      'zod',
+      '@jmespath-community/jmespath',
+    ]) {
+      expect(
+        all.some((s) => s.includes(heavy)),
+        heavy,
+      ).toBe(true);
     }
   });
 
@@ -82,7 +111,10 @@ describe('the CLI chunks', () => {
     const starts = [...holding('src/program.ts'), ...holding('src/core/output/print.ts'), ...holding('src/commands/api/request.ts')];
     expect(starts.length).toBeGreaterThanOrEqual(3);
     for (const start of starts) {
-      expect(sources(reachable(start, false)).filter((s) => s.includes('jmespath')), start).toEqual([]);
+      expect(
+        sources(reachable(start, false)).filter((s) => s.includes('jmespath')),
+        start,
+      ).toEqual([]);
     }
     expect(holding('@jmespath-community/jmespath').length).toBe(1);
   });

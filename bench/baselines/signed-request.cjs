@@ -39,5 +39,8 @@ const req = http.request({ host: base.hostname, port: base.port, path: target, m
     process.stdout.write(JSON.stringify(JSON.parse(text), null, 2) + '\n');
   });
 });
-req.on('error', (e) => { process.stderr.write(`${e.message}\n`); process.exitCode = 1; });
+req.on('error', (e) => {
+  process.stderr.write(`${e.message}\n`);
+  process.exitCode = 1;
+});
 req.end(body);

@@ -27,14 +27,24 @@ async function worker() {
     const body = JSON.stringify(rows[next++]);
     const sig = signRequest({ secret: apiSecret, method: 'POST', path: url.pathname, body, timestamp: Math.floor(Date.now() / 1000) });
     const res = await request(url, {
-      method: 'POST', dispatcher, body,
+      method: 'POST',
+      dispatcher,
+      body,
       headers: {
-        accept: 'application/json', 'content-type': 'application/json; charset=utf-8', 'x-api-key': apiKey, 'x-api-secret': apiSecret,
-        'idempotency-key': randomUUID(), 'x-timestamp': sig.headers['X-Timestamp'], 'x-signature': sig.headers['X-Signature'],
+        accept: 'application/json',
+        'content-type': 'application/json; charset=utf-8',
+        'x-api-key': apiKey,
+        'x-api-secret': apiSecret,
+        'idempotency-key': randomUUID(),
+        'x-timestamp': sig.headers['X-Timestamp'],
+        'x-signature': sig.headers['X-Signature'],
       },
     });
     const data = await res.body.json();
-    if (res.statusCode !== 201 && res.statusCode !== 202) { failed++; process.stderr.write(`${res.statusCode} ${JSON.stringify(data)}\n`); }
+    if (res.statusCode !== 201 && res.statusCode !== 202) {
+      failed++;
+      process.stderr.write(`${res.statusCode} ${JSON.stringify(data)}\n`);
+    }
   }
 }
 await Promise.all(Array.from({ length: Number(n) }, worker));

@@ -25,7 +25,10 @@ async function writeRows(file, n, tag) {
   let chunk = '';
   for (let i = 0; i < n; i++) {
     chunk += `sbx-instant,10,1,${tag}-${i},USD\n`;
-    if (chunk.length > 1 << 16) { if (!out.write(chunk)) await once(out, 'drain'); chunk = ''; }
+    if (chunk.length > 1 << 16) {
+      if (!out.write(chunk)) await once(out, 'drain');
+      chunk = '';
+    }
   }
   out.end(chunk);
   await once(out, 'finish');
@@ -37,10 +40,13 @@ function peakRss(root, node, args, env) {
   const file = join(dir, 'rss');
   return new Promise((resolve, reject) => {
     const child = spawn(node, ['--import', join(root, 'bench/max-rss.mjs'), join(root, 'bin/vouchers.js'), ...args], {
-      env: { ...env, VOUCHERS_BENCH_RSS_FILE: file }, stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...env, VOUCHERS_BENCH_RSS_FILE: file },
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
-    child.stderr.on('data', (c) => { stderr = (stderr + c).slice(-2000); });
+    child.stderr.on('data', (c) => {
+      stderr = (stderr + c).slice(-2000);
+    });
     child.on('exit', (code) => {
       try {
         if (code !== 0) reject(new Error(`vouchers ${args.join(' ')} exited ${code}: ${stderr}`));
@@ -66,7 +72,11 @@ export async function run(ctx) {
   const rows = [];
   try {
     const files = {};
-    for (const [key, n] of [['small', 1_000], ['big', big], ['huge', huge]]) {
+    for (const [key, n] of [
+      ['small', 1_000],
+      ['big', big],
+      ['huge', huge],
+    ]) {
       files[key] = join(work, `${key}.csv`);
       log(`bulk-memory: writing ${n} rows`);
       await writeRows(files[key], n, key);
@@ -76,13 +86,28 @@ export async function run(ctx) {
       const config = mkdtempSync(join(work, 'config-'));
       try {
         // Enough money for any of the files, in one top-up.
-        const res = await fetch(`${sb.adminUrl}/wallets/fund`, { method: 'POST', headers: { Authorization: `Bearer ${sb.adminToken}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ currency: 'USD', amount: 20_000_000 }) });
+        const res = await fetch(`${sb.adminUrl}/wallets/fund`, {
+          method: 'POST',
+          headers: { Authorization: `Bearer ${sb.adminToken}`, 'Content-Type': 'application/json' },
+          body: JSON.stringify({ currency: 'USD', amount: 20_000_000 }),
+        });
         if (!res.ok) throw new Error(`funding the sandbox wallet: HTTP ${res.status} ${await res.text()}`);
         const env = {
-          ...process.env, NO_COLOR: '1', VOUCHERS_CONFIG_DIR: config, VOUCHERS_BASE_URL: sb.baseUrl, VOUCHERS_API_KEY: sb.apiKey, VOUCHERS_API_SECRET: sb.apiSecret,
-          VOUCHERS_LIMITS_ORDERS_PER_MINUTE: '1000000000', VOUCHERS_LIMITS_GENERAL_PER_HOUR: '1000000000',
+          ...process.env,
+          NO_COLOR: '1',
+          VOUCHERS_CONFIG_DIR: config,
+          VOUCHERS_BASE_URL: sb.baseUrl,
+          VOUCHERS_API_KEY: sb.apiKey,
+          VOUCHERS_API_SECRET: sb.apiSecret,
+          VOUCHERS_LIMITS_ORDERS_PER_MINUTE: '1000000000',
+          VOUCHERS_LIMITS_GENERAL_PER_HOUR: '1000000000',
         };
-        return await peakRss(root, node, ['orders', 'create', '--from', file, '--json', '--concurrency', '8', ...(dry ? ['--dry-run'] : [])], env);
+        return await peakRss(
+          root,
+          node,
+          ['orders', 'create', '--from', file, '--json', '--concurrency', '8', ...(dry ? ['--dry-run'] : [])],
+          env,
+        );
       } finally {
         await sb.close();
         rmSync(config, { recursive: true, force: true });
@@ -103,10 +128,18 @@ export async function run(ctx) {
       baseDry.push(await measure(files.small, true));
     }
     const count = (n) => (n >= 1e6 ? `${n / 1e6} M` : `${n / 1e3} k`);
-    for (const [figure, subject] of [[`bulk peak RSS, 1 k → ${count(big)} rows`, real], [`bulk peak RSS, ${count(huge)}-row file in --dry-run`, dry]]) {
+    for (const [figure, subject] of [
+      [`bulk peak RSS, 1 k → ${count(big)} rows`, real],
+      [`bulk peak RSS, ${count(huge)}-row file in --dry-run`, dry],
+    ]) {
       const ratio = median(subject) / median(base);
       rows.push({
-        figure, baseline: 'the 1 k run', value: ratio, unit: 'x', budget: `≤ ${BUDGET}×`, holds: ratio <= BUDGET,
+        figure,
+        baseline: 'the 1 k run',
+        value: ratio,
+        unit: 'x',
+        budget: `≤ ${BUDGET}×`,
+        holds: ratio <= BUDGET,
         detail: `${mb(median(subject))} vs ${mb(median(base))} (1 k in --dry-run: ${mb(median(baseDry))}; rounds ${rounds}: ${subject.map(mb).join(', ')} vs ${base.map(mb).join(', ')})`,
       });
     }

@@ -22,9 +22,15 @@ export const name = 'bulk';
 
 const ROWS = Number(process.env.BENCH_BULK_ROWS ?? 5_000);
 // BENCH_BULK_SWEEP=4,8 narrows the sweep (the default is taken as well); BENCH_BULK_SWEEP=none skips it.
-const SWEEP = (process.env.BENCH_BULK_SWEEP ?? '1,2,4,8,12,16,24,32').split(',').filter((c) => c !== 'none').map(Number);
+const SWEEP = (process.env.BENCH_BULK_SWEEP ?? '1,2,4,8,12,16,24,32')
+  .split(',')
+  .filter((c) => c !== 'none')
+  .map(Number);
 
-const median = (xs) => { const s = [...xs].sort((a, b) => a - b); return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2; };
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+};
 const fmt = (x) => (x >= 100 ? x.toFixed(0) : x.toFixed(2));
 
 function csv(rows, tag) {
@@ -34,7 +40,11 @@ function csv(rows, tag) {
 }
 
 async function admin(sb, path, body) {
-  const res = await fetch(`${sb.adminUrl}${path}`, { method: 'POST', headers: { authorization: `Bearer ${sb.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(`${sb.adminUrl}${path}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${sb.adminToken}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   if (!res.ok) throw new Error(`admin ${path}: ${res.status} ${await res.text()}`);
 }
 
@@ -47,14 +57,24 @@ async function round(ctx, label, argsFor) {
     await admin(sb, '/wallets/fund', { currency: 'USD', amount: ROWS * 10 });
     const file = join(dir, 'orders.csv');
     writeFileSync(file, csv(ROWS, label.replace(/\W+/g, '-')));
-    const env = { ...process.env, VOUCHERS_CONFIG_DIR: join(dir, 'config'), VOUCHERS_BASE_URL: sb.baseUrl, VOUCHERS_API_KEY: sb.apiKey, VOUCHERS_API_SECRET: sb.apiSecret, NO_COLOR: '1',
+    const env = {
+      ...process.env,
+      VOUCHERS_CONFIG_DIR: join(dir, 'config'),
+      VOUCHERS_BASE_URL: sb.baseUrl,
+      VOUCHERS_API_KEY: sb.apiKey,
+      VOUCHERS_API_SECRET: sb.apiSecret,
+      NO_COLOR: '1',
       // The client's pacing follows the same lifted limits (a profile setting, here by env).
-      VOUCHERS_LIMITS_ORDERS_PER_MINUTE: '1000000', VOUCHERS_LIMITS_GENERAL_PER_HOUR: '10000000' };
+      VOUCHERS_LIMITS_ORDERS_PER_MINUTE: '1000000',
+      VOUCHERS_LIMITS_GENERAL_PER_HOUR: '10000000',
+    };
     const t0 = performance.now();
     const stderr = await new Promise((resolve, reject) => {
       const child = spawn(process.execPath, argsFor(file), { env, stdio: ['ignore', 'ignore', 'pipe'] });
       let err = '';
-      child.stderr.on('data', (c) => { err += c; });
+      child.stderr.on('data', (c) => {
+        err += c;
+      });
       child.on('error', reject);
       child.on('exit', (code) => (code === 0 ? resolve(err) : reject(new Error(`${label} exited ${code}: ${err.slice(-2000)}`))));
     });
@@ -68,7 +88,14 @@ async function round(ctx, label, argsFor) {
   }
 }
 
-const cli = (ctx, concurrency) => (file) => [join(ctx.root, 'bin/vouchers.js'), 'orders', 'create', '--from', file, ...(concurrency === undefined ? [] : ['--concurrency', String(concurrency)])];
+const cli = (ctx, concurrency) => (file) => [
+  join(ctx.root, 'bin/vouchers.js'),
+  'orders',
+  'create',
+  '--from',
+  file,
+  ...(concurrency === undefined ? [] : ['--concurrency', String(concurrency)]),
+];
 const loop = (ctx, concurrency) => (file) => [join(ctx.root, 'bench/clients/undici-orders.mjs'), file, String(concurrency)];
 
 export async function run(ctx) {
@@ -83,20 +110,29 @@ export async function run(ctx) {
   log(`bulk: default concurrency ${def}; ${rounds} rounds of ${ROWS} rows`);
 
   // 1. The CLI against the undici loop at the default concurrency, alternating.
-  const ratios = []; const base = []; const subj = [];
+  const ratios = [];
+  const base = [];
+  const subj = [];
   for (let i = 0; i < rounds; i++) {
     const b = await round(ctx, `loop-${i}`, loop(ctx, def));
     const s = await round(ctx, `cli-${i}`, cli(ctx, def));
-    base.push(b.rate); subj.push(s.rate); ratios.push(s.rate / b.rate);
+    base.push(b.rate);
+    subj.push(s.rate);
+    ratios.push(s.rate / b.rate);
     log(`bulk round ${i + 1}: loop ${fmt(b.rate)}/s, cli ${fmt(s.rate)}/s → ${(s.rate / b.rate).toFixed(2)}×`);
   }
   const value = median(ratios);
-  const rows = [{
-    figure: `bulk ${ROWS.toLocaleString('en')} rows, limits lifted (concurrency ${def}, whole CLI run incl. start-up)`,
-    baseline: 'plain undici loop, same signed requests, same concurrency',
-    value, unit: 'x', budget: '≥ 0.9', holds: value >= 0.9,
-    detail: `ratio ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}; orders/s median loop ${fmt(median(base))}, cli ${fmt(median(subj))}`,
-  }];
+  const rows = [
+    {
+      figure: `bulk ${ROWS.toLocaleString('en')} rows, limits lifted (concurrency ${def}, whole CLI run incl. start-up)`,
+      baseline: 'plain undici loop, same signed requests, same concurrency',
+      value,
+      unit: 'x',
+      budget: '≥ 0.9',
+      holds: value >= 0.9,
+      detail: `ratio ${Math.min(...ratios).toFixed(2)}–${Math.max(...ratios).toFixed(2)}; orders/s median loop ${fmt(median(base))}, cli ${fmt(median(subj))}`,
+    },
+  ];
 
   if (SWEEP.length === 0) return rows;
   // 2. The sweep: rounds visit every concurrency in turn (the default among them), so a
@@ -118,7 +154,10 @@ export async function run(ctx) {
   rows.push({
     figure: `bulk default concurrency (${def})`,
     baseline: `best concurrency of a sweep (${bestC})`,
-    value: share, unit: 'x', budget: '≥ 0.9', holds: share >= 0.9,
+    value: share,
+    unit: 'x',
+    budget: '≥ 0.9',
+    holds: share >= 0.9,
     detail: `orders/s medians: ${medians.map(([c, r]) => `${c}: ${fmt(r)}`).join(', ')}`,
   });
   return rows;

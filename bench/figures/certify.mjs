@@ -13,7 +13,9 @@ export async function run(ctx) {
     for (let i = 0; i < 3; i++) {
       ctx.log(`certify: run ${i + 1}/3`);
       const r = await runNode(process.execPath, [cliBin, 'certify', '--sandbox', '--reporter', 'json'], {
-        env: { ...process.env, VOUCHERS_CONFIG_DIR: config.dir, NO_COLOR: '1' }, cwd: root, allowFailure: true,
+        env: { ...process.env, VOUCHERS_CONFIG_DIR: config.dir, NO_COLOR: '1' },
+        cwd: root,
+        allowFailure: true,
       });
       if (r.code !== 0) throw new Error(`certify --sandbox exited ${r.code}: ${r.stderr.trim().slice(0, 2000)}`);
       seconds.push(r.ms / 1000);
@@ -21,5 +23,7 @@ export async function run(ctx) {
   } finally {
     config.remove();
   }
-  return [valueRow({ figure: `certify --sandbox, whole checklist, Node ${process.versions.node.split('.')[0]}`, samples: seconds, unit: 's' })];
+  return [
+    valueRow({ figure: `certify --sandbox, whole checklist, Node ${process.versions.node.split('.')[0]}`, samples: seconds, unit: 's' }),
+  ];
 }

@@ -30,8 +30,13 @@ function envelope(n, now) {
     event_id: id('evt', n),
     created_at: new Date(now).toISOString().replace(/\.\d{3}Z$/, 'Z'),
     data: {
-      order_id: id('ord', n), status: 'DELIVERED', total_amount: 25, currency: 'USD', reference: `bench-${n}`,
-      fulfilled_from: 'cache', vouchers: [{ product_id: 'sbx-instant', expiry: '2027-12-31' }],
+      order_id: id('ord', n),
+      status: 'DELIVERED',
+      total_amount: 25,
+      currency: 'USD',
+      reference: `bench-${n}`,
+      fulfilled_from: 'cache',
+      vouchers: [{ product_id: 'sbx-instant', expiry: '2027-12-31' }],
     },
   };
 }
@@ -41,7 +46,8 @@ export async function run(ctx) {
   const { signWebhook } = await import(join(root, 'dist/core/signer/webhook.js'));
   const { checkEnvelope } = await import(join(root, 'dist/listener/envelope.js'));
   const sample = checkEnvelope(envelope(1, Date.now()));
-  if (!sample.ok || !sample.known || sample.drift.length > 0) throw new Error(`the benchmark's envelope is not the contract's: ${JSON.stringify(sample)}`);
+  if (!sample.ok || !sample.known || sample.drift.length > 0)
+    throw new Error(`the benchmark's envelope is not the contract's: ${JSON.stringify(sample)}`);
 
   const dir = mkdtempSync(join(tmpdir(), 'vouchers-bench-listen-'));
   const inbox = join(dir, 'events.ndjson');
@@ -80,7 +86,12 @@ export async function run(ctx) {
     log(`vouchers listen (durable inbox) vs bare node:http 200, ${CONNECTIONS} connections, ${runs} rounds of ${ROUND_MS} ms`);
     await measure(bare, WARM_UP_MS);
     sent += (await measure(listen, WARM_UP_MS)).count;
-    const { base, subj } = await alternate(runs, () => measure(bare), () => measure(listen), log);
+    const { base, subj } = await alternate(
+      runs,
+      () => measure(bare),
+      () => measure(listen),
+      log,
+    );
     for (const r of subj) sent += r.count;
     await listen.stop();
     // Every acknowledged delivery is in the inbox.
@@ -89,13 +100,17 @@ export async function run(ctx) {
     const throughput = ratioRow({
       figure: `listener with durable inbox, ${CONNECTIONS} connections, unique signed events`,
       baseline: 'bare node:http server answering 200',
-      budget: '≥ 0.6×', holds: (v) => v >= 0.6, ratios: subj.map((r, i) => r.rps / base[i].rps),
+      budget: '≥ 0.6×',
+      holds: (v) => v >= 0.6,
+      ratios: subj.map((r, i) => r.rps / base[i].rps),
       detail: `listener ${median(subj.map((r) => r.rps)).toFixed(0)} deliveries/s, bare ${median(base.map((r) => r.rps)).toFixed(0)}/s; ${sent} events stored and found in the inbox`,
     });
     const p99 = ratioRow({
       figure: `listener p99 latency, ${CONNECTIONS} connections`,
       baseline: 'bare node:http server answering 200',
-      budget: '≤ 1.5×', holds: (v) => v <= 1.5, ratios: subj.map((r, i) => r.p99 / base[i].p99),
+      budget: '≤ 1.5×',
+      holds: (v) => v <= 1.5,
+      ratios: subj.map((r, i) => r.p99 / base[i].p99),
       detail: `listener p99 ${median(subj.map((r) => r.p99)).toFixed(1)} ms, bare ${median(base.map((r) => r.p99)).toFixed(1)} ms`,
     });
     return [throughput, p99];

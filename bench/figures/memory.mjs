@@ -33,14 +33,35 @@ export async function run(ctx) {
   const runs = Math.min(ctx.runs, 3);
   ctx.log(`memory: ledgers of ${SMALL} and ${LARGE} transactions, ${runs} runs each`);
   const lines = {};
-  const samples = await ledger(SMALL, (smallEnv) => ledger(LARGE, (largeEnv) => alternate({
-    baseline: async () => { const r = await peakRss(node, args, { env: smallEnv }); lines.small = r.stdoutLines; return r.mb; },
-    subject: async () => { const r = await peakRss(node, args, { env: largeEnv }); lines.large = r.stdoutLines; return r.mb; },
-    runs, warmup: 0, log: ctx.log,
-  })));
-  if (lines.small !== SMALL || lines.large !== LARGE) throw new Error(`transactions list --all printed ${lines.small} and ${lines.large} rows, not ${SMALL} and ${LARGE}`);
-  return [ratioRow({
-    figure: `transactions list --all, ${LARGE.toLocaleString('en')} rows: peak RSS, Node ${major}`,
-    baseline: `the same, ${SMALL.toLocaleString('en')} rows`, samples, max: 1.25, sampleUnit: 'MB', node: major,
-  })];
+  const samples = await ledger(SMALL, (smallEnv) =>
+    ledger(LARGE, (largeEnv) =>
+      alternate({
+        baseline: async () => {
+          const r = await peakRss(node, args, { env: smallEnv });
+          lines.small = r.stdoutLines;
+          return r.mb;
+        },
+        subject: async () => {
+          const r = await peakRss(node, args, { env: largeEnv });
+          lines.large = r.stdoutLines;
+          return r.mb;
+        },
+        runs,
+        warmup: 0,
+        log: ctx.log,
+      }),
+    ),
+  );
+  if (lines.small !== SMALL || lines.large !== LARGE)
+    throw new Error(`transactions list --all printed ${lines.small} and ${lines.large} rows, not ${SMALL} and ${LARGE}`);
+  return [
+    ratioRow({
+      figure: `transactions list --all, ${LARGE.toLocaleString('en')} rows: peak RSS, Node ${major}`,
+      baseline: `the same, ${SMALL.toLocaleString('en')} rows`,
+      samples,
+      max: 1.25,
+      sampleUnit: 'MB',
+      node: major,
+    }),
+  ];
 }

@@ -34,10 +34,16 @@ export async function run(ctx) {
           const med = mbs[mbs.length >> 1];
           if (!worst || med > worst.median) worst = { args, mbs, median: med };
         }
-        rows.push(valueRow({
-          figure: `one-shot command peak RSS (largest), Node ${major}`, samples: worst.mbs, unit: 'MB', max: 80, node: major,
-          detail: `largest: vouchers ${worst.args.join(' ')}, ${worst.median.toFixed(1)} MB median (${worst.mbs[0].toFixed(1)}–${worst.mbs.at(-1).toFixed(1)}) of ${runs} runs; ${COMMANDS.length} commands measured`,
-        }));
+        rows.push(
+          valueRow({
+            figure: `one-shot command peak RSS (largest), Node ${major}`,
+            samples: worst.mbs,
+            unit: 'MB',
+            max: 80,
+            node: major,
+            detail: `largest: vouchers ${worst.args.join(' ')}, ${worst.median.toFixed(1)} MB median (${worst.mbs[0].toFixed(1)}–${worst.mbs.at(-1).toFixed(1)}) of ${runs} runs; ${COMMANDS.length} commands measured`,
+          }),
+        );
       } finally {
         config.remove();
       }

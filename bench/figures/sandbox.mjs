@@ -27,7 +27,13 @@ export async function run(ctx) {
     next: () => {
       const body = JSON.stringify({ items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }], reference: `bench-${++n}` });
       const path = '/api/v1/orders';
-      const sig = signRequest({ secret: info.apiSecret ?? 'bench-secret', method: 'POST', path, body, timestamp: Math.floor(Date.now() / 1000) });
+      const sig = signRequest({
+        secret: info.apiSecret ?? 'bench-secret',
+        method: 'POST',
+        path,
+        body,
+        timestamp: Math.floor(Date.now() / 1000),
+      });
       return {
         path,
         body,
@@ -40,7 +46,9 @@ export async function run(ctx) {
         },
       };
     },
-    check: (status, text) => { if (status !== 201) throw new Error(`POST /orders answered ${status}: ${text.slice(0, 300)}`); },
+    check: (status, text) => {
+      if (status !== 201) throw new Error(`POST /orders answered ${status}: ${text.slice(0, 300)}`);
+    },
   });
   const measure = (srv, ms = ROUND_MS) => drive(`http://127.0.0.1:${srv.info.port}`, { ...orders(srv.info), durationMs: ms });
   const rows = [];
@@ -53,14 +61,23 @@ export async function run(ctx) {
     try {
       await measure(b, WARM_UP_MS);
       await measure(s, WARM_UP_MS);
-      const { base, subj } = await alternate(runs, () => measure(b), () => measure(s), log);
+      const { base, subj } = await alternate(
+        runs,
+        () => measure(b),
+        () => measure(s),
+        log,
+      );
       const ratios = subj.map((r, i) => r.rps / base[i].rps);
-      rows.push(ratioRow({
-        figure: `sandbox signed idempotent POST /orders (cache hit), ${CONNECTIONS} connections`,
-        baseline: 'bare node:http server answering 201',
-        budget: '≥ 0.3×', holds: (v) => v >= 0.3, ratios,
-        detail: `sandbox ${median(subj.map((r) => r.rps)).toFixed(0)} orders/s (p99 ${median(subj.map((r) => r.p99)).toFixed(1)} ms), bare ${median(base.map((r) => r.rps)).toFixed(0)}/s (p99 ${median(base.map((r) => r.p99)).toFixed(1)} ms)`,
-      }));
+      rows.push(
+        ratioRow({
+          figure: `sandbox signed idempotent POST /orders (cache hit), ${CONNECTIONS} connections`,
+          baseline: 'bare node:http server answering 201',
+          budget: '≥ 0.3×',
+          holds: (v) => v >= 0.3,
+          ratios,
+          detail: `sandbox ${median(subj.map((r) => r.rps)).toFixed(0)} orders/s (p99 ${median(subj.map((r) => r.p99)).toFixed(1)} ms), bare ${median(base.map((r) => r.rps)).toFixed(0)}/s (p99 ${median(base.map((r) => r.p99)).toFixed(1)} ms)`,
+        }),
+      );
     } finally {
       await Promise.all([b.stop(), s.stop()]);
     }
@@ -80,7 +97,11 @@ export async function run(ctx) {
       await measure(filled, WARM_UP_MS);
       await measure(fresh, WARM_UP_MS);
       const adminCall = async (path, body) => {
-        const res = await fetch(`http://127.0.0.1:${fresh.info.port}/admin${path}`, { method: 'POST', headers: { authorization: `Bearer ${fresh.info.adminToken}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+        const res = await fetch(`http://127.0.0.1:${fresh.info.port}/admin${path}`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${fresh.info.adminToken}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
         if (!res.ok) throw new Error(`POST /admin${path} answered ${res.status}: ${await res.text()}`);
       };
       const freshRound = async () => {
@@ -90,12 +111,16 @@ export async function run(ctx) {
       };
       const { base, subj } = await alternate(runs, freshRound, () => measure(filled), log);
       const ratios = subj.map((r, i) => r.rps / base[i].rps);
-      rows.push(ratioRow({
-        figure: `sandbox POST /orders throughput after ${FILLED / 1000} k orders`,
-        baseline: 'the same sandbox fresh',
-        budget: '≥ 0.9×', holds: (v) => v >= 0.9, ratios,
-        detail: `after ${FILLED / 1000} k ${median(subj.map((r) => r.rps)).toFixed(0)} orders/s, fresh ${median(base.map((r) => r.rps)).toFixed(0)}/s; filled in ${fillSeconds.toFixed(1)} s`,
-      }));
+      rows.push(
+        ratioRow({
+          figure: `sandbox POST /orders throughput after ${FILLED / 1000} k orders`,
+          baseline: 'the same sandbox fresh',
+          budget: '≥ 0.9×',
+          holds: (v) => v >= 0.9,
+          ratios,
+          detail: `after ${FILLED / 1000} k ${median(subj.map((r) => r.rps)).toFixed(0)} orders/s, fresh ${median(base.map((r) => r.rps)).toFixed(0)}/s; filled in ${fillSeconds.toFixed(1)} s`,
+        }),
+      );
     } finally {
       await Promise.all([filled.stop(), fresh.stop()]);
     }

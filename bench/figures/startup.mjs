@@ -24,12 +24,26 @@ const ORDER = { items: [{ product_id: 'sbx-instant', denomination: 10, quantity:
 export const CASES = [
   { figure: 'vouchers --version', baseline: 'commander hello-world --version', cli: ['--version'], base: [hello, '--version'], max: 1.1 },
   { figure: 'vouchers --help', baseline: 'commander hello-world --help', cli: ['--help'], base: [hello, '--help'], max: 1.1 },
-  { figure: 'vouchers orders --help', baseline: 'commander hello-world greet --help', cli: ['orders', '--help'], base: [hello, 'greet', '--help'], max: 1.1 },
-  { figure: 'products list (one GET)', baseline: 'cold node:http GET /products', cli: ['products', 'list'], base: [signed, 'GET', '/products'], max: 1.5 },
   {
-    figure: 'orders create, cache hit (one signed POST)', baseline: 'cold node:http signed POST /orders',
+    figure: 'vouchers orders --help',
+    baseline: 'commander hello-world greet --help',
+    cli: ['orders', '--help'],
+    base: [hello, 'greet', '--help'],
+    max: 1.1,
+  },
+  {
+    figure: 'products list (one GET)',
+    baseline: 'cold node:http GET /products',
+    cli: ['products', 'list'],
+    base: [signed, 'GET', '/products'],
+    max: 1.5,
+  },
+  {
+    figure: 'orders create, cache hit (one signed POST)',
+    baseline: 'cold node:http signed POST /orders',
     cli: ['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'],
-    base: [signed, 'POST', '/orders', JSON.stringify(ORDER)], max: 1.5,
+    base: [signed, 'POST', '/orders', JSON.stringify(ORDER)],
+    max: 1.5,
   },
 ];
 
@@ -45,9 +59,13 @@ export async function run(ctx) {
           const samples = await alternate({
             baseline: () => timeNode(node, c.base, { env }),
             subject: () => timeNode(node, [cliBin, ...c.cli], { env }),
-            runs: ctx.runs, warmup: 2, log: ctx.log,
+            runs: ctx.runs,
+            warmup: 2,
+            log: ctx.log,
           });
-          rows.push(ratioRow({ figure: `${c.figure}, Node ${major}`, baseline: `${c.baseline}, same Node`, samples, max: c.max, node: major }));
+          rows.push(
+            ratioRow({ figure: `${c.figure}, Node ${major}`, baseline: `${c.baseline}, same Node`, samples, max: c.max, node: major }),
+          );
         }
       } finally {
         config.remove();

@@ -13,12 +13,21 @@ import { Pool } from 'undici';
  */
 export function startServer(args, { env = process.env, timeoutMs = 120_000, ready = 'stdout' } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, { env, stdio: ready === 'stderr' ? ['ignore', 'ignore', 'pipe'] : ['ignore', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, args, {
+      env,
+      stdio: ready === 'stderr' ? ['ignore', 'ignore', 'pipe'] : ['ignore', 'pipe', 'ignore'],
+    });
     const stream = ready === 'stderr' ? child.stderr : child.stdout;
     let buffer = '';
     let done = false;
     const timer = setTimeout(() => fail(new Error(`${args.join(' ')}: not ready within ${timeoutMs} ms`)), timeoutMs);
-    const fail = (e) => { if (done) return; done = true; clearTimeout(timer); child.kill('SIGKILL'); reject(e); };
+    const fail = (e) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      child.kill('SIGKILL');
+      reject(e);
+    };
     const onData = (chunk) => {
       if (done) return;
       buffer += chunk;
@@ -51,7 +60,10 @@ function stopChild(child) {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 5_000);
-    child.once('exit', () => { clearTimeout(timer); resolve(); });
+    child.once('exit', () => {
+      clearTimeout(timer);
+      resolve();
+    });
     child.kill('SIGTERM');
   });
 }
@@ -109,7 +121,16 @@ export async function alternate(rounds, baseline, subject, log) {
   const base = [];
   const subj = [];
   for (let i = 0; i < rounds; i++) {
-    const order = i % 2 === 0 ? [['baseline', baseline, base], ['subject', subject, subj]] : [['subject', subject, subj], ['baseline', baseline, base]];
+    const order =
+      i % 2 === 0
+        ? [
+            ['baseline', baseline, base],
+            ['subject', subject, subj],
+          ]
+        : [
+            ['subject', subject, subj],
+            ['baseline', baseline, base],
+          ];
     for (const [side, fn, into] of order) {
       const r = await fn(i);
       into.push(r);
@@ -124,5 +145,13 @@ export function ratioRow({ figure, baseline, budget, ratios, holds, detail }) {
   const value = median(ratios);
   const lo = Math.min(...ratios);
   const hi = Math.max(...ratios);
-  return { figure, baseline, value: Number(value.toFixed(3)), unit: 'x', budget, holds: holds(value), detail: `${ratios.length} rounds, ${lo.toFixed(2)}–${hi.toFixed(2)}×; ${detail}` };
+  return {
+    figure,
+    baseline,
+    value: Number(value.toFixed(3)),
+    unit: 'x',
+    budget,
+    holds: holds(value),
+    detail: `${ratios.length} rounds, ${lo.toFixed(2)}–${hi.toFixed(2)}×; ${detail}`,
+  };
 }

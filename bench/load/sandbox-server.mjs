@@ -35,7 +35,9 @@ if (fill > 0) {
   const key = rt.state.keys[apiKey];
   const store = new IdempotencyStore(() => rt);
   for (let i = 0; i < fill; i++) {
-    const raw = Buffer.from(JSON.stringify({ items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }], reference: `fill-${i}` }));
+    const raw = Buffer.from(
+      JSON.stringify({ items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }], reference: `fill-${i}` }),
+    );
     const body = JSON.parse(raw.toString());
     const scope = IdempotencyStore.scope(apiKey, 'POST', '/api/v1/orders', `fill-${i}`);
     const hash = bodyHash(raw);
@@ -50,6 +52,17 @@ const server = createServer(app.listener);
 server.keepAliveTimeout = 5_000;
 server.listen(0, '127.0.0.1', () => {
   app.start();
-  process.stdout.write(JSON.stringify({ port: server.address().port, apiKey, apiSecret, adminToken: app.credentials.adminToken, orders: Object.keys(rt.state.orders).length }) + '\n');
+  process.stdout.write(
+    JSON.stringify({
+      port: server.address().port,
+      apiKey,
+      apiSecret,
+      adminToken: app.credentials.adminToken,
+      orders: Object.keys(rt.state.orders).length,
+    }) + '\n',
+  );
 });
-process.on('SIGTERM', () => { server.closeAllConnections(); void app.close().then(() => process.exit(0)); });
+process.on('SIGTERM', () => {
+  server.closeAllConnections();
+  void app.close().then(() => process.exit(0));
+});

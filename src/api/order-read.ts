@@ -29,8 +29,23 @@ const list = (v: unknown): Rec[] => (Array.isArray(v) ? v.filter(isRec) : []);
 
 /** Top-level keys the reading below consumes: the others are the server's own, shown as they are. */
 export const READ_ORDER_KEYS = new Set([
-  'order_id', 'id', 'status', 'state', 'items', 'total_amount', 'total', 'currency', 'reference', 'fulfilled_from',
-  'created_at', 'updated_at', 'vouchers', 'timeline', 'fulfillment_timeline', 'fulfilment_timeline', 'history',
+  'order_id',
+  'id',
+  'status',
+  'state',
+  'items',
+  'total_amount',
+  'total',
+  'currency',
+  'reference',
+  'fulfilled_from',
+  'created_at',
+  'updated_at',
+  'vouchers',
+  'timeline',
+  'fulfillment_timeline',
+  'fulfilment_timeline',
+  'history',
 ]);
 
 function readVoucher(v: Rec): OrderVoucher {
@@ -70,7 +85,12 @@ export function readOrder(body: unknown, knownId?: string): Order {
     ...o,
     order_id: text(o.order_id, o.id) ?? knownId ?? '',
     status: (text(o.status, o.state) ?? '') as Order['status'],
-    items: list(o.items).map((i) => ({ ...i, product_id: text(i.product_id) ?? '', denomination: amount(i.denomination), quantity: typeof i.quantity === 'number' ? i.quantity : 1 })),
+    items: list(o.items).map((i) => ({
+      ...i,
+      product_id: text(i.product_id) ?? '',
+      denomination: amount(i.denomination),
+      quantity: typeof i.quantity === 'number' ? i.quantity : 1,
+    })),
     total_amount: amount(o.total_amount, o.total),
     currency: text(o.currency) ?? '',
     reference: text(o.reference) ?? null,
@@ -86,14 +106,22 @@ export function readOrder(body: unknown, knownId?: string): Order {
 export function readCodes(body: unknown, orderId: string): OrderCodes {
   const rows = Array.isArray(body) ? list(body) : isRec(body) ? list(body.data ?? body.vouchers ?? body.codes) : [];
   return {
-    order_id: isRec(body) ? text(body.order_id) ?? orderId : orderId,
+    order_id: isRec(body) ? (text(body.order_id) ?? orderId) : orderId,
     data: rows.map((r) => voucherCode(readVoucher(r))),
   };
 }
 
 /** A read voucher as a row of the secure endpoint (empty code when it carries none). */
 export function voucherCode(v: OrderVoucher): VoucherCode {
-  return { ...v, voucher_id: v.voucher_id, product_id: v.product_id, denomination: v.denomination, expiry: v.expiry, code: v.code ?? '', pin: v.pin ?? null };
+  return {
+    ...v,
+    voucher_id: v.voucher_id,
+    product_id: v.product_id,
+    denomination: v.denomination,
+    expiry: v.expiry,
+    code: v.code ?? '',
+    pin: v.pin ?? null,
+  };
 }
 
 /** Whether a voucher entry was issued: ISSUED, or listed without a status (the document's "allocated vouchers"). */

@@ -58,25 +58,48 @@ function pathOf(id: EndpointId, params?: Record<string, string>): string {
  * POST /orders. The idempotency key is the caller's: it is made once per logical order and
  * reused on every retry (by the client) and every re-run (by the caller).
  */
-export async function createOrder(client: ApiClient, body: CreateOrderRequest, options: CallOptions & { idempotencyKey: string }): Promise<OrderResponse> {
+export async function createOrder(
+  client: ApiClient,
+  body: CreateOrderRequest,
+  options: CallOptions & { idempotencyKey: string },
+): Promise<OrderResponse> {
   const { idempotencyKey, ...call } = options;
-  return asOrder(await client.request<Order>({ method: 'POST', path: pathOf('createOrder'), endpoint: 'createOrder', body, idempotencyKey, ...call }));
+  return asOrder(
+    await client.request<Order>({ method: 'POST', path: pathOf('createOrder'), endpoint: 'createOrder', body, idempotencyKey, ...call }),
+  );
 }
 
 /** GET /orders/{order_id}: status, vouchers (codes shown only as `code_last4`) and timeline. */
 export async function getOrder(client: ApiClient, orderId: string, options: CallOptions = {}): Promise<OrderResponse> {
-  return asOrder(await client.request<Order>({ method: 'GET', path: pathOf('getOrder', { order_id: orderId }), endpoint: 'getOrder', ...options }), orderId);
+  return asOrder(
+    await client.request<Order>({ method: 'GET', path: pathOf('getOrder', { order_id: orderId }), endpoint: 'getOrder', ...options }),
+    orderId,
+  );
 }
 
 /** GET /orders (extension): one page. */
-export async function listOrders(client: ApiClient, query: OrderListQuery = {}, options: CallOptions = {}): Promise<ApiResponse<OrderPage>> {
-  const res = await client.request<OrderPage>({ method: 'GET', path: pathOf('listOrders'), endpoint: 'listOrders', query: { ...query }, ...options });
+export async function listOrders(
+  client: ApiClient,
+  query: OrderListQuery = {},
+  options: CallOptions = {},
+): Promise<ApiResponse<OrderPage>> {
+  const res = await client.request<OrderPage>({
+    method: 'GET',
+    path: pathOf('listOrders'),
+    endpoint: 'listOrders',
+    query: { ...query },
+    ...options,
+  });
   if (res.drift) res.data = { ...res.data, data: res.data.data.map((o) => readOrder(o)) };
   return res;
 }
 
 /** Every order matching the filters, page after page (follows `next_cursor`), one at a time. */
-export async function* iterateOrders(client: ApiClient, query: OrderListQuery = {}, options: CallOptions & { onPage?: (page: ApiResponse<OrderPage>) => void } = {}): AsyncGenerator<Order> {
+export async function* iterateOrders(
+  client: ApiClient,
+  query: OrderListQuery = {},
+  options: CallOptions & { onPage?: (page: ApiResponse<OrderPage>) => void } = {},
+): AsyncGenerator<Order> {
   const { onPage, ...call } = options;
   let cursor = query.cursor;
   for (;;) {
@@ -89,13 +112,30 @@ export async function* iterateOrders(client: ApiClient, query: OrderListQuery = 
 }
 
 /** POST /orders/{order_id}/cancel (extension, signed): only a PENDING order can be cancelled. */
-export async function cancelOrder(client: ApiClient, orderId: string, options: CallOptions & { idempotencyKey?: string } = {}): Promise<OrderResponse> {
-  return asOrder(await client.request<Order>({ method: 'POST', path: pathOf('cancelOrder', { order_id: orderId }), endpoint: 'cancelOrder', ...options }), orderId);
+export async function cancelOrder(
+  client: ApiClient,
+  orderId: string,
+  options: CallOptions & { idempotencyKey?: string } = {},
+): Promise<OrderResponse> {
+  return asOrder(
+    await client.request<Order>({
+      method: 'POST',
+      path: pathOf('cancelOrder', { order_id: orderId }),
+      endpoint: 'cancelOrder',
+      ...options,
+    }),
+    orderId,
+  );
 }
 
 /** GET /orders/{order_id}/vouchers (extension): the secure code endpoint. Every call is recorded by the server. */
 export async function getOrderCodes(client: ApiClient, orderId: string, options: CallOptions = {}): Promise<ApiResponse<OrderCodes>> {
-  const res = await client.request<OrderCodes>({ method: 'GET', path: pathOf('getOrderCodes', { order_id: orderId }), endpoint: 'getOrderCodes', ...options });
+  const res = await client.request<OrderCodes>({
+    method: 'GET',
+    path: pathOf('getOrderCodes', { order_id: orderId }),
+    endpoint: 'getOrderCodes',
+    ...options,
+  });
   if (res.drift) res.data = readCodes(res.data, orderId);
   return res;
 }
@@ -162,7 +202,18 @@ export async function followOrder(client: ApiClient, orderId: string, options: F
     if (o.status !== lastStatus) {
       lastStatus = o.status;
       if (response) options.onStatus?.(o, response);
-      else options.onStatus?.(o, { status: 200, headers: {}, data: o, text: '', traceId, replayed: false, attempts: 1, idempotencyKey: undefined, durationMs: 0 });
+      else
+        options.onStatus?.(o, {
+          status: 200,
+          headers: {},
+          data: o,
+          text: '',
+          traceId,
+          replayed: false,
+          attempts: 1,
+          idempotencyKey: undefined,
+          durationMs: 0,
+        });
     }
   };
   if (order) seen(order);

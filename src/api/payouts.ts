@@ -2,9 +2,15 @@
 import type { CreatePayoutRequest, Payout } from '../contract/money.js';
 import type { ApiClient, ApiResponse } from '../core/http/types.js';
 
-export async function createPayout(client: ApiClient, request: CreatePayoutRequest, options: { idempotencyKey: string; signal?: AbortSignal }): Promise<ApiResponse<Payout>> {
+export async function createPayout(
+  client: ApiClient,
+  request: CreatePayoutRequest,
+  options: { idempotencyKey: string; signal?: AbortSignal },
+): Promise<ApiResponse<Payout>> {
   return client.request<Payout>({
-    method: 'POST', path: '/payouts', endpoint: 'createPayout',
+    method: 'POST',
+    path: '/payouts',
+    endpoint: 'createPayout',
     body: request,
     idempotencyKey: options.idempotencyKey,
     signal: options.signal,

@@ -29,12 +29,15 @@ export interface AdminList<T> {
   next_cursor: string | null;
 }
 
-export const NO_ADMIN_HINT = 'start the sandbox with `vouchers sandbox start` (it writes the "local" profile with the admin URL and token), or pass --profile local';
+export const NO_ADMIN_HINT =
+  'start the sandbox with `vouchers sandbox start` (it writes the "local" profile with the admin URL and token), or pass --profile local';
 
 /** The admin URL and token of a resolved profile; a clear ConfigError when it has none. */
 export function adminTargetOf(profile: ResolvedProfile): AdminTarget {
   if (!profile.admin_url || !profile.admin_token) {
-    const what = profile.exists ? `profile "${profile.name}" has no sandbox admin URL and token` : `there is no profile "${profile.name}", so no sandbox admin URL and token`;
+    const what = profile.exists
+      ? `profile "${profile.name}" has no sandbox admin URL and token`
+      : `there is no profile "${profile.name}", so no sandbox admin URL and token`;
     throw new ConfigError(what, NO_ADMIN_HINT);
   }
   return { url: profile.admin_url.replace(/\/+$/, ''), token: profile.admin_token, profile: profile.name };
@@ -52,7 +55,12 @@ export interface AdminCallOptions {
 }
 
 /** One admin call; resolves with the parsed 2xx body. */
-export async function adminCall<T = unknown>(target: AdminTarget, method: string, path: string, options: AdminCallOptions = {}): Promise<AdminResponse<T>> {
+export async function adminCall<T = unknown>(
+  target: AdminTarget,
+  method: string,
+  path: string,
+  options: AdminCallOptions = {},
+): Promise<AdminResponse<T>> {
   const url = new URL(target.url + path);
   for (const [k, v] of Object.entries(options.query ?? {})) if (v !== undefined) url.searchParams.set(k, String(v));
   const headers: Record<string, string> = { authorization: `Bearer ${target.token}`, accept: 'application/json' };
@@ -74,24 +82,40 @@ export async function adminCall<T = unknown>(target: AdminTarget, method: string
     const code = cause?.code ?? (timeout.aborted ? 'ETIMEDOUT' : undefined);
     throw new NetworkError(
       `the sandbox admin surface at ${target.url} did not answer${code ? ` (${code})` : ''}`,
-      undefined, code,
+      undefined,
+      code,
       `is the sandbox running? Check with vouchers sandbox status; start it with vouchers sandbox start`,
       { cause: e },
     );
   }
   const responseHeaders: Record<string, string> = {};
-  res.headers.forEach((v, k) => { responseHeaders[k] = v; });
+  res.headers.forEach((v, k) => {
+    responseHeaders[k] = v;
+  });
   const traceId = responseHeaders['x-trace-id'];
   if (!res.ok) {
-    const error = apiErrorFromResponse({ status: res.status, headers: responseHeaders, text, traceId, replayed: false }, { method, path: `/admin${path}` });
+    const error = apiErrorFromResponse(
+      { status: res.status, headers: responseHeaders, text, traceId, replayed: false },
+      { method, path: `/admin${path}` },
+    );
     // The partner API's hints do not fit the operator surface: give these two their own.
-    const hint = res.status === 401 ? `the admin token of profile "${target.profile}" is not this sandbox's: restart it with vouchers sandbox start to refresh the profile`
-      : res.status === 404 ? 'check the id: vouchers sandbox admin orders list (or partners list, keys list, deliveries list) shows what exists'
-        : undefined;
+    const hint =
+      res.status === 401
+        ? `the admin token of profile "${target.profile}" is not this sandbox's: restart it with vouchers sandbox start to refresh the profile`
+        : res.status === 404
+          ? 'check the id: vouchers sandbox admin orders list (or partners list, keys list, deliveries list) shows what exists'
+          : undefined;
     if (hint === undefined) throw error;
     throw new ApiError({
-      status: error.status, name: error.name, code: error.apiCode, message: error.message, details: error.details,
-      traceId: error.traceId, method: error.method, path: error.path, hint,
+      status: error.status,
+      name: error.name,
+      code: error.apiCode,
+      message: error.message,
+      details: error.details,
+      traceId: error.traceId,
+      method: error.method,
+      path: error.path,
+      hint,
     });
   }
   return { status: res.status, data: parseJsonBody(text) as T, traceId };

@@ -22,9 +22,15 @@ export interface TransactionPage {
   next_cursor: string | null;
 }
 
-export async function listTransactions(client: ApiClient, query: TransactionQuery = {}, options: { signal?: AbortSignal } = {}): Promise<ApiResponse<TransactionPage>> {
+export async function listTransactions(
+  client: ApiClient,
+  query: TransactionQuery = {},
+  options: { signal?: AbortSignal } = {},
+): Promise<ApiResponse<TransactionPage>> {
   return client.request<TransactionPage>({
-    method: 'GET', path: '/transactions', endpoint: 'listTransactions',
+    method: 'GET',
+    path: '/transactions',
+    endpoint: 'listTransactions',
     query: { from: query.from, to: query.to, order_id: query.order_id, type: query.type, limit: query.limit, cursor: query.cursor },
     ...options,
   });

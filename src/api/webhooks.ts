@@ -13,10 +13,26 @@ import { notOffered } from './not-offered.js';
  * secret under another name (`secret`, `webhook_secret`) has it moved to `signing_secret`,
  * so that it is saved (and never printed by accident) like ours.
  */
-export async function registerWebhook(client: ApiClient, request: RegisterWebhookRequest, options: { signal?: AbortSignal } = {}): Promise<ApiResponse<WebhookEndpoint>> {
-  const res = await client.request<WebhookEndpoint>({ method: 'POST', path: '/webhooks', endpoint: 'registerWebhook', body: request, signal: options.signal });
+export async function registerWebhook(
+  client: ApiClient,
+  request: RegisterWebhookRequest,
+  options: { signal?: AbortSignal } = {},
+): Promise<ApiResponse<WebhookEndpoint>> {
+  const res = await client.request<WebhookEndpoint>({
+    method: 'POST',
+    path: '/webhooks',
+    endpoint: 'registerWebhook',
+    body: request,
+    signal: options.signal,
+  });
   const body = res.data as unknown;
-  if (res.drift && body !== null && typeof body === 'object' && !Array.isArray(body) && typeof (body as WebhookEndpoint).signing_secret !== 'string') {
+  if (
+    res.drift &&
+    body !== null &&
+    typeof body === 'object' &&
+    !Array.isArray(body) &&
+    typeof (body as WebhookEndpoint).signing_secret !== 'string'
+  ) {
     const record = body as Record<string, unknown>;
     const key = Object.keys(record).find((k) => isSecretField(k) && typeof record[k] === 'string' && record[k] !== '');
     if (key !== undefined) {
@@ -29,12 +45,18 @@ export async function registerWebhook(client: ApiClient, request: RegisterWebhoo
 
 function extensionMissing(error: unknown, method: 'GET' | 'DELETE'): never {
   if (error instanceof ApiError && error.status === 405) {
-    throw notOffered(error, `this server does not offer ${method} /webhooks (an extension of the API document)`,
-      'register again with `vouchers webhooks register --url URL` to replace the endpoint; ask the provider how to view or remove it');
+    throw notOffered(
+      error,
+      `this server does not offer ${method} /webhooks (an extension of the API document)`,
+      'register again with `vouchers webhooks register --url URL` to replace the endpoint; ask the provider how to view or remove it',
+    );
   }
   if (error instanceof ApiError && error.status === 404) {
-    throw notOffered(error, `no webhook endpoint is registered, or this server does not offer ${method} /webhooks (an extension of the API document)`,
-      'register one with `vouchers webhooks register --url URL`');
+    throw notOffered(
+      error,
+      `no webhook endpoint is registered, or this server does not offer ${method} /webhooks (an extension of the API document)`,
+      'register one with `vouchers webhooks register --url URL`',
+    );
   }
   throw error;
 }

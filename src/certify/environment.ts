@@ -100,9 +100,16 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
     } else {
       if (!profile.base_url || !profile.api_key || !profile.api_secret) {
         const { ConfigError } = await import('../core/errors/index.js');
-        throw new ConfigError(`profile "${profile.name}" lacks a base URL, API key or API secret`, 'add them with vouchers profiles add, or certify the embedded sandbox with --sandbox');
+        throw new ConfigError(
+          `profile "${profile.name}" lacks a base URL, API key or API secret`,
+          'add them with vouchers profiles add, or certify the embedded sandbox with --sandbox',
+        );
       }
-      ({ base_url: baseUrl, api_key: apiKey, api_secret: apiSecret } = { base_url: profile.base_url, api_key: profile.api_key, api_secret: profile.api_secret });
+      ({
+        base_url: baseUrl,
+        api_key: apiKey,
+        api_secret: apiSecret,
+      } = { base_url: profile.base_url, api_key: profile.api_key, api_secret: profile.api_secret });
       // No secret over plain http to another machine unless the profile opts in.
       const { assertSecretTransport } = await import('../core/config/insecure-http.js');
       assertSecretTransport(profile);
@@ -112,31 +119,59 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       } else {
         needs.admin = `profile "${profile.name}" has no sandbox admin URL and token (a profile written by vouchers sandbox start has them)`;
       }
-      needs.webhooks = options.publicUrl || isLoopbackUrl(baseUrl)
-        ? true
-        : `the server at ${new URL(baseUrl).host} cannot reach this machine's listener: pass --public-url URL (a tunnel to --listen-port)`;
+      needs.webhooks =
+        options.publicUrl || isLoopbackUrl(baseUrl)
+          ? true
+          : `the server at ${new URL(baseUrl).host} cannot reach this machine's listener: pass --public-url URL (a tunnel to --listen-port)`;
     }
 
     const recorder = new Recorder();
     const drifts: ContractDrift[] = [];
     const requestLog: RequestLog = {
       path: '',
-      append: (e) => recorder.record({ method: e.method, path: e.path, status: e.status, trace_id: e.trace_id, attempt: e.attempt, idempotency_key: e.idempotency_key }),
+      append: (e) =>
+        recorder.record({
+          method: e.method,
+          path: e.path,
+          status: e.status,
+          trace_id: e.trace_id,
+          attempt: e.attempt,
+          idempotency_key: e.idempotency_key,
+        }),
       read: async () => [],
     };
     const client = createClient({
-      baseUrl, apiKey, apiSecret, signingPath,
+      baseUrl,
+      apiKey,
+      apiSecret,
+      signingPath,
       // No client-side pacing: a run makes a few dozen requests, and a pacer that saw a 429
       // would hold every later check for the server's whole reset window.
-      limits: null, timeoutMs: profile.timeout_ms, maxRetries: profile.max_retries,
-      clock: options.clock, ids: options.ids, requestLog, signal: options.signal,
+      limits: null,
+      timeoutMs: profile.timeout_ms,
+      maxRetries: profile.max_retries,
+      clock: options.clock,
+      ids: options.ids,
+      requestLog,
+      signal: options.signal,
       // A certification run waits out a Retry-After of up to 30 s, not longer (a 429 after
       // failed authentications says a minute): the check fails with it, the others go on.
       backoff: { ...DEFAULT_BACKOFF, capMs: 2_000, maxRetryAfterMs: 30_000 },
-      onDrift: (d) => { drifts.push(d); },
+      onDrift: (d) => {
+        drifts.push(d);
+      },
     });
     closers.push(() => client.close());
-    const raw = createRawSender({ baseUrl, apiKey, apiSecret, signingPath, clock: options.clock, signal: options.signal, record: recorder.record, cliPrefix: options.cliPrefix });
+    const raw = createRawSender({
+      baseUrl,
+      apiKey,
+      apiSecret,
+      signingPath,
+      clock: options.clock,
+      signal: options.signal,
+      record: recorder.record,
+      cliPrefix: options.cliPrefix,
+    });
 
     // Profile mode: the partner's own endpoint is noted before the listener takes its place,
     // and put back afterwards (restoreWebhook). A server that cannot show it (no GET
@@ -145,21 +180,35 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
     if (options.mode === 'profile' && needs.webhooks === true) {
       try {
         const found = await getWebhook(client, { signal: options.signal });
-        existingWebhook = { state: 'registered', url: found.data.url, events: Array.isArray(found.data.events) ? found.data.events : undefined, description: found.data.description ?? null };
+        existingWebhook = {
+          state: 'registered',
+          url: found.data.url,
+          events: Array.isArray(found.data.events) ? found.data.events : undefined,
+          description: found.data.description ?? null,
+        };
       } catch (e) {
         // A 404 says "none" only from our own sandbox (a profile with its operator surface);
         // elsewhere it may as well mean the endpoint cannot be shown: the partner's own is
         // then left alone rather than replaced without a way back.
         if (e instanceof ApiError && e.status === 404 && admin) existingWebhook = { state: 'none' };
-        else if (e instanceof ApiError && e.status === 404) needs.webhooks = 'this server answered 404 to GET /webhooks: certify cannot tell whether you have an endpoint it would replace, so it leaves it alone (the webhook checks run against the embedded sandbox, --sandbox, or a local one)';
-        else if (e instanceof ApiError) needs.webhooks = `this server does not show its webhook endpoint (GET /webhooks), so certify could not put yours back afterwards: it leaves it alone`;
+        else if (e instanceof ApiError && e.status === 404)
+          needs.webhooks =
+            'this server answered 404 to GET /webhooks: certify cannot tell whether you have an endpoint it would replace, so it leaves it alone (the webhook checks run against the embedded sandbox, --sandbox, or a local one)';
+        else if (e instanceof ApiError)
+          needs.webhooks = `this server does not show its webhook endpoint (GET /webhooks), so certify could not put yours back afterwards: it leaves it alone`;
         else throw e;
       }
     }
 
     let listener: CertifyListener | undefined;
     if (needs.webhooks === true) {
-      listener = await openCertifyListener({ dir, host: '127.0.0.1', port: options.listenPort ?? 0, publicUrl: options.publicUrl, clock: options.clock });
+      listener = await openCertifyListener({
+        dir,
+        host: '127.0.0.1',
+        port: options.listenPort ?? 0,
+        publicUrl: options.publicUrl,
+        clock: options.clock,
+      });
       closers.push(() => listener!.close());
     }
     let target: CheckContext['target'];
@@ -176,13 +225,19 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
 
     const env: Environment = {
       context: {
-        client, raw, admin, listener, target,
+        client,
+        raw,
+        admin,
+        listener,
+        target,
         fixtures: SANDBOX_FIXTURES,
         signingPath,
         clock: options.clock,
         timeScale,
         shared: {
-          orders: [], refundsMinor: {}, existingWebhook,
+          orders: [],
+          refundsMinor: {},
+          existingWebhook,
           mayRotateSecret: options.mode === 'sandbox',
           ...(profile.webhook_secret ? { knownWebhookSecret: profile.webhook_secret } : {}),
         },
@@ -195,13 +250,29 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
         const shared = env.context.shared;
         if (options.mode !== 'profile' || !shared.webhookRegistered || !existingWebhook) return undefined;
         // Its own client: the run's may be stopped (Ctrl-C, --timeout), this must still go out.
-        const restorer = createClient({ baseUrl, apiKey, apiSecret, signingPath, limits: null, maxRetries: 2, clock: options.clock, ids: options.ids });
+        const restorer = createClient({
+          baseUrl,
+          apiKey,
+          apiSecret,
+          signingPath,
+          limits: null,
+          maxRetries: 2,
+          clock: options.clock,
+          ids: options.ids,
+        });
         try {
           if (existingWebhook.state === 'none') {
             await deleteWebhook(restorer, {});
             return 'removed the webhook endpoint certify registered (there was none before)';
           }
-          await registerWebhook(restorer, { url: existingWebhook.url, ...(existingWebhook.events?.length ? { events: existingWebhook.events as RegisterWebhookRequest['events'] } : {}) }, {});
+          await registerWebhook(
+            restorer,
+            {
+              url: existingWebhook.url,
+              ...(existingWebhook.events?.length ? { events: existingWebhook.events as RegisterWebhookRequest['events'] } : {}),
+            },
+            {},
+          );
           return `put your webhook endpoint back: ${existingWebhook.url} (its signing secret was not changed)`;
         } finally {
           await restorer.close();

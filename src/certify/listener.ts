@@ -50,17 +50,31 @@ export async function openCertifyListener(setup: ListenerSetup): Promise<Certify
   const duplicates: string[] = [];
   const rejections: string[] = [];
   const waiters = new Set<() => void>();
-  const wake = () => { for (const w of [...waiters]) w(); };
+  const wake = () => {
+    for (const w of [...waiters]) w();
+  };
   let listener: Listener;
   try {
     listener = await startListener({
-      host: setup.host, port: setup.port, path: '/webhooks', secrets: [], tolerance: 300, inbox, filter: () => true, clock: setup.clock,
+      host: setup.host,
+      port: setup.port,
+      path: '/webhooks',
+      secrets: [],
+      tolerance: 300,
+      inbox,
+      filter: () => true,
+      clock: setup.clock,
       onActivity: (a) => {
         if (a.kind === 'rejected') rejections.push(`${a.rejection.code}: ${a.rejection.message}`);
         else if (a.kind === 'duplicate') duplicates.push(a.envelope.event_id);
         else {
           const env = a.entry.envelope;
-          events.push({ event: env.event, event_id: env.event_id, data: (env.data ?? {}) as Record<string, unknown>, at: setup.clock.now() });
+          events.push({
+            event: env.event,
+            event_id: env.event_id,
+            data: (env.data ?? {}) as Record<string, unknown>,
+            at: setup.clock.now(),
+          });
         }
         wake();
       },
@@ -69,21 +83,34 @@ export async function openCertifyListener(setup: ListenerSetup): Promise<Certify
     await inbox.close();
     throw e;
   }
-  const wait = <T>(found: () => T | undefined, timeoutMs: number, signal?: AbortSignal) => new Promise<T | undefined>((resolve) => {
-    const check = () => {
-      const hit = found();
-      if (hit === undefined) return;
-      done();
-      resolve(hit);
-    };
-    const timer = setTimeout(() => { done(); resolve(undefined); }, timeoutMs);
-    const onAbort = () => { done(); resolve(undefined); };
-    const done = () => { clearTimeout(timer); waiters.delete(check); signal?.removeEventListener('abort', onAbort); };
-    waiters.add(check);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    check();
-  });
-  const publicUrl = setup.publicUrl ? setup.publicUrl.replace(/\/+$/, '') + (new URL(setup.publicUrl).pathname.endsWith('/webhooks') ? '' : '/webhooks') : undefined;
+  const wait = <T>(found: () => T | undefined, timeoutMs: number, signal?: AbortSignal) =>
+    new Promise<T | undefined>((resolve) => {
+      const check = () => {
+        const hit = found();
+        if (hit === undefined) return;
+        done();
+        resolve(hit);
+      };
+      const timer = setTimeout(() => {
+        done();
+        resolve(undefined);
+      }, timeoutMs);
+      const onAbort = () => {
+        done();
+        resolve(undefined);
+      };
+      const done = () => {
+        clearTimeout(timer);
+        waiters.delete(check);
+        signal?.removeEventListener('abort', onAbort);
+      };
+      waiters.add(check);
+      signal?.addEventListener('abort', onAbort, { once: true });
+      check();
+    });
+  const publicUrl = setup.publicUrl
+    ? setup.publicUrl.replace(/\/+$/, '') + (new URL(setup.publicUrl).pathname.endsWith('/webhooks') ? '' : '/webhooks')
+    : undefined;
   return {
     url: publicUrl ?? listener.url,
     localUrl: listener.url,
@@ -92,7 +119,8 @@ export async function openCertifyListener(setup: ListenerSetup): Promise<Certify
     rejections,
     setSecrets: (s) => listener.setSecrets(s),
     waitFor: (match, timeoutMs, signal) => wait(() => events.find(match), timeoutMs, signal),
-    waitForDuplicate: async (eventId, timeoutMs, signal) => (await wait(() => (duplicates.includes(eventId) ? true : undefined), timeoutMs, signal)) ?? false,
+    waitForDuplicate: async (eventId, timeoutMs, signal) =>
+      (await wait(() => (duplicates.includes(eventId) ? true : undefined), timeoutMs, signal)) ?? false,
     close: () => listener.close(),
   };
 }

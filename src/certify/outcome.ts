@@ -9,7 +9,10 @@ export interface FailureDetails {
 
 /** The server did not do what the check proves. */
 export class CheckFailure extends Error {
-  constructor(message: string, readonly details: FailureDetails = {}) {
+  constructor(
+    message: string,
+    readonly details: FailureDetails = {},
+  ) {
     super(message);
     this.name = 'CheckFailure';
   }

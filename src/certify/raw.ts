@@ -132,12 +132,21 @@ export function createRawSender(options: RawSenderOptions): RawSender {
       }
       const text = await res.text();
       const out: Record<string, string> = {};
-      res.headers.forEach((v, k) => { out[k] = v; });
+      res.headers.forEach((v, k) => {
+        out[k] = v;
+      });
       const answered = out['x-trace-id'] ?? traceId;
       options.record({ method, path, status: res.status, trace_id: answered, attempt: 1, idempotency_key: key ?? null });
       const json = parse(text);
       const error = json !== null && typeof json === 'object' ? (json as { error?: { code?: unknown } }).error : undefined;
-      return { status: res.status, headers: out, text, json, traceId: answered, code: typeof error?.code === 'string' ? error.code : undefined };
+      return {
+        status: res.status,
+        headers: out,
+        text,
+        json,
+        traceId: answered,
+        code: typeof error?.code === 'string' ? error.code : undefined,
+      };
     }
   }
 

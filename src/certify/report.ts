@@ -61,8 +61,13 @@ export function buildReport(input: ReportInput): CertifyReport {
     duration_ms: Math.round(input.finishedAt - input.startedAt),
     // Field by field: whatever else the caller's object holds never reaches a report.
     target: {
-      mode: input.target.mode, profile: input.target.profile, base_url: input.target.base_url, api_key: input.target.api_key,
-      signing_path: input.target.signing_path, webhook_url: input.target.webhook_url, webhook_target: input.target.webhook_target,
+      mode: input.target.mode,
+      profile: input.target.profile,
+      base_url: input.target.base_url,
+      api_key: input.target.api_key,
+      signing_path: input.target.signing_path,
+      webhook_url: input.target.webhook_url,
+      webhook_target: input.target.webhook_target,
     },
     tool: { name: 'vouchers', version: input.version, ...runtimeInfo() },
     summary,

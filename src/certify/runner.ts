@@ -60,7 +60,11 @@ const NEED_WORDS: Record<Need, string> = {
  * Expected and actual for a check that stopped on an API error it did not expect (a 401
  * where an order was to be placed): the answer, and the request that got it, to repeat.
  */
-function answerDetails(e: unknown, requests: readonly RecordedRequest[], reproduce?: (method: string, path: string) => string): { expected?: string; actual?: string; reproduce?: string } {
+function answerDetails(
+  e: unknown,
+  requests: readonly RecordedRequest[],
+  reproduce?: (method: string, path: string) => string,
+): { expected?: string; actual?: string; reproduce?: string } {
   const status = (e as { status?: unknown }).status;
   const code = (e as { code?: unknown }).code;
   if (typeof status !== 'number') return {};
@@ -88,7 +92,9 @@ export async function runChecklist(options: RunOptions, recorder: Recorder): Pro
     if (!selected || unmet.length > 0) {
       const why = !selected
         ? 'left out by --only/--skip'
-        : unmet.map((n) => `needs ${NEED_WORDS[n]}${typeof options.needs[n] === 'string' ? `: ${options.needs[n] as string}` : ''}`).join('; ');
+        : unmet
+            .map((n) => `needs ${NEED_WORDS[n]}${typeof options.needs[n] === 'string' ? `: ${options.needs[n] as string}` : ''}`)
+            .join('; ');
       const result: CheckResult = { ...base, status: 'skip', duration_ms: 0, message: why, trace_ids: [], requests: [], warnings: [] };
       results.push(result);
       options.onResult?.(result);
@@ -119,10 +125,16 @@ export async function runChecklist(options: RunOptions, recorder: Recorder): Pro
     stopped.catch(() => undefined);
     let result: CheckResult;
     try {
-      const ctx: CheckContext = { ...options.context, signal, warn: (m) => { warnings.push(m); } };
+      const ctx: CheckContext = {
+        ...options.context,
+        signal,
+        warn: (m) => {
+          warnings.push(m);
+        },
+      };
       const outcome = await Promise.race([check.run(ctx), timedOut, stopped]);
       const status = outcome?.status === 'warn' || warnings.length > 0 ? 'warn' : 'pass';
-      result = { ...base, status, duration_ms: 0, message: outcome?.message ?? (warnings[0] ?? 'ok'), trace_ids: [], requests, warnings };
+      result = { ...base, status, duration_ms: 0, message: outcome?.message ?? warnings[0] ?? 'ok', trace_ids: [], requests, warnings };
     } catch (e) {
       if (options.signal.aborted) {
         recorder.end();
@@ -153,7 +165,11 @@ export async function runChecklist(options: RunOptions, recorder: Recorder): Pro
  * Warnings that make a pass meaningless, raised for the whole run: every answer a 401, no
  * webhook received although webhook checks ran, a clock far off.
  */
-export function runWarnings(results: readonly CheckResult[], recorder: Recorder, extra: { webhooksExpected: boolean; eventsReceived: number; clockOffsetSeconds?: number }): string[] {
+export function runWarnings(
+  results: readonly CheckResult[],
+  recorder: Recorder,
+  extra: { webhooksExpected: boolean; eventsReceived: number; clockOffsetSeconds?: number },
+): string[] {
   // Webhooks are expected only once the endpoint was registered (webhooks.register passed).
   const registered = results.some((r) => r.id === 'webhooks.register' && (r.status === 'pass' || r.status === 'warn'));
   const warnings: string[] = [];
@@ -161,11 +177,15 @@ export function runWarnings(results: readonly CheckResult[], recorder: Recorder,
   // Refused throughout: 401, then the 429s a server gives after too many failed authentications.
   const refusedAll = answered.some((r) => r.status === 401) && answered.every((r) => r.status === 401 || r.status === 429);
   if (refusedAll) {
-    warnings.push(`every request was answered 401 (or 429 after too many refusals): the server refused these credentials, so no check says anything about the integration`);
+    warnings.push(
+      `every request was answered 401 (or 429 after too many refusals): the server refused these credentials, so no check says anything about the integration`,
+    );
   }
   const webhookChecksRan = results.some((r) => r.status !== 'skip' && /^(webhooks|orders\.cache-miss|lifecycle)\./.test(r.id));
   if (extra.webhooksExpected && registered && webhookChecksRan && extra.eventsReceived === 0) {
-    warnings.push('no webhook was received at all: deliveries do not reach the listener (is the URL reachable from the server? see --public-url)');
+    warnings.push(
+      'no webhook was received at all: deliveries do not reach the listener (is the URL reachable from the server? see --public-url)',
+    );
   }
   // Failed authentications are rate-limited (the `auth` class): once refused, later checks
   // see 429s that say nothing about them.
@@ -174,10 +194,14 @@ export function runWarnings(results: readonly CheckResult[], recorder: Recorder,
   const firstRefusal = counted.findIndex((r) => r.status === 401);
   const limitedAfter = firstRefusal < 0 ? 0 : counted.slice(firstRefusal).filter((r) => r.status === 429).length;
   if (limitedAfter > 0 && !refusedAll) {
-    warnings.push(`${limitedAfter} request(s) were answered 429 after requests were refused with 401: the server limits failed authentications, so checks after the first failures may fail for that alone; fix those first and run again after a minute`);
+    warnings.push(
+      `${limitedAfter} request(s) were answered 429 after requests were refused with 401: the server limits failed authentications, so checks after the first failures may fail for that alone; fix those first and run again after a minute`,
+    );
   }
   if (extra.clockOffsetSeconds !== undefined && Math.abs(extra.clockOffsetSeconds) > 60) {
-    warnings.push(`this machine's clock is ${Math.abs(Math.round(extra.clockOffsetSeconds))} s ${extra.clockOffsetSeconds > 0 ? 'behind' : 'ahead of'} the server's: signed requests fail beyond 300 s; sync the clock`);
+    warnings.push(
+      `this machine's clock is ${Math.abs(Math.round(extra.clockOffsetSeconds))} s ${extra.clockOffsetSeconds > 0 ? 'behind' : 'ahead of'} the server's: signed requests fail beyond 300 s; sync the clock`,
+    );
   }
   return warnings;
 }

@@ -10,7 +10,14 @@ const WIDTH = 100;
 function helpOf(cmd: Command): string {
   let text = '';
   const saved = cmd.configureOutput();
-  cmd.configureOutput({ ...saved, writeOut: (s) => { text += s; }, getOutHelpWidth: () => WIDTH, getOutHasColors: () => false });
+  cmd.configureOutput({
+    ...saved,
+    writeOut: (s) => {
+      text += s;
+    },
+    getOutHelpWidth: () => WIDTH,
+    getOutHasColors: () => false,
+  });
   try {
     cmd.outputHelp();
   } finally {
@@ -47,7 +54,7 @@ export function renderCommandReference(program: Command): string {
   return [
     '# Command reference',
     '',
-    'Generated from the CLI itself by `npm run docs`; every section is that command\'s `--help`.',
+    "Generated from the CLI itself by `npm run docs`; every section is that command's `--help`.",
     '',
     `## ${program.name()}`,
     '',

@@ -37,9 +37,19 @@ interface Named {
  * The end of a verb's action: hand the parsed arguments and flags to the seam when there
  * is one, else run the verb. Parsing and validating that needs no server happens before.
  */
-export async function runVerb(seam: RunSeam | undefined, command: Named, input: Omit<VerbCall, 'command' | 'args'> & { args?: unknown[] }, run: () => Promise<void>): Promise<void> {
+export async function runVerb(
+  seam: RunSeam | undefined,
+  command: Named,
+  input: Omit<VerbCall, 'command' | 'args'> & { args?: unknown[] },
+  run: () => Promise<void>,
+): Promise<void> {
   if (!seam) return run();
   const names: string[] = [];
   for (let c: Named | null = command; c?.parent; c = c.parent) names.unshift(c.name());
-  await seam({ command: names.join(' '), args: input.args ?? [], flags: input.flags, ...('parsed' in input ? { parsed: input.parsed } : {}) });
+  await seam({
+    command: names.join(' '),
+    args: input.args ?? [],
+    flags: input.flags,
+    ...('parsed' in input ? { parsed: input.parsed } : {}),
+  });
 }

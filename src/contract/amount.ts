@@ -13,9 +13,7 @@ import { minorDigits } from './money-format.js';
 export const MAX_MINOR = Number.MAX_SAFE_INTEGER;
 const MAX_MINOR_BIG = BigInt(MAX_MINOR);
 
-export type AmountCheck =
-  | { ok: true; minor: number; major: number }
-  | { ok: false; reason: string };
+export type AmountCheck = { ok: true; minor: number; major: number } | { ok: false; reason: string };
 
 const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
 
@@ -29,7 +27,8 @@ export function checkAmountText(text: string, digits: number, allowNegative = fa
   const major = Number(majorText(r.minor, digits));
   // The JSON number sent must mean exactly this amount when read back.
   const back = parseMinor(String(major), digits, true);
-  if (!back.ok || back.minor !== r.minor) return { ok: false, reason: 'cannot be sent exactly as a JSON number: use fewer significant digits' };
+  if (!back.ok || back.minor !== r.minor)
+    return { ok: false, reason: 'cannot be sent exactly as a JSON number: use fewer significant digits' };
   return { ok: true, minor: r.minor, major };
 }
 
@@ -47,7 +46,8 @@ function parseMinor(text: string, digits: number, allowNegative: boolean): { ok:
   const shift = exp - (m[3] ?? '').length + digits;
   let minorBig: bigint;
   if (shift >= 0) {
-    if (significant.length + shift > 17) return { ok: false, reason: `is more than ${MAX_MINOR} minor units, the most an amount can hold exactly` };
+    if (significant.length + shift > 17)
+      return { ok: false, reason: `is more than ${MAX_MINOR} minor units, the most an amount can hold exactly` };
     minorBig = BigInt(significant) * 10n ** BigInt(shift);
   } else {
     const drop = -shift;

@@ -29,7 +29,10 @@ export function idSchema(prefix: IdPrefix) {
   return z.string().regex(idPattern(prefix), `must be ${prefix}_ followed by an id (no spaces, no slashes)`);
 }
 
-export const OrderId = idSchema('ord').meta({ description: 'Order id, `ord_<id>` (the sandbox issues `ord_` + 26 base32 characters)', examples: ['ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE'] });
+export const OrderId = idSchema('ord').meta({
+  description: 'Order id, `ord_<id>` (the sandbox issues `ord_` + 26 base32 characters)',
+  examples: ['ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE'],
+});
 export const VoucherId = idSchema('vch');
 export const EventId = idSchema('evt');
 export const TransactionId = idSchema('txn');
@@ -37,11 +40,16 @@ export const PayoutId = idSchema('po');
 export const WebhookId = idSchema('wh');
 
 /** ISO 8601 UTC timestamp with a `Z`. */
-export const Timestamp = z.iso.datetime({ offset: false }).meta({ description: 'ISO 8601 UTC timestamp', examples: ['2026-11-22T09:30:00Z'] });
+export const Timestamp = z.iso
+  .datetime({ offset: false })
+  .meta({ description: 'ISO 8601 UTC timestamp', examples: ['2026-11-22T09:30:00Z'] });
 /** Calendar date `YYYY-MM-DD` (UTC). */
 export const DateOnly = z.iso.date().meta({ description: 'Date YYYY-MM-DD (UTC)', examples: ['2026-11-22'] });
 /** ISO 4217 currency code. */
-export const Currency = z.string().regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD').meta({ description: 'ISO 4217 currency code', examples: ['USD'] });
+export const Currency = z
+  .string()
+  .regex(/^[A-Z]{3}$/, 'must be an ISO 4217 code such as USD')
+  .meta({ description: 'ISO 4217 currency code', examples: ['USD'] });
 /** ISO 3166-1 alpha-2 country code. */
 export const Country = z.string().regex(/^[A-Z]{2}$/, 'must be an ISO 3166 alpha-2 code such as US');
 /** An amount in major units carrying the currency's minor digits (USD 12.50, JPY 1000). */
@@ -56,10 +64,12 @@ export function listEnvelope<T extends z.ZodType>(item: T) {
   });
 }
 
-export const ErrorDetail = z.looseObject({
-  path: z.string(),
-  message: z.string(),
-}).meta({ id: 'ErrorDetail' });
+export const ErrorDetail = z
+  .looseObject({
+    path: z.string(),
+    message: z.string(),
+  })
+  .meta({ id: 'ErrorDetail' });
 
 export const ErrorBody = z.looseObject({
   name: z.string().meta({ description: 'PascalCase name' }),
@@ -68,7 +78,9 @@ export const ErrorBody = z.looseObject({
   details: z.array(ErrorDetail).optional(),
 });
 
-export const ErrorEnvelope = z.looseObject({ error: ErrorBody }).meta({ id: 'Error', description: 'Error envelope of every non-2xx response' });
+export const ErrorEnvelope = z
+  .looseObject({ error: ErrorBody })
+  .meta({ id: 'Error', description: 'Error envelope of every non-2xx response' });
 export type ErrorEnvelope = z.infer<typeof ErrorEnvelope>;
 
 /** Page bounds of every paginated list. */

@@ -25,37 +25,47 @@ const orderBase = {
 
 export const OrderEventData = z.looseObject(orderBase).meta({ id: 'OrderEventData' });
 
-export const OrderDeliveredData = z.looseObject({
-  ...orderBase,
-  fulfilled_from: FulfilledFrom,
-  vouchers: z.array(z.looseObject({ product_id: z.string(), expiry: DateOnly.nullable() })),
-}).meta({ id: 'OrderDeliveredData' });
+export const OrderDeliveredData = z
+  .looseObject({
+    ...orderBase,
+    fulfilled_from: FulfilledFrom,
+    vouchers: z.array(z.looseObject({ product_id: z.string(), expiry: DateOnly.nullable() })),
+  })
+  .meta({ id: 'OrderDeliveredData' });
 
-export const OrderPartiallyDeliveredData = z.looseObject({
-  ...orderBase,
-  delivered_count: z.number().int().nonnegative(),
-  failed_count: z.number().int().nonnegative(),
-}).meta({ id: 'OrderPartiallyDeliveredData' });
+export const OrderPartiallyDeliveredData = z
+  .looseObject({
+    ...orderBase,
+    delivered_count: z.number().int().nonnegative(),
+    failed_count: z.number().int().nonnegative(),
+  })
+  .meta({ id: 'OrderPartiallyDeliveredData' });
 
-export const OrderCancelledData = z.looseObject({
-  ...orderBase,
-  reason: z.string(),
-  cancelled_by: z.enum(['admin', 'partner']),
-}).meta({ id: 'OrderCancelledData' });
+export const OrderCancelledData = z
+  .looseObject({
+    ...orderBase,
+    reason: z.string(),
+    cancelled_by: z.enum(['admin', 'partner']),
+  })
+  .meta({ id: 'OrderCancelledData' });
 
-export const OrderRefundedData = z.looseObject({
-  ...orderBase,
-  refund_amount: Amount,
-  transaction_id: TransactionId,
-}).meta({ id: 'OrderRefundedData' });
+export const OrderRefundedData = z
+  .looseObject({
+    ...orderBase,
+    refund_amount: Amount,
+    transaction_id: TransactionId,
+  })
+  .meta({ id: 'OrderRefundedData' });
 
-export const VoucherIssuedData = z.looseObject({
-  order_id: OrderId,
-  voucher_id: VoucherId,
-  product_id: z.string(),
-  denomination: z.number(),
-  expiry: DateOnly.nullable(),
-}).meta({ id: 'VoucherIssuedData' });
+export const VoucherIssuedData = z
+  .looseObject({
+    order_id: OrderId,
+    voucher_id: VoucherId,
+    product_id: z.string(),
+    denomination: z.number(),
+    expiry: DateOnly.nullable(),
+  })
+  .meta({ id: 'VoucherIssuedData' });
 
 /** The `data` schema of each event type. */
 export const EVENT_DATA = {
@@ -78,15 +88,17 @@ function envelopeOf<T extends EventType>(type: T) {
 }
 
 /** Any event envelope, discriminated on `event`. */
-export const EventEnvelope = z.discriminatedUnion('event', [
-  envelopeOf('order.created'),
-  envelopeOf('order.processing'),
-  envelopeOf('order.delivered'),
-  envelopeOf('order.partially_delivered'),
-  envelopeOf('order.cancelled'),
-  envelopeOf('order.refunded'),
-  envelopeOf('voucher.issued'),
-]).meta({ id: 'EventEnvelope' });
+export const EventEnvelope = z
+  .discriminatedUnion('event', [
+    envelopeOf('order.created'),
+    envelopeOf('order.processing'),
+    envelopeOf('order.delivered'),
+    envelopeOf('order.partially_delivered'),
+    envelopeOf('order.cancelled'),
+    envelopeOf('order.refunded'),
+    envelopeOf('voucher.issued'),
+  ])
+  .meta({ id: 'EventEnvelope' });
 export type EventEnvelope = z.infer<typeof EventEnvelope>;
 
 /** Field names that must never appear in an event payload. */

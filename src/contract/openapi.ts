@@ -42,16 +42,31 @@ export const ERROR_CONDITIONS: Record<ErrorCode, string> = {
 };
 
 const STATUS_TEXT: Record<number, string> = {
-  200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No Content',
-  400: 'Bad Request', 401: 'Unauthorized', 402: 'Payment Required', 403: 'Forbidden', 404: 'Not Found',
-  405: 'Method Not Allowed', 409: 'Conflict', 413: 'Payload Too Large', 415: 'Unsupported Media Type',
-  422: 'Unprocessable Content', 429: 'Too Many Requests', 500: 'Internal Server Error', 503: 'Service Unavailable',
+  200: 'OK',
+  201: 'Created',
+  202: 'Accepted',
+  204: 'No Content',
+  400: 'Bad Request',
+  401: 'Unauthorized',
+  402: 'Payment Required',
+  403: 'Forbidden',
+  404: 'Not Found',
+  405: 'Method Not Allowed',
+  409: 'Conflict',
+  413: 'Payload Too Large',
+  415: 'Unsupported Media Type',
+  422: 'Unprocessable Content',
+  429: 'Too Many Requests',
+  500: 'Internal Server Error',
+  503: 'Service Unavailable',
 };
 
 /** Success descriptions that say more than the status text. */
 const SUCCESS_DESCRIPTIONS: Record<string, string> = {
-  'createOrder 201': 'Cache-hit: status DELIVERED, `fulfilled_from: cache`, vouchers with `code`/`pin` in the body (the only response besides GET /orders/{order_id}/vouchers that carries codes)',
-  'createOrder 202': 'Cache-miss: status PENDING, no vouchers yet; webhooks follow (order.processing, then order.delivered, order.partially_delivered or order.cancelled/order.refunded)',
+  'createOrder 201':
+    'Cache-hit: status DELIVERED, `fulfilled_from: cache`, vouchers with `code`/`pin` in the body (the only response besides GET /orders/{order_id}/vouchers that carries codes)',
+  'createOrder 202':
+    'Cache-miss: status PENDING, no vouchers yet; webhooks follow (order.processing, then order.delivered, order.partially_delivered or order.cancelled/order.refunded)',
   'getOrder 200': 'The order; vouchers show `code_last4` instead of the code',
   'getOrderCodes 200': "The order's issued codes and pins; every call is recorded on the server with its trace ID",
   'cancelOrder 200': 'The order, now CANCELLED; the debit is refunded (order.cancelled, then order.refunded)',
@@ -84,7 +99,7 @@ const DESCRIPTION = [
   '',
   'Every request carries `X-API-Key` and `X-API-Secret`. Every POST, PUT and DELETE is signed: `X-Timestamp: <unix seconds>` and `X-Signature: t=<timestamp>,v1=<hex HMAC-SHA256>` over timestamp + METHOD + path + raw body, keyed with the API secret; by default the path is the request target as sent, including the `/api/v1` prefix and the query string. POST /orders and POST /payouts require `Idempotency-Key`.',
   '',
-  'Amounts are JSON numbers in major units with the currency\'s minor digits; timestamps are ISO 8601 UTC with `Z`; dates are `YYYY-MM-DD` (UTC). Response objects may gain fields: clients keep or ignore unknown fields.',
+  "Amounts are JSON numbers in major units with the currency's minor digits; timestamps are ISO 8601 UTC with `Z`; dates are `YYYY-MM-DD` (UTC). Response objects may gain fields: clients keep or ignore unknown fields.",
   '',
   '**Extensions** (`x-extension: true`) are not in the API document; they are decisions of this project: GET /orders, GET /orders/{order_id}/vouchers, POST /orders/{order_id}/cancel, GET /webhooks, DELETE /webhooks, the 415 UNSUPPORTED_MEDIA_TYPE error, and `expiry: null` for products whose expiry policy is `none`. A server without an extension answers 404 or 405.',
   '',
@@ -118,7 +133,12 @@ class SchemaCollector {
   private readonly serialized = new Map<string, string>();
 
   convert(schema: z.ZodType, io: 'input' | 'output'): Json {
-    const raw = z.toJSONSchema(schema, { target: 'draft-2020-12', io, unrepresentable: 'throw', override: (ctx) => tidy(ctx.jsonSchema as Json) }) as Json;
+    const raw = z.toJSONSchema(schema, {
+      target: 'draft-2020-12',
+      io,
+      unrepresentable: 'throw',
+      override: (ctx) => tidy(ctx.jsonSchema as Json),
+    }) as Json;
     const { $schema: _dialect, $defs, ...root } = rewriteRefs(raw) as Json;
     for (const [id, def] of Object.entries(($defs ?? {}) as Record<string, Json>)) this.add(id, def);
     return root;
@@ -143,26 +163,90 @@ const ref = (kind: string, name: string): Json => ({ $ref: `#/components/${kind}
 
 function headerComponents(): Json {
   return {
-    'X-Trace-ID': { description: 'Trace ID of the request (32 lowercase hex); the trace-id of a W3C `traceparent` sent with the request. Quote it in support requests.', schema: { type: 'string', pattern: '^[0-9a-f]{32}$' } },
-    'RateLimit-Limit': { description: 'Requests allowed in the window of the rate-limit class charged', schema: { type: 'integer', minimum: 0 } },
+    'X-Trace-ID': {
+      description:
+        'Trace ID of the request (32 lowercase hex); the trace-id of a W3C `traceparent` sent with the request. Quote it in support requests.',
+      schema: { type: 'string', pattern: '^[0-9a-f]{32}$' },
+    },
+    'RateLimit-Limit': {
+      description: 'Requests allowed in the window of the rate-limit class charged',
+      schema: { type: 'integer', minimum: 0 },
+    },
     'RateLimit-Remaining': { description: 'Requests left in the current window of that class', schema: { type: 'integer', minimum: 0 } },
     'RateLimit-Reset': { description: 'Seconds until the window of that class resets', schema: { type: 'integer', minimum: 0 } },
     'Retry-After': { description: 'Seconds to wait before retrying', schema: { type: 'integer', minimum: 0 } },
-    'Idempotent-Replayed': { description: 'Present when the response is the stored response of an earlier request with the same Idempotency-Key and body; nothing ran again', schema: { type: 'string', enum: ['true'] } },
+    'Idempotent-Replayed': {
+      description:
+        'Present when the response is the stored response of an earlier request with the same Idempotency-Key and body; nothing ran again',
+      schema: { type: 'string', enum: ['true'] },
+    },
     Date: { description: 'Server time (HTTP date); compare with X-Timestamp to find the clock skew', schema: { type: 'string' } },
   };
 }
 
 function parameterComponents(): Json {
   return {
-    XTimestamp: { name: 'X-Timestamp', in: 'header', required: true, description: 'Unix time in seconds; within 300 s of server time, either direction', schema: { type: 'string', pattern: '^[0-9]{1,12}$' }, example: '1732270000' },
-    XSignature: { name: 'X-Signature', in: 'header', required: true, description: '`t=<X-Timestamp>,v1=<hex HMAC-SHA256>` of timestamp + METHOD + path + raw body, keyed with the API secret (path variant `full` by default: the request target as sent, with /api/v1 and the query string)', schema: { type: 'string', pattern: '^t=[0-9]{1,12}(,v1=[0-9a-f]{64})+$' } },
-    IdempotencyKey: { name: 'Idempotency-Key', in: 'header', required: true, description: 'Required. 1–255 printable ASCII characters, one per logical write, reused on every retry. Scope: API key + method + path + key; retained 24 h. Same key and body → the stored response with Idempotent-Replayed: true; different body → 422 IDEMPOTENCY_KEY_REUSED; still running → 409 IDEMPOTENCY_KEY_IN_PROGRESS.', schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' } },
-    IdempotencyKeyOptional: { name: 'Idempotency-Key', in: 'header', required: false, description: 'Optional on this write; same rules as on POST /orders when sent.', schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' } },
-    Traceparent: { name: 'traceparent', in: 'header', required: false, description: 'W3C trace context; the server then uses its trace-id as X-Trace-ID, so the client knows the trace ID even when no response arrives', schema: { type: 'string', pattern: '^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' } },
-    WebhookId: { name: 'X-Webhook-Id', in: 'header', required: true, description: 'The event_id of the delivered event; deduplicate on it (events may arrive more than once and out of order)', schema: { type: 'string', pattern: '^evt_[0-9A-HJKMNP-TV-Z]{26}$' } },
-    WebhookTimestamp: { name: 'X-Webhook-Timestamp', in: 'header', required: true, description: 'Unix seconds of this delivery attempt (the same t= as in X-Webhook-Signature)', schema: { type: 'string', pattern: '^[0-9]{1,12}$' } },
-    WebhookSignature: { name: 'X-Webhook-Signature', in: 'header', required: true, description: '`t=<unix>,v1=<hex>` where hex = HMAC-SHA256(signing_secret, `<t>.<raw body>`). During a secret rotation one `v1=` per active secret; accept if any matches and t is within 300 s.', schema: { type: 'string', pattern: '^t=[0-9]{1,12}(,v1=[0-9a-f]{64})+$' } },
+    XTimestamp: {
+      name: 'X-Timestamp',
+      in: 'header',
+      required: true,
+      description: 'Unix time in seconds; within 300 s of server time, either direction',
+      schema: { type: 'string', pattern: '^[0-9]{1,12}$' },
+      example: '1732270000',
+    },
+    XSignature: {
+      name: 'X-Signature',
+      in: 'header',
+      required: true,
+      description:
+        '`t=<X-Timestamp>,v1=<hex HMAC-SHA256>` of timestamp + METHOD + path + raw body, keyed with the API secret (path variant `full` by default: the request target as sent, with /api/v1 and the query string)',
+      schema: { type: 'string', pattern: '^t=[0-9]{1,12}(,v1=[0-9a-f]{64})+$' },
+    },
+    IdempotencyKey: {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: true,
+      description:
+        'Required. 1–255 printable ASCII characters, one per logical write, reused on every retry. Scope: API key + method + path + key; retained 24 h. Same key and body → the stored response with Idempotent-Replayed: true; different body → 422 IDEMPOTENCY_KEY_REUSED; still running → 409 IDEMPOTENCY_KEY_IN_PROGRESS.',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+    },
+    IdempotencyKeyOptional: {
+      name: 'Idempotency-Key',
+      in: 'header',
+      required: false,
+      description: 'Optional on this write; same rules as on POST /orders when sent.',
+      schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7E]+$' },
+    },
+    Traceparent: {
+      name: 'traceparent',
+      in: 'header',
+      required: false,
+      description:
+        'W3C trace context; the server then uses its trace-id as X-Trace-ID, so the client knows the trace ID even when no response arrives',
+      schema: { type: 'string', pattern: '^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$' },
+    },
+    WebhookId: {
+      name: 'X-Webhook-Id',
+      in: 'header',
+      required: true,
+      description: 'The event_id of the delivered event; deduplicate on it (events may arrive more than once and out of order)',
+      schema: { type: 'string', pattern: '^evt_[0-9A-HJKMNP-TV-Z]{26}$' },
+    },
+    WebhookTimestamp: {
+      name: 'X-Webhook-Timestamp',
+      in: 'header',
+      required: true,
+      description: 'Unix seconds of this delivery attempt (the same t= as in X-Webhook-Signature)',
+      schema: { type: 'string', pattern: '^[0-9]{1,12}$' },
+    },
+    WebhookSignature: {
+      name: 'X-Webhook-Signature',
+      in: 'header',
+      required: true,
+      description:
+        '`t=<unix>,v1=<hex>` where hex = HMAC-SHA256(signing_secret, `<t>.<raw body>`). During a secret rotation one `v1=` per active secret; accept if any matches and t is within 300 s.',
+      schema: { type: 'string', pattern: '^t=[0-9]{1,12}(,v1=[0-9a-f]{64})+$' },
+    },
   };
 }
 
@@ -212,14 +296,17 @@ function tagOf(path: string): string {
 
 function operationDescription(e: Endpoint): string {
   const parts: string[] = [];
-  if (e.planned) parts.push('**Planned**: not built on production servers; the contract may change before release. A server without it answers 404.');
+  if (e.planned)
+    parts.push('**Planned**: not built on production servers; the contract may change before release. A server without it answers 404.');
   if (e.extension) parts.push('**Extension**: not in the API document. A server without it answers 404 or 405.');
   parts.push(e.signed ? 'Signed write: send X-Timestamp and X-Signature.' : 'Read: identity headers only, no signature.');
   if (e.idempotency === 'required') parts.push('Idempotency-Key is required.');
   if (e.idempotency === 'optional') parts.push('Idempotency-Key is optional.');
-  parts.push(e.rateClass === 'orders'
-    ? 'Rate-limit class `orders` (100 requests per minute per API key by default), also charged to `general` (1000 per hour).'
-    : 'Rate-limit class `general` (1000 requests per hour per API key by default).');
+  parts.push(
+    e.rateClass === 'orders'
+      ? 'Rate-limit class `orders` (100 requests per minute per API key by default), also charged to `general` (1000 per hour).'
+      : 'Rate-limit class `general` (1000 requests per hour per API key by default).',
+  );
   return parts.join(' ');
 }
 
@@ -296,7 +383,13 @@ function eventEnvelopeOf(type: EventType): z.ZodType {
 }
 
 function operationIdOfEvent(type: EventType): string {
-  return 'on' + type.split(/[._]/).map((w) => w.charAt(0).toUpperCase() + w.slice(1)).join('');
+  return (
+    'on' +
+    type
+      .split(/[._]/)
+      .map((w) => w.charAt(0).toUpperCase() + w.slice(1))
+      .join('')
+  );
 }
 
 function webhooks(schemas: SchemaCollector): Json {
@@ -312,7 +405,10 @@ function webhooks(schemas: SchemaCollector): Json {
         parameters: [ref('parameters', 'WebhookId'), ref('parameters', 'WebhookTimestamp'), ref('parameters', 'WebhookSignature')],
         requestBody: { required: true, content: { 'application/json': { schema: schemas.convert(eventEnvelopeOf(type), 'output') } } },
         responses: {
-          '2XX': { description: 'Acknowledged. Answer within 5 s; any other outcome is retried at 10 s × 2^(n−1), capped at 1 h, ±10 % jitter, until 24 h after the first attempt.' },
+          '2XX': {
+            description:
+              'Acknowledged. Answer within 5 s; any other outcome is retried at 10 s × 2^(n−1), capped at 1 h, ±10 % jitter, until 24 h after the first attempt.',
+          },
         },
       },
     };
@@ -346,11 +442,14 @@ export function buildOpenApi(): Json {
       version: '1.0.0',
       description: DESCRIPTION,
     },
-    servers: [{
-      url: '{base_url}',
-      description: 'Base URL including the /api/v1 prefix. Sandbox: the local `vouchers sandbox`; production URLs are issued privately to certified partners.',
-      variables: { base_url: { default: SANDBOX_BASE_URL, description: 'Base URL of the environment, ending in /api/v1' } },
-    }],
+    servers: [
+      {
+        url: '{base_url}',
+        description:
+          'Base URL including the /api/v1 prefix. Sandbox: the local `vouchers sandbox`; production URLs are issued privately to certified partners.',
+        variables: { base_url: { default: SANDBOX_BASE_URL, description: 'Base URL of the environment, ending in /api/v1' } },
+      },
+    ],
     security: [{ ApiKey: [], ApiSecret: [] }],
     tags: TAGS.map(({ name, description }) => ({ name, description })),
     paths: builtPaths,
@@ -362,7 +461,12 @@ export function buildOpenApi(): Json {
       examples: Object.fromEntries((Object.keys(ERRORS) as ErrorCode[]).map((c) => [c, errorExample(c)])),
       securitySchemes: {
         ApiKey: { type: 'apiKey', in: 'header', name: 'X-API-Key', description: 'Partner API key, on every request' },
-        ApiSecret: { type: 'apiKey', in: 'header', name: 'X-API-Secret', description: 'Partner API secret, on every request; also the HMAC key of request signatures' },
+        ApiSecret: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Secret',
+          description: 'Partner API secret, on every request; also the HMAC key of request signatures',
+        },
       },
     },
     'x-error-catalog': errorCatalog(),

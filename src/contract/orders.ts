@@ -15,22 +15,35 @@ export const ORDER_LIMITS = { maxItems: 10, maxQuantity: 100, maxVouchers: 100, 
 export const OrderItemInput = z.strictObject({
   product_id: z.string().min(1, 'is required'),
   denomination: z.number().positive('must be a positive amount'),
-  quantity: z.number().int('must be a whole number').min(1, 'must be at least 1').max(ORDER_LIMITS.maxQuantity, `must be at most ${ORDER_LIMITS.maxQuantity}`),
+  quantity: z
+    .number()
+    .int('must be a whole number')
+    .min(1, 'must be at least 1')
+    .max(ORDER_LIMITS.maxQuantity, `must be at most ${ORDER_LIMITS.maxQuantity}`),
 });
 export type OrderItemInput = z.infer<typeof OrderItemInput>;
 
-export const CreateOrderRequest = z.strictObject({
-  items: z.array(OrderItemInput)
-    .min(1, 'must hold at least one item')
-    .max(ORDER_LIMITS.maxItems, `must hold at most ${ORDER_LIMITS.maxItems} items`),
-  currency: Currency.optional(),
-  reference: z.string().min(1).max(ORDER_LIMITS.maxReference, `must be at most ${ORDER_LIMITS.maxReference} characters`).optional(),
-}).check((ctx) => {
-  const total = ctx.value.items.reduce((n, i) => n + i.quantity, 0);
-  if (total > ORDER_LIMITS.maxVouchers) {
-    ctx.issues.push({ code: 'custom', input: ctx.value.items, path: ['items'], message: `orders at most ${ORDER_LIMITS.maxVouchers} vouchers in all (this one orders ${total})` });
-  }
-}).meta({ id: 'CreateOrderRequest' });
+export const CreateOrderRequest = z
+  .strictObject({
+    items: z
+      .array(OrderItemInput)
+      .min(1, 'must hold at least one item')
+      .max(ORDER_LIMITS.maxItems, `must hold at most ${ORDER_LIMITS.maxItems} items`),
+    currency: Currency.optional(),
+    reference: z.string().min(1).max(ORDER_LIMITS.maxReference, `must be at most ${ORDER_LIMITS.maxReference} characters`).optional(),
+  })
+  .check((ctx) => {
+    const total = ctx.value.items.reduce((n, i) => n + i.quantity, 0);
+    if (total > ORDER_LIMITS.maxVouchers) {
+      ctx.issues.push({
+        code: 'custom',
+        input: ctx.value.items,
+        path: ['items'],
+        message: `orders at most ${ORDER_LIMITS.maxVouchers} vouchers in all (this one orders ${total})`,
+      });
+    }
+  })
+  .meta({ id: 'CreateOrderRequest' });
 export type CreateOrderRequest = z.infer<typeof CreateOrderRequest>;
 
 export const OrderItem = z.looseObject({
@@ -45,55 +58,65 @@ export const VOUCHER_STATUSES = ['ISSUED', 'FAILED'] as const;
  * response; GET /orders/{id} shows `code_last4` instead. `expiry` is null for a product
  * whose expiry policy is `none`.
  */
-export const OrderVoucher = z.looseObject({
-  voucher_id: VoucherId,
-  product_id: z.string(),
-  denomination: z.number(),
-  expiry: DateOnly.nullable(),
-  status: z.enum(VOUCHER_STATUSES),
-  code: z.string().optional(),
-  pin: z.string().nullable().optional(),
-  code_last4: z.string().optional(),
-}).meta({ id: 'OrderVoucher' });
+export const OrderVoucher = z
+  .looseObject({
+    voucher_id: VoucherId,
+    product_id: z.string(),
+    denomination: z.number(),
+    expiry: DateOnly.nullable(),
+    status: z.enum(VOUCHER_STATUSES),
+    code: z.string().optional(),
+    pin: z.string().nullable().optional(),
+    code_last4: z.string().optional(),
+  })
+  .meta({ id: 'OrderVoucher' });
 export type OrderVoucher = z.infer<typeof OrderVoucher>;
 
-export const TimelineEntry = z.looseObject({
-  status: OrderStatus,
-  at: Timestamp,
-  note: z.string().nullable(),
-}).meta({ id: 'TimelineEntry' });
+export const TimelineEntry = z
+  .looseObject({
+    status: OrderStatus,
+    at: Timestamp,
+    note: z.string().nullable(),
+  })
+  .meta({ id: 'TimelineEntry' });
 export type TimelineEntry = z.infer<typeof TimelineEntry>;
 
-export const Order = z.looseObject({
-  order_id: OrderId,
-  status: OrderStatus,
-  items: z.array(OrderItem),
-  total_amount: Amount,
-  currency: Currency,
-  reference: z.string().nullable(),
-  fulfilled_from: FulfilledFrom.nullable(),
-  created_at: Timestamp,
-  updated_at: Timestamp,
-  vouchers: z.array(OrderVoucher),
-  timeline: z.array(TimelineEntry),
-}).meta({ id: 'Order' });
+export const Order = z
+  .looseObject({
+    order_id: OrderId,
+    status: OrderStatus,
+    items: z.array(OrderItem),
+    total_amount: Amount,
+    currency: Currency,
+    reference: z.string().nullable(),
+    fulfilled_from: FulfilledFrom.nullable(),
+    created_at: Timestamp,
+    updated_at: Timestamp,
+    vouchers: z.array(OrderVoucher),
+    timeline: z.array(TimelineEntry),
+  })
+  .meta({ id: 'Order' });
 export type Order = z.infer<typeof Order>;
 
 /** GET /orders/{order_id}/vouchers (extension): the secure code endpoint. */
-export const VoucherCode = z.looseObject({
-  voucher_id: VoucherId,
-  product_id: z.string(),
-  denomination: z.number(),
-  expiry: DateOnly.nullable(),
-  code: z.string(),
-  pin: z.string().nullable(),
-}).meta({ id: 'VoucherCode' });
+export const VoucherCode = z
+  .looseObject({
+    voucher_id: VoucherId,
+    product_id: z.string(),
+    denomination: z.number(),
+    expiry: DateOnly.nullable(),
+    code: z.string(),
+    pin: z.string().nullable(),
+  })
+  .meta({ id: 'VoucherCode' });
 export type VoucherCode = z.infer<typeof VoucherCode>;
 
-export const OrderCodes = z.looseObject({
-  order_id: OrderId,
-  data: z.array(VoucherCode),
-}).meta({ id: 'OrderCodes' });
+export const OrderCodes = z
+  .looseObject({
+    order_id: OrderId,
+    data: z.array(VoucherCode),
+  })
+  .meta({ id: 'OrderCodes' });
 export type OrderCodes = z.infer<typeof OrderCodes>;
 
 export const OrderListFilters = z.strictObject({

@@ -29,85 +29,209 @@ export interface Route {
   list?: boolean;
 }
 
-const COMMON_ERRORS: ErrorCode[] = ['AUTHENTICATION_FAILED', 'IP_NOT_ALLOWED', 'RATE_LIMIT_EXCEEDED', 'INTERNAL_ERROR', 'SERVICE_UNAVAILABLE'];
-const WRITE_ERRORS: ErrorCode[] = ['INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_WINDOW', 'MALFORMED_REQUEST', 'UNSUPPORTED_MEDIA_TYPE', 'PAYLOAD_TOO_LARGE', 'VALIDATION_FAILED'];
+const COMMON_ERRORS: ErrorCode[] = [
+  'AUTHENTICATION_FAILED',
+  'IP_NOT_ALLOWED',
+  'RATE_LIMIT_EXCEEDED',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+];
+const WRITE_ERRORS: ErrorCode[] = [
+  'INVALID_SIGNATURE',
+  'TIMESTAMP_OUT_OF_WINDOW',
+  'MALFORMED_REQUEST',
+  'UNSUPPORTED_MEDIA_TYPE',
+  'PAYLOAD_TOO_LARGE',
+  'VALIDATION_FAILED',
+];
 const IDEMPOTENCY_ERRORS: ErrorCode[] = ['IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS'];
 
 export const ROUTES = [
   {
-    id: 'listCategories', method: 'GET', path: '/categories', summary: "List the categories open to the partner's organisation",
+    id: 'listCategories',
+    method: 'GET',
+    path: '/categories',
+    summary: "List the categories open to the partner's organisation",
     errors: [...COMMON_ERRORS, 'VALIDATION_FAILED'],
-    rateClass: 'general', signed: false, idempotency: 'none', extension: false, list: true,
+    rateClass: 'general',
+    signed: false,
+    idempotency: 'none',
+    extension: false,
+    list: true,
   },
   {
-    id: 'listProducts', method: 'GET', path: '/products', summary: 'List products, filtered by currency, country and category',
+    id: 'listProducts',
+    method: 'GET',
+    path: '/products',
+    summary: 'List products, filtered by currency, country and category',
     errors: [...COMMON_ERRORS, 'VALIDATION_FAILED'],
-    rateClass: 'general', signed: false, idempotency: 'none', extension: false, list: true,
+    rateClass: 'general',
+    signed: false,
+    idempotency: 'none',
+    extension: false,
+    list: true,
   },
   {
-    id: 'getProduct', method: 'GET', path: '/products/{product_id}', summary: 'One product with its full denominations and availability',
+    id: 'getProduct',
+    method: 'GET',
+    path: '/products/{product_id}',
+    summary: 'One product with its full denominations and availability',
     errors: [...COMMON_ERRORS, 'NOT_FOUND', 'PRODUCT_NOT_AVAILABLE'],
-    rateClass: 'general', signed: false, idempotency: 'none', extension: false,
+    rateClass: 'general',
+    signed: false,
+    idempotency: 'none',
+    extension: false,
   },
   {
-    id: 'createOrder', method: 'POST', path: '/orders', summary: 'Place an order: 201 with vouchers on a cache-hit, 202 PENDING on a cache-miss',
-    errors: [...COMMON_ERRORS, ...WRITE_ERRORS, ...IDEMPOTENCY_ERRORS, 'INSUFFICIENT_FUNDS', 'PRODUCT_NOT_AVAILABLE', 'NOT_FOUND', 'INSUFFICIENT_INVENTORY'],
-    rateClass: 'orders', signed: true, idempotency: 'required', extension: false,
+    id: 'createOrder',
+    method: 'POST',
+    path: '/orders',
+    summary: 'Place an order: 201 with vouchers on a cache-hit, 202 PENDING on a cache-miss',
+    errors: [
+      ...COMMON_ERRORS,
+      ...WRITE_ERRORS,
+      ...IDEMPOTENCY_ERRORS,
+      'INSUFFICIENT_FUNDS',
+      'PRODUCT_NOT_AVAILABLE',
+      'NOT_FOUND',
+      'INSUFFICIENT_INVENTORY',
+    ],
+    rateClass: 'orders',
+    signed: true,
+    idempotency: 'required',
+    extension: false,
   },
   {
-    id: 'listOrders', method: 'GET', path: '/orders', summary: 'List orders, newest first',
+    id: 'listOrders',
+    method: 'GET',
+    path: '/orders',
+    summary: 'List orders, newest first',
     errors: [...COMMON_ERRORS, 'VALIDATION_FAILED'],
-    rateClass: 'general', signed: false, idempotency: 'none', extension: true, list: true,
+    rateClass: 'general',
+    signed: false,
+    idempotency: 'none',
+    extension: true,
+    list: true,
   },
   {
-    id: 'getOrder', method: 'GET', path: '/orders/{order_id}', summary: 'Order status, vouchers (codes masked) and fulfilment timeline',
+    id: 'getOrder',
+    method: 'GET',
+    path: '/orders/{order_id}',
+    summary: 'Order status, vouchers (codes masked) and fulfilment timeline',
     errors: [...COMMON_ERRORS, 'NOT_FOUND'],
-    rateClass: 'general', signed: false, idempotency: 'none', extension: false,
+    rateClass: 'general',
+    signed: false,
+    idempotency: 'none',
+    extension: false,
   },
   {
-    id: 'getOrderCodes', method: 'GET', path: '/orders/{order_id}/vouchers', summary: "The secure code endpoint: the order's issued codes and pins (every access is recorded)",
+    id: 'getOrderCodes',
+    method: 'GET',
+    path: '/orders/{order_id}/vouchers',
+    summary: "The secure code endpoint: the order's issued codes and pins (every access is recorded)",
     errors: [...COMMON_ERRORS, 'NOT_FOUND'],
-    rateClass: 'general', signed: false, idempotency: 'none', extension: true,
+    rateClass: 'general',
+    signed: false,
+    idempotency: 'none',
+    extension: true,
   },
   {
-    id: 'cancelOrder', method: 'POST', path: '/orders/{order_id}/cancel', summary: 'Cancel a PENDING order; the debit is refunded',
-    errors: [...COMMON_ERRORS, ...WRITE_ERRORS, 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS', 'NOT_FOUND', 'ORDER_NOT_CANCELLABLE'],
-    rateClass: 'general', signed: true, idempotency: 'optional', extension: true,
+    id: 'cancelOrder',
+    method: 'POST',
+    path: '/orders/{order_id}/cancel',
+    summary: 'Cancel a PENDING order; the debit is refunded',
+    errors: [
+      ...COMMON_ERRORS,
+      ...WRITE_ERRORS,
+      'IDEMPOTENCY_KEY_REUSED',
+      'IDEMPOTENCY_KEY_IN_PROGRESS',
+      'NOT_FOUND',
+      'ORDER_NOT_CANCELLABLE',
+    ],
+    rateClass: 'general',
+    signed: true,
+    idempotency: 'optional',
+    extension: true,
   },
   {
-    id: 'listWallets', method: 'GET', path: '/wallets', summary: 'Wallet balances per settlement currency',
+    id: 'listWallets',
+    method: 'GET',
+    path: '/wallets',
+    summary: 'Wallet balances per settlement currency',
     errors: [...COMMON_ERRORS],
-    rateClass: 'general', signed: false, idempotency: 'none', extension: false, list: true,
+    rateClass: 'general',
+    signed: false,
+    idempotency: 'none',
+    extension: false,
+    list: true,
   },
   {
-    id: 'listTransactions', method: 'GET', path: '/transactions', summary: 'Transaction history, newest first, cursor-paginated',
+    id: 'listTransactions',
+    method: 'GET',
+    path: '/transactions',
+    summary: 'Transaction history, newest first, cursor-paginated',
     errors: [...COMMON_ERRORS, 'VALIDATION_FAILED'],
-    rateClass: 'general', signed: false, idempotency: 'none', extension: false, list: true,
+    rateClass: 'general',
+    signed: false,
+    idempotency: 'none',
+    extension: false,
+    list: true,
   },
   {
-    id: 'createPayout', method: 'POST', path: '/payouts', summary: "Withdraw wallet funds to the partner's account on file",
+    id: 'createPayout',
+    method: 'POST',
+    path: '/payouts',
+    summary: "Withdraw wallet funds to the partner's account on file",
     errors: [...COMMON_ERRORS, ...WRITE_ERRORS, ...IDEMPOTENCY_ERRORS, 'INSUFFICIENT_FUNDS'],
-    rateClass: 'general', signed: true, idempotency: 'required', extension: false,
+    rateClass: 'general',
+    signed: true,
+    idempotency: 'required',
+    extension: false,
   },
   {
-    id: 'registerWebhook', method: 'POST', path: '/webhooks', summary: "Register (201) or update (200) the partner's webhook endpoint",
+    id: 'registerWebhook',
+    method: 'POST',
+    path: '/webhooks',
+    summary: "Register (201) or update (200) the partner's webhook endpoint",
     errors: [...COMMON_ERRORS, ...WRITE_ERRORS, 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS'],
-    rateClass: 'general', signed: true, idempotency: 'optional', extension: false,
+    rateClass: 'general',
+    signed: true,
+    idempotency: 'optional',
+    extension: false,
   },
   {
-    id: 'getWebhook', method: 'GET', path: '/webhooks', summary: 'The registered webhook endpoint (no secret)',
+    id: 'getWebhook',
+    method: 'GET',
+    path: '/webhooks',
+    summary: 'The registered webhook endpoint (no secret)',
     errors: [...COMMON_ERRORS, 'NOT_FOUND'],
-    rateClass: 'general', signed: false, idempotency: 'none', extension: true,
+    rateClass: 'general',
+    signed: false,
+    idempotency: 'none',
+    extension: true,
   },
   {
-    id: 'deleteWebhook', method: 'DELETE', path: '/webhooks', summary: 'Remove the webhook endpoint',
+    id: 'deleteWebhook',
+    method: 'DELETE',
+    path: '/webhooks',
+    summary: 'Remove the webhook endpoint',
     errors: [...COMMON_ERRORS, 'INVALID_SIGNATURE', 'TIMESTAMP_OUT_OF_WINDOW', 'NOT_FOUND'],
-    rateClass: 'general', signed: true, idempotency: 'none', extension: true,
+    rateClass: 'general',
+    signed: true,
+    idempotency: 'none',
+    extension: true,
   },
   {
-    id: 'getReconciliation', method: 'GET', path: '/reconciliation/{date}', summary: 'Daily reconciliation report (planned; contract may change)',
+    id: 'getReconciliation',
+    method: 'GET',
+    path: '/reconciliation/{date}',
+    summary: 'Daily reconciliation report (planned; contract may change)',
     errors: [...COMMON_ERRORS, 'NOT_FOUND', 'VALIDATION_FAILED'],
-    rateClass: 'general', signed: false, idempotency: 'none', extension: false, planned: true,
+    rateClass: 'general',
+    signed: false,
+    idempotency: 'none',
+    extension: false,
+    planned: true,
   },
 ] as const satisfies readonly Route[];
 
@@ -150,7 +274,14 @@ function patternOf(path: string): { re: RegExp; names: string[] } {
   let p = PATTERNS.get(path);
   if (!p) {
     const names: string[] = [];
-    const re = new RegExp('^' + path.replace(/\{(\w+)\}/g, (_, n: string) => { names.push(n); return '([^/]+)'; }) + '/?$');
+    const re = new RegExp(
+      '^' +
+        path.replace(/\{(\w+)\}/g, (_, n: string) => {
+          names.push(n);
+          return '([^/]+)';
+        }) +
+        '/?$',
+    );
     p = { re, names };
     PATTERNS.set(path, p);
   }
@@ -167,7 +298,9 @@ export function matchRoute<T extends Pick<Route, 'method' | 'path'>>(routes: rea
     pathMatched = true;
     if (r.method !== method.toUpperCase()) continue;
     const params: Record<string, string> = {};
-    names.forEach((n, i) => { params[n] = decodePathParam(m[i + 1] ?? ''); });
+    names.forEach((n, i) => {
+      params[n] = decodePathParam(m[i + 1] ?? '');
+    });
     return { route: r, params };
   }
   return pathMatched ? { methodNotAllowed: true } : undefined;

@@ -15,6 +15,9 @@ export async function readBodyFlag(io: IO, file: string): Promise<Buffer> {
     return await readFile(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot read --body ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (e as Error).message}`, 'give the file holding the raw body exactly as received, or - for stdin');
+    throw new UsageError(
+      `cannot read --body ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (e as Error).message}`,
+      'give the file holding the raw body exactly as received, or - for stdin',
+    );
   }
 }

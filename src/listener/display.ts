@@ -86,7 +86,10 @@ function eventLine(c: ChalkInstance, entry: Pick<InboxEntry, 'received_at' | 'en
     status ? styleStatus(status, c) : extra,
     isUnknownType(entry) ? c.yellow(UNKNOWN_TYPE_MARK) : '',
     driftOf(entry).length > 0 ? c.yellow(DRIFT_MARK) : '',
-  ].filter((part, i) => i < 4 || part !== '').join('  ').trimEnd();
+  ]
+    .filter((part, i) => i < 4 || part !== '')
+    .join('  ')
+    .trimEnd();
 }
 
 /**
@@ -105,8 +108,10 @@ export function markWarning(entry: Pick<InboxEntry, 'envelope' | 'meta'>, forwar
     what.push(`differs from the contract: ${named}${more}`);
   }
   const id = displayText(entry.envelope.event_id);
-  return `${id} (${displayText(entry.envelope.event)}) ${what.join(', and ')}. `
-    + `It was accepted and stored as received${forwarding ? ', and is forwarded unchanged' : ''}; details: vouchers events show ${id}`;
+  return (
+    `${id} (${displayText(entry.envelope.event)}) ${what.join(', and ')}. ` +
+    `It was accepted and stored as received${forwarding ? ', and is forwarded unchanged' : ''}; details: vouchers events show ${id}`
+  );
 }
 
 export function createDisplay(io: IO, options: DisplayOptions): Display {
@@ -114,9 +119,15 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
   const ce = new Chalk({ level: options.colorErr ? 1 : 0 });
   // A line per delivery: written once per turn of the event loop, not once per line.
   const output = batchedOutput();
-  const stderr = (text: string) => { output.write(io.stderr, text); };
-  const stdout = (line: string) => { output.write(io.stdout, line + '\n'); };
-  const ndjson = (obj: unknown) => { output.write(io.stdout, jsonLine(io, obj)); };
+  const stderr = (text: string) => {
+    output.write(io.stderr, text);
+  };
+  const stdout = (line: string) => {
+    output.write(io.stdout, line + '\n');
+  };
+  const ndjson = (obj: unknown) => {
+    output.write(io.stdout, jsonLine(io, obj));
+  };
   const forwardText = (record: ForwardRecord) => {
     const text = describeForward(record);
     return record.outcome === 'delivered' ? c.green(text) : record.outcome === 'retrying' ? c.yellow(text) : c.red(text);
@@ -128,10 +139,14 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
   const warnMarked = (entry: InboxEntry) => {
     const warning = markWarning(entry, options.forwardWaitMs !== undefined);
     if (!warning) return;
-    const key = `${entry.envelope.event}\u0000${isUnknownType(entry)}\u0000${driftOf(entry).map((d) => d.split(':')[0]).join('\u0000')}`;
+    const key = `${entry.envelope.event}\u0000${isUnknownType(entry)}\u0000${driftOf(entry)
+      .map((d) => d.split(':')[0])
+      .join('\u0000')}`;
     if (warned.has(key)) return;
     warned.add(key);
-    stderr(`${ce.yellow('Warning:')} ${warning} (later ${displayText(entry.envelope.event)} events that differ the same way are only marked)\n`);
+    stderr(
+      `${ce.yellow('Warning:')} ${warning} (later ${displayText(entry.envelope.event)} events that differ the same way are only marked)\n`,
+    );
   };
   const release = (eventId: string, suffix: string) => {
     const w = waiting.get(eventId);
@@ -157,24 +172,47 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
           const envelope = options.json ? redactCodes(a.entry.envelope) : undefined;
           const found = envelope?.found ?? codeFieldsIn(a.entry.envelope);
           if (found.length > 0) {
-            stderr(`${ce.red('Warning:')} ${displayText(a.entry.envelope.event_id)} carries voucher code fields (${found.map(displayText).join(', ')}), `
-              + 'which webhook payloads must never do: they are not shown. Report it to the API provider.\n');
+            stderr(
+              `${ce.red('Warning:')} ${displayText(a.entry.envelope.event_id)} carries voucher code fields (${found.map(displayText).join(', ')}), ` +
+                'which webhook payloads must never do: they are not shown. Report it to the API provider.\n',
+            );
           }
           if (envelope) {
-            return ndjson({ kind: 'event', ...eventSummary(a.entry), unknown_event_type: isUnknownType(a.entry), drift: driftOf(a.entry), envelope: envelope.value });
+            return ndjson({
+              kind: 'event',
+              ...eventSummary(a.entry),
+              unknown_event_type: isUnknownType(a.entry),
+              drift: driftOf(a.entry),
+              envelope: envelope.value,
+            });
           }
           if (options.forwardWaitMs === undefined) return stdout(eventLine(c, a.entry));
           return hold(a.entry, options.forwardWaitMs);
         }
         case 'duplicate':
           if (options.json) return ndjson({ kind: 'duplicate', ...eventSummary(a) });
-          return stdout(c.dim(`${clock(a.received_at)}  duplicate of ${displayText(a.envelope.event_id)} (${displayText(a.envelope.event)}): already stored, not forwarded again`));
+          return stdout(
+            c.dim(
+              `${clock(a.received_at)}  duplicate of ${displayText(a.envelope.event_id)} (${displayText(a.envelope.event)}): already stored, not forwarded again`,
+            ),
+          );
         case 'rejected': {
           const r = a.rejection;
           if (options.json) {
-            return ndjson({ kind: 'rejected', time: a.time, method: a.method, path: a.path, remote_address: a.remote_address, status: r.status, code: r.code, message: r.message });
+            return ndjson({
+              kind: 'rejected',
+              time: a.time,
+              method: a.method,
+              path: a.path,
+              remote_address: a.remote_address,
+              status: r.status,
+              code: r.code,
+              message: r.message,
+            });
           }
-          stderr(`${ce.dim(clock(a.time))}  ${ce.red(`rejected ${r.status} ${r.code}`)}  ${escapeText(a.method)} ${escapeText(a.path)}: ${escapeText(r.message)}\n`);
+          stderr(
+            `${ce.dim(clock(a.time))}  ${ce.red(`rejected ${r.status} ${r.code}`)}  ${escapeText(a.method)} ${escapeText(a.path)}: ${escapeText(r.message)}\n`,
+          );
           return;
         }
       }

@@ -31,12 +31,12 @@ export interface EnvelopeIssue {
 
 export type EnvelopeCheck =
   | {
-    ok: true;
-    /** The type is one this version knows (its payload was compared with the contract). */
-    known: boolean;
-    /** What differs from the contract, `path: what` (empty when nothing does). */
-    drift: string[];
-  }
+      ok: true;
+      /** The type is one this version knows (its payload was compared with the contract). */
+      known: boolean;
+      /** What differs from the contract, `path: what` (empty when nothing does). */
+      drift: string[];
+    }
   | { ok: false; issues: EnvelopeIssue[] };
 
 /** Most differences recorded for one event; one more entry says how many were left out. */
@@ -81,9 +81,12 @@ function describe(issue: z.core.$ZodIssue & { input?: unknown }): string {
       what = issue.input === undefined ? 'missing' : `not one of ${issue.values.map(String).join(', ')}`;
       break;
     case 'invalid_format':
-      what = issue.format === 'datetime' ? 'not an ISO 8601 UTC timestamp (YYYY-MM-DDThh:mm:ssZ)'
-        : issue.format === 'date' ? 'not a date (YYYY-MM-DD)'
-          : issue.message;
+      what =
+        issue.format === 'datetime'
+          ? 'not an ISO 8601 UTC timestamp (YYYY-MM-DDThh:mm:ssZ)'
+          : issue.format === 'date'
+            ? 'not a date (YYYY-MM-DD)'
+            : issue.message;
       break;
     default:
       what = issue.message;
@@ -120,9 +123,15 @@ function isBaseEnvelope(json: unknown): json is { event: string; event_id: strin
   if (typeof json !== 'object' || json === null || Array.isArray(json)) return false;
   const v = json as Record<string, unknown>;
   const data = v.data;
-  return typeof v.event === 'string' && isPrintableName(v.event)
-    && typeof v.event_id === 'string' && isPrintableName(v.event_id)
-    && typeof v.created_at === 'string'
-    && typeof data === 'object' && data !== null && !Array.isArray(data)
-    && Object.getPrototypeOf(data) === Object.prototype;
+  return (
+    typeof v.event === 'string' &&
+    isPrintableName(v.event) &&
+    typeof v.event_id === 'string' &&
+    isPrintableName(v.event_id) &&
+    typeof v.created_at === 'string' &&
+    typeof data === 'object' &&
+    data !== null &&
+    !Array.isArray(data) &&
+    Object.getPrototypeOf(data) === Object.prototype
+  );
 }

@@ -9,18 +9,33 @@ import { UsageError } from '../core/errors/index.js';
 export type EventFilter = (eventType: string) => boolean;
 
 function globToRegExp(glob: string): RegExp {
-  const escaped = glob.split('*').map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  const escaped = glob
+    .split('*')
+    .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+    .join('.*');
   return new RegExp(`^${escaped}$`);
 }
 
 /** A comma-separated list of event-type globs → one RegExp each; a usage error names what is wrong. */
 function parsePatterns(spec: string, flag: string): RegExp[] {
-  const patterns = spec.split(',').map((s) => s.trim()).filter(Boolean);
-  if (patterns.length === 0) throw new UsageError(`${flag} needs at least one event type`, `e.g. ${flag} order.*,voucher.issued; known types: ${EVENT_TYPES.join(', ')}`);
+  const patterns = spec
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+  if (patterns.length === 0)
+    throw new UsageError(
+      `${flag} needs at least one event type`,
+      `e.g. ${flag} order.*,voucher.issued; known types: ${EVENT_TYPES.join(', ')}`,
+    );
   return patterns.map((p) => {
-    if (!/^[a-z_.*]+$/.test(p)) throw new UsageError(`${flag}: ${JSON.stringify(p)} is not an event type`, `known types: ${EVENT_TYPES.join(', ')}; * matches any part, e.g. order.*`);
+    if (!/^[a-z_.*]+$/.test(p))
+      throw new UsageError(
+        `${flag}: ${JSON.stringify(p)} is not an event type`,
+        `known types: ${EVENT_TYPES.join(', ')}; * matches any part, e.g. order.*`,
+      );
     const re = globToRegExp(p);
-    if (!EVENT_TYPES.some((t) => re.test(t))) throw new UsageError(`${flag}: ${JSON.stringify(p)} matches no event type`, `known types: ${EVENT_TYPES.join(', ')}`);
+    if (!EVENT_TYPES.some((t) => re.test(t)))
+      throw new UsageError(`${flag}: ${JSON.stringify(p)} matches no event type`, `known types: ${EVENT_TYPES.join(', ')}`);
     return re;
   });
 }

@@ -41,6 +41,6 @@ export function parseIntFlag(value: unknown, flag: string, min: number, max: num
 /** Secrets from a repeatable `--secret`; empty values are an error, not "no secret". */
 export function parseSecretFlags(values: readonly string[] | undefined): string[] | undefined {
   if (!values || values.length === 0) return undefined;
-  if (values.some((s) => !s.trim())) throw new UsageError('--secret is empty', 'pass the endpoint\'s signing secret, e.g. --secret whsec_…');
+  if (values.some((s) => !s.trim())) throw new UsageError('--secret is empty', "pass the endpoint's signing secret, e.g. --secret whsec_…");
   return values.map((s) => s.trim());
 }

@@ -40,10 +40,14 @@ export function forwardBackoff(policy: ForwardPolicy, n: number, random: () => n
 export function describeForward(r: ForwardRecord): string {
   const head = r.status !== null ? `→ ${r.status} in ${r.duration_ms} ms` : `→ ${r.error ?? 'no answer'}`;
   switch (r.outcome) {
-    case 'delivered': return head;
-    case 'retrying': return `${head}, retry ${r.attempt}/${r.max_attempts - 1}`;
-    case 'failed': return r.max_attempts > 1 && r.attempt === r.max_attempts ? `${head}, gave up after ${r.attempt} attempts` : `${head}, not retried`;
-    case 'cancelled': return `${head}, forwarding stopped`;
+    case 'delivered':
+      return head;
+    case 'retrying':
+      return `${head}, retry ${r.attempt}/${r.max_attempts - 1}`;
+    case 'failed':
+      return r.max_attempts > 1 && r.attempt === r.max_attempts ? `${head}, gave up after ${r.attempt} attempts` : `${head}, not retried`;
+    case 'cancelled':
+      return `${head}, forwarding stopped`;
   }
 }
 
@@ -109,7 +113,13 @@ export class Forwarder {
         status: result.status,
         duration_ms: result.durationMs,
         error: result.error,
-        outcome: ok ? 'delivered' : signal.aborted || (this.waits.signal.aborted && shouldRetryForward(result) && attempt < maxAttempts) ? 'cancelled' : retry ? 'retrying' : 'failed',
+        outcome: ok
+          ? 'delivered'
+          : signal.aborted || (this.waits.signal.aborted && shouldRetryForward(result) && attempt < maxAttempts)
+            ? 'cancelled'
+            : retry
+              ? 'retrying'
+              : 'failed',
         source: this.deps.source ?? 'listen',
       };
       await this.deps.log?.append(record).catch(() => undefined);
@@ -118,7 +128,14 @@ export class Forwarder {
       try {
         await this.deps.clock.sleep(forwardBackoff(this.policy, attempt, this.deps.random), this.waits.signal);
       } catch {
-        const cancelled: ForwardRecord = { ...record, time: new Date(this.deps.clock.now()).toISOString(), status: null, duration_ms: 0, error: 'cancelled', outcome: 'cancelled' };
+        const cancelled: ForwardRecord = {
+          ...record,
+          time: new Date(this.deps.clock.now()).toISOString(),
+          status: null,
+          duration_ms: 0,
+          error: 'cancelled',
+          outcome: 'cancelled',
+        };
         await this.deps.log?.append(cancelled).catch(() => undefined);
         this.deps.onAttempt?.(cancelled);
         return cancelled;
@@ -135,7 +152,9 @@ export class Forwarder {
     if (this.running.size === 0) return;
     const all = Promise.allSettled([...this.running]);
     let timer: NodeJS.Timeout | undefined;
-    const grace = new Promise<void>((resolve) => { timer = setTimeout(resolve, graceMs); });
+    const grace = new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, graceMs);
+    });
     await Promise.race([all, grace]);
     clearTimeout(timer);
     this.requests.abort();

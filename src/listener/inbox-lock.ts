@@ -20,9 +20,7 @@ export interface InboxLock {
   release(): Promise<void>;
 }
 
-export type LockResult =
-  | { ok: true; lock: InboxLock }
-  | { ok: false; holder: string };
+export type LockResult = { ok: true; lock: InboxLock } | { ok: false; holder: string };
 
 export function lockAddress(inboxPath: string, os = platform()): string {
   const hash = createHash('sha256').update(resolve(inboxPath)).digest('hex').slice(0, 20);
@@ -46,12 +44,26 @@ function probe(address: string, timeoutMs: number): Promise<string | undefined> 
     let text = '';
     let answered = false;
     const socket = createConnection(address);
-    const timer = setTimeout(() => { socket.destroy(); done(text || 'another process'); }, timeoutMs);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      done(text || 'another process');
+    }, timeoutMs);
     socket.setEncoding('utf8');
-    socket.on('connect', () => { answered = true; });
-    socket.on('data', (c: string) => { text += c; });
-    socket.on('end', () => { clearTimeout(timer); socket.destroy(); done(text.trim() || 'another process'); });
-    socket.on('error', () => { clearTimeout(timer); done(answered ? text.trim() || 'another process' : undefined); });
+    socket.on('connect', () => {
+      answered = true;
+    });
+    socket.on('data', (c: string) => {
+      text += c;
+    });
+    socket.on('end', () => {
+      clearTimeout(timer);
+      socket.destroy();
+      done(text.trim() || 'another process');
+    });
+    socket.on('error', () => {
+      clearTimeout(timer);
+      done(answered ? text.trim() || 'another process' : undefined);
+    });
   });
 }
 
@@ -74,7 +86,9 @@ export async function lockInbox(inboxPath: string, options: { address?: string; 
       return {
         ok: true,
         lock: {
-          describe(next) { holder = next; },
+          describe(next) {
+            holder = next;
+          },
           release() {
             released ??= new Promise<void>((done) => server.close(() => done()));
             return released;

@@ -14,13 +14,51 @@
 const SECRET_WORDS = new Set(['pin', 'pins', 'passcode', 'password', 'secret', 'token', 'cvv', 'cvc', 'barcode', 'barcodes']);
 
 /** Words that, before `key`, make it a secret or an activation code (`api_key`, `product_key`). */
-const SECRET_KEYS = new Set(['api', 'private', 'access', 'license', 'licence', 'activation', 'product', 'serial', 'redemption', 'voucher', 'gift']);
+const SECRET_KEYS = new Set([
+  'api',
+  'private',
+  'access',
+  'license',
+  'licence',
+  'activation',
+  'product',
+  'serial',
+  'redemption',
+  'voucher',
+  'gift',
+]);
 
 /** Words that, before `code`, say the code is not a voucher's. */
 const NOT_A_VOUCHER = new Set([
-  'currency', 'country', 'region', 'state', 'postal', 'zip', 'area', 'language', 'lang', 'locale',
-  'error', 'status', 'reason', 'response', 'result', 'return', 'http', 'exit',
-  'product', 'sku', 'item', 'category', 'vendor', 'brand', 'merchant', 'partner', 'type', 'event', 'iso',
+  'currency',
+  'country',
+  'region',
+  'state',
+  'postal',
+  'zip',
+  'area',
+  'language',
+  'lang',
+  'locale',
+  'error',
+  'status',
+  'reason',
+  'response',
+  'result',
+  'return',
+  'http',
+  'exit',
+  'product',
+  'sku',
+  'item',
+  'category',
+  'vendor',
+  'brand',
+  'merchant',
+  'partner',
+  'type',
+  'event',
+  'iso',
 ]);
 
 /** A field name as lower-case words: `redemptionCode` and `redemption-code` → redemption, code. */

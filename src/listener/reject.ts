@@ -16,7 +16,10 @@ export function rejection(code: ErrorCode, message: string, details?: Rejection[
 
 /** Stale or future timestamps are TIMESTAMP_OUT_OF_WINDOW; every other signature failure INVALID_SIGNATURE. */
 export function signatureRejection(reason: SignatureFailure, message: string): Rejection {
-  return rejection(reason === 'timestamp_too_old' || reason === 'timestamp_in_future' ? 'TIMESTAMP_OUT_OF_WINDOW' : 'INVALID_SIGNATURE', message);
+  return rejection(
+    reason === 'timestamp_too_old' || reason === 'timestamp_in_future' ? 'TIMESTAMP_OUT_OF_WINDOW' : 'INVALID_SIGNATURE',
+    message,
+  );
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -30,7 +33,12 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 export function sendRejection(res: ServerResponse, r: Rejection, headers: Record<string, string> = {}): void {
-  sendJson(res, r.status, {
-    error: { name: ERRORS[r.code].name, code: r.code, message: r.message, ...(r.details ? { details: r.details } : {}) },
-  }, headers);
+  sendJson(
+    res,
+    r.status,
+    {
+      error: { name: ERRORS[r.code].name, code: r.code, message: r.message, ...(r.details ? { details: r.details } : {}) },
+    },
+    headers,
+  );
 }

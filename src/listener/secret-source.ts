@@ -8,13 +8,18 @@ import { UsageError } from '../core/errors/index.js';
 import type { Factory } from '../core/run/factory.js';
 import { parseSecretFlags } from './flags.js';
 
-export const NO_SECRET_HINT = 'pass --secret whsec_…, set VOUCHERS_WEBHOOK_SECRET, or run vouchers listen --register to register a listener and save the secret in the profile';
+export const NO_SECRET_HINT =
+  'pass --secret whsec_…, set VOUCHERS_WEBHOOK_SECRET, or run vouchers listen --register to register a listener and save the secret in the profile';
 
 /**
  * The secrets to use; throws a UsageError naming the sources when there is none. A secret
  * from `--secret` warns on stderr (not with `json`: there stderr carries only the JSON error).
  */
-export async function resolveWebhookSecrets(f: Factory, flagValues: string | readonly string[] | undefined, options: { json?: boolean } = {}): Promise<string[]> {
+export async function resolveWebhookSecrets(
+  f: Factory,
+  flagValues: string | readonly string[] | undefined,
+  options: { json?: boolean } = {},
+): Promise<string[]> {
   const fromFlags = parseSecretFlags(typeof flagValues === 'string' ? [flagValues] : flagValues);
   if (fromFlags) {
     if (!options.json) warnPlainSecret(f.io, '--secret', WEBHOOK_SECRET_BETTER);

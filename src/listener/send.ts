@@ -21,12 +21,20 @@ export interface SendOptions {
 
 function describe(e: NodeJS.ErrnoException): string {
   switch (e.code) {
-    case 'ECONNREFUSED': return 'connection refused';
-    case 'ECONNRESET': return 'connection reset';
-    case 'EPIPE': return 'connection closed';
-    case 'ENOTFOUND': case 'EAI_AGAIN': return 'host not found';
-    case 'EHOSTUNREACH': case 'ENETUNREACH': return 'host unreachable';
-    default: return e.code ? `${e.code.toLowerCase()}` : e.message;
+    case 'ECONNREFUSED':
+      return 'connection refused';
+    case 'ECONNRESET':
+      return 'connection reset';
+    case 'EPIPE':
+      return 'connection closed';
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return 'host not found';
+    case 'EHOSTUNREACH':
+    case 'ENETUNREACH':
+      return 'host unreachable';
+    default:
+      return e.code ? `${e.code.toLowerCase()}` : e.message;
   }
 }
 

@@ -84,8 +84,12 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     if (dropConnection) res.once('finish', () => req.socket.destroy());
     sendRejection(res, r, headers);
     report({
-      kind: 'rejected', time: iso(), method: req.method ?? '', path: (req.url ?? '').split('?')[0] ?? '',
-      remote_address: req.socket.remoteAddress ?? null, rejection: r,
+      kind: 'rejected',
+      time: iso(),
+      method: req.method ?? '',
+      path: (req.url ?? '').split('?')[0] ?? '',
+      remote_address: req.socket.remoteAddress ?? null,
+      rejection: r,
     });
   };
 
@@ -95,7 +99,13 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       return reject(req, res, rejection('NOT_FOUND', `no webhook endpoint at ${pathname}; deliveries go to ${options.path}`), {}, true);
     }
     if (req.method !== 'POST') {
-      return reject(req, res, rejection('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${options.path}; deliveries are POST`), { allow: 'POST' }, true);
+      return reject(
+        req,
+        res,
+        rejection('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${options.path}; deliveries are POST`),
+        { allow: 'POST' },
+        true,
+      );
     }
     const read = await readBody(req, limit);
     if (!read.ok) {
@@ -121,12 +131,27 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     try {
       json = JSON.parse(text);
     } catch (e) {
-      return reject(req, res, rejection('MALFORMED_REQUEST', `body is not valid JSON (${(e as Error).message}); the signature matched, so the sender signed malformed JSON`));
+      return reject(
+        req,
+        res,
+        rejection(
+          'MALFORMED_REQUEST',
+          `body is not valid JSON (${(e as Error).message}); the signature matched, so the sender signed malformed JSON`,
+        ),
+      );
     }
     const check = checkEnvelope(json);
     if (!check.ok) {
       const details = check.issues;
-      return reject(req, res, rejection('MALFORMED_REQUEST', `body is not an event envelope: ${details.map((d) => `${d.path || '(root)'}: ${d.message}`).join('; ')}`, details));
+      return reject(
+        req,
+        res,
+        rejection(
+          'MALFORMED_REQUEST',
+          `body is not an event envelope: ${details.map((d) => `${d.path || '(root)'}: ${d.message}`).join('; ')}`,
+          details,
+        ),
+      );
     }
 
     const envelope = json as StoredEnvelope;
@@ -148,7 +173,11 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     try {
       outcome = await options.inbox.store(entry, envelopeJson);
     } catch (e) {
-      return reject(req, res, rejection('INTERNAL_ERROR', `could not store the event in the inbox: ${(e as Error).message}; retry the delivery`));
+      return reject(
+        req,
+        res,
+        rejection('INTERNAL_ERROR', `could not store the event in the inbox: ${(e as Error).message}; retry the delivery`),
+      );
     }
     const connection: Record<string, string> = closing ? { connection: 'close' } : {};
     if (outcome === 'duplicate') {
@@ -161,7 +190,10 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     report({ kind: 'event', entry });
     const forwarder = options.forwarder;
     if (forwarder) {
-      const headers: Record<string, string> = { 'content-type': headerValue(req, 'content-type') ?? 'application/json', 'user-agent': 'vouchers-listen' };
+      const headers: Record<string, string> = {
+        'content-type': headerValue(req, 'content-type') ?? 'application/json',
+        'user-agent': 'vouchers-listen',
+      };
       for (const name of Object.values(WEBHOOK_HEADERS)) {
         const v = headerValue(req, name);
         if (v !== undefined) headers[name] = v;
@@ -208,7 +240,12 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
         server.closeIdleConnections();
         let timer: NodeJS.Timeout | undefined;
-        await Promise.race([stopped, new Promise<void>((resolve) => { timer = setTimeout(resolve, 1_000); })]);
+        await Promise.race([
+          stopped,
+          new Promise<void>((resolve) => {
+            timer = setTimeout(resolve, 1_000);
+          }),
+        ]);
         clearTimeout(timer);
         server.closeAllConnections();
         await options.forwarder?.close();

@@ -71,7 +71,14 @@ function defaultKeyOf(state: SandboxState, options: SandboxOptions, now: number)
   const key = Object.values(state.keys).find((k) => k.partner_id === state.default_partner_id && k.revoked_at === null);
   if (key) return { apiKey: key.api_key, apiSecret: key.api_secret };
   const created = { apiKey: newApiKey(), apiSecret: options.apiSecret ?? newApiSecret() };
-  state.keys[created.apiKey] = { api_key: created.apiKey, api_secret: created.apiSecret, partner_id: state.default_partner_id, allowlist: [...DEFAULT_ALLOWLIST], created_at: now, revoked_at: null };
+  state.keys[created.apiKey] = {
+    api_key: created.apiKey,
+    api_secret: created.apiSecret,
+    partner_id: state.default_partner_id,
+    allowlist: [...DEFAULT_ALLOWLIST],
+    created_at: now,
+    revoked_at: null,
+  };
   return created;
 }
 
@@ -97,7 +104,11 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
   const dialect = dialectNamed(config.dialect);
   const clock = new SandboxClock(options.now ?? (() => Date.now()), loaded?.clock_offset_ms ?? 0);
   const rng = new Rng(loaded?.rng_state ?? config.seed);
-  const ids = dialect.ids(rng, () => clock.now(), () => rt.state);
+  const ids = dialect.ids(
+    rng,
+    () => clock.now(),
+    () => rt.state,
+  );
   const log = options.quiet ? () => {} : (options.log ?? (() => {}));
   const adminToken = options.adminToken ?? loaded?.admin_token ?? newAdminToken();
   const seed = options.seed ?? loaded?.seed ?? config.seed;
@@ -193,13 +204,20 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
     } else if (path === '/admin' || path.startsWith('/admin/')) {
       outcome = handleAdminRequest(admin, req, res, path.slice('/admin'.length) || '/', url.searchParams);
     } else {
-      const reply = dialect.errorReply(new SandboxHttpError('NOT_FOUND', `No endpoint at ${req.method ?? 'GET'} ${path}; the API lives under /api/v1 and the admin surface under /admin`));
+      const reply = dialect.errorReply(
+        new SandboxHttpError(
+          'NOT_FOUND',
+          `No endpoint at ${req.method ?? 'GET'} ${path}; the API lives under /api/v1 and the admin surface under /admin`,
+        ),
+      );
       send(res, reply);
       outcome = Promise.resolve({ status: reply.status });
     }
     outcome
       .catch(() => {
-        const reply = dialect.errorReply(new SandboxHttpError('INTERNAL_ERROR', 'The sandbox failed unexpectedly; quote the X-Trace-ID when reporting it'));
+        const reply = dialect.errorReply(
+          new SandboxHttpError('INTERNAL_ERROR', 'The sandbox failed unexpectedly; quote the X-Trace-ID when reporting it'),
+        );
         send(res, reply);
         return { status: reply.status };
       })
@@ -212,10 +230,15 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
     const reply = dialect.errorReply(e);
     const traceId = traceIdFrom(undefined);
     const headers: Record<string, string> = {
-      ...reply.headers, Date: httpDate(clock.now()), 'X-Trace-ID': traceId, Connection: 'close',
+      ...reply.headers,
+      Date: httpDate(clock.now()),
+      'X-Trace-ID': traceId,
+      Connection: 'close',
       'Content-Length': String(Buffer.byteLength(reply.body ?? '')),
     };
-    const head = `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}\r\n${Object.entries(headers).map(([k, v]) => `${k}: ${v}\r\n`).join('')}\r\n`;
+    const head = `HTTP/1.1 ${reply.status} ${STATUS_CODES[reply.status] ?? ''}\r\n${Object.entries(headers)
+      .map(([k, v]) => `${k}: ${v}\r\n`)
+      .join('')}\r\n`;
     socket.end(withBody ? head + (reply.body ?? '') : head);
     rt.log(`${what} ${reply.status} trace=${traceId}`);
   };
@@ -225,9 +248,10 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
       socket.destroy();
       return;
     }
-    const message = err.code === 'HPE_HEADER_OVERFLOW'
-      ? `The request line and headers are larger than ${maxHeaderSize} bytes; send fewer or shorter headers`
-      : `The request is not valid HTTP/1.1 (${err.code ?? 'unparseable'}: ${err.message}); check the request line, the header names and values and the body framing`;
+    const message =
+      err.code === 'HPE_HEADER_OVERFLOW'
+        ? `The request line and headers are larger than ${maxHeaderSize} bytes; send fewer or shorter headers`
+        : `The request is not valid HTTP/1.1 (${err.code ?? 'unparseable'}: ${err.message}); check the request line, the header names and values and the body framing`;
     // A HEAD request's answer has no body (its client would read one as a broken next answer).
     const raw = (err as { rawPacket?: unknown }).rawPacket;
     const isHead = Buffer.isBuffer(raw) && raw.subarray(0, 5).toString('latin1') === 'HEAD ';
@@ -239,7 +263,15 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
       socket.destroy();
       return;
     }
-    answerOnSocket(socket, new SandboxHttpError('METHOD_NOT_ALLOWED', `CONNECT ${req.url ?? ''} is not allowed: the sandbox is not a proxy; send GET, POST, PUT or DELETE to /api/v1 or /admin`), true, `CONNECT ${req.url ?? ''}`);
+    answerOnSocket(
+      socket,
+      new SandboxHttpError(
+        'METHOD_NOT_ALLOWED',
+        `CONNECT ${req.url ?? ''} is not allowed: the sandbox is not a proxy; send GET, POST, PUT or DELETE to /api/v1 or /admin`,
+      ),
+      true,
+      `CONNECT ${req.url ?? ''}`,
+    );
   };
 
   return {

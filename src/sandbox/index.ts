@@ -20,8 +20,15 @@ function listen(server: Server, port: number, host: string): Promise<void> {
   return new Promise((resolve, reject) => {
     const onError = (e: NodeJS.ErrnoException) => {
       server.off('listening', onListening);
-      if (e.code === 'EADDRINUSE') reject(new ConfigError(`Port ${port} on ${host} is already in use`, 'Stop what runs there, or start the sandbox on another port (--port 0 picks a free one)'));
-      else if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND') reject(new ConfigError(`Cannot listen on ${host}: ${e.message}`, 'Use a local address such as 127.0.0.1'));
+      if (e.code === 'EADDRINUSE')
+        reject(
+          new ConfigError(
+            `Port ${port} on ${host} is already in use`,
+            'Stop what runs there, or start the sandbox on another port (--port 0 picks a free one)',
+          ),
+        );
+      else if (e.code === 'EADDRNOTAVAIL' || e.code === 'ENOTFOUND')
+        reject(new ConfigError(`Cannot listen on ${host}: ${e.message}`, 'Use a local address such as 127.0.0.1'));
       else reject(e);
     };
     const onListening = () => {
@@ -37,7 +44,8 @@ function listen(server: Server, port: number, host: string): Promise<void> {
 export async function startSandbox(options: SandboxOptions = {}): Promise<SandboxHandle> {
   const port = options.port ?? DEFAULT_PORT;
   const host = options.host ?? DEFAULT_HOST;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new ConfigError(`Port ${port} is not a TCP port`, 'Pass a port from 0 to 65535 (0 picks a free one)');
+  if (!Number.isInteger(port) || port < 0 || port > 65535)
+    throw new ConfigError(`Port ${port} is not a TCP port`, 'Pass a port from 0 to 65535 (0 picks a free one)');
   const app = createSandboxApp(options);
   const server = createServer(app.listener);
   server.on('clientError', app.clientError);

@@ -105,13 +105,16 @@ function positiveInt(value: number | undefined, fallback: number, name: string):
 
 export function resolveConfig(options: SandboxOptions): SandboxConfig {
   const timeScale = options.timeScale ?? 1;
-  if (!(timeScale > 0) || !Number.isFinite(timeScale)) throw new RangeError(`timeScale must be a positive number, got ${options.timeScale}`);
+  if (!(timeScale > 0) || !Number.isFinite(timeScale))
+    throw new RangeError(`timeScale must be a positive number, got ${options.timeScale}`);
   const faultRate = options.faultRate ?? 0;
   if (!(faultRate >= 0 && faultRate <= 1)) throw new RangeError(`faultRate must be between 0 and 1, got ${options.faultRate}`);
   const signingPath = options.signingPath ?? 'full';
-  if (signingPath !== 'full' && signingPath !== 'relative') throw new RangeError(`signingPath must be "full" or "relative", got ${String(signingPath)}`);
+  if (signingPath !== 'full' && signingPath !== 'relative')
+    throw new RangeError(`signingPath must be "full" or "relative", got ${String(signingPath)}`);
   const dialect = options.dialect ?? 'decisions';
-  if (!(SANDBOX_DIALECTS as readonly string[]).includes(dialect)) throw new RangeError(`dialect must be ${SANDBOX_DIALECTS.map((d) => `"${d}"`).join(' or ')}, got ${String(options.dialect)}`);
+  if (!(SANDBOX_DIALECTS as readonly string[]).includes(dialect))
+    throw new RangeError(`dialect must be ${SANDBOX_DIALECTS.map((d) => `"${d}"`).join(' or ')}, got ${String(options.dialect)}`);
   const seed = options.seed ?? 1;
   if (!Number.isInteger(seed)) throw new RangeError(`seed must be a whole number, got ${seed}`);
   return {
@@ -125,7 +128,11 @@ export function resolveConfig(options: SandboxOptions): SandboxConfig {
     limits: {
       ordersPerMinute: positiveInt(options.limits?.ordersPerMinute, DEFAULT_LIMITS.ordersPerMinute, 'limits.ordersPerMinute'),
       generalPerHour: positiveInt(options.limits?.generalPerHour, DEFAULT_LIMITS.generalPerHour, 'limits.generalPerHour'),
-      authFailuresPerMinute: positiveInt(options.limits?.authFailuresPerMinute, DEFAULT_LIMITS.authFailuresPerMinute, 'limits.authFailuresPerMinute'),
+      authFailuresPerMinute: positiveInt(
+        options.limits?.authFailuresPerMinute,
+        DEFAULT_LIMITS.authFailuresPerMinute,
+        'limits.authFailuresPerMinute',
+      ),
     },
   };
 }

@@ -32,7 +32,8 @@ interface AttemptEntry {
 }
 
 /** Earlier first; at the same time, the older record first (ids sort by creation). */
-const earlier = (a: { at: number; id: string }, b: { at: number; id: string }): boolean => a.at < b.at || (a.at === b.at && compareIds(a.id, b.id) < 0);
+const earlier = (a: { at: number; id: string }, b: { at: number; id: string }): boolean =>
+  a.at < b.at || (a.at === b.at && compareIds(a.id, b.id) < 0);
 
 export class Scheduler {
   private timer: NodeJS.Timeout | undefined;
@@ -43,7 +44,10 @@ export class Scheduler {
   /** The state the heaps index. */
   private indexed: SandboxState | undefined;
 
-  constructor(private readonly rt: () => Runtime, private readonly dispatcher: DeliveryDispatcher) {}
+  constructor(
+    private readonly rt: () => Runtime,
+    private readonly dispatcher: DeliveryDispatcher,
+  ) {}
 
   /** An order's `next_step` was set. */
   stepSet(o: OrderRecord): void {
@@ -62,8 +66,10 @@ export class Scheduler {
     this.indexed = state;
     this.steps.clear();
     this.attempts.clear();
-    for (const o of Object.values(state.orders)) if (o.next_step) this.steps.push({ at: o.next_step.at, id: o.order_id, step: o.next_step });
-    for (const d of Object.values(state.deliveries)) if (d.status === 'pending' && d.next_attempt_at !== null) this.attempts.push({ at: d.next_attempt_at, id: d.delivery_id });
+    for (const o of Object.values(state.orders))
+      if (o.next_step) this.steps.push({ at: o.next_step.at, id: o.order_id, step: o.next_step });
+    for (const d of Object.values(state.deliveries))
+      if (d.status === 'pending' && d.next_attempt_at !== null) this.attempts.push({ at: d.next_attempt_at, id: d.delivery_id });
     return true;
   }
 

@@ -10,19 +10,33 @@ const DOCUMENT_ORDER = {
   currency: 'USD',
   fulfilled_from: 'cache',
   vouchers: [{ product_id: 'amazon-us', expiry: '2027-11-22', redemption_code: 'AAAA-BBBB-CCCC-1234', pin: '4321' }],
-  fulfillment_timeline: [{ state: 'PENDING', timestamp: '2026-11-22T09:30:00Z' }, { state: 'DELIVERED', timestamp: '2026-11-22T09:30:01Z' }],
+  fulfillment_timeline: [
+    { state: 'PENDING', timestamp: '2026-11-22T09:30:00Z' },
+    { state: 'DELIVERED', timestamp: '2026-11-22T09:30:01Z' },
+  ],
 };
 
 describe('readOrder', () => {
-  it('reads an order of the document\'s fields: codes under their own names, the timeline under another key', () => {
+  it("reads an order of the document's fields: codes under their own names, the timeline under another key", () => {
     const o = readOrder(DOCUMENT_ORDER);
-    expect(o).toMatchObject({ order_id: 'ord_981234', status: 'DELIVERED', total_amount: 25, currency: 'USD', fulfilled_from: 'cache', items: [], reference: null });
+    expect(o).toMatchObject({
+      order_id: 'ord_981234',
+      status: 'DELIVERED',
+      total_amount: 25,
+      currency: 'USD',
+      fulfilled_from: 'cache',
+      items: [],
+      reference: null,
+    });
     expect(o.vouchers[0]).toMatchObject({ product_id: 'amazon-us', expiry: '2027-11-22', code: 'AAAA-BBBB-CCCC-1234', pin: '4321' });
     // No status is made up; a listed voucher counts as issued (the document's "allocated vouchers").
     expect(o.vouchers[0]!.status).toBeUndefined();
     expect(isIssued(o.vouchers[0]!)).toBe(true);
     expect(isIssued({ status: 'FAILED' })).toBe(false);
-    expect(o.timeline.map((t) => [t.status, t.at])).toEqual([['PENDING', '2026-11-22T09:30:00Z'], ['DELIVERED', '2026-11-22T09:30:01Z']]);
+    expect(o.timeline.map((t) => [t.status, t.at])).toEqual([
+      ['PENDING', '2026-11-22T09:30:00Z'],
+      ['DELIVERED', '2026-11-22T09:30:01Z'],
+    ]);
     expect(hasReached(o, 'PENDING')).toBe(true);
   });
 

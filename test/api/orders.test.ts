@@ -1,6 +1,15 @@
 /** The typed order calls against the sandbox: create, get, pages, follow, cancel, codes. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cancelOrder, createOrder, followOrder, getOrder, getOrderCodes, hasReached, iterateOrders, listOrders } from '../../src/api/orders.js';
+import {
+  cancelOrder,
+  createOrder,
+  followOrder,
+  getOrder,
+  getOrderCodes,
+  hasReached,
+  iterateOrders,
+  listOrders,
+} from '../../src/api/orders.js';
 import { ApiError } from '../../src/core/errors/index.js';
 import { createClient } from '../../src/core/http/client.js';
 import type { ApiClient } from '../../src/core/http/types.js';
@@ -16,27 +25,46 @@ beforeAll(async () => {
   sb = await fastSandbox();
   client = createClient({ baseUrl: sb.baseUrl, apiKey: sb.apiKey, apiSecret: sb.apiSecret, limits: null });
 });
-afterAll(async () => { await client.close(); await sb.close(); });
+afterAll(async () => {
+  await client.close();
+  await sb.close();
+});
 
 describe('orders api', () => {
   it('createOrder: 201 with codes on a cache-hit, 202 PENDING on a cache-miss; a repeated key replays', async () => {
     const hitKey = key();
-    const hit = await createOrder(client, { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 2 }] }, { idempotencyKey: hitKey });
+    const hit = await createOrder(
+      client,
+      { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 2 }] },
+      { idempotencyKey: hitKey },
+    );
     expect(hit.status).toBe(201);
     expect(hit.idempotencyKey).toBe(hitKey);
     expect(hit.data.vouchers.every((v) => typeof v.code === 'string')).toBe(true);
-    const again = await createOrder(client, { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 2 }] }, { idempotencyKey: hitKey });
+    const again = await createOrder(
+      client,
+      { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 2 }] },
+      { idempotencyKey: hitKey },
+    );
     expect(again.replayed).toBe(true);
     expect(again.data.order_id).toBe(hit.data.order_id);
 
-    const miss = await createOrder(client, { items: [{ product_id: 'sbx-async', denomination: 25, quantity: 1 }], reference: 'api-miss' }, { idempotencyKey: key() });
+    const miss = await createOrder(
+      client,
+      { items: [{ product_id: 'sbx-async', denomination: 25, quantity: 1 }], reference: 'api-miss' },
+      { idempotencyKey: key() },
+    );
     expect(miss.status).toBe(202);
     expect(miss.data.status).toBe('PENDING');
     expect(miss.data.vouchers).toEqual([]);
   });
 
   it('getOrder shows code_last4, never the code; getOrderCodes has the codes', async () => {
-    const hit = await createOrder(client, { items: [{ product_id: 'sbx-instant', denomination: 25, quantity: 1 }] }, { idempotencyKey: key() });
+    const hit = await createOrder(
+      client,
+      { items: [{ product_id: 'sbx-instant', denomination: 25, quantity: 1 }] },
+      { idempotencyKey: key() },
+    );
     const got = await getOrder(client, hit.data.order_id);
     expect(got.data.vouchers[0]!.code).toBeUndefined();
     expect(got.data.vouchers[0]!.code_last4).toBe(hit.data.vouchers[0]!.code!.slice(-4));
@@ -47,22 +75,49 @@ describe('orders api', () => {
   it('listOrders pages with a cursor; iterateOrders follows every page', async () => {
     const ref = `pages-${Date.now()}`;
     const ids: string[] = [];
-    for (let i = 0; i < 5; i++) ids.push((await createOrder(client, { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }], reference: ref }, { idempotencyKey: key() })).data.order_id);
+    for (let i = 0; i < 5; i++)
+      ids.push(
+        (
+          await createOrder(
+            client,
+            { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }], reference: ref },
+            { idempotencyKey: key() },
+          )
+        ).data.order_id,
+      );
     const first = await listOrders(client, { reference: ref, limit: 2 });
     expect(first.data.data).toHaveLength(2);
     expect(first.data.has_more).toBe(true);
     let pages = 0;
     const all: string[] = [];
-    for await (const o of iterateOrders(client, { reference: ref, limit: 2 }, { onPage: () => { pages += 1; } })) all.push(o.order_id);
+    for await (const o of iterateOrders(
+      client,
+      { reference: ref, limit: 2 },
+      {
+        onPage: () => {
+          pages += 1;
+        },
+      },
+    ))
+      all.push(o.order_id);
     expect(pages).toBe(3);
     expect(all.sort()).toEqual(ids.sort());
   });
 
   it('followOrder: reports each status once, stops at a final status or --until, times out on a held order', async () => {
     const clock = quickClock();
-    const miss = await createOrder(client, { items: [{ product_id: 'sbx-async', denomination: 50, quantity: 1 }] }, { idempotencyKey: key() });
+    const miss = await createOrder(
+      client,
+      { items: [{ product_id: 'sbx-async', denomination: 50, quantity: 1 }] },
+      { idempotencyKey: key() },
+    );
     const seen: string[] = [];
-    const done = await followOrder(client, miss.data.order_id, { clock, timeoutMs: 60_000, initial: { order: miss.data }, onStatus: (o) => seen.push(o.status) });
+    const done = await followOrder(client, miss.data.order_id, {
+      clock,
+      timeoutMs: 60_000,
+      initial: { order: miss.data },
+      onStatus: (o) => seen.push(o.status),
+    });
     expect(done).toMatchObject({ reached: true, timedOut: false, endedElsewhere: false });
     expect(done.order.status).toBe('DELIVERED');
     expect(seen[0]).toBe('PENDING');
@@ -71,19 +126,31 @@ describe('orders api', () => {
     expect(done.traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(hasReached(done.order, 'PROCESSING')).toBe(true);
 
-    const held = await createOrder(client, { items: [{ product_id: 'sbx-gated', denomination: 10, quantity: 1 }] }, { idempotencyKey: key() });
+    const held = await createOrder(
+      client,
+      { items: [{ product_id: 'sbx-gated', denomination: 10, quantity: 1 }] },
+      { idempotencyKey: key() },
+    );
     const timedOut = await followOrder(client, held.data.order_id, { clock, timeoutMs: 20_000 });
     expect(timedOut).toMatchObject({ reached: false, timedOut: true });
     expect(timedOut.polls).toBeGreaterThan(3);
 
-    const failing = await createOrder(client, { items: [{ product_id: 'sbx-vendor-fail', denomination: 10, quantity: 1 }] }, { idempotencyKey: key() });
+    const failing = await createOrder(
+      client,
+      { items: [{ product_id: 'sbx-vendor-fail', denomination: 10, quantity: 1 }] },
+      { idempotencyKey: key() },
+    );
     const elsewhere = await followOrder(client, failing.data.order_id, { clock, timeoutMs: 60_000, until: 'DELIVERED' });
     expect(elsewhere).toMatchObject({ reached: false, endedElsewhere: true, timedOut: false });
     expect(elsewhere.order.status).toBe('REFUNDED');
   });
 
   it('followOrder stops when the signal fires', async () => {
-    const held = await createOrder(client, { items: [{ product_id: 'sbx-gated', denomination: 10, quantity: 1 }] }, { idempotencyKey: key() });
+    const held = await createOrder(
+      client,
+      { items: [{ product_id: 'sbx-gated', denomination: 10, quantity: 1 }] },
+      { idempotencyKey: key() },
+    );
     const controller = new AbortController();
     const clock = quickClock();
     const following = followOrder(client, held.data.order_id, { clock, timeoutMs: 600_000, signal: controller.signal });
@@ -92,10 +159,18 @@ describe('orders api', () => {
   });
 
   it('cancelOrder cancels a PENDING order; a delivered one answers 409 ORDER_NOT_CANCELLABLE', async () => {
-    const held = await createOrder(client, { items: [{ product_id: 'sbx-gated', denomination: 10, quantity: 1 }] }, { idempotencyKey: key() });
+    const held = await createOrder(
+      client,
+      { items: [{ product_id: 'sbx-gated', denomination: 10, quantity: 1 }] },
+      { idempotencyKey: key() },
+    );
     const cancelled = await cancelOrder(client, held.data.order_id, { idempotencyKey: key() });
     expect(['CANCELLED', 'REFUNDED']).toContain(cancelled.data.status);
-    const hit = await createOrder(client, { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }] }, { idempotencyKey: key() });
+    const hit = await createOrder(
+      client,
+      { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }] },
+      { idempotencyKey: key() },
+    );
     const refused = await cancelOrder(client, hit.data.order_id).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ApiError);
     expect((refused as ApiError).apiCode).toBe('ORDER_NOT_CANCELLABLE');

@@ -7,7 +7,15 @@ import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/l
 
 function txn(i: number) {
   const id = `txn_${String(i).padStart(26, '0')}`;
-  return { transaction_id: id, type: 'ORDER_DEBIT', amount: -10, currency: 'USD', balance_after: 1000 - i * 10, description: `row ${i}`, created_at: '2026-11-21T10:00:00Z' };
+  return {
+    transaction_id: id,
+    type: 'ORDER_DEBIT',
+    amount: -10,
+    currency: 'USD',
+    balance_after: 1000 - i * 10,
+    description: `row ${i}`,
+    created_at: '2026-11-21T10:00:00Z',
+  };
 }
 
 let server: LoopbackServer;
@@ -23,14 +31,29 @@ beforeAll(async () => {
   });
   client = createClient({ baseUrl: server.baseUrl, apiKey: 'k', apiSecret: 's', limits: null, maxRetries: 0 });
 });
-afterAll(async () => { await client.close(); await server.close(); });
+afterAll(async () => {
+  await client.close();
+  await server.close();
+});
 
 describe('transactions api', () => {
   it('sends the filters with their contract names', async () => {
     server.requests.length = 0;
-    await listTransactions(client, { from: '2026-11-01', to: '2026-11-30', type: 'REFUND', order_id: 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE', limit: 2 });
+    await listTransactions(client, {
+      from: '2026-11-01',
+      to: '2026-11-30',
+      type: 'REFUND',
+      order_id: 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE',
+      limit: 2,
+    });
     const q = new URL(server.requests[0]!.target, 'http://x').searchParams;
-    expect(Object.fromEntries(q)).toEqual({ from: '2026-11-01', to: '2026-11-30', type: 'REFUND', order_id: 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE', limit: '2' });
+    expect(Object.fromEntries(q)).toEqual({
+      from: '2026-11-01',
+      to: '2026-11-30',
+      type: 'REFUND',
+      order_id: 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE',
+      limit: '2',
+    });
   });
 
   it('fetches the next page only when the consumer has taken the last row', async () => {

@@ -20,7 +20,12 @@ describe('access and signing checks against the embedded sandbox', () => {
     const run = await runChecks(SIGNING_CHECKS, { only: ['signing.path-variant'] });
     expect(run.result('signing.path-variant').status).toBe('pass');
     // The sandbox verifies `full`; a context that signs `relative` is told which to use.
-    const wrong = await runChecks([{ ...SIGNING_CHECKS.find((c) => c.id === 'signing.path-variant')!, run: (ctx) => SIGNING_CHECKS.find((c) => c.id === 'signing.path-variant')!.run({ ...ctx, signingPath: 'relative' }) }]);
+    const wrong = await runChecks([
+      {
+        ...SIGNING_CHECKS.find((c) => c.id === 'signing.path-variant')!,
+        run: (ctx) => SIGNING_CHECKS.find((c) => c.id === 'signing.path-variant')!.run({ ...ctx, signingPath: 'relative' }),
+      },
+    ]);
     const r = wrong.result('signing.path-variant');
     expect(r.status).toBe('fail');
     expect(r.message).toContain('the server verifies signing path "full", the profile signs "relative"');

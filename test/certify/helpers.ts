@@ -13,9 +13,20 @@ import type { CheckContext, CheckDef, CheckResult } from '../../src/certify/type
 /** A profile as `resolveProfile` gives it when nothing is configured. */
 export function emptyProfile(extra: Partial<ResolvedProfile> = {}): ResolvedProfile {
   return {
-    name: 'default', exists: false, base_url: undefined, api_key: undefined, api_secret: undefined, webhook_secret: undefined,
-    signing_path: 'full', limits: { orders_per_minute: 100, general_per_hour: 1000 }, timeout_ms: 30_000, max_retries: 3,
-    production: false, admin_url: undefined, admin_token: undefined, sources: {},
+    name: 'default',
+    exists: false,
+    base_url: undefined,
+    api_key: undefined,
+    api_secret: undefined,
+    webhook_secret: undefined,
+    signing_path: 'full',
+    limits: { orders_per_minute: 100, general_per_hour: 1000 },
+    timeout_ms: 30_000,
+    max_retries: 3,
+    production: false,
+    admin_url: undefined,
+    admin_token: undefined,
+    sources: {},
     ...extra,
   } as ResolvedProfile;
 }
@@ -44,18 +55,37 @@ export interface RunChecksOptions extends Partial<EnvironmentOptions> {
 export async function runChecks(checks: readonly CheckDef[], options: RunChecksOptions = {}): Promise<CertifyRun> {
   const controller = new AbortController();
   const env = await openEnvironment({
-    mode: 'sandbox', profile: emptyProfile(), clock: systemClock, ids: systemIds, signal: controller.signal, ...options,
+    mode: 'sandbox',
+    profile: emptyProfile(),
+    clock: systemClock,
+    ids: systemIds,
+    signal: controller.signal,
+    ...options,
   });
   try {
-    const results = await runChecklist({
-      checks, only: options.only, skip: options.skip, needs: env.needs, signal: controller.signal,
-      // The run's record, as the command gives it to the report's own checks.
-      context: { ...env.context, requests: () => env.recorder.all, drifts: () => env.drifts, ...options.context },
-      defaultTimeoutMs: options.timeoutMs ?? 30_000, now: () => Date.now(),
-    }, env.recorder);
-    const warnings = runWarnings(results, env.recorder, { webhooksExpected: env.needs.webhooks === true, eventsReceived: env.listener?.events.length ?? 0, clockOffsetSeconds: env.context.shared.clockOffsetSeconds });
+    const results = await runChecklist(
+      {
+        checks,
+        only: options.only,
+        skip: options.skip,
+        needs: env.needs,
+        signal: controller.signal,
+        // The run's record, as the command gives it to the report's own checks.
+        context: { ...env.context, requests: () => env.recorder.all, drifts: () => env.drifts, ...options.context },
+        defaultTimeoutMs: options.timeoutMs ?? 30_000,
+        now: () => Date.now(),
+      },
+      env.recorder,
+    );
+    const warnings = runWarnings(results, env.recorder, {
+      webhooksExpected: env.needs.webhooks === true,
+      eventsReceived: env.listener?.events.length ?? 0,
+      clockOffsetSeconds: env.context.shared.clockOffsetSeconds,
+    });
     return {
-      results, warnings, env,
+      results,
+      warnings,
+      env,
       result: (id) => {
         const r = results.find((x) => x.id === id);
         if (!r) throw new Error(`no result for ${id}; ran: ${results.map((x) => x.id).join(', ')}`);

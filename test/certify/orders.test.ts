@@ -37,14 +37,27 @@ function wrapped(id: string, change: (ctx: CheckContext) => CheckContext): Check
 }
 
 /** A client whose requests (or answers) are changed on the way. */
-function clientWith(ctx: CheckContext, hook: (options: Parameters<ApiClient['request']>[0], send: ApiClient['request']) => ReturnType<ApiClient['request']>): ApiClient {
+function clientWith(
+  ctx: CheckContext,
+  hook: (options: Parameters<ApiClient['request']>[0], send: ApiClient['request']) => ReturnType<ApiClient['request']>,
+): ApiClient {
   const inner = ctx.client;
   return { request: (options) => hook(options, (o) => inner.request(o)), close: () => inner.close() } as ApiClient;
 }
 
-function rawWith(ctx: CheckContext, change: (r: RawRequest) => RawRequest, after?: (res: Awaited<ReturnType<RawSender['send']>>) => Awaited<ReturnType<RawSender['send']>>): RawSender {
+function rawWith(
+  ctx: CheckContext,
+  change: (r: RawRequest) => RawRequest,
+  after?: (res: Awaited<ReturnType<RawSender['send']>>) => Awaited<ReturnType<RawSender['send']>>,
+): RawSender {
   const inner = ctx.raw;
-  return { send: async (r) => { const res = await inner.send(change(r)); return after ? after(res) : res; }, reproduce: (r) => inner.reproduce(r) };
+  return {
+    send: async (r) => {
+      const res = await inner.send(change(r));
+      return after ? after(res) : res;
+    },
+    reproduce: (r) => inner.reproduce(r),
+  };
 }
 
 function text(r: CheckResult): string {
@@ -72,13 +85,19 @@ describe('idempotency, orders, errors and resilience checks against the embedded
     expect(run.result('idempotency.retry').message).toContain('(Idempotent-Replayed: true), debited once: 10 USD');
     expect(run.result('idempotency.reused-key').message).toBe('refused: HTTP 422 IDEMPOTENCY_KEY_REUSED; the wallet is unchanged');
     expect(run.result('orders.cache-hit').message).toMatch(/^HTTP 201: order ord_\S+ DELIVERED with 2 vouchers, each with a code$/);
-    expect(run.result('orders.cache-miss-webhook').message).toMatch(/^HTTP 202 PENDING, then order\.delivered \(evt_\S+\) verified after [\d.]+ s, no code-like field$/);
+    expect(run.result('orders.cache-miss-webhook').message).toMatch(
+      /^HTTP 202 PENDING, then order\.delivered \(evt_\S+\) verified after [\d.]+ s, no code-like field$/,
+    );
     expect(run.result('orders.codes-match').message).toContain('2 codes of order');
     expect(run.result('errors.insufficient-inventory').message).toBe('refused: HTTP 409 INSUFFICIENT_INVENTORY; the wallet is unchanged');
-    expect(run.result('errors.insufficient-funds').message).toBe('refused: HTTP 402 INSUFFICIENT_FUNDS (10 USD against 5 USD); the wallet is unchanged');
+    expect(run.result('errors.insufficient-funds').message).toBe(
+      'refused: HTTP 402 INSUFFICIENT_FUNDS (10 USD against 5 USD); the wallet is unchanged',
+    );
     expect(run.result('resilience.rate-limit').message).toBe('429 with Retry-After: 1; after waiting 1 s the request answered 200');
     const transient = run.result('resilience.transient-retry');
-    expect(transient.message).toMatch(/^the connection closed without an answer \(.+\), then the retry with the same key replayed order ord_\S+; HTTP 503 SERVICE_UNAVAILABLE committed nothing, then the retry with the same key executed order ord_\S+ once; each debited once$/);
+    expect(transient.message).toMatch(
+      /^the connection closed without an answer \(.+\), then the retry with the same key replayed order ord_\S+; HTTP 503 SERVICE_UNAVAILABLE committed nothing, then the retry with the same key executed order ord_\S+ once; each debited once$/,
+    );
     // The requests show it: each failed attempt and its retry share one key.
     const posts = transient.requests.filter((q) => q.method === 'POST');
     expect(posts.map((q) => q.status)).toEqual([null, 201, 503, 201, 201]);
@@ -95,7 +114,9 @@ describe('idempotency, orders, errors and resilience checks against the embedded
   it('idempotency: a server that executes every send fails both checks, naming the second order and the double debit', async () => {
     const freshKeys = (ctx: CheckContext): CheckContext => ({
       ...ctx,
-      client: clientWith(ctx, (o, send) => send(o.method === 'POST' && o.path === '/orders' ? { ...o, idempotencyKey: globalThis.crypto.randomUUID() } : o)),
+      client: clientWith(ctx, (o, send) =>
+        send(o.method === 'POST' && o.path === '/orders' ? { ...o, idempotencyKey: globalThis.crypto.randomUUID() } : o),
+      ),
       raw: rawWith(ctx, (r) => (r.method === 'POST' ? { ...r, idempotencyKey: globalThis.crypto.randomUUID() } : r)),
     });
     const run = await runChecks([wrapped('idempotency.retry', freshKeys), wrapped('idempotency.reused-key', freshKeys)]);
@@ -114,10 +135,23 @@ describe('idempotency, orders, errors and resilience checks against the embedded
   });
 
   it('orders: skipped with the reason when a fixture or the registration is missing', async () => {
-    const run = await runChecks([wrapped('orders.cache-hit', (ctx) => ({ ...ctx, fixtures: { ...ctx.fixtures, instant: 'sbx-no-such-product' } })), check('orders.cache-miss-webhook'), check('orders.codes-match')]);
-    expect(run.result('orders.cache-hit')).toMatchObject({ status: 'skip', message: 'this server has no test product sbx-no-such-product (the sandbox\'s products for each fulfilment path)' });
-    expect(run.result('orders.cache-miss-webhook')).toMatchObject({ status: 'skip', message: expect.stringContaining('not registered as the webhook endpoint') });
-    expect(run.result('orders.codes-match')).toMatchObject({ status: 'skip', message: expect.stringContaining('no cache-hit order with codes') });
+    const run = await runChecks([
+      wrapped('orders.cache-hit', (ctx) => ({ ...ctx, fixtures: { ...ctx.fixtures, instant: 'sbx-no-such-product' } })),
+      check('orders.cache-miss-webhook'),
+      check('orders.codes-match'),
+    ]);
+    expect(run.result('orders.cache-hit')).toMatchObject({
+      status: 'skip',
+      message: "this server has no test product sbx-no-such-product (the sandbox's products for each fulfilment path)",
+    });
+    expect(run.result('orders.cache-miss-webhook')).toMatchObject({
+      status: 'skip',
+      message: expect.stringContaining('not registered as the webhook endpoint'),
+    });
+    expect(run.result('orders.codes-match')).toMatchObject({
+      status: 'skip',
+      message: expect.stringContaining('no cache-hit order with codes'),
+    });
   });
 
   it('orders: codes that differ at the secure endpoint fail, saying how many and printing none', async () => {
@@ -133,7 +167,7 @@ describe('idempotency, orders, errors and resilience checks against the embedded
     const run = await runChecks([check('orders.cache-hit'), tampered]);
     const r = run.result('orders.codes-match');
     expect(r.status).toBe('fail');
-    expect(r.message).toBe('the secure endpoint does not match the order\'s answer: 1 of 2 codes differ');
+    expect(r.message).toBe("the secure endpoint does not match the order's answer: 1 of 2 codes differ");
     expect(r.reproduce).toMatch(/^vouchers api GET \/orders\/ord_\S+\/vouchers$/);
     for (const code of Object.values(run.env.context.shared.cacheHit!.codes!)) expect(text(r)).not.toContain(code);
     expect(r.trace_ids.length).toBeGreaterThan(0);
@@ -144,10 +178,19 @@ describe('idempotency, orders, errors and resilience checks against the embedded
       const real = ctx.listener!;
       const listener: CertifyListener = {
         ...real,
-        url: real.url, localUrl: real.localUrl, events: real.events, duplicates: real.duplicates, rejections: real.rejections,
+        url: real.url,
+        localUrl: real.localUrl,
+        events: real.events,
+        duplicates: real.duplicates,
+        rejections: real.rejections,
         waitFor: async (match, timeoutMs, signal) => {
           const e = await real.waitFor(match, timeoutMs, signal);
-          return e && { ...e, data: { ...e.data, vouchers: [{ product_id: 'sbx-async', expiry: '2030-01-01', redemption_code: 'LEAKED-7K2Q-9ZT4' }] } };
+          return (
+            e && {
+              ...e,
+              data: { ...e.data, vouchers: [{ product_id: 'sbx-async', expiry: '2030-01-01', redemption_code: 'LEAKED-7K2Q-9ZT4' }] },
+            }
+          );
         },
       };
       return { ...ctx, listener };
@@ -160,11 +203,19 @@ describe('idempotency, orders, errors and resilience checks against the embedded
   });
 
   it('orders: deliveries signed with another secret are refused and the check says so', async () => {
-    const wrongSecret: CheckDef = { ...REGISTER, async run(ctx) { await registerListener(ctx); ctx.listener!.setSecrets(['whsec_not_the_endpoints_secret']); } };
+    const wrongSecret: CheckDef = {
+      ...REGISTER,
+      async run(ctx) {
+        await registerListener(ctx);
+        ctx.listener!.setSecrets(['whsec_not_the_endpoints_secret']);
+      },
+    };
     const run = await runChecks([wrongSecret, check('orders.cache-miss-webhook')]);
     const r = run.result('orders.cache-miss-webhook');
     expect(r.status).toBe('fail');
-    expect(r.message).toMatch(/^no verified order\.delivered for ord_\S+ within 2\.0 s \(the order is DELIVERED\); the listener refused \d+ deliveries meanwhile \(.+\): is the webhook secret the endpoint's\?$/);
+    expect(r.message).toMatch(
+      /^no verified order\.delivered for ord_\S+ within 2\.0 s \(the order is DELIVERED\); the listener refused \d+ deliveries meanwhile \(.+\): is the webhook secret the endpoint's\?$/,
+    );
     expect(run.env.listener!.rejections.length).toBeGreaterThan(0);
     expect(r.reproduce).toMatch(/^vouchers orders get ord_\S+$/);
   });
@@ -174,7 +225,13 @@ describe('idempotency, orders, errors and resilience checks against the embedded
     const run = await runChecks([
       wrapped('errors.insufficient-inventory', (ctx) => ({ ...ctx, fixtures: { ...ctx.fixtures, outOfStock: ctx.fixtures.instant } })),
       // Sent with the profile's own well-funded key instead of the small partner's.
-      wrapped('errors.insufficient-funds', (ctx) => ({ ...ctx, raw: rawWith(ctx, (r) => { if (r.credentials) secrets.add(r.credentials.apiSecret); return { ...r, credentials: undefined }; }) })),
+      wrapped('errors.insufficient-funds', (ctx) => ({
+        ...ctx,
+        raw: rawWith(ctx, (r) => {
+          if (r.credentials) secrets.add(r.credentials.apiSecret);
+          return { ...r, credentials: undefined };
+        }),
+      })),
     ]);
     const inventory = run.result('errors.insufficient-inventory');
     expect(inventory.status).toBe('fail');
@@ -196,18 +253,40 @@ describe('idempotency, orders, errors and resilience checks against the embedded
     const run = await runChecks([
       wrapped('resilience.rate-limit', (ctx) => ({ ...ctx, raw: rawWith(ctx, withoutSimulate) })),
       // A 429 without Retry-After.
-      { ...wrapped('resilience.rate-limit', (ctx) => ({ ...ctx, raw: rawWith(ctx, (r) => r, (res) => { const { 'retry-after': _, ...headers } = res.headers; return { ...res, headers }; }) })), id: 'resilience.rate-limit-no-header' },
+      {
+        ...wrapped('resilience.rate-limit', (ctx) => ({
+          ...ctx,
+          raw: rawWith(
+            ctx,
+            (r) => r,
+            (res) => {
+              const { 'retry-after': _, ...headers } = res.headers;
+              return { ...res, headers };
+            },
+          ),
+        })),
+        id: 'resilience.rate-limit-no-header',
+      },
       // The retry sent under another key: the server executes it again.
-      wrapped('resilience.transient-retry', (ctx) => ({ ...ctx, raw: rawWith(ctx, (r) => (r.method === 'POST' && !r.headers ? { ...r, idempotencyKey: globalThis.crypto.randomUUID() } : r)) })),
+      wrapped('resilience.transient-retry', (ctx) => ({
+        ...ctx,
+        raw: rawWith(ctx, (r) => (r.method === 'POST' && !r.headers ? { ...r, idempotencyKey: globalThis.crypto.randomUUID() } : r)),
+      })),
     ]);
-    expect(run.result('resilience.rate-limit')).toMatchObject({ status: 'skip', message: 'the server answered HTTP 200 to X-Sandbox-Simulate: rate_limit: it does not simulate faults, and a real 429 is not provoked by flooding it' });
+    expect(run.result('resilience.rate-limit')).toMatchObject({
+      status: 'skip',
+      message:
+        'the server answered HTTP 200 to X-Sandbox-Simulate: rate_limit: it does not simulate faults, and a real 429 is not provoked by flooding it',
+    });
     const noHeader = run.result('resilience.rate-limit-no-header');
     expect(noHeader.status).toBe('fail');
     expect(noHeader.message).toBe('the 429 carries no Retry-After header, so a client cannot tell when to come back');
     expect(noHeader.reproduce).toBe("vouchers api GET /wallets -H 'X-Sandbox-Simulate: rate_limit'");
     const transient = run.result('resilience.transient-retry');
     expect(transient.status).toBe('fail');
-    expect(transient.message).toBe('after a lost answer and its retry with the same key, the wallet was debited 20 USD for one order of 10 USD');
+    expect(transient.message).toBe(
+      'after a lost answer and its retry with the same key, the wallet was debited 20 USD for one order of 10 USD',
+    );
     expect(transient.reproduce).toMatch(/X-Sandbox-Simulate: drop_after_commit.*; then vouchers api POST \/orders/);
     expect(transient.trace_ids.length).toBeGreaterThan(0);
   });

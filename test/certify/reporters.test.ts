@@ -36,28 +36,66 @@ const FAKE_SECRET = 'sk_test_FAKE-secret-that-must-never-appear-0123456789';
 const FAKE_WEBHOOK_SECRET = 'whsec_FAKE-webhook-secret-9876543210';
 const TRACE = (n: number) => n.toString(16).padStart(32, '0');
 
-const request = (path: string, status: number, n: number) => ({ method: 'GET', path, status, trace_id: TRACE(n), attempt: 1, idempotency_key: null });
+const request = (path: string, status: number, n: number) => ({
+  method: 'GET',
+  path,
+  status,
+  trace_id: TRACE(n),
+  attempt: 1,
+  idempotency_key: null,
+});
 
 const HAND_MADE: CheckResult[] = [
   {
-    id: 'access.credentials', title: 'Credentials accepted', proves: 'The key and secret identify the partner.', status: 'pass', required: true,
-    duration_ms: 12, message: 'GET /wallets answered 200', trace_ids: [TRACE(1)], requests: [request('/wallets', 200, 1)], warnings: [],
+    id: 'access.credentials',
+    title: 'Credentials accepted',
+    proves: 'The key and secret identify the partner.',
+    status: 'pass',
+    required: true,
+    duration_ms: 12,
+    message: 'GET /wallets answered 200',
+    trace_ids: [TRACE(1)],
+    requests: [request('/wallets', 200, 1)],
+    warnings: [],
   },
   {
-    id: 'access.clock', title: 'Clock within the window', proves: 'The clocks agree.', status: 'warn', required: true,
-    duration_ms: 30, message: '75 s apart', trace_ids: [TRACE(2)], requests: [request('/wallets', 200, 2)],
-    warnings: ['this machine\'s clock is 75 s off the server\'s: sync it (NTP)'],
+    id: 'access.clock',
+    title: 'Clock within the window',
+    proves: 'The clocks agree.',
+    status: 'warn',
+    required: true,
+    duration_ms: 30,
+    message: '75 s apart',
+    trace_ids: [TRACE(2)],
+    requests: [request('/wallets', 200, 2)],
+    warnings: ["this machine's clock is 75 s off the server's: sync it (NTP)"],
   },
   {
-    id: 'signing.tampered', title: 'Tampered signature rejected (401)', proves: 'A signature over other bytes is refused.', status: 'fail', required: true,
-    duration_ms: 1234, message: 'the server accepted <a tampered> body & said "fine" \'twice\'',
-    trace_ids: [TRACE(3), TRACE(4)], requests: [request('/orders', 201, 3), { ...request('/orders', 201, 4), method: 'POST', attempt: 2, idempotency_key: 'k-1' }], warnings: [],
-    expected: 'HTTP 401 INVALID_SIGNATURE', actual: 'HTTP 201 <created> & "ok"',
+    id: 'signing.tampered',
+    title: 'Tampered signature rejected (401)',
+    proves: 'A signature over other bytes is refused.',
+    status: 'fail',
+    required: true,
+    duration_ms: 1234,
+    message: 'the server accepted <a tampered> body & said "fine" \'twice\'',
+    trace_ids: [TRACE(3), TRACE(4)],
+    requests: [request('/orders', 201, 3), { ...request('/orders', 201, 4), method: 'POST', attempt: 2, idempotency_key: 'k-1' }],
+    warnings: [],
+    expected: 'HTTP 401 INVALID_SIGNATURE',
+    actual: 'HTTP 201 <created> & "ok"',
     reproduce: `vouchers sign POST /orders --body '{"items":[]}' | cat`,
   },
   {
-    id: 'webhooks.endpoint-2xx', title: 'Webhook endpoint answers 2xx within 5 s', proves: 'Deliveries are acknowledged in time.', status: 'skip', required: true,
-    duration_ms: 0, message: 'needs webhook deliveries reaching this machine: pass --public-url URL', trace_ids: [], requests: [], warnings: [],
+    id: 'webhooks.endpoint-2xx',
+    title: 'Webhook endpoint answers 2xx within 5 s',
+    proves: 'Deliveries are acknowledged in time.',
+    status: 'skip',
+    required: true,
+    duration_ms: 0,
+    message: 'needs webhook deliveries reaching this machine: pass --public-url URL',
+    trace_ids: [],
+    requests: [],
+    warnings: [],
   },
 ];
 
@@ -66,15 +104,27 @@ const RUN_WARNING = 'every request was answered 401 <all> & "none" passed';
 /** The report as the command builds it: the target picked from a context that holds secrets. */
 function handMadeReport(results: CheckResult[] = HAND_MADE, warnings: string[] = [RUN_WARNING]): CertifyReport {
   const context = {
-    profile: { name: 'acme-sandbox', base_url: 'https://sandbox.example.com/api/v1', api_key: 'pk_test_acme123', api_secret: FAKE_SECRET, webhook_secret: FAKE_WEBHOOK_SECRET, signing_path: 'full' },
+    profile: {
+      name: 'acme-sandbox',
+      base_url: 'https://sandbox.example.com/api/v1',
+      api_key: 'pk_test_acme123',
+      api_secret: FAKE_SECRET,
+      webhook_secret: FAKE_WEBHOOK_SECRET,
+      signing_path: 'full',
+    },
     listenerUrl: 'https://tunnel.example.net/hooks',
   };
   return buildReport({
     startedAt: Date.parse('2026-11-22T09:30:00.000Z'),
     finishedAt: Date.parse('2026-11-22T09:30:04.250Z'),
     target: {
-      mode: 'profile', profile: context.profile.name, base_url: context.profile.base_url, api_key: context.profile.api_key,
-      signing_path: context.profile.signing_path, webhook_url: context.listenerUrl, webhook_target: null,
+      mode: 'profile',
+      profile: context.profile.name,
+      base_url: context.profile.base_url,
+      api_key: context.profile.api_key,
+      signing_path: context.profile.signing_path,
+      webhook_url: context.listenerUrl,
+      webhook_target: null,
     },
     version: VERSION,
     warnings,
@@ -82,17 +132,36 @@ function handMadeReport(results: CheckResult[] = HAND_MADE, warnings: string[] =
   });
 }
 
-const parser = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '@_', isArray: (name) => ['testcase', 'property'].includes(name) });
+const parser = new XMLParser({
+  ignoreAttributes: false,
+  attributeNamePrefix: '@_',
+  isArray: (name) => ['testcase', 'property'].includes(name),
+});
 
-interface JunitCase { '@_classname': string; '@_name': string; '@_time': string; skipped?: { '@_message': string }; failure?: { '@_message': string; '#text': string }; 'system-out'?: string }
-interface JunitSuite { '@_name': string; '@_tests': string; '@_failures': string; '@_skipped': string; '@_errors': string; testcase: JunitCase[]; properties: { property: { '@_name': string; '@_value': string }[] }; 'system-err'?: string }
+interface JunitCase {
+  '@_classname': string;
+  '@_name': string;
+  '@_time': string;
+  skipped?: { '@_message': string };
+  failure?: { '@_message': string; '#text': string };
+  'system-out'?: string;
+}
+interface JunitSuite {
+  '@_name': string;
+  '@_tests': string;
+  '@_failures': string;
+  '@_skipped': string;
+  '@_errors': string;
+  testcase: JunitCase[];
+  properties: { property: { '@_name': string; '@_value': string }[] };
+  'system-err'?: string;
+}
 
 function parseJunit(xml: string): { suites: Record<string, string>; suite: JunitSuite } {
   const doc = parser.parse(xml) as { testsuites: Record<string, string> & { testsuite: JunitSuite } };
   return { suites: doc.testsuites, suite: doc.testsuites.testsuite };
 }
 
- 
 const SGR = /\u001b\[[0-9;]*m/;
 
 describe('certify reporters: the index', () => {
@@ -108,7 +177,13 @@ describe('certify reporters: the index', () => {
     expect(planReporters(['pretty', 'junit=report.xml'])).toEqual({ pretty: 'stdout', documents: [{ name: 'junit', file: 'report.xml' }] });
     expect(planReporters(['junit=report.xml'])).toEqual({ pretty: 'stdout', documents: [{ name: 'junit', file: 'report.xml' }] });
     expect(planReporters(['json'])).toEqual({ pretty: null, documents: [{ name: 'json', file: null }] });
-    expect(planReporters(['pretty', 'json', 'markdown=r.md'])).toEqual({ pretty: 'stderr', documents: [{ name: 'json', file: null }, { name: 'markdown', file: 'r.md' }] });
+    expect(planReporters(['pretty', 'json', 'markdown=r.md'])).toEqual({
+      pretty: 'stderr',
+      documents: [
+        { name: 'json', file: null },
+        { name: 'markdown', file: 'r.md' },
+      ],
+    });
     expect(planReporters(['junit'], 'out.xml')).toEqual({ pretty: 'stdout', documents: [{ name: 'junit', file: 'out.xml' }] });
     for (const [specs, out, text] of [
       [['yaml'], undefined, 'unknown reporter "yaml"'],
@@ -163,7 +238,7 @@ describe('certify reporters: junit', () => {
     expect(pass.skipped).toBeUndefined();
     expect(pass['system-out']).toContain(TRACE(1));
     expect(warn.failure).toBeUndefined();
-    expect(warn['system-out']).toContain('warning: this machine\'s clock is 75 s off');
+    expect(warn['system-out']).toContain("warning: this machine's clock is 75 s off");
     expect(skip.skipped?.['@_message']).toBe('needs webhook deliveries reaching this machine: pass --public-url URL');
     expect(fail.skipped).toBeUndefined();
     // Escaped on the way out, the same characters on the way back.
@@ -176,11 +251,21 @@ describe('certify reporters: junit', () => {
     expect(xml).toContain('&lt;a tampered&gt; body &amp; said &quot;fine&quot;');
   });
 
-  it('the run warnings and the run\'s facts are suite properties, the warnings in system-err too', () => {
+  it("the run warnings and the run's facts are suite properties, the warnings in system-err too", () => {
     const report = handMadeReport();
     const { suite } = parseJunit(renderReport('junit', report));
-    const props = Object.fromEntries(suite.properties.property.filter((p) => p['@_name'] !== 'warning').map((p) => [p['@_name'], p['@_value']]));
-    expect(props).toMatchObject({ result: 'failed', mode: 'profile', profile: 'acme-sandbox', base_url: 'https://sandbox.example.com/api/v1', api_key: 'pk_test_acme123', report_sha256: reportDigest(report), cli_version: `vouchers ${VERSION}` });
+    const props = Object.fromEntries(
+      suite.properties.property.filter((p) => p['@_name'] !== 'warning').map((p) => [p['@_name'], p['@_value']]),
+    );
+    expect(props).toMatchObject({
+      result: 'failed',
+      mode: 'profile',
+      profile: 'acme-sandbox',
+      base_url: 'https://sandbox.example.com/api/v1',
+      api_key: 'pk_test_acme123',
+      report_sha256: reportDigest(report),
+      cli_version: `vouchers ${VERSION}`,
+    });
     expect(props.webhook_target).toBeUndefined();
     expect(suite.properties.property.filter((p) => p['@_name'] === 'warning').map((p) => p['@_value'])).toEqual([RUN_WARNING]);
     expect(suite['system-err']).toBe(`warning: ${RUN_WARNING}`);
@@ -189,7 +274,7 @@ describe('certify reporters: junit', () => {
   it('characters XML cannot carry are written as \\u escapes; the document still parses', () => {
     const odd = { ...HAND_MADE[2]!, message: 'bell \u0007 and nul \u0000 here', actual: 'esc \u001b[31m' };
     const xml = renderReport('junit', handMadeReport([odd], []));
-     
+
     expect(xml).not.toMatch(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/);
     const { suite } = parseJunit(xml);
     expect(suite.testcase[0]!.failure?.['@_message']).toBe('bell \\u0007 and nul \\u0000 here');
@@ -216,7 +301,7 @@ describe('certify reporters: markdown', () => {
     // Text from the run cannot open HTML or a cell of its own.
     expect(md).toContain('the server accepted \\<a tampered\\> body \\& said "fine"');
     expect(md).toContain('every request was answered 401 \\<all\\> \\& "none" passed');
-    expect(md).toContain('this machine\'s clock is 75 s off');
+    expect(md).toContain("this machine's clock is 75 s off");
     const sha = createHash('sha256').update(reportJson(report)).digest('hex');
     expect(reportDigest(report)).toBe(sha);
     expect(md).toContain(`\`${sha}\``);
@@ -249,7 +334,12 @@ describe('certify reporters: markdown', () => {
 
 describe('certify reporters: pretty', () => {
   function feed(reporter: ReturnType<typeof createPrettyReporter>, report: CertifyReport) {
-    reporter.begin({ mode: report.target.mode, profile: report.target.profile, baseUrl: report.target.base_url, checks: report.checks.length });
+    reporter.begin({
+      mode: report.target.mode,
+      profile: report.target.profile,
+      baseUrl: report.target.base_url,
+      checks: report.checks.length,
+    });
     for (const r of report.checks) {
       if (r.status !== 'skip') reporter.start(r);
       reporter.result(r);
@@ -257,7 +347,7 @@ describe('certify reporters: pretty', () => {
     return reporter.finish(report);
   }
 
-  it('piped: one plain line per check as it ends, the failure\'s details, the run warnings and a verdict; no colour', async () => {
+  it("piped: one plain line per check as it ends, the failure's details, the run warnings and a verdict; no colour", async () => {
     const io = testIO();
     const report = handMadeReport();
     await feed(createPrettyReporter({ io, stream: 'stdout' }), report);
@@ -273,7 +363,7 @@ describe('certify reporters: pretty', () => {
       'FAIL signing.tampered  1.2 s  the server accepted <a tampered> body & said "fine" \'twice\'',
       'SKIP webhooks.endpoint-2xx  0 ms  needs webhook deliveries reaching this machine: pass --public-url URL',
     ]);
-    expect(text).toContain('  warning: this machine\'s clock is 75 s off');
+    expect(text).toContain("  warning: this machine's clock is 75 s off");
     expect(text).toContain('  expected:  HTTP 401 INVALID_SIGNATURE');
     expect(text).toContain('  actual:    HTTP 201 <created> & "ok"');
     expect(text).toContain(`  reproduce: vouchers sign POST /orders --body '{"items":[]}' | cat`);
@@ -284,7 +374,10 @@ describe('certify reporters: pretty', () => {
 
   it('a passing run ends with the passed verdict; on stderr when the command says so; finish alone prints every result', async () => {
     const io = testIO();
-    const report = handMadeReport(HAND_MADE.filter((r) => r.status !== 'fail'), []);
+    const report = handMadeReport(
+      HAND_MADE.filter((r) => r.status !== 'fail'),
+      [],
+    );
     await createPrettyReporter({ io, stream: 'stderr' }).finish(report);
     expect(io.stdoutText()).toBe('');
     const lines = io.stderrText().split('\n').filter(Boolean);
@@ -292,7 +385,7 @@ describe('certify reporters: pretty', () => {
     expect(lines.at(-1)).toBe('Certification passed: 1 passed, 1 warning, 1 skipped');
   });
 
-  it('on a terminal: coloured live lines, a table fitted to the width, the failure\'s details and the verdict', async () => {
+  it("on a terminal: coloured live lines, a table fitted to the width, the failure's details and the verdict", async () => {
     const io = testIO({ tty: true, columns: 100 });
     const report = handMadeReport();
     await feed(createPrettyReporter({ io, stream: 'stdout' }), report);
@@ -311,24 +404,30 @@ describe('certify reporters: pretty', () => {
     for (const l of tableLines) expect([...l].length).toBeLessThanOrEqual(100);
   });
 
-  it.each([60, 80, 120])('on a terminal %i columns wide, a message in CJK and emoji is measured and cut in display cells', async (columns) => {
-    const io = testIO({ tty: true, columns, env: { NO_COLOR: '1' } });
-    const wide = { ...HAND_MADE[0]!, message: '商品 さくら書店 全国共通 図書カード ギフト券 🎁 の注文は 201 で受け付けられました 🎉 確認済み' };
-    await feed(createPrettyReporter({ io, stream: 'stdout' }), handMadeReport([wide, ...HAND_MADE.slice(1)], []));
-    const lines = io.stdoutText().split('\n');
-    // The live line of the check, after its spinner's last frame.
-    const live = lines.find((l) => l.includes('✔ access.credentials'))!.replace(/^.*(?=✔ access\.credentials)/, '');
-    expect(stringWidth(live), live).toBeLessThanOrEqual(columns);
-    expect(live).toContain('商品');
-    const table = lines.filter((l) => /^[│┌├└]/.test(l));
-    expect(table.length).toBeGreaterThan(4);
-    // Every line of the box as wide as its top rule, and no wider than the terminal.
-    for (const l of table) expect(stringWidth(l), l).toBe(stringWidth(table[0]!));
-    expect(stringWidth(table[0]!)).toBeLessThanOrEqual(columns);
-    const row = table.find((l) => l.includes('access.credentials'))!;
-    expect(row).toContain('商品');
-    expect(row).toContain('…');
-  });
+  it.each([60, 80, 120])(
+    'on a terminal %i columns wide, a message in CJK and emoji is measured and cut in display cells',
+    async (columns) => {
+      const io = testIO({ tty: true, columns, env: { NO_COLOR: '1' } });
+      const wide = {
+        ...HAND_MADE[0]!,
+        message: '商品 さくら書店 全国共通 図書カード ギフト券 🎁 の注文は 201 で受け付けられました 🎉 確認済み',
+      };
+      await feed(createPrettyReporter({ io, stream: 'stdout' }), handMadeReport([wide, ...HAND_MADE.slice(1)], []));
+      const lines = io.stdoutText().split('\n');
+      // The live line of the check, after its spinner's last frame.
+      const live = lines.find((l) => l.includes('✔ access.credentials'))!.replace(/^.*(?=✔ access\.credentials)/, '');
+      expect(stringWidth(live), live).toBeLessThanOrEqual(columns);
+      expect(live).toContain('商品');
+      const table = lines.filter((l) => /^[│┌├└]/.test(l));
+      expect(table.length).toBeGreaterThan(4);
+      // Every line of the box as wide as its top rule, and no wider than the terminal.
+      for (const l of table) expect(stringWidth(l), l).toBe(stringWidth(table[0]!));
+      expect(stringWidth(table[0]!)).toBeLessThanOrEqual(columns);
+      const row = table.find((l) => l.includes('access.credentials'))!;
+      expect(row).toContain('商品');
+      expect(row).toContain('…');
+    },
+  );
 
   it('on a terminal with NO_COLOR: no colour', async () => {
     const io = testIO({ tty: true, env: { NO_COLOR: '1' } });
@@ -350,7 +449,14 @@ describe('certify reporters: a real run', () => {
   it('access and signing checks against the embedded sandbox make a report that validates against the schema, in every format', async () => {
     const started = Date.now();
     const run = await runChecks([...ACCESS_CHECKS, ...SIGNING_CHECKS]);
-    const report = buildReport({ startedAt: started, finishedAt: Date.now(), target: run.env.target, version: VERSION, warnings: run.warnings, results: run.results });
+    const report = buildReport({
+      startedAt: started,
+      finishedAt: Date.now(),
+      target: run.env.target,
+      version: VERSION,
+      warnings: run.warnings,
+      results: run.results,
+    });
     assertValid(report);
     assertValid(JSON.parse(renderReport('json', report)));
     expect(report.result).toBe('passed');
@@ -372,9 +478,23 @@ describe('certify reporters: a real run', () => {
       const started = Date.now();
       const run = await runChecks(ACCESS_CHECKS, {
         mode: 'profile',
-        profile: emptyProfile({ name: 'local', exists: true, base_url: sb.baseUrl, api_key: sb.apiKey, api_secret: secret, webhook_secret: FAKE_WEBHOOK_SECRET }),
+        profile: emptyProfile({
+          name: 'local',
+          exists: true,
+          base_url: sb.baseUrl,
+          api_key: sb.apiKey,
+          api_secret: secret,
+          webhook_secret: FAKE_WEBHOOK_SECRET,
+        }),
       });
-      const report = buildReport({ startedAt: started, finishedAt: Date.now(), target: run.env.target, version: VERSION, warnings: run.warnings, results: run.results });
+      const report = buildReport({
+        startedAt: started,
+        finishedAt: Date.now(),
+        target: run.env.target,
+        version: VERSION,
+        warnings: run.warnings,
+        results: run.results,
+      });
       assertValid(report);
       expect(report.target).toMatchObject({ mode: 'profile', profile: 'local', api_key: sb.apiKey });
       const io = testIO();

@@ -26,8 +26,15 @@ async function verifyingReceiver() {
   const inbox = await InboxWriter.open(inboxPath);
   const activity: ListenerActivity[] = [];
   const listener: Listener = await startListener({
-    host: '127.0.0.1', port: 0, path: '/webhooks', secrets: [SECRET], tolerance: 300,
-    inbox, filter: () => true, clock: { now: () => Date.now() }, onActivity: (a) => activity.push(a),
+    host: '127.0.0.1',
+    port: 0,
+    path: '/webhooks',
+    secrets: [SECRET],
+    tolerance: 300,
+    inbox,
+    filter: () => true,
+    clock: { now: () => Date.now() },
+    onActivity: (a) => activity.push(a),
   });
   cleanup.push(() => listener.close());
   return { url: listener.url, activity, inboxPath };
@@ -38,20 +45,28 @@ async function answeringReceiver(status: number) {
   const bodies: string[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
-    req.on('data', (c: Buffer) => { body += c.toString('utf8'); });
+    req.on('data', (c: Buffer) => {
+      body += c.toString('utf8');
+    });
     req.on('end', () => {
       bodies.push(body);
       res.writeHead(status, { 'content-type': 'application/json' }).end('{}');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  cleanup.push(() => new Promise<void>((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }));
+  cleanup.push(
+    () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`, bodies };
 }
 
 const runTarget = (url: string) => runChecks(TARGET_CHECKS, { webhookTarget: url, profile: emptyProfile({ webhook_secret: SECRET }) });
 
-describe('--webhook-target: the partner\'s own receiver', () => {
+describe("--webhook-target: the partner's own receiver", () => {
   it('passes against a receiver that verifies properly (our listener)', async () => {
     const receiver = await verifyingReceiver();
     const run = await runTarget(receiver.url);
@@ -104,9 +119,14 @@ describe('--webhook-target: the partner\'s own receiver', () => {
     for (const id of REFUSALS) {
       const r = run.result(id);
       expect(r.status, id).toBe('warn');
-      expect(r.warnings).toEqual(['your receiver refused the correctly signed delivery too (target.valid): this refusal proves nothing until that one is accepted']);
+      expect(r.warnings).toEqual([
+        'your receiver refused the correctly signed delivery too (target.valid): this refusal proves nothing until that one is accepted',
+      ]);
     }
-    expect(run.result('target.duplicate')).toMatchObject({ status: 'skip', message: 'your receiver refused the first, correctly signed delivery (target.valid), so a duplicate cannot be told apart' });
+    expect(run.result('target.duplicate')).toMatchObject({
+      status: 'skip',
+      message: 'your receiver refused the first, correctly signed delivery (target.valid), so a duplicate cannot be told apart',
+    });
     const unknown = run.result('target.unknown-type');
     expect(unknown.status).toBe('fail');
     expect(unknown.message).toContain('acknowledge them with 2xx (and ignore them)');
@@ -116,7 +136,9 @@ describe('--webhook-target: the partner\'s own receiver', () => {
     const run = await runChecks(TARGET_CHECKS);
     for (const r of run.results) {
       expect(r.status).toBe('skip');
-      expect(r.message).toBe('needs your webhook receiver (--webhook-target URL): pass --webhook-target URL to certify your own webhook receiver');
+      expect(r.message).toBe(
+        'needs your webhook receiver (--webhook-target URL): pass --webhook-target URL to certify your own webhook receiver',
+      );
     }
   });
 });

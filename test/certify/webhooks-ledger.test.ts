@@ -23,20 +23,31 @@ const ORDERS: CheckDef = {
   async run(ctx) {
     await placeOrder(ctx, { product: ctx.fixtures.instant });
     const miss = await placeOrder(ctx, { product: ctx.fixtures.async });
-    const delivered = await ctx.listener!.waitFor((e) => e.event === 'order.delivered' && e.data.order_id === miss.data.order_id, 10_000, ctx.signal);
+    const delivered = await ctx.listener!.waitFor(
+      (e) => e.event === 'order.delivered' && e.data.order_id === miss.data.order_id,
+      10_000,
+      ctx.signal,
+    );
     if (!delivered) throw new Error('the cache-miss order was not delivered');
   },
 };
 
 describe('webhook, lifecycle, ledger and report checks against the embedded sandbox', () => {
-  it('pass in the checklist\'s order, each with the trace IDs of its requests', async () => {
-    const run = await runChecks([
-      BASELINE, REGISTER, ORDERS,
-      ...WEBHOOK_CHECKS.filter((c) => c !== REGISTER), ...LIFECYCLE_CHECKS, ...LEDGER, ...REPORT_CHECKS,
-    ], { keepOpen: true });
+  it("pass in the checklist's order, each with the trace IDs of its requests", async () => {
+    const run = await runChecks(
+      [BASELINE, REGISTER, ORDERS, ...WEBHOOK_CHECKS.filter((c) => c !== REGISTER), ...LIFECYCLE_CHECKS, ...LEDGER, ...REPORT_CHECKS],
+      { keepOpen: true },
+    );
     try {
       for (const r of run.results) expect(r.status, `${r.id}: ${r.message} ${r.actual ?? ''}`).toBe('pass');
-      for (const id of ['webhooks.register', 'lifecycle.admin-reject', 'lifecycle.partial', 'ledger.wallet-balance', 'ledger.order-transactions', 'ledger.filter-by-order']) {
+      for (const id of [
+        'webhooks.register',
+        'lifecycle.admin-reject',
+        'lifecycle.partial',
+        'ledger.wallet-balance',
+        'ledger.order-transactions',
+        'ledger.filter-by-order',
+      ]) {
         expect(run.result(id).trace_ids.length, id).toBeGreaterThan(0);
       }
       const shared = run.env.context.shared;
@@ -48,9 +59,15 @@ describe('webhook, lifecycle, ledger and report checks against the embedded sand
       expect(run.result('webhooks.register').message).not.toContain('whsec_');
       expect(run.result('webhooks.endpoint-2xx').message).toMatch(/^\d+ delivery attempts, every one answered 2xx, the slowest in \d+ ms/);
       expect(run.result('webhooks.duplicate').message).toMatch(/recognised as a duplicate, stored once$/);
-      expect(run.result('lifecycle.admin-reject').message).toContain('order.cancelled then order.refunded (10.00 USD), status REFUNDED, 10.00 USD credited back (net 0.00 USD debited)');
-      expect(run.result('lifecycle.partial').message).toContain('PARTIALLY_DELIVERED: order.refunded and a REFUND of 10.00 USD, the delivered part debited (net 10.00 USD debited)');
-      expect(run.result('ledger.wallet-balance').message).toMatch(/^4 order\(s\): 100000\.00 USD → 99970\.00 USD, as their totals and refunds explain/);
+      expect(run.result('lifecycle.admin-reject').message).toContain(
+        'order.cancelled then order.refunded (10.00 USD), status REFUNDED, 10.00 USD credited back (net 0.00 USD debited)',
+      );
+      expect(run.result('lifecycle.partial').message).toContain(
+        'PARTIALLY_DELIVERED: order.refunded and a REFUND of 10.00 USD, the delivered part debited (net 10.00 USD debited)',
+      );
+      expect(run.result('ledger.wallet-balance').message).toMatch(
+        /^4 order\(s\): 100000\.00 USD → 99970\.00 USD, as their totals and refunds explain/,
+      );
       expect(run.result('ledger.order-transactions').message).toBe('4 order(s), each with one ORDER_DEBIT of its total');
       expect(run.result('report.trace-ids').message).toMatch(/^\d+ requests \(\d+ answered\), each with its trace ID$/);
       expect(run.result('report.contract').message).toBe('no answer differed from the contract');
@@ -79,23 +96,31 @@ describe('webhook, lifecycle, ledger and report checks against the embedded sand
     const r = run.result('webhooks.endpoint-2xx');
     expect(r.status).toBe('pass');
     // No event had come yet: the check placed a cache-hit order to have one.
-    expect(r.message).toMatch(/^the listener acknowledged \d+ deliver(y|ies) with 2xx, none refused \(without the operator surface's delivery log/);
+    expect(r.message).toMatch(
+      /^the listener acknowledged \d+ deliver(y|ies) with 2xx, none refused \(without the operator surface's delivery log/,
+    );
     expect(run.result('webhooks.duplicate')).toMatchObject({ status: 'skip', message: 'needs the sandbox operator surface' });
   });
 
   it('wallet-balance fails with expected and actual money when the wallet moved by an order this run does not know', async () => {
     const stray: CheckDef = {
-      id: 'test.stray', title: 'an order placed behind the run\'s back', proves: '-',
+      id: 'test.stray',
+      title: "an order placed behind the run's back",
+      proves: '-',
       async run(ctx) {
         await placeOrder(ctx, { product: ctx.fixtures.instant });
-        const res = await ctx.raw.send({ method: 'POST', path: '/orders', body: { items: [{ product_id: ctx.fixtures.instant, denomination: 25, quantity: 1 }] } });
+        const res = await ctx.raw.send({
+          method: 'POST',
+          path: '/orders',
+          body: { items: [{ product_id: ctx.fixtures.instant, denomination: 25, quantity: 1 }] },
+        });
         if (res.status !== 201) throw new Error(`HTTP ${res.status}`);
       },
     };
     const run = await runChecks([BASELINE, stray, ...LEDGER]);
     const r = run.result('ledger.wallet-balance');
     expect(r.status).toBe('fail');
-    expect(r.message).toContain('the wallet balance differs from what this run\'s orders and refunds explain in USD');
+    expect(r.message).toContain("the wallet balance differs from what this run's orders and refunds explain in USD");
     expect(r.message).toContain('another client of the same partner account');
     expect(r.expected).toBe('USD: 100000.00 USD − orders 10.00 USD + refunds 0.00 USD = 99990.00 USD');
     expect(r.actual).toBe('USD: 99965.00 USD (-25.00 USD off)');
@@ -112,29 +137,39 @@ describe('webhook, lifecycle, ledger and report checks against the embedded sand
       close: () => client.close(),
     });
     const twoOrders: CheckDef = {
-      id: 'test.two-orders', title: '-', proves: '-',
+      id: 'test.two-orders',
+      title: '-',
+      proves: '-',
       async run(ctx) {
         await placeOrder(ctx, { product: ctx.fixtures.instant });
         await placeOrder(ctx, { product: ctx.fixtures.instant, denomination: 25 });
       },
     };
     const run = await runChecks([
-      BASELINE, twoOrders,
+      BASELINE,
+      twoOrders,
       ...LEDGER.map((c) => ({ ...c, run: (ctx: Parameters<CheckDef['run']>[0]) => c.run({ ...ctx, client: ignoring(ctx.client) }) })),
     ]);
     expect(run.result('ledger.wallet-balance').status).toBe('pass');
     expect(run.result('ledger.order-transactions').status).toBe('pass');
     const filter = run.result('ledger.filter-by-order');
     expect(filter.status).toBe('fail');
-    expect(filter.message).toMatch(/^GET \/transactions\?order_id=ord_\w+ returned \d+ transaction\(s\) of other orders: the filter is ignored or wrong$/);
+    expect(filter.message).toMatch(
+      /^GET \/transactions\?order_id=ord_\w+ returned \d+ transaction\(s\) of other orders: the filter is ignored or wrong$/,
+    );
     expect(filter.actual).toMatch(/^also ord_\w+/);
     expect(filter.reproduce).toMatch(/^vouchers api GET '?\/transactions\?order_id=ord_\w+'?$/);
   });
 
   it('report.trace-ids fails naming a request without one; report.contract warns naming each endpoint and its fields', async () => {
     const drift: ContractDrift = {
-      where: 'GET /wallets (listWallets)', status: 200, traceId: 'a'.repeat(32), kind: 'shape',
-      issues: ['data.available: expected number'], fields: ['data.available'], message: 'GET /wallets differs',
+      where: 'GET /wallets (listWallets)',
+      status: 200,
+      traceId: 'a'.repeat(32),
+      kind: 'shape',
+      issues: ['data.available: expected number'],
+      fields: ['data.available'],
+      message: 'GET /wallets differs',
     };
     const run = await runChecks(REPORT_CHECKS, {
       context: {
@@ -146,24 +181,45 @@ describe('webhook, lifecycle, ledger and report checks against the embedded sand
       },
     });
     const trace = run.result('report.trace-ids');
-    expect(trace).toMatchObject({ status: 'fail', message: '1 of 2 requests have no trace ID', actual: 'POST /api/v1/orders (no answer, attempt 2)' });
+    expect(trace).toMatchObject({
+      status: 'fail',
+      message: '1 of 2 requests have no trace ID',
+      actual: 'POST /api/v1/orders (no answer, attempt 2)',
+    });
     const contract = run.result('report.contract');
-    expect(contract).toMatchObject({ status: 'warn', required: false, message: '1 endpoint answered otherwise than the contract: GET /wallets (listWallets)' });
-    expect(contract.warnings).toEqual([`GET /wallets (listWallets) differs in data.available, data.reserved (2 answers, trace ${'a'.repeat(32)})`]);
+    expect(contract).toMatchObject({
+      status: 'warn',
+      required: false,
+      message: '1 endpoint answered otherwise than the contract: GET /wallets (listWallets)',
+    });
+    expect(contract.warnings).toEqual([
+      `GET /wallets (listWallets) differs in data.available, data.reserved (2 answers, trace ${'a'.repeat(32)})`,
+    ]);
   });
 
   it('ledger checks without a baseline or orders skip with the reason', async () => {
     /** A server that refuses every order (as one whose signature the profile gets wrong). */
     const refusing = (client: ApiClient): ApiClient => ({
-      request: (o) => (o.method === 'POST' && o.path === '/orders'
-        ? Promise.reject(new ApiError({ status: 401, name: 'InvalidSignature', code: 'INVALID_SIGNATURE', message: 'signature does not match' }))
-        : client.request(o)),
+      request: (o) =>
+        o.method === 'POST' && o.path === '/orders'
+          ? Promise.reject(
+              new ApiError({ status: 401, name: 'InvalidSignature', code: 'INVALID_SIGNATURE', message: 'signature does not match' }),
+            )
+          : client.request(o),
       close: () => client.close(),
     });
-    const run = await runChecks(LEDGER.map((c) => ({ ...c, run: (ctx: Parameters<CheckDef['run']>[0]) => c.run({ ...ctx, client: refusing(ctx.client) }) })));
-    expect(run.result('ledger.wallet-balance')).toMatchObject({ status: 'skip', message: 'no balance was recorded before ordering (ledger.baseline did not run)' });
+    const run = await runChecks(
+      LEDGER.map((c) => ({ ...c, run: (ctx: Parameters<CheckDef['run']>[0]) => c.run({ ...ctx, client: refusing(ctx.client) }) })),
+    );
+    expect(run.result('ledger.wallet-balance')).toMatchObject({
+      status: 'skip',
+      message: 'no balance was recorded before ordering (ledger.baseline did not run)',
+    });
     expect(run.result('ledger.order-transactions')).toMatchObject({ status: 'skip', message: 'no order was placed by this run' });
     // Placing orders is what other checks prove: without two to compare, the filter check says why it cannot run.
-    expect(run.result('ledger.filter-by-order')).toMatchObject({ status: 'skip', message: 'this run has fewer than two orders to compare, and another could not be placed: signature does not match' });
+    expect(run.result('ledger.filter-by-order')).toMatchObject({
+      status: 'skip',
+      message: 'this run has fewer than two orders to compare, and another could not be placed: signature does not match',
+    });
   });
 });

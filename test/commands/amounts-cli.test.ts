@@ -11,10 +11,19 @@ import { envOf, fastSandbox } from '../helpers/sandbox.js';
 
 let sb: SandboxHandle;
 let env: Record<string, string>;
-beforeAll(async () => { sb = await fastSandbox(); env = envOf(sb); });
-afterAll(async () => { await sb.close(); });
+beforeAll(async () => {
+  sb = await fastSandbox();
+  env = envOf(sb);
+});
+afterAll(async () => {
+  await sb.close();
+});
 
-const recorded = () => ({ txns: sb.state.transactions.length, payouts: Object.keys(sb.state.payouts).length, orders: Object.keys(sb.state.orders).length });
+const recorded = () => ({
+  txns: sb.state.transactions.length,
+  payouts: Object.keys(sb.state.payouts).length,
+  orders: Object.keys(sb.state.orders).length,
+});
 
 describe('payouts create --amount', () => {
   it.each([
@@ -43,14 +52,22 @@ describe('payouts create --amount', () => {
 
 describe('orders --denomination and --item', () => {
   const fail = (flags: Parameters<typeof orderFromFlags>[0]): string => {
-    try { orderFromFlags(flags); } catch (e) { return (e as Error).message; }
+    try {
+      orderFromFlags(flags);
+    } catch (e) {
+      return (e as Error).message;
+    }
     throw new Error('expected a refusal');
   };
 
   it('refuses inexact, zero, negative and out-of-range denominations, naming the flag', () => {
     expect(fail({ product: 'p', denomination: '1e-10' })).toMatch(/--denomination "1e-10" has more than 4 decimal digits/);
-    expect(fail({ product: 'p', denomination: '10.5', currency: 'jpy' })).toMatch(/--denomination "10.5" has more than 0 decimal digits, the most JPY allows/);
-    expect(fail({ product: 'p', denomination: '90071992547409930', currency: 'USD' })).toMatch(/--denomination "90071992547409930" is more than 9007199254740991 minor units/);
+    expect(fail({ product: 'p', denomination: '10.5', currency: 'jpy' })).toMatch(
+      /--denomination "10.5" has more than 0 decimal digits, the most JPY allows/,
+    );
+    expect(fail({ product: 'p', denomination: '90071992547409930', currency: 'USD' })).toMatch(
+      /--denomination "90071992547409930" is more than 9007199254740991 minor units/,
+    );
     expect(fail({ product: 'p', denomination: '0' })).toMatch(/--denomination "0" must be more than zero/);
     expect(fail({ item: ['a:1e14:1'], currency: 'USD' })).toMatch(/--item "a:1e14:1" \(item 1\): denomination "1e14" is more than/);
     expect(orderFromFlags({ product: 'p', denomination: '2.5e1' }).items[0]!.denomination).toBe(25);
@@ -77,7 +94,9 @@ describe('vouchers api POST /payouts with raw JSON numbers', () => {
     expect(recorded()).toEqual(before);
     const partner = sb.state.partners[sb.partnerId]!;
     for (const [currency, w] of Object.entries(partner.wallets)) {
-      const sum = sb.state.transactions.filter((t) => t.partner_id === sb.partnerId && t.currency === currency).reduce((n, t) => n + t.amount_minor, 0);
+      const sum = sb.state.transactions
+        .filter((t) => t.partner_id === sb.partnerId && t.currency === currency)
+        .reduce((n, t) => n + t.amount_minor, 0);
       expect(sum).toBe(w.available_minor);
     }
   });

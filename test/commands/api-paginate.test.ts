@@ -19,7 +19,9 @@ describe('api --paginate against the sandbox', () => {
     sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true, limits: FAST_LIMITS });
     env = envOf(sb);
   });
-  afterAll(async () => { await sb.close(); });
+  afterAll(async () => {
+    await sb.close();
+  });
 
   it('prints every page, one JSON document each, and together they hold the whole list', async () => {
     const whole = await runCli(['api', 'GET', '/products', '-q', 'limit=200', '--jmespath', 'data[].product_id'], { env });
@@ -27,7 +29,10 @@ describe('api --paginate against the sandbox', () => {
     expect(ids.length).toBeGreaterThan(10);
     const r = await runCli(['api', 'GET', '/products', '-q', 'limit=5', '--paginate'], { env });
     expect(r.code, r.stderr).toBe(0);
-    const pages = r.stdout.trim().split('\n').map((l) => JSON.parse(l) as { data: { product_id: string }[]; has_more: boolean });
+    const pages = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { data: { product_id: string }[]; has_more: boolean });
     expect(pages).toHaveLength(Math.ceil(ids.length / 5));
     expect(pages.flatMap((p) => p.data.map((x) => x.product_id))).toEqual(ids);
     expect(pages.at(-1)!.has_more).toBe(false);
@@ -78,8 +83,15 @@ describe('api --paginate against other servers', () => {
   beforeAll(async () => {
     server = await startLoopbackServer((req, res) => answer(req, res));
   });
-  afterAll(async () => { await server.close(); });
-  const env = () => ({ VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'pk_test_paginate', VOUCHERS_API_SECRET: 'sk_test_paginate_secret', VOUCHERS_MAX_RETRIES: '0' });
+  afterAll(async () => {
+    await server.close();
+  });
+  const env = () => ({
+    VOUCHERS_BASE_URL: server.baseUrl,
+    VOUCHERS_API_KEY: 'pk_test_paginate',
+    VOUCHERS_API_SECRET: 'sk_test_paginate_secret',
+    VOUCHERS_MAX_RETRIES: '0',
+  });
   const cursorOf = (req: RecordedRequest) => new URL(req.target, 'http://x').searchParams.get('cursor');
 
   it('a bare array, or a body with no cursor, is the whole list: one request, exit 0', async () => {
@@ -101,11 +113,15 @@ describe('api --paginate against other servers', () => {
       return sendJson(res, 200, { data: [3], has_more: false, next_cursor: null });
     };
     const before = server.requests.length;
-    const r = await runCli(['api', 'GET', '/things', '-q', 'limit=1', '-q', 'cursor=mine', '--paginate', '--jmespath', 'data[0]'], { env: env() });
+    const r = await runCli(['api', 'GET', '/things', '-q', 'limit=1', '-q', 'cursor=mine', '--paginate', '--jmespath', 'data[0]'], {
+      env: env(),
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('1\n2\n3\n');
     expect(server.requests.slice(before).map((q) => q.target)).toEqual([
-      '/api/v1/things?limit=1&cursor=mine', '/api/v1/things?limit=1&cursor=c2', '/api/v1/things?limit=1&cursor=c3',
+      '/api/v1/things?limit=1&cursor=mine',
+      '/api/v1/things?limit=1&cursor=c2',
+      '/api/v1/things?limit=1&cursor=c3',
     ]);
   });
 

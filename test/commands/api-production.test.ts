@@ -7,10 +7,19 @@ import { envOf, fastSandbox } from '../helpers/sandbox.js';
 
 let sb: SandboxHandle;
 let prod: Record<string, string>;
-beforeAll(async () => { sb = await fastSandbox(); prod = { ...envOf(sb), VOUCHERS_PRODUCTION: 'true' }; });
-afterAll(async () => { await sb.close(); });
+beforeAll(async () => {
+  sb = await fastSandbox();
+  prod = { ...envOf(sb), VOUCHERS_PRODUCTION: 'true' };
+});
+afterAll(async () => {
+  await sb.close();
+});
 
-const recorded = () => ({ txns: sb.state.transactions.length, payouts: Object.keys(sb.state.payouts).length, orders: Object.keys(sb.state.orders).length });
+const recorded = () => ({
+  txns: sb.state.transactions.length,
+  payouts: Object.keys(sb.state.payouts).length,
+  orders: Object.keys(sb.state.orders).length,
+});
 const ORDER = '{"items":[{"product_id":"sbx-instant","denomination":10,"quantity":1}]}';
 
 describe('moneyMove: which requests move money', () => {

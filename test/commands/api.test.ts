@@ -8,11 +8,23 @@ import { sendError, sendJson, startLoopbackServer, type LoopbackServer } from '.
 
 const SECRET = 'sk_test_api_command_secret_42';
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
-const WALLETS = { data: [{ currency: 'USD', available: 100, reserved: 0, updated_at: '2026-11-22T09:30:00Z' }], has_more: false, next_cursor: null };
+const WALLETS = {
+  data: [{ currency: 'USD', available: 100, reserved: 0, updated_at: '2026-11-22T09:30:00Z' }],
+  has_more: false,
+  next_cursor: null,
+};
 const ORDER = {
-  order_id: 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE', status: 'PENDING', items: [{ product_id: 'amzn-us', denomination: 25, quantity: 1 }],
-  total_amount: 25, currency: 'USD', reference: null, fulfilled_from: null,
-  created_at: '2026-11-22T09:30:00Z', updated_at: '2026-11-22T09:30:00Z', vouchers: [], timeline: [],
+  order_id: 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE',
+  status: 'PENDING',
+  items: [{ product_id: 'amzn-us', denomination: 25, quantity: 1 }],
+  total_amount: 25,
+  currency: 'USD',
+  reference: null,
+  fulfilled_from: null,
+  created_at: '2026-11-22T09:30:00Z',
+  updated_at: '2026-11-22T09:30:00Z',
+  vouchers: [],
+  timeline: [],
 };
 
 let server: LoopbackServer;
@@ -21,14 +33,30 @@ beforeAll(async () => {
   server = await startLoopbackServer((req, res) => {
     const path = req.target.split('?')[0];
     if (req.method === 'GET' && path === '/api/v1/wallets') return sendJson(res, 200, WALLETS, { 'x-trace-id': TRACE });
-    if (req.method === 'GET' && path === '/api/v1/echo-query') return sendJson(res, 200, { target: req.target, header: req.headers['x-sandbox-simulate'] ?? null });
+    if (req.method === 'GET' && path === '/api/v1/echo-query')
+      return sendJson(res, 200, { target: req.target, header: req.headers['x-sandbox-simulate'] ?? null });
     if (req.method === 'POST' && path === '/api/v1/orders') {
       const body = JSON.parse(req.body) as { items: unknown[] };
-      if (body.items.length === 0) return sendJson(res, 422, { error: { name: 'ValidationFailed', code: 'VALIDATION_FAILED', message: 'items must hold at least one item', details: [{ path: 'items', message: 'must hold at least one item' }] } }, { 'x-trace-id': TRACE });
+      if (body.items.length === 0)
+        return sendJson(
+          res,
+          422,
+          {
+            error: {
+              name: 'ValidationFailed',
+              code: 'VALIDATION_FAILED',
+              message: 'items must hold at least one item',
+              details: [{ path: 'items', message: 'must hold at least one item' }],
+            },
+          },
+          { 'x-trace-id': TRACE },
+        );
       return sendJson(res, 202, ORDER);
     }
-    if (path === '/api/v1/always-503') return sendError(res, 503, 'ServiceUnavailable', 'SERVICE_UNAVAILABLE', 'down', { 'x-trace-id': TRACE, 'retry-after': '0' });
-    if (req.method === 'GET' && path === '/api/v1/transactions') return sendJson(res, 200, { data: [{ transaction_id: 'nope' }], has_more: false, next_cursor: null });
+    if (path === '/api/v1/always-503')
+      return sendError(res, 503, 'ServiceUnavailable', 'SERVICE_UNAVAILABLE', 'down', { 'x-trace-id': TRACE, 'retry-after': '0' });
+    if (req.method === 'GET' && path === '/api/v1/transactions')
+      return sendJson(res, 200, { data: [{ transaction_id: 'nope' }], has_more: false, next_cursor: null });
     sendError(res, 404, 'NotFound', 'NOT_FOUND', 'no such thing', { 'x-trace-id': TRACE });
   });
 });
@@ -61,7 +89,17 @@ describe('vouchers api', () => {
     expect(r.code).toBe(0);
     const req = server.requests[before]!;
     expect(req.body).toBe(data);
-    expect(() => verifyRequest({ secret: SECRET, method: 'POST', path: '/api/v1/orders', body: req.body, timestampHeader: req.headers['x-timestamp'] as string, signatureHeader: req.headers['x-signature'] as string, nowSeconds: Math.floor(Date.now() / 1000) })).not.toThrow();
+    expect(() =>
+      verifyRequest({
+        secret: SECRET,
+        method: 'POST',
+        path: '/api/v1/orders',
+        body: req.body,
+        timestampHeader: req.headers['x-timestamp'] as string,
+        signatureHeader: req.headers['x-signature'] as string,
+        nowSeconds: Math.floor(Date.now() / 1000),
+      }),
+    ).not.toThrow();
     const key = req.headers['idempotency-key'] as string;
     expect(key).toMatch(/^[0-9a-f-]{36}$/);
     expect(r.stderr).toContain(`Idempotency-Key: ${key}`);
@@ -72,11 +110,17 @@ describe('vouchers api', () => {
     const dir = mkdtempSync(join(tmpdir(), 'vouchers-api-'));
     writeFileSync(join(dir, 'order.json'), '{"items":[{"product_id":"amzn-us","denomination":25,"quantity":2}]}\n');
     const before = server.requests.length;
-    const fromFile = await runCli(['api', 'POST', '/orders', '-d', '@order.json', '--idempotency-key', 'retry-me-1'], { env: env(), cwd: dir });
+    const fromFile = await runCli(['api', 'POST', '/orders', '-d', '@order.json', '--idempotency-key', 'retry-me-1'], {
+      env: env(),
+      cwd: dir,
+    });
     expect(fromFile.code).toBe(0);
     expect(server.requests[before]!.body).toBe('{"items":[{"product_id":"amzn-us","denomination":25,"quantity":2}]}\n');
     expect(server.requests[before]!.headers['idempotency-key']).toBe('retry-me-1');
-    const fromStdin = await runCli(['api', 'POST', '/orders', '-d', '-'], { env: env(), stdin: '{"items":[{"product_id":"x","denomination":5,"quantity":1}]}' });
+    const fromStdin = await runCli(['api', 'POST', '/orders', '-d', '-'], {
+      env: env(),
+      stdin: '{"items":[{"product_id":"x","denomination":5,"quantity":1}]}',
+    });
     expect(fromStdin.code).toBe(0);
     expect(server.requests[before + 1]!.body).toBe('{"items":[{"product_id":"x","denomination":5,"quantity":1}]}');
   });
@@ -113,7 +157,10 @@ describe('vouchers api', () => {
   });
 
   it('adds --query parameters and --header headers', async () => {
-    const r = await runCli(['api', 'GET', '/echo-query?a=1', '-q', 'currency=USD', '-q', 'note=a b', '-H', 'X-Sandbox-Simulate: cache-miss'], { env: env(), overrides: {} });
+    const r = await runCli(
+      ['api', 'GET', '/echo-query?a=1', '-q', 'currency=USD', '-q', 'note=a b', '-H', 'X-Sandbox-Simulate: cache-miss'],
+      { env: env(), overrides: {} },
+    );
     expect(JSON.parse(r.stdout)).toEqual({ target: '/api/v1/echo-query?a=1&currency=USD&note=a+b', header: 'cache-miss' });
     const bad = await runCli(['api', 'GET', '/wallets', '-q', 'novalue'], { env: env() });
     expect(bad.code).toBe(2);
@@ -137,7 +184,9 @@ describe('vouchers api', () => {
     const r = await runCli(['api', 'GET', '/transactions'], { env: env() });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('"transaction_id":"nope"');
-    expect(r.stderr).toMatch(/^Warning: GET \/transactions \(listTransactions\) answered in a shape that differs from the contract .*transaction_id: not in the contract's format/m);
+    expect(r.stderr).toMatch(
+      /^Warning: GET \/transactions \(listTransactions\) answered in a shape that differs from the contract .*transaction_id: not in the contract's format/m,
+    );
     expect(r.stderr).toContain('--strict-contract makes this an error');
     const strict = await runCli(['api', 'GET', '/transactions', '--strict-contract'], { env: env() });
     expect(strict.code).toBe(1);
@@ -171,7 +220,13 @@ describe('vouchers api', () => {
     const log = readFileSync(join(configDir, 'requests.log'), 'utf8');
     expect(log).not.toContain(SECRET);
     expect(log).not.toContain('items');
-    expect(JSON.parse(log.trim().split('\n').at(-1)!)).toMatchObject({ method: 'POST', path: '/orders', status: 422, trace_id: TRACE, error_code: 'VALIDATION_FAILED' });
+    expect(JSON.parse(log.trim().split('\n').at(-1)!)).toMatchObject({
+      method: 'POST',
+      path: '/orders',
+      status: 422,
+      trace_id: TRACE,
+      error_code: 'VALIDATION_FAILED',
+    });
   });
 
   it('takes max retries and the signing path from the environment', async () => {
@@ -187,7 +242,16 @@ describe('vouchers api', () => {
     const signed = await runCli(['api', 'POST', '/orders', '--data', data], { env: { ...env(), VOUCHERS_SIGNING_PATH: 'relative' } });
     expect(signed.code).toBe(0);
     const req = server.requests.at(-1)!;
-    const verify = (path: string) => verifyRequest({ secret: SECRET, method: 'POST', path, body: req.body, timestampHeader: req.headers['x-timestamp'] as string, signatureHeader: req.headers['x-signature'] as string, nowSeconds: Math.floor(Date.now() / 1000) });
+    const verify = (path: string) =>
+      verifyRequest({
+        secret: SECRET,
+        method: 'POST',
+        path,
+        body: req.body,
+        timestampHeader: req.headers['x-timestamp'] as string,
+        signatureHeader: req.headers['x-signature'] as string,
+        nowSeconds: Math.floor(Date.now() / 1000),
+      });
     expect(() => verify('/orders')).not.toThrow();
     expect(() => verify('/api/v1/orders')).toThrow();
     const bad = await runCli(['api', 'GET', '/wallets'], { env: { ...env(), VOUCHERS_SIGNING_PATH: 'sideways' } });

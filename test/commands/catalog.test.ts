@@ -38,7 +38,10 @@ describe('products list', () => {
     expect(eurRows.every((p) => p.currency === 'EUR')).toBe(true);
 
     const sandbox = await runCli(['products', 'list', '--category', 'sandbox', '--output', 'ndjson'], { env });
-    const ids = sandbox.stdout.trim().split('\n').map((l) => (JSON.parse(l) as Product).product_id);
+    const ids = sandbox.stdout
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as Product).product_id);
     expect(ids).toContain('sbx-instant');
     expect(ids.every((id) => products.find((p) => p.product_id === id)?.category_id === 'sandbox')).toBe(true);
 
@@ -97,8 +100,17 @@ describe('products get', () => {
 describe('--help of the partner verbs', () => {
   it('every verb has a real example', async () => {
     const verbs = [
-      ['categories', 'list'], ['products', 'list'], ['products', 'get'], ['wallets', 'list'], ['transactions', 'list'],
-      ['payouts', 'create'], ['webhooks', 'register'], ['webhooks', 'show'], ['webhooks', 'delete'], ['reconciliation', 'get'], ['completion'],
+      ['categories', 'list'],
+      ['products', 'list'],
+      ['products', 'get'],
+      ['wallets', 'list'],
+      ['transactions', 'list'],
+      ['payouts', 'create'],
+      ['webhooks', 'register'],
+      ['webhooks', 'show'],
+      ['webhooks', 'delete'],
+      ['reconciliation', 'get'],
+      ['completion'],
     ];
     for (const verb of verbs) {
       const r = await runCli([...verb, '--help']);

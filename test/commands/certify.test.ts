@@ -37,14 +37,27 @@ async function localSandbox(extra: Record<string, unknown> = {}): Promise<{ sb: 
 }
 
 async function admin(target: SandboxHandle, method: string, path: string, body?: unknown): Promise<void> {
-  const res = await fetch(target.adminUrl + path, { method, headers: { authorization: `Bearer ${target.adminToken}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(target.adminUrl + path, {
+    method,
+    headers: { authorization: `Bearer ${target.adminToken}`, 'content-type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   expect(res.status, await res.clone().text()).toBeLessThan(300);
 }
 
 describe('vouchers certify', () => {
   it('--sandbox passes every check it can run, with trace IDs, and writes the reports asked for', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vouchers-certify-test-'));
-    const r = await runCli(['certify', '--sandbox', '--reporter', 'json', '--reporter', `junit=${join(dir, 'certify.xml')}`, '--reporter', `markdown=${join(dir, 'certify.md')}`]);
+    const r = await runCli([
+      'certify',
+      '--sandbox',
+      '--reporter',
+      'json',
+      '--reporter',
+      `junit=${join(dir, 'certify.xml')}`,
+      '--reporter',
+      `markdown=${join(dir, 'certify.md')}`,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const report = reportOf(r);
     expect(report.result).toBe('passed');
@@ -65,7 +78,12 @@ describe('vouchers certify', () => {
     expect(readFileSync(join(dir, 'certify.xml'), 'utf8')).toContain('<testsuite');
     expect(readFileSync(join(dir, 'certify.md'), 'utf8')).toContain(report.target.api_key);
     expect(r.stderr).toContain(`Wrote the junit report to ${join(dir, 'certify.xml')}`);
-    for (const text of [r.stdout, r.stderr, readFileSync(join(dir, 'certify.xml'), 'utf8'), readFileSync(join(dir, 'certify.md'), 'utf8')]) {
+    for (const text of [
+      r.stdout,
+      r.stderr,
+      readFileSync(join(dir, 'certify.xml'), 'utf8'),
+      readFileSync(join(dir, 'certify.md'), 'utf8'),
+    ]) {
       expect(text).not.toMatch(SANDBOX_CODE);
       expect(text).not.toMatch(/whsec_[A-Za-z0-9]{8,}/);
       expect(text).not.toMatch(/sk_test_[A-Za-z0-9]{8,}/);
@@ -75,7 +93,16 @@ describe('vouchers certify', () => {
   it('--list prints the checklist and runs nothing', async () => {
     const r = await runCli(['certify', '--list']);
     expect(r.code).toBe(0);
-    for (const id of ['access.credentials', 'signing.tampered', 'idempotency.retry', 'orders.cache-miss-webhook', 'lifecycle.admin-reject', 'ledger.wallet-balance', 'target.stale', 'report.contract']) {
+    for (const id of [
+      'access.credentials',
+      'signing.tampered',
+      'idempotency.retry',
+      'orders.cache-miss-webhook',
+      'lifecycle.admin-reject',
+      'ledger.wallet-balance',
+      'target.stale',
+      'report.contract',
+    ]) {
       expect(r.stdout).toMatch(new RegExp(`^${id.replace('.', '\\.')}\\t`, 'm'));
     }
     const json = JSON.parse((await runCli(['certify', '--list', '--json'])).stdout) as { id: string; proves: string }[];
@@ -96,20 +123,27 @@ describe('vouchers certify', () => {
     expect(Object.keys(sb!.state.orders)).toHaveLength(0);
   });
 
-  it('a local sandbox profile runs every check but the receiver\'s, through its operator surface', async () => {
+  it("a local sandbox profile runs every check but the receiver's, through its operator surface", async () => {
     const { configDir } = await localSandbox();
     const r = await runCli(['certify', '--profile', 'local', '--json'], { configDir });
     expect(r.code, r.stderr).toBe(0);
     const report = reportOf(r);
     expect(report.target).toMatchObject({ mode: 'profile', profile: 'local', base_url: sb!.baseUrl });
-    expect(report.checks.filter((c) => c.status === 'skip').map((c) => c.id).every((id) => id.startsWith('target.'))).toBe(true);
+    expect(
+      report.checks
+        .filter((c) => c.status === 'skip')
+        .map((c) => c.id)
+        .every((id) => id.startsWith('target.')),
+    ).toBe(true);
   });
 
-  it('puts the partner\'s webhook endpoint back as it found it, its secret untouched; removes its own when there was none', async () => {
+  it("puts the partner's webhook endpoint back as it found it, its secret untouched; removes its own when there was none", async () => {
     const { configDir } = await localSandbox();
     const mine = 'http://127.0.0.1:9/my-receiver';
     expect((await runCli(['webhooks', 'register', '--url', mine], { configDir })).code).toBe(0);
-    const secretBefore = (JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')) as { profiles: { local: { webhook_secret: string } } }).profiles.local.webhook_secret;
+    const secretBefore = (
+      JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')) as { profiles: { local: { webhook_secret: string } } }
+    ).profiles.local.webhook_secret;
     const secretsBefore = JSON.stringify(Object.values(sb!.state.webhooks)[0]!.secrets);
     const r = await runCli(['certify', '--profile', 'local', '--json'], { configDir });
     expect(r.code, JSON.stringify(reportOf(r).checks.filter((c) => c.status === 'fail'))).toBe(0);
@@ -120,7 +154,9 @@ describe('vouchers certify', () => {
     expect(statusOf(report, 'orders.cache-miss-webhook')).toBe('pass');
     const show = await runCli(['webhooks', 'show', '--json'], { configDir });
     expect(JSON.parse(show.stdout)).toMatchObject({ url: mine });
-    const secretAfter = (JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')) as { profiles: { local: { webhook_secret: string } } }).profiles.local.webhook_secret;
+    const secretAfter = (
+      JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')) as { profiles: { local: { webhook_secret: string } } }
+    ).profiles.local.webhook_secret;
     expect(secretAfter).toBe(secretBefore);
     expect(JSON.stringify(Object.values(sb!.state.webhooks)[0]!.secrets)).toBe(secretsBefore);
   });
@@ -169,7 +205,7 @@ describe('vouchers certify', () => {
       expect(clock.status).toBe('fail');
       expect(clock.message).toMatch(/clock is (59\d|60\d) s off the server.s/);
       expect(statusOf(report, 'access.credentials')).toBe('pass');
-      expect(report.warnings.join(" ")).toMatch(/clock is (59\d|60\d) s/);
+      expect(report.warnings.join(' ')).toMatch(/clock is (59\d|60\d) s/);
     });
 
     it('the key revoked', async () => {
@@ -197,10 +233,21 @@ describe('vouchers certify', () => {
       const { startListener } = await import('../../src/listener/server.js');
       const { InboxWriter } = await import('../../src/core/journal/inbox.js');
       const inbox = await InboxWriter.open(join(mkdtempSync(join(tmpdir(), 'vouchers-certify-receiver-')), 'events.ndjson'));
-      const receiver = await startListener({ host: '127.0.0.1', port: 0, path: '/hooks', secrets: ['whsec_the_right_one_0123456789'], tolerance: 300, inbox, filter: () => true, clock: { now: () => Date.now() } });
+      const receiver = await startListener({
+        host: '127.0.0.1',
+        port: 0,
+        path: '/hooks',
+        secrets: ['whsec_the_right_one_0123456789'],
+        tolerance: 300,
+        inbox,
+        filter: () => true,
+        clock: { now: () => Date.now() },
+      });
       try {
         const { configDir } = await localSandbox({ webhook_secret: 'whsec_the_wrong_one_9876543210' });
-        const r = await runCli(['certify', '--profile', 'local', '--only', 'access,target', '--webhook-target', receiver.url, '--json'], { configDir });
+        const r = await runCli(['certify', '--profile', 'local', '--only', 'access,target', '--webhook-target', receiver.url, '--json'], {
+          configDir,
+        });
         expect(r.code).toBe(9);
         const report = reportOf(r);
         expect(statusOf(report, 'target.valid')).toBe('fail');
@@ -215,16 +262,24 @@ describe('vouchers certify', () => {
   it('Ctrl-C stops at once: exit 130, no stack trace, no temporary folder left', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'vouchers-certify-int-'));
     const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-      const proc = spawn(process.execPath, [BIN, 'certify', '--sandbox'], { env: { ...process.env, TMPDIR: tmp, VOUCHERS_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+      const proc = spawn(process.execPath, [BIN, 'certify', '--sandbox'], {
+        env: { ...process.env, TMPDIR: tmp, VOUCHERS_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stdout = '';
       let stderr = '';
       let sent = false;
       proc.stdout.on('data', (c: Buffer) => {
         stdout += c.toString();
         // Once the ordering checks begin, a sandbox, a listener and orders are in flight.
-        if (!sent && stdout.includes('signing.write-accepted')) { sent = true; proc.kill('SIGINT'); }
+        if (!sent && stdout.includes('signing.write-accepted')) {
+          sent = true;
+          proc.kill('SIGINT');
+        }
       });
-      proc.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+      proc.stderr.on('data', (c: Buffer) => {
+        stderr += c.toString();
+      });
       proc.once('error', reject);
       proc.once('close', (code) => resolve({ code, stdout, stderr }));
     });

@@ -54,7 +54,8 @@ describe('vouchers completion', () => {
 
   it('asks `vouchers __complete` for profile names and product ids', async () => {
     const { stdout: script } = await runCli(['completion', 'bash']);
-    const stub = 'if [[ "$*" == *"__complete profiles"* ]]; then printf "local\\nprod\\n"; elif [[ "$*" == "--profile prod __complete products" ]]; then printf "sbx-instant\\nsbx-async\\n"; fi';
+    const stub =
+      'if [[ "$*" == *"__complete profiles"* ]]; then printf "local\\nprod\\n"; elif [[ "$*" == "--profile prod __complete products" ]]; then printf "sbx-instant\\nsbx-async\\n"; fi';
     expect(bashComplete(script, ['vouchers', '--profile', 'pr'], stub)).toEqual(['prod']);
     expect(bashComplete(script, ['vouchers', '-p', 'prod', 'products', 'get', 'sbx-a'], stub)).toEqual(['sbx-async']);
     expect(bashComplete(script, ['vouchers', 'profiles', 'use', ''], stub).sort()).toEqual(['local', 'prod']);
@@ -101,7 +102,9 @@ describe('vouchers completion', () => {
   it('`__complete products` is silent without a profile or when the server is unreachable', async () => {
     const none = await runCli(['__complete', 'products']);
     expect(none).toEqual({ code: 0, stdout: '', stderr: '' });
-    const down = await runCli(['__complete', 'products'], { env: { VOUCHERS_BASE_URL: 'http://127.0.0.1:9/api/v1', VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's' } });
+    const down = await runCli(['__complete', 'products'], {
+      env: { VOUCHERS_BASE_URL: 'http://127.0.0.1:9/api/v1', VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's' },
+    });
     expect(down).toEqual({ code: 0, stdout: '', stderr: '' });
   });
 

@@ -26,7 +26,11 @@ describe('CSV exports', () => {
     expect(order.code, order.stderr).toBe(0);
     const r = await runCli(['transactions', 'list', '--type', 'ORDER_DEBIT', '--output', 'csv', '--fields', 'type,amount'], { env });
     expect(r.code, r.stderr).toBe(0);
-    const amounts = r.stdout.trim().split('\n').slice(1).map((l) => l.split(',')[1]!);
+    const amounts = r.stdout
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => l.split(',')[1]!);
     expect(amounts.length).toBeGreaterThan(0);
     expect(amounts).toContain('-25');
     for (const a of amounts) expect(a).toMatch(/^-?\d+(\.\d+)?$/);
@@ -44,10 +48,36 @@ describe('CSV exports', () => {
     expect(line.split(',')[5]).toBe("'=1+1");
   });
 
-  it('orders list: a currency column beside the total, the items in one readable cell, the vouchers counted; no JSON in any cell', async ({ sandboxEnv: env }) => {
-    const created = await runCli(['api', 'POST', '/orders', '-d', JSON.stringify({ items: [{ product_id: 'sbx-instant', denomination: 25, quantity: 2 }, { product_id: 'sbx-async', denomination: 50, quantity: 1 }], reference: 'csv-two-items' })], { env });
+  it('orders list: a currency column beside the total, the items in one readable cell, the vouchers counted; no JSON in any cell', async ({
+    sandboxEnv: env,
+  }) => {
+    const created = await runCli(
+      [
+        'api',
+        'POST',
+        '/orders',
+        '-d',
+        JSON.stringify({
+          items: [
+            { product_id: 'sbx-instant', denomination: 25, quantity: 2 },
+            { product_id: 'sbx-async', denomination: 50, quantity: 1 },
+          ],
+          reference: 'csv-two-items',
+        }),
+      ],
+      { env },
+    );
     expect(created.code, created.stderr).toBe(0);
-    const jpy = await runCli(['api', 'POST', '/orders', '-d', JSON.stringify({ items: [{ product_id: 'sakura-books-jp', denomination: 1000, quantity: 3 }], reference: 'csv-yen' })], { env });
+    const jpy = await runCli(
+      [
+        'api',
+        'POST',
+        '/orders',
+        '-d',
+        JSON.stringify({ items: [{ product_id: 'sakura-books-jp', denomination: 1000, quantity: 3 }], reference: 'csv-yen' }),
+      ],
+      { env },
+    );
     expect(jpy.code, jpy.stderr).toBe(0);
     const orders = JSON.parse((await runCli(['orders', 'list', '--json'], { env })).stdout) as Order[];
     const r = await runCli(['orders', 'list', '--output', 'csv'], { env });
@@ -88,7 +118,10 @@ describe('CSV exports', () => {
   });
 
   it('products list: countries and denominations as space-separated values, the expiry policy in words', async ({ sandboxEnv: env }) => {
-    const r = await runCli(['products', 'list', '--output', 'csv', '--fields', 'product_id,currency,countries,denominations,expiry_policy'], { env });
+    const r = await runCli(
+      ['products', 'list', '--output', 'csv', '--fields', 'product_id,currency,countries,denominations,expiry_policy'],
+      { env },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).not.toMatch(/[[{]/);
     expect(r.stdout.split('\n')).toContain('northwind-store-eu,EUR,DE FR,10 20 50 100,expires 24 months after issue');

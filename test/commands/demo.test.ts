@@ -31,12 +31,23 @@ describe('vouchers demo', () => {
   it('walks through every step when piped, with trace IDs, verified webhooks and masked codes', async () => {
     const before = demoDirs();
     const configDir = tempConfigDir();
-    const r = await runCli(['demo', '--time-scale', '0.05'], { configDir, env: { VOUCHERS_PROFILE: 'elsewhere', VOUCHERS_BASE_URL: 'http://192.0.2.1/api/v1' } });
+    const r = await runCli(['demo', '--time-scale', '0.05'], {
+      configDir,
+      env: { VOUCHERS_PROFILE: 'elsewhere', VOUCHERS_BASE_URL: 'http://192.0.2.1/api/v1' },
+    });
     expect(r.code, r.stderr).toBe(0);
     for (const step of STEPS) expect(r.stdout).toContain(step);
     expect(r.stdout).not.toMatch(/\u001b\[/);
     expect([...r.stdout.matchAll(TRACE)].length).toBeGreaterThanOrEqual(9);
-    for (const req of ['GET /categories', 'POST /orders  201', 'POST /webhooks  201', 'POST /orders  202', '/vouchers  200', 'GET /wallets', 'GET /transactions']) {
+    for (const req of [
+      'GET /categories',
+      'POST /orders  201',
+      'POST /webhooks  201',
+      'POST /orders  202',
+      '/vouchers  200',
+      'GET /wallets',
+      'GET /transactions',
+    ]) {
       expect(r.stdout).toContain(req);
     }
     for (const event of ['order.created', 'order.processing', 'voucher.issued', 'order.delivered']) {
@@ -55,7 +66,15 @@ describe('vouchers demo', () => {
     const r = await runCli(['demo', '--time-scale', '0.05', '--dialect', 'document'], { configDir: tempConfigDir() });
     expect(r.code, r.stderr).toBe(0);
     for (const step of STEPS) expect(r.stdout).toContain(step);
-    for (const req of ['GET /categories', 'POST /orders  200', 'POST /webhooks  200', 'GET /orders/ord_981235  200', 'GET /wallets', 'GET /transactions']) expect(r.stdout).toContain(req);
+    for (const req of [
+      'GET /categories',
+      'POST /orders  200',
+      'POST /webhooks  200',
+      'GET /orders/ord_981235  200',
+      'GET /wallets',
+      'GET /transactions',
+    ])
+      expect(r.stdout).toContain(req);
     for (const event of ['order.created', 'voucher.issued', 'order.delivered']) {
       expect(r.stdout).toMatch(new RegExp(`${event.replace('.', '\\.')}\\s+evt_[0-9a-f]{32}  signature verified`));
     }
@@ -85,7 +104,12 @@ describe('vouchers demo', () => {
   it('prints a JSON summary with --json and can skip webhooks', async () => {
     const r = await runCli(['demo', '--time-scale', '0.05', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const summary = JSON.parse(r.stdout) as { ok: boolean; steps: { name: string; requests: { trace_id: string }[] }[]; orders: Record<string, string>; events: { event: string; order_id: string }[] };
+    const summary = JSON.parse(r.stdout) as {
+      ok: boolean;
+      steps: { name: string; requests: { trace_id: string }[] }[];
+      orders: Record<string, string>;
+      events: { event: string; order_id: string }[];
+    };
     expect(summary.ok).toBe(true);
     expect(summary.steps.map((s) => s.name)).toHaveLength(6);
     for (const s of summary.steps) for (const q of s.requests) expect(q.trace_id).toMatch(/^[0-9a-f]{32}$/);
@@ -109,9 +133,14 @@ describe('vouchers demo', () => {
     const configDir = tempConfigDir();
     const result = await new Promise<{ code: number | null; stdout: string }>((resolve, reject) => {
       // The pace is the in-process tests' (the default is for people, and slower).
-      const proc = spawn(process.execPath, [BIN, 'demo', '--time-scale', '0.05'], { env: { ...process.env, TMPDIR: tmp, VOUCHERS_CONFIG_DIR: configDir, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'inherit'] });
+      const proc = spawn(process.execPath, [BIN, 'demo', '--time-scale', '0.05'], {
+        env: { ...process.env, TMPDIR: tmp, VOUCHERS_CONFIG_DIR: configDir, NO_COLOR: '1' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
       let stdout = '';
-      proc.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
+      proc.stdout.on('data', (c: Buffer) => {
+        stdout += c.toString();
+      });
       proc.once('error', reject);
       proc.once('close', (code) => resolve({ code, stdout }));
     });
@@ -124,20 +153,30 @@ describe('vouchers demo', () => {
   it('Ctrl-C midway stops cleanly: exit 130, no stack trace, sandbox and temporary directory gone', async () => {
     const tmp = mkdtempSync(join(tmpdir(), 'vouchers-demo-test-'));
     const configDir = tempConfigDir();
-    const result = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>((resolve, reject) => {
-      // Real sandbox pace: the asynchronous order takes seconds, so the signal lands while it is followed.
-      const proc = spawn(process.execPath, [BIN, 'demo', '--time-scale', '1'], { env: { ...process.env, TMPDIR: tmp, VOUCHERS_CONFIG_DIR: configDir, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
-      let stdout = '';
-      let stderr = '';
-      let sent = false;
-      proc.stdout.on('data', (c: Buffer) => {
-        stdout += c.toString();
-        if (!sent && stdout.includes('accepted (202)')) { sent = true; proc.kill('SIGINT'); }
-      });
-      proc.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
-      proc.once('error', reject);
-      proc.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
-    });
+    const result = await new Promise<{ code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }>(
+      (resolve, reject) => {
+        // Real sandbox pace: the asynchronous order takes seconds, so the signal lands while it is followed.
+        const proc = spawn(process.execPath, [BIN, 'demo', '--time-scale', '1'], {
+          env: { ...process.env, TMPDIR: tmp, VOUCHERS_CONFIG_DIR: configDir, NO_COLOR: '1' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stdout = '';
+        let stderr = '';
+        let sent = false;
+        proc.stdout.on('data', (c: Buffer) => {
+          stdout += c.toString();
+          if (!sent && stdout.includes('accepted (202)')) {
+            sent = true;
+            proc.kill('SIGINT');
+          }
+        });
+        proc.stderr.on('data', (c: Buffer) => {
+          stderr += c.toString();
+        });
+        proc.once('error', reject);
+        proc.once('close', (code, signal) => resolve({ code, signal, stdout, stderr }));
+      },
+    );
     expect(result.signal, result.stderr).toBeNull();
     expect(result.code, result.stderr).toBe(130);
     expect(result.stdout).not.toContain('5. Fetch its codes');

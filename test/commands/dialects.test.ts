@@ -18,7 +18,8 @@ describe.each(['decisions', 'document'] as const)('the %s dialect', (dialect) =>
   const document = dialect === 'document';
   let sb: SandboxHandle;
   let env: Record<string, string>;
-  const cli = (argv: string[], opts: Parameters<typeof runCli>[1] = {}) => runCli(argv, { env, overrides: { clock: quickClock() }, ...opts });
+  const cli = (argv: string[], opts: Parameters<typeof runCli>[1] = {}) =>
+    runCli(argv, { env, overrides: { clock: quickClock() }, ...opts });
 
   /** Exit 0, and on the document dialect exactly one warning naming the endpoint and a trace ID. */
   function ok(r: CliResult, endpoint: string): void {
@@ -41,9 +42,11 @@ describe.each(['decisions', 'document'] as const)('the %s dialect', (dialect) =>
     sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true, limits: FAST_LIMITS, dialect });
     env = envOf(sb);
   });
-  afterAll(async () => { await sb.close(); });
+  afterAll(async () => {
+    await sb.close();
+  });
 
-  it('catalog: categories, products and one product, in the server\'s own names', async () => {
+  it("catalog: categories, products and one product, in the server's own names", async () => {
     const cats = await cli(['categories', 'list']);
     ok(cats, 'GET /categories');
     expect(cats.stdout).toContain('sandbox');
@@ -74,7 +77,16 @@ describe.each(['decisions', 'document'] as const)('the %s dialect', (dialect) =>
     expect(order.status).toBe('DELIVERED');
     expect(order.idempotency_key).toEqual(expect.any(String));
     expect((order.vouchers as unknown[]).length).toBe(2);
-    if (document) expect(Object.keys(order).sort()).toEqual(['currency', 'fulfilled_from', 'idempotency_key', 'order_id', 'status', 'total_amount', 'vouchers']);
+    if (document)
+      expect(Object.keys(order).sort()).toEqual([
+        'currency',
+        'fulfilled_from',
+        'idempotency_key',
+        'order_id',
+        'status',
+        'total_amount',
+        'vouchers',
+      ]);
 
     const before = issuedCodes(sb).length;
     const shown = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--reveal']);
@@ -158,7 +170,7 @@ describe.each(['decisions', 'document'] as const)('the %s dialect', (dialect) =>
     expect((JSON.parse(all.stdout) as unknown[]).length).toBeGreaterThan(3);
   });
 
-  it('payouts create: a 2xx is a payout made, shown in the server\'s names', async () => {
+  it("payouts create: a 2xx is a payout made, shown in the server's names", async () => {
     const r = await cli(['payouts', 'create', '--amount', '10', '--currency', 'USD']);
     ok(r, 'POST /payouts');
     expect(r.stdout).toMatch(document ? /^state\tpaid$/im : /^status\tPAID$/m);
@@ -184,7 +196,7 @@ describe.each(['decisions', 'document'] as const)('the %s dialect', (dialect) =>
     }
   });
 
-  it('errors keep their exit code, code and trace ID, whatever the body\'s shape', async () => {
+  it("errors keep their exit code, code and trace ID, whatever the body's shape", async () => {
     // The document names INSUFFICIENT_INVENTORY: both dialects send the document's envelope.
     const out = await cli(['orders', 'create', '--product', 'sbx-out-of-stock', '--denomination', '25']);
     expect(out.code).toBe(5);
@@ -214,7 +226,17 @@ describe.each(['decisions', 'document'] as const)('the %s dialect', (dialect) =>
 
   it('--strict-contract on a write that was executed names what it made, and hints only a replay with the same key', async () => {
     const before = Object.keys(sb.state.orders).length;
-    const r = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--strict-contract', '--idempotency-key', `strict-${dialect}`]);
+    const r = await cli([
+      'orders',
+      'create',
+      '--product',
+      'sbx-instant',
+      '--denomination',
+      '10',
+      '--strict-contract',
+      '--idempotency-key',
+      `strict-${dialect}`,
+    ]);
     expect(Object.keys(sb.state.orders)).toHaveLength(before + 1);
     if (!document) {
       expect(r.code).toBe(0);
@@ -254,10 +276,21 @@ describe.each(['decisions', 'document'] as const)('the %s dialect', (dialect) =>
 
 describe('a profile pointed at the document dialect', () => {
   it('places exactly one order per create, and shows it', async () => {
-    const sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true, limits: FAST_LIMITS, dialect: 'document' });
+    const sb = await startSandbox({
+      port: 0,
+      host: '127.0.0.1',
+      seed: 1,
+      timeScale: 0.01,
+      quiet: true,
+      limits: FAST_LIMITS,
+      dialect: 'document',
+    });
     try {
       const configDir = await profileDir(sb, 'real');
-      const r = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '25'], { configDir, env: { NO_COLOR: '1' } });
+      const r = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '25'], {
+        configDir,
+        env: { NO_COLOR: '1' },
+      });
       expect(r.code, r.stderr).toBe(0);
       expect(Object.keys(sb.state.orders)).toHaveLength(1);
       expect(r.stdout).toMatch(/^order_id\tord_981234$/m);

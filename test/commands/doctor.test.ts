@@ -8,8 +8,16 @@ import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 const SECRET = 'sk_doctor_5f4e3d2c1b0a99887766554433221100';
 const WHSEC = 'whsec_doctor_00112233445566778899aabbccdd';
 
-interface Reply { status: number; code?: string; date?: string }
-interface Seen { method: string; url: string; headers: IncomingMessage['headers'] }
+interface Reply {
+  status: number;
+  code?: string;
+  date?: string;
+}
+interface Seen {
+  method: string;
+  url: string;
+  headers: IncomingMessage['headers'];
+}
 
 /** A loopback stand-in for the API: answers /categories and the signed cancel probe as told. */
 let server: Server;
@@ -30,14 +38,17 @@ beforeAll(async () => {
   server = createServer((req, res) => {
     seen.push({ method: req.method!, url: req.url!, headers: req.headers });
     req.resume();
-    if (req.method === 'GET' && req.url === '/api/v1/categories') return send(res, categories, { data: [], has_more: false, next_cursor: null });
+    if (req.method === 'GET' && req.url === '/api/v1/categories')
+      return send(res, categories, { data: [], has_more: false, next_cursor: null });
     if (req.method === 'POST' && req.url === '/api/v1/orders/ord_00000000000000000000000000/cancel') return send(res, cancel, {});
     send(res, { status: 404, code: 'NOT_FOUND' }, {});
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
 });
-afterAll(async () => { await new Promise((r) => server.close(r)); });
+afterAll(async () => {
+  await new Promise((r) => server.close(r));
+});
 beforeEach(() => {
   categories = { status: 200 };
   cancel = { status: 404, code: 'NOT_FOUND' };
@@ -46,9 +57,13 @@ beforeEach(() => {
 
 async function configured(options: { webhook?: boolean; url?: string } = {}): Promise<string> {
   const dir = tempConfigDir();
-  const r = await runCli(['profiles', 'add', 'sandbox', '--base-url', options.url ?? base, '--api-key', 'pk_doctor_1234567890', '--api-secret-stdin'], { configDir: dir, stdin: SECRET });
+  const r = await runCli(
+    ['profiles', 'add', 'sandbox', '--base-url', options.url ?? base, '--api-key', 'pk_doctor_1234567890', '--api-secret-stdin'],
+    { configDir: dir, stdin: SECRET },
+  );
   expect(r.code, r.stderr).toBe(0);
-  if (options.webhook !== false) await runCli(['profiles', 'set', 'sandbox', 'webhook_secret', '--stdin'], { configDir: dir, stdin: WHSEC });
+  if (options.webhook !== false)
+    await runCli(['profiles', 'set', 'sandbox', 'webhook_secret', '--stdin'], { configDir: dir, stdin: WHSEC });
   return dir;
 }
 
@@ -61,7 +76,18 @@ describe('vouchers doctor', () => {
     const dir = await configured();
     const r = await runCli(['doctor'], { configDir: dir });
     expect(r.code, r.stdout + r.stderr).toBe(0);
-    for (const label of ['Profile', 'Credentials', 'Base URL', 'Server reachable', 'Authentication', 'IP allowlist', 'Request signing', 'Clock skew', 'Config file permissions', 'Webhook secret']) {
+    for (const label of [
+      'Profile',
+      'Credentials',
+      'Base URL',
+      'Server reachable',
+      'Authentication',
+      'IP allowlist',
+      'Request signing',
+      'Clock skew',
+      'Config file permissions',
+      'Webhook secret',
+    ]) {
       expect(line(r.stdout, label)).toMatch(/^✔ /);
     }
     expect(line(r.stdout, 'Profile')).toContain('"sandbox" (the current profile)');
@@ -69,7 +95,10 @@ describe('vouchers doctor', () => {
     expect(r.stdout + r.stderr).not.toContain(SECRET);
     expect(r.stdout + r.stderr).not.toContain(WHSEC);
     // It used the pipeline: identity headers on both, a signature on the POST probe.
-    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual(['GET /api/v1/categories', 'POST /api/v1/orders/ord_00000000000000000000000000/cancel']);
+    expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([
+      'GET /api/v1/categories',
+      'POST /api/v1/orders/ord_00000000000000000000000000/cancel',
+    ]);
     expect(seen[0]!.headers['x-api-key']).toBe('pk_doctor_1234567890');
     expect(seen[1]!.headers['x-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
   });
@@ -79,9 +108,24 @@ describe('vouchers doctor', () => {
     const r = await runCli(['doctor', '--json'], { configDir: dir });
     expect(r.code, r.stderr).toBe(0);
     const checks = JSON.parse(r.stdout) as { check: string; ok: boolean; level: string; detail: string; fix: string | null }[];
-    expect(checks.map((c) => c.check)).toEqual(['profile', 'credentials', 'base_url', 'reachable', 'authentication', 'ip_allowlist', 'signing', 'clock_skew', 'config_permissions', 'webhook_secret']);
+    expect(checks.map((c) => c.check)).toEqual([
+      'profile',
+      'credentials',
+      'base_url',
+      'reachable',
+      'authentication',
+      'ip_allowlist',
+      'signing',
+      'clock_skew',
+      'config_permissions',
+      'webhook_secret',
+    ]);
     for (const c of checks) expect(Object.keys(c)).toEqual(['check', 'ok', 'level', 'detail', 'fix']);
-    expect(checks.find((c) => c.check === 'webhook_secret')).toMatchObject({ ok: true, level: 'warn', fix: expect.stringContaining('vouchers webhooks register') });
+    expect(checks.find((c) => c.check === 'webhook_secret')).toMatchObject({
+      ok: true,
+      level: 'warn',
+      fix: expect.stringContaining('vouchers webhooks register'),
+    });
     expect(r.stdout).not.toContain(SECRET);
   });
 
@@ -100,7 +144,9 @@ describe('vouchers doctor', () => {
     const r = await runCli(['doctor'], { configDir: dir });
     expect(r.code).toBe(3);
     expect(line(r.stdout, 'Server reachable')).toMatch(/^✔/);
-    expect(line(r.stdout, 'Authentication')).toMatch(/^✖ Authentication: rejected: HTTP 401 AUTHENTICATION_FAILED .* — fix: check the API key and secret/);
+    expect(line(r.stdout, 'Authentication')).toMatch(
+      /^✖ Authentication: rejected: HTTP 401 AUTHENTICATION_FAILED .* — fix: check the API key and secret/,
+    );
     expect(line(r.stdout, 'Request signing')).toMatch(/^! .*not checked/);
     expect(r.stderr).toContain('doctor found 1 problem: authentication');
     expect(seen).toHaveLength(1);
@@ -122,7 +168,9 @@ describe('vouchers doctor', () => {
     const dir = await configured();
     const r = await runCli(['doctor'], { configDir: dir });
     expect(r.code).toBe(3);
-    expect(line(r.stdout, 'Request signing')).toMatch(/^✖ .*signing\.path full.* — fix: .*vouchers profiles set sandbox signing\.path relative/);
+    expect(line(r.stdout, 'Request signing')).toMatch(
+      /^✖ .*signing\.path full.* — fix: .*vouchers profiles set sandbox signing\.path relative/,
+    );
   });
 
   it('a 405 on the signing probe cannot tell: a warning', async () => {
@@ -144,7 +192,9 @@ describe('vouchers doctor', () => {
     categories = { status: 200, date: new Date(Date.now() - 400_000).toUTCString() };
     const failed = await runCli(['doctor'], { configDir: dir });
     expect(failed.code).toBe(3);
-    expect(line(failed.stdout, 'Clock skew')).toMatch(/^✖ Clock skew: this machine is (399|400|401) s ahead of the server.* — fix: sync the clock/);
+    expect(line(failed.stdout, 'Clock skew')).toMatch(
+      /^✖ Clock skew: this machine is (399|400|401) s ahead of the server.* — fix: sync the clock/,
+    );
   });
 
   it('a config file readable by others fails with chmod 600, exit 2', async () => {
@@ -153,7 +203,9 @@ describe('vouchers doctor', () => {
     chmodSync(file, 0o644);
     const r = await runCli(['doctor'], { configDir: dir });
     expect(r.code).toBe(2);
-    expect(line(r.stdout, 'Config file permissions')).toBe(`✖ Config file permissions: ${file} is 644: other users can read your API secret — fix: chmod 600 ${file}`);
+    expect(line(r.stdout, 'Config file permissions')).toBe(
+      `✖ Config file permissions: ${file} is 644: other users can read your API secret — fix: chmod 600 ${file}`,
+    );
   });
 
   it('an unreachable server fails with a network exit code', async () => {
@@ -189,7 +241,9 @@ describe('vouchers doctor', () => {
   });
 
   it('env credentials without a saved profile are enough', async () => {
-    const r = await runCli(['doctor'], { env: { VOUCHERS_BASE_URL: base, VOUCHERS_API_KEY: 'pk_env_123456789', VOUCHERS_API_SECRET: SECRET, VOUCHERS_WEBHOOK_SECRET: WHSEC } });
+    const r = await runCli(['doctor'], {
+      env: { VOUCHERS_BASE_URL: base, VOUCHERS_API_KEY: 'pk_env_123456789', VOUCHERS_API_SECRET: SECRET, VOUCHERS_WEBHOOK_SECRET: WHSEC },
+    });
     expect(r.code, r.stdout).toBe(0);
     expect(line(r.stdout, 'Profile')).toContain('credentials come from the environment');
     expect(line(r.stdout, 'Credentials')).toContain('(environment)');

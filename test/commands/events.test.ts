@@ -11,7 +11,11 @@ const NOW = Date.parse('2026-11-22T12:00:00Z');
 const clock = { now: () => NOW, sleep: async () => undefined };
 
 function entry(envelope: Record<string, unknown>, receivedAt: string) {
-  return { received_at: receivedAt, envelope, meta: { signature_timestamp: Math.floor(Date.parse(receivedAt) / 1000), webhook_id: envelope.event_id, remote_address: '127.0.0.1' } };
+  return {
+    received_at: receivedAt,
+    envelope,
+    meta: { signature_timestamp: Math.floor(Date.parse(receivedAt) / 1000), webhook_id: envelope.event_id, remote_address: '127.0.0.1' },
+  };
 }
 
 /** A config dir whose inbox holds four events (one torn line at the end). */
@@ -31,14 +35,21 @@ function inboxDir(): string {
 }
 
 const servers: (() => Promise<void>)[] = [];
-afterEach(async () => { for (const s of servers.splice(0)) await s(); });
+afterEach(async () => {
+  for (const s of servers.splice(0)) await s();
+});
 
 async function app(status: number): Promise<{ url: string; received: { body: string; headers: IncomingMessage['headers'] }[] }> {
   const received: { body: string; headers: IncomingMessage['headers'] }[] = [];
   const server = createServer((req, res) => {
     let body = '';
-    req.on('data', (c) => { body += c; });
-    req.on('end', () => { received.push({ body, headers: req.headers }); res.writeHead(status).end(); });
+    req.on('data', (c) => {
+      body += c;
+    });
+    req.on('end', () => {
+      received.push({ body, headers: req.headers });
+      res.writeHead(status).end();
+    });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   servers.push(() => new Promise((r) => server.close(() => r())));
@@ -49,7 +60,10 @@ describe('vouchers events list', () => {
   it('lists stored events newest first as TSV when piped, skipping a torn line', async () => {
     const r = await runCli(['events', 'list'], { configDir: inboxDir(), overrides: { clock } });
     expect(r.code).toBe(0);
-    const rows = r.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(rows.map((x) => x[1])).toEqual(['order.created', 'voucher.issued', 'order.processing', 'order.created']);
     expect(rows[0]).toEqual(['2026-11-22 11:50:00Z', 'order.created', testId('evt', 2), testId('ord', 2), 'PENDING', '']);
   });
@@ -57,14 +71,28 @@ describe('vouchers events list', () => {
   it('filters by --type glob, --order and --since, and honours --limit', async () => {
     const dir = inboxDir();
     const byType = await runCli(['events', 'list', '--type', 'order.*', '--json'], { configDir: dir, overrides: { clock } });
-    expect(JSON.parse(byType.stdout).map((e: { event: string }) => e.event)).toEqual(['order.created', 'order.processing', 'order.created']);
+    expect(JSON.parse(byType.stdout).map((e: { event: string }) => e.event)).toEqual([
+      'order.created',
+      'order.processing',
+      'order.created',
+    ]);
     const byOrder = await runCli(['events', 'list', '--order', testId('ord', 1), '--json'], { configDir: dir, overrides: { clock } });
-    expect(JSON.parse(byOrder.stdout).map((e: { event_id: string }) => e.event_id)).toEqual([testId('evt', 21), testId('evt', 11), testId('evt', 1)]);
+    expect(JSON.parse(byOrder.stdout).map((e: { event_id: string }) => e.event_id)).toEqual([
+      testId('evt', 21),
+      testId('evt', 11),
+      testId('evt', 1),
+    ]);
     const since = await runCli(['events', 'list', '--since', '1h', '--json'], { configDir: dir, overrides: { clock } });
     expect(JSON.parse(since.stdout)).toHaveLength(3);
-    const sinceDate = await runCli(['events', 'list', '--since', '2026-11-22T11:15:00Z', '--output', 'ndjson'], { configDir: dir, overrides: { clock } });
+    const sinceDate = await runCli(['events', 'list', '--since', '2026-11-22T11:15:00Z', '--output', 'ndjson'], {
+      configDir: dir,
+      overrides: { clock },
+    });
     expect(sinceDate.stdout.trim().split('\n')).toHaveLength(2);
-    const limited = await runCli(['events', 'list', '--limit', '1', '--json', '--fields', 'event_id,status'], { configDir: dir, overrides: { clock } });
+    const limited = await runCli(['events', 'list', '--limit', '1', '--json', '--fields', 'event_id,status'], {
+      configDir: dir,
+      overrides: { clock },
+    });
     expect(JSON.parse(limited.stdout)).toEqual([{ event_id: testId('evt', 2), status: 'PENDING' }]);
   });
 
@@ -81,34 +109,90 @@ describe('vouchers events list', () => {
 describe('vouchers events list: marked events', () => {
   it('marks an event of a type this version does not know, in the CONTRACT column and as unknown_type in JSON', async () => {
     const dir = tempConfigDir();
-    const newer = { ...entry({ ...orderEvent(3), event: 'order.on_hold' }, '2026-11-22T11:55:00.000Z'), meta: { signature_timestamp: NOW / 1000, webhook_id: testId('evt', 3), remote_address: '127.0.0.1', unknown_event_type: true } };
-    writeFileSync(join(dir, 'events.ndjson'), JSON.stringify(entry(orderEvent(1), '2026-11-22T11:00:00.000Z')) + '\n' + JSON.stringify(newer) + '\n', { mode: 0o600 });
+    const newer = {
+      ...entry({ ...orderEvent(3), event: 'order.on_hold' }, '2026-11-22T11:55:00.000Z'),
+      meta: { signature_timestamp: NOW / 1000, webhook_id: testId('evt', 3), remote_address: '127.0.0.1', unknown_event_type: true },
+    };
+    writeFileSync(
+      join(dir, 'events.ndjson'),
+      JSON.stringify(entry(orderEvent(1), '2026-11-22T11:00:00.000Z')) + '\n' + JSON.stringify(newer) + '\n',
+      { mode: 0o600 },
+    );
     const piped = await runCli(['events', 'list'], { configDir: dir, overrides: { clock } });
     expect(piped.code).toBe(0);
-    expect(piped.stdout.replace(/\n$/, '').split('\n').map((l) => l.split('\t').slice(1).join(' | '))).toEqual([
+    expect(
+      piped.stdout
+        .replace(/\n$/, '')
+        .split('\n')
+        .map((l) => l.split('\t').slice(1).join(' | ')),
+    ).toEqual([
       `order.on_hold | ${testId('evt', 3)} | ${testId('ord', 3)} | PENDING | unknown type`,
       `order.created | ${testId('evt', 1)} | ${testId('ord', 1)} | PENDING | `,
     ]);
     const json = await runCli(['events', 'list', '--json'], { configDir: dir, overrides: { clock } });
-    expect((JSON.parse(json.stdout) as { event: string; unknown_type: boolean; drift: string[] }[]).map((r) => [r.event, r.unknown_type, r.drift])).toEqual([['order.on_hold', true, []], ['order.created', false, []]]);
+    expect(
+      (JSON.parse(json.stdout) as { event: string; unknown_type: boolean; drift: string[] }[]).map((r) => [
+        r.event,
+        r.unknown_type,
+        r.drift,
+      ]),
+    ).toEqual([
+      ['order.on_hold', true, []],
+      ['order.created', false, []],
+    ]);
   });
 
   it('marks an event that differs from the contract, next to inbox lines written before drift was recorded', async () => {
     const dir = tempConfigDir();
-    const document = { event: 'order.delivered', event_id: `evt_${'a'.repeat(32)}`, created_at: '2026-11-22T09:30:00Z', data: { order_id: 'ord_981234', status: 'DELIVERED', total_amount: 25, currency: 'USD', fulfilled_from: 'cache', vouchers: [{ product_id: 'p', expiry: '2027-11-22' }] } };
-    const drifted = { ...entry(document, '2026-11-22T11:58:00.000Z'), meta: { ...entry(document, '2026-11-22T11:58:00.000Z').meta, drift: ['data.reference: missing', 'created_at: not an ISO 8601 UTC timestamp (YYYY-MM-DDThh:mm:ssZ)'] } };
-    const both = { ...entry({ event: 'order.expired', event_id: 'x-1', created_at: 'now', data: {} }, '2026-11-22T11:59:00.000Z'), meta: { signature_timestamp: null, webhook_id: null, remote_address: null, unknown_event_type: true, drift: ['event_id: must be evt_ followed by an id (no spaces, no slashes)'] } };
-    writeFileSync(join(dir, 'events.ndjson'), [entry(orderEvent(1), '2026-11-22T11:00:00.000Z'), drifted, both].map((e) => JSON.stringify(e)).join('\n') + '\n', { mode: 0o600 });
+    const document = {
+      event: 'order.delivered',
+      event_id: `evt_${'a'.repeat(32)}`,
+      created_at: '2026-11-22T09:30:00Z',
+      data: {
+        order_id: 'ord_981234',
+        status: 'DELIVERED',
+        total_amount: 25,
+        currency: 'USD',
+        fulfilled_from: 'cache',
+        vouchers: [{ product_id: 'p', expiry: '2027-11-22' }],
+      },
+    };
+    const drifted = {
+      ...entry(document, '2026-11-22T11:58:00.000Z'),
+      meta: {
+        ...entry(document, '2026-11-22T11:58:00.000Z').meta,
+        drift: ['data.reference: missing', 'created_at: not an ISO 8601 UTC timestamp (YYYY-MM-DDThh:mm:ssZ)'],
+      },
+    };
+    const both = {
+      ...entry({ event: 'order.expired', event_id: 'x-1', created_at: 'now', data: {} }, '2026-11-22T11:59:00.000Z'),
+      meta: {
+        signature_timestamp: null,
+        webhook_id: null,
+        remote_address: null,
+        unknown_event_type: true,
+        drift: ['event_id: must be evt_ followed by an id (no spaces, no slashes)'],
+      },
+    };
+    writeFileSync(
+      join(dir, 'events.ndjson'),
+      [entry(orderEvent(1), '2026-11-22T11:00:00.000Z'), drifted, both].map((e) => JSON.stringify(e)).join('\n') + '\n',
+      { mode: 0o600 },
+    );
     const piped = await runCli(['events', 'list', '--fields', 'event_id,drift'], { configDir: dir, overrides: { clock } });
     expect(piped.stdout.replace(/\n$/, '').split('\n')).toEqual([
       'x-1\tunknown type; differs: event_id',
       `${document.event_id}\tdiffers: data.reference, created_at`,
       `${testId('evt', 1)}\t`,
     ]);
-    const json = JSON.parse((await runCli(['events', 'list', '--json'], { configDir: dir, overrides: { clock } })).stdout) as { drift: string[] }[];
+    const json = JSON.parse((await runCli(['events', 'list', '--json'], { configDir: dir, overrides: { clock } })).stdout) as {
+      drift: string[];
+    }[];
     expect(json.map((r) => r.drift)).toEqual([both.meta.drift, drifted.meta.drift, []]);
     const shown = await runCli(['events', 'show', document.event_id], { configDir: dir });
-    expect(shown.stdout).toMatch(/^drift\tdiffers from the contract, stored as received: data\.reference: missing; created_at: not an ISO 8601 UTC timestamp \(YYYY-MM-DDThh:mm:ssZ\)$/m);
+    expect(shown.stdout).toMatch(
+      /^drift\tdiffers from the contract, stored as received: data\.reference: missing; created_at: not an ISO 8601 UTC timestamp \(YYYY-MM-DDThh:mm:ssZ\)$/m,
+    );
     const unmarked = await runCli(['events', 'show', testId('evt', 1)], { configDir: dir });
     expect(unmarked.stdout).not.toMatch(/^(drift|note)\t/m);
   });
@@ -142,7 +226,9 @@ describe('vouchers events replay', () => {
     const dir = inboxDir();
     const target = await app(200);
     const r = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', target.url, '--forward-header', 'X-Env: dev'], {
-      configDir: dir, env: { VOUCHERS_WEBHOOK_SECRET: SECRET }, overrides: { clock },
+      configDir: dir,
+      env: { VOUCHERS_WEBHOOK_SECRET: SECRET },
+      overrides: { clock },
     });
     expect(r.code).toBe(0);
     expect(r.stderr).toMatch(/order\.created evt_\S+ → 200 in \d+ ms/);
@@ -160,11 +246,15 @@ describe('vouchers events replay', () => {
 
   it('sends the body exactly as received when the inbox kept it (raw_body), whatever its type', async () => {
     const dir = tempConfigDir();
-    const raw = '{"event": "order.expired", "event_id": "evt_raw", "created_at": "2026-11-22T09:30:00Z", "data": {"amount": 25.00, "ref": 12345678901234567890}}';
+    const raw =
+      '{"event": "order.expired", "event_id": "evt_raw", "created_at": "2026-11-22T09:30:00Z", "data": {"amount": 25.00, "ref": 12345678901234567890}}';
     const stored = { ...entry(JSON.parse(raw), '2026-11-22T11:00:00.000Z'), raw_body: raw };
     writeFileSync(join(dir, 'events.ndjson'), JSON.stringify(stored) + '\n', { mode: 0o600 });
     const target = await app(200);
-    const r = await runCli(['events', 'replay', 'evt_raw', '--forward-to', target.url, '--secret', SECRET], { configDir: dir, overrides: { clock } });
+    const r = await runCli(['events', 'replay', 'evt_raw', '--forward-to', target.url, '--secret', SECRET], {
+      configDir: dir,
+      overrides: { clock },
+    });
     expect(r.code).toBe(0);
     const got = target.received[0]!;
     expect(got.body).toBe(raw);
@@ -175,19 +265,25 @@ describe('vouchers events replay', () => {
     expect(JSON.parse(shown.stdout).raw_body).toBeUndefined();
   });
 
-  it('reports the app\'s refusal (exit 5) and an unreachable app (exit 7)', async () => {
+  it("reports the app's refusal (exit 5) and an unreachable app (exit 7)", async () => {
     const dir = inboxDir();
     const target = await app(400);
-    const refused = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', target.url, '--secret', SECRET, '--json'], { configDir: dir });
+    const refused = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', target.url, '--secret', SECRET, '--json'], {
+      configDir: dir,
+    });
     expect(refused.code).toBe(5);
     expect(JSON.parse(refused.stdout)).toMatchObject({ status: 400, delivered: false });
     const failing = await app(500);
-    const failed = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', failing.url, '--secret', SECRET], { configDir: dir });
+    const failed = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', failing.url, '--secret', SECRET], {
+      configDir: dir,
+    });
     expect(failed.code).toBe(7);
     expect(failed.stderr).toMatch(/answered 500 to the replay/);
     expect(failed.stderr).toMatch(/your app failed while handling the event/);
     const wrongPath = await app(404);
-    const missing = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', wrongPath.url, '--secret', SECRET], { configDir: dir });
+    const missing = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', wrongPath.url, '--secret', SECRET], {
+      configDir: dir,
+    });
     expect(missing.code).toBe(5);
     expect(missing.stderr).toMatch(/check the path of --forward-to/);
     const closed = await app(200);
@@ -197,8 +293,12 @@ describe('vouchers events replay', () => {
     expect(down.code).toBe(7);
     expect(down.stderr).toMatch(/connection refused/);
     // A 5xx of the app and no answer at all are both NETWORK_ERROR, one name.
-    const failedJson = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', failing.url, '--secret', SECRET, '--json'], { configDir: dir });
-    const downJson = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', url, '--secret', SECRET, '--json'], { configDir: dir });
+    const failedJson = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', failing.url, '--secret', SECRET, '--json'], {
+      configDir: dir,
+    });
+    const downJson = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', url, '--secret', SECRET, '--json'], {
+      configDir: dir,
+    });
     expect([failedJson.code, downJson.code]).toEqual([7, 7]);
     expect((JSON.parse(failedJson.stderr) as { error: { code: string } }).error.code).toBe('NETWORK_ERROR');
     expect((JSON.parse(downJson.stderr) as { error: { code: string } }).error.code).toBe('NETWORK_ERROR');

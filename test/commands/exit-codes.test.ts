@@ -16,7 +16,11 @@ let env: Record<string, string>;
 const instantClock: Clock = { now: () => Date.now(), sleep: async () => undefined };
 
 async function adminPost(path: string, body: unknown): Promise<any> {
-  const res = await fetch(sb.adminUrl + path, { method: 'POST', headers: { Authorization: `Bearer ${sb.adminToken}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const res = await fetch(sb.adminUrl + path, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${sb.adminToken}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
+  });
   expect(res.status, await res.clone().text()).toBeLessThan(300);
   return res.json();
 }
@@ -26,7 +30,9 @@ beforeAll(async () => {
   configDir = tempConfigDir();
   env = envOf(sb);
 });
-afterAll(async () => { await sb.close(); });
+afterAll(async () => {
+  await sb.close();
+});
 
 const cli = (argv: string[], extraEnv: Record<string, string> = {}) =>
   runCli(argv, { env: { ...env, ...extraEnv }, configDir, overrides: { clock: instantClock } });
@@ -68,7 +74,10 @@ describe('exit codes, as in the README table', () => {
 
   it('5: 402 insufficient funds, 409 no inventory, 422 validation', async () => {
     const poor = await adminPost('/partners', { name: 'Poor', wallets: { USD: 1 } });
-    const funds = await cli(['api', 'POST', '/orders', '-d', order('sbx-instant', 25)], { VOUCHERS_API_KEY: poor.key.api_key, VOUCHERS_API_SECRET: poor.key.api_secret });
+    const funds = await cli(['api', 'POST', '/orders', '-d', order('sbx-instant', 25)], {
+      VOUCHERS_API_KEY: poor.key.api_key,
+      VOUCHERS_API_SECRET: poor.key.api_secret,
+    });
     expect(funds.code).toBe(5);
     expect(funds.stderr).toContain('HTTP 402');
     seen.push(traceOf(funds.stderr));
@@ -91,12 +100,17 @@ describe('exit codes, as in the README table', () => {
     expect(r.code).toBe(6);
     const trace = traceOf(r.stderr);
     seen.push(trace);
-    const attempts = (JSON.parse((await cli(['log', '--json', '--limit', '1000'])).stdout) as { trace_id: string }[]).filter((e) => e.trace_id === trace);
+    const attempts = (JSON.parse((await cli(['log', '--json', '--limit', '1000'])).stdout) as { trace_id: string }[]).filter(
+      (e) => e.trace_id === trace,
+    );
     expect(attempts.map((e) => (e as unknown as { status: number }).status)).toEqual([429, 429, 429]);
     expect(before).not.toContain(trace);
     const json = await cli(['api', 'GET', '/wallets', '-H', 'X-Sandbox-Simulate:rate_limit', '--max-retries', '0', '--json']);
     expect(json.code).toBe(6);
-    expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { code: 'RATE_LIMIT_EXCEEDED', status: 429, retry_after: 1 }, trace_id: expect.stringMatching(/^[0-9a-f]{32}$/) });
+    expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!)).toMatchObject({
+      error: { code: 'RATE_LIMIT_EXCEEDED', status: 429, retry_after: 1 },
+      trace_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+    });
   });
 
   it('7: 503 server error, connection refused, timeout', async () => {

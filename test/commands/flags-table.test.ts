@@ -13,7 +13,9 @@ import { tempConfigDir } from '../helpers/run-cli.js';
 async function parse(argv: string[]): Promise<{ code: number; calls: VerbCall[]; stderr: string }> {
   const calls: VerbCall[] = [];
   const io = testIO({ env: { VOUCHERS_CONFIG_DIR: tempConfigDir() } });
-  const code = await run(argv, io, {}, (call) => { calls.push(call); });
+  const code = await run(argv, io, {}, (call) => {
+    calls.push(call);
+  });
   await new Promise((r) => setImmediate(r));
   return { code, calls, stderr: io.stderrText() };
 }
@@ -32,13 +34,47 @@ const good: { argv: string[]; command: string; args?: unknown[]; flags?: Record<
     argv: ['orders', 'create', '--product', 'sbx-instant', '--denomination', '25', '--quantity', '2', '--idempotency-key', 'po-1042-a'],
     command: 'orders create',
     flags: { product: 'sbx-instant', denomination: '25', quantity: '2', idempotencyKey: 'po-1042-a' },
-    parsed: { single: { body: { items: [{ product_id: 'sbx-instant', denomination: 25, quantity: 2 }] }, idempotencyKey: 'po-1042-a', keyGiven: true, dryRun: false, wait: false } },
+    parsed: {
+      single: {
+        body: { items: [{ product_id: 'sbx-instant', denomination: 25, quantity: 2 }] },
+        idempotencyKey: 'po-1042-a',
+        keyGiven: true,
+        dryRun: false,
+        wait: false,
+      },
+    },
   },
   {
-    argv: ['orders', 'create', '--item', 'sbx-instant:25:2', '--item', 'sbx-async:50', '--reference', 'po-7', '--wait', '--wait-timeout', '2m', '--json'],
+    argv: [
+      'orders',
+      'create',
+      '--item',
+      'sbx-instant:25:2',
+      '--item',
+      'sbx-async:50',
+      '--reference',
+      'po-7',
+      '--wait',
+      '--wait-timeout',
+      '2m',
+      '--json',
+    ],
     command: 'orders create',
     flags: { item: ['sbx-instant:25:2', 'sbx-async:50'], reference: 'po-7', wait: true, waitTimeout: '2m', json: true },
-    parsed: { single: { body: { items: [{ product_id: 'sbx-instant', denomination: 25, quantity: 2 }, { product_id: 'sbx-async', denomination: 50, quantity: 1 }], reference: 'po-7' }, wait: true, waitMs: 120_000, keyGiven: false } },
+    parsed: {
+      single: {
+        body: {
+          items: [
+            { product_id: 'sbx-instant', denomination: 25, quantity: 2 },
+            { product_id: 'sbx-async', denomination: 50, quantity: 1 },
+          ],
+          reference: 'po-7',
+        },
+        wait: true,
+        waitMs: 120_000,
+        keyGiven: false,
+      },
+    },
   },
   {
     argv: ['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--dry-run'],
@@ -53,14 +89,30 @@ const good: { argv: string[]; command: string; args?: unknown[]; flags?: Record<
     parsed: { bulk: { from: 'orders.csv', concurrency: 4, results: 'results.csv', yes: true, dryRun: false, newBatch: false } },
   },
   {
-    argv: ['orders', 'list', '--status', 'pending', '--from', '2026-11-01', '--to', '2026-11-30', '--limit', '20', '--all', '--output', 'csv'],
+    argv: [
+      'orders',
+      'list',
+      '--status',
+      'pending',
+      '--from',
+      '2026-11-01',
+      '--to',
+      '2026-11-30',
+      '--limit',
+      '20',
+      '--all',
+      '--output',
+      'csv',
+    ],
     command: 'orders list',
     flags: { status: 'pending', all: true, output: 'csv' },
     parsed: { status: 'PENDING', created_from: '2026-11-01', created_to: '2026-11-30', limit: 20 },
   },
   {
     argv: ['orders', 'wait', 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE', '--until', 'DELIVERED'],
-    command: 'orders wait', args: ['ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE'], flags: { until: 'DELIVERED' },
+    command: 'orders wait',
+    args: ['ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE'],
+    flags: { until: 'DELIVERED' },
   },
   {
     argv: ['transactions', 'list', '--type', 'refund', '--from', '2026-11-01', '--limit', '5'],
@@ -70,14 +122,35 @@ const good: { argv: string[]; command: string; args?: unknown[]; flags?: Record<
   },
   {
     argv: ['api', 'GET', '/products', '-q', 'currency=USD', '-q', 'country=US', '-H', 'X-Note:1', '--paginate', '--max-pages', '3'],
-    command: 'api', args: ['GET', '/products'],
+    command: 'api',
+    args: ['GET', '/products'],
     flags: { query: ['currency=USD', 'country=US'], header: ['X-Note:1'], paginate: true, maxPages: '3' },
   },
   {
-    argv: ['listen', '--port', '0', '--secret', 'whsec_one', '--secret', 'whsec_two', '--forward-to', 'http://127.0.0.1:3000/hooks', '--forward-retries', '2'],
+    argv: [
+      'listen',
+      '--port',
+      '0',
+      '--secret',
+      'whsec_one',
+      '--secret',
+      'whsec_two',
+      '--forward-to',
+      'http://127.0.0.1:3000/hooks',
+      '--forward-retries',
+      '2',
+    ],
     command: 'listen',
     flags: { port: '0', host: '127.0.0.1', path: '/webhooks', secret: ['whsec_one', 'whsec_two'], forwardRetries: '2' },
-    parsed: { port: 0, host: '127.0.0.1', path: '/webhooks', secrets: ['whsec_one', 'whsec_two'], tolerance: 300, register: false, json: false },
+    parsed: {
+      port: 0,
+      host: '127.0.0.1',
+      path: '/webhooks',
+      secrets: ['whsec_one', 'whsec_two'],
+      tolerance: 300,
+      register: false,
+      json: false,
+    },
   },
   {
     argv: ['sandbox', 'start', '--port', '0', '--seed', '7', '--time-scale', '0.1', '--limit-orders', '100/min'],
@@ -87,7 +160,9 @@ const good: { argv: string[]; command: string; args?: unknown[]; flags?: Record<
   },
   {
     argv: ['sandbox', 'admin', 'keys', 'rotate', 'vk_test_1', '--no-update-profile', '--show-secret'],
-    command: 'sandbox admin keys rotate', args: ['vk_test_1'], flags: { updateProfile: false, showSecret: true },
+    command: 'sandbox admin keys rotate',
+    args: ['vk_test_1'],
+    flags: { updateProfile: false, showSecret: true },
   },
 ];
 
@@ -108,14 +183,26 @@ describe('command lines, parsed without running the verb', () => {
 
 const bad: { argv: string[]; message: RegExp }[] = [
   // orders create: single against bulk, flags that need another, values
-  { argv: ['orders', 'create', '--from', 'orders.csv', '--product', 'sbx-instant'], message: /--product cannot be combined with a bulk order/ },
-  { argv: ['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--concurrency', '4'], message: /--concurrency only applies to a bulk order/ },
-  { argv: ['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--wait-timeout', '2m'], message: /--wait-timeout is how long --wait follows/ },
+  {
+    argv: ['orders', 'create', '--from', 'orders.csv', '--product', 'sbx-instant'],
+    message: /--product cannot be combined with a bulk order/,
+  },
+  {
+    argv: ['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--concurrency', '4'],
+    message: /--concurrency only applies to a bulk order/,
+  },
+  {
+    argv: ['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--wait-timeout', '2m'],
+    message: /--wait-timeout is how long --wait follows/,
+  },
   { argv: ['orders', 'create', '--item', 'sbx-instant'], message: /--item "sbx-instant" \(item 1\)/ },
   { argv: ['orders', 'create', '--product', 'sbx-instant', '--denomination', 'ten'], message: /denomination/ },
   { argv: ['orders', 'create', '--from', 'orders.csv', '--concurrency', '0'], message: /--concurrency "0" is not a worker count/ },
   { argv: ['orders', 'create', '--resume', 'nope'], message: /--resume "nope" is not a batch id/ },
-  { argv: ['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--idempotency-key', ''], message: /--idempotency-key must be 1 to 255 printable ASCII/ },
+  {
+    argv: ['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--idempotency-key', ''],
+    message: /--idempotency-key must be 1 to 255 printable ASCII/,
+  },
   { argv: ['orders', 'create', '--prodcut', 'sbx-instant'], message: /unknown option '--prodcut'/ },
   // orders list filters
   { argv: ['orders', 'list', '--limit', '0'], message: /--limit "0" is not a page size/ },

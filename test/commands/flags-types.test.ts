@@ -46,6 +46,7 @@ describe('flags typed from their declaration', () => {
     const verb = (flags: { from?: string }) => flags.from;
     // @ts-expect-error the option was renamed to --created-from; the verb still reads `from`
     verb({} as FlagsOf<typeof _renamed>);
-    void dryRun; void items;
+    void dryRun;
+    void items;
   });
 });

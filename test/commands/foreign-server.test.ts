@@ -18,23 +18,44 @@ beforeAll(async () => {
     const h = { 'x-trace-id': TRACE };
     const path = req.target.split('?')[0];
     if (req.method === 'GET' && path === '/api/v1/transactions') {
-      return sendJson(res, 200, { items: [{ ref: 'T-1', value: 12.5, ccy: 'USD' }, { ref: 'T-2', value: -3, ccy: 'USD' }] }, h);
+      return sendJson(
+        res,
+        200,
+        {
+          items: [
+            { ref: 'T-1', value: 12.5, ccy: 'USD' },
+            { ref: 'T-2', value: -3, ccy: 'USD' },
+          ],
+        },
+        h,
+      );
     }
     if (req.method === 'GET' && path === '/api/v1/wallets') return sendJson(res, 200, [{ currency: 'USD', balance: 100 }], h);
-    if (req.method === 'GET' && path === '/api/v1/categories') return sendJson(res, 200, [{ id: 'x', title: 'Red\u001b]0;pwned\u0007\u001b[31m text\u202e' }], h);
-    if (req.method === 'POST' && path === '/api/v1/orders') { res.writeHead(201, h); res.end(); return; }
+    if (req.method === 'GET' && path === '/api/v1/categories')
+      return sendJson(res, 200, [{ id: 'x', title: 'Red\u001b]0;pwned\u0007\u001b[31m text\u202e' }], h);
+    if (req.method === 'POST' && path === '/api/v1/orders') {
+      res.writeHead(201, h);
+      res.end();
+      return;
+    }
     if (req.method === 'GET' && path === '/api/v1/products/down') {
       res.writeHead(502, { ...h, 'content-type': 'text/html' });
       res.end('<html><head><title>502 Bad Gateway</title></head><body>nginx</body></html>');
       return;
     }
-    if (req.method === 'GET' && path === '/api/v1/products/gone') { res.writeHead(404, { ...h, 'content-type': 'text/plain' }); res.end('no such product\n'); return; }
+    if (req.method === 'GET' && path === '/api/v1/products/gone') {
+      res.writeHead(404, { ...h, 'content-type': 'text/plain' });
+      res.end('no such product\n');
+      return;
+    }
     res.writeHead(404, h);
     res.end();
   });
   env = { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', VOUCHERS_MAX_RETRIES: '0', NO_COLOR: '1' };
 });
-afterAll(async () => { await server.close(); });
+afterAll(async () => {
+  await server.close();
+});
 
 describe('a server of yet another dialect', () => {
   it('transactions list --all reads a list under "items" and says that its one answer is the whole list', async () => {
@@ -42,13 +63,18 @@ describe('a server of yet another dialect', () => {
     const r = await cli(['transactions', 'list', '--all']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toBe('T-1\t12.5\tUSD\nT-2\t-3\tUSD\n');
-    expect(r.stderr).toContain('--all: the server\'s list carries no has_more or next_cursor, so its one answer is all there is (2 transactions)');
+    expect(r.stderr).toContain(
+      "--all: the server's list carries no has_more or next_cursor, so its one answer is all there is (2 transactions)",
+    );
     expect(server.requests.length - before).toBe(1);
     expect(r.stderr.match(/^Warning: /gm)).toHaveLength(1);
   });
 
-  it('a server\'s text that a terminal would act on is printed escaped, in tables and TSV', async () => {
-    for (const argv of [['categories', 'list'], ['categories', 'list', '--output', 'table']]) {
+  it("a server's text that a terminal would act on is printed escaped, in tables and TSV", async () => {
+    for (const argv of [
+      ['categories', 'list'],
+      ['categories', 'list', '--output', 'table'],
+    ]) {
       const r = await cli(argv);
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).not.toMatch(/[\u001b\u0007\u202e]/);
@@ -81,7 +107,7 @@ describe('a server of yet another dialect', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ http_status: 201, trace_id: TRACE, body: null });
   });
 
-  it('errors as a proxy\'s HTML or plain text keep their exit code, say what the server said, with the trace ID', async () => {
+  it("errors as a proxy's HTML or plain text keep their exit code, say what the server said, with the trace ID", async () => {
     const proxy = await cli(['products', 'get', 'down']);
     expect(proxy.code).toBe(7);
     expect(proxy.stderr).toContain('GET /products/down answered HTTP 502: 502 Bad Gateway');

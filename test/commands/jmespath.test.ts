@@ -20,10 +20,18 @@ beforeAll(async () => {
   sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true, limits: FAST_LIMITS });
   env = envOf(sb);
   client = createClient({ baseUrl: sb.baseUrl, apiKey: sb.apiKey, apiSecret: sb.apiSecret, limits: null });
-  const order = await client.request<{ order_id: string }>({ method: 'POST', path: '/orders', body: { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 2 }] }, idempotencyKey: 'jmespath-order' });
+  const order = await client.request<{ order_id: string }>({
+    method: 'POST',
+    path: '/orders',
+    body: { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 2 }] },
+    idempotencyKey: 'jmespath-order',
+  });
   orderId = order.data.order_id;
 });
-afterAll(async () => { await client.close(); await sb.close(); });
+afterAll(async () => {
+  await client.close();
+  await sb.close();
+});
 
 async function json<T>(argv: string[]): Promise<T> {
   const r = await runCli([...argv, '--json'], { env });
@@ -82,7 +90,12 @@ describe('--jmespath on command output', () => {
     expect(expected.length).toBeGreaterThan(1);
     expect(r.stdout).toBe(expected.map((id) => `${id}\n`).join(''));
     const objects = await runCli(['products', 'list', '-o', 'ndjson', '--jmespath', '{id: product_id}'], { env });
-    expect(objects.stdout.trim().split('\n').map((l) => JSON.parse(l) as unknown)).toEqual(all.map((p) => ({ id: p.product_id })));
+    expect(
+      objects.stdout
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as unknown),
+    ).toEqual(all.map((p) => ({ id: p.product_id })));
   });
 
   it('commands that build their own JSON: sign, wallets and the streamed transactions array', async () => {

@@ -22,18 +22,30 @@ let env: Record<string, string>;
 let client: ApiClient;
 let orderId: string;
 
-
 beforeAll(async () => {
   sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true, limits: FAST_LIMITS, enablePlanned: true });
   env = envOf(sb);
   client = createClient({ baseUrl: sb.baseUrl, apiKey: sb.apiKey, apiSecret: sb.apiSecret, limits: null });
   for (let i = 0; i < 3; i++) {
-    await client.request({ method: 'POST', path: '/payouts', body: { currency: 'USD', amount: 1 + i, reference: `lo-${i}` }, idempotencyKey: `list-output-payout-${i}` });
+    await client.request({
+      method: 'POST',
+      path: '/payouts',
+      body: { currency: 'USD', amount: 1 + i, reference: `lo-${i}` },
+      idempotencyKey: `list-output-payout-${i}`,
+    });
   }
-  const order = await client.request<{ order_id: string }>({ method: 'POST', path: '/orders', body: { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }] }, idempotencyKey: 'list-output-order' });
+  const order = await client.request<{ order_id: string }>({
+    method: 'POST',
+    path: '/orders',
+    body: { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }] },
+    idempotencyKey: 'list-output-order',
+  });
   orderId = order.data.order_id;
 });
-afterAll(async () => { await client.close(); await sb.close(); });
+afterAll(async () => {
+  await client.close();
+  await sb.close();
+});
 
 describe('next-page hint', () => {
   it('transactions list: the hint repeats the filters, so running it prints the next page of the same selection', async () => {
@@ -62,28 +74,45 @@ describe('next-page hint', () => {
 
   it('transactions list: dates, the order and the global --profile are repeated too, quoted for the shell', async () => {
     const today = new Date().toISOString().slice(0, 10);
-    const r = await runCli(['transactions', 'list', '--from', today, '--to', today, '--limit', '1', '--output', 'csv', '--fields', 'transaction_id,type'], { env });
+    const r = await runCli(
+      ['transactions', 'list', '--from', today, '--to', today, '--limit', '1', '--output', 'csv', '--fields', 'transaction_id,type'],
+      { env },
+    );
     expect(r.code).toBe(0);
     const argv = hintArgv(r.stderr);
     expect(argv.slice(0, 2)).toEqual(['transactions', 'list']);
-    expect(argv).toEqual(expect.arrayContaining(['--from', today, '--to', today, '--limit', '1', '--output', 'csv', '--fields', 'transaction_id,type']));
+    expect(argv).toEqual(
+      expect.arrayContaining(['--from', today, '--to', today, '--limit', '1', '--output', 'csv', '--fields', 'transaction_id,type']),
+    );
     const next = await runCli(argv, { env });
     expect(next.code).toBe(0);
     expect(next.stdout.split('\n')[0]).toBe('transaction_id,type');
 
     // The order filter: an order the vendor fails has two transactions, its debit and its refund.
-    const failed = await client.request<{ order_id: string }>({ method: 'POST', path: '/orders', body: { items: [{ product_id: 'sbx-vendor-fail', denomination: 10, quantity: 1 }] }, idempotencyKey: 'list-output-vendor-fail' });
+    const failed = await client.request<{ order_id: string }>({
+      method: 'POST',
+      path: '/orders',
+      body: { items: [{ product_id: 'sbx-vendor-fail', denomination: 10, quantity: 1 }] },
+      idempotencyKey: 'list-output-vendor-fail',
+    });
     const failedId = failed.data.order_id;
     // A second page once the refund is booked.
-    const ofOrder = await until(async () => {
-      const r = await runCli(['transactions', 'list', '--order', failedId, '--limit', '1'], { env });
-      return r.stderr.includes('--cursor') && r;
-    }, 'the refund of the failed order', 5_000);
+    const ofOrder = await until(
+      async () => {
+        const r = await runCli(['transactions', 'list', '--order', failedId, '--limit', '1'], { env });
+        return r.stderr.includes('--cursor') && r;
+      },
+      'the refund of the failed order',
+      5_000,
+    );
     const orderArgv = hintArgv(ofOrder.stderr);
     expect(orderArgv).toEqual(expect.arrayContaining(['--order', failedId]));
     const rest = await runCli([...orderArgv, '--output', 'ndjson'], { env });
     expect(rest.code).toBe(0);
-    const restRows = rest.stdout.trim().split('\n').map((l) => JSON.parse(l) as Transaction);
+    const restRows = rest.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Transaction);
     expect(restRows.length).toBeGreaterThan(0);
     expect(restRows.every((t) => t.order_id === failedId)).toBe(true);
 
@@ -137,7 +166,10 @@ describe('tables on a narrow terminal', () => {
   });
 
   it('--fields columns are never left out: the table is wider than the terminal rather than cut', async () => {
-    const r = await runCli(['transactions', 'list', '--limit', '2', '--fields', 'transaction_id,created_at,amount,balance_after,order_id,payout_id'], { env, tty: true, columns: 60 });
+    const r = await runCli(
+      ['transactions', 'list', '--limit', '2', '--fields', 'transaction_id,created_at,amount,balance_after,order_id,payout_id'],
+      { env, tty: true, columns: 60 },
+    );
     expect(r.code).toBe(0);
     const text = r.stdout.replace(ANSI, '');
     expect(text).not.toContain('…');
@@ -155,7 +187,8 @@ describe('tables on a narrow terminal', () => {
       const p = json[i]!;
       expect(cells[header.indexOf('ID')]).toBe(p.product_id);
       expect(cells[header.indexOf('CURRENCY')]).toBe(p.currency);
-      if (header.includes('DENOMINATIONS')) expect(cells[header.indexOf('DENOMINATIONS')]).toBe(p.denominations.join(',') + (p.denominations_truncated ? ',…' : ''));
+      if (header.includes('DENOMINATIONS'))
+        expect(cells[header.indexOf('DENOMINATIONS')]).toBe(p.denominations.join(',') + (p.denominations_truncated ? ',…' : ''));
     });
     // Denominations are amounts: shown whole or left out (and said so), never cut.
     if (!header.includes('DENOMINATIONS')) expect(r.stderr).toContain('denominations');
@@ -232,7 +265,10 @@ describe('reconciliation get: list output for the drifts', () => {
   it('--output ndjson prints one drift per line; --output json the report, as --json does', async () => {
     const nd = await runCli(['reconciliation', 'get', 'today', '--output', 'ndjson'], { env });
     expect(nd.code).toBe(0);
-    const drifts = nd.stdout.trim().split('\n').map((l) => JSON.parse(l) as { order_id: string });
+    const drifts = nd.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { order_id: string });
     expect(drifts.map((d) => d.order_id)).toContain(orderId);
     const json = await runCli(['reconciliation', 'get', 'today', '--output', 'json'], { env });
     expect(json.code).toBe(0);

@@ -14,18 +14,23 @@ import { fastSandbox, profileDir } from '../helpers/sandbox.js';
 import { until } from '../helpers/until.js';
 
 const closers: (() => Promise<unknown>)[] = [];
-afterEach(async () => { for (const c of closers.splice(0).reverse()) await c(); });
+afterEach(async () => {
+  for (const c of closers.splice(0).reverse()) await c();
+});
 
 async function startListen(env: Record<string, string>): Promise<{ io: TestIO; done: Promise<number> }> {
   const io = testIO({ env });
   const done = run(['listen', '--register', '--port', '0', '--json'], io);
-  closers.push(async () => { io.interrupt(); await done; });
+  closers.push(async () => {
+    io.interrupt();
+    await done;
+  });
   await until(() => io.stderrText().includes('Ready!') || /Error/.test(io.stderrText()), 'the listener', 10_000);
   return { io, done };
 }
 
 describe('vouchers listen --register (sandbox)', () => {
-  it('registers its own URL, saves the secret, and receives an async order\'s events', async () => {
+  it("registers its own URL, saves the secret, and receives an async order's events", async () => {
     const sb = await fastSandbox();
     closers.push(() => sb.close());
     const configDir = await profileDir(sb, 'local');
@@ -41,18 +46,31 @@ describe('vouchers listen --register (sandbox)', () => {
     closers.push(() => f.dispose());
     const client = await f.client();
     const order = await client.request<{ order_id: string; status: string }>({
-      method: 'POST', path: '/orders', body: { items: [{ product_id: 'sbx-async', denomination: 25, quantity: 1 }] },
+      method: 'POST',
+      path: '/orders',
+      body: { items: [{ product_id: 'sbx-async', denomination: 25, quantity: 1 }] },
     });
     expect(order.data.status).toBe('PENDING');
     const orderId = order.data.order_id;
 
-    const events = () => io.stdoutText().trim().split('\n').filter(Boolean).map((l) => JSON.parse(l) as { kind: string; event: string; order_id: string });
+    const events = () =>
+      io
+        .stdoutText()
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((l) => JSON.parse(l) as { kind: string; event: string; order_id: string });
     await until(() => events().some((e) => e.event === 'order.delivered' && e.order_id === orderId), 'order.delivered', 10_000);
-    const mine = events().filter((e) => e.kind === 'event' && e.order_id === orderId).map((e) => e.event);
+    const mine = events()
+      .filter((e) => e.kind === 'event' && e.order_id === orderId)
+      .map((e) => e.event);
     expect(mine).toEqual(expect.arrayContaining(['order.created', 'order.processing', 'voucher.issued', 'order.delivered']));
     expect(io.stdoutText() + io.stderrText()).not.toContain(secret!);
 
-    const stored = readFileSync(join(configDir, 'events.ndjson'), 'utf8').trim().split('\n').map((l) => JSON.parse(l).envelope.event);
+    const stored = readFileSync(join(configDir, 'events.ndjson'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l).envelope.event);
     expect(stored).toEqual(expect.arrayContaining(mine));
   });
 
@@ -60,15 +78,30 @@ describe('vouchers listen --register (sandbox)', () => {
     const sb = await fastSandbox();
     closers.push(() => sb.close());
     const configDir = tempConfigDir();
-    const env = { VOUCHERS_CONFIG_DIR: configDir, VOUCHERS_BASE_URL: sb.baseUrl, VOUCHERS_API_KEY: sb.apiKey, VOUCHERS_API_SECRET: sb.apiSecret };
+    const env = {
+      VOUCHERS_CONFIG_DIR: configDir,
+      VOUCHERS_BASE_URL: sb.baseUrl,
+      VOUCHERS_API_KEY: sb.apiKey,
+      VOUCHERS_API_SECRET: sb.apiSecret,
+    };
     const { io } = await startListen(env);
-    expect(io.stderrText()).toMatch(/Registered http:\/\/127\.0\.0\.1:\d+\/webhooks \(wh_\w+\); its new signing secret is kept by this listener only \(no profile to save it in/);
-    expect(existsSync(join(configDir, 'config.json')) ? readFileSync(join(configDir, 'config.json'), 'utf8') : '').not.toMatch(/webhook_secret/);
+    expect(io.stderrText()).toMatch(
+      /Registered http:\/\/127\.0\.0\.1:\d+\/webhooks \(wh_\w+\); its new signing secret is kept by this listener only \(no profile to save it in/,
+    );
+    expect(existsSync(join(configDir, 'config.json')) ? readFileSync(join(configDir, 'config.json'), 'utf8') : '').not.toMatch(
+      /webhook_secret/,
+    );
     // Deliveries still verify with it: an order's events reach the listener.
     const f = createFactory(testIO({ env }), () => ({}));
     closers.push(() => f.dispose());
-    const order = await (await f.client()).request<{ order_id: string }>({ method: 'POST', path: '/orders', body: { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }] } });
-    await until(() => io.stdoutText().includes(order.data.order_id), 'the order\'s events', 10_000);
+    const order = await (
+      await f.client()
+    ).request<{ order_id: string }>({
+      method: 'POST',
+      path: '/orders',
+      body: { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }] },
+    });
+    await until(() => io.stdoutText().includes(order.data.order_id), "the order's events", 10_000);
     expect(io.stdoutText()).toMatch(/"kind":"event"/);
   });
 });

@@ -22,11 +22,22 @@ async function listen(args: string[], options: { tty?: boolean; env?: Record<str
   const io = testIO({ tty: options.tty, env: { VOUCHERS_CONFIG_DIR: configDir, ...options.env } });
   const done = run(['listen', '--port', '0', ...args], io);
   let exited: number | undefined;
-  void done.then((c) => { exited = c; });
+  void done.then((c) => {
+    exited = c;
+  });
   await until(() => /Ready! Listening on (\S+)/.test(io.stderrText()) || exited !== undefined);
   const match = /Ready! Listening on (\S+)/.exec(io.stderrText());
   if (!match) throw new Error(`listen did not start: ${io.stderrText()}`);
-  return { io, url: match[1]!, configDir, done, stop: async () => { io.interrupt(); return done; } };
+  return {
+    io,
+    url: match[1]!,
+    configDir,
+    done,
+    stop: async () => {
+      io.interrupt();
+      return done;
+    },
+  };
 }
 
 describe('vouchers listen', () => {
@@ -57,8 +68,13 @@ describe('vouchers listen', () => {
     const received: string[] = [];
     const appServer = createServer((req, res) => {
       let body = '';
-      req.on('data', (c) => { body += c; });
-      req.on('end', () => { received.push(body); res.writeHead(received.length === 1 ? 204 : 500).end(); });
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', () => {
+        received.push(body);
+        res.writeHead(received.length === 1 ? 204 : 500).end();
+      });
     });
     await new Promise<void>((r) => appServer.listen(0, '127.0.0.1', r));
     const appUrl = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}/hook`;
@@ -75,8 +91,14 @@ describe('vouchers listen', () => {
       expect(lines[0]).toMatch(/order\.created +evt_\S+ {2}ord_\S+ {2}PENDING {2}→ 204 in \d+ ms$/);
       expect(lines[1]).toMatch(/PENDING {2}→ 500 in \d+ ms, not retried$/);
       expect(received[0]).toBe(JSON.stringify(orderEvent(13)));
-      const log = readFileSync(join(l.configDir, 'events.forwards.ndjson'), 'utf8').trim().split('\n').map((x) => JSON.parse(x));
-      expect(log.map((r) => [r.status, r.outcome])).toEqual([[204, 'delivered'], [500, 'failed']]);
+      const log = readFileSync(join(l.configDir, 'events.forwards.ndjson'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((x) => JSON.parse(x));
+      expect(log.map((r) => [r.status, r.outcome])).toEqual([
+        [204, 'delivered'],
+        [500, 'failed'],
+      ]);
     } finally {
       await new Promise((r) => appServer.close(r));
     }
@@ -89,8 +111,17 @@ describe('vouchers listen', () => {
     await deliver(l.url, orderEvent(3), ['whsec_wrong']);
     await until(() => l.io.stdoutText().trim().split('\n').length === 3);
     await l.stop();
-    const lines = l.io.stdoutText().trim().split('\n').map((x) => JSON.parse(x));
-    expect(lines[0]).toMatchObject({ kind: 'event', event: 'voucher.issued', event_id: voucherEvent(2).event_id, order_id: (voucherEvent(2).data as { order_id: string }).order_id });
+    const lines = l.io
+      .stdoutText()
+      .trim()
+      .split('\n')
+      .map((x) => JSON.parse(x));
+    expect(lines[0]).toMatchObject({
+      kind: 'event',
+      event: 'voucher.issued',
+      event_id: voucherEvent(2).event_id,
+      order_id: (voucherEvent(2).data as { order_id: string }).order_id,
+    });
     expect(lines[0].envelope).toEqual(voucherEvent(2));
     expect(lines[1]).toMatchObject({ kind: 'duplicate', event_id: voucherEvent(2).event_id });
     expect(lines[2]).toMatchObject({ kind: 'rejected', status: 401, code: 'INVALID_SIGNATURE', path: '/webhooks' });
@@ -111,12 +142,22 @@ describe('vouchers listen', () => {
     const received: string[] = [];
     const appServer = createServer((req, res) => {
       let body = '';
-      req.on('data', (c) => { body += c; });
-      req.on('end', () => { received.push(body); res.writeHead(200).end(); });
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', () => {
+        received.push(body);
+        res.writeHead(200).end();
+      });
     });
     await new Promise<void>((r) => appServer.listen(0, '127.0.0.1', r));
     const appUrl = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}/hook`;
-    const newer = (n: number) => ({ event: 'order.expired', event_id: orderEvent(n).event_id, created_at: '2026-11-22T09:30:00Z', data: { order_id: (orderEvent(n).data as { order_id: string }).order_id, status: 'EXPIRED' } });
+    const newer = (n: number) => ({
+      event: 'order.expired',
+      event_id: orderEvent(n).event_id,
+      created_at: '2026-11-22T09:30:00Z',
+      data: { order_id: (orderEvent(n).data as { order_id: string }).order_id, status: 'EXPIRED' },
+    });
     try {
       const l = await listen(['--secret', SECRET, '--forward-to', appUrl]);
       expect((await deliver(l.url, newer(15))).status).toBe(200);
@@ -125,10 +166,13 @@ describe('vouchers listen', () => {
       await l.stop();
       const lines = l.io.stdoutText().trim().split('\n');
       expect(lines[0]).toMatch(/order\.expired +evt_\S+ {2}ord_\S+ {2}EXPIRED {2}\(unknown event type\) {2}→ 200 in \d+ ms$/);
-      const warnings = l.io.stderrText().match(/^Warning: evt_\S+ \(order\.expired\) is of a type this version of vouchers does not know.*$/gm) ?? [];
+      const warnings =
+        l.io.stderrText().match(/^Warning: evt_\S+ \(order\.expired\) is of a type this version of vouchers does not know.*$/gm) ?? [];
       // The second event of the same type is marked on its line, not warned about again.
       expect(warnings.map((w) => w.split(' ')[1])).toEqual([newer(15).event_id]);
-      expect(warnings[0]).toMatch(/accepted and stored as received, and is forwarded unchanged.*later order\.expired events that differ the same way are only marked/);
+      expect(warnings[0]).toMatch(
+        /accepted and stored as received, and is forwarded unchanged.*later order\.expired events that differ the same way are only marked/,
+      );
       expect(lines[1]).toMatch(/\(unknown event type\)/);
       expect(received[0]).toBe(JSON.stringify(newer(15)));
     } finally {
@@ -139,16 +183,28 @@ describe('vouchers listen', () => {
     await deliver(j.url, orderEvent(18));
     await until(() => j.io.stdoutText().trim().split('\n').length === 2);
     await j.stop();
-    const objs = j.io.stdoutText().trim().split('\n').map((x) => JSON.parse(x));
-    expect(objs.map((o) => [o.event, o.unknown_event_type])).toEqual([['order.expired', true], ['order.created', false]]);
+    const objs = j.io
+      .stdoutText()
+      .trim()
+      .split('\n')
+      .map((x) => JSON.parse(x));
+    expect(objs.map((o) => [o.event, o.unknown_event_type])).toEqual([
+      ['order.expired', true],
+      ['order.created', false],
+    ]);
   });
 
-  it('acknowledges the document\'s order.delivered as the real service sends it: marked, warned, forwarded byte for byte, listed, shown and replayed', async () => {
+  it("acknowledges the document's order.delivered as the real service sends it: marked, warned, forwarded byte for byte, listed, shown and replayed", async () => {
     const received: { body: string; signature: string | undefined }[] = [];
     const appServer = createServer((req, res) => {
       let body = '';
-      req.on('data', (c) => { body += c; });
-      req.on('end', () => { received.push({ body, signature: req.headers['x-webhook-signature'] as string | undefined }); res.writeHead(200).end(); });
+      req.on('data', (c) => {
+        body += c;
+      });
+      req.on('end', () => {
+        received.push({ body, signature: req.headers['x-webhook-signature'] as string | undefined });
+        res.writeHead(200).end();
+      });
     });
     await new Promise<void>((r) => appServer.listen(0, '127.0.0.1', r));
     const appUrl = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}/hook`;
@@ -160,21 +216,39 @@ describe('vouchers listen', () => {
       const l = await listen(['--secret', SECRET, '--forward-to', appUrl]);
       const headers = signedHeaders(body, [SECRET], Math.floor(Date.now() / 1000), id);
       const answer = await new Promise<number>((resolve, reject) => {
-        const req = request(l.url, { method: 'POST', agent: false, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => { res.resume(); res.on('end', () => resolve(res.statusCode!)); });
+        const req = request(
+          l.url,
+          { method: 'POST', agent: false, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } },
+          (res) => {
+            res.resume();
+            res.on('end', () => resolve(res.statusCode!));
+          },
+        );
         req.on('error', reject);
         req.end(body);
       });
       expect(answer).toBe(200);
       await until(() => received.length === 1 && l.io.stdoutText().includes('→ 200'));
       expect(await l.stop()).toBe(0);
-      expect(l.io.stdoutText().trim()).toMatch(new RegExp(`order\\.delivered +${id}  ord_981234  DELIVERED  \\(differs from contract\\)  → 200 in \\d+ ms$`));
-      expect(l.io.stderrText()).toContain(`Warning: ${id} (order.delivered) differs from the contract: data.reference: missing. It was accepted and stored as received, and is forwarded unchanged`);
+      expect(l.io.stdoutText().trim()).toMatch(
+        new RegExp(`order\\.delivered +${id}  ord_981234  DELIVERED  \\(differs from contract\\)  → 200 in \\d+ ms$`),
+      );
+      expect(l.io.stderrText()).toContain(
+        `Warning: ${id} (order.delivered) differs from the contract: data.reference: missing. It was accepted and stored as received, and is forwarded unchanged`,
+      );
       // Forwarded unchanged: the same bytes and the original signature, which the app can verify.
       expect(received[0]!.body).toBe(body);
       expect(received[0]!.signature).toBe(headers['x-webhook-signature']);
 
       const listed = await runCli(['events', 'list'], { configDir: l.configDir });
-      expect(listed.stdout.trim().split('\t')).toEqual([expect.any(String), 'order.delivered', id, 'ord_981234', 'DELIVERED', 'differs: data.reference']);
+      expect(listed.stdout.trim().split('\t')).toEqual([
+        expect.any(String),
+        'order.delivered',
+        id,
+        'ord_981234',
+        'DELIVERED',
+        'differs: data.reference',
+      ]);
       const listedJson = await runCli(['events', 'list', '--json'], { configDir: l.configDir });
       expect(JSON.parse(listedJson.stdout)[0]).toMatchObject({ event_id: id, unknown_type: false, drift: ['data.reference: missing'] });
       const shown = await runCli(['events', 'show', id], { configDir: l.configDir });
@@ -192,16 +266,28 @@ describe('vouchers listen', () => {
   });
 
   it('never prints a voucher code a sender wrongly put in a payload: listen, events list and show', async () => {
-    const leaky: Record<string, unknown> = { ...orderEvent(22), data: { ...(orderEvent(22).data as object), vouchers: [{ product_id: 'sbx-instant', code: 'LEAK-CODE-1234', pin: '9876' }] } };
+    const leaky: Record<string, unknown> = {
+      ...orderEvent(22),
+      data: { ...(orderEvent(22).data as object), vouchers: [{ product_id: 'sbx-instant', code: 'LEAK-CODE-1234', pin: '9876' }] },
+    };
     const l = await listen(['--secret', SECRET, '--json']);
     expect((await deliver(l.url, leaky)).status).toBe(200);
     await until(() => l.io.stdoutText().includes('order.created'));
     await l.stop();
     expect(l.io.stdoutText()).not.toMatch(/LEAK-CODE-1234|9876/);
-    expect(JSON.parse(l.io.stdoutText()).envelope.data.vouchers[0]).toEqual({ product_id: 'sbx-instant', code: '[redacted]', pin: '[redacted]' });
+    expect(JSON.parse(l.io.stdoutText()).envelope.data.vouchers[0]).toEqual({
+      product_id: 'sbx-instant',
+      code: '[redacted]',
+      pin: '[redacted]',
+    });
     expect(l.io.stderrText()).toMatch(/carries voucher code fields \(data\.vouchers\.0\.code, data\.vouchers\.0\.pin\)/);
     const id = leaky.event_id as string;
-    for (const args of [['events', 'show', id], ['events', 'show', id, '--json'], ['events', 'list', '--json'], ['events', 'list', '--output', 'ndjson']]) {
+    for (const args of [
+      ['events', 'show', id],
+      ['events', 'show', id, '--json'],
+      ['events', 'list', '--json'],
+      ['events', 'list', '--output', 'ndjson'],
+    ]) {
       const r = await runCli(args, { configDir: l.configDir });
       expect(r.code, args.join(' ')).toBe(0);
       expect(r.stdout, args.join(' ')).toContain('[redacted]');
@@ -215,7 +301,13 @@ describe('vouchers listen', () => {
     await deliver(l.url, voucherEvent(5));
     await until(() => l.io.stdoutText().includes('voucher.issued'));
     await l.stop();
-    expect(l.io.stdoutText().trim().split('\n').map((x) => JSON.parse(x).event)).toEqual(['voucher.issued']);
+    expect(
+      l.io
+        .stdoutText()
+        .trim()
+        .split('\n')
+        .map((x) => JSON.parse(x).event),
+    ).toEqual(['voucher.issued']);
     expect(readFileSync(join(l.configDir, 'events.ndjson'), 'utf8').trim().split('\n')).toHaveLength(2);
   });
 
@@ -240,11 +332,17 @@ describe('vouchers listen', () => {
     const ev = orderEvent(9);
     const body = Buffer.from(JSON.stringify(ev));
     const answer = new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(l.url, { method: 'POST', agent: false, headers: { ...signedHeaders(body), 'content-length': String(body.length) } }, (res) => {
-        let text = '';
-        res.on('data', (c) => { text += c; });
-        res.on('end', () => resolve({ status: res.statusCode!, body: text }));
-      });
+      const req = request(
+        l.url,
+        { method: 'POST', agent: false, headers: { ...signedHeaders(body), 'content-length': String(body.length) } },
+        (res) => {
+          let text = '';
+          res.on('data', (c) => {
+            text += c;
+          });
+          res.on('end', () => resolve({ status: res.statusCode!, body: text }));
+        },
+      );
       req.on('error', reject);
       req.write(body.subarray(0, 20));
       setTimeout(() => {
@@ -270,7 +368,9 @@ describe('vouchers listen', () => {
     expect((await runCli(['listen', '--secret', SECRET, '--port', 'abc'])).code).toBe(2);
     expect((await runCli(['listen', '--secret', SECRET, '--forward-to', 'ftp://x'])).stderr).toMatch(/http or https/);
     expect((await runCli(['listen', '--secret', SECRET, '--forward-header', 'nocolon'])).stderr).toMatch(/not "Name: value"/);
-    expect((await runCli(['listen', '--secret', SECRET, '--public-url', 'https://x.example'])).stderr).toMatch(/only makes sense with --register/);
+    expect((await runCli(['listen', '--secret', SECRET, '--public-url', 'https://x.example'])).stderr).toMatch(
+      /only makes sense with --register/,
+    );
   });
 
   it('says it cannot open an inbox that cannot be made, also under /proc (where it used to hang), with exit 2', async () => {
@@ -311,7 +411,9 @@ describe('vouchers listen', () => {
   });
 
   it('--register refuses a remote API without --public-url', async () => {
-    const r = await runCli(['listen', '--register', '--port', '0'], { env: { VOUCHERS_BASE_URL: 'https://api.example.com/api/v1', VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's' } });
+    const r = await runCli(['listen', '--register', '--port', '0'], {
+      env: { VOUCHERS_BASE_URL: 'https://api.example.com/api/v1', VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's' },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/cannot reach a listener on this machine/);
     expect(r.stderr).toMatch(/--public-url/);

@@ -34,7 +34,10 @@ describe('vouchers log', () => {
   it('lists every attempt as TSV when piped, newest last, with the trace IDs', async () => {
     const r = await runCli(['log'], { configDir });
     expect(r.code).toBe(0);
-    const rows = r.stdout.trim().split('\n').map((l) => l.split('\t'));
+    const rows = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(rows).toHaveLength(2);
     expect(rows[0]!.slice(1, 5)).toEqual(['default', 'GET', '/wallets', '200']);
     expect(rows[0]![7]).toBe(OK_TRACE);
@@ -46,7 +49,9 @@ describe('vouchers log', () => {
   it('shows only failures with --failed, and the newest n with --limit', async () => {
     const failed = await runCli(['log', '--failed', '--json'], { configDir });
     const entries = JSON.parse(failed.stdout) as { trace_id: string; status: number }[];
-    expect(entries).toEqual([expect.objectContaining({ status: 404, trace_id: FAIL_TRACE, error_code: 'NOT_FOUND', attempt: 1, profile: 'default' })]);
+    expect(entries).toEqual([
+      expect.objectContaining({ status: 404, trace_id: FAIL_TRACE, error_code: 'NOT_FOUND', attempt: 1, profile: 'default' }),
+    ]);
     const last = await runCli(['log', '--limit', '1', '--output', 'ndjson'], { configDir });
     expect(last.stdout.trim().split('\n')).toHaveLength(1);
     expect(JSON.parse(last.stdout)).toMatchObject({ trace_id: FAIL_TRACE });
@@ -82,8 +87,8 @@ describe('vouchers log', () => {
   });
 });
 
-describe('vouchers log --failed leaves out the CLI\'s own probes', () => {
-  it('doctor\'s checks and the order look-up behind a cancel\'s 404 are logged as probes; --failed shows only the cancel', async () => {
+describe("vouchers log --failed leaves out the CLI's own probes", () => {
+  it("doctor's checks and the order look-up behind a cancel's 404 are logged as probes; --failed shows only the cancel", async () => {
     const sb = await fastSandbox();
     try {
       const dir = await profileDir(sb, 'sbx');
@@ -93,12 +98,23 @@ describe('vouchers log --failed leaves out the CLI\'s own probes', () => {
       const cancel = await runCli(['orders', 'cancel', missing, '--yes'], { configDir: dir });
       expect(cancel.code, cancel.stderr).toBe(4);
 
-      const all = JSON.parse((await runCli(['log', '--json'], { configDir: dir })).stdout) as { method: string; path: string; status: number; probe?: boolean }[];
+      const all = JSON.parse((await runCli(['log', '--json'], { configDir: dir })).stdout) as {
+        method: string;
+        path: string;
+        status: number;
+        probe?: boolean;
+      }[];
       const probes = all.filter((e) => e.probe === true).map((e) => `${e.method} ${e.path} ${e.status}`);
-      expect(probes).toEqual(expect.arrayContaining([`POST /orders/ord_00000000000000000000000000/cancel 404`, `GET /orders/${missing} 404`]));
+      expect(probes).toEqual(
+        expect.arrayContaining([`POST /orders/ord_00000000000000000000000000/cancel 404`, `GET /orders/${missing} 404`]),
+      );
       expect(all.find((e) => e.method === 'POST' && e.path === `/orders/${missing}/cancel`)).not.toHaveProperty('probe');
 
-      const failed = JSON.parse((await runCli(['log', '--failed', '--json'], { configDir: dir })).stdout) as { method: string; path: string; status: number }[];
+      const failed = JSON.parse((await runCli(['log', '--failed', '--json'], { configDir: dir })).stdout) as {
+        method: string;
+        path: string;
+        status: number;
+      }[];
       expect(failed.map((e) => `${e.method} ${e.path} ${e.status}`)).toEqual([`POST /orders/${missing}/cancel 404`]);
     } finally {
       await sb.close();

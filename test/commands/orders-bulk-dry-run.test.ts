@@ -11,7 +11,6 @@ import { it } from '../helpers/fixtures.js';
 import { profileDir } from '../helpers/sandbox.js';
 import { orderCount } from './orders-helpers.js';
 
-
 function file(rows: string[]): string {
   const path = join(tempConfigDir(), 'orders.csv');
   writeFileSync(path, ['product_id,denomination,quantity,reference', ...rows].join('\n') + '\n');
@@ -21,14 +20,26 @@ function file(rows: string[]): string {
 describe('bulk --dry-run agrees with the single-order dry run', () => {
   const cases: { name: string; item: [string, number]; code: number; message: RegExp }[] = [
     { name: 'an unknown product', item: ['no-such-product', 10], code: 4, message: /line 2: product "no-such-product" does not exist/ },
-    { name: 'a denomination not offered', item: ['sbx-instant', 30], code: 5, message: /line 2: product sbx-instant does not offer denomination 30/ },
-    { name: 'an out-of-stock product', item: ['sbx-out-of-stock', 10], code: 5, message: /line 2: product sbx-out-of-stock is out of stock/ },
+    {
+      name: 'a denomination not offered',
+      item: ['sbx-instant', 30],
+      code: 5,
+      message: /line 2: product sbx-instant does not offer denomination 30/,
+    },
+    {
+      name: 'an out-of-stock product',
+      item: ['sbx-out-of-stock', 10],
+      code: 5,
+      message: /line 2: product sbx-out-of-stock is out of stock/,
+    },
   ];
   for (const c of cases) {
     it(`${c.name}: exit ${c.code} as the order would get, the line named, nothing ordered`, async ({ freshSandbox: sb }) => {
       const configDir = await profileDir(sb, 'local');
       const [product, denomination] = c.item;
-      const single = await runCli(['orders', 'create', '--product', product, '--denomination', String(denomination), '--dry-run'], { configDir });
+      const single = await runCli(['orders', 'create', '--product', product, '--denomination', String(denomination), '--dry-run'], {
+        configDir,
+      });
       const real = await runCli(['orders', 'create', '--product', product, '--denomination', String(denomination)], { configDir });
       expect(single.code, single.stderr).toBe(c.code);
       expect(real.code, real.stderr).toBe(c.code);
@@ -57,7 +68,9 @@ describe('bulk --dry-run agrees with the single-order dry run', () => {
     expect(r.stderr).toMatch(/3 bad rows/);
     expect(orderCount(sb)).toBe(0);
 
-    const good = await runCli(['orders', 'create', '--from', file(['sbx-instant,10,1,a', 'sbx-async,25,2,b']), '--dry-run', '--json'], { configDir });
+    const good = await runCli(['orders', 'create', '--from', file(['sbx-instant,10,1,a', 'sbx-async,25,2,b']), '--dry-run', '--json'], {
+      configDir,
+    });
     expect(good.code, good.stderr).toBe(0);
     expect(JSON.parse(good.stdout)).toMatchObject({ dry_run: true, rows: 2, to_order: 2, totals: { USD: 60 } });
     expect(orderCount(sb)).toBe(0);

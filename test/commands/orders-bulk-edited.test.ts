@@ -18,17 +18,20 @@ const START_MINOR = 100_000 * 100;
 const FAST_PROFILE = { limits: { orders_per_minute: 100_000, general_per_hour: 1_000_000 }, max_retries: 2 };
 const HEADER = 'product_id,denomination,quantity,reference,currency';
 
-
 async function admin(sb: SandboxHandle, method: string, path: string, body: unknown): Promise<number> {
   const res = await fetch(`${sb.adminUrl}${path}`, {
-    method, headers: { Authorization: `Bearer ${sb.adminToken}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+    method,
+    headers: { Authorization: `Bearer ${sb.adminToken}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
   });
   await res.text();
   return res.status;
 }
 
 function refsOf(sb: SandboxHandle, tag: string): string[] {
-  return Object.values(sb.state.orders).map((o) => o.reference).filter((r): r is string => r?.startsWith(`${tag}-`) ?? false);
+  return Object.values(sb.state.orders)
+    .map((o) => o.reference)
+    .filter((r): r is string => r?.startsWith(`${tag}-`) ?? false);
 }
 
 /** One order per reference, and exactly these references. */
@@ -41,7 +44,9 @@ function expectOnePerReference(sb: SandboxHandle, tag: string, refs: string[]): 
 const opts = (dir: string) => ({ configDir: dir, env: { NO_COLOR: '1' }, overrides: { clock: quickClock() } });
 
 describe('bulk: an edited file (issue 11 point 2)', () => {
-  it('10 rows, 5 refused; the file edited (a row fixed, a row added, rows reordered): one order per reference, one debit each', async ({ freshSandbox: sb }) => {
+  it('10 rows, 5 refused; the file edited (a row fixed, a row added, rows reordered): one order per reference, one debit each', async ({
+    freshSandbox: sb,
+  }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     // Stock for 5 rows: the last 5 are refused (409 out of stock).
     expect(await admin(sb, 'PUT', '/stock', { product_id: 'sbx-instant', denomination: 10, cached: 5, vendor_available: false })).toBe(200);
@@ -63,7 +68,11 @@ describe('bulk: an edited file (issue 11 point 2)', () => {
     expect(JSON.parse(second.stdout)).toMatchObject({ rows: 11, ordered: 11, failed: 0, unknown: 0, skipped: 5 });
     expect(second.stderr).toContain('5 already ordered (skipped), 6 to send');
     expect(second.stderr).toContain(`takes over, by reference, the rows of earlier batch ${firstBatch}`);
-    expectOnePerReference(sb, 'ed', Array.from({ length: 11 }, (_, i) => `ed-${i}`));
+    expectOnePerReference(
+      sb,
+      'ed',
+      Array.from({ length: 11 }, (_, i) => `ed-${i}`),
+    );
     expect(orderCount(sb)).toBe(11);
     expect(usdAvailableMinor(sb)).toBe(START_MINOR - (10 * 10 + 25) * 100);
 
@@ -77,7 +86,9 @@ describe('bulk: an edited file (issue 11 point 2)', () => {
     expect(orderCount(sb)).toBe(11);
   });
 
-  it('interrupted (answers lost for some rows), then edited (rows reordered, one added): the lost rows are re-sent with their keys and replayed', async ({ freshSandbox: sb }) => {
+  it('interrupted (answers lost for some rows), then edited (rows reordered, one added): the lost rows are re-sent with their keys and replayed', async ({
+    freshSandbox: sb,
+  }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const rows = Array.from({ length: 10 }, (_, i) => `sbx-instant,10,1,cut-${i},USD`);
     const file = join(tempConfigDir(), 'orders.ndjson.csv');
@@ -86,17 +97,28 @@ describe('bulk: an edited file (issue 11 point 2)', () => {
     expect((await runCli(['orders', 'create', '--from', file], opts(dir))).code).toBe(0);
     // As if the process died after sending rows on lines 4–8 but before their answers were written.
     const jpath = journalPath(dir, batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey)));
-    const kept = readFileSync(jpath, 'utf8').split('\n').filter((l) => !(l.includes('"type":"result"') && (JSON.parse(l) as { row: number }).row >= 4 && (JSON.parse(l) as { row: number }).row <= 8));
+    const kept = readFileSync(jpath, 'utf8')
+      .split('\n')
+      .filter(
+        (l) =>
+          !(l.includes('"type":"result"') && (JSON.parse(l) as { row: number }).row >= 4 && (JSON.parse(l) as { row: number }).row <= 8),
+      );
     writeFileSync(jpath, kept.join('\n'));
     writeFileSync(file, [HEADER, 'sbx-instant,10,1,cut-10,USD', ...[...rows].reverse()].join('\n') + '\n');
     const second = await runCli(['orders', 'create', '--from', file, '--json'], opts(dir));
     expect(second.code, second.stderr).toBe(0);
     expect(JSON.parse(second.stdout)).toMatchObject({ rows: 11, ordered: 11, skipped: 5 });
-    expectOnePerReference(sb, 'cut', Array.from({ length: 11 }, (_, i) => `cut-${i}`));
+    expectOnePerReference(
+      sb,
+      'cut',
+      Array.from({ length: 11 }, (_, i) => `cut-${i}`),
+    );
     expect(usdAvailableMinor(sb)).toBe(START_MINOR - 11 * 10 * 100);
   });
 
-  it('rows without references: an edited file at the same path is refused (nothing ordered); --new-batch orders it on purpose', async ({ freshSandbox: sb }) => {
+  it('rows without references: an edited file at the same path is refused (nothing ordered); --new-batch orders it on purpose', async ({
+    freshSandbox: sb,
+  }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const file = join(tempConfigDir(), 'orders.csv');
     writeFileSync(file, 'product_id,denomination,quantity\nsbx-instant,10,1\nsbx-instant,25,1\n');
@@ -105,7 +127,9 @@ describe('bulk: an edited file (issue 11 point 2)', () => {
     writeFileSync(file, 'product_id,denomination,quantity\nsbx-instant,10,1\nsbx-instant,25,1\nsbx-instant,50,1\n');
     const refused = await runCli(['orders', 'create', '--from', file], opts(dir));
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/changed since batch bat_\w+ sent 2 of its rows, and rows without a reference cannot be matched to them: this run could order them again, so nothing was ordered/);
+    expect(refused.stderr).toMatch(
+      /changed since batch bat_\w+ sent 2 of its rows, and rows without a reference cannot be matched to them: this run could order them again, so nothing was ordered/,
+    );
     expect(refused.stderr).toMatch(/give every row a reference/);
     expect(refused.stderr).toMatch(/--new-batch/);
     expect(orderCount(sb)).toBe(2);

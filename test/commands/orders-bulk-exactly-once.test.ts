@@ -21,7 +21,6 @@ import { until } from '../helpers/until.js';
 const START_MINOR = 100_000 * 100;
 const FAST_PROFILE = { limits: { orders_per_minute: 100_000, general_per_hour: 1_000_000 }, max_retries: 2 };
 
-
 /** `n` rows of sbx-instant at `denom` USD with references tag-0…; their total in minor units. */
 function csv(n: number, tag: string, denom = 10): { text: string; totalMinor: number } {
   const lines = ['product_id,denomination,quantity,reference,currency'];
@@ -36,7 +35,9 @@ function writeInput(text: string): string {
 }
 
 function refsOf(sb: SandboxHandle, tag: string): string[] {
-  return Object.values(sb.state.orders).map((o) => o.reference).filter((r): r is string => r?.startsWith(`${tag}-`) ?? false);
+  return Object.values(sb.state.orders)
+    .map((o) => o.reference)
+    .filter((r): r is string => r?.startsWith(`${tag}-`) ?? false);
 }
 
 function expectExactlyOnce(sb: SandboxHandle, tag: string, n: number): void {
@@ -47,7 +48,9 @@ function expectExactlyOnce(sb: SandboxHandle, tag: string, n: number): void {
 
 async function admin(sb: SandboxHandle, method: string, path: string, body: unknown): Promise<number> {
   const res = await fetch(`${sb.adminUrl}${path}`, {
-    method, headers: { Authorization: `Bearer ${sb.adminToken}`, 'Content-Type': 'application/json' }, body: JSON.stringify(body),
+    method,
+    headers: { Authorization: `Bearer ${sb.adminToken}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify(body),
   });
   await res.text();
   return res.status;
@@ -64,7 +67,11 @@ describe('bulk: exactly once per row', () => {
     // The second run starts while the first is under way (its journal holds answers), as
     // a CI retry or a second terminal would.
     const first = runCli(['orders', 'create', '--from', file, '--concurrency', '4'], opts(dir));
-    await until(() => existsSync(jpath) && readFileSync(jpath, 'utf8').split('"type":"result"').length > 30, 'the first run to have 30 answers in its journal', 10_000);
+    await until(
+      () => existsSync(jpath) && readFileSync(jpath, 'utf8').split('"type":"result"').length > 30,
+      'the first run to have 30 answers in its journal',
+      10_000,
+    );
     const [a, b] = await Promise.all([first, runCli(['orders', 'create', '--from', file, '--concurrency', '4'], opts(dir))]);
     const codes = [a.code, b.code].sort();
     expect(codes, a.stderr + b.stderr).toEqual([0, 2]);
@@ -97,16 +104,23 @@ describe('bulk: exactly once per row', () => {
     expect(r.stderr).toMatch(/took over the lock of pid 1073741824/);
     expect(orderCount(sb)).toBe(3);
     // A holder on another host is never guessed about.
-    writeFileSync(lockPath(dir, batch), JSON.stringify({ pid: 1, host: 'elsewhere.example', started_at: '2026-01-01T00:00:00.000Z' }) + '\n');
+    writeFileSync(
+      lockPath(dir, batch),
+      JSON.stringify({ pid: 1, host: 'elsewhere.example', started_at: '2026-01-01T00:00:00.000Z' }) + '\n',
+    );
     const other = await runCli(['orders', 'create', '--from', file], opts(dir));
     expect(other.code).toBe(2);
     expect(other.stderr).toMatch(/being run by pid 1 on host elsewhere\.example/);
     expect(other.stderr).toContain(lockPath(dir, batch));
   });
 
-  it('rows refused for want of stock, the stock fixed, --resume: each row gets a fresh key and is ordered exactly once', async ({ freshSandbox: sb }) => {
+  it('rows refused for want of stock, the stock fixed, --resume: each row gets a fresh key and is ordered exactly once', async ({
+    freshSandbox: sb,
+  }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
-    expect(await admin(sb, 'PUT', '/stock', { product_id: 'sbx-instant', denomination: 10, cached: 12, vendor_available: false })).toBe(200);
+    expect(await admin(sb, 'PUT', '/stock', { product_id: 'sbx-instant', denomination: 10, cached: 12, vendor_available: false })).toBe(
+      200,
+    );
     const { text, totalMinor } = csv(20, 'stock');
     const file = writeInput(text);
     const batch = batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey));
@@ -124,7 +138,10 @@ describe('bulk: exactly once per row', () => {
     expect(JSON.parse(resumed.stdout)).toMatchObject({ ordered: 20, failed: 0, unknown: 0, not_done: 0, skipped: 12 });
     expectExactlyOnce(sb, 'stock', 20);
     expect(usdAvailableMinor(sb)).toBe(START_MINOR - totalMinor);
-    const lines = readFileSync(journalPath(dir, batch), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; attempt?: number });
+    const lines = readFileSync(journalPath(dir, batch), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; attempt?: number });
     expect(lines.filter((l) => l.type === 'key' && l.attempt === 2)).toHaveLength(8);
 
     const again = await runCli(['orders', 'create', '--from', file], opts(dir));
@@ -158,7 +175,9 @@ describe('bulk: exactly once per row', () => {
     expect((await runCli(['orders', 'create', '--from', file], opts(dir))).code).toBe(0);
     // As if the process died after sending rows 2–4 but before their answers were written,
     // in the middle of writing the next line.
-    const kept = readFileSync(jpath, 'utf8').split('\n').filter((l) => !(l.includes('"type":"result"') && [2, 3, 4].includes((JSON.parse(l) as { row: number }).row)));
+    const kept = readFileSync(jpath, 'utf8')
+      .split('\n')
+      .filter((l) => !(l.includes('"type":"result"') && [2, 3, 4].includes((JSON.parse(l) as { row: number }).row)));
     writeFileSync(jpath, kept.join('\n'));
     appendFileSync(jpath, '{"type":"result","row":5,"ok":tr');
     const before = readFileSync(jpath, 'utf8');
@@ -176,7 +195,9 @@ describe('bulk: exactly once per row', () => {
     expect(usdAvailableMinor(sb)).toBe(START_MINOR - totalMinor);
   });
 
-  it('a row committed whose answer was lost and whose retry met 429s is "unknown", never "not ordered"; a resume learns the order', async ({ freshSandbox: sb }) => {
+  it('a row committed whose answer was lost and whose retry met 429s is "unknown", never "not ordered"; a resume learns the order', async ({
+    freshSandbox: sb,
+  }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const { text, totalMinor } = csv(5, 'lost');
     const file = writeInput(text);
@@ -204,14 +225,21 @@ describe('bulk: exactly once per row', () => {
     const summary = JSON.parse(io.stdoutText()) as { ordered: number; failed: number; unknown: number };
     expect(summary).toMatchObject({ ordered: 4, failed: 0, unknown: 1 });
     expect(io.stderrText()).toMatch(/line 4: unknown: resume to find out: RATE_LIMIT_EXCEEDED/);
-    const row = readFileSync(results, 'utf8').split('\n').find((l) => l.startsWith('4,'));
+    const row = readFileSync(results, 'utf8')
+      .split('\n')
+      .find((l) => l.startsWith('4,'));
     expect(row).toMatch(/^4,,UNKNOWN,[0-9a-f]*,unknown: resume to find out/);
 
     const batch = batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey));
     const resumed = await runCli(['orders', 'create', '--resume', batch, '--json'], opts(dir));
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ ordered: 5, failed: 0, unknown: 0 });
-    const last = readFileSync(journalPath(dir, batch), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string; row: number; replayed?: boolean; ok?: boolean }).filter((l) => l.type === 'result' && l.row === 4).pop();
+    const last = readFileSync(journalPath(dir, batch), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string; row: number; replayed?: boolean; ok?: boolean })
+      .filter((l) => l.type === 'result' && l.row === 4)
+      .pop();
     expect(last).toMatchObject({ ok: true, replayed: true });
     expectExactlyOnce(sb, 'lost', 5);
     expect(usdAvailableMinor(sb)).toBe(START_MINOR - totalMinor);

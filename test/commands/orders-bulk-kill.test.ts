@@ -42,7 +42,11 @@ type Instant =
 
 const instant: fc.Arbitrary<Instant> = fc.oneof(
   fc.record({ at: fc.constant('spawn' as const), ms: fc.integer({ min: 0, max: 400 }) }),
-  fc.record({ at: fc.constant('answer' as const), n: fc.integer({ min: 1, max: 8 }), delayMs: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 15 })) }),
+  fc.record({
+    at: fc.constant('answer' as const),
+    n: fc.integer({ min: 1, max: 8 }),
+    delayMs: fc.oneof(fc.constant(0), fc.integer({ min: 1, max: 15 })),
+  }),
   fc.record({ at: fc.constant('share' as const), share: fc.double({ min: 0.05, max: 0.95, noNaN: true }) }),
   fc.record({ at: fc.constant('left' as const), left: fc.integer({ min: 0, max: 3 }) }),
 );
@@ -62,7 +66,11 @@ function bulkFile(tag: string): { text: string; totalMinor: number } {
   return { text: lines.join('\n') + '\n', totalMinor: total };
 }
 
-interface Exit { code: number | null; signal: NodeJS.Signals | null; stderr: string }
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stderr: string;
+}
 
 /** The sandbox's request log, one line per answer sent: a run listens to it to pick its instant. */
 class AnswerLog {
@@ -74,19 +82,27 @@ class AnswerLog {
 }
 
 function refsOf(sb: SandboxHandle, tag: string): string[] {
-  return Object.values(sb.state.orders).map((o) => o.reference).filter((r): r is string => r?.startsWith(`${tag}-`) ?? false);
+  return Object.values(sb.state.orders)
+    .map((o) => o.reference)
+    .filter((r): r is string => r?.startsWith(`${tag}-`) ?? false);
 }
 
 /** Run `vouchers orders create --from FILE`; kill it (SIGKILL) at `when`, if given. */
 function run(file: string, configDir: string, sb: SandboxHandle, log: AnswerLog, tag: string, when?: Instant): Promise<Exit> {
   return new Promise((resolve, reject) => {
     const proc: ChildProcess = spawn(process.execPath, [BIN, 'orders', 'create', '--from', file, '--concurrency', '4'], {
-      env: { ...process.env, VOUCHERS_CONFIG_DIR: configDir, NO_COLOR: '1' }, stdio: ['ignore', 'ignore', 'pipe'],
+      env: { ...process.env, VOUCHERS_CONFIG_DIR: configDir, NO_COLOR: '1' },
+      stdio: ['ignore', 'ignore', 'pipe'],
     });
     let stderr = '';
-    proc.stderr!.on('data', (c: Buffer) => { stderr += c.toString(); });
+    proc.stderr!.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     let timer: NodeJS.Timeout | undefined;
-    const kill = () => { log.listen(undefined); proc.kill('SIGKILL'); };
+    const kill = () => {
+      log.listen(undefined);
+      proc.kill('SIGKILL');
+    };
     if (when?.at === 'spawn') timer = setTimeout(kill, when.ms);
     if (when && when.at !== 'spawn') {
       let answers = 0;
@@ -94,9 +110,17 @@ function run(file: string, configDir: string, sb: SandboxHandle, log: AnswerLog,
       log.listen(() => {
         answers += 1;
         const placed = refsOf(sb, tag).length;
-        const due = when.at === 'answer' ? answers >= when.n : when.at === 'share' ? placed >= before + when.share * (ROWS - before) : placed >= ROWS - when.left;
+        const due =
+          when.at === 'answer'
+            ? answers >= when.n
+            : when.at === 'share'
+              ? placed >= before + when.share * (ROWS - before)
+              : placed >= ROWS - when.left;
         if (!due) return;
-        if (when.at === 'answer' && when.delayMs > 0) { log.listen(undefined); timer = setTimeout(kill, when.delayMs); } else kill();
+        if (when.at === 'answer' && when.delayMs > 0) {
+          log.listen(undefined);
+          timer = setTimeout(kill, when.delayMs);
+        } else kill();
       });
     }
     proc.on('error', reject);
@@ -109,40 +133,47 @@ function run(file: string, configDir: string, sb: SandboxHandle, log: AnswerLog,
 }
 
 describe('orders create --from, SIGKILLed at random instants', () => {
-  it(`${ROWS} rows, killed at 5–6 instants from start-up to the last order, resumed with the same command each time: exactly one order per reference, the wallet debited exactly once per row`, async () => {
-    let attempt = 0;
-    await fc.assert(fc.asyncProperty(plan, async (instants) => {
-      attempt += 1;
-      const log = new AnswerLog();
-      const sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, limits: FAST_LIMITS, log: log.line });
-      try {
-        const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
-        const tag = `kill${attempt}`;
-        const { text, totalMinor } = bulkFile(tag);
-        const file = join(tempConfigDir(), 'orders.csv');
-        writeFileSync(file, text);
+  it(
+    `${ROWS} rows, killed at 5–6 instants from start-up to the last order, resumed with the same command each time: exactly one order per reference, the wallet debited exactly once per row`,
+    async () => {
+      let attempt = 0;
+      await fc.assert(
+        fc.asyncProperty(plan, async (instants) => {
+          attempt += 1;
+          const log = new AnswerLog();
+          const sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, limits: FAST_LIMITS, log: log.line });
+          try {
+            const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+            const tag = `kill${attempt}`;
+            const { text, totalMinor } = bulkFile(tag);
+            const file = join(tempConfigDir(), 'orders.csv');
+            writeFileSync(file, text);
 
-        const runs: string[] = [];
-        for (const when of instants) {
-          const killed = await run(file, dir, sb, log, tag, when);
-          runs.push(`${JSON.stringify(when)} → ${killed.signal ?? `exit ${killed.code}`}, ${refsOf(sb, tag).length} ordered`);
-          // A run that ended before its instant must have ended well.
-          if (killed.signal === null) expect(killed.code, `${runs.join('\n')}\n${killed.stderr}`).toBe(0);
-        }
-        const last = await run(file, dir, sb, log, tag);
-        const story = `${runs.join('\n')}\nlast run: exit ${last.code}\n${last.stderr}`;
-        expect(last.code, story).toBe(0);
-        expect(last.stderr, story).toContain(`All ${ROWS} rows ordered.`);
-        expect(last.stderr, story).not.toMatch(/\n\s+at .+:\d+:\d+/);
+            const runs: string[] = [];
+            for (const when of instants) {
+              const killed = await run(file, dir, sb, log, tag, when);
+              runs.push(`${JSON.stringify(when)} → ${killed.signal ?? `exit ${killed.code}`}, ${refsOf(sb, tag).length} ordered`);
+              // A run that ended before its instant must have ended well.
+              if (killed.signal === null) expect(killed.code, `${runs.join('\n')}\n${killed.stderr}`).toBe(0);
+            }
+            const last = await run(file, dir, sb, log, tag);
+            const story = `${runs.join('\n')}\nlast run: exit ${last.code}\n${last.stderr}`;
+            expect(last.code, story).toBe(0);
+            expect(last.stderr, story).toContain(`All ${ROWS} rows ordered.`);
+            expect(last.stderr, story).not.toMatch(/\n\s+at .+:\d+:\d+/);
 
-        const refs = refsOf(sb, tag);
-        expect(refs.length, story).toBe(ROWS);
-        expect(new Set(refs).size, story).toBe(ROWS);
-        expect(orderCount(sb), story).toBe(ROWS);
-        expect(usdAvailableMinor(sb), story).toBe(START_MINOR - totalMinor);
-      } finally {
-        await sb.close();
-      }
-    }), { numRuns: PLANS, endOnFailure: true });
-  }, 60_000 * PLANS);
+            const refs = refsOf(sb, tag);
+            expect(refs.length, story).toBe(ROWS);
+            expect(new Set(refs).size, story).toBe(ROWS);
+            expect(orderCount(sb), story).toBe(ROWS);
+            expect(usdAvailableMinor(sb), story).toBe(START_MINOR - totalMinor);
+          } finally {
+            await sb.close();
+          }
+        }),
+        { numRuns: PLANS, endOnFailure: true },
+      );
+    },
+    60_000 * PLANS,
+  );
 });

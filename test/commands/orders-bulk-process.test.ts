@@ -39,29 +39,53 @@ function csv300(tag: string): { text: string; totalMinor: number } {
 
 function results(path: string): number {
   if (!existsSync(path)) return 0;
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l.includes('"type":"result"')).length;
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('"type":"result"')).length;
 }
 
-interface Exit { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string }
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** Run the binary; once the journal holds `after` results (if given), send `signal`. */
 function runBin(args: string[], configDir: string, stop?: { journal: string; after: number; signal: NodeJS.Signals }): Promise<Exit> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, VOUCHERS_CONFIG_DIR: configDir, NO_COLOR: '1' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [BIN, ...args], {
+      env: { ...process.env, VOUCHERS_CONFIG_DIR: configDir, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
-    proc.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    proc.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
-    const poll = stop && setInterval(() => {
-      if (results(stop.journal) >= stop.after) { clearInterval(poll); proc.kill(stop.signal); }
-    }, 2);
+    proc.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    proc.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    const poll =
+      stop &&
+      setInterval(() => {
+        if (results(stop.journal) >= stop.after) {
+          clearInterval(poll);
+          proc.kill(stop.signal);
+        }
+      }, 2);
     proc.on('error', reject);
-    proc.on('close', (code, signal) => { if (poll) clearInterval(poll); resolve({ code, signal, stdout, stderr }); });
+    proc.on('close', (code, signal) => {
+      if (poll) clearInterval(poll);
+      resolve({ code, signal, stdout, stderr });
+    });
   });
 }
 
 function expectExactly300(sb: SandboxHandle, tag: string, totalMinor: number): void {
-  const refs = Object.values(sb.state.orders).map((o) => o.reference).filter((r): r is string => r?.startsWith(`${tag}-`) ?? false);
+  const refs = Object.values(sb.state.orders)
+    .map((o) => o.reference)
+    .filter((r): r is string => r?.startsWith(`${tag}-`) ?? false);
   expect(refs).toHaveLength(300);
   expect(new Set(refs).size).toBe(300);
   expect(orderCount(sb)).toBe(300);
@@ -110,7 +134,11 @@ describe('orders create --from, through bin/vouchers.js', () => {
     const journal = journalPath(dir, batch);
     const resultsFile = join(tempConfigDir(), 'results.csv');
 
-    const stopped = await runBin(['orders', 'create', '--from', file, '--concurrency', '2', '--results', resultsFile], dir, { journal, after: 40, signal: 'SIGINT' });
+    const stopped = await runBin(['orders', 'create', '--from', file, '--concurrency', '2', '--results', resultsFile], dir, {
+      journal,
+      after: 40,
+      signal: 'SIGINT',
+    });
     expect(stopped.signal, stopped.stderr).toBeNull();
     expect(stopped.code, stopped.stderr).toBe(130);
     expect(stopped.stderr).toMatch(/interrupted: \d+ of 300 rows ordered, \d+ left/);

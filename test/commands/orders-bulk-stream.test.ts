@@ -30,7 +30,9 @@ function csv(n: number, tag: string): string {
 }
 
 function refsOf(sb: SandboxHandle, tag: string): string[] {
-  return Object.values(sb.state.orders).map((o) => o.reference).filter((r): r is string => r?.startsWith(`${tag}-`) ?? false);
+  return Object.values(sb.state.orders)
+    .map((o) => o.reference)
+    .filter((r): r is string => r?.startsWith(`${tag}-`) ?? false);
 }
 
 /** The file fed to the scanner in the given pieces. */
@@ -48,22 +50,58 @@ function inPieces(name: string, text: string, cuts: number[]): ScannedItem[] {
 }
 
 describe('reading a bulk file in pieces', () => {
-  const cell = fc.oneof(fc.constantFrom('sbx-instant', '10', '2', 'r-1', 'USD', '', ' x ', '"q,"', 'a\r\nb', '""', '{'), fc.string({ maxLength: 6 }));
-  const csvText = fc.array(fc.array(cell, { minLength: 1, maxLength: 6 }), { minLength: 0, maxLength: 8 }).map((rows) =>
-    ['product_id,denomination,quantity,reference,currency', ...rows.map((r) => r.map((c) => (/[",\r\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(','))].join('\r\n'));
-  const ndjsonText = fc.array(fc.oneof(
-    fc.record({ product_id: fc.constantFrom('sbx-instant', ''), denomination: fc.constantFrom(10, '10', -1, 0.001), reference: fc.string({ maxLength: 4 }) }).map((o) => JSON.stringify(o)),
-    fc.string({ maxLength: 10 }),
-  ), { maxLength: 8 }).map((lines) => lines.join('\n'));
+  const cell = fc.oneof(
+    fc.constantFrom('sbx-instant', '10', '2', 'r-1', 'USD', '', ' x ', '"q,"', 'a\r\nb', '""', '{'),
+    fc.string({ maxLength: 6 }),
+  );
+  const csvText = fc
+    .array(fc.array(cell, { minLength: 1, maxLength: 6 }), { minLength: 0, maxLength: 8 })
+    .map((rows) =>
+      [
+        'product_id,denomination,quantity,reference,currency',
+        ...rows.map((r) => r.map((c) => (/[",\r\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',')),
+      ].join('\r\n'),
+    );
+  const ndjsonText = fc
+    .array(
+      fc.oneof(
+        fc
+          .record({
+            product_id: fc.constantFrom('sbx-instant', ''),
+            denomination: fc.constantFrom(10, '10', -1, 0.001),
+            reference: fc.string({ maxLength: 4 }),
+          })
+          .map((o) => JSON.stringify(o)),
+        fc.string({ maxLength: 10 }),
+      ),
+      { maxLength: 8 },
+    )
+    .map((lines) => lines.join('\n'));
 
   it('gives the same rows and problems, line for line, wherever the pieces are cut (CSV with quotes and CRLF, NDJSON)', () => {
-    fc.assert(fc.property(fc.oneof(csvText.map((t) => ['o.csv', t] as const), ndjsonText.map((t) => ['o.ndjson', t] as const), csvText.map((t) => ['o.txt', '\uFEFF' + t] as const)), fc.array(fc.nat(), { maxLength: 6 }), ([name, text], raw) => {
-      const cuts = raw.map((n) => n % (text.length + 1));
-      const whole = parseBulkFile(name, text);
-      const pieces = inPieces(name, text, cuts);
-      expect(pieces.filter((i) => i.row).map((i) => i.row)).toEqual(whole.rows);
-      expect(pieces.filter((i) => i.problem).map((i) => i.problem).sort((a, b) => a!.line - b!.line)).toEqual(whole.problems);
-    }), { numRuns: 300 });
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          csvText.map((t) => ['o.csv', t] as const),
+          ndjsonText.map((t) => ['o.ndjson', t] as const),
+          csvText.map((t) => ['o.txt', '\uFEFF' + t] as const),
+        ),
+        fc.array(fc.nat(), { maxLength: 6 }),
+        ([name, text], raw) => {
+          const cuts = raw.map((n) => n % (text.length + 1));
+          const whole = parseBulkFile(name, text);
+          const pieces = inPieces(name, text, cuts);
+          expect(pieces.filter((i) => i.row).map((i) => i.row)).toEqual(whole.rows);
+          expect(
+            pieces
+              .filter((i) => i.problem)
+              .map((i) => i.problem)
+              .sort((a, b) => a!.line - b!.line),
+          ).toEqual(whole.problems);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('a cut between the two quotes of an escaped quote or between CR and LF changes nothing', () => {
@@ -75,7 +113,9 @@ describe('reading a bulk file in pieces', () => {
 });
 
 describe('the journal does not repeat the file', () => {
-  it('names the file and its digest; the references go beside it; its size does not grow with the rows sent', async ({ freshSandbox: sb }) => {
+  it('names the file and its digest; the references go beside it; its size does not grow with the rows sent', async ({
+    freshSandbox: sb,
+  }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const text = csv(200, 'stream');
     const file = join(tempConfigDir(), 'orders.csv');
@@ -83,7 +123,10 @@ describe('the journal does not repeat the file', () => {
     const r = await runCli(['orders', 'create', '--from', file, '--json'], opts(dir));
     expect(r.code, r.stderr).toBe(0);
     const id = batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey));
-    const lines = readFileSync(journalPath(dir, id), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const lines = readFileSync(journalPath(dir, id), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     const header = lines[0] as Record<string, unknown>;
     expect(header).toMatchObject({ type: 'batch', version: 2, row_count: 200, source_path: file });
     expect(header.rows).toBeUndefined();
@@ -93,11 +136,18 @@ describe('the journal does not repeat the file', () => {
     expect(key.ref).toMatch(/^stream-\d+$/);
     expect(key.digest).toMatch(/^[0-9a-f]{16}$/);
     expect(key).not.toHaveProperty('product_id');
-    expect(readFileSync(refsPath(dir, id), 'utf8').trim().split('\n').map((l) => JSON.parse(l) as string)).toEqual(Array.from({ length: 200 }, (_, i) => `stream-${i}`));
+    expect(
+      readFileSync(refsPath(dir, id), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as string),
+    ).toEqual(Array.from({ length: 200 }, (_, i) => `stream-${i}`));
     expect(statSync(journalPath(dir, id)).size).toBeGreaterThan(0);
   });
 
-  it('--resume reads the rows from the file again; a file moved or edited under the batch is refused, naming it, with nothing ordered', async ({ freshSandbox: sb }) => {
+  it('--resume reads the rows from the file again; a file moved or edited under the batch is refused, naming it, with nothing ordered', async ({
+    freshSandbox: sb,
+  }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const text = csv(20, 'moved');
     const file = join(tempConfigDir(), 'orders.csv');
@@ -106,7 +156,9 @@ describe('the journal does not repeat the file', () => {
     expect((await runCli(['orders', 'create', '--from', file], opts(dir))).code).toBe(0);
     // As if the process died after sending rows 5–9 but before their answers were written.
     const jpath = journalPath(dir, id);
-    const kept = readFileSync(jpath, 'utf8').split('\n').filter((l) => !(l.includes('"type":"result"') && [6, 7, 8, 9, 10].includes((JSON.parse(l) as { row: number }).row)));
+    const kept = readFileSync(jpath, 'utf8')
+      .split('\n')
+      .filter((l) => !(l.includes('"type":"result"') && [6, 7, 8, 9, 10].includes((JSON.parse(l) as { row: number }).row)));
     writeFileSync(jpath, kept.join('\n'));
 
     renameSync(file, `${file}.away`);
@@ -131,7 +183,9 @@ describe('the journal does not repeat the file', () => {
     expect(usdAvailableMinor(sb)).toBe(START_MINOR - 20 * 10 * 100);
   });
 
-  it('a journal of an earlier version (every row in its header, another batch id) is continued by the same file, never ordered again', async ({ freshSandbox: sb }) => {
+  it('a journal of an earlier version (every row in its header, another batch id) is continued by the same file, never ordered again', async ({
+    freshSandbox: sb,
+  }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const text = csv(6, 'v1');
     const file = join(tempConfigDir(), 'orders.csv');
@@ -141,13 +195,35 @@ describe('the journal does not repeat the file', () => {
     const first = await runCli(['orders', 'create', '--from', file, '--json'], opts(dir));
     expect(first.code, first.stderr).toBe(0);
     const newId = batchIdFor(text, target);
-    const done = readFileSync(journalPath(dir, newId), 'utf8').trim().split('\n').slice(1).map((l) => JSON.parse(l) as { type: string; row: number; idempotency_key?: string });
+    const done = readFileSync(journalPath(dir, newId), 'utf8')
+      .trim()
+      .split('\n')
+      .slice(1)
+      .map((l) => JSON.parse(l) as { type: string; row: number; idempotency_key?: string });
     const oldId = 'bat_0123456789abcdef0123';
-    const rows = [2, 3, 4, 5, 6, 7].map((line, i) => ({ row: line, product_id: 'sbx-instant', denomination: 10, quantity: 1, reference: `v1-${i}`, currency: 'USD' }));
-    const j = await BulkJournal.create(dir, { batch_id: oldId, source: file, source_path: file, sha256: (JSON.parse(readFileSync(journalPath(dir, newId), 'utf8').split('\n')[0] as string) as { sha256: string }).sha256, target, created_at: new Date().toISOString(), rows });
-    for (const rec of done.filter((d) => d.row <= 4 && d.type === 'key')) await j.appendKey(rec.row, rec.idempotency_key as string, new Date().toISOString());
+    const rows = [2, 3, 4, 5, 6, 7].map((line, i) => ({
+      row: line,
+      product_id: 'sbx-instant',
+      denomination: 10,
+      quantity: 1,
+      reference: `v1-${i}`,
+      currency: 'USD',
+    }));
+    const j = await BulkJournal.create(dir, {
+      batch_id: oldId,
+      source: file,
+      source_path: file,
+      sha256: (JSON.parse(readFileSync(journalPath(dir, newId), 'utf8').split('\n')[0] as string) as { sha256: string }).sha256,
+      target,
+      created_at: new Date().toISOString(),
+      rows,
+    });
+    for (const rec of done.filter((d) => d.row <= 4 && d.type === 'key'))
+      await j.appendKey(rec.row, rec.idempotency_key as string, new Date().toISOString());
     await j.close();
-    const carried = readFileSync(journalPath(dir, newId), 'utf8').split('\n').filter((l) => l.includes('"type":"result"') && [2, 3].includes((JSON.parse(l) as { row: number }).row));
+    const carried = readFileSync(journalPath(dir, newId), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"type":"result"') && [2, 3].includes((JSON.parse(l) as { row: number }).row));
     writeFileSync(journalPath(dir, oldId), readFileSync(journalPath(dir, oldId), 'utf8') + carried.join('\n') + '\n');
     // The new-style journal of the first run is moved away: only the old one knows the batch.
     renameSync(journalPath(dir, newId), `${journalPath(dir, newId)}.away`);
@@ -174,7 +250,9 @@ describe('the journal does not repeat the file', () => {
 });
 
 describe('keys journalled ahead of sending', () => {
-  it('every request leaves with its key already on disk; Ctrl-C leaves the rows keyed ahead reported as not sent, and a resume orders every row once', async ({ freshSandbox: sb }) => {
+  it('every request leaves with its key already on disk; Ctrl-C leaves the rows keyed ahead reported as not sent, and a resume orders every row once', async ({
+    freshSandbox: sb,
+  }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const text = csv(40, 'ahead');
     const file = join(tempConfigDir(), 'orders.csv');
@@ -205,7 +283,9 @@ describe('keys journalled ahead of sending', () => {
     expect(String(error)).toMatch(/interrupted/);
     expect(keyOnDisk.every(Boolean)).toBe(true);
     const ordered = refsOf(sb, 'ahead').length;
-    const keyedInJournal = readFileSync(journalPath(dir, id), 'utf8').split('\n').filter((l) => l.includes('"type":"key"')).length;
+    const keyedInJournal = readFileSync(journalPath(dir, id), 'utf8')
+      .split('\n')
+      .filter((l) => l.includes('"type":"key"')).length;
     // More rows were keyed than sent (the group keyed ahead), and those are not called sent.
     expect(keyedInJournal).toBeGreaterThan(sent);
     const csvRows = readFileSync(results, 'utf8').trim().split('\n').slice(1);

@@ -21,10 +21,11 @@ const START_MINOR = 100_000 * 100;
 const FAST_PROFILE = { limits: { orders_per_minute: 100_000, general_per_hour: 1_000_000 }, max_retries: 2 };
 const DAY_AND_HOUR_S = 25 * 3600;
 
-
 async function advanceSandbox(sb: SandboxHandle, seconds: number): Promise<void> {
   const res = await fetch(`${sb.adminUrl}/clock/advance`, {
-    method: 'POST', headers: { Authorization: `Bearer ${sb.adminToken}`, 'Content-Type': 'application/json' }, body: JSON.stringify({ seconds }),
+    method: 'POST',
+    headers: { Authorization: `Bearer ${sb.adminToken}`, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ seconds }),
   });
   await res.text();
   expect(res.status).toBe(200);
@@ -36,14 +37,25 @@ function clockAhead(offsetS: number): Clock {
   return { now: () => q.now() + offsetS * 1000, sleep: q.sleep };
 }
 
-interface Run { error: unknown; stdout: string; stderr: string; posts: string[]; lookups: string[] }
+interface Run {
+  error: unknown;
+  stdout: string;
+  stderr: string;
+  posts: string[];
+  lookups: string[];
+}
 
 /**
  * One bulk run through the library, with requests the test shapes: `lose` maps a reference to
  * the fault its POST meets once, with no retry (its answer is lost); `noLookup` makes
  * GET /orders a route the server does not have.
  */
-async function bulk(dir: string, args: { from?: string; resume?: string }, clock: Clock, shape: { lose?: Record<string, 'drop_after_commit' | 'server_error'>; noLookup?: boolean } = {}): Promise<Run> {
+async function bulk(
+  dir: string,
+  args: { from?: string; resume?: string },
+  clock: Clock,
+  shape: { lose?: Record<string, 'drop_after_commit' | 'server_error'>; noLookup?: boolean } = {},
+): Promise<Run> {
   const io = testIO({ env: { VOUCHERS_CONFIG_DIR: dir, NO_COLOR: '1' } });
   const base = createFactory(io, () => ({}), { clock });
   const posts: string[] = [];
@@ -87,8 +99,10 @@ function csv(rows: string[]): string {
   return file;
 }
 
-describe('bulk: a resume after the server\'s 24 h idempotency window (issue 11 point 5)', () => {
-  it('8 rows, 3 answers lost (2 committed, 1 not): 25 h later the committed ones are found by reference, not re-sent; the other is ordered once', async ({ freshSandbox: sb }) => {
+describe("bulk: a resume after the server's 24 h idempotency window (issue 11 point 5)", () => {
+  it('8 rows, 3 answers lost (2 committed, 1 not): 25 h later the committed ones are found by reference, not re-sent; the other is ordered once', async ({
+    freshSandbox: sb,
+  }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const file = csv(Array.from({ length: 8 }, (_, i) => `sbx-instant,10,1,win-${i},USD`));
     const lose = { 'win-2': 'drop_after_commit', 'win-5': 'drop_after_commit', 'win-6': 'server_error' } as const;
@@ -109,7 +123,9 @@ describe('bulk: a resume after the server\'s 24 h idempotency window (issue 11 p
     expect(usdAvailableMinor(sb)).toBe(START_MINOR - 8 * 10 * 100);
   });
 
-  it('without the GET /orders?reference= endpoint, or without a reference: the row is not re-sent and the message says what to check', async ({ freshSandbox: sb }) => {
+  it('without the GET /orders?reference= endpoint, or without a reference: the row is not re-sent and the message says what to check', async ({
+    freshSandbox: sb,
+  }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const file = csv(['sbx-instant,10,1,nolook-0,USD', 'sbx-instant,10,1,,USD', 'sbx-instant,10,1,nolook-2,USD']);
     // The row without a reference is the second: its body has no reference, keyed '' here.
@@ -122,9 +138,15 @@ describe('bulk: a resume after the server\'s 24 h idempotency window (issue 11 p
     expect(later.posts).toEqual([]);
     expect(orderCount(sb)).toBe(3);
     expect(usdAvailableMinor(sb)).toBe(START_MINOR - 3 * 10 * 100);
-    expect(String(later.error)).toMatch(/2 of 3 rows not re-sent: their answer was lost and the server's 24 h idempotency window has passed/);
-    expect(later.stderr).toMatch(/line 2: unknown, not re-sent: .*not re-sent \(it could order twice\); the order may exist: check `vouchers orders list --reference nolook-0` or ask the provider \(GET \/orders\?reference= answered 404/);
-    expect(later.stderr).toMatch(/line 3: unknown, not re-sent: .*older than the server's 24 h idempotency window.*the row has no reference to look it up by/);
+    expect(String(later.error)).toMatch(
+      /2 of 3 rows not re-sent: their answer was lost and the server's 24 h idempotency window has passed/,
+    );
+    expect(later.stderr).toMatch(
+      /line 2: unknown, not re-sent: .*not re-sent \(it could order twice\); the order may exist: check `vouchers orders list --reference nolook-0` or ask the provider \(GET \/orders\?reference= answered 404/,
+    );
+    expect(later.stderr).toMatch(
+      /line 3: unknown, not re-sent: .*older than the server's 24 h idempotency window.*the row has no reference to look it up by/,
+    );
     expect(JSON.parse(later.stdout)).toMatchObject({ ordered: 1, unknown: 2 });
 
     // Every later resume holds them back the same way.
@@ -133,12 +155,17 @@ describe('bulk: a resume after the server\'s 24 h idempotency window (issue 11 p
     expect(orderCount(sb)).toBe(3);
   });
 
-  it('a row of unknown outcome edited in the file (within the window): looked up by reference, not re-sent under its old key', async ({ freshSandbox: sb }) => {
+  it('a row of unknown outcome edited in the file (within the window): looked up by reference, not re-sent under its old key', async ({
+    freshSandbox: sb,
+  }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const file = csv(['sbx-instant,10,1,chg-0,USD', 'sbx-instant,10,1,chg-1,USD', 'sbx-instant,10,1,chg-2,USD']);
     const first = await bulk(dir, { from: file }, quickClock(), { lose: { 'chg-1': 'drop_after_commit' } });
     expect(String(first.error)).toMatch(/1 of 3 rows unknown/);
-    writeFileSync(file, 'product_id,denomination,quantity,reference,currency\nsbx-instant,10,1,chg-0,USD\nsbx-instant,25,1,chg-1,USD\nsbx-instant,10,1,chg-2,USD\n');
+    writeFileSync(
+      file,
+      'product_id,denomination,quantity,reference,currency\nsbx-instant,10,1,chg-0,USD\nsbx-instant,25,1,chg-1,USD\nsbx-instant,10,1,chg-2,USD\n',
+    );
     const edited = await bulk(dir, { from: file }, quickClock());
     expect(edited.error, edited.stderr).toBeUndefined();
     expect(edited.lookups).toEqual(['chg-1']);

@@ -53,16 +53,25 @@ function writeInput(text: string, name = 'orders.csv'): string {
 
 /** Every reference ordered exactly once, and nothing else. */
 function expectExactlyOnce(sb: SandboxHandle, tag: string, n: number): void {
-  const refs = Object.values(sb.state.orders).map((o) => o.reference).filter((r): r is string => r?.startsWith(`${tag}-`) ?? false);
+  const refs = Object.values(sb.state.orders)
+    .map((o) => o.reference)
+    .filter((r): r is string => r?.startsWith(`${tag}-`) ?? false);
   expect(refs.length).toBe(n);
   expect(new Set(refs).size).toBe(n);
 }
 
 function resultLines(path: string): { row: number; ok: boolean; replayed: boolean }[] {
   if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8').split('\n').filter((l) => l.includes('"type":"result"')).flatMap((l) => {
-    try { return [JSON.parse(l) as { row: number; ok: boolean; replayed: boolean }]; } catch { return []; }
-  });
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((l) => l.includes('"type":"result"'))
+    .flatMap((l) => {
+      try {
+        return [JSON.parse(l) as { row: number; ok: boolean; replayed: boolean }];
+      } catch {
+        return [];
+      }
+    });
 }
 
 describe('orders create --from', () => {
@@ -71,10 +80,18 @@ describe('orders create --from', () => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const { text, totalMinor } = csvRows(300, 'rnd');
     const file = writeInput(text);
-    let r = await runCli(['orders', 'create', '--from', file, '--concurrency', '8'], { configDir: dir, env: { NO_COLOR: '1' }, overrides: { clock: quickClock() } });
+    let r = await runCli(['orders', 'create', '--from', file, '--concurrency', '8'], {
+      configDir: dir,
+      env: { NO_COLOR: '1' },
+      overrides: { clock: quickClock() },
+    });
     // A row whose retries all met faults is left for the next run; the same file continues the batch.
     for (let i = 0; i < 3 && r.code !== 0; i++) {
-      r = await runCli(['orders', 'create', '--from', file, '--concurrency', '8'], { configDir: dir, env: { NO_COLOR: '1' }, overrides: { clock: quickClock() } });
+      r = await runCli(['orders', 'create', '--from', file, '--concurrency', '8'], {
+        configDir: dir,
+        env: { NO_COLOR: '1' },
+        overrides: { clock: quickClock() },
+      });
     }
     expect(r.code, r.stderr).toBe(0);
     expect(orderCount(sb)).toBe(300);
@@ -96,9 +113,10 @@ describe('orders create --from', () => {
       client: async () => {
         const c = await base.client();
         const wrapped: ApiClient = {
-          request: (o) => (o.method === 'POST' && o.path === '/orders' && ++posts % 5 === 0
-            ? c.request({ ...o, headers: { ...o.headers, 'X-Sandbox-Simulate': 'drop_after_commit' } })
-            : c.request(o)),
+          request: (o) =>
+            o.method === 'POST' && o.path === '/orders' && ++posts % 5 === 0
+              ? c.request({ ...o, headers: { ...o.headers, 'X-Sandbox-Simulate': 'drop_after_commit' } })
+              : c.request(o),
           close: () => c.close(),
         };
         return wrapped;
@@ -129,7 +147,12 @@ describe('orders create --from', () => {
 
     const io = testIO({ env: { VOUCHERS_CONFIG_DIR: dir, NO_COLOR: '1' } });
     const running = run(['orders', 'create', '--from', file, '--concurrency', '2'], io);
-    const poll = setInterval(() => { if (resultLines(jpath).length >= 60) { io.interrupt(); clearInterval(poll); } }, 2);
+    const poll = setInterval(() => {
+      if (resultLines(jpath).length >= 60) {
+        io.interrupt();
+        clearInterval(poll);
+      }
+    }, 2);
     const code = await running;
     clearInterval(poll);
     expect(code).toBe(130);
@@ -145,7 +168,12 @@ describe('orders create --from', () => {
     const resumed = await runCli(['orders', 'create', '--resume', batch, '--json'], { configDir: dir, env: { NO_COLOR: '1' } });
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(resumed.stderr).toContain(`${done} already ordered (skipped)`);
-    const summary = JSON.parse(resumed.stdout) as { ordered: number; failed: number; skipped: number; totals: { currency: string; total_amount: number; orders: number }[] };
+    const summary = JSON.parse(resumed.stdout) as {
+      ordered: number;
+      failed: number;
+      skipped: number;
+      totals: { currency: string; total_amount: number; orders: number }[];
+    };
     expect(summary).toMatchObject({ ordered: 300, failed: 0, skipped: done });
     expect(summary.totals).toEqual([{ currency: 'USD', orders: 300, total_amount: totalMinor / 100 }]);
     expect(orderCount(sb)).toBe(300);
@@ -170,7 +198,9 @@ describe('orders create --from', () => {
     // As if the process died after sending rows 2–11 but before their answers were written.
     const jpath = journalPath(dir, batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey)));
     const lost = new Set(Array.from({ length: 10 }, (_, i) => i + 2));
-    const kept = readFileSync(jpath, 'utf8').split('\n').filter((l) => !(l.includes('"type":"result"') && lost.has((JSON.parse(l) as { row: number }).row)));
+    const kept = readFileSync(jpath, 'utf8')
+      .split('\n')
+      .filter((l) => !(l.includes('"type":"result"') && lost.has((JSON.parse(l) as { row: number }).row)));
     writeFileSync(jpath, kept.join('\n'));
     const second = await runCli(['orders', 'create', '--from', file, '--json'], { configDir: dir, env: { NO_COLOR: '1' } });
     expect(second.code, second.stderr).toBe(0);
@@ -224,16 +254,21 @@ describe('orders create --from', () => {
   it('failed rows: summary, --results CSV, exit code of the failure kind; re-running never duplicates', async () => {
     const sb = await sandbox();
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
-    const text = [
-      'product_id,denomination,quantity,reference',
-      'sbx-instant,10,1,ok-1',
-      'sbx-out-of-stock,10,1,oos-1',
-      'sbx-instant,25,2,ok-2',
-      'sbx-async,50,1,ok-3',
-    ].join('\n') + '\n';
+    const text =
+      [
+        'product_id,denomination,quantity,reference',
+        'sbx-instant,10,1,ok-1',
+        'sbx-out-of-stock,10,1,oos-1',
+        'sbx-instant,25,2,ok-2',
+        'sbx-async,50,1,ok-3',
+      ].join('\n') + '\n';
     const file = writeInput(text);
     const results = join(tempConfigDir(), 'results.csv');
-    const r = await runCli(['orders', 'create', '--from', file, '--results', results], { configDir: dir, env: { NO_COLOR: '1' }, tty: true });
+    const r = await runCli(['orders', 'create', '--from', file, '--results', results], {
+      configDir: dir,
+      env: { NO_COLOR: '1' },
+      tty: true,
+    });
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/line 3: INSUFFICIENT_INVENTORY/);
     expect(r.stderr).toMatch(/orders 4\/4 · [\d.]+\/s · ETA 0s · 1 failed/);
@@ -321,7 +356,9 @@ describe('orders create --from', () => {
     expect(orderCount(sb)).toBe(3);
 
     writeFileSync(file, text + 'sbx-instant,10,1,extra,\n');
-    const changed = await runCli(['orders', 'create', '--from', file, '--resume', batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey))], { configDir: prod });
+    const changed = await runCli(['orders', 'create', '--from', file, '--resume', batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey))], {
+      configDir: prod,
+    });
     expect(changed.code).toBe(2);
     expect(changed.stderr).toMatch(/content changed/);
   });

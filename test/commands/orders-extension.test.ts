@@ -8,9 +8,17 @@ import { runCli } from '../helpers/run-cli.js';
 
 const ID = 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE';
 const order = {
-  order_id: ID, status: 'DELIVERED', items: [{ product_id: 'p', denomination: 10, quantity: 1 }], total_amount: 10, currency: 'USD',
-  reference: null, fulfilled_from: 'cache', created_at: '2026-11-22T10:00:00Z', updated_at: '2026-11-22T10:00:00Z',
-  vouchers: [], timeline: [{ status: 'DELIVERED', at: '2026-11-22T10:00:00Z', note: null }],
+  order_id: ID,
+  status: 'DELIVERED',
+  items: [{ product_id: 'p', denomination: 10, quantity: 1 }],
+  total_amount: 10,
+  currency: 'USD',
+  reference: null,
+  fulfilled_from: 'cache',
+  created_at: '2026-11-22T10:00:00Z',
+  updated_at: '2026-11-22T10:00:00Z',
+  vouchers: [],
+  timeline: [{ status: 'DELIVERED', at: '2026-11-22T10:00:00Z', note: null }],
 };
 
 let server: LoopbackServer;
@@ -21,12 +29,15 @@ beforeAll(async () => {
     const path = new URL(req.target, 'http://x').pathname;
     const trace = { 'x-trace-id': 'c'.repeat(32) };
     if (req.method === 'GET' && path === `/api/v1/orders/${ID}`) return sendJson(res, 200, order, trace);
-    if (req.method === 'POST' && path === `/api/v1/orders/${ID}/cancel`) return sendError(res, 405, 'MethodNotAllowed', 'METHOD_NOT_ALLOWED', 'no', trace);
+    if (req.method === 'POST' && path === `/api/v1/orders/${ID}/cancel`)
+      return sendError(res, 405, 'MethodNotAllowed', 'METHOD_NOT_ALLOWED', 'no', trace);
     return sendError(res, 404, 'NotFound', 'NOT_FOUND', 'Not found', trace);
   });
   env = { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', NO_COLOR: '1' };
 });
-afterAll(async () => { await server.close(); });
+afterAll(async () => {
+  await server.close();
+});
 
 describe('missing extensions', () => {
   it('orders list, codes and cancel say the server does not offer them (exit 4, trace ID kept)', async () => {

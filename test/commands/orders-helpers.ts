@@ -45,7 +45,10 @@ export function usdAvailableMinor(sb: SandboxHandle): number {
  * The factory `base` with its API client's requests passed through `hook` first (given the
  * real client to call), so a test can watch or reshape what a command sends.
  */
-export function withRequestHook(base: Factory, hook: (options: RequestOptions, client: ApiClient) => Promise<ApiResponse<unknown>>): Factory {
+export function withRequestHook(
+  base: Factory,
+  hook: (options: RequestOptions, client: ApiClient) => Promise<ApiResponse<unknown>>,
+): Factory {
   return {
     ...base,
     client: async () => {

@@ -6,8 +6,11 @@ import { orderFromFlags, parseItemFlag } from '../../src/commands/orders/order-i
 
 describe('order flags', () => {
   it('one item from --product/--denomination/--quantity', () => {
-    expect(orderFromFlags({ product: 'sbx-instant', denomination: '25', quantity: '3', currency: 'usd', reference: 'po-1' }))
-      .toEqual({ items: [{ product_id: 'sbx-instant', denomination: 25, quantity: 3 }], currency: 'USD', reference: 'po-1' });
+    expect(orderFromFlags({ product: 'sbx-instant', denomination: '25', quantity: '3', currency: 'usd', reference: 'po-1' })).toEqual({
+      items: [{ product_id: 'sbx-instant', denomination: 25, quantity: 3 }],
+      currency: 'USD',
+      reference: 'po-1',
+    });
     expect(orderFromFlags({ product: 'p', denomination: '12.5' }).items[0]).toEqual({ product_id: 'p', denomination: 12.5, quantity: 1 });
   });
 
@@ -22,7 +25,12 @@ describe('order flags', () => {
 
   it('names the field of every contract violation', () => {
     const fail = (flags: Parameters<typeof orderFromFlags>[0]) => {
-      try { orderFromFlags(flags); } catch (e) { expect(e).toBeInstanceOf(UsageError); return (e as Error).message; }
+      try {
+        orderFromFlags(flags);
+      } catch (e) {
+        expect(e).toBeInstanceOf(UsageError);
+        return (e as Error).message;
+      }
       throw new Error('expected a UsageError');
     };
     expect(fail({ product: 'p', denomination: '10', quantity: '101' })).toMatch(/--quantity: must be at most 100/);
@@ -43,7 +51,8 @@ describe('order flags', () => {
 
 describe('bulk files', () => {
   it('CSV: header, quotes, CRLF, BOM, blank lines; rows keep their line numbers', () => {
-    const text = '\uFEFFproduct_id,denomination,quantity,reference,currency\r\nsbx-instant,10,1,"po, 1",USD\r\n\r\nsbx-instant,25,,"say ""hi""",\r\n';
+    const text =
+      '\uFEFFproduct_id,denomination,quantity,reference,currency\r\nsbx-instant,10,1,"po, 1",USD\r\n\r\nsbx-instant,25,,"say ""hi""",\r\n';
     const parsed = parseBulkFile('orders.csv', text);
     expect(parsed.problems).toEqual([]);
     expect(parsed.rows).toEqual([
@@ -61,7 +70,8 @@ describe('bulk files', () => {
   });
 
   it('NDJSON by extension or by its first character', () => {
-    const text = '{"product_id":"sbx-instant","denomination":10}\n\n{"product_id":"sbx-async","denomination":"25","quantity":2,"reference":"r"}\n';
+    const text =
+      '{"product_id":"sbx-instant","denomination":10}\n\n{"product_id":"sbx-async","denomination":"25","quantity":2,"reference":"r"}\n';
     for (const name of ['orders.ndjson', 'orders.jsonl', 'orders.txt']) {
       const parsed = parseBulkFile(name, text);
       expect(parsed.format).toBe('ndjson');
@@ -99,8 +109,16 @@ describe('bulk files', () => {
 
   it('a header with unknown or missing columns is line 1; NDJSON names its bad lines', () => {
     const csv = parseBulkFile('o.csv', 'product,denom\nx,1\n');
-    expect(csv.problems.filter((p) => p.line === 1).map((p) => p.message).join(' ')).toMatch(/unknown columns "product", "denom".*no product_id column.*no denomination column/);
-    const nd = parseBulkFile('o.ndjson', '{"product_id":"a","denomination":10}\nnot json\n[1]\n{"product_id":"a","denomination":10,"sku":1}\n{"product_id":"a","denomination":-5}\n');
+    expect(
+      csv.problems
+        .filter((p) => p.line === 1)
+        .map((p) => p.message)
+        .join(' '),
+    ).toMatch(/unknown columns "product", "denom".*no product_id column.*no denomination column/);
+    const nd = parseBulkFile(
+      'o.ndjson',
+      '{"product_id":"a","denomination":10}\nnot json\n[1]\n{"product_id":"a","denomination":10,"sku":1}\n{"product_id":"a","denomination":-5}\n',
+    );
     expect(nd.problems.map((p) => [p.line, p.message])).toEqual([
       [2, 'not a JSON object'],
       [3, 'not a JSON object'],

@@ -29,7 +29,8 @@ const LONG_REF = 'a long reference that a narrow table has to shorten';
 let seq = 0;
 async function order(product: string, quantity = 1, reference?: string): Promise<Order> {
   const res = await client.request<Order>({
-    method: 'POST', path: '/orders',
+    method: 'POST',
+    path: '/orders',
     body: { items: [{ product_id: product, denomination: 10, quantity }], ...(reference !== undefined ? { reference } : {}) },
     idempotencyKey: `orders-list-output-${seq++}`,
   });
@@ -60,19 +61,37 @@ beforeAll(async () => {
   await order('sbx-vendor-fail', 1, LONG_REF);
   await order('sbx-instant', 100);
   // Wait until fulfilment has settled: every instant order delivered, the failing one refunded.
-  await until(async () => {
-    const all = await listJson(['--limit', '200']);
-    return all.every((o) => o.status === 'DELIVERED' || o.status === 'REFUNDED' || o.status === 'PENDING') && all.filter((o) => o.status === 'DELIVERED').length === 7 && all.some((o) => o.status === 'REFUNDED');
-  }, 'fulfilment to settle', 10_000);
+  await until(
+    async () => {
+      const all = await listJson(['--limit', '200']);
+      return (
+        all.every((o) => o.status === 'DELIVERED' || o.status === 'REFUNDED' || o.status === 'PENDING') &&
+        all.filter((o) => o.status === 'DELIVERED').length === 7 &&
+        all.some((o) => o.status === 'REFUNDED')
+      );
+    },
+    'fulfilment to settle',
+    10_000,
+  );
 });
-afterAll(async () => { await client.close(); await sb.close(); });
+afterAll(async () => {
+  await client.close();
+  await sb.close();
+});
 
 describe('orders list: the next-page hint', () => {
   it('repeats every filter, so following the hints walks exactly the filtered rows', async () => {
-    const first = await runCli(['orders', 'list', '--status', 'delivered', '--reference', REF, '--from', day, '--to', day, '--limit', '2', '--json'], { env });
+    const first = await runCli(
+      ['orders', 'list', '--status', 'delivered', '--reference', REF, '--from', day, '--to', day, '--limit', '2', '--json'],
+      { env },
+    );
     expect(first.code, first.stderr).toBe(0);
     // The status as the API takes it, the reference quoted for the shell, the old cursor gone.
-    expect(hintLine(first.stderr)).toMatch(new RegExp(`^More orders: vouchers orders list --status DELIVERED --reference 'batch 7' --from ${day} --to ${day} --limit 2 --json --cursor \\S+ \\(or every page: --all instead of --cursor\\)$`));
+    expect(hintLine(first.stderr)).toMatch(
+      new RegExp(
+        `^More orders: vouchers orders list --status DELIVERED --reference 'batch 7' --from ${day} --to ${day} --limit 2 --json --cursor \\S+ \\(or every page: --all instead of --cursor\\)$`,
+      ),
+    );
     const walked = JSON.parse(first.stdout) as Order[];
     expect(walked).toHaveLength(2);
     let next = first;
@@ -95,7 +114,10 @@ describe('orders list: the next-page hint', () => {
 
   it('repeats the output flags and the global --profile: the next page comes in the same format', async () => {
     const dir = await profileDir(sb, 'ci');
-    const first = await runCli(['--profile', 'ci', 'orders', 'list', '--reference', REF, '--limit', '4', '--output', 'csv', '--fields', 'order_id,status'], { configDir: dir });
+    const first = await runCli(
+      ['--profile', 'ci', 'orders', 'list', '--reference', REF, '--limit', '4', '--output', 'csv', '--fields', 'order_id,status'],
+      { configDir: dir },
+    );
     expect(first.code, first.stderr).toBe(0);
     const argv = hintArgv(first.stderr);
     expect(argv.slice(0, 4)).toEqual(['--profile', 'ci', 'orders', 'list']);
@@ -131,7 +153,9 @@ describe('sandbox admin orders list: the next-page hint', () => {
     const first = await admin(['--status', 'pending', '--gate', 'held', '--partner', 'ptn_default', '--limit', '1', '--json']);
     expect(first.code, first.stderr).toBe(0);
     const line = hintLine(first.stderr);
-    expect(line).toMatch(/^More orders: vouchers sandbox admin orders list --status PENDING --gate held --partner ptn_default --limit 1 --json --cursor \S+$/);
+    expect(line).toMatch(
+      /^More orders: vouchers sandbox admin orders list --status PENDING --gate held --partner ptn_default --limit 1 --json --cursor \S+$/,
+    );
     // This verb has no --all: the hint does not offer it.
     expect(line).not.toContain('--all');
     const walked = JSON.parse(first.stdout) as { order_id: string; status: string; gate: string | null }[];
@@ -197,7 +221,9 @@ describe('orders list on a narrow terminal', () => {
     expect(header).toEqual(['ORDER_ID', 'STATUS', 'TOTAL', 'REFER…', 'FROM', 'CREATED']);
     expect(r.stdout).toContain('a lon…');
     expect(r.stdout).not.toContain(LONG_REF);
-    expect(r.stderr).toContain('Left out to fit 100 columns: vouchers. Show them with --fields (e.g. --fields order_id,vouchers), or every field with --output json.');
+    expect(r.stderr).toContain(
+      'Left out to fit 100 columns: vouchers. Show them with --fields (e.g. --fields order_id,vouchers), or every field with --output json.',
+    );
   });
 
   it('at 80 columns: order id, status, total and created time, the rest left out and said so', async () => {

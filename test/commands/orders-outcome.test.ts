@@ -26,7 +26,9 @@ beforeAll(async () => {
   env = envOf(sb);
   adminDir = await profileDir(sb, 'admin', { admin_url: sb.adminUrl, admin_token: sb.adminToken });
 });
-afterAll(async () => { await sb.close(); });
+afterAll(async () => {
+  await sb.close();
+});
 
 const cli = (argv: string[], opts: Parameters<typeof runCli>[1] = {}) => runCli(argv, { env, overrides: { clock: quickClock() }, ...opts });
 
@@ -80,7 +82,9 @@ describe('orders wait and orders create --wait exit alike by how the order ended
     const r = await cli(['orders', 'wait', id]);
     expect(r.code, r.stderr).toBe(5);
     expect(r.stdout).toContain('status\tPARTIALLY_DELIVERED');
-    expect(r.stderr).toContain(`order ${id} ended PARTIALLY_DELIVERED: 1 of 2 vouchers issued; the one that failed is refunded to the USD wallet`);
+    expect(r.stderr).toContain(
+      `order ${id} ended PARTIALLY_DELIVERED: 1 of 2 vouchers issued; the one that failed is refunded to the USD wallet`,
+    );
     expect(r.stderr).toContain('ORDER_PARTIALLY_DELIVERED');
     expect(r.stderr).toContain(`vouchers orders codes ${id} --codes-out`);
     const j = await cli(['orders', 'wait', id, '--json']);
@@ -113,7 +117,19 @@ describe('orders wait and orders create --wait exit alike by how the order ended
 
   it('create --wait: PARTIALLY_DELIVERED prints the order, saves the issued codes, then exits 5', async () => {
     const file = join(tempConfigDir(), 'partial.csv');
-    const r = await cli(['orders', 'create', '--product', 'sbx-partial', '--denomination', '10', '--quantity', '4', '--wait', '--codes-out', file]);
+    const r = await cli([
+      'orders',
+      'create',
+      '--product',
+      'sbx-partial',
+      '--denomination',
+      '10',
+      '--quantity',
+      '4',
+      '--wait',
+      '--codes-out',
+      file,
+    ]);
     expect(r.code, r.stderr).toBe(5);
     expect(r.stdout).toContain('status\tPARTIALLY_DELIVERED');
     expect(r.stderr).toMatch(/ended PARTIALLY_DELIVERED: 2 of 4 vouchers issued; the 2 that failed are refunded to the USD wallet/);
@@ -183,7 +199,17 @@ describe('orders create --json: stderr is the JSON error alone, with the idempot
     expect(envelope.trace_id).toMatch(TRACE);
     expect(envelope.idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
 
-    const given = await cli(['orders', 'create', '--product', 'sbx-out-of-stock', '--denomination', '10', '--idempotency-key', 'po-77-a', '--json']);
+    const given = await cli([
+      'orders',
+      'create',
+      '--product',
+      'sbx-out-of-stock',
+      '--denomination',
+      '10',
+      '--idempotency-key',
+      'po-77-a',
+      '--json',
+    ]);
     expect(onlyEnvelope(given).idempotency_key).toBe('po-77-a');
   });
 
@@ -202,7 +228,18 @@ describe('orders create --json: stderr is the JSON error alone, with the idempot
   });
 
   it('ORDER_NOT_FULFILLED with --json carries idempotency_key and trace_id', async () => {
-    const r = await cli(['orders', 'create', '--product', 'sbx-vendor-fail', '--denomination', '10', '--wait', '--json', '--idempotency-key', 'po-77-c']);
+    const r = await cli([
+      'orders',
+      'create',
+      '--product',
+      'sbx-vendor-fail',
+      '--denomination',
+      '10',
+      '--wait',
+      '--json',
+      '--idempotency-key',
+      'po-77-c',
+    ]);
     expect(r.code).toBe(5);
     expect(r.stderr).not.toContain('Idempotency key');
     const envelope = lastEnvelope(r);
@@ -216,7 +253,12 @@ describe('Ctrl-C during orders create', () => {
   async function interrupted(argv: string[], runEnv: Record<string, string>, when: (stderr: string) => boolean): Promise<CliResult> {
     const io = testIO({ env: { ...runEnv, VOUCHERS_CONFIG_DIR: tempConfigDir() } });
     const running = run(['orders', 'create', ...argv], io, { clock: quickClock() });
-    const poll = setInterval(() => { if (when(io.stderrText())) { clearInterval(poll); io.interrupt(); } }, 2);
+    const poll = setInterval(() => {
+      if (when(io.stderrText())) {
+        clearInterval(poll);
+        io.interrupt();
+      }
+    }, 2);
     const code = await running;
     clearInterval(poll);
     await new Promise((r) => setImmediate(r));
@@ -224,7 +266,9 @@ describe('Ctrl-C during orders create', () => {
   }
 
   it('after the order was accepted: says it was placed, its last status, how to follow it, and the trace ID', async () => {
-    const r = await interrupted(['--product', 'sbx-gated', '--denomination', '10', '--wait', '--codes-out', 'gated.csv'], env, (e) => /accepted: PENDING/.test(e));
+    const r = await interrupted(['--product', 'sbx-gated', '--denomination', '10', '--wait', '--codes-out', 'gated.csv'], env, (e) =>
+      /accepted: PENDING/.test(e),
+    );
     expect(r.code, r.stderr).toBe(130);
     const id = /Order (ord_[0-9A-Z]{26}) accepted/.exec(r.stderr)![1]!;
     expect(sb.state.orders[id]!.status).toBe('PENDING');
@@ -238,10 +282,20 @@ describe('Ctrl-C during orders create', () => {
     // With --json stderr has no "accepted" line to wait for: interrupt once the sandbox
     // answered a poll of the order (the CLI polls only after it got the order's answer).
     const logged: string[] = [];
-    const polled = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, limits: FAST_LIMITS, log: (line) => logged.push(line) });
+    const polled = await startSandbox({
+      port: 0,
+      host: '127.0.0.1',
+      seed: 1,
+      timeScale: 0.01,
+      limits: FAST_LIMITS,
+      log: (line) => logged.push(line),
+    });
     try {
-      const j = await interrupted(['--product', 'sbx-gated', '--denomination', '10', '--wait', '--json', '--idempotency-key', 'po-77-d'], envOf(polled),
-        () => logged.some((line) => /^GET \S*\/orders\/ord_/.test(line)));
+      const j = await interrupted(
+        ['--product', 'sbx-gated', '--denomination', '10', '--wait', '--json', '--idempotency-key', 'po-77-d'],
+        envOf(polled),
+        () => logged.some((line) => /^GET \S*\/orders\/ord_/.test(line)),
+      );
       expect(j.code, j.stderr).toBe(130);
       const envelope = onlyEnvelope(j);
       expect(envelope.error.code).toBe('INTERRUPTED');
@@ -262,7 +316,9 @@ describe('Ctrl-C during orders create', () => {
     let received = 0;
     beforeAll(async () => {
       // Takes the request and never answers: the order's fate is unknown to the CLI.
-      hold = createServer(() => { received += 1; });
+      hold = createServer(() => {
+        received += 1;
+      });
       await new Promise<void>((r) => hold.listen(0, '127.0.0.1', () => r()));
       holdUrl = `http://127.0.0.1:${(hold.address() as AddressInfo).port}/api/v1`;
     });
@@ -274,7 +330,11 @@ describe('Ctrl-C during orders create', () => {
     it('says the order may or may not have been placed, and the key that retries it safely', async () => {
       const before = orderCount(sb);
       const sent = received;
-      const r = await interrupted(['--product', 'sbx-instant', '--denomination', '10', '--wait'], { ...env, VOUCHERS_BASE_URL: holdUrl }, () => received > sent);
+      const r = await interrupted(
+        ['--product', 'sbx-instant', '--denomination', '10', '--wait'],
+        { ...env, VOUCHERS_BASE_URL: holdUrl },
+        () => received > sent,
+      );
       expect(r.code, r.stderr).toBe(130);
       const key = /Idempotency key: (\S+) \(generated\)/.exec(r.stderr)![1]!;
       expect(r.stderr).toMatch(/may or may not have been placed/);
@@ -284,7 +344,11 @@ describe('Ctrl-C during orders create', () => {
       expect(orderCount(sb)).toBe(before);
 
       const sentBefore = received;
-      const j = await interrupted(['--product', 'sbx-instant', '--denomination', '10', '--json', '--idempotency-key', 'po-77-e'], { ...env, VOUCHERS_BASE_URL: holdUrl }, () => received > sentBefore);
+      const j = await interrupted(
+        ['--product', 'sbx-instant', '--denomination', '10', '--json', '--idempotency-key', 'po-77-e'],
+        { ...env, VOUCHERS_BASE_URL: holdUrl },
+        () => received > sentBefore,
+      );
       expect(j.code, j.stderr).toBe(130);
       expect(onlyEnvelope(j)).toMatchObject({ error: { code: 'INTERRUPTED' }, idempotency_key: 'po-77-e' });
     });

@@ -23,13 +23,16 @@ beforeAll(async () => {
   env = envOf(sb);
   dir = await profileDir(sb, 'review');
 });
-afterAll(async () => { await sb.close(); });
+afterAll(async () => {
+  await sb.close();
+});
 
 const TRACE = /^[0-9a-f]{32}$/;
 
 const cli = (argv: string[], opts: Parameters<typeof runCli>[1] = {}) => runCli(argv, { env, overrides: { clock: quickClock() }, ...opts });
 /** Through the profile `review`, named with the root --profile flag. */
-const withProfile = (argv: string[]) => runCli(['--profile', 'review', ...argv], { configDir: dir, env: { NO_COLOR: '1' }, overrides: { clock: quickClock() } });
+const withProfile = (argv: string[]) =>
+  runCli(['--profile', 'review', ...argv], { configDir: dir, env: { NO_COLOR: '1' }, overrides: { clock: quickClock() } });
 
 /** The words a POSIX shell reads from `command` (so a hint pasted into a shell is these words). */
 function shellWords(command: string): string[] {
@@ -47,7 +50,11 @@ function hintAfter(stderr: string, label: string, end: RegExp = /\n|; then|$/): 
 }
 
 /** With --json, stderr is exactly one JSON document: the error envelope. */
-function onlyEnvelope(r: CliResult): { error: { code: string; message: string; hint?: string }; trace_id: string | null; [k: string]: unknown } {
+function onlyEnvelope(r: CliResult): {
+  error: { code: string; message: string; hint?: string };
+  trace_id: string | null;
+  [k: string]: unknown;
+} {
   const lines = r.stderr.trim().split('\n');
   expect(lines, r.stderr).toHaveLength(1);
   return JSON.parse(lines[0]!) as ReturnType<typeof onlyEnvelope>;
@@ -73,18 +80,47 @@ describe('hints are shell-quoted and carry --profile / --base-url', () => {
     const r = await withProfile(['orders', 'codes', id, '--codes-out', file]);
     expect(r.code, r.stderr).toBe(8);
     expect(shellWords(hintAfter(r.stderr, 'wait for it: '))).toEqual(['vouchers', '--profile', 'review', 'orders', 'wait', id]);
-    expect(shellWords(hintAfter(r.stderr, 'then fetch them: '))).toEqual(['vouchers', '--profile', 'review', 'orders', 'codes', id, '--codes-out', file]);
+    expect(shellWords(hintAfter(r.stderr, 'then fetch them: '))).toEqual([
+      'vouchers',
+      '--profile',
+      'review',
+      'orders',
+      'codes',
+      id,
+      '--codes-out',
+      file,
+    ]);
   });
 
   it('orders create: the key line, "Follow it" and "No codes written" commands are quoted and carry --profile', async () => {
     const key = "po 7's key";
     const file = join(oddDir(), 'later codes.csv');
-    const r = await withProfile(['orders', 'create', '--product', 'sbx-gated', '--denomination', '10', '--idempotency-key', key, '--codes-out', file]);
+    const r = await withProfile([
+      'orders',
+      'create',
+      '--product',
+      'sbx-gated',
+      '--denomination',
+      '10',
+      '--idempotency-key',
+      key,
+      '--codes-out',
+      file,
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const id = /Order (ord_[0-9A-Z]{26}) accepted/.exec(r.stderr)![1]!;
     expect(shellWords(hintAfter(r.stderr, 'run the same command with '))).toEqual(['--idempotency-key', key]);
     expect(shellWords(hintAfter(r.stderr, 'Follow it: '))).toEqual(['vouchers', '--profile', 'review', 'orders', 'wait', id]);
-    expect(shellWords(hintAfter(r.stderr, 'once delivered: '))).toEqual(['vouchers', '--profile', 'review', 'orders', 'codes', id, '--codes-out', file]);
+    expect(shellWords(hintAfter(r.stderr, 'once delivered: '))).toEqual([
+      'vouchers',
+      '--profile',
+      'review',
+      'orders',
+      'codes',
+      id,
+      '--codes-out',
+      file,
+    ]);
   });
 
   it('a root --base-url given as a flag is repeated in the hints', async () => {

@@ -17,7 +17,9 @@ beforeAll(async () => {
   sb = await fastSandbox();
   env = envOf(sb);
 });
-afterAll(async () => { await sb.close(); });
+afterAll(async () => {
+  await sb.close();
+});
 
 const cli = (argv: string[], opts: Parameters<typeof runCli>[1] = {}) => runCli(argv, { env, overrides: { clock: quickClock() }, ...opts });
 
@@ -29,7 +31,19 @@ async function createJson(argv: string[]): Promise<Order & { idempotency_key: st
 
 describe('orders create: cache-hit', () => {
   it('--json prints the order as the contract defines it, plus idempotency_key; codes masked', async () => {
-    const r = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '25', '--quantity', '2', '--reference', 'po-1', '--json']);
+    const r = await cli([
+      'orders',
+      'create',
+      '--product',
+      'sbx-instant',
+      '--denomination',
+      '25',
+      '--quantity',
+      '2',
+      '--reference',
+      'po-1',
+      '--json',
+    ]);
     expect(r.code, r.stderr).toBe(0);
     const body = JSON.parse(r.stdout) as Record<string, unknown>;
     const order = Order.parse(body);
@@ -110,7 +124,16 @@ describe('orders create: cache-hit', () => {
 
   it('--codes-out into a missing directory is refused before ordering', async () => {
     const before = orderCount(sb);
-    const r = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--codes-out', join(tempConfigDir(), 'nope', 'codes.csv')]);
+    const r = await cli([
+      'orders',
+      'create',
+      '--product',
+      'sbx-instant',
+      '--denomination',
+      '10',
+      '--codes-out',
+      join(tempConfigDir(), 'nope', 'codes.csv'),
+    ]);
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/cannot create .*codes\.csv: no directory/);
     expect(orderCount(sb)).toBe(before);
@@ -228,7 +251,18 @@ describe('orders create: cache-miss', () => {
     const id = /(ord_[0-9A-Z]{26}) is still PENDING/.exec(r.stderr)![1]!;
     expect(r.stdout).toContain(`order_id\t${id}`);
     expect(r.stdout).toMatch(/status\tPENDING/);
-    const j = await cli(['orders', 'create', '--product', 'sbx-gated', '--denomination', '10', '--wait', '--wait-timeout', '20s', '--json']);
+    const j = await cli([
+      'orders',
+      'create',
+      '--product',
+      'sbx-gated',
+      '--denomination',
+      '10',
+      '--wait',
+      '--wait-timeout',
+      '20s',
+      '--json',
+    ]);
     expect(j.code).toBe(8);
     expect(Order.parse(JSON.parse(j.stdout)).status).toBe('PENDING');
     expectNoSecrets(sb, r);
@@ -245,7 +279,10 @@ describe('orders create: checks before sending', () => {
       [['--product', 'sbx-instant', '--denomination', '10', '--reference', 'x'.repeat(65)], /--reference: must be at most 64/],
       [['--item', 'sbx-instant:10:60', '--item', 'sbx-instant:25:60'], /at most 100 vouchers/],
       [['--denomination', '10'], /--product is required/],
-      [['--product', 'sbx-instant', '--denomination', '10', '--idempotency-key', 'é'], /--idempotency-key must be 1 to 255 printable ASCII/],
+      [
+        ['--product', 'sbx-instant', '--denomination', '10', '--idempotency-key', 'é'],
+        /--idempotency-key must be 1 to 255 printable ASCII/,
+      ],
     ] as [string[], RegExp][]) {
       const r = await cli(['orders', 'create', ...argv]);
       expect(r.code, argv.join(' ')).toBe(2);
@@ -259,7 +296,13 @@ describe('orders create: checks before sending', () => {
     const before = orderCount(sb);
     const r = await cli(['orders', 'create', '--item', 'sbx-instant:25:2', '--item', 'sbx-async:100:1', '--dry-run', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    const report = JSON.parse(r.stdout) as { dry_run: boolean; total_amount: number; currency: string; sufficient_funds: boolean; problems: string[] };
+    const report = JSON.parse(r.stdout) as {
+      dry_run: boolean;
+      total_amount: number;
+      currency: string;
+      sufficient_funds: boolean;
+      problems: string[];
+    };
     expect(report).toMatchObject({ dry_run: true, total_amount: 150, currency: 'USD', sufficient_funds: true, problems: [] });
 
     const tty = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--dry-run'], { tty: true });
@@ -276,7 +319,9 @@ describe('orders create: checks before sending', () => {
 
     const noStock = await cli(['orders', 'create', '--product', 'sbx-out-of-stock', '--denomination', '10', '--dry-run', '--json']);
     expect(noStock.code, noStock.stderr).toBe(5);
-    expect((JSON.parse(noStock.stdout) as { problems: string[] }).problems).toEqual(['product sbx-out-of-stock is out of stock: nothing in cache and the vendor has none']);
+    expect((JSON.parse(noStock.stdout) as { problems: string[] }).problems).toEqual([
+      'product sbx-out-of-stock is out of stock: nothing in cache and the vendor has none',
+    ]);
     expect(orderCount(sb)).toBe(before);
   });
 
@@ -323,12 +368,18 @@ describe('orders create: production profile', () => {
   it('requires --yes when not on a terminal', async () => {
     const dir = await profileDir(sb, 'prod', { production: true });
     const before = orderCount(sb);
-    const r = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], { configDir: dir, env: { NO_COLOR: '1' } });
+    const r = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], {
+      configDir: dir,
+      env: { NO_COLOR: '1' },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toMatch(/profile prod is marked production/);
     expect(r.stderr).toMatch(/--yes/);
     expect(orderCount(sb)).toBe(before);
-    const yes = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--yes'], { configDir: dir, env: { NO_COLOR: '1' } });
+    const yes = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--yes'], {
+      configDir: dir,
+      env: { NO_COLOR: '1' },
+    });
     expect(yes.code, yes.stderr).toBe(0);
     expect(orderCount(sb)).toBe(before + 1);
   });
@@ -336,12 +387,24 @@ describe('orders create: production profile', () => {
   it('asks on a terminal: "y" orders, anything else does not', async () => {
     const dir = await profileDir(sb, 'prod', { production: true });
     const before = orderCount(sb);
-    const no = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], { configDir: dir, tty: true, stdinTTY: true, stdin: 'n\n', env: { NO_COLOR: '1' } });
+    const no = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], {
+      configDir: dir,
+      tty: true,
+      stdinTTY: true,
+      stdin: 'n\n',
+      env: { NO_COLOR: '1' },
+    });
     expect(no.code, no.stderr).toBe(10);
     expect(no.stderr).toContain('not confirmed: nothing was done');
     expect(no.stderr).toMatch(/PRODUCTION: order 1 voucher \(1 × sbx-instant 10\) for real\? \[y\/N\]/);
     expect(orderCount(sb)).toBe(before);
-    const yes = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], { configDir: dir, tty: true, stdinTTY: true, stdin: 'y\n', env: { NO_COLOR: '1' } });
+    const yes = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], {
+      configDir: dir,
+      tty: true,
+      stdinTTY: true,
+      stdin: 'y\n',
+      env: { NO_COLOR: '1' },
+    });
     expect(yes.code, yes.stderr).toBe(0);
     expect(orderCount(sb)).toBe(before + 1);
   });
@@ -362,7 +425,9 @@ describe('orders get', () => {
     expect(tty.stdout).toMatch(/│ DELIVERED\s+│/);
     const piped = await cli(['orders', 'get', created.order_id]);
     expect(piped.stdout.split('\n')).toEqual(expect.arrayContaining(['# items', '# vouchers', '# timeline']));
-    expectNoSecrets(sb, j); expectNoSecrets(sb, tty); expectNoSecrets(sb, piped);
+    expectNoSecrets(sb, j);
+    expectNoSecrets(sb, tty);
+    expectNoSecrets(sb, piped);
   });
 
   it('--fields timeline is accepted: one cell of the steps when piped, the array with --json', async () => {
@@ -408,7 +473,11 @@ describe('orders list', () => {
     expect(rows.map((o) => o.order_id)).toEqual([a.order_id]);
     const held = await createJson(['--product', 'sbx-gated', '--denomination', '10']);
     const pending = await cli(['orders', 'list', '--status', 'pending', '--output', 'ndjson']);
-    const ps = pending.stdout.trim().split('\n').filter(Boolean).map((l) => Order.parse(JSON.parse(l)));
+    const ps = pending.stdout
+      .trim()
+      .split('\n')
+      .filter(Boolean)
+      .map((l) => Order.parse(JSON.parse(l)));
     expect(ps.map((o) => o.order_id)).toContain(held.order_id);
     expect(ps.every((o) => o.status === 'PENDING')).toBe(true);
     expectNoSecrets(sb, r);
@@ -477,7 +546,9 @@ describe('orders wait', () => {
     const old = await cli(['orders', 'wait', created.order_id, '--timeout', '2s']);
     expect(old.code).toBe(8);
     expect(old.stderr).toContain('is still PENDING after 2s');
-    expect(old.stderr).toContain('Note: --timeout is the timeout of each request; here it also sets how long to follow the order, as before. Use --wait-timeout for that.');
+    expect(old.stderr).toContain(
+      'Note: --timeout is the timeout of each request; here it also sets how long to follow the order, as before. Use --wait-timeout for that.',
+    );
     // The global --timeout no longer doubles as the wait: the wait given is the one that counts.
     const both = await cli(['--timeout', '20s', 'orders', 'wait', created.order_id, '--wait-timeout', '2s']);
     expect(both.code).toBe(8);

@@ -6,8 +6,13 @@ import { envOf, fastSandbox } from '../helpers/sandbox.js';
 
 let sb: SandboxHandle;
 let env: Record<string, string>;
-beforeAll(async () => { sb = await fastSandbox(); env = envOf(sb); });
-afterAll(async () => { await sb.close(); });
+beforeAll(async () => {
+  sb = await fastSandbox();
+  env = envOf(sb);
+});
+afterAll(async () => {
+  await sb.close();
+});
 
 const payouts = () => Object.keys(sb.state.payouts).length;
 
@@ -27,7 +32,9 @@ describe('payouts create --currency', () => {
     const r = await runCli(['payouts', 'create', '--currency', 'ZZZ', '--amount', '1'], { env });
     expect(r.code).toBe(5);
     expect(r.stderr).toContain('INSUFFICIENT_FUNDS');
-    expect(r.stderr).toContain('you have no ZZZ wallet, so nothing can be paid out in ZZZ (your wallets: EUR, GBP, JPY, USD): see them with vouchers wallets list');
+    expect(r.stderr).toContain(
+      'you have no ZZZ wallet, so nothing can be paid out in ZZZ (your wallets: EUR, GBP, JPY, USD): see them with vouchers wallets list',
+    );
     expect(r.stderr).not.toContain('top up the wallet, or order less');
     expect(r.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
     expect(sb.state.partners.ptn_default!.wallets.ZZZ).toBeUndefined();

@@ -13,7 +13,9 @@ beforeAll(async () => {
   sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true, limits: { generalPerHour: 100_000 } });
   env = envOf(sb);
 });
-afterAll(async () => { await sb.close(); });
+afterAll(async () => {
+  await sb.close();
+});
 
 async function balance(currency: string, e = env, configDir?: string): Promise<number> {
   const r = await runCli(['wallets', 'list', '--json'], { env: e, configDir });
@@ -37,7 +39,22 @@ describe('payouts create', () => {
     expect(t).toMatchObject({ type: 'PAYOUT', amount: -12.5, currency: 'USD' });
 
     // The same key again: the original payout, nothing new debited.
-    const again = await runCli(['payouts', 'create', '--amount', '12.50', '--currency', 'USD', '--reference', 'nov', '--idempotency-key', out.idempotency_key, '--json'], { env });
+    const again = await runCli(
+      [
+        'payouts',
+        'create',
+        '--amount',
+        '12.50',
+        '--currency',
+        'USD',
+        '--reference',
+        'nov',
+        '--idempotency-key',
+        out.idempotency_key,
+        '--json',
+      ],
+      { env },
+    );
     expect(again.code).toBe(0);
     expect((JSON.parse(again.stdout) as Payout).payout_id).toBe(out.payout_id);
     expect(again.stderr).toContain('used before');
@@ -54,7 +71,7 @@ describe('payouts create', () => {
     expect(piped.stdout).toMatch(/^amount\t1\.05 EUR$/m);
   });
 
-  it("rejects amounts with more digits than the currency allows, before sending (exit 2)", async () => {
+  it('rejects amounts with more digits than the currency allows, before sending (exit 2)', async () => {
     const usd = await runCli(['payouts', 'create', '--amount', '1.234', '--currency', 'USD'], { env });
     expect(usd.code).toBe(2);
     expect(usd.stderr).toContain('has more than 2 decimal digits, the most USD allows');
@@ -91,12 +108,24 @@ describe('payouts create', () => {
     expect(await balance('USD', bare, configDir)).toBeCloseTo(before - 5, 2);
 
     // On a terminal it asks: "n" sends nothing, "y" pays out.
-    const declined = await runCli(['payouts', 'create', '--amount', '7', '--currency', 'USD'], { env: bare, configDir, tty: true, stdinTTY: true, stdin: 'n\n' });
+    const declined = await runCli(['payouts', 'create', '--amount', '7', '--currency', 'USD'], {
+      env: bare,
+      configDir,
+      tty: true,
+      stdinTTY: true,
+      stdin: 'n\n',
+    });
     expect(declined.code, declined.stderr).toBe(10);
     expect(declined.stderr).toContain('not confirmed: no payout was made');
     expect(declined.stderr).toContain('PRODUCTION');
     expect(await balance('USD', bare, configDir)).toBeCloseTo(before - 5, 2);
-    const accepted = await runCli(['payouts', 'create', '--amount', '7', '--currency', 'USD'], { env: bare, configDir, tty: true, stdinTTY: true, stdin: 'y\n' });
+    const accepted = await runCli(['payouts', 'create', '--amount', '7', '--currency', 'USD'], {
+      env: bare,
+      configDir,
+      tty: true,
+      stdinTTY: true,
+      stdin: 'y\n',
+    });
     expect(accepted.code).toBe(0);
     expect(await balance('USD', bare, configDir)).toBeCloseTo(before - 12, 2);
   });

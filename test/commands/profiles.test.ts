@@ -19,7 +19,10 @@ function expectNoSecrets(r: CliResult, ...secrets: string[]) {
 }
 
 async function addSandbox(dir: string, name = 'sandbox', extra: string[] = []): Promise<CliResult> {
-  return runCli(['profiles', 'add', name, '--base-url', BASE, '--api-key', KEY, '--api-secret-stdin', ...extra], { configDir: dir, stdin: SECRET + '\n' });
+  return runCli(['profiles', 'add', name, '--base-url', BASE, '--api-key', KEY, '--api-secret-stdin', ...extra], {
+    configDir: dir,
+    stdin: SECRET + '\n',
+  });
 }
 
 describe('profiles add', () => {
@@ -39,19 +42,48 @@ describe('profiles add', () => {
   it('stores every option; a second profile does not become current unless --use', async () => {
     const dir = tempConfigDir();
     await addSandbox(dir);
-    const r = await runCli([
-      'profiles', 'add', 'prod', '--base-url', 'https://partner.example/api/v1/', '--api-key', 'pk_live', '--api-secret-stdin',
-      '--signing-path', 'relative', '--production', '--limit-orders', '300', '--limit-general', '5000', '--timeout', '45s', '--max-retries', '5',
-    ], { configDir: dir, stdin: SECRET });
+    const r = await runCli(
+      [
+        'profiles',
+        'add',
+        'prod',
+        '--base-url',
+        'https://partner.example/api/v1/',
+        '--api-key',
+        'pk_live',
+        '--api-secret-stdin',
+        '--signing-path',
+        'relative',
+        '--production',
+        '--limit-orders',
+        '300',
+        '--limit-general',
+        '5000',
+        '--timeout',
+        '45s',
+        '--max-retries',
+        '5',
+      ],
+      { configDir: dir, stdin: SECRET },
+    );
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('vouchers profiles use prod');
     const f = file(dir);
     expect(f.current).toBe('sandbox');
     expect(f.profiles.prod).toEqual({
-      base_url: 'https://partner.example/api/v1', api_key: 'pk_live', api_secret: SECRET, signing: { path: 'relative' },
-      production: true, limits: { orders_per_minute: 300, general_per_hour: 5000 }, timeout: 45_000, max_retries: 5,
+      base_url: 'https://partner.example/api/v1',
+      api_key: 'pk_live',
+      api_secret: SECRET,
+      signing: { path: 'relative' },
+      production: true,
+      limits: { orders_per_minute: 300, general_per_hour: 5000 },
+      timeout: 45_000,
+      max_retries: 5,
     });
-    const u = await runCli(['profiles', 'add', 'third', '--base-url', BASE, '--api-key', 'k3', '--use'], { configDir: dir, env: { VOUCHERS_API_SECRET: SECRET } });
+    const u = await runCli(['profiles', 'add', 'third', '--base-url', BASE, '--api-key', 'k3', '--use'], {
+      configDir: dir,
+      env: { VOUCHERS_API_SECRET: SECRET },
+    });
     expect(u.code, u.stderr).toBe(0);
     expect(u.stderr).toContain('VOUCHERS_API_SECRET');
     expectNoSecrets(u, SECRET);
@@ -70,7 +102,11 @@ describe('profiles add', () => {
 
   it('asks with a hidden prompt on a terminal and never echoes the secret', async () => {
     const dir = tempConfigDir();
-    const r = await runCli(['profiles', 'add', 'p', '--base-url', BASE, '--api-key', KEY], { configDir: dir, stdinTTY: true, stdin: SECRET + '\r' });
+    const r = await runCli(['profiles', 'add', 'p', '--base-url', BASE, '--api-key', KEY], {
+      configDir: dir,
+      stdinTTY: true,
+      stdin: SECRET + '\r',
+    });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain('API secret: ');
     expectNoSecrets(r, SECRET);
@@ -89,11 +125,17 @@ describe('profiles add', () => {
 
   it('reads the webhook secret from stdin too', async () => {
     const dir = tempConfigDir();
-    const r = await runCli(['profiles', 'add', 'p', '--base-url', BASE, '--api-key', KEY, '--api-secret', SECRET, '--webhook-secret-stdin'], { configDir: dir, stdin: WHSEC + '\n' });
+    const r = await runCli(
+      ['profiles', 'add', 'p', '--base-url', BASE, '--api-key', KEY, '--api-secret', SECRET, '--webhook-secret-stdin'],
+      { configDir: dir, stdin: WHSEC + '\n' },
+    );
     expect(r.code, r.stderr).toBe(0);
     expectNoSecrets(r, SECRET, WHSEC);
     expect(file(dir).profiles.p.webhook_secret).toBe(WHSEC);
-    const both = await runCli(['profiles', 'add', 'q', '--base-url', BASE, '--api-key', KEY, '--api-secret-stdin', '--webhook-secret-stdin'], { configDir: dir, stdin: SECRET });
+    const both = await runCli(
+      ['profiles', 'add', 'q', '--base-url', BASE, '--api-key', KEY, '--api-secret-stdin', '--webhook-secret-stdin'],
+      { configDir: dir, stdin: SECRET },
+    );
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('cannot both read one stdin');
   });
@@ -105,7 +147,10 @@ describe('profiles add', () => {
     expect(again.code).toBe(2);
     expect(again.stderr).toContain('already exists');
     expect(again.stderr).toContain('--force');
-    const forced = await runCli(['profiles', 'add', 'sandbox', '--base-url', 'https://other.example/api/v1', '--api-key', 'k2', '--api-secret-stdin', '--force'], { configDir: dir, stdin: 'sk2' });
+    const forced = await runCli(
+      ['profiles', 'add', 'sandbox', '--base-url', 'https://other.example/api/v1', '--api-key', 'k2', '--api-secret-stdin', '--force'],
+      { configDir: dir, stdin: 'sk2' },
+    );
     expect(forced.code, forced.stderr).toBe(0);
     expect(forced.stderr).toContain('Replaced');
     expect(file(dir).profiles.sandbox).toEqual({ base_url: 'https://other.example/api/v1', api_key: 'k2', api_secret: 'sk2' });
@@ -114,15 +159,24 @@ describe('profiles add', () => {
   it('validates names and values with clear usage errors', async () => {
     const dir = tempConfigDir();
     for (const bad of ['has space', 'a/b', 'x'.repeat(65), '.hidden']) {
-      const r = await runCli(['profiles', 'add', bad, '--base-url', BASE, '--api-key', KEY, '--api-secret-stdin'], { configDir: dir, stdin: SECRET });
+      const r = await runCli(['profiles', 'add', bad, '--base-url', BASE, '--api-key', KEY, '--api-secret-stdin'], {
+        configDir: dir,
+        stdin: SECRET,
+      });
       expect(r.code, bad).toBe(2);
       expect(r.stderr).toContain('invalid profile name');
       expect(r.stderr).toContain('letters, digits');
     }
-    const url = await runCli(['profiles', 'add', 'p', '--base-url', 'ftp://x/api/v1', '--api-key', KEY, '--api-secret-stdin'], { configDir: dir, stdin: SECRET });
+    const url = await runCli(['profiles', 'add', 'p', '--base-url', 'ftp://x/api/v1', '--api-key', KEY, '--api-secret-stdin'], {
+      configDir: dir,
+      stdin: SECRET,
+    });
     expect(url.code).toBe(2);
     expect(url.stderr).toContain('not http or https');
-    const lim = await runCli(['profiles', 'add', 'p', '--base-url', BASE, '--api-key', KEY, '--api-secret-stdin', '--limit-orders', 'many'], { configDir: dir, stdin: SECRET });
+    const lim = await runCli(
+      ['profiles', 'add', 'p', '--base-url', BASE, '--api-key', KEY, '--api-secret-stdin', '--limit-orders', 'many'],
+      { configDir: dir, stdin: SECRET },
+    );
     expect(lim.code).toBe(2);
     expect(lim.stderr).toContain('--limit-orders');
     const missing = await runCli(['profiles', 'add', 'p', '--api-key', KEY, '--api-secret-stdin'], { configDir: dir, stdin: SECRET });
@@ -135,7 +189,20 @@ describe('profiles list and show', () => {
   async function twoProfiles(): Promise<string> {
     const dir = tempConfigDir();
     await addSandbox(dir);
-    await runCli(['profiles', 'add', 'prod', '--base-url', 'https://partner.example/api/v1', '--api-key', 'pk_live_abcdefghijklmnop', '--api-secret-stdin', '--production'], { configDir: dir, stdin: SECRET });
+    await runCli(
+      [
+        'profiles',
+        'add',
+        'prod',
+        '--base-url',
+        'https://partner.example/api/v1',
+        '--api-key',
+        'pk_live_abcdefghijklmnop',
+        '--api-secret-stdin',
+        '--production',
+      ],
+      { configDir: dir, stdin: SECRET },
+    );
     await runCli(['profiles', 'set', 'sandbox', 'webhook_secret', '--stdin'], { configDir: dir, stdin: WHSEC });
     return dir;
   }
@@ -144,7 +211,10 @@ describe('profiles list and show', () => {
     const dir = await twoProfiles();
     const r = await runCli(['profiles', 'list'], { configDir: dir });
     expect(r.code, r.stderr).toBe(0);
-    const lines = r.stdout.trimEnd().split('\n').map((l) => l.split('\t'));
+    const lines = r.stdout
+      .trimEnd()
+      .split('\n')
+      .map((l) => l.split('\t'));
     expect(lines).toEqual([
       ['', 'prod', 'https://partner.example/api/v1', 'pk_l…mnop', 'yes'],
       ['*', 'sandbox', BASE, 'pk_t…p7dc', 'no'],
@@ -171,7 +241,15 @@ describe('profiles list and show', () => {
     const dir = await twoProfiles();
     const r = await runCli(['profiles', 'show'], { configDir: dir });
     expect(r.code, r.stderr).toBe(0);
-    const rows = Object.fromEntries(r.stdout.trim().split('\n').map((l) => { const [k, v, s] = l.split('\t'); return [k, [v, s]]; }));
+    const rows = Object.fromEntries(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => {
+          const [k, v, s] = l.split('\t');
+          return [k, [v, s]];
+        }),
+    );
     expect(rows).toMatchObject({
       name: ['sandbox', 'current profile'],
       base_url: [BASE, 'profile'],
@@ -190,11 +268,19 @@ describe('profiles list and show', () => {
   it('show reflects env and flag overrides; --json is masked too', async () => {
     const dir = await twoProfiles();
     const envSecret = 'sk_from_env_0000000000000000000000';
-    const r = await runCli(['--timeout', '5s', 'profiles', 'show', 'prod', '--json'], { configDir: dir, env: { VOUCHERS_API_SECRET: envSecret, VOUCHERS_BASE_URL: 'https://env.example/api/v1' } });
+    const r = await runCli(['--timeout', '5s', 'profiles', 'show', 'prod', '--json'], {
+      configDir: dir,
+      env: { VOUCHERS_API_SECRET: envSecret, VOUCHERS_BASE_URL: 'https://env.example/api/v1' },
+    });
     expect(r.code, r.stderr).toBe(0);
     const j = JSON.parse(r.stdout);
     expect(j).toMatchObject({
-      name: 'prod', exists: true, base_url: 'https://env.example/api/v1', api_secret: 'sk_f…0000', production: true, timeout_ms: 5000,
+      name: 'prod',
+      exists: true,
+      base_url: 'https://env.example/api/v1',
+      api_secret: 'sk_f…0000',
+      production: true,
+      timeout_ms: 5000,
       sources: { name: 'argument', base_url: 'env', api_secret: 'env', api_key: 'profile', timeout_ms: 'flag', production: 'profile' },
     });
     expect(j.config_file).toBe(join(dir, 'config.json'));
@@ -203,9 +289,20 @@ describe('profiles list and show', () => {
 
   it('show names the environment variable or flag behind each overridden setting', async () => {
     const dir = await twoProfiles();
-    const r = await runCli(['profiles', 'show', 'prod', '--max-retries', '1'], { configDir: dir, env: { VOUCHERS_TIMEOUT: '45s', VOUCHERS_LIMITS_ORDERS_PER_MINUTE: '20', VOUCHERS_SIGNING_PATH: 'relative' } });
+    const r = await runCli(['profiles', 'show', 'prod', '--max-retries', '1'], {
+      configDir: dir,
+      env: { VOUCHERS_TIMEOUT: '45s', VOUCHERS_LIMITS_ORDERS_PER_MINUTE: '20', VOUCHERS_SIGNING_PATH: 'relative' },
+    });
     expect(r.code, r.stderr).toBe(0);
-    const rows = Object.fromEntries(r.stdout.trim().split('\n').map((l) => { const [k, v, src] = l.split('\t'); return [k, [v, src]]; }));
+    const rows = Object.fromEntries(
+      r.stdout
+        .trim()
+        .split('\n')
+        .map((l) => {
+          const [k, v, src] = l.split('\t');
+          return [k, [v, src]];
+        }),
+    );
     expect(rows['timeout']).toEqual(['45s', 'env VOUCHERS_TIMEOUT']);
     expect(rows['limits.orders_per_minute']).toEqual(['20', 'env VOUCHERS_LIMITS_ORDERS_PER_MINUTE']);
     expect(rows['signing.path']).toEqual(['relative', 'env VOUCHERS_SIGNING_PATH']);

@@ -16,7 +16,9 @@ beforeAll(async () => {
     startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true, enablePlanned: false }),
   ]);
 });
-afterAll(async () => { await Promise.all([planned.close(), plain.close()]); });
+afterAll(async () => {
+  await Promise.all([planned.close(), plain.close()]);
+});
 
 describe('reconciliation get', () => {
   it('prints the report as the contract defines it, labelled experimental', async () => {
@@ -40,7 +42,12 @@ describe('reconciliation get', () => {
 
   it('lists a drift made through the sandbox admin surface', async () => {
     const client = createClient({ baseUrl: planned.baseUrl, apiKey: planned.apiKey, apiSecret: planned.apiSecret, limits: null });
-    const order = await client.request<{ order_id: string }>({ method: 'POST', path: '/orders', body: { items: [{ product_id: 'sbx-instant', denomination: 25, quantity: 1 }] }, idempotencyKey: 'recon-drift-order' });
+    const order = await client.request<{ order_id: string }>({
+      method: 'POST',
+      path: '/orders',
+      body: { items: [{ product_id: 'sbx-instant', denomination: 25, quantity: 1 }] },
+      idempotencyKey: 'recon-drift-order',
+    });
     await client.close();
     const made = await fetch(`${planned.adminUrl}/drifts`, {
       method: 'POST',

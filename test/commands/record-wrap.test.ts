@@ -14,7 +14,10 @@ const REFERENCE = '東京本店の年末キャンペーン用ギフトカード�
 const ANSI = /\x1b\[[0-9;]*m/g;
 
 function lines(text: string): string[] {
-  return text.replace(ANSI, '').split('\n').filter((l) => l !== '');
+  return text
+    .replace(ANSI, '')
+    .split('\n')
+    .filter((l) => l !== '');
 }
 
 function expectFits(text: string, columns: number): void {
@@ -24,7 +27,10 @@ function expectFits(text: string, columns: number): void {
 describe('label/value records fit the terminal', () => {
   it('orders get: a CJK reference wraps under the value column at 60 and 80, stays on one line at 120', async ({ freshSandbox: sb }) => {
     const configDir = await profileDir(sb, 'local');
-    const created = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '25', '--reference', REFERENCE, '--json'], { configDir });
+    const created = await runCli(
+      ['orders', 'create', '--product', 'sbx-instant', '--denomination', '25', '--reference', REFERENCE, '--json'],
+      { configDir },
+    );
     expect(created.code, created.stderr).toBe(0);
     const id = (JSON.parse(created.stdout) as { order_id: string }).order_id;
     for (const columns of [60, 80, 120]) {
@@ -36,18 +42,33 @@ describe('label/value records fit the terminal', () => {
       const valueColumn = all[at]!.indexOf('東');
       // The lines after it that start with blanks up to the value column continue the value.
       const continued = [];
-      for (let i = at + 1; i < all.length && /^ +\S/.test(all[i]!) && all[i]!.search(/\S/) === valueColumn; i++) continued.push(all[i]!.trim());
+      for (let i = at + 1; i < all.length && /^ +\S/.test(all[i]!) && all[i]!.search(/\S/) === valueColumn; i++)
+        continued.push(all[i]!.trim());
       expect(all[at]!.slice(valueColumn) + continued.join('')).toBe(REFERENCE);
       if (columns === 120) expect(continued).toEqual([]);
       else expect(continued.length).toBeGreaterThan(0);
     }
   });
 
-  it('sandbox admin info, a dry run of several items with a CJK reference and doctor fit 60, 80 and 120 columns', async ({ freshSandbox: sb }) => {
+  it('sandbox admin info, a dry run of several items with a CJK reference and doctor fit 60, 80 and 120 columns', async ({
+    freshSandbox: sb,
+  }) => {
     const configDir = await localProfileDir(sb);
     const runs = [
       ['sandbox', 'admin', 'info'],
-      ['orders', 'create', '--item', 'sbx-instant:25:2', '--item', 'sbx-async:50:1', '--item', 'sbx-partial:10:3', '--reference', REFERENCE, '--dry-run'],
+      [
+        'orders',
+        'create',
+        '--item',
+        'sbx-instant:25:2',
+        '--item',
+        'sbx-async:50:1',
+        '--item',
+        'sbx-partial:10:3',
+        '--reference',
+        REFERENCE,
+        '--dry-run',
+      ],
       ['doctor'],
     ];
     for (const argv of runs) {

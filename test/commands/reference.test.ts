@@ -18,7 +18,10 @@ describe('docs/commands.md', () => {
 
 describe('docs/certify.md', () => {
   it('lists every check of the checklist, as --list does (run `npm run docs` when this fails)', async () => {
-    const [{ CHECKLIST }, { withChecksTable }] = await Promise.all([import('../../src/certify/checklist.js'), import('../../src/certify/doc-table.js')]);
+    const [{ CHECKLIST }, { withChecksTable }] = await Promise.all([
+      import('../../src/certify/checklist.js'),
+      import('../../src/certify/doc-table.js'),
+    ]);
     const page = readFileSync(new URL('../../docs/certify.md', import.meta.url), 'utf8');
     expect(page).toBe(withChecksTable(page, CHECKLIST));
     for (const c of CHECKLIST) expect(page).toContain(`\`${c.id}\``);

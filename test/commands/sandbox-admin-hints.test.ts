@@ -12,7 +12,9 @@ import { localProfileDir } from '../helpers/sandbox.js';
 const withAdmin = (sb: SandboxHandle) => localProfileDir(sb);
 
 async function gatedOrder(configDir: string): Promise<string> {
-  const r = await runCli(['orders', 'create', '--product', 'sbx-gated', '--denomination', '10', '--quantity', '1', '--json'], { configDir });
+  const r = await runCli(['orders', 'create', '--product', 'sbx-gated', '--denomination', '10', '--quantity', '1', '--json'], {
+    configDir,
+  });
   expect(r.code, r.stderr).toBe(0);
   return (JSON.parse(r.stdout) as { order_id: string }).order_id;
 }
@@ -28,7 +30,11 @@ describe('sandbox admin approve/reject of an order that is not held', () => {
     expect(again.stderr).toContain('OrderNotHeld (ORDER_NOT_HELD)');
     expect(again.stderr).not.toContain('Cancellable');
     expect(again.stderr).not.toContain('only PENDING orders can be cancelled');
-    expect(again.stderr).toMatch(new RegExp(`only PENDING orders held at the admin gate \\(product sbx-gated\\) can be approved or rejected; ${id} is (PENDING|PROCESSING|DELIVERED) \\(gate: approved\\): vouchers sandbox admin orders get ${id}`));
+    expect(again.stderr).toMatch(
+      new RegExp(
+        `only PENDING orders held at the admin gate \\(product sbx-gated\\) can be approved or rejected; ${id} is (PENDING|PROCESSING|DELIVERED) \\(gate: approved\\): vouchers sandbox admin orders get ${id}`,
+      ),
+    );
 
     const reject = await runCli(['sandbox', 'admin', 'reject', id], { configDir });
     expect(reject.code).toBe(5);
@@ -62,7 +68,9 @@ describe('sandbox admin keys rotate', () => {
     return { configDir, key: api_key };
   }
 
-  it('of the key of the local profile: updates the profile (said on stderr), masks the secret, and the next call works', async ({ sandbox: sb }) => {
+  it('of the key of the local profile: updates the profile (said on stderr), masks the secret, and the next call works', async ({
+    sandbox: sb,
+  }) => {
     const { configDir, key } = await localWithOwnKey(sb);
     const r = await runCli(['sandbox', 'admin', 'keys', 'rotate', key, '--json'], { configDir });
     expect(r.code, r.stderr).toBe(0);

@@ -17,7 +17,9 @@ beforeAll(async () => {
   sb = await fastSandbox();
   configDir = await localProfileDir(sb);
 });
-afterAll(async () => { await sb.close(); });
+afterAll(async () => {
+  await sb.close();
+});
 
 const admin = (...args: string[]) => runCli(['sandbox', 'admin', ...args], { configDir });
 const cli = (...args: string[]) => runCli(args, { configDir });
@@ -34,7 +36,10 @@ describe('vouchers sandbox admin tables on a terminal', () => {
     await order('sbx-gated');
     const r = await runCli(['sandbox', 'admin', 'orders', 'list', '--limit', '3'], { configDir, tty: true, columns: 100 });
     expect(r.code, r.stderr).toBe(0);
-    const lines = r.stdout.replace(/\u001b\[[0-9;]*m/g, '').trimEnd().split('\n');
+    const lines = r.stdout
+      .replace(/\u001b\[[0-9;]*m/g, '')
+      .trimEnd()
+      .split('\n');
     for (const line of lines) expect([...line].length, line).toBeLessThanOrEqual(100);
     expect(lines.join('\n')).toMatch(/ord_\w{26}/);
     expect(lines.join('\n')).not.toContain('…');
@@ -88,7 +93,9 @@ describe('vouchers sandbox admin', () => {
     expect(fund.code, fund.stderr).toBe(0);
     expect(json(fund.stdout).transaction).toMatchObject({ type: 'TOP_UP', amount: 250.5 });
     expect((await admin('fund', '--currency', 'EUR', '--amount', '0')).code).toBe(2);
-    const gbp = async () => json<{ currency: string; available: number }[]>((await cli('wallets', 'list', '--json')).stdout).find((w) => w.currency === 'GBP')!.available;
+    const gbp = async () =>
+      json<{ currency: string; available: number }[]>((await cli('wallets', 'list', '--json')).stdout).find((w) => w.currency === 'GBP')!
+        .available;
     const before = await gbp();
     const repeated = await admin('fund', '--currency', 'GBP', '--amount', '1', '--count', '3', '--json');
     expect(repeated.code, repeated.stderr).toBe(0);
@@ -169,7 +176,13 @@ describe('vouchers sandbox admin', () => {
   it('redelivers to a registered endpoint and lists the deliveries', async () => {
     const got: string[] = [];
     const { createServer } = await import('node:http');
-    const receiver = createServer((req, res) => { req.resume(); req.on('end', () => { got.push(String(req.headers['x-webhook-id'])); res.end('ok'); }); });
+    const receiver = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => {
+        got.push(String(req.headers['x-webhook-id']));
+        res.end('ok');
+      });
+    });
     await new Promise<void>((r) => receiver.listen(0, '127.0.0.1', r));
     try {
       const port = (receiver.address() as { port: number }).port;
@@ -180,7 +193,9 @@ describe('vouchers sandbox admin', () => {
       expect(again.code, again.stderr).toBe(0);
       await until(() => got.filter((g) => g === first).length >= 2, 'the redelivery');
       expect(got.filter((g) => g === first)).toHaveLength(2);
-      const deliveries = json<{ event_id: string; status: string }[]>((await admin('deliveries', 'list', '--event', first, '--json')).stdout);
+      const deliveries = json<{ event_id: string; status: string }[]>(
+        (await admin('deliveries', 'list', '--event', first, '--json')).stdout,
+      );
       expect(deliveries).toHaveLength(2);
       expect(deliveries.every((d) => d.status === 'succeeded')).toBe(true);
     } finally {

@@ -14,9 +14,15 @@ import { startSandboxCommand } from '../helpers/sandbox-command.js';
 import { until } from '../helpers/until.js';
 
 const closers: (() => Promise<unknown>)[] = [];
-afterEach(async () => { for (const c of closers.splice(0).reverse()) await c(); });
+afterEach(async () => {
+  for (const c of closers.splice(0).reverse()) await c();
+});
 
-interface Info { base_url: string; admin_url: string; api_key: string }
+interface Info {
+  base_url: string;
+  admin_url: string;
+  api_key: string;
+}
 
 const start = (configDir: string, args: string[] = []) => startSandboxCommand<Info>(configDir, args);
 
@@ -38,7 +44,13 @@ describe('vouchers sandbox start', () => {
     const config = JSON.parse(readFileSync(file, 'utf8'));
     expect(config.current).toBe('local');
     const p = config.profiles.local;
-    expect(p).toMatchObject({ base_url: info.base_url, admin_url: info.admin_url, api_key: info.api_key, signing: { path: 'full' }, limits: { orders_per_minute: 100, general_per_hour: 1000 } });
+    expect(p).toMatchObject({
+      base_url: info.base_url,
+      admin_url: info.admin_url,
+      api_key: info.api_key,
+      signing: { path: 'full' },
+      limits: { orders_per_minute: 100, general_per_hour: 1000 },
+    });
     expect(p.api_secret).toMatch(/\S{16,}/);
     expect(p.admin_token).toMatch(/\S{16,}/);
     expect(existsSync(join(configDir, 'sandbox.pid'))).toBe(true);
@@ -59,7 +71,7 @@ describe('vouchers sandbox start', () => {
     expect(io.stdoutText()).toContain(p.admin_token);
   });
 
-  it('reuses the local profile\'s credentials on restart and applies limits and signing variant', async () => {
+  it("reuses the local profile's credentials on restart and applies limits and signing variant", async () => {
     const configDir = tempConfigDir();
     const first = await start(configDir);
     const before = profileOf(configDir);
@@ -83,7 +95,14 @@ describe('vouchers sandbox start', () => {
 
   it('leaves another current profile alone', async () => {
     const configDir = tempConfigDir();
-    expect((await runCli(['profiles', 'add', 'prod', '--base-url', 'https://partner.example/api/v1', '--api-key', 'pk_live_1', '--use'], { configDir, env: { VOUCHERS_API_SECRET: 'shh-shh-shh-shh' } })).code).toBe(0);
+    expect(
+      (
+        await runCli(['profiles', 'add', 'prod', '--base-url', 'https://partner.example/api/v1', '--api-key', 'pk_live_1', '--use'], {
+          configDir,
+          env: { VOUCHERS_API_SECRET: 'shh-shh-shh-shh' },
+        })
+      ).code,
+    ).toBe(0);
     const { io } = await start(configDir);
     expect(JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')).current).toBe('prod');
     expect(io.stderrText()).toContain('--profile local');

@@ -16,7 +16,9 @@ beforeAll(async () => {
   sb = await fastSandbox();
   configDir = await localProfileDir(sb);
 });
-afterAll(async () => { await sb.close(); });
+afterAll(async () => {
+  await sb.close();
+});
 
 describe('vouchers sandbox trigger', () => {
   for (const type of EVENT_TYPES) {

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
-const WARNING = /warning: a secret given as --secret is kept in your shell history and visible to other users in the process list \(ps\); prefer VOUCHERS_WEBHOOK_SECRET or the profile's webhook_secret/;
+const WARNING =
+  /warning: a secret given as --secret is kept in your shell history and visible to other users in the process list \(ps\); prefer VOUCHERS_WEBHOOK_SECRET or the profile's webhook_secret/;
 const SECRET = 'whsec_c2VjcmV0LWZvci10ZXN0cw';
 
 describe('a secret on the command line warns', () => {
@@ -13,8 +14,20 @@ describe('a secret on the command line warns', () => {
   writeFileSync(body, '{"event":"order.created","event_id":"evt_1","created_at":"2026-01-01T00:00:00Z","data":{}}');
 
   it('profiles add --api-secret (the wording the others share)', async () => {
-    const r = await runCli(['profiles', 'add', 'x', '--base-url', 'http://127.0.0.1:1/api/v1', '--api-key', 'pk_1', '--api-secret', 'sk_1']);
-    expect(r.stderr).toMatch(/warning: a secret given as --api-secret is kept in your shell history and visible to other users in the process list \(ps\)/);
+    const r = await runCli([
+      'profiles',
+      'add',
+      'x',
+      '--base-url',
+      'http://127.0.0.1:1/api/v1',
+      '--api-key',
+      'pk_1',
+      '--api-secret',
+      'sk_1',
+    ]);
+    expect(r.stderr).toMatch(
+      /warning: a secret given as --api-secret is kept in your shell history and visible to other users in the process list \(ps\)/,
+    );
   });
 
   it('webhooks sign and verify --secret', async () => {
@@ -22,12 +35,16 @@ describe('a secret on the command line warns', () => {
     expect(plain.code, plain.stderr).toBe(0);
     expect(plain.stderr).toMatch(WARNING);
     // With --json stderr carries only the JSON error: no human warning there.
-    const signed = await runCli(['webhooks', 'sign', '--body', body, '--secret', SECRET, '--timestamp', '1767225600', '--json'], { configDir: dir });
+    const signed = await runCli(['webhooks', 'sign', '--body', body, '--secret', SECRET, '--timestamp', '1767225600', '--json'], {
+      configDir: dir,
+    });
     expect(signed.code, signed.stderr).toBe(0);
     expect(signed.stderr).not.toMatch(/warning/);
     const sig = JSON.parse(signed.stdout) as Record<string, string>;
     const header = Object.values(sig).find((v) => typeof v === 'string' && v.startsWith('t='))!;
-    const verified = await runCli(['webhooks', 'verify', '--body', body, '--signature', header, '--secret', SECRET, '--tolerance', '0'], { configDir: dir });
+    const verified = await runCli(['webhooks', 'verify', '--body', body, '--signature', header, '--secret', SECRET, '--tolerance', '0'], {
+      configDir: dir,
+    });
     expect(verified.stderr).toMatch(WARNING);
   });
 

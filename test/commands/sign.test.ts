@@ -35,15 +35,23 @@ describe('vouchers sign', () => {
     expect(r.code).toBe(0);
     const out = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(out).toMatchObject({
-      method: 'DELETE', target: '/api/v1/webhooks', signing_path: 'full', signed: true, timestamp: 1732270000,
-      string_to_sign: '1732270000DELETE/api/v1/webhooks', idempotency_key: null,
+      method: 'DELETE',
+      target: '/api/v1/webhooks',
+      signing_path: 'full',
+      signed: true,
+      timestamp: 1732270000,
+      string_to_sign: '1732270000DELETE/api/v1/webhooks',
+      idempotency_key: null,
     });
     expect((out.headers as Record<string, string>)['X-Signature']).toBe(`t=1732270000,v1=${hmac('1732270000DELETE/api/v1/webhooks')}`);
     expect(JSON.stringify(out)).not.toContain(SECRET);
   });
 
   it('signs the body read from stdin byte for byte', async () => {
-    const r = await runCli(['sign', 'POST', '/payouts', '--body', '-', '--timestamp', '1732270000', '--json'], { env, stdin: '{"currency":"USD","amount":10}\n' });
+    const r = await runCli(['sign', 'POST', '/payouts', '--body', '-', '--timestamp', '1732270000', '--json'], {
+      env,
+      stdin: '{"currency":"USD","amount":10}\n',
+    });
     const out = JSON.parse(r.stdout) as { headers: Record<string, string>; string_to_sign: string };
     expect(out.string_to_sign).toBe('1732270000POST/api/v1/payouts{"currency":"USD","amount":10}\n');
     expect(out.headers['X-Signature']).toBe(`t=1732270000,v1=${hmac(out.string_to_sign)}`);
@@ -51,9 +59,25 @@ describe('vouchers sign', () => {
 
   it('uses the relative path variant of the profile', async () => {
     const configDir = tempConfigDir();
-    const add = await runCli(['profiles', 'add', 'rel', '--base-url', 'http://127.0.0.1:9/api/v1', '--api-key', 'pk_rel', '--api-secret-stdin', '--signing-path', 'relative'], { configDir, stdin: SECRET });
+    const add = await runCli(
+      [
+        'profiles',
+        'add',
+        'rel',
+        '--base-url',
+        'http://127.0.0.1:9/api/v1',
+        '--api-key',
+        'pk_rel',
+        '--api-secret-stdin',
+        '--signing-path',
+        'relative',
+      ],
+      { configDir, stdin: SECRET },
+    );
     expect(add.code).toBe(0);
-    const r = await runCli(['--profile', 'rel', 'sign', 'POST', '/orders?x=1', '--body', BODY, '--timestamp', '1732270000', '--json'], { configDir });
+    const r = await runCli(['--profile', 'rel', 'sign', 'POST', '/orders?x=1', '--body', BODY, '--timestamp', '1732270000', '--json'], {
+      configDir,
+    });
     const out = JSON.parse(r.stdout) as { headers: Record<string, string>; string_to_sign: string; signing_path: string };
     expect(out.signing_path).toBe('relative');
     expect(out.string_to_sign).toBe(`1732270000POST/orders?x=1${BODY}`);

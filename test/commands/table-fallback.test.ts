@@ -15,14 +15,18 @@ const ANSI = /\x1b\[[0-9;]*m/g;
 const REFERENCE = '年末キャンペーン用ギフトカード注文-po-1042-second-batch';
 
 function expectFits(text: string, columns: number): void {
-  for (const l of text.replace(ANSI, '').split('\n')) expect(cellWidth(l), `${cellWidth(l)} cells at ${columns}: ${l}`).toBeLessThanOrEqual(columns);
+  for (const l of text.replace(ANSI, '').split('\n'))
+    expect(cellWidth(l), `${cellWidth(l)} cells at ${columns}: ${l}`).toBeLessThanOrEqual(columns);
 }
 
 async function withOrders(sb: SandboxHandle, n: number): Promise<{ configDir: string; ids: string[] }> {
   const configDir = await profileDir(sb, 'local');
   const ids: string[] = [];
   for (let i = 0; i < n; i++) {
-    const r = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '25', '--reference', `${REFERENCE}-${i}`, '--json'], { configDir });
+    const r = await runCli(
+      ['orders', 'create', '--product', 'sbx-instant', '--denomination', '25', '--reference', `${REFERENCE}-${i}`, '--json'],
+      { configDir },
+    );
     expect(r.code, r.stderr).toBe(0);
     ids.push((JSON.parse(r.stdout) as { order_id: string }).order_id);
   }
@@ -40,7 +44,10 @@ describe('a table wider than the terminal', () => {
     expect(text).not.toContain('┌');
     for (const id of ids) expect(text).toMatch(new RegExp(`^order_id +${id}$`, 'm'));
     // Every field of every row, in the order asked.
-    const labels = text.split('\n').filter((l) => /^\S/.test(l)).map((l) => l.split(/ +/)[0]);
+    const labels = text
+      .split('\n')
+      .filter((l) => /^\S/.test(l))
+      .map((l) => l.split(/ +/)[0]);
     expect(labels).toEqual([...fields.split(','), ...fields.split(',')]);
     expect(r.stderr).toMatch(/do not fit 60 columns: one block a row/);
     // At 200 columns the same fields are a table.

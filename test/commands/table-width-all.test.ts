@@ -34,19 +34,62 @@ beforeAll(async () => {
   state.products['sakura-books-jp']!.name = 'さくら書店 全国共通 図書カード ギフト券';
   state.products['northwind-store-us']!.name = 'Northwind 🎁 Store 🇺🇸 Gift Card';
   writeFileSync(file, JSON.stringify(state));
-  sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true, limits: FAST_LIMITS, stateFile: file, enablePlanned: true });
+  sb = await startSandbox({
+    port: 0,
+    host: '127.0.0.1',
+    seed: 1,
+    timeScale: 0.01,
+    quiet: true,
+    limits: FAST_LIMITS,
+    stateFile: file,
+    enablePlanned: true,
+  });
   configDir = await localProfileDir(sb);
   for (const argv of [
-    ['--product', 'sakura-books-jp', '--denomination', '1000', '--quantity', '2', '--reference', 'ギフト 🎁 キャンペーン 2026 年末 お歳暮 配布分'],
-    ['--item', 'sbx-instant:25:2', '--item', 'northwind-store-us:25:1', '--reference', 'a reference long enough to be shortened on any terminal here'],
+    [
+      '--product',
+      'sakura-books-jp',
+      '--denomination',
+      '1000',
+      '--quantity',
+      '2',
+      '--reference',
+      'ギフト 🎁 キャンペーン 2026 年末 お歳暮 配布分',
+    ],
+    [
+      '--item',
+      'sbx-instant:25:2',
+      '--item',
+      'northwind-store-us:25:1',
+      '--reference',
+      'a reference long enough to be shortened on any terminal here',
+    ],
   ]) {
     const r = await cli(['orders', 'create', ...argv, '--yes', '--json']);
     expect(r.code, r.stderr).toBe(0);
     orderIds.push((JSON.parse(r.stdout) as { order_id: string }).order_id);
   }
-  const drift = await cli(['sandbox', 'admin', 'drifts', 'create', '--order', orderIds[0]!, '--vendor-record', 'ベンダー記録: 図書カード 1000円 ×2 配送済み 🎁 確認待ち']);
+  const drift = await cli([
+    'sandbox',
+    'admin',
+    'drifts',
+    'create',
+    '--order',
+    orderIds[0]!,
+    '--vendor-record',
+    'ベンダー記録: 図書カード 1000円 ×2 配送済み 🎁 確認待ち',
+  ]);
   expect(drift.code, drift.stderr).toBe(0);
-  const partner = await cli(['sandbox', 'admin', 'partners', 'create', '--name', '株式会社さくらギフト 🎁 パートナー 東京本社 営業部', '--wallet', 'JPY=100000']);
+  const partner = await cli([
+    'sandbox',
+    'admin',
+    'partners',
+    'create',
+    '--name',
+    '株式会社さくらギフト 🎁 パートナー 東京本社 営業部',
+    '--wallet',
+    'JPY=100000',
+  ]);
   expect(partner.code, partner.stderr).toBe(0);
   // A code access with its trace id, for `sandbox admin code-accesses`.
   expect((await cli(['orders', 'codes', orderIds[0]!])).code).toBe(0);
@@ -57,7 +100,10 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-interface Box { header: string[]; rows: string[][] }
+interface Box {
+  header: string[];
+  rows: string[][];
+}
 
 /** The box tables of a command's stdout on a terminal `columns` wide, each checked to fit it. */
 async function boxesOn(argv: string[], columns: number): Promise<{ boxes: Box[]; stderr: string }> {
@@ -74,7 +120,11 @@ async function boxesOn(argv: string[], columns: number): Promise<{ boxes: Box[];
       expect(stringWidth(line), line).toBe(stringWidth(current[0]!));
     }
     if (line.startsWith('└') && current) {
-      const cells = (l: string) => l.split('│').slice(1, -1).map((c) => c.trim());
+      const cells = (l: string) =>
+        l
+          .split('│')
+          .slice(1, -1)
+          .map((c) => c.trim());
       boxes.push({ header: cells(current[1]!), rows: current.slice(3, -1).map(cells) });
       current = undefined;
     }
@@ -100,7 +150,9 @@ function expectIdsWhole(box: Box, header: string, ids: string[]): void {
 function expectLeftOutSaid(box: Box, stderr: string, columns: number, fields: Record<string, string>): void {
   // A shortened column keeps the beginning of its header ("VENDOR R…").
   const shows = (header: string) => box.header.some((h) => h === header || (h.endsWith('…') && header.startsWith(h.slice(0, -1))));
-  const missing = Object.entries(fields).filter(([header]) => !shows(header)).map(([, field]) => field);
+  const missing = Object.entries(fields)
+    .filter(([header]) => !shows(header))
+    .map(([, field]) => field);
   if (missing.length === 0) return;
   const line = stderr.split('\n').find((l) => l.startsWith(`Left out to fit ${columns} columns:`));
   expect(line, stderr).toBeDefined();
@@ -112,14 +164,25 @@ describe.each([60, 80, 120])('at %i columns', (columns) => {
     for (const id of orderIds) {
       const codes = await jsonOf<{ data: { voucher_id: string }[] } | { voucher_id: string }[]>(['orders', 'codes', id]);
       const list = Array.isArray(codes) ? codes : codes.data;
-      const { boxes: [box], stderr } = await boxesOn(['orders', 'codes', id], columns);
-      expectIdsWhole(box!, 'VOUCHER_ID', list.map((v) => v.voucher_id));
+      const {
+        boxes: [box],
+        stderr,
+      } = await boxesOn(['orders', 'codes', id], columns);
+      expectIdsWhole(
+        box!,
+        'VOUCHER_ID',
+        list.map((v) => v.voucher_id),
+      );
       expect(box!.rows.every((r) => /^•+\w{4}$/.test(r[box!.header.indexOf('CODE')]!))).toBe(true);
       expectLeftOutSaid(box!, stderr, columns, { PRODUCT: 'product_id', DENOMINATION: 'denomination', EXPIRY: 'expiry', PIN: 'pin' });
       if (columns >= 120) expect(box!.header).toEqual(expect.arrayContaining(['PRODUCT', 'DENOMINATION', 'EXPIRY']));
       const got = await boxesOn(['orders', 'get', id], columns);
       const vouchers = got.boxes.find((b) => b.header.includes('VOUCHER_ID'))!;
-      expectIdsWhole(vouchers, 'VOUCHER_ID', list.map((v) => v.voucher_id));
+      expectIdsWhole(
+        vouchers,
+        'VOUCHER_ID',
+        list.map((v) => v.voucher_id),
+      );
     }
   });
 
@@ -133,7 +196,9 @@ describe.each([60, 80, 120])('at %i columns', (columns) => {
 
   it('profiles list and profiles show fit', async () => {
     await boxesOn(['profiles', 'list'], columns);
-    const { boxes: [box] } = await boxesOn(['profiles', 'show'], columns);
+    const {
+      boxes: [box],
+    } = await boxesOn(['profiles', 'show'], columns);
     expect(box!.header).toEqual(['SETTING', 'VALUE', 'SOURCE']);
   });
 
@@ -150,26 +215,52 @@ describe.each([60, 80, 120])('at %i columns', (columns) => {
       const argv = ['sandbox', 'admin', ...verb];
       const json = await jsonOf<Record<string, string>[] | { data: Record<string, string>[] }>(argv);
       const list = Array.isArray(json) ? json : json.data;
-      const { boxes: [box], stderr } = await boxesOn(argv, columns);
-      expectIdsWhole(box!, header, list.map((x) => x[field]!));
-      if (verb[0] === 'orders') expectLeftOutSaid(box!, stderr, columns, { STATUS: 'status', TOTAL: 'total_amount', CREATED: 'created_at' });
+      const {
+        boxes: [box],
+        stderr,
+      } = await boxesOn(argv, columns);
+      expectIdsWhole(
+        box!,
+        header,
+        list.map((x) => x[field]!),
+      );
+      if (verb[0] === 'orders')
+        expectLeftOutSaid(box!, stderr, columns, { STATUS: 'status', TOTAL: 'total_amount', CREATED: 'created_at' });
     }
   });
 
   it('events list: the event id whole, the rest whole or left out and said', async () => {
     const envelope = (n: number, event: string) => ({
-      event, event_id: `evt_01JDQ5N7ZS3QK6V9W2X4Y8B1${n}0`, created_at: '2026-11-22T09:30:00Z',
-      data: { order_id: orderIds[0], status: 'PARTIALLY_DELIVERED', total_amount: 2000, currency: 'JPY', reference: 'ギフト 🎁 キャンペーン' },
+      event,
+      event_id: `evt_01JDQ5N7ZS3QK6V9W2X4Y8B1${n}0`,
+      created_at: '2026-11-22T09:30:00Z',
+      data: {
+        order_id: orderIds[0],
+        status: 'PARTIALLY_DELIVERED',
+        total_amount: 2000,
+        currency: 'JPY',
+        reference: 'ギフト 🎁 キャンペーン',
+      },
     });
-    const lines = [envelope(1, 'order.created'), envelope(2, 'order.partially_delivered')].map((e, i) => JSON.stringify({
-      received_at: `2026-11-22T09:3${i}:00.000Z`, envelope: e,
-      meta: { signature_timestamp: 1795253400 + i * 60, webhook_id: e.event_id, remote_address: '127.0.0.1' },
-    }));
+    const lines = [envelope(1, 'order.created'), envelope(2, 'order.partially_delivered')].map((e, i) =>
+      JSON.stringify({
+        received_at: `2026-11-22T09:3${i}:00.000Z`,
+        envelope: e,
+        meta: { signature_timestamp: 1795253400 + i * 60, webhook_id: e.event_id, remote_address: '127.0.0.1' },
+      }),
+    );
     writeFileSync(join(configDir, 'events.ndjson'), lines.join('\n') + '\n', { mode: 0o600 });
     const events = await jsonOf<{ event_id: string }[]>(['events', 'list']);
     expect(events).toHaveLength(2);
-    const { boxes: [box], stderr } = await boxesOn(['events', 'list'], columns);
-    expectIdsWhole(box!, 'EVENT ID', events.map((e) => e.event_id));
+    const {
+      boxes: [box],
+      stderr,
+    } = await boxesOn(['events', 'list'], columns);
+    expectIdsWhole(
+      box!,
+      'EVENT ID',
+      events.map((e) => e.event_id),
+    );
     expectLeftOutSaid(box!, stderr, columns, { RECEIVED: 'received_at', EVENT: 'event', ORDER: 'order_id', STATUS: 'status' });
     if (columns >= 80) expect(box!.header).toContain('EVENT');
     if (columns >= 120) expect(box!.header).toEqual(expect.arrayContaining(['RECEIVED', 'EVENT', 'STATUS']));

@@ -46,9 +46,33 @@ beforeAll(async () => {
   sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true, limits: FAST_LIMITS, stateFile: file });
   env = envOf(sb);
   const client = createClient({ baseUrl: sb.baseUrl, apiKey: sb.apiKey, apiSecret: sb.apiSecret, limits: null });
-  await client.request({ method: 'POST', path: '/orders', body: { reference: 'ギフト 🎁 キャンペーン 2026 年末 お歳暮 配布分', items: [{ product_id: 'sakura-books-jp', denomination: 1000, quantity: 2 }] }, idempotencyKey: 'tw-jp' });
-  await client.request({ method: 'POST', path: '/orders', body: { reference: 'a reference long enough to be shortened on any terminal here', items: [{ product_id: 'sbx-instant', denomination: 25, quantity: 2 }, { product_id: 'sbx-async', denomination: 50, quantity: 1 }] }, idempotencyKey: 'tw-usd' });
-  await client.request({ method: 'POST', path: '/orders', body: { items: [{ product_id: 'northwind-store-eu', denomination: 100, quantity: 1 }] }, idempotencyKey: 'tw-eur' });
+  await client.request({
+    method: 'POST',
+    path: '/orders',
+    body: {
+      reference: 'ギフト 🎁 キャンペーン 2026 年末 お歳暮 配布分',
+      items: [{ product_id: 'sakura-books-jp', denomination: 1000, quantity: 2 }],
+    },
+    idempotencyKey: 'tw-jp',
+  });
+  await client.request({
+    method: 'POST',
+    path: '/orders',
+    body: {
+      reference: 'a reference long enough to be shortened on any terminal here',
+      items: [
+        { product_id: 'sbx-instant', denomination: 25, quantity: 2 },
+        { product_id: 'sbx-async', denomination: 50, quantity: 1 },
+      ],
+    },
+    idempotencyKey: 'tw-usd',
+  });
+  await client.request({
+    method: 'POST',
+    path: '/orders',
+    body: { items: [{ product_id: 'northwind-store-eu', denomination: 100, quantity: 1 }] },
+    idempotencyKey: 'tw-eur',
+  });
   await client.close();
   // Requests in the log: long paths that fail, and plain listings.
   expect((await runCli(['orders', 'get', 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE'], { env, configDir })).code).toBe(4);
@@ -68,7 +92,10 @@ async function json<T>(argv: string[]): Promise<T> {
 }
 
 /** Runs on a terminal `columns` wide; every line of the table fits it, in display cells. */
-async function onTerminal(argv: string[], columns: number): Promise<{ header: string[]; rows: string[][]; stderr: string; stdout: string }> {
+async function onTerminal(
+  argv: string[],
+  columns: number,
+): Promise<{ header: string[]; rows: string[][]; stderr: string; stdout: string }> {
   const r = await runCli(argv, { env, configDir, tty: true, columns });
   expect(r.code, r.stderr).toBe(0);
   const lines = r.stdout.replace(ANSI, '').trimEnd().split('\n');
@@ -105,7 +132,8 @@ describe.each([60, 80, 120])('at %i columns', (columns) => {
       expect(cells[t.header.indexOf('ID')]).toBe(p.product_id);
       expect(cells[t.header.indexOf('CURRENCY')]).toBe(p.currency);
       expectShortenedFrom(cells[1]!, p.name);
-      if (t.header.includes('DENOMINATIONS')) expect(cells[t.header.indexOf('DENOMINATIONS')]).toBe(p.denominations.join(',') + (p.denominations_truncated ? ',…' : ''));
+      if (t.header.includes('DENOMINATIONS'))
+        expect(cells[t.header.indexOf('DENOMINATIONS')]).toBe(p.denominations.join(',') + (p.denominations_truncated ? ',…' : ''));
     });
     expectLeftOutSaid(t.stderr, columns, t.header.includes('DENOMINATIONS') ? [] : ['denominations']);
     if (columns >= 80) expect(t.header).toContain('DENOMINATIONS');

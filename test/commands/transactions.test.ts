@@ -14,16 +14,36 @@ let orderId: string;
 const PAYOUTS = 7;
 
 beforeAll(async () => {
-  sb = await startSandbox({ port: 0, host: '127.0.0.1', seed: 1, timeScale: 0.01, quiet: true, limits: { ordersPerMinute: 1000, generalPerHour: 100_000 } });
+  sb = await startSandbox({
+    port: 0,
+    host: '127.0.0.1',
+    seed: 1,
+    timeScale: 0.01,
+    quiet: true,
+    limits: { ordersPerMinute: 1000, generalPerHour: 100_000 },
+  });
   env = envOf(sb);
   client = createClient({ baseUrl: sb.baseUrl, apiKey: sb.apiKey, apiSecret: sb.apiSecret, limits: null });
   for (let i = 0; i < PAYOUTS; i++) {
-    await client.request({ method: 'POST', path: '/payouts', body: { currency: 'USD', amount: 1 + i, reference: `p${i}` }, idempotencyKey: `txn-test-payout-${i}` });
+    await client.request({
+      method: 'POST',
+      path: '/payouts',
+      body: { currency: 'USD', amount: 1 + i, reference: `p${i}` },
+      idempotencyKey: `txn-test-payout-${i}`,
+    });
   }
-  const order = await client.request<{ order_id: string }>({ method: 'POST', path: '/orders', body: { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }] }, idempotencyKey: 'txn-test-order' });
+  const order = await client.request<{ order_id: string }>({
+    method: 'POST',
+    path: '/orders',
+    body: { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }] },
+    idempotencyKey: 'txn-test-order',
+  });
   orderId = order.data.order_id;
 });
-afterAll(async () => { await client.close(); await sb.close(); });
+afterAll(async () => {
+  await client.close();
+  await sb.close();
+});
 
 async function everything(): Promise<Transaction[]> {
   const r = await runCli(['transactions', 'list', '--limit', '200', '--json'], { env });
@@ -55,7 +75,10 @@ describe('transactions list', () => {
     expect(all.length).toBeGreaterThanOrEqual(PAYOUTS + 1);
     const nd = await runCli(['transactions', 'list', '--all', '--limit', '2', '--output', 'ndjson'], { env });
     expect(nd.code).toBe(0);
-    const streamed = nd.stdout.trim().split('\n').map((l) => Transaction.parse(JSON.parse(l)));
+    const streamed = nd.stdout
+      .trim()
+      .split('\n')
+      .map((l) => Transaction.parse(JSON.parse(l)));
     expect(streamed.map((t) => t.transaction_id)).toEqual(all.map((t) => t.transaction_id));
     expect(new Set(streamed.map((t) => t.transaction_id)).size).toBe(streamed.length);
     // Newest first.
@@ -66,7 +89,10 @@ describe('transactions list', () => {
     expect(JSON.parse(json.stdout)).toEqual(all);
     expect(json.stdout).toBe(JSON.stringify(all, null, 2) + '\n');
 
-    const csv = await runCli(['transactions', 'list', '--all', '--limit', '2', '--output', 'csv', '--fields', 'transaction_id,type,amount'], { env });
+    const csv = await runCli(
+      ['transactions', 'list', '--all', '--limit', '2', '--output', 'csv', '--fields', 'transaction_id,type,amount'],
+      { env },
+    );
     const lines = csv.stdout.trim().split('\n');
     expect(lines[0]).toBe('transaction_id,type,amount');
     expect(lines).toHaveLength(all.length + 1);
@@ -90,7 +116,9 @@ describe('transactions list', () => {
     expect(ofOrder.map((t) => t.type)).toContain('ORDER_DEBIT');
 
     const today = new Date().toISOString().slice(0, 10);
-    const todays = JSON.parse((await runCli(['transactions', 'list', '--from', today, '--to', today, '--type', 'PAYOUT', '--json'], { env })).stdout) as Transaction[];
+    const todays = JSON.parse(
+      (await runCli(['transactions', 'list', '--from', today, '--to', today, '--type', 'PAYOUT', '--json'], { env })).stdout,
+    ) as Transaction[];
     expect(todays).toHaveLength(PAYOUTS);
     const future = JSON.parse((await runCli(['transactions', 'list', '--from', '2999-01-01', '--json'], { env })).stdout) as Transaction[];
     expect(future).toEqual([]);

@@ -13,13 +13,17 @@ let env: Record<string, string>;
 beforeAll(async () => {
   server = await startLoopbackServer((req, res) => {
     const headers = { 'x-trace-id': TRACE };
-    if (req.target === '/api/v1/webhooks' && req.method === 'GET') return sendError(res, 405, 'MethodNotAllowed', 'METHOD_NOT_ALLOWED', 'method not allowed', { ...headers, allow: 'POST' });
-    if (req.target === '/api/v1/webhooks' && req.method === 'DELETE') return sendError(res, 404, 'NotFound', 'NOT_FOUND', 'no such route', headers);
+    if (req.target === '/api/v1/webhooks' && req.method === 'GET')
+      return sendError(res, 405, 'MethodNotAllowed', 'METHOD_NOT_ALLOWED', 'method not allowed', { ...headers, allow: 'POST' });
+    if (req.target === '/api/v1/webhooks' && req.method === 'DELETE')
+      return sendError(res, 404, 'NotFound', 'NOT_FOUND', 'no such route', headers);
     return sendError(res, 404, 'NotFound', 'NOT_FOUND', 'no such route', headers);
   });
   env = { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'pk_test', VOUCHERS_API_SECRET: 'sk_test_secret' };
 });
-afterAll(async () => { await server.close(); });
+afterAll(async () => {
+  await server.close();
+});
 
 describe('servers without the extensions', () => {
   it('webhooks show on a 405 says the server does not offer it (exit 4, trace ID)', async () => {

@@ -18,8 +18,12 @@ const secretsOf = (sandbox: SandboxHandle) => Object.values(sandbox.state.webhoo
 
 describe('webhooks register without a profile: updates that return no secret go through', () => {
   let sb: SandboxHandle;
-  beforeAll(async () => { sb = await fastSandbox(); });
-  afterAll(async () => { await sb.close(); });
+  beforeAll(async () => {
+    sb = await fastSandbox();
+  });
+  afterAll(async () => {
+    await sb.close();
+  });
 
   it('updates an existing endpoint (--events, --description) without --show-secret; --rotate-secret still refuses up front', async () => {
     const env = envOf(sb);
@@ -27,7 +31,20 @@ describe('webhooks register without a profile: updates that return no secret go 
     expect(created.code, created.stderr).toBe(0);
     const secret = (JSON.parse(created.stdout) as { signing_secret: string }).signing_secret;
 
-    const r = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/ci2', '--events', 'order.delivered,order.refunded', '--description', 'ci', '--json'], { env });
+    const r = await runCli(
+      [
+        'webhooks',
+        'register',
+        '--url',
+        'http://127.0.0.1:9/ci2',
+        '--events',
+        'order.delivered,order.refunded',
+        '--description',
+        'ci',
+        '--json',
+      ],
+      { env },
+    );
     expect(r.code, r.stderr).toBe(0);
     const body = JSON.parse(r.stdout) as Record<string, unknown>;
     expect(body).toMatchObject({ url: 'http://127.0.0.1:9/ci2', events: ['order.delivered', 'order.refunded'], description: 'ci' });
@@ -76,11 +93,15 @@ describe('webhooks register on a server without GET /webhooks (405), no profile'
   beforeAll(async () => {
     server = await startLoopbackServer((req, res) => sendError(res, 405, 'MethodNotAllowed', 'METHOD_NOT_ALLOWED', `no ${req.method}`));
   });
-  afterAll(async () => { await server.close(); });
+  afterAll(async () => {
+    await server.close();
+  });
 
   it('cannot tell whether a secret will come back: refuses before the POST, saying so', async () => {
     server.requests.length = 0;
-    const r = await runCli(['webhooks', 'register', '--url', 'https://example.com/hooks'], { env: { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'pk_test', VOUCHERS_API_SECRET: 'sk_test', NO_COLOR: '1' } });
+    const r = await runCli(['webhooks', 'register', '--url', 'https://example.com/hooks'], {
+      env: { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'pk_test', VOUCHERS_API_SECRET: 'sk_test', NO_COLOR: '1' },
+    });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('does not offer GET /webhooks');
     expect(r.stderr).toContain('pass --show-secret');
@@ -97,17 +118,34 @@ describe('webhooks register --events matching every type sends no events (all, f
     server = await startLoopbackServer((req, res) => {
       if (req.method === 'GET' && req.target === '/api/v1/webhooks') {
         if (!existing) return sendError(res, 404, 'NotFound', 'NOT_FOUND', 'No webhook endpoint is registered');
-        return sendJson(res, 200, { webhook_id: 'wh_01JDQ5N7ZS3QK6V9W2X4Y8B1CE', url: 'https://example.com/old', events: existing, created_at: now, updated_at: now });
+        return sendJson(res, 200, {
+          webhook_id: 'wh_01JDQ5N7ZS3QK6V9W2X4Y8B1CE',
+          url: 'https://example.com/old',
+          events: existing,
+          created_at: now,
+          updated_at: now,
+        });
       }
       if (req.method === 'POST' && req.target === '/api/v1/webhooks') {
         const body = JSON.parse(req.body) as { url: string; events?: string[] };
-        return sendJson(res, existing ? 200 : 201, { webhook_id: 'wh_01JDQ5N7ZS3QK6V9W2X4Y8B1CE', url: body.url, events: body.events ?? existing ?? [...EVENT_TYPES], created_at: now, updated_at: now, ...(existing ? {} : { signing_secret: 'whsec_new_0123456789abcdef' }) });
+        return sendJson(res, existing ? 200 : 201, {
+          webhook_id: 'wh_01JDQ5N7ZS3QK6V9W2X4Y8B1CE',
+          url: body.url,
+          events: body.events ?? existing ?? [...EVENT_TYPES],
+          created_at: now,
+          updated_at: now,
+          ...(existing ? {} : { signing_secret: 'whsec_new_0123456789abcdef' }),
+        });
       }
       return sendError(res, 404, 'NotFound', 'NOT_FOUND', 'no route');
     });
   });
-  afterAll(async () => { await server.close(); });
-  beforeEach(() => { server.requests.length = 0; });
+  afterAll(async () => {
+    await server.close();
+  });
+  beforeEach(() => {
+    server.requests.length = 0;
+  });
 
   async function register(events: string): Promise<{ code: number; stderr: string; posted: Record<string, unknown> | undefined }> {
     const configDir = tempConfigDir();
@@ -115,9 +153,12 @@ describe('webhooks register --events matching every type sends no events (all, f
     const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
     store.set('p', { base_url: server.baseUrl, api_key: 'pk_test', api_secret: 'sk_test' });
     store.setCurrent('p');
-    const r = await runCli(['webhooks', 'register', '--url', 'https://example.com/hooks', '--events', events, '--json'], { configDir, env: { NO_COLOR: '1' } });
+    const r = await runCli(['webhooks', 'register', '--url', 'https://example.com/hooks', '--events', events, '--json'], {
+      configDir,
+      env: { NO_COLOR: '1' },
+    });
     const post = server.requests.find((q) => q.method === 'POST');
-    return { code: r.code, stderr: r.stderr, posted: post ? JSON.parse(post.body) as Record<string, unknown> : undefined };
+    return { code: r.code, stderr: r.stderr, posted: post ? (JSON.parse(post.body) as Record<string, unknown>) : undefined };
   }
 
   it('a new endpoint: *, and patterns that together cover every type, send no events', async () => {
@@ -155,8 +196,12 @@ describe('webhooks register --events matching every type sends no events (all, f
 
 describe('webhooks register --events * against the sandbox', () => {
   let sb: SandboxHandle;
-  beforeAll(async () => { sb = await fastSandbox(); });
-  afterAll(async () => { await sb.close(); });
+  beforeAll(async () => {
+    sb = await fastSandbox();
+  });
+  afterAll(async () => {
+    await sb.close();
+  });
 
   it('widens an endpoint registered for order.* to every type', async () => {
     const configDir = await profileDir(sb, 'local');
@@ -185,10 +230,19 @@ describe('webhooks register: a secret that could not be saved is printed whateve
       rmSync(configDir, { recursive: true, force: true });
       writeFileSync(configDir, 'not a directory');
       const now = new Date().toISOString();
-      sendJson(res, 201, { webhook_id: 'wh_01JDQ5N7ZS3QK6V9W2X4Y8B1CE', url: JSON.parse(req.body).url, events: [...EVENT_TYPES], created_at: now, updated_at: now, signing_secret: SECRET });
+      sendJson(res, 201, {
+        webhook_id: 'wh_01JDQ5N7ZS3QK6V9W2X4Y8B1CE',
+        url: JSON.parse(req.body).url,
+        events: [...EVENT_TYPES],
+        created_at: now,
+        updated_at: now,
+        signing_secret: SECRET,
+      });
     });
   });
-  afterAll(async () => { await server.close(); });
+  afterAll(async () => {
+    await server.close();
+  });
 
   async function setUp(): Promise<void> {
     configDir = tempConfigDir();
@@ -200,29 +254,41 @@ describe('webhooks register: a secret that could not be saved is printed whateve
 
   it('--json --fields webhook_id still carries signing_secret; so does a TSV record with --fields url,events', async () => {
     await setUp();
-    const j = await runCli(['webhooks', 'register', '--url', 'https://example.com/hooks', '--json', '--fields', 'webhook_id'], { configDir, env: { NO_COLOR: '1' } });
+    const j = await runCli(['webhooks', 'register', '--url', 'https://example.com/hooks', '--json', '--fields', 'webhook_id'], {
+      configDir,
+      env: { NO_COLOR: '1' },
+    });
     expect(j.code, j.stderr).toBe(0);
     expect(JSON.parse(j.stdout)).toEqual({ webhook_id: 'wh_01JDQ5N7ZS3QK6V9W2X4Y8B1CE', signing_secret: SECRET });
     expect(j.stderr).toContain('could NOT be saved');
     rmSync(configDir, { force: true });
 
     await setUp();
-    const t = await runCli(['webhooks', 'register', '--url', 'https://example.com/hooks', '--fields', 'url,events'], { configDir, env: { NO_COLOR: '1' } });
+    const t = await runCli(['webhooks', 'register', '--url', 'https://example.com/hooks', '--fields', 'url,events'], {
+      configDir,
+      env: { NO_COLOR: '1' },
+    });
     expect(t.code, t.stderr).toBe(0);
     expect(t.stdout).toMatch(/^url\thttps:\/\/example\.com\/hooks$/m);
     expect(t.stdout).toMatch(new RegExp(`^signing_secret\\t${SECRET}$`, 'm'));
     rmSync(configDir, { force: true });
-
   });
 });
 
 describe('webhooks register without a profile: --show-secret with --fields keeps the unsaved secret', () => {
   let sb: SandboxHandle;
-  beforeAll(async () => { sb = await fastSandbox(); });
-  afterAll(async () => { await sb.close(); });
+  beforeAll(async () => {
+    sb = await fastSandbox();
+  });
+  afterAll(async () => {
+    await sb.close();
+  });
 
   it('--show-secret --json --fields webhook_id prints signing_secret too (nowhere else holds it)', async () => {
-    const r = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/ci', '--show-secret', '--json', '--fields', 'webhook_id'], { env: envOf(sb) });
+    const r = await runCli(
+      ['webhooks', 'register', '--url', 'http://127.0.0.1:9/ci', '--show-secret', '--json', '--fields', 'webhook_id'],
+      { env: envOf(sb) },
+    );
     expect(r.code, r.stderr).toBe(0);
     const body = JSON.parse(r.stdout) as { webhook_id: string; signing_secret: string };
     expect(Object.keys(body)).toEqual(['webhook_id', 'signing_secret']);

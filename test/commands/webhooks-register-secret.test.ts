@@ -12,8 +12,12 @@ import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { envOf, fastSandbox, profileDir } from '../helpers/sandbox.js';
 
 let sb: SandboxHandle;
-beforeAll(async () => { sb = await fastSandbox(); });
-afterAll(async () => { await sb.close(); });
+beforeAll(async () => {
+  sb = await fastSandbox();
+});
+afterAll(async () => {
+  await sb.close();
+});
 
 const secretsOf = (sandbox: SandboxHandle) => Object.values(sandbox.state.webhooks).flatMap((w) => w.secrets.map((s) => s.secret));
 
@@ -34,7 +38,9 @@ describe('webhooks register without a profile (CI: credentials only in the envir
 
   it('with --show-secret --json prints the secret once, marked not saved, and it is the one the server signs with', async () => {
     const env = envOf(sb);
-    const r = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/ci', '--events', 'order.*', '--show-secret', '--json'], { env });
+    const r = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/ci', '--events', 'order.*', '--show-secret', '--json'], {
+      env,
+    });
     expect(r.code, r.stderr).toBe(0);
     const body = JSON.parse(r.stdout) as { signing_secret: string; signing_secret_saved: boolean };
     expect(body.signing_secret).toMatch(/^whsec_/);
@@ -58,15 +64,30 @@ describe('webhooks register when saving the secret fails after the request', () 
   const SECRET = 'whsec_disk_error_0123456789abcdef';
   beforeAll(async () => {
     server = await startLoopbackServer((req, res) => {
-      if (req.method !== 'POST' || req.target !== '/api/v1/webhooks') return sendJson(res, 404, { error: { name: 'NotFound', code: 'NOT_FOUND', message: 'no route' } });
+      if (req.method !== 'POST' || req.target !== '/api/v1/webhooks')
+        return sendJson(res, 404, { error: { name: 'NotFound', code: 'NOT_FOUND', message: 'no route' } });
       // The config directory breaks while the request is in flight: the next write fails (ENOTDIR).
       rmSync(configDir, { recursive: true, force: true });
       writeFileSync(configDir, 'not a directory');
       const now = new Date().toISOString();
-      sendJson(res, 201, { webhook_id: 'wh_01JDQ5N7ZS3QK6V9W2X4Y8B1CE', url: JSON.parse(req.body).url, events: [...EVENT_TYPES], created_at: now, updated_at: now, signing_secret: SECRET }, { 'x-trace-id': '0af7651916cd43dd8448eb211c80319c' });
+      sendJson(
+        res,
+        201,
+        {
+          webhook_id: 'wh_01JDQ5N7ZS3QK6V9W2X4Y8B1CE',
+          url: JSON.parse(req.body).url,
+          events: [...EVENT_TYPES],
+          created_at: now,
+          updated_at: now,
+          signing_secret: SECRET,
+        },
+        { 'x-trace-id': '0af7651916cd43dd8448eb211c80319c' },
+      );
     });
   });
-  afterAll(async () => { await server.close(); });
+  afterAll(async () => {
+    await server.close();
+  });
 
   it('prints the secret with a warning instead of losing it (exit 0), on a terminal and with --json', async () => {
     configDir = tempConfigDir();
@@ -101,7 +122,10 @@ describe('webhooks register --events patterns', () => {
     expect(JSON.parse(r.stdout).events).toEqual(orderTypes);
     expect(Object.values(sb.state.webhooks)[0]!.events).toEqual(orderTypes);
 
-    const mixed = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/p', '--events', 'voucher.issued, order.*,order.delivered', '--json'], { configDir });
+    const mixed = await runCli(
+      ['webhooks', 'register', '--url', 'http://127.0.0.1:9/p', '--events', 'voucher.issued, order.*,order.delivered', '--json'],
+      { configDir },
+    );
     expect(mixed.code, mixed.stderr).toBe(0);
     expect(JSON.parse(mixed.stdout).events).toEqual(['voucher.issued', ...orderTypes]);
 

@@ -20,7 +20,9 @@ beforeAll(async () => {
   store.setCurrent('local');
   configPath = store.path;
 });
-afterAll(async () => { await sb.close(); });
+afterAll(async () => {
+  await sb.close();
+});
 
 function savedSecret(): string | undefined {
   const text = readFileSync(configPath, 'utf8');
@@ -29,7 +31,10 @@ function savedSecret(): string | undefined {
 
 describe('webhooks register', () => {
   it('saves the signing secret to the profile and never prints it without --show-secret', async () => {
-    const r = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks', '--events', 'order.delivered,order.refunded', '--json'], { env: bare, configDir });
+    const r = await runCli(
+      ['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks', '--events', 'order.delivered,order.refunded', '--json'],
+      { env: bare, configDir },
+    );
     expect(r.code).toBe(0);
     const secret = savedSecret();
     expect(secret).toMatch(/^whsec_/);
@@ -47,14 +52,21 @@ describe('webhooks register', () => {
 
   it('an update keeps the secret; --rotate-secret --show-secret prints and saves the new one', async () => {
     const first = savedSecret();
-    const update = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks2', '--description', 'ops'], { env: bare, configDir, tty: true });
+    const update = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks2', '--description', 'ops'], {
+      env: bare,
+      configDir,
+      tty: true,
+    });
     expect(update.code).toBe(0);
     expect(update.stderr).toContain('unchanged');
     expect(savedSecret()).toBe(first);
     expect(update.stdout).toContain('http://127.0.0.1:9/hooks2');
     expect(update.stdout + update.stderr).not.toContain('whsec_');
 
-    const rotated = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks2', '--rotate-secret', '--show-secret'], { env: bare, configDir });
+    const rotated = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks2', '--rotate-secret', '--show-secret'], {
+      env: bare,
+      configDir,
+    });
     expect(rotated.code).toBe(0);
     const second = savedSecret();
     expect(second).not.toBe(first);
@@ -76,7 +88,10 @@ describe('webhooks register', () => {
   });
 
   it('rejects an unknown event type and a non-URL before sending (exit 2)', async () => {
-    const events = await runCli(['webhooks', 'register', '--url', 'https://example.com/h', '--events', 'order.delivered,order.exploded'], { env: bare, configDir });
+    const events = await runCli(['webhooks', 'register', '--url', 'https://example.com/h', '--events', 'order.delivered,order.exploded'], {
+      env: bare,
+      configDir,
+    });
     expect(events.code).toBe(2);
     expect(events.stderr).toContain('order.exploded');
     const url = await runCli(['webhooks', 'register', '--url', 'not a url'], { env: bare, configDir });

@@ -29,7 +29,10 @@ describe('vouchers webhooks verify', () => {
 
   it('accepts one matching v1 among several, and reads the body from stdin', async () => {
     const sig = `t=${NOW},v1=${hmac('whsec_old', NOW, BODY)},v1=${hmac(SECRET, NOW, BODY)}`;
-    const r = await runCli(['webhooks', 'verify', '--body', '-', '--signature', sig, '--secret', SECRET, '--json'], { overrides, stdin: BODY });
+    const r = await runCli(['webhooks', 'verify', '--body', '-', '--signature', sig, '--secret', SECRET, '--json'], {
+      overrides,
+      stdin: BODY,
+    });
     expect(r.code).toBe(0);
     expect(JSON.parse(r.stdout)).toMatchObject({ valid: true, timestamp: NOW, age_seconds: 0, event: 'order.created' });
   });
@@ -38,7 +41,11 @@ describe('vouchers webhooks verify', () => {
     const { file } = bodyFile(BODY);
     const good = hmac(SECRET, NOW, BODY);
     const cases: [string, RegExp, string][] = [
-      [`t=${NOW},v1=${hmac(SECRET, NOW, BODY.replace('25', '26'))}`, /no v1 signature matches: are you passing the raw request body/, 'NO_MATCH'],
+      [
+        `t=${NOW},v1=${hmac(SECRET, NOW, BODY.replace('25', '26'))}`,
+        /no v1 signature matches: are you passing the raw request body/,
+        'NO_MATCH',
+      ],
       [`t=${NOW},v1=${hmac('whsec_other', NOW, BODY)}`, /no v1 signature matches/, 'NO_MATCH'],
       [`t=${NOW - 600},v1=${hmac(SECRET, NOW - 600, BODY)}`, /600 s old, beyond the 300 s window/, 'TIMESTAMP_TOO_OLD'],
       [`t=${NOW + 600},v1=${hmac(SECRET, NOW + 600, BODY)}`, /600 s in the future/, 'TIMESTAMP_IN_FUTURE'],
@@ -51,25 +58,46 @@ describe('vouchers webhooks verify', () => {
       expect(r.stderr).toContain(code);
       expect(r.stdout).toBe('');
     }
-    const json = await runCli(['webhooks', 'verify', '--body', file, '--signature', `t=${NOW - 600},v1=${hmac(SECRET, NOW - 600, BODY)}`, '--secret', SECRET, '--json'], { overrides });
+    const json = await runCli(
+      [
+        'webhooks',
+        'verify',
+        '--body',
+        file,
+        '--signature',
+        `t=${NOW - 600},v1=${hmac(SECRET, NOW - 600, BODY)}`,
+        '--secret',
+        SECRET,
+        '--json',
+      ],
+      { overrides },
+    );
     expect(JSON.parse(json.stderr).error).toMatchObject({ code: 'TIMESTAMP_TOO_OLD', name: 'InvalidWebhookSignature' });
   });
 
   it('--tolerance widens the window to check a saved delivery', async () => {
     const { file } = bodyFile(BODY);
     const sig = `t=${NOW - 3600},v1=${hmac(SECRET, NOW - 3600, BODY)}`;
-    const r = await runCli(['webhooks', 'verify', '--body', file, '--signature', sig, '--secret', SECRET, '--tolerance', '7200'], { overrides });
+    const r = await runCli(['webhooks', 'verify', '--body', file, '--signature', sig, '--secret', SECRET, '--tolerance', '7200'], {
+      overrides,
+    });
     expect(r.code).toBe(0);
   });
 
   it('uses VOUCHERS_WEBHOOK_SECRET; without any secret or body file, usage errors', async () => {
     const { file } = bodyFile(BODY);
     const sig = `t=${NOW},v1=${hmac(SECRET, NOW, BODY)}`;
-    expect((await runCli(['webhooks', 'verify', '--body', file, '--signature', sig], { overrides, env: { VOUCHERS_WEBHOOK_SECRET: SECRET } })).code).toBe(0);
+    expect(
+      (await runCli(['webhooks', 'verify', '--body', file, '--signature', sig], { overrides, env: { VOUCHERS_WEBHOOK_SECRET: SECRET } }))
+        .code,
+    ).toBe(0);
     const noSecret = await runCli(['webhooks', 'verify', '--body', file, '--signature', sig], { overrides });
     expect(noSecret.code).toBe(2);
     expect(noSecret.stderr).toMatch(/no webhook signing secret/);
-    const noFile = await runCli(['webhooks', 'verify', '--body', join(tempConfigDir(), 'missing.json'), '--signature', sig, '--secret', SECRET], { overrides });
+    const noFile = await runCli(
+      ['webhooks', 'verify', '--body', join(tempConfigDir(), 'missing.json'), '--signature', sig, '--secret', SECRET],
+      { overrides },
+    );
     expect(noFile.code).toBe(2);
     expect(noFile.stderr).toMatch(/cannot read --body .*no such file/);
   });
@@ -89,7 +117,11 @@ describe('vouchers webhooks sign', () => {
     const { file } = bodyFile(BODY);
     const r = await runCli(['webhooks', 'sign', '--body', file, '--json'], { overrides, env: { VOUCHERS_WEBHOOK_SECRET: SECRET } });
     const out = JSON.parse(r.stdout);
-    expect(out.headers).toMatchObject({ 'X-Webhook-Id': orderEvent(1).event_id, 'X-Webhook-Timestamp': String(NOW), 'X-Webhook-Signature': out.signature });
+    expect(out.headers).toMatchObject({
+      'X-Webhook-Id': orderEvent(1).event_id,
+      'X-Webhook-Timestamp': String(NOW),
+      'X-Webhook-Signature': out.signature,
+    });
     const v = await runCli(['webhooks', 'verify', '--body', file, '--signature', out.signature, '--secret', SECRET], { overrides });
     expect(v.code).toBe(0);
   });

@@ -20,10 +20,21 @@ describe('checkAmountText: exact amounts from their decimal digits', () => {
   });
 
   it.each([
-    ['0', 'more than zero'], ['0.00', 'more than zero'], ['0e5', 'more than zero'], ['-1', 'more than zero'],
-    ['12.505', 'more than 2 decimal digits'], ['1e-10', 'more than 2 decimal digits'],
-    ['1e14', 'minor units'], ['90071992547409930', 'minor units'], ['90071992547409.92', 'minor units'], ['1e999999999', 'minor units'],
-    ['abc', 'not a number'], ['', 'not a number'], ['0x10', 'not a number'], ['1,5', 'not a number'], ['Infinity', 'not a number'],
+    ['0', 'more than zero'],
+    ['0.00', 'more than zero'],
+    ['0e5', 'more than zero'],
+    ['-1', 'more than zero'],
+    ['12.505', 'more than 2 decimal digits'],
+    ['1e-10', 'more than 2 decimal digits'],
+    ['1e14', 'minor units'],
+    ['90071992547409930', 'minor units'],
+    ['90071992547409.92', 'minor units'],
+    ['1e999999999', 'minor units'],
+    ['abc', 'not a number'],
+    ['', 'not a number'],
+    ['0x10', 'not a number'],
+    ['1,5', 'not a number'],
+    ['Infinity', 'not a number'],
   ])('refuses %s', (text, reason) => {
     const r = ok(text, 2);
     expect(r.ok).toBe(false);

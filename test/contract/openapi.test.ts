@@ -44,7 +44,9 @@ describe('docs/openapi.json', () => {
   it('is current: equal to buildOpenApi() (if not, run `npm run openapi` and commit docs/openapi.json)', () => {
     const checkedIn = JSON.parse(checkedInText) as unknown;
     expect(checkedIn, 'docs/openapi.json is stale: run `npm run openapi`').toEqual(doc);
-    expect(checkedInText, 'docs/openapi.json is not formatted as `npm run openapi` writes it: run `npm run openapi`').toBe(JSON.stringify(doc, null, 2) + '\n');
+    expect(checkedInText, 'docs/openapi.json is not formatted as `npm run openapi` writes it: run `npm run openapi`').toBe(
+      JSON.stringify(doc, null, 2) + '\n',
+    );
   });
 
   it('is deterministic: two builds give the same bytes', () => {
@@ -77,7 +79,12 @@ describe('document header', () => {
   });
 
   it('has {base_url} as a server variable defaulting to the sandbox', () => {
-    expect(doc.servers).toEqual([expect.objectContaining({ url: '{base_url}', variables: { base_url: expect.objectContaining({ default: 'http://127.0.0.1:4010/api/v1' }) } })]);
+    expect(doc.servers).toEqual([
+      expect.objectContaining({
+        url: '{base_url}',
+        variables: { base_url: expect.objectContaining({ default: 'http://127.0.0.1:4010/api/v1' }) },
+      }),
+    ]);
   });
 
   it('declares the identity headers as apiKey security schemes required everywhere', () => {
@@ -89,12 +96,37 @@ describe('document header', () => {
   it('names a component schema for every resource, the error envelope, the event envelope and each payload', () => {
     const names = Object.keys(doc.components.schemas);
     for (const name of [
-      'Category', 'Product', 'ProductDetail', 'ExpiryPolicy', 'Availability',
-      'Order', 'OrderVoucher', 'TimelineEntry', 'OrderCodes', 'VoucherCode', 'OrderStatus', 'CreateOrderRequest',
-      'Wallet', 'Transaction', 'TransactionType', 'Payout', 'CreatePayoutRequest',
-      'WebhookEndpoint', 'RegisterWebhookRequest', 'EventType',
-      'ReconciliationReport', 'Drift', 'Error', 'ErrorDetail', 'EventEnvelope',
-      'OrderEventData', 'OrderDeliveredData', 'OrderPartiallyDeliveredData', 'OrderCancelledData', 'OrderRefundedData', 'VoucherIssuedData',
+      'Category',
+      'Product',
+      'ProductDetail',
+      'ExpiryPolicy',
+      'Availability',
+      'Order',
+      'OrderVoucher',
+      'TimelineEntry',
+      'OrderCodes',
+      'VoucherCode',
+      'OrderStatus',
+      'CreateOrderRequest',
+      'Wallet',
+      'Transaction',
+      'TransactionType',
+      'Payout',
+      'CreatePayoutRequest',
+      'WebhookEndpoint',
+      'RegisterWebhookRequest',
+      'EventType',
+      'ReconciliationReport',
+      'Drift',
+      'Error',
+      'ErrorDetail',
+      'EventEnvelope',
+      'OrderEventData',
+      'OrderDeliveredData',
+      'OrderPartiallyDeliveredData',
+      'OrderCancelledData',
+      'OrderRefundedData',
+      'VoucherIssuedData',
     ]) {
       expect(names, name).toContain(name);
     }
@@ -127,19 +159,31 @@ describe('paths', () => {
     for (const e of endpoints) {
       const params = (op(e).parameters as Json[]).map(resolve);
       const inPath = [...e.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
-      expect(params.filter((p) => p.in === 'path').map((p) => p.name), e.id).toEqual(inPath);
+      expect(
+        params.filter((p) => p.in === 'path').map((p) => p.name),
+        e.id,
+      ).toEqual(inPath);
       for (const p of params.filter((x) => x.in === 'path')) expect(p.required).toBe(true);
-      expect(params.filter((p) => p.in === 'query').map((p) => p.name), e.id).toEqual(Object.keys(e.query ?? {}));
+      expect(
+        params.filter((p) => p.in === 'query').map((p) => p.name),
+        e.id,
+      ).toEqual(Object.keys(e.query ?? {}));
       for (const p of params) expect(p.schema, `${e.id} ${p.name}`).toBeTypeOf('object');
     }
   });
 
   it('puts the signature headers on signed operations only, and Idempotency-Key as the table says', () => {
     for (const e of endpoints) {
-      const names = (op(e).parameters as Json[]).map(resolve).filter((p) => p.in === 'header').map((p) => `${p.name}${p.required ? '!' : '?'}`);
+      const names = (op(e).parameters as Json[])
+        .map(resolve)
+        .filter((p) => p.in === 'header')
+        .map((p) => `${p.name}${p.required ? '!' : '?'}`);
       expect(names.includes('X-Timestamp!') && names.includes('X-Signature!'), e.id).toBe(e.signed);
       const idem = e.idempotency === 'required' ? 'Idempotency-Key!' : e.idempotency === 'optional' ? 'Idempotency-Key?' : undefined;
-      expect(names.filter((n) => n.startsWith('Idempotency-Key')), e.id).toEqual(idem ? [idem] : []);
+      expect(
+        names.filter((n) => n.startsWith('Idempotency-Key')),
+        e.id,
+      ).toEqual(idem ? [idem] : []);
       expect(op(e)['x-signed']).toBe(e.signed);
       expect(op(e)['x-idempotency']).toBe(e.idempotency);
     }
@@ -151,7 +195,9 @@ describe('paths', () => {
       expect(body !== undefined, e.id).toBe(e.request !== undefined);
       if (body) expect(body.content['application/json'].schema, e.id).toBeTypeOf('object');
     }
-    expect(op(endpoints.find((e) => e.id === 'createOrder')!).requestBody.content['application/json'].schema).toEqual({ $ref: '#/components/schemas/CreateOrderRequest' });
+    expect(op(endpoints.find((e) => e.id === 'createOrder')!).requestBody.content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/CreateOrderRequest',
+    });
   });
 
   it('documents every success response: 201 and 202 for orders, 204 without a body', () => {
@@ -207,9 +253,12 @@ describe('paths', () => {
       expect(op(e)['x-extension'] === true, e.id).toBe(e.extension);
       expect(op(e)['x-planned'] === true, e.id).toBe(e.planned === true);
     }
-    expect(endpoints.filter((e) => e.extension).map((e) => `${e.method} ${e.path}`).sort()).toEqual([
-      'DELETE /webhooks', 'GET /orders', 'GET /orders/{order_id}/vouchers', 'GET /webhooks', 'POST /orders/{order_id}/cancel',
-    ]);
+    expect(
+      endpoints
+        .filter((e) => e.extension)
+        .map((e) => `${e.method} ${e.path}`)
+        .sort(),
+    ).toEqual(['DELETE /webhooks', 'GET /orders', 'GET /orders/{order_id}/vouchers', 'GET /webhooks', 'POST /orders/{order_id}/cancel']);
     expect(op(endpoints.find((e) => e.id === 'getReconciliation')!)['x-planned']).toBe(true);
   });
 });
@@ -228,7 +277,11 @@ describe('error catalog', () => {
   });
 
   it('uses every code in some operation, except 405 which any path may answer', () => {
-    const used = new Set(endpoints.flatMap((e) => Object.values(op(e).responses as Record<string, Json>).flatMap((r) => (r['x-error-codes'] ?? []) as string[])));
+    const used = new Set(
+      endpoints.flatMap((e) =>
+        Object.values(op(e).responses as Record<string, Json>).flatMap((r) => (r['x-error-codes'] ?? []) as string[]),
+      ),
+    );
     const unused = Object.keys(ERRORS).filter((c) => !used.has(c));
     expect(unused).toEqual(['METHOD_NOT_ALLOWED']);
   });
@@ -241,7 +294,9 @@ describe('webhooks', () => {
       const post = doc.webhooks[type].post as Json;
       expect(post.operationId).toMatch(/^on[A-Z]/);
       expect((post.parameters as Json[]).map(resolve).map((p) => `${p.in}:${p.name}`)).toEqual([
-        'header:X-Webhook-Id', 'header:X-Webhook-Timestamp', 'header:X-Webhook-Signature',
+        'header:X-Webhook-Id',
+        'header:X-Webhook-Timestamp',
+        'header:X-Webhook-Signature',
       ]);
       const schema = post.requestBody.content['application/json'].schema as Json;
       expect(schema.properties.event).toEqual({ type: 'string', const: type });

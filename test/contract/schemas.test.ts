@@ -39,8 +39,24 @@ const deliveredOrder = {
   created_at: AT,
   updated_at: AT,
   vouchers: [
-    { voucher_id: VCH, product_id: 'amazon-us-25', denomination: 25, expiry: '2027-11-22', status: 'ISSUED', code: 'AMZN-TEST-0001', pin: '1234' },
-    { voucher_id: VCH2, product_id: 'amazon-us-25', denomination: 25, expiry: '2027-11-22', status: 'ISSUED', code: 'AMZN-TEST-0002', pin: null },
+    {
+      voucher_id: VCH,
+      product_id: 'amazon-us-25',
+      denomination: 25,
+      expiry: '2027-11-22',
+      status: 'ISSUED',
+      code: 'AMZN-TEST-0001',
+      pin: '1234',
+    },
+    {
+      voucher_id: VCH2,
+      product_id: 'amazon-us-25',
+      denomination: 25,
+      expiry: '2027-11-22',
+      status: 'ISSUED',
+      code: 'AMZN-TEST-0002',
+      pin: null,
+    },
   ],
   timeline: [{ status: 'DELIVERED', at: AT, note: 'fulfilled from cache' }],
 };
@@ -75,7 +91,9 @@ describe('catalog', () => {
   it('accepts categories and products of every expiry policy', () => {
     expect(Category.parse({ category_id: 'ecommerce', name: 'E-commerce', description: 'Online shops' })).toBeTruthy();
     expect(issuesOf(Product, product)).toEqual([]);
-    expect(issuesOf(Product, { ...product, denominations_truncated: true, expiry_policy: { type: 'fixed_date', date: '2027-12-31' } })).toEqual([]);
+    expect(
+      issuesOf(Product, { ...product, denominations_truncated: true, expiry_policy: { type: 'fixed_date', date: '2027-12-31' } }),
+    ).toEqual([]);
     expect(issuesOf(Product, { ...product, expiry_policy: { type: 'none' } })).toEqual([]);
     expect(issuesOf(Product, { ...product, expiry_policy: { type: 'forever' } })).not.toEqual([]);
   });
@@ -98,12 +116,18 @@ describe('order requests', () => {
 
   it('accepts a realistic order, with and without currency and reference', () => {
     expect(issuesOf(CreateOrderRequest, { items: [item] })).toEqual([]);
-    expect(issuesOf(CreateOrderRequest, { items: [item, { ...item, denomination: 50, quantity: 1 }], currency: 'USD', reference: 'po-4711' })).toEqual([]);
-    expect(issuesOf(CreateOrderRequest, { items: Array.from({ length: 10 }, () => ({ ...item, quantity: 10 })), reference: 'r'.repeat(64) })).toEqual([]);
+    expect(
+      issuesOf(CreateOrderRequest, { items: [item, { ...item, denomination: 50, quantity: 1 }], currency: 'USD', reference: 'po-4711' }),
+    ).toEqual([]);
+    expect(
+      issuesOf(CreateOrderRequest, { items: Array.from({ length: 10 }, () => ({ ...item, quantity: 10 })), reference: 'r'.repeat(64) }),
+    ).toEqual([]);
   });
 
   it('rejects 11 items', () => {
-    expect(issuesOf(CreateOrderRequest, { items: Array.from({ length: 11 }, () => ({ ...item, quantity: 1 })) })).toEqual(['items: must hold at most 10 items']);
+    expect(issuesOf(CreateOrderRequest, { items: Array.from({ length: 11 }, () => ({ ...item, quantity: 1 })) })).toEqual([
+      'items: must hold at most 10 items',
+    ]);
   });
 
   it('rejects no items', () => {
@@ -117,19 +141,28 @@ describe('order requests', () => {
   });
 
   it('rejects 101 vouchers across items', () => {
-    const issues = issuesOf(CreateOrderRequest, { items: [{ ...item, quantity: 60 }, { ...item, denomination: 50, quantity: 41 }] });
+    const issues = issuesOf(CreateOrderRequest, {
+      items: [
+        { ...item, quantity: 60 },
+        { ...item, denomination: 50, quantity: 41 },
+      ],
+    });
     expect(issues).toEqual(['items: orders at most 100 vouchers in all (this one orders 101)']);
   });
 
   it('rejects a reference over 64 characters', () => {
-    expect(issuesOf(CreateOrderRequest, { items: [item], reference: 'r'.repeat(65) })).toEqual(['reference: must be at most 64 characters']);
+    expect(issuesOf(CreateOrderRequest, { items: [item], reference: 'r'.repeat(65) })).toEqual([
+      'reference: must be at most 64 characters',
+    ]);
   });
 
   it('rejects unknown fields, bad currencies and non-positive denominations', () => {
     expect(issuesOf(CreateOrderRequest, { items: [item], referense: 'typo' })).not.toEqual([]);
     expect(issuesOf(CreateOrderRequest, { items: [{ ...item, sku: 'x' }] })).not.toEqual([]);
     expect(issuesOf(CreateOrderRequest, { items: [item], currency: 'usd' })).toEqual(['currency: must be an ISO 4217 code such as USD']);
-    expect(issuesOf(CreateOrderRequest, { items: [{ ...item, denomination: 0 }] })).toEqual(['items.0.denomination: must be a positive amount']);
+    expect(issuesOf(CreateOrderRequest, { items: [{ ...item, denomination: 0 }] })).toEqual([
+      'items.0.denomination: must be a positive amount',
+    ]);
   });
 });
 
@@ -140,12 +173,19 @@ describe('order responses', () => {
   });
 
   it('accepts GET /orders/{id} vouchers with code_last4 and expiry null (no-expiry product)', () => {
-    const masked = { ...deliveredOrder, vouchers: [{ voucher_id: VCH, product_id: 'amazon-us-25', denomination: 25, expiry: null, status: 'ISSUED', code_last4: '0001' }] };
+    const masked = {
+      ...deliveredOrder,
+      vouchers: [{ voucher_id: VCH, product_id: 'amazon-us-25', denomination: 25, expiry: null, status: 'ISSUED', code_last4: '0001' }],
+    };
     expect(issuesOf(Order, masked)).toEqual([]);
   });
 
   it('keeps unknown fields on responses', () => {
-    const parsed = Order.parse({ ...deliveredOrder, loyalty_points: 7, vouchers: [{ ...deliveredOrder.vouchers[0], barcode_format: 'qr' }] }) as Record<string, unknown>;
+    const parsed = Order.parse({
+      ...deliveredOrder,
+      loyalty_points: 7,
+      vouchers: [{ ...deliveredOrder.vouchers[0], barcode_format: 'qr' }],
+    }) as Record<string, unknown>;
     expect(parsed.loyalty_points).toBe(7);
     expect((parsed.vouchers as Record<string, unknown>[])[0]!.barcode_format).toBe('qr');
     const product2 = Product.parse({ ...product, brand_color: '#ff9900' }) as Record<string, unknown>;
@@ -164,29 +204,77 @@ describe('order responses', () => {
   });
 
   it('accepts the secure code endpoint response', () => {
-    expect(issuesOf(OrderCodes, { order_id: ORD, data: [{ voucher_id: VCH, product_id: 'amazon-us-25', denomination: 25, expiry: '2027-11-22', code: 'AMZN-TEST-0001', pin: '1234' }] })).toEqual([]);
+    expect(
+      issuesOf(OrderCodes, {
+        order_id: ORD,
+        data: [
+          { voucher_id: VCH, product_id: 'amazon-us-25', denomination: 25, expiry: '2027-11-22', code: 'AMZN-TEST-0001', pin: '1234' },
+        ],
+      }),
+    ).toEqual([]);
   });
 });
 
 describe('wallets, transactions and payouts', () => {
   it('accepts wallets and signed transaction amounts', () => {
     expect(issuesOf(Wallet, { currency: 'JPY', available: 120000, reserved: 0, updated_at: AT })).toEqual([]);
-    expect(issuesOf(Transaction, { transaction_id: TXN, type: 'ORDER_DEBIT', amount: -50, currency: 'USD', balance_after: 950, order_id: ORD, description: 'Order ' + ORD, created_at: AT })).toEqual([]);
-    expect(issuesOf(Transaction, { transaction_id: TXN, type: 'PAYOUT', amount: -125.5, currency: 'EUR', balance_after: 0, payout_id: PO, description: 'Payout', created_at: AT })).toEqual([]);
-    expect(issuesOf(Transaction, { transaction_id: TXN, type: 'CHARGEBACK', amount: 1, currency: 'USD', balance_after: 1, description: '', created_at: AT })).not.toEqual([]);
+    expect(
+      issuesOf(Transaction, {
+        transaction_id: TXN,
+        type: 'ORDER_DEBIT',
+        amount: -50,
+        currency: 'USD',
+        balance_after: 950,
+        order_id: ORD,
+        description: 'Order ' + ORD,
+        created_at: AT,
+      }),
+    ).toEqual([]);
+    expect(
+      issuesOf(Transaction, {
+        transaction_id: TXN,
+        type: 'PAYOUT',
+        amount: -125.5,
+        currency: 'EUR',
+        balance_after: 0,
+        payout_id: PO,
+        description: 'Payout',
+        created_at: AT,
+      }),
+    ).toEqual([]);
+    expect(
+      issuesOf(Transaction, {
+        transaction_id: TXN,
+        type: 'CHARGEBACK',
+        amount: 1,
+        currency: 'USD',
+        balance_after: 1,
+        description: '',
+        created_at: AT,
+      }),
+    ).not.toEqual([]);
   });
 
   it('accepts payouts and rejects non-positive amounts', () => {
     expect(issuesOf(CreatePayoutRequest, { currency: 'EUR', amount: 125.5, reference: 'payout-2026-11' })).toEqual([]);
     expect(issuesOf(CreatePayoutRequest, { currency: 'EUR', amount: 0 })).toEqual(['amount: must be a positive amount']);
-    expect(issuesOf(Payout, { payout_id: PO, status: 'PENDING', amount: 125.5, currency: 'EUR', reference: null, created_at: AT })).toEqual([]);
+    expect(issuesOf(Payout, { payout_id: PO, status: 'PENDING', amount: 125.5, currency: 'EUR', reference: null, created_at: AT })).toEqual(
+      [],
+    );
   });
 });
 
 describe('webhook endpoint', () => {
   it('accepts registration requests and rejects other schemes and unknown events', () => {
     expect(issuesOf(RegisterWebhookRequest, { url: 'https://partner.example/hooks' })).toEqual([]);
-    expect(issuesOf(RegisterWebhookRequest, { url: 'http://127.0.0.1:8080/hook', events: ['order.delivered'], description: 'local', rotate_secret: true })).toEqual([]);
+    expect(
+      issuesOf(RegisterWebhookRequest, {
+        url: 'http://127.0.0.1:8080/hook',
+        events: ['order.delivered'],
+        description: 'local',
+        rotate_secret: true,
+      }),
+    ).toEqual([]);
     expect(issuesOf(RegisterWebhookRequest, { url: 'ftp://partner.example/hooks' })).not.toEqual([]);
     expect(issuesOf(RegisterWebhookRequest, { url: 'https://partner.example/hooks', events: ['order.shipped'] })).not.toEqual([]);
   });
@@ -215,7 +303,9 @@ describe('events', () => {
   });
 
   it('rejects an envelope whose data does not fit its event type, and unknown event types', () => {
-    expect(issuesOf(EventEnvelope, { event: 'order.refunded', event_id: EVT, created_at: AT, data: events['order.created'] })).not.toEqual([]);
+    expect(issuesOf(EventEnvelope, { event: 'order.refunded', event_id: EVT, created_at: AT, data: events['order.created'] })).not.toEqual(
+      [],
+    );
     expect(issuesOf(EventEnvelope, { event: 'order.shipped', event_id: EVT, created_at: AT, data: {} })).not.toEqual([]);
   });
 
@@ -231,8 +321,21 @@ describe('events', () => {
 
 describe('errors and reconciliation', () => {
   it('accepts the error envelope with and without details', () => {
-    expect(issuesOf(ErrorEnvelope, { error: { name: 'InsufficientInventory', code: 'INSUFFICIENT_INVENTORY', message: 'no vouchers available' } })).toEqual([]);
-    expect(issuesOf(ErrorEnvelope, { error: { name: 'ValidationFailed', code: 'VALIDATION_FAILED', message: 'invalid', details: [{ path: 'items.0.quantity', message: 'must be at least 1' }] } })).toEqual([]);
+    expect(
+      issuesOf(ErrorEnvelope, {
+        error: { name: 'InsufficientInventory', code: 'INSUFFICIENT_INVENTORY', message: 'no vouchers available' },
+      }),
+    ).toEqual([]);
+    expect(
+      issuesOf(ErrorEnvelope, {
+        error: {
+          name: 'ValidationFailed',
+          code: 'VALIDATION_FAILED',
+          message: 'invalid',
+          details: [{ path: 'items.0.quantity', message: 'must be at least 1' }],
+        },
+      }),
+    ).toEqual([]);
     expect(issuesOf(ErrorEnvelope, { message: 'flat error' })).not.toEqual([]);
   });
 
@@ -240,7 +343,17 @@ describe('errors and reconciliation', () => {
     const report = {
       date: '2026-11-21',
       summary: { orders_total: 12, vouchers_allocated: 30, matched: 29, drifted: 1, unmatched: 0 },
-      drifts: [{ order_id: ORD, vendor: 'amazon', product_id: 'amazon-us-25', our_allocation: VCH, vendor_record: 'AMZ-REF-9', detected_at: AT, resolution: 'pending' }],
+      drifts: [
+        {
+          order_id: ORD,
+          vendor: 'amazon',
+          product_id: 'amazon-us-25',
+          our_allocation: VCH,
+          vendor_record: 'AMZ-REF-9',
+          detected_at: AT,
+          resolution: 'pending',
+        },
+      ],
       generated_at: AT,
     };
     expect(issuesOf(ReconciliationReport, report)).toEqual([]);

@@ -67,7 +67,10 @@ function fencedExamples(file: string): Example[] {
   const out: Example[] = [];
   let inBlock = false;
   for (const raw of read(file).split('\n')) {
-    if (/^\s*```/.test(raw)) { inBlock = !inBlock; continue; }
+    if (/^\s*```/.test(raw)) {
+      inBlock = !inBlock;
+      continue;
+    }
     if (!inBlock) continue;
     const m = /^\s*(?:\$ )?((?:[A-Z_]+=\S+ )*(?:npx )?vouchers .*)$/.exec(raw);
     if (m) out.push({ source: file, line: m[1]!.replace(/\s+#\s.*$/, '').trim() });
@@ -75,35 +78,51 @@ function fencedExamples(file: string): Example[] {
   return out;
 }
 
-const DOC_FILES = ['README.md', ...readdirSync(new URL('docs/', ROOT)).filter((f) => f.endsWith('.md') && f !== 'commands.md').map((f) => `docs/${f}`)];
+const DOC_FILES = [
+  'README.md',
+  ...readdirSync(new URL('docs/', ROOT))
+    .filter((f) => f.endsWith('.md') && f !== 'commands.md')
+    .map((f) => `docs/${f}`),
+];
 
 const ALL: Example[] = [...helpExamples(), ...DOC_FILES.flatMap(fencedExamples)];
 
 /** Examples that cannot run here as written, each with the reason (matched on the whole line). */
 const NOT_RUN: Record<string, string> = {
-  'vouchers sandbox start': 'runs in the foreground until Ctrl-C, on the fixed port 4010 (test/commands/sandbox-start.test.ts starts it on a free port)',
+  'vouchers sandbox start':
+    'runs in the foreground until Ctrl-C, on the fixed port 4010 (test/commands/sandbox-start.test.ts starts it on a free port)',
   'vouchers sandbox start --port 0 --seed 7 --json': 'runs in the foreground until Ctrl-C (test/commands/sandbox-start.test.ts)',
   'vouchers sandbox start --port 4011 --dialect document': 'runs in the foreground until Ctrl-C, on a fixed port',
   'vouchers sandbox start --state sandbox.json --enable-planned': 'runs in the foreground until Ctrl-C, on the fixed port 4010',
-  'vouchers sandbox start --detach --time-scale 0.1': 'leaves a background process on the fixed port 4010 (test/commands/sandbox-detach.test.ts)',
-  'vouchers sandbox start --detach && vouchers orders create --product sbx-instant --denomination 25': 'leaves a background process on the fixed port 4010 (test/commands/sandbox-detach.test.ts)',
+  'vouchers sandbox start --detach --time-scale 0.1':
+    'leaves a background process on the fixed port 4010 (test/commands/sandbox-detach.test.ts)',
+  'vouchers sandbox start --detach && vouchers orders create --product sbx-instant --denomination 25':
+    'leaves a background process on the fixed port 4010 (test/commands/sandbox-detach.test.ts)',
   'vouchers sandbox start [--port 4010] [--host 127.0.0.1] [--seed N] [--time-scale X]': 'a synopsis, not a command line',
-  'vouchers sandbox stop': 'stops a `sandbox start --detach`, which this test does not leave running (the `|| echo` example of no sandbox runs)',
+  'vouchers sandbox stop':
+    'stops a `sandbox start --detach`, which this test does not leave running (the `|| echo` example of no sandbox runs)',
   'vouchers listen --register': 'runs in the foreground until Ctrl-C, on the fixed port 4242 (test/commands/listen*.test.ts)',
   'vouchers listen --forward-to http://localhost:3000/webhooks': 'runs in the foreground until Ctrl-C, on the fixed port 4242',
   'vouchers listen --register --forward-to http://localhost:3000/webhooks': 'runs in the foreground until Ctrl-C, on the fixed port 4242',
   'vouchers listen --port 8080 --secret whsec_... --inbox ./events.ndjson': 'runs in the foreground until Ctrl-C, on a fixed port',
-  'vouchers listen --register --events \'order.*\' --json': 'runs in the foreground until Ctrl-C, on the fixed port 4242',
+  "vouchers listen --register --events 'order.*' --json": 'runs in the foreground until Ctrl-C, on the fixed port 4242',
   'vouchers listen --register &  vouchers sandbox trigger order.refunded': 'a listener left running in the background',
-  'vouchers certify --profile acme-sandbox --public-url https://abc.tunnel.example --listen-port 8787': 'needs a public tunnel to this machine (the provider delivers webhooks through it)',
-  'vouchers certify --profile acme-sandbox --listen-port 8787 --public-url https://abc123.ngrok.app': 'needs a public tunnel to this machine (the provider delivers webhooks through it)',
-  'VOUCHERS_WEBHOOK_SECRET=whsec_… vouchers certify --profile acme-sandbox --webhook-target https://hooks.acme.test/vouchers': 'certifies your own receiver, on the internet',
-  'vouchers certify --sandbox --webhook-target http://127.0.0.1:3000/webhooks': 'certifies your own receiver, running on port 3000 with its secret',
+  'vouchers certify --profile acme-sandbox --public-url https://abc.tunnel.example --listen-port 8787':
+    'needs a public tunnel to this machine (the provider delivers webhooks through it)',
+  'vouchers certify --profile acme-sandbox --listen-port 8787 --public-url https://abc123.ngrok.app':
+    'needs a public tunnel to this machine (the provider delivers webhooks through it)',
+  'VOUCHERS_WEBHOOK_SECRET=whsec_… vouchers certify --profile acme-sandbox --webhook-target https://hooks.acme.test/vouchers':
+    'certifies your own receiver, on the internet',
+  'vouchers certify --sandbox --webhook-target http://127.0.0.1:3000/webhooks':
+    'certifies your own receiver, running on port 3000 with its secret',
 };
 
 /** Examples whose documented outcome is not exit 0, with the reason. */
 const EXIT: Record<string, { code: number; why: string }> = {
-  'vouchers webhooks verify --body body.json --signature "t=1732270000,v1=5f0c…"': { code: 5, why: 'the signature is elided, so it is rejected: exit 5, as the help says' },
+  'vouchers webhooks verify --body body.json --signature "t=1732270000,v1=5f0c…"': {
+    code: 5,
+    why: 'the signature is elided, so it is rejected: exit 5, as the help says',
+  },
 };
 
 // --- running one example -------------------------------------------------------------------
@@ -114,28 +133,51 @@ const EVENT_JSON = JSON.stringify(orderEvent(1));
 const VARS: Record<string, string> = { API_SECRET: 'sk_test_examples', WHSEC: WEBHOOK_SECRET };
 const ORDER_JSON = '{"items":[{"product_id":"sbx-instant","denomination":10,"quantity":1}]}';
 
-interface Step { argv: string[]; stdinFile?: string; env: Record<string, string> }
-interface Plan { steps: Step[]; expectCode?: number | undefined }
+interface Step {
+  argv: string[];
+  stdinFile?: string;
+  env: Record<string, string>;
+}
+interface Plan {
+  steps: Step[];
+  expectCode?: number | undefined;
+}
 
 /** Split an example the way sh would for these lines: quoting, `<`, `>`, `|`, `&&`, `||`. */
 function plan(line: string): Plan {
-  const tokens = [...line.matchAll(/'([^']*)'|"([^"]*)"|(\|\||&&|[|<>]|[^\s'"|<>&]+(?:"[^"]*")?)/g)].map((m) => ({ text: m[1] ?? m[2] ?? m[3]!, op: m[3] !== undefined && /^(\|\||&&|[|<>])$/.test(m[3]) }));
+  const tokens = [...line.matchAll(/'([^']*)'|"([^"]*)"|(\|\||&&|[|<>]|[^\s'"|<>&]+(?:"[^"]*")?)/g)].map((m) => ({
+    text: m[1] ?? m[2] ?? m[3]!,
+    op: m[3] !== undefined && /^(\|\||&&|[|<>])$/.test(m[3]),
+  }));
   const steps: Step[] = [];
   let cur: Step = { argv: [], env: {} };
   let result: Plan = { steps };
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
-    if (t.op && t.text === '&&') { steps.push(cur); cur = { argv: [], env: {} }; continue; }
+    if (t.op && t.text === '&&') {
+      steps.push(cur);
+      cur = { argv: [], env: {} };
+      continue;
+    }
     if (t.op && t.text === '||') {
       // `|| echo "… (exit N)"`: the documented outcome is that exit code (any failure when none is named).
-      const rest = tokens.slice(i + 1).map((x) => x.text).join(' ');
+      const rest = tokens
+        .slice(i + 1)
+        .map((x) => x.text)
+        .join(' ');
       const code = /\(exit (\d+)\)/.exec(rest);
       result = { steps, expectCode: code ? Number(code[1]) : undefined };
       break;
     }
     if (t.op && t.text === '|') break; // the pipe's reader: stdout is captured instead
-    if (t.op && t.text === '>') { i++; continue; }
-    if (t.op && t.text === '<') { cur.stdinFile = tokens[++i]!.text; continue; }
+    if (t.op && t.text === '>') {
+      i++;
+      continue;
+    }
+    if (t.op && t.text === '<') {
+      cur.stdinFile = tokens[++i]!.text;
+      continue;
+    }
     if (cur.argv.length === 0 && !t.op && /^[A-Z_]+=/.test(t.text)) {
       const eq = t.text.indexOf('=');
       cur.env[t.text.slice(0, eq)] = t.text.slice(eq + 1);
@@ -156,23 +198,42 @@ function plan(line: string): Plan {
 let app: Server;
 let appUrl: string;
 beforeAll(async () => {
-  app = createServer((req, res) => { req.resume(); req.on('end', () => res.writeHead(200).end()); });
+  app = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => res.writeHead(200).end());
+  });
   await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
   appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}/webhooks`;
 });
-afterAll(async () => { await new Promise((r) => app.close(r)); });
+afterAll(async () => {
+  await new Promise((r) => app.close(r));
+});
 
-interface World { sb: SandboxHandle; configDir: string; cwd: string; run: (argv: string[], opts?: { stdin?: string; tty?: boolean }) => ReturnType<typeof runCli> }
+interface World {
+  sb: SandboxHandle;
+  configDir: string;
+  cwd: string;
+  run: (argv: string[], opts?: { stdin?: string; tty?: boolean }) => ReturnType<typeof runCli>;
+}
 
 async function world(line: string): Promise<World> {
   // Reconciliation is a planned endpoint; operator actions on an open order need it to stay open a while.
-  const sb = /reconciliation/.test(line) ? await fastSandbox({ enablePlanned: true })
-    : /admin (complete|fail|partial)/.test(line) ? await fastSandbox({ timeScale: 1 })
+  const sb = /reconciliation/.test(line)
+    ? await fastSandbox({ enablePlanned: true })
+    : /admin (complete|fail|partial)/.test(line)
+      ? await fastSandbox({ timeScale: 1 })
       : await fastSandbox();
   const configDir = tempConfigDir();
   const cwd = tempConfigDir();
   const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
-  const local = { base_url: sb.baseUrl, api_key: sb.apiKey, api_secret: sb.apiSecret, admin_url: sb.adminUrl, admin_token: sb.adminToken, webhook_secret: WEBHOOK_SECRET };
+  const local = {
+    base_url: sb.baseUrl,
+    api_key: sb.apiKey,
+    api_secret: sb.apiSecret,
+    admin_url: sb.adminUrl,
+    admin_token: sb.adminToken,
+    webhook_secret: WEBHOOK_SECRET,
+  };
   const adding = /profiles add (\S+)/.exec(line)?.[1];
   for (const name of ['local', 'prod', 'acme-sandbox', 'old-sandbox']) if (name !== adding) store.set(name, local);
   store.setCurrent('local');
@@ -181,7 +242,8 @@ async function world(line: string): Promise<World> {
   writeFileSync(join(cwd, 'event.json'), EVENT_JSON);
   writeFileSync(join(cwd, 'body.json'), EVENT_JSON);
   writeFileSync(join(cwd, 'orders.csv'), 'product_id,denomination,quantity,reference\nsbx-instant,10,1,row-1\nsbx-instant,25,2,row-2\n');
-  const run: World['run'] = (argv, opts = {}) => runCli(argv, { configDir, cwd, env: { NO_COLOR: '1' }, stdin: opts.stdin, tty: opts.tty, stdinTTY: opts.tty });
+  const run: World['run'] = (argv, opts = {}) =>
+    runCli(argv, { configDir, cwd, env: { NO_COLOR: '1' }, stdin: opts.stdin, tty: opts.tty, stdinTTY: opts.tty });
   return { sb, configDir, cwd, run };
 }
 
@@ -204,8 +266,10 @@ async function substitute(w: World, line: string): Promise<string> {
   }
   if (PLACEHOLDER_ORDER.test(out)) {
     // The order in the state the command needs.
-    const product = /admin (approve|reject)|orders cancel/.test(out) ? 'sbx-gated'
-      : /admin (complete|fail|partial)|orders wait/.test(out) ? 'sbx-gated'
+    const product = /admin (approve|reject)|orders cancel/.test(out)
+      ? 'sbx-gated'
+      : /admin (complete|fail|partial)|orders wait/.test(out)
+        ? 'sbx-gated'
         : 'sbx-instant';
     const id = await createOrder(w, product, /admin partial/.test(out) ? 4 : 1);
     if (/admin (complete|fail|partial)|orders wait/.test(out)) {
@@ -233,8 +297,17 @@ async function substitute(w: World, line: string): Promise<string> {
     // The local inbox `vouchers listen` writes.
     const id = /\bevt_01JDQ5P2M4R8T0V2X4Z6B8D0F2\b/.exec(out)?.[0] ?? 'evt_01JDQ5P2M4R8T0V2X4Z6B8D0F2';
     const orderId = /\bord_\w+/.exec(out)?.[0] ?? 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE';
-    const envelope = { ...orderEvent(1), event_id: id, created_at: new Date().toISOString(), data: { ...(orderEvent(1).data as object), order_id: orderId } };
-    const entry = { received_at: new Date().toISOString(), envelope, meta: { signature_timestamp: Math.floor(Date.now() / 1000), webhook_id: id, remote_address: '127.0.0.1' } };
+    const envelope = {
+      ...orderEvent(1),
+      event_id: id,
+      created_at: new Date().toISOString(),
+      data: { ...(orderEvent(1).data as object), order_id: orderId },
+    };
+    const entry = {
+      received_at: new Date().toISOString(),
+      envelope,
+      meta: { signature_timestamp: Math.floor(Date.now() / 1000), webhook_id: id, remote_address: '127.0.0.1' },
+    };
     writeFileSync(join(w.configDir, 'events.ndjson'), JSON.stringify(entry) + '\n', { mode: 0o600 });
   }
   if (/vouchers webhooks (show|delete)/.test(out)) {
@@ -258,12 +331,16 @@ async function substitute(w: World, line: string): Promise<string> {
 const RUNNABLE = ALL.filter((e) => NOT_RUN[e.line] === undefined);
 
 describe('documented examples run against the sandbox', () => {
-  it('finds the examples of README, docs and every command\'s help', () => {
+  it("finds the examples of README, docs and every command's help", () => {
     expect(helpExamples().length).toBeGreaterThan(100);
     expect(UNKNOWN_SHAPES, 'help examples this test cannot run: teach it their shape').toEqual([]);
     expect(fencedExamples('README.md').length).toBeGreaterThan(5);
     // Every example kept out is still documented (no stale entries).
-    for (const line of Object.keys(NOT_RUN)) expect(ALL.map((e) => e.line), line).toContain(line);
+    for (const line of Object.keys(NOT_RUN))
+      expect(
+        ALL.map((e) => e.line),
+        line,
+      ).toContain(line);
   });
 
   const seen = new Set<string>();
@@ -279,17 +356,31 @@ describe('documented examples run against the sandbox', () => {
         let code = 0;
         let last = { code: 0, stdout: '', stderr: '' };
         for (const step of p.steps) {
-          const piped = step === p.steps[0] && ex.piped !== undefined ? (ex.piped === 'clipboard' ? EVENT_JSON : VARS[ex.piped.slice(1)]) : undefined;
+          const piped =
+            step === p.steps[0] && ex.piped !== undefined ? (ex.piped === 'clipboard' ? EVENT_JSON : VARS[ex.piped.slice(1)]) : undefined;
           const stdin = step.stdinFile === undefined ? piped : readFileSync(join(w.cwd, step.stdinFile), 'utf8');
           // On a terminal, as its example implies (unless something is piped in): a command that
           // asks for confirmation gets "y", and `profiles add` the API secret it asks for.
           const args = step.argv.join(' ');
-          const answer = stdin !== undefined ? undefined
-            : /^profiles add /.test(args) ? 'sk_test_examples\n'
-            : !step.argv.includes('--yes') && /\b(cancel|remove|delete|reset)\b/.test(args) ? 'y\n' : undefined;
+          const answer =
+            stdin !== undefined
+              ? undefined
+              : /^profiles add /.test(args)
+                ? 'sk_test_examples\n'
+                : !step.argv.includes('--yes') && /\b(cancel|remove|delete|reset)\b/.test(args)
+                  ? 'y\n'
+                  : undefined;
           const tty = answer !== undefined;
           // A quick clock: the CLI's polls and waits (demo, certify, --wait) move time without waiting it out.
-          last = await runCli(step.argv, { configDir: w.configDir, cwd: w.cwd, env: { NO_COLOR: '1', ...step.env }, stdin: answer ?? stdin, tty, stdinTTY: tty, overrides: { clock: quickClock() } });
+          last = await runCli(step.argv, {
+            configDir: w.configDir,
+            cwd: w.cwd,
+            env: { NO_COLOR: '1', ...step.env },
+            stdin: answer ?? stdin,
+            tty,
+            stdinTTY: tty,
+            overrides: { clock: quickClock() },
+          });
           code = last.code;
           if (code !== 0) break;
         }

@@ -4,7 +4,11 @@ import { fileURLToPath } from 'node:url';
 
 export const BIN = fileURLToPath(new URL('../../bin/vouchers.js', import.meta.url));
 
-export interface BinResult { code: number | null; stdout: string; stderr: string }
+export interface BinResult {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
 
 /** `env` is added to this process's environment; a key set to undefined is removed from it. */
 export function runBin(args: string[], env: Record<string, string | undefined> = {}): Promise<BinResult> {
@@ -14,8 +18,12 @@ export function runBin(args: string[], env: Record<string, string | undefined> =
     const proc = spawn(process.execPath, [BIN, ...args], { env: full as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    proc.stdout.on('data', (c: Buffer) => { stdout += c.toString(); });
-    proc.stderr.on('data', (c: Buffer) => { stderr += c.toString(); });
+    proc.stdout.on('data', (c: Buffer) => {
+      stdout += c.toString();
+    });
+    proc.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
     proc.once('error', reject);
     proc.once('close', (code) => resolve({ code, stdout, stderr }));
   });

@@ -48,11 +48,22 @@ export function hintArgv(stderr: string): string[] {
 export function tableRows(text: string): string[][] {
   const lines = text.replace(ANSI, '').trimEnd().split('\n');
   const rule = lines.findIndex((l) => l.startsWith('├'));
-  return lines.slice(rule + 1, -1).map((l) => l.split('│').slice(1, -1).map((c) => c.trim()));
+  return lines.slice(rule + 1, -1).map((l) =>
+    l
+      .split('│')
+      .slice(1, -1)
+      .map((c) => c.trim()),
+  );
 }
 
 /** The header cells of a box table. */
 export function tableHeader(text: string): string[] {
-  const line = text.replace(ANSI, '').split('\n').find((l) => l.startsWith('│'))!;
-  return line.split('│').slice(1, -1).map((c) => c.trim());
+  const line = text
+    .replace(ANSI, '')
+    .split('\n')
+    .find((l) => l.startsWith('│'))!;
+  return line
+    .split('│')
+    .slice(1, -1)
+    .map((c) => c.trim());
 }

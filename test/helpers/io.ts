@@ -24,8 +24,12 @@ export function testIO(options: TestIOOptions = {}): TestIO {
   const stderr = new PassThrough();
   let outText = '';
   let errText = '';
-  stdout.on('data', (c: Buffer) => { outText += c.toString('utf8'); });
-  stderr.on('data', (c: Buffer) => { errText += c.toString('utf8'); });
+  stdout.on('data', (c: Buffer) => {
+    outText += c.toString('utf8');
+  });
+  stderr.on('data', (c: Buffer) => {
+    errText += c.toString('utf8');
+  });
   const controller = new AbortController();
   const tty = options.tty ?? false;
   return {

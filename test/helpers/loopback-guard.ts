@@ -63,7 +63,11 @@ export function takeBlockedConnections(): string[] {
   return state.blocked.splice(0);
 }
 
-interface ConnectOptions { host?: unknown; port?: unknown; path?: unknown }
+interface ConnectOptions {
+  host?: unknown;
+  port?: unknown;
+  path?: unknown;
+}
 
 /** Where a `socket.connect(...)` call goes: undefined for a local (path) socket. */
 function targetOf(args: unknown[]): { host: string; port: string } | undefined {
@@ -105,7 +109,10 @@ export function installLoopbackGuard(): void {
     const error = refuseName(hostname);
     if (error) {
       const callback = rest.at(-1);
-      if (typeof callback === 'function') { process.nextTick(() => (callback as (e: Error) => void)(error)); return; }
+      if (typeof callback === 'function') {
+        process.nextTick(() => (callback as (e: Error) => void)(error));
+        return;
+      }
       throw error;
     }
     return (lookup as (...a: unknown[]) => unknown).call(dns, hostname, ...rest);

@@ -36,7 +36,14 @@ export function sendJson(res: ServerResponse, status: number, body: unknown, hea
 }
 
 /** An error envelope of the decisions file. */
-export function sendError(res: ServerResponse, status: number, name: string, code: string, message: string, headers: Record<string, string> = {}): void {
+export function sendError(
+  res: ServerResponse,
+  status: number,
+  name: string,
+  code: string,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   sendJson(res, status, { error: { name, code, message } }, headers);
 }
 
@@ -75,10 +82,11 @@ export async function startLoopbackServer(handler: LoopbackHandler, options: { p
     baseUrl: `${origin}/api/v1`,
     port,
     requests,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 

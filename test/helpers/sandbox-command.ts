@@ -13,12 +13,20 @@ export interface RunningSandboxCommand<Info> {
 }
 
 /** `sandbox start --port 0 --json …args` with this config dir, once it says it is ready (or ended). */
-export async function startSandboxCommand<Info = Record<string, unknown>>(configDir: string, args: string[] = []): Promise<RunningSandboxCommand<Info>> {
+export async function startSandboxCommand<Info = Record<string, unknown>>(
+  configDir: string,
+  args: string[] = [],
+): Promise<RunningSandboxCommand<Info>> {
   const io = testIO({ env: { VOUCHERS_CONFIG_DIR: configDir } });
   const done = run(['sandbox', 'start', '--port', '0', '--json', ...args], io);
   let finished = false;
-  void done.then(() => { finished = true; });
-  onTestFinished(async () => { io.interrupt(); await done; });
+  void done.then(() => {
+    finished = true;
+  });
+  onTestFinished(async () => {
+    io.interrupt();
+    await done;
+  });
   await until(() => io.stderrText().includes('Sandbox ready') || finished, 'the sandbox to start', 10_000);
   return { io, done, info: JSON.parse(io.stdoutText() || '{}') as Info };
 }

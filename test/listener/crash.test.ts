@@ -33,8 +33,12 @@ async function startListenerProcess(port: number, inbox: string, configDir: stri
   });
   children.push(proc);
   let err = '';
-  proc.stderr!.on('data', (c: Buffer) => { err += c.toString(); });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => proc.once('exit', (code, signal) => r({ code, signal })));
+  proc.stderr!.on('data', (c: Buffer) => {
+    err += c.toString();
+  });
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+    proc.once('exit', (code, signal) => r({ code, signal })),
+  );
   await until(() => err.includes('Ready! Listening on') || proc.exitCode !== null, 'the listener to start', 10_000);
   if (!err.includes('Ready! Listening on')) throw new Error(`listener did not start: ${err}`);
   return { proc, stderr: () => err, exited };
@@ -62,7 +66,10 @@ describe('listen, killed and restarted (spawned CLI)', () => {
         for (;;) {
           try {
             const res = await post(url, body, signedHeaders(body, [SECRET], undefined, ev.event_id as string));
-            if (res.status >= 200 && res.status < 300) { acked.add(ev.event_id as string); break; }
+            if (res.status >= 200 && res.status < 300) {
+              acked.add(ev.event_id as string);
+              break;
+            }
           } catch {
             attemptsFailed++;
           }

@@ -12,7 +12,10 @@ const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 export function testId(prefix: 'evt' | 'ord' | 'vch', n: number): string {
   let tail = '';
   let v = n;
-  for (let i = 0; i < 8; i++) { tail = CROCKFORD[v % 32]! + tail; v = Math.floor(v / 32); }
+  for (let i = 0; i < 8; i++) {
+    tail = CROCKFORD[v % 32]! + tail;
+    v = Math.floor(v / 32);
+  }
   return `${prefix}_01JDQ5P2M4R8T0V2X4${tail}`;
 }
 
@@ -68,7 +71,12 @@ export function documentDelivered(n = 1): Record<string, unknown> {
 }
 
 /** Headers of a delivery signed at `t` with each of `secrets`. */
-export function signedHeaders(body: string | Buffer, secrets: string[] = [SECRET], t = nowSeconds(), eventId?: string): Record<string, string> {
+export function signedHeaders(
+  body: string | Buffer,
+  secrets: string[] = [SECRET],
+  t = nowSeconds(),
+  eventId?: string,
+): Record<string, string> {
   return {
     'content-type': 'application/json; charset=utf-8',
     'x-webhook-timestamp': String(t),
@@ -87,16 +95,26 @@ export interface Answer {
 export function post(url: string, body: string | Buffer, headers: Record<string, string>, method = 'POST'): Promise<Answer> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const req = request(url, { method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent: false }, (res) => {
-      let text = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => { text += c; });
-      res.on('end', () => {
-        let json: unknown;
-        try { json = JSON.parse(text); } catch { json = text; }
-        resolve({ status: res.statusCode ?? 0, json, headers: res.headers, ms: Date.now() - started });
-      });
-    });
+    const req = request(
+      url,
+      { method, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent: false },
+      (res) => {
+        let text = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => {
+          text += c;
+        });
+        res.on('end', () => {
+          let json: unknown;
+          try {
+            json = JSON.parse(text);
+          } catch {
+            json = text;
+          }
+          resolve({ status: res.statusCode ?? 0, json, headers: res.headers, ms: Date.now() - started });
+        });
+      },
+    );
     req.on('error', reject);
     req.end(body);
   });

@@ -15,7 +15,10 @@ function captureIO(): { io: IO; out: string[]; err: string[] } {
   const out: string[] = [];
   const err: string[] = [];
   const lines = (s: string) => s.split(/(?<=\n)/);
-  const io = { stdout: { write: (s: string) => out.push(...lines(s)) }, stderr: { write: (s: string) => err.push(...lines(s)) } } as unknown as IO;
+  const io = {
+    stdout: { write: (s: string) => out.push(...lines(s)) },
+    stderr: { write: (s: string) => err.push(...lines(s)) },
+  } as unknown as IO;
   return { io, out, err };
 }
 
@@ -28,7 +31,15 @@ function entry(envelope: Record<string, unknown>, meta: Partial<InboxEntry['meta
 }
 
 const delivered = entry(documentDelivered(1), { drift: ['data.reference: missing'] });
-const unknown = entry({ event: 'order.expired', event_id: hexEventId(2), created_at: '2026-11-22T09:30:00Z', data: { order_id: 'ord_981234', status: 'EXPIRED' } }, { unknown_event_type: true });
+const unknown = entry(
+  {
+    event: 'order.expired',
+    event_id: hexEventId(2),
+    created_at: '2026-11-22T09:30:00Z',
+    data: { order_id: 'ord_981234', status: 'EXPIRED' },
+  },
+  { unknown_event_type: true },
+);
 
 describe('listen display: events that differ from the contract', () => {
   it('marks the event line and warns on stderr with the event id, the fields, and that it was stored', () => {
@@ -39,26 +50,46 @@ describe('listen display: events that differ from the contract', () => {
     display.activity({ kind: 'event', entry: entry(documentDelivered(3), {}) });
     display.flush();
     expect(out).toHaveLength(3);
-    expect(out[0]).toMatch(new RegExp(`^09:30:01  order\\.delivered +${hexEventId(1)}  ord_981234  DELIVERED  \\(differs from contract\\)\\n$`));
+    expect(out[0]).toMatch(
+      new RegExp(`^09:30:01  order\\.delivered +${hexEventId(1)}  ord_981234  DELIVERED  \\(differs from contract\\)\\n$`),
+    );
     expect(out[1]).toMatch(/order\.expired .* EXPIRED {2}\(unknown event type\)\n$/);
     expect(out[2]).not.toMatch(/differs|unknown/);
     expect(err).toHaveLength(2);
-    expect(err[0]).toBe(`Warning: ${hexEventId(1)} (order.delivered) differs from the contract: data.reference: missing. `
-      + `It was accepted and stored as received; details: vouchers events show ${hexEventId(1)} (later order.delivered events that differ the same way are only marked)\n`);
+    expect(err[0]).toBe(
+      `Warning: ${hexEventId(1)} (order.delivered) differs from the contract: data.reference: missing. ` +
+        `It was accepted and stored as received; details: vouchers events show ${hexEventId(1)} (later order.delivered events that differ the same way are only marked)\n`,
+    );
     // Another event that differs the same way: marked, not warned about again.
     display.activity({ kind: 'event', entry: entry(documentDelivered(7), { drift: ['data.reference: missing'] }) });
     display.flush();
     expect(err).toHaveLength(2);
     expect(out[3]).toMatch(/\(differs from contract\)\n$/);
-    expect(err[1]).toMatch(new RegExp(`^Warning: ${hexEventId(2)} \\(order\\.expired\\) is of a type this version of vouchers does not know .*accepted and stored as received`));
+    expect(err[1]).toMatch(
+      new RegExp(
+        `^Warning: ${hexEventId(2)} \\(order\\.expired\\) is of a type this version of vouchers does not know .*accepted and stored as received`,
+      ),
+    );
   });
 
   it('says a marked event is forwarded unchanged when forwarding, and counts differences past five', () => {
-    const many = entry(documentDelivered(4), { drift: ['a: missing', 'b: missing', 'c: missing', 'd: missing', 'e: missing', 'f: missing', 'g: missing'] });
-    expect(markWarning(many, true)).toMatch(/differs from the contract: a: missing; b: missing; c: missing; d: missing; e: missing; and 2 more\. It was accepted and stored as received, and is forwarded unchanged;/);
+    const many = entry(documentDelivered(4), {
+      drift: ['a: missing', 'b: missing', 'c: missing', 'd: missing', 'e: missing', 'f: missing', 'g: missing'],
+    });
+    expect(markWarning(many, true)).toMatch(
+      /differs from the contract: a: missing; b: missing; c: missing; d: missing; e: missing; and 2 more\. It was accepted and stored as received, and is forwarded unchanged;/,
+    );
     expect(markWarning(entry(documentDelivered(5)), true)).toBeUndefined();
     // An entry written before drift was recorded reads as matching.
-    expect(markWarning({ envelope: documentDelivered(6) as InboxEntry['envelope'], meta: { signature_timestamp: 1, webhook_id: null, remote_address: null } }, false)).toBeUndefined();
+    expect(
+      markWarning(
+        {
+          envelope: documentDelivered(6) as InboxEntry['envelope'],
+          meta: { signature_timestamp: 1, webhook_id: null, remote_address: null },
+        },
+        false,
+      ),
+    ).toBeUndefined();
   });
 
   it('with --json: drift and unknown_event_type on every event object', () => {
@@ -68,20 +99,41 @@ describe('listen display: events that differ from the contract', () => {
     display.activity({ kind: 'event', entry: unknown });
     display.flush();
     const [a, b] = out.map((l) => JSON.parse(l));
-    expect(a).toMatchObject({ kind: 'event', event: 'order.delivered', order_id: 'ord_981234', status: 'DELIVERED', unknown_event_type: false, drift: ['data.reference: missing'] });
+    expect(a).toMatchObject({
+      kind: 'event',
+      event: 'order.delivered',
+      order_id: 'ord_981234',
+      status: 'DELIVERED',
+      unknown_event_type: false,
+      drift: ['data.reference: missing'],
+    });
     expect(a.envelope).toEqual(documentDelivered(1));
     expect(b).toMatchObject({ kind: 'event', event: 'order.expired', unknown_event_type: true, drift: [] });
   });
 
   it('masks code-like fields of an unknown payload, names where they were, and escapes what a terminal would act on', () => {
     const { io, out, err } = captureIO();
-    const leaky = entry({
-      event: 'voucher.claimed', event_id: hexEventId(7), created_at: '2026-11-22T09:30:00Z',
-      data: {
-        claim: { voucher_code: 'LEAK-1', redemptionCode: 'LEAK-2', pin_code: '9911', card_number: '6006491234567890', claim_code: 'LEAK-3' },
-        currency_code: 'USD', country_code: 'US', note: 'x\u009b[2J\u202e', 'code\u001b[31m': 'LEAK-4',
+    const leaky = entry(
+      {
+        event: 'voucher.claimed',
+        event_id: hexEventId(7),
+        created_at: '2026-11-22T09:30:00Z',
+        data: {
+          claim: {
+            voucher_code: 'LEAK-1',
+            redemptionCode: 'LEAK-2',
+            pin_code: '9911',
+            card_number: '6006491234567890',
+            claim_code: 'LEAK-3',
+          },
+          currency_code: 'USD',
+          country_code: 'US',
+          note: 'x\u009b[2J\u202e',
+          'code\u001b[31m': 'LEAK-4',
+        },
       },
-    }, { unknown_event_type: true });
+      { unknown_event_type: true },
+    );
     const display = createDisplay(io, { json: true, color: false, colorErr: false });
     display.activity({ kind: 'event', entry: leaky });
     display.flush();
@@ -89,19 +141,66 @@ describe('listen display: events that differ from the contract', () => {
     expect(text).not.toMatch(/LEAK-|9911|6006491234567890/);
     expect(text).not.toMatch(/[\u001b\u009b\u202e]/);
     const shown = JSON.parse(out[0]!).envelope.data;
-    expect(shown.claim).toEqual({ voucher_code: '[redacted]', redemptionCode: '[redacted]', pin_code: '[redacted]', card_number: '[redacted]', claim_code: '[redacted]' });
+    expect(shown.claim).toEqual({
+      voucher_code: '[redacted]',
+      redemptionCode: '[redacted]',
+      pin_code: '[redacted]',
+      card_number: '[redacted]',
+      claim_code: '[redacted]',
+    });
     expect(shown.currency_code).toBe('USD');
     expect(shown.note).toBe('x\u009b[2J\u202e'); // escaped on the line, the same value once parsed
-    expect(err.join('')).toMatch(/carries voucher code fields \(data\.claim\.voucher_code, data\.claim\.redemptionCode, data\.claim\.pin_code, data\.claim\.card_number, data\.claim\.claim_code, "data\.code\\u001b\[31m"\)/);
+    expect(err.join('')).toMatch(
+      /carries voucher code fields \(data\.claim\.voucher_code, data\.claim\.redemptionCode, data\.claim\.pin_code, data\.claim\.card_number, data\.claim\.claim_code, "data\.code\\u001b\[31m"\)/,
+    );
   });
 });
 
 describe('code-like field names', () => {
   it('masks codes, pins, card numbers and secrets, and leaves other codes alone', () => {
-    for (const k of ['code', 'pin', 'PIN', 'codes', 'voucher_code', 'voucherCode', 'redemption_code', 'redemption-code', 'claim_code', 'card_number', 'cardNumber', 'card_no', 'pin_code', 'code_last4', 'codeLast4', 'promo_code', 'gift_card_code', 'barcode', 'activation_key', 'product_key', 'access_token', 'signing_secret', 'cvv']) {
+    for (const k of [
+      'code',
+      'pin',
+      'PIN',
+      'codes',
+      'voucher_code',
+      'voucherCode',
+      'redemption_code',
+      'redemption-code',
+      'claim_code',
+      'card_number',
+      'cardNumber',
+      'card_no',
+      'pin_code',
+      'code_last4',
+      'codeLast4',
+      'promo_code',
+      'gift_card_code',
+      'barcode',
+      'activation_key',
+      'product_key',
+      'access_token',
+      'signing_secret',
+      'cvv',
+    ]) {
       expect(isCodeField(k), k).toBe(true);
     }
-    for (const k of ['currency_code', 'country_code', 'error_code', 'status_code', 'http_code', 'product_code', 'reason_code', 'order_id', 'product_id', 'reference', 'card_type', 'encoding', 'pinned', 'status']) {
+    for (const k of [
+      'currency_code',
+      'country_code',
+      'error_code',
+      'status_code',
+      'http_code',
+      'product_code',
+      'reason_code',
+      'order_id',
+      'product_id',
+      'reference',
+      'card_type',
+      'encoding',
+      'pinned',
+      'status',
+    ]) {
       expect(isCodeField(k), k).toBe(false);
     }
   });
@@ -115,14 +214,29 @@ describe('code-like field names', () => {
 
   it('finds the same code fields without copying as redacting does', () => {
     const values = [
-      { event: 'order.delivered', data: { order_id: 'ord_1', vouchers: [{ code: 'X', pin: null }, { voucher_code: 'Y', currency_code: 'USD' }], nested: { redemptionCode: { deep: 1 } } } },
+      {
+        event: 'order.delivered',
+        data: {
+          order_id: 'ord_1',
+          vouchers: [
+            { code: 'X', pin: null },
+            { voucher_code: 'Y', currency_code: 'USD' },
+          ],
+          nested: { redemptionCode: { deep: 1 } },
+        },
+      },
       JSON.parse('{"__proto__":{"code":"LEAK"},"a":[[{"card_number":"4"}]]}'),
       { data: {} },
     ];
     for (const v of values) expect(codeFieldsIn(v)).toEqual(redactCodes(v).found);
     expect(codeFieldsIn(values[0])).toEqual(['data.vouchers.0.code', 'data.vouchers.1.voucher_code', 'data.nested.redemptionCode']);
     // Asked twice (the second answer remembered), a name gets the same answer.
-    expect([isCodeField('pin_code'), isCodeField('pin_code'), isCodeField('country_code'), isCodeField('country_code')]).toEqual([true, true, false, false]);
+    expect([isCodeField('pin_code'), isCodeField('pin_code'), isCodeField('country_code'), isCodeField('country_code')]).toEqual([
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 
   it('safeJson parses back to the same value', () => {
@@ -136,15 +250,29 @@ describe('code-like field names', () => {
 describe('listen display: batched writes', () => {
   it('writes the lines of one turn of the event loop in one write per stream, in order, and nothing before', async () => {
     const writes: [string, string][] = [];
-    const io = { stdout: { write: (s: string) => writes.push(['out', s]) }, stderr: { write: (s: string) => writes.push(['err', s]) } } as unknown as IO;
+    const io = {
+      stdout: { write: (s: string) => writes.push(['out', s]) },
+      stderr: { write: (s: string) => writes.push(['err', s]) },
+    } as unknown as IO;
     const display = createDisplay(io, { json: false, color: false, colorErr: false });
     display.activity({ kind: 'event', entry: entry(documentDelivered(11)) });
     display.activity({ kind: 'event', entry: entry(documentDelivered(12)) });
-    display.activity({ kind: 'rejected', time: '2026-11-22T09:30:02.000Z', method: 'POST', path: '/webhooks', remote_address: null, rejection: { status: 401, code: 'INVALID_SIGNATURE', message: 'no match' } });
+    display.activity({
+      kind: 'rejected',
+      time: '2026-11-22T09:30:02.000Z',
+      method: 'POST',
+      path: '/webhooks',
+      remote_address: null,
+      rejection: { status: 401, code: 'INVALID_SIGNATURE', message: 'no match' },
+    });
     display.activity({ kind: 'event', entry: entry(documentDelivered(13)) });
     expect(writes).toEqual([]);
     await new Promise((resolve) => setImmediate(resolve));
-    expect(writes.map(([stream, text]) => [stream, text.split('\n').length - 1])).toEqual([['out', 2], ['err', 1], ['out', 1]]);
+    expect(writes.map(([stream, text]) => [stream, text.split('\n').length - 1])).toEqual([
+      ['out', 2],
+      ['err', 1],
+      ['out', 1],
+    ]);
     expect(writes[0]![1]).toMatch(new RegExp(`${hexEventId(11)}.*\\n.*${hexEventId(12)}.*\\n$`));
     expect(writes[2]![1]).toMatch(new RegExp(`${hexEventId(13)}`));
     // writeQueued(): at once, before a message of the command's own.

@@ -23,8 +23,14 @@ async function start() {
   const inbox = await InboxWriter.open(inboxPath);
   const activity: ListenerActivity[] = [];
   const listener = await startListener({
-    host: '127.0.0.1', port: 0, path: '/webhooks', secrets: [SECRET], tolerance: 300,
-    inbox, filter: () => true, clock: { now: () => Date.now() },
+    host: '127.0.0.1',
+    port: 0,
+    path: '/webhooks',
+    secrets: [SECRET],
+    tolerance: 300,
+    inbox,
+    filter: () => true,
+    clock: { now: () => Date.now() },
     onActivity: (a) => activity.push(a),
   });
   open.push(listener);
@@ -38,11 +44,14 @@ async function stored(path: string): Promise<InboxEntry[]> {
 }
 
 function lines(path: string): any[] {
-  return readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+  return readFileSync(path, 'utf8')
+    .trim()
+    .split('\n')
+    .map((l) => JSON.parse(l));
 }
 
 describe('listener: an envelope that differs from the contract is stored as received and marked', () => {
-  it('acknowledges the document\'s own order.delivered (no reference, ord_981234, evt_ + 32 hex) and marks data.reference', async () => {
+  it("acknowledges the document's own order.delivered (no reference, ord_981234, evt_ + 32 hex) and marks data.reference", async () => {
     const { url, inboxPath, activity } = await start();
     const ev = documentDelivered(1);
     expect(ev.event_id).toMatch(/^evt_[0-9a-f]{32}$/);
@@ -64,7 +73,9 @@ describe('listener: an envelope that differs from the contract is stored as rece
   it('acknowledges a payload with renamed fields, naming every field the contract misses', async () => {
     const { url, inboxPath } = await start();
     const ev = {
-      event: 'order.delivered', event_id: hexEventId(2), created_at: '2026-11-22T09:30:00Z',
+      event: 'order.delivered',
+      event_id: hexEventId(2),
+      created_at: '2026-11-22T09:30:00Z',
       data: { orderId: 'ord_981234', state: 'DELIVERED', amount: { value: 25, currency: 'USD' }, source: 'cache', items: [] },
     };
     const res = await deliver(url, ev);
@@ -72,16 +83,31 @@ describe('listener: an envelope that differs from the contract is stored as rece
     const [line] = lines(inboxPath);
     expect(line.envelope).toEqual(ev);
     expect(line.meta.drift).toEqual([
-      'data.order_id: missing', 'data.status: missing', 'data.total_amount: missing', 'data.currency: missing',
-      'data.reference: missing', 'data.fulfilled_from: missing', 'data.vouchers: missing',
+      'data.order_id: missing',
+      'data.status: missing',
+      'data.total_amount: missing',
+      'data.currency: missing',
+      'data.reference: missing',
+      'data.fulfilled_from: missing',
+      'data.vouchers: missing',
     ]);
   });
 
   it('names wrong types and values without quoting what was received', async () => {
     const { url, inboxPath } = await start();
     const ev = {
-      event: 'order.delivered', event_id: hexEventId(3), created_at: '2026-11-22T09:30:00Z',
-      data: { order_id: 'ord_981234', status: 'SHIPPED', total_amount: '25.00', currency: 'USD', reference: null, fulfilled_from: 'cache', vouchers: [{ product_id: 'p', expiry: '22/11/2027' }] },
+      event: 'order.delivered',
+      event_id: hexEventId(3),
+      created_at: '2026-11-22T09:30:00Z',
+      data: {
+        order_id: 'ord_981234',
+        status: 'SHIPPED',
+        total_amount: '25.00',
+        currency: 'USD',
+        reference: null,
+        fulfilled_from: 'cache',
+        vouchers: [{ product_id: 'p', expiry: '22/11/2027' }],
+      },
     };
     expect((await deliver(url, ev)).status).toBe(200);
     const drift: string[] = lines(inboxPath)[0].meta.drift;
@@ -96,7 +122,12 @@ describe('listener: an envelope that differs from the contract is stored as rece
   it('acknowledges envelope fields in other shapes: an event_id without evt_, a created_at that is not ISO 8601 UTC', async () => {
     const { url, inboxPath } = await start();
     const uuid = '3f2b9c1e-8d4a-4f7b-9e21-6a5c0d8e7f12';
-    const ev = { event: 'order.created', event_id: uuid, created_at: '2026-11-22 10:30:00+01:00', data: { order_id: 'ord_981234', status: 'PENDING', total_amount: 25, currency: 'USD', reference: null } };
+    const ev = {
+      event: 'order.created',
+      event_id: uuid,
+      created_at: '2026-11-22 10:30:00+01:00',
+      data: { order_id: 'ord_981234', status: 'PENDING', total_amount: 25, currency: 'USD', reference: null },
+    };
     expect((await deliver(url, ev)).json).toEqual({ received: true });
     const local = { ...ev, event_id: 'evt_2', created_at: '1732267800' };
     expect((await deliver(url, local)).json).toEqual({ received: true });
@@ -112,7 +143,12 @@ describe('listener: an envelope that differs from the contract is stored as rece
 
   it('acknowledges an unknown event type with any payload: marked as such, its envelope still compared', async () => {
     const { url, inboxPath, activity } = await start();
-    const ev = { event: 'wallet.balance_low', event_id: hexEventId(4), created_at: '2026-11-22T09:30:00Z', data: { wallet: { currency: 'USD', available: 12.5 }, thresholds: [10, 20] } };
+    const ev = {
+      event: 'wallet.balance_low',
+      event_id: hexEventId(4),
+      created_at: '2026-11-22T09:30:00Z',
+      data: { wallet: { currency: 'USD', available: 12.5 }, thresholds: [10, 20] },
+    };
     expect((await deliver(url, ev)).json).toEqual({ received: true });
     const odd = { event: 'Wallet Balance Low ⚠', event_id: 'wbl-1', created_at: 'yesterday', data: {} };
     expect((await deliver(url, odd)).json).toEqual({ received: true });
@@ -131,9 +167,10 @@ describe('listener: an envelope that differs from the contract is stored as rece
 
   it('keeps the exact bytes of a body that JSON.stringify would change, and records them in the inbox', async () => {
     const { url, inboxPath } = await start();
-    const body = '{\n  "event": "order.delivered",\n  "event_id": "evt_big",\n  "created_at": "2026-11-22T09:30:00Z",\n'
-      + '  "data": {"order_id": "ord_981234", "status": "DELIVERED", "total_amount": 25.00, "currency": "USD", "fulfilled_from": "cache",'
-      + ' "vouchers": [], "vendor_ref": 12345678901234567890, "note": "caf\\u00e9"}\n}\n';
+    const body =
+      '{\n  "event": "order.delivered",\n  "event_id": "evt_big",\n  "created_at": "2026-11-22T09:30:00Z",\n' +
+      '  "data": {"order_id": "ord_981234", "status": "DELIVERED", "total_amount": 25.00, "currency": "USD", "fulfilled_from": "cache",' +
+      ' "vouchers": [], "vendor_ref": 12345678901234567890, "note": "caf\\u00e9"}\n}\n';
     const res = await post(url, body, signedHeaders(body));
     expect(res.status).toBe(200);
     const [entry] = await stored(inboxPath);
@@ -156,8 +193,11 @@ describe('listener: an envelope that differs from the contract is stored as rece
 
 describe('listener: leniency stops at the signature', () => {
   const bodies: [string, Record<string, unknown>][] = [
-    ['the document\'s order.delivered', documentDelivered(10)],
-    ['an unknown event type', { event: 'order.expired', event_id: hexEventId(11), created_at: '2026-11-22T09:30:00Z', data: { anything: true } }],
+    ["the document's order.delivered", documentDelivered(10)],
+    [
+      'an unknown event type',
+      { event: 'order.expired', event_id: hexEventId(11), created_at: '2026-11-22T09:30:00Z', data: { anything: true } },
+    ],
     ['an envelope in other shapes', { event: 'order.created', event_id: 'id-12', created_at: 'now', data: { orderId: 1 } }],
   ];
 

@@ -13,7 +13,10 @@ import { startListener, type Listener } from '../../src/listener/server.js';
 import { deliver, hmac, orderEvent, SECRET, voucherEvent } from './deliveries.js';
 import { until } from '../helpers/until.js';
 
-interface Received { body: string; headers: IncomingMessage['headers'] }
+interface Received {
+  body: string;
+  headers: IncomingMessage['headers'];
+}
 
 const cleanup: (() => Promise<void> | void)[] = [];
 afterEach(async () => {
@@ -26,7 +29,9 @@ async function app(statuses: (number | 'hang')[]): Promise<{ url: string; receiv
   const hanging: ServerResponse[] = [];
   const server: Server = createServer((req, res) => {
     let body = '';
-    req.on('data', (c) => { body += c; });
+    req.on('data', (c) => {
+      body += c;
+    });
     req.on('end', () => {
       received.push({ body, headers: req.headers });
       const s = statuses[Math.min(received.length - 1, statuses.length - 1)]!;
@@ -40,7 +45,13 @@ async function app(statuses: (number | 'hang')[]): Promise<{ url: string; receiv
     });
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  cleanup.push(() => new Promise<void>((r) => { server.closeAllConnections(); server.close(() => r()); }));
+  cleanup.push(
+    () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
+  );
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`, received };
 }
 
@@ -51,11 +62,20 @@ async function listenerForwardingTo(url: string, policy: ForwardPolicy, events?:
   const inbox = await InboxWriter.open(inboxPath);
   const attempts: ForwardRecord[] = [];
   const forwarder = new Forwarder(new URL(url), { 'x-dev-token': 'abc' }, policy, {
-    clock: systemClock, log: openForwardLog(forwardLogPath(inboxPath)), onAttempt: (r) => attempts.push(r),
+    clock: systemClock,
+    log: openForwardLog(forwardLogPath(inboxPath)),
+    onAttempt: (r) => attempts.push(r),
   });
   const listener: Listener = await startListener({
-    host: '127.0.0.1', port: 0, path: '/webhooks', secrets: [SECRET], tolerance: 300,
-    inbox, filter: parseEventFilter(events), forwarder, clock: systemClock,
+    host: '127.0.0.1',
+    port: 0,
+    path: '/webhooks',
+    secrets: [SECRET],
+    tolerance: 300,
+    inbox,
+    filter: parseEventFilter(events),
+    forwarder,
+    clock: systemClock,
   });
   cleanup.push(() => listener.close());
   return { listener, attempts, inboxPath, forwarder };
@@ -86,7 +106,11 @@ describe('forwarding to the local app', () => {
     const ev = orderEvent(2);
     await deliver(listener.url, ev);
     await until(() => attempts.some((a) => a.outcome === 'delivered'));
-    expect(attempts.map((a) => [a.attempt, a.status, a.outcome])).toEqual([[1, 500, 'retrying'], [2, 503, 'retrying'], [3, 200, 'delivered']]);
+    expect(attempts.map((a) => [a.attempt, a.status, a.outcome])).toEqual([
+      [1, 500, 'retrying'],
+      [2, 503, 'retrying'],
+      [3, 200, 'delivered'],
+    ]);
     expect(describeForward(attempts[0]!)).toMatch(/^→ 500 in \d+ ms, retry 1\/5$/);
     const logged = await readForwardLog(forwardLogPath(inboxPath), ev.event_id as string);
     expect(logged.map((r) => r.outcome)).toEqual(['retrying', 'retrying', 'delivered']);
@@ -149,7 +173,7 @@ describe('forwarding to the local app', () => {
     const { listener, forwarder } = await listenerForwardingTo(target.url, { ...FAST, timeoutMs: 60_000 });
     const answers = [];
     for (let i = 0; i < 5; i++) answers.push(await deliver(listener.url, orderEvent(10 + i)));
-    answers.push(...await Promise.all(Array.from({ length: 20 }, (_, i) => deliver(listener.url, orderEvent(20 + i)))));
+    answers.push(...(await Promise.all(Array.from({ length: 20 }, (_, i) => deliver(listener.url, orderEvent(20 + i))))));
     expect(answers.every((a) => a.status === 200)).toBe(true);
     expect(Math.max(...answers.map((a) => a.ms))).toBeLessThan(1_000);
     await until(() => target.received.length === 25);

@@ -14,7 +14,10 @@ function entry(eventId: string): InboxEntry {
 }
 
 function storedIds(path: string): string[] {
-  return readFileSync(path, 'utf8').split('\n').filter(Boolean).map((l) => (JSON.parse(l) as InboxEntry).envelope.event_id);
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as InboxEntry).envelope.event_id);
 }
 
 /** The writer's file handle, its fsync replaced: the first call waits for `fail`, later ones really sync. */
@@ -23,7 +26,12 @@ function failFirstSync(inbox: InboxWriter): { fail: (e: Error) => void } {
   const real = handle.sync.bind(handle);
   let fail: (e: Error) => void = () => {};
   let calls = 0;
-  handle.sync = () => (++calls === 1 ? new Promise<void>((_, reject) => { fail = reject; }) : real());
+  handle.sync = () =>
+    ++calls === 1
+      ? new Promise<void>((_, reject) => {
+          fail = reject;
+        })
+      : real();
   return { fail: (e) => fail(e) };
 }
 
@@ -42,7 +50,11 @@ describe('inbox group commit', () => {
     expect(storedIds(path)).toEqual([]);
     expect(inbox.has('evt_a')).toBe(false);
     // The sender retries: both are stored now, after the cut, and so is a new one.
-    expect(await Promise.all([inbox.store(entry('evt_a')), inbox.store(entry('evt_b')), inbox.store(entry('evt_c'))])).toEqual(['stored', 'stored', 'stored']);
+    expect(await Promise.all([inbox.store(entry('evt_a')), inbox.store(entry('evt_b')), inbox.store(entry('evt_c'))])).toEqual([
+      'stored',
+      'stored',
+      'stored',
+    ]);
     await inbox.close();
     expect(storedIds(path).sort()).toEqual(['evt_a', 'evt_b', 'evt_c']);
     expect(inbox.stats.appended).toBe(3);

@@ -10,20 +10,27 @@ function fieldsFor(body: Buffer) {
 
 describe('inbox lines', () => {
   it('writes exactly JSON.stringify(entry) when given the envelope already serialised', () => {
-    fc.assert(fc.property(
-      fc.dictionary(fc.string(), fc.jsonValue()),
-      fc.option(fc.string(), { nil: undefined }),
-      fc.boolean(),
-      (data, raw, drift) => {
-        const entry: InboxEntry = {
-          received_at: '2026-11-22T09:30:01.000Z',
-          envelope: { event: 'order.delivered', event_id: 'evt_1', created_at: '2026-11-22T09:30:00Z', data },
-          meta: { signature_timestamp: 1, webhook_id: null, remote_address: '127.0.0.1', ...(drift ? { drift: ['data.reference: missing'] } : {}) },
-          ...(raw === undefined ? {} : { raw_body: raw }),
-        };
-        expect(entryLine(entry, JSON.stringify(entry.envelope))).toBe(JSON.stringify(entry));
-      },
-    ));
+    fc.assert(
+      fc.property(
+        fc.dictionary(fc.string(), fc.jsonValue()),
+        fc.option(fc.string(), { nil: undefined }),
+        fc.boolean(),
+        (data, raw, drift) => {
+          const entry: InboxEntry = {
+            received_at: '2026-11-22T09:30:01.000Z',
+            envelope: { event: 'order.delivered', event_id: 'evt_1', created_at: '2026-11-22T09:30:00Z', data },
+            meta: {
+              signature_timestamp: 1,
+              webhook_id: null,
+              remote_address: '127.0.0.1',
+              ...(drift ? { drift: ['data.reference: missing'] } : {}),
+            },
+            ...(raw === undefined ? {} : { raw_body: raw }),
+          };
+          expect(entryLine(entry, JSON.stringify(entry.envelope))).toBe(JSON.stringify(entry));
+        },
+      ),
+    );
   });
 
   it('keeps no raw body for compact JSON, the text for other UTF-8, base64 for bytes that are not UTF-8', () => {

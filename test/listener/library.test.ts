@@ -18,7 +18,9 @@ import { deliver, hmac, nowSeconds, orderEvent, post, SECRET } from './deliverie
 import { until } from '../helpers/until.js';
 
 const cleanup: (() => Promise<void>)[] = [];
-afterEach(async () => { for (const c of cleanup.splice(0).reverse()) await c(); });
+afterEach(async () => {
+  for (const c of cleanup.splice(0).reverse()) await c();
+});
 
 /** The partner's server of docs/library.md. */
 async function partnerServer(secret: string) {
@@ -30,7 +32,10 @@ async function partnerServer(secret: string) {
     let size = 0;
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
-      if (size > 1024 * 1024) { res.writeHead(413).end(); req.destroy(); } else chunks.push(chunk);
+      if (size > 1024 * 1024) {
+        res.writeHead(413).end();
+        req.destroy();
+      } else chunks.push(chunk);
     });
     req.on('end', () => {
       const rawBody = Buffer.concat(chunks);
@@ -67,17 +72,29 @@ describe('library: verifyWebhook in a plain node:http server', () => {
   });
 
   it('signWebhook produces what an independent HMAC computes', () => {
-    expect(signWebhook('{"a":1}', [SECRET, 'whsec_b'], 1732270000)).toBe(`t=1732270000,v1=${hmac(SECRET, 1732270000, '{"a":1}')},v1=${hmac('whsec_b', 1732270000, '{"a":1}')}`);
+    expect(signWebhook('{"a":1}', [SECRET, 'whsec_b'], 1732270000)).toBe(
+      `t=1732270000,v1=${hmac(SECRET, 1732270000, '{"a":1}')},v1=${hmac('whsec_b', 1732270000, '{"a":1}')}`,
+    );
   });
 
   it('verifies what vouchers listen forwards: original body and signature headers', async () => {
     const app = await partnerServer(SECRET);
     const inbox = await InboxWriter.open(join(mkdtempSync(join(tmpdir(), 'vouchers-test-')), 'events.ndjson'));
     const records: string[] = [];
-    const forwarder = new Forwarder(new URL(app.url), {}, DEFAULT_FORWARD_POLICY, { clock: systemClock, onAttempt: (r) => records.push(r.outcome) });
+    const forwarder = new Forwarder(new URL(app.url), {}, DEFAULT_FORWARD_POLICY, {
+      clock: systemClock,
+      onAttempt: (r) => records.push(r.outcome),
+    });
     const listener = await startListener({
-      host: '127.0.0.1', port: 0, path: '/webhooks', secrets: [SECRET], tolerance: 300,
-      inbox, filter: () => true, forwarder, clock: systemClock,
+      host: '127.0.0.1',
+      port: 0,
+      path: '/webhooks',
+      secrets: [SECRET],
+      tolerance: 300,
+      inbox,
+      filter: () => true,
+      forwarder,
+      clock: systemClock,
     });
     cleanup.push(() => listener.close());
     await deliver(listener.url, orderEvent(3));

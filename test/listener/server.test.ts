@@ -21,8 +21,14 @@ async function start(inboxPath = tempInbox(), extra: { events?: string } = {}) {
   const inbox = await InboxWriter.open(inboxPath);
   const activity: ListenerActivity[] = [];
   const listener = await startListener({
-    host: '127.0.0.1', port: 0, path: '/webhooks', secrets: [SECRET], tolerance: 300,
-    inbox, filter: parseEventFilter(extra.events), clock: { now: () => Date.now() },
+    host: '127.0.0.1',
+    port: 0,
+    path: '/webhooks',
+    secrets: [SECRET],
+    tolerance: 300,
+    inbox,
+    filter: parseEventFilter(extra.events),
+    clock: { now: () => Date.now() },
     onActivity: (a) => activity.push(a),
   });
   open.push(listener);
@@ -42,7 +48,10 @@ describe('listener: the standard signature cases', () => {
     const res = await deliver(url, ev);
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ received: true });
-    const lines = readFileSync(inboxPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const lines = readFileSync(inboxPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(lines).toHaveLength(1);
     expect(lines[0].envelope).toEqual(ev);
     expect(Date.parse(lines[0].received_at)).toBeGreaterThan(0);
@@ -148,7 +157,10 @@ describe('listener: bodies, paths and methods', () => {
       expect(res.status, what).toBe(400);
       expect(res.json.error.code, what).toBe('MALFORMED_REQUEST');
       expect(res.json.error.message, what).toMatch(/not an event envelope/);
-      expect(res.json.error.details.map((d: { path: string }) => d.path), what).toContain(path);
+      expect(
+        res.json.error.details.map((d: { path: string }) => d.path),
+        what,
+      ).toContain(path);
     }
     expect(await storedIds(inboxPath)).toEqual([]);
     expect(activity.every((a) => a.kind === 'rejected')).toBe(true);
@@ -156,11 +168,19 @@ describe('listener: bodies, paths and methods', () => {
 
   it('accepts a signed event of a type it does not know (a newer API): stored, flagged, 200', async () => {
     const { url, inboxPath, activity } = await start();
-    const ev = { event: 'wallet.balance_low', event_id: testId('evt', 70), created_at: '2026-11-22T09:30:00Z', data: { currency: 'USD', available: 12.5 } };
+    const ev = {
+      event: 'wallet.balance_low',
+      event_id: testId('evt', 70),
+      created_at: '2026-11-22T09:30:00Z',
+      data: { currency: 'USD', available: 12.5 },
+    };
     const res = await deliver(url, ev);
     expect(res.status).toBe(200);
     expect(res.json).toEqual({ received: true });
-    const stored = readFileSync(inboxPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const stored = readFileSync(inboxPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(stored).toHaveLength(1);
     expect(stored[0].envelope).toEqual(ev);
     expect(stored[0].meta.unknown_event_type).toBe(true);
@@ -168,18 +188,30 @@ describe('listener: bodies, paths and methods', () => {
     // A known type carries no flag; a resend of the unknown one is a duplicate.
     expect((await deliver(url, orderEvent(71))).status).toBe(200);
     expect((await deliver(url, ev)).json).toEqual({ received: true, duplicate: true });
-    const again = readFileSync(inboxPath, 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const again = readFileSync(inboxPath, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(again.map((e) => e.meta.unknown_event_type ?? false)).toEqual([true, false]);
   });
 
   it('answers 413 to a declared body over 1 MiB without waiting for it', async () => {
     const { url } = await start();
     const res = await new Promise<{ status: number; json: any }>((resolve, reject) => {
-      const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(20 * 1024 * 1024) } }, (r) => {
-        let text = '';
-        r.on('data', (c) => { text += c; });
-        r.on('end', () => { req.destroy(); resolve({ status: r.statusCode!, json: JSON.parse(text) }); });
-      });
+      const req = request(
+        url,
+        { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'content-length': String(20 * 1024 * 1024) } },
+        (r) => {
+          let text = '';
+          r.on('data', (c) => {
+            text += c;
+          });
+          r.on('end', () => {
+            req.destroy();
+            resolve({ status: r.statusCode!, json: JSON.parse(text) });
+          });
+        },
+      );
       req.on('error', reject);
       req.write(Buffer.alloc(64 * 1024, 0x20)); // and never the other 19.9 MiB
     });
@@ -190,11 +222,20 @@ describe('listener: bodies, paths and methods', () => {
   it('answers 413 to a chunked body once it passes 1 MiB, before the sender finishes', async () => {
     const { url } = await start();
     const res = await new Promise<{ status: number; json: any }>((resolve, reject) => {
-      const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } }, (r) => {
-        let text = '';
-        r.on('data', (c) => { text += c; });
-        r.on('end', () => { req.destroy(); resolve({ status: r.statusCode!, json: JSON.parse(text) }); });
-      });
+      const req = request(
+        url,
+        { method: 'POST', agent: false, headers: { 'content-type': 'application/json', 'transfer-encoding': 'chunked' } },
+        (r) => {
+          let text = '';
+          r.on('data', (c) => {
+            text += c;
+          });
+          r.on('end', () => {
+            req.destroy();
+            resolve({ status: r.statusCode!, json: JSON.parse(text) });
+          });
+        },
+      );
       req.on('error', reject);
       for (let i = 0; i < 20; i++) req.write(Buffer.alloc(64 * 1024, 0x20)); // 1.25 MiB, never ended
     });
@@ -263,7 +304,11 @@ describe('listener: duplicates and durability', () => {
 
   it('cuts a torn last line left by a crash and keeps the complete ones', async () => {
     const inboxPath = tempInbox();
-    const good = JSON.stringify({ received_at: '2026-11-22T09:30:01.000Z', envelope: orderEvent(50), meta: { signature_timestamp: 1, webhook_id: null, remote_address: null } });
+    const good = JSON.stringify({
+      received_at: '2026-11-22T09:30:01.000Z',
+      envelope: orderEvent(50),
+      meta: { signature_timestamp: 1, webhook_id: null, remote_address: null },
+    });
     writeFileSync(inboxPath, good + '\n' + good.slice(0, 40), { mode: 0o644 });
     const { url, inbox } = await start(inboxPath);
     expect(inbox.stats.truncatedBytes).toBe(40);
@@ -282,7 +327,10 @@ describe('listener: --events filter', () => {
     expect((await deliver(url, orderEvent(61, 'order.delivered', 'DELIVERED'))).status).toBe(200); // without fulfilled_from and vouchers: marked, not refused
     expect((await deliver(url, orderEvent(62, 'order.processing', 'PROCESSING'))).status).toBe(200);
     expect(await storedIds(inboxPath)).toEqual([testId('evt', 60), testId('evt', 61), testId('evt', 62)]);
-    expect(activity.filter((a) => a.kind === 'event').map((a) => a.kind === 'event' && a.entry.envelope.event)).toEqual(['order.delivered', 'order.processing']);
+    expect(activity.filter((a) => a.kind === 'event').map((a) => a.kind === 'event' && a.entry.envelope.event)).toEqual([
+      'order.delivered',
+      'order.processing',
+    ]);
   });
 
   it('refuses a pattern that matches no event type', () => {

@@ -20,7 +20,11 @@ function parseCsv(text: string): string[][] {
       for (;;) {
         if (i >= text.length) throw new Error('unterminated quoted cell');
         if (text[i] === '"') {
-          if (text[i + 1] === '"') { cell += '"'; i += 2; continue; }
+          if (text[i + 1] === '"') {
+            cell += '"';
+            i += 2;
+            continue;
+          }
           i++;
           break;
         }
@@ -36,8 +40,14 @@ function parseCsv(text: string): string[][] {
       }
     }
     row.push(cell);
-    if (i >= text.length) { rows.push(row); return rows; }
-    if (text[i] === ',') { i++; continue; }
+    if (i >= text.length) {
+      rows.push(row);
+      return rows;
+    }
+    if (text[i] === ',') {
+      i++;
+      continue;
+    }
     i += text[i] === '\r' ? 2 : 1;
     rows.push(row);
     row = [];
@@ -50,7 +60,10 @@ const PLAIN_NUMBER = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 const expectedCell = (text: string): string => (FORMULA_START.test(text) && !PLAIN_NUMBER.test(text) ? `'${text}` : text);
 
 /** Strings rich in what CSV and spreadsheets care about, plus any Unicode text. */
-const tricky = fc.string({ unit: fc.constantFrom('"', ',', '\r', '\n', '=', '+', '-', '@', '\t', "'", '.', 'e', '0', '7', 'a', ' '), maxLength: 12 });
+const tricky = fc.string({
+  unit: fc.constantFrom('"', ',', '\r', '\n', '=', '+', '-', '@', '\t', "'", '.', 'e', '0', '7', 'a', ' '),
+  maxLength: 12,
+});
 const text = fc.oneof(tricky, fc.string({ unit: 'binary', maxLength: 20 }), fc.string({ maxLength: 20 }));
 const number = fc.oneof(fc.integer({ min: -1e9, max: 1e9 }), fc.double({ noNaN: false }), fc.constantFrom(-25, -0.5, 1e21, -1e21, 0));
 const cell = fc.oneof(text, number);
@@ -60,29 +73,38 @@ const asText = (v: string | number): string => (typeof v === 'string' ? v : Stri
 
 describe('CSV writer (property)', () => {
   it('any row reads back as the same cells, but for the formula guard', () => {
-    fc.assert(fc.property(row, (cells) => {
-      expect(parseCsv(csvLine(cells))).toEqual([cells.map((c) => expectedCell(asText(c)))]);
-    }), { numRuns: 1000 });
+    fc.assert(
+      fc.property(row, (cells) => {
+        expect(parseCsv(csvLine(cells))).toEqual([cells.map((c) => expectedCell(asText(c)))]);
+      }),
+      { numRuns: 1000 },
+    );
   });
 
   it('many rows joined by LF read back row by row', () => {
-    fc.assert(fc.property(fc.array(row, { minLength: 1, maxLength: 6 }), (rows) => {
-      const parsed = parseCsv(rows.map(csvLine).join('\n'));
-      expect(parsed).toEqual(rows.map((r) => r.map((c) => expectedCell(asText(c)))));
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.array(row, { minLength: 1, maxLength: 6 }), (rows) => {
+        const parsed = parseCsv(rows.map(csvLine).join('\n'));
+        expect(parsed).toEqual(rows.map((r) => r.map((c) => expectedCell(asText(c)))));
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('no cell read back begins with a formula character unless it is a plain number, and stripping the guard gives the original', () => {
-    fc.assert(fc.property(row, (cells) => {
-      const [back] = parseCsv(csvLine(cells));
-      back!.forEach((got, i) => {
-        const original = asText(cells[i]!);
-        expect(FORMULA_START.test(got) && !PLAIN_NUMBER.test(got)).toBe(false);
-        // A reader strips one ' before a formula character; exact unless the original itself began with '.
-        if (original.startsWith("'")) return;
-        const unguarded = got.startsWith("'") && FORMULA_START.test(got.slice(1)) ? got.slice(1) : got;
-        expect(unguarded).toBe(original);
-      });
-    }), { numRuns: 1000 });
+    fc.assert(
+      fc.property(row, (cells) => {
+        const [back] = parseCsv(csvLine(cells));
+        back!.forEach((got, i) => {
+          const original = asText(cells[i]!);
+          expect(FORMULA_START.test(got) && !PLAIN_NUMBER.test(got)).toBe(false);
+          // A reader strips one ' before a formula character; exact unless the original itself began with '.
+          if (original.startsWith("'")) return;
+          const unguarded = got.startsWith("'") && FORMULA_START.test(got.slice(1)) ? got.slice(1) : got;
+          expect(unguarded).toBe(original);
+        });
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

@@ -17,18 +17,24 @@ const exactDuration = fc.oneof(
 
 describe('durations (property)', () => {
   it('a formatted duration parses back to the same milliseconds', () => {
-    fc.assert(fc.property(exactDuration, (ms) => {
-      expect(parseDuration(formatDuration(ms))).toBe(ms);
-    }), { numRuns: 1500 });
+    fc.assert(
+      fc.property(exactDuration, (ms) => {
+        expect(parseDuration(formatDuration(ms))).toBe(ms);
+      }),
+      { numRuns: 1500 },
+    );
   });
 
   it('any duration formats to text that parses back within its rounding (half a unit shown)', () => {
     // Durations a timer can wait (parseDuration refuses longer ones), less the rounding to seconds.
-    fc.assert(fc.property(fc.integer({ min: 1, max: MAX_DURATION_MS - 500 }), (ms) => {
-      const back = parseDuration(formatDuration(ms));
-      const step = ms < 1000 ? 1 : ms < 60_000 ? 100 : 1000;
-      expect(Math.abs(back - ms)).toBeLessThanOrEqual(step / 2);
-    }), { numRuns: 1500 });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: MAX_DURATION_MS - 500 }), (ms) => {
+        const back = parseDuration(formatDuration(ms));
+        const step = ms < 1000 ? 1 : ms < 60_000 ? 100 : 1000;
+        expect(Math.abs(back - ms)).toBeLessThanOrEqual(step / 2);
+      }),
+      { numRuns: 1500 },
+    );
   });
 
   it('any text: a whole, finite, positive number of milliseconds, or a UsageError naming the flag', () => {
@@ -37,17 +43,20 @@ describe('durations (property)', () => {
       fc.string({ maxLength: 16 }),
       fc.string({ unit: 'binary', maxLength: 16 }),
     );
-    fc.assert(fc.property(text, (t) => {
-      let ms: number;
-      try {
-        ms = parseDuration(t, '--wait');
-      } catch (e) {
-        expect(e).toBeInstanceOf(UsageError);
-        expect((e as UsageError).message).toContain('--wait');
-        return;
-      }
-      expect(Number.isSafeInteger(ms)).toBe(true);
-      expect(ms).toBeGreaterThan(0);
-    }), { numRuns: 1000 });
+    fc.assert(
+      fc.property(text, (t) => {
+        let ms: number;
+        try {
+          ms = parseDuration(t, '--wait');
+        } catch (e) {
+          expect(e).toBeInstanceOf(UsageError);
+          expect((e as UsageError).message).toContain('--wait');
+          return;
+        }
+        expect(Number.isSafeInteger(ms)).toBe(true);
+        expect(ms).toBeGreaterThan(0);
+      }),
+      { numRuns: 1000 },
+    );
   });
 });

@@ -6,8 +6,12 @@ import { admin, api, balance, order, sandbox, waitStatus } from './helpers.js';
 let sb: SandboxHandle;
 const now = Date.parse('2026-06-10T12:00:00Z');
 const ts = () => Math.floor((now + (sb?.state.clock_offset_ms ?? 0)) / 1000);
-beforeAll(async () => { sb = await sandbox({ now: () => now, enablePlanned: true }); });
-afterAll(async () => { await sb.close(); });
+beforeAll(async () => {
+  sb = await sandbox({ now: () => now, enablePlanned: true });
+});
+afterAll(async () => {
+  await sb.close();
+});
 
 describe('admin surface', () => {
   it('requires the bearer token', async () => {
@@ -20,7 +24,13 @@ describe('admin surface', () => {
   });
 
   it('a path parameter that is not valid percent-encoding names nothing: 404 in the envelope, not 500', async () => {
-    for (const [method, path] of [['GET', '/orders/%E0%A4%A'], ['GET', '/partners/%zz'], ['POST', '/keys/%E0%A4%A/revoke'], ['POST', '/drifts/%zz/resolve'], ['POST', '/events/%E0%A4%A/redeliver']] as const) {
+    for (const [method, path] of [
+      ['GET', '/orders/%E0%A4%A'],
+      ['GET', '/partners/%zz'],
+      ['POST', '/keys/%E0%A4%A/revoke'],
+      ['POST', '/drifts/%zz/resolve'],
+      ['POST', '/events/%E0%A4%A/redeliver'],
+    ] as const) {
       const r = await admin(sb, method, path, method === 'POST' ? (path.includes('drifts') ? { resolution: 'resolved' } : {}) : undefined);
       expect(r.status, `${method} ${path}`).toBe(404);
       expect(r.body.error, path).toMatchObject({ code: 'NOT_FOUND' });
@@ -30,9 +40,16 @@ describe('admin surface', () => {
   it('ids that every object inherits (__proto__, constructor, toString) name nothing: 404, never 500, nothing inherited changed', async () => {
     for (const id of ['__proto__', 'constructor', 'toString']) {
       const calls: [string, string, unknown?][] = [
-        ['GET', `/orders/${id}`], ['POST', `/orders/${id}/complete`, {}], ['GET', `/partners/${id}`], ['POST', `/partners/${id}/keys`, {}],
-        ['POST', `/keys/${id}/revoke`], ['PUT', `/keys/${id}/allowlist`, { allowlist: [] }], ['POST', '/wallets/fund', { partner_id: id, currency: 'USD', amount: 5 }],
-        ['PUT', '/stock', { product_id: id, cached: 1 }], ['POST', '/drifts', { order_id: id }], ['POST', `/drifts/${id}/resolve`, { resolution: 'resolved' }],
+        ['GET', `/orders/${id}`],
+        ['POST', `/orders/${id}/complete`, {}],
+        ['GET', `/partners/${id}`],
+        ['POST', `/partners/${id}/keys`, {}],
+        ['POST', `/keys/${id}/revoke`],
+        ['PUT', `/keys/${id}/allowlist`, { allowlist: [] }],
+        ['POST', '/wallets/fund', { partner_id: id, currency: 'USD', amount: 5 }],
+        ['PUT', '/stock', { product_id: id, cached: 1 }],
+        ['POST', '/drifts', { order_id: id }],
+        ['POST', `/drifts/${id}/resolve`, { resolution: 'resolved' }],
       ];
       for (const [method, path, body] of calls) {
         const r = await admin(sb, method, path, body);
@@ -145,7 +162,12 @@ describe('clock advance', () => {
     let t = Date.parse('2026-06-10T12:00:00Z');
     const moving = await sandbox({ now: () => t++ });
     try {
-      const ticket = await order(moving, [{ product_id: 'sbx-async', denomination: 10, quantity: 1 }], {}, { timestamp: Math.floor(t / 1000) });
+      const ticket = await order(
+        moving,
+        [{ product_id: 'sbx-async', denomination: 10, quantity: 1 }],
+        {},
+        { timestamp: Math.floor(t / 1000) },
+      );
       expect(ticket.status).toBe(202);
       const first = await admin(moving, 'POST', '/clock/advance', { seconds: 7200 });
       expect(first.body.offset_ms).toBe(7_200_000);

@@ -9,23 +9,34 @@ import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { admin, api, balance, key, ledgerConsistent, sandbox } from './helpers.js';
 
 let sb: SandboxHandle;
-beforeAll(async () => { sb = await sandbox({ limits: { ordersPerMinute: 100_000, generalPerHour: 1_000_000 } }); });
-afterAll(async () => { await sb.close(); });
+beforeAll(async () => {
+  sb = await sandbox({ limits: { ordersPerMinute: 100_000, generalPerHour: 1_000_000 } });
+});
+afterAll(async () => {
+  await sb.close();
+});
 
-const counts = () => ({ txns: sb.state.transactions.length, payouts: Object.keys(sb.state.payouts).length, orders: Object.keys(sb.state.orders).length });
+const counts = () => ({
+  txns: sb.state.transactions.length,
+  payouts: Object.keys(sb.state.payouts).length,
+  orders: Object.keys(sb.state.orders).length,
+});
 
 describe('amounts the sandbox refuses', () => {
-  it.each(['1e14', '1e-10', '0', '-5', '12.505', '90071992547409930', '90071992547409.92'])('POST /payouts with amount %s: 422 naming amount, nothing recorded', async (amount) => {
-    const before = counts();
-    const usd = balance(sb, 'USD');
-    const r = await api(sb, 'POST', '/payouts', { rawBody: `{"currency":"USD","amount":${amount}}`, idempotencyKey: key() });
-    expect(r.status).toBe(422);
-    expect(r.body.error.code).toBe('VALIDATION_FAILED');
-    expect(r.body.error.details).toEqual([expect.objectContaining({ path: 'amount' })]);
-    expect(counts()).toEqual(before);
-    expect(balance(sb, 'USD')).toBe(usd);
-    expect(ledgerConsistent(sb)).toBe(true);
-  });
+  it.each(['1e14', '1e-10', '0', '-5', '12.505', '90071992547409930', '90071992547409.92'])(
+    'POST /payouts with amount %s: 422 naming amount, nothing recorded',
+    async (amount) => {
+      const before = counts();
+      const usd = balance(sb, 'USD');
+      const r = await api(sb, 'POST', '/payouts', { rawBody: `{"currency":"USD","amount":${amount}}`, idempotencyKey: key() });
+      expect(r.status).toBe(422);
+      expect(r.body.error.code).toBe('VALIDATION_FAILED');
+      expect(r.body.error.details).toEqual([expect.objectContaining({ path: 'amount' })]);
+      expect(counts()).toEqual(before);
+      expect(balance(sb, 'USD')).toBe(usd);
+      expect(ledgerConsistent(sb)).toBe(true);
+    },
+  );
 
   it('a payout in a currency without a wallet: 402 naming the wallet, no wallet created', async () => {
     const before = counts();
@@ -41,7 +52,10 @@ describe('amounts the sandbox refuses', () => {
 
   it.each(['1e-10', '25.001', '1e14'])('POST /orders with denomination %s: 422 naming the item', async (denomination) => {
     const before = counts();
-    const r = await api(sb, 'POST', '/orders', { rawBody: `{"items":[{"product_id":"sbx-instant","denomination":${denomination},"quantity":1}]}`, idempotencyKey: key() });
+    const r = await api(sb, 'POST', '/orders', {
+      rawBody: `{"items":[{"product_id":"sbx-instant","denomination":${denomination},"quantity":1}]}`,
+      idempotencyKey: key(),
+    });
     expect(r.status).toBe(422);
     expect(r.body.error.details).toEqual([expect.objectContaining({ path: 'items.0.denomination' })]);
     expect(counts()).toEqual(before);

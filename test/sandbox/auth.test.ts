@@ -3,8 +3,12 @@ import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { admin, api, independentSignature, order, sandbox } from './helpers.js';
 
 let sb: SandboxHandle;
-beforeAll(async () => { sb = await sandbox({ limits: { authFailuresPerMinute: 1000 } }); });
-afterAll(async () => { await sb.close(); });
+beforeAll(async () => {
+  sb = await sandbox({ limits: { authFailuresPerMinute: 1000 } });
+});
+afterAll(async () => {
+  await sb.close();
+});
 
 const instant = [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }];
 
@@ -33,7 +37,8 @@ describe('identity headers', () => {
     const local = await sandbox();
     try {
       const statuses: number[] = [];
-      for (let i = 0; i < 6; i++) statuses.push((await api(local, 'GET', '/wallets', { creds: { apiKey: local.apiKey, apiSecret: 'nope' } })).status);
+      for (let i = 0; i < 6; i++)
+        statuses.push((await api(local, 'GET', '/wallets', { creds: { apiKey: local.apiKey, apiSecret: 'nope' } })).status);
       expect(statuses).toEqual([401, 401, 401, 401, 401, 429]);
       const last = await api(local, 'GET', '/wallets', { creds: { apiKey: local.apiKey, apiSecret: 'nope' } });
       expect(last.headers.get('retry-after')).toMatch(/^\d+$/);
@@ -89,10 +94,19 @@ describe('request signatures', () => {
     const body = JSON.stringify({ items: instant });
     const ts = Math.floor(Date.now() / 1000);
     const sig = independentSignature(sb.apiSecret, ts, 'POST', '/api/v1/orders', body);
-    const send = (raw: string, idem: string) => fetch(`${sb.baseUrl}/orders`, {
-      method: 'POST', body: raw,
-      headers: { 'X-API-Key': sb.apiKey, 'X-API-Secret': sb.apiSecret, 'Content-Type': 'application/json', 'Idempotency-Key': idem, 'X-Timestamp': String(ts), 'X-Signature': `t=${ts},v1=${sig}` },
-    });
+    const send = (raw: string, idem: string) =>
+      fetch(`${sb.baseUrl}/orders`, {
+        method: 'POST',
+        body: raw,
+        headers: {
+          'X-API-Key': sb.apiKey,
+          'X-API-Secret': sb.apiSecret,
+          'Content-Type': 'application/json',
+          'Idempotency-Key': idem,
+          'X-Timestamp': String(ts),
+          'X-Signature': `t=${ts},v1=${sig}`,
+        },
+      });
     const ok = await send(body, 'sig-ok');
     expect(ok.status).toBe(201);
     const changed = body.replace('"quantity":1', '"quantity":2');

@@ -4,8 +4,12 @@ import { SANDBOX_PRODUCTS, type SandboxHandle } from '../../src/sandbox/index.js
 import { api, order, sandbox } from './helpers.js';
 
 let sb: SandboxHandle;
-beforeAll(async () => { sb = await sandbox(); });
-afterAll(async () => { await sb.close(); });
+beforeAll(async () => {
+  sb = await sandbox();
+});
+afterAll(async () => {
+  await sb.close();
+});
 
 describe('catalog', () => {
   it('lists the open categories only', async () => {

@@ -94,9 +94,29 @@ describe('document dialect: catalog', () => {
     expect(all.body.products.length).toBe(16);
     const store = all.body.products.find((p: any) => p.product_id === 'northwind-store-us');
     expect(store).toEqual({
-      product_id: 'northwind-store-us', title: 'Northwind Store US', vendor_name: 'northwind', currency: 'USD', countries: ['US'],
-      denominations: ['5.00', '10.00', '15.00', '20.00', '25.00', '30.00', '40.00', '50.00', '75.00', '100.00', '150.00', '200.00', '250.00', '500.00'],
-      category: 'retail', expiry: '12 months from issue',
+      product_id: 'northwind-store-us',
+      title: 'Northwind Store US',
+      vendor_name: 'northwind',
+      currency: 'USD',
+      countries: ['US'],
+      denominations: [
+        '5.00',
+        '10.00',
+        '15.00',
+        '20.00',
+        '25.00',
+        '30.00',
+        '40.00',
+        '50.00',
+        '75.00',
+        '100.00',
+        '150.00',
+        '200.00',
+        '250.00',
+        '500.00',
+      ],
+      category: 'retail',
+      expiry: '12 months from issue',
     });
     const jp = await api(sb, 'GET', '/products?country=JP&currency=JPY&category_id=retail');
     expect(jp.body.products.map((p: any) => [p.product_id, p.denominations, p.expiry])).toEqual([
@@ -109,7 +129,17 @@ describe('document dialect: catalog', () => {
   it('answers a single product with availability as a word', async () => {
     sb = await documentSandbox();
     const lumen = await api(sb, 'GET', '/products/lumen-cinemas-uk');
-    expect(keysOf(lumen.body)).toEqual(['product_id', 'title', 'vendor_name', 'currency', 'countries', 'denominations', 'category', 'expiry', 'availability']);
+    expect(keysOf(lumen.body)).toEqual([
+      'product_id',
+      'title',
+      'vendor_name',
+      'currency',
+      'countries',
+      'denominations',
+      'category',
+      'expiry',
+      'availability',
+    ]);
     expect(lumen.body).toMatchObject({ expiry: 'until 2027-12-31', availability: 'in_stock' });
     expect(lumen.body.denominations).toHaveLength(12);
     expect((await api(sb, 'GET', '/products/northwind-home-uk')).body.availability).toBe('low');
@@ -127,8 +157,17 @@ describe('document dialect: orders', () => {
     expect(hit.status).toBe(200);
     expect(hit.headers.get('location')).toBeNull();
     expect(hit.body).toEqual({
-      order_id: 'ord_981234', status: 'DELIVERED', total_amount: 50, currency: 'USD', fulfilled_from: 'cache',
-      vouchers: [0, 1].map((i) => ({ product_id: 'sbx-instant', expiry: hit.body.vouchers[i].expiry, redemption_code: hit.body.vouchers[i].redemption_code, pin: hit.body.vouchers[i].pin })),
+      order_id: 'ord_981234',
+      status: 'DELIVERED',
+      total_amount: 50,
+      currency: 'USD',
+      fulfilled_from: 'cache',
+      vouchers: [0, 1].map((i) => ({
+        product_id: 'sbx-instant',
+        expiry: hit.body.vouchers[i].expiry,
+        redemption_code: hit.body.vouchers[i].redemption_code,
+        pin: hit.body.vouchers[i].pin,
+      })),
     });
     for (const v of hit.body.vouchers) {
       expect(v.expiry).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -151,7 +190,14 @@ describe('document dialect: orders', () => {
     const k = key();
     const placed = await api(sb, 'POST', '/orders', { body: { items: item('sbx-async', 50, 2) }, idempotencyKey: k });
     expect(placed.status).toBe(200);
-    expect(placed.body).toEqual({ order_id: 'ord_981234', status: 'PENDING', total_amount: 100, currency: 'USD', fulfilled_from: null, vouchers: [] });
+    expect(placed.body).toEqual({
+      order_id: 'ord_981234',
+      status: 'PENDING',
+      total_amount: 100,
+      currency: 'USD',
+      fulfilled_from: null,
+      vouchers: [],
+    });
     const id = placed.body.order_id;
     const pending = await api(sb, 'GET', `/orders/${id}`);
     expect(pending.body.fulfillment_timeline).toEqual([{ state: 'PENDING', timestamp: expect.any(String) }]);
@@ -160,7 +206,15 @@ describe('document dialect: orders', () => {
     expect((await api(sb, 'GET', `/orders/${id}`)).body.status).toBe('IN_PROGRESS');
     await advance(sb, 10);
     const got = await api(sb, 'GET', `/orders/${id}`);
-    expect(keysOf(got.body)).toEqual(['order_id', 'status', 'total_amount', 'currency', 'fulfilled_from', 'vouchers', 'fulfillment_timeline']);
+    expect(keysOf(got.body)).toEqual([
+      'order_id',
+      'status',
+      'total_amount',
+      'currency',
+      'fulfilled_from',
+      'vouchers',
+      'fulfillment_timeline',
+    ]);
     expect(got.body).toMatchObject({ status: 'DELIVERED', fulfilled_from: 'supplier' });
     expect(got.headers.get('cache-control')).toBe('no-store');
     expect(got.body.vouchers).toHaveLength(2);
@@ -195,7 +249,7 @@ describe('document dialect: orders', () => {
     expect(g.fulfillment_timeline.map((t: any) => t.state)).toEqual(['PENDING', 'CANCELLED', 'REFUNDED']);
   });
 
-  it('keeps the document\'s error envelope for INSUFFICIENT_INVENTORY, replayed for its key', async () => {
+  it("keeps the document's error envelope for INSUFFICIENT_INVENTORY, replayed for its key", async () => {
     sb = await documentSandbox();
     const k = key();
     const r = await api(sb, 'POST', '/orders', { body: { items: item('sbx-out-of-stock') }, idempotencyKey: k });
@@ -238,7 +292,15 @@ describe('document dialect: money', () => {
     } while (cursor);
     // Four opening balances, three debits: txn_99995 … txn_100001.
     expect(seen.map((t) => t.id)).toEqual(['txn_100001', 'txn_100000', 'txn_99999', 'txn_99998', 'txn_99997', 'txn_99996', 'txn_99995']);
-    expect(seen[0]).toEqual({ id: 'txn_100001', kind: 'debit', amount: '-25.00', currency: 'USD', order_id: 'ord_981236', posted_at: expect.any(String), memo: 'Order ord_981236' });
+    expect(seen[0]).toEqual({
+      id: 'txn_100001',
+      kind: 'debit',
+      amount: '-25.00',
+      currency: 'USD',
+      order_id: 'ord_981236',
+      posted_at: expect.any(String),
+      memo: 'Order ord_981236',
+    });
     expect(keysOf(seen[6])).toEqual(['id', 'kind', 'amount', 'currency', 'posted_at', 'memo']);
     expect(new Set(seen.map((t) => t.kind))).toEqual(new Set(['debit', 'top_up']));
     // The type filter still takes our upper-case values.
@@ -279,7 +341,7 @@ describe('document dialect: webhooks', () => {
     expect(rotated.body.secret).not.toBe(created.body.secret);
   });
 
-  it('delivers the document\'s order.delivered payload and small payloads for the rest, signed as before, without codes', async () => {
+  it("delivers the document's order.delivered payload and small payloads for the rest, signed as before, without codes", async () => {
     sb = await documentSandbox();
     hooks = await receiver();
     const reg = await api(sb, 'POST', '/webhooks', { body: { url: hooks.url } });
@@ -295,9 +357,17 @@ describe('document dialect: webhooks', () => {
       for (const v of placed.body.vouchers) expect(r.raw).not.toContain(v.redemption_code);
     }
     expect(byType.get('order.created')!.body.data).toEqual({ order_id: 'ord_981234', status: 'PENDING' });
-    expect(byType.get('voucher.issued')!.body.data).toEqual({ order_id: 'ord_981234', product_id: 'sbx-instant', expiry: placed.body.vouchers[0].expiry });
+    expect(byType.get('voucher.issued')!.body.data).toEqual({
+      order_id: 'ord_981234',
+      product_id: 'sbx-instant',
+      expiry: placed.body.vouchers[0].expiry,
+    });
     expect(byType.get('order.delivered')!.body.data).toEqual({
-      order_id: 'ord_981234', status: 'DELIVERED', total_amount: 20, currency: 'USD', fulfilled_from: 'cache',
+      order_id: 'ord_981234',
+      status: 'DELIVERED',
+      total_amount: 20,
+      currency: 'USD',
+      fulfilled_from: 'cache',
       vouchers: placed.body.vouchers.map((v: any) => ({ product_id: 'sbx-instant', expiry: v.expiry })),
     });
   });
@@ -309,12 +379,21 @@ describe('document dialect: webhooks', () => {
     await advance(sb, 10);
     await admin(sb, 'POST', `/orders/${gated.body.order_id}/reject`, { reason: 'not today' });
     const events = (await admin(sb, 'GET', '/events')).body.data;
-    const of = (orderId: string, type: string) => events.filter((e: any) => e.data.order_id === orderId && e.event === type).map((e: any) => e.data);
+    const of = (orderId: string, type: string) =>
+      events.filter((e: any) => e.data.order_id === orderId && e.event === type).map((e: any) => e.data);
     expect(of(partial.body.order_id, 'order.processing')).toEqual([{ order_id: partial.body.order_id, status: 'IN_PROGRESS' }]);
-    expect(of(partial.body.order_id, 'order.partially_delivered')).toEqual([{ order_id: partial.body.order_id, status: 'PARTIALLY_DELIVERED', delivered: 2, failed: 1 }]);
-    expect(of(partial.body.order_id, 'order.refunded')).toEqual([{ order_id: partial.body.order_id, status: 'PARTIALLY_DELIVERED', amount_refunded: '10.00' }]);
-    expect(of(gated.body.order_id, 'order.cancelled')).toEqual([{ order_id: gated.body.order_id, status: 'CANCELLED', reason: 'not today' }]);
-    expect(of(gated.body.order_id, 'order.refunded')).toEqual([{ order_id: gated.body.order_id, status: 'REFUNDED', amount_refunded: '25.00' }]);
+    expect(of(partial.body.order_id, 'order.partially_delivered')).toEqual([
+      { order_id: partial.body.order_id, status: 'PARTIALLY_DELIVERED', delivered: 2, failed: 1 },
+    ]);
+    expect(of(partial.body.order_id, 'order.refunded')).toEqual([
+      { order_id: partial.body.order_id, status: 'PARTIALLY_DELIVERED', amount_refunded: '10.00' },
+    ]);
+    expect(of(gated.body.order_id, 'order.cancelled')).toEqual([
+      { order_id: gated.body.order_id, status: 'CANCELLED', reason: 'not today' },
+    ]);
+    expect(of(gated.body.order_id, 'order.refunded')).toEqual([
+      { order_id: gated.body.order_id, status: 'REFUNDED', amount_refunded: '25.00' },
+    ]);
   });
 });
 
@@ -324,14 +403,24 @@ describe('document dialect: endpoints and errors', () => {
     const placed = await order(sb, item('sbx-gated'));
     const id = placed.body.order_id;
     const calls: [string, string, unknown?][] = [
-      ['GET', '/orders'], ['GET', `/orders/${id}/vouchers`], ['POST', `/orders/${id}/cancel`, {}], ['GET', '/webhooks'], ['DELETE', '/webhooks'],
-      ['GET', '/reconciliation/2026-01-01'], ['HEAD', '/orders'],
+      ['GET', '/orders'],
+      ['GET', `/orders/${id}/vouchers`],
+      ['POST', `/orders/${id}/cancel`, {}],
+      ['GET', '/webhooks'],
+      ['DELETE', '/webhooks'],
+      ['GET', '/reconciliation/2026-01-01'],
+      ['HEAD', '/orders'],
     ];
     for (const [method, path, body] of calls) {
       const r = await api(sb, method, path, { body });
       expect(r.status, `${method} ${path}`).toBe(404);
       expect(r.headers.get('content-type')).toBe('application/problem+json');
-      if (method !== 'HEAD') expect(r.body).toMatchObject({ title: 'Not Found', status: 404, detail: `No endpoint at ${method} /api/v1${path}; see the endpoint list in the API document` });
+      if (method !== 'HEAD')
+        expect(r.body).toMatchObject({
+          title: 'Not Found',
+          status: 404,
+          detail: `No endpoint at ${method} /api/v1${path}; see the endpoint list in the API document`,
+        });
     }
     // The gated order was not cancelled by the 404.
     expect((await api(sb, 'GET', `/orders/${id}`)).body.status).toBe('PENDING');
@@ -353,14 +442,20 @@ describe('document dialect: endpoints and errors', () => {
     const invalid = await api(sb, 'POST', '/orders', { body: { items: item('sbx-instant', 11) }, idempotencyKey: key() });
     expectProblem(invalid, 422, 'Unprocessable Entity');
     expect(keysOf(invalid.body)).toEqual(['type', 'title', 'status', 'detail', 'errors']);
-    expect(invalid.body.errors).toEqual([{ field: 'items.0.denomination', message: '11 is not a denomination of sbx-instant; choose one of 10, 25, 50, 100' }]);
+    expect(invalid.body.errors).toEqual([
+      { field: 'items.0.denomination', message: '11 is not a denomination of sbx-instant; choose one of 10, 25, 50, 100' },
+    ]);
     const wrong = await api(sb, 'GET', '/wallets', { creds: { apiKey: sb.apiKey, apiSecret: 'wrong' } });
     expectProblem(wrong, 401, 'Unauthorized');
     expect(keysOf(wrong.body)).toEqual(['type', 'title', 'status', 'detail']);
     expect(wrong.headers.get('ratelimit-limit')).toBe('5');
     expectProblem(await api(sb, 'GET', '/orders/ord_1'), 404, 'Not Found');
     expectProblem(await api(sb, 'POST', '/orders', { body: { items: item('sbx-instant') } }), 400, 'Bad Request');
-    expectProblem(await api(sb, 'POST', '/payouts', { body: { currency: 'JPY', amount: 99_999_999 }, idempotencyKey: key() }), 402, 'Payment Required');
+    expectProblem(
+      await api(sb, 'POST', '/payouts', { body: { currency: 'JPY', amount: 99_999_999 }, idempotencyKey: key() }),
+      402,
+      'Payment Required',
+    );
     const unavailable = await api(sb, 'GET', '/wallets', { headers: { 'X-Sandbox-Simulate': 'server_error' } });
     expectProblem(unavailable, 503, 'Service Unavailable');
     expect(unavailable.headers.get('retry-after')).toBe('1');
@@ -368,7 +463,7 @@ describe('document dialect: endpoints and errors', () => {
     expect(outside.headers.get('content-type')).toBe('application/problem+json');
   });
 
-  it('answers a 429 with the document\'s envelope, TooManyRequests, and Retry-After', async () => {
+  it("answers a 429 with the document's envelope, TooManyRequests, and Retry-After", async () => {
     sb = await documentSandbox({ limits: { generalPerHour: 2 } });
     const simulated = await api(sb, 'GET', '/wallets', { headers: { 'X-Sandbox-Simulate': 'rate_limit' } });
     expect(simulated.status).toBe(429);
@@ -422,7 +517,13 @@ describe('document dialect: ids and state', () => {
 });
 
 describe('decisions dialect (the default) is unchanged', () => {
-  interface Answer { status: number; type: string | null; location: string | null; text: string; body: any }
+  interface Answer {
+    status: number;
+    type: string | null;
+    location: string | null;
+    text: string;
+    body: any;
+  }
 
   /** The same requests against a sandbox on a fixed clock and seed: every answer, to compare byte for byte. */
   async function transcript(options: SandboxOptions): Promise<Answer[]> {
@@ -434,7 +535,8 @@ describe('decisions dialect (the default) is unchanged', () => {
       out.push({ status: r.status, type: r.headers.get('content-type'), location: r.headers.get('location'), text: r.text, body: r.body });
     };
     try {
-      for (const path of ['/categories?limit=2', '/products', '/products/northwind-store-us', '/wallets', '/products/nope']) note(await api(s, 'GET', path));
+      for (const path of ['/categories?limit=2', '/products', '/products/northwind-store-us', '/wallets', '/products/nope'])
+        note(await api(s, 'GET', path));
       const hit = await api(s, 'POST', '/orders', { body: { items: item('sbx-instant') }, idempotencyKey: 'same-1', ...ts });
       note(hit);
       note(await api(s, 'POST', '/orders', { body: { items: item('sbx-async') }, idempotencyKey: 'same-2', ...ts }));
@@ -443,7 +545,9 @@ describe('decisions dialect (the default) is unchanged', () => {
       note(await api(s, 'GET', '/orders'));
       note(await api(s, 'GET', `/orders/${hit.body.order_id}/vouchers`));
       note(await api(s, 'GET', '/transactions?limit=2'));
-      note(await api(s, 'POST', '/payouts', { body: { currency: 'USD', amount: 5 }, idempotencyKey: 'same-4', timestamp: ts.timestamp + 10 }));
+      note(
+        await api(s, 'POST', '/payouts', { body: { currency: 'USD', amount: 5 }, idempotencyKey: 'same-4', timestamp: ts.timestamp + 10 }),
+      );
       note(await api(s, 'GET', '/wallets', { headers: { 'X-Sandbox-Simulate': 'rate_limit' } }));
       return out;
     } finally {
@@ -454,10 +558,18 @@ describe('decisions dialect (the default) is unchanged', () => {
   it('answers as before: the default and an explicit decisions dialect agree byte for byte, in the decisions shapes', async () => {
     const implicit = await transcript({});
     const explicit = await transcript({ dialect: 'decisions' });
-    expect(explicit.map((a) => [a.status, a.type, a.location, a.text])).toEqual(implicit.map((a) => [a.status, a.type, a.location, a.text]));
+    expect(explicit.map((a) => [a.status, a.type, a.location, a.text])).toEqual(
+      implicit.map((a) => [a.status, a.type, a.location, a.text]),
+    );
     const [categories, products, , wallets, missing, hit, miss, none, orders, codes, transactions, payout, limited] = implicit;
-    expect(categories!.body).toMatchObject({ data: [{ category_id: 'entertainment', name: 'Entertainment' }, { category_id: 'retail' }], has_more: true });
-    expect(products!.body.data.find((p: any) => p.product_id === 'northwind-store-us')).toMatchObject({ denominations_truncated: true, expiry_policy: { type: 'months_from_issue', months: 12 } });
+    expect(categories!.body).toMatchObject({
+      data: [{ category_id: 'entertainment', name: 'Entertainment' }, { category_id: 'retail' }],
+      has_more: true,
+    });
+    expect(products!.body.data.find((p: any) => p.product_id === 'northwind-store-us')).toMatchObject({
+      denominations_truncated: true,
+      expiry_policy: { type: 'months_from_issue', months: 12 },
+    });
     expect(wallets!.body.data[0]).toMatchObject({ currency: 'EUR', available: 50000 });
     expect(missing!.type).toBe('application/json; charset=utf-8');
     expect(missing!.body.error).toMatchObject({ code: 'NOT_FOUND', name: 'NotFound' });

@@ -4,8 +4,12 @@ import { api, balance, key, ledgerConsistent, sandbox } from './helpers.js';
 import { until } from '../helpers/until.js';
 
 let sb: SandboxHandle;
-beforeAll(async () => { sb = await sandbox({ timeScale: 0.005 }); });
-afterAll(async () => { await sb.close(); });
+beforeAll(async () => {
+  sb = await sandbox({ timeScale: 0.005 });
+});
+afterAll(async () => {
+  await sb.close();
+});
 
 const body = { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }] };
 const simulate = (fault: string) => ({ 'X-Sandbox-Simulate': fault });
@@ -35,7 +39,10 @@ describe('X-Sandbox-Simulate', () => {
   it('drop_after_commit: the order commits, the connection is cut, a retry replays it', async () => {
     const before = balance(sb);
     const k = key();
-    const dropped = await api(sb, 'POST', '/orders', { body, idempotencyKey: k, headers: simulate('drop_after_commit') }).then(() => 'answered', () => 'dropped');
+    const dropped = await api(sb, 'POST', '/orders', { body, idempotencyKey: k, headers: simulate('drop_after_commit') }).then(
+      () => 'answered',
+      () => 'dropped',
+    );
     expect(dropped).toBe('dropped');
     expect(balance(sb)).toBe(before - 1000);
     const retry = await api(sb, 'POST', '/orders', { body, idempotencyKey: k });
@@ -48,13 +55,25 @@ describe('X-Sandbox-Simulate', () => {
   it('timeout: the response is held past the client timeout; the retry sees one order', async () => {
     const before = balance(sb);
     const k = key();
-    const outcome = await api(sb, 'POST', '/orders', { body, idempotencyKey: k, headers: simulate('timeout'), signal: AbortSignal.timeout(40) }).then(() => 'answered', (e: Error) => e.name);
+    const outcome = await api(sb, 'POST', '/orders', {
+      body,
+      idempotencyKey: k,
+      headers: simulate('timeout'),
+      signal: AbortSignal.timeout(40),
+    }).then(
+      () => 'answered',
+      (e: Error) => e.name,
+    );
     expect(outcome).toBe('TimeoutError');
     // 409 while the first is still held; then its stored answer.
-    const retry = await until(async () => {
-      const r = await api(sb, 'POST', '/orders', { body, idempotencyKey: k });
-      return r.status !== 409 && r;
-    }, 'an answer other than 409', 5_000);
+    const retry = await until(
+      async () => {
+        const r = await api(sb, 'POST', '/orders', { body, idempotencyKey: k });
+        return r.status !== 409 && r;
+      },
+      'an answer other than 409',
+      5_000,
+    );
     expect(retry.status).toBe(201);
     expect(balance(sb)).toBe(before - 1000);
     expect(ledgerConsistent(sb)).toBe(true);
@@ -64,17 +83,36 @@ describe('X-Sandbox-Simulate', () => {
     const asyncBody = { items: [{ product_id: 'sbx-async', denomination: 25, quantity: 2 }] };
     const payout = { currency: 'USD', amount: 12.34 };
     for (const fault of ['rate_limit', 'server_error', 'timeout', 'drop_after_commit']) {
-      for (const [path, body, cost] of [['/orders', asyncBody, 5000], ['/payouts', payout, 1234]] as const) {
+      for (const [path, body, cost] of [
+        ['/orders', asyncBody, 5000],
+        ['/payouts', payout, 1234],
+      ] as const) {
         const before = balance(sb);
         const k = key();
-        const first = await api(sb, 'POST', path, { body, idempotencyKey: k, headers: simulate(fault), signal: fault === 'timeout' ? AbortSignal.timeout(100) : undefined }).then((r) => r.status, () => 'no answer');
-        expect(first, `${fault} ${path}`).toBe({ rate_limit: 429, server_error: 503, timeout: 'no answer', drop_after_commit: 'no answer' }[fault]);
-        const retry = await until(async () => {
-          const r = await api(sb, 'POST', path, { body, idempotencyKey: k });
-          return r.status !== 409 && r;
-        }, `an answer other than 409 (${fault} ${path})`, 5_000);
+        const first = await api(sb, 'POST', path, {
+          body,
+          idempotencyKey: k,
+          headers: simulate(fault),
+          signal: fault === 'timeout' ? AbortSignal.timeout(100) : undefined,
+        }).then(
+          (r) => r.status,
+          () => 'no answer',
+        );
+        expect(first, `${fault} ${path}`).toBe(
+          { rate_limit: 429, server_error: 503, timeout: 'no answer', drop_after_commit: 'no answer' }[fault],
+        );
+        const retry = await until(
+          async () => {
+            const r = await api(sb, 'POST', path, { body, idempotencyKey: k });
+            return r.status !== 409 && r;
+          },
+          `an answer other than 409 (${fault} ${path})`,
+          5_000,
+        );
         expect(retry.status, `${fault} ${path}`).toBe(path === '/orders' ? 202 : 201);
-        expect(retry.headers.get('idempotent-replayed'), `${fault} ${path}`).toBe(fault === 'timeout' || fault === 'drop_after_commit' ? 'true' : null);
+        expect(retry.headers.get('idempotent-replayed'), `${fault} ${path}`).toBe(
+          fault === 'timeout' || fault === 'drop_after_commit' ? 'true' : null,
+        );
         expect(balance(sb), `${fault} ${path}`).toBe(before - cost);
         expect(ledgerConsistent(sb)).toBe(true);
       }
@@ -94,7 +132,10 @@ describe('X-Sandbox-Simulate', () => {
       const statuses: (number | string)[] = [];
       for (const k of keys) {
         for (let attempt = 0; attempt < 20; attempt++) {
-          const s = await api(soak, 'POST', '/orders', { body, idempotencyKey: k, signal: AbortSignal.timeout(200) }).then((r) => r.status, () => 'dropped');
+          const s = await api(soak, 'POST', '/orders', { body, idempotencyKey: k, signal: AbortSignal.timeout(200) }).then(
+            (r) => r.status,
+            () => 'dropped',
+          );
           statuses.push(s);
           if (s === 201) break;
         }

@@ -77,22 +77,88 @@ export function fuzzTargets(): FuzzTarget[] {
 
 /** Numbers that break naive arithmetic: beyond 2^53, past a double, tiny, negative zero, inexact. */
 export const wildNumber = fc.constantFrom(
-  0, -0, -1, 1e308, -1e308, Number.MAX_VALUE, Number.MIN_VALUE, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 2, 2 ** 63,
+  0,
+  -0,
+  -1,
+  1e308,
+  -1e308,
+  Number.MAX_VALUE,
+  Number.MIN_VALUE,
+  Number.MAX_SAFE_INTEGER,
+  Number.MAX_SAFE_INTEGER + 2,
+  2 ** 63,
   // eslint-disable-next-line no-loss-of-precision -- numbers past 2^53 on purpose
-  90071992547409930, 90071992547409.92, 1e-10, 0.1 + 0.2, 12.505, 1e14, 1e21, 4294967296, 2147483648, 1_000_001, 0.5,
+  90071992547409930,
+  90071992547409.92,
+  1e-10,
+  0.1 + 0.2,
+  12.505,
+  1e14,
+  1e21,
+  4294967296,
+  2147483648,
+  1_000_001,
+  0.5,
 );
 
 /** Number literals JSON.stringify never writes (1e400 parses to Infinity). */
 export const wildNumberLiteral = fc.constantFrom(
-  '1e400', '-1e400', '1e-400', '123456789012345678901234567890', '0.1e1', '-0', '1E2', '9007199254740993', '0.000000000000000000001', '100.000000000000000001',
+  '1e400',
+  '-1e400',
+  '1e-400',
+  '123456789012345678901234567890',
+  '0.1e1',
+  '-0',
+  '1E2',
+  '9007199254740993',
+  '0.000000000000000000001',
+  '100.000000000000000001',
 );
 
 /** Keys an object lookup on a plain record trips over, and other strings with a meaning. */
 export const trickyWord = fc.constantFrom(
-  '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf', '__defineGetter__', 'isPrototypeOf',
-  '', ' ', '..', '.', '../..', '..%2f..', '%', '%zz', '%E0%A4%A', '%00', '\u0000', '\u202e', '\u200b', '💥', 'é', 'ﬁ',
-  'null', 'undefined', 'NaN', 'Infinity', 'true', '0', '-1', 'ord_', 'ord_ ', 'ord_x', 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE', 'txn_1',
-  'sbx-instant ', 'SBX-INSTANT', 'USD', 'usd', 'XXX', 'x'.repeat(300),
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'valueOf',
+  '__defineGetter__',
+  'isPrototypeOf',
+  '',
+  ' ',
+  '..',
+  '.',
+  '../..',
+  '..%2f..',
+  '%',
+  '%zz',
+  '%E0%A4%A',
+  '%00',
+  '\u0000',
+  '\u202e',
+  '\u200b',
+  '💥',
+  'é',
+  'ﬁ',
+  'null',
+  'undefined',
+  'NaN',
+  'Infinity',
+  'true',
+  '0',
+  '-1',
+  'ord_',
+  'ord_ ',
+  'ord_x',
+  'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE',
+  'txn_1',
+  'sbx-instant ',
+  'SBX-INSTANT',
+  'USD',
+  'usd',
+  'XXX',
+  'x'.repeat(300),
 );
 
 export const wildString = fc.oneof(
@@ -118,7 +184,12 @@ export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { arbitrary: fc.integer(), weight: 1 },
   { arbitrary: wildString, weight: 3 },
   { arbitrary: fc.jsonValue({ maxDepth: 3 }), weight: 2 },
-  { arbitrary: fc.tuple(fc.integer({ min: 50, max: 1500 }), fc.constantFrom('array' as const, 'object' as const)).map(([d, k]) => nested(d, k)), weight: 1 },
+  {
+    arbitrary: fc
+      .tuple(fc.integer({ min: 50, max: 1500 }), fc.constantFrom('array' as const, 'object' as const))
+      .map(([d, k]) => nested(d, k)),
+    weight: 1,
+  },
   { arbitrary: fc.array(fc.jsonValue({ maxDepth: 1 }), { maxLength: 5 }), weight: 1 },
   { arbitrary: fc.dictionary(wildString, fc.jsonValue({ maxDepth: 1 }), { maxKeys: 3 }), weight: 1 },
 );
@@ -141,7 +212,8 @@ function hintOf(hints: Hints, name: string | undefined): fc.Arbitrary<unknown> |
   return h instanceof Only ? h.arbitrary : h;
 }
 
-const onlyHint = (hints: Hints, name: string | undefined) => (name !== undefined && Object.hasOwn(hints, name) && hints[name] instanceof Only ? (hints[name] as Only).arbitrary : undefined);
+const onlyHint = (hints: Hints, name: string | undefined) =>
+  name !== undefined && Object.hasOwn(hints, name) && hints[name] instanceof Only ? (hints[name] as Only).arbitrary : undefined;
 
 interface SchemaContext {
   defs: Record<string, JsonSchema>;
@@ -167,10 +239,24 @@ function numberArbitrary(s: JsonSchema, integer: boolean): fc.Arbitrary<number> 
 }
 
 function stringArbitrary(s: JsonSchema): fc.Arbitrary<string> {
-  if (s.format === 'date') return fc.date({ min: new Date(Date.UTC(1, 0, 1)), max: new Date(Date.UTC(9999, 11, 31)), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+  if (s.format === 'date')
+    return fc
+      .date({ min: new Date(Date.UTC(1, 0, 1)), max: new Date(Date.UTC(9999, 11, 31)), noInvalidDate: true })
+      .map((d) => d.toISOString().slice(0, 10));
   if (s.format === 'uri') {
     return fc.oneof(
-      fc.constantFrom('http://127.0.0.1:9/hooks', 'https://localhost:9/x', 'http://[::1]:9/', 'http://localhost.:9', 'ftp://127.0.0.1/', 'http://192.0.2.1/hooks', 'https://127.0.0.1:9/%zz', 'http://127.0.0.1:99999/', 'javascript:alert(1)', 'http://user:pass@127.0.0.1:9/'),
+      fc.constantFrom(
+        'http://127.0.0.1:9/hooks',
+        'https://localhost:9/x',
+        'http://[::1]:9/',
+        'http://localhost.:9',
+        'ftp://127.0.0.1/',
+        'http://192.0.2.1/hooks',
+        'https://127.0.0.1:9/%zz',
+        'http://127.0.0.1:99999/',
+        'javascript:alert(1)',
+        'http://user:pass@127.0.0.1:9/',
+      ),
       fc.webPath().map((p) => `http://127.0.0.1:9${p.startsWith('/') ? '' : '/'}${p}`),
     );
   }
@@ -207,11 +293,20 @@ function conformingArbitrary(s: JsonSchema, ctx: SchemaContext, name?: string): 
       const fields = Object.entries(props).map(([k, v]) => [k, schemaArbitrary(v, inner, k)] as const);
       const record = fc.record(Object.fromEntries(fields), { requiredKeys: required.filter((k) => k in props) });
       // A record of arbitrary keys (wallets: {"USD": 100}): keys from propertyNames.
-      const extraKeys = s.additionalProperties && typeof s.additionalProperties === 'object'
-        ? fc.dictionary(s.propertyNames ? stringArbitrary(s.propertyNames) : wildString, schemaArbitrary(s.additionalProperties, inner), { maxKeys: 4 })
-        : fc.constant({});
+      const extraKeys =
+        s.additionalProperties && typeof s.additionalProperties === 'object'
+          ? fc.dictionary(s.propertyNames ? stringArbitrary(s.propertyNames) : wildString, schemaArbitrary(s.additionalProperties, inner), {
+              maxKeys: 4,
+            })
+          : fc.constant({});
       const sometimes = <T>(a: fc.Arbitrary<T>) => (ctx.hostile > 0 ? fc.option(a, { freq: 8 }) : fc.constant(null));
-      return fc.tuple(record, extraKeys, sometimes(fc.tuple(wildString, hostileValue)), sometimes(fc.constantFrom(...(required.length ? required : ['-']))))
+      return fc
+        .tuple(
+          record,
+          extraKeys,
+          sometimes(fc.tuple(wildString, hostileValue)),
+          sometimes(fc.constantFrom(...(required.length ? required : ['-']))),
+        )
         .map(([r, extra, unknown, dropped]) => {
           const out: Record<string, unknown> = { ...extra, ...r };
           if (unknown) out[unknown[0]] = unknown[1];
@@ -225,15 +320,24 @@ function conformingArbitrary(s: JsonSchema, ctx: SchemaContext, name?: string): 
       const maxLength = Math.min(s.maxItems ?? 5, ctx.hostile > 0 ? 12 : 3);
       return fc.oneof(
         { arbitrary: fc.array(schemaArbitrary(items, inner), { minLength: Math.min(s.minItems ?? 0, maxLength), maxLength }), weight: 6 },
-        { arbitrary: fc.array(schemaArbitrary(items, inner), { minLength: (s.maxItems ?? 12) + 1, maxLength: (s.maxItems ?? 12) + 3 }), weight: ctx.hostile > 0 ? 1 : 0 },
+        {
+          arbitrary: fc.array(schemaArbitrary(items, inner), { minLength: (s.maxItems ?? 12) + 1, maxLength: (s.maxItems ?? 12) + 3 }),
+          weight: ctx.hostile > 0 ? 1 : 0,
+        },
       );
     }
-    case 'string': return stringArbitrary(s);
-    case 'integer': return numberArbitrary(s, true);
-    case 'number': return numberArbitrary(s, false);
-    case 'boolean': return fc.boolean();
-    case 'null': return fc.constant(null);
-    default: return fc.jsonValue({ maxDepth: 2 });
+    case 'string':
+      return stringArbitrary(s);
+    case 'integer':
+      return numberArbitrary(s, true);
+    case 'number':
+      return numberArbitrary(s, false);
+    case 'boolean':
+      return fc.boolean();
+    case 'null':
+      return fc.constant(null);
+    default:
+      return fc.jsonValue({ maxDepth: 2 });
   }
 }
 
@@ -277,15 +381,22 @@ export interface FuzzRequest {
 
 /** Text of a request for a failure report (bodies cut short). */
 export function describeRequest(r: FuzzRequest): string {
-  const body = r.body === undefined ? '' : r.body.length > 300 ? `${r.body.subarray(0, 300).toString('utf8')}… (${r.body.length} bytes)` : r.body.toString('utf8');
-  const headers = Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, String(v).length > 200 ? `${String(v).slice(0, 200)}… (${String(v).length})` : v]));
+  const body =
+    r.body === undefined
+      ? ''
+      : r.body.length > 300
+        ? `${r.body.subarray(0, 300).toString('utf8')}… (${r.body.length} bytes)`
+        : r.body.toString('utf8');
+  const headers = Object.fromEntries(
+    Object.entries(r.headers).map(([k, v]) => [k, String(v).length > 200 ? `${String(v).slice(0, 200)}… (${String(v).length})` : v]),
+  );
   return `${r.method} ${r.target.surface === 'api' ? '/api/v1' : '/admin'}${r.relTarget.length > 300 ? r.relTarget.slice(0, 300) + '…' : r.relTarget} [${r.target.name}; sign ${r.sign}; creds ${r.creds}${r.chunked ? '; chunked' : ''}] headers ${JSON.stringify(headers)} body ${JSON.stringify(body)}`;
 }
 
 /** A path parameter: a hint of that name, schema-conforming, or hostile; percent-encoded or raw. */
 function pathParamArbitrary(name: string, schema: z.ZodType | undefined, hints: Hints): fc.Arbitrary<string> {
   const value = fc.oneof(
-    { arbitrary: valuesOf(schema, hints, name).map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? 'undefined')), weight: 6 },
+    { arbitrary: valuesOf(schema, hints, name).map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? 'undefined'))), weight: 6 },
     { arbitrary: trickyWord, weight: 2 },
   );
   return fc.tuple(value, fc.constantFrom('encode', 'encode', 'encode', 'raw', 'latin1')).map(([v, how]) => {
@@ -301,25 +412,66 @@ export function percentEncode(s: string): string {
   return encodeURIComponent(Buffer.from(s, 'utf8').toString('utf8'));
 }
 
-const queryValue = (name: string, schema: z.ZodType | undefined, hints: Hints) => fc.oneof(
-  { arbitrary: valuesOf(schema, hints, name).map((v) => (typeof v === 'string' ? v : JSON.stringify(v) ?? '')), weight: 4 },
-  { arbitrary: fc.constantFrom('-1', '0', '201', '1e309', '1.5', 'abc', '', ' 5', '0x10', '50', '1', 'null', '%', '%zz', '%E0%A4%A', '2026-02-30', '9999-12-31', '0000-01-01'), weight: 3 },
-  { arbitrary: fc.constantFrom('eyJwIjoxfQ', 'eyJwIjpudWxsfQ', 'W10', 'e30', 'bnVsbA', '!!!', 'eyJwIjoienp6In0', 'x'.repeat(3000), 'eyJwIjoiX19wcm90b19fIn0'), weight: 2 },
-  { arbitrary: wildString, weight: 2 },
-);
+const queryValue = (name: string, schema: z.ZodType | undefined, hints: Hints) =>
+  fc.oneof(
+    { arbitrary: valuesOf(schema, hints, name).map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''))), weight: 4 },
+    {
+      arbitrary: fc.constantFrom(
+        '-1',
+        '0',
+        '201',
+        '1e309',
+        '1.5',
+        'abc',
+        '',
+        ' 5',
+        '0x10',
+        '50',
+        '1',
+        'null',
+        '%',
+        '%zz',
+        '%E0%A4%A',
+        '2026-02-30',
+        '9999-12-31',
+        '0000-01-01',
+      ),
+      weight: 3,
+    },
+    {
+      arbitrary: fc.constantFrom(
+        'eyJwIjoxfQ',
+        'eyJwIjpudWxsfQ',
+        'W10',
+        'e30',
+        'bnVsbA',
+        '!!!',
+        'eyJwIjoienp6In0',
+        'x'.repeat(3000),
+        'eyJwIjoiX19wcm90b19fIn0',
+      ),
+      weight: 2,
+    },
+    { arbitrary: wildString, weight: 2 },
+  );
 
 function queryArbitrary(t: FuzzTarget, hints: Hints): fc.Arbitrary<string> {
   const names = Object.keys(t.query);
   // Names repeat at will: `limit=1&limit=-1` is one of the shapes.
-  const pair = fc.oneof(
-    { arbitrary: fc.constantFrom(...(names.length ? names : ['limit'])), weight: 5 },
-    { arbitrary: fc.constantFrom('limit', 'cursor', '', 'x', 'LIMIT', '__proto__'), weight: 1 },
-  ).chain((name) => queryValue(name, Object.hasOwn(t.query, name) ? t.query[name] : undefined, hints).map((v) => [name, v] as const));
-  return fc.tuple(fc.array(pair, { maxLength: 4 }), fc.constantFrom('encode', 'encode', 'raw'), fc.boolean()).map(([pairs, how, trailing]) => {
-    if (pairs.length === 0) return trailing ? '?' : '';
-    const enc = (s: string) => (how === 'encode' ? percentEncode(s) : [...s].filter((c) => c > ' ' && c <= '\u00ff' && c !== '#').join(''));
-    return '?' + pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&') + (trailing ? '&' : '');
-  });
+  const pair = fc
+    .oneof(
+      { arbitrary: fc.constantFrom(...(names.length ? names : ['limit'])), weight: 5 },
+      { arbitrary: fc.constantFrom('limit', 'cursor', '', 'x', 'LIMIT', '__proto__'), weight: 1 },
+    )
+    .chain((name) => queryValue(name, Object.hasOwn(t.query, name) ? t.query[name] : undefined, hints).map((v) => [name, v] as const));
+  return fc
+    .tuple(fc.array(pair, { maxLength: 4 }), fc.constantFrom('encode', 'encode', 'raw'), fc.boolean())
+    .map(([pairs, how, trailing]) => {
+      if (pairs.length === 0) return trailing ? '?' : '';
+      const enc = (s: string) =>
+        how === 'encode' ? percentEncode(s) : [...s].filter((c) => c > ' ' && c <= '\u00ff' && c !== '#').join('');
+      return '?' + pairs.map(([k, v]) => `${enc(k)}=${enc(v)}`).join('&') + (trailing ? '&' : '');
+    });
 }
 
 /** A body: JSON of the schema (hostile inside), other JSON, malformed text, huge, or none. */
@@ -328,10 +480,36 @@ function bodyArbitrary(t: FuzzTarget, hints: Hints): fc.Arbitrary<Buffer | undef
   const json = valid.map((v) => Buffer.from(JSON.stringify(v) ?? 'null'));
   const withWildNumber = fc.tuple(valid, wildNumberLiteral).map(([v, lit]) => {
     const text = JSON.stringify(v) ?? 'null';
-    return Buffer.from(/:-?\d/.test(text) ? text.replace(/:(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/, `:${lit}`) : `{"amount":${lit},"currency":"USD","seconds":${lit}}`);
+    return Buffer.from(
+      /:-?\d/.test(text)
+        ? text.replace(/:(-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?)/, `:${lit}`)
+        : `{"amount":${lit},"currency":"USD","seconds":${lit}}`,
+    );
   });
   const malformed = fc.oneof(
-    fc.constantFrom('{', '{"a":}', '[1,]', '{"a":1,}', 'NaN', "{'a':1}", '{"a":1}{"b":2}', '\ufeff{}', 'null', '"text"', '[]', '{}', '0', 'true', ' ', '\u0000', '{"__proto__":{"admin":true}}', '{"constructor":{"prototype":{"x":1}}}', '{"items":[{"product_id":"sbx-instant","denomination":10,"quantity":1}],"items":"x"}').map((s) => Buffer.from(s)),
+    fc
+      .constantFrom(
+        '{',
+        '{"a":}',
+        '[1,]',
+        '{"a":1,}',
+        'NaN',
+        "{'a':1}",
+        '{"a":1}{"b":2}',
+        '\ufeff{}',
+        'null',
+        '"text"',
+        '[]',
+        '{}',
+        '0',
+        'true',
+        ' ',
+        '\u0000',
+        '{"__proto__":{"admin":true}}',
+        '{"constructor":{"prototype":{"x":1}}}',
+        '{"items":[{"product_id":"sbx-instant","denomination":10,"quantity":1}],"items":"x"}',
+      )
+      .map((s) => Buffer.from(s)),
     json.map((b) => b.subarray(0, Math.max(0, b.length - 1))),
     fc.uint8Array({ maxLength: 64 }).map((a) => Buffer.from(a)),
     fc.constant(Buffer.from([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0xc3, 0x28, 0x22, 0x7d])),
@@ -356,7 +534,25 @@ function bodyArbitrary(t: FuzzTarget, hints: Hints): fc.Arbitrary<Buffer | undef
 
 const contentType = fc.oneof(
   { arbitrary: fc.constant('application/json; charset=utf-8'), weight: 12 },
-  { arbitrary: fc.constantFrom('application/json', 'APPLICATION/JSON', 'application/json;charset=latin1', 'application/merge-patch+json', 'application/problem+json', 'text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', '', ';', 'application/json\u00e9', '*/*', 'application/jsonp', 'x'.repeat(5000)), weight: 3 },
+  {
+    arbitrary: fc.constantFrom(
+      'application/json',
+      'APPLICATION/JSON',
+      'application/json;charset=latin1',
+      'application/merge-patch+json',
+      'application/problem+json',
+      'text/plain',
+      'application/x-www-form-urlencoded',
+      'multipart/form-data; boundary=x',
+      '',
+      ';',
+      'application/json\u00e9',
+      '*/*',
+      'application/jsonp',
+      'x'.repeat(5000),
+    ),
+    weight: 3,
+  },
   { arbitrary: fc.constant(undefined), weight: 1 },
 );
 
@@ -364,36 +560,82 @@ const contentType = fc.oneof(
 const headerText = fc.oneof(
   trickyWord.map((s) => [...s].filter((c) => c >= ' ' && c <= '\u00ff').join('')),
   fc.string({ maxLength: 40 }).map((s) => s.replace(/[\r\n]/g, ' ')),
-  fc.string({ unit: 'binary', maxLength: 20 }).map((s) => [...s].map((c) => (c >= ' ' && c <= '\u00ff' && c !== '\x7f' ? c : '\u00e9')).join('')),
+  fc
+    .string({ unit: 'binary', maxLength: 20 })
+    .map((s) => [...s].map((c) => (c >= ' ' && c <= '\u00ff' && c !== '\x7f' ? c : '\u00e9')).join('')),
 );
 
 const idempotencyKey = fc.oneof(
   { arbitrary: fc.uuid(), weight: 6 },
   { arbitrary: fc.constantFrom('fuzz-fixed-key-1', 'fuzz-fixed-key-2'), weight: 3 },
-  { arbitrary: fc.constantFrom('', ' ', '\t', 'a'.repeat(255), 'a'.repeat(256), 'a'.repeat(8000), 'clé', 'key\t', 'k e y', '\u00ff', '\u0080'), weight: 2 },
+  {
+    arbitrary: fc.constantFrom(
+      '',
+      ' ',
+      '\t',
+      'a'.repeat(255),
+      'a'.repeat(256),
+      'a'.repeat(8000),
+      'clé',
+      'key\t',
+      'k e y',
+      '\u00ff',
+      '\u0080',
+    ),
+    weight: 2,
+  },
   { arbitrary: headerText, weight: 2 },
 );
 
-const simulate = fc.constantFrom('rate_limit', 'server_error', 'timeout', 'drop_after_commit', ' TIMEOUT ', 'Rate_Limit', 'nope', '', 'timeout,timeout', 'x'.repeat(2000));
+const simulate = fc.constantFrom(
+  'rate_limit',
+  'server_error',
+  'timeout',
+  'drop_after_commit',
+  ' TIMEOUT ',
+  'Rate_Limit',
+  'nope',
+  '',
+  'timeout,timeout',
+  'x'.repeat(2000),
+);
 
 /** Extra headers: faults, idempotency keys, trace ids, junk, an oversized one. */
 function headersArbitrary(t: FuzzTarget): fc.Arbitrary<Record<string, string | string[]>> {
-  return fc.record({
-    'x-sandbox-simulate': fc.oneof(simulate, simulate.map((v) => [v, 'timeout'])),
-    'idempotency-key': fc.oneof({ arbitrary: idempotencyKey, weight: 6 }, { arbitrary: fc.tuple(idempotencyKey, idempotencyKey).map(([a, b]) => [a, b]), weight: 1 }),
-    traceparent: fc.oneof(fc.constantFrom('00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', '00-00000000000000000000000000000000-b7ad6b7169203331-01', 'ff-x-y-z'), headerText),
-    'x-timestamp': headerText,
-    'x-forwarded-for': fc.constantFrom('203.0.113.9', '127.0.0.1', 'garbage'),
-    accept: fc.constantFrom('application/xml', '*/*', 'text/html', ''),
-    'x-junk': headerText,
-    'x-oversized': fc.integer({ min: 8_000, max: 40_000 }).map((n) => 'h'.repeat(n)),
-  }, { requiredKeys: [] }).map((h) => {
-    // Rare on purpose: most requests carry one or two of these.
-    const out: Record<string, string | string[]> = {};
-    for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k] = v as string | string[];
-    if (t.idempotency === 'none') delete out['idempotency-key'];
-    return out;
-  });
+  return fc
+    .record(
+      {
+        'x-sandbox-simulate': fc.oneof(
+          simulate,
+          simulate.map((v) => [v, 'timeout']),
+        ),
+        'idempotency-key': fc.oneof(
+          { arbitrary: idempotencyKey, weight: 6 },
+          { arbitrary: fc.tuple(idempotencyKey, idempotencyKey).map(([a, b]) => [a, b]), weight: 1 },
+        ),
+        traceparent: fc.oneof(
+          fc.constantFrom(
+            '00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01',
+            '00-00000000000000000000000000000000-b7ad6b7169203331-01',
+            'ff-x-y-z',
+          ),
+          headerText,
+        ),
+        'x-timestamp': headerText,
+        'x-forwarded-for': fc.constantFrom('203.0.113.9', '127.0.0.1', 'garbage'),
+        accept: fc.constantFrom('application/xml', '*/*', 'text/html', ''),
+        'x-junk': headerText,
+        'x-oversized': fc.integer({ min: 8_000, max: 40_000 }).map((n) => 'h'.repeat(n)),
+      },
+      { requiredKeys: [] },
+    )
+    .map((h) => {
+      // Rare on purpose: most requests carry one or two of these.
+      const out: Record<string, string | string[]> = {};
+      for (const [k, v] of Object.entries(h)) if (v !== undefined) out[k] = v as string | string[];
+      if (t.idempotency === 'none') delete out['idempotency-key'];
+      return out;
+    });
 }
 
 function finish(req: FuzzRequest): FuzzRequest {
@@ -409,20 +651,39 @@ function finish(req: FuzzRequest): FuzzRequest {
  */
 function cleanRequestArbitrary(t: FuzzTarget, hints: Hints): fc.Arbitrary<FuzzRequest> {
   const params = Object.entries(t.pathParams);
-  const text = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v) ?? '');
+  const text = (v: unknown) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? ''));
   const path = fc.tuple(...params.map(([n, s]) => valuesOf(s, hints, n, 0).map((v) => percentEncode(text(v))))).map((values) => {
     let i = 0;
     return t.path.replace(/\{(\w+)\}/g, () => values[i++] ?? '');
   });
   const names = Object.keys(t.query);
-  const query = names.length === 0 ? fc.constant('') : fc.subarray(names, { maxLength: Math.min(3, names.length) }).chain((chosen) =>
-    fc.tuple(...chosen.map((n) => valuesOf(t.query[n], hints, n, 0).map((v) => `${n}=${percentEncode(text(v))}`))).map((pairs) => (pairs.length ? `?${pairs.join('&')}` : '')));
-  const body = t.body ? valuesOf(t.body, hints, undefined, 0).map((v) => Buffer.from(JSON.stringify(v))) : fc.constant(t.method === 'GET' ? undefined : Buffer.from('{}'));
+  const query =
+    names.length === 0
+      ? fc.constant('')
+      : fc
+          .subarray(names, { maxLength: Math.min(3, names.length) })
+          .chain((chosen) =>
+            fc
+              .tuple(...chosen.map((n) => valuesOf(t.query[n], hints, n, 0).map((v) => `${n}=${percentEncode(text(v))}`)))
+              .map((pairs) => (pairs.length ? `?${pairs.join('&')}` : '')),
+          );
+  const body = t.body
+    ? valuesOf(t.body, hints, undefined, 0).map((v) => Buffer.from(JSON.stringify(v)))
+    : fc.constant(t.method === 'GET' ? undefined : Buffer.from('{}'));
   return fc.record({ path, query, body, key: fc.uuid() }).map((r) => {
     const headers: Record<string, string> = {};
     if (r.body !== undefined) headers['content-type'] = 'application/json; charset=utf-8';
     if (t.idempotency !== 'none') headers['idempotency-key'] = r.key;
-    return finish({ target: t, method: t.method, relTarget: r.path + r.query, headers, body: r.body, chunked: false, sign: 'good', creds: 'good' });
+    return finish({
+      target: t,
+      method: t.method,
+      relTarget: r.path + r.query,
+      headers,
+      body: r.body,
+      chunked: false,
+      sign: 'good',
+      creds: 'good',
+    });
   });
 }
 
@@ -437,32 +698,53 @@ function hostileRequestArbitrary(t: FuzzTarget, hints: Hints): fc.Arbitrary<Fuzz
     let i = 0;
     return t.path.replace(/\{(\w+)\}/g, () => values[i++] ?? '');
   });
-  const pathVariant = fc.tuple(path, fc.constantFrom('', '', '', '', '', '', '/', '//', '/..', '/./', '%2F', ';x=1')).map(([p, suffix]) => (p + suffix).replace(/^(?!\/)/, '/'));
+  const pathVariant = fc
+    .tuple(path, fc.constantFrom('', '', '', '', '', '', '/', '//', '/..', '/./', '%2F', ';x=1'))
+    .map(([p, suffix]) => (p + suffix).replace(/^(?!\/)/, '/'));
   const method = fc.oneof(
     { arbitrary: fc.constant(t.method), weight: 20 },
     { arbitrary: fc.constantFrom('GET', 'POST', 'PUT', 'DELETE', 'PATCH', 'HEAD', 'OPTIONS', 'TRACE', 'PROPFIND', 'post'), weight: 1 },
   );
-  const sign = fc.oneof({ arbitrary: fc.constant<SignMode>('good'), weight: 16 }, { arbitrary: fc.constantFrom<SignMode>('none', 'wrong-secret', 'old', 'future', 'mismatch', 'garbage', 'relative'), weight: 2 });
-  const creds = fc.oneof({ arbitrary: fc.constant<CredMode>('good'), weight: 16 }, { arbitrary: fc.constantFrom<CredMode>('none', 'wrong-secret', 'unknown-key', 'other-key', 'garbage'), weight: 1 });
-  return fc.record({
-    method,
-    path: pathVariant,
-    query: fc.oneof({ arbitrary: fc.constant(''), weight: 2 }, { arbitrary: queryArbitrary(t, hints), weight: 1 }),
-    body: bodyArbitrary(t, hints),
-    contentType,
-    headers: fc.oneof({ arbitrary: fc.constant({}), weight: 2 }, { arbitrary: headersArbitrary(t), weight: 1 }),
-    chunked: fc.oneof({ arbitrary: fc.constant(false), weight: 5 }, { arbitrary: fc.constant(true), weight: 1 }),
-    freshKey: fc.uuid(),
-    sign,
-    creds,
-  }).map((r) => {
-    // Only what node:http sends: Latin-1 without control characters but TAB.
-    const sendable = (v: string) => v.replace(/[^\t\x20-\x7e\x80-\xff]/g, '?');
-    const headers: Record<string, string | string[]> = Object.fromEntries(Object.entries(r.headers).map(([k, v]) => [k, Array.isArray(v) ? v.map(sendable) : sendable(v)]));
-    if (r.contentType !== undefined && r.body !== undefined) headers['content-type'] = r.contentType;
-    if (t.idempotency !== 'none' && !('idempotency-key' in headers) && r.body !== undefined) headers['idempotency-key'] = r.freshKey;
-    return finish({ target: t, method: r.method, relTarget: r.path + r.query, headers, body: r.body, chunked: r.chunked, sign: r.sign, creds: r.creds });
-  });
+  const sign = fc.oneof(
+    { arbitrary: fc.constant<SignMode>('good'), weight: 16 },
+    { arbitrary: fc.constantFrom<SignMode>('none', 'wrong-secret', 'old', 'future', 'mismatch', 'garbage', 'relative'), weight: 2 },
+  );
+  const creds = fc.oneof(
+    { arbitrary: fc.constant<CredMode>('good'), weight: 16 },
+    { arbitrary: fc.constantFrom<CredMode>('none', 'wrong-secret', 'unknown-key', 'other-key', 'garbage'), weight: 1 },
+  );
+  return fc
+    .record({
+      method,
+      path: pathVariant,
+      query: fc.oneof({ arbitrary: fc.constant(''), weight: 2 }, { arbitrary: queryArbitrary(t, hints), weight: 1 }),
+      body: bodyArbitrary(t, hints),
+      contentType,
+      headers: fc.oneof({ arbitrary: fc.constant({}), weight: 2 }, { arbitrary: headersArbitrary(t), weight: 1 }),
+      chunked: fc.oneof({ arbitrary: fc.constant(false), weight: 5 }, { arbitrary: fc.constant(true), weight: 1 }),
+      freshKey: fc.uuid(),
+      sign,
+      creds,
+    })
+    .map((r) => {
+      // Only what node:http sends: Latin-1 without control characters but TAB.
+      const sendable = (v: string) => v.replace(/[^\t\x20-\x7e\x80-\xff]/g, '?');
+      const headers: Record<string, string | string[]> = Object.fromEntries(
+        Object.entries(r.headers).map(([k, v]) => [k, Array.isArray(v) ? v.map(sendable) : sendable(v)]),
+      );
+      if (r.contentType !== undefined && r.body !== undefined) headers['content-type'] = r.contentType;
+      if (t.idempotency !== 'none' && !('idempotency-key' in headers) && r.body !== undefined) headers['idempotency-key'] = r.freshKey;
+      return finish({
+        target: t,
+        method: r.method,
+        relTarget: r.path + r.query,
+        headers,
+        body: r.body,
+        chunked: r.chunked,
+        sign: r.sign,
+        creds: r.creds,
+      });
+    });
 }
 
 // ---------------------------------------------------------------------------------------
@@ -537,17 +819,36 @@ export function send(sb: SandboxHandle, r: FuzzRequest, creds: Credentials, cloc
   }
   return new Promise((resolve) => {
     let settled = false;
-    const finish = (o: Outcome) => { if (!settled) { settled = true; clearTimeout(timer); resolve(o); } };
+    const finish = (o: Outcome) => {
+      if (!settled) {
+        settled = true;
+        clearTimeout(timer);
+        resolve(o);
+      }
+    };
     const req = request({ host: sb.host, port: sb.port, method: r.method, path: base + r.relTarget, headers, agent: false, setHost: true });
-    const timer = setTimeout(() => { req.destroy(); finish({ kind: 'timeout', ms: performance.now() - started }); }, timeoutMs);
+    const timer = setTimeout(() => {
+      req.destroy();
+      finish({ kind: 'timeout', ms: performance.now() - started });
+    }, timeoutMs);
     req.on('response', (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => finish({ kind: 'response', status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString('utf8'), ms: performance.now() - started }));
+      res.on('end', () =>
+        finish({
+          kind: 'response',
+          status: res.statusCode ?? 0,
+          headers: res.headers,
+          text: Buffer.concat(chunks).toString('utf8'),
+          ms: performance.now() - started,
+        }),
+      );
       res.on('error', (e) => finish({ kind: 'dropped', error: `response: ${e.message}`, ms: performance.now() - started }));
       res.on('aborted', () => finish({ kind: 'dropped', error: 'response aborted', ms: performance.now() - started }));
     });
-    req.on('error', (e) => finish({ kind: 'dropped', error: `${(e as NodeJS.ErrnoException).code ?? ''} ${e.message}`, ms: performance.now() - started }));
+    req.on('error', (e) =>
+      finish({ kind: 'dropped', error: `${(e as NodeJS.ErrnoException).code ?? ''} ${e.message}`, ms: performance.now() - started }),
+    );
     if (r.body !== undefined && r.chunked) {
       const size = Math.max(1, Math.ceil(r.body.length / 3));
       for (let i = 0; i < r.body.length; i += size) req.write(r.body.subarray(i, i + size));
@@ -579,9 +880,19 @@ const contentTypeOf = (h: Record<string, string | string[] | undefined>) => Stri
  * paths outside both surfaces): problem details, but INSUFFICIENT_INVENTORY and the 429 in
  * the envelope. On the admin surface (`admin`), also the admin surface's own codes (ADMIN_ERRORS).
  */
-export function errorFormatProblem(format: 'envelope' | 'document', status: number, headers: Record<string, string | string[] | undefined>, text: string, admin = false): string | undefined {
+export function errorFormatProblem(
+  format: 'envelope' | 'document',
+  status: number,
+  headers: Record<string, string | string[] | undefined>,
+  text: string,
+  admin = false,
+): string | undefined {
   let body: unknown;
-  try { body = JSON.parse(text); } catch { return `the body is not JSON: ${JSON.stringify(text.slice(0, 200))}`; }
+  try {
+    body = JSON.parse(text);
+  } catch {
+    return `the body is not JSON: ${JSON.stringify(text.slice(0, 200))}`;
+  }
   const type = contentTypeOf(headers);
   if (format === 'document' && type === 'application/problem+json') {
     const p = ProblemDetails.safeParse(body);
@@ -600,7 +911,8 @@ export function errorFormatProblem(format: 'envelope' | 'document', status: numb
   }
   const known = ((admin ? { ...ERRORS, ...ADMIN_ERRORS } : ERRORS) as Record<string, { status: number; name: string } | undefined>)[code];
   if (!known) return `unknown error code ${code}`;
-  if (known.status !== status || known.name !== name) return `${code}/${name} on a ${status} (the contract says ${known.status} ${known.name})`;
+  if (known.status !== status || known.name !== name)
+    return `${code}/${name} on a ${status} (the contract says ${known.status} ${known.name})`;
   return undefined;
 }
 

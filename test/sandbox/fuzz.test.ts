@@ -23,8 +23,18 @@ import { HANDLERS } from '../../src/sandbox/api/routes.js';
 import { ENDPOINTS } from '../../src/contract/endpoints.js';
 import { DEFAULT_WALLETS, SANDBOX_PRODUCTS, type SandboxHandle } from '../../src/sandbox/index.js';
 import {
-  describeRequest, errorFormatProblem, fuzzTargets, Only, requestArbitrary, send, ServerClock,
-  type Credentials, type FuzzRequest, type FuzzTarget, type Hints, type Outcome,
+  describeRequest,
+  errorFormatProblem,
+  fuzzTargets,
+  Only,
+  requestArbitrary,
+  send,
+  ServerClock,
+  type Credentials,
+  type FuzzRequest,
+  type FuzzTarget,
+  type Hints,
+  type Outcome,
 } from './fuzz-helpers.js';
 import { admin, api, ledgerConsistent, order, rawExchange, receiver, sandbox, type Receiver } from './helpers.js';
 
@@ -38,18 +48,31 @@ const LIMITS = { ordersPerMinute: 1_000_000, generalPerHour: 10_000_000 };
 /** Values by name that get past validation: live ids (read when the value is drawn), products, amounts. */
 function hintsFor(sb: SandboxHandle, otherKey: () => string | undefined, hooks: Receiver): Hints {
   // Half the time one of the newest: what the fuzz itself just made (a held order, a new key).
-  const live = (ids: () => string[], none: string) => fc.tuple(fc.boolean(), fc.nat()).map(([newest, i]) => {
-    const all = ids();
-    if (all.length === 0) return none;
-    return newest ? all[all.length - 1 - (i % Math.min(all.length, 4))]! : all[i % all.length]!;
-  });
+  const live = (ids: () => string[], none: string) =>
+    fc.tuple(fc.boolean(), fc.nat()).map(([newest, i]) => {
+      const all = ids();
+      if (all.length === 0) return none;
+      return newest ? all[all.length - 1 - (i % Math.min(all.length, 4))]! : all[i % all.length]!;
+    });
   const orderIds = live(() => Object.keys(sb.state.orders), 'ord_none');
   return {
-    product_id: fc.oneof({ arbitrary: fc.constantFrom(...Object.values(SANDBOX_PRODUCTS)), weight: 4 }, { arbitrary: live(() => Object.keys(sb.state.products), 'none'), weight: 1 }),
-    denomination: fc.oneof({ arbitrary: fc.constantFrom(10, 25, 50, 100), weight: 4 }, { arbitrary: fc.constantFrom(5, 20, 500, 1000, 10.001, 0.5), weight: 1 }),
+    product_id: fc.oneof(
+      { arbitrary: fc.constantFrom(...Object.values(SANDBOX_PRODUCTS)), weight: 4 },
+      { arbitrary: live(() => Object.keys(sb.state.products), 'none'), weight: 1 },
+    ),
+    denomination: fc.oneof(
+      { arbitrary: fc.constantFrom(10, 25, 50, 100), weight: 4 },
+      { arbitrary: fc.constantFrom(5, 20, 500, 1000, 10.001, 0.5), weight: 1 },
+    ),
     quantity: fc.integer({ min: 1, max: 3 }),
-    currency: fc.oneof({ arbitrary: fc.constant('USD'), weight: 4 }, { arbitrary: fc.constantFrom(...Object.keys(DEFAULT_WALLETS), 'XXX', 'KWD'), weight: 1 }),
-    amount: fc.oneof(fc.integer({ min: 1, max: 5000 }).map((n) => n / 100), fc.constantFrom(-5, 1e14, 1e-10)),
+    currency: fc.oneof(
+      { arbitrary: fc.constant('USD'), weight: 4 },
+      { arbitrary: fc.constantFrom(...Object.keys(DEFAULT_WALLETS), 'XXX', 'KWD'), weight: 1 },
+    ),
+    amount: fc.oneof(
+      fc.integer({ min: 1, max: 5000 }).map((n) => n / 100),
+      fc.constantFrom(-5, 1e14, 1e-10),
+    ),
     reference: fc.oneof(fc.constantFrom('fuzz-ref-1', 'fuzz-ref-2'), fc.string({ minLength: 1, maxLength: 64 })),
     order_id: orderIds,
     partner_id: live(() => Object.keys(sb.state.partners), 'ptn_none'),
@@ -91,7 +114,8 @@ function simulated(r: FuzzRequest): string | undefined {
   return value === undefined ? undefined : value.trim().toLowerCase();
 }
 
-const headerBytes = (r: FuzzRequest) => Object.entries(r.headers).reduce((n, [k, v]) => n + k.length + String(v).length + 4, r.relTarget.length);
+const headerBytes = (r: FuzzRequest) =>
+  Object.entries(r.headers).reduce((n, [k, v]) => n + k.length + String(v).length + 4, r.relTarget.length);
 
 /** Send one request and check the answer; throws (with the request) when it breaks a promise. */
 async function check(ctx: Context, r: FuzzRequest): Promise<void> {
@@ -106,7 +130,8 @@ async function check(ctx: Context, r: FuzzRequest): Promise<void> {
   }
   ctx.clock.saw(o.headers.date);
   const traceId = o.headers['x-trace-id'];
-  if (typeof traceId !== 'string' || !/^[0-9a-f]{32}$/.test(traceId)) throw new Error(`answer ${o.status} without an X-Trace-ID: ${where()}`);
+  if (typeof traceId !== 'string' || !/^[0-9a-f]{32}$/.test(traceId))
+    throw new Error(`answer ${o.status} without an X-Trace-ID: ${where()}`);
   for (const secret of [ctx.creds.apiSecret, ctx.creds.adminToken]) {
     if (o.text.includes(secret)) throw new Error(`the answer ${o.status} carries a secret: ${where()}`);
   }
@@ -121,11 +146,18 @@ async function check(ctx: Context, r: FuzzRequest): Promise<void> {
     // What node:http cannot parse (headers near its 16 KiB limit, a byte past ASCII in the
     // path) is refused before the path is known: in the dialect's format.
     const dialectFormat = ctx.sb.dialect === 'decisions' ? 'envelope' : 'document';
-    if (why && (headerBytes(r) > 15_000 || /[^\x21-\x7e]/.test(r.relTarget)) && errorFormatProblem(dialectFormat, o.status, o.headers, o.text) === undefined) why = undefined;
+    if (
+      why &&
+      (headerBytes(r) > 15_000 || /[^\x21-\x7e]/.test(r.relTarget)) &&
+      errorFormatProblem(dialectFormat, o.status, o.headers, o.text) === undefined
+    )
+      why = undefined;
     if (why) throw new Error(`answer ${o.status} is not in the error format (${why}): ${o.text.slice(0, 300)}: ${where()}`);
   }
-  if (r.method.toUpperCase() === r.target.method && !stoppedEarly(o)) ctx.reached.set(r.target.name, (ctx.reached.get(r.target.name) ?? 0) + 1);
-  if (o.status < 300 && r.method.toUpperCase() === r.target.method) ctx.succeeded.set(r.target.name, (ctx.succeeded.get(r.target.name) ?? 0) + 1);
+  if (r.method.toUpperCase() === r.target.method && !stoppedEarly(o))
+    ctx.reached.set(r.target.name, (ctx.reached.get(r.target.name) ?? 0) + 1);
+  if (o.status < 300 && r.method.toUpperCase() === r.target.method)
+    ctx.succeeded.set(r.target.name, (ctx.succeeded.get(r.target.name) ?? 0) + 1);
 }
 
 /**
@@ -139,7 +171,8 @@ const weightOf = (t: FuzzTarget, dialect: 'decisions' | 'document') => {
   return t.surface === 'api' && t.signed ? 12 : 6;
 };
 
-const served = (t: FuzzTarget, dialect: 'decisions' | 'document') => t.surface === 'admin' || dialect === 'decisions' || !t.endpoint?.extension;
+const served = (t: FuzzTarget, dialect: 'decisions' | 'document') =>
+  t.surface === 'admin' || dialect === 'decisions' || !t.endpoint?.extension;
 
 /**
  * Raw requests at the edge of HTTP/1.1: request lines, framing (Content-Length and
@@ -149,21 +182,59 @@ const served = (t: FuzzTarget, dialect: 'decisions' | 'document') => t.surface =
 function rawRequest(adminToken: string): fc.Arbitrary<string> {
   const line = fc.oneof(
     fc.constantFrom(
-      'Content-Length: abc', 'Content-Length: -1', 'Content-Length: 5', 'Content-Length: 2\r\nContent-Length: 3', 'Content-Length: 99999999999999999999',
-      'Transfer-Encoding: chunked', 'Transfer-Encoding: gzip', 'Transfer-Encoding: chunked\r\nContent-Length: 3', 'Transfer-Encoding: chunked, identity',
-      'X-Folded: a\r\n b', 'NoColon', ': no-name', 'X Space: v', 'X-Ctl: a\u0001b', 'Host: a\r\nHost: b', 'Content-Type: application/json',
-      `Authorization: Bearer ${adminToken}`, 'X-API-Key: __proto__', 'Expect: 100-continue', 'Upgrade: websocket\r\nConnection: Upgrade', 'Connection: keep-alive',
+      'Content-Length: abc',
+      'Content-Length: -1',
+      'Content-Length: 5',
+      'Content-Length: 2\r\nContent-Length: 3',
+      'Content-Length: 99999999999999999999',
+      'Transfer-Encoding: chunked',
+      'Transfer-Encoding: gzip',
+      'Transfer-Encoding: chunked\r\nContent-Length: 3',
+      'Transfer-Encoding: chunked, identity',
+      'X-Folded: a\r\n b',
+      'NoColon',
+      ': no-name',
+      'X Space: v',
+      'X-Ctl: a\u0001b',
+      'Host: a\r\nHost: b',
+      'Content-Type: application/json',
+      `Authorization: Bearer ${adminToken}`,
+      'X-API-Key: __proto__',
+      'Expect: 100-continue',
+      'Upgrade: websocket\r\nConnection: Upgrade',
+      'Connection: keep-alive',
     ),
     fc.string({ unit: 'binary-ascii', maxLength: 30 }).map((v) => `X-Junk: ${v.replace(/[\r\n]/g, '')}`),
   );
-  return fc.record({
-    method: fc.constantFrom('GET', 'POST', 'HEAD', 'PUT', 'G E T', 'get', 'CONNECT', 'X'.repeat(40)),
-    target: fc.constantFrom('/api/v1/wallets', '/api/v1/orders', '/admin/', '/admin/reset', '*', 'http://127.0.0.1/api/v1/wallets', '/api/v1/../admin', '', '/api/v1/%', '/a b', '//admin'),
-    version: fc.constantFrom('HTTP/1.1', 'HTTP/1.1', 'HTTP/1.0', 'HTTP/2', 'HTTP/1.1 ', 'http/1.1', 'HTTP/9.9', ''),
-    lines: fc.array(line, { maxLength: 4 }),
-    body: fc.oneof(fc.constant(''), fc.constantFrom('{}', '0\r\n\r\n', 'zz\r\n', '5\r\nab\r\n', '{"items":['), fc.string({ unit: 'binary-ascii', maxLength: 40 })),
-    eol: fc.constantFrom('\r\n', '\r\n', '\r\n', '\n'),
-  }).map(({ method, target, version, lines, body, eol }) => [`${method} ${target} ${version}`, 'Host: 127.0.0.1', ...lines].join(eol) + eol + eol + body);
+  return fc
+    .record({
+      method: fc.constantFrom('GET', 'POST', 'HEAD', 'PUT', 'G E T', 'get', 'CONNECT', 'X'.repeat(40)),
+      target: fc.constantFrom(
+        '/api/v1/wallets',
+        '/api/v1/orders',
+        '/admin/',
+        '/admin/reset',
+        '*',
+        'http://127.0.0.1/api/v1/wallets',
+        '/api/v1/../admin',
+        '',
+        '/api/v1/%',
+        '/a b',
+        '//admin',
+      ),
+      version: fc.constantFrom('HTTP/1.1', 'HTTP/1.1', 'HTTP/1.0', 'HTTP/2', 'HTTP/1.1 ', 'http/1.1', 'HTTP/9.9', ''),
+      lines: fc.array(line, { maxLength: 4 }),
+      body: fc.oneof(
+        fc.constant(''),
+        fc.constantFrom('{}', '0\r\n\r\n', 'zz\r\n', '5\r\nab\r\n', '{"items":['),
+        fc.string({ unit: 'binary-ascii', maxLength: 40 }),
+      ),
+      eol: fc.constantFrom('\r\n', '\r\n', '\r\n', '\n'),
+    })
+    .map(
+      ({ method, target, version, lines, body, eol }) =>
+        [`${method} ${target} ${version}`, 'Host: 127.0.0.1', ...lines].join(eol) + eol + eol + body,
+    );
 }
 
 /** After the fuzz: a normal order still works, with its exact debit, and every partner's ledger balances. */
@@ -202,7 +273,12 @@ function fuzzSuite(dialect: 'decisions' | 'document', runs: number): void {
     expect((await admin(sb, 'POST', '/drifts', { order_id: delivered.order_id })).status).toBe(201);
     ctx = {
       sb,
-      creds: { apiKey: sb.apiKey, apiSecret: sb.apiSecret, adminToken: sb.adminToken, otherKey: { apiKey: other.body.key.api_key, apiSecret: other.body.key.api_secret } },
+      creds: {
+        apiKey: sb.apiKey,
+        apiSecret: sb.apiSecret,
+        adminToken: sb.adminToken,
+        otherKey: { apiKey: other.body.key.api_key, apiSecret: other.body.key.api_secret },
+      },
       clock: new ServerClock(),
       reached: new Map(),
       succeeded: new Map(),
@@ -221,34 +297,50 @@ function fuzzSuite(dialect: 'decisions' | 'document', runs: number): void {
     expect(targets.filter((t) => t.surface === 'api')).toHaveLength(ENDPOINTS.length);
   });
 
-  it(`${runs} requests to every route, most of them hostile: under 500, an error in the surface's format, an answer within ${ANSWER_WITHIN_MS / 1000} s, no secret`, async () => {
-    const hints = hintsFor(sb, () => ctx.creds.otherKey?.apiKey, hooks);
-    const request = fc.oneof(...targets.map((t) => ({ arbitrary: requestArbitrary(t, hints), weight: weightOf(t, dialect) })));
-    await fc.assert(fc.asyncProperty(request, (r) => check(ctx, r)), { numRuns: runs, verbose: 1 });
-  }, Math.max(120_000, runs * 30));
+  it(
+    `${runs} requests to every route, most of them hostile: under 500, an error in the surface's format, an answer within ${ANSWER_WITHIN_MS / 1000} s, no secret`,
+    async () => {
+      const hints = hintsFor(sb, () => ctx.creds.otherKey?.apiKey, hooks);
+      const request = fc.oneof(...targets.map((t) => ({ arbitrary: requestArbitrary(t, hints), weight: weightOf(t, dialect) })));
+      await fc.assert(
+        fc.asyncProperty(request, (r) => check(ctx, r)),
+        { numRuns: runs, verbose: 1 },
+      );
+    },
+    Math.max(120_000, runs * 30),
+  );
 
-  it(`${Math.round(runs / 5)} requests node:http cannot parse, or only just (bad request lines, framing, headers): every answer under 500, in an error format, with X-Trace-ID, within ${ANSWER_WITHIN_MS / 1000} s`, async () => {
-    await fc.assert(fc.asyncProperty(rawRequest(sb.adminToken), async (raw) => {
-      const received = await rawExchange(sb, raw, ANSWER_WITHIN_MS);
-      if (received === undefined) throw new Error(`no answer within ${ANSWER_WITHIN_MS} ms to ${JSON.stringify(raw)}`);
-      // An interim 100 Continue (Expect: 100-continue) comes before the answer.
-      const answer = received.replace(/^(HTTP\/1\.1 1\d\d [^\r]*\r\n(?:[^\r]+\r\n)*\r\n)+/, '');
-      const statuses = [...answer.matchAll(/^HTTP\/1\.1 (\d{3}) /gm)].map((m) => Number(m[1]));
-      expect(statuses.length, `${JSON.stringify(raw)} → ${JSON.stringify(answer)}`).toBeGreaterThan(0);
-      for (const status of statuses) expect(status, `${JSON.stringify(raw)} → ${JSON.stringify(answer)}`).toBeLessThan(500);
-      const [head = '', ...rest] = answer.split('\r\n\r\n');
-      expect(head, JSON.stringify(raw)).toMatch(/\r\nX-Trace-ID: [0-9a-f]{32}\r\n/i);
-      const status = statuses[0]!;
-      const length = Number(/\r\nContent-Length: (\d+)/i.exec(head)?.[1] ?? 0);
-      if (status >= 400 && length > 0 && !raw.startsWith('HEAD ')) {
-        const headers = { 'content-type': /\r\nContent-Type: ([^\r]*)/i.exec(head)?.[1] };
-        const body = Buffer.from(rest.join('\r\n\r\n')).subarray(0, length).toString();
-        const formats = ['envelope', 'document'] as const;
-        const fits = formats.filter((f) => (f === 'envelope' || dialect === 'document') && errorFormatProblem(f, status, headers, body) === undefined);
-        expect(fits, `${JSON.stringify(raw)} → ${JSON.stringify(answer)}`).not.toEqual([]);
-      }
-    }), { numRuns: Math.round(runs / 5) });
-  }, Math.max(120_000, runs * 30));
+  it(
+    `${Math.round(runs / 5)} requests node:http cannot parse, or only just (bad request lines, framing, headers): every answer under 500, in an error format, with X-Trace-ID, within ${ANSWER_WITHIN_MS / 1000} s`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(rawRequest(sb.adminToken), async (raw) => {
+          const received = await rawExchange(sb, raw, ANSWER_WITHIN_MS);
+          if (received === undefined) throw new Error(`no answer within ${ANSWER_WITHIN_MS} ms to ${JSON.stringify(raw)}`);
+          // An interim 100 Continue (Expect: 100-continue) comes before the answer.
+          const answer = received.replace(/^(HTTP\/1\.1 1\d\d [^\r]*\r\n(?:[^\r]+\r\n)*\r\n)+/, '');
+          const statuses = [...answer.matchAll(/^HTTP\/1\.1 (\d{3}) /gm)].map((m) => Number(m[1]));
+          expect(statuses.length, `${JSON.stringify(raw)} → ${JSON.stringify(answer)}`).toBeGreaterThan(0);
+          for (const status of statuses) expect(status, `${JSON.stringify(raw)} → ${JSON.stringify(answer)}`).toBeLessThan(500);
+          const [head = '', ...rest] = answer.split('\r\n\r\n');
+          expect(head, JSON.stringify(raw)).toMatch(/\r\nX-Trace-ID: [0-9a-f]{32}\r\n/i);
+          const status = statuses[0]!;
+          const length = Number(/\r\nContent-Length: (\d+)/i.exec(head)?.[1] ?? 0);
+          if (status >= 400 && length > 0 && !raw.startsWith('HEAD ')) {
+            const headers = { 'content-type': /\r\nContent-Type: ([^\r]*)/i.exec(head)?.[1] };
+            const body = Buffer.from(rest.join('\r\n\r\n')).subarray(0, length).toString();
+            const formats = ['envelope', 'document'] as const;
+            const fits = formats.filter(
+              (f) => (f === 'envelope' || dialect === 'document') && errorFormatProblem(f, status, headers, body) === undefined,
+            );
+            expect(fits, `${JSON.stringify(raw)} → ${JSON.stringify(answer)}`).not.toEqual([]);
+          }
+        }),
+        { numRuns: Math.round(runs / 5) },
+      );
+    },
+    Math.max(120_000, runs * 30),
+  );
 
   it('every route was reached past routing and authentication (a new route is fuzzed, or this fails)', async () => {
     const fuzzed = targets.filter((t) => served(t, dialect));
@@ -277,4 +369,3 @@ describe('sandbox fuzz: decisions dialect', () => {
 describe('sandbox fuzz: document dialect', () => {
   fuzzSuite('document', DOCUMENT_RUNS);
 });
-

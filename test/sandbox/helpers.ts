@@ -63,7 +63,11 @@ export async function api<T = any>(sb: SandboxHandle, method: string, path: stri
   const res = await fetch(url, { method, headers, body: raw === '' ? undefined : raw, signal: options.signal });
   const text = await res.text();
   let body: any;
-  try { body = text ? JSON.parse(text) : undefined; } catch { body = undefined; }
+  try {
+    body = text ? JSON.parse(text) : undefined;
+  } catch {
+    body = undefined;
+  }
   return { status: res.status, headers: res.headers, body, text };
 }
 
@@ -81,15 +85,24 @@ export function key(): string {
   return `test-key-${Date.now()}-${counter}`;
 }
 
-export function order(sb: SandboxHandle, items: { product_id: string; denomination: number; quantity: number }[], extra: Record<string, unknown> = {}, options: CallOptions = {}) {
+export function order(
+  sb: SandboxHandle,
+  items: { product_id: string; denomination: number; quantity: number }[],
+  extra: Record<string, unknown> = {},
+  options: CallOptions = {},
+) {
   return api(sb, 'POST', '/orders', { body: { items, ...extra }, idempotencyKey: key(), ...options });
 }
 
 export async function waitStatus(sb: SandboxHandle, orderId: string, statuses: string[], ms = 5000): Promise<any> {
-  return until(async () => {
-    const r = await api(sb, 'GET', `/orders/${orderId}`);
-    return statuses.includes(r.body?.status) ? r.body : undefined;
-  }, `order ${orderId} to reach ${statuses.join('/')}`, ms);
+  return until(
+    async () => {
+      const r = await api(sb, 'GET', `/orders/${orderId}`);
+      return statuses.includes(r.body?.status) ? r.body : undefined;
+    },
+    `order ${orderId} to reach ${statuses.join('/')}`,
+    ms,
+  );
 }
 
 /** Sum of a partner's transactions per currency equals the wallet balances. */
@@ -140,7 +153,11 @@ export async function receiver(statusFor: (n: number) => number = () => 200): Pr
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const address = server.address();
   r.url = `http://127.0.0.1:${typeof address === 'object' && address ? address.port : 0}/hooks`;
-  r.close = () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); });
+  r.close = () =>
+    new Promise((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return r;
 }
 
@@ -152,9 +169,15 @@ export function rawExchange(sb: SandboxHandle, raw: string, ms = 5000): Promise<
   return new Promise((resolve) => {
     const socket = connect(sb.port, sb.host, () => socket.end(raw, 'latin1'));
     const chunks: Buffer[] = [];
-    const timer = setTimeout(() => { socket.destroy(); resolve(undefined); }, ms);
+    const timer = setTimeout(() => {
+      socket.destroy();
+      resolve(undefined);
+    }, ms);
     socket.on('data', (c: Buffer) => chunks.push(c));
-    socket.on('close', () => { clearTimeout(timer); resolve(Buffer.concat(chunks).toString('latin1')); });
+    socket.on('close', () => {
+      clearTimeout(timer);
+      resolve(Buffer.concat(chunks).toString('latin1'));
+    });
     socket.on('error', () => {});
   });
 }

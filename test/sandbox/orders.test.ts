@@ -24,7 +24,10 @@ afterAll(async () => {
 });
 
 const eventsOf = (orderId: string) => hooks.received.filter((r) => r.body.data.order_id === orderId);
-const typesOf = (orderId: string) => eventsOf(orderId).map((r) => r.body.event).sort();
+const typesOf = (orderId: string) =>
+  eventsOf(orderId)
+    .map((r) => r.body.event)
+    .sort();
 
 describe('cache-hit', () => {
   it('answers 201 DELIVERED with codes and pins, debits the total, emits created/issued/delivered', async () => {
@@ -51,12 +54,16 @@ describe('cache-hit', () => {
   it('serves codes from the secure endpoint and records every access with its trace id', async () => {
     const r = await order(sb, [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }]);
     const trace = 'aaaabbbbccccddddeeeeffff00001111';
-    const codes = await api(sb, 'GET', `/orders/${r.body.order_id}/vouchers`, { headers: { traceparent: `00-${trace}-00f067aa0ba902b7-01` } });
+    const codes = await api(sb, 'GET', `/orders/${r.body.order_id}/vouchers`, {
+      headers: { traceparent: `00-${trace}-00f067aa0ba902b7-01` },
+    });
     expect(codes.status).toBe(200);
     OrderCodes.parse(codes.body);
     expect(codes.body.data[0].code).toBe(r.body.vouchers[0].code);
     const accesses = await admin(sb, 'GET', `/code-accesses?order_id=${r.body.order_id}`);
-    expect(accesses.body.data).toEqual([expect.objectContaining({ order_id: r.body.order_id, trace_id: trace, api_key: sb.apiKey, voucher_count: 1 })]);
+    expect(accesses.body.data).toEqual([
+      expect.objectContaining({ order_id: r.body.order_id, trace_id: trace, api_key: sb.apiKey, voucher_count: 1 }),
+    ]);
     expect(accesses.text).not.toContain(r.body.vouchers[0].code);
   });
 
@@ -99,8 +106,16 @@ describe('cache-miss', () => {
     }
     const delivered = eventsOf(r.body.order_id).find((d) => d.body.event === 'order.delivered')!;
     expect(delivered.body.data).toEqual({
-      order_id: r.body.order_id, status: 'DELIVERED', total_amount: 100, currency: 'USD', reference: null, fulfilled_from: 'vendor',
-      vouchers: [{ product_id: 'sbx-async', expiry: done.vouchers[0].expiry }, { product_id: 'sbx-async', expiry: done.vouchers[1].expiry }],
+      order_id: r.body.order_id,
+      status: 'DELIVERED',
+      total_amount: 100,
+      currency: 'USD',
+      reference: null,
+      fulfilled_from: 'vendor',
+      vouchers: [
+        { product_id: 'sbx-async', expiry: done.vouchers[0].expiry },
+        { product_id: 'sbx-async', expiry: done.vouchers[1].expiry },
+      ],
     });
   });
 
@@ -113,7 +128,10 @@ describe('cache-miss', () => {
     expect(done.vouchers.filter((v: any) => v.status === 'FAILED')).toHaveLength(2);
     expect(balance(sb)).toBe(before - 2000);
     const txns = await api(sb, 'GET', `/transactions?order_id=${r.body.order_id}`);
-    expect(txns.body.data.map((t: any) => [t.type, t.amount])).toEqual([['REFUND', 20], ['ORDER_DEBIT', -40]]);
+    expect(txns.body.data.map((t: any) => [t.type, t.amount])).toEqual([
+      ['REFUND', 20],
+      ['ORDER_DEBIT', -40],
+    ]);
     await until(() => typesOf(r.body.order_id).includes('order.refunded'), 'refund event', 5000);
     const partial = eventsOf(r.body.order_id).find((d) => d.body.event === 'order.partially_delivered')!;
     expect(partial.body.data).toMatchObject({ delivered_count: 2, failed_count: 2, status: 'PARTIALLY_DELIVERED' });
@@ -163,7 +181,10 @@ describe('cache-miss', () => {
     expect((await admin(sb, 'GET', '/orders?gate=rejected')).body.data.map((o: any) => o.order_id)).toContain(b.body.order_id);
     expect((await admin(sb, 'GET', '/orders?gate=maybe')).status).toBe(422);
     await until(() => typesOf(b.body.order_id).includes('order.refunded'), 'refund event', 5000);
-    expect(eventsOf(b.body.order_id).find((d) => d.body.event === 'order.cancelled')!.body.data).toMatchObject({ reason: 'risk check failed', cancelled_by: 'admin' });
+    expect(eventsOf(b.body.order_id).find((d) => d.body.event === 'order.cancelled')!.body.data).toMatchObject({
+      reason: 'risk check failed',
+      cancelled_by: 'admin',
+    });
   });
 
   it('409 INSUFFICIENT_INVENTORY when nothing is in stock, nothing debited', async () => {
@@ -200,7 +221,9 @@ describe('cancel, funds, payouts, transactions', () => {
     const big = await order(sb, [{ product_id: 'sbx-instant', denomination: 100, quantity: 2 }], {}, { creds });
     expect(big.status).toBe(402);
     expect(big.body.error).toMatchObject({ name: 'InsufficientFunds', code: 'INSUFFICIENT_FUNDS' });
-    const results = await Promise.all(Array.from({ length: 8 }, () => order(sb, [{ product_id: 'sbx-instant', denomination: 25, quantity: 1 }], {}, { creds })));
+    const results = await Promise.all(
+      Array.from({ length: 8 }, () => order(sb, [{ product_id: 'sbx-instant', denomination: 25, quantity: 1 }], {}, { creds })),
+    );
     expect(results.filter((r) => r.status === 201)).toHaveLength(4);
     expect(results.filter((r) => r.status === 402)).toHaveLength(4);
     expect(balance(sb, 'USD', partnerId)).toBe(0);
@@ -218,7 +241,9 @@ describe('cancel, funds, payouts, transactions', () => {
     expect(txns.body.data[0]).toMatchObject({ type: 'PAYOUT', amount: -12.5, payout_id: r.body.payout_id });
     const tooMuch = await api(sb, 'POST', '/payouts', { body: { currency: 'EUR', amount: 10_000_000 }, idempotencyKey: 'payout-2' });
     expect(tooMuch.status).toBe(402);
-    expect(tooMuch.body.error.message).toMatch(/^The EUR wallet holds .*, less than the 10000000\.00 EUR needed; top it up or pay out less$/);
+    expect(tooMuch.body.error.message).toMatch(
+      /^The EUR wallet holds .*, less than the 10000000\.00 EUR needed; top it up or pay out less$/,
+    );
     const noWallet = await api(sb, 'POST', '/payouts', { body: { currency: 'CHF', amount: 1 }, idempotencyKey: 'payout-4' });
     expect(noWallet.status).toBe(402);
     expect(noWallet.body.error.message).toBe('There is no CHF wallet: the 1.00 CHF needed cannot be debited');
@@ -291,7 +316,9 @@ describe('isolation', () => {
       await admin(sb, 'POST', `/orders/${mine.body.order_id}/reject`);
       await until(() => typesOf(mine.body.order_id).includes('order.refunded'), 'refund event at our endpoint', 5000);
       expect(theirs.received.filter((r) => r.raw.includes(mine.body.order_id))).toEqual([]);
-      expect((await admin(sb, 'GET', `/events?order_id=${mine.body.order_id}&partner_id=${p.body.partner.partner_id}`)).body.data).toEqual([]);
+      expect((await admin(sb, 'GET', `/events?order_id=${mine.body.order_id}&partner_id=${p.body.partner.partner_id}`)).body.data).toEqual(
+        [],
+      );
     } finally {
       await theirs.close();
     }

@@ -4,8 +4,12 @@ import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { api, balance, key, ledgerConsistent, order, rawExchange, sandbox } from './helpers.js';
 
 let sb: SandboxHandle;
-beforeAll(async () => { sb = await sandbox(); });
-afterAll(async () => { await sb.close(); });
+beforeAll(async () => {
+  sb = await sandbox();
+});
+afterAll(async () => {
+  await sb.close();
+});
 
 const instant = [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }];
 
@@ -52,27 +56,44 @@ describe('error envelope on every non-2xx', () => {
   });
 
   it('HEAD on a GET route answers as GET without a body, with its headers', async () => {
-    const head = await fetch(`${sb.baseUrl}/categories`, { method: 'HEAD', headers: { 'X-API-Key': sb.apiKey, 'X-API-Secret': sb.apiSecret } });
+    const head = await fetch(`${sb.baseUrl}/categories`, {
+      method: 'HEAD',
+      headers: { 'X-API-Key': sb.apiKey, 'X-API-Secret': sb.apiSecret },
+    });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
     expect(head.headers.get('x-trace-id')).toMatch(/^[0-9a-f]{32}$/);
     expect(head.headers.get('ratelimit-limit')).not.toBeNull();
     const unauth = await fetch(`${sb.baseUrl}/categories`, { method: 'HEAD' });
     expect(unauth.status).toBe(401);
-    const write = await fetch(`${sb.baseUrl}/payouts`, { method: 'HEAD', headers: { 'X-API-Key': sb.apiKey, 'X-API-Secret': sb.apiSecret } });
+    const write = await fetch(`${sb.baseUrl}/payouts`, {
+      method: 'HEAD',
+      headers: { 'X-API-Key': sb.apiKey, 'X-API-Secret': sb.apiSecret },
+    });
     expect(write.status).toBe(405);
   });
 
   it('413 for a body over 1 MiB without reading it all', async () => {
     const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${sb.baseUrl}/orders`, {
-        method: 'POST',
-        headers: { 'X-API-Key': sb.apiKey, 'X-API-Secret': sb.apiSecret, 'Content-Type': 'application/json', 'Content-Length': String(2 * 1024 * 1024) },
-      }, (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => { text += c.toString(); });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
+      const req = request(
+        `${sb.baseUrl}/orders`,
+        {
+          method: 'POST',
+          headers: {
+            'X-API-Key': sb.apiKey,
+            'X-API-Secret': sb.apiSecret,
+            'Content-Type': 'application/json',
+            'Content-Length': String(2 * 1024 * 1024),
+          },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => {
+            text += c.toString();
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
       req.on('error', reject);
       req.write('{"items":');
     });
@@ -82,16 +103,24 @@ describe('error envelope on every non-2xx', () => {
 
   it('413 for a streamed (chunked) body over 1 MiB, answered before the upload ends', async () => {
     const { status, body } = await new Promise<{ status: number; body: string }>((resolve, reject) => {
-      const req = request(`${sb.baseUrl}/orders`, {
-        method: 'POST',
-        headers: { 'X-API-Key': sb.apiKey, 'X-API-Secret': sb.apiSecret, 'Content-Type': 'application/json', 'Idempotency-Key': key() },
-      }, (res) => {
-        let text = '';
-        res.on('data', (c: Buffer) => { text += c.toString(); });
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
-      });
+      const req = request(
+        `${sb.baseUrl}/orders`,
+        {
+          method: 'POST',
+          headers: { 'X-API-Key': sb.apiKey, 'X-API-Secret': sb.apiSecret, 'Content-Type': 'application/json', 'Idempotency-Key': key() },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (c: Buffer) => {
+            text += c.toString();
+          });
+          res.on('end', () => resolve({ status: res.statusCode ?? 0, body: text }));
+        },
+      );
       // Writes after the server has answered and closed may fail; the answer is what counts.
-      req.on('error', (e) => { if (!(e as NodeJS.ErrnoException).code?.startsWith('E')) reject(e); });
+      req.on('error', (e) => {
+        if (!(e as NodeJS.ErrnoException).code?.startsWith('E')) reject(e);
+      });
       expect(req.getHeader('content-length')).toBeUndefined();
       const chunk = Buffer.alloc(64 * 1024, 0x20);
       for (let i = 0; i < 20; i++) req.write(chunk);
@@ -108,19 +137,25 @@ describe('error envelope on every non-2xx', () => {
   });
 
   it('415 for a non-JSON content type, 400 for malformed JSON, 422 with details for schema failures', async () => {
-    const t = await api(sb, 'POST', '/orders', { rawBody: 'items=1', idempotencyKey: key(), headers: { 'Content-Type': 'application/x-www-form-urlencoded' } });
+    const t = await api(sb, 'POST', '/orders', {
+      rawBody: 'items=1',
+      idempotencyKey: key(),
+      headers: { 'Content-Type': 'application/x-www-form-urlencoded' },
+    });
     expect(t.status).toBe(415);
     expect(t.body.error).toMatchObject({ name: 'UnsupportedMediaType', code: 'UNSUPPORTED_MEDIA_TYPE' });
     const m = await api(sb, 'POST', '/orders', { rawBody: '{"items": [', idempotencyKey: key() });
     expect(m.status).toBe(400);
     expect(m.body.error).toMatchObject({ name: 'MalformedRequest', code: 'MALFORMED_REQUEST' });
-    const v = await api(sb, 'POST', '/orders', { body: { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 0 }], colour: 'red' }, idempotencyKey: key() });
+    const v = await api(sb, 'POST', '/orders', {
+      body: { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 0 }], colour: 'red' },
+      idempotencyKey: key(),
+    });
     expect(v.status).toBe(422);
     expect(v.body.error).toMatchObject({ name: 'ValidationFailed', code: 'VALIDATION_FAILED' });
-    expect(v.body.error.details).toEqual(expect.arrayContaining([
-      expect.objectContaining({ path: 'items.0.quantity' }),
-      expect.objectContaining({ path: 'colour' }),
-    ]));
+    expect(v.body.error.details).toEqual(
+      expect.arrayContaining([expect.objectContaining({ path: 'items.0.quantity' }), expect.objectContaining({ path: 'colour' })]),
+    );
     const lim = await api(sb, 'GET', '/transactions?limit=500');
     expect(lim.status).toBe(422);
     expect(lim.body.error.details[0].path).toBe('limit');
@@ -128,7 +163,12 @@ describe('error envelope on every non-2xx', () => {
 
   it('a request node:http cannot parse (headers over its limit, a bad request line or header): 400 in the envelope with X-Trace-ID, not a bare 400/431; CONNECT: 405', async () => {
     const oversized = `GET /api/v1/wallets HTTP/1.1\r\nHost: x\r\nX-Big: ${'h'.repeat(20_000)}\r\n\r\n`;
-    for (const raw of [oversized, 'GET /api/v1/wallets HTTP/9\r\n\r\n', 'GET /api/v1/wallets HTTP/1.1\r\nBad Header: x\r\n\r\n', 'POST /api/v1/orders HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n']) {
+    for (const raw of [
+      oversized,
+      'GET /api/v1/wallets HTTP/9\r\n\r\n',
+      'GET /api/v1/wallets HTTP/1.1\r\nBad Header: x\r\n\r\n',
+      'POST /api/v1/orders HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n',
+    ]) {
       const answer = (await rawExchange(sb, raw)) ?? 'no answer within 5 s';
       const [head = '', body = ''] = answer.split('\r\n\r\n');
       expect(head, raw.slice(0, 60)).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n/);
@@ -139,7 +179,9 @@ describe('error envelope on every non-2xx', () => {
     const [, body = ''] = ((await rawExchange(sb, oversized)) ?? '').split('\r\n\r\n');
     expect(JSON.parse(body).error.message).toMatch(/headers are larger than \d+ bytes/);
     // CONNECT: 405, not a connection closed without a word.
-    const [connectHead = '', connectBody = ''] = ((await rawExchange(sb, 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n')) ?? '').split('\r\n\r\n');
+    const [connectHead = '', connectBody = ''] = (
+      (await rawExchange(sb, 'CONNECT 127.0.0.1:443 HTTP/1.1\r\nHost: 127.0.0.1:443\r\n\r\n')) ?? ''
+    ).split('\r\n\r\n');
     expect(connectHead).toMatch(/^HTTP\/1\.1 405 Method Not Allowed\r\n/);
     expect(connectHead).toMatch(/\r\nX-Trace-ID: [0-9a-f]{32}\r\n/);
     expect(JSON.parse(connectBody).error).toMatchObject({ name: 'MethodNotAllowed', code: 'METHOD_NOT_ALLOWED' });
@@ -150,10 +192,12 @@ describe('error envelope on every non-2xx', () => {
   });
 });
 
-
 describe('idempotency', () => {
   it('requires the key on POST /orders and POST /payouts', async () => {
-    for (const [path, body] of [['/orders', { items: instant }], ['/payouts', { currency: 'USD', amount: 1 }]] as const) {
+    for (const [path, body] of [
+      ['/orders', { items: instant }],
+      ['/payouts', { currency: 'USD', amount: 1 }],
+    ] as const) {
       const r = await api(sb, 'POST', path, { body });
       expect(r.status).toBe(400);
       expect(r.body.error).toMatchObject({ name: 'IdempotencyKeyRequired', code: 'IDEMPOTENCY_KEY_REQUIRED' });
@@ -182,9 +226,15 @@ describe('idempotency', () => {
     expect(invalid.status).toBe(422);
     expect((await api(sb, 'POST', '/orders', { body: { items: instant }, idempotencyKey: k })).status).toBe(201);
     const k2 = key();
-    const oos = await api(sb, 'POST', '/orders', { body: { items: [{ product_id: 'sbx-out-of-stock', denomination: 10, quantity: 1 }] }, idempotencyKey: k2 });
+    const oos = await api(sb, 'POST', '/orders', {
+      body: { items: [{ product_id: 'sbx-out-of-stock', denomination: 10, quantity: 1 }] },
+      idempotencyKey: k2,
+    });
     expect(oos.status).toBe(409);
-    const replay = await api(sb, 'POST', '/orders', { body: { items: [{ product_id: 'sbx-out-of-stock', denomination: 10, quantity: 1 }] }, idempotencyKey: k2 });
+    const replay = await api(sb, 'POST', '/orders', {
+      body: { items: [{ product_id: 'sbx-out-of-stock', denomination: 10, quantity: 1 }] },
+      idempotencyKey: k2,
+    });
     expect(replay.status).toBe(409);
     expect(replay.headers.get('idempotent-replayed')).toBe('true');
   });
@@ -193,7 +243,11 @@ describe('idempotency', () => {
     const slow = await sandbox({ timeScale: 0.005 });
     try {
       const k = key();
-      const first = api(slow, 'POST', '/orders', { body: { items: instant }, idempotencyKey: k, headers: { 'X-Sandbox-Simulate': 'timeout' } }).catch(() => undefined);
+      const first = api(slow, 'POST', '/orders', {
+        body: { items: instant },
+        idempotencyKey: k,
+        headers: { 'X-Sandbox-Simulate': 'timeout' },
+      }).catch(() => undefined);
       await new Promise((r) => setTimeout(r, 50));
       const second = await api(slow, 'POST', '/orders', { body: { items: instant }, idempotencyKey: k });
       expect(second.status).toBe(409);

@@ -41,15 +41,25 @@ async function scenario(): Promise<string[]> {
   };
   const advance = async (seconds: number) => expect((await admin(s, 'POST', '/clock/advance', { seconds })).status).toBe(200);
   const place = async (product: string, quantity: number) => {
-    const r = await api(s, 'POST', '/orders', { body: { items: [{ product_id: product, denomination: 10, quantity }] }, idempotencyKey: key(), timestamp: ts() });
+    const r = await api(s, 'POST', '/orders', {
+      body: { items: [{ product_id: product, denomination: 10, quantity }] },
+      idempotencyKey: key(),
+      timestamp: ts(),
+    });
     expect([201, 202]).toContain(r.status);
     return r.body.order_id as string;
   };
   const log: string[] = [];
   const collect = async (label: string) => {
-    const events = (await admin(s, 'GET', '/events')).body.data as Array<{ event: string; created_at: string; data: { order_id?: string; status?: string } }>;
+    const events = (await admin(s, 'GET', '/events')).body.data as Array<{
+      event: string;
+      created_at: string;
+      data: { order_id?: string; status?: string };
+    }>;
     for (const e of events) log.push(`${label} ${e.created_at} ${e.event} ${e.data.order_id ?? ''} ${e.data.status ?? ''}`);
-    const orders = Object.values(s.state.orders).map((o) => `${label} final ${o.order_id} ${o.status} ${o.vouchers.map((v) => v.status).join(',')}`);
+    const orders = Object.values(s.state.orders).map(
+      (o) => `${label} final ${o.order_id} ${o.status} ${o.vouchers.map((v) => v.status).join(',')}`,
+    );
     log.push(...orders.sort());
   };
 
@@ -64,7 +74,9 @@ async function scenario(): Promise<string[]> {
     if (i % 3 === 2) await advance(i % 2 === 0 ? 1 : 2);
     if (i % 5 === 4) await elapse(2_500);
     if (i % 7 === 6 && lastAsync && s.state.orders[lastAsync]!.status === 'PENDING') {
-      expect((await api(s, 'POST', `/orders/${lastAsync}/cancel`, { body: { reason: 'changed my mind' }, timestamp: ts() })).status).toBe(200);
+      expect((await api(s, 'POST', `/orders/${lastAsync}/cancel`, { body: { reason: 'changed my mind' }, timestamp: ts() })).status).toBe(
+        200,
+      );
     }
     if (i % 12 === 11) {
       for (const [n, g] of gated.splice(0).entries()) {

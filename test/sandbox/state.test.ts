@@ -39,13 +39,23 @@ describe('state file', () => {
       await admin(second, 'POST', `/orders/${gated.body.order_id}/approve`);
       await waitStatus(second, gated.body.order_id, ['DELIVERED']);
       // The restored webhook delivers the approved order's events to the receiver.
-      await until(() => hooks.received.some((r) => r.body?.event === 'order.delivered' && JSON.stringify(r.body).includes(gated.body.order_id)), 'order.delivered of the gated order', 5000);
+      await until(
+        () => hooks.received.some((r) => r.body?.event === 'order.delivered' && JSON.stringify(r.body).includes(gated.body.order_id)),
+        'order.delivered of the gated order',
+        5000,
+      );
       // Idempotency records survive too.
       const k = 'persisted-key';
-      const a = await api(second, 'POST', '/orders', { body: { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }] }, idempotencyKey: k });
+      const a = await api(second, 'POST', '/orders', {
+        body: { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }] },
+        idempotencyKey: k,
+      });
       await second.close();
       const third = await sandbox({ stateFile: file });
-      const b = await api(third, 'POST', '/orders', { body: { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }] }, idempotencyKey: k });
+      const b = await api(third, 'POST', '/orders', {
+        body: { items: [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }] },
+        idempotencyKey: k,
+      });
       expect(b.body.order_id).toBe(a.body.order_id);
       expect(b.headers.get('idempotent-replayed')).toBe('true');
       await third.close();
@@ -60,7 +70,11 @@ describe('state file', () => {
     try {
       const o = await order(sb, [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }]);
       // Not closed: the order reaches the file on its own.
-      await until(() => existsSync(file) && JSON.parse(readFileSync(file, 'utf8')).orders[o.body.order_id], 'the order in the state file', 5000);
+      await until(
+        () => existsSync(file) && JSON.parse(readFileSync(file, 'utf8')).orders[o.body.order_id],
+        'the order in the state file',
+        5000,
+      );
     } finally {
       await sb.close();
     }
@@ -76,7 +90,9 @@ describe('state file', () => {
 
   it('refuses at start a state file it cannot read or write, before listening', async () => {
     await expect(startSandbox({ port: 0, stateFile: join(dir, 'missing-dir', 'state.json'), quiet: true })).rejects.toThrow(ConfigError);
-    await expect(startSandbox({ port: 0, stateFile: join(dir, 'missing-dir', 'state.json'), quiet: true })).rejects.toThrow(/Cannot write the sandbox state file/);
+    await expect(startSandbox({ port: 0, stateFile: join(dir, 'missing-dir', 'state.json'), quiet: true })).rejects.toThrow(
+      /Cannot write the sandbox state file/,
+    );
     await expect(startSandbox({ port: 0, stateFile: dir, quiet: true })).rejects.toThrow(/Cannot read the sandbox state file/);
     // A new file is written at once, so it exists even if the sandbox is killed before any change.
     const fresh = join(dir, 'fresh.json');

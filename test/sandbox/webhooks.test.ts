@@ -59,7 +59,9 @@ describe('delivery', () => {
     await waitStatus(sb, o.body.order_id, ['DELIVERED']);
     await until(() => Object.values(sb!.state.deliveries).every((d) => d.status !== 'pending'), 'every delivery to be over', 5000);
     expect(sb.state.events.filter((e) => e.order_id === o.body.order_id).map((e) => e.event)).toContain('order.created');
-    expect(Object.values(sb.state.deliveries).map((d) => sb!.state.events.find((e) => e.event_id === d.event_id)!.event)).toEqual(['order.delivered']);
+    expect(Object.values(sb.state.deliveries).map((d) => sb!.state.events.find((e) => e.event_id === d.event_id)!.event)).toEqual([
+      'order.delivered',
+    ]);
     expect(hooks.received.map((r) => r.body.event)).toEqual(['order.delivered']);
     expect(hooks.received[0]!.body.data.order_id).toBe(o.body.order_id);
   });
@@ -69,11 +71,19 @@ describe('delivery', () => {
     hooks = await receiver((n) => (n < 2 ? 500 : 204));
     await api(sb, 'POST', '/webhooks', { body: { url: hooks.url, events: ['order.created'] } });
     const o = await order(sb, instant);
-    const event = await until(() => sb!.state.events.find((e) => e.order_id === o.body.order_id && e.event === 'order.created'), 'event', 2000);
-    const list = await until(async () => {
-      const r = await admin(sb!, 'GET', `/deliveries?event_id=${event.event_id}`);
-      return r.body.data[0]?.status === 'succeeded' ? r.body.data : undefined;
-    }, 'successful delivery', 5000);
+    const event = await until(
+      () => sb!.state.events.find((e) => e.order_id === o.body.order_id && e.event === 'order.created'),
+      'event',
+      2000,
+    );
+    const list = await until(
+      async () => {
+        const r = await admin(sb!, 'GET', `/deliveries?event_id=${event.event_id}`);
+        return r.body.data[0]?.status === 'succeeded' ? r.body.data : undefined;
+      },
+      'successful delivery',
+      5000,
+    );
     expect(list[0].attempts.map((a: any) => a.status_code)).toEqual([500, 500, 204]);
     expect(list[0].attempts[0].error).toBe('HTTP 500');
     expect(hooks.received).toHaveLength(3);
@@ -96,11 +106,15 @@ describe('delivery', () => {
     try {
       await api(sb, 'POST', '/webhooks', { body: { url: `http://127.0.0.1:${port}/hooks`, events: ['order.created'] } });
       const o = await order(sb, instant);
-      const list = await until(async () => {
-        const r = await admin(sb!, 'GET', '/deliveries');
-        const d = r.body.data.find((x: any) => x.status === 'succeeded');
-        return d ? r.body.data : undefined;
-      }, 'delivery after a timeout', 5000);
+      const list = await until(
+        async () => {
+          const r = await admin(sb!, 'GET', '/deliveries');
+          const d = r.body.data.find((x: any) => x.status === 'succeeded');
+          return d ? r.body.data : undefined;
+        },
+        'delivery after a timeout',
+        5000,
+      );
       expect(list).toHaveLength(1);
       const attempts = list[0].attempts;
       expect(attempts[0]).toMatchObject({ status_code: null, error: 'no answer within 0.06 s' });
@@ -164,7 +178,11 @@ describe('delivery', () => {
       await admin(sb, 'POST', '/clock/advance', { seconds: 3600 });
       const d = Object.values(sb.state.deliveries)[0]!;
       if (d.status === 'failed') break;
-      await until(() => hooks!.received.length > before || Object.values(sb!.state.deliveries)[0]!.next_attempt_at! > sb!.state.clock_offset_ms + now, 'attempt', 2000);
+      await until(
+        () => hooks!.received.length > before || Object.values(sb!.state.deliveries)[0]!.next_attempt_at! > sb!.state.clock_offset_ms + now,
+        'attempt',
+        2000,
+      );
       await until(() => Object.values(sb!.state.deliveries)[0]!.attempts.length === hooks!.received.length, 'recorded', 2000);
     }
     const d = Object.values(sb.state.deliveries)[0]!;

@@ -15,12 +15,18 @@ export const ACCESS_CHECKS: CheckDef[] = [
       const res = await probe(ctx);
       if (res.status === 401) {
         throw new CheckFailure(`the server refused the API key and secret (${res.code ?? 'HTTP 401'})`, {
-          expected: 'HTTP 2xx to GET /wallets', actual: `HTTP 401 ${res.code ?? ''}`.trim(), reproduce: ctx.raw.reproduce({ method: 'GET', path: '/wallets' }),
+          expected: 'HTTP 2xx to GET /wallets',
+          actual: `HTTP 401 ${res.code ?? ''}`.trim(),
+          reproduce: ctx.raw.reproduce({ method: 'GET', path: '/wallets' }),
         });
       }
       if (res.status === 403) return { message: `credentials accepted (the 403 that came is about the address: see access.source-ip)` };
       if (res.status < 200 || res.status >= 300) {
-        throw new CheckFailure(`GET /wallets answered HTTP ${res.status}`, { expected: 'HTTP 2xx', actual: `HTTP ${res.status} ${res.code ?? ''}`.trim(), reproduce: ctx.raw.reproduce({ method: 'GET', path: '/wallets' }) });
+        throw new CheckFailure(`GET /wallets answered HTTP ${res.status}`, {
+          expected: 'HTTP 2xx',
+          actual: `HTTP ${res.status} ${res.code ?? ''}`.trim(),
+          reproduce: ctx.raw.reproduce({ method: 'GET', path: '/wallets' }),
+        });
       }
       return { message: `GET /wallets answered ${res.status}` };
     },
@@ -28,13 +34,16 @@ export const ACCESS_CHECKS: CheckDef[] = [
   {
     id: 'access.source-ip',
     title: 'Source IP allowed',
-    proves: 'This machine\'s address is on the key\'s IP allowlist: no 403 IP_NOT_ALLOWED.',
+    proves: "This machine's address is on the key's IP allowlist: no 403 IP_NOT_ALLOWED.",
     async run(ctx) {
       const res = await probe(ctx);
-      if (res.status === 401) throw new CheckSkip('the credentials were refused first (access.credentials), so the allowlist cannot be told apart');
+      if (res.status === 401)
+        throw new CheckSkip('the credentials were refused first (access.credentials), so the allowlist cannot be told apart');
       if (res.status === 403) {
-        throw new CheckFailure('this machine\'s address is not on the key\'s IP allowlist', {
-          expected: 'no 403', actual: `HTTP 403 ${res.code ?? ''}`.trim(), reproduce: ctx.raw.reproduce({ method: 'GET', path: '/wallets' }),
+        throw new CheckFailure("this machine's address is not on the key's IP allowlist", {
+          expected: 'no 403',
+          actual: `HTTP 403 ${res.code ?? ''}`.trim(),
+          reproduce: ctx.raw.reproduce({ method: 'GET', path: '/wallets' }),
         });
       }
       return { message: `allowed (HTTP ${res.status})` };
@@ -43,7 +52,7 @@ export const ACCESS_CHECKS: CheckDef[] = [
   {
     id: 'access.clock',
     title: 'Clock within the window',
-    proves: 'This machine\'s clock is within the server\'s 5-minute signature window (a warning above 60 s).',
+    proves: "This machine's clock is within the server's 5-minute signature window (a warning above 60 s).",
     async run(ctx) {
       const before = ctx.clock.now();
       const res = await probe(ctx);
@@ -57,7 +66,8 @@ export const ACCESS_CHECKS: CheckDef[] = [
       ctx.shared.clockOffsetSeconds = offset;
       if (seconds > 300) {
         throw new CheckFailure(`this machine's clock is ${seconds} s off the server's: every signed request will be refused`, {
-          expected: 'within 300 s (ideally 60 s)', actual: `${seconds} s ${offset > 0 ? 'behind' : 'ahead'}`,
+          expected: 'within 300 s (ideally 60 s)',
+          actual: `${seconds} s ${offset > 0 ? 'behind' : 'ahead'}`,
         });
       }
       if (seconds > 60) ctx.warn(`this machine's clock is ${seconds} s off the server's: within the 300 s window, but sync it (NTP)`);

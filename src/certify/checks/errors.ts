@@ -22,13 +22,23 @@ function money(minor: number, currency: string): string {
 function placedOfRaw(res: RawResponse, currency: string): PlacedOrder | undefined {
   const body = res.json as { order_id?: unknown; total_amount?: unknown; currency?: unknown } | undefined;
   if (body === null || typeof body !== 'object' || typeof body.order_id !== 'string' || body.order_id === '') return undefined;
-  return { order_id: body.order_id, total_amount: amountValue(body.total_amount) ?? 0, currency: typeof body.currency === 'string' ? body.currency : currency };
+  return {
+    order_id: body.order_id,
+    total_amount: amountValue(body.total_amount) ?? 0,
+    currency: typeof body.currency === 'string' ? body.currency : currency,
+  };
 }
 
 /** The available balance (minor units) in a GET /wallets answer of any usual shape: `{data}`, `{wallets}` or a bare list; `available` or `balance`. */
 function balanceIn(json: unknown, currency: string): number | undefined {
   const record = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
-  const rows = Array.isArray(json) ? json : Array.isArray(record?.data) ? record.data : Array.isArray(record?.wallets) ? record.wallets : [];
+  const rows = Array.isArray(json)
+    ? json
+    : Array.isArray(record?.data)
+      ? record.data
+      : Array.isArray(record?.wallets)
+        ? record.wallets
+        : [];
   for (const row of rows as unknown[]) {
     if (row === null || typeof row !== 'object') continue;
     const w = row as Record<string, unknown>;
@@ -43,11 +53,17 @@ export const ERROR_CHECKS: CheckDef[] = [
   {
     id: 'errors.insufficient-inventory',
     title: 'INSUFFICIENT_INVENTORY surfaced with its code',
-    proves: 'An order of a product without stock is refused with the error code INSUFFICIENT_INVENTORY (409 in our contract; the document leaves the status open) and debits nothing.',
+    proves:
+      'An order of a product without stock is refused with the error code INSUFFICIENT_INVENTORY (409 in our contract; the document leaves the status open) and debits nothing.',
     async run(ctx) {
       await requireProduct(ctx, ctx.fixtures.outOfStock);
       const currency = ctx.fixtures.currency;
-      const request: RawRequest = { method: 'POST', path: '/orders', body: orderBody(ctx, { product: ctx.fixtures.outOfStock }), idempotencyKey: globalThis.crypto.randomUUID() };
+      const request: RawRequest = {
+        method: 'POST',
+        path: '/orders',
+        body: orderBody(ctx, { product: ctx.fixtures.outOfStock }),
+        idempotencyKey: globalThis.crypto.randomUUID(),
+      };
       const reproduce = ctx.raw.reproduce(request);
       const before = await walletMinor(ctx, currency);
       const res = await ctx.raw.send(request);
@@ -56,16 +72,32 @@ export const ERROR_CHECKS: CheckDef[] = [
       if (res.status >= 200 && res.status < 300) {
         const placed = placedOfRaw(res, currency);
         if (placed && !ctx.shared.orders.some((o) => o.order_id === placed.order_id)) ctx.shared.orders.push(placed);
-        throw new CheckFailure(`the order of ${ctx.fixtures.outOfStock}, which has no stock, was accepted`, { expected, actual: `${describe(res)}${placed ? `: order ${placed.order_id}` : ''}`, reproduce });
+        throw new CheckFailure(`the order of ${ctx.fixtures.outOfStock}, which has no stock, was accepted`, {
+          expected,
+          actual: `${describe(res)}${placed ? `: order ${placed.order_id}` : ''}`,
+          reproduce,
+        });
       }
       if (res.code !== 'INSUFFICIENT_INVENTORY') {
-        throw new CheckFailure(`the refusal does not name INSUFFICIENT_INVENTORY: ${describe(res)}`, { expected, actual: res.code ? describe(res) : `${describe(res)} without an error code`, reproduce });
+        throw new CheckFailure(`the refusal does not name INSUFFICIENT_INVENTORY: ${describe(res)}`, {
+          expected,
+          actual: res.code ? describe(res) : `${describe(res)} without an error code`,
+          reproduce,
+        });
       }
       if (res.status < 400 || res.status >= 500) {
-        throw new CheckFailure(`INSUFFICIENT_INVENTORY came with HTTP ${res.status}, not a client error`, { expected, actual: describe(res), reproduce });
+        throw new CheckFailure(`INSUFFICIENT_INVENTORY came with HTTP ${res.status}, not a client error`, {
+          expected,
+          actual: describe(res),
+          reproduce,
+        });
       }
       if (before !== undefined && after !== undefined && before !== after) {
-        throw new CheckFailure(`the refused order changed the wallet by ${money(after - before, currency)}`, { expected: `the ${currency} wallet unchanged`, actual: `${money(before, currency)} before, ${money(after, currency)} after`, reproduce });
+        throw new CheckFailure(`the refused order changed the wallet by ${money(after - before, currency)}`, {
+          expected: `the ${currency} wallet unchanged`,
+          actual: `${money(before, currency)} before, ${money(after, currency)} after`,
+          reproduce,
+        });
       }
       if (res.status !== 409) ctx.warn(`INSUFFICIENT_INVENTORY came with HTTP ${res.status}, where the contract says 409`);
       const known = before !== undefined && after !== undefined;
@@ -76,7 +108,8 @@ export const ERROR_CHECKS: CheckDef[] = [
   {
     id: 'errors.insufficient-funds',
     title: 'INSUFFICIENT_FUNDS surfaced',
-    proves: 'An order above the wallet balance is refused with 402 INSUFFICIENT_FUNDS and debits nothing (a partner with a small wallet, made through the operator surface).',
+    proves:
+      'An order above the wallet balance is refused with 402 INSUFFICIENT_FUNDS and debits nothing (a partner with a small wallet, made through the operator surface).',
     needs: ['admin'],
     async run(ctx) {
       const admin = ctx.admin;
@@ -88,11 +121,15 @@ export const ERROR_CHECKS: CheckDef[] = [
       const fundedMinor = Math.floor(denominationMinor / 2);
       const funded = fromMinor(fundedMinor, currency);
       const made = await adminCall<{ key?: { api_key?: string; api_secret?: string } }>(admin, 'POST', '/partners', {
-        body: { name: 'certify insufficient funds', wallets: { [currency]: funded } }, signal: ctx.signal,
+        body: { name: 'certify insufficient funds', wallets: { [currency]: funded } },
+        signal: ctx.signal,
       });
       const key = made.data?.key;
       if (typeof key?.api_key !== 'string' || typeof key.api_secret !== 'string') {
-        throw new CheckFailure('the operator surface made a partner but returned no API key and secret', { expected: 'key.api_key and key.api_secret in the answer of POST /admin/partners', actual: `HTTP ${made.status}` });
+        throw new CheckFailure('the operator surface made a partner but returned no API key and secret', {
+          expected: 'key.api_key and key.api_secret in the answer of POST /admin/partners',
+          actual: `HTTP ${made.status}`,
+        });
       }
       const credentials = { apiKey: key.api_key, apiSecret: key.api_secret };
       const balance = async () => {
@@ -100,7 +137,13 @@ export const ERROR_CHECKS: CheckDef[] = [
         return res.status >= 200 && res.status < 300 ? balanceIn(res.json, currency) : undefined;
       };
       try {
-        const request: RawRequest = { method: 'POST', path: '/orders', body: orderBody(ctx, { product: ctx.fixtures.instant }), idempotencyKey: globalThis.crypto.randomUUID(), credentials };
+        const request: RawRequest = {
+          method: 'POST',
+          path: '/orders',
+          body: orderBody(ctx, { product: ctx.fixtures.instant }),
+          idempotencyKey: globalThis.crypto.randomUUID(),
+          credentials,
+        };
         // Repeating it needs a partner with a small wallet (the profile's own would be debited), its key in the environment.
         const reproduce = `vouchers sandbox admin partners create --name 'Small wallet' --wallet ${currency}=${funded} --show-secret, then with VOUCHERS_API_KEY and VOUCHERS_API_SECRET set to that key: ${ctx.raw.reproduce(request)}`;
         const expected = `HTTP 402 INSUFFICIENT_FUNDS for ${money(denominationMinor, currency)} against a wallet of ${money(fundedMinor, currency)}, nothing debited`;
@@ -109,26 +152,45 @@ export const ERROR_CHECKS: CheckDef[] = [
         const after = await balance();
         if (res.status >= 200 && res.status < 300) {
           const placed = placedOfRaw(res, currency);
-          throw new CheckFailure(`an order of ${money(denominationMinor, currency)} was accepted from a wallet of ${money(fundedMinor, currency)}`, { expected, actual: `${describe(res)}${placed ? `: order ${placed.order_id}` : ''}`, reproduce });
+          throw new CheckFailure(
+            `an order of ${money(denominationMinor, currency)} was accepted from a wallet of ${money(fundedMinor, currency)}`,
+            { expected, actual: `${describe(res)}${placed ? `: order ${placed.order_id}` : ''}`, reproduce },
+          );
         }
         const named = res.code === 'INSUFFICIENT_FUNDS';
         if (!named && !(res.status === 402 && res.code === undefined)) {
-          throw new CheckFailure(`the refusal does not name INSUFFICIENT_FUNDS: ${describe(res)}`, { expected, actual: res.code ? describe(res) : `${describe(res)} without an error code`, reproduce });
+          throw new CheckFailure(`the refusal does not name INSUFFICIENT_FUNDS: ${describe(res)}`, {
+            expected,
+            actual: res.code ? describe(res) : `${describe(res)} without an error code`,
+            reproduce,
+          });
         }
         if (res.status < 400 || res.status >= 500) {
-          throw new CheckFailure(`INSUFFICIENT_FUNDS came with HTTP ${res.status}, not a client error`, { expected, actual: describe(res), reproduce });
+          throw new CheckFailure(`INSUFFICIENT_FUNDS came with HTTP ${res.status}, not a client error`, {
+            expected,
+            actual: describe(res),
+            reproduce,
+          });
         }
         if (before !== undefined && after !== undefined && before !== after) {
-          throw new CheckFailure(`the refused order changed the wallet by ${money(after - before, currency)}`, { expected: `the ${currency} wallet unchanged at ${money(fundedMinor, currency)}`, actual: `${money(before, currency)} before, ${money(after, currency)} after`, reproduce });
+          throw new CheckFailure(`the refused order changed the wallet by ${money(after - before, currency)}`, {
+            expected: `the ${currency} wallet unchanged at ${money(fundedMinor, currency)}`,
+            actual: `${money(before, currency)} before, ${money(after, currency)} after`,
+            reproduce,
+          });
         }
         if (!named) ctx.warn('refused with HTTP 402 but without the error code INSUFFICIENT_FUNDS');
         else if (res.status !== 402) ctx.warn(`INSUFFICIENT_FUNDS came with HTTP ${res.status}, where the contract says 402`);
         const known = before !== undefined && after !== undefined;
         if (!known) ctx.warn(`the small partner's ${currency} wallet could not be read, so no debit was ruled out`);
-        return { message: `refused: ${describe(res)} (${money(denominationMinor, currency)} against ${money(fundedMinor, currency)})${known ? '; the wallet is unchanged' : ''}` };
+        return {
+          message: `refused: ${describe(res)} (${money(denominationMinor, currency)} against ${money(fundedMinor, currency)})${known ? '; the wallet is unchanged' : ''}`,
+        };
       } finally {
         // The partner was made for this check only: its key is revoked (best effort).
-        await adminCall(admin, 'POST', `/keys/${encodeURIComponent(credentials.apiKey)}/revoke`, { signal: ctx.signal }).catch(() => undefined);
+        await adminCall(admin, 'POST', `/keys/${encodeURIComponent(credentials.apiKey)}/revoke`, { signal: ctx.signal }).catch(
+          () => undefined,
+        );
       }
     },
   },

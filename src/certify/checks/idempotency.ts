@@ -28,14 +28,19 @@ function remember(ctx: CheckContext, order: PlacedOrder): void {
 function placedOfRaw(res: RawResponse, currency: string): PlacedOrder | undefined {
   const body = res.json as { order_id?: unknown; total_amount?: unknown; currency?: unknown } | undefined;
   if (body === null || typeof body !== 'object' || typeof body.order_id !== 'string' || body.order_id === '') return undefined;
-  return { order_id: body.order_id, total_amount: amountValue(body.total_amount) ?? 0, currency: typeof body.currency === 'string' ? body.currency : currency };
+  return {
+    order_id: body.order_id,
+    total_amount: amountValue(body.total_amount) ?? 0,
+    currency: typeof body.currency === 'string' ? body.currency : currency,
+  };
 }
 
 export const IDEMPOTENCY_CHECKS: CheckDef[] = [
   {
     id: 'idempotency.retry',
     title: 'Idempotent retry returns the original order and debits once',
-    proves: 'An order sent again with the same Idempotency-Key and body is answered with the original order (Idempotent-Replayed: true) and the wallet is debited once.',
+    proves:
+      'An order sent again with the same Idempotency-Key and body is answered with the original order (Idempotent-Replayed: true) and the wallet is debited once.',
     async run(ctx) {
       await requireProduct(ctx, ctx.fixtures.instant);
       const currency = ctx.fixtures.currency;
@@ -51,7 +56,9 @@ export const IDEMPOTENCY_CHECKS: CheckDef[] = [
       } catch (e) {
         if (!(e instanceof ApiError)) throw e;
         throw new CheckFailure(`the retry with the same key and body was refused: HTTP ${e.status} ${e.apiCode}`, {
-          expected: `HTTP ${first.status} with order ${first.data.order_id} again`, actual: `HTTP ${e.status} ${e.apiCode}`, reproduce,
+          expected: `HTTP ${first.status} with order ${first.data.order_id} again`,
+          actual: `HTTP ${e.status} ${e.apiCode}`,
+          reproduce,
         });
       }
       const after = await walletMinor(ctx, currency);
@@ -61,32 +68,46 @@ export const IDEMPOTENCY_CHECKS: CheckDef[] = [
       const orderMinor = toMinor(placed.total_amount, placed.currency || currency);
       const debited = before !== undefined && after !== undefined ? before - after : undefined;
       if (!sameOrder) {
-        throw new CheckFailure(`the retry with the same key created another order${debited !== undefined ? ` (debited ${money(debited, currency)} in all)` : ''}`, {
-          expected: `order ${first.data.order_id} again, debited once (${money(orderMinor, currency)})`,
-          actual: `order ${second.data.order_id || '(none named)'}, HTTP ${second.status}`, reproduce,
-        });
+        throw new CheckFailure(
+          `the retry with the same key created another order${debited !== undefined ? ` (debited ${money(debited, currency)} in all)` : ''}`,
+          {
+            expected: `order ${first.data.order_id} again, debited once (${money(orderMinor, currency)})`,
+            actual: `order ${second.data.order_id || '(none named)'}, HTTP ${second.status}`,
+            reproduce,
+          },
+        );
       }
       if (debited !== undefined && debited !== orderMinor) {
         throw new CheckFailure(`the wallet was debited ${money(debited, currency)} for one order of ${money(orderMinor, currency)}`, {
-          expected: `one debit of ${money(orderMinor, currency)}`, actual: `${money(debited, currency)} debited across the order and its retry`, reproduce,
+          expected: `one debit of ${money(orderMinor, currency)}`,
+          actual: `${money(debited, currency)} debited across the order and its retry`,
+          reproduce,
         });
       }
       if (debited === undefined) ctx.warn(`no ${currency} wallet could be read, so the debit was not compared`);
       if (!second.replayed) ctx.warn('the retry came back with the original order but without Idempotent-Replayed: true');
       if (second.status !== first.status) ctx.warn(`the retry answered HTTP ${second.status}, the original ${first.status}`);
-      return { message: `order ${first.data.order_id} returned again${second.replayed ? ' (Idempotent-Replayed: true)' : ''}${debited !== undefined ? `, debited once: ${money(orderMinor, currency)}` : ''}` };
+      return {
+        message: `order ${first.data.order_id} returned again${second.replayed ? ' (Idempotent-Replayed: true)' : ''}${debited !== undefined ? `, debited once: ${money(orderMinor, currency)}` : ''}`,
+      };
     },
   },
   {
     id: 'idempotency.reused-key',
     title: 'Reused key with another body rejected (422)',
-    proves: 'The same Idempotency-Key sent with another body is refused (422 IDEMPOTENCY_KEY_REUSED) and creates nothing: no order, no debit.',
+    proves:
+      'The same Idempotency-Key sent with another body is refused (422 IDEMPOTENCY_KEY_REUSED) and creates nothing: no order, no debit.',
     async run(ctx) {
       await requireProduct(ctx, ctx.fixtures.instant);
       const currency = ctx.fixtures.currency;
       const key = globalThis.crypto.randomUUID();
       const first = await placeOrder(ctx, { product: ctx.fixtures.instant, idempotencyKey: key, quantity: 1 });
-      const request = { method: 'POST', path: '/orders', body: orderBody(ctx, { product: ctx.fixtures.instant, quantity: 2 }), idempotencyKey: key };
+      const request = {
+        method: 'POST',
+        path: '/orders',
+        body: orderBody(ctx, { product: ctx.fixtures.instant, quantity: 2 }),
+        idempotencyKey: key,
+      };
       const reproduce = ctx.raw.reproduce(request);
       const before = await walletMinor(ctx, currency);
       const res = await ctx.raw.send(request);
@@ -96,19 +117,32 @@ export const IDEMPOTENCY_CHECKS: CheckDef[] = [
         const placed = placedOfRaw(res, currency);
         const id = placed?.order_id;
         if (id === first.data.order_id) {
-          throw new CheckFailure('the server answered another body with the original order: a changed request is taken for a retry', { expected, actual: `${describe(res)}: order ${id} replayed`, reproduce });
+          throw new CheckFailure('the server answered another body with the original order: a changed request is taken for a retry', {
+            expected,
+            actual: `${describe(res)}: order ${id} replayed`,
+            reproduce,
+          });
         }
         if (placed) remember(ctx, placed);
-        throw new CheckFailure('the server executed another body under a key already used', { expected, actual: `${describe(res)}${id ? `: order ${id} created` : ''}`, reproduce });
+        throw new CheckFailure('the server executed another body under a key already used', {
+          expected,
+          actual: `${describe(res)}${id ? `: order ${id} created` : ''}`,
+          reproduce,
+        });
       }
       if (before !== undefined && after !== undefined && before !== after) {
-        throw new CheckFailure(`the refused request changed the wallet by ${money(after - before, currency)}`, { expected: `the ${currency} wallet unchanged`, actual: `${money(before, currency)} before, ${money(after, currency)} after`, reproduce });
+        throw new CheckFailure(`the refused request changed the wallet by ${money(after - before, currency)}`, {
+          expected: `the ${currency} wallet unchanged`,
+          actual: `${money(before, currency)} before, ${money(after, currency)} after`,
+          reproduce,
+        });
       }
       if ([401, 403, 404, 429].includes(res.status) || res.status >= 500) {
         throw new CheckFailure(`the request was not judged on its key: ${describe(res)}`, { expected, actual: describe(res), reproduce });
       }
       if (res.status === 422) {
-        if (res.code !== undefined && res.code !== 'IDEMPOTENCY_KEY_REUSED') ctx.warn(`refused with ${res.code}, where the contract says IDEMPOTENCY_KEY_REUSED`);
+        if (res.code !== undefined && res.code !== 'IDEMPOTENCY_KEY_REUSED')
+          ctx.warn(`refused with ${res.code}, where the contract says IDEMPOTENCY_KEY_REUSED`);
       } else if (res.code === 'IDEMPOTENCY_KEY_REUSED') {
         ctx.warn(`refused with HTTP ${res.status}, where the contract says 422`);
       } else {

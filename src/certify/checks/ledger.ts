@@ -49,7 +49,8 @@ export const LEDGER_CHECKS: CheckDef[] = [
   {
     id: 'ledger.baseline',
     title: 'Wallet balance recorded before ordering',
-    proves: 'GET /wallets gives a readable available balance per currency, recorded before this run\'s first order so the ledger checks can compare.',
+    proves:
+      "GET /wallets gives a readable available balance per currency, recorded before this run's first order so the ledger checks can compare.",
     async run(ctx) {
       const now = await balances(ctx);
       const currencies = Object.keys(now);
@@ -57,21 +58,30 @@ export const LEDGER_CHECKS: CheckDef[] = [
         // Wallets in a shape of this server's own (the document shows no field of them): the
         // balance checks cannot compare, which says nothing against the server.
         const listed = (await listWallets(ctx.client, { signal: ctx.signal })).data.data.length;
-        if (listed > 0) throw new CheckSkip(`GET /wallets lists ${listed} wallet(s) in a shape certify does not read (no currency and available fields): the balance checks are skipped`);
+        if (listed > 0)
+          throw new CheckSkip(
+            `GET /wallets lists ${listed} wallet(s) in a shape certify does not read (no currency and available fields): the balance checks are skipped`,
+          );
         throw new CheckFailure('GET /wallets lists no wallet with a readable available balance', {
-          expected: 'wallets with currency and available', actual: 'none readable', reproduce: ctx.raw.reproduce({ method: 'GET', path: '/wallets' }),
+          expected: 'wallets with currency and available',
+          actual: 'none readable',
+          reproduce: ctx.raw.reproduce({ method: 'GET', path: '/wallets' }),
         });
       }
       ctx.shared.baseline = now;
       atBaseline.set(ctx.shared, { orders: ctx.shared.orders.length, refunds: { ...ctx.shared.refundsMinor } });
-      if (ctx.shared.orders.length > 0) ctx.warn(`${ctx.shared.orders.length} order(s) were placed before the balance was recorded: the ledger compares only the orders after it`);
+      if (ctx.shared.orders.length > 0)
+        ctx.warn(
+          `${ctx.shared.orders.length} order(s) were placed before the balance was recorded: the ledger compares only the orders after it`,
+        );
       return { message: currencies.map((c) => money(now[c]!, c)).join(', ') };
     },
   },
   {
     id: 'ledger.wallet-balance',
     title: 'Wallet change equals the sum of order totals',
-    proves: 'Per currency, the balance now equals the balance before this run less the totals of the orders it placed plus the refunds it expects: each order debited once, each refund credited.',
+    proves:
+      'Per currency, the balance now equals the balance before this run less the totals of the orders it placed plus the refunds it expects: each order debited once, each refund credited.',
     async run(ctx) {
       const baseline = ctx.shared.baseline;
       if (!baseline) throw new CheckSkip('no balance was recorded before ordering (ledger.baseline did not run)');
@@ -86,7 +96,10 @@ export const LEDGER_CHECKS: CheckDef[] = [
       }
       const missing = currencies.filter((c) => expected[c] === undefined);
       if (missing.length > 0) {
-        throw new CheckFailure(`no balance in ${missing.join(', ')} was recorded before ordering, yet this run ordered in it`, { expected: `a ${missing.join(', ')} wallet in GET /wallets`, actual: 'none before the first order' });
+        throw new CheckFailure(`no balance in ${missing.join(', ')} was recorded before ordering, yet this run ordered in it`, {
+          expected: `a ${missing.join(', ')} wallet in GET /wallets`,
+          actual: 'none before the first order',
+        });
       }
       // A real server may settle refunds a moment later: read again until they agree or the time is up.
       const deadline = ctx.clock.now() + Math.round(10_000 * ctx.timeScale);
@@ -103,21 +116,32 @@ export const LEDGER_CHECKS: CheckDef[] = [
           const e = expected[c]!;
           return `${c}: ${money(baseline[c]!, c)} − orders ${money(e.debits, c)} + refunds ${money(e.refunds, c)} = ${money(e.value, c)}`;
         };
-        throw new CheckFailure(`the wallet balance differs from what this run's orders and refunds explain in ${wrong.join(', ')} (${SHARED_SANDBOX})`, {
-          expected: wrong.map(line).join('; '),
-          actual: wrong.map((c) => `${c}: ${now[c] === undefined ? 'no readable balance' : `${money(now[c]!, c)} (${money(now[c]! - expected[c]!.value, c)} off)`}`).join('; '),
-          reproduce: ctx.raw.reproduce({ method: 'GET', path: '/wallets' }),
-        });
+        throw new CheckFailure(
+          `the wallet balance differs from what this run's orders and refunds explain in ${wrong.join(', ')} (${SHARED_SANDBOX})`,
+          {
+            expected: wrong.map(line).join('; '),
+            actual: wrong
+              .map(
+                (c) =>
+                  `${c}: ${now[c] === undefined ? 'no readable balance' : `${money(now[c]!, c)} (${money(now[c]! - expected[c]!.value, c)} off)`}`,
+              )
+              .join('; '),
+            reproduce: ctx.raw.reproduce({ method: 'GET', path: '/wallets' }),
+          },
+        );
       }
       const moved = currencies.filter((c) => expected[c]!.debits > 0 || expected[c]!.refunds > 0);
-      if (orders.length === 0) return { message: `no order was placed since the baseline: every balance unchanged (${currencies.join(', ')})` };
-      return { message: `${orders.length} order(s): ${moved.map((c) => `${money(baseline[c]!, c)} → ${money(now[c]!, c)}`).join(', ')}, as their totals and refunds explain; other currencies unchanged` };
+      if (orders.length === 0)
+        return { message: `no order was placed since the baseline: every balance unchanged (${currencies.join(', ')})` };
+      return {
+        message: `${orders.length} order(s): ${moved.map((c) => `${money(baseline[c]!, c)} → ${money(now[c]!, c)}`).join(', ')}, as their totals and refunds explain; other currencies unchanged`,
+      };
     },
   },
   {
     id: 'ledger.order-transactions',
     title: 'Each order has its transaction',
-    proves: 'For every order this run placed, GET /transactions?order_id=… lists exactly one ORDER_DEBIT of the order\'s total.',
+    proves: "For every order this run placed, GET /transactions?order_id=… lists exactly one ORDER_DEBIT of the order's total.",
     async run(ctx) {
       const orders = ctx.shared.orders;
       if (orders.length === 0) throw new CheckSkip('no order was placed by this run');
@@ -127,7 +151,9 @@ export const LEDGER_CHECKS: CheckDef[] = [
         const rows = await transactionsOf(ctx, o.order_id);
         // Transactions of this server's own shape (no `type`): their kinds cannot be told.
         if (rows.length > 0 && rows.every((t) => (t as { type?: unknown }).type === undefined)) {
-          throw new CheckSkip(`GET /transactions lists the orders' transactions in a shape certify does not read (no type field): not compared`);
+          throw new CheckSkip(
+            `GET /transactions lists the orders' transactions in a shape certify does not read (no type field): not compared`,
+          );
         }
         const debits = rows.filter((t) => t.type === 'ORDER_DEBIT' && t.order_id === o.order_id);
         const want = totalMinor(o);
@@ -136,8 +162,10 @@ export const LEDGER_CHECKS: CheckDef[] = [
         else {
           const amount = amountValue(debits[0]!.amount);
           const minor = amount === undefined ? undefined : toMinor(Math.abs(amount), debits[0]!.currency || o.currency);
-          if (minor !== want) problem = `${o.order_id}: ORDER_DEBIT of ${formatMoney(debits[0]!.amount, debits[0]!.currency)}, the order's total is ${money(want, o.currency)}`;
-          else if (amount !== undefined && amount > 0) ctx.warn(`the ORDER_DEBIT of ${o.order_id} has a positive amount; the contract signs debits negative`);
+          if (minor !== want)
+            problem = `${o.order_id}: ORDER_DEBIT of ${formatMoney(debits[0]!.amount, debits[0]!.currency)}, the order's total is ${money(want, o.currency)}`;
+          else if (amount !== undefined && amount > 0)
+            ctx.warn(`the ORDER_DEBIT of ${o.order_id} has a positive amount; the contract signs debits negative`);
         }
         if (problem) {
           problems.push(problem);
@@ -146,7 +174,8 @@ export const LEDGER_CHECKS: CheckDef[] = [
       }
       if (problems.length > 0) {
         throw new CheckFailure(`${problems.length} of ${orders.length} orders lack their one ORDER_DEBIT of the order's total`, {
-          expected: 'one ORDER_DEBIT per order, of its total', actual: problems.slice(0, 5).join('; ') + (problems.length > 5 ? `; and ${problems.length - 5} more` : ''),
+          expected: 'one ORDER_DEBIT per order, of its total',
+          actual: problems.slice(0, 5).join('; ') + (problems.length > 5 ? `; and ${problems.length - 5} more` : ''),
           reproduce: ctx.raw.reproduce({ method: 'GET', path: `/transactions?order_id=${first!}` }),
         });
       }
@@ -156,7 +185,7 @@ export const LEDGER_CHECKS: CheckDef[] = [
   {
     id: 'ledger.filter-by-order',
     title: 'Transactions filter by order',
-    proves: 'GET /transactions?order_id=… returns that order\'s transactions and no other order\'s, for two different orders.',
+    proves: "GET /transactions?order_id=… returns that order's transactions and no other order's, for two different orders.",
     async run(ctx) {
       // Two orders of this run are needed: a cache-hit order is placed for what is missing.
       for (let i = 0; i < 2 && new Set(ctx.shared.orders.map((o) => o.order_id)).size < 2; i++) {
@@ -165,7 +194,8 @@ export const LEDGER_CHECKS: CheckDef[] = [
           await placeOrder(ctx, { product: ctx.fixtures.instant });
         } catch (e) {
           // Placing orders is proven (or not) by other checks; this one needs two to compare.
-          if (e instanceof ApiError) throw new CheckSkip(`this run has fewer than two orders to compare, and another could not be placed: ${e.message}`);
+          if (e instanceof ApiError)
+            throw new CheckSkip(`this run has fewer than two orders to compare, and another could not be placed: ${e.message}`);
           throw e;
         }
       }
@@ -176,14 +206,20 @@ export const LEDGER_CHECKS: CheckDef[] = [
         const others = rows.filter((t) => t.order_id !== o.order_id);
         if (others.length > 0) {
           const named = [...new Set(others.map((t) => t.order_id ?? '(no order)'))];
-          throw new CheckFailure(`GET /transactions?order_id=${o.order_id} returned ${others.length} transaction(s) of other orders: the filter is ignored or wrong`, {
-            expected: `only transactions with order_id ${o.order_id}`, actual: `also ${named.slice(0, 3).join(', ')}${named.length > 3 ? '…' : ''}`,
-            reproduce: ctx.raw.reproduce({ method: 'GET', path: `/transactions?order_id=${o.order_id}` }),
-          });
+          throw new CheckFailure(
+            `GET /transactions?order_id=${o.order_id} returned ${others.length} transaction(s) of other orders: the filter is ignored or wrong`,
+            {
+              expected: `only transactions with order_id ${o.order_id}`,
+              actual: `also ${named.slice(0, 3).join(', ')}${named.length > 3 ? '…' : ''}`,
+              reproduce: ctx.raw.reproduce({ method: 'GET', path: `/transactions?order_id=${o.order_id}` }),
+            },
+          );
         }
         if (rows.length === 0) {
           throw new CheckFailure(`GET /transactions?order_id=${o.order_id} returned nothing for an order this run placed`, {
-            expected: 'its ORDER_DEBIT at least', actual: 'an empty list', reproduce: ctx.raw.reproduce({ method: 'GET', path: `/transactions?order_id=${o.order_id}` }),
+            expected: 'its ORDER_DEBIT at least',
+            actual: 'an empty list',
+            reproduce: ctx.raw.reproduce({ method: 'GET', path: `/transactions?order_id=${o.order_id}` }),
           });
         }
         seen.push(`${o.order_id}: ${rows.length}`);

@@ -25,11 +25,16 @@ async function heldOrder(ctx: CheckContext, quantity: number) {
   const currency = res.data.currency || ctx.fixtures.currency;
   if (res.data.status !== 'PENDING') {
     throw new CheckFailure(`order ${id} of the gated product was not held at the admin gate: it is ${res.data.status}`, {
-      expected: 'HTTP 202, status PENDING (held until the operator decides)', actual: `HTTP ${res.status}, status ${res.data.status}`,
+      expected: 'HTTP 202, status PENDING (held until the operator decides)',
+      actual: `HTTP ${res.status}, status ${res.data.status}`,
     });
   }
   const amount = amountValue(res.data.total_amount);
-  if (amount === undefined) throw new CheckFailure(`order ${id}'s answer has no readable total_amount`, { expected: 'a number', actual: JSON.stringify(res.data.total_amount) });
+  if (amount === undefined)
+    throw new CheckFailure(`order ${id}'s answer has no readable total_amount`, {
+      expected: 'a number',
+      actual: JSON.stringify(res.data.total_amount),
+    });
   const total = toMinor(amount, currency);
   const placed = currency === ctx.fixtures.currency ? await walletMinor(ctx, currency) : undefined;
   return { id, currency, total, before: currency === ctx.fixtures.currency ? before : undefined, placed };
@@ -63,13 +68,19 @@ function checkRefundAmount(ctx: CheckContext, event: ReceivedEvent, expectedMino
   const minor = toMinor(amount, currency);
   if (minor !== expectedMinor) {
     throw new CheckFailure(`order.refunded announces ${money(minor, currency)}, not ${what}`, {
-      expected: `refund_amount ${money(expectedMinor, currency)}`, actual: `refund_amount ${money(minor, currency)}`,
+      expected: `refund_amount ${money(expectedMinor, currency)}`,
+      actual: `refund_amount ${money(minor, currency)}`,
     });
   }
 }
 
 /** The wallet's movement across an order: debited its total when placed, then `creditMinor` back. */
-async function checkWallet(ctx: CheckContext, o: { id: string; currency: string; total: number; before?: number; placed?: number }, creditMinor: number, what: string): Promise<string> {
+async function checkWallet(
+  ctx: CheckContext,
+  o: { id: string; currency: string; total: number; before?: number; placed?: number },
+  creditMinor: number,
+  what: string,
+): Promise<string> {
   const after = await walletMinor(ctx, o.currency);
   if (o.before === undefined || o.placed === undefined || after === undefined) {
     ctx.warn(`the ${o.currency} wallet's balance could not be read, so the credit was not compared`);
@@ -78,11 +89,14 @@ async function checkWallet(ctx: CheckContext, o: { id: string; currency: string;
   const debit = o.before - o.placed;
   const credit = after - o.placed;
   if (debit !== o.total || credit !== creditMinor) {
-    throw new CheckFailure(`the ${o.currency} wallet moved otherwise than ${what} (on a shared sandbox, other activity on the account in the meantime also moves it)`, {
-      expected: `debited ${money(o.total, o.currency)} when ${o.id} was placed, then credited ${money(creditMinor, o.currency)}: net ${money(o.total - creditMinor, o.currency)} debited`,
-      actual: `debited ${money(debit, o.currency)}, then credited ${money(credit, o.currency)}: net ${money(o.before - after, o.currency)} debited`,
-      reproduce: ctx.raw.reproduce({ method: 'GET', path: `/transactions?order_id=${o.id}` }),
-    });
+    throw new CheckFailure(
+      `the ${o.currency} wallet moved otherwise than ${what} (on a shared sandbox, other activity on the account in the meantime also moves it)`,
+      {
+        expected: `debited ${money(o.total, o.currency)} when ${o.id} was placed, then credited ${money(creditMinor, o.currency)}: net ${money(o.total - creditMinor, o.currency)} debited`,
+        actual: `debited ${money(debit, o.currency)}, then credited ${money(credit, o.currency)}: net ${money(o.before - after, o.currency)} debited`,
+        reproduce: ctx.raw.reproduce({ method: 'GET', path: `/transactions?order_id=${o.id}` }),
+      },
+    );
   }
   return `net ${money(o.before - after, o.currency)} debited`;
 }
@@ -91,13 +105,17 @@ export const LIFECYCLE_CHECKS: CheckDef[] = [
   {
     id: 'lifecycle.admin-reject',
     title: 'Admin-rejected order produces order.cancelled then order.refunded and the credit',
-    proves: 'An order held at the admin gate and rejected by the operator becomes CANCELLED then REFUNDED, its order.cancelled and order.refunded webhooks arrive (emitted in that order), and the wallet gets its total back.',
+    proves:
+      'An order held at the admin gate and rejected by the operator becomes CANCELLED then REFUNDED, its order.cancelled and order.refunded webhooks arrive (emitted in that order), and the wallet gets its total back.',
     needs: ['admin', 'webhooks'],
     async run(ctx) {
       const listener = registeredListener(ctx);
       const admin = adminOf(ctx);
       const o = await heldOrder(ctx, 1);
-      await adminCall(admin, 'POST', `/orders/${encodeURIComponent(o.id)}/reject`, { body: { reason: 'certify: rejected at the admin gate' }, signal: ctx.signal });
+      await adminCall(admin, 'POST', `/orders/${encodeURIComponent(o.id)}/reject`, {
+        body: { reason: 'certify: rejected at the admin gate' },
+        signal: ctx.signal,
+      });
       expectRefunds(ctx, o.currency, o.total);
       const cancelled = await webhookFor(ctx, listener, 'order.cancelled', o.id);
       const refunded = await webhookFor(ctx, listener, 'order.refunded', o.id);
@@ -107,28 +125,42 @@ export const LIFECYCLE_CHECKS: CheckDef[] = [
       const emitted = (log.data.data ?? []).map((e) => e.event).filter((e) => e === 'order.cancelled' || e === 'order.refunded');
       if (emitted.indexOf('order.cancelled') < 0 || emitted.indexOf('order.refunded') < emitted.indexOf('order.cancelled')) {
         throw new CheckFailure(`the server emitted ${emitted.join(' then ') || 'neither event'} for ${o.id}`, {
-          expected: 'order.cancelled then order.refunded', actual: emitted.join(' then ') || 'none', reproduce: `vouchers sandbox admin events list --order ${o.id}`,
+          expected: 'order.cancelled then order.refunded',
+          actual: emitted.join(' then ') || 'none',
+          reproduce: `vouchers sandbox admin events list --order ${o.id}`,
         });
       }
       if (listener.events.indexOf(refunded) < listener.events.indexOf(cancelled)) {
-        ctx.warn('order.refunded arrived before order.cancelled (deliveries may arrive out of order: a receiver must not rely on their order)');
+        ctx.warn(
+          'order.refunded arrived before order.cancelled (deliveries may arrive out of order: a receiver must not rely on their order)',
+        );
       }
-      checkRefundAmount(ctx, refunded, o.total, o.currency, 'the order\'s total');
+      checkRefundAmount(ctx, refunded, o.total, o.currency, "the order's total");
 
-      const followed = await followOrder(ctx.client, o.id, { clock: ctx.clock, timeoutMs: webhookWait(ctx), until: 'REFUNDED', signal: ctx.signal });
+      const followed = await followOrder(ctx.client, o.id, {
+        clock: ctx.clock,
+        timeoutMs: webhookWait(ctx),
+        until: 'REFUNDED',
+        signal: ctx.signal,
+      });
       if (!followed.reached) {
         throw new CheckFailure(`order ${o.id} is ${followed.order.status} after the rejection`, {
-          expected: 'status REFUNDED (after CANCELLED)', actual: `status ${followed.order.status}`, reproduce: ctx.raw.reproduce({ method: 'GET', path: `/orders/${o.id}` }),
+          expected: 'status REFUNDED (after CANCELLED)',
+          actual: `status ${followed.order.status}`,
+          reproduce: ctx.raw.reproduce({ method: 'GET', path: `/orders/${o.id}` }),
         });
       }
       const wallet = await checkWallet(ctx, o, o.total, 'a full refund');
-      return { message: `${o.id} rejected: order.cancelled then order.refunded (${money(o.total, o.currency)}), status REFUNDED, ${money(o.total, o.currency)} credited back (${wallet})` };
+      return {
+        message: `${o.id} rejected: order.cancelled then order.refunded (${money(o.total, o.currency)}), status REFUNDED, ${money(o.total, o.currency)} credited back (${wallet})`,
+      };
     },
   },
   {
     id: 'lifecycle.partial',
     title: 'Partial delivery refunds the failed part',
-    proves: 'An order of 2 vouchers of which the operator fails 1 becomes PARTIALLY_DELIVERED, its order.refunded names the failed part, a REFUND transaction of that amount is listed for the order, and the wallet is debited only the delivered part.',
+    proves:
+      'An order of 2 vouchers of which the operator fails 1 becomes PARTIALLY_DELIVERED, its order.refunded names the failed part, a REFUND transaction of that amount is listed for the order, and the wallet is debited only the delivered part.',
     needs: ['admin', 'webhooks'],
     async run(ctx) {
       const listener = registeredListener(ctx);
@@ -138,22 +170,33 @@ export const LIFECYCLE_CHECKS: CheckDef[] = [
       await adminCall(admin, 'POST', `/orders/${encodeURIComponent(o.id)}/partial`, { body: { failed_count: 1 }, signal: ctx.signal });
       expectRefunds(ctx, o.currency, failedPart);
 
-      const followed = await followOrder(ctx.client, o.id, { clock: ctx.clock, timeoutMs: webhookWait(ctx), until: 'PARTIALLY_DELIVERED', signal: ctx.signal });
+      const followed = await followOrder(ctx.client, o.id, {
+        clock: ctx.clock,
+        timeoutMs: webhookWait(ctx),
+        until: 'PARTIALLY_DELIVERED',
+        signal: ctx.signal,
+      });
       if (!followed.reached) {
         throw new CheckFailure(`order ${o.id} is ${followed.order.status} after 1 of its 2 vouchers failed`, {
-          expected: 'status PARTIALLY_DELIVERED', actual: `status ${followed.order.status}`, reproduce: ctx.raw.reproduce({ method: 'GET', path: `/orders/${o.id}` }),
+          expected: 'status PARTIALLY_DELIVERED',
+          actual: `status ${followed.order.status}`,
+          reproduce: ctx.raw.reproduce({ method: 'GET', path: `/orders/${o.id}` }),
         });
       }
       const failed = (followed.order.vouchers ?? []).filter((v) => v?.status === 'FAILED').length;
       const issued = (followed.order.vouchers ?? []).filter((v) => v?.status === 'ISSUED').length;
       const statuses = (followed.order.vouchers ?? []).some((v) => v?.status !== undefined && v?.status !== null);
-      if (followed.order.vouchers?.length && !statuses) ctx.warn(`order ${o.id} lists its vouchers without a status: how many failed is read from the refund only`);
+      if (followed.order.vouchers?.length && !statuses)
+        ctx.warn(`order ${o.id} lists its vouchers without a status: how many failed is read from the refund only`);
       else if (followed.order.vouchers?.length && (failed !== 1 || issued !== 1)) {
-        throw new CheckFailure(`order ${o.id} shows ${issued} issued and ${failed} failed vouchers`, { expected: '1 issued, 1 failed', actual: `${issued} issued, ${failed} failed` });
+        throw new CheckFailure(`order ${o.id} shows ${issued} issued and ${failed} failed vouchers`, {
+          expected: '1 issued, 1 failed',
+          actual: `${issued} issued, ${failed} failed`,
+        });
       }
 
       const refunded = await webhookFor(ctx, listener, 'order.refunded', o.id);
-      checkRefundAmount(ctx, refunded, failedPart, o.currency, 'the failed voucher\'s value');
+      checkRefundAmount(ctx, refunded, failedPart, o.currency, "the failed voucher's value");
 
       let refundMinor = 0;
       let refunds = 0;
@@ -170,13 +213,21 @@ export const LIFECYCLE_CHECKS: CheckDef[] = [
       if (listed > 0 && !typed) {
         ctx.warn(`the transactions of ${o.id} are in a shape certify does not read (no type field): the REFUND was not compared`);
       } else if (refunds === 0 || refundMinor !== failedPart) {
-        throw new CheckFailure(refunds === 0 ? `no REFUND transaction is listed for ${o.id}` : `the REFUND transactions of ${o.id} add up to ${money(refundMinor, o.currency)}`, {
-          expected: `a REFUND of ${money(failedPart, o.currency)} for ${o.id}`, actual: refunds === 0 ? 'none' : `${refunds} REFUND(s) of ${money(refundMinor, o.currency)} in all`,
-          reproduce: ctx.raw.reproduce({ method: 'GET', path: `/transactions?order_id=${o.id}` }),
-        });
+        throw new CheckFailure(
+          refunds === 0
+            ? `no REFUND transaction is listed for ${o.id}`
+            : `the REFUND transactions of ${o.id} add up to ${money(refundMinor, o.currency)}`,
+          {
+            expected: `a REFUND of ${money(failedPart, o.currency)} for ${o.id}`,
+            actual: refunds === 0 ? 'none' : `${refunds} REFUND(s) of ${money(refundMinor, o.currency)} in all`,
+            reproduce: ctx.raw.reproduce({ method: 'GET', path: `/transactions?order_id=${o.id}` }),
+          },
+        );
       }
       const wallet = await checkWallet(ctx, o, failedPart, 'a refund of the failed part');
-      return { message: `${o.id} PARTIALLY_DELIVERED: order.refunded and a REFUND of ${money(failedPart, o.currency)}, the delivered part debited (${wallet})` };
+      return {
+        message: `${o.id} PARTIALLY_DELIVERED: order.refunded and a REFUND of ${money(failedPart, o.currency)}, the delivered part debited (${wallet})`,
+      };
     },
   },
 ];

@@ -18,7 +18,8 @@ async function place(ctx: CheckContext, plan: OrderPlan & { idempotencyKey: stri
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
     throw new CheckFailure(`POST /orders (${plan.product}) was refused: HTTP ${e.status} ${e.apiCode}`, {
-      expected, actual: `HTTP ${e.status} ${e.apiCode}`,
+      expected,
+      actual: `HTTP ${e.status} ${e.apiCode}`,
       reproduce: ctx.raw.reproduce({ method: 'POST', path: '/orders', body: orderBody(ctx, plan), idempotencyKey: plan.idempotencyKey }),
     });
   }
@@ -45,19 +46,33 @@ export const ORDER_CHECKS: CheckDef[] = [
   {
     id: 'orders.cache-hit',
     title: 'Cache-hit order delivered with vouchers in the body',
-    proves: 'An order of a product in cache stock is answered at once (201) with status DELIVERED and every voucher, each with its code, in the body.',
+    proves:
+      'An order of a product in cache stock is answered at once (201) with status DELIVERED and every voucher, each with its code, in the body.',
     async run(ctx) {
       await requireProduct(ctx, ctx.fixtures.instant);
       const plan = { product: ctx.fixtures.instant, quantity: 2, idempotencyKey: globalThis.crypto.randomUUID() };
-      const reproduce = ctx.raw.reproduce({ method: 'POST', path: '/orders', body: orderBody(ctx, plan), idempotencyKey: plan.idempotencyKey });
+      const reproduce = ctx.raw.reproduce({
+        method: 'POST',
+        path: '/orders',
+        body: orderBody(ctx, plan),
+        idempotencyKey: plan.idempotencyKey,
+      });
       const res = await place(ctx, plan, 'HTTP 201, DELIVERED with 2 vouchers and their codes');
       const order = res.data;
       if (order.status !== 'DELIVERED') {
-        throw new CheckFailure(`the cache-hit order ${order.order_id} came back ${order.status || 'without a status'}`, { expected: 'status DELIVERED', actual: `HTTP ${res.status}, status ${order.status || '(none)'}`, reproduce });
+        throw new CheckFailure(`the cache-hit order ${order.order_id} came back ${order.status || 'without a status'}`, {
+          expected: 'status DELIVERED',
+          actual: `HTTP ${res.status}, status ${order.status || '(none)'}`,
+          reproduce,
+        });
       }
       const vouchers = Array.isArray(order.vouchers) ? order.vouchers : [];
       if (vouchers.length !== plan.quantity) {
-        throw new CheckFailure(`the answer lists ${vouchers.length} voucher(s) for ${plan.quantity} ordered`, { expected: `${plan.quantity} vouchers in the body`, actual: `${vouchers.length}`, reproduce });
+        throw new CheckFailure(`the answer lists ${vouchers.length} voucher(s) for ${plan.quantity} ordered`, {
+          expected: `${plan.quantity} vouchers in the body`,
+          actual: `${vouchers.length}`,
+          reproduce,
+        });
       }
       const codes: Record<string, string> = {};
       let without = 0;
@@ -67,34 +82,52 @@ export const ORDER_CHECKS: CheckDef[] = [
         else codes[typeof v.voucher_id === 'string' && v.voucher_id !== '' ? v.voucher_id : `#${i}`] = code.value;
       });
       if (without > 0) {
-        throw new CheckFailure(`${without} of ${vouchers.length} vouchers carry no code in the order's answer`, { expected: 'a code in every voucher of a cache-hit answer', actual: `${without} without a code`, reproduce });
+        throw new CheckFailure(`${without} of ${vouchers.length} vouchers carry no code in the order's answer`, {
+          expected: 'a code in every voucher of a cache-hit answer',
+          actual: `${without} without a code`,
+          reproduce,
+        });
       }
       ctx.shared.cacheHit = { ...placedOf(res), codes };
       if (res.status !== 201) ctx.warn(`answered HTTP ${res.status}, where the contract says 201 for a cache-hit`);
-      if (order.fulfilled_from != null && order.fulfilled_from !== 'cache') ctx.warn(`fulfilled_from is "${String(order.fulfilled_from)}", where a cache-hit says "cache"`);
+      if (order.fulfilled_from != null && order.fulfilled_from !== 'cache')
+        ctx.warn(`fulfilled_from is "${String(order.fulfilled_from)}", where a cache-hit says "cache"`);
       return { message: `HTTP ${res.status}: order ${order.order_id} DELIVERED with ${vouchers.length} vouchers, each with a code` };
     },
   },
   {
     id: 'orders.cache-miss-webhook',
     title: 'Cache-miss order goes PENDING and its order.delivered webhook arrives, verified, without codes',
-    proves: 'An order the cache cannot fill is answered PENDING (202); its order.delivered webhook reaches the listener, verifies with the endpoint\'s signing secret, and carries no code or pin.',
+    proves:
+      "An order the cache cannot fill is answered PENDING (202); its order.delivered webhook reaches the listener, verifies with the endpoint's signing secret, and carries no code or pin.",
     needs: ['webhooks'],
     timeoutMs: 120_000,
     async run(ctx) {
       const listener = ctx.listener;
       if (!listener) throw new CheckSkip('no listener runs here: webhook deliveries cannot reach this machine');
-      if (ctx.shared.webhookRegistered !== true) throw new CheckSkip('the listener is not registered as the webhook endpoint (webhooks.register did not pass), so no delivery can be expected');
+      if (ctx.shared.webhookRegistered !== true)
+        throw new CheckSkip(
+          'the listener is not registered as the webhook endpoint (webhooks.register did not pass), so no delivery can be expected',
+        );
       await requireProduct(ctx, ctx.fixtures.async);
       const plan = { product: ctx.fixtures.async, idempotencyKey: globalThis.crypto.randomUUID() };
-      const reproduce = ctx.raw.reproduce({ method: 'POST', path: '/orders', body: orderBody(ctx, plan), idempotencyKey: plan.idempotencyKey });
+      const reproduce = ctx.raw.reproduce({
+        method: 'POST',
+        path: '/orders',
+        body: orderBody(ctx, plan),
+        idempotencyKey: plan.idempotencyKey,
+      });
       const rejectedBefore = listener.rejections.length;
       const sent = ctx.clock.now();
       const res = await place(ctx, plan, 'HTTP 202, status PENDING');
       const id = res.data.order_id;
       if (res.data.status === 'PROCESSING') ctx.warn(`the order came back PROCESSING, where the contract says PENDING`);
       else if (res.data.status !== 'PENDING') {
-        throw new CheckFailure(`the cache-miss order ${id} came back ${res.data.status || 'without a status'}`, { expected: 'status PENDING', actual: `HTTP ${res.status}, status ${res.data.status || '(none)'}`, reproduce });
+        throw new CheckFailure(`the cache-miss order ${id} came back ${res.data.status || 'without a status'}`, {
+          expected: 'status PENDING',
+          actual: `HTTP ${res.status}, status ${res.data.status || '(none)'}`,
+          reproduce,
+        });
       }
       if (res.status !== 202) ctx.warn(`answered HTTP ${res.status}, where the contract says 202 for a cache-miss`);
       const waitMs = scaled(ctx, 60_000);
@@ -109,42 +142,56 @@ export const ORDER_CHECKS: CheckDef[] = [
         } catch (e) {
           if (!(e instanceof ApiError)) throw e;
         }
-        const why = refused.length > 0
-          ? `; the listener refused ${refused.length} deliveries meanwhile (${[...new Set(refused.map((r) => r.split(':')[0]))].join(', ')}): is the webhook secret the endpoint's?`
-          : seen.length > 0 ? `; it received ${seen.join(', ')} for the order` : '; nothing for the order reached the listener';
+        const why =
+          refused.length > 0
+            ? `; the listener refused ${refused.length} deliveries meanwhile (${[...new Set(refused.map((r) => r.split(':')[0]))].join(', ')}): is the webhook secret the endpoint's?`
+            : seen.length > 0
+              ? `; it received ${seen.join(', ')} for the order`
+              : '; nothing for the order reached the listener';
         throw new CheckFailure(`no verified order.delivered for ${id} within ${seconds(waitMs)} (the order is ${now})${why}`, {
-          expected: `order.delivered for ${id}, verified`, actual: `order ${now}; events for it: ${seen.join(', ') || 'none'}; refused deliveries: ${refused.length}`,
+          expected: `order.delivered for ${id}, verified`,
+          actual: `order ${now}; events for it: ${seen.join(', ') || 'none'}; refused deliveries: ${refused.length}`,
           reproduce: `vouchers orders get ${id}`,
         });
       }
       const leaks = codeFieldPaths(event.data);
       if (leaks.length > 0) {
         throw new CheckFailure(`the order.delivered payload (${event.event_id}) carries code-like fields: ${leaks.join(', ')}`, {
-          expected: 'no code or pin in a webhook payload', actual: `fields ${leaks.join(', ')}`,
+          expected: 'no code or pin in a webhook payload',
+          actual: `fields ${leaks.join(', ')}`,
         });
       }
-      if (event.data.status !== undefined && event.data.status !== 'DELIVERED') ctx.warn(`the order.delivered payload says status ${JSON.stringify(event.data.status)}`);
-      return { message: `HTTP ${res.status} ${res.data.status}, then order.delivered (${event.event_id}) verified after ${seconds(Math.max(0, event.at - sent))}, no code-like field` };
+      if (event.data.status !== undefined && event.data.status !== 'DELIVERED')
+        ctx.warn(`the order.delivered payload says status ${JSON.stringify(event.data.status)}`);
+      return {
+        message: `HTTP ${res.status} ${res.data.status}, then order.delivered (${event.event_id}) verified after ${seconds(Math.max(0, event.at - sent))}, no code-like field`,
+      };
     },
   },
   {
     id: 'orders.codes-match',
     title: 'Codes fetched through the secure endpoint match the order',
-    proves: 'GET /orders/{id}/vouchers returns, for every voucher of the cache-hit order, the code its answer carried (compared by voucher id, never printed).',
+    proves:
+      'GET /orders/{id}/vouchers returns, for every voucher of the cache-hit order, the code its answer carried (compared by voucher id, never printed).',
     async run(ctx) {
       const order = ctx.shared.cacheHit;
       const expected = order?.codes;
-      if (!order || !expected || Object.keys(expected).length === 0) throw new CheckSkip('no cache-hit order with codes to compare (orders.cache-hit did not pass)');
+      if (!order || !expected || Object.keys(expected).length === 0)
+        throw new CheckSkip('no cache-hit order with codes to compare (orders.cache-hit did not pass)');
       let res;
       try {
         res = await getOrderCodes(ctx.client, order.order_id, { signal: ctx.signal });
       } catch (e) {
         if (e instanceof ApiError && (e.status === 404 || e.status === 405)) {
-          throw new CheckSkip(`GET /orders/${order.order_id}/vouchers answered HTTP ${e.status}: this server does not offer our guess at the secure code endpoint (the document does not show it)`);
+          throw new CheckSkip(
+            `GET /orders/${order.order_id}/vouchers answered HTTP ${e.status}: this server does not offer our guess at the secure code endpoint (the document does not show it)`,
+          );
         }
         if (!(e instanceof ApiError)) throw e;
         throw new CheckFailure(`the secure code endpoint refused order ${order.order_id}: HTTP ${e.status} ${e.apiCode}`, {
-          expected: 'HTTP 200 with the order\'s codes', actual: `HTTP ${e.status} ${e.apiCode}`, reproduce: ctx.raw.reproduce({ method: 'GET', path: `/orders/${order.order_id}/vouchers` }),
+          expected: "HTTP 200 with the order's codes",
+          actual: `HTTP ${e.status} ${e.apiCode}`,
+          reproduce: ctx.raw.reproduce({ method: 'GET', path: `/orders/${order.order_id}/vouchers` }),
         });
       }
       const rows = Array.isArray(res.data?.data) ? res.data.data : [];
@@ -159,9 +206,14 @@ export const ORDER_CHECKS: CheckDef[] = [
       const differ = ids.filter((id) => got.has(id) && got.get(id) !== expected[id]).length;
       const extra = [...got.keys()].filter((id) => !(id in expected)).length;
       if (missing + differ + extra > 0) {
-        const parts = [differ > 0 ? `${differ} of ${ids.length} codes differ` : '', missing > 0 ? `${missing} voucher(s) missing` : '', extra > 0 ? `${extra} voucher(s) not in the order's answer` : ''].filter(Boolean);
+        const parts = [
+          differ > 0 ? `${differ} of ${ids.length} codes differ` : '',
+          missing > 0 ? `${missing} voucher(s) missing` : '',
+          extra > 0 ? `${extra} voucher(s) not in the order's answer` : '',
+        ].filter(Boolean);
         throw new CheckFailure(`the secure endpoint does not match the order's answer: ${parts.join(', ')}`, {
-          expected: `the ${ids.length} codes of order ${order.order_id}, by voucher id`, actual: parts.join(', '),
+          expected: `the ${ids.length} codes of order ${order.order_id}, by voucher id`,
+          actual: parts.join(', '),
           reproduce: ctx.raw.reproduce({ method: 'GET', path: `/orders/${order.order_id}/vouchers` }),
         });
       }

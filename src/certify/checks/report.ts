@@ -9,17 +9,21 @@ import type { CheckDef } from '../types.js';
 export const REPORT_CHECKS: CheckDef[] = [
   {
     id: 'report.trace-ids',
-    title: 'Every step\'s trace ID captured',
-    proves: 'Every request this run made has a trace ID (the server\'s X-Trace-ID, or the traceparent the client sent when no answer came), so each step can be quoted to support.',
+    title: "Every step's trace ID captured",
+    proves:
+      "Every request this run made has a trace ID (the server's X-Trace-ID, or the traceparent the client sent when no answer came), so each step can be quoted to support.",
     async run(ctx) {
-      if (!ctx.requests) throw new CheckSkip('the runner keeps no record of the run\'s requests here');
+      if (!ctx.requests) throw new CheckSkip("the runner keeps no record of the run's requests here");
       const all = ctx.requests();
       if (all.length === 0) throw new CheckSkip('no request was made before this check');
       const missing = all.filter((r) => typeof r.trace_id !== 'string' || r.trace_id.trim() === '');
       if (missing.length > 0) {
-        const named = missing.slice(0, 5).map((r) => `${r.method} ${r.path} (${r.status === null ? 'no answer' : `HTTP ${r.status}`}, attempt ${r.attempt})`);
+        const named = missing
+          .slice(0, 5)
+          .map((r) => `${r.method} ${r.path} (${r.status === null ? 'no answer' : `HTTP ${r.status}`}, attempt ${r.attempt})`);
         throw new CheckFailure(`${missing.length} of ${all.length} requests have no trace ID`, {
-          expected: 'a trace ID for every request', actual: named.join('; ') + (missing.length > 5 ? `; and ${missing.length - 5} more` : ''),
+          expected: 'a trace ID for every request',
+          actual: named.join('; ') + (missing.length > 5 ? `; and ${missing.length - 5} more` : ''),
         });
       }
       const answered = all.filter((r) => r.status !== null).length;
@@ -28,11 +32,12 @@ export const REPORT_CHECKS: CheckDef[] = [
   },
   {
     id: 'report.contract',
-    title: 'The server\'s responses match the contract',
-    proves: 'Every 2xx answer of the run has the shape of the contract this CLI knows; a difference is reported as a warning naming the endpoint and its fields (the client reads it tolerantly).',
+    title: "The server's responses match the contract",
+    proves:
+      'Every 2xx answer of the run has the shape of the contract this CLI knows; a difference is reported as a warning naming the endpoint and its fields (the client reads it tolerantly).',
     required: false,
     async run(ctx) {
-      if (!ctx.drifts) throw new CheckSkip('the client\'s differences from the contract are not collected here');
+      if (!ctx.drifts) throw new CheckSkip("the client's differences from the contract are not collected here");
       const drifts = ctx.drifts();
       if (drifts.length === 0) return { message: 'no answer differed from the contract' };
       const byEndpoint = new Map<string, { fields: Set<string>; count: number; traceId: string | undefined; values: boolean }>();
@@ -46,9 +51,14 @@ export const REPORT_CHECKS: CheckDef[] = [
       for (const [where, e] of byEndpoint) {
         const fields = [...e.fields];
         const what = e.values ? 'values this version does not know in' : 'differs in';
-        ctx.warn(`${where} ${what} ${fields.length > 0 ? fields.join(', ') : 'its body'} (${e.count} answer${e.count === 1 ? '' : 's'}${e.traceId ? `, trace ${e.traceId}` : ''})`);
+        ctx.warn(
+          `${where} ${what} ${fields.length > 0 ? fields.join(', ') : 'its body'} (${e.count} answer${e.count === 1 ? '' : 's'}${e.traceId ? `, trace ${e.traceId}` : ''})`,
+        );
       }
-      return { status: 'warn', message: `${byEndpoint.size} endpoint${byEndpoint.size === 1 ? '' : 's'} answered otherwise than the contract: ${[...byEndpoint.keys()].join(', ')}` };
+      return {
+        status: 'warn',
+        message: `${byEndpoint.size} endpoint${byEndpoint.size === 1 ? '' : 's'} answered otherwise than the contract: ${[...byEndpoint.keys()].join(', ')}`,
+      };
     },
   },
 ];

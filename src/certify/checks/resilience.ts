@@ -30,7 +30,11 @@ const is2xx = (res: RawResponse) => res.status >= 200 && res.status < 300;
 function placedOfRaw(res: RawResponse, currency: string): PlacedOrder | undefined {
   const body = res.json as { order_id?: unknown; total_amount?: unknown; currency?: unknown } | undefined;
   if (body === null || typeof body !== 'object' || typeof body.order_id !== 'string' || body.order_id === '') return undefined;
-  return { order_id: body.order_id, total_amount: amountValue(body.total_amount) ?? 0, currency: typeof body.currency === 'string' ? body.currency : currency };
+  return {
+    order_id: body.order_id,
+    total_amount: amountValue(body.total_amount) ?? 0,
+    currency: typeof body.currency === 'string' ? body.currency : currency,
+  };
 }
 
 function remember(ctx: CheckContext, order: PlacedOrder): void {
@@ -70,14 +74,21 @@ export const RESILIENCE_CHECKS: CheckDef[] = [
       const limited: RawRequest = { ...probe, headers: { [SIMULATE]: 'rate_limit' } };
       const res = await ctx.raw.send(limited);
       if (res.status !== 429) {
-        throw new CheckSkip(`the server answered ${describe(res)} to ${SIMULATE}: rate_limit: it does not simulate faults, and a real 429 is not provoked by flooding it`);
+        throw new CheckSkip(
+          `the server answered ${describe(res)} to ${SIMULATE}: rate_limit: it does not simulate faults, and a real 429 is not provoked by flooding it`,
+        );
       }
       const header = res.headers['retry-after'];
       const waitMs = parseRetryAfter(header, ctx.clock.now());
       if (waitMs === undefined) {
-        throw new CheckFailure(`the 429 carries ${header === undefined ? 'no Retry-After header' : `an unreadable Retry-After ${JSON.stringify(header)}`}, so a client cannot tell when to come back`, {
-          expected: 'HTTP 429 with Retry-After: <seconds> (or an HTTP date)', actual: `HTTP 429, Retry-After ${header === undefined ? 'absent' : JSON.stringify(header)}`, reproduce: ctx.raw.reproduce(limited),
-        });
+        throw new CheckFailure(
+          `the 429 carries ${header === undefined ? 'no Retry-After header' : `an unreadable Retry-After ${JSON.stringify(header)}`}, so a client cannot tell when to come back`,
+          {
+            expected: 'HTTP 429 with Retry-After: <seconds> (or an HTTP date)',
+            actual: `HTTP 429, Retry-After ${header === undefined ? 'absent' : JSON.stringify(header)}`,
+            reproduce: ctx.raw.reproduce(limited),
+          },
+        );
       }
       if (waitMs > MAX_WAIT_MS) {
         ctx.warn(`Retry-After ${header} is longer than certify waits (${seconds(MAX_WAIT_MS)}): coming back then was not tried`);
@@ -87,11 +98,17 @@ export const RESILIENCE_CHECKS: CheckDef[] = [
       const again = await ctx.raw.send(probe);
       if (again.status === 429) {
         throw new CheckFailure(`still 429 after waiting the Retry-After of ${seconds(waitMs)}`, {
-          expected: `HTTP 2xx once Retry-After (${header}) has passed`, actual: `${describe(again)}, Retry-After ${again.headers['retry-after'] ?? 'absent'}`, reproduce: ctx.raw.reproduce(probe),
+          expected: `HTTP 2xx once Retry-After (${header}) has passed`,
+          actual: `${describe(again)}, Retry-After ${again.headers['retry-after'] ?? 'absent'}`,
+          reproduce: ctx.raw.reproduce(probe),
         });
       }
       if (!is2xx(again)) {
-        throw new CheckFailure(`after waiting the Retry-After of ${seconds(waitMs)}, GET /wallets answered ${describe(again)}`, { expected: 'HTTP 2xx', actual: describe(again), reproduce: ctx.raw.reproduce(probe) });
+        throw new CheckFailure(`after waiting the Retry-After of ${seconds(waitMs)}, GET /wallets answered ${describe(again)}`, {
+          expected: 'HTTP 2xx',
+          actual: describe(again),
+          reproduce: ctx.raw.reproduce(probe),
+        });
       }
       return { message: `429 with Retry-After: ${header}; after waiting ${seconds(waitMs)} the request answered ${again.status}` };
     },
@@ -99,7 +116,8 @@ export const RESILIENCE_CHECKS: CheckDef[] = [
   {
     id: 'resilience.transient-retry',
     title: 'Transient failure retried with the same idempotency key, executed once',
-    proves: 'An order whose answer was lost after the server committed it, retried with the same Idempotency-Key, comes back replayed; one that failed with a 503 before execution, retried with the same key, executes then; each is debited exactly once.',
+    proves:
+      'An order whose answer was lost after the server committed it, retried with the same Idempotency-Key, comes back replayed; one that failed with a 503 before execution, retried with the same key, executes then; each is debited exactly once.',
     timeoutMs: 60_000,
     async run(ctx) {
       await requireProduct(ctx, ctx.fixtures.instant);
@@ -117,28 +135,42 @@ export const RESILIENCE_CHECKS: CheckDef[] = [
       if (attempt1.res && attempt1.res.status < 500) {
         const placed = is2xx(attempt1.res) ? placedOfRaw(attempt1.res, currency) : undefined;
         if (placed) remember(ctx, placed);
-        throw new CheckSkip(`the server answered ${describe(attempt1.res)} to ${SIMULATE}: drop_after_commit: it does not simulate faults, so no transient failure can be provoked`);
+        throw new CheckSkip(
+          `the server answered ${describe(attempt1.res)} to ${SIMULATE}: drop_after_commit: it does not simulate faults, so no transient failure can be provoked`,
+        );
       }
       const failure1 = attempt1.lost !== undefined ? `the connection closed without an answer (${attempt1.lost})` : describe(attempt1.res!);
       const res1 = await ctx.raw.send(retry1);
       if (!is2xx(res1)) {
         throw new CheckFailure(`the retry with the same key after a lost answer was refused: ${describe(res1)}`, {
-          expected: 'HTTP 2xx with the order the first attempt committed (Idempotent-Replayed: true)', actual: describe(res1), reproduce: ctx.raw.reproduce(retry1),
+          expected: 'HTTP 2xx with the order the first attempt committed (Idempotent-Replayed: true)',
+          actual: describe(res1),
+          reproduce: ctx.raw.reproduce(retry1),
         });
       }
       const order1 = placedOfRaw(res1, currency);
-      if (!order1) throw new CheckFailure('the retry was accepted but its answer names no order', { expected: 'an order with order_id', actual: describe(res1), reproduce: ctx.raw.reproduce(retry1) });
+      if (!order1)
+        throw new CheckFailure('the retry was accepted but its answer names no order', {
+          expected: 'an order with order_id',
+          actual: describe(res1),
+          reproduce: ctx.raw.reproduce(retry1),
+        });
       remember(ctx, order1);
       const replayed1 = res1.headers['idempotent-replayed'] === 'true';
       const mid = await readWallet();
       const minor1 = toMinor(order1.total_amount, order1.currency);
       if (start !== undefined && mid !== undefined && start - mid !== minor1) {
-        throw new CheckFailure(`after a lost answer and its retry with the same key, the wallet was debited ${money(start - mid, currency)} for one order of ${money(minor1, currency)}`, {
-          expected: `one debit of ${money(minor1, currency)}: the retry answered from the idempotency store`, actual: `${money(start - mid, currency)} debited${replayed1 ? '' : ', the retry not marked Idempotent-Replayed'}`,
-          reproduce: `${ctx.raw.reproduce(dropped)}; then ${ctx.raw.reproduce(retry1)}`,
-        });
+        throw new CheckFailure(
+          `after a lost answer and its retry with the same key, the wallet was debited ${money(start - mid, currency)} for one order of ${money(minor1, currency)}`,
+          {
+            expected: `one debit of ${money(minor1, currency)}: the retry answered from the idempotency store`,
+            actual: `${money(start - mid, currency)} debited${replayed1 ? '' : ', the retry not marked Idempotent-Replayed'}`,
+            reproduce: `${ctx.raw.reproduce(dropped)}; then ${ctx.raw.reproduce(retry1)}`,
+          },
+        );
       }
-      if (attempt1.lost !== undefined && !replayed1) ctx.warn(`the retry of the dropped order ${order1.order_id} came back without Idempotent-Replayed: true`);
+      if (attempt1.lost !== undefined && !replayed1)
+        ctx.warn(`the retry of the dropped order ${order1.order_id} came back without Idempotent-Replayed: true`);
       seen.push(`${failure1}, then the retry with the same key ${replayed1 ? 'replayed' : 'returned'} order ${order1.order_id}`);
 
       // 2. A 503 before execution: nothing committed; the retry with the same key executes, once.
@@ -158,11 +190,18 @@ export const RESILIENCE_CHECKS: CheckDef[] = [
       const res2 = await ctx.raw.send(retry2);
       if (!is2xx(res2)) {
         throw new CheckFailure(`the retry with the same key after ${failure2} was refused: ${describe(res2)}`, {
-          expected: 'HTTP 2xx: the order executed by the retry', actual: describe(res2), reproduce: `${ctx.raw.reproduce(unavailable)}; then ${ctx.raw.reproduce(retry2)}`,
+          expected: 'HTTP 2xx: the order executed by the retry',
+          actual: describe(res2),
+          reproduce: `${ctx.raw.reproduce(unavailable)}; then ${ctx.raw.reproduce(retry2)}`,
         });
       }
       const order2 = placedOfRaw(res2, currency);
-      if (!order2) throw new CheckFailure('the retry was accepted but its answer names no order', { expected: 'an order with order_id', actual: describe(res2), reproduce: ctx.raw.reproduce(retry2) });
+      if (!order2)
+        throw new CheckFailure('the retry was accepted but its answer names no order', {
+          expected: 'an order with order_id',
+          actual: describe(res2),
+          reproduce: ctx.raw.reproduce(retry2),
+        });
       remember(ctx, order2);
       // Once more with the same key: now it must be a replay of that order.
       const res3 = await ctx.raw.send(retry2);
@@ -170,22 +209,35 @@ export const RESILIENCE_CHECKS: CheckDef[] = [
       if (order3) remember(ctx, order3);
       if (order3?.order_id !== order2.order_id) {
         throw new CheckFailure('the same key sent again after the retry did not return its order', {
-          expected: `order ${order2.order_id} replayed`, actual: order3 ? `order ${order3.order_id} (${describe(res3)})` : describe(res3), reproduce: ctx.raw.reproduce(retry2),
+          expected: `order ${order2.order_id} replayed`,
+          actual: order3 ? `order ${order3.order_id} (${describe(res3)})` : describe(res3),
+          reproduce: ctx.raw.reproduce(retry2),
         });
       }
       const end = await readWallet();
       const minor2 = toMinor(order2.total_amount, order2.currency);
       if (mid !== undefined && end !== undefined && mid - end !== minor2) {
-        throw new CheckFailure(`after ${failure2} and two sends with the same key, the wallet was debited ${money(mid - end, currency)} for one order of ${money(minor2, currency)}`, {
-          expected: `one debit of ${money(minor2, currency)}`, actual: `${money(mid - end, currency)} debited`, reproduce: `${ctx.raw.reproduce(unavailable)}; then ${ctx.raw.reproduce(retry2)}`,
-        });
+        throw new CheckFailure(
+          `after ${failure2} and two sends with the same key, the wallet was debited ${money(mid - end, currency)} for one order of ${money(minor2, currency)}`,
+          {
+            expected: `one debit of ${money(minor2, currency)}`,
+            actual: `${money(mid - end, currency)} debited`,
+            reproduce: `${ctx.raw.reproduce(unavailable)}; then ${ctx.raw.reproduce(retry2)}`,
+          },
+        );
       }
-      if (committedOnFailure) ctx.warn(`the ${failure2} answer had already debited the wallet: the order was executed before the failure (the retry was answered from the store)`);
-      if (res3.headers['idempotent-replayed'] !== 'true') ctx.warn(`the second send of order ${order2.order_id}'s key came back without Idempotent-Replayed: true`);
+      if (committedOnFailure)
+        ctx.warn(
+          `the ${failure2} answer had already debited the wallet: the order was executed before the failure (the retry was answered from the store)`,
+        );
+      if (res3.headers['idempotent-replayed'] !== 'true')
+        ctx.warn(`the second send of order ${order2.order_id}'s key came back without Idempotent-Replayed: true`);
       const counted = start !== undefined && mid !== undefined && end !== undefined;
       if (!counted) ctx.warn(`no ${currency} wallet could be read, so the debits were not counted`);
       const judged = mid !== undefined && afterFailure !== undefined;
-      seen.push(`${failure2}${judged ? ` committed ${committedOnFailure ? 'the order' : 'nothing'}` : ''}, then the retry with the same key ${res2.headers['idempotent-replayed'] === 'true' ? 'replayed' : 'executed'} order ${order2.order_id} once`);
+      seen.push(
+        `${failure2}${judged ? ` committed ${committedOnFailure ? 'the order' : 'nothing'}` : ''}, then the retry with the same key ${res2.headers['idempotent-replayed'] === 'true' ? 'replayed' : 'executed'} order ${order2.order_id} once`,
+      );
       return { message: `${seen.join('; ')}${counted ? '; each debited once' : ''}` };
     },
   },

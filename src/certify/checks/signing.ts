@@ -18,10 +18,15 @@ const PROBE: RawRequest = { method: 'POST', path: '/orders', body: { items: [] }
  */
 function signatureAccepted(res: RawResponse): boolean {
   if (res.code === 'AUTHENTICATION_FAILED' || res.status === 403) {
-    throw new CheckSkip(`the credentials were refused first (${describe(res)}): the signature cannot be told apart (see access.credentials)`);
+    throw new CheckSkip(
+      `the credentials were refused first (${describe(res)}): the signature cannot be told apart (see access.credentials)`,
+    );
   }
   if (res.status === 429) {
-    throw new CheckFailure(`not checked: the server answered 429 (rate limited${res.headers['retry-after'] ? `, retry after ${res.headers['retry-after']} s` : ''})`, { expected: 'an answer about the signature', actual: describe(res) });
+    throw new CheckFailure(
+      `not checked: the server answered 429 (rate limited${res.headers['retry-after'] ? `, retry after ${res.headers['retry-after']} s` : ''})`,
+      { expected: 'an answer about the signature', actual: describe(res) },
+    );
   }
   return res.status !== 401;
 }
@@ -42,7 +47,11 @@ function onServerTime(ctx: CheckContext, request: RawRequest): RawRequest {
 async function mustBeRefused(ctx: CheckContext, request: RawRequest, what: string, expectedCode: string): Promise<{ message: string }> {
   const res = await ctx.raw.send(onServerTime(ctx, request));
   if (signatureAccepted(res)) {
-    throw new CheckFailure(`the server accepted ${what}`, { expected: `HTTP 401 ${expectedCode}`, actual: describe(res), reproduce: `vouchers sign POST /orders --body '{"items":[]}' (then change the body or the timestamp)` });
+    throw new CheckFailure(`the server accepted ${what}`, {
+      expected: `HTTP 401 ${expectedCode}`,
+      actual: describe(res),
+      reproduce: `vouchers sign POST /orders --body '{"items":[]}' (then change the body or the timestamp)`,
+    });
   }
   if (res.code !== undefined && res.code !== expectedCode) ctx.warn(`refused with ${res.code}, where the contract says ${expectedCode}`);
   return { message: `refused: ${describe(res)}` };
@@ -62,8 +71,15 @@ export const SIGNING_CHECKS: CheckDef[] = [
   {
     id: 'signing.tampered',
     title: 'Tampered signature rejected (401)',
-    proves: 'A signature computed over other bytes than the body sent is refused with 401: the server checks the signature against the raw body.',
-    run: (ctx) => mustBeRefused(ctx, { ...PROBE, signedBody: '{"items":[{"product_id":"x","denomination":1,"quantity":1}]}' }, 'a signature over other bytes than the body sent', 'INVALID_SIGNATURE'),
+    proves:
+      'A signature computed over other bytes than the body sent is refused with 401: the server checks the signature against the raw body.',
+    run: (ctx) =>
+      mustBeRefused(
+        ctx,
+        { ...PROBE, signedBody: '{"items":[{"product_id":"x","denomination":1,"quantity":1}]}' },
+        'a signature over other bytes than the body sent',
+        'INVALID_SIGNATURE',
+      ),
   },
   {
     id: 'signing.stale',
@@ -80,18 +96,24 @@ export const SIGNING_CHECKS: CheckDef[] = [
   {
     id: 'signing.path-variant',
     title: 'Signing path variant agrees with the server',
-    proves: 'The server verifies the path the profile signs (`full`: with /api/v1 and the query; `relative`: without the prefix), and says which one it verifies.',
+    proves:
+      'The server verifies the path the profile signs (`full`: with /api/v1 and the query; `relative`: without the prefix), and says which one it verifies.',
     async run(ctx) {
       const accepted: SigningPathVariant[] = [];
       for (const variant of SIGNING_PATH_VARIANTS) {
         if (signatureAccepted(await ctx.raw.send(onServerTime(ctx, { ...PROBE, variant })))) accepted.push(variant);
       }
       if (accepted.length === 0) {
-        throw new CheckFailure('the server refused both signing path variants: the API secret may be wrong', { expected: `a variant accepted (the profile signs ${ctx.signingPath})`, actual: 'HTTP 401 for full and for relative' });
+        throw new CheckFailure('the server refused both signing path variants: the API secret may be wrong', {
+          expected: `a variant accepted (the profile signs ${ctx.signingPath})`,
+          actual: 'HTTP 401 for full and for relative',
+        });
       }
       if (!accepted.includes(ctx.signingPath)) {
         throw new CheckFailure(`the server verifies signing path "${accepted[0]}", the profile signs "${ctx.signingPath}"`, {
-          expected: `signing.path ${accepted[0]}`, actual: `signing.path ${ctx.signingPath}`, reproduce: `set the profile's signing.path to ${accepted[0]} (vouchers profiles set), or VOUCHERS_SIGNING_PATH=${accepted[0]}`,
+          expected: `signing.path ${accepted[0]}`,
+          actual: `signing.path ${ctx.signingPath}`,
+          reproduce: `set the profile's signing.path to ${accepted[0]} (vouchers profiles set), or VOUCHERS_SIGNING_PATH=${accepted[0]}`,
         });
       }
       if (accepted.length === 2) ctx.warn('the server accepts both variants: it does not bind the /api/v1 prefix into the signature');

@@ -24,10 +24,13 @@ export async function requireProduct(ctx: CheckContext, productId: string): Prom
   if (!cache) known.set(ctx.shared, (cache = new Map()));
   let found = cache.get(productId);
   if (!found) {
-    found = getProduct(ctx.client, productId, { signal: ctx.signal }).then(() => true, (e: unknown) => {
-      if (e instanceof ApiError && (e.status === 404 || e.status === 403)) return false;
-      throw e;
-    });
+    found = getProduct(ctx.client, productId, { signal: ctx.signal }).then(
+      () => true,
+      (e: unknown) => {
+        if (e instanceof ApiError && (e.status === 404 || e.status === 403)) return false;
+        throw e;
+      },
+    );
     cache.set(productId, found);
   }
   if (!(await found)) throw new CheckSkip(`this server has no test product ${productId} (the sandbox's products for each fulfilment path)`);
@@ -43,7 +46,9 @@ export interface OrderPlan {
 
 /** The body of an order plan, as sent. */
 export function orderBody(ctx: CheckContext, plan: OrderPlan) {
-  return { items: [{ product_id: plan.product, denomination: plan.denomination ?? ctx.fixtures.denomination, quantity: plan.quantity ?? 1 }] };
+  return {
+    items: [{ product_id: plan.product, denomination: plan.denomination ?? ctx.fixtures.denomination, quantity: plan.quantity ?? 1 }],
+  };
 }
 
 /** Place an order through the CLI's client (retries, same key) and remember it for the ledger checks. */
@@ -51,7 +56,11 @@ export async function placeOrder(ctx: CheckContext, plan: OrderPlan): Promise<Or
   const body = orderBody(ctx, plan);
   const key = plan.idempotencyKey ?? globalThis.crypto.randomUUID();
   const res = await createOrder(ctx.client, body, { idempotencyKey: key, signal: ctx.signal, headers: plan.headers });
-  if (!res.data.order_id) throw new CheckFailure('the order was accepted but its answer names no order id', { expected: 'an order with order_id', actual: `HTTP ${res.status}` });
+  if (!res.data.order_id)
+    throw new CheckFailure('the order was accepted but its answer names no order id', {
+      expected: 'an order with order_id',
+      actual: `HTTP ${res.status}`,
+    });
   if (!ctx.shared.orders.some((o) => o.order_id === res.data.order_id)) ctx.shared.orders.push(placedOf(res));
   return res;
 }
@@ -102,12 +111,15 @@ export async function registerListener(ctx: CheckContext): Promise<ListenerRegis
     } else if (ctx.shared.knownWebhookSecret) {
       secret = ctx.shared.knownWebhookSecret;
     } else {
-      throw new CheckSkip('your webhook endpoint already exists and its signing secret is not in the profile: certify will not rotate it (your receiver would stop verifying); save it as the profile\'s webhook_secret (vouchers profiles set, with --stdin) or in VOUCHERS_WEBHOOK_SECRET');
+      throw new CheckSkip(
+        "your webhook endpoint already exists and its signing secret is not in the profile: certify will not rotate it (your receiver would stop verifying); save it as the profile's webhook_secret (vouchers profiles set, with --stdin) or in VOUCHERS_WEBHOOK_SECRET",
+      );
     }
   }
   if (typeof secret !== 'string' || secret === '') {
     throw new CheckFailure('POST /webhooks answered without a signing secret, so deliveries cannot be verified', {
-      expected: 'signing_secret in the answer (on creation, or with rotate_secret: true)', actual: `HTTP ${res.status} without a secret`,
+      expected: 'signing_secret in the answer (on creation, or with rotate_secret: true)',
+      actual: `HTTP ${res.status} without a secret`,
       reproduce: `vouchers webhooks register --url ${url}`,
     });
   }

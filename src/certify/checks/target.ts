@@ -59,8 +59,13 @@ function envelope(ctx: CheckContext, event: string, data?: Record<string, unknow
   const now = new Date(ctx.clock.now());
   const expiry = new Date(Date.UTC(now.getUTCFullYear() + 1, now.getUTCMonth(), now.getUTCDate())).toISOString().slice(0, 10);
   const payload = data ?? {
-    order_id: orderId, status: 'DELIVERED', total_amount: ctx.fixtures.denomination, currency: ctx.fixtures.currency, reference: 'certify-webhook-target',
-    fulfilled_from: 'cache', vouchers: [{ product_id: ctx.fixtures.instant, expiry }],
+    order_id: orderId,
+    status: 'DELIVERED',
+    total_amount: ctx.fixtures.denomination,
+    currency: ctx.fixtures.currency,
+    reference: 'certify-webhook-target',
+    fulfilled_from: 'cache',
+    vouchers: [{ product_id: ctx.fixtures.instant, expiry }],
   };
   return { eventId, body: JSON.stringify({ event, event_id: eventId, created_at: now.toISOString(), data: payload }) };
 }
@@ -77,7 +82,13 @@ async function deliver(ctx: CheckContext, target: { url: string; secret: string 
   const timeout = AbortSignal.timeout(ANSWER_LIMIT_MS);
   const started = performance.now();
   try {
-    const res = await fetch(target.url, { method: 'POST', headers, body: d.body, signal: AbortSignal.any([ctx.signal, timeout]), redirect: 'manual' });
+    const res = await fetch(target.url, {
+      method: 'POST',
+      headers,
+      body: d.body,
+      signal: AbortSignal.any([ctx.signal, timeout]),
+      redirect: 'manual',
+    });
     await res.arrayBuffer().catch(() => undefined);
     return { status: res.status, ms: Math.round(performance.now() - started) };
   } catch (e) {
@@ -90,7 +101,7 @@ async function deliver(ctx: CheckContext, target: { url: string; secret: string 
 }
 
 const is2xx = (a: Answer) => a.status !== null && a.status >= 200 && a.status < 300;
-const answered = (a: Answer) => (a.status === null ? a.error ?? 'no answer' : `HTTP ${a.status} in ${a.ms} ms`);
+const answered = (a: Answer) => (a.status === null ? (a.error ?? 'no answer') : `HTTP ${a.status} in ${a.ms} ms`);
 
 /** A shell command that sends the same delivery (the signature made by `vouchers webhooks sign` from the profile's secret). */
 function reproduce(url: string, d: Delivery): string {
@@ -121,25 +132,39 @@ async function control(ctx: CheckContext): Promise<{ delivery: Delivery; answer:
   return sent;
 }
 
-const SHOULD_VERIFY = 'verify X-Webhook-Signature (HMAC-SHA256 with your signing secret over `<t>.<raw body>`, the raw bytes as received) and a timestamp within 5 minutes of your clock before doing anything, and answer 401 otherwise';
+const SHOULD_VERIFY =
+  'verify X-Webhook-Signature (HMAC-SHA256 with your signing secret over `<t>.<raw body>`, the raw bytes as received) and a timestamp within 5 minutes of your clock before doing anything, and answer 401 otherwise';
 
-async function mustRefuse(ctx: CheckContext, what: string, make: (body: string, eventId: string) => Delivery, why: string): Promise<{ message: string }> {
+async function mustRefuse(
+  ctx: CheckContext,
+  what: string,
+  make: (body: string, eventId: string) => Delivery,
+  why: string,
+): Promise<{ message: string }> {
   const target = targetOf(ctx);
   const { eventId, body } = envelope(ctx, 'order.delivered');
   const delivery = make(body, eventId);
   const answer = await deliver(ctx, target, delivery);
   if (answer.status === null) {
     throw new CheckFailure(`your receiver gave no answer to ${what} (${answer.error ?? 'no answer'}): it should refuse it at once`, {
-      expected: 'a 4xx (401) within 5 s', actual: answered(answer), reproduce: reproduce(target.url, delivery),
+      expected: 'a 4xx (401) within 5 s',
+      actual: answered(answer),
+      reproduce: reproduce(target.url, delivery),
     });
   }
   if (is2xx(answer)) {
     throw new CheckFailure(`your receiver accepted ${what} (HTTP ${answer.status}): ${why}; it must ${SHOULD_VERIFY}`, {
-      expected: 'a non-2xx answer (401)', actual: answered(answer), reproduce: reproduce(target.url, delivery),
+      expected: 'a non-2xx answer (401)',
+      actual: answered(answer),
+      reproduce: reproduce(target.url, delivery),
     });
   }
-  if (!is2xx((await control(ctx)).answer)) ctx.warn('your receiver refused the correctly signed delivery too (target.valid): this refusal proves nothing until that one is accepted');
-  if (answer.status >= 500) ctx.warn(`refused with HTTP ${answer.status}: a 4xx (401) says the delivery is not genuine; a 5xx reads as a fault of your receiver`);
+  if (!is2xx((await control(ctx)).answer))
+    ctx.warn(
+      'your receiver refused the correctly signed delivery too (target.valid): this refusal proves nothing until that one is accepted',
+    );
+  if (answer.status >= 500)
+    ctx.warn(`refused with HTTP ${answer.status}: a 4xx (401) says the delivery is not genuine; a 5xx reads as a fault of your receiver`);
   return { message: `refused: ${answered(answer)}` };
 }
 
@@ -148,7 +173,9 @@ async function mustAccept(ctx: CheckContext, what: string, delivery: Delivery, s
   const answer = await deliver(ctx, target, delivery);
   if (!is2xx(answer)) {
     throw new CheckFailure(`your receiver answered ${what} with ${answered(answer)}: ${should}`, {
-      expected: 'HTTP 2xx within 5 s', actual: answered(answer), reproduce: reproduce(target.url, delivery),
+      expected: 'HTTP 2xx within 5 s',
+      actual: answered(answer),
+      reproduce: reproduce(target.url, delivery),
     });
   }
   return { message: `answered ${answered(answer)}` };
@@ -158,15 +185,20 @@ export const TARGET_CHECKS: CheckDef[] = [
   {
     id: 'target.valid',
     title: 'Your receiver accepts a valid delivery within 5 s',
-    proves: 'A correctly signed order.delivered delivery is answered 2xx within 5 seconds by the partner\'s receiver.',
+    proves: "A correctly signed order.delivered delivery is answered 2xx within 5 seconds by the partner's receiver.",
     needs: ['target'],
     async run(ctx) {
       const target = targetOf(ctx);
       const { delivery, answer } = await control(ctx);
       if (!is2xx(answer)) {
-        throw new CheckFailure(`your receiver answered a correctly signed delivery with ${answered(answer)}: it must verify the signature with the secret it was given and acknowledge the event with a 2xx within 5 s (else the service retries it for 24 h). Certify signed with the profile's webhook_secret (or VOUCHERS_WEBHOOK_SECRET): is it the one your receiver verifies with?`, {
-          expected: 'HTTP 2xx within 5 s', actual: answered(answer), reproduce: reproduce(target.url, delivery),
-        });
+        throw new CheckFailure(
+          `your receiver answered a correctly signed delivery with ${answered(answer)}: it must verify the signature with the secret it was given and acknowledge the event with a 2xx within 5 s (else the service retries it for 24 h). Certify signed with the profile's webhook_secret (or VOUCHERS_WEBHOOK_SECRET): is it the one your receiver verifies with?`,
+          {
+            expected: 'HTTP 2xx within 5 s',
+            actual: answered(answer),
+            reproduce: reproduce(target.url, delivery),
+          },
+        );
       }
       return { message: `order.delivered ${delivery.eventId} answered ${answered(answer)}` };
     },
@@ -174,54 +206,100 @@ export const TARGET_CHECKS: CheckDef[] = [
   {
     id: 'target.tampered',
     title: 'Your receiver refuses a tampered body',
-    proves: 'A delivery whose body differs from the bytes its signature covers is refused (non-2xx): the receiver verifies the signature over the raw body.',
+    proves:
+      'A delivery whose body differs from the bytes its signature covers is refused (non-2xx): the receiver verifies the signature over the raw body.',
     needs: ['target'],
-    run: (ctx) => mustRefuse(ctx, 'a delivery whose body was changed after signing', (body, eventId) => ({
-      eventId, signedBody: body, body: body.replace(/"total_amount":[0-9.]+/, '"total_amount":1000000'), offset: 0,
-    }), 'anyone could change an event in transit'),
+    run: (ctx) =>
+      mustRefuse(
+        ctx,
+        'a delivery whose body was changed after signing',
+        (body, eventId) => ({
+          eventId,
+          signedBody: body,
+          body: body.replace(/"total_amount":[0-9.]+/, '"total_amount":1000000'),
+          offset: 0,
+        }),
+        'anyone could change an event in transit',
+      ),
   },
   {
     id: 'target.wrong-secret',
-    title: 'Your receiver refuses another secret\'s signature',
-    proves: 'A delivery signed with a secret other than the endpoint\'s is refused (non-2xx): the receiver checks the signature with its own secret.',
+    title: "Your receiver refuses another secret's signature",
+    proves:
+      "A delivery signed with a secret other than the endpoint's is refused (non-2xx): the receiver checks the signature with its own secret.",
     needs: ['target'],
-    run: (ctx) => mustRefuse(ctx, 'a delivery signed with another secret', (body, eventId) => ({ eventId, body, offset: 0, wrongSecret: true }), 'anyone could forge events'),
+    run: (ctx) =>
+      mustRefuse(
+        ctx,
+        'a delivery signed with another secret',
+        (body, eventId) => ({ eventId, body, offset: 0, wrongSecret: true }),
+        'anyone could forge events',
+      ),
   },
   {
     id: 'target.stale',
     title: 'Your receiver refuses a stale timestamp',
     proves: 'A correctly signed delivery whose timestamp is 10 minutes old is refused (non-2xx): recorded deliveries cannot be replayed.',
     needs: ['target'],
-    run: (ctx) => mustRefuse(ctx, 'a delivery signed 10 minutes ago', (body, eventId) => ({ eventId, body, offset: -SKEW_SECONDS }), 'a recorded delivery could be replayed at any time'),
+    run: (ctx) =>
+      mustRefuse(
+        ctx,
+        'a delivery signed 10 minutes ago',
+        (body, eventId) => ({ eventId, body, offset: -SKEW_SECONDS }),
+        'a recorded delivery could be replayed at any time',
+      ),
   },
   {
     id: 'target.future',
     title: 'Your receiver refuses a future timestamp',
     proves: 'A correctly signed delivery whose timestamp is 10 minutes ahead is refused (non-2xx).',
     needs: ['target'],
-    run: (ctx) => mustRefuse(ctx, 'a delivery signed 10 minutes in the future', (body, eventId) => ({ eventId, body, offset: SKEW_SECONDS }), 'the timestamp window must hold both ways'),
+    run: (ctx) =>
+      mustRefuse(
+        ctx,
+        'a delivery signed 10 minutes in the future',
+        (body, eventId) => ({ eventId, body, offset: SKEW_SECONDS }),
+        'the timestamp window must hold both ways',
+      ),
   },
   {
     id: 'target.duplicate',
     title: 'Your receiver acknowledges a duplicate',
-    proves: 'The same valid delivery (same event_id) sent again is answered 2xx: the receiver deduplicates by event_id instead of refusing, so the service stops retrying.',
+    proves:
+      'The same valid delivery (same event_id) sent again is answered 2xx: the receiver deduplicates by event_id instead of refusing, so the service stops retrying.',
     needs: ['target'],
     async run(ctx) {
       const first = await control(ctx);
-      if (!is2xx(first.answer)) throw new CheckSkip('your receiver refused the first, correctly signed delivery (target.valid), so a duplicate cannot be told apart');
-      return mustAccept(ctx, `the same event ${first.delivery.eventId} again`, first.delivery,
-        'events may arrive more than once; acknowledge a repeated event_id with 2xx (and do not process it again), or the service retries it for 24 h');
+      if (!is2xx(first.answer))
+        throw new CheckSkip(
+          'your receiver refused the first, correctly signed delivery (target.valid), so a duplicate cannot be told apart',
+        );
+      return mustAccept(
+        ctx,
+        `the same event ${first.delivery.eventId} again`,
+        first.delivery,
+        'events may arrive more than once; acknowledge a repeated event_id with 2xx (and do not process it again), or the service retries it for 24 h',
+      );
     },
   },
   {
     id: 'target.unknown-type',
     title: 'Your receiver acknowledges an unknown event type',
-    proves: 'A valid delivery of an event type the receiver does not know (order.rerouted) is answered 2xx: new event types do not break it.',
+    proves:
+      'A valid delivery of an event type the receiver does not know (order.rerouted) is answered 2xx: new event types do not break it.',
     needs: ['target'],
     async run(ctx) {
-      const { eventId, body } = envelope(ctx, 'order.rerouted', { order_id: randomId('ord'), status: 'PROCESSING', note: 'certify: an event type your receiver does not know yet' });
-      return mustAccept(ctx, 'a correctly signed event of a type it does not know (order.rerouted)', { eventId, body, offset: 0 },
-        'new event types are added without notice; acknowledge them with 2xx (and ignore them), or the service retries each for 24 h');
+      const { eventId, body } = envelope(ctx, 'order.rerouted', {
+        order_id: randomId('ord'),
+        status: 'PROCESSING',
+        note: 'certify: an event type your receiver does not know yet',
+      });
+      return mustAccept(
+        ctx,
+        'a correctly signed event of a type it does not know (order.rerouted)',
+        { eventId, body, offset: 0 },
+        'new event types are added without notice; acknowledge them with 2xx (and ignore them), or the service retries each for 24 h',
+      );
     },
   },
 ];

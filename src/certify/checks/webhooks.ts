@@ -98,7 +98,15 @@ async function runDeliveries(ctx: CheckContext, listener: CertifyListener): Prom
   const deadline = ctx.clock.now() + scaled(ctx, 10_000);
   for (;;) {
     const acknowledged = new Set([...listener.events.map((e) => e.event_id), ...listener.duplicates]);
-    const ours = new Set([...acknowledged, ...(events.data.data ?? []).filter((e) => { const o = orderOf(e); return o !== undefined && orderIds.has(o); }).map((e) => e.event_id)]);
+    const ours = new Set([
+      ...acknowledged,
+      ...(events.data.data ?? [])
+        .filter((e) => {
+          const o = orderOf(e);
+          return o !== undefined && orderIds.has(o);
+        })
+        .map((e) => e.event_id),
+    ]);
     const res = await adminCall<AdminList<AdminDeliveryView>>(admin, 'GET', '/deliveries', { signal: ctx.signal });
     const deliveries = (res.data.data ?? []).filter((d) => sameUrl(d.url, listener.url) && ours.has(d.event_id));
     const recorded = new Set(deliveries.filter((d) => d.attempts.length > 0).map((d) => d.event_id));
@@ -111,31 +119,40 @@ export const WEBHOOK_CHECKS: CheckDef[] = [
   {
     id: 'webhooks.register',
     title: 'Webhook endpoint registered (signed write)',
-    proves: 'POST /webhooks (a signed write) registers this run\'s listener and returns the signing secret every delivery is then verified with.',
+    proves:
+      "POST /webhooks (a signed write) registers this run's listener and returns the signing secret every delivery is then verified with.",
     needs: ['webhooks'],
     async run(ctx) {
       const reg = await registerListener(ctx);
       const how = reg.rotated ? ', an existing endpoint updated and its secret rotated to learn it' : '';
-      return { message: `registered ${reg.url}${reg.webhook_id ? ` (${reg.webhook_id})` : ''}: HTTP ${reg.status}${how}; deliveries are verified with the secret it returned` };
+      return {
+        message: `registered ${reg.url}${reg.webhook_id ? ` (${reg.webhook_id})` : ''}: HTTP ${reg.status}${how}; deliveries are verified with the secret it returned`,
+      };
     },
   },
   {
     id: 'webhooks.endpoint-2xx',
     title: 'Webhook endpoint answers 2xx within 5 s',
-    proves: 'Every delivery of this run to the registered endpoint was answered 2xx in under 5 seconds (the server\'s delivery log when there is an operator surface, else what the listener acknowledged).',
+    proves:
+      "Every delivery of this run to the registered endpoint was answered 2xx in under 5 seconds (the server's delivery log when there is an operator surface, else what the listener acknowledged).",
     needs: ['webhooks'],
     async run(ctx) {
       const listener = registeredListener(ctx);
       await receivedEvent(ctx, listener);
       const refused = listener.rejections;
       if (refused.length > 0) {
-        throw new CheckFailure(`the listener refused ${refused.length} deliver${refused.length === 1 ? 'y' : 'ies'} of the server: ${refused.slice(0, 3).join('; ')}`, {
-          expected: 'every delivery verified with the signing secret the registration returned, and acknowledged 2xx',
-          actual: refused.slice(0, 5).join('; '),
-        });
+        throw new CheckFailure(
+          `the listener refused ${refused.length} deliver${refused.length === 1 ? 'y' : 'ies'} of the server: ${refused.slice(0, 3).join('; ')}`,
+          {
+            expected: 'every delivery verified with the signing secret the registration returned, and acknowledged 2xx',
+            actual: refused.slice(0, 5).join('; '),
+          },
+        );
       }
       if (!ctx.admin) {
-        return { message: `the listener acknowledged ${listener.events.length} deliver${listener.events.length === 1 ? 'y' : 'ies'} with 2xx, none refused (without the operator surface's delivery log the server's answer times are not shown; the listener answers as soon as the event is stored)` };
+        return {
+          message: `the listener acknowledged ${listener.events.length} deliver${listener.events.length === 1 ? 'y' : 'ies'} with 2xx, none refused (without the operator surface's delivery log the server's answer times are not shown; the listener answers as soon as the event is stored)`,
+        };
       }
       const deliveries = await runDeliveries(ctx, listener);
       // Not the events of orders placed before the listener was the endpoint: their first
@@ -143,63 +160,105 @@ export const WEBHOOK_CHECKS: CheckDef[] = [
       const before = new Set(ctx.shared.ordersBeforeRegistration ?? []);
       const eventOrder = new Map(listener.events.map((e) => [e.event_id, orderOf(e)]));
       const attempts = deliveries
-        .filter((d) => { const o = eventOrder.get(d.event_id); return o === undefined || !before.has(o); })
+        .filter((d) => {
+          const o = eventOrder.get(d.event_id);
+          return o === undefined || !before.has(o);
+        })
         .flatMap((d) => d.attempts.map((a) => ({ d, a })));
-      const bad = attempts.filter(({ a }) => a.status_code === null || a.status_code < 200 || a.status_code >= 300 || a.duration_ms >= DELIVERY_LIMIT_MS);
+      const bad = attempts.filter(
+        ({ a }) => a.status_code === null || a.status_code < 200 || a.status_code >= 300 || a.duration_ms >= DELIVERY_LIMIT_MS,
+      );
       if (bad.length > 0) {
-        throw new CheckFailure(`${bad.length} of ${attempts.length} delivery attempts to ${listener.url} were not answered 2xx within 5 s`, {
-          expected: 'HTTP 2xx in under 5000 ms for every attempt',
-          actual: bad.slice(0, 5).map(({ d, a }) => attemptText(d, a)).join('; ') + (bad.length > 5 ? `; and ${bad.length - 5} more` : ''),
-          reproduce: 'vouchers sandbox admin deliveries list --status failed',
-        });
+        throw new CheckFailure(
+          `${bad.length} of ${attempts.length} delivery attempts to ${listener.url} were not answered 2xx within 5 s`,
+          {
+            expected: 'HTTP 2xx in under 5000 ms for every attempt',
+            actual:
+              bad
+                .slice(0, 5)
+                .map(({ d, a }) => attemptText(d, a))
+                .join('; ') + (bad.length > 5 ? `; and ${bad.length - 5} more` : ''),
+            reproduce: 'vouchers sandbox admin deliveries list --status failed',
+          },
+        );
       }
-      if (attempts.length === 0) throw new CheckFailure('the server\'s delivery log shows no attempt to this run\'s listener', { expected: `deliveries to ${listener.url}`, actual: 'none in GET /admin/deliveries' });
+      if (attempts.length === 0)
+        throw new CheckFailure("the server's delivery log shows no attempt to this run's listener", {
+          expected: `deliveries to ${listener.url}`,
+          actual: 'none in GET /admin/deliveries',
+        });
       const slowest = Math.max(...attempts.map(({ a }) => a.duration_ms));
       const pending = deliveries.filter((d) => d.attempts.length === 0).length;
-      return { message: `${attempts.length} delivery attempt${attempts.length === 1 ? '' : 's'}, every one answered 2xx, the slowest in ${slowest} ms${pending > 0 ? ` (${pending} still in flight)` : ''}` };
+      return {
+        message: `${attempts.length} delivery attempt${attempts.length === 1 ? '' : 's'}, every one answered 2xx, the slowest in ${slowest} ms${pending > 0 ? ` (${pending} still in flight)` : ''}`,
+      };
     },
   },
   {
     id: 'webhooks.duplicate',
     title: 'Duplicate delivery recognised',
-    proves: 'An event delivered again (the operator surface redelivers it) is answered 2xx and recognised by its event_id: stored once, not twice.',
+    proves:
+      'An event delivered again (the operator surface redelivers it) is answered 2xx and recognised by its event_id: stored once, not twice.',
     needs: ['webhooks', 'admin'],
     async run(ctx) {
       const listener = registeredListener(ctx);
       const admin = adminOf(ctx);
       const event = await receivedEvent(ctx, listener);
       const id = event.event_id;
-      const redelivery = await adminCall<AdminDeliveryView>(admin, 'POST', `/events/${encodeURIComponent(id)}/redeliver`, { body: {}, signal: ctx.signal });
+      const redelivery = await adminCall<AdminDeliveryView>(admin, 'POST', `/events/${encodeURIComponent(id)}/redeliver`, {
+        body: {},
+        signal: ctx.signal,
+      });
       const wait = webhookWait(ctx);
       const recognised = await listener.waitForDuplicate(id, wait, ctx.signal);
       const reproduce = `vouchers sandbox admin redeliver ${id}`;
       if (!recognised) {
-        throw new CheckFailure(`the redelivery of ${id} (${event.event}) was not recognised as a duplicate within ${Math.round(wait / 1000)} s`, {
-          expected: `a second delivery of ${id}, answered 2xx and not stored again`,
-          actual: listener.rejections.length > 0 ? `the listener refused a delivery: ${listener.rejections.at(-1)!}` : 'no second delivery reached the listener',
-          reproduce,
-        });
+        throw new CheckFailure(
+          `the redelivery of ${id} (${event.event}) was not recognised as a duplicate within ${Math.round(wait / 1000)} s`,
+          {
+            expected: `a second delivery of ${id}, answered 2xx and not stored again`,
+            actual:
+              listener.rejections.length > 0
+                ? `the listener refused a delivery: ${listener.rejections.at(-1)!}`
+                : 'no second delivery reached the listener',
+            reproduce,
+          },
+        );
       }
       const stored = listener.events.filter((e) => e.event_id === id).length;
       if (stored !== 1) {
-        throw new CheckFailure(`event ${id} was stored ${stored} times`, { expected: 'stored once', actual: `stored ${stored} times`, reproduce });
+        throw new CheckFailure(`event ${id} was stored ${stored} times`, {
+          expected: 'stored once',
+          actual: `stored ${stored} times`,
+          reproduce,
+        });
       }
       // The server's side: the redelivery's attempt is answered 2xx.
       const deadline = ctx.clock.now() + scaled(ctx, 5_000);
       let delivery: AdminDeliveryView | undefined;
       for (;;) {
-        const res = await adminCall<AdminList<AdminDeliveryView>>(admin, 'GET', '/deliveries', { query: { event_id: id }, signal: ctx.signal });
+        const res = await adminCall<AdminList<AdminDeliveryView>>(admin, 'GET', '/deliveries', {
+          query: { event_id: id },
+          signal: ctx.signal,
+        });
         delivery = (res.data.data ?? []).find((d) => d.delivery_id === redelivery.data.delivery_id);
         if ((delivery?.attempts.length ?? 0) > 0 || ctx.clock.now() >= deadline) break;
         await ctx.clock.sleep(100, ctx.signal);
       }
       const attempt = delivery?.attempts[0];
       if (delivery && attempt && (attempt.status_code === null || attempt.status_code < 200 || attempt.status_code >= 300)) {
-        throw new CheckFailure(`the redelivery of ${id} was answered ${attempt.status_code === null ? (attempt.error ?? 'with nothing') : `HTTP ${attempt.status_code}`}`, {
-          expected: 'HTTP 2xx (a duplicate is acknowledged, so the server stops retrying)', actual: attemptText(delivery, attempt), reproduce,
-        });
+        throw new CheckFailure(
+          `the redelivery of ${id} was answered ${attempt.status_code === null ? (attempt.error ?? 'with nothing') : `HTTP ${attempt.status_code}`}`,
+          {
+            expected: 'HTTP 2xx (a duplicate is acknowledged, so the server stops retrying)',
+            actual: attemptText(delivery, attempt),
+            reproduce,
+          },
+        );
       }
-      return { message: `${event.event} ${id} delivered again: answered ${attempt?.status_code ? `HTTP ${attempt.status_code}` : '2xx'}, recognised as a duplicate, stored once` };
+      return {
+        message: `${event.event} ${id} delivered again: answered ${attempt?.status_code ? `HTTP ${attempt.status_code}` : '2xx'}, recognised as a duplicate, stored once`,
+      };
     },
   },
 ];

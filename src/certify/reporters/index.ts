@@ -66,10 +66,18 @@ export function planReporters(specs: readonly string[], out?: string): ReporterP
     const name = (eq < 0 ? spec : spec.slice(0, eq)).trim();
     const file = eq < 0 ? null : spec.slice(eq + 1);
     if (!(REPORTERS as readonly string[]).includes(name)) {
-      throw new UsageError(`unknown reporter ${JSON.stringify(name)}`, `use --reporter NAME[=FILE] with NAME one of ${REPORTERS.join(', ')}`);
+      throw new UsageError(
+        `unknown reporter ${JSON.stringify(name)}`,
+        `use --reporter NAME[=FILE] with NAME one of ${REPORTERS.join(', ')}`,
+      );
     }
-    if (file !== null && file.trim() === '') throw new UsageError(`--reporter ${name}= names no file`, `write --reporter ${name}=FILE, or --reporter ${name} for stdout`);
-    if (name === 'pretty' && file !== null) throw new UsageError('the pretty reporter writes to the terminal, not to a file', 'for a file, use --reporter markdown=FILE (or json=FILE, junit=FILE)');
+    if (file !== null && file.trim() === '')
+      throw new UsageError(`--reporter ${name}= names no file`, `write --reporter ${name}=FILE, or --reporter ${name} for stdout`);
+    if (name === 'pretty' && file !== null)
+      throw new UsageError(
+        'the pretty reporter writes to the terminal, not to a file',
+        'for a file, use --reporter markdown=FILE (or json=FILE, junit=FILE)',
+      );
     return { name: name as ReporterName, file };
   });
   const names = parsed.map((p) => p.name);
@@ -78,17 +86,30 @@ export function planReporters(specs: readonly string[], out?: string): ReporterP
   if (out !== undefined) {
     if (out.trim() === '') throw new UsageError('--out names no file', 'write --out FILE');
     if (parsed.length !== 1) {
-      throw new UsageError(parsed.length === 0 ? '--out needs the reporter it is the file of' : '--out is the file of a single reporter, and several are given', 'write --reporter NAME=FILE for each (e.g. --reporter junit=report.xml --reporter markdown=report.md)');
+      throw new UsageError(
+        parsed.length === 0
+          ? '--out needs the reporter it is the file of'
+          : '--out is the file of a single reporter, and several are given',
+        'write --reporter NAME=FILE for each (e.g. --reporter junit=report.xml --reporter markdown=report.md)',
+      );
     }
     const only = parsed[0]!;
-    if (only.name === 'pretty') throw new UsageError('the pretty reporter writes to the terminal, not to a file', 'for a file, use --reporter markdown --out FILE (or json, junit)');
-    if (only.file !== null) throw new UsageError(`--reporter ${only.name}=${only.file} already names its file, and --out names another`, 'give the file once');
+    if (only.name === 'pretty')
+      throw new UsageError(
+        'the pretty reporter writes to the terminal, not to a file',
+        'for a file, use --reporter markdown --out FILE (or json, junit)',
+      );
+    if (only.file !== null)
+      throw new UsageError(`--reporter ${only.name}=${only.file} already names its file, and --out names another`, 'give the file once');
     only.file = out;
   }
   const documents = parsed.filter((p): p is { name: FileReporterName; file: string | null } => p.name !== 'pretty');
   const onStdout = documents.filter((d) => d.file === null);
   if (onStdout.length > 1) {
-    throw new UsageError(`only one reporter can write to stdout, and ${onStdout.map((d) => d.name).join(' and ')} would`, `give the others a file: --reporter ${onStdout[1]!.name}=FILE`);
+    throw new UsageError(
+      `only one reporter can write to stdout, and ${onStdout.map((d) => d.name).join(' and ')} would`,
+      `give the others a file: --reporter ${onStdout[1]!.name}=FILE`,
+    );
   }
   const files = documents.map((d) => d.file).filter((f): f is string => f !== null);
   const sameFile = files.find((f, i) => files.indexOf(f) !== i);

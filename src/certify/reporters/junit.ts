@@ -32,7 +32,9 @@ export function xmlSafe(text: string): string {
 
 /** One line for an attribute (parsers turn newlines in attribute values into spaces anyway). */
 function attr(text: string): string {
-  return xmlSafe(text).replace(/\s*[\r\n]+\s*/g, ' ').trim();
+  return xmlSafe(text)
+    .replace(/\s*[\r\n]+\s*/g, ' ')
+    .trim();
 }
 
 const seconds = (ms: number) => (Math.max(0, ms) / 1000).toFixed(3);

@@ -14,12 +14,17 @@ import { STATUS_WORD, countsText, formatDuration } from './common.js';
 
 /** Control characters (but tab and newline) as `\u` escapes of four hex digits: nothing in the document acts on a terminal or an editor. */
 function printable(text: string): string {
-  return text.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return text.replace(
+    /[\u0000-\u0008\u000b-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069]/g,
+    (ch) => `\\u${ch.charCodeAt(0).toString(16).padStart(4, '0')}`,
+  );
 }
 
 /** Inline text: markdown's and HTML's active characters escaped, newlines as spaces. */
 export function mdText(text: string): string {
-  return printable(text).replace(/\s*[\r\n]+\s*/g, ' ').replace(/[\\`*_[\]<>|~&#!]/g, (ch) => `\\${ch}`);
+  return printable(text)
+    .replace(/\s*[\r\n]+\s*/g, ' ')
+    .replace(/[\\`*_[\]<>|~&#!]/g, (ch) => `\\${ch}`);
 }
 
 /**
@@ -47,7 +52,12 @@ function row(cells: string[]): string {
   return `| ${cells.join(' | ')} |`;
 }
 
-const STATUS_CELL: Record<CheckResult['status'], string> = { pass: STATUS_WORD.pass, warn: `**${STATUS_WORD.warn}**`, fail: `**${STATUS_WORD.fail}**`, skip: STATUS_WORD.skip };
+const STATUS_CELL: Record<CheckResult['status'], string> = {
+  pass: STATUS_WORD.pass,
+  warn: `**${STATUS_WORD.warn}**`,
+  fail: `**${STATUS_WORD.fail}**`,
+  skip: STATUS_WORD.skip,
+};
 
 function modeText(report: CertifyReport): string {
   return report.target.mode === 'sandbox'
@@ -60,10 +70,18 @@ function traceCell(ids: readonly string[]): string {
 }
 
 function failureSection(r: CheckResult): string[] {
-  const lines = [`### ${mdCode(r.id)}: ${mdText(r.title)}`, '', `What it proves: ${mdText(r.proves)}`, '', `What failed: ${mdText(r.message)}`, ''];
+  const lines = [
+    `### ${mdCode(r.id)}: ${mdText(r.title)}`,
+    '',
+    `What it proves: ${mdText(r.proves)}`,
+    '',
+    `What failed: ${mdText(r.message)}`,
+    '',
+  ];
   if (r.expected !== undefined) lines.push('Expected:', '', codeBlock(r.expected), '');
   if (r.actual !== undefined) lines.push('Actual:', '', codeBlock(r.actual), '');
-  if (r.reproduce !== undefined) lines.push('Reproduce (the command carries no secret: it signs with your profile):', '', codeBlock(r.reproduce, 'sh'), '');
+  if (r.reproduce !== undefined)
+    lines.push('Reproduce (the command carries no secret: it signs with your profile):', '', codeBlock(r.reproduce, 'sh'), '');
   if (r.trace_ids.length > 0) lines.push(`Trace IDs: ${r.trace_ids.map((t) => mdCode(t)).join(', ')}`, '');
   return lines;
 }
@@ -78,7 +96,9 @@ export function renderMarkdown(report: CertifyReport): string {
     `**Result: ${report.result === 'passed' ? 'PASSED' : 'FAILED'}**: ${countsText(s)} (${s.total} check${s.total === 1 ? '' : 's'}).`,
     report.result === 'passed'
       ? 'Every required check passed; warnings and skipped checks are listed below.'
-      : s.failed > 0 ? 'At least one check failed: see Failures below.' : 'No check failed, but the run did not pass: see Warnings below.',
+      : s.failed > 0
+        ? 'At least one check failed: see Failures below.'
+        : 'No check failed, but the run did not pass: see Warnings below.',
     '',
     row(['', '']),
     row(['---', '---']),
@@ -86,7 +106,7 @@ export function renderMarkdown(report: CertifyReport): string {
     row(['Server', mdCode(t.base_url, true)]),
     row(['Mode', modeText(report)]),
     row(['Signing path', mdCode(t.signing_path, true)]),
-    row(['Webhook URL (certify\'s listener)', t.webhook_url === null ? 'none' : mdCode(t.webhook_url, true)]),
+    row(["Webhook URL (certify's listener)", t.webhook_url === null ? 'none' : mdCode(t.webhook_url, true)]),
     row(['Webhook target (your receiver)', t.webhook_target === null ? 'not certified' : mdCode(t.webhook_target, true)]),
     row(['Date', `${mdCode(report.started_at, true)} to ${mdCode(report.finished_at, true)} (${formatDuration(report.duration_ms)})`]),
     row(['CLI', mdCode(`${report.tool.name} ${report.tool.version}`, true)]),
@@ -101,7 +121,16 @@ export function renderMarkdown(report: CertifyReport): string {
   } else {
     lines.push(row(['Status', 'Check', 'Title', 'Duration', 'Message', 'Trace IDs']), row(['---', '---', '---', '---:', '---', '---']));
     for (const r of report.checks) {
-      lines.push(row([STATUS_CELL[r.status], mdCode(r.id, true), mdText(r.title), r.status === 'skip' ? '' : formatDuration(r.duration_ms), mdText(r.message), traceCell(r.trace_ids)]));
+      lines.push(
+        row([
+          STATUS_CELL[r.status],
+          mdCode(r.id, true),
+          mdText(r.title),
+          r.status === 'skip' ? '' : formatDuration(r.duration_ms),
+          mdText(r.message),
+          traceCell(r.trace_ids),
+        ]),
+      );
     }
     lines.push('');
   }

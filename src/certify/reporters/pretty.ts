@@ -67,10 +67,14 @@ const SYMBOL: Record<CheckStatus, string> = { pass: '✔', warn: '!', fail: '✖
 
 function paint(status: CheckStatus, text: string, c: ChalkInstance): string {
   switch (status) {
-    case 'pass': return c.green(text);
-    case 'warn': return c.yellow(text);
-    case 'fail': return c.red(text);
-    case 'skip': return c.dim(text);
+    case 'pass':
+      return c.green(text);
+    case 'warn':
+      return c.yellow(text);
+    case 'fail':
+      return c.red(text);
+    case 'skip':
+      return c.dim(text);
   }
 }
 
@@ -109,7 +113,9 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
   const tty = io.stderrIsTTY && io.env.TERM !== 'dumb';
   const color = tty && colorEnabled(io, 'stderr', options.color === false);
   const c = new Chalk({ level: color ? 1 : 0 });
-  const write = (text: string) => { io.stderr.write(text); };
+  const write = (text: string) => {
+    io.stderr.write(text);
+  };
   const shown = new Set<string>();
   let spinner: Spinner | undefined;
   // start/result are called synchronously by the runner; the spinner loads ora on demand.
@@ -141,7 +147,14 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
 
   const table = async (report: CertifyReport) => {
     const failedTraces = report.checks.some((r) => r.status === 'fail' && r.trace_ids.length > 0);
-    const cols: { head: string; get: (r: CheckResult) => string; shrink: boolean; align?: 'right'; priority?: number; style?: (t: string, r: CheckResult) => string }[] = [
+    const cols: {
+      head: string;
+      get: (r: CheckResult) => string;
+      shrink: boolean;
+      align?: 'right';
+      priority?: number;
+      style?: (t: string, r: CheckResult) => string;
+    }[] = [
       { head: 'ID', get: (r) => safe(r.id), shrink: false },
       { head: 'STATUS', get: (r) => r.status, shrink: false, style: (t, r) => paint(r.status, t, c) },
       { head: 'TIME', get: (r) => (r.status === 'skip' ? '' : formatDuration(r.duration_ms)), shrink: false, align: 'right' },
@@ -151,7 +164,10 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
     if (failedTraces) {
       cols.push({
         head: 'TRACE ID',
-        get: (r) => (r.status === 'fail' && r.trace_ids.length > 0 ? safe(r.trace_ids[r.trace_ids.length - 1]!) + (r.trace_ids.length > 1 ? ` (+${r.trace_ids.length - 1})` : '') : ''),
+        get: (r) =>
+          r.status === 'fail' && r.trace_ids.length > 0
+            ? safe(r.trace_ids[r.trace_ids.length - 1]!) + (r.trace_ids.length > 1 ? ` (+${r.trace_ids.length - 1})` : '')
+            : '',
         shrink: false,
         priority: 0,
       });
@@ -159,23 +175,38 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
     const texts = report.checks.map((r) => cols.map((col) => col.get(r)));
     // Measured and cut in terminal cells: a server's message may carry CJK text or emoji.
     const natural = cols.map((col, i) => Math.max(cellWidth(col.head), ...texts.map((t) => cellWidth(t[i]!))));
-    const layout = layoutTable(cols.map((col, i) => ({ natural: natural[i]!, shrink: col.shrink, priority: col.priority })), io.columns);
+    const layout = layoutTable(
+      cols.map((col, i) => ({ natural: natural[i]!, shrink: col.shrink, priority: col.priority })),
+      io.columns,
+    );
     const head = layout.shown.map((i, n) => {
       const text = truncateCells(cols[i]!.head, layout.widths[n]!);
       return { text, shown: c.bold(text) };
     });
-    const body = report.checks.map((r, row) => layout.shown.map((i, n) => {
-      const text = truncateCells(texts[row]![i]!, layout.widths[n]!);
-      const style = cols[i]!.style;
-      return { text, shown: style && text ? style(text, r) : text };
-    }));
-    write(drawBox(head, body, layout.widths, layout.shown.map((i) => cols[i]!.align ?? 'left')) + '\n');
+    const body = report.checks.map((r, row) =>
+      layout.shown.map((i, n) => {
+        const text = truncateCells(texts[row]![i]!, layout.widths[n]!);
+        const style = cols[i]!.style;
+        return { text, shown: style && text ? style(text, r) : text };
+      }),
+    );
+    write(
+      drawBox(
+        head,
+        body,
+        layout.widths,
+        layout.shown.map((i) => cols[i]!.align ?? 'left'),
+      ) + '\n',
+    );
   };
 
   return {
     begin(info) {
       queue(() => {
-        const where = info.mode === 'sandbox' ? `the embedded sandbox at ${info.baseUrl}` : `${info.profile ? `profile "${safe(info.profile)}": ` : ''}${safe(info.baseUrl)}`;
+        const where =
+          info.mode === 'sandbox'
+            ? `the embedded sandbox at ${info.baseUrl}`
+            : `${info.profile ? `profile "${safe(info.profile)}": ` : ''}${safe(info.baseUrl)}`;
         write(`${c.bold('Certifying')} ${where} (${info.checks} check${info.checks === 1 ? '' : 's'})\n`);
       });
     },

@@ -5,7 +5,8 @@ import { runVerb, type RegisterCommand } from '../types.js';
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 function declareApi(program: Command) {
-  const api = program.command('api <method> <path>')
+  const api = program
+    .command('api <method> <path>')
     .description('Call any endpoint with a signed request and print the response body')
     .option('-d, --data <json>', 'request body: JSON, @file, or - for stdin (sent byte for byte)')
     .option('-q, --query <key=value>', 'add a query parameter (repeatable)', collect)
@@ -17,14 +18,19 @@ function declareApi(program: Command) {
     .option('--json', 'pretty-print a JSON body even when piped; errors as JSON')
     .option('--paginate', 'GET every page of a list: follow next_cursor and print each page as it arrives')
     .option('--max-pages <n>', 'with --paginate, stop after this many pages (default 1000)')
-    .option('-y, --yes', 'confirm a money-moving write (POST /orders, /payouts, /orders/{id}/cancel) on a production profile without asking');
+    .option(
+      '-y, --yes',
+      'confirm a money-moving write (POST /orders, /payouts, /orders/{id}/cancel) on a production profile without asking',
+    );
   return api;
 }
 export type ApiOptions = FlagsOf<typeof declareApi>;
 
 export const registerApi: RegisterCommand = (program, f, seam) => {
   const api = declareApi(program);
-  api.addHelpText('after', `
+  api.addHelpText(
+    'after',
+    `
 PATH is relative to the profile's base URL (which already includes /api/v1). Writes
 (POST, PUT, DELETE) are signed, and those that need one get an Idempotency-Key, shown on
 stderr; reuse it with --idempotency-key to retry without running the write twice.
@@ -47,8 +53,11 @@ Examples:
   $ vouchers api POST /orders -d @order.json --idempotency-key 3f1c0e9a-retry-me
   $ vouchers api GET /products/sbx-async --include
   $ vouchers api GET /orders -q limit=200 --paginate --jmespath 'data[].order_id'
-  $ vouchers api POST /orders -d '{"items":[{"product_id":"sbx-instant","denomination":10,"quantity":1}]}' --reveal`);
+  $ vouchers api POST /orders -d '{"items":[{"product_id":"sbx-instant","denomination":10,"quantity":1}]}' --reveal`,
+  );
   api.action(async (method, path, opts, command) => {
-    await runVerb(seam, command, { args: [method, path], flags: opts }, async () => (await import('./request.js')).run(f, method, path, opts));
+    await runVerb(seam, command, { args: [method, path], flags: opts }, async () =>
+      (await import('./request.js')).run(f, method, path, opts),
+    );
   });
 };

@@ -10,7 +10,11 @@ import type { IO } from '../../core/io/io.js';
 /** Read a body argument's text: `-` is stdin, `@path` a file (relative to the working directory), anything else literal. */
 export async function readBodyArg(io: IO, value: string, flag: string): Promise<string> {
   if (value === '-') {
-    if (io.stdinIsTTY) throw new UsageError(`${flag} - reads the body from stdin, but stdin is a terminal`, `pipe it in, e.g. echo '{"a":1}' | vouchers … ${flag} -`);
+    if (io.stdinIsTTY)
+      throw new UsageError(
+        `${flag} - reads the body from stdin, but stdin is a terminal`,
+        `pipe it in, e.g. echo '{"a":1}' | vouchers … ${flag} -`,
+      );
     const chunks: Buffer[] = [];
     for await (const c of io.stdin) chunks.push(typeof c === 'string' ? Buffer.from(c) : (c as Buffer));
     return Buffer.concat(chunks).toString('utf8');
@@ -21,7 +25,10 @@ export async function readBodyArg(io: IO, value: string, flag: string): Promise<
       return await readFile(path, 'utf8');
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
-      throw new UsageError(`${flag} ${value}: cannot read ${path} (${code ?? 'error'})`, 'give an existing file after @, inline JSON, or - for stdin');
+      throw new UsageError(
+        `${flag} ${value}: cannot read ${path} (${code ?? 'error'})`,
+        'give an existing file after @, inline JSON, or - for stdin',
+      );
     }
   }
   return value;
@@ -30,18 +37,32 @@ export async function readBodyArg(io: IO, value: string, flag: string): Promise<
 /** Offset of the first JSON syntax error in `s`, or -1 when it is valid. */
 export function jsonErrorOffset(s: string): number {
   let i = 0;
-  const ws = () => { while (i < s.length && ' \t\n\r'.includes(s[i]!)) i++; };
-  const fail = (): never => { throw i; };
-  const literal = (word: string) => { if (s.startsWith(word, i)) i += word.length; else fail(); };
+  const ws = () => {
+    while (i < s.length && ' \t\n\r'.includes(s[i]!)) i++;
+  };
+  const fail = (): never => {
+    throw i;
+  };
+  const literal = (word: string) => {
+    if (s.startsWith(word, i)) i += word.length;
+    else fail();
+  };
   const string = () => {
     i++;
     while (i < s.length) {
       const c = s[i]!;
-      if (c === '"') { i++; return; }
+      if (c === '"') {
+        i++;
+        return;
+      }
       if (c < ' ') fail();
       if (c === '\\') {
         i++;
-        if (s[i] === 'u') { if (!/^[0-9a-fA-F]{4}$/.test(s.slice(i + 1, i + 5))) fail(); i += 5; continue; }
+        if (s[i] === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(s.slice(i + 1, i + 5))) fail();
+          i += 5;
+          continue;
+        }
         if (!'"\\/bfnrt'.includes(s[i] ?? 'x')) fail();
       }
       i++;
@@ -57,26 +78,50 @@ export function jsonErrorOffset(s: string): number {
     ws();
     const c = s[i];
     if (c === '{') {
-      i++; ws();
-      if (s[i] === '}') { i++; return; }
+      i++;
+      ws();
+      if (s[i] === '}') {
+        i++;
+        return;
+      }
       for (;;) {
         ws();
         if (s[i] !== '"') fail();
-        string(); ws();
+        string();
+        ws();
         if (s[i] !== ':') fail();
-        i++; value(); ws();
-        if (s[i] === ',') { i++; continue; }
-        if (s[i] === '}') { i++; return; }
+        i++;
+        value();
+        ws();
+        if (s[i] === ',') {
+          i++;
+          continue;
+        }
+        if (s[i] === '}') {
+          i++;
+          return;
+        }
         fail();
       }
     }
     if (c === '[') {
-      i++; ws();
-      if (s[i] === ']') { i++; return; }
+      i++;
+      ws();
+      if (s[i] === ']') {
+        i++;
+        return;
+      }
       for (;;) {
-        value(); ws();
-        if (s[i] === ',') { i++; continue; }
-        if (s[i] === ']') { i++; return; }
+        value();
+        ws();
+        if (s[i] === ',') {
+          i++;
+          continue;
+        }
+        if (s[i] === ']') {
+          i++;
+          return;
+        }
         fail();
       }
     }
@@ -88,7 +133,8 @@ export function jsonErrorOffset(s: string): number {
     fail();
   };
   try {
-    value(); ws();
+    value();
+    ws();
     return i < s.length ? i : -1;
   } catch (at) {
     return typeof at === 'number' ? at : 0;
@@ -109,5 +155,8 @@ export function assertJson(text: string, flag: string): void {
   if (at < 0) return;
   const { line, column } = lineCol(text, at);
   const found = at >= text.length ? 'the end of the input' : JSON.stringify(text[at]);
-  throw new UsageError(`${flag} is not valid JSON: unexpected ${found} at line ${line}, column ${column} (position ${at})`, 'check quotes, commas and brackets; keys need double quotes');
+  throw new UsageError(
+    `${flag} is not valid JSON: unexpected ${found} at line ${line}, column ${column} (position ${at})`,
+    'check quotes, commas and brackets; keys need double quotes',
+  );
 }

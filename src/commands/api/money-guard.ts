@@ -23,7 +23,7 @@ export const MONEY_ROUTES: Readonly<Record<string, string>> = {
 export function moneyMove(method: string, path: string): string | undefined {
   const m = method.toUpperCase();
   if (m === 'GET' || m === 'HEAD') return undefined;
-  const normal = ('/' + path.split(/[?#]/)[0]!.split('/').filter(Boolean).join('/'));
+  const normal = '/' + path.split(/[?#]/)[0]!.split('/').filter(Boolean).join('/');
   const route = findRoute(m, normal);
   if (route && MONEY_ROUTES[route.id]) return MONEY_ROUTES[route.id];
   // Not an exact route (another case, an unknown method on these paths): still ask.

@@ -39,7 +39,10 @@ export async function buildRequest(io: IO, methodArg: string, pathArg: string, o
     throw new UsageError(`unknown method ${JSON.stringify(methodArg)}`, `use one of ${API_METHODS.join(', ')}`);
   }
   if (/^[a-z][a-z0-9+.-]*:\/\//i.test(pathArg)) {
-    throw new UsageError(`PATH must be relative to the base URL, not ${JSON.stringify(pathArg)}`, 'e.g. vouchers api GET /wallets (use --base-url or a profile to choose the server)');
+    throw new UsageError(
+      `PATH must be relative to the base URL, not ${JSON.stringify(pathArg)}`,
+      'e.g. vouchers api GET /wallets (use --base-url or a profile to choose the server)',
+    );
   }
   let path = pathArg.startsWith('/') ? pathArg : '/' + pathArg;
   const params = new URLSearchParams();
@@ -54,22 +57,28 @@ export async function buildRequest(io: IO, methodArg: string, pathArg: string, o
   for (const h of opts.header ?? []) {
     const colon = h.indexOf(':');
     const name = colon > 0 ? h.slice(0, colon).trim() : '';
-    if (!name || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) throw new UsageError(`--header ${JSON.stringify(h)} is not name:value`, 'e.g. --header "X-Sandbox-Simulate: cache-miss"');
+    if (!name || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
+      throw new UsageError(`--header ${JSON.stringify(h)} is not name:value`, 'e.g. --header "X-Sandbox-Simulate: cache-miss"');
     const value = h.slice(colon + 1).trim();
     // A field value is visible characters, spaces and tabs (RFC 9110 §5.5): a CR or LF would
     // end the header (and start another), so it is the command line that is wrong.
     if (/[\0-\x08\x0a-\x1f\x7f]/.test(value)) {
-      throw new UsageError(`--header ${name}: the value holds a control character (CR, LF or another); a header value is one line of text`, `remove the line break from the value, e.g. --header "${name}: value"`);
+      throw new UsageError(
+        `--header ${name}: the value holds a control character (CR, LF or another); a header value is one line of text`,
+        `remove the line break from the value, e.g. --header "${name}: value"`,
+      );
     }
     headers[name] = value;
   }
   let body: string | undefined;
   if (opts.data !== undefined) {
-    if (method === 'GET' || method === 'HEAD') throw new UsageError(`${method} requests carry no body`, 'use --query for parameters, or another method');
+    if (method === 'GET' || method === 'HEAD')
+      throw new UsageError(`${method} requests carry no body`, 'use --query for parameters, or another method');
     body = await readBodyArg(io, opts.data, '--data');
     assertJson(body, '--data');
   }
-  if (opts.maxPages !== undefined && !opts.paginate) throw new UsageError('--max-pages bounds --paginate', 'add --paginate, or leave --max-pages out');
+  if (opts.maxPages !== undefined && !opts.paginate)
+    throw new UsageError('--max-pages bounds --paginate', 'add --paginate, or leave --max-pages out');
   if (opts.paginate && method !== 'GET') {
     throw new UsageError(`--paginate follows the next_cursor of GET lists, not ${method}`, `e.g. vouchers api GET /orders --paginate`);
   }
@@ -80,7 +89,11 @@ export async function buildRequest(io: IO, methodArg: string, pathArg: string, o
 export function parseMaxPages(text: string | undefined): number {
   if (text === undefined) return DEFAULT_MAX_PAGES;
   const n = /^\d+$/.test(text.trim()) ? Number(text.trim()) : NaN;
-  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_PAGES_LIMIT) throw new UsageError(`--max-pages ${JSON.stringify(text)} is not a page count`, `use a whole number from 1 to ${MAX_PAGES_LIMIT}, e.g. --max-pages 10`);
+  if (!Number.isSafeInteger(n) || n < 1 || n > MAX_PAGES_LIMIT)
+    throw new UsageError(
+      `--max-pages ${JSON.stringify(text)} is not a page count`,
+      `use a whole number from 1 to ${MAX_PAGES_LIMIT}, e.g. --max-pages 10`,
+    );
   return n;
 }
 
@@ -109,7 +122,11 @@ async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions, check: 
   const ok = res.status >= 200 && res.status < 300;
   if (io.jsonQuery && ok) {
     // --jmespath runs on the body as it would be printed: codes and secrets already masked.
-    if (res.data === undefined) throw new UsageError(`the answer is not JSON${res.headers['content-type'] ? ` (${res.headers['content-type']})` : ''}: --jmespath has nothing to query`, 'leave --jmespath out to see the body as received');
+    if (res.data === undefined)
+      throw new UsageError(
+        `the answer is not JSON${res.headers['content-type'] ? ` (${res.headers['content-type']})` : ''}: --jmespath has nothing to query`,
+        'leave --jmespath out to see the body as received',
+      );
     await out(io, jsonDocument(io, masked, 2));
   } else if (pretty) {
     await out(io, JSON.stringify(masked, null, 2) + '\n');
@@ -119,7 +136,10 @@ async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions, check: 
   }
   if (changed && !check.maskedTold) {
     check.maskedTold = true;
-    err(io, `Voucher codes, pins or secrets in the answer are masked: add --reveal to print them${opts.raw ? ' (and the body byte for byte)' : ''}${WRITES.has(res.idempotencyKey ? 'POST' : '') ? `; replay this answer with --idempotency-key ${res.idempotencyKey} --reveal` : ''}\n`);
+    err(
+      io,
+      `Voucher codes, pins or secrets in the answer are masked: add --reveal to print them${opts.raw ? ' (and the body byte for byte)' : ''}${WRITES.has(res.idempotencyKey ? 'POST' : '') ? `; replay this answer with --idempotency-key ${res.idempotencyKey} --reveal` : ''}\n`,
+    );
   }
 }
 
@@ -136,7 +156,11 @@ export async function run(f: Factory, methodArg: string, pathArg: string, opts: 
 }
 
 /** What lasts across the pages of one run: the contract check, and whether the masking notice was given. */
-interface ContractCheck { report: ReturnType<typeof driftReporter>; strict: boolean; maskedTold?: boolean }
+interface ContractCheck {
+  report: ReturnType<typeof driftReporter>;
+  strict: boolean;
+  maskedTold?: boolean;
+}
 
 /**
  * `--paginate`: GET the list, then each page its `next_cursor` names (as `cursor`), printing
@@ -166,15 +190,33 @@ async function paginate(f: Factory, req: ApiRequest, opts: ApiOptions, maxPages:
     const cursor = list.has_more ? list.next_cursor : null;
     if (cursor === null) return;
     if (seen.has(cursor)) {
-      throw new CliError('unexpected', `page ${page} names a next_cursor the server already gave: stopped after ${page} pages to avoid a loop`, `the server's paging is broken; report it with the trace ID${res.traceId ? ` ${res.traceId}` : ''}`);
+      throw new CliError(
+        'unexpected',
+        `page ${page} names a next_cursor the server already gave: stopped after ${page} pages to avoid a loop`,
+        `the server's paging is broken; report it with the trace ID${res.traceId ? ` ${res.traceId}` : ''}`,
+      );
     }
     seen.add(cursor);
     path = withCursor(req.path, cursor);
     if (page >= maxPages) {
-      const again = suggestedCommand(f.globals(), ['api', 'GET', path], [
-        ['--paginate', true], ...(opts.header ?? []).map((h): HintFlag => ['-H', h]), ['--include', opts.include], ['--raw', opts.raw], ['--reveal', opts.reveal], ['--json', opts.json], ['--jmespath', f.io.jsonQuery?.expression],
-      ]);
-      throw new CliError('pending', `stopped after ${page} page${page === 1 ? '' : 's'} (--max-pages ${maxPages}); the list goes on`, `continue from there with: ${again}`);
+      const again = suggestedCommand(
+        f.globals(),
+        ['api', 'GET', path],
+        [
+          ['--paginate', true],
+          ...(opts.header ?? []).map((h): HintFlag => ['-H', h]),
+          ['--include', opts.include],
+          ['--raw', opts.raw],
+          ['--reveal', opts.reveal],
+          ['--json', opts.json],
+          ['--jmespath', f.io.jsonQuery?.expression],
+        ],
+      );
+      throw new CliError(
+        'pending',
+        `stopped after ${page} page${page === 1 ? '' : 's'} (--max-pages ${maxPages}); the list goes on`,
+        `continue from there with: ${again}`,
+      );
     }
   }
 }
@@ -197,16 +239,28 @@ async function send(f: Factory, req: ApiRequest, opts: ApiOptions, check: Contra
     onSent: () => void endpoint?.(),
   });
   if (WRITES.has(req.method)) {
-    err(f.io, res.idempotencyKey
-      ? `Idempotency-Key: ${res.idempotencyKey} (retry with --idempotency-key ${res.idempotencyKey} to get this result again without repeating the write)\n`
-      : 'Idempotency-Key: none sent (pass --idempotency-key to make a retry of this write safe)\n');
+    err(
+      f.io,
+      res.idempotencyKey
+        ? `Idempotency-Key: ${res.idempotencyKey} (retry with --idempotency-key ${res.idempotencyKey} to get this result again without repeating the write)\n`
+        : 'Idempotency-Key: none sent (pass --idempotency-key to make a retry of this write safe)\n',
+    );
   }
   await printResponse(f.io, res, opts, check);
   if (res.status < 200 || res.status >= 300) throw apiErrorFromResponse(res, { method: req.method, path: pathOnly }, f.clock.now());
   const schemas = await endpoint?.();
   if (!schemas) return res;
   // Printed above as received; a difference from the contract is a warning (an error with --strict-contract).
-  const checked = validateResponse({ method: req.method, path: pathOnly, status: res.status, data: res.data, text: res.text, traceId: res.traceId, endpoint: schemas, strict: check.strict });
+  const checked = validateResponse({
+    method: req.method,
+    path: pathOnly,
+    status: res.status,
+    data: res.data,
+    text: res.text,
+    traceId: res.traceId,
+    endpoint: schemas,
+    strict: check.strict,
+  });
   if (checked.drift) check.report(checked.drift);
   return res;
 }

@@ -12,11 +12,14 @@ export type CategoriesListOptions = FlagsOf<typeof declareList>;
 export const registerCategories: RegisterCommand = (program, f, seam) => {
   const categories = program.command('categories').description('Product categories open to your organisation');
   const list = declareList(categories);
-  list.addHelpText('after', `
+  list.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers categories list
   $ vouchers categories list --json
-  $ vouchers categories list --output csv --fields category_id,name`);
+  $ vouchers categories list --output csv --fields category_id,name`,
+  );
   list.action(async (opts, command) => {
     await runVerb(seam, command, { flags: opts }, async () => (await import('./list.js')).run(f, opts));
   });

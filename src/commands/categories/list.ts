@@ -16,8 +16,19 @@ const COLUMNS: Column<Category>[] = [
 
 export async function run(f: Factory, options: CategoriesListOptions): Promise<void> {
   const settings = resolveOutput(f.io, options, f.globals().color !== false);
-  if (await handleFieldsFlag(f.io, settings, COLUMNS.map((c) => c.field), { open: true })) return;
+  if (
+    await handleFieldsFlag(
+      f.io,
+      settings,
+      COLUMNS.map((c) => c.field),
+      { open: true },
+    )
+  )
+    return;
   const client = await f.client();
   const res = await listCategories(client, { signal: f.io.signal });
-  await printList(f.io, res.data.data, COLUMNS, settings, { empty: 'No categories are open to your organisation.', required: ['category_id', 'name'] });
+  await printList(f.io, res.data.data, COLUMNS, settings, {
+    empty: 'No categories are open to your organisation.',
+    required: ['category_id', 'name'],
+  });
 }

@@ -5,7 +5,8 @@ import { runVerb, type RegisterCommand } from '../types.js';
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
 function declareCertify(program: Command) {
-  const cmd = program.command('certify')
+  const cmd = program
+    .command('certify')
     .description('Run the sandbox certification checklist (signing, idempotency, orders, webhooks, ledger) and report it')
     .option('--sandbox', 'certify against the embedded sandbox (in-process, every check; the CI job)')
     .option('--reporter <name[=file]>', 'pretty (default), json, junit or markdown; =FILE writes it to a file; repeat for several', collect)
@@ -13,7 +14,7 @@ function declareCertify(program: Command) {
     .option('--only <ids>', 'run only these checks: comma-separated ids or groups (e.g. signing,orders.cache-hit)')
     .option('--skip <ids>', 'leave out these checks: comma-separated ids or groups')
     .option('--list', 'print the checklist (id, title, what it needs, what it proves) and run nothing')
-    .option('--webhook-target <url>', 'also certify your own webhook receiver at URL (signed with the profile\'s webhook secret)')
+    .option('--webhook-target <url>', "also certify your own webhook receiver at URL (signed with the profile's webhook secret)")
     .option('--public-url <url>', 'URL the server delivers webhooks to, forwarded to the local listener (a tunnel)')
     .option('--listen-port <n>', 'port of the local webhook listener (default: a free one)')
     .option('--timeout <duration>', 'longest the whole run may take (default 5m)')
@@ -24,7 +25,9 @@ export type CertifyFlags = FlagsOf<typeof declareCertify>;
 
 export const registerCertify: RegisterCommand = (program, f, seam) => {
   const cmd = declareCertify(program);
-  cmd.addHelpText('after', `
+  cmd.addHelpText(
+    'after',
+    `
 Without --sandbox, the checks run against the server of the profile (--profile NAME, or the
 current one): a partner's real sandbox, or a local \`vouchers sandbox start\` (whose profile
 carries the operator surface, so every check can run). Checks that need the operator
@@ -48,7 +51,8 @@ Examples:
   $ vouchers certify --list
   $ vouchers certify --sandbox --only signing,idempotency
 
-See docs/certify.md for every check and the report formats.`);
+See docs/certify.md for every check and the report formats.`,
+  );
   cmd.action(async (opts, command) => {
     await runVerb(seam, command, { flags: opts }, async () => (await import('./run.js')).run(f, opts));
   });

@@ -24,10 +24,17 @@ export const DEFAULT_CERTIFY_TIMEOUT_MS = 5 * 60_000;
 
 function idList(text: string | undefined, flag: string, checks: readonly CheckDef[]): string[] {
   if (text === undefined) return [];
-  const ids = text.split(',').map((s) => s.trim()).filter(Boolean);
+  const ids = text
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   if (ids.length === 0) throw new UsageError(`${flag} needs check ids or groups`, 'see them with vouchers certify --list');
   const unknown = ids.filter((id) => !checks.some((c) => matches(c.id, [id])));
-  if (unknown.length > 0) throw new UsageError(`${flag}: no check or group ${unknown.map((u) => JSON.stringify(u)).join(', ')}`, 'see the ids with vouchers certify --list');
+  if (unknown.length > 0)
+    throw new UsageError(
+      `${flag}: no check or group ${unknown.map((u) => JSON.stringify(u)).join(', ')}`,
+      'see the ids with vouchers certify --list',
+    );
   return ids;
 }
 
@@ -38,7 +45,8 @@ function httpUrl(text: string, flag: string): string {
   } catch {
     throw new UsageError(`${flag} ${JSON.stringify(text)} is not a URL`, `e.g. ${flag} http://127.0.0.1:3000/webhooks`);
   }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:') throw new UsageError(`${flag} ${JSON.stringify(text)} must be http:// or https://`);
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new UsageError(`${flag} ${JSON.stringify(text)} must be http:// or https://`);
   return u.toString();
 }
 
@@ -48,7 +56,8 @@ export function buildOptions(flags: CertifyFlags, checks: readonly CheckDef[]): 
   let listenPort: number | undefined;
   if (flags.listenPort !== undefined) {
     listenPort = Number(flags.listenPort);
-    if (!/^\d+$/.test(flags.listenPort.trim()) || listenPort < 1 || listenPort > 65535) throw new UsageError(`--listen-port ${JSON.stringify(flags.listenPort)} is not a port`, 'use a whole number from 1 to 65535');
+    if (!/^\d+$/.test(flags.listenPort.trim()) || listenPort < 1 || listenPort > 65535)
+      throw new UsageError(`--listen-port ${JSON.stringify(flags.listenPort)} is not a port`, 'use a whole number from 1 to 65535');
   }
   return {
     mode: flags.sandbox ? 'sandbox' : 'profile',

@@ -60,14 +60,22 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
   const { io } = f;
   const profile = await f.profile();
   if (profile.production && (options.mode === 'profile' || f.globals().profile !== undefined)) {
-    throw new UsageError(`profile "${profile.name}" is marked production: certification runs against a sandbox only`, 'run it against your sandbox profile (--profile NAME), or the embedded sandbox (--sandbox)');
+    throw new UsageError(
+      `profile "${profile.name}" is marked production: certification runs against a sandbox only`,
+      'run it against your sandbox profile (--profile NAME), or the embedded sandbox (--sandbox)',
+    );
   }
   if (options.webhookTarget !== undefined && !profile.webhook_secret) {
-    throw new UsageError(`--webhook-target needs the webhook signing secret your receiver verifies with, and profile "${profile.name}" has none`,
-      `set it with VOUCHERS_WEBHOOK_SECRET, or save it: vouchers profiles set ${profile.name} webhook_secret --stdin`);
+    throw new UsageError(
+      `--webhook-target needs the webhook signing secret your receiver verifies with, and profile "${profile.name}" has none`,
+      `set it with VOUCHERS_WEBHOOK_SECRET, or save it: vouchers profiles set ${profile.name} webhook_secret --stdin`,
+    );
   }
   if (options.mode === 'profile' && !profile.base_url) {
-    throw new UsageError('no server to certify: there is no profile with a base URL', 'certify the embedded sandbox with --sandbox, or pick a profile with --profile NAME (vouchers sandbox start writes a "local" one)');
+    throw new UsageError(
+      'no server to certify: there is no profile with a base URL',
+      'certify the embedded sandbox with --sandbox, or pick a profile with --profile NAME (vouchers sandbox start writes a "local" one)',
+    );
   }
 
   // The whole run: Ctrl-C, or the --timeout running out.
@@ -80,8 +88,14 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
   let env;
   try {
     env = await openEnvironment({
-      mode: options.mode, profile, clock: f.clock, ids: f.ids, signal,
-      listenPort: options.listenPort, publicUrl: options.publicUrl, webhookTarget: options.webhookTarget,
+      mode: options.mode,
+      profile,
+      clock: f.clock,
+      ids: f.ids,
+      signal,
+      listenPort: options.listenPort,
+      publicUrl: options.publicUrl,
+      webhookTarget: options.webhookTarget,
       cliPrefix: options.mode === 'profile' ? ['--profile', profile.name] : [],
     });
   } catch (e) {
@@ -93,14 +107,22 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
   try {
     const recorder = env.recorder;
     const drifts = env.drifts;
-    results = await runChecklist({
-      checks: CHECKLIST, only: options.only, skip: options.skip, needs: env.needs,
-      context: { ...env.context, requests: () => recorder.all, drifts: () => drifts },
-      signal, defaultTimeoutMs: 60_000, now: () => f.clock.now(),
-      reproduce: (method, path) => env.context.raw.reproduce({ method, path: path.replace(/^\/api\/v1(?=\/)/, '') }),
-      onStart: (c) => pretty?.start(c),
-      onResult: (r) => pretty?.result(r),
-    }, recorder);
+    results = await runChecklist(
+      {
+        checks: CHECKLIST,
+        only: options.only,
+        skip: options.skip,
+        needs: env.needs,
+        context: { ...env.context, requests: () => recorder.all, drifts: () => drifts },
+        signal,
+        defaultTimeoutMs: 60_000,
+        now: () => f.clock.now(),
+        reproduce: (method, path) => env.context.raw.reproduce({ method, path: path.replace(/^\/api\/v1(?=\/)/, '') }),
+        onStart: (c) => pretty?.start(c),
+        onResult: (r) => pretty?.result(r),
+      },
+      recorder,
+    );
   } finally {
     clearTimeout(timer);
     // The partner's endpoint goes back before anything else, also after a failure or Ctrl-C.
@@ -115,7 +137,9 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
   }
   if (io.signal.aborted) {
     await pretty?.stop();
-    throw new InterruptedError(`certification interrupted: ${options.mode === 'sandbox' ? 'the sandbox and listener it started are stopped' : 'the listener it started is stopped'}; no report was written`);
+    throw new InterruptedError(
+      `certification interrupted: ${options.mode === 'sandbox' ? 'the sandbox and listener it started are stopped' : 'the listener it started is stopped'}; no report was written`,
+    );
   }
   const warnings = runWarnings(results, env.recorder, {
     webhooksExpected: env.needs.webhooks === true,
@@ -126,7 +150,10 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
   const leftOut = results.filter((r) => r.status === 'skip' && r.message === 'left out by --only/--skip').length;
   if (restoreFailure) warnings.push(restoreFailure);
   if (leftOut > 0) warnings.push(`${leftOut} check(s) were left out by --only/--skip: this is not a full certification`);
-  if (timedOut) warnings.unshift(`the run stopped after --timeout ${formatDuration(options.timeoutMs)}: ${CHECKLIST.length - results.length} check(s) did not run`);
+  if (timedOut)
+    warnings.unshift(
+      `the run stopped after --timeout ${formatDuration(options.timeoutMs)}: ${CHECKLIST.length - results.length} check(s) did not run`,
+    );
   const report = buildReport({ startedAt, finishedAt: f.clock.now(), target: env.target, version: VERSION, warnings, results });
   if (timedOut) report.result = 'failed';
   await pretty?.finish(report);
@@ -142,7 +169,8 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
   if (report.result === 'failed') {
     const failed = results.filter((r) => r.status === 'fail').map((r) => r.id);
     throw new CertificationError(
-      timedOut ? `certification did not finish within ${formatDuration(options.timeoutMs)}${failed.length ? ` and ${failed.length} check(s) failed: ${failed.join(', ')}` : ''}`
+      timedOut
+        ? `certification did not finish within ${formatDuration(options.timeoutMs)}${failed.length ? ` and ${failed.length} check(s) failed: ${failed.join(', ')}` : ''}`
         : `certification failed: ${failed.length} of ${results.length} checks failed (${failed.join(', ')})`,
       'each failure above shows what was expected, what came, its trace IDs and a command that repeats the request',
     );

@@ -8,10 +8,13 @@ import { runVerb, type RegisterCommand } from '../types.js';
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
 export const registerCompletion: RegisterCommand = (program, f, seam) => {
-  const completion = program.command('completion')
+  const completion = program
+    .command('completion')
     .description('Print a shell completion script (commands, flags, profile names, product ids)')
     .addArgument(new Argument('<shell>', 'the shell').choices([...SHELLS]));
-  completion.addHelpText('after', `
+  completion.addHelpText(
+    'after',
+    `
 The script is generated from this version's commands: regenerate it after upgrading.
 Profile names come from your config, product ids from the catalog of the profile in use
 (asked with a short timeout; nothing is shown when no profile is configured).
@@ -25,12 +28,14 @@ Install:
 
 Examples:
   $ vouchers completion bash
-  $ source <(vouchers completion zsh)`);
+  $ source <(vouchers completion zsh)`,
+  );
   completion.action(async (shell, _flags, command) => {
     await runVerb(seam, command, { args: [shell], flags: {} }, async () => (await import('./completion.js')).run(f, program, shell));
   });
 
-  program.command('__complete', { hidden: true })
+  program
+    .command('__complete', { hidden: true })
     .description('values for shell completion (used by the completion scripts)')
     .argument('<what>', 'profiles | products')
     .action(async (what, _flags, command) => {

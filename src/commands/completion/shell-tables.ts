@@ -25,9 +25,11 @@ export function functionPrefix(model: CompletionModel): string {
 export function shellTables(model: CompletionModel): string {
   const p = functionPrefix(model);
   const key = (path: string[]) => shQuote(path.join(' '));
-  const words = model.nodes.filter((n) => n.subcommands.length > 0)
+  const words = model.nodes
+    .filter((n) => n.subcommands.length > 0)
     .map((n) => `    ${key(n.path)}) echo ${shQuote(n.subcommands.map((s) => s.name).join(' '))} ;;`);
-  const flags = model.nodes.filter((n) => n.flags.length > 0)
+  const flags = model.nodes
+    .filter((n) => n.flags.length > 0)
     .map((n) => `    ${key(n.path)}) echo ${shQuote(n.flags.flatMap((f) => f.names).join(' '))} ;;`);
   const values: string[] = [];
   const root = model.nodes.find((n) => n.path.length === 0);
@@ -43,7 +45,8 @@ export function shellTables(model: CompletionModel): string {
     if (f.value === undefined) continue;
     values.push(`    ${f.names.map((name) => `*${shQuote(`|${name}`)}`).join('|')}) echo ${shQuote(kindWord(f.value))} ;;`);
   }
-  const positional = model.nodes.filter((n) => n.positional !== undefined)
+  const positional = model.nodes
+    .filter((n) => n.positional !== undefined)
     .map((n) => `    ${key(n.path)}) echo ${shQuote(kindWord(n.positional))} ;;`);
   return `${p}_words() {
   case "$1" in

@@ -45,10 +45,19 @@ export async function openDemoEnvironment(f: Factory, timeScale: number, dialect
     closers.push(() => factory.dispose());
     // Written with plain fs, not the config store: conf's exit hook would re-raise Ctrl-C and
     // end the process before this directory and the sandbox are cleaned up.
-    const file = { current: DEMO_PROFILE, profiles: { [DEMO_PROFILE]: {
-      base_url: sandbox.baseUrl, api_key: sandbox.apiKey, api_secret: sandbox.apiSecret,
-      admin_url: sandbox.adminUrl, admin_token: sandbox.adminToken, signing: { path: 'full' },
-    } } };
+    const file = {
+      current: DEMO_PROFILE,
+      profiles: {
+        [DEMO_PROFILE]: {
+          base_url: sandbox.baseUrl,
+          api_key: sandbox.apiKey,
+          api_secret: sandbox.apiSecret,
+          admin_url: sandbox.adminUrl,
+          admin_token: sandbox.adminToken,
+          signing: { path: 'full' },
+        },
+      },
+    };
     await writeFile(join(configDir, CONFIG_FILE_NAME), JSON.stringify(file, null, 2) + '\n', { mode: 0o600 });
     return { sandbox, factory, configDir, close };
   } catch (e) {

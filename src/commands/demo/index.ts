@@ -3,11 +3,15 @@ import type { Command, FlagsOf } from '../../core/run/commander.js';
 import { runVerb, type RegisterCommand } from '../types.js';
 
 function declareDemo(program: Command) {
-  const cmd = program.command('demo')
+  const cmd = program
+    .command('demo')
     .description('Walk through the whole API flow against an embedded sandbox (a few seconds, nothing left behind)')
-    .option('--time-scale <x>', 'sandbox pace: 0.75 by default, 1 is the sandbox\'s normal pace, 0.1 is faster')
+    .option('--time-scale <x>', "sandbox pace: 0.75 by default, 1 is the sandbox's normal pace, 0.1 is faster")
     .option('--no-webhooks', 'skip the webhook listener leg')
-    .option('--dialect <name>', 'the sandbox\'s dialect: decisions (default: our guesses) or document (only what the API document shows, other guesses elsewhere)')
+    .option(
+      '--dialect <name>',
+      "the sandbox's dialect: decisions (default: our guesses) or document (only what the API document shows, other guesses elsewhere)",
+    )
     .option('--json', 'tell the story on stderr and print a JSON summary (steps, trace IDs, orders, events) on stdout');
   return cmd;
 }
@@ -15,7 +19,9 @@ export type DemoFlags = FlagsOf<typeof declareDemo>;
 
 export const registerDemo: RegisterCommand = (program, f, seam) => {
   const cmd = declareDemo(program);
-  cmd.addHelpText('after', `
+  cmd.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers demo
   $ vouchers demo --no-webhooks | less
@@ -23,7 +29,8 @@ Examples:
   $ vouchers demo --json | jq '.steps[].requests[].trace_id'
 
 The sandbox runs inside this process on a free loopback port with a temporary profile;
-nothing is written to your configuration and nothing keeps running afterwards.`);
+nothing is written to your configuration and nothing keeps running afterwards.`,
+  );
   cmd.action(async (opts, command) => {
     await runVerb(seam, command, { flags: opts }, async () => (await import('./demo.js')).run(f, opts));
   });

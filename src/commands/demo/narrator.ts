@@ -14,7 +14,10 @@ export class Narrator {
   private spinner: Spinner | undefined;
   private readonly stream: 'stdout' | 'stderr';
 
-  constructor(private readonly io: IO, private readonly options: { json: boolean; noColor: boolean }) {
+  constructor(
+    private readonly io: IO,
+    private readonly options: { json: boolean; noColor: boolean },
+  ) {
     this.stream = options.json ? 'stderr' : 'stdout';
     this.c = new Chalk({ level: colorEnabled(io, this.stream, options.noColor) ? 1 : 0 });
   }

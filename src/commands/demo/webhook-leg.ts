@@ -28,7 +28,12 @@ export interface WebhookLeg {
   close(): Promise<void>;
 }
 
-export async function openWebhookLeg(f: Factory, dir: string, onEvent: (e: ReceivedEvent) => void, onRejected: (why: string) => void): Promise<WebhookLeg> {
+export async function openWebhookLeg(
+  f: Factory,
+  dir: string,
+  onEvent: (e: ReceivedEvent) => void,
+  onRejected: (why: string) => void,
+): Promise<WebhookLeg> {
   const inbox = await InboxWriter.open(join(dir, 'demo-events.ndjson'));
   const received: ReceivedEvent[] = [];
   const waiters = new Set<() => void>();
@@ -36,7 +41,14 @@ export async function openWebhookLeg(f: Factory, dir: string, onEvent: (e: Recei
   let listener: Listener;
   try {
     listener = await startListener({
-      host: '127.0.0.1', port: 0, path: '/webhooks', secrets: [], tolerance: 300, inbox, filter: () => true, clock: f.clock,
+      host: '127.0.0.1',
+      port: 0,
+      path: '/webhooks',
+      secrets: [],
+      tolerance: 300,
+      inbox,
+      filter: () => true,
+      clock: f.clock,
       onActivity: (a) => {
         if (a.kind === 'rejected') {
           rejected += 1;
@@ -62,26 +74,43 @@ export async function openWebhookLeg(f: Factory, dir: string, onEvent: (e: Recei
   }
   try {
     const client = await f.client();
-    const registration = await registerWebhook(client, { url: listener.url, description: 'vouchers demo listener' }, { signal: f.io.signal });
+    const registration = await registerWebhook(
+      client,
+      { url: listener.url, description: 'vouchers demo listener' },
+      { signal: f.io.signal },
+    );
     if (registration.data.signing_secret) listener.setSecrets([registration.data.signing_secret]);
     return {
       url: listener.url,
       registration,
       received,
-      get rejected() { return rejected; },
-      waitFor: (match, timeoutMs) => new Promise<boolean>((resolve) => {
-        const check = () => {
-          if (!received.some(match)) return;
-          cleanup();
-          resolve(true);
-        };
-        const timer = setTimeout(() => { cleanup(); resolve(false); }, timeoutMs);
-        const onAbort = () => { cleanup(); resolve(false); };
-        const cleanup = () => { clearTimeout(timer); waiters.delete(check); f.io.signal.removeEventListener('abort', onAbort); };
-        waiters.add(check);
-        f.io.signal.addEventListener('abort', onAbort, { once: true });
-        check();
-      }),
+      get rejected() {
+        return rejected;
+      },
+      waitFor: (match, timeoutMs) =>
+        new Promise<boolean>((resolve) => {
+          const check = () => {
+            if (!received.some(match)) return;
+            cleanup();
+            resolve(true);
+          };
+          const timer = setTimeout(() => {
+            cleanup();
+            resolve(false);
+          }, timeoutMs);
+          const onAbort = () => {
+            cleanup();
+            resolve(false);
+          };
+          const cleanup = () => {
+            clearTimeout(timer);
+            waiters.delete(check);
+            f.io.signal.removeEventListener('abort', onAbort);
+          };
+          waiters.add(check);
+          f.io.signal.addEventListener('abort', onAbort, { once: true });
+          check();
+        }),
       close: () => listener.close(),
     };
   } catch (e) {

@@ -3,8 +3,11 @@ import type { Command, FlagsOf } from '../../core/run/commander.js';
 import { runVerb, type RegisterCommand } from '../types.js';
 
 function declareDoctor(program: Command) {
-  const doctor = program.command('doctor')
-    .description('Check that this machine can call the API: profile, credentials, server, authentication, IP allowlist, signing, clock, file permissions')
+  const doctor = program
+    .command('doctor')
+    .description(
+      'Check that this machine can call the API: profile, credentials, server, authentication, IP allowlist, signing, clock, file permissions',
+    )
     .option('--json', 'print the checks as a JSON array of {check, ok, level, detail, fix}');
   return doctor;
 }
@@ -12,7 +15,9 @@ export type DoctorOptions = FlagsOf<typeof declareDoctor>;
 
 export const registerDoctor: RegisterCommand = (program, f, seam) => {
   const doctor = declareDoctor(program);
-  doctor.addHelpText('after', `
+  doctor.addHelpText(
+    'after',
+    `
 Each check prints one line: ✔ passed, ✖ failed (with the fix), ! warning or not checked.
 Exits 0 when nothing failed; otherwise 2 (configuration), 3 (authentication, allowlist,
 signing, clock) or 7 (network), from the first failure.
@@ -20,7 +25,8 @@ signing, clock) or 7 (network), from the first failure.
 Examples:
   $ vouchers doctor
   $ vouchers doctor --profile prod
-  $ vouchers doctor --json | jq '.[] | select(.level == "fail")'`);
+  $ vouchers doctor --json | jq '.[] | select(.level == "fail")'`,
+  );
   doctor.action(async (opts, command) => {
     await runVerb(seam, command, { flags: opts }, async () => (await import('./run.js')).run(f, opts));
   });

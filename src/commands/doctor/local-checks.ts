@@ -10,10 +10,14 @@ const FROM: Record<ValueSource, string> = { flag: 'flag', env: 'environment', pr
 
 function nameOrigin(p: ResolvedProfile): string {
   switch (p.sources.name) {
-    case 'flag': return 'from --profile';
-    case 'env': return `from ${ENV.profile}`;
-    case 'profile': return 'the current profile';
-    default: return 'the default name';
+    case 'flag':
+      return 'from --profile';
+    case 'env':
+      return `from ${ENV.profile}`;
+    case 'profile':
+      return 'the current profile';
+    default:
+      return 'the default name';
   }
 }
 
@@ -24,9 +28,21 @@ export function profileCheck(p: ResolvedProfile): CheckResult {
     return ok('profile', label, `"${p.name}" is not saved; credentials come from the environment`);
   }
   if (p.sources.name === 'profile') {
-    return fail('profile', label, `the current profile "${p.name}" no longer exists`, 'pick another: vouchers profiles list shows them, vouchers profiles use switches to one', 'usage');
+    return fail(
+      'profile',
+      label,
+      `the current profile "${p.name}" no longer exists`,
+      'pick another: vouchers profiles list shows them, vouchers profiles use switches to one',
+      'usage',
+    );
   }
-  return fail('profile', label, 'no profile is configured', `vouchers profiles add NAME --base-url URL --api-key KEY (or run vouchers sandbox start), or set ${ENV.apiKey} and ${ENV.apiSecret}`, 'usage');
+  return fail(
+    'profile',
+    label,
+    'no profile is configured',
+    `vouchers profiles add NAME --base-url URL --api-key KEY (or run vouchers sandbox start), or set ${ENV.apiKey} and ${ENV.apiSecret}`,
+    'usage',
+  );
 }
 
 export function credentialsCheck(p: ResolvedProfile): CheckResult {
@@ -39,7 +55,11 @@ export function credentialsCheck(p: ResolvedProfile): CheckResult {
     ].filter(Boolean);
     return fail('credentials', label, `no ${missing.join(' and ')}`, fixes.join('; '), 'usage');
   }
-  return ok('credentials', label, `API key ${maskSecret(p.api_key)} (${FROM[p.sources.api_key ?? 'default']}) and secret (${FROM[p.sources.api_secret ?? 'default']}) present`);
+  return ok(
+    'credentials',
+    label,
+    `API key ${maskSecret(p.api_key)} (${FROM[p.sources.api_key ?? 'default']}) and secret (${FROM[p.sources.api_secret ?? 'default']}) present`,
+  );
 }
 
 export function baseUrlCheck(p: ResolvedProfile): CheckResult {
@@ -51,10 +71,20 @@ export function baseUrlCheck(p: ResolvedProfile): CheckResult {
   const from = FROM[p.sources.base_url ?? 'default'];
   const path = new URL(p.base_url).pathname.replace(/\/+$/, '');
   if (!path.endsWith('/api/v1')) {
-    return warn('base_url', label, `${p.base_url} (${from}) does not end in /api/v1`, `the base URL should include the version prefix, e.g. ${p.base_url.replace(/\/+$/, '')}/api/v1`);
+    return warn(
+      'base_url',
+      label,
+      `${p.base_url} (${from}) does not end in /api/v1`,
+      `the base URL should include the version prefix, e.g. ${p.base_url.replace(/\/+$/, '')}/api/v1`,
+    );
   }
   if (p.production && p.base_url.startsWith('http:')) {
-    return warn('base_url', label, `${p.base_url} (${from}) is plain http on a production profile`, 'use the https address issued at onboarding');
+    return warn(
+      'base_url',
+      label,
+      `${p.base_url} (${from}) is plain http on a production profile`,
+      'use the https address issued at onboarding',
+    );
   }
   return ok('base_url', label, `${p.base_url} (${from})`);
 }
@@ -72,7 +102,13 @@ export function permissionsCheck(file: string | undefined, dir: string | undefin
   }
   const octal = (m: number) => m.toString(8).padStart(3, '0');
   if ((mode & 0o077) !== 0) {
-    return fail('config_permissions', label, `${file} is ${octal(mode)}: other users can read your API secret`, `chmod 600 ${file}`, 'usage');
+    return fail(
+      'config_permissions',
+      label,
+      `${file} is ${octal(mode)}: other users can read your API secret`,
+      `chmod 600 ${file}`,
+      'usage',
+    );
   }
   let dirMode = 0o700;
   try {
@@ -81,7 +117,12 @@ export function permissionsCheck(file: string | undefined, dir: string | undefin
     // the file exists, so the directory does too; nothing more to say
   }
   if ((dirMode & 0o022) !== 0) {
-    return warn('config_permissions', label, `${file} is ${octal(mode)}, but others may write to ${dir} (${octal(dirMode)})`, `chmod 700 ${dir}`);
+    return warn(
+      'config_permissions',
+      label,
+      `${file} is ${octal(mode)}, but others may write to ${dir} (${octal(dirMode)})`,
+      `chmod 700 ${dir}`,
+    );
   }
   return ok('config_permissions', label, `${file} is ${octal(mode)}`);
 }
@@ -90,5 +131,10 @@ export function webhookSecretCheck(p: ResolvedProfile): CheckResult {
   const label = 'Webhook secret';
   if (p.webhook_secret) return ok('webhook_secret', label, `present (${FROM[p.sources.webhook_secret ?? 'default']})`);
   const setIt = p.exists ? `vouchers profiles set ${p.name} webhook_secret --stdin` : `set ${ENV.webhookSecret}`;
-  return warn('webhook_secret', label, 'not set: webhook deliveries cannot be verified', `vouchers webhooks register saves one (or: ${setIt})`);
+  return warn(
+    'webhook_secret',
+    label,
+    'not set: webhook deliveries cannot be verified',
+    `vouchers webhooks register saves one (or: ${setIt})`,
+  );
 }

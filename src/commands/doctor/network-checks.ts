@@ -24,11 +24,24 @@ interface Answer {
   localMidMs: number;
 }
 
-async function probe(client: ApiClient, clock: Clock, profile: ResolvedProfile, method: string, path: string, signal: AbortSignal): Promise<Answer> {
+async function probe(
+  client: ApiClient,
+  clock: Clock,
+  profile: ResolvedProfile,
+  method: string,
+  path: string,
+  signal: AbortSignal,
+): Promise<Answer> {
   const t0 = clock.now();
   const res = await client.request({
-    method, path, raw: true, throwHttpErrors: false, maxRetries: 0, probe: true,
-    timeoutMs: Math.min(profile.timeout_ms, PROBE_TIMEOUT_MS), signal,
+    method,
+    path,
+    raw: true,
+    throwHttpErrors: false,
+    maxRetries: 0,
+    probe: true,
+    timeoutMs: Math.min(profile.timeout_ms, PROBE_TIMEOUT_MS),
+    signal,
   });
   const t1 = clock.now();
   const envelope = res.data as { error?: { code?: unknown } } | undefined;
@@ -45,10 +58,22 @@ const is2xx = (s: number) => s >= 200 && s < 300;
 function reachableCheck(profile: ResolvedProfile, a: Answer | Error): CheckResult {
   const label = 'Server reachable';
   if (a instanceof Error) {
-    return fail('reachable', label, `GET ${profile.base_url}/categories failed: ${a.message}`, 'check the base URL and your network (proxy, VPN, firewall); for a local sandbox run vouchers sandbox start', 'network');
+    return fail(
+      'reachable',
+      label,
+      `GET ${profile.base_url}/categories failed: ${a.message}`,
+      'check the base URL and your network (proxy, VPN, firewall); for a local sandbox run vouchers sandbox start',
+      'network',
+    );
   }
   if (a.status >= 500) {
-    return fail('reachable', label, `the server answered ${describe(a)}`, 'the service is failing or unavailable: try again later, and quote the trace ID to support', 'network');
+    return fail(
+      'reachable',
+      label,
+      `the server answered ${describe(a)}`,
+      'the service is failing or unavailable: try again later, and quote the trace ID to support',
+      'network',
+    );
   }
   return ok('reachable', label, `GET /categories answered in ${a.durationMs} ms`);
 }
@@ -57,21 +82,48 @@ function authenticationCheck(profile: ResolvedProfile, a: Answer): CheckResult {
   const label = 'Authentication';
   if (is2xx(a.status)) return ok('authentication', label, 'API key and secret accepted');
   if (a.status === 401) {
-    return fail('authentication', label, `rejected: ${describe(a)}`, `check the API key and secret: vouchers profiles show${profile.exists ? ` ${profile.name}` : ''}; keys can be revoked or rotated, ask for new ones if needed`, 'auth');
+    return fail(
+      'authentication',
+      label,
+      `rejected: ${describe(a)}`,
+      `check the API key and secret: vouchers profiles show${profile.exists ? ` ${profile.name}` : ''}; keys can be revoked or rotated, ask for new ones if needed`,
+      'auth',
+    );
   }
-  if (a.status === 403 && a.code === 'IP_NOT_ALLOWED') return skip('authentication', label, 'cannot tell: the request was refused by the IP allowlist first');
-  if (a.status === 403) return fail('authentication', label, `refused: ${describe(a)}`, 'this key is not allowed to use the catalog: contact your account manager', 'auth');
+  if (a.status === 403 && a.code === 'IP_NOT_ALLOWED')
+    return skip('authentication', label, 'cannot tell: the request was refused by the IP allowlist first');
+  if (a.status === 403)
+    return fail(
+      'authentication',
+      label,
+      `refused: ${describe(a)}`,
+      'this key is not allowed to use the catalog: contact your account manager',
+      'auth',
+    );
   if (a.status === 404) {
-    return fail('authentication', label, `GET /categories answered ${describe(a)}`, `the base URL ${profile.base_url} probably lacks or doubles the /api/v1 prefix`, 'usage');
+    return fail(
+      'authentication',
+      label,
+      `GET /categories answered ${describe(a)}`,
+      `the base URL ${profile.base_url} probably lacks or doubles the /api/v1 prefix`,
+      'usage',
+    );
   }
-  if (a.status === 429) return warn('authentication', label, `cannot tell: rate limited (${describe(a)})`, 'wait a minute and run vouchers doctor again');
+  if (a.status === 429)
+    return warn('authentication', label, `cannot tell: rate limited (${describe(a)})`, 'wait a minute and run vouchers doctor again');
   return warn('authentication', label, `cannot tell: GET /categories answered ${describe(a)}`);
 }
 
 function ipCheck(a: Answer): CheckResult {
   const label = 'IP allowlist';
   if (a.status === 403 && a.code === 'IP_NOT_ALLOWED') {
-    return fail('ip_allowlist', label, `this machine's address is not on the key's allowlist (${describe(a)})`, 'ask your account manager to add this machine\'s public IP address (or CIDR) to the key\'s allowlist', 'auth');
+    return fail(
+      'ip_allowlist',
+      label,
+      `this machine's address is not on the key's allowlist (${describe(a)})`,
+      "ask your account manager to add this machine's public IP address (or CIDR) to the key's allowlist",
+      'auth',
+    );
   }
   if (is2xx(a.status)) return ok('ip_allowlist', label, 'this address is allowed');
   return skip('ip_allowlist', label, `cannot tell from ${describe(a)}`);
@@ -86,13 +138,31 @@ function signingCheck(profile: ResolvedProfile, a: Answer | Error): CheckResult 
     return ok('signing', label, `signed POST accepted (signing.path ${profile.signing_path})`);
   }
   if (a.status === 401 && a.code === 'INVALID_SIGNATURE') {
-    return fail('signing', label, `signature rejected with signing.path ${profile.signing_path} (${describe(a)})`, `check the API secret; if it is right, the server may sign the other path variant: ${setOther}`, 'auth');
+    return fail(
+      'signing',
+      label,
+      `signature rejected with signing.path ${profile.signing_path} (${describe(a)})`,
+      `check the API secret; if it is right, the server may sign the other path variant: ${setOther}`,
+      'auth',
+    );
   }
   if (a.status === 401 && a.code === 'TIMESTAMP_OUT_OF_WINDOW') {
-    return fail('signing', label, `timestamp rejected (${describe(a)}): this machine's clock is more than 5 minutes off`, 'sync the clock (enable NTP / automatic time)', 'auth');
+    return fail(
+      'signing',
+      label,
+      `timestamp rejected (${describe(a)}): this machine's clock is more than 5 minutes off`,
+      'sync the clock (enable NTP / automatic time)',
+      'auth',
+    );
   }
-  if (a.status === 401) return fail('signing', label, `rejected: ${describe(a)}`, 'check the API key and secret: vouchers profiles show', 'auth');
-  return warn('signing', label, `cannot tell: the signed probe POST /orders/${PROBE_ORDER_ID}/cancel answered ${describe(a)}`, 'try a signed request, e.g. an order in the sandbox');
+  if (a.status === 401)
+    return fail('signing', label, `rejected: ${describe(a)}`, 'check the API key and secret: vouchers profiles show', 'auth');
+  return warn(
+    'signing',
+    label,
+    `cannot tell: the signed probe POST /orders/${PROBE_ORDER_ID}/cancel answered ${describe(a)}`,
+    'try a signed request, e.g. an order in the sandbox',
+  );
 }
 
 function clockCheck(answers: Answer[]): CheckResult {
@@ -107,14 +177,33 @@ function clockCheck(answers: Answer[]): CheckResult {
   const serverMs = Date.parse(withDate.headers.date!) + 500;
   const skewS = Math.round((withDate.localMidMs - serverMs) / 1000);
   const abs = Math.abs(skewS);
-  const detail = abs <= 1 ? 'in sync with the server (within 1 s)' : `this machine is ${abs} s ${skewS > 0 ? 'ahead of' : 'behind'} the server`;
-  if (abs > SKEW_FAIL_SECONDS) return fail('clock_skew', label, `${detail}; signed requests are rejected beyond ${SKEW_FAIL_SECONDS} s`, 'sync the clock (enable NTP / automatic time)', 'auth');
-  if (abs > SKEW_WARN_SECONDS) return warn('clock_skew', label, `${detail}; signatures stop working beyond ${SKEW_FAIL_SECONDS} s`, 'sync the clock (enable NTP / automatic time)');
+  const detail =
+    abs <= 1 ? 'in sync with the server (within 1 s)' : `this machine is ${abs} s ${skewS > 0 ? 'ahead of' : 'behind'} the server`;
+  if (abs > SKEW_FAIL_SECONDS)
+    return fail(
+      'clock_skew',
+      label,
+      `${detail}; signed requests are rejected beyond ${SKEW_FAIL_SECONDS} s`,
+      'sync the clock (enable NTP / automatic time)',
+      'auth',
+    );
+  if (abs > SKEW_WARN_SECONDS)
+    return warn(
+      'clock_skew',
+      label,
+      `${detail}; signatures stop working beyond ${SKEW_FAIL_SECONDS} s`,
+      'sync the clock (enable NTP / automatic time)',
+    );
   return ok('clock_skew', label, detail);
 }
 
 /** Run the network checks in order; later ones are skipped when an earlier one makes them meaningless. */
-export async function networkChecks(client: ApiClient, clock: Clock, profile: ResolvedProfile, signal: AbortSignal): Promise<CheckResult[]> {
+export async function networkChecks(
+  client: ApiClient,
+  clock: Clock,
+  profile: ResolvedProfile,
+  signal: AbortSignal,
+): Promise<CheckResult[]> {
   const rethrowInterrupt = (e: unknown): Error => {
     if (e instanceof CliError && e.kind === 'interrupted') throw e;
     return e instanceof Error ? e : new Error(String(e));

@@ -16,6 +16,19 @@ export interface CheckResult {
 }
 
 export const ok = (check: string, label: string, detail: string): CheckResult => ({ check, label, level: 'ok', detail, fix: null });
-export const warn = (check: string, label: string, detail: string, fix: string | null = null): CheckResult => ({ check, label, level: 'warn', detail, fix });
+export const warn = (check: string, label: string, detail: string, fix: string | null = null): CheckResult => ({
+  check,
+  label,
+  level: 'warn',
+  detail,
+  fix,
+});
 export const skip = (check: string, label: string, detail: string): CheckResult => ({ check, label, level: 'skip', detail, fix: null });
-export const fail = (check: string, label: string, detail: string, fix: string, kind: ErrorKind): CheckResult => ({ check, label, level: 'fail', detail, fix, kind });
+export const fail = (check: string, label: string, detail: string, fix: string, kind: ErrorKind): CheckResult => ({
+  check,
+  label,
+  level: 'fail',
+  detail,
+  fix,
+  kind,
+});

@@ -77,7 +77,10 @@ const SYMBOL = { ok: '✔', fail: '✖', warn: '!', skip: '!' } as const;
 export async function run(f: Factory, options: DoctorOptions): Promise<void> {
   const results = await collectChecks(f);
   if (options.json) {
-    await printJson(f.io, results.map((r) => ({ check: r.check, ok: r.level === 'ok' || r.level === 'warn', level: r.level, detail: r.detail, fix: r.fix })));
+    await printJson(
+      f.io,
+      results.map((r) => ({ check: r.check, ok: r.level === 'ok' || r.level === 'warn', level: r.level, detail: r.detail, fix: r.fix })),
+    );
   } else {
     const c = new Chalk({ level: colorEnabled(f.io, 'stdout', f.globals().color === false) ? 1 : 0 });
     const paint = { ok: c.green, fail: c.red, warn: c.yellow, skip: c.dim } as const;

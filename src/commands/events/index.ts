@@ -12,7 +12,10 @@ function declareList(events: Command) {
     .description('Stored events, newest first')
     .option('--type <types>', 'only these event types, e.g. order.delivered or order.*')
     .option('--order <order_id>', 'only events of this order')
-    .option('--since <when>', 'only events received since a duration ago (90s, 15m, 1h, 2d) or a date/time (2026-11-22, 2026-11-22T09:00:00Z)')
+    .option(
+      '--since <when>',
+      'only events received since a duration ago (90s, 15m, 1h, 2d) or a date/time (2026-11-22, 2026-11-22T09:00:00Z)',
+    )
     .option('--limit <n>', 'at most this many events', '50')
     .option('--inbox <file>', INBOX_HELP);
   return addOutputOptions(list, 'list');
@@ -35,7 +38,7 @@ function declareReplay(events: Command) {
     .command('replay')
     .description('Re-send a stored event to your local app, freshly signed with the webhook secret')
     .argument('<event_id>', 'event id (evt_…)')
-    .requiredOption('--forward-to <url>', 'your app\'s webhook URL')
+    .requiredOption('--forward-to <url>', "your app's webhook URL")
     .option('--secret <whsec>', 'signing secret (default: profile webhook_secret or VOUCHERS_WEBHOOK_SECRET)')
     .option('--forward-header <K:V>', 'extra header (repeatable)', collect)
     .option('--inbox <file>', INBOX_HELP)
@@ -50,7 +53,9 @@ export const registerEvents: RegisterCommand = (program, f, seam) => {
     .description('Read the local event inbox written by vouchers listen; replay an event to your app');
 
   const list = declareList(events);
-  list.addHelpText('after', `
+  list.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers events list --since 1h
   $ vouchers events list --order ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --json
@@ -58,7 +63,8 @@ Examples:
 
 The CONTRACT column marks events stored as received that differ from the contract this
 version knows ("differs: data.reference") or are of a type it does not know; with --json,
-drift lists each difference and unknown_type is true.`);
+drift lists each difference and unknown_type is true.`,
+  );
   list.action(async (flags, command) => {
     const { buildListOptions, run } = await import('./list.js');
     const options = buildListOptions(f, flags);
@@ -66,22 +72,28 @@ drift lists each difference and unknown_type is true.`);
   });
 
   const show = declareShow(events);
-  show.addHelpText('after', `
+  show.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers events show evt_01JDQ5P2M4R8T0V2X4Z6B8D0F2
-  $ vouchers events show evt_01JDQ5P2M4R8T0V2X4Z6B8D0F2 --json | jq .envelope.data`);
+  $ vouchers events show evt_01JDQ5P2M4R8T0V2X4Z6B8D0F2 --json | jq .envelope.data`,
+  );
   show.action(async (eventId, flags, command) => {
     const options = { eventId, inbox: flags.inbox, json: Boolean(flags.json) };
     await runVerb(seam, command, { args: [eventId], flags, parsed: options }, async () => (await import('./show.js')).run(f, options));
   });
 
   const replay = declareReplay(events);
-  replay.addHelpText('after', `
+  replay.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers events replay evt_01JDQ5P2M4R8T0V2X4Z6B8D0F2 --forward-to http://localhost:3000/webhooks
 
 Exit status 0 when your app answers 2xx, 5 when it refuses the event (4xx), 7 when it
-fails (5xx) or cannot be reached.`);
+fails (5xx) or cannot be reached.`,
+  );
   replay.action(async (eventId, flags, command) => {
     const { buildReplayOptions, run } = await import('./replay.js');
     const options = buildReplayOptions(eventId, flags);

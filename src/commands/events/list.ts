@@ -28,7 +28,11 @@ export function buildListOptions(f: Factory, flags: EventsListFlags): ListOption
     since: flags.since === undefined ? undefined : parseSince(String(flags.since), f.clock.now()),
     limit: parseIntFlag(flags.limit ?? '50', '--limit', 1, 1_000_000),
     inbox: flags.inbox as string | undefined,
-    output: { json: flags.json as boolean | undefined, output: flags.output as string | undefined, fields: flags.fields as string | boolean | undefined },
+    output: {
+      json: flags.json as boolean | undefined,
+      output: flags.output as string | undefined,
+      fields: flags.fields as string | boolean | undefined,
+    },
   };
 }
 
@@ -45,5 +49,7 @@ export async function run(f: Factory, o: ListOptions): Promise<void> {
     rows.push(row);
   }
   rows.reverse();
-  await printList(f.io, rows.slice(0, o.limit), EVENT_COLUMNS, settings, { empty: `No events in ${path}. Start a listener with: vouchers listen` });
+  await printList(f.io, rows.slice(0, o.limit), EVENT_COLUMNS, settings, {
+    empty: `No events in ${path}. Start a listener with: vouchers listen`,
+  });
 }

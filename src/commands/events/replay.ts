@@ -42,7 +42,8 @@ export function buildReplayOptions(eventId: string, flags: EventsReplayFlags): R
 export async function run(f: Factory, o: ReplayOptions): Promise<void> {
   const path = await resolveInboxPath(f, o.inbox);
   const entry = await findInInbox(path, o.eventId);
-  if (!entry) throw new CliError('not_found', `event ${o.eventId} is not in the inbox ${path}`, 'list what is stored with vouchers events list');
+  if (!entry)
+    throw new CliError('not_found', `event ${o.eventId} is not in the inbox ${path}`, 'list what is stored with vouchers events list');
   const secrets = await resolveWebhookSecrets(f, o.secrets, { json: o.json });
   const body = rawBodyOf(entry);
   const timestamp = Math.floor(f.clock.now() / 1000);
@@ -54,7 +55,11 @@ export async function run(f: Factory, o: ReplayOptions): Promise<void> {
     [WEBHOOK_HEADERS.signature]: signWebhook(body, secrets, timestamp),
     ...o.headers,
   };
-  const result = await postOnce(o.forwardTo, body, headers, { timeoutMs: DEFAULT_FORWARD_POLICY.timeoutMs, signal: f.io.signal, now: f.clock.now });
+  const result = await postOnce(o.forwardTo, body, headers, {
+    timeoutMs: DEFAULT_FORWARD_POLICY.timeoutMs,
+    signal: f.io.signal,
+    now: f.clock.now,
+  });
   const ok = result.status !== null && result.status >= 200 && result.status < 300;
   const record: ForwardRecord = {
     time: new Date(f.clock.now()).toISOString(),
@@ -68,18 +73,44 @@ export async function run(f: Factory, o: ReplayOptions): Promise<void> {
     outcome: ok ? 'delivered' : 'failed',
     source: 'replay',
   };
-  await openForwardLog(forwardLogPath(path)).append(record).catch(() => undefined);
-  if (o.json) await printJson(f.io, { event_id: record.event_id, event: entry.envelope.event, url: record.url, status: record.status, duration_ms: record.duration_ms, error: record.error, delivered: ok });
-  else err(f.io, `${displayText(entry.envelope.event)} ${displayText(entry.envelope.event_id)} ${describeForward({ ...record, outcome: 'delivered' })}\n`);
+  await openForwardLog(forwardLogPath(path))
+    .append(record)
+    .catch(() => undefined);
+  if (o.json)
+    await printJson(f.io, {
+      event_id: record.event_id,
+      event: entry.envelope.event,
+      url: record.url,
+      status: record.status,
+      duration_ms: record.duration_ms,
+      error: record.error,
+      delivered: ok,
+    });
+  else
+    err(
+      f.io,
+      `${displayText(entry.envelope.event)} ${displayText(entry.envelope.event_id)} ${describeForward({ ...record, outcome: 'delivered' })}\n`,
+    );
   if (ok) return;
-  if (result.status === null) throw new NetworkError(`could not replay ${o.eventId} to ${record.url}: ${result.error}`, undefined, undefined, 'is your app running and listening at that URL?');
-  throw new CliError(result.status >= 500 ? 'network' : 'rejected', `your app at ${record.url} answered ${result.status} to the replay of ${o.eventId}`, refusalHint(result.status));
+  if (result.status === null)
+    throw new NetworkError(
+      `could not replay ${o.eventId} to ${record.url}: ${result.error}`,
+      undefined,
+      undefined,
+      'is your app running and listening at that URL?',
+    );
+  throw new CliError(
+    result.status >= 500 ? 'network' : 'rejected',
+    `your app at ${record.url} answered ${result.status} to the replay of ${o.eventId}`,
+    refusalHint(result.status),
+  );
 }
 
 /** What an answer of the app most likely means. */
 function refusalHint(status: number): string {
-  if (status === 401 || status === 403) return 'your app refused the signature: it must verify X-Webhook-Signature with the secret used here (--secret, or the profile\'s webhook_secret)';
+  if (status === 401 || status === 403)
+    return "your app refused the signature: it must verify X-Webhook-Signature with the secret used here (--secret, or the profile's webhook_secret)";
   if (status === 404 || status === 405) return 'check the path of --forward-to: your app has no POST route there';
   if (status >= 500) return 'your app failed while handling the event: check its logs';
-  return 'check your app\'s logs for why it refused the event';
+  return "check your app's logs for why it refused the event";
 }

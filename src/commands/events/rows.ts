@@ -48,10 +48,9 @@ function driftFields(drift: string[]): string[] {
 
 /** The CONTRACT column: empty when the event matches, else what is marked. */
 export function contractNote(row: Pick<EventRow, 'unknown_type' | 'drift'>): string {
-  return [
-    row.unknown_type ? 'unknown type' : '',
-    row.drift.length > 0 ? `differs: ${driftFields(row.drift).join(', ')}` : '',
-  ].filter(Boolean).join('; ');
+  return [row.unknown_type ? 'unknown type' : '', row.drift.length > 0 ? `differs: ${driftFields(row.drift).join(', ')}` : '']
+    .filter(Boolean)
+    .join('; ');
 }
 
 export const EVENT_COLUMNS: Column<EventRow>[] = [

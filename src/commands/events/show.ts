@@ -26,7 +26,8 @@ export async function run(f: Factory, o: ShowOptions): Promise<void> {
   const settings = resolveOutput(f.io, { json: o.json }, f.globals().color !== false);
   const path = await resolveInboxPath(f, o.inbox);
   const entry = await findInInbox(path, o.eventId);
-  if (!entry) throw new CliError('not_found', `event ${o.eventId} is not in the inbox ${path}`, 'list what is stored with vouchers events list');
+  if (!entry)
+    throw new CliError('not_found', `event ${o.eventId} is not in the inbox ${path}`, 'list what is stored with vouchers events list');
   const forwards = await readForwardLog(forwardLogPath(path), o.eventId);
   if (settings.format === 'json') {
     // The raw body is left out: it may hold what the redacted envelope hides.
@@ -34,19 +35,40 @@ export async function run(f: Factory, o: ShowOptions): Promise<void> {
     return;
   }
   const row = toRow(entry);
-  await printRecord(f.io, withoutRawBody(entry), [
-    { label: 'event', value: displayText(row.event) },
-    { label: 'event_id', value: displayText(row.event_id) },
-    { label: 'created_at', value: formatTime(displayText(row.created_at)) },
-    { label: 'received_at', value: formatTime(row.received_at) },
-    { label: 'order_id', value: row.order_id },
-    { label: 'status', value: row.status, style: (t, c) => styleStatus(t, c) },
-    { label: 'signed_at', value: entry.meta?.signature_timestamp ? formatTime(new Date(entry.meta.signature_timestamp * 1000).toISOString()) : null },
-    { label: 'webhook_id', value: typeof entry.meta?.webhook_id === 'string' ? escapeText(entry.meta.webhook_id) : null },
-    ...(row.unknown_type ? [{ label: 'note', value: 'unknown event type (a newer API?): stored as received without checking its payload' }] : []),
-    ...(row.drift.length > 0 ? [{ label: 'drift', value: `differs from the contract, stored as received: ${row.drift.map(displayText).join('; ')}`, style: (t: string, c: ChalkInstance) => c.yellow(t) }] : []),
-    { label: 'forwards', value: forwards.length === 0 ? 'none' : forwards.map((r) => `${formatTime(r.time)} ${describeForward(r)}`).join('; ') },
-  ], settings);
+  await printRecord(
+    f.io,
+    withoutRawBody(entry),
+    [
+      { label: 'event', value: displayText(row.event) },
+      { label: 'event_id', value: displayText(row.event_id) },
+      { label: 'created_at', value: formatTime(displayText(row.created_at)) },
+      { label: 'received_at', value: formatTime(row.received_at) },
+      { label: 'order_id', value: row.order_id },
+      { label: 'status', value: row.status, style: (t, c) => styleStatus(t, c) },
+      {
+        label: 'signed_at',
+        value: entry.meta?.signature_timestamp ? formatTime(new Date(entry.meta.signature_timestamp * 1000).toISOString()) : null,
+      },
+      { label: 'webhook_id', value: typeof entry.meta?.webhook_id === 'string' ? escapeText(entry.meta.webhook_id) : null },
+      ...(row.unknown_type
+        ? [{ label: 'note', value: 'unknown event type (a newer API?): stored as received without checking its payload' }]
+        : []),
+      ...(row.drift.length > 0
+        ? [
+            {
+              label: 'drift',
+              value: `differs from the contract, stored as received: ${row.drift.map(displayText).join('; ')}`,
+              style: (t: string, c: ChalkInstance) => c.yellow(t),
+            },
+          ]
+        : []),
+      {
+        label: 'forwards',
+        value: forwards.length === 0 ? 'none' : forwards.map((r) => `${formatTime(r.time)} ${describeForward(r)}`).join('; '),
+      },
+    ],
+    settings,
+  );
   if (settings.format === 'table') {
     const c = chalkFor(settings);
     await out(f.io, `${c.dim('data')}\n${safeJson(row.data, 2)}\n`);

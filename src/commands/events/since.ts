@@ -15,5 +15,8 @@ export function parseSince(value: string, nowMs: number): number {
     const t = Date.parse(/[zZ]|[+-]\d{2}:?\d{2}$/.test(text) ? text : `${text}Z`);
     if (Number.isFinite(t)) return t;
   }
-  throw new UsageError(`--since ${JSON.stringify(value)} is neither a duration nor a date`, 'use e.g. --since 90s, 15m, 1h, 2d, 2026-11-22 or 2026-11-22T09:00:00Z (UTC)');
+  throw new UsageError(
+    `--since ${JSON.stringify(value)} is neither a duration nor a date`,
+    'use e.g. --since 90s, 15m, 1h, 2d, 2026-11-22 or 2026-11-22T09:00:00Z (UTC)',
+  );
 }

@@ -11,7 +11,11 @@ function declareListen(program: Command) {
     .option('--port <n>', 'port to listen on (0 picks a free one)', '4242')
     .option('--host <addr>', 'address to bind', '127.0.0.1')
     .option('--path <path>', 'path deliveries are posted to', '/webhooks')
-    .option('--secret <whsec>', 'webhook signing secret (repeat during a rotation; default: profile webhook_secret or VOUCHERS_WEBHOOK_SECRET)', collect)
+    .option(
+      '--secret <whsec>',
+      'webhook signing secret (repeat during a rotation; default: profile webhook_secret or VOUCHERS_WEBHOOK_SECRET)',
+      collect,
+    )
     .option('--tolerance <seconds>', 'accepted clock skew of the signature timestamp, either way', '300')
     .option('--events <types>', 'show and forward only these event types, e.g. order.*,voucher.issued (all are stored)')
     .option('--forward-to <url>', 'forward each accepted event to your local app, with its original body and signature headers')
@@ -28,7 +32,9 @@ export type ListenFlags = FlagsOf<typeof declareListen>;
 
 export const registerListen: RegisterCommand = (program, f, seam) => {
   const cmd = declareListen(program);
-  cmd.addHelpText('after', `
+  cmd.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers listen --forward-to http://localhost:3000/webhooks
   $ vouchers listen --register --events 'order.*' --json
@@ -42,7 +48,8 @@ newer API), is stored as received, forwarded unchanged, and marked "(differs fro
 contract)" or "(unknown event type)" with a warning on stderr. Only a delivery that
 fails verification, or whose body is not an event envelope, is refused (4xx).
 Ctrl-C stops cleanly.
-Read the inbox with: vouchers events list`);
+Read the inbox with: vouchers events list`,
+  );
   cmd.action(async (flags, command) => {
     const { buildListenOptions, run } = await import('./listen.js');
     const options = buildListenOptions(flags);

@@ -35,7 +35,8 @@ export interface ListenOptions {
 
 export function buildListenOptions(flags: ListenFlags): ListenOptions {
   const path = String(flags.path ?? '/webhooks');
-  if (!path.startsWith('/') || /[?#\s]/.test(path)) throw new UsageError(`--path ${JSON.stringify(path)} must be a path starting with /`, 'e.g. --path /webhooks');
+  if (!path.startsWith('/') || /[?#\s]/.test(path))
+    throw new UsageError(`--path ${JSON.stringify(path)} must be a path starting with /`, 'e.g. --path /webhooks');
   const host = String(flags.host ?? '127.0.0.1').trim();
   if (!host) throw new UsageError('--host is empty', 'e.g. --host 127.0.0.1');
   if (flags.publicUrl !== undefined && !flags.register) throw new UsageError('--public-url only makes sense with --register');
@@ -94,7 +95,10 @@ export async function run(f: Factory, o: ListenOptions): Promise<void> {
   const inboxPath = await resolveInboxPath(f, o.inbox);
   const locked = await lockInbox(inboxPath);
   if (!locked.ok) {
-    throw new UsageError(`the inbox ${inboxPath} is in use by ${locked.holder}`, 'stop that listener first, or give this one its own file with --inbox');
+    throw new UsageError(
+      `the inbox ${inboxPath} is in use by ${locked.holder}`,
+      'stop that listener first, or give this one its own file with --inbox',
+    );
   }
   try {
     await listenWithInbox(f, o, secrets, profile, inboxPath, locked.lock);
@@ -103,7 +107,14 @@ export async function run(f: Factory, o: ListenOptions): Promise<void> {
   }
 }
 
-async function listenWithInbox(f: Factory, o: ListenOptions, initialSecrets: string[], profile: ResolvedProfile | undefined, inboxPath: string, lock: InboxLock): Promise<void> {
+async function listenWithInbox(
+  f: Factory,
+  o: ListenOptions,
+  initialSecrets: string[],
+  profile: ResolvedProfile | undefined,
+  inboxPath: string,
+  lock: InboxLock,
+): Promise<void> {
   const io = f.io;
   const noColor = f.globals().color === false;
   let secrets = initialSecrets;
@@ -113,7 +124,11 @@ async function listenWithInbox(f: Factory, o: ListenOptions, initialSecrets: str
   } catch (e) {
     throw new UsageError(`cannot open the inbox ${inboxPath}: ${(e as Error).message}`, 'choose another file with --inbox');
   }
-  if (inbox.stats.truncatedBytes > 0) err(io, `Inbox: removed a torn last line (${inbox.stats.truncatedBytes} bytes) left by an interrupted write; it was never acknowledged.\n`);
+  if (inbox.stats.truncatedBytes > 0)
+    err(
+      io,
+      `Inbox: removed a torn last line (${inbox.stats.truncatedBytes} bytes) left by an interrupted write; it was never acknowledged.\n`,
+    );
 
   const display = createDisplay(io, {
     json: o.json,
@@ -123,25 +138,34 @@ async function listenWithInbox(f: Factory, o: ListenOptions, initialSecrets: str
   });
   const forwarder = o.forwardTo
     ? new Forwarder(o.forwardTo, o.forwardHeaders, o.forwardPolicy, {
-      clock: f.clock,
-      log: openForwardLog(forwardLogPath(inboxPath)),
-      onAttempt: (r) => display.forward(r),
-    })
+        clock: f.clock,
+        log: openForwardLog(forwardLogPath(inboxPath)),
+        onAttempt: (r) => display.forward(r),
+      })
     : undefined;
 
   let listener: Listener;
   try {
     listener = await startListener({
-      host: o.host, port: o.port, path: o.path, secrets, tolerance: o.tolerance,
-      inbox, filter: o.filter, forwarder, clock: f.clock,
+      host: o.host,
+      port: o.port,
+      path: o.path,
+      secrets,
+      tolerance: o.tolerance,
+      inbox,
+      filter: o.filter,
+      forwarder,
+      clock: f.clock,
       onActivity: (a) => display.activity(a),
     });
   } catch (e) {
     await forwarder?.close(0);
     await inbox.close();
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EADDRINUSE') throw new UsageError(`port ${o.port} on ${o.host} is already in use`, 'choose another with --port, or stop the other listener');
-    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EACCES') throw new UsageError(`cannot listen on ${o.host}:${o.port} (${code})`, 'check --host and --port');
+    if (code === 'EADDRINUSE')
+      throw new UsageError(`port ${o.port} on ${o.host} is already in use`, 'choose another with --port, or stop the other listener');
+    if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND' || code === 'EACCES')
+      throw new UsageError(`cannot listen on ${o.host}:${o.port} (${code})`, 'check --host and --port');
     throw e;
   }
 
@@ -153,8 +177,11 @@ async function listenWithInbox(f: Factory, o: ListenOptions, initialSecrets: str
       if (reg.secret) secrets = [reg.secret, ...secrets.filter((s) => s !== reg.secret)];
       if (secrets.length === 0) throw new UsageError('the API returned no signing secret for the registered endpoint', NO_SECRET_HINT);
       listener.setSecrets(secrets);
-      const kept = reg.saved ? `; signing secret saved in profile "${reg.profile}"`
-        : reg.secret ? '; its new signing secret is kept by this listener only (no profile to save it in: the credentials come from the environment)' : '';
+      const kept = reg.saved
+        ? `; signing secret saved in profile "${reg.profile}"`
+        : reg.secret
+          ? '; its new signing secret is kept by this listener only (no profile to save it in: the credentials come from the environment)'
+          : '';
       err(io, `Registered ${reg.url}${reg.webhookId ? ` (${reg.webhookId})` : ''}${kept}.\n`);
     }
   } catch (e) {

@@ -11,7 +11,11 @@ import { isLoopbackHost } from '../../core/net/loopback.js';
 /** The URL to register: --public-url, or the listener's own when the API is on loopback. */
 export function registrationUrl(baseUrl: string | undefined, publicUrl: string | undefined, ownUrl: () => string): string {
   if (publicUrl) return publicUrl;
-  if (!baseUrl) throw new UsageError('--register needs the API base URL of the profile', 'run vouchers sandbox start (writes a "local" profile), or pass --base-url');
+  if (!baseUrl)
+    throw new UsageError(
+      '--register needs the API base URL of the profile',
+      'run vouchers sandbox start (writes a "local" profile), or pass --base-url',
+    );
   let host: string;
   try {
     host = new URL(baseUrl).hostname;
@@ -19,7 +23,10 @@ export function registrationUrl(baseUrl: string | undefined, publicUrl: string |
     throw new UsageError(`the profile's base URL ${JSON.stringify(baseUrl)} is not a URL`, 'fix it with vouchers profiles set');
   }
   if (!isLoopbackHost(host)) {
-    throw new UsageError(`the API at ${host} cannot reach a listener on this machine`, 'pass --public-url https://… (a tunnel to this listener) with --register');
+    throw new UsageError(
+      `the API at ${host} cannot reach a listener on this machine`,
+      'pass --public-url https://… (a tunnel to this listener) with --register',
+    );
   }
   return ownUrl();
 }

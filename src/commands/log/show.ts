@@ -21,7 +21,13 @@ export const LOG_COLUMNS: Column<RequestLogEntry>[] = [
   { field: 'profile', header: 'PROFILE', wide: true },
   { field: 'method', header: 'METHOD', priority: 2 },
   { field: 'path', header: 'PATH', shrink: false },
-  { field: 'status', header: 'STATUS', get: (e) => e.status ?? '-', style: (t, c, e) => (isFailed(e) ? c.red(t) : c.green(t)), align: 'right' },
+  {
+    field: 'status',
+    header: 'STATUS',
+    get: (e) => e.status ?? '-',
+    style: (t, c, e) => (isFailed(e) ? c.red(t) : c.green(t)),
+    align: 'right',
+  },
   { field: 'duration_ms', header: 'MS', align: 'right', priority: 1 },
   { field: 'attempt', header: 'TRY', align: 'right', priority: 0 },
   { field: 'trace_id', header: 'TRACE ID', fixed: true, priority: 5 },
@@ -31,14 +37,22 @@ export const LOG_COLUMNS: Column<RequestLogEntry>[] = [
 
 function parseLimit(value: string | undefined): number {
   if (value === undefined) return 50;
-  if (!/^\d+$/.test(value.trim()) || Number(value) < 1) throw new UsageError(`--limit ${JSON.stringify(value)} is not a positive whole number`, 'e.g. --limit 20');
+  if (!/^\d+$/.test(value.trim()) || Number(value) < 1)
+    throw new UsageError(`--limit ${JSON.stringify(value)} is not a positive whole number`, 'e.g. --limit 20');
   return Number(value);
 }
 
 export async function run(f: Factory, opts: LogOptions): Promise<void> {
   const limit = parseLimit(opts.limit);
   const settings = resolveOutput(f.io, opts, f.globals().color !== false);
-  if (await handleFieldsFlag(f.io, settings, LOG_COLUMNS.map((c) => c.field))) return;
+  if (
+    await handleFieldsFlag(
+      f.io,
+      settings,
+      LOG_COLUMNS.map((c) => c.field),
+    )
+  )
+    return;
   const log = await f.requestLog();
   const entries = await log.read({ failedOnly: Boolean(opts.failed), limit });
   await printList(f.io, entries, LOG_COLUMNS, settings, { empty: opts.failed ? 'No failed requests logged.' : 'No requests logged yet.' });

@@ -18,7 +18,18 @@
 import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { UsageError } from '../../core/errors/index.js';
-import { batchReferences, journalPath, listBatches, rowDigest, rowOutcome, type BatchState, type BulkRow, type KeyRecord, type ResultRecord, type RowOutcome } from '../../core/journal/bulk.js';
+import {
+  batchReferences,
+  journalPath,
+  listBatches,
+  rowDigest,
+  rowOutcome,
+  type BatchState,
+  type BulkRow,
+  type KeyRecord,
+  type ResultRecord,
+  type RowOutcome,
+} from '../../core/journal/bulk.js';
 
 /** A reference's 32-bit digest: equal references have equal digests; a match is confirmed on the text. */
 export function referenceHash(ref: string): number {
@@ -47,7 +58,10 @@ export class ReferenceIndex {
 
   private view(): Uint32Array {
     const v = this.hashes.subarray(0, this.n);
-    if (!this.sorted) { v.sort(); this.sorted = true; }
+    if (!this.sorted) {
+      v.sort();
+      this.sorted = true;
+    }
     return v;
   }
 
@@ -60,7 +74,8 @@ export class ReferenceIndex {
       const mid = (lo + hi) >> 1;
       const x = v[mid] as number;
       if (x === hash) return true;
-      if (x < hash) lo = mid + 1; else hi = mid - 1;
+      if (x < hash) lo = mid + 1;
+      else hi = mid - 1;
     }
     return false;
   }
@@ -75,7 +90,10 @@ export class ReferenceIndex {
 }
 
 /** Two rows of the file with one reference: refused, since a reference names one row. */
-export async function duplicateReferences(index: ReferenceIndex, rows: () => AsyncIterable<BulkRow>): Promise<{ reference: string; lines: number[] }[]> {
+export async function duplicateReferences(
+  index: ReferenceIndex,
+  rows: () => AsyncIterable<BulkRow>,
+): Promise<{ reference: string; lines: number[] }[]> {
   const repeated = index.repeated();
   if (repeated.size === 0) return [];
   const seen = new Map<string, number[]>();
@@ -108,10 +126,18 @@ export async function batchOfFile(configDir: string, target: string, sha256: str
  * Refuse an edited file whose rows lack references when an earlier batch sent rows
  * without a reference from the same path.
  */
-export function unmatchedEdit(earlier: BatchState[], sourcePath: string, source: string, everyRowHasReference: boolean): BatchState | undefined {
+export function unmatchedEdit(
+  earlier: BatchState[],
+  sourcePath: string,
+  source: string,
+  everyRowHasReference: boolean,
+): BatchState | undefined {
   if (everyRowHasReference) return undefined;
-  return earlier.find((b) => (b.header.source_path !== undefined ? b.header.source_path === sourcePath : b.header.source === source)
-    && [...b.keyed.values()].some((k) => k.ref === null));
+  return earlier.find(
+    (b) =>
+      (b.header.source_path !== undefined ? b.header.source_path === sourcePath : b.header.source === source) &&
+      [...b.keyed.values()].some((k) => k.ref === null),
+  );
 }
 
 interface Sent {
@@ -158,11 +184,19 @@ export class Carry {
     // A row of unknown outcome whose content changed: its key would be refused with the
     // new body (and the order may exist under it), so it is looked up by reference first.
     const lookup = (outcome === 'unknown' || outcome === 'pending') && who?.digest !== rowDigest(row);
-    const out: (KeyRecord | ResultRecord)[] = [{
-      type: 'key', row: row.row, idempotency_key: batch.keys.get(old) as string, ...(attempt > 1 ? { attempt } : {}),
-      ...(lookup ? { lookup: true as const } : {}), from: { batch_id: batch.header.batch_id, row: old },
-      ref: row.reference ?? null, digest: who?.digest ?? '', at: batch.keyAt.get(old) as string,
-    }];
+    const out: (KeyRecord | ResultRecord)[] = [
+      {
+        type: 'key',
+        row: row.row,
+        idempotency_key: batch.keys.get(old) as string,
+        ...(attempt > 1 ? { attempt } : {}),
+        ...(lookup ? { lookup: true as const } : {}),
+        from: { batch_id: batch.header.batch_id, row: old },
+        ref: row.reference ?? null,
+        digest: who?.digest ?? '',
+        at: batch.keyAt.get(old) as string,
+      },
+    ];
     const result = batch.results.get(old);
     if (result && outcome !== 'pending') out.push({ ...result, row: row.row });
     return out;
@@ -174,7 +208,12 @@ export class Carry {
  * matching rows were never sent: it must not be resumed beside the new one. Digests find
  * the candidates; the file's own text confirms them.
  */
-export async function batchesSharing(configDir: string, earlier: BatchState[], index: ReferenceIndex, rows: () => AsyncIterable<BulkRow>): Promise<Set<string>> {
+export async function batchesSharing(
+  configDir: string,
+  earlier: BatchState[],
+  index: ReferenceIndex,
+  rows: () => AsyncIterable<BulkRow>,
+): Promise<Set<string>> {
   const candidates = new Map<string, Set<string>>();
   for (const b of earlier) {
     for await (const ref of batchReferences(configDir, b)) {

@@ -55,8 +55,14 @@ export class CsvReader {
     this.scan(this.held, records, true);
     this.held = '';
     if (this.quoted) records.push({ line: this.start, cells: [...this.cells, this.cell, '\u0000unterminated'] });
-    else if (this.touched || this.cell !== '' || this.cells.length > 0) { this.cells.push(this.cell); records.push({ line: this.start, cells: this.cells }); }
-    this.cells = []; this.cell = ''; this.touched = false; this.quoted = false;
+    else if (this.touched || this.cell !== '' || this.cells.length > 0) {
+      this.cells.push(this.cell);
+      records.push({ line: this.start, cells: this.cells });
+    }
+    this.cells = [];
+    this.cell = '';
+    this.touched = false;
+    this.quoted = false;
     return records;
   }
 
@@ -66,23 +72,40 @@ export class CsvReader {
     let rest = '';
     for (let i = 0; i < text.length; i++) {
       const ch = text[i] as string;
-      if (!final && i === text.length - 1 && ((quoted && ch === '"') || ch === '\r')) { rest = ch; break; }
+      if (!final && i === text.length - 1 && ((quoted && ch === '"') || ch === '\r')) {
+        rest = ch;
+        break;
+      }
       if (quoted) {
         if (ch === '"') {
-          if (text[i + 1] === '"') { cell += '"'; i++; } else quoted = false;
+          if (text[i + 1] === '"') {
+            cell += '"';
+            i++;
+          } else quoted = false;
         } else {
           if (ch === '\n') line++;
           cell += ch;
         }
         continue;
       }
-      if (ch === '"' && cell === '') { quoted = true; touched = true; continue; }
-      if (ch === ',') { cells.push(cell); cell = ''; touched = true; continue; }
+      if (ch === '"' && cell === '') {
+        quoted = true;
+        touched = true;
+        continue;
+      }
+      if (ch === ',') {
+        cells.push(cell);
+        cell = '';
+        touched = true;
+        continue;
+      }
       if (ch === '\r' && text[i + 1] === '\n') continue;
       if (ch === '\n') {
         cells.push(cell);
         if (touched || cells.some((c) => c !== '')) records.push({ line: start, cells });
-        cells = []; cell = ''; touched = false;
+        cells = [];
+        cell = '';
+        touched = false;
         line++;
         start = line;
         continue;
@@ -105,11 +128,16 @@ export function parseCsv(text: string): { line: number; cells: string[] }[] {
 function csvHeader(header: { line: number; cells: string[] }, problems: RowProblem[]): string[] {
   const names = header.cells.map((c) => c.trim().toLowerCase());
   const unknown = names.filter((n) => !(BULK_COLUMNS as readonly string[]).includes(n));
-  if (unknown.length > 0) problems.push({ line: header.line, message: `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => JSON.stringify(u)).join(', ')} (columns: ${BULK_COLUMNS.join(', ')})` });
+  if (unknown.length > 0)
+    problems.push({
+      line: header.line,
+      message: `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => JSON.stringify(u)).join(', ')} (columns: ${BULK_COLUMNS.join(', ')})`,
+    });
   const dup = names.filter((n, i) => names.indexOf(n) !== i);
   if (dup.length > 0) problems.push({ line: header.line, message: `column ${JSON.stringify(dup[0])} appears twice` });
   for (const required of ['product_id', 'denomination']) {
-    if (!names.includes(required)) problems.push({ line: header.line, message: `the header has no ${required} column (columns: ${BULK_COLUMNS.join(', ')})` });
+    if (!names.includes(required))
+      problems.push({ line: header.line, message: `the header has no ${required} column (columns: ${BULK_COLUMNS.join(', ')})` });
   }
   return names;
 }
@@ -124,7 +152,9 @@ function csvRecord(r: { line: number; cells: string[] }, names: string[], proble
     return undefined;
   }
   const cells: Record<string, string> = {};
-  names.forEach((n, i) => { cells[n] = (r.cells[i] as string).trim(); });
+  names.forEach((n, i) => {
+    cells[n] = (r.cells[i] as string).trim();
+  });
   return { line: r.line, cells };
 }
 
@@ -145,7 +175,10 @@ function ndjsonRecord(raw: string, line: number, problems: RowProblem[]): RawRec
   const keys = Object.keys(value);
   const unknown = keys.filter((k) => !(BULK_COLUMNS as readonly string[]).includes(k));
   if (unknown.length > 0) {
-    problems.push({ line, message: `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => JSON.stringify(u)).join(', ')} (fields: ${BULK_COLUMNS.join(', ')})` });
+    problems.push({
+      line,
+      message: `unknown field${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => JSON.stringify(u)).join(', ')} (fields: ${BULK_COLUMNS.join(', ')})`,
+    });
     return undefined;
   }
   return { line, cells: value as Record<string, unknown> };
@@ -165,7 +198,8 @@ function toRow(rec: RawRecord): { row?: BulkRow; errors: string[] } {
   const denomText = get('denomination');
   const qtyText = get('quantity');
   const raw = rec.cells;
-  if (raw.product_id !== undefined && typeof raw.product_id !== 'string' && typeof raw.product_id !== 'number') errors.push('product_id: must be text');
+  if (raw.product_id !== undefined && typeof raw.product_id !== 'string' && typeof raw.product_id !== 'number')
+    errors.push('product_id: must be text');
   if (product === undefined) errors.push('product_id: is required');
   let denomination: number | undefined;
   if (denomText === undefined) errors.push('denomination: is required');
@@ -186,7 +220,11 @@ function toRow(rec: RawRecord): { row?: BulkRow; errors: string[] } {
   if (errors.length > 0 || product === undefined || denomination === undefined) return { errors };
   const reference = get('reference');
   const currency = get('currency');
-  const body = { items: [{ product_id: product, denomination, quantity }], ...(currency !== undefined ? { currency } : {}), ...(reference !== undefined ? { reference } : {}) };
+  const body = {
+    items: [{ product_id: product, denomination, quantity }],
+    ...(currency !== undefined ? { currency } : {}),
+    ...(reference !== undefined ? { reference } : {}),
+  };
   const parsed = CreateOrderRequest.safeParse(body);
   if (!parsed.success) {
     for (const issue of parsed.error.issues) {
@@ -197,7 +235,14 @@ function toRow(rec: RawRecord): { row?: BulkRow; errors: string[] } {
   }
   return {
     errors,
-    row: { row: rec.line, product_id: product, denomination, quantity, ...(reference !== undefined ? { reference } : {}), ...(currency !== undefined ? { currency } : {}) },
+    row: {
+      row: rec.line,
+      product_id: product,
+      denomination,
+      quantity,
+      ...(reference !== undefined ? { reference } : {}),
+      ...(currency !== undefined ? { currency } : {}),
+    },
   };
 }
 
@@ -332,7 +377,10 @@ export async function* scanFile(path: string, name: string, digest: FileDigest =
     hash.update(buf);
     bytes += buf.length;
     scanner.push(decoder.write(buf), out);
-    if (out.length > 0) { yield* out; out.length = 0; }
+    if (out.length > 0) {
+      yield* out;
+      out.length = 0;
+    }
   }
   scanner.push(decoder.end(), out);
   scanner.end(out);

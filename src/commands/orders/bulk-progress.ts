@@ -23,7 +23,12 @@ export function startProgress(io: IO, clock: Clock, total: number, alreadyDone: 
   let drawnAt = 0;
   let drawn = false;
   const live = io.stderrIsTTY;
-  const clear = () => { if (drawn) { io.stderr.write('\r\x1b[2K'); drawn = false; } };
+  const clear = () => {
+    if (drawn) {
+      io.stderr.write('\r\x1b[2K');
+      drawn = false;
+    }
+  };
   const draw = (force: boolean) => {
     if (!live) return;
     const now = clock.now();
@@ -33,7 +38,9 @@ export function startProgress(io: IO, clock: Clock, total: number, alreadyDone: 
     const rate = ranNow / secs;
     const left = total - done;
     const eta = rate > 0 ? formatDuration(Math.round((left / rate) * 1000)) : '…';
-    io.stderr.write(`\r\x1b[2Korders ${done}/${total} · ${rate.toFixed(1)}/s · ETA ${left === 0 ? '0s' : eta} · ${failed} failed${unknownRows > 0 ? ` · ${unknownRows} unknown` : ''}`);
+    io.stderr.write(
+      `\r\x1b[2Korders ${done}/${total} · ${rate.toFixed(1)}/s · ETA ${left === 0 ? '0s' : eta} · ${failed} failed${unknownRows > 0 ? ` · ${unknownRows} unknown` : ''}`,
+    );
     drawn = true;
   };
   draw(true);
@@ -43,11 +50,18 @@ export function startProgress(io: IO, clock: Clock, total: number, alreadyDone: 
       ranNow += 1;
       if (!result.ok) {
         const refused = isDefiniteRefusal(result);
-        if (refused) failed += 1; else unknownRows += 1;
+        if (refused) failed += 1;
+        else unknownRows += 1;
         clear();
         // An answer that does not prove the order absent is never reported as a failure of the row.
-        const unknown = refused ? '' : result.error_code === 'NOT_RESENT_KEY_EXPIRED' ? 'unknown, not re-sent: ' : 'unknown: resume to find out: ';
-        io.stderr.write(`line ${result.row}: ${unknown}${result.error_code ?? 'ERROR'}: ${result.error ?? ''}${result.trace_id ? ` (trace ${result.trace_id})` : ''}\n`);
+        const unknown = refused
+          ? ''
+          : result.error_code === 'NOT_RESENT_KEY_EXPIRED'
+            ? 'unknown, not re-sent: '
+            : 'unknown: resume to find out: ';
+        io.stderr.write(
+          `line ${result.row}: ${unknown}${result.error_code ?? 'ERROR'}: ${result.error ?? ''}${result.trace_id ? ` (trace ${result.trace_id})` : ''}\n`,
+        );
       }
       draw(done === total);
     },

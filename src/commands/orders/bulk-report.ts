@@ -51,10 +51,20 @@ export function summarize(state: BatchState, skipped: number, journal: string, r
   }
   const ordered = state.ordered.size;
   const rows = rowCount(state.header);
-  const totals = [...state.totals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([currency, t]) => ({ currency, orders: t.orders, total_amount: fromMinor(t.minor, currency) }));
+  const totals = [...state.totals]
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .map(([currency, t]) => ({ currency, orders: t.orders, total_amount: fromMinor(t.minor, currency) }));
   return {
-    batch_id: state.header.batch_id, rows, ordered, failed, unknown,
-    not_done: rows - ordered - failed - unknown, skipped, totals, journal, results_file: resultsFile,
+    batch_id: state.header.batch_id,
+    rows,
+    ordered,
+    failed,
+    unknown,
+    not_done: rows - ordered - failed - unknown,
+    skipped,
+    totals,
+    journal,
+    results_file: resultsFile,
   };
 }
 
@@ -69,16 +79,25 @@ export async function printSummary(io: IO, summary: BatchSummary, settings: Outp
     await printJson(io, summary);
     return;
   }
-  await printRecord(io, summary, [
-    { label: 'batch_id', value: summary.batch_id },
-    { label: 'rows', value: summary.rows },
-    { label: 'ordered', value: summary.ordered, style: (t, c) => c.green(t) },
-    { label: 'failed', value: summary.failed, style: (t, c) => (summary.failed > 0 ? c.red(t) : t) },
-    { label: 'unknown', value: summary.unknown > 0 ? `${summary.unknown} (resume to find out)` : 0, style: (t, c) => (summary.unknown > 0 ? c.yellow(t) : t) },
-    { label: 'not_done', value: summary.not_done, style: (t, c) => (summary.not_done > 0 ? c.yellow(t) : t) },
-    { label: 'skipped', value: `${summary.skipped} (ordered by an earlier run)` },
-    ...(summary.results_file ? [{ label: 'results_file', value: summary.results_file }] : []),
-  ], { ...settings, fields: undefined });
+  await printRecord(
+    io,
+    summary,
+    [
+      { label: 'batch_id', value: summary.batch_id },
+      { label: 'rows', value: summary.rows },
+      { label: 'ordered', value: summary.ordered, style: (t, c) => c.green(t) },
+      { label: 'failed', value: summary.failed, style: (t, c) => (summary.failed > 0 ? c.red(t) : t) },
+      {
+        label: 'unknown',
+        value: summary.unknown > 0 ? `${summary.unknown} (resume to find out)` : 0,
+        style: (t, c) => (summary.unknown > 0 ? c.yellow(t) : t),
+      },
+      { label: 'not_done', value: summary.not_done, style: (t, c) => (summary.not_done > 0 ? c.yellow(t) : t) },
+      { label: 'skipped', value: `${summary.skipped} (ordered by an earlier run)` },
+      ...(summary.results_file ? [{ label: 'results_file', value: summary.results_file }] : []),
+    ],
+    { ...settings, fields: undefined },
+  );
   if (summary.totals.length > 0) {
     await printList(io, summary.totals, TOTAL_COLUMNS, { ...settings, fields: undefined });
   }
@@ -94,15 +113,29 @@ export async function* resultsCsv(state: BatchState, rows: AsyncIterable<BulkRow
   try {
     for await (const row of rows) {
       const outcome = rowOutcome(state, row.row);
-      const r: ResultRecord | undefined = outcome === 'ordered' ? await readRecordAt(handle, state.orderedAt.get(row.row)) : state.results.get(row.row);
+      const r: ResultRecord | undefined =
+        outcome === 'ordered' ? await readRecordAt(handle, state.orderedAt.get(row.row)) : state.results.get(row.row);
       let status: string;
       let error: string;
-      if (outcome === 'ordered') { status = r?.status ?? ''; error = ''; }
-      else if (outcome === 'refused') { status = 'FAILED'; error = `${r?.error_code ?? 'ERROR'}: ${r?.error ?? ''}`; }
-      else if (outcome === 'unknown' && r?.error_code === 'NOT_RESENT_KEY_EXPIRED') { status = 'UNKNOWN'; error = r.error ?? ''; }
-      else if (outcome === 'unknown') { status = 'UNKNOWN'; error = `unknown: resume to find out (re-sent with the same key); last answer ${r?.error_code ?? 'ERROR'}: ${r?.error ?? ''}`; }
-      else if (state.keys.has(row.row)) { status = 'UNKNOWN'; error = 'sent without an answer: resume to find out (re-sent with the same key)'; }
-      else { status = 'NOT_SENT'; error = 'not sent yet'; }
+      if (outcome === 'ordered') {
+        status = r?.status ?? '';
+        error = '';
+      } else if (outcome === 'refused') {
+        status = 'FAILED';
+        error = `${r?.error_code ?? 'ERROR'}: ${r?.error ?? ''}`;
+      } else if (outcome === 'unknown' && r?.error_code === 'NOT_RESENT_KEY_EXPIRED') {
+        status = 'UNKNOWN';
+        error = r.error ?? '';
+      } else if (outcome === 'unknown') {
+        status = 'UNKNOWN';
+        error = `unknown: resume to find out (re-sent with the same key); last answer ${r?.error_code ?? 'ERROR'}: ${r?.error ?? ''}`;
+      } else if (state.keys.has(row.row)) {
+        status = 'UNKNOWN';
+        error = 'sent without an answer: resume to find out (re-sent with the same key)';
+      } else {
+        status = 'NOT_SENT';
+        error = 'not sent yet';
+      }
       const current = outcome === 'pending' ? undefined : r;
       // The shared writer: an error text a server sent never becomes a spreadsheet formula.
       yield csvLine([row.row, current?.order_id ?? '', status, current?.trace_id ?? '', error]) + '\n';
@@ -134,14 +167,22 @@ export async function assertResultsWritable(file: string, cwd: string): Promise<
   return path;
 }
 
-export async function writeResults(file: string, cwd: string, state: BatchState, rows: AsyncIterable<BulkRow>, journal: string): Promise<string> {
+export async function writeResults(
+  file: string,
+  cwd: string,
+  state: BatchState,
+  rows: AsyncIterable<BulkRow>,
+  journal: string,
+): Promise<string> {
   const path = resultsPath(file, cwd);
   try {
     await writeFile(path, Readable.from(resultsCsv(state, rows, journal)), { encoding: 'utf8', mode: 0o600 });
   } catch (e) {
     // The orders are placed and journalled: re-running the same command only writes the file.
-    throw new UsageError(`cannot write the results file ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; the orders themselves are placed and journalled`,
-      `run the same command again with another --results file: ordered rows are skipped, never ordered twice (batch ${state.header.batch_id})`);
+    throw new UsageError(
+      `cannot write the results file ${path}: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}; the orders themselves are placed and journalled`,
+      `run the same command again with another --results file: ordered rows are skipped, never ordered twice (batch ${state.header.batch_id})`,
+    );
   }
   return path;
 }

@@ -42,11 +42,13 @@ async function findByReference(client: ApiClient, reference: string, signal: Abo
   try {
     res = await listOrders(client, { reference, limit: 10 }, { signal });
   } catch (e) {
-    if (e instanceof ApiError && [400, 404, 405, 501].includes(e.status)) return { offered: false, why: `GET /orders?reference= answered ${e.status} ${e.apiCode}` };
+    if (e instanceof ApiError && [400, 404, 405, 501].includes(e.status))
+      return { offered: false, why: `GET /orders?reference= answered ${e.status} ${e.apiCode}` };
     throw e;
   }
   // A server that ignores the filter cannot prove an order absent.
-  if (res.data.data.some((o) => o.reference !== reference)) return { offered: false, why: 'the server does not filter orders by reference' };
+  if (res.data.data.some((o) => o.reference !== reference))
+    return { offered: false, why: 'the server does not filter orders by reference' };
   return { offered: true, order: res.data.data[0], trace: res.traceId ?? null };
 }
 
@@ -65,7 +67,14 @@ function iso(clock: Clock): string {
 export function failureOf(row: number, error: unknown, at: string): Omit<ResultRecord, 'type'> {
   const base = { row, ok: false, order_id: null, status: null, total_amount: null, currency: null, replayed: false, at };
   if (error instanceof ApiError) {
-    return { ...base, http_status: error.status, trace_id: error.traceId ?? null, error: error.message, error_code: error.apiCode, kind: error.kind };
+    return {
+      ...base,
+      http_status: error.status,
+      trace_id: error.traceId ?? null,
+      error: error.message,
+      error_code: error.apiCode,
+      kind: error.kind,
+    };
   }
   if (error instanceof NetworkError) {
     return { ...base, http_status: null, trace_id: error.traceId ?? null, error: error.message, error_code: error.code, kind: 'network' };
@@ -73,7 +82,14 @@ export function failureOf(row: number, error: unknown, at: string): Omit<ResultR
   if (error instanceof CliError) {
     return { ...base, http_status: null, trace_id: null, error: error.message, error_code: error.code, kind: error.kind };
   }
-  return { ...base, http_status: null, trace_id: null, error: error instanceof Error ? error.message : String(error), error_code: 'UNEXPECTED', kind: 'unexpected' };
+  return {
+    ...base,
+    http_status: null,
+    trace_id: null,
+    error: error instanceof Error ? error.message : String(error),
+    error_code: 'UNEXPECTED',
+    kind: 'unexpected',
+  };
 }
 
 /** The row's answer, or undefined when it was cut off by Ctrl-C (it stays keyed, without a result). */
@@ -89,9 +105,22 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | un
   if (key !== undefined && (outcome === 'unknown' || outcome === 'pending') && (expired || journal.state.lookup.has(row.row))) {
     // The answer was lost and the server may have forgotten the key (or the row changed, so
     // the key no longer fits it): a blind re-send could order twice. Ask by reference first.
-    const base = { row: row.row, ok: false, order_id: null, status: null, http_status: null, trace_id: null, total_amount: null, currency: null, replayed: false, ...(attempt > 1 ? { attempt } : {}) };
+    const base = {
+      row: row.row,
+      ok: false,
+      order_id: null,
+      status: null,
+      http_status: null,
+      trace_id: null,
+      total_amount: null,
+      currency: null,
+      replayed: false,
+      ...(attempt > 1 ? { attempt } : {}),
+    };
     const sentAt = journal.state.keyAt.get(row.row);
-    const why = expired ? `its key ${key} (sent ${sentAt}) is older than the server's 24 h idempotency window` : 'the row changed since its key was sent';
+    const why = expired
+      ? `its key ${key} (sent ${sentAt}) is older than the server's 24 h idempotency window`
+      : 'the row changed since its key was sent';
     let found: Lookup | undefined;
     if (row.reference !== undefined) {
       try {
@@ -105,15 +134,36 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | un
     }
     if (found?.offered && found.order) {
       const o = found.order;
-      const result: Omit<ResultRecord, 'type'> = { ...base, ok: true, order_id: o.order_id, status: o.status, http_status: 200, trace_id: found.trace, total_amount: o.total_amount, currency: o.currency, error: null, error_code: null, kind: null, found_by_reference: true, at: iso(clock) };
+      const result: Omit<ResultRecord, 'type'> = {
+        ...base,
+        ok: true,
+        order_id: o.order_id,
+        status: o.status,
+        http_status: 200,
+        trace_id: found.trace,
+        total_amount: o.total_amount,
+        currency: o.currency,
+        error: null,
+        error_code: null,
+        kind: null,
+        found_by_reference: true,
+        at: iso(clock),
+      };
       await journal.appendResult(result);
       return { type: 'result', ...result };
     }
     if (!found?.offered) {
-      const check = row.reference !== undefined
-        ? `the order may exist: check \`vouchers orders list --reference ${row.reference}\` or ask the provider (${found && !found.offered ? found.why : 'no look-up'})`
-        : 'the row has no reference to look it up by; the order may exist: ask the provider about that key, and order the row on its own only if it does not';
-      const result: Omit<ResultRecord, 'type'> = { ...base, error_code: NOT_RESENT, kind: 'unexpected', error: `answer lost and ${why}: not re-sent (it could order twice); ${check}`, at: iso(clock) };
+      const check =
+        row.reference !== undefined
+          ? `the order may exist: check \`vouchers orders list --reference ${row.reference}\` or ask the provider (${found && !found.offered ? found.why : 'no look-up'})`
+          : 'the row has no reference to look it up by; the order may exist: ask the provider about that key, and order the row on its own only if it does not';
+      const result: Omit<ResultRecord, 'type'> = {
+        ...base,
+        error_code: NOT_RESENT,
+        kind: 'unexpected',
+        error: `answer lost and ${why}: not re-sent (it could order twice); ${check}`,
+        at: iso(clock),
+      };
       await journal.appendResult(result);
       return { type: 'result', ...result };
     }
@@ -139,8 +189,19 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | un
     const res = await createOrder(deps.client, rowRequest(row), { idempotencyKey: key });
     const o = res.data;
     result = {
-      row: row.row, ok: true, order_id: o.order_id, status: o.status, http_status: res.status, trace_id: res.traceId ?? null,
-      total_amount: o.total_amount, currency: o.currency, error: null, error_code: null, kind: null, replayed: res.replayed, at: iso(clock),
+      row: row.row,
+      ok: true,
+      order_id: o.order_id,
+      status: o.status,
+      http_status: res.status,
+      trace_id: res.traceId ?? null,
+      total_amount: o.total_amount,
+      currency: o.currency,
+      error: null,
+      error_code: null,
+      kind: null,
+      replayed: res.replayed,
+      at: iso(clock),
       ...(attempt > 1 ? { attempt } : {}),
     };
   } catch (error) {
@@ -159,7 +220,12 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | un
  * that already has a key goes through as it is (runRow decides what to do with it).
  * `keyed` holds the rows keyed here and not yet started.
  */
-async function* keyAhead(rows: AsyncIterator<BulkRow> | Iterator<BulkRow>, deps: RunnerDeps, size: number, keyed: Set<number>): AsyncGenerator<BulkRow> {
+async function* keyAhead(
+  rows: AsyncIterator<BulkRow> | Iterator<BulkRow>,
+  deps: RunnerDeps,
+  size: number,
+  keyed: Set<number>,
+): AsyncGenerator<BulkRow> {
   const { journal } = deps;
   const group = async (): Promise<BulkRow[]> => {
     const out: BulkRow[] = [];
@@ -170,10 +236,12 @@ async function* keyAhead(rows: AsyncIterator<BulkRow> | Iterator<BulkRow>, deps:
     }
     const at = iso(deps.clock);
     const fresh = out.filter((row) => !journal.state.keys.has(row.row) && !journal.state.ordered.has(row.row));
-    await Promise.all(fresh.map((row) => {
-      keyed.add(row.row);
-      return journal.appendKey(row.row, deps.ids.idempotencyKey(), at, 1, { ref: row.reference ?? null, digest: rowDigest(row) });
-    }));
+    await Promise.all(
+      fresh.map((row) => {
+        keyed.add(row.row);
+        return journal.appendKey(row.row, deps.ids.idempotencyKey(), at, 1, { ref: row.reference ?? null, digest: rowDigest(row) });
+      }),
+    );
     return out;
   };
   let next = group();
@@ -196,7 +264,10 @@ async function* keyAhead(rows: AsyncIterator<BulkRow> | Iterator<BulkRow>, deps:
  * finished. Rows keyed ahead but never started are returned (`unsent`): their keys are in
  * the journal (a resume sends them with those keys), but nothing was sent for them.
  */
-export async function runRows(rows: AsyncIterable<BulkRow> | Iterable<BulkRow>, deps: RunnerDeps): Promise<{ ran: number; interrupted: boolean; unsent: number[] }> {
+export async function runRows(
+  rows: AsyncIterable<BulkRow> | Iterable<BulkRow>,
+  deps: RunnerDeps,
+): Promise<{ ran: number; interrupted: boolean; unsent: number[] }> {
   const source = Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : (rows as Iterable<BulkRow>)[Symbol.iterator]();
   const keyed = new Set<number>();
   const it = keyAhead(source, deps, Math.max(1, deps.concurrency), keyed);
@@ -209,7 +280,10 @@ export async function runRows(rows: AsyncIterable<BulkRow> | Iterable<BulkRow>, 
     const next = pulling.then(async () => {
       if (exhausted || deps.signal.aborted) return undefined;
       const r = await it.next();
-      if (r.done) { exhausted = true; return undefined; }
+      if (r.done) {
+        exhausted = true;
+        return undefined;
+      }
       return r.value;
     });
     pulling = next.catch(() => undefined);
@@ -219,7 +293,10 @@ export async function runRows(rows: AsyncIterable<BulkRow> | Iterable<BulkRow>, 
     for (let row = await take(); row !== undefined; row = await take()) {
       keyed.delete(row.row);
       const result = await runRow(row, deps);
-      if (!result) { cut += 1; continue; }
+      if (!result) {
+        cut += 1;
+        continue;
+      }
       ran += 1;
       deps.onResult?.(result);
     }

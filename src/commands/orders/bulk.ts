@@ -18,8 +18,32 @@ import type { ApiClient } from '../../core/http/types.js';
 import { err } from '../../core/io/io.js';
 import { keepHeapSmall } from '../../core/io/runtime.js';
 import { BatchLock, BatchLocked } from '../../core/journal/batch-lock.js';
-import { appendSuperseded, notSent, batchIdOf, batchTarget, BulkJournal, isBatchId, journalPath, rowCount, rowOutcome, type BatchHeader, type BatchState, type BulkRow, type KeyRecord, type ResultRecord } from '../../core/journal/bulk.js';
-import { batchesSharing, batchOfFile, Carry, duplicateReferences, liveBatches, ReferenceIndex, unmatchedEdit, unmatchedEditError } from './bulk-identity.js';
+import {
+  appendSuperseded,
+  notSent,
+  batchIdOf,
+  batchTarget,
+  BulkJournal,
+  isBatchId,
+  journalPath,
+  rowCount,
+  rowOutcome,
+  type BatchHeader,
+  type BatchState,
+  type BulkRow,
+  type KeyRecord,
+  type ResultRecord,
+} from '../../core/journal/bulk.js';
+import {
+  batchesSharing,
+  batchOfFile,
+  Carry,
+  duplicateReferences,
+  liveBatches,
+  ReferenceIndex,
+  unmatchedEdit,
+  unmatchedEditError,
+} from './bulk-identity.js';
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import { printRecord } from '../../core/output/print.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
@@ -41,10 +65,27 @@ import { checkFunds, itemProblem, lookupProducts, stockProblem, walletsByCurrenc
 export const DEFAULT_CONCURRENCY = 16;
 export const MAX_CONCURRENCY = 32;
 
-const SINGLE_ONLY = ['product', 'denomination', 'quantity', 'currency', 'reference', 'idempotencyKey', 'wait', 'reveal', 'codesOut'] as const;
+const SINGLE_ONLY = [
+  'product',
+  'denomination',
+  'quantity',
+  'currency',
+  'reference',
+  'idempotencyKey',
+  'wait',
+  'reveal',
+  'codesOut',
+] as const;
 const FLAG_NAMES: Record<(typeof SINGLE_ONLY)[number], string> = {
-  product: '--product', denomination: '--denomination', quantity: '--quantity', currency: '--currency', reference: '--reference',
-  idempotencyKey: '--idempotency-key', wait: '--wait', reveal: '--reveal', codesOut: '--codes-out',
+  product: '--product',
+  denomination: '--denomination',
+  quantity: '--quantity',
+  currency: '--currency',
+  reference: '--reference',
+  idempotencyKey: '--idempotency-key',
+  wait: '--wait',
+  reveal: '--reveal',
+  codesOut: '--codes-out',
 };
 
 export interface BulkOptions {
@@ -63,21 +104,36 @@ export function buildBulk(f: Factory, flags: CreateFlags): BulkOptions {
   const clash = SINGLE_ONLY.filter((k) => flags[k] !== undefined);
   if (clash.length > 0 || (flags.item ?? []).length > 0) {
     const names = [...clash.map((k) => FLAG_NAMES[k]), ...((flags.item ?? []).length > 0 ? ['--item'] : [])];
-    throw new UsageError(`${names.join(', ')} cannot be combined with a bulk order (--from/--resume)`, 'put product_id, denomination, quantity, reference and currency in the file\'s columns; each row gets its own idempotency key');
+    throw new UsageError(
+      `${names.join(', ')} cannot be combined with a bulk order (--from/--resume)`,
+      "put product_id, denomination, quantity, reference and currency in the file's columns; each row gets its own idempotency key",
+    );
   }
   let concurrency = DEFAULT_CONCURRENCY;
   if (flags.concurrency !== undefined) {
     const n = parseCount(flags.concurrency);
-    if (n === undefined || n < 1 || n > MAX_CONCURRENCY) throw new UsageError(`--concurrency ${JSON.stringify(flags.concurrency)} is not a worker count`, `use a whole number from 1 to ${MAX_CONCURRENCY}`);
+    if (n === undefined || n < 1 || n > MAX_CONCURRENCY)
+      throw new UsageError(
+        `--concurrency ${JSON.stringify(flags.concurrency)} is not a worker count`,
+        `use a whole number from 1 to ${MAX_CONCURRENCY}`,
+      );
     concurrency = n;
   }
   if (flags.newBatch && flags.from === undefined) throw new UsageError('--new-batch only applies to a file (--from FILE)');
   if (flags.resume !== undefined && !isBatchId(flags.resume)) {
-    throw new UsageError(`--resume ${JSON.stringify(flags.resume)} is not a batch id`, 'batch ids look like bat_3f9a0c…; a bulk run prints its id, and re-running the same file resumes it too');
+    throw new UsageError(
+      `--resume ${JSON.stringify(flags.resume)} is not a batch id`,
+      'batch ids look like bat_3f9a0c…; a bulk run prints its id, and re-running the same file resumes it too',
+    );
   }
   return {
-    from: flags.from, resume: flags.resume, concurrency, results: flags.results,
-    yes: Boolean(flags.yes), dryRun: Boolean(flags.dryRun), newBatch: Boolean(flags.newBatch),
+    from: flags.from,
+    resume: flags.resume,
+    concurrency,
+    results: flags.results,
+    yes: Boolean(flags.yes),
+    dryRun: Boolean(flags.dryRun),
+    newBatch: Boolean(flags.newBatch),
     settings: resolveOutput(f.io, flags, f.globals().color !== false),
   };
 }
@@ -94,7 +150,10 @@ class Problems {
 
   add(p: RowProblem): void {
     this.count += 1;
-    if (p.line !== this.lastLine) { this.lines += 1; this.lastLine = p.line; }
+    if (p.line !== this.lastLine) {
+      this.lines += 1;
+      this.lastLine = p.line;
+    }
     if (this.shown.length < SHOWN_PROBLEMS) this.shown.push(p);
   }
 }
@@ -124,7 +183,10 @@ interface Input {
 
 function cannotRead(file: string, e: unknown, hint: string): UsageError {
   const code = (e as NodeJS.ErrnoException).code;
-  return new UsageError(`cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? (e as Error).message)}`, hint);
+  return new UsageError(
+    `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? (e as Error).message)}`,
+    hint,
+  );
 }
 
 /** The valid rows of a file, read afresh in pieces at each call. */
@@ -138,14 +200,40 @@ function fileRows(path: string): () => AsyncIterable<BulkRow> {
 async function scanInput(f: Factory, file: string, hint = 'give the path of a CSV (with a header) or NDJSON file'): Promise<Input> {
   const path = isAbsolute(file) ? file : resolve(f.io.cwd, file);
   const digest: FileDigest = {};
-  const input: Input = { name: file, path, sha256: '', rows: 0, problems: new Problems(), products: new Set(), references: new ReferenceIndex(), everyRowHasReference: true };
+  const input: Input = {
+    name: file,
+    path,
+    sha256: '',
+    rows: 0,
+    problems: new Problems(),
+    products: new Set(),
+    references: new ReferenceIndex(),
+    everyRowHasReference: true,
+  };
   // Only a regular file: opening a FIFO with no writer would wait for ever, and the rows
   // are read more than once (checked, ordered, and again by --resume).
-  const kind = await stat(path).then((s) => (s.isFile() ? undefined : s.isDirectory() ? 'it is a directory' : s.isFIFO() ? 'it is a pipe (FIFO), not a file' : 'it is not a regular file'), () => undefined);
-  if (kind) throw new UsageError(`cannot read ${file}: ${kind}`, 'the rows are read more than once (checked, then ordered, again by --resume): save them to a regular file and pass its path');
+  const kind = await stat(path).then(
+    (s) =>
+      s.isFile()
+        ? undefined
+        : s.isDirectory()
+          ? 'it is a directory'
+          : s.isFIFO()
+            ? 'it is a pipe (FIFO), not a file'
+            : 'it is not a regular file',
+    () => undefined,
+  );
+  if (kind)
+    throw new UsageError(
+      `cannot read ${file}: ${kind}`,
+      'the rows are read more than once (checked, then ordered, again by --resume): save them to a regular file and pass its path',
+    );
   try {
     for await (const item of scanFile(path, path, digest)) {
-      if (item.problem) { input.problems.add(item.problem); continue; }
+      if (item.problem) {
+        input.problems.add(item.problem);
+        continue;
+      }
       input.rows += 1;
       input.products.add(item.row.product_id);
       if (item.row.reference !== undefined) input.references.add(item.row.reference);
@@ -166,7 +254,14 @@ async function scanInput(f: Factory, file: string, hint = 'give the path of a CS
  * rejected), as a single order's dry run does. A dry run also refuses an out-of-stock
  * product, as a single order's does; a run leaves that to the server, row by row.
  */
-async function preflightRows(f: Factory, client: ApiClient, input: Input, rows: () => AsyncIterable<BulkRow>, carry: Carry, dryRun: boolean): Promise<{ totals: Map<string, number>; toOrder: number }> {
+async function preflightRows(
+  f: Factory,
+  client: ApiClient,
+  input: Input,
+  rows: () => AsyncIterable<BulkRow>,
+  carry: Carry,
+  dryRun: boolean,
+): Promise<{ totals: Map<string, number>; toOrder: number }> {
   let ids: Set<string> = input.products;
   if (!carry.empty) {
     ids = new Set();
@@ -210,7 +305,11 @@ export async function runBulk(f: Factory, o: BulkOptions): Promise<void> {
   if (o.from !== undefined) {
     input = await scanInput(f, o.from);
     if (input.problems.count > 0) throw badRows(o.from, input.problems, 'checked against the contract');
-    if (input.rows === 0) throw new UsageError(`${o.from} holds no rows`, `a CSV needs a header (product_id,denomination,quantity,reference,currency) and at least one row`);
+    if (input.rows === 0)
+      throw new UsageError(
+        `${o.from} holds no rows`,
+        `a CSV needs a header (product_id,denomination,quantity,reference,currency) and at least one row`,
+      );
   }
   if (o.results !== undefined) await assertResultsWritable(o.results, io.cwd);
   // The config directory only: opening the config store would load conf, whose exit hook
@@ -220,7 +319,8 @@ export async function runBulk(f: Factory, o: BulkOptions): Promise<void> {
   const target = batchTarget(profile.base_url ?? '', profile.api_key ?? '');
   let batchId = o.resume ?? batchIdOf(input!.sha256, target);
   // A batch of this very file started under another id (ids were once derived otherwise) continues.
-  if (o.resume === undefined && !existsSync(journalPath(config.dir, batchId))) batchId = (await batchOfFile(config.dir, target, input!.sha256)) ?? batchId;
+  if (o.resume === undefined && !existsSync(journalPath(config.dir, batchId)))
+    batchId = (await batchOfFile(config.dir, target, input!.sha256)) ?? batchId;
   const resumeCmd = suggestedCommand(f.globals(), ['orders', 'create', '--resume', batchId]);
   // One run per batch: a second run of the same file (or --resume) beside this one is
   // refused before it reads the journal. A dry run orders nothing and takes no lock.
@@ -239,9 +339,14 @@ async function takeLock(io: Factory['io'], configDir: string, batchId: string, r
     lock = await BatchLock.acquire(configDir, batchId);
   } catch (e) {
     if (!(e instanceof BatchLocked)) throw e;
-    const who = e.holder ? `pid ${e.holder.pid} on host ${e.holder.host} (since ${e.holder.started_at})` : 'another run (its lock file could not be read)';
-    throw new CliError('usage', `batch ${batchId} is being run by ${who}: this run ordered nothing`,
-      `wait for that run to end, then run ${resumeCmd} for any row left; if no such run exists (e.g. it ran on another host and died), remove ${e.path}`);
+    const who = e.holder
+      ? `pid ${e.holder.pid} on host ${e.holder.host} (since ${e.holder.started_at})`
+      : 'another run (its lock file could not be read)';
+    throw new CliError(
+      'usage',
+      `batch ${batchId} is being run by ${who}: this run ordered nothing`,
+      `wait for that run to end, then run ${resumeCmd} for any row left; if no such run exists (e.g. it ran on another host and died), remove ${e.path}`,
+    );
   }
   if (lock.recovered) {
     err(io, `Batch ${batchId}: took over the lock of pid ${lock.recovered.pid} on ${lock.recovered.host}, which is no longer running.\n`);
@@ -261,7 +366,15 @@ async function carriedRecords(carry: Carry, rows: () => AsyncIterable<BulkRow>):
  * reference), holding their locks: a run of an earlier batch is refused meanwhile, and
  * once the new journal exists they are marked superseded, so they are never run again.
  */
-async function startBatch(f: Factory, configDir: string, input: Input, rows: () => AsyncIterable<BulkRow>, carry: Carry, sharing: Set<string>, header: Omit<BatchHeader, 'type' | 'version'>): Promise<BulkJournal> {
+async function startBatch(
+  f: Factory,
+  configDir: string,
+  input: Input,
+  rows: () => AsyncIterable<BulkRow>,
+  carry: Carry,
+  sharing: Set<string>,
+  header: Omit<BatchHeader, 'type' | 'version'>,
+): Promise<BulkJournal> {
   const records = await carriedRecords(carry, rows);
   const from = new Set([...carry.from, ...sharing]);
   const locks: BatchLock[] = [];
@@ -271,7 +384,11 @@ async function startBatch(f: Factory, configDir: string, input: Input, rows: () 
         locks.push(await BatchLock.acquire(configDir, id));
       } catch (e) {
         if (!(e instanceof BatchLocked)) throw e;
-        throw new CliError('usage', `rows of this file (by reference) belong to batch ${id}, which is being run by ${e.holder ? `pid ${e.holder.pid} on host ${e.holder.host}` : 'another run'}: this run ordered nothing`, 'wait for that run to end, then run this file again');
+        throw new CliError(
+          'usage',
+          `rows of this file (by reference) belong to batch ${id}, which is being run by ${e.holder ? `pid ${e.holder.pid} on host ${e.holder.host}` : 'another run'}: this run ordered nothing`,
+          'wait for that run to end, then run this file again',
+        );
       }
     }
     // Under the locks: what the earlier batches hold now (a run may have ended meanwhile).
@@ -279,9 +396,13 @@ async function startBatch(f: Factory, configDir: string, input: Input, rows: () 
       const earlier = await liveBatches(configDir, header.target ?? '', header.batch_id);
       const now = new Carry(earlier);
       const fresh = await carriedRecords(now, rows);
-      const nowFrom = new Set([...now.from, ...await batchesSharing(configDir, earlier, input.references, rows)]);
+      const nowFrom = new Set([...now.from, ...(await batchesSharing(configDir, earlier, input.references, rows))]);
       if ([...nowFrom].some((id) => !from.has(id)) || JSON.stringify(fresh) !== JSON.stringify(records)) {
-        throw new CliError('usage', `earlier batches with this file's references changed while this run started: nothing was ordered`, 'run the same command again');
+        throw new CliError(
+          'usage',
+          `earlier batches with this file's references changed while this run started: nothing was ordered`,
+          'run the same command again',
+        );
       }
     }
     const references = (async function* refs() {
@@ -290,7 +411,10 @@ async function startBatch(f: Factory, configDir: string, input: Input, rows: () 
     const journal = await BulkJournal.create(configDir, header, records, references);
     for (const id of from) await appendSuperseded(configDir, id, header.batch_id, new Date(f.clock.now()).toISOString());
     if (from.size > 0) {
-      err(f.io, `Batch ${header.batch_id} takes over, by reference, the rows of earlier batch${from.size === 1 ? '' : 'es'} ${[...from].join(', ')} (no longer run on their own).\n`);
+      err(
+        f.io,
+        `Batch ${header.batch_id} takes over, by reference, the rows of earlier batch${from.size === 1 ? '' : 'es'} ${[...from].join(', ')} (no longer run on their own).\n`,
+      );
     }
     return journal;
   } finally {
@@ -308,30 +432,52 @@ interface LockedRun {
 }
 
 /** Read (dry run) or open (a run: a torn last line is repaired) the journal of a batch that exists. */
-async function openBatch(f: Factory, o: BulkOptions, configDir: string, batchId: string): Promise<{ state?: BatchState; journal?: BulkJournal }> {
+async function openBatch(
+  f: Factory,
+  o: BulkOptions,
+  configDir: string,
+  batchId: string,
+): Promise<{ state?: BatchState; journal?: BulkJournal }> {
   try {
     if (o.dryRun) return { state: await BulkJournal.read(configDir, batchId, false) };
     const journal = await BulkJournal.open(configDir, batchId);
     // A crash mid-write leaves a torn last line: it was cut off so the next append starts cleanly.
-    if (journal && journal.repaired > 0) err(f.io, `Batch ${batchId}: the journal's last line was cut off by a crash (${journal.repaired} byte${journal.repaired === 1 ? '' : 's'}); removed it, everything before it is kept.\n`);
+    if (journal && journal.repaired > 0)
+      err(
+        f.io,
+        `Batch ${batchId}: the journal's last line was cut off by a crash (${journal.repaired} byte${journal.repaired === 1 ? '' : 's'}); removed it, everything before it is kept.\n`,
+      );
     return { state: journal?.state, journal };
   } catch (e) {
-    throw new UsageError(`the journal of batch ${batchId} is damaged: ${(e as Error).message}`, 'move the file away to start the batch afresh (rows already ordered would then be ordered again)');
+    throw new UsageError(
+      `the journal of batch ${batchId} is damaged: ${(e as Error).message}`,
+      'move the file away to start the batch afresh (rows already ordered would then be ordered again)',
+    );
   }
 }
 
 /** The rows of an existing batch: its header's (version 1), or its file's, checked against the digest it started with. */
 async function batchRows(f: Factory, state: BatchState, input: Input | undefined): Promise<() => AsyncIterable<BulkRow>> {
   const { rows } = state.header;
-  if (rows) return async function* headerRows() { yield* rows; };
+  if (rows)
+    return async function* headerRows() {
+      yield* rows;
+    };
   if (input) return fileRows(input.path);
   const path = state.header.source_path;
   const again = suggestedCommand(f.globals(), ['orders', 'create', '--from', state.header.source ?? 'FILE']);
-  if (path === undefined) throw new UsageError(`batch ${state.header.batch_id} does not say where its file is`, `run it with its file: ${again}`);
-  const found = await scanInput(f, path, `put the file of batch ${state.header.batch_id} back as it was, or pass its new path to vouchers orders create --from`);
+  if (path === undefined)
+    throw new UsageError(`batch ${state.header.batch_id} does not say where its file is`, `run it with its file: ${again}`);
+  const found = await scanInput(
+    f,
+    path,
+    `put the file of batch ${state.header.batch_id} back as it was, or pass its new path to vouchers orders create --from`,
+  );
   if (found.sha256 !== state.header.sha256) {
-    throw new UsageError(`${path}, the file of batch ${state.header.batch_id}, changed since the batch started: its rows are read from it`,
-      `put it back as it was to resume the batch; or run the edited file (${again}): rows with a reference already ordered are skipped`);
+    throw new UsageError(
+      `${path}, the file of batch ${state.header.batch_id}, changed since the batch started: its rows are read from it`,
+      `put it back as it was to resume the batch; or run the edited file (${again}): rows with a reference already ordered are skipped`,
+    );
   }
   return fileRows(path);
 }
@@ -351,23 +497,39 @@ async function runLocked(f: Factory, o: BulkOptions, run: LockedRun): Promise<vo
   }
 }
 
-async function orderBatch(f: Factory, o: BulkOptions, run: LockedRun, state: BatchState | undefined, opened: BulkJournal | undefined): Promise<BulkJournal | undefined> {
+async function orderBatch(
+  f: Factory,
+  o: BulkOptions,
+  run: LockedRun,
+  state: BatchState | undefined,
+  opened: BulkJournal | undefined,
+): Promise<BulkJournal | undefined> {
   const { io } = f;
   const { input, profile, target, batchId } = run;
   const config = { dir: run.configDir };
   if (o.resume !== undefined && !state) {
-    throw new UsageError(`no batch ${batchId} in ${journalPath(config.dir, batchId).replace(/\/[^/]+$/, '')}`, 'check the id printed by the first run, or run the original file again with --from');
+    throw new UsageError(
+      `no batch ${batchId} in ${journalPath(config.dir, batchId).replace(/\/[^/]+$/, '')}`,
+      'check the id printed by the first run, or run the original file again with --from',
+    );
   }
   if (state?.header.target !== undefined && state.header.target !== target) {
-    throw new UsageError(`batch ${batchId} orders through ${state.header.base_url ?? 'another server'} with another API key or server than profile ${profile.name} (${profile.base_url ?? 'no base URL'})`,
-      'resume it with the profile it was started with (--profile NAME); to order the same file on this server, run it with --from');
+    throw new UsageError(
+      `batch ${batchId} orders through ${state.header.base_url ?? 'another server'} with another API key or server than profile ${profile.name} (${profile.base_url ?? 'no base URL'})`,
+      'resume it with the profile it was started with (--profile NAME); to order the same file on this server, run it with --from',
+    );
   }
   if (state?.superseded_by !== undefined) {
-    throw new UsageError(`batch ${batchId} was taken over by batch ${state.superseded_by} (an edited file with the same references): it is not run again, so no row is ordered twice`,
-      `continue the edited file (run it again with --from), or ${suggestedCommand(f.globals(), ['orders', 'create', '--resume', state.superseded_by])}`);
+    throw new UsageError(
+      `batch ${batchId} was taken over by batch ${state.superseded_by} (an edited file with the same references): it is not run again, so no row is ordered twice`,
+      `continue the edited file (run it again with --from), or ${suggestedCommand(f.globals(), ['orders', 'create', '--resume', state.superseded_by])}`,
+    );
   }
   if (state && input && state.header.sha256 !== input.sha256) {
-    throw new UsageError(`${o.from} is not the file of batch ${batchId}: its content changed since`, `resume without --from (${suggestedCommand(f.globals(), ['orders', 'create', '--resume', batchId])}), or order the new file on its own`);
+    throw new UsageError(
+      `${o.from} is not the file of batch ${batchId}: its content changed since`,
+      `resume without --from (${suggestedCommand(f.globals(), ['orders', 'create', '--resume', batchId])}), or order the new file on its own`,
+    );
   }
 
   const rows = state ? await batchRows(f, state, input) : fileRows((input as Input).path);
@@ -382,12 +544,21 @@ async function orderBatch(f: Factory, o: BulkOptions, run: LockedRun, state: Bat
     const dup = await duplicateReferences(file.references, rows);
     if (dup.length > 0) {
       const problems = new Problems();
-      for (const p of dup.flatMap((d) => d.lines.slice(1).map((line) => ({ line, message: `reference ${JSON.stringify(d.reference)} is also on line ${d.lines[0]}: a reference names one row` }))).sort((a, b) => a.line - b.line)) problems.add(p);
+      for (const p of dup
+        .flatMap((d) =>
+          d.lines.slice(1).map((line) => ({
+            line,
+            message: `reference ${JSON.stringify(d.reference)} is also on line ${d.lines[0]}: a reference names one row`,
+          })),
+        )
+        .sort((a, b) => a.line - b.line))
+        problems.add(p);
       throw badRows(file.name, problems, 'references are row identities');
     }
     const earlier = await liveBatches(config.dir, target, batchId);
     const clash = o.newBatch ? undefined : unmatchedEdit(earlier, file.path, file.name, file.everyRowHasReference);
-    if (clash) throw unmatchedEditError(file.name, clash, suggestedCommand(f.globals(), ['orders', 'create', '--resume', clash.header.batch_id]));
+    if (clash)
+      throw unmatchedEditError(file.name, clash, suggestedCommand(f.globals(), ['orders', 'create', '--resume', clash.header.batch_id]));
     carry = new Carry(earlier);
     if (earlier.length > 0) sharing = await batchesSharing(config.dir, earlier, file.references, rows);
     const checked = await preflightRows(f, client, file, rows, carry, o.dryRun);
@@ -396,8 +567,17 @@ async function orderBatch(f: Factory, o: BulkOptions, run: LockedRun, state: Bat
     const { wallets, readable } = await walletsByCurrency(client, io.signal);
     const short = checkFunds(totals, wallets, readable).filter((c) => !c.sufficient);
     if (short.length > 0) {
-      const s = short.map((c) => `${formatMoney(c.total, c.currency)} needed, the wallet holds ${c.available === null ? 'nothing' : formatMoney(c.available, c.currency)}`).join('; ');
-      throw new CliError('rejected', `the batch costs more than the wallet holds: ${s}; nothing was ordered`, 'top up the wallet, or split the file: vouchers wallets list');
+      const s = short
+        .map(
+          (c) =>
+            `${formatMoney(c.total, c.currency)} needed, the wallet holds ${c.available === null ? 'nothing' : formatMoney(c.available, c.currency)}`,
+        )
+        .join('; ');
+      throw new CliError(
+        'rejected',
+        `the batch costs more than the wallet holds: ${s}; nothing was ordered`,
+        'top up the wallet, or split the file: vouchers wallets list',
+      );
     }
   } else {
     toOrder = rowCount(state.header) - state.ordered.size;
@@ -405,13 +585,24 @@ async function orderBatch(f: Factory, o: BulkOptions, run: LockedRun, state: Bat
   const total = state ? rowCount(state.header) : (input as Input).rows;
 
   if (o.dryRun) {
-    await printRecord(io, { dry_run: true, batch_id: batchId, rows: total, to_order: toOrder, totals: totals ? Object.fromEntries([...totals].map(([c, m]) => [c, fromMinor(m, c)])) : null }, [
-      { label: 'dry_run', value: 'yes: nothing was ordered' },
-      { label: 'batch_id', value: batchId },
-      { label: 'rows', value: total },
-      { label: 'to_order', value: toOrder },
-      ...(totals ? [{ label: 'total', value: describeTotals(totals) }] : []),
-    ], o.settings);
+    await printRecord(
+      io,
+      {
+        dry_run: true,
+        batch_id: batchId,
+        rows: total,
+        to_order: toOrder,
+        totals: totals ? Object.fromEntries([...totals].map(([c, m]) => [c, fromMinor(m, c)])) : null,
+      },
+      [
+        { label: 'dry_run', value: 'yes: nothing was ordered' },
+        { label: 'batch_id', value: batchId },
+        { label: 'rows', value: total },
+        { label: 'to_order', value: toOrder },
+        ...(totals ? [{ label: 'total', value: describeTotals(totals) }] : []),
+      ],
+      o.settings,
+    );
     err(io, 'Dry run passed: every row is valid and the wallets cover the batch. Run again without --dry-run to order.\n');
     return opened;
   }
@@ -423,10 +614,18 @@ async function orderBatch(f: Factory, o: BulkOptions, run: LockedRun, state: Bat
     });
   }
 
-  const journal = opened ?? await startBatch(f, config.dir, input as Input, rows, carry as Carry, sharing, {
-    batch_id: batchId, source: o.from ?? null, source_path: (input as Input).path, sha256: (input as Input).sha256, target, base_url: profile.base_url ?? undefined,
-    created_at: new Date(f.clock.now()).toISOString(), row_count: total,
-  });
+  const journal =
+    opened ??
+    (await startBatch(f, config.dir, input as Input, rows, carry as Carry, sharing, {
+      batch_id: batchId,
+      source: o.from ?? null,
+      source_path: (input as Input).path,
+      sha256: (input as Input).sha256,
+      target,
+      base_url: profile.base_url ?? undefined,
+      created_at: new Date(f.clock.now()).toISOString(),
+      row_count: total,
+    }));
   try {
     await finishBatch(f, o, run, journal, rows, total, toOrder);
   } finally {
@@ -435,19 +634,41 @@ async function orderBatch(f: Factory, o: BulkOptions, run: LockedRun, state: Bat
   return undefined;
 }
 
-async function finishBatch(f: Factory, o: BulkOptions, run: LockedRun, journal: BulkJournal, rows: () => AsyncIterable<BulkRow>, total: number, toOrder: number): Promise<void> {
+async function finishBatch(
+  f: Factory,
+  o: BulkOptions,
+  run: LockedRun,
+  journal: BulkJournal,
+  rows: () => AsyncIterable<BulkRow>,
+  total: number,
+  toOrder: number,
+): Promise<void> {
   const { io } = f;
   const { batchId } = run;
   const skipped = total - toOrder;
-  err(io, `Batch ${batchId}: ${total} rows, ${skipped > 0 ? `${skipped} already ordered (skipped), ` : ''}${toOrder} to send, ${o.concurrency} at a time\n  journal ${journal.path}\n`);
+  err(
+    io,
+    `Batch ${batchId}: ${total} rows, ${skipped > 0 ? `${skipped} already ordered (skipped), ` : ''}${toOrder} to send, ${o.concurrency} at a time\n  journal ${journal.path}\n`,
+  );
   if (toOrder === 0) {
-    err(io, `Every row of this file was ordered by an earlier run of batch ${batchId}: nothing is sent again.\n  To order the same rows once more, make it a new file (e.g. with new references).\n`);
+    err(
+      io,
+      `Every row of this file was ordered by an earlier run of batch ${batchId}: nothing is sent again.\n  To order the same rows once more, make it a new file (e.g. with new references).\n`,
+    );
   }
 
   const progress = startProgress(io, f.clock, total, skipped);
   let outcome;
   try {
-    outcome = await runRows(pendingRows(rows, journal.state), { client: await f.client(), journal, clock: f.clock, ids: f.ids, signal: io.signal, concurrency: o.concurrency, onResult: (r) => progress.update(r) });
+    outcome = await runRows(pendingRows(rows, journal.state), {
+      client: await f.client(),
+      journal,
+      clock: f.clock,
+      ids: f.ids,
+      signal: io.signal,
+      concurrency: o.concurrency,
+      onResult: (r) => progress.update(r),
+    });
   } finally {
     progress.done();
     await journal.flushed();
@@ -461,21 +682,39 @@ async function finishBatch(f: Factory, o: BulkOptions, run: LockedRun, journal: 
 
   const resume = run.resumeCmd;
   if (outcome.interrupted) {
-    throw new CliError('interrupted', `interrupted: ${summary.ordered} of ${summary.rows} rows ordered, ${summary.not_done + summary.failed + summary.unknown} left`, `continue where it stopped (no row is ordered twice): ${resume}`);
+    throw new CliError(
+      'interrupted',
+      `interrupted: ${summary.ordered} of ${summary.rows} rows ordered, ${summary.not_done + summary.failed + summary.unknown} left`,
+      `continue where it stopped (no row is ordered twice): ${resume}`,
+    );
   }
   if (summary.failed > 0 || summary.not_done > 0 || summary.unknown > 0) {
     const kind = worstKind(state) ?? 'unexpected';
     const parts: string[] = [];
     if (summary.failed > 0) parts.push(`${summary.failed} of ${summary.rows} rows were not ordered (refused by the server)`);
-    const held = [...state.results.keys()].filter((row) => rowOutcome(state, row) === 'unknown' && state.results.get(row)?.error_code === NOT_RESENT).length;
+    const held = [...state.results.keys()].filter(
+      (row) => rowOutcome(state, row) === 'unknown' && state.results.get(row)?.error_code === NOT_RESENT,
+    ).length;
     const open = summary.unknown + summary.not_done - held;
-    if (open > 0) parts.push(`${open} of ${summary.rows} rows unknown: resume to find out (the answer was lost or not final; the order may exist)`);
-    if (held > 0) parts.push(`${held} of ${summary.rows} rows not re-sent: their answer was lost and the server's 24 h idempotency window has passed, so a re-send could order twice`);
+    if (open > 0)
+      parts.push(`${open} of ${summary.rows} rows unknown: resume to find out (the answer was lost or not final; the order may exist)`);
+    if (held > 0)
+      parts.push(
+        `${held} of ${summary.rows} rows not re-sent: their answer was lost and the server's 24 h idempotency window has passed, so a re-send could order twice`,
+      );
     const hints: string[] = [];
     if (summary.failed > 0) hints.push('fix the cause of the refused rows, then resume: they are sent again with fresh keys');
-    if (open > 0) hints.push(`${summary.failed > 0 ? 'rows' : 'resume: rows'} of unknown outcome are re-sent with their same keys, so the server answers with the order if it exists`);
-    if (held > 0) hints.push('check each row not re-sent as its line above says (vouchers orders list --reference REF, or ask the provider)');
-    throw new CliError(kind, `${parts.join('; ')} (see the lines above${resultsPath ? ` and ${resultsPath}` : ''})`, `${hints.join('; ')}: ${resume}`);
+    if (open > 0)
+      hints.push(
+        `${summary.failed > 0 ? 'rows' : 'resume: rows'} of unknown outcome are re-sent with their same keys, so the server answers with the order if it exists`,
+      );
+    if (held > 0)
+      hints.push('check each row not re-sent as its line above says (vouchers orders list --reference REF, or ask the provider)');
+    throw new CliError(
+      kind,
+      `${parts.join('; ')} (see the lines above${resultsPath ? ` and ${resultsPath}` : ''})`,
+      `${hints.join('; ')}: ${resume}`,
+    );
   }
   err(io, `All ${summary.rows} rows ordered.\n`);
 }

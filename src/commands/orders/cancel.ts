@@ -27,8 +27,12 @@ export async function run(f: Factory, id: string, flags: CancelFlags): Promise<v
   });
   const client = await f.client();
   const key = f.ids.idempotencyKey();
-  const res = await callExtension(client, 'order cancellation (POST /orders/{id}/cancel)', orderId,
-    () => cancelOrder(client, orderId, { idempotencyKey: key, signal: io.signal }));
-  err(io, `Order ${orderId} ${res.data.status}: the debit is refunded to the ${res.data.currency} wallet${res.traceId ? ` · trace ${res.traceId}` : ''}\n`);
+  const res = await callExtension(client, 'order cancellation (POST /orders/{id}/cancel)', orderId, () =>
+    cancelOrder(client, orderId, { idempotencyKey: key, signal: io.signal }),
+  );
+  err(
+    io,
+    `Order ${orderId} ${res.data.status}: the debit is refunded to the ${res.data.currency} wallet${res.traceId ? ` · trace ${res.traceId}` : ''}\n`,
+  );
   await printOrder(io, res.data, settings, { reveal: false, full: true, received: res.received });
 }

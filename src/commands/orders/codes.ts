@@ -39,7 +39,13 @@ const COLUMNS: Column<VoucherCode>[] = [
  * The secure endpoint lists no code: say why when the order has none (yet). Pending →
  * exit 8 with how to wait for it; ended without vouchers → exit 5 (ORDER_NOT_FULFILLED).
  */
-async function explainNoCodes(client: ApiClient, orderId: string, codesOut: string | undefined, signal: AbortSignal, globals: HintGlobals): Promise<void> {
+async function explainNoCodes(
+  client: ApiClient,
+  orderId: string,
+  codesOut: string | undefined,
+  signal: AbortSignal,
+  globals: HintGlobals,
+): Promise<void> {
   const res = await getOrder(client, orderId, { signal });
   const order = res.data;
   if (order.status === 'PENDING' || order.status === 'PROCESSING') {
@@ -58,23 +64,39 @@ async function explainNoCodes(client: ApiClient, orderId: string, codesOut: stri
  * does not offer it may return the codes in GET /orders/{id}, as the document says that
  * endpoint returns the allocated vouchers: then they are read from there, and it is said.
  */
-async function codesOf(f: Factory, client: ApiClient, orderId: string, settings: OutputSettings): Promise<{ data: OrderCodes; traceId: string | undefined; foreign: boolean; received?: unknown[] }> {
+async function codesOf(
+  f: Factory,
+  client: ApiClient,
+  orderId: string,
+  settings: OutputSettings,
+): Promise<{ data: OrderCodes; traceId: string | undefined; foreign: boolean; received?: unknown[] }> {
   try {
-    const res = await callExtension(client, 'the secure code endpoint (GET /orders/{id}/vouchers)', orderId,
-      () => getOrderCodes(client, orderId, { signal: f.io.signal }));
+    const res = await callExtension(client, 'the secure code endpoint (GET /orders/{id}/vouchers)', orderId, () =>
+      getOrderCodes(client, orderId, { signal: f.io.signal }),
+    );
     return { data: res.data, traceId: res.traceId, foreign: res.drift !== undefined };
   } catch (error) {
     if (!(error instanceof NotOfferedError)) throw error;
     const res = await getOrder(client, orderId, { signal: f.io.signal });
     const withCode = res.data.vouchers.filter((v) => typeof v.code === 'string' && v.code !== '');
-    const pending = res.data.status === 'PENDING' || res.data.status === 'PROCESSING' || (res.data.vouchers.length === 0 && !isFinalStatus(res.data.status));
+    const pending =
+      res.data.status === 'PENDING' ||
+      res.data.status === 'PROCESSING' ||
+      (res.data.vouchers.length === 0 && !isFinalStatus(res.data.status));
     if (withCode.length === 0 && !pending && res.data.status !== 'CANCELLED' && res.data.status !== 'REFUNDED') throw error;
     if (withCode.length > 0) {
-      notice(f.io, settings, 'CODES_FROM_ORDER', `This server does not offer the secure code endpoint (GET /orders/{id}/vouchers): the codes come from the order itself (GET /orders/${orderId})${res.traceId ? ` · trace ${res.traceId}` : ''}`);
+      notice(
+        f.io,
+        settings,
+        'CODES_FROM_ORDER',
+        `This server does not offer the secure code endpoint (GET /orders/{id}/vouchers): the codes come from the order itself (GET /orders/${orderId})${res.traceId ? ` · trace ${res.traceId}` : ''}`,
+      );
     }
     // The server's own voucher entries that carry a code, as it sent them (for --json).
     const sent = res.received !== null && typeof res.received === 'object' ? (res.received as { vouchers?: unknown }).vouchers : undefined;
-    const received = Array.isArray(sent) ? sent.filter((v) => v !== null && typeof v === 'object' && findCode(v as Record<string, unknown>) !== undefined) : undefined;
+    const received = Array.isArray(sent)
+      ? sent.filter((v) => v !== null && typeof v === 'object' && findCode(v as Record<string, unknown>) !== undefined)
+      : undefined;
     return { data: { order_id: res.data.order_id, data: withCode.map(voucherCode) }, traceId: res.traceId, foreign: true, received };
   }
 }
@@ -84,29 +106,58 @@ export async function run(f: Factory, id: string, flags: CodesFlags): Promise<vo
   const orderId = checkOrderId(id);
   const reveal = Boolean(flags.reveal);
   const settings = resolveOutput(io, flags, f.globals().color !== false);
-  if (await handleFieldsFlag(io, settings, COLUMNS.map((c) => c.field))) return;
+  if (
+    await handleFieldsFlag(
+      io,
+      settings,
+      COLUMNS.map((c) => c.field),
+    )
+  )
+    return;
   if (flags.codesOut !== undefined) await assertCodesFileFree(flags.codesOut, io.cwd);
   const client = await f.client();
   const res = await codesOf(f, client, orderId, settings);
   const codes = res.data;
   if (codes.data.length === 0) await explainNoCodes(client, orderId, flags.codesOut, io.signal, f.globals());
   if (flags.codesOut !== undefined) {
-    const written = await writeCodesFile(flags.codesOut, io.cwd, codes.data.map((c) => ({
-      order_id: codes.order_id, voucher_id: c.voucher_id, product_id: c.product_id, denomination: c.denomination, expiry: c.expiry, code: c.code, pin: c.pin,
-    })));
-    err(io, `Wrote ${written.count} code${written.count === 1 ? '' : 's'} to ${written.path} (mode 0600)${res.traceId ? ` · trace ${res.traceId}` : ''}\n`);
+    const written = await writeCodesFile(
+      flags.codesOut,
+      io.cwd,
+      codes.data.map((c) => ({
+        order_id: codes.order_id,
+        voucher_id: c.voucher_id,
+        product_id: c.product_id,
+        denomination: c.denomination,
+        expiry: c.expiry,
+        code: c.code,
+        pin: c.pin,
+      })),
+    );
+    err(
+      io,
+      `Wrote ${written.count} code${written.count === 1 ? '' : 's'} to ${written.path} (mode 0600)${res.traceId ? ` · trace ${res.traceId}` : ''}\n`,
+    );
   }
   const shown = redactCodes(codes, reveal);
   if (settings.format === 'json') {
     const pick = (c: Record<string, unknown>) => (settings.fields ? Object.fromEntries(settings.fields.map((k) => [k, c[k]])) : c);
     // A server's own entries are printed as it sent them, codes masked unless --reveal.
-    const rows = res.received ? (maskCodes(res.received, reveal) as Record<string, unknown>[]) : (shown.data as unknown as Record<string, unknown>[]);
+    const rows = res.received
+      ? (maskCodes(res.received, reveal) as Record<string, unknown>[])
+      : (shown.data as unknown as Record<string, unknown>[]);
     await printJson(io, { ...shown, data: rows.map(pick), revealed: reveal });
   } else {
     // Codes of a server's own shape: the columns it gives no value for are left out.
-    await printList(io, shown.data, res.foreign ? nonEmptyColumns(shown.data, COLUMNS) : COLUMNS, settings, { empty: `Order ${orderId} has no issued vouchers yet.` });
+    await printList(io, shown.data, res.foreign ? nonEmptyColumns(shown.data, COLUMNS) : COLUMNS, settings, {
+      empty: `Order ${orderId} has no issued vouchers yet.`,
+    });
   }
   if (!reveal && flags.codesOut === undefined && shown.data.length > 0) {
-    notice(io, settings, 'CODES_MASKED', `Codes are masked: add --reveal to show them, or --codes-out FILE to save them (mode 0600)${res.traceId ? ` · trace ${res.traceId}` : ''}`);
+    notice(
+      io,
+      settings,
+      'CODES_MASKED',
+      `Codes are masked: add --reveal to show them, or --codes-out FILE to save them (mode 0600)${res.traceId ? ` · trace ${res.traceId}` : ''}`,
+    );
   }
 }

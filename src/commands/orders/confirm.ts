@@ -21,5 +21,6 @@ export async function confirmOrStop(io: IO, options: ConfirmOptions): Promise<vo
     throw new UsageError(`${options.reason}; not asking without a terminal`, 'add --yes to confirm non-interactively');
   }
   const { confirm } = await import('../../core/io/prompt.js');
-  if (!(await confirm(io, options.question))) throw new CancelledError('not confirmed: nothing was done', 'run it again and answer y, or pass --yes');
+  if (!(await confirm(io, options.question)))
+    throw new CancelledError('not confirmed: nothing was done', 'run it again and answer y, or pass --yes');
 }

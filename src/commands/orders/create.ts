@@ -39,7 +39,10 @@ export type { CreateFlags };
 /** Idempotency keys of the contract: 1–255 printable ASCII characters. */
 export function checkIdempotencyKey(key: string): string {
   if (!isIdempotencyKey(key)) {
-    throw new UsageError('--idempotency-key must be 1 to 255 printable ASCII characters', 'e.g. --idempotency-key order-2026-11-22-001, or leave it out to get a fresh one');
+    throw new UsageError(
+      '--idempotency-key must be 1 to 255 printable ASCII characters',
+      'e.g. --idempotency-key order-2026-11-22-001, or leave it out to get a fresh one',
+    );
   }
   return key;
 }
@@ -60,14 +63,18 @@ export interface SingleOptions {
 /** Flags → options; every check that needs no network happens here. */
 export function buildCreate(f: Factory, flags: CreateFlags): SingleOptions {
   const bulkOnly = (['concurrency', 'results', 'newBatch'] as const).filter((k) => flags[k] !== undefined);
-  if (bulkOnly.length > 0) throw new UsageError(`--${bulkOnly[0] === 'newBatch' ? 'new-batch' : bulkOnly[0]} only applies to a bulk order (--from FILE)`);
-  if (flags.waitTimeout !== undefined && !flags.wait) throw new UsageError('--wait-timeout is how long --wait follows the order', 'add --wait; --timeout is the timeout of each request');
+  if (bulkOnly.length > 0)
+    throw new UsageError(`--${bulkOnly[0] === 'newBatch' ? 'new-batch' : bulkOnly[0]} only applies to a bulk order (--from FILE)`);
+  if (flags.waitTimeout !== undefined && !flags.wait)
+    throw new UsageError('--wait-timeout is how long --wait follows the order', 'add --wait; --timeout is the timeout of each request');
   const wanted = flags.wait ? waitTimeoutFlag(f.io, flags, f.globals().timeout, f.globals().json === true) : undefined;
   const body = orderFromFlags(flags);
   const keyGiven = flags.idempotencyKey !== undefined;
   const idempotencyKey = keyGiven ? checkIdempotencyKey(flags.idempotencyKey as string) : f.ids.idempotencyKey();
   return {
-    body, idempotencyKey, keyGiven,
+    body,
+    idempotencyKey,
+    keyGiven,
     dryRun: Boolean(flags.dryRun),
     wait: Boolean(flags.wait),
     waitMs: wanted !== undefined ? parseDuration(wanted.text, wanted.flag) : DEFAULT_WAIT_MS,
@@ -89,11 +96,21 @@ function withRetryHint(error: unknown, key: string): unknown {
   if (error instanceof ContractMismatchError && error.executed) {
     // --strict-contract: the order exists and was paid; name it before anything else.
     const id = readOrder(error.body).order_id;
-    return new ContractMismatchError(`order ${id || '(its answer names no id)'} was placed and paid; ${error.message}`, error.traceId, error.issues, true, error.body, key).withJsonFields({ order_id: id || undefined });
+    return new ContractMismatchError(
+      `order ${id || '(its answer names no id)'} was placed and paid; ${error.message}`,
+      error.traceId,
+      error.issues,
+      true,
+      error.body,
+      key,
+    ).withJsonFields({ order_id: id || undefined });
   }
   const hint = `retry safely with ${keyFlag(key)}: if the order was placed, the server replays its answer; it never orders twice`;
   if (error instanceof NetworkError) return new NetworkError(error.message, error.traceId, error.errno, hint, { cause: error });
-  if (error instanceof ApiError && (error.kind === 'network' || error.kind === 'rate_limited' || error.apiCode === 'IDEMPOTENCY_KEY_IN_PROGRESS')) {
+  if (
+    error instanceof ApiError &&
+    (error.kind === 'network' || error.kind === 'rate_limited' || error.apiCode === 'IDEMPOTENCY_KEY_IN_PROGRESS')
+  ) {
     return error.withHint(hint);
   }
   return error;
@@ -102,22 +119,42 @@ function withRetryHint(error: unknown, key: string): unknown {
 function codeRows(order: Order): CodeRow[] {
   return order.vouchers
     .filter((v) => typeof v.code === 'string' && v.code !== '')
-    .map((v) => ({ order_id: order.order_id, voucher_id: v.voucher_id, product_id: v.product_id, denomination: v.denomination, expiry: v.expiry, code: v.code as string, pin: v.pin ?? null }));
+    .map((v) => ({
+      order_id: order.order_id,
+      voucher_id: v.voucher_id,
+      product_id: v.product_id,
+      denomination: v.denomination,
+      expiry: v.expiry,
+      code: v.code as string,
+      pin: v.pin ?? null,
+    }));
 }
 
 /** Put the secure endpoint's codes into the order's vouchers (by voucher id). */
 async function withCodes(client: ApiClient, order: Order, signal: AbortSignal): Promise<{ order: Order; traceId?: string }> {
-  const codes = await callExtension(client, 'the secure code endpoint (GET /orders/{id}/vouchers)', order.order_id, () => getOrderCodes(client, order.order_id, { signal }));
+  const codes = await callExtension(client, 'the secure code endpoint (GET /orders/{id}/vouchers)', order.order_id, () =>
+    getOrderCodes(client, order.order_id, { signal }),
+  );
   const byId = new Map(codes.data.data.map((c) => [c.voucher_id, c]));
   return {
-    order: { ...order, vouchers: order.vouchers.map((v) => { const c = byId.get(v.voucher_id); return c ? { ...v, code: c.code, pin: c.pin } : v; }) },
+    order: {
+      ...order,
+      vouchers: order.vouchers.map((v) => {
+        const c = byId.get(v.voucher_id);
+        return c ? { ...v, code: c.code, pin: c.pin } : v;
+      }),
+    },
     traceId: codes.traceId,
   };
 }
 
 /** Ctrl-C or SIGTERM during `orders create` (exit 130), with the trace ID of the last answer. */
 class OrderInterruptedError extends CliError {
-  constructor(message: string, hint: string, readonly traceId?: string) {
+  constructor(
+    message: string,
+    hint: string,
+    readonly traceId?: string,
+  ) {
     super('interrupted', message, hint);
   }
 }
@@ -191,7 +228,11 @@ export async function runCreate(f: Factory, input: CreateInput): Promise<void> {
 
   // With --json the key is in the printed order, or in the JSON error: stderr stays JSON.
   const json = o.settings.format === 'json' || o.settings.format === 'ndjson';
-  if (!json) err(io, `Idempotency key: ${o.idempotencyKey}${o.keyGiven ? '' : ' (generated)'}\n  to retry safely, run the same command with ${keyFlag(o.idempotencyKey)}\n`);
+  if (!json)
+    err(
+      io,
+      `Idempotency key: ${o.idempotencyKey}${o.keyGiven ? '' : ' (generated)'}\n  to retry safely, run the same command with ${keyFlag(o.idempotencyKey)}\n`,
+    );
   const seen: Seen = {};
   try {
     await place(f, client, o, seen, json);
@@ -208,7 +249,9 @@ export async function runCreate(f: Factory, input: CreateInput): Promise<void> {
 async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen, json: boolean): Promise<void> {
   const { io } = f;
   const globals = f.globals();
-  const say = (text: string) => { if (!json) err(io, text); };
+  const say = (text: string) => {
+    if (!json) err(io, text);
+  };
   let res;
   try {
     res = await createOrder(client, o.body, { idempotencyKey: o.idempotencyKey, signal: io.signal });
@@ -224,10 +267,23 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
   const replayed = res.replayed ? ' (replayed: this key was used before; nothing was ordered again)' : '';
   if (order.order_id === '') {
     // A 2xx is an order placed, even when its body names none: say so, never suggest ordering again.
-    say(`The server accepted the order (HTTP ${res.status})${trace}${replayed}, but its answer names no order id: it is placed, do not order again; the same command with ${keyFlag(o.idempotencyKey)} replays this answer\n`);
-    if (o.wait || o.reveal || o.codesOut !== undefined) say('Without an order id it cannot be followed or its codes fetched here: find the order with your provider, quoting the trace ID\n');
-    const shown = { http_status: res.status, idempotency_key: o.idempotencyKey, trace_id: res.traceId ?? null, ...(received !== undefined ? { body: maskSecrets(maskCodes(received, o.reveal)) } : {}) };
-    await printRecord(io, shown, Object.entries(shown).map(([label, value]) => ({ label, value })), o.settings);
+    say(
+      `The server accepted the order (HTTP ${res.status})${trace}${replayed}, but its answer names no order id: it is placed, do not order again; the same command with ${keyFlag(o.idempotencyKey)} replays this answer\n`,
+    );
+    if (o.wait || o.reveal || o.codesOut !== undefined)
+      say('Without an order id it cannot be followed or its codes fetched here: find the order with your provider, quoting the trace ID\n');
+    const shown = {
+      http_status: res.status,
+      idempotency_key: o.idempotencyKey,
+      trace_id: res.traceId ?? null,
+      ...(received !== undefined ? { body: maskSecrets(maskCodes(received, o.reveal)) } : {}),
+    };
+    await printRecord(
+      io,
+      shown,
+      Object.entries(shown).map(([label, value]) => ({ label, value })),
+      o.settings,
+    );
     return;
   }
   if (res.status === 201 || order.status !== 'PENDING') {
@@ -238,9 +294,16 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
 
   if (o.wait) {
     const followed = await followOnTerminal(f, client, order.order_id, {
-      timeoutMs: o.waitMs, initial: { order, traceId: res.traceId, received }, requestTimeoutMs: (await f.profile()).timeout_ms, quiet: json,
-      onStatus: (last, traceId) => { seen.order = last; seen.traceId = traceId ?? seen.traceId; },
-      onShort: (last, lastReceived) => printOrder(io, last, o.settings, { reveal: false, extra: { idempotency_key: o.idempotencyKey }, received: lastReceived }),
+      timeoutMs: o.waitMs,
+      initial: { order, traceId: res.traceId, received },
+      requestTimeoutMs: (await f.profile()).timeout_ms,
+      quiet: json,
+      onStatus: (last, traceId) => {
+        seen.order = last;
+        seen.traceId = traceId ?? seen.traceId;
+      },
+      onShort: (last, lastReceived) =>
+        printOrder(io, last, o.settings, { reveal: false, extra: { idempotency_key: o.idempotencyKey }, received: lastReceived }),
     });
     // GET shows code_last4 only; the codes of the 201 answer are kept when it was a cache-hit.
     if (!hasCodes(order)) {
@@ -268,7 +331,9 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
   if (o.codesOut !== undefined) {
     const rows = codeRows(order);
     if (rows.length === 0) {
-      say(`No codes written to ${o.codesOut}: the order has no issued vouchers yet; once delivered: ${suggestedCommand(globals, ['orders', 'codes', order.order_id, '--codes-out', o.codesOut])}\n`);
+      say(
+        `No codes written to ${o.codesOut}: the order has no issued vouchers yet; once delivered: ${suggestedCommand(globals, ['orders', 'codes', order.order_id, '--codes-out', o.codesOut])}\n`,
+      );
     } else {
       let written;
       try {
@@ -276,7 +341,11 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
       } catch (error) {
         // The order is placed and printed above: say so, and how to get its codes.
         const why = error instanceof Error ? error.message : String(error);
-        throw new UsageError(`order ${order.order_id} was placed, but its codes could not be saved: ${why}`, `fetch them into a new file: ${suggestedCommand(globals, ['orders', 'codes', order.order_id, '--codes-out', 'NEW_FILE'])}`, { cause: error });
+        throw new UsageError(
+          `order ${order.order_id} was placed, but its codes could not be saved: ${why}`,
+          `fetch them into a new file: ${suggestedCommand(globals, ['orders', 'codes', order.order_id, '--codes-out', 'NEW_FILE'])}`,
+          { cause: error },
+        );
       }
       say(`Wrote ${written.count} code${written.count === 1 ? '' : 's'} to ${written.path} (mode 0600)\n`);
     }

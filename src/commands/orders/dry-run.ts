@@ -27,17 +27,25 @@ export interface DryRunReport {
 
 export async function runDryRun(f: Factory, client: ApiClient, body: CreateOrderRequest, settings: OutputSettings): Promise<DryRunReport> {
   const { io } = f;
-  const lookups = await lookupProducts(client, body.items.map((i) => i.product_id), io.signal);
+  const lookups = await lookupProducts(
+    client,
+    body.items.map((i) => i.product_id),
+    io.signal,
+  );
   const problems: string[] = [];
   // The exit code is the one the real order would get: that of the first problem.
   let kind: ErrorKind | undefined;
-  const problem = (message: string, k: ErrorKind) => { problems.push(message); kind ??= k; };
+  const problem = (message: string, k: ErrorKind) => {
+    problems.push(message);
+    kind ??= k;
+  };
   body.items.forEach((item, i) => {
     const p = itemProblem(item, lookups, body.currency) ?? stockProblem(item, lookups);
     if (p) problem(body.items.length > 1 ? `item ${i + 1}: ${p.message}` : p.message, p.kind);
   });
   const currency = orderCurrency(body.items, lookups, body.currency);
-  if (!currency && problems.length === 0) problem('the items are sold in different currencies; one order is paid from one wallet', 'rejected');
+  if (!currency && problems.length === 0)
+    problem('the items are sold in different currencies; one order is paid from one wallet', 'rejected');
   let total: number | null = null;
   let available: number | null = null;
   let after: number | null = null;
@@ -53,11 +61,21 @@ export async function runDryRun(f: Factory, client: ApiClient, body: CreateOrder
     sufficient = funds?.sufficient ?? false;
     if (available !== null) after = fromMinor(toMinor(available, currency) - minor, currency);
     if (available === null && !funds?.unverified) problem(`there is no ${currency} wallet`, 'rejected');
-    else if (!sufficient) problem(`the ${currency} wallet holds ${formatMoney(available, currency)}; the order costs ${formatMoney(total, currency)}`, 'rejected');
+    else if (!sufficient)
+      problem(
+        `the ${currency} wallet holds ${formatMoney(available, currency)}; the order costs ${formatMoney(total, currency)}`,
+        'rejected',
+      );
   }
   const report: DryRunReport = {
-    dry_run: true, request: body, total_amount: total, currency: currency ?? null,
-    wallet_available: available, balance_after: after, sufficient_funds: notes.length > 0 && available === null ? null : sufficient, problems,
+    dry_run: true,
+    request: body,
+    total_amount: total,
+    currency: currency ?? null,
+    wallet_available: available,
+    balance_after: after,
+    sufficient_funds: notes.length > 0 && available === null ? null : sufficient,
+    problems,
   };
   const fields: RecordField[] = [
     { label: 'dry_run', value: 'yes: nothing was ordered' },
@@ -65,16 +83,32 @@ export async function runDryRun(f: Factory, client: ApiClient, body: CreateOrder
     { label: 'total_amount', value: total !== null && currency ? formatMoney(total, currency) : '' },
     { label: 'wallet_available', value: available !== null && currency ? formatMoney(available, currency) : '' },
     { label: 'balance_after', value: after !== null && currency ? formatMoney(after, currency) : '' },
-    { label: 'checks', value: problems.length === 0 ? (notes.length === 0 ? 'ok: products, denominations and balance' : `ok; ${notes.join('; ')}`) : problems.join('; '), style: (t, c) => (problems.length === 0 ? (notes.length === 0 ? c.green(t) : c.yellow(t)) : c.red(t)) },
+    {
+      label: 'checks',
+      value:
+        problems.length === 0
+          ? notes.length === 0
+            ? 'ok: products, denominations and balance'
+            : `ok; ${notes.join('; ')}`
+          : problems.join('; '),
+      style: (t, c) => (problems.length === 0 ? (notes.length === 0 ? c.green(t) : c.yellow(t)) : c.red(t)),
+    },
   ];
   await printRecord(io, report, fields, settings);
   if (problems.length > 0) {
     const fundsOnly = problems.length === 1 && !sufficient && available !== null;
     if (fundsOnly) throw new CliError('rejected', `dry run: ${problems[0]}`, 'top up the wallet, or order less: vouchers wallets list');
-    throw new CliError(kind ?? 'rejected', `dry run: the order would fail:\n  ${problems.join('\n  ')}`, 'fix the order; nothing was ordered');
+    throw new CliError(
+      kind ?? 'rejected',
+      `dry run: the order would fail:\n  ${problems.join('\n  ')}`,
+      'fix the order; nothing was ordered',
+    );
   }
-  err(io, notes.length > 0
-    ? `Dry run passed the checks it could make (${notes.join('; ')}): nothing was ordered. Compare the order's total with vouchers wallets list before ordering.\n`
-    : 'Dry run passed: nothing was ordered. Run again without --dry-run to order.\n');
+  err(
+    io,
+    notes.length > 0
+      ? `Dry run passed the checks it could make (${notes.join('; ')}): nothing was ordered. Compare the order's total with vouchers wallets list before ordering.\n`
+      : 'Dry run passed: nothing was ordered. Run again without --dry-run to order.\n',
+  );
   return report;
 }

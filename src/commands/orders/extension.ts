@@ -21,7 +21,10 @@ export async function callExtension<T>(client: ApiClient, what: string, orderId:
     const message = `this server does not offer ${what}`;
     if (error.status === 405 || orderId === undefined) throw notOffered(error, message, HINT);
     // The order's own answer tells a missing endpoint from a missing order.
-    const order = await getOrder(client, orderId, { probe: true }).then(() => undefined, (e: unknown) => e);
+    const order = await getOrder(client, orderId, { probe: true }).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
     if (order === undefined) throw notOffered(error, message, HINT);
     throw isRouteMissing(order, [404]) ? order : error;
   }

@@ -23,10 +23,19 @@ export const DEFAULT_WAIT_MS = 10 * 60_000;
  * global --timeout is the timeout of each request; given without --wait-timeout it also
  * sets the wait, as it did before --wait-timeout existed, with a note saying so.
  */
-export function waitTimeoutFlag(io: IO, flags: { waitTimeout?: string }, globalTimeout: unknown, quiet = false): { text: string; flag: string } | undefined {
+export function waitTimeoutFlag(
+  io: IO,
+  flags: { waitTimeout?: string },
+  globalTimeout: unknown,
+  quiet = false,
+): { text: string; flag: string } | undefined {
   if (flags.waitTimeout !== undefined) return { text: flags.waitTimeout, flag: '--wait-timeout' };
   if (typeof globalTimeout !== 'string') return undefined;
-  if (!quiet) err(io, 'Note: --timeout is the timeout of each request; here it also sets how long to follow the order, as before. Use --wait-timeout for that.\n');
+  if (!quiet)
+    err(
+      io,
+      'Note: --timeout is the timeout of each request; here it also sets how long to follow the order, as before. Use --wait-timeout for that.\n',
+    );
   return { text: globalTimeout, flag: '--timeout' };
 }
 
@@ -47,14 +56,25 @@ export interface FollowOnTerminalOptions {
   quiet?: boolean;
 }
 
-export async function followOnTerminal(f: Factory, client: ApiClient, orderId: string, options: FollowOnTerminalOptions): Promise<FollowResult> {
+export async function followOnTerminal(
+  f: Factory,
+  client: ApiClient,
+  orderId: string,
+  options: FollowOnTerminalOptions,
+): Promise<FollowResult> {
   const { io, clock } = f;
   const target = options.until ?? 'a final status';
-  const spinner = await startSpinner(io, `Waiting for ${orderId} to reach ${target} (up to ${formatDuration(options.timeoutMs)})`, { quiet: options.quiet });
+  const spinner = await startSpinner(io, `Waiting for ${orderId} to reach ${target} (up to ${formatDuration(options.timeoutMs)})`, {
+    quiet: options.quiet,
+  });
   let result: FollowResult;
   try {
     result = await followOrder(client, orderId, {
-      clock, signal: io.signal, timeoutMs: options.timeoutMs, until: options.until, initial: options.initial,
+      clock,
+      signal: io.signal,
+      timeoutMs: options.timeoutMs,
+      until: options.until,
+      initial: options.initial,
       requestTimeoutMs: options.requestTimeoutMs,
       onStatus: (order, response) => {
         options.onStatus?.(order, response.traceId);

@@ -18,6 +18,9 @@ export async function run(f: Factory, id: string, flags: GetFlags): Promise<void
   const res = await getOrder(client, orderId, { signal: f.io.signal });
   await printOrder(f.io, res.data, settings, { reveal: false, full: true, received: res.received });
   if (f.io.stderrIsTTY && res.data.vouchers.length > 0 && !settings.fields) {
-    err(f.io, `Codes are masked; to fetch them through the secure endpoint: ${suggestedCommand(f.globals(), ['orders', 'codes', orderId, '--reveal'])}\n`);
+    err(
+      f.io,
+      `Codes are masked; to fetch them through the secure endpoint: ${suggestedCommand(f.globals(), ['orders', 'codes', orderId, '--reveal'])}\n`,
+    );
   }
 }

@@ -12,19 +12,24 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 const STATUS_LIST = ['PENDING', 'PROCESSING', 'DELIVERED', 'PARTIALLY_DELIVERED', 'CANCELLED', 'REFUNDED'] as const;
 
 /** A status flag: choices for --help and shell completion; any case is accepted and checked when the verb runs. */
-const statusOption = <Usage extends string>(flags: Usage, description: string) => new Option(flags, description).choices(STATUS_LIST).argParser((v: string) => v);
+const statusOption = <Usage extends string>(flags: Usage, description: string) =>
+  new Option(flags, description).choices(STATUS_LIST).argParser((v: string) => v);
 
 function declareCreate(orders: Command) {
-  const cmd = orders.command('create')
+  const cmd = orders
+    .command('create')
     .description('Place an order (one or several items), or a bulk order from a file')
     .option('--product <id>', 'product to order (one item)')
     .option('--denomination <amount>', 'face value of each voucher, e.g. 25')
     .option('--quantity <n>', 'how many vouchers (default 1)')
     .option('--item <id:denom:qty>', 'an item of a multi-item order; repeat it', collect)
-    .option('--currency <code>', 'wallet to pay from (default: the products\' currency)')
+    .option('--currency <code>', "wallet to pay from (default: the products' currency)")
     .option('--reference <text>', 'your own reference, up to 64 characters')
     .option('--idempotency-key <key>', 'key that makes a retry safe (generated when not given, and always shown)')
-    .option('--dry-run', 'check products, denominations, stock and balance and print the total; order nothing (a failed check exits with the code the order would get)')
+    .option(
+      '--dry-run',
+      'check products, denominations, stock and balance and print the total; order nothing (a failed check exits with the code the order would get)',
+    )
     .option('--wait', 'follow an asynchronous order to a final status')
     .option('--wait-timeout <duration>', 'with --wait: how long to follow it (default 10m)')
     .option('--reveal', 'show the voucher codes in full (masked to the last 4 otherwise)')
@@ -42,7 +47,9 @@ export type CreateFlags = FlagsOf<typeof declareCreate>;
 
 function create(orders: Command, f: Factory, seam: RunSeam | undefined): void {
   const cmd = declareCreate(orders);
-  cmd.addHelpText('after', `
+  cmd.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers orders create --product sbx-instant --denomination 25 --quantity 2
   $ vouchers orders create --item sbx-instant:25:2 --item sbx-async:50:1 --reference po-1042
@@ -93,7 +100,8 @@ With --wait, the order is printed, then the exit code says how it ended: 0 DELIV
 5 ORDER_NOT_FULFILLED (CANCELLED or REFUNDED: no voucher, the debit is refunded) or
 ORDER_PARTIALLY_DELIVERED (fewer vouchers than ordered, the failed part is refunded);
 8 still pending at the timeout; 130 Ctrl-C (the order may exist: the message says how to
-follow it, or which key retries it safely).`);
+follow it, or which key retries it safely).`,
+  );
   cmd.action(async (opts, command) => {
     const { parseCreateFlags, runCreate } = await import('./create.js');
     const input = await parseCreateFlags(f, opts);
@@ -101,24 +109,36 @@ follow it, or which key retries it safely).`);
   });
 }
 
-const declareGet = (orders: Command) => addOutputOptions(orders.command('get').argument('<order_id>', 'ord_… id').description('Show an order: items, vouchers (codes masked) and fulfilment timeline'), 'record');
+const declareGet = (orders: Command) =>
+  addOutputOptions(
+    orders
+      .command('get')
+      .argument('<order_id>', 'ord_… id')
+      .description('Show an order: items, vouchers (codes masked) and fulfilment timeline'),
+    'record',
+  );
 export type GetFlags = FlagsOf<typeof declareGet>;
 
 function declareList(orders: Command) {
-  const list = orders.command('list').description('List orders, newest first')
+  const list = orders
+    .command('list')
+    .description('List orders, newest first')
     .addOption(statusOption('--status <status>', 'only this status'))
     .option('--reference <text>', 'only orders with this reference')
     .option('--from <date>', 'created on or after this date (YYYY-MM-DD, UTC)')
     .option('--to <date>', 'created on or before this date (YYYY-MM-DD, UTC)')
     .option('--limit <n>', 'page size, 1–200 (server default 50)')
-    .option('--cursor <cursor>', 'continue from a page\'s next_cursor')
+    .option('--cursor <cursor>', "continue from a page's next_cursor")
     .option('--all', 'follow the cursors: every page, streamed');
   return addOutputOptions(list, 'list');
 }
 export type ListFlags = FlagsOf<typeof declareList>;
 
 function declareWait(orders: Command) {
-  const wait = orders.command('wait').argument('<order_id>', 'ord_… id').description('Follow an order until a status (default: any final one); exit 8 at the timeout')
+  const wait = orders
+    .command('wait')
+    .argument('<order_id>', 'ord_… id')
+    .description('Follow an order until a status (default: any final one); exit 8 at the timeout')
     .addOption(statusOption('--until <status>', 'stop at this status'))
     .option('--wait-timeout <duration>', 'how long to follow it (default 10m)');
   return addOutputOptions(wait, 'record');
@@ -126,14 +146,20 @@ function declareWait(orders: Command) {
 export type WaitFlags = FlagsOf<typeof declareWait>;
 
 function declareCancel(orders: Command) {
-  const cancel = orders.command('cancel').argument('<order_id>', 'ord_… id').description('Cancel a PENDING order (the debit is refunded)')
+  const cancel = orders
+    .command('cancel')
+    .argument('<order_id>', 'ord_… id')
+    .description('Cancel a PENDING order (the debit is refunded)')
     .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)');
   return addOutputOptions(cancel, 'record');
 }
 export type CancelFlags = FlagsOf<typeof declareCancel>;
 
 function declareCodes(orders: Command) {
-  const codes = orders.command('codes').argument('<order_id>', 'ord_… id').description('Fetch an order\'s voucher codes through the secure endpoint (masked unless --reveal)')
+  const codes = orders
+    .command('codes')
+    .argument('<order_id>', 'ord_… id')
+    .description("Fetch an order's voucher codes through the secure endpoint (masked unless --reveal)")
     .option('--reveal', 'show codes and pins in full')
     .option('--codes-out <file>', 'write the full codes to a NEW file (mode 0600); stdout stays masked');
   return addOutputOptions(codes, 'list');
@@ -146,16 +172,21 @@ export const registerOrders: RegisterCommand = (program, f, seam) => {
   create(orders, f, seam);
 
   const get = declareGet(orders);
-  get.addHelpText('after', `
+  get.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers orders get ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE
-  $ vouchers orders get ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --json | jq .timeline`);
+  $ vouchers orders get ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --json | jq .timeline`,
+  );
   get.action(async (id, opts, command) => {
     await runVerb(seam, command, { args: [id], flags: opts }, async () => (await import('./get.js')).run(f, id, opts));
   });
 
   const list = declareList(orders);
-  list.addHelpText('after', `
+  list.addHelpText(
+    'after',
+    `
 --output csv: one row per order, so its total is counted once when rows are added up:
 order_id, status, total_amount (a bare number), currency, items (product:denomination×quantity
 joined by "; ", e.g. sbx-instant:25×2; sbx-async:50×1), vouchers (how many were ordered),
@@ -165,7 +196,8 @@ vouchers as objects. The table and the TSV show the total with its currency.
 Examples:
   $ vouchers orders list --status PENDING
   $ vouchers orders list --from 2026-11-01 --to 2026-11-30 --all --output csv > november.csv
-  $ vouchers orders list --reference po-1042 --json`);
+  $ vouchers orders list --reference po-1042 --json`,
+  );
   list.action(async (opts, command) => {
     const { buildQuery, run } = await import('./list.js');
     const query = buildQuery(opts);
@@ -173,7 +205,9 @@ Examples:
   });
 
   const wait = declareWait(orders);
-  wait.addHelpText('after', `
+  wait.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers orders wait ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE
   $ vouchers orders wait ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --until DELIVERED --wait-timeout 2m || echo "not delivered (exit $?)"
@@ -184,22 +218,28 @@ ORDER_PARTIALLY_DELIVERED (fewer vouchers than ordered, the failed part is refun
 8 STILL_PENDING at the timeout. With --until, reaching that status (or having gone
 through it) exits 0; becoming final elsewhere exits 5: ORDER_NOT_FULFILLED or
 ORDER_PARTIALLY_DELIVERED as above, else ORDER_ENDED_ELSEWHERE (e.g. --until PROCESSING
-and the order went straight to DELIVERED). Errors carry the trace ID of the last request.`);
+and the order went straight to DELIVERED). Errors carry the trace ID of the last request.`,
+  );
   wait.action(async (id, opts, command) => {
     await runVerb(seam, command, { args: [id], flags: opts }, async () => (await import('./wait.js')).run(f, id, opts));
   });
 
   const cancel = declareCancel(orders);
-  cancel.addHelpText('after', `
+  cancel.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers orders cancel ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE
-  $ vouchers orders cancel ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --yes --json`);
+  $ vouchers orders cancel ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --yes --json`,
+  );
   cancel.action(async (id, opts, command) => {
     await runVerb(seam, command, { args: [id], flags: opts }, async () => (await import('./cancel.js')).run(f, id, opts));
   });
 
   const codes = declareCodes(orders);
-  codes.addHelpText('after', `
+  codes.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers orders codes ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE
   $ vouchers orders codes ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --codes-out codes.csv
@@ -208,7 +248,8 @@ Examples:
 Every call of the secure endpoint is recorded by the server with its trace ID. An order
 without codes yet (PENDING, PROCESSING) exits 8 (STILL_PENDING) and writes no file: wait
 for it first (vouchers orders wait ID). One that ended without vouchers (CANCELLED,
-REFUNDED) exits 5 (ORDER_NOT_FULFILLED).`);
+REFUNDED) exits 5 (ORDER_NOT_FULFILLED).`,
+  );
   codes.action(async (id, opts, command) => {
     await runVerb(seam, command, { args: [id], flags: opts }, async () => (await import('./codes.js')).run(f, id, opts));
   });

@@ -56,7 +56,19 @@ export const ORDER_COLUMNS: Column<Order>[] = [
   { field: 'created_at', header: 'CREATED', get: (o) => formatTime(o.created_at), priority: 3 },
 ];
 
-const ORDER_FIELDS = ['order_id', 'status', 'items', 'total_amount', 'currency', 'reference', 'fulfilled_from', 'created_at', 'updated_at', 'vouchers', 'timeline'];
+const ORDER_FIELDS = [
+  'order_id',
+  'status',
+  'items',
+  'total_amount',
+  'currency',
+  'reference',
+  'fulfilled_from',
+  'created_at',
+  'updated_at',
+  'vouchers',
+  'timeline',
+];
 
 export function buildQuery(flags: ListFlags): OrderListQuery {
   const query: OrderListQuery = {};
@@ -69,7 +81,11 @@ export function buildQuery(flags: ListFlags): OrderListQuery {
   }
   if (flags.limit !== undefined) {
     const n = parseCount(flags.limit);
-    if (n === undefined || n < PAGE_LIMIT.min || n > PAGE_LIMIT.max) throw new UsageError(`--limit ${JSON.stringify(flags.limit)} is not a page size`, `use a whole number from ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}`);
+    if (n === undefined || n < PAGE_LIMIT.min || n > PAGE_LIMIT.max)
+      throw new UsageError(
+        `--limit ${JSON.stringify(flags.limit)} is not a page size`,
+        `use a whole number from ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}`,
+      );
     query.limit = n;
   }
   if (flags.cursor !== undefined) query.cursor = flags.cursor;
@@ -80,7 +96,10 @@ export function buildQuery(flags: ListFlags): OrderListQuery {
 export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = buildQuery(flags)): Promise<void> {
   const { io } = f;
   const settings = resolveOutput(io, flags, f.globals().color !== false);
-  const available = settings.format === 'json' || settings.format === 'ndjson' ? ORDER_FIELDS : [...new Set([...ORDER_COLUMNS.map((c) => c.field), ...ORDER_FIELDS])];
+  const available =
+    settings.format === 'json' || settings.format === 'ndjson'
+      ? ORDER_FIELDS
+      : [...new Set([...ORDER_COLUMNS.map((c) => c.field), ...ORDER_FIELDS])];
   if (await handleFieldsFlag(io, settings, available, { open: true })) return;
   const client = await f.client();
   const what = 'order listing (GET /orders)';
@@ -88,7 +107,14 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
     let pages = 0;
     let unpaginated = false;
     const rows = (async function* () {
-      const it = iterateOrders(client, query, { signal: io.signal, onPage: (p) => { pages += 1; unpaginated = p.list?.paginated === false; if (io.stderrIsTTY && pages > 1) err(io, `\rfetched ${pages} pages…`); } });
+      const it = iterateOrders(client, query, {
+        signal: io.signal,
+        onPage: (p) => {
+          pages += 1;
+          unpaginated = p.list?.paginated === false;
+          if (io.stderrIsTTY && pages > 1) err(io, `\rfetched ${pages} pages…`);
+        },
+      });
       // The first page goes through the extension check; later ones are plain pages.
       const first = await callExtension(client, what, undefined, () => it.next());
       if (first.done) return;
@@ -97,20 +123,39 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
     })();
     await printList(io, rows, ORDER_COLUMNS, settings, { empty: 'No orders match.' });
     if (io.stderrIsTTY && pages > 1) err(io, '\n');
-    if (unpaginated) notice(io, settings, 'NOT_PAGINATED', '--all: the server\'s list carries no has_more or next_cursor, so its one answer is all there is; no further page was asked for');
+    if (unpaginated)
+      notice(
+        io,
+        settings,
+        'NOT_PAGINATED',
+        "--all: the server's list carries no has_more or next_cursor, so its one answer is all there is; no further page was asked for",
+      );
     return;
   }
   const page = await callExtension(client, what, undefined, () => listOrders(client, query, { signal: io.signal }));
-  await printList(io, page.data.data.map((o) => redactOrder(o, false)), ORDER_COLUMNS, settings, { empty: 'No orders match.' });
+  await printList(
+    io,
+    page.data.data.map((o) => redactOrder(o, false)),
+    ORDER_COLUMNS,
+    settings,
+    { empty: 'No orders match.' },
+  );
   if (page.data.has_more && page.data.next_cursor) {
-    err(io, nextPageHint('orders', {
-      command: ['orders', 'list'],
-      flags: [
-        ['--status', query.status], ['--reference', query.reference], ['--from', query.created_from], ['--to', query.created_to], ['--limit', query.limit],
-        ...outputHintFlags(flags),
-      ],
-      globals: f.globals(),
-      cursor: page.data.next_cursor,
-    }));
+    err(
+      io,
+      nextPageHint('orders', {
+        command: ['orders', 'list'],
+        flags: [
+          ['--status', query.status],
+          ['--reference', query.reference],
+          ['--from', query.created_from],
+          ['--to', query.created_to],
+          ['--limit', query.limit],
+          ...outputHintFlags(flags),
+        ],
+        globals: f.globals(),
+        cursor: page.data.next_cursor,
+      }),
+    );
   }
 }

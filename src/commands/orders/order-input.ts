@@ -42,9 +42,17 @@ export function parseCount(text: string): number | undefined {
  * `ID:DENOM` or `ID:DENOM:QTY`; with more than three parts the last two are DENOM:QTY and
  * the rest is the product id (ids may hold colons).
  */
-export function parseItemFlag(text: string, index: number, currency?: string): { product_id: string; denomination: number; quantity: number } {
+export function parseItemFlag(
+  text: string,
+  index: number,
+  currency?: string,
+): { product_id: string; denomination: number; quantity: number } {
   const parts = text.split(':');
-  const bad = (why: string) => new UsageError(`--item ${JSON.stringify(text)} (item ${index + 1}): ${why}`, 'write each item as PRODUCT_ID:DENOMINATION:QUANTITY, e.g. --item sbx-instant:25:2');
+  const bad = (why: string) =>
+    new UsageError(
+      `--item ${JSON.stringify(text)} (item ${index + 1}): ${why}`,
+      'write each item as PRODUCT_ID:DENOMINATION:QUANTITY, e.g. --item sbx-instant:25:2',
+    );
   if (parts.length < 2) throw bad('expected PRODUCT_ID:DENOMINATION:QUANTITY');
   const withQty = parts.length >= 3;
   const qtyText = withQty ? (parts[parts.length - 1] as string) : '1';
@@ -75,21 +83,36 @@ export function checkOrderRequest(candidate: unknown, single: boolean): CreateOr
   const parsed = CreateOrderRequest.safeParse(candidate);
   if (parsed.success) return parsed.data;
   const problems = parsed.error.issues.map((i) => `${fieldName(i.path, single)}: ${i.message}`);
-  throw new UsageError(problems.length === 1 ? `invalid order: ${problems[0]}` : `invalid order:\n  ${problems.join('\n  ')}`, 'fix the flags named above; nothing was sent');
+  throw new UsageError(
+    problems.length === 1 ? `invalid order: ${problems[0]}` : `invalid order:\n  ${problems.join('\n  ')}`,
+    'fix the flags named above; nothing was sent',
+  );
 }
 
 /** Build and check the order body from the flags. */
 export function orderFromFlags(flags: OrderFlags): CreateOrderRequest {
   const items = flags.item ?? [];
   if (items.length > 0 && (flags.product !== undefined || flags.denomination !== undefined || flags.quantity !== undefined)) {
-    throw new UsageError('--item cannot be combined with --product, --denomination or --quantity', 'use --product/--denomination/--quantity for one item, or repeat --item ID:DENOM:QTY for several');
+    throw new UsageError(
+      '--item cannot be combined with --product, --denomination or --quantity',
+      'use --product/--denomination/--quantity for one item, or repeat --item ID:DENOM:QTY for several',
+    );
   }
   let body: Record<string, unknown>;
   const single = items.length === 0;
   if (single) {
-    if (flags.product === undefined) throw new UsageError('which product? --product is required', 'e.g. vouchers orders create --product sbx-instant --denomination 25, or --from FILE for a bulk order');
-    if (flags.denomination === undefined) throw new UsageError('--denomination is required', 'see the product\'s denominations: vouchers products get ' + flags.product);
-    const denomination = exactDenomination(flags.denomination, flags.currency, (reason) => new UsageError(`--denomination ${JSON.stringify(flags.denomination)} ${reason}`, 'e.g. --denomination 25'));
+    if (flags.product === undefined)
+      throw new UsageError(
+        'which product? --product is required',
+        'e.g. vouchers orders create --product sbx-instant --denomination 25, or --from FILE for a bulk order',
+      );
+    if (flags.denomination === undefined)
+      throw new UsageError('--denomination is required', "see the product's denominations: vouchers products get " + flags.product);
+    const denomination = exactDenomination(
+      flags.denomination,
+      flags.currency,
+      (reason) => new UsageError(`--denomination ${JSON.stringify(flags.denomination)} ${reason}`, 'e.g. --denomination 25'),
+    );
     let quantity = 1;
     if (flags.quantity !== undefined) {
       const q = parseCount(flags.quantity);

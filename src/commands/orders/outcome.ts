@@ -23,14 +23,22 @@ export interface OutcomeContext {
   until?: OrderStatus;
 }
 
-const ended = (order: Order, until?: OrderStatus) => `order ${order.order_id} ended ${order.status}${until ? ` without reaching ${until}` : ''}`;
+const ended = (order: Order, until?: OrderStatus) =>
+  `order ${order.order_id} ended ${order.status}${until ? ` without reaching ${until}` : ''}`;
 
 /** The order ended without any voucher (CANCELLED, REFUNDED): exit 5. */
 export class OrderNotFulfilledError extends CliError {
   override readonly name = 'OrderNotFulfilled';
-  constructor(order: Order, readonly traceId?: string, context: OutcomeContext = {}) {
-    super('rejected', `${ended(order, context.until)}: no voucher was issued, and the ${formatMoney(order.total_amount, order.currency)} debit is refunded to the ${order.currency} wallet`,
-      `see why in its timeline: ${suggestedCommand(context.globals, ['orders', 'get', order.order_id])}`);
+  constructor(
+    order: Order,
+    readonly traceId?: string,
+    context: OutcomeContext = {},
+  ) {
+    super(
+      'rejected',
+      `${ended(order, context.until)}: no voucher was issued, and the ${formatMoney(order.total_amount, order.currency)} debit is refunded to the ${order.currency} wallet`,
+      `see why in its timeline: ${suggestedCommand(context.globals, ['orders', 'get', order.order_id])}`,
+    );
   }
   override get code(): string {
     return 'ORDER_NOT_FULFILLED';
@@ -40,17 +48,24 @@ export class OrderNotFulfilledError extends CliError {
 /** The order ended with fewer vouchers than ordered (PARTIALLY_DELIVERED): exit 5. */
 export class OrderPartiallyDeliveredError extends CliError {
   override readonly name = 'OrderPartiallyDelivered';
-  constructor(order: Order, readonly traceId?: string, context: OutcomeContext = {}) {
+  constructor(
+    order: Order,
+    readonly traceId?: string,
+    context: OutcomeContext = {},
+  ) {
     const ordered = order.items.reduce((n, i) => n + i.quantity, 0);
     const issued = order.vouchers.filter(isIssued).length;
     const missing = ordered - issued;
     // A server that lists no items (only the document's fields) does not say how many were ordered.
-    const what = ordered > 0 && missing > 0
-      ? `${issued} of ${plural(ordered, 'voucher')} issued; the ${missing === 1 ? 'one' : missing} that failed ${missing === 1 ? 'is' : 'are'} refunded`
-      : `${plural(issued, 'voucher')} issued; those that failed are refunded`;
-    super('rejected',
-      `${ended(order, context.until)}: ${what} to the ${order.currency || 'order\'s'} wallet`,
-      `get the issued codes: ${suggestedCommand(context.globals, ['orders', 'codes', order.order_id, '--codes-out', 'FILE'])}; the refund: ${suggestedCommand(context.globals, ['transactions', 'list', '--order', order.order_id])}`);
+    const what =
+      ordered > 0 && missing > 0
+        ? `${issued} of ${plural(ordered, 'voucher')} issued; the ${missing === 1 ? 'one' : missing} that failed ${missing === 1 ? 'is' : 'are'} refunded`
+        : `${plural(issued, 'voucher')} issued; those that failed are refunded`;
+    super(
+      'rejected',
+      `${ended(order, context.until)}: ${what} to the ${order.currency || "order's"} wallet`,
+      `get the issued codes: ${suggestedCommand(context.globals, ['orders', 'codes', order.order_id, '--codes-out', 'FILE'])}; the refund: ${suggestedCommand(context.globals, ['transactions', 'list', '--order', order.order_id])}`,
+    );
   }
   override get code(): string {
     return 'ORDER_PARTIALLY_DELIVERED';
@@ -63,9 +78,17 @@ export class OrderPartiallyDeliveredError extends CliError {
  */
 export class OrderEndedElsewhereError extends CliError {
   override readonly name = 'OrderEndedElsewhere';
-  constructor(order: Order, until: OrderStatus, readonly traceId?: string, context: OutcomeContext = {}) {
-    super('rejected', `${ended(order, until)}: ${order.status} is final, it will not change again`,
-      `see its timeline: ${suggestedCommand(context.globals, ['orders', 'get', order.order_id])}`);
+  constructor(
+    order: Order,
+    until: OrderStatus,
+    readonly traceId?: string,
+    context: OutcomeContext = {},
+  ) {
+    super(
+      'rejected',
+      `${ended(order, until)}: ${order.status} is final, it will not change again`,
+      `see its timeline: ${suggestedCommand(context.globals, ['orders', 'get', order.order_id])}`,
+    );
   }
   override get code(): string {
     return 'ORDER_ENDED_ELSEWHERE';

@@ -36,8 +36,10 @@ export async function lookupProducts(client: ApiClient, ids: Iterable<string>, s
       try {
         found.set(id, { product: (await getProduct(client, id, { signal })).data });
       } catch (error) {
-        if (error instanceof ApiError && error.status === 404) found.set(id, { problem: `product ${JSON.stringify(id)} does not exist`, kind: 'not_found' });
-        else if (error instanceof ApiError && error.status === 403 && error.apiCode === 'PRODUCT_NOT_AVAILABLE') found.set(id, { problem: `product ${JSON.stringify(id)} is not open to your organisation`, kind: 'auth' });
+        if (error instanceof ApiError && error.status === 404)
+          found.set(id, { problem: `product ${JSON.stringify(id)} does not exist`, kind: 'not_found' });
+        else if (error instanceof ApiError && error.status === 403 && error.apiCode === 'PRODUCT_NOT_AVAILABLE')
+          found.set(id, { problem: `product ${JSON.stringify(id)} is not open to your organisation`, kind: 'auth' });
         else throw error;
       }
     }
@@ -60,10 +62,14 @@ export function itemProblem(item: ItemLike, lookups: Map<string, ProductLookup>,
   const p = found.product;
   const offered = Array.isArray(p.denominations) ? p.denominations.map(amountValue) : undefined;
   if (offered && offered.every((d) => d !== undefined) && !offered.includes(item.denomination)) {
-    return { message: `product ${p.product_id} does not offer denomination ${item.denomination} (offered: ${offered.join(', ')})`, kind: 'rejected' };
+    return {
+      message: `product ${p.product_id} does not offer denomination ${item.denomination} (offered: ${offered.join(', ')})`,
+      kind: 'rejected',
+    };
   }
   const sold = typeof p.currency === 'string' && p.currency !== '' ? p.currency : undefined;
-  if (currency !== undefined && sold !== undefined && currency !== sold) return { message: `product ${p.product_id} is sold in ${sold}, not ${currency}`, kind: 'rejected' };
+  if (currency !== undefined && sold !== undefined && currency !== sold)
+    return { message: `product ${p.product_id} is sold in ${sold}, not ${currency}`, kind: 'rejected' };
   try {
     toMinor(item.denomination, sold ?? currency ?? '');
   } catch (e) {
@@ -103,7 +109,10 @@ export function totalMinor(items: ItemLike[], currency: string): number {
 }
 
 /** The wallets by currency, as far as their records can be read; `readable` false when none could. */
-export async function walletsByCurrency(client: ApiClient, signal?: AbortSignal): Promise<{ wallets: Map<string, Wallet>; traceId: string | undefined; readable: boolean }> {
+export async function walletsByCurrency(
+  client: ApiClient,
+  signal?: AbortSignal,
+): Promise<{ wallets: Map<string, Wallet>; traceId: string | undefined; readable: boolean }> {
   const res = await listWallets(client, { signal });
   const wallets = new Map<string, Wallet>();
   for (const w of res.data.data) {
@@ -128,6 +137,11 @@ export function checkFunds(totals: Map<string, number>, wallets: Map<string, Wal
     if (!readable) return { currency, total: fromMinor(minor, currency), available: null, sufficient: true, unverified: true };
     const w = wallets.get(currency);
     const available = w ? toMinor(w.available, currency) : null;
-    return { currency, total: fromMinor(minor, currency), available: w ? w.available : null, sufficient: available !== null && available >= minor };
+    return {
+      currency,
+      total: fromMinor(minor, currency),
+      available: w ? w.available : null,
+      sufficient: available !== null && available >= minor,
+    };
   });
 }

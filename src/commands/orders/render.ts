@@ -6,7 +6,15 @@
 import type { Order, OrderVoucher, TimelineEntry } from '../../contract/orders.js';
 import { out, type IO } from '../../core/io/io.js';
 import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
-import { chalkFor, handleFieldsFlag, nonEmptyColumns, printList, printRecord, type Column, type RecordField } from '../../core/output/print.js';
+import {
+  chalkFor,
+  handleFieldsFlag,
+  nonEmptyColumns,
+  printList,
+  printRecord,
+  type Column,
+  type RecordField,
+} from '../../core/output/print.js';
 import type { OutputSettings } from '../../core/output/options.js';
 import { READ_ORDER_KEYS } from '../../api/order-read.js';
 import { maskCodes, maskSecrets } from '../../core/output/mask.js';
@@ -28,14 +36,41 @@ export interface PrintOrderOptions {
 const style = (text: string, c: Parameters<NonNullable<RecordField['style']>>[1]) => styleStatus(text, c);
 
 /** Fields `--fields` may pick from a printed order: the record's labels; with --json, the resource's keys. */
-const RECORD_LABELS = ['order_id', 'status', 'total_amount', 'items', 'reference', 'fulfilled_from', 'created_at', 'updated_at', 'timeline'];
-const JSON_KEYS = ['order_id', 'status', 'items', 'total_amount', 'currency', 'reference', 'fulfilled_from', 'created_at', 'updated_at', 'vouchers', 'timeline'];
+const RECORD_LABELS = [
+  'order_id',
+  'status',
+  'total_amount',
+  'items',
+  'reference',
+  'fulfilled_from',
+  'created_at',
+  'updated_at',
+  'timeline',
+];
+const JSON_KEYS = [
+  'order_id',
+  'status',
+  'items',
+  'total_amount',
+  'currency',
+  'reference',
+  'fulfilled_from',
+  'created_at',
+  'updated_at',
+  'vouchers',
+  'timeline',
+];
 
 /**
  * Check `--fields` before anything is done (an order placed or cancelled must not end in a
  * usage error); `--fields` alone lists them. True when the command should stop there.
  */
-export async function checkOrderFields(io: IO, settings: OutputSettings, extra: string[] = [], options: { write?: boolean } = {}): Promise<boolean> {
+export async function checkOrderFields(
+  io: IO,
+  settings: OutputSettings,
+  extra: string[] = [],
+  options: { write?: boolean } = {},
+): Promise<boolean> {
   const json = settings.format === 'json' || settings.format === 'ndjson';
   const available = [...new Set([...(json ? JSON_KEYS : RECORD_LABELS), ...extra])];
   // Before a write (create, cancel) only the fields this version knows: a usage error must
@@ -47,16 +82,24 @@ export async function checkOrderFields(io: IO, settings: OutputSettings, extra: 
 export function orderRecordFields(order: Order, extra: Record<string, string> = {}, received?: unknown): RecordField[] {
   const vouchers = order.items.reduce((n, i) => n + i.quantity, 0);
   // Fields of a server's own order body that the reading does not use: shown as they came.
-  const own = received !== null && typeof received === 'object' && !Array.isArray(received)
-    ? Object.entries(maskSecrets(maskCodes(received as Record<string, unknown>))).filter(([k]) => !READ_ORDER_KEYS.has(k) && !(k in extra)).map(([label, value]) => ({ label, value }))
-    : [];
+  const own =
+    received !== null && typeof received === 'object' && !Array.isArray(received)
+      ? Object.entries(maskSecrets(maskCodes(received as Record<string, unknown>)))
+          .filter(([k]) => !READ_ORDER_KEYS.has(k) && !(k in extra))
+          .map(([label, value]) => ({ label, value }))
+      : [];
   // A server's own order body shows only the fields it sent (order_id and status always).
-  const sent = (...keys: string[]) => received === undefined || (received !== null && typeof received === 'object' && keys.some((k) => k in received));
+  const sent = (...keys: string[]) =>
+    received === undefined || (received !== null && typeof received === 'object' && keys.some((k) => k in received));
   const fields: (RecordField & { keys?: string[] })[] = [
     { label: 'order_id', value: order.order_id },
     { label: 'status', value: order.status, style },
     { label: 'total_amount', value: formatMoney(order.total_amount, order.currency), keys: ['total_amount', 'total'] },
-    { label: 'items', value: `${order.items.length} item${order.items.length === 1 ? '' : 's'}, ${vouchers} voucher${vouchers === 1 ? '' : 's'}`, keys: ['items'] },
+    {
+      label: 'items',
+      value: `${order.items.length} item${order.items.length === 1 ? '' : 's'}, ${vouchers} voucher${vouchers === 1 ? '' : 's'}`,
+      keys: ['items'],
+    },
     { label: 'reference', value: order.reference ?? '', keys: ['reference'] },
     { label: 'fulfilled_from', value: order.fulfilled_from ?? '', keys: ['fulfilled_from'] },
     { label: 'created_at', value: formatTime(order.created_at), keys: ['created_at'] },
@@ -104,7 +147,14 @@ const TIMELINE_COLUMNS: Column<TimelineEntry>[] = [
 ];
 
 /** A titled table on a TTY; a blank line, the title, a header line and TSV rows when piped. */
-async function printSection<T>(io: IO, title: string, rows: T[], columns: Column<T>[], settings: OutputSettings, dropEmpty = false): Promise<void> {
+async function printSection<T>(
+  io: IO,
+  title: string,
+  rows: T[],
+  columns: Column<T>[],
+  settings: OutputSettings,
+  dropEmpty = false,
+): Promise<void> {
   if (rows.length === 0) return;
   if (dropEmpty) columns = nonEmptyColumns(rows, columns);
   if (settings.format === 'table') {
@@ -122,14 +172,25 @@ export async function printOrder(io: IO, order: Order, settings: OutputSettings,
   if (settings.format === 'json' || settings.format === 'ndjson') {
     // A body that differs from the contract is printed as the server sent it; codes (under
     // whatever name) stay masked unless revealed, secrets always.
-    const body = options.received !== undefined && options.received !== null && typeof options.received === 'object' && !Array.isArray(options.received)
-      ? maskSecrets(maskCodes(options.received as Record<string, unknown>, options.reveal))
-      : maskCodes(shown, options.reveal);
+    const body =
+      options.received !== undefined &&
+      options.received !== null &&
+      typeof options.received === 'object' &&
+      !Array.isArray(options.received)
+        ? maskSecrets(maskCodes(options.received as Record<string, unknown>, options.reveal))
+        : maskCodes(shown, options.reveal);
     await printRecord(io, { ...body, ...options.extra }, fields, settings);
     return;
   }
   const asked = askedOnlyFields(shown);
-  if (await handleFieldsFlag(io, settings, [...fields, ...asked].map((f) => f.label))) return;
+  if (
+    await handleFieldsFlag(
+      io,
+      settings,
+      [...fields, ...asked].map((f) => f.label),
+    )
+  )
+    return;
   await printRecord(io, shown, settings.fields ? [...fields, ...asked] : fields, settings);
   if (settings.fields) return;
   // A server's own order: columns it gives no value for are left out.

@@ -30,7 +30,10 @@ export async function run(f: Factory, id: string, flags: WaitFlags): Promise<voi
   // With JSON output stderr carries nothing but a JSON error, as for orders create --json.
   const quiet = settings.format === 'json' || settings.format === 'ndjson';
   const result = await followOnTerminal(f, client, orderId, {
-    timeoutMs, until, requestTimeoutMs, quiet,
+    timeoutMs,
+    until,
+    requestTimeoutMs,
+    quiet,
     onShort: (last, received) => printOrder(f.io, last, settings, { reveal: false, full: true, received }),
   });
   await printOrder(f.io, result.order, settings, { reveal: false, full: true, received: result.received });

@@ -47,11 +47,12 @@ async function insufficientFunds(f: Factory, client: ApiClient, error: ApiError,
   }
   const wallet = wallets?.find((w) => w.currency === currency);
   const others = wallets?.map((w) => w.currency).join(', ');
-  const hint = wallets === undefined
-    ? `there is no ${currency} wallet, or it holds less than ${formatMoney(request.amount, currency)}: see your wallets and balances with vouchers wallets list`
-    : wallet === undefined
-      ? `you have no ${currency} wallet, so nothing can be paid out in ${currency}${others ? ` (your wallets: ${others})` : ''}: see them with vouchers wallets list`
-      : `the ${currency} wallet has ${formatMoney(wallet.available, currency)} available: pay out at most that (vouchers wallets list shows the balances)`;
+  const hint =
+    wallets === undefined
+      ? `there is no ${currency} wallet, or it holds less than ${formatMoney(request.amount, currency)}: see your wallets and balances with vouchers wallets list`
+      : wallet === undefined
+        ? `you have no ${currency} wallet, so nothing can be paid out in ${currency}${others ? ` (your wallets: ${others})` : ''}: see them with vouchers wallets list`
+        : `the ${currency} wallet has ${formatMoney(wallet.available, currency)} available: pay out at most that (vouchers wallets list shows the balances)`;
   return error.withHint(hint);
 }
 
@@ -66,7 +67,10 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
   const money = formatMoney(request.amount, request.currency);
   if (profile.production && !options.yes) {
     if (!f.io.stdinIsTTY || !f.io.stderrIsTTY) {
-      throw new UsageError(`profile "${profile.name}" is marked production: a payout of ${money} needs confirmation`, 'run it again with --yes to confirm');
+      throw new UsageError(
+        `profile "${profile.name}" is marked production: a payout of ${money} needs confirmation`,
+        'run it again with --yes to confirm',
+      );
     }
     const { confirm } = await import('../../core/io/prompt.js');
     if (!(await confirm(f.io, `Profile "${profile.name}" is PRODUCTION. Pay out ${money} to the account on file?`))) {
@@ -84,9 +88,20 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
       // --strict-contract: the payout was made; say so before anything else.
       const body = (error.body ?? {}) as Record<string, unknown>;
       const id = body.payout_id ?? body.id;
-      throw new ContractMismatchError(`the payout${typeof id === 'string' ? ` ${id}` : ''} of ${money} was made; ${error.message}`, error.traceId, error.issues, true, error.body, key);
+      throw new ContractMismatchError(
+        `the payout${typeof id === 'string' ? ` ${id}` : ''} of ${money} was made; ${error.message}`,
+        error.traceId,
+        error.issues,
+        true,
+        error.body,
+        key,
+      );
     }
-    if (mayHaveReachedServer(error)) err(f.io, `To retry safely (the payout is made at most once): vouchers payouts create --amount ${request.amount} --currency ${request.currency}${request.reference ? ` --reference ${JSON.stringify(request.reference)}` : ''} --idempotency-key ${key}\n`);
+    if (mayHaveReachedServer(error))
+      err(
+        f.io,
+        `To retry safely (the payout is made at most once): vouchers payouts create --amount ${request.amount} --currency ${request.currency}${request.reference ? ` --reference ${JSON.stringify(request.reference)}` : ''} --idempotency-key ${key}\n`,
+      );
     throw error;
   }
   // Any 2xx is a payout made, whatever its body: a server's own field names are shown as they are.
@@ -97,6 +112,12 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
     return;
   }
   const id = payout.payout_id ?? (payout as { id?: unknown }).id;
-  if (f.io.stderrIsTTY) err(f.io, `Payout${typeof id === 'string' || typeof id === 'number' ? ` ${id}` : ''} of ${money} created${res.traceId ? ` (trace ID ${res.traceId})` : ''}.\n`);
-  await printRecord(f.io, { ...payout, idempotency_key: key }, fieldsOf(payout, key), settings, { required: ['payout_id', 'status', 'amount'] });
+  if (f.io.stderrIsTTY)
+    err(
+      f.io,
+      `Payout${typeof id === 'string' || typeof id === 'number' ? ` ${id}` : ''} of ${money} created${res.traceId ? ` (trace ID ${res.traceId})` : ''}.\n`,
+    );
+  await printRecord(f.io, { ...payout, idempotency_key: key }, fieldsOf(payout, key), settings, {
+    required: ['payout_id', 'status', 'amount'],
+  });
 }

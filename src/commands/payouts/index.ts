@@ -4,7 +4,8 @@ import type { Command, FlagsOf } from '../../core/run/commander.js';
 import { runVerb, type RegisterCommand } from '../types.js';
 
 function declareCreate(payouts: Command) {
-  const create = payouts.command('create')
+  const create = payouts
+    .command('create')
     .description('Create a payout (an idempotent, signed write debiting the wallet)')
     .requiredOption('--amount <amount>', "amount in major units, with at most the currency's minor digits (USD 12.50, JPY 1000)")
     .requiredOption('--currency <code>', 'wallet currency (ISO 4217), e.g. USD')
@@ -18,14 +19,17 @@ export type PayoutsCreateOptions = FlagsOf<typeof declareCreate>;
 export const registerPayouts: RegisterCommand = (program, f, seam) => {
   const payouts = program.command('payouts').description("Withdraw wallet funds to your organisation's account on file");
   const create = declareCreate(payouts);
-  create.addHelpText('after', `
+  create.addHelpText(
+    'after',
+    `
 The idempotency key is always shown: if the command fails without an answer (network,
 timeout), run it again with --idempotency-key KEY and the payout is made at most once.
 
 Examples:
   $ vouchers payouts create --amount 250.00 --currency USD --reference nov-settlement
   $ vouchers payouts create --amount 5000 --currency JPY --json
-  $ vouchers payouts create --amount 250.00 --currency USD --idempotency-key 6f1c2a3e-retry --yes`);
+  $ vouchers payouts create --amount 250.00 --currency USD --idempotency-key 6f1c2a3e-retry --yes`,
+  );
   create.action(async (opts, command) => {
     await runVerb(seam, command, { flags: opts }, async () => (await import('./create.js')).run(f, opts));
   });

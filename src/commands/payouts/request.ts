@@ -13,7 +13,10 @@ export interface PayoutInput {
 export function payoutRequest(input: PayoutInput): CreatePayoutRequest {
   const currency = input.currency.trim().toUpperCase();
   if (!/^[A-Z]{3}$/.test(currency)) {
-    throw new UsageError(`--currency ${JSON.stringify(input.currency)} is not a currency code (ISO 4217: three letters)`, 'use the code of one of your wallets, such as USD, EUR, GBP or JPY: vouchers wallets list');
+    throw new UsageError(
+      `--currency ${JSON.stringify(input.currency)} is not a currency code (ISO 4217: three letters)`,
+      'use the code of one of your wallets, such as USD, EUR, GBP or JPY: vouchers wallets list',
+    );
   }
   const text = input.amount.trim();
   // Exact from the digits typed (never through a float that rounds): the decisions file's rule.
@@ -21,11 +24,16 @@ export function payoutRequest(input: PayoutInput): CreatePayoutRequest {
   if (!checked.ok) {
     const digits = minorDigits(currency);
     const whole = /^\d+/.exec(text)?.[0] ?? '250';
-    const hint = checked.reason === 'is not a number'
-      ? 'use a positive number in major units, e.g. --amount 250.00'
-      : checked.reason.includes('decimal digits')
-        ? digits === 0 ? `${currency} has no minor unit: use a whole number, e.g. --amount ${whole}` : `use at most ${digits} decimal digits, e.g. --amount ${whole}.${'0'.repeat(digits)}`
-        : checked.reason.includes('zero') ? 'pay out a positive amount' : `pay out at most ${majorText(MAX_MINOR, digits)} ${currency} at a time`;
+    const hint =
+      checked.reason === 'is not a number'
+        ? 'use a positive number in major units, e.g. --amount 250.00'
+        : checked.reason.includes('decimal digits')
+          ? digits === 0
+            ? `${currency} has no minor unit: use a whole number, e.g. --amount ${whole}`
+            : `use at most ${digits} decimal digits, e.g. --amount ${whole}.${'0'.repeat(digits)}`
+          : checked.reason.includes('zero')
+            ? 'pay out a positive amount'
+            : `pay out at most ${majorText(MAX_MINOR, digits)} ${currency} at a time`;
     throw new UsageError(`--amount ${JSON.stringify(text)} ${amountReason(checked.reason, currency)}`, hint);
   }
   const amount = checked.major;
@@ -34,7 +42,10 @@ export function payoutRequest(input: PayoutInput): CreatePayoutRequest {
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = issue?.path.join('.') || 'request';
-    throw new UsageError(`--${field === 'request' ? 'amount' : field} is not valid: ${issue?.message ?? 'rejected by the contract'}`, field === 'reference' ? 'use 1 to 64 characters' : undefined);
+    throw new UsageError(
+      `--${field === 'request' ? 'amount' : field} is not valid: ${issue?.message ?? 'rejected by the contract'}`,
+      field === 'reference' ? 'use 1 to 64 characters' : undefined,
+    );
   }
   return parsed.data;
 }
@@ -42,7 +53,10 @@ export function payoutRequest(input: PayoutInput): CreatePayoutRequest {
 /** 1–255 printable ASCII characters, as the contract requires. */
 export function checkIdempotencyKey(key: string): string {
   if (!/^[\x20-\x7E]{1,255}$/.test(key)) {
-    throw new UsageError('--idempotency-key must be 1 to 255 printable ASCII characters', 'use the key shown by the first attempt, or omit the flag to get a new one');
+    throw new UsageError(
+      '--idempotency-key must be 1 to 255 printable ASCII characters',
+      'use the key shown by the first attempt, or omit the flag to get a new one',
+    );
   }
   return key;
 }

@@ -14,7 +14,13 @@ export type { ProductsGetOptions };
 
 /** "10: 12 · 25: 0 · 50: 3": cached stock per denomination, in the product's denomination order. */
 export function describeStock(p: ProductDetail): string {
-  const cached = p.availability !== null && typeof p.availability === 'object' && p.availability.cached !== null && typeof p.availability.cached === 'object' ? p.availability.cached : undefined;
+  const cached =
+    p.availability !== null &&
+    typeof p.availability === 'object' &&
+    p.availability.cached !== null &&
+    typeof p.availability.cached === 'object'
+      ? p.availability.cached
+      : undefined;
   if (!cached || !Array.isArray(p.denominations)) return '';
   const keys = new Set(Object.keys(cached));
   const parts = p.denominations.map((d) => {
@@ -36,13 +42,29 @@ function fieldsOf(p: ProductDetail): RecordField[] {
     { label: 'countries', value: listText(p.countries, ', ') },
     { label: 'denominations', value: listText(p.denominations, ', ') },
     // A server may give availability as a word rather than an object.
-    { label: 'availability', value: p.availability !== null && typeof p.availability === 'object' ? p.availability.status : p.availability, style: styleStatus },
+    {
+      label: 'availability',
+      value: p.availability !== null && typeof p.availability === 'object' ? p.availability.status : p.availability,
+      style: styleStatus,
+    },
     { label: 'cached_stock', value: describeStock(p) },
     { label: 'expiry', value: describeExpiry(p.expiry_policy) },
   ];
 }
 
-const FIELDS = ['product_id', 'name', 'category_id', 'vendor', 'currency', 'countries', 'denominations', 'availability', 'cached_stock', 'expiry', 'expiry_policy'];
+const FIELDS = [
+  'product_id',
+  'name',
+  'category_id',
+  'vendor',
+  'currency',
+  'countries',
+  'denominations',
+  'availability',
+  'cached_stock',
+  'expiry',
+  'expiry_policy',
+];
 
 export async function run(f: Factory, productId: string, options: ProductsGetOptions): Promise<void> {
   if (!productId.trim()) throw new UsageError('a product id is required', 'list them with vouchers products list');

@@ -4,7 +4,8 @@ import type { Command, FlagsOf } from '../../core/run/commander.js';
 import { runVerb, type RegisterCommand } from '../types.js';
 
 function declareList(products: Command) {
-  const list = products.command('list')
+  const list = products
+    .command('list')
     .description('List the products you may order, optionally filtered')
     .option('--currency <code>', 'only products in this currency (ISO 4217, e.g. USD)')
     .option('--country <cc>', 'only products redeemable in this country (ISO 3166 alpha-2, e.g. US)')
@@ -14,7 +15,8 @@ function declareList(products: Command) {
 export type ProductsListOptions = FlagsOf<typeof declareList>;
 
 function declareGet(products: Command) {
-  const get = products.command('get')
+  const get = products
+    .command('get')
     .description('Show one product: every denomination, availability with cached stock, expiry policy')
     .argument('<product_id>', 'product id, e.g. sbx-instant');
   return addOutputOptions(get, 'record');
@@ -25,7 +27,9 @@ export const registerProducts: RegisterCommand = (program, f, seam) => {
   const products = program.command('products').description('Browse the catalog: products (SKUs), denominations, availability, expiry');
 
   const list = declareList(products);
-  list.addHelpText('after', `
+  list.addHelpText(
+    'after',
+    `
 Denominations cut short by the server end in "…": see them all with vouchers products get ID.
 --output csv: product_id, name, vendor, currency, countries and denominations (values separated
 by spaces, e.g. 10 25 50 100; the denominations_truncated field says whether the list is whole),
@@ -35,16 +39,20 @@ Examples:
   $ vouchers products list
   $ vouchers products list --currency EUR --country DE
   $ vouchers products list --category sandbox --json
-  $ vouchers products list --output csv --fields product_id,name,currency`);
+  $ vouchers products list --output csv --fields product_id,name,currency`,
+  );
   list.action(async (opts, command) => {
     await runVerb(seam, command, { flags: opts }, async () => (await import('./list.js')).run(f, opts));
   });
 
   const get = declareGet(products);
-  get.addHelpText('after', `
+  get.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers products get sbx-instant
-  $ vouchers products get sbx-async --json`);
+  $ vouchers products get sbx-async --json`,
+  );
   get.action(async (productId, opts, command) => {
     await runVerb(seam, command, { args: [productId], flags: opts }, async () => (await import('./get.js')).run(f, productId, opts));
   });

@@ -23,24 +23,53 @@ const COLUMNS: Column<Product>[] = [
   { field: 'currency', header: 'CURRENCY' },
   // CSV: lists as space-separated values, the expiry policy in words (denominations_truncated says whether the list is whole).
   { field: 'countries', header: 'COUNTRIES', get: (p) => listText(p.countries, ','), csv: (p) => listText(p.countries, ' '), priority: 2 },
-  { field: 'denominations', header: 'DENOMINATIONS', get: (p) => listText(p.denominations, ',') + (p.denominations_truncated ? ',…' : ''), csv: (p) => listText(p.denominations, ' '), priority: 3 },
-  { field: 'expiry_policy', header: 'EXPIRY', get: (p) => describeExpiry(p.expiry_policy), csv: (p) => describeExpiry(p.expiry_policy), shrink: true, priority: 0 },
+  {
+    field: 'denominations',
+    header: 'DENOMINATIONS',
+    get: (p) => listText(p.denominations, ',') + (p.denominations_truncated ? ',…' : ''),
+    csv: (p) => listText(p.denominations, ' '),
+    priority: 3,
+  },
+  {
+    field: 'expiry_policy',
+    header: 'EXPIRY',
+    get: (p) => describeExpiry(p.expiry_policy),
+    csv: (p) => describeExpiry(p.expiry_policy),
+    shrink: true,
+    priority: 0,
+  },
 ];
 
 /** What a product record needs for this table; records of another shape are shown generically. */
 export const PRODUCT_LAYOUT = ['product_id', 'name', 'currency', 'denominations'];
 
-const FIELDS = ['product_id', 'name', 'category_id', 'vendor', 'currency', 'countries', 'denominations', 'denominations_truncated', 'expiry_policy'];
+const FIELDS = [
+  'product_id',
+  'name',
+  'category_id',
+  'vendor',
+  'currency',
+  'countries',
+  'denominations',
+  'denominations_truncated',
+  'expiry_policy',
+];
 
 /** Check and normalise the filters (codes are upper-cased). */
 export function productFilters(options: ProductsListOptions): { currency?: string; country?: string; category_id?: string } {
   const currency = options.currency?.trim().toUpperCase();
   if (currency !== undefined && !/^[A-Z]{3}$/.test(currency)) {
-    throw new UsageError(`--currency ${JSON.stringify(options.currency)} is not a currency code`, 'use an ISO 4217 code such as USD, EUR, GBP or JPY');
+    throw new UsageError(
+      `--currency ${JSON.stringify(options.currency)} is not a currency code`,
+      'use an ISO 4217 code such as USD, EUR, GBP or JPY',
+    );
   }
   const country = options.country?.trim().toUpperCase();
   if (country !== undefined && !/^[A-Z]{2}$/.test(country)) {
-    throw new UsageError(`--country ${JSON.stringify(options.country)} is not a country code`, 'use an ISO 3166 alpha-2 code such as US, DE or GB');
+    throw new UsageError(
+      `--country ${JSON.stringify(options.country)} is not a country code`,
+      'use an ISO 3166 alpha-2 code such as US, DE or GB',
+    );
   }
   const category = options.category?.trim();
   if (category !== undefined && category === '') throw new UsageError('--category needs a category id', 'see vouchers categories list');

@@ -21,7 +21,11 @@ async function textValue(io: IO, given: string | undefined, envName: string, lab
     err(io, `Using the ${inSentence(label)} from ${envName}.\n`);
     return fromEnv;
   }
-  if (!io.stdinIsTTY) throw new UsageError(`${flag} is required`, `e.g. vouchers profiles add sandbox --base-url https://sandbox.example.com/api/v1 --api-key KEY --api-secret-stdin`);
+  if (!io.stdinIsTTY)
+    throw new UsageError(
+      `${flag} is required`,
+      `e.g. vouchers profiles add sandbox --base-url https://sandbox.example.com/api/v1 --api-key KEY --api-secret-stdin`,
+    );
   const { promptText } = await import('../../core/io/prompt.js');
   const answer = await promptText(io, label);
   if (answer === '') throw new UsageError(`${flag} is required`);
@@ -32,16 +36,27 @@ export async function run(f: Factory, name: string, options: ProfilesAddOptions)
   const io = f.io;
   // --base-url, --timeout and --max-retries are also root flags; commander gives them to the root.
   const g = f.globals();
-  const opts: ProfilesAddOptions = { ...options, baseUrl: options.baseUrl ?? g.baseUrl, timeout: options.timeout ?? g.timeout, maxRetries: options.maxRetries ?? g.maxRetries };
+  const opts: ProfilesAddOptions = {
+    ...options,
+    baseUrl: options.baseUrl ?? g.baseUrl,
+    timeout: options.timeout ?? g.timeout,
+    maxRetries: options.maxRetries ?? g.maxRetries,
+  };
 
   validateProfileName(name);
   const store = await f.config();
   const existed = store.get(name) !== undefined;
   if (existed && !opts.force) {
-    throw new UsageError(`a profile named ${JSON.stringify(name)} already exists`, `replace it with --force, or change one setting: vouchers profiles set ${name} KEY VALUE`);
+    throw new UsageError(
+      `a profile named ${JSON.stringify(name)} already exists`,
+      `replace it with --force, or change one setting: vouchers profiles set ${name} KEY VALUE`,
+    );
   }
   if (opts.apiSecretStdin && opts.webhookSecretStdin && !io.stdinIsTTY) {
-    throw new UsageError('--api-secret-stdin and --webhook-secret-stdin cannot both read one stdin', `add the profile with --api-secret-stdin, then: vouchers profiles set ${name} webhook_secret --stdin`);
+    throw new UsageError(
+      '--api-secret-stdin and --webhook-secret-stdin cannot both read one stdin',
+      `add the profile with --api-secret-stdin, then: vouchers profiles set ${name} webhook_secret --stdin`,
+    );
   }
 
   const profile: StoredProfile = {};
@@ -57,15 +72,27 @@ export async function run(f: Factory, name: string, options: ProfilesAddOptions)
   if (opts.production) profile.production = true;
   if (opts.baseUrl !== undefined) validateBaseUrl(opts.baseUrl, '--base-url');
 
-  profile.base_url = validateBaseUrl(await textValue(io, opts.baseUrl, ENV.baseUrl, 'Base URL (including /api/v1)', '--base-url'), '--base-url');
+  profile.base_url = validateBaseUrl(
+    await textValue(io, opts.baseUrl, ENV.baseUrl, 'Base URL (including /api/v1)', '--base-url'),
+    '--base-url',
+  );
   profile.api_key = await textValue(io, opts.apiKey, ENV.apiKey, 'API key', '--api-key');
   profile.api_secret = await obtainSecret(io, {
-    plain: opts.apiSecret, fromStdin: opts.apiSecretStdin, plainFlag: '--api-secret', stdinFlag: '--api-secret-stdin',
-    envName: ENV.apiSecret, label: 'API secret', required: true,
+    plain: opts.apiSecret,
+    fromStdin: opts.apiSecretStdin,
+    plainFlag: '--api-secret',
+    stdinFlag: '--api-secret-stdin',
+    envName: ENV.apiSecret,
+    label: 'API secret',
+    required: true,
   });
   if (opts.webhookSecretStdin) {
     profile.webhook_secret = await obtainSecret(io, {
-      fromStdin: true, plainFlag: '--webhook-secret', stdinFlag: '--webhook-secret-stdin', label: 'Webhook secret', required: true,
+      fromStdin: true,
+      plainFlag: '--webhook-secret',
+      stdinFlag: '--webhook-secret-stdin',
+      label: 'Webhook secret',
+      required: true,
     });
   }
   if (profile.production && profile.base_url.startsWith('http:')) {
@@ -76,6 +103,9 @@ export async function run(f: Factory, name: string, options: ProfilesAddOptions)
   const current = store.currentName();
   const makeCurrent = opts.use || current === undefined || store.get(current) === undefined;
   if (makeCurrent) store.setCurrent(name);
-  err(io, `${existed ? 'Replaced' : 'Saved'} profile ${JSON.stringify(name)} in ${store.path}${makeCurrent ? ' (now the current profile)' : ''}.\n`);
+  err(
+    io,
+    `${existed ? 'Replaced' : 'Saved'} profile ${JSON.stringify(name)} in ${store.path}${makeCurrent ? ' (now the current profile)' : ''}.\n`,
+  );
   if (!makeCurrent) err(io, `Use it with --profile ${name}, or make it the default: vouchers profiles use ${name}\n`);
 }

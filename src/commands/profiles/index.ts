@@ -3,10 +3,12 @@ import { addOutputOptions } from '../../core/output/options.js';
 import { Option, type Command, type FlagsOf } from '../../core/run/commander.js';
 import { runVerb, type RegisterCommand } from '../types.js';
 
-const SET_KEYS = 'base_url, api_key, api_secret, webhook_secret, signing.path, limits.orders_per_minute, limits.general_per_hour, timeout, max_retries, production, allow_insecure_http';
+const SET_KEYS =
+  'base_url, api_key, api_secret, webhook_secret, signing.path, limits.orders_per_minute, limits.general_per_hour, timeout, max_retries, production, allow_insecure_http';
 
 function declareAdd(profiles: Command) {
-  const add = profiles.command('add <name>')
+  const add = profiles
+    .command('add <name>')
     .description('Save a profile; the API secret comes from a hidden prompt, stdin or VOUCHERS_API_SECRET')
     .option('--base-url <url>', 'API base URL including /api/v1')
     .option('--api-key <key>', 'partner API key')
@@ -38,14 +40,19 @@ function declareShow(profiles: Command) {
 export type ProfilesShowOptions = FlagsOf<typeof declareShow>;
 
 function declareRemove(profiles: Command) {
-  const remove = profiles.command('remove <name>').alias('rm').description('Delete a profile and its saved secrets')
+  const remove = profiles
+    .command('remove <name>')
+    .alias('rm')
+    .description('Delete a profile and its saved secrets')
     .option('-y, --yes', 'do not ask for confirmation');
   return remove;
 }
 export type ProfilesRemoveOptions = FlagsOf<typeof declareRemove>;
 
 function declareSet(profiles: Command) {
-  const set = profiles.command('set <name> <key> [value]').description('Change one setting of a profile')
+  const set = profiles
+    .command('set <name> <key> [value]')
+    .description('Change one setting of a profile')
     .option('--stdin', 'read the value from stdin (for api_secret and webhook_secret)');
   return set;
 }
@@ -55,66 +62,86 @@ export const registerProfiles: RegisterCommand = (program, f, seam) => {
   const profiles = program.command('profiles').description('Saved profiles: base URL, API key and secret, webhook secret, limits');
 
   const add = declareAdd(profiles);
-  add.addHelpText('after', `
+  add.addHelpText(
+    'after',
+    `
 The first profile becomes the current one. The API secret is asked for with a hidden
 prompt on a terminal; in scripts pipe it in with --api-secret-stdin or set VOUCHERS_API_SECRET.
 
 Examples:
   $ vouchers profiles add sandbox --base-url https://sandbox.example.com/api/v1 --api-key pk_test_123
   $ printf %s "$API_SECRET" | vouchers profiles add ci --base-url https://sandbox.example.com/api/v1 --api-key pk_test_123 --api-secret-stdin
-  $ vouchers profiles add prod --base-url https://partner.example.com/api/v1 --api-key pk_live_9 --production --limit-orders 300`);
+  $ vouchers profiles add prod --base-url https://partner.example.com/api/v1 --api-key pk_live_9 --production --limit-orders 300`,
+  );
   add.action(async (name, opts, command) => {
     await runVerb(seam, command, { args: [name], flags: opts }, async () => (await import('./add.js')).run(f, name, opts));
   });
 
   const list = declareList(profiles);
-  list.addHelpText('after', `
+  list.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers profiles list
-  $ vouchers profiles list --json`);
+  $ vouchers profiles list --json`,
+  );
   list.action(async (opts, command) => {
     await runVerb(seam, command, { flags: opts }, async () => (await import('./list.js')).run(f, opts));
   });
 
   const show = declareShow(profiles);
-  show.addHelpText('after', `
+  show.addHelpText(
+    'after',
+    `
 Without NAME, shows the profile this run would use (--profile, VOUCHERS_PROFILE, the current one).
 Values from flags and environment variables override the saved ones, as in every command.
 
 Examples:
   $ vouchers profiles show
-  $ vouchers profiles show prod --json`);
+  $ vouchers profiles show prod --json`,
+  );
   show.action(async (name, opts, command) => {
     await runVerb(seam, command, { args: [name], flags: opts }, async () => (await import('./show.js')).run(f, name, opts));
   });
 
   const use = profiles.command('use <name>').description('Make a profile the current (default) one');
-  use.addHelpText('after', `
+  use.addHelpText(
+    'after',
+    `
 Examples:
-  $ vouchers profiles use prod`);
+  $ vouchers profiles use prod`,
+  );
   use.action(async (name, _flags, command) => {
     await runVerb(seam, command, { args: [name], flags: {} }, async () => (await import('./use.js')).run(f, name));
   });
 
   const remove = declareRemove(profiles);
-  remove.addHelpText('after', `
+  remove.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers profiles remove old-sandbox
-  $ vouchers profiles remove old-sandbox --yes`);
+  $ vouchers profiles remove old-sandbox --yes`,
+  );
   remove.action(async (name, opts, command) => {
     await runVerb(seam, command, { args: [name], flags: opts }, async () => (await import('./remove.js')).run(f, name, opts));
   });
 
   const set = declareSet(profiles);
-  set.addHelpText('after', `
+  set.addHelpText(
+    'after',
+    `
 Keys: ${SET_KEYS}.
 Secrets (api_secret, webhook_secret) are read from --stdin or a hidden prompt.
 
 Examples:
   $ vouchers profiles set prod signing.path relative
   $ vouchers profiles set prod limits.orders_per_minute 300
-  $ printf %s "$WHSEC" | vouchers profiles set prod webhook_secret --stdin`);
+  $ printf %s "$WHSEC" | vouchers profiles set prod webhook_secret --stdin`,
+  );
   set.action(async (name, key, value, opts, command) => {
-    await runVerb(seam, command, { args: [name, key, value], flags: opts }, async () => (await import('./set.js')).run(f, name, key, value, opts));
+    await runVerb(seam, command, { args: [name, key, value], flags: opts }, async () =>
+      (await import('./set.js')).run(f, name, key, value, opts),
+    );
   });
 };

@@ -20,12 +20,24 @@ const COLUMNS: Column<ProfileRow>[] = [
   { field: 'name', header: 'NAME', style: (t, c, r) => (r.current ? c.bold(t) : t) },
   { field: 'base_url', header: 'BASE URL' },
   { field: 'api_key', header: 'API KEY' },
-  { field: 'production', header: 'PRODUCTION', get: (r) => (r.production ? 'yes' : 'no'), style: (t, c) => (t === 'yes' ? c.yellow(t) : c.dim(t)) },
+  {
+    field: 'production',
+    header: 'PRODUCTION',
+    get: (r) => (r.production ? 'yes' : 'no'),
+    style: (t, c) => (t === 'yes' ? c.yellow(t) : c.dim(t)),
+  },
 ];
 
 export async function run(f: Factory, options: ProfilesListOptions): Promise<void> {
   const settings = resolveOutput(f.io, options, f.globals().color !== false);
-  if (await handleFieldsFlag(f.io, settings, COLUMNS.map((c) => c.field))) return;
+  if (
+    await handleFieldsFlag(
+      f.io,
+      settings,
+      COLUMNS.map((c) => c.field),
+    )
+  )
+    return;
   const store = await f.config();
   const current = store.currentName();
   const rows: ProfileRow[] = store.names().map((name) => {
@@ -38,5 +50,7 @@ export async function run(f: Factory, options: ProfilesListOptions): Promise<voi
       production: p.production === true,
     };
   });
-  await printList(f.io, rows, COLUMNS, settings, { empty: 'No profiles yet. Add one: vouchers profiles add NAME --base-url URL --api-key KEY' });
+  await printList(f.io, rows, COLUMNS, settings, {
+    empty: 'No profiles yet. Add one: vouchers profiles add NAME --base-url URL --api-key KEY',
+  });
 }

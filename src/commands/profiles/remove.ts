@@ -11,7 +11,11 @@ export async function run(f: Factory, name: string, options: ProfilesRemoveOptio
   const store = await f.config();
   if (store.get(name) === undefined) throw profileNotFound(store, name);
   if (!options.yes) {
-    if (!f.io.stdinIsTTY) throw new UsageError(`removing profile ${JSON.stringify(name)} needs confirmation`, `add --yes: vouchers profiles remove ${name} --yes`);
+    if (!f.io.stdinIsTTY)
+      throw new UsageError(
+        `removing profile ${JSON.stringify(name)} needs confirmation`,
+        `add --yes: vouchers profiles remove ${name} --yes`,
+      );
     const { confirm } = await import('../../core/io/prompt.js');
     if (!(await confirm(f.io, `Remove profile ${JSON.stringify(name)} and its saved secrets?`))) {
       throw new CancelledError(`not confirmed: kept profile ${JSON.stringify(name)}`);

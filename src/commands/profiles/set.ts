@@ -21,8 +21,12 @@ export async function run(f: Factory, name: string, key: string, value: string |
   let text: string | undefined;
   if (def.secret) {
     text = await obtainSecret(f.io, {
-      plain: value, fromStdin: options.stdin, plainFlag: `a plain ${key} value`, stdinFlag: '--stdin',
-      label: key === 'api_secret' ? 'API secret' : 'Webhook secret', required: true,
+      plain: value,
+      fromStdin: options.stdin,
+      plainFlag: `a plain ${key} value`,
+      stdinFlag: '--stdin',
+      label: key === 'api_secret' ? 'API secret' : 'Webhook secret',
+      required: true,
     });
   } else if (options.stdin) {
     if (value !== undefined) throw new UsageError('a VALUE and --stdin contradict each other', 'give one of them');

@@ -28,13 +28,24 @@ const COLUMNS: Column<SettingRow>[] = [
 
 /** The environment variable behind each field that env can set. */
 const ENV_OF: Partial<Record<string, string>> = {
-  name: ENV.profile, base_url: ENV.baseUrl, api_key: ENV.apiKey, api_secret: ENV.apiSecret, webhook_secret: ENV.webhookSecret,
-  signing_path: ENV.signingPath, limits_orders_per_minute: ENV.ordersPerMinute, limits_general_per_hour: ENV.generalPerHour,
-  timeout_ms: ENV.timeout, max_retries: ENV.maxRetries, production: ENV.production,
+  name: ENV.profile,
+  base_url: ENV.baseUrl,
+  api_key: ENV.apiKey,
+  api_secret: ENV.apiSecret,
+  webhook_secret: ENV.webhookSecret,
+  signing_path: ENV.signingPath,
+  limits_orders_per_minute: ENV.ordersPerMinute,
+  limits_general_per_hour: ENV.generalPerHour,
+  timeout_ms: ENV.timeout,
+  max_retries: ENV.maxRetries,
+  production: ENV.production,
   allow_insecure_http: ENV.allowInsecureHttp,
 };
 const FLAG_OF: Partial<Record<string, string>> = {
-  name: '--profile', base_url: '--base-url', timeout_ms: '--timeout', max_retries: '--max-retries',
+  name: '--profile',
+  base_url: '--base-url',
+  timeout_ms: '--timeout',
+  max_retries: '--max-retries',
 };
 
 /** Where a setting came from; `argument` for the name given as `profiles show NAME`. */
@@ -42,16 +53,25 @@ type ShowSource = ValueSource | 'argument';
 
 function sourceLabel(field: string, source: ShowSource | undefined, set: boolean): string {
   switch (source) {
-    case 'argument': return 'argument';
-    case 'flag': return `flag ${FLAG_OF[field] ?? ''}`.trim();
-    case 'env': return `env ${ENV_OF[field] ?? ''}`.trim();
-    case 'profile': return field === 'name' ? 'current profile' : 'profile';
-    default: return set ? 'default' : 'not set';
+    case 'argument':
+      return 'argument';
+    case 'flag':
+      return `flag ${FLAG_OF[field] ?? ''}`.trim();
+    case 'env':
+      return `env ${ENV_OF[field] ?? ''}`.trim();
+    case 'profile':
+      return field === 'name' ? 'current profile' : 'profile';
+    default:
+      return set ? 'default' : 'not set';
   }
 }
 
 /** The resolved profile with every secret masked: what `--json` prints. */
-export function maskedProfile(p: ResolvedProfile, configFile: string, sources: Record<string, ShowSource> = p.sources): Record<string, unknown> {
+export function maskedProfile(
+  p: ResolvedProfile,
+  configFile: string,
+  sources: Record<string, ShowSource> = p.sources,
+): Record<string, unknown> {
   return {
     name: p.name,
     exists: p.exists,
@@ -72,11 +92,31 @@ export function maskedProfile(p: ResolvedProfile, configFile: string, sources: R
   };
 }
 
-const JSON_FIELDS = ['name', 'exists', 'config_file', 'base_url', 'api_key', 'api_secret', 'webhook_secret', 'signing_path', 'limits', 'timeout_ms', 'max_retries', 'production', 'allow_insecure_http', 'admin_url', 'admin_token', 'sources'];
+const JSON_FIELDS = [
+  'name',
+  'exists',
+  'config_file',
+  'base_url',
+  'api_key',
+  'api_secret',
+  'webhook_secret',
+  'signing_path',
+  'limits',
+  'timeout_ms',
+  'max_retries',
+  'production',
+  'allow_insecure_http',
+  'admin_url',
+  'admin_token',
+  'sources',
+];
 
 function rowsOf(p: ResolvedProfile, s: Record<string, ShowSource>): SettingRow[] {
-  const row = (setting: string, field: keyof ResolvedProfile['sources'], value: string | undefined): SettingRow =>
-    ({ setting, value: value ?? '', source: sourceLabel(field, s[field], value !== undefined) });
+  const row = (setting: string, field: keyof ResolvedProfile['sources'], value: string | undefined): SettingRow => ({
+    setting,
+    value: value ?? '',
+    source: sourceLabel(field, s[field], value !== undefined),
+  });
   const rows = [
     row('name', 'name', p.name + (p.exists ? '' : ' (not saved)')),
     row('base_url', 'base_url', p.base_url),

@@ -19,7 +19,11 @@ export function reportDate(text: string, now: number): string {
   if (v === 'today' || v === 'yesterday') return new Date(now - (v === 'yesterday' ? 86_400_000 : 0)).toISOString().slice(0, 10);
   const parsed = new Date(`${v}T00:00:00Z`);
   const ok = /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === v;
-  if (!ok) throw new UsageError(`${JSON.stringify(text)} is not a date`, 'use a UTC day as YYYY-MM-DD, e.g. vouchers reconciliation get 2026-11-21');
+  if (!ok)
+    throw new UsageError(
+      `${JSON.stringify(text)} is not a date`,
+      'use a UTC day as YYYY-MM-DD, e.g. vouchers reconciliation get 2026-11-21',
+    );
   return v;
 }
 
@@ -62,15 +66,20 @@ export async function run(f: Factory, dateText: string, options: ReconciliationG
     return;
   }
   const s = report.summary;
-  await printRecord(f.io, report, [
-    { label: 'date', value: report.date },
-    { label: 'generated_at', value: formatTime(report.generated_at) },
-    { label: 'orders_total', value: s.orders_total },
-    { label: 'vouchers_allocated', value: s.vouchers_allocated },
-    { label: 'matched', value: s.matched },
-    { label: 'drifted', value: s.drifted },
-    { label: 'unmatched', value: s.unmatched },
-  ], { ...settings, fields: undefined });
+  await printRecord(
+    f.io,
+    report,
+    [
+      { label: 'date', value: report.date },
+      { label: 'generated_at', value: formatTime(report.generated_at) },
+      { label: 'orders_total', value: s.orders_total },
+      { label: 'vouchers_allocated', value: s.vouchers_allocated },
+      { label: 'matched', value: s.matched },
+      { label: 'drifted', value: s.drifted },
+      { label: 'unmatched', value: s.unmatched },
+    ],
+    { ...settings, fields: undefined },
+  );
   if (settings.format === 'table') {
     await out(f.io, '\n');
     await printList(f.io, report.drifts, DRIFT_COLUMNS, settings, { empty: 'No drifts.' });

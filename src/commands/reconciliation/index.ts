@@ -4,7 +4,8 @@ import type { Command, FlagsOf } from '../../core/run/commander.js';
 import { runVerb, type RegisterCommand } from '../types.js';
 
 function declareGet(reconciliation: Command) {
-  const get = reconciliation.command('get')
+  const get = reconciliation
+    .command('get')
     .description('[experimental] Show the reconciliation report of one UTC day: summary and drifts')
     .argument('<date>', 'UTC day, YYYY-MM-DD (or "today" / "yesterday")');
   return addOutputOptions(get, 'list');
@@ -12,9 +13,13 @@ function declareGet(reconciliation: Command) {
 export type ReconciliationGetOptions = FlagsOf<typeof declareGet>;
 
 export const registerReconciliation: RegisterCommand = (program, f, seam) => {
-  const reconciliation = program.command('reconciliation').description('[experimental] Daily reconciliation report: planned in the API document, the contract may change');
+  const reconciliation = program
+    .command('reconciliation')
+    .description('[experimental] Daily reconciliation report: planned in the API document, the contract may change');
   const get = declareGet(reconciliation);
-  get.addHelpText('after', `
+  get.addHelpText(
+    'after',
+    `
 EXPERIMENTAL: GET /reconciliation/{date} is a planned endpoint of the API document; it is
 not built on production servers yet and its contract may change. Against a server without
 it this command says so and exits 4. The local sandbox serves it when started with
@@ -27,7 +32,8 @@ summary, then the drifts. There --fields picks drift fields.
 Examples:
   $ vouchers reconciliation get 2026-11-21
   $ vouchers reconciliation get yesterday --json
-  $ vouchers reconciliation get today --output csv --fields order_id,vendor_record,resolution > drifts.csv`);
+  $ vouchers reconciliation get today --output csv --fields order_id,vendor_record,resolution > drifts.csv`,
+  );
   get.action(async (date, opts, command) => {
     await runVerb(seam, command, { args: [date], flags: opts }, async () => (await import('./get.js')).run(f, date, opts));
   });

@@ -10,8 +10,25 @@ import type { OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import { adminCall, adminTarget, type AdminList } from '../../api/sandbox-admin.js';
 import { amountFlag, currencyFlag, wholeNumberFlag } from './admin-flags.js';
-import { KEY_COLUMNS, PARTNER_COLUMNS, secretNote, keyFields, showList, showRecord, shownKey, type AdminKey, type AdminPartner, type AdminWallet } from './admin-output.js';
-import type { AdminFundFlags, AdminKeysCreateFlags, AdminKeysListFlags, AdminKeysRotateFlags, AdminPartnersCreateFlags } from './admin-register.js';
+import {
+  KEY_COLUMNS,
+  PARTNER_COLUMNS,
+  secretNote,
+  keyFields,
+  showList,
+  showRecord,
+  shownKey,
+  type AdminKey,
+  type AdminPartner,
+  type AdminWallet,
+} from './admin-output.js';
+import type {
+  AdminFundFlags,
+  AdminKeysCreateFlags,
+  AdminKeysListFlags,
+  AdminKeysRotateFlags,
+  AdminPartnersCreateFlags,
+} from './admin-register.js';
 
 export type FundFlags = AdminFundFlags;
 
@@ -22,7 +39,13 @@ interface FundAnswer {
 
 export async function fund(f: Factory, flags: FundFlags): Promise<void> {
   const count = flags.count === undefined ? undefined : wholeNumberFlag(flags.count, '--count', 1, 1_000_000);
-  const body = { currency: currencyFlag(flags.currency), amount: amountFlag(flags.amount), partner_id: flags.partner, description: flags.description, count };
+  const body = {
+    currency: currencyFlag(flags.currency),
+    amount: amountFlag(flags.amount),
+    partner_id: flags.partner,
+    description: flags.description,
+    count,
+  };
   const target = await adminTarget(f);
   const res = await adminCall<FundAnswer>(target, 'POST', '/wallets/fund', { body, signal: f.io.signal });
   const { wallet, transaction } = res.data;
@@ -56,8 +79,16 @@ function wallets(values: string[] | undefined): Record<string, number> | undefin
 }
 
 export async function partnersCreate(f: Factory, flags: PartnerCreateFlags): Promise<void> {
-  const body = { name: flags.name, categories: flags.category?.length ? flags.category : undefined, wallets: wallets(flags.wallet), allowlist: flags.allow?.length ? flags.allow : undefined };
-  const res = await adminCall<{ partner: AdminPartner; key: AdminKey }>(await adminTarget(f), 'POST', '/partners', { body, signal: f.io.signal });
+  const body = {
+    name: flags.name,
+    categories: flags.category?.length ? flags.category : undefined,
+    wallets: wallets(flags.wallet),
+    allowlist: flags.allow?.length ? flags.allow : undefined,
+  };
+  const res = await adminCall<{ partner: AdminPartner; key: AdminKey }>(await adminTarget(f), 'POST', '/partners', {
+    body,
+    signal: f.io.signal,
+  });
   const key = shownKey(res.data.key, Boolean(flags.showSecret));
   const { partner } = res.data;
   await showRecord(f, flags, { partner, key }, [
@@ -71,7 +102,10 @@ export async function partnersCreate(f: Factory, flags: PartnerCreateFlags): Pro
 }
 
 export async function keysList(f: Factory, flags: AdminKeysListFlags): Promise<void> {
-  const res = await adminCall<AdminList<AdminKey>>(await adminTarget(f), 'GET', '/keys', { query: { partner_id: flags.partner }, signal: f.io.signal });
+  const res = await adminCall<AdminList<AdminKey>>(await adminTarget(f), 'GET', '/keys', {
+    query: { partner_id: flags.partner },
+    signal: f.io.signal,
+  });
   await showList(f, flags, res.data.data, KEY_COLUMNS, 'No keys.');
 }
 
@@ -83,7 +117,10 @@ async function showNewKey(f: Factory, flags: OutputFlags & { showSecret?: boolea
 
 export async function keysCreate(f: Factory, flags: AdminKeysCreateFlags): Promise<void> {
   const body = { allowlist: flags.allow?.length ? flags.allow : undefined };
-  const res = await adminCall<AdminKey>(await adminTarget(f), 'POST', `/partners/${encodeURIComponent(flags.partner)}/keys`, { body, signal: f.io.signal });
+  const res = await adminCall<AdminKey>(await adminTarget(f), 'POST', `/partners/${encodeURIComponent(flags.partner)}/keys`, {
+    body,
+    signal: f.io.signal,
+  });
   await showNewKey(f, flags, res.data);
 }
 
@@ -131,22 +168,31 @@ export async function keysRotate(f: Factory, apiKey: string, flags: KeysRotateFl
   const res = await adminCall<AdminKey>(target, 'POST', `/keys/${encodeURIComponent(apiKey)}/rotate`, { signal: f.io.signal });
   const key = res.data;
   err(f.io, `Rotated ${apiKey}: it is revoked now; the new key keeps its allowlist.\n`);
-  const update: ProfileUpdate = flags.updateProfile === false || key.api_secret === undefined ? { updated: [] } : await updateLocalProfiles(f, target.url, apiKey, key);
-  for (const name of update.updated) err(f.io, `Updated profile "${name}" with the new API key ${key.api_key} and its secret: its next calls use them.\n`);
-  if (update.failed) err(f.io, `Warning: profile "${update.failed.name}" still has the revoked key (its calls will fail 401): ${update.failed.reason}.\n`);
+  const update: ProfileUpdate =
+    flags.updateProfile === false || key.api_secret === undefined ? { updated: [] } : await updateLocalProfiles(f, target.url, apiKey, key);
+  for (const name of update.updated)
+    err(f.io, `Updated profile "${name}" with the new API key ${key.api_key} and its secret: its next calls use them.\n`);
+  if (update.failed)
+    err(f.io, `Warning: profile "${update.failed.name}" still has the revoked key (its calls will fail 401): ${update.failed.reason}.\n`);
   const shown = shownKey(key, Boolean(flags.showSecret));
   await showRecord(f, flags, shown, keyFields(shown));
   if (!flags.showSecret && (update.updated.length === 0 || update.failed)) err(f.io, secretNote(key.api_key));
 }
 
 export async function keysRevoke(f: Factory, apiKey: string, flags: OutputFlags): Promise<void> {
-  const res = await adminCall<AdminKey>(await adminTarget(f), 'POST', `/keys/${encodeURIComponent(apiKey)}/revoke`, { signal: f.io.signal });
+  const res = await adminCall<AdminKey>(await adminTarget(f), 'POST', `/keys/${encodeURIComponent(apiKey)}/revoke`, {
+    signal: f.io.signal,
+  });
   err(f.io, `Revoked ${apiKey}: requests with it now answer 401.\n`);
   await showRecord(f, flags, res.data, keyFields(res.data));
 }
 
 export async function allowlistSet(f: Factory, apiKey: string, entries: string[], flags: OutputFlags): Promise<void> {
-  if (entries.length === 0) throw new UsageError('give at least one address or CIDR', `e.g. vouchers sandbox admin allowlist set ${apiKey} 127.0.0.0/8 ::1/128`);
-  const res = await adminCall<AdminKey>(await adminTarget(f), 'PUT', `/keys/${encodeURIComponent(apiKey)}/allowlist`, { body: { allowlist: entries }, signal: f.io.signal });
+  if (entries.length === 0)
+    throw new UsageError('give at least one address or CIDR', `e.g. vouchers sandbox admin allowlist set ${apiKey} 127.0.0.0/8 ::1/128`);
+  const res = await adminCall<AdminKey>(await adminTarget(f), 'PUT', `/keys/${encodeURIComponent(apiKey)}/allowlist`, {
+    body: { allowlist: entries },
+    signal: f.io.signal,
+  });
   await showRecord(f, flags, res.data, keyFields(res.data));
 }

@@ -4,7 +4,8 @@ import { UsageError } from '../../core/errors/index.js';
 export function wholeNumberFlag(text: string, flag: string, min: number, max: number): number {
   const t = text.trim();
   const n = /^-?\d+$/.test(t) ? Number(t) : NaN;
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${flag} ${JSON.stringify(text)} is not a whole number from ${min} to ${max}`, `e.g. ${flag} ${min}`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`${flag} ${JSON.stringify(text)} is not a whole number from ${min} to ${max}`, `e.g. ${flag} ${min}`);
   return n;
 }
 
@@ -12,7 +13,11 @@ export function wholeNumberFlag(text: string, flag: string, min: number, max: nu
 export function amountFlag(text: string, flag = '--amount'): number {
   const t = text.trim();
   const n = /^-?\d+(\.\d+)?$/.test(t) ? Number(t) : NaN;
-  if (!Number.isFinite(n) || n === 0) throw new UsageError(`${flag} ${JSON.stringify(text)} is not a non-zero amount`, `e.g. ${flag} 500 or ${flag} 12.50 (negative takes money out)`);
+  if (!Number.isFinite(n) || n === 0)
+    throw new UsageError(
+      `${flag} ${JSON.stringify(text)} is not a non-zero amount`,
+      `e.g. ${flag} 500 or ${flag} 12.50 (negative takes money out)`,
+    );
   return n;
 }
 

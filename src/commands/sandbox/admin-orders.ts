@@ -19,24 +19,29 @@ export type OrdersListFlags = AdminOrdersListFlags;
 
 export async function list(f: Factory, flags: OrdersListFlags): Promise<void> {
   const status = flags.status?.trim().toUpperCase();
-  if (status !== undefined && !STATUSES.includes(status)) throw new UsageError(`--status ${JSON.stringify(flags.status)} is not an order status`, `use one of ${STATUSES.join(', ')}`);
+  if (status !== undefined && !STATUSES.includes(status))
+    throw new UsageError(`--status ${JSON.stringify(flags.status)} is not an order status`, `use one of ${STATUSES.join(', ')}`);
   const gate = flags.gate?.trim().toLowerCase();
-  if (gate !== undefined && !GATES.includes(gate)) throw new UsageError(`--gate ${JSON.stringify(flags.gate)} must be one of ${GATES.join(', ')}`);
+  if (gate !== undefined && !GATES.includes(gate))
+    throw new UsageError(`--gate ${JSON.stringify(flags.gate)} must be one of ${GATES.join(', ')}`);
   const limit = flags.limit === undefined ? undefined : wholeNumberFlag(flags.limit, '--limit', 1, 200);
   const target = await adminTarget(f);
-  const res = await adminCall<AdminList<AdminOrder>>(target, 'GET', '/orders', { query: { status, gate, partner_id: flags.partner, limit, cursor: flags.cursor }, signal: f.io.signal });
+  const res = await adminCall<AdminList<AdminOrder>>(target, 'GET', '/orders', {
+    query: { status, gate, partner_id: flags.partner, limit, cursor: flags.cursor },
+    signal: f.io.signal,
+  });
   await showList(f, flags, res.data.data, ORDER_COLUMNS, 'No orders.');
   if (res.data.has_more && res.data.next_cursor) {
     // The full command: a cursor only continues the query it came from. This verb has no --all.
-    err(f.io, `More orders: ${nextPageCommand({
-      command: ['sandbox', 'admin', 'orders', 'list'],
-      flags: [
-        ['--status', status], ['--gate', gate], ['--partner', flags.partner], ['--limit', limit],
-        ...outputHintFlags(flags),
-      ],
-      globals: f.globals(),
-      cursor: res.data.next_cursor,
-    })}\n`);
+    err(
+      f.io,
+      `More orders: ${nextPageCommand({
+        command: ['sandbox', 'admin', 'orders', 'list'],
+        flags: [['--status', status], ['--gate', gate], ['--partner', flags.partner], ['--limit', limit], ...outputHintFlags(flags)],
+        globals: f.globals(),
+        cursor: res.data.next_cursor,
+      })}\n`,
+    );
   }
 }
 
@@ -67,7 +72,11 @@ async function partialBody(f: Factory, orderId: string, flags: OrderActionFlags)
   const target = await adminTarget(f);
   const order = (await adminCall<AdminOrder>(target, 'GET', `/orders/${encodeURIComponent(orderId)}`, { signal: f.io.signal })).data;
   const total = order.items.reduce((n, i) => n + i.quantity, 0);
-  if (delivered >= total) throw new UsageError(`--delivered ${delivered} must be less than the order's ${total} voucher${total === 1 ? '' : 's'}`, `to deliver them all: vouchers sandbox admin complete ${orderId}`);
+  if (delivered >= total)
+    throw new UsageError(
+      `--delivered ${delivered} must be less than the order's ${total} voucher${total === 1 ? '' : 's'}`,
+      `to deliver them all: vouchers sandbox admin complete ${orderId}`,
+    );
   return { failed_count: total - delivered };
 }
 
@@ -100,7 +109,8 @@ async function notApplicable(target: AdminTarget, f: Factory, action: OrderActio
 }
 
 export async function act(f: Factory, action: OrderAction, orderId: string, flags: OrderActionFlags): Promise<void> {
-  if (flags.reason !== undefined && action !== 'reject' && action !== 'fail') throw new UsageError(`--reason only applies to reject and fail`);
+  if (flags.reason !== undefined && action !== 'reject' && action !== 'fail')
+    throw new UsageError(`--reason only applies to reject and fail`);
   const body = action === 'partial' ? await partialBody(f, orderId, flags) : flags.reason !== undefined ? { reason: flags.reason } : {};
   const target = await adminTarget(f);
   let res;

@@ -15,13 +15,29 @@ export function settingsOf(f: Factory, flags: OutputFlags): OutputSettings {
 
 export async function showList<T>(f: Factory, flags: OutputFlags, rows: T[], columns: Column<T>[], empty: string): Promise<void> {
   const settings = settingsOf(f, flags);
-  if (await handleFieldsFlag(f.io, settings, columns.map((c) => c.field))) return;
+  if (
+    await handleFieldsFlag(
+      f.io,
+      settings,
+      columns.map((c) => c.field),
+    )
+  )
+    return;
   await printList(f.io, rows, columns, settings, { empty });
 }
 
 export async function showRecord(f: Factory, flags: OutputFlags, record: unknown, fields: RecordField[]): Promise<void> {
   const settings = settingsOf(f, flags);
-  if (settings.format !== 'json' && settings.format !== 'ndjson' && (await handleFieldsFlag(f.io, settings, fields.map((x) => x.label)))) return;
+  if (
+    settings.format !== 'json' &&
+    settings.format !== 'ndjson' &&
+    (await handleFieldsFlag(
+      f.io,
+      settings,
+      fields.map((x) => x.label),
+    ))
+  )
+    return;
   await printRecord(f.io, record, fields, settings);
 }
 
@@ -115,7 +131,11 @@ export function secretNote(apiKey: string): string {
   return `The API secret is masked and cannot be fetched later; to get a usable one, run: vouchers sandbox admin keys rotate ${apiKey} --show-secret (pass --show-secret when creating keys to see it at once).\n`;
 }
 
-export interface AdminWallet { currency: string; available: number; reserved: number }
+export interface AdminWallet {
+  currency: string;
+  available: number;
+  reserved: number;
+}
 
 export interface AdminPartner {
   partner_id: string;
@@ -176,7 +196,12 @@ export const EVENT_COLUMNS: Column<AdminEvent>[] = [
   { field: 'event_id' },
   { field: 'event' },
   { field: 'order_id', priority: 3, get: (e) => (typeof e.data?.order_id === 'string' ? e.data.order_id : '') },
-  { field: 'status', priority: 2, get: (e) => (typeof e.data?.status === 'string' ? e.data.status : ''), style: (t, c) => styleStatus(t, c) },
+  {
+    field: 'status',
+    priority: 2,
+    get: (e) => (typeof e.data?.status === 'string' ? e.data.status : ''),
+    style: (t, c) => styleStatus(t, c),
+  },
   { field: 'partner_id', header: 'PARTNER', priority: 0 },
   { field: 'created_at', header: 'CREATED', get: (e) => formatTime(e.created_at), priority: 1 },
 ];

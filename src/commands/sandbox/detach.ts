@@ -58,7 +58,10 @@ export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
   const store = await f.config();
   const existing = readPidFile(store.dir);
   if (existing && isProcessAlive(existing.pid)) {
-    throw new UsageError(`a sandbox already runs (pid ${existing.pid}) on ${existing.base_url}`, 'use it as it is, or stop it first: vouchers sandbox stop');
+    throw new UsageError(
+      `a sandbox already runs (pid ${existing.pid}) on ${existing.base_url}`,
+      'use it as it is, or stop it first: vouchers sandbox stop',
+    );
   }
   if (existing) removePidFile(store.dir, existing.pid);
   const currentBefore = store.currentName();
@@ -71,7 +74,9 @@ export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
   let spawnError: Error | undefined;
   let pid: number | undefined;
   let onExit: () => void = () => undefined;
-  const exitSeen = new Promise<void>((resolve) => { onExit = resolve; });
+  const exitSeen = new Promise<void>((resolve) => {
+    onExit = resolve;
+  });
   try {
     const child = spawn(nodeExecutable(), [binPath(), ...childArgs(o)], {
       detached: true,
@@ -79,8 +84,13 @@ export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
       cwd: io.cwd,
       env: { ...io.env, NO_COLOR: '1' },
     });
-    child.once('error', (e) => { spawnError = e; });
-    child.once('exit', (code, signal) => { exited = { code, signal }; onExit(); });
+    child.once('error', (e) => {
+      spawnError = e;
+    });
+    child.once('exit', (code, signal) => {
+      exited = { code, signal };
+      onExit();
+    });
     child.unref();
     pid = child.pid;
   } finally {
@@ -115,10 +125,36 @@ export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
   record = { ...record, log_file: logFile };
   writePidFile(store.dir, record);
   const local = store.get(LOCAL_PROFILE);
-  await printStarted(f, {
-    base_url: record.base_url, admin_url: record.admin_url, api_key: local?.api_key ?? '', admin_token: local?.admin_token ?? '', profile: record.profile,
-    pid: record.pid, host: record.host, port: record.port, ...(record.dialect ? { dialect: record.dialect } : {}), log_file: logFile,
-  }, o.json);
-  err(io, describeProfileWrite({ name: LOCAL_PROFILE, refreshed: hadLocal, madeCurrent: currentBefore === undefined && store.currentName() === LOCAL_PROFILE, alreadyCurrent: currentBefore === LOCAL_PROFILE }, store.path));
-  err(io, `Sandbox running in the background (pid ${record.pid}); requests are logged to ${logFile}.\nCheck it with: vouchers sandbox status   Stop it with: vouchers sandbox stop\n`);
+  await printStarted(
+    f,
+    {
+      base_url: record.base_url,
+      admin_url: record.admin_url,
+      api_key: local?.api_key ?? '',
+      admin_token: local?.admin_token ?? '',
+      profile: record.profile,
+      pid: record.pid,
+      host: record.host,
+      port: record.port,
+      ...(record.dialect ? { dialect: record.dialect } : {}),
+      log_file: logFile,
+    },
+    o.json,
+  );
+  err(
+    io,
+    describeProfileWrite(
+      {
+        name: LOCAL_PROFILE,
+        refreshed: hadLocal,
+        madeCurrent: currentBefore === undefined && store.currentName() === LOCAL_PROFILE,
+        alreadyCurrent: currentBefore === LOCAL_PROFILE,
+      },
+      store.path,
+    ),
+  );
+  err(
+    io,
+    `Sandbox running in the background (pid ${record.pid}); requests are logged to ${logFile}.\nCheck it with: vouchers sandbox status   Stop it with: vouchers sandbox stop\n`,
+  );
 }

@@ -10,7 +10,9 @@ import { registerAdmin } from './admin-register.js';
 
 function registerStart(sandbox: Command, f: Factory, seam: RunSeam | undefined): void {
   const cmd = declareStart(sandbox);
-  cmd.addHelpText('after', `
+  cmd.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers sandbox start                          foreground on :4010; Ctrl-C stops it
   $ vouchers sandbox start --detach --time-scale 0.1
@@ -25,7 +27,8 @@ printed. A restart reuses that profile's credentials, so configured clients keep
 
 --dialect document serves what the API document shows and other guesses than ours
 everywhere it says "not shown" (no extension endpoints, other field names and list
-shapes, problem+json errors): test the CLI's tolerance against it (docs/sandbox.md).`);
+shapes, problem+json errors): test the CLI's tolerance against it (docs/sandbox.md).`,
+  );
   cmd.action(async (opts, command) => {
     const { buildStartOptions } = await import('./start-options.js');
     const options = buildStartOptions(opts, f.io.cwd);
@@ -34,7 +37,8 @@ shapes, problem+json errors): test the CLI's tolerance against it (docs/sandbox.
 }
 
 function declareStart(sandbox: Command) {
-  const cmd = sandbox.command('start')
+  const cmd = sandbox
+    .command('start')
     .description('Run the local sandbox of the Partner API and write a "local" profile for it')
     .option('--port <n>', 'TCP port (0 picks a free one)', '4010')
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
@@ -44,7 +48,10 @@ function declareStart(sandbox: Command) {
     .option('--limit-orders <n/min>', 'orders rate limit per key, e.g. 100/min')
     .option('--limit-general <n/h>', 'general rate limit per key, e.g. 1000/h')
     .option('--enable-planned', 'serve planned endpoints (GET /reconciliation/{date})')
-    .option('--dialect <name>', 'API dialect: decisions (our guesses) or document (the API document, other guesses where it is silent); default: the --state file\'s, else decisions')
+    .option(
+      '--dialect <name>',
+      "API dialect: decisions (our guesses) or document (the API document, other guesses where it is silent); default: the --state file's, else decisions",
+    )
     .option('--state <file>', 'keep the state in this JSON file across restarts')
     .option('--fault-rate <p>', 'share of API requests (0–1) that get a random fault, for soak tests')
     .option('--detach', 'run in the background (pid file and log in the config directory)')
@@ -54,21 +61,32 @@ function declareStart(sandbox: Command) {
 export type StartFlags = FlagsOf<typeof declareStart>;
 
 function declareStatus(sandbox: Command) {
-  const status = sandbox.command('status').description('Show whether the sandbox runs: pid, URLs, dialect, uptime, orders')
+  const status = sandbox
+    .command('status')
+    .description('Show whether the sandbox runs: pid, URLs, dialect, uptime, orders')
     .option('--json', 'print the status as JSON (running: true|false)');
   return status;
 }
 export type StatusFlags = FlagsOf<typeof declareStatus>;
 
 function declareStop(sandbox: Command) {
-  const stop = sandbox.command('stop').description('Stop the running sandbox named by the pid file, whether started with --detach or in the foreground of another terminal (SIGTERM, clean shutdown)')
+  const stop = sandbox
+    .command('stop')
+    .description(
+      'Stop the running sandbox named by the pid file, whether started with --detach or in the foreground of another terminal (SIGTERM, clean shutdown)',
+    )
     .option('--json', 'print what was stopped as JSON');
   return stop;
 }
 export type StopFlags = FlagsOf<typeof declareStop>;
 
 function declareTrigger(sandbox: Command) {
-  const trigger = sandbox.command('trigger').argument('<event-type>', 'order.created, order.processing, order.delivered, order.partially_delivered, order.cancelled, order.refunded or voucher.issued')
+  const trigger = sandbox
+    .command('trigger')
+    .argument(
+      '<event-type>',
+      'order.created, order.processing, order.delivered, order.partially_delivered, order.cancelled, order.refunded or voucher.issued',
+    )
     .description('Make a fresh sandbox order that emits this webhook event, and wait until it is emitted')
     .option('--max-wait <duration>', 'how long to wait for the event (default 60s)');
   return addOutputOptions(trigger, 'record');
@@ -77,43 +95,55 @@ export type TriggerFlags = FlagsOf<typeof declareTrigger>;
 
 export const registerSandbox: RegisterCommand = (program, f, seam) => {
   const sandbox = program.command('sandbox').description('Run and drive the local sandbox: start, stop, status, admin, trigger');
-  sandbox.addHelpText('after', `
+  sandbox.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers sandbox start --detach && vouchers orders create --product sbx-instant --denomination 25
   $ vouchers sandbox trigger order.delivered
   $ vouchers sandbox admin orders list --gate held
   $ vouchers sandbox stop
 
-Products, admin routes and faults: docs/sandbox.md`);
+Products, admin routes and faults: docs/sandbox.md`,
+  );
   registerStart(sandbox, f, seam);
 
   const status = declareStatus(sandbox);
-  status.addHelpText('after', `
+  status.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers sandbox status
-  $ vouchers sandbox status --json | jq .running`);
+  $ vouchers sandbox status --json | jq .running`,
+  );
   status.action(async (opts, command) => {
     await runVerb(seam, command, { flags: opts }, async () => (await import('./status.js')).run(f, opts));
   });
 
   const stop = declareStop(sandbox);
-  stop.addHelpText('after', `
+  stop.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers sandbox stop
-  $ vouchers sandbox stop || echo "none was running (exit 4)"`);
+  $ vouchers sandbox stop || echo "none was running (exit 4)"`,
+  );
   stop.action(async (opts, command) => {
     await runVerb(seam, command, { flags: opts }, async () => (await import('./stop.js')).run(f, opts));
   });
 
   const trigger = declareTrigger(sandbox);
-  trigger.addHelpText('after', `
+  trigger.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers sandbox trigger order.delivered
   $ vouchers sandbox trigger order.partially_delivered --json
   $ vouchers listen --register &  vouchers sandbox trigger order.refunded
 
 The order is signed and sent through the normal client with the profile's credentials;
-cancellation and refund come from rejecting an sbx-gated order at the admin gate.`);
+cancellation and refund come from rejecting an sbx-gated order at the admin gate.`,
+  );
   trigger.action(async (eventType, opts, command) => {
     await runVerb(seam, command, { args: [eventType], flags: opts }, async () => (await import('./trigger.js')).run(f, eventType, opts));
   });

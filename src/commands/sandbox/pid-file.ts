@@ -42,7 +42,8 @@ export function readPidFile(configDir: string): PidRecord | undefined {
   }
   try {
     const v = JSON.parse(text) as Partial<PidRecord>;
-    if (typeof v.pid !== 'number' || typeof v.port !== 'number' || typeof v.base_url !== 'string' || typeof v.admin_url !== 'string') return undefined;
+    if (typeof v.pid !== 'number' || typeof v.port !== 'number' || typeof v.base_url !== 'string' || typeof v.admin_url !== 'string')
+      return undefined;
     return v as PidRecord;
   } catch {
     return undefined;

@@ -33,7 +33,8 @@ export const DEFAULT_SANDBOX_HOST = '127.0.0.1';
 function wholeNumber(text: string, flag: string, min: number, max: number, example: string): number {
   const t = text.trim();
   const n = /^-?\d+$/.test(t) ? Number(t) : NaN;
-  if (!Number.isInteger(n) || n < min || n > max) throw new UsageError(`${flag} ${JSON.stringify(text)} is not a whole number from ${min} to ${max}`, `e.g. ${flag} ${example}`);
+  if (!Number.isInteger(n) || n < min || n > max)
+    throw new UsageError(`${flag} ${JSON.stringify(text)} is not a whole number from ${min} to ${max}`, `e.g. ${flag} ${example}`);
   return n;
 }
 
@@ -58,7 +59,10 @@ function dialect(text: string | undefined): SandboxDialect | undefined {
   if (text === undefined) return undefined;
   const d = text.trim().toLowerCase();
   if (!(SANDBOX_DIALECTS as readonly string[]).includes(d)) {
-    throw new UsageError(`--dialect ${JSON.stringify(text)} is not a sandbox dialect`, 'use --dialect decisions (our guesses, the default) or --dialect document (the API document, other guesses where it shows nothing)');
+    throw new UsageError(
+      `--dialect ${JSON.stringify(text)} is not a sandbox dialect`,
+      'use --dialect decisions (our guesses, the default) or --dialect document (the API document, other guesses where it shows nothing)',
+    );
   }
   return d as SandboxDialect;
 }
@@ -66,7 +70,10 @@ function dialect(text: string | undefined): SandboxDialect | undefined {
 export function buildStartOptions(flags: Partial<StartFlags>, cwd: string): StartOptions {
   const signingPath = (flags.signingPath ?? 'full').trim().toLowerCase();
   if (signingPath !== 'full' && signingPath !== 'relative') {
-    throw new UsageError(`--signing-path ${JSON.stringify(flags.signingPath)} is not a signing variant`, 'use --signing-path full (with /api/v1 and the query) or --signing-path relative');
+    throw new UsageError(
+      `--signing-path ${JSON.stringify(flags.signingPath)} is not a signing variant`,
+      'use --signing-path full (with /api/v1 and the query) or --signing-path relative',
+    );
   }
   const host = (flags.host ?? DEFAULT_SANDBOX_HOST).trim();
   if (!host) throw new UsageError('--host is empty', `e.g. --host ${DEFAULT_SANDBOX_HOST}`);
@@ -74,14 +81,22 @@ export function buildStartOptions(flags: Partial<StartFlags>, cwd: string): Star
     port: flags.port === undefined ? DEFAULT_SANDBOX_PORT : wholeNumber(flags.port, '--port', 0, 65535, '4010 (0 picks a free port)'),
     host,
     seed: flags.seed === undefined ? undefined : wholeNumber(flags.seed, '--seed', 0, 2 ** 31 - 1, '42'),
-    timeScale: flags.timeScale === undefined ? undefined : decimal(flags.timeScale, '--time-scale', (n) => n > 0 && n <= 1000, 'a number above 0 (0.1 is ten times faster)', '0.1'),
+    timeScale:
+      flags.timeScale === undefined
+        ? undefined
+        : decimal(flags.timeScale, '--time-scale', (n) => n > 0 && n <= 1000, 'a number above 0 (0.1 is ten times faster)', '0.1'),
     signingPath,
-    ordersPerMinute: flags.limitOrders === undefined ? undefined : rate(flags.limitOrders, '--limit-orders', ['min', 'm', 'minute'], '100/min'),
-    generalPerHour: flags.limitGeneral === undefined ? undefined : rate(flags.limitGeneral, '--limit-general', ['h', 'hour', 'hr'], '1000/h'),
+    ordersPerMinute:
+      flags.limitOrders === undefined ? undefined : rate(flags.limitOrders, '--limit-orders', ['min', 'm', 'minute'], '100/min'),
+    generalPerHour:
+      flags.limitGeneral === undefined ? undefined : rate(flags.limitGeneral, '--limit-general', ['h', 'hour', 'hr'], '1000/h'),
     enablePlanned: Boolean(flags.enablePlanned),
     dialect: dialect(flags.dialect),
     stateFile: flags.state === undefined ? undefined : resolve(cwd, flags.state),
-    faultRate: flags.faultRate === undefined ? undefined : decimal(flags.faultRate, '--fault-rate', (n) => n >= 0 && n <= 1, 'a share from 0 to 1', '0.05'),
+    faultRate:
+      flags.faultRate === undefined
+        ? undefined
+        : decimal(flags.faultRate, '--fault-rate', (n) => n >= 0 && n <= 1, 'a share from 0 to 1', '0.05'),
     detach: Boolean(flags.detach),
     json: Boolean(flags.json),
   };

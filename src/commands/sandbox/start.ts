@@ -49,15 +49,23 @@ export async function printStarted(f: Factory, info: StartedInfo, json: boolean)
 
 export function describeProfileWrite(w: ProfileWrite, file: string): string {
   const verb = w.refreshed ? 'Refreshed' : 'Wrote';
-  const current = w.madeCurrent ? `; "${w.name}" is now the default profile, so the next command uses it`
-    : w.alreadyCurrent ? `; it is the current profile, so the next command uses it`
+  const current = w.madeCurrent
+    ? `; "${w.name}" is now the default profile, so the next command uses it`
+    : w.alreadyCurrent
+      ? `; it is the current profile, so the next command uses it`
       : `; use it with --profile ${w.name} (or: vouchers profiles use ${w.name})`;
   return `${verb} profile "${w.name}" in ${file} (the API secret is saved there, not printed)${current}\n`;
 }
 
 function portInUse(e: ConfigError, o: StartOptions, background: PidRecord | undefined): UsageError {
-  const other = background && isProcessAlive(background.pid) && background.port === o.port ? ` (the background sandbox, pid ${background.pid}, runs there: vouchers sandbox stop)` : '';
-  return new UsageError(`port ${o.port} on ${o.host} is already in use${other}`, 'choose another port with --port 4011, or --port 0 for any free one');
+  const other =
+    background && isProcessAlive(background.pid) && background.port === o.port
+      ? ` (the background sandbox, pid ${background.pid}, runs there: vouchers sandbox stop)`
+      : '';
+  return new UsageError(
+    `port ${o.port} on ${o.host} is already in use${other}`,
+    'choose another port with --port 4011, or --port 0 for any free one',
+  );
 }
 
 function waitForAbort(signal: AbortSignal): Promise<void> {
@@ -82,8 +90,15 @@ export async function run(f: Factory, flags: StartFlags, o: StartOptions = build
   let sb: SandboxHandle;
   try {
     sb = await startSandbox({
-      port: o.port, host: o.host, seed: o.seed, timeScale: o.timeScale, signingPath: o.signingPath,
-      enablePlanned: o.enablePlanned, dialect: o.dialect, faultRate: o.faultRate, stateFile: o.stateFile,
+      port: o.port,
+      host: o.host,
+      seed: o.seed,
+      timeScale: o.timeScale,
+      signingPath: o.signingPath,
+      enablePlanned: o.enablePlanned,
+      dialect: o.dialect,
+      faultRate: o.faultRate,
+      stateFile: o.stateFile,
       limits: { ordersPerMinute: o.ordersPerMinute, generalPerHour: o.generalPerHour },
       ...reuse,
       log: (line) => output.write(io.stderr, `${new Date(f.clock.now()).toISOString().slice(11, 19)} ${line}\n`),
@@ -100,11 +115,39 @@ export async function run(f: Factory, flags: StartFlags, o: StartOptions = build
     const ownsPidFile = !background || !isProcessAlive(background.pid) || background.pid === pid;
     const startedAt = new Date(f.clock.now()).toISOString();
     if (ownsPidFile) {
-      writePidFile(store.dir, { pid, port: sb.port, host: sb.host, base_url: sb.baseUrl, admin_url: sb.adminUrl, started_at: startedAt, profile: written.name, dialect: sb.dialect });
+      writePidFile(store.dir, {
+        pid,
+        port: sb.port,
+        host: sb.host,
+        base_url: sb.baseUrl,
+        admin_url: sb.adminUrl,
+        started_at: startedAt,
+        profile: written.name,
+        dialect: sb.dialect,
+      });
     }
-    await printStarted(f, { base_url: sb.baseUrl, admin_url: sb.adminUrl, api_key: sb.apiKey, admin_token: sb.adminToken, partner_id: sb.partnerId, profile: written.name, pid, host: sb.host, port: sb.port, dialect: sb.dialect }, o.json);
+    await printStarted(
+      f,
+      {
+        base_url: sb.baseUrl,
+        admin_url: sb.adminUrl,
+        api_key: sb.apiKey,
+        admin_token: sb.adminToken,
+        partner_id: sb.partnerId,
+        profile: written.name,
+        pid,
+        host: sb.host,
+        port: sb.port,
+        dialect: sb.dialect,
+      },
+      o.json,
+    );
     err(io, describeProfileWrite(written, store.path));
-    if (sb.dialect !== 'decisions') err(io, `It speaks the ${sb.dialect} dialect: the API document where it shows something, other guesses than ours elsewhere (docs/sandbox.md).\n`);
+    if (sb.dialect !== 'decisions')
+      err(
+        io,
+        `It speaks the ${sb.dialect} dialect: the API document where it shows something, other guesses than ours elsewhere (docs/sandbox.md).\n`,
+      );
     err(io, `Sandbox ready on ${sb.baseUrl}. One line per request below; Ctrl-C stops it.\n`);
     await waitForAbort(io.signal);
     output.flush();

@@ -31,7 +31,11 @@ export async function run(f: Factory, flags: StatusFlags): Promise<void> {
     if (record) removePidFile(store.dir, record.pid);
     // Data on stdout either way (scripts read `status`), the explanation on stderr.
     await printRecord(io, { running: false }, [{ label: 'status', value: 'not running', style: (t, c) => c.yellow(t) }], settings);
-    if (settings.format !== 'json') err(io, `No sandbox is running${record ? ` (removed the pid file of process ${record.pid}, which has exited)` : ''}.\nStart one with: vouchers sandbox start --detach\n`);
+    if (settings.format !== 'json')
+      err(
+        io,
+        `No sandbox is running${record ? ` (removed the pid file of process ${record.pid}, which has exited)` : ''}.\nStart one with: vouchers sandbox start --detach\n`,
+      );
     return;
   }
   const token = store.get(record.profile)?.admin_token;
@@ -39,7 +43,12 @@ export async function run(f: Factory, flags: StatusFlags): Promise<void> {
   let problem: string | undefined;
   if (token) {
     try {
-      overview = (await adminCall<Overview>({ url: record.admin_url, token, profile: record.profile }, 'GET', '/', { signal: io.signal, timeoutMs: 3_000 })).data;
+      overview = (
+        await adminCall<Overview>({ url: record.admin_url, token, profile: record.profile }, 'GET', '/', {
+          signal: io.signal,
+          timeoutMs: 3_000,
+        })
+      ).data;
     } catch (e) {
       problem = (e as Error).message;
     }
@@ -62,18 +71,23 @@ export async function run(f: Factory, flags: StatusFlags): Promise<void> {
     sandbox_clock: overview?.clock?.now ?? null,
     log_file: record.log_file ?? null,
   };
-  await printRecord(io, status, [
-    { label: 'status', value: overview ? 'running' : 'running, not answering', style: (t, c) => (overview ? c.green(t) : c.yellow(t)) },
-    { label: 'pid', value: status.pid },
-    { label: 'base_url', value: status.base_url },
-    { label: 'admin_url', value: status.admin_url },
-    { label: 'profile', value: status.profile },
-    { label: 'dialect', value: status.dialect ?? '' },
-    { label: 'uptime', value: formatDuration(uptimeMs) },
-    { label: 'orders', value: status.orders ?? '' },
-    { label: 'events', value: status.events ?? '' },
-    { label: 'sandbox_clock', value: status.sandbox_clock ?? '' },
-    ...(status.log_file ? [{ label: 'log_file', value: status.log_file }] : []),
-  ], settings);
+  await printRecord(
+    io,
+    status,
+    [
+      { label: 'status', value: overview ? 'running' : 'running, not answering', style: (t, c) => (overview ? c.green(t) : c.yellow(t)) },
+      { label: 'pid', value: status.pid },
+      { label: 'base_url', value: status.base_url },
+      { label: 'admin_url', value: status.admin_url },
+      { label: 'profile', value: status.profile },
+      { label: 'dialect', value: status.dialect ?? '' },
+      { label: 'uptime', value: formatDuration(uptimeMs) },
+      { label: 'orders', value: status.orders ?? '' },
+      { label: 'events', value: status.events ?? '' },
+      { label: 'sandbox_clock', value: status.sandbox_clock ?? '' },
+      ...(status.log_file ? [{ label: 'log_file', value: status.log_file }] : []),
+    ],
+    settings,
+  );
   if (problem) err(io, `The admin surface did not answer: ${problem}\n`);
 }

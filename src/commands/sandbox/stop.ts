@@ -21,14 +21,19 @@ export async function run(f: Factory, flags: StopFlags): Promise<void> {
   const record = readPidFile(store.dir);
   if (!record || !isProcessAlive(record.pid)) {
     if (record) removePidFile(store.dir, record.pid);
-    throw new CliError('not_found', `no sandbox is running${record ? ` (process ${record.pid} of the pid file has already exited; removed the file)` : ''}`, 'start one in the background with: vouchers sandbox start --detach');
+    throw new CliError(
+      'not_found',
+      `no sandbox is running${record ? ` (process ${record.pid} of the pid file has already exited; removed the file)` : ''}`,
+      'start one in the background with: vouchers sandbox start --detach',
+    );
   }
   signalProcess(record.pid, 'SIGTERM');
   let deadline = clock.now() + STOP_TIMEOUT_MS;
   let forced = false;
   while (isProcessAlive(record.pid)) {
     if (clock.now() > deadline) {
-      if (forced) throw new CliError('unexpected', `process ${record.pid} did not exit, even after SIGKILL`, 'check it with ps, and stop it by hand');
+      if (forced)
+        throw new CliError('unexpected', `process ${record.pid} did not exit, even after SIGKILL`, 'check it with ps, and stop it by hand');
       err(io, `The sandbox (pid ${record.pid}) did not stop within ${STOP_TIMEOUT_MS / 1000}s; sending SIGKILL.\n`);
       signalProcess(record.pid, 'SIGKILL');
       forced = true;

@@ -31,8 +31,18 @@ export const TRIGGER_PLANS: Record<EventType, Plan> = {
   'order.delivered': { product: 'sbx-instant', quantity: 1, why: 'a cache-hit order is delivered at once' },
   'order.processing': { product: 'sbx-async', quantity: 1, why: 'an asynchronous order goes PENDING → PROCESSING → DELIVERED' },
   'order.partially_delivered': { product: 'sbx-partial', quantity: 2, why: 'half the vouchers of an sbx-partial order fail' },
-  'order.cancelled': { product: 'sbx-gated', quantity: 1, then: 'reject', why: 'a gated order rejected at the admin gate is cancelled, then refunded' },
-  'order.refunded': { product: 'sbx-gated', quantity: 1, then: 'reject', why: 'a gated order rejected at the admin gate is cancelled, then refunded' },
+  'order.cancelled': {
+    product: 'sbx-gated',
+    quantity: 1,
+    then: 'reject',
+    why: 'a gated order rejected at the admin gate is cancelled, then refunded',
+  },
+  'order.refunded': {
+    product: 'sbx-gated',
+    quantity: 1,
+    then: 'reject',
+    why: 'a gated order rejected at the admin gate is cancelled, then refunded',
+  },
 };
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -63,9 +73,15 @@ export async function run(f: Factory, eventText: string, flags: TriggerFlags): P
   const body = { items: [{ product_id: plan.product, denomination: 10, quantity: plan.quantity }], reference: `trigger ${type}` };
   const res = await createOrder(client, body, { idempotencyKey: f.ids.idempotencyKey(), signal: io.signal });
   const order: Order = res.data;
-  err(io, `Ordered ${plan.quantity} × ${plan.product} 10: ${order.order_id} ${order.status}${res.traceId ? ` (trace ${res.traceId})` : ''}; ${plan.why}.\n`);
+  err(
+    io,
+    `Ordered ${plan.quantity} × ${plan.product} 10: ${order.order_id} ${order.status}${res.traceId ? ` (trace ${res.traceId})` : ''}; ${plan.why}.\n`,
+  );
   if (plan.then === 'reject') {
-    await adminCall(target, 'POST', `/orders/${encodeURIComponent(order.order_id)}/reject`, { body: { reason: `sandbox trigger ${type}` }, signal: io.signal });
+    await adminCall(target, 'POST', `/orders/${encodeURIComponent(order.order_id)}/reject`, {
+      body: { reason: `sandbox trigger ${type}` },
+      signal: io.signal,
+    });
     err(io, `Rejected ${order.order_id} at the admin gate.\n`);
   }
 
@@ -73,7 +89,10 @@ export async function run(f: Factory, eventText: string, flags: TriggerFlags): P
   let events = await eventsOf(f, target, order.order_id);
   while (!events.some((e) => e.event === type)) {
     if (clock.now() >= deadline) {
-      throw new PendingError(`${type} was not emitted for ${order.order_id} within ${formatDuration(timeoutMs)}`, `follow the order: vouchers orders wait ${order.order_id}; or allow longer with --max-wait`);
+      throw new PendingError(
+        `${type} was not emitted for ${order.order_id} within ${formatDuration(timeoutMs)}`,
+        `follow the order: vouchers orders wait ${order.order_id}; or allow longer with --max-wait`,
+      );
     }
     await clock.sleep(POLL_MS, io.signal);
     events = await eventsOf(f, target, order.order_id);

@@ -3,7 +3,8 @@ import type { Command, FlagsOf } from '../../core/run/commander.js';
 import { runVerb, type RegisterCommand } from '../types.js';
 
 function declareSign(program: Command) {
-  const sign = program.command('sign <method> <path>')
+  const sign = program
+    .command('sign <method> <path>')
     .description('Print the headers the CLI would send for a request, and the exact string it signs (offline)')
     .option('-b, --body <json>', 'request body: JSON, @file, or - for stdin (signed byte for byte)')
     .option('-t, --timestamp <unix-seconds>', 'sign for this X-Timestamp instead of now')
@@ -15,7 +16,9 @@ export type SignOptions = FlagsOf<typeof declareSign>;
 
 export const registerSign: RegisterCommand = (program, f, seam) => {
   const sign = declareSign(program);
-  sign.addHelpText('after', `
+  sign.addHelpText(
+    'after',
+    `
 Signs with the profile's API secret and signing.path variant (full: the request target
 including the base URL's path, e.g. /api/v1/orders; relative: without it). Compare its
 output with your own signer: same timestamp, method, path and body bytes must give the
@@ -25,7 +28,8 @@ Examples:
   $ vouchers sign POST /orders --body '{"items":[{"product_id":"sbx-instant","denomination":25,"quantity":1}]}' --timestamp 1732270000
   $ vouchers sign POST /orders --body @order.json --json
   $ vouchers sign DELETE /webhooks
-  $ vouchers --profile prod sign POST /payouts --body - < payout.json`);
+  $ vouchers --profile prod sign POST /payouts --body - < payout.json`,
+  );
   sign.action(async (method, path, opts, command) => {
     await runVerb(seam, command, { args: [method, path], flags: opts }, async () => (await import('./sign.js')).run(f, method, path, opts));
   });

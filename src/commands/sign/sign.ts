@@ -40,7 +40,11 @@ export async function run(f: Factory, methodArg: string, pathArg: string, opts: 
   }
   let timestamp: number | undefined;
   if (opts.timestamp !== undefined) {
-    if (!/^\d{1,12}$/.test(opts.timestamp.trim())) throw new UsageError(`--timestamp ${JSON.stringify(opts.timestamp)} is not unix seconds`, 'e.g. --timestamp 1732270000 (date +%s prints the current one)');
+    if (!/^\d{1,12}$/.test(opts.timestamp.trim()))
+      throw new UsageError(
+        `--timestamp ${JSON.stringify(opts.timestamp)} is not unix seconds`,
+        'e.g. --timestamp 1732270000 (date +%s prints the current one)',
+      );
     timestamp = Number(opts.timestamp.trim());
   }
   const body = opts.body === undefined ? undefined : await readBodyArg(f.io, opts.body, '--body');
@@ -50,7 +54,10 @@ export async function run(f: Factory, methodArg: string, pathArg: string, opts: 
 
   const profile = await f.profile();
   if (!profile.api_secret) {
-    throw new ConfigError(`no API secret for profile "${profile.name}": it is the key of every signature`, 'run `vouchers sandbox start` for a local sandbox, or `vouchers profiles add` (or set VOUCHERS_API_SECRET)');
+    throw new ConfigError(
+      `no API secret for profile "${profile.name}": it is the key of every signature`,
+      'run `vouchers sandbox start` for a local sandbox, or `vouchers profiles add` (or set VOUCHERS_API_SECRET)',
+    );
   }
   let base: BaseUrl;
   if (profile.base_url) {
@@ -81,13 +88,24 @@ export async function run(f: Factory, methodArg: string, pathArg: string, opts: 
   if (body !== undefined) headers['Content-Type'] = 'application/json; charset=utf-8';
 
   if (opts.json) {
-    const result: SignOutput = { method, target, signing_path: profile.signing_path, signed, timestamp: ts, headers, string_to_sign: stringToSign, idempotency_key: idem };
+    const result: SignOutput = {
+      method,
+      target,
+      signing_path: profile.signing_path,
+      signed,
+      timestamp: ts,
+      headers,
+      string_to_sign: stringToSign,
+      idempotency_key: idem,
+    };
     await printJson(f.io, result);
     return;
   }
   const lines = [`${method} ${target}`, ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
-  if (idem === 'required') lines.push('Idempotency-Key: <required: one new key per logical write, the same on every retry; not part of the signature>');
-  else if (idem === 'optional') lines.push('Idempotency-Key: <optional: one key per logical write makes retries safe; not part of the signature>');
+  if (idem === 'required')
+    lines.push('Idempotency-Key: <required: one new key per logical write, the same on every retry; not part of the signature>');
+  else if (idem === 'optional')
+    lines.push('Idempotency-Key: <optional: one key per logical write makes retries safe; not part of the signature>');
   lines.push('');
   if (signed) {
     lines.push(`String to sign (signing.path=${profile.signing_path}: timestamp + METHOD + path + body):`, JSON.stringify(stringToSign));

@@ -6,7 +6,8 @@ import { runVerb, type RegisterCommand } from '../types.js';
 const TYPES = ['TOP_UP', 'ORDER_DEBIT', 'REFUND', 'PAYOUT', 'ADJUSTMENT'] as const;
 
 function declareList(transactions: Command) {
-  const list = transactions.command('list')
+  const list = transactions
+    .command('list')
     .description('List transactions, newest first: one page, or every page with --all')
     .option('--from <date>', 'from this UTC date, inclusive (YYYY-MM-DD)')
     .option('--to <date>', 'up to this UTC date, inclusive (YYYY-MM-DD)')
@@ -23,7 +24,9 @@ export type TransactionsListOptions = FlagsOf<typeof declareList>;
 export const registerTransactions: RegisterCommand = (program, f, seam) => {
   const transactions = program.command('transactions').description('Wallet transaction history: debits, refunds, payouts, top-ups');
   const list = declareList(transactions);
-  list.addHelpText('after', `
+  list.addHelpText(
+    'after',
+    `
 One page at a time: after it, stderr shows the command for the next page, every filter
 repeated with the new --cursor.
 
@@ -37,7 +40,8 @@ Examples:
   $ vouchers transactions list --type TOP_UP --limit 1
   $ vouchers transactions list --order ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --json
   $ vouchers transactions list --all --output ndjson > transactions.ndjson
-  $ vouchers transactions list --all --output csv --fields created_at,type,amount,currency > ledger.csv`);
+  $ vouchers transactions list --all --output csv --fields created_at,type,amount,currency > ledger.csv`,
+  );
   list.action(async (opts, command) => {
     const { transactionQuery, run } = await import('./list.js');
     const query = transactionQuery(opts);

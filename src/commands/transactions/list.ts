@@ -31,12 +31,25 @@ export const TRANSACTION_COLUMNS: Column<Transaction>[] = [
   { field: 'created_at', header: 'TIME', get: (t) => formatTime(t.created_at) },
   { field: 'transaction_id', header: 'ID', priority: 0 },
   { field: 'type', header: 'TYPE' },
-  { field: 'amount', header: 'AMOUNT', get: (t) => formatMoney(t.amount, t.currency), align: 'right', style: (s, c, t) => ((amountValue(t.amount) ?? 0) < 0 ? c.red(s) : c.green(s)) },
+  {
+    field: 'amount',
+    header: 'AMOUNT',
+    get: (t) => formatMoney(t.amount, t.currency),
+    align: 'right',
+    style: (s, c, t) => ((amountValue(t.amount) ?? 0) < 0 ? c.red(s) : c.green(s)),
+  },
   // CSV: the amount and balance are bare numbers; the currency of both beside them.
   { field: 'currency', header: 'CURRENCY', csvOnly: true },
   { field: 'balance_after', header: 'BALANCE', get: (t) => formatMoney(t.balance_after, t.currency), align: 'right', priority: 3 },
   // An order or payout id: never cut, left out before the balance.
-  { field: 'reference', header: 'ORDER/PAYOUT', get: (t) => t.order_id ?? t.payout_id ?? '', shrink: false, priority: 2, fields: ['order_id', 'payout_id'] },
+  {
+    field: 'reference',
+    header: 'ORDER/PAYOUT',
+    get: (t) => t.order_id ?? t.payout_id ?? '',
+    shrink: false,
+    priority: 2,
+    fields: ['order_id', 'payout_id'],
+  },
   { field: 'description', header: 'DESCRIPTION', shrink: true, priority: 1 },
 ];
 
@@ -65,18 +78,26 @@ export function transactionQuery(options: TransactionsListOptions): TransactionQ
     // The document does not list the types: a known one is sent in its usual spelling, any
     // other token as given (the server decides; `unknownType` lets the command say so).
     const t = options.type.trim();
-    if (!/^[\w.-]{1,64}$/.test(t)) throw new UsageError(`--type ${JSON.stringify(options.type)} is not a transaction type`, `use one of ${TRANSACTION_TYPES.join(', ')}`);
+    if (!/^[\w.-]{1,64}$/.test(t))
+      throw new UsageError(
+        `--type ${JSON.stringify(options.type)} is not a transaction type`,
+        `use one of ${TRANSACTION_TYPES.join(', ')}`,
+      );
     type = ((TRANSACTION_TYPES as readonly string[]).includes(t.toUpperCase()) ? t.toUpperCase() : t) as TransactionType;
   }
   let limit: number | undefined;
   if (options.limit !== undefined) {
     limit = Number(options.limit);
     if (!/^\d+$/.test(options.limit.trim()) || limit < PAGE_LIMIT.min || limit > PAGE_LIMIT.max) {
-      throw new UsageError(`--limit ${JSON.stringify(options.limit)} is not a page size`, `use a whole number from ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}`);
+      throw new UsageError(
+        `--limit ${JSON.stringify(options.limit)} is not a page size`,
+        `use a whole number from ${PAGE_LIMIT.min} to ${PAGE_LIMIT.max}`,
+      );
     }
   }
   const cursor = options.cursor?.trim();
-  if (options.cursor !== undefined && !cursor) throw new UsageError('--cursor needs a value', 'pass the cursor printed after the previous page');
+  if (options.cursor !== undefined && !cursor)
+    throw new UsageError('--cursor needs a value', 'pass the cursor printed after the previous page');
   return { from, to, order_id, type, limit, cursor };
 }
 
@@ -84,11 +105,20 @@ export function transactionQuery(options: TransactionsListOptions): TransactionQ
 const TRANSACTION_LAYOUT = ['transaction_id', 'type', 'amount', 'currency'];
 
 /** `query`: the flags checked into a query (transactionQuery), when the caller has done it already. */
-export async function run(f: Factory, options: TransactionsListOptions, query: TransactionQuery = transactionQuery(options)): Promise<void> {
+export async function run(
+  f: Factory,
+  options: TransactionsListOptions,
+  query: TransactionQuery = transactionQuery(options),
+): Promise<void> {
   const settings = resolveOutput(f.io, options, f.globals().color !== false);
   if (await handleFieldsFlag(f.io, settings, FIELDS, { open: true })) return;
   if (query.type !== undefined && !(TRANSACTION_TYPES as readonly string[]).includes(query.type)) {
-    notice(f.io, settings, 'UNKNOWN_FILTER_VALUE', `Note: --type ${query.type} is not one of the types this version knows (${TRANSACTION_TYPES.join(', ')}); sent as given`);
+    notice(
+      f.io,
+      settings,
+      'UNKNOWN_FILTER_VALUE',
+      `Note: --type ${query.type} is not one of the types this version knows (${TRANSACTION_TYPES.join(', ')}); sent as given`,
+    );
   }
   const client = await f.client();
   if (options.all) {
@@ -98,15 +128,22 @@ export async function run(f: Factory, options: TransactionsListOptions, query: T
   const res = await listTransactions(client, query, { signal: f.io.signal });
   await printList(f.io, res.data.data, TRANSACTION_COLUMNS, settings, { empty: 'No transactions match.', required: TRANSACTION_LAYOUT });
   if (res.data.has_more && res.data.next_cursor) {
-    err(f.io, nextPageHint('transactions', {
-      command: ['transactions', 'list'],
-      flags: [
-        ['--from', query.from], ['--to', query.to], ['--order', query.order_id], ['--type', query.type], ['--limit', query.limit],
-        ...outputHintFlags(options),
-      ],
-      globals: f.globals(),
-      cursor: res.data.next_cursor,
-    }));
+    err(
+      f.io,
+      nextPageHint('transactions', {
+        command: ['transactions', 'list'],
+        flags: [
+          ['--from', query.from],
+          ['--to', query.to],
+          ['--order', query.order_id],
+          ['--type', query.type],
+          ['--limit', query.limit],
+          ...outputHintFlags(options),
+        ],
+        globals: f.globals(),
+        cursor: res.data.next_cursor,
+      }),
+    );
   }
 }
 
@@ -138,6 +175,11 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
   }
   spinner.stop();
   if (unpaginated) {
-    notice(f.io, settings, 'NOT_PAGINATED', `--all: the server's list carries no has_more or next_cursor, so its one answer is all there is (${total} transaction${total === 1 ? '' : 's'}); no further page was asked for`);
+    notice(
+      f.io,
+      settings,
+      'NOT_PAGINATED',
+      `--all: the server's list carries no has_more or next_cursor, so its one answer is all there is (${total} transaction${total === 1 ? '' : 's'}); no further page was asked for`,
+    );
   } else if (showProgress) err(f.io, `${total} transaction${total === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}\n`);
 }

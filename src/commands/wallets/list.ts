@@ -18,7 +18,15 @@ const COLUMNS: Column<Wallet>[] = [
 
 export async function run(f: Factory, options: WalletsListOptions): Promise<void> {
   const settings = resolveOutput(f.io, options, f.globals().color !== false);
-  if (await handleFieldsFlag(f.io, settings, COLUMNS.map((c) => c.field), { open: true })) return;
+  if (
+    await handleFieldsFlag(
+      f.io,
+      settings,
+      COLUMNS.map((c) => c.field),
+      { open: true },
+    )
+  )
+    return;
   const client = await f.client();
   const res = await listWallets(client, { signal: f.io.signal });
   await printList(f.io, res.data.data, COLUMNS, settings, { empty: 'No wallets.', required: ['currency', 'available'] });

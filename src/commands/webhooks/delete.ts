@@ -11,7 +11,8 @@ export type { WebhooksDeleteOptions };
 export async function run(f: Factory, options: WebhooksDeleteOptions): Promise<void> {
   const profile = await f.profile();
   if (!options.yes) {
-    if (!f.io.stdinIsTTY || !f.io.stderrIsTTY) throw new UsageError('deleting the webhook endpoint needs confirmation', 'run it again with --yes to confirm');
+    if (!f.io.stdinIsTTY || !f.io.stderrIsTTY)
+      throw new UsageError('deleting the webhook endpoint needs confirmation', 'run it again with --yes to confirm');
     const { confirm } = await import('../../core/io/prompt.js');
     if (!(await confirm(f.io, `Delete the webhook endpoint of profile "${profile.name}"? Events will no longer be delivered.`))) {
       throw new CancelledError('not confirmed: the webhook endpoint was not deleted', 'run it again and answer y, or pass --yes');

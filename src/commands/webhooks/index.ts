@@ -12,12 +12,15 @@ const collect = (value: string, previous: string[] = []) => [...previous, value]
 
 const registerVerify: RegisterVerb = (webhooks, f, seam) => {
   const cmd = declareVerify(webhooks);
-  cmd.addHelpText('after', `
+  cmd.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers webhooks verify --body body.json --signature "t=1732270000,v1=5f0c…"
   $ pbpaste | vouchers webhooks verify --body - --signature "$SIG" --secret whsec_... --json
 
-Exit status 0 when valid, 5 when the signature is rejected (the reason is printed).`);
+Exit status 0 when valid, 5 when the signature is rejected (the reason is printed).`,
+  );
   cmd.action(async (flags, command) => {
     const { buildVerifyOptions, run } = await import('./verify.js');
     const options = buildVerifyOptions(flags);
@@ -27,11 +30,14 @@ Exit status 0 when valid, 5 when the signature is rejected (the reason is printe
 
 const registerSign: RegisterVerb = (webhooks, f, seam) => {
   const cmd = declareSign(webhooks);
-  cmd.addHelpText('after', `
+  cmd.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers webhooks sign --body event.json --secret whsec_test
   $ curl -X POST localhost:3000/webhooks -H "X-Webhook-Signature: $(vouchers webhooks sign --body event.json)" \\
-      -H 'Content-Type: application/json' --data-binary @event.json`);
+      -H 'Content-Type: application/json' --data-binary @event.json`,
+  );
   cmd.action(async (flags, command) => {
     const { buildSignOptions, run } = await import('./sign.js');
     const options = buildSignOptions(flags);
@@ -41,7 +47,9 @@ Examples:
 
 const registerRegister: RegisterVerb = (webhooks, f, seam) => {
   const cmd = declareRegister(webhooks);
-  cmd.addHelpText('after', `
+  cmd.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers webhooks register --url https://example.com/hooks/vouchers
   $ vouchers webhooks register --url https://example.com/hooks --events order.delivered,order.refunded
@@ -57,7 +65,8 @@ A secret that was not saved is always printed, whatever --fields says.
 --events patterns are expanded to the event types this version knows and sent as that list.
 Patterns covering every type (e.g. '*') send no list: the server's default, all types,
 including types added later (an endpoint receiving fewer types gets the full list instead,
-as an update without a list would keep its types).`);
+as an update without a list would keep its types).`,
+  );
   cmd.action(async (opts, command) => {
     await runVerb(seam, command, { flags: opts }, async () => (await import('./register.js')).run(f, opts));
   });
@@ -65,10 +74,13 @@ as an update without a list would keep its types).`);
 
 const registerShow: RegisterVerb = (webhooks, f, seam) => {
   const cmd = declareShow(webhooks);
-  cmd.addHelpText('after', `
+  cmd.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers webhooks show
-  $ vouchers webhooks show --json`);
+  $ vouchers webhooks show --json`,
+  );
   cmd.action(async (opts, command) => {
     await runVerb(seam, command, { flags: opts }, async () => (await import('./show.js')).run(f, opts));
   });
@@ -76,10 +88,13 @@ Examples:
 
 const registerDelete: RegisterVerb = (webhooks, f, seam) => {
   const cmd = declareDelete(webhooks);
-  cmd.addHelpText('after', `
+  cmd.addHelpText(
+    'after',
+    `
 Examples:
   $ vouchers webhooks delete
-  $ vouchers webhooks delete --yes --json`);
+  $ vouchers webhooks delete --yes --json`,
+  );
   cmd.action(async (opts, command) => {
     await runVerb(seam, command, { flags: opts }, async () => (await import('./delete.js')).run(f, opts));
   });
@@ -91,7 +106,7 @@ const VERBS: RegisterVerb[] = [registerRegister, registerShow, registerDelete, r
 function declareVerify(webhooks: Command) {
   const cmd = webhooks
     .command('verify')
-    .description('check a delivery\'s signature offline: says valid, or exactly why not')
+    .description("check a delivery's signature offline: says valid, or exactly why not")
     .requiredOption('--body <file>', 'the raw request body, exactly as received (- for stdin)')
     .requiredOption('--signature <header>', 'the X-Webhook-Signature header value: t=<unix>,v1=<hex>')
     .option('--secret <whsec>', 'signing secret (repeatable; default: profile webhook_secret or VOUCHERS_WEBHOOK_SECRET)', collect)
@@ -107,7 +122,11 @@ function declareSign(webhooks: Command) {
     .description('print an X-Webhook-Signature header for a body, to test your own receiver')
     .requiredOption('--body <file>', 'the raw body to sign (- for stdin)')
     .option('--timestamp <unix>', 'signature timestamp in unix seconds (default: now)')
-    .option('--secret <whsec>', 'signing secret (repeatable: one v1 per secret; default: profile webhook_secret or VOUCHERS_WEBHOOK_SECRET)', collect)
+    .option(
+      '--secret <whsec>',
+      'signing secret (repeatable: one v1 per secret; default: profile webhook_secret or VOUCHERS_WEBHOOK_SECRET)',
+      collect,
+    )
     .option('--json', 'print timestamp, header and the headers of a delivery as JSON');
   return cmd;
 }
@@ -118,10 +137,16 @@ function declareRegister(webhooks: Command) {
     .command('register')
     .description('register or update your webhook endpoint; the signing secret is saved to the profile')
     .requiredOption('--url <url>', 'https URL receiving the deliveries (the sandbox also accepts http to a loopback host)')
-    .option('--events <list>', 'comma-separated event types or patterns to receive, e.g. order.*,voucher.issued; patterns are expanded to the event types this version knows (default: all, including types added later)')
+    .option(
+      '--events <list>',
+      'comma-separated event types or patterns to receive, e.g. order.*,voucher.issued; patterns are expanded to the event types this version knows (default: all, including types added later)',
+    )
     .option('--description <text>', 'a note for your team, up to 256 characters')
     .option('--rotate-secret', 'issue a new signing secret (the old one stays valid during the rotation)')
-    .option('--show-secret', 'also print the signing secret (otherwise only saved to the profile; without one, e.g. in CI, required when a secret comes back: new endpoint or --rotate-secret)')
+    .option(
+      '--show-secret',
+      'also print the signing secret (otherwise only saved to the profile; without one, e.g. in CI, required when a secret comes back: new endpoint or --rotate-secret)',
+    )
     .option('--json', 'print the endpoint as JSON (the secret only with --show-secret)')
     .option('--fields [names]', 'comma-separated fields to show; without a value, list the fields');
   return cmd;

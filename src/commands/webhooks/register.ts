@@ -46,8 +46,15 @@ export function registerRequest(options: WebhooksRegisterOptions): RegisterWebho
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = String(issue?.path[0] ?? 'url');
-    if (field === 'url') throw new UsageError(`--url ${JSON.stringify(options.url)} is not a valid webhook URL`, 'use an https:// URL (the sandbox also accepts http:// to a loopback host)');
-    throw new UsageError(`--${field} is not valid: ${issue?.message ?? 'rejected by the contract'}`, field === 'description' ? 'use at most 256 characters' : undefined);
+    if (field === 'url')
+      throw new UsageError(
+        `--url ${JSON.stringify(options.url)} is not a valid webhook URL`,
+        'use an https:// URL (the sandbox also accepts http:// to a loopback host)',
+      );
+    throw new UsageError(
+      `--${field} is not valid: ${issue?.message ?? 'rejected by the contract'}`,
+      field === 'description' ? 'use at most 256 characters' : undefined,
+    );
   }
   return parsed.data;
 }
@@ -79,7 +86,12 @@ async function currentEndpoint(f: Factory): Promise<Current> {
  * endpoint yet) it must be printed (--show-secret) or the command refused. An update that
  * returns no secret needs neither.
  */
-async function secretHome(f: Factory, request: RegisterWebhookRequest, showSecret: boolean, current: () => Promise<Current>): Promise<SecretHome | undefined> {
+async function secretHome(
+  f: Factory,
+  request: RegisterWebhookRequest,
+  showSecret: boolean,
+  current: () => Promise<Current>,
+): Promise<SecretHome | undefined> {
   const profile = await f.profile();
   if (profile.exists) return { profile: profile.name, store: await f.config() };
   if (showSecret) return undefined;
@@ -88,7 +100,8 @@ async function secretHome(f: Factory, request: RegisterWebhookRequest, showSecre
   else {
     const now = await current();
     if (now.state === 'none') why = 'no webhook endpoint is registered yet, and creating one issues a secret';
-    else if (now.state === 'unknown') why = 'this server does not offer GET /webhooks, so whether an endpoint exists (and a new secret comes back) cannot be checked';
+    else if (now.state === 'unknown')
+      why = 'this server does not offer GET /webhooks, so whether an endpoint exists (and a new secret comes back) cannot be checked';
   }
   if (!why) return undefined;
   throw new UsageError(
@@ -103,15 +116,21 @@ async function secretHome(f: Factory, request: RegisterWebhookRequest, showSecre
  * types, the full list (in the order the patterns name them) is the only way to widen it,
  * so it is sent (and stderr says so).
  */
-async function widenIfNeeded(f: Factory, request: RegisterWebhookRequest, options: WebhooksRegisterOptions, current: () => Promise<Current>): Promise<RegisterWebhookRequest> {
+async function widenIfNeeded(
+  f: Factory,
+  request: RegisterWebhookRequest,
+  options: WebhooksRegisterOptions,
+  current: () => Promise<Current>,
+): Promise<RegisterWebhookRequest> {
   if (request.events !== undefined || options.events === undefined) return request;
   const now = await current();
   if (now.state === 'none') return request;
   const events = now.state === 'registered' && Array.isArray(now.endpoint.events) ? now.endpoint.events : [];
   if (now.state === 'registered' && coversAllEventTypes(events)) return request;
-  const reason = now.state === 'registered'
-    ? `the endpoint receives only ${events.join(', ') || 'no event types'}, and an update without a list would keep that`
-    : 'this server does not offer GET /webhooks, so whether the endpoint already receives every type cannot be checked';
+  const reason =
+    now.state === 'registered'
+      ? `the endpoint receives only ${events.join(', ') || 'no event types'}, and an update without a list would keep that`
+      : 'this server does not offer GET /webhooks, so whether the endpoint already receives every type cannot be checked';
   err(f.io, `Note: ${reason}: sending the list of every event type this version knows, which does not include types added later.\n`);
   return { ...request, events: expandEventPatterns(options.events) };
 }
@@ -123,8 +142,10 @@ async function widenIfNeeded(f: Factory, request: RegisterWebhookRequest, option
  */
 function takeSecret(body: unknown): { secret: string | undefined; endpoint: WebhookEndpoint } {
   const record = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
-  const key = typeof record.signing_secret === 'string' ? 'signing_secret'
-    : Object.keys(record).find((k) => isSecretField(k) && typeof record[k] === 'string' && record[k] !== '');
+  const key =
+    typeof record.signing_secret === 'string'
+      ? 'signing_secret'
+      : Object.keys(record).find((k) => isSecretField(k) && typeof record[k] === 'string' && record[k] !== '');
   const { [key ?? 'signing_secret']: secret, ...rest } = record;
   return { secret: typeof secret === 'string' && secret !== '' ? secret : undefined, endpoint: maskSecrets(rest) as WebhookEndpoint };
 }
@@ -173,7 +194,10 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
   // 201 is a creation; a server that answers 200 either way created one when a secret came back unasked.
   const verb = res.status === 201 || (secret !== undefined && !request.rotate_secret) ? 'Registered' : 'Updated';
   const id = endpoint.webhook_id ?? (endpoint as { id?: unknown }).id;
-  err(f.io, `${verb} webhook endpoint${typeof id === 'string' || typeof id === 'number' ? ` ${id}` : ''} → ${String(endpoint.url ?? request.url)}${res.traceId ? ` (trace ID ${res.traceId})` : ''}\n`);
+  err(
+    f.io,
+    `${verb} webhook endpoint${typeof id === 'string' || typeof id === 'number' ? ` ${id}` : ''} → ${String(endpoint.url ?? request.url)}${res.traceId ? ` (trace ID ${res.traceId})` : ''}\n`,
+  );
 
   let saved: SaveResult | undefined;
   // The secret is printed when asked for, and when it could not be saved: shown once, it must not be lost.
@@ -185,13 +209,20 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
     } else if (home) {
       show = true;
       err(f.io, `Warning: the signing secret could NOT be saved to profile "${home.profile}": ${saved.reason}.\n`);
-      err(f.io, `It is printed below instead, and the server will not show it again: keep it now (e.g. as ${ENV.webhookSecret}, or: vouchers profiles set ${home.profile} webhook_secret --stdin).\n`);
+      err(
+        f.io,
+        `It is printed below instead, and the server will not show it again: keep it now (e.g. as ${ENV.webhookSecret}, or: vouchers profiles set ${home.profile} webhook_secret --stdin).\n`,
+      );
     } else {
       // With --show-secret, or unexpectedly (the endpoint was removed between GET and POST): shown once, it must not be lost.
       show = true;
-      err(f.io, `The signing secret is printed below and was not saved (no profile): keep it now, e.g. as ${ENV.webhookSecret} for your receiver and vouchers listen.\n`);
+      err(
+        f.io,
+        `The signing secret is printed below and was not saved (no profile): keep it now, e.g. as ${ENV.webhookSecret} for your receiver and vouchers listen.\n`,
+      );
     }
-    if (request.rotate_secret) err(f.io, 'The previous secret stays valid during the rotation window, so deliveries carry a signature for each.\n');
+    if (request.rotate_secret)
+      err(f.io, 'The previous secret stays valid during the rotation window, so deliveries carry a signature for each.\n');
   } else {
     err(f.io, 'The signing secret is unchanged (add --rotate-secret for a new one).\n');
   }
@@ -210,5 +241,11 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
   }
   let secretText: string | undefined;
   if (secret) secretText = show ? secret : '(saved to the profile; --show-secret prints it)';
-  await printRecord(f.io, { ...endpoint, ...(secret && show ? { signing_secret: secret } : {}) }, fieldsOf(endpoint, secretText), settings, { required: ['webhook_id', 'url'], keepSecrets: Boolean(secret && show) });
+  await printRecord(
+    f.io,
+    { ...endpoint, ...(secret && show ? { signing_secret: secret } : {}) },
+    fieldsOf(endpoint, secretText),
+    settings,
+    { required: ['webhook_id', 'url'], keepSecrets: Boolean(secret && show) },
+  );
 }

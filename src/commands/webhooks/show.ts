@@ -42,10 +42,14 @@ export async function run(f: Factory, options: WebhooksShowOptions): Promise<voi
   const res = await getWebhook(client, { signal: f.io.signal });
   // The server never returns the secret here; drop it defensively all the same, and mask any
   // field of a server's own shape named like one.
-  const { signing_secret: _never, ...endpoint } = maskSecrets((res.data !== null && typeof res.data === 'object' ? res.data : {}) as WebhookEndpoint);
+  const { signing_secret: _never, ...endpoint } = maskSecrets(
+    (res.data !== null && typeof res.data === 'object' ? res.data : {}) as WebhookEndpoint,
+  );
   if (settings.format === 'json' || settings.format === 'ndjson') {
     await printRecord(f.io, endpoint, [], settings);
     return;
   }
-  await printRecord(f.io, endpoint, fieldsOf(endpoint, localSecretSource(await f.profile())), settings, { required: ['webhook_id', 'url'] });
+  await printRecord(f.io, endpoint, fieldsOf(endpoint, localSecretSource(await f.profile())), settings, {
+    required: ['webhook_id', 'url'],
+  });
 }

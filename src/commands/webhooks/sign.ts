@@ -24,10 +24,16 @@ export function buildSignOptions(flags: WebhooksSignFlags): SignOptions {
   let timestamp: number | undefined;
   if (flags.timestamp !== undefined) {
     const text = String(flags.timestamp).trim();
-    if (!/^\d{1,12}$/.test(text)) throw new UsageError(`--timestamp ${JSON.stringify(text)} is not unix seconds`, 'e.g. --timestamp 1732270000 (date +%s)');
+    if (!/^\d{1,12}$/.test(text))
+      throw new UsageError(`--timestamp ${JSON.stringify(text)} is not unix seconds`, 'e.g. --timestamp 1732270000 (date +%s)');
     timestamp = Number(text);
   }
-  return { body: String(flags.body), timestamp, secrets: parseSecretFlags(flags.secret as string[] | undefined), json: Boolean(flags.json) };
+  return {
+    body: String(flags.body),
+    timestamp,
+    secrets: parseSecretFlags(flags.secret as string[] | undefined),
+    json: Boolean(flags.json),
+  };
 }
 
 export async function run(f: Factory, o: SignOptions): Promise<void> {

@@ -24,7 +24,11 @@ export interface VerifyOptions {
 /** A signature that does not verify: exit 5, code named after the reason (NO_MATCH, TIMESTAMP_TOO_OLD, …). */
 export class WebhookVerificationError extends CliError {
   override readonly name = 'InvalidWebhookSignature';
-  constructor(readonly reason: SignatureFailure, message: string, hint?: string) {
+  constructor(
+    readonly reason: SignatureFailure,
+    message: string,
+    hint?: string,
+  ) {
     super('rejected', message, hint);
   }
   override get code(): string {
@@ -34,7 +38,7 @@ export class WebhookVerificationError extends CliError {
 
 const HINTS: Partial<Record<SignatureFailure, string>> = {
   timestamp_too_old: 'a saved delivery ages out of the window: pass a larger --tolerance to check the signature alone',
-  timestamp_in_future: 'check this machine\'s clock, or pass a larger --tolerance',
+  timestamp_in_future: "check this machine's clock, or pass a larger --tolerance",
   no_match: 'use the body file exactly as received (no reformatting, same line endings) and the secret of the endpoint that sent it',
 };
 
@@ -53,7 +57,10 @@ export async function run(f: Factory, o: VerifyOptions): Promise<void> {
   const secrets = await resolveWebhookSecrets(f, o.secrets, { json: o.json });
   let timestamp: number;
   try {
-    timestamp = verifyWebhookSignature(body, o.signature.trim(), secrets, { tolerance: o.tolerance, nowSeconds: Math.floor(f.clock.now() / 1000) });
+    timestamp = verifyWebhookSignature(body, o.signature.trim(), secrets, {
+      tolerance: o.tolerance,
+      nowSeconds: Math.floor(f.clock.now() / 1000),
+    });
   } catch (e) {
     if (e instanceof SignatureError) throw new WebhookVerificationError(e.reason, `invalid: ${e.message}`, HINTS[e.reason]);
     throw e;
@@ -75,6 +82,11 @@ export async function run(f: Factory, o: VerifyOptions): Promise<void> {
     });
     return;
   }
-  const what = typeof event?.event === 'string' ? ` (${event.event}${typeof event.event_id === 'string' ? ` ${event.event_id}` : ''})` : event ? '' : ' (the body is not JSON)';
+  const what =
+    typeof event?.event === 'string'
+      ? ` (${event.event}${typeof event.event_id === 'string' ? ` ${event.event_id}` : ''})`
+      : event
+        ? ''
+        : ' (the body is not JSON)';
   await out(f.io, `valid: signed at ${timestamp}, ${age >= 0 ? `${age} s ago` : `${-age} s in the future`}${what}\n`);
 }

@@ -46,7 +46,8 @@ export function configFileProblem(data: unknown): string | undefined {
     if (p.signing !== undefined) {
       if (!isObject(p.signing)) return `${at}.signing must be an object`;
       const sp = p.signing.path;
-      if (sp !== undefined && !SIGNING_PATH_VARIANTS.includes(sp as never)) return `${at}.signing.path must be one of ${SIGNING_PATH_VARIANTS.join(', ')}`;
+      if (sp !== undefined && !SIGNING_PATH_VARIANTS.includes(sp as never))
+        return `${at}.signing.path must be one of ${SIGNING_PATH_VARIANTS.join(', ')}`;
     }
     if (p.limits !== undefined) {
       if (!isObject(p.limits)) return `${at}.limits must be an object`;

@@ -11,7 +11,11 @@ import { ENV, type ResolvedProfile } from './types.js';
 /** Whether sending credentials to `baseUrl` would put them on the wire in clear to another machine. */
 export function secretWouldLeak(baseUrl: string): boolean {
   let url: URL;
-  try { url = new URL(baseUrl); } catch { return false; }
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    return false;
+  }
   return url.protocol === 'http:' && !isLoopbackHost(url.hostname);
 }
 

@@ -19,14 +19,18 @@ export function parseMaxRetries(text: string, what: string): number {
 export function parsePositiveInt(text: string, what: string): number {
   const t = text.trim();
   const n = /^\d+$/.test(t) ? Number(t) : NaN;
-  if (!Number.isSafeInteger(n) || n <= 0) throw new UsageError(`${what} ${JSON.stringify(text)} is not a positive whole number`, 'e.g. 100');
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new UsageError(`${what} ${JSON.stringify(text)} is not a positive whole number`, 'e.g. 100');
   return n;
 }
 
 export function parseSigningPath(text: string, what: string): SigningPathVariant {
   const t = text.trim();
   if (!SIGNING_PATH_VARIANTS.includes(t as SigningPathVariant)) {
-    throw new UsageError(`${what} ${JSON.stringify(text)} is not a signing path variant`, `use ${SIGNING_PATH_VARIANTS.join(' or ')} (full signs /api/v1/…, relative signs the path after the base URL)`);
+    throw new UsageError(
+      `${what} ${JSON.stringify(text)} is not a signing path variant`,
+      `use ${SIGNING_PATH_VARIANTS.join(' or ')} (full signs /api/v1/…, relative signs the path after the base URL)`,
+    );
   }
   return t as SigningPathVariant;
 }

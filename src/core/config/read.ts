@@ -11,7 +11,12 @@ import type { ConfigReader, StoredProfile } from './types.js';
 
 export function unreadableConfig(file: string, error: unknown): ConfigError {
   const e = error as NodeJS.ErrnoException;
-  const why = e?.code === 'EACCES' || e?.code === 'EPERM' ? 'permission denied' : e?.name === 'SyntaxError' ? 'it is not valid JSON' : (e?.message ?? String(error));
+  const why =
+    e?.code === 'EACCES' || e?.code === 'EPERM'
+      ? 'permission denied'
+      : e?.name === 'SyntaxError'
+        ? 'it is not valid JSON'
+        : (e?.message ?? String(error));
   return new ConfigError(
     `cannot read the config file ${file}: ${why}`,
     'fix the file by hand (it is JSON: {"current": …, "profiles": {…}}), or move it away and run vouchers profiles add again',
@@ -27,9 +32,14 @@ export function parseConfigFile(file: string, text: string | undefined): ConfigF
   } catch (error) {
     throw unreadableConfig(file, error);
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw unreadableConfig(file, new Error('it does not hold a JSON object'));
+  if (typeof data !== 'object' || data === null || Array.isArray(data))
+    throw unreadableConfig(file, new Error('it does not hold a JSON object'));
   const problem = configFileProblem(data as ConfigFile);
-  if (problem) throw new ConfigError(`the config file ${file} is not valid: ${problem}`, 'fix that entry by hand, or set it again with vouchers profiles set');
+  if (problem)
+    throw new ConfigError(
+      `the config file ${file} is not valid: ${problem}`,
+      'fix that entry by hand, or set it again with vouchers profiles set',
+    );
   return data as ConfigFile;
 }
 

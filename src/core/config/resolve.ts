@@ -7,8 +7,15 @@ import { validateBaseUrl } from './base-url.js';
 import { parseDuration } from '../http/duration.js';
 import { MAX_RETRIES_LIMIT, parseBoolean, parseMaxRetries, parsePositiveInt, parseSigningPath } from './parse.js';
 import {
-  DEFAULT_LIMITS, DEFAULT_MAX_RETRIES, DEFAULT_PROFILE_NAME, DEFAULT_TIMEOUT_MS, ENV,
-  type ConfigReader, type ResolvedProfile, type StoredProfile, type ValueSource,
+  DEFAULT_LIMITS,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_PROFILE_NAME,
+  DEFAULT_TIMEOUT_MS,
+  ENV,
+  type ConfigReader,
+  type ResolvedProfile,
+  type StoredProfile,
+  type ValueSource,
 } from './types.js';
 
 /** The global flags that take part in resolution (the root command's options). */
@@ -45,7 +52,12 @@ export function resolveProfileName(store: ConfigReader, env: Env, globals: Resol
   return { name: DEFAULT_PROFILE_NAME, source: 'default' };
 }
 
-function pick<T>(sources: ResolvedProfile['sources'], key: keyof ResolvedProfile['sources'], candidates: [T | undefined, ValueSource][], fallback: T): T {
+function pick<T>(
+  sources: ResolvedProfile['sources'],
+  key: keyof ResolvedProfile['sources'],
+  candidates: [T | undefined, ValueSource][],
+  fallback: T,
+): T {
   for (const [value, source] of candidates) {
     if (value !== undefined) {
       sources[key] = source;
@@ -84,19 +96,110 @@ export function resolveProfileUnchecked(store: ConfigReader, env: Env, globals: 
   const resolved: ResolvedProfile = {
     name,
     exists: stored !== undefined,
-    base_url: pick<string | undefined>(sources, 'base_url', [[globals.baseUrl, 'flag'], [envValue(env, ENV.baseUrl), 'env'], [p.base_url, 'profile']], undefined),
-    api_key: pick<string | undefined>(sources, 'api_key', [[envKey, 'env'], [p.api_key, 'profile']], undefined),
-    api_secret: pick<string | undefined>(sources, 'api_secret', [[envSecret, 'env'], [p.api_secret, 'profile']], undefined),
-    webhook_secret: pick<string | undefined>(sources, 'webhook_secret', [[envValue(env, ENV.webhookSecret), 'env'], [p.webhook_secret, 'profile']], undefined),
-    signing_path: pick(sources, 'signing_path', [[envParsed(env, ENV.signingPath, parseSigningPath), 'env'], [p.signing?.path, 'profile']], 'full'),
+    base_url: pick<string | undefined>(
+      sources,
+      'base_url',
+      [
+        [globals.baseUrl, 'flag'],
+        [envValue(env, ENV.baseUrl), 'env'],
+        [p.base_url, 'profile'],
+      ],
+      undefined,
+    ),
+    api_key: pick<string | undefined>(
+      sources,
+      'api_key',
+      [
+        [envKey, 'env'],
+        [p.api_key, 'profile'],
+      ],
+      undefined,
+    ),
+    api_secret: pick<string | undefined>(
+      sources,
+      'api_secret',
+      [
+        [envSecret, 'env'],
+        [p.api_secret, 'profile'],
+      ],
+      undefined,
+    ),
+    webhook_secret: pick<string | undefined>(
+      sources,
+      'webhook_secret',
+      [
+        [envValue(env, ENV.webhookSecret), 'env'],
+        [p.webhook_secret, 'profile'],
+      ],
+      undefined,
+    ),
+    signing_path: pick(
+      sources,
+      'signing_path',
+      [
+        [envParsed(env, ENV.signingPath, parseSigningPath), 'env'],
+        [p.signing?.path, 'profile'],
+      ],
+      'full',
+    ),
     limits: {
-      orders_per_minute: pick(sources, 'limits_orders_per_minute', [[envParsed(env, ENV.ordersPerMinute, parsePositiveInt), 'env'], [p.limits?.orders_per_minute, 'profile']], DEFAULT_LIMITS.orders_per_minute),
-      general_per_hour: pick(sources, 'limits_general_per_hour', [[envParsed(env, ENV.generalPerHour, parsePositiveInt), 'env'], [p.limits?.general_per_hour, 'profile']], DEFAULT_LIMITS.general_per_hour),
+      orders_per_minute: pick(
+        sources,
+        'limits_orders_per_minute',
+        [
+          [envParsed(env, ENV.ordersPerMinute, parsePositiveInt), 'env'],
+          [p.limits?.orders_per_minute, 'profile'],
+        ],
+        DEFAULT_LIMITS.orders_per_minute,
+      ),
+      general_per_hour: pick(
+        sources,
+        'limits_general_per_hour',
+        [
+          [envParsed(env, ENV.generalPerHour, parsePositiveInt), 'env'],
+          [p.limits?.general_per_hour, 'profile'],
+        ],
+        DEFAULT_LIMITS.general_per_hour,
+      ),
     },
-    timeout_ms: pick(sources, 'timeout_ms', [[timeoutFlag, 'flag'], [envParsed(env, ENV.timeout, (t, w) => parseDuration(t, w)), 'env'], [p.timeout, 'profile']], DEFAULT_TIMEOUT_MS),
-    max_retries: pick(sources, 'max_retries', [[retriesFlag, 'flag'], [envParsed(env, ENV.maxRetries, parseMaxRetries), 'env'], [p.max_retries, 'profile']], DEFAULT_MAX_RETRIES),
-    production: pick(sources, 'production', [[envParsed(env, ENV.production, parseBoolean), 'env'], [p.production, 'profile']], false),
-    allow_insecure_http: pick(sources, 'allow_insecure_http', [[envParsed(env, ENV.allowInsecureHttp, parseBoolean), 'env'], [p.allow_insecure_http, 'profile']], false),
+    timeout_ms: pick(
+      sources,
+      'timeout_ms',
+      [
+        [timeoutFlag, 'flag'],
+        [envParsed(env, ENV.timeout, (t, w) => parseDuration(t, w)), 'env'],
+        [p.timeout, 'profile'],
+      ],
+      DEFAULT_TIMEOUT_MS,
+    ),
+    max_retries: pick(
+      sources,
+      'max_retries',
+      [
+        [retriesFlag, 'flag'],
+        [envParsed(env, ENV.maxRetries, parseMaxRetries), 'env'],
+        [p.max_retries, 'profile'],
+      ],
+      DEFAULT_MAX_RETRIES,
+    ),
+    production: pick(
+      sources,
+      'production',
+      [
+        [envParsed(env, ENV.production, parseBoolean), 'env'],
+        [p.production, 'profile'],
+      ],
+      false,
+    ),
+    allow_insecure_http: pick(
+      sources,
+      'allow_insecure_http',
+      [
+        [envParsed(env, ENV.allowInsecureHttp, parseBoolean), 'env'],
+        [p.allow_insecure_http, 'profile'],
+      ],
+      false,
+    ),
     admin_url: pick<string | undefined>(sources, 'admin_url', [[p.admin_url, 'profile']], undefined),
     admin_token: pick<string | undefined>(sources, 'admin_token', [[p.admin_token, 'profile']], undefined),
     sources,
@@ -115,9 +218,12 @@ function strongest(a: ValueSource | undefined, b: ValueSource | undefined): Valu
 /** "--base-url", "VOUCHERS_BASE_URL", "profile prod": where a base URL came from, for messages. */
 export function baseUrlOrigin(p: ResolvedProfile): string {
   switch (p.sources.base_url) {
-    case 'flag': return '--base-url';
-    case 'env': return ENV.baseUrl;
-    default: return `profile ${p.name}`;
+    case 'flag':
+      return '--base-url';
+    case 'env':
+      return ENV.baseUrl;
+    default:
+      return `profile ${p.name}`;
   }
 }
 

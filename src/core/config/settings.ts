@@ -23,17 +23,67 @@ function nonEmpty(text: string, what: string): string {
 }
 
 export const SETTINGS: readonly SettingDef[] = [
-  { key: 'base_url', description: 'API base URL including /api/v1', secret: false, apply: (p, v) => ({ ...p, base_url: validateBaseUrl(v.trim(), 'the value given') }) },
+  {
+    key: 'base_url',
+    description: 'API base URL including /api/v1',
+    secret: false,
+    apply: (p, v) => ({ ...p, base_url: validateBaseUrl(v.trim(), 'the value given') }),
+  },
   { key: 'api_key', description: 'partner API key', secret: false, apply: (p, v) => ({ ...p, api_key: nonEmpty(v, 'api_key') }) },
-  { key: 'api_secret', description: 'partner API secret (stdin or prompt)', secret: true, apply: (p, v) => ({ ...p, api_secret: nonEmpty(v, 'api_secret') }) },
-  { key: 'webhook_secret', description: 'webhook signing secret, whsec_… (stdin or prompt)', secret: true, apply: (p, v) => ({ ...p, webhook_secret: nonEmpty(v, 'webhook_secret') }) },
-  { key: 'signing.path', description: 'full | relative', secret: false, apply: (p, v) => ({ ...p, signing: { ...p.signing, path: parseSigningPath(v.trim(), 'signing.path') } }) },
-  { key: 'limits.orders_per_minute', description: 'POST /orders pace per minute', secret: false, apply: (p, v) => ({ ...p, limits: { ...p.limits, orders_per_minute: parsePositiveInt(v, 'limits.orders_per_minute') } }) },
-  { key: 'limits.general_per_hour', description: 'requests per hour', secret: false, apply: (p, v) => ({ ...p, limits: { ...p.limits, general_per_hour: parsePositiveInt(v, 'limits.general_per_hour') } }) },
-  { key: 'timeout', description: 'per-request timeout, e.g. 30s', secret: false, apply: (p, v) => ({ ...p, timeout: parseDuration(v, 'timeout') }) },
-  { key: 'max_retries', description: 'retries of a failed request', secret: false, apply: (p, v) => ({ ...p, max_retries: parseMaxRetries(v, 'max_retries') }) },
-  { key: 'production', description: 'true for a production profile', secret: false, apply: (p, v) => ({ ...p, production: parseBoolean(v, 'production') }) },
-  { key: 'allow_insecure_http', description: 'true to send the API secret over plain http to a host that is not loopback', secret: false, apply: (p, v) => ({ ...p, allow_insecure_http: parseBoolean(v, 'allow_insecure_http') }) },
+  {
+    key: 'api_secret',
+    description: 'partner API secret (stdin or prompt)',
+    secret: true,
+    apply: (p, v) => ({ ...p, api_secret: nonEmpty(v, 'api_secret') }),
+  },
+  {
+    key: 'webhook_secret',
+    description: 'webhook signing secret, whsec_… (stdin or prompt)',
+    secret: true,
+    apply: (p, v) => ({ ...p, webhook_secret: nonEmpty(v, 'webhook_secret') }),
+  },
+  {
+    key: 'signing.path',
+    description: 'full | relative',
+    secret: false,
+    apply: (p, v) => ({ ...p, signing: { ...p.signing, path: parseSigningPath(v.trim(), 'signing.path') } }),
+  },
+  {
+    key: 'limits.orders_per_minute',
+    description: 'POST /orders pace per minute',
+    secret: false,
+    apply: (p, v) => ({ ...p, limits: { ...p.limits, orders_per_minute: parsePositiveInt(v, 'limits.orders_per_minute') } }),
+  },
+  {
+    key: 'limits.general_per_hour',
+    description: 'requests per hour',
+    secret: false,
+    apply: (p, v) => ({ ...p, limits: { ...p.limits, general_per_hour: parsePositiveInt(v, 'limits.general_per_hour') } }),
+  },
+  {
+    key: 'timeout',
+    description: 'per-request timeout, e.g. 30s',
+    secret: false,
+    apply: (p, v) => ({ ...p, timeout: parseDuration(v, 'timeout') }),
+  },
+  {
+    key: 'max_retries',
+    description: 'retries of a failed request',
+    secret: false,
+    apply: (p, v) => ({ ...p, max_retries: parseMaxRetries(v, 'max_retries') }),
+  },
+  {
+    key: 'production',
+    description: 'true for a production profile',
+    secret: false,
+    apply: (p, v) => ({ ...p, production: parseBoolean(v, 'production') }),
+  },
+  {
+    key: 'allow_insecure_http',
+    description: 'true to send the API secret over plain http to a host that is not loopback',
+    secret: false,
+    apply: (p, v) => ({ ...p, allow_insecure_http: parseBoolean(v, 'allow_insecure_http') }),
+  },
 ];
 
 export const SETTING_KEYS: readonly string[] = SETTINGS.map((s) => s.key);

@@ -66,7 +66,10 @@ export async function openConfig(env: Record<string, string | undefined>): Promi
   try {
     ensureDir(dir, !custom);
   } catch (error) {
-    throw new ConfigError(`cannot create the config directory ${dir}: ${reason(error)}`, `set ${ENV.configDir} to a directory you can write`);
+    throw new ConfigError(
+      `cannot create the config directory ${dir}: ${reason(error)}`,
+      `set ${ENV.configDir} to a directory you can write`,
+    );
   }
   let conf: Conf<ConfigFile>;
   try {
@@ -104,7 +107,10 @@ class ConfFileStore implements ConfigStore {
     if (NOT_JSON in data) throw unreadableConfig(this.path, (data as unknown as Record<symbol, unknown>)[NOT_JSON]);
     const problem = configFileProblem(data);
     if (problem) {
-      throw new ConfigError(`the config file ${this.path} is not valid: ${problem}`, 'fix that entry by hand, or set it again with vouchers profiles set');
+      throw new ConfigError(
+        `the config file ${this.path} is not valid: ${problem}`,
+        'fix that entry by hand, or set it again with vouchers profiles set',
+      );
     }
     return data;
   }
@@ -129,7 +135,8 @@ class ConfFileStore implements ConfigStore {
 
   setCurrent(name: string): void {
     const data = this.read();
-    if (!Object.hasOwn(this.profiles(data), name)) throw new ConfigError(`no profile named ${JSON.stringify(name)}`, 'list them with vouchers profiles list');
+    if (!Object.hasOwn(this.profiles(data), name))
+      throw new ConfigError(`no profile named ${JSON.stringify(name)}`, 'list them with vouchers profiles list');
     this.write({ ...data, current: name });
   }
 

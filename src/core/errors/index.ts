@@ -5,17 +5,17 @@
 
 /** What went wrong, in the terms exit codes are decided on. */
 export type ErrorKind =
-  | 'usage'          // 2: bad flags, arguments, files
-  | 'auth'           // 3: 401, 403
-  | 'not_found'      // 4
-  | 'rejected'       // 5: other 4xx
-  | 'rate_limited'   // 6: 429 after retries
-  | 'network'        // 7: network, timeout, 5xx
-  | 'pending'        // 8: still pending when a wait ended
-  | 'certification'  // 9
-  | 'cancelled'      // 10: a confirmation was declined; nothing was done
-  | 'interrupted'    // 130
-  | 'unexpected';    // 1
+  | 'usage' // 2: bad flags, arguments, files
+  | 'auth' // 3: 401, 403
+  | 'not_found' // 4
+  | 'rejected' // 5: other 4xx
+  | 'rate_limited' // 6: 429 after retries
+  | 'network' // 7: network, timeout, 5xx
+  | 'pending' // 8: still pending when a wait ended
+  | 'certification' // 9
+  | 'cancelled' // 10: a confirmation was declined; nothing was done
+  | 'interrupted' // 130
+  | 'unexpected'; // 1
 
 /** The name an error of each kind carries unless its class gives a more precise one. */
 const KIND_NAMES: Record<ErrorKind, string> = {
@@ -121,8 +121,17 @@ export class ApiError extends CliError {
   /** The same error with another hint: the API's hint replaced by one that fits the command. */
   withHint(hint: string): ApiError {
     return new ApiError({
-      status: this.status, name: this.name, code: this.apiCode, message: this.message, details: this.details,
-      traceId: this.traceId, retryAfter: this.retryAfter, replayed: this.replayed, method: this.method, path: this.path, hint,
+      status: this.status,
+      name: this.name,
+      code: this.apiCode,
+      message: this.message,
+      details: this.details,
+      traceId: this.traceId,
+      retryAfter: this.retryAfter,
+      replayed: this.replayed,
+      method: this.method,
+      path: this.path,
+      hint,
     });
   }
 }
@@ -155,7 +164,11 @@ export class NetworkError extends CliError {
 /** A wait ended with the order still not final (exit 8). */
 export class PendingError extends CliError {
   override readonly name = 'StillPending';
-  constructor(message: string, hint?: string, readonly traceId?: string) {
+  constructor(
+    message: string,
+    hint?: string,
+    readonly traceId?: string,
+  ) {
     super('pending', message, hint);
   }
   override get code(): string {

@@ -18,10 +18,22 @@ export interface AnswerContext {
   onDrift: ((drift: ContractDrift) => void) | undefined;
 }
 
-export async function answer<T>(call: Call, sent: Exclude<Sent, { kind: 'interrupted' }>, attempt: number, c: AnswerContext): Promise<ApiResponse<T>> {
+export async function answer<T>(
+  call: Call,
+  sent: Exclude<Sent, { kind: 'interrupted' }>,
+  attempt: number,
+  c: AnswerContext,
+): Promise<ApiResponse<T>> {
   const { method, path } = call;
   if (sent.kind === 'failure') {
-    throw networkError(sent.failure, { method, origin: c.origin, timeoutMs: call.timeoutMs, traceId: call.traceId, idempotencyKey: call.idempotencyKey, attempts: attempt });
+    throw networkError(sent.failure, {
+      method,
+      origin: c.origin,
+      timeoutMs: call.timeoutMs,
+      traceId: call.traceId,
+      idempotencyKey: call.idempotencyKey,
+      attempts: attempt,
+    });
   }
   const response = sent.response;
   response.durationMs = Math.round(performance.now() - call.started);
@@ -38,8 +50,16 @@ export async function answer<T>(call: Call, sent: Exclude<Sent, { kind: 'interru
     return response as ApiResponse<T>;
   }
   const checked = validateResponse({
-    method, path, status: response.status, data: parsed, text: response.text, traceId: response.traceId,
-    endpoint: await call.schemas?.(), schema: call.options.schema, strict: c.strictContract, idempotencyKey: call.idempotencyKey,
+    method,
+    path,
+    status: response.status,
+    data: parsed,
+    text: response.text,
+    traceId: response.traceId,
+    endpoint: await call.schemas?.(),
+    schema: call.options.schema,
+    strict: c.strictContract,
+    idempotencyKey: call.idempotencyKey,
   });
   response.data = checked.data;
   if (checked.list) response.list = checked.list;

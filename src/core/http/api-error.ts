@@ -46,7 +46,10 @@ const MAX_TEXT = 300;
 
 /** Printable text on one line, cut to MAX_TEXT: a server's words, safe for a terminal. */
 function oneLine(text: string): string {
-  const flat = text.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ').replace(/\s+/g, ' ').trim();
+  const flat = text
+    .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return flat.length > MAX_TEXT ? `${flat.slice(0, MAX_TEXT - 1)}…` : flat;
 }
 
@@ -54,7 +57,13 @@ function oneLine(text: string): string {
 function htmlText(html: string): string {
   const title = /<title[^>]*>([\s\S]*?)<\/title>/i.exec(html)?.[1];
   const text = title && title.trim() !== '' ? title : html.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ');
-  return text.replace(/&nbsp;/g, ' ').replace(/&amp;/g, '&').replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'");
+  return text
+    .replace(/&nbsp;/g, ' ')
+    .replace(/&amp;/g, '&')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'");
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim() !== '' ? v : undefined);
@@ -64,17 +73,29 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim
  * `{"error": {"message"}}`, `{"message"}`, RFC 9457 problem details (`title`, `detail`),
  * `{"errors": [{"message"}]}`, plain text, or an HTML page from a proxy.
  */
-export function foreignError(text: string, body: unknown): { message?: string; code?: string; details?: { path: string; message: string }[] } {
+export function foreignError(
+  text: string,
+  body: unknown,
+): { message?: string; code?: string; details?: { path: string; message: string }[] } {
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
     const b = body as Record<string, unknown>;
     const inner = b.error !== null && typeof b.error === 'object' ? (b.error as Record<string, unknown>) : undefined;
     const list = Array.isArray(b.errors) ? b.errors.filter((e): e is Record<string, unknown> => !!e && typeof e === 'object') : [];
     const title = str(b.title);
     const detail = str(b.detail);
-    const message = str(inner?.message) ?? str(b.error) ?? str(b.message) ?? str(b.error_description)
-      ?? (detail && title && !detail.startsWith(title) ? `${title}: ${detail}` : detail ?? title)
-      ?? str(list[0]?.message) ?? str(b.description);
-    const rawCode = str(inner?.code) ?? str(b.code) ?? str(b.error_code) ?? (str(b.error) && /^[A-Za-z][\w.-]{0,63}$/.test(b.error as string) ? (b.error as string) : undefined);
+    const message =
+      str(inner?.message) ??
+      str(b.error) ??
+      str(b.message) ??
+      str(b.error_description) ??
+      (detail && title && !detail.startsWith(title) ? `${title}: ${detail}` : (detail ?? title)) ??
+      str(list[0]?.message) ??
+      str(b.description);
+    const rawCode =
+      str(inner?.code) ??
+      str(b.code) ??
+      str(b.error_code) ??
+      (str(b.error) && /^[A-Za-z][\w.-]{0,63}$/.test(b.error as string) ? (b.error as string) : undefined);
     const code = rawCode && /^[A-Za-z][\w.-]{0,63}$/.test(rawCode) ? rawCode.replace(/[.-]/g, '_').toUpperCase() : undefined;
     const details = list
       .map((e) => ({ path: String(e.path ?? e.field ?? e.pointer ?? ''), message: oneLine(String(e.message ?? e.detail ?? '')) }))
@@ -88,7 +109,11 @@ export function foreignError(text: string, body: unknown): { message?: string; c
 }
 
 /** The ApiError of a non-2xx response. */
-export function apiErrorFromResponse(res: Pick<ApiResponse, 'status' | 'headers' | 'text' | 'traceId' | 'replayed'>, request: { method: string; path: string }, nowMs = Date.now()): ApiError {
+export function apiErrorFromResponse(
+  res: Pick<ApiResponse, 'status' | 'headers' | 'text' | 'traceId' | 'replayed'>,
+  request: { method: string; path: string },
+  nowMs = Date.now(),
+): ApiError {
   const body = parseJsonBody(res.text);
   const common = {
     status: res.status,
@@ -99,7 +124,13 @@ export function apiErrorFromResponse(res: Pick<ApiResponse, 'status' | 'headers'
     path: request.path,
   };
   if (isEnvelope(body)) {
-    return new ApiError({ ...common, name: body.error.name, code: body.error.code, message: body.error.message, details: details(body.error.details) });
+    return new ApiError({
+      ...common,
+      name: body.error.name,
+      code: body.error.code,
+      message: body.error.message,
+      details: details(body.error.details),
+    });
   }
   // Not our envelope: the status still decides the exit code; show what the server said.
   const said = foreignError(res.text, body);
@@ -112,9 +143,13 @@ export function apiErrorFromResponse(res: Pick<ApiResponse, 'status' | 'headers'
     details: said.details,
     // A 404 that says something is about the resource (the server read the path); a bare one
     // may be a path this server does not have.
-    hint: res.status === 405 || (res.status === 404 && said.message === undefined)
-      ? 'this server may not offer this endpoint, or the base URL is wrong (it must include /api/v1)'
-      : res.status === 404 ? 'check the id and the path; another partner\'s resources are not visible to you'
-        : said.message === undefined && res.status < 500 ? 'a proxy or a server that is not the Partner API may have answered: check the base URL (vouchers doctor)' : undefined,
+    hint:
+      res.status === 405 || (res.status === 404 && said.message === undefined)
+        ? 'this server may not offer this endpoint, or the base URL is wrong (it must include /api/v1)'
+        : res.status === 404
+          ? "check the id and the path; another partner's resources are not visible to you"
+          : said.message === undefined && res.status < 500
+            ? 'a proxy or a server that is not the Partner API may have answered: check the base URL (vouchers doctor)'
+            : undefined,
   });
 }

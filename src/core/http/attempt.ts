@@ -69,7 +69,13 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
 }
 
 /** Send one attempt within its own deadline (undici's own timeouts tick at about half a second). */
-export async function sendAttempt(call: Call, headers: Record<string, string>, attempt: number, base: BaseUrl, transport: () => Promise<Transport>): Promise<Sent> {
+export async function sendAttempt(
+  call: Call,
+  headers: Record<string, string>,
+  attempt: number,
+  base: BaseUrl,
+  transport: () => Promise<Transport>,
+): Promise<Sent> {
   const t0 = performance.now();
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), call.timeoutMs);
@@ -78,9 +84,14 @@ export async function sendAttempt(call: Call, headers: Record<string, string>, a
   try {
     const t = await transport();
     const res = await t.request({
-      origin: base.origin, path: call.target, method: call.method as 'GET', headers, body: call.body,
+      origin: base.origin,
+      path: call.target,
+      method: call.method as 'GET',
+      headers,
+      body: call.body,
       signal: linked.signal,
-      headersTimeout: call.timeoutMs, bodyTimeout: call.timeoutMs,
+      headersTimeout: call.timeoutMs,
+      bodyTimeout: call.timeoutMs,
     });
     const text = await res.body.text();
     const resHeaders = flattenHeaders(res.headers);

@@ -61,7 +61,10 @@ export function idempotencyKeyFor(route: Route | undefined, given: string | unde
   if (wanted === undefined) return undefined;
   if (wanted === 'auto') return ids.idempotencyKey();
   if (!isIdempotencyKey(wanted)) {
-    throw new UsageError(`idempotency key ${JSON.stringify(wanted.slice(0, 40))} is not ${IDEMPOTENCY_KEY_RULE}`, 'use e.g. a UUID, or leave it out to get one made for you');
+    throw new UsageError(
+      `idempotency key ${JSON.stringify(wanted.slice(0, 40))} is not ${IDEMPOTENCY_KEY_RULE}`,
+      'use e.g. a UUID, or leave it out to get one made for you',
+    );
   }
   return wanted;
 }

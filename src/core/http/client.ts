@@ -92,10 +92,10 @@ function numberHeader(v: string | undefined): number | undefined {
   return Number(v.trim());
 }
 
-
 /** Build a client from explicit settings (tests, the sandbox CLI, the listener). */
 export function createClient(options: ClientOptions): ApiClient {
-  if (!options.baseUrl) throw new ConfigError('no base URL given', 'run `vouchers sandbox start` for a local sandbox, or `vouchers profiles add`');
+  if (!options.baseUrl)
+    throw new ConfigError('no base URL given', 'run `vouchers sandbox start` for a local sandbox, or `vouchers profiles add`');
   const base = parseBaseUrl(options.baseUrl);
   const clock = options.clock ?? systemClock;
   const random = options.random ?? Math.random;
@@ -123,8 +123,16 @@ export function createClient(options: ClientOptions): ApiClient {
     const limit = rateClass === 'orders' ? `${limits.orders_per_minute}/min` : `${limits.general_per_hour}/hour`;
     try {
       await pacer.acquire(rateClass, call.signal, (wait) => {
-        if (options.debug) options.debug(`pacing ${method} ${path}: waiting ${formatDuration(wait)} to stay under the ${rateClass} rate limit (${limit}${pacer.shared ? ', shared by every process of this API key' : ''})`);
-        else if (wait >= NOTICE_FROM_MS) options.notice?.(`Waiting ${formatDuration(wait)} to stay under the ${rateClass} rate limit (${limit} for this API key)…`, 'RATE_LIMIT_WAIT', wait);
+        if (options.debug)
+          options.debug(
+            `pacing ${method} ${path}: waiting ${formatDuration(wait)} to stay under the ${rateClass} rate limit (${limit}${pacer.shared ? ', shared by every process of this API key' : ''})`,
+          );
+        else if (wait >= NOTICE_FROM_MS)
+          options.notice?.(
+            `Waiting ${formatDuration(wait)} to stay under the ${rateClass} rate limit (${limit} for this API key)…`,
+            'RATE_LIMIT_WAIT',
+            wait,
+          );
       });
     } catch (e) {
       if (call.signal?.aborted) throw interrupted(call.signal);
@@ -143,7 +151,13 @@ export function createClient(options: ClientOptions): ApiClient {
 
   async function request<T>(opts: RequestOptions): Promise<ApiResponse<T>> {
     if (closed) throw new CliError('unexpected', 'the API client was already closed');
-    const call = prepareCall(opts, { base, ids, timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs, maxRetries: options.maxRetries ?? DEFAULTS.maxRetries, signal: options.signal });
+    const call = prepareCall(opts, {
+      base,
+      ids,
+      timeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs,
+      maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
+      signal: options.signal,
+    });
     const headerContext: HeaderContext = { base, credentials, clock, ids, userAgent: ua };
     const profile = options.profileName ?? '';
     for (let attempt = 1; ; attempt++) {
@@ -159,21 +173,40 @@ export function createClient(options: ClientOptions): ApiClient {
       const judged = judge(sent, clock.now());
       if (sent.kind === 'response') {
         const h = sent.response.headers;
-        pacer?.observe(call.rateClass, numberHeader(h['ratelimit-remaining']), (numberHeader(h['ratelimit-reset']) ?? 0) * 1000 || undefined);
+        pacer?.observe(
+          call.rateClass,
+          numberHeader(h['ratelimit-remaining']),
+          (numberHeader(h['ratelimit-reset']) ?? 0) * 1000 || undefined,
+        );
       }
       log(logEntry(call, sent, attempt, time, profile, judged.errorCode));
       const decision = retryDecision(call, judged, attempt, random(), backoff);
       const traceId = sent.kind === 'response' ? sent.response.traceId : call.traceId;
       if (options.debug) {
         const what = sent.kind === 'response' ? String(sent.response.status) : sent.failure.errno;
-        const tail = decision.retry ? `; retrying in ${formatDuration(decision.delayMs)}: ${decision.reason}` : decision.reason ? `; not retried: ${decision.reason}` : '';
-        options.debug(`${call.method} ${call.url} → ${what} in ${sent.ms}ms (attempt ${attempt}, trace ${traceId}${call.idempotencyKey ? `, idempotency key ${call.idempotencyKey}` : ''})${tail}`);
+        const tail = decision.retry
+          ? `; retrying in ${formatDuration(decision.delayMs)}: ${decision.reason}`
+          : decision.reason
+            ? `; not retried: ${decision.reason}`
+            : '';
+        options.debug(
+          `${call.method} ${call.url} → ${what} in ${sent.ms}ms (attempt ${attempt}, trace ${traceId}${call.idempotencyKey ? `, idempotency key ${call.idempotencyKey}` : ''})${tail}`,
+        );
       }
       if (!decision.retry) {
-        return answer<T>(call, sent, attempt, { origin: base.origin, now: clock.now(), strictContract: options.strictContract, onDrift: options.onDrift });
+        return answer<T>(call, sent, attempt, {
+          origin: base.origin,
+          now: clock.now(),
+          strictContract: options.strictContract,
+          onDrift: options.onDrift,
+        });
       }
       if (decision.delayMs >= NOTICE_FROM_MS && !options.debug) {
-        options.notice?.(`${call.method} ${call.path}: ${decision.reason}; retrying in ${formatDuration(decision.delayMs)} (attempt ${attempt + 1} of ${call.maxRetries + 1}, trace ${traceId}). Ctrl-C stops`, 'RETRY_WAIT', decision.delayMs);
+        options.notice?.(
+          `${call.method} ${call.path}: ${decision.reason}; retrying in ${formatDuration(decision.delayMs)} (attempt ${attempt + 1} of ${call.maxRetries + 1}, trace ${traceId}). Ctrl-C stops`,
+          'RETRY_WAIT',
+          decision.delayMs,
+        );
       }
       await waitBeforeRetry(decision.delayMs, call.signal);
     }

@@ -26,14 +26,20 @@ export function tryParseDuration(text: string): number | undefined {
 export function parseDuration(text: string, flag = '--timeout', options: { allowZero?: boolean; maxMs?: number } = {}): number {
   const ms = tryParseDuration(text);
   if (ms === undefined) {
-    throw new UsageError(`${flag} ${JSON.stringify(text)} is not a duration`, 'use a number with a unit, e.g. 500ms, 30s, 2m or 1h (a bare number means seconds)');
+    throw new UsageError(
+      `${flag} ${JSON.stringify(text)} is not a duration`,
+      'use a number with a unit, e.g. 500ms, 30s, 2m or 1h (a bare number means seconds)',
+    );
   }
   if (ms === 0 && !options.allowZero) throw new UsageError(`${flag} must be longer than 0`, 'e.g. 30s');
   // Node's timers hold at most 2^31−1 ms (about 24.8 days); beyond, a timeout would fire
   // at once. A duration that is no timer (a clock advance) passes its own bound.
   const max = options.maxMs ?? MAX_DURATION_MS;
   if (!(ms <= max)) {
-    throw new UsageError(`${flag} ${JSON.stringify(text)} is longer than ${options.maxMs === undefined ? `the ${Math.floor(MAX_DURATION_MS / 86_400_000)} days a timer can wait` : `${Math.floor(max / 86_400_000)} days`}`, 'use a shorter duration, e.g. 10m or 24h');
+    throw new UsageError(
+      `${flag} ${JSON.stringify(text)} is longer than ${options.maxMs === undefined ? `the ${Math.floor(MAX_DURATION_MS / 86_400_000)} days a timer can wait` : `${Math.floor(max / 86_400_000)} days`}`,
+      'use a shorter duration, e.g. 10m or 24h',
+    );
   }
   return ms;
 }

@@ -7,8 +7,15 @@ import { formatDuration } from './duration.js';
 
 /** Errors that happen before any byte of the request is written. */
 const BEFORE_SEND = new Set([
-  'ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'ENETUNREACH', 'EHOSTDOWN', 'ENETDOWN',
-  'EADDRNOTAVAIL', 'UND_ERR_CONNECT_TIMEOUT',
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ENETDOWN',
+  'EADDRNOTAVAIL',
+  'UND_ERR_CONNECT_TIMEOUT',
 ]);
 /** Errors where trying again cannot help. */
 const PERMANENT_PREFIXES = ['ERR_TLS', 'CERT_', 'UNABLE_TO', 'DEPTH_ZERO', 'SELF_SIGNED', 'ERR_SSL', 'UND_ERR_INVALID_ARG', 'HPE_'];
@@ -27,7 +34,11 @@ function codeOf(error: unknown): string | undefined {
   if (!error || typeof error !== 'object') return undefined;
   const e = error as { code?: unknown; errors?: unknown[]; cause?: unknown };
   if (typeof e.code === 'string') return e.code;
-  if (Array.isArray(e.errors)) for (const inner of e.errors) { const c = codeOf(inner); if (c) return c; }
+  if (Array.isArray(e.errors))
+    for (const inner of e.errors) {
+      const c = codeOf(inner);
+      if (c) return c;
+    }
   if (e.cause && e.cause !== error) return codeOf(e.cause);
   return undefined;
 }
@@ -38,7 +49,13 @@ export function classifyFailure(error: unknown): TransportFailure {
   if (TIMEOUTS.has(code)) return { errno: 'TIMEOUT', phase: 'after_send', transient: true, timeout: true, cause: error };
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return { errno: code, phase: 'before_send', transient: true, timeout: true, cause: error };
   const permanent = PERMANENT_PREFIXES.some((p) => code.startsWith(p));
-  return { errno: code, phase: BEFORE_SEND.has(code) || permanent ? 'before_send' : 'after_send', transient: !permanent, timeout: false, cause: error };
+  return {
+    errno: code,
+    phase: BEFORE_SEND.has(code) || permanent ? 'before_send' : 'after_send',
+    transient: !permanent,
+    timeout: false,
+    cause: error,
+  };
 }
 
 export interface NetworkErrorContext {
@@ -75,7 +92,7 @@ export function networkError(f: TransportFailure, ctx: NetworkErrorContext): Net
   if (f.phase === 'before_send') {
     hint = f.transient
       ? 'is the server running and the base URL right? check with: vouchers doctor (for a local server: vouchers sandbox start)'
-      : 'check the server\'s TLS certificate and the base URL: vouchers doctor';
+      : "check the server's TLS certificate and the base URL: vouchers doctor";
   } else if (SAFE.has(ctx.method.toUpperCase())) {
     hint = 'retry the command; raise --timeout if the server is slow';
   } else if (ctx.idempotencyKey) {

@@ -27,23 +27,45 @@ export function judge(sent: Exclude<Sent, { kind: 'interrupted' }>, now: number)
   const code = typeof envelope?.error?.code === 'string' ? envelope.error.code : undefined;
   return {
     outcome: { kind: 'response', status: r.status, code, retryAfterMs: parseRetryAfter(r.headers['retry-after'], now) },
-    errorCode: ok ? null : code ?? `HTTP_${r.status}`,
+    errorCode: ok ? null : (code ?? `HTTP_${r.status}`),
     ok,
   };
 }
 
 /** The request-log line of one attempt. */
-export function logEntry(call: Call, sent: Sent, attempt: number, time: string, profile: string, errorCode: string | null): RequestLogEntry {
+export function logEntry(
+  call: Call,
+  sent: Sent,
+  attempt: number,
+  time: string,
+  profile: string,
+  errorCode: string | null,
+): RequestLogEntry {
   const response = sent.kind === 'response' ? sent.response : undefined;
   return {
-    time, profile, method: call.method, path: call.path,
-    status: response?.status ?? null, duration_ms: sent.ms, attempt,
-    trace_id: response?.traceId ?? call.traceId, idempotency_key: call.idempotencyKey ?? null,
-    error_code: sent.kind === 'interrupted' ? 'INTERRUPTED' : errorCode, probe: call.options.probe,
+    time,
+    profile,
+    method: call.method,
+    path: call.path,
+    status: response?.status ?? null,
+    duration_ms: sent.ms,
+    attempt,
+    trace_id: response?.traceId ?? call.traceId,
+    idempotency_key: call.idempotencyKey ?? null,
+    error_code: sent.kind === 'interrupted' ? 'INTERRUPTED' : errorCode,
+    probe: call.options.probe,
   };
 }
 
 export function retryDecision(call: Call, judged: Judged, attempt: number, random: number, backoff: BackoffSettings): RetryDecision {
   if (judged.ok) return { retry: false, delayMs: 0, reason: '' };
-  return shouldRetry({ method: call.method, hasIdempotencyKey: call.idempotencyKey !== undefined, attempt, maxRetries: call.maxRetries, outcome: judged.outcome, random, backoff });
+  return shouldRetry({
+    method: call.method,
+    hasIdempotencyKey: call.idempotencyKey !== undefined,
+    attempt,
+    maxRetries: call.maxRetries,
+    outcome: judged.outcome,
+    random,
+    backoff,
+  });
 }

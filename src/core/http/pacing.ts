@@ -78,7 +78,11 @@ export class Pacer {
   /** The cells of the last reservation that waited, per class (to give it back). */
   private lastSlot: Partial<Record<PaceClass, number>> = {};
 
-  constructor(private readonly clock: PacingClock, limits: RateLimits, private readonly options: PacerOptions = {}) {
+  constructor(
+    private readonly clock: PacingClock,
+    limits: RateLimits,
+    private readonly options: PacerOptions = {},
+  ) {
     const pace = (limit: number, windowMs: number): ClassPace => {
       const l = Math.max(1, Math.floor(limit));
       const leaseSize = Math.max(1, Math.min(MAX_LEASE, Math.floor((l / CELLS) * LEASE_SHARE)));
@@ -178,7 +182,8 @@ export class Pacer {
     const { cell, left } = p.lease;
     if (left > 0) {
       const k = (p.cells.get(cell) ?? 0) - left;
-      if (k > 0) p.cells.set(cell, k); else p.cells.delete(cell);
+      if (k > 0) p.cells.set(cell, k);
+      else p.cells.delete(cell);
     }
     p.lease = { cell: -1, left: 0 };
   }
@@ -202,7 +207,8 @@ export class Pacer {
     const names = charged(cls);
     for (const c of names) {
       const p = this.classes[c];
-      if (this.store) this.giveBackLease(p); else p.lease = { cell: -1, left: 0 };
+      if (this.store) this.giveBackLease(p);
+      else p.lease = { cell: -1, left: 0 };
       this.prune(p, now);
     }
     // The first time every class charged allows (each one's allowed times only grow from there).
@@ -233,7 +239,8 @@ export class Pacer {
         const cell = slots[c];
         if (cell === undefined) continue;
         const k = (p.cells.get(cell) ?? 0) - 1;
-        if (k > 0) p.cells.set(cell, k); else p.cells.delete(cell);
+        if (k > 0) p.cells.set(cell, k);
+        else p.cells.delete(cell);
       }
     });
   }
@@ -278,7 +285,8 @@ export class Pacer {
   private observeHere(cls: PaceClass, remaining: number, resetMs: number | undefined): void {
     const p = this.classes[cls];
     const now = this.clock.now();
-    if (this.store) this.giveBackLease(p); else p.lease = { cell: -1, left: 0 };
+    if (this.store) this.giveBackLease(p);
+    else p.lease = { cell: -1, left: 0 };
     if (remaining <= 0 && resetMs !== undefined && resetMs > 0) {
       // Nothing left until the server's window resets; then its budget is whole again.
       p.blockedUntil = Math.max(p.blockedUntil, now + resetMs);

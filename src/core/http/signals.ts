@@ -29,5 +29,11 @@ export function linkSignals(long: AbortSignal | undefined, short: AbortSignal): 
     long.addEventListener('abort', fromLong, { once: true });
     short.addEventListener('abort', fromShort, { once: true });
   }
-  return { signal: c.signal, dispose: () => { long.removeEventListener('abort', fromLong); short.removeEventListener('abort', fromShort); } };
+  return {
+    signal: c.signal,
+    dispose: () => {
+      long.removeEventListener('abort', fromLong);
+      short.removeEventListener('abort', fromShort);
+    },
+  };
 }

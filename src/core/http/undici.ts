@@ -80,7 +80,9 @@ export function onceSent(traceparent: string, fn: () => void): () => void {
     subscribe('undici:request:bodySent', onBodySent);
   }
   sentCallbacks.set(traceparent, fn);
-  return () => { sentCallbacks.delete(traceparent); };
+  return () => {
+    sentCallbacks.delete(traceparent);
+  };
 }
 
 function onBodySent(message: unknown): void {

@@ -16,12 +16,22 @@ export function parseBaseUrl(base: string): BaseUrl {
   try {
     u = new URL(base);
   } catch {
-    throw new ConfigError(`base URL ${JSON.stringify(redactUrl(base))} is not a URL`, 'use the full address including /api/v1, e.g. https://api.example.com/api/v1');
+    throw new ConfigError(
+      `base URL ${JSON.stringify(redactUrl(base))} is not a URL`,
+      'use the full address including /api/v1, e.g. https://api.example.com/api/v1',
+    );
   }
   if (u.protocol !== 'http:' && u.protocol !== 'https:') {
-    throw new ConfigError(`base URL ${JSON.stringify(redactUrl(base))} must start with http:// or https://`, 'e.g. https://api.example.com/api/v1');
+    throw new ConfigError(
+      `base URL ${JSON.stringify(redactUrl(base))} must start with http:// or https://`,
+      'e.g. https://api.example.com/api/v1',
+    );
   }
-  if (u.search || u.hash) throw new ConfigError(`base URL ${JSON.stringify(redactUrl(base))} must not carry a query or fragment`, 'e.g. https://api.example.com/api/v1');
+  if (u.search || u.hash)
+    throw new ConfigError(
+      `base URL ${JSON.stringify(redactUrl(base))} must not carry a query or fragment`,
+      'e.g. https://api.example.com/api/v1',
+    );
   return { origin: u.origin, basePath: u.pathname.replace(/\/+$/, '') };
 }
 

@@ -24,9 +24,13 @@ export class ContractMismatchError extends CliError {
     readonly body: unknown = undefined,
     readonly idempotencyKey: string | undefined = undefined,
   ) {
-    super('unexpected', message, executed
-      ? `it was executed: do not send it again as a new request${idempotencyKey ? `; the same request with the idempotency key ${idempotencyKey} replays this answer` : ''}; without --strict-contract (and VOUCHERS_STRICT_CONTRACT) the answer is shown with a warning`
-      : 'the server differs from the contract this CLI knows; see the raw body with: vouchers api --raw METHOD PATH; without --strict-contract (and VOUCHERS_STRICT_CONTRACT) the answer is shown with a warning');
+    super(
+      'unexpected',
+      message,
+      executed
+        ? `it was executed: do not send it again as a new request${idempotencyKey ? `; the same request with the idempotency key ${idempotencyKey} replays this answer` : ''}; without --strict-contract (and VOUCHERS_STRICT_CONTRACT) the answer is shown with a warning`
+        : 'the server differs from the contract this CLI knows; see the raw body with: vouchers api --raw METHOD PATH; without --strict-contract (and VOUCHERS_STRICT_CONTRACT) the answer is shown with a warning',
+    );
   }
   override get code(): string {
     return 'CONTRACT_MISMATCH';
@@ -166,7 +170,13 @@ export function readList(body: unknown): { list: ListBody; read: ListRead } {
   };
 }
 
-interface ZodIssueLike { code: string; path: PropertyKey[]; message: string; expected?: unknown; format?: unknown }
+interface ZodIssueLike {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  expected?: unknown;
+  format?: unknown;
+}
 
 /** A field path without list indexes: `data.3.vouchers.0.code` → `vouchers[].code` (the list's own `data` left out). */
 function fieldPath(path: readonly PropertyKey[], list: boolean): string {
@@ -218,7 +228,9 @@ export function validateResponse(t: ValidationTarget): Validated {
   let schema = t.schema ?? responses[t.status];
   if (!schema && !t.schema && t.endpoint) {
     // A 2xx the contract does not list for this endpoint (200 where it says 201 or 202).
-    const listed = Object.keys(responses).map(Number).filter((s) => s >= 200 && s < 300);
+    const listed = Object.keys(responses)
+      .map(Number)
+      .filter((s) => s >= 200 && s < 300);
     const other = listed.map((s) => responses[s]).find((s): s is z.ZodType => Boolean(s));
     if (other) {
       schema = other;
@@ -248,7 +260,8 @@ export function validateResponse(t: ValidationTarget): Validated {
   // first use, which costs more than it saves on the one or few responses a command checks.
   const result = t.data === undefined ? undefined : schema.safeParse(data, { jitless: true });
   const zodIssues: ZodIssueLike[] = result && !result.success ? (result.error.issues as ZodIssueLike[]) : [];
-  if (t.data !== undefined && zodIssues.length === 0 && shapeIssues.length === 0) return { data: result!.success ? result!.data : data, list };
+  if (t.data !== undefined && zodIssues.length === 0 && shapeIssues.length === 0)
+    return { data: result!.success ? result!.data : data, list };
 
   const valuesOnly = shapeIssues.length === 0 && zodIssues.every((i) => i.code === 'invalid_value');
   if (valuesOnly) {
@@ -271,7 +284,9 @@ export function validateResponse(t: ValidationTarget): Validated {
   }
   const issues = [
     ...shapeIssues,
-    ...[...grouped.values()].map((g) => `${g.field}: ${g.text}${records > 1 && g.rows.size > 0 ? ` (${g.rows.size} of ${plural(records, 'record')})` : ''}`),
+    ...[...grouped.values()].map(
+      (g) => `${g.field}: ${g.text}${records > 1 && g.rows.size > 0 ? ` (${g.rows.size} of ${plural(records, 'record')})` : ''}`,
+    ),
   ];
   // Fields the server sent that the contract does not name: often the renamed ones.
   const missing = [...grouped.values()].some((g) => g.text === 'missing');
@@ -286,10 +301,24 @@ export function validateResponse(t: ValidationTarget): Validated {
     const write = !['GET', 'HEAD', 'OPTIONS'].includes(t.method.toUpperCase());
     const done = write ? `${where} was executed (HTTP ${t.status}), but its answer` : `the HTTP ${t.status} response of ${where}`;
     if (t.data === undefined) {
-      throw new ContractMismatchError(`${done} has ${shapeIssues[shapeIssues.length - 1]}; the contract expects a JSON ${isList ? 'list' : 'object'}${trace}`, t.traceId, issues, write, t.data, t.idempotencyKey);
+      throw new ContractMismatchError(
+        `${done} has ${shapeIssues[shapeIssues.length - 1]}; the contract expects a JSON ${isList ? 'list' : 'object'}${trace}`,
+        t.traceId,
+        issues,
+        write,
+        t.data,
+        t.idempotencyKey,
+      );
     }
     const shown = issues.slice(0, 3).join('; ') + (issues.length > 3 ? `; and ${issues.length - 3} more` : '');
-    throw new ContractMismatchError(`${done} does not match the contract: ${shown}${trace}`, t.traceId, issues, write, t.data, t.idempotencyKey);
+    throw new ContractMismatchError(
+      `${done} does not match the contract: ${shown}${trace}`,
+      t.traceId,
+      issues,
+      write,
+      t.data,
+      t.idempotencyKey,
+    );
   }
   const shown = issues.slice(0, 5).join('; ') + (issues.length > 5 ? `; and ${issues.length - 5} more` : '');
   const message = `${where} answered in a shape that differs from the contract this version of vouchers knows: ${shown}. Shown as received${trace}`;

@@ -25,7 +25,11 @@ function syncFolderOf(file: string): void {
   const slash = Math.max(file.lastIndexOf('/'), file.lastIndexOf('\\'));
   try {
     const fd = openSync(slash > 0 ? file.slice(0, slash) : '.', 'r');
-    try { fsyncSync(fd); } finally { closeSync(fd); }
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
   } catch {
     // Some platforms cannot fsync a folder; the rename itself is still atomic.
   }
@@ -40,14 +44,22 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
     if (options.durable) fsyncSync(fd);
   } catch (e) {
     closeSync(fd);
-    try { unlinkSync(tmp); } catch { /* already gone */ }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* already gone */
+    }
     throw e;
   }
   closeSync(fd);
   try {
     renameSync(tmp, file);
   } catch (e) {
-    try { unlinkSync(tmp); } catch { /* already gone */ }
+    try {
+      unlinkSync(tmp);
+    } catch {
+      /* already gone */
+    }
     throw e;
   }
   if (options.durable) syncFolderOf(file);
@@ -73,7 +85,13 @@ export async function writeAside(file: string, write: (h: FileHandle) => Promise
 }
 
 export async function writeFileAtomic(file: string, data: string | Uint8Array, options: AtomicWriteOptions = {}): Promise<void> {
-  const aside = await writeAside(file, async (h) => { await h.writeFile(data); }, options.mode);
+  const aside = await writeAside(
+    file,
+    async (h) => {
+      await h.writeFile(data);
+    },
+    options.mode,
+  );
   try {
     await rename(aside, file);
   } catch (e) {

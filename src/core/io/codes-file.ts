@@ -30,7 +30,10 @@ export function codesFilePath(file: string, cwd: string): string {
 }
 
 function exists(path: string, what = 'already exists'): UsageError {
-  return new UsageError(`${path} ${what}; voucher codes are never written over an existing file or through a symbolic link`, 'choose a new file name for --codes-out');
+  return new UsageError(
+    `${path} ${what}; voucher codes are never written over an existing file or through a symbolic link`,
+    'choose a new file name for --codes-out',
+  );
 }
 
 /** O_NOFOLLOW where the platform has it (not on Windows, where O_EXCL alone refuses an existing link). */
@@ -50,7 +53,10 @@ export async function assertCodesFileFree(file: string, cwd: string): Promise<st
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT') {
-      throw new UsageError(`cannot create ${path}: ${code === 'ENOTDIR' ? `${dirname(path)} is not a directory` : (code ?? (e as Error).message)}`, 'choose a writable location for --codes-out');
+      throw new UsageError(
+        `cannot create ${path}: ${code === 'ENOTDIR' ? `${dirname(path)} is not a directory` : (code ?? (e as Error).message)}`,
+        'choose a writable location for --codes-out',
+      );
     }
   }
   if (entry) throw exists(path, entry.isSymbolicLink() ? 'is a symbolic link' : 'already exists');
@@ -58,13 +64,23 @@ export async function assertCodesFileFree(file: string, cwd: string): Promise<st
     await access(dirname(path), constants.W_OK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new UsageError(`cannot create ${path}: ${code === 'ENOENT' ? `no directory ${dirname(path)}` : (code ?? (e as Error).message)}`, 'choose a writable location for --codes-out');
+    throw new UsageError(
+      `cannot create ${path}: ${code === 'ENOENT' ? `no directory ${dirname(path)}` : (code ?? (e as Error).message)}`,
+      'choose a writable location for --codes-out',
+    );
   }
   return path;
 }
 
 export function renderCodes(rows: CodeRow[], format: 'csv' | 'json'): string {
-  if (format === 'json') return JSON.stringify(rows.map((r) => Object.fromEntries(COLUMNS.map((c) => [c, r[c]]))), null, 2) + '\n';
+  if (format === 'json')
+    return (
+      JSON.stringify(
+        rows.map((r) => Object.fromEntries(COLUMNS.map((c) => [c, r[c]]))),
+        null,
+        2,
+      ) + '\n'
+    );
   return [csvLine(COLUMNS), ...rows.map((r) => csvLine(COLUMNS.map((c) => r[c])))].join('\n') + '\n';
 }
 
@@ -84,7 +100,9 @@ export async function writeCodesFile(file: string, cwd: string, rows: CodeRow[])
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw exists(path);
     if (code === 'ELOOP') throw exists(path, 'is a symbolic link');
-    throw new UsageError(`cannot create ${path}: ${code ?? (e as Error).message}`, 'choose a writable location for --codes-out', { cause: e });
+    throw new UsageError(`cannot create ${path}: ${code ?? (e as Error).message}`, 'choose a writable location for --codes-out', {
+      cause: e,
+    });
   }
   try {
     await handle.chmod(0o600); // the umask may have narrowed it; the handle, not the name

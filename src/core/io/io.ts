@@ -57,14 +57,22 @@ export function err(io: IO, text: string): void {
  */
 export function processIO(proc: NodeJS.Process, signal: AbortSignal): IO {
   return {
-    get stdin() { return proc.stdin; },
+    get stdin() {
+      return proc.stdin;
+    },
     stdout: proc.stdout,
-    get stderr() { return proc.stderr; },
+    get stderr() {
+      return proc.stderr;
+    },
     env: proc.env,
     cwd: proc.cwd(),
-    get stdinIsTTY() { return Boolean(proc.stdin.isTTY); },
+    get stdinIsTTY() {
+      return Boolean(proc.stdin.isTTY);
+    },
     stdoutIsTTY: Boolean(proc.stdout.isTTY),
-    get stderrIsTTY() { return Boolean(proc.stderr.isTTY); },
+    get stderrIsTTY() {
+      return Boolean(proc.stderr.isTTY);
+    },
     signal,
     columns: proc.stdout.columns || 80,
   };

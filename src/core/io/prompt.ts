@@ -204,7 +204,11 @@ export async function readStdinSecret(io: IO, label = 'Secret'): Promise<string>
     for await (const chunk of io.stdin) {
       const buf = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : (chunk as Buffer);
       size += buf.length;
-      if (size > MAX_STDIN_BYTES) throw new UsageError('stdin holds more than 64 KiB: that is not a secret', 'pipe only the secret, e.g. printf %s "$SECRET" | vouchers …');
+      if (size > MAX_STDIN_BYTES)
+        throw new UsageError(
+          'stdin holds more than 64 KiB: that is not a secret',
+          'pipe only the secret, e.g. printf %s "$SECRET" | vouchers …',
+        );
       chunks.push(buf);
     }
   })();
@@ -221,7 +225,9 @@ export async function readStdinSecret(io: IO, label = 'Secret'): Promise<string>
     aborted.catch(() => undefined);
     reading.catch(() => undefined);
   }
-  const text = Buffer.concat(chunks).toString('utf8').replace(/\r?\n$/, '');
+  const text = Buffer.concat(chunks)
+    .toString('utf8')
+    .replace(/\r?\n$/, '');
   if (text === '') throw new UsageError('nothing was read from stdin', 'pipe the secret in, e.g. printf %s "$SECRET" | vouchers …');
   return text;
 }

@@ -27,7 +27,10 @@ export function lockPath(configDir: string, batchId: string): string {
 
 /** The batch is being run by another process (or another run in this one). */
 export class BatchLocked extends Error {
-  constructor(readonly path: string, readonly holder: LockHolder | undefined) {
+  constructor(
+    readonly path: string,
+    readonly holder: LockHolder | undefined,
+  ) {
     super(`batch lock ${path} is held${holder ? ` by pid ${holder.pid} on ${holder.host} since ${holder.started_at}` : ''}`);
   }
 }
@@ -52,14 +55,22 @@ async function readHolder(path: string): Promise<{ text: string; holder: LockHol
   }
   try {
     const h = JSON.parse(text) as Partial<LockHolder>;
-    if (typeof h.pid === 'number' && typeof h.host === 'string') return { text, holder: { pid: h.pid, host: h.host, started_at: String(h.started_at ?? '') } };
-  } catch { /* a lock torn while being written: its holder is unknown */ }
+    if (typeof h.pid === 'number' && typeof h.host === 'string')
+      return { text, holder: { pid: h.pid, host: h.host, started_at: String(h.started_at ?? '') } };
+  } catch {
+    /* a lock torn while being written: its holder is unknown */
+  }
   return { text, holder: undefined };
 }
 
 export class BatchLock {
   private released = false;
-  private constructor(readonly path: string, readonly holder: LockHolder, private readonly text: string, readonly recovered: LockHolder | undefined) {}
+  private constructor(
+    readonly path: string,
+    readonly holder: LockHolder,
+    private readonly text: string,
+    readonly recovered: LockHolder | undefined,
+  ) {}
 
   /**
    * Take the batch's lock, or throw BatchLocked. `recovered` names a dead holder whose

@@ -12,7 +12,10 @@ import type { BatchHeader, BulkRow, JournalRecord, KeyRecord, ResultRecord } fro
 
 /** A digest of what a row orders (product, denomination, quantity, currency): two rows order the same when their digests match. */
 export function rowDigest(row: Pick<BulkRow, 'product_id' | 'denomination' | 'quantity' | 'currency'>): string {
-  return createHash('sha256').update(JSON.stringify([row.product_id, row.denomination, row.quantity, row.currency ?? null])).digest('hex').slice(0, 16);
+  return createHash('sha256')
+    .update(JSON.stringify([row.product_id, row.denomination, row.quantity, row.currency ?? null]))
+    .digest('hex')
+    .slice(0, 16);
 }
 
 /**
@@ -117,8 +120,17 @@ export interface BatchState {
 
 export function emptyState(header: BatchHeader, full = true): BatchState {
   return {
-    header, full, keys: new Map(), attempts: new Map(), results: new Map(), keyAt: new Map(), lookup: new Set(), keyed: new Map(),
-    ordered: new RowSet(), orderedAt: new RowNumbers(), totals: new Map(),
+    header,
+    full,
+    keys: new Map(),
+    attempts: new Map(),
+    results: new Map(),
+    keyAt: new Map(),
+    lookup: new Set(),
+    keyed: new Map(),
+    ordered: new RowSet(),
+    orderedAt: new RowNumbers(),
+    totals: new Map(),
   };
 }
 
@@ -128,7 +140,10 @@ const v1Rows = new WeakMap<BatchHeader, Map<number, BulkRow>>();
 function v1Row(header: BatchHeader, row: number): BulkRow | undefined {
   if (!header.rows) return undefined;
   let index = v1Rows.get(header);
-  if (!index) { index = new Map(header.rows.map((r) => [r.row, r])); v1Rows.set(header, index); }
+  if (!index) {
+    index = new Map(header.rows.map((r) => [r.row, r]));
+    v1Rows.set(header, index);
+  }
   return index.get(row);
 }
 
@@ -153,7 +168,10 @@ export function applyKey(state: BatchState, rec: KeyRecord): void {
 /** Record an answer: the first answer that says the order exists makes the row ordered for good. */
 export function applyResult(state: BatchState, rec: ResultRecord, offset: number): void {
   if (state.ordered.has(rec.row)) return;
-  if (!rec.ok) { state.results.set(rec.row, rec); return; }
+  if (!rec.ok) {
+    state.results.set(rec.row, rec);
+    return;
+  }
   state.ordered.add(rec.row);
   state.orderedAt.set(rec.row, offset);
   if (rec.currency && rec.total_amount !== null) {
@@ -167,7 +185,10 @@ export function applyResult(state: BatchState, rec: ResultRecord, offset: number
       // An amount the currency cannot hold is left out of the totals, not fatal.
     }
   }
-  if (state.full) { state.results.set(rec.row, rec); return; }
+  if (state.full) {
+    state.results.set(rec.row, rec);
+    return;
+  }
   state.results.delete(rec.row);
   state.keys.delete(rec.row);
   state.attempts.delete(rec.row);
@@ -196,7 +217,10 @@ class StateBuilder {
   state: BatchState | undefined;
   private torn: number | undefined;
 
-  constructor(private readonly path: string, private readonly full: boolean) {}
+  constructor(
+    private readonly path: string,
+    private readonly full: boolean,
+  ) {}
 
   line(text: string, lineNo: number, offset: number): void {
     if (text.trim() === '') return;
@@ -242,7 +266,10 @@ export async function* fileLines(path: string): AsyncGenerator<{ text: string; o
   let offset = 0;
   for await (const chunk of createReadStream(path, { highWaterMark: 64 * 1024 })) {
     let buf = chunk as Buffer;
-    if (carry) { buf = Buffer.concat([carry, buf]); carry = undefined; }
+    if (carry) {
+      buf = Buffer.concat([carry, buf]);
+      carry = undefined;
+    }
     let start = 0;
     for (let nl = buf.indexOf(0x0a, start); nl !== -1; nl = buf.indexOf(0x0a, start)) {
       yield { text: buf.toString('utf8', start, nl), offset };

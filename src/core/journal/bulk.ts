@@ -65,7 +65,6 @@ export function rowCount(header: BatchHeader): number {
   return header.rows?.length ?? header.row_count ?? 0;
 }
 
-
 export interface KeyRecord {
   type: 'key';
   row: number;
@@ -186,7 +185,10 @@ export async function repairTornTail(path: string): Promise<number> {
     await handle.close();
   }
   // Only the header was being written: no key was ever journalled, so nothing was sent.
-  if (end === -1) { await unlink(path); return size; }
+  if (end === -1) {
+    await unlink(path);
+    return size;
+  }
   await truncate(path, end);
   return size - end;
 }
@@ -210,7 +212,6 @@ export async function* batchReferences(configDir: string, state: BatchState): As
     if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
   }
 }
-
 
 /**
  * An open journal. Appends are serialised and group-committed: records that arrive while a
@@ -288,14 +289,19 @@ export class BulkJournal {
         let chunk = '';
         for await (const ref of references) {
           chunk += JSON.stringify(ref) + '\n';
-          if (chunk.length >= 64 * 1024) { await h.write(chunk); chunk = ''; }
+          if (chunk.length >= 64 * 1024) {
+            await h.write(chunk);
+            chunk = '';
+          }
         }
         if (chunk !== '') await h.write(chunk);
       });
       await rename(aside, refsFile);
     }
     const lines = [full, ...carried].map((r) => JSON.stringify(r) + '\n');
-    const aside = await writeAside(path, async (h) => { await h.write(lines.join('')); });
+    const aside = await writeAside(path, async (h) => {
+      await h.write(lines.join(''));
+    });
     try {
       await link(aside, path);
     } finally {
@@ -323,7 +329,9 @@ export class BulkJournal {
     this.size += Buffer.byteLength(line);
     this.pending.push(line);
     if (sync) this.needSync = true;
-    const done = new Promise<void>((resolve, reject) => { this.waiters.push({ resolve, reject, sync }); });
+    const done = new Promise<void>((resolve, reject) => {
+      this.waiters.push({ resolve, reject, sync });
+    });
     this.flushing ??= this.flush();
     return { at, done };
   }
@@ -351,7 +359,14 @@ export class BulkJournal {
    * reference, null for none, and the digest of what is sent); resolves once it is on disk.
    */
   async appendKey(row: number, idempotencyKey: string, at: string, attempt = 1, who?: KeyedRow): Promise<void> {
-    const rec: KeyRecord = { type: 'key', row, idempotency_key: idempotencyKey, ...(attempt > 1 ? { attempt } : {}), ...(who ? { ref: who.ref, digest: who.digest } : {}), at };
+    const rec: KeyRecord = {
+      type: 'key',
+      row,
+      idempotency_key: idempotencyKey,
+      ...(attempt > 1 ? { attempt } : {}),
+      ...(who ? { ref: who.ref, digest: who.digest } : {}),
+      at,
+    };
     await this.append(rec, true).done;
     applyKey(this.state, rec);
   }

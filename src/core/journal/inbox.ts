@@ -215,7 +215,11 @@ export class InboxWriter {
   private closed = false;
   readonly stats: InboxStats = { appended: 0, flushes: 0, truncatedBytes: 0, skippedLines: 0 };
 
-  private constructor(readonly path: string, private readonly handle: FileHandle, private size: number) {}
+  private constructor(
+    readonly path: string,
+    private readonly handle: FileHandle,
+    private size: number,
+  ) {}
 
   /**
    * Open (or create, mode 0600) an inbox for appending: load the ids already stored and cut
@@ -228,7 +232,7 @@ export class InboxWriter {
       await chmod(path, 0o600);
       await syncDirectory(dirname(path));
       const { size } = await handle.stat();
-      const content = size > 0 ? (await handle.readFile()) : Buffer.alloc(0);
+      const content = size > 0 ? await handle.readFile() : Buffer.alloc(0);
       const end = content.lastIndexOf(0x0a) + 1; // bytes up to and including the last newline
       const writer = new InboxWriter(path, handle, end);
       if (end < content.length) {
@@ -324,7 +328,10 @@ export class InboxWriter {
     }
     this.size = start + bytes.length;
     this.syncing++;
-    const synced = this.handle.sync().then(() => undefined, (e: unknown) => e ?? new Error('fsync failed'));
+    const synced = this.handle.sync().then(
+      () => undefined,
+      (e: unknown) => e ?? new Error('fsync failed'),
+    );
     const previous = this.settled;
     this.settled = (async () => {
       const error = await synced;

@@ -58,9 +58,16 @@ function parseLine(line: string): RequestLogEntry | undefined {
 /** Only the fields of an entry, in a fixed order: nothing else can slip into the file. */
 function serialise(e: RequestLogEntry): string {
   const line: RequestLogEntry = {
-    time: e.time, profile: e.profile, method: e.method, path: e.path, status: e.status,
-    duration_ms: Math.round(e.duration_ms), attempt: e.attempt, trace_id: e.trace_id,
-    idempotency_key: e.idempotency_key, error_code: e.error_code,
+    time: e.time,
+    profile: e.profile,
+    method: e.method,
+    path: e.path,
+    status: e.status,
+    duration_ms: Math.round(e.duration_ms),
+    attempt: e.attempt,
+    trace_id: e.trace_id,
+    idempotency_key: e.idempotency_key,
+    error_code: e.error_code,
     ...(e.probe === true ? { probe: true } : {}),
   };
   return JSON.stringify(line) + '\n';
@@ -139,10 +146,17 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'ENOENT') return [];
-        const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (e as Error).message;
-        throw new ConfigError(`cannot read the request log ${file}: ${why}`, `check that you own ${dir}, or move the file away (a new log starts on the next request)`);
+        const why =
+          code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (e as Error).message;
+        throw new ConfigError(
+          `cannot read the request log ${file}: ${why}`,
+          `check that you own ${dir}, or move the file away (a new log starts on the next request)`,
+        );
       }
-      let entries = text.split('\n').map(parseLine).filter((e): e is RequestLogEntry => e !== undefined);
+      let entries = text
+        .split('\n')
+        .map(parseLine)
+        .filter((e): e is RequestLogEntry => e !== undefined);
       if (opts.failedOnly) entries = entries.filter(isFailed);
       if (opts.limit !== undefined && opts.limit >= 0) entries = opts.limit === 0 ? [] : entries.slice(-opts.limit);
       return entries;

@@ -7,7 +7,10 @@ import { isIP } from 'node:net';
 
 /** 127.0.0.0/8, ::1 (also IPv4-mapped), localhost and names under .localhost. */
 export function isLoopbackHost(hostname: string): boolean {
-  const host = hostname.replace(/^\[|\]$/g, '').replace(/\.$/, '').toLowerCase();
+  const host = hostname
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '')
+    .toLowerCase();
   if (host === 'localhost' || host.endsWith('.localhost')) return true;
   if (isIP(host) === 4) return host.split('.')[0] === '127';
   if (isIP(host) === 6) {

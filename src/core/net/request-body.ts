@@ -10,9 +10,7 @@ import type { IncomingMessage } from 'node:http';
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 export type BodyResult =
-  | { ok: true; body: Buffer }
-  | { ok: false; reason: 'too_large'; declared: number | undefined }
-  | { ok: false; reason: 'aborted' };
+  { ok: true; body: Buffer } | { ok: false; reason: 'too_large'; declared: number | undefined } | { ok: false; reason: 'aborted' };
 
 export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<BodyResult> {
   const declared = req.headers['content-length'] === undefined ? undefined : Number(req.headers['content-length']);
@@ -45,7 +43,9 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
     };
     const onEnd = () => finish({ ok: true, body: Buffer.concat(chunks, size) });
     const onAbort = () => finish({ ok: false, reason: 'aborted' });
-    const onClose = () => { if (!req.complete) onAbort(); };
+    const onClose = () => {
+      if (!req.complete) onAbort();
+    };
     req.on('data', onData);
     req.on('end', onEnd);
     req.on('error', onAbort);

@@ -48,11 +48,16 @@ export interface BoxCell {
  */
 export function drawBox(head: BoxCell[], rows: BoxCell[][], widths: number[], align: ('left' | 'right')[]): string {
   const rule = (l: string, m: string, r: string) => l + widths.map((w) => '─'.repeat(w + 2)).join(m) + r;
-  const line = (cells: BoxCell[]) => '│' + cells.map((cell, i) => {
-    const pad = ' '.repeat(Math.max(0, widths[i]! - cellWidth(cell.text)));
-    const shown = cell.shown ?? cell.text;
-    return ' ' + (align[i] === 'right' ? pad + shown : shown + pad) + ' ';
-  }).join('│') + '│';
+  const line = (cells: BoxCell[]) =>
+    '│' +
+    cells
+      .map((cell, i) => {
+        const pad = ' '.repeat(Math.max(0, widths[i]! - cellWidth(cell.text)));
+        const shown = cell.shown ?? cell.text;
+        return ' ' + (align[i] === 'right' ? pad + shown : shown + pad) + ' ';
+      })
+      .join('│') +
+    '│';
   return [rule('┌', '┬', '┐'), line(head), rule('├', '┼', '┤'), ...rows.map(line), rule('└', '┴', '┘')].join('\n');
 }
 
@@ -68,12 +73,24 @@ export function wrapCells(text: string, width: number, rest = width): string[] {
   for (const paragraph of text.split('\n')) {
     let line = '';
     let used = 0;
-    const flush = () => { lines.push(line.trimEnd()); line = ''; used = 0; };
+    const flush = () => {
+      lines.push(line.trimEnd());
+      line = '';
+      used = 0;
+    };
     for (const word of paragraph.split(/(?<= )/)) {
       const bare = cellWidth(word.trimEnd());
-      if (used + bare <= max()) { line += word; used += cellWidth(word); continue; }
+      if (used + bare <= max()) {
+        line += word;
+        used += cellWidth(word);
+        continue;
+      }
       if (used > 0) flush();
-      if (bare <= max()) { line = word; used = cellWidth(word); continue; }
+      if (bare <= max()) {
+        line = word;
+        used = cellWidth(word);
+        continue;
+      }
       // A word wider than a line: as many graphemes a line as fit.
       for (const { segment } of graphemes.segment(word)) {
         const g = cellWidth(segment);

@@ -39,10 +39,14 @@ export function guardFormula(text: string): string {
  * them, objects as JSON, strings as they are; then the formula guard, then quoting.
  */
 export function csvCell(value: unknown): string {
-  const text = value === null || value === undefined ? ''
-    : typeof value === 'string' ? value
-    : typeof value === 'object' ? JSON.stringify(value)
-    : String(value as number | boolean | bigint);
+  const text =
+    value === null || value === undefined
+      ? ''
+      : typeof value === 'string'
+        ? value
+        : typeof value === 'object'
+          ? JSON.stringify(value)
+          : String(value as number | boolean | bigint);
   const guarded = guardFormula(text);
   return NEEDS_QUOTES.test(guarded) ? `"${guarded.replace(/"/g, '""')}"` : guarded;
 }

@@ -30,7 +30,19 @@ export function driftReporter(deps: DriftDeps): (drift: ContractDrift) => void {
     told = true;
     const more = drift.kind === 'shape' ? ' (--strict-contract makes this an error)' : '';
     if (deps.globals.json) {
-      deps.io.stderr.write(JSON.stringify({ warning: { code: drift.kind === 'shape' ? 'CONTRACT_DRIFT' : 'UNKNOWN_VALUES', message: drift.message + more, endpoint: drift.where, status: drift.status, fields: drift.fields, issues: drift.issues, trace_id: drift.traceId ?? null } }) + '\n');
+      deps.io.stderr.write(
+        JSON.stringify({
+          warning: {
+            code: drift.kind === 'shape' ? 'CONTRACT_DRIFT' : 'UNKNOWN_VALUES',
+            message: drift.message + more,
+            endpoint: drift.where,
+            status: drift.status,
+            fields: drift.fields,
+            issues: drift.issues,
+            trace_id: drift.traceId ?? null,
+          },
+        }) + '\n',
+      );
     } else {
       deps.io.stderr.write(`Warning: ${drift.message}${more}\n`);
     }

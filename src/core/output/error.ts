@@ -38,25 +38,27 @@ function malformedHint(e: ApiError): string {
 /** Hints by API error code: what to do next. */
 const HINTS: Record<string, string | ((e: ApiError) => string)> = {
   AUTHENTICATION_FAILED: 'check the API key and secret of this profile: vouchers profiles show; vouchers doctor',
-  INVALID_SIGNATURE: 'the signature did not match: check the API secret and the profile\'s signing.path (full|relative); compare with vouchers sign',
-  TIMESTAMP_OUT_OF_WINDOW: 'this machine\'s clock is more than 5 minutes off the server\'s: sync it (vouchers doctor shows the skew)',
-  IP_NOT_ALLOWED: 'this machine\'s address is not on the key\'s IP allowlist: ask for it to be added',
+  INVALID_SIGNATURE:
+    "the signature did not match: check the API secret and the profile's signing.path (full|relative); compare with vouchers sign",
+  TIMESTAMP_OUT_OF_WINDOW: "this machine's clock is more than 5 minutes off the server's: sync it (vouchers doctor shows the skew)",
+  IP_NOT_ALLOWED: "this machine's address is not on the key's IP allowlist: ask for it to be added",
   INSUFFICIENT_FUNDS: 'top up the wallet, or order less: vouchers wallets list',
   INSUFFICIENT_INVENTORY: 'no stock for this product right now: try another denomination or product later',
-  PRODUCT_NOT_AVAILABLE: 'this product\'s category is not open to your organisation: vouchers categories list',
-  NOT_FOUND: 'check the id and the path; another partner\'s resources are not visible to you',
+  PRODUCT_NOT_AVAILABLE: "this product's category is not open to your organisation: vouchers categories list",
+  NOT_FOUND: "check the id and the path; another partner's resources are not visible to you",
   METHOD_NOT_ALLOWED: 'this path does not take that method: see docs/contract.md for the endpoints',
   MALFORMED_REQUEST: malformedHint,
   IDEMPOTENCY_KEY_REQUIRED: 'this write needs an Idempotency-Key header: pass --idempotency-key with any new UUID (uuidgen makes one)',
   PAYLOAD_TOO_LARGE: 'the body is over 1 MiB: send less per request',
   UNSUPPORTED_MEDIA_TYPE: 'send the body as JSON with Content-Type: application/json; charset=utf-8 (vouchers api does this for you)',
-  RATE_LIMIT_EXCEEDED: (e) => `the API's rate limit for this key is used up: wait${e.retryAfter !== undefined ? ` ${e.retryAfter} s` : ''} and retry; to stay under it, lower the profile's client pace (limits.orders_per_minute, limits.general_per_hour) with vouchers profiles set`,
+  RATE_LIMIT_EXCEEDED: (e) =>
+    `the API's rate limit for this key is used up: wait${e.retryAfter !== undefined ? ` ${e.retryAfter} s` : ''} and retry; to stay under it, lower the profile's client pace (limits.orders_per_minute, limits.general_per_hour) with vouchers profiles set`,
   IDEMPOTENCY_KEY_REUSED: 'this idempotency key was already used with a different body: use a new key for a new request',
   IDEMPOTENCY_KEY_IN_PROGRESS: 'the first request with this key is still running: retry in a moment with the same key',
   VALIDATION_FAILED: 'fix the fields named above and retry',
   ORDER_NOT_CANCELLABLE: (e) => {
     const id = /\/orders\/([^/?]+)/.exec(e.path ?? '')?.[1];
-    return `only PENDING orders can be cancelled: ${id ? `see its status with vouchers orders get ${decodeURIComponent(id)}` : 'see the order\'s status with vouchers orders get'}`;
+    return `only PENDING orders can be cancelled: ${id ? `see its status with vouchers orders get ${decodeURIComponent(id)}` : "see the order's status with vouchers orders get"}`;
   },
   SERVICE_UNAVAILABLE: (e) => retryLater(e, 'the service is unavailable'),
   INTERNAL_ERROR: (e) => retryLater(e, 'a server fault'),
@@ -90,7 +92,9 @@ function baseEnvelope(error: unknown): Record<string, unknown> {
   if (error instanceof ApiError) {
     return {
       error: {
-        name: error.name, code: error.apiCode, message: error.message,
+        name: error.name,
+        code: error.apiCode,
+        message: error.message,
         ...(error.details ? { details: error.details } : {}),
         status: error.status,
         ...(error.retryAfter !== undefined ? { retry_after: error.retryAfter } : {}),
@@ -99,7 +103,10 @@ function baseEnvelope(error: unknown): Record<string, unknown> {
     };
   }
   if (error instanceof CliError) {
-    return { error: { name: error.name, code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) }, trace_id: traceOf(error) ?? null };
+    return {
+      error: { name: error.name, code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) },
+      trace_id: traceOf(error) ?? null,
+    };
   }
   const e = error instanceof Error ? error : new Error(String(error));
   return { error: { name: 'UnexpectedError', code: 'UNEXPECTED', message: e.message }, trace_id: null };

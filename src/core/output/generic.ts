@@ -16,7 +16,8 @@ export function fitsLayout(record: unknown, required: readonly string[]): boolea
 const TEXTY = /(^|_)(description|name|title|summary|memo|note|notes|reference|url|path|message|comment|label|details?)$/i;
 
 /** Field names that are never shortened in a generic table: ids, amounts, statuses, codes, currencies, times. */
-const WHOLE = /(^|_)(id|ref|key|amount|balance|total|price|value|currency|ccy|status|state|kind|type|code|count|quantity|at|time|date|timestamp)$/i;
+const WHOLE =
+  /(^|_)(id|ref|key|amount|balance|total|price|value|currency|ccy|status|state|kind|type|code|count|quantity|at|time|date|timestamp)$/i;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 
@@ -54,7 +55,12 @@ export function mergedFields(rows: readonly unknown[]): string[] {
 /** Columns for records of an unknown shape: every field seen; nested values (JSON) may be shortened and left out first. */
 export function genericColumns(rows: readonly unknown[]): Column<unknown>[] {
   const fields = mergedFields(rows);
-  const valueOf = (row: unknown, field: string) => (row !== null && typeof row === 'object' && !Array.isArray(row) ? (row as Record<string, unknown>)[field] : field === 'value' ? row : undefined);
+  const valueOf = (row: unknown, field: string) =>
+    row !== null && typeof row === 'object' && !Array.isArray(row)
+      ? (row as Record<string, unknown>)[field]
+      : field === 'value'
+        ? row
+        : undefined;
   return fields.map((field) => {
     const values = rows.map((r) => valueOf(r, field)).filter((v) => v !== undefined && v !== null && v !== '');
     const nested = values.some((v) => typeof v === 'object' && !(Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')));
@@ -80,7 +86,10 @@ export function genericFields(record: unknown): RecordField[] {
  * The first rows of a list, looked at before printing: all of an array, up to `max` of an
  * async iterable (which is then replayed in full).
  */
-export async function peekRows<T>(rows: Iterable<T> | AsyncIterable<T>, max: number): Promise<{ rows: Iterable<T> | AsyncIterable<T>; seen: T[] }> {
+export async function peekRows<T>(
+  rows: Iterable<T> | AsyncIterable<T>,
+  max: number,
+): Promise<{ rows: Iterable<T> | AsyncIterable<T>; seen: T[] }> {
   if (max <= 0) return { rows, seen: [] };
   if (Array.isArray(rows)) return { rows, seen: rows as T[] };
   if (Symbol.iterator in rows) {
@@ -92,7 +101,10 @@ export async function peekRows<T>(rows: Iterable<T> | AsyncIterable<T>, max: num
   let done = false;
   while (seen.length < max) {
     const n = await it.next();
-    if (n.done) { done = true; break; }
+    if (n.done) {
+      done = true;
+      break;
+    }
     seen.push(n.value);
   }
   const replay = (async function* () {

@@ -7,21 +7,48 @@ import { maskCode, maskSecret } from './format.js';
 
 /** `redemptionCode`, `Redemption-Code` → `redemption_code`. */
 function snake(key: string): string {
-  return key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').replace(/[-\s]+/g, '_').toLowerCase();
+  return key
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/[-\s]+/g, '_')
+    .toLowerCase();
 }
 
 /** Field names ending in `code` that name no secret (a currency, a country, an error…). */
 const NOT_CODES = new Set([
-  'currency_code', 'country_code', 'product_code', 'vendor_code', 'category_code', 'status_code', 'error_code',
-  'reason_code', 'response_code', 'http_code', 'region_code', 'language_code', 'locale_code', 'postal_code', 'zip_code',
-  'iso_code', 'sku_code', 'brand_code', 'type_code', 'code_type', 'code_format', 'barcode_format', 'code_last4', 'last4',
+  'currency_code',
+  'country_code',
+  'product_code',
+  'vendor_code',
+  'category_code',
+  'status_code',
+  'error_code',
+  'reason_code',
+  'response_code',
+  'http_code',
+  'region_code',
+  'language_code',
+  'locale_code',
+  'postal_code',
+  'zip_code',
+  'iso_code',
+  'sku_code',
+  'brand_code',
+  'type_code',
+  'code_type',
+  'code_format',
+  'barcode_format',
+  'code_last4',
+  'last4',
 ]);
 
 /** Whether a field holds a voucher code, pin or card number: `code`, `pin`, `voucher_code`, `claim_code`, `card_number`, `pin_code`, `serial_number`, … */
 export function isCodeField(key: string): boolean {
   const k = snake(key);
   if (NOT_CODES.has(k)) return false;
-  return /(^|_)(code|pin|pincode|passcode|card_number|cardnumber|serial_number|serial|barcode|barcode_value)$/.test(k) || /^(pan|cvv|cvc)$/.test(k);
+  return (
+    /(^|_)(code|pin|pincode|passcode|card_number|cardnumber|serial_number|serial|barcode|barcode_value)$/.test(k) ||
+    /^(pan|cvv|cvc)$/.test(k)
+  );
 }
 
 /** Whether a field holds a PIN (masked whole) rather than a code (masked to its last 4). */
@@ -35,7 +62,11 @@ export function isSecretField(key: string): boolean {
   return /(^|_)secret(_|$)/.test(k) || /(^|_)(password|passphrase|private_key)$/.test(k);
 }
 
-function walk(value: unknown, mask: (key: string, v: unknown, siblings: Record<string, unknown>) => unknown | typeof KEEP, depth = 0): unknown {
+function walk(
+  value: unknown,
+  mask: (key: string, v: unknown, siblings: Record<string, unknown>) => unknown | typeof KEEP,
+  depth = 0,
+): unknown {
   if (depth > 32 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => walk(v, mask, depth + 1));
   const record = value as Record<string, unknown>;
@@ -43,7 +74,12 @@ function walk(value: unknown, mask: (key: string, v: unknown, siblings: Record<s
   for (const [k, v] of Object.entries(record)) {
     const masked = mask(k, v, record);
     // defineProperty: a parsed `__proto__` key stays a plain field.
-    Object.defineProperty(out, k, { value: masked === KEEP ? walk(v, mask, depth + 1) : masked, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, k, {
+      value: masked === KEEP ? walk(v, mask, depth + 1) : masked,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return out;
 }
@@ -54,7 +90,12 @@ function walk(value: unknown, mask: (key: string, v: unknown, siblings: Record<s
  * never has that shape, so it stays masked.
  */
 function isErrorCode(key: string, v: unknown, siblings: Record<string, unknown>): boolean {
-  return key === 'code' && typeof v === 'string' && typeof siblings.message === 'string' && (/^[A-Za-z]+([_.][A-Za-z0-9]+)+$/.test(v) || /^[a-z]+$/.test(v));
+  return (
+    key === 'code' &&
+    typeof v === 'string' &&
+    typeof siblings.message === 'string' &&
+    (/^[A-Za-z]+([_.][A-Za-z0-9]+)+$/.test(v) || /^[a-z]+$/.test(v))
+  );
 }
 
 const KEEP = Symbol('keep');
@@ -71,18 +112,23 @@ function maskScalar(v: unknown, pin: boolean): unknown {
  */
 export function maskCodes<T>(value: T, reveal = false): T {
   if (reveal) return value;
-  return walk(value, (k, v, siblings) => (isCodeField(k) && (v === null || typeof v !== 'object') && !isErrorCode(k, v, siblings) ? maskScalar(v, isPinField(k)) : KEEP)) as T;
+  return walk(value, (k, v, siblings) =>
+    isCodeField(k) && (v === null || typeof v !== 'object') && !isErrorCode(k, v, siblings) ? maskScalar(v, isPinField(k)) : KEEP,
+  ) as T;
 }
 
 /** Secrets masked wherever they sit in `value` (first and last few characters at most). */
 export function maskSecrets<T>(value: T): T {
-  return walk(value, (k, v) => (isSecretField(k) && typeof v === 'string' ? maskSecret(v) : isSecretField(k) && v !== null && typeof v !== 'object' ? '••••' : KEEP)) as T;
+  return walk(value, (k, v) =>
+    isSecretField(k) && typeof v === 'string' ? maskSecret(v) : isSecretField(k) && v !== null && typeof v !== 'object' ? '••••' : KEEP,
+  ) as T;
 }
 
 /** The first code-like field of a record (a voucher entry of unknown shape): its key and value. */
 export function findCode(record: Record<string, unknown>): { key: string; value: string } | undefined {
   for (const [k, v] of Object.entries(record)) {
-    if ((typeof v === 'string' || typeof v === 'number') && v !== '' && isCodeField(k) && !isPinField(k)) return { key: k, value: String(v) };
+    if ((typeof v === 'string' || typeof v === 'number') && v !== '' && isCodeField(k) && !isPinField(k))
+      return { key: k, value: String(v) };
   }
   return undefined;
 }

@@ -43,12 +43,26 @@ function words(flags: readonly HintFlag[]): string[] {
  * command a hint or message suggests, to paste as it is, reaching the same server.
  */
 export function suggestedCommand(globals: HintGlobals | undefined, command: readonly string[], flags: readonly HintFlag[] = []): string {
-  return ['vouchers', ...words([['--profile', globals?.profile], ['--base-url', globals?.baseUrl]]), ...command, ...words(flags)].map(shellQuote).join(' ');
+  return [
+    'vouchers',
+    ...words([
+      ['--profile', globals?.profile],
+      ['--base-url', globals?.baseUrl],
+    ]),
+    ...command,
+    ...words(flags),
+  ]
+    .map(shellQuote)
+    .join(' ');
 }
 
 /** The output options of a run (--json, --output, --fields with names), repeated in its next-page hint. */
 export function outputHintFlags(flags: { json?: boolean; output?: string; fields?: string | boolean }): HintFlag[] {
-  return [['--json', flags.json], ['--output', flags.output], ['--fields', typeof flags.fields === 'string' ? flags.fields : undefined]];
+  return [
+    ['--json', flags.json],
+    ['--output', flags.output],
+    ['--fields', typeof flags.fields === 'string' ? flags.fields : undefined],
+  ];
 }
 
 /** `vouchers [--profile P] noun verb --filter x … --cursor C`, shell-quoted. */

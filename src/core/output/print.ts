@@ -119,15 +119,17 @@ export interface TableLayout {
  */
 export function layoutTable(cols: ColumnFit[], columns: number): TableLayout {
   const attempt = (shown: number[]) => {
-    const widths = fitColumnWidths(shown.map((i) => cols[i]!.natural), shown.map((i) => !cols[i]!.shrink), columns);
+    const widths = fitColumnWidths(
+      shown.map((i) => cols[i]!.natural),
+      shown.map((i) => !cols[i]!.shrink),
+      columns,
+    );
     return { shown, widths, fits: tableWidth(widths) <= columns };
   };
   let shown = cols.map((_, i) => i);
   let best = attempt(shown);
   if (best.fits) return { ...best, dropped: [] };
-  const candidates = shown
-    .filter((i) => cols[i]!.priority !== undefined)
-    .sort((a, b) => cols[a]!.priority! - cols[b]!.priority! || b - a);
+  const candidates = shown.filter((i) => cols[i]!.priority !== undefined).sort((a, b) => cols[a]!.priority! - cols[b]!.priority! || b - a);
   const dropped: number[] = [];
   for (const i of candidates) {
     shown = shown.filter((x) => x !== i);
@@ -191,7 +193,12 @@ function selectColumns<T>(columns: Column<T>[], settings: OutputSettings): Colum
 }
 
 /** Validate `--fields` against what the data offers; `--fields` alone prints them. Returns true when the command should stop. */
-export async function handleFieldsFlag(io: IO, settings: OutputSettings, available: string[], options: { open?: boolean } = {}): Promise<boolean> {
+export async function handleFieldsFlag(
+  io: IO,
+  settings: OutputSettings,
+  available: string[],
+  options: { open?: boolean } = {},
+): Promise<boolean> {
   if (settings.listFields) {
     await out(io, available.join('\n') + '\n');
     return true;
@@ -255,7 +262,12 @@ function rawOrValue<T>(col: Column<T>, row: T): unknown {
  * naming a field neither the columns nor the rows have is refused (exit 2) before anything
  * is printed; a field only the server's records carry is taken.
  */
-async function shapeRows<T>(rows: Iterable<T> | AsyncIterable<T>, columns: Column<T>[], settings: OutputSettings, required: string[] | undefined): Promise<{ rows: Iterable<unknown> | AsyncIterable<unknown>; columns: Column<unknown>[] }> {
+async function shapeRows<T>(
+  rows: Iterable<T> | AsyncIterable<T>,
+  columns: Column<T>[],
+  settings: OutputSettings,
+  required: string[] | undefined,
+): Promise<{ rows: Iterable<unknown> | AsyncIterable<unknown>; columns: Column<unknown>[] }> {
   // Records of another shape are laid out from what the first page shows (up to 200 rows of a stream).
   const peeked = await peekRows(rows, required !== undefined ? 200 : settings.fields !== undefined ? 1 : 0);
   let cols = columns as Column<unknown>[];
@@ -272,7 +284,10 @@ async function shapeRows<T>(rows: Iterable<T> | AsyncIterable<T>, columns: Colum
       const available = [...new Set([...cols.map((c) => c.field), ...keys])];
       // Names of this version's layout that the server's own records do not carry.
       const ours = cols !== (columns as Column<unknown>[]) && missing.some((f) => columns.some((c) => c.field === f));
-      throw new UsageError(`unknown field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}${ours ? ' (this server names its fields otherwise)' : ''}`, `available: ${available.join(', ')}`);
+      throw new UsageError(
+        `unknown field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}${ours ? ' (this server names its fields otherwise)' : ''}`,
+        `available: ${available.join(', ')}`,
+      );
     }
   }
   return { rows: out, columns: cols };
@@ -280,7 +295,9 @@ async function shapeRows<T>(rows: Iterable<T> | AsyncIterable<T>, columns: Colum
 
 function mapRows<T, U>(rows: Iterable<T> | AsyncIterable<T>, f: (row: T) => U): Iterable<U> | AsyncIterable<U> {
   if (Array.isArray(rows)) return (rows as T[]).map(f);
-  return (async function* () { for await (const r of rows) yield f(r); })();
+  return (async function* () {
+    for await (const r of rows) yield f(r);
+  })();
 }
 
 /**
@@ -289,7 +306,13 @@ function mapRows<T, U>(rows: Iterable<T> | AsyncIterable<T>, f: (row: T) => U): 
  * columns' display values. So a column's `get` must never be what hides data: callers
  * redact the records themselves (codes, secrets) before printing.
  */
-export async function printList<T>(io: IO, rows: Iterable<T> | AsyncIterable<T>, columns: Column<T>[], settings: OutputSettings, options: ListPrintOptions = {}): Promise<number> {
+export async function printList<T>(
+  io: IO,
+  rows: Iterable<T> | AsyncIterable<T>,
+  columns: Column<T>[],
+  settings: OutputSettings,
+  options: ListPrintOptions = {},
+): Promise<number> {
   const shaped = await shapeRows(rows, columns, settings, options.required);
   rows = shaped.rows as Iterable<T> | AsyncIterable<T>;
   let cols = selectColumns(shaped.columns as Column<T>[], settings);
@@ -303,7 +326,10 @@ export async function printList<T>(io: IO, rows: Iterable<T> | AsyncIterable<T>,
       return all.length;
     }
     case 'ndjson':
-      for await (const r of iterate(rows)) { await out(io, jsonLine(io, pick(r, settings.fields))); count++; }
+      for await (const r of iterate(rows)) {
+        await out(io, jsonLine(io, pick(r, settings.fields)));
+        count++;
+      }
       return count;
     case 'csv':
       await out(io, cols.map((c) => csvCell(c.field)).join(',') + '\n');
@@ -313,7 +339,10 @@ export async function printList<T>(io: IO, rows: Iterable<T> | AsyncIterable<T>,
       }
       return count;
     case 'tsv':
-      for await (const r of iterate(rows)) { await out(io, cols.map((c) => tsvCell(valueOf(c, r))).join('\t') + '\n'); count++; }
+      for await (const r of iterate(rows)) {
+        await out(io, cols.map((c) => tsvCell(valueOf(c, r))).join('\t') + '\n');
+        count++;
+      }
       return count;
     case 'table': {
       if (!settings.fields) cols = cols.filter((col) => !col.wide);
@@ -335,15 +364,32 @@ export async function printList<T>(io: IO, rows: Iterable<T> | AsyncIterable<T>,
       const natural = cols.map((_, i) => Math.max(cellWidth(heads[i]!), ...texts.map((t) => cellWidth(t[i]!))));
       // Fitted to the terminal only on one: an explicit --output table when piped is printed whole.
       const layout = settings.tty
-        ? layoutTable(cols.map((col, i) => ({ natural: natural[i]!, shrink: shrinks(col), priority: settings.fields ? undefined : col.priority })), io.columns)
+        ? layoutTable(
+            cols.map((col, i) => ({ natural: natural[i]!, shrink: shrinks(col), priority: settings.fields ? undefined : col.priority })),
+            io.columns,
+          )
         : { shown: cols.map((_, i) => i), widths: natural, dropped: [] as number[], fits: true };
       if (!layout.fits) {
         // Even its ids, amounts, statuses, times and paths whole do not fit: one record a
         // row instead of a table that wraps into broken boxes (as gh does).
-        err(io, `The ${cols.length} columns do not fit ${io.columns} columns: one block a row. Fewer --fields fit a table; piped, rows are tab-separated lines.\n`);
+        err(
+          io,
+          `The ${cols.length} columns do not fit ${io.columns} columns: one block a row. Fewer --fields fit a table; piped, rows are tab-separated lines.\n`,
+        );
         const blocks: string[] = [];
         for (const [n, t] of texts.entries()) {
-          blocks.push(await recordText(io, cols.map((col, i) => ({ label: col.field, text: t[i]!, style: col.style ? (x: string, ch: ChalkInstance) => col.style!(x, ch, source[n]!) : undefined })), c, true));
+          blocks.push(
+            await recordText(
+              io,
+              cols.map((col, i) => ({
+                label: col.field,
+                text: t[i]!,
+                style: col.style ? (x: string, ch: ChalkInstance) => col.style!(x, ch, source[n]!) : undefined,
+              })),
+              c,
+              true,
+            ),
+          );
         }
         await out(io, blocks.join('\n'));
         return count;
@@ -352,10 +398,17 @@ export async function printList<T>(io: IO, rows: Iterable<T> | AsyncIterable<T>,
         const left = layout.dropped.map((i) => cols[i]!.field);
         const fieldsOf = (col: Column<T>) => col.fields ?? [col.field];
         // The suggested --fields: the first column and as many of those left out as still fit a table.
-        const fit = (idx: number[]) => layoutTable(idx.map((i) => ({ natural: natural[i]!, shrink: shrinks(cols[i]!) })), io.columns).fits;
+        const fit = (idx: number[]) =>
+          layoutTable(
+            idx.map((i) => ({ natural: natural[i]!, shrink: shrinks(cols[i]!) })),
+            io.columns,
+          ).fits;
         const picked = layout.dropped.reduce<number[]>((acc, i) => (fit([layout.shown[0]!, ...acc, i]) ? [...acc, i] : acc), []);
         const example = [...fieldsOf(cols[layout.shown[0]!]!), ...picked.flatMap((i) => fieldsOf(cols[i]!))].join(',');
-        err(io, `Left out to fit ${io.columns} columns: ${left.join(', ')}. Show them with --fields (e.g. --fields ${example}), or every field with --output json.\n`);
+        err(
+          io,
+          `Left out to fit ${io.columns} columns: ${left.join(', ')}. Show them with --fields (e.g. --fields ${example}), or every field with --output json.\n`,
+        );
       }
       cols = layout.shown.map((i) => cols[i]!);
       heads = layout.shown.map((i) => heads[i]!);
@@ -365,11 +418,21 @@ export async function printList<T>(io: IO, rows: Iterable<T> | AsyncIterable<T>,
         const text = truncateCells(h, widths[i]!);
         return { text, shown: c.bold(text) };
       });
-      const body = shownTexts.map((t, n) => cols.map((col, i) => {
-        const text = truncateCells(t[i]!, widths[i]!);
-        return { text, shown: col.style && text ? col.style(text, c, source[n]!) : text };
-      }));
-      await out(io, drawBox(head, body, widths, cols.map((col) => col.align ?? 'left')) + '\n');
+      const body = shownTexts.map((t, n) =>
+        cols.map((col, i) => {
+          const text = truncateCells(t[i]!, widths[i]!);
+          return { text, shown: col.style && text ? col.style(text, c, source[n]!) : text };
+        }),
+      );
+      await out(
+        io,
+        drawBox(
+          head,
+          body,
+          widths,
+          cols.map((col) => col.align ?? 'left'),
+        ) + '\n',
+      );
       return count;
     }
   }
@@ -386,7 +449,13 @@ export interface RecordField {
  * Print one resource: aligned `label  value` lines on a TTY, `field\tvalue` lines when
  * piped, the raw record as JSON with --json.
  */
-export async function printRecord(io: IO, record: unknown, fields: RecordField[], settings: OutputSettings, options: { required?: string[]; keepSecrets?: boolean } = {}): Promise<void> {
+export async function printRecord(
+  io: IO,
+  record: unknown,
+  fields: RecordField[],
+  settings: OutputSettings,
+  options: { required?: string[]; keepSecrets?: boolean } = {},
+): Promise<void> {
   if (options.required && !fitsLayout(record, options.required)) {
     // A record of a shape this CLI does not know: its own fields, secrets masked (unless asked for).
     if (!options.keepSecrets) record = maskSecrets(record);
@@ -397,7 +466,10 @@ export async function printRecord(io: IO, record: unknown, fields: RecordField[]
     const missing = settings.fields.filter((f) => !has(f));
     if (missing.length > 0) {
       const keys = record !== null && typeof record === 'object' ? Object.keys(record) : [];
-      throw new UsageError(`unknown field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`, `available: ${[...new Set([...fields.map((x) => x.label), ...keys])].join(', ')}`);
+      throw new UsageError(
+        `unknown field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
+        `available: ${[...new Set([...fields.map((x) => x.label), ...keys])].join(', ')}`,
+      );
     }
   }
   if (settings.format === 'json' || settings.format === 'ndjson') {
@@ -405,7 +477,9 @@ export async function printRecord(io: IO, record: unknown, fields: RecordField[]
     await out(io, settings.format === 'json' ? jsonDocument(io, picked, 2) : jsonLine(io, picked));
     return;
   }
-  const shown = settings.fields ? settings.fields.map((f) => fields.find((x) => x.label === f) ?? { label: f, value: (record as Record<string, unknown>)[f] }) : fields;
+  const shown = settings.fields
+    ? settings.fields.map((f) => fields.find((x) => x.label === f) ?? { label: f, value: (record as Record<string, unknown>)[f] })
+    : fields;
   if (settings.format === 'csv') {
     await out(io, shown.map((f) => csvCell(f.label)).join(',') + '\n' + shown.map((f) => csvCell(f.value)).join(',') + '\n');
     return;
@@ -414,7 +488,15 @@ export async function printRecord(io: IO, record: unknown, fields: RecordField[]
     await out(io, shown.map((f) => `${f.label}\t${tsvCell(f.value)}`).join('\n') + '\n');
     return;
   }
-  await out(io, await recordText(io, shown.map((f) => ({ label: f.label, text: display(f.value), style: f.style })), chalkFor(settings), settings.tty));
+  await out(
+    io,
+    await recordText(
+      io,
+      shown.map((f) => ({ label: f.label, text: display(f.value), style: f.style })),
+      chalkFor(settings),
+      settings.tty,
+    ),
+  );
 }
 
 /**
@@ -422,19 +504,31 @@ export async function printRecord(io: IO, record: unknown, fields: RecordField[]
  * under the value column (in display cells), or, when labels leave it too little room,
  * starts on the next line, indented.
  */
-async function recordText(io: IO, shown: { label: string; text: string; style?: ((text: string, c: ChalkInstance) => string) | undefined }[], c: ChalkInstance, fit: boolean): Promise<string> {
+async function recordText(
+  io: IO,
+  shown: { label: string; text: string; style?: ((text: string, c: ChalkInstance) => string) | undefined }[],
+  c: ChalkInstance,
+  fit: boolean,
+): Promise<string> {
   const width = Math.max(...shown.map((f) => f.label.length));
   // A UTF-16 unit takes at most 2 cells: string-width is loaded only when a value might not fit.
-  const wrap = fit && shown.some((f) => f.text.length * 2 > io.columns - width - 2 || f.text.includes('\n')) ? (await import('./cells.js')).wrapCells : undefined;
+  const wrap =
+    fit && shown.some((f) => f.text.length * 2 > io.columns - width - 2 || f.text.includes('\n'))
+      ? (await import('./cells.js')).wrapCells
+      : undefined;
   const under = io.columns - width - 2 >= MIN_VALUE_CELLS;
-  return shown.map((f) => {
-    const label = c.dim(f.label.padEnd(width));
-    const paint = (t: string) => (f.style && t ? f.style(t, c) : t);
-    if (!wrap) return `${label}  ${paint(f.text)}`;
-    if (!under) return [c.dim(f.label), ...wrap(f.text, io.columns - 4).map((l) => `    ${paint(l)}`)].join('\n');
-    const [first, ...rest] = wrap(f.text, io.columns - width - 2);
-    return [`${label}  ${paint(first!)}`, ...rest.map((l) => `${' '.repeat(width + 2)}${paint(l)}`)].join('\n');
-  }).join('\n') + '\n';
+  return (
+    shown
+      .map((f) => {
+        const label = c.dim(f.label.padEnd(width));
+        const paint = (t: string) => (f.style && t ? f.style(t, c) : t);
+        if (!wrap) return `${label}  ${paint(f.text)}`;
+        if (!under) return [c.dim(f.label), ...wrap(f.text, io.columns - 4).map((l) => `    ${paint(l)}`)].join('\n');
+        const [first, ...rest] = wrap(f.text, io.columns - width - 2);
+        return [`${label}  ${paint(first!)}`, ...rest.map((l) => `${' '.repeat(width + 2)}${paint(l)}`)].join('\n');
+      })
+      .join('\n') + '\n'
+  );
 }
 
 /** The narrowest value column a record keeps beside its labels before values go under them. */

@@ -30,7 +30,10 @@ export function compileQuery(expression: string): JsonQuery {
       try {
         return TreeInterpreter.search(ast, json);
       } catch (error) {
-        throw new UsageError(`--jmespath ${JSON.stringify(expression)} could not run on this output: ${reason(error)}`, 'run the command with --json alone to see the data the expression is applied to');
+        throw new UsageError(
+          `--jmespath ${JSON.stringify(expression)} could not run on this output: ${reason(error)}`,
+          'run the command with --json alone to see the data the expression is applied to',
+        );
       }
     },
   };

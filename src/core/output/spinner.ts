@@ -27,7 +27,9 @@ export async function startSpinner(io: IO, message: string, options: SpinnerOpti
       text: () => undefined,
       succeed: () => undefined,
       fail: () => undefined,
-      info: (m) => { if (!options.quiet) io.stderr.write(m + '\n'); },
+      info: (m) => {
+        if (!options.quiet) io.stderr.write(m + '\n');
+      },
       stop: () => undefined,
     };
   }
@@ -36,13 +38,30 @@ export async function startSpinner(io: IO, message: string, options: SpinnerOpti
   // --no-color: the frame colour is turned off and the symbols are drawn here.
   const color = colorEnabled(io, 'stderr', options.color === false);
   const c = new Chalk({ level: color ? 1 : 0 });
-  const s = ora({ text: message, stream: io.stderr as NodeJS.WritableStream, color: color ? 'cyan' : false, isEnabled: true, discardStdin: false });
+  const s = ora({
+    text: message,
+    stream: io.stderr as NodeJS.WritableStream,
+    color: color ? 'cyan' : false,
+    isEnabled: true,
+    discardStdin: false,
+  });
   s.start();
   return {
-    text: (m) => { s.text = m; },
-    succeed: (m) => { s.stopAndPersist({ symbol: c.green('✔'), text: m }); },
-    fail: (m) => { s.stopAndPersist({ symbol: c.red('✖'), text: m }); },
-    info: (m) => { s.stopAndPersist({ symbol: ' ', text: m }); s.start(); },
-    stop: () => { s.stop(); },
+    text: (m) => {
+      s.text = m;
+    },
+    succeed: (m) => {
+      s.stopAndPersist({ symbol: c.green('✔'), text: m });
+    },
+    fail: (m) => {
+      s.stopAndPersist({ symbol: c.red('✖'), text: m });
+    },
+    info: (m) => {
+      s.stopAndPersist({ symbol: ' ', text: m });
+      s.start();
+    },
+    stop: () => {
+      s.stop();
+    },
   };
 }

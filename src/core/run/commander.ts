@@ -15,14 +15,32 @@ export type { CommandUnknownOpts, OptionValues } from '@commander-js/extra-typin
 
 export const Command = CommanderCommand as unknown as typeof typed.Command;
 // {}: no options yet, as commander's typings say it.
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
-export type Command<Args extends unknown[] = [], Opts extends typed.OptionValues = {}, GlobalOpts extends typed.OptionValues = {}> = typed.Command<Args, Opts, GlobalOpts>;
+export type Command<
+  Args extends unknown[] = [],
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  Opts extends typed.OptionValues = {},
+  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  GlobalOpts extends typed.OptionValues = {},
+> = typed.Command<Args, Opts, GlobalOpts>;
 
 export const Option = CommanderOption as unknown as typeof typed.Option;
-export type Option<Usage extends string = '', PresetT = undefined, DefaultT = undefined, CoerceT = undefined, Mandatory extends boolean = false, ChoicesT = undefined> = typed.Option<Usage, PresetT, DefaultT, CoerceT, Mandatory, ChoicesT>;
+export type Option<
+  Usage extends string = '',
+  PresetT = undefined,
+  DefaultT = undefined,
+  CoerceT = undefined,
+  Mandatory extends boolean = false,
+  ChoicesT = undefined,
+> = typed.Option<Usage, PresetT, DefaultT, CoerceT, Mandatory, ChoicesT>;
 
 export const Argument = CommanderArgument as unknown as typeof typed.Argument;
-export type Argument<Usage extends string = '', DefaultT = undefined, CoerceT = undefined, ArgRequired extends boolean | undefined = undefined, ChoicesT = undefined> = typed.Argument<Usage, DefaultT, CoerceT, ArgRequired, ChoicesT>;
+export type Argument<
+  Usage extends string = '',
+  DefaultT = undefined,
+  CoerceT = undefined,
+  ArgRequired extends boolean | undefined = undefined,
+  ChoicesT = undefined,
+> = typed.Argument<Usage, DefaultT, CoerceT, ArgRequired, ChoicesT>;
 
 /** The parsed options of a typed command: what `.opts()` returns and its action receives. */
 export type OptionsOf<C> = C extends { opts(): infer Opts } ? Opts : never;

@@ -56,11 +56,9 @@ function paceNotices(deps: ProfileClientDeps): NonNullable<ClientOptions['notice
 
 /** The client of one CLI run: the resolved profile's credentials, limits, timeout and retries. */
 export function createClientForProfile(profile: ResolvedProfile, deps: ProfileClientDeps): ApiClient {
-  const missing = [
-    !profile.base_url && 'base URL',
-    !profile.api_key && 'API key',
-    !profile.api_secret && 'API secret',
-  ].filter((x): x is string => Boolean(x));
+  const missing = [!profile.base_url && 'base URL', !profile.api_key && 'API key', !profile.api_secret && 'API secret'].filter(
+    (x): x is string => Boolean(x),
+  );
   if (missing.length > 0) {
     const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing[missing.length - 1]}`;
     throw new ConfigError(
@@ -70,9 +68,15 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
   }
   // No secret over plain http to another machine unless the profile opts in: before any request.
   assertSecretTransport(profile);
-  const debug = deps.globals.debug ? (line: string) => { deps.io.stderr.write(`[debug] ${line}\n`); } : undefined;
+  const debug = deps.globals.debug
+    ? (line: string) => {
+        deps.io.stderr.write(`[debug] ${line}\n`);
+      }
+    : undefined;
   if (debug) {
-    deps.requestLog.onError?.((e) => debug(`request log ${deps.requestLog.path} could not be written (${e.message}); requests are not being logged`));
+    deps.requestLog.onError?.((e) =>
+      debug(`request log ${deps.requestLog.path} could not be written (${e.message}); requests are not being logged`),
+    );
   }
   return createClient({
     baseUrl: profile.base_url!,

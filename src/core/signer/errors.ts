@@ -10,7 +10,10 @@ export type SignatureFailure =
 
 export class SignatureError extends Error {
   override readonly name = 'SignatureError';
-  constructor(readonly reason: SignatureFailure, message: string) {
+  constructor(
+    readonly reason: SignatureFailure,
+    message: string,
+  ) {
     super(message);
   }
 }

@@ -79,14 +79,17 @@ export function parseSignatureHeader(header: string, headerName = 'X-Signature')
     const k = part.slice(0, eq).trim();
     const v = part.slice(eq + 1).trim();
     if (k === 't') {
-      if (!/^\d{1,12}$/.test(v)) throw new SignatureError('malformed_header', `${headerName} has t=${JSON.stringify(v)}; expected unix seconds, e.g. t=1732270000`);
+      if (!/^\d{1,12}$/.test(v))
+        throw new SignatureError('malformed_header', `${headerName} has t=${JSON.stringify(v)}; expected unix seconds, e.g. t=1732270000`);
       t = Number(v);
     } else if (k === 'v1') {
       v1.push(v);
     }
   }
-  if (t === undefined) throw new SignatureError('malformed_header', `${headerName} has no t=<timestamp>; expected "t=<unix seconds>,v1=<hex>"`);
-  if (v1.length === 0) throw new SignatureError('malformed_header', `${headerName} has no v1=<signature>; expected "t=<unix seconds>,v1=<hex>"`);
+  if (t === undefined)
+    throw new SignatureError('malformed_header', `${headerName} has no t=<timestamp>; expected "t=<unix seconds>,v1=<hex>"`);
+  if (v1.length === 0)
+    throw new SignatureError('malformed_header', `${headerName} has no v1=<signature>; expected "t=<unix seconds>,v1=<hex>"`);
   return { t, v1 };
 }
 
@@ -94,10 +97,16 @@ export function parseSignatureHeader(header: string, headerName = 'X-Signature')
 export function checkWindow(t: number, nowSeconds: number, tolerance: number, what: string): void {
   const skew = nowSeconds - t;
   if (skew > tolerance) {
-    throw new SignatureError('timestamp_too_old', `${what} timestamp ${t} is ${skew} s old, beyond the ${tolerance} s window; is the sender's clock behind, or is this a replay?`);
+    throw new SignatureError(
+      'timestamp_too_old',
+      `${what} timestamp ${t} is ${skew} s old, beyond the ${tolerance} s window; is the sender's clock behind, or is this a replay?`,
+    );
   }
   if (-skew > tolerance) {
-    throw new SignatureError('timestamp_in_future', `${what} timestamp ${t} is ${-skew} s in the future, beyond the ${tolerance} s window; is the sender's clock ahead?`);
+    throw new SignatureError(
+      'timestamp_in_future',
+      `${what} timestamp ${t} is ${-skew} s in the future, beyond the ${tolerance} s window; is the sender's clock ahead?`,
+    );
   }
 }
 
@@ -123,11 +132,15 @@ export function verifyRequest(r: RequestToVerify): number {
   }
   const ts = Number(r.timestampHeader.trim());
   const { t, v1 } = parseSignatureHeader(r.signatureHeader);
-  if (t !== ts) throw new SignatureError('timestamp_mismatch', `X-Signature t=${t} differs from X-Timestamp ${ts}; both must carry the same timestamp`);
+  if (t !== ts)
+    throw new SignatureError('timestamp_mismatch', `X-Signature t=${t} differs from X-Timestamp ${ts}; both must carry the same timestamp`);
   checkWindow(t, r.nowSeconds, r.tolerance ?? REQUEST_TOLERANCE_SECONDS, 'request');
   const expected = hmacHexOf(r.secret, messageHead({ timestamp: t, method: r.method, path: r.path }), r.body);
   if (!v1.some((s) => safeEqualHex(s, expected))) {
-    throw new SignatureError('no_match', 'signature does not match: sign timestamp + METHOD + path + raw body with the API secret, using exactly the bytes sent and the path variant the server expects');
+    throw new SignatureError(
+      'no_match',
+      'signature does not match: sign timestamp + METHOD + path + raw body with the API secret, using exactly the bytes sent and the path variant the server expects',
+    );
   }
   return t;
 }

@@ -49,8 +49,17 @@ function header(headers: HeaderBag, name: string): string | undefined {
  * Verify a signature header against the raw body. Returns the signed timestamp; throws
  * SignatureError naming the likely cause.
  */
-export function verifyWebhookSignature(rawBody: string | Uint8Array, signatureHeader: string | undefined, secrets: string | readonly string[], options: VerifyWebhookOptions = {}): number {
-  if (!signatureHeader) throw new SignatureError('missing_header', 'X-Webhook-Signature header missing; is this request really a webhook delivery, and does a proxy strip headers?');
+export function verifyWebhookSignature(
+  rawBody: string | Uint8Array,
+  signatureHeader: string | undefined,
+  secrets: string | readonly string[],
+  options: VerifyWebhookOptions = {},
+): number {
+  if (!signatureHeader)
+    throw new SignatureError(
+      'missing_header',
+      'X-Webhook-Signature header missing; is this request really a webhook delivery, and does a proxy strip headers?',
+    );
   const { t, v1 } = parseSignatureHeader(signatureHeader, 'X-Webhook-Signature');
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
   checkWindow(t, now, options.tolerance ?? WEBHOOK_TOLERANCE_SECONDS, 'webhook');
@@ -59,7 +68,10 @@ export function verifyWebhookSignature(rawBody: string | Uint8Array, signatureHe
     const expected = webhookSignature(secret, t, rawBody);
     if (v1.some((s) => safeEqualHex(s, expected))) return t;
   }
-  throw new SignatureError('no_match', 'no v1 signature matches: are you passing the raw request body (not parsed and re-serialised JSON), and the signing secret of this endpoint (whsec_…)?');
+  throw new SignatureError(
+    'no_match',
+    'no v1 signature matches: are you passing the raw request body (not parsed and re-serialised JSON), and the signing secret of this endpoint (whsec_…)?',
+  );
 }
 
 /**
@@ -67,11 +79,19 @@ export function verifyWebhookSignature(rawBody: string | Uint8Array, signatureHe
  * verifyWebhookSignature) and, when present, that X-Webhook-Timestamp equals the signed
  * `t=`. Returns the signed timestamp; throws SignatureError.
  */
-export function verifyWebhookDelivery(rawBody: string | Uint8Array, headers: HeaderBag, secrets: string | readonly string[], options: VerifyWebhookOptions = {}): number {
+export function verifyWebhookDelivery(
+  rawBody: string | Uint8Array,
+  headers: HeaderBag,
+  secrets: string | readonly string[],
+  options: VerifyWebhookOptions = {},
+): number {
   const t = verifyWebhookSignature(rawBody, header(headers, WEBHOOK_HEADERS.signature), secrets, options);
   const ts = header(headers, WEBHOOK_HEADERS.timestamp);
   if (ts !== undefined && ts.trim() !== String(t)) {
-    throw new SignatureError('timestamp_mismatch', `X-Webhook-Timestamp ${JSON.stringify(ts)} differs from t=${t} of X-Webhook-Signature; both must carry the same timestamp`);
+    throw new SignatureError(
+      'timestamp_mismatch',
+      `X-Webhook-Timestamp ${JSON.stringify(ts)} differs from t=${t} of X-Webhook-Signature; both must carry the same timestamp`,
+    );
   }
   return t;
 }
@@ -80,7 +100,12 @@ export function verifyWebhookDelivery(rawBody: string | Uint8Array, headers: Hea
  * Verify a delivery and parse its event: the library entry partners use in their own
  * servers. `headers` may be a Node IncomingHttpHeaders object or a fetch Headers.
  */
-export function verifyWebhook<T = unknown>(rawBody: string | Uint8Array, headers: HeaderBag, secret: string | readonly string[], options: VerifyWebhookOptions = {}): T {
+export function verifyWebhook<T = unknown>(
+  rawBody: string | Uint8Array,
+  headers: HeaderBag,
+  secret: string | readonly string[],
+  options: VerifyWebhookOptions = {},
+): T {
   verifyWebhookDelivery(rawBody, headers, secret, options);
   const text = typeof rawBody === 'string' ? rawBody : Buffer.from(rawBody).toString('utf8');
   try {

@@ -11,8 +11,14 @@ export const systemClock: Clock = {
   sleep: (ms, signal) =>
     new Promise((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
-      const t = setTimeout(() => { signal?.removeEventListener('abort', onAbort); resolve(); }, ms);
-      const onAbort = () => { clearTimeout(t); reject(signal!.reason); };
+      const t = setTimeout(() => {
+        signal?.removeEventListener('abort', onAbort);
+        resolve();
+      }, ms);
+      const onAbort = () => {
+        clearTimeout(t);
+        reject(signal!.reason);
+      };
       signal?.addEventListener('abort', onAbort, { once: true });
     }),
 };

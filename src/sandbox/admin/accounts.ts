@@ -48,7 +48,14 @@ function findKey(rt: Runtime, id: string | undefined): ApiKeyRecord {
 }
 
 function issueKey(rt: Runtime, partnerId: string, allowlist: readonly string[]): ApiKeyRecord {
-  const key: ApiKeyRecord = { api_key: newApiKey(), api_secret: newApiSecret(), partner_id: partnerId, allowlist: [...allowlist], created_at: rt.clock.now(), revoked_at: null };
+  const key: ApiKeyRecord = {
+    api_key: newApiKey(),
+    api_secret: newApiSecret(),
+    partner_id: partnerId,
+    allowlist: [...allowlist],
+    created_at: rt.clock.now(),
+    revoked_at: null,
+  };
   rt.state.keys[key.api_key] = key;
   return key;
 }
@@ -59,15 +66,26 @@ function keyWithSecret(k: ApiKeyRecord) {
 }
 
 export const ACCOUNT_ROUTES: AdminRoute[] = [
-  { method: 'GET', path: '/partners', handler: ({ rt }) => jsonReply(200, { data: Object.values(rt.state.partners).map(partnerView), has_more: false, next_cursor: null }) },
-  { method: 'GET', path: '/partners/{partner_id}', handler: ({ rt, params }) => jsonReply(200, partnerView(findPartner(rt, params.partner_id))) },
   {
-    method: 'POST', path: '/partners', body: PartnerBody,
+    method: 'GET',
+    path: '/partners',
+    handler: ({ rt }) => jsonReply(200, { data: Object.values(rt.state.partners).map(partnerView), has_more: false, next_cursor: null }),
+  },
+  {
+    method: 'GET',
+    path: '/partners/{partner_id}',
+    handler: ({ rt, params }) => jsonReply(200, partnerView(findPartner(rt, params.partner_id))),
+  },
+  {
+    method: 'POST',
+    path: '/partners',
+    body: PartnerBody,
     handler: ({ rt, body }) => {
       const req = body as { name: string; categories?: string[]; wallets?: Record<string, number>; allowlist?: string[] };
       const known = rt.state.categories.map((c) => c.category_id);
       const unknown = (req.categories ?? []).filter((c) => !known.includes(c));
-      if (unknown.length) throw validationFailed([{ path: 'categories', message: `unknown categories ${unknown.join(', ')}; known: ${known.join(', ')}` }]);
+      if (unknown.length)
+        throw validationFailed([{ path: 'categories', message: `unknown categories ${unknown.join(', ')}; known: ${known.join(', ')}` }]);
       const partner: PartnerRecord = {
         partner_id: rt.ids.next('ptn'),
         name: req.name,
@@ -78,7 +96,11 @@ export const ACCOUNT_ROUTES: AdminRoute[] = [
       rt.state.partners[partner.partner_id] = partner;
       for (const [currency, amount] of Object.entries(req.wallets ?? {})) {
         let minor: number;
-        try { minor = toMinor(amount, currency); } catch (e) { throw validationFailed([{ path: `wallets.${currency}`, message: (e as Error).message }]); }
+        try {
+          minor = toMinor(amount, currency);
+        } catch (e) {
+          throw validationFailed([{ path: `wallets.${currency}`, message: (e as Error).message }]);
+        }
         if (minor > 0) post(rt, partner, { type: 'TOP_UP', amount_minor: minor, currency, description: 'Sandbox opening balance' });
         else partner.wallets[currency] = { available_minor: 0, updated_at: rt.clock.now() };
       }
@@ -88,15 +110,20 @@ export const ACCOUNT_ROUTES: AdminRoute[] = [
     },
   },
   {
-    method: 'GET', path: '/keys',
+    method: 'GET',
+    path: '/keys',
     handler: ({ rt, query }) => {
       const partner = query.get('partner_id');
-      const rows = Object.values(rt.state.keys).filter((k) => partner === null || k.partner_id === partner).map(keyView);
+      const rows = Object.values(rt.state.keys)
+        .filter((k) => partner === null || k.partner_id === partner)
+        .map(keyView);
       return jsonReply(200, { data: rows, has_more: false, next_cursor: null });
     },
   },
   {
-    method: 'POST', path: '/partners/{partner_id}/keys', body: KeyBody,
+    method: 'POST',
+    path: '/partners/{partner_id}/keys',
+    body: KeyBody,
     handler: ({ rt, params, body }) => {
       const partner = findPartner(rt, params.partner_id);
       const key = issueKey(rt, partner.partner_id, (body as { allowlist?: string[] }).allowlist ?? DEFAULT_ALLOWLIST);
@@ -105,7 +132,9 @@ export const ACCOUNT_ROUTES: AdminRoute[] = [
     },
   },
   {
-    method: 'PUT', path: '/keys/{api_key}/allowlist', body: AllowlistBody,
+    method: 'PUT',
+    path: '/keys/{api_key}/allowlist',
+    body: AllowlistBody,
     handler: ({ rt, params, body }) => {
       const key = findKey(rt, params.api_key);
       key.allowlist = [...(body as { allowlist: string[] }).allowlist];
@@ -114,7 +143,8 @@ export const ACCOUNT_ROUTES: AdminRoute[] = [
     },
   },
   {
-    method: 'POST', path: '/keys/{api_key}/revoke',
+    method: 'POST',
+    path: '/keys/{api_key}/revoke',
     handler: ({ rt, params }) => {
       const key = findKey(rt, params.api_key);
       key.revoked_at ??= rt.clock.now();
@@ -123,10 +153,14 @@ export const ACCOUNT_ROUTES: AdminRoute[] = [
     },
   },
   {
-    method: 'POST', path: '/keys/{api_key}/rotate',
+    method: 'POST',
+    path: '/keys/{api_key}/rotate',
     handler: ({ rt, params }) => {
       const old = findKey(rt, params.api_key);
-      if (old.revoked_at !== null) throw validationFailed([{ path: 'api_key', message: `is already revoked; issue a new key with POST /admin/partners/${old.partner_id}/keys` }]);
+      if (old.revoked_at !== null)
+        throw validationFailed([
+          { path: 'api_key', message: `is already revoked; issue a new key with POST /admin/partners/${old.partner_id}/keys` },
+        ]);
       const key = issueKey(rt, old.partner_id, old.allowlist);
       old.revoked_at = rt.clock.now();
       rt.changed();
@@ -134,7 +168,9 @@ export const ACCOUNT_ROUTES: AdminRoute[] = [
     },
   },
   {
-    method: 'POST', path: '/wallets/fund', body: FundBody,
+    method: 'POST',
+    path: '/wallets/fund',
+    body: FundBody,
     handler: ({ rt, svc, body }) => {
       const req = body as { partner_id?: string; currency: string; amount: number; description?: string; count?: number };
       const partner = findPartner(rt, req.partner_id ?? svc.credentials().partnerId);
@@ -143,14 +179,15 @@ export const ACCOUNT_ROUTES: AdminRoute[] = [
       requireSafeMinor(minor * times, 'count', `${times} × the amount`);
       requireSafeMinor(balanceMinor(partner, req.currency) + minor * times, 'amount', `the ${req.currency} balance after this`);
       const entry = {
-        type: minor > 0 ? 'TOP_UP' as const : 'ADJUSTMENT' as const,
+        type: minor > 0 ? ('TOP_UP' as const) : ('ADJUSTMENT' as const),
         amount_minor: minor,
         currency: req.currency,
         description: req.description ?? (minor > 0 ? 'Sandbox top-up by the operator' : 'Sandbox adjustment by the operator'),
       };
       // All or nothing: a run of adjustments that would end below zero is refused up front
       // (posting the whole sum raises the ledger's own 402 and changes nothing).
-      if (minor < 0 && times > 1 && balanceMinor(partner, req.currency) + minor * times < 0) post(rt, partner, { ...entry, amount_minor: minor * times });
+      if (minor < 0 && times > 1 && balanceMinor(partner, req.currency) + minor * times < 0)
+        post(rt, partner, { ...entry, amount_minor: minor * times });
       let txn = post(rt, partner, entry);
       for (let i = 1; i < times; i++) txn = post(rt, partner, entry);
       rt.changed();

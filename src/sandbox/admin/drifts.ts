@@ -8,20 +8,32 @@ import { DriftBody, ResolveBody } from './schemas.js';
 import { own } from '../core/records.js';
 
 function adminDriftView(d: DriftRecord) {
-  return { drift_id: d.drift_id, partner_id: d.partner_id, unmatched: d.unmatched, resolved_at: d.resolved_at === null ? null : new Date(d.resolved_at).toISOString(), ...driftView(d) };
+  return {
+    drift_id: d.drift_id,
+    partner_id: d.partner_id,
+    unmatched: d.unmatched,
+    resolved_at: d.resolved_at === null ? null : new Date(d.resolved_at).toISOString(),
+    ...driftView(d),
+  };
 }
 
 export const DRIFT_ROUTES: AdminRoute[] = [
   {
-    method: 'GET', path: '/drifts',
+    method: 'GET',
+    path: '/drifts',
     handler: ({ rt, query }) => {
       const resolution = query.get('resolution');
-      const rows = Object.values(rt.state.drifts).filter((d) => resolution === null || d.resolution === resolution).sort((a, b) => a.detected_at - b.detected_at).map(adminDriftView);
+      const rows = Object.values(rt.state.drifts)
+        .filter((d) => resolution === null || d.resolution === resolution)
+        .sort((a, b) => a.detected_at - b.detected_at)
+        .map(adminDriftView);
       return jsonReply(200, { data: rows, has_more: false, next_cursor: null });
     },
   },
   {
-    method: 'POST', path: '/drifts', body: DriftBody,
+    method: 'POST',
+    path: '/drifts',
+    body: DriftBody,
     handler: ({ rt, body }) => {
       const req = body as { order_id: string; vendor_record?: string; unmatched?: boolean };
       const o = own(rt.state.orders, req.order_id);
@@ -48,7 +60,9 @@ export const DRIFT_ROUTES: AdminRoute[] = [
     },
   },
   {
-    method: 'POST', path: '/drifts/{drift_id}/resolve', body: ResolveBody,
+    method: 'POST',
+    path: '/drifts/{drift_id}/resolve',
+    body: ResolveBody,
     handler: ({ rt, params, body }) => {
       const d = own(rt.state.drifts, params.drift_id);
       if (!d) throw new SandboxHttpError('NOT_FOUND', `Drift ${params.drift_id ?? ''} does not exist; list drifts with GET /admin/drifts`);

@@ -37,7 +37,10 @@ function requireOpen(o: OrderRecord, verb: string): void {
 
 function requireHeld(o: OrderRecord, verb: string): void {
   if (o.status !== 'PENDING' || o.gate !== 'held') {
-    throw new SandboxHttpError('ORDER_NOT_HELD', `Order ${o.order_id} is not held at the admin gate (status ${o.status}); only a held order can be ${verb}`);
+    throw new SandboxHttpError(
+      'ORDER_NOT_HELD',
+      `Order ${o.order_id} is not held at the admin gate (status ${o.status}); only a held order can be ${verb}`,
+    );
   }
 }
 
@@ -48,16 +51,20 @@ function done(ctx: AdminContext, o: OrderRecord) {
 
 export const ORDER_ROUTES: AdminRoute[] = [
   {
-    method: 'GET', path: '/orders',
+    method: 'GET',
+    path: '/orders',
     handler: ({ rt, query }) => {
       const status = query.get('status');
-      if (status !== null && !(ORDER_STATUSES as readonly string[]).includes(status)) throw validationFailed([{ path: 'status', message: `must be one of ${ORDER_STATUSES.join(', ')}` }]);
+      if (status !== null && !(ORDER_STATUSES as readonly string[]).includes(status))
+        throw validationFailed([{ path: 'status', message: `must be one of ${ORDER_STATUSES.join(', ')}` }]);
       const partner = query.get('partner_id');
       const gate = query.get('gate');
-      if (gate !== null && !(ORDER_GATES as readonly string[]).includes(gate)) throw validationFailed([{ path: 'gate', message: `must be one of ${ORDER_GATES.join(', ')}` }]);
+      if (gate !== null && !(ORDER_GATES as readonly string[]).includes(gate))
+        throw validationFailed([{ path: 'gate', message: `must be one of ${ORDER_GATES.join(', ')}` }]);
       const limitText = query.get('limit');
       const limit = limitText === null ? undefined : Number(limitText);
-      if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 200)) throw validationFailed([{ path: 'limit', message: 'must be a whole number from 1 to 200' }]);
+      if (limit !== undefined && !(Number.isInteger(limit) && limit >= 1 && limit <= 200))
+        throw validationFailed([{ path: 'limit', message: 'must be a whole number from 1 to 200' }]);
       const rows = Object.values(rt.state.orders)
         .filter((o) => partner === null || o.partner_id === partner)
         .filter((o) => status === null || o.status === status)
@@ -67,9 +74,15 @@ export const ORDER_ROUTES: AdminRoute[] = [
       return jsonReply(200, { ...page, data: page.data.map(adminOrderView) });
     },
   },
-  { method: 'GET', path: '/orders/{order_id}', handler: ({ rt, params }) => jsonReply(200, adminOrderView(findOrder(rt, params.order_id))) },
   {
-    method: 'POST', path: '/orders/{order_id}/approve', body: EmptyBody,
+    method: 'GET',
+    path: '/orders/{order_id}',
+    handler: ({ rt, params }) => jsonReply(200, adminOrderView(findOrder(rt, params.order_id))),
+  },
+  {
+    method: 'POST',
+    path: '/orders/{order_id}/approve',
+    body: EmptyBody,
     handler: (ctx) => {
       const o = findOrder(ctx.rt, ctx.params.order_id);
       requireHeld(o, 'approved');
@@ -80,7 +93,9 @@ export const ORDER_ROUTES: AdminRoute[] = [
     },
   },
   {
-    method: 'POST', path: '/orders/{order_id}/reject', body: ReasonBody,
+    method: 'POST',
+    path: '/orders/{order_id}/reject',
+    body: ReasonBody,
     handler: (ctx) => {
       const o = findOrder(ctx.rt, ctx.params.order_id);
       requireHeld(o, 'rejected');
@@ -89,7 +104,9 @@ export const ORDER_ROUTES: AdminRoute[] = [
     },
   },
   {
-    method: 'POST', path: '/orders/{order_id}/complete', body: EmptyBody,
+    method: 'POST',
+    path: '/orders/{order_id}/complete',
+    body: EmptyBody,
     handler: (ctx) => {
       const o = findOrder(ctx.rt, ctx.params.order_id);
       requireOpen(o, 'completed');
@@ -99,13 +116,17 @@ export const ORDER_ROUTES: AdminRoute[] = [
     },
   },
   {
-    method: 'POST', path: '/orders/{order_id}/partial', body: PartialBody,
+    method: 'POST',
+    path: '/orders/{order_id}/partial',
+    body: PartialBody,
     handler: (ctx) => {
       const o = findOrder(ctx.rt, ctx.params.order_id);
       requireOpen(o, 'partially completed');
       const n = (ctx.body as { failed_count?: number }).failed_count ?? Math.max(1, Math.floor(o.vouchers.length / 2));
       if (n >= o.vouchers.length) {
-        throw validationFailed([{ path: 'failed_count', message: `must be less than the order's ${o.vouchers.length} voucher(s); use /fail to fail them all` }]);
+        throw validationFailed([
+          { path: 'failed_count', message: `must be less than the order's ${o.vouchers.length} voucher(s); use /fail to fail them all` },
+        ]);
       }
       if (o.status === 'PENDING') setStatus(ctx.rt, o, 'PROCESSING', 'partially completed by the operator');
       complete(ctx.rt, o, new Set(o.vouchers.slice(o.vouchers.length - n).map((v) => v.voucher_id)));
@@ -113,7 +134,9 @@ export const ORDER_ROUTES: AdminRoute[] = [
     },
   },
   {
-    method: 'POST', path: '/orders/{order_id}/fail', body: ReasonBody,
+    method: 'POST',
+    path: '/orders/{order_id}/fail',
+    body: ReasonBody,
     handler: (ctx) => {
       const o = findOrder(ctx.rt, ctx.params.order_id);
       requireOpen(o, 'failed');

@@ -19,11 +19,25 @@ import { SYSTEM_ROUTES } from './system.js';
 
 export type { AdminServices } from './context.js';
 
-export const ADMIN_ROUTES: readonly AdminRoute[] = [...SYSTEM_ROUTES, ...ORDER_ROUTES, ...ACCOUNT_ROUTES, ...INVENTORY_ROUTES, ...DELIVERY_ROUTES, ...DRIFT_ROUTES];
+export const ADMIN_ROUTES: readonly AdminRoute[] = [
+  ...SYSTEM_ROUTES,
+  ...ORDER_ROUTES,
+  ...ACCOUNT_ROUTES,
+  ...INVENTORY_ROUTES,
+  ...DELIVERY_ROUTES,
+  ...DRIFT_ROUTES,
+];
 
 const compiled = ADMIN_ROUTES.map((r) => {
   const names: string[] = [];
-  const re = new RegExp('^' + r.path.replace(/\{(\w+)\}/g, (_, n: string) => { names.push(n); return '([^/]+)'; }) + '/?$');
+  const re = new RegExp(
+    '^' +
+      r.path.replace(/\{(\w+)\}/g, (_, n: string) => {
+        names.push(n);
+        return '([^/]+)';
+      }) +
+      '/?$',
+  );
   return { route: r, re, names };
 });
 
@@ -33,11 +47,20 @@ function authorised(svc: AdminServices, req: IncomingMessage): boolean {
   return m?.[1] !== undefined && safeEqual(m[1], svc.rt().state.admin_token);
 }
 
-export async function handleAdminRequest(svc: AdminServices, req: IncomingMessage, res: ServerResponse, relPath: string, search: URLSearchParams): Promise<{ status: number }> {
+export async function handleAdminRequest(
+  svc: AdminServices,
+  req: IncomingMessage,
+  res: ServerResponse,
+  relPath: string,
+  search: URLSearchParams,
+): Promise<{ status: number }> {
   const method = (req.method ?? 'GET').toUpperCase();
   try {
     if (!authorised(svc, req)) {
-      throw new SandboxHttpError('AUTHENTICATION_FAILED', 'Admin authentication failed: send Authorization: Bearer <admin token>; the token is saved as admin_token in the "local" profile that vouchers sandbox start writes (adminToken of startSandbox())');
+      throw new SandboxHttpError(
+        'AUTHENTICATION_FAILED',
+        'Admin authentication failed: send Authorization: Bearer <admin token>; the token is saved as admin_token in the "local" profile that vouchers sandbox start writes (adminToken of startSandbox())',
+      );
     }
     let found: { route: AdminRoute; params: Record<string, string> } | undefined;
     const allow: string[] = [];
@@ -47,18 +70,29 @@ export async function handleAdminRequest(svc: AdminServices, req: IncomingMessag
       allow.push(c.route.method);
       if (c.route.method !== method) continue;
       const params: Record<string, string> = {};
-      c.names.forEach((n, i) => { params[n] = decodePathParam(m[i + 1] ?? ''); });
+      c.names.forEach((n, i) => {
+        params[n] = decodePathParam(m[i + 1] ?? '');
+      });
       found = { route: c.route, params };
       break;
     }
-    if (!found && allow.length) throw new SandboxHttpError('METHOD_NOT_ALLOWED', `${method} is not allowed on /admin${relPath}; use ${allow.join(' or ')}`, undefined, { Allow: allow.join(', ') });
-    if (!found) throw new SandboxHttpError('NOT_FOUND', `No admin route at ${method} /admin${relPath}; the routes are listed in docs/sandbox.md`);
+    if (!found && allow.length)
+      throw new SandboxHttpError(
+        'METHOD_NOT_ALLOWED',
+        `${method} is not allowed on /admin${relPath}; use ${allow.join(' or ')}`,
+        undefined,
+        { Allow: allow.join(', ') },
+      );
+    if (!found)
+      throw new SandboxHttpError('NOT_FOUND', `No admin route at ${method} /admin${relPath}; the routes are listed in docs/sandbox.md`);
 
     let body: unknown;
     if (method !== 'GET') {
       const declared = Number(req.headers['content-length'] ?? 0) > 0 || req.headers['transfer-encoding'] !== undefined;
       if (declared && !isJsonContentType(req.headers['content-type'])) {
-        throw new SandboxHttpError('UNSUPPORTED_MEDIA_TYPE', 'Admin requests take JSON; send Content-Type: application/json', undefined, { Connection: 'close' });
+        throw new SandboxHttpError('UNSUPPORTED_MEDIA_TYPE', 'Admin requests take JSON; send Content-Type: application/json', undefined, {
+          Connection: 'close',
+        });
       }
       const raw = await readBody(req);
       const parsed = raw.length === 0 ? {} : parseJson(raw);

@@ -4,7 +4,9 @@ import { Currency } from '../../contract/common.js';
 import { DRIFT_RESOLUTIONS } from '../../contract/reconciliation.js';
 import { parseCidr } from '../core/cidr.js';
 
-const Cidr = z.string().refine((s) => parseCidr(s) !== undefined, 'must be an IPv4 or IPv6 address or CIDR, e.g. 203.0.113.0/24 or 2001:db8::/32');
+const Cidr = z
+  .string()
+  .refine((s) => parseCidr(s) !== undefined, 'must be an IPv4 or IPv6 address or CIDR, e.g. 203.0.113.0/24 or 2001:db8::/32');
 const Allowlist = z.array(Cidr).max(100);
 
 export const ReasonBody = z.strictObject({ reason: z.string().min(1).max(200).optional() });
@@ -37,7 +39,12 @@ export const PartnerBody = z.strictObject({
 export const KeyBody = z.strictObject({ allowlist: Allowlist.optional() });
 export const AllowlistBody = z.strictObject({ allowlist: Allowlist });
 
-export const AdvanceBody = z.strictObject({ seconds: z.number().positive().max(366 * 86_400) });
+export const AdvanceBody = z.strictObject({
+  seconds: z
+    .number()
+    .positive()
+    .max(366 * 86_400),
+});
 
 export const DriftBody = z.strictObject({
   order_id: z.string().min(1),
@@ -45,4 +52,6 @@ export const DriftBody = z.strictObject({
   unmatched: z.boolean().optional(),
 });
 
-export const ResolveBody = z.strictObject({ resolution: z.enum(DRIFT_RESOLUTIONS.filter((r) => r !== 'pending') as ['resolved', 'escalated']) });
+export const ResolveBody = z.strictObject({
+  resolution: z.enum(DRIFT_RESOLUTIONS.filter((r) => r !== 'pending') as ['resolved', 'escalated']),
+});

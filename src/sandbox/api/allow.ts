@@ -2,7 +2,9 @@
 import { ENDPOINTS, type Endpoint } from '../../contract/endpoints.js';
 
 /** Each endpoint's path as a pattern, made once. */
-const PATTERNS = new Map<Endpoint, RegExp>((ENDPOINTS as readonly Endpoint[]).map((e) => [e, new RegExp('^' + e.path.replace(/\{(\w+)\}/g, '([^/]+)') + '/?$')]));
+const PATTERNS = new Map<Endpoint, RegExp>(
+  (ENDPOINTS as readonly Endpoint[]).map((e) => [e, new RegExp('^' + e.path.replace(/\{(\w+)\}/g, '([^/]+)') + '/?$')]),
+);
 
 export function allowedMethods(path: string, serves: (e: Endpoint) => boolean): string[] {
   const methods: string[] = [];

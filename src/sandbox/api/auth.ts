@@ -51,7 +51,10 @@ export function authenticate(rt: Runtime, req: IncomingMessage): Identity {
 
 export function checkAllowlist(key: ApiKeyRecord, remoteAddress: string | undefined): void {
   if (!addressAllowed(remoteAddress, key.allowlist)) {
-    throw new SandboxHttpError('IP_NOT_ALLOWED', `Requests from ${remoteAddress ?? 'this address'} are not allowed for this API key; ask for the address to be added to the key's allowlist`);
+    throw new SandboxHttpError(
+      'IP_NOT_ALLOWED',
+      `Requests from ${remoteAddress ?? 'this address'} are not allowed for this API key; ask for the address to be added to the key's allowlist`,
+    );
   }
 }
 
@@ -71,7 +74,10 @@ export function verifySignature(rt: Runtime, req: IncomingMessage, key: ApiKeyRe
     if (e.reason === 'timestamp_too_old' || e.reason === 'timestamp_in_future') {
       throw new SandboxHttpError('TIMESTAMP_OUT_OF_WINDOW', `${e.message} (server time is in the Date header)`);
     }
-    const variant = rt.config.signingPath === 'full' ? 'the full request target including /api/v1 and the query string' : 'the path without the /api/v1 prefix';
+    const variant =
+      rt.config.signingPath === 'full'
+        ? 'the full request target including /api/v1 and the query string'
+        : 'the path without the /api/v1 prefix';
     throw new SandboxHttpError('INVALID_SIGNATURE', `${e.message}; this server signs ${variant}`);
   }
 }

@@ -17,7 +17,10 @@ export function faultFor(rt: Runtime, header: string | string[] | undefined): Fa
   if (value !== undefined && value.trim() !== '') {
     const v = value.trim().toLowerCase();
     if ((FAULTS as readonly string[]).includes(v)) return v as Fault;
-    throw new SandboxHttpError('MALFORMED_REQUEST', `X-Sandbox-Simulate ${JSON.stringify(value)} is not a fault the sandbox knows; use one of ${FAULTS.join(', ')}`);
+    throw new SandboxHttpError(
+      'MALFORMED_REQUEST',
+      `X-Sandbox-Simulate ${JSON.stringify(value)} is not a fault the sandbox knows; use one of ${FAULTS.join(', ')}`,
+    );
   }
   if (rt.config.faultRate > 0 && rt.rng.next() < rt.config.faultRate) return rt.rng.pick(FAULTS);
   return undefined;

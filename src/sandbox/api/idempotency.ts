@@ -19,11 +19,7 @@ export function bodyHash(raw: Buffer): string {
   return hash('sha256', raw, 'hex');
 }
 
-export type Begin =
-  | { kind: 'started' }
-  | { kind: 'replay'; record: IdempotencyRecord }
-  | { kind: 'reused' }
-  | { kind: 'in_progress' };
+export type Begin = { kind: 'started' } | { kind: 'replay'; record: IdempotencyRecord } | { kind: 'reused' } | { kind: 'in_progress' };
 
 /** Headers of a stored response that are replayed (per-request headers are not). */
 const STORED_HEADERS = ['content-type', 'location'];
@@ -57,7 +53,14 @@ export class IdempotencyStore {
     const rt = this.rt();
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(reply.headers)) if (STORED_HEADERS.includes(k.toLowerCase())) headers[k] = v;
-    rt.state.idempotency[scope] = { scope, body_hash: hash, status: reply.status, headers, body: reply.body ?? '', created_at: rt.clock.now() };
+    rt.state.idempotency[scope] = {
+      scope,
+      body_hash: hash,
+      status: reply.status,
+      headers,
+      body: reply.body ?? '',
+      created_at: rt.clock.now(),
+    };
     rt.changed();
   }
 
@@ -78,5 +81,9 @@ export class IdempotencyStore {
 }
 
 export function replayOf(record: IdempotencyRecord): Reply {
-  return { status: record.status, body: record.body === '' && record.status === 204 ? undefined : record.body, headers: { ...record.headers, 'Idempotent-Replayed': 'true' } };
+  return {
+    status: record.status,
+    body: record.body === '' && record.status === 204 ? undefined : record.body,
+    headers: { ...record.headers, 'Idempotent-Replayed': 'true' },
+  };
 }

@@ -15,12 +15,23 @@ export interface Page<T> {
  * decimal ids page by number). `limit` undefined means the default page size, or every row
  * when `all` is set.
  */
-export function paginate<T>(items: readonly T[], key: (item: T) => string, order: 'asc' | 'desc', limit: number | undefined, cursor: string | undefined, all = false): Page<T> {
+export function paginate<T>(
+  items: readonly T[],
+  key: (item: T) => string,
+  order: 'asc' | 'desc',
+  limit: number | undefined,
+  cursor: string | undefined,
+  all = false,
+): Page<T> {
   let rest = items;
   if (cursor !== undefined) {
     const after = decodeCursor(cursor);
     if (after === undefined) {
-      throw new SandboxHttpError('VALIDATION_FAILED', 'cursor is not a cursor this server issued; pass next_cursor from the previous page unchanged', [{ path: 'cursor', message: 'is not a cursor from next_cursor' }]);
+      throw new SandboxHttpError(
+        'VALIDATION_FAILED',
+        'cursor is not a cursor this server issued; pass next_cursor from the previous page unchanged',
+        [{ path: 'cursor', message: 'is not a cursor from next_cursor' }],
+      );
     }
     rest = items.filter((i) => (order === 'asc' ? compareIds(key(i), after) > 0 : compareIds(key(i), after) < 0));
   }

@@ -41,7 +41,10 @@ function header(req: IncomingMessage, name: string): string | undefined {
 }
 
 function tooMany(d: RateDecision, what: string): SandboxHttpError {
-  return new SandboxHttpError('RATE_LIMIT_EXCEEDED', `Rate limit exceeded: ${what}; retry after ${d.resetSeconds} s`, undefined, { ...rateHeaders(d), 'Retry-After': String(d.resetSeconds) });
+  return new SandboxHttpError('RATE_LIMIT_EXCEEDED', `Rate limit exceeded: ${what}; retry after ${d.resetSeconds} s`, undefined, {
+    ...rateHeaders(d),
+    'Retry-After': String(d.resetSeconds),
+  });
 }
 
 /** Charge a failed authentication to the auth class; the attempt beyond the limit answers 429. */
@@ -57,7 +60,12 @@ function authFailure(svc: ApiServices, req: IncomingMessage, e: SandboxHttpError
 /** Resolves after `ms`, or as soon as the client goes away or the sandbox closes. */
 function hold(res: ServerResponse, ms: number, closing: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
-    const done = () => { clearTimeout(timer); res.off('close', done); closing.removeEventListener('abort', done); resolve(); };
+    const done = () => {
+      clearTimeout(timer);
+      res.off('close', done);
+      closing.removeEventListener('abort', done);
+      resolve();
+    };
     const timer = setTimeout(done, ms);
     res.once('close', done);
     closing.addEventListener('abort', done, { once: true });
@@ -68,7 +76,14 @@ function drop(res: ServerResponse): void {
   res.socket?.destroy();
 }
 
-export async function handleApiRequest(svc: ApiServices, req: IncomingMessage, res: ServerResponse, relPath: string, search: URLSearchParams, traceId: string): Promise<ApiOutcome> {
+export async function handleApiRequest(
+  svc: ApiServices,
+  req: IncomingMessage,
+  res: ServerResponse,
+  relPath: string,
+  search: URLSearchParams,
+  traceId: string,
+): Promise<ApiOutcome> {
   const method = (req.method ?? 'GET').toUpperCase();
   let extra: Record<string, string> = {};
   const replyFor = (e: unknown): Reply => svc.rt().dialect.errorReply(asHttpError(e));
@@ -88,7 +103,12 @@ export async function handleApiRequest(svc: ApiServices, req: IncomingMessage, r
       throw new SandboxHttpError('NOT_FOUND', `No endpoint at ${method} /api/v1${relPath}; see the endpoint list in the API document`);
     }
     if ('methodNotAllowed' in match) {
-      throw new SandboxHttpError('METHOD_NOT_ALLOWED', `${method} is not allowed on /api/v1${relPath}; use ${allow.join(' or ')}`, undefined, { Allow: allow.join(', ') });
+      throw new SandboxHttpError(
+        'METHOD_NOT_ALLOWED',
+        `${method} is not allowed on /api/v1${relPath}; use ${allow.join(' or ')}`,
+        undefined,
+        { Allow: allow.join(', ') },
+      );
     }
     const endpoint: Endpoint = match.endpoint;
 
@@ -108,23 +128,41 @@ export async function handleApiRequest(svc: ApiServices, req: IncomingMessage, r
     let charged = general;
     if (endpoint.rateClass === 'orders') charged = svc.limiter.hit(`orders:${identity.key.api_key}`, limits.ordersPerMinute, MINUTE_MS);
     extra = rateHeaders(charged);
-    if (!general.allowed) { extra = rateHeaders(general); throw tooMany(general, `more than ${general.limit} requests an hour for this API key`); }
+    if (!general.allowed) {
+      extra = rateHeaders(general);
+      throw tooMany(general, `more than ${general.limit} requests an hour for this API key`);
+    }
     if (!charged.allowed) throw tooMany(charged, `more than ${charged.limit} orders a minute for this API key`);
 
     // Faults that answer before execution.
     const fault = faultFor(rt, req.headers[SIMULATE_HEADER]);
     if (fault === 'rate_limit') {
       extra = { ...extra, 'RateLimit-Remaining': '0', 'RateLimit-Reset': '1' };
-      throw new SandboxHttpError('RATE_LIMIT_EXCEEDED', 'Rate limit exceeded (simulated by X-Sandbox-Simulate); retry after 1 s', undefined, { 'Retry-After': '1' });
+      throw new SandboxHttpError(
+        'RATE_LIMIT_EXCEEDED',
+        'Rate limit exceeded (simulated by X-Sandbox-Simulate); retry after 1 s',
+        undefined,
+        { 'Retry-After': '1' },
+      );
     }
     if (fault === 'server_error') {
-      throw new SandboxHttpError('SERVICE_UNAVAILABLE', 'The service is temporarily unavailable (simulated by X-Sandbox-Simulate); retry after 1 s', undefined, { 'Retry-After': '1' });
+      throw new SandboxHttpError(
+        'SERVICE_UNAVAILABLE',
+        'The service is temporarily unavailable (simulated by X-Sandbox-Simulate); retry after 1 s',
+        undefined,
+        { 'Retry-After': '1' },
+      );
     }
 
     // Body: content type, size, signature, JSON, schema.
     const declaresBody = Number(header(req, 'content-length') ?? 0) > 0 || header(req, 'transfer-encoding') !== undefined;
     if (declaresBody && method !== 'GET' && !isJsonContentType(header(req, 'content-type'))) {
-      throw new SandboxHttpError('UNSUPPORTED_MEDIA_TYPE', `Content-Type ${JSON.stringify(header(req, 'content-type') ?? '')} is not supported; send JSON with Content-Type: application/json; charset=utf-8`, undefined, { Connection: 'close' });
+      throw new SandboxHttpError(
+        'UNSUPPORTED_MEDIA_TYPE',
+        `Content-Type ${JSON.stringify(header(req, 'content-type') ?? '')} is not supported; send JSON with Content-Type: application/json; charset=utf-8`,
+        undefined,
+        { Connection: 'close' },
+      );
     }
     const raw = await readBody(req);
     if (endpoint.signed) {
@@ -132,13 +170,20 @@ export async function handleApiRequest(svc: ApiServices, req: IncomingMessage, r
         verifySignature(rt, req, identity.key, raw);
       } catch (e) {
         // A failed signature is charged to the auth class: its RateLimit-* (and Retry-After on the 429) describe that class.
-        if (e instanceof SandboxHttpError) { extra = {}; throw authFailure(svc, req, e); }
+        if (e instanceof SandboxHttpError) {
+          extra = {};
+          throw authFailure(svc, req, e);
+        }
         throw e;
       }
     }
     let body: unknown;
     if (endpoint.request) {
-      if (raw.length === 0) throw new SandboxHttpError('MALFORMED_REQUEST', 'The request body is empty; send a JSON object with Content-Type: application/json');
+      if (raw.length === 0)
+        throw new SandboxHttpError(
+          'MALFORMED_REQUEST',
+          'The request body is empty; send a JSON object with Content-Type: application/json',
+        );
       body = validate(endpoint.request, parseJson(raw));
     } else if (raw.length > 0 && method !== 'GET') {
       body = parseJson(raw);
@@ -149,13 +194,18 @@ export async function handleApiRequest(svc: ApiServices, req: IncomingMessage, r
     // Idempotency.
     const idemKey = header(req, 'idempotency-key');
     if (endpoint.idempotency === 'required' && idemKey === undefined) {
-      throw new SandboxHttpError('IDEMPOTENCY_KEY_REQUIRED', `${method} /api/v1${relPath} requires an Idempotency-Key header (1–255 printable ASCII characters, e.g. a UUID); reuse it when retrying`);
+      throw new SandboxHttpError(
+        'IDEMPOTENCY_KEY_REQUIRED',
+        `${method} /api/v1${relPath} requires an Idempotency-Key header (1–255 printable ASCII characters, e.g. a UUID); reuse it when retrying`,
+      );
     }
     let scope: string | undefined;
     const hash = bodyHash(raw);
     if (idemKey !== undefined && endpoint.idempotency !== 'none') {
       if (!validIdempotencyKey(idemKey)) {
-        throw new SandboxHttpError('VALIDATION_FAILED', 'Idempotency-Key must be 1–255 printable ASCII characters', [{ path: 'Idempotency-Key', message: 'must be 1–255 printable ASCII characters' }]);
+        throw new SandboxHttpError('VALIDATION_FAILED', 'Idempotency-Key must be 1–255 printable ASCII characters', [
+          { path: 'Idempotency-Key', message: 'must be 1–255 printable ASCII characters' },
+        ]);
       }
       scope = IdempotencyStore.scope(identity.key.api_key, method, `/api/v1${relPath}`, idemKey);
       const begun = svc.idempotency.begin(scope, hash);
@@ -164,10 +214,18 @@ export async function handleApiRequest(svc: ApiServices, req: IncomingMessage, r
         return { status: begun.record.status };
       }
       if (begun.kind === 'reused') {
-        throw new SandboxHttpError('IDEMPOTENCY_KEY_REUSED', `Idempotency-Key ${JSON.stringify(idemKey)} was already used with a different request body; use a fresh key for a different request`);
+        throw new SandboxHttpError(
+          'IDEMPOTENCY_KEY_REUSED',
+          `Idempotency-Key ${JSON.stringify(idemKey)} was already used with a different request body; use a fresh key for a different request`,
+        );
       }
       if (begun.kind === 'in_progress') {
-        throw new SandboxHttpError('IDEMPOTENCY_KEY_IN_PROGRESS', `A request with Idempotency-Key ${JSON.stringify(idemKey)} is still being processed; retry after 1 s with the same key`, undefined, { 'Retry-After': '1' });
+        throw new SandboxHttpError(
+          'IDEMPOTENCY_KEY_IN_PROGRESS',
+          `A request with Idempotency-Key ${JSON.stringify(idemKey)} is still being processed; retry after 1 s with the same key`,
+          undefined,
+          { 'Retry-After': '1' },
+        );
       }
     }
 
@@ -175,7 +233,13 @@ export async function handleApiRequest(svc: ApiServices, req: IncomingMessage, r
 
     // Execute and commit synchronously.
     const ctx: HandlerContext = {
-      rt: svc.rt(), partner: identity.partner, key: identity.key, params: match.params, query, body, traceId,
+      rt: svc.rt(),
+      partner: identity.partner,
+      key: identity.key,
+      params: match.params,
+      query,
+      body,
+      traceId,
       remoteAddress: req.socket.remoteAddress ?? null,
     };
     let reply: Reply;

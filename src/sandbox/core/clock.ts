@@ -4,7 +4,10 @@
  * sandbox reads this clock.
  */
 export class SandboxClock {
-  constructor(private readonly base: () => number, public offsetMs = 0) {}
+  constructor(
+    private readonly base: () => number,
+    public offsetMs = 0,
+  ) {}
 
   now(): number {
     return this.base() + this.offsetMs;

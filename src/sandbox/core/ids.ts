@@ -31,7 +31,10 @@ export class IdGenerator implements IdSource {
   private lastTime = -1;
   private lastRandom: number[] = [];
 
-  constructor(private readonly rng: Rng, private readonly now: () => number) {}
+  constructor(
+    private readonly rng: Rng,
+    private readonly now: () => number,
+  ) {}
 
   /** A bare 26-character id. */
   ulid(): string {

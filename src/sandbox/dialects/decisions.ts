@@ -7,7 +7,14 @@ import { fromMinor } from '../../contract/money-format.js';
 import { IdGenerator } from '../core/ids.js';
 import { deliveredData, orderBase, voucherIssuedData } from '../domain/events.js';
 import {
-  categoryView, orderView, payoutView, productDetailView, productListView, transactionView, walletView, webhookView,
+  categoryView,
+  orderView,
+  payoutView,
+  productDetailView,
+  productListView,
+  transactionView,
+  walletView,
+  webhookView,
 } from '../domain/views.js';
 import { errorReply, jsonReply } from '../http/respond.js';
 import { paginate } from '../api/paginate.js';
@@ -26,7 +33,8 @@ export const DECISIONS: Dialect = {
       return jsonReply(200, { ...page, data: page.data.map(productListView) });
     },
     product: (p) => jsonReply(200, productDetailView(p)),
-    orderPlaced: (o, cacheHit) => jsonReply(cacheHit ? 201 : 202, orderView(o, cacheHit ? 'created' : 'read'), { Location: `/api/v1/orders/${o.order_id}` }),
+    orderPlaced: (o, cacheHit) =>
+      jsonReply(cacheHit ? 201 : 202, orderView(o, cacheHit ? 'created' : 'read'), { Location: `/api/v1/orders/${o.order_id}` }),
     order: (o) => jsonReply(200, orderView(o, 'read')),
     wallets: (rows) => jsonReply(200, { data: rows.map(([c, w]) => walletView(c, w)), has_more: false, next_cursor: null }),
     transactions: (rows, q) => {
@@ -42,7 +50,11 @@ export const DECISIONS: Dialect = {
     delivered: deliveredData,
     partiallyDelivered: (o, delivered, failed) => ({ ...orderBase(o), delivered_count: delivered, failed_count: failed }),
     cancelled: (o, reason, by) => ({ ...orderBase(o), reason, cancelled_by: by }),
-    refunded: (o, amountMinor, transactionId) => ({ ...orderBase(o), refund_amount: fromMinor(amountMinor, o.currency), transaction_id: transactionId }),
+    refunded: (o, amountMinor, transactionId) => ({
+      ...orderBase(o),
+      refund_amount: fromMinor(amountMinor, o.currency),
+      transaction_id: transactionId,
+    }),
     voucherIssued: voucherIssuedData,
   },
   errorReply,

@@ -11,7 +11,15 @@ import type { SandboxHttpError } from '../http/errors.js';
 import type { Reply } from '../http/respond.js';
 import type { SandboxConfig, SandboxDialect } from '../options.js';
 import type {
-  CategoryRecord, OrderRecord, PayoutRecord, ProductRecord, SandboxState, TransactionRecord, VoucherRecord, WalletRecord, WebhookRecord,
+  CategoryRecord,
+  OrderRecord,
+  PayoutRecord,
+  ProductRecord,
+  SandboxState,
+  TransactionRecord,
+  VoucherRecord,
+  WalletRecord,
+  WebhookRecord,
 } from '../state/types.js';
 
 /** `limit` and `cursor` as validated by the endpoint table (either may be absent). */

@@ -97,23 +97,40 @@ export function settle(rt: Runtime, o: OrderRecord): void {
   }
   o.fulfilled_from = fulfilledFrom(o);
   const status: OrderStatus = failedVouchers.length === 0 ? 'DELIVERED' : 'PARTIALLY_DELIVERED';
-  setStatus(rt, o, status, failedVouchers.length === 0
-    ? `${issued.length} voucher(s) delivered from ${o.fulfilled_from}`
-    : `${issued.length} voucher(s) delivered, ${failedVouchers.length} failed and refunded`);
+  setStatus(
+    rt,
+    o,
+    status,
+    failedVouchers.length === 0
+      ? `${issued.length} voucher(s) delivered from ${o.fulfilled_from}`
+      : `${issued.length} voucher(s) delivered, ${failedVouchers.length} failed and refunded`,
+  );
   o.settled_at = rt.clock.now();
   for (const v of issued) emit(rt, o.partner_id, 'voucher.issued', rt.dialect.payloads.voucherIssued(o, v), o.order_id);
   if (failedVouchers.length === 0) {
     emit(rt, o.partner_id, 'order.delivered', rt.dialect.payloads.delivered(o), o.order_id);
     return;
   }
-  emit(rt, o.partner_id, 'order.partially_delivered', rt.dialect.payloads.partiallyDelivered(o, issued.length, failedVouchers.length), o.order_id);
+  emit(
+    rt,
+    o.partner_id,
+    'order.partially_delivered',
+    rt.dialect.payloads.partiallyDelivered(o, issued.length, failedVouchers.length),
+    o.order_id,
+  );
   const refundMinor = failedVouchers.reduce((n, v) => n + toMinor(v.denomination, o.currency), 0);
   refund(rt, o, refundMinor, `Refund of ${failedVouchers.length} failed voucher(s) of ${o.order_id}`);
 }
 
 function refund(rt: Runtime, o: OrderRecord, amountMinor: number, description: string): void {
   if (amountMinor <= 0) return;
-  const txn = post(rt, partnerOf(rt, o), { type: 'REFUND', amount_minor: amountMinor, currency: o.currency, description, order_id: o.order_id });
+  const txn = post(rt, partnerOf(rt, o), {
+    type: 'REFUND',
+    amount_minor: amountMinor,
+    currency: o.currency,
+    description,
+    order_id: o.order_id,
+  });
   o.refunded_minor += amountMinor;
   o.updated_at = rt.clock.now();
   emit(rt, o.partner_id, 'order.refunded', rt.dialect.payloads.refunded(o, amountMinor, txn.transaction_id), o.order_id);

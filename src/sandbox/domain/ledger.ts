@@ -39,7 +39,12 @@ export function post(rt: Runtime, partner: PartnerRecord, entry: LedgerEntry): T
   const current = balanceMinor(partner, entry.currency);
   // Past 2^53 − 1 minor units a balance stops being exact: refused, nothing changes.
   if (!Number.isSafeInteger(current + entry.amount_minor)) {
-    throw validationFailed([{ path: 'amount', message: `the ${entry.currency} balance would be more than ${Number.MAX_SAFE_INTEGER} minor units, the most the ledger holds exactly` }]);
+    throw validationFailed([
+      {
+        path: 'amount',
+        message: `the ${entry.currency} balance would be more than ${Number.MAX_SAFE_INTEGER} minor units, the most the ledger holds exactly`,
+      },
+    ]);
   }
   if (entry.amount_minor < 0 && current + entry.amount_minor < 0) {
     throw new SandboxHttpError(

@@ -29,21 +29,38 @@ function checkProducts(rt: Runtime, partner: PartnerRecord, req: CreateOrderRequ
   const details: ErrorDetailEntry[] = [];
   req.items.forEach((item, i) => {
     const p = own(rt.state.products, item.product_id);
-    if (!p) throw new SandboxHttpError('NOT_FOUND', `Product ${JSON.stringify(item.product_id)} (items.${i}.product_id) does not exist; list products with GET /products`);
+    if (!p)
+      throw new SandboxHttpError(
+        'NOT_FOUND',
+        `Product ${JSON.stringify(item.product_id)} (items.${i}.product_id) does not exist; list products with GET /products`,
+      );
     if (!partner.categories.includes(p.category_id)) {
-      throw new SandboxHttpError('PRODUCT_NOT_AVAILABLE', `Product ${p.product_id} (items.${i}.product_id) is in category ${p.category_id}, which is not open to your organisation`);
+      throw new SandboxHttpError(
+        'PRODUCT_NOT_AVAILABLE',
+        `Product ${p.product_id} (items.${i}.product_id) is in category ${p.category_id}, which is not open to your organisation`,
+      );
     }
     const exact = checkAmountNumber(item.denomination, req.currency ?? p.currency);
     if (!exact.ok) {
-      details.push({ path: `items.${i}.denomination`, message: `${item.denomination} ${exact.reason.replace('the currency', req.currency ?? p.currency)}` });
+      details.push({
+        path: `items.${i}.denomination`,
+        message: `${item.denomination} ${exact.reason.replace('the currency', req.currency ?? p.currency)}`,
+      });
     } else if (!p.denominations.includes(item.denomination)) {
-      details.push({ path: `items.${i}.denomination`, message: `${item.denomination} is not a denomination of ${p.product_id}; choose one of ${p.denominations.join(', ')}` });
+      details.push({
+        path: `items.${i}.denomination`,
+        message: `${item.denomination} is not a denomination of ${p.product_id}; choose one of ${p.denominations.join(', ')}`,
+      });
     }
     products.push(p);
   });
   const currency = products[0]?.currency ?? 'USD';
   products.forEach((p, i) => {
-    if (p.currency !== currency) details.push({ path: `items.${i}.product_id`, message: `${p.product_id} is priced in ${p.currency}; all items of an order share one currency (${currency})` });
+    if (p.currency !== currency)
+      details.push({
+        path: `items.${i}.product_id`,
+        message: `${p.product_id} is priced in ${p.currency}; all items of an order share one currency (${currency})`,
+      });
   });
   if (req.currency !== undefined && req.currency !== currency) {
     details.push({ path: 'currency', message: `must be the products' currency ${currency}, got ${req.currency}` });
@@ -71,9 +88,12 @@ function checkInventory(req: CreateOrderRequest, products: ProductRecord[]): boo
     fits = false;
     const cache = ASYNC_BEHAVIOURS.has(p.behaviour) ? 0 : cachedCount(p, denomination);
     if (!p.vendor_available) {
-      throw new SandboxHttpError('INSUFFICIENT_INVENTORY', cache === 0
-        ? `No vouchers are available for ${p.product_id} at ${denomination} ${p.currency}: nothing in cache and the vendor has no stock; try another product or denomination`
-        : `Only ${cache} voucher(s) of ${p.product_id} at ${denomination} ${p.currency} are available and the vendor has no stock; order at most ${cache}`);
+      throw new SandboxHttpError(
+        'INSUFFICIENT_INVENTORY',
+        cache === 0
+          ? `No vouchers are available for ${p.product_id} at ${denomination} ${p.currency}: nothing in cache and the vendor has no stock; try another product or denomination`
+          : `Only ${cache} voucher(s) of ${p.product_id} at ${denomination} ${p.currency} are available and the vendor has no stock; order at most ${cache}`,
+      );
     }
   }
   return fits;
@@ -82,7 +102,11 @@ function checkInventory(req: CreateOrderRequest, products: ProductRecord[]): boo
 export function createOrder(rt: Runtime, partner: PartnerRecord, key: ApiKeyRecord, req: CreateOrderRequest): AcceptedOrder {
   const { products, currency } = checkProducts(rt, partner, req);
   const cacheHit = checkInventory(req, products);
-  const total = requireSafeMinor(req.items.reduce((n, item) => n + toMinor(item.denomination, currency) * item.quantity, 0), 'items', 'the order total');
+  const total = requireSafeMinor(
+    req.items.reduce((n, item) => n + toMinor(item.denomination, currency) * item.quantity, 0),
+    'items',
+    'the order total',
+  );
   const orderId = rt.ids.next('ord');
   post(rt, partner, { type: 'ORDER_DEBIT', amount_minor: -total, currency, description: `Order ${orderId}`, order_id: orderId });
 

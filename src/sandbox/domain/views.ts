@@ -6,7 +6,14 @@
 import { fromMinor } from '../../contract/money-format.js';
 import { iso } from '../core/time.js';
 import type {
-  CategoryRecord, OrderRecord, PayoutRecord, ProductRecord, TransactionRecord, VoucherRecord, WalletRecord, WebhookRecord,
+  CategoryRecord,
+  OrderRecord,
+  PayoutRecord,
+  ProductRecord,
+  TransactionRecord,
+  VoucherRecord,
+  WalletRecord,
+  WebhookRecord,
 } from '../state/types.js';
 
 export const LIST_DENOMINATIONS = 10;
@@ -48,7 +55,8 @@ export function availability(p: ProductRecord) {
     cached[String(d)] = n;
     total += n;
   }
-  const status = total === 0 && !p.vendor_available ? 'out_of_stock' : total < 10 * p.denominations.length && !p.cache_unlimited ? 'low' : 'in_stock';
+  const status =
+    total === 0 && !p.vendor_available ? 'out_of_stock' : total < 10 * p.denominations.length && !p.cache_unlimited ? 'low' : 'in_stock';
   return { status, cached };
 }
 
@@ -98,7 +106,14 @@ export function codesView(o: OrderRecord) {
     order_id: o.order_id,
     data: o.vouchers
       .filter((v) => v.status === 'ISSUED' && v.code !== null)
-      .map((v) => ({ voucher_id: v.voucher_id, product_id: v.product_id, denomination: v.denomination, expiry: v.expiry, code: v.code, pin: v.pin })),
+      .map((v) => ({
+        voucher_id: v.voucher_id,
+        product_id: v.product_id,
+        denomination: v.denomination,
+        expiry: v.expiry,
+        code: v.code,
+        pin: v.pin,
+      })),
   };
 }
 

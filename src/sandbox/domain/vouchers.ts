@@ -18,7 +18,17 @@ function newCode(rt: Runtime): string {
 
 /** A voucher slot of an order, not issued yet. */
 export function pendingVoucher(rt: Runtime, productId: string, denomination: number): VoucherRecord {
-  return { voucher_id: rt.ids.next('vch'), product_id: productId, denomination, expiry: null, status: 'PENDING', code: null, pin: null, source: null, issued_at: null };
+  return {
+    voucher_id: rt.ids.next('vch'),
+    product_id: productId,
+    denomination,
+    expiry: null,
+    status: 'PENDING',
+    code: null,
+    pin: null,
+    source: null,
+    issued_at: null,
+  };
 }
 
 export function issue(rt: Runtime, v: VoucherRecord, p: ProductRecord, source: 'cache' | 'vendor'): void {

@@ -9,7 +9,12 @@ import { SandboxHttpError } from './errors.js';
 export { MAX_BODY_BYTES };
 
 function tooLarge(): SandboxHttpError {
-  return new SandboxHttpError('PAYLOAD_TOO_LARGE', `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB); send less per request`, undefined, { Connection: 'close' });
+  return new SandboxHttpError(
+    'PAYLOAD_TOO_LARGE',
+    `The request body is larger than ${MAX_BODY_BYTES} bytes (1 MiB); send less per request`,
+    undefined,
+    { Connection: 'close' },
+  );
 }
 
 export async function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<Buffer> {
@@ -31,6 +36,9 @@ export function parseJson(raw: Buffer): unknown {
   try {
     return JSON.parse(raw.toString('utf8'));
   } catch (e) {
-    throw new SandboxHttpError('MALFORMED_REQUEST', `The request body is not valid JSON (${(e as Error).message}); send a JSON object with Content-Type: application/json`);
+    throw new SandboxHttpError(
+      'MALFORMED_REQUEST',
+      `The request body is not valid JSON (${(e as Error).message}); send a JSON object with Content-Type: application/json`,
+    );
   }
 }

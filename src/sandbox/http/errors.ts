@@ -33,7 +33,11 @@ export class SandboxHttpError extends Error {
   }
 
   envelope(): { error: { name: string; code: string; message: string; details?: ErrorDetailEntry[] } } {
-    const body: { name: string; code: string; message: string; details?: ErrorDetailEntry[] } = { name: KNOWN[this.code].name, code: this.code, message: this.message };
+    const body: { name: string; code: string; message: string; details?: ErrorDetailEntry[] } = {
+      name: KNOWN[this.code].name,
+      code: this.code,
+      message: this.message,
+    };
     if (this.details) body.details = this.details;
     return { error: body };
   }
@@ -42,5 +46,9 @@ export class SandboxHttpError extends Error {
 export function validationFailed(details: ErrorDetailEntry[]): SandboxHttpError {
   const first = details[0];
   const summary = first ? `${first.path || 'body'}: ${first.message}` : 'the request is not valid';
-  return new SandboxHttpError('VALIDATION_FAILED', `The request is not valid (${summary}${details.length > 1 ? `, and ${details.length - 1} more` : ''}); see details`, details);
+  return new SandboxHttpError(
+    'VALIDATION_FAILED',
+    `The request is not valid (${summary}${details.length > 1 ? `, and ${details.length - 1} more` : ''}); see details`,
+    details,
+  );
 }

@@ -34,7 +34,10 @@ export function send(res: ServerResponse, reply: Reply, extra: Record<string, st
 /** Any thrown value as a typed error: anything untyped is a 500. */
 export function asHttpError(e: unknown): SandboxHttpError {
   if (e instanceof SandboxHttpError) return e;
-  return new SandboxHttpError('INTERNAL_ERROR', 'The sandbox failed unexpectedly while handling the request; quote the X-Trace-ID when reporting it');
+  return new SandboxHttpError(
+    'INTERNAL_ERROR',
+    'The sandbox failed unexpectedly while handling the request; quote the X-Trace-ID when reporting it',
+  );
 }
 
 /** Any thrown value as a reply in our envelope: typed errors keep their code, anything else is a 500. */

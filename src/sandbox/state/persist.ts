@@ -16,17 +16,26 @@ export function loadState(file: string): SandboxState | undefined {
   try {
     text = readFileSync(file, 'utf8');
   } catch (e) {
-    throw new ConfigError(`Cannot read the sandbox state file ${file} (${(e as Error).message})`, 'Pass a readable file to --state (it is created when missing)');
+    throw new ConfigError(
+      `Cannot read the sandbox state file ${file} (${(e as Error).message})`,
+      'Pass a readable file to --state (it is created when missing)',
+    );
   }
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
   } catch (e) {
-    throw new ConfigError(`The sandbox state file ${file} is not valid JSON (${(e as Error).message})`, 'Move it away or pass another --state file to start from the seed');
+    throw new ConfigError(
+      `The sandbox state file ${file} is not valid JSON (${(e as Error).message})`,
+      'Move it away or pass another --state file to start from the seed',
+    );
   }
   const s = parsed as Partial<SandboxState> | null;
   if (!s || typeof s !== 'object' || s.version !== STATE_VERSION || typeof s.orders !== 'object' || typeof s.keys !== 'object') {
-    throw new ConfigError(`The file ${file} is not a sandbox state file of version ${STATE_VERSION}`, 'Move it away or pass another --state file to start from the seed');
+    throw new ConfigError(
+      `The file ${file} is not a sandbox state file of version ${STATE_VERSION}`,
+      'Move it away or pass another --state file to start from the seed',
+    );
   }
   return s as SandboxState;
 }
@@ -40,7 +49,10 @@ export function writeInitialState(file: string, state: SandboxState): void {
   try {
     writeStateAtomically(file, state);
   } catch (e) {
-    throw new ConfigError(`Cannot write the sandbox state file ${file} (${(e as Error).message})`, 'Pass a path in an existing, writable directory to --state');
+    throw new ConfigError(
+      `Cannot write the sandbox state file ${file} (${(e as Error).message})`,
+      'Pass a path in an existing, writable directory to --state',
+    );
   }
 }
 
@@ -48,7 +60,11 @@ export class StateWriter {
   private timer: NodeJS.Timeout | undefined;
   private lastError: Error | undefined;
 
-  constructor(private readonly file: string, private readonly snapshot: () => SandboxState, private readonly onError: (e: Error) => void) {}
+  constructor(
+    private readonly file: string,
+    private readonly snapshot: () => SandboxState,
+    private readonly onError: (e: Error) => void,
+  ) {}
 
   schedule(): void {
     if (this.timer) return;

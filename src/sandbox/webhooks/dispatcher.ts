@@ -62,7 +62,13 @@ export class DeliveryDispatcher {
     if (!event || !hook || hook.webhook_id !== d.webhook_id) {
       d.status = 'failed';
       d.next_attempt_at = null;
-      d.attempts.push({ attempt: d.attempts.length + 1, at: now, status_code: null, duration_ms: 0, error: 'the webhook endpoint was removed or replaced' });
+      d.attempts.push({
+        attempt: d.attempts.length + 1,
+        at: now,
+        status_code: null,
+        duration_ms: 0,
+        error: 'the webhook endpoint was removed or replaced',
+      });
       rt.changed();
       return;
     }
@@ -77,7 +83,9 @@ export class DeliveryDispatcher {
     if (!this.transport) {
       const made = createTransport({ connectTimeoutMs: timeout, headersTimeoutMs: timeout, bodyTimeoutMs: timeout });
       // A transport that could not be made is tried again by the next delivery.
-      made.catch(() => { if (this.transport === made) this.transport = undefined; });
+      made.catch(() => {
+        if (this.transport === made) this.transport = undefined;
+      });
       this.transport = made;
     }
     this.transport
@@ -100,11 +108,21 @@ export class DeliveryDispatcher {
       })
       .then(async (res) => {
         await res.body.dump();
-        this.record(d.delivery_id, res.statusCode, performance.now() - started, res.statusCode >= 200 && res.statusCode < 300 ? null : `HTTP ${res.statusCode}`);
+        this.record(
+          d.delivery_id,
+          res.statusCode,
+          performance.now() - started,
+          res.statusCode >= 200 && res.statusCode < 300 ? null : `HTTP ${res.statusCode}`,
+        );
       })
       .catch((e: unknown) => {
         const err = e as Error & { code?: string };
-        const timedOut = err.name === 'TimeoutError' || err.name === 'AbortError' || err.code === 'UND_ERR_HEADERS_TIMEOUT' || err.code === 'UND_ERR_BODY_TIMEOUT' || err.code === 'UND_ERR_CONNECT_TIMEOUT';
+        const timedOut =
+          err.name === 'TimeoutError' ||
+          err.name === 'AbortError' ||
+          err.code === 'UND_ERR_HEADERS_TIMEOUT' ||
+          err.code === 'UND_ERR_BODY_TIMEOUT' ||
+          err.code === 'UND_ERR_CONNECT_TIMEOUT';
         const message = timedOut ? `no answer within ${this.timeoutMs / 1000} s` : `${err.code ?? err.name}: ${err.message}`;
         this.record(d.delivery_id, null, performance.now() - started, message);
       });

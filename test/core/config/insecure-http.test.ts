@@ -11,8 +11,30 @@ import { envOf, fastSandbox } from '../../helpers/sandbox.js';
 
 describe('the decision', () => {
   it('loopback hosts: 127.0.0.0/8, ::1, localhost', () => {
-    for (const h of ['127.0.0.1', '127.8.9.10', '[::1]', '::1', '[0:0:0:0:0:0:0:1]', 'localhost', 'LOCALHOST', 'api.localhost', '[::ffff:127.0.0.1]', '[::ffff:7f00:1]']) expect(isLoopbackHost(h), h).toBe(true);
-    for (const h of ['192.0.2.1', '10.0.0.1', '128.0.0.1', '[::2]', '[::ffff:c000:201]', 'example.com', 'localhost.example.com', '127.0.0.1.example.com']) expect(isLoopbackHost(h), h).toBe(false);
+    for (const h of [
+      '127.0.0.1',
+      '127.8.9.10',
+      '[::1]',
+      '::1',
+      '[0:0:0:0:0:0:0:1]',
+      'localhost',
+      'LOCALHOST',
+      'api.localhost',
+      '[::ffff:127.0.0.1]',
+      '[::ffff:7f00:1]',
+    ])
+      expect(isLoopbackHost(h), h).toBe(true);
+    for (const h of [
+      '192.0.2.1',
+      '10.0.0.1',
+      '128.0.0.1',
+      '[::2]',
+      '[::ffff:c000:201]',
+      'example.com',
+      'localhost.example.com',
+      '127.0.0.1.example.com',
+    ])
+      expect(isLoopbackHost(h), h).toBe(false);
   });
 
   it('only plain http off this machine leaks', () => {
@@ -26,7 +48,11 @@ describe('the decision', () => {
   it('refuses with the URL and the way to opt in; the opt-in allows it', () => {
     const p = { name: 'prod', base_url: 'http://192.0.2.1/api/v1' };
     expect(() => assertSecretTransport(p)).toThrow(/plain http to http:\/\/192\.0\.2\.1\/api\/v1/);
-    try { assertSecretTransport(p); } catch (e) { expect((e as { hint?: string }).hint).toMatch(/allow_insecure_http true.*VOUCHERS_ALLOW_INSECURE_HTTP=1/); }
+    try {
+      assertSecretTransport(p);
+    } catch (e) {
+      expect((e as { hint?: string }).hint).toMatch(/allow_insecure_http true.*VOUCHERS_ALLOW_INSECURE_HTTP=1/);
+    }
     expect(() => assertSecretTransport({ ...p, allow_insecure_http: true })).not.toThrow();
     expect(() => assertSecretTransport({ ...p, base_url: 'https://192.0.2.1/api/v1' })).not.toThrow();
   });
@@ -34,13 +60,21 @@ describe('the decision', () => {
 
 describe('through the CLI', () => {
   let sb: SandboxHandle;
-  beforeAll(async () => { sb = await fastSandbox(); });
-  afterAll(async () => { await sb.close(); });
+  beforeAll(async () => {
+    sb = await fastSandbox();
+  });
+  afterAll(async () => {
+    await sb.close();
+  });
 
   it('http://192.0.2.1: exit 2 naming the URL and the opt-in; no request is attempted', async () => {
     const dir = tempConfigDir();
     const env = { ...envOf(sb), VOUCHERS_BASE_URL: 'http://192.0.2.1/api/v1' };
-    for (const argv of [['wallets', 'list'], ['api', 'GET', '/wallets'], ['payouts', 'create', '--amount', '1', '--currency', 'USD', '--yes']]) {
+    for (const argv of [
+      ['wallets', 'list'],
+      ['api', 'GET', '/wallets'],
+      ['payouts', 'create', '--amount', '1', '--currency', 'USD', '--yes'],
+    ]) {
       const r = await runCli(argv, { env, configDir: dir });
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr).toContain('http://192.0.2.1/api/v1');
@@ -60,7 +94,14 @@ describe('through the CLI', () => {
     // Opted in, requests go (here to the loopback sandbox, which is allowed anyway).
     expect((await runCli(['wallets', 'list'], { env })).code).toBe(0);
     const dir = tempConfigDir();
-    expect((await runCli(['profiles', 'add', 'lan', '--base-url', 'http://192.0.2.1/api/v1', '--api-key', 'pk_x', '--api-secret-stdin'], { configDir: dir, stdin: 'sk_x\n' })).code).toBe(0);
+    expect(
+      (
+        await runCli(['profiles', 'add', 'lan', '--base-url', 'http://192.0.2.1/api/v1', '--api-key', 'pk_x', '--api-secret-stdin'], {
+          configDir: dir,
+          stdin: 'sk_x\n',
+        })
+      ).code,
+    ).toBe(0);
     expect((await runCli(['profiles', 'set', 'lan', 'allow_insecure_http', 'true'], { configDir: dir })).code).toBe(0);
     const lan = await runCli(['profiles', 'show', 'lan', '--json'], { configDir: dir });
     expect(JSON.parse(lan.stdout)).toMatchObject({ allow_insecure_http: true, sources: { allow_insecure_http: 'profile' } });

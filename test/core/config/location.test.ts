@@ -7,8 +7,14 @@ import { readConfig } from '../../../src/core/config/read.js';
 import { openConfig } from '../../../src/core/config/store.js';
 
 const dirs: string[] = [];
-const temp = () => { const d = mkdtempSync(join(tmpdir(), 'vouchers-loc-')); dirs.push(d); return d; };
-afterEach(() => { while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true }); });
+const temp = () => {
+  const d = mkdtempSync(join(tmpdir(), 'vouchers-loc-'));
+  dirs.push(d);
+  return d;
+};
+afterEach(() => {
+  while (dirs.length) rmSync(dirs.pop()!, { recursive: true, force: true });
+});
 
 describe('config location', () => {
   it('is the folder conf itself would pick by default (env-paths), so old files are found', async () => {

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { resolveProfile, resolveProfileName, resolveProfileUnchecked } from '../../../src/core/config/resolve.js';
-import { DEFAULT_LIMITS, DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_MS, type ConfigStore, type StoredProfile } from '../../../src/core/config/types.js';
+import {
+  DEFAULT_LIMITS,
+  DEFAULT_MAX_RETRIES,
+  DEFAULT_TIMEOUT_MS,
+  type ConfigStore,
+  type StoredProfile,
+} from '../../../src/core/config/types.js';
 import { ConfigError, UsageError } from '../../../src/core/errors/index.js';
 
 /** An in-memory ConfigStore: resolution only reads. */
@@ -54,20 +60,42 @@ describe('resolveProfile precedence per field', () => {
   it('profile values when nothing overrides them', () => {
     const r = resolveProfile(store, {}, {});
     expect(r).toMatchObject({
-      name: 'p', exists: true,
-      base_url: full.base_url, api_key: 'pk_profile', api_secret: 'sk_profile', webhook_secret: 'whsec_profile',
-      signing_path: 'relative', limits: { orders_per_minute: 7, general_per_hour: DEFAULT_LIMITS.general_per_hour },
-      timeout_ms: 12_000, max_retries: 1, production: true, admin_url: full.admin_url, admin_token: 'adm_token',
+      name: 'p',
+      exists: true,
+      base_url: full.base_url,
+      api_key: 'pk_profile',
+      api_secret: 'sk_profile',
+      webhook_secret: 'whsec_profile',
+      signing_path: 'relative',
+      limits: { orders_per_minute: 7, general_per_hour: DEFAULT_LIMITS.general_per_hour },
+      timeout_ms: 12_000,
+      max_retries: 1,
+      production: true,
+      admin_url: full.admin_url,
+      admin_token: 'adm_token',
     });
     expect(r.sources).toMatchObject({
-      name: 'profile', base_url: 'profile', api_key: 'profile', api_secret: 'profile', webhook_secret: 'profile',
-      signing_path: 'profile', limits: 'profile', timeout_ms: 'profile', max_retries: 'profile', production: 'profile',
+      name: 'profile',
+      base_url: 'profile',
+      api_key: 'profile',
+      api_secret: 'profile',
+      webhook_secret: 'profile',
+      signing_path: 'profile',
+      limits: 'profile',
+      timeout_ms: 'profile',
+      max_retries: 'profile',
+      production: 'profile',
     });
   });
 
   it('env beats profile', () => {
     const r = resolveProfile(store, ENV_ALL, {});
-    expect(r).toMatchObject({ base_url: 'https://env.example/api/v1', api_key: 'pk_env', api_secret: 'sk_env', webhook_secret: 'whsec_env' });
+    expect(r).toMatchObject({
+      base_url: 'https://env.example/api/v1',
+      api_key: 'pk_env',
+      api_secret: 'sk_env',
+      webhook_secret: 'whsec_env',
+    });
     expect(r.sources).toMatchObject({ base_url: 'env', api_key: 'env', api_secret: 'env', webhook_secret: 'env' });
   });
 
@@ -81,14 +109,29 @@ describe('resolveProfile precedence per field', () => {
 
   it('every setting has an environment variable that beats the profile', () => {
     const env = {
-      VOUCHERS_SIGNING_PATH: 'full', VOUCHERS_LIMITS_ORDERS_PER_MINUTE: '30', VOUCHERS_LIMITS_GENERAL_PER_HOUR: '600',
-      VOUCHERS_TIMEOUT: '45s', VOUCHERS_MAX_RETRIES: '5', VOUCHERS_PRODUCTION: 'false',
+      VOUCHERS_SIGNING_PATH: 'full',
+      VOUCHERS_LIMITS_ORDERS_PER_MINUTE: '30',
+      VOUCHERS_LIMITS_GENERAL_PER_HOUR: '600',
+      VOUCHERS_TIMEOUT: '45s',
+      VOUCHERS_MAX_RETRIES: '5',
+      VOUCHERS_PRODUCTION: 'false',
     };
     const r = resolveProfile(store, env, {});
-    expect(r).toMatchObject({ signing_path: 'full', limits: { orders_per_minute: 30, general_per_hour: 600 }, timeout_ms: 45_000, max_retries: 5, production: false });
+    expect(r).toMatchObject({
+      signing_path: 'full',
+      limits: { orders_per_minute: 30, general_per_hour: 600 },
+      timeout_ms: 45_000,
+      max_retries: 5,
+      production: false,
+    });
     expect(r.sources).toMatchObject({
-      signing_path: 'env', limits: 'env', limits_orders_per_minute: 'env', limits_general_per_hour: 'env',
-      timeout_ms: 'env', max_retries: 'env', production: 'env',
+      signing_path: 'env',
+      limits: 'env',
+      limits_orders_per_minute: 'env',
+      limits_general_per_hour: 'env',
+      timeout_ms: 'env',
+      max_retries: 'env',
+      production: 'env',
     });
   });
 
@@ -109,10 +152,20 @@ describe('resolveProfile precedence per field', () => {
 
   it('a bad environment value is a usage error naming the variable', () => {
     for (const [name, value] of [
-      ['VOUCHERS_SIGNING_PATH', 'sideways'], ['VOUCHERS_LIMITS_ORDERS_PER_MINUTE', '0'], ['VOUCHERS_LIMITS_GENERAL_PER_HOUR', 'many'],
-      ['VOUCHERS_TIMEOUT', 'soon'], ['VOUCHERS_MAX_RETRIES', '99'], ['VOUCHERS_PRODUCTION', 'maybe'],
+      ['VOUCHERS_SIGNING_PATH', 'sideways'],
+      ['VOUCHERS_LIMITS_ORDERS_PER_MINUTE', '0'],
+      ['VOUCHERS_LIMITS_GENERAL_PER_HOUR', 'many'],
+      ['VOUCHERS_TIMEOUT', 'soon'],
+      ['VOUCHERS_MAX_RETRIES', '99'],
+      ['VOUCHERS_PRODUCTION', 'maybe'],
     ] as const) {
-      const e = (() => { try { resolveProfile(store, { [name]: value }, {}); } catch (x) { return x; } })();
+      const e = (() => {
+        try {
+          resolveProfile(store, { [name]: value }, {});
+        } catch (x) {
+          return x;
+        }
+      })();
       expect(e, name).toBeInstanceOf(UsageError);
       expect((e as UsageError).message, name).toContain(`${name} "${value}"`);
     }
@@ -121,10 +174,28 @@ describe('resolveProfile precedence per field', () => {
   it('defaults when neither flag, env nor profile has a value', () => {
     const r = resolveProfile(memoryStore({}), {}, {});
     expect(r).toMatchObject({
-      name: 'default', exists: false, base_url: undefined, api_key: undefined, api_secret: undefined, webhook_secret: undefined,
-      signing_path: 'full', limits: DEFAULT_LIMITS, timeout_ms: DEFAULT_TIMEOUT_MS, max_retries: DEFAULT_MAX_RETRIES, production: false,
+      name: 'default',
+      exists: false,
+      base_url: undefined,
+      api_key: undefined,
+      api_secret: undefined,
+      webhook_secret: undefined,
+      signing_path: 'full',
+      limits: DEFAULT_LIMITS,
+      timeout_ms: DEFAULT_TIMEOUT_MS,
+      max_retries: DEFAULT_MAX_RETRIES,
+      production: false,
     });
-    expect(r.sources).toMatchObject({ name: 'default', base_url: 'default', api_key: 'default', signing_path: 'default', limits: 'default', timeout_ms: 'default', max_retries: 'default', production: 'default' });
+    expect(r.sources).toMatchObject({
+      name: 'default',
+      base_url: 'default',
+      api_key: 'default',
+      signing_path: 'default',
+      limits: 'default',
+      timeout_ms: 'default',
+      max_retries: 'default',
+      production: 'default',
+    });
   });
 
   it('empty env values count as unset', () => {
@@ -138,7 +209,13 @@ describe('resolveProfile errors', () => {
   const store = memoryStore({ sandbox: {}, prod: {} }, 'sandbox');
 
   it('an explicitly named missing profile lists the profiles', () => {
-    const e = (() => { try { resolveProfile(store, {}, { profile: 'stage' }); } catch (x) { return x; } })();
+    const e = (() => {
+      try {
+        resolveProfile(store, {}, { profile: 'stage' });
+      } catch (x) {
+        return x;
+      }
+    })();
     expect(e).toBeInstanceOf(ConfigError);
     expect((e as ConfigError).message).toContain('"stage"');
     expect((e as ConfigError).hint).toContain('prod, sandbox');
@@ -146,7 +223,11 @@ describe('resolveProfile errors', () => {
   });
 
   it('a missing named profile is fine when env supplies the credentials', () => {
-    const r = resolveProfile(store, { VOUCHERS_PROFILE: 'ci', VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', VOUCHERS_BASE_URL: 'https://ci.example/api/v1' }, {});
+    const r = resolveProfile(
+      store,
+      { VOUCHERS_PROFILE: 'ci', VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', VOUCHERS_BASE_URL: 'https://ci.example/api/v1' },
+      {},
+    );
     expect(r).toMatchObject({ name: 'ci', exists: false, api_key: 'k' });
   });
 
@@ -164,7 +245,13 @@ describe('resolveProfile errors', () => {
   });
 
   it('never repeats a password given inside a base URL', () => {
-    const e = (() => { try { resolveProfile(store, {}, { baseUrl: 'https://partner:hunter2pw@api.example/api/v1' }); } catch (x) { return x; } })();
+    const e = (() => {
+      try {
+        resolveProfile(store, {}, { baseUrl: 'https://partner:hunter2pw@api.example/api/v1' });
+      } catch (x) {
+        return x;
+      }
+    })();
     expect(e).toBeInstanceOf(ConfigError);
     expect((e as ConfigError).message).toContain('https://partner:***@api.example/api/v1');
     expect((e as ConfigError).message).not.toContain('hunter2pw');
@@ -174,7 +261,13 @@ describe('resolveProfile errors', () => {
     expect(() => resolveProfile(store, {}, { timeout: 'soon' })).toThrow(UsageError);
     expect(() => resolveProfile(store, {}, { timeout: '0s' })).toThrow(UsageError);
     expect(() => resolveProfile(store, {}, { maxRetries: '-1' })).toThrow(UsageError);
-    const e = (() => { try { resolveProfile(store, {}, { maxRetries: '21' }); } catch (x) { return x; } })();
+    const e = (() => {
+      try {
+        resolveProfile(store, {}, { maxRetries: '21' });
+      } catch (x) {
+        return x;
+      }
+    })();
     expect((e as UsageError).hint).toMatch(/0 to 20/);
     expect(resolveProfile(store, {}, { timeout: '500ms' }).timeout_ms).toBe(500);
   });

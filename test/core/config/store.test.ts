@@ -32,7 +32,10 @@ describe('openConfig', () => {
     expect(mode(store.path)).toBe(0o600);
 
     const data = JSON.parse(readFileSync(store.path, 'utf8'));
-    expect(data).toEqual({ current: 'sandbox', profiles: { sandbox: { base_url: 'http://127.0.0.1:1/api/v1', api_key: 'k', api_secret: 's' } } });
+    expect(data).toEqual({
+      current: 'sandbox',
+      profiles: { sandbox: { base_url: 'http://127.0.0.1:1/api/v1', api_key: 'k', api_secret: 's' } },
+    });
   });
 
   it('keeps current, names and profiles; removing the current profile leaves none current', async () => {

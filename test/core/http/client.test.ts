@@ -10,16 +10,36 @@ import { verifyRequest } from '../../../src/core/signer/index.js';
 import type { ApiClient } from '../../../src/core/http/types.js';
 import type { ContractDrift } from '../../../src/core/http/validate.js';
 import type { ResolvedProfile } from '../../../src/core/config/types.js';
-import { freePort, resetSocket, sendError, sendJson, startLoopbackServer, type LoopbackHandler, type LoopbackServer } from '../../helpers/loopback-server.js';
+import {
+  freePort,
+  resetSocket,
+  sendError,
+  sendJson,
+  startLoopbackServer,
+  type LoopbackHandler,
+  type LoopbackServer,
+} from '../../helpers/loopback-server.js';
 import { testIO } from '../../helpers/io.js';
 import { fakeClock, sequentialIds } from './fake-clock.js';
 
 const SECRET = 'sk_test_s3cr3t_value_for_tests';
-const WALLETS = { data: [{ currency: 'USD', available: 100, reserved: 0, updated_at: '2026-11-22T09:30:00Z' }], has_more: false, next_cursor: null };
+const WALLETS = {
+  data: [{ currency: 'USD', available: 100, reserved: 0, updated_at: '2026-11-22T09:30:00Z' }],
+  has_more: false,
+  next_cursor: null,
+};
 const ORDER = {
-  order_id: 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE', status: 'PENDING', items: [{ product_id: 'amzn-us', denomination: 25, quantity: 1 }],
-  total_amount: 25, currency: 'USD', reference: null, fulfilled_from: null,
-  created_at: '2026-11-22T09:30:00Z', updated_at: '2026-11-22T09:30:00Z', vouchers: [], timeline: [],
+  order_id: 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE',
+  status: 'PENDING',
+  items: [{ product_id: 'amzn-us', denomination: 25, quantity: 1 }],
+  total_amount: 25,
+  currency: 'USD',
+  reference: null,
+  fulfilled_from: null,
+  created_at: '2026-11-22T09:30:00Z',
+  updated_at: '2026-11-22T09:30:00Z',
+  vouchers: [],
+  timeline: [],
 };
 
 let server: LoopbackServer | undefined;
@@ -39,8 +59,16 @@ async function setup(handler: LoopbackHandler, extra: Partial<ClientOptions> = {
   const dir = mkdtempSync(join(tmpdir(), 'vouchers-http-'));
   const requestLog = openRequestLog(dir);
   client = createClient({
-    baseUrl: server.baseUrl, apiKey: 'pk_test_key', apiSecret: SECRET,
-    clock, ids, requestLog, profileName: 'test', limits: null, random: () => 0.5, ...extra,
+    baseUrl: server.baseUrl,
+    apiKey: 'pk_test_key',
+    apiSecret: SECRET,
+    clock,
+    ids,
+    requestLog,
+    profileName: 'test',
+    limits: null,
+    random: () => 0.5,
+    ...extra,
   });
   return { server, client, clock, ids, requestLog };
 }
@@ -48,22 +76,36 @@ async function setup(handler: LoopbackHandler, extra: Partial<ClientOptions> = {
 describe('notice', () => {
   it('announces a retry wait of a second or more with the reason, the attempt and the trace ID; shorter waits stay quiet', async () => {
     const notices: string[] = [];
-    const { client } = await setup((req, res) => {
-      if (req.n === 1) return sendError(res, 429, 'RateLimitExceeded', 'RATE_LIMIT_EXCEEDED', 'slow down', { 'retry-after': '57', 'x-trace-id': 'a'.repeat(32) });
-      if (req.n === 2) return sendError(res, 503, 'ServiceUnavailable', 'SERVICE_UNAVAILABLE', 'later'); // backoff well under a second
-      sendJson(res, 200, WALLETS);
-    }, { notice: (m) => notices.push(m) });
+    const { client } = await setup(
+      (req, res) => {
+        if (req.n === 1)
+          return sendError(res, 429, 'RateLimitExceeded', 'RATE_LIMIT_EXCEEDED', 'slow down', {
+            'retry-after': '57',
+            'x-trace-id': 'a'.repeat(32),
+          });
+        if (req.n === 2) return sendError(res, 503, 'ServiceUnavailable', 'SERVICE_UNAVAILABLE', 'later'); // backoff well under a second
+        sendJson(res, 200, WALLETS);
+      },
+      { notice: (m) => notices.push(m) },
+    );
     const res = await client.request({ method: 'GET', path: '/wallets' });
     expect(res.attempts).toBe(3);
     expect(notices).toHaveLength(1);
-    expect(notices[0]).toMatch(/^GET \/wallets: HTTP 429 rate limited, Retry-After 57 s; retrying in 57s \(attempt 2 of 4, trace a{32}\)\. Ctrl-C stops$/);
+    expect(notices[0]).toMatch(
+      /^GET \/wallets: HTTP 429 rate limited, Retry-After 57 s; retrying in 57s \(attempt 2 of 4, trace a{32}\)\. Ctrl-C stops$/,
+    );
   });
 
   it('is left to --debug when debugging', async () => {
     const notices: string[] = [];
     const debug: string[] = [];
-    const { client } = await setup((req, res) => (req.n === 1 ? sendError(res, 429, 'RateLimitExceeded', 'RATE_LIMIT_EXCEEDED', 'slow down', { 'retry-after': '5' }) : sendJson(res, 200, WALLETS)),
-      { notice: (m) => notices.push(m), debug: (l) => debug.push(l) });
+    const { client } = await setup(
+      (req, res) =>
+        req.n === 1
+          ? sendError(res, 429, 'RateLimitExceeded', 'RATE_LIMIT_EXCEEDED', 'slow down', { 'retry-after': '5' })
+          : sendJson(res, 200, WALLETS),
+      { notice: (m) => notices.push(m), debug: (l) => debug.push(l) },
+    );
     await client.request({ method: 'GET', path: '/wallets' });
     expect(notices).toEqual([]);
     expect(debug.join('\n')).toMatch(/retrying in 5/);
@@ -77,7 +119,13 @@ describe('onSent', () => {
       if (req.n < 3) return sendError(res, 503, 'ServiceUnavailable', 'SERVICE_UNAVAILABLE', 'try later');
       sendJson(res, 200, WALLETS);
     });
-    const res = await client.request({ method: 'GET', path: '/wallets', onSent: () => { calls++; } });
+    const res = await client.request({
+      method: 'GET',
+      path: '/wallets',
+      onSent: () => {
+        calls++;
+      },
+    });
     expect(res.attempts).toBe(3);
     expect(calls).toBe(1);
   });
@@ -85,8 +133,25 @@ describe('onSent', () => {
   it('is not called when the request never went out', async () => {
     const port = await freePort();
     let calls = 0;
-    client = createClient({ baseUrl: `http://127.0.0.1:${port}/api/v1`, apiKey: 'pk_test_key', apiSecret: SECRET, clock: fakeClock(), ids: sequentialIds(), limits: null, random: () => 0.5, maxRetries: 0 });
-    await expect(client.request({ method: 'GET', path: '/wallets', onSent: () => { calls++; } })).rejects.toBeInstanceOf(NetworkError);
+    client = createClient({
+      baseUrl: `http://127.0.0.1:${port}/api/v1`,
+      apiKey: 'pk_test_key',
+      apiSecret: SECRET,
+      clock: fakeClock(),
+      ids: sequentialIds(),
+      limits: null,
+      random: () => 0.5,
+      maxRetries: 0,
+    });
+    await expect(
+      client.request({
+        method: 'GET',
+        path: '/wallets',
+        onSent: () => {
+          calls++;
+        },
+      }),
+    ).rejects.toBeInstanceOf(NetworkError);
     // onSent runs in a setImmediate queued when the body is written, and the callback is
     // forgotten when the attempt ends: one turn of immediates later, any call would be done.
     await new Promise((r) => setImmediate(r));
@@ -114,14 +179,22 @@ describe('request building', () => {
 
   it('signs a write over the exact bytes sent with the full path, and makes an idempotency key where required', async () => {
     const { server, client, clock } = await setup((_req, res) => sendJson(res, 202, ORDER));
-    const res = await client.request({ method: 'POST', path: '/orders', body: { items: [{ product_id: 'amzn-us', denomination: 25, quantity: 1 }] } });
+    const res = await client.request({
+      method: 'POST',
+      path: '/orders',
+      body: { items: [{ product_id: 'amzn-us', denomination: 25, quantity: 1 }] },
+    });
     const req = server.requests[0]!;
     expect(req.headers['content-type']).toBe('application/json; charset=utf-8');
     expect(req.headers['idempotency-key']).toBe('key-1');
     expect(res.idempotencyKey).toBe('key-1');
     const ts = verifyRequest({
-      secret: SECRET, method: 'POST', path: '/api/v1/orders', body: req.body,
-      timestampHeader: req.headers['x-timestamp'] as string, signatureHeader: req.headers['x-signature'] as string,
+      secret: SECRET,
+      method: 'POST',
+      path: '/api/v1/orders',
+      body: req.body,
+      timestampHeader: req.headers['x-timestamp'] as string,
+      signatureHeader: req.headers['x-signature'] as string,
       nowSeconds: Math.floor(clock.now() / 1000),
     });
     expect(ts).toBe(Math.floor(clock.now() / 1000));
@@ -129,13 +202,19 @@ describe('request building', () => {
 
   it('signs the path without the base prefix in the relative variant', async () => {
     const { server, client, clock } = await setup((_req, res) => sendJson(res, 201, ORDER), { signingPath: 'relative' });
-    await client.request({ method: 'POST', path: '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE/cancel', body: '' , raw: true });
+    await client.request({ method: 'POST', path: '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE/cancel', body: '', raw: true });
     const req = server.requests[0]!;
-    expect(() => verifyRequest({
-      secret: SECRET, method: 'POST', path: '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE/cancel', body: req.body,
-      timestampHeader: req.headers['x-timestamp'] as string, signatureHeader: req.headers['x-signature'] as string,
-      nowSeconds: Math.floor(clock.now() / 1000),
-    })).not.toThrow();
+    expect(() =>
+      verifyRequest({
+        secret: SECRET,
+        method: 'POST',
+        path: '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE/cancel',
+        body: req.body,
+        timestampHeader: req.headers['x-timestamp'] as string,
+        signatureHeader: req.headers['x-signature'] as string,
+        nowSeconds: Math.floor(clock.now() / 1000),
+      }),
+    ).not.toThrow();
     // Cancel's contract makes a key optional: the client sends one anyway, so a retry is safe.
     expect(req.headers['idempotency-key']).toBe('key-1');
   });
@@ -144,7 +223,9 @@ describe('request building', () => {
     const { server, client } = await setup((_req, res) => sendJson(res, 202, ORDER));
     await client.request({ method: 'POST', path: '/orders', body: {}, idempotencyKey: 'my-key-42', raw: true });
     expect(server.requests[0]!.headers['idempotency-key']).toBe('my-key-42');
-    await expect(client.request({ method: 'POST', path: '/orders', body: {}, idempotencyKey: 'bad\nkey' })).rejects.toThrow(/printable ASCII/);
+    await expect(client.request({ method: 'POST', path: '/orders', body: {}, idempotencyKey: 'bad\nkey' })).rejects.toThrow(
+      /printable ASCII/,
+    );
   });
 });
 
@@ -165,7 +246,17 @@ describe('retries', () => {
     expect(stamps[2]).toBeGreaterThan(stamps[1]!);
     for (const r of server.requests) {
       expect(r.headers['x-signature']).toBe(`t=${r.headers['x-timestamp']},${(r.headers['x-signature'] as string).split(',')[1]}`);
-      expect(() => verifyRequest({ secret: SECRET, method: 'POST', path: '/api/v1/orders', body: r.body, timestampHeader: r.headers['x-timestamp'] as string, signatureHeader: r.headers['x-signature'] as string, nowSeconds: Number(r.headers['x-timestamp']) })).not.toThrow();
+      expect(() =>
+        verifyRequest({
+          secret: SECRET,
+          method: 'POST',
+          path: '/api/v1/orders',
+          body: r.body,
+          timestampHeader: r.headers['x-timestamp'] as string,
+          signatureHeader: r.headers['x-signature'] as string,
+          nowSeconds: Number(r.headers['x-timestamp']),
+        }),
+      ).not.toThrow();
     }
     // Same trace id across attempts, a new span each time.
     const parents = server.requests.map((r) => String(r.headers['traceparent']).split('-'));
@@ -179,7 +270,10 @@ describe('retries', () => {
     const clockStart = Date.UTC(2026, 10, 22, 9, 30, 0);
     const { client, clock } = await setup((req, res) => {
       if (req.n === 1) return sendError(res, 429, 'RateLimitExceeded', 'RATE_LIMIT_EXCEEDED', 'slow down', { 'retry-after': '7' });
-      if (req.n === 2) return sendError(res, 429, 'RateLimitExceeded', 'RATE_LIMIT_EXCEEDED', 'slow down', { 'retry-after': new Date(clockStart + 7_000 + 12_000).toUTCString() });
+      if (req.n === 2)
+        return sendError(res, 429, 'RateLimitExceeded', 'RATE_LIMIT_EXCEEDED', 'slow down', {
+          'retry-after': new Date(clockStart + 7_000 + 12_000).toUTCString(),
+        });
       sendJson(res, 200, WALLETS);
     });
     const res = await client.request({ method: 'GET', path: '/wallets' });
@@ -188,7 +282,11 @@ describe('retries', () => {
   });
 
   it('gives up on 429 after max retries with a rate-limited ApiError carrying retryAfter and the trace ID', async () => {
-    const { server, client } = await setup((_req, res) => sendError(res, 429, 'RateLimitExceeded', 'RATE_LIMIT_EXCEEDED', 'slow down', { 'retry-after': '1', 'x-trace-id': '1'.repeat(32) }), { maxRetries: 2 });
+    const { server, client } = await setup(
+      (_req, res) =>
+        sendError(res, 429, 'RateLimitExceeded', 'RATE_LIMIT_EXCEEDED', 'slow down', { 'retry-after': '1', 'x-trace-id': '1'.repeat(32) }),
+      { maxRetries: 2 },
+    );
     const e = await client.request({ method: 'GET', path: '/wallets' }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ApiError);
     expect((e as ApiError).kind).toBe('rate_limited');
@@ -209,7 +307,13 @@ describe('retries', () => {
   });
 
   it('gives a write whose key is optional (POST /webhooks) a key, and retries it after a reset with that key', async () => {
-    const hook = { webhook_id: 'wh_01JDQ5N7ZS3QK6V9W2X4Y8B1CE', url: 'https://example.com/hook', events: ['order.delivered'], created_at: '2026-11-22T09:30:00Z', updated_at: '2026-11-22T09:30:00Z' };
+    const hook = {
+      webhook_id: 'wh_01JDQ5N7ZS3QK6V9W2X4Y8B1CE',
+      url: 'https://example.com/hook',
+      events: ['order.delivered'],
+      created_at: '2026-11-22T09:30:00Z',
+      updated_at: '2026-11-22T09:30:00Z',
+    };
     const { server, client } = await setup((req, res, raw) => {
       if (req.n === 1) return resetSocket(raw);
       sendJson(res, 200, hook);
@@ -247,13 +351,25 @@ describe('retries', () => {
     clock.onSleep = async () => {
       late ??= await startLoopbackServer((_req, res) => sendJson(res, 200, { url: 'x' }), { port });
     };
-    client = createClient({ baseUrl: `http://127.0.0.1:${port}/api/v1`, apiKey: 'k', apiSecret: SECRET, clock, ids: sequentialIds(), limits: null, requestLog: openRequestLog(dir), random: () => 0 });
+    client = createClient({
+      baseUrl: `http://127.0.0.1:${port}/api/v1`,
+      apiKey: 'k',
+      apiSecret: SECRET,
+      clock,
+      ids: sequentialIds(),
+      limits: null,
+      requestLog: openRequestLog(dir),
+      random: () => 0,
+    });
     try {
       const res = await client.request({ method: 'POST', path: '/webhooks', body: { url: 'https://example.com/hook' }, raw: true });
       expect(res.attempts).toBe(2);
       expect(late!.requests).toHaveLength(1);
       const entries = await openRequestLog(dir).read();
-      expect(entries.map((e) => [e.attempt, e.status, e.error_code])).toEqual([[1, null, 'ECONNREFUSED'], [2, 200, null]]);
+      expect(entries.map((e) => [e.attempt, e.status, e.error_code])).toEqual([
+        [1, null, 'ECONNREFUSED'],
+        [2, 200, null],
+      ]);
     } finally {
       await client.close();
       client = undefined;
@@ -263,7 +379,15 @@ describe('retries', () => {
 
   it('reports a refused connection as a NetworkError that says the request was not sent', async () => {
     const port = await freePort();
-    client = createClient({ baseUrl: `http://127.0.0.1:${port}/api/v1`, apiKey: 'k', apiSecret: SECRET, clock: fakeClock(), ids: sequentialIds(), limits: null, maxRetries: 1 });
+    client = createClient({
+      baseUrl: `http://127.0.0.1:${port}/api/v1`,
+      apiKey: 'k',
+      apiSecret: SECRET,
+      clock: fakeClock(),
+      ids: sequentialIds(),
+      limits: null,
+      maxRetries: 1,
+    });
     const e = await client.request({ method: 'GET', path: '/wallets' }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(NetworkError);
     expect((e as NetworkError).code).toBe('ECONNREFUSED');
@@ -274,12 +398,16 @@ describe('retries', () => {
 
   it('retries 409 IDEMPOTENCY_KEY_IN_PROGRESS and not other 409s', async () => {
     const { server, client } = await setup((req, res) => {
-      if (req.n === 1) return sendError(res, 409, 'IdempotencyKeyInProgress', 'IDEMPOTENCY_KEY_IN_PROGRESS', 'running', { 'retry-after': '1' });
+      if (req.n === 1)
+        return sendError(res, 409, 'IdempotencyKeyInProgress', 'IDEMPOTENCY_KEY_IN_PROGRESS', 'running', { 'retry-after': '1' });
       if (req.n === 2) return sendJson(res, 202, ORDER);
       sendError(res, 409, 'InsufficientInventory', 'INSUFFICIENT_INVENTORY', 'no stock');
     });
-    await client.request({ method: 'POST', path: '/orders', body: {} , raw: true });
-    await expect(client.request({ method: 'POST', path: '/orders', body: {}, raw: true })).rejects.toMatchObject({ apiCode: 'INSUFFICIENT_INVENTORY', status: 409 });
+    await client.request({ method: 'POST', path: '/orders', body: {}, raw: true });
+    await expect(client.request({ method: 'POST', path: '/orders', body: {}, raw: true })).rejects.toMatchObject({
+      apiCode: 'INSUFFICIENT_INVENTORY',
+      status: 409,
+    });
     expect(server.requests).toHaveLength(3);
   });
 
@@ -293,7 +421,9 @@ describe('retries', () => {
 
   it('stops at once with InterruptedError when aborted, without retrying', async () => {
     const controller = new AbortController();
-    const { server, client } = await setup(() => { controller.abort(new Error('ctrl-c')); });
+    const { server, client } = await setup(() => {
+      controller.abort(new Error('ctrl-c'));
+    });
     const e = await client.request({ method: 'GET', path: '/wallets', signal: controller.signal }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(InterruptedError);
     expect(server.requests).toHaveLength(1);
@@ -304,7 +434,10 @@ describe('interrupts', () => {
   it('stops during a backoff wait with InterruptedError', async () => {
     const controller = new AbortController();
     const { server, client, clock } = await setup((_req, res) => sendError(res, 503, 'ServiceUnavailable', 'SERVICE_UNAVAILABLE', 'later'));
-    clock.sleep = async (_ms, signal) => { controller.abort(new InterruptedError('interrupted by SIGINT')); throw signal?.reason; };
+    clock.sleep = async (_ms, signal) => {
+      controller.abort(new InterruptedError('interrupted by SIGINT'));
+      throw signal?.reason;
+    };
     const e = await client.request({ method: 'GET', path: '/wallets', signal: controller.signal }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(InterruptedError);
     expect((e as InterruptedError).message).toBe('interrupted by SIGINT');
@@ -314,15 +447,41 @@ describe('interrupts', () => {
 
 describe('errors and validation', () => {
   it('turns an error envelope into an ApiError with the trace ID and details', async () => {
-    const { client } = await setup((_req, res) => sendJson(res, 422, { error: { name: 'ValidationFailed', code: 'VALIDATION_FAILED', message: 'bad order', details: [{ path: 'items.0.quantity', message: 'must be at least 1' }] } }, { 'x-trace-id': 'c'.repeat(32) }));
+    const { client } = await setup((_req, res) =>
+      sendJson(
+        res,
+        422,
+        {
+          error: {
+            name: 'ValidationFailed',
+            code: 'VALIDATION_FAILED',
+            message: 'bad order',
+            details: [{ path: 'items.0.quantity', message: 'must be at least 1' }],
+          },
+        },
+        { 'x-trace-id': 'c'.repeat(32) },
+      ),
+    );
     const e = await client.request({ method: 'POST', path: '/orders', body: {} }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ApiError);
-    expect(e).toMatchObject({ status: 422, name: 'ValidationFailed', apiCode: 'VALIDATION_FAILED', message: 'bad order', traceId: 'c'.repeat(32), method: 'POST', path: '/orders', kind: 'rejected' });
+    expect(e).toMatchObject({
+      status: 422,
+      name: 'ValidationFailed',
+      apiCode: 'VALIDATION_FAILED',
+      message: 'bad order',
+      traceId: 'c'.repeat(32),
+      method: 'POST',
+      path: '/orders',
+      kind: 'rejected',
+    });
     expect((e as ApiError).details).toEqual([{ path: 'items.0.quantity', message: 'must be at least 1' }]);
   });
 
   it('maps a body that is not an envelope to HttpError / HTTP_<status>', async () => {
-    const { client } = await setup((_req, res) => { res.writeHead(404, { 'content-type': 'text/html' }); res.end('<h1>nope</h1>'); });
+    const { client } = await setup((_req, res) => {
+      res.writeHead(404, { 'content-type': 'text/html' });
+      res.end('<h1>nope</h1>');
+    });
     const e = await client.request({ method: 'GET', path: '/reconciliation/2026-11-21' }).catch((x: unknown) => x);
     expect(e).toMatchObject({ name: 'HttpError', apiCode: 'HTTP_404', status: 404, kind: 'not_found' });
     expect((e as ApiError).traceId).toMatch(/^[0-9a-f]{32}$/);
@@ -338,7 +497,9 @@ describe('errors and validation', () => {
   it('passes a 2xx body that differs from the contract on as received, with the difference described', async () => {
     const drifts: ContractDrift[] = [];
     const body = { data: [{ currency: 'usd' }], has_more: false, next_cursor: null };
-    const { client } = await setup((_req, res) => sendJson(res, 200, body, { 'x-trace-id': 'd'.repeat(32) }), { onDrift: (d) => drifts.push(d) });
+    const { client } = await setup((_req, res) => sendJson(res, 200, body, { 'x-trace-id': 'd'.repeat(32) }), {
+      onDrift: (d) => drifts.push(d),
+    });
     const res = await client.request({ method: 'GET', path: '/wallets' });
     expect(res.status).toBe(200);
     expect(res.data).toEqual(body);
@@ -352,12 +513,18 @@ describe('errors and validation', () => {
   });
 
   it('raises a clear unexpected error for the same body in strict mode, unless raw', async () => {
-    const { client } = await setup((_req, res) => sendJson(res, 200, { data: [{ currency: 'usd' }], has_more: false, next_cursor: null }, { 'x-trace-id': 'd'.repeat(32) }), { strictContract: true });
+    const { client } = await setup(
+      (_req, res) =>
+        sendJson(res, 200, { data: [{ currency: 'usd' }], has_more: false, next_cursor: null }, { 'x-trace-id': 'd'.repeat(32) }),
+      { strictContract: true },
+    );
     const e = await client.request({ method: 'GET', path: '/wallets' }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(CliError);
     expect((e as CliError).kind).toBe('unexpected');
     expect((e as CliError).code).toBe('CONTRACT_MISMATCH');
-    expect((e as CliError).message).toMatch(/GET \/wallets \(listWallets\) does not match the contract: currency: not in the contract's format/);
+    expect((e as CliError).message).toMatch(
+      /GET \/wallets \(listWallets\) does not match the contract: currency: not in the contract's format/,
+    );
     expect((e as CliError).message).toContain('d'.repeat(32));
     const raw = await client.request({ method: 'GET', path: '/wallets', raw: true });
     expect(raw.data).toEqual({ data: [{ currency: 'usd' }], has_more: false, next_cursor: null });
@@ -369,7 +536,10 @@ describe('errors and validation', () => {
     ['the decisions envelope without pagination', { data: [{ a: 1 }, { a: 2 }] }, 'envelope', undefined],
   ])('reads a list from %s; without has_more or next_cursor it is the whole list', async (_what, body, shape, key) => {
     const { client } = await setup((_req, res) => sendJson(res, 200, body));
-    const res = await client.request<{ data: unknown[]; has_more: boolean; next_cursor: string | null }>({ method: 'GET', path: '/wallets' });
+    const res = await client.request<{ data: unknown[]; has_more: boolean; next_cursor: string | null }>({
+      method: 'GET',
+      path: '/wallets',
+    });
     expect(res.data).toEqual({ data: [{ a: 1 }, { a: 2 }], has_more: false, next_cursor: null });
     expect(res.list).toEqual({ paginated: false, shape, ...(key ? { key } : {}) });
     expect(res.drift?.issues).toContain('no has_more or next_cursor: this answer is the whole list');
@@ -378,15 +548,23 @@ describe('errors and validation', () => {
   it('follows next_cursor under another key, and reads amounts as numeric strings without failing', async () => {
     const body = { transactions: [{ id: 'txn_1', amount: '-25.00' }], has_more: true, next_cursor: 'c2' };
     const { client } = await setup((_req, res) => sendJson(res, 200, body));
-    const res = await client.request<{ data: unknown[]; has_more: boolean; next_cursor: string | null }>({ method: 'GET', path: '/transactions' });
+    const res = await client.request<{ data: unknown[]; has_more: boolean; next_cursor: string | null }>({
+      method: 'GET',
+      path: '/transactions',
+    });
     expect(res.data).toEqual({ data: body.transactions, has_more: true, next_cursor: 'c2' });
     expect(res.list).toEqual({ paginated: true, shape: 'keyed', key: 'transactions' });
-    expect(res.drift!.issues).toEqual(expect.arrayContaining(['amount: a numeric string where the contract has number', 'transaction_id: missing']));
+    expect(res.drift!.issues).toEqual(
+      expect.arrayContaining(['amount: a numeric string where the contract has number', 'transaction_id: missing']),
+    );
     expect(res.drift!.issues.join(' ')).toContain('fields the contract does not name: id');
   });
 
   it('reports a 2xx status the contract does not list, and an empty body, without failing', async () => {
-    const { client } = await setup((_req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(''); });
+    const { client } = await setup((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end('');
+    });
     const res = await client.request({ method: 'POST', path: '/orders', body: {} });
     expect(res.status).toBe(200);
     expect(res.data).toBeUndefined();
@@ -396,11 +574,16 @@ describe('errors and validation', () => {
   it('accepts enum values this version does not know (a newer server), with a warning naming them', async () => {
     const warnings: string[] = [];
     const newer = { ...ORDER, status: 'ON_HOLD', timeline: [{ status: 'ON_HOLD', at: '2026-11-22T09:31:00Z', note: null }] };
-    const { client } = await setup((_req, res) => sendJson(res, 200, newer, { 'x-trace-id': 'e'.repeat(32) }), { onDrift: (d) => warnings.push(d.message), strictContract: true });
+    const { client } = await setup((_req, res) => sendJson(res, 200, newer, { 'x-trace-id': 'e'.repeat(32) }), {
+      onDrift: (d) => warnings.push(d.message),
+      strictContract: true,
+    });
     const res = await client.request<{ status: string }>({ method: 'GET', path: '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE' });
     expect(res.data.status).toBe('ON_HOLD');
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/GET \/orders\/ord_\w+ \(getOrder\) answered with values this version of vouchers does not know \(status = "ON_HOLD", timeline\.0\.status = "ON_HOLD"\)/);
+    expect(warnings[0]).toMatch(
+      /GET \/orders\/ord_\w+ \(getOrder\) answered with values this version of vouchers does not know \(status = "ON_HOLD", timeline\.0\.status = "ON_HOLD"\)/,
+    );
     expect(warnings[0]).toContain('e'.repeat(32));
   });
 
@@ -414,11 +597,27 @@ describe('errors and validation', () => {
 
 describe('request log and debug', () => {
   it('logs one line per attempt, never the secret or the body', async () => {
-    const { client, requestLog } = await setup((req, res) => (req.n === 1 ? sendError(res, 503, 'ServiceUnavailable', 'SERVICE_UNAVAILABLE', 'later') : sendJson(res, 202, ORDER, { 'x-trace-id': 'e'.repeat(32) })));
-    await client.request({ method: 'POST', path: '/orders', body: { items: [{ product_id: 'secret-product-body', denomination: 25, quantity: 1 }] } });
+    const { client, requestLog } = await setup((req, res) =>
+      req.n === 1
+        ? sendError(res, 503, 'ServiceUnavailable', 'SERVICE_UNAVAILABLE', 'later')
+        : sendJson(res, 202, ORDER, { 'x-trace-id': 'e'.repeat(32) }),
+    );
+    await client.request({
+      method: 'POST',
+      path: '/orders',
+      body: { items: [{ product_id: 'secret-product-body', denomination: 25, quantity: 1 }] },
+    });
     const entries = await requestLog.read();
     expect(entries).toHaveLength(2);
-    expect(entries[0]).toMatchObject({ profile: 'test', method: 'POST', path: '/orders', status: 503, attempt: 1, idempotency_key: 'key-1', error_code: 'SERVICE_UNAVAILABLE' });
+    expect(entries[0]).toMatchObject({
+      profile: 'test',
+      method: 'POST',
+      path: '/orders',
+      status: 503,
+      attempt: 1,
+      idempotency_key: 'key-1',
+      error_code: 'SERVICE_UNAVAILABLE',
+    });
     expect(entries[1]).toMatchObject({ status: 202, attempt: 2, trace_id: 'e'.repeat(32), idempotency_key: 'key-1', error_code: null });
     const text = readFileSync(requestLog.path, 'utf8');
     expect(text).not.toContain(SECRET);
@@ -427,24 +626,34 @@ describe('request log and debug', () => {
 
   it('prints one debug line per attempt without secrets', async () => {
     const lines: string[] = [];
-    const { client } = await setup((req, res) => (req.n === 1 ? sendError(res, 502, 'BadGateway', 'BAD_GATEWAY', 'x') : sendJson(res, 200, WALLETS)), { debug: (l) => lines.push(l) });
+    const { client } = await setup(
+      (req, res) => (req.n === 1 ? sendError(res, 502, 'BadGateway', 'BAD_GATEWAY', 'x') : sendJson(res, 200, WALLETS)),
+      { debug: (l) => lines.push(l) },
+    );
     await client.request({ method: 'GET', path: '/wallets' });
     expect(lines).toHaveLength(2);
-    expect(lines[0]).toMatch(/^GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/wallets → 502 in \d+ms \(attempt 1, trace [0-9a-f]{32}\); retrying in 188ms: HTTP 502$/);
+    expect(lines[0]).toMatch(
+      /^GET http:\/\/127\.0\.0\.1:\d+\/api\/v1\/wallets → 502 in \d+ms \(attempt 1, trace [0-9a-f]{32}\); retrying in 188ms: HTTP 502$/,
+    );
     expect(lines.join('\n')).not.toContain(SECRET);
   });
 });
 
 describe('pacing', () => {
   it('spaces requests of a class with the injected clock and charges orders to general too', async () => {
-    const { client, clock } = await setup((_req, res) => sendJson(res, 202, ORDER), { limits: { orders_per_minute: 4, general_per_hour: 1000 } });
+    const { client, clock } = await setup((_req, res) => sendJson(res, 202, ORDER), {
+      limits: { orders_per_minute: 4, general_per_hour: 1000 },
+    });
     for (let i = 0; i < 9; i++) await client.request({ method: 'POST', path: '/orders', body: {}, raw: true });
     // The whole limit at once, then the next 4 when the minute (and a margin of two 1 s cells) has passed.
     expect(clock.sleeps).toEqual([62_000, 62_000]);
   });
 
   it('holds requests when the server says the budget is gone', async () => {
-    const { client, clock } = await setup((req, res) => sendJson(res, 200, WALLETS, req.n === 1 ? { 'ratelimit-remaining': '0', 'ratelimit-reset': '42' } : {}), { limits: { orders_per_minute: 100, general_per_hour: 1000 } });
+    const { client, clock } = await setup(
+      (req, res) => sendJson(res, 200, WALLETS, req.n === 1 ? { 'ratelimit-remaining': '0', 'ratelimit-reset': '42' } : {}),
+      { limits: { orders_per_minute: 100, general_per_hour: 1000 } },
+    );
     await client.request({ method: 'GET', path: '/wallets' });
     await client.request({ method: 'GET', path: '/wallets' });
     expect(clock.sleeps).toEqual([42_000]);
@@ -453,29 +662,58 @@ describe('pacing', () => {
 
 describe('createClientForProfile', () => {
   const profile = (over: Partial<ResolvedProfile> = {}): ResolvedProfile => ({
-    name: 'default', exists: false, base_url: undefined, api_key: undefined, api_secret: undefined, webhook_secret: undefined,
-    signing_path: 'full', limits: { orders_per_minute: 100, general_per_hour: 1000 }, timeout_ms: 30_000, max_retries: 3,
-    production: false, admin_url: undefined, admin_token: undefined, sources: {}, ...over,
+    name: 'default',
+    exists: false,
+    base_url: undefined,
+    api_key: undefined,
+    api_secret: undefined,
+    webhook_secret: undefined,
+    signing_path: 'full',
+    limits: { orders_per_minute: 100, general_per_hour: 1000 },
+    timeout_ms: 30_000,
+    max_retries: 3,
+    production: false,
+    admin_url: undefined,
+    admin_token: undefined,
+    sources: {},
+    ...over,
   });
-  const deps = () => ({ io: testIO(), clock: fakeClock(), ids: sequentialIds(), requestLog: openRequestLog(mkdtempSync(join(tmpdir(), 'vouchers-http-'))), globals: {} });
+  const deps = () => ({
+    io: testIO(),
+    clock: fakeClock(),
+    ids: sequentialIds(),
+    requestLog: openRequestLog(mkdtempSync(join(tmpdir(), 'vouchers-http-'))),
+    globals: {},
+  });
 
   it('names what is missing and how to fix it', () => {
     let e: unknown;
-    try { createClientForProfile(profile({ api_key: 'k' }), deps()); } catch (x) { e = x; }
+    try {
+      createClientForProfile(profile({ api_key: 'k' }), deps());
+    } catch (x) {
+      e = x;
+    }
     expect(e).toBeInstanceOf(ConfigError);
     expect((e as ConfigError).message).toMatch(/no base URL and API secret for profile "default"/);
     expect((e as ConfigError).hint).toBe('run `vouchers sandbox start` for a local sandbox, or `vouchers profiles add`');
   });
 
-  it('uses the profile\'s timeout and retries', async () => {
+  it("uses the profile's timeout and retries", async () => {
     server = await startLoopbackServer(() => undefined);
-    client = createClientForProfile(profile({ base_url: server.baseUrl, api_key: 'k', api_secret: SECRET, timeout_ms: 50, max_retries: 0 }), deps());
+    client = createClientForProfile(
+      profile({ base_url: server.baseUrl, api_key: 'k', api_secret: SECRET, timeout_ms: 50, max_retries: 0 }),
+      deps(),
+    );
     await expect(client.request({ method: 'GET', path: '/wallets' })).rejects.toMatchObject({ code: 'TIMEOUT' });
     expect(server.requests).toHaveLength(1);
   });
 
   it('announces long retry waits on stderr, a terminal or not (CI must not look hung)', async () => {
-    server = await startLoopbackServer((req, res) => (req.n % 2 === 1 ? sendError(res, 429, 'RateLimitExceeded', 'RATE_LIMIT_EXCEEDED', 'slow down', { 'retry-after': '3' }) : sendJson(res, 200, WALLETS)));
+    server = await startLoopbackServer((req, res) =>
+      req.n % 2 === 1
+        ? sendError(res, 429, 'RateLimitExceeded', 'RATE_LIMIT_EXCEEDED', 'slow down', { 'retry-after': '3' })
+        : sendJson(res, 200, WALLETS),
+    );
     for (const tty of [true, false]) {
       const io = testIO({ tty });
       client = createClientForProfile(profile({ base_url: server.baseUrl, api_key: 'k', api_secret: SECRET }), { ...deps(), io });

@@ -26,7 +26,9 @@ describe('parseDuration', () => {
 
 describe('parseDuration bounds', () => {
   it('refuses a duration longer than a timer can wait, instead of a timeout that fires at once', () => {
-    expect(() => parseDuration('99999999999h', '--timeout')).toThrow(/--timeout "99999999999h" is longer than the 24 days a timer can wait/);
+    expect(() => parseDuration('99999999999h', '--timeout')).toThrow(
+      /--timeout "99999999999h" is longer than the 24 days a timer can wait/,
+    );
     expect(() => parseDuration('9'.repeat(400) + 'h', '--timeout')).toThrow(/longer than/);
     expect(parseDuration('24h')).toBe(86_400_000);
     // A duration that is no timer (the sandbox clock advance) has its own bound.

@@ -13,7 +13,9 @@ export function fakeClock(start = Date.UTC(2026, 10, 22, 9, 30, 0)): FakeClock {
   const clock: FakeClock = {
     sleeps: [],
     now: () => t,
-    advance: (ms) => { t += ms; },
+    advance: (ms) => {
+      t += ms;
+    },
     sleep: async (ms, signal) => {
       if (signal?.aborted) throw signal.reason;
       clock.sleeps.push(ms);
@@ -30,7 +32,9 @@ export function sequentialIds(): Ids & { keys: number } {
   let tr = 0;
   let sp = 0;
   return {
-    get keys() { return k; },
+    get keys() {
+      return k;
+    },
     idempotencyKey: () => `key-${++k}`,
     traceId: () => (++tr).toString(16).padStart(32, 'a'),
     spanId: () => (++sp).toString(16).padStart(16, 'b'),

@@ -2,17 +2,27 @@ import { describe, expect, it } from 'vitest';
 import { classifyFailure, networkError } from '../../../src/core/http/network-error.js';
 import { NetworkError } from '../../../src/core/errors/index.js';
 
-const ctx = { method: 'POST', origin: 'https://api.example.com', timeoutMs: 30_000, traceId: 'a'.repeat(32), idempotencyKey: undefined, attempts: 1 };
+const ctx = {
+  method: 'POST',
+  origin: 'https://api.example.com',
+  timeoutMs: 30_000,
+  traceId: 'a'.repeat(32),
+  idempotencyKey: undefined,
+  attempts: 1,
+};
 
 describe('classifyFailure', () => {
   it('knows which failures happen before anything is sent', () => {
     for (const code of ['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EHOSTUNREACH', 'UND_ERR_CONNECT_TIMEOUT']) {
       expect(classifyFailure({ code })).toMatchObject({ phase: 'before_send', transient: true });
     }
-    for (const code of ['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE']) expect(classifyFailure({ code })).toMatchObject({ phase: 'after_send', transient: true });
+    for (const code of ['UND_ERR_SOCKET', 'ECONNRESET', 'EPIPE'])
+      expect(classifyFailure({ code })).toMatchObject({ phase: 'after_send', transient: true });
     expect(classifyFailure({ code: 'UND_ERR_HEADERS_TIMEOUT' })).toMatchObject({ errno: 'TIMEOUT', phase: 'after_send', timeout: true });
     expect(classifyFailure({ code: 'ERR_TLS_CERT_ALTNAME_INVALID' })).toMatchObject({ phase: 'before_send', transient: false });
-    expect(classifyFailure(Object.assign(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })]), {}))).toMatchObject({ errno: 'ECONNREFUSED', phase: 'before_send' });
+    expect(classifyFailure(Object.assign(new AggregateError([Object.assign(new Error('x'), { code: 'ECONNREFUSED' })]), {}))).toMatchObject(
+      { errno: 'ECONNREFUSED', phase: 'before_send' },
+    );
     expect(classifyFailure(new Error('odd'))).toMatchObject({ errno: 'NETWORK_ERROR', phase: 'after_send' });
   });
 });

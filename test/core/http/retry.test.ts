@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { backoffDelay, parseRetryAfter, shouldRetry, type AttemptOutcome, type RetryInput } from '../../../src/core/http/retry.js';
 
-const base = (over: Partial<RetryInput> & { outcome: AttemptOutcome }): RetryInput => ({ method: 'GET', hasIdempotencyKey: false, attempt: 1, maxRetries: 3, random: 0.5, ...over });
+const base = (over: Partial<RetryInput> & { outcome: AttemptOutcome }): RetryInput => ({
+  method: 'GET',
+  hasIdempotencyKey: false,
+  attempt: 1,
+  maxRetries: 3,
+  random: 0.5,
+  ...over,
+});
 const refused: AttemptOutcome = { kind: 'network', phase: 'before_send', transient: true, errno: 'ECONNREFUSED' };
 const reset: AttemptOutcome = { kind: 'network', phase: 'after_send', transient: true, errno: 'UND_ERR_SOCKET' };
 
@@ -17,16 +24,27 @@ describe('shouldRetry', () => {
     const no = shouldRetry(base({ method: 'POST', outcome: reset }));
     expect(no.retry).toBe(false);
     expect(no.reason).toMatch(/may have reached the server/);
-    expect(shouldRetry(base({ method: 'PUT', outcome: { kind: 'network', phase: 'after_send', transient: true, errno: 'TIMEOUT' } })).retry).toBe(false);
+    expect(
+      shouldRetry(base({ method: 'PUT', outcome: { kind: 'network', phase: 'after_send', transient: true, errno: 'TIMEOUT' } })).retry,
+    ).toBe(false);
   });
 
   it('never retries a non-transient failure', () => {
-    expect(shouldRetry(base({ outcome: { kind: 'network', phase: 'before_send', transient: false, errno: 'ERR_TLS_CERT_ALTNAME_INVALID' } })).retry).toBe(false);
+    expect(
+      shouldRetry(base({ outcome: { kind: 'network', phase: 'before_send', transient: false, errno: 'ERR_TLS_CERT_ALTNAME_INVALID' } }))
+        .retry,
+    ).toBe(false);
   });
 
   it('retries 429 for any method and lets a longer Retry-After win', () => {
-    expect(shouldRetry(base({ method: 'POST', outcome: { kind: 'response', status: 429, retryAfterMs: 5_000 } }))).toMatchObject({ retry: true, delayMs: 5_000 });
-    expect(shouldRetry(base({ attempt: 4, maxRetries: 5, outcome: { kind: 'response', status: 429, retryAfterMs: 100 } }))).toMatchObject({ retry: true, delayMs: 1_500 });
+    expect(shouldRetry(base({ method: 'POST', outcome: { kind: 'response', status: 429, retryAfterMs: 5_000 } }))).toMatchObject({
+      retry: true,
+      delayMs: 5_000,
+    });
+    expect(shouldRetry(base({ attempt: 4, maxRetries: 5, outcome: { kind: 'response', status: 429, retryAfterMs: 100 } }))).toMatchObject({
+      retry: true,
+      delayMs: 1_500,
+    });
   });
 
   it('does not wait for a Retry-After beyond its limit', () => {
@@ -44,12 +62,25 @@ describe('shouldRetry', () => {
   });
 
   it('retries 409 IDEMPOTENCY_KEY_IN_PROGRESS only', () => {
-    expect(shouldRetry(base({ method: 'POST', hasIdempotencyKey: true, outcome: { kind: 'response', status: 409, code: 'IDEMPOTENCY_KEY_IN_PROGRESS', retryAfterMs: 1000 } }))).toMatchObject({ retry: true, delayMs: 1000 });
-    expect(shouldRetry(base({ method: 'POST', hasIdempotencyKey: true, outcome: { kind: 'response', status: 409, code: 'INSUFFICIENT_INVENTORY' } })).retry).toBe(false);
+    expect(
+      shouldRetry(
+        base({
+          method: 'POST',
+          hasIdempotencyKey: true,
+          outcome: { kind: 'response', status: 409, code: 'IDEMPOTENCY_KEY_IN_PROGRESS', retryAfterMs: 1000 },
+        }),
+      ),
+    ).toMatchObject({ retry: true, delayMs: 1000 });
+    expect(
+      shouldRetry(
+        base({ method: 'POST', hasIdempotencyKey: true, outcome: { kind: 'response', status: 409, code: 'INSUFFICIENT_INVENTORY' } }),
+      ).retry,
+    ).toBe(false);
   });
 
   it('treats other statuses as final', () => {
-    for (const status of [400, 401, 403, 404, 422, 500]) expect(shouldRetry(base({ outcome: { kind: 'response', status } })).retry).toBe(false);
+    for (const status of [400, 401, 403, 404, 422, 500])
+      expect(shouldRetry(base({ outcome: { kind: 'response', status } })).retry).toBe(false);
   });
 
   it('stops after maxRetries retries', () => {

@@ -66,7 +66,11 @@ describe('the pace file', () => {
     expect(text).not.toContain('127.0.0.1');
     // Counts per cell; at 100 000/hour a reservation leases 83 general slots (1/20 of a
     // minute's share) to use without visiting the file while that minute lasts.
-    expect(JSON.parse(text)).toMatchObject({ v: 2, orders: { cells: [[expect.any(Number), 1]], blocked_until: 0 }, general: { cells: [[expect.any(Number), 83]] } });
+    expect(JSON.parse(text)).toMatchObject({
+      v: 2,
+      orders: { cells: [[expect.any(Number), 1]], blocked_until: 0 },
+      general: { cells: [[expect.any(Number), 83]] },
+    });
   });
 
   it('gives an aborted reservation back to every process', async () => {
@@ -104,7 +108,10 @@ describe('the pace file', () => {
     const lock = join(dir, `${paceFileName(BASE, KEY)}.lock`);
     const clock = fakeClock();
     const debug: string[] = [];
-    const pacer = new Pacer(clock, LIMITS(4), { store: paceFile(dir, BASE, KEY, { lockWaitMs: 60_000 }), onFallback: (m) => debug.push(m) });
+    const pacer = new Pacer(clock, LIMITS(4), {
+      store: paceFile(dir, BASE, KEY, { lockWaitMs: 60_000 }),
+      onFallback: (m) => debug.push(m),
+    });
     // A pid that cannot be alive (above the kernel's pid_max), on this host.
     writeFileSync(lock, `2147483646 ${hostname()} deadbeef`);
     expect(pacer.reserve('orders')).toBe(0);
@@ -127,7 +134,9 @@ describe('the pace file', () => {
     const pacer = new Pacer(clock, LIMITS(4), { store: paceFile(dir, BASE, KEY, { lockWaitMs: 20 }), onFallback: (m) => debug.push(m) });
     writeFileSync(lock, `${process.pid} elsewhere cafe`);
     expect(pacer.reserve('orders')).toBe(0);
-    expect(debug).toEqual([expect.stringMatching(/^pacing this request in-process only: the pacing lock .*\.lock is held by a live process/)]);
+    expect(debug).toEqual([
+      expect.stringMatching(/^pacing this request in-process only: the pacing lock .*\.lock is held by a live process/),
+    ]);
     expect(existsSync(lock)).toBe(true); // not ours to remove
     expect(pacer.shared).toBe(true);
   });
@@ -137,7 +146,10 @@ describe('the pace file', () => {
     writeFileSync(join(parent, 'not-a-folder'), '');
     const clock = fakeClock();
     const debug: string[] = [];
-    const pacer = new Pacer(clock, LIMITS(4), { store: paceFile(join(parent, 'not-a-folder', 'pacing'), BASE, KEY), onFallback: (m) => debug.push(m) });
+    const pacer = new Pacer(clock, LIMITS(4), {
+      store: paceFile(join(parent, 'not-a-folder', 'pacing'), BASE, KEY),
+      onFallback: (m) => debug.push(m),
+    });
     expect([1, 2, 3, 4, 5].map(() => pacer.reserve('orders'))).toEqual([0, 0, 0, 0, 62_000]);
     expect(debug).toHaveLength(1);
     expect(debug[0]).toMatch(/^pacing is per process from now on: the shared pacing file .* cannot be used \(ENOTDIR/);
@@ -150,7 +162,10 @@ describe('the pace file', () => {
     const dir = tempDir();
     mkdirSync(join(dir, 'ro'), { mode: 0o500 });
     const debug: string[] = [];
-    const pacer = new Pacer(fakeClock(), LIMITS(4), { store: paceFile(join(dir, 'ro', 'pacing'), BASE, KEY), onFallback: (m) => debug.push(m) });
+    const pacer = new Pacer(fakeClock(), LIMITS(4), {
+      store: paceFile(join(dir, 'ro', 'pacing'), BASE, KEY),
+      onFallback: (m) => debug.push(m),
+    });
     expect([1, 2, 3, 4, 5].map(() => pacer.reserve('orders'))).toEqual([0, 0, 0, 0, 62_000]);
     expect(debug).toEqual([expect.stringMatching(/cannot be used \(EACCES/)]);
   });
@@ -160,16 +175,28 @@ describe('two clients of one API key (two processes)', () => {
   it('share one window: across both, no 60 s holds more than the limit', async () => {
     const clock = fakeClock();
     const arrivals: number[] = [];
-    server = await startLoopbackServer((req, res) => { arrivals.push(clock.now()); sendJson(res, 201, { order_id: `ord_${req.n}` }); });
+    server = await startLoopbackServer((req, res) => {
+      arrivals.push(clock.now());
+      sendJson(res, 201, { order_id: `ord_${req.n}` });
+    });
     const dir = tempDir();
     const make = () => {
-      const c = createClient({ baseUrl: server!.baseUrl, apiKey: KEY, apiSecret: SECRET, clock, ids: sequentialIds(), limits: LIMITS(4), paceStore: paceFile(dir, server!.baseUrl, KEY) });
+      const c = createClient({
+        baseUrl: server!.baseUrl,
+        apiKey: KEY,
+        apiSecret: SECRET,
+        clock,
+        ids: sequentialIds(),
+        limits: LIMITS(4),
+        paceStore: paceFile(dir, server!.baseUrl, KEY),
+      });
       clients.push(c);
       return c;
     };
     const a = make();
     const b = make();
-    for (let i = 0; i < 10; i++) await (i % 2 ? b : a).request({ method: 'POST', path: '/orders', body: { product_id: 'p', quantity: 1 }, raw: true });
+    for (let i = 0; i < 10; i++)
+      await (i % 2 ? b : a).request({ method: 'POST', path: '/orders', body: { product_id: 'p', quantity: 1 }, raw: true });
     expect(arrivals).toHaveLength(10);
     // The 5th request across both already waits: each client alone would have let 2 more through.
     expect(clock.sleeps).toEqual([62_000, 62_000]);
@@ -188,13 +215,32 @@ describe('two clients of one API key (two processes)', () => {
   });
 });
 
-describe('the CLI\'s profile client', () => {
+describe("the CLI's profile client", () => {
   const profile = (over: Partial<ResolvedProfile> = {}): ResolvedProfile => ({
-    name: 'default', exists: true, base_url: server!.baseUrl, api_key: KEY, api_secret: SECRET, webhook_secret: undefined,
-    signing_path: 'full', limits: LIMITS(2), timeout_ms: 30_000, max_retries: 3,
-    production: false, admin_url: undefined, admin_token: undefined, sources: {}, ...over,
+    name: 'default',
+    exists: true,
+    base_url: server!.baseUrl,
+    api_key: KEY,
+    api_secret: SECRET,
+    webhook_secret: undefined,
+    signing_path: 'full',
+    limits: LIMITS(2),
+    timeout_ms: 30_000,
+    max_retries: 3,
+    production: false,
+    admin_url: undefined,
+    admin_token: undefined,
+    sources: {},
+    ...over,
   });
-  const deps = (io = testIO(), globals = {}) => ({ io, clock: fakeClock(), ids: sequentialIds(), requestLog: openRequestLog(tempDir()), globals, pacingDir: join(tempDir(), 'pacing') });
+  const deps = (io = testIO(), globals = {}) => ({
+    io,
+    clock: fakeClock(),
+    ids: sequentialIds(),
+    requestLog: openRequestLog(tempDir()),
+    globals,
+    pacingDir: join(tempDir(), 'pacing'),
+  });
 
   it('says a wait that concurrent requests share once: a long bulk run is a line per window, not per row', async () => {
     server = await startLoopbackServer((req, res) => sendJson(res, 201, { order_id: `ord_${req.n}` }));
@@ -204,10 +250,15 @@ describe('the CLI\'s profile client', () => {
     clients.push(c);
     // 200 orders, 4 at a time: 40 a window, then every request in flight waits for the next one.
     let next = 0;
-    const worker = async () => { while (next++ < 200) await c.request({ method: 'POST', path: '/orders', body: {}, raw: true }); };
+    const worker = async () => {
+      while (next++ < 200) await c.request({ method: 'POST', path: '/orders', body: {}, raw: true });
+    };
     await Promise.all([worker(), worker(), worker(), worker()]);
     const waits = d.clock.sleeps.filter((ms) => ms >= 1_000);
-    const said = io.stderrText().split('\n').filter((l) => l.startsWith('Waiting'));
+    const said = io
+      .stderrText()
+      .split('\n')
+      .filter((l) => l.startsWith('Waiting'));
     expect(waits.length).toBeGreaterThanOrEqual(4);
     expect(said).toHaveLength(4);
   });
@@ -227,12 +278,18 @@ describe('the CLI\'s profile client', () => {
   });
 
   it('announces a retry after a 429 when not on a terminal too', async () => {
-    server = await startLoopbackServer((req, res) => (req.n === 1 ? sendError(res, 429, 'RateLimitExceeded', 'RATE_LIMIT_EXCEEDED', 'slow down', { 'retry-after': '3' }) : sendJson(res, 200, { data: [] })));
+    server = await startLoopbackServer((req, res) =>
+      req.n === 1
+        ? sendError(res, 429, 'RateLimitExceeded', 'RATE_LIMIT_EXCEEDED', 'slow down', { 'retry-after': '3' })
+        : sendJson(res, 200, { data: [] }),
+    );
     const io = testIO({ tty: false });
     const c = createClientForProfile(profile({ limits: LIMITS(100) }), deps(io));
     clients.push(c);
     await c.request({ method: 'GET', path: '/wallets', raw: true });
-    expect(io.stderrText().split('\n').filter(Boolean)).toEqual([expect.stringMatching(/^GET \/wallets: HTTP 429 rate limited, Retry-After 3 s; retrying in 3s/)]);
+    expect(io.stderrText().split('\n').filter(Boolean)).toEqual([
+      expect.stringMatching(/^GET \/wallets: HTTP 429 rate limited, Retry-After 3 s; retrying in 3s/),
+    ]);
   });
 
   it('with --json the announcement is one JSON line on stderr', async () => {
@@ -242,7 +299,9 @@ describe('the CLI\'s profile client', () => {
     clients.push(c);
     for (let i = 0; i < 2; i++) await c.request({ method: 'POST', path: '/orders', body: {}, raw: true });
     const lines = io.stderrText().split('\n').filter(Boolean);
-    expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual([{ notice: { code: 'RATE_LIMIT_WAIT', message: 'Waiting 1m2s to stay under the orders rate limit (1/min for this API key)…' } }]);
+    expect(lines.map((l) => JSON.parse(l) as unknown)).toEqual([
+      { notice: { code: 'RATE_LIMIT_WAIT', message: 'Waiting 1m2s to stay under the orders rate limit (1/min for this API key)…' } },
+    ]);
   });
 
   it('says nothing for waits under a second, and with --debug says it in the debug line instead', async () => {
@@ -260,7 +319,9 @@ describe('the CLI\'s profile client', () => {
     const d = createClientForProfile(profile(), deps(loud, { debug: true }));
     clients.push(d);
     for (let i = 0; i < 3; i++) await d.request({ method: 'POST', path: '/orders', body: {}, raw: true });
-    expect(loud.stderrText()).toMatch(/\[debug\] pacing POST \/orders: waiting 1m2s to stay under the orders rate limit \(2\/min, shared by every process of this API key\)/);
+    expect(loud.stderrText()).toMatch(
+      /\[debug\] pacing POST \/orders: waiting 1m2s to stay under the orders rate limit \(2\/min, shared by every process of this API key\)/,
+    );
     expect(loud.stderrText()).not.toMatch(/^Waiting/m);
   });
 });
@@ -281,15 +342,20 @@ describe.skipIf(!existsSync(join(DIST, 'core', 'http', 'pace-file.js')))('proces
       const waits = [];
       for (let i = 0; i < 20; i++) waits.push(pacer.reserve('orders'));
       console.log(JSON.stringify(waits));`;
-    const run = () => new Promise<{ out: string; err: string }>((done, fail) => {
-      const p = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
-      let out = '';
-      let err = '';
-      p.stdout.on('data', (c: Buffer) => { out += c.toString(); });
-      p.stderr.on('data', (c: Buffer) => { err += c.toString(); });
-      p.once('error', fail);
-      p.once('close', () => done({ out, err }));
-    });
+    const run = () =>
+      new Promise<{ out: string; err: string }>((done, fail) => {
+        const p = spawn(process.execPath, ['--input-type=module', '-e', script], { stdio: ['ignore', 'pipe', 'pipe'] });
+        let out = '';
+        let err = '';
+        p.stdout.on('data', (c: Buffer) => {
+          out += c.toString();
+        });
+        p.stderr.on('data', (c: Buffer) => {
+          err += c.toString();
+        });
+        p.once('error', fail);
+        p.once('close', () => done({ out, err }));
+      });
     const results = await Promise.all(Array.from({ length: 6 }, run));
     expect(results.map((r) => r.err).join('')).toBe('');
     const all = results.flatMap((r) => JSON.parse(r.out) as number[]).sort((x, y) => x - y);

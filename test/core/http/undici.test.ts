@@ -31,12 +31,24 @@ describe('onceSent', () => {
     await tick();
     expect(calls).toEqual([]); // another request does not run it
 
-    const mine = await transport.request({ origin: server.origin, path: '/mine', method: 'POST', body: '{}', headers: { traceparent: 'tp-a' } });
+    const mine = await transport.request({
+      origin: server.origin,
+      path: '/mine',
+      method: 'POST',
+      body: '{}',
+      headers: { traceparent: 'tp-a' },
+    });
     await mine.body.dump();
     await tick();
     expect(calls).toEqual(['a']);
 
-    const again = await transport.request({ origin: server.origin, path: '/mine', method: 'POST', body: '{}', headers: { traceparent: 'tp-a' } });
+    const again = await transport.request({
+      origin: server.origin,
+      path: '/mine',
+      method: 'POST',
+      body: '{}',
+      headers: { traceparent: 'tp-a' },
+    });
     await again.body.dump();
     await tick();
     expect(calls).toEqual(['a']);
@@ -47,7 +59,9 @@ describe('onceSent', () => {
     transport = await createTransport({ connectTimeoutMs: 2000 });
     const forget = onceSent('tp-refused', () => calls.push('refused'));
     const port = await freePort(); // nothing listens there: the connection is refused
-    await expect(transport.request({ origin: `http://127.0.0.1:${port}`, path: '/', method: 'GET', headers: { traceparent: 'tp-refused' } })).rejects.toThrow();
+    await expect(
+      transport.request({ origin: `http://127.0.0.1:${port}`, path: '/', method: 'GET', headers: { traceparent: 'tp-refused' } }),
+    ).rejects.toThrow();
     forget();
 
     server = await startLoopbackServer((_req, res) => sendJson(res, 200, { ok: true }));

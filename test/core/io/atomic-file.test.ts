@@ -31,7 +31,11 @@ describe('the atomic file writer', () => {
     const dir = folder();
     const file = join(dir, 'journal');
     writeFileSync(file, 'kept');
-    await expect(writeAside(file, async () => { throw new Error('disk full'); })).rejects.toThrow('disk full');
+    await expect(
+      writeAside(file, async () => {
+        throw new Error('disk full');
+      }),
+    ).rejects.toThrow('disk full');
     // A folder in the way of the rename: the new content never replaces it, and no temporary file stays.
     mkdirSync(join(dir, 'sub'));
     expect(() => writeFileAtomicSync(join(dir, 'sub'), 'x')).toThrow();

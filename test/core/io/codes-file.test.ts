@@ -7,10 +7,22 @@ import { UsageError } from '../../../src/core/errors/index.js';
 import { assertCodesFileFree, renderCodes, writeCodesFile, type CodeRow } from '../../../src/core/io/codes-file.js';
 
 let dir: string;
-beforeEach(() => { dir = mkdtempSync(join(tmpdir(), 'codes-file-')); });
-afterEach(() => { rmSync(dir, { recursive: true, force: true }); });
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'codes-file-'));
+});
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
 
-const row: CodeRow = { order_id: 'ord_1', voucher_id: 'vch_1', product_id: 'p', denomination: 10, expiry: null, code: 'ABCD-1234', pin: null };
+const row: CodeRow = {
+  order_id: 'ord_1',
+  voucher_id: 'vch_1',
+  product_id: 'p',
+  denomination: 10,
+  expiry: null,
+  code: 'ABCD-1234',
+  pin: null,
+};
 
 describe('assertCodesFileFree (lstat: links are not followed)', () => {
   it('a free name in a writable directory passes', async () => {

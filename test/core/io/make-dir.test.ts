@@ -25,6 +25,8 @@ describe('makeDirSync', () => {
 
   // /proc refuses new entries with ENOENT, on which Node's recursive mkdir loops forever.
   it.skipIf(!existsSync('/proc/self'))('fails under /proc instead of looping', () => {
-    expect(() => makeDirSync('/proc/vouchers-nope/inbox', 0o700)).toThrow(expect.objectContaining({ code: 'ENOENT', path: '/proc/vouchers-nope' }));
+    expect(() => makeDirSync('/proc/vouchers-nope/inbox', 0o700)).toThrow(
+      expect.objectContaining({ code: 'ENOENT', path: '/proc/vouchers-nope' }),
+    );
   });
 });

@@ -9,7 +9,9 @@ function ttyIO(): { io: TestIO; type: (s: string) => void; rawCalls: boolean[] }
   const input = new PassThrough() as PassThrough & { isTTY: boolean; setRawMode: (b: boolean) => void };
   const rawCalls: boolean[] = [];
   input.isTTY = true;
-  input.setRawMode = (b: boolean) => { rawCalls.push(b); };
+  input.setRawMode = (b: boolean) => {
+    rawCalls.push(b);
+  };
   const io = testIO({ stdinTTY: true });
   io.stdin = input;
   return { io, type: (s) => input.write(s), rawCalls };
@@ -32,9 +34,9 @@ describe('promptSecret', () => {
   it('handles backspace, Ctrl-U and ignores arrow keys', async () => {
     const { io, type } = ttyIO();
     const p = promptSecret(io, 'Secret');
-    type('abx\u007fc');          // backspace removes x
-    type('\u001b[D\u001b[A');   // arrow keys do nothing
-    type('\u0015zz\b\bsecret');  // Ctrl-U clears, ^H backspaces
+    type('abx\u007fc'); // backspace removes x
+    type('\u001b[D\u001b[A'); // arrow keys do nothing
+    type('\u0015zz\b\bsecret'); // Ctrl-U clears, ^H backspaces
     type('\n');
     expect(await p).toBe('secret');
     await tick();
@@ -50,17 +52,46 @@ describe('promptSecret', () => {
 
   it('swallows every cursor and editing key encoding whole, never inserting any of it', async () => {
     const keys = [
-      '\u001b[A', '\u001b[B', '\u001b[C', '\u001b[D',           // CSI arrows
-      '\u001bOA', '\u001bOB', '\u001bOC', '\u001bOD',           // SS3 arrows (application-cursor mode)
-      '\u001b[1;5C', '\u001b[1;2D', '\u001b[1;3A',             // modified arrows
-      '\u001b[H', '\u001b[F', '\u001bOH', '\u001bOF',           // Home / End
-      '\u001b[1~', '\u001b[4~', '\u001b[7~', '\u001b[8~',       // Home / End (rxvt, vt)
-      '\u001b[2~', '\u001b[3~', '\u001b[3;5~', '\u001b[5~', '\u001b[6~', // Insert Delete PgUp PgDn
-      '\u001b[15~', '\u001bOP', '\u001b[[A',                    // F5, F1, linux console F1
-      '\u001b[200~', '\u001b[201~', '\u001b[I', '\u001b[O',     // paste markers, focus events
-      '\u001b\u001b[D', '\u001bb', '\u001b(B',                  // Alt+Left (ESC ESC), Alt+b, charset
-      '\u001b]0;title\u0007', '\u001b]52;c;eA==\u001b\\', '\u001bP1$r\u001b\\', // OSC / DCS strings
-      '\u009bD', '\u008fA', '\u009d0;x\u009c',                  // 8-bit C1 forms
+      '\u001b[A',
+      '\u001b[B',
+      '\u001b[C',
+      '\u001b[D', // CSI arrows
+      '\u001bOA',
+      '\u001bOB',
+      '\u001bOC',
+      '\u001bOD', // SS3 arrows (application-cursor mode)
+      '\u001b[1;5C',
+      '\u001b[1;2D',
+      '\u001b[1;3A', // modified arrows
+      '\u001b[H',
+      '\u001b[F',
+      '\u001bOH',
+      '\u001bOF', // Home / End
+      '\u001b[1~',
+      '\u001b[4~',
+      '\u001b[7~',
+      '\u001b[8~', // Home / End (rxvt, vt)
+      '\u001b[2~',
+      '\u001b[3~',
+      '\u001b[3;5~',
+      '\u001b[5~',
+      '\u001b[6~', // Insert Delete PgUp PgDn
+      '\u001b[15~',
+      '\u001bOP',
+      '\u001b[[A', // F5, F1, linux console F1
+      '\u001b[200~',
+      '\u001b[201~',
+      '\u001b[I',
+      '\u001b[O', // paste markers, focus events
+      '\u001b\u001b[D',
+      '\u001bb',
+      '\u001b(B', // Alt+Left (ESC ESC), Alt+b, charset
+      '\u001b]0;title\u0007',
+      '\u001b]52;c;eA==\u001b\\',
+      '\u001bP1$r\u001b\\', // OSC / DCS strings
+      '\u009bD',
+      '\u008fA',
+      '\u009d0;x\u009c', // 8-bit C1 forms
     ];
     for (const key of keys) {
       const { io, type } = ttyIO();
@@ -142,7 +173,13 @@ describe('promptText and confirm', () => {
   });
 
   it('confirm is yes only for y or yes', async () => {
-    for (const [answer, expected] of [['y', true], ['YES', true], ['n', false], ['', false], ['maybe', false]] as const) {
+    for (const [answer, expected] of [
+      ['y', true],
+      ['YES', true],
+      ['n', false],
+      ['', false],
+      ['maybe', false],
+    ] as const) {
       const { io, type } = ttyIO();
       const p = confirm(io, 'Remove?');
       type(answer + '\r');

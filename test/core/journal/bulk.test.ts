@@ -3,7 +3,18 @@ import { mkdtempSync, readFileSync, statSync, appendFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { batchIdFor, batchTarget, BulkJournal, isBatchId, isDefiniteRefusal, journalPath, parseJournal, rowOutcome, sha256Hex, type BulkRow } from '../../../src/core/journal/bulk.js';
+import {
+  batchIdFor,
+  batchTarget,
+  BulkJournal,
+  isBatchId,
+  isDefiniteRefusal,
+  journalPath,
+  parseJournal,
+  rowOutcome,
+  sha256Hex,
+  type BulkRow,
+} from '../../../src/core/journal/bulk.js';
 
 const rows: BulkRow[] = [
   { row: 2, product_id: 'sbx-instant', denomination: 10, quantity: 1 },
@@ -15,8 +26,19 @@ function dir(): string {
 }
 
 const okResult = (row: number, order: string) => ({
-  row, ok: true, order_id: order, status: 'DELIVERED', http_status: 201, trace_id: 'a'.repeat(32), total_amount: 10, currency: 'USD',
-  error: null, error_code: null, kind: null, replayed: false, at: '2026-11-22T10:00:00.000Z',
+  row,
+  ok: true,
+  order_id: order,
+  status: 'DELIVERED',
+  http_status: 201,
+  trace_id: 'a'.repeat(32),
+  total_amount: 10,
+  currency: 'USD',
+  error: null,
+  error_code: null,
+  kind: null,
+  replayed: false,
+  at: '2026-11-22T10:00:00.000Z',
 });
 
 describe('batch ids', () => {
@@ -44,7 +66,13 @@ describe('BulkJournal', () => {
   it('writes the header, keys before results, and reads everything back', async () => {
     const d = dir();
     const id = batchIdFor('x', 't');
-    const j = await BulkJournal.create(d, { batch_id: id, source: 'orders.csv', sha256: sha256Hex('x'), created_at: '2026-11-22T10:00:00.000Z', rows });
+    const j = await BulkJournal.create(d, {
+      batch_id: id,
+      source: 'orders.csv',
+      sha256: sha256Hex('x'),
+      created_at: '2026-11-22T10:00:00.000Z',
+      rows,
+    });
     await j.appendKey(2, 'key-a', '2026-11-22T10:00:00.000Z');
     await j.appendResult(okResult(2, 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE'));
     await j.appendKey(3, 'key-b', '2026-11-22T10:00:00.000Z');
@@ -52,7 +80,10 @@ describe('BulkJournal', () => {
 
     const path = journalPath(d, id);
     expect(statSync(path).mode & 0o777).toBe(0o600);
-    const lines = readFileSync(path, 'utf8').trim().split('\n').map((l) => JSON.parse(l) as { type: string });
+    const lines = readFileSync(path, 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { type: string });
     expect(lines.map((l) => l.type)).toEqual(['batch', 'key', 'result', 'key']);
 
     const state = await BulkJournal.read(d, id);
@@ -77,7 +108,15 @@ describe('BulkJournal', () => {
   });
 
   it('keeps the first key of a row and the latest result', () => {
-    const header = JSON.stringify({ type: 'batch', version: 1, batch_id: 'bat_0123456789', source: null, sha256: 'h', created_at: 'now', rows });
+    const header = JSON.stringify({
+      type: 'batch',
+      version: 1,
+      batch_id: 'bat_0123456789',
+      source: null,
+      sha256: 'h',
+      created_at: 'now',
+      rows,
+    });
     const text = [
       header,
       JSON.stringify({ type: 'key', row: 2, idempotency_key: 'first', at: 'now' }),
@@ -104,10 +143,29 @@ describe('BulkJournal', () => {
     expect(() => parseJournal('', 'j')).toThrow(/no batch header/);
   });
 
-  it('a later attempt replaces the key; an earlier attempt\'s refusal says nothing about the current key', () => {
-    const header = JSON.stringify({ type: 'batch', version: 1, batch_id: 'bat_0123456789', source: null, sha256: 'h', created_at: 'now', rows });
-    const refused = { ...okResult(2, 'x'), ok: false, order_id: null, http_status: 402, error_code: 'INSUFFICIENT_FUNDS', kind: 'rejected' };
-    const base = [header, JSON.stringify({ type: 'key', row: 2, idempotency_key: 'k1', at: 'now' }), JSON.stringify({ type: 'result', ...refused })];
+  it("a later attempt replaces the key; an earlier attempt's refusal says nothing about the current key", () => {
+    const header = JSON.stringify({
+      type: 'batch',
+      version: 1,
+      batch_id: 'bat_0123456789',
+      source: null,
+      sha256: 'h',
+      created_at: 'now',
+      rows,
+    });
+    const refused = {
+      ...okResult(2, 'x'),
+      ok: false,
+      order_id: null,
+      http_status: 402,
+      error_code: 'INSUFFICIENT_FUNDS',
+      kind: 'rejected',
+    };
+    const base = [
+      header,
+      JSON.stringify({ type: 'key', row: 2, idempotency_key: 'k1', at: 'now' }),
+      JSON.stringify({ type: 'result', ...refused }),
+    ];
     let state = parseJournal(base.join('\n'), 'j');
     expect(rowOutcome(state, 2)).toBe('refused');
     state = parseJournal([...base, JSON.stringify({ type: 'key', row: 2, idempotency_key: 'k2', attempt: 2, at: 'now' })].join('\n'), 'j');
@@ -120,8 +178,24 @@ describe('BulkJournal', () => {
 
   it('tells definite refusals (nothing created) from unknown outcomes', () => {
     const r = (http_status: number | null, error_code: string | null) => ({ ok: false, http_status, error_code });
-    for (const [s, c] of [[402, 'INSUFFICIENT_FUNDS'], [409, 'INSUFFICIENT_INVENTORY'], [403, 'PRODUCT_NOT_AVAILABLE'], [404, 'NOT_FOUND'], [422, 'VALIDATION_FAILED']] as const) expect(isDefiniteRefusal(r(s, c))).toBe(true);
-    for (const [s, c] of [[429, 'RATE_LIMIT_EXCEEDED'], [503, 'SERVICE_UNAVAILABLE'], [500, 'INTERNAL_ERROR'], [null, 'ECONNRESET'], [409, 'IDEMPOTENCY_KEY_IN_PROGRESS'], [422, 'IDEMPOTENCY_KEY_REUSED'], [408, 'REQUEST_TIMEOUT']] as const) expect(isDefiniteRefusal(r(s, c))).toBe(false);
+    for (const [s, c] of [
+      [402, 'INSUFFICIENT_FUNDS'],
+      [409, 'INSUFFICIENT_INVENTORY'],
+      [403, 'PRODUCT_NOT_AVAILABLE'],
+      [404, 'NOT_FOUND'],
+      [422, 'VALIDATION_FAILED'],
+    ] as const)
+      expect(isDefiniteRefusal(r(s, c))).toBe(true);
+    for (const [s, c] of [
+      [429, 'RATE_LIMIT_EXCEEDED'],
+      [503, 'SERVICE_UNAVAILABLE'],
+      [500, 'INTERNAL_ERROR'],
+      [null, 'ECONNRESET'],
+      [409, 'IDEMPOTENCY_KEY_IN_PROGRESS'],
+      [422, 'IDEMPOTENCY_KEY_REUSED'],
+      [408, 'REQUEST_TIMEOUT'],
+    ] as const)
+      expect(isDefiniteRefusal(r(s, c))).toBe(false);
     expect(isDefiniteRefusal({ ok: true, http_status: 201, error_code: null })).toBe(false);
   });
 

@@ -7,8 +7,17 @@ import { openRequestLog } from '../../../src/core/journal/request-log.js';
 import type { RequestLogEntry } from '../../../src/core/journal/types.js';
 
 const entry = (over: Partial<RequestLogEntry> = {}): RequestLogEntry => ({
-  time: '2026-11-22T09:30:00.000Z', profile: 'default', method: 'GET', path: '/wallets', status: 200, duration_ms: 12,
-  attempt: 1, trace_id: 'a'.repeat(32), idempotency_key: null, error_code: null, ...over,
+  time: '2026-11-22T09:30:00.000Z',
+  profile: 'default',
+  method: 'GET',
+  path: '/wallets',
+  status: 200,
+  duration_ms: 12,
+  attempt: 1,
+  trace_id: 'a'.repeat(32),
+  idempotency_key: null,
+  error_code: null,
+  ...over,
 });
 
 describe('request log', () => {
@@ -28,7 +37,9 @@ describe('request log', () => {
   it('an unreadable log is a usage error naming the file, not a crash', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vouchers-log-'));
     mkdirSync(join(dir, 'requests.log'));
-    const e = await openRequestLog(dir).read().catch((x: unknown) => x);
+    const e = await openRequestLog(dir)
+      .read()
+      .catch((x: unknown) => x);
     expect(e).toBeInstanceOf(ConfigError);
     expect((e as ConfigError).message).toContain(`cannot read the request log ${join(dir, 'requests.log')}: it is a directory`);
   });
@@ -80,7 +91,10 @@ describe('request log', () => {
     const log = openRequestLog(join(blocker, 'sub'));
     const errors: Error[] = [];
     log.onError?.((e) => errors.push(e));
-    expect(() => { log.append(entry()); log.append(entry()); }).not.toThrow();
+    expect(() => {
+      log.append(entry());
+      log.append(entry());
+    }).not.toThrow();
     expect(errors).toHaveLength(1);
   });
 });

@@ -25,7 +25,11 @@ describe('truncateCells', () => {
     expect(truncateCells('ab🎁cd', 4)).toBe('ab…');
     expect(truncateCells('Cine\u0301mas', 5)).toBe('Cine\u0301…');
     expect(truncateCells('🇺🇸🇺🇸', 3)).toBe('🇺🇸…');
-    for (const [text, width] of [['さくら書店 全国共通', 9], ['🎁🎁🎁', 4], ['ab', 1]] as const) {
+    for (const [text, width] of [
+      ['さくら書店 全国共通', 9],
+      ['🎁🎁🎁', 4],
+      ['ab', 1],
+    ] as const) {
       expect(stringWidth(truncateCells(text, width))).toBeLessThanOrEqual(width);
     }
   });
@@ -35,7 +39,10 @@ describe('drawBox', () => {
   it('draws every line exactly as wide as the widths say, whatever the cells hold', () => {
     const box = drawBox(
       [{ text: 'NAME' }, { text: 'TOTAL' }],
-      [[{ text: 'さくら' }, { text: '1000 JPY' }], [{ text: 'ก่ 🎁', shown: '\u001b[1mก่ 🎁\u001b[22m' }, { text: '5.00 USD' }]],
+      [
+        [{ text: 'さくら' }, { text: '1000 JPY' }],
+        [{ text: 'ก่ 🎁', shown: '\u001b[1mก่ 🎁\u001b[22m' }, { text: '5.00 USD' }],
+      ],
       [6, 8],
       ['left', 'right'],
     );

@@ -14,13 +14,26 @@ function parseCsv(text: string): string[][] {
   for (let i = 0; i < text.length; i++) {
     const ch = text[i]!;
     if (quoted) {
-      if (ch === '"' && text[i + 1] === '"') { cell += '"'; i++; } else if (ch === '"') quoted = false; else cell += ch;
+      if (ch === '"' && text[i + 1] === '"') {
+        cell += '"';
+        i++;
+      } else if (ch === '"') quoted = false;
+      else cell += ch;
     } else if (ch === '"') quoted = true;
-    else if (ch === ',') { row.push(cell); cell = ''; }
-    else if (ch === '\n') { row.push(cell); rows.push(row); row = []; cell = ''; }
-    else cell += ch;
+    else if (ch === ',') {
+      row.push(cell);
+      cell = '';
+    } else if (ch === '\n') {
+      row.push(cell);
+      rows.push(row);
+      row = [];
+      cell = '';
+    } else cell += ch;
   }
-  if (cell !== '' || row.length > 0) { row.push(cell); rows.push(row); }
+  if (cell !== '' || row.length > 0) {
+    row.push(cell);
+    rows.push(row);
+  }
   return rows;
 }
 
@@ -34,7 +47,27 @@ describe('formula guard', () => {
   });
 
   it('cells beginning with = + - @ TAB or CR are guarded', () => {
-    for (const s of ['=1+1', '+1+1', '-1+1', '@SUM(A1)', '\t=1', '\r=1', '-', '+', '=', '@', '-cmd|calc', '+41 22 000', '-25.00 USD', '- 3', '--3', '-0x10', '-Infinity', '-NaN', '-1,5']) {
+    for (const s of [
+      '=1+1',
+      '+1+1',
+      '-1+1',
+      '@SUM(A1)',
+      '\t=1',
+      '\r=1',
+      '-',
+      '+',
+      '=',
+      '@',
+      '-cmd|calc',
+      '+41 22 000',
+      '-25.00 USD',
+      '- 3',
+      '--3',
+      '-0x10',
+      '-Infinity',
+      '-NaN',
+      '-1,5',
+    ]) {
       expect(parseCsv(csvLine([s]) + '\n')[0]![0], JSON.stringify(s)).toBe(`'${s}`);
     }
   });
@@ -65,12 +98,19 @@ describe('RFC 4180 round trip', () => {
   it('random cells round-trip (seeded; the seed is in the failure message)', () => {
     const seed = Number(process.env.CSV_SEED ?? Date.now() % 2 ** 31);
     let state = seed || 1;
-    const rand = (n: number) => { state = (state * 48271) % 2147483647; return state % n; };
+    const rand = (n: number) => {
+      state = (state * 48271) % 2147483647;
+      return state % n;
+    };
     const alphabet = ['a', 'Z', '0', '9', '.', ' ', ',', '"', '\n', '\r', '\t', '=', '+', '-', '@', "'", 'é', '€', '😀'];
     for (let round = 0; round < 500; round++) {
-      const cells = Array.from({ length: 1 + rand(5) }, () => Array.from({ length: rand(8) }, () => alphabet[rand(alphabet.length)]!).join(''));
+      const cells = Array.from({ length: 1 + rand(5) }, () =>
+        Array.from({ length: rand(8) }, () => alphabet[rand(alphabet.length)]!).join(''),
+      );
       const line = csvLine(cells);
-      expect(parseCsv(line + '\n'), `seed ${seed} (CSV_SEED=${seed} to replay), cells ${JSON.stringify(cells)}`).toEqual([cells.map(expected)]);
+      expect(parseCsv(line + '\n'), `seed ${seed} (CSV_SEED=${seed} to replay), cells ${JSON.stringify(cells)}`).toEqual([
+        cells.map(expected),
+      ]);
       // Nothing a spreadsheet evaluates survives, except a plain number.
       for (const got of parseCsv(line + '\n')[0]!) {
         if (/^[=+\-@\t\r]/.test(got)) expect(got, `seed ${seed}: ${JSON.stringify(got)}`).toMatch(/^-?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/);

@@ -5,19 +5,31 @@ import { errorEnvelope, renderError } from '../../../src/core/output/error.js';
 import { testIO } from '../../helpers/io.js';
 
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
-const api = () => new ApiError({ status: 409, name: 'InsufficientInventory', code: 'INSUFFICIENT_INVENTORY', message: 'No stock', traceId: TRACE, method: 'POST', path: '/orders' });
+const api = () =>
+  new ApiError({
+    status: 409,
+    name: 'InsufficientInventory',
+    code: 'INSUFFICIENT_INVENTORY',
+    message: 'No stock',
+    traceId: TRACE,
+    method: 'POST',
+    path: '/orders',
+  });
 
 describe('withJsonFields', () => {
   it('carries fields on any error: an unexpected one keeps its message and stack (exit 1), an abort becomes Interrupted (exit 130)', () => {
     const boom = new TypeError('boom');
     const e = asCliError(boom).withJsonFields({ idempotency_key: 'k-1' });
     expect([e.kind, e.message, e.stack, e.cause]).toEqual(['unexpected', 'boom', boom.stack, boom]);
-    expect(errorEnvelope(e)).toEqual({ error: { name: 'UnexpectedError', code: 'UNEXPECTED', message: 'boom' }, trace_id: null, idempotency_key: 'k-1' });
+    expect(errorEnvelope(e)).toEqual({
+      error: { name: 'UnexpectedError', code: 'UNEXPECTED', message: 'boom' },
+      trace_id: null,
+      idempotency_key: 'k-1',
+    });
     expect(asCliError(Object.assign(new Error('stop'), { name: 'AbortError' })).kind).toBe('interrupted');
     const own = api();
     expect(asCliError(own)).toBe(own);
   });
-
 
   it('adds top-level fields after the envelope and trace_id, keeping every existing field', () => {
     const e = api().withJsonFields({ idempotency_key: 'k-1' });
@@ -35,7 +47,12 @@ describe('withJsonFields', () => {
     const e = new CliError('rejected', 'no', 'try again').withJsonFields({ error: 'x', trace_id: 'y', order_id: undefined, a: 1 });
     e.withJsonFields({ b: 2 });
     expect(e.jsonFields).toEqual({ a: 1, b: 2 });
-    expect(errorEnvelope(e)).toEqual({ error: { name: 'Rejected', code: 'REJECTED', message: 'no', hint: 'try again' }, trace_id: null, a: 1, b: 2 });
+    expect(errorEnvelope(e)).toEqual({
+      error: { name: 'Rejected', code: 'REJECTED', message: 'no', hint: 'try again' },
+      trace_id: null,
+      a: 1,
+      b: 2,
+    });
   });
 
   it('leaves the readable block and errors without fields as they were', () => {

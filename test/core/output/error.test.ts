@@ -7,7 +7,16 @@ import { testIO } from '../../helpers/io.js';
 const TRACE = '4bf92f3577b34da6a3ce929d0e0e4736';
 const ANSI = /\u001b\[[0-9;]*m/;
 const api = (over: Partial<ConstructorParameters<typeof ApiError>[0]> = {}) =>
-  new ApiError({ status: 402, name: 'InsufficientFunds', code: 'INSUFFICIENT_FUNDS', message: 'The USD wallet holds 10.00 USD', traceId: TRACE, method: 'POST', path: '/orders', ...over });
+  new ApiError({
+    status: 402,
+    name: 'InsufficientFunds',
+    code: 'INSUFFICIENT_FUNDS',
+    message: 'The USD wallet holds 10.00 USD',
+    traceId: TRACE,
+    method: 'POST',
+    path: '/orders',
+    ...over,
+  });
 
 function render(error: unknown, options: { json?: boolean; debug?: boolean; tty?: boolean; env?: Record<string, string> } = {}): string {
   const io = testIO({ tty: options.tty, env: options.env });
@@ -18,25 +27,38 @@ function render(error: unknown, options: { json?: boolean; debug?: boolean; tty?
 describe('renderError as a block', () => {
   it('an API error: message, name and code, status and request, trace ID, hint; no stack', () => {
     const text = render(api());
-    expect(text).toBe([
-      'Error: The USD wallet holds 10.00 USD',
-      '  name      InsufficientFunds (INSUFFICIENT_FUNDS)',
-      '  status    HTTP 402 on POST /orders',
-      `  trace ID  ${TRACE}`,
-      '  hint      top up the wallet, or order less: vouchers wallets list',
-      '',
-    ].join('\n'));
+    expect(text).toBe(
+      [
+        'Error: The USD wallet holds 10.00 USD',
+        '  name      InsufficientFunds (INSUFFICIENT_FUNDS)',
+        '  status    HTTP 402 on POST /orders',
+        `  trace ID  ${TRACE}`,
+        '  hint      top up the wallet, or order less: vouchers wallets list',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('field details, Retry-After, and a trace ID that never came', () => {
-    const text = render(api({ status: 422, name: 'ValidationFailed', code: 'VALIDATION_FAILED', details: [{ path: 'items.0.quantity', message: 'must be at most 100' }], traceId: undefined, retryAfter: 3 }));
+    const text = render(
+      api({
+        status: 422,
+        name: 'ValidationFailed',
+        code: 'VALIDATION_FAILED',
+        details: [{ path: 'items.0.quantity', message: 'must be at most 100' }],
+        traceId: undefined,
+        retryAfter: 3,
+      }),
+    );
     expect(text).toContain('  field     items.0.quantity: must be at most 100');
     expect(text).toContain('  retry     after 3 s');
     expect(text).toContain('  trace ID  (none returned)');
   });
 
   it('a network error names what failed, with its trace ID and hint', () => {
-    const text = render(new NetworkError('could not connect to 127.0.0.1:1 (ECONNREFUSED)', TRACE, 'ECONNREFUSED', 'is the server running?'));
+    const text = render(
+      new NetworkError('could not connect to 127.0.0.1:1 (ECONNREFUSED)', TRACE, 'ECONNREFUSED', 'is the server running?'),
+    );
     expect(text).toContain('Error: could not connect to 127.0.0.1:1');
     expect(text).toContain('  code      ECONNREFUSED');
     expect(text).toContain(`  trace ID  ${TRACE}`);
@@ -44,13 +66,17 @@ describe('renderError as a block', () => {
   });
 
   it('a body that breaks the contract still shows its trace ID, in the block and in JSON', () => {
-    const e = new ContractMismatchError('the HTTP 200 response of GET /wallets does not match the contract', TRACE, ['data.0.currency: required']);
+    const e = new ContractMismatchError('the HTTP 200 response of GET /wallets does not match the contract', TRACE, [
+      'data.0.currency: required',
+    ]);
     expect(render(e)).toContain(`  trace ID  ${TRACE}`);
     expect(JSON.parse(render(e, { json: true }))).toMatchObject({ error: { code: 'CONTRACT_MISMATCH' }, trace_id: TRACE });
   });
 
   it('a usage error is two lines: the problem and the hint', () => {
-    expect(render(new UsageError('--limit "x" is not a positive whole number', 'e.g. --limit 20'))).toBe('Error: --limit "x" is not a positive whole number\n  hint      e.g. --limit 20\n');
+    expect(render(new UsageError('--limit "x" is not a positive whole number', 'e.g. --limit 20'))).toBe(
+      'Error: --limit "x" is not a positive whole number\n  hint      e.g. --limit 20\n',
+    );
     expect(render(new ConfigError('no profile named "x"', 'profiles: a'))).toContain('  code      CONFIG_ERROR');
   });
 
@@ -75,21 +101,40 @@ describe('renderError with --json', () => {
     const text = render(api({ retryAfter: 2 }), { json: true });
     expect(text.trim().split('\n')).toHaveLength(1);
     expect(JSON.parse(text)).toEqual({
-      error: { name: 'InsufficientFunds', code: 'INSUFFICIENT_FUNDS', message: 'The USD wallet holds 10.00 USD', status: 402, retry_after: 2 },
+      error: {
+        name: 'InsufficientFunds',
+        code: 'INSUFFICIENT_FUNDS',
+        message: 'The USD wallet holds 10.00 USD',
+        status: 402,
+        retry_after: 2,
+      },
       trace_id: TRACE,
     });
   });
 
   it('CLI errors take the same shape, with their hint; trace_id is null when there is none', () => {
-    expect(errorEnvelope(new NetworkError('refused', TRACE, 'ECONNREFUSED', 'start it'))).toEqual({ error: { name: 'NetworkError', code: 'ECONNREFUSED', message: 'refused', hint: 'start it' }, trace_id: TRACE });
+    expect(errorEnvelope(new NetworkError('refused', TRACE, 'ECONNREFUSED', 'start it'))).toEqual({
+      error: { name: 'NetworkError', code: 'ECONNREFUSED', message: 'refused', hint: 'start it' },
+      trace_id: TRACE,
+    });
     expect(errorEnvelope(new UsageError('bad'))).toEqual({ error: { name: 'UsageError', code: 'USAGE', message: 'bad' }, trace_id: null });
-    expect(errorEnvelope(new Error('boom'))).toEqual({ error: { name: 'UnexpectedError', code: 'UNEXPECTED', message: 'boom' }, trace_id: null });
+    expect(errorEnvelope(new Error('boom'))).toEqual({
+      error: { name: 'UnexpectedError', code: 'UNEXPECTED', message: 'boom' },
+      trace_id: null,
+    });
   });
 });
 
 describe('hintFor', () => {
   it('a 503 asks to reuse the idempotency key only for writes', () => {
-    const read = api({ status: 503, name: 'ServiceUnavailable', code: 'SERVICE_UNAVAILABLE', method: 'GET', path: '/wallets', retryAfter: 1 });
+    const read = api({
+      status: 503,
+      name: 'ServiceUnavailable',
+      code: 'SERVICE_UNAVAILABLE',
+      method: 'GET',
+      path: '/wallets',
+      retryAfter: 1,
+    });
     const write = api({ status: 503, name: 'ServiceUnavailable', code: 'SERVICE_UNAVAILABLE', method: 'POST', path: '/orders' });
     expect(hintFor(read)).toMatch(/^the service is unavailable: retry after 1 s;/);
     expect(hintFor(read)).not.toContain('idempotency');
@@ -121,15 +166,38 @@ describe('hintFor', () => {
   });
 
   it('ORDER_NOT_CANCELLABLE names the order; MALFORMED_REQUEST about X-Sandbox-Simulate is not told to send a JSON body', () => {
-    const cancel = api({ status: 409, name: 'OrderNotCancellable', code: 'ORDER_NOT_CANCELLABLE', path: '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE/cancel' });
-    expect(hintFor(cancel)).toBe('only PENDING orders can be cancelled: see its status with vouchers orders get ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE');
-    const simulate = api({ status: 400, name: 'MalformedRequest', code: 'MALFORMED_REQUEST', method: 'GET', path: '/wallets', message: 'X-Sandbox-Simulate "bogus" is not a fault the sandbox knows; use one of rate_limit, server_error' });
+    const cancel = api({
+      status: 409,
+      name: 'OrderNotCancellable',
+      code: 'ORDER_NOT_CANCELLABLE',
+      path: '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE/cancel',
+    });
+    expect(hintFor(cancel)).toBe(
+      'only PENDING orders can be cancelled: see its status with vouchers orders get ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE',
+    );
+    const simulate = api({
+      status: 400,
+      name: 'MalformedRequest',
+      code: 'MALFORMED_REQUEST',
+      method: 'GET',
+      path: '/wallets',
+      message: 'X-Sandbox-Simulate "bogus" is not a fault the sandbox knows; use one of rate_limit, server_error',
+    });
     expect(hintFor(simulate)).toBe('give X-Sandbox-Simulate one of the faults the message lists, or leave the header out');
-    const body = api({ status: 400, name: 'MalformedRequest', code: 'MALFORMED_REQUEST', method: 'POST', path: '/orders', message: 'The request body is not valid JSON' });
+    const body = api({
+      status: 400,
+      name: 'MalformedRequest',
+      code: 'MALFORMED_REQUEST',
+      method: 'POST',
+      path: '/orders',
+      message: 'The request body is not valid JSON',
+    });
     expect(hintFor(body)).toContain('send a JSON body');
   });
 
   it('a hint the error carries wins', () => {
-    expect(hintFor(new ApiError({ status: 404, name: 'HttpError', code: 'HTTP_404', message: 'x', hint: 'no such endpoint here' }))).toBe('no such endpoint here');
+    expect(hintFor(new ApiError({ status: 404, name: 'HttpError', code: 'HTTP_404', message: 'x', hint: 'no such endpoint here' }))).toBe(
+      'no such endpoint here',
+    );
   });
 });

@@ -16,16 +16,27 @@ describe('shellQuote', () => {
 
 describe('nextPageCommand', () => {
   it('repeats every flag given, the root --profile/--base-url first, the cursor last', () => {
-    expect(nextPageCommand({
-      command: ['orders', 'list'],
-      flags: [['--status', 'PENDING'], ['--reference', 'batch 7'], ['--from', undefined], ['--limit', 20], ['--json', true], ['--all', false]],
-      globals: { profile: 'prod eu' },
-      cursor: 'eyJ9',
-    })).toBe("vouchers --profile 'prod eu' orders list --status PENDING --reference 'batch 7' --limit 20 --json --cursor eyJ9");
+    expect(
+      nextPageCommand({
+        command: ['orders', 'list'],
+        flags: [
+          ['--status', 'PENDING'],
+          ['--reference', 'batch 7'],
+          ['--from', undefined],
+          ['--limit', 20],
+          ['--json', true],
+          ['--all', false],
+        ],
+        globals: { profile: 'prod eu' },
+        cursor: 'eyJ9',
+      }),
+    ).toBe("vouchers --profile 'prod eu' orders list --status PENDING --reference 'batch 7' --limit 20 --json --cursor eyJ9");
   });
 
   it('makes one line for stderr naming --all', () => {
     const hint = nextPageHint('transactions', { command: ['transactions', 'list'], flags: [['--type', 'TOP_UP']], cursor: 'abc' });
-    expect(hint).toBe('More transactions: vouchers transactions list --type TOP_UP --cursor abc (or every page: --all instead of --cursor)\n');
+    expect(hint).toBe(
+      'More transactions: vouchers transactions list --type TOP_UP --cursor abc (or every page: --all instead of --cursor)\n',
+    );
   });
 });

@@ -1,9 +1,22 @@
 import { describe, expect, it } from 'vitest';
 import { resolveOutput } from '../../../src/core/output/options.js';
-import { fitColumnWidths, handleFieldsFlag, layoutTable, MIN_COLUMN_WIDTH, printList, tableWidth, type Column } from '../../../src/core/output/print.js';
+import {
+  fitColumnWidths,
+  handleFieldsFlag,
+  layoutTable,
+  MIN_COLUMN_WIDTH,
+  printList,
+  tableWidth,
+  type Column,
+} from '../../../src/core/output/print.js';
 import { testIO } from '../../helpers/io.js';
 
-interface Row { id: string; title: string; note: string; secret_ish: string }
+interface Row {
+  id: string;
+  title: string;
+  note: string;
+  secret_ish: string;
+}
 
 const COLUMNS: Column<Row>[] = [
   { field: 'id', header: 'ID', fixed: true },
@@ -13,7 +26,12 @@ const COLUMNS: Column<Row>[] = [
 ];
 
 const ROWS: Row[] = [
-  { id: 'trace_0af7651916cd43dd8448eb211c80319c', title: 'A rather long title that will not fit on a narrow terminal', note: 'short', secret_ish: 'only-when-piped' },
+  {
+    id: 'trace_0af7651916cd43dd8448eb211c80319c',
+    title: 'A rather long title that will not fit on a narrow terminal',
+    note: 'short',
+    secret_ish: 'only-when-piped',
+  },
   { id: 'trace_4bf92f3577b34da6a3ce929d0e0e4736', title: 'Second', note: 'another fairly long note, also cut', secret_ish: 'x' },
 ];
 
@@ -89,7 +107,10 @@ describe('printList as a table', () => {
 
 describe('printList table ids', () => {
   it('never cuts a column whose field is an id, even when not marked fixed', async () => {
-    interface P { product_id: string; name: string }
+    interface P {
+      product_id: string;
+      name: string;
+    }
     const rows: P[] = [{ product_id: 'northwind-store-credit-usd', name: 'Northwind Store Credit, a product with a long name indeed' }];
     const io = testIO({ tty: true, columns: 40, env: { NO_COLOR: '1' } });
     await printList(io, rows, [{ field: 'product_id', header: 'ID' }, { field: 'name' }], resolveOutput(io, {}));
@@ -105,7 +126,13 @@ describe('printList in other formats', () => {
     expect(JSON.parse(json.stdoutText())).toEqual(ROWS.map((r) => ({ id: r.id, note: r.note })));
     const nd = testIO();
     await printList(nd, ROWS, COLUMNS, resolveOutput(nd, { output: 'ndjson' }));
-    expect(nd.stdoutText().trim().split('\n').map((l) => JSON.parse(l) as Row)).toEqual(ROWS);
+    expect(
+      nd
+        .stdoutText()
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Row),
+    ).toEqual(ROWS);
     const csv = testIO();
     await printList(csv, [{ ...ROWS[0]!, note: 'a "quoted", note' }], COLUMNS, resolveOutput(csv, { output: 'csv', fields: 'id,note' }));
     expect(csv.stdoutText()).toBe(`id,note\n${ROWS[0]!.id},"a ""quoted"", note"\n`);
@@ -174,16 +201,40 @@ describe('layoutTable: free text shrinks first, optional columns go next, nothin
   });
 
   it('among equal priorities the rightmost goes first; no priority means never left out', () => {
-    const same = [{ natural: 20, shrink: false }, { natural: 20, shrink: false, priority: 1 }, { natural: 20, shrink: false, priority: 1 }];
+    const same = [
+      { natural: 20, shrink: false },
+      { natural: 20, shrink: false, priority: 1 },
+      { natural: 20, shrink: false, priority: 1 },
+    ];
     expect(layoutTable(same, 60)).toMatchObject({ shown: [0, 1], dropped: [2], fits: true });
-    expect(layoutTable([{ natural: 50, shrink: false }, { natural: 50, shrink: false }], 40)).toEqual({ shown: [0, 1], widths: [50, 50], dropped: [], fits: false });
+    expect(
+      layoutTable(
+        [
+          { natural: 50, shrink: false },
+          { natural: 50, shrink: false },
+        ],
+        40,
+      ),
+    ).toEqual({ shown: [0, 1], widths: [50, 50], dropped: [], fits: false });
   });
 });
 
 describe('printList as a table on a narrow terminal', () => {
-  interface Tx { transaction_id: string; amount: string; status: string; created_at: string; description: string }
+  interface Tx {
+    transaction_id: string;
+    amount: string;
+    status: string;
+    created_at: string;
+    description: string;
+  }
   const rows: Tx[] = [
-    { transaction_id: 'txn_01JDQ5N7ZS3QK6V9W2X4Y8B1CE', amount: '100000.00 USD', status: 'PARTIALLY_DELIVERED', created_at: '2026-11-22 09:30:00Z', description: 'A long description of what happened to this money' },
+    {
+      transaction_id: 'txn_01JDQ5N7ZS3QK6V9W2X4Y8B1CE',
+      amount: '100000.00 USD',
+      status: 'PARTIALLY_DELIVERED',
+      created_at: '2026-11-22 09:30:00Z',
+      description: 'A long description of what happened to this money',
+    },
   ];
   const txCols: Column<Tx>[] = [
     { field: 'created_at', header: 'TIME' },
@@ -201,7 +252,9 @@ describe('printList as a table on a narrow terminal', () => {
     for (const v of ['100000.00 USD', 'PARTIALLY_DELIVERED', '2026-11-22 09:30:00Z']) expect(text).toContain(v);
     expect(text).not.toContain('txn_01JDQ5N7ZS3QK6V9W2X4Y8B1CE');
     expect(text).toContain('DESCRIPTION');
-    expect(io.stderrText()).toBe('Left out to fit 80 columns: transaction_id. Show them with --fields (e.g. --fields created_at,transaction_id), or every field with --output json.\n');
+    expect(io.stderrText()).toBe(
+      'Left out to fit 80 columns: transaction_id. Show them with --fields (e.g. --fields created_at,transaction_id), or every field with --output json.\n',
+    );
   });
 
   it('a column not named like free text is never shortened, even without metadata', async () => {

@@ -29,7 +29,10 @@ describe('startSpinner', () => {
   });
 
   it('never colours with NO_COLOR or --no-color', async () => {
-    for (const [env, color] of [[{ NO_COLOR: '1' }, undefined], [{}, false]] as const) {
+    for (const [env, color] of [
+      [{ NO_COLOR: '1' }, undefined],
+      [{}, false],
+    ] as const) {
       const io = testIO({ tty: true, env });
       const s = await startSpinner(io, 'Working…', { color });
       s.text('more');

@@ -5,7 +5,10 @@ import { mergedFields } from '../../../src/core/output/generic.js';
 import { printList, printRecord, type Column } from '../../../src/core/output/print.js';
 import { testIO } from '../../helpers/io.js';
 
-interface Wallet { currency: string; available: number }
+interface Wallet {
+  currency: string;
+  available: number;
+}
 const COLUMNS: Column<Wallet>[] = [
   { field: 'currency', header: 'CURRENCY' },
   { field: 'available', header: 'AVAILABLE', align: 'right' },
@@ -39,7 +42,10 @@ describe('records of a shape this version does not know', () => {
     const json = JSON.parse(await print(OTHER, 'json')) as Record<string, unknown>[];
     expect(json[0]).toEqual(OTHER[0]);
     expect(json[1]!.secret).not.toContain('abcdefghijklmnop');
-    const ndjson = (await print(OTHER, 'ndjson')).trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    const ndjson = (await print(OTHER, 'ndjson'))
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
     expect(ndjson.map((r) => r.currency_code)).toEqual(['USD', 'EUR']);
     const table = await print(OTHER, 'table');
     expect(table).toMatch(/CURRENCY_CODE.*BALANCE.*LIMITS.*SECRET/);
@@ -62,32 +68,56 @@ describe('records of a shape this version does not know', () => {
     expect(csv.split('\n')[0]).toBe('id,kind,amount,order_id,posted_at');
     // CSV keeps the raw values; TSV and tables show times compactly and lists joined.
     expect(csv).toContain('2026-11-23T10:00:00.123Z');
-    expect(await print([{ id: 'p', countries: ['DE', 'FR'], posted_at: '2026-11-23T10:00:00.123Z' }], 'tsv')).toBe('p\tDE, FR\t2026-11-23 10:00:00Z\n');
+    expect(await print([{ id: 'p', countries: ['DE', 'FR'], posted_at: '2026-11-23T10:00:00.123Z' }], 'tsv')).toBe(
+      'p\tDE, FR\t2026-11-23 10:00:00Z\n',
+    );
   });
 
   it('a single record of another shape is shown field by field', async () => {
     const io = testIO();
     const settings = resolveOutput(io, {}, false);
-    await printRecord(io, { id: 'po_7001', state: 'PAID', nested: { a: 1 } }, [{ label: 'payout_id', value: undefined }], settings, { required: ['payout_id'] });
+    await printRecord(io, { id: 'po_7001', state: 'PAID', nested: { a: 1 } }, [{ label: 'payout_id', value: undefined }], settings, {
+      required: ['payout_id'],
+    });
     expect(io.stdoutText()).toBe('id\tpo_7001\nstate\tPAID\nnested\t{"a":1}\n');
   });
 });
 
 describe('masking by field name', () => {
   it('knows code and pin fields under any usual name, not currency or country codes', () => {
-    for (const k of ['code', 'pin', 'voucher_code', 'redemption_code', 'claim_code', 'card_number', 'pin_code', 'cardNumber', 'redemptionCode', 'serial_number', 'voucher_pin']) expect(isCodeField(k), k).toBe(true);
-    for (const k of ['currency_code', 'country_code', 'product_code', 'code_last4', 'product_id', 'status', 'postal_code']) expect(isCodeField(k), k).toBe(false);
+    for (const k of [
+      'code',
+      'pin',
+      'voucher_code',
+      'redemption_code',
+      'claim_code',
+      'card_number',
+      'pin_code',
+      'cardNumber',
+      'redemptionCode',
+      'serial_number',
+      'voucher_pin',
+    ])
+      expect(isCodeField(k), k).toBe(true);
+    for (const k of ['currency_code', 'country_code', 'product_code', 'code_last4', 'product_id', 'status', 'postal_code'])
+      expect(isCodeField(k), k).toBe(false);
   });
 
   it('masks codes to their last 4 and pins whole, anywhere, unless revealed; secrets always', () => {
-    const order = { order_id: 'ord_981234', currency_code: 'USD', vouchers: [{ product_id: 'p', redemption_code: 'ABCD-EFGH-1234', pin: '9876' }] };
+    const order = {
+      order_id: 'ord_981234',
+      currency_code: 'USD',
+      vouchers: [{ product_id: 'p', redemption_code: 'ABCD-EFGH-1234', pin: '9876' }],
+    };
     const masked = maskCodes(order);
     expect(masked.vouchers[0]).toEqual({ product_id: 'p', redemption_code: '••••••••1234', pin: '••••' });
     expect(masked.currency_code).toBe('USD');
     expect(maskCodes(order, true)).toBe(order);
     expect(JSON.stringify(maskSecrets({ a: { webhook_secret: 'whsec_abcdefghijklmnopqrstuvwxyz' } }))).not.toContain('ghijklmnop');
     // An error's code is an identifier, not a voucher code; a voucher's code stays masked even next to a message.
-    expect(maskCodes({ error: { code: 'NOT_FOUND', message: 'no such order' } })).toEqual({ error: { code: 'NOT_FOUND', message: 'no such order' } });
+    expect(maskCodes({ error: { code: 'NOT_FOUND', message: 'no such order' } })).toEqual({
+      error: { code: 'NOT_FOUND', message: 'no such order' },
+    });
     expect(maskCodes({ code: 'X7K2Q9ZT', message: 'enjoy' }).code).toBe('••••••••Q9ZT');
     expect(maskCodes({ code: 'SBX-7K2Q-0NZP-C5RA', message: 'enjoy' }).code).toBe('••••••••C5RA');
   });

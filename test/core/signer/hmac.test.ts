@@ -62,7 +62,15 @@ describe('safeEqualHex', () => {
 describe('verifiers compare in constant time', () => {
   it('verifyRequest uses timingSafeEqual for the HMAC', () => {
     const v = requestVector('post-order-full');
-    verifyRequest({ secret: v.secret, method: v.method, path: v.path, body: v.body, timestampHeader: v.headers['X-Timestamp'], signatureHeader: v.headers['X-Signature'], nowSeconds: v.timestamp });
+    verifyRequest({
+      secret: v.secret,
+      method: v.method,
+      path: v.path,
+      body: v.body,
+      timestampHeader: v.headers['X-Timestamp'],
+      signatureHeader: v.headers['X-Signature'],
+      nowSeconds: v.timestamp,
+    });
     expect(timingSafeEqual).toHaveBeenCalled();
   });
 

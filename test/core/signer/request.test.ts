@@ -57,7 +57,13 @@ describe('request signing vectors (computed with openssl)', () => {
       });
 
       it('signs the same bytes given as a Uint8Array', () => {
-        const signed = signRequest({ secret: v.secret, method: v.method, path: v.path, body: new TextEncoder().encode(v.body), timestamp: v.timestamp });
+        const signed = signRequest({
+          secret: v.secret,
+          method: v.method,
+          path: v.path,
+          body: new TextEncoder().encode(v.body),
+          timestamp: v.timestamp,
+        });
         expect(signed.signature).toBe(v.signature);
       });
 
@@ -98,10 +104,14 @@ describe('verifyRequest rejects any change', () => {
 
   it('another timestamp carried consistently in both headers', () => {
     const t = String(v.timestamp + 1);
-    const e = signatureErrorOf(() => verifyRequest(verifyInput(v, {
-      timestampHeader: t,
-      signatureHeader: v.headers['X-Signature'].replace(`t=${v.timestamp}`, `t=${t}`),
-    })));
+    const e = signatureErrorOf(() =>
+      verifyRequest(
+        verifyInput(v, {
+          timestampHeader: t,
+          signatureHeader: v.headers['X-Signature'].replace(`t=${v.timestamp}`, `t=${t}`),
+        }),
+      ),
+    );
     expect(e.reason).toBe('no_match');
   });
 
@@ -151,7 +161,9 @@ describe('verifyRequest time window (300 s either way)', () => {
   });
 
   it('honours a custom tolerance', () => {
-    expect(signatureErrorOf(() => verifyRequest(verifyInput(v, { nowSeconds: v.timestamp + 11, tolerance: 10 }))).reason).toBe('timestamp_too_old');
+    expect(signatureErrorOf(() => verifyRequest(verifyInput(v, { nowSeconds: v.timestamp + 11, tolerance: 10 }))).reason).toBe(
+      'timestamp_too_old',
+    );
     expect(verifyRequest(verifyInput(v, { nowSeconds: v.timestamp + 10, tolerance: 10 }))).toBe(v.timestamp);
   });
 

@@ -35,9 +35,7 @@ export interface SigningVectors {
   webhooks: WebhookVector[];
 }
 
-export const vectors = JSON.parse(
-  readFileSync(new URL('../../fixtures/signing-vectors.json', import.meta.url), 'utf8'),
-) as SigningVectors;
+export const vectors = JSON.parse(readFileSync(new URL('../../fixtures/signing-vectors.json', import.meta.url), 'utf8')) as SigningVectors;
 
 export function requestVector(name: string): RequestVector {
   const v = vectors.requests.find((r) => r.name === name);

@@ -85,7 +85,9 @@ describe('verifyWebhookSignature', () => {
   });
 
   it('honours a custom tolerance', () => {
-    expect(signatureErrorOf(() => verifyWebhookSignature(w.body, w.header, secret, { nowSeconds: w.timestamp + 61, tolerance: 60 })).reason).toBe('timestamp_too_old');
+    expect(
+      signatureErrorOf(() => verifyWebhookSignature(w.body, w.header, secret, { nowSeconds: w.timestamp + 61, tolerance: 60 })).reason,
+    ).toBe('timestamp_too_old');
   });
 
   it('accepts several v1 when one matches', () => {
@@ -131,7 +133,11 @@ describe('verifyWebhook', () => {
   const at = { nowSeconds: w.timestamp };
 
   it('verifies with fetch Headers and returns the parsed event', () => {
-    const headers = new Headers({ 'X-Webhook-Id': 'evt_01JDQ5Q4CD3QK6V9W2X4Y8B1CE', 'X-Webhook-Timestamp': String(w.timestamp), 'X-Webhook-Signature': w.header });
+    const headers = new Headers({
+      'X-Webhook-Id': 'evt_01JDQ5Q4CD3QK6V9W2X4Y8B1CE',
+      'X-Webhook-Timestamp': String(w.timestamp),
+      'X-Webhook-Signature': w.header,
+    });
     const event = verifyWebhook<{ event: string; data: { reason: string } }>(w.body, headers, secret, at);
     expect(event.event).toBe('order.cancelled');
     expect(event.data.reason).toBe('Lieferant abgelehnt — 在庫なし ✓');
@@ -144,7 +150,9 @@ describe('verifyWebhook', () => {
   });
 
   it('rejects a unicode body re-encoded differently (latin1 bytes)', () => {
-    expect(signatureErrorOf(() => verifyWebhook(Buffer.from(w.body, 'latin1'), { 'x-webhook-signature': w.header }, secret, at)).reason).toBe('no_match');
+    expect(
+      signatureErrorOf(() => verifyWebhook(Buffer.from(w.body, 'latin1'), { 'x-webhook-signature': w.header }, secret, at)).reason,
+    ).toBe('no_match');
   });
 
   it('reports a missing header', () => {
@@ -156,7 +164,9 @@ describe('verifyWebhook', () => {
     const e = signatureErrorOf(() => verifyWebhook(w.body, headers, secret, at));
     expect(e.reason).toBe('timestamp_mismatch');
     expect(e.message).toMatch(/differs from t=/);
-    expect(verifyWebhook<{ event: string }>(w.body, { ...headers, 'x-webhook-timestamp': ` ${w.timestamp} ` }, secret, at).event).toBe('order.cancelled');
+    expect(verifyWebhook<{ event: string }>(w.body, { ...headers, 'x-webhook-timestamp': ` ${w.timestamp} ` }, secret, at).event).toBe(
+      'order.cancelled',
+    );
   });
 
   it('reports a correctly signed body that is not JSON as malformed_body', () => {

@@ -8,7 +8,9 @@ import type { Handler } from '../context.js';
 import { own } from '../../core/records.js';
 
 export const listCategories: Handler = ({ rt, partner, query }) => {
-  const open = rt.state.categories.filter((c) => partner.categories.includes(c.category_id)).sort((a, b) => (a.category_id < b.category_id ? -1 : 1));
+  const open = rt.state.categories
+    .filter((c) => partner.categories.includes(c.category_id))
+    .sort((a, b) => (a.category_id < b.category_id ? -1 : 1));
   return rt.dialect.present.categories(open, query as ListQuery);
 };
 
@@ -24,9 +26,16 @@ export const listProducts: Handler = ({ rt, partner, query }) => {
 
 export const getProduct: Handler = ({ rt, partner, params }) => {
   const p = own(rt.state.products, params.product_id);
-  if (!p) throw new SandboxHttpError('NOT_FOUND', `Product ${JSON.stringify(params.product_id)} does not exist; list products with GET /products`);
+  if (!p)
+    throw new SandboxHttpError(
+      'NOT_FOUND',
+      `Product ${JSON.stringify(params.product_id)} does not exist; list products with GET /products`,
+    );
   if (!partner.categories.includes(p.category_id)) {
-    throw new SandboxHttpError('PRODUCT_NOT_AVAILABLE', `Product ${p.product_id} is in category ${p.category_id}, which is not open to your organisation`);
+    throw new SandboxHttpError(
+      'PRODUCT_NOT_AVAILABLE',
+      `Product ${p.product_id} is in category ${p.category_id}, which is not open to your organisation`,
+    );
   }
   return rt.dialect.present.product(p);
 };

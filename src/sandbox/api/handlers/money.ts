@@ -7,7 +7,8 @@ import { post } from '../../domain/ledger.js';
 import { requireAmount } from '../../domain/amount.js';
 import type { Handler } from '../context.js';
 
-export const listWallets: Handler = ({ rt, partner }) => rt.dialect.present.wallets(Object.entries(partner.wallets).sort(([a], [b]) => (a < b ? -1 : 1)));
+export const listWallets: Handler = ({ rt, partner }) =>
+  rt.dialect.present.wallets(Object.entries(partner.wallets).sort(([a], [b]) => (a < b ? -1 : 1)));
 
 export const listTransactions: Handler = ({ rt, partner, query }) => {
   const from = query.from === undefined ? -Infinity : dayStart(query.from as string);
@@ -27,7 +28,13 @@ export const createPayout: Handler = ({ rt, partner, body }) => {
   // A currency without a wallet is refused by the ledger (402 naming the missing wallet);
   // the amount is above zero, so no empty wallet is ever created by a payout.
   const payoutId = rt.ids.next('po');
-  const txn = post(rt, partner, { type: 'PAYOUT', amount_minor: -amountMinor, currency: req.currency, description: `Payout ${payoutId}${req.reference ? ` (${req.reference})` : ''}`, payout_id: payoutId });
+  const txn = post(rt, partner, {
+    type: 'PAYOUT',
+    amount_minor: -amountMinor,
+    currency: req.currency,
+    description: `Payout ${payoutId}${req.reference ? ` (${req.reference})` : ''}`,
+    payout_id: payoutId,
+  });
   const payout = {
     payout_id: payoutId,
     partner_id: partner.partner_id,

@@ -18,7 +18,8 @@ import { own } from '../../core/records.js';
 
 export function ownOrder(rt: Runtime, partnerId: string, orderId: string | undefined): OrderRecord {
   const o = own(rt.state.orders, orderId);
-  if (!o || o.partner_id !== partnerId) throw new SandboxHttpError('NOT_FOUND', `Order ${orderId ?? ''} does not exist for this partner; check the order_id`);
+  if (!o || o.partner_id !== partnerId)
+    throw new SandboxHttpError('NOT_FOUND', `Order ${orderId ?? ''} does not exist for this partner; check the order_id`);
   return o;
 }
 
@@ -76,7 +77,10 @@ export const cancelOrder: Handler = ({ rt, partner, params, body }) => {
   if (o.status !== 'PENDING') {
     throw new SandboxHttpError('ORDER_NOT_CANCELLABLE', `Order ${o.order_id} is ${o.status}; only a PENDING order can be cancelled`);
   }
-  const reason = body && typeof body === 'object' && typeof (body as { reason?: unknown }).reason === 'string' ? (body as { reason: string }).reason : 'cancelled at the partner\'s request';
+  const reason =
+    body && typeof body === 'object' && typeof (body as { reason?: unknown }).reason === 'string'
+      ? (body as { reason: string }).reason
+      : "cancelled at the partner's request";
   cancelAndRefund(rt, o, 'partner', reason);
   return jsonReply(200, orderView(o, 'read'));
 };

@@ -20,9 +20,13 @@ export const getReconciliation: Handler = ({ rt, partner, params }) => {
   const date = params.date ?? '';
   const start = dayStart(date);
   const end = dayEnd(date);
-  const orders = Object.values(rt.state.orders).filter((o) => o.partner_id === partner.partner_id && o.settled_at !== null && o.settled_at >= start && o.settled_at < end);
+  const orders = Object.values(rt.state.orders).filter(
+    (o) => o.partner_id === partner.partner_id && o.settled_at !== null && o.settled_at >= start && o.settled_at < end,
+  );
   const ids = new Set(orders.map((o) => o.order_id));
-  const drifts = Object.values(rt.state.drifts).filter((d) => d.partner_id === partner.partner_id && ids.has(d.order_id)).sort((a, b) => a.detected_at - b.detected_at);
+  const drifts = Object.values(rt.state.drifts)
+    .filter((d) => d.partner_id === partner.partner_id && ids.has(d.order_id))
+    .sort((a, b) => a.detected_at - b.detected_at);
   const drifted = new Set(drifts.filter((d) => !d.unmatched).map((d) => d.order_id));
   const unmatched = new Set(drifts.filter((d) => d.unmatched).map((d) => d.order_id));
   const vouchers = orders.reduce((n, o) => n + o.vouchers.filter((v) => v.status === 'ISSUED').length, 0);

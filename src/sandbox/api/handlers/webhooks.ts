@@ -19,7 +19,9 @@ export const ROTATION_WINDOW_MS = 24 * 3_600_000;
 function checkUrl(url: string): void {
   const u = new URL(url);
   if (u.protocol === 'http:' && !isLoopbackHost(u.hostname)) {
-    throw validationFailed([{ path: 'url', message: 'must use https; plain http is accepted only for a loopback host (localhost, 127.0.0.1, ::1)' }]);
+    throw validationFailed([
+      { path: 'url', message: 'must use https; plain http is accepted only for a loopback host (localhost, 127.0.0.1, ::1)' },
+    ]);
   }
 }
 

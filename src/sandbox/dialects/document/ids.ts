@@ -19,7 +19,11 @@ export const DECIMAL_ID_STARTS: Readonly<Record<string, number>> = { ord: 981234
 export class DocumentIds implements IdSource {
   private readonly others: IdGenerator;
 
-  constructor(private readonly rng: Rng, now: () => number, private readonly state: () => SandboxState) {
+  constructor(
+    private readonly rng: Rng,
+    now: () => number,
+    private readonly state: () => SandboxState,
+  ) {
     this.others = new IdGenerator(rng, now);
   }
 
