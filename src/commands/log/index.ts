@@ -11,7 +11,14 @@ function declareLog(program: Command) {
       '--failed',
       'only requests that failed (no response, or HTTP 4xx/5xx), leaving out the checks the CLI makes on its own (doctor, the look-up behind a 404; marked probe in --json)',
     )
-    .option('-n, --limit <n>', 'show at most the newest n entries', '50');
+    .option('--trace <id>', 'only the attempts of this trace ID: all 32 hex digits, or the first 8 or more')
+    .option('--status <list>', 'only these HTTP statuses, comma-separated: a status (429), a class (4xx, 5xx) or none (no response)')
+    .option('--error <codes>', 'only these error codes, comma-separated (INSUFFICIENT_INVENTORY, RATE_LIMIT_EXCEEDED)')
+    .option('--method <list>', 'only these HTTP methods, comma-separated (POST, GET,DELETE)')
+    .option('--path <prefix>', 'only requests whose path starts with this, as the PATH column shows it (/orders)')
+    .option('--since <when>', 'only requests at or after this: a duration before now (15m, 2h, 1d) or an ISO 8601 date or time')
+    .option('--until <when>', 'only requests at or before this: a duration before now (15m, 2h, 1d) or an ISO 8601 date or time')
+    .option('-n, --limit <n>', 'show at most the newest n entries (after the filters)', '50');
   return addOutputOptions(log, 'list');
 }
 export type LogOptions = FlagsOf<typeof declareLog>;
@@ -25,11 +32,22 @@ Each line: time, profile, method, path, HTTP status, milliseconds, attempt numbe
 ID, idempotency key and error code. Bodies, secrets and voucher codes are never logged.
 On a terminal the table leaves out the profile and idempotency key (ask for them with
 --fields); piped, every field is printed, tab-separated.
-Quote the trace ID when you ask support about a request.
+Quote the trace ID when you ask support about a request. The table always keeps the path,
+status and trace ID whole; on a narrow terminal the attempt number, duration, method, error
+code and time are left out in that order.
+
+Filters combine (every one given must match) and apply before --limit. The log holds
+method and path, not the command that made a request: --method POST --path /orders finds
+what \`orders create\` sent. --trace takes an ID as support may quote it, shortened to its
+first 8 or more hex digits; a prefix that fits several trace IDs is refused (exit 2).
 
 Examples:
   $ vouchers log
   $ vouchers log --failed --limit 5
+  $ vouchers log --trace 4bf92f35
+  $ vouchers log --status 4xx,5xx --since 2h
+  $ vouchers log --method POST --path /orders --since 1d --until 1h
+  $ vouchers log --error RATE_LIMIT_EXCEEDED --since 2026-01-31
   $ vouchers log --json
   $ vouchers log --output csv --fields time,status,trace_id`,
   );

@@ -1,6 +1,7 @@
 /** `vouchers log`: print the request log (table on a TTY, TSV piped, JSON/NDJSON/CSV). */
 import { UsageError } from '../../core/errors/index.js';
 import { isFailed } from '../../core/journal/request-log.js';
+import { ambiguousTraces, logFilter } from './filters.js';
 import type { RequestLogEntry } from '../../core/journal/types.js';
 import { resolveOutput } from '../../core/output/options.js';
 import { formatTime } from '../../core/output/format.js';
@@ -11,13 +12,13 @@ import type { LogOptions } from './index.js';
 export type { LogOptions };
 
 /**
- * The request path and its status are always shown, whole: the path is what support needs
- * (it is never cut). On a narrow terminal the others are left out (and said so on stderr):
- * the attempt number first, then the duration, the method, the time, the error code, and
- * the trace id last.
+ * The request path, its status and the trace ID (what support needs) are always shown,
+ * whole. On a narrow terminal the others are left out (and said so on stderr): the attempt
+ * number first, then the duration, the method, the error code and the time last. When the
+ * three kept columns do not fit even so, the table becomes one block a row.
  */
 export const LOG_COLUMNS: Column<RequestLogEntry>[] = [
-  { field: 'time', header: 'TIME', get: (e) => formatTime(e.time), priority: 3 },
+  { field: 'time', header: 'TIME', get: (e) => formatTime(e.time), priority: 4 },
   { field: 'profile', header: 'PROFILE', wide: true },
   { field: 'method', header: 'METHOD', priority: 2 },
   { field: 'path', header: 'PATH', shrink: false },
@@ -30,9 +31,9 @@ export const LOG_COLUMNS: Column<RequestLogEntry>[] = [
   },
   { field: 'duration_ms', header: 'MS', align: 'right', priority: 1 },
   { field: 'attempt', header: 'TRY', align: 'right', priority: 0 },
-  { field: 'trace_id', header: 'TRACE ID', fixed: true, priority: 5 },
+  { field: 'trace_id', header: 'TRACE ID', shrink: false },
   { field: 'idempotency_key', header: 'IDEMPOTENCY KEY', wide: true },
-  { field: 'error_code', header: 'ERROR', priority: 4 },
+  { field: 'error_code', header: 'ERROR', priority: 3 },
 ];
 
 function parseLimit(value: string | undefined): number {
@@ -44,6 +45,7 @@ function parseLimit(value: string | undefined): number {
 
 export async function run(f: Factory, opts: LogOptions): Promise<void> {
   const limit = parseLimit(opts.limit);
+  const where = logFilter(opts, Date.now());
   const settings = resolveOutput(f.io, opts, f.globals().color !== false);
   if (
     await handleFieldsFlag(
@@ -54,6 +56,14 @@ export async function run(f: Factory, opts: LogOptions): Promise<void> {
   )
     return;
   const log = await f.requestLog();
-  const entries = await log.read({ failedOnly: Boolean(opts.failed), limit });
-  await printList(f.io, entries, LOG_COLUMNS, settings, { empty: opts.failed ? 'No failed requests logged.' : 'No requests logged yet.' });
+  const entries = await log.read({ failedOnly: Boolean(opts.failed), where, limit: where && opts.trace !== undefined ? undefined : limit });
+  const traces = ambiguousTraces(entries, opts.trace);
+  if (traces.length > 0) {
+    throw new UsageError(
+      `--trace ${opts.trace} matches ${traces.length} different trace IDs`,
+      `give more of the ID, e.g. --trace ${traces[0]}${traces.length > 1 ? ` (the others: ${traces.slice(1, 4).join(', ')}${traces.length > 4 ? ', …' : ''})` : ''}`,
+    );
+  }
+  const empty = where ? 'No logged request matches these filters.' : opts.failed ? 'No failed requests logged.' : 'No requests logged yet.';
+  await printList(f.io, entries.slice(-limit), LOG_COLUMNS, settings, { empty });
 }

@@ -1,17 +1,17 @@
 /**
- * Durations as people type them: `500ms`, `30s`, `2m`, `1h`, `1m30s`, `1.5s`. A bare
+ * Durations as people type them: `500ms`, `30s`, `2m`, `1h`, `1d`, `1m30s`, `1.5s`. A bare
  * number means seconds (`--timeout 30`). Used by `--timeout` and by every `--wait`-like flag.
  */
 import { UsageError } from '../errors/index.js';
 
-const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
+const UNIT_MS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /** Milliseconds of a duration string; undefined when it does not parse. */
 export function tryParseDuration(text: string): number | undefined {
   const s = text.trim().toLowerCase();
   if (s === '') return undefined;
   if (/^\d+(\.\d+)?$/.test(s)) return Math.round(Number(s) * 1000);
-  const re = /(\d+(?:\.\d+)?)(ms|s|m|h)/gy;
+  const re = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/gy;
   let total = 0;
   let end = 0;
   for (let m = re.exec(s); m; m = re.exec(s)) {

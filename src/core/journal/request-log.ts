@@ -158,6 +158,7 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
         .map(parseLine)
         .filter((e): e is RequestLogEntry => e !== undefined);
       if (opts.failedOnly) entries = entries.filter(isFailed);
+      if (opts.where) entries = entries.filter(opts.where);
       if (opts.limit !== undefined && opts.limit >= 0) entries = opts.limit === 0 ? [] : entries.slice(-opts.limit);
       return entries;
     },

@@ -18,8 +18,8 @@ export interface RequestLogEntry {
 export interface RequestLog {
   readonly path: string;
   append(entry: RequestLogEntry): void;
-  /** Newest last. */
-  read(options?: { failedOnly?: boolean; limit?: number }): Promise<RequestLogEntry[]>;
+  /** Newest last; `where` (and `failedOnly`) apply before `limit`. */
+  read(options?: { failedOnly?: boolean; where?: (entry: RequestLogEntry) => boolean; limit?: number }): Promise<RequestLogEntry[]>;
   /**
    * Be told (once) when writing the log fails. `append` never throws: a failing log must
    * not fail a command; the client warns under --debug.

@@ -13,6 +13,8 @@ describe('parseDuration', () => {
     expect(parseDuration('1.5s')).toBe(1_500);
     expect(parseDuration('30')).toBe(30_000);
     expect(parseDuration(' 2M ')).toBe(120_000);
+    expect(parseDuration('1d')).toBe(86_400_000);
+    expect(parseDuration('1d12h')).toBe(129_600_000);
   });
 
   it('refuses garbage and zero with a UsageError naming the flag', () => {

@@ -1,0 +1,149 @@
+/**
+ * The filters of `vouchers log`: which entries to show, by trace ID, status, error code,
+ * method, path and time. Every filter given must match (AND); they apply before --limit.
+ * A bad value is a usage error (exit 2) naming the flag and showing an example.
+ */
+import { UsageError } from '../../core/errors/index.js';
+import { tryParseDuration } from '../../core/http/duration.js';
+import type { RequestLogEntry } from '../../core/journal/types.js';
+
+export interface LogFilterFlags {
+  trace?: string;
+  status?: string;
+  error?: string;
+  method?: string;
+  path?: string;
+  since?: string;
+  until?: string;
+}
+
+/** Shortest trace ID prefix accepted: support staff may quote an ID shortened, not to nothing. */
+export const MIN_TRACE_PREFIX = 8;
+
+type Predicate = (e: RequestLogEntry) => boolean;
+
+/** Values of a comma-separated flag, trimmed, empty ones refused. */
+function listOf(flag: string, value: string, example: string): string[] {
+  const parts = value.split(',').map((s) => s.trim());
+  if (parts.length === 0 || parts.some((p) => p === ''))
+    throw new UsageError(`${flag} ${JSON.stringify(value)} has an empty value`, `e.g. ${flag} ${example}`);
+  return parts;
+}
+
+function traceFilter(value: string): Predicate {
+  const id = value.trim().toLowerCase();
+  if (!/^[0-9a-f]+$/.test(id) || id.length < MIN_TRACE_PREFIX || id.length > 32) {
+    throw new UsageError(
+      `--trace ${JSON.stringify(value)} is not a trace ID`,
+      `give the 32 hex digits of the trace ID, or its first ${MIN_TRACE_PREFIX} or more, e.g. --trace 4bf92f35`,
+    );
+  }
+  return (e) => e.trace_id !== null && e.trace_id.toLowerCase().startsWith(id);
+}
+
+const STATUS_EXAMPLE = '404, 4xx, 429,5xx or none';
+
+function statusFilter(value: string): Predicate {
+  const tests = listOf('--status', value, '4xx').map((raw): Predicate => {
+    const s = raw.toLowerCase();
+    if (s === 'none') return (e) => e.status === null;
+    if (/^[1-5]xx$/.test(s)) {
+      const hundred = Number(s[0]) * 100;
+      return (e) => e.status !== null && e.status >= hundred && e.status < hundred + 100;
+    }
+    if (/^[1-5]\d\d$/.test(s)) return (e) => e.status === Number(s);
+    throw new UsageError(
+      `--status ${JSON.stringify(raw)} is not an HTTP status`,
+      `give a status, a class or none (no response), e.g. --status ${STATUS_EXAMPLE}; for an error code use --error, e.g. --error INSUFFICIENT_INVENTORY`,
+    );
+  });
+  return (e) => tests.some((t) => t(e));
+}
+
+function errorFilter(value: string): Predicate {
+  const codes = listOf('--error', value, 'INSUFFICIENT_INVENTORY').map((raw) => {
+    if (!/^[A-Za-z][A-Za-z0-9_]*$/.test(raw))
+      throw new UsageError(
+        `--error ${JSON.stringify(raw)} is not an error code`,
+        'e.g. --error INSUFFICIENT_INVENTORY or --error RATE_LIMIT_EXCEEDED',
+      );
+    return raw.toUpperCase();
+  });
+  return (e) => e.error_code !== null && codes.includes(e.error_code.toUpperCase());
+}
+
+function methodFilter(value: string): Predicate {
+  const methods = listOf('--method', value, 'POST').map((raw) => {
+    if (!/^[A-Za-z]+$/.test(raw))
+      throw new UsageError(`--method ${JSON.stringify(raw)} is not an HTTP method`, 'e.g. --method POST or --method GET,DELETE');
+    return raw.toUpperCase();
+  });
+  return (e) => methods.includes(e.method.toUpperCase());
+}
+
+function pathFilter(value: string): Predicate {
+  const raw = value.trim();
+  if (raw === '' || /\s/.test(raw))
+    throw new UsageError(
+      `--path ${JSON.stringify(value)} is not a request path`,
+      'give the start of a path as the log shows it, e.g. --path /orders',
+    );
+  // The log holds paths under the API's base (/orders), as the PATH column shows them.
+  let prefix = raw.startsWith('/') ? raw : `/${raw}`;
+  if (prefix.startsWith('/api/v1/')) prefix = prefix.slice('/api/v1'.length);
+  return (e) => e.path.startsWith(prefix);
+}
+
+const TIME_EXAMPLE = 'a duration before now, e.g. 15m, 2h or 1d, or an ISO 8601 date or time, e.g. 2026-01-31 or 2026-01-31T09:30:00Z';
+
+/** The instant a --since/--until value names: `now` minus a duration, or an ISO 8601 date or time. */
+export function parseInstant(flag: string, value: string, now: number): number {
+  const text = value.trim();
+  const ms = tryParseDuration(text);
+  // A bare number is refused: seconds or a year, it is not clear which.
+  if (ms !== undefined && !/^\d+(\.\d+)?$/.test(text)) return now - ms;
+  if (/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.test(text)) {
+    const at = Date.parse(text.replace(' ', 'T'));
+    if (Number.isFinite(at)) return at;
+  }
+  throw new UsageError(`${flag} ${JSON.stringify(value)} is neither a duration nor a date`, `give ${TIME_EXAMPLE}`);
+}
+
+/**
+ * One predicate for every filter given, or undefined when none is. `now` (ms since the epoch)
+ * anchors the durations of --since and --until.
+ */
+export function logFilter(flags: LogFilterFlags, now: number): Predicate | undefined {
+  const tests: Predicate[] = [];
+  if (flags.trace !== undefined) tests.push(traceFilter(flags.trace));
+  if (flags.status !== undefined) tests.push(statusFilter(flags.status));
+  if (flags.error !== undefined) tests.push(errorFilter(flags.error));
+  if (flags.method !== undefined) tests.push(methodFilter(flags.method));
+  if (flags.path !== undefined) tests.push(pathFilter(flags.path));
+  const since = flags.since === undefined ? undefined : parseInstant('--since', flags.since, now);
+  const until = flags.until === undefined ? undefined : parseInstant('--until', flags.until, now);
+  if (since !== undefined && until !== undefined && since > until)
+    throw new UsageError(
+      `--since ${flags.since} is later than --until ${flags.until}`,
+      'e.g. --since 2h --until 1h: from two hours ago to one hour ago',
+    );
+  if (since !== undefined || until !== undefined) {
+    tests.push((e) => {
+      const at = Date.parse(e.time);
+      if (!Number.isFinite(at)) return false;
+      return (since === undefined || at >= since) && (until === undefined || at <= until);
+    });
+  }
+  if (tests.length === 0) return undefined;
+  return (e) => tests.every((t) => t(e));
+}
+
+/**
+ * Whether a trace ID prefix names several different requests' traces: the user quoted too
+ * little of it. Returns the distinct IDs when there are more than one.
+ */
+export function ambiguousTraces(entries: RequestLogEntry[], trace: string | undefined): string[] {
+  if (trace === undefined || trace.trim().length >= 32) return [];
+  const ids = new Set(entries.map((e) => e.trace_id).filter((t): t is string => t !== null));
+  return ids.size > 1 ? [...ids] : [];
+}

@@ -1,0 +1,222 @@
+/**
+ * `vouchers log` filters: --trace (whole or a prefix of 8+ hex digits), --status, --error,
+ * --method, --path, --since and --until. They combine (AND), apply before --limit, work with
+ * every output format, and a bad value exits 2 naming the flag with an example.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { RequestLogEntry } from '../../src/core/journal/types.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+
+const NOW = Date.now();
+const ago = (ms: number) => new Date(NOW - ms).toISOString();
+const MIN = 60_000;
+const HOUR = 60 * MIN;
+const DAY = 24 * HOUR;
+
+const T_WALLETS = 'aaaaaaaa000000000000000000000001';
+const T_STOCK = '4bf92f35aa0000000000000000000002';
+const T_RETRY = 'c0ffee00000000000000000000000003';
+const T_MISS = '4bf92f35bb0000000000000000000004';
+const T_NET = 'dddddddd000000000000000000000005';
+const T_PROBE = 'eeeeeeee000000000000000000000006';
+
+function entry(e: Partial<RequestLogEntry> & Pick<RequestLogEntry, 'time' | 'method' | 'path' | 'trace_id'>): RequestLogEntry {
+  return { profile: 'default', status: 200, duration_ms: 12, attempt: 1, idempotency_key: null, error_code: null, ...e };
+}
+
+/** Oldest first, as the file holds them; the names are what the tests expect back. */
+const ENTRIES: Record<string, RequestLogEntry> = {
+  wallets: entry({ time: ago(3 * DAY), method: 'GET', path: '/wallets', trace_id: T_WALLETS }),
+  stock: entry({
+    time: ago(3 * HOUR),
+    method: 'POST',
+    path: '/orders',
+    status: 409,
+    trace_id: T_STOCK,
+    idempotency_key: 'k-stock',
+    error_code: 'INSUFFICIENT_INVENTORY',
+  }),
+  limited: entry({
+    time: ago(3 * HOUR - MIN),
+    method: 'POST',
+    path: '/orders',
+    status: 429,
+    trace_id: T_RETRY,
+    idempotency_key: 'k-retry',
+    error_code: 'RATE_LIMIT_EXCEEDED',
+  }),
+  retried: entry({
+    time: ago(3 * HOUR - 2 * MIN),
+    method: 'POST',
+    path: '/orders',
+    status: 201,
+    attempt: 2,
+    trace_id: T_RETRY,
+    idempotency_key: 'k-retry',
+  }),
+  miss: entry({
+    time: ago(30 * MIN),
+    method: 'GET',
+    path: '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE',
+    status: 404,
+    trace_id: T_MISS,
+    error_code: 'NOT_FOUND',
+  }),
+  network: entry({ time: ago(MIN), method: 'DELETE', path: '/webhooks/wh_1', status: null, trace_id: T_NET, error_code: 'NETWORK_ERROR' }),
+  probe: entry({
+    time: ago(10_000),
+    method: 'GET',
+    path: '/orders/ord_00000000000000000000000000',
+    status: 404,
+    trace_id: T_PROBE,
+    error_code: 'NOT_FOUND',
+    probe: true,
+  }),
+};
+const NAMES = Object.keys(ENTRIES);
+
+let configDir: string;
+
+beforeAll(() => {
+  configDir = tempConfigDir();
+  // Lines as an older version wrote them: no probe field unless true, and one line of another shape.
+  const lines = Object.values(ENTRIES).map((e) => JSON.stringify(e));
+  lines.splice(1, 0, JSON.stringify({ time: ago(2 * DAY), note: 'not an entry' }));
+  writeFileSync(join(configDir, 'requests.log'), lines.join('\n') + '\n', { mode: 0o600 });
+});
+
+/** The names of the entries `vouchers log ARGS --json` prints, oldest first. */
+async function shown(...argv: string[]): Promise<string[]> {
+  const r = await runCli(['log', ...argv, '--json'], { configDir });
+  expect(r.code, r.stderr).toBe(0);
+  const got = JSON.parse(r.stdout) as RequestLogEntry[];
+  return got.map((g) => {
+    const name = NAMES.find((n) => ENTRIES[n]!.trace_id === g.trace_id && ENTRIES[n]!.attempt === g.attempt);
+    expect(name, JSON.stringify(g)).toBeDefined();
+    return name!;
+  });
+}
+
+describe('vouchers log --trace', () => {
+  it('takes the whole trace ID: every attempt of that trace', async () => {
+    expect(await shown('--trace', T_RETRY)).toEqual(['limited', 'retried']);
+  });
+
+  it('takes a unique prefix of 8 or more hex digits, in either case', async () => {
+    expect(await shown('--trace', 'C0FFEE00')).toEqual(['limited', 'retried']);
+    expect(await shown('--trace', '4bf92f35a')).toEqual(['stock']);
+  });
+
+  it('refuses a prefix that fits several trace IDs, naming them', async () => {
+    const r = await runCli(['log', '--trace', '4bf92f35'], { configDir });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--trace 4bf92f35 matches 2 different trace IDs');
+    expect(r.stderr).toContain(T_STOCK);
+    expect(r.stderr).toContain(T_MISS);
+    expect(r.stdout).toBe('');
+  });
+
+  it('says so when no request has the trace ID', async () => {
+    const r = await runCli(['log', '--trace', '01234567'], { configDir, tty: true });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain('No logged request matches these filters.');
+  });
+});
+
+describe('vouchers log --status and --error', () => {
+  it('takes statuses, classes and none, comma-separated', async () => {
+    expect(await shown('--status', '4xx')).toEqual(['stock', 'limited', 'miss', 'probe']);
+    expect(await shown('--status', '429,none')).toEqual(['limited', 'network']);
+    expect(await shown('--status', '2XX')).toEqual(['wallets', 'retried']);
+    expect(await shown('--status', '5xx')).toEqual([]);
+  });
+
+  it('takes error codes in either case', async () => {
+    expect(await shown('--error', 'insufficient_inventory')).toEqual(['stock']);
+    expect(await shown('--error', 'NOT_FOUND,NETWORK_ERROR')).toEqual(['miss', 'network', 'probe']);
+  });
+});
+
+describe('vouchers log --method and --path', () => {
+  it('filters by method and by the start of the path, as the PATH column shows it', async () => {
+    expect(await shown('--method', 'post')).toEqual(['stock', 'limited', 'retried']);
+    expect(await shown('--method', 'GET,DELETE')).toEqual(['wallets', 'miss', 'network', 'probe']);
+    expect(await shown('--path', '/orders')).toEqual(['stock', 'limited', 'retried', 'miss', 'probe']);
+    expect(await shown('--path', 'orders/ord_01')).toEqual(['miss']);
+    expect(await shown('--path', '/api/v1/wallets')).toEqual(['wallets']);
+    expect(await shown('--method', 'GET', '--path', '/orders')).toEqual(['miss', 'probe']);
+  });
+});
+
+describe('vouchers log --since and --until', () => {
+  it('takes a duration before now', async () => {
+    expect(await shown('--since', '1h')).toEqual(['miss', 'network', 'probe']);
+    expect(await shown('--since', '2d')).toEqual(['stock', 'limited', 'retried', 'miss', 'network', 'probe']);
+    expect(await shown('--since', '1d', '--until', '1h')).toEqual(['stock', 'limited', 'retried']);
+    expect(await shown('--until', '2d')).toEqual(['wallets']);
+  });
+
+  it('takes an ISO 8601 time', async () => {
+    expect(await shown('--since', ago(45 * MIN))).toEqual(['miss', 'network', 'probe']);
+    expect(await shown('--until', ENTRIES.stock!.time)).toEqual(['wallets', 'stock']);
+    const day = new Date(NOW + DAY).toISOString().slice(0, 10);
+    expect(await shown('--since', day)).toEqual([]);
+  });
+});
+
+describe('vouchers log filters together', () => {
+  it('combine with each other and with --failed (every one must match)', async () => {
+    expect(await shown('--failed', '--path', '/orders')).toEqual(['stock', 'limited', 'miss']);
+    expect(await shown('--status', '4xx', '--since', '1h')).toEqual(['miss', 'probe']);
+    expect(await shown('--method', 'POST', '--status', '4xx', '--error', 'RATE_LIMIT_EXCEEDED')).toEqual(['limited']);
+  });
+
+  it('apply before --limit: the newest n of the matching entries', async () => {
+    expect(await shown('--method', 'POST', '--limit', '1')).toEqual(['retried']);
+    expect(await shown('--trace', T_RETRY, '--limit', '1')).toEqual(['retried']);
+    expect(await shown('--limit', '1')).toEqual(['probe']);
+  });
+
+  it('work with --output and --fields', async () => {
+    const csv = await runCli(['log', '--status', '409,429', '--output', 'csv', '--fields', 'status,error_code,trace_id'], { configDir });
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.stdout).toBe(`status,error_code,trace_id\n409,INSUFFICIENT_INVENTORY,${T_STOCK}\n429,RATE_LIMIT_EXCEEDED,${T_RETRY}\n`);
+    const tsv = await runCli(['log', '--path', '/webhooks'], { configDir });
+    expect(tsv.stdout.trim().split('\t').slice(2, 5)).toEqual(['DELETE', '/webhooks/wh_1', '-']);
+    const ndjson = await runCli(['log', '--error', 'not_found', '--output', 'ndjson'], { configDir });
+    expect(
+      ndjson.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as RequestLogEntry).trace_id),
+    ).toEqual([T_MISS, T_PROBE]);
+  });
+});
+
+describe('vouchers log refuses bad filter values (exit 2, the flag named, an example given)', () => {
+  const cases: [string[], string, string][] = [
+    [['--trace', '4bf92f3'], '--trace "4bf92f3" is not a trace ID', '--trace 4bf92f35'],
+    [['--trace', 'zzzzzzzzzz'], '--trace "zzzzzzzzzz" is not a trace ID', '--trace 4bf92f35'],
+    [['--trace', 'a'.repeat(33)], 'is not a trace ID', '32 hex digits'],
+    [['--status', '4x'], '--status "4x" is not an HTTP status', '--status 404, 4xx'],
+    [['--status', 'INSUFFICIENT_INVENTORY'], '--status "INSUFFICIENT_INVENTORY" is not an HTTP status', '--error INSUFFICIENT_INVENTORY'],
+    [['--status', '404,'], '--status "404," has an empty value', '--status 4xx'],
+    [['--error', 'not-found'], '--error "not-found" is not an error code', '--error INSUFFICIENT_INVENTORY'],
+    [['--method', 'P O'], '--method "P O" is not an HTTP method', '--method POST'],
+    [['--path', ' '], '--path " " is not a request path', '--path /orders'],
+    [['--since', 'yesterday'], '--since "yesterday" is neither a duration nor a date', 'e.g. 15m, 2h or 1d'],
+    [['--since', '30'], '--since "30" is neither a duration nor a date', '2026-01-31T09:30:00Z'],
+    [['--until', '2026-13-45'], '--until "2026-13-45" is neither a duration nor a date', 'e.g. 15m, 2h or 1d'],
+    [['--since', '1h', '--until', '2h'], '--since 1h is later than --until 2h', '--since 2h --until 1h'],
+  ];
+  it.each(cases)('log %j', async (argv, message, example) => {
+    const r = await runCli(['log', ...argv], { configDir });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(message);
+    expect(r.stderr).toContain(example);
+    expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(r.stdout).toBe('');
+  });
+});
