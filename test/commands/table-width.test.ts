@@ -3,7 +3,8 @@
  * in Japanese and with emoji in the catalog: no line of a list command's table is wider
  * than the terminal (measured with string-width: CJK and emoji 2 cells, combining marks 0),
  * free text is shortened first, and ids, amounts, statuses, times and the request path in
- * `vouchers log` are shown whole or left out (and said so on stderr), never cut.
+ * `vouchers log` are shown whole or left out (and said so on stderr), never cut; the log's
+ * path, status and trace ID are never left out (too wide for a table, one block a row).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -173,21 +174,38 @@ describe.each([60, 80, 120])('at %i columns', (columns) => {
     await onTerminal(['categories', 'list'], columns);
   });
 
-  it('log and log --failed: the request path and status whole, the trace id whole or left out and said so', async () => {
+  it('log and log --failed: the request path, status and trace id whole, in a table or one block a row', async () => {
     for (const argv of [['log'], ['log', '--failed']]) {
       const entries = await json<RequestLogEntry[]>(argv);
       expect(entries.some((e) => e.path === '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE/codes')).toBe(true);
+      // A 42-cell path, its status and a 32-cell trace id take 90 cells with their borders:
+      // narrower, each request is a block of its fields, none of them cut.
+      if (columns < 90) {
+        const r = await runCli(argv, { env, configDir, tty: true, columns });
+        expect(r.code, r.stderr).toBe(0);
+        const text = r.stdout.replace(ANSI, '');
+        for (const line of text.trimEnd().split('\n')) expect(stringWidth(line), line).toBeLessThanOrEqual(columns);
+        expect(r.stderr).toContain(`do not fit ${columns} columns: one block a row`);
+        const blocks = text.trim().split('\n\n');
+        expect(blocks).toHaveLength(entries.length);
+        blocks.forEach((block, i) => {
+          const e = entries[i]!;
+          const field = (name: string) => new RegExp(`^${name} +(.*)$`, 'm').exec(block)?.[1];
+          expect(field('path')).toBe(e.path);
+          expect(field('status')).toBe(String(e.status ?? '-'));
+          expect(field('trace_id')).toBe(e.trace_id);
+        });
+        continue;
+      }
       const t = await onTerminal(argv, columns);
-      expect(t.header).toEqual(expect.arrayContaining(['PATH', 'STATUS']));
+      expect(t.header).toEqual(expect.arrayContaining(['PATH', 'STATUS', 'TRACE ID']));
       t.rows.forEach((cells, i) => {
         const e = entries[i]!;
         expect(cells[t.header.indexOf('PATH')]).toBe(e.path);
         expect(cells[t.header.indexOf('STATUS')]).toBe(String(e.status ?? '-'));
-        if (t.header.includes('TRACE ID')) expect(cells[t.header.indexOf('TRACE ID')]).toBe(e.trace_id);
+        expect(cells[t.header.indexOf('TRACE ID')]).toBe(e.trace_id);
       });
-      expectLeftOutSaid(t.stderr, columns, t.header.includes('TRACE ID') ? [] : ['trace_id']);
-      // A 44-cell path, its status and a 32-cell trace id take 92 cells with their borders.
-      if (columns >= 120) expect(t.header).toContain('TRACE ID');
+      expectLeftOutSaid(t.stderr, columns, t.header.includes('TRY') ? [] : ['attempt']);
       expect(t.stdout).not.toContain('/orde…');
     }
   });

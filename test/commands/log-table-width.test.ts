@@ -1,0 +1,85 @@
+/**
+ * `vouchers log` on a terminal keeps what support needs: the request path, its status and
+ * the trace ID, whole, at every width from 60 columns up; then the time and the error code;
+ * the attempt number, duration and method are left out first (and said so on stderr).
+ * When even the three kept columns do not fit, the table becomes one block a row.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import stringWidth from 'string-width';
+import { describe, expect, it } from 'vitest';
+import type { RequestLogEntry } from '../../src/core/journal/types.js';
+import { ANSI, tableHeader, tableRows } from '../helpers/cli-text.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+
+const LIMITED = '0af7651916cd43dd8448eb211c80319c';
+const FOUND = '4bf92f3577b34da6a3ce929d0e0e4736';
+const LONG_PATH = '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE/codes';
+
+function logDir(paths: [string, string]): string {
+  const dir = tempConfigDir();
+  const entry = (path: string, status: number, trace: string, error: string | null): RequestLogEntry => ({
+    time: '2026-01-31T09:30:00.123Z',
+    profile: 'default',
+    method: 'POST',
+    path,
+    status,
+    duration_ms: 1234,
+    attempt: 2,
+    trace_id: trace,
+    idempotency_key: 'key-1',
+    error_code: error,
+  });
+  const lines = [entry(paths[0], 429, LIMITED, 'RATE_LIMIT_EXCEEDED'), entry(paths[1], 200, FOUND, null)];
+  writeFileSync(join(dir, 'requests.log'), lines.map((l) => JSON.stringify(l)).join('\n') + '\n', { mode: 0o600 });
+  return dir;
+}
+
+async function onTerminal(configDir: string, columns: number) {
+  const r = await runCli(['log'], { configDir, tty: true, columns });
+  expect(r.code, r.stderr).toBe(0);
+  const text = r.stdout.replace(ANSI, '');
+  for (const line of text.trimEnd().split('\n')) expect(stringWidth(line), line).toBeLessThanOrEqual(columns);
+  return { ...r, text };
+}
+
+describe('vouchers log table at 60, 80 and 120 columns', () => {
+  const short = logDir(['/orders', '/wallets']);
+  const expected: [number, string[], string][] = [
+    [60, ['PATH', 'STATUS', 'TRACE ID'], 'time, method, duration_ms, attempt, error_code'],
+    [80, ['TIME', 'PATH', 'STATUS', 'TRACE ID'], 'method, duration_ms, attempt, error_code'],
+    [120, ['TIME', 'METHOD', 'PATH', 'STATUS', 'MS', 'TRACE ID', 'ERROR'], 'attempt'],
+  ];
+  it.each(expected)('at %i columns shows %j, the trace ID whole', async (columns, header, leftOut) => {
+    const r = await onTerminal(short, columns);
+    expect(tableHeader(r.stdout)).toEqual(header);
+    const rows = tableRows(r.stdout);
+    const col = (name: string) => rows.map((cells) => cells[header.indexOf(name)]);
+    expect(col('TRACE ID')).toEqual([LIMITED, FOUND]);
+    expect(col('PATH')).toEqual(['/orders', '/wallets']);
+    expect(col('STATUS')).toEqual(['429', '200']);
+    if (header.includes('TIME')) expect(col('TIME')).toEqual(['2026-01-31 09:30:00Z', '2026-01-31 09:30:00Z']);
+    if (header.includes('ERROR')) expect(col('ERROR')).toEqual(['RATE_LIMIT_EXCEEDED', '']);
+    expect(r.stderr).toContain(`Left out to fit ${columns} columns: ${leftOut}.`);
+  });
+
+  it('a path too long for a table beside the trace ID: one block a row at 60 and 80, whole; a table at 120', async () => {
+    const long = logDir(['/orders', LONG_PATH]);
+    for (const columns of [60, 80]) {
+      const r = await onTerminal(long, columns);
+      expect(r.text).not.toContain('┌');
+      expect(r.stderr).toContain(`do not fit ${columns} columns: one block a row`);
+      const blocks = r.text.trim().split('\n\n');
+      expect(blocks).toHaveLength(2);
+      expect(blocks[1]).toMatch(new RegExp(`^path +${LONG_PATH}$`, 'm'));
+      expect(blocks[1]).toMatch(new RegExp(`^trace_id +${FOUND}$`, 'm'));
+      expect(blocks[0]).toMatch(/^error_code +RATE_LIMIT_EXCEEDED$/m);
+    }
+    const r = await onTerminal(long, 120);
+    expect(tableHeader(r.stdout)).toEqual(['TIME', 'PATH', 'STATUS', 'TRACE ID']);
+    expect(tableRows(r.stdout).map((c) => [c[1], c[3]])).toEqual([
+      ['/orders', LIMITED],
+      [LONG_PATH, FOUND],
+    ]);
+  });
+});
