@@ -161,6 +161,17 @@ describe('vouchers log --since and --until', () => {
   it('takes an ISO 8601 time', async () => {
     expect(await shown('--since', ago(45 * MIN))).toEqual(['miss', 'network', 'probe']);
     expect(await shown('--until', ENTRIES.stock!.time)).toEqual(['wallets', 'stock']);
+    // As the table shows a time (UTC, with a space), and without a zone (UTC too).
+    const shownTime = ago(45 * MIN)
+      .replace('T', ' ')
+      .replace(/\.\d+Z$/, 'Z');
+    expect(await shown('--since', shownTime)).toEqual(['miss', 'network', 'probe']);
+    expect(await shown('--since', shownTime.slice(0, -1))).toEqual(['miss', 'network', 'probe']);
+    expect(await shown('--since', ago(3 * HOUR + MIN).slice(0, 16), '--until', ago(2 * HOUR).slice(0, 16))).toEqual([
+      'stock',
+      'limited',
+      'retried',
+    ]);
     const day = new Date(NOW + DAY).toISOString().slice(0, 10);
     expect(await shown('--since', day)).toEqual([]);
   });

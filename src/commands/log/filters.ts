@@ -94,7 +94,8 @@ function pathFilter(value: string): Predicate {
   return (e) => e.path.startsWith(prefix);
 }
 
-const TIME_EXAMPLE = 'a duration before now, e.g. 15m, 2h or 1d, or an ISO 8601 date or time, e.g. 2026-01-31 or 2026-01-31T09:30:00Z';
+const TIME_EXAMPLE =
+  'a duration before now, e.g. 15m, 2h or 1d, or an ISO 8601 date or time, e.g. 2026-01-31 or 2026-01-31T09:30:00Z (UTC unless a zone is given)';
 
 /** The instant a --since/--until value names: `now` minus a duration, or an ISO 8601 date or time. */
 export function parseInstant(flag: string, value: string, now: number): number {
@@ -102,8 +103,11 @@ export function parseInstant(flag: string, value: string, now: number): number {
   const ms = tryParseDuration(text);
   // A bare number is refused: seconds or a year, it is not clear which.
   if (ms !== undefined && !/^\d+(\.\d+)?$/.test(text)) return now - ms;
-  if (/^\d{4}-\d{2}-\d{2}([T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/i.test(text)) {
-    const at = Date.parse(text.replace(' ', 'T'));
+  const iso = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(text);
+  if (iso) {
+    // The log's times are UTC (the table shows them so): a time without a zone is UTC too.
+    const [, day, time, zone] = iso;
+    const at = Date.parse(time === undefined ? day! : `${day}T${time}${zone ?? 'Z'}`);
     if (Number.isFinite(at)) return at;
   }
   throw new UsageError(`${flag} ${JSON.stringify(value)} is neither a duration nor a date`, `give ${TIME_EXAMPLE}`);

@@ -16,8 +16,14 @@ function declareLog(program: Command) {
     .option('--error <codes>', 'only these error codes, comma-separated (INSUFFICIENT_INVENTORY, RATE_LIMIT_EXCEEDED)')
     .option('--method <list>', 'only these HTTP methods, comma-separated (POST, GET,DELETE)')
     .option('--path <prefix>', 'only requests whose path starts with this, as the PATH column shows it (/orders)')
-    .option('--since <when>', 'only requests at or after this: a duration before now (15m, 2h, 1d) or an ISO 8601 date or time')
-    .option('--until <when>', 'only requests at or before this: a duration before now (15m, 2h, 1d) or an ISO 8601 date or time')
+    .option(
+      '--since <when>',
+      'only requests at or after this: a duration before now (15m, 2h, 1d) or an ISO 8601 date or time, UTC unless it names a zone',
+    )
+    .option(
+      '--until <when>',
+      'only requests at or before this: a duration before now (15m, 2h, 1d) or an ISO 8601 date or time, UTC unless it names a zone',
+    )
     .option('-n, --limit <n>', 'show at most the newest n entries (after the filters)', '50');
   return addOutputOptions(log, 'list');
 }
