@@ -186,20 +186,62 @@ describe.each([60, 80, 120])('at %i columns', (columns) => {
     }
   });
 
-  it('reconciliation get: the order id and resolution whole, the Japanese vendor record shortened or left out', async () => {
+  it('reconciliation get: ids (order, vendor, product, our voucher) whole, the Japanese vendor record shortened or left out', async () => {
+    const report = await jsonOf<{ drifts: { order_id: string; vendor: string; product_id: string; our_allocation: string }[] }>([
+      'reconciliation',
+      'get',
+      today,
+    ]);
     const { boxes, stderr } = await boxesOn(['reconciliation', 'get', today], columns);
     const drifts = boxes.find((b) => b.header.includes('ORDER'))!;
     expect(drifts.rows.map((r) => r[0])).toContain(orderIds[0]);
     expect(drifts.header).toContain('RESOLUTION');
-    expectLeftOutSaid(drifts, stderr, columns, { PRODUCT: 'product_id', 'VENDOR RECORD': 'vendor_record', DETECTED: 'detected_at' });
+    // The ids are whole wherever their column is shown: never "vch_01M8…" or "sandbox-…".
+    const ids: Record<string, 'order_id' | 'vendor' | 'product_id' | 'our_allocation'> = {
+      ORDER: 'order_id',
+      VENDOR: 'vendor',
+      PRODUCT: 'product_id',
+      'OUR ALLOCATION': 'our_allocation',
+    };
+    for (const [header, field] of Object.entries(ids)) {
+      if (drifts.header.includes(header))
+        expectIdsWhole(
+          drifts,
+          header,
+          report.drifts.map((d) => d[field]),
+        );
+    }
+    expectLeftOutSaid(drifts, stderr, columns, {
+      VENDOR: 'vendor',
+      PRODUCT: 'product_id',
+      'OUR ALLOCATION': 'our_allocation',
+      'VENDOR RECORD': 'vendor_record',
+      DETECTED: 'detected_at',
+    });
+    if (columns >= 120) expect(drifts.header).toEqual(expect.arrayContaining(['ORDER', 'OUR ALLOCATION', 'RESOLUTION']));
   });
 
-  it('profiles list and profiles show fit', async () => {
-    await boxesOn(['profiles', 'list'], columns);
-    const {
-      boxes: [box],
-    } = await boxesOn(['profiles', 'show'], columns);
-    expect(box!.header).toEqual(['SETTING', 'VALUE', 'SOURCE']);
+  it('profiles list and profiles show: the base URL whole, in a table or one block a row', async () => {
+    for (const argv of [
+      ['profiles', 'list'],
+      ['profiles', 'show'],
+      ['profiles', 'show', 'local'],
+    ]) {
+      const r = await cli(argv, { columns });
+      expect(r.code, r.stderr).toBe(0);
+      const text = r.stdout.replace(ANSI, '');
+      for (const line of text.split('\n')) expect(stringWidth(line), line).toBeLessThanOrEqual(columns);
+      expect(text, argv.join(' ')).toContain(sb.baseUrl);
+      if (text.includes('┌')) {
+        const {
+          boxes: [box],
+        } = await boxesOn(argv, columns);
+        if (argv[1] === 'show') expect(box!.header).toEqual(['SETTING', 'VALUE', 'SOURCE']);
+      } else {
+        expect(r.stderr).toContain(`do not fit ${columns} columns: one block a row`);
+      }
+    }
+    if (columns >= 80) expect((await cli(['profiles', 'show'], { columns })).stdout).toContain('┌');
   });
 
   it('sandbox admin lists: the first id whole on every line, the rest whole or left out and said', async () => {
@@ -266,7 +308,28 @@ describe.each([60, 80, 120])('at %i columns', (columns) => {
     if (columns >= 120) expect(box!.header).toEqual(expect.arrayContaining(['RECEIVED', 'EVENT', 'STATUS']));
   });
 
-  it('certify --list fits', async () => {
-    await boxesOn(['certify', '--list'], columns);
+  it('certify --list fits; titles stay readable, the mostly empty NEEDS column goes first', async () => {
+    const checks = await jsonOf<{ id: string; title: string }[]>(['certify', '--list']);
+    const {
+      boxes: [box],
+      stderr,
+    } = await boxesOn(['certify', '--list'], columns);
+    expectIdsWhole(
+      box!,
+      'ID',
+      checks.map((c) => c.id),
+    );
+    const at = box!.header.indexOf('TITLE');
+    box!.rows.forEach((cells, i) => {
+      const title = checks[i]!.title;
+      // Whole, or cut no shorter than 24 cells (a few words, not "Your receiver …").
+      if (cells[at] !== title) {
+        expect(cells[at]!.endsWith('…'), cells[at]).toBe(true);
+        expect(title.startsWith(cells[at]!.slice(0, -1).trimEnd())).toBe(true);
+        expect(stringWidth(cells[at]!)).toBeGreaterThanOrEqual(23);
+      }
+    });
+    expectLeftOutSaid(box!, stderr, columns, { NEEDS: 'needs' });
+    if (columns >= 120) expect(box!.header).toContain('NEEDS');
   });
 });

@@ -27,7 +27,8 @@ const NEEDS: Record<string, string> = { admin: 'operator surface', webhooks: 'we
 
 const LIST_COLUMNS: Column<CheckDef>[] = [
   { field: 'id', header: 'ID' },
-  { field: 'title', header: 'TITLE', shrink: true },
+  // A title cut to a few words says nothing: the mostly empty NEEDS column is left out first.
+  { field: 'title', header: 'TITLE', shrink: true, readable: 24 },
   { field: 'needs', header: 'NEEDS', get: (c) => (c.needs ?? []).map((n) => NEEDS[n] ?? n).join(', '), priority: 1 },
   { field: 'proves', header: 'PROVES', shrink: true, priority: 0, wide: true },
 ];

@@ -18,7 +18,8 @@ export interface ProfileRow {
 const COLUMNS: Column<ProfileRow>[] = [
   { field: 'current', header: ' ', get: (r) => (r.current ? '*' : ''), style: (t, c) => c.green(t) },
   { field: 'name', header: 'NAME', style: (t, c, r) => (r.current ? c.bold(t) : t) },
-  { field: 'base_url', header: 'BASE URL' },
+  // A URL is an identifier: shown whole (a table too wide for it becomes one block a row).
+  { field: 'base_url', header: 'BASE URL', shrink: false },
   { field: 'api_key', header: 'API KEY' },
   {
     field: 'production',

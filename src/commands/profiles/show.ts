@@ -22,7 +22,8 @@ interface SettingRow {
 
 const COLUMNS: Column<SettingRow>[] = [
   { field: 'setting', header: 'SETTING' },
-  { field: 'value', header: 'VALUE', shrink: true },
+  // Values are ids, URLs, masked keys, numbers: never cut (a table too wide for them becomes one block a row).
+  { field: 'value', header: 'VALUE', shrink: false },
   { field: 'source', header: 'SOURCE', shrink: true, style: (t, c) => c.dim(t) },
 ];
 

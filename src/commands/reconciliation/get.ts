@@ -27,14 +27,19 @@ export function reportDate(text: string, now: number): string {
   return v;
 }
 
-/** Ids, the time and the resolution are never cut; on a narrow terminal the vendor is shortened first. */
+/**
+ * Ids (the order, the vendor, the product, our voucher), the time and the resolution are
+ * never cut: only the vendor's record, free text, is shortened. On a narrow terminal the
+ * optional columns go, the least telling first: the vendor, the product, the time, then
+ * the two sides of the drift.
+ */
 const DRIFT_COLUMNS: Column<Drift>[] = [
   { field: 'order_id', header: 'ORDER' },
-  { field: 'vendor', header: 'VENDOR', shrink: true, priority: 4 },
+  { field: 'vendor', header: 'VENDOR', shrink: false, priority: 0 },
   { field: 'product_id', header: 'PRODUCT', priority: 1 },
-  { field: 'our_allocation', header: 'OUR ALLOCATION', shrink: true, priority: 2 },
+  { field: 'our_allocation', header: 'OUR ALLOCATION', shrink: false, priority: 4 },
   { field: 'vendor_record', header: 'VENDOR RECORD', shrink: true, priority: 3 },
-  { field: 'detected_at', header: 'DETECTED', get: (d) => formatTime(d.detected_at), priority: 0 },
+  { field: 'detected_at', header: 'DETECTED', get: (d) => formatTime(d.detected_at), priority: 2 },
   { field: 'resolution', header: 'RESOLUTION', style: (s, c) => styleStatus(s, c) },
 ];
 

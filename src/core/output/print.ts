@@ -46,6 +46,13 @@ export interface Column<T> {
    * Columns without a priority are always shown; none is left out of a `--fields` table.
    */
   priority?: number;
+  /**
+   * Free text that reads only this many cells wide or more (a title): it is not shortened
+   * below that while an optional column of lower priority (any, for a column without a
+   * priority) is shown; that column is left out first. Default: none (shortened to
+   * MIN_COLUMN_WIDTH before any column is left out).
+   */
+  readable?: number;
   /** Left out of the default table on a terminal (still in TSV and CSV, and with --fields). */
   wide?: boolean;
   /**
@@ -73,14 +80,15 @@ export function tableWidth(widths: number[]): number {
 /**
  * Column widths (content only, without padding) that fit `columns` terminal characters:
  * the widest shortenable column loses a character at a time until the table fits or
- * every shortenable column is at MIN_COLUMN_WIDTH. `fixed[i]` marks a column never shortened.
+ * every shortenable column is at MIN_COLUMN_WIDTH (or its `floors[i]`, when higher).
+ * `fixed[i]` marks a column never shortened.
  */
-export function fitColumnWidths(natural: number[], fixed: boolean[], columns: number): number[] {
+export function fitColumnWidths(natural: number[], fixed: boolean[], columns: number, floors: number[] = []): number[] {
   const widths = [...natural];
   while (tableWidth(widths) > columns) {
     let widest = -1;
     for (let i = 0; i < widths.length; i++) {
-      if (fixed[i] || widths[i]! <= MIN_COLUMN_WIDTH) continue;
+      if (fixed[i] || widths[i]! <= Math.max(MIN_COLUMN_WIDTH, floors[i] ?? 0)) continue;
       if (widest < 0 || widths[i]! > widths[widest]!) widest = i;
     }
     if (widest < 0) break;
@@ -97,6 +105,8 @@ export interface ColumnFit {
   shrink: boolean;
   /** May be left out, the lowest first; undefined: always shown. */
   priority?: number;
+  /** Free text not shortened below this many cells while a less important optional column can go instead. */
+  readable?: number;
 }
 
 export interface TableLayout {
@@ -112,17 +122,24 @@ export interface TableLayout {
 
 /**
  * Lay a table out for a terminal `columns` wide. In order: shorten free text (never below
- * MIN_COLUMN_WIDTH); if that is not enough, leave out optional columns one at a time, the
+ * MIN_COLUMN_WIDTH, nor below a column's `readable` width while an optional column of lower
+ * priority than it is shown, a column without a priority ranking above all); if that is not enough, leave out optional columns one at a time, the
  * lowest priority first, then bring back, most important first, any that fits after all;
  * if nothing more can go, the table does not fit (`fits` false: printList then shows one
  * record a row), and no amount, status, time or id is ever cut.
  */
 export function layoutTable(cols: ColumnFit[], columns: number): TableLayout {
+  const rank = (i: number) => cols[i]!.priority ?? Infinity;
   const attempt = (shown: number[]) => {
+    // Free text is not cut below its readable width to keep a less important optional column.
+    const floors = shown.map((i) =>
+      shown.some((j) => cols[j]!.priority !== undefined && rank(j) < rank(i)) ? Math.min(cols[i]!.natural, cols[i]!.readable ?? 0) : 0,
+    );
     const widths = fitColumnWidths(
       shown.map((i) => cols[i]!.natural),
       shown.map((i) => !cols[i]!.shrink),
       columns,
+      floors,
     );
     return { shown, widths, fits: tableWidth(widths) <= columns };
   };
@@ -365,7 +382,12 @@ export async function printList<T>(
       // Fitted to the terminal only on one: an explicit --output table when piped is printed whole.
       const layout = settings.tty
         ? layoutTable(
-            cols.map((col, i) => ({ natural: natural[i]!, shrink: shrinks(col), priority: settings.fields ? undefined : col.priority })),
+            cols.map((col, i) => ({
+              natural: natural[i]!,
+              shrink: shrinks(col),
+              priority: settings.fields ? undefined : col.priority,
+              readable: col.readable,
+            })),
             io.columns,
           )
         : { shown: cols.map((_, i) => i), widths: natural, dropped: [] as number[], fits: true };

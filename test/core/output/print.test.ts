@@ -200,6 +200,40 @@ describe('layoutTable: free text shrinks first, optional columns go next, nothin
     expect(l.fits).toBe(false);
   });
 
+  it('free text with a readable width keeps it while a less important optional column can go first', () => {
+    // id 30, title 70 (free text, always shown), needs 28 (optional, mostly empty): at 80 the title
+    // would be cut to 12 to keep the needs; the needs go instead and the title takes the room (80 - 30 - 7).
+    const l = layoutTable(
+      [
+        { natural: 30, shrink: false },
+        { natural: 70, shrink: true, readable: 20 },
+        { natural: 28, shrink: false, priority: 1 },
+      ],
+      80,
+    );
+    expect(l).toEqual({ shown: [0, 1], widths: [30, 43], dropped: [2], fits: true });
+    expect(tableWidth(l.widths)).toBe(80);
+    // Where the optional column fits beside the title's readable width, both stay; without one, the title is cut.
+    const wide = layoutTable(
+      [
+        { natural: 30, shrink: false },
+        { natural: 70, shrink: true, readable: 20 },
+        { natural: 28, shrink: false, priority: 1 },
+      ],
+      30 + 20 + 28 + 10,
+    );
+    expect(wide).toEqual({ shown: [0, 1, 2], widths: [30, 20, 28], dropped: [], fits: true });
+    const plain = layoutTable(
+      [
+        { natural: 30, shrink: false },
+        { natural: 70, shrink: true },
+        { natural: 28, shrink: false, priority: 1 },
+      ],
+      80,
+    );
+    expect(plain).toEqual({ shown: [0, 1, 2], widths: [30, 12, 28], dropped: [], fits: true });
+  });
+
   it('among equal priorities the rightmost goes first; no priority means never left out', () => {
     const same = [
       { natural: 20, shrink: false },
