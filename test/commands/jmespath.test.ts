@@ -3,6 +3,7 @@
  * lists, records, NDJSON streams, commands that write their own JSON and `api`; codes stay
  * masked; a bad expression is a usage error sent before any request.
  */
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/core/http/client.js';
 import type { ApiClient } from '../../src/core/http/types.js';
@@ -153,6 +154,23 @@ describe('--jmespath refused', () => {
     expect(r.stdout).toBe('');
     const log = await runCli(['log', '--json'], { env, configDir: dir });
     expect(JSON.parse(log.stdout)).toEqual([]);
+  });
+
+  it("the hint's example and the README's orders example match real data: they print the delivered order", async () => {
+    const bad = await runCli(['orders', 'list', '--jmespath', '[?status=='], { env });
+    const hinted = /hint.*--jmespath "(\[\?status==[^"]*)"/.exec(bad.stderr)?.[1];
+    expect(hinted, bad.stderr).toBeDefined();
+    const status = (await json<{ status: string }>(['orders', 'get', orderId])).status;
+    expect(status).toBe('DELIVERED');
+    const r = await runCli(['orders', 'list', '--jmespath', hinted!], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toContain(orderId);
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    const line = /vouchers orders list --output ndjson --jmespath "([^"]+)"/.exec(readme)?.[1];
+    expect(line).toBeDefined();
+    const nd = await runCli(['orders', 'list', '--output', 'ndjson', '--jmespath', line!], { env });
+    expect(nd.code, nd.stderr).toBe(0);
+    expect(nd.stdout.split('\n')).toContain(orderId);
   });
 
   it('an expression that cannot run on the data is a usage error', async () => {

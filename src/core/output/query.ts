@@ -7,7 +7,7 @@ import { compile, TreeInterpreter, type JSONValue } from '@jmespath-community/jm
 import { UsageError } from '../errors/index.js';
 import type { JsonQuery } from '../io/io.js';
 
-const HINT_SYNTAX = `write a JMESPath expression (https://jmespath.site), e.g. --jmespath '[].order_id' on a list or --jmespath "[?status=='delivered'].order_id"`;
+const HINT_SYNTAX = `write a JMESPath expression (https://jmespath.site), e.g. --jmespath '[].order_id' on a list or --jmespath "[?status=='DELIVERED'].order_id"`;
 
 function reason(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).replace(/\s+/g, ' ').trim();
