@@ -94,6 +94,15 @@ describe('products get', () => {
     expect(r.code).toBe(4);
     expect(r.stderr).toContain('NOT_FOUND');
     expect(r.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
+    // The hint names the command that lists what exists.
+    expect(r.stderr).toMatch(/hint\s+check the id: vouchers products list shows the ones you can see/);
+  });
+
+  it('an unknown order: the hint names vouchers orders list', async ({ sandboxEnv: env }) => {
+    const r = await runCli(['orders', 'get', 'ord_nope'], { env });
+    expect(r.code).toBe(4);
+    expect(r.stderr).toContain('NOT_FOUND');
+    expect(r.stderr).toMatch(/hint\s+check the id: vouchers orders list shows the ones you can see/);
   });
 });
 

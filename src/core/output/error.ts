@@ -36,6 +36,22 @@ function malformedHint(e: ApiError): string {
 }
 
 /** Hints by API error code: what to do next. */
+/** The command that lists the resources a path names by id, for a 404 on that path. */
+const LISTED_BY: [RegExp, string][] = [
+  [/^\/products\/[^/]+/, 'vouchers products list'],
+  [/^\/orders\/[^/]+/, 'vouchers orders list'],
+  [/^\/categories\/[^/]+/, 'vouchers categories list'],
+  [/^\/transactions\/[^/]+/, 'vouchers transactions list'],
+];
+
+/** NOT_FOUND: the command that lists what exists, where the path names a resource one lists. */
+function notFoundHint(e: ApiError): string {
+  const path = (e.path ?? '').split('?')[0]!;
+  const list = LISTED_BY.find(([re]) => re.test(path))?.[1];
+  if (list) return `check the id: ${list} shows the ones you can see (another partner's are not visible to you)`;
+  return "check the id and the path; another partner's resources are not visible to you";
+}
+
 const HINTS: Record<string, string | ((e: ApiError) => string)> = {
   AUTHENTICATION_FAILED: 'check the API key and secret of this profile: vouchers profiles show; vouchers doctor',
   INVALID_SIGNATURE:
@@ -45,7 +61,7 @@ const HINTS: Record<string, string | ((e: ApiError) => string)> = {
   INSUFFICIENT_FUNDS: 'top up the wallet, or order less: vouchers wallets list',
   INSUFFICIENT_INVENTORY: 'no stock for this product right now: try another denomination or product later',
   PRODUCT_NOT_AVAILABLE: "this product's category is not open to your organisation: vouchers categories list",
-  NOT_FOUND: "check the id and the path; another partner's resources are not visible to you",
+  NOT_FOUND: notFoundHint,
   METHOD_NOT_ALLOWED: 'this path does not take that method: see docs/contract.md for the endpoints',
   MALFORMED_REQUEST: malformedHint,
   IDEMPOTENCY_KEY_REQUIRED: 'this write needs an Idempotency-Key header: pass --idempotency-key with any new UUID (uuidgen makes one)',
