@@ -218,6 +218,8 @@ describe('orders create: cache-miss', () => {
     const id = /order_id\t(ord_\S+)/.exec(piped.stdout)![1]!;
     expect(piped.stderr).toMatch(new RegExp(`${id}  PENDING`));
     expect(piped.stderr).toMatch(new RegExp(`${id}  DELIVERED  trace [0-9a-f]{32}`));
+    // Times as the records print them (formatTime): "2026-11-24 01:24:02Z", not ISO's "T".
+    expect(piped.stderr).toMatch(new RegExp(`^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}Z  ${id}  DELIVERED`, 'm'));
     expectNoSecrets(sb, piped);
   });
 

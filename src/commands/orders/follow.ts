@@ -9,6 +9,7 @@ import { formatDuration } from '../../core/http/duration.js';
 import { PendingError } from '../../core/errors/index.js';
 import type { Order, OrderStatus } from '../../contract/orders.js';
 import type { ApiClient } from '../../core/http/types.js';
+import { formatTime } from '../../core/output/format.js';
 import { startSpinner } from '../../core/output/spinner.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -81,7 +82,7 @@ export async function followOnTerminal(
         const trace = response.traceId ? `  trace ${response.traceId}` : '';
         // New text first: the spinner resumes under the persisted line with the new status.
         spinner.text(`Waiting for ${orderId} to reach ${target}: ${order.status}`);
-        spinner.info(`${new Date(clock.now()).toISOString().replace(/\.\d+Z$/, 'Z')}  ${orderId}  ${order.status}${trace}`);
+        spinner.info(`${formatTime(new Date(clock.now()).toISOString())}  ${orderId}  ${order.status}${trace}`);
       },
     });
   } catch (error) {
