@@ -606,6 +606,17 @@ describe('orders cancel', () => {
     const r = await cli(['orders', 'cancel', created.order_id], { tty: true, stdinTTY: true, stdin: 'yes\n' });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`Cancel order ${created.order_id}? [y/N]`);
+    // On a production profile, in the words of every production confirmation.
+    const pending = await createJson(['--product', 'sbx-gated', '--denomination', '10']);
+    const prod = await cli(['orders', 'cancel', pending.order_id], {
+      tty: true,
+      stdinTTY: true,
+      stdin: 'n\n',
+      env: { ...env, VOUCHERS_PRODUCTION: 'true', NO_COLOR: '1' },
+    });
+    expect(prod.code, prod.stderr).toBe(10);
+    expect(prod.stderr).toMatch(new RegExp(`Profile \\S+ is PRODUCTION: cancel order ${pending.order_id} for real\\? \\[y/N\\]`));
+    expect(sb.state.orders[pending.order_id]!.status).toBe('PENDING');
   });
 });
 

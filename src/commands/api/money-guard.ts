@@ -6,7 +6,7 @@
 import { findRoute } from '../../contract/routes.js';
 import type { ResolvedProfile } from '../../core/config/types.js';
 import type { IO } from '../../core/io/io.js';
-import { confirmOrStop } from '../orders/confirm.js';
+import { confirmOrStop, productionQuestion } from '../orders/confirm.js';
 
 /** The routes that move money, by id (src/contract/routes.ts). */
 export const MONEY_ROUTES: Readonly<Record<string, string>> = {
@@ -41,7 +41,7 @@ export async function confirmMoneyMove(io: IO, profile: ResolvedProfile, method:
   const request = `${method.toUpperCase()} ${path.split('?')[0]}`;
   await confirmOrStop(io, {
     yes,
-    question: `Profile ${profile.name} is PRODUCTION: send ${request}, which ${what}, for real?`,
+    question: productionQuestion(profile.name, `send ${request}, which ${what},`),
     reason: `profile ${profile.name} is marked production and ${request} ${what}`,
   });
 }

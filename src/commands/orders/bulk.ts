@@ -52,7 +52,7 @@ import { scanFile, type FileDigest, type RowProblem } from './bulk-input.js';
 import { startProgress } from './bulk-progress.js';
 import { assertResultsWritable, printSummary, summarize, worstKind, writeResults } from './bulk-report.js';
 import { NOT_RESENT, runRows } from './bulk-runner.js';
-import { confirmOrStop } from './confirm.js';
+import { confirmOrStop, productionQuestion } from './confirm.js';
 import type { CreateFlags } from './index.js';
 import { parseCount } from './order-input.js';
 import { checkFunds, itemProblem, lookupProducts, stockProblem, walletsByCurrency } from './preflight.js';
@@ -609,7 +609,10 @@ async function orderBatch(
   if (profile.production && toOrder > 0) {
     await confirmOrStop(io, {
       yes: o.yes,
-      question: `Profile ${profile.name} is PRODUCTION: order ${toOrder} row${toOrder === 1 ? '' : 's'}${totals ? ` (${describeTotals(totals)})` : ''} for real?`,
+      question: productionQuestion(
+        profile.name,
+        `order ${toOrder} row${toOrder === 1 ? '' : 's'}${totals ? ` (${describeTotals(totals)})` : ''}`,
+      ),
       reason: `profile ${profile.name} is marked production`,
     });
   }

@@ -7,7 +7,7 @@ import { err } from '../../core/io/io.js';
 import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import type { CancelFlags } from './index.js';
-import { confirmOrStop } from './confirm.js';
+import { confirmOrStop, productionQuestion } from './confirm.js';
 import { callExtension } from './extension.js';
 import { checkOrderId } from './order-args.js';
 import { checkOrderFields, printOrder } from './render.js';
@@ -22,7 +22,7 @@ export async function run(f: Factory, id: string, flags: CancelFlags): Promise<v
   const profile = await f.profile();
   await confirmOrStop(io, {
     yes: Boolean(flags.yes),
-    question: `Cancel order ${orderId}${profile.production ? ` on PRODUCTION profile ${profile.name}` : ''}?`,
+    question: profile.production ? productionQuestion(profile.name, `cancel order ${orderId}`) : `Cancel order ${orderId}?`,
     reason: `cancelling ${orderId} needs confirmation`,
   });
   const client = await f.client();

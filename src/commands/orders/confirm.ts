@@ -24,3 +24,11 @@ export async function confirmOrStop(io: IO, options: ConfirmOptions): Promise<vo
   if (!(await confirm(io, options.question)))
     throw new CancelledError('not confirmed: nothing was done', 'run it again and answer y, or pass --yes');
 }
+
+/**
+ * The one wording of every confirmation on a production profile:
+ * `Profile NAME is PRODUCTION: ACTION for real?`.
+ */
+export function productionQuestion(profileName: string, action: string): string {
+  return `Profile ${profileName} is PRODUCTION: ${action} for real?`;
+}

@@ -20,7 +20,7 @@ import { err, type IO } from '../../core/io/io.js';
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
-import { confirmOrStop } from './confirm.js';
+import { confirmOrStop, productionQuestion } from './confirm.js';
 import { runDryRun } from './dry-run.js';
 import { callExtension } from './extension.js';
 import { DEFAULT_WAIT_MS, followOnTerminal } from './follow.js';
@@ -221,7 +221,7 @@ export async function runCreate(f: Factory, input: CreateInput): Promise<void> {
   if (profile.production) {
     await confirmOrStop(io, {
       yes: o.yes,
-      question: `Profile ${profile.name} is PRODUCTION: order ${describe(o.body)} for real?`,
+      question: productionQuestion(profile.name, `order ${describe(o.body)}`),
       reason: `profile ${profile.name} is marked production`,
     });
   }

@@ -11,6 +11,7 @@ import { handleFieldsFlag, printRecord, type RecordField } from '../../core/outp
 import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import { checkIdempotencyKey, payoutRequest } from './request.js';
+import { productionQuestion } from '../orders/confirm.js';
 import type { PayoutsCreateOptions } from './index.js';
 
 export type { PayoutsCreateOptions };
@@ -68,12 +69,12 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
   if (profile.production && !options.yes) {
     if (!f.io.stdinIsTTY || !f.io.stderrIsTTY) {
       throw new UsageError(
-        `profile "${profile.name}" is marked production: a payout of ${money} needs confirmation`,
+        `profile ${profile.name} is marked production: a payout of ${money} needs confirmation`,
         'run it again with --yes to confirm',
       );
     }
     const { confirm } = await import('../../core/io/prompt.js');
-    if (!(await confirm(f.io, `Profile "${profile.name}" is PRODUCTION. Pay out ${money} to the account on file?`))) {
+    if (!(await confirm(f.io, productionQuestion(profile.name, `pay out ${money} to the account on file`)))) {
       throw new CancelledError('not confirmed: no payout was made', 'run it again and answer y, or pass --yes');
     }
   }
