@@ -221,7 +221,7 @@ describe.each([60, 80, 120])('at %i columns', (columns) => {
     if (columns >= 120) expect(drifts.header).toEqual(expect.arrayContaining(['ORDER', 'OUR ALLOCATION', 'RESOLUTION']));
   });
 
-  it('profiles list and profiles show: the base URL whole, in a table or one block a row', async () => {
+  it('profiles list and profiles show: the base URL whole, in a table, one block a profile or one line a setting', async () => {
     for (const argv of [
       ['profiles', 'list'],
       ['profiles', 'show'],
@@ -237,8 +237,12 @@ describe.each([60, 80, 120])('at %i columns', (columns) => {
           boxes: [box],
         } = await boxesOn(argv, columns);
         if (argv[1] === 'show') expect(box!.header).toEqual(['SETTING', 'VALUE', 'SOURCE']);
-      } else {
+      } else if (argv[1] === 'list') {
         expect(r.stderr).toContain(`do not fit ${columns} columns: one block a row`);
+      } else {
+        // One line a setting, its source in brackets, the value wrapping under the value column.
+        expect(text).toMatch(new RegExp(`^base_url +${sb.baseUrl.replace(/[.]/g, '\\.')}(  \\(profile\\))?$`, 'm'));
+        expect(text).toMatch(/^timeout +\S+ +\(default\)$/m);
       }
     }
     if (columns >= 80) expect((await cli(['profiles', 'show'], { columns })).stdout).toContain('┌');

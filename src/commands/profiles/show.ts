@@ -22,7 +22,7 @@ interface SettingRow {
 
 const COLUMNS: Column<SettingRow>[] = [
   { field: 'setting', header: 'SETTING' },
-  // Values are ids, URLs, masked keys, numbers: never cut (a table too wide for them becomes one block a row).
+  // Values are ids, URLs, masked keys, numbers: never cut (a terminal too narrow for the table gets one line a setting).
   { field: 'value', header: 'VALUE', shrink: false },
   { field: 'source', header: 'SOURCE', shrink: true, style: (t, c) => c.dim(t) },
 ];
@@ -152,5 +152,5 @@ export async function run(f: Factory, name: string | undefined, options: Profile
     await printJson(f.io, settings.fields ? Object.fromEntries(settings.fields.map((k) => [k, record[k]])) : record);
     return;
   }
-  await printList(f.io, rowsOf(p, sources), COLUMNS, settings);
+  await printList(f.io, rowsOf(p, sources), COLUMNS, settings, { keyed: true });
 }

@@ -259,6 +259,12 @@ export interface ListPrintOptions {
    * as JSON, secrets masked) in every format.
    */
   required?: string[];
+  /**
+   * The rows are settings (a name, then its value and more): when the table does not fit
+   * the terminal, each row is one `name  value  (rest)` line, the value wrapping under the
+   * value column, instead of one block a row.
+   */
+  keyed?: boolean;
 }
 
 /** The columns that show something in at least one row (all of them when none does). */
@@ -394,6 +400,16 @@ export async function printList<T>(
       if (!layout.fits) {
         // Even its ids, amounts, statuses, times and paths whole do not fit: one record a
         // row instead of a table that wraps into broken boxes (as gh does).
+        if (options.keyed && cols.length > 1) {
+          // Settings: one line each, the name as its label.
+          const lines = texts.map((t) => {
+            const [value, ...rest] = t.slice(1);
+            const more = rest.filter((x) => x !== '').map((x) => `(${x})`);
+            return { label: t[0]!, text: [value ?? '', ...more].filter((x) => x !== '').join('  ') };
+          });
+          await out(io, await recordText(io, lines, c, true));
+          return count;
+        }
         err(
           io,
           `The ${cols.length} columns do not fit ${io.columns} columns: one block a row. Fewer --fields fit a table; piped, rows are tab-separated lines.\n`,
