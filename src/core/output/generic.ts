@@ -13,11 +13,11 @@ export function fitsLayout(record: unknown, required: readonly string[]): boolea
 }
 
 /** Field names of free text in any server's words: shortened first on a narrow terminal. */
-const TEXTY = /(^|_)(description|name|title|summary|memo|note|notes|reference|url|path|message|comment|label|details?)$/i;
+const TEXTY = /(^|_)(description|name|title|summary|memo|note|notes|reference|path|message|comment|label|details?)$/i;
 
-/** Field names that are never shortened in a generic table: ids, amounts, statuses, codes, currencies, times. */
+/** Field names that are never shortened in a generic table: ids, URLs, amounts, statuses, codes, currencies, times. */
 const WHOLE =
-  /(^|_)(id|ref|key|amount|balance|total|price|value|currency|ccy|status|state|kind|type|code|count|quantity|at|time|date|timestamp)$/i;
+  /(^|_)(id|ref|key|url|uri|amount|balance|total|price|value|currency|ccy|status|state|kind|type|code|count|quantity|at|time|date|timestamp)$/i;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const NUMERIC = /^-?\d+(\.\d+)?$/;
 

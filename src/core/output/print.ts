@@ -25,10 +25,10 @@ export interface Column<T> {
   /** Right-align in tables (amounts). */
   align?: 'left' | 'right';
   /**
-   * Free text (descriptions, names, references, urls, paths) that may be shortened, with an
+   * Free text (descriptions, names, references, paths) that may be shortened, with an
    * ellipsis, when the table is wider than the terminal. Default: true for a field named
-   * like free text (see FREE_TEXT), false for every other column: ids, amounts, statuses,
-   * dates and times are never cut.
+   * like free text (see FREE_TEXT), false for every other column: ids, URLs, amounts,
+   * statuses, dates and times are never cut.
    */
   shrink?: boolean;
   /**
@@ -167,8 +167,8 @@ export function layoutTable(cols: ColumnFit[], columns: number): TableLayout {
   return { ...best, dropped: dropped.sort((a, b) => a - b) };
 }
 
-/** Field names of free text: shortened first when a table is too wide (a column's `shrink` overrides). */
-export const FREE_TEXT = /(^|_)(description|name|title|note|notes|reference|url|path|message|comment|label)$/;
+/** Field names of free text: shortened first when a table is too wide (a column's `shrink` overrides). A URL is an identifier, never cut. */
+export const FREE_TEXT = /(^|_)(description|name|title|note|notes|reference|path|message|comment|label)$/;
 
 /** Whether a column may be shortened: ids, amounts, statuses and times never are. */
 function shrinks<T>(col: Column<T>): boolean {

@@ -117,6 +117,14 @@ describe('printList table ids', () => {
     expect(io.stdoutText()).toContain('northwind-store-credit-usd');
     expect(io.stdoutText()).toContain('…');
   });
+
+  it('never cuts a URL: a field named url is an identifier, not free text', async () => {
+    const rows = [{ url: 'http://127.0.0.1:43567/api/v1', note: 'a note long enough to be shortened here' }];
+    const io = testIO({ tty: true, columns: 50, env: { NO_COLOR: '1' } });
+    await printList(io, rows, [{ field: 'url' }, { field: 'note' }], resolveOutput(io, {}));
+    expect(io.stdoutText()).toContain('http://127.0.0.1:43567/api/v1');
+    expect(io.stdoutText()).toContain('…');
+  });
 });
 
 describe('printList in other formats', () => {
