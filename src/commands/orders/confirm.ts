@@ -12,6 +12,8 @@ export interface ConfirmOptions {
   question: string;
   /** Why confirmation is needed, for the non-interactive error. */
   reason: string;
+  /** What declining leaves undone, said with the refusal (default `nothing was done`). */
+  undone?: string;
 }
 
 /** Pass with --yes; ask on an interactive terminal; refuse otherwise. */
@@ -22,7 +24,7 @@ export async function confirmOrStop(io: IO, options: ConfirmOptions): Promise<vo
   }
   const { confirm } = await import('../../core/io/prompt.js');
   if (!(await confirm(io, options.question)))
-    throw new CancelledError('not confirmed: nothing was done', 'run it again and answer y, or pass --yes');
+    throw new CancelledError(`not confirmed: ${options.undone ?? 'nothing was done'}`, 'run it again and answer y, or pass --yes');
 }
 
 /**

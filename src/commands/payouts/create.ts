@@ -3,7 +3,7 @@ import { createPayout } from '../../api/payouts.js';
 import { listWallets } from '../../api/wallets.js';
 import type { CreatePayoutRequest, Payout, Wallet } from '../../contract/money.js';
 import type { ApiClient } from '../../core/http/types.js';
-import { ApiError, CancelledError, NetworkError, UsageError } from '../../core/errors/index.js';
+import { ApiError, NetworkError } from '../../core/errors/index.js';
 import { ContractMismatchError } from '../../core/http/validate.js';
 import { err } from '../../core/io/io.js';
 import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
@@ -11,7 +11,7 @@ import { handleFieldsFlag, printRecord, type RecordField } from '../../core/outp
 import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import { checkIdempotencyKey, payoutRequest } from './request.js';
-import { productionQuestion } from '../orders/confirm.js';
+import { confirmOrStop, productionQuestion } from '../orders/confirm.js';
 import type { PayoutsCreateOptions } from './index.js';
 
 export type { PayoutsCreateOptions };
@@ -66,17 +66,13 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
   if (await handleFieldsFlag(f.io, settings, FIELDS, { open: true })) return;
   const profile = await f.profile();
   const money = formatMoney(request.amount, request.currency);
-  if (profile.production && !options.yes) {
-    if (!f.io.stdinIsTTY || !f.io.stderrIsTTY) {
-      throw new UsageError(
-        `profile ${profile.name} is marked production: a payout of ${money} needs confirmation`,
-        'run it again with --yes to confirm',
-      );
-    }
-    const { confirm } = await import('../../core/io/prompt.js');
-    if (!(await confirm(f.io, productionQuestion(profile.name, `pay out ${money} to the account on file`)))) {
-      throw new CancelledError('not confirmed: no payout was made', 'run it again and answer y, or pass --yes');
-    }
+  if (profile.production) {
+    await confirmOrStop(f.io, {
+      yes: Boolean(options.yes),
+      question: productionQuestion(profile.name, `pay out ${money} to the account on file`),
+      reason: `profile ${profile.name} is marked production: a payout of ${money} needs confirmation`,
+      undone: 'no payout was made',
+    });
   }
   const client = await f.client();
   err(f.io, `Idempotency key: ${key}\n`);
