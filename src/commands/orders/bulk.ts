@@ -15,6 +15,7 @@ import { formatMoney, fromMinor, toMinor } from '../../contract/money-format.js'
 import { configLocation } from '../../core/config/location.js';
 import { CliError, UsageError, type ErrorKind } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
+import { compileAnswerChecks } from '../../core/http/validate.js';
 import { err } from '../../core/io/io.js';
 import { keepHeapSmall } from '../../core/io/runtime.js';
 import { BatchLock, BatchLocked } from '../../core/journal/batch-lock.js';
@@ -660,6 +661,8 @@ async function finishBatch(
     );
   }
 
+  // Past a few dozen answers, compiled checks cost less than interpreted ones.
+  if (toOrder >= 50) compileAnswerChecks();
   const progress = startProgress(io, f.clock, total, skipped);
   let outcome;
   try {

@@ -75,6 +75,18 @@ export function schemaLoader(find: () => Promise<Endpoint | undefined>): () => P
   };
 }
 
+/**
+ * Jitless by default: zod would otherwise generate and compile a parser per object schema
+ * on its first use, which costs more than it saves on the one or few answers a command
+ * checks. A run that checks thousands of answers of one shape (a bulk file) turns it off.
+ */
+let jitless = true;
+
+/** Many answers of the same shapes are coming: let zod compile its parsers (same checks, less CPU per answer). */
+export function compileAnswerChecks(): void {
+  jitless = false;
+}
+
 /** How a 2xx answer differs from the contract. */
 export interface ContractDrift {
   /** `GET /wallets (listWallets)`. */
@@ -256,9 +268,7 @@ export function validateResponse(t: ValidationTarget): Validated {
     }
   }
 
-  // jitless: zod would otherwise generate and compile a parser per object schema on its
-  // first use, which costs more than it saves on the one or few responses a command checks.
-  const result = t.data === undefined ? undefined : schema.safeParse(data, { jitless: true });
+  const result = t.data === undefined ? undefined : schema.safeParse(data, { jitless });
   const zodIssues: ZodIssueLike[] = result && !result.success ? (result.error.issues as ZodIssueLike[]) : [];
   if (t.data !== undefined && zodIssues.length === 0 && shapeIssues.length === 0)
     return { data: result!.success ? result!.data : data, list };
