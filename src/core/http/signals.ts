@@ -13,26 +13,52 @@ export function combineSignals(a: AbortSignal | undefined, b: AbortSignal | unde
   return AbortSignal.any([a, b]);
 }
 
+/** What follows each long-lived signal: one listener on it, whatever the number of attempts in flight. */
+const followers = new WeakMap<AbortSignal, Set<() => void>>();
+
+function follow(long: AbortSignal, f: () => void): () => void {
+  let set = followers.get(long);
+  if (!set) {
+    const fresh = new Set<() => void>();
+    long.addEventListener(
+      'abort',
+      () => {
+        for (const g of [...fresh]) g();
+        fresh.clear();
+      },
+      { once: true },
+    );
+    followers.set(long, fresh);
+    set = fresh;
+  }
+  set.add(f);
+  const from = set;
+  return () => {
+    from.delete(f);
+  };
+}
+
 /**
  * A signal that aborts when `long` or `short` does, with nothing left on `long` once
  * disposed. Per attempt, where `long` lives for the whole process (Ctrl-C): AbortSignal.any
- * leaves an entry on its sources for every call, which a long bulk run piles up.
+ * leaves an entry on its sources for every call, which a long bulk run piles up, and a
+ * listener per attempt on `long` costs an add and a remove per row and, past 10 attempts
+ * in flight, a MaxListenersExceededWarning on stderr. So `long` carries one listener that
+ * fans out to the attempts linked to it.
  */
 export function linkSignals(long: AbortSignal | undefined, short: AbortSignal): { signal: AbortSignal; dispose: () => void } {
   if (!long) return { signal: short, dispose: () => undefined };
   const c = new AbortController();
-  const fromLong = () => c.abort(long.reason);
+  if (long.aborted) c.abort(long.reason);
+  else if (short.aborted) c.abort(short.reason);
+  if (c.signal.aborted) return { signal: c.signal, dispose: () => undefined };
   const fromShort = () => c.abort(short.reason);
-  if (long.aborted) fromLong();
-  else if (short.aborted) fromShort();
-  else {
-    long.addEventListener('abort', fromLong, { once: true });
-    short.addEventListener('abort', fromShort, { once: true });
-  }
+  const unfollow = follow(long, () => c.abort(long.reason));
+  short.addEventListener('abort', fromShort, { once: true });
   return {
     signal: c.signal,
     dispose: () => {
-      long.removeEventListener('abort', fromLong);
+      unfollow();
       short.removeEventListener('abort', fromShort);
     },
   };
