@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { until } from '../../helpers/until.js';
 import { createClient, type ClientOptions } from '../../../src/core/http/client.js';
 import { createClientForProfile } from '../../../src/core/run/profile-client.js';
 import { ApiError, CliError, ConfigError, InterruptedError, NetworkError } from '../../../src/core/errors/index.js';
@@ -700,11 +701,15 @@ describe('createClientForProfile', () => {
 
   it("uses the profile's timeout and retries", async () => {
     server = await startLoopbackServer(() => undefined);
+    // 400 ms, not the default 30 s: long enough for the request to reach the server on a
+    // loaded machine (the server records it in this same process, a turn or more later).
     client = createClientForProfile(
-      profile({ base_url: server.baseUrl, api_key: 'k', api_secret: SECRET, timeout_ms: 50, max_retries: 0 }),
+      profile({ base_url: server.baseUrl, api_key: 'k', api_secret: SECRET, timeout_ms: 400, max_retries: 0 }),
       deps(),
     );
     await expect(client.request({ method: 'GET', path: '/wallets' })).rejects.toMatchObject({ code: 'TIMEOUT' });
+    // The call is over, so any request the server sees is its one attempt: no retry.
+    await until(() => server!.requests.length >= 1, 'the attempt to reach the server');
     expect(server.requests).toHaveLength(1);
   });
 
