@@ -372,6 +372,8 @@ describe('documented examples run against the sandbox', () => {
                   : undefined;
           const tty = answer !== undefined;
           // A quick clock: the CLI's polls and waits (demo, certify, --wait) move time without waiting it out.
+          // Up to 20 ms of real time a sleep: a wait for an order (the demo's 60 s) then lasts 3-6 s of
+          // real time, ahead of the sandbox's own timers even with many examples running at once.
           last = await runCli(step.argv, {
             configDir: w.configDir,
             cwd: w.cwd,
@@ -379,7 +381,7 @@ describe('documented examples run against the sandbox', () => {
             stdin: answer ?? stdin,
             tty,
             stdinTTY: tty,
-            overrides: { clock: quickClock() },
+            overrides: { clock: quickClock(20) },
           });
           code = last.code;
           if (code !== 0) break;

@@ -18,17 +18,18 @@ export function envOf(sb: SandboxHandle): Record<string, string> {
 }
 
 /**
- * A clock on real time whose sleeps return after a few real milliseconds while moving its
- * time forward by the full amount: polls and backoffs run without waiting.
+ * A clock on real time whose sleeps return after a few real milliseconds (at most
+ * `realMs`) while moving its time forward by the full amount: polls and backoffs run
+ * without waiting.
  */
-export function quickClock(): Clock {
+export function quickClock(realMs = 5): Clock {
   let offset = 0;
   return {
     now: () => Date.now() + offset,
     sleep: async (ms, signal) => {
       if (signal?.aborted) throw signal.reason;
       offset += ms;
-      await new Promise((r) => setTimeout(r, Math.min(ms, 5)));
+      await new Promise((r) => setTimeout(r, Math.min(ms, realMs)));
       if (signal?.aborted) throw signal.reason;
     },
   };
