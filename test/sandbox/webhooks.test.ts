@@ -19,18 +19,19 @@ const instant = [{ product_id: 'sbx-instant', denomination: 10, quantity: 1 }];
 
 describe('webhook endpoint', () => {
   it('registers (201 with secret), updates (200 without), gets and deletes (204)', async () => {
+    // Port 9 on loopback: nothing listens, and no delivery could ever leave this machine.
     sb = await sandbox();
-    const created = await api(sb, 'POST', '/webhooks', { body: { url: 'https://partner.example/hooks', description: 'main' } });
+    const created = await api(sb, 'POST', '/webhooks', { body: { url: 'https://127.0.0.1:9/hooks', description: 'main' } });
     expect(created.status).toBe(201);
     WebhookEndpoint.parse(created.body);
     expect(created.body.signing_secret).toMatch(/^whsec_/);
     expect(created.body.events).toHaveLength(7);
-    const updated = await api(sb, 'POST', '/webhooks', { body: { url: 'https://partner.example/v2', events: ['order.delivered'] } });
+    const updated = await api(sb, 'POST', '/webhooks', { body: { url: 'https://127.0.0.1:9/v2', events: ['order.delivered'] } });
     expect(updated.status).toBe(200);
     expect(updated.body.signing_secret).toBeUndefined();
     expect(updated.body.webhook_id).toBe(created.body.webhook_id);
     const got = await api(sb, 'GET', '/webhooks');
-    expect(got.body).toMatchObject({ url: 'https://partner.example/v2', events: ['order.delivered'] });
+    expect(got.body).toMatchObject({ url: 'https://127.0.0.1:9/v2', events: ['order.delivered'] });
     expect(got.text).not.toContain('whsec_');
     expect((await api(sb, 'DELETE', '/webhooks')).status).toBe(204);
     expect((await api(sb, 'GET', '/webhooks')).status).toBe(404);
