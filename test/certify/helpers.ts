@@ -4,32 +4,14 @@
  * or profile (e.g. a webhook secret for the target group).
  */
 import { systemClock } from '../../src/core/time/clock.js';
-import type { ResolvedProfile } from '../../src/core/config/types.js';
 import { systemIds } from '../../src/factory.js';
 import { openEnvironment, type Environment, type EnvironmentOptions } from '../../src/certify/environment.js';
 import { runChecklist, runWarnings } from '../../src/certify/runner.js';
 import type { CheckContext, CheckDef, CheckResult } from '../../src/certify/types.js';
 
-/** A profile as `resolveProfile` gives it when nothing is configured. */
-export function emptyProfile(extra: Partial<ResolvedProfile> = {}): ResolvedProfile {
-  return {
-    name: 'default',
-    exists: false,
-    base_url: undefined,
-    api_key: undefined,
-    api_secret: undefined,
-    webhook_secret: undefined,
-    signing_path: 'full',
-    limits: { orders_per_minute: 100, general_per_hour: 1000 },
-    timeout_ms: 30_000,
-    max_retries: 3,
-    production: false,
-    admin_url: undefined,
-    admin_token: undefined,
-    sources: {},
-    ...extra,
-  } as ResolvedProfile;
-}
+import { emptyProfile } from '../helpers/profile.js';
+
+export { emptyProfile };
 
 export interface CertifyRun {
   results: CheckResult[];

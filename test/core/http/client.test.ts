@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { emptyProfile } from '../../helpers/profile.js';
 import { until } from '../../helpers/until.js';
 import { createClient, type ClientOptions } from '../../../src/core/http/client.js';
 import { createClientForProfile } from '../../../src/core/run/profile-client.js';
@@ -662,23 +663,7 @@ describe('pacing', () => {
 });
 
 describe('createClientForProfile', () => {
-  const profile = (over: Partial<ResolvedProfile> = {}): ResolvedProfile => ({
-    name: 'default',
-    exists: false,
-    base_url: undefined,
-    api_key: undefined,
-    api_secret: undefined,
-    webhook_secret: undefined,
-    signing_path: 'full',
-    limits: { orders_per_minute: 100, general_per_hour: 1000 },
-    timeout_ms: 30_000,
-    max_retries: 3,
-    production: false,
-    admin_url: undefined,
-    admin_token: undefined,
-    sources: {},
-    ...over,
-  });
+  const profile = (over: Partial<ResolvedProfile> = {}): ResolvedProfile => emptyProfile(over);
   const deps = () => ({
     io: testIO(),
     clock: fakeClock(),

@@ -9,6 +9,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { emptyProfile } from '../../helpers/profile.js';
 import { createClient } from '../../../src/core/http/client.js';
 import { createClientForProfile } from '../../../src/core/run/profile-client.js';
 import { paceFile, paceFileName } from '../../../src/core/http/pace-file.js';
@@ -216,23 +217,8 @@ describe('two clients of one API key (two processes)', () => {
 });
 
 describe("the CLI's profile client", () => {
-  const profile = (over: Partial<ResolvedProfile> = {}): ResolvedProfile => ({
-    name: 'default',
-    exists: true,
-    base_url: server!.baseUrl,
-    api_key: KEY,
-    api_secret: SECRET,
-    webhook_secret: undefined,
-    signing_path: 'full',
-    limits: LIMITS(2),
-    timeout_ms: 30_000,
-    max_retries: 3,
-    production: false,
-    admin_url: undefined,
-    admin_token: undefined,
-    sources: {},
-    ...over,
-  });
+  const profile = (over: Partial<ResolvedProfile> = {}): ResolvedProfile =>
+    emptyProfile({ exists: true, base_url: server!.baseUrl, api_key: KEY, api_secret: SECRET, limits: LIMITS(2), ...over });
   const deps = (io = testIO(), globals = {}) => ({
     io,
     clock: fakeClock(),
