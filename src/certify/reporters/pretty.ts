@@ -21,7 +21,7 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import { escapeText } from '../../core/output/printable.js';
 import { colorEnabled, type IO } from '../../core/io/io.js';
 import { cellWidth, drawBox, truncateCells } from '../../core/output/cells.js';
-import { layoutTable, MIN_COLUMN_WIDTH } from '../../core/output/print.js';
+import { layoutTable, MIN_COLUMN_WIDTH } from '../../core/output/table-layout.js';
 import { startSpinner, type Spinner } from '../../core/output/spinner.js';
 import type { CertifyReport } from '../report.js';
 import type { CheckDef, CheckResult, CheckStatus } from '../types.js';

@@ -12,6 +12,7 @@ import { fitsLayout, genericColumns, genericFields, peekRows } from './generic.j
 import { maskSecrets } from './mask.js';
 import { escapeText, safeJson } from './printable.js';
 import { jsonDocument, jsonLine } from './json-text.js';
+import { layoutTable } from './table-layout.js';
 
 export interface Column<T> {
   /** Field name: what `--fields` selects, the CSV header and the JSON key. */
@@ -67,104 +68,6 @@ export interface Column<T> {
    * numbers, times as ISO), else the display value.
    */
   csv?: (row: T) => unknown;
-}
-
-/** Narrowest a free-text column is cut to (display cells) when a table must fit the terminal. */
-export const MIN_COLUMN_WIDTH = 6;
-
-/** Cells a table needs for `widths` (content only): borders and padding take 3 a column + 1. */
-export function tableWidth(widths: number[]): number {
-  return widths.reduce((a, w) => a + w, 0) + 3 * widths.length + 1;
-}
-
-/**
- * Column widths (content only, without padding) that fit `columns` terminal characters:
- * the widest shortenable column loses a character at a time until the table fits or
- * every shortenable column is at MIN_COLUMN_WIDTH (or its `floors[i]`, when higher).
- * `fixed[i]` marks a column never shortened.
- */
-export function fitColumnWidths(natural: number[], fixed: boolean[], columns: number, floors: number[] = []): number[] {
-  const widths = [...natural];
-  while (tableWidth(widths) > columns) {
-    let widest = -1;
-    for (let i = 0; i < widths.length; i++) {
-      if (fixed[i] || widths[i]! <= Math.max(MIN_COLUMN_WIDTH, floors[i] ?? 0)) continue;
-      if (widest < 0 || widths[i]! > widths[widest]!) widest = i;
-    }
-    if (widest < 0) break;
-    widths[widest]! -= 1;
-  }
-  return widths;
-}
-
-/** What the layout of a table needs to know of a column. */
-export interface ColumnFit {
-  /** Widest content (or header), in display cells. */
-  natural: number;
-  /** Free text that may be shortened. */
-  shrink: boolean;
-  /** May be left out, the lowest first; undefined: always shown. */
-  priority?: number;
-  /** Free text not shortened below this many cells while a less important optional column can go instead. */
-  readable?: number;
-}
-
-export interface TableLayout {
-  /** Indexes of the columns shown, in their order. */
-  shown: number[];
-  /** Widths of the shown columns, in the same order. */
-  widths: number[];
-  /** Indexes of the columns left out, in their order. */
-  dropped: number[];
-  /** False when even the last resort is wider than the terminal (the terminal wraps its lines). */
-  fits: boolean;
-}
-
-/**
- * Lay a table out for a terminal `columns` wide. In order: shorten free text (never below
- * MIN_COLUMN_WIDTH, nor below a column's `readable` width while an optional column of lower
- * priority than it is shown, a column without a priority ranking above all); if that is not enough, leave out optional columns one at a time, the
- * lowest priority first, then bring back, most important first, any that fits after all;
- * if nothing more can go, the table does not fit (`fits` false: printList then shows one
- * record a row), and no amount, status, time or id is ever cut.
- */
-export function layoutTable(cols: ColumnFit[], columns: number): TableLayout {
-  const rank = (i: number) => cols[i]!.priority ?? Infinity;
-  const attempt = (shown: number[]) => {
-    // Free text is not cut below its readable width to keep a less important optional column.
-    const floors = shown.map((i) =>
-      shown.some((j) => cols[j]!.priority !== undefined && rank(j) < rank(i)) ? Math.min(cols[i]!.natural, cols[i]!.readable ?? 0) : 0,
-    );
-    const widths = fitColumnWidths(
-      shown.map((i) => cols[i]!.natural),
-      shown.map((i) => !cols[i]!.shrink),
-      columns,
-      floors,
-    );
-    return { shown, widths, fits: tableWidth(widths) <= columns };
-  };
-  let shown = cols.map((_, i) => i);
-  let best = attempt(shown);
-  if (best.fits) return { ...best, dropped: [] };
-  const candidates = shown.filter((i) => cols[i]!.priority !== undefined).sort((a, b) => cols[a]!.priority! - cols[b]!.priority! || b - a);
-  const dropped: number[] = [];
-  for (const i of candidates) {
-    shown = shown.filter((x) => x !== i);
-    dropped.push(i);
-    best = attempt(shown);
-    if (best.fits) break;
-  }
-  if (best.fits) {
-    for (const i of [...dropped].reverse()) {
-      const tried = attempt([...shown, i].sort((a, b) => a - b));
-      if (tried.fits) {
-        best = tried;
-        shown = tried.shown;
-        dropped.splice(dropped.indexOf(i), 1);
-      }
-    }
-  }
-  return { ...best, dropped: dropped.sort((a, b) => a - b) };
 }
 
 /** Field names of free text: shortened first when a table is too wide (a column's `shrink` overrides). A URL is an identifier, never cut. */

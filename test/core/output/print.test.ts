@@ -1,14 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveOutput } from '../../../src/core/output/options.js';
-import {
-  fitColumnWidths,
-  handleFieldsFlag,
-  layoutTable,
-  MIN_COLUMN_WIDTH,
-  printList,
-  tableWidth,
-  type Column,
-} from '../../../src/core/output/print.js';
+import { handleFieldsFlag, printList, type Column } from '../../../src/core/output/print.js';
+import { fitColumnWidths, layoutTable, MIN_COLUMN_WIDTH, tableWidth } from '../../../src/core/output/table-layout.js';
 import { testIO } from '../../helpers/io.js';
 
 interface Row {
