@@ -9,12 +9,9 @@
  * makes sure every read sees the same rows.
  */
 import { existsSync } from 'node:fs';
-import { stat } from 'node:fs/promises';
-import { isAbsolute, resolve } from 'node:path';
-import { formatMoney, fromMinor, toMinor } from '../../contract/money-format.js';
+import { formatMoney, fromMinor } from '../../contract/money-format.js';
 import { configLocation } from '../../core/config/location.js';
-import { CliError, UsageError, type ErrorKind } from '../../core/errors/index.js';
-import type { ApiClient } from '../../core/http/types.js';
+import { CliError, UsageError } from '../../core/errors/index.js';
 import { compileAnswerChecks } from '../../core/http/validate.js';
 import { err } from '../../core/io/io.js';
 import { keepHeapSmall } from '../../core/io/runtime.js';
@@ -41,7 +38,6 @@ import {
   Carry,
   duplicateReferences,
   liveBatches,
-  ReferenceIndex,
   unmatchedEdit,
   unmatchedEditError,
 } from './bulk-identity.js';
@@ -49,14 +45,14 @@ import { resolveOutput, type OutputSettings } from '../../core/output/options.js
 import { printRecord } from '../../core/output/print.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
-import { scanFile, type FileDigest, type RowProblem } from './bulk-input.js';
 import { startProgress } from './bulk-progress.js';
+import { badRows, describeTotals, fileRows, preflightRows, Problems, scanInput, type Input } from './bulk-check.js';
 import { assertResultsWritable, printSummary, summarize, worstKind, writeResults } from './bulk-report.js';
 import { NOT_RESENT, runRows } from './bulk-runner.js';
 import { confirmOrStop, productionQuestion } from './confirm.js';
 import type { CreateFlags } from './index.js';
 import { parseCount } from './order-input.js';
-import { checkFunds, itemProblem, lookupProducts, stockProblem, walletsByCurrency } from './preflight.js';
+import { checkFunds, walletsByCurrency } from './preflight.js';
 
 /**
  * Orders in flight at once. 16: on the bench (limits lifted, `npm run bench -- bulk`) it ran
@@ -137,162 +133,6 @@ export function buildBulk(f: Factory, flags: CreateFlags): BulkOptions {
     newBatch: Boolean(flags.newBatch),
     settings: resolveOutput(f.io, flags, f.globals().color !== false),
   };
-}
-
-/** At most this many bad rows are named; the rest are counted. */
-const SHOWN_PROBLEMS = 50;
-
-/** The bad rows of a file: the first SHOWN_PROBLEMS named, the lines counted. */
-class Problems {
-  readonly shown: RowProblem[] = [];
-  count = 0;
-  lines = 0;
-  private lastLine = -1;
-
-  add(p: RowProblem): void {
-    this.count += 1;
-    if (p.line !== this.lastLine) {
-      this.lines += 1;
-      this.lastLine = p.line;
-    }
-    if (this.shown.length < SHOWN_PROBLEMS) this.shown.push(p);
-  }
-}
-
-/** The rows refused before anything is ordered: a usage error, or the kind the first row's order would fail with. */
-function badRows(file: string, problems: Problems, what: string, kind: ErrorKind = 'usage'): CliError {
-  const shown = [...problems.shown].sort((a, b) => a.line - b.line).map((p) => `line ${p.line}: ${p.message}`);
-  if (problems.count > shown.length) shown.push(`… and ${problems.count - shown.length} more`);
-  const lines = problems.lines;
-  const message = `${file}: ${lines} bad row${lines === 1 ? '' : 's'} (${what}); nothing was ordered\n  ${shown.join('\n  ')}`;
-  const hint = 'fix the lines named above and run the same command again';
-  return kind === 'usage' ? new UsageError(message, hint) : new CliError(kind, message, hint);
-}
-
-/** What the first read of the input file found. */
-interface Input {
-  /** As the user gave it. */
-  name: string;
-  path: string;
-  sha256: string;
-  rows: number;
-  problems: Problems;
-  products: Set<string>;
-  references: ReferenceIndex;
-  everyRowHasReference: boolean;
-}
-
-function cannotRead(file: string, e: unknown, hint: string): UsageError {
-  const code = (e as NodeJS.ErrnoException).code;
-  return new UsageError(
-    `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? (e as Error).message)}`,
-    hint,
-  );
-}
-
-/** The valid rows of a file, read afresh in pieces at each call. */
-function fileRows(path: string): () => AsyncIterable<BulkRow> {
-  return async function* rows() {
-    for await (const item of scanFile(path, path)) if (item.row) yield item.row;
-  };
-}
-
-/** Read the whole file once: every row checked against the contract, its digest, its products and references. */
-async function scanInput(f: Factory, file: string, hint = 'give the path of a CSV (with a header) or NDJSON file'): Promise<Input> {
-  const path = isAbsolute(file) ? file : resolve(f.io.cwd, file);
-  const digest: FileDigest = {};
-  const input: Input = {
-    name: file,
-    path,
-    sha256: '',
-    rows: 0,
-    problems: new Problems(),
-    products: new Set(),
-    references: new ReferenceIndex(),
-    everyRowHasReference: true,
-  };
-  // Only a regular file: opening a FIFO with no writer would wait for ever, and the rows
-  // are read more than once (checked, ordered, and again by --resume).
-  const kind = await stat(path).then(
-    (s) =>
-      s.isFile()
-        ? undefined
-        : s.isDirectory()
-          ? 'it is a directory'
-          : s.isFIFO()
-            ? 'it is a pipe (FIFO), not a file'
-            : 'it is not a regular file',
-    () => undefined,
-  );
-  if (kind)
-    throw new UsageError(
-      `cannot read ${file}: ${kind}`,
-      'the rows are read more than once (checked, then ordered, again by --resume): save them to a regular file and pass its path',
-    );
-  try {
-    for await (const item of scanFile(path, path, digest)) {
-      if (item.problem) {
-        input.problems.add(item.problem);
-        continue;
-      }
-      input.rows += 1;
-      input.products.add(item.row.product_id);
-      if (item.row.reference !== undefined) input.references.add(item.row.reference);
-      else input.everyRowHasReference = false;
-    }
-  } catch (e) {
-    throw cannotRead(file, e, hint);
-  }
-  input.sha256 = digest.sha256 as string;
-  return input;
-}
-
-/** Catalog and balance checks of a new batch's rows not ordered by an earlier batch; every bad row by line number. */
-/**
- * The rows still to order checked against the catalog (product, denomination, currency) and
- * their totals per currency. Refused rows stop the batch before its first order, with the
- * exit code the first of them would get as an order (404 not found, 403, 422/409
- * rejected), as a single order's dry run does. A dry run also refuses an out-of-stock
- * product, as a single order's does; a run leaves that to the server, row by row.
- */
-async function preflightRows(
-  f: Factory,
-  client: ApiClient,
-  input: Input,
-  rows: () => AsyncIterable<BulkRow>,
-  carry: Carry,
-  dryRun: boolean,
-): Promise<{ totals: Map<string, number>; toOrder: number }> {
-  let ids: Set<string> = input.products;
-  if (!carry.empty) {
-    ids = new Set();
-    for await (const row of rows()) if (!carry.ordered(row)) ids.add(row.product_id);
-  }
-  const lookups = await lookupProducts(client, ids, f.io.signal);
-  const problems = new Problems();
-  const totals = new Map<string, number>();
-  let toOrder = 0;
-  let kind: ErrorKind | undefined;
-  for await (const row of rows()) {
-    if (carry.ordered(row)) continue;
-    toOrder += 1;
-    const problem = itemProblem(row, lookups, row.currency) ?? (dryRun ? stockProblem(row, lookups) : undefined);
-    if (problem) {
-      problems.add({ line: row.row, message: problem.message });
-      kind ??= problem.kind;
-      continue;
-    }
-    const found = lookups.get(row.product_id);
-    const currency = row.currency ?? (found && 'product' in found ? found.product.currency : undefined);
-    if (!currency) continue;
-    totals.set(currency, (totals.get(currency) ?? 0) + toMinor(row.denomination, currency) * row.quantity);
-  }
-  if (problems.count > 0) throw badRows(input.name, problems, 'checked against the catalog', kind);
-  return { totals, toOrder };
-}
-
-function describeTotals(totals: Map<string, number>): string {
-  return [...totals].map(([c, m]) => formatMoney(fromMinor(m, c), c)).join(' + ');
 }
 
 export async function run(f: Factory, flags: CreateFlags): Promise<void> {
