@@ -7,7 +7,7 @@
  * request log's trim, certify's report files, the bulk journal and the launcher's cache.
  */
 import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';
-import { open, rename, unlink, type FileHandle } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 
 export interface AtomicWriteOptions {
   /** Permissions of the new file (default 0600). */
@@ -15,6 +15,9 @@ export interface AtomicWriteOptions {
   /** fsync the file before the rename and its folder after it (default false). */
   durable?: boolean;
 }
+
+/** node:fs/promises, loaded on first use: about 3 ms that a one-shot command never needs. */
+export const promisedFs = () => import('node:fs/promises');
 
 /** `<file>.<random>.tmp`: beside the target, so the rename stays on one file system. */
 export function tempPath(file: string): string {
@@ -70,6 +73,7 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
  * fsynced, and return its name: the caller renames or links it into place.
  */
 export async function writeAside(file: string, write: (h: FileHandle) => Promise<void>, mode = 0o600): Promise<string> {
+  const { open, unlink } = await promisedFs();
   const aside = tempPath(file);
   const h = await open(aside, 'wx', mode);
   try {
@@ -92,6 +96,7 @@ export async function writeFileAtomic(file: string, data: string | Uint8Array, o
     },
     options.mode,
   );
+  const { rename, unlink } = await promisedFs();
   try {
     await rename(aside, file);
   } catch (e) {

@@ -7,12 +7,11 @@
  * and fenced off on the next append.
  */
 import { appendFileSync, chmodSync, closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { makeDirSync } from '../io/make-dir.js';
 import { join } from 'node:path';
 import { ConfigError } from '../errors/index.js';
 import type { RequestLog, RequestLogEntry } from './types.js';
-import { writeFileAtomicSync } from '../io/atomic-file.js';
+import { promisedFs, writeFileAtomicSync } from '../io/atomic-file.js';
 
 export const REQUEST_LOG_FILE = 'requests.log';
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
@@ -142,7 +141,7 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
     async read(opts = {}) {
       let text: string;
       try {
-        text = await readFile(file, 'utf8');
+        text = await (await promisedFs()).readFile(file, 'utf8');
       } catch (e) {
         const code = (e as NodeJS.ErrnoException).code;
         if (code === 'ENOENT') return [];
