@@ -5,10 +5,14 @@
  * (ContractDrift) and the body is passed on as received, lists read from any of the usual
  * envelopes. Only in strict mode (`--strict-contract`) does a difference fail the call.
  *
- * The endpoint table (and with it zod) is loaded on first use, never at start-up.
+ * An answer that certainly conforms is recognised from quick shapes, without zod
+ * (quickValidate); the endpoint table, and with it zod, is loaded only for the others, to
+ * describe what differs.
  */
 import type { z } from 'zod';
 import type { Endpoint } from '../../contract/endpoints.js';
+import { conforms } from '../../contract/quick-shape.js';
+import { RESPONSE_SHAPES } from '../../contract/response-shapes.js';
 import { CliError } from '../errors/index.js';
 
 /** A 2xx body that does not match the contract, in strict mode: the server differs from this CLI. */
@@ -224,6 +228,29 @@ function itemSchema(schema: z.ZodType, list: boolean): z.ZodType | undefined {
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** Whether answers of this endpoint can be recognised without zod (quickValidate). */
+export function hasQuickShapes(endpointId: string): boolean {
+  return RESPONSE_SHAPES[endpointId] !== undefined;
+}
+
+/**
+ * The result validateResponse would give a 2xx body of a contract endpoint, when the body
+ * certainly conforms (checked against its quick shape, without loading zod); undefined
+ * when only validateResponse can say (a difference to describe, or a rule quick shapes do
+ * not know).
+ */
+export function quickValidate(endpointId: string, list: boolean, status: number, data: unknown): Validated | undefined {
+  const byStatus = RESPONSE_SHAPES[endpointId];
+  if (!byStatus || !Object.prototype.hasOwnProperty.call(byStatus, status)) return undefined;
+  const shape = byStatus[status];
+  if (shape === null) return { data };
+  if (shape === undefined || data === undefined) return undefined;
+  if (!list) return conforms(shape, data) ? { data } : undefined;
+  const read = readList(data);
+  if (read.read.shape !== 'envelope' || !read.read.paginated) return undefined;
+  return conforms(shape, read.list) ? { data: read.list, list: read.read } : undefined;
+}
 
 /**
  * Check a 2xx body. Returns the body (for a list endpoint, read into a ListBody) and, when
