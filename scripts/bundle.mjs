@@ -35,7 +35,12 @@ const ENTRY = 'main.cjs';
  * that load the real module on first use:
  * - commander requires node:child_process for executable subcommands this CLI does not have;
  * - undici's client requires its HTTP/2 client (and with it node:http2 and node:tls, about
- *   7 ms) although this CLI never negotiates HTTP/2.
+ *   7 ms) although this CLI never negotiates HTTP/2;
+ * - undici requires node:http (about 4 ms) for two things: core/util.js for one identity
+ *   test in destroy() (is this stream an IncomingMessage? only a process that has loaded
+ *   node:http can hold one, so the test looks at the class's name first and asks node:http
+ *   only then), and dispatcher/client.js for the default maxHeaderSize (read on first use;
+ *   src/core/http/undici.ts passes its own, so it is never read).
  */
 const lazy = {
   name: 'lazy-modules',
@@ -52,6 +57,37 @@ const lazy = {
       const real = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, pluginData: 'real' });
       return { path: real.path, namespace: 'lazy-function' };
     });
+    // Each replacement must find its text: a newer undici fails the build rather than load node:http unnoticed.
+    const patch = (path, replacements) => {
+      let source = readFileSync(path, 'utf8');
+      for (const [from, to] of replacements) {
+        if (!source.includes(from)) throw new Error(`${path} changed: update its node:http replacements in scripts/bundle.mjs`);
+        source = source.replace(from, to);
+      }
+      return { contents: source, loader: 'js' };
+    };
+    b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]core[\\/]util\.js$/ }, (args) =>
+      patch(args.path, [
+        ["const { IncomingMessage } = require('node:http')", ''],
+        [
+          'Object.getPrototypeOf(stream).constructor === IncomingMessage',
+          "(Object.getPrototypeOf(stream).constructor.name === 'IncomingMessage' && Object.getPrototypeOf(stream).constructor === require('node:http').IncomingMessage)",
+        ],
+      ]),
+    );
+    b.onLoad({ filter: /[\\/]undici[\\/]lib[\\/]dispatcher[\\/]client\.js$/ }, (args) =>
+      patch(args.path, [
+        ["const http = require('node:http')\n", ''],
+        [
+          'const getDefaultNodeMaxHeaderSize = http &&',
+          "const getDefaultNodeMaxHeaderSize = () => { const http = require('node:http'); return (http &&",
+        ],
+        [
+          "  ? () => http.maxHeaderSize\n  : () => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') }",
+          "  ? http.maxHeaderSize\n  : (() => { throw new InvalidArgumentError('http module not available or http.maxHeaderSize invalid') })()) }",
+        ],
+      ]),
+    );
     b.onLoad({ filter: /.*/, namespace: 'lazy-function' }, (args) => ({
       contents: `module.exports = function () { return require(${JSON.stringify(args.path)}).apply(this, arguments); };`,
       loader: 'js',

@@ -10,6 +10,7 @@ import type { Call } from './call.js';
 import { networkError } from './network-error.js';
 import type { ApiResponse } from './types.js';
 import { quickValidate, validateResponse, type ContractDrift } from './validate.js';
+import { monotonicMs } from '../time/monotonic.js';
 
 export interface AnswerContext {
   origin: string;
@@ -36,7 +37,7 @@ export async function answer<T>(
     });
   }
   const response = sent.response;
-  response.durationMs = Math.round(performance.now() - call.started);
+  response.durationMs = Math.round(monotonicMs() - call.started);
   if (response.status < 200 || response.status >= 300) {
     if (call.options.throwHttpErrors === false) {
       response.data = parseJsonBody(response.text);

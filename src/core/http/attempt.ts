@@ -14,6 +14,7 @@ import { traceparent } from './traceparent.js';
 import type { ApiResponse } from './types.js';
 import { onceSent, type Transport } from './undici.js';
 import type { BaseUrl } from './url.js';
+import { monotonicMs } from '../time/monotonic.js';
 
 export interface Credentials {
   apiKey: string;
@@ -76,7 +77,7 @@ export async function sendAttempt(
   base: BaseUrl,
   transport: () => Promise<Transport>,
 ): Promise<Sent> {
-  const t0 = performance.now();
+  const t0 = monotonicMs();
   const deadline = new AbortController();
   const timer = setTimeout(() => deadline.abort(), call.timeoutMs);
   const linked = linkSignals(call.signal, deadline.signal);
@@ -106,11 +107,11 @@ export async function sendAttempt(
       idempotencyKey: call.idempotencyKey,
       durationMs: 0,
     };
-    return { kind: 'response', response, ms: Math.round(performance.now() - t0) };
+    return { kind: 'response', response, ms: Math.round(monotonicMs() - t0) };
   } catch (e) {
-    if (call.signal?.aborted) return { kind: 'interrupted', ms: performance.now() - t0 };
+    if (call.signal?.aborted) return { kind: 'interrupted', ms: monotonicMs() - t0 };
     const failure = deadline.signal.aborted ? classifyFailure({ code: 'UND_ERR_HEADERS_TIMEOUT' }) : classifyFailure(e);
-    return { kind: 'failure', failure, ms: Math.round(performance.now() - t0) };
+    return { kind: 'failure', failure, ms: Math.round(monotonicMs() - t0) };
   } finally {
     clearTimeout(timer);
     linked.dispose();

@@ -14,6 +14,7 @@ import { combineSignals } from './signals.js';
 import type { RequestOptions } from './types.js';
 import { requestTarget, type BaseUrl } from './url.js';
 import { endpointSchemas, hasQuickShapes, schemaLoader } from './validate.js';
+import { monotonicMs } from '../time/monotonic.js';
 
 export interface Call {
   readonly options: RequestOptions;
@@ -35,7 +36,7 @@ export interface Call {
   readonly signal: AbortSignal | undefined;
   readonly timeoutMs: number;
   readonly maxRetries: number;
-  /** performance.now() when the call began. */
+  /** monotonicMs() when the call began. */
   readonly started: number;
   /** The schemas a 2xx is checked with, loading from the moment the request is on the wire. */
   readonly schemas: (() => Promise<Endpoint | undefined>) | undefined;
@@ -92,7 +93,7 @@ export function prepareCall(opts: RequestOptions, d: CallDefaults): Call {
     signal: combineSignals(opts.signal, d.signal),
     timeoutMs: opts.timeoutMs ?? d.timeoutMs,
     maxRetries: opts.maxRetries ?? d.maxRetries,
-    started: performance.now(),
+    started: monotonicMs(),
     schemas,
     onSent: () => {
       if (sent) return;

@@ -54,10 +54,29 @@ async function loadAgentClass(): Promise<AgentConstructor> {
   return Agent as AgentConstructor;
 }
 
+/**
+ * The largest response head accepted: Node's `--max-http-header-size` (on the command line
+ * or in NODE_OPTIONS), else its default of 16 KiB. undici would read it from node:http,
+ * which it then loads for that alone (about 4 ms of a one-shot command; the CLI bundle makes
+ * that read lazy, see scripts/bundle.mjs).
+ */
+export function maxHeaderSize(execArgv: readonly string[] = process.execArgv, nodeOptions = process.env.NODE_OPTIONS ?? ''): number {
+  const args = [...execArgv, ...nodeOptions.split(/\s+/).filter(Boolean)];
+  let size = 16 * 1024;
+  for (let i = 0; i < args.length; i++) {
+    const m = /^--max-http-header-size(?:=(.*))?$/.exec(args[i]!);
+    if (!m) continue;
+    const value = Number(m[1] ?? args[i + 1]);
+    if (Number.isInteger(value) && value > 0) size = value;
+  }
+  return size;
+}
+
 /** A keep-alive agent shared by every request of one client. */
 export async function createTransport(options: TransportOptions): Promise<Transport> {
   const Agent = await (agentClass ??= loadAgentClass());
   return new Agent({
+    maxHeaderSize: maxHeaderSize(),
     keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
     connect: { timeout: options.connectTimeoutMs },
     ...(options.headersTimeoutMs === undefined ? {} : { headersTimeout: options.headersTimeoutMs }),

@@ -1,6 +1,6 @@
 /** The transport's hook for work that should overlap the server's answer. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTransport, onceSent, type Transport } from '../../../src/core/http/undici.js';
+import { createTransport, maxHeaderSize, onceSent, type Transport } from '../../../src/core/http/undici.js';
 import { freePort, sendJson, startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js';
 
 let server: LoopbackServer | undefined;
@@ -69,5 +69,14 @@ describe('onceSent', () => {
     await later.body.dump();
     await tick();
     expect(calls).toEqual([]);
+  });
+});
+
+describe('maxHeaderSize', () => {
+  it("is Node's --max-http-header-size from the command line or NODE_OPTIONS, else 16 KiB", () => {
+    expect(maxHeaderSize([], '')).toBe(16384);
+    expect(maxHeaderSize(['--max-http-header-size=32768'], '')).toBe(32768);
+    expect(maxHeaderSize([], '--trace-warnings --max-http-header-size 20000')).toBe(20000);
+    expect(maxHeaderSize(['--max-http-header-size=nope'], '')).toBe(16384);
   });
 });
