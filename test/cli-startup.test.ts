@@ -1,12 +1,13 @@
 /**
- * What a one-shot request loads: the built CLI (dist/cli, as installed) sends one GET to a
- * sandbox, and a preloaded hook records the builtin modules the process loaded. Builtins
- * that only cost start-up time stay out: node:http (undici asks it for two things it
- * rarely needs), perf_hooks (the global `performance`), Web Crypto and node:fs/promises.
+ * What a one-shot request loads: the built CLI (dist/cli, as installed) sends one request to
+ * a sandbox, and a preloaded hook records the builtin modules the process loaded and the
+ * CLI chunks it read. What only costs start-up time stays out: node:http (undici asks it
+ * for two things it rarely needs), perf_hooks (the global `performance`), Web Crypto,
+ * node:fs/promises, and zod when the request and the answer conform (quick shapes).
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -21,30 +22,56 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const hook = join(dir, 'record-modules.cjs');
 writeFileSync(
   hook,
-  "process.on('exit', () => require('node:fs').writeFileSync(process.env.RECORD_MODULES_TO, process.moduleLoadList.join('\\n')));\n",
+  [
+    "const fs = require('node:fs');",
+    'const read = fs.readFileSync;',
+    'const chunks = [];',
+    // The launcher reads each chunk it runs with fs.readFileSync.
+    "fs.readFileSync = function (file, ...rest) { if (typeof file === 'string' && file.endsWith('.cjs')) chunks.push('chunk ' + file); return read.call(this, file, ...rest); };",
+    "process.on('exit', () => fs.writeFileSync(process.env.RECORD_MODULES_TO, [...process.moduleLoadList, ...chunks].join('\\n')));",
+  ].join('\n'),
 );
 
-/** The builtins a run of the CLI loaded (asynchronously: the sandbox answers from this process). */
-async function builtinsLoadedBy(args: string[], env: Record<string, string>): Promise<string[]> {
+/** The builtins a run of the CLI loaded and the chunks it read (asynchronously: the sandbox answers from this process). */
+async function loadedBy(args: string[], env: Record<string, string>): Promise<{ builtins: string[]; packages: string[] }> {
   const out = join(dir, `modules-${args.join('-')}.txt`);
-  const run = await promisify(execFile)(process.execPath, ['--require', hook, join(ROOT, 'bin/vouchers.js'), ...args], {
+  // execFile refuses a run that does not exit 0.
+  await promisify(execFile)(process.execPath, ['--require', hook, join(ROOT, 'bin/vouchers.js'), ...args], {
     env: { ...process.env, ...env, VOUCHERS_CONFIG_DIR: join(dir, 'config'), VOUCHERS_COMPILE_CACHE: '0', RECORD_MODULES_TO: out },
     encoding: 'utf8',
   });
-  expect(run.stderr).toBe('');
-  return readFileSync(out, 'utf8')
-    .split('\n')
-    .filter((l) => l.startsWith('NativeModule '))
-    .map((l) => l.slice('NativeModule '.length));
+  const lines = readFileSync(out, 'utf8').split('\n');
+  const builtins = lines.filter((l) => l.startsWith('NativeModule ')).map((l) => l.slice('NativeModule '.length));
+  // The packages bundled into the chunks it read, from their source maps.
+  const packages = new Set<string>();
+  for (const l of lines.filter((x) => x.startsWith('chunk ') && existsSync(`${x.slice('chunk '.length)}.map`))) {
+    const map = JSON.parse(readFileSync(`${l.slice('chunk '.length)}.map`, 'utf8')) as { sources: string[] };
+    for (const source of map.sources) {
+      const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source);
+      if (m) packages.add(m[1]!);
+    }
+  }
+  return { builtins, packages: [...packages].sort() };
 }
 
-it('a one-shot GET loads neither node:http, perf_hooks, Web Crypto nor node:fs/promises', async ({ sandbox }) => {
-  const loaded = await builtinsLoadedBy(['products', 'list'], envOf(sandbox));
-  expect(loaded).toContain('net'); // the request was sent
-  expect(loaded.filter((m) => ['http', '_http_client', 'perf_hooks', 'internal/crypto/webcrypto', 'fs/promises'].includes(m))).toEqual([]);
+const COSTLY = ['http', '_http_client', 'perf_hooks', 'internal/crypto/webcrypto', 'fs/promises'];
+
+it('a one-shot GET loads neither node:http, perf_hooks, Web Crypto, node:fs/promises nor zod', async ({ sandbox }) => {
+  const { builtins, packages } = await loadedBy(['products', 'list'], envOf(sandbox));
+  expect(builtins).toContain('net'); // the request was sent
+  expect(builtins.filter((m) => COSTLY.includes(m))).toEqual([]);
+  expect(packages).toContain('undici');
+  expect(packages).not.toContain('zod');
+});
+
+it('a one-shot signed POST (an order) loads none of them either', async ({ sandbox }) => {
+  const { builtins, packages } = await loadedBy(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], envOf(sandbox));
+  expect(builtins.filter((m) => COSTLY.includes(m))).toEqual([]);
+  expect(packages).toContain('undici');
+  expect(packages).not.toContain('zod');
 });
 
 it('--help loads no crypto at all', async () => {
-  const loaded = await builtinsLoadedBy(['--help'], {});
-  expect(loaded.filter((m) => m === 'crypto' || m.startsWith('internal/crypto/'))).toEqual([]);
+  const { builtins } = await loadedBy(['--help'], {});
+  expect(builtins.filter((m) => m === 'crypto' || m.startsWith('internal/crypto/'))).toEqual([]);
 });

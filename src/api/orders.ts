@@ -3,7 +3,8 @@
  * endpoint id of the contract, plus a page iterator and an order follower. No CLI imports.
  */
 import { expandPath, route, type RouteId as EndpointId } from '../contract/routes.js';
-import { FINAL_ORDER_STATUSES, type CreateOrderRequest, type Order, type OrderCodes, type OrderStatus } from '../contract/orders.js';
+import type { CreateOrderRequest, Order, OrderCodes, OrderStatus } from '../contract/orders.js';
+import { FINAL_ORDER_STATUSES } from '../contract/order-values.js';
 import type { ApiClient, ApiResponse } from '../core/http/types.js';
 import type { Clock } from '../core/time/clock.js';
 import { readCodes, readOrder } from './order-read.js';

@@ -1,16 +1,13 @@
 import * as z from 'zod';
 import { Amount, Currency, DateOnly, OrderId, Timestamp, VoucherId } from './common.js';
+import { FULFILLED_FROM, ORDER_LIMITS, ORDER_STATUSES, VOUCHER_STATUSES } from './order-values.js';
 
-export const ORDER_STATUSES = ['PENDING', 'PROCESSING', 'DELIVERED', 'PARTIALLY_DELIVERED', 'CANCELLED', 'REFUNDED'] as const;
+export { FINAL_ORDER_STATUSES, FULFILLED_FROM, ORDER_LIMITS, ORDER_STATUSES, VOUCHER_STATUSES } from './order-values.js';
+
 export const OrderStatus = z.enum(ORDER_STATUSES).meta({ id: 'OrderStatus' });
 export type OrderStatus = z.infer<typeof OrderStatus>;
-/** Statuses after which an order never changes again. */
-export const FINAL_ORDER_STATUSES: readonly OrderStatus[] = ['DELIVERED', 'PARTIALLY_DELIVERED', 'REFUNDED'];
 
-export const FULFILLED_FROM = ['cache', 'vendor', 'mixed'] as const;
 export const FulfilledFrom = z.enum(FULFILLED_FROM);
-
-export const ORDER_LIMITS = { maxItems: 10, maxQuantity: 100, maxVouchers: 100, maxReference: 64 } as const;
 
 export const OrderItemInput = z.strictObject({
   product_id: z.string().min(1, 'is required'),
@@ -52,7 +49,6 @@ export const OrderItem = z.looseObject({
   quantity: z.number().int(),
 });
 
-export const VOUCHER_STATUSES = ['ISSUED', 'FAILED'] as const;
 /**
  * Voucher entry in order responses. `code`/`pin` appear only in the 201 cache-hit
  * response; GET /orders/{id} shows `code_last4` instead. `expiry` is null for a product

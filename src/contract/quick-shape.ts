@@ -4,7 +4,7 @@
  * A one-shot command spends more time loading zod and building the contract's schemas
  * (about 15 ms) than checking the one answer it gets, and almost every answer conforms. A
  * quick shape answers one question only, "does this body certainly conform?", from data
- * generated out of the zod schemas (response-shapes.ts, `npm run shapes`). Yes: the body
+ * generated out of the zod schemas (shapes.ts, `npm run shapes`). Yes: the body
  * is passed on as it is, exactly what zod would have returned. Anything else (a difference,
  * or a rule a quick shape does not know, such as a URL format) goes to zod, which
  * describes the difference as before. So a quick shape may only ever say yes where zod
@@ -270,7 +270,7 @@ export function conforms(shape: QuickShape, value: unknown): boolean {
   }
 }
 
-/** The quick shapes of every success response of an endpoint table (what response-shapes.ts holds). */
+/** The quick shapes of every success response of an endpoint table (what shapes.ts holds). */
 export function responseShapesOf(
   endpoints: readonly { id: string; responses: Readonly<Record<number, unknown>> }[],
 ): Record<string, Record<number, QuickShape | null>> {
@@ -281,4 +281,19 @@ export function responseShapesOf(
     out[e.id] = byStatus;
   }
   return out;
+}
+
+/**
+ * The quick shape of a request schema whose object carries refinements (rules written as
+ * code, such as "at most 100 vouchers in all"): the shape without them, and how many were
+ * set aside. Its caller checks those rules itself before it trusts a "conforms"; the count
+ * makes a new refinement fail the shapes' test until its caller checks it too.
+ */
+export function requestShapeOf(schema: unknown): { shape: QuickShape; refinements: number } {
+  const def = (schema as { _zod?: { def?: ZodDefLike } } | null)?._zod?.def;
+  if (!def || def.type !== 'object') return { shape: { k: 'zod' }, refinements: 0 };
+  const checks = def.checks ?? [];
+  const refinements = checks.filter((c) => c._zod.def.check === 'custom').length;
+  const shape = fromDef({ ...def, checks: checks.filter((c) => c._zod.def.check !== 'custom') });
+  return { shape, refinements };
 }

@@ -51,26 +51,26 @@ describe('payouts create --amount', () => {
 });
 
 describe('orders --denomination and --item', () => {
-  const fail = (flags: Parameters<typeof orderFromFlags>[0]): string => {
+  const fail = async (flags: Parameters<typeof orderFromFlags>[0]): Promise<string> => {
     try {
-      orderFromFlags(flags);
+      await orderFromFlags(flags);
     } catch (e) {
       return (e as Error).message;
     }
     throw new Error('expected a refusal');
   };
 
-  it('refuses inexact, zero, negative and out-of-range denominations, naming the flag', () => {
-    expect(fail({ product: 'p', denomination: '1e-10' })).toMatch(/--denomination "1e-10" has more than 4 decimal digits/);
-    expect(fail({ product: 'p', denomination: '10.5', currency: 'jpy' })).toMatch(
+  it('refuses inexact, zero, negative and out-of-range denominations, naming the flag', async () => {
+    expect(await fail({ product: 'p', denomination: '1e-10' })).toMatch(/--denomination "1e-10" has more than 4 decimal digits/);
+    expect(await fail({ product: 'p', denomination: '10.5', currency: 'jpy' })).toMatch(
       /--denomination "10.5" has more than 0 decimal digits, the most JPY allows/,
     );
-    expect(fail({ product: 'p', denomination: '90071992547409930', currency: 'USD' })).toMatch(
+    expect(await fail({ product: 'p', denomination: '90071992547409930', currency: 'USD' })).toMatch(
       /--denomination "90071992547409930" is more than 9007199254740991 minor units/,
     );
-    expect(fail({ product: 'p', denomination: '0' })).toMatch(/--denomination "0" must be more than zero/);
-    expect(fail({ item: ['a:1e14:1'], currency: 'USD' })).toMatch(/--item "a:1e14:1" \(item 1\): denomination "1e14" is more than/);
-    expect(orderFromFlags({ product: 'p', denomination: '2.5e1' }).items[0]!.denomination).toBe(25);
+    expect(await fail({ product: 'p', denomination: '0' })).toMatch(/--denomination "0" must be more than zero/);
+    expect(await fail({ item: ['a:1e14:1'], currency: 'USD' })).toMatch(/--item "a:1e14:1" \(item 1\): denomination "1e14" is more than/);
+    expect((await orderFromFlags({ product: 'p', denomination: '2.5e1' })).items[0]!.denomination).toBe(25);
   });
 
   it('orders create refuses before sending', async () => {

@@ -5,17 +5,23 @@ import { parseBulkFile, parseCsv } from '../../src/commands/orders/bulk-input.js
 import { orderFromFlags, parseItemFlag } from '../../src/commands/orders/order-input.js';
 
 describe('order flags', () => {
-  it('one item from --product/--denomination/--quantity', () => {
-    expect(orderFromFlags({ product: 'sbx-instant', denomination: '25', quantity: '3', currency: 'usd', reference: 'po-1' })).toEqual({
-      items: [{ product_id: 'sbx-instant', denomination: 25, quantity: 3 }],
-      currency: 'USD',
-      reference: 'po-1',
+  it('one item from --product/--denomination/--quantity', async () => {
+    expect(await orderFromFlags({ product: 'sbx-instant', denomination: '25', quantity: '3', currency: 'usd', reference: 'po-1' })).toEqual(
+      {
+        items: [{ product_id: 'sbx-instant', denomination: 25, quantity: 3 }],
+        currency: 'USD',
+        reference: 'po-1',
+      },
+    );
+    expect((await orderFromFlags({ product: 'p', denomination: '12.5' })).items[0]).toEqual({
+      product_id: 'p',
+      denomination: 12.5,
+      quantity: 1,
     });
-    expect(orderFromFlags({ product: 'p', denomination: '12.5' }).items[0]).toEqual({ product_id: 'p', denomination: 12.5, quantity: 1 });
   });
 
-  it('several items from --item, product ids may hold colons', () => {
-    expect(orderFromFlags({ item: ['a:10:2', 'vendor:b:25:1', 'c:50'] }).items).toEqual([
+  it('several items from --item, product ids may hold colons', async () => {
+    expect((await orderFromFlags({ item: ['a:10:2', 'vendor:b:25:1', 'c:50'] })).items).toEqual([
       { product_id: 'a', denomination: 10, quantity: 2 },
       { product_id: 'vendor:b', denomination: 25, quantity: 1 },
       { product_id: 'c', denomination: 50, quantity: 1 },
@@ -23,29 +29,29 @@ describe('order flags', () => {
     expect(parseItemFlag('x:y:10:3', 0)).toEqual({ product_id: 'x:y', denomination: 10, quantity: 3 });
   });
 
-  it('names the field of every contract violation', () => {
-    const fail = (flags: Parameters<typeof orderFromFlags>[0]) => {
+  it('names the field of every contract violation', async () => {
+    const fail = async (flags: Parameters<typeof orderFromFlags>[0]) => {
       try {
-        orderFromFlags(flags);
+        await orderFromFlags(flags);
       } catch (e) {
         expect(e).toBeInstanceOf(UsageError);
         return (e as Error).message;
       }
       throw new Error('expected a UsageError');
     };
-    expect(fail({ product: 'p', denomination: '10', quantity: '101' })).toMatch(/--quantity: must be at most 100/);
-    expect(fail({ product: 'p', denomination: '10', quantity: '0' })).toMatch(/--quantity: must be at least 1/);
-    expect(fail({ product: 'p', denomination: 'ten' })).toMatch(/--denomination "ten" is not a number/);
-    expect(fail({ product: 'p', denomination: '0' })).toMatch(/--denomination "0" must be more than zero/);
-    expect(fail({ product: 'p', denomination: '10', currency: 'dollars' })).toMatch(/--currency: must be an ISO 4217 code/);
-    expect(fail({ product: 'p', denomination: '10', reference: 'r'.repeat(65) })).toMatch(/--reference: must be at most 64/);
-    expect(fail({ denomination: '10' })).toMatch(/--product is required/);
-    expect(fail({ product: 'p' })).toMatch(/--denomination is required/);
-    expect(fail({ item: Array.from({ length: 11 }, () => 'a:10:1') })).toMatch(/at most 10 items/);
-    expect(fail({ item: ['a:10:60', 'b:10:60'] })).toMatch(/at most 100 vouchers in all \(this one orders 120\)/);
-    expect(fail({ item: ['a:10:1'], product: 'p' })).toMatch(/cannot be combined/);
-    expect(fail({ item: ['nodenom'] })).toMatch(/item 1/);
-    expect(fail({ item: ['a:10:1', 'b:x:1'] })).toMatch(/item 2.*"x" is not a number/);
+    expect(await fail({ product: 'p', denomination: '10', quantity: '101' })).toMatch(/--quantity: must be at most 100/);
+    expect(await fail({ product: 'p', denomination: '10', quantity: '0' })).toMatch(/--quantity: must be at least 1/);
+    expect(await fail({ product: 'p', denomination: 'ten' })).toMatch(/--denomination "ten" is not a number/);
+    expect(await fail({ product: 'p', denomination: '0' })).toMatch(/--denomination "0" must be more than zero/);
+    expect(await fail({ product: 'p', denomination: '10', currency: 'dollars' })).toMatch(/--currency: must be an ISO 4217 code/);
+    expect(await fail({ product: 'p', denomination: '10', reference: 'r'.repeat(65) })).toMatch(/--reference: must be at most 64/);
+    expect(await fail({ denomination: '10' })).toMatch(/--product is required/);
+    expect(await fail({ product: 'p' })).toMatch(/--denomination is required/);
+    expect(await fail({ item: Array.from({ length: 11 }, () => 'a:10:1') })).toMatch(/at most 10 items/);
+    expect(await fail({ item: ['a:10:60', 'b:10:60'] })).toMatch(/at most 100 vouchers in all \(this one orders 120\)/);
+    expect(await fail({ item: ['a:10:1'], product: 'p' })).toMatch(/cannot be combined/);
+    expect(await fail({ item: ['nodenom'] })).toMatch(/item 1/);
+    expect(await fail({ item: ['a:10:1', 'b:x:1'] })).toMatch(/item 2.*"x" is not a number/);
   });
 });
 

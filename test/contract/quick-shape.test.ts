@@ -8,7 +8,11 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { ENDPOINTS } from '../../src/contract/endpoints.js';
 import { conforms, quickShapeOf, responseShapesOf, type QuickShape } from '../../src/contract/quick-shape.js';
-import { RESPONSE_SHAPES } from '../../src/contract/response-shapes.js';
+import { ORDER_REQUEST_SHAPE, RESPONSE_SHAPES } from '../../src/contract/shapes.js';
+import { CreateOrderRequest } from '../../src/contract/orders.js';
+import { requestShapeOf } from '../../src/contract/quick-shape.js';
+import { checkOrderRequest } from '../../src/commands/orders/order-input.js';
+import { UsageError } from '../../src/core/errors/index.js';
 import { quickValidate, validateResponse } from '../../src/core/http/validate.js';
 
 /** Values a quick shape accepts (so also zod, unless the shape is wrong). */
@@ -98,8 +102,38 @@ function zodSays(schema: z.ZodType, body: unknown) {
 }
 
 describe('quick shapes', () => {
-  it('response-shapes.ts is the quick shape of every response schema (if not, run `npm run shapes`)', () => {
+  it('shapes.ts is the quick shape of every response schema (if not, run `npm run shapes`)', () => {
     expect(RESPONSE_SHAPES).toEqual(responseShapesOf(ENDPOINTS));
+  });
+
+  it('shapes.ts holds the order request without its one refinement (if not, run `npm run shapes`)', () => {
+    expect(ORDER_REQUEST_SHAPE).toEqual(requestShapeOf(CreateOrderRequest));
+    // A second refinement must be checked by hand in checkOrderRequest before this may change.
+    expect(ORDER_REQUEST_SHAPE.refinements).toBe(1);
+  });
+
+  it('checkOrderRequest accepts exactly what zod accepts, unchanged, and refuses the rest (quick path or not)', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        valid(ORDER_REQUEST_SHAPE.shape),
+        fc.nat(),
+        fc.jsonValue(),
+        fc.boolean(),
+        async (body, choice, replacement, change) => {
+          const candidate = change ? mutate(body, choice, replacement) : body;
+          const reference = zodSays(CreateOrderRequest, candidate);
+          const ours = await checkOrderRequest(candidate, true).then(
+            (data) => ({ ok: true as const, data }),
+            (e: unknown) => {
+              expect(e).toBeInstanceOf(UsageError);
+              return { ok: false as const };
+            },
+          );
+          expect(ours).toEqual(reference);
+        },
+      ),
+      { numRuns: 300 },
+    );
   });
 
   it('know every rule of the contract: no response schema needs zod to recognise a conforming body', () => {

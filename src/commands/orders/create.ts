@@ -61,14 +61,14 @@ export interface SingleOptions {
 }
 
 /** Flags → options; every check that needs no network happens here. */
-export function buildCreate(f: Factory, flags: CreateFlags): SingleOptions {
+export async function buildCreate(f: Factory, flags: CreateFlags): Promise<SingleOptions> {
   const bulkOnly = (['concurrency', 'results', 'newBatch'] as const).filter((k) => flags[k] !== undefined);
   if (bulkOnly.length > 0)
     throw new UsageError(`--${bulkOnly[0] === 'newBatch' ? 'new-batch' : bulkOnly[0]} only applies to a bulk order (--from FILE)`);
   if (flags.waitTimeout !== undefined && !flags.wait)
     throw new UsageError('--wait-timeout is how long --wait follows the order', 'add --wait; --timeout is the timeout of each request');
   const wanted = flags.wait ? waitTimeoutFlag(f.io, flags, f.globals().timeout, f.globals().json === true) : undefined;
-  const body = orderFromFlags(flags);
+  const body = await orderFromFlags(flags);
   const keyGiven = flags.idempotencyKey !== undefined;
   const idempotencyKey = keyGiven ? checkIdempotencyKey(flags.idempotencyKey as string) : f.ids.idempotencyKey();
   return {
@@ -195,7 +195,7 @@ export type CreateInput = { bulk: BulkOptions } | { single: SingleOptions };
  */
 export async function parseCreateFlags(f: Factory, flags: CreateFlags): Promise<CreateInput> {
   if (flags.from !== undefined || flags.resume !== undefined) return { bulk: (await import('./bulk.js')).buildBulk(f, flags) };
-  return { single: buildCreate(f, flags) };
+  return { single: await buildCreate(f, flags) };
 }
 
 export async function run(f: Factory, flags: CreateFlags): Promise<void> {

@@ -1,6 +1,6 @@
 /** Arguments of the order verbs, checked before any request: order ids, statuses, dates. */
 import { idPattern } from '../../contract/common.js';
-import { ORDER_STATUSES, type OrderStatus } from '../../contract/orders.js';
+import { ORDER_STATUSES, type OrderStatus } from '../../contract/order-values.js';
 import { UsageError } from '../../core/errors/index.js';
 
 const ORDER_ID = idPattern('ord');

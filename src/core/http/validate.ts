@@ -12,7 +12,7 @@
 import type { z } from 'zod';
 import type { Endpoint } from '../../contract/endpoints.js';
 import { conforms } from '../../contract/quick-shape.js';
-import { RESPONSE_SHAPES } from '../../contract/response-shapes.js';
+import { RESPONSE_SHAPES } from '../../contract/shapes.js';
 import { CliError } from '../errors/index.js';
 
 /** A 2xx body that does not match the contract, in strict mode: the server differs from this CLI. */

@@ -6,10 +6,10 @@
  * the server sent them) when the name ends in `.json`.
  */
 import { constants } from 'node:fs';
-import { access, lstat, open } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { UsageError } from '../errors/index.js';
+import { promisedFs } from './atomic-file.js';
 import { csvLine } from '../output/csv.js';
 
 export interface CodeRow {
@@ -49,7 +49,7 @@ export async function assertCodesFileFree(file: string, cwd: string): Promise<st
   const path = codesFilePath(file, cwd);
   let entry: Stats | undefined;
   try {
-    entry = await lstat(path);
+    entry = await (await promisedFs()).lstat(path);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code !== 'ENOENT') {
@@ -61,7 +61,7 @@ export async function assertCodesFileFree(file: string, cwd: string): Promise<st
   }
   if (entry) throw exists(path, entry.isSymbolicLink() ? 'is a symbolic link' : 'already exists');
   try {
-    await access(dirname(path), constants.W_OK);
+    await (await promisedFs()).access(dirname(path), constants.W_OK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new UsageError(
@@ -95,7 +95,7 @@ export async function writeCodesFile(file: string, cwd: string, rows: CodeRow[])
   try {
     // O_EXCL refuses any existing name, a symbolic link included (dangling or not);
     // O_NOFOLLOW says so twice.
-    handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o600);
+    handle = await (await promisedFs()).open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o600);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw exists(path);
