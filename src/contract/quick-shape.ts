@@ -199,12 +199,12 @@ export function quickShapeOf(schema: unknown): QuickShape {
 // ---------------------------------------------------------------------------------------------
 // Checking a body
 
-const compiled = new Map<string, RegExp>();
+/** Each pattern's RegExp, made on first use and kept with the pattern (data, not a string key to hash). */
+const compiled = new WeakMap<Pattern, RegExp>();
 
 function matches(p: Pattern, s: string): boolean {
-  const key = `${p[1]}/${p[0]}`;
-  let re = compiled.get(key);
-  if (!re) compiled.set(key, (re = new RegExp(p[0], p[1])));
+  let re = compiled.get(p);
+  if (!re) compiled.set(p, (re = new RegExp(p[0], p[1])));
   return re.test(s);
 }
 

@@ -12,6 +12,7 @@
 import * as z from 'zod';
 import { EventId, Timestamp } from '../contract/common.js';
 import { EVENT_DATA, EVENT_TYPES, type EventType } from '../contract/events.js';
+import { conforms, quickShapeOf, type QuickShape } from '../contract/quick-shape.js';
 import { isPrintableName, MAX_NAME_LENGTH } from '../core/output/printable.js';
 
 const NAME_RULE = `must be 1 to ${MAX_NAME_LENGTH} printable characters (no control or format characters)`;
@@ -56,7 +57,8 @@ const COMMON_CONTRACT = z.looseObject({ event_id: EventId, created_at: Timestamp
 /** The contract's envelope of each known type (`event` itself is matched by the lookup). */
 const CONTRACTS = new Map<string, z.ZodType>(EVENT_TYPES.map((type) => [type, COMMON_CONTRACT.extend({ data: EVENT_DATA[type] })]));
 
-function contractOf(type: string): z.ZodType {
+/** The contract an envelope of this type is compared with. */
+export function contractOf(type: string): z.ZodType {
   return CONTRACTS.get(type) ?? COMMON_CONTRACT;
 }
 
@@ -94,9 +96,20 @@ function describe(issue: z.core.$ZodIssue & { input?: unknown }): string {
   return `${path}: ${what}`;
 }
 
+/** Each contract's quick shape (quick-shape.ts): a conforming envelope is recognised without a zod pass. */
+const QUICK = new Map<z.ZodType, QuickShape>();
+
+function quickOf(schema: z.ZodType): QuickShape {
+  let shape = QUICK.get(schema);
+  if (!shape) QUICK.set(schema, (shape = quickShapeOf(schema)));
+  return shape;
+}
+
 /** What differs between an envelope and the contract of its type. */
 export function contractDrift(envelope: { event: string }): string[] {
-  const parsed = contractOf(envelope.event).safeParse(envelope, { reportInput: true });
+  const contract = contractOf(envelope.event);
+  if (conforms(quickOf(contract), envelope)) return [];
+  const parsed = contract.safeParse(envelope, { reportInput: true });
   if (parsed.success) return [];
   const drift = parsed.error.issues.map((i) => describe(i));
   if (drift.length <= MAX_DRIFT_ENTRIES) return drift;

@@ -13,6 +13,8 @@ import { CreateOrderRequest } from '../../src/contract/orders.js';
 import { requestShapeOf } from '../../src/contract/quick-shape.js';
 import { checkOrderRequest } from '../../src/commands/orders/order-input.js';
 import { UsageError } from '../../src/core/errors/index.js';
+import { EVENT_TYPES } from '../../src/contract/events.js';
+import { contractOf } from '../../src/listener/envelope.js';
 import { quickValidate, validateResponse } from '../../src/core/http/validate.js';
 
 /** Values a quick shape accepts (so also zod, unless the shape is wrong). */
@@ -135,6 +137,23 @@ describe('quick shapes', () => {
       { numRuns: 300 },
     );
   });
+
+  for (const type of [...EVENT_TYPES, 'some.new_type']) {
+    const contract = contractOf(type) as z.ZodType;
+    const shape = quickShapeOf(contract);
+    it(`the listener's ${type} contract: known to quick shapes, and recognised only where zod accepts the envelope`, () => {
+      expect(JSON.stringify(shape)).not.toContain('"k":"zod"');
+      const envelope = valid(shape).map((e) => ({ event: type, ...(e as object) }));
+      fc.assert(
+        fc.property(envelope, fc.nat(), fc.jsonValue(), fc.boolean(), (body, choice, replacement, change) => {
+          const candidate = change ? mutate(body, choice, replacement) : body;
+          if (!change) expect(conforms(shape, candidate)).toBe(true);
+          if (conforms(shape, candidate)) expect(contract.safeParse(candidate).success).toBe(true);
+        }),
+        { numRuns: 150 },
+      );
+    });
+  }
 
   it('know every rule of the contract: no response schema needs zod to recognise a conforming body', () => {
     const needZod = bodies.filter((b) => JSON.stringify(b.shape).includes('"k":"zod"')).map((b) => `${b.id} ${b.status}`);
