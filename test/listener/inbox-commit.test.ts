@@ -40,8 +40,11 @@ describe('inbox group commit', () => {
     const path = join(mkdtempSync(join(tmpdir(), 'vouchers-inbox-')), 'events.ndjson');
     const inbox = await InboxWriter.open(path);
     const sync = failFirstSync(inbox);
+    const nextTurn = () => new Promise((resolve) => setImmediate(resolve));
     const a = inbox.store(entry('evt_a')); // its fsync waits, then fails
+    await nextTurn(); // a's batch is written
     const b = inbox.store(entry('evt_b')); // written while a's fsync runs; its own fsync succeeds
+    await nextTurn();
     const settled = Promise.allSettled([a, b]);
     sync.fail(new Error('EIO: simulated'));
     const [ra, rb] = await settled;
@@ -58,6 +61,22 @@ describe('inbox group commit', () => {
     await inbox.close();
     expect(storedIds(path).sort()).toEqual(['evt_a', 'evt_b', 'evt_c']);
     expect(inbox.stats.appended).toBe(3);
+  });
+
+  it('deliveries that arrive in one turn of the event loop share one write and one fdatasync', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'vouchers-inbox-')), 'events.ndjson');
+    const inbox = await InboxWriter.open(path);
+    const ids = Array.from({ length: 30 }, (_, i) => `evt_${String(i).padStart(2, '0')}`);
+    expect(await Promise.all(ids.map((id) => inbox.store(entry(id))))).toEqual(ids.map(() => 'stored'));
+    expect(inbox.stats.flushes).toBe(1);
+    // Those that arrive while its fdatasync runs share the next one.
+    const later = ids.map((id) => `${id}_later`);
+    const first = inbox.store(entry('evt_first'));
+    await new Promise((resolve) => setImmediate(resolve)); // its batch has started
+    await Promise.all([first, ...later.map((id) => inbox.store(entry(id)))]);
+    expect(inbox.stats.flushes).toBe(3);
+    await inbox.close();
+    expect(storedIds(path)).toEqual([...ids, 'evt_first', ...later]);
   });
 
   it('acknowledges concurrent batches only once every earlier one is on disk, in the order written', async () => {

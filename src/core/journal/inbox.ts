@@ -213,6 +213,8 @@ export class InboxWriter {
   /** Counts the cuts after a failed fsync: a batch written before the latest cut was cut with it. */
   private epoch = 0;
   private closed = false;
+  /** A batch is to start at the end of this turn of the event loop. */
+  private scheduled = false;
   readonly stats: InboxStats = { appended: 0, flushes: 0, truncatedBytes: 0, skippedLines: 0 };
 
   private constructor(
@@ -292,6 +294,20 @@ export class InboxWriter {
     const line = `${entryLine(entry, envelopeJson)}\n`;
     return new Promise<void>((resolve, reject) => {
       this.pending.push({ line, resolve, reject });
+      this.scheduleBatch();
+    });
+  }
+
+  /**
+   * Start a batch once the deliveries that arrived in this turn of the event loop are
+   * waiting too (setImmediate runs after the turn's I/O callbacks): one write and one
+   * fdatasync for all of them, instead of one for the first and one for the rest.
+   */
+  private scheduleBatch(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
       this.startBatches();
     });
   }
