@@ -301,7 +301,7 @@ export class InboxWriter {
   /**
    * Start a batch once the deliveries that arrived in this turn of the event loop are
    * waiting too (setImmediate runs after the turn's I/O callbacks): one write and one
-   * fdatasync for all of them, instead of one for the first and one for the rest.
+   * fsync for all of them, instead of one for the first and one for the rest.
    */
   private scheduleBatch(): void {
     if (this.scheduled) return;
