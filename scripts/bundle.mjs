@@ -40,7 +40,11 @@ const ENTRY = 'main.cjs';
  *   test in destroy() (is this stream an IncomingMessage? only a process that has loaded
  *   node:http can hold one, so the test looks at the class's name first and asks node:http
  *   only then), and dispatcher/client.js for the default maxHeaderSize (read on first use;
- *   src/core/http/undici.ts passes its own, so it is never read).
+ *   src/core/http/undici.ts passes its own, so it is never read);
+ * - chalk detects colour support when it loads (node:tty, node:os and an environment scan)
+ *   for its default instances, which this CLI never uses: every Chalk it makes is given its
+ *   level, decided by core/io/io.ts (colorEnabled), and ora's frame colour is turned off.
+ *   The detection is replaced by "no colour" for those default instances.
  */
 const lazy = {
   name: 'lazy-modules',
@@ -57,6 +61,13 @@ const lazy = {
       const real = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, pluginData: 'real' });
       return { path: real.path, namespace: 'lazy-function' };
     });
+    b.onResolve({ filter: /^#supports-color$/ }, (args) =>
+      args.importer.includes(`${'node_modules'}/chalk/`) ? { path: 'supports-color', namespace: 'no-color-detection' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'no-color-detection' }, () => ({
+      contents: 'export function createSupportsColor() { return false; }\nexport default { stdout: false, stderr: false };\n',
+      loader: 'js',
+    }));
     // Each replacement must find its text: a newer undici fails the build rather than load node:http unnoticed.
     const patch = (path, replacements) => {
       let source = readFileSync(path, 'utf8');

@@ -3,7 +3,8 @@
  * a sandbox, and a preloaded hook records the builtin modules the process loaded and the
  * CLI chunks it read. What only costs start-up time stays out: node:http (undici asks it
  * for two things it rarely needs), perf_hooks (the global `performance`), Web Crypto,
- * node:fs/promises, and zod when the request and the answer conform (quick shapes).
+ * node:fs/promises, node:tty (chalk's colour detection), and zod when the request and the
+ * answer conform (quick shapes).
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -54,7 +55,8 @@ async function loadedBy(args: string[], env: Record<string, string>): Promise<{ 
   return { builtins, packages: [...packages].sort() };
 }
 
-const COSTLY = ['http', '_http_client', 'perf_hooks', 'internal/crypto/webcrypto', 'fs/promises'];
+// tty: chalk's own colour detection (the CLI decides colour itself; output here is a pipe).
+const COSTLY = ['http', '_http_client', 'perf_hooks', 'internal/crypto/webcrypto', 'fs/promises', 'tty'];
 
 it('a one-shot GET loads neither node:http, perf_hooks, Web Crypto, node:fs/promises nor zod', async ({ sandbox }) => {
   const { builtins, packages } = await loadedBy(['products', 'list'], envOf(sandbox));
