@@ -44,7 +44,10 @@ const ENTRY = 'main.cjs';
  * - chalk detects colour support when it loads (node:tty, node:os and an environment scan)
  *   for its default instances, which this CLI never uses: every Chalk it makes is given its
  *   level, decided by core/io/io.ts (colorEnabled), and ora's frame colour is turned off.
- *   The detection is replaced by "no colour" for those default instances.
+ *   The detection is replaced by "no colour" for those default instances;
+ * - undici calls node:assert as `assert(value, message)` only, and node:assert loads four
+ *   more modules: a plain function throwing the same ERR_ASSERTION stands in, and any other
+ *   member is taken from the real module.
  */
 const lazy = {
   name: 'lazy-modules',
@@ -66,6 +69,24 @@ const lazy = {
     );
     b.onLoad({ filter: /.*/, namespace: 'no-color-detection' }, () => ({
       contents: 'export function createSupportsColor() { return false; }\nexport default { stdout: false, stderr: false };\n',
+      loader: 'js',
+    }));
+    b.onResolve({ filter: /^(node:)?assert$/ }, (args) =>
+      args.importer.includes(`${'node_modules'}/undici/`) ? { path: 'assert', namespace: 'plain-assert' } : undefined,
+    );
+    b.onLoad({ filter: /.*/, namespace: 'plain-assert' }, () => ({
+      contents: [
+        'function assert(value, message) {',
+        '  if (value) return;',
+        '  if (message instanceof Error) throw message;',
+        "  const e = new Error(message === undefined ? 'The expression evaluated to a falsy value' : String(message));",
+        "  e.name = 'AssertionError';",
+        "  e.code = 'ERR_ASSERTION';",
+        '  throw e;',
+        '}',
+        'assert.ok = assert;',
+        "module.exports = new Proxy(assert, { get(target, key) { return key in target ? target[key] : require('node:assert')[key]; } });",
+      ].join('\n'),
       loader: 'js',
     }));
     // Each replacement must find its text: a newer undici fails the build rather than load node:http unnoticed.

@@ -56,7 +56,8 @@ async function loadedBy(args: string[], env: Record<string, string>): Promise<{ 
 }
 
 // tty: chalk's own colour detection (the CLI decides colour itself; output here is a pipe).
-const COSTLY = ['http', '_http_client', 'perf_hooks', 'internal/crypto/webcrypto', 'fs/promises', 'tty'];
+// assert: undici's calls go to a plain function (scripts/bundle.mjs).
+const COSTLY = ['http', '_http_client', 'perf_hooks', 'internal/crypto/webcrypto', 'fs/promises', 'tty', 'assert'];
 
 it('a one-shot GET loads neither node:http, perf_hooks, Web Crypto, node:fs/promises nor zod', async ({ sandbox }) => {
   const { builtins, packages } = await loadedBy(['products', 'list'], envOf(sandbox));
