@@ -55,7 +55,21 @@ export interface Input {
   products: Set<string>;
   references: ReferenceIndex;
   everyRowHasReference: boolean;
+  /**
+   * Every row, as this read checked them, for a file of at most HELD_ROWS rows: the later
+   * passes (catalog, journal, ordering, results) then read them from here instead of
+   * reading and checking the file again. Undefined for a larger file, read afresh at each
+   * pass so that memory does not grow with the file.
+   */
+  held?: BulkRow[];
 }
+
+/**
+ * Rows of a file held in memory after its first read (a few hundred bytes each): below
+ * this a file's rows cost less memory than the run's own baseline varies by; above it
+ * the file is read again at each pass.
+ */
+export const HELD_ROWS = 10_000;
 
 function cannotRead(file: string, e: unknown, hint: string): UsageError {
   const code = (e as NodeJS.ErrnoException).code;
@@ -69,6 +83,15 @@ function cannotRead(file: string, e: unknown, hint: string): UsageError {
 export function fileRows(path: string): () => AsyncIterable<BulkRow> {
   return async function* rows() {
     for await (const item of scanFile(path, path)) if (item.row) yield item.row;
+  };
+}
+
+/** The rows of a checked input: those its first read held, or the file read afresh at each call. */
+export function inputRows(input: Input): () => AsyncIterable<BulkRow> {
+  const { held } = input;
+  if (!held) return fileRows(input.path);
+  return async function* rows() {
+    yield* held;
   };
 }
 
@@ -86,6 +109,7 @@ export async function scanInput(f: Factory, file: string, hint = 'give the path 
     references: new ReferenceIndex(),
     everyRowHasReference: true,
   };
+  let held: BulkRow[] | undefined = [];
   // Only a regular file: opening a FIFO with no writer would wait for ever, and the rows
   // are read more than once (checked, ordered, and again by --resume).
   const kind = await stat(path).then(
@@ -111,6 +135,7 @@ export async function scanInput(f: Factory, file: string, hint = 'give the path 
         continue;
       }
       input.rows += 1;
+      if (held && held.push(item.row) > HELD_ROWS) held = undefined;
       input.products.add(item.row.product_id);
       if (item.row.reference !== undefined) input.references.add(item.row.reference);
       else input.everyRowHasReference = false;
@@ -119,6 +144,7 @@ export async function scanInput(f: Factory, file: string, hint = 'give the path 
     throw cannotRead(file, e, hint);
   }
   input.sha256 = digest.sha256 as string;
+  if (held && input.problems.count === 0) input.held = held;
   return input;
 }
 

@@ -4,9 +4,10 @@
  * file's content, so running the same file again continues the same batch; the journal
  * makes sure no row is ever ordered twice.
  *
- * The file is read in pieces, several times (check, catalog, order, results), never held
- * whole: memory does not grow with the number of rows. Its SHA-256, kept in the journal,
- * makes sure every read sees the same rows.
+ * The file is read in pieces and checked once; the rows of a file of up to HELD_ROWS rows
+ * are kept from that read for the later passes (catalog, order, results). A larger file is
+ * read again at each pass, never held whole: memory does not grow with the number of rows.
+ * Its SHA-256, kept in the journal, makes sure a resume reads the same rows.
  */
 import { existsSync } from 'node:fs';
 import { formatMoney, fromMinor } from '../../contract/money-format.js';
@@ -46,7 +47,7 @@ import { printRecord } from '../../core/output/print.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
 import { startProgress } from './bulk-progress.js';
-import { badRows, describeTotals, fileRows, preflightRows, Problems, scanInput, type Input } from './bulk-check.js';
+import { badRows, describeTotals, inputRows, preflightRows, Problems, scanInput, type Input } from './bulk-check.js';
 import { assertResultsWritable, printSummary, summarize, worstKind, writeResults } from './bulk-report.js';
 import { NOT_RESENT, runRows } from './bulk-runner.js';
 import { confirmOrStop, productionQuestion } from './confirm.js';
@@ -304,7 +305,7 @@ async function batchRows(f: Factory, state: BatchState, input: Input | undefined
     return async function* headerRows() {
       yield* rows;
     };
-  if (input) return fileRows(input.path);
+  if (input) return inputRows(input);
   const path = state.header.source_path;
   const again = suggestedCommand(f.globals(), ['orders', 'create', '--from', state.header.source ?? 'FILE']);
   if (path === undefined)
@@ -320,7 +321,7 @@ async function batchRows(f: Factory, state: BatchState, input: Input | undefined
       `put it back as it was to resume the batch; or run the edited file (${again}): rows with a reference already ordered are skipped`,
     );
   }
-  return fileRows(path);
+  return inputRows(found);
 }
 
 /** The rows still to order, read as the workers take them. */
@@ -373,7 +374,7 @@ async function orderBatch(
     );
   }
 
-  const rows = state ? await batchRows(f, state, input) : fileRows((input as Input).path);
+  const rows = state ? await batchRows(f, state, input) : inputRows(input as Input);
   const client = await f.client();
   let totals: Map<string, number> | undefined;
   let toOrder: number;
