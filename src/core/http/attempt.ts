@@ -9,7 +9,7 @@ import type { Clock } from '../time/clock.js';
 import type { Ids } from '../run/ids.js';
 import type { Call } from './call.js';
 import { classifyFailure, type TransportFailure } from './network-error.js';
-import { linkSignals } from './signals.js';
+import { attemptSignal } from './signals.js';
 import { traceparent } from './traceparent.js';
 import type { ApiResponse } from './types.js';
 import { onceSent, type Transport } from './undici.js';
@@ -78,10 +78,9 @@ export async function sendAttempt(
   transport: () => Promise<Transport>,
 ): Promise<Sent> {
   const t0 = monotonicMs();
-  const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(), call.timeoutMs);
-  const linked = linkSignals(call.signal, deadline.signal);
-  const forget = onceSent(headers.traceparent!, call.onSent);
+  const deadline = attemptSignal(call.signal, call.timeoutMs);
+  // Only while there is something to do once the request is on the wire.
+  const forget = call.wantsSent() ? onceSent(headers.traceparent!, call.onSent) : undefined;
   try {
     const t = await transport();
     const res = await t.request({
@@ -90,7 +89,7 @@ export async function sendAttempt(
       method: call.method as 'GET',
       headers,
       body: call.body,
-      signal: linked.signal,
+      signal: deadline.signal,
       headersTimeout: call.timeoutMs,
       bodyTimeout: call.timeoutMs,
     });
@@ -110,11 +109,10 @@ export async function sendAttempt(
     return { kind: 'response', response, ms: Math.round(monotonicMs() - t0) };
   } catch (e) {
     if (call.signal?.aborted) return { kind: 'interrupted', ms: monotonicMs() - t0 };
-    const failure = deadline.signal.aborted ? classifyFailure({ code: 'UND_ERR_HEADERS_TIMEOUT' }) : classifyFailure(e);
+    const failure = deadline.expired() ? classifyFailure({ code: 'UND_ERR_HEADERS_TIMEOUT' }) : classifyFailure(e);
     return { kind: 'failure', failure, ms: Math.round(monotonicMs() - t0) };
   } finally {
-    clearTimeout(timer);
-    linked.dispose();
-    forget();
+    deadline.dispose();
+    forget?.();
   }
 }

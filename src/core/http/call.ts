@@ -13,7 +13,7 @@ import type { Ids } from '../run/ids.js';
 import { combineSignals } from './signals.js';
 import type { RequestOptions } from './types.js';
 import { requestTarget, type BaseUrl } from './url.js';
-import { endpointSchemas, hasQuickShapes, schemaLoader } from './validate.js';
+import { endpointSchemas, endpointsLoaded, hasQuickShapes, schemaLoader } from './validate.js';
 import { monotonicMs } from '../time/monotonic.js';
 
 export interface Call {
@@ -42,6 +42,8 @@ export interface Call {
   readonly schemas: (() => Promise<Endpoint | undefined>) | undefined;
   /** Called once when the first attempt's request has been written to its socket. */
   readonly onSent: () => void;
+  /** Whether onSent would still do anything (a caller's callback, or schemas without quick shapes to start loading). */
+  readonly wantsSent: () => boolean;
 }
 
 export interface CallDefaults {
@@ -77,6 +79,7 @@ export function prepareCall(opts: RequestOptions, d: CallDefaults): Call {
   if (opts.endpoint && !route) throw new CliError('unexpected', `unknown endpoint id ${opts.endpoint}`);
   const schemas = !opts.raw && !opts.schema && route ? schemaLoader(() => endpointSchemas(route.id)) : undefined;
   let sent = false;
+  const loadsSchemas = schemas !== undefined && route !== undefined && !hasQuickShapes(route.id);
   return {
     options: opts,
     method,
@@ -100,8 +103,9 @@ export function prepareCall(opts: RequestOptions, d: CallDefaults): Call {
       sent = true;
       // Without quick shapes, zod and the schemas load while the server works. With them, a
       // conforming answer never needs zod: it loads only for an answer that differs.
-      if (route && !hasQuickShapes(route.id)) void schemas?.();
+      if (loadsSchemas) void schemas?.();
       opts.onSent?.();
     },
+    wantsSent: () => !sent && (opts.onSent !== undefined || (loadsSchemas && !endpointsLoaded())),
   };
 }

@@ -39,27 +39,35 @@ function follow(long: AbortSignal, f: () => void): () => void {
 }
 
 /**
- * A signal that aborts when `long` or `short` does, with nothing left on `long` once
- * disposed. Per attempt, where `long` lives for the whole process (Ctrl-C): AbortSignal.any
- * leaves an entry on its sources for every call, which a long bulk run piles up, and a
- * listener per attempt on `long` costs an add and a remove per row and, past 10 attempts
- * in flight, a MaxListenersExceededWarning on stderr. So `long` carries one listener that
- * fans out to the attempts linked to it.
+ * The signal of one attempt: it aborts when `long` does (the call's signal, which lives as
+ * long as the process: Ctrl-C) or once `timeoutMs` have passed, whichever comes first;
+ * `expired()` says the deadline fired. One controller and one timer per attempt, and
+ * nothing left on `long` once disposed: AbortSignal.any leaves an entry on its sources for
+ * every call, which a long bulk run piles up, and a listener per attempt on `long` costs an
+ * add and a remove per row and, past 10 attempts in flight, a MaxListenersExceededWarning
+ * on stderr. So `long` carries one listener that fans out to the attempts following it.
  */
-export function linkSignals(long: AbortSignal | undefined, short: AbortSignal): { signal: AbortSignal; dispose: () => void } {
-  if (!long) return { signal: short, dispose: () => undefined };
+export function attemptSignal(
+  long: AbortSignal | undefined,
+  timeoutMs: number,
+): { signal: AbortSignal; expired: () => boolean; dispose: () => void } {
   const c = new AbortController();
-  if (long.aborted) c.abort(long.reason);
-  else if (short.aborted) c.abort(short.reason);
-  if (c.signal.aborted) return { signal: c.signal, dispose: () => undefined };
-  const fromShort = () => c.abort(short.reason);
-  const unfollow = follow(long, () => c.abort(long.reason));
-  short.addEventListener('abort', fromShort, { once: true });
+  if (long?.aborted) {
+    c.abort(long.reason);
+    return { signal: c.signal, expired: () => false, dispose: () => undefined };
+  }
+  let expired = false;
+  const timer = setTimeout(() => {
+    expired = true;
+    c.abort();
+  }, timeoutMs);
+  const unfollow = long ? follow(long, () => c.abort(long.reason)) : undefined;
   return {
     signal: c.signal,
+    expired: () => expired,
     dispose: () => {
-      unfollow();
-      short.removeEventListener('abort', fromShort);
+      clearTimeout(timer);
+      unfollow?.();
     },
   };
 }

@@ -43,10 +43,19 @@ export class ContractMismatchError extends CliError {
 
 type EndpointTable = typeof import('../../contract/endpoints.js');
 let table: Promise<EndpointTable> | undefined;
+let tableLoaded = false;
 
 /** The contract's endpoint table, loaded once on demand. */
 export function loadEndpoints(): Promise<EndpointTable> {
-  return (table ??= import('../../contract/endpoints.js'));
+  return (table ??= import('../../contract/endpoints.js').then((t) => {
+    tableLoaded = true;
+    return t;
+  }));
+}
+
+/** The endpoint table is loaded: nothing is gained by starting to load it early. */
+export function endpointsLoaded(): boolean {
+  return tableLoaded;
 }
 
 /** The endpoint a request belongs to: by id when given, else by method and path. */
