@@ -15,7 +15,6 @@
  * References are compared through a 32-bit digest kept in a sorted array (4 bytes a row),
  * every match confirmed on the text itself, so a million-row file is checked in flat memory.
  */
-import { createHash } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { UsageError } from '../../core/errors/index.js';
 import {
@@ -31,9 +30,14 @@ import {
   type RowOutcome,
 } from '../../core/journal/bulk.js';
 
-/** A reference's 32-bit digest: equal references have equal digests; a match is confirmed on the text. */
+/**
+ * A reference's 32-bit digest (FNV-1a of its UTF-16 code units): equal references have
+ * equal digests; a match is confirmed on the text. Only ever compared within one run.
+ */
 export function referenceHash(ref: string): number {
-  return createHash('sha1').update(ref).digest().readUInt32BE(0);
+  let h = 0x811c9dc5;
+  for (let i = 0; i < ref.length; i++) h = Math.imul(h ^ ref.charCodeAt(i), 0x01000193);
+  return h >>> 0;
 }
 
 /** The references of a file as sorted digests: membership in O(log n), 4 bytes a row. */

@@ -88,14 +88,20 @@ function withinVoucherLimit(body: unknown): boolean {
 }
 
 /**
+ * True only when CreateOrderRequest (zod) accepts `candidate` as it is: its quick shape and
+ * the refinement above, without zod. False when only zod can say.
+ */
+export function certainlyOrderRequest(candidate: unknown): candidate is CreateOrderRequest {
+  return ORDER_REQUEST_SHAPE.refinements === 1 && conforms(ORDER_REQUEST_SHAPE.shape, candidate) && withinVoucherLimit(candidate);
+}
+
+/**
  * Check a request against CreateOrderRequest; UsageError naming every bad field. A request
  * that certainly conforms is recognised from its quick shape and the refinement above,
  * without loading zod; zod names what is wrong with any other.
  */
 export async function checkOrderRequest(candidate: unknown, single: boolean): Promise<CreateOrderRequest> {
-  if (ORDER_REQUEST_SHAPE.refinements === 1 && conforms(ORDER_REQUEST_SHAPE.shape, candidate) && withinVoucherLimit(candidate)) {
-    return candidate as CreateOrderRequest;
-  }
+  if (certainlyOrderRequest(candidate)) return candidate;
   const { CreateOrderRequest } = await import('../../contract/orders.js');
   const parsed = CreateOrderRequest.safeParse(candidate);
   if (parsed.success) return parsed.data;
