@@ -14,6 +14,7 @@ import { ApiError, CliError, NetworkError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { rowDigest, rowOutcome, type BulkJournal, type BulkRow, type ResultRecord } from '../../core/journal/bulk.js';
 import type { Clock } from '../../core/time/clock.js';
+import { iso as isoOf } from '../../core/time/iso.js';
 import type { Ids } from '../../core/run/ids.js';
 
 export interface RunnerDeps {
@@ -61,7 +62,7 @@ export function rowRequest(row: BulkRow): CreateOrderRequest {
 }
 
 function iso(clock: Clock): string {
-  return new Date(clock.now()).toISOString();
+  return isoOf(clock.now());
 }
 
 export function failureOf(row: number, error: unknown, at: string): Omit<ResultRecord, 'type'> {
@@ -128,8 +129,7 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | un
       } catch (error) {
         if (deps.signal.aborted) return undefined;
         const result = { ...failureOf(row.row, error, iso(clock)), ...(attempt > 1 ? { attempt } : {}) };
-        await journal.appendResult(result);
-        return { type: 'result', ...result };
+        return journal.appendResult(result);
       }
     }
     if (found?.offered && found.order) {
@@ -149,8 +149,7 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | un
         found_by_reference: true,
         at: iso(clock),
       };
-      await journal.appendResult(result);
-      return { type: 'result', ...result };
+      return journal.appendResult(result);
     }
     if (!found?.offered) {
       const check =
@@ -164,8 +163,7 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | un
         error: `answer lost and ${why}: not re-sent (it could order twice); ${check}`,
         at: iso(clock),
       };
-      await journal.appendResult(result);
-      return { type: 'result', ...result };
+      return journal.appendResult(result);
     }
     // Asked by reference and not found: nothing was created; a new key orders it.
     fresh = true;
@@ -209,8 +207,7 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | un
     if (deps.signal.aborted) return undefined;
     result = { ...failureOf(row.row, error, iso(clock)), ...(attempt > 1 ? { attempt } : {}) };
   }
-  await journal.appendResult(result);
-  return { type: 'result', ...result };
+  return journal.appendResult(result);
 }
 
 /**

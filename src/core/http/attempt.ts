@@ -36,7 +36,7 @@ export function attemptHeaders(call: Call, c: HeaderContext): Record<string, str
   const headers: Record<string, string> = {
     accept: 'application/json',
     'user-agent': c.userAgent,
-    ...Object.fromEntries(Object.entries(call.options.headers ?? {}).map(([k, v]) => [k.toLowerCase(), v])),
+    ...(call.options.headers ? Object.fromEntries(Object.entries(call.options.headers).map(([k, v]) => [k.toLowerCase(), v])) : {}),
     'x-api-key': c.credentials.apiKey,
     'x-api-secret': c.credentials.apiSecret,
     traceparent: traceparent(call.traceId, c.ids.spanId()),
@@ -65,7 +65,10 @@ export type Sent =
 
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const [k, v] of Object.entries(raw)) if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  for (const k in raw) {
+    const v = raw[k];
+    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+  }
   return out;
 }
 

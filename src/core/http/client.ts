@@ -15,6 +15,7 @@
  * over exactly the bytes sent, one request-log line.
  */
 import { systemClock, type Clock } from '../time/clock.js';
+import { iso } from '../time/iso.js';
 import type { RateLimits } from '../config/types.js';
 import { CliError, ConfigError } from '../errors/index.js';
 import type { RequestLog, RequestLogEntry } from '../journal/types.js';
@@ -164,7 +165,7 @@ export function createClient(options: ClientOptions): ApiClient {
       if (call.signal?.aborted) throw interrupted(call.signal);
       await pace(call);
       const headers = attemptHeaders(call, headerContext);
-      const time = new Date(clock.now()).toISOString();
+      const time = iso(clock.now());
       const sent = await sendAttempt(call, headers, attempt, base, connect);
       if (sent.kind === 'interrupted') {
         log(logEntry(call, sent, attempt, time, profile, null));

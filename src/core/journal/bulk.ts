@@ -371,12 +371,14 @@ export class BulkJournal {
     applyKey(this.state, rec);
   }
 
-  async appendResult(result: Omit<ResultRecord, 'type'>): Promise<void> {
+  /** Journal a row's answer; resolves with the record written, once it is written. */
+  async appendResult(result: Omit<ResultRecord, 'type'>): Promise<ResultRecord> {
     const rec: ResultRecord = { type: 'result', ...result };
     const { at, done } = this.append(rec, false);
     // The offset is known at once (appends are in order); the state is updated before the write ends.
     applyResult(this.state, rec, at);
     await done;
+    return rec;
   }
 
   /** Resolves once every record appended so far is written. */

@@ -1,17 +1,10 @@
 /** Timestamps and dates of the contract: ISO 8601 UTC with `Z`, dates `YYYY-MM-DD` (UTC). */
 
-// An order's timestamps are mostly one instant (created_at, updated_at, its timeline, its
-// events), so the last one made is kept.
-let lastMs = NaN;
-let lastIso = '';
+import { iso } from '../../core/time/iso.js';
 
-export function iso(ms: number): string {
-  if (ms !== lastMs) {
-    lastIso = new Date(ms).toISOString();
-    lastMs = ms;
-  }
-  return lastIso;
-}
+// An order's timestamps are mostly one instant (created_at, updated_at, its timeline, its
+// events): iso() keeps the last one made.
+export { iso };
 
 export function dateOf(ms: number): string {
   return iso(ms).slice(0, 10);
