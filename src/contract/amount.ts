@@ -71,6 +71,11 @@ function checkNumberExact(value: number, digits: number, allowNegative: boolean)
 export function exactMinorOf(value: number, digits: number): { ok: true; minor: number } | { ok: false; reason: string } {
   if (!Number.isFinite(value)) return { ok: false, reason: 'is not a finite number' };
   if (value === 0) return { ok: true, minor: 0 };
+  // A whole amount (most are): its minor units are exact as a product, when they fit.
+  if (Number.isSafeInteger(value)) {
+    const minor = value * 10 ** digits;
+    if (Number.isSafeInteger(minor) && Math.abs(minor) <= MAX_MINOR) return { ok: true, minor };
+  }
   return parseMinor(String(value), digits, true);
 }
 

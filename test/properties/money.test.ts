@@ -6,7 +6,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkAmount, majorText, MAX_MINOR } from '../../src/contract/amount.js';
+import { checkAmount, checkAmountText, exactMinorOf, majorText, MAX_MINOR } from '../../src/contract/amount.js';
 import { formatMoney, fromMinor, minorDigits, toMinor } from '../../src/contract/money-format.js';
 
 /** One currency per count of minor digits. */
@@ -21,6 +21,24 @@ const minorUpTo15Digits = fc.oneof(
 const anyMinor = fc.oneof(minorUpTo15Digits, fc.integer({ min: 1, max: MAX_MINOR }), fc.integer({ min: MAX_MINOR - 1000, max: MAX_MINOR }));
 
 describe('exact amounts (property)', () => {
+  it('a whole amount received (the quick product) gets exactly what reading its decimal text gets', () => {
+    const whole = fc.oneof(
+      fc.integer(),
+      fc.integer({ min: -1e6, max: 1e6 }),
+      fc.constantFrom(1e15, 9e15, -9e15, Number.MAX_SAFE_INTEGER, 1e16),
+    );
+    fc.assert(
+      fc.property(whole, fc.constantFrom(0, 2, 3, 4), (n, digits) => {
+        fc.pre(n !== 0);
+        const byText = checkAmountText(String(n), digits, true);
+        const got = exactMinorOf(n, digits);
+        if (byText.ok) expect(got).toEqual({ ok: true, minor: byText.minor });
+        else expect(got).toEqual(byText);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+
   it('minor units → text → checkAmount / toMinor / fromMinor / formatMoney give the same amount back', () => {
     expect([minorDigits('JPY'), minorDigits('USD'), minorDigits('KWD'), minorDigits('CLF')]).toEqual([0, 2, 3, 4]);
     fc.assert(

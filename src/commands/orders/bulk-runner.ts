@@ -99,7 +99,8 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | un
   let key = journal.state.keys.get(row.row);
   let attempt = journal.state.attempts.get(row.row) ?? 1;
   let fresh = false;
-  const who = { ref: row.reference ?? null, digest: rowDigest(row) };
+  // Who the row is, journalled with a new key (most rows were keyed ahead and need none).
+  const who = () => ({ ref: row.reference ?? null, digest: rowDigest(row) });
   const outcome = rowOutcome(journal.state, row.row);
   const keyAt = Date.parse(journal.state.keyAt.get(row.row) ?? '');
   const expired = Number.isFinite(keyAt) && clock.now() - keyAt >= KEY_TRUST_MS;
@@ -171,16 +172,16 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | un
   if (fresh) {
     attempt += 1;
     key = deps.ids.idempotencyKey();
-    await journal.appendKey(row.row, key, iso(clock), attempt, who);
+    await journal.appendKey(row.row, key, iso(clock), attempt, who());
   } else if (key === undefined) {
     key = deps.ids.idempotencyKey();
-    await journal.appendKey(row.row, key, iso(clock), attempt, who);
+    await journal.appendKey(row.row, key, iso(clock), attempt, who());
   } else if (rowOutcome(journal.state, row.row) === 'refused') {
     // The server stores that refusal for this key: only a new key lets the row be ordered
     // now that the cause may be fixed. Nothing exists under the old key.
     attempt += 1;
     key = deps.ids.idempotencyKey();
-    await journal.appendKey(row.row, key, iso(clock), attempt, who);
+    await journal.appendKey(row.row, key, iso(clock), attempt, who());
   }
   let result: Omit<ResultRecord, 'type'>;
   try {

@@ -4,7 +4,7 @@
  * only what is open (a bit per ordered row and the offset of its answer); read in full
  * (another batch's rows taken over by reference), every row's keys and answers.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { toMinor } from '../../contract/money-format.js';
@@ -12,10 +12,7 @@ import type { BatchHeader, BulkRow, JournalRecord, KeyRecord, ResultRecord } fro
 
 /** A digest of what a row orders (product, denomination, quantity, currency): two rows order the same when their digests match. */
 export function rowDigest(row: Pick<BulkRow, 'product_id' | 'denomination' | 'quantity' | 'currency'>): string {
-  return createHash('sha256')
-    .update(JSON.stringify([row.product_id, row.denomination, row.quantity, row.currency ?? null]))
-    .digest('hex')
-    .slice(0, 16);
+  return hash('sha256', JSON.stringify([row.product_id, row.denomination, row.quantity, row.currency ?? null]), 'hex').slice(0, 16);
 }
 
 /**
