@@ -88,7 +88,8 @@ sent with a fresh key. A row without a reference, or a server without that look-
 re-sent: the line says what to check (vouchers orders list --reference REF, or ask the
 provider about the key). An edited row of unknown outcome is looked up the same way.
 
-The file is read in pieces, never held whole, so memory stays flat up to millions of rows.
+The file is read in pieces and its rows checked once; past 10,000 rows they are never held
+whole, so memory stays flat up to millions of rows.
 The journal names the file and its SHA-256 instead of copying its rows: --resume reads the
 rows from the file again, and refuses (exit 2) if it was moved or changed since.
 
