@@ -6,7 +6,6 @@
  * stderr carries nothing but the JSON error, when there is one: no progress lines.
  * Commands in hints are shell-quoted and repeat the root --profile / --base-url (hint.ts).
  */
-import { waitTimeoutFlag } from './follow.js';
 import { isIssued, readOrder } from '../../api/order-read.js';
 import { ContractMismatchError } from '../../core/http/validate.js';
 import { createOrder, getOrderCodes } from '../../api/orders.js';
@@ -15,16 +14,15 @@ import { isIdempotencyKey } from '../../contract/idempotency.js';
 import { ApiError, asCliError, CliError, InterruptedError, NetworkError, UsageError } from '../../core/errors/index.js';
 import { parseDuration } from '../../core/http/duration.js';
 import type { ApiClient } from '../../core/http/types.js';
-import { assertCodesFileFree, writeCodesFile, type CodeRow } from '../../core/io/codes-file.js';
+import type { CodeRow } from '../../core/io/codes-file.js';
 import { err, type IO } from '../../core/io/io.js';
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
 import { confirmOrStop, productionQuestion } from './confirm.js';
-import { runDryRun } from './dry-run.js';
 import { callExtension } from './extension.js';
-import { DEFAULT_WAIT_MS, followOnTerminal } from './follow.js';
 import { keyFlag } from './hint.js';
+import { DEFAULT_WAIT_MS } from './index.js';
 import type { BulkOptions } from './bulk.js';
 import type { CreateFlags } from './index.js';
 import { orderFromFlags } from './order-input.js';
@@ -67,7 +65,10 @@ export async function buildCreate(f: Factory, flags: CreateFlags): Promise<Singl
     throw new UsageError(`--${bulkOnly[0] === 'newBatch' ? 'new-batch' : bulkOnly[0]} only applies to a bulk order (--from FILE)`);
   if (flags.waitTimeout !== undefined && !flags.wait)
     throw new UsageError('--wait-timeout is how long --wait follows the order', 'add --wait; --timeout is the timeout of each request');
-  const wanted = flags.wait ? waitTimeoutFlag(f.io, flags, f.globals().timeout, f.globals().json === true) : undefined;
+  // --wait, --dry-run and --codes-out load their modules when given: a plain order does without them.
+  const wanted = flags.wait
+    ? (await import('./follow.js')).waitTimeoutFlag(f.io, flags, f.globals().timeout, f.globals().json === true)
+    : undefined;
   const body = await orderFromFlags(flags);
   const keyGiven = flags.idempotencyKey !== undefined;
   const idempotencyKey = keyGiven ? checkIdempotencyKey(flags.idempotencyKey as string) : f.ids.idempotencyKey();
@@ -210,12 +211,12 @@ export async function runCreate(f: Factory, input: CreateInput): Promise<void> {
   const o = input.single;
   const { io } = f;
   if (await checkOrderFields(io, o.settings, ['idempotency_key'], { write: true })) return;
-  if (o.codesOut !== undefined) await assertCodesFileFree(o.codesOut, io.cwd);
+  if (o.codesOut !== undefined) await (await import('../../core/io/codes-file.js')).assertCodesFileFree(o.codesOut, io.cwd);
   const profile = await f.profile();
   const client = await f.client();
 
   if (o.dryRun) {
-    await runDryRun(f, client, o.body, o.settings);
+    await (await import('./dry-run.js')).runDryRun(f, client, o.body, o.settings);
     return;
   }
   if (profile.production) {
@@ -293,6 +294,7 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
   }
 
   if (o.wait) {
+    const { followOnTerminal } = await import('./follow.js');
     const followed = await followOnTerminal(f, client, order.order_id, {
       timeoutMs: o.waitMs,
       initial: { order, traceId: res.traceId, received },
@@ -337,7 +339,7 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
     } else {
       let written;
       try {
-        written = await writeCodesFile(o.codesOut, io.cwd, rows);
+        written = await (await import('../../core/io/codes-file.js')).writeCodesFile(o.codesOut, io.cwd, rows);
       } catch (error) {
         // The order is placed and printed above: say so, and how to get its codes.
         const why = error instanceof Error ? error.message : String(error);

@@ -16,8 +16,7 @@ import type { Factory } from '../../core/run/factory.js';
 import { err, type IO } from '../../core/io/io.js';
 import { endedElsewhereError } from './outcome.js';
 
-/** How long --wait and `orders wait` follow an order unless --wait-timeout says otherwise. */
-export const DEFAULT_WAIT_MS = 10 * 60_000;
+export { DEFAULT_WAIT_MS } from './index.js';
 
 /**
  * How long `orders create --wait` and `orders wait` follow the order: --wait-timeout. The

@@ -7,6 +7,9 @@ import { Option, type Command, type FlagsOf } from '../../core/run/commander.js'
 import type { Factory } from '../../core/run/factory.js';
 import { runVerb, type RegisterCommand, type RunSeam } from '../types.js';
 
+/** How long --wait and `orders wait` follow an order unless --wait-timeout says otherwise (the help says 10m). */
+export const DEFAULT_WAIT_MS = 10 * 60_000;
+
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 const STATUS_LIST = ['PENDING', 'PROCESSING', 'DELIVERED', 'PARTIALLY_DELIVERED', 'CANCELLED', 'REFUNDED'] as const;
