@@ -4,7 +4,8 @@ import { CliError, InterruptedError, UsageError } from '../../core/errors/index.
 import { apiErrorFromResponse } from '../../core/http/api-error.js';
 import type { ApiResponse } from '../../core/http/types.js';
 import { driftReporter, strictContract } from '../../core/output/drift-report.js';
-import { findEndpoint, readList, schemaLoader, validateResponse } from '../../core/http/validate.js';
+import { checkAnswer, readList } from '../../core/http/validate.js';
+import { findRoute } from '../../contract/routes.js';
 import { err, out, type IO } from '../../core/io/io.js';
 import { jsonDocument } from '../../core/output/json-text.js';
 import { suggestedCommand, type HintFlag } from '../../core/output/next-page.js';
@@ -225,8 +226,7 @@ async function paginate(f: Factory, req: ApiRequest, opts: ApiOptions, maxPages:
 async function send(f: Factory, req: ApiRequest, opts: ApiOptions, check: ContractCheck): Promise<ApiResponse> {
   const client = await f.client();
   const pathOnly = req.path.split('?')[0]!;
-  // The schemas load while the request is on its way; awaited once the answer is a 2xx.
-  const endpoint = opts.raw ? undefined : schemaLoader(() => findEndpoint(req.method, pathOnly));
+  const route = opts.raw ? undefined : findRoute(req.method, pathOnly);
   const res = await client.request({
     method: req.method,
     path: req.path,
@@ -236,7 +236,6 @@ async function send(f: Factory, req: ApiRequest, opts: ApiOptions, check: Contra
     raw: true,
     throwHttpErrors: false,
     signal: f.io.signal,
-    onSent: () => void endpoint?.(),
   });
   if (WRITES.has(req.method)) {
     err(
@@ -248,17 +247,15 @@ async function send(f: Factory, req: ApiRequest, opts: ApiOptions, check: Contra
   }
   await printResponse(f.io, res, opts, check);
   if (res.status < 200 || res.status >= 300) throw apiErrorFromResponse(res, { method: req.method, path: pathOnly }, f.clock.now());
-  const schemas = await endpoint?.();
-  if (!schemas) return res;
+  if (!route) return res;
   // Printed above as received; a difference from the contract is a warning (an error with --strict-contract).
-  const checked = validateResponse({
+  const checked = await checkAnswer(route, {
     method: req.method,
     path: pathOnly,
     status: res.status,
     data: res.data,
     text: res.text,
     traceId: res.traceId,
-    endpoint: schemas,
     strict: check.strict,
   });
   if (checked.drift) check.report(checked.drift);

@@ -9,7 +9,7 @@ import type { Sent } from './attempt.js';
 import type { Call } from './call.js';
 import { networkError } from './network-error.js';
 import type { ApiResponse } from './types.js';
-import { quickValidate, validateResponse, type ContractDrift } from './validate.js';
+import { checkAnswer, validateResponse, type ContractDrift } from './validate.js';
 import { monotonicMs } from '../time/monotonic.js';
 
 export interface AnswerContext {
@@ -50,23 +50,20 @@ export async function answer<T>(
     response.data = parsed;
     return response as ApiResponse<T>;
   }
-  // Most answers conform: recognised without zod. The others are described by zod.
-  const quick =
-    call.route && !call.options.schema ? quickValidate(call.route.id, call.route.list === true, response.status, parsed) : undefined;
+  const target = {
+    method,
+    path,
+    status: response.status,
+    data: parsed,
+    text: response.text,
+    traceId: response.traceId,
+    strict: c.strictContract,
+    idempotencyKey: call.idempotencyKey,
+  };
   const checked =
-    quick ??
-    validateResponse({
-      method,
-      path,
-      status: response.status,
-      data: parsed,
-      text: response.text,
-      traceId: response.traceId,
-      endpoint: await call.schemas?.(),
-      schema: call.options.schema,
-      strict: c.strictContract,
-      idempotencyKey: call.idempotencyKey,
-    });
+    call.route && !call.options.schema
+      ? await checkAnswer(call.route, target)
+      : validateResponse({ ...target, schema: call.options.schema });
   response.data = checked.data;
   if (checked.list) response.list = checked.list;
   if (checked.drift) {

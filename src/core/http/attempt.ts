@@ -12,7 +12,7 @@ import { classifyFailure, type TransportFailure } from './network-error.js';
 import { attemptSignal } from './signals.js';
 import { traceparent } from './traceparent.js';
 import type { ApiResponse } from './types.js';
-import { onceSent, type Transport } from './undici.js';
+import type { Transport } from './undici.js';
 import type { BaseUrl } from './url.js';
 import { monotonicMs } from '../time/monotonic.js';
 
@@ -82,8 +82,6 @@ export async function sendAttempt(
 ): Promise<Sent> {
   const t0 = monotonicMs();
   const deadline = attemptSignal(call.signal, call.timeoutMs);
-  // Only while there is something to do once the request is on the wire.
-  const forget = call.wantsSent() ? onceSent(headers.traceparent!, call.onSent) : undefined;
   try {
     const t = await transport();
     const res = await t.request({
@@ -116,6 +114,5 @@ export async function sendAttempt(
     return { kind: 'failure', failure, ms: Math.round(monotonicMs() - t0) };
   } finally {
     deadline.dispose();
-    forget?.();
   }
 }

@@ -5,7 +5,6 @@
  * trace id are made here, once, and reused on every attempt.
  */
 import { findRoute, type Route } from '../../contract/routes.js';
-import type { Endpoint } from '../../contract/endpoints.js';
 import { IDEMPOTENCY_KEY_RULE, isIdempotencyKey } from '../../contract/idempotency.js';
 import { CliError, UsageError } from '../errors/index.js';
 import { isSignedMethod } from '../signer/request.js';
@@ -13,7 +12,6 @@ import type { Ids } from '../run/ids.js';
 import { combineSignals } from './signals.js';
 import type { RequestOptions } from './types.js';
 import { requestTarget, type BaseUrl } from './url.js';
-import { endpointSchemas, endpointsLoaded, hasQuickShapes, schemaLoader } from './validate.js';
 import { monotonicMs } from '../time/monotonic.js';
 
 export interface Call {
@@ -38,12 +36,6 @@ export interface Call {
   readonly maxRetries: number;
   /** monotonicMs() when the call began. */
   readonly started: number;
-  /** The schemas a 2xx is checked with, loading from the moment the request is on the wire. */
-  readonly schemas: (() => Promise<Endpoint | undefined>) | undefined;
-  /** Called once when the first attempt's request has been written to its socket. */
-  readonly onSent: () => void;
-  /** Whether onSent would still do anything (a caller's callback, or schemas without quick shapes to start loading). */
-  readonly wantsSent: () => boolean;
 }
 
 export interface CallDefaults {
@@ -77,9 +69,6 @@ export function prepareCall(opts: RequestOptions, d: CallDefaults): Call {
   const { target, path } = requestTarget(d.base, opts.path, opts.query);
   const route = findRoute(method, path, opts.endpoint);
   if (opts.endpoint && !route) throw new CliError('unexpected', `unknown endpoint id ${opts.endpoint}`);
-  const schemas = !opts.raw && !opts.schema && route ? schemaLoader(() => endpointSchemas(route.id)) : undefined;
-  let sent = false;
-  const loadsSchemas = schemas !== undefined && route !== undefined && !hasQuickShapes(route.id);
   return {
     options: opts,
     method,
@@ -97,15 +86,5 @@ export function prepareCall(opts: RequestOptions, d: CallDefaults): Call {
     timeoutMs: opts.timeoutMs ?? d.timeoutMs,
     maxRetries: opts.maxRetries ?? d.maxRetries,
     started: monotonicMs(),
-    schemas,
-    onSent: () => {
-      if (sent) return;
-      sent = true;
-      // Without quick shapes, zod and the schemas load while the server works. With them, a
-      // conforming answer never needs zod: it loads only for an answer that differs.
-      if (loadsSchemas) void schemas?.();
-      opts.onSent?.();
-    },
-    wantsSent: () => !sent && (opts.onSent !== undefined || (loadsSchemas && !endpointsLoaded())),
   };
 }

@@ -33,11 +33,6 @@ export interface RequestOptions {
    */
   throwHttpErrors?: boolean;
   /**
-   * Called once, in a later turn of the event loop, when the request has been written to
-   * the socket: work started then overlaps the server's answer.
-   */
-  onSent?: () => void;
-  /**
    * A request the CLI makes on its own to find something out (doctor's checks, whether an
    * order exists behind a 404): logged marked as a probe, so `log --failed` leaves it out.
    */

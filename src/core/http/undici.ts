@@ -6,7 +6,6 @@
  * CLI bundle (scripts/bundle.mjs) bundles these files and loads undici's HTTP/2 client only
  * if it is ever used.
  */
-import { subscribe } from 'node:diagnostics_channel';
 import { setFlagsFromString } from 'node:v8';
 import type { Dispatcher } from 'undici';
 
@@ -82,42 +81,4 @@ export async function createTransport(options: TransportOptions): Promise<Transp
     ...(options.headersTimeoutMs === undefined ? {} : { headersTimeout: options.headersTimeoutMs }),
     ...(options.bodyTimeoutMs === undefined ? {} : { bodyTimeout: options.bodyTimeoutMs }),
   });
-}
-
-const sentCallbacks = new Map<string, () => void>();
-let subscribed = false;
-
-/**
- * Run `fn` once the request carrying this `traceparent` header has been written to its
- * socket (undici's `undici:request:bodySent` diagnostics channel), in a later turn of the
- * event loop: work done then overlaps the server's answer instead of delaying the request.
- * Returns a function that forgets `fn`; call it when the attempt ends, sent or not.
- */
-export function onceSent(traceparent: string, fn: () => void): () => void {
-  if (!subscribed) {
-    subscribed = true;
-    subscribe('undici:request:bodySent', onBodySent);
-  }
-  sentCallbacks.set(traceparent, fn);
-  return () => {
-    sentCallbacks.delete(traceparent);
-  };
-}
-
-function onBodySent(message: unknown): void {
-  if (sentCallbacks.size === 0) return;
-  const value = headerValue((message as { request?: { headers?: unknown } }).request?.headers, 'traceparent');
-  const fn = value === undefined ? undefined : sentCallbacks.get(value);
-  if (!fn) return;
-  sentCallbacks.delete(value!);
-  setImmediate(fn);
-}
-
-/** undici keeps a request's headers as a flat [name, value, name, value, …] array. */
-function headerValue(headers: unknown, name: string): string | undefined {
-  if (!Array.isArray(headers)) return undefined;
-  for (let i = 0; i + 1 < headers.length; i += 2) {
-    if (String(headers[i]).toLowerCase() === name) return String(headers[i + 1]);
-  }
-  return undefined;
 }

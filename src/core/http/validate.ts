@@ -43,19 +43,10 @@ export class ContractMismatchError extends CliError {
 
 type EndpointTable = typeof import('../../contract/endpoints.js');
 let table: Promise<EndpointTable> | undefined;
-let tableLoaded = false;
 
 /** The contract's endpoint table, loaded once on demand. */
 export function loadEndpoints(): Promise<EndpointTable> {
-  return (table ??= import('../../contract/endpoints.js').then((t) => {
-    tableLoaded = true;
-    return t;
-  }));
-}
-
-/** The endpoint table is loaded: nothing is gained by starting to load it early. */
-export function endpointsLoaded(): boolean {
-  return tableLoaded;
+  return (table ??= import('../../contract/endpoints.js'));
 }
 
 /** The endpoint a request belongs to: by id when given, else by method and path. */
@@ -69,23 +60,6 @@ export async function findEndpoint(method: string, path: string, id?: string): P
 /** One endpoint with its schemas (loads the contract). */
 export async function endpointSchemas(id: string): Promise<Endpoint | undefined> {
   return (await loadEndpoints()).ENDPOINTS.find((e) => e.id === id);
-}
-
-/**
- * The schemas a response will be checked with, loaded once: the returned loader is called
- * when the request is on the wire (RequestOptions.onSent), so that building them (zod and
- * ~60 schemas) overlaps the server's work instead of delaying the request, and awaited when
- * a 2xx needs them. A failure to load is reported by whoever awaits it.
- */
-export function schemaLoader(find: () => Promise<Endpoint | undefined>): () => Promise<Endpoint | undefined> {
-  let loading: Promise<Endpoint | undefined> | undefined;
-  return () => {
-    if (!loading) {
-      loading = find();
-      loading.catch(() => undefined);
-    }
-    return loading;
-  };
 }
 
 /**
@@ -238,11 +212,6 @@ function itemSchema(schema: z.ZodType, list: boolean): z.ZodType | undefined {
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-/** Whether answers of this endpoint can be recognised without zod (quickValidate). */
-export function hasQuickShapes(endpointId: string): boolean {
-  return RESPONSE_SHAPES[endpointId] !== undefined;
-}
-
 /**
  * The result validateResponse would give a 2xx body of a contract endpoint, when the body
  * certainly conforms (checked against its quick shape, without loading zod); undefined
@@ -259,6 +228,20 @@ export function quickValidate(endpointId: string, list: boolean, status: number,
   const read = readList(data);
   if (read.read.shape !== 'envelope' || !read.read.paginated) return undefined;
   return conforms(shape, read.list) ? { data: read.list, list: read.read } : undefined;
+}
+
+/**
+ * Check a 2xx body of a contract route: through its quick shape when it certainly conforms,
+ * else with the route's schemas (zod, loaded only then), which describe what differs. The
+ * one way answers are checked, by the client and by `vouchers api`.
+ */
+export async function checkAnswer(
+  route: { id: string; list?: boolean },
+  t: Omit<ValidationTarget, 'endpoint' | 'schema'>,
+): Promise<Validated> {
+  return (
+    quickValidate(route.id, route.list === true, t.status, t.data) ?? validateResponse({ ...t, endpoint: await endpointSchemas(route.id) })
+  );
 }
 
 /**

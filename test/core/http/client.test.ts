@@ -114,53 +114,6 @@ describe('notice', () => {
   });
 });
 
-describe('onSent', () => {
-  it('is called once for a request, however many attempts it takes', async () => {
-    let calls = 0;
-    const { client } = await setup((req, res) => {
-      if (req.n < 3) return sendError(res, 503, 'ServiceUnavailable', 'SERVICE_UNAVAILABLE', 'try later');
-      sendJson(res, 200, WALLETS);
-    });
-    const res = await client.request({
-      method: 'GET',
-      path: '/wallets',
-      onSent: () => {
-        calls++;
-      },
-    });
-    expect(res.attempts).toBe(3);
-    expect(calls).toBe(1);
-  });
-
-  it('is not called when the request never went out', async () => {
-    const port = await freePort();
-    let calls = 0;
-    client = createClient({
-      baseUrl: `http://127.0.0.1:${port}/api/v1`,
-      apiKey: 'pk_test_key',
-      apiSecret: SECRET,
-      clock: fakeClock(),
-      ids: sequentialIds(),
-      limits: null,
-      random: () => 0.5,
-      maxRetries: 0,
-    });
-    await expect(
-      client.request({
-        method: 'GET',
-        path: '/wallets',
-        onSent: () => {
-          calls++;
-        },
-      }),
-    ).rejects.toBeInstanceOf(NetworkError);
-    // onSent runs in a setImmediate queued when the body is written, and the callback is
-    // forgotten when the attempt ends: one turn of immediates later, any call would be done.
-    await new Promise((r) => setImmediate(r));
-    expect(calls).toBe(0);
-  });
-});
-
 describe('request building', () => {
   it('joins the base path, encodes the query and sends identity, trace and accept headers', async () => {
     const { server, client } = await setup((_req, res) => sendJson(res, 200, WALLETS, { 'x-trace-id': 'f'.repeat(32) }));
