@@ -4,39 +4,114 @@
  */
 import type { QuickShape } from './quick-shape.js';
 
+const shape1 = { k: 'opt', i: { k: 'nul', i: { k: 'str' } } } as const;
+const shape2 = { k: 'arr', e: { k: 'num', gt: [[0, false]] } } as const;
+const shape3 = { k: 'arr', e: { k: 'str', re: [['^[A-Z]{2}$', '']] } } as const;
+const shape4 = { k: 'str', re: [['^po_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']] } as const;
+const shape5 = { k: 'str', re: [['^ord_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']] } as const;
+const shape6 = { k: 'str', re: [['^vch_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']] } as const;
+const shape7 = { k: 'enum', v: ['PENDING', 'PROCESSING', 'DELIVERED', 'PARTIALLY_DELIVERED', 'CANCELLED', 'REFUNDED'] } as const;
+const shape8 = {
+  k: 'str',
+  re: [
+    [
+      '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$',
+      '',
+    ],
+  ],
+} as const;
+const shape9 = { k: 'nul', i: shape8 } as const;
+const shape10 = {
+  k: 'str',
+  re: [
+    [
+      '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
+      '',
+    ],
+  ],
+} as const;
+const shape11 = {
+  k: 'or',
+  o: [
+    { k: 'obj', p: { type: { k: 'enum', v: ['months_from_issue'] }, months: { k: 'num', int: true, gt: [[0, false]] } }, mode: 'loose' },
+    { k: 'obj', p: { type: { k: 'enum', v: ['fixed_date'] }, date: shape8 }, mode: 'loose' },
+    { k: 'obj', p: { type: { k: 'enum', v: ['none'] } }, mode: 'loose' },
+  ],
+} as const;
+const shape12 = {
+  k: 'obj',
+  p: {
+    webhook_id: { k: 'str', re: [['^wh_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']] },
+    url: { k: 'str' },
+    events: {
+      k: 'arr',
+      e: {
+        k: 'enum',
+        v: [
+          'order.created',
+          'order.processing',
+          'order.delivered',
+          'order.partially_delivered',
+          'order.cancelled',
+          'order.refunded',
+          'voucher.issued',
+        ],
+      },
+    },
+    description: shape1,
+    created_at: shape10,
+    updated_at: shape10,
+    signing_secret: { k: 'opt', i: { k: 'str', pre: 'whsec_' } },
+  },
+  mode: 'loose',
+} as const;
+const shape13 = {
+  k: 'obj',
+  p: {
+    order_id: shape5,
+    status: shape7,
+    items: {
+      k: 'arr',
+      e: { k: 'obj', p: { product_id: { k: 'str' }, denomination: { k: 'num' }, quantity: { k: 'num', int: true } }, mode: 'loose' },
+    },
+    total_amount: { k: 'num' },
+    currency: { k: 'str', re: [['^[A-Z]{3}$', '']] },
+    reference: { k: 'nul', i: { k: 'str' } },
+    fulfilled_from: { k: 'nul', i: { k: 'enum', v: ['cache', 'vendor', 'mixed'] } },
+    created_at: shape10,
+    updated_at: shape10,
+    vouchers: {
+      k: 'arr',
+      e: {
+        k: 'obj',
+        p: {
+          voucher_id: shape6,
+          product_id: { k: 'str' },
+          denomination: { k: 'num' },
+          expiry: shape9,
+          status: { k: 'enum', v: ['ISSUED', 'FAILED'] },
+          code: { k: 'opt', i: { k: 'str' } },
+          pin: shape1,
+          code_last4: { k: 'opt', i: { k: 'str' } },
+        },
+        mode: 'loose',
+      },
+    },
+    timeline: { k: 'arr', e: { k: 'obj', p: { status: shape7, at: shape10, note: { k: 'nul', i: { k: 'str' } } }, mode: 'loose' } },
+  },
+  mode: 'loose',
+} as const;
+const shape14 = { '200': shape13 } as const;
+
 /** Each success response, by endpoint and status (null: no body). */
 export const RESPONSE_SHAPES: Readonly<Record<string, Readonly<Record<number, QuickShape | null>>>> = {
   listCategories: {
     '200': {
       k: 'obj',
       p: {
-        data: {
-          k: 'arr',
-          e: {
-            k: 'obj',
-            p: {
-              category_id: {
-                k: 'str',
-              },
-              name: {
-                k: 'str',
-              },
-              description: {
-                k: 'str',
-              },
-            },
-            mode: 'loose',
-          },
-        },
-        has_more: {
-          k: 'bool',
-        },
-        next_cursor: {
-          k: 'nul',
-          i: {
-            k: 'str',
-          },
-        },
+        data: { k: 'arr', e: { k: 'obj', p: { category_id: { k: 'str' }, name: { k: 'str' }, description: { k: 'str' } }, mode: 'loose' } },
+        has_more: { k: 'bool' },
+        next_cursor: { k: 'nul', i: { k: 'str' } },
       },
       mode: 'loose',
     },
@@ -50,104 +125,21 @@ export const RESPONSE_SHAPES: Readonly<Record<string, Readonly<Record<number, Qu
           e: {
             k: 'obj',
             p: {
-              product_id: {
-                k: 'str',
-              },
-              name: {
-                k: 'str',
-              },
-              category_id: {
-                k: 'str',
-              },
-              vendor: {
-                k: 'str',
-              },
-              currency: {
-                k: 'str',
-                re: [['^[A-Z]{3}$', '']],
-              },
-              countries: {
-                k: 'arr',
-                e: {
-                  k: 'str',
-                  re: [['^[A-Z]{2}$', '']],
-                },
-              },
-              denominations: {
-                k: 'arr',
-                e: {
-                  k: 'num',
-                  gt: [[0, false]],
-                },
-              },
-              expiry_policy: {
-                k: 'or',
-                o: [
-                  {
-                    k: 'obj',
-                    p: {
-                      type: {
-                        k: 'enum',
-                        v: ['months_from_issue'],
-                      },
-                      months: {
-                        k: 'num',
-                        int: true,
-                        gt: [[0, false]],
-                      },
-                    },
-                    mode: 'loose',
-                  },
-                  {
-                    k: 'obj',
-                    p: {
-                      type: {
-                        k: 'enum',
-                        v: ['fixed_date'],
-                      },
-                      date: {
-                        k: 'str',
-                        re: [
-                          [
-                            '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$',
-                            '',
-                          ],
-                        ],
-                      },
-                    },
-                    mode: 'loose',
-                  },
-                  {
-                    k: 'obj',
-                    p: {
-                      type: {
-                        k: 'enum',
-                        v: ['none'],
-                      },
-                    },
-                    mode: 'loose',
-                  },
-                ],
-              },
-              denominations_truncated: {
-                k: 'opt',
-                i: {
-                  k: 'bool',
-                },
-              },
+              product_id: { k: 'str' },
+              name: { k: 'str' },
+              category_id: { k: 'str' },
+              vendor: { k: 'str' },
+              currency: { k: 'str', re: [['^[A-Z]{3}$', '']] },
+              countries: shape3,
+              denominations: shape2,
+              expiry_policy: shape11,
+              denominations_truncated: { k: 'opt', i: { k: 'bool' } },
             },
             mode: 'loose',
           },
         },
-        has_more: {
-          k: 'bool',
-        },
-        next_cursor: {
-          k: 'nul',
-          i: {
-            k: 'str',
-          },
-        },
+        has_more: { k: 'bool' },
+        next_cursor: { k: 'nul', i: { k: 'str' } },
       },
       mode: 'loose',
     },
@@ -156,100 +148,19 @@ export const RESPONSE_SHAPES: Readonly<Record<string, Readonly<Record<number, Qu
     '200': {
       k: 'obj',
       p: {
-        product_id: {
-          k: 'str',
-        },
-        name: {
-          k: 'str',
-        },
-        category_id: {
-          k: 'str',
-        },
-        vendor: {
-          k: 'str',
-        },
-        currency: {
-          k: 'str',
-          re: [['^[A-Z]{3}$', '']],
-        },
-        countries: {
-          k: 'arr',
-          e: {
-            k: 'str',
-            re: [['^[A-Z]{2}$', '']],
-          },
-        },
-        denominations: {
-          k: 'arr',
-          e: {
-            k: 'num',
-            gt: [[0, false]],
-          },
-        },
-        expiry_policy: {
-          k: 'or',
-          o: [
-            {
-              k: 'obj',
-              p: {
-                type: {
-                  k: 'enum',
-                  v: ['months_from_issue'],
-                },
-                months: {
-                  k: 'num',
-                  int: true,
-                  gt: [[0, false]],
-                },
-              },
-              mode: 'loose',
-            },
-            {
-              k: 'obj',
-              p: {
-                type: {
-                  k: 'enum',
-                  v: ['fixed_date'],
-                },
-                date: {
-                  k: 'str',
-                  re: [
-                    [
-                      '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$',
-                      '',
-                    ],
-                  ],
-                },
-              },
-              mode: 'loose',
-            },
-            {
-              k: 'obj',
-              p: {
-                type: {
-                  k: 'enum',
-                  v: ['none'],
-                },
-              },
-              mode: 'loose',
-            },
-          ],
-        },
+        product_id: { k: 'str' },
+        name: { k: 'str' },
+        category_id: { k: 'str' },
+        vendor: { k: 'str' },
+        currency: { k: 'str', re: [['^[A-Z]{3}$', '']] },
+        countries: shape3,
+        denominations: shape2,
+        expiry_policy: shape11,
         availability: {
           k: 'obj',
           p: {
-            status: {
-              k: 'enum',
-              v: ['in_stock', 'low', 'out_of_stock'],
-            },
-            cached: {
-              k: 'rec',
-              v: {
-                k: 'num',
-                int: true,
-                gt: [[0, true]],
-              },
-            },
+            status: { k: 'enum', v: ['in_stock', 'low', 'out_of_stock'] },
+            cached: { k: 'rec', v: { k: 'num', int: true, gt: [[0, true]] } },
           },
           mode: 'loose',
         },
@@ -257,694 +168,31 @@ export const RESPONSE_SHAPES: Readonly<Record<string, Readonly<Record<number, Qu
       mode: 'loose',
     },
   },
-  createOrder: {
-    '201': {
-      k: 'obj',
-      p: {
-        order_id: {
-          k: 'str',
-          re: [['^ord_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']],
-        },
-        status: {
-          k: 'enum',
-          v: ['PENDING', 'PROCESSING', 'DELIVERED', 'PARTIALLY_DELIVERED', 'CANCELLED', 'REFUNDED'],
-        },
-        items: {
-          k: 'arr',
-          e: {
-            k: 'obj',
-            p: {
-              product_id: {
-                k: 'str',
-              },
-              denomination: {
-                k: 'num',
-              },
-              quantity: {
-                k: 'num',
-                int: true,
-              },
-            },
-            mode: 'loose',
-          },
-        },
-        total_amount: {
-          k: 'num',
-        },
-        currency: {
-          k: 'str',
-          re: [['^[A-Z]{3}$', '']],
-        },
-        reference: {
-          k: 'nul',
-          i: {
-            k: 'str',
-          },
-        },
-        fulfilled_from: {
-          k: 'nul',
-          i: {
-            k: 'enum',
-            v: ['cache', 'vendor', 'mixed'],
-          },
-        },
-        created_at: {
-          k: 'str',
-          re: [
-            [
-              '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-              '',
-            ],
-          ],
-        },
-        updated_at: {
-          k: 'str',
-          re: [
-            [
-              '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-              '',
-            ],
-          ],
-        },
-        vouchers: {
-          k: 'arr',
-          e: {
-            k: 'obj',
-            p: {
-              voucher_id: {
-                k: 'str',
-                re: [['^vch_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']],
-              },
-              product_id: {
-                k: 'str',
-              },
-              denomination: {
-                k: 'num',
-              },
-              expiry: {
-                k: 'nul',
-                i: {
-                  k: 'str',
-                  re: [
-                    [
-                      '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$',
-                      '',
-                    ],
-                  ],
-                },
-              },
-              status: {
-                k: 'enum',
-                v: ['ISSUED', 'FAILED'],
-              },
-              code: {
-                k: 'opt',
-                i: {
-                  k: 'str',
-                },
-              },
-              pin: {
-                k: 'opt',
-                i: {
-                  k: 'nul',
-                  i: {
-                    k: 'str',
-                  },
-                },
-              },
-              code_last4: {
-                k: 'opt',
-                i: {
-                  k: 'str',
-                },
-              },
-            },
-            mode: 'loose',
-          },
-        },
-        timeline: {
-          k: 'arr',
-          e: {
-            k: 'obj',
-            p: {
-              status: {
-                k: 'enum',
-                v: ['PENDING', 'PROCESSING', 'DELIVERED', 'PARTIALLY_DELIVERED', 'CANCELLED', 'REFUNDED'],
-              },
-              at: {
-                k: 'str',
-                re: [
-                  [
-                    '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-                    '',
-                  ],
-                ],
-              },
-              note: {
-                k: 'nul',
-                i: {
-                  k: 'str',
-                },
-              },
-            },
-            mode: 'loose',
-          },
-        },
-      },
-      mode: 'loose',
-    },
-    '202': {
-      k: 'obj',
-      p: {
-        order_id: {
-          k: 'str',
-          re: [['^ord_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']],
-        },
-        status: {
-          k: 'enum',
-          v: ['PENDING', 'PROCESSING', 'DELIVERED', 'PARTIALLY_DELIVERED', 'CANCELLED', 'REFUNDED'],
-        },
-        items: {
-          k: 'arr',
-          e: {
-            k: 'obj',
-            p: {
-              product_id: {
-                k: 'str',
-              },
-              denomination: {
-                k: 'num',
-              },
-              quantity: {
-                k: 'num',
-                int: true,
-              },
-            },
-            mode: 'loose',
-          },
-        },
-        total_amount: {
-          k: 'num',
-        },
-        currency: {
-          k: 'str',
-          re: [['^[A-Z]{3}$', '']],
-        },
-        reference: {
-          k: 'nul',
-          i: {
-            k: 'str',
-          },
-        },
-        fulfilled_from: {
-          k: 'nul',
-          i: {
-            k: 'enum',
-            v: ['cache', 'vendor', 'mixed'],
-          },
-        },
-        created_at: {
-          k: 'str',
-          re: [
-            [
-              '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-              '',
-            ],
-          ],
-        },
-        updated_at: {
-          k: 'str',
-          re: [
-            [
-              '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-              '',
-            ],
-          ],
-        },
-        vouchers: {
-          k: 'arr',
-          e: {
-            k: 'obj',
-            p: {
-              voucher_id: {
-                k: 'str',
-                re: [['^vch_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']],
-              },
-              product_id: {
-                k: 'str',
-              },
-              denomination: {
-                k: 'num',
-              },
-              expiry: {
-                k: 'nul',
-                i: {
-                  k: 'str',
-                  re: [
-                    [
-                      '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$',
-                      '',
-                    ],
-                  ],
-                },
-              },
-              status: {
-                k: 'enum',
-                v: ['ISSUED', 'FAILED'],
-              },
-              code: {
-                k: 'opt',
-                i: {
-                  k: 'str',
-                },
-              },
-              pin: {
-                k: 'opt',
-                i: {
-                  k: 'nul',
-                  i: {
-                    k: 'str',
-                  },
-                },
-              },
-              code_last4: {
-                k: 'opt',
-                i: {
-                  k: 'str',
-                },
-              },
-            },
-            mode: 'loose',
-          },
-        },
-        timeline: {
-          k: 'arr',
-          e: {
-            k: 'obj',
-            p: {
-              status: {
-                k: 'enum',
-                v: ['PENDING', 'PROCESSING', 'DELIVERED', 'PARTIALLY_DELIVERED', 'CANCELLED', 'REFUNDED'],
-              },
-              at: {
-                k: 'str',
-                re: [
-                  [
-                    '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-                    '',
-                  ],
-                ],
-              },
-              note: {
-                k: 'nul',
-                i: {
-                  k: 'str',
-                },
-              },
-            },
-            mode: 'loose',
-          },
-        },
-      },
-      mode: 'loose',
-    },
-  },
+  createOrder: { '201': shape13, '202': shape13 },
   listOrders: {
     '200': {
       k: 'obj',
-      p: {
-        data: {
-          k: 'arr',
-          e: {
-            k: 'obj',
-            p: {
-              order_id: {
-                k: 'str',
-                re: [['^ord_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']],
-              },
-              status: {
-                k: 'enum',
-                v: ['PENDING', 'PROCESSING', 'DELIVERED', 'PARTIALLY_DELIVERED', 'CANCELLED', 'REFUNDED'],
-              },
-              items: {
-                k: 'arr',
-                e: {
-                  k: 'obj',
-                  p: {
-                    product_id: {
-                      k: 'str',
-                    },
-                    denomination: {
-                      k: 'num',
-                    },
-                    quantity: {
-                      k: 'num',
-                      int: true,
-                    },
-                  },
-                  mode: 'loose',
-                },
-              },
-              total_amount: {
-                k: 'num',
-              },
-              currency: {
-                k: 'str',
-                re: [['^[A-Z]{3}$', '']],
-              },
-              reference: {
-                k: 'nul',
-                i: {
-                  k: 'str',
-                },
-              },
-              fulfilled_from: {
-                k: 'nul',
-                i: {
-                  k: 'enum',
-                  v: ['cache', 'vendor', 'mixed'],
-                },
-              },
-              created_at: {
-                k: 'str',
-                re: [
-                  [
-                    '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-                    '',
-                  ],
-                ],
-              },
-              updated_at: {
-                k: 'str',
-                re: [
-                  [
-                    '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-                    '',
-                  ],
-                ],
-              },
-              vouchers: {
-                k: 'arr',
-                e: {
-                  k: 'obj',
-                  p: {
-                    voucher_id: {
-                      k: 'str',
-                      re: [['^vch_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']],
-                    },
-                    product_id: {
-                      k: 'str',
-                    },
-                    denomination: {
-                      k: 'num',
-                    },
-                    expiry: {
-                      k: 'nul',
-                      i: {
-                        k: 'str',
-                        re: [
-                          [
-                            '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$',
-                            '',
-                          ],
-                        ],
-                      },
-                    },
-                    status: {
-                      k: 'enum',
-                      v: ['ISSUED', 'FAILED'],
-                    },
-                    code: {
-                      k: 'opt',
-                      i: {
-                        k: 'str',
-                      },
-                    },
-                    pin: {
-                      k: 'opt',
-                      i: {
-                        k: 'nul',
-                        i: {
-                          k: 'str',
-                        },
-                      },
-                    },
-                    code_last4: {
-                      k: 'opt',
-                      i: {
-                        k: 'str',
-                      },
-                    },
-                  },
-                  mode: 'loose',
-                },
-              },
-              timeline: {
-                k: 'arr',
-                e: {
-                  k: 'obj',
-                  p: {
-                    status: {
-                      k: 'enum',
-                      v: ['PENDING', 'PROCESSING', 'DELIVERED', 'PARTIALLY_DELIVERED', 'CANCELLED', 'REFUNDED'],
-                    },
-                    at: {
-                      k: 'str',
-                      re: [
-                        [
-                          '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-                          '',
-                        ],
-                      ],
-                    },
-                    note: {
-                      k: 'nul',
-                      i: {
-                        k: 'str',
-                      },
-                    },
-                  },
-                  mode: 'loose',
-                },
-              },
-            },
-            mode: 'loose',
-          },
-        },
-        has_more: {
-          k: 'bool',
-        },
-        next_cursor: {
-          k: 'nul',
-          i: {
-            k: 'str',
-          },
-        },
-      },
+      p: { data: { k: 'arr', e: shape13 }, has_more: { k: 'bool' }, next_cursor: { k: 'nul', i: { k: 'str' } } },
       mode: 'loose',
     },
   },
-  getOrder: {
-    '200': {
-      k: 'obj',
-      p: {
-        order_id: {
-          k: 'str',
-          re: [['^ord_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']],
-        },
-        status: {
-          k: 'enum',
-          v: ['PENDING', 'PROCESSING', 'DELIVERED', 'PARTIALLY_DELIVERED', 'CANCELLED', 'REFUNDED'],
-        },
-        items: {
-          k: 'arr',
-          e: {
-            k: 'obj',
-            p: {
-              product_id: {
-                k: 'str',
-              },
-              denomination: {
-                k: 'num',
-              },
-              quantity: {
-                k: 'num',
-                int: true,
-              },
-            },
-            mode: 'loose',
-          },
-        },
-        total_amount: {
-          k: 'num',
-        },
-        currency: {
-          k: 'str',
-          re: [['^[A-Z]{3}$', '']],
-        },
-        reference: {
-          k: 'nul',
-          i: {
-            k: 'str',
-          },
-        },
-        fulfilled_from: {
-          k: 'nul',
-          i: {
-            k: 'enum',
-            v: ['cache', 'vendor', 'mixed'],
-          },
-        },
-        created_at: {
-          k: 'str',
-          re: [
-            [
-              '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-              '',
-            ],
-          ],
-        },
-        updated_at: {
-          k: 'str',
-          re: [
-            [
-              '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-              '',
-            ],
-          ],
-        },
-        vouchers: {
-          k: 'arr',
-          e: {
-            k: 'obj',
-            p: {
-              voucher_id: {
-                k: 'str',
-                re: [['^vch_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']],
-              },
-              product_id: {
-                k: 'str',
-              },
-              denomination: {
-                k: 'num',
-              },
-              expiry: {
-                k: 'nul',
-                i: {
-                  k: 'str',
-                  re: [
-                    [
-                      '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$',
-                      '',
-                    ],
-                  ],
-                },
-              },
-              status: {
-                k: 'enum',
-                v: ['ISSUED', 'FAILED'],
-              },
-              code: {
-                k: 'opt',
-                i: {
-                  k: 'str',
-                },
-              },
-              pin: {
-                k: 'opt',
-                i: {
-                  k: 'nul',
-                  i: {
-                    k: 'str',
-                  },
-                },
-              },
-              code_last4: {
-                k: 'opt',
-                i: {
-                  k: 'str',
-                },
-              },
-            },
-            mode: 'loose',
-          },
-        },
-        timeline: {
-          k: 'arr',
-          e: {
-            k: 'obj',
-            p: {
-              status: {
-                k: 'enum',
-                v: ['PENDING', 'PROCESSING', 'DELIVERED', 'PARTIALLY_DELIVERED', 'CANCELLED', 'REFUNDED'],
-              },
-              at: {
-                k: 'str',
-                re: [
-                  [
-                    '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-                    '',
-                  ],
-                ],
-              },
-              note: {
-                k: 'nul',
-                i: {
-                  k: 'str',
-                },
-              },
-            },
-            mode: 'loose',
-          },
-        },
-      },
-      mode: 'loose',
-    },
-  },
+  getOrder: shape14,
   getOrderCodes: {
     '200': {
       k: 'obj',
       p: {
-        order_id: {
-          k: 'str',
-          re: [['^ord_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']],
-        },
+        order_id: shape5,
         data: {
           k: 'arr',
           e: {
             k: 'obj',
             p: {
-              voucher_id: {
-                k: 'str',
-                re: [['^vch_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']],
-              },
-              product_id: {
-                k: 'str',
-              },
-              denomination: {
-                k: 'num',
-              },
-              expiry: {
-                k: 'nul',
-                i: {
-                  k: 'str',
-                  re: [
-                    [
-                      '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$',
-                      '',
-                    ],
-                  ],
-                },
-              },
-              code: {
-                k: 'str',
-              },
-              pin: {
-                k: 'nul',
-                i: {
-                  k: 'str',
-                },
-              },
+              voucher_id: shape6,
+              product_id: { k: 'str' },
+              denomination: { k: 'num' },
+              expiry: shape9,
+              code: { k: 'str' },
+              pin: { k: 'nul', i: { k: 'str' } },
             },
             mode: 'loose',
           },
@@ -953,163 +201,7 @@ export const RESPONSE_SHAPES: Readonly<Record<string, Readonly<Record<number, Qu
       mode: 'loose',
     },
   },
-  cancelOrder: {
-    '200': {
-      k: 'obj',
-      p: {
-        order_id: {
-          k: 'str',
-          re: [['^ord_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']],
-        },
-        status: {
-          k: 'enum',
-          v: ['PENDING', 'PROCESSING', 'DELIVERED', 'PARTIALLY_DELIVERED', 'CANCELLED', 'REFUNDED'],
-        },
-        items: {
-          k: 'arr',
-          e: {
-            k: 'obj',
-            p: {
-              product_id: {
-                k: 'str',
-              },
-              denomination: {
-                k: 'num',
-              },
-              quantity: {
-                k: 'num',
-                int: true,
-              },
-            },
-            mode: 'loose',
-          },
-        },
-        total_amount: {
-          k: 'num',
-        },
-        currency: {
-          k: 'str',
-          re: [['^[A-Z]{3}$', '']],
-        },
-        reference: {
-          k: 'nul',
-          i: {
-            k: 'str',
-          },
-        },
-        fulfilled_from: {
-          k: 'nul',
-          i: {
-            k: 'enum',
-            v: ['cache', 'vendor', 'mixed'],
-          },
-        },
-        created_at: {
-          k: 'str',
-          re: [
-            [
-              '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-              '',
-            ],
-          ],
-        },
-        updated_at: {
-          k: 'str',
-          re: [
-            [
-              '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-              '',
-            ],
-          ],
-        },
-        vouchers: {
-          k: 'arr',
-          e: {
-            k: 'obj',
-            p: {
-              voucher_id: {
-                k: 'str',
-                re: [['^vch_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']],
-              },
-              product_id: {
-                k: 'str',
-              },
-              denomination: {
-                k: 'num',
-              },
-              expiry: {
-                k: 'nul',
-                i: {
-                  k: 'str',
-                  re: [
-                    [
-                      '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$',
-                      '',
-                    ],
-                  ],
-                },
-              },
-              status: {
-                k: 'enum',
-                v: ['ISSUED', 'FAILED'],
-              },
-              code: {
-                k: 'opt',
-                i: {
-                  k: 'str',
-                },
-              },
-              pin: {
-                k: 'opt',
-                i: {
-                  k: 'nul',
-                  i: {
-                    k: 'str',
-                  },
-                },
-              },
-              code_last4: {
-                k: 'opt',
-                i: {
-                  k: 'str',
-                },
-              },
-            },
-            mode: 'loose',
-          },
-        },
-        timeline: {
-          k: 'arr',
-          e: {
-            k: 'obj',
-            p: {
-              status: {
-                k: 'enum',
-                v: ['PENDING', 'PROCESSING', 'DELIVERED', 'PARTIALLY_DELIVERED', 'CANCELLED', 'REFUNDED'],
-              },
-              at: {
-                k: 'str',
-                re: [
-                  [
-                    '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-                    '',
-                  ],
-                ],
-              },
-              note: {
-                k: 'nul',
-                i: {
-                  k: 'str',
-                },
-              },
-            },
-            mode: 'loose',
-          },
-        },
-      },
-      mode: 'loose',
-    },
-  },
+  cancelOrder: shape14,
   listWallets: {
     '200': {
       k: 'obj',
@@ -1118,39 +210,12 @@ export const RESPONSE_SHAPES: Readonly<Record<string, Readonly<Record<number, Qu
           k: 'arr',
           e: {
             k: 'obj',
-            p: {
-              currency: {
-                k: 'str',
-                re: [['^[A-Z]{3}$', '']],
-              },
-              available: {
-                k: 'num',
-              },
-              reserved: {
-                k: 'num',
-              },
-              updated_at: {
-                k: 'str',
-                re: [
-                  [
-                    '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-                    '',
-                  ],
-                ],
-              },
-            },
+            p: { currency: { k: 'str', re: [['^[A-Z]{3}$', '']] }, available: { k: 'num' }, reserved: { k: 'num' }, updated_at: shape10 },
             mode: 'loose',
           },
         },
-        has_more: {
-          k: 'bool',
-        },
-        next_cursor: {
-          k: 'nul',
-          i: {
-            k: 'str',
-          },
-        },
+        has_more: { k: 'bool' },
+        next_cursor: { k: 'nul', i: { k: 'str' } },
       },
       mode: 'loose',
     },
@@ -1164,63 +229,21 @@ export const RESPONSE_SHAPES: Readonly<Record<string, Readonly<Record<number, Qu
           e: {
             k: 'obj',
             p: {
-              transaction_id: {
-                k: 'str',
-                re: [['^txn_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']],
-              },
-              type: {
-                k: 'enum',
-                v: ['TOP_UP', 'ORDER_DEBIT', 'REFUND', 'PAYOUT', 'ADJUSTMENT'],
-              },
-              amount: {
-                k: 'num',
-              },
-              currency: {
-                k: 'str',
-                re: [['^[A-Z]{3}$', '']],
-              },
-              balance_after: {
-                k: 'num',
-              },
-              order_id: {
-                k: 'opt',
-                i: {
-                  k: 'str',
-                  re: [['^ord_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']],
-                },
-              },
-              payout_id: {
-                k: 'opt',
-                i: {
-                  k: 'str',
-                  re: [['^po_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']],
-                },
-              },
-              description: {
-                k: 'str',
-              },
-              created_at: {
-                k: 'str',
-                re: [
-                  [
-                    '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-                    '',
-                  ],
-                ],
-              },
+              transaction_id: { k: 'str', re: [['^txn_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']] },
+              type: { k: 'enum', v: ['TOP_UP', 'ORDER_DEBIT', 'REFUND', 'PAYOUT', 'ADJUSTMENT'] },
+              amount: { k: 'num' },
+              currency: { k: 'str', re: [['^[A-Z]{3}$', '']] },
+              balance_after: { k: 'num' },
+              order_id: { k: 'opt', i: shape5 },
+              payout_id: { k: 'opt', i: shape4 },
+              description: { k: 'str' },
+              created_at: shape10,
             },
             mode: 'loose',
           },
         },
-        has_more: {
-          k: 'bool',
-        },
-        next_cursor: {
-          k: 'nul',
-          i: {
-            k: 'str',
-          },
-        },
+        has_more: { k: 'bool' },
+        next_cursor: { k: 'nul', i: { k: 'str' } },
       },
       mode: 'loose',
     },
@@ -1229,269 +252,32 @@ export const RESPONSE_SHAPES: Readonly<Record<string, Readonly<Record<number, Qu
     '201': {
       k: 'obj',
       p: {
-        payout_id: {
-          k: 'str',
-          re: [['^po_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']],
-        },
-        status: {
-          k: 'enum',
-          v: ['PENDING', 'PAID', 'FAILED'],
-        },
-        amount: {
-          k: 'num',
-        },
-        currency: {
-          k: 'str',
-          re: [['^[A-Z]{3}$', '']],
-        },
-        reference: {
-          k: 'nul',
-          i: {
-            k: 'str',
-          },
-        },
-        created_at: {
-          k: 'str',
-          re: [
-            [
-              '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-              '',
-            ],
-          ],
-        },
+        payout_id: shape4,
+        status: { k: 'enum', v: ['PENDING', 'PAID', 'FAILED'] },
+        amount: { k: 'num' },
+        currency: { k: 'str', re: [['^[A-Z]{3}$', '']] },
+        reference: { k: 'nul', i: { k: 'str' } },
+        created_at: shape10,
       },
       mode: 'loose',
     },
   },
-  registerWebhook: {
-    '200': {
-      k: 'obj',
-      p: {
-        webhook_id: {
-          k: 'str',
-          re: [['^wh_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']],
-        },
-        url: {
-          k: 'str',
-        },
-        events: {
-          k: 'arr',
-          e: {
-            k: 'enum',
-            v: [
-              'order.created',
-              'order.processing',
-              'order.delivered',
-              'order.partially_delivered',
-              'order.cancelled',
-              'order.refunded',
-              'voucher.issued',
-            ],
-          },
-        },
-        description: {
-          k: 'opt',
-          i: {
-            k: 'nul',
-            i: {
-              k: 'str',
-            },
-          },
-        },
-        created_at: {
-          k: 'str',
-          re: [
-            [
-              '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-              '',
-            ],
-          ],
-        },
-        updated_at: {
-          k: 'str',
-          re: [
-            [
-              '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-              '',
-            ],
-          ],
-        },
-        signing_secret: {
-          k: 'opt',
-          i: {
-            k: 'str',
-            pre: 'whsec_',
-          },
-        },
-      },
-      mode: 'loose',
-    },
-    '201': {
-      k: 'obj',
-      p: {
-        webhook_id: {
-          k: 'str',
-          re: [['^wh_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']],
-        },
-        url: {
-          k: 'str',
-        },
-        events: {
-          k: 'arr',
-          e: {
-            k: 'enum',
-            v: [
-              'order.created',
-              'order.processing',
-              'order.delivered',
-              'order.partially_delivered',
-              'order.cancelled',
-              'order.refunded',
-              'voucher.issued',
-            ],
-          },
-        },
-        description: {
-          k: 'opt',
-          i: {
-            k: 'nul',
-            i: {
-              k: 'str',
-            },
-          },
-        },
-        created_at: {
-          k: 'str',
-          re: [
-            [
-              '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-              '',
-            ],
-          ],
-        },
-        updated_at: {
-          k: 'str',
-          re: [
-            [
-              '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-              '',
-            ],
-          ],
-        },
-        signing_secret: {
-          k: 'opt',
-          i: {
-            k: 'str',
-            pre: 'whsec_',
-          },
-        },
-      },
-      mode: 'loose',
-    },
-  },
-  getWebhook: {
-    '200': {
-      k: 'obj',
-      p: {
-        webhook_id: {
-          k: 'str',
-          re: [['^wh_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']],
-        },
-        url: {
-          k: 'str',
-        },
-        events: {
-          k: 'arr',
-          e: {
-            k: 'enum',
-            v: [
-              'order.created',
-              'order.processing',
-              'order.delivered',
-              'order.partially_delivered',
-              'order.cancelled',
-              'order.refunded',
-              'voucher.issued',
-            ],
-          },
-        },
-        description: {
-          k: 'opt',
-          i: {
-            k: 'nul',
-            i: {
-              k: 'str',
-            },
-          },
-        },
-        created_at: {
-          k: 'str',
-          re: [
-            [
-              '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-              '',
-            ],
-          ],
-        },
-        updated_at: {
-          k: 'str',
-          re: [
-            [
-              '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-              '',
-            ],
-          ],
-        },
-        signing_secret: {
-          k: 'opt',
-          i: {
-            k: 'str',
-            pre: 'whsec_',
-          },
-        },
-      },
-      mode: 'loose',
-    },
-  },
-  deleteWebhook: {
-    '204': null,
-  },
+  registerWebhook: { '200': shape12, '201': shape12 },
+  getWebhook: { '200': shape12 },
+  deleteWebhook: { '204': null },
   getReconciliation: {
     '200': {
       k: 'obj',
       p: {
-        date: {
-          k: 'str',
-          re: [
-            [
-              '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))$',
-              '',
-            ],
-          ],
-        },
+        date: shape8,
         summary: {
           k: 'obj',
           p: {
-            orders_total: {
-              k: 'num',
-              int: true,
-            },
-            vouchers_allocated: {
-              k: 'num',
-              int: true,
-            },
-            matched: {
-              k: 'num',
-              int: true,
-            },
-            drifted: {
-              k: 'num',
-              int: true,
-            },
-            unmatched: {
-              k: 'num',
-              int: true,
-            },
+            orders_total: { k: 'num', int: true },
+            vouchers_allocated: { k: 'num', int: true },
+            matched: { k: 'num', int: true },
+            drifted: { k: 'num', int: true },
+            unmatched: { k: 'num', int: true },
           },
           mode: 'loose',
         },
@@ -1500,48 +286,18 @@ export const RESPONSE_SHAPES: Readonly<Record<string, Readonly<Record<number, Qu
           e: {
             k: 'obj',
             p: {
-              order_id: {
-                k: 'str',
-                re: [['^ord_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']],
-              },
-              vendor: {
-                k: 'str',
-              },
-              product_id: {
-                k: 'str',
-              },
-              our_allocation: {
-                k: 'str',
-              },
-              vendor_record: {
-                k: 'str',
-              },
-              detected_at: {
-                k: 'str',
-                re: [
-                  [
-                    '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-                    '',
-                  ],
-                ],
-              },
-              resolution: {
-                k: 'enum',
-                v: ['pending', 'resolved', 'escalated'],
-              },
+              order_id: shape5,
+              vendor: { k: 'str' },
+              product_id: { k: 'str' },
+              our_allocation: { k: 'str' },
+              vendor_record: { k: 'str' },
+              detected_at: shape10,
+              resolution: { k: 'enum', v: ['pending', 'resolved', 'escalated'] },
             },
             mode: 'loose',
           },
         },
-        generated_at: {
-          k: 'str',
-          re: [
-            [
-              '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$',
-              '',
-            ],
-          ],
-        },
+        generated_at: shape10,
       },
       mode: 'loose',
     },
@@ -1558,41 +314,17 @@ export const ORDER_REQUEST_SHAPE: { readonly shape: QuickShape; readonly refinem
         e: {
           k: 'obj',
           p: {
-            product_id: {
-              k: 'str',
-              min: 1,
-            },
-            denomination: {
-              k: 'num',
-              gt: [[0, false]],
-            },
-            quantity: {
-              k: 'num',
-              int: true,
-              gt: [[1, true]],
-              lt: [[100, true]],
-            },
+            product_id: { k: 'str', min: 1 },
+            denomination: { k: 'num', gt: [[0, false]] },
+            quantity: { k: 'num', int: true, gt: [[1, true]], lt: [[100, true]] },
           },
           mode: 'strict',
         },
         min: 1,
         max: 10,
       },
-      currency: {
-        k: 'opt',
-        i: {
-          k: 'str',
-          re: [['^[A-Z]{3}$', '']],
-        },
-      },
-      reference: {
-        k: 'opt',
-        i: {
-          k: 'str',
-          min: 1,
-          max: 64,
-        },
-      },
+      currency: { k: 'opt', i: { k: 'str', re: [['^[A-Z]{3}$', '']] } },
+      reference: { k: 'opt', i: { k: 'str', min: 1, max: 64 } },
     },
     mode: 'strict',
   },
