@@ -26,7 +26,6 @@
 import { closeSync, constants, fstatSync, futimesSync, lstatSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join, resolve } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
 import { Script } from 'node:vm';
 import { writeFileAtomicSync } from './core/io/atomic-file.js';
 import { makeDirSync } from './core/io/make-dir.js';
@@ -206,16 +205,27 @@ function loadThroughCodeCache(dir: string | undefined): { main: Main } {
   };
   const { main } = load(join(__dirname, VOUCHERS_ENTRY_FILE)) as { main?: Main };
   if (cache) {
-    // At exit, so that the cache holds every function this run compiled, not only the top
-    // level, and every chunk it loaded later.
-    process.once('exit', () => {
+    const write = (): void => {
       if (!compiled) return;
+      compiled = false;
       try {
         for (const [name, script] of scripts) cached.set(name, script.createCachedData());
         writeCache(cache.dir, cache.file, cacheFileData(cached));
       } catch {
         // never let the cache change how the command ends
       }
+    };
+    let flagsChanged = false;
+    // V8 rejects a code cache made under other flags: a run about to set V8 flags
+    // (src/core/io/v8-flags.ts) writes the cache first, and not at exit.
+    (globalThis as Record<symbol, unknown>)[Symbol.for('vouchers.before-v8-flags')] = () => {
+      if (!flagsChanged) write();
+      flagsChanged = true;
+    };
+    // At exit, so that the cache holds every function this run compiled, not only the top
+    // level, and every chunk it loaded later.
+    process.once('exit', () => {
+      if (!flagsChanged) write();
     });
   }
   if (typeof main !== 'function') throw new Error(`${VOUCHERS_ENTRY_FILE} does not export main: rebuild with npm run build`);
@@ -240,9 +250,5 @@ export function main(proc: NodeJS.Process): Promise<void> {
     process.setSourceMapsEnabled(true);
     return (require(entry) as { main: Main }).main(proc);
   }
-  // undici's HTTP parser is WebAssembly: V8's baseline tier is enough for it, and V8 then
-  // does not wait at exit for background optimisation (see src/core/http/undici.ts). Set
-  // before compiling: V8 accepts a code cache only under the flags it was made with.
-  setFlagsFromString('--liftoff-only');
   return loadThroughCodeCache(cacheDirectory(process.env)).main(proc);
 }

@@ -32,6 +32,7 @@ import { judge, logEntry, retryDecision } from './outcome.js';
 import { interrupted } from './signals.js';
 import type { ApiClient, ApiResponse, RequestOptions } from './types.js';
 import { createTransport, type Transport } from './undici.js';
+import { createNodeTransport } from './node-transport.js';
 import { parseBaseUrl } from './url.js';
 import { userAgent } from './user-agent.js';
 import type { ContractDrift } from './validate.js';
@@ -76,6 +77,11 @@ export interface ClientOptions {
    * reports every attempt and wait anyway.
    */
   notice?: (message: string, code: 'RETRY_WAIT' | 'RATE_LIMIT_WAIT', waitMs: number) => void;
+  /**
+   * Send through undici's pooled agent from the start (see `ApiClient.pool`); otherwise
+   * Node's http client, which starts faster.
+   */
+  pooled?: boolean;
   /** Aborts every request of this client (the CLI's Ctrl-C signal). */
   signal?: AbortSignal;
   /** Jitter source in [0, 1) (default Math.random). */
@@ -106,8 +112,10 @@ export function createClient(options: ClientOptions): ApiClient {
   const credentials = { apiKey: options.apiKey, apiSecret: options.apiSecret, signingPath: options.signingPath ?? 'full' };
   const ua = userAgent();
   const ids = options.ids ?? systemIds;
+  const transportOptions = { connectTimeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs };
+  let pooled = options.pooled ?? false;
   let transport: Promise<Transport> | undefined;
-  const connect = () => (transport ??= createTransport({ connectTimeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs }));
+  const connect = () => (transport ??= pooled ? createTransport(transportOptions) : Promise.resolve(createNodeTransport(transportOptions)));
   let closed = false;
 
   function log(entry: RequestLogEntry): void {
@@ -215,6 +223,14 @@ export function createClient(options: ClientOptions): ApiClient {
 
   return {
     request,
+    pool() {
+      if (pooled) return;
+      pooled = true;
+      // The next request opens the pool; connections of the requests so far close once idle.
+      const before = transport;
+      transport = undefined;
+      void before?.then((t) => t.close()).catch(() => undefined);
+    },
     async close() {
       closed = true;
       const t = transport;

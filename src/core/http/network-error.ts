@@ -32,8 +32,10 @@ export interface TransportFailure {
 
 function codeOf(error: unknown): string | undefined {
   if (!error || typeof error !== 'object') return undefined;
-  const e = error as { code?: unknown; errors?: unknown[]; cause?: unknown };
+  const e = error as { code?: unknown; name?: unknown; errors?: unknown[]; cause?: unknown };
   if (typeof e.code === 'string') return e.code;
+  // undici leaves the code out when the answer is not HTTP at all (node:http: HPE_INVALID_CONSTANT).
+  if (e.name === 'HTTPParserError') return 'HPE_INVALID_RESPONSE';
   if (Array.isArray(e.errors))
     for (const inner of e.errors) {
       const c = codeOf(inner);

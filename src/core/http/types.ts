@@ -1,4 +1,4 @@
-/** The one request pipeline's interface; `client.ts` implements it with undici. */
+/** The one request pipeline's interface; `client.ts` implements it (node:http or undici). */
 import type { z } from 'zod';
 import type { EndpointId, HttpMethod } from '../../contract/endpoints.js';
 import type { ContractDrift, ListRead } from './validate.js';
@@ -60,6 +60,12 @@ export interface ApiResponse<T = unknown> {
 
 export interface ApiClient {
   request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>>;
+  /**
+   * Many requests at once are coming (a batch): send them through undici's pooled agent,
+   * which costs more to start than Node's http client (its WebAssembly HTTP parser) and
+   * less CPU a request. A client starts on Node's http client unless created `pooled`.
+   */
+  pool?(): void;
   /** Close keep-alive connections. */
   close(): Promise<void>;
 }

@@ -6,7 +6,7 @@
  * CLI bundle (scripts/bundle.mjs) bundles these files and loads undici's HTTP/2 client only
  * if it is ever used.
  */
-import { setFlagsFromString } from 'node:v8';
+import { setV8Flags } from '../io/v8-flags.js';
 import type { Dispatcher } from 'undici';
 
 export interface Transport {
@@ -35,7 +35,7 @@ async function loadAgentClass(): Promise<AgentConstructor> {
   // with its optimising tier in the background and, at exit, waits for that work: about
   // 70-100 ms added to every one-shot command. The baseline tier alone parses our small
   // responses just as well (measured in `npm run bench`).
-  setFlagsFromString('--liftoff-only');
+  setV8Flags('--liftoff-only');
   const [agent, api, dispatcher] = await Promise.all([
     import('undici/lib/dispatcher/agent.js') as Promise<Loaded>,
     // Only the request API (not stream, pipeline, upgrade, connect), installed on the

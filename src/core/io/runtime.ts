@@ -1,4 +1,4 @@
-import { setFlagsFromString } from 'node:v8';
+import { setV8Flags } from './v8-flags.js';
 
 /** The Node.js version and platform this run is on (for reports such as certify's). */
 export function runtimeInfo(): { node: string; platform: string } {
@@ -17,10 +17,6 @@ export function runtimeInfo(): { node: string; platform: string } {
  * while running takes effect. Measured by `npm run bench -- bulk-memory`.
  */
 export function keepHeapSmall(): void {
-  try {
-    setFlagsFromString('--semi-space-growth-factor=1');
-    setFlagsFromString('--heap-growing-percent=30');
-  } catch {
-    // A runtime without these flags: memory use is only less tight.
-  }
+  // A runtime without these flags: memory use is only less tight.
+  setV8Flags('--semi-space-growth-factor=1', '--heap-growing-percent=30');
 }
