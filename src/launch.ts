@@ -7,7 +7,8 @@
  * A one-shot command spends more time making V8 parse and compile the CLI than running it,
  * so compiled code is cached per user. `vm.Script` takes and produces V8's code cache: the
  * chunks run through it here, and, at exit, the code of the chunks this run compiled is
- * written to one cache file per build (see readCacheEntries), which later runs start from.
+ * written with their sources to one cache file per build (see readCacheEntries), which
+ * later runs start from: one file read instead of one per chunk.
  * A cache V8 does not accept (its checksum, Node version or V8 flags differ) is rewritten;
  * another build has another file name, because the name carries the build's hash (and a
  * hash of the Node options, which set V8 flags).
@@ -25,7 +26,7 @@
  */
 import { closeSync, constants, fstatSync, futimesSync, lstatSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, join, resolve } from 'node:path';
+import { join, resolve, sep } from 'node:path';
 import { Script } from 'node:vm';
 import { writeFileAtomicSync } from './core/io/atomic-file.js';
 import { makeDirSync } from './core/io/make-dir.js';
@@ -128,25 +129,41 @@ function writeCache(dir: string, file: string, data: Buffer): void {
   }
 }
 
+/** One chunk in the cache file: the script's source as compiled and V8's code for it. */
+interface CacheEntry {
+  source: Buffer;
+  code: Buffer;
+}
+
+/** The first bytes of a cache file in this format (an older launcher's file is rewritten). */
+const MAGIC = Buffer.from('VCC2', 'latin1');
+
 /**
- * The cache file of one build: the V8 code cache of each chunk a run compiled, as
- * `u32 count`, then per chunk `u16 name length, name (latin1), u32 size, cache bytes`
- * (little-endian). One file, read in one go, written whole.
+ * The cache file of one build: for each chunk a run compiled, the script's source (the
+ * chunk in its CommonJS wrapper) and V8's code cache of it, as `VCC2`, `u32 count`, then
+ * per chunk `u16 name length, name (latin1), u32 size, source, u32 size, code`
+ * (little-endian). One file, read in one go, written whole: a later run reads no chunk
+ * file at all (51 of them for one GET, a read each), and V8 gets the exact source the
+ * code was made from.
  */
-function readCacheEntries(data: Buffer | undefined): Map<string, Buffer> {
-  const entries = new Map<string, Buffer>();
-  if (!data || data.length < 4) return entries;
+function readCacheEntries(data: Buffer | undefined): Map<string, CacheEntry> {
+  const entries = new Map<string, CacheEntry>();
+  if (!data || data.length < 8 || !data.subarray(0, 4).equals(MAGIC)) return entries;
   try {
-    const count = data.readUInt32LE(0);
-    let at = 4;
+    const count = data.readUInt32LE(4);
+    let at = 8;
+    const slice = (): Buffer => {
+      const size = data.readUInt32LE(at);
+      if (at + 4 + size > data.length) throw new RangeError('truncated');
+      at += 4 + size;
+      return data.subarray(at - size, at);
+    };
     for (let i = 0; i < count; i++) {
       const nameLength = data.readUInt16LE(at);
       const name = data.toString('latin1', at + 2, at + 2 + nameLength);
       at += 2 + nameLength;
-      const size = data.readUInt32LE(at);
-      if (at + 4 + size > data.length) return new Map();
-      entries.set(name, data.subarray(at + 4, at + 4 + size));
-      at += 4 + size;
+      const source = slice();
+      entries.set(name, { source, code: slice() });
     }
     return at === data.length ? entries : new Map();
   } catch {
@@ -154,22 +171,33 @@ function readCacheEntries(data: Buffer | undefined): Map<string, Buffer> {
   }
 }
 
-function cacheFileData(entries: Map<string, Buffer>): Buffer {
-  const parts: Buffer[] = [Buffer.alloc(4)];
-  parts[0]!.writeUInt32LE(entries.size, 0);
-  for (const [name, data] of entries) {
-    const head = Buffer.alloc(6 + name.length);
+function cacheFileData(entries: Map<string, CacheEntry>): Buffer {
+  const count = Buffer.alloc(4);
+  count.writeUInt32LE(entries.size, 0);
+  const parts: Buffer[] = [MAGIC, count];
+  const size = (b: Buffer): Buffer => {
+    const head = Buffer.alloc(4);
+    head.writeUInt32LE(b.length, 0);
+    return head;
+  };
+  for (const [name, { source, code }] of entries) {
+    const head = Buffer.alloc(2 + name.length);
     head.writeUInt16LE(name.length, 0);
     head.write(name, 2, 'latin1');
-    head.writeUInt32LE(data.length, 2 + name.length);
-    parts.push(head, data);
+    parts.push(head, size(source), source, size(code), code);
   }
   return Buffer.concat(parts);
 }
 
+/** A chunk as a script: the same wrapper as Node's for a CommonJS module. */
+function wrapped(chunk: string): string {
+  // Each chunk starts with 'use strict'.
+  return `(function (exports, require, module, __filename, __dirname) {${chunk}\n})`;
+}
+
 /**
- * Run the entry chunk, and each chunk it requires, as vm.Scripts with their code from the
- * cache file; at exit, write the file again if this run compiled a chunk afresh.
+ * Run the entry chunk, and each chunk it requires, as vm.Scripts with their source and code
+ * from the cache file; at exit, write the file again if this run compiled a chunk afresh.
  */
 function loadThroughCodeCache(dir: string | undefined): { main: Main } {
   const cache =
@@ -178,38 +206,38 @@ function loadThroughCodeCache(dir: string | undefined): { main: Main } {
       : { dir, file: join(dir, `${VOUCHERS_BUILD_HASH}-${process.version}-${process.arch}${optionsTag()}.cache`) };
   const cached = readCacheEntries(cache && trustedDirectory(cache.dir) ? readCache(cache.file) : undefined);
   const modules = new Map<string, { exports: object }>();
-  const scripts = new Map<string, Script>();
+  const fresh = new Map<string, { script: Script; source: string }>();
   let compiled = false;
-  const load = (file: string): object => {
-    const known = modules.get(file);
+  // Every require of a chunk that is not another chunk names a builtin (the bundle holds the packages).
+  const builtin = (id: string): unknown => process.getBuiltinModule?.(id) ?? require(id);
+  const load = (name: string): object => {
+    const known = modules.get(name);
     if (known) return known.exports;
-    const name = basename(file);
-    const cachedData = cached.get(name);
+    const file = __dirname + sep + name;
+    const entry = cached.get(name);
     // The chunks are ASCII (checked when they are built): latin1 is the cheapest exact decoding.
-    const source = readFileSync(file, 'latin1');
-    // The same wrapper as Node's for a CommonJS module; each chunk starts with 'use strict'.
-    const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
-      filename: file,
-      ...(cachedData ? { cachedData } : {}),
-    });
-    if (!cachedData || script.cachedDataRejected) {
+    const source = entry ? entry.source.toString('latin1') : wrapped(readFileSync(file, 'latin1'));
+    const script = new Script(source, { filename: file, ...(entry ? { cachedData: entry.code } : {}) });
+    if (!entry || script.cachedDataRejected) {
       compiled = true;
       cached.delete(name);
-      scripts.set(name, script);
+      fresh.set(name, { script, source });
     }
     const module = { exports: {} };
-    modules.set(file, module);
-    const chunkRequire = (id: string): unknown => (id.startsWith('./') ? load(join(__dirname, id.slice(2))) : require(id));
+    modules.set(name, module);
+    const chunkRequire = (id: string): unknown => (id.startsWith('./') ? load(id.slice(2)) : builtin(id));
     (script.runInThisContext() as ChunkFunction).call(module.exports, module.exports, chunkRequire, module, file, __dirname);
     return module.exports;
   };
-  const { main } = load(join(__dirname, VOUCHERS_ENTRY_FILE)) as { main?: Main };
+  const { main } = load(VOUCHERS_ENTRY_FILE) as { main?: Main };
   if (cache) {
     const write = (): void => {
       if (!compiled) return;
       compiled = false;
       try {
-        for (const [name, script] of scripts) cached.set(name, script.createCachedData());
+        for (const [name, { script, source }] of fresh)
+          cached.set(name, { source: Buffer.from(source, 'latin1'), code: script.createCachedData() });
+        fresh.clear();
         writeCache(cache.dir, cache.file, cacheFileData(cached));
       } catch {
         // never let the cache change how the command ends

@@ -105,6 +105,29 @@ describe('compile cache', () => {
     expect(after.ino).toBe(before.ino);
   });
 
+  it('holds the sources too: a later run reads its chunks from the cache file alone', async () => {
+    const { tmp, env } = freshTmp();
+    // Records every chunk file read (the launcher reads chunks with fs.readFileSync).
+    const hook = join(tmp, 'record-reads.cjs');
+    const record = join(tmp, 'reads.txt');
+    writeFileSync(
+      hook,
+      "const fs = require('node:fs'); const read = fs.readFileSync; " +
+        "fs.readFileSync = function (f, ...r) { if (typeof f === 'string' && f.endsWith('.cjs')) fs.appendFileSync(process.env.RECORD_READS, f + '\\n'); return read.call(this, f, ...r); };",
+    );
+    const recorded = { ...env, ...envOf(sb), NODE_OPTIONS: `--require ${hook}`, RECORD_READS: record };
+    const first = await cli(['api', 'GET', '/wallets'], recorded);
+    expect(first.code, first.stderr).toBe(0);
+    expect(readFileSync(record, 'utf8')).toMatch(/main\.cjs\n/);
+    rmSync(record);
+    const again = await cli(['api', 'GET', '/wallets'], recorded);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toBe(first.stdout);
+    // Node's loader reads the launcher itself; the launcher reads no chunk.
+    const reads = readFileSync(record, 'utf8').split('\n').filter(Boolean);
+    expect(reads.map((f) => f.split(/[\\/]/).pop())).toEqual(['launch.cjs']);
+  });
+
   it('is rebuilt when V8 refuses it, and the command runs all the same', async () => {
     const { tmp, env } = freshTmp();
     expect((await cli(['--help'], env)).code).toBe(0);
