@@ -8,17 +8,29 @@
 /** Longest `event` or `event_id` accepted, in characters. */
 export const MAX_NAME_LENGTH = 200;
 
-const PRINTABLE = new RegExp(`^(?=[^]*\\S)[^\\p{C}\\p{Zl}\\p{Zp}]{1,${MAX_NAME_LENGTH}}$`, 'u');
+// The Unicode-property patterns cost about half a millisecond to build and first run, in
+// every command that prints: they are made on first use, and text of printable ASCII alone
+// (nearly all of it), which holds none of the characters they look for, does without them.
+const ASCII_NAME = new RegExp(`^(?=.*\\S)[\\x20-\\x7e]{1,${MAX_NAME_LENGTH}}$`);
+const ASCII_TEXT = /^[\x20-\x7e]*$/;
+const ASCII_JSON = /^[\x20-\x7e\n]*$/;
 
-/**
- * Characters a terminal may act on that JSON.stringify leaves as they are (a raw newline in
- * its output is always indentation: inside strings it writes `\n`).
- */
-const UNSAFE = /[^\P{C}\n]|[\p{Zl}\p{Zp}]/gu;
+let patterns: { printable: RegExp; unsafe: RegExp; notText: RegExp } | undefined;
+function unicodePatterns(): NonNullable<typeof patterns> {
+  return (patterns ??= {
+    printable: new RegExp(`^(?=[^]*\\S)[^\\p{C}\\p{Zl}\\p{Zp}]{1,${MAX_NAME_LENGTH}}$`, 'u'),
+    /**
+     * Characters a terminal may act on that JSON.stringify leaves as they are (a raw newline
+     * in its output is always indentation: inside strings it writes `\n`).
+     */
+    unsafe: /[^\P{C}\n]|[\p{Zl}\p{Zp}]/gu,
+    notText: /[\p{C}\p{Zl}\p{Zp}]/gu,
+  });
+}
 
 /** A non-blank string of printable characters, at most MAX_NAME_LENGTH of them. */
 export function isPrintableName(value: string): boolean {
-  return PRINTABLE.test(value);
+  return ASCII_NAME.test(value) || unicodePatterns().printable.test(value);
 }
 
 function escapeUnits(ch: string): string {
@@ -29,16 +41,17 @@ function escapeUnits(ch: string): string {
 
 /**
  * JSON.stringify whose output is safe on a terminal: the characters it leaves raw (DEL, C1
- * controls, bidi and other format characters, line separators) are written as \u escapes of four hex digits
- * escapes, which are valid inside JSON strings and parse back to the same value.
+ * controls, bidi and other format characters, line separators) are written as \u escapes
+ * of four hex digits, which are valid inside JSON strings and parse back to the same value.
  */
 export function safeJson(value: unknown, indent?: number): string {
-  return (JSON.stringify(value, null, indent) ?? 'null').replace(UNSAFE, escapeUnits);
+  const json = JSON.stringify(value, null, indent) ?? 'null';
+  return ASCII_JSON.test(json) ? json : json.replace(unicodePatterns().unsafe, escapeUnits);
 }
 
 /** Free text (a message) with every character a terminal may act on written as \u escapes of four hex digits. */
 export function escapeText(value: string): string {
-  return value.replace(/[\p{C}\p{Zl}\p{Zp}]/gu, escapeUnits);
+  return ASCII_TEXT.test(value) ? value : value.replace(unicodePatterns().notText, escapeUnits);
 }
 
 /** A string for a terminal line: as it is when printable, else JSON-quoted with escapes. */
