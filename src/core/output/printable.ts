@@ -9,11 +9,15 @@
 export const MAX_NAME_LENGTH = 200;
 
 // The Unicode-property patterns cost about half a millisecond to build and first run, in
-// every command that prints: they are made on first use, and text of printable ASCII alone
-// (nearly all of it), which holds none of the characters they look for, does without them.
-const ASCII_NAME = new RegExp(`^(?=.*\\S)[\\x20-\\x7e]{1,${MAX_NAME_LENGTH}}$`);
-const ASCII_TEXT = /^[\x20-\x7e]*$/;
-const ASCII_JSON = /^[\x20-\x7e\n]*$/;
+// every command that prints: they are made on first use, and text made only of the
+// characters below (nearly all of it: printable ASCII and Latin-1 but the soft hyphen, and
+// the typography this CLI prints), which holds none of the characters they look for, does
+// without them. A test checks each of these characters against the patterns.
+export const PLAIN_CHARACTERS =
+  '\\x20-\\x7e\\xa0-\\xac\\xae-\\xff\\u2013\\u2014\\u2022\\u2026\\u2190-\\u2193\\u2212\\u2500-\\u257f\\u2713-\\u2717';
+const PLAIN_NAME = new RegExp(`^(?=.*\\S)[${PLAIN_CHARACTERS}]{1,${MAX_NAME_LENGTH}}$`);
+const PLAIN_TEXT = new RegExp(`^[${PLAIN_CHARACTERS}]*$`);
+const PLAIN_JSON = new RegExp(`^[${PLAIN_CHARACTERS}\\n]*$`);
 
 let patterns: { printable: RegExp; unsafe: RegExp; notText: RegExp } | undefined;
 function unicodePatterns(): NonNullable<typeof patterns> {
@@ -30,7 +34,7 @@ function unicodePatterns(): NonNullable<typeof patterns> {
 
 /** A non-blank string of printable characters, at most MAX_NAME_LENGTH of them. */
 export function isPrintableName(value: string): boolean {
-  return ASCII_NAME.test(value) || unicodePatterns().printable.test(value);
+  return PLAIN_NAME.test(value) || unicodePatterns().printable.test(value);
 }
 
 function escapeUnits(ch: string): string {
@@ -46,12 +50,12 @@ function escapeUnits(ch: string): string {
  */
 export function safeJson(value: unknown, indent?: number): string {
   const json = JSON.stringify(value, null, indent) ?? 'null';
-  return ASCII_JSON.test(json) ? json : json.replace(unicodePatterns().unsafe, escapeUnits);
+  return PLAIN_JSON.test(json) ? json : json.replace(unicodePatterns().unsafe, escapeUnits);
 }
 
 /** Free text (a message) with every character a terminal may act on written as \u escapes of four hex digits. */
 export function escapeText(value: string): string {
-  return ASCII_TEXT.test(value) ? value : value.replace(unicodePatterns().notText, escapeUnits);
+  return PLAIN_TEXT.test(value) ? value : value.replace(unicodePatterns().notText, escapeUnits);
 }
 
 /** A string for a terminal line: as it is when printable, else JSON-quoted with escapes. */

@@ -4,7 +4,14 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { displayText, escapeText, isPrintableName, MAX_NAME_LENGTH, safeJson } from '../../../src/core/output/printable.js';
+import {
+  displayText,
+  escapeText,
+  isPrintableName,
+  MAX_NAME_LENGTH,
+  PLAIN_CHARACTERS,
+  safeJson,
+} from '../../../src/core/output/printable.js';
 
 const units = (ch: string): string =>
   Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
@@ -45,6 +52,18 @@ describe('printable text', () => {
       }),
       { numRuns: 2000 },
     );
+  });
+
+  it('takes the fast path only for characters the Unicode-property patterns leave alone', () => {
+    const plain = new RegExp(`^[${PLAIN_CHARACTERS}]$`);
+    let count = 0;
+    for (let code = 0; code <= 0xffff; code++) {
+      const ch = String.fromCharCode(code);
+      if (!plain.test(ch)) continue;
+      count++;
+      expect(/[\p{C}\p{Zl}\p{Zp}]/u.test(ch), `U+${code.toString(16)}`).toBe(false);
+    }
+    expect(count).toBeGreaterThan(300);
   });
 
   it('escapes what a terminal acts on, and leaves printable ASCII as it is', () => {
