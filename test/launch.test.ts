@@ -138,6 +138,17 @@ describe('compile cache', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toBe('');
     expect(readFileSync(file).equals(Buffer.alloc(4096, 7))).toBe(false);
+    // A file of this format cut short (a full disk, another writer) is not used either.
+    const whole = readFileSync(file);
+    writeFileSync(file, whole.subarray(0, whole.length - 1));
+    const again = await cli(['profiles', 'list', '--json'], env);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stdout).toBe(result.stdout);
+    // Written whole again, and accepted by the next run as it is.
+    const rewritten = statSync(file);
+    expect(rewritten.size).not.toBe(whole.length - 1);
+    expect((await cli(['profiles', 'list', '--json'], env)).code).toBe(0);
+    expect(statSync(file).mtimeMs).toBe(rewritten.mtimeMs);
   });
 
   // Without process.getuid (Windows) there are no POSIX owners and modes to check.
