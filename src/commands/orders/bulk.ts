@@ -15,7 +15,7 @@ import { configLocation } from '../../core/config/location.js';
 import { CliError, UsageError } from '../../core/errors/index.js';
 import { compileAnswerChecks } from '../../core/http/validate.js';
 import { err } from '../../core/io/io.js';
-import { keepHeapSmall } from '../../core/io/runtime.js';
+import { keepHeapSmall, optimiseSooner } from '../../core/io/runtime.js';
 import { BatchLock, BatchLocked } from '../../core/journal/batch-lock.js';
 import {
   appendSuperseded,
@@ -143,6 +143,7 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
 export async function runBulk(f: Factory, o: BulkOptions): Promise<void> {
   const { io } = f;
   keepHeapSmall();
+  optimiseSooner();
   let input: Input | undefined;
   if (o.from !== undefined) {
     input = await scanInput(f, o.from);
