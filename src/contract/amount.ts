@@ -16,12 +16,22 @@ const MAX_MINOR_BIG = BigInt(MAX_MINOR);
 export type AmountCheck = { ok: true; minor: number; major: number } | { ok: false; reason: string };
 
 const DECIMAL = /^([+-]?)(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?$/;
+/** A whole number without sign or leading zero, at most 15 digits. */
+const WHOLE = /^[1-9]\d{0,14}$/;
 
 /**
  * Parse a decimal amount in major units (`25`, `12.50`, `1e3`) for a currency with `digits`
  * minor digits. `allowNegative` for signed ledger adjustments; zero is always refused.
  */
 export function checkAmountText(text: string, digits: number, allowNegative = false): AmountCheck {
+  // A whole number of up to 15 digits (nearly every amount typed): Number reads it exactly,
+  // and its minor units are exact as a product when that product is a safe integer.
+  const s = text.trim();
+  if (WHOLE.test(s)) {
+    const major = Number(s);
+    const minor = major * 10 ** digits;
+    if (Number.isSafeInteger(minor)) return { ok: true, minor, major };
+  }
   const r = parseMinor(text, digits, allowNegative);
   if (!r.ok) return r;
   const major = Number(majorText(r.minor, digits));

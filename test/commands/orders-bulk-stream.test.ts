@@ -12,7 +12,7 @@ import { testIO } from '../helpers/io.js';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
-import { parseBulkFile, RowScanner, type ScannedItem } from '../../src/commands/orders/bulk-input.js';
+import { CsvReader, parseBulkFile, RowScanner, type ScannedItem } from '../../src/commands/orders/bulk-input.js';
 import { batchIdFor, batchTarget, BulkJournal, journalPath, refsPath } from '../../src/core/journal/bulk.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
@@ -101,6 +101,72 @@ describe('reading a bulk file in pieces', () => {
         },
       ),
       { numRuns: 300 },
+    );
+  });
+
+  it('reads CSV as a plain character-by-character reading does, wherever the pieces are cut (quotes, CRLF, lone CR, blank lines)', () => {
+    // The reading the reader's quick path for whole unquoted lines must agree with.
+    const reference = (text: string) => {
+      const out: { line: number; cells: string[] }[] = [];
+      let cells: string[] = [];
+      let cell = '';
+      let quoted = false;
+      let touched = false;
+      let line = 1;
+      let start = 1;
+      for (let i = 0; i < text.length; i++) {
+        const ch = text[i];
+        if (quoted) {
+          if (ch === '"' && text[i + 1] === '"') {
+            cell += '"';
+            i++;
+          } else if (ch === '"') quoted = false;
+          else {
+            if (ch === '\n') line++;
+            cell += ch;
+          }
+        } else if (ch === '"' && cell === '') quoted = touched = true;
+        else if (ch === ',') {
+          cells.push(cell);
+          cell = '';
+          touched = true;
+        } else if (ch === '\r' && text[i + 1] === '\n') continue;
+        else if (ch === '\n') {
+          cells.push(cell);
+          if (touched || cells.some((c) => c !== '')) out.push({ line: start, cells });
+          cells = [];
+          cell = '';
+          touched = false;
+          start = ++line;
+        } else {
+          cell += ch;
+          touched = true;
+        }
+      }
+      if (quoted) out.push({ line: start, cells: [...cells, cell, '\u0000unterminated'] });
+      else if (touched || cell !== '' || cells.length > 0) out.push({ line: start, cells: [...cells, cell] });
+      return out;
+    };
+    fc.assert(
+      fc.property(
+        fc
+          .array(fc.constantFrom('a', 'b', ' ', ',', '"', '\n', '\r', '\r\n', 'sbx-instant,10,1,r-1,USD\n'), { maxLength: 60 })
+          .map((a) => a.join('')),
+        fc.array(fc.nat(), { maxLength: 5 }),
+        (text, raw) => {
+          const cuts = [...new Set(raw.map((n) => n % (text.length + 1)))].sort((a, b) => a - b);
+          const reader = new CsvReader();
+          const got: { line: number; cells: string[] }[] = [];
+          let from = 0;
+          for (const cut of [...cuts, text.length]) {
+            reader.push(text.slice(from, cut), got);
+            from = cut;
+          }
+          reader.end(got);
+          expect(got).toEqual(reference(text));
+        },
+      ),
+      { numRuns: 2000 },
     );
   });
 

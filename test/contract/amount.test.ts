@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { checkAmount, checkAmountNumber, checkAmountText, MAX_MINOR } from '../../src/contract/amount.js';
 
@@ -39,6 +40,27 @@ describe('checkAmountText: exact amounts from their decimal digits', () => {
     const r = ok(text, 2);
     expect(r.ok).toBe(false);
     if (!r.ok) expect(r.reason).toContain(reason);
+  });
+
+  it('a whole number (the quick reading) comes out as its exact decimal reading does, at every size', () => {
+    fc.assert(
+      fc.property(
+        fc.stringMatching(/^[0-9]{1,18}$/),
+        fc.constantFrom('', ' ', '\t'),
+        fc.integer({ min: 0, max: 4 }),
+        (digitsText, pad, digits) => {
+          const exact = BigInt(digitsText) * 10n ** BigInt(digits);
+          const got = checkAmountText(pad + digitsText + pad, digits);
+          if (BigInt(digitsText) === 0n) expect(got).toMatchObject({ ok: false, reason: 'must be more than zero' });
+          else if (exact > BigInt(MAX_MINOR)) expect(got).toMatchObject({ ok: false, reason: expect.stringContaining('minor units') });
+          else {
+            expect(got).toEqual({ ok: true, minor: Number(exact), major: Number(BigInt(digitsText)) });
+            expect(Number.isSafeInteger(Number(exact))).toBe(true);
+          }
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it('follows the currency: JPY has no minor unit, KWD three', () => {

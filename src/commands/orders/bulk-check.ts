@@ -86,13 +86,25 @@ export function fileRows(path: string): () => AsyncIterable<BulkRow> {
   };
 }
 
+/**
+ * Rows held in memory, iterable either way: `for await` reads them as it reads a file, and
+ * a consumer that can take them synchronously (the ordering: pendingRows, runRows) skips a
+ * promise per row.
+ */
+export function heldRows(held: readonly BulkRow[]): AsyncIterable<BulkRow> & Iterable<BulkRow> {
+  return {
+    [Symbol.iterator]: () => held[Symbol.iterator](),
+    async *[Symbol.asyncIterator]() {
+      yield* held;
+    },
+  };
+}
+
 /** The rows of a checked input: those its first read held, or the file read afresh at each call. */
 export function inputRows(input: Input): () => AsyncIterable<BulkRow> {
   const { held } = input;
   if (!held) return fileRows(input.path);
-  return async function* rows() {
-    yield* held;
-  };
+  return () => heldRows(held);
 }
 
 /** Read the whole file once: every row checked against the contract, its digest, its products and references. */

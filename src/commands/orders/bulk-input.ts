@@ -70,7 +70,28 @@ export class CsvReader {
   private scan(text: string, records: { line: number; cells: string[] }[], final: boolean): string {
     let { cells, cell, quoted, line, start, touched } = this;
     let rest = '';
+    /** The next quote from i on (text.length: none). */
+    let quote = -1;
     for (let i = 0; i < text.length; i++) {
+      // A whole line without a quote (nearly every line), split by the runtime rather than
+      // read a character at a time: the same cells, CRLF or LF.
+      if (!quoted && !touched && cell === '' && cells.length === 0) {
+        const nl = text.indexOf('\n', i);
+        if (nl !== -1) {
+          if (quote < i) {
+            quote = text.indexOf('"', i);
+            if (quote === -1) quote = text.length;
+          }
+          if (quote > nl) {
+            const end = nl > i && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
+            if (end > i) records.push({ line: start, cells: text.slice(i, end).split(',') });
+            line++;
+            start = line;
+            i = nl;
+            continue;
+          }
+        }
+      }
       const ch = text[i] as string;
       if (!final && i === text.length - 1 && ((quoted && ch === '"') || ch === '\r')) {
         rest = ch;

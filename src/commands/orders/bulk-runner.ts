@@ -222,83 +222,101 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | un
 export const KEY_GROUP_PER_WORKER = 2;
 
 /**
- * Rows with their first key journalled ahead of sending, a group at a time: the next group
- * is keyed (one write, one fsync) while the current one is being sent, so no row waits for
- * a disk flush of its own. The key is still on disk before its row's request leaves. A row
- * that already has a key goes through as it is (runRow decides what to do with it).
- * `keyed` holds the rows keyed here and not yet started.
- */
-async function* keyAhead(
-  rows: AsyncIterator<BulkRow> | Iterator<BulkRow>,
-  deps: RunnerDeps,
-  size: number,
-  keyed: Set<number>,
-): AsyncGenerator<BulkRow> {
-  const { journal } = deps;
-  const group = async (): Promise<BulkRow[]> => {
-    const out: BulkRow[] = [];
-    while (out.length < size && !deps.signal.aborted) {
-      const r = await rows.next();
-      if (r.done) break;
-      out.push(r.value);
-    }
-    const at = iso(deps.clock);
-    const fresh = out.filter((row) => !journal.state.keys.has(row.row) && !journal.state.ordered.has(row.row));
-    await Promise.all(
-      fresh.map((row) => {
-        keyed.add(row.row);
-        return journal.appendKey(row.row, deps.ids.idempotencyKey(), at, 1, { ref: row.reference ?? null, digest: rowDigest(row) });
-      }),
-    );
-    return out;
-  };
-  let next = group();
-  try {
-    for (;;) {
-      const current = await next;
-      if (current.length === 0) return;
-      next = group();
-      yield* current;
-    }
-  } finally {
-    // Stopped early (Ctrl-C): the group keyed meanwhile stays keyed, unsent.
-    await next.catch(() => undefined);
-  }
-}
-
-/**
  * Run `rows` (those still to do), taken as workers free up, so a file read in pieces is
  * never held whole; resolves when all ran or, after the signal, when the in-flight ones
  * finished. Rows keyed ahead but never started are returned (`unsent`): their keys are in
  * the journal (a resume sends them with those keys), but nothing was sent for them.
+ *
+ * Rows are keyed ahead of sending, a group at a time: the next group's first keys are
+ * journalled (one write, one fsync) while the current group is being sent, so no row
+ * waits for a disk flush of its own, and each key is on disk before its row's request
+ * leaves. A row that already has a key goes through as it is (runRow decides what to do
+ * with it). Workers take the rows of the current group from an array: only the move to
+ * the next group is awaited, and rows held in memory (a sync iterable) are pulled without
+ * a promise each.
  */
 export async function runRows(
   rows: AsyncIterable<BulkRow> | Iterable<BulkRow>,
   deps: RunnerDeps,
 ): Promise<{ ran: number; interrupted: boolean; unsent: number[] }> {
-  const source = Symbol.asyncIterator in rows ? rows[Symbol.asyncIterator]() : (rows as Iterable<BulkRow>)[Symbol.iterator]();
+  const { journal, signal } = deps;
+  const sync = !(Symbol.asyncIterator in rows);
+  const source: AsyncIterator<BulkRow> | Iterator<BulkRow> = sync
+    ? (rows as Iterable<BulkRow>)[Symbol.iterator]()
+    : (rows as AsyncIterable<BulkRow>)[Symbol.asyncIterator]();
+  const workers = Math.max(1, deps.concurrency);
+  const size = workers * KEY_GROUP_PER_WORKER;
+  /** Rows keyed here and not started yet. */
   const keyed = new Set<number>();
-  const it = keyAhead(source, deps, Math.max(1, deps.concurrency) * KEY_GROUP_PER_WORKER, keyed);
+  let sourceDone = false;
+
+  /** The next group of rows, their first keys journalled; empty once the source is done or the signal fired. */
+  const group = async (): Promise<BulkRow[]> => {
+    const out: BulkRow[] = [];
+    while (out.length < size && !signal.aborted) {
+      const r = sync ? (source as Iterator<BulkRow>).next() : await source.next();
+      if (r.done) {
+        sourceDone = true;
+        break;
+      }
+      out.push(r.value);
+    }
+    const at = iso(deps.clock);
+    const writes: Promise<void>[] = [];
+    for (const row of out) {
+      if (journal.state.keys.has(row.row) || journal.state.ordered.has(row.row)) continue;
+      keyed.add(row.row);
+      writes.push(journal.appendKey(row.row, deps.ids.idempotencyKey(), at, 1, { ref: row.reference ?? null, digest: rowDigest(row) }));
+    }
+    await Promise.all(writes);
+    return out;
+  };
+
+  let current: BulkRow[] = [];
+  let index = 0;
   let exhausted = false;
+  let next: Promise<BulkRow[]> | undefined = group();
+  // Its failure is met by the worker that awaits it; this only keeps it from counting as unhandled meanwhile.
+  next.catch(() => undefined);
+  let moving: Promise<void> | undefined;
+  /** Wait for the group keyed ahead, make it current, and start keying the one after it. */
+  const move = async (): Promise<void> => {
+    const ahead = next;
+    next = undefined;
+    const got = ahead ? await ahead : [];
+    current = got;
+    index = 0;
+    if (got.length === 0) {
+      if (sourceDone) exhausted = true;
+      return;
+    }
+    if (!sourceDone && !signal.aborted) {
+      next = group();
+      next.catch(() => undefined);
+    } else if (sourceDone) {
+      next = Promise.resolve([]);
+    }
+  };
+  /** The next row to run, or undefined when there is none or the signal fired. */
+  const take = async (): Promise<BulkRow | undefined> => {
+    for (;;) {
+      if (signal.aborted) return undefined;
+      if (index < current.length) return current[index++];
+      if (moving) await moving;
+      else if (exhausted || next === undefined) return undefined;
+      else
+        await (moving = move().finally(() => {
+          moving = undefined;
+        }));
+    }
+  };
+
   let ran = 0;
   let cut = 0;
-  // One pull at a time.
-  let pulling: Promise<unknown> = Promise.resolve();
-  const take = (): Promise<BulkRow | undefined> => {
-    const next = pulling.then(async () => {
-      if (exhausted || deps.signal.aborted) return undefined;
-      const r = await it.next();
-      if (r.done) {
-        exhausted = true;
-        return undefined;
-      }
-      return r.value;
-    });
-    pulling = next.catch(() => undefined);
-    return next;
-  };
   const worker = async () => {
-    for (let row = await take(); row !== undefined; row = await take()) {
+    for (;;) {
+      const row = index < current.length && !signal.aborted ? current[index++] : await take();
+      if (row === undefined) return;
       keyed.delete(row.row);
       const result = await runRow(row, deps);
       if (!result) {
@@ -309,10 +327,12 @@ export async function runRows(
       deps.onResult?.(result);
     }
   };
-  await Promise.all(Array.from({ length: Math.max(1, deps.concurrency) }, worker));
-  if (!exhausted) {
-    await it.return(undefined);
-    await source.return?.();
+  try {
+    await Promise.all(Array.from({ length: workers }, worker));
+  } finally {
+    // Stopped early (Ctrl-C): the group keyed meanwhile stays keyed, unsent.
+    await next?.catch(() => undefined);
+    if (!exhausted) await source.return?.();
   }
-  return { ran, interrupted: deps.signal.aborted && (!exhausted || cut > 0 || keyed.size > 0), unsent: [...keyed] };
+  return { ran, interrupted: signal.aborted && (!exhausted || cut > 0 || keyed.size > 0), unsent: [...keyed] };
 }

@@ -15,7 +15,7 @@ import { configLocation } from '../../core/config/location.js';
 import { CliError, UsageError } from '../../core/errors/index.js';
 import { compileAnswerChecks } from '../../core/http/validate.js';
 import { err } from '../../core/io/io.js';
-import { keepHeapSmall } from '../../core/io/runtime.js';
+import { keepHeapSmall, optimiseSooner } from '../../core/io/runtime.js';
 import { BatchLock, BatchLocked } from '../../core/journal/batch-lock.js';
 import {
   appendSuperseded,
@@ -47,7 +47,7 @@ import { printRecord } from '../../core/output/print.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
 import { startProgress } from './bulk-progress.js';
-import { badRows, describeTotals, inputRows, preflightRows, Problems, scanInput, type Input } from './bulk-check.js';
+import { badRows, describeTotals, heldRows, inputRows, preflightRows, Problems, scanInput, type Input } from './bulk-check.js';
 import { assertResultsWritable, printSummary, summarize, worstKind, writeResults } from './bulk-report.js';
 import { NOT_RESENT, runRows } from './bulk-runner.js';
 import { confirmOrStop, productionQuestion } from './confirm.js';
@@ -143,6 +143,7 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
 export async function runBulk(f: Factory, o: BulkOptions): Promise<void> {
   const { io } = f;
   keepHeapSmall();
+  optimiseSooner();
   let input: Input | undefined;
   if (o.from !== undefined) {
     input = await scanInput(f, o.from);
@@ -301,10 +302,7 @@ async function openBatch(
 /** The rows of an existing batch: its header's (version 1), or its file's, checked against the digest it started with. */
 async function batchRows(f: Factory, state: BatchState, input: Input | undefined): Promise<() => AsyncIterable<BulkRow>> {
   const { rows } = state.header;
-  if (rows)
-    return async function* headerRows() {
-      yield* rows;
-    };
+  if (rows) return () => heldRows(rows);
   if (input) return inputRows(input);
   const path = state.header.source_path;
   const again = suggestedCommand(f.globals(), ['orders', 'create', '--from', state.header.source ?? 'FILE']);
@@ -324,9 +322,16 @@ async function batchRows(f: Factory, state: BatchState, input: Input | undefined
   return inputRows(found);
 }
 
-/** The rows still to order, read as the workers take them. */
-async function* pendingRows(rows: () => AsyncIterable<BulkRow>, state: BatchState): AsyncGenerator<BulkRow> {
-  for await (const row of rows()) if (rowOutcome(state, row.row) !== 'ordered') yield row;
+/** The rows still to order, read as the workers take them: synchronously when they are held in memory. */
+function pendingRows(rows: () => AsyncIterable<BulkRow>, state: BatchState): Iterable<BulkRow> | AsyncIterable<BulkRow> {
+  const all = rows();
+  if (Symbol.iterator in all)
+    return (function* pending() {
+      for (const row of all as Iterable<BulkRow>) if (rowOutcome(state, row.row) !== 'ordered') yield row;
+    })();
+  return (async function* pending() {
+    for await (const row of all) if (rowOutcome(state, row.row) !== 'ordered') yield row;
+  })();
 }
 
 async function runLocked(f: Factory, o: BulkOptions, run: LockedRun): Promise<void> {

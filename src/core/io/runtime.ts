@@ -20,3 +20,21 @@ export function keepHeapSmall(): void {
   // A runtime without these flags: memory use is only less tight.
   setV8Flags('--semi-space-growth-factor=1', '--heap-growing-percent=30');
 }
+
+/** The V8 interrupt budget set by optimiseSooner (V8's own on Node 20: 67,584). */
+export const BULK_INTERRUPT_BUDGET = 15_000;
+
+/**
+ * For a run that sends thousands of requests (a bulk file), on Node 20 (V8 11): hand hot
+ * functions to the optimising compiler after less bytecode has run in the interpreter
+ * (the interrupt budget). The run's hot path (the request pipeline, undici, the journal)
+ * then spends less time interpreted, for some more compiling on V8's background threads:
+ * 5,000 rows, 6 alternating runs, 2.21 -> 2.08 s of CPU (8,000: 2.11 s). Node 22 and 24
+ * count invocations instead and have no such flag; there, fewer invocations before
+ * optimising (--invocation-count-for-turbofan 3,000 -> 700 or 1,500) cost more CPU
+ * (1.66 -> 1.94 s), so their defaults stay. False when nothing was set.
+ */
+export function optimiseSooner(v8Version = process.versions.v8): boolean {
+  if (Number(v8Version.split('.')[0]) !== 11) return false;
+  return setV8Flags(`--interrupt-budget=${BULK_INTERRUPT_BUDGET}`);
+}

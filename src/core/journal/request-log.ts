@@ -5,8 +5,15 @@
  * idempotency key, error code). Bounded: past `maxBytes` the newest half is kept, written
  * atomically (temp file + rename). A torn last line (a crash mid-write) is skipped on read
  * and fenced off on the next append.
+ *
+ * Each line is written before `append` returns (a crash loses none that was appended), to
+ * a descriptor kept open while lines keep coming: an open and a close per line cost more
+ * than the write (a bulk run logs thousands). A log replaced meanwhile (trimmed by another
+ * process, or removed) leaves the kept file without a name: that is checked before each
+ * write, and the log opened again. The descriptor is closed once no line came for
+ * IDLE_CLOSE_MS.
  */
-import { appendFileSync, chmodSync, closeSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import { chmodSync, closeSync, fstatSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
 import { makeDirSync } from '../io/make-dir.js';
 import { join } from 'node:path';
 import { ConfigError } from '../errors/index.js';
@@ -15,6 +22,8 @@ import { promisedFs, writeFileAtomicSync } from '../io/atomic-file.js';
 
 export const REQUEST_LOG_FILE = 'requests.log';
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
+/** A kept descriptor is closed after this long without a line. */
+export const IDLE_CLOSE_MS = 2_000;
 
 export interface RequestLogOptions {
   /** Size past which the log is cut to its newest half (default 1 MiB). */
@@ -123,18 +132,63 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
     size = kept.length;
   };
 
+  let fd: number | undefined;
+  /** Lines since the idle check last looked. */
+  let used = 0;
+  let idle: NodeJS.Timeout | undefined;
+
+  const release = () => {
+    if (fd === undefined) return;
+    const kept = fd;
+    fd = undefined;
+    size = undefined;
+    try {
+      closeSync(kept);
+    } catch {
+      // Nothing to lose: every line was written already.
+    }
+  };
+  const checkIdle = () => {
+    if (used === 0) {
+      idle = undefined;
+      release();
+      return;
+    }
+    used = 0;
+    idle = setTimeout(checkIdle, IDLE_CLOSE_MS);
+    idle.unref();
+  };
+
+  /** The descriptor to write to: the one kept while the log still has its name, else the log opened (again). */
+  const descriptor = (): number => {
+    if (fd !== undefined && fstatSync(fd).nlink > 0) return fd;
+    release();
+    prepare();
+    fd = openSync(file, 'a', 0o600);
+    if (!idle) {
+      idle = setTimeout(checkIdle, IDLE_CLOSE_MS);
+      idle.unref();
+    }
+    return fd;
+  };
+
   return {
     path: file,
     append(entry) {
       try {
-        if (size === undefined) prepare();
-        const line = (fenced ? '' : '\n') + serialise(entry);
-        appendFileSync(file, line, { mode: 0o600 });
+        const out = descriptor();
+        const line = Buffer.from((fenced ? '' : '\n') + serialise(entry));
+        for (let at = 0; at < line.length;) at += writeSync(out, line, at, line.length - at);
         fenced = true;
-        size = (size ?? 0) + Buffer.byteLength(line);
-        if (size > maxBytes) trim();
+        used += 1;
+        size = (size ?? 0) + line.length;
+        if (size > maxBytes) {
+          trim();
+          // The trimmed log replaced the file the descriptor writes to.
+          release();
+        }
       } catch (e) {
-        size = undefined;
+        release();
         report(e);
       }
     },

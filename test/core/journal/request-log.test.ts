@@ -1,4 +1,15 @@
-import { appendFileSync, chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  chmodSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  unlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -82,6 +93,23 @@ describe('request log', () => {
     const log = openRequestLog(dir);
     log.append(entry({ path: '/after' }));
     expect((await log.read()).map((e) => e.path)).toEqual(['/before', '/after']);
+  });
+
+  it('every line is in the file once append returns; a log replaced or removed meanwhile gets the next line', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vouchers-log-'));
+    const log = openRequestLog(dir);
+    log.append(entry({ path: '/one' }));
+    expect(readFileSync(log.path, 'utf8')).toContain('"/one"');
+    // Another process trims the log: its newest half renamed over the file.
+    writeFileSync(join(dir, 'trimmed'), readFileSync(log.path));
+    renameSync(join(dir, 'trimmed'), log.path);
+    log.append(entry({ path: '/two' }));
+    expect((await log.read()).map((e) => e.path)).toEqual(['/one', '/two']);
+    // Removed by hand: the next line starts a new log, mode 0600.
+    unlinkSync(log.path);
+    log.append(entry({ path: '/three' }));
+    expect((await log.read()).map((e) => e.path)).toEqual(['/three']);
+    expect(statSync(log.path).mode & 0o777).toBe(0o600);
   });
 
   it('never throws when it cannot write, and reports once', () => {

@@ -1,0 +1,161 @@
+/** The bulk runner's hand-over of rows to its workers: all of them busy, each row once, its key on disk first. */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { runRows } from '../../src/commands/orders/bulk-runner.js';
+import type { ApiClient, ApiResponse, RequestOptions } from '../../src/core/http/types.js';
+import { BulkJournal, readJournalFile, type BulkRow } from '../../src/core/journal/bulk.js';
+import { systemClock } from '../../src/core/time/clock.js';
+import { systemIds } from '../../src/core/run/ids.js';
+
+const ROWS = 50;
+
+function rowsOf(n: number): BulkRow[] {
+  return Array.from({ length: n }, (_, i) => ({
+    row: i + 2,
+    product_id: 'sbx-instant',
+    denomination: 10,
+    quantity: 1,
+    reference: `r-${i}`,
+  }));
+}
+
+async function journal(): Promise<BulkJournal> {
+  const dir = mkdtempSync(join(tmpdir(), 'vouchers-runner-'));
+  return BulkJournal.create(dir, {
+    batch_id: 'bat_runner0001',
+    source: 'orders.csv',
+    sha256: '0'.repeat(64),
+    created_at: new Date().toISOString(),
+    row_count: ROWS,
+  });
+}
+
+/**
+ * A client whose answers are held until `concurrency` requests are in flight at once (or
+ * nothing else can arrive): a runner that lets a worker go idle never reaches it.
+ */
+function heldClient(j: BulkJournal, concurrency: number) {
+  const waiting: (() => void)[] = [];
+  let inFlight = 0;
+  let most = 0;
+  const sent: string[] = [];
+  const keyOnDiskFirst: boolean[] = [];
+  let remaining = ROWS;
+  const release = () => {
+    for (const go of waiting.splice(0)) go();
+  };
+  const client: ApiClient = {
+    async request<T>(opts: RequestOptions): Promise<ApiResponse<T>> {
+      const key = opts.idempotencyKey as string;
+      sent.push(key);
+      // The key was journalled (and synced) before the request left.
+      keyOnDiskFirst.push([...j.state.keys.values()].includes(key));
+      inFlight += 1;
+      most = Math.max(most, inFlight);
+      await new Promise<void>((resolve) => {
+        waiting.push(resolve);
+        if (waiting.length >= Math.min(concurrency, remaining)) release();
+      });
+      inFlight -= 1;
+      remaining -= 1;
+      const body = opts.body as { reference: string };
+      const data = { order_id: `ord_${body.reference}`, status: 'DELIVERED', total_amount: 10, currency: 'USD' };
+      return {
+        status: 201,
+        headers: {},
+        data: data as T,
+        text: '',
+        traceId: 'a'.repeat(32),
+        replayed: false,
+        attempts: 1,
+        idempotencyKey: opts.idempotencyKey,
+        durationMs: 0,
+      };
+    },
+    async close() {},
+  };
+  return { client, sent, keyOnDiskFirst, most: () => most };
+}
+
+describe('runRows', () => {
+  for (const [what, source] of [
+    ['rows held in memory (a sync iterable)', (rows: BulkRow[]) => rows],
+    [
+      'rows read as they come (an async iterable)',
+      (rows: BulkRow[]) =>
+        (async function* read() {
+          for (const r of rows) {
+            await Promise.resolve();
+            yield r;
+          }
+        })(),
+    ],
+  ] as const) {
+    it(`${what}: every worker busy, each row sent once, its key journalled before its request`, async () => {
+      const j = await journal();
+      const concurrency = 7;
+      const c = heldClient(j, concurrency);
+      const signal = new AbortController().signal;
+      const out = await runRows(source(rowsOf(ROWS)), {
+        client: c.client,
+        journal: j,
+        clock: systemClock,
+        ids: systemIds,
+        signal,
+        concurrency,
+      });
+      await j.close();
+      expect(out).toEqual({ ran: ROWS, interrupted: false, unsent: [] });
+      expect(c.most()).toBe(concurrency);
+      expect(c.sent).toHaveLength(ROWS);
+      expect(new Set(c.sent).size).toBe(ROWS);
+      expect(c.keyOnDiskFirst.every(Boolean)).toBe(true);
+      const state = await readJournalFile(j.path, true);
+      expect(state.ordered.size).toBe(ROWS);
+    });
+  }
+
+  it('stops taking rows when the signal fires; the rows keyed and not started are returned as unsent', async () => {
+    const j = await journal();
+    const stop = new AbortController();
+    let answered = 0;
+    const client: ApiClient = {
+      async request<T>(opts: RequestOptions): Promise<ApiResponse<T>> {
+        await new Promise((r) => setImmediate(r));
+        if (++answered === 10) stop.abort();
+        const body = opts.body as { reference: string };
+        const data = { order_id: `ord_${body.reference}`, status: 'DELIVERED', total_amount: 10, currency: 'USD' };
+        return {
+          status: 201,
+          headers: {},
+          data: data as T,
+          text: '',
+          traceId: 'a'.repeat(32),
+          replayed: false,
+          attempts: 1,
+          idempotencyKey: opts.idempotencyKey,
+          durationMs: 0,
+        };
+      },
+      async close() {},
+    };
+    const out = await runRows(rowsOf(ROWS), {
+      client,
+      journal: j,
+      clock: systemClock,
+      ids: systemIds,
+      signal: stop.signal,
+      concurrency: 3,
+    });
+    await j.close();
+    expect(out.interrupted).toBe(true);
+    expect(out.ran).toBeGreaterThanOrEqual(10);
+    // Every row is either answered or keyed and reported unsent; none was sent twice or lost.
+    const state = await readJournalFile(j.path, true);
+    expect(state.ordered.size).toBe(out.ran);
+    for (const row of out.unsent) expect(state.keys.has(row) && !state.ordered.has(row)).toBe(true);
+    expect(state.keys.size).toBe(out.ran + out.unsent.length);
+  });
+});
