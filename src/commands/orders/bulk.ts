@@ -142,6 +142,9 @@ export async function run(f: Factory, flags: CreateFlags): Promise<void> {
 
 export async function runBulk(f: Factory, o: BulkOptions): Promise<void> {
   const { io } = f;
+  // The V8 flags below make the launcher's code cache stop applying to what loads after
+  // them (src/core/io/v8-flags.ts): what the batch runs later is loaded first.
+  await Promise.all([import('../../core/run/profile-client.js'), import('../../core/http/undici.js').then((m) => m.loadPool())]);
   keepHeapSmall();
   optimiseSooner();
   let input: Input | undefined;

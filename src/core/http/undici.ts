@@ -31,11 +31,6 @@ const exported = (m: Loaded): unknown => m.default ?? m;
 let agentClass: Promise<AgentConstructor> | undefined;
 
 async function loadAgentClass(): Promise<AgentConstructor> {
-  // undici parses HTTP with llhttp compiled to WebAssembly. By default V8 also compiles it
-  // with its optimising tier in the background and, at exit, waits for that work: about
-  // 70-100 ms added to every one-shot command. The baseline tier alone parses our small
-  // responses just as well (measured in `npm run bench`).
-  setV8Flags('--liftoff-only');
   const [agent, api, dispatcher] = await Promise.all([
     import('undici/lib/dispatcher/agent.js') as Promise<Loaded>,
     // Only the request API (not stream, pipeline, upgrade, connect), installed on the
@@ -71,9 +66,22 @@ export function maxHeaderSize(execArgv: readonly string[] = process.execArgv, no
   return size;
 }
 
+/**
+ * Load undici without starting it. A batch does this before it sets its V8 flags, so that
+ * the launcher's code cache, written just before flags change, holds undici too.
+ */
+export async function loadPool(): Promise<void> {
+  await (agentClass ??= loadAgentClass());
+}
+
 /** A keep-alive agent shared by every request of one client. */
 export async function createTransport(options: TransportOptions): Promise<Transport> {
   const Agent = await (agentClass ??= loadAgentClass());
+  // undici parses HTTP with llhttp compiled to WebAssembly, on its first connection. By
+  // default V8 also compiles it with its optimising tier in the background and, at exit,
+  // waits for that work (70-100 ms once per process); the baseline tier alone parses our
+  // small responses just as well (measured in `npm run bench`).
+  setV8Flags('--liftoff-only');
   return new Agent({
     maxHeaderSize: maxHeaderSize(),
     keepAliveTimeout: options.keepAliveTimeoutMs ?? 10_000,
