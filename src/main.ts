@@ -3,7 +3,8 @@
  * that decides exit codes.
  */
 import { CliError, InterruptedError, UsageError, type ErrorKind } from './core/errors/index.js';
-import { processIO, withEnv, type IO } from './core/io/io.js';
+import { colorEnabled, processIO, withEnv, type IO } from './core/io/io.js';
+import { loadColour } from './core/output/colour.js';
 import { createFactory, type FactoryOverrides, type GlobalOptions } from './factory.js';
 import type { RunSeam } from './commands/types.js';
 import { asksVersionOnly, VERSION } from './core/version.js';
@@ -66,6 +67,8 @@ export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrid
   const asked = argv;
   argv = helpArgv(argv);
   const { program, factory } = await buildProgram(io, (g) => createFactory(io, g as () => GlobalOptions, overrides), { argv, run: seam });
+  // Tables and records are coloured only on a terminal (or FORCE_COLOR): chalk only then.
+  if (colorEnabled(io, 'stdout')) await loadColour();
   try {
     const unknown = argv !== asked ? unknownHelpTopic(program, argv) : undefined;
     if (unknown) throw new UsageError(unknown.message, unknown.hint);

@@ -4,9 +4,9 @@
  * CLI chunks it read. What only costs start-up time stays out: undici (a one-shot command
  * sends through node:http; its WebAssembly parser is compiled again by every process),
  * node:v8 (a V8 flag set at run time makes Node compile its later builtins from source),
- * perf_hooks (the global `performance`), Web Crypto, node:fs/promises, node:tty (chalk's
- * colour detection), and zod when the request and the answer conform (quick shapes). A
- * batch takes undici's pool.
+ * perf_hooks (the global `performance`), Web Crypto, node:fs/promises, chalk (output to a
+ * pipe is not coloured), node:tty (chalk's colour detection), and zod when the request and
+ * the answer conform (quick shapes). A batch takes undici's pool.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
@@ -69,6 +69,7 @@ it('a one-shot GET sends through node:http and loads neither undici, node:v8, pe
   expect(builtins.filter((m) => COSTLY.includes(m))).toEqual([]);
   expect(packages).not.toContain('undici');
   expect(packages).not.toContain('zod');
+  expect(packages).not.toContain('chalk'); // output to a pipe is never coloured
 });
 
 it('a one-shot signed POST (an order) loads none of them either', async ({ sandbox }) => {
@@ -77,6 +78,7 @@ it('a one-shot signed POST (an order) loads none of them either', async ({ sandb
   expect(builtins.filter((m) => COSTLY.includes(m))).toEqual([]);
   expect(packages).not.toContain('undici');
   expect(packages).not.toContain('zod');
+  expect(packages).not.toContain('chalk');
 });
 
 it('a batch sends its orders through undici', async ({ sandbox }) => {

@@ -26,6 +26,17 @@ describe('wallets list', () => {
     expect(piped.stdout).toMatch(/^JPY\t10000000 JPY\t0 JPY\t/m);
   });
 
+  it('colours a table on a terminal only, and never with NO_COLOR', async ({ sandboxEnv }) => {
+    // The suite's environment sets NO_COLOR.
+    const env = { ...sandboxEnv, NO_COLOR: undefined, TERM: 'xterm' };
+    const tty = await runCli(['wallets', 'list'], { env, tty: true });
+    expect(tty.stdout).toContain('\u001b[1mAVAILABLE\u001b[22m');
+    const noColor = await runCli(['wallets', 'list'], { env: { ...env, NO_COLOR: '1' }, tty: true });
+    expect(noColor.stdout).toContain('AVAILABLE');
+    expect(noColor.stdout).not.toContain('\u001b[');
+    expect((await runCli(['wallets', 'list'], { env })).stdout).not.toContain('\u001b[');
+  });
+
   it('--output csv --fields picks raw fields', async ({ sandboxEnv: env }) => {
     const r = await runCli(['wallets', 'list', '--output', 'csv', '--fields', 'currency,available'], { env });
     expect(r.code).toBe(0);

@@ -3,7 +3,8 @@
  * rows when piped (unless a table was asked for by name), JSON, NDJSON and CSV. Lists may be async iterables and are streamed
  * row by row (constant memory) in every format but `table` and `json`.
  */
-import { Chalk, type ChalkInstance } from 'chalk';
+import type { ChalkInstance } from 'chalk';
+import { chalkAt } from './colour.js';
 import { UsageError } from '../errors/index.js';
 import { err, out, type IO } from '../io/io.js';
 import type { OutputSettings } from './options.js';
@@ -81,7 +82,7 @@ function shrinks<T>(col: Column<T>): boolean {
 }
 
 export function chalkFor(settings: Pick<OutputSettings, 'color'>): ChalkInstance {
-  return new Chalk({ level: settings.color ? 1 : 0 });
+  return chalkAt(settings.color);
 }
 
 /**
