@@ -205,6 +205,18 @@ describe('vouchers api', () => {
     expect((await runCli(['api', 'GET', '/wallets', '-d', '{}'], { env: env() })).stderr).toContain('GET requests carry no body');
   });
 
+  it('refuses a path a URL cannot carry as it is, before anything is sent', async () => {
+    const spaced = await runCli(['api', 'GET', '/transactions?note=a b'], { env: env() });
+    expect(spaced.code).toBe(2);
+    expect(spaced.stderr).toContain('holds a space, which a URL cannot carry as it is');
+    expect(spaced.stderr).toContain('--query key=value');
+    const accented = await runCli(['api', 'GET', '/products/café'], { env: env() });
+    expect(accented.code).toBe(2);
+    expect(accented.stderr).toContain('holds the character "é"');
+    // The same value through --query is encoded and sent.
+    expect((await runCli(['api', 'GET', '/transactions', '--query', 'currency=US D'], { env: env() })).code).toBe(0);
+  });
+
   it('explains missing credentials', async () => {
     const r = await runCli(['api', 'GET', '/wallets'], { env: { VOUCHERS_API_KEY: 'k' } });
     expect(r.code).toBe(2);

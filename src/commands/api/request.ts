@@ -45,6 +45,17 @@ export async function buildRequest(io: IO, methodArg: string, pathArg: string, o
       'e.g. vouchers api GET /wallets (use --base-url or a profile to choose the server)',
     );
   }
+  // A request line carries printable ASCII only: a space or a control character would be
+  // refused by the HTTP client after the request was signed, and a non-ASCII character has
+  // no single encoding. Query values given with --query are encoded here.
+  const bad = /[^\x21-\x7e]/.exec(pathArg);
+  if (bad) {
+    const what = bad[0] === ' ' ? 'a space' : `the character ${JSON.stringify(bad[0])}`;
+    throw new UsageError(
+      `PATH ${JSON.stringify(pathArg)} holds ${what}, which a URL cannot carry as it is`,
+      'percent-encode it (a space is %20), or give query values with --query key=value, which encodes them',
+    );
+  }
   let path = pathArg.startsWith('/') ? pathArg : '/' + pathArg;
   const params = new URLSearchParams();
   for (const q of opts.query ?? []) {

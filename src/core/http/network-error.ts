@@ -18,7 +18,19 @@ const BEFORE_SEND = new Set([
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
 /** Errors where trying again cannot help. */
-const PERMANENT_PREFIXES = ['ERR_TLS', 'CERT_', 'UNABLE_TO', 'DEPTH_ZERO', 'SELF_SIGNED', 'ERR_SSL', 'UND_ERR_INVALID_ARG', 'HPE_'];
+const PERMANENT_PREFIXES = [
+  'ERR_TLS',
+  'CERT_',
+  'UNABLE_TO',
+  'DEPTH_ZERO',
+  'SELF_SIGNED',
+  'ERR_SSL',
+  'UND_ERR_INVALID_ARG',
+  'INVALID_REQUEST',
+  'HPE_',
+];
+/** The HTTP client refused to build the request (node-transport.ts; undici's own code). */
+const REFUSED_REQUEST = new Set(['INVALID_REQUEST', 'UND_ERR_INVALID_ARG']);
 const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
 
 export interface TransportFailure {
@@ -91,7 +103,9 @@ export function networkError(f: TransportFailure, ctx: NetworkErrorContext): Net
   } else {
     message = `the connection to ${host} broke after the request was sent (${f.errno}${tries}); it may have reached the server`;
   }
-  if (f.phase === 'before_send') {
+  if (REFUSED_REQUEST.has(f.errno)) {
+    hint = 'the HTTP client refused the request as built: check the path and any --header (run with --debug for details)';
+  } else if (f.phase === 'before_send') {
     hint = f.transient
       ? 'is the server running and the base URL right? check with: vouchers doctor (for a local server: vouchers sandbox start)'
       : "check the server's TLS certificate and the base URL: vouchers doctor";

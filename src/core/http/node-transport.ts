@@ -61,16 +61,23 @@ export function createNodeTransport(options: TransportOptions): Transport {
       const body = typeof o.body === 'string' ? Buffer.from(o.body, 'utf8') : undefined;
       const headers = { ...(o.headers as Record<string, string>) };
       if (body) headers['content-length'] = String(body.length);
-      const req = httpModule(origin.protocol).request({
-        protocol: origin.protocol,
-        hostname: origin.hostname.replace(/^\[(.*)\]$/, '$1'),
-        port: origin.port,
-        path: o.path,
-        method: o.method,
-        headers,
-        agent: agentFor(origin.protocol),
-        ...(o.signal ? { signal: o.signal as AbortSignal } : {}),
-      });
+      let req: ClientRequest;
+      try {
+        req = httpModule(origin.protocol).request({
+          protocol: origin.protocol,
+          hostname: origin.hostname.replace(/^\[(.*)\]$/, '$1'),
+          port: origin.port,
+          path: o.path,
+          method: o.method,
+          headers,
+          agent: agentFor(origin.protocol),
+          ...(o.signal ? { signal: o.signal as AbortSignal } : {}),
+        });
+      } catch (e) {
+        // Refused while it was built (a character a request line cannot carry): nothing was sent.
+        reject(Object.assign(new Error((e as Error).message), { code: 'INVALID_REQUEST', cause: e }));
+        return;
+      }
       inFlight.add(req);
       let connectTimer: NodeJS.Timeout | undefined;
       const fail = (e: Error): void => {

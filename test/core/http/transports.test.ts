@@ -180,6 +180,17 @@ describe.each([
     expect(await pending).toBeInstanceOf(InterruptedError);
   });
 
+  it('refuses a target a request line cannot carry before sending it, without retrying', async () => {
+    const server = await serve((_req, res) => sendJson(res, 200, WALLETS));
+    const client = makeClient(server.baseUrl, pooled);
+    const e = await client.request({ method: 'GET', path: '/wal lets', raw: true }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(NetworkError);
+    expect(['INVALID_REQUEST', 'UND_ERR_INVALID_ARG']).toContain((e as NetworkError).code);
+    expect((e as NetworkError).message).toMatch(/the request was not sent/);
+    expect((e as NetworkError).hint).toMatch(/refused the request as built/);
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('fails, without retrying, on an answer that is not HTTP', async () => {
     const raw = await rawServer((socket) => socket.end('SMTP ready\r\n\r\n'));
     const client = makeClient(raw.baseUrl, pooled);
