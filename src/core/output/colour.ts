@@ -17,23 +17,28 @@ export async function loadColour(): Promise<void> {
 const MODELS = new Set<string | symbol>(['rgb', 'hex', 'ansi256', 'bgRgb', 'bgHex', 'bgAnsi256']);
 
 /**
- * What chalk does at level 0, without chalk: every style, chained or not, returns its
- * arguments as text (one as it is, several joined by a space); `visible` returns nothing.
+ * What chalk does at level 0, without chalk: a style, chained or not, returns its arguments
+ * as text (one as it is, several joined by a space), `visible` returns nothing, and the
+ * instance itself called joins its arguments.
  */
-function plain(visible: boolean): ChalkInstance {
+function style(visible: boolean): ChalkInstance {
   const text = (...args: unknown[]): string => (visible ? (args.length === 1 ? `${args[0] as string}` : args.join(' ')) : '');
-  const style: ChalkInstance = new Proxy(text, {
+  return chainable(text, visible);
+}
+function chainable(call: (...args: unknown[]) => string, visible: boolean): ChalkInstance {
+  const self: ChalkInstance = new Proxy(call, {
     get(_, key) {
       if (key === 'level') return 0;
-      if (key === 'visible') return hidden;
-      if (MODELS.has(key)) return () => style;
-      return style;
+      if (key === 'visible') return visible ? hidden : self;
+      if (MODELS.has(key)) return () => (visible ? shown : self);
+      return visible ? shown : self;
     },
   }) as unknown as ChalkInstance;
-  return style;
+  return self;
 }
-const PLAIN = plain(true);
-const hidden = plain(false);
+const shown = style(true);
+const hidden = style(false);
+const PLAIN = chainable((...args: unknown[]) => args.join(' '), true);
 
 /** A chalk for this output: chalk's own when coloured (and loaded), else the plain one. */
 export function chalkAt(colour: boolean): ChalkInstance {

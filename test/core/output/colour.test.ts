@@ -7,7 +7,21 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { chalkAt, loadColour } from '../../../src/core/output/colour.js';
 
-const STYLES = ['bold', 'dim', 'italic', 'underline', 'red', 'green', 'yellow', 'cyan', 'gray', 'bgRed', 'inverse', 'reset'] as const;
+const STYLES = [
+  'bold',
+  'dim',
+  'italic',
+  'underline',
+  'red',
+  'green',
+  'yellow',
+  'cyan',
+  'gray',
+  'bgRed',
+  'inverse',
+  'reset',
+  'visible',
+] as const;
 
 type Step = { style: (typeof STYLES)[number] } | { model: 'hex' | 'rgb' | 'ansi256' };
 const step: fc.Arbitrary<Step> = fc.oneof(
@@ -39,8 +53,10 @@ describe('colour', () => {
           expect(chain(plain, steps, visible)(...args)).toBe(chain(reference, steps, visible)(...args));
         },
       ),
+      { numRuns: 1000 },
     );
     expect(plain.level).toBe(0);
+    expect(plain(undefined)).toBe(reference(undefined));
   });
 
   it("is chalk's own at level 1 once loaded", async () => {
