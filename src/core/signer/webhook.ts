@@ -4,7 +4,7 @@
  * matches any of its secrets and the timestamp is inside the tolerance, both directions.
  */
 import { SignatureError } from './errors.js';
-import { hmacHexOf, safeEqualHex } from './hmac.js';
+import { hmacHexOf, hmacOf, matchesDigest } from './hmac.js';
 import { checkWindow, parseSignatureHeader } from './request.js';
 
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -64,9 +64,10 @@ export function verifyWebhookSignature(
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
   checkWindow(t, now, options.tolerance ?? WEBHOOK_TOLERANCE_SECONDS, 'webhook');
   const list = typeof secrets === 'string' ? [secrets] : secrets;
+  const head = `${t}.`;
   for (const secret of list) {
-    const expected = webhookSignature(secret, t, rawBody);
-    if (v1.some((s) => safeEqualHex(s, expected))) return t;
+    const expected = hmacOf(secret, head, rawBody);
+    if (v1.some((s) => matchesDigest(s, expected))) return t;
   }
   throw new SignatureError(
     'no_match',
@@ -85,8 +86,28 @@ export function verifyWebhookDelivery(
   secrets: string | readonly string[],
   options: VerifyWebhookOptions = {},
 ): number {
-  const t = verifyWebhookSignature(rawBody, header(headers, WEBHOOK_HEADERS.signature), secrets, options);
-  const ts = header(headers, WEBHOOK_HEADERS.timestamp);
+  return verifyWebhookHeaders(
+    rawBody,
+    header(headers, WEBHOOK_HEADERS.signature),
+    header(headers, WEBHOOK_HEADERS.timestamp),
+    secrets,
+    options,
+  );
+}
+
+/**
+ * verifyWebhookDelivery given the two header values (X-Webhook-Signature and
+ * X-Webhook-Timestamp) instead of every header: for a receiver that has them at hand.
+ */
+export function verifyWebhookHeaders(
+  rawBody: string | Uint8Array,
+  signatureHeader: string | undefined,
+  timestampHeader: string | undefined,
+  secrets: string | readonly string[],
+  options: VerifyWebhookOptions = {},
+): number {
+  const t = verifyWebhookSignature(rawBody, signatureHeader, secrets, options);
+  const ts = timestampHeader;
   if (ts !== undefined && ts.trim() !== String(t)) {
     throw new SignatureError(
       'timestamp_mismatch',
