@@ -10,7 +10,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { rawBodyFieldsOf, type InboxEntry, type InboxWriter, type StoredEnvelope } from '../core/journal/inbox.js';
+import { rawBodyFieldsOf, type DeliveryMeta, type InboxEntry, type InboxWriter, type StoredEnvelope } from '../core/journal/inbox.js';
 import { SignatureError } from '../core/signer/errors.js';
 import { verifyWebhookHeaders, WEBHOOK_HEADERS } from '../core/signer/webhook.js';
 import { MAX_BODY_BYTES, readBody } from '../core/net/request-body.js';
@@ -193,18 +193,14 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     const envelope = json as StoredEnvelope;
     // Serialised once: compared with the body (raw_body) and written as the line's envelope.
     const envelopeJson = JSON.stringify(envelope);
-    const entry: InboxEntry = {
-      received_at: iso(),
-      envelope,
-      meta: {
-        signature_timestamp: signedAt,
-        webhook_id: headerValue(req, WEBHOOK_HEADERS.id) ?? null,
-        remote_address: req.socket.remoteAddress ?? null,
-        ...(check.known ? {} : { unknown_event_type: true as const }),
-        ...(check.drift.length > 0 ? { drift: check.drift } : {}),
-      },
-      ...rawBodyFieldsOf(body, text, envelopeJson),
+    const meta: DeliveryMeta = {
+      signature_timestamp: signedAt,
+      webhook_id: headerValue(req, WEBHOOK_HEADERS.id) ?? null,
+      remote_address: req.socket.remoteAddress ?? null,
     };
+    if (!check.known) meta.unknown_event_type = true;
+    if (check.drift.length > 0) meta.drift = check.drift;
+    const entry: InboxEntry = Object.assign({ received_at: iso(), envelope, meta }, rawBodyFieldsOf(body, text, envelopeJson));
     let outcome: 'stored' | 'duplicate';
     try {
       outcome = await options.inbox.store(entry, envelopeJson);
