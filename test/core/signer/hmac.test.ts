@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { syncBuiltinESMExports } from 'node:module';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { hmacHex, safeEqualHex, verifyRequest, verifyWebhookSignature } from '../../../src/core/signer/index.js';
+import { hmacHex, hmacOf, matchesDigest, safeEqualHex, verifyRequest, verifyWebhookSignature } from '../../../src/core/signer/index.js';
 import { requestVector, webhookVector } from './vectors.js';
 
 // A spy on node:crypto itself, seen through the named export the signer imports (an ES
@@ -56,6 +56,35 @@ describe('safeEqualHex', () => {
   it('compares with crypto.timingSafeEqual', () => {
     safeEqualHex(hex, hex);
     expect(timingSafeEqual).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('matchesDigest', () => {
+  const digest = hmacOf('Jefe', 'what do ya want', ' for nothing?');
+  const hex = '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843';
+
+  it('is the HMAC of the head then the body, as bytes', () => {
+    expect(digest.toString('hex')).toBe(hex);
+  });
+
+  it('is true for the digest in hex, in any letter case', () => {
+    expect(matchesDigest(hex, digest)).toBe(true);
+    expect(matchesDigest(hex.toUpperCase(), digest)).toBe(true);
+    expect(timingSafeEqual).toHaveBeenCalledTimes(2);
+  });
+
+  it('is false for another digest of the same length', () => {
+    expect(matchesDigest(hex.slice(0, -2) + '44', digest)).toBe(false);
+  });
+
+  it('is false on another length or non-hex input, without comparing', () => {
+    expect(matchesDigest(hex.slice(0, -2), digest)).toBe(false);
+    expect(matchesDigest(hex + '00', digest)).toBe(false);
+    expect(matchesDigest(hex.slice(0, -1), digest)).toBe(false);
+    expect(matchesDigest('', digest)).toBe(false);
+    expect(matchesDigest('zz' + hex.slice(2), digest)).toBe(false);
+    expect(matchesDigest(' ' + hex.slice(1), digest)).toBe(false);
+    expect(timingSafeEqual).not.toHaveBeenCalled();
   });
 });
 
