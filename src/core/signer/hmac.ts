@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHash, createHmac, timingSafeEqual, type Hash } from 'node:crypto';
 
 /** Hex HMAC-SHA256 of `message` under `key`. */
 export function hmacHex(key: string, message: string | Uint8Array): string {
@@ -21,6 +21,43 @@ export function hmacOf(key: string, head: string, body: string | Uint8Array | un
     else hmac.update(body);
   }
   return hmac.digest();
+}
+
+/** SHA-256's block size: the key is padded (or first hashed) to it. */
+const BLOCK = 64;
+
+/**
+ * HMAC-SHA256 under one key, for a receiver that checks many messages with it (RFC 2104):
+ * the key's inner and outer blocks are hashed once, and each message starts from copies of
+ * those states. A new Hmac per message sets up the digest again every time, which cost a
+ * listener more than the hashing.
+ */
+export class HmacKey {
+  private readonly inner: Hash;
+  private readonly outer: Hash;
+
+  constructor(key: string) {
+    let bytes = Buffer.from(key, 'utf8');
+    if (bytes.length > BLOCK) bytes = createHash('sha256').update(bytes).digest();
+    const ipad = Buffer.alloc(BLOCK, 0x36);
+    const opad = Buffer.alloc(BLOCK, 0x5c);
+    for (let i = 0; i < bytes.length; i++) {
+      ipad[i]! ^= bytes[i]!;
+      opad[i]! ^= bytes[i]!;
+    }
+    this.inner = createHash('sha256').update(ipad);
+    this.outer = createHash('sha256').update(opad);
+  }
+
+  /** hmacOf(key, head, body). */
+  of(head: string, body: string | Uint8Array | undefined): Buffer {
+    const inner = this.inner.copy().update(head, 'utf8');
+    if (body !== undefined) {
+      if (typeof body === 'string') inner.update(body, 'utf8');
+      else inner.update(body);
+    }
+    return this.outer.copy().update(inner.digest()).digest();
+  }
 }
 
 const HEX = /^[0-9a-f]*$/i;
