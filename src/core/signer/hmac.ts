@@ -1,4 +1,4 @@
-import { createHash, createHmac, timingSafeEqual, type Hash } from 'node:crypto';
+import { createHmac, hash, timingSafeEqual } from 'node:crypto';
 
 /** Hex HMAC-SHA256 of `message` under `key`. */
 export function hmacHex(key: string, message: string | Uint8Array): string {
@@ -27,36 +27,32 @@ export function hmacOf(key: string, head: string, body: string | Uint8Array | un
 const BLOCK = 64;
 
 /**
- * HMAC-SHA256 under one key, for a receiver that checks many messages with it (RFC 2104):
- * the key's inner and outer blocks are hashed once, and each message starts from copies of
- * those states. A new Hmac per message sets up the digest again every time, which cost a
+ * HMAC-SHA256 under one key, for a receiver that checks many messages with it (RFC 2104:
+ * SHA-256 of the outer key block and SHA-256 of the inner key block and the message). The
+ * key blocks are made once, and each message is hashed in two one-shot calls: a new Hmac
+ * (or Hash) object per message, with its stream machinery and digest set-up, cost a
  * listener more than the hashing.
  */
 export class HmacKey {
-  private readonly inner: Hash;
-  private readonly outer: Hash;
+  private readonly inner: Buffer;
+  private readonly outer: Buffer;
 
   constructor(key: string) {
     let bytes = Buffer.from(key, 'utf8');
-    if (bytes.length > BLOCK) bytes = createHash('sha256').update(bytes).digest();
-    const ipad = Buffer.alloc(BLOCK, 0x36);
-    const opad = Buffer.alloc(BLOCK, 0x5c);
+    if (bytes.length > BLOCK) bytes = hash('sha256', bytes, 'buffer');
+    this.inner = Buffer.alloc(BLOCK, 0x36);
+    this.outer = Buffer.alloc(BLOCK, 0x5c);
     for (let i = 0; i < bytes.length; i++) {
-      ipad[i]! ^= bytes[i]!;
-      opad[i]! ^= bytes[i]!;
+      this.inner[i]! ^= bytes[i]!;
+      this.outer[i]! ^= bytes[i]!;
     }
-    this.inner = createHash('sha256').update(ipad);
-    this.outer = createHash('sha256').update(opad);
   }
 
   /** hmacOf(key, head, body). */
   of(head: string, body: string | Uint8Array | undefined): Buffer {
-    const inner = this.inner.copy().update(head, 'utf8');
-    if (body !== undefined) {
-      if (typeof body === 'string') inner.update(body, 'utf8');
-      else inner.update(body);
-    }
-    return this.outer.copy().update(inner.digest()).digest();
+    const parts: Uint8Array[] = [this.inner, Buffer.from(head, 'utf8')];
+    if (body !== undefined) parts.push(typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
+    return hash('sha256', Buffer.concat([this.outer, hash('sha256', Buffer.concat(parts), 'buffer')]), 'buffer');
   }
 }
 
