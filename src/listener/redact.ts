@@ -103,22 +103,34 @@ export interface Redacted<T> {
   found: string[];
 }
 
-/** The paths `redactCodes` would replace, without making the redacted copy. */
+/**
+ * The paths `redactCodes` would replace, without making the redacted copy. Every event shown
+ * passes through here, and almost none has such a field: a path is spelt out only for a
+ * field found.
+ */
 export function codeFieldsIn(value: unknown, path = ''): string[] {
   const found: string[] = [];
-  const walk = (v: unknown, at: string): void => {
+  const at: (string | number)[] = path ? [path] : [];
+  const walk = (v: unknown): void => {
     if (Array.isArray(v)) {
-      v.forEach((item, i) => walk(item, at ? `${at}.${i}` : String(i)));
+      for (let i = 0; i < v.length; i++) {
+        at.push(i);
+        walk(v[i]);
+        at.pop();
+      }
       return;
     }
     if (v === null || typeof v !== 'object') return;
-    for (const [k, item] of Object.entries(v)) {
-      const here = at ? `${at}.${k}` : k;
-      if (isCodeField(k) && item !== null && item !== undefined) found.push(here);
-      else walk(item, here);
+    const record = v as Record<string, unknown>;
+    for (const k of Object.keys(record)) {
+      const item = record[k];
+      at.push(k);
+      if (isCodeField(k) && item !== null && item !== undefined) found.push(at.join('.'));
+      else walk(item);
+      at.pop();
     }
   };
-  walk(value, path);
+  walk(value);
   return found;
 }
 

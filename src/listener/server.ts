@@ -10,9 +10,9 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { rawBodyFieldsOf, type InboxEntry, type InboxWriter, type StoredEnvelope } from '../core/journal/inbox.js';
+import { rawBodyFieldsOf, type DeliveryMeta, type InboxEntry, type InboxWriter, type StoredEnvelope } from '../core/journal/inbox.js';
 import { SignatureError } from '../core/signer/errors.js';
-import { verifyWebhookDelivery, WEBHOOK_HEADERS } from '../core/signer/webhook.js';
+import { verifyWebhookHeaders, WEBHOOK_HEADERS } from '../core/signer/webhook.js';
 import { MAX_BODY_BYTES, readBody } from '../core/net/request-body.js';
 import { checkEnvelope } from './envelope.js';
 import type { EventFilter } from './filter.js';
@@ -61,6 +61,10 @@ function headerValue(req: IncomingMessage, name: string): string | undefined {
   return Array.isArray(v) ? v.join(',') : v;
 }
 
+/** The acknowledgement of a stored event, made once: every delivery gets the same answer. */
+const RECEIVED = JSON.stringify({ received: true });
+const RECEIVED_HEADERS = ['content-type', 'application/json; charset=utf-8', 'content-length', String(Buffer.byteLength(RECEIVED))];
+
 function displayHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
@@ -68,9 +72,27 @@ function displayHost(host: string): string {
 export async function startListener(options: ListenerOptions): Promise<Listener> {
   let secrets = [...options.secrets];
   const limit = options.maxBodyBytes ?? MAX_BODY_BYTES;
-  const inFlight = new Set<Promise<void>>();
+  /** Deliveries being handled, and who waits for there to be none (close). */
+  let inFlight = 0;
+  let idle: (() => void)[] = [];
+  const settled = () => {
+    if (--inFlight > 0 || idle.length === 0) return;
+    const waiting = idle;
+    idle = [];
+    for (const resolve of waiting) resolve();
+  };
   let closing = false;
-  const iso = () => new Date(options.clock.now()).toISOString();
+  // Deliveries come many to a millisecond: the timestamp is formatted once per millisecond.
+  let isoAt = NaN;
+  let isoText = '';
+  const iso = () => {
+    const now = options.clock.now();
+    if (now !== isoAt) {
+      isoAt = now;
+      isoText = new Date(now).toISOString();
+    }
+    return isoText;
+  };
   const report = (a: ListenerActivity) => {
     try {
       options.onActivity?.(a);
@@ -91,6 +113,14 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       remote_address: req.socket.remoteAddress ?? null,
       rejection: r,
     });
+  };
+
+  const fault = (req: IncomingMessage, res: ServerResponse, e: unknown) => {
+    try {
+      if (!res.headersSent) reject(req, res, rejection('INTERNAL_ERROR', `listener fault: ${(e as Error)?.message ?? String(e)}`));
+    } finally {
+      settled();
+    }
   };
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -117,10 +147,16 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
 
     let signedAt: number;
     try {
-      signedAt = verifyWebhookDelivery(body, req.headers, secrets, {
-        tolerance: options.tolerance,
-        nowSeconds: Math.floor(options.clock.now() / 1000),
-      });
+      signedAt = verifyWebhookHeaders(
+        body,
+        headerValue(req, WEBHOOK_HEADERS.signature),
+        headerValue(req, WEBHOOK_HEADERS.timestamp),
+        secrets,
+        {
+          tolerance: options.tolerance,
+          nowSeconds: Math.floor(options.clock.now() / 1000),
+        },
+      );
     } catch (e) {
       if (e instanceof SignatureError) return reject(req, res, signatureRejection(e.reason, e.message));
       throw e;
@@ -157,18 +193,14 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     const envelope = json as StoredEnvelope;
     // Serialised once: compared with the body (raw_body) and written as the line's envelope.
     const envelopeJson = JSON.stringify(envelope);
-    const entry: InboxEntry = {
-      received_at: iso(),
-      envelope,
-      meta: {
-        signature_timestamp: signedAt,
-        webhook_id: headerValue(req, WEBHOOK_HEADERS.id) ?? null,
-        remote_address: req.socket.remoteAddress ?? null,
-        ...(check.known ? {} : { unknown_event_type: true as const }),
-        ...(check.drift.length > 0 ? { drift: check.drift } : {}),
-      },
-      ...rawBodyFieldsOf(body, text, envelopeJson),
+    const meta: DeliveryMeta = {
+      signature_timestamp: signedAt,
+      webhook_id: headerValue(req, WEBHOOK_HEADERS.id) ?? null,
+      remote_address: req.socket.remoteAddress ?? null,
     };
+    if (!check.known) meta.unknown_event_type = true;
+    if (check.drift.length > 0) meta.drift = check.drift;
+    const entry: InboxEntry = Object.assign({ received_at: iso(), envelope, meta }, rawBodyFieldsOf(body, text, envelopeJson));
     let outcome: 'stored' | 'duplicate';
     try {
       outcome = await options.inbox.store(entry, envelopeJson);
@@ -179,13 +211,13 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         rejection('INTERNAL_ERROR', `could not store the event in the inbox: ${(e as Error).message}; retry the delivery`),
       );
     }
-    const connection: Record<string, string> = closing ? { connection: 'close' } : {};
     if (outcome === 'duplicate') {
-      sendJson(res, 200, { received: true, duplicate: true }, connection);
+      sendJson(res, 200, { received: true, duplicate: true }, closing ? { connection: 'close' } : {});
       if (options.filter(envelope.event)) report({ kind: 'duplicate', received_at: entry.received_at, envelope });
       return;
     }
-    sendJson(res, 200, { received: true }, connection);
+    if (closing) sendJson(res, 200, { received: true }, { connection: 'close' });
+    else res.writeHead(200, RECEIVED_HEADERS).end(RECEIVED);
     if (!options.filter(envelope.event)) return;
     report({ kind: 'event', entry });
     const forwarder = options.forwarder;
@@ -203,13 +235,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   }
 
   const server: Server = createServer((req, res) => {
-    const p = handle(req, res).catch((e: unknown) => {
-      if (!res.headersSent) {
-        reject(req, res, rejection('INTERNAL_ERROR', `listener fault: ${(e as Error)?.message ?? String(e)}`));
-      }
-    });
-    inFlight.add(p);
-    void p.finally(() => inFlight.delete(p));
+    inFlight++;
+    handle(req, res).then(settled, (e: unknown) => fault(req, res, e));
   });
   server.requestTimeout = options.requestTimeoutMs ?? 4_000;
   server.headersTimeout = Math.min(server.requestTimeout, 4_000);
@@ -237,7 +264,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         closing = true;
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
-        while (inFlight.size > 0) await Promise.allSettled([...inFlight]);
+        if (inFlight > 0) await new Promise<void>((resolve) => idle.push(resolve));
         server.closeIdleConnections();
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([

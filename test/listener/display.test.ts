@@ -228,7 +228,10 @@ describe('code-like field names', () => {
       JSON.parse('{"__proto__":{"code":"LEAK"},"a":[[{"card_number":"4"}]]}'),
       { data: {} },
     ];
-    for (const v of values) expect(codeFieldsIn(v)).toEqual(redactCodes(v).found);
+    for (const v of values) {
+      expect(codeFieldsIn(v)).toEqual(redactCodes(v).found);
+      expect(codeFieldsIn(v, 'envelope')).toEqual(redactCodes(v, 'envelope').found);
+    }
     expect(codeFieldsIn(values[0])).toEqual(['data.vouchers.0.code', 'data.vouchers.1.voucher_code', 'data.nested.redemptionCode']);
     // Asked twice (the second answer remembered), a name gets the same answer.
     expect([isCodeField('pin_code'), isCodeField('pin_code'), isCodeField('country_code'), isCodeField('country_code')]).toEqual([

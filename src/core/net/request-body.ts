@@ -41,7 +41,7 @@ export function readBody(req: IncomingMessage, limit = MAX_BODY_BYTES): Promise<
       }
       chunks.push(chunk);
     };
-    const onEnd = () => finish({ ok: true, body: Buffer.concat(chunks, size) });
+    const onEnd = () => finish({ ok: true, body: chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks, size) });
     const onAbort = () => finish({ ok: false, reason: 'aborted' });
     const onClose = () => {
       if (!req.complete) onAbort();

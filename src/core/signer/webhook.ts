@@ -4,7 +4,7 @@
  * matches any of its secrets and the timestamp is inside the tolerance, both directions.
  */
 import { SignatureError } from './errors.js';
-import { hmacHexOf, safeEqualHex } from './hmac.js';
+import { HmacKey, hmacHexOf, matchesDigest } from './hmac.js';
 import { checkWindow, parseSignatureHeader } from './request.js';
 
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -26,6 +26,19 @@ export function signWebhook(rawBody: string | Uint8Array, secrets: string | read
   const list = typeof secrets === 'string' ? [secrets] : secrets;
   if (list.length === 0) throw new Error('signWebhook needs at least one secret');
   return [`t=${timestamp}`, ...list.map((s) => `v1=${webhookSignature(s, timestamp, rawBody)}`)].join(',');
+}
+
+/** Prepared keys of the secrets verified with lately: a receiver checks every delivery with the same few. */
+const keys = new Map<string, HmacKey>();
+const MAX_KEYS = 8;
+
+function keyOf(secret: string): HmacKey {
+  let key = keys.get(secret);
+  if (!key) {
+    if (keys.size >= MAX_KEYS) keys.clear();
+    keys.set(secret, (key = new HmacKey(secret)));
+  }
+  return key;
 }
 
 export interface VerifyWebhookOptions {
@@ -64,9 +77,10 @@ export function verifyWebhookSignature(
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
   checkWindow(t, now, options.tolerance ?? WEBHOOK_TOLERANCE_SECONDS, 'webhook');
   const list = typeof secrets === 'string' ? [secrets] : secrets;
+  const head = `${t}.`;
   for (const secret of list) {
-    const expected = webhookSignature(secret, t, rawBody);
-    if (v1.some((s) => safeEqualHex(s, expected))) return t;
+    const expected = keyOf(secret).of(head, rawBody);
+    if (v1.some((s) => matchesDigest(s, expected))) return t;
   }
   throw new SignatureError(
     'no_match',
@@ -85,8 +99,28 @@ export function verifyWebhookDelivery(
   secrets: string | readonly string[],
   options: VerifyWebhookOptions = {},
 ): number {
-  const t = verifyWebhookSignature(rawBody, header(headers, WEBHOOK_HEADERS.signature), secrets, options);
-  const ts = header(headers, WEBHOOK_HEADERS.timestamp);
+  return verifyWebhookHeaders(
+    rawBody,
+    header(headers, WEBHOOK_HEADERS.signature),
+    header(headers, WEBHOOK_HEADERS.timestamp),
+    secrets,
+    options,
+  );
+}
+
+/**
+ * verifyWebhookDelivery given the two header values (X-Webhook-Signature and
+ * X-Webhook-Timestamp) instead of every header: for a receiver that has them at hand.
+ */
+export function verifyWebhookHeaders(
+  rawBody: string | Uint8Array,
+  signatureHeader: string | undefined,
+  timestampHeader: string | undefined,
+  secrets: string | readonly string[],
+  options: VerifyWebhookOptions = {},
+): number {
+  const t = verifyWebhookSignature(rawBody, signatureHeader, secrets, options);
+  const ts = timestampHeader;
   if (ts !== undefined && ts.trim() !== String(t)) {
     throw new SignatureError(
       'timestamp_mismatch',

@@ -1,7 +1,15 @@
-import crypto from 'node:crypto';
+import crypto, { createHmac } from 'node:crypto';
 import { syncBuiltinESMExports } from 'node:module';
 import { afterAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { hmacHex, safeEqualHex, verifyRequest, verifyWebhookSignature } from '../../../src/core/signer/index.js';
+import {
+  HmacKey,
+  hmacHex,
+  hmacOf,
+  matchesDigest,
+  safeEqualHex,
+  verifyRequest,
+  verifyWebhookSignature,
+} from '../../../src/core/signer/index.js';
 import { requestVector, webhookVector } from './vectors.js';
 
 // A spy on node:crypto itself, seen through the named export the signer imports (an ES
@@ -56,6 +64,59 @@ describe('safeEqualHex', () => {
   it('compares with crypto.timingSafeEqual', () => {
     safeEqualHex(hex, hex);
     expect(timingSafeEqual).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('HmacKey', () => {
+  it('matches the RFC 4231 test case 2 digest', () => {
+    expect(new HmacKey('Jefe').of('what do ya want ', 'for nothing?').toString('hex')).toBe(
+      '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843',
+    );
+  });
+
+  it('is HMAC-SHA256 for keys shorter than, as long as and longer than a block, and any body', () => {
+    const body = Buffer.from('{"event":"order.delivered","note":"Lieferant — 在庫なし ✓"}', 'utf8');
+    for (const length of [0, 1, 31, 63, 64, 65, 100, 200]) {
+      for (const key of ['k'.repeat(length), 'ü'.repeat(length)]) {
+        const prepared = new HmacKey(key);
+        for (const message of [body, body.toString('utf8'), undefined]) {
+          const expected = createHmac('sha256', key).update('1732270000.');
+          if (message !== undefined) expected.update(message);
+          // Twice: each message starts from the prepared states, untouched by the one before.
+          expect(prepared.of('1732270000.', message)).toEqual(expected.digest());
+          expect(prepared.of('1732270000.', message)).toEqual(hmacOf(key, '1732270000.', message));
+        }
+      }
+    }
+  });
+});
+
+describe('matchesDigest', () => {
+  const digest = hmacOf('Jefe', 'what do ya want', ' for nothing?');
+  const hex = '5bdcc146bf60754e6a042426089575c75a003f089d2739839dec58b964ec3843';
+
+  it('is the HMAC of the head then the body, as bytes', () => {
+    expect(digest.toString('hex')).toBe(hex);
+  });
+
+  it('is true for the digest in hex, in any letter case', () => {
+    expect(matchesDigest(hex, digest)).toBe(true);
+    expect(matchesDigest(hex.toUpperCase(), digest)).toBe(true);
+    expect(timingSafeEqual).toHaveBeenCalledTimes(2);
+  });
+
+  it('is false for another digest of the same length', () => {
+    expect(matchesDigest(hex.slice(0, -2) + '44', digest)).toBe(false);
+  });
+
+  it('is false on another length or non-hex input, without comparing', () => {
+    expect(matchesDigest(hex.slice(0, -2), digest)).toBe(false);
+    expect(matchesDigest(hex + '00', digest)).toBe(false);
+    expect(matchesDigest(hex.slice(0, -1), digest)).toBe(false);
+    expect(matchesDigest('', digest)).toBe(false);
+    expect(matchesDigest('zz' + hex.slice(2), digest)).toBe(false);
+    expect(matchesDigest(' ' + hex.slice(1), digest)).toBe(false);
+    expect(timingSafeEqual).not.toHaveBeenCalled();
   });
 });
 

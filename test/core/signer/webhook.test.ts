@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import {
   signWebhook,
   verifyWebhook,
+  verifyWebhookHeaders,
   verifyWebhookSignature,
   webhookSignature,
   WEBHOOK_TOLERANCE_SECONDS,
@@ -175,5 +176,27 @@ describe('verifyWebhook', () => {
     const e = signatureErrorOf(() => verifyWebhook(body, { 'x-webhook-signature': header }, secret, at));
     expect(e.reason).toBe('malformed_body');
     expect(e.message).toMatch(/not JSON/);
+  });
+});
+
+describe('verifyWebhookHeaders (the two header values instead of every header)', () => {
+  const w = webhookVector('cancelled-unicode-body');
+  const secret = w.secrets[0]!;
+  const at = { nowSeconds: w.timestamp };
+
+  it('returns the signed timestamp, with or without X-Webhook-Timestamp', () => {
+    expect(verifyWebhookHeaders(w.body, w.header, String(w.timestamp), secret, at)).toBe(w.timestamp);
+    expect(verifyWebhookHeaders(w.body, w.header, undefined, secret, at)).toBe(w.timestamp);
+  });
+
+  it('refuses what verifyWebhookDelivery refuses, for the same reasons', () => {
+    expect(signatureErrorOf(() => verifyWebhookHeaders(w.body, undefined, undefined, secret, at)).reason).toBe('missing_header');
+    expect(signatureErrorOf(() => verifyWebhookHeaders(w.body, w.header, String(w.timestamp + 1), secret, at)).reason).toBe(
+      'timestamp_mismatch',
+    );
+    expect(signatureErrorOf(() => verifyWebhookHeaders(`${w.body} `, w.header, undefined, secret, at)).reason).toBe('no_match');
+    expect(
+      signatureErrorOf(() => verifyWebhookHeaders(w.body, w.header, undefined, secret, { nowSeconds: w.timestamp + 301 })).reason,
+    ).toBe('timestamp_too_old');
   });
 });
