@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { loadColour } from '../../../src/core/output/colour.js';
 import { resolveOutput } from '../../../src/core/output/options.js';
 import { handleFieldsFlag, printList, type Column } from '../../../src/core/output/print.js';
 import { fitColumnWidths, layoutTable, MIN_COLUMN_WIDTH, tableWidth } from '../../../src/core/output/table-layout.js';
@@ -85,6 +86,8 @@ describe('printList as a table', () => {
   });
 
   it('colours only on a TTY without NO_COLOR', async () => {
+    // main.ts loads chalk when standard output may be coloured; this test calls printList itself.
+    await loadColour();
     const styled: Column<Row>[] = [{ field: 'id', style: (t, c) => c.red(t) }];
     const tty = testIO({ tty: true });
     await printList(tty, ROWS, styled, resolveOutput(tty, {}));
@@ -322,5 +325,50 @@ describe('resolveOutput: table or TSV', () => {
     expect(text).toContain('TITLE');
     expect(text).toContain(ROWS[0]!.title);
     expect(text).not.toContain('…');
+  });
+});
+
+describe('streamed lists', () => {
+  type Row = { id: string; amount: number };
+  const columns: Column<Row>[] = [{ field: 'id' }, { field: 'amount' }];
+
+  function counted(io: ReturnType<typeof testIO>): () => number {
+    let writes = 0;
+    const write = io.stdout.write.bind(io.stdout);
+    io.stdout.write = ((chunk: unknown, ...rest: never[]) => {
+      writes++;
+      return write(chunk as string, ...rest);
+    }) as typeof io.stdout.write;
+    return () => writes;
+  }
+
+  it('writes TSV, CSV and NDJSON in pieces of at most 16 KiB, the same bytes as line by line', async () => {
+    const rows = Array.from({ length: 5000 }, (_, i) => ({ id: `txn_${i}`, amount: i }));
+    for (const output of ['tsv', 'csv', 'ndjson'] as const) {
+      const io = testIO();
+      const writes = counted(io);
+      // TSV is what a table becomes when standard output is not a terminal.
+      await printList(io, rows, columns, resolveOutput(io, output === 'tsv' ? {} : { output }));
+      const text = io.stdoutText();
+      const expected =
+        output === 'tsv'
+          ? rows.map((r) => `${r.id}\t${r.amount}\n`).join('')
+          : output === 'csv'
+            ? 'id,amount\n' + rows.map((r) => `${r.id},${r.amount}\n`).join('')
+            : rows.map((r) => JSON.stringify(r) + '\n').join('');
+      expect(text).toBe(expected);
+      expect(writes()).toBeLessThanOrEqual(Math.ceil(text.length / 16_384) + 1);
+    }
+  });
+
+  it('prints the rows that came before an error, then lets the error through', async () => {
+    async function* failing(): AsyncGenerator<Row> {
+      yield { id: 'txn_1', amount: 1 };
+      yield { id: 'txn_2', amount: 2 };
+      throw new Error('page 2 failed');
+    }
+    const io = testIO();
+    await expect(printList(io, failing(), columns, resolveOutput(io, {}))).rejects.toThrow('page 2 failed');
+    expect(io.stdoutText()).toBe('txn_1\t1\ntxn_2\t2\n');
   });
 });
