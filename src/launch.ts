@@ -230,7 +230,7 @@ function loadThroughCodeCache(dir: string | undefined, group: string): { main: M
   const fresh = new Map<string, { script: Script; source: string }>();
   let compiled = false;
   // Every require of a chunk that is not another chunk names a builtin (the bundle holds the packages).
-  const builtin = (id: string): unknown => process.getBuiltinModule?.(id) ?? require(id);
+  const builtin = (id: string): unknown => process.getBuiltinModule(id) ?? require(id);
   const load = (name: string): object => {
     const known = modules.get(name);
     if (known) return known.exports;

@@ -9,6 +9,23 @@ import { BulkJournal, readJournalFile, type BulkRow } from '../../src/core/journ
 import { systemClock } from '../../src/core/time/clock.js';
 import { systemIds } from '../../src/core/run/ids.js';
 
+/** The 201 of an order delivered from cache, for the row the request carries. */
+function delivered<T>(opts: RequestOptions): ApiResponse<T> {
+  const body = opts.body as { reference: string };
+  const data = { order_id: `ord_${body.reference}`, status: 'DELIVERED', total_amount: 10, currency: 'USD' };
+  return {
+    status: 201,
+    headers: {},
+    data: data as T,
+    text: '',
+    traceId: 'a'.repeat(32),
+    replayed: false,
+    attempts: 1,
+    idempotencyKey: opts.idempotencyKey,
+    durationMs: 0,
+  };
+}
+
 const ROWS = 50;
 
 function rowsOf(n: number): BulkRow[] {
@@ -60,19 +77,7 @@ function heldClient(j: BulkJournal, concurrency: number) {
       });
       inFlight -= 1;
       remaining -= 1;
-      const body = opts.body as { reference: string };
-      const data = { order_id: `ord_${body.reference}`, status: 'DELIVERED', total_amount: 10, currency: 'USD' };
-      return {
-        status: 201,
-        headers: {},
-        data: data as T,
-        text: '',
-        traceId: 'a'.repeat(32),
-        replayed: false,
-        attempts: 1,
-        idempotencyKey: opts.idempotencyKey,
-        durationMs: 0,
-      };
+      return delivered<T>(opts);
     },
     async close() {},
   };
@@ -125,19 +130,7 @@ describe('runRows', () => {
       async request<T>(opts: RequestOptions): Promise<ApiResponse<T>> {
         await new Promise((r) => setImmediate(r));
         if (++answered === 10) stop.abort();
-        const body = opts.body as { reference: string };
-        const data = { order_id: `ord_${body.reference}`, status: 'DELIVERED', total_amount: 10, currency: 'USD' };
-        return {
-          status: 201,
-          headers: {},
-          data: data as T,
-          text: '',
-          traceId: 'a'.repeat(32),
-          replayed: false,
-          attempts: 1,
-          idempotencyKey: opts.idempotencyKey,
-          durationMs: 0,
-        };
+        return delivered<T>(opts);
       },
       async close() {},
     };

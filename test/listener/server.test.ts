@@ -17,7 +17,7 @@ function tempInbox(): string {
   return join(mkdtempSync(join(tmpdir(), 'vouchers-test-')), 'events.ndjson');
 }
 
-async function start(inboxPath = tempInbox(), extra: { events?: string } = {}) {
+async function start(inboxPath = tempInbox(), extra: { events?: string; inbox?: (real: InboxWriter) => InboxWriter } = {}) {
   const inbox = await InboxWriter.open(inboxPath);
   const activity: ListenerActivity[] = [];
   const listener = await startListener({
@@ -26,7 +26,7 @@ async function start(inboxPath = tempInbox(), extra: { events?: string } = {}) {
     path: '/webhooks',
     secrets: [SECRET],
     tolerance: 300,
-    inbox,
+    inbox: extra.inbox ? extra.inbox(inbox) : inbox,
     filter: parseEventFilter(extra.events),
     clock: { now: () => Date.now() },
     onActivity: (a) => activity.push(a),
@@ -318,30 +318,21 @@ describe('listener: duplicates and durability', () => {
   });
 
   it('close() finishes a delivery in flight: stored, acknowledged with Connection: close, then closed', async () => {
-    const inboxPath = tempInbox();
-    const real = await InboxWriter.open(inboxPath);
     let storing!: () => void;
     const inFlight = new Promise<void>((resolve) => (storing = resolve));
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     // The inbox holds the delivery until the listener is closing.
-    const inbox = {
-      store: async (entry: InboxEntry, json?: string) => {
-        storing();
-        await gate;
-        return real.store(entry, json);
-      },
-      close: () => real.close(),
-    } as unknown as InboxWriter;
-    const listener = await startListener({
-      host: '127.0.0.1',
-      port: 0,
-      path: '/webhooks',
-      secrets: [SECRET],
-      tolerance: 300,
-      inbox,
-      filter: parseEventFilter(undefined),
-      clock: { now: () => Date.now() },
+    const { listener, inboxPath } = await start(undefined, {
+      inbox: (real) =>
+        ({
+          store: async (entry: InboxEntry, json?: string) => {
+            storing();
+            await gate;
+            return real.store(entry, json);
+          },
+          close: () => real.close(),
+        }) as unknown as InboxWriter,
     });
     const ev = orderEvent(40);
     // A client that would keep the connection open: the listener's answer says it will not.

@@ -7,6 +7,7 @@ import type { ChalkInstance } from 'chalk';
 import { chalkAt } from './colour.js';
 import { UsageError } from '../errors/index.js';
 import { err, out, type IO } from '../io/io.js';
+import { LineWriter } from '../io/line-writer.js';
 import type { OutputSettings } from './options.js';
 import { csvCell as sharedCsvCell } from './csv.js';
 import { fitsLayout, genericColumns, genericFields, peekRows } from './generic.js';
@@ -225,28 +226,6 @@ function mapRows<T, U>(rows: Iterable<T> | AsyncIterable<T>, f: (row: T) => U): 
   return (async function* () {
     for await (const r of rows) yield f(r);
   })();
-}
-
-/**
- * The lines of a streamed list, written in pieces of up to 16 KiB: a write per line cost a
- * system call and the stream's work each (20 for a list of 20 products, 200,000 for
- * `transactions list --all`), where the bytes are the same.
- */
-class LineWriter {
-  private pending = '';
-  constructor(private readonly io: IO) {}
-
-  async add(text: string): Promise<void> {
-    this.pending += text;
-    if (this.pending.length >= 16_384) await this.flush();
-  }
-
-  async flush(): Promise<void> {
-    if (this.pending === '') return;
-    const text = this.pending;
-    this.pending = '';
-    await out(this.io, text);
-  }
 }
 
 /**
