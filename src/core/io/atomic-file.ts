@@ -3,7 +3,7 @@
  * target (created exclusively, so two writers never share one), which is then renamed
  * over it. A reader sees the old file or the new one, never a part. `durable` also fsyncs
  * the file before the rename and the folder after it, so the new content survives a crash
- * once the call returns. Used by the sandbox state file, the pid file, the pace files, the
+ * once the call returns. Used by the sandbox state file, the pid file, the
  * request log's trim, certify's report files, the bulk journal and the launcher's cache.
  */
 import { closeSync, fsyncSync, openSync, renameSync, unlinkSync, writeSync } from 'node:fs';

@@ -104,6 +104,33 @@ describe('the pace file', () => {
     expect(new Pacer(clock, LIMITS(4), { store: paceFile(dir, BASE, KEY) }).reserve('orders')).toBe(0);
   });
 
+  it('is rewritten in place: a shorter state leaves no old byte after it, a foreign long file is cut', () => {
+    const dir = tempDir();
+    const path = join(dir, paceFileName(BASE, KEY));
+    const store = paceFile(dir, BASE, KEY);
+    store.update(() => ({ v: 2, note: 'x'.repeat(300) }));
+    const inode = statSync(path).ino;
+    const long = readFileSync(path, 'utf8');
+    store.update(() => ({ v: 2 }));
+    const short = readFileSync(path, 'utf8');
+    // The same file (no temporary file renamed over it), as long as before, and only the new state.
+    expect(statSync(path).ino).toBe(inode);
+    expect(short.length).toBe(long.length);
+    expect(short).toMatch(/^\{"v":2\} +\n$/);
+    expect(JSON.parse(short)).toEqual({ v: 2 });
+    let seen: unknown;
+    store.update((state) => {
+      seen = state;
+      return { v: 2, n: 1 };
+    });
+    expect(seen).toEqual({ v: 2 });
+    // A file far longer than any state is not padded out to its length but cut.
+    writeFileSync(path, `{"foreign":"${'y'.repeat(100_000)}"}`);
+    store.update(() => ({ v: 2 }));
+    expect(readFileSync(path, 'utf8')).toBe('{"v":2}\n');
+    expect(readdirSync(dir)).toEqual([paceFileName(BASE, KEY)]);
+  });
+
   it('takes over a lock left by a process that is gone, or one older than the stale age', () => {
     const dir = tempDir();
     const lock = join(dir, `${paceFileName(BASE, KEY)}.lock`);
