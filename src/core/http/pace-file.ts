@@ -23,7 +23,7 @@
  * concurrent requests of one process queue in order, and a few syscalls on a tiny file cost
  * microseconds. Any failure throws; the Pacer then paces in-process only.
  */
-import { createHash, randomBytes } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { closeSync, constants, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
@@ -52,7 +52,7 @@ export class PaceLockBusyError extends Error {
 
 /** The state file's name for a base URL and API key: a hash, so neither appears on disk. */
 export function paceFileName(baseUrl: string, apiKey: string): string {
-  return `${createHash('sha256').update(`${baseUrl}\n${apiKey}`).digest('hex').slice(0, 16)}.json`;
+  return `${hash('sha256', `${baseUrl}\n${apiKey}`, 'hex').slice(0, 16)}.json`;
 }
 
 const blocker = new Int32Array(new SharedArrayBuffer(4));
@@ -127,7 +127,9 @@ export function paceFile(dir: string, baseUrl: string, apiKey: string, options: 
   }
 
   function lock(): string {
-    const nonce = randomBytes(6).toString('hex');
+    // Tells this lock from another of the same pid (one reused, or a second store in this
+    // process); nothing secret, so no call into the crypto library's random source.
+    const nonce = `${Math.random().toString(36).slice(2, 10)}${Math.random().toString(36).slice(2, 10)}`;
     const started = now();
     for (let spin = 0; ; spin++) {
       let fd: number;

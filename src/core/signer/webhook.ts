@@ -4,7 +4,7 @@
  * matches any of its secrets and the timestamp is inside the tolerance, both directions.
  */
 import { SignatureError } from './errors.js';
-import { HmacKey, hmacHexOf, matchesDigest } from './hmac.js';
+import { hmacHexOf, matchesDigest, preparedKey } from './hmac.js';
 import { checkWindow, parseSignatureHeader } from './request.js';
 
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -28,18 +28,6 @@ export function signWebhook(rawBody: string | Uint8Array, secrets: string | read
   return [`t=${timestamp}`, ...list.map((s) => `v1=${webhookSignature(s, timestamp, rawBody)}`)].join(',');
 }
 
-/** Prepared keys of the secrets verified with lately: a receiver checks every delivery with the same few. */
-const keys = new Map<string, HmacKey>();
-const MAX_KEYS = 8;
-
-function keyOf(secret: string): HmacKey {
-  let key = keys.get(secret);
-  if (!key) {
-    if (keys.size >= MAX_KEYS) keys.clear();
-    keys.set(secret, (key = new HmacKey(secret)));
-  }
-  return key;
-}
 
 export interface VerifyWebhookOptions {
   /** Seconds either way (default 300). */
@@ -79,7 +67,7 @@ export function verifyWebhookSignature(
   const list = typeof secrets === 'string' ? [secrets] : secrets;
   const head = `${t}.`;
   for (const secret of list) {
-    const expected = keyOf(secret).of(head, rawBody);
+    const expected = preparedKey(secret).of(head, rawBody);
     if (v1.some((s) => matchesDigest(s, expected))) return t;
   }
   throw new SignatureError(

@@ -80,12 +80,27 @@ describe('HmacKey', () => {
       for (const key of ['k'.repeat(length), 'ü'.repeat(length)]) {
         const prepared = new HmacKey(key);
         for (const message of [body, body.toString('utf8'), undefined]) {
-          const expected = createHmac('sha256', key).update('1732270000.');
-          if (message !== undefined) expected.update(message);
+          const hmac = createHmac('sha256', key).update('1732270000.');
+          if (message !== undefined) hmac.update(message);
+          const expected = hmac.digest();
           // Twice: each message starts from the prepared states, untouched by the one before.
-          expect(prepared.of('1732270000.', message)).toEqual(expected.digest());
-          expect(prepared.of('1732270000.', message)).toEqual(hmacOf(key, '1732270000.', message));
+          expect(prepared.of('1732270000.', message)).toEqual(expected);
+          expect(prepared.of('1732270000.', message)).toEqual(expected);
+          // hmacOf and hmacHex (the signer's) go through a prepared key of their own.
+          expect(hmacOf(key, '1732270000.', message)).toEqual(expected);
+          if (message !== undefined) expect(hmacHex(key, Buffer.concat([Buffer.from('1732270000.'), Buffer.from(message)]))).toBe(expected.toString('hex'));
         }
+      }
+    }
+  });
+});
+
+describe('hmacOf', () => {
+  it('signs right under more secrets than it keeps prepared, and again under the first', () => {
+    const secrets = Array.from({ length: 150 }, (_, i) => `vs_test_${i}`);
+    for (const round of [1, 2]) {
+      for (const secret of secrets) {
+        expect(hmacOf(secret, `${round}GET/products`, undefined)).toEqual(createHmac('sha256', secret).update(`${round}GET/products`).digest());
       }
     }
   });
