@@ -43,17 +43,41 @@ function freshTmp(): { tmp: string; env: Record<string, string | undefined> } {
   return { tmp, env: { TMPDIR: tmp, VOUCHERS_COMPILE_CACHE: undefined, NODE_OPTIONS: undefined, VOUCHERS_CONFIG_DIR: tempConfigDir() } };
 }
 
-/** The chunks a cache file holds, by name (its index: `VCC3`, a count, then name, source size, code size each). */
-function cachedChunks(file: string): string[] {
+/**
+ * A cache file's segments: the chunks of each, by name, and the commands that wrote its
+ * code (its index: `VCC4`, a count, then per segment a chunk count and the names, a
+ * command count and the commands, source and code sizes).
+ */
+function cachedSegments(file: string): { names: string[]; commands: string[] }[] {
   const data = readFileSync(file);
-  const names: string[] = [];
+  expect(data.toString('latin1', 0, 4)).toBe('VCC4');
   let at = 8;
-  for (let i = 0; i < data.readUInt32LE(4); i++) {
+  const text = (): string => {
     const length = data.readUInt16LE(at);
-    names.push(data.toString('latin1', at + 2, at + 2 + length));
-    at += 2 + length + 8;
+    at += 2 + length;
+    return data.toString('latin1', at - length, at);
+  };
+  const segments: { names: string[]; commands: string[] }[] = [];
+  for (let i = 0; i < data.readUInt32LE(4); i++) {
+    at += 4;
+    const names = Array.from({ length: data.readUInt32LE(at - 4) }, text);
+    at += 2;
+    const commands = Array.from({ length: data.readUInt16LE(at - 2) }, text);
+    at += 8;
+    segments.push({ names, commands });
   }
-  return names;
+  return segments;
+}
+
+/** The chunks a cache file holds, by name. */
+function cachedChunks(file: string): string[] {
+  return cachedSegments(file).flatMap((s) => s.names);
+}
+
+/** A file's time and inode: the same after a run means the run did not write it. */
+function written(file: string): { mtimeMs: number; ino: number } {
+  const { mtimeMs, ino } = statSync(file);
+  return { mtimeMs, ino };
 }
 
 function cacheFiles(dir: string): string[] {
@@ -69,7 +93,7 @@ afterAll(async () => {
 });
 
 describe('compile cache', () => {
-  it('is written by the first run in a private folder of TMPDIR and accepted, unchanged, by later runs', async () => {
+  it('is written by the first run in a private folder of TMPDIR, completed by the second, and accepted, unchanged, by later runs', async () => {
     const { tmp, env } = freshTmp();
     const requestEnv = { ...env, ...envOf(sb) };
     const first = await cli(['api', 'GET', '/wallets'], requestEnv);
@@ -83,7 +107,14 @@ describe('compile cache', () => {
       expect(statSync(dir).mode & 0o777).toBe(0o700);
       expect(statSync(join(dir, name!)).mode & 0o777).toBe(0o600);
     }
-    const before = statSync(join(dir, name!));
+    // The chunks the run compiled, as one segment made at exit, before it ever ran: the
+    // next run that uses it writes the code it compiled for it.
+    const segments = cachedSegments(join(dir, name!));
+    expect(segments).toEqual([{ names: expect.arrayContaining(['main.cjs']), commands: [] }]);
+    const second = await cli(['api', 'GET', '/wallets'], requestEnv);
+    expect(second.stdout).toBe(first.stdout);
+    expect(cachedSegments(join(dir, name!))).toEqual([{ names: segments[0]!.names, commands: ['api GET'] }]);
+    const before = written(join(dir, name!));
 
     // Help has a file of its own; the request again runs from its cache. V8 accepted it, so
     // it is not written again.
@@ -94,9 +125,37 @@ describe('compile cache', () => {
     const again = await cli(['api', 'GET', '/wallets'], requestEnv);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toBe(first.stdout);
-    const after = statSync(join(dir, name!));
-    expect(after.mtimeMs).toBe(before.mtimeMs);
-    expect(after.ino).toBe(before.ino);
+    expect(written(join(dir, name!))).toEqual(before);
+  });
+
+  it('adds the chunks a run of the group compiled as a segment of their own, which only runs that need them use', async () => {
+    const { tmp, env } = freshTmp();
+    const requestEnv = { ...env, ...envOf(sb) };
+    for (let i = 0; i < 2; i++) expect((await cli(['orders', 'list'], requestEnv)).code).toBe(0);
+    const dir = join(tmp, defaultDirName);
+    const file = join(dir, cacheFiles(dir)[0]!);
+    const [list] = cachedSegments(file);
+    expect(list!.commands).toEqual(['orders list']);
+    // orders get needs chunks orders list did not: they become a second segment. It ran
+    // code of the first that orders list had not, so it writes the first's code too.
+    const get = ['orders', 'get', 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE'];
+    expect((await cli(get, requestEnv)).code).toBe(4);
+    const both = cachedSegments(file);
+    expect(both).toEqual([
+      { names: list!.names, commands: ['orders list', 'orders get'] },
+      { names: expect.any(Array), commands: [] },
+    ]);
+    expect(both[1]!.names.some((n) => list!.names.includes(n))).toBe(false);
+    // orders list does not load the second segment, so it leaves the file as it is; orders
+    // get does, and writes the second's code.
+    const before = written(file);
+    expect((await cli(['orders', 'list', '--status', 'PENDING'], requestEnv)).code).toBe(0);
+    expect(written(file)).toEqual(before);
+    expect((await cli(get, requestEnv)).code).toBe(4);
+    expect(cachedSegments(file).map((s) => s.commands)).toEqual([['orders list', 'orders get'], ['orders get']]);
+    const after = written(file);
+    expect((await cli(get, requestEnv)).code).toBe(4);
+    expect(written(file)).toEqual(after);
   });
 
   it('is kept per command group, so that what one command reads does not grow with the others', async () => {
@@ -121,7 +180,7 @@ describe('compile cache', () => {
   it('is written by a batch before it sets V8 flags, so that later runs without them accept it', async () => {
     const { tmp, env } = freshTmp();
     const requestEnv = { ...env, ...envOf(sb) };
-    expect((await cli(['orders', 'list'], requestEnv)).code).toBe(0);
+    for (let i = 0; i < 2; i++) expect((await cli(['orders', 'list'], requestEnv)).code).toBe(0);
     const dir = join(tmp, defaultDirName);
     const [name] = cacheFiles(dir);
     // The batch sets V8 flags for its heap and undici's parser: V8 rejects a code cache made
@@ -133,12 +192,10 @@ describe('compile cache', () => {
     expect(cacheFiles(dir)).toEqual([name]);
     // undici was loaded before the flags, so its chunk is in the cache.
     expect(cachedChunks(join(dir, name!)).some((c) => /^agent-[0-9A-Z]+\.cjs$/.test(c))).toBe(true);
-    const before = statSync(join(dir, name!));
+    const before = written(join(dir, name!));
     // A one-shot run after it finds every chunk it needs accepted: the file is not rewritten.
     expect((await cli(['orders', 'list'], requestEnv)).code).toBe(0);
-    const after = statSync(join(dir, name!));
-    expect(after.mtimeMs).toBe(before.mtimeMs);
-    expect(after.ino).toBe(before.ino);
+    expect(written(join(dir, name!))).toEqual(before);
   });
 
   it('holds the sources too: a later run reads its chunks from the cache file alone', async () => {
@@ -180,11 +237,14 @@ describe('compile cache', () => {
     const again = await cli(['profiles', 'list', '--json'], env);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toBe(result.stdout);
-    // Written whole again, and accepted by the next run as it is.
-    const rewritten = statSync(file);
-    expect(rewritten.size).not.toBe(whole.length - 1);
+    // Written whole again, completed by the next run, and accepted by the one after as it is.
+    expect(statSync(file).size).not.toBe(whole.length - 1);
+    expect(cachedSegments(file).map((s) => s.commands)).toEqual([[]]);
     expect((await cli(['profiles', 'list', '--json'], env)).code).toBe(0);
-    expect(statSync(file).mtimeMs).toBe(rewritten.mtimeMs);
+    expect(cachedSegments(file).map((s) => s.commands)).toEqual([['profiles list']]);
+    const rewritten = written(file);
+    expect((await cli(['profiles', 'list', '--json'], env)).code).toBe(0);
+    expect(written(file)).toEqual(rewritten);
   });
 
   // Without process.getuid (Windows) there are no POSIX owners and modes to check.
@@ -222,7 +282,8 @@ describe('compile cache', () => {
     const { tmp, env } = freshTmp();
     const dir = join(tmp, defaultDirName);
     const withOptions = { ...env, NODE_OPTIONS: '--max-old-space-size=300' };
-    for (const e of [env, withOptions]) expect((await cli(['--help'], e)).code).toBe(0);
+    // Each file is written by the first run and completed by the second (see above).
+    for (const e of [env, withOptions, env, withOptions]) expect((await cli(['--help'], e)).code).toBe(0);
     const files = cacheFiles(dir).sort();
     expect(files).toHaveLength(2);
     // The name of the one made under NODE_OPTIONS carries a tag of them; the other has none.

@@ -8,8 +8,9 @@
  *   POST, 201 with codes) vs a cold `node:http` process sending the same request
  *   (bench/baselines/signed-request.cjs). ≤ 1.5×.
  *
- * The CLI runs with its compile cache in a folder of this run, warmed by the untimed first
- * run of each case (as every run after a partner's first).
+ * The CLI runs with its compile cache in a folder of this run, warmed by the two untimed
+ * first runs of each case: a command's first run writes the code it compiled, its second
+ * completes it (src/launch.ts), as every run after a partner's second of that command.
  */
 import { join } from 'node:path';
 import { alternate, cliBin, cliEnv, ratioRow, root, tempDir, timeNode, withSandbox } from '../lib.mjs';

@@ -24,7 +24,19 @@
  * microseconds. Any failure throws; the Pacer then paces in-process only.
  */
 import { hash } from 'node:crypto';
-import { closeSync, constants, fstatSync, ftruncateSync, mkdirSync, openSync, readFileSync, readSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  ftruncateSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  readSync,
+  statSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 
@@ -185,7 +197,7 @@ export function paceFile(dir: string, baseUrl: string, apiKey: string, options: 
           const bytes = Buffer.alloc(json.length + pad + 1, ' ');
           json.copy(bytes);
           bytes[bytes.length - 1] = 0x0a;
-          for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at, bytes.length - at, at);
+          for (let at = 0; at < bytes.length;) at += writeSync(fd, bytes, at, bytes.length - at, at);
           if (old.length > bytes.length) ftruncateSync(fd, bytes.length);
         } finally {
           closeSync(fd);

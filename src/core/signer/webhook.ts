@@ -28,7 +28,6 @@ export function signWebhook(rawBody: string | Uint8Array, secrets: string | read
   return [`t=${timestamp}`, ...list.map((s) => `v1=${webhookSignature(s, timestamp, rawBody)}`)].join(',');
 }
 
-
 export interface VerifyWebhookOptions {
   /** Seconds either way (default 300). */
   tolerance?: number;

@@ -88,7 +88,8 @@ describe('HmacKey', () => {
           expect(prepared.of('1732270000.', message)).toEqual(expected);
           // hmacOf and hmacHex (the signer's) go through a prepared key of their own.
           expect(hmacOf(key, '1732270000.', message)).toEqual(expected);
-          if (message !== undefined) expect(hmacHex(key, Buffer.concat([Buffer.from('1732270000.'), Buffer.from(message)]))).toBe(expected.toString('hex'));
+          if (message !== undefined)
+            expect(hmacHex(key, Buffer.concat([Buffer.from('1732270000.'), Buffer.from(message)]))).toBe(expected.toString('hex'));
         }
       }
     }
@@ -100,7 +101,9 @@ describe('hmacOf', () => {
     const secrets = Array.from({ length: 150 }, (_, i) => `vs_test_${i}`);
     for (const round of [1, 2]) {
       for (const secret of secrets) {
-        expect(hmacOf(secret, `${round}GET/products`, undefined)).toEqual(createHmac('sha256', secret).update(`${round}GET/products`).digest());
+        expect(hmacOf(secret, `${round}GET/products`, undefined)).toEqual(
+          createHmac('sha256', secret).update(`${round}GET/products`).digest(),
+        );
       }
     }
   });
