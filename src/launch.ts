@@ -160,7 +160,8 @@ function writeCache(dir: string, file: string, data: Buffer): void {
  * 1 ms of a one-shot GET's 52 chunks) and its code cache a header of its own.
  */
 interface Segment {
-  names: string[];
+  /** Its chunks, in the order of the script's array, with the size of each one's source. */
+  chunks: { name: string; size: number }[];
   /**
    * The commands (see commandKey) whose runs wrote its code. V8's code for a script holds
    * the functions that ran, and those of the code it started from: a command not yet
@@ -175,14 +176,23 @@ interface Segment {
 /** The commands a segment lists at most: past them, it is written only if V8 refuses it. */
 const MAX_COMMANDS = 32;
 
+/**
+ * A segment a run uses less than half of (in source bytes), with at least this much it
+ * does not use, is split in two: what the run used and the rest. A command would otherwise
+ * keep paying for code another command of its group loaded first (a batch's HTTP client
+ * in every later `orders get`).
+ */
+const SPLIT_UNUSED = 32 * 1024;
+
 /** The first bytes of a cache file in this format (an older launcher's file is rewritten). */
 const MAGIC = Buffer.from('VCC4', 'latin1');
 
 /**
  * The cache file of one build and command group: its segments, each read and run only by
  * a run that loads one of its chunks. Layout (little-endian): `VCC4`, `u32 count`, then per
- * segment `u32 chunk count`, per chunk `u16 name length, name (latin1)`, `u16 command
- * count`, per command `u16 length, command (latin1)`, `u32 source size, u32 code size`;
+ * segment `u32 chunk count`, per chunk `u16 name length, name (latin1), u32 source size`,
+ * `u16 command count`, per command `u16 length, command (latin1)`, `u32 source size, u32
+ * code size`;
  * then every segment's source, then every segment's code. The sources are decoded as one
  * string, which V8 keeps outside its young generation (it is large), and each segment's
  * source is a slice of it: the collections during start-up do not copy them.
@@ -198,23 +208,26 @@ function readSegments(data: Buffer | undefined): Segment[] {
     };
     const count = data.readUInt32LE(at);
     at += 4;
-    const heads: { names: string[]; commands: string[]; sourceSize: number; codeSize: number }[] = [];
+    const heads: { chunks: Segment['chunks']; commands: string[]; sourceSize: number; codeSize: number }[] = [];
     let sources = 0;
     for (let i = 0; i < count; i++) {
-      const names = Array.from({ length: data.readUInt32LE((at += 4) - 4) }, latin1);
+      const chunks = Array.from({ length: data.readUInt32LE((at += 4) - 4) }, () => ({
+        name: latin1(),
+        size: data.readUInt32LE((at += 4) - 4),
+      }));
       const commands = Array.from({ length: data.readUInt16LE((at += 2) - 2) }, latin1);
       const sourceSize = data.readUInt32LE(at);
       const codeSize = data.readUInt32LE(at + 4);
       at += 8;
-      heads.push({ names, commands, sourceSize, codeSize });
+      heads.push({ chunks, commands, sourceSize, codeSize });
       sources += sourceSize;
     }
     const text = data.toString('latin1', at, at + sources);
     if (text.length !== sources) return [];
     let source = 0;
     let code = at + sources;
-    const segments = heads.map(({ names, commands, sourceSize, codeSize }) => {
-      const segment = { names, commands, source: text.slice(source, source + sourceSize), code: data.subarray(code, code + codeSize) };
+    const segments = heads.map(({ chunks, commands, sourceSize, codeSize }) => {
+      const segment = { chunks, commands, source: text.slice(source, source + sourceSize), code: data.subarray(code, code + codeSize) };
       source += sourceSize;
       code += codeSize;
       return segment;
@@ -234,9 +247,12 @@ function cacheFileData(segments: readonly Segment[]): Buffer {
     for (let i = 0; i < text.length; i++) head.push(text.charCodeAt(i) & 0xff);
   };
   u32(segments.length);
-  for (const { names, commands, source, code } of segments) {
-    u32(names.length);
-    names.forEach(latin1);
+  for (const { chunks, commands, source, code } of segments) {
+    u32(chunks.length);
+    for (const { name, size } of chunks) {
+      latin1(name);
+      u32(size);
+    }
     u16(commands.length);
     commands.forEach(latin1);
     u32(source.length);
@@ -256,9 +272,22 @@ function wrapped(chunk: string): string {
   return `(function (exports, require, module, __filename, __dirname) {${chunk}\n})`;
 }
 
-/** A segment's script: the array of its chunks' functions, in the order of its names. */
+/** A segment's script: the array of its chunks' functions (each a wrapped chunk), in order. */
 function segmentSource(chunks: readonly string[]): string {
   return `[\n${chunks.join(',\n')}\n]`;
+}
+
+/** The wrapped source of each chunk of a segment, out of its script's source. */
+function chunkSources({ chunks, source }: Segment): string[] {
+  let at = 2;
+  return chunks.map(({ size }) => source.slice(at, (at += size + 2) - 2));
+}
+
+/** A new segment of these chunks, compiled now, before it runs: no command has written its code. */
+function newSegment(chunks: readonly { name: string; source: string }[], filename: string): Segment {
+  const source = segmentSource(chunks.map((c) => c.source));
+  const code = new Script(source, { filename }).createCachedData();
+  return { chunks: chunks.map((c) => ({ name: c.name, size: c.source.length })), commands: [], source, code };
 }
 
 /**
@@ -275,8 +304,8 @@ function loadThroughCodeCache(dir: string | undefined, group: string, command: s
       : { dir, file: join(dir, `${VOUCHERS_BUILD_HASH}-${process.version}-${process.arch}${optionsTag()}.${group}.cache`) };
   const segments = readSegments(cache && trustedDirectory(cache.dir) ? readCache(cache.file) : undefined);
   const where = new Map<string, { segment: number; index: number }>();
-  segments.forEach((segment, s) => segment.names.forEach((name, index) => where.set(name, { segment: s, index })));
-  const scripts: { script: Script; functions: ChunkFunction[]; refresh: boolean }[] = [];
+  segments.forEach((segment, s) => segment.chunks.forEach(({ name }, index) => where.set(name, { segment: s, index })));
+  const scripts: { script: Script; functions: ChunkFunction[]; refresh: boolean; used: Set<string> }[] = [];
   const modules = new Map<string, { exports: object }>();
   const fresh: { name: string; source: string }[] = [];
   // Every require of a chunk that is not another chunk names a builtin (the bundle holds the packages).
@@ -295,8 +324,9 @@ function loadThroughCodeCache(dir: string | undefined, group: string, command: s
       const { source, code, commands } = segments[at.segment]!;
       const script = new Script(source, { filename: segmentFile(at.segment), cachedData: code });
       const refresh = script.cachedDataRejected === true || (!commands.includes(command) && commands.length < MAX_COMMANDS);
-      loaded = scripts[at.segment] = { script, functions: script.runInThisContext() as ChunkFunction[], refresh };
+      loaded = scripts[at.segment] = { script, functions: script.runInThisContext() as ChunkFunction[], refresh, used: new Set() };
     }
+    loaded.used.add(name);
     return loaded.functions[at.index]!;
   };
   const load = (name: string): object => {
@@ -312,40 +342,43 @@ function loadThroughCodeCache(dir: string | undefined, group: string, command: s
   };
   const { main } = load(VOUCHERS_ENTRY_FILE) as { main?: Main };
   if (cache) {
+    // Once: before V8 flags change, or at exit.
+    let written = false;
     const write = (): void => {
-      const refreshed = scripts.flatMap((loaded, s) => (loaded?.refresh ? [s] : []));
-      if (fresh.length === 0 && refreshed.length === 0) return;
+      if (written) return;
+      written = true;
+      let changed = fresh.length > 0;
       try {
-        for (const s of refreshed) {
-          const { commands } = segments[s]!;
-          const listed = commands.includes(command) ? commands : [...commands, command].slice(0, MAX_COMMANDS);
-          segments[s] = { ...segments[s]!, commands: listed, code: scripts[s]!.script.createCachedData() };
-          scripts[s]!.refresh = false;
-        }
-        if (fresh.length > 0) {
-          // Compiled now, before it ever ran as one script: no command has written its code.
-          const source = segmentSource(fresh.map((f) => f.source));
-          const code = new Script(source, { filename: segmentFile(segments.length) }).createCachedData();
-          segments.push({ names: fresh.map((f) => f.name), commands: [], source, code });
-          fresh.length = 0;
-        }
-        writeCache(cache.dir, cache.file, cacheFileData(segments));
+        const next: Segment[] = [];
+        segments.forEach((segment, s) => {
+          const loaded = scripts[s];
+          if (!loaded) return void next.push(segment);
+          const unused = segment.chunks.reduce((n, c) => n + (loaded.used.has(c.name) ? 0 : c.size), 0);
+          if (unused >= SPLIT_UNUSED && unused > segment.source.length / 2) {
+            const sources = chunkSources(segment);
+            const part = (used: boolean) =>
+              segment.chunks.flatMap((c, i) => (loaded.used.has(c.name) === used ? [{ name: c.name, source: sources[i]! }] : []));
+            next.push(newSegment(part(true), segmentFile(next.length)), newSegment(part(false), segmentFile(next.length + 1)));
+            changed = true;
+          } else if (loaded.refresh) {
+            const listed = segment.commands.includes(command) ? segment.commands : [...segment.commands, command].slice(0, MAX_COMMANDS);
+            next.push({ ...segment, commands: listed, code: loaded.script.createCachedData() });
+            changed = true;
+          } else next.push(segment);
+        });
+        if (!changed) return;
+        if (fresh.length > 0) next.push(newSegment(fresh, segmentFile(next.length)));
+        writeCache(cache.dir, cache.file, cacheFileData(next));
       } catch {
         // never let the cache change how the command ends
       }
     };
-    let flagsChanged = false;
     // V8 rejects a code cache made under other flags: a run about to set V8 flags
-    // (src/core/io/v8-flags.ts) writes the cache first, and not at exit.
-    (globalThis as Record<symbol, unknown>)[Symbol.for('vouchers.before-v8-flags')] = () => {
-      if (!flagsChanged) write();
-      flagsChanged = true;
-    };
-    // At exit, so that the cache holds every function this run compiled, not only the top
-    // level, and every chunk it loaded later.
-    process.once('exit', () => {
-      if (!flagsChanged) write();
-    });
+    // (src/core/io/v8-flags.ts) writes the cache first, and not again at exit.
+    (globalThis as Record<symbol, unknown>)[Symbol.for('vouchers.before-v8-flags')] = write;
+    // Otherwise at exit, so that the cache holds every function this run compiled, not only
+    // the top level, and every chunk it loaded later.
+    process.once('exit', write);
   }
   if (typeof main !== 'function') throw new Error(`${VOUCHERS_ENTRY_FILE} does not export main: rebuild with npm run build`);
   return { main };

@@ -45,8 +45,8 @@ function freshTmp(): { tmp: string; env: Record<string, string | undefined> } {
 
 /**
  * A cache file's segments: the chunks of each, by name, and the commands that wrote its
- * code (its index: `VCC4`, a count, then per segment a chunk count and the names, a
- * command count and the commands, source and code sizes).
+ * code (its index: `VCC4`, a count, then per segment a chunk count and each chunk's name
+ * and source size, a command count and the commands, source and code sizes).
  */
 function cachedSegments(file: string): { names: string[]; commands: string[] }[] {
   const data = readFileSync(file);
@@ -60,7 +60,11 @@ function cachedSegments(file: string): { names: string[]; commands: string[] }[]
   const segments: { names: string[]; commands: string[] }[] = [];
   for (let i = 0; i < data.readUInt32LE(4); i++) {
     at += 4;
-    const names = Array.from({ length: data.readUInt32LE(at - 4) }, text);
+    const names = Array.from({ length: data.readUInt32LE(at - 4) }, () => {
+      const name = text();
+      at += 4;
+      return name;
+    });
     at += 2;
     const commands = Array.from({ length: data.readUInt16LE(at - 2) }, text);
     at += 8;
@@ -156,6 +160,36 @@ describe('compile cache', () => {
     const after = written(file);
     expect((await cli(get, requestEnv)).code).toBe(4);
     expect(written(file)).toEqual(after);
+  });
+
+  it('splits a segment a run uses less than half of: a batch loaded first does not weigh on later one-shot commands', async () => {
+    const { tmp, env } = freshTmp();
+    const requestEnv = { ...env, ...envOf(sb) };
+    const rows = join(tmp, 'rows.csv');
+    writeFileSync(rows, 'product_id,denomination,quantity\nsbx-instant,10,1\n');
+    expect((await cli(['orders', 'create', '--from', rows, '--yes'], requestEnv)).code).toBe(0);
+    const dir = join(tmp, defaultDirName);
+    const file = join(dir, cacheFiles(dir)[0]!);
+    const [batch] = cachedSegments(file);
+    const undici = (names: string[]) => names.some((c) => /^agent-[0-9A-Z]+\.cjs$/.test(c));
+    expect(undici(batch!.names)).toBe(true);
+    // orders get uses the CLI's core of that segment, not the batch's HTTP client and rows:
+    // the segment becomes what it used and the rest, and a third holds what it added.
+    const get = ['orders', 'get', 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE'];
+    expect((await cli(get, requestEnv)).code).toBe(4);
+    const [used, rest, added] = cachedSegments(file);
+    expect([...used!.names, ...rest!.names].sort()).toEqual([...batch!.names].sort());
+    expect(used!.names).toContain('main.cjs');
+    expect(undici(used!.names)).toBe(false);
+    expect(undici(rest!.names)).toBe(true);
+    expect(added!.names.some((n) => batch!.names.includes(n))).toBe(false);
+    // The next orders get completes what it uses and leaves the rest; the one after reads
+    // the file as it is.
+    expect((await cli(get, requestEnv)).code).toBe(4);
+    expect(cachedSegments(file).map((s) => s.commands)).toEqual([['orders get'], [], ['orders get']]);
+    const before = written(file);
+    expect((await cli(get, requestEnv)).code).toBe(4);
+    expect(written(file)).toEqual(before);
   });
 
   it('is kept per command group, so that what one command reads does not grow with the others', async () => {
