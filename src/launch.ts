@@ -26,7 +26,6 @@
  * entry loads Node's ES-module loader, about 7 ms of every command.
  */
 import { closeSync, constants, fstatSync, futimesSync, lstatSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join, resolve, sep } from 'node:path';
 import { Script } from 'node:vm';
 import { writeFileAtomicSync } from './core/io/atomic-file.js';
@@ -54,11 +53,17 @@ const CACHE_NAME = /^[0-9a-f]{16}-v\d+\.\d+\.\d+-[a-z0-9]+(-f[0-9a-f]{8})?(\.[a-
 
 const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
 
+/** os.tmpdir() on POSIX, without loading node:os (about 0.2 ms of every command on Node 20). */
+function temporaryFolder(env: NodeJS.ProcessEnv): string {
+  const dir = env.TMPDIR || env.TMP || env.TEMP || '/tmp';
+  return dir.length > 1 && dir.endsWith('/') ? dir.slice(0, -1) : dir;
+}
+
 function cacheDirectory(env: NodeJS.ProcessEnv): string | undefined {
   const setting = env.VOUCHERS_COMPILE_CACHE?.trim();
   if (setting === '0' || setting === 'false' || setting === 'off') return undefined;
   if (setting && setting !== '1' && setting !== 'true' && setting !== 'on') return resolve(setting);
-  if (uid !== undefined) return join(tmpdir(), `vouchers-compile-cache-${uid}`);
+  if (uid !== undefined) return join(temporaryFolder(env), `vouchers-compile-cache-${uid}`);
   // Without POSIX owners (Windows) the temp folder may be shared: use the user's own
   // local application data, or no cache at all.
   return env.LOCALAPPDATA ? join(env.LOCALAPPDATA, 'vouchers', 'compile-cache') : undefined;

@@ -4,7 +4,6 @@
  * macOS, %APPDATA% on Windows). Both the fast reader and the conf-backed writer use this,
  * so they always agree on the file.
  */
-import { homedir, platform } from 'node:os';
 import { join, resolve } from 'node:path';
 import { ENV } from './types.js';
 
@@ -18,9 +17,17 @@ export interface ConfigLocation {
   custom: boolean;
 }
 
+/**
+ * The user's home folder, as os.homedir() finds it (HOME, or USERPROFILE on Windows, before
+ * the account database) without loading node:os, about 0.2 ms of every command on Node 20.
+ */
+function homeFolder(): string {
+  return (process.platform === 'win32' ? process.env.USERPROFILE : process.env.HOME) || process.getBuiltinModule('node:os').homedir();
+}
+
 export function platformConfigDir(env: Record<string, string | undefined>): string {
-  const home = homedir();
-  switch (platform()) {
+  const home = homeFolder();
+  switch (process.platform) {
     case 'darwin':
       return join(home, 'Library', 'Preferences', PROJECT_NAME);
     case 'win32':

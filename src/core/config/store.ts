@@ -5,7 +5,6 @@
  */
 import { chmodSync, statSync } from 'node:fs';
 import { makeDirSync } from '../io/make-dir.js';
-import { platform } from 'node:os';
 import { dirname } from 'node:path';
 import type Conf from 'conf';
 import { ConfigError } from '../errors/index.js';
@@ -53,7 +52,7 @@ function ensureDir(dir: string, dedicated: boolean): void {
   if (!exists) {
     makeDirSync(dir, CONFIG_DIR_MODE);
     chmodSync(dir, CONFIG_DIR_MODE);
-  } else if (dedicated && platform() !== 'win32' && (statSync(dir).mode & 0o077) !== 0) {
+  } else if (dedicated && process.platform !== 'win32' && (statSync(dir).mode & 0o077) !== 0) {
     // The platform default directory belongs to this tool alone: keep it private.
     chmodSync(dir, CONFIG_DIR_MODE);
   }

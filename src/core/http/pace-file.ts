@@ -37,7 +37,6 @@ import {
   unlinkSync,
   writeSync,
 } from 'node:fs';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 
 /** A lock older than this is left by a process that died or hung holding it. */
@@ -82,6 +81,22 @@ function processGone(pid: number): boolean {
   }
 }
 
+/**
+ * os.hostname(), read where Linux keeps it instead of loading node:os (about 0.2 ms of
+ * every request of a one-shot command on Node 20).
+ */
+function machineName(): string {
+  if (process.platform === 'linux') {
+    try {
+      const name = readFileSync('/proc/sys/kernel/hostname', 'latin1').trim();
+      if (name) return name;
+    } catch {
+      // not mounted: ask node:os
+    }
+  }
+  return process.getBuiltinModule('node:os').hostname();
+}
+
 /** Spaces a shorter state is padded with, at most (a state is a few hundred bytes). */
 const MAX_PADDING = 1024;
 
@@ -111,7 +126,7 @@ export function paceFile(dir: string, baseUrl: string, apiKey: string, options: 
   const now = options.now ?? Date.now;
   const staleMs = options.staleLockMs ?? STALE_LOCK_MS;
   const waitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
-  const host = hostname();
+  const host = machineName();
   let dirReady = false;
 
   /** Remove the lock if it is stale; true when it was (or is already gone). */
