@@ -15,6 +15,8 @@
  * when the shapes are generated.
  */
 
+import { patternCheck } from './pattern-checks.js';
+
 /** A regular expression as data: its source and flags. */
 export type Pattern = readonly [source: string, flags: string];
 
@@ -199,13 +201,23 @@ export function quickShapeOf(schema: unknown): QuickShape {
 // ---------------------------------------------------------------------------------------------
 // Checking a body
 
-/** Each pattern's RegExp, made on first use and kept with the pattern (data, not a string key to hash). */
-const compiled = new WeakMap<Pattern, RegExp>();
+/**
+ * Each pattern's test, made on first use and kept with the pattern (data, not a string key
+ * to hash): an exact stand-in for the common ones (pattern-checks.ts), else its RegExp.
+ */
+const compiled = new WeakMap<Pattern, (s: string) => boolean>();
 
 function matches(p: Pattern, s: string): boolean {
-  let re = compiled.get(p);
-  if (!re) compiled.set(p, (re = new RegExp(p[0], p[1])));
-  return re.test(s);
+  let test = compiled.get(p);
+  if (!test) {
+    test = patternCheck(p[0], p[1]);
+    if (!test) {
+      const re = new RegExp(p[0], p[1]);
+      test = (text) => re.test(text);
+    }
+    compiled.set(p, test);
+  }
+  return test(s);
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
