@@ -8,7 +8,7 @@ import { createReadStream } from 'node:fs';
 import { StringDecoder } from 'node:string_decoder';
 import { CreateOrderRequest } from '../../contract/orders.js';
 import type { BulkRow } from '../../core/journal/bulk.js';
-import { certainlyOrderRequest, exactDenomination, parseCount } from './order-input.js';
+import { certainlyOrderRequest, exactDenomination, parseCount, withoutRepeatedTotal } from './order-input.js';
 
 export const BULK_COLUMNS = ['product_id', 'denomination', 'quantity', 'reference', 'currency'] as const;
 type BulkColumn = (typeof BULK_COLUMNS)[number];
@@ -262,7 +262,7 @@ function toRow(rec: RawRecord): { row?: BulkRow; errors: string[] } {
   // Most rows conform: recognised without zod, which reads (and names the problem of) the others.
   const parsed = certainlyOrderRequest(body) ? undefined : CreateOrderRequest.safeParse(body);
   if (parsed && !parsed.success) {
-    for (const issue of parsed.error.issues) {
+    for (const issue of withoutRepeatedTotal(parsed.error.issues, body)) {
       const field = issue.path[0] === 'items' ? String(issue.path[2] ?? 'quantity') : String(issue.path[0] ?? 'row');
       errors.push(`${field}: ${issue.message}`);
     }

@@ -88,6 +88,18 @@ function withinVoucherLimit(body: unknown): boolean {
 }
 
 /**
+ * CreateOrderRequest's issues, less the one that only repeats another: the only item of an
+ * order over the per-item quantity is over the limit in all too (`--quantity 101`, a bulk
+ * row), and one cause is named once. With several items the limit in all stays: it may
+ * hold after each item is fixed.
+ */
+export function withoutRepeatedTotal<I extends { path: PropertyKey[]; code: string }>(issues: I[], order: unknown): I[] {
+  const items = (order as { items?: unknown } | null)?.items;
+  if (!Array.isArray(items) || items.length !== 1 || !issues.some((i) => i.path[0] === 'items' && i.path[2] === 'quantity')) return issues;
+  return issues.filter((i) => !(i.code === 'custom' && i.path.length === 1 && i.path[0] === 'items'));
+}
+
+/**
  * True only when CreateOrderRequest (zod) accepts `candidate` as it is: its quick shape and
  * the refinement above, without zod. False when only zod can say.
  */
@@ -105,7 +117,7 @@ export async function checkOrderRequest(candidate: unknown, single: boolean): Pr
   const { CreateOrderRequest } = await import('../../contract/orders.js');
   const parsed = CreateOrderRequest.safeParse(candidate);
   if (parsed.success) return parsed.data;
-  const problems = parsed.error.issues.map((i) => `${fieldName(i.path, single)}: ${i.message}`);
+  const problems = withoutRepeatedTotal(parsed.error.issues, candidate).map((i) => `${fieldName(i.path, single)}: ${i.message}`);
   throw new UsageError(
     problems.length === 1 ? `invalid order: ${problems[0]}` : `invalid order:\n  ${problems.join('\n  ')}`,
     'fix the flags named above; nothing was sent',
