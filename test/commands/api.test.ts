@@ -82,6 +82,13 @@ describe('vouchers api', () => {
     expect(json.stdout).toBe(JSON.stringify(WALLETS, null, 2) + '\n');
   });
 
+  it('ends the body as received with a newline on a TTY only (--raw): the prompt starts on its own line', async () => {
+    const tty = await runCli(['api', 'GET', 'wallets', '--raw'], { env: env(), tty: true });
+    expect(tty.stdout).toBe(JSON.stringify(WALLETS) + '\n');
+    const piped = await runCli(['api', 'GET', 'wallets', '--raw'], { env: env() });
+    expect(piped.stdout).toBe(JSON.stringify(WALLETS));
+  });
+
   it('signs a write over the exact bytes and shows the idempotency key on stderr', async () => {
     const data = '{"items":[{"product_id":"amzn-us","denomination":25,"quantity":1}]}';
     const before = server.requests.length;

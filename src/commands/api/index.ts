@@ -13,7 +13,10 @@ function declareApi(program: Command) {
     .option('-H, --header <name:value>', 'add a request header (repeatable)', collect)
     .option('--idempotency-key <key>', 'Idempotency-Key to send (default: a new one for endpoints that require it)')
     .option('-i, --include', 'print the status line and response headers before the body')
-    .option('--raw', 'print the body exactly as received and skip the contract check (codes and secrets stay masked unless --reveal)')
+    .option(
+      '--raw',
+      'print the body exactly as received (on a TTY, with a final newline if it has none) and skip the contract check (codes and secrets stay masked unless --reveal)',
+    )
     .option('--reveal', 'print voucher codes, pins and secrets in the body instead of masking them')
     .option('--json', 'pretty-print a JSON body even when piped; errors as JSON')
     .option('--paginate', 'GET every page of a list: follow next_cursor and print each page as it arrives')

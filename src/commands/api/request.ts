@@ -143,8 +143,9 @@ async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions, check: 
   } else if (pretty) {
     await out(io, JSON.stringify(masked, null, 2) + '\n');
   } else {
-    // Pages of --paginate are separated even when a body does not end its last line.
-    await out(io, opts.paginate && !res.text.endsWith('\n') ? res.text + '\n' : res.text);
+    // Pages of --paginate are separated even when a body does not end its last line, and a
+    // terminal's prompt starts on a line of its own; piped, a single body is byte for byte.
+    await out(io, (opts.paginate || io.stdoutIsTTY) && !res.text.endsWith('\n') ? res.text + '\n' : res.text);
   }
   if (changed && !check.maskedTold) {
     check.maskedTold = true;
