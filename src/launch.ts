@@ -25,7 +25,7 @@
  * Built as CommonJS on purpose (bin/package.json makes the shim CommonJS too): an ES-module
  * entry loads Node's ES-module loader, about 7 ms of every command.
  */
-import { closeSync, constants, fstatSync, futimesSync, lstatSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, constants, fstatSync, futimesSync, lstatSync, openSync, readdirSync, readFileSync, readSync, rmSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { Script } from 'node:vm';
 import { writeFileAtomicSync } from './core/io/atomic-file.js';
@@ -119,22 +119,31 @@ function trustedDirectory(dir: string): boolean {
 /**
  * Code in the cache runs as this CLI, so the file itself is checked once open (the folder
  * could be swapped after its check): not a symlink, a regular file with one link, this
- * user's alone. A cache in use has its time refreshed, so that pruning spares it.
+ * user's alone. It stays open, and the segments a run needs are read through the same
+ * descriptor. A cache in use has its time refreshed, so that pruning spares it.
  */
-function readCache(file: string): Buffer | undefined {
+function openCache(file: string): { fd: number; size: number } | undefined {
   let fd: number | undefined;
   try {
     fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
     const st = fstatSync(fd);
-    if (!st.isFile() || st.nlink !== 1 || !ownedByUserAlone(st)) return undefined;
-    const data = readFileSync(fd);
+    if (!st.isFile() || st.nlink !== 1 || !ownedByUserAlone(st)) throw new Error('not a cache this user alone wrote');
     if (Date.now() - st.mtimeMs > DAY_MS) futimesSync(fd, new Date(), new Date());
-    return data;
+    return { fd, size: st.size };
   } catch {
-    return undefined;
-  } finally {
     if (fd !== undefined) closeSync(fd);
+    return undefined;
   }
+}
+
+/** `length` bytes of `fd` from `position` (the first `from` of them already in `into`), or an error if the file holds fewer. */
+function readAt(fd: number, length: number, position: number, into = Buffer.allocUnsafe(length), from = 0): Buffer {
+  for (let at = from; at < length;) {
+    const n = readSync(fd, into, at, length - at, position + at);
+    if (n === 0) throw new Error('the cache file is shorter than its index says');
+    at += n;
+  }
+  return into;
 }
 
 /** Write the cache atomically; caches of other builds unused for a month go. */
@@ -174,8 +183,8 @@ interface Segment {
    * segment made at exit, before it ran as one script, lists none.
    */
   commands: string[];
-  source: string;
-  code: Buffer;
+  /** Its script's source and V8's code for it: read from the cache file when first needed. */
+  body: () => { source: string; code: Buffer };
 }
 
 /** The commands a segment lists at most: past them, it is written only if V8 refuses it. */
@@ -192,52 +201,72 @@ const SPLIT_UNUSED = 32 * 1024;
 /** The first bytes of a cache file in this format (an older launcher's file is rewritten). */
 const MAGIC = Buffer.from('VCC4', 'latin1');
 
+/** The index of a cache file is read in one piece of this size (it is a few KB), with what follows it. */
+const INDEX_READ = 16 * 1024;
+
 /**
  * The cache file of one build and command group: its segments, each read and run only by
  * a run that loads one of its chunks. Layout (little-endian): `VCC4`, `u32 count`, then per
  * segment `u32 chunk count`, per chunk `u16 name length, name (latin1), u32 source size`,
  * `u16 command count`, per command `u16 length, command (latin1)`, `u32 source size, u32
- * code size`;
- * then every segment's source, then every segment's code. The sources are decoded as one
- * string, which V8 keeps outside its young generation (it is large), and each segment's
- * source is a slice of it: the collections during start-up do not copy them.
+ * code size`; then each segment's source and code, one after the other. A run reads the
+ * index and then only the segments it uses (a group's file also holds what its other
+ * commands use), each with one read; a segment's source is decoded as one string, which
+ * V8 keeps outside its young generation when it is large.
  */
-function readSegments(data: Buffer | undefined): Segment[] {
-  if (!data || data.length < 8 || !data.subarray(0, 4).equals(MAGIC)) return [];
+function readSegments(file: { fd: number; size: number } | undefined): Segment[] {
+  if (!file) return [];
   try {
-    let at = 4;
-    const latin1 = (): string => {
-      const length = data.readUInt16LE(at);
-      at += 2 + length;
-      return data.toString('latin1', at - length, at);
+    const { fd, size } = file;
+    let data = readAt(fd, Math.min(size, INDEX_READ), 0);
+    if (data.length < 8 || !data.subarray(0, 4).equals(MAGIC)) return [];
+    // An index longer than the first read (hundreds of chunks) is read with the whole file.
+    const parse = (): Segment[] => {
+      let at = 4;
+      const latin1 = (): string => {
+        const length = data.readUInt16LE(at);
+        at += 2 + length;
+        return data.toString('latin1', at - length, at);
+      };
+      const count = data.readUInt32LE(at);
+      at += 4;
+      const heads = Array.from({ length: count }, () => {
+        const chunks = Array.from({ length: data.readUInt32LE((at += 4) - 4) }, () => ({
+          name: latin1(),
+          size: data.readUInt32LE((at += 4) - 4),
+        }));
+        const commands = Array.from({ length: data.readUInt16LE((at += 2) - 2) }, latin1);
+        const sourceSize = data.readUInt32LE(at);
+        const codeSize = data.readUInt32LE((at += 8) - 4);
+        return { chunks, commands, sourceSize, codeSize };
+      });
+      let offset = at;
+      const segments = heads.map(({ chunks, commands, sourceSize, codeSize }) => {
+        const position = offset;
+        offset += sourceSize + codeSize;
+        let body: { source: string; code: Buffer } | undefined;
+        const read = (): { source: string; code: Buffer } => {
+          if (!body) {
+            // The first read took the index and what follows it: those bytes are not read twice.
+            const bytes = Buffer.allocUnsafe(sourceSize + codeSize);
+            const known = Math.max(0, data.copy(bytes, 0, Math.min(position, data.length), position + bytes.length));
+            readAt(fd, bytes.length, position, bytes, known);
+            body = { source: bytes.toString('latin1', 0, sourceSize), code: bytes.subarray(sourceSize) };
+          }
+          return body;
+        };
+        return { chunks, commands, body: read };
+      });
+      if (offset !== size) throw new Error('the cache file is not as long as its index says');
+      return segments;
     };
-    const count = data.readUInt32LE(at);
-    at += 4;
-    const heads: { chunks: Segment['chunks']; commands: string[]; sourceSize: number; codeSize: number }[] = [];
-    let sources = 0;
-    for (let i = 0; i < count; i++) {
-      const chunks = Array.from({ length: data.readUInt32LE((at += 4) - 4) }, () => ({
-        name: latin1(),
-        size: data.readUInt32LE((at += 4) - 4),
-      }));
-      const commands = Array.from({ length: data.readUInt16LE((at += 2) - 2) }, latin1);
-      const sourceSize = data.readUInt32LE(at);
-      const codeSize = data.readUInt32LE(at + 4);
-      at += 8;
-      heads.push({ chunks, commands, sourceSize, codeSize });
-      sources += sourceSize;
+    try {
+      return parse();
+    } catch (e) {
+      if (!(e instanceof RangeError) || data.length === size) throw e;
+      data = readAt(fd, size, 0);
+      return parse();
     }
-    const text = data.toString('latin1', at, at + sources);
-    if (text.length !== sources) return [];
-    let source = 0;
-    let code = at + sources;
-    const segments = heads.map(({ chunks, commands, sourceSize, codeSize }) => {
-      const segment = { chunks, commands, source: text.slice(source, source + sourceSize), code: data.subarray(code, code + codeSize) };
-      source += sourceSize;
-      code += codeSize;
-      return segment;
-    });
-    return code === data.length ? segments : [];
   } catch {
     return []; // not a file this launcher wrote: compiled afresh and rewritten
   }
@@ -251,8 +280,9 @@ function cacheFileData(segments: readonly Segment[]): Buffer {
     u16(text.length);
     for (let i = 0; i < text.length; i++) head.push(text.charCodeAt(i) & 0xff);
   };
+  const bodies = segments.map((segment) => segment.body());
   u32(segments.length);
-  for (const { chunks, commands, source, code } of segments) {
+  segments.forEach(({ chunks, commands }, i) => {
     u32(chunks.length);
     for (const { name, size } of chunks) {
       latin1(name);
@@ -260,15 +290,10 @@ function cacheFileData(segments: readonly Segment[]): Buffer {
     }
     u16(commands.length);
     commands.forEach(latin1);
-    u32(source.length);
-    u32(code.length);
-  }
-  return Buffer.concat([
-    MAGIC,
-    Buffer.from(head),
-    ...segments.map(({ source }) => Buffer.from(source, 'latin1')),
-    ...segments.map(({ code }) => code),
-  ]);
+    u32(bodies[i]!.source.length);
+    u32(bodies[i]!.code.length);
+  });
+  return Buffer.concat([MAGIC, Buffer.from(head), ...bodies.flatMap(({ source, code }) => [Buffer.from(source, 'latin1'), code])]);
 }
 
 /** A chunk as a function: the same wrapper as Node's for a CommonJS module. */
@@ -283,7 +308,8 @@ function segmentSource(chunks: readonly string[]): string {
 }
 
 /** The wrapped source of each chunk of a segment, out of its script's source. */
-function chunkSources({ chunks, source }: Segment): string[] {
+function chunkSources({ chunks, body }: Segment): string[] {
+  const { source } = body();
   let at = 2;
   return chunks.map(({ size }) => source.slice(at, (at += size + 2) - 2));
 }
@@ -292,7 +318,7 @@ function chunkSources({ chunks, source }: Segment): string[] {
 function newSegment(chunks: readonly { name: string; source: string }[], filename: string): Segment {
   const source = segmentSource(chunks.map((c) => c.source));
   const code = new Script(source, { filename }).createCachedData();
-  return { chunks: chunks.map((c) => ({ name: c.name, size: c.source.length })), commands: [], source, code };
+  return { chunks: chunks.map((c) => ({ name: c.name, size: c.source.length })), commands: [], body: () => ({ source, code }) };
 }
 
 /**
@@ -307,7 +333,7 @@ function loadThroughCodeCache(dir: string | undefined, group: string, command: s
     dir === undefined
       ? undefined
       : { dir, file: join(dir, `${VOUCHERS_BUILD_HASH}-${process.version}-${process.arch}${optionsTag()}.${group}.cache`) };
-  const segments = readSegments(cache && trustedDirectory(cache.dir) ? readCache(cache.file) : undefined);
+  const segments = readSegments(cache && trustedDirectory(cache.dir) ? openCache(cache.file) : undefined);
   const where = new Map<string, { segment: number; index: number }>();
   segments.forEach((segment, s) => segment.chunks.forEach(({ name }, index) => where.set(name, { segment: s, index })));
   const scripts: { script: Script; functions: ChunkFunction[]; refresh: boolean; used: Set<string> }[] = [];
@@ -326,7 +352,8 @@ function loadThroughCodeCache(dir: string | undefined, group: string, command: s
     }
     let loaded = scripts[at.segment];
     if (!loaded) {
-      const { source, code, commands } = segments[at.segment]!;
+      const { body, commands } = segments[at.segment]!;
+      const { source, code } = body();
       const script = new Script(source, { filename: segmentFile(at.segment), cachedData: code });
       const refresh = script.cachedDataRejected === true || (!commands.includes(command) && commands.length < MAX_COMMANDS);
       loaded = scripts[at.segment] = { script, functions: script.runInThisContext() as ChunkFunction[], refresh, used: new Set() };
@@ -358,8 +385,9 @@ function loadThroughCodeCache(dir: string | undefined, group: string, command: s
         segments.forEach((segment, s) => {
           const loaded = scripts[s];
           if (!loaded) return void next.push(segment);
+          const all = segment.chunks.reduce((n, c) => n + c.size, 0);
           const unused = segment.chunks.reduce((n, c) => n + (loaded.used.has(c.name) ? 0 : c.size), 0);
-          if (unused >= SPLIT_UNUSED && unused > segment.source.length / 2) {
+          if (unused >= SPLIT_UNUSED && unused * 2 > all) {
             const sources = chunkSources(segment);
             const part = (used: boolean) =>
               segment.chunks.flatMap((c, i) => (loaded.used.has(c.name) === used ? [{ name: c.name, source: sources[i]! }] : []));
@@ -367,7 +395,9 @@ function loadThroughCodeCache(dir: string | undefined, group: string, command: s
             changed = true;
           } else if (loaded.refresh) {
             const listed = segment.commands.includes(command) ? segment.commands : [...segment.commands, command].slice(0, MAX_COMMANDS);
-            next.push({ ...segment, commands: listed, code: loaded.script.createCachedData() });
+            const { source } = segment.body();
+            const code = loaded.script.createCachedData();
+            next.push({ ...segment, commands: listed, body: () => ({ source, code }) });
             changed = true;
           } else next.push(segment);
         });

@@ -49,6 +49,11 @@ function freshTmp(): { tmp: string; env: Record<string, string | undefined> } {
  * and source size, a command count and the commands, source and code sizes).
  */
 function cachedSegments(file: string): { names: string[]; commands: string[] }[] {
+  return cacheIndex(file).map(({ names, commands }) => ({ names, commands }));
+}
+
+/** cachedSegments, with the number of bytes each segment's source and code take in the file. */
+function cacheIndex(file: string): { names: string[]; commands: string[]; bytes: number }[] {
   const data = readFileSync(file);
   expect(data.toString('latin1', 0, 4)).toBe('VCC4');
   let at = 8;
@@ -57,7 +62,7 @@ function cachedSegments(file: string): { names: string[]; commands: string[] }[]
     at += 2 + length;
     return data.toString('latin1', at - length, at);
   };
-  const segments: { names: string[]; commands: string[] }[] = [];
+  const segments: { names: string[]; commands: string[]; bytes: number }[] = [];
   for (let i = 0; i < data.readUInt32LE(4); i++) {
     at += 4;
     const names = Array.from({ length: data.readUInt32LE(at - 4) }, () => {
@@ -68,7 +73,7 @@ function cachedSegments(file: string): { names: string[]; commands: string[] }[]
     at += 2;
     const commands = Array.from({ length: data.readUInt16LE(at - 2) }, text);
     at += 8;
-    segments.push({ names, commands });
+    segments.push({ names, commands, bytes: data.readUInt32LE(at - 8) + data.readUInt32LE(at - 4) });
   }
   return segments;
 }
@@ -164,7 +169,17 @@ describe('compile cache', () => {
 
   it('splits a segment a run uses less than half of: a batch loaded first does not weigh on later one-shot commands', async () => {
     const { tmp, env } = freshTmp();
-    const requestEnv = { ...env, ...envOf(sb) };
+    // Every run counts the bytes it reads from the cache file (the same Node options
+    // throughout: they name the cache file).
+    const hook = join(tmp, 'count-reads.cjs');
+    const record = join(tmp, 'reads.txt');
+    writeFileSync(
+      hook,
+      "const fs = require('node:fs'); const read = fs.readSync; " +
+        'fs.readSync = function (fd, ...r) { const n = read.call(this, fd, ...r); ' +
+        "try { if (fs.readlinkSync('/proc/self/fd/' + fd).endsWith('.cache')) fs.appendFileSync(process.env.RECORD_READS, n + '\\n'); } catch {} return n; };",
+    );
+    const requestEnv = { ...env, ...envOf(sb), NODE_OPTIONS: `--require ${hook}`, RECORD_READS: record };
     const rows = join(tmp, 'rows.csv');
     writeFileSync(rows, 'product_id,denomination,quantity\nsbx-instant,10,1\n');
     expect((await cli(['orders', 'create', '--from', rows, '--yes'], requestEnv)).code).toBe(0);
@@ -184,12 +199,23 @@ describe('compile cache', () => {
     expect(undici(rest!.names)).toBe(true);
     expect(added!.names.some((n) => batch!.names.includes(n))).toBe(false);
     // The next orders get completes what it uses and leaves the rest; the one after reads
-    // the file as it is.
+    // the file as it is, and of it only the index and the segments it uses.
     expect((await cli(get, requestEnv)).code).toBe(4);
     expect(cachedSegments(file).map((s) => s.commands)).toEqual([['orders get'], [], ['orders get']]);
     const before = written(file);
+    rmSync(record, { force: true });
     expect((await cli(get, requestEnv)).code).toBe(4);
     expect(written(file)).toEqual(before);
+    if (process.platform === 'linux') {
+      const read = readFileSync(record, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map(Number)
+        .reduce((a, b) => a + b, 0);
+      const [, unusedPart] = cacheIndex(file);
+      expect(read).toBeGreaterThan(0);
+      expect(read).toBeLessThanOrEqual(statSync(file).size - unusedPart!.bytes);
+    }
   });
 
   it('is kept per command group, so that what one command reads does not grow with the others', async () => {
