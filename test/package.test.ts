@@ -118,4 +118,34 @@ describe('the CLI chunks', () => {
     }
     expect(holding('@jmespath-community/jmespath').length).toBe(1);
   });
+
+  it("make a chunk's exports object its module.exports, and a dynamic import hand that object back as it is", async () => {
+    const chunks = readdirSync(dir).filter((n) => n.endsWith('.cjs') && n !== 'launch.cjs');
+    for (const c of chunks) expect(readFileSync(join(dir, c), 'latin1'), c).not.toMatch(/__toCommonJS\d*=mod\d*=>__copyProps/);
+    // The helpers as the chunks have them, run on a module of their own.
+    const text = readFileSync(
+      join(
+        dir,
+        chunks.find((c) => readFileSync(join(dir, c), 'latin1').includes('__toESM='))!,
+      ),
+      'latin1',
+    );
+    const helpers = text.slice(text.indexOf('var __create='), text.indexOf(';', text.indexOf('__toCommonJS=')));
+    const { toCommonJS, toESM } = new Function(`${helpers};return { toCommonJS: __toCommonJS, toESM: __toESM };`)() as {
+      toCommonJS: (m: object) => Record<string, unknown>;
+      toESM: (m: unknown, nodeMode?: number) => Record<string, unknown>;
+    };
+    let value = 1;
+    const exportsObject = Object.defineProperty({}, 'value', { get: () => value, enumerable: true });
+    const moduleExports = toCommonJS(exportsObject);
+    expect(moduleExports).toBe(exportsObject);
+    expect(moduleExports.__esModule).toBe(true);
+    expect(toESM(moduleExports)).toBe(moduleExports);
+    value = 2;
+    expect(toESM(moduleExports).value).toBe(2);
+    // A CommonJS package's exports still get their default, as before.
+    const plain = { a: 1 };
+    expect(toESM(plain)).toEqual({ a: 1, default: plain });
+    expect(toESM(moduleExports, 1).default).toBe(moduleExports);
+  });
 });
