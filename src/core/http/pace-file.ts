@@ -87,9 +87,17 @@ function processGone(pid: number): boolean {
  */
 function machineName(): string {
   if (process.platform === 'linux') {
+    // One read into a small buffer: readFileSync takes a slower path for a file that reports
+    // no size, as /proc's do (about 0.5 ms, more than loading node:os).
     try {
-      const name = readFileSync('/proc/sys/kernel/hostname', 'latin1').trim();
-      if (name) return name;
+      const fd = openSync('/proc/sys/kernel/hostname', 'r');
+      try {
+        const bytes = Buffer.allocUnsafe(256);
+        const name = bytes.toString('latin1', 0, readSync(fd, bytes, 0, bytes.length, 0)).trim();
+        if (name) return name;
+      } finally {
+        closeSync(fd);
+      }
     } catch {
       // not mounted: ask node:os
     }
