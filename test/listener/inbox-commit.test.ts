@@ -20,19 +20,29 @@ function storedIds(path: string): string[] {
     .map((l) => (JSON.parse(l) as InboxEntry).envelope.event_id);
 }
 
-/** The writer's file handle, its fsync replaced: the first call waits for `fail`, later ones really sync. */
-function failFirstSync(inbox: InboxWriter): { fail: (e: Error) => void } {
-  const handle = (inbox as unknown as { handle: { sync(): Promise<void> } }).handle;
-  const real = handle.sync.bind(handle);
+interface Handle {
+  fd: number;
+  sync(): Promise<void>;
+}
+/** The writer's handles: the one it writes through, and those its fsyncs run on. */
+const handlesOf = (inbox: InboxWriter) => inbox as unknown as { handle: Handle; syncHandles: Handle[] };
+
+/** The writer's fsyncs replaced: the first call waits for `fail`, later ones really sync. Records the descriptor of each. */
+function failFirstSync(inbox: InboxWriter): { fail: (e: Error) => void; fds: number[] } {
   let fail: (e: Error) => void = () => {};
-  let calls = 0;
-  handle.sync = () =>
-    ++calls === 1
-      ? new Promise<void>((_, reject) => {
-          fail = reject;
-        })
-      : real();
-  return { fail: (e) => fail(e) };
+  const fds: number[] = [];
+  for (const handle of handlesOf(inbox).syncHandles) {
+    const real = handle.sync.bind(handle);
+    handle.sync = () => {
+      fds.push(handle.fd);
+      return fds.length === 1
+        ? new Promise<void>((_, reject) => {
+            fail = reject;
+          })
+        : real();
+    };
+  }
+  return { fail: (e) => fail(e), fds };
 }
 
 describe('inbox group commit', () => {
@@ -48,6 +58,12 @@ describe('inbox group commit', () => {
     const settled = Promise.allSettled([a, b]);
     sync.fail(new Error('EIO: simulated'));
     const [ra, rb] = await settled;
+    // The two fsyncs ran at once, each on an open file description of its own, neither the
+    // one written through: Linux reports a failed write-back once per description, so one
+    // fsync cannot take the other's failure and leave its batch acknowledged.
+    expect(sync.fds).toHaveLength(2);
+    expect(new Set(sync.fds).size).toBe(2);
+    expect(sync.fds).not.toContain(handlesOf(inbox).handle.fd);
     expect(ra).toMatchObject({ status: 'rejected', reason: { message: 'EIO: simulated' } });
     expect(rb).toMatchObject({ status: 'rejected', reason: { message: 'an earlier write to the inbox failed' } });
     expect(storedIds(path)).toEqual([]);

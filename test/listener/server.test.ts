@@ -299,11 +299,13 @@ describe('listener: duplicates and durability', () => {
     // The disk is slow until all 60 deliveries are being stored: those that come while the
     // fsyncs already started (two at most) run must share the next one. (Left to timing,
     // a fast disk and deliveries arriving one by one could each get an fsync of their own.)
-    const handle = (inbox as unknown as { handle: { sync(): Promise<void> } }).handle;
-    const sync = handle.sync.bind(handle);
     let release!: () => void;
     const disk = new Promise<void>((resolve) => (release = resolve));
-    handle.sync = () => disk.then(sync);
+    // The handles the inbox's fsyncs run on (one each for those running at once).
+    for (const handle of (inbox as unknown as { syncHandles: { sync(): Promise<void> }[] }).syncHandles) {
+      const sync = handle.sync.bind(handle);
+      handle.sync = () => disk.then(sync);
+    }
     const store = inbox.store.bind(inbox);
     let stores = 0;
     inbox.store = (entry, json) => {

@@ -180,6 +180,13 @@ export type StoreResult = 'stored' | 'duplicate';
  * fsyncs of one inbox running at once. The next batch's fsync starts while the previous one
  * waits for the disk (the file system commits them together), so a delivery waits for about
  * one fsync instead of the rest of the previous one and then its own.
+ *
+ * Each runs on a file description of its own (the inbox opened once more for each): Linux
+ * reports a failed write-back once per open file description, to whichever fsync on it
+ * looks first. Two fsyncs on one description could hand the error for one batch's data to
+ * the other batch's fsync, and the first batch would be acknowledged though its data never
+ * reached the disk. On a description of its own, each fsync sees every failure since its
+ * description's last fsync, which covers everything its batch wrote.
  */
 const MAX_SYNCS = 2;
 
@@ -221,6 +228,8 @@ export class InboxWriter {
     readonly path: string,
     private readonly handle: FileHandle,
     private size: number,
+    /** The descriptions fsyncs run on (see MAX_SYNCS), those not in use. */
+    private readonly syncHandles: FileHandle[],
   ) {}
 
   /**
@@ -230,13 +239,17 @@ export class InboxWriter {
   static async open(path: string): Promise<InboxWriter> {
     makeDirSync(dirname(path), 0o700);
     const handle = await open(path, 'a+', 0o600);
+    const syncHandles: FileHandle[] = [];
     try {
       await chmod(path, 0o600);
       await syncDirectory(dirname(path));
       const { size } = await handle.stat();
       const content = size > 0 ? await handle.readFile() : Buffer.alloc(0);
       const end = content.lastIndexOf(0x0a) + 1; // bytes up to and including the last newline
-      const writer = new InboxWriter(path, handle, end);
+      // Opened for writing (Windows flushes only through a handle that may write); nothing
+      // is written through them.
+      for (let i = 0; i < MAX_SYNCS; i++) syncHandles.push(await open(path, 'a'));
+      const writer = new InboxWriter(path, handle, end, syncHandles);
       if (end < content.length) {
         await handle.truncate(end);
         await handle.sync();
@@ -250,7 +263,7 @@ export class InboxWriter {
       }
       return writer;
     } catch (e) {
-      await handle.close().catch(() => undefined);
+      for (const h of [handle, ...syncHandles]) await h.close().catch(() => undefined);
       throw e;
     }
   }
@@ -344,13 +357,16 @@ export class InboxWriter {
     }
     this.size = start + bytes.length;
     this.syncing++;
-    const synced = this.handle.sync().then(
+    // Free while fewer than MAX_SYNCS fsyncs run (startBatches).
+    const syncHandle = this.syncHandles.pop()!;
+    const synced = syncHandle.sync().then(
       () => undefined,
       (e: unknown) => e ?? new Error('fsync failed'),
     );
     const previous = this.settled;
     this.settled = (async () => {
       const error = await synced;
+      this.syncHandles.push(syncHandle);
       this.syncing--;
       this.stats.flushes++;
       this.startBatches();
@@ -391,6 +407,7 @@ export class InboxWriter {
       await settled;
     }
     this.closed = true;
+    for (const h of this.syncHandles) await h.close();
     await this.handle.close();
   }
 }
