@@ -342,21 +342,29 @@ function loadThroughCodeCache(dir: string | undefined, group: string, command: s
   // Every require of a chunk that is not another chunk names a builtin (the bundle holds the packages).
   const builtin = (id: string): unknown => process.getBuiltinModule(id) ?? require(id);
   const segmentFile = (s: number): string => `${__dirname}${sep}${group}-${s}.cache.cjs`;
+  /** The segment's script, run; undefined if its bytes cannot be read (its chunks then load from their files). */
+  const loadSegment = (s: number): (typeof scripts)[number] | undefined => {
+    const { body, commands } = segments[s]!;
+    let source: string;
+    let code: Buffer;
+    try {
+      ({ source, code } = body());
+    } catch {
+      for (const { name } of segments[s]!.chunks) where.delete(name);
+      return undefined;
+    }
+    const script = new Script(source, { filename: segmentFile(s), cachedData: code });
+    const refresh = script.cachedDataRejected === true || (!commands.includes(command) && commands.length < MAX_COMMANDS);
+    return (scripts[s] = { script, functions: script.runInThisContext() as ChunkFunction[], refresh, used: new Set() });
+  };
   const chunkFunction = (name: string, file: string): ChunkFunction => {
     const at = where.get(name);
-    if (!at) {
+    const loaded = at && (scripts[at.segment] ?? loadSegment(at.segment));
+    if (!at || !loaded) {
       // The chunks are ASCII (checked when they are built): latin1 is the cheapest exact decoding.
       const source = wrapped(readFileSync(file, 'latin1'));
       fresh.push({ name, source });
       return new Script(source, { filename: file }).runInThisContext() as ChunkFunction;
-    }
-    let loaded = scripts[at.segment];
-    if (!loaded) {
-      const { body, commands } = segments[at.segment]!;
-      const { source, code } = body();
-      const script = new Script(source, { filename: segmentFile(at.segment), cachedData: code });
-      const refresh = script.cachedDataRejected === true || (!commands.includes(command) && commands.length < MAX_COMMANDS);
-      loaded = scripts[at.segment] = { script, functions: script.runInThisContext() as ChunkFunction[], refresh, used: new Set() };
     }
     loaded.used.add(name);
     return loaded.functions[at.index]!;
@@ -403,7 +411,16 @@ function loadThroughCodeCache(dir: string | undefined, group: string, command: s
         });
         if (!changed) return;
         if (fresh.length > 0) next.push(newSegment(fresh, segmentFile(next.length)));
-        writeCache(cache.dir, cache.file, cacheFileData(next));
+        // A segment whose bytes could not be read is left out: its chunks were compiled afresh.
+        const readable = next.filter((segment) => {
+          try {
+            segment.body();
+            return true;
+          } catch {
+            return false;
+          }
+        });
+        writeCache(cache.dir, cache.file, cacheFileData(readable));
       } catch {
         // never let the cache change how the command ends
       }
