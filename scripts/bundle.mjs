@@ -9,8 +9,8 @@
  *                             the chunks it uses.
  *   dist/cli/*.cjs.map        their source maps, used by --debug for stack traces.
  *   dist/cli/launch.cjs       the entry bin/vouchers.js requires (src/launch.ts): it loads
- *                             main.cjs through the runtime's compile cache (Node >= 22.1) or
- *                             through V8's code cache (Node 20).
+ *                             main.cjs and the chunks through V8's code cache.
+ *   dist/cli/launch-write.cjs the launcher's cache writer, loaded only by a run that writes.
  *
  * Two passes: esbuild splits code only in ES-module output, so the first pass bundles
  * src/main.ts into ES-module chunks (in memory, with source maps), and the second turns each
@@ -242,10 +242,12 @@ for (const name of chunks) {
   }
 }
 
+// The launcher, and its cache writer, which it loads only to write (src/launch-write.ts).
 await build({
   ...common,
-  entryPoints: ['src/launch.ts'],
-  outfile: `${outdir}/launch.cjs`,
+  entryPoints: ['src/launch.ts', 'src/launch-write.ts'],
+  outdir,
+  outExtension: { '.js': '.cjs' },
   define: {
     VOUCHERS_ENTRY_FILE: JSON.stringify(ENTRY),
     VOUCHERS_BUILD_HASH: JSON.stringify(hash.digest('hex').slice(0, 16)),

@@ -25,33 +25,28 @@
  * Built as CommonJS on purpose (bin/package.json makes the shim CommonJS too): an ES-module
  * entry loads Node's ES-module loader, about 7 ms of every command.
  */
-import { closeSync, constants, fstatSync, futimesSync, lstatSync, openSync, readdirSync, readFileSync, readSync, rmSync } from 'node:fs';
+import { closeSync, constants, fstatSync, futimesSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { Script } from 'node:vm';
-import { writeFileAtomicSync } from './core/io/atomic-file.js';
-import { makeDirSync } from './core/io/make-dir.js';
 import { asksVersionOnly, VERSION } from './core/version.js';
+import {
+  DAY_MS,
+  MAGIC,
+  MAX_COMMANDS,
+  ownedByUserAlone,
+  splits,
+  trustedDirectory,
+  uid,
+  type ChunkFunction,
+  type LoadedSegment,
+  type Segment,
+} from './launch-cache.js';
 
 /** Set by scripts/bundle.mjs: the entry chunk's file name and a hash of every chunk's bytes. */
 declare const VOUCHERS_ENTRY_FILE: string;
 declare const VOUCHERS_BUILD_HASH: string;
 
 type Main = (proc: NodeJS.Process) => Promise<void>;
-type ChunkFunction = (
-  exports: object,
-  req: (id: string) => unknown,
-  module: { exports: object },
-  filename: string,
-  dirname: string,
-) => void;
-
-const DAY_MS = 24 * 3600 * 1000;
-/** Cache files not used for this long are removed when a new one is written. */
-const STALE_MS = 30 * DAY_MS;
-/** The only names this launcher writes, and so the only ones it ever removes. */
-const CACHE_NAME = /^[0-9a-f]{16}-v\d+\.\d+\.\d+-[a-z0-9]+(-f[0-9a-f]{8})?(\.[a-z][a-z0-9-]{0,30})?\.cache(\.[a-z0-9]+\.tmp)?$/;
-
-const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
 
 /** os.tmpdir() on POSIX, without loading node:os (about 0.2 ms of every command on Node 20). */
 function temporaryFolder(env: NodeJS.ProcessEnv): string {
@@ -101,21 +96,6 @@ function commandKey(args: readonly string[]): string {
   return words.map((w) => (/^[a-zA-Z][a-zA-Z0-9-]{0,30}$/.test(w) ? w : '?')).join(' ') + help;
 }
 
-/** Owned by this user and writable by nobody else (always true where there are no owners). */
-function ownedByUserAlone(st: { uid: number; mode: number }): boolean {
-  return uid === undefined || (st.uid === uid && (st.mode & 0o022) === 0);
-}
-
-/** A real folder (not a symlink) that is this user's alone. */
-function trustedDirectory(dir: string): boolean {
-  try {
-    const st = lstatSync(dir);
-    return st.isDirectory() && ownedByUserAlone(st);
-  } catch {
-    return false;
-  }
-}
-
 /**
  * Code in the cache runs as this CLI, so the file itself is checked once open (the folder
  * could be swapped after its check): not a symlink, a regular file with one link, this
@@ -145,61 +125,6 @@ function readAt(fd: number, length: number, position: number, into = Buffer.allo
   }
   return into;
 }
-
-/** Write the cache atomically; caches of other builds unused for a month go. */
-function writeCache(dir: string, file: string, data: Buffer): void {
-  try {
-    makeDirSync(dir, 0o700);
-    if (!trustedDirectory(dir)) return;
-    writeFileAtomicSync(file, data);
-  } catch {
-    // a cache that cannot be written only means the next run compiles again
-    return;
-  }
-  const now = Date.now();
-  try {
-    for (const name of readdirSync(dir)) {
-      const other = join(dir, name);
-      if (other !== file && CACHE_NAME.test(name) && now - lstatSync(other).mtimeMs > STALE_MS) rmSync(other, { force: true });
-    }
-  } catch {
-    // removed meanwhile by another run: nothing left to prune
-  }
-}
-
-/**
- * A segment of the cache file: chunks that were first loaded together, as one script (an
- * array of the chunks' functions), its source and V8's code for it. One script instead of
- * one per chunk: each vm.Script costs V8 and Node a fixed set-up (about 20 µs on Node 20,
- * 1 ms of a one-shot GET's 52 chunks) and its code cache a header of its own.
- */
-interface Segment {
-  /** Its chunks, in the order of the script's array, with the size of each one's source. */
-  chunks: { name: string; size: number }[];
-  /**
-   * The commands (see commandKey) whose runs wrote its code. V8's code for a script holds
-   * the functions that ran, and those of the code it started from: a command not yet
-   * listed may run functions that are not in it, so its run writes the code again. A
-   * segment made at exit, before it ran as one script, lists none.
-   */
-  commands: string[];
-  /** Its script's source and V8's code for it: read from the cache file when first needed. */
-  body: () => { source: string; code: Buffer };
-}
-
-/** The commands a segment lists at most: past them, it is written only if V8 refuses it. */
-const MAX_COMMANDS = 32;
-
-/**
- * A segment a run uses less than half of (in source bytes), with at least this much it
- * does not use, is split in two: what the run used and the rest. A command would otherwise
- * keep paying for code another command of its group loaded first (a batch's HTTP client
- * in every later `orders get`).
- */
-const SPLIT_UNUSED = 32 * 1024;
-
-/** The first bytes of a cache file in this format (an older launcher's file is rewritten). */
-const MAGIC = Buffer.from('VCC4', 'latin1');
 
 /** The index of a cache file is read in one piece of this size (it is a few KB), with what follows it. */
 const INDEX_READ = 16 * 1024;
@@ -272,53 +197,10 @@ function readSegments(file: { fd: number; size: number } | undefined): Segment[]
   }
 }
 
-function cacheFileData(segments: readonly Segment[]): Buffer {
-  const head: number[] = [];
-  const u16 = (n: number): void => void head.push(n & 0xff, n >>> 8);
-  const u32 = (n: number): void => void (u16(n & 0xffff), u16(n >>> 16));
-  const latin1 = (text: string): void => {
-    u16(text.length);
-    for (let i = 0; i < text.length; i++) head.push(text.charCodeAt(i) & 0xff);
-  };
-  const bodies = segments.map((segment) => segment.body());
-  u32(segments.length);
-  segments.forEach(({ chunks, commands }, i) => {
-    u32(chunks.length);
-    for (const { name, size } of chunks) {
-      latin1(name);
-      u32(size);
-    }
-    u16(commands.length);
-    commands.forEach(latin1);
-    u32(bodies[i]!.source.length);
-    u32(bodies[i]!.code.length);
-  });
-  return Buffer.concat([MAGIC, Buffer.from(head), ...bodies.flatMap(({ source, code }) => [Buffer.from(source, 'latin1'), code])]);
-}
-
 /** A chunk as a function: the same wrapper as Node's for a CommonJS module. */
 function wrapped(chunk: string): string {
   // Each chunk starts with 'use strict'.
   return `(function (exports, require, module, __filename, __dirname) {${chunk}\n})`;
-}
-
-/** A segment's script: the array of its chunks' functions (each a wrapped chunk), in order. */
-function segmentSource(chunks: readonly string[]): string {
-  return `[\n${chunks.join(',\n')}\n]`;
-}
-
-/** The wrapped source of each chunk of a segment, out of its script's source. */
-function chunkSources({ chunks, body }: Segment): string[] {
-  const { source } = body();
-  let at = 2;
-  return chunks.map(({ size }) => source.slice(at, (at += size + 2) - 2));
-}
-
-/** A new segment of these chunks, compiled now, before it runs: no command has written its code. */
-function newSegment(chunks: readonly { name: string; source: string }[], filename: string): Segment {
-  const source = segmentSource(chunks.map((c) => c.source));
-  const code = new Script(source, { filename }).createCachedData();
-  return { chunks: chunks.map((c) => ({ name: c.name, size: c.source.length })), commands: [], body: () => ({ source, code }) };
 }
 
 /**
@@ -336,14 +218,14 @@ function loadThroughCodeCache(dir: string | undefined, group: string, command: s
   const segments = readSegments(cache && trustedDirectory(cache.dir) ? openCache(cache.file) : undefined);
   const where = new Map<string, { segment: number; index: number }>();
   segments.forEach((segment, s) => segment.chunks.forEach(({ name }, index) => where.set(name, { segment: s, index })));
-  const scripts: { script: Script; functions: ChunkFunction[]; refresh: boolean; used: Set<string> }[] = [];
+  const scripts: LoadedSegment[] = [];
   const modules = new Map<string, { exports: object }>();
   const fresh: { name: string; source: string }[] = [];
   // Every require of a chunk that is not another chunk names a builtin (the bundle holds the packages).
   const builtin = (id: string): unknown => process.getBuiltinModule(id) ?? require(id);
   const segmentFile = (s: number): string => `${__dirname}${sep}${group}-${s}.cache.cjs`;
   /** The segment's script, run; undefined if its bytes cannot be read (its chunks then load from their files). */
-  const loadSegment = (s: number): (typeof scripts)[number] | undefined => {
+  const loadSegment = (s: number): LoadedSegment | undefined => {
     const { body, commands } = segments[s]!;
     let source: string;
     let code: Buffer;
@@ -387,40 +269,11 @@ function loadThroughCodeCache(dir: string | undefined, group: string, command: s
     const write = (): void => {
       if (written) return;
       written = true;
-      let changed = fresh.length > 0;
+      const changed = fresh.length > 0 || scripts.some((ran, s) => ran !== undefined && (ran.refresh || splits(segments[s]!, ran.used)));
+      if (!changed) return;
       try {
-        const next: Segment[] = [];
-        segments.forEach((segment, s) => {
-          const loaded = scripts[s];
-          if (!loaded) return void next.push(segment);
-          const all = segment.chunks.reduce((n, c) => n + c.size, 0);
-          const unused = segment.chunks.reduce((n, c) => n + (loaded.used.has(c.name) ? 0 : c.size), 0);
-          if (unused >= SPLIT_UNUSED && unused * 2 > all) {
-            const sources = chunkSources(segment);
-            const part = (used: boolean) =>
-              segment.chunks.flatMap((c, i) => (loaded.used.has(c.name) === used ? [{ name: c.name, source: sources[i]! }] : []));
-            next.push(newSegment(part(true), segmentFile(next.length)), newSegment(part(false), segmentFile(next.length + 1)));
-            changed = true;
-          } else if (loaded.refresh) {
-            const listed = segment.commands.includes(command) ? segment.commands : [...segment.commands, command].slice(0, MAX_COMMANDS);
-            const { source } = segment.body();
-            const code = loaded.script.createCachedData();
-            next.push({ ...segment, commands: listed, body: () => ({ source, code }) });
-            changed = true;
-          } else next.push(segment);
-        });
-        if (!changed) return;
-        if (fresh.length > 0) next.push(newSegment(fresh, segmentFile(next.length)));
-        // A segment whose bytes could not be read is left out: its chunks were compiled afresh.
-        const readable = next.filter((segment) => {
-          try {
-            segment.body();
-            return true;
-          } catch {
-            return false;
-          }
-        });
-        writeCache(cache.dir, cache.file, cacheFileData(readable));
+        const { writeSegments } = require(join(__dirname, 'launch-write.cjs')) as typeof import('./launch-write.js');
+        writeSegments({ dir: cache.dir, file: cache.file, segments, loaded: scripts, fresh, command, segmentFile });
       } catch {
         // never let the cache change how the command ends
       }

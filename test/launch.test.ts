@@ -273,10 +273,21 @@ describe('compile cache', () => {
     expect(first.code, first.stderr).toBe(0);
     expect(readFileSync(record, 'utf8')).toMatch(/main\.cjs\n/);
     rmSync(record);
+    // The second run completes the cache (see the first test): it loads the cache writer.
+    const second = await cli(['api', 'GET', '/wallets'], recorded);
+    expect(second.code, second.stderr).toBe(0);
+    expect(
+      readFileSync(record, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((f) => f.split(/[\\/]/).pop()),
+    ).toEqual(['launch.cjs', 'launch-write.cjs']);
+    rmSync(record);
     const again = await cli(['api', 'GET', '/wallets'], recorded);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toBe(first.stdout);
-    // Node's loader reads the launcher itself; the launcher reads no chunk.
+    // Node's loader reads the launcher itself; the launcher reads no chunk, and a run with
+    // nothing to write does not load the writer.
     const reads = readFileSync(record, 'utf8').split('\n').filter(Boolean);
     expect(reads.map((f) => f.split(/[\\/]/).pop())).toEqual(['launch.cjs']);
   });
