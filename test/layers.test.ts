@@ -37,7 +37,9 @@ const LAYERS: Readonly<Record<string, readonly string[]>> = {
   'program.ts': ['factory.ts', ...LAYERED],
   'main.ts': ['program.ts', 'factory.ts', ...LAYERED],
   'index.ts': ['core', 'contract'],
-  'launch.ts': ['core'],
+  'launch.ts': ['core', 'launch-cache.ts', 'launch-write.ts'],
+  'launch-write.ts': ['core', 'launch-cache.ts'],
+  'launch-cache.ts': [],
 };
 
 /** The layer of a file: its top folder under src/, or its own name at the root. */
