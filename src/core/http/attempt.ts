@@ -3,6 +3,7 @@
  * precise deadline, and what came of it. Per attempt: a fresh span id, a fresh X-Timestamp
  * and a signature over exactly the bytes sent.
  */
+import type { EventEmitter } from 'node:events';
 import type { SigningPathVariant } from '../signer/request.js';
 import { signingPath, signRequest } from '../signer/request.js';
 import type { Clock } from '../time/clock.js';
@@ -82,6 +83,7 @@ export async function sendAttempt(
 ): Promise<Sent> {
   const t0 = monotonicMs();
   const deadline = attemptSignal(call.signal, call.timeoutMs);
+  if (deadline.aborted) return { kind: 'interrupted', ms: 0 };
   try {
     const t = await transport();
     const res = await t.request({
@@ -90,7 +92,8 @@ export async function sendAttempt(
       method: call.method as 'GET',
       headers,
       body: call.body,
-      signal: deadline.signal,
+      // The EventEmitter form of a signal, which undici's request API takes (signals.ts).
+      signal: deadline as unknown as EventEmitter,
       headersTimeout: call.timeoutMs,
       bodyTimeout: call.timeoutMs,
     });
@@ -110,7 +113,7 @@ export async function sendAttempt(
     return { kind: 'response', response, ms: Math.round(monotonicMs() - t0) };
   } catch (e) {
     if (call.signal?.aborted) return { kind: 'interrupted', ms: monotonicMs() - t0 };
-    const failure = deadline.expired() ? classifyFailure({ code: 'UND_ERR_HEADERS_TIMEOUT' }) : classifyFailure(e);
+    const failure = deadline.expired ? classifyFailure({ code: 'UND_ERR_HEADERS_TIMEOUT' }) : classifyFailure(e);
     return { kind: 'failure', failure, ms: Math.round(monotonicMs() - t0) };
   } finally {
     deadline.dispose();

@@ -26,6 +26,31 @@ function connectTimeoutError(ms: number): Error {
   return Object.assign(new Error(`could not connect within ${ms} ms`), { code: 'UND_ERR_CONNECT_TIMEOUT' });
 }
 
+/** A request's signal as undici's request API takes it: an AbortSignal, or the EventEmitter form (signals.ts). */
+type RequestSignal =
+  | AbortSignal
+  | {
+      aborted: boolean;
+      reason?: unknown;
+      once(event: 'abort', f: () => void): unknown;
+      removeListener(event: 'abort', f: () => void): unknown;
+    };
+
+/** Call `f` once `signal` aborts; returns what stops following it. */
+function onAbort(signal: RequestSignal, f: () => void): () => void {
+  if (signal instanceof AbortSignal) {
+    signal.addEventListener('abort', f, { once: true });
+    return () => signal.removeEventListener('abort', f);
+  }
+  signal.once('abort', f);
+  return () => signal.removeListener('abort', f);
+}
+
+function abortError(signal: RequestSignal): Error {
+  const reason = signal.reason;
+  return reason instanceof Error ? reason : Object.assign(new Error('the request was aborted'), { name: 'AbortError', code: 'ABORT_ERR' });
+}
+
 /** The response as undici's request API gives it, the body already read. */
 function responseData(res: IncomingMessage, text: string): Dispatcher.ResponseData {
   return {
@@ -56,6 +81,12 @@ export function createNodeTransport(options: TransportOptions): Transport {
 
   function request(o: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
     return new Promise((resolve, reject) => {
+      // The request's signal, as undici follows it: an AbortSignal or its EventEmitter form.
+      const signal = (o.signal ?? undefined) as RequestSignal | undefined;
+      if (signal?.aborted) {
+        reject(abortError(signal));
+        return;
+      }
       // The target goes out exactly as signed (a URL object would normalise it).
       const origin = new URL(String(o.origin));
       const body = typeof o.body === 'string' ? Buffer.from(o.body, 'utf8') : undefined;
@@ -71,7 +102,6 @@ export function createNodeTransport(options: TransportOptions): Transport {
           method: o.method,
           headers,
           agent: agentFor(origin.protocol),
-          ...(o.signal ? { signal: o.signal as AbortSignal } : {}),
         });
       } catch (e) {
         // Refused while it was built (a character a request line cannot carry): nothing was sent.
@@ -80,8 +110,10 @@ export function createNodeTransport(options: TransportOptions): Transport {
       }
       inFlight.add(req);
       let connectTimer: NodeJS.Timeout | undefined;
+      const unfollow = signal ? onAbort(signal, () => req.destroy(abortError(signal))) : undefined;
       const fail = (e: Error): void => {
         clearTimeout(connectTimer);
+        unfollow?.();
         settled(req);
         reject(e);
       };
@@ -97,6 +129,7 @@ export function createNodeTransport(options: TransportOptions): Transport {
         res.on('data', (c: Buffer) => chunks.push(c));
         res.on('error', fail);
         res.on('end', () => {
+          unfollow?.();
           settled(req);
           resolve(responseData(res, Buffer.concat(chunks).toString('utf8')));
         });

@@ -180,6 +180,31 @@ describe.each([
     expect(await pending).toBeInstanceOf(InterruptedError);
   });
 
+  it('times out a body that keeps trickling in past the deadline (the deadline is the whole attempt, not the gap between chunks)', async () => {
+    const drips: NodeJS.Timeout[] = [];
+    closers.push(async () => drips.forEach(clearInterval));
+    const server = await serve((_req, res) => {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.write('{"data":[');
+      drips.push(setInterval(() => res.write('1,'), 20));
+    });
+    const client = makeClient(server.baseUrl, pooled, { timeoutMs: 150, maxRetries: 0 });
+    const e = await client.request({ method: 'GET', path: '/wallets' }).catch((x: unknown) => x);
+    expect(e).toBeInstanceOf(NetworkError);
+    expect((e as NetworkError).code).toBe('TIMEOUT');
+  });
+
+  it('a client-wide signal (Ctrl-C) stops every request in flight at once', async () => {
+    const server = await serve(() => undefined);
+    const controller = new AbortController();
+    const client = makeClient(server.baseUrl, pooled, { signal: controller.signal, timeoutMs: 60_000, maxRetries: 0 });
+    const pending = Array.from({ length: 5 }, () => client.request({ method: 'GET', path: '/wallets' }).catch((x: unknown) => x));
+    await until(() => server.requests.length === 5, 'the requests to arrive');
+    controller.abort(new InterruptedError('interrupted by SIGINT'));
+    const errors = await Promise.all(pending);
+    expect(errors.every((e) => e instanceof InterruptedError && e.message === 'interrupted by SIGINT')).toBe(true);
+  });
+
   it('refuses a target a request line cannot carry before sending it, without retrying', async () => {
     const server = await serve((_req, res) => sendJson(res, 200, WALLETS));
     const client = makeClient(server.baseUrl, pooled);
