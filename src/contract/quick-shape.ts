@@ -223,7 +223,22 @@ function matches(p: Pattern, s: string): boolean {
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const hasOwn = Object.prototype.hasOwnProperty;
 
-/** True only when zod would accept `value` and return it unchanged; false when it may not. */
+/** `value` is within every bound: [bound, inclusive] from below (`low`) or from above. */
+function within(bounds: readonly (readonly [number, boolean])[], value: number, low: boolean): boolean {
+  for (let i = 0; i < bounds.length; i++) {
+    const bound = bounds[i]!;
+    const b = bound[0];
+    const inc = bound[1];
+    if (low ? (inc ? value < b : value <= b) : inc ? value > b : value >= b) return false;
+  }
+  return true;
+}
+
+/**
+ * True only when zod would accept `value` and return it unchanged; false when it may not.
+ * Written with index loops and nothing made per call (no closure, iterator or key list):
+ * a bulk run checks thousands of answers, and each check's garbage costs more than the check.
+ */
 export function conforms(shape: QuickShape, value: unknown): boolean {
   switch (shape.k) {
     case 'any':
@@ -235,12 +250,13 @@ export function conforms(shape: QuickShape, value: unknown): boolean {
       if (shape.min !== undefined && value.length < shape.min) return false;
       if (shape.max !== undefined && value.length > shape.max) return false;
       if (shape.pre !== undefined && !value.startsWith(shape.pre)) return false;
-      return !shape.re || shape.re.every((p) => matches(p, value));
+      if (shape.re) for (let i = 0; i < shape.re.length; i++) if (!matches(shape.re[i]!, value)) return false;
+      return true;
     case 'num':
       if (typeof value !== 'number' || !Number.isFinite(value)) return false;
       if (shape.int && !Number.isSafeInteger(value)) return false;
-      if (shape.gt && !shape.gt.every(([b, inc]) => (inc ? value >= b : value > b))) return false;
-      return !shape.lt || shape.lt.every(([b, inc]) => (inc ? value <= b : value < b));
+      if (shape.gt && !within(shape.gt, value, true)) return false;
+      return !shape.lt || within(shape.lt, value, false);
     case 'bool':
       return typeof value === 'boolean';
     case 'null':
@@ -251,7 +267,7 @@ export function conforms(shape: QuickShape, value: unknown): boolean {
       if (!Array.isArray(value)) return false;
       if (shape.min !== undefined && value.length < shape.min) return false;
       if (shape.max !== undefined && value.length > shape.max) return false;
-      for (const item of value) if (!conforms(shape.e, item)) return false;
+      for (let i = 0; i < value.length; i++) if (!conforms(shape.e, value[i])) return false;
       return true;
     case 'obj': {
       // A "__proto__" key is one zod leaves out of what it returns.
@@ -264,7 +280,7 @@ export function conforms(shape: QuickShape, value: unknown): boolean {
         }
         if (!conforms(s, value[key])) return false;
       }
-      if (shape.mode !== 'loose') for (const key of Object.keys(value)) if (!hasOwn.call(shape.p, key)) return false;
+      if (shape.mode !== 'loose') for (const key in value) if (hasOwn.call(value, key) && !hasOwn.call(shape.p, key)) return false;
       return true;
     }
     case 'rec': {
@@ -278,7 +294,8 @@ export function conforms(shape: QuickShape, value: unknown): boolean {
     case 'nul':
       return value === null || conforms(shape.i, value);
     case 'or':
-      return shape.o.some((o) => conforms(o, value));
+      for (let i = 0; i < shape.o.length; i++) if (conforms(shape.o[i]!, value)) return true;
+      return false;
   }
 }
 
