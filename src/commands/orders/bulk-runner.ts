@@ -102,9 +102,11 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | un
   // Who the row is, journalled with a new key (most rows were keyed ahead and need none).
   const who = () => ({ ref: row.reference ?? null, digest: rowDigest(row) });
   const outcome = rowOutcome(journal.state, row.row);
-  const keyAt = Date.parse(journal.state.keyAt.get(row.row) ?? '');
+  // How old the key is matters only for a row whose answer is not known (nearly every row was keyed just now).
+  const open = key !== undefined && (outcome === 'unknown' || outcome === 'pending');
+  const keyAt = open ? Date.parse(journal.state.keyAt.get(row.row) ?? '') : NaN;
   const expired = Number.isFinite(keyAt) && clock.now() - keyAt >= KEY_TRUST_MS;
-  if (key !== undefined && (outcome === 'unknown' || outcome === 'pending') && (expired || journal.state.lookup.has(row.row))) {
+  if (open && (expired || journal.state.lookup.has(row.row))) {
     // The answer was lost and the server may have forgotten the key (or the row changed, so
     // the key no longer fits it): a blind re-send could order twice. Ask by reference first.
     const base = {
@@ -176,7 +178,7 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | un
   } else if (key === undefined) {
     key = deps.ids.idempotencyKey();
     await journal.appendKey(row.row, key, iso(clock), attempt, who());
-  } else if (rowOutcome(journal.state, row.row) === 'refused') {
+  } else if (outcome === 'refused') {
     // The server stores that refusal for this key: only a new key lets the row be ordered
     // now that the cause may be fixed. Nothing exists under the old key.
     attempt += 1;
@@ -201,8 +203,8 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | un
       kind: null,
       replayed: res.replayed,
       at: iso(clock),
-      ...(attempt > 1 ? { attempt } : {}),
     };
+    if (attempt > 1) result.attempt = attempt;
   } catch (error) {
     // Cut off by Ctrl-C: the order may exist; the next run re-sends it with the same key.
     if (deps.signal.aborted) return undefined;

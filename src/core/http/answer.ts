@@ -9,7 +9,7 @@ import type { Sent } from './attempt.js';
 import type { Call } from './call.js';
 import { networkError } from './network-error.js';
 import type { ApiResponse } from './types.js';
-import { checkAnswer, validateResponse, type ContractDrift } from './validate.js';
+import { checkAnswer, quickValidate, validateResponse, type ContractDrift, type Validated } from './validate.js';
 import { monotonicMs } from '../time/monotonic.js';
 
 export interface AnswerContext {
@@ -19,12 +19,16 @@ export interface AnswerContext {
   onDrift: ((drift: ContractDrift) => void) | undefined;
 }
 
-export async function answer<T>(
+/**
+ * The caller's answer; a promise only when the contract's schemas have to be loaded to
+ * check it (an answer that certainly conforms is checked at once, from its quick shape).
+ */
+export function answer<T>(
   call: Call,
   sent: Exclude<Sent, { kind: 'interrupted' }>,
   attempt: number,
   c: AnswerContext,
-): Promise<ApiResponse<T>> {
+): ApiResponse<T> | Promise<ApiResponse<T>> {
   const { method, path } = call;
   if (sent.kind === 'failure') {
     throw networkError(sent.failure, {
@@ -50,6 +54,9 @@ export async function answer<T>(
     response.data = parsed;
     return response as ApiResponse<T>;
   }
+  const route = call.options.schema ? undefined : call.route;
+  const quick = route && quickValidate(route.id, route.list === true, response.status, parsed);
+  if (quick) return checkedAnswer(response, quick, c);
   const target = {
     method,
     path,
@@ -60,10 +67,11 @@ export async function answer<T>(
     strict: c.strictContract,
     idempotencyKey: call.idempotencyKey,
   };
-  const checked =
-    call.route && !call.options.schema
-      ? await checkAnswer(call.route, target)
-      : validateResponse({ ...target, schema: call.options.schema });
+  if (route) return checkAnswer(route, target).then((checked) => checkedAnswer(response, checked, c));
+  return checkedAnswer(response, validateResponse({ ...target, schema: call.options.schema }), c);
+}
+
+function checkedAnswer<T>(response: ApiResponse<unknown>, checked: Validated, c: AnswerContext): ApiResponse<T> {
   response.data = checked.data;
   if (checked.list) response.list = checked.list;
   if (checked.drift) {

@@ -64,12 +64,24 @@ export type Sent =
   | { kind: 'failure'; failure: TransportFailure; ms: number }
   | { kind: 'interrupted'; ms: number };
 
+/**
+ * The response headers as one string each (a repeated header joined), keyed in lower case.
+ * Both transports give names in lower case already (undici's parser and Node's
+ * IncomingMessage): then the object is only made flat where it needs to be, in place.
+ */
 function flattenHeaders(raw: Record<string, string | string[] | undefined>): Record<string, string> {
-  const out: Record<string, string> = {};
+  let lower = true;
   for (const k in raw) {
     const v = raw[k];
-    if (v !== undefined) out[k.toLowerCase()] = Array.isArray(v) ? v.join(', ') : v;
+    if (typeof v !== 'string') {
+      if (v === undefined) delete raw[k];
+      else raw[k] = v.join(', ');
+    }
+    if (lower && k !== k.toLowerCase()) lower = false;
   }
+  if (lower) return raw as Record<string, string>;
+  const out: Record<string, string> = {};
+  for (const k in raw) out[k.toLowerCase()] = raw[k] as string;
   return out;
 }
 
@@ -79,13 +91,14 @@ export async function sendAttempt(
   headers: Record<string, string>,
   attempt: number,
   base: BaseUrl,
-  transport: () => Promise<Transport>,
+  transport: () => Transport | Promise<Transport>,
 ): Promise<Sent> {
   const t0 = monotonicMs();
   const deadline = attemptSignal(call.signal, call.timeoutMs);
   if (deadline.aborted) return { kind: 'interrupted', ms: 0 };
   try {
-    const t = await transport();
+    const made = transport();
+    const t = made instanceof Promise ? await made : made;
     const res = await t.request({
       origin: base.origin,
       path: call.target,

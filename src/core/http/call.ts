@@ -64,10 +64,20 @@ export function idempotencyKeyFor(route: Route | undefined, given: string | unde
   return wanted;
 }
 
+/** Routes found by endpoint id (a bulk run asks for the same one thousands of times). */
+const routesById = new Map<string, Route | undefined>();
+
+function routeOf(method: string, path: string, endpoint: string | undefined): Route | undefined {
+  if (endpoint === undefined) return findRoute(method, path);
+  let route = routesById.get(endpoint);
+  if (route === undefined && !routesById.has(endpoint)) routesById.set(endpoint, (route = findRoute(method, path, endpoint)));
+  return route;
+}
+
 export function prepareCall(opts: RequestOptions, d: CallDefaults): Call {
   const method = opts.method.toUpperCase();
   const { target, path } = requestTarget(d.base, opts.path, opts.query);
-  const route = findRoute(method, path, opts.endpoint);
+  const route = routeOf(method, path, opts.endpoint);
   if (opts.endpoint && !route) throw new CliError('unexpected', `unknown endpoint id ${opts.endpoint}`);
   return {
     options: opts,

@@ -112,10 +112,24 @@ export function createClient(options: ClientOptions): ApiClient {
   const credentials = { apiKey: options.apiKey, apiSecret: options.apiSecret, signingPath: options.signingPath ?? 'full' };
   const ua = userAgent();
   const ids = options.ids ?? systemIds;
+  const headerContext: HeaderContext = { base, credentials, clock, ids, userAgent: ua };
+  const profile = options.profileName ?? '';
   const transportOptions = { connectTimeoutMs: options.timeoutMs ?? DEFAULTS.timeoutMs };
   let pooled = options.pooled ?? false;
   let transport: Promise<Transport> | undefined;
-  const connect = () => (transport ??= pooled ? createTransport(transportOptions) : Promise.resolve(createNodeTransport(transportOptions)));
+  /** The transport once made: an attempt then takes it without awaiting. */
+  let ready: Transport | undefined;
+  const connect = (): Transport | Promise<Transport> => {
+    if (ready) return ready;
+    const made = (transport ??= pooled ? createTransport(transportOptions) : Promise.resolve(createNodeTransport(transportOptions)));
+    made.then(
+      (t) => {
+        if (transport === made) ready = t;
+      },
+      () => undefined,
+    );
+    return made;
+  };
   let closed = false;
 
   function log(entry: RequestLogEntry): void {
@@ -126,12 +140,18 @@ export function createClient(options: ClientOptions): ApiClient {
     }
   }
 
-  async function pace(call: Call): Promise<void> {
-    if (!pacer) return;
+  /** Stay under the rate limit: nothing to wait for (undefined), or the wait. */
+  function pace(call: Call): Promise<void> | undefined {
+    if (!pacer) return undefined;
+    const wait = pacer.reserve(call.rateClass);
+    return wait > 0 ? paceWait(pacer, call, wait) : undefined;
+  }
+
+  async function paceWait(pacer: Pacer, call: Call, wait: number): Promise<void> {
     const { method, path, rateClass } = call;
     const limit = rateClass === 'orders' ? `${limits.orders_per_minute}/min` : `${limits.general_per_hour}/hour`;
     try {
-      await pacer.acquire(rateClass, call.signal, (wait) => {
+      await pacer.waitFor(rateClass, wait, call.signal, (wait) => {
         if (options.debug)
           options.debug(
             `pacing ${method} ${path}: waiting ${formatDuration(wait)} to stay under the ${rateClass} rate limit (${limit}${pacer.shared ? ', shared by every process of this API key' : ''})`,
@@ -167,11 +187,10 @@ export function createClient(options: ClientOptions): ApiClient {
       maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
       signal: options.signal,
     });
-    const headerContext: HeaderContext = { base, credentials, clock, ids, userAgent: ua };
-    const profile = options.profileName ?? '';
     for (let attempt = 1; ; attempt++) {
       if (call.signal?.aborted) throw interrupted(call.signal);
-      await pace(call);
+      const paced = pace(call);
+      if (paced) await paced;
       const headers = attemptHeaders(call, headerContext);
       const time = iso(clock.now());
       const sent = await sendAttempt(call, headers, attempt, base, connect);
@@ -229,12 +248,14 @@ export function createClient(options: ClientOptions): ApiClient {
       // The next request opens the pool; connections of the requests so far close once idle.
       const before = transport;
       transport = undefined;
+      ready = undefined;
       void before?.then((t) => t.close()).catch(() => undefined);
     },
     async close() {
       closed = true;
       const t = transport;
       transport = undefined;
+      ready = undefined;
       if (t) await (await t).close();
     },
   };

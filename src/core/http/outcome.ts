@@ -57,8 +57,11 @@ export function logEntry(
   };
 }
 
+/** The decision after a 2xx: nothing to retry. */
+const DONE: RetryDecision = Object.freeze({ retry: false, delayMs: 0, reason: '' });
+
 export function retryDecision(call: Call, judged: Judged, attempt: number, random: number, backoff: BackoffSettings): RetryDecision {
-  if (judged.ok) return { retry: false, delayMs: 0, reason: '' };
+  if (judged.ok) return DONE;
   return shouldRetry({
     method: call.method,
     hasIdempotencyKey: call.idempotencyKey !== undefined,

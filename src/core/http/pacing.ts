@@ -70,7 +70,9 @@ function finite(x: unknown): x is number {
   return typeof x === 'number' && Number.isFinite(x);
 }
 
-const charged = (cls: PaceClass): PaceClass[] => (cls === 'general' ? ['general'] : [cls, 'general']);
+const CHARGED: Record<PaceClass, readonly PaceClass[]> = { orders: ['orders', 'general'], general: ['general'] };
+/** The classes a request of class `cls` counts against. */
+const charged = (cls: PaceClass): readonly PaceClass[] => CHARGED[cls];
 
 export class Pacer {
   private readonly classes: Record<PaceClass, ClassPace>;
@@ -194,10 +196,15 @@ export class Pacer {
    */
   reserve(cls: PaceClass): number {
     const now = this.clock.now();
-    const ps = charged(cls).map((c) => this.classes[c]);
     // A slot of a lease of the current cell, for every class charged: no file visit.
-    if (ps.every((p) => p.lease.left > 0 && p.lease.cell === Math.floor(now / p.cellMs) && p.blockedUntil <= now)) {
-      for (const p of ps) p.lease.left -= 1;
+    const names = charged(cls);
+    let leased = true;
+    for (const c of names) {
+      const p = this.classes[c];
+      if (!(p.lease.left > 0 && p.lease.cell === Math.floor(now / p.cellMs) && p.blockedUntil <= now)) leased = false;
+    }
+    if (leased) {
+      for (const c of names) this.classes[c].lease.left -= 1;
       return 0;
     }
     return this.transact(() => this.reserveHere(cls, this.clock.now()));
@@ -251,7 +258,15 @@ export class Pacer {
    */
   async acquire(cls: PaceClass, signal?: AbortSignal, onWait?: (ms: number) => void): Promise<number> {
     const wait = this.reserve(cls);
-    if (wait <= 0) return 0;
+    if (wait > 0) await this.waitFor(cls, wait, signal, onWait);
+    return Math.max(0, wait);
+  }
+
+  /**
+   * Wait out the `wait` a reservation (reserve) asked for; rejects with the signal's reason
+   * when aborted, giving the slot back. `onWait` hears of the wait before it starts.
+   */
+  async waitFor(cls: PaceClass, wait: number, signal?: AbortSignal, onWait?: (ms: number) => void): Promise<void> {
     onWait?.(wait);
     try {
       await this.clock.sleep(wait, signal);
@@ -259,7 +274,6 @@ export class Pacer {
       this.release(cls);
       throw e;
     }
-    return wait;
   }
 
   /** Slots this client still counts as free now (the current cell's span). */

@@ -51,6 +51,7 @@ export function encodeQuery(query: Record<string, QueryValue> | undefined): stri
 export function requestTarget(base: BaseUrl, path: string, query?: Record<string, QueryValue>): { target: string; path: string } {
   const rel = path.startsWith('/') ? path : '/' + path;
   const q = rel.indexOf('?');
+  if (q < 0 && query === undefined) return { target: base.basePath + rel, path: rel };
   const pathOnly = q >= 0 ? rel.slice(0, q) : rel;
   const ownQuery = q >= 0 ? rel.slice(q + 1) : '';
   const extra = encodeQuery(query);
