@@ -11,7 +11,7 @@ import type { ApiClient } from '../../core/http/types.js';
 import type { BulkRow } from '../../core/journal/bulk.js';
 import { Carry, ReferenceIndex } from './bulk-identity.js';
 import type { Factory } from '../../core/run/factory.js';
-import { scanFile, type FileDigest, type RowProblem } from './bulk-input.js';
+import { scanFile, scanFilePieces, type FileDigest, type RowProblem } from './bulk-input.js';
 import { itemProblem, lookupProducts, stockProblem } from './preflight.js';
 
 /** At most this many bad rows are named; the rest are counted. */
@@ -100,6 +100,15 @@ export function heldRows(held: readonly BulkRow[]): AsyncIterable<BulkRow> & Ite
   };
 }
 
+/**
+ * Run `f` on every row: synchronously when they are held in memory (heldRows: no promise
+ * per row, for each pass before the first order), else as the file is read again.
+ */
+export async function forEachRow(rows: AsyncIterable<BulkRow>, f: (row: BulkRow) => void): Promise<void> {
+  if (Symbol.iterator in rows) for (const row of rows as unknown as Iterable<BulkRow>) f(row);
+  else for await (const row of rows) f(row);
+}
+
 /** The rows of a checked input: those its first read held, or the file read afresh at each call. */
 export function inputRows(input: Input): () => AsyncIterable<BulkRow> {
   const { held } = input;
@@ -141,16 +150,18 @@ export async function scanInput(f: Factory, file: string, hint = 'give the path 
       'the rows are read more than once (checked, then ordered, again by --resume): save them to a regular file and pass its path',
     );
   try {
-    for await (const item of scanFile(path, path, digest)) {
-      if (item.problem) {
-        input.problems.add(item.problem);
-        continue;
+    for await (const items of scanFilePieces(path, path, digest)) {
+      for (const item of items) {
+        if (item.problem) {
+          input.problems.add(item.problem);
+          continue;
+        }
+        input.rows += 1;
+        if (held && held.push(item.row) > HELD_ROWS) held = undefined;
+        input.products.add(item.row.product_id);
+        if (item.row.reference !== undefined) input.references.add(item.row.reference);
+        else input.everyRowHasReference = false;
       }
-      input.rows += 1;
-      if (held && held.push(item.row) > HELD_ROWS) held = undefined;
-      input.products.add(item.row.product_id);
-      if (item.row.reference !== undefined) input.references.add(item.row.reference);
-      else input.everyRowHasReference = false;
     }
   } catch (e) {
     throw cannotRead(file, e, hint);
@@ -179,27 +190,29 @@ export async function preflightRows(
   let ids: Set<string> = input.products;
   if (!carry.empty) {
     ids = new Set();
-    for await (const row of rows()) if (!carry.ordered(row)) ids.add(row.product_id);
+    await forEachRow(rows(), (row) => {
+      if (!carry.ordered(row)) ids.add(row.product_id);
+    });
   }
   const lookups = await lookupProducts(client, ids, f.io.signal);
   const problems = new Problems();
   const totals = new Map<string, number>();
   let toOrder = 0;
   let kind: ErrorKind | undefined;
-  for await (const row of rows()) {
-    if (carry.ordered(row)) continue;
+  await forEachRow(rows(), (row) => {
+    if (carry.ordered(row)) return;
     toOrder += 1;
     const problem = itemProblem(row, lookups, row.currency) ?? (dryRun ? stockProblem(row, lookups) : undefined);
     if (problem) {
       problems.add({ line: row.row, message: problem.message });
       kind ??= problem.kind;
-      continue;
+      return;
     }
     const found = lookups.get(row.product_id);
     const currency = row.currency ?? (found && 'product' in found ? found.product.currency : undefined);
-    if (!currency) continue;
+    if (!currency) return;
     totals.set(currency, (totals.get(currency) ?? 0) + toMinor(row.denomination, currency) * row.quantity);
-  }
+  });
   if (problems.count > 0) throw badRows(input.name, problems, 'checked against the catalog', kind);
   return { totals, toOrder };
 }

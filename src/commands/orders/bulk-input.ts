@@ -399,28 +399,35 @@ export interface FileDigest {
 
 /**
  * The rows of a bulk file, read from disk in pieces as they are consumed (memory does not
- * grow with the file). `digest` receives the file's SHA-256 once the read reaches the end.
+ * grow with the file): the items of each piece read (64 KiB) together, so a consumer
+ * awaits once per piece rather than once per row. `digest` receives the file's SHA-256
+ * once the read reaches the end.
  */
-export async function* scanFile(path: string, name: string, digest: FileDigest = {}): AsyncGenerator<ScannedItem> {
+export async function* scanFilePieces(path: string, name: string, digest: FileDigest = {}): AsyncGenerator<ScannedItem[]> {
   const hash = createHash('sha256');
   const decoder = new StringDecoder('utf8');
   const scanner = new RowScanner(name);
   let bytes = 0;
-  const out: ScannedItem[] = [];
+  let out: ScannedItem[] = [];
   for await (const chunk of createReadStream(path, { highWaterMark: 64 * 1024 })) {
     const buf = chunk as Buffer;
     hash.update(buf);
     bytes += buf.length;
     scanner.push(decoder.write(buf), out);
     if (out.length > 0) {
-      yield* out;
-      out.length = 0;
+      yield out;
+      out = [];
     }
   }
   scanner.push(decoder.end(), out);
   scanner.end(out);
-  yield* out;
+  if (out.length > 0) yield out;
   digest.sha256 = hash.digest('hex');
   digest.bytes = bytes;
   digest.format = scanner.format;
+}
+
+/** The rows of a bulk file one at a time (scanFilePieces). */
+export async function* scanFile(path: string, name: string, digest: FileDigest = {}): AsyncGenerator<ScannedItem> {
+  for await (const items of scanFilePieces(path, name, digest)) yield* items;
 }

@@ -47,7 +47,7 @@ import { printRecord } from '../../core/output/print.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
 import { startProgress } from './bulk-progress.js';
-import { badRows, describeTotals, heldRows, inputRows, preflightRows, Problems, scanInput, type Input } from './bulk-check.js';
+import { badRows, describeTotals, forEachRow, heldRows, inputRows, preflightRows, Problems, scanInput, type Input } from './bulk-check.js';
 import { assertResultsWritable, printSummary, summarize, worstKind, writeResults } from './bulk-report.js';
 import { NOT_RESENT, runRows } from './bulk-runner.js';
 import { confirmOrStop, productionQuestion } from './confirm.js';
@@ -203,7 +203,9 @@ async function takeLock(io: Factory['io'], configDir: string, batchId: string, r
 /** The rows of a new batch's file that an earlier batch sent, as records for the new journal. */
 async function carriedRecords(carry: Carry, rows: () => AsyncIterable<BulkRow>): Promise<(KeyRecord | ResultRecord)[]> {
   const records: (KeyRecord | ResultRecord)[] = [];
-  for await (const row of rows()) records.push(...carry.records(row));
+  // Nothing to take over (no earlier batch of this target holds a reference): no pass over the rows.
+  if (carry.empty) return records;
+  await forEachRow(rows(), (row) => records.push(...carry.records(row)));
   return records;
 }
 
@@ -251,9 +253,15 @@ async function startBatch(
         );
       }
     }
-    const references = (async function* refs() {
-      for await (const row of rows()) if (row.reference !== undefined) yield row.reference;
-    })();
+    const all = rows();
+    const references =
+      Symbol.iterator in all
+        ? (function* refs() {
+            for (const row of all as unknown as Iterable<BulkRow>) if (row.reference !== undefined) yield row.reference;
+          })()
+        : (async function* refs() {
+            for await (const row of all) if (row.reference !== undefined) yield row.reference;
+          })();
     const journal = await BulkJournal.create(configDir, header, records, references);
     for (const id of from) await appendSuperseded(configDir, id, header.batch_id, new Date(f.clock.now()).toISOString());
     if (from.size > 0) {

@@ -359,14 +359,14 @@ export class BulkJournal {
    * reference, null for none, and the digest of what is sent); resolves once it is on disk.
    */
   async appendKey(row: number, idempotencyKey: string, at: string, attempt = 1, who?: KeyedRow): Promise<void> {
-    const rec: KeyRecord = {
-      type: 'key',
-      row,
-      idempotency_key: idempotencyKey,
-      ...(attempt > 1 ? { attempt } : {}),
-      ...(who ? { ref: who.ref, digest: who.digest } : {}),
-      at,
-    };
+    // Fields in this order, the optional ones set only when they apply (a key per row: no spreads).
+    const rec = { type: 'key', row, idempotency_key: idempotencyKey } as KeyRecord;
+    if (attempt > 1) rec.attempt = attempt;
+    if (who) {
+      rec.ref = who.ref;
+      rec.digest = who.digest;
+    }
+    rec.at = at;
     await this.append(rec, true).done;
     applyKey(this.state, rec);
   }
