@@ -3,7 +3,7 @@
  * fsynced) receiving unique, correctly signed event envelopes on 50 connections, against a
  * bare node:http server answering 200. Both run in child processes; undici drives them here.
  */
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -43,8 +43,15 @@ function envelope(n, now) {
 
 export async function run(ctx) {
   const { root, runs, log = () => {} } = ctx;
-  const { signWebhook } = await import(join(root, 'dist/core/signer/webhook.js'));
+  const { verifyWebhookSignature } = await import(join(root, 'dist/core/signer/webhook.js'));
   const { checkEnvelope } = await import(join(root, 'dist/listener/envelope.js'));
+  // The load generator signs on its own (node:crypto), so that a change to the CLI's signer
+  // changes the listener's side of the figure only; its header is checked once against the
+  // CLI's verifier.
+  const sign = (body, t) => `t=${t},v1=${createHmac('sha256', SECRET).update(`${t}.${body}`).digest('hex')}`;
+  const probe = JSON.stringify(envelope(0, Date.now()));
+  const probeAt = Math.floor(Date.now() / 1000);
+  verifyWebhookSignature(probe, sign(probe, probeAt), SECRET, { nowSeconds: probeAt });
   const sample = checkEnvelope(envelope(1, Date.now()));
   if (!sample.ok || !sample.known || sample.drift.length > 0)
     throw new Error(`the benchmark's envelope is not the contract's: ${JSON.stringify(sample)}`);
@@ -67,7 +74,7 @@ export async function run(ctx) {
           'user-agent': 'vouchers-sandbox-webhooks/1',
           'x-webhook-id': id('evt', n),
           'x-webhook-timestamp': String(t),
-          'x-webhook-signature': signWebhook(body, SECRET, t),
+          'x-webhook-signature': sign(body, t),
         },
       };
     },
