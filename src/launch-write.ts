@@ -31,6 +31,7 @@ function writeCache(dir: string, file: string, data: Buffer): void {
   }
 }
 
+/** The file's bytes, in the layout readSegments (launch.ts) reads. */
 function cacheFileData(segments: readonly Segment[]): Buffer {
   const head: number[] = [];
   const u16 = (n: number): void => void head.push(n & 0xff, n >>> 8);

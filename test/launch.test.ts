@@ -83,6 +83,28 @@ function cachedChunks(file: string): string[] {
   return cachedSegments(file).flatMap((s) => s.names);
 }
 
+/**
+ * Node options that run `patch` before the CLI: statements over `fs` that call
+ * `record(line)`; `take()` returns the lines recorded since it was last called. The same
+ * options throughout a test: they name the cache file.
+ */
+function recorder(tmp: string, patch: string): { env: { NODE_OPTIONS: string; RECORDED: string }; take: () => string[] } {
+  const hook = join(tmp, 'record.cjs');
+  const file = join(tmp, 'recorded.txt');
+  writeFileSync(
+    hook,
+    `const fs = require('node:fs'); const record = (line) => fs.appendFileSync(process.env.RECORDED, line + '\\n'); ${patch}`,
+  );
+  return {
+    env: { NODE_OPTIONS: `--require ${hook}`, RECORDED: file },
+    take: () => {
+      const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n').filter(Boolean) : [];
+      rmSync(file, { force: true });
+      return lines;
+    },
+  };
+}
+
 /** A file's time and inode: the same after a run means the run did not write it. */
 function written(file: string): { mtimeMs: number; ino: number } {
   const { mtimeMs, ino } = statSync(file);
@@ -169,17 +191,13 @@ describe('compile cache', () => {
 
   it('splits a segment a run uses less than half of: a batch loaded first does not weigh on later one-shot commands', async () => {
     const { tmp, env } = freshTmp();
-    // Every run counts the bytes it reads from the cache file (the same Node options
-    // throughout: they name the cache file).
-    const hook = join(tmp, 'count-reads.cjs');
-    const record = join(tmp, 'reads.txt');
-    writeFileSync(
-      hook,
-      "const fs = require('node:fs'); const read = fs.readSync; " +
-        'fs.readSync = function (fd, ...r) { const n = read.call(this, fd, ...r); ' +
-        "try { if (fs.readlinkSync('/proc/self/fd/' + fd).endsWith('.cache')) fs.appendFileSync(process.env.RECORD_READS, n + '\\n'); } catch {} return n; };",
+    // Every run records the bytes it reads from the cache file.
+    const reads = recorder(
+      tmp,
+      'const read = fs.readSync; fs.readSync = function (fd, ...r) { const n = read.call(this, fd, ...r); ' +
+        "try { if (fs.readlinkSync('/proc/self/fd/' + fd).endsWith('.cache')) record(n); } catch {} return n; };",
     );
-    const requestEnv = { ...env, ...envOf(sb), NODE_OPTIONS: `--require ${hook}`, RECORD_READS: record };
+    const requestEnv = { ...env, ...envOf(sb), ...reads.env };
     const rows = join(tmp, 'rows.csv');
     writeFileSync(rows, 'product_id,denomination,quantity\nsbx-instant,10,1\n');
     expect((await cli(['orders', 'create', '--from', rows, '--yes'], requestEnv)).code).toBe(0);
@@ -203,13 +221,12 @@ describe('compile cache', () => {
     expect((await cli(get, requestEnv)).code).toBe(4);
     expect(cachedSegments(file).map((s) => s.commands)).toEqual([['orders get'], [], ['orders get']]);
     const before = written(file);
-    rmSync(record, { force: true });
+    reads.take();
     expect((await cli(get, requestEnv)).code).toBe(4);
     expect(written(file)).toEqual(before);
     if (process.platform === 'linux') {
-      const read = readFileSync(record, 'utf8')
-        .split('\n')
-        .filter(Boolean)
+      const read = reads
+        .take()
         .map(Number)
         .reduce((a, b) => a + b, 0);
       const [, unusedPart] = cacheIndex(file);
@@ -260,36 +277,25 @@ describe('compile cache', () => {
 
   it('holds the sources too: a later run reads its chunks from the cache file alone', async () => {
     const { tmp, env } = freshTmp();
-    // Records every chunk file read (the launcher reads chunks with fs.readFileSync).
-    const hook = join(tmp, 'record-reads.cjs');
-    const record = join(tmp, 'reads.txt');
-    writeFileSync(
-      hook,
-      "const fs = require('node:fs'); const read = fs.readFileSync; " +
-        "fs.readFileSync = function (f, ...r) { if (typeof f === 'string' && f.endsWith('.cjs')) fs.appendFileSync(process.env.RECORD_READS, f + '\\n'); return read.call(this, f, ...r); };",
+    // Records every chunk file read (the launcher reads chunks with fs.readFileSync), by name.
+    const reads = recorder(
+      tmp,
+      "const read = fs.readFileSync; fs.readFileSync = function (f, ...r) { if (typeof f === 'string' && f.endsWith('.cjs')) record(f.split(/[\\\\/]/).pop()); return read.call(this, f, ...r); };",
     );
-    const recorded = { ...env, ...envOf(sb), NODE_OPTIONS: `--require ${hook}`, RECORD_READS: record };
+    const recorded = { ...env, ...envOf(sb), ...reads.env };
     const first = await cli(['api', 'GET', '/wallets'], recorded);
     expect(first.code, first.stderr).toBe(0);
-    expect(readFileSync(record, 'utf8')).toMatch(/main\.cjs\n/);
-    rmSync(record);
+    expect(reads.take()).toContain('main.cjs');
     // The second run completes the cache (see the first test): it loads the cache writer.
     const second = await cli(['api', 'GET', '/wallets'], recorded);
     expect(second.code, second.stderr).toBe(0);
-    expect(
-      readFileSync(record, 'utf8')
-        .split('\n')
-        .filter(Boolean)
-        .map((f) => f.split(/[\\/]/).pop()),
-    ).toEqual(['launch.cjs', 'launch-write.cjs']);
-    rmSync(record);
+    expect(reads.take()).toEqual(['launch.cjs', 'launch-write.cjs']);
     const again = await cli(['api', 'GET', '/wallets'], recorded);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stdout).toBe(first.stdout);
     // Node's loader reads the launcher itself; the launcher reads no chunk, and a run with
     // nothing to write does not load the writer.
-    const reads = readFileSync(record, 'utf8').split('\n').filter(Boolean);
-    expect(reads.map((f) => f.split(/[\\/]/).pop())).toEqual(['launch.cjs']);
+    expect(reads.take()).toEqual(['launch.cjs']);
   });
 
   it('is rebuilt when V8 refuses it, and the command runs all the same', async () => {

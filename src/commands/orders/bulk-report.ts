@@ -9,11 +9,12 @@ import { access, open, stat, writeFile } from 'node:fs/promises';
 import { Readable } from 'node:stream';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fromMinor, formatMoney } from '../../contract/money-format.js';
-import { UsageError, type ErrorKind } from '../../core/errors/index.js';
+import { CliError, UsageError, type ErrorKind } from '../../core/errors/index.js';
 import type { IO } from '../../core/io/io.js';
 import { readRecordAt, rowCount, rowOutcome, type BatchState, type BulkRow, type ResultRecord } from '../../core/journal/bulk.js';
 import { printJson, printList, printRecord, type Column } from '../../core/output/print.js';
 import type { OutputSettings } from '../../core/output/options.js';
+import { NOT_RESENT } from './bulk-runner.js';
 
 export interface CurrencyTotal {
   currency: string;
@@ -123,7 +124,7 @@ export async function* resultsCsv(state: BatchState, rows: AsyncIterable<BulkRow
       } else if (outcome === 'refused') {
         status = 'FAILED';
         error = `${r?.error_code ?? 'ERROR'}: ${r?.error ?? ''}`;
-      } else if (outcome === 'unknown' && r?.error_code === 'NOT_RESENT_KEY_EXPIRED') {
+      } else if (outcome === 'unknown' && r?.error_code === NOT_RESENT) {
         status = 'UNKNOWN';
         error = r.error ?? '';
       } else if (outcome === 'unknown') {
@@ -190,7 +191,7 @@ export async function writeResults(
 /** Failure kinds from the most to the least serious: the exit code of a partly failed batch. */
 const SEVERITY: ErrorKind[] = ['auth', 'network', 'rate_limited', 'unexpected', 'rejected', 'not_found', 'usage'];
 
-export function worstKind(state: BatchState): ErrorKind | undefined {
+function worstKind(state: BatchState): ErrorKind | undefined {
   let worst: number | undefined;
   for (const r of state.results.values()) {
     if (r.ok || !r.kind || rowOutcome(state, r.row) === 'pending') continue;
@@ -199,4 +200,43 @@ export function worstKind(state: BatchState): ErrorKind | undefined {
     if (worst === undefined || rank < worst) worst = rank;
   }
   return worst === undefined ? undefined : (SEVERITY[worst] ?? 'unexpected');
+}
+
+/**
+ * The error a batch ends with when not every row was ordered (undefined when all were):
+ * its kind from the worst failure, what is left in words, and what to do, ending with the
+ * command that resumes it.
+ */
+export function unfinishedBatchError(
+  state: BatchState,
+  summary: BatchSummary,
+  resultsPath: string | null,
+  resume: string,
+): CliError | undefined {
+  if (summary.failed === 0 && summary.not_done === 0 && summary.unknown === 0) return undefined;
+  const kind = worstKind(state) ?? 'unexpected';
+  const parts: string[] = [];
+  if (summary.failed > 0) parts.push(`${summary.failed} of ${summary.rows} rows were not ordered (refused by the server)`);
+  const held = [...state.results.keys()].filter(
+    (row) => rowOutcome(state, row) === 'unknown' && state.results.get(row)?.error_code === NOT_RESENT,
+  ).length;
+  const pending = summary.unknown + summary.not_done - held;
+  if (pending > 0)
+    parts.push(`${pending} of ${summary.rows} rows unknown: resume to find out (the answer was lost or not final; the order may exist)`);
+  if (held > 0)
+    parts.push(
+      `${held} of ${summary.rows} rows not re-sent: their answer was lost and the server's 24 h idempotency window has passed, so a re-send could order twice`,
+    );
+  const hints: string[] = [];
+  if (summary.failed > 0) hints.push('fix the cause of the refused rows, then resume: they are sent again with fresh keys');
+  if (pending > 0)
+    hints.push(
+      `${summary.failed > 0 ? 'rows' : 'resume: rows'} of unknown outcome are re-sent with their same keys, so the server answers with the order if it exists`,
+    );
+  if (held > 0) hints.push('check each row not re-sent as its line above says (vouchers orders list --reference REF, or ask the provider)');
+  return new CliError(
+    kind,
+    `${parts.join('; ')} (see the lines above${resultsPath ? ` and ${resultsPath}` : ''})`,
+    `${hints.join('; ')}: ${resume}`,
+  );
 }

@@ -48,8 +48,8 @@ import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
 import { startProgress } from './bulk-progress.js';
 import { badRows, describeTotals, forEachRow, heldRows, inputRows, preflightRows, Problems, scanInput, type Input } from './bulk-check.js';
-import { assertResultsWritable, printSummary, summarize, worstKind, writeResults } from './bulk-report.js';
-import { NOT_RESENT, runRows } from './bulk-runner.js';
+import { assertResultsWritable, printSummary, summarize, unfinishedBatchError, writeResults } from './bulk-report.js';
+import { runRows } from './bulk-runner.js';
 import { confirmOrStop, productionQuestion } from './confirm.js';
 import type { CreateFlags } from './index.js';
 import { parseCount } from './order-input.js';
@@ -554,33 +554,7 @@ async function finishBatch(
       `continue where it stopped (no row is ordered twice): ${resume}`,
     );
   }
-  if (summary.failed > 0 || summary.not_done > 0 || summary.unknown > 0) {
-    const kind = worstKind(state) ?? 'unexpected';
-    const parts: string[] = [];
-    if (summary.failed > 0) parts.push(`${summary.failed} of ${summary.rows} rows were not ordered (refused by the server)`);
-    const held = [...state.results.keys()].filter(
-      (row) => rowOutcome(state, row) === 'unknown' && state.results.get(row)?.error_code === NOT_RESENT,
-    ).length;
-    const open = summary.unknown + summary.not_done - held;
-    if (open > 0)
-      parts.push(`${open} of ${summary.rows} rows unknown: resume to find out (the answer was lost or not final; the order may exist)`);
-    if (held > 0)
-      parts.push(
-        `${held} of ${summary.rows} rows not re-sent: their answer was lost and the server's 24 h idempotency window has passed, so a re-send could order twice`,
-      );
-    const hints: string[] = [];
-    if (summary.failed > 0) hints.push('fix the cause of the refused rows, then resume: they are sent again with fresh keys');
-    if (open > 0)
-      hints.push(
-        `${summary.failed > 0 ? 'rows' : 'resume: rows'} of unknown outcome are re-sent with their same keys, so the server answers with the order if it exists`,
-      );
-    if (held > 0)
-      hints.push('check each row not re-sent as its line above says (vouchers orders list --reference REF, or ask the provider)');
-    throw new CliError(
-      kind,
-      `${parts.join('; ')} (see the lines above${resultsPath ? ` and ${resultsPath}` : ''})`,
-      `${hints.join('; ')}: ${resume}`,
-    );
-  }
+  const unfinished = unfinishedBatchError(state, summary, resultsPath, resume);
+  if (unfinished) throw unfinished;
   err(io, `All ${summary.rows} rows ordered.\n`);
 }

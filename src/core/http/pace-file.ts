@@ -38,6 +38,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { hostName } from '../io/processes.js';
 
 /** A lock older than this is left by a process that died or hung holding it. */
 export const STALE_LOCK_MS = 5_000;
@@ -81,30 +82,6 @@ function processGone(pid: number): boolean {
   }
 }
 
-/**
- * os.hostname(), read where Linux keeps it instead of loading node:os (about 0.2 ms of
- * every request of a one-shot command on Node 20).
- */
-function machineName(): string {
-  if (process.platform === 'linux') {
-    // One read into a small buffer: readFileSync takes a slower path for a file that reports
-    // no size, as /proc's do (about 0.5 ms, more than loading node:os).
-    try {
-      const fd = openSync('/proc/sys/kernel/hostname', 'r');
-      try {
-        const bytes = Buffer.allocUnsafe(256);
-        const name = bytes.toString('latin1', 0, readSync(fd, bytes, 0, bytes.length, 0)).trim();
-        if (name) return name;
-      } finally {
-        closeSync(fd);
-      }
-    } catch {
-      // not mounted: ask node:os
-    }
-  }
-  return process.getBuiltinModule('node:os').hostname();
-}
-
 /** Spaces a shorter state is padded with, at most (a state is a few hundred bytes). */
 const MAX_PADDING = 1024;
 
@@ -134,7 +111,7 @@ export function paceFile(dir: string, baseUrl: string, apiKey: string, options: 
   const now = options.now ?? Date.now;
   const staleMs = options.staleLockMs ?? STALE_LOCK_MS;
   const waitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
-  const host = machineName();
+  const host = hostName();
   let dirReady = false;
 
   /** Remove the lock if it is stale; true when it was (or is already gone). */

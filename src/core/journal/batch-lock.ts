@@ -9,9 +9,9 @@
 import { randomUUID } from 'node:crypto';
 import { constants } from 'node:fs';
 import { link, open, readFile, rename, unlink } from 'node:fs/promises';
-import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { makeDirSync } from '../io/make-dir.js';
+import { hostName } from '../io/processes.js';
 import { batchesDir, isBatchId } from './bulk.js';
 
 export interface LockHolder {
@@ -79,7 +79,7 @@ export class BatchLock {
   static async acquire(configDir: string, batchId: string, now: Date = new Date()): Promise<BatchLock> {
     makeDirSync(batchesDir(configDir), 0o700);
     const path = lockPath(configDir, batchId);
-    const me: LockHolder = { pid: process.pid, host: hostname(), started_at: now.toISOString() };
+    const me: LockHolder = { pid: process.pid, host: hostName(), started_at: now.toISOString() };
     const text = JSON.stringify({ ...me, run: randomUUID() }) + '\n';
     let recovered: LockHolder | undefined;
     for (let tries = 0; tries < 5; tries++) {
