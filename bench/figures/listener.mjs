@@ -1,13 +1,18 @@
 /**
  * `vouchers listen` with its durable inbox (each delivery acknowledged only once its line is
  * fsynced) receiving unique, correctly signed event envelopes on 50 connections, against a
- * bare node:http server answering 200. Both run in child processes; undici drives them here.
+ * bare node:http server answering 200. All run in child processes; undici drives them here.
+ *
+ * A third server shows what durability alone costs on this machine, in the same rounds: the
+ * bare server appending each body to a file and fsyncing it before it answers, as the inbox
+ * does (bench/load/bare-durable-server.mjs). Its rows are reported, not budgeted: they are
+ * the bound on what any listener that acknowledges only stored events can reach here.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { alternate, drive, median, ratioRow, startServer } from '../load/lib.mjs';
+import { drive, median, ratioRow, startServer } from '../load/lib.mjs';
 
 export const name = 'listener';
 
@@ -86,19 +91,34 @@ export async function run(ctx) {
 
   const env = { ...process.env, VOUCHERS_CONFIG_DIR: dir, VOUCHERS_WEBHOOK_SECRET: SECRET, NO_COLOR: '1' };
   const bare = await startServer([join(root, 'bench/load/bare-server.mjs'), '200']);
+  const durable = await startServer([join(root, 'bench/load/bare-durable-server.mjs'), join(dir, 'bodies.ndjson')]);
   const listen = await startServer([join(root, 'bin/vouchers.js'), 'listen', '--port', '0', '--inbox', inbox], { env, ready: 'stderr' });
   bare.origin = `http://127.0.0.1:${bare.info.port}`;
+  durable.origin = `http://127.0.0.1:${durable.info.port}`;
   listen.origin = new URL(listen.info.url).origin;
   try {
-    log(`vouchers listen (durable inbox) vs bare node:http 200, ${CONNECTIONS} connections, ${runs} rounds of ${ROUND_MS} ms`);
-    await measure(bare, WARM_UP_MS);
-    sent += (await measure(listen, WARM_UP_MS)).count;
-    const { base, subj } = await alternate(
-      runs,
-      () => measure(bare),
-      () => measure(listen),
-      log,
+    log(
+      `vouchers listen (durable inbox) and the bare server with fsync vs bare node:http 200, ${CONNECTIONS} connections, ${runs} rounds of ${ROUND_MS} ms`,
     );
+    await measure(bare, WARM_UP_MS);
+    await measure(durable, WARM_UP_MS);
+    sent += (await measure(listen, WARM_UP_MS)).count;
+    // Each round measures all three, in an order that turns round by round, so none always
+    // runs first or last.
+    const sides = [
+      ['baseline', bare, []],
+      ['subject', listen, []],
+      ['bare with fsync', durable, []],
+    ];
+    for (let i = 0; i < runs; i++) {
+      for (let k = 0; k < sides.length; k++) {
+        const [side, server, into] = sides[(i + k) % sides.length];
+        const r = await measure(server);
+        into.push(r);
+        log(`  round ${i + 1}/${runs} ${side}: ${r.rps.toFixed(0)} req/s, p99 ${r.p99.toFixed(1)} ms`);
+      }
+    }
+    const [[, , base], [, , subj], [, , floor]] = sides;
     for (const r of subj) sent += r.count;
     await listen.stop();
     // Every acknowledged delivery is in the inbox.
@@ -120,9 +140,25 @@ export async function run(ctx) {
       ratios: subj.map((r, i) => r.p99 / base[i].p99),
       detail: `listener p99 ${median(subj.map((r) => r.p99)).toFixed(1)} ms, bare ${median(base.map((r) => r.p99)).toFixed(1)} ms`,
     });
-    return [throughput, p99];
+    const floorThroughput = ratioRow({
+      figure: `bare server with append + fsync before each answer (durability alone), ${CONNECTIONS} connections`,
+      baseline: 'bare node:http server answering 200',
+      budget: '—',
+      holds: () => null,
+      ratios: floor.map((r, i) => r.rps / base[i].rps),
+      detail: `${median(floor.map((r) => r.rps)).toFixed(0)} requests/s: what a durable acknowledgement alone leaves of the bare server's throughput`,
+    });
+    const floorP99 = ratioRow({
+      figure: `bare server with append + fsync, p99 latency, ${CONNECTIONS} connections`,
+      baseline: 'bare node:http server answering 200',
+      budget: '—',
+      holds: () => null,
+      ratios: floor.map((r, i) => r.p99 / base[i].p99),
+      detail: `p99 ${median(floor.map((r) => r.p99)).toFixed(1)} ms: the least p99 a listener that answers only stored events can have here`,
+    });
+    return [throughput, p99, floorThroughput, floorP99];
   } finally {
-    await Promise.all([bare.stop(), listen.stop()]);
+    await Promise.all([bare.stop(), durable.stop(), listen.stop()]);
     rmSync(dir, { recursive: true, force: true });
   }
 }
