@@ -22,26 +22,27 @@ function storedIds(path: string): string[] {
 
 interface Handle {
   fd: number;
-  sync(): Promise<void>;
 }
 /** The writer's handles: the one it writes through, and those its fsyncs run on. */
 const handlesOf = (inbox: InboxWriter) => inbox as unknown as { handle: Handle; syncHandles: Handle[] };
 
-/** The writer's fsyncs replaced: the first call waits for `fail`, later ones really sync. Records the descriptor of each. */
+/**
+ * The writer's fsyncs replaced: the first waits for `fail` and settles with its error (as a
+ * failed fsync does), later ones really sync. Records the descriptor of each.
+ */
 function failFirstSync(inbox: InboxWriter): { fail: (e: Error) => void; fds: number[] } {
   let fail: (e: Error) => void = () => {};
   const fds: number[] = [];
-  for (const handle of handlesOf(inbox).syncHandles) {
-    const real = handle.sync.bind(handle);
-    handle.sync = () => {
-      fds.push(handle.fd);
-      return fds.length === 1
-        ? new Promise<void>((_, reject) => {
-            fail = reject;
-          })
-        : real();
-    };
-  }
+  const writer = inbox as unknown as { syncThrough(handle: Handle): Promise<unknown> };
+  const real = writer.syncThrough.bind(inbox);
+  writer.syncThrough = (handle) => {
+    fds.push(handle.fd);
+    return fds.length === 1
+      ? new Promise<unknown>((resolve) => {
+          fail = resolve;
+        })
+      : real(handle);
+  };
   return { fail: (e) => fail(e), fds };
 }
 
@@ -77,6 +78,24 @@ describe('inbox group commit', () => {
     await inbox.close();
     expect(storedIds(path).sort()).toEqual(['evt_a', 'evt_b', 'evt_c']);
     expect(inbox.stats.appended).toBe(3);
+  });
+
+  it('a delivery of an event being stored waits for it: a duplicate once it is stored, written itself if it was refused', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'vouchers-inbox-')), 'events.ndjson');
+    const inbox = await InboxWriter.open(path);
+    const sync = failFirstSync(inbox);
+    const first = inbox.store(entry('evt_a')); // its fsync waits, then fails
+    const second = inbox.store(entry('evt_a')); // the same event while the first is being stored
+    await new Promise((resolve) => setImmediate(resolve));
+    sync.fail(new Error('EIO: simulated'));
+    await expect(first).rejects.toThrow('EIO: simulated');
+    expect(await second).toBe('stored');
+    // Once stored, a third is a duplicate, and so is one that came while it was being stored.
+    const [third, fourth] = [inbox.store(entry('evt_b')), inbox.store(entry('evt_b'))];
+    expect([await third, await fourth]).toEqual(['stored', 'duplicate']);
+    expect(await inbox.store(entry('evt_a'))).toBe('duplicate');
+    await inbox.close();
+    expect(storedIds(path)).toEqual(['evt_a', 'evt_b']);
   });
 
   it('deliveries that arrive in one turn of the event loop share one write and one fdatasync', async () => {

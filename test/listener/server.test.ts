@@ -301,11 +301,10 @@ describe('listener: duplicates and durability', () => {
     // a fast disk and deliveries arriving one by one could each get an fsync of their own.)
     let release!: () => void;
     const disk = new Promise<void>((resolve) => (release = resolve));
-    // The handles the inbox's fsyncs run on (one each for those running at once).
-    for (const handle of (inbox as unknown as { syncHandles: { sync(): Promise<void> }[] }).syncHandles) {
-      const sync = handle.sync.bind(handle);
-      handle.sync = () => disk.then(sync);
-    }
+    // Each of the inbox's fsyncs waits for the disk first.
+    const writer = inbox as unknown as { syncThrough(handle: unknown): Promise<unknown> };
+    const sync = writer.syncThrough.bind(inbox);
+    writer.syncThrough = (handle) => disk.then(() => sync(handle));
     const store = inbox.store.bind(inbox);
     let stores = 0;
     inbox.store = (entry, json) => {

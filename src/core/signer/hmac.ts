@@ -50,13 +50,14 @@ const BLOCK = 64;
  */
 export class HmacKey {
   private readonly inner: Buffer;
+  /** The outer key block followed by room for the inner hash: hashed as it is. */
   private readonly outer: Buffer;
 
   constructor(key: string) {
     let bytes = Buffer.from(key, 'utf8');
     if (bytes.length > BLOCK) bytes = hash('sha256', bytes, 'buffer');
     this.inner = Buffer.alloc(BLOCK, 0x36);
-    this.outer = Buffer.alloc(BLOCK, 0x5c);
+    this.outer = Buffer.alloc(BLOCK + 32, 0x5c);
     for (let i = 0; i < bytes.length; i++) {
       this.inner[i]! ^= bytes[i]!;
       this.outer[i]! ^= bytes[i]!;
@@ -65,10 +66,27 @@ export class HmacKey {
 
   /** hmacOf(key, head, body). */
   of(head: string, body: string | Uint8Array | undefined): Buffer {
-    const parts: Uint8Array[] = [this.inner, Buffer.from(head, 'utf8')];
-    if (body !== undefined) parts.push(typeof body === 'string' ? Buffer.from(body, 'utf8') : body);
-    return hash('sha256', Buffer.concat([this.outer, hash('sha256', Buffer.concat(parts), 'buffer')]), 'buffer');
+    // The inner message (key block, head, body) is laid out in one reused buffer: no
+    // Buffer.concat, no copy of the head or a string body on the way.
+    const bodyLength = body === undefined ? 0 : typeof body === 'string' ? Buffer.byteLength(body, 'utf8') : body.length;
+    const size = BLOCK + Buffer.byteLength(head, 'utf8') + bodyLength;
+    const message = size <= KEPT_MESSAGE_BYTES ? messageBuffer(size) : Buffer.allocUnsafe(size);
+    this.inner.copy(message, 0);
+    const offset = BLOCK + message.write(head, BLOCK, 'utf8');
+    if (typeof body === 'string') message.write(body, offset, 'utf8');
+    else if (body !== undefined) message.set(body, offset);
+    hash('sha256', message.subarray(0, size), 'buffer').copy(this.outer, BLOCK);
+    return hash('sha256', this.outer, 'buffer');
   }
+}
+
+/** Messages up to this size are laid out in one buffer kept for the next (a webhook body is a few KB). */
+const KEPT_MESSAGE_BYTES = 64 * 1024;
+let kept = Buffer.alloc(0);
+
+function messageBuffer(size: number): Buffer {
+  if (kept.length < size) kept = Buffer.allocUnsafeSlow(Math.min(KEPT_MESSAGE_BYTES, Math.max(size, 4096)));
+  return kept;
 }
 
 const HEX = /^[0-9a-f]*$/i;
@@ -85,6 +103,8 @@ export function safeEqualHex(a: string, b: string): boolean {
  * expected digest's bytes: safeEqualHex without encoding the expected one as hex first.
  */
 export function matchesDigest(hex: string, digest: Uint8Array): boolean {
-  if (hex.length !== digest.length * 2 || !HEX.test(hex)) return false;
-  return timingSafeEqual(Buffer.from(hex, 'hex'), digest);
+  if (hex.length !== digest.length * 2) return false;
+  // Decoding stops at the first pair that is not hex: only a hex string gives every byte.
+  const received = Buffer.from(hex, 'hex');
+  return received.length === digest.length && timingSafeEqual(received, digest);
 }

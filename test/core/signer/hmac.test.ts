@@ -96,6 +96,18 @@ describe('HmacKey', () => {
   });
 });
 
+describe('HmacKey, messages of every size', () => {
+  it('is HMAC-SHA256 for bodies smaller and larger than the buffer it keeps, in any order', () => {
+    const key = new HmacKey('whsec_test');
+    for (const size of [0, 1, 4_000, 70_000, 5, 1024 * 1024, 300]) {
+      const body = Buffer.alloc(size, 'ä').toString('utf8').slice(0, size);
+      for (const message of [body, Buffer.from(body, 'utf8')]) {
+        expect(key.of('1732270000.', message)).toEqual(createHmac('sha256', 'whsec_test').update('1732270000.').update(message).digest());
+      }
+    }
+  });
+});
+
 describe('hmacOf', () => {
   it('signs right under more secrets than it keeps prepared, and again under the first', () => {
     const secrets = Array.from({ length: 150 }, (_, i) => `vs_test_${i}`);
@@ -134,6 +146,10 @@ describe('matchesDigest', () => {
     expect(matchesDigest('', digest)).toBe(false);
     expect(matchesDigest('zz' + hex.slice(2), digest)).toBe(false);
     expect(matchesDigest(' ' + hex.slice(1), digest)).toBe(false);
+    // Not hex at the last place, or in the middle: decoding stops there, fewer bytes come back.
+    expect(matchesDigest(hex.slice(0, -1) + 'g', digest)).toBe(false);
+    expect(matchesDigest(hex.slice(0, 31) + '-' + hex.slice(32), digest)).toBe(false);
+    expect(matchesDigest(hex.slice(0, 30) + 'é' + hex.slice(31), digest)).toBe(false);
     expect(timingSafeEqual).not.toHaveBeenCalled();
   });
 });
