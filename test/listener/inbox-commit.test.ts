@@ -98,6 +98,18 @@ describe('inbox group commit', () => {
     expect(storedIds(path)).toEqual(['evt_a', 'evt_b']);
   });
 
+  it('writes the waiting lines at once when asked, not at the end of the turn, as one batch', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'vouchers-inbox-')), 'events.ndjson');
+    const inbox = await InboxWriter.open(path);
+    const stored = ['evt_x', 'evt_y', 'evt_z'].map((id) => inbox.store(entry(id)));
+    expect(readFileSync(path, 'utf8')).toBe(''); // waiting for the end of the turn
+    inbox.writeWaiting();
+    expect(storedIds(path)).toEqual(['evt_x', 'evt_y', 'evt_z']); // written, in this turn
+    expect(await Promise.all(stored)).toEqual(['stored', 'stored', 'stored']);
+    expect(inbox.stats.flushes).toBe(1);
+    await inbox.close();
+  });
+
   it('deliveries that arrive in one turn of the event loop share one write and one fdatasync', async () => {
     const path = join(mkdtempSync(join(tmpdir(), 'vouchers-inbox-')), 'events.ndjson');
     const inbox = await InboxWriter.open(path);

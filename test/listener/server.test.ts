@@ -332,6 +332,7 @@ describe('listener: duplicates and durability', () => {
             await gate;
             return real.store(entry, json);
           },
+          writeWaiting: () => real.writeWaiting(),
           close: () => real.close(),
         }) as unknown as InboxWriter,
     });

@@ -332,6 +332,15 @@ export class InboxWriter {
     });
   }
 
+  /**
+   * Write the lines waiting now, without waiting for the end of this turn of the event loop:
+   * for a caller that has just handed over every entry it has for this turn (the listener).
+   * As at the end of the turn, they start only while fewer than MAX_SYNCS fsyncs run.
+   */
+  writeWaiting(): void {
+    this.startBatches();
+  }
+
   /** Write the waiting lines as one batch while fewer than MAX_SYNCS fsyncs are running. */
   private startBatches(): void {
     while (this.pending.length > 0 && this.syncing < MAX_SYNCS) this.startBatch();
