@@ -5,8 +5,9 @@
  *
  * A third server shows what durability alone costs on this machine, in the same rounds: the
  * bare server appending each body to a file and fsyncing it before it answers, as the inbox
- * does (bench/load/bare-durable-server.mjs). Its rows are reported, not budgeted: they are
- * the bound on what any listener that acknowledges only stored events can reach here.
+ * does (bench/load/bare-durable-server.mjs). Its rows are reported, not budgeted: they show
+ * what durability alone costs on this machine, a cost no listener that acknowledges only
+ * stored events avoids.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -154,7 +155,7 @@ export async function run(ctx) {
       budget: '—',
       holds: () => null,
       ratios: floor.map((r, i) => r.p99 / base[i].p99),
-      detail: `p99 ${median(floor.map((r) => r.p99)).toFixed(1)} ms: the least p99 a listener that answers only stored events can have here`,
+      detail: `p99 ${median(floor.map((r) => r.p99)).toFixed(1)} ms: what a durable acknowledgement alone costs in latency`,
     });
     return [throughput, p99, floorThroughput, floorP99];
   } finally {

@@ -105,9 +105,10 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
    * Deliveries whose bodies were read in this turn of the event loop go on together once the
    * turn's reads are done (setImmediate runs after them): each is verified, checked and
    * handed to the inbox, and then the inbox writes them all as one batch and starts its
-   * fsync at once, instead of at the end of the next turn. The reads stay short (node:http's
-   * own work), so an fsync that completes meanwhile is acknowledged without waiting behind
-   * the checks of every delivery read with it.
+   * fsync at once (left to itself, an inbox handed lines at this point of the loop writes
+   * them only at the end of the next turn). The reads stay short (node:http's own work), so
+   * an fsync that completes meanwhile is acknowledged without waiting behind the checks of
+   * every delivery read with it, and the checks run back to back.
    */
   let readsDone: Promise<void> | undefined;
   const afterTurnReads = (): Promise<void> => {
