@@ -1,14 +1,15 @@
 /**
- * One run per batch at a time: `<configDir>/batches/<batch_id>.lock`, created with O_EXCL
- * and holding the holder's pid, host and start time. A second run of the same batch (the
+ * One run per batch at a time: `<configDir>/batches/<batch_id>.lock`, created whole (linked
+ * from a file written beside it, so it never exists empty) and holding the holder's pid,
+ * host and start time. A second run of the same batch (the
  * same file twice, a CI retry, two terminals, a --resume beside a run) finds the lock and
  * is refused, naming who holds it. A lock left by a process that died (SIGKILL, power
  * loss) is recognised when it names this host and its pid no longer runs, and is taken
  * over; a lock from another host is never guessed about.
  */
 import { randomUUID } from 'node:crypto';
-import { constants } from 'node:fs';
-import { link, open, readFile, rename, unlink } from 'node:fs/promises';
+import { link, readFile, rename, unlink } from 'node:fs/promises';
+import { writeAside } from '../io/atomic-file.js';
 import { join } from 'node:path';
 import { makeDirSync } from '../io/make-dir.js';
 import { hostName } from '../io/processes.js';
@@ -83,17 +84,20 @@ export class BatchLock {
     const text = JSON.stringify({ ...me, run: randomUUID() }) + '\n';
     let recovered: LockHolder | undefined;
     for (let tries = 0; tries < 5; tries++) {
+      // The lock appears whole or not at all: written and fsynced under a name of its own,
+      // then linked to the lock's name (which fails on an existing lock, as O_EXCL does). A
+      // run killed while taking it leaves no empty lock behind, which no later run could
+      // tell from a live run's and every resume of the batch would be refused on.
+      const whole = await writeAside(path, async (h) => {
+        await h.write(text);
+      });
       try {
-        const handle = await open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL, 0o600);
-        try {
-          await handle.write(text);
-          await handle.sync();
-        } finally {
-          await handle.close();
-        }
+        await link(whole, path);
         return new BatchLock(path, me, text, recovered);
       } catch (e) {
         if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+      } finally {
+        await unlink(whole).catch(() => undefined);
       }
       const found = await readHolder(path);
       if (!found) continue; // released meanwhile: try again
