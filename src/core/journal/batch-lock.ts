@@ -1,16 +1,15 @@
 /**
  * One run per batch at a time: `<configDir>/batches/<batch_id>.lock`, created whole (linked
  * from a file written beside it, so it never exists empty) and holding the holder's pid,
- * host and start time. A second run of the same batch (the
- * same file twice, a CI retry, two terminals, a --resume beside a run) finds the lock and
- * is refused, naming who holds it. A lock left by a process that died (SIGKILL, power
+ * host and start time. A second run of the same batch (the same file twice, a CI retry,
+ * two terminals, a --resume beside a run) finds the lock and is refused, naming who holds it. A lock left by a process that died (SIGKILL, power
  * loss) is recognised when it names this host and its pid no longer runs, and is taken
  * over; a lock from another host is never guessed about.
  */
 import { randomUUID } from 'node:crypto';
 import { link, readFile, rename, unlink } from 'node:fs/promises';
-import { writeAside } from '../io/atomic-file.js';
 import { join } from 'node:path';
+import { writeAside } from '../io/atomic-file.js';
 import { makeDirSync } from '../io/make-dir.js';
 import { hostName } from '../io/processes.js';
 import { batchesDir, isBatchId } from './bulk.js';
@@ -82,47 +81,49 @@ export class BatchLock {
     const path = lockPath(configDir, batchId);
     const me: LockHolder = { pid: process.pid, host: hostName(), started_at: now.toISOString() };
     const text = JSON.stringify({ ...me, run: randomUUID() }) + '\n';
-    let recovered: LockHolder | undefined;
-    for (let tries = 0; tries < 5; tries++) {
-      // The lock appears whole or not at all: written and fsynced under a name of its own,
-      // then linked to the lock's name (which fails on an existing lock, as O_EXCL does). A
-      // run killed while taking it leaves no empty lock behind, which no later run could
-      // tell from a live run's and every resume of the batch would be refused on.
-      const whole = await writeAside(path, async (h) => {
-        await h.write(text);
-      });
-      try {
-        await link(whole, path);
-        return new BatchLock(path, me, text, recovered);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      } finally {
-        await unlink(whole).catch(() => undefined);
-      }
-      const found = await readHolder(path);
-      if (!found) continue; // released meanwhile: try again
-      const { holder } = found;
-      if (!holder || holder.host !== me.host || alive(holder.pid)) throw new BatchLocked(path, holder);
-      // Stale: its holder is gone. Move it aside atomically (only one contender wins the
-      // rename), and make sure what was moved is the stale lock, not a fresh one.
-      const aside = `${path}.stale-${process.pid}-${Date.now()}`;
-      try {
-        await rename(path, aside);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
-        throw e;
-      }
-      const moved = await readHolder(aside);
-      if (moved && moved.text !== found.text) {
-        // Another run took the lock over in between: put its lock back and give way.
-        await link(aside, path).catch(() => undefined);
+    // The lock appears whole or not at all: written and fsynced under a name of its own,
+    // then linked to the lock's name (which fails on an existing lock, as O_EXCL does). A
+    // run killed while taking it leaves no empty lock behind, which no later run could tell
+    // from a live run's and every resume of the batch would be refused on.
+    const whole = await writeAside(path, async (h) => {
+      await h.write(text);
+    });
+    try {
+      let recovered: LockHolder | undefined;
+      for (let tries = 0; tries < 5; tries++) {
+        try {
+          await link(whole, path);
+          return new BatchLock(path, me, text, recovered);
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        }
+        const found = await readHolder(path);
+        if (!found) continue; // released meanwhile: try again
+        const { holder } = found;
+        if (!holder || holder.host !== me.host || alive(holder.pid)) throw new BatchLocked(path, holder);
+        // Stale: its holder is gone. Move it aside atomically (only one contender wins the
+        // rename), and make sure what was moved is the stale lock, not a fresh one.
+        const aside = `${path}.stale-${process.pid}-${Date.now()}`;
+        try {
+          await rename(path, aside);
+        } catch (e) {
+          if ((e as NodeJS.ErrnoException).code === 'ENOENT') continue;
+          throw e;
+        }
+        const moved = await readHolder(aside);
+        if (moved && moved.text !== found.text) {
+          // Another run took the lock over in between: put its lock back and give way.
+          await link(aside, path).catch(() => undefined);
+          await unlink(aside).catch(() => undefined);
+          throw new BatchLocked(path, moved.holder);
+        }
         await unlink(aside).catch(() => undefined);
-        throw new BatchLocked(path, moved.holder);
+        recovered = holder;
       }
-      await unlink(aside).catch(() => undefined);
-      recovered = holder;
+      throw new BatchLocked(path, undefined);
+    } finally {
+      await unlink(whole).catch(() => undefined);
     }
-    throw new BatchLocked(path, undefined);
   }
 
   async release(): Promise<void> {

@@ -328,21 +328,17 @@ export class InboxWriter {
     this.scheduled = true;
     setImmediate(() => {
       this.scheduled = false;
-      this.startBatches();
+      this.writeWaiting();
     });
   }
 
   /**
-   * Write the lines waiting now, without waiting for the end of this turn of the event loop:
-   * for a caller that has just handed over every entry it has for this turn (the listener).
-   * As at the end of the turn, they start only while fewer than MAX_SYNCS fsyncs run.
+   * Write the waiting lines as one batch while fewer than MAX_SYNCS fsyncs are running. Run
+   * at the end of each turn of the event loop that stored something, and when an fsync
+   * completes; a caller that has just handed over every entry it has for this turn (the
+   * listener) runs it itself, so the batch need not wait for the end of the turn.
    */
   writeWaiting(): void {
-    this.startBatches();
-  }
-
-  /** Write the waiting lines as one batch while fewer than MAX_SYNCS fsyncs are running. */
-  private startBatches(): void {
     while (this.pending.length > 0 && this.syncing < MAX_SYNCS) this.startBatch();
   }
 
@@ -377,7 +373,7 @@ export class InboxWriter {
     }
     this.size = start + length;
     this.syncing++;
-    // Free while fewer than MAX_SYNCS fsyncs run (startBatches).
+    // Free while fewer than MAX_SYNCS fsyncs run (writeWaiting).
     const syncHandle = this.syncHandles.pop()!;
     const synced = this.syncThrough(syncHandle);
     const previous = this.settled;
@@ -386,7 +382,7 @@ export class InboxWriter {
       this.syncHandles.push(syncHandle);
       this.syncing--;
       this.stats.flushes++;
-      this.startBatches();
+      this.writeWaiting();
       await previous;
       if (error === undefined && epoch === this.epoch) {
         this.stats.appended += batch.length;
@@ -429,7 +425,7 @@ export class InboxWriter {
     if (this.closed) return;
     for (let settled; settled !== this.settled || this.pending.length > 0;) {
       settled = this.settled;
-      this.startBatches();
+      this.writeWaiting();
       await settled;
     }
     this.closed = true;
