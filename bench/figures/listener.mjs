@@ -3,11 +3,14 @@
  * fsynced) receiving unique, correctly signed event envelopes on 50 connections, against a
  * bare node:http server answering 200. All run in child processes; undici drives them here.
  *
- * A third server shows what durability alone costs on this machine, in the same rounds: the
- * bare server appending each body to a file and fsyncing it before it answers, as the inbox
- * does (bench/load/bare-durable-server.mjs). Its rows are reported, not budgeted: they show
- * what durability alone costs on this machine, a cost no listener that acknowledges only
- * stored events avoids.
+ * Two more servers run in the same rounds, reported and not budgeted
+ * (bench/load/bare-durable-server.mjs):
+ * - the bare server appending each body to a file and fsyncing it before it answers, as the
+ *   inbox does: what durability alone costs on this machine, a cost no listener that
+ *   acknowledges only stored events avoids;
+ * - the same with the least any receiver must add, in the plainest code: the signature and
+ *   its timestamp window, JSON.parse and a duplicate check on event_id. Where the
+ *   listener's p99 stands against this one shows how much of it is the listener's own.
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -93,23 +96,27 @@ export async function run(ctx) {
   const env = { ...process.env, VOUCHERS_CONFIG_DIR: dir, VOUCHERS_WEBHOOK_SECRET: SECRET, NO_COLOR: '1' };
   const bare = await startServer([join(root, 'bench/load/bare-server.mjs'), '200']);
   const durable = await startServer([join(root, 'bench/load/bare-durable-server.mjs'), join(dir, 'bodies.ndjson')]);
+  const receiver = await startServer([join(root, 'bench/load/bare-durable-server.mjs'), join(dir, 'received.ndjson'), 'receiver'], { env });
   const listen = await startServer([join(root, 'bin/vouchers.js'), 'listen', '--port', '0', '--inbox', inbox], { env, ready: 'stderr' });
   bare.origin = `http://127.0.0.1:${bare.info.port}`;
   durable.origin = `http://127.0.0.1:${durable.info.port}`;
+  receiver.origin = `http://127.0.0.1:${receiver.info.port}`;
   listen.origin = new URL(listen.info.url).origin;
   try {
     log(
-      `vouchers listen (durable inbox) and the bare server with fsync vs bare node:http 200, ${CONNECTIONS} connections, ${runs} rounds of ${ROUND_MS} ms`,
+      `vouchers listen (durable inbox), the bare server with fsync and the minimal receiver vs bare node:http 200, ${CONNECTIONS} connections, ${runs} rounds of ${ROUND_MS} ms`,
     );
     await measure(bare, WARM_UP_MS);
     await measure(durable, WARM_UP_MS);
+    await measure(receiver, WARM_UP_MS);
     sent += (await measure(listen, WARM_UP_MS)).count;
-    // Each round measures all three, in an order that turns round by round, so none always
+    // Each round measures all four, in an order that turns round by round, so none always
     // runs first or last.
     const sides = [
       ['baseline', bare, []],
       ['subject', listen, []],
       ['bare with fsync', durable, []],
+      ['minimal receiver', receiver, []],
     ];
     for (let i = 0; i < runs; i++) {
       for (let k = 0; k < sides.length; k++) {
@@ -119,7 +126,7 @@ export async function run(ctx) {
         log(`  round ${i + 1}/${runs} ${side}: ${r.rps.toFixed(0)} req/s, p99 ${r.p99.toFixed(1)} ms`);
       }
     }
-    const [[, , base], [, , subj], [, , floor]] = sides;
+    const [[, , base], [, , subj], [, , floor], [, , least]] = sides;
     for (const r of subj) sent += r.count;
     await listen.stop();
     // Every acknowledged delivery is in the inbox.
@@ -157,9 +164,25 @@ export async function run(ctx) {
       ratios: floor.map((r, i) => r.p99 / base[i].p99),
       detail: `p99 ${median(floor.map((r) => r.p99)).toFixed(1)} ms: what a durable acknowledgement alone costs in latency`,
     });
-    return [throughput, p99, floorThroughput, floorP99];
+    const leastThroughput = ratioRow({
+      figure: `minimal receiver: signature, JSON.parse, duplicate check, append + fsync before each answer, ${CONNECTIONS} connections`,
+      baseline: 'bare node:http server answering 200',
+      budget: '—',
+      holds: () => null,
+      ratios: least.map((r, i) => r.rps / base[i].rps),
+      detail: `${median(least.map((r) => r.rps)).toFixed(0)} deliveries/s: the least any receiver that verifies, dedupes and stores each event before it answers must do, in the plainest code`,
+    });
+    const leastP99 = ratioRow({
+      figure: `minimal receiver, p99 latency, ${CONNECTIONS} connections`,
+      baseline: 'bare node:http server answering 200',
+      budget: '—',
+      holds: () => null,
+      ratios: least.map((r, i) => r.p99 / base[i].p99),
+      detail: `p99 ${median(least.map((r) => r.p99)).toFixed(1)} ms; the listener's p99 is ${median(subj.map((r, i) => r.p99 / least[i].p99)).toFixed(2)}× this receiver's (median of the rounds)`,
+    });
+    return [throughput, p99, floorThroughput, floorP99, leastThroughput, leastP99];
   } finally {
-    await Promise.all([bare.stop(), durable.stop(), listen.stop()]);
+    await Promise.all([bare.stop(), durable.stop(), receiver.stop(), listen.stop()]);
     rmSync(dir, { recursive: true, force: true });
   }
 }

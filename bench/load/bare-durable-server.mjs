@@ -6,11 +6,23 @@
  * earlier one succeeded). No signature, no JSON, no dedupe: what it adds to the bare server
  * is the disk's. Takes the file as the first argument; prints `{"port":…}` on stdout once it
  * listens.
+ *
+ * With `receiver` as the second argument it is also the least any webhook receiver must do
+ * before it answers, in the plainest code: the HMAC of `<t>.<body>` under
+ * VOUCHERS_WEBHOOK_SECRET compared with the header's v1 (node:crypto's createHmac and
+ * timingSafeEqual), the timestamp window, JSON.parse and a duplicate check on `event_id`; the
+ * body is stored as it came. What it leaves out, and the listener does, is the envelope and
+ * contract check, the delivery metadata, the raw-body comparison and the display.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { fsync, openSync, writeSync } from 'node:fs';
 import { createServer } from 'node:http';
 
 const fd = openSync(process.argv[2], 'a', 0o600);
+const receiver = process.argv[3] === 'receiver';
+const secret = process.env.VOUCHERS_WEBHOOK_SECRET ?? '';
+if (receiver && !secret) throw new Error('receiver: set VOUCHERS_WEBHOOK_SECRET');
+const seen = new Set();
 const body = '{"received":true}';
 const headers = { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body) };
 const MAX_SYNCS = 2;
@@ -24,6 +36,24 @@ let settled = Promise.resolve();
 function answer(res) {
   res.writeHead(200, headers);
   res.end(body);
+}
+
+/** The receiver's checks: undefined when the delivery is to be stored, else the status to answer. */
+function refusal(req, bytes, text) {
+  const m = /^t=(\d+),v1=([0-9a-f]{64})$/.exec(req.headers['x-webhook-signature'] ?? '');
+  if (!m || Math.abs(Date.now() / 1000 - Number(m[1])) > 300) return 401;
+  const mac = createHmac('sha256', secret).update(`${m[1]}.`).update(bytes).digest();
+  if (!timingSafeEqual(mac, Buffer.from(m[2], 'hex'))) return 401;
+  let id;
+  try {
+    id = JSON.parse(text).event_id;
+  } catch {
+    return 400;
+  }
+  if (typeof id !== 'string') return 400;
+  if (seen.has(id)) return 200;
+  seen.add(id);
+  return undefined;
 }
 
 function startBatches() {
@@ -56,7 +86,15 @@ const server = createServer((req, res) => {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
   req.on('end', () => {
-    text += `${Buffer.concat(chunks).toString('utf8')}\n`;
+    const bytes = Buffer.concat(chunks);
+    const received = bytes.toString('utf8');
+    const status = receiver ? refusal(req, bytes, received) : undefined;
+    if (status !== undefined) {
+      res.writeHead(status, { 'content-type': headers['content-type'] });
+      res.end(status === 200 ? '{"received":true,"duplicate":true}' : '{}');
+      return;
+    }
+    text += `${received}\n`;
     waiting.push(res);
     if (scheduled) return;
     scheduled = true;
