@@ -152,6 +152,8 @@ export function ratioRow({ figure, baseline, budget, ratios, holds, detail }) {
     unit: 'x',
     budget,
     holds: holds(value),
+    min: lo,
+    max: hi,
     detail: `${ratios.length} rounds, ${lo.toFixed(2)}–${hi.toFixed(2)}×; ${detail}`,
   };
 }
