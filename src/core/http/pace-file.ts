@@ -38,7 +38,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { hostName } from '../io/processes.js';
+import { hostName, isProcessGone } from '../io/processes.js';
 
 /** A lock older than this is left by a process that died or hung holding it. */
 export const STALE_LOCK_MS = 5_000;
@@ -70,16 +70,6 @@ export function paceFileName(baseUrl: string, apiKey: string): string {
 const blocker = new Int32Array(new SharedArrayBuffer(4));
 function pause(ms: number): void {
   Atomics.wait(blocker, 0, 0, ms);
-}
-
-function processGone(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ESRCH';
-  }
 }
 
 /** Spaces a shorter state is padded with, at most (a state is a few hundred bytes). */
@@ -126,7 +116,7 @@ export function paceFile(dir: string, baseUrl: string, apiKey: string, options: 
       throw e;
     }
     const [pid, lockHost] = text.split(' ');
-    const dead = lockHost === host && processGone(Number(pid));
+    const dead = lockHost === host && isProcessGone(Number(pid));
     // An empty lock is one being written right now, unless it is old.
     if (!dead && now() - mtime < staleMs) return false;
     try {

@@ -26,15 +26,33 @@ function isZombie(pid: number): boolean {
   }
 }
 
-/** Whether a process with this id runs (exists, not a zombie). */
-export function isProcessAlive(pid: number): boolean {
-  if (!Number.isInteger(pid) || pid <= 0) return false;
+/** A number that can name a process: a positive whole number that fits a pid_t. */
+function isPid(pid: number): boolean {
+  return Number.isInteger(pid) && pid > 0 && pid <= 0x7fffffff;
+}
+
+/**
+ * Whether the process with this id is known to be gone: there is no such process, or it
+ * has exited and waits to be reaped (a zombie). A process of another user (EPERM) exists.
+ * False for a number that cannot name a process (a lock naming pid 0 cannot be judged, so
+ * its holder is not taken for gone). The one answer the locks (batch, pace file) and
+ * `sandbox status|stop` share.
+ */
+export function isProcessGone(pid: number): boolean {
+  if (!isPid(pid)) return false;
   try {
     process.kill(pid, 0);
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EPERM') return false;
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ESRCH') return true;
+    if (code !== 'EPERM') return false;
   }
-  return !isZombie(pid);
+  return isZombie(pid);
+}
+
+/** Whether a process with this id runs (exists, not a zombie). */
+export function isProcessAlive(pid: number): boolean {
+  return isPid(pid) && !isProcessGone(pid);
 }
 
 /** Send a signal to a process by id; false when no such process exists. */

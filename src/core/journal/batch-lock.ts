@@ -11,7 +11,7 @@ import { link, readFile, rename, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeAside } from '../io/atomic-file.js';
 import { makeDirSync } from '../io/make-dir.js';
-import { hostName } from '../io/processes.js';
+import { hostName, isProcessGone } from '../io/processes.js';
 import { batchesDir, isBatchId } from './bulk.js';
 
 export interface LockHolder {
@@ -32,16 +32,6 @@ export class BatchLocked extends Error {
     readonly holder: LockHolder | undefined,
   ) {
     super(`batch lock ${path} is held${holder ? ` by pid ${holder.pid} on ${holder.host} since ${holder.started_at}` : ''}`);
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    // EPERM: the process exists but belongs to someone else.
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
@@ -100,7 +90,7 @@ export class BatchLock {
         const found = await readHolder(path);
         if (!found) continue; // released meanwhile: try again
         const { holder } = found;
-        if (!holder || holder.host !== me.host || alive(holder.pid)) throw new BatchLocked(path, holder);
+        if (!holder || holder.host !== me.host || !isProcessGone(holder.pid)) throw new BatchLocked(path, holder);
         // Stale: its holder is gone. Move it aside atomically (only one contender wins the
         // rename), and make sure what was moved is the stale lock, not a fresh one.
         const aside = `${path}.stale-${process.pid}-${Date.now()}`;

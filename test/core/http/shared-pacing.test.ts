@@ -20,6 +20,7 @@ import { openRequestLog } from '../../../src/core/journal/request-log.js';
 import { sendError, sendJson, startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js';
 import { testIO } from '../../helpers/io.js';
 import { fakeClock, sequentialIds } from './fake-clock.js';
+import { zombie } from '../../helpers/zombie.js';
 
 const KEY = 'pk_test_shared_pacing_key';
 const SECRET = 'sk_test_shared_pacing_secret_0123456789';
@@ -153,6 +154,29 @@ describe('the pace file', () => {
     expect(debug).toEqual([]);
     expect(pacer.shared).toBe(true);
   });
+
+  // /proc tells a zombie apart; other platforms count it as running until it is reaped.
+  it.runIf(process.platform === 'linux')(
+    'takes over at once a fresh lock whose holder exited and is not reaped yet (a zombie)',
+    async () => {
+      const dir = tempDir();
+      const lock = join(dir, `${paceFileName(BASE, KEY)}.lock`);
+      const debug: string[] = [];
+      const pacer = new Pacer(fakeClock(), LIMITS(4), {
+        store: paceFile(dir, BASE, KEY, { lockWaitMs: 20 }),
+        onFallback: (m) => debug.push(m),
+      });
+      const z = await zombie();
+      try {
+        writeFileSync(lock, `${z.pid} ${hostname()} feed`);
+        expect(pacer.reserve('orders')).toBe(0);
+        expect(existsSync(lock)).toBe(false);
+        expect(debug).toEqual([]);
+      } finally {
+        z.end();
+      }
+    },
+  );
 
   it('paces in-process only for a request whose lock a live process holds too long', () => {
     const dir = tempDir();

@@ -4,12 +4,14 @@
  * empty lock names no holder, so every resume of the batch would be refused).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BatchLock, BatchLocked, lockPath } from '../../../src/core/journal/batch-lock.js';
 import { batchesDir } from '../../../src/core/journal/bulk.js';
+import { hostName } from '../../../src/core/io/processes.js';
 import { tempConfigDir } from '../../helpers/run-cli.js';
+import { zombie } from '../../helpers/zombie.js';
 
 const BATCH = 'bat_0123456789abcdef0123';
 /** The built module (dist is built before vitest), for a child process to take the lock in a loop. */
@@ -26,6 +28,24 @@ describe('batch lock', () => {
     expect((second as BatchLocked).holder?.pid).toBe(process.pid);
     await lock.release();
     expect(readdirSync(batchesDir(dir))).toEqual([]);
+  });
+
+  // /proc tells a zombie apart; other platforms count it as running until it is reaped.
+  it.runIf(process.platform === 'linux')('is taken over from a run on this host that exited and is not reaped yet (a zombie)', async () => {
+    const dir = tempConfigDir();
+    const z = await zombie();
+    try {
+      mkdirSync(batchesDir(dir), { recursive: true });
+      writeFileSync(
+        lockPath(dir, BATCH),
+        JSON.stringify({ pid: z.pid, host: hostName(), started_at: '2026-01-01T00:00:00.000Z', run: 'x' }) + '\n',
+      );
+      const lock = await BatchLock.acquire(dir, BATCH);
+      expect(lock.recovered?.pid).toBe(z.pid);
+      await lock.release();
+    } finally {
+      z.end();
+    }
   });
 
   it('after a run killed at any instant while taking and releasing it, the next run takes it', async () => {
