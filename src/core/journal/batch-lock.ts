@@ -7,7 +7,7 @@
  * over; a lock from another host is never guessed about.
  */
 import { randomUUID } from 'node:crypto';
-import { link, readFile, rename, unlink } from 'node:fs/promises';
+import { link, readdir, readFile, rename, stat, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
 import { writeAside } from '../io/atomic-file.js';
 import { makeDirSync } from '../io/make-dir.js';
@@ -23,6 +23,44 @@ export interface LockHolder {
 export function lockPath(configDir: string, batchId: string): string {
   if (!isBatchId(batchId)) throw new Error(`invalid batch id ${batchId}`);
   return join(batchesDir(configDir), `${batchId}.lock`);
+}
+
+/**
+ * A contender's lock draft (`<batch>.lock.<random>.tmp`) or a stale lock it moved aside
+ * (`<batch>.lock.stale-…`) lives for milliseconds; one this old was left by a run killed
+ * in between.
+ */
+const LEFT_BEHIND_MS = 60_000;
+
+/**
+ * Remove what runs of this batch killed mid-write left in `batches/`: drafts of its journal
+ * and references file (written only by the lock's holder, so any found by the next holder
+ * is an orphan, and may be as large as the references of a million-row file), and lock
+ * drafts and moved-aside locks older than LEFT_BEHIND_MS. Best effort: a file that cannot
+ * be removed stays, and nothing else is touched.
+ */
+async function sweepLeftovers(configDir: string, batchId: string): Promise<void> {
+  const dir = batchesDir(configDir);
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.startsWith(`${batchId}.`)) continue;
+    const rest = name.slice(batchId.length + 1);
+    const draft = /^(ndjson|refs)\.[a-z0-9]+\.tmp$/.test(rest);
+    const lockLeftover = /^lock\.([a-z0-9]+\.tmp|stale-\d+-\d+)$/.test(rest);
+    if (!draft && !lockLeftover) continue;
+    const path = join(dir, name);
+    try {
+      if (lockLeftover && Date.now() - (await stat(path)).mtimeMs < LEFT_BEHIND_MS) continue;
+      await unlink(path);
+    } catch {
+      // gone meanwhile, or not ours to remove: left as it is
+    }
+  }
 }
 
 /** The batch is being run by another process (or another run in this one). */
@@ -83,6 +121,7 @@ export class BatchLock {
       for (let tries = 0; tries < 5; tries++) {
         try {
           await link(whole, path);
+          await sweepLeftovers(configDir, batchId);
           return new BatchLock(path, me, text, recovered);
         } catch (e) {
           if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;

@@ -4,7 +4,8 @@
  * empty lock names no holder, so every resume of the batch would be refused).
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { BatchLock, BatchLocked, lockPath } from '../../../src/core/journal/batch-lock.js';
@@ -48,6 +49,34 @@ describe('batch lock', () => {
     }
   });
 
+  it('once taken, sweeps what killed runs of the batch left: journal drafts, and lock drafts older than a minute', async () => {
+    const dir = tempConfigDir();
+    const batches = batchesDir(dir);
+    mkdirSync(batches, { recursive: true });
+    const left = [
+      `${BATCH}.ndjson.abc123.tmp`,
+      `${BATCH}.refs.k2j3x.tmp`,
+      `${BATCH}.lock.zz9q.tmp`,
+      `${BATCH}.lock.stale-123-1700000000000`,
+    ];
+    // A contender's fresh lock draft, the batch's own files, another batch's draft, and a file
+    // named like the batch that nothing of ours writes: all stay.
+    const kept = [
+      `${BATCH}.lock.fresh1.tmp`,
+      `${BATCH}.ndjson`,
+      `${BATCH}.refs`,
+      'bat_fedcba9876543210fedc.ndjson.abc123.tmp',
+      `${BATCH}.notes.txt`,
+    ];
+    for (const name of [...left, ...kept]) writeFileSync(join(batches, name), 'x');
+    const twoMinutesAgo = (Date.now() - 120_000) / 1000;
+    for (const name of [...left.slice(2), 'bat_fedcba9876543210fedc.ndjson.abc123.tmp'])
+      utimesSync(join(batches, name), twoMinutesAgo, twoMinutesAgo);
+    const lock = await BatchLock.acquire(dir, BATCH);
+    expect(readdirSync(batches).sort()).toEqual([...kept, `${BATCH}.lock`].sort());
+    await lock.release();
+  });
+
   it('after a run killed at any instant while taking and releasing it, the next run takes it', async () => {
     const dir = tempConfigDir();
     const path = lockPath(dir, BATCH);
@@ -72,7 +101,8 @@ for (;;) await (await BatchLock.acquire(${JSON.stringify(dir)}, ${JSON.stringify
       const next = await BatchLock.acquire(dir, BATCH);
       await next.release();
     }
-    // No lock left, and nothing else but the drafts a kill interrupted (`*.tmp`, never read as a lock).
+    // No lock left, and nothing else but the lock drafts a kill interrupted (`*.tmp`, never
+    // read as a lock; swept by a run that takes the lock a minute later).
     expect(readdirSync(batchesDir(dir)).filter((name) => !name.endsWith('.tmp'))).toEqual([]);
   }, 30_000);
 });
