@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -53,6 +53,27 @@ describe('vouchers listen', () => {
     const inbox = join(l.configDir, 'events.ndjson');
     expect(readFileSync(inbox, 'utf8').trim().split('\n')).toHaveLength(1);
     expect(statSync(inbox).mode & 0o777).toBe(0o600);
+  });
+
+  it('an inbox removed while it listens: says so, and stores the next events in a new file at the path (none acknowledged into the removed one)', async () => {
+    const l = await listen(['--secret', SECRET]);
+    const inbox = join(l.configDir, 'events.ndjson');
+    expect((await deliver(l.url, orderEvent(31))).status).toBe(200);
+    rmSync(inbox);
+    expect((await deliver(l.url, orderEvent(32))).status).toBe(200);
+    // The first event's file is gone: delivered again, it is stored again, not a duplicate.
+    const again = await deliver(l.url, orderEvent(31));
+    expect([again.status, again.json]).toEqual([200, { received: true }]);
+    expect(await l.stop()).toBe(0);
+    expect(l.io.stderrText()).toContain(
+      `Warning: the inbox ${inbox} was removed while listening; events are now stored in a new file at that path.`,
+    );
+    expect(
+      readFileSync(inbox, 'utf8')
+        .trim()
+        .split('\n')
+        .map((line) => (JSON.parse(line) as { envelope: { event_id: string } }).envelope.event_id),
+    ).toEqual([orderEvent(32).event_id, orderEvent(31).event_id]);
   });
 
   it('colours the event line on a TTY only', async () => {

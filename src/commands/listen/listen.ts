@@ -130,6 +130,15 @@ async function listenWithInbox(
       `Inbox: removed a torn last line (${inbox.stats.truncatedBytes} bytes) left by an interrupted write; it was never acknowledged.\n`,
     );
 
+  inbox.onMoved = (move) => {
+    display.writeQueued();
+    err(
+      io,
+      `Warning: the inbox ${inboxPath} was ${move === 'removed' ? 'removed' : 'replaced by another file'} while listening; ` +
+        `events are now stored in ${move === 'removed' ? 'a new file' : 'the file'} at that path. ` +
+        'The events stored before are not in it, and deliveries not yet acknowledged were refused: their senders deliver them again.\n',
+    );
+  };
   const display = createDisplay(io, {
     json: o.json,
     color: colorEnabled(io, 'stdout', noColor),

@@ -9,11 +9,26 @@
  *
  * Durability: an event is acknowledged only after its line is on disk (fsync). Concurrent
  * deliveries share one write + fsync (group commit). A crash can leave a torn last line;
- * the writer truncates it when it opens the file and readers skip it.
+ * the writer truncates it when it opens the file and readers skip it. The file a writer
+ * holds open must still be the one at its path when it acknowledges: an inbox removed or
+ * moved away while a listener runs is noticed, the file now at the path (or a new one) is
+ * opened, and what was written to the old one and not yet acknowledged is refused, for the
+ * sender to deliver again.
  */
 import { isUtf8 } from 'node:buffer';
-import { createReadStream, fsync, ftruncateSync, writeSync } from 'node:fs';
-import { chmod, open, type FileHandle } from 'node:fs/promises';
+import {
+  closeSync,
+  createReadStream,
+  fchmodSync,
+  fstatSync,
+  fsync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { makeDirSync } from '../io/make-dir.js';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -161,13 +176,13 @@ export async function findInInbox(path: string, eventId: string): Promise<InboxE
 }
 
 /** Make a newly created file's directory entry durable too (ignored where unsupported). */
-async function syncDirectory(dir: string): Promise<void> {
+function syncDirectory(dir: string): void {
   try {
-    const handle = await open(dir, 'r');
+    const fd = openSync(dir, 'r');
     try {
-      await handle.sync();
+      fsyncSync(fd);
     } finally {
-      await handle.close();
+      closeSync(fd);
     }
   } catch {
     // some platforms and file systems cannot fsync a directory
@@ -204,15 +219,85 @@ export interface InboxStats {
 }
 
 interface Waiting {
+  /** The entry's event id. */
+  id: string;
   /** The entry's line, newline included. */
   line: string;
   resolve: () => void;
   reject: (e: unknown) => void;
 }
 
+/** A descriptor of the inbox file, and which opening of the file it belongs to. */
+interface Descriptor {
+  fd: number;
+  place: number;
+}
+
+/** The inbox file as opened: its descriptors, identity and content. */
+interface Opened {
+  handle: number;
+  syncFds: number[];
+  dev: number;
+  ino: number;
+  /** Bytes up to and including the last complete line. */
+  size: number;
+  seen: Set<string>;
+  truncatedBytes: number;
+  skippedLines: number;
+}
+
+/**
+ * Open (or create, mode 0600) the inbox file for appending: load the ids already stored
+ * and cut a torn last line left by a crash.
+ */
+function openInboxFile(path: string): Opened {
+  makeDirSync(dirname(path), 0o700);
+  const handle = openSync(path, 'a+', 0o600);
+  const syncFds: number[] = [];
+  try {
+    fchmodSync(handle, 0o600);
+    syncDirectory(dirname(path));
+    const stat = fstatSync(handle);
+    const content = stat.size > 0 ? readFileSync(handle) : Buffer.alloc(0);
+    const end = content.lastIndexOf(0x0a) + 1; // bytes up to and including the last newline
+    // Opened for writing (Windows flushes only through a handle that may write); nothing
+    // is written through them.
+    for (let i = 0; i < MAX_SYNCS; i++) syncFds.push(openSync(path, 'a'));
+    let truncatedBytes = 0;
+    if (end < content.length) {
+      ftruncateSync(handle, end);
+      fsyncSync(handle);
+      truncatedBytes = content.length - end;
+    }
+    const seen = new Set<string>();
+    let skippedLines = 0;
+    for (const line of content.subarray(0, end).toString('utf8').split('\n')) {
+      if (!line) continue;
+      const entry = parseLine(line);
+      if (entry) seen.add(entry.envelope.event_id);
+      else skippedLines++;
+    }
+    return { handle, syncFds, dev: stat.dev, ino: stat.ino, size: end, seen, truncatedBytes, skippedLines };
+  } catch (e) {
+    for (const fd of [handle, ...syncFds]) closeQuietly(fd);
+    throw e;
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+}
+
+/** What happened to the file a writer held at its path. */
+export type InboxMove = 'removed' | 'replaced';
+
 /** The writing side of the inbox: dedupe by event id, append, fsync, group commit. */
 export class InboxWriter {
-  private readonly seen = new Set<string>();
+  private seen: Set<string>;
   private readonly inFlight = new Map<string, Promise<StoreResult>>();
   private pending: Waiting[] = [];
   /** fsyncs running. */
@@ -224,50 +309,44 @@ export class InboxWriter {
   private closed = false;
   /** A batch is to start at the end of this turn of the event loop. */
   private scheduled = false;
+  /** Counts the openings of the file: a batch written to an earlier one is refused. */
+  private place = 0;
+  /** The descriptor lines are written through. */
+  private handle: Descriptor;
+  /** The descriptors fsyncs run on (see MAX_SYNCS), those not in use. */
+  private syncHandles: Descriptor[];
+  /** The identity of the open file, to tell whether it is still the one at the path. */
+  private dev: number;
+  private ino: number;
+  private size: number;
   readonly stats: InboxStats = { appended: 0, flushes: 0, truncatedBytes: 0, skippedLines: 0 };
+  /**
+   * Called when the file at the path was found removed or replaced (the user deleted or
+   * rotated it) and the writer opened the one there now: the events stored before are not
+   * in it, and deliveries written to the old file and not yet acknowledged are refused.
+   */
+  onMoved?: (move: InboxMove) => void;
 
   private constructor(
     readonly path: string,
-    private readonly handle: FileHandle,
-    private size: number,
-    /** The descriptions fsyncs run on (see MAX_SYNCS), those not in use. */
-    private readonly syncHandles: FileHandle[],
-  ) {}
+    opened: Opened,
+  ) {
+    this.handle = { fd: opened.handle, place: 0 };
+    this.syncHandles = opened.syncFds.map((fd) => ({ fd, place: 0 }));
+    this.dev = opened.dev;
+    this.ino = opened.ino;
+    this.size = opened.size;
+    this.seen = opened.seen;
+    this.stats.truncatedBytes = opened.truncatedBytes;
+    this.stats.skippedLines = opened.skippedLines;
+  }
 
   /**
    * Open (or create, mode 0600) an inbox for appending: load the ids already stored and cut
    * a torn last line left by a crash.
    */
   static async open(path: string): Promise<InboxWriter> {
-    makeDirSync(dirname(path), 0o700);
-    const handle = await open(path, 'a+', 0o600);
-    const syncHandles: FileHandle[] = [];
-    try {
-      await chmod(path, 0o600);
-      await syncDirectory(dirname(path));
-      const { size } = await handle.stat();
-      const content = size > 0 ? await handle.readFile() : Buffer.alloc(0);
-      const end = content.lastIndexOf(0x0a) + 1; // bytes up to and including the last newline
-      // Opened for writing (Windows flushes only through a handle that may write); nothing
-      // is written through them.
-      for (let i = 0; i < MAX_SYNCS; i++) syncHandles.push(await open(path, 'a'));
-      const writer = new InboxWriter(path, handle, end, syncHandles);
-      if (end < content.length) {
-        await handle.truncate(end);
-        await handle.sync();
-        writer.stats.truncatedBytes = content.length - end;
-      }
-      for (const line of content.subarray(0, end).toString('utf8').split('\n')) {
-        if (!line) continue;
-        const entry = parseLine(line);
-        if (entry) writer.seen.add(entry.envelope.event_id);
-        else writer.stats.skippedLines++;
-      }
-      return writer;
-    } catch (e) {
-      for (const h of [handle, ...syncHandles]) await h.close().catch(() => undefined);
-      throw e;
-    }
+    return new InboxWriter(path, openInboxFile(path));
   }
 
   /** Number of distinct event ids stored. */
@@ -313,7 +392,7 @@ export class InboxWriter {
     if (this.closed) return Promise.reject(new Error('the inbox is closed'));
     const line = `${entryLine(entry, envelopeJson)}\n`;
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ line, resolve, reject });
+      this.pending.push({ id: entry.envelope.event_id, line, resolve, reject });
       this.scheduleBatch();
     });
   }
@@ -343,27 +422,73 @@ export class InboxWriter {
   }
 
   /**
+   * Whether the file at the path is still the one this writer holds. When it is not (the
+   * user removed or moved it away), the file now there, or a new one, is opened in its
+   * place and false is returned: whatever was written to the old file is not in the inbox.
+   * Throws when the new file cannot be opened (every batch is refused until it can).
+   */
+  private inPlace(): boolean {
+    const now = statSync(this.path, { throwIfNoEntry: false });
+    if (now && now.ino === this.ino && now.dev === this.dev) return true;
+    const opened = openInboxFile(this.path);
+    const place = ++this.place;
+    closeQuietly(this.handle.fd);
+    // Those in use are closed when their fsync returns (releaseSync).
+    for (const h of this.syncHandles) closeQuietly(h.fd);
+    this.handle = { fd: opened.handle, place };
+    this.syncHandles = opened.syncFds.map((fd) => ({ fd, place }));
+    this.dev = opened.dev;
+    this.ino = opened.ino;
+    this.size = opened.size;
+    this.seen = opened.seen;
+    this.stats.truncatedBytes += opened.truncatedBytes;
+    this.stats.skippedLines += opened.skippedLines;
+    try {
+      this.onMoved?.(now ? 'replaced' : 'removed');
+    } catch {
+      // a report's problem never affects deliveries
+    }
+    return false;
+  }
+
+  /**
    * Write every waiting line in one go and fsync it. The write only copies into the page
    * cache (microseconds), so it is done here; the fsync, which waits for the disk, runs off
    * the event loop, and the next batch need not wait for it: its own fsync, started while
    * this one runs, covers it. Batches are settled in the order they were written, and a
-   * batch is acknowledged only when its fsync and every earlier batch's succeeded.
+   * batch is acknowledged only when its fsync and every earlier batch's succeeded, and the
+   * file it went to is still the one at the path.
    */
   private startBatch(): void {
-    const batch = this.pending;
+    let batch = this.pending;
     this.pending = [];
+    try {
+      // The file at the path now may already hold some of these events (a file put in the
+      // old one's place): they are stored, and are not written twice.
+      if (!this.inPlace()) {
+        const held = batch.filter((w) => this.seen.has(w.id));
+        for (const w of held) w.resolve();
+        batch = batch.filter((w) => !this.seen.has(w.id));
+      }
+    } catch (e) {
+      for (const w of batch) w.reject(this.notOpened(e));
+      return;
+    }
+    if (batch.length === 0) return;
     // One write per batch, not one per line; the text is encoded as it is written.
     let text = '';
     for (const w of batch) text += w.line;
     const length = Buffer.byteLength(text, 'utf8');
     const start = this.size;
     const epoch = this.epoch;
+    const place = this.place;
+    const fd = this.handle.fd;
     try {
-      let offset = writeSync(this.handle.fd, text, null, 'utf8');
+      let offset = writeSync(fd, text, null, 'utf8');
       if (offset < length) {
         // A short write (rare on a regular file): the rest goes out as bytes.
         const bytes = Buffer.from(text, 'utf8');
-        while (offset < length) offset += writeSync(this.handle.fd, bytes, offset, length - offset);
+        while (offset < length) offset += writeSync(fd, bytes, offset, length - offset);
       }
     } catch (e) {
       // Leave no partial line behind: the next batch must start on a line boundary.
@@ -379,11 +504,22 @@ export class InboxWriter {
     const previous = this.settled;
     this.settled = (async () => {
       const error = await synced;
-      this.syncHandles.push(syncHandle);
+      this.releaseSync(syncHandle);
       this.syncing--;
       this.stats.flushes++;
       this.writeWaiting();
       await previous;
+      let moved: unknown;
+      try {
+        if (place !== this.place || !this.inPlace()) moved = this.movedAway();
+      } catch (e) {
+        moved = this.notOpened(e);
+      }
+      if (moved !== undefined) {
+        // Written to a file that is no longer the inbox: refused, for the sender to retry.
+        for (const w of batch) w.reject(moved);
+        return;
+      }
       if (error === undefined && epoch === this.epoch) {
         this.stats.appended += batch.length;
         for (const w of batch) w.resolve();
@@ -401,12 +537,27 @@ export class InboxWriter {
     })();
   }
 
+  private movedAway(): Error {
+    return new Error(
+      `the inbox ${this.path} was removed or replaced before this event was acknowledged; it is stored again when delivered again`,
+    );
+  }
+
+  private notOpened(e: unknown): Error {
+    return new Error(`the inbox ${this.path} was removed or replaced and could not be opened again: ${(e as Error).message}`);
+  }
+
+  /** A sync descriptor back to the pool, or closed if its file is no longer the inbox. */
+  private releaseSync(handle: Descriptor): void {
+    if (handle.place === this.place) this.syncHandles.push(handle);
+    else closeQuietly(handle.fd);
+  }
+
   /**
    * fsync through one of the sync descriptions: settles with the error, or with undefined
-   * once the data is on disk; never rejects. The callback form: FileHandle.sync() costs
-   * twice as much on the event loop (its promise machinery), once per batch.
+   * once the data is on disk; never rejects.
    */
-  private syncThrough(handle: FileHandle): Promise<unknown> {
+  private syncThrough(handle: Descriptor): Promise<unknown> {
     return new Promise((resolve) => fsync(handle.fd, (e) => resolve(e ?? undefined)));
   }
 
@@ -429,7 +580,7 @@ export class InboxWriter {
       await settled;
     }
     this.closed = true;
-    for (const h of this.syncHandles) await h.close();
-    await this.handle.close();
+    for (const h of this.syncHandles) closeQuietly(h.fd);
+    closeQuietly(this.handle.fd);
   }
 }

@@ -1,0 +1,111 @@
+/**
+ * An inbox removed or moved away while its writer runs (the user deleted or rotated it):
+ * nothing is acknowledged that is not in the file at the inbox's path.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InboxWriter, type InboxEntry, type InboxMove } from '../../src/core/journal/inbox.js';
+
+function entry(eventId: string): InboxEntry {
+  return {
+    received_at: '2026-11-22T09:30:01.000Z',
+    envelope: { event: 'order.delivered', event_id: eventId, created_at: '2026-11-22T09:30:00Z', data: { order_id: 'ord_1' } },
+    meta: { signature_timestamp: 1, webhook_id: null, remote_address: null },
+  };
+}
+
+function storedIds(path: string): string[] {
+  return readFileSync(path, 'utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => (JSON.parse(l) as InboxEntry).envelope.event_id);
+}
+
+async function opened(): Promise<{ path: string; inbox: InboxWriter; moves: InboxMove[] }> {
+  const path = join(mkdtempSync(join(tmpdir(), 'vouchers-inbox-')), 'events.ndjson');
+  const inbox = await InboxWriter.open(path);
+  const moves: InboxMove[] = [];
+  inbox.onMoved = (m) => moves.push(m);
+  return { path, inbox, moves };
+}
+
+describe('an inbox removed or replaced while it is written', () => {
+  it('removed: the next event goes to a new file at the path, and a redelivery of an earlier one is stored again', async () => {
+    const { path, inbox, moves } = await opened();
+    expect(await inbox.store(entry('evt_a'))).toBe('stored');
+    unlinkSync(path);
+    expect(await inbox.store(entry('evt_b'))).toBe('stored');
+    expect(moves).toEqual(['removed']);
+    expect(storedIds(path)).toEqual(['evt_b']);
+    // evt_a's file is gone: a sender delivering it again gets it stored, not "duplicate".
+    expect(await inbox.store(entry('evt_a'))).toBe('stored');
+    await inbox.close();
+    expect(storedIds(path)).toEqual(['evt_b', 'evt_a']);
+    expect(inbox.count).toBe(2);
+  });
+
+  it('its folder removed too: made again', async () => {
+    const { path, inbox, moves } = await opened();
+    await inbox.store(entry('evt_a'));
+    rmSync(join(path, '..'), { recursive: true });
+    expect(await inbox.store(entry('evt_b'))).toBe('stored');
+    expect(moves).toEqual(['removed']);
+    await inbox.close();
+    expect(storedIds(path)).toEqual(['evt_b']);
+  });
+
+  it('rotated (moved away, another file put in its place): appends to the file now there, never writing an event it holds', async () => {
+    const { path, inbox, moves } = await opened();
+    await inbox.store(entry('evt_a'));
+    renameSync(path, `${path}.1`);
+    writeFileSync(path, `${JSON.stringify(entry('evt_x'))}\n`);
+    // Noticed when the batch starts: evt_x is in the file there, so it is acknowledged as
+    // stored without a second line; after that, a duplicate as any other.
+    expect(await inbox.store(entry('evt_x'))).toBe('stored');
+    expect(await inbox.store(entry('evt_x'))).toBe('duplicate');
+    expect(await inbox.store(entry('evt_y'))).toBe('stored');
+    expect(moves).toEqual(['replaced']);
+    await inbox.close();
+    expect(storedIds(path)).toEqual(['evt_x', 'evt_y']);
+    expect(storedIds(`${path}.1`)).toEqual(['evt_a']); // the rotated file is left as it was
+  });
+
+  it('removed after a batch was written and before it was acknowledged: the batch is refused, and stored when delivered again', async () => {
+    const { path, inbox, moves } = await opened();
+    // The batch's fsync waits until the file has been removed.
+    const writer = inbox as unknown as { syncThrough(h: { fd: number }): Promise<unknown> };
+    const real = writer.syncThrough.bind(inbox);
+    let release: () => void = () => {};
+    writer.syncThrough = (h) =>
+      new Promise((resolve) => {
+        release = () => resolve(real(h));
+      });
+    const first = inbox.store(entry('evt_a'));
+    inbox.writeWaiting(); // written to the file, its fsync waiting
+    expect(storedIds(path)).toEqual(['evt_a']);
+    unlinkSync(path);
+    writer.syncThrough = real;
+    release();
+    await expect(first).rejects.toThrow(/was removed or replaced before this event was acknowledged/);
+    expect(moves).toEqual(['removed']);
+    expect(existsSync(path)).toBe(true);
+    expect(await inbox.store(entry('evt_a'))).toBe('stored');
+    await inbox.close();
+    expect(storedIds(path)).toEqual(['evt_a']);
+  });
+
+  it('a path that cannot be opened again refuses every delivery until it can', async () => {
+    const { path, inbox } = await opened();
+    await inbox.store(entry('evt_a'));
+    unlinkSync(path);
+    // A folder where the file was: no file can be opened there.
+    mkdirSync(path);
+    await expect(inbox.store(entry('evt_b'))).rejects.toThrow(/could not be opened again/);
+    rmSync(path, { recursive: true });
+    expect(await inbox.store(entry('evt_b'))).toBe('stored');
+    await inbox.close();
+    expect(storedIds(path)).toEqual(['evt_b']);
+  });
+});
