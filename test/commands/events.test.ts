@@ -104,6 +104,24 @@ describe('vouchers events list', () => {
     expect(empty.code).toBe(0);
     expect(JSON.parse(empty.stdout)).toEqual([]);
   });
+
+  it('on a terminal, says whether the inbox is empty or the filters matched nothing', async () => {
+    const configDir = inboxDir();
+    const none = await runCli(['events', 'list', '--type', 'order.cancelled'], { configDir, tty: true, overrides: { clock } });
+    expect(none.code).toBe(0);
+    expect(none.stdout).toContain(`No events match these filters (4 events in ${join(configDir, 'events.ndjson')}).`);
+    const empty = await runCli(['events', 'list'], { tty: true });
+    expect(empty.stdout).toMatch(/No events in .*events\.ndjson\. Start a listener with: vouchers listen/);
+  });
+
+  it('an inbox that is a directory: a usage error naming it (exit 2), list, show and replay alike', async () => {
+    const dir = tempConfigDir();
+    for (const args of [['list'], ['show', testId('evt', 1)], ['replay', testId('evt', 1), '--forward-to', 'http://127.0.0.1:9/hooks']]) {
+      const r = await runCli(['events', ...args, '--inbox', dir], { env: { VOUCHERS_WEBHOOK_SECRET: SECRET } });
+      expect([r.code, r.stderr], args[0]).toEqual([2, expect.stringContaining(`cannot read the inbox ${dir}: it is a directory`)]);
+      expect(r.stderr).not.toMatch(/Unexpected error|EISDIR/);
+    }
+  });
 });
 
 describe('vouchers events list: marked events', () => {

@@ -41,7 +41,9 @@ export async function run(f: Factory, o: ListOptions): Promise<void> {
   if (await handleFieldsFlag(f.io, settings, EVENT_FIELDS)) return;
   const path = await resolveInboxPath(f, o.inbox);
   const rows: EventRow[] = [];
+  let stored = 0;
   for await (const entry of readInbox(path)) {
+    stored++;
     const row = toRow(entry);
     if (!o.type(row.event)) continue;
     if (o.order && row.order_id !== o.order) continue;
@@ -50,6 +52,9 @@ export async function run(f: Factory, o: ListOptions): Promise<void> {
   }
   rows.reverse();
   await printList(f.io, rows.slice(0, o.limit), EVENT_COLUMNS, settings, {
-    empty: `No events in ${path}. Start a listener with: vouchers listen`,
+    empty:
+      stored === 0
+        ? `No events in ${path}. Start a listener with: vouchers listen`
+        : `No events match these filters (${stored} event${stored === 1 ? '' : 's'} in ${path}).`,
   });
 }

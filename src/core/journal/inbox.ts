@@ -29,6 +29,7 @@ import {
   statSync,
   writeSync,
 } from 'node:fs';
+import { UsageError } from '../errors/index.js';
 import { makeDirSync } from '../io/make-dir.js';
 import { dirname, join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -144,6 +145,15 @@ function parseLine(line: string): InboxEntry | undefined {
   }
 }
 
+/** An inbox that exists and cannot be read, as the usage error it is (a wrong --inbox, most often). */
+function unreadable(path: string, e: NodeJS.ErrnoException): Error {
+  const why = e.code === 'EISDIR' ? 'it is a directory' : e.code === 'EACCES' || e.code === 'EPERM' ? 'permission denied' : e.message;
+  return new UsageError(
+    `cannot read the inbox ${path}: ${why}`,
+    'give the inbox file itself with --inbox (vouchers listen writes events.ndjson in the config folder)',
+  );
+}
+
 /**
  * Every entry of an inbox file, oldest first, streamed. A missing file is an empty inbox;
  * a torn or unreadable line is skipped.
@@ -152,7 +162,7 @@ export async function* readInbox(path: string): AsyncGenerator<InboxEntry> {
   const stream = createReadStream(path, { encoding: 'utf8' });
   const opened = await new Promise<boolean>((resolve, reject) => {
     stream.once('open', () => resolve(true));
-    stream.once('error', (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? resolve(false) : reject(e)));
+    stream.once('error', (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? resolve(false) : reject(unreadable(path, e))));
   });
   if (!opened) return;
   const lines = createInterface({ input: stream, crlfDelay: Infinity });
@@ -161,6 +171,11 @@ export async function* readInbox(path: string): AsyncGenerator<InboxEntry> {
       const entry = parseLine(line);
       if (entry) yield entry;
     }
+  } catch (e) {
+    // A directory opens, and fails on the first read.
+    throw typeof (e as NodeJS.ErrnoException).code === 'string' && (e as NodeJS.ErrnoException).syscall
+      ? unreadable(path, e as NodeJS.ErrnoException)
+      : e;
   } finally {
     lines.close();
     stream.destroy();
