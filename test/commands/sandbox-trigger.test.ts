@@ -41,6 +41,28 @@ describe('vouchers sandbox trigger', () => {
     expect(r.stdout).toMatch(/^event\torder\.processing\nevent_ids\tevt_\w+\norder_id\tord_\w+\nproduct_id\tsbx-async\n/);
   });
 
+  it('warns when the event reaches no one: no endpoint registered, or one not subscribed to its type (exit 0 all the same)', async () => {
+    const dir = await profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: sb.adminToken });
+    const none = await runCli(['sandbox', 'trigger', 'order.delivered'], { configDir: dir });
+    expect(none.code).toBe(0);
+    expect(none.stderr).toContain('Warning: no webhook endpoint is registered, so the event is delivered nowhere');
+    expect(none.stderr).toContain('vouchers listen --register');
+    const registered = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks', '--events', 'order.refunded'], {
+      configDir: dir,
+    });
+    expect(registered.code, registered.stderr).toBe(0);
+    const other = await runCli(['sandbox', 'trigger', 'order.delivered'], { configDir: dir });
+    expect(other.code).toBe(0);
+    expect(other.stderr).toContain(
+      'Warning: the registered webhook endpoint http://127.0.0.1:9/hooks is not subscribed to order.delivered (only order.refunded), so it will not receive it; ' +
+        'to receive it, register again with its events: vouchers webhooks register --url http://127.0.0.1:9/hooks --events order.refunded,order.delivered',
+    );
+    const subscribed = await runCli(['sandbox', 'trigger', 'order.refunded'], { configDir: dir });
+    expect(subscribed.code).toBe(0);
+    expect(subscribed.stderr).not.toContain('Warning');
+    expect((await runCli(['webhooks', 'delete', '--yes'], { configDir: dir })).code).toBe(0);
+  });
+
   it('refuses an unknown event type', async () => {
     const r = await runCli(['sandbox', 'trigger', 'order.shipped'], { configDir });
     expect(r.code).toBe(2);

@@ -4,11 +4,14 @@
  * cancellation and refund), then waits until the sandbox has emitted the event.
  */
 import { createOrder } from '../../api/orders.js';
+import { getWebhook } from '../../api/webhooks.js';
+import type { ApiClient } from '../../core/http/types.js';
 import { EVENT_TYPES, type EventType } from '../../contract/events.js';
 import type { Order } from '../../contract/orders.js';
-import { PendingError, UsageError } from '../../core/errors/index.js';
+import { ApiError, PendingError, UsageError } from '../../core/errors/index.js';
 import { formatDuration, parseDuration } from '../../core/http/duration.js';
 import { err } from '../../core/io/io.js';
+import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
 import { adminCall, adminTargetOf, type AdminList, type AdminTarget } from '../../api/sandbox-admin.js';
 import { showRecord, type AdminEvent } from './admin-output.js';
@@ -61,6 +64,29 @@ async function eventsOf(f: Factory, target: AdminTarget, orderId: string): Promi
   return res.data.data;
 }
 
+/**
+ * Why the emitted event will reach no one, if it will not: no endpoint is registered, or the
+ * one registered is not subscribed to the type. Undefined when it will be delivered, or
+ * when the endpoint cannot be read (the event was emitted either way).
+ */
+async function undeliverable(f: Factory, client: ApiClient, type: EventType): Promise<string | undefined> {
+  const signal = f.io.signal;
+  const command = (words: string[]) => suggestedCommand(f.globals(), words);
+  try {
+    const endpoint = (await getWebhook(client, { signal })).data;
+    const events: unknown = endpoint?.events;
+    if (!Array.isArray(events) || events.length === 0 || events.includes(type)) return undefined;
+    return (
+      `the registered webhook endpoint ${endpoint.url} is not subscribed to ${type} (only ${events.join(', ')}), so it will not receive it; ` +
+      `to receive it, register again with its events: ${command(['webhooks', 'register', '--url', endpoint.url, '--events', [...events, type].join(',')])}`
+    );
+  } catch (e) {
+    if (e instanceof ApiError && e.status === 404)
+      return `no webhook endpoint is registered, so the event is delivered nowhere; start a listener that registers itself (${command(['listen', '--register'])}) or register one (vouchers webhooks register --url URL).`;
+    return undefined;
+  }
+}
+
 export async function run(f: Factory, eventText: string, flags: TriggerFlags): Promise<void> {
   const type = parseEventType(eventText);
   const timeoutMs = flags.maxWait === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(flags.maxWait, '--max-wait');
@@ -107,6 +133,8 @@ export async function run(f: Factory, eventText: string, flags: TriggerFlags): P
     events: events.map((e) => ({ event: e.event, event_id: e.event_id, created_at: e.created_at })),
   };
   err(io, `Emitted ${type}: ${result.event_ids.join(', ')}\n`);
+  const nowhere = await undeliverable(f, client, type);
+  if (nowhere) err(io, `Warning: ${nowhere}\n`);
   await showRecord(f, flags, result, [
     { label: 'event', value: type },
     { label: 'event_ids', value: result.event_ids.join(' ') },
