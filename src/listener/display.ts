@@ -17,6 +17,7 @@ import { styleStatus } from '../core/output/format.js';
 import { describeForward } from './forward.js';
 import { displayText, escapeText } from '../core/output/printable.js';
 import { jsonLine } from '../core/output/json-text.js';
+import { suggestedCommand } from '../core/output/next-page.js';
 import { codeFieldsIn, redactCodes } from './redact.js';
 import type { ListenerActivity } from './server.js';
 
@@ -31,6 +32,8 @@ export interface DisplayOptions {
   color: boolean;
   /** Colour on stderr (TTY only). */
   colorErr: boolean;
+  /** The command that shows a stored event (`vouchers events show <id>`, with the listener's --inbox and root options). */
+  showCommand?: (eventId: string) => string;
 }
 
 export interface Display {
@@ -96,7 +99,11 @@ function eventLine(c: ChalkInstance, entry: Pick<InboxEntry, 'received_at' | 'en
  * The warning for a marked event: its id and type, what differs, and that it was accepted
  * and stored as received. Undefined for an event that matches the contract.
  */
-export function markWarning(entry: Pick<InboxEntry, 'envelope' | 'meta'>, forwarding: boolean): string | undefined {
+export function markWarning(
+  entry: Pick<InboxEntry, 'envelope' | 'meta'>,
+  forwarding: boolean,
+  showCommand: (eventId: string) => string = (id) => suggestedCommand(undefined, ['events', 'show', id]),
+): string | undefined {
   const unknown = isUnknownType(entry);
   const drift = driftOf(entry);
   if (!unknown && drift.length === 0) return undefined;
@@ -110,7 +117,7 @@ export function markWarning(entry: Pick<InboxEntry, 'envelope' | 'meta'>, forwar
   const id = displayText(entry.envelope.event_id);
   return (
     `${id} (${displayText(entry.envelope.event)}) ${what.join(', and ')}. ` +
-    `It was accepted and stored as received${forwarding ? ', and is forwarded unchanged' : ''}; details: vouchers events show ${id}`
+    `It was accepted and stored as received${forwarding ? ', and is forwarded unchanged' : ''}; details: ${showCommand(entry.envelope.event_id)}`
   );
 }
 
@@ -137,7 +144,7 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
   // One warning per event type and way of differing: later events like it are marked on their line only.
   const warned = new Set<string>();
   const warnMarked = (entry: InboxEntry) => {
-    const warning = markWarning(entry, options.forwardWaitMs !== undefined);
+    const warning = markWarning(entry, options.forwardWaitMs !== undefined, options.showCommand);
     if (!warning) return;
     const key = `${entry.envelope.event}\u0000${isUnknownType(entry)}\u0000${driftOf(entry)
       .map((d) => d.split(':')[0])

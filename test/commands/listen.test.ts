@@ -159,6 +159,16 @@ describe('vouchers listen', () => {
     expect(l.io.stdoutText()).toBe(`${voucherEvent(4).event_id}\n${orderEvent(6).event_id}\n`);
   });
 
+  it("the warning's details command names the listener's --inbox, quoted, so it pastes as it is", async () => {
+    const inbox = join(tempConfigDir(), 'my events.ndjson');
+    const l = await listen(['--secret', SECRET, '--inbox', inbox]);
+    const event = { ...orderEvent(41), event: 'order.expired' };
+    expect((await deliver(l.url, event)).status).toBe(200);
+    await until(() => l.io.stderrText().includes('details:'));
+    await l.stop();
+    expect(l.io.stderrText()).toContain(`details: vouchers events show ${String(orderEvent(41).event_id)} --inbox '${inbox}'`);
+  });
+
   it('shows an event of an unknown type with a marker, warns once per type on stderr, and forwards it', async () => {
     const received: string[] = [];
     const appServer = createServer((req, res) => {

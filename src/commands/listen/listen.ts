@@ -7,6 +7,7 @@ import { forwardLogPath, openForwardLog } from '../../core/journal/forward-log.j
 import { InboxWriter } from '../../core/journal/inbox.js';
 import type { Factory } from '../../core/run/factory.js';
 import { createDisplay } from '../../listener/display.js';
+import { suggestedCommand } from '../../core/output/next-page.js';
 import { parseEventFilter, type EventFilter } from '../../listener/filter.js';
 import { lockInbox, type InboxLock } from '../../listener/inbox-lock.js';
 import { resolveInboxPath } from '../../listener/inbox-path.js';
@@ -144,6 +145,7 @@ async function listenWithInbox(
     color: colorEnabled(io, 'stdout', noColor),
     colorErr: colorEnabled(io, 'stderr', noColor),
     forwardWaitMs: o.forwardTo ? FORWARD_WAIT_MS : undefined,
+    showCommand: (id) => suggestedCommand(f.globals(), ['events', 'show', id], [['--inbox', o.inbox]]),
   });
   const forwarder = o.forwardTo
     ? new Forwarder(o.forwardTo, o.forwardHeaders, o.forwardPolicy, {
