@@ -212,13 +212,15 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
               method: a.method,
               path: a.path,
               remote_address: a.remote_address,
+              webhook_id: a.webhook_id,
               status: r.status,
               code: r.code,
               message: r.message,
             });
           }
           stderr(
-            `${ce.dim(clock(a.time))}  ${ce.red(`rejected ${r.status} ${r.code}`)}  ${escapeText(a.method)} ${escapeText(a.path)}: ${escapeText(r.message)}\n`,
+            `${ce.dim(clock(a.time))}  ${ce.red(`rejected ${r.status} ${r.code}`)}  ${escapeText(a.method)} ${escapeText(a.path)}` +
+              `${a.webhook_id ? ` (${displayText(a.webhook_id)})` : ''}: ${escapeText(r.message)}\n`,
           );
           return;
         }

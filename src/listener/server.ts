@@ -23,7 +23,16 @@ import { rejection, sendJson, sendRejection, signatureRejection, type Rejection 
 export type ListenerActivity =
   | { kind: 'event'; entry: InboxEntry }
   | { kind: 'duplicate'; received_at: string; envelope: StoredEnvelope }
-  | { kind: 'rejected'; time: string; method: string; path: string; remote_address: string | null; rejection: Rejection };
+  | {
+      kind: 'rejected';
+      time: string;
+      method: string;
+      path: string;
+      remote_address: string | null;
+      /** X-Webhook-Id as sent (the event id, in this API), when there was one. */
+      webhook_id: string | null;
+      rejection: Rejection;
+    };
 
 export interface ListenerOptions {
   host: string;
@@ -64,6 +73,21 @@ function headerValue(req: IncomingMessage, name: string): string | undefined {
 /** The acknowledgement of a stored event, made once: every delivery gets the same answer. */
 const RECEIVED = JSON.stringify({ received: true });
 const RECEIVED_HEADERS = ['content-type', 'application/json; charset=utf-8', 'content-length', String(Buffer.byteLength(RECEIVED))];
+
+/**
+ * Why no signature matched, as a listener sees it: the sender signs with a secret this
+ * listener was not given (an endpoint registered again, rotated or re-created has a new
+ * one), far more often than a sender that re-serialises the body before signing.
+ */
+function noMatch(secretCount: number): string {
+  const which = secretCount === 1 ? "this listener's signing secret" : `any of this listener's ${secretCount} signing secrets`;
+  return (
+    `no v1 signature matches ${which}: the sender signs with another one. Give this listener the endpoint's current secret ` +
+    "(--secret, VOUCHERS_WEBHOOK_SECRET, or the profile's webhook_secret, which webhooks register and listen --register save); " +
+    'an endpoint registered again with a new secret, or deleted and created again, signs with the new one. ' +
+    'Otherwise the body changed after it was signed (a proxy, or a sender signing other bytes than the raw request body it sends)'
+  );
+}
 
 function displayHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
@@ -135,6 +159,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       method: req.method ?? '',
       path: (req.url ?? '').split('?')[0] ?? '',
       remote_address: req.socket.remoteAddress ?? null,
+      webhook_id: headerValue(req, WEBHOOK_HEADERS.id) ?? null,
       rejection: r,
     });
   };
@@ -183,7 +208,10 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         },
       );
     } catch (e) {
-      if (e instanceof SignatureError) return reject(req, res, signatureRejection(e.reason, e.message));
+      if (e instanceof SignatureError) {
+        const message = e.reason === 'no_match' ? noMatch(secrets.length) : e.message;
+        return reject(req, res, signatureRejection(e.reason, message));
+      }
       throw e;
     }
 

@@ -347,7 +347,12 @@ describe('vouchers listen', () => {
     await deliver(l.url, orderEvent(6), [SECRET], Math.floor(Date.now() / 1000) - 1_000);
     expect((await deliver(l.url, orderEvent(7))).status).toBe(200);
     await l.stop();
-    expect(l.io.stderrText()).toMatch(/rejected 401 TIMESTAMP_OUT_OF_WINDOW {2}POST \/webhooks: webhook timestamp \d+ is \d+ s old/);
+    // Named by the delivery's X-Webhook-Id, for the sender's logs.
+    expect(l.io.stderrText()).toMatch(
+      new RegExp(
+        `rejected 401 TIMESTAMP_OUT_OF_WINDOW {2}POST /webhooks \\(${String(orderEvent(6).event_id)}\\): webhook timestamp \\d+ is \\d+ s old`,
+      ),
+    );
     expect(l.io.stderrText()).not.toContain('\u001b[');
   });
 

@@ -266,6 +266,7 @@ describe('listen display: batched writes', () => {
       method: 'POST',
       path: '/webhooks',
       remote_address: null,
+      webhook_id: null,
       rejection: { status: 401, code: 'INVALID_SIGNATURE', message: 'no match' },
     });
     display.activity({ kind: 'event', entry: entry(documentDelivered(13)) });

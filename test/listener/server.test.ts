@@ -75,13 +75,17 @@ describe('listener: the standard signature cases', () => {
   it('rejects a tampered body with 401 INVALID_SIGNATURE', async () => {
     const { url, inboxPath, activity } = await start();
     const body = JSON.stringify(orderEvent(3));
-    const headers = signedHeaders(body);
+    const headers = signedHeaders(body, [SECRET], nowSeconds(), String(orderEvent(3).event_id));
     const res = await post(url, body.replace('"total_amount":25', '"total_amount":2500'), headers);
     expect(res.status).toBe(401);
     expect(res.json.error.code).toBe('INVALID_SIGNATURE');
     expect(res.json.error.message).toMatch(/raw request body/);
     expect(await storedIds(inboxPath)).toEqual([]);
-    expect(activity[0]).toMatchObject({ kind: 'rejected', rejection: { status: 401, code: 'INVALID_SIGNATURE' } });
+    expect(activity[0]).toMatchObject({
+      kind: 'rejected',
+      webhook_id: headers['x-webhook-id'],
+      rejection: { status: 401, code: 'INVALID_SIGNATURE' },
+    });
   });
 
   it('rejects a wrong secret with 401 INVALID_SIGNATURE', async () => {
@@ -89,6 +93,10 @@ describe('listener: the standard signature cases', () => {
     const res = await deliver(url, orderEvent(4), ['whsec_someone_else']);
     expect(res.status).toBe(401);
     expect(res.json.error).toMatchObject({ code: 'INVALID_SIGNATURE', name: 'InvalidSignature' });
+    // Named as a listener sees it: the likely cause is the secret it was given.
+    expect(res.json.error.message).toMatch(
+      /^no v1 signature matches this listener's signing secret: the sender signs with another one\. Give this listener the endpoint's current secret/,
+    );
   });
 
   it('rejects a timestamp older than the tolerance with 401 TIMESTAMP_OUT_OF_WINDOW', async () => {
