@@ -76,6 +76,32 @@ describe('vouchers listen', () => {
     ).toEqual([orderEvent(32).event_id, orderEvent(31).event_id]);
   });
 
+  it('stopping: names each event stored but never forwarded (gave up, or stopped mid-retry), with the replay command', async () => {
+    const app = createServer((req, res) => {
+      req.resume();
+      req.on('end', () => res.writeHead(500).end());
+    });
+    await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
+    const appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}/hook`;
+    try {
+      const inbox = join(tempConfigDir(), 'events.ndjson');
+      // One forward attempt and no retry: it gives up at once.
+      const l = await listen(['--secret', SECRET, '--forward-to', appUrl, '--forward-retries', '0', '--inbox', inbox]);
+      expect((await deliver(l.url, orderEvent(51))).status).toBe(200);
+      expect((await deliver(l.url, orderEvent(52))).status).toBe(200);
+      await until(() => (l.io.stdoutText().match(/not retried/g) ?? []).length === 2);
+      expect(await l.stop()).toBe(0);
+      const id = (n: number) => String(orderEvent(n).event_id);
+      expect(l.io.stderrText()).toContain(
+        'Not forwarded: 2 events were stored and acknowledged but never reached the app (forwarding gave up, or stopped with the listener); ' +
+          `the sender will not deliver them again. Forward by hand:\n  vouchers events replay ${id(51)} --forward-to ${appUrl} --inbox ${inbox}\n` +
+          `  vouchers events replay ${id(52)} --forward-to ${appUrl} --inbox ${inbox}\n`,
+      );
+    } finally {
+      await new Promise((r) => app.close(r));
+    }
+  });
+
   it('colours the event line on a TTY only', async () => {
     const l = await listen(['--secret', SECRET], { tty: true });
     await deliver(l.url, orderEvent(12, 'order.processing', 'PROCESSING'));

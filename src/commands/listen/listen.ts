@@ -147,11 +147,17 @@ async function listenWithInbox(
     forwardWaitMs: o.forwardTo ? FORWARD_WAIT_MS : undefined,
     showCommand: (id) => suggestedCommand(f.globals(), ['events', 'show', id], [['--inbox', o.inbox]]),
   });
+  /** Events whose forwarding ended without a delivery (gave up, or stopped with the listener): replayed by hand. */
+  const notForwarded = new Set<string>();
   const forwarder = o.forwardTo
     ? new Forwarder(o.forwardTo, o.forwardHeaders, o.forwardPolicy, {
         clock: f.clock,
         log: openForwardLog(forwardLogPath(inboxPath)),
-        onAttempt: (r) => display.forward(r),
+        onAttempt: (r) => {
+          if (r.outcome === 'delivered') notForwarded.delete(r.event_id);
+          else if (r.outcome !== 'retrying') notForwarded.add(r.event_id);
+          display.forward(r);
+        },
       })
     : undefined;
 
@@ -212,4 +218,41 @@ async function listenWithInbox(
   display.flush();
   const stored = inbox.stats.appended;
   err(io, `Stopped. ${stored} new event${stored === 1 ? '' : 's'} stored this session.\n`);
+  if (forwarder && notForwarded.size > 0)
+    err(
+      io,
+      notForwardedNote([...notForwarded], (id) => replayCommand(f, o, id, forwarder.url.toString())),
+    );
+}
+
+/** Most replay commands listed when the listener stops; the rest are counted. */
+const REPLAYS_SHOWN = 10;
+
+function replayCommand(f: Factory, o: ListenOptions, eventId: string, forwardTo: string): string {
+  return suggestedCommand(
+    f.globals(),
+    ['events', 'replay', eventId],
+    [
+      ['--forward-to', forwardTo],
+      ['--inbox', o.inbox],
+    ],
+  );
+}
+
+/**
+ * What was stored and acknowledged but never reached the app: its sender will not deliver
+ * it again, so the listener names each and how to forward it by hand.
+ */
+export function notForwardedNote(ids: string[], replay: (id: string) => string): string {
+  const shown = ids.slice(0, REPLAYS_SHOWN).map((id) => `  ${replay(id)}\n`);
+  const more =
+    ids.length > REPLAYS_SHOWN
+      ? `  … and ${ids.length - REPLAYS_SHOWN} more (vouchers events show <id> --json lists its forward attempts)\n`
+      : '';
+  return (
+    `Not forwarded: ${ids.length} event${ids.length === 1 ? ' was' : 's were'} stored and acknowledged but never reached the app ` +
+    `(forwarding gave up, or stopped with the listener); the sender will not deliver ${ids.length === 1 ? 'it' : 'them'} again. Forward by hand:\n` +
+    shown.join('') +
+    more
+  );
 }
