@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { createFactory } from '../../src/factory.js';
 import { run } from '../../src/main.js';
 import { testIO, type TestIO } from '../helpers/io.js';
-import { tempConfigDir } from '../helpers/run-cli.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { fastSandbox, profileDir } from '../helpers/sandbox.js';
 import { until } from '../helpers/until.js';
 
@@ -103,5 +103,33 @@ describe('vouchers listen --register (sandbox)', () => {
     });
     await until(() => io.stdoutText().includes(order.data.order_id), "the order's events", 10_000);
     expect(io.stdoutText()).toMatch(/"kind":"event"/);
+  });
+
+  it('an endpoint that pointed elsewhere: says so, names its event types, and puts it back when it stops', async () => {
+    const sb = await fastSandbox();
+    closers.push(() => sb.close());
+    const configDir = await profileDir(sb, 'local');
+    const env = { VOUCHERS_CONFIG_DIR: configDir };
+    const appUrl = 'http://127.0.0.1:9/app-hooks';
+    const before = await runCli(['webhooks', 'register', '--url', appUrl, '--events', 'order.delivered,order.refunded'], { configDir });
+    expect(before.code, before.stderr).toBe(0);
+    const endpoint = async () =>
+      JSON.parse((await runCli(['webhooks', 'show', '--json'], { configDir })).stdout) as { url: string; events: string[] };
+
+    const io = testIO({ env });
+    const done = run(['listen', '--register', '--port', '0'], io);
+    await until(() => io.stderrText().includes('Ready!') || /Error/.test(io.stderrText()), 'the listener', 10_000);
+    expect(io.stderrText()).toMatch(
+      /Registered http:\/\/127\.0\.0\.1:\d+\/webhooks \(wh_\w+\); it delivers order\.delivered, order\.refunded\./,
+    );
+    expect(io.stderrText()).toContain(
+      `The endpoint pointed at ${appUrl}: it points at this listener while it runs and is put back when it stops ` +
+        `(should the listener be killed instead: vouchers webhooks register --url ${appUrl} --events order.delivered,order.refunded).`,
+    );
+    expect((await endpoint()).url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
+    io.interrupt();
+    expect(await done).toBe(0);
+    expect(io.stderrText()).toContain(`Put the webhook endpoint back: ${appUrl}.`);
+    expect(await endpoint()).toMatchObject({ url: appUrl, events: ['order.delivered', 'order.refunded'] });
   });
 });

@@ -22,7 +22,10 @@ function declareListen(program: Command) {
     .option('--forward-header <K:V>', 'extra header on forwarded requests (repeatable)', collect)
     .option('--forward-retries <n>', 'retries of a failed forward', '5')
     .option('--forward-timeout <seconds>', 'timeout of one forward attempt', '10')
-    .option('--register', 'register this listener with the API (POST /webhooks) and save the signing secret in the profile')
+    .option(
+      '--register',
+      'register this listener with the API (POST /webhooks) and save the signing secret in the profile; an endpoint that pointed elsewhere is put back when it stops',
+    )
     .option('--public-url <url>', 'URL the API should deliver to (with --register; required unless the API is on loopback)')
     .option('--inbox <file>', 'inbox file (default: events.ndjson in the config directory)')
     .option('--json', 'print one JSON object per line (kind: event, duplicate, forward, rejected)');

@@ -15,7 +15,7 @@ import { parseForwardUrl, parseHeaderFlags, parseIntFlag, parseSecretFlags } fro
 import { DEFAULT_FORWARD_POLICY, Forwarder, type ForwardPolicy } from '../../listener/forward.js';
 import { NO_SECRET_HINT } from '../../listener/secret-source.js';
 import { startListener, type Listener } from '../../listener/server.js';
-import { registerListener, registrationUrl } from './register.js';
+import { registerListener, registrationUrl, restoreEndpoint, type PreviousEndpoint } from './register.js';
 import type { ListenFlags } from './index.js';
 
 export interface ListenOptions {
@@ -186,6 +186,8 @@ async function listenWithInbox(
     throw e;
   }
 
+  /** The endpoint as it was before --register, to put back at the end. */
+  let previous: PreviousEndpoint | undefined;
   try {
     if (o.register) {
       const ownUrl = () => listener.url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])(?=:)/, 'http://127.0.0.1');
@@ -199,7 +201,17 @@ async function listenWithInbox(
         : reg.secret
           ? '; its new signing secret is kept by this listener only (no profile to save it in: the credentials come from the environment)'
           : '';
-      err(io, `Registered ${reg.url}${reg.webhookId ? ` (${reg.webhookId})` : ''}${kept}.\n`);
+      const delivers = reg.events?.length ? `; it delivers ${reg.events.join(', ')}` : '';
+      err(io, `Registered ${reg.url}${reg.webhookId ? ` (${reg.webhookId})` : ''}${kept}${delivers}.\n`);
+      if (reg.previous) {
+        previous = reg.previous;
+        err(
+          io,
+          `The endpoint pointed at ${reg.previous.url}: it points at this listener while it runs and is put back when it stops ` +
+            `(should the listener be killed instead: ${restoreCommand(f, reg.previous)})` +
+            `${reg.rotated ? '; its signing secret was rotated to get one for this listener, so the app there needs the new one' : ''}.\n`,
+        );
+      }
     }
   } catch (e) {
     await listener.close();
@@ -223,6 +235,17 @@ async function listenWithInbox(
       io,
       notForwardedNote([...notForwarded], (id) => replayCommand(f, o, id, forwarder.url.toString())),
     );
+  if (previous) {
+    try {
+      await restoreEndpoint(f, previous);
+      err(io, `Put the webhook endpoint back: ${previous.url}.\n`);
+    } catch (e) {
+      err(
+        io,
+        `Warning: could not put the webhook endpoint back to ${previous.url} (${(e as Error).message}); run: ${restoreCommand(f, previous)}\n`,
+      );
+    }
+  }
 }
 
 /** Most replay commands listed when the listener stops; the rest are counted. */
@@ -254,5 +277,16 @@ export function notForwardedNote(ids: string[], replay: (id: string) => string):
     `(forwarding gave up, or stopped with the listener); the sender will not deliver ${ids.length === 1 ? 'it' : 'them'} again. Forward by hand:\n` +
     shown.join('') +
     more
+  );
+}
+
+function restoreCommand(f: Factory, previous: PreviousEndpoint): string {
+  return suggestedCommand(
+    f.globals(),
+    ['webhooks', 'register'],
+    [
+      ['--url', previous.url],
+      ['--events', previous.events?.length ? previous.events.join(',') : undefined],
+    ],
   );
 }

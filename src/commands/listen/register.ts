@@ -3,8 +3,11 @@
  * the returned signing secret in the profile (when the credentials come from one). The
  * secret is never printed.
  */
-import { registerWebhook } from '../../api/webhooks.js';
-import { UsageError } from '../../core/errors/index.js';
+import { getWebhook, registerWebhook } from '../../api/webhooks.js';
+import type { RegisterWebhookRequest } from '../../contract/webhooks.js';
+import { ApiError, UsageError } from '../../core/errors/index.js';
+import { createClient } from '../../core/http/client.js';
+import type { ApiClient } from '../../core/http/types.js';
 import type { Factory } from '../../core/run/factory.js';
 import { isLoopbackHost } from '../../core/net/loopback.js';
 
@@ -31,9 +34,21 @@ export function registrationUrl(baseUrl: string | undefined, publicUrl: string |
   return ownUrl();
 }
 
+/** The endpoint registered before the listener took its place. */
+export interface PreviousEndpoint {
+  url: string;
+  events: string[] | undefined;
+}
+
 export interface Registration {
   webhookId: string | undefined;
   url: string;
+  /** The event types the endpoint delivers, as the API answered (undefined: not said). */
+  events: string[] | undefined;
+  /** The endpoint as it was, when it pointed elsewhere: put back when the listener stops. */
+  previous: PreviousEndpoint | undefined;
+  /** The endpoint's signing secret was rotated to get one (the app it pointed at needs the new one). */
+  rotated: boolean;
   /** The signing secret now in force; undefined when the API returned none and none was known. */
   secret: string | undefined;
   /** Whether a new secret was saved in the profile. */
@@ -41,12 +56,30 @@ export interface Registration {
   profile: string;
 }
 
+/** The registered endpoint, or undefined when there is none or the server does not show it. */
+async function currentEndpoint(client: ApiClient, signal: AbortSignal): Promise<PreviousEndpoint | undefined> {
+  try {
+    const found = (await getWebhook(client, { signal })).data;
+    if (typeof found?.url !== 'string') return undefined;
+    return {
+      url: found.url,
+      events: Array.isArray(found.events) ? (found.events as unknown[]).filter((e): e is string => typeof e === 'string') : undefined,
+    };
+  } catch (e) {
+    if (e instanceof ApiError) return undefined;
+    throw e;
+  }
+}
+
 export async function registerListener(f: Factory, url: string, knownSecrets: readonly string[]): Promise<Registration> {
   const client = await f.client();
+  const before = await currentEndpoint(client, f.io.signal);
   let res = await registerWebhook(client, { url }, { signal: f.io.signal });
   // An existing endpoint answers 200 without a secret; when none is known here, rotate to get one.
+  let rotated = false;
   if (!res.data?.signing_secret && knownSecrets.length === 0) {
     res = await registerWebhook(client, { url, rotate_secret: true }, { signal: f.io.signal });
+    rotated = before !== undefined;
   }
   const profile = await f.profile();
   const secret = res.data?.signing_secret;
@@ -62,5 +95,41 @@ export async function registerListener(f: Factory, url: string, knownSecrets: re
       saved = true;
     }
   }
-  return { webhookId: res.data?.webhook_id, url: res.data?.url ?? url, secret, saved, profile: profile.name };
+  const events = Array.isArray(res.data?.events)
+    ? (res.data.events as unknown[]).filter((e): e is string => typeof e === 'string')
+    : undefined;
+  const now = res.data?.url ?? url;
+  return {
+    webhookId: res.data?.webhook_id,
+    url: now,
+    events,
+    previous: before && before.url !== now ? before : undefined,
+    rotated,
+    secret,
+    saved,
+    profile: profile.name,
+  };
+}
+
+/** Point the endpoint back where it was before the listener registered itself (its event types too). */
+export async function restoreEndpoint(f: Factory, previous: PreviousEndpoint): Promise<void> {
+  // A client of its own: the command's is aborted by the Ctrl-C that stopped the listener,
+  // and this must still go out.
+  const profile = await f.profile();
+  const client = createClient({
+    baseUrl: profile.base_url!,
+    apiKey: profile.api_key!,
+    apiSecret: profile.api_secret!,
+    signingPath: profile.signing_path,
+    limits: null,
+    maxRetries: 2,
+    clock: f.clock,
+    ids: f.ids,
+  });
+  try {
+    const events = previous.events?.length ? { events: previous.events as RegisterWebhookRequest['events'] } : {};
+    await registerWebhook(client, { url: previous.url, ...events }, {});
+  } finally {
+    await client.close();
+  }
 }
