@@ -50,6 +50,27 @@ describe('webhooks register', () => {
     expect(r.stderr).toMatch(/Registered webhook endpoint wh_\w+/);
   });
 
+  it('a password in the endpoint URL is never printed: register and show, as text and JSON', async () => {
+    const url = 'http://hookuser:s3cretpass@127.0.0.1:9/hooks-auth';
+    const outputs: string[] = [];
+    for (const args of [
+      ['webhooks', 'register', '--url', url],
+      ['webhooks', 'register', '--url', url, '--json'],
+      ['webhooks', 'show'],
+      ['webhooks', 'show', '--json'],
+    ]) {
+      const r = await runCli(args, { env: bare, configDir });
+      expect(r.code, r.stderr).toBe(0);
+      outputs.push(r.stdout + r.stderr);
+    }
+    for (const out of outputs) {
+      expect(out).not.toContain('s3cretpass');
+      expect(out).toContain('http://hookuser:***@127.0.0.1:9/hooks-auth');
+    }
+    // The endpoint itself keeps its URL whole.
+    expect(Object.values(sb.state.webhooks).map((w) => w.url)).toContain(url);
+  });
+
   it('an update keeps the secret; --rotate-secret --show-secret prints and saves the new one', async () => {
     const first = savedSecret();
     const update = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks2', '--description', 'ops'], {

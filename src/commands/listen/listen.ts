@@ -1,6 +1,7 @@
 /** `vouchers listen`: flags → options, then run the listener until Ctrl-C. */
 import { warnPlainSecret, WEBHOOK_SECRET_BETTER } from '../../core/config/secret-flag.js';
 import { ENV, type ResolvedProfile } from '../../core/config/types.js';
+import { redactUrl } from '../../core/config/base-url.js';
 import { UsageError } from '../../core/errors/index.js';
 import { colorEnabled, err } from '../../core/io/io.js';
 import { forwardLogPath, openForwardLog } from '../../core/journal/forward-log.js';
@@ -207,7 +208,7 @@ async function listenWithInbox(
         previous = reg.previous;
         err(
           io,
-          `The endpoint pointed at ${reg.previous.url}: it points at this listener while it runs and is put back when it stops ` +
+          `The endpoint pointed at ${redactUrl(reg.previous.url)}: it points at this listener while it runs and is put back when it stops ` +
             `(should the listener be killed instead: ${restoreCommand(f, reg.previous)})` +
             `${reg.rotated ? '; its signing secret was rotated to get one for this listener, so the app there needs the new one' : ''}.\n`,
         );
@@ -238,11 +239,11 @@ async function listenWithInbox(
   if (previous) {
     try {
       await restoreEndpoint(f, previous);
-      err(io, `Put the webhook endpoint back: ${previous.url}.\n`);
+      err(io, `Put the webhook endpoint back: ${redactUrl(previous.url)}.\n`);
     } catch (e) {
       err(
         io,
-        `Warning: could not put the webhook endpoint back to ${previous.url} (${(e as Error).message}); run: ${restoreCommand(f, previous)}\n`,
+        `Warning: could not put the webhook endpoint back to ${redactUrl(previous.url)} (${(e as Error).message}); run: ${restoreCommand(f, previous)}\n`,
       );
     }
   }
@@ -285,7 +286,8 @@ function restoreCommand(f: Factory, previous: PreviousEndpoint): string {
     f.globals(),
     ['webhooks', 'register'],
     [
-      ['--url', previous.url],
+      // A password in the URL is not printed: given back as *** to be filled in.
+      ['--url', redactUrl(previous.url)],
       ['--events', previous.events?.length ? previous.events.join(',') : undefined],
     ],
   );

@@ -10,6 +10,7 @@ import { EVENT_TYPES, type EventType } from '../../contract/events.js';
 import type { Order } from '../../contract/orders.js';
 import { ApiError, PendingError, UsageError } from '../../core/errors/index.js';
 import { formatDuration, parseDuration } from '../../core/http/duration.js';
+import { redactUrl } from '../../core/config/base-url.js';
 import { err } from '../../core/io/io.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -74,11 +75,12 @@ async function undeliverable(f: Factory, client: ApiClient, type: EventType): Pr
   const command = (words: string[]) => suggestedCommand(f.globals(), words);
   try {
     const endpoint = (await getWebhook(client, { signal })).data;
+    const url = typeof endpoint?.url === 'string' ? redactUrl(endpoint.url) : '';
     const events: unknown = endpoint?.events;
     if (!Array.isArray(events) || events.length === 0 || events.includes(type)) return undefined;
     return (
-      `the registered webhook endpoint ${endpoint.url} is not subscribed to ${type} (only ${events.join(', ')}), so it will not receive it; ` +
-      `to receive it, register again with its events: ${command(['webhooks', 'register', '--url', endpoint.url, '--events', [...events, type].join(',')])}`
+      `the registered webhook endpoint ${url} is not subscribed to ${type} (only ${events.join(', ')}), so it will not receive it; ` +
+      `to receive it, register again with its events: ${command(['webhooks', 'register', '--url', url, '--events', [...events, type].join(',')])}`
     );
   } catch (e) {
     if (e instanceof ApiError && e.status === 404)

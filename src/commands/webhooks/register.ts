@@ -13,6 +13,7 @@ import { ENV, type ConfigStore } from '../../core/config/types.js';
 import { ApiError, UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
 import { formatTime } from '../../core/output/format.js';
+import { redactUrl } from '../../core/config/base-url.js';
 import { isSecretField, maskSecrets } from '../../core/output/mask.js';
 import { handleFieldsFlag, printRecord, type RecordField } from '../../core/output/print.js';
 import { resolveOutput } from '../../core/output/options.js';
@@ -147,7 +148,10 @@ function takeSecret(body: unknown): { secret: string | undefined; endpoint: Webh
       ? 'signing_secret'
       : Object.keys(record).find((k) => isSecretField(k) && typeof record[k] === 'string' && record[k] !== '');
   const { [key ?? 'signing_secret']: secret, ...rest } = record;
-  return { secret: typeof secret === 'string' && secret !== '' ? secret : undefined, endpoint: maskSecrets(rest) as WebhookEndpoint };
+  const endpoint = maskSecrets(rest) as WebhookEndpoint;
+  // A password in the URL (https://user:pass@…) is a secret too.
+  if (typeof endpoint.url === 'string') endpoint.url = redactUrl(endpoint.url);
+  return { secret: typeof secret === 'string' && secret !== '' ? secret : undefined, endpoint };
 }
 
 type SaveResult = { saved: true; where: string } | { saved: false; reason: string };
@@ -196,7 +200,7 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
   const id = endpoint.webhook_id ?? (endpoint as { id?: unknown }).id;
   err(
     f.io,
-    `${verb} webhook endpoint${typeof id === 'string' || typeof id === 'number' ? ` ${id}` : ''} → ${String(endpoint.url ?? request.url)}${res.traceId ? ` (trace ID ${res.traceId})` : ''}\n`,
+    `${verb} webhook endpoint${typeof id === 'string' || typeof id === 'number' ? ` ${id}` : ''} → ${String(endpoint.url ?? redactUrl(request.url))}${res.traceId ? ` (trace ID ${res.traceId})` : ''}\n`,
   );
 
   let saved: SaveResult | undefined;

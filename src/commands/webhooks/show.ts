@@ -3,6 +3,7 @@ import { getWebhook } from '../../api/webhooks.js';
 import type { WebhookEndpoint } from '../../contract/webhooks.js';
 import type { ResolvedProfile } from '../../core/config/types.js';
 import { ENV } from '../../core/config/types.js';
+import { redactUrl } from '../../core/config/base-url.js';
 import { formatTime } from '../../core/output/format.js';
 import { maskSecrets } from '../../core/output/mask.js';
 import { handleFieldsFlag, printRecord, type RecordField } from '../../core/output/print.js';
@@ -45,6 +46,8 @@ export async function run(f: Factory, options: WebhooksShowOptions): Promise<voi
   const { signing_secret: _never, ...endpoint } = maskSecrets(
     (res.data !== null && typeof res.data === 'object' ? res.data : {}) as WebhookEndpoint,
   );
+  // A password in the URL (https://user:pass@…) is a secret too.
+  if (typeof endpoint.url === 'string') endpoint.url = redactUrl(endpoint.url);
   if (settings.format === 'json' || settings.format === 'ndjson') {
     await printRecord(f.io, endpoint, [], settings);
     return;
