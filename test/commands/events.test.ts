@@ -158,6 +158,10 @@ describe('vouchers events list: marked events', () => {
       ['order.on_hold', true, []],
       ['order.created', false, []],
     ]);
+    // Listed by its exact type, which this version does not know.
+    const byType = await runCli(['events', 'list', '--type', 'order.on_hold', '--json'], { configDir: dir, overrides: { clock } });
+    expect(byType.code, byType.stderr).toBe(0);
+    expect((JSON.parse(byType.stdout) as { event_id: string }[]).map((r) => r.event_id)).toEqual([testId('evt', 3)]);
   });
 
   it('marks an event that differs from the contract, next to inbox lines written before drift was recorded', async () => {
