@@ -199,7 +199,11 @@ export function createClient(options: ClientOptions): ApiClient {
         throw interrupted(call.signal);
       }
       const judged = judge(sent, clock.now());
-      if (sent.kind === 'response') {
+      // The RateLimit headers describe the class the request was charged to: for a failed
+      // authentication (401) that is the auth-failure class (5 a minute), not the request's.
+      // Booked against the request's class, one typo'd secret read as a general budget used
+      // up and held every command of the key for an hour.
+      if (sent.kind === 'response' && sent.response.status !== 401) {
         const h = sent.response.headers;
         pacer?.observe(
           call.rateClass,

@@ -613,6 +613,25 @@ describe('pacing', () => {
     await client.request({ method: 'GET', path: '/wallets' });
     expect(clock.sleeps).toEqual([42_000]);
   });
+
+  it("a failed authentication's RateLimit headers (the auth-failure class's) leave the request's class alone", async () => {
+    // A wrong secret: 401 with the auth class's budget (5 a minute, 4 left, then 0 left).
+    const { client, clock } = await setup(
+      (req, res) =>
+        req.n <= 2
+          ? sendError(res, 401, 'AuthenticationFailed', 'AUTHENTICATION_FAILED', 'wrong secret', {
+              'ratelimit-limit': '5',
+              'ratelimit-remaining': String(4 - req.n),
+              'ratelimit-reset': '60',
+            })
+          : sendJson(res, 200, WALLETS),
+      { limits: { orders_per_minute: 100, general_per_hour: 1000 } },
+    );
+    for (let i = 0; i < 2; i++) await expect(client.request({ method: 'GET', path: '/wallets' })).rejects.toThrow(/wrong secret/);
+    // The general budget is untouched: the next requests go out at once.
+    for (let i = 0; i < 5; i++) await client.request({ method: 'GET', path: '/wallets' });
+    expect(clock.sleeps).toEqual([]);
+  });
 });
 
 describe('createClientForProfile', () => {
