@@ -2,6 +2,7 @@
  * The only place that touches `process` (argv, env, exit, signals) and the only place
  * that decides exit codes.
  */
+import { setMaxListeners } from 'node:events';
 import { CliError, InterruptedError, UsageError, type ErrorKind } from './core/errors/index.js';
 import { colorEnabled, processIO, withEnv, type IO } from './core/io/io.js';
 import { loadColour } from './core/output/colour.js';
@@ -93,8 +94,22 @@ export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrid
 /** A repeated signal counts as "stop now" only this long after the first one. */
 const FORCE_AFTER_MS = 300;
 
-export async function main(proc: NodeJS.Process): Promise<void> {
+/**
+ * Listeners the interrupt signal may carry at once: every request in flight and every wait
+ * (pacing, retry backoff) listens to it, a few each, and a bulk run has up to 32 requests in
+ * flight. Past Node's default of 10 it printed a MaxListenersExceededWarning in bulk runs.
+ */
+export const INTERRUPT_LISTENERS = 256;
+
+/** The CLI's interrupt: aborted by the first SIGINT or SIGTERM. */
+export function interruptController(): AbortController {
   const controller = new AbortController();
+  setMaxListeners(INTERRUPT_LISTENERS, controller.signal);
+  return controller;
+}
+
+export async function main(proc: NodeJS.Process): Promise<void> {
+  const controller = interruptController();
   let firstSignalAt: number | undefined;
   const onSignal = (sig: NodeJS.Signals) => {
     const now = Date.now();

@@ -1,8 +1,26 @@
 import { describe, expect, it } from 'vitest';
-import { exitCodeFor, EXIT } from '../src/main.js';
+import { exitCodeFor, EXIT, interruptController } from '../src/main.js';
 import { ApiError, CancelledError, CliError, NetworkError, PendingError, UsageError } from '../src/core/errors/index.js';
 import { VERSION } from '../src/program.js';
 import { runCli } from './helpers/run-cli.js';
+
+describe('the interrupt signal', () => {
+  it("carries a bulk run's listeners (32 requests in flight, a few each) without a MaxListenersExceededWarning", async () => {
+    const warnings: Error[] = [];
+    const onWarning = (w: Error) => warnings.push(w);
+    process.on('warning', onWarning);
+    try {
+      const { signal } = interruptController();
+      const listeners = Array.from({ length: 32 * 3 }, () => () => {});
+      for (const l of listeners) signal.addEventListener('abort', l);
+      await new Promise((resolve) => setImmediate(resolve));
+      for (const l of listeners) signal.removeEventListener('abort', l);
+    } finally {
+      process.off('warning', onWarning);
+    }
+    expect(warnings.filter((w) => w.name === 'MaxListenersExceededWarning')).toEqual([]);
+  });
+});
 
 describe('root command', () => {
   it('prints the version', async () => {
