@@ -44,6 +44,8 @@ export function startProgress(io: IO, clock: Clock, total: number, alreadyDone: 
     drawn = true;
   };
   draw(true);
+  // Other stderr lines meanwhile (a pacing notice, a retry's) go above the line, not onto it.
+  if (live) io.statusLine = { clear, redraw: () => draw(true) };
   return {
     update(result) {
       done += 1;
@@ -66,6 +68,7 @@ export function startProgress(io: IO, clock: Clock, total: number, alreadyDone: 
       draw(done === total);
     },
     done() {
+      if (live) io.statusLine = undefined;
       clear();
     },
   };

@@ -19,10 +19,23 @@ export interface IO {
   /** Terminal width for tables on a TTY (80 when unknown). */
   columns: number;
   /**
+   * A line redrawn in place on a TTY stderr while a command works (a bulk run's progress),
+   * when one is shown: `err` writes around it instead of onto it.
+   */
+  statusLine?: StatusLine;
+  /**
    * `--jmespath`: the query applied to every JSON document (and NDJSON line) the command
    * prints on stdout, set once the command line is parsed (core/output/query.ts).
    */
   jsonQuery?: JsonQuery;
+}
+
+/** A line on stderr that is redrawn in place (no newline at its end while shown). */
+export interface StatusLine {
+  /** Take the line off the terminal (the cursor back at the start of an empty line). */
+  clear(): void;
+  /** Draw it again. */
+  redraw(): void;
 }
 
 /** A compiled query on printed JSON; `apply` throws a UsageError when the data does not suit it. */
@@ -48,7 +61,16 @@ export function out(io: IO, text: string): Promise<void> | void {
 
 /** Write text to stderr (messages, progress). */
 export function err(io: IO, text: string): void {
+  const line = io.statusLine;
+  if (!line) {
+    io.stderr.write(text);
+    return;
+  }
+  // A live status line (a bulk run's progress) is taken off, the text written on its own
+  // lines, and the status drawn again below it.
+  line.clear();
   io.stderr.write(text);
+  line.redraw();
 }
 
 /**

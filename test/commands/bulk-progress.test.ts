@@ -1,0 +1,38 @@
+/** The bulk run's progress line on a terminal, and other stderr lines written while it shows. */
+import { describe, expect, it } from 'vitest';
+import { startProgress } from '../../src/commands/orders/bulk-progress.js';
+import { err } from '../../src/core/io/io.js';
+import { testIO } from '../helpers/io.js';
+import { fakeClock } from '../core/http/fake-clock.js';
+
+const CLEAR = '\r\x1b[2K';
+
+describe('bulk progress', () => {
+  it('a notice written while the line shows goes on its own line above it, and the line is drawn again below', async () => {
+    const io = testIO({ tty: true });
+    const progress = startProgress(io, fakeClock(), 250, 0);
+    err(io, 'Waiting 19.6s to stay under the orders rate limit (100/min for this API key)…\n');
+    progress.done();
+    err(io, 'All 250 rows ordered.\n');
+    await new Promise((resolve) => setImmediate(resolve));
+    const text = io.stderrText();
+    // Never glued to the progress text: the line is cleared first.
+    expect(text).not.toMatch(/failedWaiting/);
+    const line = 'orders 0/250 · 0.0/s · ETA … · 0 failed';
+    expect(text).toBe(
+      `${CLEAR}${line}${CLEAR}Waiting 19.6s to stay under the orders rate limit (100/min for this API key)…\n${CLEAR}${line}${CLEAR}All 250 rows ordered.\n`,
+    );
+    // Once done, stderr is written as it is.
+    expect(io.statusLine).toBeUndefined();
+  });
+
+  it('not on a terminal: no line, and notices are written as they come', async () => {
+    const io = testIO({ tty: false });
+    const progress = startProgress(io, fakeClock(), 3, 0);
+    expect(io.statusLine).toBeUndefined();
+    err(io, 'Waiting 5s…\n');
+    progress.done();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(io.stderrText()).toBe('Waiting 5s…\n');
+  });
+});
