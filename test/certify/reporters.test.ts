@@ -508,3 +508,35 @@ describe('certify reporters: a real run', () => {
     }
   });
 });
+
+describe('a run that cannot start (the server cannot be reached)', () => {
+  it('still writes every report asked for, failed, with one failed entry saying why, then exits 7', async () => {
+    const { createServer } = await import('node:net');
+    const { openConfig } = await import('../../src/core/config/store.js');
+    const { runCli, tempConfigDir } = await import('../helpers/run-cli.js');
+    const { join } = await import('node:path');
+    // A loopback port nothing listens on.
+    const probe = createServer();
+    await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+    const port = (probe.address() as { port: number }).port;
+    await new Promise((resolve) => probe.close(resolve));
+    const configDir = tempConfigDir();
+    const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
+    store.set('dead', { base_url: `http://127.0.0.1:${port}/api/v1`, api_key: 'pk_test_dead', api_secret: FAKE_SECRET, max_retries: 0 });
+    const json = join(configDir, 'report.json');
+    const junit = join(configDir, 'report.xml');
+    const r = await runCli(['certify', '--profile', 'dead', '--reporter', `json=${json}`, '--reporter', `junit=${junit}`], { configDir });
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toMatch(/ECONNREFUSED/);
+    const report = JSON.parse(readFileSync(json, 'utf8')) as CertifyReport;
+    assertValid(report);
+    expect(report).toMatchObject({ result: 'failed', summary: { total: 1, failed: 1 } });
+    expect(report.checks).toEqual([
+      expect.objectContaining({ id: 'run.start', status: 'fail', message: expect.stringMatching(/could not connect/) }),
+    ]);
+    expect(report.warnings).toEqual([expect.stringMatching(/^the run could not start, no check ran: could not connect/)]);
+    const xml = readFileSync(junit, 'utf8');
+    expect(xml).toMatch(/<testsuites name="vouchers certify" tests="1" failures="1"/);
+    expect(JSON.stringify(report) + xml + r.stderr).not.toContain(FAKE_SECRET);
+  });
+});

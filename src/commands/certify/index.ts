@@ -40,7 +40,9 @@ printed only when named too (on stderr). With every reporter writing to a file, 
 still shows the run.
 
 Exit codes: 0 every check passed (warnings and skips allowed), 9 a check failed, 2 usage or
-a production profile, 130 interrupted (the sandbox and listener it started are stopped).
+a production profile, 7 the server could not be reached to start (the reports say so, with
+one failed entry, run.start), 130 interrupted (the sandbox and listener it started are
+stopped).
 
 Examples:
   $ vouchers certify --sandbox

@@ -12,7 +12,7 @@ import { buildReport } from '../../certify/report.js';
 import { createPrettyReporter, renderReport } from '../../certify/reporters/index.js';
 import { runChecklist, runWarnings } from '../../certify/runner.js';
 import type { CheckDef } from '../../certify/types.js';
-import { CertificationError, InterruptedError, UsageError } from '../../core/errors/index.js';
+import { ApiError, CertificationError, CliError, InterruptedError, NetworkError, UsageError } from '../../core/errors/index.js';
 import { formatDuration } from '../../core/http/duration.js';
 import { err, out } from '../../core/io/io.js';
 import { resolveOutput } from '../../core/output/options.js';
@@ -49,6 +49,20 @@ async function writeReportFile(cwd: string, file: string, text: string): Promise
   await mkdir(dirname(path), { recursive: true });
   await writeFileAtomic(path, text, { mode: 0o644 });
   return path;
+}
+
+/** The report in each format asked for (--reporter json=FILE, junit=FILE, or on stdout). */
+async function writeDocuments(f: Factory, options: CertifyOptions, report: ReturnType<typeof buildReport>): Promise<void> {
+  const io = f.io;
+  for (const r of options.reporters.documents) {
+    // On stdout, the JSON report is data like any command's --json (--jmespath applies).
+    const text = r.file === null && r.name === 'json' ? jsonDocument(io, report, 2) : renderReport(r.name, report);
+    if (r.file === null) await out(io, text);
+    else {
+      const path = await writeReportFile(io.cwd, r.file, text);
+      err(io, `Wrote the ${r.name} report to ${path}\n`);
+    }
+  }
 }
 
 export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
@@ -101,6 +115,41 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
     });
   } catch (e) {
     clearTimeout(timer);
+    // A CI job reads the report: one that says the run could not start is written, then the
+    // error ends the run with its own exit code (a server that cannot be reached: 7).
+    if (options.mode === 'profile' && e instanceof CliError && !io.signal.aborted && profile.base_url) {
+      const report = buildReport({
+        startedAt,
+        finishedAt: f.clock.now(),
+        target: {
+          mode: 'profile',
+          profile: profile.name,
+          base_url: profile.base_url,
+          api_key: profile.api_key ?? '',
+          signing_path: profile.signing_path,
+          webhook_url: null,
+          webhook_target: options.webhookTarget ?? null,
+        },
+        version: VERSION,
+        warnings: [`the run could not start, no check ran: ${e.message}`],
+        // One failed entry, so a JUnit reader that counts failures does not see a green empty run.
+        results: [
+          {
+            id: 'run.start',
+            title: 'The run could start against the server',
+            proves: 'the server could be reached and the run set up',
+            status: 'fail',
+            required: true,
+            duration_ms: Math.round(f.clock.now() - startedAt),
+            message: e.hint ? `${e.message} (${e.hint})` : e.message,
+            trace_ids: e instanceof ApiError || e instanceof NetworkError ? [e.traceId].filter((t): t is string => Boolean(t)) : [],
+            requests: [],
+            warnings: [],
+          },
+        ],
+      });
+      await writeDocuments(f, options, report);
+    }
     throw e;
   }
   let results;
@@ -158,15 +207,7 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
   const report = buildReport({ startedAt, finishedAt: f.clock.now(), target: env.target, version: VERSION, warnings, results });
   if (timedOut) report.result = 'failed';
   await pretty?.finish(report);
-  for (const r of options.reporters.documents) {
-    // On stdout, the JSON report is data like any command's --json (--jmespath applies).
-    const text = r.file === null && r.name === 'json' ? jsonDocument(io, report, 2) : renderReport(r.name, report);
-    if (r.file === null) await out(io, text);
-    else {
-      const path = await writeReportFile(io.cwd, r.file, text);
-      err(io, `Wrote the ${r.name} report to ${path}\n`);
-    }
-  }
+  await writeDocuments(f, options, report);
   if (report.result === 'failed') {
     const failed = results.filter((r) => r.status === 'fail').map((r) => r.id);
     throw new CertificationError(
