@@ -319,6 +319,15 @@ describe('orders create --from', () => {
     const clash = await runCli(['orders', 'create', '--from', file, '--product', 'x'], { configDir: dir });
     expect(clash.code).toBe(2);
     expect(clash.stderr).toMatch(/--product cannot be combined with a bulk order/);
+    expect(clash.stderr).toContain("in the file's columns");
+    // Flags of what comes after an order: the hint says how to do that for a batch's orders.
+    const after = await runCli(['orders', 'create', '--from', file, '--codes-out', 'codes.csv', '--wait'], { configDir: dir });
+    expect(after.code).toBe(2);
+    expect(after.stderr).toMatch(/--wait, --codes-out cannot be combined with a bulk order/);
+    expect(after.stderr).toContain(
+      'write the order ids with --results FILE, then per order use vouchers orders wait ID and vouchers orders codes ID',
+    );
+    expect(after.stderr).not.toContain("in the file's columns");
     const unknown = await runCli(['orders', 'create', '--resume', 'bat_00000000000000000000'], { configDir: dir });
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toMatch(/no batch bat_00000000000000000000/);

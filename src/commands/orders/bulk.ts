@@ -102,10 +102,19 @@ export function buildBulk(f: Factory, flags: CreateFlags): BulkOptions {
   const clash = SINGLE_ONLY.filter((k) => flags[k] !== undefined);
   if (clash.length > 0 || (flags.item ?? []).length > 0) {
     const names = [...clash.map((k) => FLAG_NAMES[k]), ...((flags.item ?? []).length > 0 ? ['--item'] : [])];
-    throw new UsageError(
-      `${names.join(', ')} cannot be combined with a bulk order (--from/--resume)`,
-      "put product_id, denomination, quantity, reference and currency in the file's columns; each row gets its own idempotency key",
-    );
+    const rowFields = clash.some((k) => k !== 'wait' && k !== 'reveal' && k !== 'codesOut') || names.includes('--item');
+    const afterwards = clash.some((k) => k === 'wait' || k === 'reveal' || k === 'codesOut');
+    const hints = [
+      ...(rowFields
+        ? ["put product_id, denomination, quantity, reference and currency in the file's columns; each row gets its own idempotency key"]
+        : []),
+      ...(afterwards
+        ? [
+            'a bulk run neither waits for delivery nor fetches codes: write the order ids with --results FILE, then per order use vouchers orders wait ID and vouchers orders codes ID',
+          ]
+        : []),
+    ];
+    throw new UsageError(`${names.join(', ')} cannot be combined with a bulk order (--from/--resume)`, hints.join('; '));
   }
   let concurrency = DEFAULT_CONCURRENCY;
   if (flags.concurrency !== undefined) {
