@@ -301,6 +301,7 @@ export async function printList<T>(
               shrink: shrinks(col),
               priority: settings.fields ? undefined : col.priority,
               readable: col.readable,
+              empty: texts.every((t) => t[i] === ''),
             })),
             io.columns,
           )

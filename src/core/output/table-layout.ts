@@ -42,6 +42,8 @@ export interface ColumnFit {
   priority?: number;
   /** Free text not shortened below this many cells while a less important optional column can go instead. */
   readable?: number;
+  /** Every cell is empty: once left out, not brought back in the room a column with content could not use. */
+  empty?: boolean;
 }
 
 export interface TableLayout {
@@ -91,6 +93,7 @@ export function layoutTable(cols: ColumnFit[], columns: number): TableLayout {
   }
   if (best.fits) {
     for (const i of [...dropped].reverse()) {
+      if (cols[i]!.empty) continue;
       const tried = attempt([...shown, i].sort((a, b) => a - b));
       if (tried.fits) {
         best = tried;

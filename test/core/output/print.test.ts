@@ -196,6 +196,20 @@ describe('layoutTable: free text shrinks first, optional columns go next, nothin
     expect(l.fits).toBe(true);
   });
 
+  it('a column empty in every row is not brought back in the room a column with content could not use', () => {
+    const withEmpty = cols.map((c, i) => (i === 4 ? { natural: 8, shrink: true, priority: 0, empty: true } : c));
+    const l = layoutTable(withEmpty, 80);
+    expect(l.shown).toEqual([0, 1, 2]);
+    expect(l.dropped).toEqual([3, 4]);
+    // With content, the same narrow column comes back.
+    expect(
+      layoutTable(
+        cols.map((c, i) => (i === 4 ? { natural: 8, shrink: true, priority: 0 } : c)),
+        80,
+      ).shown,
+    ).toEqual([0, 1, 2, 4]);
+  });
+
   it('as a last resort the table is wider than the terminal: ids and amounts stay whole', () => {
     const l = layoutTable(cols, 30);
     expect(l.shown).toEqual([0, 1]);
