@@ -39,6 +39,19 @@ describe('profiles add', () => {
     expect(file(dir)).toEqual({ current: 'sandbox', profiles: { sandbox: { base_url: BASE, api_key: KEY, api_secret: SECRET } } });
   });
 
+  it('a base URL without /api/v1 is saved with a warning saying how to add it (the real service may differ)', async () => {
+    const dir = tempConfigDir();
+    const bare = await runCli(['profiles', 'add', 'nov1', '--base-url', 'http://127.0.0.1:4010', '--api-key', KEY, '--api-secret-stdin'], {
+      configDir: dir,
+      stdin: SECRET + '\n',
+    });
+    expect(bare.code, bare.stderr).toBe(0);
+    expect(bare.stderr).toContain('warning: the base URL http://127.0.0.1:4010 does not end with /api/v1');
+    expect(bare.stderr).toContain('vouchers profiles set nov1 base_url URL');
+    expect(file(dir).profiles.nov1.base_url).toBe('http://127.0.0.1:4010');
+    expect((await addSandbox(dir)).stderr).not.toContain('/api/v1');
+  });
+
   it('stores every option; a second profile does not become current unless --use', async () => {
     const dir = tempConfigDir();
     await addSandbox(dir);

@@ -1,5 +1,5 @@
 /** `vouchers profiles add NAME`: save a profile (secrets from a hidden prompt, stdin or env). */
-import { validateBaseUrl } from '../../core/config/base-url.js';
+import { redactUrl, validateBaseUrl } from '../../core/config/base-url.js';
 import { validateProfileName } from '../../core/config/names.js';
 import { parseMaxRetries } from '../../core/config/resolve.js';
 import { parsePositiveInt, parseSigningPath } from '../../core/config/settings.js';
@@ -7,6 +7,7 @@ import { ENV, type StoredProfile } from '../../core/config/types.js';
 import { UsageError } from '../../core/errors/index.js';
 import { parseDuration } from '../../core/http/duration.js';
 import { err, type IO } from '../../core/io/io.js';
+import { shellQuote } from '../../core/output/shell-quote.js';
 import type { Factory } from '../../core/run/factory.js';
 import { inSentence, obtainSecret } from './secret-input.js';
 import type { ProfilesAddOptions } from './index.js';
@@ -94,6 +95,14 @@ export async function run(f: Factory, name: string, options: ProfilesAddOptions)
       label: 'Webhook secret',
       required: true,
     });
+  }
+  // The API document's base address includes /api/v1; the real service may differ, so this warns and saves.
+  if (!/\/api\/v1$/.test(new URL(profile.base_url).pathname.replace(/\/+$/, ''))) {
+    err(
+      io,
+      `warning: the base URL ${redactUrl(profile.base_url)} does not end with /api/v1, which the API's base address includes; ` +
+        `if requests answer 404, add it (vouchers profiles set ${shellQuote(name)} base_url URL); vouchers doctor checks it\n`,
+    );
   }
   if (profile.production && profile.base_url.startsWith('http:')) {
     err(io, 'warning: this production profile uses plain http; credentials would travel unencrypted\n');
