@@ -91,10 +91,14 @@ export function chalkFor(settings: Pick<OutputSettings, 'color'>): ChalkInstance
  * characters a terminal acts on (escape sequences, bidi overrides): they are written as
  * \u escapes of four hex digits, so what is printed is what was sent, and nothing else happens.
  */
+const isScalar = (v: unknown) => v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
 function display(value: unknown): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return escapeText(value);
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  // A list of plain values is one readable cell (`a; b`), an empty one an empty cell.
+  if (Array.isArray(value) && value.every(isScalar)) return value.map(display).join('; ');
   return safeJson(value);
 }
 

@@ -142,6 +142,20 @@ describe('printList in other formats', () => {
     expect(csv.stdoutText()).toBe(`id,note\n${ROWS[0]!.id},"a ""quoted"", note"\n`);
   });
 
+  it('a list of plain values is one readable cell in csv and tsv (an empty list an empty cell); a list of records stays JSON', async () => {
+    const rows = [
+      { id: 'a', tags: ['data.currency: missing', 'data.reference: missing'], parts: [{ n: 1 }] },
+      { id: 'b', tags: [], parts: [] },
+    ];
+    const cols = [{ field: 'id' }, { field: 'tags' }, { field: 'parts' }];
+    const csv = testIO();
+    await printList(csv, rows, cols, resolveOutput(csv, { output: 'csv' }));
+    expect(csv.stdoutText()).toBe('id,tags,parts\na,data.currency: missing; data.reference: missing,"[{""n"":1}]"\nb,,\n');
+    const tsv = testIO();
+    await printList(tsv, rows, cols, resolveOutput(tsv, {}));
+    expect(tsv.stdoutText()).toBe('a\tdata.currency: missing; data.reference: missing\t[{"n":1}]\nb\t\t\n');
+  });
+
   it('csv carries the raw field values the same way with or without --fields; a computed column its value', async () => {
     const computed: Column<Row>[] = [...COLUMNS, { field: 'note_length', header: 'LEN', get: (r) => r.note.length }];
     const all = testIO();
