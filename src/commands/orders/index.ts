@@ -96,9 +96,10 @@ whole, so memory stays flat up to millions of rows.
 The journal names the file and its SHA-256 instead of copying its rows: --resume reads the
 rows from the file again, and refuses (exit 2) if it was moved or changed since.
 
-With --json the key is in
+With --json, a single order's key is in
 the printed order, or in the JSON error as "idempotency_key", and stderr carries nothing
-but that JSON error (no progress lines).
+but that JSON error (no progress lines). A bulk run with --json prints its summary as JSON
+on stdout, and stderr still names the batch, its journal and each row not ordered.
 
 With --wait, the order is printed, then the exit code says how it ended: 0 DELIVERED;
 5 ORDER_NOT_FULFILLED (CANCELLED or REFUNDED: no voucher, the debit is refunded) or
