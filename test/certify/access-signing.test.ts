@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ACCESS_CHECKS } from '../../src/certify/checks/access.js';
 import { SIGNING_CHECKS } from '../../src/certify/checks/signing.js';
+import type { CheckContext } from '../../src/certify/types.js';
 import { runChecks } from './helpers.js';
 
 describe('access and signing checks against the embedded sandbox', () => {
@@ -31,6 +32,46 @@ describe('access and signing checks against the embedded sandbox', () => {
     expect(r.message).toContain('the server verifies signing path "full", the profile signs "relative"');
     expect(r.expected).toBe('signing.path full');
     expect(r.reproduce).toContain('vouchers profiles set');
+  });
+
+  it("a probe answered 429 with a Retry-After of a minute or less (an earlier run's refused probes used the auth-failure budget) is waited out once and sent again", async () => {
+    const stale = SIGNING_CHECKS.find((c) => c.id === 'signing.stale')!;
+    const slept: number[] = [];
+    let sent = 0;
+    const limited = (retryAfter: string) => ({
+      ...stale,
+      run: (ctx: CheckContext) =>
+        stale.run({
+          ...ctx,
+          clock: { now: () => ctx.clock.now(), sleep: async (ms: number) => void slept.push(ms) },
+          raw: {
+            send: async (r) =>
+              ++sent === 1
+                ? {
+                    status: 429,
+                    headers: { 'retry-after': retryAfter },
+                    text: '',
+                    json: undefined,
+                    traceId: 'f'.repeat(32),
+                    code: 'RATE_LIMIT_EXCEEDED',
+                  }
+                : ctx.raw.send(r),
+            reproduce: (r) => ctx.raw.reproduce(r),
+          },
+        }),
+    });
+    const waited = await runChecks([limited('56')]);
+    expect(waited.result('signing.stale')).toMatchObject({ status: 'pass', message: expect.stringContaining('401') });
+    expect(slept).toEqual([56_000]);
+    // A longer wait is not the auth window: not checked, as before.
+    sent = 0;
+    slept.length = 0;
+    const long = await runChecks([limited('600')]);
+    expect(long.result('signing.stale')).toMatchObject({
+      status: 'fail',
+      message: 'not checked: the server answered 429 (rate limited, retry after 600 s)',
+    });
+    expect(slept).toEqual([]);
   });
 
   it('--only and --skip leave checks out as skipped, with the reason', async () => {
