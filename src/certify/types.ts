@@ -104,6 +104,8 @@ export interface Shared {
   /** Refunds this run expects (minor units per currency). */
   refundsMinor: Record<string, number>;
   cacheHit?: PlacedOrder;
+  /** A write signed as the CLI signs it was accepted (signing.write-accepted): the credentials work. */
+  signedWriteAccepted?: boolean;
   /** Offset of the server's clock from ours, in seconds (server − local), when known. */
   clockOffsetSeconds?: number;
   /** Our listener is registered as the partner's webhook endpoint and verifies with its secret (webhooks.register). */

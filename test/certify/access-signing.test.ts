@@ -60,13 +60,19 @@ describe('access and signing checks against the embedded sandbox', () => {
           },
         }),
     });
-    const waited = await runChecks([limited('56')]);
+    const writeAccepted = SIGNING_CHECKS.find((c) => c.id === 'signing.write-accepted')!;
+    // Not waited for until a signed write went through (a revoked key would wait for nothing).
+    const alone = await runChecks([limited('56')]);
+    expect(alone.result('signing.stale').message).toBe('not checked: the server answered 429 (rate limited, retry after 56 s)');
+    expect(slept).toEqual([]);
+    sent = 0;
+    const waited = await runChecks([writeAccepted, limited('56')]);
     expect(waited.result('signing.stale')).toMatchObject({ status: 'pass', message: expect.stringContaining('401') });
     expect(slept).toEqual([56_000]);
     // A longer wait is not the auth window: not checked, as before.
     sent = 0;
     slept.length = 0;
-    const long = await runChecks([limited('600')]);
+    const long = await runChecks([writeAccepted, limited('600')]);
     expect(long.result('signing.stale')).toMatchObject({
       status: 'fail',
       message: 'not checked: the server answered 429 (rate limited, retry after 600 s)',
