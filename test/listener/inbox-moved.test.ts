@@ -2,26 +2,12 @@
  * An inbox removed or moved away while its writer runs (the user deleted or rotated it):
  * nothing is acknowledged that is not in the file at the inbox's path.
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InboxWriter, type InboxEntry, type InboxMove } from '../../src/core/journal/inbox.js';
-
-function entry(eventId: string): InboxEntry {
-  return {
-    received_at: '2026-11-22T09:30:01.000Z',
-    envelope: { event: 'order.delivered', event_id: eventId, created_at: '2026-11-22T09:30:00Z', data: { order_id: 'ord_1' } },
-    meta: { signature_timestamp: 1, webhook_id: null, remote_address: null },
-  };
-}
-
-function storedIds(path: string): string[] {
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => (JSON.parse(l) as InboxEntry).envelope.event_id);
-}
+import { InboxWriter, type InboxMove } from '../../src/core/journal/inbox.js';
+import { entry, storedIds } from './inbox-helpers.js';
 
 async function opened(): Promise<{ path: string; inbox: InboxWriter; moves: InboxMove[] }> {
   const path = join(mkdtempSync(join(tmpdir(), 'vouchers-inbox-')), 'events.ndjson');
