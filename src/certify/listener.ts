@@ -5,7 +5,7 @@
  * rejections. Checks wait for an event by what it is, never by sleeping.
  */
 import { join } from 'node:path';
-import { InboxWriter } from '../core/journal/inbox.js';
+import { InboxWriter } from '../core/journal/inbox-writer.js';
 import type { Clock } from '../core/time/clock.js';
 import { startListener, type Listener } from '../listener/server.js';
 

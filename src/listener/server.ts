@@ -10,7 +10,8 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { rawBodyFieldsOf, type DeliveryMeta, type InboxEntry, type InboxWriter, type StoredEnvelope } from '../core/journal/inbox.js';
+import { rawBodyFieldsOf, type DeliveryMeta, type InboxEntry, type StoredEnvelope } from '../core/journal/inbox.js';
+import { type InboxWriter } from '../core/journal/inbox-writer.js';
 import { SignatureError } from '../core/signer/errors.js';
 import { verifyWebhookHeaders, WEBHOOK_HEADERS } from '../core/signer/webhook.js';
 import { MAX_BODY_BYTES, readBody } from '../core/net/request-body.js';

@@ -5,7 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { TARGET_CHECKS, WRONG_SECRET } from '../../src/certify/checks/target.js';
-import { InboxWriter, readInbox } from '../../src/core/journal/inbox.js';
+import { readInbox } from '../../src/core/journal/inbox.js';
+import { InboxWriter } from '../../src/core/journal/inbox-writer.js';
 import { startListener, type Listener, type ListenerActivity } from '../../src/listener/server.js';
 import { emptyProfile, runChecks } from './helpers.js';
 

@@ -231,7 +231,7 @@ describe('vouchers certify', () => {
 
     it('the webhook secret wrong, certifying a receiver that verifies with the right one', async () => {
       const { startListener } = await import('../../src/listener/server.js');
-      const { InboxWriter } = await import('../../src/core/journal/inbox.js');
+      const { InboxWriter } = await import('../../src/core/journal/inbox-writer.js');
       const inbox = await InboxWriter.open(join(mkdtempSync(join(tmpdir(), 'vouchers-certify-receiver-')), 'events.ndjson'));
       const receiver = await startListener({
         host: '127.0.0.1',

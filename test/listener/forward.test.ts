@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { systemClock } from '../../src/factory.js';
 import { forwardLogPath, openForwardLog, readForwardLog, type ForwardRecord } from '../../src/core/journal/forward-log.js';
-import { InboxWriter } from '../../src/core/journal/inbox.js';
+import { InboxWriter } from '../../src/core/journal/inbox-writer.js';
 import { parseEventFilter } from '../../src/listener/filter.js';
 import { describeForward, Forwarder, type ForwardPolicy } from '../../src/listener/forward.js';
 import { startListener, type Listener } from '../../src/listener/server.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InboxWriter } from '../../src/core/journal/inbox.js';
+import { InboxWriter } from '../../src/core/journal/inbox-writer.js';
 import { entry, storedIds } from './inbox-helpers.js';
 
 interface Handle {

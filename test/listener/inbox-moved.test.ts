@@ -6,7 +6,7 @@ import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync, wri
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InboxWriter, type InboxMove } from '../../src/core/journal/inbox.js';
+import { InboxWriter, type InboxMove } from '../../src/core/journal/inbox-writer.js';
 import { entry, storedIds } from './inbox-helpers.js';
 
 async function opened(): Promise<{ path: string; inbox: InboxWriter; moves: InboxMove[] }> {

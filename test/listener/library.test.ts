@@ -9,7 +9,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { InboxWriter } from '../../src/core/journal/inbox.js';
+import { InboxWriter } from '../../src/core/journal/inbox-writer.js';
 import { systemClock } from '../../src/factory.js';
 import { SignatureError, signWebhook, verifyWebhook, type EventEnvelope } from '../../src/index.js';
 import { DEFAULT_FORWARD_POLICY, Forwarder } from '../../src/listener/forward.js';

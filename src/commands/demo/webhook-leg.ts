@@ -5,7 +5,7 @@
  */
 import { join } from 'node:path';
 import { registerWebhook } from '../../api/webhooks.js';
-import { InboxWriter } from '../../core/journal/inbox.js';
+import { InboxWriter } from '../../core/journal/inbox-writer.js';
 import type { ApiResponse } from '../../core/http/types.js';
 import type { WebhookEndpoint } from '../../contract/webhooks.js';
 import type { Factory } from '../../core/run/factory.js';

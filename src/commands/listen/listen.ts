@@ -5,7 +5,7 @@ import { redactUrl } from '../../core/config/base-url.js';
 import { UsageError } from '../../core/errors/index.js';
 import { colorEnabled, err } from '../../core/io/io.js';
 import { forwardLogPath, openForwardLog } from '../../core/journal/forward-log.js';
-import { InboxWriter } from '../../core/journal/inbox.js';
+import { InboxWriter } from '../../core/journal/inbox-writer.js';
 import type { Factory } from '../../core/run/factory.js';
 import { createDisplay } from '../../listener/display.js';
 import { suggestedCommand } from '../../core/output/next-page.js';

@@ -1,0 +1,426 @@
+/**
+ * The writing side of the inbox (inbox.ts has the line format and the readers): dedupe by
+ * event id, append, fsync, group commit.
+ *
+ * Durability: an event is acknowledged only after its line is on disk (fsync). Concurrent
+ * deliveries share one write + fsync (group commit). A crash can leave a torn last line;
+ * the writer truncates it when it opens the file and readers skip it. The file a writer
+ * holds open must still be the one at its path when it acknowledges: an inbox removed or
+ * moved away while a listener runs is noticed, the file now at the path (or a new one) is
+ * opened, and what was written to the old one and not yet acknowledged is refused, for the
+ * sender to deliver again.
+ */
+import { closeSync, fchmodSync, fstatSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { makeDirSync } from '../io/make-dir.js';
+import { entryLine, parseLine, type InboxEntry } from './inbox.js';
+
+/** Make a newly created file's directory entry durable too (ignored where unsupported). */
+function syncDirectory(dir: string): void {
+  try {
+    const fd = openSync(dir, 'r');
+    try {
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+  } catch {
+    // some platforms and file systems cannot fsync a directory
+  }
+}
+
+export type StoreResult = 'stored' | 'duplicate';
+
+const DUPLICATE: Promise<StoreResult> = Promise.resolve('duplicate');
+
+/**
+ * fsyncs of one inbox running at once. The next batch's fsync starts while the previous one
+ * waits for the disk (the file system commits them together), so a delivery waits for about
+ * one fsync instead of the rest of the previous one and then its own.
+ *
+ * Each runs on a file description of its own (the inbox opened once more for each): Linux
+ * reports a failed write-back once per open file description, to whichever fsync on it
+ * looks first. Two fsyncs on one description could hand the error for one batch's data to
+ * the other batch's fsync, and the first batch would be acknowledged though its data never
+ * reached the disk. On a description of its own, each fsync sees every failure since its
+ * description's last fsync, which covers everything its batch wrote.
+ */
+const MAX_SYNCS = 2;
+
+export interface InboxStats {
+  /** Entries written. */
+  appended: number;
+  /** fsync calls (fewer than `appended` when deliveries shared a flush). */
+  flushes: number;
+  /** Bytes of a torn last line removed at open. */
+  truncatedBytes: number;
+  /** Unreadable complete lines skipped at open. */
+  skippedLines: number;
+}
+
+interface Waiting {
+  /** The entry's event id. */
+  id: string;
+  /** The entry's line, newline included. */
+  line: string;
+  resolve: () => void;
+  reject: (e: unknown) => void;
+}
+
+/** A descriptor of the inbox file, and which opening of the file it belongs to. */
+interface Descriptor {
+  fd: number;
+  place: number;
+}
+
+/** The inbox file as opened: its descriptors, identity and content. */
+interface Opened {
+  handle: number;
+  syncFds: number[];
+  dev: number;
+  ino: number;
+  /** Bytes up to and including the last complete line. */
+  size: number;
+  seen: Set<string>;
+  truncatedBytes: number;
+  skippedLines: number;
+}
+
+/**
+ * Open (or create, mode 0600) the inbox file for appending: load the ids already stored
+ * and cut a torn last line left by a crash.
+ */
+function openInboxFile(path: string): Opened {
+  makeDirSync(dirname(path), 0o700);
+  const handle = openSync(path, 'a+', 0o600);
+  const syncFds: number[] = [];
+  try {
+    fchmodSync(handle, 0o600);
+    syncDirectory(dirname(path));
+    const stat = fstatSync(handle);
+    const content = stat.size > 0 ? readFileSync(handle) : Buffer.alloc(0);
+    const end = content.lastIndexOf(0x0a) + 1; // bytes up to and including the last newline
+    // Opened for writing (Windows flushes only through a handle that may write); nothing
+    // is written through them.
+    for (let i = 0; i < MAX_SYNCS; i++) syncFds.push(openSync(path, 'a'));
+    let truncatedBytes = 0;
+    if (end < content.length) {
+      ftruncateSync(handle, end);
+      fsyncSync(handle);
+      truncatedBytes = content.length - end;
+    }
+    const seen = new Set<string>();
+    let skippedLines = 0;
+    for (const line of content.subarray(0, end).toString('utf8').split('\n')) {
+      if (!line) continue;
+      const entry = parseLine(line);
+      if (entry) seen.add(entry.envelope.event_id);
+      else skippedLines++;
+    }
+    return { handle, syncFds, dev: stat.dev, ino: stat.ino, size: end, seen, truncatedBytes, skippedLines };
+  } catch (e) {
+    for (const fd of [handle, ...syncFds]) closeQuietly(fd);
+    throw e;
+  }
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    // already closed
+  }
+}
+
+/** What happened to the file a writer held at its path. */
+export type InboxMove = 'removed' | 'replaced';
+
+/** The writing side of the inbox: dedupe by event id, append, fsync, group commit. */
+export class InboxWriter {
+  private seen: Set<string>;
+  private readonly inFlight = new Map<string, Promise<StoreResult>>();
+  private pending: Waiting[] = [];
+  /** fsyncs running. */
+  private syncing = 0;
+  /** Settles once every batch written so far has been acknowledged or refused. */
+  private settled: Promise<void> = Promise.resolve();
+  /** Counts the cuts after a failed fsync: a batch written before the latest cut was cut with it. */
+  private epoch = 0;
+  private closed = false;
+  /** A batch is to start at the end of this turn of the event loop. */
+  private scheduled = false;
+  /** Counts the openings of the file: a batch written to an earlier one is refused. */
+  private place = 0;
+  /** The descriptor lines are written through. */
+  private handle: Descriptor;
+  /** The descriptors fsyncs run on (see MAX_SYNCS), those not in use. */
+  private syncHandles: Descriptor[];
+  /** The identity of the open file, to tell whether it is still the one at the path. */
+  private dev: number;
+  private ino: number;
+  private size: number;
+  readonly stats: InboxStats = { appended: 0, flushes: 0, truncatedBytes: 0, skippedLines: 0 };
+  /**
+   * Called when the file at the path was found removed or replaced (the user deleted or
+   * rotated it) and the writer opened the one there now: the events stored before are not
+   * in it, and deliveries written to the old file and not yet acknowledged are refused.
+   */
+  onMoved?: (move: InboxMove) => void;
+
+  private constructor(
+    readonly path: string,
+    opened: Opened,
+  ) {
+    this.handle = { fd: opened.handle, place: 0 };
+    this.syncHandles = opened.syncFds.map((fd) => ({ fd, place: 0 }));
+    this.dev = opened.dev;
+    this.ino = opened.ino;
+    this.size = opened.size;
+    this.seen = opened.seen;
+    this.stats.truncatedBytes = opened.truncatedBytes;
+    this.stats.skippedLines = opened.skippedLines;
+  }
+
+  /**
+   * Open (or create, mode 0600) an inbox for appending: load the ids already stored and cut
+   * a torn last line left by a crash.
+   */
+  static async open(path: string): Promise<InboxWriter> {
+    return new InboxWriter(path, openInboxFile(path));
+  }
+
+  /** Number of distinct event ids stored. */
+  get count(): number {
+    return this.seen.size;
+  }
+
+  has(eventId: string): boolean {
+    return this.seen.has(eventId);
+  }
+
+  /**
+   * Store an entry unless its event id is already stored (or being stored by a concurrent
+   * delivery). Resolves once the line is on disk. `envelopeJson`, when given, is
+   * JSON.stringify(entry.envelope), already made by the caller.
+   */
+  store(entry: InboxEntry, envelopeJson?: string): Promise<StoreResult> {
+    const id = entry.envelope.event_id;
+    if (this.seen.has(id)) return DUPLICATE;
+    const running = this.inFlight.get(id);
+    if (running) {
+      // A concurrent delivery of the same event: its outcome decides ours (stored: a
+      // duplicate; refused: this one is written instead).
+      const again = () => this.store(entry, envelopeJson);
+      return running.then(again, again);
+    }
+    const write = this.append(entry, envelopeJson).then(
+      () => {
+        this.inFlight.delete(id);
+        this.seen.add(id);
+        return 'stored' as const;
+      },
+      (e: unknown) => {
+        this.inFlight.delete(id);
+        throw e;
+      },
+    );
+    this.inFlight.set(id, write);
+    return write;
+  }
+
+  private append(entry: InboxEntry, envelopeJson: string | undefined): Promise<void> {
+    if (this.closed) return Promise.reject(new Error('the inbox is closed'));
+    const line = `${entryLine(entry, envelopeJson)}\n`;
+    return new Promise<void>((resolve, reject) => {
+      this.pending.push({ id: entry.envelope.event_id, line, resolve, reject });
+      this.scheduleBatch();
+    });
+  }
+
+  /**
+   * Start a batch once the deliveries that arrived in this turn of the event loop are
+   * waiting too (setImmediate runs after the turn's I/O callbacks): one write and one
+   * fsync for all of them, instead of one for the first and one for the rest.
+   */
+  private scheduleBatch(): void {
+    if (this.scheduled) return;
+    this.scheduled = true;
+    setImmediate(() => {
+      this.scheduled = false;
+      this.writeWaiting();
+    });
+  }
+
+  /**
+   * Write the waiting lines as one batch while fewer than MAX_SYNCS fsyncs are running. Run
+   * at the end of each turn of the event loop that stored something, and when an fsync
+   * completes; a caller that has just handed over every entry it has for this turn (the
+   * listener) runs it itself, so the batch need not wait for the end of the turn.
+   */
+  writeWaiting(): void {
+    while (this.pending.length > 0 && this.syncing < MAX_SYNCS) this.startBatch();
+  }
+
+  /**
+   * Whether the file at the path is still the one this writer holds. When it is not (the
+   * user removed or moved it away), the file now there, or a new one, is opened in its
+   * place and false is returned: whatever was written to the old file is not in the inbox.
+   * Throws when the new file cannot be opened (every batch is refused until it can).
+   */
+  private inPlace(): boolean {
+    const now = statSync(this.path, { throwIfNoEntry: false });
+    if (now && now.ino === this.ino && now.dev === this.dev) return true;
+    const opened = openInboxFile(this.path);
+    const place = ++this.place;
+    closeQuietly(this.handle.fd);
+    // Those in use are closed when their fsync returns (releaseSync).
+    for (const h of this.syncHandles) closeQuietly(h.fd);
+    this.handle = { fd: opened.handle, place };
+    this.syncHandles = opened.syncFds.map((fd) => ({ fd, place }));
+    this.dev = opened.dev;
+    this.ino = opened.ino;
+    this.size = opened.size;
+    this.seen = opened.seen;
+    this.stats.truncatedBytes += opened.truncatedBytes;
+    this.stats.skippedLines += opened.skippedLines;
+    try {
+      this.onMoved?.(now ? 'replaced' : 'removed');
+    } catch {
+      // a report's problem never affects deliveries
+    }
+    return false;
+  }
+
+  /**
+   * Write every waiting line in one go and fsync it. The write only copies into the page
+   * cache (microseconds), so it is done here; the fsync, which waits for the disk, runs off
+   * the event loop, and the next batch need not wait for it: its own fsync, started while
+   * this one runs, covers it. Batches are settled in the order they were written, and a
+   * batch is acknowledged only when its fsync and every earlier batch's succeeded, and the
+   * file it went to is still the one at the path.
+   */
+  private startBatch(): void {
+    let batch = this.pending;
+    this.pending = [];
+    try {
+      // The file at the path now may already hold some of these events (a file put in the
+      // old one's place): they are stored, and are not written twice.
+      if (!this.inPlace()) {
+        const held = batch.filter((w) => this.seen.has(w.id));
+        for (const w of held) w.resolve();
+        batch = batch.filter((w) => !this.seen.has(w.id));
+      }
+    } catch (e) {
+      for (const w of batch) w.reject(this.notOpened(e));
+      return;
+    }
+    if (batch.length === 0) return;
+    // One write per batch, not one per line; the text is encoded as it is written.
+    let text = '';
+    for (const w of batch) text += w.line;
+    const length = Buffer.byteLength(text, 'utf8');
+    const start = this.size;
+    const epoch = this.epoch;
+    const place = this.place;
+    const fd = this.handle.fd;
+    try {
+      let offset = writeSync(fd, text, null, 'utf8');
+      if (offset < length) {
+        // A short write (rare on a regular file): the rest goes out as bytes.
+        const bytes = Buffer.from(text, 'utf8');
+        while (offset < length) offset += writeSync(fd, bytes, offset, length - offset);
+      }
+    } catch (e) {
+      // Leave no partial line behind: the next batch must start on a line boundary.
+      this.cut(start);
+      for (const w of batch) w.reject(e);
+      return;
+    }
+    this.size = start + length;
+    this.syncing++;
+    // Free while fewer than MAX_SYNCS fsyncs run (writeWaiting).
+    const syncHandle = this.syncHandles.pop()!;
+    const synced = this.syncThrough(syncHandle);
+    const previous = this.settled;
+    this.settled = (async () => {
+      const error = await synced;
+      this.releaseSync(syncHandle);
+      this.syncing--;
+      this.stats.flushes++;
+      this.writeWaiting();
+      await previous;
+      let moved: unknown;
+      try {
+        if (place !== this.place || !this.inPlace()) moved = this.movedAway();
+      } catch (e) {
+        moved = this.notOpened(e);
+      }
+      if (moved !== undefined) {
+        // Written to a file that is no longer the inbox: refused, for the sender to retry.
+        for (const w of batch) w.reject(moved);
+        return;
+      }
+      if (error === undefined && epoch === this.epoch) {
+        this.stats.appended += batch.length;
+        for (const w of batch) w.resolve();
+        return;
+      }
+      // This batch, or one written before it, did not reach the disk: cut the file back to
+      // where the failed one started (this batch and every later one written before the cut
+      // go with it) and refuse them all; batches written after the cut start afresh.
+      if (epoch === this.epoch) {
+        this.cut(start);
+        this.epoch++;
+      }
+      const reason = error ?? new Error('an earlier write to the inbox failed');
+      for (const w of batch) w.reject(reason);
+    })();
+  }
+
+  private movedAway(): Error {
+    return new Error(
+      `the inbox ${this.path} was removed or replaced before this event was acknowledged; it is stored again when delivered again`,
+    );
+  }
+
+  private notOpened(e: unknown): Error {
+    return new Error(`the inbox ${this.path} was removed or replaced and could not be opened again: ${(e as Error).message}`);
+  }
+
+  /** A sync descriptor back to the pool, or closed if its file is no longer the inbox. */
+  private releaseSync(handle: Descriptor): void {
+    if (handle.place === this.place) this.syncHandles.push(handle);
+    else closeQuietly(handle.fd);
+  }
+
+  /**
+   * fsync through one of the sync descriptions: settles with the error, or with undefined
+   * once the data is on disk; never rejects.
+   */
+  private syncThrough(handle: Descriptor): Promise<unknown> {
+    return new Promise((resolve) => fsync(handle.fd, (e) => resolve(e ?? undefined)));
+  }
+
+  /** Truncate the file to `size` bytes (a line boundary); later writes append from there. */
+  private cut(size: number): void {
+    try {
+      ftruncateSync(this.handle.fd, size);
+    } catch {
+      // the next open cuts a torn last line
+    }
+    this.size = size;
+  }
+
+  /** Wait for every pending write, then close the file. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    for (let settled; settled !== this.settled || this.pending.length > 0;) {
+      settled = this.settled;
+      this.writeWaiting();
+      await settled;
+    }
+    this.closed = true;
+    for (const h of this.syncHandles) closeQuietly(h.fd);
+    closeQuietly(this.handle.fd);
+  }
+}
