@@ -77,3 +77,19 @@ export async function deleteWebhook(client: ApiClient, options: { signal?: Abort
     return extensionMissing(error, 'DELETE');
   }
 }
+
+/** An endpoint as it was: put back by reRegisterWebhook. */
+export interface EndpointAsItWas {
+  url: string;
+  /** Its event types; none or empty: the server's default (all). */
+  events?: readonly string[];
+}
+
+/**
+ * Point the endpoint back at a URL and event types it had (after a listener or certify took
+ * its place). Its signing secret is not rotated: the app there keeps verifying with it.
+ */
+export async function reRegisterWebhook(client: ApiClient, endpoint: EndpointAsItWas): Promise<void> {
+  const events = endpoint.events?.length ? { events: endpoint.events as RegisterWebhookRequest['events'] } : {};
+  await registerWebhook(client, { url: endpoint.url, ...events }, {});
+}

@@ -10,8 +10,7 @@ import { join } from 'node:path';
 import type { AdminTarget } from '../api/sandbox-admin.js';
 import { isLoopbackUrl } from '../core/net/loopback.js';
 import type { ResolvedProfile } from '../core/config/types.js';
-import { deleteWebhook, getWebhook, registerWebhook } from '../api/webhooks.js';
-import type { RegisterWebhookRequest } from '../contract/webhooks.js';
+import { deleteWebhook, getWebhook, reRegisterWebhook } from '../api/webhooks.js';
 import { ApiError } from '../core/errors/index.js';
 import { createClient } from '../core/http/client.js';
 import { DEFAULT_BACKOFF } from '../core/http/retry.js';
@@ -265,14 +264,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
             await deleteWebhook(restorer, {});
             return 'removed the webhook endpoint certify registered (there was none before)';
           }
-          await registerWebhook(
-            restorer,
-            {
-              url: existingWebhook.url,
-              ...(existingWebhook.events?.length ? { events: existingWebhook.events as RegisterWebhookRequest['events'] } : {}),
-            },
-            {},
-          );
+          await reRegisterWebhook(restorer, existingWebhook);
           return `put your webhook endpoint back: ${existingWebhook.url} (its signing secret was not changed)`;
         } finally {
           await restorer.close();

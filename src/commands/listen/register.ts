@@ -3,8 +3,7 @@
  * the returned signing secret in the profile (when the credentials come from one). The
  * secret is never printed.
  */
-import { getWebhook, registerWebhook } from '../../api/webhooks.js';
-import type { RegisterWebhookRequest } from '../../contract/webhooks.js';
+import { getWebhook, registerWebhook, reRegisterWebhook } from '../../api/webhooks.js';
 import { ApiError, UsageError } from '../../core/errors/index.js';
 import { createClient } from '../../core/http/client.js';
 import type { ApiClient } from '../../core/http/types.js';
@@ -127,8 +126,7 @@ export async function restoreEndpoint(f: Factory, previous: PreviousEndpoint): P
     ids: f.ids,
   });
   try {
-    const events = previous.events?.length ? { events: previous.events as RegisterWebhookRequest['events'] } : {};
-    await registerWebhook(client, { url: previous.url, ...events }, {});
+    await reRegisterWebhook(client, previous);
   } finally {
     await client.close();
   }
