@@ -6,11 +6,12 @@
  *
  * An event whose type this version does not know, or that differs from the contract, is
  * marked on its line (`unknown_event_type`, `drift` with --json) and explained by a warning
- * on stderr naming its id and the fields: it was accepted and stored as received.
+ * on stderr naming its id and the fields: it was accepted and stored as received. So is a
+ * delivery of a stored event id with another body (`body_differs_from_first`): stored too.
  */
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { ForwardRecord } from '../core/journal/forward-log.js';
-import { driftOf, isUnknownType, type InboxEntry } from '../core/journal/inbox.js';
+import { differsFromFirst, driftOf, isUnknownType, type InboxEntry } from '../core/journal/inbox.js';
 import { batchedOutput } from '../core/io/batched-output.js';
 import type { IO } from '../core/io/io.js';
 import { styleStatus } from '../core/output/format.js';
@@ -73,6 +74,8 @@ export function eventSummary(entry: Pick<InboxEntry, 'received_at' | 'envelope'>
 export const UNKNOWN_TYPE_MARK = '(unknown event type)';
 /** The marker of an event that differs from the contract. */
 export const DRIFT_MARK = '(differs from contract)';
+/** The marker of a delivery of a stored event id with another body. */
+export const OTHER_BODY_MARK = '(another body than the first)';
 
 /** Differences named in a warning line; the rest are counted (all are in `events show`). */
 const DRIFT_SHOWN = 5;
@@ -89,10 +92,15 @@ function eventLine(c: ChalkInstance, entry: Pick<InboxEntry, 'received_at' | 'en
     status ? styleStatus(status, c) : extra,
     isUnknownType(entry) ? c.yellow(UNKNOWN_TYPE_MARK) : '',
     driftOf(entry).length > 0 ? c.yellow(DRIFT_MARK) : '',
+    differsFromFirst(entry) ? c.yellow(OTHER_BODY_MARK) : '',
   ]
     .filter((part, i) => i < 4 || part !== '')
     .join('  ')
     .trimEnd();
+}
+
+function defaultShowCommand(eventId: string): string {
+  return suggestedCommand(undefined, ['events', 'show', eventId]);
 }
 
 /**
@@ -102,7 +110,7 @@ function eventLine(c: ChalkInstance, entry: Pick<InboxEntry, 'received_at' | 'en
 export function markWarning(
   entry: Pick<InboxEntry, 'envelope' | 'meta'>,
   forwarding: boolean,
-  showCommand: (eventId: string) => string = (id) => suggestedCommand(undefined, ['events', 'show', id]),
+  showCommand: (eventId: string) => string = defaultShowCommand,
 ): string | undefined {
   const unknown = isUnknownType(entry);
   const drift = driftOf(entry);
@@ -124,6 +132,7 @@ export function markWarning(
 export function createDisplay(io: IO, options: DisplayOptions): Display {
   const c = new Chalk({ level: options.color ? 1 : 0 });
   const ce = new Chalk({ level: options.colorErr ? 1 : 0 });
+  const showCommand = options.showCommand ?? defaultShowCommand;
   // A line per delivery: written once per turn of the event loop, not once per line.
   const output = batchedOutput();
   const stderr = (text: string) => {
@@ -175,6 +184,13 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
       switch (a.kind) {
         case 'event': {
           warnMarked(a.entry);
+          if (differsFromFirst(a.entry)) {
+            const id = a.entry.envelope.event_id;
+            stderr(
+              `${ce.yellow('Warning:')} ${displayText(id)} was delivered before with another body: the sender reused the event id for other content, ` +
+                `or changed the event between deliveries. This delivery is stored too, nothing is dropped; ${showCommand(id)} shows the first and counts the others\n`,
+            );
+          }
           // The redacted copy is printed with --json only; a line shows no payload field that could hold a code.
           const envelope = options.json ? redactCodes(a.entry.envelope) : undefined;
           const found = envelope?.found ?? codeFieldsIn(a.entry.envelope);
@@ -190,6 +206,7 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
               ...eventSummary(a.entry),
               unknown_event_type: isUnknownType(a.entry),
               drift: driftOf(a.entry),
+              body_differs_from_first: differsFromFirst(a.entry),
               envelope: envelope.value,
             });
           }

@@ -220,6 +220,43 @@ describe('vouchers events list: marked events', () => {
   });
 });
 
+describe('vouchers events list and show: an event id stored with more than one body', () => {
+  it('lists each body as its own row, marked; show gives the first and counts the others', async () => {
+    const dir = tempConfigDir();
+    const ev = orderEvent(4);
+    const later = (status: string, at: string) => ({
+      ...entry({ ...ev, data: { ...(ev.data as Record<string, unknown>), status } }, at),
+      meta: { ...entry(ev, at).meta, body_differs_from_first: true },
+    });
+    writeFileSync(
+      join(dir, 'events.ndjson'),
+      [entry(ev, '2026-11-22T11:00:00.000Z'), later('DELIVERED', '2026-11-22T11:01:00.000Z'), later('FAILED', '2026-11-22T11:02:00.000Z')]
+        .map((e) => JSON.stringify(e))
+        .join('\n') + '\n',
+      { mode: 0o600 },
+    );
+    const piped = await runCli(['events', 'list', '--fields', 'event_id,status,drift'], { configDir: dir, overrides: { clock } });
+    expect(piped.stdout.replace(/\n$/, '').split('\n')).toEqual([
+      `${testId('evt', 4)}\tFAILED\tanother body than the first`,
+      `${testId('evt', 4)}\tDELIVERED\tanother body than the first`,
+      `${testId('evt', 4)}\tPENDING\t`,
+    ]);
+    const json = JSON.parse((await runCli(['events', 'list', '--json'], { configDir: dir, overrides: { clock } })).stdout) as {
+      body_differs_from_first: boolean;
+    }[];
+    expect(json.map((r) => r.body_differs_from_first)).toEqual([true, true, false]);
+    const shown = await runCli(['events', 'show', testId('evt', 4)], { configDir: dir });
+    expect(shown.stdout).toMatch(/^status\tPENDING$/m);
+    expect(shown.stdout).toMatch(
+      /^other bodies\t2 later deliveries of this event id had other bodies, each stored as its own entry \(vouchers events list shows them all\)$/m,
+    );
+    const shownJson = JSON.parse((await runCli(['events', 'show', testId('evt', 4), '--json'], { configDir: dir })).stdout);
+    expect([shownJson.envelope.data.status, shownJson.later_bodies]).toEqual(['PENDING', 2]);
+    const single = JSON.parse((await runCli(['events', 'show', testId('evt', 1), '--json'], { configDir: inboxDir() })).stdout);
+    expect(single.later_bodies).toBe(0);
+  });
+});
+
 describe('vouchers events show', () => {
   it('shows one event with its data; --json gives the stored entry and forward attempts', async () => {
     const dir = inboxDir();

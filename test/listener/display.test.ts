@@ -111,6 +111,33 @@ describe('listen display: events that differ from the contract', () => {
     expect(b).toMatchObject({ kind: 'event', event: 'order.expired', unknown_event_type: true, drift: [] });
   });
 
+  it('marks a delivery of a stored event id with another body and warns each time that it was stored too', () => {
+    const { io, out, err } = captureIO();
+    const display = createDisplay(io, {
+      json: false,
+      color: false,
+      colorErr: false,
+      showCommand: (id) => `vouchers events show ${id} --inbox ./events.ndjson`,
+    });
+    const other = entry(documentDelivered(1), { body_differs_from_first: true });
+    display.activity({ kind: 'event', entry: other });
+    display.activity({ kind: 'event', entry: other });
+    display.flush();
+    expect(out[0]).toMatch(/DELIVERED {2}\(another body than the first\)\n$/);
+    expect(err).toEqual([
+      `Warning: ${hexEventId(1)} was delivered before with another body: the sender reused the event id for other content, ` +
+        'or changed the event between deliveries. This delivery is stored too, nothing is dropped; ' +
+        `vouchers events show ${hexEventId(1)} --inbox ./events.ndjson shows the first and counts the others\n`,
+      expect.stringContaining(`Warning: ${hexEventId(1)} was delivered before with another body`),
+    ]);
+    const json = captureIO();
+    const jsonDisplay = createDisplay(json.io, { json: true, color: false, colorErr: false });
+    jsonDisplay.activity({ kind: 'event', entry: other });
+    jsonDisplay.activity({ kind: 'event', entry: delivered });
+    jsonDisplay.flush();
+    expect(json.out.map((l) => JSON.parse(l).body_differs_from_first)).toEqual([true, false]);
+  });
+
   it('masks code-like fields of an unknown payload, names where they were, and escapes what a terminal would act on', () => {
     const { io, out, err } = captureIO();
     const leaky = entry(

@@ -295,6 +295,43 @@ describe('listener: duplicates and durability', () => {
     expect(await storedIds(inboxPath)).toEqual([testId('evt', 20), testId('evt', 21)]);
   });
 
+  it('stores a delivery of a stored event id with another body too, marked; each body is a duplicate after that, also after a restart', async () => {
+    const inboxPath = tempInbox();
+    const first = await start(inboxPath);
+    const ev = orderEvent(25);
+    const withStatus = (status: string) => ({ ...ev, data: { ...(ev.data as Record<string, unknown>), status } });
+    expect((await deliver(first.url, ev)).json).toEqual({ received: true });
+    // Not taken for a duplicate: acknowledging it would drop what it says.
+    expect((await deliver(first.url, withStatus('DELIVERED'))).json).toEqual({ received: true });
+    expect((await deliver(first.url, withStatus('DELIVERED'))).json).toEqual({ received: true, duplicate: true });
+    expect((await deliver(first.url, ev)).json).toEqual({ received: true, duplicate: true });
+    expect(first.activity.map((a) => a.kind)).toEqual(['event', 'event', 'duplicate', 'duplicate']);
+    const marks = first.activity.map((a) => (a.kind === 'event' ? (a.entry.meta.body_differs_from_first ?? false) : a.kind));
+    expect(marks).toEqual([false, true, 'duplicate', 'duplicate']);
+    await first.listener.close();
+
+    const second = await start(inboxPath);
+    expect((await deliver(second.url, ev)).json).toEqual({ received: true, duplicate: true });
+    expect((await deliver(second.url, withStatus('DELIVERED'))).json).toEqual({ received: true, duplicate: true });
+    // Two more bodies at once: each stored once, both marked.
+    const answers = await Promise.all([
+      deliver(second.url, withStatus('CANCELLED')),
+      deliver(second.url, withStatus('FAILED')),
+      deliver(second.url, withStatus('CANCELLED')),
+    ]);
+    expect(answers.map((a) => a.json.duplicate ?? false).sort()).toEqual([false, false, true]);
+    const stored: [unknown, boolean][] = [];
+    for await (const e of readInbox(inboxPath)) stored.push([e.envelope.data.status, e.meta.body_differs_from_first ?? false]);
+    expect(stored.slice(0, 2)).toEqual([
+      ['PENDING', false],
+      ['DELIVERED', true],
+    ]);
+    expect(stored.slice(2).sort()).toEqual([
+      ['CANCELLED', true],
+      ['FAILED', true],
+    ]);
+  });
+
   it('stores one copy when the same event arrives many times at once', async () => {
     const { url, inboxPath } = await start();
     const answers = await Promise.all(Array.from({ length: 12 }, () => deliver(url, orderEvent(30))));

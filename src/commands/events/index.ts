@@ -63,7 +63,9 @@ Examples:
 
 The CONTRACT column marks events stored as received that differ from the contract this
 version knows ("differs: data.reference") or are of a type it does not know; with --json,
-drift lists each difference and unknown_type is true.`,
+drift lists each difference and unknown_type is true. "another body than the first"
+(body_differs_from_first) marks a delivery of an event id already stored with other
+content: the listener keeps every body, and lists each as its own row.`,
   );
   list.action(async (flags, command) => {
     const { buildListOptions, run } = await import('./list.js');

@@ -1,5 +1,5 @@
 /** The inbox as rows for `events list` and `events show`: the summary fields plus `data`. */
-import { driftOf, isUnknownType, type InboxEntry } from '../../core/journal/inbox.js';
+import { differsFromFirst, driftOf, isUnknownType, type InboxEntry } from '../../core/journal/inbox.js';
 import type { Column } from '../../core/output/print.js';
 import { formatTime, styleStatus } from '../../core/output/format.js';
 import { displayText, isPrintableName } from '../../core/output/printable.js';
@@ -16,10 +16,23 @@ export interface EventRow {
   unknown_type: boolean;
   /** What differs from the contract, `path: what` (empty when nothing does). */
   drift: string[];
+  /** An event of this id was stored before with another body (both are kept). */
+  body_differs_from_first: boolean;
   data: Record<string, unknown>;
 }
 
-export const EVENT_FIELDS = ['received_at', 'event', 'event_id', 'created_at', 'order_id', 'status', 'unknown_type', 'drift', 'data'];
+export const EVENT_FIELDS = [
+  'received_at',
+  'event',
+  'event_id',
+  'created_at',
+  'order_id',
+  'status',
+  'unknown_type',
+  'drift',
+  'body_differs_from_first',
+  'data',
+];
 
 /** A payload string shown as a summary field: printable, else left out (it is still in `data`). */
 function summary(v: unknown): string | null {
@@ -37,6 +50,7 @@ export function toRow(entry: InboxEntry): EventRow {
     status: summary(data.status),
     unknown_type: isUnknownType(entry),
     drift: driftOf(entry),
+    body_differs_from_first: differsFromFirst(entry),
     data: redactCodes(data).value,
   };
 }
@@ -47,8 +61,12 @@ function driftFields(drift: string[]): string[] {
 }
 
 /** The CONTRACT column: empty when the event matches, else what is marked. */
-export function contractNote(row: Pick<EventRow, 'unknown_type' | 'drift'>): string {
-  return [row.unknown_type ? 'unknown type' : '', row.drift.length > 0 ? `differs: ${driftFields(row.drift).join(', ')}` : '']
+export function contractNote(row: Pick<EventRow, 'unknown_type' | 'drift' | 'body_differs_from_first'>): string {
+  return [
+    row.unknown_type ? 'unknown type' : '',
+    row.drift.length > 0 ? `differs: ${driftFields(row.drift).join(', ')}` : '',
+    row.body_differs_from_first ? 'another body than the first' : '',
+  ]
     .filter(Boolean)
     .join('; ');
 }

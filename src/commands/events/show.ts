@@ -1,11 +1,11 @@
 /**
  * `vouchers events show ID`: one stored event with its delivery details, what differs from
- * the contract, and forward attempts. Code-like fields are masked; the raw body is not shown.
+ * the contract, forward attempts, and how many later deliveries of its id had another body. Code-like fields are masked; the raw body is not shown.
  */
 import type { ChalkInstance } from 'chalk';
 import { CliError } from '../../core/errors/index.js';
 import { forwardLogPath, readForwardLog } from '../../core/journal/forward-log.js';
-import { findInInbox, withoutRawBody } from '../../core/journal/inbox.js';
+import { eventInInbox, withoutRawBody } from '../../core/journal/inbox.js';
 import { out } from '../../core/io/io.js';
 import { chalkFor, formatTime, printRecord, resolveOutput, styleStatus } from '../../core/output/index.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -25,13 +25,17 @@ export interface ShowOptions {
 export async function run(f: Factory, o: ShowOptions): Promise<void> {
   const settings = resolveOutput(f.io, { json: o.json }, f.globals().color !== false);
   const path = await resolveInboxPath(f, o.inbox);
-  const entry = await findInInbox(path, o.eventId);
-  if (!entry)
+  const found = await eventInInbox(path, o.eventId);
+  if (!found)
     throw new CliError('not_found', `event ${o.eventId} is not in the inbox ${path}`, 'list what is stored with vouchers events list');
+  const { entry, laterBodies } = found;
   const forwards = await readForwardLog(forwardLogPath(path), o.eventId);
   if (settings.format === 'json') {
     // The raw body is left out: it may hold what the redacted envelope hides.
-    await out(f.io, jsonDocument(f.io, { ...withoutRawBody(entry), envelope: redactCodes(entry.envelope).value, forwards }, 2));
+    await out(
+      f.io,
+      jsonDocument(f.io, { ...withoutRawBody(entry), envelope: redactCodes(entry.envelope).value, forwards, later_bodies: laterBodies }, 2),
+    );
     return;
   }
   const row = toRow(entry);
@@ -58,6 +62,18 @@ export async function run(f: Factory, o: ShowOptions): Promise<void> {
             {
               label: 'drift',
               value: `differs from the contract, stored as received: ${row.drift.map(displayText).join('; ')}`,
+              style: (t: string, c: ChalkInstance) => c.yellow(t),
+            },
+          ]
+        : []),
+      ...(laterBodies > 0
+        ? [
+            {
+              label: 'other bodies',
+              value:
+                laterBodies === 1
+                  ? '1 later delivery of this event id had another body, stored as its own entry (vouchers events list shows both)'
+                  : `${laterBodies} later deliveries of this event id had other bodies, each stored as its own entry (vouchers events list shows them all)`,
               style: (t: string, c: ChalkInstance) => c.yellow(t),
             },
           ]

@@ -11,6 +11,7 @@
  * sender to deliver again.
  */
 import { closeSync, fchmodSync, fstatSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import { hash } from 'node:crypto';
 import { dirname } from 'node:path';
 import { makeDirSync } from '../io/make-dir.js';
 import { entryLine, parseLine, type InboxEntry } from './inbox.js';
@@ -30,6 +31,47 @@ function syncDirectory(dir: string): void {
 }
 
 export type StoreResult = 'stored' | 'duplicate';
+
+/**
+ * A fingerprint of an envelope's JSON (28 bits of its SHA-256, a small integer V8 keeps
+ * unboxed): enough to tell a redelivery of a stored event from a delivery of the same
+ * event id with another body, without keeping the bodies.
+ */
+export function bodyPrint(json: string): number {
+  return parseInt(hash('sha256', json).slice(0, 7), 16);
+}
+
+/**
+ * The event ids an inbox holds, each with the fingerprints of the bodies stored under it:
+ * one, unless a sender delivered the same event id again with another body (then every
+ * body is stored, none dropped).
+ */
+export class StoredEvents {
+  private readonly first = new Map<string, number>();
+  /** The other bodies' fingerprints of the few ids stored with more than one body. */
+  private readonly others = new Map<string, number[]>();
+
+  /** Number of distinct event ids. */
+  get size(): number {
+    return this.first.size;
+  }
+
+  has(id: string): boolean {
+    return this.first.has(id);
+  }
+
+  /** Whether this body of this event id is stored. */
+  holds(id: string, print: number): boolean {
+    const first = this.first.get(id);
+    if (first === undefined) return false;
+    return first === print || (this.others.get(id)?.includes(print) ?? false);
+  }
+
+  add(id: string, print: number): void {
+    if (!this.first.has(id)) this.first.set(id, print);
+    else if (!this.holds(id, print)) this.others.set(id, [...(this.others.get(id) ?? []), print]);
+  }
+}
 
 const DUPLICATE: Promise<StoreResult> = Promise.resolve('duplicate');
 
@@ -61,6 +103,8 @@ export interface InboxStats {
 interface Waiting {
   /** The entry's event id. */
   id: string;
+  /** Its body's fingerprint (bodyPrint). */
+  print: number;
   /** The entry's line, newline included. */
   line: string;
   resolve: () => void;
@@ -81,9 +125,26 @@ interface Opened {
   ino: number;
   /** Bytes up to and including the last complete line. */
   size: number;
-  seen: Set<string>;
+  seen: StoredEvents;
   truncatedBytes: number;
   skippedLines: number;
+}
+
+/**
+ * The envelope's text in an inbox line as the writer lays it out (entryLine, as
+ * JSON.stringify(entry) would: `{"received_at":"…","envelope":<envelope>,"meta":{…}…}`), which
+ * is JSON.stringify(envelope): taken from the line instead of serialising the envelope again
+ * for every line when a large inbox is opened. Undefined for a line laid out otherwise.
+ * (`,"meta":{` cannot end a string inside the envelope, whose quotes are escaped, and meta's
+ * own fields hold no `meta` key; a nested `meta` object inside the envelope comes earlier.)
+ */
+function envelopeText(line: string): string | undefined {
+  if (!line.startsWith('{"received_at":"')) return undefined;
+  // received_at's closing quote (it holds none), then the envelope.
+  const start = line.indexOf('"', 16);
+  const end = line.lastIndexOf(',"meta":{');
+  if (!line.startsWith('","envelope":{', start) || end < start) return undefined;
+  return line.slice(start + 13, end);
 }
 
 /**
@@ -109,12 +170,12 @@ function openInboxFile(path: string): Opened {
       fsyncSync(handle);
       truncatedBytes = content.length - end;
     }
-    const seen = new Set<string>();
+    const seen = new StoredEvents();
     let skippedLines = 0;
     for (const line of content.subarray(0, end).toString('utf8').split('\n')) {
       if (!line) continue;
       const entry = parseLine(line);
-      if (entry) seen.add(entry.envelope.event_id);
+      if (entry) seen.add(entry.envelope.event_id, bodyPrint(envelopeText(line) ?? JSON.stringify(entry.envelope)));
       else skippedLines++;
     }
     return { handle, syncFds, dev: stat.dev, ino: stat.ino, size: end, seen, truncatedBytes, skippedLines };
@@ -137,7 +198,7 @@ export type InboxMove = 'removed' | 'replaced';
 
 /** The writing side of the inbox: dedupe by event id, append, fsync, group commit. */
 export class InboxWriter {
-  private seen: Set<string>;
+  private seen: StoredEvents;
   private readonly inFlight = new Map<string, Promise<StoreResult>>();
   private pending: Waiting[] = [];
   /** fsyncs running. */
@@ -199,24 +260,31 @@ export class InboxWriter {
   }
 
   /**
-   * Store an entry unless its event id is already stored (or being stored by a concurrent
-   * delivery). Resolves once the line is on disk. `envelopeJson`, when given, is
-   * JSON.stringify(entry.envelope), already made by the caller.
+   * Store an entry unless the same event, body and all, is already stored (or being stored
+   * by a concurrent delivery). Resolves once the line is on disk. `envelopeJson`, when
+   * given, is JSON.stringify(entry.envelope), already made by the caller.
+   *
+   * An event id already stored with another body is stored too, its entry marked
+   * `meta.body_differs_from_first`: a sender that reuses an event id for other content
+   * must not have it acknowledged and dropped.
    */
   store(entry: InboxEntry, envelopeJson?: string): Promise<StoreResult> {
     const id = entry.envelope.event_id;
-    if (this.seen.has(id)) return DUPLICATE;
+    const json = envelopeJson ?? JSON.stringify(entry.envelope);
+    const print = bodyPrint(json);
+    if (this.seen.holds(id, print)) return DUPLICATE;
     const running = this.inFlight.get(id);
     if (running) {
-      // A concurrent delivery of the same event: its outcome decides ours (stored: a
-      // duplicate; refused: this one is written instead).
-      const again = () => this.store(entry, envelopeJson);
+      // A concurrent delivery of the same event id: its outcome decides ours (stored: a
+      // duplicate, or another body; refused: this one is written instead).
+      const again = () => this.store(entry, json);
       return running.then(again, again);
     }
-    const write = this.append(entry, envelopeJson).then(
+    if (this.seen.has(id)) entry.meta = { ...entry.meta, body_differs_from_first: true };
+    const write = this.append(entry, json, print).then(
       () => {
         this.inFlight.delete(id);
-        this.seen.add(id);
+        this.seen.add(id, print);
         return 'stored' as const;
       },
       (e: unknown) => {
@@ -228,11 +296,11 @@ export class InboxWriter {
     return write;
   }
 
-  private append(entry: InboxEntry, envelopeJson: string | undefined): Promise<void> {
+  private append(entry: InboxEntry, envelopeJson: string, print: number): Promise<void> {
     if (this.closed) return Promise.reject(new Error('the inbox is closed'));
     const line = `${entryLine(entry, envelopeJson)}\n`;
     return new Promise<void>((resolve, reject) => {
-      this.pending.push({ id: entry.envelope.event_id, line, resolve, reject });
+      this.pending.push({ id: entry.envelope.event_id, print, line, resolve, reject });
       this.scheduleBatch();
     });
   }
@@ -306,9 +374,9 @@ export class InboxWriter {
       // The file at the path now may already hold some of these events (a file put in the
       // old one's place): they are stored, and are not written twice.
       if (!this.inPlace()) {
-        const held = batch.filter((w) => this.seen.has(w.id));
+        const held = batch.filter((w) => this.seen.holds(w.id, w.print));
         for (const w of held) w.resolve();
-        batch = batch.filter((w) => !this.seen.has(w.id));
+        batch = batch.filter((w) => !this.seen.holds(w.id, w.print));
       }
     } catch (e) {
       for (const w of batch) w.reject(this.notOpened(e));

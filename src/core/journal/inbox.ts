@@ -49,6 +49,16 @@ export interface DeliveryMeta {
    * one `… and N more differences`). Absent when nothing differs.
    */
   drift?: string[];
+  /**
+   * Set when an event of this id was stored before with another body: the sender reused the
+   * event id for other content (or changed the event between deliveries). Both are kept.
+   */
+  body_differs_from_first?: true;
+}
+
+/** Whether an event of this id was stored before with another body. */
+export function differsFromFirst(entry: Pick<InboxEntry, 'meta'>): boolean {
+  return entry.meta?.body_differs_from_first === true;
 }
 
 /** One line of the inbox. */
@@ -162,6 +172,21 @@ export async function* readInbox(path: string): AsyncGenerator<InboxEntry> {
     lines.close();
     stream.destroy();
   }
+}
+
+/**
+ * The first entry of one event id and how many more were stored under it (deliveries of
+ * the id with another body, `meta.body_differs_from_first`), or undefined.
+ */
+export async function eventInInbox(path: string, eventId: string): Promise<{ entry: InboxEntry; laterBodies: number } | undefined> {
+  let found: InboxEntry | undefined;
+  let laterBodies = 0;
+  for await (const entry of readInbox(path)) {
+    if (entry.envelope.event_id !== eventId) continue;
+    if (found) laterBodies++;
+    else found = entry;
+  }
+  return found && { entry: found, laterBodies };
 }
 
 /** The entry of one event id (the first stored), or undefined. */
