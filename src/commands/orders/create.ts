@@ -107,7 +107,8 @@ function withRetryHint(error: unknown, key: string): unknown {
     ).withJsonFields({ order_id: id || undefined });
   }
   const hint = `retry safely with ${keyFlag(key)}: if the order was placed, the server replays its answer; it never orders twice`;
-  if (error instanceof NetworkError) return new NetworkError(error.message, error.traceId, error.errno, hint, { cause: error });
+  if (error instanceof NetworkError)
+    return new NetworkError(error.message, error.traceId, error.errno, hint, { cause: error, mayHaveReached: error.mayHaveReached });
   if (
     error instanceof ApiError &&
     (error.kind === 'network' || error.kind === 'rate_limited' || error.apiCode === 'IDEMPOTENCY_KEY_IN_PROGRESS')

@@ -147,14 +147,17 @@ export function apiErrorKind(status: number): ErrorKind {
 /** No usable answer: connection refused or reset, DNS, TLS, timeout. */
 export class NetworkError extends CliError {
   override readonly name = 'NetworkError';
+  /** Whether any attempt of the request may have reached the server (false: provably never sent). */
+  readonly mayHaveReached: boolean;
   constructor(
     message: string,
     readonly traceId?: string,
     readonly errno?: string,
     hint?: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; mayHaveReached?: boolean },
   ) {
-    super('network', message, hint, options);
+    super('network', message, hint, options && 'cause' in options ? { cause: options.cause } : undefined);
+    this.mayHaveReached = options?.mayHaveReached ?? true;
   }
   override get code(): string {
     return this.errno ?? 'NETWORK_ERROR';

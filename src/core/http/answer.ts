@@ -14,6 +14,8 @@ import { monotonicMs } from '../time/monotonic.js';
 
 export interface AnswerContext {
   origin: string;
+  /** An earlier attempt of the call may have been acted on (see NetworkErrorContext). */
+  earlierMayHaveReached: boolean;
   now: number;
   strictContract: boolean | undefined;
   onDrift: ((drift: ContractDrift) => void) | undefined;
@@ -38,6 +40,7 @@ export function answer<T>(
       traceId: call.traceId,
       idempotencyKey: call.idempotencyKey,
       attempts: attempt,
+      earlierMayHaveReached: c.earlierMayHaveReached,
     });
   }
   const response = sent.response;

@@ -187,6 +187,10 @@ export function createClient(options: ClientOptions): ApiClient {
       maxRetries: options.maxRetries ?? DEFAULTS.maxRetries,
       signal: options.signal,
     });
+    // Whether an attempt so far may have been acted on: answered (but for 429, refused
+    // before acting) or cut off after it was sent. A later attempt that cannot connect must
+    // not report the request as never sent.
+    let mayHaveReached = false;
     for (let attempt = 1; ; attempt++) {
       if (call.signal?.aborted) throw interrupted(call.signal);
       const paced = pace(call);
@@ -228,6 +232,7 @@ export function createClient(options: ClientOptions): ApiClient {
       if (!decision.retry) {
         return answer<T>(call, sent, attempt, {
           origin: base.origin,
+          earlierMayHaveReached: mayHaveReached,
           now: clock.now(),
           strictContract: options.strictContract,
           onDrift: options.onDrift,
@@ -240,6 +245,7 @@ export function createClient(options: ClientOptions): ApiClient {
           decision.delayMs,
         );
       }
+      if (sent.kind === 'response' ? sent.response.status !== 429 : sent.failure.phase === 'after_send') mayHaveReached = true;
       await waitBeforeRetry(decision.delayMs, call.signal);
     }
   }

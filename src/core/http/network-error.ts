@@ -79,6 +79,11 @@ export interface NetworkErrorContext {
   traceId: string;
   idempotencyKey: string | undefined;
   attempts: number;
+  /**
+   * An earlier attempt of this request may have been acted on: it was answered (anything
+   * but 429, which refuses before acting) or its connection failed after it was sent.
+   */
+  earlierMayHaveReached?: boolean;
 }
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -87,25 +92,28 @@ const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function networkError(f: TransportFailure, ctx: NetworkErrorContext): NetworkError {
   const tries = ctx.attempts > 1 ? `, after ${ctx.attempts} attempts` : '';
   const host = ctx.origin.replace(/^https?:\/\//, '');
+  // This attempt was not sent; an earlier one may have been acted on all the same.
+  const notSent = ctx.earlierMayHaveReached ? 'an earlier attempt may have reached the server' : 'the request was not sent';
+  const reached = f.phase === 'after_send' || ctx.earlierMayHaveReached === true;
   let message: string;
   let hint: string;
   if (f.timeout && f.phase === 'after_send') {
     message = `no response from ${host} within ${formatDuration(ctx.timeoutMs)} (TIMEOUT${tries}); the request may have reached the server`;
   } else if (f.timeout) {
-    message = `could not connect to ${host} within ${formatDuration(ctx.timeoutMs)} (${f.errno}${tries}); the request was not sent`;
+    message = `could not connect to ${host} within ${formatDuration(ctx.timeoutMs)} (${f.errno}${tries}); ${notSent}`;
   } else if (f.errno === 'ENOTFOUND' || f.errno === 'EAI_AGAIN') {
-    message = `could not resolve ${host.replace(/:\d+$/, '')} (${f.errno}${tries}); the request was not sent`;
+    message = `could not resolve ${host.replace(/:\d+$/, '')} (${f.errno}${tries}); ${notSent}`;
   } else if (f.phase === 'before_send' && f.transient) {
-    message = `could not connect to ${host} (${f.errno}${tries}); the request was not sent`;
+    message = `could not connect to ${host} (${f.errno}${tries}); ${notSent}`;
   } else if (!f.transient) {
     const detail = f.cause instanceof Error ? `: ${f.cause.message}` : '';
-    message = `connection to ${host} failed (${f.errno})${detail}; the request was not sent`;
+    message = `connection to ${host} failed (${f.errno})${detail}; ${notSent}`;
   } else {
     message = `the connection to ${host} broke after the request was sent (${f.errno}${tries}); it may have reached the server`;
   }
   if (REFUSED_REQUEST.has(f.errno)) {
     hint = 'the HTTP client refused the request as built: check the path and any --header (run with --debug for details)';
-  } else if (f.phase === 'before_send') {
+  } else if (!reached) {
     hint = f.transient
       ? 'is the server running and the base URL right? check with: vouchers doctor (for a local server: vouchers sandbox start)'
       : "check the server's TLS certificate and the base URL: vouchers doctor";
@@ -116,5 +124,10 @@ export function networkError(f: TransportFailure, ctx: NetworkErrorContext): Net
   } else {
     hint = 'check whether the write took effect before retrying (e.g. list the resource), quoting the trace ID to support if unsure';
   }
-  return new NetworkError(message, ctx.traceId, f.errno === 'NETWORK_ERROR' ? undefined : f.errno, hint, { cause: f.cause });
+  if (reached && f.phase === 'before_send' && !REFUSED_REQUEST.has(f.errno))
+    hint = `once the server answers again (vouchers doctor), ${hint}`;
+  return new NetworkError(message, ctx.traceId, f.errno === 'NETWORK_ERROR' ? undefined : f.errno, hint, {
+    cause: f.cause,
+    mayHaveReached: reached,
+  });
 }

@@ -351,6 +351,69 @@ describe('retries', () => {
     expect((e as NetworkError).traceId).toBe('1'.padStart(32, 'a'));
   });
 
+  it('a keyed write answered 503, then refused: never reported as not sent; the error gives the key to retry with', async () => {
+    const port = await freePort();
+    const clock = fakeClock();
+    let up: LoopbackServer | undefined = await startLoopbackServer(
+      (_req, res) => sendError(res, 503, 'ServiceUnavailable', 'SERVICE_UNAVAILABLE', 'busy'),
+      { port },
+    );
+    // The server goes down after its first answer: the retries cannot connect.
+    clock.onSleep = async () => {
+      await up?.close();
+      up = undefined;
+    };
+    client = createClient({
+      baseUrl: `http://127.0.0.1:${port}/api/v1`,
+      apiKey: 'k',
+      apiSecret: SECRET,
+      clock,
+      ids: sequentialIds(),
+      limits: null,
+      maxRetries: 2,
+      random: () => 0,
+    });
+    const e = (await client.request({ method: 'POST', path: '/orders', body: { items: [] } }).catch((x: unknown) => x)) as NetworkError;
+    expect(e).toBeInstanceOf(NetworkError);
+    expect(e.code).toBe('ECONNREFUSED');
+    expect(e.message).toBe(
+      `could not connect to 127.0.0.1:${port} (ECONNREFUSED, after 3 attempts); an earlier attempt may have reached the server`,
+    );
+    expect(e.message).not.toMatch(/not sent/);
+    expect(e.hint).toBe(
+      'once the server answers again (vouchers doctor), retry with --idempotency-key key-1: the server then returns the original result instead of running it twice',
+    );
+    expect(e.mayHaveReached).toBe(true);
+  });
+
+  it('a write refused on every attempt, or answered only 429 before: provably not sent', async () => {
+    const port = await freePort();
+    const clock = fakeClock();
+    let up: LoopbackServer | undefined = await startLoopbackServer(
+      // Connection: close, so the retry opens a new connection (to a server that is gone).
+      (_req, res) => sendError(res, 429, 'TooManyRequests', 'RATE_LIMITED', 'slow down', { 'retry-after': '1', connection: 'close' }),
+      { port },
+    );
+    clock.onSleep = async () => {
+      await up?.close();
+      up = undefined;
+    };
+    client = createClient({
+      baseUrl: `http://127.0.0.1:${port}/api/v1`,
+      apiKey: 'k',
+      apiSecret: SECRET,
+      clock,
+      ids: sequentialIds(),
+      limits: null,
+      maxRetries: 1,
+      random: () => 0,
+    });
+    const e = (await client.request({ method: 'POST', path: '/orders', body: { items: [] } }).catch((x: unknown) => x)) as NetworkError;
+    expect(e.message).toBe(`could not connect to 127.0.0.1:${port} (ECONNREFUSED, after 2 attempts); the request was not sent`);
+    expect(e.hint).toMatch(/^is the server running/);
+    expect(e.mayHaveReached).toBe(false);
+  });
+
   it('retries 409 IDEMPOTENCY_KEY_IN_PROGRESS and not other 409s', async () => {
     const { server, client } = await setup((req, res) => {
       if (req.n === 1)
