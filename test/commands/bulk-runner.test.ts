@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runRows } from '../../src/commands/orders/bulk-runner.js';
 import type { ApiClient, ApiResponse, RequestOptions } from '../../src/core/http/types.js';
-import { BulkJournal, readJournalFile, type BulkRow } from '../../src/core/journal/bulk.js';
+import { NetworkError } from '../../src/core/errors/index.js';
+import { BulkJournal, provablyNotSent, readJournalFile, rowOutcome, type BulkRow } from '../../src/core/journal/bulk.js';
 import { systemClock } from '../../src/core/time/clock.js';
 import { systemIds } from '../../src/core/run/ids.js';
 
@@ -84,6 +85,17 @@ function heldClient(j: BulkJournal, concurrency: number) {
   return { client, sent, keyOnDiskFirst, most: () => most };
 }
 
+/** runRows on the system clock and ids. */
+function runAll(
+  rows: Iterable<BulkRow> | AsyncIterable<BulkRow>,
+  client: ApiClient,
+  j: BulkJournal,
+  signal: AbortSignal,
+  concurrency: number,
+) {
+  return runRows(rows, { client, journal: j, clock: systemClock, ids: systemIds, signal, concurrency });
+}
+
 describe('runRows', () => {
   for (const [what, source] of [
     ['rows held in memory (a sync iterable)', (rows: BulkRow[]) => rows],
@@ -103,14 +115,7 @@ describe('runRows', () => {
       const concurrency = 7;
       const c = heldClient(j, concurrency);
       const signal = new AbortController().signal;
-      const out = await runRows(source(rowsOf(ROWS)), {
-        client: c.client,
-        journal: j,
-        clock: systemClock,
-        ids: systemIds,
-        signal,
-        concurrency,
-      });
+      const out = await runAll(source(rowsOf(ROWS)), c.client, j, signal, concurrency);
       await j.close();
       expect(out).toEqual({ ran: ROWS, interrupted: false, unsent: [] });
       expect(c.most()).toBe(concurrency);
@@ -134,14 +139,7 @@ describe('runRows', () => {
       },
       async close() {},
     };
-    const out = await runRows(rowsOf(ROWS), {
-      client,
-      journal: j,
-      clock: systemClock,
-      ids: systemIds,
-      signal: stop.signal,
-      concurrency: 3,
-    });
+    const out = await runAll(rowsOf(ROWS), client, j, stop.signal, 3);
     await j.close();
     expect(out.interrupted).toBe(true);
     expect(out.ran).toBeGreaterThanOrEqual(10);
@@ -150,5 +148,42 @@ describe('runRows', () => {
     expect(state.ordered.size).toBe(out.ran);
     for (const row of out.unsent) expect(state.keys.has(row) && !state.ordered.has(row)).toBe(true);
     expect(state.keys.size).toBe(out.ran + out.unsent.length);
+  });
+
+  it('a server that cannot be reached: halts after as many rows in a row as workers; only a key no request used is "not sent"', async () => {
+    const j = await journal();
+    // Row 3 was keyed by an earlier run that stopped without its answer: it may have been sent then.
+    await j.appendKey(3, 'key-of-an-earlier-run', new Date().toISOString(), 1, { ref: 'r-1', digest: 'x' });
+    let calls = 0;
+    const client: ApiClient = {
+      async request<T>(): Promise<ApiResponse<T>> {
+        calls += 1;
+        await new Promise((r) => setImmediate(r));
+        throw new NetworkError(
+          'could not connect to 127.0.0.1:9 (ECONNREFUSED); the request was not sent',
+          't',
+          'ECONNREFUSED',
+          undefined,
+          {
+            mayHaveReached: false,
+          },
+        );
+      },
+      async close() {},
+    };
+    const out = await runAll(rowsOf(ROWS), client, j, new AbortController().signal, 4);
+    await j.close();
+    expect(out.interrupted).toBe(false);
+    expect(out.halted?.after).toBeGreaterThanOrEqual(4);
+    expect(out.halted?.last.sent).toBe(false);
+    // Four workers: the halt comes within the rows in flight, far from the 50.
+    expect(calls).toBeLessThanOrEqual(8);
+    expect(out.ran).toBe(calls);
+    const state = await readJournalFile(j.path, true);
+    expect(rowOutcome(state, 3)).toBe('unknown');
+    expect(provablyNotSent(state, 3)).toBe(false);
+    const ran = [...state.results.keys()].filter((row) => row !== 3);
+    expect(ran.length).toBe(calls - 1);
+    for (const row of ran) expect([rowOutcome(state, row), provablyNotSent(state, row)]).toEqual(['pending', true]);
   });
 });

@@ -289,6 +289,45 @@ describe('orders create --from', () => {
     expect(orderCount(sb)).toBe(3);
   });
 
+  it('a server that goes down midway: the run stops within a few rows; rows never sent are reported not sent, and none was ordered', async () => {
+    const sb = await sandbox();
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const { text } = csvRows(300, 'down');
+    const file = writeInput(text);
+    const results = join(tempConfigDir(), 'results.csv');
+    const batch = batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey));
+    let closed: Promise<void> | undefined;
+    const poll = setInterval(() => {
+      if (orderCount(sb) >= 40 && !closed) closed = sb.close();
+    }, 2);
+    const r = await runCli(['orders', 'create', '--from', file, '--concurrency', '2', '--results', results], {
+      configDir: dir,
+      env: { NO_COLOR: '1' },
+      overrides: { clock: quickClock() },
+    });
+    clearInterval(poll);
+    await closed;
+    expect(r.code, r.stderr).toBe(7);
+    const ordered = orderCount(sb);
+    expect(r.stderr).toMatch(/stopped sending: [34] rows in a row could not be sent \(ECONNREFUSED: could not connect to /);
+    expect(r.stderr).toContain(`resume; no row is ordered twice: vouchers orders create --resume ${batch}`);
+    // A few rows ran into the closed server; the rest were never started.
+    const notSentLines = r.stderr.split('\n').filter((l) => /^line \d+: not sent: ECONNREFUSED: .*the request was not sent/.test(l));
+    expect(notSentLines.length).toBeGreaterThanOrEqual(3);
+    expect(notSentLines.length).toBeLessThanOrEqual(4);
+    const csv = readFileSync(results, 'utf8').trim().split('\n').slice(1);
+    const status = (line: string) => line.split(',')[2];
+    const rowsNotSent = csv.filter((l) => status(l) === 'NOT_SENT').map((l) => Number(l.split(',')[0]));
+    const unknown = csv.filter((l) => status(l) === 'UNKNOWN');
+    expect(csv.filter((l) => status(l) !== 'NOT_SENT' && status(l) !== 'UNKNOWN')).toHaveLength(ordered);
+    expect(unknown.length).toBeLessThanOrEqual(2);
+    expect(rowsNotSent.length).toBe(300 - ordered - unknown.length);
+    expect(r.stderr).toContain(`${rowsNotSent.length} of 300 rows not sent`);
+    // Not sent means not sent: no order carries the reference of any of those rows (row n is reference down-(n-2)).
+    const references = new Set(Object.values(sb.state.orders).map((o) => o.reference));
+    expect(rowsNotSent.filter((row) => references.has(`down-${row - 2}`))).toEqual([]);
+  });
+
   it('the same file against another server is a batch of its own: every row is ordered there; a batch never resumes elsewhere', async () => {
     const sandboxA = await sandbox();
     const sandboxB = await sandbox();

@@ -20,6 +20,7 @@ export function startProgress(io: IO, clock: Clock, total: number, alreadyDone: 
   let ranNow = 0;
   let failed = 0;
   let unknownRows = 0;
+  let notSent = 0;
   let drawnAt = 0;
   let drawn = false;
   const live = io.stderrIsTTY;
@@ -39,7 +40,7 @@ export function startProgress(io: IO, clock: Clock, total: number, alreadyDone: 
     const left = total - done;
     const eta = rate > 0 ? formatDuration(Math.round((left / rate) * 1000)) : '…';
     io.stderr.write(
-      `\r\x1b[2Korders ${done}/${total} · ${rate.toFixed(1)}/s · ETA ${left === 0 ? '0s' : eta} · ${failed} failed${unknownRows > 0 ? ` · ${unknownRows} unknown` : ''}`,
+      `\r\x1b[2Korders ${done}/${total} · ${rate.toFixed(1)}/s · ETA ${left === 0 ? '0s' : eta} · ${failed} failed${unknownRows > 0 ? ` · ${unknownRows} unknown` : ''}${notSent > 0 ? ` · ${notSent} not sent` : ''}`,
     );
     drawn = true;
   };
@@ -53,14 +54,17 @@ export function startProgress(io: IO, clock: Clock, total: number, alreadyDone: 
       if (!result.ok) {
         const refused = isDefiniteRefusal(result);
         if (refused) failed += 1;
+        else if (result.sent === false) notSent += 1;
         else unknownRows += 1;
         clear();
         // An answer that does not prove the order absent is never reported as a failure of the row.
         const unknown = refused
           ? ''
-          : result.error_code === 'NOT_RESENT_KEY_EXPIRED'
-            ? 'unknown, not re-sent: '
-            : 'unknown: resume to find out: ';
+          : result.sent === false
+            ? 'not sent: '
+            : result.error_code === 'NOT_RESENT_KEY_EXPIRED'
+              ? 'unknown, not re-sent: '
+              : 'unknown: resume to find out: ';
         io.stderr.write(
           `line ${result.row}: ${unknown}${result.error_code ?? 'ERROR'}: ${result.error ?? ''}${result.trace_id ? ` (trace ${result.trace_id})` : ''}\n`,
         );

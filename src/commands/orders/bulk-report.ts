@@ -11,7 +11,15 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { fromMinor, formatMoney } from '../../contract/money-format.js';
 import { CliError, UsageError, type ErrorKind } from '../../core/errors/index.js';
 import type { IO } from '../../core/io/io.js';
-import { readRecordAt, rowCount, rowOutcome, type BatchState, type BulkRow, type ResultRecord } from '../../core/journal/bulk.js';
+import {
+  provablyNotSent,
+  readRecordAt,
+  rowCount,
+  rowOutcome,
+  type BatchState,
+  type BulkRow,
+  type ResultRecord,
+} from '../../core/journal/bulk.js';
 import { printJson, printList, printRecord, type Column } from '../../core/output/print.js';
 import type { OutputSettings } from '../../core/output/options.js';
 import { NOT_RESENT } from './bulk-runner.js';
@@ -130,6 +138,9 @@ export async function* resultsCsv(state: BatchState, rows: AsyncIterable<BulkRow
       } else if (outcome === 'unknown') {
         status = 'UNKNOWN';
         error = `unknown: resume to find out (re-sent with the same key); last answer ${r?.error_code ?? 'ERROR'}: ${r?.error ?? ''}`;
+      } else if (r?.sent === false && provablyNotSent(state, row.row)) {
+        status = 'NOT_SENT';
+        error = `not sent: ${r.error_code ?? 'ERROR'}: ${r.error ?? ''}`;
       } else if (state.keys.has(row.row)) {
         status = 'UNKNOWN';
         error = 'sent without an answer: resume to find out (re-sent with the same key)';
@@ -137,7 +148,7 @@ export async function* resultsCsv(state: BatchState, rows: AsyncIterable<BulkRow
         status = 'NOT_SENT';
         error = 'not sent yet';
       }
-      const current = outcome === 'pending' ? undefined : r;
+      const current = outcome === 'pending' && r?.sent !== false ? undefined : r;
       // The shared writer: an error text a server sent never becomes a spreadsheet formula.
       yield csvLine([row.row, current?.order_id ?? '', status, current?.trace_id ?? '', error]) + '\n';
     }
@@ -188,6 +199,13 @@ export async function writeResults(
   return path;
 }
 
+/** Rows keyed and without an answer that may have been sent (a run stopped while they were in flight). */
+function sentWithoutAnswer(state: BatchState): number {
+  let n = 0;
+  for (const row of state.keys.keys()) if (rowOutcome(state, row) === 'pending' && !provablyNotSent(state, row)) n += 1;
+  return n;
+}
+
 /** Failure kinds from the most to the least serious: the exit code of a partly failed batch. */
 const SEVERITY: ErrorKind[] = ['auth', 'network', 'rate_limited', 'unexpected', 'rejected', 'not_found', 'usage'];
 
@@ -220,9 +238,13 @@ export function unfinishedBatchError(
   const held = [...state.results.keys()].filter(
     (row) => rowOutcome(state, row) === 'unknown' && state.results.get(row)?.error_code === NOT_RESENT,
   ).length;
-  const pending = summary.unknown + summary.not_done - held;
+  // not_done holds the rows never sent and those sent without an answer (of unknown outcome).
+  const inFlight = sentWithoutAnswer(state);
+  const unsent = summary.not_done - inFlight;
+  const pending = summary.unknown - held + inFlight;
   if (pending > 0)
     parts.push(`${pending} of ${summary.rows} rows unknown: resume to find out (the answer was lost or not final; the order may exist)`);
+  if (unsent > 0) parts.push(`${unsent} of ${summary.rows} rows not sent`);
   if (held > 0)
     parts.push(
       `${held} of ${summary.rows} rows not re-sent: their answer was lost and the server's 24 h idempotency window has passed, so a re-send could order twice`,
@@ -234,6 +256,7 @@ export function unfinishedBatchError(
       `${summary.failed > 0 ? 'rows' : 'resume: rows'} of unknown outcome are re-sent with their same keys, so the server answers with the order if it exists`,
     );
   if (held > 0) hints.push('check each row not re-sent as its line above says (vouchers orders list --reference REF, or ask the provider)');
+  if (unsent > 0 && summary.failed === 0 && pending === 0) hints.push('resume to send the rows not sent');
   return new CliError(
     kind,
     `${parts.join('; ')} (see the lines above${resultsPath ? ` and ${resultsPath}` : ''})`,

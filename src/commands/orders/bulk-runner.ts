@@ -93,12 +93,17 @@ export function failureOf(row: number, error: unknown, at: string): Omit<ResultR
   };
 }
 
-/** The row's answer, or undefined when it was cut off by Ctrl-C (it stays keyed, without a result). */
-async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | undefined> {
+/**
+ * The row's answer, or undefined when it was cut off by Ctrl-C (it stays keyed, without a
+ * result). `keyedNow`: its key was journalled by this run and nothing was sent with it yet.
+ */
+async function runRow(row: BulkRow, deps: RunnerDeps, keyedNow: boolean): Promise<ResultRecord | undefined> {
   const { journal, clock } = deps;
   let key = journal.state.keys.get(row.row);
   let attempt = journal.state.attempts.get(row.row) ?? 1;
   let fresh = false;
+  // No request with this key can have reached the server before this call.
+  let unusedKey = keyedNow;
   // Who the row is, journalled with a new key (most rows were keyed ahead and need none).
   const who = () => ({ ref: row.reference ?? null, digest: rowDigest(row) });
   const outcome = rowOutcome(journal.state, row.row);
@@ -175,15 +180,18 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | un
     attempt += 1;
     key = deps.ids.idempotencyKey();
     await journal.appendKey(row.row, key, iso(clock), attempt, who());
+    unusedKey = true;
   } else if (key === undefined) {
     key = deps.ids.idempotencyKey();
     await journal.appendKey(row.row, key, iso(clock), attempt, who());
+    unusedKey = true;
   } else if (outcome === 'refused') {
     // The server stores that refusal for this key: only a new key lets the row be ordered
     // now that the cause may be fixed. Nothing exists under the old key.
     attempt += 1;
     key = deps.ids.idempotencyKey();
     await journal.appendKey(row.row, key, iso(clock), attempt, who());
+    unusedKey = true;
   }
   let result: Omit<ResultRecord, 'type'>;
   try {
@@ -209,6 +217,9 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | un
     // Cut off by Ctrl-C: the order may exist; the next run re-sends it with the same key.
     if (deps.signal.aborted) return undefined;
     result = { ...failureOf(row.row, error, iso(clock)), ...(attempt > 1 ? { attempt } : {}) };
+    // Provably never sent: a key no earlier request used, and no attempt of this one left
+    // (a key used before, e.g. by a run stopped without its answer, may have ordered).
+    if (unusedKey && error instanceof NetworkError && !error.mayHaveReached) result.sent = false;
   }
   return journal.appendResult(result);
 }
@@ -222,6 +233,18 @@ async function runRow(row: BulkRow, deps: RunnerDeps): Promise<ResultRecord | un
  * those keys.
  */
 export const KEY_GROUP_PER_WORKER = 2;
+
+export interface RunOutcome {
+  ran: number;
+  interrupted: boolean;
+  /** Rows keyed ahead and never started. */
+  unsent: number[];
+  /**
+   * Set when the run stopped taking rows because that many in a row could not be sent at
+   * all (`last` is the latest of them): the server is down or unreachable.
+   */
+  halted?: { after: number; last: ResultRecord };
+}
 
 /**
  * Run `rows` (those still to do), taken as workers free up, so a file read in pieces is
@@ -237,10 +260,7 @@ export const KEY_GROUP_PER_WORKER = 2;
  * the next group is awaited, and rows held in memory (a sync iterable) are pulled without
  * a promise each.
  */
-export async function runRows(
-  rows: AsyncIterable<BulkRow> | Iterable<BulkRow>,
-  deps: RunnerDeps,
-): Promise<{ ran: number; interrupted: boolean; unsent: number[] }> {
+export async function runRows(rows: AsyncIterable<BulkRow> | Iterable<BulkRow>, deps: RunnerDeps): Promise<RunOutcome> {
   const { journal, signal } = deps;
   const sync = !(Symbol.asyncIterator in rows);
   const source: AsyncIterator<BulkRow> | Iterator<BulkRow> = sync
@@ -315,17 +335,28 @@ export async function runRows(
 
   let ran = 0;
   let cut = 0;
+  // Rows in a row whose requests could not be sent at all (the server down, or its name
+  // not resolving): past `workers` of them (at least 3), no new row starts.
+  let unsentInARow = 0;
+  let halted: ResultRecord | undefined;
+  const haltAfter = Math.max(3, workers);
   const worker = async () => {
     for (;;) {
+      if (halted) return;
       const row = index < current.length && !signal.aborted ? current[index++] : await take();
       if (row === undefined) return;
-      keyed.delete(row.row);
-      const result = await runRow(row, deps);
+      // Taken just as the run stopped: not started (keyed ahead by this run, it is still
+      // counted in `keyed`, so reported unsent).
+      if (halted) return;
+      const result = await runRow(row, deps, keyed.delete(row.row));
       if (!result) {
         cut += 1;
         continue;
       }
       ran += 1;
+      if (result.sent === false) {
+        if (++unsentInARow >= haltAfter) halted ??= result;
+      } else unsentInARow = 0;
       deps.onResult?.(result);
     }
   };
@@ -336,5 +367,10 @@ export async function runRows(
     await next?.catch(() => undefined);
     if (!exhausted) await source.return?.();
   }
-  return { ran, interrupted: signal.aborted && (!exhausted || cut > 0 || keyed.size > 0), unsent: [...keyed] };
+  return {
+    ran,
+    interrupted: signal.aborted && (!exhausted || cut > 0 || keyed.size > 0),
+    unsent: [...keyed],
+    ...(halted ? { halted: { after: unsentInARow, last: halted } } : {}),
+  };
 }

@@ -563,6 +563,17 @@ async function finishBatch(
       `continue where it stopped (no row is ordered twice): ${resume}`,
     );
   }
+  if (outcome.halted) {
+    // The server stopped answering: every row left is either provably not sent or of
+    // unknown outcome, and the resume command picks up both.
+    const { after, last } = outcome.halted;
+    const unfinished = unfinishedBatchError(state, summary, resultsPath, resume);
+    throw new CliError(
+      'network',
+      `stopped sending: ${after} rows in a row could not be sent (${last.error_code ?? 'ERROR'}: ${last.error ?? 'no connection'}). ${unfinished?.message ?? ''}`.trim(),
+      `once the server answers again (check with: vouchers doctor), resume; no row is ordered twice: ${resume}`,
+    );
+  }
   const unfinished = unfinishedBatchError(state, summary, resultsPath, resume);
   if (unfinished) throw unfinished;
   err(io, `All ${summary.rows} rows ordered.\n`);

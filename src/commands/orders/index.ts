@@ -67,8 +67,11 @@ it printed (--idempotency-key KEY) and the server replays the original answer. A
 journals every row's key before sending it; running the same file again (or --resume)
 skips ordered rows and re-sends rows of unknown outcome (lost answer, 5xx, 429) with their
 same keys; rows the server refused (402, 403, 404, 409 out of stock, 422: nothing was
-created) get a fresh key, so fix the cause, then resume. One run per batch at a time: a
-second is refused (exit 2) naming the pid and host that hold it.
+created) get a fresh key, so fix the cause, then resume. When the server cannot be
+reached for as many rows in a row as run at once (at least 3), the run stops (exit 7):
+rows whose requests never left are reported "not sent" (NOT_SENT in --results), never
+"unknown", and a resume sends them. One run per batch at a time: a second is refused
+(exit 2) naming the pid and host that hold it.
 
 Before its first order a file is checked whole against the catalog (product, denomination,
 currency) and the wallets: bad rows are all named and nothing is ordered, with the exit code

@@ -28,7 +28,10 @@ export function isDefiniteRefusal(r: Pick<ResultRecord, 'ok' | 'http_status' | '
   return r.error_code !== 'IDEMPOTENCY_KEY_IN_PROGRESS' && r.error_code !== 'IDEMPOTENCY_KEY_REUSED';
 }
 
-/** Where a row stands: ordered, refused (nothing created), unknown (sent, answer lost or not definite), or not sent / sent without an answer yet. */
+/**
+ * Where a row stands: ordered, refused (nothing created), unknown (sent, answer lost or not
+ * definite), or pending: not sent (provably: `sent: false`), or sent without an answer yet.
+ */
 export type RowOutcome = 'ordered' | 'refused' | 'unknown' | 'pending';
 
 export function rowOutcome(state: BatchState, row: number): RowOutcome {
@@ -36,7 +39,20 @@ export function rowOutcome(state: BatchState, row: number): RowOutcome {
   const r = state.results.get(row);
   // A result of an earlier attempt says nothing about the current key's request.
   if (!r || (r.attempt ?? 1) !== (state.attempts.get(row) ?? 1)) return 'pending';
+  if (r.sent === false) return 'pending';
   return isDefiniteRefusal(r) ? 'refused' : 'unknown';
+}
+
+/**
+ * Whether a pending row is known not to have been sent: its last attempt's requests never
+ * left (`sent: false`), or it holds no key (never keyed, or keyed ahead by a run that
+ * stopped before it). A pending row with a key and no such result may have been sent.
+ */
+export function provablyNotSent(state: BatchState, row: number): boolean {
+  if (rowOutcome(state, row) !== 'pending') return false;
+  if (!state.keys.has(row)) return true;
+  const r = state.results.get(row);
+  return r !== undefined && r.sent === false && (r.attempt ?? 1) === (state.attempts.get(row) ?? 1);
 }
 
 /** A set of row numbers (line numbers), one bit each. */

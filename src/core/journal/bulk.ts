@@ -112,6 +112,11 @@ export interface ResultRecord {
   attempt?: number;
   /** The order was found by its reference (GET /orders?reference=), not answered to a POST. */
   found_by_reference?: true;
+  /**
+   * Provably never sent: the key was new in this run and every attempt failed before a
+   * byte left (connection refused, DNS…). The row counts as not sent, not as unknown.
+   */
+  sent?: false;
   at: string;
 }
 
