@@ -28,7 +28,7 @@ function declareShow(events: Command) {
     .description('One stored event: envelope, delivery details and forward attempts')
     .argument('<event_id>', 'event id (evt_…)')
     .option('--inbox <file>', INBOX_HELP)
-    .option('--json', 'print the stored entry as JSON (received_at, envelope, meta, forwards)');
+    .option('--json', 'print the stored entry as JSON (received_at, envelope, meta, forwards, later_bodies)');
   return show;
 }
 export type EventsShowFlags = FlagsOf<typeof declareShow>;
@@ -79,7 +79,12 @@ content: the listener keeps every body, and lists each as its own row.`,
     `
 Examples:
   $ vouchers events show evt_01JDQ5P2M4R8T0V2X4Z6B8D0F2
-  $ vouchers events show evt_01JDQ5P2M4R8T0V2X4Z6B8D0F2 --json | jq .envelope.data`,
+  $ vouchers events show evt_01JDQ5P2M4R8T0V2X4Z6B8D0F2 --json | jq .envelope.data
+
+Shows the first entry stored under the id (later_bodies counts later deliveries of it with
+another body; events list shows each). Code-like fields are masked and the raw body left
+out. The inbox file itself keeps every event exactly as signed, so a code that a payload
+wrongly carries is in it: keep the file private (it is created 0600).`,
   );
   show.action(async (eventId, flags, command) => {
     const options = { eventId, inbox: flags.inbox, json: Boolean(flags.json) };
@@ -93,8 +98,9 @@ Examples:
 Examples:
   $ vouchers events replay evt_01JDQ5P2M4R8T0V2X4Z6B8D0F2 --forward-to http://localhost:3000/webhooks
 
-Exit status 0 when your app answers 2xx, 5 when it refuses the event (4xx), 7 when it
-fails (5xx) or cannot be reached.`,
+Re-sends the body exactly as it was received (the first stored under the id). Exit status
+0 when your app answers 2xx, 5 when it refuses the event (4xx), 7 when it fails (5xx) or
+cannot be reached.`,
   );
   replay.action(async (eventId, flags, command) => {
     const { buildReplayOptions, run } = await import('./replay.js');
