@@ -532,6 +532,8 @@ async function finishBatch(
   const client = await f.client();
   // Many orders at once: undici's pool starts slower than node:http and sends for less CPU.
   if (toOrder > 1) client.pool?.();
+  // A batch is a long job: pacing waits are waited out, however long (the progress line shows them).
+  client.waitOutPacing?.();
   const progress = startProgress(io, f.clock, total, skipped);
   let outcome;
   try {

@@ -104,6 +104,8 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
   const client = await f.client();
   const what = 'order listing (GET /orders)';
   if (flags.all) {
+    // Every page is a long job: pacing waits are waited out (with a notice), however long.
+    client.waitOutPacing?.();
     let pages = 0;
     let unpaginated = false;
     const rows = (async function* () {

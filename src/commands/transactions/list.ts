@@ -122,6 +122,8 @@ export async function run(
   }
   const client = await f.client();
   if (options.all) {
+    // Every page is a long job: pacing waits are waited out (with a notice), however long.
+    client.waitOutPacing?.();
     await streamAll(f, query, settings);
     return;
   }

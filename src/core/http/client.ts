@@ -78,6 +78,12 @@ export interface ClientOptions {
    */
   notice?: (message: string, code: 'RETRY_WAIT' | 'RATE_LIMIT_WAIT', waitMs: number) => void;
   /**
+   * The longest pacing wait a request waits out; a longer one fails at once (rate_limited,
+   * nothing sent, the slot given back) naming when the next request fits. Unset: no bound.
+   * `waitOutPacing()` lifts it for a long job (a batch, every page of a list).
+   */
+  maxPaceWaitMs?: number;
+  /**
    * Send through undici's pooled agent from the start (see `ApiClient.pool`); otherwise
    * Node's http client, which starts faster.
    */
@@ -93,6 +99,13 @@ const DEFAULTS = { timeoutMs: 30_000, maxRetries: 3 };
 
 /** Retry and pacing waits from this long on are announced (ClientOptions.notice). */
 export const NOTICE_FROM_MS = 1000;
+
+/**
+ * The longest pacing wait a one-shot command waits out: a minute's window and its margin
+ * (the orders class), not an hour's (the general class, once its budget is used up). A
+ * longer wait fails at once, as a 429 whose Retry-After is past 60 s does.
+ */
+export const MAX_PACE_WAIT_MS = 65_000;
 
 function numberHeader(v: string | undefined): number | undefined {
   if (v === undefined || !/^\d+(\.\d+)?$/.test(v.trim())) return undefined;
@@ -141,15 +154,36 @@ export function createClient(options: ClientOptions): ApiClient {
   }
 
   /** Stay under the rate limit: nothing to wait for (undefined), or the wait. */
+  let maxPaceWaitMs = options.maxPaceWaitMs ?? Infinity;
+
   function pace(call: Call): Promise<void> | undefined {
     if (!pacer) return undefined;
     const wait = pacer.reserve(call.rateClass);
+    if (wait > maxPaceWaitMs) {
+      // Not waited for: the slot goes back (nothing else reserved since), so a retry later is not pushed further out.
+      pacer.release(call.rateClass);
+      throw paceTooLong(call, wait);
+    }
     return wait > 0 ? paceWait(pacer, call, wait) : undefined;
+  }
+
+  function limitText(rateClass: Call['rateClass']): string {
+    return rateClass === 'orders' ? `${limits.orders_per_minute}/min` : `${limits.general_per_hour}/hour`;
+  }
+
+  function paceTooLong(call: Call, wait: number): CliError {
+    const at = iso(clock.now() + wait).replace(/\.\d{3}Z$/, 'Z');
+    return new CliError(
+      'rate_limited',
+      `${call.method} ${call.path} was not sent: the ${call.rateClass} rate limit (${limitText(call.rateClass)} for this API key) is used up, ` +
+        `and the next request fits in ${formatDuration(wait)} (at ${at})`,
+      `retry after ${at}; every vouchers process using this API key on this machine counts toward the limit (vouchers log lists the recent requests)`,
+    ).withJsonFields({ retry_after_seconds: Math.ceil(wait / 1000) });
   }
 
   async function paceWait(pacer: Pacer, call: Call, wait: number): Promise<void> {
     const { method, path, rateClass } = call;
-    const limit = rateClass === 'orders' ? `${limits.orders_per_minute}/min` : `${limits.general_per_hour}/hour`;
+    const limit = limitText(rateClass);
     try {
       await pacer.waitFor(rateClass, wait, call.signal, (wait) => {
         if (options.debug)
@@ -252,6 +286,9 @@ export function createClient(options: ClientOptions): ApiClient {
 
   return {
     request,
+    waitOutPacing() {
+      maxPaceWaitMs = Infinity;
+    },
     pool() {
       if (pooled) return;
       pooled = true;

@@ -66,6 +66,11 @@ export interface ApiClient {
    * less CPU a request. A client starts on Node's http client unless created `pooled`.
    */
   pool?(): void;
+  /**
+   * A long job (a batch, every page of a list): pacing waits are waited out however long,
+   * with a notice, instead of failing past the client's bound (ClientOptions.maxPaceWaitMs).
+   */
+  waitOutPacing?(): void;
   /** Close keep-alive connections. */
   close(): Promise<void>;
 }

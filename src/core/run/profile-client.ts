@@ -7,7 +7,7 @@
 import { assertSecretTransport } from '../config/insecure-http.js';
 import type { ResolvedProfile } from '../config/types.js';
 import { ConfigError } from '../errors/index.js';
-import { createClient, NOTICE_FROM_MS, type ClientOptions } from '../http/client.js';
+import { createClient, MAX_PACE_WAIT_MS, NOTICE_FROM_MS, type ClientOptions } from '../http/client.js';
 import { paceFile } from '../http/pace-file.js';
 import type { ApiClient } from '../http/types.js';
 import type { IO } from '../io/io.js';
@@ -86,6 +86,8 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
     limits: profile.limits,
     // --timeout and --max-retries are already folded into the resolved profile.
     timeoutMs: profile.timeout_ms,
+    // A one-shot command fails at once rather than wait out an hour's rate limit; long jobs lift it (waitOutPacing).
+    maxPaceWaitMs: MAX_PACE_WAIT_MS,
     maxRetries: profile.max_retries,
     clock: deps.clock,
     ids: deps.ids,

@@ -16,6 +16,7 @@ import { paceFile, paceFileName } from '../../../src/core/http/pace-file.js';
 import { Pacer } from '../../../src/core/http/pacing.js';
 import type { ApiClient } from '../../../src/core/http/types.js';
 import type { ResolvedProfile } from '../../../src/core/config/types.js';
+import { CliError } from '../../../src/core/errors/index.js';
 import { openRequestLog } from '../../../src/core/journal/request-log.js';
 import { sendError, sendJson, startLoopbackServer, type LoopbackServer } from '../../helpers/loopback-server.js';
 import { testIO } from '../../helpers/io.js';
@@ -312,6 +313,35 @@ describe("the CLI's profile client", () => {
     expect(io.stderrText()).toBe('Waiting 1m2s to stay under the orders rate limit (2/min for this API key)…\n'.repeat(2));
     // The state file is where the CLI keeps it.
     expect(readdirSync(d.pacingDir)).toEqual([paceFileName(server.baseUrl, KEY)]);
+  });
+
+  it("a one-shot request fails at once, nothing sent, rather than wait out an hour's limit; its slot goes back; a long job waits", async () => {
+    server = await startLoopbackServer((req, res) => sendJson(res, 200, { data: [], n: req.n }));
+    const io = testIO({ tty: false });
+    const d = deps(io);
+    const c = createClientForProfile(profile({ limits: { orders_per_minute: 100, general_per_hour: 2 } }), d);
+    clients.push(c);
+    for (let i = 0; i < 2; i++) await c.request({ method: 'GET', path: '/wallets', raw: true });
+    const e = (await c.request({ method: 'GET', path: '/wallets', raw: true }).catch((x: unknown) => x)) as CliError;
+    expect(e).toBeInstanceOf(CliError);
+    expect(e.kind).toBe('rate_limited');
+    expect(e.message).toMatch(
+      /^GET \/wallets was not sent: the general rate limit \(2\/hour for this API key\) is used up, and the next request fits in 1h2m \(at \d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ\)$/,
+    );
+    expect(e.jsonFields).toEqual({ retry_after_seconds: 3720 });
+    expect(server.requests).toHaveLength(2);
+    expect(d.clock.sleeps).toEqual([]);
+    // The slot was given back: once the hour has passed, the whole limit goes at once.
+    d.clock.advance(3_720_000);
+    for (let i = 0; i < 2; i++) await c.request({ method: 'GET', path: '/wallets', raw: true });
+    expect(d.clock.sleeps).toEqual([]);
+    expect(server.requests).toHaveLength(4);
+    // A long job (a batch, every page of a list) waits its pace out, with a notice.
+    c.waitOutPacing?.();
+    await c.request({ method: 'GET', path: '/wallets', raw: true });
+    expect(server.requests).toHaveLength(5);
+    expect(d.clock.sleeps).toEqual([3_720_000]);
+    expect(io.stderrText()).toBe('Waiting 1h2m to stay under the general rate limit (2/hour for this API key)…\n');
   });
 
   it('announces a retry after a 429 when not on a terminal too', async () => {
