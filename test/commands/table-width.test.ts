@@ -21,6 +21,7 @@ import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { ANSI, tableHeader, tableRows } from '../helpers/cli-text.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { envOf, FAST_LIMITS } from '../helpers/sandbox.js';
+import { until } from '../helpers/until.js';
 
 /** Names a terminal draws wider (CJK, emoji, a flag) or narrower (combining marks) than their characters. */
 const WIDE_NAMES: Record<string, string> = {
@@ -74,6 +75,15 @@ beforeAll(async () => {
     body: { items: [{ product_id: 'northwind-store-eu', denomination: 100, quantity: 1 }] },
     idempotencyKey: 'tw-eur',
   });
+  // The asynchronous orders settle first, so a status cannot change between the two listings a test compares.
+  await until(
+    async () => {
+      const { data } = await client.request<{ data: Order[] }>({ method: 'GET', path: '/orders' });
+      return data.data.every((o) => !['PENDING', 'PROCESSING'].includes(o.status));
+    },
+    'the orders to settle',
+    20_000,
+  );
   await client.close();
   // Requests in the log: long paths that fail, and plain listings.
   expect((await runCli(['orders', 'get', 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE'], { env, configDir })).code).toBe(4);
