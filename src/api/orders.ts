@@ -12,6 +12,8 @@ import { readCodes, readOrder } from './order-read.js';
 /** Per-call options passed through to the client. */
 export interface CallOptions {
   signal?: AbortSignal;
+  /** Called as each attempt is about to leave (RequestOptions.onSend). */
+  onSend?: () => void;
   headers?: Record<string, string>;
   timeoutMs?: number;
   maxRetries?: number;

@@ -150,10 +150,41 @@ describe('runRows', () => {
     expect(state.keys.size).toBe(out.ran + out.unsent.length);
   });
 
+  it('Ctrl-C while rows wait for their pace: those whose request never left are unsent, those that left stay keyed', async () => {
+    const j = await journal();
+    const stop = new AbortController();
+    const waiting: string[] = [];
+    const client: ApiClient = {
+      async request<T>(opts: RequestOptions): Promise<ApiResponse<T>> {
+        const ref = (opts.body as { reference: string }).reference;
+        // r-0 and r-2 leave (then hang); r-1 waits for its pace and never leaves.
+        if (ref !== 'r-1') opts.onSend?.();
+        waiting.push(ref);
+        // Each hangs until Ctrl-C, which comes once all three are waiting.
+        const cut = new Promise((_resolve, reject) =>
+          stop.signal.addEventListener('abort', () => reject(new Error('interrupted')), { once: true }),
+        );
+        if (waiting.length === 3) stop.abort();
+        await cut;
+        throw new Error('unreachable');
+      },
+      async close() {},
+    };
+    const out = await runAll(rowsOf(ROWS), client, j, stop.signal, 3);
+    await j.close();
+    expect(out.interrupted).toBe(true);
+    expect(out.ran).toBe(0);
+    // Rows 2, 3, 4 are r-0, r-1, r-2.
+    expect(out.unsent).toContain(3);
+    expect(out.unsent).not.toContain(2);
+    expect(out.unsent).not.toContain(4);
+  });
+
   it('a server that cannot be reached: halts after as many rows in a row as workers; only a key no request used is "not sent"', async () => {
     const j = await journal();
-    // Row 3 was keyed by an earlier run that stopped without its answer: it may have been sent then.
-    await j.appendKey(3, 'key-of-an-earlier-run', new Date().toISOString(), 1, { ref: 'r-1', digest: 'x' });
+    // Rows 3–20 were keyed by an earlier run that stopped without their answers: they may have been sent then.
+    for (let row = 3; row <= 20; row++)
+      await j.appendKey(row, `key-of-an-earlier-run-${row}`, new Date().toISOString(), 1, { ref: `r-${row - 2}`, digest: 'x' });
     let calls = 0;
     const client: ApiClient = {
       async request<T>(): Promise<ApiResponse<T>> {
@@ -175,15 +206,16 @@ describe('runRows', () => {
     await j.close();
     expect(out.interrupted).toBe(false);
     expect(out.halted?.after).toBeGreaterThanOrEqual(4);
-    expect(out.halted?.last.sent).toBe(false);
-    // Four workers: the halt comes within the rows in flight, far from the 50.
+    expect(out.halted?.last.error_code).toBe('ECONNREFUSED');
+    // Four workers: the halt comes within the rows in flight, far from the 50, whether or not
+    // the rows' keys were used before (the server is unreachable either way).
     expect(calls).toBeLessThanOrEqual(8);
     expect(out.ran).toBe(calls);
     const state = await readJournalFile(j.path, true);
-    expect(rowOutcome(state, 3)).toBe('unknown');
-    expect(provablyNotSent(state, 3)).toBe(false);
-    const ran = [...state.results.keys()].filter((row) => row !== 3);
-    expect(ran.length).toBe(calls - 1);
-    for (const row of ran) expect([rowOutcome(state, row), provablyNotSent(state, row)]).toEqual(['pending', true]);
+    // Only row 2's key is new in this run: "not sent". The others may have been sent before: unknown.
+    expect([rowOutcome(state, 2), provablyNotSent(state, 2)]).toEqual(['pending', true]);
+    const others = [...state.results.keys()].filter((row) => row !== 2);
+    expect(others.length).toBe(calls - 1);
+    for (const row of others) expect([rowOutcome(state, row), provablyNotSent(state, row)]).toEqual(['unknown', false]);
   });
 });

@@ -93,11 +93,18 @@ export function failureOf(row: number, error: unknown, at: string): Omit<ResultR
   };
 }
 
+/** Answers of rows whose request could not leave on any attempt this run (the server down, or not resolving). */
+const UNREACHABLE = new WeakSet<ResultRecord>();
+
+/** A row stopped by Ctrl-C before its request left, with a key no request used: reported not sent. */
+const NOT_STARTED = Symbol('not started');
+
 /**
  * The row's answer, or undefined when it was cut off by Ctrl-C (it stays keyed, without a
- * result). `keyedNow`: its key was journalled by this run and nothing was sent with it yet.
+ * result), or NOT_STARTED. `keyedNow`: its key was journalled by this run and nothing was
+ * sent with it yet.
  */
-async function runRow(row: BulkRow, deps: RunnerDeps, keyedNow: boolean): Promise<ResultRecord | undefined> {
+async function runRow(row: BulkRow, deps: RunnerDeps, keyedNow: boolean): Promise<ResultRecord | typeof NOT_STARTED | undefined> {
   const { journal, clock } = deps;
   let key = journal.state.keys.get(row.row);
   let attempt = journal.state.attempts.get(row.row) ?? 1;
@@ -194,8 +201,15 @@ async function runRow(row: BulkRow, deps: RunnerDeps, keyedNow: boolean): Promis
     unusedKey = true;
   }
   let result: Omit<ResultRecord, 'type'>;
+  // Whether an attempt left (or was about to): a row stopped before that was never sent.
+  let attempted = false;
   try {
-    const res = await createOrder(deps.client, rowRequest(row), { idempotencyKey: key });
+    const res = await createOrder(deps.client, rowRequest(row), {
+      idempotencyKey: key,
+      onSend: () => {
+        attempted = true;
+      },
+    });
     const o = res.data;
     result = {
       row: row.row,
@@ -214,12 +228,18 @@ async function runRow(row: BulkRow, deps: RunnerDeps, keyedNow: boolean): Promis
     };
     if (attempt > 1) result.attempt = attempt;
   } catch (error) {
-    // Cut off by Ctrl-C: the order may exist; the next run re-sends it with the same key.
-    if (deps.signal.aborted) return undefined;
+    // Cut off by Ctrl-C: the order may exist; the next run re-sends it with the same key. Stopped
+    // before anything left (waiting for its pace) with a key no request used: not sent at all.
+    if (deps.signal.aborted) return unusedKey && !attempted ? NOT_STARTED : undefined;
     result = { ...failureOf(row.row, error, iso(clock)), ...(attempt > 1 ? { attempt } : {}) };
-    // Provably never sent: a key no earlier request used, and no attempt of this one left
-    // (a key used before, e.g. by a run stopped without its answer, may have ordered).
-    if (unusedKey && error instanceof NetworkError && !error.mayHaveReached) result.sent = false;
+    if (error instanceof NetworkError && !error.mayHaveReached) {
+      // Provably never sent: a key no earlier request used, and no attempt of this one left
+      // (a key used before, e.g. by a run stopped without its answer, may have ordered).
+      if (unusedKey) result.sent = false;
+      const record = await journal.appendResult(result);
+      UNREACHABLE.add(record);
+      return record;
+    }
   }
   return journal.appendResult(result);
 }
@@ -335,8 +355,8 @@ export async function runRows(rows: AsyncIterable<BulkRow> | Iterable<BulkRow>, 
 
   let ran = 0;
   let cut = 0;
-  // Rows in a row whose requests could not be sent at all (the server down, or its name
-  // not resolving): past `workers` of them (at least 3), no new row starts.
+  // Rows in a row whose requests could not leave this run (the server down, or its name not
+  // resolving): past `workers` of them (at least 3), no new row starts.
   let unsentInARow = 0;
   let halted: ResultRecord | undefined;
   const haltAfter = Math.max(3, workers);
@@ -349,12 +369,19 @@ export async function runRows(rows: AsyncIterable<BulkRow> | Iterable<BulkRow>, 
       // counted in `keyed`, so reported unsent).
       if (halted) return;
       const result = await runRow(row, deps, keyed.delete(row.row));
+      if (result === NOT_STARTED) {
+        // Keyed and never sent, as the rows of the group not started are.
+        keyed.add(row.row);
+        cut += 1;
+        continue;
+      }
       if (!result) {
         cut += 1;
         continue;
       }
       ran += 1;
-      if (result.sent === false) {
+      // Whatever its key's past, a request that could not leave says the server is unreachable.
+      if (UNREACHABLE.has(result)) {
         if (++unsentInARow >= haltAfter) halted ??= result;
       } else unsentInARow = 0;
       deps.onResult?.(result);

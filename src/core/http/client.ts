@@ -229,7 +229,10 @@ export function createClient(options: ClientOptions): ApiClient {
       if (call.signal?.aborted) throw interrupted(call.signal);
       const paced = pace(call);
       if (paced) await paced;
+      // Ctrl-C during a pacing wait: this attempt never leaves.
+      if (call.signal?.aborted) throw interrupted(call.signal);
       const headers = attemptHeaders(call, headerContext);
+      opts.onSend?.();
       const time = iso(clock.now());
       const sent = await sendAttempt(call, headers, attempt, base, connect);
       if (sent.kind === 'interrupted') {

@@ -37,6 +37,8 @@ export interface RequestOptions {
    * order exists behind a 404): logged marked as a probe, so `log --failed` leaves it out.
    */
   probe?: boolean;
+  /** Called as each attempt is about to leave (after any pacing wait): a caller learns whether anything was sent. */
+  onSend?: () => void;
 }
 
 export interface ApiResponse<T = unknown> {
