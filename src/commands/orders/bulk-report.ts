@@ -250,7 +250,10 @@ export function unfinishedBatchError(
       `${held} of ${summary.rows} rows not re-sent: their answer was lost and the server's 24 h idempotency window has passed, so a re-send could order twice`,
     );
   const hints: string[] = [];
-  if (summary.failed > 0) hints.push('fix the cause of the refused rows, then resume: they are sent again with fresh keys');
+  if (summary.failed > 0)
+    hints.push(
+      'fix the cause of the refused rows, then resume: they are sent again with fresh keys (rows fixed in the file itself: run the edited file with --from, which takes the batch over by reference)',
+    );
   if (pending > 0)
     hints.push(
       `${summary.failed > 0 ? 'rows' : 'resume: rows'} of unknown outcome are re-sent with their same keys, so the server answers with the order if it exists`,

@@ -40,7 +40,10 @@ function declareCreate(orders: Command) {
     .option('-y, --yes', 'confirm without asking (required for a production profile when not on a terminal)')
     .option('--from <file>', 'bulk: CSV (with header) or NDJSON with product_id, denomination, quantity, reference, currency')
     .option('--concurrency <n>', 'bulk: orders in flight at once (default 16, at most 32)')
-    .option('--results <file>', 'bulk: write row,order_id,status,trace_id,error as CSV (row = line in the file)')
+    .option(
+      '--results <file>',
+      'bulk: write row,order_id,status,trace_id,error as CSV (row = line in the file), the whole batch, rewritten on each run',
+    )
     .option('--resume <batch_id>', 'bulk: continue a batch (re-running the same file does the same)')
     .option('--new-batch', 'bulk: order an edited file whose rows lack references as a new batch (they may be ordered again)');
   return addOutputOptions(cmd, 'record');
