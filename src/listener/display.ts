@@ -11,7 +11,7 @@
  */
 import { Chalk, type ChalkInstance } from 'chalk';
 import type { ForwardRecord } from '../core/journal/forward-log.js';
-import { differsFromFirst, driftOf, isUnknownType, type InboxEntry } from '../core/journal/inbox.js';
+import { bodyNumberOf, differsFromFirst, driftOf, isUnknownType, type InboxEntry } from '../core/journal/inbox.js';
 import { batchedOutput } from '../core/io/batched-output.js';
 import type { IO } from '../core/io/io.js';
 import { styleStatus } from '../core/output/format.js';
@@ -74,8 +74,10 @@ export function eventSummary(entry: Pick<InboxEntry, 'received_at' | 'envelope'>
 export const UNKNOWN_TYPE_MARK = '(unknown event type)';
 /** The marker of an event that differs from the contract. */
 export const DRIFT_MARK = '(differs from contract)';
-/** The marker of a delivery of a stored event id with another body. */
-export const OTHER_BODY_MARK = '(another body than the first)';
+/** The marker of a delivery of a stored event id with another body: which body it is (what `--body` takes). */
+export function otherBodyMark(bodyNumber: number): string {
+  return `(another body than the first: body ${bodyNumber})`;
+}
 
 /** Differences named in a warning line; the rest are counted (all are in `events show`). */
 const DRIFT_SHOWN = 5;
@@ -92,7 +94,7 @@ function eventLine(c: ChalkInstance, entry: Pick<InboxEntry, 'received_at' | 'en
     status ? styleStatus(status, c) : extra,
     isUnknownType(entry) ? c.yellow(UNKNOWN_TYPE_MARK) : '',
     driftOf(entry).length > 0 ? c.yellow(DRIFT_MARK) : '',
-    differsFromFirst(entry) ? c.yellow(OTHER_BODY_MARK) : '',
+    differsFromFirst(entry) ? c.yellow(otherBodyMark(bodyNumberOf(entry))) : '',
   ]
     .filter((part, i) => i < 4 || part !== '')
     .join('  ')
@@ -186,9 +188,10 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
           warnMarked(a.entry);
           if (differsFromFirst(a.entry)) {
             const id = a.entry.envelope.event_id;
+            const n = bodyNumberOf(a.entry);
             stderr(
               `${ce.yellow('Warning:')} ${displayText(id)} was delivered before with another body: the sender reused the event id for other content, ` +
-                `or changed the event between deliveries. This delivery is stored too, nothing is dropped; ${showCommand(id)} shows the first and counts the others\n`,
+                `or changed the event between deliveries. This delivery is stored too (body ${n}), nothing is dropped; ${showCommand(id)} --body ${n} shows it\n`,
             );
           }
           // The redacted copy is printed with --json only; a line shows no payload field that could hold a code.
@@ -207,6 +210,7 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
               unknown_event_type: isUnknownType(a.entry),
               drift: driftOf(a.entry),
               body_differs_from_first: differsFromFirst(a.entry),
+              body_number: bodyNumberOf(a.entry),
               envelope: envelope.value,
             });
           }

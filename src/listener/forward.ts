@@ -61,6 +61,8 @@ export interface ForwarderDeps {
 
 export interface ForwardRequest {
   eventId: string;
+  /** Which body of the event id this is (1 the first). */
+  bodyNumber?: number;
   body: Buffer | string;
   /** The delivery's own headers (content type and X-Webhook-*). */
   headers: Record<string, string>;
@@ -121,6 +123,7 @@ export class Forwarder {
               ? 'retrying'
               : 'failed',
         source: this.deps.source ?? 'listen',
+        ...((req.bodyNumber ?? 1) > 1 ? { body_number: req.bodyNumber } : {}),
       };
       await this.deps.log?.append(record).catch(() => undefined);
       this.deps.onAttempt?.(record);

@@ -10,7 +10,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { rawBodyFieldsOf, type DeliveryMeta, type InboxEntry, type StoredEnvelope } from '../core/journal/inbox.js';
+import { bodyNumberOf, rawBodyFieldsOf, type DeliveryMeta, type InboxEntry, type StoredEnvelope } from '../core/journal/inbox.js';
 import { type InboxWriter } from '../core/journal/inbox-writer.js';
 import { SignatureError } from '../core/signer/errors.js';
 import { verifyWebhookHeaders, WEBHOOK_HEADERS } from '../core/signer/webhook.js';
@@ -284,7 +284,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         const v = headerValue(req, name);
         if (v !== undefined) headers[name] = v;
       }
-      void forwarder.forward({ eventId: envelope.event_id, body, headers }).catch(() => undefined);
+      void forwarder.forward({ eventId: envelope.event_id, bodyNumber: bodyNumberOf(entry), body, headers }).catch(() => undefined);
     }
   }
 

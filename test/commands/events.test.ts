@@ -221,39 +221,97 @@ describe('vouchers events list: marked events', () => {
 });
 
 describe('vouchers events list and show: an event id stored with more than one body', () => {
-  it('lists each body as its own row, marked; show gives the first and counts the others', async () => {
+  /** A config dir whose inbox holds evt_4 with three bodies (PENDING, DELIVERED, FAILED) and a forward log of the first two. */
+  function threeBodies(): string {
     const dir = tempConfigDir();
     const ev = orderEvent(4);
-    const later = (status: string, at: string) => ({
+    const later = (status: string, at: string, n: number) => ({
       ...entry({ ...ev, data: { ...(ev.data as Record<string, unknown>), status } }, at),
-      meta: { ...entry(ev, at).meta, body_differs_from_first: true },
+      meta: { ...entry(ev, at).meta, body_number: n },
     });
     writeFileSync(
       join(dir, 'events.ndjson'),
-      [entry(ev, '2026-11-22T11:00:00.000Z'), later('DELIVERED', '2026-11-22T11:01:00.000Z'), later('FAILED', '2026-11-22T11:02:00.000Z')]
+      [
+        entry(ev, '2026-11-22T11:00:00.000Z'),
+        later('DELIVERED', '2026-11-22T11:01:00.000Z', 2),
+        later('FAILED', '2026-11-22T11:02:00.000Z', 3),
+      ]
         .map((e) => JSON.stringify(e))
         .join('\n') + '\n',
       { mode: 0o600 },
     );
+    const forward = (body: number | undefined, status: number | null, outcome: string) =>
+      JSON.stringify({
+        time: '2026-11-22T11:03:00.000Z',
+        event_id: testId('evt', 4),
+        url: 'http://127.0.0.1:1/hook',
+        attempt: 1,
+        max_attempts: 1,
+        status,
+        duration_ms: 3,
+        error: status === null ? 'connection refused' : null,
+        outcome,
+        source: 'listen',
+        ...(body ? { body_number: body } : {}),
+      });
+    writeFileSync(join(dir, 'events.forwards.ndjson'), `${forward(undefined, 200, 'delivered')}\n${forward(2, null, 'failed')}\n`, {
+      mode: 0o600,
+    });
+    return dir;
+  }
+
+  it('lists each body as its own row, marked; show gives one body (the first, or --body N|last) with its own forward attempts', async () => {
+    const dir = threeBodies();
     const piped = await runCli(['events', 'list', '--fields', 'event_id,status,drift'], { configDir: dir, overrides: { clock } });
     expect(piped.stdout.replace(/\n$/, '').split('\n')).toEqual([
-      `${testId('evt', 4)}\tFAILED\tanother body than the first`,
-      `${testId('evt', 4)}\tDELIVERED\tanother body than the first`,
+      `${testId('evt', 4)}\tFAILED\tanother body than the first: body 3`,
+      `${testId('evt', 4)}\tDELIVERED\tanother body than the first: body 2`,
       `${testId('evt', 4)}\tPENDING\t`,
     ]);
     const json = JSON.parse((await runCli(['events', 'list', '--json'], { configDir: dir, overrides: { clock } })).stdout) as {
       body_differs_from_first: boolean;
+      body_number: number;
     }[];
     expect(json.map((r) => r.body_differs_from_first)).toEqual([true, true, false]);
-    const shown = await runCli(['events', 'show', testId('evt', 4)], { configDir: dir });
-    expect(shown.stdout).toMatch(/^status\tPENDING$/m);
-    expect(shown.stdout).toMatch(
-      /^other bodies\t2 later deliveries of this event id had other bodies, each stored as its own entry \(vouchers events list shows them all\)$/m,
+    expect(json.map((r) => r.body_number)).toEqual([3, 2, 1]);
+
+    const first = await runCli(['events', 'show', testId('evt', 4)], { configDir: dir });
+    expect(first.stdout).toMatch(/^status\tPENDING$/m);
+    expect(first.stdout).toMatch(
+      /^body\t1 of 3: this event id was delivered with 3 different bodies, each stored as its own entry \(--body 1 to 3, or --body last, shows and replays each\)$/m,
     );
-    const shownJson = JSON.parse((await runCli(['events', 'show', testId('evt', 4), '--json'], { configDir: dir })).stdout);
-    expect([shownJson.envelope.data.status, shownJson.later_bodies]).toEqual(['PENDING', 2]);
+    // Only this body's forward attempts: the second body's failure is not mixed in.
+    expect(first.stdout).toMatch(/^forwards\t2026-11-22 11:03:00Z → 200 in 3 ms$/m);
+    const second = await runCli(['events', 'show', testId('evt', 4), '--body', '2'], { configDir: dir });
+    expect(second.stdout).toMatch(/^status\tDELIVERED$/m);
+    expect(second.stdout).toMatch(/^body\t2 of 3: /m);
+    expect(second.stdout).toMatch(/^forwards\t2026-11-22 11:03:00Z → connection refused/m);
+    const last = JSON.parse((await runCli(['events', 'show', testId('evt', 4), '--body', 'last', '--json'], { configDir: dir })).stdout);
+    expect([last.envelope.data.status, last.body_number, last.bodies, last.forwards]).toEqual(['FAILED', 3, 3, []]);
     const single = JSON.parse((await runCli(['events', 'show', testId('evt', 1), '--json'], { configDir: inboxDir() })).stdout);
-    expect(single.later_bodies).toBe(0);
+    expect([single.body_number, single.bodies]).toEqual([1, 1]);
+
+    const none = await runCli(['events', 'show', testId('evt', 4), '--body', '4'], { configDir: dir });
+    expect([none.code, none.stderr]).toEqual([4, expect.stringContaining(`event ${testId('evt', 4)} has 3 stored bodies, not 4`)]);
+    const bad = await runCli(['events', 'show', testId('evt', 4), '--body', 'second'], { configDir: dir });
+    expect([bad.code, bad.stderr]).toEqual([2, expect.stringContaining('--body "second" must be a body number (1 the first) or last')]);
+  });
+
+  it('replays the body --body picks, says which, and logs the attempt for that body', async () => {
+    const dir = threeBodies();
+    const target = await app(200);
+    const r = await runCli(['events', 'replay', testId('evt', 4), '--body', '2', '--forward-to', target.url], {
+      configDir: dir,
+      env: { VOUCHERS_WEBHOOK_SECRET: SECRET },
+      overrides: { clock },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`${testId('evt', 4)} has 3 stored bodies; replaying body 2 (--body 1 to 3, or --body last, picks another)`);
+    expect(JSON.parse(target.received[0]!.body).data.status).toBe('DELIVERED');
+    const log = await readForwardLog(forwardLogPath(join(dir, 'events.ndjson')), testId('evt', 4));
+    expect(log.at(-1)).toMatchObject({ source: 'replay', status: 200, outcome: 'delivered', body_number: 2 });
+    const shown = await runCli(['events', 'show', testId('evt', 4), '--body', '2'], { configDir: dir });
+    expect(shown.stdout).toMatch(/^forwards\t.*connection refused.*; 2026-11-22 12:00:00Z → 200 in \d+ ms$/m);
   });
 });
 

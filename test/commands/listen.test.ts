@@ -90,12 +90,17 @@ describe('vouchers listen', () => {
       expect((await deliver(l.url, orderEvent(51))).status).toBe(200);
       expect((await deliver(l.url, orderEvent(52))).status).toBe(200);
       await until(() => (l.io.stdoutText().match(/not retried/g) ?? []).length === 2);
+      // Event 51 again with other content: its second body is forwarded, and replayed, on its own.
+      const changed = { ...orderEvent(51), data: { ...(orderEvent(51).data as Record<string, unknown>), status: 'DELIVERED' } };
+      expect((await deliver(l.url, changed)).json).toEqual({ received: true });
+      await until(() => (l.io.stdoutText().match(/not retried/g) ?? []).length === 3);
       expect(await l.stop()).toBe(0);
       const id = (n: number) => String(orderEvent(n).event_id);
       expect(l.io.stderrText()).toContain(
-        'Not forwarded: 2 events were stored and acknowledged but never reached the app (forwarding gave up, or stopped with the listener); ' +
+        'Not forwarded: 3 events were stored and acknowledged but never reached the app (forwarding gave up, or stopped with the listener); ' +
           `the sender will not deliver them again. Forward by hand:\n  vouchers events replay ${id(51)} --forward-to ${appUrl} --inbox ${inbox}\n` +
-          `  vouchers events replay ${id(52)} --forward-to ${appUrl} --inbox ${inbox}\n`,
+          `  vouchers events replay ${id(52)} --forward-to ${appUrl} --inbox ${inbox}\n` +
+          `  vouchers events replay ${id(51)} --forward-to ${appUrl} --inbox ${inbox} --body 2\n`,
       );
     } finally {
       await new Promise((r) => app.close(r));

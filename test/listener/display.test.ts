@@ -119,15 +119,15 @@ describe('listen display: events that differ from the contract', () => {
       colorErr: false,
       showCommand: (id) => `vouchers events show ${id} --inbox ./events.ndjson`,
     });
-    const other = entry(documentDelivered(1), { body_differs_from_first: true });
+    const other = entry(documentDelivered(1), { body_number: 2 });
     display.activity({ kind: 'event', entry: other });
     display.activity({ kind: 'event', entry: other });
     display.flush();
-    expect(out[0]).toMatch(/DELIVERED {2}\(another body than the first\)\n$/);
+    expect(out[0]).toMatch(/DELIVERED {2}\(another body than the first: body 2\)\n$/);
     expect(err).toEqual([
       `Warning: ${hexEventId(1)} was delivered before with another body: the sender reused the event id for other content, ` +
-        'or changed the event between deliveries. This delivery is stored too, nothing is dropped; ' +
-        `vouchers events show ${hexEventId(1)} --inbox ./events.ndjson shows the first and counts the others\n`,
+        'or changed the event between deliveries. This delivery is stored too (body 2), nothing is dropped; ' +
+        `vouchers events show ${hexEventId(1)} --inbox ./events.ndjson --body 2 shows it\n`,
       expect.stringContaining(`Warning: ${hexEventId(1)} was delivered before with another body`),
     ]);
     const json = captureIO();
@@ -136,6 +136,7 @@ describe('listen display: events that differ from the contract', () => {
     jsonDisplay.activity({ kind: 'event', entry: delivered });
     jsonDisplay.flush();
     expect(json.out.map((l) => JSON.parse(l).body_differs_from_first)).toEqual([true, false]);
+    expect(json.out.map((l) => JSON.parse(l).body_number)).toEqual([2, 1]);
   });
 
   it('masks code-like fields of an unknown payload, names where they were, and escapes what a terminal would act on', () => {

@@ -306,8 +306,8 @@ describe('listener: duplicates and durability', () => {
     expect((await deliver(first.url, withStatus('DELIVERED'))).json).toEqual({ received: true, duplicate: true });
     expect((await deliver(first.url, ev)).json).toEqual({ received: true, duplicate: true });
     expect(first.activity.map((a) => a.kind)).toEqual(['event', 'event', 'duplicate', 'duplicate']);
-    const marks = first.activity.map((a) => (a.kind === 'event' ? (a.entry.meta.body_differs_from_first ?? false) : a.kind));
-    expect(marks).toEqual([false, true, 'duplicate', 'duplicate']);
+    const marks = first.activity.map((a) => (a.kind === 'event' ? (a.entry.meta.body_number ?? 1) : a.kind));
+    expect(marks).toEqual([1, 2, 'duplicate', 'duplicate']);
     await first.listener.close();
 
     const second = await start(inboxPath);
@@ -320,16 +320,20 @@ describe('listener: duplicates and durability', () => {
       deliver(second.url, withStatus('CANCELLED')),
     ]);
     expect(answers.map((a) => a.json.duplicate ?? false).sort()).toEqual([false, false, true]);
-    const stored: [unknown, boolean][] = [];
-    for await (const e of readInbox(inboxPath)) stored.push([e.envelope.data.status, e.meta.body_differs_from_first ?? false]);
+    const stored: [unknown, number][] = [];
+    for await (const e of readInbox(inboxPath)) stored.push([e.envelope.data.status, e.meta.body_number ?? 1]);
     expect(stored.slice(0, 2)).toEqual([
-      ['PENDING', false],
-      ['DELIVERED', true],
+      ['PENDING', 1],
+      ['DELIVERED', 2],
     ]);
-    expect(stored.slice(2).sort()).toEqual([
-      ['CANCELLED', true],
-      ['FAILED', true],
-    ]);
+    // Numbered in the order they were stored, whichever came first.
+    expect(stored.slice(2).map(([, n]) => n)).toEqual([3, 4]);
+    expect(
+      stored
+        .slice(2)
+        .map(([status]) => status)
+        .sort(),
+    ).toEqual(['CANCELLED', 'FAILED']);
   });
 
   it('stores one copy when the same event arrives many times at once', async () => {

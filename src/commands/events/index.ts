@@ -5,6 +5,7 @@ import { runVerb, type RegisterCommand } from '../types.js';
 
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 const INBOX_HELP = 'inbox file (default: events.ndjson in the config directory)';
+const BODY_HELP = 'which stored body of the id, for an id delivered with more than one: 1 (the first, default), 2 … or last';
 
 function declareList(events: Command) {
   const list = events
@@ -27,8 +28,9 @@ function declareShow(events: Command) {
     .command('show')
     .description('One stored event: envelope, delivery details and forward attempts')
     .argument('<event_id>', 'event id (evt_…)')
+    .option('--body <n|last>', BODY_HELP)
     .option('--inbox <file>', INBOX_HELP)
-    .option('--json', 'print the stored entry as JSON (received_at, envelope, meta, forwards, later_bodies)');
+    .option('--json', 'print the stored entry as JSON (received_at, envelope, meta, forwards, body_number, bodies)');
   return show;
 }
 export type EventsShowFlags = FlagsOf<typeof declareShow>;
@@ -39,6 +41,7 @@ function declareReplay(events: Command) {
     .description('Re-send a stored event to your local app, freshly signed with the webhook secret')
     .argument('<event_id>', 'event id (evt_…)')
     .requiredOption('--forward-to <url>', "your app's webhook URL")
+    .option('--body <n|last>', BODY_HELP)
     .option('--secret <whsec>', 'signing secret (default: profile webhook_secret or VOUCHERS_WEBHOOK_SECRET)')
     .option('--forward-header <K:V>', 'extra header (repeatable)', collect)
     .option('--inbox <file>', INBOX_HELP)
@@ -63,9 +66,10 @@ Examples:
 
 The CONTRACT column marks events stored as received that differ from the contract this
 version knows ("differs: data.reference") or are of a type it does not know; with --json,
-drift lists each difference and unknown_type is true. "another body than the first"
-(body_differs_from_first) marks a delivery of an event id already stored with other
-content: the listener keeps every body, and lists each as its own row.`,
+drift lists each difference and unknown_type is true. "another body than the first: body 2"
+(body_differs_from_first, body_number) marks a delivery of an event id already stored with
+other content: the listener keeps every body and lists each as its own row; events show
+and replay take --body 2 for it.`,
   );
   list.action(async (flags, command) => {
     const { buildListOptions, run } = await import('./list.js');
@@ -81,13 +85,14 @@ Examples:
   $ vouchers events show evt_01JDQ5P2M4R8T0V2X4Z6B8D0F2
   $ vouchers events show evt_01JDQ5P2M4R8T0V2X4Z6B8D0F2 --json | jq .envelope.data
 
-Shows the first entry stored under the id (later_bodies counts later deliveries of it with
-another body; events list shows each). Code-like fields are masked and the raw body left
-out. The inbox file itself keeps every event exactly as signed, so a code that a payload
+Shows the first entry stored under the id; an id delivered again with other content has
+an entry per body ("body 1 of 2"; --body 2 or --body last shows the next). Code-like
+fields are masked and the raw body left out. The inbox file itself keeps every event exactly as signed, so a code that a payload
 wrongly carries is in it: keep the file private (it is created 0600).`,
   );
   show.action(async (eventId, flags, command) => {
-    const options = { eventId, inbox: flags.inbox, json: Boolean(flags.json) };
+    const { parseBodyFlag } = await import('./stored-body.js');
+    const options = { eventId, body: parseBodyFlag(flags.body), inbox: flags.inbox, json: Boolean(flags.json) };
     await runVerb(seam, command, { args: [eventId], flags, parsed: options }, async () => (await import('./show.js')).run(f, options));
   });
 
@@ -98,7 +103,8 @@ wrongly carries is in it: keep the file private (it is created 0600).`,
 Examples:
   $ vouchers events replay evt_01JDQ5P2M4R8T0V2X4Z6B8D0F2 --forward-to http://localhost:3000/webhooks
 
-Re-sends the body exactly as it was received (the first stored under the id). Exit status
+Re-sends the body exactly as it was received: the first stored under the id, or the one
+--body picks (an id delivered again with other content has an entry per body). Exit status
 0 when your app answers 2xx, 5 when it refuses the event (4xx), 7 when it fails (5xx) or
 cannot be reached.`,
   );

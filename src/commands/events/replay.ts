@@ -6,7 +6,8 @@
  */
 import { CliError, NetworkError } from '../../core/errors/index.js';
 import { forwardLogPath, openForwardLog, type ForwardRecord } from '../../core/journal/forward-log.js';
-import { findInInbox, rawBodyOf } from '../../core/journal/inbox.js';
+import { rawBodyOf, type BodyChoice } from '../../core/journal/inbox.js';
+import { parseBodyFlag, storedBody } from './stored-body.js';
 import { err } from '../../core/io/io.js';
 import { printJson } from '../../core/output/print.js';
 import { signWebhook, WEBHOOK_HEADERS } from '../../core/signer/webhook.js';
@@ -21,6 +22,8 @@ import type { EventsReplayFlags } from './index.js';
 
 export interface ReplayOptions {
   eventId: string;
+  /** Which stored body of the id (1 the first). */
+  body: BodyChoice;
   forwardTo: URL;
   secrets: string[] | undefined;
   headers: Record<string, string>;
@@ -31,6 +34,7 @@ export interface ReplayOptions {
 export function buildReplayOptions(eventId: string, flags: EventsReplayFlags): ReplayOptions {
   return {
     eventId,
+    body: parseBodyFlag(flags.body),
     forwardTo: parseForwardUrl(String(flags.forwardTo)),
     secrets: parseSecretFlags(flags.secret === undefined ? undefined : [String(flags.secret)]),
     headers: parseHeaderFlags(flags.forwardHeader as string[] | undefined),
@@ -41,9 +45,14 @@ export function buildReplayOptions(eventId: string, flags: EventsReplayFlags): R
 
 export async function run(f: Factory, o: ReplayOptions): Promise<void> {
   const path = await resolveInboxPath(f, o.inbox);
-  const entry = await findInInbox(path, o.eventId);
-  if (!entry)
-    throw new CliError('not_found', `event ${o.eventId} is not in the inbox ${path}`, 'list what is stored with vouchers events list');
+  const { entry, bodyNumber, bodies } = await storedBody(path, o.eventId, o.body);
+  // An id delivered with more than one body: say which one goes, and how to send another.
+  if (bodies > 1 && !o.json)
+    err(
+      f.io,
+      `${displayText(o.eventId)} has ${bodies} stored bodies; replaying body ${bodyNumber}${bodyNumber === bodies ? ' (the last)' : ''} ` +
+        `(--body 1 to ${bodies}, or --body last, picks another)\n`,
+    );
   const secrets = await resolveWebhookSecrets(f, o.secrets, { json: o.json });
   const body = rawBodyOf(entry);
   const timestamp = Math.floor(f.clock.now() / 1000);
@@ -72,6 +81,7 @@ export async function run(f: Factory, o: ReplayOptions): Promise<void> {
     error: result.error,
     outcome: ok ? 'delivered' : 'failed',
     source: 'replay',
+    ...(bodyNumber > 1 ? { body_number: bodyNumber } : {}),
   };
   await openForwardLog(forwardLogPath(path))
     .append(record)

@@ -1,5 +1,5 @@
 /** The inbox as rows for `events list` and `events show`: the summary fields plus `data`. */
-import { differsFromFirst, driftOf, isUnknownType, type InboxEntry } from '../../core/journal/inbox.js';
+import { bodyNumberOf, differsFromFirst, driftOf, isUnknownType, type InboxEntry } from '../../core/journal/inbox.js';
 import type { Column } from '../../core/output/print.js';
 import { formatTime, styleStatus } from '../../core/output/format.js';
 import { displayText, isPrintableName } from '../../core/output/printable.js';
@@ -18,6 +18,8 @@ export interface EventRow {
   drift: string[];
   /** An event of this id was stored before with another body (both are kept). */
   body_differs_from_first: boolean;
+  /** Which body of its event id this entry is: 1 for the first (what `events show|replay --body` take). */
+  body_number: number;
   data: Record<string, unknown>;
 }
 
@@ -31,6 +33,7 @@ export const EVENT_FIELDS = [
   'unknown_type',
   'drift',
   'body_differs_from_first',
+  'body_number',
   'data',
 ];
 
@@ -51,6 +54,7 @@ export function toRow(entry: InboxEntry): EventRow {
     unknown_type: isUnknownType(entry),
     drift: driftOf(entry),
     body_differs_from_first: differsFromFirst(entry),
+    body_number: bodyNumberOf(entry),
     data: redactCodes(data).value,
   };
 }
@@ -61,11 +65,11 @@ function driftFields(drift: string[]): string[] {
 }
 
 /** The CONTRACT column: empty when the event matches, else what is marked. */
-export function contractNote(row: Pick<EventRow, 'unknown_type' | 'drift' | 'body_differs_from_first'>): string {
+export function contractNote(row: Pick<EventRow, 'unknown_type' | 'drift' | 'body_differs_from_first' | 'body_number'>): string {
   return [
     row.unknown_type ? 'unknown type' : '',
     row.drift.length > 0 ? `differs: ${driftFields(row.drift).join(', ')}` : '',
-    row.body_differs_from_first ? 'another body than the first' : '',
+    row.body_differs_from_first ? `another body than the first: body ${row.body_number}` : '',
   ]
     .filter(Boolean)
     .join('; ');

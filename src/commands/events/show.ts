@@ -1,11 +1,12 @@
 /**
  * `vouchers events show ID`: one stored event with its delivery details, what differs from
- * the contract, forward attempts, and how many later deliveries of its id had another body. Code-like fields are masked; the raw body is not shown.
+ * the contract, forward attempts; `--body N|last` picks another body of an id delivered
+ * with more than one. Code-like fields are masked; the raw body is not shown.
  */
 import type { ChalkInstance } from 'chalk';
-import { CliError } from '../../core/errors/index.js';
 import { forwardLogPath, readForwardLog } from '../../core/journal/forward-log.js';
-import { eventInInbox, withoutRawBody } from '../../core/journal/inbox.js';
+import { withoutRawBody, type BodyChoice } from '../../core/journal/inbox.js';
+import { ofBody, storedBody } from './stored-body.js';
 import { out } from '../../core/io/io.js';
 import { chalkFor, formatTime, printRecord, resolveOutput, styleStatus } from '../../core/output/index.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -18,6 +19,8 @@ import { toRow } from './rows.js';
 
 export interface ShowOptions {
   eventId: string;
+  /** Which stored body of the id (1 the first). */
+  body: BodyChoice;
   inbox: string | undefined;
   json: boolean;
 }
@@ -25,16 +28,17 @@ export interface ShowOptions {
 export async function run(f: Factory, o: ShowOptions): Promise<void> {
   const settings = resolveOutput(f.io, { json: o.json }, f.globals().color !== false);
   const path = await resolveInboxPath(f, o.inbox);
-  const found = await eventInInbox(path, o.eventId);
-  if (!found)
-    throw new CliError('not_found', `event ${o.eventId} is not in the inbox ${path}`, 'list what is stored with vouchers events list');
-  const { entry, laterBodies } = found;
-  const forwards = await readForwardLog(forwardLogPath(path), o.eventId);
+  const { entry, bodyNumber, bodies } = await storedBody(path, o.eventId, o.body);
+  const forwards = ofBody(await readForwardLog(forwardLogPath(path), o.eventId), bodyNumber);
   if (settings.format === 'json') {
     // The raw body is left out: it may hold what the redacted envelope hides.
     await out(
       f.io,
-      jsonDocument(f.io, { ...withoutRawBody(entry), envelope: redactCodes(entry.envelope).value, forwards, later_bodies: laterBodies }, 2),
+      jsonDocument(
+        f.io,
+        { ...withoutRawBody(entry), envelope: redactCodes(entry.envelope).value, forwards, body_number: bodyNumber, bodies },
+        2,
+      ),
     );
     return;
   }
@@ -66,14 +70,13 @@ export async function run(f: Factory, o: ShowOptions): Promise<void> {
             },
           ]
         : []),
-      ...(laterBodies > 0
+      ...(bodies > 1
         ? [
             {
-              label: 'other bodies',
+              label: 'body',
               value:
-                laterBodies === 1
-                  ? '1 later delivery of this event id had another body, stored as its own entry (vouchers events list shows both)'
-                  : `${laterBodies} later deliveries of this event id had other bodies, each stored as its own entry (vouchers events list shows them all)`,
+                `${bodyNumber} of ${bodies}: this event id was delivered with ${bodies} different bodies, each stored as its own entry` +
+                ` (--body 1 to ${bodies}, or --body last, shows and replays each)`,
               style: (t: string, c: ChalkInstance) => c.yellow(t),
             },
           ]

@@ -45,7 +45,7 @@ Examples:
 
 Every accepted event is on disk before the 200 answer; duplicates (same event_id, same
 body) are answered 200 and not stored or forwarded again. A delivery of a stored event_id
-with another body is stored and forwarded too, marked "(another body than the first)"
+with another body is stored and forwarded too, marked "(another body than the first: body 2)"
 with a warning: nothing acknowledged is dropped. Any correctly signed event envelope
 (event, event_id, created_at, data object) is accepted whatever its type or payload: one
 that differs from the contract this version knows, or of a type it does not know (a

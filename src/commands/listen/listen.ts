@@ -149,14 +149,16 @@ async function listenWithInbox(
     showCommand: (id) => suggestedCommand(f.globals(), ['events', 'show', id], [['--inbox', o.inbox]]),
   });
   /** Events whose forwarding ended without a delivery (gave up, or stopped with the listener): replayed by hand. */
-  const notForwarded = new Set<string>();
+  const notForwarded = new Map<string, { eventId: string; bodyNumber: number }>();
   const forwarder = o.forwardTo
     ? new Forwarder(o.forwardTo, o.forwardHeaders, o.forwardPolicy, {
         clock: f.clock,
         log: openForwardLog(forwardLogPath(inboxPath)),
         onAttempt: (r) => {
-          if (r.outcome === 'delivered') notForwarded.delete(r.event_id);
-          else if (r.outcome !== 'retrying') notForwarded.add(r.event_id);
+          // Each body of an event id is forwarded (and replayed) on its own.
+          const key = `${r.body_number ?? 1} ${r.event_id}`;
+          if (r.outcome === 'delivered') notForwarded.delete(key);
+          else if (r.outcome !== 'retrying') notForwarded.set(key, { eventId: r.event_id, bodyNumber: r.body_number ?? 1 });
           display.forward(r);
         },
       })
@@ -234,7 +236,7 @@ async function listenWithInbox(
   if (forwarder && notForwarded.size > 0)
     err(
       io,
-      notForwardedNote([...notForwarded], (id) => replayCommand(f, o, id, forwarder.url.toString())),
+      notForwardedNote([...notForwarded.values()], (e) => replayCommand(f, o, e, forwarder.url.toString())),
     );
   if (previous) {
     try {
@@ -252,13 +254,14 @@ async function listenWithInbox(
 /** Most replay commands listed when the listener stops; the rest are counted. */
 const REPLAYS_SHOWN = 10;
 
-function replayCommand(f: Factory, o: ListenOptions, eventId: string, forwardTo: string): string {
+function replayCommand(f: Factory, o: ListenOptions, e: { eventId: string; bodyNumber: number }, forwardTo: string): string {
   return suggestedCommand(
     f.globals(),
-    ['events', 'replay', eventId],
+    ['events', 'replay', e.eventId],
     [
       ['--forward-to', forwardTo],
       ['--inbox', o.inbox],
+      ['--body', e.bodyNumber > 1 ? String(e.bodyNumber) : undefined],
     ],
   );
 }
@@ -267,7 +270,7 @@ function replayCommand(f: Factory, o: ListenOptions, eventId: string, forwardTo:
  * What was stored and acknowledged but never reached the app: its sender will not deliver
  * it again, so the listener names each and how to forward it by hand.
  */
-export function notForwardedNote(ids: string[], replay: (id: string) => string): string {
+export function notForwardedNote<T>(ids: T[], replay: (id: T) => string): string {
   const shown = ids.slice(0, REPLAYS_SHOWN).map((id) => `  ${replay(id)}\n`);
   const more =
     ids.length > REPLAYS_SHOWN

@@ -27,6 +27,8 @@ export interface ForwardRecord {
   outcome: ForwardOutcome;
   /** `listen` or `replay`. */
   source: 'listen' | 'replay';
+  /** Which body of the event id was forwarded, from 2 on (absent: the first). */
+  body_number?: number;
 }
 
 /** `events.ndjson` → `events.forwards.ndjson`. */

@@ -60,6 +60,11 @@ export class StoredEvents {
     return this.first.has(id);
   }
 
+  /** How many bodies are stored under this event id. */
+  bodies(id: string): number {
+    return this.first.has(id) ? 1 + (this.others.get(id)?.length ?? 0) : 0;
+  }
+
   /** Whether this body of this event id is stored. */
   holds(id: string, print: number): boolean {
     const first = this.first.get(id);
@@ -264,9 +269,9 @@ export class InboxWriter {
    * by a concurrent delivery). Resolves once the line is on disk. `envelopeJson`, when
    * given, is JSON.stringify(entry.envelope), already made by the caller.
    *
-   * An event id already stored with another body is stored too, its entry marked
-   * `meta.body_differs_from_first`: a sender that reuses an event id for other content
-   * must not have it acknowledged and dropped.
+   * An event id already stored with another body is stored too, its entry numbered
+   * (`meta.body_number`, 2 for the second body): a sender that reuses an event id for
+   * other content must not have it acknowledged and dropped.
    */
   store(entry: InboxEntry, envelopeJson?: string): Promise<StoreResult> {
     const id = entry.envelope.event_id;
@@ -280,7 +285,7 @@ export class InboxWriter {
       const again = () => this.store(entry, json);
       return running.then(again, again);
     }
-    if (this.seen.has(id)) entry.meta = { ...entry.meta, body_differs_from_first: true };
+    if (this.seen.has(id)) entry.meta = { ...entry.meta, body_number: this.seen.bodies(id) + 1 };
     const write = this.append(entry, json, print).then(
       () => {
         this.inFlight.delete(id);

@@ -50,15 +50,24 @@ export interface DeliveryMeta {
    */
   drift?: string[];
   /**
-   * Set when an event of this id was stored before with another body: the sender reused the
-   * event id for other content (or changed the event between deliveries). Both are kept.
+   * Which body of its event id this entry is, from 2 on (absent: the first): set when the
+   * id was stored before with other content (a sender that reused the id, or changed the
+   * event between deliveries). Every body is kept; `events show|replay --body N` picks one.
    */
-  body_differs_from_first?: true;
+  body_number?: number;
+}
+
+/** Which body of its event id an entry is (1 for the first, and for lines that do not say). */
+export function bodyNumberOf(entry: Pick<InboxEntry, 'meta'>): number {
+  const n = entry.meta?.body_number;
+  if (typeof n === 'number' && Number.isInteger(n) && n > 1) return n;
+  // A line of the first build that stored other bodies marked them without a number.
+  return (entry.meta as { body_differs_from_first?: unknown } | undefined)?.body_differs_from_first === true ? 2 : 1;
 }
 
 /** Whether an event of this id was stored before with another body. */
 export function differsFromFirst(entry: Pick<InboxEntry, 'meta'>): boolean {
-  return entry.meta?.body_differs_from_first === true;
+  return bodyNumberOf(entry) > 1;
 }
 
 /** One line of the inbox. */
@@ -174,19 +183,28 @@ export async function* readInbox(path: string): AsyncGenerator<InboxEntry> {
   }
 }
 
+/** Which stored body of an event id to take: the n-th (1 the first), or the last. */
+export type BodyChoice = number | 'last';
+
 /**
- * The first entry of one event id and how many more were stored under it (deliveries of
- * the id with another body, `meta.body_differs_from_first`), or undefined.
+ * One entry of an event id (`body`: the n-th stored under it, 1 the first, or the last)
+ * and how many bodies the id has (deliveries of it with other content), or undefined when
+ * the id is not stored. `entry` is undefined when the id has fewer bodies than asked for.
  */
-export async function eventInInbox(path: string, eventId: string): Promise<{ entry: InboxEntry; laterBodies: number } | undefined> {
-  let found: InboxEntry | undefined;
-  let laterBodies = 0;
+export async function eventInInbox(
+  path: string,
+  eventId: string,
+  body: BodyChoice = 1,
+): Promise<{ entry: InboxEntry | undefined; bodyNumber: number; bodies: number } | undefined> {
+  let chosen: InboxEntry | undefined;
+  let bodies = 0;
   for await (const entry of readInbox(path)) {
     if (entry.envelope.event_id !== eventId) continue;
-    if (found) laterBodies++;
-    else found = entry;
+    bodies++;
+    if (body === 'last' || body === bodies) chosen = entry;
   }
-  return found && { entry: found, laterBodies };
+  if (bodies === 0) return undefined;
+  return { entry: chosen, bodyNumber: body === 'last' ? bodies : body, bodies };
 }
 
 /** The entry of one event id (the first stored), or undefined. */
