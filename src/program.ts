@@ -4,7 +4,8 @@
  */
 import { COMMANDS } from './commands/registry.js';
 import type { RunSeam } from './commands/types.js';
-import { Command, Option, type CommandUnknownOpts } from './core/run/commander.js';
+import { Command, Option, mistakenOptionHint, type CommandUnknownOpts } from './core/run/commander.js';
+import { Help } from 'commander';
 import type { Factory } from './factory.js';
 import type { IO } from './core/io/io.js';
 import { UsageError } from './core/errors/index.js';
@@ -29,13 +30,16 @@ export function wantsJson(argv: readonly string[]): boolean {
  * in this CLI's own error layout, with a hint naming the command's --help; with --json as
  * the error envelope, as every other error is.
  */
-export function usageError(text: string, commandPath: string, json: boolean): string {
+export function usageError(text: string, commandPath: string, json: boolean, cmd?: object): string {
   const [first = '', ...rest] = text.trim().split('\n');
   const message = first.replace(/^error:\s*/, '');
-  const suggestion = rest
-    .map((l) => l.trim().replace(/^\((.*)\)$/, '$1'))
-    .filter(Boolean)
-    .join(' ');
+  const unknown = /^unknown option '([^']+)'/.exec(message)?.[1];
+  const suggestion =
+    (cmd && unknown && mistakenOptionHint(cmd, unknown)) ||
+    rest
+      .map((l) => l.trim().replace(/^\((.*)\)$/, '$1'))
+      .filter(Boolean)
+      .join(' ');
   const hint = `${suggestion ? `${suggestion[0]!.toLowerCase()}${suggestion.slice(1)} ` : ''}see ${commandPath} --help`;
   if (json) return JSON.stringify({ error: { name: 'UsageError', code: 'USAGE', message, hint }, trace_id: null }) + '\n';
   return `Error: ${message}\n  hint      ${hint}\n`;
@@ -67,11 +71,11 @@ function commandPath(cmd: CommandUnknownOpts): string {
   return names.join(' ');
 }
 
-function outputFor(io: IO, path: string, json: boolean) {
+function outputFor(io: IO, path: string, json: boolean, cmd?: object) {
   return {
     writeOut: (s: string) => io.stdout.write(s),
     writeErr: (s: string) => io.stderr.write(s),
-    outputError: (s: string, write: (s: string) => void) => write(usageError(s, path, json)),
+    outputError: (s: string, write: (s: string) => void) => write(usageError(s, path, json, cmd)),
   };
 }
 
@@ -205,8 +209,18 @@ Environment:
   // points at its verbs' help, where the examples are.
   const inherit = (cmd: CommandUnknownOpts) => {
     for (const sub of cmd.commands) {
-      sub.exitOverride().configureOutput(outputFor(io, commandPath(sub), json));
-      sub.configureHelp({ ...sub.configureHelp(), showGlobalOptions: true });
+      sub.exitOverride().configureOutput(outputFor(io, commandPath(sub), json, sub));
+      sub.configureHelp({
+        ...sub.configureHelp(),
+        showGlobalOptions: true,
+        // A root option the command has one of its own of (certify's --timeout is the whole
+        // run's) cannot be given to it: listed once, as the command's.
+        visibleGlobalOptions(this: Help, c: CommandUnknownOpts) {
+          return Help.prototype.visibleGlobalOptions
+            .call(this, c as never)
+            .filter((o) => !o.long || !c.options.some((own) => own.long === o.long));
+        },
+      });
       if (sub.commands.length > 0 && (sub as unknown as NodeJS.EventEmitter).listenerCount('afterHelp') === 0) {
         sub.addHelpText('after', `\nEach command has examples: ${commandPath(sub)} <command> --help`);
       }

@@ -1,5 +1,5 @@
 /** `vouchers certify`: registration only; the checklist loads when it runs. */
-import type { Command, FlagsOf } from '../../core/run/commander.js';
+import { hintMistakenOptions, type Command, type FlagsOf } from '../../core/run/commander.js';
 import { runVerb, type RegisterCommand } from '../types.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -17,7 +17,7 @@ function declareCertify(program: Command) {
     .option('--webhook-target <url>', "also certify your own webhook receiver at URL (signed with the profile's webhook secret)")
     .option('--public-url <url>', 'URL the server delivers webhooks to, forwarded to the local listener (a tunnel)')
     .option('--listen-port <n>', 'port of the local webhook listener (default: a free one)')
-    .option('--timeout <duration>', 'longest the whole run may take (default 5m)')
+    .option('--timeout <duration>', "longest the whole run may take (default 5m); each request's own timeout comes from VOUCHERS_TIMEOUT")
     .option('--json', 'shorthand for --reporter json');
   return cmd;
 }
@@ -25,6 +25,15 @@ export type CertifyFlags = FlagsOf<typeof declareCertify>;
 
 export const registerCertify: RegisterCommand = (program, f, seam) => {
   const cmd = declareCertify(program);
+  const reporter = (name: string) => `use --reporter ${name}=FILE (or --reporter ${name} for stdout);`;
+  hintMistakenOptions(cmd, {
+    '--junit': reporter('junit'),
+    '--markdown': reporter('markdown'),
+    '--md': reporter('markdown'),
+    '--pretty': 'use --reporter pretty;',
+    '--output': 'use --reporter NAME=FILE (json, junit or markdown);',
+    '--format': 'use --reporter NAME (pretty, json, junit or markdown);',
+  });
   cmd.addHelpText(
     'after',
     `

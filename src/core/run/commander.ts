@@ -47,3 +47,19 @@ export type OptionsOf<C> = C extends { opts(): infer Opts } ? Opts : never;
 
 /** The flags of the command a declaring function returns: `FlagsOf<typeof declareList>`. */
 export type FlagsOf<Declare extends (...args: never[]) => unknown> = OptionsOf<ReturnType<Declare>>;
+
+/** Options a command does not have that users reach for, each with what to use instead. */
+const MISTAKEN_OPTIONS = new WeakMap<object, Readonly<Record<string, string>>>();
+
+/**
+ * Say what to use instead when `flag` is given to `cmd` (`--junit` → "use --reporter
+ * junit=FILE"): shown as the hint of commander's "unknown option" error.
+ */
+export function hintMistakenOptions(cmd: object, hints: Readonly<Record<string, string>>): void {
+  MISTAKEN_OPTIONS.set(cmd, { ...MISTAKEN_OPTIONS.get(cmd), ...hints });
+}
+
+/** The hint for an option `cmd` does not have, if one was declared. */
+export function mistakenOptionHint(cmd: object, flag: string): string | undefined {
+  return MISTAKEN_OPTIONS.get(cmd)?.[flag.split('=')[0]!];
+}
