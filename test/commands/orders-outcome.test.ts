@@ -354,3 +354,43 @@ describe('Ctrl-C during orders create', () => {
     });
   });
 });
+
+describe('orders create --wait: following stopped by an error after the order was placed', () => {
+  let server: Server;
+  let url: string;
+  let pending: unknown;
+  beforeAll(async () => {
+    // A real PENDING order as the sandbox answers it; the server below places it, then fails every GET.
+    const r = await cli(['orders', 'create', '--product', 'sbx-gated', '--denomination', '10', '--json']);
+    expect(r.code, r.stderr).toBe(0);
+    pending = JSON.parse(r.stdout);
+    server = createServer((req, res) => {
+      const status = req.method === 'POST' ? 202 : 503;
+      res.writeHead(status, { 'content-type': 'application/json', 'x-trace-id': 'f'.repeat(32) });
+      res.end(JSON.stringify(status === 202 ? pending : { error: { code: 'SERVICE_UNAVAILABLE', message: 'down for maintenance' } }));
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/v1`;
+  });
+  afterAll(async () => {
+    server.closeAllConnections();
+    await new Promise((r) => server.close(r));
+  });
+
+  it('says the order was placed and how to follow it, prints it, and names it in the error', async () => {
+    const id = (pending as Order).order_id;
+    const args = ['orders', 'create', '--product', 'sbx-gated', '--denomination', '10', '--wait', '--max-retries', '0'];
+    const human = await cli(args, { env: { ...env, VOUCHERS_BASE_URL: url } });
+    expect(human.code, human.stderr).toBe(7);
+    expect(human.stderr).toContain(
+      `Order ${id} was placed (last seen PENDING); following it stopped. Follow it: vouchers orders wait ${id}`,
+    );
+    expect(human.stdout).toContain(id);
+    noStack(human);
+    const json = await cli([...args, '--json', '--idempotency-key', 'follow-stopped'], { env: { ...env, VOUCHERS_BASE_URL: url } });
+    expect(json.code, json.stderr).toBe(7);
+    // stdout: the order, for a script; stderr: only the error, naming the order.
+    expect((JSON.parse(json.stdout) as Order).order_id).toBe(id);
+    expect(onlyEnvelope(json)).toMatchObject({ idempotency_key: 'follow-stopped', order_id: id, order_status: 'PENDING' });
+  });
+});

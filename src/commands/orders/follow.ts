@@ -6,7 +6,7 @@
  */
 import { followOrder, type FollowResult } from '../../api/orders.js';
 import { formatDuration } from '../../core/http/duration.js';
-import { PendingError } from '../../core/errors/index.js';
+import { CliError, PendingError } from '../../core/errors/index.js';
 import type { Order, OrderStatus } from '../../contract/orders.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { formatTime } from '../../core/output/format.js';
@@ -68,6 +68,8 @@ export async function followOnTerminal(
     quiet: options.quiet,
   });
   let result: FollowResult;
+  // The last answer seen: what a follow stopped by an error leaves the caller with.
+  let last: { order: Order; received?: unknown } | undefined = options.initial;
   try {
     result = await followOrder(client, orderId, {
       clock,
@@ -77,6 +79,7 @@ export async function followOnTerminal(
       initial: options.initial,
       requestTimeoutMs: options.requestTimeoutMs,
       onStatus: (order, response) => {
+        last = { order };
         options.onStatus?.(order, response.traceId);
         const trace = response.traceId ? `  trace ${response.traceId}` : '';
         // New text first: the spinner resumes under the persisted line with the new status.
@@ -86,6 +89,18 @@ export async function followOnTerminal(
     });
   } catch (error) {
     spinner.stop();
+    // Stopped by an error (the server unreachable, the rate limit used up), not by Ctrl-C:
+    // the order exists all the same. Say so, print it as a timeout does, and name it in the error.
+    if (last && !io.signal.aborted) {
+      const { order } = last;
+      if (!options.quiet)
+        err(
+          io,
+          `Order ${orderId} was placed (last seen ${order.status}); following it stopped. Follow it: ${suggestedCommand(f.globals(), ['orders', 'wait', orderId])}\n`,
+        );
+      await options.onShort?.(order, last.received);
+      if (error instanceof CliError) error.withJsonFields({ order_id: orderId, order_status: order.status });
+    }
     throw error;
   }
   if (result.reached) {
