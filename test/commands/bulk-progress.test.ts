@@ -26,6 +26,22 @@ describe('bulk progress', () => {
     expect(io.statusLine).toBeUndefined();
   });
 
+  it('paced: the ETA counts at most the rate the pacer allows, not the first burst', () => {
+    const io = testIO({ tty: true });
+    const clock = fakeClock();
+    // 1,000 rows at 100/min: the first window's 100 go in a second.
+    const progress = startProgress(io, clock, 1_000, 0, 100 / 60);
+    expect(io.stderrText()).toContain('orders 0/1000 · 0.0/s · ETA 10m · 0 failed');
+    clock.advance(1_000);
+    const row = (i: number) => ({ type: 'result', row: i, ok: true, order_id: `ord_${i}`, status: 'DELIVERED', at: '' }) as never;
+    for (let i = 1; i < 100; i++) progress.update(row(i));
+    clock.advance(100); // the line is redrawn at most every 100 ms
+    progress.update(row(100));
+    // 900 left at 100/min is 9 minutes, not the 10 s the burst's 91/s would promise.
+    expect(io.stderrText()).toContain('orders 100/1000 · 90.9/s · ETA 9m · 0 failed');
+    progress.done();
+  });
+
   it('not on a terminal: no line, and notices are written as they come', async () => {
     const io = testIO({ tty: false });
     const progress = startProgress(io, fakeClock(), 3, 0);

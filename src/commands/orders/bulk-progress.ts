@@ -14,7 +14,12 @@ export interface Progress {
   done(): void;
 }
 
-export function startProgress(io: IO, clock: Clock, total: number, alreadyDone: number): Progress {
+/**
+ * `maxRate`: orders a second the pacer allows, when it paces. The ETA counts at most that
+ * rate: the first window's burst goes faster, and an ETA from it would promise minutes
+ * for what takes an hour.
+ */
+export function startProgress(io: IO, clock: Clock, total: number, alreadyDone: number, maxRate?: number): Progress {
   const started = clock.now();
   let done = alreadyDone;
   let ranNow = 0;
@@ -38,7 +43,8 @@ export function startProgress(io: IO, clock: Clock, total: number, alreadyDone: 
     const secs = Math.max(0.001, (now - started) / 1000);
     const rate = ranNow / secs;
     const left = total - done;
-    const eta = rate > 0 ? formatDuration(Math.round((left / rate) * 1000)) : '…';
+    const expected = maxRate === undefined ? rate : rate > 0 ? Math.min(rate, maxRate) : maxRate;
+    const eta = expected > 0 ? formatDuration(Math.round((left / expected) * 1000)) : '…';
     io.stderr.write(
       `\r\x1b[2Korders ${done}/${total} · ${rate.toFixed(1)}/s · ETA ${left === 0 ? '0s' : eta} · ${failed} failed${unknownRows > 0 ? ` · ${unknownRows} unknown` : ''}${notSent > 0 ? ` · ${notSent} not sent` : ''}`,
     );

@@ -534,7 +534,7 @@ async function finishBatch(
   if (toOrder > 1) client.pool?.();
   // A batch is a long job: pacing waits are waited out, however long (the progress line shows them).
   client.waitOutPacing?.();
-  const progress = startProgress(io, f.clock, total, skipped);
+  const progress = startProgress(io, f.clock, total, skipped, client.pacedRate?.('orders'));
   let outcome;
   try {
     outcome = await runRows(pendingRows(rows, journal.state), {

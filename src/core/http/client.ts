@@ -292,6 +292,10 @@ export function createClient(options: ClientOptions): ApiClient {
     waitOutPacing() {
       maxPaceWaitMs = Infinity;
     },
+    pacedRate(rateClass) {
+      if (!pacer) return undefined;
+      return rateClass === 'orders' ? limits.orders_per_minute / 60 : limits.general_per_hour / 3600;
+    },
     pool() {
       if (pooled) return;
       pooled = true;

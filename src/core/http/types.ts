@@ -73,6 +73,8 @@ export interface ApiClient {
    * with a notice, instead of failing past the client's bound (ClientOptions.maxPaceWaitMs).
    */
   waitOutPacing?(): void;
+  /** Requests a second the pacer allows in a rate class (`orders`: POST /orders; `general`), or undefined when not paced. */
+  pacedRate?(rateClass: 'orders' | 'general'): number | undefined;
   /** Close keep-alive connections. */
   close(): Promise<void>;
 }

@@ -35,18 +35,21 @@ export interface ProfileClientDeps {
 
 /**
  * The run's notices of long waits. In a bulk run every request in flight waits for the same
- * next window: a wait that ends no later than one already said is not said again. Short
- * pacing waits are said at most every 30 s (a wait of 5 s or more always is, unless said),
- * so a CI log shows the run is alive without a line per row. Retry waits are always said.
+ * next window, each a slot later than the one before: a wait that ends no later than one
+ * already said is not said again, and within 30 s of the last notice one is said only when
+ * it ends more than 30 s after the wait said then. So a CI log shows the run is alive about
+ * every 30 s, without a line per request in flight. Retry waits are always said.
  */
-function paceNotices(deps: ProfileClientDeps): NonNullable<ClientOptions['notice']> {
+const PACE_NOTICE_EVERY_MS = 30_000;
+
+export function paceNotices(deps: Pick<ProfileClientDeps, 'io' | 'clock' | 'globals'>): NonNullable<ClientOptions['notice']> {
   let lastPace = -Infinity;
   let saidUntil = -Infinity;
   return (message, code, waitMs) => {
     if (code === 'RATE_LIMIT_WAIT') {
       const now = deps.clock.now();
       if (now + waitMs <= saidUntil + NOTICE_FROM_MS) return;
-      if (waitMs < 5_000 && now - lastPace < 30_000) return;
+      if (now - lastPace < PACE_NOTICE_EVERY_MS && now + waitMs <= saidUntil + PACE_NOTICE_EVERY_MS) return;
       lastPace = now;
       saidUntil = now + waitMs;
     }

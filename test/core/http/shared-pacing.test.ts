@@ -11,7 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { emptyProfile } from '../../helpers/profile.js';
 import { createClient } from '../../../src/core/http/client.js';
-import { createClientForProfile } from '../../../src/core/run/profile-client.js';
+import { createClientForProfile, paceNotices } from '../../../src/core/run/profile-client.js';
 import { paceFile, paceFileName } from '../../../src/core/http/pace-file.js';
 import { Pacer } from '../../../src/core/http/pacing.js';
 import type { ApiClient } from '../../../src/core/http/types.js';
@@ -299,6 +299,31 @@ describe("the CLI's profile client", () => {
       .filter((l) => l.startsWith('Waiting'));
     expect(waits.length).toBeGreaterThanOrEqual(4);
     expect(said).toHaveLength(4);
+  });
+
+  it('says the waits of requests in flight a slot apart once, then about every 30 s; a much later end is said at once', () => {
+    const io = testIO({ tty: false });
+    const clock = fakeClock();
+    const say = paceNotices({ io, clock, globals: {} });
+    const wait = (ms: number) => say(`Waiting ${ms / 1000}s…`, 'RATE_LIMIT_WAIT', ms);
+    // 16 requests in flight, each paced one slot (0.6 s at 100/min) after the one before.
+    for (let i = 0; i < 16; i++) wait(40_000 + i * 600);
+    expect(io.stderrText()).toBe('Waiting 40s…\n');
+    // 10 s later the next requests wait for slots past the one said: not yet worth a line.
+    clock.advance(10_000);
+    for (let i = 0; i < 16; i++) wait(40_000 + i * 600);
+    expect(io.stderrText()).toBe('Waiting 40s…\n');
+    // 30 s after the first line, the run is said to be alive again.
+    clock.advance(20_000);
+    wait(45_000);
+    expect(io.stderrText()).toBe('Waiting 40s…\nWaiting 45s…\n');
+    // A wait ending far past the one said (a 429 reset an hour out) is said at once.
+    clock.advance(1_000);
+    wait(3_600_000);
+    expect(io.stderrText()).toBe('Waiting 40s…\nWaiting 45s…\nWaiting 3600s…\n');
+    // A retry's wait is always said.
+    say('Retrying in 2s…', 'RETRY_WAIT', 2_000);
+    expect(io.stderrText()).toMatch(/Retrying in 2s…\n$/);
   });
 
   it('announces each wait of a second or more on a stderr that is not a terminal, once, as a plain line', async () => {
