@@ -208,6 +208,8 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
               kind: 'event',
               ...eventSummary(a.entry),
               unknown_event_type: isUnknownType(a.entry),
+              // The name events list --json gives it: one field name for scripts reading either.
+              unknown_type: isUnknownType(a.entry),
               drift: driftOf(a.entry),
               body_differs_from_first: differsFromFirst(a.entry),
               body_number: bodyNumberOf(a.entry),

@@ -108,7 +108,7 @@ describe('listen display: events that differ from the contract', () => {
       drift: ['data.reference: missing'],
     });
     expect(a.envelope).toEqual(documentDelivered(1));
-    expect(b).toMatchObject({ kind: 'event', event: 'order.expired', unknown_event_type: true, drift: [] });
+    expect(b).toMatchObject({ kind: 'event', event: 'order.expired', unknown_event_type: true, unknown_type: true, drift: [] });
   });
 
   it('marks a delivery of a stored event id with another body and warns each time that it was stored too', () => {

@@ -83,4 +83,7 @@ export const EVENT_COLUMNS: Column<EventRow>[] = [
   { field: 'order_id', header: 'ORDER', priority: 2 },
   { field: 'status', header: 'STATUS', style: (t, c) => styleStatus(t, c), priority: 4 },
   { field: 'drift', header: 'CONTRACT', get: contractNote, shrink: true, style: (t, c) => c.yellow(t), priority: 1 },
+  // What the CONTRACT column marks besides drift, as their own CSV columns.
+  { field: 'unknown_type', csvOnly: true },
+  { field: 'body_number', csvOnly: true },
 ];
