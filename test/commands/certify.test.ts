@@ -253,6 +253,9 @@ describe('vouchers certify', () => {
         expect(statusOf(report, 'target.valid')).toBe('fail');
         expect(statusOf(report, 'access.credentials')).toBe('pass');
         expect(r.stdout + r.stderr).not.toContain('whsec_the_wrong_one_9876543210');
+        // Deliveries to the partner's own receiver carry no trace IDs, and the hint does not promise any.
+        const { error } = JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: { hint: string } };
+        expect(error.hint).toBe('each failure above shows what was expected, what came and a command that repeats the request');
       } finally {
         await receiver.close();
       }
