@@ -47,7 +47,8 @@ describe('vouchers api on a production profile', () => {
     const log = sb.state.transactions.length;
     const r = await runCli(['api', 'POST', path, ...(data ? ['-d', data] : [])], { env: prod });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('marked production');
+    // The environment marks it: the message says so.
+    expect(r.stderr).toContain('VOUCHERS_PRODUCTION marks profile default production');
     expect(r.stderr).toContain('--yes');
     expect(r.stderr).not.toContain('Idempotency-Key:');
     expect(recorded()).toEqual(before);

@@ -103,6 +103,14 @@ describe('payouts create', () => {
     expect(refused.stderr).toContain('production');
     expect(refused.stderr).toContain('--yes');
     expect(await balance('USD', bare, configDir)).toBe(before);
+    // A leftover VOUCHERS_PRODUCTION=false does not take the confirmation off a profile saved as production.
+    const unmarked = await runCli(['payouts', 'create', '--amount', '5', '--currency', 'USD'], {
+      env: { ...bare, VOUCHERS_PRODUCTION: 'false' },
+      configDir,
+    });
+    expect(unmarked.code, unmarked.stderr).toBe(2);
+    expect(unmarked.stderr).toContain('profile live is marked production');
+    expect(await balance('USD', bare, configDir)).toBe(before);
     const ok = await runCli(['payouts', 'create', '--amount', '5', '--currency', 'USD', '--yes'], { env: bare, configDir });
     expect(ok.code).toBe(0);
     expect(await balance('USD', bare, configDir)).toBeCloseTo(before - 5, 2);

@@ -6,7 +6,7 @@
 import { findRoute } from '../../contract/routes.js';
 import type { ResolvedProfile } from '../../core/config/types.js';
 import type { IO } from '../../core/io/io.js';
-import { confirmOrStop, productionQuestion } from '../orders/confirm.js';
+import { confirmOrStop, productionQuestion, productionReason } from '../orders/confirm.js';
 
 /** The routes that move money, by id (src/contract/routes.ts). */
 export const MONEY_ROUTES: Readonly<Record<string, string>> = {
@@ -42,6 +42,6 @@ export async function confirmMoneyMove(io: IO, profile: ResolvedProfile, method:
   await confirmOrStop(io, {
     yes,
     question: productionQuestion(profile.name, `send ${request}, which ${what},`),
-    reason: `profile ${profile.name} is marked production and ${request} ${what}`,
+    reason: `${productionReason(profile)} and ${request} ${what}`,
   });
 }

@@ -50,7 +50,7 @@ import { startProgress } from './bulk-progress.js';
 import { badRows, describeTotals, forEachRow, heldRows, inputRows, preflightRows, Problems, scanInput, type Input } from './bulk-check.js';
 import { assertResultsWritable, printSummary, summarize, unfinishedBatchError, writeResults } from './bulk-report.js';
 import { runRows } from './bulk-runner.js';
-import { confirmOrStop, productionQuestion } from './confirm.js';
+import { confirmOrStop, productionQuestion, productionReason } from './confirm.js';
 import type { CreateFlags } from './index.js';
 import { parseCount } from './order-input.js';
 import { checkFunds, walletsByCurrency } from './preflight.js';
@@ -480,7 +480,7 @@ async function orderBatch(
         profile.name,
         `order ${toOrder} row${toOrder === 1 ? '' : 's'}${totals ? ` (${describeTotals(totals)})` : ''}`,
       ),
-      reason: `profile ${profile.name} is marked production`,
+      reason: productionReason(profile),
     });
   }
 

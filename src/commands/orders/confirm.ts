@@ -5,6 +5,7 @@
  */
 import { CancelledError, UsageError } from '../../core/errors/index.js';
 import type { IO } from '../../core/io/io.js';
+import { ENV, type ResolvedProfile } from '../../core/config/types.js';
 
 export interface ConfirmOptions {
   /** `--yes` was given. */
@@ -25,6 +26,13 @@ export async function confirmOrStop(io: IO, options: ConfirmOptions): Promise<vo
   const { confirm } = await import('../../core/io/prompt.js');
   if (!(await confirm(io, options.question)))
     throw new CancelledError(`not confirmed: ${options.undone ?? 'nothing was done'}`, 'run it again and answer y, or pass --yes');
+}
+
+/** Why a profile counts as production, for messages: saved so, or VOUCHERS_PRODUCTION. */
+export function productionReason(profile: Pick<ResolvedProfile, 'name' | 'sources'>): string {
+  return profile.sources.production === 'env'
+    ? `${ENV.production} marks profile ${profile.name} production`
+    : `profile ${profile.name} is marked production`;
 }
 
 /**

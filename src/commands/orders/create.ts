@@ -19,7 +19,7 @@ import { err, type IO } from '../../core/io/io.js';
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
-import { confirmOrStop, productionQuestion } from './confirm.js';
+import { confirmOrStop, productionQuestion, productionReason } from './confirm.js';
 import { callExtension } from './extension.js';
 import { keyFlag } from './hint.js';
 import { DEFAULT_WAIT_MS } from './index.js';
@@ -224,7 +224,7 @@ export async function runCreate(f: Factory, input: CreateInput): Promise<void> {
     await confirmOrStop(io, {
       yes: o.yes,
       question: productionQuestion(profile.name, `order ${describe(o.body)}`),
-      reason: `profile ${profile.name} is marked production`,
+      reason: productionReason(profile),
     });
   }
 

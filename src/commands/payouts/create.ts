@@ -11,7 +11,7 @@ import { handleFieldsFlag, printRecord, type RecordField } from '../../core/outp
 import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import { checkIdempotencyKey, payoutRequest } from './request.js';
-import { confirmOrStop, productionQuestion } from '../orders/confirm.js';
+import { confirmOrStop, productionQuestion, productionReason } from '../orders/confirm.js';
 import type { PayoutsCreateOptions } from './index.js';
 
 export type { PayoutsCreateOptions };
@@ -70,7 +70,7 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
     await confirmOrStop(f.io, {
       yes: Boolean(options.yes),
       question: productionQuestion(profile.name, `pay out ${money} to the account on file`),
-      reason: `profile ${profile.name} is marked production: a payout of ${money} needs confirmation`,
+      reason: `${productionReason(profile)}: a payout of ${money} needs confirmation`,
       undone: 'no payout was made',
     });
   }

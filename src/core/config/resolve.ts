@@ -90,6 +90,8 @@ export function resolveProfileUnchecked(store: ConfigReader, env: Env, globals: 
   }
   const p = stored ?? {};
   const sources: ResolvedProfile['sources'] = { name: nameSource };
+  // Parsed (and so checked) whether or not it decides: a bad value is an error either way.
+  const envProduction = envParsed(env, ENV.production, parseBoolean);
   const timeoutFlag = globals.timeout !== undefined ? parseDuration(globals.timeout, '--timeout') : undefined;
   const retriesFlag = globals.maxRetries !== undefined ? parseMaxRetries(globals.maxRetries, '--max-retries') : undefined;
 
@@ -182,13 +184,17 @@ export function resolveProfileUnchecked(store: ConfigReader, env: Env, globals: 
       ],
       DEFAULT_MAX_RETRIES,
     ),
+    // The environment can mark a profile production, never unmark one saved as production: a
+    // leftover VOUCHERS_PRODUCTION=false must not take the confirmations off real money.
     production: pick(
       sources,
       'production',
-      [
-        [envParsed(env, ENV.production, parseBoolean), 'env'],
-        [p.production, 'profile'],
-      ],
+      p.production === true
+        ? [[true, 'profile']]
+        : [
+            [envProduction, 'env'],
+            [p.production, 'profile'],
+          ],
       false,
     ),
     allow_insecure_http: pick(

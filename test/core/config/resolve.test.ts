@@ -107,14 +107,13 @@ describe('resolveProfile precedence per field', () => {
     expect(r.sources).toMatchObject({ base_url: 'flag', timeout_ms: 'flag', max_retries: 'flag' });
   });
 
-  it('every setting has an environment variable that beats the profile', () => {
+  it('every setting has an environment variable that beats the profile (production only to mark it)', () => {
     const env = {
       VOUCHERS_SIGNING_PATH: 'full',
       VOUCHERS_LIMITS_ORDERS_PER_MINUTE: '30',
       VOUCHERS_LIMITS_GENERAL_PER_HOUR: '600',
       VOUCHERS_TIMEOUT: '45s',
       VOUCHERS_MAX_RETRIES: '5',
-      VOUCHERS_PRODUCTION: 'false',
     };
     const r = resolveProfile(store, env, {});
     expect(r).toMatchObject({
@@ -122,7 +121,6 @@ describe('resolveProfile precedence per field', () => {
       limits: { orders_per_minute: 30, general_per_hour: 600 },
       timeout_ms: 45_000,
       max_retries: 5,
-      production: false,
     });
     expect(r.sources).toMatchObject({
       signing_path: 'env',
@@ -131,8 +129,20 @@ describe('resolveProfile precedence per field', () => {
       limits_general_per_hour: 'env',
       timeout_ms: 'env',
       max_retries: 'env',
-      production: 'env',
     });
+  });
+
+  it('VOUCHERS_PRODUCTION marks a profile production but never unmarks one saved so; a bad value is an error either way', () => {
+    // A leftover VOUCHERS_PRODUCTION=false must not take the confirmations off a production profile.
+    const saved = resolveProfile(store, { VOUCHERS_PRODUCTION: 'false' }, {});
+    expect(saved.production).toBe(true);
+    expect(saved.sources.production).toBe('profile');
+    const plain = (production?: boolean) => memoryStore({ p: { ...full, production } }, 'p');
+    const marked = resolveProfile(plain(false), { VOUCHERS_PRODUCTION: 'true' }, {});
+    expect(marked.production).toBe(true);
+    expect(marked.sources.production).toBe('env');
+    expect(resolveProfile(plain(undefined), { VOUCHERS_PRODUCTION: 'false' }, {}).production).toBe(false);
+    expect(() => resolveProfile(store, { VOUCHERS_PRODUCTION: 'maybe' }, {})).toThrow(/VOUCHERS_PRODUCTION/);
   });
 
   it('flags beat env for timeout and max retries', () => {
