@@ -250,9 +250,14 @@ describe('orders create --json: stderr is the JSON error alone, with the idempot
 
 describe('Ctrl-C during orders create', () => {
   /** Run `orders create …` in-process and interrupt it once `when(stderr)` holds. */
-  async function interrupted(argv: string[], runEnv: Record<string, string>, when: (stderr: string) => boolean): Promise<CliResult> {
+  async function interrupted(
+    argv: string[],
+    runEnv: Record<string, string>,
+    when: (stderr: string) => boolean,
+    command = ['orders', 'create'],
+  ): Promise<CliResult> {
     const io = testIO({ env: { ...runEnv, VOUCHERS_CONFIG_DIR: tempConfigDir() } });
-    const running = run(['orders', 'create', ...argv], io, { clock: quickClock() });
+    const running = run([...command, ...argv], io, { clock: quickClock() });
     const poll = setInterval(() => {
       if (when(io.stderrText())) {
         clearInterval(poll);
@@ -351,6 +356,30 @@ describe('Ctrl-C during orders create', () => {
       );
       expect(j.code, j.stderr).toBe(130);
       expect(onlyEnvelope(j)).toMatchObject({ error: { code: 'INTERRUPTED' }, idempotency_key: 'po-77-e' });
+    });
+
+    it('payouts create, api POST and orders cancel say the same: maybe done, the trace ID, how to find out or retry safely', async () => {
+      const holdEnv = { ...env, VOUCHERS_BASE_URL: holdUrl };
+      const stop = async (command: string[], argv: string[]) => {
+        const sent = received;
+        const r = await interrupted(argv, holdEnv, () => received > sent, command);
+        expect(r.code, r.stderr).toBe(130);
+        noStack(r);
+        expect(r.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
+        return r;
+      };
+      const payout = await stop(['payouts', 'create'], ['--amount', '1', '--currency', 'USD', '--idempotency-key', 'pay-held-1']);
+      expect(payout.stderr).toContain('while POST /payouts was in flight: the server may or may not have acted on it');
+      expect(payout.stderr).toContain(
+        'To retry safely (the payout is made at most once): vouchers payouts create --amount 1 --currency USD --idempotency-key pay-held-1',
+      );
+      const api = await stop(['api'], ['POST', '/orders', '-d', '{"items":[]}', '--idempotency-key', 'api-held-1']);
+      expect(api.stderr).toContain('while POST /orders was in flight: the server may or may not have acted on it');
+      expect(api.stderr).toContain('--idempotency-key api-held-1');
+      const id = 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE';
+      const cancel = await stop(['orders', 'cancel'], [id, '--yes']);
+      expect(cancel.stderr).toContain(`while POST /orders/${id}/cancel was in flight`);
+      expect(cancel.stderr).toContain(`see whether it was cancelled: vouchers orders get ${id}`);
     });
   });
 });

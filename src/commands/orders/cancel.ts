@@ -3,7 +3,9 @@
  * the debit is refunded. Asks on a terminal, needs --yes otherwise.
  */
 import { cancelOrder } from '../../api/orders.js';
+import { InterruptedError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
+import { suggestedCommand } from '../../core/output/next-page.js';
 import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import type { CancelFlags } from './index.js';
@@ -27,9 +29,21 @@ export async function run(f: Factory, id: string, flags: CancelFlags): Promise<v
   });
   const client = await f.client();
   const key = f.ids.idempotencyKey();
-  const res = await callExtension(client, 'order cancellation (POST /orders/{id}/cancel)', orderId, () =>
-    cancelOrder(client, orderId, { idempotencyKey: key, signal: io.signal }),
-  );
+  let res;
+  try {
+    res = await callExtension(client, 'order cancellation (POST /orders/{id}/cancel)', orderId, () =>
+      cancelOrder(client, orderId, { idempotencyKey: key, signal: io.signal }),
+    );
+  } catch (error) {
+    // Stopped with the request in flight: this command takes no key, so say how to find out.
+    if (error instanceof InterruptedError && error.traceId)
+      throw new InterruptedError(
+        error.message,
+        `see whether it was cancelled: ${suggestedCommand(f.globals(), ['orders', 'get', orderId])} (cancelling again is safe)`,
+        error.traceId,
+      );
+    throw error;
+  }
   err(
     io,
     `Order ${orderId} ${res.data.status}: the debit is refunded to the ${res.data.currency} wallet${res.traceId ? ` · trace ${res.traceId}` : ''}\n`,

@@ -3,7 +3,7 @@ import { createPayout } from '../../api/payouts.js';
 import { listWallets } from '../../api/wallets.js';
 import type { CreatePayoutRequest, Payout, Wallet } from '../../contract/money.js';
 import type { ApiClient } from '../../core/http/types.js';
-import { ApiError, NetworkError } from '../../core/errors/index.js';
+import { ApiError, InterruptedError, NetworkError } from '../../core/errors/index.js';
 import { ContractMismatchError } from '../../core/http/validate.js';
 import { err } from '../../core/io/io.js';
 import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
@@ -30,6 +30,8 @@ function fieldsOf(p: Payout, key: string): RecordField[] {
 /** Failures after which the same key should be retried (the outcome is unknown or transient). */
 function mayHaveReachedServer(error: unknown): boolean {
   if (error instanceof NetworkError) return true;
+  // Ctrl-C with the request in flight (it carries the trace ID of what was sent).
+  if (error instanceof InterruptedError) return error.traceId !== undefined;
   return error instanceof ApiError && (error.status >= 500 || error.status === 429 || error.apiCode === 'IDEMPOTENCY_KEY_IN_PROGRESS');
 }
 

@@ -207,8 +207,13 @@ export class CancelledError extends CliError {
 /** Ctrl-C or SIGTERM (exit 130). */
 export class InterruptedError extends CliError {
   override readonly name = 'Interrupted';
-  constructor(message = 'interrupted') {
-    super('interrupted', message);
+  constructor(
+    message = 'interrupted',
+    hint?: string,
+    /** The trace ID of the request it stopped, when one had been sent. */
+    readonly traceId?: string,
+  ) {
+    super('interrupted', message, hint);
   }
   override get code(): string {
     return 'INTERRUPTED';

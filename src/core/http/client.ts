@@ -17,7 +17,7 @@
 import { systemClock, type Clock } from '../time/clock.js';
 import { iso } from '../time/iso.js';
 import type { RateLimits } from '../config/types.js';
-import { CliError, ConfigError } from '../errors/index.js';
+import { CliError, ConfigError, InterruptedError } from '../errors/index.js';
 import type { RequestLog, RequestLogEntry } from '../journal/types.js';
 import type { SigningPathVariant } from '../signer/request.js';
 import { systemIds, type Ids } from '../run/ids.js';
@@ -181,6 +181,28 @@ export function createClient(options: ClientOptions): ApiClient {
     ).withJsonFields({ retry_after_seconds: Math.ceil(wait / 1000) });
   }
 
+  /**
+   * Ctrl-C (or SIGTERM) stopped a request: before anything was sent (nothing done), or once
+   * an attempt may have reached the server, when a write may or may not have been acted on.
+   * Says which, with the trace ID and the Idempotency-Key that makes sending it again safe.
+   */
+  function stopped(call: Call, how: 'not_sent' | 'in_flight' | 'sent'): InterruptedError {
+    const reason = interrupted(call.signal).message;
+    const what = `${call.method} ${call.path}`;
+    const write = call.method !== 'GET' && call.method !== 'HEAD';
+    if (how === 'not_sent')
+      return new InterruptedError(`${reason} before ${what} was sent${write ? ': nothing was done' : ''}`, undefined, undefined);
+    const key = call.idempotencyKey;
+    const error = new InterruptedError(
+      `${reason} ${how === 'in_flight' ? 'while' : 'after'} ${what} was ${how === 'in_flight' ? 'in flight' : 'sent'}${write ? ': the server may or may not have acted on it' : ''}`,
+      write && key
+        ? `its Idempotency-Key was ${key}: sent again with that key (--idempotency-key ${key}), the server answers with what it did and never does it twice`
+        : undefined,
+      call.traceId,
+    );
+    return write && key ? error.withJsonFields({ idempotency_key: key }) : error;
+  }
+
   async function paceWait(pacer: Pacer, call: Call, wait: number): Promise<void> {
     const { method, path, rateClass } = call;
     const limit = limitText(rateClass);
@@ -203,11 +225,11 @@ export function createClient(options: ClientOptions): ApiClient {
     }
   }
 
-  async function waitBeforeRetry(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  async function waitBeforeRetry(call: Call, ms: number, sent: boolean): Promise<void> {
     try {
-      await clock.sleep(ms, signal);
+      await clock.sleep(ms, call.signal);
     } catch (e) {
-      if (signal?.aborted) throw interrupted(signal);
+      if (call.signal?.aborted) throw stopped(call, sent ? 'sent' : 'not_sent');
       throw e;
     }
   }
@@ -226,18 +248,18 @@ export function createClient(options: ClientOptions): ApiClient {
     // not report the request as never sent.
     let mayHaveReached = false;
     for (let attempt = 1; ; attempt++) {
-      if (call.signal?.aborted) throw interrupted(call.signal);
+      if (call.signal?.aborted) throw stopped(call, mayHaveReached ? 'sent' : 'not_sent');
       const paced = pace(call);
       if (paced) await paced;
       // Ctrl-C during a pacing wait: this attempt never leaves.
-      if (call.signal?.aborted) throw interrupted(call.signal);
+      if (call.signal?.aborted) throw stopped(call, mayHaveReached ? 'sent' : 'not_sent');
       const headers = attemptHeaders(call, headerContext);
       opts.onSend?.();
       const time = iso(clock.now());
       const sent = await sendAttempt(call, headers, attempt, base, connect);
       if (sent.kind === 'interrupted') {
         log(logEntry(call, sent, attempt, time, profile, null));
-        throw interrupted(call.signal);
+        throw stopped(call, 'in_flight');
       }
       const judged = judge(sent, clock.now());
       // The RateLimit headers describe the class the request was charged to: for a failed
@@ -283,7 +305,7 @@ export function createClient(options: ClientOptions): ApiClient {
         );
       }
       if (sent.kind === 'response' ? sent.response.status !== 429 : sent.failure.phase === 'after_send') mayHaveReached = true;
-      await waitBeforeRetry(decision.delayMs, call.signal);
+      await waitBeforeRetry(call, decision.delayMs, mayHaveReached);
     }
   }
 

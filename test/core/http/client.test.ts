@@ -449,6 +449,38 @@ describe('retries', () => {
 });
 
 describe('interrupts', () => {
+  it('a write stopped in flight may or may not have been acted on: the error says so, with its trace ID and the key to send it again with', async () => {
+    const controller = new AbortController();
+    const { server, client } = await setup(() => {
+      // Taken and never answered: Ctrl-C comes while it is in flight.
+      controller.abort(new InterruptedError('interrupted by SIGINT'));
+    });
+    const e = (await client
+      .request({ method: 'POST', path: '/payouts', body: { amount: 1, currency: 'USD' }, signal: controller.signal })
+      .catch((x: unknown) => x)) as InterruptedError;
+    expect(e).toBeInstanceOf(InterruptedError);
+    expect(e.message).toBe('interrupted by SIGINT while POST /payouts was in flight: the server may or may not have acted on it');
+    const sent = server.requests[0]!;
+    expect(sent.headers.traceparent).toContain(e.traceId);
+    const key = sent.headers['idempotency-key'] as string;
+    expect(key).toBeTruthy();
+    expect(e.hint).toContain(`--idempotency-key ${key}`);
+    expect(e.jsonFields).toEqual({ idempotency_key: key });
+  });
+
+  it('a request stopped before it was sent says nothing was done, and carries no trace ID', async () => {
+    const controller = new AbortController();
+    controller.abort(new InterruptedError('interrupted by SIGINT'));
+    const { server, client } = await setup(() => undefined);
+    const e = (await client
+      .request({ method: 'POST', path: '/payouts', body: { amount: 1, currency: 'USD' }, signal: controller.signal })
+      .catch((x: unknown) => x)) as InterruptedError;
+    expect(e.message).toBe('interrupted by SIGINT before POST /payouts was sent: nothing was done');
+    expect(e.traceId).toBeUndefined();
+    expect(e.jsonFields).toEqual({});
+    expect(server.requests).toHaveLength(0);
+  });
+
   it('stops during a backoff wait with InterruptedError', async () => {
     const controller = new AbortController();
     const { server, client, clock } = await setup((_req, res) => sendError(res, 503, 'ServiceUnavailable', 'SERVICE_UNAVAILABLE', 'later'));
@@ -458,7 +490,8 @@ describe('interrupts', () => {
     };
     const e = await client.request({ method: 'GET', path: '/wallets', signal: controller.signal }).catch((x: unknown) => x);
     expect(e).toBeInstanceOf(InterruptedError);
-    expect((e as InterruptedError).message).toBe('interrupted by SIGINT');
+    expect((e as InterruptedError).message).toBe('interrupted by SIGINT after GET /wallets was sent');
+    expect((e as InterruptedError).traceId).toMatch(/^[0-9a-f]{32}$/);
     expect(server.requests).toHaveLength(1);
   });
 });

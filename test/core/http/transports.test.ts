@@ -202,7 +202,9 @@ describe.each([
     await until(() => server.requests.length === 5, 'the requests to arrive');
     controller.abort(new InterruptedError('interrupted by SIGINT'));
     const errors = await Promise.all(pending);
-    expect(errors.every((e) => e instanceof InterruptedError && e.message === 'interrupted by SIGINT')).toBe(true);
+    expect(
+      errors.every((e) => e instanceof InterruptedError && e.message === 'interrupted by SIGINT while GET /wallets was in flight'),
+    ).toBe(true);
   });
 
   it('refuses a target a request line cannot carry before sending it, without retrying', async () => {
