@@ -101,7 +101,7 @@ const FORCE_AFTER_MS = 300;
  */
 export const INTERRUPT_LISTENERS = 256;
 
-/** The CLI's interrupt: aborted by the first SIGINT or SIGTERM. */
+/** The CLI's interrupt: aborted by the first SIGINT, SIGTERM or SIGHUP. */
 export function interruptController(): AbortController {
   const controller = new AbortController();
   setMaxListeners(INTERRUPT_LISTENERS, controller.signal);
@@ -124,12 +124,18 @@ export async function main(proc: NodeJS.Process): Promise<void> {
   };
   proc.on('SIGINT', onSignal);
   proc.on('SIGTERM', onSignal);
+  // The terminal closed: stop as cleanly as on Ctrl-C (a listener puts the webhook endpoint
+  // back, a bulk run journals what it sent) instead of dying where it stands.
+  proc.on('SIGHUP', onSignal);
   proc.stdout.on('error', (e: NodeJS.ErrnoException) => {
     if (e.code === 'EPIPE') proc.exit(EXIT.ok);
   });
+  // Writes to a terminal that has gone (EIO after SIGHUP) must not stop the clean stop.
+  proc.stderr.on('error', () => undefined);
   const io = processIO(proc, controller.signal);
   const code = await run(proc.argv.slice(2), io);
   proc.exitCode = code;
   proc.off('SIGINT', onSignal);
   proc.off('SIGTERM', onSignal);
+  proc.off('SIGHUP', onSignal);
 }

@@ -3,11 +3,13 @@
  * listener's own URL (the API is on loopback), the secret saved in the profile (never
  * printed), and an asynchronous order's events arrive verified, stored and shown.
  */
+import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createFactory } from '../../src/factory.js';
 import { run } from '../../src/main.js';
+import { BIN } from '../helpers/bin.js';
 import { testIO, type TestIO } from '../helpers/io.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { fastSandbox, profileDir } from '../helpers/sandbox.js';
@@ -131,5 +133,33 @@ describe('vouchers listen --register (sandbox)', () => {
     expect(await done).toBe(0);
     expect(io.stderrText()).toContain(`Put the webhook endpoint back: ${appUrl}.`);
     expect(await endpoint()).toMatchObject({ url: appUrl, events: ['order.delivered', 'order.refunded'] });
+  });
+});
+
+describe('vouchers listen --register, its terminal closed (SIGHUP)', () => {
+  it('stops as on Ctrl-C: the webhook endpoint is put back', async () => {
+    const sb = await fastSandbox();
+    closers.push(() => sb.close());
+    const configDir = await profileDir(sb, 'local');
+    const appUrl = 'http://127.0.0.1:9/app-hooks';
+    expect((await runCli(['webhooks', 'register', '--url', appUrl, '--events', 'order.delivered'], { configDir })).code).toBe(0);
+    const proc = spawn(process.execPath, [BIN, 'listen', '--register', '--port', '0'], {
+      env: { ...process.env, VOUCHERS_CONFIG_DIR: configDir, NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stderr = '';
+    proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+    const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+    closers.push(async () => {
+      proc.kill('SIGKILL');
+      await exited;
+    });
+    await until(() => stderr.includes('Ready!') || /Error/.test(stderr), 'the listener', 15_000);
+    const shown = async () => JSON.parse((await runCli(['webhooks', 'show', '--json'], { configDir })).stdout) as { url: string };
+    expect((await shown()).url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
+    proc.kill('SIGHUP');
+    expect(await exited, stderr).toBe(0); // as after Ctrl-C: a listener's normal stop
+    expect(stderr).toContain(`Put the webhook endpoint back: ${appUrl}.`);
+    expect((await shown()).url).toBe(appUrl);
   });
 });
