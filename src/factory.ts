@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { clockFromEnv, systemClock, type Clock } from './core/time/clock.js';
 import type { ApiClient } from './core/http/types.js';
 import type { IO } from './core/io/io.js';
+import type { ResolvedProfile } from './core/config/types.js';
 import type { Factory, GlobalOptions } from './core/run/factory.js';
 import { systemIds, type Ids } from './core/run/ids.js';
 
@@ -43,6 +44,20 @@ export function createFactory(io: IO, globals: () => GlobalOptions, overrides: F
     ]);
     return openRequestLog(configLocation(io.env).dir);
   });
+  /**
+   * Profiles exist but none is current (the current one was removed), and nothing chose one:
+   * say that, rather than that a profile "default" nobody made lacks credentials.
+   */
+  const assertProfileChosen = async (p: ResolvedProfile) => {
+    if (p.exists || p.sources.name !== 'default' || (p.api_key && p.api_secret)) return;
+    const names = (await import('./core/config/read.js')).readConfig(io.env).names();
+    if (names.length === 0) return;
+    const { ConfigError } = await import('./core/errors/index.js');
+    throw new ConfigError(
+      `no profile chosen: none is the current profile (profiles: ${names.join(', ')})`,
+      `make one current: vouchers profiles use ${names[0]!}; or pass --profile NAME`,
+    );
+  };
   const clientP = memo(async () => {
     const [{ createClientForProfile }, { configLocation }] = await Promise.all([
       import('./core/run/profile-client.js'),
@@ -50,7 +65,9 @@ export function createFactory(io: IO, globals: () => GlobalOptions, overrides: F
     ]);
     // Every process of one API key on this machine shares its pace through <config dir>/pacing.
     const pacingDir = join(configLocation(io.env).dir, 'pacing');
-    const made = createClientForProfile(await profile(), { io, clock, ids, requestLog: await requestLog(), globals: globals(), pacingDir });
+    const resolved = await profile();
+    await assertProfileChosen(resolved);
+    const made = createClientForProfile(resolved, { io, clock, ids, requestLog: await requestLog(), globals: globals(), pacingDir });
     client = made;
     return made;
   });

@@ -420,6 +420,12 @@ describe('profiles use, set, remove', () => {
     expect(asked.stderr).toContain('vouchers profiles use other');
     expect(file(dir)).toEqual({ profiles: { other: expect.any(Object) } });
     expect(mode(dir)).toBe(0o600);
+    // With no current profile, a command says so and names the ones there are (not a profile "default").
+    const unchosen = await runCli(['wallets', 'list'], { configDir: dir });
+    expect(unchosen.code).toBe(2);
+    expect(unchosen.stderr).toContain('no profile chosen: none is the current profile (profiles: other)');
+    expect(unchosen.stderr).toContain('make one current: vouchers profiles use other; or pass --profile NAME');
+    expect(unchosen.stderr).not.toContain('"default"');
     const yes = await runCli(['profiles', 'rm', 'other', '--yes'], { configDir: dir });
     expect(yes.code, yes.stderr).toBe(0);
     expect(file(dir)).toEqual({ profiles: {} });
