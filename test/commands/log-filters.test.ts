@@ -107,6 +107,11 @@ describe('vouchers log --trace', () => {
   it('takes a unique prefix of 8 or more hex digits, in either case', async () => {
     expect(await shown('--trace', 'C0FFEE00')).toEqual(['limited', 'retried']);
     expect(await shown('--trace', '4bf92f35a')).toEqual(['stock']);
+    // As an argument, the way support quotes it: `vouchers log 4bf92f35a`.
+    expect(await shown('4bf92f35a')).toEqual(['stock']);
+    const both = await runCli(['log', '4bf92f35a', '--trace', 'c0ffee00'], { configDir });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('two trace IDs: 4bf92f35a and --trace c0ffee00');
   });
 
   it('refuses a prefix that fits several trace IDs, naming them', async () => {

@@ -1,12 +1,14 @@
 /** `vouchers log`: the local request log, where support staff find the trace ID to quote. Light: loads on use. */
 import { addOutputOptions } from '../../core/output/options.js';
 import type { Command, FlagsOf } from '../../core/run/commander.js';
+import { UsageError } from '../../core/errors/index.js';
 import { runVerb, type RegisterCommand } from '../types.js';
 
 function declareLog(program: Command) {
   const log = program
     .command('log')
     .description('Show the local log of API requests (one line per attempt), newest last')
+    .argument('[trace]', 'a trace ID, as --trace takes it (`vouchers log 4bf92f35`)')
     .option(
       '--failed',
       'only requests that failed (no response, or HTTP 4xx/5xx), leaving out the checks the CLI makes on its own (doctor, the look-up behind a 404; marked probe in --json)',
@@ -51,13 +53,18 @@ Examples:
   $ vouchers log
   $ vouchers log --failed --limit 5
   $ vouchers log --trace 4bf92f35
+  $ vouchers log 4bf92f35
   $ vouchers log --status 4xx,5xx --since 2h
   $ vouchers log --method POST --path /orders --since 1d --until 1h
   $ vouchers log --error RATE_LIMIT_EXCEEDED --since 2026-01-31
   $ vouchers log --json
   $ vouchers log --output csv --fields time,status,trace_id`,
   );
-  log.action(async (opts, command) => {
-    await runVerb(seam, command, { flags: opts }, async () => (await import('./show.js')).run(f, opts));
+  log.action(async (trace, opts, command) => {
+    await runVerb(seam, command, { args: trace === undefined ? [] : [trace], flags: opts }, async () => {
+      if (trace !== undefined && opts.trace !== undefined && trace !== opts.trace)
+        throw new UsageError(`two trace IDs: ${trace} and --trace ${opts.trace}`, 'give one');
+      return (await import('./show.js')).run(f, { ...opts, trace: opts.trace ?? trace });
+    });
   });
 };
