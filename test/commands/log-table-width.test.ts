@@ -63,6 +63,13 @@ describe('vouchers log table at 60, 80 and 120 columns', () => {
     expect(r.stderr).toContain(`Left out to fit ${columns} columns: ${leftOut}.`);
   });
 
+  it('--failed keeps the error code, what a failed request is looked at for', async () => {
+    const r = await runCli(['log', '--failed'], { configDir: short, tty: true, columns: 80 });
+    expect(r.code, r.stderr).toBe(0);
+    expect(tableHeader(r.stdout)).toEqual(['PATH', 'STATUS', 'TRACE ID', 'ERROR']);
+    expect(tableRows(r.stdout)).toEqual([['/orders', '429', LIMITED, 'RATE_LIMIT_EXCEEDED']]);
+  });
+
   it('a path too long for a table beside the trace ID: one block a row at 60 and 80, whole; a table at 120', async () => {
     const long = logDir(['/orders', LONG_PATH]);
     for (const columns of [60, 80]) {

@@ -41,8 +41,9 @@ ID, idempotency key and error code. Bodies, secrets and voucher codes are never 
 On a terminal the table leaves out the profile and idempotency key (ask for them with
 --fields); piped, every field is printed, tab-separated.
 Quote the trace ID when you ask support about a request. The table always keeps the path,
-status and trace ID whole; on a narrow terminal the attempt number, duration, method, error
-code and time are left out in that order.
+status and trace ID whole (and the error code with --failed or --error); on a narrow
+terminal the attempt number, duration, method, error code and time are left out in that
+order, and a narrower one comes back where a wider one still does not fit.
 
 Filters combine (every one given must match) and apply before --limit. The log holds
 method and path, not the command that made a request: --method POST --path /orders finds

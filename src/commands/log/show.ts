@@ -65,5 +65,11 @@ export async function run(f: Factory, opts: LogOptions): Promise<void> {
     );
   }
   const empty = where ? 'No logged request matches these filters.' : opts.failed ? 'No failed requests logged.' : 'No requests logged yet.';
-  await printList(f.io, entries.slice(-limit), LOG_COLUMNS, settings, { empty });
+  // Failed requests are looked at for why they failed: their error code is never left out
+  // (for one without an answer, status "-", it is the only reason the table gives).
+  const columns =
+    opts.failed || opts.error !== undefined
+      ? LOG_COLUMNS.map((c) => (c.field === 'error_code' ? { ...c, priority: undefined } : c))
+      : LOG_COLUMNS;
+  await printList(f.io, entries.slice(-limit), columns, settings, { empty });
 }
