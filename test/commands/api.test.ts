@@ -75,6 +75,15 @@ describe('vouchers api', () => {
     expect(r.stderr).toBe('');
   });
 
+  it("refuses a path that repeats the base URL's /api/v1, naming the path to use, and sends nothing", async () => {
+    const before = server.requests.length;
+    const r = await runCli(['api', 'GET', '/api/v1/wallets'], { env: env() });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("/api/v1/wallets repeats the base URL's /api/v1: paths are relative to the base URL");
+    expect(r.stderr).toContain('use vouchers api GET /wallets');
+    expect(server.requests.length).toBe(before);
+  });
+
   it('pretty-prints JSON on a TTY and with --json', async () => {
     const tty = await runCli(['api', 'GET', 'wallets'], { env: env(), tty: true });
     expect(tty.stdout).toBe(JSON.stringify(WALLETS, null, 2) + '\n');

@@ -235,10 +235,29 @@ async function paginate(f: Factory, req: ApiRequest, opts: ApiOptions, maxPages:
 }
 
 /** One request, printed; a non-2xx answer throws its error after its body is printed. */
+/**
+ * `api GET /api/v1/wallets` on a base URL ending in /api/v1 would ask for /api/v1/api/v1/wallets
+ * (a 404): paths are relative to the base URL. Refused before sending when the path without
+ * the repeat is an endpoint of the API.
+ */
+async function refuseRepeatedBasePath(f: Factory, method: string, path: string): Promise<void> {
+  const base = (await f.profile()).base_url;
+  if (!base) return;
+  const prefix = new URL(base).pathname.replace(/\/+$/, '');
+  if (!prefix || !path.startsWith(`${prefix}/`)) return;
+  const rest = path.slice(prefix.length);
+  if (!findRoute(method, rest.split('?')[0]!)) return;
+  throw new UsageError(
+    `${path} repeats the base URL's ${prefix}: paths are relative to the base URL (${base}), so this asks for ${prefix}${path}`,
+    `use vouchers api ${method} ${rest}`,
+  );
+}
+
 async function send(f: Factory, req: ApiRequest, opts: ApiOptions, check: ContractCheck): Promise<ApiResponse> {
   const client = await f.client();
   const pathOnly = req.path.split('?')[0]!;
   const route = opts.raw ? undefined : findRoute(req.method, pathOnly);
+  if (!route) await refuseRepeatedBasePath(f, req.method, req.path);
   const res = await client.request({
     method: req.method,
     path: req.path,

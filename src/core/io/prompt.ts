@@ -136,7 +136,7 @@ function readLine(io: IO, echo: boolean): Promise<string> {
           continue;
         }
         if (ch === '\r' || ch === '\n' || ch === CTRL_D) return finish();
-        if (ch === CTRL_C) return finish(new InterruptedError('cancelled at the prompt'));
+        if (ch === CTRL_C) return finish(new InterruptedError('cancelled at the prompt: nothing was done'));
         if (ch === BACKSPACE || ch === CTRL_H) {
           if (chars.length > 0) {
             chars.pop();

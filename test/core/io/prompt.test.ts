@@ -142,6 +142,7 @@ describe('promptSecret', () => {
     const p = promptSecret(io, 'Secret');
     type('abc\u0003');
     await expect(p).rejects.toBeInstanceOf(InterruptedError);
+    await expect(p).rejects.toThrow('cancelled at the prompt: nothing was done');
     expect(rawCalls).toEqual([true, false]);
   });
 
