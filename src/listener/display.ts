@@ -152,6 +152,8 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
   };
   /** Event lines waiting for their first forward result, by event id. */
   const waiting = new Map<string, { line: string; timer: NodeJS.Timeout }>();
+  /** Refusal messages already printed in full (at most 100 remembered). */
+  const explained = new Set<string>();
   // One warning per event type and way of differing: later events like it are marked on their line only.
   const warned = new Set<string>();
   const warnMarked = (entry: InboxEntry) => {
@@ -241,9 +243,12 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
               message: r.message,
             });
           }
+          // A sender retries what was refused: the explanation is given once, then each refusal is one line.
+          const said = explained.has(r.message);
+          if (!said && explained.size < 100) explained.add(r.message);
           stderr(
             `${ce.dim(clock(a.time))}  ${ce.red(`rejected ${r.status} ${r.code}`)}  ${escapeText(a.method)} ${escapeText(a.path)}` +
-              `${a.webhook_id ? ` (${displayText(a.webhook_id)})` : ''}: ${escapeText(r.message)}\n`,
+              `${a.webhook_id ? ` (${displayText(a.webhook_id)})` : ''}: ${said ? 'as explained above' : escapeText(r.message)}\n`,
           );
           return;
         }

@@ -278,6 +278,33 @@ describe('code-like field names', () => {
   });
 });
 
+describe('listen display: refusals', () => {
+  it('explains a refusal in full once; the same refusal again (a sender retrying) is one short line', () => {
+    const { io, err } = captureIO();
+    const display = createDisplay(io, { json: false, color: false, colorErr: false });
+    const refused = (id: string, message: string) =>
+      display.activity({
+        kind: 'rejected',
+        time: '2026-11-22T09:30:02.000Z',
+        method: 'POST',
+        path: '/webhooks',
+        remote_address: null,
+        webhook_id: id,
+        rejection: { status: 401, code: 'INVALID_SIGNATURE', message },
+      });
+    const long = 'no signature matched: the delivery was signed with a secret this listener was not given; …';
+    refused('wh_1', long);
+    refused('wh_1', long);
+    refused('wh_2', 'signature timestamp too old');
+    display.flush();
+    expect(err).toEqual([
+      `09:30:02  rejected 401 INVALID_SIGNATURE  POST /webhooks (wh_1): ${long}\n`,
+      '09:30:02  rejected 401 INVALID_SIGNATURE  POST /webhooks (wh_1): as explained above\n',
+      '09:30:02  rejected 401 INVALID_SIGNATURE  POST /webhooks (wh_2): signature timestamp too old\n',
+    ]);
+  });
+});
+
 describe('listen display: batched writes', () => {
   it('writes the lines of one turn of the event loop in one write per stream, in order, and nothing before', async () => {
     const writes: [string, string][] = [];
