@@ -54,6 +54,16 @@ describe('--jmespath on command output', () => {
     expect(JSON.parse(before.stdout).length).toBeGreaterThan(0);
   });
 
+  it("a list queried as the API's {data: […]} (as for `vouchers api`): null, and a note on stderr saying why", async () => {
+    const r = await runCli(['products', 'list', '--jmespath', "data[?currency=='JPY']"], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('null\n');
+    expect(r.stderr).toContain('Note: --jmespath gave null: this command prints a JSON array, and "data" asks for a field of an object.');
+    // A function call or a result that is not null says nothing.
+    const fn = await runCli(['products', 'list', '--jmespath', 'length(@)'], { env });
+    expect(fn.stderr).toBe('');
+  });
+
   it('a record: a string result prints as plain text, anything else as JSON', async () => {
     const product = await json<{ name: string; denominations: number[] }>(['products', 'get', 'sbx-instant']);
     const name = await runCli(['products', 'get', 'sbx-instant', '--jmespath', 'name'], { env });

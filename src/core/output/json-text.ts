@@ -13,7 +13,23 @@ function render(result: unknown, indent: number | undefined): string {
 
 /** One JSON document (`indent` 2 for pretty), with its newline. */
 export function jsonDocument(io: IO, value: unknown, indent?: number): string {
-  return io.jsonQuery ? render(io.jsonQuery.apply(value), indent) : safeJson(value, indent) + '\n';
+  if (!io.jsonQuery) return safeJson(value, indent) + '\n';
+  const result = io.jsonQuery.apply(value);
+  if (result === null && Array.isArray(value)) noteFieldOfArray(io, io.jsonQuery.expression);
+  return render(result, indent);
+}
+
+/**
+ * A list command prints a JSON array; `vouchers api` prints the API's `{"data": […]}`. An
+ * expression written for the one (`data[?…]`) gives null on the other, silently: say why.
+ */
+function noteFieldOfArray(io: IO, expression: string): void {
+  const field = /^\s*([A-Za-z_][A-Za-z0-9_]*)(?![A-Za-z0-9_]|\s*\()/.exec(expression)?.[1];
+  if (!field) return;
+  io.stderr.write(
+    `Note: --jmespath gave null: this command prints a JSON array, and "${field}" asks for a field of an object. ` +
+      `Work on the array's items with [] or [?…] (e.g. --jmespath '[?status==\`"DELIVERED"\`]'); \`vouchers api\` prints the API's {"data": […]} instead.\n`,
+  );
 }
 
 /**
