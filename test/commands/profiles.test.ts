@@ -33,6 +33,7 @@ describe('profiles add', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('Saved profile "sandbox"');
     expect(r.stderr).toContain('now the current profile');
+    expect(r.stderr).toContain('Check it against the server (URL, credentials, clock): vouchers doctor\n');
     expectNoSecrets(r, SECRET);
     expect(mode(dir)).toBe(0o600);
     expect(statSync(dir).mode & 0o777).toBe(0o700);

@@ -117,4 +117,6 @@ export async function run(f: Factory, name: string, options: ProfilesAddOptions)
     `${existed ? 'Replaced' : 'Saved'} profile ${JSON.stringify(name)} in ${store.path}${makeCurrent ? ' (now the current profile)' : ''}.\n`,
   );
   if (!makeCurrent) err(io, `Use it with --profile ${name}, or make it the default: vouchers profiles use ${name}\n`);
+  // Saved as given, unchecked: one command tells whether the server takes the key and secret.
+  err(io, `Check it against the server (URL, credentials, clock): vouchers doctor${makeCurrent ? '' : ` --profile ${name}`}\n`);
 }
