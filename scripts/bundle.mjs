@@ -27,7 +27,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const outdir = `${root}dist/cli`;
+// scripts/build.mjs writes the bundle next to dist/ first, then swaps it in.
+const outdir = process.env.VOUCHERS_BUNDLE_OUTDIR ?? `${root}dist/cli`;
 const ENTRY = 'main.cjs';
 
 /**
