@@ -14,6 +14,7 @@ import { Order } from '../../src/contract/orders.js';
 import { run } from '../../src/main.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { testIO } from '../helpers/io.js';
+import { until } from '../helpers/until.js';
 import { runCli, tempConfigDir, type CliResult } from '../helpers/run-cli.js';
 import { envOf, expectNoSecrets, FAST_LIMITS, fastSandbox, noStack, orderCount, profileDir, quickClock } from './orders-helpers.js';
 
@@ -356,6 +357,23 @@ describe('Ctrl-C during orders create', () => {
       );
       expect(j.code, j.stderr).toBe(130);
       expect(onlyEnvelope(j)).toMatchObject({ error: { code: 'INTERRUPTED' }, idempotency_key: 'po-77-e' });
+    });
+
+    it('stopped while waiting for its pace (nothing sent): says nothing was placed', async () => {
+      const configDir = tempConfigDir();
+      const paced = { ...env, VOUCHERS_CONFIG_DIR: configDir, VOUCHERS_LIMITS_ORDERS_PER_MINUTE: '1' };
+      const first = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], { env: paced });
+      expect(first.code, first.stderr).toBe(0);
+      const before = orderCount(sb);
+      // The real clock: the second order waits for the next minute's slot, and Ctrl-C comes during the wait.
+      const io = testIO({ env: paced });
+      const running = run(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], io);
+      await until(() => io.stderrText().includes('Waiting'), 'the pacing wait', 10_000);
+      io.interrupt();
+      expect(await running).toBe(130);
+      expect(io.stderrText()).toContain('before the order was sent: nothing was placed');
+      expect(io.stderrText()).not.toContain('may or may not');
+      expect(orderCount(sb)).toBe(before);
     });
 
     it('payouts create, api POST and orders cancel say the same: maybe done, the trace ID, how to find out or retry safely', async () => {

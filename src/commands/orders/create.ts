@@ -169,10 +169,17 @@ interface Seen {
 }
 
 /** The error for a stop by Ctrl-C: whether the order was placed, and how to go on safely. */
-function interruptedError(io: IO, o: SingleOptions, seen: Seen, globals: HintGlobals): CliError {
+function interruptedError(io: IO, o: SingleOptions, seen: Seen, globals: HintGlobals, error: unknown): CliError {
   const reason: unknown = io.signal.reason;
   const what = reason instanceof InterruptedError ? reason.message : 'interrupted';
   const order = seen.order;
+  if (order === undefined && error instanceof InterruptedError && error.notSent) {
+    // Stopped before the order left (waiting for its pace): nothing can have been placed.
+    return new OrderInterruptedError(
+      `${what} before the order was sent: nothing was placed`,
+      `run the command again when you want it placed (with ${keyFlag(o.idempotencyKey)}, or without)`,
+    ).withJsonFields({ idempotency_key: o.idempotencyKey });
+  }
   if (order === undefined) {
     return new OrderInterruptedError(
       `${what} before the answer to the order: it may or may not have been placed`,
@@ -240,7 +247,9 @@ export async function runCreate(f: Factory, input: CreateInput): Promise<void> {
     await place(f, client, o, seen, json);
   } catch (error) {
     const stopped = io.signal.aborted && !(error instanceof CliError && error.kind !== 'interrupted');
-    throw asCliError(stopped ? interruptedError(io, o, seen, f.globals()) : error).withJsonFields({ idempotency_key: o.idempotencyKey });
+    throw asCliError(stopped ? interruptedError(io, o, seen, f.globals(), error) : error).withJsonFields({
+      idempotency_key: o.idempotencyKey,
+    });
   }
 }
 

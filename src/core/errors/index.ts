@@ -212,6 +212,8 @@ export class InterruptedError extends CliError {
     hint?: string,
     /** The trace ID of the request it stopped, when one had been sent. */
     readonly traceId?: string,
+    /** It stopped a request before any attempt of it was sent: nothing was done. */
+    readonly notSent = false,
   ) {
     super('interrupted', message, hint);
   }

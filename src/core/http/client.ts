@@ -191,7 +191,7 @@ export function createClient(options: ClientOptions): ApiClient {
     const what = `${call.method} ${call.path}`;
     const write = call.method !== 'GET' && call.method !== 'HEAD';
     if (how === 'not_sent')
-      return new InterruptedError(`${reason} before ${what} was sent${write ? ': nothing was done' : ''}`, undefined, undefined);
+      return new InterruptedError(`${reason} before ${what} was sent${write ? ': nothing was done' : ''}`, undefined, undefined, true);
     const key = call.idempotencyKey;
     const error = new InterruptedError(
       `${reason} ${how === 'in_flight' ? 'while' : 'after'} ${what} was ${how === 'in_flight' ? 'in flight' : 'sent'}${write ? ': the server may or may not have acted on it' : ''}`,
@@ -250,7 +250,10 @@ export function createClient(options: ClientOptions): ApiClient {
     for (let attempt = 1; ; attempt++) {
       if (call.signal?.aborted) throw stopped(call, mayHaveReached ? 'sent' : 'not_sent');
       const paced = pace(call);
-      if (paced) await paced;
+      if (paced)
+        await paced.catch((e: unknown) => {
+          throw call.signal?.aborted ? stopped(call, mayHaveReached ? 'sent' : 'not_sent') : e;
+        });
       // Ctrl-C during a pacing wait: this attempt never leaves.
       if (call.signal?.aborted) throw stopped(call, mayHaveReached ? 'sent' : 'not_sent');
       const headers = attemptHeaders(call, headerContext);
