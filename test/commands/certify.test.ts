@@ -90,6 +90,36 @@ describe('vouchers certify', () => {
     }
   });
 
+  it('--timeout cutting the run short: every check it did not reach is failed in the reports (JUnit too), exit 9', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vouchers-certify-cut-'));
+    const junit = join(dir, 'certify.xml');
+    const r = await runCli(['certify', '--sandbox', '--timeout', '200ms', '--json', '--reporter', `junit=${junit}`], {
+      configDir: tempConfigDir(),
+    });
+    expect(r.code, r.stderr).toBe(9);
+    const report = reportOf(r);
+    const list = JSON.parse((await runCli(['certify', '--list', '--json'])).stdout) as unknown[];
+    expect(report.checks).toHaveLength(list.length);
+    const notRun = report.checks.filter((c) => c.message === 'did not run: the run stopped after --timeout 200ms');
+    expect(notRun.length).toBeGreaterThan(0);
+    expect(notRun.every((c) => c.status === 'fail')).toBe(true);
+    expect(report.summary.failed).toBeGreaterThanOrEqual(notRun.length);
+    expect(report.result).toBe('failed');
+    const xml = readFileSync(junit, 'utf8');
+    expect(Number(/failures="(\d+)"/.exec(xml)![1])).toBeGreaterThanOrEqual(notRun.length);
+    expect(r.stderr).toMatch(/did not finish within 200ms: \d+ check\(s\) did not run/);
+  });
+
+  it('a run in which every check was skipped (--only naming a check whose prerequisite was left out) fails: nothing was certified', async () => {
+    const r = await runCli(['certify', '--sandbox', '--only', 'orders.codes-match', '--json'], { configDir: tempConfigDir() });
+    expect(r.code, r.stderr).toBe(9);
+    const report = reportOf(r);
+    expect(report.result).toBe('failed');
+    expect(report.summary.passed).toBe(0);
+    expect(report.warnings[0]).toBe('no check ran: every check was skipped, so nothing was certified');
+    expect(JSON.parse(r.stderr.trim().split('\n').pop()!).error.message).toMatch(/^certification ran no check: all \d+ were skipped/);
+  });
+
   it('--list prints the checklist and runs nothing', async () => {
     const r = await runCli(['certify', '--list']);
     expect(r.code).toBe(0);

@@ -197,27 +197,60 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
     clockOffsetSeconds: env.context.shared.clockOffsetSeconds,
   });
   const timedOut = deadline.signal.aborted;
+  if (timedOut) {
+    // Every check the run did not reach is in the reports as failed: a JUnit reader must not
+    // see a short, green run.
+    const ran = new Set(results.map((r) => r.id));
+    for (const check of CHECKLIST) {
+      if (ran.has(check.id)) continue;
+      results.push({
+        id: check.id,
+        title: check.title,
+        proves: check.proves,
+        required: check.required !== false,
+        status: 'fail',
+        duration_ms: 0,
+        message: `did not run: the run stopped after --timeout ${formatDuration(options.timeoutMs)}`,
+        trace_ids: [],
+        requests: [],
+        warnings: [],
+      });
+    }
+  }
   const leftOut = results.filter((r) => r.status === 'skip' && r.message === 'left out by --only/--skip').length;
   if (restoreFailure) warnings.push(restoreFailure);
   if (leftOut > 0) warnings.push(`${leftOut} check(s) were left out by --only/--skip: this is not a full certification`);
   if (timedOut)
     warnings.unshift(
-      `the run stopped after --timeout ${formatDuration(options.timeoutMs)}: ${CHECKLIST.length - results.length} check(s) did not run`,
+      `the run stopped after --timeout ${formatDuration(options.timeoutMs)}: ${results.filter((r) => r.message.startsWith('did not run:')).length} check(s) did not run`,
     );
+  // A run in which no check passed proves nothing: not a pass (e.g. --only naming a check
+  // whose prerequisite was left out, so it was skipped).
+  const noneRan = !timedOut && results.every((r) => r.status === 'skip');
+  if (noneRan) warnings.unshift('no check ran: every check was skipped, so nothing was certified');
   const report = buildReport({ startedAt, finishedAt: f.clock.now(), target: env.target, version: VERSION, warnings, results });
-  if (timedOut) report.result = 'failed';
+  if (timedOut || noneRan) report.result = 'failed';
   await pretty?.finish(report);
   await writeDocuments(f, options, report);
   if (report.result === 'failed') {
-    const failing = results.filter((r) => r.status === 'fail');
+    const notRun = results.filter((r) => r.status === 'fail' && r.message.startsWith('did not run:')).length;
+    const failing = results.filter((r) => r.status === 'fail' && !r.message.startsWith('did not run:'));
     const failed = failing.map((r) => r.id);
     // Checks of the partner's own receiver (target.*) send to it, not to the API: no trace IDs.
     const traced = failing.some((r) => r.trace_ids.length > 0);
+    const explain = `each failure above shows what was expected, what came${traced ? ', its trace IDs' : ''} and a command that repeats the request`;
+    if (noneRan) {
+      const reasons = [...new Set(results.map((r) => r.message))].slice(0, 3).join('; ');
+      throw new CertificationError(
+        `certification ran no check: all ${results.length} were skipped (${reasons})`,
+        'run every check (no --only/--skip), or add the checks the selected ones need to --only',
+      );
+    }
     throw new CertificationError(
       timedOut
-        ? `certification did not finish within ${formatDuration(options.timeoutMs)}${failed.length ? ` and ${failed.length} check(s) failed: ${failed.join(', ')}` : ''}`
+        ? `certification did not finish within ${formatDuration(options.timeoutMs)}: ${notRun} check(s) did not run${failed.length ? `, and ${failed.length} failed: ${failed.join(', ')}` : ''}`
         : `certification failed: ${failed.length} of ${results.length} checks failed (${failed.join(', ')})`,
-      `each failure above shows what was expected, what came${traced ? ', its trace IDs' : ''} and a command that repeats the request`,
+      timedOut && failed.length === 0 ? 'give the run more time (e.g. --timeout 10m), or fewer checks (--only)' : explain,
     );
   }
 }
