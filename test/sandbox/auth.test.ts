@@ -160,6 +160,22 @@ describe('request signatures', () => {
     expect((await order(sb, instant, {}, { timestamp: now + 200 })).status).toBe(201);
   });
 
+  it('after clock advance, a write signed by the partner’s own clock is still in the window (as one signed by the sandbox clock)', async () => {
+    const local = await sandbox();
+    try {
+      expect((await admin(local, 'POST', '/clock/advance', { seconds: 25 * 3600 })).status).toBe(200);
+      const now = Math.floor(Date.now() / 1000);
+      expect((await order(local, instant, {}, { timestamp: now })).status).toBe(201);
+      expect((await order(local, instant, {}, { timestamp: now + 25 * 3600 })).status).toBe(201);
+      // Out of both windows: refused as before.
+      const stale = await order(local, instant, {}, { timestamp: now - 600 });
+      expect(stale.status).toBe(401);
+      expect(stale.body.error).toMatchObject({ code: 'TIMESTAMP_OUT_OF_WINDOW' });
+    } finally {
+      await local.close();
+    }
+  });
+
   it('verifies the full path with the query string by default, and only the relative path when started so', async () => {
     const full = await api(sb, 'POST', '/orders?source=test', { body: { items: instant }, idempotencyKey: 'q1' });
     expect(full.status).toBe(201);

@@ -59,7 +59,7 @@ export function checkAllowlist(key: ApiKeyRecord, remoteAddress: string | undefi
 }
 
 export function verifySignature(rt: Runtime, req: IncomingMessage, key: ApiKeyRecord, rawBody: Buffer): void {
-  try {
+  const verifyAt = (nowSeconds: number) =>
     verifyRequest({
       secret: key.api_secret,
       method: req.method ?? 'GET',
@@ -67,8 +67,18 @@ export function verifySignature(rt: Runtime, req: IncomingMessage, key: ApiKeyRe
       body: rawBody,
       timestampHeader: headerValue(req, 'x-timestamp'),
       signatureHeader: headerValue(req, 'x-signature'),
-      nowSeconds: rt.clock.nowSeconds(),
+      nowSeconds,
     });
+  try {
+    try {
+      verifyAt(rt.clock.nowSeconds());
+    } catch (e) {
+      // The sandbox clock moved on (admin clock advance, to reach a retention or a retry
+      // schedule): a request signed by the partner's own clock is in the window of real time.
+      const late = e instanceof SignatureError && (e.reason === 'timestamp_too_old' || e.reason === 'timestamp_in_future');
+      if (!late || rt.clock.offsetMs === 0) throw e;
+      verifyAt(rt.clock.baseSeconds());
+    }
   } catch (e) {
     if (!(e instanceof SignatureError)) throw e;
     if (e.reason === 'timestamp_too_old' || e.reason === 'timestamp_in_future') {

@@ -17,6 +17,11 @@ export class SandboxClock {
     return Math.floor(this.now() / 1000);
   }
 
+  /** The base clock's seconds, without the offset: the time a partner's machine signs with. */
+  baseSeconds(): number {
+    return Math.floor(this.base() / 1000);
+  }
+
   advance(ms: number): void {
     if (!(ms >= 0)) throw new RangeError('the sandbox clock only moves forward');
     this.offsetMs += ms;

@@ -73,7 +73,9 @@ export class DeliveryDispatcher {
       return;
     }
     const body = JSON.stringify(envelopeOf(event));
-    const t = rt.clock.nowSeconds();
+    // Signed at the receiver's time, not the sandbox clock's: after clock advance a receiver
+    // checking the timestamp against its own clock would refuse every delivery as from the future.
+    const t = rt.clock.baseSeconds();
     const signature = signWebhook(body, activeSecrets(hook, now), t);
     d.first_attempt_at ??= now;
     d.url = hook.url;
