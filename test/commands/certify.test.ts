@@ -120,6 +120,15 @@ describe('vouchers certify', () => {
     expect(JSON.parse(r.stderr.trim().split('\n').pop()!).error.message).toMatch(/^certification ran no check: all \d+ were skipped/);
   });
 
+  it('a report file that cannot be written is a usage error before the run (exit 2), naming the path', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vouchers-certify-report-'));
+    const r = await runCli(['certify', '--sandbox', '--reporter', `junit=${dir}`], { configDir: tempConfigDir() });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`cannot write the report to ${dir}: it is a directory`);
+    expect(r.stderr).not.toMatch(/Checks|passed/);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
   it('--list prints the checklist and runs nothing', async () => {
     const r = await runCli(['certify', '--list']);
     expect(r.code).toBe(0);

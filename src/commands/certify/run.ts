@@ -4,7 +4,7 @@
  * verdict: 0 passed, 9 a check failed, 2 usage or a production profile, 130 Ctrl-C. The
  * sandbox and listener it started are stopped whatever happens.
  */
-import { mkdir } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { CHECKLIST } from '../../certify/checklist.js';
 import { openEnvironment } from '../../certify/environment.js';
@@ -46,9 +46,51 @@ async function printChecklist(f: Factory, flags: CertifyFlags): Promise<void> {
 /** A report file, written whole or not at all (a temporary file renamed into place). */
 async function writeReportFile(cwd: string, file: string, text: string): Promise<string> {
   const path = resolve(cwd, file);
-  await mkdir(dirname(path), { recursive: true });
-  await writeFileAtomic(path, text, { mode: 0o644 });
+  try {
+    await mkdir(dirname(path), { recursive: true });
+    await writeFileAtomic(path, text, { mode: 0o644 });
+  } catch (e) {
+    throw reportFileError(path, e);
+  }
   return path;
+}
+
+function reportFileError(path: string, e: unknown): UsageError {
+  const code = (e as NodeJS.ErrnoException).code;
+  const words: Record<string, string> = {
+    EISDIR: 'it is a directory',
+    EACCES: 'permission denied',
+    EPERM: 'permission denied',
+    EROFS: 'the file system is read-only',
+    ENOTDIR: 'a part of the path is a file, not a folder',
+    ENOENT: 'no file can be created there',
+  };
+  const why = (code && words[code]) ?? code ?? String(e);
+  return new UsageError(
+    `cannot write the report to ${path}: ${why}`,
+    'give a file in a folder you can write to, e.g. --reporter junit=reports/certify.xml',
+  );
+}
+
+/**
+ * Before the run: every report file can be written (its folder made, a file created and
+ * removed there, the path not a folder), so a bad path is exit 2 at once, not an error after
+ * a whole run.
+ */
+async function checkReportFiles(cwd: string, options: CertifyOptions): Promise<void> {
+  for (const r of options.reporters.documents) {
+    if (r.file === null) continue;
+    const path = resolve(cwd, r.file);
+    try {
+      await mkdir(dirname(path), { recursive: true });
+      if ((await stat(path).catch(() => undefined))?.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
+      const probe = `${path}.${process.pid}.probe`;
+      await writeFile(probe, '', { flag: 'wx' });
+      await rm(probe, { force: true });
+    } catch (e) {
+      throw reportFileError(path, e);
+    }
+  }
 }
 
 /** The report in each format asked for (--reporter json=FILE, junit=FILE, or on stdout). */
@@ -92,6 +134,8 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
       'certify the embedded sandbox with --sandbox, or pick a profile with --profile NAME (vouchers sandbox start writes a "local" one)',
     );
   }
+
+  await checkReportFiles(io.cwd, options);
 
   // The whole run: Ctrl-C, or the --timeout running out.
   const deadline = new AbortController();
