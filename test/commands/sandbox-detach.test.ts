@@ -50,6 +50,13 @@ describe('vouchers sandbox start --detach | status | stop', () => {
     const again = await cli(['sandbox', 'start', '--detach', '--port', '0'], configDir);
     expect(again.code).toBe(2);
     expect(again.stderr).toContain(`a sandbox already runs (pid ${info.pid})`);
+    // In the foreground too: a second one would take over the "local" profile while status and stop name the first.
+    const profileBefore = readFileSync(join(configDir, 'config.json'), 'utf8');
+    const foreground = await cli(['sandbox', 'start', '--port', '0'], configDir);
+    expect(foreground.code).toBe(2);
+    expect(foreground.stderr).toContain(`a sandbox already runs (pid ${info.pid}) on ${info.base_url}, and it owns the profile "local"`);
+    expect(foreground.stderr).toContain('VOUCHERS_CONFIG_DIR=DIR vouchers sandbox start --port PORT');
+    expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(profileBefore);
 
     const stopped = await cli(['sandbox', 'stop'], configDir);
     expect(stopped.code, stopped.stderr).toBe(0);

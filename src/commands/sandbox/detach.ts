@@ -60,7 +60,7 @@ export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
   if (existing && isProcessAlive(existing.pid)) {
     throw new UsageError(
       `a sandbox already runs (pid ${existing.pid}) on ${existing.base_url}`,
-      'use it as it is, or stop it first: vouchers sandbox stop',
+      'use it as it is, or stop it first: vouchers sandbox stop; to run a second one, give it its own config folder: VOUCHERS_CONFIG_DIR=DIR vouchers sandbox start --port PORT',
     );
   }
   if (existing) removePidFile(store.dir, existing.pid);

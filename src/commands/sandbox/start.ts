@@ -84,6 +84,14 @@ export async function run(f: Factory, flags: StartFlags, o: StartOptions = build
   const { io } = f;
   const store = await f.config();
   const background = readPidFile(store.dir);
+  // A second sandbox of this config folder would take over its "local" profile while
+  // `status` and `stop` still name the first: one at a time per folder, as with --detach.
+  if (background && background.pid !== currentPid() && isProcessAlive(background.pid)) {
+    throw new UsageError(
+      `a sandbox already runs (pid ${background.pid}) on ${background.base_url}, and it owns the profile "${background.profile}"`,
+      'use it as it is, or stop it first: vouchers sandbox stop; to run a second one, give it its own config folder: VOUCHERS_CONFIG_DIR=DIR vouchers sandbox start --port PORT',
+    );
+  }
   const reuse = reusableCredentials(store);
   // One line per request: written once per turn of the event loop, not once per line.
   const output = batchedOutput();
