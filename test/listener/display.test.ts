@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { InboxEntry } from '../../src/core/journal/inbox.js';
 import type { IO } from '../../src/core/io/io.js';
 import { createDisplay, markWarning } from '../../src/listener/display.js';
+import type { ListenerActivity } from '../../src/listener/server.js';
 import { safeJson } from '../../src/core/output/printable.js';
 import { codeFieldsIn, isCodeField, redactCodes } from '../../src/listener/redact.js';
 import { documentDelivered, hexEventId } from './deliveries.js';
@@ -278,20 +279,24 @@ describe('code-like field names', () => {
   });
 });
 
+/** A delivery refused for its signature, at 09:30:02. */
+function rejected(message: string, webhookId: string | null = null): ListenerActivity {
+  return {
+    kind: 'rejected',
+    time: '2026-11-22T09:30:02.000Z',
+    method: 'POST',
+    path: '/webhooks',
+    remote_address: null,
+    webhook_id: webhookId,
+    rejection: { status: 401, code: 'INVALID_SIGNATURE', message },
+  };
+}
+
 describe('listen display: refusals', () => {
   it('explains a refusal in full once; the same refusal again (a sender retrying) is one short line', () => {
     const { io, err } = captureIO();
     const display = createDisplay(io, { json: false, color: false, colorErr: false });
-    const refused = (id: string, message: string) =>
-      display.activity({
-        kind: 'rejected',
-        time: '2026-11-22T09:30:02.000Z',
-        method: 'POST',
-        path: '/webhooks',
-        remote_address: null,
-        webhook_id: id,
-        rejection: { status: 401, code: 'INVALID_SIGNATURE', message },
-      });
+    const refused = (id: string, message: string) => display.activity(rejected(message, id));
     const long = 'no signature matched: the delivery was signed with a secret this listener was not given; …';
     refused('wh_1', long);
     refused('wh_1', long);
@@ -315,15 +320,7 @@ describe('listen display: batched writes', () => {
     const display = createDisplay(io, { json: false, color: false, colorErr: false });
     display.activity({ kind: 'event', entry: entry(documentDelivered(11)) });
     display.activity({ kind: 'event', entry: entry(documentDelivered(12)) });
-    display.activity({
-      kind: 'rejected',
-      time: '2026-11-22T09:30:02.000Z',
-      method: 'POST',
-      path: '/webhooks',
-      remote_address: null,
-      webhook_id: null,
-      rejection: { status: 401, code: 'INVALID_SIGNATURE', message: 'no match' },
-    });
+    display.activity(rejected('no match'));
     display.activity({ kind: 'event', entry: entry(documentDelivered(13)) });
     expect(writes).toEqual([]);
     await new Promise((resolve) => setImmediate(resolve));

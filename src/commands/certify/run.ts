@@ -241,33 +241,29 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
     clockOffsetSeconds: env.context.shared.clockOffsetSeconds,
   });
   const timedOut = deadline.signal.aborted;
-  if (timedOut) {
-    // Every check the run did not reach is in the reports as failed: a JUnit reader must not
-    // see a short, green run.
-    const ran = new Set(results.map((r) => r.id));
-    for (const check of CHECKLIST) {
-      if (ran.has(check.id)) continue;
-      results.push({
-        id: check.id,
-        title: check.title,
-        proves: check.proves,
-        required: check.required !== false,
-        status: 'fail',
-        duration_ms: 0,
-        message: `did not run: the run stopped after --timeout ${formatDuration(options.timeoutMs)}`,
-        trace_ids: [],
-        requests: [],
-        warnings: [],
-      });
-    }
+  // Every check a run cut by --timeout did not reach is in the reports as failed: a JUnit
+  // reader must not see a short, green run.
+  const ran = new Set(results.map((r) => r.id));
+  const unreached = timedOut ? CHECKLIST.filter((c) => !ran.has(c.id)) : [];
+  for (const check of unreached) {
+    results.push({
+      id: check.id,
+      title: check.title,
+      proves: check.proves,
+      required: check.required !== false,
+      status: 'fail',
+      duration_ms: 0,
+      message: `did not run: the run stopped after --timeout ${formatDuration(options.timeoutMs)}`,
+      trace_ids: [],
+      requests: [],
+      warnings: [],
+    });
   }
   const leftOut = results.filter((r) => r.status === 'skip' && r.message === 'left out by --only/--skip').length;
   if (restoreFailure) warnings.push(restoreFailure);
   if (leftOut > 0) warnings.push(`${leftOut} check(s) were left out by --only/--skip: this is not a full certification`);
   if (timedOut)
-    warnings.unshift(
-      `the run stopped after --timeout ${formatDuration(options.timeoutMs)}: ${results.filter((r) => r.message.startsWith('did not run:')).length} check(s) did not run`,
-    );
+    warnings.unshift(`the run stopped after --timeout ${formatDuration(options.timeoutMs)}: ${unreached.length} check(s) did not run`);
   // A run in which no check passed proves nothing: not a pass (e.g. --only naming a check
   // whose prerequisite was left out, so it was skipped).
   const noneRan = !timedOut && results.every((r) => r.status === 'skip');
@@ -277,8 +273,8 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
   await pretty?.finish(report);
   await writeDocuments(f, options, report);
   if (report.result === 'failed') {
-    const notRun = results.filter((r) => r.status === 'fail' && r.message.startsWith('did not run:')).length;
-    const failing = results.filter((r) => r.status === 'fail' && !r.message.startsWith('did not run:'));
+    const notRun = unreached.length;
+    const failing = results.filter((r) => r.status === 'fail' && !unreached.some((c) => c.id === r.id));
     const failed = failing.map((r) => r.id);
     // Checks of the partner's own receiver (target.*) send to it, not to the API: no trace IDs.
     const traced = failing.some((r) => r.trace_ids.length > 0);

@@ -75,6 +75,29 @@ async function setup(handler: LoopbackHandler, extra: Partial<ClientOptions> = {
   return { server, client, clock, ids, requestLog };
 }
 
+/** A client of the loopback server on `port` (which may not be listening yet, or any more). */
+function portClient(port: number, clock: ReturnType<typeof fakeClock>, extra: Partial<ClientOptions> = {}): ApiClient {
+  return createClient({
+    baseUrl: `http://127.0.0.1:${port}/api/v1`,
+    apiKey: 'k',
+    apiSecret: SECRET,
+    clock,
+    ids: sequentialIds(),
+    limits: null,
+    random: () => 0,
+    ...extra,
+  });
+}
+
+/** A server on `port` that answers with `handler` once, then is gone when the client waits to retry. */
+async function goneAfterFirstAnswer(port: number, clock: ReturnType<typeof fakeClock>, handler: LoopbackHandler): Promise<void> {
+  let up: LoopbackServer | undefined = await startLoopbackServer(handler, { port });
+  clock.onSleep = async () => {
+    await up?.close();
+    up = undefined;
+  };
+}
+
 describe('notice', () => {
   it('announces a retry wait of a second or more with the reason, the attempt and the trace ID; shorter waits stay quiet', async () => {
     const notices: string[] = [];
@@ -306,16 +329,7 @@ describe('retries', () => {
     clock.onSleep = async () => {
       late ??= await startLoopbackServer((_req, res) => sendJson(res, 200, { url: 'x' }), { port });
     };
-    client = createClient({
-      baseUrl: `http://127.0.0.1:${port}/api/v1`,
-      apiKey: 'k',
-      apiSecret: SECRET,
-      clock,
-      ids: sequentialIds(),
-      limits: null,
-      requestLog: openRequestLog(dir),
-      random: () => 0,
-    });
+    client = portClient(port, clock, { requestLog: openRequestLog(dir) });
     try {
       const res = await client.request({ method: 'POST', path: '/webhooks', body: { url: 'https://example.com/hook' }, raw: true });
       expect(res.attempts).toBe(2);
@@ -354,25 +368,9 @@ describe('retries', () => {
   it('a keyed write answered 503, then refused: never reported as not sent; the error gives the key to retry with', async () => {
     const port = await freePort();
     const clock = fakeClock();
-    let up: LoopbackServer | undefined = await startLoopbackServer(
-      (_req, res) => sendError(res, 503, 'ServiceUnavailable', 'SERVICE_UNAVAILABLE', 'busy'),
-      { port },
-    );
     // The server goes down after its first answer: the retries cannot connect.
-    clock.onSleep = async () => {
-      await up?.close();
-      up = undefined;
-    };
-    client = createClient({
-      baseUrl: `http://127.0.0.1:${port}/api/v1`,
-      apiKey: 'k',
-      apiSecret: SECRET,
-      clock,
-      ids: sequentialIds(),
-      limits: null,
-      maxRetries: 2,
-      random: () => 0,
-    });
+    await goneAfterFirstAnswer(port, clock, (_req, res) => sendError(res, 503, 'ServiceUnavailable', 'SERVICE_UNAVAILABLE', 'busy'));
+    client = portClient(port, clock, { maxRetries: 2 });
     const e = (await client.request({ method: 'POST', path: '/orders', body: { items: [] } }).catch((x: unknown) => x)) as NetworkError;
     expect(e).toBeInstanceOf(NetworkError);
     expect(e.code).toBe('ECONNREFUSED');
@@ -389,25 +387,11 @@ describe('retries', () => {
   it('a write refused on every attempt, or answered only 429 before: provably not sent', async () => {
     const port = await freePort();
     const clock = fakeClock();
-    let up: LoopbackServer | undefined = await startLoopbackServer(
-      // Connection: close, so the retry opens a new connection (to a server that is gone).
-      (_req, res) => sendError(res, 429, 'TooManyRequests', 'RATE_LIMITED', 'slow down', { 'retry-after': '1', connection: 'close' }),
-      { port },
+    // Connection: close, so the retry opens a new connection (to a server that is gone).
+    await goneAfterFirstAnswer(port, clock, (_req, res) =>
+      sendError(res, 429, 'TooManyRequests', 'RATE_LIMITED', 'slow down', { 'retry-after': '1', connection: 'close' }),
     );
-    clock.onSleep = async () => {
-      await up?.close();
-      up = undefined;
-    };
-    client = createClient({
-      baseUrl: `http://127.0.0.1:${port}/api/v1`,
-      apiKey: 'k',
-      apiSecret: SECRET,
-      clock,
-      ids: sequentialIds(),
-      limits: null,
-      maxRetries: 1,
-      random: () => 0,
-    });
+    client = portClient(port, clock, { maxRetries: 1 });
     const e = (await client.request({ method: 'POST', path: '/orders', body: { items: [] } }).catch((x: unknown) => x)) as NetworkError;
     expect(e.message).toBe(`could not connect to 127.0.0.1:${port} (ECONNREFUSED, after 2 attempts); the request was not sent`);
     expect(e.hint).toMatch(/^is the server running/);
