@@ -133,6 +133,30 @@ describe("--webhook-target: the partner's own receiver", () => {
     expect(unknown.message).toContain('acknowledge them with 2xx (and ignore them)');
   });
 
+  it('against a receiver nothing listens for: target.valid fails once, naming the address; the others are not sent', async () => {
+    // A port that was free a moment ago: the connection is refused.
+    const closed = await answeringReceiver(200);
+    const url = closed.url;
+    await cleanup.pop()!();
+    const run = await runTarget(url);
+    const port = new URL(url).port;
+    const valid = run.result('target.valid');
+    expect(valid.status).toBe('fail');
+    expect(valid.message).toBe(
+      `could not reach your receiver at ${url}: connection refused: nothing listens at 127.0.0.1:${port}. Start it (or correct --webhook-target) and run certify again; the other target checks were not sent`,
+    );
+    for (const id of [...REFUSALS, 'target.duplicate', 'target.unknown-type']) {
+      expect(run.result(id), id).toMatchObject({ status: 'skip', message: 'not sent: your receiver could not be reached (see target.valid)' });
+    }
+    expect(closed.bodies).toHaveLength(0);
+  });
+
+  it('names a port fetch refuses to use (9, discard: refused before any connection)', async () => {
+    const run = await runTarget('http://127.0.0.1:9/hooks');
+    expect(run.result('target.valid').message).toContain('port 9 is one HTTP clients refuse to use');
+    expect(run.result('target.stale').status).toBe('skip');
+  });
+
   it('is skipped with the reason without --webhook-target', async () => {
     const run = await runChecks(TARGET_CHECKS);
     for (const r of run.results) {

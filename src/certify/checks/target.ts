@@ -45,6 +45,19 @@ interface Answer {
   status: number | null;
   ms: number;
   error?: string;
+  /** No connection was made (refused, unknown host, a port fetch refuses): nothing reached a receiver. */
+  unreachable?: boolean;
+}
+
+/** Why no connection was made, in words: the cause's code as undici gives it. */
+function unreachableReason(url: string, code: string | undefined, message: string): string {
+  const u = new URL(url);
+  const where = `${u.hostname}:${u.port || (u.protocol === 'https:' ? '443' : '80')}`;
+  if (code === 'ECONNREFUSED') return `connection refused: nothing listens at ${where}`;
+  if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return `host ${u.hostname} not found (${code})`;
+  if (message === 'bad port')
+    return `port ${u.port} is one HTTP clients refuse to use (a "bad port" of the fetch standard): run your receiver on another port`;
+  return `could not connect to ${where} (${code ?? message})`;
 }
 
 function targetOf(ctx: CheckContext): { url: string; secret: string } {
@@ -96,7 +109,10 @@ async function deliver(ctx: CheckContext, target: { url: string; secret: string 
     const ms = Math.round(performance.now() - started);
     if (timeout.aborted) return { status: null, ms, error: `no answer within ${ANSWER_LIMIT_MS / 1000} s` };
     const cause = (e as { cause?: { code?: string; message?: string } }).cause;
-    return { status: null, ms, error: `could not deliver (${cause?.code ?? cause?.message ?? (e as Error).message})` };
+    const code = cause?.code;
+    if (code === 'ECONNREFUSED' || code === 'ENOTFOUND' || code === 'EAI_AGAIN' || cause?.message === 'bad port')
+      return { status: null, ms, unreachable: true, error: unreachableReason(target.url, code, cause?.message ?? '') };
+    return { status: null, ms, error: `could not deliver (${code ?? cause?.message ?? (e as Error).message})` };
   }
 }
 
@@ -132,6 +148,17 @@ async function control(ctx: CheckContext): Promise<{ delivery: Delivery; answer:
   return sent;
 }
 
+/**
+ * When the correctly signed delivery could not reach the receiver at all, the other
+ * deliveries would fail the same way, each with a long message: they are skipped with the
+ * reason, and target.valid carries the failure.
+ */
+async function assertReachable(ctx: CheckContext): Promise<void> {
+  const { answer } = await control(ctx);
+  if (answer.unreachable)
+    throw new CheckSkip('not sent: your receiver could not be reached (see target.valid)');
+}
+
 const SHOULD_VERIFY =
   'verify X-Webhook-Signature (HMAC-SHA256 with your signing secret over `<t>.<raw body>`, the raw bytes as received) and a timestamp within 5 minutes of your clock before doing anything, and answer 401 otherwise';
 
@@ -142,6 +169,7 @@ async function mustRefuse(
   why: string,
 ): Promise<{ message: string }> {
   const target = targetOf(ctx);
+  await assertReachable(ctx);
   const { eventId, body } = envelope(ctx, 'order.delivered');
   const delivery = make(body, eventId);
   const answer = await deliver(ctx, target, delivery);
@@ -170,6 +198,7 @@ async function mustRefuse(
 
 async function mustAccept(ctx: CheckContext, what: string, delivery: Delivery, should: string): Promise<{ message: string }> {
   const target = targetOf(ctx);
+  await assertReachable(ctx);
   const answer = await deliver(ctx, target, delivery);
   if (!is2xx(answer)) {
     throw new CheckFailure(`your receiver answered ${what} with ${answered(answer)}: ${should}`, {
@@ -190,6 +219,12 @@ export const TARGET_CHECKS: CheckDef[] = [
     async run(ctx) {
       const target = targetOf(ctx);
       const { delivery, answer } = await control(ctx);
+      if (answer.unreachable) {
+        throw new CheckFailure(
+          `could not reach your receiver at ${target.url}: ${answer.error ?? 'no connection'}. Start it (or correct --webhook-target) and run certify again; the other target checks were not sent`,
+          { expected: 'HTTP 2xx within 5 s', actual: answer.error ?? 'no connection', reproduce: reproduce(target.url, delivery) },
+        );
+      }
       if (!is2xx(answer)) {
         throw new CheckFailure(
           `your receiver answered a correctly signed delivery with ${answered(answer)}: it must verify the signature with the secret it was given and acknowledge the event with a 2xx within 5 s (else the service retries it for 24 h). Certify signed with the profile's webhook_secret (or VOUCHERS_WEBHOOK_SECRET): is it the one your receiver verifies with?`,
@@ -269,6 +304,7 @@ export const TARGET_CHECKS: CheckDef[] = [
       'The same valid delivery (same event_id) sent again is answered 2xx: the receiver deduplicates by event_id instead of refusing, so the service stops retrying.',
     needs: ['target'],
     async run(ctx) {
+      await assertReachable(ctx);
       const first = await control(ctx);
       if (!is2xx(first.answer))
         throw new CheckSkip(

@@ -64,6 +64,13 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
   );
   if (missing.length > 0) {
     const list = missing.length === 1 ? missing[0] : `${missing.slice(0, -1).join(', ')} and ${missing[missing.length - 1]}`;
+    if (!profile.exists && (profile.sources.name ?? 'default') === 'default') {
+      // Nothing set up yet: no profile saved and none named, so there is no "default" to blame.
+      throw new ConfigError(
+        `no profile set up yet, and no ${list} in the environment (VOUCHERS_BASE_URL, VOUCHERS_API_KEY, VOUCHERS_API_SECRET)`,
+        'run `vouchers sandbox start` for a local sandbox (it saves a profile "local"), or `vouchers profiles add NAME --base-url URL --api-key KEY`',
+      );
+    }
     throw new ConfigError(
       `no ${list} for profile "${profile.name}" (set them in the profile, or with VOUCHERS_BASE_URL, VOUCHERS_API_KEY and VOUCHERS_API_SECRET)`,
       SETUP_HINT,

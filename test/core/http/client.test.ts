@@ -727,13 +727,28 @@ describe('createClientForProfile', () => {
   it('names what is missing and how to fix it', () => {
     let e: unknown;
     try {
+      createClientForProfile(profile({ api_key: 'k', exists: true, name: 'staging', sources: { name: 'flag' } }), deps());
+    } catch (x) {
+      e = x;
+    }
+    expect(e).toBeInstanceOf(ConfigError);
+    expect((e as ConfigError).message).toMatch(/no base URL and API secret for profile "staging"/);
+    expect((e as ConfigError).hint).toBe('run `vouchers sandbox start` for a local sandbox, or `vouchers profiles add`');
+  });
+
+  it('with nothing set up, says so rather than blaming a profile "default" nobody made', () => {
+    let e: unknown;
+    try {
       createClientForProfile(profile({ api_key: 'k' }), deps());
     } catch (x) {
       e = x;
     }
     expect(e).toBeInstanceOf(ConfigError);
-    expect((e as ConfigError).message).toMatch(/no base URL and API secret for profile "default"/);
-    expect((e as ConfigError).hint).toBe('run `vouchers sandbox start` for a local sandbox, or `vouchers profiles add`');
+    expect((e as ConfigError).message).toBe(
+      'no profile set up yet, and no base URL and API secret in the environment (VOUCHERS_BASE_URL, VOUCHERS_API_KEY, VOUCHERS_API_SECRET)',
+    );
+    expect((e as ConfigError).message).not.toContain('"default"');
+    expect((e as ConfigError).hint).toContain('vouchers profiles add NAME --base-url URL --api-key KEY');
   });
 
   it("uses the profile's timeout and retries", async () => {
