@@ -146,7 +146,10 @@ describe("--webhook-target: the partner's own receiver", () => {
       `could not reach your receiver at ${url}: connection refused: nothing listens at 127.0.0.1:${port}. Start it (or correct --webhook-target) and run certify again; the other target checks were not sent`,
     );
     for (const id of [...REFUSALS, 'target.duplicate', 'target.unknown-type']) {
-      expect(run.result(id), id).toMatchObject({ status: 'skip', message: 'not sent: your receiver could not be reached (see target.valid)' });
+      expect(run.result(id), id).toMatchObject({
+        status: 'skip',
+        message: 'not sent: your receiver could not be reached (see target.valid)',
+      });
     }
     expect(closed.bodies).toHaveLength(0);
   });

@@ -155,8 +155,7 @@ async function control(ctx: CheckContext): Promise<{ delivery: Delivery; answer:
  */
 async function assertReachable(ctx: CheckContext): Promise<void> {
   const { answer } = await control(ctx);
-  if (answer.unreachable)
-    throw new CheckSkip('not sent: your receiver could not be reached (see target.valid)');
+  if (answer.unreachable) throw new CheckSkip('not sent: your receiver could not be reached (see target.valid)');
 }
 
 const SHOULD_VERIFY =
