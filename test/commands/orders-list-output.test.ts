@@ -89,7 +89,7 @@ describe('orders list: the next-page hint', () => {
     // The status as the API takes it, the reference quoted for the shell, the old cursor gone.
     expect(hintLine(first.stderr)).toMatch(
       new RegExp(
-        `^More orders: vouchers orders list --status DELIVERED --reference 'batch 7' --from ${day} --to ${day} --limit 2 --json --cursor \\S+ \\(or every page: --all instead of --cursor\\)$`,
+        `^More orders \\(or every page: --all instead of --cursor\\):\\n {2}vouchers orders list --status DELIVERED --reference 'batch 7' --from ${day} --to ${day} --limit 2 --json --cursor \\S+$`,
       ),
     );
     const walked = JSON.parse(first.stdout) as Order[];
@@ -154,7 +154,7 @@ describe('sandbox admin orders list: the next-page hint', () => {
     expect(first.code, first.stderr).toBe(0);
     const line = hintLine(first.stderr);
     expect(line).toMatch(
-      /^More orders: vouchers sandbox admin orders list --status PENDING --gate held --partner ptn_default --limit 1 --json --cursor \S+$/,
+      /^More orders:\n {2}vouchers sandbox admin orders list --status PENDING --gate held --partner ptn_default --limit 1 --json --cursor \S+$/,
     );
     // This verb has no --all: the hint does not offer it.
     expect(line).not.toContain('--all');

@@ -491,7 +491,9 @@ describe('orders list', () => {
     const page = await cli(['orders', 'list', '--limit', '2']);
     expect(page.code).toBe(0);
     expect(page.stdout.trim().split('\n')).toHaveLength(2);
-    expect(page.stderr).toMatch(/^More orders: vouchers orders list --limit 2 --cursor \S+ \(or every page: --all instead of --cursor\)$/m);
+    expect(page.stderr).toMatch(
+      /^More orders \(or every page: --all instead of --cursor\):\n {2}vouchers orders list --limit 2 --cursor \S+$/m,
+    );
     const all = await cli(['orders', 'list', '--limit', '3', '--all', '--output', 'csv', '--fields', 'order_id,status']);
     expect(all.code).toBe(0);
     const lines = all.stdout.trim().split('\n');

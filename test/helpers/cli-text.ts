@@ -27,11 +27,12 @@ export function shellWords(line: string): string[] {
   return words;
 }
 
-/** The line of stderr with the next-page hint. */
+/** The next-page hint on stderr: its `More …:` line and the command on the line after it. */
 export function hintLine(stderr: string): string {
-  const line = stderr.split('\n').find((l) => l.includes('--cursor'));
-  expect(line, stderr).toBeDefined();
-  return line!;
+  const lines = stderr.split('\n');
+  const at = lines.findIndex((l, i) => l.startsWith('More ') && (lines[i + 1] ?? '').includes('--cursor '));
+  expect(at, stderr).toBeGreaterThanOrEqual(0);
+  return `${lines[at]}\n${lines[at + 1] ?? ''}`;
 }
 
 /** The command of a "More …: vouchers … --cursor X" hint, as argv without the program name. */

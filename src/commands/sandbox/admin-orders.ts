@@ -35,7 +35,7 @@ export async function list(f: Factory, flags: OrdersListFlags): Promise<void> {
     // The full command: a cursor only continues the query it came from. This verb has no --all.
     err(
       f.io,
-      `More orders: ${nextPageCommand({
+      `More orders:\n  ${nextPageCommand({
         command: ['sandbox', 'admin', 'orders', 'list'],
         flags: [['--status', status], ['--gate', gate], ['--partner', flags.partner], ['--limit', limit], ...outputHintFlags(flags)],
         globals: f.globals(),

@@ -71,9 +71,10 @@ export function nextPageCommand(next: NextPageCommand): string {
 }
 
 /**
- * `More <noun>: vouchers … --cursor C` and how to get every page instead, one line for
- * stderr. Every list command that pages prints its hint with this.
+ * `More <noun> …:` and, on a line of its own (a terminal wraps a long cursor, and a command
+ * alone on its line is copied whole), `vouchers … --cursor C`; for stderr. Every list
+ * command that pages prints its hint with this.
  */
 export function nextPageHint(noun: string, next: NextPageCommand): string {
-  return `More ${noun}: ${nextPageCommand(next)} (or every page: --all instead of --cursor)\n`;
+  return `More ${noun} (or every page: --all instead of --cursor):\n  ${nextPageCommand(next)}\n`;
 }

@@ -36,7 +36,7 @@ describe('nextPageCommand', () => {
   it('makes one line for stderr naming --all', () => {
     const hint = nextPageHint('transactions', { command: ['transactions', 'list'], flags: [['--type', 'TOP_UP']], cursor: 'abc' });
     expect(hint).toBe(
-      'More transactions: vouchers transactions list --type TOP_UP --cursor abc (or every page: --all instead of --cursor)\n',
+      'More transactions (or every page: --all instead of --cursor):\n  vouchers transactions list --type TOP_UP --cursor abc\n',
     );
   });
 });
