@@ -7,6 +7,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { childError } from '../../src/commands/sandbox/detach.js';
 import { isProcessAlive } from '../../src/core/io/processes.js';
 import { runBin, type BinResult } from '../helpers/bin.js';
 import { tempConfigDir } from '../helpers/run-cli.js';
@@ -33,6 +34,21 @@ describe('vouchers sandbox start --detach | status | stop', () => {
     expect(alive(info.pid)).toBe(true);
     expect(info.base_url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/api\/v1$/);
     expect(info.log_file).toBe(join(configDir, 'sandbox.log'));
+    // The same fields as a sandbox started in the foreground, and in the same order.
+    expect(Object.keys(info)).toEqual([
+      'base_url',
+      'admin_url',
+      'api_key',
+      'admin_token',
+      'partner_id',
+      'profile',
+      'pid',
+      'host',
+      'port',
+      'dialect',
+      'log_file',
+    ]);
+    expect(JSON.parse(started.stdout).partner_id).toBe('ptn_default');
     const pidFile = JSON.parse(readFileSync(join(configDir, 'sandbox.pid'), 'utf8'));
     expect(pidFile).toMatchObject({ pid: info.pid, base_url: info.base_url, admin_url: info.admin_url });
     const profile = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')).profiles.local;
@@ -83,6 +99,28 @@ describe('vouchers sandbox start --detach | status | stop', () => {
     const busy = await cli(['sandbox', 'start', '--detach', '--port', port], other);
     expect(busy.code).toBe(2);
     expect(busy.stderr).toContain(`port ${port} on 127.0.0.1 is already in use`);
+    // Said once, as the child said it: one error, its own hint.
+    expect(busy.stderr.match(/Error:/g)).toHaveLength(1);
+    expect(busy.stderr).toMatch(
+      /^Error: port \d+ on 127\.0\.0\.1 is already in use\n {2}hint {6}choose another port with --port \d+, or --port 0 for any free one\n$/,
+    );
     expect((await cli(['sandbox', 'stop'], configDir)).code).toBe(0);
+  });
+});
+
+describe("childError: the background sandbox's own error, read from its log", () => {
+  it('keeps a message that goes on over several lines, and its hint', () => {
+    expect(
+      childError('Error: --state /x: not a state file\nline two of it\n  code      USAGE_ERROR\n  hint      give another file\n'),
+    ).toEqual({
+      message: '--state /x: not a state file\nline two of it',
+      hint: 'give another file',
+    });
+  });
+
+  it('reads nothing from output that is not one error', () => {
+    expect(childError('Sandbox listening on …\n')).toBeUndefined();
+    expect(childError('Error: one\nError: two\n')).toBeUndefined();
+    expect(childError('')).toBeUndefined();
   });
 });

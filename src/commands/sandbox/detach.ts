@@ -53,6 +53,23 @@ async function answers(url: string, token: string | undefined, signal: AbortSign
   }
 }
 
+/**
+ * The error a sandbox started in the background printed before it stopped, as its message
+ * and hint (`Error: …` and `  hint      …` lines, as the CLI prints errors without colour),
+ * or undefined when its output is not one such error.
+ */
+export function childError(said: string): { message: string; hint?: string } | undefined {
+  const lines = said.trim().split('\n');
+  const first = /^Error: (.+)$/.exec(lines[0] ?? '');
+  if (!first || lines.filter((l) => l.startsWith('Error: ')).length !== 1) return undefined;
+  // The message may go on over the lines before its labelled ones (`  hint      …`, `  code      …`).
+  const labelled = (l: string) => /^ {2}[a-z_]+ {2,}\S/.test(l);
+  const end = lines.findIndex((l, i) => i > 0 && labelled(l));
+  const message = [first[1]!, ...lines.slice(1, end < 0 ? lines.length : end)].join('\n');
+  const hint = lines.map((l) => /^ {2}hint {6}(.+)$/.exec(l)?.[1]).find((h) => h !== undefined);
+  return hint === undefined ? { message } : { message, hint };
+}
+
 export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
   const { io, clock } = f;
   const store = await f.config();
@@ -105,6 +122,10 @@ export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
       // Gone before its exit event was seen: give the event a moment, for the exit code.
       if (!exited) await Promise.race([exitSeen, clock.sleep(1_000)]);
       const said = logSince(logFile, offset);
+      // A usage error of the child (a port in use, a bad flag) is the user's to fix: shown
+      // as its own message and hint, once, rather than quoted inside another error.
+      const own = exited?.code === 2 ? childError(said) : undefined;
+      if (own) throw new UsageError(own.message, own.hint ?? 'fix the flags and start it again');
       const why = said ? `:\n${said}` : ` (exit ${exited?.code ?? exited?.signal ?? 'unknown'})`;
       const message = `the background sandbox stopped at once${why}`;
       if (exited?.code === 2) throw new UsageError(message, 'fix the flags above and start it again');
@@ -132,6 +153,7 @@ export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
       admin_url: record.admin_url,
       api_key: local?.api_key ?? '',
       admin_token: local?.admin_token ?? '',
+      ...(record.partner_id ? { partner_id: record.partner_id } : {}),
       profile: record.profile,
       pid: record.pid,
       host: record.host,

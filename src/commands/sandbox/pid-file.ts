@@ -18,6 +18,8 @@ export interface PidRecord {
   started_at: string;
   /** The profile holding its credentials. */
   profile: string;
+  /** The partner its profile's key belongs to (absent in pid files of older versions). */
+  partner_id?: string;
   /** The API dialect it speaks (absent in pid files of older versions). */
   dialect?: string;
   /** Log file of a detached sandbox. */

@@ -131,6 +131,7 @@ export async function run(f: Factory, flags: StartFlags, o: StartOptions = build
         admin_url: sb.adminUrl,
         started_at: startedAt,
         profile: written.name,
+        partner_id: sb.partnerId,
         dialect: sb.dialect,
       });
     }
