@@ -85,6 +85,21 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   return out;
 }
 
+/** What stands in an answer for the API secret it echoed. */
+export const ECHOED_SECRET = '[the API secret, redacted]';
+
+/**
+ * The answer's text and headers with the API secret taken out wherever the server echoed it
+ * (a proxy's error page quoting the request headers, a debugging endpoint): whatever shows
+ * or stores the answer then never holds it. A secret too short to be told from ordinary text
+ * is left alone (no real one is).
+ */
+export function withoutSecret(text: string, headers: Record<string, string>, secret: string | undefined): string {
+  if (!secret || secret.length < 8) return text;
+  for (const k in headers) if (headers[k]!.includes(secret)) headers[k] = headers[k]!.split(secret).join(ECHOED_SECRET);
+  return text.includes(secret) ? text.split(secret).join(ECHOED_SECRET) : text;
+}
+
 /** Send one attempt within its own deadline (undici's own timeouts tick at about half a second). */
 export async function sendAttempt(
   call: Call,
@@ -92,6 +107,7 @@ export async function sendAttempt(
   attempt: number,
   base: BaseUrl,
   transport: () => Transport | Promise<Transport>,
+  secret?: string,
 ): Promise<Sent> {
   const t0 = monotonicMs();
   const deadline = attemptSignal(call.signal, call.timeoutMs);
@@ -110,8 +126,8 @@ export async function sendAttempt(
       headersTimeout: call.timeoutMs,
       bodyTimeout: call.timeoutMs,
     });
-    const text = await res.body.text();
     const resHeaders = flattenHeaders(res.headers);
+    const text = withoutSecret(await res.body.text(), resHeaders, secret);
     const response: ApiResponse<unknown> = {
       status: res.statusCode,
       headers: resHeaders,

@@ -259,7 +259,7 @@ export function createClient(options: ClientOptions): ApiClient {
       const headers = attemptHeaders(call, headerContext);
       opts.onSend?.();
       const time = iso(clock.now());
-      const sent = await sendAttempt(call, headers, attempt, base, connect);
+      const sent = await sendAttempt(call, headers, attempt, base, connect, credentials.apiSecret);
       if (sent.kind === 'interrupted') {
         log(logEntry(call, sent, attempt, time, profile, null));
         throw stopped(call, 'in_flight');

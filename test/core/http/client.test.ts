@@ -137,6 +137,37 @@ describe('notice', () => {
   });
 });
 
+describe('an answer that echoes the API secret', () => {
+  it('never holds it: an error page quoting the request headers, a JSON echo and a header are redacted before anything reads them', async () => {
+    const { client } = await setup(
+      (req, res) => {
+        const sent = String(req.headers['x-api-secret']);
+        if (req.target.endsWith('/broken')) {
+          res.writeHead(500, { 'content-type': 'text/html', 'x-debug-echo': `secret=${sent}` });
+          res.end(`<html><body>Error for ${sent}</body></html>`);
+          return;
+        }
+        sendJson(res, 200, { echoed: { 'x-api-secret': sent }, note: `you sent ${sent}` }, { 'x-debug-echo': sent });
+      },
+      { maxRetries: 0 },
+    );
+    let e: unknown;
+    try {
+      await client.request({ method: 'GET', path: '/broken' });
+    } catch (x) {
+      e = x;
+    }
+    expect(e).toBeInstanceOf(ApiError);
+    const error = e as ApiError;
+    expect(JSON.stringify({ message: error.message, hint: error.hint, details: error.details })).not.toContain(SECRET);
+    expect(error.message).toContain('Error for [the API secret, redacted]');
+    const ok = await client.request<{ echoed: Record<string, string>; note: string }>({ method: 'GET', path: '/echo' });
+    expect(ok.text).not.toContain(SECRET);
+    expect(ok.data).toEqual({ echoed: { 'x-api-secret': '[the API secret, redacted]' }, note: 'you sent [the API secret, redacted]' });
+    expect(ok.headers['x-debug-echo']).toBe('[the API secret, redacted]');
+  });
+});
+
 describe('request building', () => {
   it('joins the base path, encodes the query and sends identity, trace and accept headers', async () => {
     const { server, client } = await setup((_req, res) => sendJson(res, 200, WALLETS, { 'x-trace-id': 'f'.repeat(32) }));
