@@ -41,14 +41,40 @@ const NOT_CODES = new Set([
   'last4',
 ]);
 
-/** Whether a field holds a voucher code, pin or card number: `code`, `pin`, `voucher_code`, `claim_code`, `card_number`, `pin_code`, `serial_number`, … */
+/**
+ * Whether a field holds a voucher code, pin or card number: `code`, `pin`, `voucher_code`,
+ * `claim_code`, `card_number`, `pin_code`, `serial_number`, `activation_key`, `license_key`,
+ * and the links that redeem one (`redemption_url`, `claim_link`): whoever holds them spends
+ * the card.
+ */
 export function isCodeField(key: string): boolean {
   const k = snake(key);
   if (NOT_CODES.has(k)) return false;
   return (
     /(^|_)(code|pin|pincode|passcode|card_number|cardnumber|serial_number|serial|barcode|barcode_value)$/.test(k) ||
+    /(^|_)(activation|redemption|redeem|claim|license|licence|product|gift_card|giftcard|card|voucher)_(key|token)$/.test(k) ||
+    /(^|_)(redemption|redeem|claim|activation)_(url|link|uri)$/.test(k) ||
     /^(pan|cvv|cvc)$/.test(k)
   );
+}
+
+/**
+ * Whether a field is an object about redeeming a card (`claim: {url, …}`, `redemption`):
+ * every value in it is masked, whatever its own name (`url`, `value`).
+ */
+function isCodeHolder(key: string): boolean {
+  return /^(claim|redemption|redeem|activation)(_info|_details|_data)?$/.test(snake(key));
+}
+
+/** Every scalar in `value` masked (codes to their last 4), at any depth. */
+function maskEvery(value: unknown, depth = 0): unknown {
+  if (depth > 32) return '••••••••';
+  if (value === null || typeof value !== 'object') return maskScalar(value, false);
+  if (Array.isArray(value)) return value.map((v) => maskEvery(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>))
+    Object.defineProperty(out, k, { value: maskEvery(v, depth + 1), enumerable: true, writable: true, configurable: true });
+  return out;
 }
 
 /** Whether a field holds a PIN (masked whole) rather than a code (masked to its last 4). */
@@ -113,7 +139,11 @@ function maskScalar(v: unknown, pin: boolean): unknown {
 export function maskCodes<T>(value: T, reveal = false): T {
   if (reveal) return value;
   return walk(value, (k, v, siblings) =>
-    isCodeField(k) && (v === null || typeof v !== 'object') && !isErrorCode(k, v, siblings) ? maskScalar(v, isPinField(k)) : KEEP,
+    isCodeField(k) && (v === null || typeof v !== 'object') && !isErrorCode(k, v, siblings)
+      ? maskScalar(v, isPinField(k))
+      : isCodeHolder(k) && v !== null && typeof v === 'object'
+        ? maskEvery(v)
+        : KEEP,
   ) as T;
 }
 

@@ -97,10 +97,43 @@ describe('masking by field name', () => {
       'redemptionCode',
       'serial_number',
       'voucher_pin',
+      'activation_key',
+      'activationKey',
+      'license_key',
+      'redemption_url',
+      'claimLink',
     ])
       expect(isCodeField(k), k).toBe(true);
-    for (const k of ['currency_code', 'country_code', 'product_code', 'code_last4', 'product_id', 'status', 'postal_code'])
+    for (const k of [
+      'currency_code',
+      'country_code',
+      'product_code',
+      'code_last4',
+      'product_id',
+      'status',
+      'postal_code',
+      'api_key',
+      'idempotency_key',
+      'webhook_url',
+      'url',
+    ])
       expect(isCodeField(k), k).toBe(false);
+  });
+
+  it('masks every value of an object about redeeming a card (a claim link and its parts)', () => {
+    const voucher = {
+      product_id: 'p',
+      activation_key: 'ACTKEY-4444',
+      claim: { url: 'https://redeem.example/?code=URLCODE-3333', expires: '2027-01-01' },
+    };
+    const masked = maskCodes(voucher);
+    expect(JSON.stringify(masked)).not.toMatch(/ACTKEY|URLCODE/);
+    expect(masked).toEqual({
+      product_id: 'p',
+      activation_key: '••••••••4444',
+      claim: { url: '••••••••3333', expires: '••••••••1-01' },
+    });
+    expect(maskCodes(voucher, true)).toBe(voucher);
   });
 
   it('masks codes to their last 4 and pins whole, anywhere, unless revealed; secrets always', () => {
