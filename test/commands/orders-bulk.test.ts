@@ -395,6 +395,28 @@ describe('orders create --from', () => {
       expect(r.stderr).not.toMatch(/Unexpected error/);
     }
     expect(orderCount(sb)).toBe(3);
+    // Nor does it replace a file that is not a results file: the --from file itself, or saved codes.
+    const orders = readFileSync(file, 'utf8');
+    const itself = await runCli(['orders', 'create', '--from', file, '--yes', '--results', file], { configDir: dir });
+    expect(itself.code, itself.stderr).toBe(2);
+    expect(itself.stderr).toContain('is the --from file: writing the results would replace the orders it holds');
+    expect(readFileSync(file, 'utf8')).toBe(orders);
+    const codes = join(tempConfigDir(), 'codes.csv');
+    writeFileSync(codes, 'order_id,code\nord_1,ABCD-1234\n');
+    const other = await runCli(['orders', 'create', '--from', file, '--yes', '--results', codes], { configDir: dir });
+    expect(other.code, other.stderr).toBe(2);
+    expect(other.stderr).toContain(
+      'already holds another file (it does not start with the results header row,order_id,status,trace_id,error)',
+    );
+    expect(readFileSync(codes, 'utf8')).toBe('order_id,code\nord_1,ABCD-1234\n');
+    expect(orderCount(sb)).toBe(3);
+    // An earlier results file is replaced whole.
+    const earlier = join(tempConfigDir(), 'results.csv');
+    writeFileSync(earlier, 'row,order_id,status,trace_id,error\n99,ord_old,DELIVERED,,\n');
+    const again = await runCli(['orders', 'create', '--from', file, '--yes', '--results', earlier], { configDir: prod });
+    expect(again.stderr).not.toContain('already holds another file');
+    expect(readFileSync(earlier, 'utf8')).not.toContain('ord_old');
+    expect(readFileSync(earlier, 'utf8').split('\n')[0]).toBe('row,order_id,status,trace_id,error');
 
     // A batch already complete: nothing is sent, and the user is told how to order the rows again.
     const done = await runCli(['orders', 'create', '--from', file, '--yes'], { configDir: prod });

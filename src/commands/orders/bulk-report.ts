@@ -5,11 +5,11 @@
  */
 import { csvLine } from '../../core/output/csv.js';
 import { constants } from 'node:fs';
-import { access, open, stat, writeFile } from 'node:fs/promises';
-import { Readable } from 'node:stream';
+import { access, open, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { fromMinor, formatMoney } from '../../contract/money-format.js';
 import { CliError, UsageError, type ErrorKind } from '../../core/errors/index.js';
+import { writeAside } from '../../core/io/atomic-file.js';
 import type { IO } from '../../core/io/io.js';
 import {
   provablyNotSent,
@@ -117,7 +117,7 @@ export async function printSummary(io: IO, summary: BatchSummary, settings: Outp
  * `row` is the input line. An ordered row's answer is read back from the journal.
  */
 export async function* resultsCsv(state: BatchState, rows: AsyncIterable<BulkRow>, journal: string): AsyncGenerator<string> {
-  yield 'row,order_id,status,trace_id,error\n';
+  yield `${RESULTS_HEADER}\n`;
   const handle = await open(journal, 'r');
   try {
     for await (const row of rows) {
@@ -157,6 +157,9 @@ export async function* resultsCsv(state: BatchState, rows: AsyncIterable<BulkRow
   }
 }
 
+/** The first line of a results file: an existing file is replaced only when it starts so. */
+export const RESULTS_HEADER = 'row,order_id,status,trace_id,error';
+
 function resultsPath(file: string, cwd: string): string {
   return isAbsolute(file) ? file : resolve(cwd, file);
 }
@@ -165,11 +168,44 @@ function cannotWrite(path: string, why: string): UsageError {
   return new UsageError(`cannot write the results file ${path}: ${why}`, 'give --results a file in a directory you can write');
 }
 
-/** Fail before the first order when the `--results` file could not be written afterwards. */
-export async function assertResultsWritable(file: string, cwd: string): Promise<string> {
+/** The first bytes of a file, as text. */
+async function headOf(path: string): Promise<string> {
+  const h = await open(path, 'r');
+  try {
+    const buf = Buffer.alloc(RESULTS_HEADER.length + 2);
+    const { bytesRead } = await h.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead).toString('utf8');
+  } finally {
+    await h.close();
+  }
+}
+
+/**
+ * Fail before the first order when the `--results` file could not be written afterwards, or
+ * when writing it would destroy a file that is not a results file: the `--from` file itself,
+ * or anything else already there (saved codes, another report). The results of an earlier
+ * run (of this batch or another) are replaced, as a resumed run rewrites its own.
+ */
+export async function assertResultsWritable(file: string, cwd: string, from?: string): Promise<string> {
   const path = resultsPath(file, cwd);
   const info = await stat(path).catch(() => undefined);
   if (info?.isDirectory()) throw cannotWrite(path, 'it is a directory');
+  if (info && from !== undefined && from !== '-') {
+    const source = await stat(resultsPath(from, cwd)).catch(() => undefined);
+    if (source && source.dev === info.dev && source.ino === info.ino)
+      throw new UsageError(
+        `--results ${file} is the --from file: writing the results would replace the orders it holds`,
+        'give --results another file, e.g. --results results.csv',
+      );
+  }
+  if (info?.isFile() && info.size > 0) {
+    const head = await headOf(path).catch(() => undefined);
+    if (head !== undefined && !/^row,order_id,status,trace_id,error\r?\n/.test(head) && head !== RESULTS_HEADER)
+      throw new UsageError(
+        `--results ${path} already holds another file (it does not start with the results header ${RESULTS_HEADER}): it would be replaced`,
+        'give --results a new file, or move that one away first; only an earlier results file is replaced',
+      );
+  }
   try {
     await access(info ? path : dirname(path), constants.W_OK);
   } catch (e) {
@@ -188,7 +224,23 @@ export async function writeResults(
 ): Promise<string> {
   const path = resultsPath(file, cwd);
   try {
-    await writeFile(path, Readable.from(resultsCsv(state, rows, journal)), { encoding: 'utf8', mode: 0o600 });
+    // Written beside it, then renamed into place: a run stopped while writing leaves the
+    // earlier file whole, never half of the new one.
+    const aside = await writeAside(path, async (h) => {
+      let chunk = '';
+      for await (const line of resultsCsv(state, rows, journal)) {
+        chunk += line;
+        if (chunk.length >= 64 * 1024) {
+          await h.write(chunk);
+          chunk = '';
+        }
+      }
+      if (chunk) await h.write(chunk);
+    });
+    await rename(aside, path).catch(async (e: unknown) => {
+      await unlink(aside).catch(() => undefined);
+      throw e;
+    });
   } catch (e) {
     // The orders are placed and journalled: re-running the same command only writes the file.
     throw new UsageError(

@@ -166,7 +166,7 @@ export async function runBulk(f: Factory, o: BulkOptions): Promise<void> {
         `a CSV needs a header (product_id,denomination,quantity,reference,currency) and at least one row`,
       );
   }
-  if (o.results !== undefined) await assertResultsWritable(o.results, io.cwd);
+  if (o.results !== undefined) await assertResultsWritable(o.results, io.cwd, o.from);
   // The config directory only: opening the config store would load conf, whose exit hook
   // re-raises Ctrl-C and would cut the clean stop below short.
   const config = { dir: configLocation(io.env).dir };
