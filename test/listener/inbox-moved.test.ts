@@ -2,11 +2,12 @@
  * An inbox removed or moved away while its writer runs (the user deleted or rotated it):
  * nothing is acknowledged that is not in the file at the inbox's path.
  */
-import { existsSync, mkdirSync, mkdtempSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InboxWriter, type InboxMove } from '../../src/core/journal/inbox-writer.js';
+import { readInbox } from '../../src/core/journal/inbox.js';
 import { entry, storedIds } from './inbox-helpers.js';
 
 async function opened(): Promise<{ path: string; inbox: InboxWriter; moves: InboxMove[] }> {
@@ -16,6 +17,36 @@ async function opened(): Promise<{ path: string; inbox: InboxWriter; moves: Inbo
   inbox.onMoved = (m) => moves.push(m);
   return { path, inbox, moves };
 }
+
+describe('an inbox written to by something else while its writer runs', () => {
+  it('a torn line appended by hand: the next event goes on a line of its own, readable, not glued to it', async () => {
+    const { path, inbox } = await opened();
+    expect(await inbox.store(entry('evt_a'))).toBe('stored');
+    appendFileSync(path, '{"received_at":"2026-11-24T19:0');
+    expect(await inbox.store(entry('evt_b'))).toBe('stored');
+    expect(await inbox.store(entry('evt_c'))).toBe('stored');
+    await inbox.close();
+    const lines = readFileSync(path, 'utf8').split('\n');
+    expect(lines[1]).toBe('{"received_at":"2026-11-24T19:0');
+    const read: string[] = [];
+    for await (const e of readInbox(path)) read.push(e.envelope.event_id);
+    expect(read).toEqual(['evt_a', 'evt_b', 'evt_c']);
+    // A writer opened again keeps every acknowledged event.
+    const again = await InboxWriter.open(path);
+    expect(again.has('evt_b')).toBe(true);
+    expect(again.has('evt_c')).toBe(true);
+    await again.close();
+  });
+
+  it('complete lines appended by another hand: the writer goes on after them', async () => {
+    const { path, inbox } = await opened();
+    await inbox.store(entry('evt_a'));
+    appendFileSync(path, `${JSON.stringify(entry('evt_x'))}\n`);
+    await inbox.store(entry('evt_b'));
+    await inbox.close();
+    expect(storedIds(path)).toEqual(['evt_a', 'evt_x', 'evt_b']);
+  });
+});
 
 describe('an inbox removed or replaced while it is written', () => {
   it('removed: the next event goes to a new file at the path, and a redelivery of an earlier one is stored again', async () => {

@@ -10,7 +10,19 @@
  * opened, and what was written to the old one and not yet acknowledged is refused, for the
  * sender to deliver again.
  */
-import { closeSync, fchmodSync, fstatSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fchmodSync,
+  fstatSync,
+  fsync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  readSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { hash } from 'node:crypto';
 import { dirname } from 'node:path';
 import { makeDirSync } from '../io/make-dir.js';
@@ -225,6 +237,8 @@ export class InboxWriter {
   private dev: number;
   private ino: number;
   private size: number;
+  /** The size of the file at the path when inPlace last looked. */
+  private pathSize: number | undefined;
   readonly stats: InboxStats = { appended: 0, flushes: 0, truncatedBytes: 0, skippedLines: 0 };
   /**
    * Called when the file at the path was found removed or replaced (the user deleted or
@@ -342,7 +356,9 @@ export class InboxWriter {
    */
   private inPlace(): boolean {
     const now = statSync(this.path, { throwIfNoEntry: false });
+    this.pathSize = now?.size;
     if (now && now.ino === this.ino && now.dev === this.dev) return true;
+    this.pathSize = undefined;
     const opened = openInboxFile(this.path);
     const place = ++this.place;
     closeQuietly(this.handle.fd);
@@ -389,7 +405,7 @@ export class InboxWriter {
     }
     if (batch.length === 0) return;
     // One write per batch, not one per line; the text is encoded as it is written.
-    let text = '';
+    let text = this.afterForeignWrite();
     for (const w of batch) text += w.line;
     const length = Buffer.byteLength(text, 'utf8');
     const start = this.size;
@@ -448,6 +464,26 @@ export class InboxWriter {
       const reason = error ?? new Error('an earlier write to the inbox failed');
       for (const w of batch) w.reject(reason);
     })();
+  }
+
+  /**
+   * When something else wrote to the file since this writer last did (an editor, a shell's
+   * `>>`, a copy cut short), the batch goes on from the file's end, and on a line of its own:
+   * a line glued to a torn one would be unreadable, its events lost though acknowledged.
+   * Returns what goes before the batch's lines: a newline when the file ends inside a line.
+   */
+  private afterForeignWrite(): string {
+    const size = this.pathSize;
+    if (size === undefined || size === this.size) return '';
+    this.size = size;
+    if (size === 0) return '';
+    const last = Buffer.alloc(1);
+    try {
+      if (readSync(this.handle.fd, last, 0, 1, size - 1) === 1 && last[0] === 0x0a) return '';
+    } catch {
+      // unreadable: start a line of our own anyway
+    }
+    return '\n';
   }
 
   private movedAway(): Error {
