@@ -31,6 +31,8 @@ beforeAll(async () => {
       );
     }
     if (req.method === 'GET' && path === '/api/v1/wallets') return sendJson(res, 200, [{ currency: 'USD', balance: 100 }], h);
+    if (req.method === 'POST' && path === '/api/v1/payouts')
+      return sendJson(res, 201, { payout_id: 'po_1', status: 'PENDING', amount: 1, currency: 'USD', created_at: 1764010000 }, h);
     if (req.method === 'GET' && path === '/api/v1/categories')
       return sendJson(res, 200, [{ id: 'x', title: 'Red\u001b]0;pwned\u0007\u001b[31m text\u202e' }], h);
     if (req.method === 'POST' && path === '/api/v1/orders') {
@@ -84,6 +86,35 @@ describe('a server of yet another dialect', () => {
     const json = await cli(['categories', 'list', '--json']);
     expect(json.stdout).not.toMatch(/[\u001b\u0007\u202e]/);
     expect(JSON.parse(json.stdout)[0].title).toBe('Red\u001b]0;pwned\u0007\u001b[31m text\u202e');
+  });
+
+  it('times sent as epoch seconds are shown as times: a payout made is never a crash inviting a second one', async () => {
+    const payout = await cli(['payouts', 'create', '--amount', '1.00', '--currency', 'USD', '--yes']);
+    expect(payout.code, payout.stderr).toBe(0);
+    expect(payout.stdout).toContain('payout_id\tpo_1');
+    expect(payout.stdout).toContain('created_at\t2025-11-24 18:46:40Z');
+    expect(payout.stderr).not.toContain('Unexpected error');
+    // Wallets in milliseconds, transactions in seconds as digits.
+    const epoch = await startLoopbackServer((req, res) =>
+      req.target.startsWith('/api/v1/wallets')
+        ? sendJson(res, 200, { data: [{ currency: 'USD', available: 100, reserved: 0, updated_at: 1764010000000 }] })
+        : sendJson(res, 200, {
+            data: [{ transaction_id: 'txn_1', type: 'TOP_UP', amount: 5, currency: 'USD', balance_after: 5, created_at: '1764010000' }],
+            has_more: false,
+            next_cursor: null,
+          }),
+    );
+    try {
+      const at = { ...env, VOUCHERS_BASE_URL: epoch.baseUrl };
+      const wallets = await runCli(['wallets', 'list'], { env: at });
+      expect(wallets.code, wallets.stderr).toBe(0);
+      expect(wallets.stdout).toContain('2025-11-24 18:46:40Z');
+      const txns = await runCli(['transactions', 'list'], { env: at });
+      expect(txns.code, txns.stderr).toBe(0);
+      expect(txns.stdout).toContain('2025-11-24 18:46:40Z');
+    } finally {
+      await epoch.close();
+    }
   });
 
   it('wallets list reads a bare array and shows its own fields', async () => {

@@ -168,6 +168,24 @@ interface Seen {
   traceId?: string;
 }
 
+/**
+ * A fault of this CLI (not an error it reports) after the order was placed, while showing
+ * it: say first that it was placed, so that nobody "runs it again" into a second order.
+ */
+function placedThenFailed(seen: Seen, o: SingleOptions, globals: HintGlobals, error: unknown): unknown {
+  if (error instanceof CliError || !seen.order || (error instanceof Error && error.name === 'AbortError')) return error;
+  const id = seen.order.order_id;
+  const e = asCliError(error);
+  const wrapped = new CliError(
+    'unexpected',
+    `order ${id || '(its answer names no id)'} was placed (${String(seen.order.status)}), but showing it failed: ${e.message}`,
+    `do not order again: ${id ? `see it with ${suggestedCommand(globals, ['orders', 'get', id])}` : `a retry with ${keyFlag(o.idempotencyKey)} replays it`}; run with --debug for the stack trace and report it`,
+    { cause: error },
+  );
+  if (e.stack) wrapped.stack = e.stack;
+  return wrapped.withJsonFields({ order_id: id, order_status: seen.order.status, ...(seen.traceId ? { trace_id: seen.traceId } : {}) });
+}
+
 /** The error for a stop by Ctrl-C: whether the order was placed, and how to go on safely. */
 function interruptedError(io: IO, o: SingleOptions, seen: Seen, globals: HintGlobals, error: unknown): CliError {
   const reason: unknown = io.signal.reason;
@@ -247,7 +265,9 @@ export async function runCreate(f: Factory, input: CreateInput): Promise<void> {
     await place(f, client, o, seen, json);
   } catch (error) {
     const stopped = io.signal.aborted && !(error instanceof CliError && error.kind !== 'interrupted');
-    throw asCliError(stopped ? interruptedError(io, o, seen, f.globals(), error) : error).withJsonFields({
+    throw asCliError(
+      stopped ? interruptedError(io, o, seen, f.globals(), error) : placedThenFailed(seen, o, f.globals(), error),
+    ).withJsonFields({
       idempotency_key: o.idempotencyKey,
     });
   }

@@ -3,12 +3,12 @@ import { createPayout } from '../../api/payouts.js';
 import { listWallets } from '../../api/wallets.js';
 import type { CreatePayoutRequest, Payout, Wallet } from '../../contract/money.js';
 import type { ApiClient } from '../../core/http/types.js';
-import { ApiError, InterruptedError, NetworkError } from '../../core/errors/index.js';
+import { ApiError, asCliError, CliError, InterruptedError, NetworkError } from '../../core/errors/index.js';
 import { ContractMismatchError } from '../../core/http/validate.js';
 import { err } from '../../core/io/io.js';
 import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
 import { handleFieldsFlag, printRecord, type RecordField } from '../../core/output/print.js';
-import { resolveOutput } from '../../core/output/options.js';
+import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import { checkIdempotencyKey, payoutRequest } from './request.js';
 import { confirmOrStop, productionQuestion, productionReason } from '../orders/confirm.js';
@@ -105,7 +105,34 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
   }
   // Any 2xx is a payout made, whatever its body: a server's own field names are shown as they are.
   const payout = (res.data !== null && typeof res.data === 'object' ? res.data : {}) as Payout;
-  if (res.replayed) err(f.io, 'This key was used before: the original payout is shown, nothing new was paid out.\n');
+  try {
+    await showPayout(f, settings, payout, key, money, res.replayed, res.traceId);
+  } catch (error) {
+    if (error instanceof CliError) throw error;
+    // A fault of this CLI while showing it: the payout is made, and must not be made again.
+    const id = payout.payout_id ?? (payout as { id?: unknown }).id;
+    const e = asCliError(error);
+    const wrapped = new CliError(
+      'unexpected',
+      `the payout${typeof id === 'string' || typeof id === 'number' ? ` ${id}` : ''} of ${money} was made, but showing it failed: ${e.message}`,
+      `do not pay out again: a retry with --idempotency-key ${key} replays it, never pays twice; run with --debug for the stack trace and report it`,
+      { cause: error },
+    );
+    if (e.stack) wrapped.stack = e.stack;
+    throw wrapped.withJsonFields({ idempotency_key: key, ...(res.traceId ? { trace_id: res.traceId } : {}) });
+  }
+}
+
+async function showPayout(
+  f: Factory,
+  settings: OutputSettings,
+  payout: Payout,
+  key: string,
+  money: string,
+  replayed: boolean,
+  traceId: string | undefined,
+): Promise<void> {
+  if (replayed) err(f.io, 'This key was used before: the original payout is shown, nothing new was paid out.\n');
   if (settings.format === 'json' || settings.format === 'ndjson') {
     await printRecord(f.io, { ...payout, idempotency_key: key }, [], settings);
     return;
@@ -114,7 +141,7 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
   if (f.io.stderrIsTTY)
     err(
       f.io,
-      `Payout${typeof id === 'string' || typeof id === 'number' ? ` ${id}` : ''} of ${money} created${res.traceId ? ` (trace ID ${res.traceId})` : ''}.\n`,
+      `Payout${typeof id === 'string' || typeof id === 'number' ? ` ${id}` : ''} of ${money} created${traceId ? ` (trace ID ${traceId})` : ''}.\n`,
     );
   await printRecord(f.io, { ...payout, idempotency_key: key }, fieldsOf(payout, key), settings, {
     required: ['payout_id', 'status', 'amount'],

@@ -4,10 +4,22 @@ import { formatMoney } from '../../contract/money-format.js';
 
 export { formatMoney };
 
-/** `2026-11-22 09:30:00Z` from an ISO timestamp: compact and still UTC. */
-export function formatTime(iso: string | null | undefined): string {
-  if (!iso) return '';
-  return iso.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+/**
+ * `2026-11-22 09:30:00Z` from an ISO timestamp: compact and still UTC. A server that sends
+ * its times otherwise is shown, never a reason to fail: epoch seconds or milliseconds (a
+ * number, or digits) in the same form, any other text as it came, anything else as JSON.
+ */
+export function formatTime(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '';
+  if (typeof value === 'string' && !/^\d{9,13}(\.\d+)?$/.test(value)) return value.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  if (typeof value === 'number' || typeof value === 'string') {
+    const n = Number(value);
+    // Ten digits are seconds until the year 2286; thirteen are milliseconds.
+    const ms = Math.abs(n) < 1e11 ? n * 1000 : n;
+    const date = new Date(ms);
+    return Number.isFinite(n) && !Number.isNaN(date.getTime()) ? formatTime(date.toISOString()) : String(value);
+  }
+  return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
 const GOOD = new Set(['DELIVERED', 'ISSUED', 'PAID', 'in_stock', 'resolved', 'ok']);
@@ -26,14 +38,16 @@ export function styleStatus(text: string, c: ChalkInstance): string {
  * Mask a voucher code to its last 4 characters: `••••••••1234`, the same width whatever the
  * code's length (which is not shown), so a full code and a `code_last4` mask alike.
  */
-export function maskCode(code: string | null | undefined): string {
-  if (!code) return '';
-  return '••••••••' + code.slice(-4);
+export function maskCode(code: unknown): string {
+  if (code === null || code === undefined || code === '') return '';
+  return '••••••••' + (typeof code === 'string' ? code : typeof code === 'object' ? JSON.stringify(code) : String(code)).slice(-4);
 }
 
 /** Mask a secret: first 4 and last 4 at most, never more than a third of it. */
-export function maskSecret(secret: string | null | undefined): string {
-  if (!secret) return '';
+export function maskSecret(value: unknown): string {
+  if (value === null || value === undefined || value === '') return '';
+  if (typeof value !== 'string') return '••••';
+  const secret = value;
   const show = Math.min(4, Math.floor(secret.length / 6));
   if (show === 0) return '••••';
   return `${secret.slice(0, show)}…${secret.slice(-show)}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney, maskCode, maskSecret } from '../../../src/core/output/format.js';
+import { formatMoney, formatTime, maskCode, maskSecret } from '../../../src/core/output/format.js';
 import { shownCode } from '../../../src/commands/orders/redact.js';
 
 describe('masking', () => {
@@ -21,6 +21,25 @@ describe('masking', () => {
     expect(masked).toBe('whse…stuv');
     expect(maskSecret('short')).toBe('••••');
     expect(maskSecret('abcdefghijkl')).toBe('ab…kl');
+  });
+});
+
+describe('times', () => {
+  it('shows ISO times compactly, epoch seconds and milliseconds as times, anything else as it came', () => {
+    expect(formatTime('2026-11-22T09:30:00.123Z')).toBe('2026-11-22 09:30:00Z');
+    expect(formatTime(1764010000)).toBe('2025-11-24 18:46:40Z');
+    expect(formatTime(1764010000000)).toBe('2025-11-24 18:46:40Z');
+    expect(formatTime('1764010000')).toBe('2025-11-24 18:46:40Z');
+    expect(formatTime('yesterday')).toBe('yesterday');
+    expect(formatTime({ at: 1 })).toBe('{"at":1}');
+    expect(formatTime(true)).toBe('true');
+    expect(formatTime(null)).toBe('');
+    expect(formatTime(undefined)).toBe('');
+  });
+
+  it('masks codes and secrets of any type without failing', () => {
+    expect(maskCode(12345678)).toBe('••••••••5678');
+    expect(maskSecret(42)).toBe('••••');
   });
 });
 
