@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { AdminTarget } from '../api/sandbox-admin.js';
 import { isLoopbackUrl } from '../core/net/loopback.js';
 import type { ResolvedProfile } from '../core/config/types.js';
-import { deleteWebhook, getWebhook, reRegisterWebhook } from '../api/webhooks.js';
+import { deleteWebhook, endpointRecord, endpointUrlOf, getWebhook, reRegisterWebhook } from '../api/webhooks.js';
 import { ApiError } from '../core/errors/index.js';
 import { createClient } from '../core/http/client.js';
 import { DEFAULT_BACKOFF } from '../core/http/retry.js';
@@ -179,12 +179,20 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
     if (options.mode === 'profile' && needs.webhooks === true) {
       try {
         const found = await getWebhook(client, { signal: options.signal });
-        existingWebhook = {
-          state: 'registered',
-          url: found.data.url,
-          events: Array.isArray(found.data.events) ? found.data.events : undefined,
-          description: found.data.description ?? null,
-        };
+        const record = endpointRecord(found.data);
+        const url = record ? endpointUrlOf(record) : undefined;
+        if (record && url !== undefined) {
+          existingWebhook = {
+            state: 'registered',
+            url,
+            events: Array.isArray(record.events) ? record.events.filter((e): e is string => typeof e === 'string') : undefined,
+            description: typeof record.description === 'string' ? record.description : null,
+          };
+        } else {
+          // An answer that names no URL this version can read: the endpoint could not be put
+          // back, so it is not replaced.
+          needs.webhooks = `this server's answer to GET /webhooks names no endpoint URL certify can read (trace ID ${found.traceId ?? 'none'}): it could not put yours back afterwards, so it leaves it alone`;
+        }
       } catch (e) {
         // A 404 says "none" only from our own sandbox (a profile with its operator surface);
         // elsewhere it may as well mean the endpoint cannot be shown: the partner's own is
@@ -247,7 +255,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       listener,
       restoreWebhook: async () => {
         const shared = env.context.shared;
-        if (options.mode !== 'profile' || !shared.webhookRegistered || !existingWebhook) return undefined;
+        if (options.mode !== 'profile' || !(shared.webhookRegistered || shared.endpointReplaced) || !existingWebhook) return undefined;
         // Its own client: the run's may be stopped (Ctrl-C, --timeout), this must still go out.
         const restorer = createClient({
           baseUrl,

@@ -110,6 +110,8 @@ export interface Shared {
   clockOffsetSeconds?: number;
   /** Our listener is registered as the partner's webhook endpoint and verifies with its secret (webhooks.register). */
   webhookRegistered?: boolean;
+  /** POST /webhooks pointed the partner's endpoint at the listener (even if no secret came back): it is put back. */
+  endpointReplaced?: boolean;
   /**
    * The partner's own endpoint found before the run (profile mode): certify registers its
    * listener in its place and puts it back afterwards, without rotating its secret.

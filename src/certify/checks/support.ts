@@ -100,6 +100,8 @@ export async function registerListener(ctx: CheckContext): Promise<ListenerRegis
   const url = listener.url;
   let rotated = false;
   let res = await registerWebhook(ctx.client, { url }, { signal: ctx.signal });
+  // From here the endpoint points at the listener, whatever comes next: it is put back.
+  ctx.shared.endpointReplaced = true;
   let secret = res.data?.signing_secret;
   if (typeof secret !== 'string' || secret === '') {
     // The endpoint existed. Its secret is the partner's: rotating it would break their

@@ -3,7 +3,7 @@
  * the returned signing secret in the profile (when the credentials come from one). The
  * secret is never printed.
  */
-import { getWebhook, registerWebhook, reRegisterWebhook } from '../../api/webhooks.js';
+import { endpointRecord, endpointUrlOf, getWebhook, registerWebhook, reRegisterWebhook } from '../../api/webhooks.js';
 import { ApiError, UsageError } from '../../core/errors/index.js';
 import { createClient } from '../../core/http/client.js';
 import type { ApiClient } from '../../core/http/types.js';
@@ -58,10 +58,11 @@ export interface Registration {
 /** The registered endpoint, or undefined when there is none or the server does not show it. */
 async function currentEndpoint(client: ApiClient, signal: AbortSignal): Promise<PreviousEndpoint | undefined> {
   try {
-    const found = (await getWebhook(client, { signal })).data;
-    if (typeof found?.url !== 'string') return undefined;
+    const found = endpointRecord((await getWebhook(client, { signal })).data);
+    const url = found ? endpointUrlOf(found) : undefined;
+    if (!found || url === undefined) return undefined;
     return {
-      url: found.url,
+      url,
       events: Array.isArray(found.events) ? (found.events as unknown[]).filter((e): e is string => typeof e === 'string') : undefined,
     };
   } catch (e) {

@@ -1,0 +1,57 @@
+/**
+ * certify against a server that shows the partner's webhook endpoint in another shape than
+ * ours: the endpoint is replaced only when certify can read where it pointed, and it is then
+ * put back, even when the registration gave no secret to verify with.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+
+let server: LoopbackServer | undefined;
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+async function certifyAgainst(current: unknown): Promise<{ code: number; stderr: string; posts: string[] }> {
+  server = await startLoopbackServer((req, res) => {
+    if (req.method === 'GET' && req.target === '/api/v1/webhooks') return sendJson(res, 200, current);
+    if (req.method === 'POST' && req.target === '/api/v1/webhooks')
+      return sendJson(res, 201, { id: 'wh-1', endpoint: JSON.parse(req.body).url });
+    sendJson(res, 200, { data: [], has_more: false, next_cursor: null });
+  });
+  const configDir = tempConfigDir();
+  const { openConfig } = await import('../../src/core/config/store.js');
+  const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
+  store.set('p', { base_url: server.baseUrl, api_key: 'pk_test', api_secret: 'sk_test_secret_0123456789' });
+  store.setCurrent('p');
+  const r = await runCli(['certify', '--only', 'webhooks.register', '--reporter', 'json'], { configDir, env: { NO_COLOR: '1' } });
+  const posts = server.requests
+    .filter((q) => q.method === 'POST' && q.target === '/api/v1/webhooks')
+    .map((q) => JSON.parse(q.body).url as string);
+  return { code: r.code, stderr: r.stderr, posts };
+}
+
+describe('certify and a webhook endpoint shown in another shape', () => {
+  it('wrapped or in a list, under another name: replaced, then put back, although no secret came back', async () => {
+    for (const shown of [
+      [{ id: 'wh-1', endpoint: 'https://example.org/hook' }],
+      { webhook: { webhook_id: 'wh_1', url: 'https://example.org/hook' } },
+    ]) {
+      const r = await certifyAgainst(shown);
+      expect(r.posts, r.stderr).toHaveLength(2);
+      expect(r.posts[0]).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
+      expect(r.posts[1]).toBe('https://example.org/hook');
+      expect(r.stderr).toContain('put your webhook endpoint back: https://example.org/hook');
+      await server!.close();
+      server = undefined;
+    }
+  });
+
+  it('an answer that names no URL certify can read: the endpoint is left alone, nothing registered', async () => {
+    const r = await certifyAgainst({ status: 'active', id: 'wh-1' });
+    expect(r.posts).toEqual([]);
+    expect(r.stderr).toContain('names no endpoint URL certify can read');
+    expect(r.stderr).not.toContain('put your webhook endpoint back');
+  });
+});
