@@ -5,13 +5,37 @@
 import type { RegisterWebhookRequest, WebhookEndpoint } from '../contract/webhooks.js';
 import type { ApiClient, ApiResponse } from '../core/http/types.js';
 import { ApiError } from '../core/errors/index.js';
-import { isSecretField } from '../core/output/mask.js';
+import { isSecretField, isSecretValue } from '../core/output/mask.js';
 import { notOffered } from './not-offered.js';
 
 /**
+ * The endpoint record of an answer about the webhook endpoint, which the document does not
+ * show: the object itself, or the one object it wraps (`{"webhook": {…}}`, `{"data": {…}}`),
+ * or the one entry of a list. Undefined for anything else.
+ */
+export function endpointRecord(body: unknown): Record<string, unknown> | undefined {
+  if (Array.isArray(body)) return body.length === 1 ? endpointRecord(body[0]) : undefined;
+  if (body === null || typeof body !== 'object') return undefined;
+  const record = body as Record<string, unknown>;
+  if (endpointUrlOf(record) !== undefined) return record;
+  const inner = Object.values(record).filter((v) => v !== null && typeof v === 'object');
+  return inner.length === 1 ? endpointRecord(inner[0]) : record;
+}
+
+/** The URL deliveries go to, under the names a server may give it (`url`, `endpoint`, `endpoint_url`, …). */
+export function endpointUrlOf(record: Record<string, unknown>): string | undefined {
+  for (const k of ['url', 'endpoint', 'endpoint_url', 'webhook_url', 'target_url', 'callback_url', 'uri']) {
+    const v = record[k];
+    if (typeof v === 'string' && /^https?:\/\//i.test(v)) return v;
+  }
+  return undefined;
+}
+
+/**
  * POST /webhooks. The document does not show the answer: a server that returns the signing
- * secret under another name (`secret`, `webhook_secret`) has it moved to `signing_secret`,
- * so that it is saved (and never printed by accident) like ours.
+ * secret under another name (`secret`, `webhook_secret`, `signing_key`, any `whsec_…`
+ * value), or inside a wrapper, has it moved to `signing_secret`, so that it is saved (and
+ * never printed by accident) like ours.
  */
 export async function registerWebhook(
   client: ApiClient,
@@ -33,8 +57,10 @@ export async function registerWebhook(
     !Array.isArray(body) &&
     typeof (body as WebhookEndpoint).signing_secret !== 'string'
   ) {
-    const record = body as Record<string, unknown>;
-    const key = Object.keys(record).find((k) => isSecretField(k) && typeof record[k] === 'string' && record[k] !== '');
+    const record = endpointRecord(body) ?? (body as Record<string, unknown>);
+    const key =
+      Object.keys(record).find((k) => isSecretField(k) && typeof record[k] === 'string' && record[k] !== '') ??
+      Object.keys(record).find((k) => isSecretValue(record[k]));
     if (key !== undefined) {
       const { [key]: secret, ...rest } = record;
       res.data = { ...rest, signing_secret: secret } as WebhookEndpoint;

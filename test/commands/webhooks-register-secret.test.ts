@@ -113,6 +113,53 @@ describe('webhooks register when saving the secret fails after the request', () 
   });
 });
 
+describe('a server that names the signing secret otherwise, or wraps the endpoint', () => {
+  const SECRET = 'whsec_TOPSECRET_0123456789abcdef';
+  const answers: Record<string, unknown>[] = [
+    { webhook_id: 'wh_1', signing_key: SECRET },
+    { webhook: { id: 'wh-1', endpoint: 'https://example.com/hooks', whsec: SECRET } },
+    { id: 'wh-1', endpoint: 'https://example.com/hooks', token: SECRET },
+  ];
+  let server: LoopbackServer;
+  let answer: Record<string, unknown> = {};
+  beforeAll(async () => {
+    server = await startLoopbackServer((req, res) =>
+      req.method === 'POST'
+        ? sendJson(res, 201, answer)
+        : sendJson(res, 200, { webhook: { endpoint: 'https://example.com/hooks', whsec: SECRET } }),
+    );
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('saves it in the profile and never prints it; webhooks show masks it under any name', async () => {
+    for (const a of answers) {
+      answer = a;
+      const configDir = tempConfigDir();
+      const { openConfig } = await import('../../src/core/config/store.js');
+      const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
+      store.set('p', { base_url: server.baseUrl, api_key: 'pk_test', api_secret: 'sk_test_secret' });
+      store.setCurrent('p');
+      for (const extra of [[], ['--json']]) {
+        const r = await runCli(['webhooks', 'register', '--url', 'https://example.com/hooks', ...extra], {
+          configDir,
+          env: { NO_COLOR: '1' },
+        });
+        expect(r.code, `${JSON.stringify(a)} ${r.stderr}`).toBe(0);
+        expect(r.stdout + r.stderr, JSON.stringify(a)).not.toContain(SECRET);
+        const saved = (await openConfig({ VOUCHERS_CONFIG_DIR: configDir })).get('p');
+        expect(saved?.webhook_secret, JSON.stringify(a)).toBe(SECRET);
+      }
+      const shown = await runCli(['webhooks', 'show', '--json'], { configDir, env: { NO_COLOR: '1' } });
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout + shown.stderr).not.toContain(SECRET);
+      const raw = await runCli(['api', 'GET', '/webhooks'], { configDir, env: { NO_COLOR: '1' } });
+      expect(raw.stdout + raw.stderr).not.toContain(SECRET);
+    }
+  });
+});
+
 describe('webhooks register --events patterns', () => {
   it('accepts the globs listen accepts and sends the concrete event types', async () => {
     const configDir = await profileDir(sb, 'local');

@@ -82,10 +82,24 @@ function isPinField(key: string): boolean {
   return /(^|_)(pin|pincode|pin_code|passcode|cvv|cvc)$/.test(snake(key));
 }
 
-/** Whether a field holds a secret: `secret`, `signing_secret`, `webhook_secret`, `client_secret`, `password`, `private_key`. */
+/**
+ * Whether a field holds a secret: `secret`, `signing_secret`, `webhook_secret`,
+ * `client_secret`, `password`, `private_key`, and the names a server may give a webhook
+ * signing secret: `signing_key`, `hmac_key`, `whsec`.
+ */
 export function isSecretField(key: string): boolean {
   const k = snake(key);
-  return /(^|_)secret(_|$)/.test(k) || /(^|_)(password|passphrase|private_key)$/.test(k);
+  return (
+    /(^|_)secret(_|$)/.test(k) ||
+    /(^|_)(password|passphrase|private_key)$/.test(k) ||
+    /(^|_)(signing|signature|hmac|webhook)_key$/.test(k) ||
+    /(^|_)whsec$/.test(k)
+  );
+}
+
+/** Whether a value is a webhook signing secret by its look (`whsec_…`), whatever its field's name. */
+export function isSecretValue(v: unknown): v is string {
+  return typeof v === 'string' && /^whsec_[A-Za-z0-9+/=_-]{8,}$/.test(v);
 }
 
 function walk(
@@ -147,10 +161,20 @@ export function maskCodes<T>(value: T, reveal = false): T {
   ) as T;
 }
 
-/** Secrets masked wherever they sit in `value` (first and last few characters at most). */
+/**
+ * Secrets masked wherever they sit in `value` (first and last few characters at most): by
+ * their field's name, or by their look (`whsec_…`) under any name.
+ */
 export function maskSecrets<T>(value: T): T {
+  if (isSecretValue(value)) return maskSecret(value) as T;
   return walk(value, (k, v) =>
-    isSecretField(k) && typeof v === 'string' ? maskSecret(v) : isSecretField(k) && v !== null && typeof v !== 'object' ? '••••' : KEEP,
+    (isSecretField(k) || isSecretValue(v)) && typeof v === 'string'
+      ? maskSecret(v)
+      : isSecretField(k) && v !== null && typeof v !== 'object'
+        ? '••••'
+        : Array.isArray(v) && v.some(isSecretValue)
+          ? v.map((x) => (isSecretValue(x) ? maskSecret(x) : maskSecrets(x)))
+          : KEEP,
   ) as T;
 }
 
