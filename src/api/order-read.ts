@@ -104,7 +104,10 @@ export function readOrder(body: unknown, knownId?: string): Order {
 
 /** The secure code endpoint's answer of any shape (`{order_id, data}`, a bare list, `{vouchers}`) as OrderCodes. */
 export function readCodes(body: unknown, orderId: string): OrderCodes {
-  const rows = Array.isArray(body) ? list(body) : isRec(body) ? list(body.data ?? body.vouchers ?? body.codes) : [];
+  // A code listed on its own (a bare list of strings) is a voucher with only its code.
+  const entries = (v: unknown): Rec[] =>
+    Array.isArray(v) ? v.flatMap((x) => (isRec(x) ? [x] : typeof x === 'string' && x !== '' ? [{ code: x }] : [])) : [];
+  const rows = Array.isArray(body) ? entries(body) : isRec(body) ? entries(body.data ?? body.vouchers ?? body.codes) : [];
   return {
     order_id: isRec(body) ? (text(body.order_id) ?? orderId) : orderId,
     data: rows.map((r) => voucherCode(readVoucher(r))),

@@ -121,14 +121,20 @@ function statusLine(res: ApiResponse): string {
   return `HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd();
 }
 
-async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions, check: ContractCheck): Promise<void> {
+/** The secure code endpoint: whatever it lists is a code, even without a name (a bare list of strings). */
+const CODE_ENDPOINT = /^(\/api\/v1)?\/orders\/[^/]+\/vouchers\/?$/;
+
+async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions, check: ContractCheck, path: string): Promise<void> {
   if (opts.include) {
     const lines = [statusLine(res), ...Object.entries(res.headers).map(([k, v]) => `${k}: ${v}`)];
     await out(io, lines.join('\n') + '\n\n');
   }
   if (res.text === '') return;
   // Codes and secrets never reach the screen unasked, whatever the endpoint calls them.
-  const masked = res.data === undefined || opts.reveal ? res.data : maskSecrets(maskCodes(res.data));
+  const masked =
+    res.data === undefined || opts.reveal
+      ? res.data
+      : maskSecrets(maskCodes(res.data, false, { listedStringsAreCodes: CODE_ENDPOINT.test(path) }));
   const changed = masked !== undefined && JSON.stringify(masked) !== JSON.stringify(res.data);
   const pretty = (!opts.raw || changed) && (io.stdoutIsTTY || opts.json || changed) && res.data !== undefined;
   const ok = res.status >= 200 && res.status < 300;
@@ -276,7 +282,7 @@ async function send(f: Factory, req: ApiRequest, opts: ApiOptions, check: Contra
         : 'Idempotency-Key: none sent (pass --idempotency-key to make a retry of this write safe)\n',
     );
   }
-  await printResponse(f.io, res, opts, check);
+  await printResponse(f.io, res, opts, check, pathOnly);
   if (res.status < 200 || res.status >= 300) throw apiErrorFromResponse(res, { method: req.method, path: pathOnly }, f.clock.now());
   if (!route) return res;
   // Printed above as received; a difference from the contract is a warning (an error with --strict-contract).

@@ -12,7 +12,7 @@ import { PendingError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { assertCodesFileFree, writeCodesFile } from '../../core/io/codes-file.js';
 import { err } from '../../core/io/io.js';
-import { findCode, maskCodes } from '../../core/output/mask.js';
+import { findCode, maskCodes, maskSecrets } from '../../core/output/mask.js';
 import { notice } from '../../core/output/notice.js';
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import { handleFieldsFlag, nonEmptyColumns, printJson, printList, type Column } from '../../core/output/print.js';
@@ -145,7 +145,8 @@ export async function run(f: Factory, id: string, flags: CodesFlags): Promise<vo
     const rows = res.received
       ? (maskCodes(res.received, reveal) as Record<string, unknown>[])
       : (shown.data as unknown as Record<string, unknown>[]);
-    await printJson(io, { ...shown, data: rows.map(pick), revealed: reveal });
+    // Secrets a server put among the codes stay masked, --reveal or not (it reveals codes only).
+    await printJson(io, { ...shown, data: maskSecrets(rows.map(pick)), revealed: reveal });
   } else {
     // Codes of a server's own shape: the columns it gives no value for are left out.
     await printList(io, shown.data, res.foreign ? nonEmptyColumns(shown.data, COLUMNS) : COLUMNS, settings, {

@@ -150,15 +150,44 @@ function maskScalar(v: unknown, pin: boolean): unknown {
  * Codes and pins masked wherever they sit in `value` (an order, a list of vouchers, an answer
  * of any shape): codes to their last 4 (`••••••••1234`), pins whole. `reveal` keeps them.
  */
-export function maskCodes<T>(value: T, reveal = false): T {
+export function maskCodes<T>(value: T, reveal = false, options: { listedStringsAreCodes?: boolean } = {}): T {
   if (reveal) return value;
-  return walk(value, (k, v, siblings) =>
+  const masked = walk(value, (k, v, siblings) =>
     isCodeField(k) && (v === null || typeof v !== 'object') && !isErrorCode(k, v, siblings)
       ? maskScalar(v, isPinField(k))
       : isCodeHolder(k) && v !== null && typeof v === 'object'
         ? maskEvery(v)
-        : KEEP,
+        : isPlainRecord(v) && Object.keys(v).some((c) => isCodeField(`${k}_${c}`))
+          ? maskCodes(maskCompound(k, v))
+          : KEEP,
   ) as T;
+  return options.listedStringsAreCodes ? (maskListedStrings(masked) as T) : masked;
+}
+
+function isPlainRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
+/** `card: {number, pin}`: a field whose name joined to its parent's names a code (card_number) is masked. */
+function maskCompound(parent: string, record: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(record)) {
+    const joined = `${parent}_${k}`;
+    const masked = isCodeField(joined) && (v === null || typeof v !== 'object') ? maskScalar(v, isPinField(joined) || isPinField(k)) : v;
+    Object.defineProperty(out, k, { value: masked, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/** Strings and numbers listed in arrays, at any depth, masked: an answer of the secure code endpoint that is a bare list of codes. */
+function maskListedStrings(value: unknown, depth = 0): unknown {
+  if (depth > 32 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value))
+    return value.map((v) => (typeof v === 'string' || typeof v === 'number' ? maskScalar(v, false) : maskListedStrings(v, depth + 1)));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>))
+    Object.defineProperty(out, k, { value: maskListedStrings(v, depth + 1), enumerable: true, writable: true, configurable: true });
+  return out;
 }
 
 /**
@@ -178,19 +207,27 @@ export function maskSecrets<T>(value: T): T {
   ) as T;
 }
 
-/** The first code-like field of a record (a voucher entry of unknown shape): its key and value. */
-export function findCode(record: Record<string, unknown>): { key: string; value: string } | undefined {
-  for (const [k, v] of Object.entries(record)) {
-    if ((typeof v === 'string' || typeof v === 'number') && v !== '' && isCodeField(k) && !isPinField(k))
-      return { key: k, value: String(v) };
+/**
+ * The first field of a record (a voucher entry of unknown shape) that `is` accepts: its key
+ * and value; else one in an object it holds (`card: {number, pin}`), named by both keys
+ * joined (`card_number`), its key given as `card.number`.
+ */
+function findField(record: Record<string, unknown>, is: (key: string) => boolean): { key: string; value: string } | undefined {
+  const usable = (v: unknown): v is string | number => (typeof v === 'string' || typeof v === 'number') && v !== '';
+  for (const [k, v] of Object.entries(record)) if (usable(v) && is(k)) return { key: k, value: String(v) };
+  for (const [k, inner] of Object.entries(record)) {
+    if (!isPlainRecord(inner)) continue;
+    for (const [c, v] of Object.entries(inner)) if (usable(v) && (is(`${k}_${c}`) || is(c))) return { key: `${k}.${c}`, value: String(v) };
   }
   return undefined;
 }
 
+/** The first code-like field of a record (a voucher entry of unknown shape): its key and value. */
+export function findCode(record: Record<string, unknown>): { key: string; value: string } | undefined {
+  return findField(record, (k) => isCodeField(k) && !isPinField(k));
+}
+
 /** The first pin-like field of a record. */
 export function findPin(record: Record<string, unknown>): { key: string; value: string } | undefined {
-  for (const [k, v] of Object.entries(record)) {
-    if ((typeof v === 'string' || typeof v === 'number') && v !== '' && isPinField(k)) return { key: k, value: String(v) };
-  }
-  return undefined;
+  return findField(record, isPinField);
 }

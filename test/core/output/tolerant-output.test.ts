@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveOutput } from '../../../src/core/output/options.js';
-import { isCodeField, maskCodes, maskSecrets } from '../../../src/core/output/mask.js';
+import { findCode, findPin, isCodeField, maskCodes, maskSecrets } from '../../../src/core/output/mask.js';
+import { readCodes } from '../../../src/api/order-read.js';
 import { mergedFields } from '../../../src/core/output/generic.js';
 import { printList, printRecord, type Column } from '../../../src/core/output/print.js';
 import { testIO } from '../../helpers/io.js';
@@ -118,6 +119,32 @@ describe('masking by field name', () => {
       'url',
     ])
       expect(isCodeField(k), k).toBe(false);
+  });
+
+  it("a card number and pin inside a card object: masked, and found as the voucher's code and pin", () => {
+    const voucher = { product_id: 'p', card: { number: 'CARD-5555-6666-7777-8888', pin: '4321', brand: 'visa' } };
+    expect(maskCodes(voucher)).toEqual({ product_id: 'p', card: { number: '••••••••8888', pin: '••••', brand: 'visa' } });
+    expect(findCode(voucher)).toEqual({ key: 'card.number', value: 'CARD-5555-6666-7777-8888' });
+    expect(findPin(voucher)).toEqual({ key: 'card.pin', value: '4321' });
+    // A top-level code comes first.
+    expect(findCode({ redemption_code: 'R-1234', card: { number: 'C-9999' } })?.key).toBe('redemption_code');
+  });
+
+  it('a bare list of codes (the secure endpoint answering strings): read as codes, masked when asked to', () => {
+    const body = ['RCODE-SECRET-4444-9999', 'CARD-5555-6666-7777-8888'];
+    expect(readCodes(body, 'ord_1').data.map((c) => c.code)).toEqual(body);
+    expect(readCodes({ codes: body }, 'ord_1').data).toHaveLength(2);
+    expect(maskCodes(body, false, { listedStringsAreCodes: true })).toEqual(['••••••••9999', '••••••••8888']);
+    expect(maskCodes({ data: body }, false, { listedStringsAreCodes: true })).toEqual({ data: ['••••••••9999', '••••••••8888'] });
+    expect(maskCodes(body)).toEqual(body);
+  });
+
+  it('masks a webhook secret by its look under any name, and by the names servers give it', () => {
+    const masked = JSON.stringify(
+      maskSecrets({ token: 'whsec_abcdefghijklmnop', signing_key: 'k_abcdefghijklmnop', list: ['whsec_qrstuvwxyz012345'] }),
+    );
+    expect(masked).not.toMatch(/ghijklmnop|qrstuvwxyz/);
+    expect(maskSecrets('whsec_abcdefghijklmnop')).not.toContain('ghijklmnop');
   });
 
   it('masks every value of an object about redeeming a card (a claim link and its parts)', () => {
