@@ -4,7 +4,7 @@
  */
 import { expandPath, route, type RouteId as EndpointId } from '../contract/routes.js';
 import type { CreateOrderRequest, Order, OrderCodes, OrderStatus } from '../contract/orders.js';
-import { FINAL_ORDER_STATUSES } from '../contract/order-values.js';
+import { canonicalStatus, FINAL_ORDER_STATUSES } from '../contract/order-values.js';
 import type { ApiClient, ApiResponse } from '../core/http/types.js';
 import type { Clock } from '../core/time/clock.js';
 import { readCodes, readOrder } from './order-read.js';
@@ -144,14 +144,15 @@ export async function getOrderCodes(client: ApiClient, orderId: string, options:
 }
 
 /** Whether an order has reached a status it never leaves. */
-export function isFinalStatus(status: OrderStatus): boolean {
-  return FINAL_ORDER_STATUSES.includes(status);
+export function isFinalStatus(status: OrderStatus | string): boolean {
+  const known = canonicalStatus(status);
+  return known !== undefined && FINAL_ORDER_STATUSES.includes(known);
 }
 
 /** Whether `order` has reached (or gone through) `until`; without `until`, whether it is final. */
 export function hasReached(order: Pick<Order, 'status' | 'timeline'>, until?: OrderStatus): boolean {
   if (!until) return isFinalStatus(order.status);
-  return order.status === until || (order.timeline ?? []).some((t) => t.status === until);
+  return canonicalStatus(order.status) === until || (order.timeline ?? []).some((t) => canonicalStatus(t.status) === until);
 }
 
 export interface FollowOptions {

@@ -8,6 +8,50 @@ export type OrderStatus = (typeof ORDER_STATUSES)[number];
 /** Statuses after which an order never changes again. */
 export const FINAL_ORDER_STATUSES: readonly OrderStatus[] = ['DELIVERED', 'PARTIALLY_DELIVERED', 'REFUNDED'];
 
+/**
+ * The contract's status an order status of any spelling stands for: the document shows only
+ * PENDING and DELIVERED and leaves the others' strings open, so a server may send
+ * `delivered`, `Completed` or `QUEUED`. Case and separators do not matter, and the usual
+ * synonyms are understood; undefined for a status this version cannot place. Only the
+ * order verbs' decisions use it (is it final, was it delivered): the status is shown as sent.
+ */
+export function canonicalStatus(status: unknown): OrderStatus | undefined {
+  if (typeof status !== 'string') return undefined;
+  const s = status
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
+  if ((ORDER_STATUSES as readonly string[]).includes(s)) return s as OrderStatus;
+  return STATUS_SYNONYMS[s];
+}
+
+const STATUS_SYNONYMS: Record<string, OrderStatus> = {
+  QUEUED: 'PENDING',
+  CREATED: 'PENDING',
+  ACCEPTED: 'PENDING',
+  SUBMITTED: 'PENDING',
+  WAITING: 'PENDING',
+  ON_HOLD: 'PENDING',
+  HELD: 'PENDING',
+  IN_PROGRESS: 'PROCESSING',
+  FULFILLING: 'PROCESSING',
+  COMPLETED: 'DELIVERED',
+  COMPLETE: 'DELIVERED',
+  FULFILLED: 'DELIVERED',
+  FULFILLED_ALL: 'DELIVERED',
+  SUCCEEDED: 'DELIVERED',
+  SUCCESS: 'DELIVERED',
+  DONE: 'DELIVERED',
+  PARTIAL: 'PARTIALLY_DELIVERED',
+  PARTIALLY_FULFILLED: 'PARTIALLY_DELIVERED',
+  PARTIALLY_COMPLETED: 'PARTIALLY_DELIVERED',
+  CANCELED: 'CANCELLED',
+  REFUND: 'REFUNDED',
+  FAILED: 'REFUNDED',
+  REJECTED: 'REFUNDED',
+  DECLINED: 'REFUNDED',
+};
+
 export const FULFILLED_FROM = ['cache', 'vendor', 'mixed'] as const;
 
 export const ORDER_LIMITS = { maxItems: 10, maxQuantity: 100, maxVouchers: 100, maxReference: 64 } as const;

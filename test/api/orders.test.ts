@@ -7,10 +7,13 @@ import {
   getOrder,
   getOrderCodes,
   hasReached,
+  isFinalStatus,
   iterateOrders,
   listOrders,
 } from '../../src/api/orders.js';
 import { ApiError } from '../../src/core/errors/index.js';
+import { canonicalStatus } from '../../src/contract/order-values.js';
+import { outcomeError } from '../../src/commands/orders/outcome.js';
 import { createClient } from '../../src/core/http/client.js';
 import type { ApiClient } from '../../src/core/http/types.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
@@ -174,5 +177,31 @@ describe('orders api', () => {
     const refused = await cancelOrder(client, hit.data.order_id).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(ApiError);
     expect((refused as ApiError).apiCode).toBe('ORDER_NOT_CANCELLABLE');
+  });
+});
+
+describe('order statuses of other spellings (the document shows only PENDING and DELIVERED)', () => {
+  it('are placed by case and by the usual synonyms; one that cannot be placed is not final', () => {
+    expect(canonicalStatus('delivered')).toBe('DELIVERED');
+    expect(canonicalStatus('Completed')).toBe('DELIVERED');
+    expect(canonicalStatus('partially-delivered')).toBe('PARTIALLY_DELIVERED');
+    expect(canonicalStatus('QUEUED')).toBe('PENDING');
+    expect(canonicalStatus('in progress')).toBe('PROCESSING');
+    expect(canonicalStatus('canceled')).toBe('CANCELLED');
+    expect(canonicalStatus('rerouted')).toBeUndefined();
+    expect(canonicalStatus(3)).toBeUndefined();
+    for (const s of ['completed', 'Delivered', 'refunded', 'PARTIAL']) expect(isFinalStatus(s), s).toBe(true);
+    for (const s of ['queued', 'pending', 'rerouted', 'CANCELLED']) expect(isFinalStatus(s), s).toBe(false);
+    expect(hasReached({ status: 'Completed' as never, timeline: [] }, 'DELIVERED')).toBe(true);
+    expect(hasReached({ status: 'QUEUED' as never, timeline: [{ status: 'processing' as never, at: '', note: null }] }, 'PROCESSING')).toBe(
+      true,
+    );
+  });
+
+  it('decide how a followed order ended: completed is delivered (exit 0), failed is not fulfilled', () => {
+    const order = (status: string) => ({ order_id: 'ord_1', status, items: [], total_amount: 25, currency: 'USD', vouchers: [] }) as never;
+    expect(outcomeError(order('completed'))).toBeUndefined();
+    expect(outcomeError(order('Failed'))?.code).toBe('ORDER_NOT_FULFILLED');
+    expect(outcomeError(order('partial'))?.code).toBe('ORDER_PARTIALLY_DELIVERED');
   });
 });

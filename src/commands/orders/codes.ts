@@ -8,6 +8,7 @@ import { NotOfferedError } from '../../api/not-offered.js';
 import { voucherCode } from '../../api/order-read.js';
 import { getOrder, getOrderCodes, isFinalStatus } from '../../api/orders.js';
 import type { OrderCodes, VoucherCode } from '../../contract/orders.js';
+import { canonicalStatus } from '../../contract/order-values.js';
 import { PendingError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { assertCodesFileFree, writeCodesFile } from '../../core/io/codes-file.js';
@@ -48,7 +49,7 @@ async function explainNoCodes(
 ): Promise<void> {
   const res = await getOrder(client, orderId, { signal });
   const order = res.data;
-  if (order.status === 'PENDING' || order.status === 'PROCESSING') {
+  if (canonicalStatus(order.status) === 'PENDING' || canonicalStatus(order.status) === 'PROCESSING') {
     const again = suggestedCommand(globals, ['orders', 'codes', orderId], [['--codes-out', codesOut]]);
     throw new PendingError(
       `order ${orderId} is ${order.status} and has no codes yet${codesOut !== undefined ? `: nothing was written to ${codesOut}` : ''}`,
@@ -56,7 +57,8 @@ async function explainNoCodes(
       res.traceId,
     );
   }
-  if (order.status === 'CANCELLED' || order.status === 'REFUNDED') throw new OrderNotFulfilledError(order, res.traceId, { globals });
+  if (canonicalStatus(order.status) === 'CANCELLED' || canonicalStatus(order.status) === 'REFUNDED')
+    throw new OrderNotFulfilledError(order, res.traceId, { globals });
 }
 
 /**
@@ -80,10 +82,16 @@ async function codesOf(
     const res = await getOrder(client, orderId, { signal: f.io.signal });
     const withCode = res.data.vouchers.filter((v) => typeof v.code === 'string' && v.code !== '');
     const pending =
-      res.data.status === 'PENDING' ||
-      res.data.status === 'PROCESSING' ||
+      canonicalStatus(res.data.status) === 'PENDING' ||
+      canonicalStatus(res.data.status) === 'PROCESSING' ||
       (res.data.vouchers.length === 0 && !isFinalStatus(res.data.status));
-    if (withCode.length === 0 && !pending && res.data.status !== 'CANCELLED' && res.data.status !== 'REFUNDED') throw error;
+    if (
+      withCode.length === 0 &&
+      !pending &&
+      canonicalStatus(res.data.status) !== 'CANCELLED' &&
+      canonicalStatus(res.data.status) !== 'REFUNDED'
+    )
+      throw error;
     if (withCode.length > 0) {
       notice(
         f.io,

@@ -10,6 +10,7 @@ import { isIssued, readOrder } from '../../api/order-read.js';
 import { ContractMismatchError } from '../../core/http/validate.js';
 import { createOrder, getOrderCodes } from '../../api/orders.js';
 import type { CreateOrderRequest, Order } from '../../contract/orders.js';
+import { canonicalStatus } from '../../contract/order-values.js';
 import { isIdempotencyKey } from '../../contract/idempotency.js';
 import { ApiError, asCliError, CliError, InterruptedError, NetworkError, UsageError } from '../../core/errors/index.js';
 import { parseDuration } from '../../core/http/duration.js';
@@ -344,7 +345,7 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
     }
     seen.order = followed.order;
     seen.traceId = followed.traceId ?? seen.traceId;
-  } else if (order.status === 'PENDING' || order.status === 'PROCESSING') {
+  } else if (canonicalStatus(order.status) === 'PENDING' || canonicalStatus(order.status) === 'PROCESSING') {
     say(`Follow it: ${suggestedCommand(globals, ['orders', 'wait', order.order_id])}\n`);
   }
 

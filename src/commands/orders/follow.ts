@@ -4,6 +4,7 @@
  * PendingError (exit 8) with the order id and trace id when the time runs out, and the
  * outcome check's error (exit 5, outcome.ts) when it ended at another status than --until.
  */
+import { canonicalStatus } from '../../contract/order-values.js';
 import { followOrder, type FollowResult } from '../../api/orders.js';
 import { formatDuration } from '../../core/http/duration.js';
 import { CliError, PendingError } from '../../core/errors/index.js';
@@ -85,6 +86,10 @@ export async function followOnTerminal(
         // New text first: the spinner resumes under the persisted line with the new status.
         spinner.text(`Waiting for ${orderId} to reach ${target}: ${order.status}`);
         spinner.info(`${formatTime(new Date(clock.now()).toISOString())}  ${orderId}  ${order.status}${trace}`);
+        if (canonicalStatus(order.status) === undefined)
+          spinner.info(
+            `  ${String(order.status)} is a status this version does not know: it waits on, until the order reaches a final one (DELIVERED, PARTIALLY_DELIVERED, REFUNDED, or their usual synonyms) or --wait-timeout passes`,
+          );
       },
     });
   } catch (error) {
