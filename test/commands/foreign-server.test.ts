@@ -31,6 +31,11 @@ beforeAll(async () => {
       );
     }
     if (req.method === 'GET' && path === '/api/v1/wallets') return sendJson(res, 200, [{ currency: 'USD', balance: 100 }], h);
+    if (req.method === 'POST' && path === '/api/v1/orders/ord_9/cancel') {
+      res.writeHead(204, h);
+      res.end();
+      return;
+    }
     if (req.method === 'POST' && path === '/api/v1/payouts')
       return sendJson(res, 201, { payout_id: 'po_1', status: 'PENDING', amount: 1, currency: 'USD', created_at: 1764010000 }, h);
     if (req.method === 'GET' && path === '/api/v1/categories')
@@ -115,6 +120,15 @@ describe('a server of yet another dialect', () => {
     } finally {
       await epoch.close();
     }
+  });
+
+  it('a cancellation answered 204 is accepted, without claiming a refund the answer does not show', async () => {
+    const r = await cli(['orders', 'cancel', 'ord_9', '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'Cancellation of order ord_9 accepted (HTTP 204, no status in the answer); see its status and refund with vouchers orders get ord_9',
+    );
+    expect(r.stderr).not.toContain('refunded to the');
   });
 
   it('wallets list reads a bare array and shows its own fields', async () => {

@@ -2,6 +2,7 @@
  * `orders cancel ID`: cancel a PENDING order (extension POST /orders/{id}/cancel, signed);
  * the debit is refunded. Asks on a terminal, needs --yes otherwise.
  */
+import { canonicalStatus } from '../../contract/order-values.js';
 import { cancelOrder } from '../../api/orders.js';
 import { InterruptedError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
@@ -44,9 +45,16 @@ export async function run(f: Factory, id: string, flags: CancelFlags): Promise<v
       );
     throw error;
   }
+  // Only what the answer says: a server that answers 204 or names no status or currency
+  // says the cancellation was accepted, not that money came back.
+  const status = typeof res.data.status === 'string' && (res.data.status as string) !== '' ? (res.data.status as string) : undefined;
+  const trace = res.traceId ? ` · trace ${res.traceId}` : '';
+  const known = canonicalStatus(status);
   err(
     io,
-    `Order ${orderId} ${res.data.status}: the debit is refunded to the ${res.data.currency} wallet${res.traceId ? ` · trace ${res.traceId}` : ''}\n`,
+    known === 'CANCELLED' || known === 'REFUNDED'
+      ? `Order ${orderId} ${status}: the debit is refunded to the ${res.data.currency || "order's"} wallet${trace}\n`
+      : `Cancellation of order ${orderId} accepted (HTTP ${res.status}${status ? `, status ${status}` : ', no status in the answer'}); see its status and refund with ${suggestedCommand(f.globals(), ['orders', 'get', orderId])}${trace}\n`,
   );
   await printOrder(io, res.data, settings, { reveal: false, full: true, received: res.received });
 }
