@@ -183,6 +183,22 @@ describe('vouchers api', () => {
     expect(bad.stderr).toContain('--query "novalue" is not key=value');
   });
 
+  it('refuses a header it sets itself (credentials, signature, idempotency key), naming what to use, sending nothing', async () => {
+    const before = server.requests.length;
+    for (const [h, hint] of [
+      ['X-API-Secret: other', 'VOUCHERS_API_SECRET'],
+      ['x-api-key: k2', 'VOUCHERS_API_KEY'],
+      ['Idempotency-Key: abc', 'use --idempotency-key KEY'],
+      ['X-Signature: 00', 'vouchers sign'],
+    ] as const) {
+      const r = await runCli(['api', 'GET', '/wallets', '-H', h], { env: env() });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`--header ${h.split(':')[0]}: vouchers sets this header itself on every request`);
+      expect(r.stderr).toContain(hint);
+    }
+    expect(server.requests.length).toBe(before);
+  });
+
   it('refuses a header value holding CR, LF or another control character as usage (exit 2), sending nothing', async () => {
     const before = server.requests.length;
     for (const value of ['a\r\nX-Injected: 1', 'a\nb', 'a\u0000b']) {

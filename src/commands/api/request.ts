@@ -70,8 +70,10 @@ export async function buildRequest(io: IO, methodArg: string, pathArg: string, o
     const colon = h.indexOf(':');
     const name = colon > 0 ? h.slice(0, colon).trim() : '';
     if (!name || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name))
-      throw new UsageError(`--header ${JSON.stringify(h)} is not name:value`, 'e.g. --header "X-Sandbox-Simulate: cache-miss"');
+      throw new UsageError(`--header ${JSON.stringify(h)} is not name:value`, 'e.g. --header "X-Sandbox-Simulate: rate_limit"');
     const value = h.slice(colon + 1).trim();
+    const owned = OWN_HEADERS[name.toLowerCase()];
+    if (owned) throw new UsageError(`--header ${name}: vouchers sets this header itself on every request`, owned);
     // A field value is visible characters, spaces and tabs (RFC 9110 §5.5): a CR or LF would
     // end the header (and start another), so it is the command line that is wrong.
     if (/[\0-\x08\x0a-\x1f\x7f]/.test(value)) {
@@ -120,6 +122,16 @@ export function withCursor(path: string, cursor: string): string {
 function statusLine(res: ApiResponse): string {
   return `HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd();
 }
+
+/** Headers the client makes for every request (credentials, signature, tracing), and what to use instead. */
+const OWN_HEADERS: Record<string, string> = {
+  'x-api-key': 'the key comes from the profile: --profile NAME, or VOUCHERS_API_KEY',
+  'x-api-secret': 'the secret comes from the profile: --profile NAME, or VOUCHERS_API_SECRET',
+  'x-signature': "every write is signed with the profile's secret; `vouchers sign` shows a signature without sending",
+  'x-timestamp': 'the signature timestamp is the time of sending; `vouchers sign --timestamp` signs at another',
+  'idempotency-key': 'use --idempotency-key KEY',
+  traceparent: 'each request gets a trace ID of its own, shown with the answer',
+};
 
 /** The secure code endpoint: whatever it lists is a code, even without a name (a bare list of strings). */
 const CODE_ENDPOINT = /^(\/api\/v1)?\/orders\/[^/]+\/vouchers\/?$/;
