@@ -75,4 +75,20 @@ describe('bulk --dry-run agrees with the single-order dry run', () => {
     expect(JSON.parse(good.stdout)).toMatchObject({ dry_run: true, rows: 2, to_order: 2, totals: { USD: 60 } });
     expect(orderCount(sb)).toBe(0);
   });
+
+  it('a binary file (a spreadsheet, a UTF-16 export): refused as not text, in one short line, nothing ordered', async ({
+    freshSandbox: sb,
+  }) => {
+    const configDir = await profileDir(sb, 'local');
+    const path = join(tempConfigDir(), 'orders.xlsx');
+    writeFileSync(path, Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(2000, 0), Buffer.from('product_id,denomination\n')]));
+    for (const extra of [['--dry-run'], ['--yes']]) {
+      const r = await runCli(['orders', 'create', '--from', path, ...extra], { configDir });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain(`${path} is not a text file (it holds NUL bytes within its first`);
+      expect(r.stderr).toContain('export it as CSV (UTF-8)');
+      expect(r.stderr.length).toBeLessThan(500);
+    }
+    expect(orderCount(sb)).toBe(0);
+  });
 });

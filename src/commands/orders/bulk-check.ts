@@ -3,7 +3,7 @@
  * (scanInput), then against the catalog, stock and the wallets (preflightRows). A file with
  * bad rows is refused whole, naming the first of them; nothing is sent.
  */
-import { stat } from 'node:fs/promises';
+import { open, stat } from 'node:fs/promises';
 import { isAbsolute, resolve } from 'node:path';
 import { formatMoney, fromMinor, toMinor } from '../../contract/money-format.js';
 import { CliError, UsageError, type ErrorKind } from '../../core/errors/index.js';
@@ -117,6 +117,19 @@ export function inputRows(input: Input): () => AsyncIterable<BulkRow> {
 }
 
 /** Read the whole file once: every row checked against the contract, its digest, its products and references. */
+/** Whether the file's first 8 KiB hold a NUL byte (a binary file: no CSV or NDJSON does); the bytes looked at, else 0. */
+async function holdsNul(path: string): Promise<number> {
+  const h = await open(path, 'r').catch(() => undefined);
+  if (!h) return 0;
+  try {
+    const buf = Buffer.alloc(8192);
+    const { bytesRead } = await h.read(buf, 0, buf.length, 0);
+    return buf.subarray(0, bytesRead).includes(0) ? bytesRead : 0;
+  } finally {
+    await h.close();
+  }
+}
+
 export async function scanInput(f: Factory, file: string, hint = 'give the path of a CSV (with a header) or NDJSON file'): Promise<Input> {
   const path = isAbsolute(file) ? file : resolve(f.io.cwd, file);
   const digest: FileDigest = {};
@@ -148,6 +161,12 @@ export async function scanInput(f: Factory, file: string, hint = 'give the path 
     throw new UsageError(
       `cannot read ${file}: ${kind}`,
       'the rows are read more than once (checked, then ordered, again by --resume): save them to a regular file and pass its path',
+    );
+  const binary = await holdsNul(path);
+  if (binary)
+    throw new UsageError(
+      `${file} is not a text file (it holds NUL bytes within its first ${binary} bytes): nothing was ordered`,
+      `${hint}; a spreadsheet saved as .xlsx is binary: export it as CSV (UTF-8)`,
     );
   try {
     for await (const items of scanFilePieces(path, path, digest)) {

@@ -165,7 +165,7 @@ function csvHeader(header: { line: number; cells: string[] }, problems: RowProbl
   if (unknown.length > 0)
     problems.push({
       line: header.line,
-      message: `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => JSON.stringify(u)).join(', ')} (columns: ${BULK_COLUMNS.join(', ')})`,
+      message: `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => JSON.stringify(u.length > 40 ? `${u.slice(0, 40)}…` : u)).join(', ')} (columns: ${BULK_COLUMNS.join(', ')})`,
     });
   const dup = names.filter((n, i) => names.indexOf(n) !== i);
   if (dup.length > 0) problems.push({ line: header.line, message: `column ${JSON.stringify(dup[0])} appears twice` });

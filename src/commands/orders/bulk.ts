@@ -518,7 +518,7 @@ async function finishBatch(
   const skipped = total - toOrder;
   err(
     io,
-    `Batch ${batchId}: ${total} rows, ${skipped > 0 ? `${skipped} already ordered (skipped), ` : ''}${toOrder} to send, ${o.concurrency} at a time\n  journal ${journal.path}\n`,
+    `Batch ${batchId}: ${total} row${total === 1 ? '' : 's'}, ${skipped > 0 ? `${skipped} already ordered (skipped), ` : ''}${toOrder} to send, ${o.concurrency} at a time\n  journal ${journal.path}\n`,
   );
   if (toOrder === 0) {
     err(
@@ -578,5 +578,5 @@ async function finishBatch(
   }
   const unfinished = unfinishedBatchError(state, summary, resultsPath, resume);
   if (unfinished) throw unfinished;
-  err(io, `All ${summary.rows} rows ordered.\n`);
+  err(io, summary.rows === 1 ? 'The row is ordered.\n' : `All ${summary.rows} rows ordered.\n`);
 }
