@@ -374,6 +374,12 @@ describe('keys journalled ahead of sending', () => {
     expect(answered).toBeLessThanOrEqual(ordered);
     expect(ordered).toBeLessThanOrEqual(answered + unknown);
     expect(answered + unknown).toBe(left.size);
+    // The summary counts as the results file does: unknown = the UNKNOWN rows (answers
+    // lost, and requests in flight at the stop), not_done = the NOT_SENT ones.
+    const summary = JSON.parse(io.stdoutText()) as { unknown: number; not_done: number; ordered: number; failed: number; rows: number };
+    expect(summary.unknown).toBe(unknown);
+    expect(summary.not_done).toBe(40 - left.size);
+    expect(summary.ordered + summary.failed + summary.unknown + summary.not_done).toBe(summary.rows);
     const resumed = await runCli(['orders', 'create', '--resume', id, '--json'], opts(dir));
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ rows: 40, ordered: 40 });

@@ -58,6 +58,9 @@ export function summarize(state: BatchState, skipped: number, journal: string, r
     if (outcome === 'refused') failed += 1;
     if (outcome === 'unknown') unknown += 1;
   }
+  // A row sent without an answer (a run stopped with it in flight) is unknown too: the
+  // table, the error and the results file count it alike.
+  unknown += sentWithoutAnswer(state);
   const ordered = state.ordered.size;
   const rows = rowCount(state.header);
   const totals = [...state.totals]
@@ -290,10 +293,9 @@ export function unfinishedBatchError(
   const held = [...state.results.keys()].filter(
     (row) => rowOutcome(state, row) === 'unknown' && state.results.get(row)?.error_code === NOT_RESENT,
   ).length;
-  // not_done holds the rows never sent and those sent without an answer (of unknown outcome).
-  const inFlight = sentWithoutAnswer(state);
-  const unsent = summary.not_done - inFlight;
-  const pending = summary.unknown - held + inFlight;
+  // unknown holds the rows sent without an answer too; not_done only those not sent.
+  const unsent = summary.not_done;
+  const pending = summary.unknown - held;
   if (pending > 0)
     parts.push(`${pending} of ${summary.rows} rows unknown: resume to find out (the answer was lost or not final; the order may exist)`);
   if (unsent > 0) parts.push(`${unsent} of ${summary.rows} rows not sent`);
