@@ -23,6 +23,13 @@ export function unreadableConfig(file: string, error: unknown): ConfigError {
   );
 }
 
+/**
+ * How to repair a config file whose entry is invalid: by hand, since every command (profiles
+ * set included) reads the whole file first; or by starting a new one.
+ */
+export const CONFIG_REPAIR_HINT =
+  'fix that entry by hand (the file is JSON; commands, vouchers profiles set included, read it whole first), or move the file away and add the profile again with vouchers profiles add';
+
 /** Parse and check the file's text; an absent file reads as empty. */
 export function parseConfigFile(file: string, text: string | undefined): ConfigFile {
   if (text === undefined || text.trim() === '') return {};
@@ -35,11 +42,7 @@ export function parseConfigFile(file: string, text: string | undefined): ConfigF
   if (typeof data !== 'object' || data === null || Array.isArray(data))
     throw unreadableConfig(file, new Error('it does not hold a JSON object'));
   const problem = configFileProblem(data as ConfigFile);
-  if (problem)
-    throw new ConfigError(
-      `the config file ${file} is not valid: ${problem}`,
-      'fix that entry by hand, or set it again with vouchers profiles set',
-    );
+  if (problem) throw new ConfigError(`the config file ${file} is not valid: ${problem}`, CONFIG_REPAIR_HINT);
   return data as ConfigFile;
 }
 

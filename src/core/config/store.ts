@@ -3,6 +3,7 @@
  * ajv and friends. The file holds `current` (the default profile's name) and `profiles`;
  * it is written with mode 0600 every time, in a directory created with mode 0700.
  */
+import { CONFIG_REPAIR_HINT } from './read.js';
 import { chmodSync, statSync } from 'node:fs';
 import { makeDirSync } from '../io/make-dir.js';
 import { dirname } from 'node:path';
@@ -106,10 +107,7 @@ class ConfFileStore implements ConfigStore {
     if (NOT_JSON in data) throw unreadableConfig(this.path, (data as unknown as Record<symbol, unknown>)[NOT_JSON]);
     const problem = configFileProblem(data);
     if (problem) {
-      throw new ConfigError(
-        `the config file ${this.path} is not valid: ${problem}`,
-        'fix that entry by hand, or set it again with vouchers profiles set',
-      );
+      throw new ConfigError(`the config file ${this.path} is not valid: ${problem}`, CONFIG_REPAIR_HINT);
     }
     return data;
   }

@@ -1,3 +1,4 @@
+import { runCli } from '../../helpers/run-cli.js';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -54,5 +55,21 @@ describe('config location', () => {
     expect(() => readConfig({ VOUCHERS_CONFIG_DIR: d })).toThrow(/cannot read the config file .*config\.json: it is not valid JSON/);
     writeFileSync(join(d, 'config.json'), '{"profiles": {"a": {"timeout": "soon"}}}');
     expect(() => readConfig({ VOUCHERS_CONFIG_DIR: d })).toThrow(/is not valid: .*timeout/);
+  });
+
+  it('says how a bad entry can be repaired: by hand, or with a new file (profiles set reads the whole file too)', async () => {
+    const d = temp();
+    writeFileSync(join(d, 'config.json'), '{"current":"local","profiles":{"local":{"base_url":42,"api_key":"k"}}}');
+    for (const argv of [
+      ['wallets', 'list'],
+      ['profiles', 'set', 'local', 'base_url', 'http://127.0.0.1:4010/api/v1'],
+    ]) {
+      const r = await runCli(argv, { configDir: d });
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('profiles.local.base_url must be a string');
+      expect(r.stderr).toContain('fix that entry by hand (the file is JSON');
+      expect(r.stderr).toContain('or move the file away and add the profile again with vouchers profiles add');
+      expect(r.stderr).not.toContain('set it again with vouchers profiles set');
+    }
   });
 });
