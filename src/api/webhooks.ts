@@ -87,10 +87,23 @@ function extensionMissing(error: unknown, method: 'GET' | 'DELETE'): never {
   throw error;
 }
 
-/** The registered endpoint (never with its secret). */
-export async function getWebhook(client: ApiClient, options: { signal?: AbortSignal } = {}): Promise<ApiResponse<WebhookEndpoint>> {
+/**
+ * The registered endpoint (never with its secret). `probe`: a look-up the CLI makes on its
+ * own (before `listen --register` replaces the endpoint), logged as such so that
+ * `vouchers log --failed` leaves its 404 out.
+ */
+export async function getWebhook(
+  client: ApiClient,
+  options: { signal?: AbortSignal; probe?: boolean } = {},
+): Promise<ApiResponse<WebhookEndpoint>> {
   try {
-    return await client.request<WebhookEndpoint>({ method: 'GET', path: '/webhooks', endpoint: 'getWebhook', signal: options.signal });
+    return await client.request<WebhookEndpoint>({
+      method: 'GET',
+      path: '/webhooks',
+      endpoint: 'getWebhook',
+      signal: options.signal,
+      ...(options.probe ? { probe: true } : {}),
+    });
   } catch (error) {
     return extensionMissing(error, 'GET');
   }

@@ -74,6 +74,16 @@ describe('vouchers listen --register (sandbox)', () => {
       .split('\n')
       .map((l) => JSON.parse(l).envelope.event);
     expect(stored).toEqual(expect.arrayContaining(mine));
+    // Its look-up of the endpoint before registering (404: none yet) is the CLI's own probe:
+    // vouchers log --failed leaves it out.
+    const lookups = readFileSync(join(configDir, 'requests.log'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { method: string; path: string; status: number | null; probe?: boolean })
+      .filter((e) => e.method === 'GET' && e.path === '/webhooks');
+    expect(lookups).toEqual([expect.objectContaining({ status: 404, probe: true })]);
+    const failed = await runCli(['log', '--failed', '--json'], { configDir });
+    expect(failed.stdout).not.toContain('/webhooks');
   });
 
   it('with credentials from the environment only, keeps the secret for this listener and creates no profile', async () => {

@@ -58,7 +58,7 @@ export interface Registration {
 /** The registered endpoint, or undefined when there is none or the server does not show it. */
 async function currentEndpoint(client: ApiClient, signal: AbortSignal): Promise<PreviousEndpoint | undefined> {
   try {
-    const found = endpointRecord((await getWebhook(client, { signal })).data);
+    const found = endpointRecord((await getWebhook(client, { signal, probe: true })).data);
     const url = found ? endpointUrlOf(found) : undefined;
     if (!found || url === undefined) return undefined;
     return {
