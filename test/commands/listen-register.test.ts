@@ -172,4 +172,24 @@ describe('vouchers listen --register, its terminal closed (SIGHUP)', () => {
     expect(stderr).toContain(`Put the webhook endpoint back: ${appUrl}.`);
     expect((await shown()).url).toBe(appUrl);
   });
+
+  it('a server that does not show the endpoint before: warns that none is put back when it stops', async () => {
+    const { sendJson, startLoopbackServer } = await import('../helpers/loopback-server.js');
+    const server = await startLoopbackServer((req, res) =>
+      req.method === 'GET'
+        ? sendJson(res, 405, { error: { name: 'MethodNotAllowed', code: 'METHOD_NOT_ALLOWED', message: 'no' } })
+        : sendJson(res, 201, { webhook_id: 'wh_1', url: JSON.parse(req.body).url, signing_secret: 'whsec_loopback_0123456789abcdef' }),
+    );
+    closers.push(() => server.close());
+    const { io } = await startListen({
+      VOUCHERS_CONFIG_DIR: tempConfigDir(),
+      VOUCHERS_BASE_URL: server.baseUrl,
+      VOUCHERS_API_KEY: 'k',
+      VOUCHERS_API_SECRET: 'sk_test_0123456789',
+    });
+    expect(io.stderrText()).toContain(
+      'Warning: this server did not show which endpoint was registered before (GET /webhooks), so none is put back',
+    );
+    expect(io.stderrText()).not.toContain('whsec_loopback');
+  });
 });

@@ -206,6 +206,11 @@ async function listenWithInbox(
           : '';
       const delivers = reg.events?.length ? `; it delivers ${reg.events.join(', ')}` : '';
       err(io, `Registered ${reg.url}${reg.webhookId ? ` (${reg.webhookId})` : ''}${kept}${delivers}.\n`);
+      if (reg.previousUnknown)
+        err(
+          io,
+          `Warning: this server did not show which endpoint was registered before (GET /webhooks), so none is put back when this listener stops: if you had one, register it again then (vouchers webhooks register --url YOUR_URL), or its events go to a listener that is gone.\n`,
+        );
       if (reg.previous) {
         previous = reg.previous;
         err(

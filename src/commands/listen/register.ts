@@ -46,6 +46,8 @@ export interface Registration {
   events: string[] | undefined;
   /** The endpoint as it was, when it pointed elsewhere: put back when the listener stops. */
   previous: PreviousEndpoint | undefined;
+  /** The server did not show the endpoint in a way this version reads: it is not put back. */
+  previousUnknown: boolean;
   /** The endpoint's signing secret was rotated to get one (the app it pointed at needs the new one). */
   rotated: boolean;
   /** The signing secret now in force; undefined when the API returned none and none was known. */
@@ -55,25 +57,30 @@ export interface Registration {
   profile: string;
 }
 
-/** The registered endpoint, or undefined when there is none or the server does not show it. */
-async function currentEndpoint(client: ApiClient, signal: AbortSignal): Promise<PreviousEndpoint | undefined> {
+/**
+ * The registered endpoint; undefined when there is none (404); 'unknown' when the server
+ * answered otherwise or in a shape that names no URL: then it cannot be put back.
+ */
+async function currentEndpoint(client: ApiClient, signal: AbortSignal): Promise<PreviousEndpoint | 'unknown' | undefined> {
   try {
     const found = endpointRecord((await getWebhook(client, { signal, probe: true })).data);
     const url = found ? endpointUrlOf(found) : undefined;
-    if (!found || url === undefined) return undefined;
+    if (!found || url === undefined) return 'unknown';
     return {
       url,
       events: Array.isArray(found.events) ? (found.events as unknown[]).filter((e): e is string => typeof e === 'string') : undefined,
     };
   } catch (e) {
-    if (e instanceof ApiError) return undefined;
+    if (e instanceof ApiError && e.status === 404) return undefined;
+    if (e instanceof ApiError) return 'unknown';
     throw e;
   }
 }
 
 export async function registerListener(f: Factory, url: string, knownSecrets: readonly string[]): Promise<Registration> {
   const client = await f.client();
-  const before = await currentEndpoint(client, f.io.signal);
+  const looked = await currentEndpoint(client, f.io.signal);
+  const before = looked === 'unknown' ? undefined : looked;
   let res = await registerWebhook(client, { url }, { signal: f.io.signal });
   // An existing endpoint answers 200 without a secret; when none is known here, rotate to get one.
   let rotated = false;
@@ -104,6 +111,7 @@ export async function registerListener(f: Factory, url: string, knownSecrets: re
     url: now,
     events,
     previous: before && before.url !== now ? before : undefined,
+    previousUnknown: looked === 'unknown',
     rotated,
     secret,
     saved,
