@@ -91,4 +91,22 @@ describe('bulk --dry-run agrees with the single-order dry run', () => {
     }
     expect(orderCount(sb)).toBe(0);
   });
+
+  it('a problem found in the catalog carries the trace ID of the answer that showed it (single order and file alike)', async ({
+    freshSandbox: sb,
+  }) => {
+    const configDir = await profileDir(sb, 'local');
+    const single = await runCli(['orders', 'create', '--product', 'sbx-out-of-stock', '--denomination', '10', '--dry-run', '--json'], {
+      configDir,
+    });
+    expect(single.code, single.stderr).not.toBe(0);
+    const singleError = JSON.parse(single.stderr.trim().split('\n').at(-1)!) as { trace_id: string | null };
+    expect(singleError.trace_id).toMatch(/^[0-9a-f]{32}$/);
+    const bad = file(['sbx-instant,999,1,a']);
+    const fromFile = await runCli(['orders', 'create', '--from', bad, '--dry-run', '--json'], { configDir });
+    expect(fromFile.code, fromFile.stderr).not.toBe(0);
+    const fileError = JSON.parse(fromFile.stderr.trim().split('\n').at(-1)!) as { trace_id: string | null };
+    expect(fileError.trace_id).toMatch(/^[0-9a-f]{32}$/);
+    expect(orderCount(sb)).toBe(0);
+  });
 });

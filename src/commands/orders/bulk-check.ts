@@ -218,6 +218,8 @@ export async function preflightRows(
   const totals = new Map<string, number>();
   let toOrder = 0;
   let kind: ErrorKind | undefined;
+  // The trace ID of the catalog answer behind the first bad row: what support asks for.
+  let traceId: string | undefined;
   await forEachRow(rows(), (row) => {
     if (carry.ordered(row)) return;
     toOrder += 1;
@@ -225,6 +227,7 @@ export async function preflightRows(
     if (problem) {
       problems.add({ line: row.row, message: problem.message });
       kind ??= problem.kind;
+      traceId ??= lookups.get(row.product_id)?.traceId;
       return;
     }
     const found = lookups.get(row.product_id);
@@ -232,7 +235,7 @@ export async function preflightRows(
     if (!currency) return;
     totals.set(currency, (totals.get(currency) ?? 0) + toMinor(row.denomination, currency) * row.quantity);
   });
-  if (problems.count > 0) throw badRows(input.name, problems, 'checked against the catalog', kind);
+  if (problems.count > 0) throw Object.assign(badRows(input.name, problems, 'checked against the catalog', kind), { traceId });
   return { totals, toOrder };
 }
 

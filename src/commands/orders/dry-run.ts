@@ -35,13 +35,16 @@ export async function runDryRun(f: Factory, client: ApiClient, body: CreateOrder
   const problems: string[] = [];
   // The exit code is the one the real order would get: that of the first problem.
   let kind: ErrorKind | undefined;
-  const problem = (message: string, k: ErrorKind) => {
+  // The trace ID of the answer that showed the first problem: what support asks for.
+  let traceId: string | undefined;
+  const problem = (message: string, k: ErrorKind, trace?: string) => {
     problems.push(message);
     kind ??= k;
+    traceId ??= trace;
   };
   body.items.forEach((item, i) => {
     const p = itemProblem(item, lookups, body.currency) ?? stockProblem(item, lookups);
-    if (p) problem(body.items.length > 1 ? `item ${i + 1}: ${p.message}` : p.message, p.kind);
+    if (p) problem(body.items.length > 1 ? `item ${i + 1}: ${p.message}` : p.message, p.kind, lookups.get(item.product_id)?.traceId);
   });
   const currency = orderCurrency(body.items, lookups, body.currency);
   if (!currency && problems.length === 0)
@@ -53,18 +56,19 @@ export async function runDryRun(f: Factory, client: ApiClient, body: CreateOrder
   const notes: string[] = [];
   if (currency && problems.length === 0) {
     const minor = totalMinor(body.items, currency);
-    const { wallets, readable } = await walletsByCurrency(client, io.signal);
+    const { wallets, readable, traceId: walletsTrace } = await walletsByCurrency(client, io.signal);
     const [funds] = checkFunds(new Map([[currency, minor]]), wallets, readable);
     if (funds?.unverified) notes.push('balance not checked: the wallets are in a shape this version does not read');
     total = fromMinor(minor, currency);
     available = funds?.available ?? null;
     sufficient = funds?.sufficient ?? false;
     if (available !== null) after = fromMinor(toMinor(available, currency) - minor, currency);
-    if (available === null && !funds?.unverified) problem(`there is no ${currency} wallet`, 'rejected');
+    if (available === null && !funds?.unverified) problem(`there is no ${currency} wallet`, 'rejected', walletsTrace);
     else if (!sufficient)
       problem(
         `the ${currency} wallet holds ${formatMoney(available, currency)}; the order costs ${formatMoney(total, currency)}`,
         'rejected',
+        walletsTrace,
       );
   }
   const report: DryRunReport = {
@@ -97,12 +101,14 @@ export async function runDryRun(f: Factory, client: ApiClient, body: CreateOrder
   await printRecord(io, report, fields, settings);
   if (problems.length > 0) {
     const fundsOnly = problems.length === 1 && !sufficient && available !== null;
-    if (fundsOnly) throw new CliError('rejected', `dry run: ${problems[0]}`, 'top up the wallet, or order less: vouchers wallets list');
-    throw new CliError(
-      kind ?? 'rejected',
-      `dry run: the order would fail:\n  ${problems.join('\n  ')}`,
-      'fix the order; nothing was ordered',
-    );
+    const error = fundsOnly
+      ? new CliError('rejected', `dry run: ${problems[0]}`, 'top up the wallet, or order less: vouchers wallets list')
+      : new CliError(
+          kind ?? 'rejected',
+          `dry run: the order would fail:\n  ${problems.join('\n  ')}`,
+          'fix the order; nothing was ordered',
+        );
+    throw Object.assign(error, { traceId });
   }
   err(
     io,

@@ -15,7 +15,8 @@ import { amountValue, fromMinor, toMinor } from '../../contract/money-format.js'
 import { ApiError, type ErrorKind } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 
-export type ProductLookup = { product: ProductDetail } | { problem: string; kind: ErrorKind };
+/** A product as looked up, with the trace ID of the answer (quoted when the item has a problem). */
+export type ProductLookup = ({ product: ProductDetail } | { problem: string; kind: ErrorKind }) & { traceId?: string };
 
 /**
  * What is wrong with an item, and the kind of error the API would answer ordering it: 404
@@ -34,12 +35,17 @@ export async function lookupProducts(client: ApiClient, ids: Iterable<string>, s
   const worker = async () => {
     for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
       try {
-        found.set(id, { product: (await getProduct(client, id, { signal })).data });
+        const res = await getProduct(client, id, { signal });
+        found.set(id, { product: res.data, traceId: res.traceId });
       } catch (error) {
         if (error instanceof ApiError && error.status === 404)
-          found.set(id, { problem: `product ${JSON.stringify(id)} does not exist`, kind: 'not_found' });
+          found.set(id, { problem: `product ${JSON.stringify(id)} does not exist`, kind: 'not_found', traceId: error.traceId });
         else if (error instanceof ApiError && error.status === 403 && error.apiCode === 'PRODUCT_NOT_AVAILABLE')
-          found.set(id, { problem: `product ${JSON.stringify(id)} is not open to your organisation`, kind: 'auth' });
+          found.set(id, {
+            problem: `product ${JSON.stringify(id)} is not open to your organisation`,
+            kind: 'auth',
+            traceId: error.traceId,
+          });
         else throw error;
       }
     }
