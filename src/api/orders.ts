@@ -41,6 +41,7 @@ export interface OrderPage {
   data: Order[];
   has_more: boolean;
   next_cursor: string | null;
+  next_query?: Record<string, string>;
 }
 
 /** Filters of GET /orders (an extension), by their wire names. */
@@ -51,6 +52,8 @@ export interface OrderListQuery {
   created_to?: string;
   limit?: number;
   cursor?: string;
+  /** The next page's query as the server gave it (a Link header, a page number): sent over the filters. */
+  next?: Record<string, string>;
 }
 
 function pathOf(id: EndpointId, params?: Record<string, string>): string {
@@ -90,7 +93,7 @@ export async function listOrders(
     method: 'GET',
     path: pathOf('listOrders'),
     endpoint: 'listOrders',
-    query: { ...query },
+    query: (({ next, ...filters }) => ({ ...filters, ...next }))(query),
     ...options,
   });
   if (res.drift) res.data = { ...res.data, data: res.data.data.map((o) => readOrder(o)) };
@@ -105,12 +108,19 @@ export async function* iterateOrders(
 ): AsyncGenerator<Order> {
   const { onPage, ...call } = options;
   let cursor = query.cursor;
+  let next: Record<string, string> | undefined;
   for (;;) {
-    const page = await listOrders(client, { ...query, cursor }, call);
+    const page = await listOrders(client, { ...query, cursor, next }, call);
     onPage?.(page);
     yield* page.data.data;
-    if (!page.data.has_more || !page.data.next_cursor) return;
-    cursor = page.data.next_cursor;
+    if (!page.data.has_more) return;
+    if (page.data.next_cursor) {
+      cursor = page.data.next_cursor;
+      next = undefined;
+    } else if (page.data.next_query && JSON.stringify(page.data.next_query) !== JSON.stringify(next)) {
+      cursor = undefined;
+      next = page.data.next_query;
+    } else return;
   }
 }
 

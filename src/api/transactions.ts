@@ -14,12 +14,15 @@ export interface TransactionQuery {
   /** Page size 1–200 (server default 50). */
   limit?: number;
   cursor?: string;
+  /** The next page's query as the server gave it (a Link header, a page number): sent over the filters. */
+  next?: Record<string, string>;
 }
 
 export interface TransactionPage {
   data: Transaction[];
   has_more: boolean;
   next_cursor: string | null;
+  next_query?: Record<string, string>;
 }
 
 export async function listTransactions(
@@ -31,7 +34,15 @@ export async function listTransactions(
     method: 'GET',
     path: '/transactions',
     endpoint: 'listTransactions',
-    query: { from: query.from, to: query.to, order_id: query.order_id, type: query.type, limit: query.limit, cursor: query.cursor },
+    query: {
+      from: query.from,
+      to: query.to,
+      order_id: query.order_id,
+      type: query.type,
+      limit: query.limit,
+      cursor: query.cursor,
+      ...query.next,
+    },
     ...options,
   });
 }
@@ -58,21 +69,30 @@ export async function* iterateTransactions(
   options: { signal?: AbortSignal; onPage?: (info: PageInfo) => void } = {},
 ): AsyncGenerator<Transaction, void, undefined> {
   let cursor = query.cursor;
+  let next: Record<string, string> | undefined;
   let page = 0;
   let total = 0;
   for (;;) {
-    const res = await listTransactions(client, { ...query, cursor }, { signal: options.signal });
+    const res = await listTransactions(client, { ...query, cursor, next }, { signal: options.signal });
     page += 1;
     const body = res.data;
     total += body.data.length;
-    const more = body.has_more && Boolean(body.next_cursor);
+    const byQuery = !body.next_cursor && body.next_query !== undefined && JSON.stringify(body.next_query) !== JSON.stringify(next);
+    const more = body.has_more && (Boolean(body.next_cursor) || byQuery);
     options.onPage?.({ page, rows: body.data.length, total, hasMore: more, paginated: res.list?.paginated ?? true, traceId: res.traceId });
     let rows: Transaction[] | undefined = body.data;
     for (const row of rows) yield row;
     // Let the page go before the next one is fetched (the generator is suspended meanwhile).
     // eslint-disable-next-line no-useless-assignment
     rows = undefined;
-    if (!more || body.next_cursor === cursor) return;
+    if (!more) return;
+    if (byQuery) {
+      cursor = undefined;
+      next = body.next_query;
+      continue;
+    }
+    if (body.next_cursor === cursor) return;
     cursor = body.next_cursor ?? undefined;
+    next = undefined;
   }
 }

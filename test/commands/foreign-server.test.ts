@@ -131,6 +131,43 @@ describe('a server of yet another dialect', () => {
     expect(r.stderr).not.toContain('refunded to the');
   });
 
+  it('--all follows pages a server numbers or links (Link rel="next", page/pages, next_page), every row once', async () => {
+    const paging = await startLoopbackServer((req, res) => {
+      const url = new URL(req.target, 'http://x');
+      if (url.pathname === '/api/v1/transactions') {
+        // Page numbers in the body.
+        const page = Number(url.searchParams.get('page') ?? 1);
+        return sendJson(res, 200, {
+          results: [{ id: `txn-${page}`, amount: -1, currency: 'USD' }],
+          page,
+          pages: 3,
+          next_page: page < 3 ? page + 1 : null,
+        });
+      }
+      // A Link header whose URL carries the cursor, and keeps the filter.
+      const after = url.searchParams.get('after');
+      const next = after === null ? 'a1' : after === 'a1' ? 'a2' : null;
+      const link: Record<string, string> = next
+        ? { link: `<${url.pathname}?status=DELIVERED&after=${next}>; rel="next", </first>; rel="first"` }
+        : {};
+      return sendJson(res, 200, [{ order_id: `ord_${after ?? 'a0'}`, status: 'DELIVERED' }], link);
+    });
+    try {
+      const at = { ...env, VOUCHERS_BASE_URL: paging.baseUrl };
+      const txns = await runCli(['transactions', 'list', '--all', '--json'], { env: at });
+      expect(txns.code, txns.stderr).toBe(0);
+      expect((JSON.parse(txns.stdout) as { id: string }[]).map((t) => t.id)).toEqual(['txn-1', 'txn-2', 'txn-3']);
+      expect(txns.stderr).not.toContain('its one answer is all there is');
+      const orders = await runCli(['orders', 'list', '--all', '--status', 'DELIVERED', '--json'], { env: at });
+      expect(orders.code, orders.stderr).toBe(0);
+      expect((JSON.parse(orders.stdout) as { order_id: string }[]).map((o) => o.order_id)).toEqual(['ord_a0', 'ord_a1', 'ord_a2']);
+      const asked = paging.requests.filter((r) => r.target.includes('/orders')).map((r) => r.target);
+      expect(asked.slice(1)).toEqual(['/api/v1/orders?status=DELIVERED&after=a1', '/api/v1/orders?status=DELIVERED&after=a2']);
+    } finally {
+      await paging.close();
+    }
+  });
+
   it('wallets list reads a bare array and shows its own fields', async () => {
     const r = await cli(['wallets', 'list', '--json']);
     expect(r.code).toBe(0);

@@ -113,7 +113,8 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
         signal: io.signal,
         onPage: (p) => {
           pages += 1;
-          unpaginated = p.list?.paginated === false;
+          // Only a list that came in one answer: one followed page after page paged, whatever its last says.
+          unpaginated = p.list?.paginated === false && pages === 1;
           if (io.stderrIsTTY && pages > 1) err(io, `\rfetched ${pages} pages…`);
         },
       });

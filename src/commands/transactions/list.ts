@@ -162,7 +162,8 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
     onPage: (p) => {
       pages = p.page;
       total = p.total;
-      unpaginated = !p.paginated;
+      // Only a list that came in one answer: one followed page after page paged, whatever its last says.
+      unpaginated = !p.paginated && p.page === 1;
       spinner.text(`Fetched ${p.total} transaction${p.total === 1 ? '' : 's'} (${p.page} page${p.page === 1 ? '' : 's'})…`);
       // Stop before a table is drawn on the same terminal.
       if (!p.hasMore) spinner.stop();

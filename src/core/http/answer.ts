@@ -9,7 +9,15 @@ import type { Sent } from './attempt.js';
 import type { Call } from './call.js';
 import { networkError } from './network-error.js';
 import type { ApiResponse } from './types.js';
-import { checkAnswer, quickValidate, validateResponse, type ContractDrift, type Validated } from './validate.js';
+import {
+  checkAnswer,
+  otherNextPage,
+  quickValidate,
+  validateResponse,
+  type ContractDrift,
+  type ListBody,
+  type Validated,
+} from './validate.js';
 import { monotonicMs } from '../time/monotonic.js';
 
 export interface AnswerContext {
@@ -59,7 +67,7 @@ export function answer<T>(
   }
   const route = call.options.schema ? undefined : call.route;
   const quick = route && quickValidate(route.id, route.list === true, response.status, parsed);
-  if (quick) return checkedAnswer(response, quick, c);
+  if (quick) return checkedAnswer(response, quick, c, parsed);
   const target = {
     method,
     path,
@@ -70,13 +78,22 @@ export function answer<T>(
     strict: c.strictContract,
     idempotencyKey: call.idempotencyKey,
   };
-  if (route) return checkAnswer(route, target).then((checked) => checkedAnswer(response, checked, c));
-  return checkedAnswer(response, validateResponse({ ...target, schema: call.options.schema }), c);
+  if (route) return checkAnswer(route, target).then((checked) => checkedAnswer(response, checked, c, parsed));
+  return checkedAnswer(response, validateResponse({ ...target, schema: call.options.schema }), c, parsed);
 }
 
-function checkedAnswer<T>(response: ApiResponse<unknown>, checked: Validated, c: AnswerContext): ApiResponse<T> {
+function checkedAnswer<T>(response: ApiResponse<unknown>, checked: Validated, c: AnswerContext, parsed: unknown): ApiResponse<T> {
   response.data = checked.data;
-  if (checked.list) response.list = checked.list;
+  if (checked.list) {
+    response.list = checked.list;
+    // Paged otherwise than by next_cursor (a Link header, page numbers): the next page's query.
+    const list = checked.data as ListBody;
+    const next = list.has_more || checked.list.paginated ? undefined : otherNextPage(parsed, response.headers);
+    if (next) {
+      response.data = { ...list, has_more: true, next_query: next };
+      response.list = { ...checked.list, paginated: true };
+    }
+  }
   if (checked.drift) {
     response.drift = checked.drift;
     c.onDrift?.(checked.drift);

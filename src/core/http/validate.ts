@@ -104,6 +104,12 @@ export interface ListBody<T = unknown> {
   data: T[];
   has_more: boolean;
   next_cursor: string | null;
+  /**
+   * The query of the next page when the server pages otherwise than by `next_cursor`: a
+   * `Link: <…>; rel="next"` header (its URL's query), or page numbers (`next_page`, or
+   * `page` below `pages`/`total_pages`/`last_page`). Set only then, with has_more.
+   */
+  next_query?: Record<string, string>;
 }
 
 export interface Validated {
@@ -167,6 +173,45 @@ export function readList(body: unknown): { list: ListBody; read: ListRead } {
     list: { data: body[key] as unknown[], has_more: hasMore, next_cursor: hasMore ? cursor : null },
     read: { paginated, shape: key === 'data' ? 'envelope' : 'keyed', ...(key === 'data' ? {} : { key }) },
   };
+}
+
+/** The query of a `Link` header's rel="next" URL (RFC 8288), or undefined. */
+function linkNext(link: string | undefined): Record<string, string> | undefined {
+  if (!link) return undefined;
+  for (const part of link.split(/,(?=\s*<)/)) {
+    const m = /^\s*<([^>]*)>(.*)$/.exec(part);
+    if (!m || !/;\s*rel\s*=\s*"?([^";]*\s)?next(\s[^";]*)?"?\s*(;|$)/i.test(m[2]!)) continue;
+    try {
+      const query = Object.fromEntries(new URL(m[1]!, 'http://x').searchParams);
+      return Object.keys(query).length > 0 ? query : undefined;
+    } catch {
+      return undefined;
+    }
+  }
+  return undefined;
+}
+
+const pageNumber = (v: unknown): number | undefined => {
+  const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
+  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined;
+};
+
+/**
+ * A list that says nothing of `has_more`/`next_cursor` may still page otherwise: the next
+ * page's query from a Link header, or from page numbers in the body. Undefined when neither
+ * says a next page exists.
+ */
+export function otherNextPage(body: unknown, headers: Record<string, string>): Record<string, string> | undefined {
+  const linked = linkNext(headers.link);
+  if (linked) return linked;
+  if (!isObject(body)) return undefined;
+  const holder = isObject(body.meta) ? body.meta : isObject(body.pagination) ? body.pagination : body;
+  const next = pageNumber(holder.next_page);
+  if (next !== undefined) return { page: String(next) };
+  const page = pageNumber(holder.page ?? holder.current_page);
+  const last = pageNumber(holder.pages ?? holder.total_pages ?? holder.last_page ?? holder.page_count);
+  if (page !== undefined && last !== undefined && page < last) return { page: String(page + 1) };
+  return undefined;
 }
 
 interface ZodIssueLike {
