@@ -168,6 +168,24 @@ describe('a server of yet another dialect', () => {
     }
   });
 
+  it('wallets keyed by currency ({"USD": {…}}) are one wallet per key, the key as its currency', async () => {
+    const keyed = await startLoopbackServer((_req, res) =>
+      sendJson(res, 200, { USD: { balance: '1000.50', hold: '0' }, eur: { balance: 20 } }),
+    );
+    try {
+      const r = await runCli(['wallets', 'list', '--json'], { env: { ...env, VOUCHERS_BASE_URL: keyed.baseUrl } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual([
+        { currency: 'USD', balance: '1000.50', hold: '0' },
+        { currency: 'eur', balance: 20 },
+      ]);
+      const table = await runCli(['wallets', 'list'], { env: { ...env, VOUCHERS_BASE_URL: keyed.baseUrl } });
+      expect(table.stdout).toMatch(/^USD\t/m);
+    } finally {
+      await keyed.close();
+    }
+  });
+
   it('wallets list reads a bare array and shows its own fields', async () => {
     const r = await cli(['wallets', 'list', '--json']);
     expect(r.code).toBe(0);

@@ -154,6 +154,8 @@ describe('a server that names the signing secret otherwise, or wraps the endpoin
       const shown = await runCli(['webhooks', 'show', '--json'], { configDir, env: { NO_COLOR: '1' } });
       expect(shown.code, shown.stderr).toBe(0);
       expect(shown.stdout + shown.stderr).not.toContain(SECRET);
+      // The one endpoint inside the wrapper is shown as the record.
+      expect(JSON.parse(shown.stdout)).toMatchObject({ endpoint: 'https://example.com/hooks' });
       const raw = await runCli(['api', 'GET', '/webhooks'], { configDir, env: { NO_COLOR: '1' } });
       expect(raw.stdout + raw.stderr).not.toContain(SECRET);
     }

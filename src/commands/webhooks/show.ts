@@ -1,12 +1,12 @@
 /** `vouchers webhooks show`: GET /webhooks (an extension; never carries the secret). */
-import { getWebhook } from '../../api/webhooks.js';
+import { endpointRecord, getWebhook } from '../../api/webhooks.js';
 import type { WebhookEndpoint } from '../../contract/webhooks.js';
 import type { ResolvedProfile } from '../../core/config/types.js';
 import { ENV } from '../../core/config/types.js';
 import { redactUrl } from '../../core/config/base-url.js';
 import { formatTime } from '../../core/output/format.js';
 import { maskSecrets } from '../../core/output/mask.js';
-import { handleFieldsFlag, printRecord, type RecordField } from '../../core/output/print.js';
+import { handleFieldsFlag, printJson, printRecord, type RecordField } from '../../core/output/print.js';
 import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import type { WebhooksShowOptions } from './index.js';
@@ -43,9 +43,14 @@ export async function run(f: Factory, options: WebhooksShowOptions): Promise<voi
   const res = await getWebhook(client, { signal: f.io.signal });
   // The server never returns the secret here; drop it defensively all the same, and mask any
   // field of a server's own shape named like one.
-  const { signing_secret: _never, ...endpoint } = maskSecrets(
-    (res.data !== null && typeof res.data === 'object' ? res.data : {}) as WebhookEndpoint,
-  );
+  // A server's own shape: the one endpoint of a list or a wrapper ({"webhook": {…}}) is read as it.
+  const record = endpointRecord(res.data);
+  if (!record && Array.isArray(res.data)) {
+    // Several endpoints: shown as the server listed them, secrets masked.
+    await printJson(f.io, maskSecrets(res.data));
+    return;
+  }
+  const { signing_secret: _never, ...endpoint } = maskSecrets((record ?? {}) as WebhookEndpoint);
   // A password in the URL (https://user:pass@…) is a secret too.
   if (typeof endpoint.url === 'string') endpoint.url = redactUrl(endpoint.url);
   if (settings.format === 'json' || settings.format === 'ndjson') {
