@@ -85,6 +85,19 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   return out;
 }
 
+/**
+ * The server's trace ID of an answer: X-Trace-ID, the document's name, else the names other
+ * services give it (Trace-Id, X-Request-Id, Request-Id, X-Correlation-Id), so that support
+ * is quoted the ID the server logged rather than only the one this CLI sent.
+ */
+export function serverTraceId(headers: Record<string, string>): string | undefined {
+  for (const name of ['x-trace-id', 'trace-id', 'x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid']) {
+    const v = headers[name];
+    if (v !== undefined && v.trim() !== '') return v.trim();
+  }
+  return undefined;
+}
+
 /** What stands in an answer for the API secret it echoed. */
 export const ECHOED_SECRET = '[the API secret, redacted]';
 
@@ -133,7 +146,7 @@ export async function sendAttempt(
       headers: resHeaders,
       data: undefined,
       text,
-      traceId: resHeaders['x-trace-id'] ?? call.traceId,
+      traceId: serverTraceId(resHeaders) ?? call.traceId,
       replayed: resHeaders['idempotent-replayed'] === 'true',
       attempts: attempt,
       idempotencyKey: call.idempotencyKey,

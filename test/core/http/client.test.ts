@@ -137,6 +137,22 @@ describe('notice', () => {
   });
 });
 
+describe("the server's trace ID under the names other services give it", () => {
+  it('X-Trace-ID first, then Trace-Id, X-Request-Id…; without any, the one this CLI sent', async () => {
+    const { client } = await setup((req, res) => {
+      const h: Record<string, string> = req.target.endsWith('/both')
+        ? { 'x-trace-id': 'the-trace', 'x-request-id': 'the-request' }
+        : req.target.endsWith('/req')
+          ? { 'x-request-id': 'req-123' }
+          : {};
+      sendJson(res, 200, WALLETS, h);
+    });
+    expect((await client.request({ method: 'GET', path: '/wallets/both' })).traceId).toBe('the-trace');
+    expect((await client.request({ method: 'GET', path: '/wallets/req' })).traceId).toBe('req-123');
+    expect((await client.request({ method: 'GET', path: '/wallets' })).traceId).toMatch(/^[0-9a-f]{32}$/);
+  });
+});
+
 describe('an answer that echoes the API secret', () => {
   it('never holds it: an error page quoting the request headers, a JSON echo and a header are redacted before anything reads them', async () => {
     const { client } = await setup(
