@@ -159,6 +159,20 @@ function typeName(v: unknown): string {
 export function readList(body: unknown): { list: ListBody; read: ListRead } {
   if (Array.isArray(body)) return { list: { data: body, has_more: false, next_cursor: null }, read: { paginated: false, shape: 'array' } };
   if (!isObject(body)) return { list: { data: [], has_more: false, next_cursor: null }, read: { paginated: false, shape: 'none' } };
+  // A list one level down (`{"data": {"products": […]}}`): read from there, the paging
+  // fields wherever they sit.
+  if (isObject(body.data) && !Object.values(body).some(Array.isArray)) {
+    const inner = body.data;
+    const arrays = Object.keys(inner).filter((k) => Array.isArray(inner[k]));
+    if (arrays.length === 1) {
+      const read = readList({
+        ...inner,
+        ...('has_more' in body ? { has_more: body.has_more } : {}),
+        ...('next_cursor' in body ? { next_cursor: body.next_cursor } : {}),
+      });
+      return { list: read.list, read: { ...read.read, shape: 'keyed', key: `data.${arrays[0]!}` } };
+    }
+  }
   let key: string | undefined;
   if (Array.isArray(body.data)) key = 'data';
   else {
