@@ -25,6 +25,16 @@ describe('vouchers sign', () => {
     expect(r.stdout).toMatch(/X-API-Secret: sk_t…cret\n/);
   });
 
+  it('takes the body as -d/--data too, as vouchers api does; both at once is a usage error', async () => {
+    const viaBody = await runCli(['sign', 'POST', '/orders', '--body', BODY, '--timestamp', '1732270000', '--json'], { env });
+    const viaData = await runCli(['sign', 'POST', '/orders', '-d', BODY, '--timestamp', '1732270000', '--json'], { env });
+    expect(viaData.code, viaData.stderr).toBe(0);
+    expect(viaData.stdout).toBe(viaBody.stdout);
+    const both = await runCli(['sign', 'POST', '/orders', '--body', BODY, '--data', BODY], { env });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--body and --data are the same option');
+  });
+
   it('reveals the secret only when asked', async () => {
     const r = await runCli(['sign', 'POST', '/orders', '--body', BODY, '--timestamp', '1732270000', '--reveal-secret'], { env });
     expect(r.stdout).toContain(`X-API-Secret: ${SECRET}\n`);

@@ -1,5 +1,5 @@
 /** `vouchers sign METHOD PATH`: the reference signer, offline. Light: loads its implementation on use. */
-import type { Command, FlagsOf } from '../../core/run/commander.js';
+import { Option, type Command, type FlagsOf } from '../../core/run/commander.js';
 import { runVerb, type RegisterCommand } from '../types.js';
 
 function declareSign(program: Command) {
@@ -7,6 +7,9 @@ function declareSign(program: Command) {
     .command('sign <method> <path>')
     .description('Print the headers the CLI would send for a request, and the exact string it signs (offline)')
     .option('-b, --body <json>', 'request body: JSON, @file, or - for stdin (signed byte for byte)')
+    // `vouchers api` names the body -d/--data (as curl does): taken here too, so a command
+    // line moves between the two unchanged.
+    .addOption(new Option('-d, --data <json>', 'same as --body').hideHelp())
     .option('-t, --timestamp <unix-seconds>', 'sign for this X-Timestamp instead of now')
     .option('--reveal-secret', 'show X-API-Secret in full instead of masked')
     .option('--json', 'print the headers and the string to sign as JSON');

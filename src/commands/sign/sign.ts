@@ -47,7 +47,10 @@ export async function run(f: Factory, methodArg: string, pathArg: string, opts: 
       );
     timestamp = Number(opts.timestamp.trim());
   }
-  const body = opts.body === undefined ? undefined : await readBodyArg(f.io, opts.body, '--body');
+  if (opts.body !== undefined && opts.data !== undefined)
+    throw new UsageError('--body and --data are the same option: give the body once', 'e.g. --body @order.json');
+  const given = opts.body ?? opts.data;
+  const body = given === undefined ? undefined : await readBodyArg(f.io, given, opts.body !== undefined ? '--body' : '--data');
   if (body !== undefined && body.trim() !== '' && jsonErrorOffset(body) >= 0) {
     err(f.io, 'warning: --body is not valid JSON; it is signed as given, but the API only accepts JSON bodies\n');
   }
