@@ -168,6 +168,23 @@ describe('a server of yet another dialect', () => {
     }
   });
 
+  it('a payout answered with another amount than asked: made (exit 0), with a loud warning naming both', async () => {
+    const other = await startLoopbackServer((_req, res) =>
+      sendJson(res, 201, { id: 'po-1', state: 'queued', amount: '10.00', currency: 'usd' }, { 'x-trace-id': TRACE }),
+    );
+    try {
+      const at = { ...env, VOUCHERS_BASE_URL: other.baseUrl };
+      const r = await runCli(['payouts', 'create', '--amount', '1.00', '--currency', 'USD', '--yes'], { env: at });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toMatch(/Warning: the payout was made, but the answer says 10\.00 usd where 1\.00 USD was asked/);
+      expect(r.stderr).toContain(`trace ID ${TRACE}`);
+      const same = await runCli(['payouts', 'create', '--amount', '10.00', '--currency', 'USD', '--yes'], { env: at });
+      expect(same.stderr).not.toContain('the payout was made, but');
+    } finally {
+      await other.close();
+    }
+  });
+
   it('wallets keyed by currency ({"USD": {…}}) are one wallet per key, the key as its currency', async () => {
     const keyed = await startLoopbackServer((_req, res) =>
       sendJson(res, 200, { USD: { balance: '1000.50', hold: '0' }, eur: { balance: 20 } }),

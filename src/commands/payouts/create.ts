@@ -1,4 +1,6 @@
 /** `vouchers payouts create`: POST /payouts (signed, idempotent). */
+import { amountValue, toMinor } from '../../contract/money-format.js';
+import { notice } from '../../core/output/notice.js';
 import { createPayout } from '../../api/payouts.js';
 import { listWallets } from '../../api/wallets.js';
 import type { CreatePayoutRequest, Payout, Wallet } from '../../contract/money.js';
@@ -105,6 +107,14 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
   }
   // Any 2xx is a payout made, whatever its body: a server's own field names are shown as they are.
   const payout = (res.data !== null && typeof res.data === 'object' ? res.data : {}) as Payout;
+  const differs = payoutDiffers(payout, request);
+  if (differs)
+    notice(
+      f.io,
+      settings,
+      'PAYOUT_MISMATCH',
+      `Warning: the payout was made, but the answer says ${differs} where ${money} was asked: check it with the provider before anything else (Idempotency-Key ${key}${res.traceId ? `, trace ID ${res.traceId}` : ''})`,
+    );
   try {
     await showPayout(f, settings, payout, key, money, res.replayed, res.traceId);
   } catch (error) {
@@ -121,6 +131,18 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
     if (e.stack) wrapped.stack = e.stack;
     throw wrapped.withJsonFields({ idempotency_key: key, ...(res.traceId ? { trace_id: res.traceId } : {}) });
   }
+}
+
+/** What the answer says that is not what was asked (amount or currency), in words; undefined when it agrees or does not say. */
+function payoutDiffers(payout: Payout, request: CreatePayoutRequest): string | undefined {
+  const p = payout as unknown as Record<string, unknown>;
+  const currency = typeof p.currency === 'string' && p.currency !== '' ? p.currency : request.currency;
+  const answered = amountValue(p.amount);
+  const sameCurrency = currency.toUpperCase() === request.currency.toUpperCase();
+  const sameAmount =
+    answered === undefined || !sameCurrency || toMinor(Math.abs(answered), request.currency) === toMinor(request.amount, request.currency);
+  if (sameCurrency && sameAmount) return undefined;
+  return answered === undefined ? `currency ${currency}` : formatMoney(answered, currency);
 }
 
 async function showPayout(
