@@ -48,6 +48,28 @@ describe('certify and a webhook endpoint shown in another shape', () => {
     }
   });
 
+  it('a registration answered with another URL than the one sent: webhooks.register warns', async () => {
+    server = await startLoopbackServer((req, res) => {
+      if (req.method === 'GET' && req.target === '/api/v1/webhooks') return sendJson(res, 200, { url: 'https://example.org/hook' });
+      if (req.method === 'POST')
+        return sendJson(res, 201, { webhook_id: 'wh_1', url: 'https://example.org/h', signing_secret: 'whsec_0123456789abcdefgh' });
+      sendJson(res, 200, { data: [], has_more: false, next_cursor: null });
+    });
+    const configDir = tempConfigDir();
+    const { openConfig } = await import('../../src/core/config/store.js');
+    const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
+    store.set('p', { base_url: server.baseUrl, api_key: 'pk_test', api_secret: 'sk_test_secret_0123456789' });
+    store.setCurrent('p');
+    const r = await runCli(['certify', '--only', 'webhooks.register', '--reporter', 'json'], { configDir, env: { NO_COLOR: '1' } });
+    const check = (JSON.parse(r.stdout) as { checks: { id: string; status: string; warnings?: string[] }[] }).checks.find(
+      (c) => c.id === 'webhooks.register',
+    )!;
+    expect(check.status).toBe('warn');
+    expect(check.warnings?.join(' ')).toMatch(
+      /asked for http:\/\/127\.0\.0\.1:\d+\/webhooks, and the answer names https:\/\/example\.org\/h/,
+    );
+  });
+
   it('an answer that names no URL certify can read: the endpoint is left alone, nothing registered', async () => {
     const r = await certifyAgainst({ status: 'active', id: 'wh-1' });
     expect(r.posts).toEqual([]);

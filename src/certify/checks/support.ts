@@ -2,7 +2,7 @@
 import { getProduct } from '../../api/catalog.js';
 import { createOrder, type OrderResponse } from '../../api/orders.js';
 import { listWallets } from '../../api/wallets.js';
-import { registerWebhook } from '../../api/webhooks.js';
+import { endpointRecord, endpointUrlOf, registerWebhook } from '../../api/webhooks.js';
 import { amountValue, toMinor } from '../../contract/money-format.js';
 import { ApiError } from '../../core/errors/index.js';
 import { CheckFailure, CheckSkip } from '../outcome.js';
@@ -128,5 +128,10 @@ export async function registerListener(ctx: CheckContext): Promise<ListenerRegis
   listener.setSecrets([secret]);
   ctx.shared.webhookRegistered = true;
   ctx.shared.ordersBeforeRegistration = ctx.shared.orders.map((o) => o.order_id);
-  return { status: res.status, webhook_id: res.data?.webhook_id, url: res.data?.url ?? url, rotated, traceId: res.traceId };
+  // The URL the answer names (under any of the usual names), when it names one.
+  const record = endpointRecord(res.data);
+  const answered = record ? endpointUrlOf(record) : undefined;
+  if (answered !== undefined && answered !== url)
+    ctx.warn(`POST /webhooks asked for ${url}, and the answer names ${answered}: the deliveries of this run may not reach the listener`);
+  return { status: res.status, webhook_id: res.data?.webhook_id, url: answered ?? url, rotated, traceId: res.traceId };
 }
