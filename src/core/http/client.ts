@@ -300,7 +300,9 @@ export function createClient(options: ClientOptions): ApiClient {
           onDrift: options.onDrift,
         });
       }
-      if (decision.delayMs >= NOTICE_FROM_MS && !options.debug) {
+      // Announced when the wait is long, or the attempt itself was (a request that timed out
+      // after 30 s and is sent again at once would leave the terminal silent for minutes).
+      if ((decision.delayMs >= NOTICE_FROM_MS || sent.ms >= NOTICE_FROM_MS) && !options.debug) {
         options.notice?.(
           `${call.method} ${call.path}: ${decision.reason}; retrying in ${formatDuration(decision.delayMs)} (attempt ${attempt + 1} of ${call.maxRetries + 1}, trace ${traceId}). Ctrl-C stops`,
           'RETRY_WAIT',

@@ -121,6 +121,19 @@ describe('notice', () => {
     );
   });
 
+  it('announces a retry after an attempt that took long (a timeout), even when the retry goes at once', async () => {
+    const notices: string[] = [];
+    const { client } = await setup((req, res) => (req.n === 1 ? undefined : sendJson(res, 200, WALLETS)), {
+      timeoutMs: 1_100,
+      maxRetries: 1,
+      notice: (m) => notices.push(m),
+    });
+    const res = await client.request({ method: 'GET', path: '/wallets' });
+    expect(res.attempts).toBe(2);
+    expect(notices).toHaveLength(1);
+    expect(notices[0]).toMatch(/^GET \/wallets: .*retrying in .* \(attempt 2 of 2, trace [0-9a-f]{32}\)\. Ctrl-C stops$/);
+  });
+
   it('is left to --debug when debugging', async () => {
     const notices: string[] = [];
     const debug: string[] = [];
