@@ -162,6 +162,38 @@ describe('a server that names the signing secret otherwise, or wraps the endpoin
   });
 });
 
+describe('a registration answered without a body', () => {
+  it('says it was accepted, and claims nothing about the endpoint or its secret', async () => {
+    const server = await startLoopbackServer((req, res) => {
+      if (req.method === 'GET') return sendJson(res, 200, { url: 'https://example.com/old' });
+      res.writeHead(204, { 'x-trace-id': 'b'.repeat(32) });
+      res.end();
+    });
+    try {
+      const configDir = tempConfigDir();
+      const { openConfig } = await import('../../src/core/config/store.js');
+      const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
+      store.set('p', {
+        base_url: server.baseUrl,
+        api_key: 'pk_test',
+        api_secret: 'sk_test_secret',
+        webhook_secret: 'whsec_known_0123456789ab',
+      });
+      store.setCurrent('p');
+      const r = await runCli(['webhooks', 'register', '--url', 'https://example.com/hooks'], { configDir, env: { NO_COLOR: '1' } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(
+        `Accepted webhook endpoint → https://example.com/hooks (trace ID ${'b'.repeat(32)}) (HTTP 204 without a body)`,
+      );
+      expect(r.stderr).toContain('The answer does not show whether an endpoint was made or updated, nor its signing secret');
+      expect(r.stderr).not.toContain('The signing secret is unchanged');
+      expect(r.stderr).not.toMatch(/^(Registered|Updated) /m);
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('webhooks register --events patterns', () => {
   it('accepts the globs listen accepts and sends the concrete event types', async () => {
     const configDir = await profileDir(sb, 'local');

@@ -195,12 +195,15 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
   const client = await f.client();
   const res = await registerWebhook(client, body, { signal: f.io.signal });
   const { secret, endpoint } = takeSecret(res.data);
+  // An answer without a body says the registration was taken, nothing more: not whether an
+  // endpoint was made or updated, nor what became of its secret.
+  const silent = res.text.trim() === '';
   // 201 is a creation; a server that answers 200 either way created one when a secret came back unasked.
-  const verb = res.status === 201 || (secret !== undefined && !request.rotate_secret) ? 'Registered' : 'Updated';
+  const verb = silent ? 'Accepted' : res.status === 201 || (secret !== undefined && !request.rotate_secret) ? 'Registered' : 'Updated';
   const id = endpoint.webhook_id ?? (endpoint as { id?: unknown }).id;
   err(
     f.io,
-    `${verb} webhook endpoint${typeof id === 'string' || typeof id === 'number' ? ` ${id}` : ''} → ${String(endpoint.url ?? redactUrl(request.url))}${res.traceId ? ` (trace ID ${res.traceId})` : ''}\n`,
+    `${verb} webhook endpoint${typeof id === 'string' || typeof id === 'number' ? ` ${id}` : ''} → ${String(endpoint.url ?? redactUrl(request.url))}${res.traceId ? ` (trace ID ${res.traceId})` : ''}${silent ? ` (HTTP ${res.status} without a body)` : ''}\n`,
   );
 
   let saved: SaveResult | undefined;
@@ -227,6 +230,11 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
     }
     if (request.rotate_secret)
       err(f.io, 'The previous secret stays valid during the rotation window, so deliveries carry a signature for each.\n');
+  } else if (silent) {
+    err(
+      f.io,
+      'The answer does not show whether an endpoint was made or updated, nor its signing secret: see it with vouchers webhooks show; if your receiver stops verifying, ask the provider for the secret.\n',
+    );
   } else {
     err(f.io, 'The signing secret is unchanged (add --rotate-secret for a new one).\n');
   }
