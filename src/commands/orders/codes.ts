@@ -4,6 +4,7 @@
  * new 0600 file while stdout stays masked. An order without codes yet (PENDING, PROCESSING)
  * exits 8 and one that ended without any (CANCELLED, REFUNDED) exits 5: no file either way.
  */
+import { formatExpiry } from '../../core/output/format.js';
 import { NotOfferedError } from '../../api/not-offered.js';
 import { voucherCode } from '../../api/order-read.js';
 import { getOrder, getOrderCodes, isFinalStatus } from '../../api/orders.js';
@@ -31,7 +32,7 @@ const COLUMNS: Column<VoucherCode>[] = [
   { field: 'voucher_id' },
   { field: 'product_id', header: 'PRODUCT', priority: 1 },
   { field: 'denomination', align: 'right', priority: 2 },
-  { field: 'expiry', priority: 0 },
+  { field: 'expiry', priority: 0, get: (v) => formatExpiry(v.expiry) },
   { field: 'code' },
   { field: 'pin', priority: 3 },
 ];

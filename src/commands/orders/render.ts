@@ -5,7 +5,7 @@
  */
 import type { Order, OrderVoucher, TimelineEntry } from '../../contract/orders.js';
 import { out, type IO } from '../../core/io/io.js';
-import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
+import { formatExpiry, formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
 import {
   chalkFor,
   handleFieldsFlag,
@@ -127,7 +127,7 @@ export function voucherColumns(reveal: boolean): Column<OrderVoucher>[] {
     { field: 'product_id', header: 'PRODUCT', priority: 1 },
     { field: 'denomination', align: 'right', priority: 2 },
     { field: 'status', style: (t, c) => styleStatus(t, c) },
-    { field: 'expiry', priority: 0 },
+    { field: 'expiry', priority: 0, get: (v) => formatExpiry(v.expiry) },
     { field: 'code', get: (v) => shownCode(v, reveal) },
   ];
   if (reveal) cols.push({ field: 'pin', get: (v) => shownPin(v.pin, true) ?? '', priority: 3 });

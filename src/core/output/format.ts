@@ -22,6 +22,15 @@ export function formatTime(value: unknown): string {
   return typeof value === 'object' ? JSON.stringify(value) : String(value);
 }
 
+/**
+ * An expiry as shown: a date (YYYY-MM-DD) or any text as it came; epoch seconds or
+ * milliseconds (a server's own choice) as a time, like formatTime.
+ */
+export function formatExpiry(value: unknown): string {
+  if (value === null || value === undefined) return '';
+  return typeof value === 'number' || (typeof value === 'string' && /^\d{9,13}$/.test(value)) ? formatTime(value) : String(value);
+}
+
 const GOOD = new Set(['DELIVERED', 'ISSUED', 'PAID', 'in_stock', 'resolved', 'ok']);
 const BAD = new Set(['CANCELLED', 'FAILED', 'out_of_stock', 'escalated', 'failed']);
 const WAIT = new Set(['PENDING', 'PROCESSING', 'PARTIALLY_DELIVERED', 'REFUNDED', 'low', 'pending']);

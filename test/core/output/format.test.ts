@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatMoney, formatTime, maskCode, maskSecret } from '../../../src/core/output/format.js';
+import { formatExpiry, formatMoney, formatTime, maskCode, maskSecret } from '../../../src/core/output/format.js';
 import { shownCode } from '../../../src/commands/orders/redact.js';
 
 describe('masking', () => {
@@ -35,6 +35,14 @@ describe('times', () => {
     expect(formatTime(true)).toBe('true');
     expect(formatTime(null)).toBe('');
     expect(formatTime(undefined)).toBe('');
+  });
+
+  it('shows an expiry date as it came, and epoch seconds as a time', () => {
+    expect(formatExpiry('2027-11-24')).toBe('2027-11-24');
+    expect(formatExpiry(1795546000)).toBe(formatTime(1795546000));
+    expect(formatExpiry('1795546000')).toMatch(/^2026-11-24 \d{2}:\d{2}:\d{2}Z$/);
+    expect(formatExpiry('P12M')).toBe('P12M');
+    expect(formatExpiry(null)).toBe('');
   });
 
   it('masks codes and secrets of any type without failing', () => {
