@@ -2,6 +2,7 @@
  * Typed calls of the order endpoints: thin wrappers over ApiClient.request, one per
  * endpoint id of the contract, plus a page iterator and an order follower. No CLI imports.
  */
+import { nextPageRequest, type PageRequest } from '../core/http/validate.js';
 import { expandPath, route, type RouteId as EndpointId } from '../contract/routes.js';
 import type { CreateOrderRequest, Order, OrderCodes, OrderStatus } from '../contract/orders.js';
 import { canonicalStatus, FINAL_ORDER_STATUSES } from '../contract/order-values.js';
@@ -107,20 +108,12 @@ export async function* iterateOrders(
   options: CallOptions & { onPage?: (page: ApiResponse<OrderPage>) => void } = {},
 ): AsyncGenerator<Order> {
   const { onPage, ...call } = options;
-  let cursor = query.cursor;
-  let next: Record<string, string> | undefined;
-  for (;;) {
-    const page = await listOrders(client, { ...query, cursor, next }, call);
+  let asked: PageRequest | undefined = { cursor: query.cursor };
+  while (asked) {
+    const page = await listOrders(client, { ...query, ...asked }, call);
     onPage?.(page);
     yield* page.data.data;
-    if (!page.data.has_more) return;
-    if (page.data.next_cursor) {
-      cursor = page.data.next_cursor;
-      next = undefined;
-    } else if (page.data.next_query && JSON.stringify(page.data.next_query) !== JSON.stringify(next)) {
-      cursor = undefined;
-      next = page.data.next_query;
-    } else return;
+    asked = nextPageRequest(page.data, asked);
   }
 }
 

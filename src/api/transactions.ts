@@ -2,6 +2,7 @@
  * Typed calls of the transaction history: one page, or every page as an async generator
  * that fetches the next page only when the consumer asks for it (constant memory).
  */
+import { nextPageRequest, type PageRequest } from '../core/http/validate.js';
 import type { Transaction, TransactionType } from '../contract/money.js';
 import type { ApiClient, ApiResponse } from '../core/http/types.js';
 
@@ -68,31 +69,22 @@ export async function* iterateTransactions(
   query: TransactionQuery = {},
   options: { signal?: AbortSignal; onPage?: (info: PageInfo) => void } = {},
 ): AsyncGenerator<Transaction, void, undefined> {
-  let cursor = query.cursor;
-  let next: Record<string, string> | undefined;
+  let asked: PageRequest | undefined = { cursor: query.cursor };
   let page = 0;
   let total = 0;
-  for (;;) {
-    const res = await listTransactions(client, { ...query, cursor, next }, { signal: options.signal });
+  while (asked) {
+    const res = await listTransactions(client, { ...query, ...asked }, { signal: options.signal });
     page += 1;
     const body = res.data;
     total += body.data.length;
-    const byQuery = !body.next_cursor && body.next_query !== undefined && JSON.stringify(body.next_query) !== JSON.stringify(next);
-    const more = body.has_more && (Boolean(body.next_cursor) || byQuery);
+    const following = nextPageRequest(body, asked);
+    const more = following !== undefined;
     options.onPage?.({ page, rows: body.data.length, total, hasMore: more, paginated: res.list?.paginated ?? true, traceId: res.traceId });
     let rows: Transaction[] | undefined = body.data;
     for (const row of rows) yield row;
     // Let the page go before the next one is fetched (the generator is suspended meanwhile).
     // eslint-disable-next-line no-useless-assignment
     rows = undefined;
-    if (!more) return;
-    if (byQuery) {
-      cursor = undefined;
-      next = body.next_query;
-      continue;
-    }
-    if (body.next_cursor === cursor) return;
-    cursor = body.next_cursor ?? undefined;
-    next = undefined;
+    asked = following;
   }
 }

@@ -13,11 +13,12 @@ afterEach(async () => {
   server = undefined;
 });
 
-async function certifyAgainst(current: unknown): Promise<{ code: number; stderr: string; posts: string[] }> {
+/** `certify --only webhooks.register --reporter json` with a profile of a server that shows `current` and answers a registration with `registered(url)`. */
+async function registerAgainst(current: unknown, registered: (url: string) => unknown) {
   server = await startLoopbackServer((req, res) => {
     if (req.method === 'GET' && req.target === '/api/v1/webhooks') return sendJson(res, 200, current);
     if (req.method === 'POST' && req.target === '/api/v1/webhooks')
-      return sendJson(res, 201, { id: 'wh-1', endpoint: JSON.parse(req.body).url });
+      return sendJson(res, 201, registered(JSON.parse(req.body).url as string));
     sendJson(res, 200, { data: [], has_more: false, next_cursor: null });
   });
   const configDir = tempConfigDir();
@@ -25,8 +26,12 @@ async function certifyAgainst(current: unknown): Promise<{ code: number; stderr:
   const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
   store.set('p', { base_url: server.baseUrl, api_key: 'pk_test', api_secret: 'sk_test_secret_0123456789' });
   store.setCurrent('p');
-  const r = await runCli(['certify', '--only', 'webhooks.register', '--reporter', 'json'], { configDir, env: { NO_COLOR: '1' } });
-  const posts = server.requests
+  return runCli(['certify', '--only', 'webhooks.register', '--reporter', 'json'], { configDir, env: { NO_COLOR: '1' } });
+}
+
+async function certifyAgainst(current: unknown): Promise<{ code: number; stderr: string; posts: string[] }> {
+  const r = await registerAgainst(current, (url) => ({ id: 'wh-1', endpoint: url }));
+  const posts = server!.requests
     .filter((q) => q.method === 'POST' && q.target === '/api/v1/webhooks')
     .map((q) => JSON.parse(q.body).url as string);
   return { code: r.code, stderr: r.stderr, posts };
@@ -49,18 +54,11 @@ describe('certify and a webhook endpoint shown in another shape', () => {
   });
 
   it('a registration answered with another URL than the one sent: webhooks.register warns', async () => {
-    server = await startLoopbackServer((req, res) => {
-      if (req.method === 'GET' && req.target === '/api/v1/webhooks') return sendJson(res, 200, { url: 'https://example.org/hook' });
-      if (req.method === 'POST')
-        return sendJson(res, 201, { webhook_id: 'wh_1', url: 'https://example.org/h', signing_secret: 'whsec_0123456789abcdefgh' });
-      sendJson(res, 200, { data: [], has_more: false, next_cursor: null });
-    });
-    const configDir = tempConfigDir();
-    const { openConfig } = await import('../../src/core/config/store.js');
-    const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
-    store.set('p', { base_url: server.baseUrl, api_key: 'pk_test', api_secret: 'sk_test_secret_0123456789' });
-    store.setCurrent('p');
-    const r = await runCli(['certify', '--only', 'webhooks.register', '--reporter', 'json'], { configDir, env: { NO_COLOR: '1' } });
+    const r = await registerAgainst({ url: 'https://example.org/hook' }, () => ({
+      webhook_id: 'wh_1',
+      url: 'https://example.org/h',
+      signing_secret: 'whsec_0123456789abcdefgh',
+    }));
     const check = (JSON.parse(r.stdout) as { checks: { id: string; status: string; warnings?: string[] }[] }).checks.find(
       (c) => c.id === 'webhooks.register',
     )!;

@@ -3,7 +3,8 @@
  * (scanInput), then against the catalog, stock and the wallets (preflightRows). A file with
  * bad rows is refused whole, naming the first of them; nothing is sent.
  */
-import { open, stat } from 'node:fs/promises';
+import { stat } from 'node:fs/promises';
+import { fileHead } from '../../core/io/file-head.js';
 import { isAbsolute, resolve } from 'node:path';
 import { formatMoney, fromMinor, toMinor } from '../../contract/money-format.js';
 import { CliError, UsageError, type ErrorKind } from '../../core/errors/index.js';
@@ -119,15 +120,8 @@ export function inputRows(input: Input): () => AsyncIterable<BulkRow> {
 /** Read the whole file once: every row checked against the contract, its digest, its products and references. */
 /** Whether the file's first 8 KiB hold a NUL byte (a binary file: no CSV or NDJSON does); the bytes looked at, else 0. */
 async function holdsNul(path: string): Promise<number> {
-  const h = await open(path, 'r').catch(() => undefined);
-  if (!h) return 0;
-  try {
-    const buf = Buffer.alloc(8192);
-    const { bytesRead } = await h.read(buf, 0, buf.length, 0);
-    return buf.subarray(0, bytesRead).includes(0) ? bytesRead : 0;
-  } finally {
-    await h.close();
-  }
+  const head = await fileHead(path, 8192).catch(() => undefined);
+  return head?.includes(0) ? head.length : 0;
 }
 
 export async function scanInput(f: Factory, file: string, hint = 'give the path of a CSV (with a header) or NDJSON file'): Promise<Input> {

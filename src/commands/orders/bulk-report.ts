@@ -10,6 +10,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { fromMinor, formatMoney } from '../../contract/money-format.js';
 import { CliError, UsageError, type ErrorKind } from '../../core/errors/index.js';
 import { writeAside } from '../../core/io/atomic-file.js';
+import { fileHead } from '../../core/io/file-head.js';
 import type { IO } from '../../core/io/io.js';
 import {
   provablyNotSent,
@@ -171,18 +172,6 @@ function cannotWrite(path: string, why: string): UsageError {
   return new UsageError(`cannot write the results file ${path}: ${why}`, 'give --results a file in a directory you can write');
 }
 
-/** The first bytes of a file, as text. */
-async function headOf(path: string): Promise<string> {
-  const h = await open(path, 'r');
-  try {
-    const buf = Buffer.alloc(RESULTS_HEADER.length + 2);
-    const { bytesRead } = await h.read(buf, 0, buf.length, 0);
-    return buf.subarray(0, bytesRead).toString('utf8');
-  } finally {
-    await h.close();
-  }
-}
-
 /**
  * Fail before the first order when the `--results` file could not be written afterwards, or
  * when writing it would destroy a file that is not a results file: the `--from` file itself,
@@ -202,7 +191,10 @@ export async function assertResultsWritable(file: string, cwd: string, from?: st
       );
   }
   if (info?.isFile() && info.size > 0) {
-    const head = await headOf(path).catch(() => undefined);
+    const head = await fileHead(path, RESULTS_HEADER.length + 2).then(
+      (b) => b.toString('utf8'),
+      () => undefined,
+    );
     if (head !== undefined && !/^row,order_id,status,trace_id,error\r?\n/.test(head) && head !== RESULTS_HEADER)
       throw new UsageError(
         `--results ${path} already holds another file (it does not start with the results header ${RESULTS_HEADER}): it would be replaced`,

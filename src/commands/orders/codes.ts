@@ -50,7 +50,8 @@ async function explainNoCodes(
 ): Promise<void> {
   const res = await getOrder(client, orderId, { signal });
   const order = res.data;
-  if (canonicalStatus(order.status) === 'PENDING' || canonicalStatus(order.status) === 'PROCESSING') {
+  const status = canonicalStatus(order.status);
+  if (status === 'PENDING' || status === 'PROCESSING') {
     const again = suggestedCommand(globals, ['orders', 'codes', orderId], [['--codes-out', codesOut]]);
     throw new PendingError(
       `order ${orderId} is ${order.status} and has no codes yet${codesOut !== undefined ? `: nothing was written to ${codesOut}` : ''}`,
@@ -58,8 +59,7 @@ async function explainNoCodes(
       res.traceId,
     );
   }
-  if (canonicalStatus(order.status) === 'CANCELLED' || canonicalStatus(order.status) === 'REFUNDED')
-    throw new OrderNotFulfilledError(order, res.traceId, { globals });
+  if (status === 'CANCELLED' || status === 'REFUNDED') throw new OrderNotFulfilledError(order, res.traceId, { globals });
 }
 
 /**
@@ -82,17 +82,9 @@ async function codesOf(
     if (!(error instanceof NotOfferedError)) throw error;
     const res = await getOrder(client, orderId, { signal: f.io.signal });
     const withCode = res.data.vouchers.filter((v) => typeof v.code === 'string' && v.code !== '');
-    const pending =
-      canonicalStatus(res.data.status) === 'PENDING' ||
-      canonicalStatus(res.data.status) === 'PROCESSING' ||
-      (res.data.vouchers.length === 0 && !isFinalStatus(res.data.status));
-    if (
-      withCode.length === 0 &&
-      !pending &&
-      canonicalStatus(res.data.status) !== 'CANCELLED' &&
-      canonicalStatus(res.data.status) !== 'REFUNDED'
-    )
-      throw error;
+    const status = canonicalStatus(res.data.status);
+    const pending = status === 'PENDING' || status === 'PROCESSING' || (res.data.vouchers.length === 0 && !isFinalStatus(res.data.status));
+    if (withCode.length === 0 && !pending && status !== 'CANCELLED' && status !== 'REFUNDED') throw error;
     if (withCode.length > 0) {
       notice(
         f.io,

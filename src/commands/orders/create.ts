@@ -12,7 +12,7 @@ import { createOrder, getOrderCodes } from '../../api/orders.js';
 import type { CreateOrderRequest, Order } from '../../contract/orders.js';
 import { canonicalStatus } from '../../contract/order-values.js';
 import { isIdempotencyKey } from '../../contract/idempotency.js';
-import { ApiError, asCliError, CliError, InterruptedError, NetworkError, UsageError } from '../../core/errors/index.js';
+import { ApiError, asCliError, CliError, faultAfterWrite, InterruptedError, NetworkError, UsageError } from '../../core/errors/index.js';
 import { parseDuration } from '../../core/http/duration.js';
 import type { ApiClient } from '../../core/http/types.js';
 import type { CodeRow } from '../../core/io/codes-file.js';
@@ -176,15 +176,11 @@ interface Seen {
 function placedThenFailed(seen: Seen, o: SingleOptions, globals: HintGlobals, error: unknown): unknown {
   if (error instanceof CliError || !seen.order || (error instanceof Error && error.name === 'AbortError')) return error;
   const id = seen.order.order_id;
-  const e = asCliError(error);
-  const wrapped = new CliError(
-    'unexpected',
-    `order ${id || '(its answer names no id)'} was placed (${String(seen.order.status)}), but showing it failed: ${e.message}`,
-    `do not order again: ${id ? `see it with ${suggestedCommand(globals, ['orders', 'get', id])}` : `a retry with ${keyFlag(o.idempotencyKey)} replays it`}; run with --debug for the stack trace and report it`,
-    { cause: error },
-  );
-  if (e.stack) wrapped.stack = e.stack;
-  return wrapped.withJsonFields({ order_id: id, order_status: seen.order.status, ...(seen.traceId ? { trace_id: seen.traceId } : {}) });
+  return faultAfterWrite(
+    error,
+    `order ${id || '(its answer names no id)'} was placed (${String(seen.order.status)})`,
+    `do not order again: ${id ? `see it with ${suggestedCommand(globals, ['orders', 'get', id])}` : `a retry with ${keyFlag(o.idempotencyKey)} replays it`}`,
+  ).withJsonFields({ order_id: id, order_status: seen.order.status, ...(seen.traceId ? { trace_id: seen.traceId } : {}) });
 }
 
 /** The error for a stop by Ctrl-C: whether the order was placed, and how to go on safely. */

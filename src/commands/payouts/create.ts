@@ -5,7 +5,7 @@ import { createPayout } from '../../api/payouts.js';
 import { listWallets } from '../../api/wallets.js';
 import type { CreatePayoutRequest, Payout, Wallet } from '../../contract/money.js';
 import type { ApiClient } from '../../core/http/types.js';
-import { ApiError, asCliError, CliError, InterruptedError, NetworkError } from '../../core/errors/index.js';
+import { ApiError, CliError, faultAfterWrite, InterruptedError, NetworkError } from '../../core/errors/index.js';
 import { ContractMismatchError } from '../../core/http/validate.js';
 import { err } from '../../core/io/io.js';
 import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
@@ -121,15 +121,11 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
     if (error instanceof CliError) throw error;
     // A fault of this CLI while showing it: the payout is made, and must not be made again.
     const id = payout.payout_id ?? (payout as { id?: unknown }).id;
-    const e = asCliError(error);
-    const wrapped = new CliError(
-      'unexpected',
-      `the payout${typeof id === 'string' || typeof id === 'number' ? ` ${id}` : ''} of ${money} was made, but showing it failed: ${e.message}`,
-      `do not pay out again: a retry with --idempotency-key ${key} replays it, never pays twice; run with --debug for the stack trace and report it`,
-      { cause: error },
-    );
-    if (e.stack) wrapped.stack = e.stack;
-    throw wrapped.withJsonFields({ idempotency_key: key, ...(res.traceId ? { trace_id: res.traceId } : {}) });
+    throw faultAfterWrite(
+      error,
+      `the payout${typeof id === 'string' || typeof id === 'number' ? ` ${id}` : ''} of ${money} was made`,
+      `do not pay out again: a retry with --idempotency-key ${key} replays it, never pays twice`,
+    ).withJsonFields({ idempotency_key: key, ...(res.traceId ? { trace_id: res.traceId } : {}) });
   }
 }
 

@@ -246,3 +246,22 @@ export function asCliError(error: unknown): CliError {
   if (e.stack) wrapped.stack = e.stack;
   return wrapped;
 }
+
+/**
+ * A fault of this CLI (not an error it reports) while showing the result of a write the
+ * server made (an order placed, a payout paid): `done` says first that it was made, `hint`
+ * how not to make it again, so that nobody "runs it again" into a second one.
+ */
+export function faultAfterWrite(error: unknown, done: string, hint: string): CliError {
+  const e = asCliError(error);
+  const wrapped = new CliError(
+    'unexpected',
+    `${done}, but showing it failed: ${e.message}`,
+    `${hint}; run with --debug for the stack trace and report it`,
+    {
+      cause: error,
+    },
+  );
+  if (e.stack) wrapped.stack = e.stack;
+  return wrapped;
+}

@@ -228,6 +228,28 @@ export function otherNextPage(body: unknown, headers: Record<string, string>): R
   return undefined;
 }
 
+/** Where a list's next page is asked for: its cursor, or the query a server paging otherwise gave. */
+export interface PageRequest {
+  cursor?: string;
+  next?: Record<string, string>;
+}
+
+/**
+ * The request of the page after `list`, asked for with `asked`; undefined when there is none
+ * (the last page, or a server naming the same page again, which would never end).
+ */
+export function nextPageRequest(
+  list: Pick<ListBody, 'has_more' | 'next_cursor' | 'next_query'>,
+  asked: PageRequest,
+): PageRequest | undefined {
+  if (!list.has_more) return undefined;
+  // Both keys set, so that spread over a query one replaces the other's value of the last page.
+  if (list.next_cursor) return list.next_cursor === asked.cursor ? undefined : { cursor: list.next_cursor, next: undefined };
+  if (list.next_query && JSON.stringify(list.next_query) !== JSON.stringify(asked.next))
+    return { cursor: undefined, next: list.next_query };
+  return undefined;
+}
+
 interface ZodIssueLike {
   code: string;
   path: PropertyKey[];
