@@ -216,7 +216,11 @@ describe('a server of yet another dialect', () => {
     expect(r.stderr).toContain(TRACE);
     expect(r.stderr).toMatch(/an empty body/);
     expect(r.stderr).toContain('The server accepted the order (HTTP 201)');
-    expect(r.stderr).toContain('it is placed, do not order again');
+    expect(r.stderr).toContain('names no order id, so it is not confirmed here. Treat it as placed: do not order again');
+    expect(r.stderr).toMatch(/Look for it with vouchers .*orders list \(newest first\)/);
+    const referenced = await cli(['orders', 'create', '--product', 'p', '--denomination', '25', '--reference', 'inv 42']);
+    expect(referenced.code, referenced.stderr).toBe(0);
+    expect(referenced.stderr).toMatch(/Look for it with vouchers .*orders list --reference 'inv 42', or ask your provider/);
     expect(r.stdout).toMatch(/^http_status\t201$/m);
     expect(r.stdout).toMatch(/^idempotency_key\t[0-9a-f-]{36}$/m);
     const json = await runCli(['orders', 'create', '--product', 'p', '--denomination', '25', '--json'], { env });

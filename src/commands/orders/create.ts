@@ -295,11 +295,14 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
   const replayed = res.replayed ? ' (replayed: this key was used before; nothing was ordered again)' : '';
   if (order.order_id === '') {
     // A 2xx is an order placed, even when its body names none: say so, never suggest ordering again.
+    // Accepted is all the answer shows: treat the order as placed, and say where to confirm it.
+    const reference = typeof o.body.reference === 'string' && o.body.reference !== '' ? o.body.reference : undefined;
+    const find = suggestedCommand(globals, ['orders', 'list', ...(reference ? ['--reference', reference] : [])]);
     say(
-      `The server accepted the order (HTTP ${res.status})${trace}${replayed}, but its answer names no order id: it is placed, do not order again; the same command with ${keyFlag(o.idempotencyKey)} replays this answer\n`,
+      `The server accepted the order (HTTP ${res.status})${trace}${replayed}, but its answer names no order id, so it is not confirmed here. Treat it as placed: do not order again; the same command with ${keyFlag(o.idempotencyKey)} replays this answer\n` +
+        `Look for it with ${find}${reference ? '' : ' (newest first)'}, or ask your provider, quoting the trace ID\n`,
     );
-    if (o.wait || o.reveal || o.codesOut !== undefined)
-      say('Without an order id it cannot be followed or its codes fetched here: find the order with your provider, quoting the trace ID\n');
+    if (o.wait || o.reveal || o.codesOut !== undefined) say('Without an order id it cannot be followed or its codes fetched here\n');
     const shown = {
       http_status: res.status,
       idempotency_key: o.idempotencyKey,
