@@ -492,3 +492,42 @@ describe('vouchers listen', () => {
     expect(r.stdout).toMatch(/\$ vouchers listen --forward-to http:\/\/localhost:3000\/webhooks/);
   });
 });
+
+describe('vouchers listen --print-secret', () => {
+  const WHSEC = 'whsec_printme0123456789abcdef';
+
+  it("prints the profile's webhook secret alone on stdout (for $(…)), and nothing else", async () => {
+    const dir = tempConfigDir();
+    const add = await runCli(
+      ['profiles', 'add', 'p', '--base-url', 'http://127.0.0.1:4010/api/v1', '--api-key', 'pk_print_1234567890', '--api-secret-stdin'],
+      {
+        configDir: dir,
+        stdin: 'sk_print_secret_1234567890\n',
+      },
+    );
+    expect(add.code, add.stderr).toBe(0);
+    const set = await runCli(['profiles', 'set', 'p', 'webhook_secret', '--stdin'], { configDir: dir, stdin: `${WHSEC}\n` });
+    expect(set.code, set.stderr).toBe(0);
+    const r = await runCli(['listen', '--print-secret'], { configDir: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe(`${WHSEC}\n`);
+    expect(r.stderr).toBe('');
+    const json = await runCli(['listen', '--print-secret', '--json'], { configDir: dir });
+    expect(JSON.parse(json.stdout)).toEqual({ webhook_secret: WHSEC });
+    // The environment overrides the profile, as for the listener itself.
+    const env = await runCli(['listen', '--print-secret'], {
+      configDir: dir,
+      env: { VOUCHERS_WEBHOOK_SECRET: 'whsec_fromenv_0123456789' },
+    });
+    expect(env.stdout).toBe('whsec_fromenv_0123456789\n');
+  });
+
+  it('without a secret anywhere: exit 2 naming where one comes from; with --register: refused', async () => {
+    const none = await runCli(['listen', '--print-secret'], { env: { VOUCHERS_WEBHOOK_SECRET: '' } });
+    expect(none.code).toBe(2);
+    expect(none.stdout).toBe('');
+    const both = await runCli(['listen', '--print-secret', '--register']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--print-secret prints the saved secret and exits; it does not register');
+  });
+});

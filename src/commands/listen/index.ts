@@ -28,7 +28,11 @@ function declareListen(program: Command) {
     )
     .option('--public-url <url>', 'URL the API should deliver to (with --register; required unless the API is on loopback)')
     .option('--inbox <file>', 'inbox file (default: events.ndjson in the config directory)')
-    .option('--json', 'print one JSON object per line (kind: event, duplicate, forward, rejected)');
+    .option('--json', 'print one JSON object per line (kind: event, duplicate, forward, rejected)')
+    .option(
+      '--print-secret',
+      'print the webhook signing secret the listener verifies with, for your app to verify forwarded deliveries, and exit',
+    );
   return cmd;
 }
 export type ListenFlags = FlagsOf<typeof declareListen>;
@@ -42,6 +46,7 @@ Examples:
   $ vouchers listen --forward-to http://localhost:3000/webhooks
   $ vouchers listen --register --events 'order.*' --json
   $ vouchers listen --port 8080 --secret whsec_... --inbox ./events.ndjson
+  $ VOUCHERS_WEBHOOK_SECRET="$(vouchers listen --print-secret)" node server.js
 
 Every accepted event is on disk before the 200 answer; duplicates (same event_id, same
 body) are answered 200 and not stored or forwarded again. A delivery of a stored event_id

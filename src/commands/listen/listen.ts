@@ -3,7 +3,7 @@ import { warnPlainSecret, WEBHOOK_SECRET_BETTER } from '../../core/config/secret
 import { ENV, type ResolvedProfile } from '../../core/config/types.js';
 import { redactUrl } from '../../core/config/base-url.js';
 import { UsageError } from '../../core/errors/index.js';
-import { colorEnabled, err } from '../../core/io/io.js';
+import { colorEnabled, err, out } from '../../core/io/io.js';
 import { forwardLogPath, openForwardLog } from '../../core/journal/forward-log.js';
 import { InboxWriter } from '../../core/journal/inbox-writer.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -33,6 +33,7 @@ export interface ListenOptions {
   publicUrl: string | undefined;
   inbox: string | undefined;
   json: boolean;
+  printSecret: boolean;
 }
 
 export function buildListenOptions(flags: ListenFlags): ListenOptions {
@@ -42,6 +43,11 @@ export function buildListenOptions(flags: ListenFlags): ListenOptions {
   const host = String(flags.host ?? '127.0.0.1').trim();
   if (!host) throw new UsageError('--host is empty', 'e.g. --host 127.0.0.1');
   if (flags.publicUrl !== undefined && !flags.register) throw new UsageError('--public-url only makes sense with --register');
+  if (flags.printSecret && flags.register)
+    throw new UsageError(
+      '--print-secret prints the saved secret and exits; it does not register',
+      'run vouchers listen --register first (it saves the secret in the profile), then vouchers listen --print-secret',
+    );
   const publicUrl = flags.publicUrl === undefined ? undefined : parseForwardUrl(String(flags.publicUrl), '--public-url').toString();
   return {
     port: parseIntFlag(flags.port ?? '4242', '--port', 0, 65535),
@@ -61,6 +67,7 @@ export function buildListenOptions(flags: ListenFlags): ListenOptions {
     publicUrl,
     inbox: flags.inbox === undefined ? undefined : String(flags.inbox),
     json: Boolean(flags.json),
+    printSecret: Boolean(flags.printSecret),
   };
 }
 
@@ -91,6 +98,12 @@ export async function run(f: Factory, o: ListenOptions): Promise<void> {
   const fromProfile = profile?.webhook_secret ?? (profile ? undefined : f.io.env[ENV.webhookSecret]);
   const secrets = o.secrets ?? (fromProfile ? [fromProfile] : []);
   if (secrets.length === 0 && !o.register) throw new UsageError('no webhook signing secret to verify deliveries with', NO_SECRET_HINT);
+  if (o.printSecret) {
+    // Asked for by name: the one place the secret is printed, alone on stdout for $(…).
+    const [secret] = secrets;
+    await out(f.io, o.json ? `${JSON.stringify({ webhook_secret: secret })}\n` : `${secret}\n`);
+    return;
+  }
   // Fail on a --register that cannot work before anything is opened.
   if (o.register) registrationUrl(profile?.base_url, o.publicUrl, () => '');
 
