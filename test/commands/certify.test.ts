@@ -212,6 +212,18 @@ describe('vouchers certify', () => {
     expect(report.checks.find((c) => c.id === 'ledger.baseline')?.message).toContain('in a shape certify does not read');
   });
 
+  it('--webhook-target with no profile and no VOUCHERS_WEBHOOK_SECRET: exit 2, blames no profile "default", says how to set one for the run', async () => {
+    const r = await runCli(['certify', '--sandbox', '--webhook-target', 'http://127.0.0.1:9/hooks'], {
+      env: { VOUCHERS_WEBHOOK_SECRET: '' },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      '--webhook-target needs the webhook signing secret your receiver verifies with, and no profile or VOUCHERS_WEBHOOK_SECRET gives one',
+    );
+    expect(r.stderr).toContain('VOUCHERS_WEBHOOK_SECRET=whsec_… vouchers certify …');
+    expect(r.stderr).not.toContain('"default"');
+  });
+
   it('with no endpoint before the run, none after it', async () => {
     const { configDir } = await localSandbox();
     const r = await runCli(['certify', '--profile', 'local', '--only', 'access,webhooks.register'], { configDir });

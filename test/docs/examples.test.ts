@@ -56,7 +56,7 @@ function helpExamples(): Example[] {
     if (printf) out.push({ source, line: bare(printf[2]!), piped: printf[1]! });
     else if (paste) out.push({ source, line: bare(paste[1]!), piped: 'clipboard' });
     else if (inner) out.push({ source, line: inner[1]! });
-    else if (text.startsWith('vouchers ')) out.push({ source, line: bare(text) });
+    else if (text.startsWith('vouchers ') || /^[A-Z_]+=\S* vouchers /.test(text)) out.push({ source, line: bare(text) });
     else UNKNOWN_SHAPES.push(text);
   }
   return out;
@@ -113,7 +113,7 @@ const NOT_RUN: Record<string, string> = {
     'needs a public tunnel to this machine (the provider delivers webhooks through it)',
   'VOUCHERS_WEBHOOK_SECRET=whsec_… vouchers certify --profile acme-sandbox --webhook-target https://hooks.acme.test/vouchers':
     'certifies your own receiver, on the internet',
-  'vouchers certify --sandbox --webhook-target http://127.0.0.1:3000/webhooks':
+  'VOUCHERS_WEBHOOK_SECRET=whsec_… vouchers certify --sandbox --webhook-target http://127.0.0.1:3000/webhooks':
     'certifies your own receiver, running on port 3000 with its secret',
 };
 

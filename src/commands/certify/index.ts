@@ -14,7 +14,10 @@ function declareCertify(program: Command) {
     .option('--only <ids>', 'run only these checks: comma-separated ids or groups (e.g. signing,orders.cache-hit)')
     .option('--skip <ids>', 'leave out these checks: comma-separated ids or groups')
     .option('--list', 'print the checklist (id, title, what it needs, what it proves) and run nothing')
-    .option('--webhook-target <url>', "also certify your own webhook receiver at URL (signed with the profile's webhook secret)")
+    .option(
+      '--webhook-target <url>',
+      "also certify your own webhook receiver at URL (signed with the secret it verifies with: VOUCHERS_WEBHOOK_SECRET, else the profile's webhook secret)",
+    )
     .option('--public-url <url>', 'URL the server delivers webhooks to, forwarded to the local listener (a tunnel)')
     .option('--listen-port <n>', 'port of the local webhook listener (default: a free one)')
     .option('--timeout <duration>', "longest the whole run may take (default 5m); each request's own timeout comes from VOUCHERS_TIMEOUT")
@@ -58,7 +61,7 @@ Examples:
   $ vouchers certify --sandbox --reporter pretty --reporter junit=certify.xml
   $ vouchers certify --profile local --reporter markdown=certification.md
   $ vouchers certify --profile acme-sandbox --public-url https://abc.tunnel.example --listen-port 8787
-  $ vouchers certify --sandbox --webhook-target http://127.0.0.1:3000/webhooks
+  $ VOUCHERS_WEBHOOK_SECRET=whsec_… vouchers certify --sandbox --webhook-target http://127.0.0.1:3000/webhooks
   $ vouchers certify --list
   $ vouchers certify --sandbox --only signing,idempotency
 

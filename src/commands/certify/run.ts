@@ -123,9 +123,13 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
     );
   }
   if (options.webhookTarget !== undefined && !profile.webhook_secret) {
+    // No profile saved and none named: there is no "default" to blame, or to save it in.
+    const none = !profile.exists && (profile.sources.name ?? 'default') === 'default';
     throw new UsageError(
-      `--webhook-target needs the webhook signing secret your receiver verifies with, and profile "${profile.name}" has none`,
-      `set it with VOUCHERS_WEBHOOK_SECRET, or save it: vouchers profiles set ${profile.name} webhook_secret --stdin`,
+      `--webhook-target needs the webhook signing secret your receiver verifies with, and ${none ? 'no profile or VOUCHERS_WEBHOOK_SECRET gives one' : `profile "${profile.name}" has none`}`,
+      none
+        ? 'set it for this run: VOUCHERS_WEBHOOK_SECRET=whsec_… vouchers certify …'
+        : `set it with VOUCHERS_WEBHOOK_SECRET, or save it: vouchers profiles set ${profile.name} webhook_secret --stdin`,
     );
   }
   if (options.mode === 'profile' && !profile.base_url) {
