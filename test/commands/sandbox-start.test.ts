@@ -115,6 +115,8 @@ describe('vouchers sandbox start', () => {
     expect(r.code).toBe(2);
     expect(r.stderr).toContain(`port ${busy.port} on 127.0.0.1 is already in use`);
     expect(r.stderr).toContain('--port 0');
+    // The port suggested is another one than the busy port.
+    expect(r.stderr).toContain(`choose another port with --port ${busy.port < 65535 ? busy.port + 1 : busy.port - 1},`);
     expect(r.stderr).not.toMatch(/\n\s+at /);
   });
 

@@ -64,7 +64,7 @@ function portInUse(e: ConfigError, o: StartOptions, background: PidRecord | unde
       : '';
   return new UsageError(
     `port ${o.port} on ${o.host} is already in use${other}`,
-    'choose another port with --port 4011, or --port 0 for any free one',
+    `choose another port with --port ${o.port < 65535 ? o.port + 1 : o.port - 1}, or --port 0 for any free one`,
   );
 }
 
