@@ -54,7 +54,7 @@ async function bulk(
   dir: string,
   args: { from?: string; resume?: string },
   clock: Clock,
-  shape: { lose?: Record<string, 'drop_after_commit' | 'server_error'>; noLookup?: boolean } = {},
+  shape: { lose?: Record<string, 'drop_after_commit' | 'server_error'>; noLookup?: boolean; interruptAt?: number } = {},
 ): Promise<Run> {
   const io = testIO({ env: { VOUCHERS_CONFIG_DIR: dir, NO_COLOR: '1' } });
   const base = createFactory(io, () => ({}), { clock });
@@ -72,6 +72,11 @@ async function bulk(
           }
           if (o.method !== 'POST' || o.path !== '/orders') return c.request(o);
           const ref = (o.body as { reference?: string }).reference ?? '';
+          // Ctrl-C as this POST is handed over: it never leaves (not counted as sent).
+          if (posts.length + 1 === shape.interruptAt) {
+            io.interrupt();
+            return c.request(o);
+          }
           posts.push(ref);
           const fault = shape.lose?.[ref];
           if (!fault) return c.request(o);
@@ -173,5 +178,36 @@ describe("bulk: a resume after the server's 24 h idempotency window (issue 11 po
     expect(orderCount(sb)).toBe(3);
     // The order placed before the edit stands: an ordered row is not ordered again.
     expect(usdAvailableMinor(sb)).toBe(START_MINOR - 3 * 10 * 100);
+  });
+
+  it('rows keyed ahead by a run stopped with Ctrl-C stay "not sent" through a second stopped run, and 25 h later are ordered once each (no reference needed)', async ({
+    freshSandbox: sb,
+  }) => {
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    // No references: a row of unknown outcome could not be looked up after 24 h.
+    const file = csv(Array.from({ length: 12 }, () => 'sbx-instant,10,1,,USD'));
+    // One at a time: rows 1-2 ordered, the third POST stopped before it left, rows 4-6 keyed ahead.
+    const first = await bulk(dir, { from: file }, quickClock(), { interruptAt: 3 });
+    expect(String(first.error)).toMatch(/interrupted/);
+    expect(first.posts).toHaveLength(2);
+    expect(orderCount(sb)).toBe(2);
+    expect(JSON.parse(first.stdout)).toMatchObject({ ordered: 2, unknown: 0, not_done: 10 });
+
+    // A resume stopped before its first request left: nothing was sent, so nothing is unknown.
+    const second = await bulk(dir, { from: file }, quickClock(), { interruptAt: 1 });
+    expect(String(second.error)).toMatch(/interrupted/);
+    expect(second.posts).toEqual([]);
+    expect(JSON.parse(second.stdout)).toMatchObject({ ordered: 2, unknown: 0, not_done: 10 });
+    expect(second.stderr).not.toMatch(/sent without an answer/);
+
+    // A day later their first keys are past the server's window, but no request used them: each row gets a new key.
+    await advanceSandbox(sb, DAY_AND_HOUR_S);
+    const later = await bulk(dir, { from: file }, clockAhead(DAY_AND_HOUR_S));
+    expect(later.error, later.stderr).toBeUndefined();
+    expect(later.stderr).not.toContain('NOT_RESENT');
+    expect(later.posts).toHaveLength(10);
+    expect(JSON.parse(later.stdout)).toMatchObject({ ordered: 12, failed: 0, unknown: 0 });
+    expect(orderCount(sb)).toBe(12);
+    expect(usdAvailableMinor(sb)).toBe(START_MINOR - 12 * 10 * 100);
   });
 });

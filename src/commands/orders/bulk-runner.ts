@@ -12,7 +12,7 @@ import { createOrder, listOrders } from '../../api/orders.js';
 import type { CreateOrderRequest, Order } from '../../contract/orders.js';
 import { ApiError, CliError, NetworkError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
-import { rowDigest, rowOutcome, type BulkJournal, type BulkRow, type ResultRecord } from '../../core/journal/bulk.js';
+import { keyNeverUsed, rowDigest, rowOutcome, type BulkJournal, type BulkRow, type ResultRecord } from '../../core/journal/bulk.js';
 import type { Clock } from '../../core/time/clock.js';
 import { iso as isoOf } from '../../core/time/iso.js';
 import type { Ids } from '../../core/run/ids.js';
@@ -114,8 +114,11 @@ async function runRow(row: BulkRow, deps: RunnerDeps, keyedNow: boolean): Promis
   // Who the row is, journalled with a new key (most rows were keyed ahead and need none).
   const who = () => ({ ref: row.reference ?? null, digest: rowDigest(row) });
   const outcome = rowOutcome(journal.state, row.row);
+  // A key no request used (an earlier run stopped or could not connect before sending it): a
+  // new key, journalled before anything leaves, orders the row; no look-up is needed.
+  if (!keyedNow && keyNeverUsed(journal.state, row.row)) fresh = true;
   // How old the key is matters only for a row whose answer is not known (nearly every row was keyed just now).
-  const open = key !== undefined && (outcome === 'unknown' || outcome === 'pending');
+  const open = !fresh && key !== undefined && (outcome === 'unknown' || outcome === 'pending');
   const keyAt = open ? Date.parse(journal.state.keyAt.get(row.row) ?? '') : NaN;
   const expired = Number.isFinite(keyAt) && clock.now() - keyAt >= KEY_TRUST_MS;
   if (open && (expired || journal.state.lookup.has(row.row))) {
@@ -400,4 +403,41 @@ export async function runRows(rows: AsyncIterable<BulkRow> | Iterable<BulkRow>, 
     unsent: [...keyed],
     ...(halted ? { halted: { after: unsentInARow, last: halted } } : {}),
   };
+}
+
+/**
+ * Journal the rows a run keyed ahead and never sent (it stopped first, or stopped taking
+ * rows) as not sent: their keys were never used. A later run reports them not sent too
+ * (not "sent without an answer"), and orders each with a new key journalled before it
+ * leaves, so no age of the old key can hold a row back.
+ */
+export async function journalNotSent(journal: BulkJournal, rows: readonly number[], at: string): Promise<void> {
+  const { state } = journal;
+  const writes: Promise<ResultRecord>[] = [];
+  for (const row of rows) {
+    const attempt = state.attempts.get(row) ?? 1;
+    const last = state.results.get(row);
+    if (!state.keys.has(row) || state.ordered.has(row) || (last !== undefined && (last.attempt ?? 1) === attempt)) continue;
+    writes.push(
+      journal.appendResult({
+        row,
+        ok: false,
+        order_id: null,
+        status: null,
+        http_status: null,
+        trace_id: null,
+        total_amount: null,
+        currency: null,
+        error: 'the run stopped before sending this row; its key was never used',
+        error_code: 'NOT_STARTED',
+        kind: null,
+        replayed: false,
+        ...(attempt > 1 ? { attempt } : {}),
+        sent: false,
+        at,
+      }),
+    );
+  }
+  await Promise.all(writes);
+  await journal.flushed();
 }

@@ -19,7 +19,6 @@ import { keepHeapSmall, optimiseSooner } from '../../core/io/runtime.js';
 import { BatchLock, BatchLocked } from '../../core/journal/batch-lock.js';
 import {
   appendSuperseded,
-  notSent,
   batchIdOf,
   batchTarget,
   BulkJournal,
@@ -49,7 +48,7 @@ import type { Factory } from '../../core/run/factory.js';
 import { startProgress } from './bulk-progress.js';
 import { badRows, describeTotals, forEachRow, heldRows, inputRows, preflightRows, Problems, scanInput, type Input } from './bulk-check.js';
 import { assertResultsWritable, printSummary, summarize, unfinishedBatchError, writeResults } from './bulk-report.js';
-import { runRows } from './bulk-runner.js';
+import { journalNotSent, runRows } from './bulk-runner.js';
 import { confirmOrStop, productionQuestion, productionReason } from './confirm.js';
 import type { CreateFlags } from './index.js';
 import { parseCount } from './order-input.js';
@@ -551,8 +550,8 @@ async function finishBatch(
     await journal.flushed();
   }
   const state = journal.state;
-  // Rows keyed ahead but never sent (Ctrl-C): reported as not sent; a resume sends them with their journalled keys.
-  notSent(state, outcome.unsent);
+  // Rows keyed ahead but never sent (Ctrl-C, or the server unreachable): journalled as not sent.
+  await journalNotSent(journal, outcome.unsent, new Date(f.clock.now()).toISOString());
   const resultsPath = o.results !== undefined ? await writeResults(o.results, io.cwd, state, rows(), journal.path) : null;
   const summary = summarize(state, skipped, journal.path, resultsPath);
   await printSummary(io, summary, o.settings);

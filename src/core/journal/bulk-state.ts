@@ -210,18 +210,20 @@ export function applyResult(state: BatchState, rec: ResultRecord, offset: number
 }
 
 /**
- * Rows this run keyed ahead but never sent (it stopped first): the run's report calls them
- * not sent. Only the state in memory forgets their keys; the journal keeps them, so a
- * resume sends each with its key, which is safe whether or not it was sent.
+ * Whether a row's current key was provably never used: the latest answer of its current
+ * attempt says no request left (`sent: false`). Such a key is not re-sent: the row gets a
+ * new key, journalled before its request leaves, so that this "never used" can never be
+ * read about a key a later run did send with.
  */
-export function notSent(state: BatchState, rows: Iterable<number>): void {
-  for (const row of rows) {
-    if (state.results.has(row) || state.ordered.has(row) || (state.attempts.get(row) ?? 1) !== 1) continue;
-    state.keys.delete(row);
-    state.keyAt.delete(row);
-    state.attempts.delete(row);
-    state.lookup.delete(row);
-  }
+export function keyNeverUsed(state: BatchState, row: number): boolean {
+  const r = state.results.get(row);
+  return (
+    state.keys.has(row) &&
+    r !== undefined &&
+    r.sent === false &&
+    (r.attempt ?? 1) === (state.attempts.get(row) ?? 1) &&
+    !state.ordered.has(row)
+  );
 }
 
 /** Builds a state from journal lines, in order; a torn last line is ignored, damage elsewhere is not. */
