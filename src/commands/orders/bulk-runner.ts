@@ -65,6 +65,22 @@ function iso(clock: Clock): string {
   return isoOf(clock.now());
 }
 
+/** The fields of a row's result that no answer filled (attempt set when past the first). */
+function noAnswer(row: number, attempt: number) {
+  return {
+    row,
+    ok: false,
+    order_id: null,
+    status: null,
+    http_status: null,
+    trace_id: null,
+    total_amount: null,
+    currency: null,
+    replayed: false,
+    ...(attempt > 1 ? { attempt } : {}),
+  } as const;
+}
+
 export function failureOf(row: number, error: unknown, at: string): Omit<ResultRecord, 'type'> {
   const base = { row, ok: false, order_id: null, status: null, total_amount: null, currency: null, replayed: false, at };
   if (error instanceof ApiError) {
@@ -124,18 +140,7 @@ async function runRow(row: BulkRow, deps: RunnerDeps, keyedNow: boolean): Promis
   if (open && (expired || journal.state.lookup.has(row.row))) {
     // The answer was lost and the server may have forgotten the key (or the row changed, so
     // the key no longer fits it): a blind re-send could order twice. Ask by reference first.
-    const base = {
-      row: row.row,
-      ok: false,
-      order_id: null,
-      status: null,
-      http_status: null,
-      trace_id: null,
-      total_amount: null,
-      currency: null,
-      replayed: false,
-      ...(attempt > 1 ? { attempt } : {}),
-    };
+    const base = noAnswer(row.row, attempt);
     const sentAt = journal.state.keyAt.get(row.row);
     const why = expired
       ? `its key ${key} (sent ${sentAt}) is older than the server's 24 h idempotency window`
@@ -420,19 +425,10 @@ export async function journalNotSent(journal: BulkJournal, rows: readonly number
     if (!state.keys.has(row) || state.ordered.has(row) || (last !== undefined && (last.attempt ?? 1) === attempt)) continue;
     writes.push(
       journal.appendResult({
-        row,
-        ok: false,
-        order_id: null,
-        status: null,
-        http_status: null,
-        trace_id: null,
-        total_amount: null,
-        currency: null,
+        ...noAnswer(row, attempt),
         error: 'the run stopped before sending this row; its key was never used',
         error_code: 'NOT_STARTED',
         kind: null,
-        replayed: false,
-        ...(attempt > 1 ? { attempt } : {}),
         sent: false,
         at,
       }),
