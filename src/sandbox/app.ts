@@ -156,12 +156,27 @@ export function createSandboxApp(options: SandboxOptions = {}): SandboxApp {
   const idempotency = new IdempotencyStore(() => rt);
   const closing = new AbortController();
 
+  /**
+   * The default credentials now: the key the sandbox started with while it is not revoked,
+   * else the newest key of the default partner that is not (the one a rotation issued).
+   */
+  const current = (): SandboxCredentials => {
+    if (rt.state.keys[credentials.apiKey]?.revoked_at === null) return credentials;
+    let newest: SandboxState['keys'][string] | undefined;
+    for (const k of Object.values(rt.state.keys))
+      if (k.partner_id === credentials.partnerId && k.revoked_at === null && (!newest || k.created_at >= newest.created_at)) newest = k;
+    return newest ? { ...credentials, apiKey: newest.api_key, apiSecret: newest.api_secret } : credentials;
+  };
+
   const api: ApiServices = { rt: () => rt, limiter, idempotency, closing: closing.signal };
   const admin: AdminServices = {
     rt: () => rt,
-    credentials: () => credentials,
+    credentials: current,
     advance: (ms) => scheduler?.advance(ms),
     reset: () => {
+      // The default key survives a reset as it is now: a rotated one stays rotated, so the
+      // profile that a rotation updated keeps working.
+      credentials = current();
       const fresh = emptyState(seed, adminToken, config.dialect);
       rng.reset(seed);
       clock.offsetMs = rt.state.clock_offset_ms = 0;

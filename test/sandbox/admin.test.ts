@@ -154,6 +154,27 @@ describe('admin surface', () => {
     expect(balance(sb)).toBe(10_000_000);
     expect((await api(sb, 'GET', '/wallets')).status).toBe(200);
   });
+
+  it('a rotated default key survives a reset: the reset answers it, it still works, the revoked one stays refused', async () => {
+    const own = await sandbox({ now: () => now });
+    try {
+      const before = await admin(own, 'GET', '/');
+      const original = { apiKey: own.apiKey, apiSecret: own.apiSecret };
+      expect(before.body.api_key).toBe(original.apiKey);
+      const rotated = await admin(own, 'POST', `/keys/${original.apiKey}/rotate`);
+      expect(rotated.status).toBe(201);
+      const next = { apiKey: rotated.body.api_key as string, apiSecret: rotated.body.api_secret as string };
+      // The overview names the key in force, not the revoked one.
+      expect((await admin(own, 'GET', '/')).body.api_key).toBe(next.apiKey);
+      const reset = await admin(own, 'POST', '/reset');
+      expect(reset.status).toBe(200);
+      expect(reset.body.api_key).toBe(next.apiKey);
+      expect((await api(own, 'GET', '/wallets', { creds: next })).status).toBe(200);
+      expect((await api(own, 'GET', '/wallets', { creds: original })).status).toBe(401);
+    } finally {
+      await own.close();
+    }
+  });
 });
 
 describe('clock advance', () => {
