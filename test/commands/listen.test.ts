@@ -100,8 +100,74 @@ describe('vouchers listen', () => {
         'Not forwarded: 3 events were stored and acknowledged but never reached the app (forwarding gave up, or stopped with the listener); ' +
           `the sender will not deliver them again. Forward by hand:\n  vouchers events replay ${id(51)} --forward-to ${appUrl} --inbox ${inbox}\n` +
           `  vouchers events replay ${id(52)} --forward-to ${appUrl} --inbox ${inbox}\n` +
-          `  vouchers events replay ${id(51)} --forward-to ${appUrl} --inbox ${inbox} --body 2\n`,
+          `  vouchers events replay ${id(51)} --forward-to ${appUrl} --inbox ${inbox} --body 2\n` +
+          `or every one of them, one after the other:\n  vouchers events replay --not-forwarded --forward-to ${appUrl} --inbox ${inbox}\n`,
       );
+
+      // The app still failing: each is tried, the failure counted, exit 7 (5xx).
+      const failing = await runCli(['events', 'replay', '--not-forwarded', '--forward-to', appUrl, '--inbox', inbox, '--secret', SECRET]);
+      expect(failing.code, failing.stderr).toBe(7);
+      expect(failing.stderr).toContain(`3 of 3 events were not delivered to ${appUrl}`);
+      // The app fixed: all three bodies go, the second body of event 51 as its own.
+      const got: string[] = [];
+      const fixed = createServer((req, res) => {
+        let body = '';
+        req.on('data', (c) => (body += c));
+        req.on('end', () => {
+          got.push(body);
+          res.writeHead(204).end();
+        });
+      });
+      await new Promise<void>((r) => fixed.listen(0, '127.0.0.1', r));
+      const fixedUrl = `http://127.0.0.1:${(fixed.address() as AddressInfo).port}/hook`;
+      try {
+        const replayed = await runCli([
+          'events',
+          'replay',
+          '--not-forwarded',
+          '--forward-to',
+          fixedUrl,
+          '--inbox',
+          inbox,
+          '--secret',
+          SECRET,
+        ]);
+        expect(replayed.code, replayed.stderr).toBe(0);
+        expect(replayed.stderr).toContain('Replayed 3 events: each answered 2xx.');
+        expect(got.map((b) => (JSON.parse(b) as { event_id: string }).event_id).sort()).toEqual([id(51), id(51), id(52)].sort());
+        expect(got.some((b) => b.includes('"DELIVERED"'))).toBe(true);
+        // Delivered now: nothing is left to replay.
+        const again = await runCli(['events', 'replay', '--not-forwarded', '--forward-to', fixedUrl, '--inbox', inbox, '--secret', SECRET]);
+        expect(again.code, again.stderr).toBe(0);
+        expect(again.stderr).toContain('nothing to replay');
+        expect(got).toHaveLength(3);
+        // Several ids at once; ids and --not-forwarded together, or --body with several, are refused.
+        const two = await runCli([
+          'events',
+          'replay',
+          id(51),
+          id(52),
+          '--forward-to',
+          fixedUrl,
+          '--inbox',
+          inbox,
+          '--secret',
+          SECRET,
+          '--json',
+        ]);
+        expect(two.code, two.stderr).toBe(0);
+        expect((JSON.parse(two.stdout) as { event_id: string; delivered: boolean }[]).map((r) => [r.event_id, r.delivered])).toEqual([
+          [id(51), true],
+          [id(52), true],
+        ]);
+        const both = await runCli(['events', 'replay', id(51), '--not-forwarded', '--forward-to', fixedUrl, '--inbox', inbox]);
+        expect(both.code).toBe(2);
+        const bodies = await runCli(['events', 'replay', id(51), id(52), '--body', '2', '--forward-to', fixedUrl, '--inbox', inbox]);
+        expect(bodies.code).toBe(2);
+        expect((await runCli(['events', 'replay', '--forward-to', fixedUrl, '--inbox', inbox])).code).toBe(2);
+      } finally {
+        await new Promise((r) => fixed.close(r));
+      }
     } finally {
       await new Promise((r) => app.close(r));
     }

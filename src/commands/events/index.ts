@@ -39,13 +39,14 @@ function declareReplay(events: Command) {
   const replay = events
     .command('replay')
     .description('Re-send a stored event to your local app, freshly signed with the webhook secret')
-    .argument('<event_id>', 'event id (evt_…)')
+    .argument('[event_id...]', 'event ids (evt_…)')
     .requiredOption('--forward-to <url>', "your app's webhook URL")
+    .option('--not-forwarded', 'every event whose forwarding never reached your app (gave up, or stopped with the listener)')
     .option('--body <n|last>', BODY_HELP)
     .option('--secret <whsec>', 'signing secret (default: profile webhook_secret or VOUCHERS_WEBHOOK_SECRET)')
     .option('--forward-header <K:V>', 'extra header (repeatable)', collect)
     .option('--inbox <file>', INBOX_HELP)
-    .option('--json', 'print the result as JSON');
+    .option('--json', 'print the result as JSON (an array when several events are replayed)');
   return replay;
 }
 export type EventsReplayFlags = FlagsOf<typeof declareReplay>;
@@ -102,15 +103,18 @@ wrongly carries is in it: keep the file private (it is created 0600).`,
     `
 Examples:
   $ vouchers events replay evt_01JDQ5P2M4R8T0V2X4Z6B8D0F2 --forward-to http://localhost:3000/webhooks
+  $ vouchers events replay --not-forwarded --forward-to http://localhost:3000/webhooks
 
 Re-sends the body exactly as it was received: the first stored under the id, or the one
---body picks (an id delivered again with other content has an entry per body). Exit status
-0 when your app answers 2xx, 5 when it refuses the event (4xx), 7 when it fails (5xx) or
-cannot be reached.`,
+--body picks (an id delivered again with other content has an entry per body). Several
+ids, or --not-forwarded (every body the forward log shows was forwarded and never answered
+2xx, such as those a stopped listener names), are replayed one after the other; a failure
+does not stop the rest. Exit status 0 when your app answers 2xx to each, 5 when it refuses
+an event (4xx), 7 when it fails (5xx) or cannot be reached.`,
   );
-  replay.action(async (eventId, flags, command) => {
+  replay.action(async (eventIds, flags, command) => {
     const { buildReplayOptions, run } = await import('./replay.js');
-    const options = buildReplayOptions(eventId, flags);
-    await runVerb(seam, command, { args: [eventId], flags, parsed: options }, () => run(f, options));
+    const options = buildReplayOptions(eventIds, flags);
+    await runVerb(seam, command, { args: eventIds, flags, parsed: options }, () => run(f, options));
   });
 };

@@ -4,8 +4,8 @@
  * body is the one received, byte for byte (the inbox keeps it whenever re-serialising the
  * envelope would change it), whatever its type or how it differs from the contract.
  */
-import { CliError, NetworkError } from '../../core/errors/index.js';
-import { forwardLogPath, openForwardLog, type ForwardRecord } from '../../core/journal/forward-log.js';
+import { CliError, NetworkError, UsageError } from '../../core/errors/index.js';
+import { forwardLogPath, openForwardLog, readForwardLog, type ForwardRecord } from '../../core/journal/forward-log.js';
 import { rawBodyOf, type BodyChoice } from '../../core/journal/inbox.js';
 import { parseBodyFlag, storedBody } from './stored-body.js';
 import { err } from '../../core/io/io.js';
@@ -21,8 +21,11 @@ import { postOnce } from '../../listener/send.js';
 import type { EventsReplayFlags } from './index.js';
 
 export interface ReplayOptions {
-  eventId: string;
-  /** Which stored body of the id (1 the first). */
+  /** The event ids named (none with --not-forwarded). */
+  eventIds: string[];
+  /** Every stored event whose forwarding never reached the app (the forward log says so). */
+  notForwarded: boolean;
+  /** Which stored body of the id (1 the first); one id only. */
   body: BodyChoice;
   forwardTo: URL;
   secrets: string[] | undefined;
@@ -31,9 +34,23 @@ export interface ReplayOptions {
   json: boolean;
 }
 
-export function buildReplayOptions(eventId: string, flags: EventsReplayFlags): ReplayOptions {
+export function buildReplayOptions(eventIds: string[], flags: EventsReplayFlags): ReplayOptions {
+  const notForwarded = Boolean(flags.notForwarded);
+  if (eventIds.length === 0 && !notForwarded)
+    throw new UsageError('name the event to replay, or --not-forwarded', 'e.g. vouchers events replay evt_… --forward-to URL');
+  if (eventIds.length > 0 && notForwarded)
+    throw new UsageError(
+      'give event ids or --not-forwarded, not both',
+      '--not-forwarded replays every event the forward log shows never reached the app',
+    );
+  if (flags.body !== undefined && eventIds.length !== 1)
+    throw new UsageError(
+      '--body picks a body of one event id',
+      'replay that event on its own: vouchers events replay ID --body N --forward-to URL',
+    );
   return {
-    eventId,
+    eventIds,
+    notForwarded,
     body: parseBodyFlag(flags.body),
     forwardTo: parseForwardUrl(String(flags.forwardTo)),
     secrets: parseSecretFlags(flags.secret === undefined ? undefined : [String(flags.secret)]),
@@ -43,17 +60,89 @@ export function buildReplayOptions(eventId: string, flags: EventsReplayFlags): R
   };
 }
 
+/**
+ * The bodies whose forwarding never reached the app, oldest first: forwarded at least once
+ * (by the listener or a replay) and never answered 2xx.
+ */
+export async function notForwardedBodies(inboxPath: string): Promise<{ eventId: string; body: number }[]> {
+  const byBody = new Map<string, { eventId: string; body: number; delivered: boolean }>();
+  for (const r of await readForwardLog(forwardLogPath(inboxPath))) {
+    const body = r.body_number ?? 1;
+    const id = `${r.event_id}\n${body}`;
+    const seen = byBody.get(id) ?? { eventId: r.event_id, body, delivered: false };
+    if (r.outcome === 'delivered') seen.delivered = true;
+    byBody.set(id, seen);
+  }
+  return [...byBody.values()].filter((b) => !b.delivered).map(({ eventId, body }) => ({ eventId, body }));
+}
+
 export async function run(f: Factory, o: ReplayOptions): Promise<void> {
   const path = await resolveInboxPath(f, o.inbox);
-  const { entry, bodyNumber, bodies } = await storedBody(path, o.eventId, o.body);
+  if (!o.notForwarded && o.eventIds.length === 1) {
+    const { failure, shown } = await replayOne(
+      f,
+      o,
+      path,
+      o.eventIds[0]!,
+      o.body,
+      await resolveWebhookSecrets(f, o.secrets, { json: o.json }),
+    );
+    if (o.json) await printJson(f.io, shown);
+    if (failure) throw failure;
+    return;
+  }
+  const targets = o.notForwarded ? await notForwardedBodies(path) : o.eventIds.map((eventId) => ({ eventId, body: 1 as BodyChoice }));
+  if (targets.length === 0) {
+    if (o.json) await printJson(f.io, []);
+    else err(f.io, 'Every event forwarded from this inbox reached the app: nothing to replay.\n');
+    return;
+  }
+  const secrets = await resolveWebhookSecrets(f, o.secrets, { json: o.json });
+  const failures: CliError[] = [];
+  // With --json, one array of the results, printed once all ran.
+  const results: Record<string, unknown>[] = [];
+  for (const t of targets) {
+    if (f.io.signal.aborted) break;
+    try {
+      const { failure, shown } = await replayOne(f, o, path, t.eventId, t.body, secrets);
+      results.push(shown);
+      if (failure) failures.push(failure);
+    } catch (e) {
+      // An id not in the inbox (or a body it does not have): said, and the others go on.
+      if (!(e instanceof CliError) || e.kind !== 'not_found') throw e;
+      if (!o.json) err(f.io, `${displayText(t.eventId)}: ${e.message}\n`);
+      results.push({ event_id: t.eventId, delivered: false, error: e.message });
+      failures.push(e);
+    }
+  }
+  if (o.json) await printJson(f.io, results);
+  const [first] = failures;
+  if (first)
+    throw new CliError(
+      first.kind,
+      `${failures.length} of ${targets.length} events were not delivered to ${o.forwardTo.toString()} (first: ${first.message})`,
+      first.hint,
+    );
+  if (!o.json) err(f.io, `Replayed ${targets.length} event${targets.length === 1 ? '' : 's'}: each answered 2xx.\n`);
+}
+
+/** POST one stored body to the app; the error to report when it did not answer 2xx, else undefined. */
+async function replayOne(
+  f: Factory,
+  o: ReplayOptions,
+  path: string,
+  eventId: string,
+  choice: BodyChoice,
+  secrets: string[],
+): Promise<{ failure: CliError | undefined; shown: Record<string, unknown> }> {
+  const { entry, bodyNumber, bodies } = await storedBody(path, eventId, choice);
   // An id delivered with more than one body: say which one goes, and how to send another.
-  if (bodies > 1 && !o.json)
+  if (bodies > 1 && !o.json && o.eventIds.length === 1)
     err(
       f.io,
-      `${displayText(o.eventId)} has ${bodies} stored bodies; replaying body ${bodyNumber}${bodyNumber === bodies ? ' (the last)' : ''} ` +
+      `${displayText(eventId)} has ${bodies} stored bodies; replaying body ${bodyNumber}${bodyNumber === bodies ? ' (the last)' : ''} ` +
         `(--body 1 to ${bodies}, or --body last, picks another)\n`,
     );
-  const secrets = await resolveWebhookSecrets(f, o.secrets, { json: o.json });
   const body = rawBodyOf(entry);
   const timestamp = Math.floor(f.clock.now() / 1000);
   const headers: Record<string, string> = {
@@ -86,34 +175,40 @@ export async function run(f: Factory, o: ReplayOptions): Promise<void> {
   await openForwardLog(forwardLogPath(path))
     .append(record)
     .catch(() => undefined);
-  if (o.json)
-    await printJson(f.io, {
-      event_id: record.event_id,
-      event: entry.envelope.event,
-      url: record.url,
-      status: record.status,
-      duration_ms: record.duration_ms,
-      error: record.error,
-      delivered: ok,
-    });
-  else
+  const shown = {
+    event_id: record.event_id,
+    event: entry.envelope.event,
+    url: record.url,
+    status: record.status,
+    duration_ms: record.duration_ms,
+    error: record.error,
+    delivered: ok,
+    ...(bodyNumber > 1 ? { body_number: bodyNumber } : {}),
+  };
+  if (!o.json)
     err(
       f.io,
       `${displayText(entry.envelope.event)} ${displayText(entry.envelope.event_id)} ${describeForward({ ...record, outcome: 'delivered' })}\n`,
     );
-  if (ok) return;
+  if (ok) return { failure: undefined, shown };
   if (result.status === null)
-    throw new NetworkError(
-      `could not replay ${o.eventId} to ${record.url}: ${result.error}`,
-      undefined,
-      undefined,
-      'is your app running and listening at that URL?',
-    );
-  throw new CliError(
-    result.status >= 500 ? 'network' : 'rejected',
-    `your app at ${record.url} answered ${result.status} to the replay of ${o.eventId}`,
-    refusalHint(result.status),
-  );
+    return {
+      shown,
+      failure: new NetworkError(
+        `could not replay ${eventId} to ${record.url}: ${result.error}`,
+        undefined,
+        undefined,
+        'is your app running and listening at that URL?',
+      ),
+    };
+  return {
+    shown,
+    failure: new CliError(
+      result.status >= 500 ? 'network' : 'rejected',
+      `your app at ${record.url} answered ${result.status} to the replay of ${eventId}`,
+      refusalHint(result.status),
+    ),
+  };
 }
 
 /** What an answer of the app most likely means. */

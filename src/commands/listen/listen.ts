@@ -254,7 +254,18 @@ async function listenWithInbox(
   if (forwarder && notForwarded.size > 0)
     err(
       io,
-      notForwardedNote([...notForwarded.values()], (e) => replayCommand(f, o, e, forwarder.url.toString())),
+      notForwardedNote(
+        [...notForwarded.values()],
+        (e) => replayCommand(f, o, e, forwarder.url.toString()),
+        suggestedCommand(
+          f.globals(),
+          ['events', 'replay', '--not-forwarded'],
+          [
+            ['--forward-to', forwarder.url.toString()],
+            ['--inbox', o.inbox],
+          ],
+        ),
+      ),
     );
   if (previous) {
     try {
@@ -288,12 +299,14 @@ function replayCommand(f: Factory, o: ListenOptions, e: { eventId: string; bodyN
  * What was stored and acknowledged but never reached the app: its sender will not deliver
  * it again, so the listener names each and how to forward it by hand.
  */
-export function notForwardedNote<T>(ids: T[], replay: (id: T) => string): string {
+export function notForwardedNote<T>(ids: T[], replay: (id: T) => string, replayAll: string): string {
   const shown = ids.slice(0, REPLAYS_SHOWN).map((id) => `  ${replay(id)}\n`);
   const more =
     ids.length > REPLAYS_SHOWN
-      ? `  … and ${ids.length - REPLAYS_SHOWN} more (vouchers events show <id> --json lists its forward attempts)\n`
-      : '';
+      ? `  … and ${ids.length - REPLAYS_SHOWN} more. Every one of them, one after the other:\n  ${replayAll}\n`
+      : ids.length > 1
+        ? `or every one of them, one after the other:\n  ${replayAll}\n`
+        : '';
   return (
     `Not forwarded: ${ids.length} event${ids.length === 1 ? ' was' : 's were'} stored and acknowledged but never reached the app ` +
     `(forwarding gave up, or stopped with the listener); the sender will not deliver ${ids.length === 1 ? 'it' : 'them'} again. Forward by hand:\n` +
