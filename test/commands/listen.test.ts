@@ -105,7 +105,10 @@ describe('vouchers listen', () => {
       );
 
       // The app still failing: each is tried, the failure counted, exit 7 (5xx).
-      const failing = await runCli(['events', 'replay', '--not-forwarded', '--forward-to', appUrl, '--inbox', inbox, '--secret', SECRET]);
+      // events replay … --forward-to URL, on this inbox, with the secret.
+      const replay = (url: string, ...args: string[]) =>
+        runCli(['events', 'replay', ...args, '--forward-to', url, '--inbox', inbox, '--secret', SECRET]);
+      const failing = await replay(appUrl, '--not-forwarded');
       expect(failing.code, failing.stderr).toBe(7);
       expect(failing.stderr).toContain(`3 of 3 events were not delivered to ${appUrl}`);
       // The app fixed: all three bodies go, the second body of event 51 as its own.
@@ -121,40 +124,18 @@ describe('vouchers listen', () => {
       await new Promise<void>((r) => fixed.listen(0, '127.0.0.1', r));
       const fixedUrl = `http://127.0.0.1:${(fixed.address() as AddressInfo).port}/hook`;
       try {
-        const replayed = await runCli([
-          'events',
-          'replay',
-          '--not-forwarded',
-          '--forward-to',
-          fixedUrl,
-          '--inbox',
-          inbox,
-          '--secret',
-          SECRET,
-        ]);
+        const replayed = await replay(fixedUrl, '--not-forwarded');
         expect(replayed.code, replayed.stderr).toBe(0);
         expect(replayed.stderr).toContain('Replayed 3 events: each answered 2xx.');
         expect(got.map((b) => (JSON.parse(b) as { event_id: string }).event_id).sort()).toEqual([id(51), id(51), id(52)].sort());
         expect(got.some((b) => b.includes('"DELIVERED"'))).toBe(true);
         // Delivered now: nothing is left to replay.
-        const again = await runCli(['events', 'replay', '--not-forwarded', '--forward-to', fixedUrl, '--inbox', inbox, '--secret', SECRET]);
+        const again = await replay(fixedUrl, '--not-forwarded');
         expect(again.code, again.stderr).toBe(0);
         expect(again.stderr).toContain('nothing to replay');
         expect(got).toHaveLength(3);
         // Several ids at once; ids and --not-forwarded together, or --body with several, are refused.
-        const two = await runCli([
-          'events',
-          'replay',
-          id(51),
-          id(52),
-          '--forward-to',
-          fixedUrl,
-          '--inbox',
-          inbox,
-          '--secret',
-          SECRET,
-          '--json',
-        ]);
+        const two = await replay(fixedUrl, id(51), id(52), '--json');
         expect(two.code, two.stderr).toBe(0);
         expect((JSON.parse(two.stdout) as { event_id: string; delivered: boolean }[]).map((r) => [r.event_id, r.delivered])).toEqual([
           [id(51), true],
