@@ -84,6 +84,17 @@ describe('vouchers listen --register (sandbox)', () => {
     expect(lookups).toEqual([expect.objectContaining({ status: 404, probe: true })]);
     const failed = await runCli(['log', '--failed', '--json'], { configDir });
     expect(failed.stdout).not.toContain('/webhooks');
+
+    // No endpoint before, so none is put back: stopping says where the endpoint still points.
+    const url = /Registered (http:\/\/\S+) \(/.exec(io.stderrText())![1]!;
+    io.interrupt();
+    await until(() => io.stderrText().includes('Stopped.'), 'the stop');
+    await until(() => io.stderrText().includes('still points'), 'the note');
+    expect(io.stderrText()).toContain(
+      `The webhook endpoint still points at ${url}: events sent while no listener runs there are not delivered. ` +
+        'Start one again with vouchers listen --register, or remove the endpoint: vouchers webhooks delete\n',
+    );
+    expect(io.stderrText()).not.toContain('Put the webhook endpoint back');
   });
 
   it('with credentials from the environment only, keeps the secret for this listener and creates no profile', async () => {

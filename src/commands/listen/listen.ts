@@ -204,6 +204,8 @@ async function listenWithInbox(
 
   /** The endpoint as it was before --register, to put back at the end. */
   let previous: PreviousEndpoint | undefined;
+  /** The URL --register pointed the endpoint at. */
+  let registered: string | undefined;
   try {
     if (o.register) {
       const ownUrl = () => listener.url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])(?=:)/, 'http://127.0.0.1');
@@ -219,6 +221,7 @@ async function listenWithInbox(
           : '';
       const delivers = reg.events?.length ? `; it delivers ${reg.events.join(', ')}` : '';
       err(io, `Registered ${reg.url}${reg.webhookId ? ` (${reg.webhookId})` : ''}${kept}${delivers}.\n`);
+      registered = reg.url;
       if (reg.previousUnknown)
         err(
           io,
@@ -266,6 +269,13 @@ async function listenWithInbox(
           ],
         ),
       ),
+    );
+  if (registered !== undefined && !previous)
+    // Nothing to put back: the endpoint stays on this listener's URL, which no longer answers.
+    err(
+      io,
+      `The webhook endpoint still points at ${redactUrl(registered)}: events sent while no listener runs there are not delivered. ` +
+        `Start one again with ${suggestedCommand(f.globals(), ['listen', '--register'])}, or remove the endpoint: ${suggestedCommand(f.globals(), ['webhooks', 'delete'])}\n`,
     );
   if (previous) {
     try {
