@@ -309,3 +309,24 @@ describe('vouchers api', () => {
     expect(r.stdout).toContain('$ vouchers api GET /wallets');
   });
 });
+
+describe('vouchers api: the Idempotency-Key of a write', () => {
+  it('is shown before the write leaves: a request that gets no answer still names the key to retry it with', async () => {
+    const r = await runCli(
+      ['api', 'POST', '/orders', '-d', '{"items":[{"product_id":"p","denomination":10,"quantity":1}]}', '--max-retries', '0'],
+      {
+        env: {
+          VOUCHERS_BASE_URL: 'http://127.0.0.1:9/api/v1',
+          VOUCHERS_API_KEY: 'pk_test_key_1234567890',
+          VOUCHERS_API_SECRET: 'sk_test_secret_1234567890',
+        },
+      },
+    );
+    expect(r.code).toBe(7);
+    const key = /^Idempotency-Key: ([0-9a-f-]{36}) \(retry with --idempotency-key \1 /m.exec(r.stderr);
+    expect(key, r.stderr).not.toBeNull();
+    // Said before the error, once.
+    expect(r.stderr.indexOf('Idempotency-Key:')).toBeLessThan(r.stderr.indexOf('Error:'));
+    expect(r.stderr.match(/Idempotency-Key:/g)).toHaveLength(1);
+  });
+});

@@ -2,6 +2,7 @@
 import { STATUS_CODES } from 'node:http';
 import { CliError, InterruptedError, UsageError } from '../../core/errors/index.js';
 import { apiErrorFromResponse } from '../../core/http/api-error.js';
+import { idempotencyKeyFor } from '../../core/http/call.js';
 import type { ApiResponse } from '../../core/http/types.js';
 import { driftReporter, strictContract } from '../../core/output/drift-report.js';
 import { checkAnswer, readList } from '../../core/http/validate.js';
@@ -276,24 +277,27 @@ async function send(f: Factory, req: ApiRequest, opts: ApiOptions, check: Contra
   const pathOnly = req.path.split('?')[0]!;
   const route = opts.raw ? undefined : findRoute(req.method, pathOnly);
   if (!route) await refuseRepeatedBasePath(f, req.method, req.path);
+  // The key is made here and shown before the write leaves: an answer that never comes (a
+  // killed process, a closed terminal) does not take the way to retry it safely with it.
+  const idempotencyKey = idempotencyKeyFor(findRoute(req.method, pathOnly), req.idempotencyKey, f.ids);
+  if (WRITES.has(req.method)) {
+    err(
+      f.io,
+      idempotencyKey
+        ? `Idempotency-Key: ${idempotencyKey} (retry with --idempotency-key ${idempotencyKey} to get this result again without repeating the write)\n`
+        : 'Idempotency-Key: none sent (pass --idempotency-key to make a retry of this write safe)\n',
+    );
+  }
   const res = await client.request({
     method: req.method,
     path: req.path,
     body: req.body,
     headers: req.headers,
-    idempotencyKey: req.idempotencyKey,
+    idempotencyKey,
     raw: true,
     throwHttpErrors: false,
     signal: f.io.signal,
   });
-  if (WRITES.has(req.method)) {
-    err(
-      f.io,
-      res.idempotencyKey
-        ? `Idempotency-Key: ${res.idempotencyKey} (retry with --idempotency-key ${res.idempotencyKey} to get this result again without repeating the write)\n`
-        : 'Idempotency-Key: none sent (pass --idempotency-key to make a retry of this write safe)\n',
-    );
-  }
   await printResponse(f.io, res, opts, check, pathOnly);
   if (res.status < 200 || res.status >= 300) throw apiErrorFromResponse(res, { method: req.method, path: pathOnly }, f.clock.now());
   if (!route) return res;
