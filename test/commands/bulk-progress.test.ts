@@ -51,4 +51,22 @@ describe('bulk progress', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(io.stderrText()).toBe('Waiting 5s…\n');
   });
+
+  it('a narrow terminal: the line is cut to its width (a wrapped line cannot be cleared, and each redraw left one behind)', () => {
+    const io = testIO({ tty: true, columns: 30 });
+    const progress = startProgress(io, fakeClock(), 250, 0);
+    progress.done();
+    const drawn = io.stderrText().split(CLEAR).filter(Boolean);
+    expect(drawn).toEqual(['orders 0/250 · 0.0/s · ETA ……']);
+    expect(drawn[0]!.length).toBeLessThan(30);
+  });
+
+  it('TERM=dumb (no cursor control): no line drawn in place, no escape codes', async () => {
+    const io = testIO({ tty: true, env: { TERM: 'dumb' } });
+    const progress = startProgress(io, fakeClock(), 3, 0);
+    err(io, 'Waiting 5s…\n');
+    progress.done();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(io.stderrText()).toBe('Waiting 5s…\n');
+  });
 });

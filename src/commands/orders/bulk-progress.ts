@@ -28,7 +28,8 @@ export function startProgress(io: IO, clock: Clock, total: number, alreadyDone: 
   let notSent = 0;
   let drawnAt = 0;
   let drawn = false;
-  const live = io.stderrIsTTY;
+  // Redrawn in place: a terminal with cursor control only.
+  const live = io.stderrIsTTY && io.env.TERM !== 'dumb';
   const clear = () => {
     if (drawn) {
       io.stderr.write('\r\x1b[2K');
@@ -45,9 +46,10 @@ export function startProgress(io: IO, clock: Clock, total: number, alreadyDone: 
     const left = total - done;
     const expected = maxRate === undefined ? rate : rate > 0 ? Math.min(rate, maxRate) : maxRate;
     const eta = expected > 0 ? formatDuration(Math.round((left / expected) * 1000)) : '…';
-    io.stderr.write(
-      `\r\x1b[2Korders ${done}/${total} · ${rate.toFixed(1)}/s · ETA ${left === 0 ? '0s' : eta} · ${failed} failed${unknownRows > 0 ? ` · ${unknownRows} unknown` : ''}${notSent > 0 ? ` · ${notSent} not sent` : ''}`,
-    );
+    const line = `orders ${done}/${total} · ${rate.toFixed(1)}/s · ETA ${left === 0 ? '0s' : eta} · ${failed} failed${unknownRows > 0 ? ` · ${unknownRows} unknown` : ''}${notSent > 0 ? ` · ${notSent} not sent` : ''}`;
+    // Cut to the terminal's width: a line that wraps cannot be cleared, and each redraw would leave one behind.
+    const width = (io.stderr as { columns?: number }).columns ?? io.columns;
+    io.stderr.write(`\r\x1b[2K${width > 1 && line.length >= width ? `${line.slice(0, width - 2)}…` : line}`);
     drawn = true;
   };
   draw(true);
