@@ -22,6 +22,14 @@ export interface SpinnerOptions {
 export async function startSpinner(io: IO, message: string, options: SpinnerOptions = {}): Promise<Spinner> {
   // A terminal that reports 0 columns (some pseudo-terminals) would make ora clear lines forever.
   const columns = (io.stderr as { columns?: number }).columns;
+  if (io.stderrIsTTY && !options.quiet && columns !== 0 && io.env.TERM === 'dumb') {
+    // A terminal without cursor control: the message once, and each outcome, as plain lines.
+    io.stderr.write(`${message}\n`);
+    const line = (symbol: string) => (m: string | undefined) => {
+      if (m) io.stderr.write(`${symbol}${m}\n`);
+    };
+    return { text: () => undefined, succeed: line('✔ '), fail: line('✖ '), info: line(''), stop: () => undefined };
+  }
   if (!io.stderrIsTTY || options.quiet || columns === 0) {
     return {
       text: () => undefined,
