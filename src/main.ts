@@ -65,13 +65,12 @@ export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrid
     return EXIT.ok;
   }
   const { buildProgram, helpArgv, unknownHelpTopic, wantsJson } = await import('./program.js');
-  const asked = argv;
   argv = helpArgv(argv);
   const { program, factory } = await buildProgram(io, (g) => createFactory(io, g as () => GlobalOptions, overrides), { argv, run: seam });
   // Tables and records are coloured only on a terminal (or FORCE_COLOR): chalk only then.
   if (colorEnabled(io, 'stdout')) await loadColour();
   try {
-    const unknown = argv !== asked ? unknownHelpTopic(program, argv) : undefined;
+    const unknown = unknownHelpTopic(program, argv);
     if (unknown) throw new UsageError(unknown.message, unknown.hint);
     await program.parseAsync(argv, { from: 'user' });
     return EXIT.ok;

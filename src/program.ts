@@ -100,12 +100,17 @@ export function helpArgv(argv: string[]): string[] {
   return known ? [...before, ...words, '--help'] : [...before, ...words];
 }
 
-/** For `help <noun> <verb>` rewritten by helpArgv: the words that name no command, as a usage error text. */
+/**
+ * Help asked for a command that does not exist (`vouchers init --help`, `orders frobnicate
+ * -h`, or `help <noun> <verb>` rewritten by helpArgv): the word that names no command, as a
+ * usage error text. Commander would print the parent's help and exit 0.
+ */
 export function unknownHelpTopic(program: CommandUnknownOpts, argv: readonly string[]): { message: string; hint: string } | undefined {
-  if (argv[argv.length - 1] !== '--help') return undefined;
+  if (!argv.includes('--help') && !argv.includes('-h')) return undefined;
   let cmd: CommandUnknownOpts = program;
-  for (const word of argv.slice(afterRootOptions(argv), -1)) {
-    if (word.startsWith('-')) break;
+  for (const word of argv.slice(afterRootOptions(argv))) {
+    // An option, or an argument of a command that has no subcommands: the command is named.
+    if (word.startsWith('-') || cmd.commands.length === 0) break;
     const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
     if (!sub) return { message: `unknown command '${word}'`, hint: `see ${commandPath(cmd)} --help` };
     cmd = sub;

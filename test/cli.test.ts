@@ -117,6 +117,26 @@ describe('root command', () => {
     expect((await runCli(['help'])).stdout).toMatch(/^Usage: vouchers /);
   });
 
+  it('--help or -h on a command that does not exist is an error (exit 2), not the parent help with exit 0', async () => {
+    const root = await runCli(['init', '--help']);
+    expect(root.code).toBe(2);
+    expect(root.stdout).toBe('');
+    expect(root.stderr).toMatch(/^Error: unknown command 'init'\n/);
+    const verb = await runCli(['orders', 'frobnicate', '-h']);
+    expect(verb.code).toBe(2);
+    expect(verb.stderr).toBe("Error: unknown command 'frobnicate'\n  hint      see vouchers orders --help\n");
+    // Real commands, and a command's own arguments before --help, still show help.
+    for (const argv of [
+      ['orders', '--help'],
+      ['--profile', 'x', 'orders', 'list', '-h'],
+      ['api', 'GET', '/wallets', '--help'],
+    ]) {
+      const r = await runCli(argv);
+      expect(r.code, argv.join(' ')).toBe(0);
+      expect(r.stdout).toMatch(/^Usage: vouchers /);
+    }
+  });
+
   it('--no-color turns colour off everywhere, as NO_COLOR does', async () => {
     // No credentials anywhere: a configuration error, drawn by the CLI's own error renderer.
     const coloured = await runCli(['categories', 'list'], { tty: true });
