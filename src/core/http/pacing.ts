@@ -65,6 +65,8 @@ export interface PacerOptions {
 
 const CLASSES: PaceClass[] = ['orders', 'general'];
 const STATE_VERSION = 2;
+/** A shared state written this far ahead of the reader's clock is a clock that went back: a fresh start. */
+const CLOCK_AHEAD_MS = 60_000;
 
 function finite(x: unknown): x is number {
   return typeof x === 'number' && Number.isFinite(x);
@@ -110,6 +112,10 @@ export class Pacer {
       p.blockedUntil = 0;
     }
     if (typeof state !== 'object' || state === null || (state as { v?: unknown }).v !== STATE_VERSION) return;
+    // Written under a clock ahead of this one (since set back, or another machine's on a
+    // shared folder): its times would hold every request back until that clock's future.
+    const at = (state as { at?: unknown }).at;
+    if (finite(at) && at > this.clock.now() + CLOCK_AHEAD_MS) return;
     for (const c of CLASSES) {
       const s = (state as Record<string, unknown>)[c] as { cells?: unknown; blocked_until?: unknown } | undefined;
       if (!s || !Array.isArray(s.cells) || !finite(s.blocked_until)) continue;
@@ -122,7 +128,8 @@ export class Pacer {
   }
 
   private save(): unknown {
-    const out: Record<string, unknown> = { v: STATE_VERSION };
+    // When it was written, by the writer's clock (see load).
+    const out: Record<string, unknown> = { v: STATE_VERSION, at: this.clock.now() };
     for (const c of CLASSES) {
       const p = this.classes[c];
       out[c] = { cells: [...p.cells], blocked_until: p.blockedUntil };

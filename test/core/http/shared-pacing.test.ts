@@ -52,6 +52,21 @@ describe('the pace file', () => {
     expect(new Pacer(clock, LIMITS(4), { store: paceFile(dir, 'http://127.0.0.1:4011/api/v1', KEY) }).reserve('orders')).toBe(0);
   });
 
+  it('written under a clock a day ahead (the clock since set back, or another machine on a shared folder): its far-future times are dropped, not waited for', () => {
+    const dir = tempDir();
+    const ahead = fakeClock(Date.UTC(2026, 10, 23, 9, 30, 0));
+    const a = new Pacer(ahead, LIMITS(4), { store: paceFile(dir, BASE, KEY) });
+    // The day-ahead process used up its window and met a 429 with a minute's reset.
+    expect([1, 2, 3, 4].map(() => a.reserve('orders'))).toEqual([0, 0, 0, 0]);
+    a.observe('orders', 0, 60_000);
+    const now = fakeClock();
+    const b = new Pacer(now, LIMITS(4), { store: paceFile(dir, BASE, KEY) });
+    expect(b.reserve('orders')).toBe(0);
+    expect(b.reserve('general')).toBe(0);
+    // Reservations within the horizon still count: the same process's window fills as before.
+    expect([b, b, b, b].map((p) => p.reserve('orders'))).toEqual([0, 0, 0, 62_000]);
+  });
+
   it('is named by a hash, has mode 0600 in a 0700 folder, and holds neither the key nor the secret', () => {
     const dir = join(tempDir(), 'pacing');
     new Pacer(fakeClock(), LIMITS(4), { store: paceFile(dir, BASE, KEY) }).reserve('orders');
