@@ -126,4 +126,18 @@ describe('CSV exports', () => {
     expect(r.stdout).not.toMatch(/[[{]/);
     expect(r.stdout.split('\n')).toContain('northwind-store-eu,EUR,DE FR,10 20 50 100,expires 24 months after issue');
   });
+
+  it('products list: the default CSV says whether each denomination list is whole (the table marks a cut list with …)', async ({
+    sandboxEnv: env,
+  }) => {
+    const r = await runCli(['products', 'list', '--output', 'csv'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const [header, ...rows] = r.stdout.trim().split('\n');
+    expect(header).toBe('product_id,name,vendor,currency,countries,denominations,denominations_truncated,expiry_policy');
+    expect(rows.find((l) => l.startsWith('northwind-store-us,'))).toContain(',5 10 15 20 25 30 40 50 75 100,true,');
+    expect(rows.find((l) => l.startsWith('northwind-store-eu,'))).toContain(',10 20 50 100,false,');
+    // Not a column of the table or of TSV, which mark the cut in the list itself.
+    const tsv = await runCli(['products', 'list'], { env });
+    expect(tsv.stdout).not.toMatch(/\ttrue\t|\tfalse\t/);
+  });
 });

@@ -32,7 +32,7 @@ export const registerProducts: RegisterCommand = (program, f, seam) => {
     `
 Denominations cut short by the server end in "…": see them all with vouchers products get ID.
 --output csv: product_id, name, vendor, currency, countries and denominations (values separated
-by spaces, e.g. 10 25 50 100; the denominations_truncated field says whether the list is whole),
+by spaces, e.g. 10 25 50 100), denominations_truncated (true when the server cut the list),
 expiry_policy (in words). --output json or ndjson carry the lists and the policy as JSON.
 
 Examples:

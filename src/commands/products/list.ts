@@ -30,6 +30,8 @@ const COLUMNS: Column<Product>[] = [
     csv: (p) => listText(p.denominations, ' '),
     priority: 3,
   },
+  // In an export the list is whole or cut with no mark of its own: this column says which.
+  { field: 'denominations_truncated', csvOnly: true, csv: (p) => p.denominations_truncated === true },
   {
     field: 'expiry_policy',
     header: 'EXPIRY',
