@@ -24,17 +24,25 @@ const STEPS = [
 const CODE = /SBX-[0-9A-Z]{4}/;
 const TRACE = /trace ([0-9a-f]{32})/g;
 
-const demoDirs = () => readdirSync(tmpdir()).filter((d) => d.startsWith('vouchers-demo-'));
 const strip = (s: string) => s.replace(/\u001b\[[0-9;]*[A-Za-z]/g, '');
 
 describe('vouchers demo', () => {
   it('walks through every step when piped, with trace IDs, verified webhooks and masked codes', async () => {
-    const before = demoDirs();
+    // A temporary folder of this test's own: other test files run demos at the same time.
     const configDir = tempConfigDir();
-    const r = await runCli(['demo', '--time-scale', '0.05'], {
-      configDir,
-      env: { VOUCHERS_PROFILE: 'elsewhere', VOUCHERS_BASE_URL: 'http://192.0.2.1/api/v1' },
-    });
+    const ownTmp = mkdtempSync(join(tmpdir(), 'vouchers-demo-test-tmp-'));
+    const saved = process.env.TMPDIR;
+    process.env.TMPDIR = ownTmp;
+    let r;
+    try {
+      r = await runCli(['demo', '--time-scale', '0.05'], {
+        configDir,
+        env: { VOUCHERS_PROFILE: 'elsewhere', VOUCHERS_BASE_URL: 'http://192.0.2.1/api/v1' },
+      });
+    } finally {
+      if (saved === undefined) delete process.env.TMPDIR;
+      else process.env.TMPDIR = saved;
+    }
     expect(r.code, r.stderr).toBe(0);
     for (const step of STEPS) expect(r.stdout).toContain(step);
     expect(r.stdout).not.toMatch(/\u001b\[/);
@@ -59,7 +67,8 @@ describe('vouchers demo', () => {
     expect(r.stdout + r.stderr).not.toMatch(CODE);
     expect(r.stdout).not.toMatch(/whsec_\w{8,}/);
     expect(readdirSync(configDir)).toEqual([]);
-    expect(demoDirs()).toEqual(before);
+    // The demo's temporary config folder is gone.
+    expect(readdirSync(ownTmp)).toEqual([]);
   });
 
   it('runs the same flow against the document dialect: exit 0, one warning, codes read from the order, still masked', async () => {
