@@ -314,10 +314,10 @@ async function substitute(w: World, line: string): Promise<string> {
     const r = await w.run(['webhooks', 'register', '--url', appUrl]);
     expect(r.code, r.stderr).toBe(0);
   }
-  if (/--partner ptn_2\b/.test(out)) {
+  if (/--partner ptn_01JDQ5N7ZS3QK6V9W2X4Y8B1CE\b/.test(out)) {
     const r = await w.run(['sandbox', 'admin', 'partners', 'create', '--name', 'Second shop', '--wallet', 'EUR=1000', '--json']);
     expect(r.code, r.stderr).toBe(0);
-    out = out.replace(/\bptn_2\b/, /ptn_[0-9A-Za-z]+/.exec(r.stdout)![0]);
+    out = out.replace(/\bptn_01JDQ5N7ZS3QK6V9W2X4Y8B1CE\b/, /ptn_[0-9A-Za-z]+/.exec(r.stdout)![0]);
   }
   if (/\bvk_test_1d6dd8ca20bce67ee1a88725\b/.test(out)) out = out.replace(/\bvk_test_1d6dd8ca20bce67ee1a88725\b/g, w.sb.apiKey);
   if (/\bbat_3f9a0c1d2e4b5a6c7d8e\b/.test(out)) {

@@ -81,11 +81,13 @@ export async function catalog(ctx: StepContext): Promise<{ categories: number; p
   );
   const products = await listProducts(client, { category_id: 'sandbox' }, { signal: f.io.signal });
   show(ctx, 'GET', '/products?category_id=sandbox', products);
-  for (const p of products.data.data.slice(0, 4)) {
+  const SHOWN = 8;
+  for (const p of products.data.data.slice(0, SHOWN)) {
     say.item(
       `${say.c.bold(pick(p, 'product_id', 'id').padEnd(18))} ${pick(p, 'currency')} ${pick(p, 'denominations')}  ${pick(p, 'name', 'title')}`,
     );
   }
+  if (products.data.data.length > SHOWN) say.item(`… and ${products.data.data.length - SHOWN} more`);
   say.explain('The sbx-* products are deterministic: each always takes one fulfilment path.');
   return { categories: cats.data.data.length, products: products.data.data.length };
 }

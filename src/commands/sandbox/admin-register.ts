@@ -58,7 +58,7 @@ export type AdminFailFlags = FlagsOf<typeof declareAdminFail>;
 const declareAdminFund = (admin: Command) =>
   verb(admin, 'fund', "Add money to (or, negative, take it from) a partner's wallet", 'record', [
     'fund --currency USD --amount 5000',
-    'fund --currency EUR --amount -100 --partner ptn_2',
+    'fund --currency EUR --amount -100 --partner ptn_01JDQ5N7ZS3QK6V9W2X4Y8B1CE',
   ])
     .requiredOption('--currency <code>', 'wallet currency, e.g. USD')
     .requiredOption('--amount <n>', 'amount in major units (negative = adjustment down)')
