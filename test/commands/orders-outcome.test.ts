@@ -58,6 +58,22 @@ async function placed(product: string, quantity = 1): Promise<string> {
   return (JSON.parse(r.stdout) as Order).order_id;
 }
 
+describe('orders wait stopped with Ctrl-C', () => {
+  it('says the waiting stopped, not the order, with the last status seen and how to follow it again (exit 130)', async () => {
+    // Held at the sandbox's admin gate: pending until someone decides.
+    const id = await placed('sbx-gated');
+    const io = testIO({ env });
+    const running = run(['orders', 'wait', id], io);
+    await until(() => io.stderrText().includes(`${id}  PENDING`), 'the first status', 10_000);
+    io.interrupt();
+    expect(await running).toBe(130);
+    const text = io.stderrText();
+    expect(text).toContain(`stopped waiting for ${id} (last seen PENDING); the order itself is not changed by that`);
+    expect(text).toContain(`follow it again: vouchers orders wait ${id}; or see it once: vouchers orders get ${id}`);
+    expect(text).not.toMatch(/\n\s+at /);
+  });
+});
+
 describe('orders wait and orders create --wait exit alike by how the order ended', () => {
   it('orders wait: REFUNDED prints the order, then exits 5 ORDER_NOT_FULFILLED with the trace ID', async () => {
     const id = await placed('sbx-vendor-fail');

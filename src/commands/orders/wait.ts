@@ -5,6 +5,8 @@
  * elsewhere exits 5 too (see outcome.ts).
  */
 import { waitTimeoutFlag } from './follow.js';
+import { CliError, InterruptedError } from '../../core/errors/index.js';
+import { suggestedCommand } from '../../core/output/next-page.js';
 import { parseDuration } from '../../core/http/duration.js';
 import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -29,13 +31,29 @@ export async function run(f: Factory, id: string, flags: WaitFlags): Promise<voi
   const requestTimeoutMs = profile.timeout_ms;
   // With JSON output stderr carries nothing but a JSON error, as for orders create --json.
   const quiet = settings.format === 'json' || settings.format === 'ndjson';
-  const result = await followOnTerminal(f, client, orderId, {
-    timeoutMs,
-    until,
-    requestTimeoutMs,
-    quiet,
-    onShort: (last, received) => printOrder(f.io, last, settings, { reveal: false, full: true, received }),
-  });
+  let seen: string | undefined;
+  let result;
+  try {
+    result = await followOnTerminal(f, client, orderId, {
+      timeoutMs,
+      until,
+      requestTimeoutMs,
+      quiet,
+      onStatus: (order) => {
+        seen = String(order.status);
+      },
+      onShort: (last, received) => printOrder(f.io, last, settings, { reveal: false, full: true, received }),
+    });
+  } catch (error) {
+    // Ctrl-C stops the waiting only: say so, and how to go on.
+    if (!f.io.signal.aborted || (error instanceof CliError && !(error instanceof InterruptedError))) throw error;
+    const reason: unknown = f.io.signal.reason;
+    throw new InterruptedError(
+      `${reason instanceof InterruptedError ? reason.message : 'interrupted'}: stopped waiting for ${orderId}${seen ? ` (last seen ${seen})` : ''}; the order itself is not changed by that`,
+      `follow it again: ${suggestedCommand(f.globals(), ['orders', 'wait', orderId])}; or see it once: ${suggestedCommand(f.globals(), ['orders', 'get', orderId])}`,
+      error instanceof InterruptedError ? error.traceId : undefined,
+    );
+  }
   await printOrder(f.io, result.order, settings, { reveal: false, full: true, received: result.received });
   // --until STATUS asked for that status: reaching it is success, whatever it is.
   if (until === undefined) checkOutcome(result.order, result.traceId, f.globals());
