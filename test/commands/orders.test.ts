@@ -398,7 +398,20 @@ describe('orders create: production profile', () => {
     });
     expect(no.code, no.stderr).toBe(10);
     expect(no.stderr).toContain('not confirmed: nothing was done');
-    expect(no.stderr).toMatch(/PRODUCTION: order 1 voucher \(1 × sbx-instant 10\) for real\? \[y\/N\]/);
+    expect(no.stderr).toMatch(
+      /PRODUCTION: order 1 voucher \(1 × sbx-instant 10\), face value 10 in the product's currency for real\? \[y\/N\]/,
+    );
+    const several = await runCli(['orders', 'create', '--item', 'sbx-instant:10:2', '--item', 'sbx-async:25:1', '--currency', 'USD'], {
+      configDir: dir,
+      tty: true,
+      stdinTTY: true,
+      stdin: 'n\n',
+      env: { NO_COLOR: '1' },
+    });
+    expect(several.code, several.stderr).toBe(10);
+    expect(several.stderr).toContain(
+      'PRODUCTION: order 3 vouchers (2 × sbx-instant 10, 1 × sbx-async 25), face value 45.00 USD for real? [y/N]',
+    );
     expect(orderCount(sb)).toBe(before);
     const yes = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], {
       configDir: dir,

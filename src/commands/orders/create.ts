@@ -11,6 +11,7 @@ import { ContractMismatchError } from '../../core/http/validate.js';
 import { createOrder, getOrderCodes } from '../../api/orders.js';
 import type { CreateOrderRequest, Order } from '../../contract/orders.js';
 import { canonicalStatus } from '../../contract/order-values.js';
+import { formatMoney } from '../../contract/money-format.js';
 import { isIdempotencyKey } from '../../contract/idempotency.js';
 import { ApiError, asCliError, CliError, faultAfterWrite, InterruptedError, NetworkError, UsageError } from '../../core/errors/index.js';
 import { parseDuration } from '../../core/http/duration.js';
@@ -90,7 +91,17 @@ export async function buildCreate(f: Factory, flags: CreateFlags): Promise<Singl
 function describe(body: CreateOrderRequest): string {
   const vouchers = body.items.reduce((n, i) => n + i.quantity, 0);
   const list = body.items.map((i) => `${i.quantity} × ${i.product_id} ${i.denomination}`).join(', ');
-  return `${vouchers} voucher${vouchers === 1 ? '' : 's'} (${list})${body.currency ? ` paid in ${body.currency}` : ''}`;
+  // The face value asked for, where one currency holds it (what is debited may differ).
+  const sum = body.items.reduce((n, i) => n + Number(i.denomination) * i.quantity, 0);
+  const oneProduct = new Set(body.items.map((i) => i.product_id)).size === 1;
+  const face = !Number.isFinite(sum)
+    ? ''
+    : body.currency
+      ? `, face value ${formatMoney(sum, body.currency)}`
+      : oneProduct
+        ? `, face value ${sum} in the product's currency`
+        : '';
+  return `${vouchers} voucher${vouchers === 1 ? '' : 's'} (${list})${face || (body.currency ? ` paid in ${body.currency}` : '')}`;
 }
 
 /** Add "retry with the same key" to errors after which the order may exist. */
