@@ -377,13 +377,13 @@ describe('vouchers listen', () => {
   it('never prints a voucher code a sender wrongly put in a payload: listen, events list and show', async () => {
     const leaky: Record<string, unknown> = {
       ...orderEvent(22),
-      data: { ...(orderEvent(22).data as object), vouchers: [{ product_id: 'sbx-instant', code: 'LEAK-CODE-1234', pin: '9876' }] },
+      data: { ...(orderEvent(22).data as object), vouchers: [{ product_id: 'sbx-instant', code: 'LEAK-CODE-1234', pin: 'LEAK-PIN-42' }] },
     };
     const l = await listen(['--secret', SECRET, '--json']);
     expect((await deliver(l.url, leaky)).status).toBe(200);
     await until(() => l.io.stdoutText().includes('order.created'));
     await l.stop();
-    expect(l.io.stdoutText()).not.toMatch(/LEAK-CODE-1234|9876/);
+    expect(l.io.stdoutText()).not.toMatch(/LEAK-CODE-1234|LEAK-PIN-42/);
     expect(JSON.parse(l.io.stdoutText()).envelope.data.vouchers[0]).toEqual({
       product_id: 'sbx-instant',
       code: '[redacted]',
@@ -400,7 +400,7 @@ describe('vouchers listen', () => {
       const r = await runCli(args, { configDir: l.configDir });
       expect(r.code, args.join(' ')).toBe(0);
       expect(r.stdout, args.join(' ')).toContain('[redacted]');
-      expect(r.stdout, args.join(' ')).not.toMatch(/LEAK-CODE-1234|9876/);
+      expect(r.stdout, args.join(' ')).not.toMatch(/LEAK-CODE-1234|LEAK-PIN-42/);
     }
   });
 
