@@ -389,37 +389,22 @@ describe('orders create: production profile', () => {
   it('asks on a terminal: "y" orders, anything else does not', async () => {
     const dir = await profileDir(sb, 'prod', { production: true });
     const before = orderCount(sb);
-    const no = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], {
-      configDir: dir,
-      tty: true,
-      stdinTTY: true,
-      stdin: 'n\n',
-      env: { NO_COLOR: '1' },
-    });
+    // orders create on a terminal, answering the question with `answer`.
+    const create = (answer: string, ...args: string[]) =>
+      runCli(['orders', 'create', ...args], { configDir: dir, tty: true, stdinTTY: true, stdin: `${answer}\n`, env: { NO_COLOR: '1' } });
+    const no = await create('n', '--product', 'sbx-instant', '--denomination', '10');
     expect(no.code, no.stderr).toBe(10);
     expect(no.stderr).toContain('not confirmed: nothing was done');
     expect(no.stderr).toMatch(
       /PRODUCTION: order 1 voucher \(1 × sbx-instant 10\), face value 10 in the product's currency for real\? \[y\/N\]/,
     );
-    const several = await runCli(['orders', 'create', '--item', 'sbx-instant:10:2', '--item', 'sbx-async:25:1', '--currency', 'USD'], {
-      configDir: dir,
-      tty: true,
-      stdinTTY: true,
-      stdin: 'n\n',
-      env: { NO_COLOR: '1' },
-    });
+    const several = await create('n', '--item', 'sbx-instant:10:2', '--item', 'sbx-async:25:1', '--currency', 'USD');
     expect(several.code, several.stderr).toBe(10);
     expect(several.stderr).toContain(
       'PRODUCTION: order 3 vouchers (2 × sbx-instant 10, 1 × sbx-async 25), face value 45.00 USD for real? [y/N]',
     );
     expect(orderCount(sb)).toBe(before);
-    const yes = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], {
-      configDir: dir,
-      tty: true,
-      stdinTTY: true,
-      stdin: 'y\n',
-      env: { NO_COLOR: '1' },
-    });
+    const yes = await create('y', '--product', 'sbx-instant', '--denomination', '10');
     expect(yes.code, yes.stderr).toBe(0);
     expect(orderCount(sb)).toBe(before + 1);
   });
