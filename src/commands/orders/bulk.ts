@@ -427,10 +427,19 @@ async function orderBatch(
       throw unmatchedEditError(file.name, clash, suggestedCommand(f.globals(), ['orders', 'create', '--resume', clash.header.batch_id]));
     carry = new Carry(earlier);
     if (earlier.length > 0) sharing = await batchesSharing(config.dir, earlier, file.references, rows);
-    const checked = await preflightRows(f, client, file, rows, carry, o.dryRun);
-    totals = checked.totals;
-    toOrder = checked.toOrder;
-    const { wallets, readable } = await walletsByCurrency(client, io.signal);
+    // The catalog and the wallets answer before anything is ordered: a slow server shows here.
+    const { startSpinner } = await import('../../core/output/spinner.js');
+    const json = o.settings.format === 'json' || o.settings.format === 'ndjson';
+    const spinner = await startSpinner(io, `Checking ${file.name} against the catalog and the wallets`, { quiet: json });
+    let wallets, readable;
+    try {
+      const checked = await preflightRows(f, client, file, rows, carry, o.dryRun);
+      totals = checked.totals;
+      toOrder = checked.toOrder;
+      ({ wallets, readable } = await walletsByCurrency(client, io.signal));
+    } finally {
+      spinner.stop();
+    }
     const short = checkFunds(totals, wallets, readable).filter((c) => !c.sufficient);
     if (short.length > 0) {
       const s = short
