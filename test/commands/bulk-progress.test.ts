@@ -4,6 +4,7 @@ import { startProgress } from '../../src/commands/orders/bulk-progress.js';
 import { err } from '../../src/core/io/io.js';
 import { testIO } from '../helpers/io.js';
 import { fakeClock } from '../core/http/fake-clock.js';
+import { until } from '../helpers/until.js';
 
 const CLEAR = '\r\x1b[2K';
 
@@ -68,5 +69,16 @@ describe('bulk progress', () => {
     progress.done();
     await new Promise((resolve) => setImmediate(resolve));
     expect(io.stderrText()).toBe('Waiting 5s…\n');
+  });
+
+  it('rows finished within the redraw limit are shown once it ends, though no row follows (a pacing wait after a burst)', async () => {
+    const io = testIO({ tty: true });
+    const progress = startProgress(io, fakeClock(), 5, 0);
+    const row = (i: number) => ({ type: 'result', row: i, ok: true, order_id: `ord_${i}`, status: 'DELIVERED', at: '' }) as never;
+    // The fake clock stands still: every update falls within 100 ms of the first line.
+    for (let i = 1; i <= 3; i++) progress.update(row(i));
+    expect(io.stderrText()).not.toContain('orders 3/5');
+    await until(() => io.stderrText().includes('orders 3/5'), 'the held-back redraw');
+    progress.done();
   });
 });

@@ -36,10 +36,25 @@ export function startProgress(io: IO, clock: Clock, total: number, alreadyDone: 
       drawn = false;
     }
   };
+  // A redraw held back by the 100 ms limit is done when the limit ends: the last rows of a
+  // burst before a long pacing wait would otherwise stay unshown for the whole wait.
+  let trailing: ReturnType<typeof setTimeout> | undefined;
   const draw = (force: boolean) => {
     if (!live) return;
     const now = clock.now();
-    if (!force && now - drawnAt < 100) return;
+    if (!force && now - drawnAt < 100) {
+      trailing ??= setTimeout(
+        () => {
+          trailing = undefined;
+          if (io.statusLine) draw(true);
+        },
+        100 - (now - drawnAt),
+      );
+      trailing.unref?.();
+      return;
+    }
+    if (trailing) clearTimeout(trailing);
+    trailing = undefined;
     drawnAt = now;
     const secs = Math.max(0.001, (now - started) / 1000);
     const rate = ranNow / secs;
@@ -80,6 +95,8 @@ export function startProgress(io: IO, clock: Clock, total: number, alreadyDone: 
       draw(done === total);
     },
     done() {
+      if (trailing) clearTimeout(trailing);
+      trailing = undefined;
       if (live) io.statusLine = undefined;
       clear();
     },
