@@ -111,6 +111,28 @@ describe('vouchers listen', () => {
       const failing = await replay(appUrl, '--not-forwarded');
       expect(failing.code, failing.stderr).toBe(7);
       expect(failing.stderr).toContain(`3 of 3 events were not delivered to ${appUrl}`);
+      // Ctrl-C during the first replay: the rest are not sent, and nothing claims they were.
+      const stopping = testIO({ env: { VOUCHERS_CONFIG_DIR: l.configDir } });
+      const stopper = createServer((req, res) => {
+        req.resume();
+        req.on('end', () => {
+          stopping.interrupt();
+          res.writeHead(500).end();
+        });
+      });
+      await new Promise<void>((r) => stopper.listen(0, '127.0.0.1', r));
+      try {
+        const stopperUrl = `http://127.0.0.1:${(stopper.address() as AddressInfo).port}/hook`;
+        const code = await run(
+          ['events', 'replay', '--not-forwarded', '--forward-to', stopperUrl, '--inbox', inbox, '--secret', SECRET],
+          stopping,
+        );
+        expect(code, stopping.stderrText()).toBe(130);
+        expect(stopping.stderrText()).toContain('interrupted after 1 of 3 replays (0 delivered)');
+        expect(stopping.stderrText()).not.toContain('Replayed');
+      } finally {
+        await new Promise((r) => stopper.close(r));
+      }
       // The app fixed: all three bodies go, the second body of event 51 as its own.
       const got: string[] = [];
       const fixed = createServer((req, res) => {

@@ -4,7 +4,7 @@
  * body is the one received, byte for byte (the inbox keeps it whenever re-serialising the
  * envelope would change it), whatever its type or how it differs from the contract.
  */
-import { CliError, NetworkError, UsageError } from '../../core/errors/index.js';
+import { CliError, InterruptedError, NetworkError, UsageError } from '../../core/errors/index.js';
 import { forwardLogPath, openForwardLog, readForwardLog, type ForwardRecord } from '../../core/journal/forward-log.js';
 import { rawBodyOf, type BodyChoice } from '../../core/journal/inbox.js';
 import { parseBodyFlag, storedBody } from './stored-body.js';
@@ -116,6 +116,11 @@ export async function run(f: Factory, o: ReplayOptions): Promise<void> {
     }
   }
   if (o.json) await printJson(f.io, results);
+  if (f.io.signal.aborted)
+    throw new InterruptedError(
+      `interrupted after ${results.length} of ${targets.length} replays (${results.length - failures.length} delivered)`,
+      o.notForwarded ? 'the same command replays those not delivered yet' : 'replay the others with the same command',
+    );
   const [first] = failures;
   if (first)
     throw new CliError(
