@@ -13,9 +13,9 @@
  */
 import type { Order, OrderCodes, OrderVoucher, TimelineEntry, VoucherCode } from '../contract/orders.js';
 import { findCode, findPin } from '../core/output/mask.js';
+import { isRecord } from '../core/is-record.js';
 
 type Rec = Record<string, unknown>;
-const isRec = (v: unknown): v is Rec => v !== null && typeof v === 'object' && !Array.isArray(v);
 const text = (...vs: unknown[]): string | undefined => {
   for (const v of vs) if (typeof v === 'string' && v !== '') return v;
   for (const v of vs) if (typeof v === 'number') return String(v);
@@ -25,7 +25,7 @@ const amount = (...vs: unknown[]): number => {
   for (const v of vs) if (typeof v === 'number' || (typeof v === 'string' && v.trim() !== '')) return v as number;
   return undefined as unknown as number;
 };
-const list = (v: unknown): Rec[] => (Array.isArray(v) ? v.filter(isRec) : []);
+const list = (v: unknown): Rec[] => (Array.isArray(v) ? v.filter(isRecord) : []);
 
 /** Top-level keys the reading below consumes: the others are the server's own, shown as they are. */
 export const READ_ORDER_KEYS = new Set([
@@ -80,7 +80,7 @@ function readTimeline(o: Rec): TimelineEntry[] {
  * id the caller asked for, used when the body names none.
  */
 export function readOrder(body: unknown, knownId?: string): Order {
-  const o: Rec = isRec(body) ? body : {};
+  const o: Rec = isRecord(body) ? body : {};
   return {
     ...o,
     order_id: text(o.order_id, o.id) ?? knownId ?? '',
@@ -106,10 +106,10 @@ export function readOrder(body: unknown, knownId?: string): Order {
 export function readCodes(body: unknown, orderId: string): OrderCodes {
   // A code listed on its own (a bare list of strings) is a voucher with only its code.
   const entries = (v: unknown): Rec[] =>
-    Array.isArray(v) ? v.flatMap((x) => (isRec(x) ? [x] : typeof x === 'string' && x !== '' ? [{ code: x }] : [])) : [];
-  const rows = Array.isArray(body) ? entries(body) : isRec(body) ? entries(body.data ?? body.vouchers ?? body.codes) : [];
+    Array.isArray(v) ? v.flatMap((x) => (isRecord(x) ? [x] : typeof x === 'string' && x !== '' ? [{ code: x }] : [])) : [];
+  const rows = Array.isArray(body) ? entries(body) : isRecord(body) ? entries(body.data ?? body.vouchers ?? body.codes) : [];
   return {
-    order_id: isRec(body) ? (text(body.order_id) ?? orderId) : orderId,
+    order_id: isRecord(body) ? (text(body.order_id) ?? orderId) : orderId,
     data: rows.map((r) => voucherCode(readVoucher(r))),
   };
 }

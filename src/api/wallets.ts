@@ -1,10 +1,9 @@
 /** Typed call of the wallets: balances per settlement currency. */
 import type { Wallet } from '../contract/money.js';
 import type { ApiClient, ApiResponse } from '../core/http/types.js';
+import { isRecord } from '../core/is-record.js';
 
 type WalletList = { data: Wallet[]; has_more: boolean; next_cursor: string | null };
-
-const isRecord = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * Wallets keyed by their currency (`{"USD": {…}, "EUR": {…}}`), a shape the document leaves

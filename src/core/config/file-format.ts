@@ -4,6 +4,7 @@
  */
 import { SIGNING_PATH_VARIANTS } from '../signer/request.js';
 import type { StoredProfile } from './types.js';
+import { isRecord } from '../is-record.js';
 
 export interface ConfigFile {
   current?: string;
@@ -16,7 +17,6 @@ const str: Check = (v) => typeof v === 'string';
 const posInt: Check = (v) => typeof v === 'number' && Number.isInteger(v) && v > 0;
 const nonNegInt: Check = (v) => typeof v === 'number' && Number.isInteger(v) && v >= 0;
 const bool: Check = (v) => typeof v === 'boolean';
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 const FIELDS: Record<string, [Check, string]> = {
   base_url: [str, 'a string'],
@@ -33,24 +33,24 @@ const FIELDS: Record<string, [Check, string]> = {
 
 /** The first problem of a parsed file (a dotted path and what is wrong), or undefined. */
 export function configFileProblem(data: unknown): string | undefined {
-  if (!isObject(data)) return 'the file must hold a JSON object';
+  if (!isRecord(data)) return 'the file must hold a JSON object';
   if (data.current !== undefined && typeof data.current !== 'string') return '"current" must be a profile name';
   if (data.profiles === undefined) return undefined;
-  if (!isObject(data.profiles)) return '"profiles" must be an object of profiles by name';
+  if (!isRecord(data.profiles)) return '"profiles" must be an object of profiles by name';
   for (const [name, p] of Object.entries(data.profiles)) {
     const at = `profiles.${name}`;
-    if (!isObject(p)) return `${at} must be an object`;
+    if (!isRecord(p)) return `${at} must be an object`;
     for (const [field, [check, want]] of Object.entries(FIELDS)) {
       if (p[field] !== undefined && !check(p[field])) return `${at}.${field} must be ${want}`;
     }
     if (p.signing !== undefined) {
-      if (!isObject(p.signing)) return `${at}.signing must be an object`;
+      if (!isRecord(p.signing)) return `${at}.signing must be an object`;
       const sp = p.signing.path;
       if (sp !== undefined && !SIGNING_PATH_VARIANTS.includes(sp as never))
         return `${at}.signing.path must be one of ${SIGNING_PATH_VARIANTS.join(', ')}`;
     }
     if (p.limits !== undefined) {
-      if (!isObject(p.limits)) return `${at}.limits must be an object`;
+      if (!isRecord(p.limits)) return `${at}.limits must be an object`;
       for (const k of ['orders_per_minute', 'general_per_hour']) {
         if (p.limits[k] !== undefined && !posInt(p.limits[k])) return `${at}.limits.${k} must be a positive whole number`;
       }

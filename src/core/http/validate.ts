@@ -14,6 +14,7 @@ import type { Endpoint } from '../../contract/endpoints.js';
 import { conforms } from '../../contract/quick-shape.js';
 import { RESPONSE_SHAPES } from '../../contract/shapes.js';
 import { CliError } from '../errors/index.js';
+import { isRecord } from '../is-record.js';
 
 /** A 2xx body that does not match the contract, in strict mode: the server differs from this CLI. */
 export class ContractMismatchError extends CliError {
@@ -135,8 +136,6 @@ export interface ValidationTarget {
   idempotencyKey?: string;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => v !== null && typeof v === 'object' && !Array.isArray(v);
-
 function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
   let v = data;
   for (const key of path) v = v !== null && typeof v === 'object' ? (v as Record<PropertyKey, unknown>)[key] : undefined;
@@ -158,10 +157,10 @@ function typeName(v: unknown): string {
  */
 export function readList(body: unknown): { list: ListBody; read: ListRead } {
   if (Array.isArray(body)) return { list: { data: body, has_more: false, next_cursor: null }, read: { paginated: false, shape: 'array' } };
-  if (!isObject(body)) return { list: { data: [], has_more: false, next_cursor: null }, read: { paginated: false, shape: 'none' } };
+  if (!isRecord(body)) return { list: { data: [], has_more: false, next_cursor: null }, read: { paginated: false, shape: 'none' } };
   // A list one level down (`{"data": {"products": […]}}`): read from there, the paging
   // fields wherever they sit.
-  if (isObject(body.data) && !Object.values(body).some(Array.isArray)) {
+  if (isRecord(body.data) && !Object.values(body).some(Array.isArray)) {
     const inner = body.data;
     const arrays = Object.keys(inner).filter((k) => Array.isArray(inner[k]));
     if (arrays.length === 1) {
@@ -218,8 +217,8 @@ const pageNumber = (v: unknown): number | undefined => {
 export function otherNextPage(body: unknown, headers: Record<string, string>): Record<string, string> | undefined {
   const linked = linkNext(headers.link);
   if (linked) return linked;
-  if (!isObject(body)) return undefined;
-  const holder = isObject(body.meta) ? body.meta : isObject(body.pagination) ? body.pagination : body;
+  if (!isRecord(body)) return undefined;
+  const holder = isRecord(body.meta) ? body.meta : isRecord(body.pagination) ? body.pagination : body;
   const next = pageNumber(holder.next_page);
   if (next !== undefined) return { page: String(next) };
   const page = pageNumber(holder.page ?? holder.current_page);
@@ -402,7 +401,7 @@ export function validateResponse(t: ValidationTarget): Validated {
   const missing = [...grouped.values()].some((g) => g.text === 'missing');
   const sample = isList ? (data as ListBody).data?.[0] : data;
   const known = knownKeys(itemSchema(schema, isList));
-  const extra = missing && isObject(sample) && known.size > 0 ? Object.keys(sample).filter((k) => !known.has(k)) : [];
+  const extra = missing && isRecord(sample) && known.size > 0 ? Object.keys(sample).filter((k) => !known.has(k)) : [];
   if (extra.length > 0) issues.push(`fields the contract does not name: ${extra.slice(0, 8).join(', ')}${extra.length > 8 ? ', …' : ''}`);
   const fields = [...new Set([...grouped.values()].map((g) => g.field))];
 

@@ -3,6 +3,7 @@
  * not know: a real server may name a voucher code `redemption_code` or `card_number`, and a
  * webhook secret `secret`. Fields are recognised by name, at any depth.
  */
+import { isRecord } from '../is-record.js';
 import { maskCode, maskSecret } from './format.js';
 
 /** `redemptionCode`, `Redemption-Code` → `redemption_code`. */
@@ -157,15 +158,11 @@ export function maskCodes<T>(value: T, reveal = false, options: { listedStringsA
       ? maskScalar(v, isPinField(k))
       : isCodeHolder(k) && v !== null && typeof v === 'object'
         ? maskEvery(v)
-        : isPlainRecord(v) && Object.keys(v).some((c) => isCodeField(`${k}_${c}`))
+        : isRecord(v) && Object.keys(v).some((c) => isCodeField(`${k}_${c}`))
           ? maskCodes(maskCompound(k, v))
           : KEEP,
   ) as T;
   return options.listedStringsAreCodes ? (maskListedStrings(masked) as T) : masked;
-}
-
-function isPlainRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
 /** `card: {number, pin}`: a field whose name joined to its parent's names a code (card_number) is masked. */
@@ -216,7 +213,7 @@ function findField(record: Record<string, unknown>, is: (key: string) => boolean
   const usable = (v: unknown): v is string | number => (typeof v === 'string' || typeof v === 'number') && v !== '';
   for (const [k, v] of Object.entries(record)) if (usable(v) && is(k)) return { key: k, value: String(v) };
   for (const [k, inner] of Object.entries(record)) {
-    if (!isPlainRecord(inner)) continue;
+    if (!isRecord(inner)) continue;
     for (const [c, v] of Object.entries(inner)) if (usable(v) && (is(`${k}_${c}`) || is(c))) return { key: `${k}.${c}`, value: String(v) };
   }
   return undefined;
