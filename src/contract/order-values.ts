@@ -25,6 +25,12 @@ export function canonicalStatus(status: unknown): OrderStatus | undefined {
   return STATUS_SYNONYMS[s];
 }
 
+/** Whether an order is still being worked on (PENDING or PROCESSING, in any spelling): its codes may yet come. */
+export function isOpenStatus(status: unknown): boolean {
+  const known = canonicalStatus(status);
+  return known === 'PENDING' || known === 'PROCESSING';
+}
+
 const STATUS_SYNONYMS: Record<string, OrderStatus> = {
   QUEUED: 'PENDING',
   CREATED: 'PENDING',

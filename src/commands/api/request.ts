@@ -275,11 +275,12 @@ async function refuseRepeatedBasePath(f: Factory, method: string, path: string):
 async function send(f: Factory, req: ApiRequest, opts: ApiOptions, check: ContractCheck): Promise<ApiResponse> {
   const client = await f.client();
   const pathOnly = req.path.split('?')[0]!;
-  const route = opts.raw ? undefined : findRoute(req.method, pathOnly);
+  const known = findRoute(req.method, pathOnly);
+  const route = opts.raw ? undefined : known;
   if (!route) await refuseRepeatedBasePath(f, req.method, req.path);
   // The key is made here and shown before the write leaves: an answer that never comes (a
   // killed process, a closed terminal) does not take the way to retry it safely with it.
-  const idempotencyKey = idempotencyKeyFor(findRoute(req.method, pathOnly), req.idempotencyKey, f.ids);
+  const idempotencyKey = idempotencyKeyFor(known, req.idempotencyKey, f.ids);
   if (WRITES.has(req.method)) {
     err(
       f.io,

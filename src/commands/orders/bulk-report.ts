@@ -195,7 +195,8 @@ export async function assertResultsWritable(file: string, cwd: string, from?: st
       (b) => b.toString('utf8'),
       () => undefined,
     );
-    if (head !== undefined && !/^row,order_id,status,trace_id,error\r?\n/.test(head) && head !== RESULTS_HEADER)
+    const isResults = head === RESULTS_HEADER || head?.startsWith(`${RESULTS_HEADER}\n`) || head?.startsWith(`${RESULTS_HEADER}\r\n`);
+    if (head !== undefined && !isResults)
       throw new UsageError(
         `--results ${path} already holds another file (it does not start with the results header ${RESULTS_HEADER}): it would be replaced`,
         'give --results a new file, or move that one away first; only an earlier results file is replaced',

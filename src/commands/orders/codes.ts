@@ -9,7 +9,7 @@ import { NotOfferedError } from '../../api/not-offered.js';
 import { voucherCode } from '../../api/order-read.js';
 import { getOrder, getOrderCodes, isFinalStatus } from '../../api/orders.js';
 import type { OrderCodes, VoucherCode } from '../../contract/orders.js';
-import { canonicalStatus } from '../../contract/order-values.js';
+import { canonicalStatus, isOpenStatus } from '../../contract/order-values.js';
 import { PendingError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { assertCodesFileFree, writeCodesFile } from '../../core/io/codes-file.js';
@@ -51,7 +51,7 @@ async function explainNoCodes(
   const res = await getOrder(client, orderId, { signal });
   const order = res.data;
   const status = canonicalStatus(order.status);
-  if (status === 'PENDING' || status === 'PROCESSING') {
+  if (isOpenStatus(order.status)) {
     const again = suggestedCommand(globals, ['orders', 'codes', orderId], [['--codes-out', codesOut]]);
     throw new PendingError(
       `order ${orderId} is ${order.status} and has no codes yet${codesOut !== undefined ? `: nothing was written to ${codesOut}` : ''}`,
@@ -83,7 +83,7 @@ async function codesOf(
     const res = await getOrder(client, orderId, { signal: f.io.signal });
     const withCode = res.data.vouchers.filter((v) => typeof v.code === 'string' && v.code !== '');
     const status = canonicalStatus(res.data.status);
-    const pending = status === 'PENDING' || status === 'PROCESSING' || (res.data.vouchers.length === 0 && !isFinalStatus(res.data.status));
+    const pending = isOpenStatus(status) || (res.data.vouchers.length === 0 && !isFinalStatus(res.data.status));
     if (withCode.length === 0 && !pending && status !== 'CANCELLED' && status !== 'REFUNDED') throw error;
     if (withCode.length > 0) {
       notice(

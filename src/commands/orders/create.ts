@@ -10,7 +10,7 @@ import { isIssued, readOrder } from '../../api/order-read.js';
 import { ContractMismatchError } from '../../core/http/validate.js';
 import { createOrder, getOrderCodes } from '../../api/orders.js';
 import type { CreateOrderRequest, Order } from '../../contract/orders.js';
-import { canonicalStatus } from '../../contract/order-values.js';
+import { isOpenStatus } from '../../contract/order-values.js';
 import { formatMoney } from '../../contract/money-format.js';
 import { isIdempotencyKey } from '../../contract/idempotency.js';
 import { ApiError, asCliError, CliError, faultAfterWrite, InterruptedError, NetworkError, UsageError } from '../../core/errors/index.js';
@@ -305,8 +305,8 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
   const trace = res.traceId ? ` · trace ${res.traceId}` : '';
   const replayed = res.replayed ? ' (replayed: this key was used before; nothing was ordered again)' : '';
   if (order.order_id === '') {
-    // A 2xx is an order placed, even when its body names none: say so, never suggest ordering again.
-    // Accepted is all the answer shows: treat the order as placed, and say where to confirm it.
+    // A 2xx is an order placed, even when its body names none: treat it so (never suggest
+    // ordering again), and say where to confirm it.
     const reference = typeof o.body.reference === 'string' && o.body.reference !== '' ? o.body.reference : undefined;
     const find = suggestedCommand(globals, ['orders', 'list', ...(reference ? ['--reference', reference] : [])]);
     say(
@@ -355,7 +355,7 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
     }
     seen.order = followed.order;
     seen.traceId = followed.traceId ?? seen.traceId;
-  } else if (canonicalStatus(order.status) === 'PENDING' || canonicalStatus(order.status) === 'PROCESSING') {
+  } else if (isOpenStatus(order.status)) {
     say(`Follow it: ${suggestedCommand(globals, ['orders', 'wait', order.order_id])}\n`);
   }
 
