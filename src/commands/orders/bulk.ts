@@ -22,7 +22,6 @@ import {
   batchIdOf,
   batchTarget,
   BulkJournal,
-  isBatchId,
   journalPath,
   rowCount,
   rowOutcome,
@@ -41,7 +40,6 @@ import {
   unmatchedEdit,
   unmatchedEditError,
 } from './bulk-identity.js';
-import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import { printRecord } from '../../core/output/print.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -51,98 +49,8 @@ import { assertResultsWritable, printSummary, summarize, unfinishedBatchError, w
 import { journalNotSent, runRows } from './bulk-runner.js';
 import { confirmOrStop, productionQuestion, productionReason } from './confirm.js';
 import type { CreateFlags } from './index.js';
-import { parseCount } from './order-input.js';
 import { checkFunds, walletsByCurrency } from './preflight.js';
-
-/**
- * Orders in flight at once. 16: on the bench (limits lifted, `npm run bench -- bulk`) it ran
- * at 0.93-0.95x the best of a sweep up to 32, where 8 ran at 0.83x. Under the documented
- * limits the pacer, not this, sets the pace.
- */
-export const DEFAULT_CONCURRENCY = 16;
-export const MAX_CONCURRENCY = 32;
-
-const SINGLE_ONLY = [
-  'product',
-  'denomination',
-  'quantity',
-  'currency',
-  'reference',
-  'idempotencyKey',
-  'wait',
-  'reveal',
-  'codesOut',
-] as const;
-const FLAG_NAMES: Record<(typeof SINGLE_ONLY)[number], string> = {
-  product: '--product',
-  denomination: '--denomination',
-  quantity: '--quantity',
-  currency: '--currency',
-  reference: '--reference',
-  idempotencyKey: '--idempotency-key',
-  wait: '--wait',
-  reveal: '--reveal',
-  codesOut: '--codes-out',
-};
-
-export interface BulkOptions {
-  from?: string;
-  resume?: string;
-  concurrency: number;
-  results?: string;
-  yes: boolean;
-  dryRun: boolean;
-  /** Order an edited file whose rows lack references as a new batch, on purpose. */
-  newBatch: boolean;
-  settings: OutputSettings;
-}
-
-export function buildBulk(f: Factory, flags: CreateFlags): BulkOptions {
-  const clash = SINGLE_ONLY.filter((k) => flags[k] !== undefined);
-  if (clash.length > 0 || (flags.item ?? []).length > 0) {
-    const names = [...clash.map((k) => FLAG_NAMES[k]), ...((flags.item ?? []).length > 0 ? ['--item'] : [])];
-    const rowFields = clash.some((k) => k !== 'wait' && k !== 'reveal' && k !== 'codesOut') || names.includes('--item');
-    const afterwards = clash.some((k) => k === 'wait' || k === 'reveal' || k === 'codesOut');
-    const hints = [
-      ...(rowFields
-        ? ["put product_id, denomination, quantity, reference and currency in the file's columns; each row gets its own idempotency key"]
-        : []),
-      ...(afterwards
-        ? [
-            'a bulk run neither waits for delivery nor fetches codes: write the order ids with --results FILE, then per order use vouchers orders wait ID and vouchers orders codes ID',
-          ]
-        : []),
-    ];
-    throw new UsageError(`${names.join(', ')} cannot be combined with a bulk order (--from/--resume)`, hints.join('; '));
-  }
-  let concurrency = DEFAULT_CONCURRENCY;
-  if (flags.concurrency !== undefined) {
-    const n = parseCount(flags.concurrency);
-    if (n === undefined || n < 1 || n > MAX_CONCURRENCY)
-      throw new UsageError(
-        `--concurrency ${JSON.stringify(flags.concurrency)} is not a worker count`,
-        `use a whole number from 1 to ${MAX_CONCURRENCY}`,
-      );
-    concurrency = n;
-  }
-  if (flags.newBatch && flags.from === undefined) throw new UsageError('--new-batch only applies to a file (--from FILE)');
-  if (flags.resume !== undefined && !isBatchId(flags.resume)) {
-    throw new UsageError(
-      `--resume ${JSON.stringify(flags.resume)} is not a batch id`,
-      'batch ids look like bat_3f9a0c…; a bulk run prints its id, and re-running the same file resumes it too',
-    );
-  }
-  return {
-    from: flags.from,
-    resume: flags.resume,
-    concurrency,
-    results: flags.results,
-    yes: Boolean(flags.yes),
-    dryRun: Boolean(flags.dryRun),
-    newBatch: Boolean(flags.newBatch),
-    settings: resolveOutput(f.io, flags, f.globals().color !== false),
-  };
-}
+import { buildBulk, type BulkOptions } from './bulk-options.js';
 
 export async function run(f: Factory, flags: CreateFlags): Promise<void> {
   await runBulk(f, buildBulk(f, flags));

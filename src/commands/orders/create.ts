@@ -25,7 +25,7 @@ import { confirmOrStop, productionQuestion, productionReason } from './confirm.j
 import { callExtension } from './extension.js';
 import { keyFlag } from './hint.js';
 import { DEFAULT_WAIT_MS } from './index.js';
-import type { BulkOptions } from './bulk.js';
+import type { BulkOptions } from './bulk-options.js';
 import type { CreateFlags } from './index.js';
 import { orderFromFlags } from './order-input.js';
 import { checkOutcome } from './outcome.js';
@@ -229,7 +229,7 @@ export type CreateInput = { bulk: BulkOptions } | { single: SingleOptions };
  * The bulk code loads only for a bulk run.
  */
 export async function parseCreateFlags(f: Factory, flags: CreateFlags): Promise<CreateInput> {
-  if (flags.from !== undefined || flags.resume !== undefined) return { bulk: (await import('./bulk.js')).buildBulk(f, flags) };
+  if (flags.from !== undefined || flags.resume !== undefined) return { bulk: (await import('./bulk-options.js')).buildBulk(f, flags) };
   return { single: await buildCreate(f, flags) };
 }
 
