@@ -12,7 +12,7 @@
  * Fields the server does not send are left empty (null, [] or ''), never made up.
  */
 import type { Order, OrderCodes, OrderVoucher, TimelineEntry, VoucherCode } from '../contract/orders.js';
-import { findCode, findPin } from '../core/output/mask.js';
+import { codeFields, findCode, findPin } from '../core/output/mask.js';
 import { isRecord } from '../core/is-record.js';
 
 type Rec = Record<string, unknown>;
@@ -112,6 +112,17 @@ export function readCodes(body: unknown, orderId: string): OrderCodes {
     order_id: isRecord(body) ? (text(body.order_id) ?? orderId) : orderId,
     data: rows.map((r) => voucherCode(readVoucher(r))),
   };
+}
+
+/**
+ * The codes a read voucher carries beside its `code` and `pin` (a card number beside a
+ * redemption code, a security code, a redemption link), by the server's own field names
+ * (`card.number` for one inside an object). A field holding the value already read as the
+ * code or pin is not repeated.
+ */
+export function moreCodes(v: OrderVoucher | VoucherCode): { key: string; value: string }[] {
+  const row = v as Rec;
+  return codeFields(row).filter((f) => f.key !== 'code' && f.key !== 'pin' && f.value !== row.code && f.value !== row.pin);
 }
 
 /** A read voucher as a row of the secure endpoint (empty code when it carries none). */

@@ -6,7 +6,7 @@
  */
 import { formatExpiry } from '../../core/output/format.js';
 import { NotOfferedError } from '../../api/not-offered.js';
-import { voucherCode } from '../../api/order-read.js';
+import { moreCodes, voucherCode } from '../../api/order-read.js';
 import { getOrder, getOrderCodes, isFinalStatus } from '../../api/orders.js';
 import type { OrderCodes, VoucherCode } from '../../contract/orders.js';
 import { canonicalStatus, isOpenStatus } from '../../contract/order-values.js';
@@ -24,7 +24,7 @@ import type { CodesFlags } from './index.js';
 import { callExtension } from './extension.js';
 import { checkOrderId } from './order-args.js';
 import { OrderNotFulfilledError } from './outcome.js';
-import { redactCodes } from './redact.js';
+import { moreCodeColumns, redactCodes } from './redact.js';
 
 export type { CodesFlags };
 
@@ -132,6 +132,7 @@ export async function run(f: Factory, id: string, flags: CodesFlags): Promise<vo
         expiry: c.expiry,
         code: c.code,
         pin: c.pin,
+        more: moreCodes(c),
       })),
     );
     err(
@@ -150,7 +151,8 @@ export async function run(f: Factory, id: string, flags: CodesFlags): Promise<vo
     await printJson(io, { ...shown, data: maskSecrets(rows.map(pick)), revealed: reveal });
   } else {
     // Codes of a server's own shape: the columns it gives no value for are left out.
-    await printList(io, shown.data, res.foreign ? nonEmptyColumns(shown.data, COLUMNS) : COLUMNS, settings, {
+    const columns = [...COLUMNS, ...moreCodeColumns<VoucherCode>(codes.data)];
+    await printList(io, shown.data, res.foreign ? nonEmptyColumns(shown.data, columns) : columns, settings, {
       empty: `Order ${orderId} has no issued vouchers yet.`,
     });
   }

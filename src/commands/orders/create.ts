@@ -6,7 +6,7 @@
  * stderr carries nothing but the JSON error, when there is one: no progress lines.
  * Commands in hints are shell-quoted and repeat the root --profile / --base-url (hint.ts).
  */
-import { isIssued, readOrder } from '../../api/order-read.js';
+import { isIssued, moreCodes, readOrder } from '../../api/order-read.js';
 import { ContractMismatchError } from '../../core/http/validate.js';
 import { createOrder, getOrderCodes } from '../../api/orders.js';
 import type { CreateOrderRequest, Order } from '../../contract/orders.js';
@@ -141,6 +141,7 @@ function codeRows(order: Order): CodeRow[] {
       expiry: v.expiry,
       code: v.code as string,
       pin: v.pin ?? null,
+      more: moreCodes(v),
     }));
 }
 
@@ -155,7 +156,10 @@ async function withCodes(client: ApiClient, order: Order, signal: AbortSignal): 
       ...order,
       vouchers: order.vouchers.map((v) => {
         const c = byId.get(v.voucher_id);
-        return c ? { ...v, code: c.code, pin: c.pin } : v;
+        if (!c) return v;
+        // The endpoint's other codes (a card number beside the code…) come along, by their fields.
+        const more = moreCodes(c).map(({ key }) => (Object.hasOwn(c, key) ? key : key.slice(0, key.indexOf('.'))));
+        return { ...v, ...Object.fromEntries(more.map((k) => [k, c[k]])), code: c.code, pin: c.pin };
       }),
     },
     traceId: codes.traceId,

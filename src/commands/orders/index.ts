@@ -260,7 +260,12 @@ Examples:
 Every call of the secure endpoint is recorded by the server with its trace ID. An order
 without codes yet (PENDING, PROCESSING) exits 8 (STILL_PENDING) and writes no file: wait
 for it first (vouchers orders wait ID). One that ended without vouchers (CANCELLED,
-REFUNDED) exits 5 (ORDER_NOT_FULFILLED).`,
+REFUNDED) exits 5 (ORDER_NOT_FULFILLED).
+
+The codes file (CSV, or JSON when its name ends in .json) has the columns order_id,
+voucher_id, product_id, denomination, expiry, code and pin, then one column for each other
+code a voucher carries (a card_number beside its code, a redemption_url), named by the
+server's field.`,
   );
   codes.action(async (id, opts, command) => {
     await runVerb(seam, command, { args: [id], flags: opts }, async () => (await import('./codes.js')).run(f, id, opts));

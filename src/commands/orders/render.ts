@@ -18,7 +18,7 @@ import {
 import type { OutputSettings } from '../../core/output/options.js';
 import { READ_ORDER_KEYS } from '../../api/order-read.js';
 import { maskCodes, maskSecrets } from '../../core/output/mask.js';
-import { redactOrder, shownCode, shownPin } from './redact.js';
+import { moreCodeColumns, redactOrder, shownCode, shownPin } from './redact.js';
 
 export interface PrintOrderOptions {
   reveal: boolean;
@@ -121,7 +121,7 @@ function askedOnlyFields(order: Order): RecordField[] {
   return [{ label: 'timeline', value: timeline.map((t) => `${t.status} ${formatTime(t.at)}${t.note ? ` (${t.note})` : ''}`).join('; ') }];
 }
 
-export function voucherColumns(reveal: boolean): Column<OrderVoucher>[] {
+export function voucherColumns(reveal: boolean, vouchers: readonly OrderVoucher[] = []): Column<OrderVoucher>[] {
   const cols: Column<OrderVoucher>[] = [
     { field: 'voucher_id' },
     { field: 'product_id', header: 'PRODUCT', priority: 1 },
@@ -131,7 +131,7 @@ export function voucherColumns(reveal: boolean): Column<OrderVoucher>[] {
     { field: 'code', get: (v) => shownCode(v, reveal) },
   ];
   if (reveal) cols.push({ field: 'pin', get: (v) => shownPin(v.pin, true) ?? '', priority: 3 });
-  return cols;
+  return [...cols, ...moreCodeColumns<OrderVoucher>(vouchers)];
 }
 
 const ITEM_COLUMNS: Column<Order['items'][number]>[] = [
@@ -196,6 +196,6 @@ export async function printOrder(io: IO, order: Order, settings: OutputSettings,
   // A server's own order: columns it gives no value for are left out.
   const own = options.received !== undefined;
   if (options.full) await printSection(io, 'Items', shown.items, ITEM_COLUMNS, settings, own);
-  await printSection(io, 'Vouchers', shown.vouchers, voucherColumns(options.reveal), settings, own);
+  await printSection(io, 'Vouchers', shown.vouchers, voucherColumns(options.reveal, order.vouchers), settings, own);
   if (options.full) await printSection(io, 'Timeline', shown.timeline, TIMELINE_COLUMNS, settings, own);
 }

@@ -3,7 +3,9 @@
  * 0600, never over an existing one nor through a symbolic link. CSV by default (the
  * shared writer, ../output/csv.ts: a code that a spreadsheet would evaluate, e.g. one
  * beginning with `=` or `-`, is written with a leading `'`), JSON (values exactly as
- * the server sent them) when the name ends in `.json`.
+ * the server sent them) when the name ends in `.json`. A voucher carrying more codes than
+ * its code and pin (a card number and a security code, a redemption link) has them in
+ * columns of their own, named by the server's field names: nothing it sent is dropped.
  */
 import { constants } from 'node:fs';
 import type { Stats } from 'node:fs';
@@ -20,9 +22,11 @@ export interface CodeRow {
   expiry: string | null;
   code: string;
   pin: string | null;
+  /** The voucher's other codes, by the server's field names (see `moreCodes`). */
+  more?: { key: string; value: string }[];
 }
 
-const COLUMNS: (keyof CodeRow)[] = ['order_id', 'voucher_id', 'product_id', 'denomination', 'expiry', 'code', 'pin'];
+const COLUMNS = ['order_id', 'voucher_id', 'product_id', 'denomination', 'expiry', 'code', 'pin'] as const;
 
 /** Resolve a user-given path against the command's working directory. */
 export function codesFilePath(file: string, cwd: string): string {
@@ -73,15 +77,24 @@ export async function assertCodesFileFree(file: string, cwd: string): Promise<st
 }
 
 export function renderCodes(rows: CodeRow[], format: 'csv' | 'json'): string {
-  if (format === 'json')
-    return (
-      JSON.stringify(
-        rows.map((r) => Object.fromEntries(COLUMNS.map((c) => [c, r[c]]))),
-        null,
-        2,
-      ) + '\n'
-    );
-  return [csvLine(COLUMNS), ...rows.map((r) => csvLine(COLUMNS.map((c) => r[c])))].join('\n') + '\n';
+  // The other codes' columns, in the order first met; one named like a base column is `other_` it.
+  const column = (key: string) => ((COLUMNS as readonly string[]).includes(key) ? `other_${key}` : key);
+  const extra: string[] = [];
+  for (const r of rows) for (const { key } of r.more ?? []) if (!extra.includes(column(key))) extra.push(column(key));
+  const cells = (r: CodeRow): [string, unknown][] => {
+    const more = new Map((r.more ?? []).map((m) => [column(m.key), m.value]));
+    return [...COLUMNS.map((c): [string, unknown] => [c, r[c]]), ...extra.map((k): [string, unknown] => [k, more.get(k) ?? null])];
+  };
+  if (format === 'json') {
+    const objects = rows.map((r) => {
+      const o: Record<string, unknown> = {};
+      // defineProperty: a server's field named `__proto__` stays a plain field.
+      for (const [k, v] of cells(r)) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+      return o;
+    });
+    return JSON.stringify(objects, null, 2) + '\n';
+  }
+  return [csvLine([...COLUMNS, ...extra]), ...rows.map((r) => csvLine(cells(r).map(([, v]) => v)))].join('\n') + '\n';
 }
 
 /**

@@ -204,13 +204,18 @@ export function maskSecrets<T>(value: T): T {
   ) as T;
 }
 
+type Field = { key: string; value: string };
+const usable = (v: unknown): v is string | number => (typeof v === 'string' || typeof v === 'number') && v !== '';
+
 /**
- * The first field of a record (a voucher entry of unknown shape) that `is` accepts: its key
- * and value; else one in an object it holds (`card: {number, pin}`), named by both keys
- * joined (`card_number`), its key given as `card.number`.
+ * The first field of a record (a voucher entry of unknown shape) that `is` accepts: the
+ * field named `preferred` when it has a value, else the first such field, else one in an
+ * object it holds (`card: {number, pin}`), named by both keys joined (`card_number`), its
+ * key given as `card.number`.
  */
-function findField(record: Record<string, unknown>, is: (key: string) => boolean): { key: string; value: string } | undefined {
-  const usable = (v: unknown): v is string | number => (typeof v === 'string' || typeof v === 'number') && v !== '';
+function findField(record: Record<string, unknown>, is: (key: string) => boolean, preferred: string): Field | undefined {
+  const own = Object.hasOwn(record, preferred) ? record[preferred] : undefined;
+  if (usable(own)) return { key: preferred, value: String(own) };
   for (const [k, v] of Object.entries(record)) if (usable(v) && is(k)) return { key: k, value: String(v) };
   for (const [k, inner] of Object.entries(record)) {
     if (!isRecord(inner)) continue;
@@ -219,12 +224,31 @@ function findField(record: Record<string, unknown>, is: (key: string) => boolean
   return undefined;
 }
 
-/** The first code-like field of a record (a voucher entry of unknown shape): its key and value. */
-export function findCode(record: Record<string, unknown>): { key: string; value: string } | undefined {
-  return findField(record, (k) => isCodeField(k) && !isPinField(k));
+/**
+ * The code of a record (a voucher entry of unknown shape): its field `code`, else the
+ * first code-like field: its key and value.
+ */
+export function findCode(record: Record<string, unknown>): Field | undefined {
+  return findField(record, (k) => isCodeField(k) && !isPinField(k), 'code');
 }
 
-/** The first pin-like field of a record. */
-export function findPin(record: Record<string, unknown>): { key: string; value: string } | undefined {
-  return findField(record, isPinField);
+/** The pin of a record: its field `pin`, else the first pin-like field. */
+export function findPin(record: Record<string, unknown>): Field | undefined {
+  return findField(record, isPinField, 'pin');
+}
+
+/**
+ * Every code-like field of a record (codes, pins, card numbers, redemption links), in the
+ * record's order; then those of an object it holds whose joined name is one (`card:
+ * {number}` as `card.number`; `vendor: {code}` is a vendor's code, not a voucher's).
+ */
+export function codeFields(record: Record<string, unknown>): Field[] {
+  const found: Field[] = [];
+  for (const [k, v] of Object.entries(record)) if (usable(v) && isCodeField(k)) found.push({ key: k, value: String(v) });
+  for (const [k, inner] of Object.entries(record)) {
+    if (!isRecord(inner)) continue;
+    for (const [c, v] of Object.entries(inner))
+      if (usable(v) && isCodeField(`${k}_${c}`)) found.push({ key: `${k}.${c}`, value: String(v) });
+  }
+  return found;
 }

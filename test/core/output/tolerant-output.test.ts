@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveOutput } from '../../../src/core/output/options.js';
-import { findCode, findPin, isCodeField, maskCodes, maskSecrets } from '../../../src/core/output/mask.js';
-import { readCodes } from '../../../src/api/order-read.js';
+import { codeFields, findCode, findPin, isCodeField, maskCodes, maskSecrets } from '../../../src/core/output/mask.js';
+import { moreCodes, readCodes } from '../../../src/api/order-read.js';
 import { mergedFields } from '../../../src/core/output/generic.js';
 import { printList, printRecord, type Column } from '../../../src/core/output/print.js';
 import { testIO } from '../../helpers/io.js';
@@ -128,6 +128,18 @@ describe('masking by field name', () => {
     expect(findPin(voucher)).toEqual({ key: 'card.pin', value: '4321' });
     // A top-level code comes first.
     expect(findCode({ redemption_code: 'R-1234', card: { number: 'C-9999' } })?.key).toBe('redemption_code');
+  });
+
+  it("a field named code is the voucher's code wherever it stands; codeFields lists every code it carries", () => {
+    const voucher = { card_number: '6000-1111', code: 'CODE-2222', pin: '9911', vendor: { code: 'ACME' }, card: { pin: '77' } };
+    expect(findCode(voucher)).toEqual({ key: 'code', value: 'CODE-2222' });
+    expect(findPin(voucher)).toEqual({ key: 'pin', value: '9911' });
+    // `vendor.code` is a vendor's code (vendor_code), not the voucher's.
+    expect(codeFields(voucher).map((f) => f.key)).toEqual(['card_number', 'code', 'pin', 'card.pin']);
+    expect(moreCodes(readCodes({ data: [voucher] }, 'ord_1').data[0]!)).toEqual([
+      { key: 'card_number', value: '6000-1111' },
+      { key: 'card.pin', value: '77' },
+    ]);
   });
 
   it('a bare list of codes (the secure endpoint answering strings): read as codes, masked when asked to', () => {
