@@ -128,15 +128,18 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
     const drifts: ContractDrift[] = [];
     const requestLog: RequestLog = {
       path: '',
-      append: (e) =>
-        recorder.record({
-          method: e.method,
-          path: e.path,
-          status: e.status,
-          trace_id: e.trace_id,
-          attempt: e.attempt,
-          idempotency_key: e.idempotency_key,
-        }),
+      append: (e, sent) =>
+        recorder.record(
+          {
+            method: e.method,
+            path: e.path,
+            status: e.status,
+            trace_id: e.trace_id,
+            attempt: e.attempt,
+            idempotency_key: e.idempotency_key,
+          },
+          sent,
+        ),
       read: async () => [],
     };
     const client = createClient({

@@ -61,7 +61,7 @@ export interface RawSenderOptions {
   clock: Clock;
   signal: AbortSignal;
   /** Told of every request made (the runner files it under the current check). */
-  record: (request: RecordedRequest) => void;
+  record: (request: RecordedRequest, sent?: { query: string; body?: string }) => void;
   /** Root flags repeated in reproduce commands (e.g. `--profile local`). */
   cliPrefix?: string[];
 }
@@ -111,6 +111,8 @@ export function createRawSender(options: RawSenderOptions): RawSender {
       if (body !== undefined) headers['content-type'] = 'application/json; charset=utf-8';
       const key = r.idempotencyKey ?? (method === 'POST' ? systemIds.idempotencyKey() : undefined);
       if (key !== undefined) headers['idempotency-key'] = key;
+      const q = target.indexOf('?');
+      const sent = { query: q < 0 ? '' : target.slice(q), body };
       if (r.sign ?? isSignedMethod(method)) {
         const sig = signRequest({
           secret: r.signingSecret ?? r.credentials?.apiSecret ?? options.apiSecret,
@@ -127,7 +129,7 @@ export function createRawSender(options: RawSenderOptions): RawSender {
       try {
         res = await fetch(base.origin + target, { method, headers, body, signal: AbortSignal.any([options.signal, timeout]) });
       } catch (e) {
-        options.record({ method, path, status: null, trace_id: traceId, attempt: 1, idempotency_key: key ?? null });
+        options.record({ method, path, status: null, trace_id: traceId, attempt: 1, idempotency_key: key ?? null }, sent);
         throw e;
       }
       const text = await res.text();
@@ -136,7 +138,7 @@ export function createRawSender(options: RawSenderOptions): RawSender {
         out[k] = v;
       });
       const answered = out['x-trace-id'] ?? traceId;
-      options.record({ method, path, status: res.status, trace_id: answered, attempt: 1, idempotency_key: key ?? null });
+      options.record({ method, path, status: res.status, trace_id: answered, attempt: 1, idempotency_key: key ?? null }, sent);
       const json = parse(text);
       const error = json !== null && typeof json === 'object' ? (json as { error?: { code?: unknown } }).error : undefined;
       return {

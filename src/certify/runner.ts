@@ -25,17 +25,39 @@ export interface RunOptions {
   onStart?: (check: CheckDef) => void;
   onResult?: (result: CheckResult) => void;
   /** A command that repeats a request (no secret in it), for failures on an unexpected answer. */
-  reproduce?: (method: string, path: string) => string;
+  reproduce?: (request: Repeatable) => string;
+}
+
+/** What a reproduce command repeats: the request line, its body as sent and its idempotency key. */
+export interface Repeatable {
+  method: string;
+  /** With its query string. */
+  path: string;
+  body?: string;
+  idempotencyKey?: string;
 }
 
 /** Where the requests of the current check are filed. */
 export class Recorder {
   private current: RecordedRequest[] | undefined;
   readonly all: RecordedRequest[] = [];
-  record = (r: RecordedRequest): void => {
+  /** Query strings and bodies as sent, kept for reproduce commands and out of the report's request list. */
+  private readonly sent = new WeakMap<RecordedRequest, { query: string; body?: string }>();
+  record = (r: RecordedRequest, sent?: { query: string; body?: string }): void => {
     this.all.push(r);
     this.current?.push(r);
+    if (sent !== undefined) this.sent.set(r, sent);
   };
+  /** `r` as a reproduce command repeats it: with its query, body and idempotency key. */
+  repeatable(r: RecordedRequest): Repeatable {
+    const sent = this.sent.get(r);
+    return {
+      method: r.method,
+      path: r.path + (sent?.query ?? ''),
+      ...(sent?.body !== undefined ? { body: sent.body } : {}),
+      ...(r.idempotency_key ? { idempotencyKey: r.idempotency_key } : {}),
+    };
+  }
   begin(): RecordedRequest[] {
     this.current = [];
     return this.current;
@@ -63,7 +85,8 @@ const NEED_WORDS: Record<Need, string> = {
 function answerDetails(
   e: unknown,
   requests: readonly RecordedRequest[],
-  reproduce?: (method: string, path: string) => string,
+  recorder: Recorder,
+  reproduce?: (request: Repeatable) => string,
 ): { expected?: string; actual?: string; reproduce?: string } {
   const status = (e as { status?: unknown }).status;
   const code = (e as { code?: unknown }).code;
@@ -72,7 +95,7 @@ function answerDetails(
   return {
     expected: 'an answer that lets the check go on (HTTP 2xx)',
     actual: `HTTP ${status}${typeof code === 'string' && code !== '' ? ` ${code}` : ''}${last ? ` to ${last.method} ${last.path}` : ''}`,
-    ...(last && reproduce ? { reproduce: reproduce(last.method, last.path) } : {}),
+    ...(last && reproduce ? { reproduce: reproduce(recorder.repeatable(last)) } : {}),
   };
 }
 
@@ -145,7 +168,7 @@ export async function runChecklist(options: RunOptions, recorder: Recorder): Pro
       if (e instanceof CheckSkip) {
         result = { ...base, status: 'skip', duration_ms: 0, message: e.message, trace_ids: [], requests, warnings };
       } else {
-        const details = e instanceof CheckFailure ? e.details : answerDetails(e, requests, options.reproduce);
+        const details = e instanceof CheckFailure ? e.details : answerDetails(e, requests, recorder, options.reproduce);
         result = { ...base, status: 'fail', duration_ms: 0, message: errorText(e), trace_ids: [], requests, warnings, ...details };
       }
     } finally {

@@ -5,7 +5,8 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
-import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { runCli } from '../helpers/run-cli.js';
+import { configWith } from '../helpers/sandbox.js';
 
 let server: LoopbackServer | undefined;
 afterEach(async () => {
@@ -21,11 +22,7 @@ async function registerAgainst(current: unknown, registered: (url: string) => un
       return sendJson(res, 201, registered(JSON.parse(req.body).url as string));
     sendJson(res, 200, { data: [], has_more: false, next_cursor: null });
   });
-  const configDir = tempConfigDir();
-  const { openConfig } = await import('../../src/core/config/store.js');
-  const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
-  store.set('p', { base_url: server.baseUrl, api_key: 'pk_test', api_secret: 'sk_test_secret_0123456789' });
-  store.setCurrent('p');
+  const configDir = await configWith('p', { base_url: server.baseUrl, api_key: 'pk_test', api_secret: 'sk_test_secret_0123456789' });
   return runCli(['certify', '--only', 'webhooks.register', '--reporter', 'json'], { configDir, env: { NO_COLOR: '1' } });
 }
 

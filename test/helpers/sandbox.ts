@@ -35,13 +35,18 @@ export function quickClock(realMs = 5): Clock {
   };
 }
 
-/** A config dir holding one profile for the sandbox (made the default). */
-export async function profileDir(sb: SandboxHandle, name: string, extra: StoredProfile = {}): Promise<string> {
+/** A config dir holding one profile (made the default). */
+export async function configWith(name: string, profile: StoredProfile): Promise<string> {
   const dir = tempConfigDir();
   const store = await openConfig({ VOUCHERS_CONFIG_DIR: dir });
-  store.set(name, { base_url: sb.baseUrl, api_key: sb.apiKey, api_secret: sb.apiSecret, ...extra });
+  store.set(name, profile);
   store.setCurrent(name);
   return dir;
+}
+
+/** A config dir holding one profile for the sandbox (made the default). */
+export function profileDir(sb: SandboxHandle, name: string, extra: StoredProfile = {}): Promise<string> {
+  return configWith(name, { base_url: sb.baseUrl, api_key: sb.apiKey, api_secret: sb.apiSecret, ...extra });
 }
 
 /** A config dir whose default profile `local` reaches the sandbox and its operator surface, as `sandbox start` writes it. */

@@ -215,7 +215,7 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
         signal,
         defaultTimeoutMs: 60_000,
         now: () => f.clock.now(),
-        reproduce: (method, path) => env.context.raw.reproduce({ method, path: path.replace(/^\/api\/v1(?=\/)/, '') }),
+        reproduce: (r) => env.context.raw.reproduce({ ...r, path: r.path.replace(/^\/api\/v1(?=\/)/, '') }),
         onStart: (c) => pretty?.start(c),
         onResult: (r) => pretty?.result(r),
       },

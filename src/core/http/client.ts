@@ -145,9 +145,10 @@ export function createClient(options: ClientOptions): ApiClient {
   };
   let closed = false;
 
-  function log(entry: RequestLogEntry): void {
+  function log(entry: RequestLogEntry, call: Call): void {
     try {
-      options.requestLog?.append(entry);
+      const q = call.target.indexOf('?');
+      options.requestLog?.append(entry, { query: q < 0 ? '' : call.target.slice(q), body: call.body });
     } catch {
       // A failing log never fails a request.
     }
@@ -261,7 +262,7 @@ export function createClient(options: ClientOptions): ApiClient {
       const time = iso(clock.now());
       const sent = await sendAttempt(call, headers, attempt, base, connect, credentials.apiSecret);
       if (sent.kind === 'interrupted') {
-        log(logEntry(call, sent, attempt, time, profile, null));
+        log(logEntry(call, sent, attempt, time, profile, null), call);
         throw stopped(call, 'in_flight');
       }
       const judged = judge(sent, clock.now());
@@ -277,7 +278,7 @@ export function createClient(options: ClientOptions): ApiClient {
           (numberHeader(h['ratelimit-reset']) ?? 0) * 1000 || undefined,
         );
       }
-      log(logEntry(call, sent, attempt, time, profile, judged.errorCode));
+      log(logEntry(call, sent, attempt, time, profile, judged.errorCode), call);
       const decision = retryDecision(call, judged, attempt, random(), backoff);
       const traceId = sent.kind === 'response' ? sent.response.traceId : call.traceId;
       if (options.debug) {

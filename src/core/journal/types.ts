@@ -17,7 +17,11 @@ export interface RequestLogEntry {
 
 export interface RequestLog {
   readonly path: string;
-  append(entry: RequestLogEntry): void;
+  /**
+   * `sent`: the request's query string (`?a=1`, or '') and body as sent, for a log that
+   * keeps them (the file log does not: bodies and filters stay out of it).
+   */
+  append(entry: RequestLogEntry, sent?: { query: string; body?: string }): void;
   /** Newest last; `where` (and `failedOnly`) apply before `limit`. */
   read(options?: { failedOnly?: boolean; where?: (entry: RequestLogEntry) => boolean; limit?: number }): Promise<RequestLogEntry[]>;
   /**
