@@ -7,6 +7,7 @@ import { sendError, sendJson, startLoopbackServer, type LoopbackServer } from '.
 import { runCli } from '../helpers/run-cli.js';
 
 const ID = 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE';
+const MISSING = 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CF';
 const order = {
   order_id: ID,
   status: 'DELIVERED',
@@ -31,6 +32,9 @@ beforeAll(async () => {
     if (req.method === 'GET' && path === `/api/v1/orders/${ID}`) return sendJson(res, 200, order, trace);
     if (req.method === 'POST' && path === `/api/v1/orders/${ID}/cancel`)
       return sendError(res, 405, 'MethodNotAllowed', 'METHOD_NOT_ALLOWED', 'no', trace);
+    // About the missing order, each answer has its own trace ID: which request an error names can be told.
+    if (path.includes(MISSING))
+      return sendError(res, 404, 'NotFound', 'NOT_FOUND', 'Not found', { 'x-trace-id': String(req.n).padStart(32, '0') });
     return sendError(res, 404, 'NotFound', 'NOT_FOUND', 'Not found', trace);
   });
   env = { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', NO_COLOR: '1' };
@@ -55,9 +59,21 @@ describe('missing extensions', () => {
     }
   });
 
-  it('a 404 for an order that does not exist stays "not found"', async () => {
-    const r = await runCli(['orders', 'codes', 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CF'], { env });
-    expect(r.code).toBe(4);
-    expect(r.stderr).not.toContain('does not offer');
+  it('a 404 for an order that does not exist stays "not found", named by the request the user made and its trace ID', async () => {
+    for (const [argv, method, path] of [
+      [['orders', 'codes', MISSING], 'GET', `/api/v1/orders/${MISSING}/vouchers`],
+      [['orders', 'cancel', MISSING, '--yes'], 'POST', `/api/v1/orders/${MISSING}/cancel`],
+    ] as [string[], string, string][]) {
+      const before = server.requests.length;
+      const r = await runCli(argv, { env });
+      expect(r.code, r.stderr).toBe(4);
+      expect(r.stderr).not.toContain('does not offer');
+      // The command's own request, then the check whether the order exists.
+      const [own, probe] = server.requests.slice(before);
+      expect([own!.method, new URL(own!.target, 'http://x').pathname]).toEqual([method, path]);
+      expect(r.stderr).toContain(String(own!.n).padStart(32, '0'));
+      expect(r.stderr).not.toContain(String(probe!.n).padStart(32, '0'));
+      expect(r.stderr).toContain(`${method} ${path.replace('/api/v1', '')}`);
+    }
   });
 });
