@@ -118,6 +118,23 @@ describe('orders wait and orders create --wait exit alike by how the order ended
     expect(refunded.code, refunded.stderr).toBe(0);
   });
 
+  it('on a terminal, an order that ended without its vouchers ends the spinner with ✖, not a green ✔; --until it reached, ✔', async () => {
+    const id = await placed('sbx-vendor-fail');
+    const r = await cli(['orders', 'wait', id], { tty: true });
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toMatch(new RegExp(`✖ ${id} REFUNDED`));
+    expect(r.stderr).not.toContain('✔');
+    const partial = await cli(['orders', 'create', '--product', 'sbx-partial', '--denomination', '10', '--quantity', '2', '--wait'], {
+      tty: true,
+    });
+    expect(partial.code, partial.stderr).toBe(5);
+    expect(partial.stderr).toMatch(/✖ ord_\S+ PARTIALLY_DELIVERED/);
+    expect(partial.stderr).not.toContain('✔');
+    const asked = await cli(['orders', 'wait', id, '--until', 'REFUNDED'], { tty: true });
+    expect(asked.code, asked.stderr).toBe(0);
+    expect(asked.stderr).toMatch(new RegExp(`✔ ${id} REFUNDED`));
+  });
+
   it('create --wait: ORDER_NOT_FULFILLED carries the trace ID of the last request', async () => {
     const r = await cli(['orders', 'create', '--product', 'sbx-vendor-fail', '--denomination', '10', '--wait', '--json']);
     expect(r.code).toBe(5);

@@ -15,7 +15,7 @@ import { startSpinner } from '../../core/output/spinner.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
 import { err, type IO } from '../../core/io/io.js';
-import { endedElsewhereError } from './outcome.js';
+import { endedElsewhereError, outcomeError } from './outcome.js';
 
 export { DEFAULT_WAIT_MS } from './index.js';
 
@@ -109,7 +109,10 @@ export async function followOnTerminal(
     throw error;
   }
   if (result.reached) {
-    spinner.succeed(`${orderId} ${result.order.status}`);
+    // Without --until, an order that ended without all its vouchers is reached but not a
+    // success: the command exits 5 with it, so its line is not a green tick.
+    if (options.until !== undefined || outcomeError(result.order) === undefined) spinner.succeed(`${orderId} ${result.order.status}`);
+    else spinner.fail(`${orderId} ${result.order.status}`);
     return result;
   }
   spinner.fail(`${orderId} ${result.order.status}`);
