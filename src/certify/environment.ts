@@ -50,6 +50,8 @@ export interface EnvironmentOptions {
   webhookTarget?: string;
   /** Root flags repeated in reproduce commands (`--profile NAME`). */
   cliPrefix?: string[];
+  /** Told before a wait of a second or more (a 429's Retry-After, a retry's backoff): never a silent minute. */
+  notice?: (message: string) => void;
 }
 
 export interface Environment {
@@ -162,6 +164,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       onDrift: (d) => {
         drifts.push(d);
       },
+      notice: options.notice,
     });
     closers.push(() => client.close());
     const raw = createRawSender({
@@ -173,6 +176,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       signal: options.signal,
       record: recorder.record,
       cliPrefix: options.cliPrefix,
+      notice: options.notice,
     });
 
     // Profile mode: the partner's own endpoint is noted before the listener takes its place,

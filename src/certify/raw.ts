@@ -8,6 +8,7 @@
 import { systemIds } from '../core/run/ids.js';
 import { isSignedMethod, signingPath, signRequest, type SigningPathVariant } from '../core/signer/request.js';
 import { parseBaseUrl, requestTarget } from '../core/http/url.js';
+import { NOTICE_FROM_MS } from '../core/http/client.js';
 import { traceparent } from '../core/http/traceparent.js';
 import { shellQuote } from '../core/output/shell-quote.js';
 import type { Clock } from '../core/time/clock.js';
@@ -51,6 +52,8 @@ export interface RawSender {
   send(request: RawRequest): Promise<RawResponse>;
   /** `vouchers api METHOD PATH -d '…' …`: repeats the request without its secret. */
   reproduce(request: RawRequest): string;
+  /** Say, before it starts, a wait of a second or more to send `request` again after `answer` (a 429). */
+  announceWait(request: RawRequest, answer: RawResponse, seconds: number): void;
 }
 
 export interface RawSenderOptions {
@@ -64,6 +67,8 @@ export interface RawSenderOptions {
   record: (request: RecordedRequest, sent?: { query: string; body?: string }) => void;
   /** Root flags repeated in reproduce commands (e.g. `--profile local`). */
   cliPrefix?: string[];
+  /** Told before waiting out a Retry-After of a second or more. */
+  notice?: (message: string) => void;
 }
 
 function parse(text: string): unknown {
@@ -88,10 +93,17 @@ export function createRawSender(options: RawSenderOptions): RawSender {
       const wait = Number(first.headers['retry-after']);
       const simulated = Object.keys(r.headers ?? {}).some((k) => k.toLowerCase() === 'x-sandbox-simulate');
       if (first.status !== 429 || simulated || !Number.isFinite(wait) || wait < 0 || wait > 30) return first;
+      sender.announceWait(r, first, wait);
       await options.clock.sleep(wait * 1000, options.signal);
       return sendOnce(r);
     },
     reproduce: (r) => reproduce(r),
+    announceWait(r, answer, seconds) {
+      if (seconds * 1000 < NOTICE_FROM_MS) return;
+      options.notice?.(
+        `${r.method.toUpperCase()} ${r.path.split('?')[0]} was answered ${answer.status}${answer.status === 429 ? ' (rate limited)' : ''}: sending it again in ${seconds} s, as its Retry-After says${answer.traceId ? ` (trace ID ${answer.traceId})` : ''}`,
+      );
+    },
   };
   return sender;
 

@@ -217,8 +217,11 @@ export function runWarnings(
   const firstRefusal = counted.findIndex((r) => r.status === 401);
   const limitedAfter = firstRefusal < 0 ? 0 : counted.slice(firstRefusal).filter((r) => r.status === 429).length;
   if (limitedAfter > 0 && !refusedAll) {
+    // The signing checks' refusals are 401s on purpose: with no check failed, nothing is to blame.
     warnings.push(
-      `${limitedAfter} request(s) were answered 429 after requests were refused with 401: the server limits failed authentications, so checks after the first failures may fail for that alone; fix those first and run again after a minute`,
+      results.some((r) => r.status === 'fail')
+        ? `${limitedAfter} request(s) were answered 429 after requests were refused with 401: the server limits failed authentications, so checks after the first failures may fail for that alone; fix those first and run again after a minute`
+        : `${limitedAfter} request(s) were answered 429 after requests were refused with 401 (as the signing checks ask): the server limits failed authentications; certify waited as the answers said, which made the run slower, and no check failed for it`,
     );
   }
   if (extra.clockOffsetSeconds !== undefined && Math.abs(extra.clockOffsetSeconds) > 60) {

@@ -37,6 +37,7 @@ describe('access and signing checks against the embedded sandbox', () => {
   it("a probe answered 429 with a Retry-After of a minute or less (an earlier run's refused probes used the auth-failure budget) is waited out once and sent again", async () => {
     const stale = SIGNING_CHECKS.find((c) => c.id === 'signing.stale')!;
     const slept: number[] = [];
+    const announced: string[] = [];
     let sent = 0;
     const limited = (retryAfter: string) => ({
       ...stale,
@@ -57,6 +58,7 @@ describe('access and signing checks against the embedded sandbox', () => {
                   }
                 : ctx.raw.send(r),
             reproduce: (r) => ctx.raw.reproduce(r),
+            announceWait: (r, answer, seconds) => void announced.push(`${r.method} ${r.path} ${answer.status} ${seconds} s`),
           },
         }),
     });
@@ -69,6 +71,8 @@ describe('access and signing checks against the embedded sandbox', () => {
     const waited = await runChecks([writeAccepted, limited('56')]);
     expect(waited.result('signing.stale')).toMatchObject({ status: 'pass', message: expect.stringContaining('401') });
     expect(slept).toEqual([56_000]);
+    // Said before the minute's wait starts, not after it.
+    expect(announced).toEqual(['POST /orders 429 56 s']);
     // A longer wait is not the auth window: not checked, as before.
     sent = 0;
     slept.length = 0;

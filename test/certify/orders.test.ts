@@ -57,6 +57,7 @@ function rawWith(
       return after ? after(res) : res;
     },
     reproduce: (r) => inner.reproduce(r),
+    announceWait: (r, answer, seconds) => inner.announceWait(r, answer, seconds),
   };
 }
 

@@ -94,6 +94,7 @@ export const RESILIENCE_CHECKS: CheckDef[] = [
         ctx.warn(`Retry-After ${header} is longer than certify waits (${seconds(MAX_WAIT_MS)}): coming back then was not tried`);
         return { message: `429 with Retry-After: ${header}` };
       }
+      ctx.raw.announceWait(probe, res, Math.round(waitMs / 1000));
       await ctx.clock.sleep(waitMs, ctx.signal);
       const again = await ctx.raw.send(probe);
       if (again.status === 429) {

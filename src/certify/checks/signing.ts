@@ -60,6 +60,7 @@ async function sendProbe(ctx: CheckContext, request: RawRequest): Promise<RawRes
   // Only once a signed write went through: with credentials the server refuses (a revoked
   // key), every probe would wait and then say nothing about the signature.
   if (res.status !== 429 || !ctx.shared.signedWriteAccepted || !Number.isFinite(wait) || wait < 0 || wait > MAX_PROBE_WAIT_S) return res;
+  ctx.raw.announceWait(request, res, wait);
   await ctx.clock.sleep(wait * 1000, ctx.signal);
   return ctx.raw.send(onServerTime(ctx, request));
 }

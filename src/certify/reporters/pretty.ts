@@ -52,6 +52,8 @@ export interface PrettyReporter {
   start(check: Pick<CheckDef, 'id' | 'title'>): void;
   /** A check ended (or was skipped). */
   result(result: CheckResult): void;
+  /** A line while a check runs (a wait of a second or more): above the spinner on a terminal. */
+  note(message: string): void;
   /**
    * The run is over: the summary (on a terminal, the table), the failures' details, the
    * run's warnings and the verdict. Results of the report not given to `result` are
@@ -221,6 +223,13 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
       queue(() => {
         stopSpinner();
         printResult(r);
+      });
+    },
+    note(message) {
+      queue(() => {
+        const line = `  ${c.yellow('waiting:')} ${safe(message)}`;
+        if (spinner) spinner.info(line);
+        else write(line + '\n');
       });
     },
     async finish(report) {

@@ -4,6 +4,11 @@ import { runVerb, type RegisterCommand } from '../types.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
 
+/** `--only a --only b` is `--only a,b`: a repeated list flag adds to the list, never replaces it. */
+function joinIds(value: string, previous: string | undefined): string {
+  return previous === undefined ? value : `${previous},${value}`;
+}
+
 function declareCertify(program: Command) {
   const cmd = program
     .command('certify')
@@ -11,8 +16,8 @@ function declareCertify(program: Command) {
     .option('--sandbox', 'certify against the embedded sandbox (in-process, every check; the CI job)')
     .option('--reporter <name[=file]>', 'pretty (default), json, junit or markdown; =FILE writes it to a file; repeat for several', collect)
     .option('--out <file>', 'the file of the one --reporter given (same as --reporter NAME=FILE)')
-    .option('--only <ids>', 'run only these checks: comma-separated ids or groups (e.g. signing,orders.cache-hit)')
-    .option('--skip <ids>', 'leave out these checks: comma-separated ids or groups')
+    .option('--only <ids>', 'run only these checks: comma-separated ids or groups (e.g. signing,orders.cache-hit); repeatable', joinIds)
+    .option('--skip <ids>', 'leave out these checks: comma-separated ids or groups; repeatable', joinIds)
     .option('--list', 'print the checklist (id, title, what it needs, what it proves) and run nothing')
     .option(
       '--webhook-target <url>',
