@@ -52,6 +52,12 @@ export interface EnvironmentOptions {
   cliPrefix?: string[];
   /** Told before a wait of a second or more (a 429's Retry-After, a retry's backoff): never a silent minute. */
   notice?: (message: string) => void;
+  /**
+   * The user's request log (`vouchers log`): every request of a run against a profile goes
+   * there too, so a trace ID of the report is found with `vouchers log --trace`. The
+   * checks' deliberately wrong requests (a tampered signature) are marked probes.
+   */
+  requestLog?: RequestLog;
 }
 
 export interface Environment {
@@ -127,10 +133,12 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
     }
 
     const recorder = new Recorder();
+    const log = options.mode === 'profile' ? options.requestLog : undefined;
     const drifts: ContractDrift[] = [];
     const requestLog: RequestLog = {
       path: '',
-      append: (e, sent) =>
+      append: (e, sent) => {
+        log?.append(e);
         recorder.record(
           {
             method: e.method,
@@ -141,13 +149,15 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
             idempotency_key: e.idempotency_key,
           },
           sent,
-        ),
+        );
+      },
       read: async () => [],
     };
     const client = createClient({
       baseUrl,
       apiKey,
       apiSecret,
+      profileName: options.profile.name,
       signingPath,
       // No client-side pacing: a run makes a few dozen requests, and a pacer that saw a 429
       // would hold every later check for the server's whole reset window.
@@ -175,6 +185,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       clock: options.clock,
       signal: options.signal,
       record: recorder.record,
+      log: log && ((e) => log.append({ ...e, profile: options.profile.name })),
       cliPrefix: options.cliPrefix,
       notice: options.notice,
     });

@@ -13,6 +13,7 @@ import { traceparent } from '../core/http/traceparent.js';
 import { shellQuote } from '../core/output/shell-quote.js';
 import type { Clock } from '../core/time/clock.js';
 import type { RecordedRequest } from './types.js';
+import type { RequestLogEntry } from '../core/journal/types.js';
 
 export interface RawRequest {
   method: string;
@@ -69,6 +70,8 @@ export interface RawSenderOptions {
   cliPrefix?: string[];
   /** Told before waiting out a Retry-After of a second or more. */
   notice?: (message: string) => void;
+  /** The request log: each request written as the CLI's own probe (profile filled in by the caller). */
+  log?: (entry: Omit<RequestLogEntry, 'profile'>) => void;
 }
 
 function parse(text: string): unknown {
@@ -138,10 +141,26 @@ export function createRawSender(options: RawSenderOptions): RawSender {
       }
       const timeout = AbortSignal.timeout(r.timeoutMs ?? 30_000);
       let res: Response;
+      const started = performance.now();
+      const log = (status: number | null, trace: string, code: string | null) =>
+        options.log?.({
+          time: new Date(options.clock.now()).toISOString(),
+          method,
+          path,
+          status,
+          duration_ms: Math.round(performance.now() - started),
+          attempt: 1,
+          trace_id: trace,
+          idempotency_key: key ?? null,
+          error_code: code,
+          probe: true,
+        });
       try {
         res = await fetch(base.origin + target, { method, headers, body, signal: AbortSignal.any([options.signal, timeout]) });
       } catch (e) {
         options.record({ method, path, status: null, trace_id: traceId, attempt: 1, idempotency_key: key ?? null }, sent);
+        const errno = (e as { cause?: { code?: unknown } }).cause?.code;
+        log(null, traceId, typeof errno === 'string' ? errno : 'NETWORK_ERROR');
         throw e;
       }
       const text = await res.text();
@@ -153,6 +172,7 @@ export function createRawSender(options: RawSenderOptions): RawSender {
       options.record({ method, path, status: res.status, trace_id: answered, attempt: 1, idempotency_key: key ?? null }, sent);
       const json = parse(text);
       const error = json !== null && typeof json === 'object' ? (json as { error?: { code?: unknown } }).error : undefined;
+      log(res.status, answered, res.status < 400 ? null : typeof error?.code === 'string' ? error.code : `HTTP_${res.status}`);
       return {
         status: res.status,
         headers: out,

@@ -24,7 +24,7 @@ const ORDER = {
 };
 
 /** POST /orders number `limited` (the first by default) is answered 429 with Retry-After 7; the others with `then`. */
-async function certify(only: string, then: 'accept' | 'refuse', argv: string[] = [], limited = 1) {
+async function certify(only: string, then: 'accept' | 'refuse' | 'accept-first', argv: string[] = [], limited = 1) {
   let posts = 0;
   server = await startLoopbackServer((req, res) => {
     const path = req.target.split('?')[0];
@@ -32,14 +32,15 @@ async function certify(only: string, then: 'accept' | 'refuse', argv: string[] =
       posts += 1;
       if (posts === limited)
         return sendError(res, 429, 'RateLimited', 'RATE_LIMITED', 'slow down', { 'retry-after': '7', 'x-trace-id': 'd'.repeat(32) });
-      if (then === 'refuse') return sendError(res, 401, 'AuthenticationError', 'INVALID_SIGNATURE', 'the signature does not match');
+      if (then === 'refuse' || (then === 'accept-first' && posts > 1))
+        return sendError(res, 401, 'AuthenticationError', 'INVALID_SIGNATURE', 'the signature does not match');
       return sendJson(res, 201, ORDER);
     }
     sendJson(res, 200, { data: [], has_more: false, next_cursor: null });
   });
   const configDir = await configWith('p', { base_url: server.baseUrl, api_key: 'pk_test', api_secret: 'sk_test_secret_0123456789' });
   const r = await runCli(['certify', '--only', only, ...argv], { configDir, env: { NO_COLOR: '1' }, overrides: { clock: quickClock() } });
-  return { ...r, posts };
+  return { ...r, posts, configDir };
 }
 
 describe('certify: a 429 waited out is said when the wait starts', () => {
@@ -73,5 +74,24 @@ describe('certify: a 429 waited out is said when the wait starts', () => {
       'certify waited as the answers said, which made the run slower, and no check failed for it',
     );
     expect(report.warnings.join('\n')).not.toContain('fix those first');
+  });
+
+  it('every request of a run against a profile is in vouchers log: a trace ID of the report is found there; the deliberately wrong ones are probes', async () => {
+    const r = await certify('signing.write-accepted,signing.tampered', 'accept-first', ['--reporter', 'json'], 0);
+    const report = JSON.parse(r.stdout) as { result: string; checks: { id: string; trace_ids: string[] }[] };
+    expect(report.result, r.stdout).toBe('passed');
+    const log = await runCli(['log', '--json'], { configDir: r.configDir });
+    expect(log.code, log.stderr).toBe(0);
+    const entries = JSON.parse(log.stdout) as { method: string; path: string; trace_id: string; profile: string; probe?: boolean }[];
+    const posts = entries.filter((e) => e.method === 'POST' && e.path === '/orders');
+    expect(posts.map((e) => [e.profile, e.probe ?? false])).toEqual([
+      ['p', false],
+      ['p', true],
+    ]);
+    for (const id of ['signing.write-accepted', 'signing.tampered'])
+      for (const trace of report.checks.find((c) => c.id === id)!.trace_ids) expect(entries.map((e) => e.trace_id)).toContain(trace);
+    // A tampered signature refused as asked is no failure of the user's: log --failed leaves it out.
+    const failed = await runCli(['log', '--failed', '--json'], { configDir: r.configDir });
+    expect(JSON.parse(failed.stdout)).toEqual([]);
   });
 });

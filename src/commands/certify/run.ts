@@ -160,6 +160,7 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
       publicUrl: options.publicUrl,
       webhookTarget: options.webhookTarget,
       cliPrefix: options.mode === 'profile' ? ['--profile', profile.name] : [],
+      requestLog: await f.requestLog(),
       // A wait of a second or more is said when it starts, in every mode (a CI log too).
       notice: (message) => (pretty ? pretty.note(message) : err(io, `waiting: ${message}\n`)),
     });
