@@ -93,6 +93,51 @@ describe('vouchers sandbox start', () => {
     expect(JSON.parse(order.stdout).status).toBe('DELIVERED');
   });
 
+  it('a restart names the profiles made against the last run whose keys it no longer accepts (they would fail 401)', async () => {
+    const configDir = tempConfigDir();
+    const first = await start(configDir);
+    const port = new URL(first.info.base_url).port;
+    const made = await runCli(['sandbox', 'admin', 'partners', 'create', '--name', 'Acme', '--show-secret', '--json'], { configDir });
+    expect(made.code, made.stderr).toBe(0);
+    const partner = (JSON.parse(made.stdout) as { key: { api_key: string; api_secret: string } }).key;
+    const add = (name: string, key: string, secret: string) =>
+      runCli(
+        [
+          'profiles',
+          'add',
+          name,
+          '--base-url',
+          first.info.base_url.replace('127.0.0.1', 'localhost'),
+          '--api-key',
+          key,
+          '--api-secret-stdin',
+        ],
+        {
+          configDir,
+          stdin: secret,
+        },
+      );
+    const added = await add('acme', partner.api_key, partner.api_secret);
+    expect(added.code, added.stderr).toBe(0);
+    const local = profileOf(configDir);
+    expect((await add('twin', local.api_key, local.api_secret)).code).toBe(0);
+    const before = await runCli(['--profile', 'acme', 'wallets', 'list'], { configDir });
+    expect(before.code, before.stderr).toBe(0);
+    first.io.interrupt();
+    expect(await first.done).toBe(0);
+
+    const second = await start(configDir, ['--port', port]);
+    const text = second.io.stderrText();
+    expect(text).toContain(`Warning: profile "acme" points at this sandbox, which does not accept its API key ${partner.api_key}`);
+    expect(text).toContain('unless it is started with --state FILE');
+    expect(text).toContain('vouchers profiles set acme api_key KEY; vouchers profiles set acme api_secret --stdin');
+    // The local profile's key is reused at every start, and a profile with it works.
+    expect(text).not.toContain('profile "twin"');
+    expect(text).not.toContain('profile "local" points');
+    expect(text).not.toContain(partner.api_secret);
+    expect((await runCli(['--profile', 'acme', 'wallets', 'list'], { configDir })).code).toBe(3);
+  });
+
   it('leaves another current profile alone', async () => {
     const configDir = tempConfigDir();
     expect(

@@ -6,6 +6,7 @@
 import { DEFAULT_PROFILE_NAME, type ConfigStore, type StoredProfile } from '../../core/config/types.js';
 import { DEFAULT_LIMITS, type SandboxHandle } from '../../sandbox/index.js';
 import type { StartOptions } from './start-options.js';
+import { isLoopbackHost } from '../../core/net/loopback.js';
 
 export const LOCAL_PROFILE = 'local';
 
@@ -58,4 +59,30 @@ export function writeLocalProfile(store: ConfigStore, sb: SandboxHandle, o: Star
   const madeCurrent = store.currentName() === undefined && store.get(DEFAULT_PROFILE_NAME) === undefined;
   if (madeCurrent) store.setCurrent(LOCAL_PROFILE);
   return { name: LOCAL_PROFILE, madeCurrent, alreadyCurrent, refreshed: before !== undefined };
+}
+
+/** Whether two base URLs reach the same server: the same host and port (any loopback name for a loopback one). */
+function sameServer(a: string, b: string): boolean {
+  try {
+    const [x, y] = [new URL(a), new URL(b)];
+    if (x.port !== y.port || x.protocol !== y.protocol) return false;
+    return x.hostname === y.hostname || (isLoopbackHost(x.hostname) && isLoopbackHost(y.hostname));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The other profiles pointing at this sandbox with a key it does not know, has revoked, or
+ * whose secret is not the key's: made against an earlier run whose partners lived in
+ * memory, their calls fail 401. Said at start rather than left to a puzzling doctor.
+ */
+export function strandedProfiles(store: ConfigStore, sb: SandboxHandle): { name: string; apiKey: string }[] {
+  return store.names().flatMap((name) => {
+    const p = name === LOCAL_PROFILE ? undefined : store.get(name);
+    if (!p?.base_url || !p.api_key || !sameServer(p.base_url, sb.baseUrl)) return [];
+    const key = Object.hasOwn(sb.state.keys, p.api_key) ? sb.state.keys[p.api_key] : undefined;
+    const works = key !== undefined && key.revoked_at === null && (p.api_secret === undefined || p.api_secret === key.api_secret);
+    return works ? [] : [{ name, apiKey: p.api_key }];
+  });
 }

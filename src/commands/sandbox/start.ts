@@ -9,9 +9,10 @@ import { err } from '../../core/io/io.js';
 import { currentPid, isProcessAlive } from '../../core/io/processes.js';
 import { resolveOutput } from '../../core/output/options.js';
 import { printRecord } from '../../core/output/print.js';
+import { shellQuote } from '../../core/output/shell-quote.js';
 import type { Factory } from '../../core/run/factory.js';
 import { startSandbox, type SandboxHandle } from '../../sandbox/index.js';
-import { reusableCredentials, writeLocalProfile, type ProfileWrite } from './local-profile.js';
+import { reusableCredentials, strandedProfiles, writeLocalProfile, type ProfileWrite } from './local-profile.js';
 import { readPidFile, removePidFile, writePidFile, type PidRecord } from './pid-file.js';
 import { buildStartOptions, type StartFlags, type StartOptions } from './start-options.js';
 
@@ -152,6 +153,11 @@ export async function run(f: Factory, flags: StartFlags, o: StartOptions = build
       o.json,
     );
     err(io, describeProfileWrite(written, store.path));
+    for (const s of strandedProfiles(store, sb))
+      err(
+        io,
+        `Warning: profile "${s.name}" points at this sandbox, which does not accept its API key ${s.apiKey} (unknown, revoked, or with another secret): its calls will fail 401. ${o.stateFile ? '' : 'Partners and keys made with sandbox admin live only while the sandbox runs, unless it is started with --state FILE. '}Make a new one (vouchers sandbox admin partners create --show-secret) and give the profile its key and secret (vouchers profiles set ${shellQuote(s.name)} api_key KEY; vouchers profiles set ${shellQuote(s.name)} api_secret --stdin).\n`,
+      );
     if (sb.dialect !== 'decisions')
       err(
         io,
