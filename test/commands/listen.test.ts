@@ -111,6 +111,14 @@ describe('vouchers listen', () => {
       const failing = await replay(appUrl, '--not-forwarded');
       expect(failing.code, failing.stderr).toBe(7);
       expect(failing.stderr).toContain(`3 of 3 events were not delivered to ${appUrl}`);
+      // Without --forward-to: where the forward log shows they went last, said first.
+      const remembered = await runCli(['events', 'replay', '--not-forwarded', '--inbox', inbox, '--secret', SECRET]);
+      expect(remembered.code, remembered.stderr).toBe(7);
+      expect(remembered.stderr).toContain(`Forwarding to ${appUrl}, where they were last forwarded (--forward-to URL picks another)`);
+      expect(remembered.stderr).toContain(`3 of 3 events were not delivered to ${appUrl}`);
+      const unknown = await runCli(['events', 'replay', 'evt_never_forwarded', '--inbox', inbox, '--secret', SECRET]);
+      expect(unknown.code, unknown.stderr).toBe(2);
+      expect(unknown.stderr).toContain('--forward-to URL is needed: no forward of evt_never_forwarded is recorded');
       // Ctrl-C during the first replay: the rest are not sent, and nothing claims they were.
       const stopping = testIO({ env: { VOUCHERS_CONFIG_DIR: l.configDir } });
       const stopper = createServer((req, res) => {

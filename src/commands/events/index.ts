@@ -40,7 +40,7 @@ function declareReplay(events: Command) {
     .command('replay')
     .description('Re-send a stored event to your local app, freshly signed with the webhook secret')
     .argument('[event_id...]', 'event ids (evt_…)')
-    .requiredOption('--forward-to <url>', "your app's webhook URL")
+    .option('--forward-to <url>', "your app's webhook URL (default: where the listener last forwarded the events, from the forward log)")
     .option('--not-forwarded', 'every event whose forwarding never reached your app (gave up, or stopped with the listener)')
     .option('--body <n|last>', BODY_HELP)
     .option('--secret <whsec>', 'signing secret (default: profile webhook_secret or VOUCHERS_WEBHOOK_SECRET)')

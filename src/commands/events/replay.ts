@@ -27,7 +27,8 @@ export interface ReplayOptions {
   notForwarded: boolean;
   /** Which stored body of the id (1 the first); one id only. */
   body: BodyChoice;
-  forwardTo: URL;
+  /** Unset: the URL the forward log shows the events were last forwarded to. */
+  forwardTo: URL | undefined;
   secrets: string[] | undefined;
   headers: Record<string, string>;
   inbox: string | undefined;
@@ -52,7 +53,7 @@ export function buildReplayOptions(eventIds: string[], flags: EventsReplayFlags)
     eventIds,
     notForwarded,
     body: parseBodyFlag(flags.body),
-    forwardTo: parseForwardUrl(String(flags.forwardTo)),
+    forwardTo: flags.forwardTo === undefined ? undefined : parseForwardUrl(String(flags.forwardTo)),
     secrets: parseSecretFlags(flags.secret === undefined ? undefined : [String(flags.secret)]),
     headers: parseHeaderFlags(flags.forwardHeader as string[] | undefined),
     inbox: flags.inbox as string | undefined,
@@ -76,8 +77,52 @@ export async function notForwardedBodies(inboxPath: string): Promise<{ eventId: 
   return [...byBody.values()].filter((b) => !b.delivered).map(({ eventId, body }) => ({ eventId, body }));
 }
 
-export async function run(f: Factory, o: ReplayOptions): Promise<void> {
-  const path = await resolveInboxPath(f, o.inbox);
+/**
+ * Without --forward-to: the URL the forward log shows these events were last forwarded to
+ * (by the listener or a replay), said on stderr. None recorded, or several: a usage error.
+ */
+async function defaultForwardTo(f: Factory, inboxPath: string, o: ReplayOptions, eventIds: readonly string[]): Promise<URL> {
+  const wanted = new Set(eventIds);
+  const last = new Map<string, string>();
+  for (const r of await readForwardLog(forwardLogPath(inboxPath))) if (wanted.has(r.event_id)) last.set(r.event_id, r.url);
+  const urls = [...new Set(last.values())];
+  const which = eventIds.length === 1 ? displayText(eventIds[0]!) : 'these events';
+  if (urls.length !== 1)
+    throw new UsageError(
+      urls.length === 0
+        ? `--forward-to URL is needed: no forward of ${which} is recorded, so where your app listens is not known`
+        : `--forward-to URL is needed: ${which} were last forwarded to ${urls.length} different URLs (${urls.join(', ')})`,
+      `e.g. vouchers events replay ${o.notForwarded ? '--not-forwarded' : o.eventIds.join(' ')} --forward-to http://localhost:3000/webhooks`,
+    );
+  if (!o.json)
+    err(
+      f.io,
+      `Forwarding to ${urls[0]!}, where ${eventIds.length === 1 ? 'it was' : 'they were'} last forwarded (--forward-to URL picks another)\n`,
+    );
+  return parseForwardUrl(urls[0]!);
+}
+
+export async function run(f: Factory, given: ReplayOptions): Promise<void> {
+  const path = await resolveInboxPath(f, given.inbox);
+  const targets = given.notForwarded
+    ? await notForwardedBodies(path)
+    : given.eventIds.map((eventId) => ({ eventId, body: 1 as BodyChoice }));
+  if (targets.length === 0) {
+    if (given.json) await printJson(f.io, []);
+    else err(f.io, 'Every event forwarded from this inbox reached the app: nothing to replay.\n');
+    return;
+  }
+  const o: ReplayOptions & { forwardTo: URL } = {
+    ...given,
+    forwardTo:
+      given.forwardTo ??
+      (await defaultForwardTo(
+        f,
+        path,
+        given,
+        targets.map((t) => t.eventId),
+      )),
+  };
   if (!o.notForwarded && o.eventIds.length === 1) {
     const { failure, shown } = await replayOne(
       f,
@@ -89,12 +134,6 @@ export async function run(f: Factory, o: ReplayOptions): Promise<void> {
     );
     if (o.json) await printJson(f.io, shown);
     if (failure) throw failure;
-    return;
-  }
-  const targets = o.notForwarded ? await notForwardedBodies(path) : o.eventIds.map((eventId) => ({ eventId, body: 1 as BodyChoice }));
-  if (targets.length === 0) {
-    if (o.json) await printJson(f.io, []);
-    else err(f.io, 'Every event forwarded from this inbox reached the app: nothing to replay.\n');
     return;
   }
   const secrets = await resolveWebhookSecrets(f, o.secrets, { json: o.json });
@@ -134,7 +173,7 @@ export async function run(f: Factory, o: ReplayOptions): Promise<void> {
 /** POST one stored body to the app; the error to report when it did not answer 2xx, else undefined. */
 async function replayOne(
   f: Factory,
-  o: ReplayOptions,
+  o: ReplayOptions & { forwardTo: URL },
   path: string,
   eventId: string,
   choice: BodyChoice,
