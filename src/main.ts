@@ -83,6 +83,7 @@ export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrid
       json: wantsJson(argv),
       debug: Boolean(program.opts().debug) || argv.includes('--debug'),
       color: program.opts().color !== false,
+      globals: { profile: program.opts().profile as string | undefined, baseUrl: program.opts().baseUrl as string | undefined },
     });
     return interrupted && !(error instanceof CliError) ? EXIT.interrupted : code;
   } finally {

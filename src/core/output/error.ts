@@ -6,11 +6,14 @@
 import { Chalk } from 'chalk';
 import { ApiError, CliError, NetworkError, PendingError } from '../errors/index.js';
 import { colorEnabled, type IO } from '../io/io.js';
+import { suggestedCommand, type HintGlobals } from './next-page.js';
 
 export interface RenderErrorOptions {
   json: boolean;
   debug: boolean;
   color: boolean;
+  /** The run's --profile / --base-url: repeated in the commands a hint suggests. */
+  globals?: HintGlobals;
 }
 
 /** The trace ID an error carries (ApiError, NetworkError, PendingError, ContractMismatch, …). */
@@ -44,16 +47,26 @@ const LISTED_BY: [RegExp, string][] = [
   [/^\/transactions\/[^/]+/, 'vouchers transactions list'],
 ];
 
+/** Collections of the API: a 404 on one of them says the base URL is wrong, not an id. */
+const COLLECTIONS = /^\/(categories|products|orders|wallets|transactions|webhooks|payouts)\/?$/;
+
 /** NOT_FOUND: the command that lists what exists, where the path names a resource one lists. */
-function notFoundHint(e: ApiError): string {
+function notFoundHint(e: ApiError, globals?: HintGlobals): string {
   const path = (e.path ?? '').split('?')[0]!;
+  if (COLLECTIONS.test(path))
+    return `the server has no ${path} under this base URL: check the profile's base_url (the API's root, e.g. http://127.0.0.1:4010/api/v1): ${suggestedCommand(globals, ['profiles', 'show'])}; ${suggestedCommand(globals, ['doctor'])}`;
   const list = LISTED_BY.find(([re]) => re.test(path))?.[1];
   if (list) return `check the id: ${list} shows the ones you can see (another partner's are not visible to you)`;
   return "check the id and the path; another partner's resources are not visible to you";
 }
 
-const HINTS: Record<string, string | ((e: ApiError) => string)> = {
-  AUTHENTICATION_FAILED: 'check the API key and secret of this profile: vouchers profiles show; vouchers doctor',
+/** A refused key or secret: look at the profile this run used, and let doctor check it. */
+function credentialsHint(globals?: HintGlobals): string {
+  return `check the API key and secret of this profile: ${suggestedCommand(globals, ['profiles', 'show'])}; ${suggestedCommand(globals, ['doctor'])}`;
+}
+
+const HINTS: Record<string, string | ((e: ApiError, globals?: HintGlobals) => string)> = {
+  AUTHENTICATION_FAILED: (_e, globals) => credentialsHint(globals),
   INVALID_SIGNATURE:
     "the signature did not match: check the API secret and the profile's signing.path (full|relative); compare with vouchers sign",
   TIMESTAMP_OUT_OF_WINDOW: "this machine's clock is more than 5 minutes off the server's: sync it (vouchers doctor shows the skew)",
@@ -81,19 +94,21 @@ const HINTS: Record<string, string | ((e: ApiError) => string)> = {
 };
 
 /** A hint by status for codes this CLI does not know. */
-function statusHint(e: ApiError): string | undefined {
-  if (e.status === 401 || e.status === 403) return 'the server refused these credentials: vouchers doctor checks them';
+function statusHint(e: ApiError, globals?: HintGlobals): string | undefined {
+  if (e.status === 401 || e.status === 403)
+    return `the server refused these credentials: ${suggestedCommand(globals, ['doctor'])} checks them`;
+  if (e.status === 404) return notFoundHint(e, globals);
   if (e.status === 402) return 'the wallet may not hold enough for this: see the balances with vouchers wallets list';
   if (e.status === 429) return (HINTS.RATE_LIMIT_EXCEEDED as (e: ApiError) => string)(e);
   if (e.status >= 500) return retryLater(e, 'a server fault');
   return undefined;
 }
 
-export function hintFor(error: unknown): string | undefined {
+export function hintFor(error: unknown, globals?: HintGlobals): string | undefined {
   if (error instanceof CliError && error.hint) return error.hint;
   if (error instanceof ApiError) {
     const h = HINTS[error.apiCode];
-    return h === undefined ? statusHint(error) : typeof h === 'string' ? h : h(error);
+    return h === undefined ? statusHint(error, globals) : typeof h === 'string' ? h : h(error, globals);
   }
   return undefined;
 }
@@ -153,7 +168,7 @@ export function renderError(io: IO, error: unknown, options: RenderErrorOptions)
     lines.push(`${c.red.bold('Unexpected error:')} ${e.message}`);
     if (!options.debug) lines.push(`  ${c.dim('run again with --debug for the stack trace')}`);
   }
-  const hint = hintFor(error);
+  const hint = hintFor(error, options.globals);
   if (hint) lines.push(`  ${c.cyan('hint')}      ${hint}`);
   if (options.debug && error instanceof Error && error.stack) lines.push('', c.dim(error.stack));
   io.stderr.write(lines.join('\n') + '\n');

@@ -1,0 +1,39 @@
+/**
+ * The hints of API errors name the commands for the profile the run used: a refused key
+ * points at `--profile NAME profiles show`, not at the default profile; a 404 on a whole
+ * collection points at the base URL, not at an id.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { runCli } from '../helpers/run-cli.js';
+import { configWith, fastSandbox } from '../helpers/sandbox.js';
+
+let sb: SandboxHandle;
+let configDir: string;
+beforeAll(async () => {
+  sb = await fastSandbox();
+  configDir = await configWith('good', { base_url: sb.baseUrl, api_key: sb.apiKey, api_secret: sb.apiSecret });
+  const { openConfig } = await import('../../src/core/config/store.js');
+  const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
+  store.set('bad.secret', { base_url: sb.baseUrl, api_key: sb.apiKey, api_secret: 'not-the-secret-0123456789' });
+  store.set('noroot', { base_url: sb.baseUrl.replace(/\/api\/v1$/, ''), api_key: sb.apiKey, api_secret: sb.apiSecret });
+});
+afterAll(async () => {
+  await sb.close();
+});
+
+describe('error hints name the commands for the profile used', () => {
+  it('a refused secret under --profile: profiles show and doctor of that profile', async () => {
+    const r = await runCli(['--profile', 'bad.secret', 'wallets', 'list'], { configDir, env: { NO_COLOR: '1' } });
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toMatch(/hint\s+.*: vouchers --profile bad.secret profiles show; vouchers --profile bad.secret doctor/);
+  });
+
+  it('a 404 on a collection (a base URL without /api/v1): the base URL is named, not an id', async () => {
+    const r = await runCli(['--profile', 'noroot', 'products', 'list'], { configDir, env: { NO_COLOR: '1' } });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain("the server has no /products under this base URL: check the profile's base_url");
+    expect(r.stderr).toContain('vouchers --profile noroot doctor');
+    expect(r.stderr).not.toContain('check the id');
+  });
+});
