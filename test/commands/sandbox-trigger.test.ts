@@ -47,6 +47,14 @@ describe('vouchers sandbox trigger', () => {
     expect(none.code).toBe(0);
     expect(none.stderr).toContain('Warning: no webhook endpoint is registered, so the event is delivered nowhere');
     expect(none.stderr).toContain('vouchers listen --register');
+    // The look-up that found no endpoint is the CLI's own: not a failed request of the user's.
+    const failed = await runCli(['log', '--failed', '--json'], { configDir: dir });
+    expect(JSON.parse(failed.stdout)).toEqual([]);
+    // Under --profile, the commands it suggests use that profile too.
+    const named = await runCli(['--profile', 'local', 'sandbox', 'trigger', 'order.delivered'], { configDir: dir });
+    expect(named.stderr).toContain(
+      '(vouchers --profile local listen --register) or register one (vouchers --profile local webhooks register --url URL)',
+    );
     const registered = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks', '--events', 'order.refunded'], {
       configDir: dir,
     });

@@ -74,7 +74,8 @@ async function undeliverable(f: Factory, client: ApiClient, type: EventType): Pr
   const signal = f.io.signal;
   const command = (words: string[]) => suggestedCommand(f.globals(), words);
   try {
-    const endpoint = (await getWebhook(client, { signal })).data;
+    // The CLI's own look-up, not the user's request: a 404 here is no failure for `log --failed`.
+    const endpoint = (await getWebhook(client, { signal, probe: true })).data;
     const url = typeof endpoint?.url === 'string' ? redactUrl(endpoint.url) : '';
     const events: unknown = endpoint?.events;
     if (!Array.isArray(events) || events.length === 0 || events.includes(type)) return undefined;
@@ -84,7 +85,7 @@ async function undeliverable(f: Factory, client: ApiClient, type: EventType): Pr
     );
   } catch (e) {
     if (e instanceof ApiError && e.status === 404)
-      return `no webhook endpoint is registered, so the event is delivered nowhere; start a listener that registers itself (${command(['listen', '--register'])}) or register one (vouchers webhooks register --url URL).`;
+      return `no webhook endpoint is registered, so the event is delivered nowhere; start a listener that registers itself (${command(['listen', '--register'])}) or register one (${command(['webhooks', 'register', '--url', 'URL'])}).`;
     return undefined;
   }
 }
