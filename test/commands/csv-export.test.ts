@@ -21,6 +21,18 @@ describe('CSV exports', () => {
     expect(r.stdout).not.toMatch(/(^|,)"?=HYPERLINK/m);
   });
 
+  it('transactions: --fields lists every name of the CSV header, and an unknown field names the ones a column is made of', async ({
+    sandboxEnv: env,
+  }) => {
+    const header = (await runCli(['transactions', 'list', '--output', 'csv', '--limit', '1'], { env })).stdout.split('\n')[0]!.split(',');
+    const listed = (await runCli(['transactions', 'list', '--fields'], { env })).stdout.trim().split('\n');
+    for (const name of header) expect(listed).toContain(name);
+    expect(listed).toEqual(expect.arrayContaining(['reference', 'order_id', 'payout_id']));
+    const unknown = await runCli(['transactions', 'list', '--fields', 'nope'], { env });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toMatch(/available: .*reference, order_id, payout_id/);
+  });
+
   it('negative amounts stay plain numbers in a transactions export', async ({ sandboxEnv: env }) => {
     const order = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '25', '--json'], { env });
     expect(order.code, order.stderr).toBe(0);

@@ -53,7 +53,8 @@ export const TRANSACTION_COLUMNS: Column<Transaction>[] = [
   { field: 'description', header: 'DESCRIPTION', shrink: true, priority: 1 },
 ];
 
-const FIELDS = ['transaction_id', 'type', 'amount', 'currency', 'balance_after', 'order_id', 'payout_id', 'description', 'created_at'];
+/** The CSV header's names (`reference`: the order or payout id), then the record's own order_id and payout_id. */
+const FIELDS = [...TRANSACTION_COLUMNS.map((c) => c.field), 'order_id', 'payout_id'];
 
 function checkDate(flag: string, value: string | undefined): string | undefined {
   if (value === undefined) return undefined;

@@ -213,7 +213,8 @@ async function shapeRows<T>(
     const keys = new Set(peeked.seen.flatMap((r) => (r !== null && typeof r === 'object' ? Object.keys(r) : [])));
     const missing = unknown.filter((f) => !keys.has(f));
     if (missing.length > 0) {
-      const available = [...new Set([...cols.map((c) => c.field), ...keys])];
+      // A column made of other fields (ORDER/PAYOUT: order_id, payout_id) names those too.
+      const available = [...new Set([...cols.flatMap((c) => [c.field, ...(c.fields ?? [])]), ...keys])];
       // Names of this version's layout that the server's own records do not carry.
       const ours = cols !== (columns as Column<unknown>[]) && missing.some((f) => columns.some((c) => c.field === f));
       throw new UsageError(
