@@ -157,30 +157,67 @@ describe('vouchers listen --register (sandbox)', () => {
   });
 });
 
+/** A sandbox whose webhook endpoint points at an app (order.delivered), and a profile for it. */
+async function appEndpoint(): Promise<{ configDir: string; appUrl: string }> {
+  const sb = await fastSandbox();
+  closers.push(() => sb.close());
+  const configDir = await profileDir(sb, 'local');
+  const appUrl = 'http://127.0.0.1:9/app-hooks';
+  expect((await runCli(['webhooks', 'register', '--url', appUrl, '--events', 'order.delivered'], { configDir })).code).toBe(0);
+  return { configDir, appUrl };
+}
+
+/** `vouchers listen --register --port 0` in a process of its own, once it is ready (killed after the test). */
+async function spawnListener(configDir: string) {
+  const proc = spawn(process.execPath, [BIN, 'listen', '--register', '--port', '0'], {
+    env: { ...process.env, VOUCHERS_CONFIG_DIR: configDir, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let stderr = '';
+  proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+  const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
+  closers.push(async () => {
+    proc.kill('SIGKILL');
+    await exited;
+  });
+  await until(() => stderr.includes('Ready!') || /Error/.test(stderr), 'the listener', 15_000);
+  return { proc, exited, stderr: () => stderr };
+}
+
+describe('vouchers listen --register after a listener was killed (SIGKILL) while registered', () => {
+  it('the next one puts back the endpoint the killed one had replaced, not the dead URL, and forgets the note', async () => {
+    const { configDir, appUrl } = await appEndpoint();
+    const { proc, exited } = await spawnListener(configDir);
+    proc.kill('SIGKILL');
+    await exited;
+    const shown = async () =>
+      JSON.parse((await runCli(['webhooks', 'show', '--json'], { configDir })).stdout) as { url: string; events: string[] };
+    const dead = (await shown()).url;
+    expect(dead).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
+
+    const io = testIO({ env: { VOUCHERS_CONFIG_DIR: configDir } });
+    const done = run(['listen', '--register', '--port', '0'], io);
+    await until(() => io.stderrText().includes('Ready!') || /Error/.test(io.stderrText()), 'the second listener', 10_000);
+    expect(io.stderrText()).toContain(
+      `The endpoint pointed at a listener that stopped without putting it back; before that, at ${appUrl}:`,
+    );
+    io.interrupt();
+    expect(await done).toBe(0);
+    expect(io.stderrText()).toContain(`Put the webhook endpoint back: ${appUrl}.`);
+    expect(await shown()).toMatchObject({ url: appUrl, events: ['order.delivered'] });
+    expect(existsSync(join(configDir, 'listen-endpoints.json'))).toBe(false);
+  });
+});
+
 describe('vouchers listen --register, its terminal closed (SIGHUP)', () => {
   it('stops as on Ctrl-C: the webhook endpoint is put back', async () => {
-    const sb = await fastSandbox();
-    closers.push(() => sb.close());
-    const configDir = await profileDir(sb, 'local');
-    const appUrl = 'http://127.0.0.1:9/app-hooks';
-    expect((await runCli(['webhooks', 'register', '--url', appUrl, '--events', 'order.delivered'], { configDir })).code).toBe(0);
-    const proc = spawn(process.execPath, [BIN, 'listen', '--register', '--port', '0'], {
-      env: { ...process.env, VOUCHERS_CONFIG_DIR: configDir, NO_COLOR: '1' },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stderr = '';
-    proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
-    const exited = new Promise<number | null>((resolve) => proc.on('exit', (code) => resolve(code)));
-    closers.push(async () => {
-      proc.kill('SIGKILL');
-      await exited;
-    });
-    await until(() => stderr.includes('Ready!') || /Error/.test(stderr), 'the listener', 15_000);
+    const { configDir, appUrl } = await appEndpoint();
+    const { proc, exited, stderr: err } = await spawnListener(configDir);
     const shown = async () => JSON.parse((await runCli(['webhooks', 'show', '--json'], { configDir })).stdout) as { url: string };
     expect((await shown()).url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);
     proc.kill('SIGHUP');
-    expect(await exited, stderr).toBe(0); // as after Ctrl-C: a listener's normal stop
-    expect(stderr).toContain(`Put the webhook endpoint back: ${appUrl}.`);
+    expect(await exited, err()).toBe(0); // as after Ctrl-C: a listener's normal stop
+    expect(err()).toContain(`Put the webhook endpoint back: ${appUrl}.`);
     expect((await shown()).url).toBe(appUrl);
   });
 

@@ -16,7 +16,7 @@ import { parseForwardUrl, parseHeaderFlags, parseIntFlag, parseSecretFlags } fro
 import { DEFAULT_FORWARD_POLICY, Forwarder, type ForwardPolicy } from '../../listener/forward.js';
 import { NO_SECRET_HINT } from '../../listener/secret-source.js';
 import { startListener, type Listener } from '../../listener/server.js';
-import { registerListener, registrationUrl, restoreEndpoint, type PreviousEndpoint } from './register.js';
+import { forgetEndpointNote, registerListener, registrationUrl, restoreEndpoint, type PreviousEndpoint } from './register.js';
 import type { ListenFlags } from './index.js';
 
 export interface ListenOptions {
@@ -231,7 +231,7 @@ async function listenWithInbox(
         previous = reg.previous;
         err(
           io,
-          `The endpoint pointed at ${redactUrl(reg.previous.url)}: it points at this listener while it runs and is put back when it stops ` +
+          `The endpoint pointed at ${reg.inherited ? `a listener that stopped without putting it back; before that, at ` : ''}${redactUrl(reg.previous.url)}: it points at this listener while it runs and is put back when it stops ` +
             `(should the listener be killed instead: ${restoreCommand(f, reg.previous)})` +
             `${reg.rotated ? '; its signing secret was rotated to get one for this listener, so the app there needs the new one' : ''}.\n`,
         );
@@ -280,6 +280,7 @@ async function listenWithInbox(
   if (previous) {
     try {
       await restoreEndpoint(f, previous);
+      await forgetEndpointNote(f, profile?.base_url ?? '');
       err(io, `Put the webhook endpoint back: ${redactUrl(previous.url)}.\n`);
     } catch (e) {
       err(

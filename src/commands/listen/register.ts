@@ -9,6 +9,10 @@ import { createClient } from '../../core/http/client.js';
 import type { ApiClient } from '../../core/http/types.js';
 import type { Factory } from '../../core/run/factory.js';
 import { isLoopbackHost } from '../../core/net/loopback.js';
+import { mkdir, readFile, unlink } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
+import { writeFileAtomic } from '../../core/io/atomic-file.js';
+import { isRecord } from '../../core/is-record.js';
 
 /** The URL to register: --public-url, or the listener's own when the API is on loopback. */
 export function registrationUrl(baseUrl: string | undefined, publicUrl: string | undefined, ownUrl: () => string): string {
@@ -48,6 +52,11 @@ export interface Registration {
   previous: PreviousEndpoint | undefined;
   /** The server did not show the endpoint in a way this version reads: it is not put back. */
   previousUnknown: boolean;
+  /**
+   * The endpoint pointed at a listener that stopped without putting it back (killed): the
+   * one that listener had replaced, from the note it left, is put back instead.
+   */
+  inherited: boolean;
   /** The endpoint's signing secret was rotated to get one (the app it pointed at needs the new one). */
   rotated: boolean;
   /** The signing secret now in force; undefined when the API returned none and none was known. */
@@ -77,10 +86,87 @@ async function currentEndpoint(client: ApiClient, signal: AbortSignal): Promise<
   }
 }
 
+/**
+ * `listen --register` notes, per server (its base URL), the URL it registered and the
+ * endpoint it replaced, in the config folder (mode 0600), until it has put that endpoint
+ * back. A listener killed before that leaves the note: the next one finds the endpoint
+ * pointing at the registered URL and puts back the endpoint of the note, not the dead URL.
+ */
+const NOTES_FILE = 'listen-endpoints.json';
+
+interface EndpointNote {
+  registered: string;
+  previous: PreviousEndpoint;
+}
+
+async function notesPath(f: Factory): Promise<string> {
+  return join((await f.config()).dir, NOTES_FILE);
+}
+
+async function readNotes(path: string): Promise<Record<string, EndpointNote>> {
+  try {
+    const parsed: unknown = JSON.parse(await readFile(path, 'utf8'));
+    const notes: Record<string, EndpointNote> = {};
+    if (isRecord(parsed))
+      for (const [server, n] of Object.entries(parsed))
+        if (isRecord(n) && typeof n.registered === 'string' && isRecord(n.previous) && typeof n.previous.url === 'string')
+          Object.defineProperty(notes, server, {
+            value: {
+              registered: n.registered,
+              previous: {
+                url: n.previous.url,
+                events: Array.isArray(n.previous.events) ? n.previous.events.filter((e) => typeof e === 'string') : undefined,
+              },
+            },
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
+    return notes;
+  } catch {
+    // None yet, or unreadable: nothing noted (the endpoint as the server shows it is used).
+    return {};
+  }
+}
+
+async function writeNotes(path: string, notes: Record<string, EndpointNote>): Promise<void> {
+  if (Object.keys(notes).length === 0) {
+    await unlink(path).catch(() => undefined);
+    return;
+  }
+  try {
+    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    await writeFileAtomic(path, JSON.stringify(notes, null, 2) + '\n', { mode: 0o600 });
+  } catch {
+    // Without the note only the recovery after a killed listener is lost: this listener still
+    // puts the endpoint back when it stops, and printed the command that does it by hand.
+  }
+}
+
+/** The endpoint was put back: forget the note. Never throws (a note left behind names an endpoint already put back, which the next listener finds pointing elsewhere and ignores). */
+export async function forgetEndpointNote(f: Factory, server: string): Promise<void> {
+  try {
+    const path = await notesPath(f);
+    const notes = await readNotes(path);
+    if (!Object.hasOwn(notes, server)) return;
+    delete notes[server];
+    await writeNotes(path, notes);
+  } catch {
+    // See above.
+  }
+}
+
 export async function registerListener(f: Factory, url: string, knownSecrets: readonly string[]): Promise<Registration> {
   const client = await f.client();
   const looked = await currentEndpoint(client, f.io.signal);
-  const before = looked === 'unknown' ? undefined : looked;
+  const shown = looked === 'unknown' ? undefined : looked;
+  const server = (await f.profile()).base_url ?? '';
+  const path = await notesPath(f);
+  const notes = await readNotes(path);
+  const note = Object.hasOwn(notes, server) ? notes[server] : undefined;
+  // Pointing at the URL a killed listener registered: the endpoint it replaced is the one to put back.
+  const inherited = note !== undefined && shown !== undefined && shown.url === note.registered;
+  const before = inherited ? note.previous : shown;
   let res = await registerWebhook(client, { url }, { signal: f.io.signal });
   // An existing endpoint answers 200 without a secret; when none is known here, rotate to get one.
   let rotated = false;
@@ -106,12 +192,17 @@ export async function registerListener(f: Factory, url: string, knownSecrets: re
     ? (res.data.events as unknown[]).filter((e): e is string => typeof e === 'string')
     : undefined;
   const now = res.data?.url ?? url;
+  const previous = before && before.url !== now ? before : undefined;
+  if (previous) notes[server] = { registered: now, previous };
+  else delete notes[server];
+  await writeNotes(path, notes);
   return {
     webhookId: res.data?.webhook_id,
     url: now,
     events,
-    previous: before && before.url !== now ? before : undefined,
+    previous,
     previousUnknown: looked === 'unknown',
+    inherited: inherited && previous !== undefined,
     rotated,
     secret,
     saved,
