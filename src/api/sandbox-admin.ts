@@ -30,7 +30,7 @@ export interface AdminList<T> {
 }
 
 export const NO_ADMIN_HINT =
-  'start the sandbox with `vouchers sandbox start` (it writes the "local" profile with the admin URL and token), or pass --profile local';
+  'start the sandbox with `vouchers sandbox start` (it writes the "local" profile with the admin URL and token), or pass --profile local; or give this profile the sandbox\'s: vouchers profiles set NAME admin_url URL, then vouchers profiles set NAME admin_token --stdin';
 
 /** The admin URL and token of a resolved profile; a clear ConfigError when it has none. */
 export function adminTargetOf(profile: ResolvedProfile): AdminTarget {

@@ -220,6 +220,20 @@ describe('vouchers sandbox admin', () => {
     expect(empty.stderr).toContain('there is no profile "default", so no sandbox admin URL and token');
   });
 
+  it('a profile made by hand gets the admin surface with profiles set admin_url and admin_token (token from stdin)', async () => {
+    const dir = await profileDir(sb, 'acme');
+    const before = await runCli(['sandbox', 'admin', 'info'], { configDir: dir });
+    expect(before.code).toBe(2);
+    expect(before.stderr).toContain('vouchers profiles set NAME admin_url URL, then vouchers profiles set NAME admin_token --stdin');
+    expect((await runCli(['profiles', 'set', 'acme', 'admin_url', 'not a url'], { configDir: dir })).code).toBe(2);
+    expect((await runCli(['profiles', 'set', 'acme', 'admin_url', sb.adminUrl], { configDir: dir })).code).toBe(0);
+    const token = await runCli(['profiles', 'set', 'acme', 'admin_token', '--stdin'], { configDir: dir, stdin: sb.adminToken });
+    expect(token.code, token.stderr).toBe(0);
+    const info = await runCli(['sandbox', 'admin', 'info'], { configDir: dir });
+    expect(info.code, info.stderr).toBe(0);
+    expect((await runCli(['sandbox', 'trigger', 'order.processing'], { configDir: dir })).code).toBe(0);
+  });
+
   it('reports a wrong admin token and a stopped sandbox clearly', async () => {
     const dir = await profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: 'wrong-token' });
     const bad = await runCli(['sandbox', 'admin', 'info'], { configDir: dir });

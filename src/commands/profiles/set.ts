@@ -25,7 +25,7 @@ export async function run(f: Factory, name: string, key: string, value: string |
       fromStdin: options.stdin,
       plainFlag: `a plain ${key} value`,
       stdinFlag: '--stdin',
-      label: key === 'api_secret' ? 'API secret' : 'Webhook secret',
+      label: key === 'api_secret' ? 'API secret' : key === 'admin_token' ? 'Sandbox admin token' : 'Webhook secret',
       required: true,
     });
   } else if (options.stdin) {

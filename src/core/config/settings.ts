@@ -17,6 +17,22 @@ export interface SettingDef {
   apply(profile: StoredProfile, value: string): StoredProfile;
 }
 
+function httpUrl(text: string, what: string): string {
+  const v = text.trim();
+  let u: URL | undefined;
+  try {
+    u = new URL(v);
+  } catch {
+    u = undefined;
+  }
+  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:'))
+    throw new UsageError(
+      `${what} ${JSON.stringify(v)} is not an http(s) URL`,
+      `e.g. vouchers profiles set NAME ${what} http://127.0.0.1:4010/admin`,
+    );
+  return v.replace(/\/+$/, '');
+}
+
 function nonEmpty(text: string, what: string): string {
   if (text.trim() === '') throw new UsageError(`${what} must not be empty`);
   return text.trim();
@@ -77,6 +93,18 @@ export const SETTINGS: readonly SettingDef[] = [
     description: 'true for a production profile',
     secret: false,
     apply: (p, v) => ({ ...p, production: parseBoolean(v, 'production') }),
+  },
+  {
+    key: 'admin_url',
+    description: "a local sandbox's operator surface, e.g. http://127.0.0.1:4010/admin (sandbox admin, sandbox trigger)",
+    secret: false,
+    apply: (p, v) => ({ ...p, admin_url: httpUrl(v, 'admin_url') }),
+  },
+  {
+    key: 'admin_token',
+    description: "the sandbox's operator token (sandbox start prints it; stdin or prompt)",
+    secret: true,
+    apply: (p, v) => ({ ...p, admin_token: nonEmpty(v, 'admin_token') }),
   },
   {
     key: 'allow_insecure_http',
