@@ -52,6 +52,25 @@ describe('vouchers completion', () => {
     expect(bashComplete(script, ['vouchers', '--profile', 'prod', 'pay'])).toEqual(['payouts']);
   });
 
+  it('offers file names only where a file is asked for, never for an id, an amount or a URL', async () => {
+    const { stdout: script } = await runCli(['completion', 'bash']);
+    // The folder the completion runs in holds the script: a file name to offer.
+    expect(bashComplete(script, ['vouchers', 'orders', 'codes', 'x', '--codes-out', ''])).toEqual(['vouchers.bash']);
+    expect(bashComplete(script, ['vouchers', 'orders', 'create', '--from', ''])).toEqual(['vouchers.bash']);
+    expect(bashComplete(script, ['vouchers', 'api', 'POST', '/orders', '--data', ''])).toEqual(['vouchers.bash']);
+    for (const line of [
+      ['vouchers', 'orders', 'get', ''],
+      ['vouchers', 'events', 'show', ''],
+      ['vouchers', 'orders', 'create', '--denomination', ''],
+      ['vouchers', 'orders', 'create', '--reference', ''],
+      ['vouchers', 'listen', '--forward-to', ''],
+      ['vouchers', 'log', '--path', ''],
+    ])
+      expect(bashComplete(script, line), line.join(' ')).toEqual([]);
+    // And bash's own file-name completion is switched off for them (complete -o default).
+    expect(script).toContain('none) compopt +o default 2>/dev/null; return 0 ;;');
+  });
+
   it('asks `vouchers __complete` for profile names and product ids', async () => {
     const { stdout: script } = await runCli(['completion', 'bash']);
     const stub =

@@ -43,6 +43,7 @@ _${p}_complete() {
       profiles|products) COMPREPLY=($(compgen -W "$(${p}_dynamic "$kind" "$profile")" -- "$cur")); return 0 ;;
       choices:*) COMPREPLY=($(compgen -W "\${kind#choices:}" -- "$cur")); return 0 ;;
       file) COMPREPLY=($(compgen -f -- "$cur")); return 0 ;;
+      none) compopt +o default 2>/dev/null; return 0 ;;
     esac
   fi
   if [[ "$cur" == -* ]]; then
@@ -59,6 +60,7 @@ _${p}_complete() {
   case "$kind" in
     profiles|products) COMPREPLY=($(compgen -W "$(${p}_dynamic "$kind" "$profile")" -- "$cur")) ;;
     choices:*) COMPREPLY=($(compgen -W "\${kind#choices:}" -- "$cur")) ;;
+    none) compopt +o default 2>/dev/null ;;
     *) COMPREPLY=($(compgen -f -- "$cur")) ;;
   esac
   return 0

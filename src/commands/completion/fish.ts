@@ -77,6 +77,8 @@ function ${p}_values
             ${p}_dynamic $argv[1] $argv[2]
         case 'choices:*'
             string split ' ' -- (string replace 'choices:' '' -- $argv[1])
+        case none
+            # A value to type (an id, an amount, a URL): nothing to offer.
         case '*'
             __fish_complete_path $argv[3]
     end

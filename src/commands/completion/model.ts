@@ -7,7 +7,13 @@
 import type { Argument, CommandUnknownOpts as Command, Option } from '../../core/run/commander.js';
 
 /** What completes a value: names from the config, ids from the catalog, fixed words, or files. */
-export type ValueKind = 'profiles' | 'products' | 'file' | { choices: string[] };
+/** `none`: a value to type (an id, an amount, a URL): nothing is offered, not even file names. */
+export type ValueKind = 'profiles' | 'products' | 'file' | 'none' | { choices: string[] };
+
+/** A value that names a file: its placeholder says so (`<file>`, `<name[=file]>`), or it is JSON that may come from one. */
+function namesFile(placeholder: string): boolean {
+  return /file|json/i.test(placeholder);
+}
 
 export interface FlagSpec {
   /** `--profile`, `-p`. */
@@ -35,7 +41,7 @@ function valueKind(option: Option): ValueKind | undefined {
   if (option.argChoices && option.argChoices.length > 0) return { choices: [...option.argChoices] };
   if (option.long === '--profile') return 'profiles';
   if (option.long === '--product') return 'products';
-  return 'file';
+  return namesFile(option.flags.replace(/^[^<[]*/, '')) ? 'file' : 'none';
 }
 
 function positionalKind(path: string[], arg: Argument | undefined): ValueKind | undefined {
@@ -45,7 +51,7 @@ function positionalKind(path: string[], arg: Argument | undefined): ValueKind | 
   if (name.includes('product')) return 'products';
   if (path[0] === 'profiles' && (name === 'name' || name.includes('profile'))) return 'profiles';
   if (name.includes('profile')) return 'profiles';
-  return 'file';
+  return namesFile(name) ? 'file' : 'none';
 }
 
 export function completionModel(program: Command): CompletionModel {

@@ -43,6 +43,7 @@ _${prog}() {
       profiles|products) compadd -- \${(f)"$(${p}_dynamic "$kind" "$profile")"}; return ;;
       choices:*) compadd -- \${=kind#choices:}; return ;;
       file) _files; return ;;
+      none) return ;;
     esac
   fi
   if [[ "$cur" == -* ]]; then
@@ -61,6 +62,7 @@ _${prog}() {
   case "$kind" in
     profiles|products) compadd -- \${(f)"$(${p}_dynamic "$kind" "$profile")"} ;;
     choices:*) compadd -- \${=kind#choices:} ;;
+    none) ;;
     *) _files ;;
   esac
 }
