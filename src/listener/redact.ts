@@ -2,13 +2,16 @@
  * Voucher codes never belong in a webhook payload. Should a sender put one there anyway, in
  * a field named like a code, pin, card number or secret at any depth (`code`, `pin`,
  * `voucher_code`, `redemptionCode`, `claim_code`, `card_number`, `pin_code`, `code_last4`,
- * `codes`, `barcode`, `product_key`, `access_token`, …), what the listener and `events` print shows `[redacted]` instead, and says
+ * `codes`, `barcode`, `product_key`, `access_token`, and every name the other outputs mask:
+ * `serial`, `redemption_url`, `card: {number}`…), what the listener and `events` print shows `[redacted]` instead, and says
  * where it was. The inbox keeps the event as signed; there is no flag to show it: a
  * payload is the wrong place to read a code from (`vouchers orders codes` is the right one).
  *
  * Fields named for something else that happens to be a code (`currency_code`,
  * `country_code`, `error_code`, `status_code`, `product_code`, …) are shown as they are.
  */
+
+import { isCodeField as isOutputCodeField, isSecretField } from '../core/output/mask.js';
 
 /** Words that make a field secret wherever they appear in its name. */
 const SECRET_WORDS = new Set(['pin', 'pins', 'passcode', 'password', 'secret', 'token', 'cvv', 'cvc', 'barcode', 'barcodes']);
@@ -91,8 +94,18 @@ function judge(key: string): boolean {
   if (w.includes('cardnumber') || (w.includes('card') && (w.includes('number') || w.includes('no')))) return true;
   if (w.some((x, i) => x === 'key' && i > 0 && SECRET_KEYS.has(w[i - 1]!))) return true;
   const at = w.findIndex((x) => x === 'code' || x === 'codes');
-  if (at < 0) return false;
-  return !(at > 0 && NOT_A_VOUCHER.has(w[at - 1]!));
+  if (at >= 0) return !(at > 0 && NOT_A_VOUCHER.has(w[at - 1]!));
+  // Names without the word "code": the names every other output masks too (serial,
+  // serial_number, redemption_url, claim_link, activation_key…), and secrets.
+  return isOutputCodeField(key) || isSecretField(key);
+}
+
+/**
+ * A field `key` of an object held under `parent`: a code by its own name, or by both names
+ * joined (`card: {number}` is a card_number, `claim: {url}` a claim_url).
+ */
+function isCodeFieldIn(parent: string | undefined, key: string): boolean {
+  return isCodeField(key) || (parent !== undefined && isCodeField(`${parent}_${key}`));
 }
 
 export const REDACTED = '[redacted]';
@@ -111,11 +124,11 @@ export interface Redacted<T> {
 export function codeFieldsIn(value: unknown, path = ''): string[] {
   const found: string[] = [];
   const at: (string | number)[] = path ? [path] : [];
-  const walk = (v: unknown): void => {
+  const walk = (v: unknown, parent: string | undefined): void => {
     if (Array.isArray(v)) {
       for (let i = 0; i < v.length; i++) {
         at.push(i);
-        walk(v[i]);
+        walk(v[i], parent);
         at.pop();
       }
       return;
@@ -125,29 +138,34 @@ export function codeFieldsIn(value: unknown, path = ''): string[] {
     for (const k of Object.keys(record)) {
       const item = record[k];
       at.push(k);
-      if (isCodeField(k) && item !== null && item !== undefined) found.push(at.join('.'));
-      else walk(item);
+      if (isCodeFieldIn(parent, k) && item !== null && item !== undefined) found.push(at.join('.'));
+      else walk(item, k);
       at.pop();
     }
   };
-  walk(value);
+  walk(value, undefined);
   return found;
 }
 
 export function redactCodes<T>(value: T, path = ''): Redacted<T> {
   const found: string[] = [];
-  const walk = (v: unknown, at: string): unknown => {
-    if (Array.isArray(v)) return v.map((item, i) => walk(item, at ? `${at}.${i}` : String(i)));
+  const walk = (v: unknown, at: string, parent: string | undefined): unknown => {
+    if (Array.isArray(v)) return v.map((item, i) => walk(item, at ? `${at}.${i}` : String(i), parent));
     if (v === null || typeof v !== 'object') return v;
     const out: Record<string, unknown> = {};
     for (const [k, item] of Object.entries(v)) {
       const here = at ? `${at}.${k}` : k;
-      const secret = isCodeField(k) && item !== null && item !== undefined;
+      const secret = isCodeFieldIn(parent, k) && item !== null && item !== undefined;
       if (secret) found.push(here);
       // defineProperty: a parsed `__proto__` key stays a field instead of becoming the prototype
-      Object.defineProperty(out, k, { value: secret ? REDACTED : walk(item, here), enumerable: true, writable: true, configurable: true });
+      Object.defineProperty(out, k, {
+        value: secret ? REDACTED : walk(item, here, k),
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
     }
     return out;
   };
-  return { value: walk(value, path) as T, found };
+  return { value: walk(value, path, undefined) as T, found };
 }

@@ -234,6 +234,38 @@ describe('code-like field names', () => {
     }
   });
 
+  it('masks what every other output masks: serials, redemption links, and a card number or link inside an object', () => {
+    const payload = {
+      data: {
+        vouchers: [
+          {
+            serial: 'SER-0001-515M',
+            serial_number: 'SN-7777',
+            redemption_url: 'https://redeem.example/r/CODE-515M',
+            barcode_value: '0123456789',
+            card: { number: '4111111111111111', brand: 'visa' },
+            claim: { url: 'https://claim.example/CODE-1' },
+            product_id: 'sbx-instant',
+          },
+        ],
+      },
+    };
+    const r = redactCodes(payload);
+    const text = JSON.stringify(r.value);
+    for (const leaked of ['515M', '7777', '0123456789', '4111111111111111', 'CODE-1']) expect(text).not.toContain(leaked);
+    expect(text).toContain('"brand":"visa"');
+    expect(text).toContain('"product_id":"sbx-instant"');
+    expect(r.found).toEqual([
+      'data.vouchers.0.serial',
+      'data.vouchers.0.serial_number',
+      'data.vouchers.0.redemption_url',
+      'data.vouchers.0.barcode_value',
+      'data.vouchers.0.card.number',
+      'data.vouchers.0.claim.url',
+    ]);
+    expect(codeFieldsIn(payload)).toEqual(r.found);
+  });
+
   it('keeps a parsed __proto__ key as a field', () => {
     const value = JSON.parse('{"__proto__":{"code":"LEAK"},"a":1}') as Record<string, unknown>;
     const r = redactCodes(value);
