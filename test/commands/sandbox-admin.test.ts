@@ -88,6 +88,43 @@ describe('vouchers sandbox admin', () => {
     expect(tooMany.code).toBe(2);
   });
 
+  it('an unknown --fields name stops a write before anything changes: no key made whose secret is lost, none revoked', async () => {
+    const keys = async () => json<{ api_key: string; revoked_at: string | null }[]>((await admin('keys', 'list', '--json')).stdout);
+    const before = await keys();
+    const created = await admin('keys', 'create', '--partner', sb.partnerId, '--fields', 'api_key,bogus');
+    expect(created.code).toBe(2);
+    expect(created.stderr).toContain('unknown field: bogus');
+    const rotated = await admin('keys', 'rotate', sb.apiKey, '--fields', 'bogus');
+    expect(rotated.code).toBe(2);
+    const partner = await admin('partners', 'create', '--name', 'Nope', '--fields', 'bogus');
+    expect(partner.code).toBe(2);
+    const funded = await admin('fund', '--currency', 'USD', '--amount', '1', '--fields', 'bogus');
+    expect(funded.code).toBe(2);
+    expect(await keys()).toEqual(before);
+    expect(json<unknown[]>((await admin('partners', 'list', '--json')).stdout).some((p) => (p as { name: string }).name === 'Nope')).toBe(
+      false,
+    );
+    // --fields alone lists them, and makes nothing either.
+    const listed = await admin('keys', 'create', '--partner', sb.partnerId, '--fields');
+    expect(listed.stdout.split('\n')).toEqual(expect.arrayContaining(['api_key', 'api_secret']));
+    expect(await keys()).toEqual(before);
+  });
+
+  it('webhooks register --fields signing_secret on an endpoint that keeps its secret: registered, exit 0, said unchanged', async () => {
+    // A sandbox of its own: the endpoint would receive the other tests' events.
+    const own = await fastSandbox();
+    try {
+      const dir = await profileDir(own, 'local');
+      const url = 'http://127.0.0.1:9/fields-hooks';
+      expect((await runCli(['webhooks', 'register', '--url', url], { configDir: dir })).code).toBe(0);
+      const again = await runCli(['webhooks', 'register', '--url', url, '--fields', 'webhook_id,signing_secret'], { configDir: dir });
+      expect(again.code, again.stderr).toBe(0);
+      expect(again.stdout).toMatch(/^signing_secret\t\(unchanged: the answer carries none\)$/m);
+    } finally {
+      await own.close();
+    }
+  });
+
   it('fund, stock, partners, keys (secrets masked), allowlist', async () => {
     const fund = await admin('fund', '--currency', 'eur', '--amount', '250.5', '--json');
     expect(fund.code, fund.stderr).toBe(0);

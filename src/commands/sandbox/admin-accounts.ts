@@ -11,7 +11,9 @@ import type { Factory } from '../../core/run/factory.js';
 import { adminCall, adminTarget, type AdminList } from '../../api/sandbox-admin.js';
 import { amountFlag, currencyFlag, wholeNumberFlag } from './admin-flags.js';
 import {
+  fieldsFirst,
   KEY_COLUMNS,
+  KEY_LABELS,
   PARTNER_COLUMNS,
   secretNote,
   keyFields,
@@ -46,6 +48,7 @@ export async function fund(f: Factory, flags: FundFlags): Promise<void> {
     description: flags.description,
     count,
   };
+  if (await fieldsFirst(f, flags, ['currency', 'amount', 'available', 'reserved', 'transaction_id', 'type'])) return;
   const target = await adminTarget(f);
   const res = await adminCall<FundAnswer>(target, 'POST', '/wallets/fund', { body, signal: f.io.signal });
   const { wallet, transaction } = res.data;
@@ -85,6 +88,7 @@ export async function partnersCreate(f: Factory, flags: PartnerCreateFlags): Pro
     wallets: wallets(flags.wallet),
     allowlist: flags.allow?.length ? flags.allow : undefined,
   };
+  if (await fieldsFirst(f, flags, ['partner_id', 'name', 'categories', 'wallets', ...KEY_LABELS])) return;
   const res = await adminCall<{ partner: AdminPartner; key: AdminKey }>(await adminTarget(f), 'POST', '/partners', {
     body,
     signal: f.io.signal,
@@ -117,6 +121,7 @@ async function showNewKey(f: Factory, flags: OutputFlags & { showSecret?: boolea
 
 export async function keysCreate(f: Factory, flags: AdminKeysCreateFlags): Promise<void> {
   const body = { allowlist: flags.allow?.length ? flags.allow : undefined };
+  if (await fieldsFirst(f, flags, KEY_LABELS)) return;
   const res = await adminCall<AdminKey>(await adminTarget(f), 'POST', `/partners/${encodeURIComponent(flags.partner)}/keys`, {
     body,
     signal: f.io.signal,
@@ -164,6 +169,7 @@ async function updateLocalProfiles(f: Factory, adminUrl: string, oldKey: string,
 }
 
 export async function keysRotate(f: Factory, apiKey: string, flags: KeysRotateFlags): Promise<void> {
+  if (await fieldsFirst(f, flags, KEY_LABELS)) return;
   const target = await adminTarget(f);
   const res = await adminCall<AdminKey>(target, 'POST', `/keys/${encodeURIComponent(apiKey)}/rotate`, { signal: f.io.signal });
   const key = res.data;
@@ -180,6 +186,7 @@ export async function keysRotate(f: Factory, apiKey: string, flags: KeysRotateFl
 }
 
 export async function keysRevoke(f: Factory, apiKey: string, flags: OutputFlags): Promise<void> {
+  if (await fieldsFirst(f, flags, KEY_LABELS)) return;
   const res = await adminCall<AdminKey>(await adminTarget(f), 'POST', `/keys/${encodeURIComponent(apiKey)}/revoke`, {
     signal: f.io.signal,
   });

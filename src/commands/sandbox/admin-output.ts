@@ -26,6 +26,20 @@ export async function showList<T>(f: Factory, flags: OutputFlags, rows: T[], col
   await printList(f.io, rows, columns, settings, { empty });
 }
 
+/**
+ * Before an operator write: --fields checked against the labels the record will have (and
+ * --fields alone answered) before anything changes. True: the command stops there. An
+ * unknown field after a key was made would lose its secret, shown only once.
+ */
+export async function fieldsFirst(f: Factory, flags: OutputFlags, labels: readonly string[]): Promise<boolean> {
+  const settings = settingsOf(f, flags);
+  if (settings.format === 'json' || settings.format === 'ndjson') return false;
+  return handleFieldsFlag(f.io, settings, [...labels]);
+}
+
+/** The labels of keyFields. */
+export const KEY_LABELS = ['api_key', 'api_secret', 'partner_id', 'allowlist', 'replaces', 'created_at', 'revoked_at'] as const;
+
 export async function showRecord(f: Factory, flags: OutputFlags, record: unknown, fields: RecordField[]): Promise<void> {
   const settings = settingsOf(f, flags);
   if (

@@ -253,6 +253,9 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
   }
   let secretText: string | undefined;
   if (secret) secretText = show ? secret : '(saved to the profile; --show-secret prints it)';
+  // Asked for by --fields (which lists it) while the answer brought none: say so, after the
+  // endpoint was registered, rather than fail with "unknown field".
+  else if (settings.fields?.includes('signing_secret')) secretText = '(unchanged: the answer carries none)';
   await printRecord(
     f.io,
     { ...endpoint, ...(secret && show ? { signing_secret: secret } : {}) },
