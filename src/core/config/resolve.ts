@@ -36,6 +36,22 @@ function envValue(env: Env, name: string): string | undefined {
   return v === undefined || v === '' ? undefined : v;
 }
 
+/**
+ * An API key or secret from the environment: the line break a shell or a file left at
+ * either end is dropped (no header can carry it); one inside is a ConfigError naming the
+ * variable, never its value.
+ */
+function envCredential(env: Env, name: string): string | undefined {
+  const v = envValue(env, name)?.replace(/^[\r\n]+|[\r\n]+$/g, '');
+  if (v === undefined || v === '') return undefined;
+  if (/[\u0000-\u001f\u007f]/.test(v))
+    throw new ConfigError(
+      `${name} holds a control character (a line break or a tab): no request header can carry it`,
+      `set it to the value alone, e.g. export ${name}="$(tr -d '\\r\\n' < FILE)"`,
+    );
+  return v;
+}
+
 /** An env value parsed, or undefined when unset; a bad value is a UsageError naming the variable. */
 function envParsed<T>(env: Env, name: string, parse: (text: string, what: string) => T): T | undefined {
   const v = envValue(env, name);
@@ -76,8 +92,8 @@ function pick<T>(
 export function resolveProfileUnchecked(store: ConfigReader, env: Env, globals: ResolveGlobals): ResolvedProfile {
   const { name, source: nameSource } = resolveProfileName(store, env, globals);
   const stored: StoredProfile | undefined = store.get(name);
-  const envKey = envValue(env, ENV.apiKey);
-  const envSecret = envValue(env, ENV.apiSecret);
+  const envKey = envCredential(env, ENV.apiKey);
+  const envSecret = envCredential(env, ENV.apiSecret);
   if (!stored && (nameSource === 'flag' || nameSource === 'env') && !(envKey && envSecret)) {
     const names = store.names();
     const via = nameSource === 'flag' ? '--profile' : ENV.profile;

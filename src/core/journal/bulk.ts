@@ -20,7 +20,7 @@ import { constants } from 'node:fs';
 import { link, open, readdir, rename, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { makeDirSync } from '../io/make-dir.js';
 import { join } from 'node:path';
-import type { ErrorKind } from '../errors/index.js';
+import { ConfigError, type ErrorKind } from '../errors/index.js';
 import { applyKey, applyResult, emptyState, fileLines, readJournalFile, type BatchState, type KeyedRow } from './bulk-state.js';
 import { writeAside } from '../io/atomic-file.js';
 
@@ -435,7 +435,13 @@ export async function listBatches(configDir: string, keep: (h: BatchHeader) => b
   try {
     names = await readdir(batchesDir(configDir));
   } catch (e) {
-    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return [];
+    if (code === 'ENOTDIR')
+      throw new ConfigError(
+        `${batchesDir(configDir)} is not a folder: bulk orders keep their journals there; nothing was ordered`,
+        'move that file away (or set VOUCHERS_CONFIG_DIR to another folder), then run the same command again',
+      );
     throw e;
   }
   const out: BatchState[] = [];

@@ -282,3 +282,21 @@ describe('resolveProfile errors', () => {
     expect(resolveProfile(store, {}, { timeout: '500ms' }).timeout_ms).toBe(500);
   });
 });
+
+describe('credentials from the environment', () => {
+  it('drops the line break a shell or file left at either end; one inside is a ConfigError naming the variable, not the value', () => {
+    const store = memoryStore({}, undefined);
+    const env = { VOUCHERS_API_KEY: 'pk_test_1\n', VOUCHERS_API_SECRET: '\r\nsk_test_secret_0123\r\n' };
+    const p = resolveProfileUnchecked(store, env, {});
+    expect([p.api_key, p.api_secret]).toEqual(['pk_test_1', 'sk_test_secret_0123']);
+    let thrown: unknown;
+    try {
+      resolveProfileUnchecked(store, { VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 'sk_te\nst_secret' }, {});
+    } catch (e) {
+      thrown = e;
+    }
+    expect(thrown).toBeInstanceOf(ConfigError);
+    expect((thrown as Error).message).toContain('VOUCHERS_API_SECRET holds a control character');
+    expect((thrown as Error).message + (thrown as ConfigError).hint).not.toContain('st_secret');
+  });
+});

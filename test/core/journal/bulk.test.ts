@@ -1,5 +1,5 @@
 /** The bulk journal: header, fsynced keys, results, torn lines, reading back. */
-import { mkdtempSync, readFileSync, statSync, appendFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync, appendFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -10,6 +10,7 @@ import {
   isBatchId,
   isDefiniteRefusal,
   journalPath,
+  listBatches,
   parseJournal,
   rowOutcome,
   sha256Hex,
@@ -214,5 +215,14 @@ describe('BulkJournal', () => {
     expect(readFileSync(journalPath(d, id), 'utf8').startsWith(whole)).toBe(true);
     const state = await BulkJournal.read(d, id);
     expect(state?.keys.get(3)).toBe('key-b');
+  });
+});
+
+describe('the batches folder', () => {
+  it('a file where the folder should be is a clear configuration error (exit 2), not an unexpected crash', async () => {
+    const d = dir();
+    writeFileSync(join(d, 'batches'), 'not a folder');
+    await expect(listBatches(d)).rejects.toMatchObject({ name: 'ConfigError', message: expect.stringContaining('is not a folder') });
+    expect(await listBatches(mkdtempSync(join(tmpdir(), 'vouchers-bulk-none-')))).toEqual([]);
   });
 });
