@@ -444,6 +444,24 @@ describe('orders get', () => {
     expect(plain.stdout).not.toMatch(/^timeline\t/m);
   });
 
+  it('--fields vouchers is accepted by create and get: one cell of ids, statuses and codes, masked unless --reveal', async () => {
+    const instant = (...more: string[]) =>
+      cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--fields', 'order_id,vouchers', ...more]);
+    const made = await instant('--quantity', '2');
+    expect(made.code, made.stderr).toBe(0);
+    const id = /^order_id\t(ord_\S+)$/m.exec(made.stdout)![1]!;
+    const codes = sb.state.orders[id]!.vouchers.map((v) => v.code!);
+    const cell = /^vouchers\t(.*)$/m.exec(made.stdout)![1]!;
+    expect(cell).toMatch(/^vch_\S+ ISSUED ••••••••\S{4}; vch_\S+ ISSUED ••••••••\S{4}$/);
+    for (const c of codes) expect(made.stdout).not.toContain(c);
+    const shown = await cli(['orders', 'get', id, '--fields', 'vouchers']);
+    expect(shown.code, shown.stderr).toBe(0);
+    for (const c of codes) expect(shown.stdout).not.toContain(c);
+    const revealed = await instant('--reveal');
+    const rid = /^order_id\t(ord_\S+)$/m.exec(revealed.stdout)![1]!;
+    expect(revealed.stdout).toContain(sb.state.orders[rid]!.vouchers[0]!.code!);
+  });
+
   it('a malformed id is a usage error; an unknown one is not found (exit 4) with a trace ID', async () => {
     const bad = await cli(['orders', 'get', 'order-1']);
     expect(bad.code).toBe(2);

@@ -46,6 +46,7 @@ const RECORD_LABELS = [
   'created_at',
   'updated_at',
   'timeline',
+  'vouchers',
 ];
 const JSON_KEYS = [
   'order_id',
@@ -113,12 +114,22 @@ export function orderRecordFields(order: Order, extra: Record<string, string> = 
 }
 
 /**
- * Fields printed only when `--fields` names them: the full view shows the timeline as a
- * section of its own. One cell: each step's status and time (and note), oldest first.
+ * Fields printed only when `--fields` names them: the full view shows the timeline and the
+ * vouchers as sections of their own. The timeline in one cell: each step's status and time
+ * (and note), oldest first.
  */
-function askedOnlyFields(order: Order): RecordField[] {
+function askedOnlyFields(order: Order, reveal: boolean): RecordField[] {
   const timeline = Array.isArray(order.timeline) ? order.timeline : [];
-  return [{ label: 'timeline', value: timeline.map((t) => `${t.status} ${formatTime(t.at)}${t.note ? ` (${t.note})` : ''}`).join('; ') }];
+  return [
+    { label: 'timeline', value: timeline.map((t) => `${t.status} ${formatTime(t.at)}${t.note ? ` (${t.note})` : ''}`).join('; ') },
+    // One cell: each voucher's id, status and code (masked unless revealed).
+    {
+      label: 'vouchers',
+      value: order.vouchers
+        .map((v) => [v.voucher_id, v.status, shownCode(v, reveal)].filter((x) => typeof x === 'string' && x !== '').join(' '))
+        .join('; '),
+    },
+  ];
 }
 
 export function voucherColumns(reveal: boolean, vouchers: readonly OrderVoucher[] = []): Column<OrderVoucher>[] {
@@ -182,7 +193,7 @@ export async function printOrder(io: IO, order: Order, settings: OutputSettings,
     await printRecord(io, { ...body, ...options.extra }, fields, settings);
     return;
   }
-  const asked = askedOnlyFields(shown);
+  const asked = askedOnlyFields(shown, options.reveal);
   if (
     await handleFieldsFlag(
       io,
