@@ -64,12 +64,26 @@ export async function assertCodesFileFree(file: string, cwd: string): Promise<st
     }
   }
   if (entry) throw exists(path, entry.isSymbolicLink() ? 'is a symbolic link' : 'already exists');
+  const fs = await promisedFs();
   try {
-    await (await promisedFs()).access(dirname(path), constants.W_OK);
+    await fs.access(dirname(path), constants.W_OK);
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new UsageError(
       `cannot create ${path}: ${code === 'ENOENT' ? `no directory ${dirname(path)}` : (code ?? (e as Error).message)}`,
+      'choose a writable location for --codes-out',
+    );
+  }
+  try {
+    // Created and removed at once: a folder that refuses new files whatever its mode says
+    // (/proc, a read-only mount, for root too) is found now, not after the order is placed.
+    await (await fs.open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o600)).close();
+    await fs.unlink(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'EEXIST') throw exists(path);
+    throw new UsageError(
+      `cannot create ${path}: ${dirname(path)} does not take new files (${code ?? (e as Error).message})`,
       'choose a writable location for --codes-out',
     );
   }

@@ -67,3 +67,13 @@ describe('writeCodesFile (O_CREAT|O_EXCL|O_NOFOLLOW, 0600)', () => {
     expect(readFileSync(join(dir, 'codes.csv'), 'utf8')).toBe('old');
   });
 });
+
+describe('assertCodesFileFree tries the name before an order is placed', () => {
+  it('a folder that refuses new files whatever its mode says (/proc) is refused now, and the free name is left free', async () => {
+    await expect(assertCodesFileFree('/proc/vouchers-codes.csv', dir)).rejects.toThrow(
+      'cannot create /proc/vouchers-codes.csv: /proc does not take new files',
+    );
+    await assertCodesFileFree('codes.csv', dir);
+    expect(existsSync(join(dir, 'codes.csv'))).toBe(false);
+  });
+});
