@@ -1,4 +1,4 @@
-import { readFileSync, statSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
@@ -119,5 +119,23 @@ describe("vouchers log --failed leaves out the CLI's own probes", () => {
     } finally {
       await sb.close();
     }
+  });
+});
+
+describe('a request log that cannot be written', () => {
+  it('is said once on stderr (not only under --debug); the command itself succeeds', async () => {
+    const dir = tempConfigDir();
+    mkdirSync(join(dir, 'requests.log'));
+    const env = { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'pk_log', VOUCHERS_API_SECRET: SECRET };
+    const r = await runCli(['wallets', 'list'], { env, configDir: dir });
+    expect(r.code, r.stderr).toBe(0);
+    const said = r.stderr.match(
+      /^Warning: the request log .*requests\.log could not be written \(.*\): this run's requests are not logged, and vouchers log will not show them$/gm,
+    );
+    expect(said).toHaveLength(1);
+    expect(r.stderr).not.toContain(SECRET);
+    const json = await runCli(['wallets', 'list', '--json'], { env, configDir: dir });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!)).toMatchObject({ notice: { code: 'REQUEST_LOG_NOT_WRITTEN' } });
   });
 });

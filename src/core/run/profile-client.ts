@@ -83,11 +83,14 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
         deps.io.stderr.write(`[debug] ${line}\n`);
       }
     : undefined;
-  if (debug) {
-    deps.requestLog.onError?.((e) =>
-      debug(`request log ${deps.requestLog.path} could not be written (${e.message}); requests are not being logged`),
-    );
-  }
+  // Said once, whether or not --debug: support finds trace IDs with `vouchers log`, and a
+  // request log that silently stopped would leave them nothing to find.
+  deps.requestLog.onError?.((e) => {
+    const message = `the request log ${deps.requestLog.path} could not be written (${e.message}): this run's requests are not logged, and vouchers log will not show them`;
+    if (debug) debug(message);
+    else if (deps.globals.json) writeNotice(deps.io, { format: 'json' }, 'REQUEST_LOG_NOT_WRITTEN', message);
+    else writeNotice(deps.io, { format: 'table' }, 'REQUEST_LOG_NOT_WRITTEN', `Warning: ${message}`);
+  });
   return createClient({
     baseUrl: profile.base_url!,
     apiKey: profile.api_key!,
