@@ -18,6 +18,8 @@ export interface CallOptions {
   signal?: AbortSignal;
   timeoutMs?: number;
   maxRetries?: number;
+  /** The CLI's own look-up, logged as a probe (RequestOptions.probe). */
+  probe?: boolean;
 }
 
 export async function listCategories(client: ApiClient, options: CallOptions = {}): Promise<ApiResponse<ListBody<Category>>> {

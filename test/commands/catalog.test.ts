@@ -71,6 +71,18 @@ describe('products list', () => {
     expect(r.stderr).toContain('--currency');
     expect(r.stderr).toContain('ISO 4217');
   });
+
+  it('--category naming none open to the partner: nothing listed (exit 0), and the categories there are named', async ({
+    sandboxEnv: env,
+  }) => {
+    const r = await runCli(['products', 'list', '--category', 'nosuch'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toMatch(/^No category "nosuch" is open to you \((\S+, )*sandbox(, \S+)*\): vouchers categories list$/m);
+    // A real category with nothing in it under the other filters says nothing of the kind.
+    const empty = await runCli(['products', 'list', '--category', 'sandbox', '--currency', 'JPY', '--country', 'JP'], { env });
+    expect(empty.code).toBe(0);
+    expect(empty.stderr).not.toContain('No category');
+  });
 });
 
 describe('products get', () => {

@@ -1,5 +1,10 @@
 /** `vouchers products list [--currency C] [--country CC] [--category ID]`: GET /products. */
-import { listProducts } from '../../api/catalog.js';
+import { listCategories, listProducts } from '../../api/catalog.js';
+import type { ApiClient } from '../../core/http/types.js';
+import { isRecord } from '../../core/is-record.js';
+import { notice } from '../../core/output/notice.js';
+import { suggestedCommand } from '../../core/output/next-page.js';
+import type { OutputSettings } from '../../core/output/options.js';
 import type { Product } from '../../contract/catalog.js';
 import { UsageError } from '../../core/errors/index.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
@@ -85,4 +90,27 @@ export async function run(f: Factory, options: ProductsListOptions): Promise<voi
   const client = await f.client();
   const res = await listProducts(client, filters, { signal: f.io.signal });
   await printList(f.io, res.data.data, COLUMNS, settings, { empty: 'No products match these filters.', required: PRODUCT_LAYOUT });
+  if (res.data.data.length === 0 && filters.category_id !== undefined) await noSuchCategory(f, client, filters.category_id, settings);
+}
+
+/**
+ * Nothing listed under --category: when the categories open to the partner do not include
+ * it (a typo, another partner's), say so. A look-up that fails or reads no ids says nothing.
+ */
+async function noSuchCategory(f: Factory, client: ApiClient, category: string, settings: OutputSettings): Promise<void> {
+  let ids: string[];
+  try {
+    const res = await listCategories(client, { signal: f.io.signal, probe: true });
+    const rows: unknown[] = Array.isArray(res.data.data) ? res.data.data : [];
+    ids = rows.flatMap((c) => (isRecord(c) ? [c.category_id, c.id].filter((v): v is string => typeof v === 'string') : []));
+  } catch {
+    return;
+  }
+  if (ids.length === 0 || ids.some((id) => id.toLowerCase() === category.toLowerCase())) return;
+  notice(
+    f.io,
+    settings,
+    'UNKNOWN_CATEGORY',
+    `No category ${JSON.stringify(category)} is open to you (${ids.join(', ')}): ${suggestedCommand(f.globals(), ['categories', 'list'])}`,
+  );
 }
