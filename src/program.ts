@@ -30,17 +30,27 @@ export function wantsJson(argv: readonly string[]): boolean {
  * in this CLI's own error layout, with a hint naming the command's --help; with --json as
  * the error envelope, as every other error is.
  */
+/**
+ * An unknown `--name=value` is shown without its value: it may be a secret typed for a
+ * command that has no such flag (`--secret=whsec_…`), and usage errors end up in CI logs.
+ */
+function withoutValues(text: string): string {
+  return text.replace(/(--[A-Za-z0-9][A-Za-z0-9-]*)=[^'\s]*/g, '$1=…');
+}
+
 export function usageError(text: string, commandPath: string, json: boolean, cmd?: object): string {
   const [first = '', ...rest] = text.trim().split('\n');
-  const message = first.replace(/^error:\s*/, '');
-  const unknown = /^unknown option '([^']+)'/.exec(message)?.[1];
+  const said = first.replace(/^error:\s*/, '');
+  const unknown = /^unknown option '([^']+)'/.exec(said)?.[1];
+  const message = unknown === undefined ? said : withoutValues(said);
   const suggestion =
     (cmd && unknown && mistakenOptionHint(cmd, unknown)) ||
     rest
       .map((l) => l.trim().replace(/^\((.*)\)$/, '$1'))
       .filter(Boolean)
       .join(' ');
-  const hint = `${suggestion ? `${suggestion[0]!.toLowerCase()}${suggestion.slice(1)} ` : ''}see ${commandPath} --help`;
+  const told = unknown === undefined ? suggestion : withoutValues(suggestion);
+  const hint = `${told ? `${told[0]!.toLowerCase()}${told.slice(1)} ` : ''}see ${commandPath} --help`;
   if (json) return JSON.stringify({ error: { name: 'UsageError', code: 'USAGE', message, hint }, trace_id: null }) + '\n';
   return `Error: ${message}\n  hint      ${hint}\n`;
 }

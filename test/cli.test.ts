@@ -55,6 +55,15 @@ describe('root command', () => {
     });
   });
 
+  it('an unknown --name=value is shown without its value (a secret typed for the wrong command stays out of logs)', async () => {
+    for (const json of [false, true]) {
+      const r = await runCli(['orders', 'list', '--secret=whsec_TypedHere0123456789', ...(json ? ['--json'] : [])]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain("unknown option '--secret=…'");
+      expect(r.stderr).not.toContain('TypedHere');
+    }
+  });
+
   it("prints parse errors in the layout of every other error, with a hint naming the command's help", async () => {
     const unknown = await runCli(['wallets', 'list', '--bogus']);
     expect(unknown.stderr).toBe("Error: unknown option '--bogus'\n  hint      see vouchers wallets list --help\n");
