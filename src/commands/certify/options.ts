@@ -1,4 +1,5 @@
 /** `vouchers certify` flags → options, every check that needs no network done here. */
+import { parseHttpUrl } from '../../core/config/parse.js';
 import { UsageError } from '../../core/errors/index.js';
 import { parseDuration } from '../../core/http/duration.js';
 import { planReporters, type ReporterPlan } from '../../certify/reporters/index.js';
@@ -39,15 +40,7 @@ function idList(text: string | undefined, flag: string, checks: readonly CheckDe
 }
 
 function httpUrl(text: string, flag: string): string {
-  let u: URL;
-  try {
-    u = new URL(text);
-  } catch {
-    throw new UsageError(`${flag} ${JSON.stringify(text)} is not a URL`, `e.g. ${flag} http://127.0.0.1:3000/webhooks`);
-  }
-  if (u.protocol !== 'http:' && u.protocol !== 'https:')
-    throw new UsageError(`${flag} ${JSON.stringify(text)} must be http:// or https://`);
-  return u.toString();
+  return parseHttpUrl(text, flag, `${flag} http://127.0.0.1:3000/webhooks`).toString();
 }
 
 export function buildOptions(flags: CertifyFlags, checks: readonly CheckDef[]): CertifyOptions {

@@ -65,9 +65,9 @@ export function buildReplayOptions(eventIds: string[], flags: EventsReplayFlags)
  * The bodies whose forwarding never reached the app, oldest first: forwarded at least once
  * (by the listener or a replay) and never answered 2xx.
  */
-export async function notForwardedBodies(inboxPath: string): Promise<{ eventId: string; body: number }[]> {
+export function notForwardedBodies(log: readonly ForwardRecord[]): { eventId: string; body: number }[] {
   const byBody = new Map<string, { eventId: string; body: number; delivered: boolean }>();
-  for (const r of await readForwardLog(forwardLogPath(inboxPath))) {
+  for (const r of log) {
     const body = r.body_number ?? 1;
     const id = `${r.event_id}\n${body}`;
     const seen = byBody.get(id) ?? { eventId: r.event_id, body, delivered: false };
@@ -81,10 +81,10 @@ export async function notForwardedBodies(inboxPath: string): Promise<{ eventId: 
  * Without --forward-to: the URL the forward log shows these events were last forwarded to
  * (by the listener or a replay), said on stderr. None recorded, or several: a usage error.
  */
-async function defaultForwardTo(f: Factory, inboxPath: string, o: ReplayOptions, eventIds: readonly string[]): Promise<URL> {
+function defaultForwardTo(f: Factory, log: readonly ForwardRecord[], o: ReplayOptions, eventIds: readonly string[]): URL {
   const wanted = new Set(eventIds);
   const last = new Map<string, string>();
-  for (const r of await readForwardLog(forwardLogPath(inboxPath))) if (wanted.has(r.event_id)) last.set(r.event_id, r.url);
+  for (const r of log) if (wanted.has(r.event_id)) last.set(r.event_id, r.url);
   const urls = [...new Set(last.values())];
   const which = eventIds.length === 1 ? displayText(eventIds[0]!) : 'these events';
   if (urls.length !== 1)
@@ -104,8 +104,11 @@ async function defaultForwardTo(f: Factory, inboxPath: string, o: ReplayOptions,
 
 export async function run(f: Factory, given: ReplayOptions): Promise<void> {
   const path = await resolveInboxPath(f, given.inbox);
+  // The forward log, read once: for --not-forwarded and for the URL when --forward-to is not given.
+  let read: ForwardRecord[] | undefined;
+  const log = async () => (read ??= await readForwardLog(forwardLogPath(path)));
   const targets = given.notForwarded
-    ? await notForwardedBodies(path)
+    ? notForwardedBodies(await log())
     : given.eventIds.map((eventId) => ({ eventId, body: 1 as BodyChoice }));
   if (targets.length === 0) {
     if (given.json) await printJson(f.io, []);
@@ -116,12 +119,12 @@ export async function run(f: Factory, given: ReplayOptions): Promise<void> {
     ...given,
     forwardTo:
       given.forwardTo ??
-      (await defaultForwardTo(
+      defaultForwardTo(
         f,
-        path,
+        await log(),
         given,
         targets.map((t) => t.eventId),
-      )),
+      ),
   };
   if (!o.notForwarded && o.eventIds.length === 1) {
     const { failure, shown } = await replayOne(

@@ -31,7 +31,7 @@ import { orderFromFlags } from './order-input.js';
 import { checkOutcome } from './outcome.js';
 import { hasCodes } from './redact.js';
 import { checkOrderFields, printOrder } from './render.js';
-import { maskCodes, maskSecrets } from '../../core/output/mask.js';
+import { codeFieldAt, maskCodes, maskSecrets } from '../../core/output/mask.js';
 import { printRecord } from '../../core/output/print.js';
 
 export type { CreateFlags };
@@ -158,7 +158,7 @@ async function withCodes(client: ApiClient, order: Order, signal: AbortSignal): 
         const c = byId.get(v.voucher_id);
         if (!c) return v;
         // The endpoint's other codes (a card number beside the code…) come along, by their fields.
-        const more = moreCodes(c).map(({ key }) => (Object.hasOwn(c, key) ? key : key.slice(0, key.indexOf('.'))));
+        const more = moreCodes(c).map(({ key }) => codeFieldAt(c, key).top);
         return { ...v, ...Object.fromEntries(more.map((k) => [k, c[k]])), code: c.code, pin: c.pin };
       }),
     },

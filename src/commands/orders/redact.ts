@@ -4,9 +4,8 @@
  */
 import type { Order, OrderCodes, OrderVoucher, VoucherCode } from '../../contract/orders.js';
 import { maskCode } from '../../core/output/format.js';
-import { maskCodes } from '../../core/output/mask.js';
+import { codeFieldAt, maskCodes } from '../../core/output/mask.js';
 import type { Column } from '../../core/output/print.js';
-import { isRecord } from '../../core/is-record.js';
 import { moreCodes } from '../../api/order-read.js';
 
 export function redactVoucher(v: OrderVoucher): OrderVoucher {
@@ -47,15 +46,6 @@ export function hasCodes(order: Order): boolean {
   return order.vouchers.some((v) => typeof v.code === 'string' && v.code.length > 0);
 }
 
-/** A field of a row by a `moreCodes` key: `card.number` is `number` inside `card`. */
-function fieldAt(row: object, key: string): unknown {
-  const r = row as Record<string, unknown>;
-  if (Object.hasOwn(r, key)) return r[key];
-  const dot = key.indexOf('.');
-  const inner = dot > 0 && Object.hasOwn(r, key.slice(0, dot)) ? r[key.slice(0, dot)] : undefined;
-  return isRecord(inner) && Object.hasOwn(inner, key.slice(dot + 1)) ? inner[key.slice(dot + 1)] : undefined;
-}
-
 /**
  * One column for each code the `vouchers` carry beside code and pin (a card number, a
  * security code, a redemption link), named by the server's field. The names come from the
@@ -65,5 +55,5 @@ function fieldAt(row: object, key: string): unknown {
 export function moreCodeColumns<T extends object>(vouchers: readonly (OrderVoucher | VoucherCode)[]): Column<T>[] {
   const keys: string[] = [];
   for (const v of vouchers) for (const { key } of moreCodes(v)) if (!keys.includes(key)) keys.push(key);
-  return keys.map((key) => ({ field: key, get: (row: T) => fieldAt(row, key) ?? '', shrink: false }));
+  return keys.map((key) => ({ field: key, get: (row: T) => codeFieldAt(row as Record<string, unknown>, key).value ?? '', shrink: false }));
 }

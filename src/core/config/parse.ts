@@ -41,3 +41,16 @@ export function parseBoolean(text: string, what: string): boolean {
   if (['false', 'no', 'off', '0'].includes(t)) return false;
   throw new UsageError(`${what} ${JSON.stringify(text)} is not true or false`, 'use true or false');
 }
+
+/** An http:// or https:// URL; `example` is the value shown in the hint of one that is not a URL. */
+export function parseHttpUrl(text: string, what: string, example: string): URL {
+  let u: URL;
+  try {
+    u = new URL(text);
+  } catch {
+    throw new UsageError(`${what} ${JSON.stringify(text)} is not a URL`, `e.g. ${example}`);
+  }
+  if (u.protocol !== 'http:' && u.protocol !== 'https:')
+    throw new UsageError(`${what} ${JSON.stringify(text)} must be http:// or https://`);
+  return u;
+}

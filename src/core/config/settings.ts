@@ -5,7 +5,7 @@
 import { UsageError } from '../errors/index.js';
 import { validateBaseUrl } from './base-url.js';
 import { parseDuration } from '../http/duration.js';
-import { parseBoolean, parseMaxRetries, parsePositiveInt, parseSigningPath } from './parse.js';
+import { parseBoolean, parseHttpUrl, parseMaxRetries, parsePositiveInt, parseSigningPath } from './parse.js';
 import type { StoredProfile } from './types.js';
 
 export { parseBoolean, parsePositiveInt, parseSigningPath };
@@ -17,19 +17,10 @@ export interface SettingDef {
   apply(profile: StoredProfile, value: string): StoredProfile;
 }
 
+/** An http(s) URL as given, without trailing slashes. */
 function httpUrl(text: string, what: string): string {
   const v = text.trim();
-  let u: URL | undefined;
-  try {
-    u = new URL(v);
-  } catch {
-    u = undefined;
-  }
-  if (!u || (u.protocol !== 'http:' && u.protocol !== 'https:'))
-    throw new UsageError(
-      `${what} ${JSON.stringify(v)} is not an http(s) URL`,
-      `e.g. vouchers profiles set NAME ${what} http://127.0.0.1:4010/admin`,
-    );
+  parseHttpUrl(v, what, `vouchers profiles set NAME ${what} http://127.0.0.1:4010/admin`);
   return v.replace(/\/+$/, '');
 }
 

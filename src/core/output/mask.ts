@@ -252,3 +252,16 @@ export function codeFields(record: Record<string, unknown>): Field[] {
   }
   return found;
 }
+
+/**
+ * What a `codeFields` key names in `record`: the top-level field that holds it (`card` for
+ * `card.number`) and the value (`number` inside `card`).
+ */
+export function codeFieldAt(record: Record<string, unknown>, key: string): { top: string; value: unknown } {
+  if (Object.hasOwn(record, key)) return { top: key, value: record[key] };
+  const dot = key.indexOf('.');
+  const top = dot > 0 ? key.slice(0, dot) : key;
+  const inner = Object.hasOwn(record, top) ? record[top] : undefined;
+  const rest = key.slice(dot + 1);
+  return { top, value: dot > 0 && isRecord(inner) && Object.hasOwn(inner, rest) ? inner[rest] : undefined };
+}
