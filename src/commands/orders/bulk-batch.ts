@@ -1,0 +1,188 @@
+/**
+ * Opening a bulk batch: its lock, its journal (new, resumed, or carried over from an
+ * earlier run of an edited file) and the rows still to order. `bulk.ts` runs the batch.
+ */
+import { CliError, UsageError } from '../../core/errors/index.js';
+import { err } from '../../core/io/io.js';
+import { BatchLock, BatchLocked } from '../../core/journal/batch-lock.js';
+import {
+  appendSuperseded,
+  BulkJournal,
+  rowOutcome,
+  type BatchHeader,
+  type BatchState,
+  type BulkRow,
+  type KeyRecord,
+  type ResultRecord,
+} from '../../core/journal/bulk.js';
+import { batchesSharing, Carry, liveBatches } from './bulk-identity.js';
+import { suggestedCommand } from '../../core/output/next-page.js';
+import type { Factory } from '../../core/run/factory.js';
+import { forEachRow, heldRows, inputRows, scanInput, type Input } from './bulk-check.js';
+import type { BulkOptions } from './bulk-options.js';
+
+export async function takeLock(io: Factory['io'], configDir: string, batchId: string, resumeCmd: string): Promise<BatchLock> {
+  let lock: BatchLock;
+  try {
+    lock = await BatchLock.acquire(configDir, batchId);
+  } catch (e) {
+    if (!(e instanceof BatchLocked)) throw e;
+    const who = e.holder
+      ? `pid ${e.holder.pid} on host ${e.holder.host} (since ${e.holder.started_at})`
+      : 'another run (its lock file could not be read)';
+    throw new CliError(
+      'usage',
+      `batch ${batchId} is being run by ${who}: this run ordered nothing`,
+      `wait for that run to end, then run ${resumeCmd} for any row left; if no such run exists (e.g. it ran on another host and died), remove ${e.path}`,
+    );
+  }
+  if (lock.recovered) {
+    err(io, `Batch ${batchId}: took over the lock of pid ${lock.recovered.pid} on ${lock.recovered.host}, which is no longer running.\n`);
+  }
+  return lock;
+}
+
+/** The rows of a new batch's file that an earlier batch sent, as records for the new journal. */
+async function carriedRecords(carry: Carry, rows: () => AsyncIterable<BulkRow>): Promise<(KeyRecord | ResultRecord)[]> {
+  const records: (KeyRecord | ResultRecord)[] = [];
+  // Nothing to take over (no earlier batch of this target holds a reference): no pass over the rows.
+  if (carry.empty) return records;
+  await forEachRow(rows(), (row) => records.push(...carry.records(row)));
+  return records;
+}
+
+/**
+ * Create the journal of a new batch with what it takes over from earlier batches (by
+ * reference), holding their locks: a run of an earlier batch is refused meanwhile, and
+ * once the new journal exists they are marked superseded, so they are never run again.
+ */
+export async function startBatch(
+  f: Factory,
+  configDir: string,
+  input: Input,
+  rows: () => AsyncIterable<BulkRow>,
+  carry: Carry,
+  sharing: Set<string>,
+  header: Omit<BatchHeader, 'type' | 'version'>,
+): Promise<BulkJournal> {
+  const records = await carriedRecords(carry, rows);
+  const from = new Set([...carry.from, ...sharing]);
+  const locks: BatchLock[] = [];
+  try {
+    for (const id of from) {
+      try {
+        locks.push(await BatchLock.acquire(configDir, id));
+      } catch (e) {
+        if (!(e instanceof BatchLocked)) throw e;
+        throw new CliError(
+          'usage',
+          `rows of this file (by reference) belong to batch ${id}, which is being run by ${e.holder ? `pid ${e.holder.pid} on host ${e.holder.host}` : 'another run'}: this run ordered nothing`,
+          'wait for that run to end, then run this file again',
+        );
+      }
+    }
+    // Under the locks: what the earlier batches hold now (a run may have ended meanwhile).
+    if (from.size > 0) {
+      const earlier = await liveBatches(configDir, header.target ?? '', header.batch_id);
+      const now = new Carry(earlier);
+      const fresh = await carriedRecords(now, rows);
+      const nowFrom = new Set([...now.from, ...(await batchesSharing(configDir, earlier, input.references, rows))]);
+      if ([...nowFrom].some((id) => !from.has(id)) || JSON.stringify(fresh) !== JSON.stringify(records)) {
+        throw new CliError(
+          'usage',
+          `earlier batches with this file's references changed while this run started: nothing was ordered`,
+          'run the same command again',
+        );
+      }
+    }
+    const all = rows();
+    const references =
+      Symbol.iterator in all
+        ? (function* refs() {
+            for (const row of all as unknown as Iterable<BulkRow>) if (row.reference !== undefined) yield row.reference;
+          })()
+        : (async function* refs() {
+            for await (const row of all) if (row.reference !== undefined) yield row.reference;
+          })();
+    const journal = await BulkJournal.create(configDir, header, records, references);
+    for (const id of from) await appendSuperseded(configDir, id, header.batch_id, new Date(f.clock.now()).toISOString());
+    if (from.size > 0) {
+      err(
+        f.io,
+        `Batch ${header.batch_id} takes over, by reference, the rows of earlier batch${from.size === 1 ? '' : 'es'} ${[...from].join(', ')} (no longer run on their own).\n`,
+      );
+    }
+    return journal;
+  } finally {
+    for (const l of locks) await l.release();
+  }
+}
+
+export interface LockedRun {
+  input: Input | undefined;
+  configDir: string;
+  profile: Awaited<ReturnType<Factory['profile']>>;
+  target: string;
+  batchId: string;
+  resumeCmd: string;
+}
+
+/** Read (dry run) or open (a run: a torn last line is repaired) the journal of a batch that exists. */
+export async function openBatch(
+  f: Factory,
+  o: BulkOptions,
+  configDir: string,
+  batchId: string,
+): Promise<{ state?: BatchState; journal?: BulkJournal }> {
+  try {
+    if (o.dryRun) return { state: await BulkJournal.read(configDir, batchId, false) };
+    const journal = await BulkJournal.open(configDir, batchId);
+    // A crash mid-write leaves a torn last line: it was cut off so the next append starts cleanly.
+    if (journal && journal.repaired > 0)
+      err(
+        f.io,
+        `Batch ${batchId}: the journal's last line was cut off by a crash (${journal.repaired} byte${journal.repaired === 1 ? '' : 's'}); removed it, everything before it is kept.\n`,
+      );
+    return { state: journal?.state, journal };
+  } catch (e) {
+    throw new UsageError(
+      `the journal of batch ${batchId} is damaged: ${(e as Error).message}`,
+      'move the file away to start the batch afresh (rows already ordered would then be ordered again)',
+    );
+  }
+}
+
+/** The rows of an existing batch: its header's (version 1), or its file's, checked against the digest it started with. */
+export async function batchRows(f: Factory, state: BatchState, input: Input | undefined): Promise<() => AsyncIterable<BulkRow>> {
+  const { rows } = state.header;
+  if (rows) return () => heldRows(rows);
+  if (input) return inputRows(input);
+  const path = state.header.source_path;
+  const again = suggestedCommand(f.globals(), ['orders', 'create', '--from', state.header.source ?? 'FILE']);
+  if (path === undefined)
+    throw new UsageError(`batch ${state.header.batch_id} does not say where its file is`, `run it with its file: ${again}`);
+  const found = await scanInput(
+    f,
+    path,
+    `put the file of batch ${state.header.batch_id} back as it was, or pass its new path to vouchers orders create --from`,
+  );
+  if (found.sha256 !== state.header.sha256) {
+    throw new UsageError(
+      `${path}, the file of batch ${state.header.batch_id}, changed since the batch started: its rows are read from it`,
+      `put it back as it was to resume the batch; or run the edited file (${again}): rows with a reference already ordered are skipped`,
+    );
+  }
+  return inputRows(found);
+}
+
+/** The rows still to order, read as the workers take them: synchronously when they are held in memory. */
+export function pendingRows(rows: () => AsyncIterable<BulkRow>, state: BatchState): Iterable<BulkRow> | AsyncIterable<BulkRow> {
+  const all = rows();
+  if (Symbol.iterator in all)
+    return (function* pending() {
+      for (const row of all as Iterable<BulkRow>) if (rowOutcome(state, row.row) !== 'ordered') yield row;
+    })();
+  return (async function* pending() {
+    for await (const row of all) if (rowOutcome(state, row.row) !== 'ordered') yield row;
+  })();
+}
