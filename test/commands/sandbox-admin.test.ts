@@ -91,19 +91,29 @@ describe('vouchers sandbox admin', () => {
   it('an unknown --fields name stops a write before anything changes: no key made whose secret is lost, none revoked', async () => {
     const keys = async () => json<{ api_key: string; revoked_at: string | null }[]>((await admin('keys', 'list', '--json')).stdout);
     const before = await keys();
-    const created = await admin('keys', 'create', '--partner', sb.partnerId, '--fields', 'api_key,bogus');
-    expect(created.code).toBe(2);
-    expect(created.stderr).toContain('unknown field: bogus');
-    const rotated = await admin('keys', 'rotate', sb.apiKey, '--fields', 'bogus');
-    expect(rotated.code).toBe(2);
-    const partner = await admin('partners', 'create', '--name', 'Nope', '--fields', 'bogus');
-    expect(partner.code).toBe(2);
-    const funded = await admin('fund', '--currency', 'USD', '--amount', '1', '--fields', 'bogus');
-    expect(funded.code).toBe(2);
+    const wallets = async () => (await admin('partners', 'list', '--json')).stdout;
+    const funds = await wallets();
+    // With --json the names are the answer's keys; checked before the write all the same.
+    for (const mode of [[], ['--json']]) {
+      const created = await admin('keys', 'create', '--partner', sb.partnerId, '--fields', 'api_key,bogus', ...mode);
+      expect(created.code).toBe(2);
+      expect(created.stderr).toContain('unknown field: bogus');
+      const rotated = await admin('keys', 'rotate', sb.apiKey, '--fields', 'bogus', ...mode);
+      expect(rotated.code).toBe(2);
+      const partner = await admin('partners', 'create', '--name', 'Nope', '--fields', 'bogus', ...mode);
+      expect(partner.code).toBe(2);
+      const funded = await admin('fund', '--currency', 'USD', '--amount', '1', '--fields', 'bogus', ...mode);
+      expect(funded.code).toBe(2);
+      const revoked = await admin('keys', 'revoke', sb.apiKey, '--fields', 'bogus', ...mode);
+      expect(revoked.code).toBe(2);
+    }
     expect(await keys()).toEqual(before);
+    expect(await wallets()).toBe(funds);
     expect(json<unknown[]>((await admin('partners', 'list', '--json')).stdout).some((p) => (p as { name: string }).name === 'Nope')).toBe(
       false,
     );
+    const listedJson = await admin('partners', 'create', '--name', 'Nope', '--json', '--fields');
+    expect(listedJson.stdout.split('\n')).toEqual(['partner', 'key', '']);
     // --fields alone lists them, and makes nothing either.
     const listed = await admin('keys', 'create', '--partner', sb.partnerId, '--fields');
     expect(listed.stdout.split('\n')).toEqual(expect.arrayContaining(['api_key', 'api_secret']));

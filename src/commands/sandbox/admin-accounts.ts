@@ -48,7 +48,8 @@ export async function fund(f: Factory, flags: FundFlags): Promise<void> {
     description: flags.description,
     count,
   };
-  if (await fieldsFirst(f, flags, ['currency', 'amount', 'available', 'reserved', 'transaction_id', 'type'])) return;
+  if (await fieldsFirst(f, flags, ['currency', 'amount', 'available', 'reserved', 'transaction_id', 'type'], ['wallet', 'transaction']))
+    return;
   const target = await adminTarget(f);
   const res = await adminCall<FundAnswer>(target, 'POST', '/wallets/fund', { body, signal: f.io.signal });
   const { wallet, transaction } = res.data;
@@ -88,7 +89,7 @@ export async function partnersCreate(f: Factory, flags: PartnerCreateFlags): Pro
     wallets: wallets(flags.wallet),
     allowlist: flags.allow?.length ? flags.allow : undefined,
   };
-  if (await fieldsFirst(f, flags, ['partner_id', 'name', 'categories', 'wallets', ...KEY_LABELS])) return;
+  if (await fieldsFirst(f, flags, ['partner_id', 'name', 'categories', 'wallets', ...KEY_LABELS], ['partner', 'key'])) return;
   const res = await adminCall<{ partner: AdminPartner; key: AdminKey }>(await adminTarget(f), 'POST', '/partners', {
     body,
     signal: f.io.signal,

@@ -27,14 +27,20 @@ export async function showList<T>(f: Factory, flags: OutputFlags, rows: T[], col
 }
 
 /**
- * Before an operator write: --fields checked against the labels the record will have (and
+ * Before an operator write: --fields checked against what the answer will offer (and
  * --fields alone answered) before anything changes. True: the command stops there. An
- * unknown field after a key was made would lose its secret, shown only once.
+ * unknown field after a key was made would lose its secret, shown only once. The record's
+ * labels, or with --json/--ndjson the answer's own keys (`jsonKeys`), which JSON picks from.
  */
-export async function fieldsFirst(f: Factory, flags: OutputFlags, labels: readonly string[]): Promise<boolean> {
+export async function fieldsFirst(
+  f: Factory,
+  flags: OutputFlags,
+  labels: readonly string[],
+  jsonKeys: readonly string[] = labels,
+): Promise<boolean> {
   const settings = settingsOf(f, flags);
-  if (settings.format === 'json' || settings.format === 'ndjson') return false;
-  return handleFieldsFlag(f.io, settings, [...labels]);
+  const json = settings.format === 'json' || settings.format === 'ndjson';
+  return handleFieldsFlag(f.io, settings, [...(json ? jsonKeys : labels)]);
 }
 
 /** The labels of keyFields. */
