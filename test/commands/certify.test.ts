@@ -12,7 +12,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { CertifyReport } from '../../src/certify/report.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli, tempConfigDir, type CliResult } from '../helpers/run-cli.js';
-import { FAST_LIMITS, localProfileDir } from '../helpers/sandbox.js';
+import { configWith, FAST_LIMITS, localProfileDir } from '../helpers/sandbox.js';
 
 const BIN = fileURLToPath(new URL('../../bin/vouchers.js', import.meta.url));
 const SANDBOX_CODE = /SBX-[0-9A-Z]{4}-[0-9A-Z]{4}/;
@@ -118,6 +118,25 @@ describe('vouchers certify', () => {
     expect(report.summary.passed).toBe(0);
     expect(report.warnings[0]).toBe('no check ran: every check was skipped, so nothing was certified');
     expect(JSON.parse(r.stderr.trim().split('\n').pop()!).error.message).toMatch(/^certification ran no check: all \d+ were skipped/);
+  });
+
+  it('--sandbox with --profile or --base-url: the report says that server was not certified', async () => {
+    const configDir = await configWith('local', { base_url: 'http://127.0.0.1:9/api/v1', api_key: 'vk_test_x', api_secret: 'vs_test_x' });
+    const r = await runCli(
+      ['--profile', 'local', '--base-url', 'http://127.0.0.1:9/api/v1', 'certify', '--sandbox', '--only', 'signing', '--json'],
+      {
+        configDir,
+      },
+    );
+    expect(r.code, r.stderr).toBe(0);
+    expect(reportOf(r).warnings).toEqual(
+      expect.arrayContaining([
+        '--sandbox certifies the embedded sandbox, not profile "local"; to certify its server, leave out --sandbox',
+        '--sandbox certifies the embedded sandbox: --base-url http://127.0.0.1:9/api/v1 was not used; to certify that server, leave out --sandbox',
+      ]),
+    );
+    const plain = await runCli(['certify', '--sandbox', '--only', 'signing', '--json'], { configDir });
+    expect(reportOf(plain).warnings.filter((w) => w.startsWith('--sandbox'))).toEqual([]);
   });
 
   it('a report file that cannot be written is a usage error before the run (exit 2), naming the path', async () => {

@@ -18,7 +18,7 @@ import { err, out } from '../../core/io/io.js';
 import { resolveOutput } from '../../core/output/options.js';
 import { jsonDocument } from '../../core/output/json-text.js';
 import { printJson, printList, type Column } from '../../core/output/print.js';
-import type { Factory } from '../../core/run/factory.js';
+import type { Factory, GlobalOptions } from '../../core/run/factory.js';
 import { VERSION } from '../../core/version.js';
 import { buildOptions, type CertifyFlags, type CertifyOptions } from './options.js';
 import { writeFileAtomic } from '../../core/io/atomic-file.js';
@@ -105,6 +105,24 @@ async function writeDocuments(f: Factory, options: CertifyOptions, report: Retur
       err(io, `Wrote the ${r.name} report to ${path}\n`);
     }
   }
+}
+
+/**
+ * With --sandbox the checks run against the embedded sandbox: a --profile or --base-url on
+ * the same line names a server that is not certified, which the report says.
+ */
+function sandboxIgnores(options: CertifyOptions, globals: GlobalOptions): string[] {
+  if (options.mode !== 'sandbox') return [];
+  const said: string[] = [];
+  if (globals.profile !== undefined)
+    said.push(
+      `--sandbox certifies the embedded sandbox, not profile "${globals.profile}"${options.webhookTarget !== undefined ? ' (the profile gave only the webhook secret for --webhook-target)' : ''}; to certify its server, leave out --sandbox`,
+    );
+  if (globals.baseUrl !== undefined)
+    said.push(
+      `--sandbox certifies the embedded sandbox: --base-url ${globals.baseUrl} was not used; to certify that server, leave out --sandbox`,
+    );
+  return said;
 }
 
 export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
@@ -268,6 +286,7 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
   }
   const leftOut = results.filter((r) => r.status === 'skip' && r.message === 'left out by --only/--skip').length;
   if (restoreFailure) warnings.push(restoreFailure);
+  warnings.push(...sandboxIgnores(options, f.globals()));
   if (leftOut > 0) warnings.push(`${leftOut} check(s) were left out by --only/--skip: this is not a full certification`);
   if (timedOut)
     warnings.unshift(`the run stopped after --timeout ${formatDuration(options.timeoutMs)}: ${unreached.length} check(s) did not run`);
