@@ -95,6 +95,24 @@ describe('webhooks register', () => {
     expect(rotated.stdout).toMatch(/^signing_secret\twhsec_/m);
   });
 
+  it('unchanged while this profile holds no secret (another machine or a listener made the endpoint): warned, with the way out', async () => {
+    const other = tempConfigDir();
+    const store = await openConfig({ VOUCHERS_CONFIG_DIR: other });
+    store.set('fresh', { base_url: sb.baseUrl, api_key: sb.apiKey, api_secret: sb.apiSecret });
+    store.setCurrent('fresh');
+    const r = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks3'], { env: bare, configDir: other });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(
+      'Warning: the signing secret is unchanged, and profile "fresh" and VOUCHERS_WEBHOOK_SECRET hold none: vouchers listen and webhooks verify cannot verify deliveries. Get a new one with --rotate-secret (saved to the profile)',
+    );
+    // With the secret in the environment, the plain line.
+    const withEnv = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks3'], {
+      env: { ...bare, VOUCHERS_WEBHOOK_SECRET: savedSecret()! },
+      configDir: other,
+    });
+    expect(withEnv.stderr).toContain('The signing secret is unchanged (add --rotate-secret for a new one).');
+  });
+
   it('with credentials only in the environment, refuses before the request instead of losing the one-time secret (exit 2)', async () => {
     const env = envOf(sb);
     const before = JSON.stringify(Object.values(sb.state.webhooks));

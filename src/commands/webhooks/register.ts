@@ -235,6 +235,13 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
       f.io,
       'The answer does not show whether an endpoint was made or updated, nor its signing secret: see it with vouchers webhooks show; if your receiver stops verifying, ask the provider for the secret.\n',
     );
+  } else if (!(await f.profile()).webhook_secret) {
+    // Unchanged, and held by nothing here: whoever made the endpoint (a listener with
+    // env-only credentials, another machine) kept it.
+    err(
+      f.io,
+      `Warning: the signing secret is unchanged, and ${home ? `profile "${home.profile}"` : 'no profile'} and ${ENV.webhookSecret} hold none: vouchers listen and webhooks verify cannot verify deliveries. Get a new one with --rotate-secret${home ? ' (saved to the profile)' : ' --show-secret'}, or set the one you kept.\n`,
+    );
   } else {
     err(f.io, 'The signing secret is unchanged (add --rotate-secret for a new one).\n');
   }
