@@ -333,6 +333,19 @@ describe('certify reporters: markdown', () => {
 });
 
 describe('certify reporters: pretty', () => {
+  /** The summary's blocks: a check's status line and the indented lines under it. */
+  function blockLines(text: string): string[] {
+    const lines = text.split('\n');
+    const first = lines.findIndex((l) => /^[✔!✖-] (pass|warn|fail|skip) {2}/.test(l));
+    const shown: string[] = [];
+    for (const l of lines.slice(first)) {
+      if (!/^[✔!✖-] (pass|warn|fail|skip) {2}/.test(l) && !l.startsWith('    ')) break;
+      shown.push(l);
+    }
+    expect(shown.length).toBeGreaterThan(3);
+    return shown;
+  }
+
   function feed(reporter: ReturnType<typeof createPrettyReporter>, report: CertifyReport) {
     reporter.begin({
       mode: report.target.mode,
@@ -386,7 +399,7 @@ describe('certify reporters: pretty', () => {
   });
 
   it("on a terminal: coloured live lines, a table fitted to the width, the failure's details and the verdict", async () => {
-    const io = testIO({ tty: true, columns: 100 });
+    const io = testIO({ tty: true, columns: 140 });
     const report = handMadeReport();
     await feed(createPrettyReporter({ io, stream: 'stdout' }), report);
     const text = io.stdoutText();
@@ -401,11 +414,29 @@ describe('certify reporters: pretty', () => {
     expect(plain).toContain('Certification failed: 1 failed, 1 passed, 1 warning, 1 skipped');
     const tableLines = plain.split('\n').filter((l) => l.includes('│') || l.includes('┌') || l.includes('└'));
     expect(tableLines.length).toBeGreaterThan(4);
-    for (const l of tableLines) expect([...l].length).toBeLessThanOrEqual(100);
+    for (const l of tableLines) expect([...l].length).toBeLessThanOrEqual(140);
+  });
+
+  it('on a terminal too narrow for a readable MESSAGE column: one block a check, the message whole under it, the trace ID', async () => {
+    const io = testIO({ tty: true, columns: 60, env: { NO_COLOR: '1' } });
+    await feed(createPrettyReporter({ io, stream: 'stdout' }), handMadeReport());
+    const text = io.stdoutText();
+    expect(text).not.toContain('┌');
+    const after = text.slice(text.lastIndexOf('✖ fail  signing.tampered'));
+    expect(after.split('\n').slice(0, 4)).toEqual([
+      '✖ fail  signing.tampered  1.2 s',
+      '    the server accepted <a tampered> body & said "fine"',
+      "    'twice'",
+      `    trace ID ${TRACE(4)} (+1)`,
+    ]);
+    expect(text).toContain(
+      '- skip  webhooks.endpoint-2xx\n    needs webhook deliveries reaching this machine: pass\n    --public-url URL\n',
+    );
+    for (const l of blockLines(text)) expect(stringWidth(l), l).toBeLessThanOrEqual(60);
   });
 
   it.each([60, 80, 120])(
-    'on a terminal %i columns wide, a message in CJK and emoji is measured and cut in display cells',
+    'on a terminal %i columns wide, a message in CJK and emoji is measured, wrapped and cut in display cells',
     async (columns) => {
       const io = testIO({ tty: true, columns, env: { NO_COLOR: '1' } });
       const wide = {
@@ -414,18 +445,29 @@ describe('certify reporters: pretty', () => {
       };
       await feed(createPrettyReporter({ io, stream: 'stdout' }), handMadeReport([wide, ...HAND_MADE.slice(1)], []));
       const lines = io.stdoutText().split('\n');
-      // The live line of the check, after its spinner's last frame.
+      // The live line of the check, after its spinner's last frame: one line, cut.
       const live = lines.find((l) => l.includes('✔ access.credentials'))!.replace(/^.*(?=✔ access\.credentials)/, '');
       expect(stringWidth(live), live).toBeLessThanOrEqual(columns);
       expect(live).toContain('商品');
+      expect(live).toContain('…');
       const table = lines.filter((l) => /^[│┌├└]/.test(l));
+      if (columns === 60) {
+        // Too narrow for the box: blocks, no line wider than the terminal.
+        expect(table).toEqual([]);
+        for (const l of blockLines(lines.join('\n'))) expect(stringWidth(l), l).toBeLessThanOrEqual(columns);
+        expect(lines).toContain('    商品 さくら書店 全国共通 図書カード ギフト券 🎁');
+        expect(lines).toContain('    の注文は 201 で受け付けられました 🎉 確認済み');
+        return;
+      }
       expect(table.length).toBeGreaterThan(4);
       // Every line of the box as wide as its top rule, and no wider than the terminal.
       for (const l of table) expect(stringWidth(l), l).toBe(stringWidth(table[0]!));
       expect(stringWidth(table[0]!)).toBeLessThanOrEqual(columns);
-      const row = table.find((l) => l.includes('access.credentials'))!;
-      expect(row).toContain('商品');
-      expect(row).toContain('…');
+      // The message wraps onto the lines under its row, at spaces.
+      const at = table.findIndex((l) => l.includes('access.credentials'));
+      expect(table[at]).toContain('商品');
+      expect(table[at + 1]).toMatch(/^│\s+│\s+│\s+│ \S/);
+      expect(table.join('\n')).toContain('確認済み');
     },
   );
 

@@ -20,7 +20,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { escapeText } from '../../core/output/printable.js';
 import { colorEnabled, type IO } from '../../core/io/io.js';
-import { cellWidth, drawBox, truncateCells } from '../../core/output/cells.js';
+import { cellWidth, drawBox, truncateCells, wrapCells } from '../../core/output/cells.js';
 import { layoutTable, MIN_COLUMN_WIDTH } from '../../core/output/table-layout.js';
 import { startSpinner, type Spinner } from '../../core/output/spinner.js';
 import type { CertifyReport } from '../report.js';
@@ -65,6 +65,11 @@ export interface PrettyReporter {
 }
 
 /** Glyphs of the live lines on a terminal. */
+/** The most lines a message takes in the summary table; the rest is in the details and the JSON report. */
+const MESSAGE_LINES = 3;
+/** Narrower than this, the MESSAGE column gives way to one block a check. */
+const NARROW_MESSAGE = 24;
+
 const SYMBOL: Record<CheckStatus, string> = { pass: '✔', warn: '!', fail: '✖', skip: '-' };
 
 function paint(status: CheckStatus, text: string, c: ChalkInstance): string {
@@ -147,6 +152,29 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
     write(lines.join('\n') + '\n');
   };
 
+  /**
+   * A terminal too narrow for a readable MESSAGE column: one block a check, its status, id
+   * and time on a line, the message wrapped under it (and the failing trace ID).
+   */
+  const blocks = (report: CertifyReport, texts: string[][]) => {
+    const indent = '    ';
+    const width = Math.max(MIN_COLUMN_WIDTH, io.columns - 1 - indent.length);
+    const lines = report.checks.flatMap((r, row) => {
+      const [id, status, time, message, trace] = texts[row]!;
+      const wrapped = wrapCells(message!, width);
+      const kept = wrapped.slice(0, MESSAGE_LINES);
+      if (wrapped.length > MESSAGE_LINES)
+        kept[MESSAGE_LINES - 1] = truncateCells(`${kept[MESSAGE_LINES - 1]!} ${wrapped[MESSAGE_LINES]!}`, width);
+      const text = (t: string) => (r.status === 'skip' ? c.dim(t) : t);
+      return [
+        `${paint(r.status, `${SYMBOL[r.status]} ${status!}`, c)}  ${id!}${time ? `  ${c.dim(time)}` : ''}`,
+        ...kept.filter((l) => l !== '').map((l) => indent + text(l)),
+        ...(trace ? [`${indent}trace ID ${trace}`] : []),
+      ];
+    });
+    write(lines.join('\n') + '\n');
+  };
+
   const table = async (report: CertifyReport) => {
     const failedTraces = report.checks.some((r) => r.status === 'fail' && r.trace_ids.length > 0);
     const cols: {
@@ -181,17 +209,37 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
       cols.map((col, i) => ({ natural: natural[i]!, shrink: col.shrink, priority: col.priority })),
       io.columns,
     );
+    const messageAt = layout.shown.findIndex((i) => cols[i]!.head === 'MESSAGE');
+    if ((messageAt < 0 ? 0 : layout.widths[messageAt]!) < Math.min(NARROW_MESSAGE, natural[3]!)) {
+      blocks(report, texts);
+      return;
+    }
     const head = layout.shown.map((i, n) => {
       const text = truncateCells(cols[i]!.head, layout.widths[n]!);
       return { text, shown: c.bold(text) };
     });
-    const body = report.checks.map((r, row) =>
-      layout.shown.map((i, n) => {
-        const text = truncateCells(texts[row]![i]!, layout.widths[n]!);
-        const style = cols[i]!.style;
-        return { text, shown: style && text ? style(text, r) : text };
-      }),
-    );
+    // A message wider than its column wraps onto up to MESSAGE_LINES lines (the last one cut):
+    // on a narrow terminal a cut at the column's width left only "left …" or "HTTP …".
+    const body = report.checks.flatMap((r, row) => {
+      const cells = layout.shown.map((i, n) => {
+        const width = layout.widths[n]!;
+        const whole = texts[row]![i]!;
+        if (!cols[i]!.shrink || cellWidth(whole) <= width) return [truncateCells(whole, width)];
+        const lines = wrapCells(whole, width);
+        const kept = lines.slice(0, MESSAGE_LINES);
+        if (lines.length > MESSAGE_LINES)
+          kept[MESSAGE_LINES - 1] = truncateCells(`${kept[MESSAGE_LINES - 1]!} ${lines[MESSAGE_LINES]!}`, width);
+        return kept;
+      });
+      const height = Math.max(...cells.map((lines) => lines.length));
+      return Array.from({ length: height }, (_, line) =>
+        layout.shown.map((i, n) => {
+          const text = cells[n]![line] ?? '';
+          const style = cols[i]!.style;
+          return { text, shown: style && text ? style(text, r) : text };
+        }),
+      );
+    });
     write(
       drawBox(
         head,
