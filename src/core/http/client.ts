@@ -112,6 +112,23 @@ function numberHeader(v: string | undefined): number | undefined {
   return Number(v.trim());
 }
 
+/** The longest rate-limit window the document names: 1000 requests per hour. */
+const LONGEST_WINDOW_MS = 3_600_000;
+
+/**
+ * RateLimit-Reset as a wait in ms. The document does not show the header: read as seconds
+ * until the reset (the IETF draft), or, when the number is a date (past 10^9, over 31 years
+ * of seconds), as epoch seconds (past 10^12, epoch milliseconds). Never longer than the longest window the document names:
+ * a server's own reading must not hold every command of the key for years. 0: the reset
+ * has come (a date past), so what the answer says is left no longer holds.
+ */
+export function resetWaitMs(value: string | undefined, nowMs: number): number | undefined {
+  const n = numberHeader(value);
+  if (n === undefined) return undefined;
+  const ms = n > 1e12 ? n - nowMs : n > 1e9 ? n * 1000 - nowMs : n * 1000;
+  return Math.min(Math.max(0, ms), LONGEST_WINDOW_MS);
+}
+
 /** Build a client from explicit settings (tests, the sandbox CLI, the listener). */
 export function createClient(options: ClientOptions): ApiClient {
   if (!options.baseUrl)
@@ -272,11 +289,8 @@ export function createClient(options: ClientOptions): ApiClient {
       // up and held every command of the key for an hour.
       if (sent.kind === 'response' && sent.response.status !== 401) {
         const h = sent.response.headers;
-        pacer?.observe(
-          call.rateClass,
-          numberHeader(h['ratelimit-remaining']),
-          (numberHeader(h['ratelimit-reset']) ?? 0) * 1000 || undefined,
-        );
+        const reset = resetWaitMs(h['ratelimit-reset'], clock.now());
+        if (reset !== 0) pacer?.observe(call.rateClass, numberHeader(h['ratelimit-remaining']), reset);
       }
       log(logEntry(call, sent, attempt, time, profile, judged.errorCode), call);
       const decision = retryDecision(call, judged, attempt, random(), backoff);

@@ -754,6 +754,26 @@ describe('pacing', () => {
     expect(clock.sleeps).toEqual([42_000]);
   });
 
+  it.each([
+    ['epoch seconds', (now: number) => String(Math.floor(now / 1000) + 30), 30_000],
+    ['epoch milliseconds', (now: number) => String(now + 30_000), 30_000],
+    ['a date already past', (now: number) => String(Math.floor(now / 1000) - 5), undefined],
+    ['more seconds than any window', () => '99999999', 3_600_000],
+  ])('RateLimit-Reset as %s: held as long as it means, never past the longest window', async (_what, reset, held) => {
+    let now = 0;
+    const { client, clock } = await setup(
+      (req, res) => sendJson(res, 200, WALLETS, req.n === 1 ? { 'ratelimit-remaining': '0', 'ratelimit-reset': reset(now) } : {}),
+      { limits: { orders_per_minute: 100, general_per_hour: 1000 } },
+    );
+    now = clock.now();
+    await client.request({ method: 'GET', path: '/wallets' });
+    await client.request({ method: 'GET', path: '/wallets' });
+    const slept = clock.sleeps.reduce((a, b) => a + b, 0);
+    if (held === undefined) expect(clock.sleeps).toEqual([]);
+    else expect(slept).toBeGreaterThanOrEqual(held - 1000);
+    if (held !== undefined) expect(slept).toBeLessThanOrEqual(held);
+  });
+
   it("a failed authentication's RateLimit headers (the auth-failure class's) leave the request's class alone", async () => {
     // A wrong secret: 401 with the auth class's budget (5 a minute, 4 left, then 0 left).
     const { client, clock } = await setup(
