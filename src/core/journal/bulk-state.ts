@@ -15,17 +15,26 @@ export function rowDigest(row: Pick<BulkRow, 'product_id' | 'denomination' | 'qu
   return hash('sha256', JSON.stringify([row.product_id, row.denomination, row.quantity, row.currency ?? null]), 'hex').slice(0, 16);
 }
 
+/** Statuses that say "not now" or "in the way" rather than "no": the key may be at work. */
+const AMBIGUOUS_STATUS = new Set([408, 409, 423, 425, 429]);
+/** Codes that, even on those statuses, say nothing was made (the document names INSUFFICIENT_INVENTORY). */
+const NOTHING_MADE = new Set(['INSUFFICIENT_INVENTORY', 'INSUFFICIENT_FUNDS']);
+
 /**
  * A failed answer that proves nothing was created for its key: a 4xx the server decided
- * (insufficient funds or inventory, forbidden, not found, validation…). Not a 408/429, not
- * "key in progress" or "key reused", not a 5xx, lost connection or timeout: those leave the
- * outcome unknown, and the row must be re-sent with the same key to learn it.
+ * (insufficient funds or inventory, forbidden, not found, validation…). Not a 408/409/423/
+ * 425/429 without a code that says nothing was made (a 409 without the exact "key in
+ * progress" code may be just that), not a code about the idempotency key or a request
+ * still being processed, not a 5xx, lost connection or timeout: those leave the outcome
+ * unknown, and the row must be re-sent with the same key to learn it.
  */
 export function isDefiniteRefusal(r: Pick<ResultRecord, 'ok' | 'http_status' | 'error_code'>): boolean {
   if (r.ok || r.http_status === null) return false;
   const s = r.http_status;
-  if (s < 400 || s >= 500 || s === 408 || s === 429) return false;
-  return r.error_code !== 'IDEMPOTENCY_KEY_IN_PROGRESS' && r.error_code !== 'IDEMPOTENCY_KEY_REUSED';
+  if (s < 400 || s >= 500) return false;
+  const code = r.error_code ?? '';
+  if (/IDEMPOTEN|IN_PROGRESS|PROCESSING/i.test(code)) return false;
+  return !AMBIGUOUS_STATUS.has(s) || NOTHING_MADE.has(code);
 }
 
 /**

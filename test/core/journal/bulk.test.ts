@@ -195,6 +195,14 @@ describe('BulkJournal', () => {
       [409, 'IDEMPOTENCY_KEY_IN_PROGRESS'],
       [422, 'IDEMPOTENCY_KEY_REUSED'],
       [408, 'REQUEST_TIMEOUT'],
+      // A 409 without the exact code may be "key in progress": its order may be made.
+      [409, 'HTTP_409'],
+      [409, null],
+      [409, 'CONFLICT'],
+      [423, 'LOCKED'],
+      [425, 'TOO_EARLY'],
+      [422, 'IDEMPOTENCY_KEY_MISMATCH'],
+      [400, 'REQUEST_STILL_PROCESSING'],
     ] as const)
       expect(isDefiniteRefusal(r(s, c))).toBe(false);
     expect(isDefiniteRefusal({ ok: true, http_status: 201, error_code: null })).toBe(false);
