@@ -177,6 +177,36 @@ class OrderInterruptedError extends CliError {
   }
 }
 
+/**
+ * A request after the order was placed failed (following it, fetching its codes): the
+ * request's own error (its exit code, code and trace ID), said to be after the order, with
+ * a hint that never leads to ordering again. "Retry the command" would place a second order.
+ */
+class AfterPlacedError extends CliError {
+  override readonly name: string;
+  readonly traceId?: string;
+  private readonly ownCode: string;
+  constructor(order: Order, o: SingleOptions, globals: HintGlobals, error: ApiError | NetworkError) {
+    const id = order.order_id;
+    const follow = id
+      ? `follow it with ${suggestedCommand(globals, ['orders', 'wait', id])}; get its codes with ${suggestedCommand(globals, ['orders', 'codes', id, '--codes-out', o.codesOut ?? 'FILE'])}`
+      : `a retry with ${keyFlag(o.idempotencyKey)} replays it`;
+    super(
+      error.kind,
+      `order ${id || '(its answer names no id)'} was placed (${String(order.status)}), then: ${error.message}`,
+      `do not order again: ${follow}`,
+      { cause: error },
+    );
+    this.name = error.name;
+    this.traceId = error.traceId;
+    this.ownCode = error.code;
+    this.withJsonFields({ ...error.jsonFields, order_id: id, order_status: order.status });
+  }
+  override get code(): string {
+    return this.ownCode;
+  }
+}
+
 /** What `run` has seen of the order so far: enough to say what a Ctrl-C left behind. */
 interface Seen {
   order?: Order;
@@ -189,6 +219,8 @@ interface Seen {
  * it: say first that it was placed, so that nobody "runs it again" into a second order.
  */
 function placedThenFailed(seen: Seen, o: SingleOptions, globals: HintGlobals, error: unknown): unknown {
+  if (seen.order && (error instanceof ApiError || error instanceof NetworkError))
+    return new AfterPlacedError(seen.order, o, globals, error);
   if (error instanceof CliError || !seen.order || (error instanceof Error && error.name === 'AbortError')) return error;
   const id = seen.order.order_id;
   return faultAfterWrite(
