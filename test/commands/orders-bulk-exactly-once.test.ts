@@ -89,6 +89,45 @@ describe('bulk: exactly once per row', () => {
     expect(orderCount(sb)).toBe(300);
   });
 
+  it('an edited copy run while the first run is still checking: the later journal wins, the other orders nothing', async ({
+    freshSandbox: sb,
+  }) => {
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const { text } = csv(20, 'race');
+    const first = writeInput(text);
+    const edited = writeInput(text + 'sbx-instant,10,1,race-20,USD\n');
+    // The first run is held at its first request (the catalog check), before its journal exists.
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((r) => (release = r));
+    let holding = false;
+    const io = testIO({ env: { VOUCHERS_CONFIG_DIR: dir, NO_COLOR: '1' } });
+    const base = createFactory(io, () => ({}), { clock: quickClock() });
+    const f = withRequestHook(base, async (o, c) => {
+      if (!holding) {
+        holding = true;
+        await held;
+      }
+      return c.request(o);
+    });
+    const a = runBulk(f, { from: first, concurrency: '2' }).then(
+      () => 0,
+      (e: unknown) => e,
+    );
+    await until(() => holding, 'the first run to reach its catalog check', 10_000);
+    // The edited copy runs whole meanwhile: 21 rows.
+    const b = await runCli(['orders', 'create', '--from', edited], opts(dir));
+    expect(b.code, b.stderr).toBe(0);
+    release();
+    const outcome = await a;
+    await base.dispose();
+    expect(String(outcome)).toMatch(/batch bat_\w+ of this server and key started while this run was starting: this run ordered nothing/);
+    expectExactlyOnce(sb, 'race', 21);
+    // Run again, the first file is taken over by reference: nothing more is ordered.
+    const again = await runCli(['orders', 'create', '--from', first], opts(dir));
+    expect(again.code, again.stderr).toBe(0);
+    expectExactlyOnce(sb, 'race', 21);
+  });
+
   it('a lock left by a process that is gone is taken over; a live one on this host refuses', async ({ freshSandbox: sb }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const { text } = csv(3, 'stale');

@@ -346,7 +346,9 @@ describe('orders create --from', () => {
     const batchA = batchIdFor(text, batchTarget(sandboxA.baseUrl, sandboxA.apiKey));
     const elsewhere = await runCli(['--profile', 'b', 'orders', 'create', '--resume', batchA], { configDir: dir, env: { NO_COLOR: '1' } });
     expect(elsewhere.code).toBe(2);
-    expect(elsewhere.stderr).toMatch(/resume it with the profile it was started with/);
+    expect(elsewhere.stderr).toMatch(
+      /resume it with a profile that has its server and API key \(--profile NAME\)\. Running the file with --from here starts a new batch that orders every row again/,
+    );
     expect(orderCount(sandboxB)).toBe(5);
   });
 

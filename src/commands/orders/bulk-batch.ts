@@ -7,7 +7,9 @@ import { err } from '../../core/io/io.js';
 import { BatchLock, BatchLocked } from '../../core/journal/batch-lock.js';
 import {
   appendSuperseded,
+  batchIdOf,
   BulkJournal,
+  listBatchIds,
   rowOutcome,
   type BatchHeader,
   type BatchState,
@@ -51,6 +53,35 @@ async function carriedRecords(carry: Carry, rows: () => AsyncIterable<BulkRow>):
   return records;
 }
 
+/** How long a run waits for another to finish creating its batch's journal. */
+const GATE_WAIT_MS = 60_000;
+
+/**
+ * The lock every run of one target (server and key) holds while it checks for earlier
+ * batches and creates its journal: a lock of its own id, which no file's batch has.
+ * Held for as long as that takes, so a run waits for it, up to GATE_WAIT_MS.
+ */
+async function targetGate(configDir: string, target: string): Promise<BatchLock> {
+  const id = batchIdOf('target-gate', target);
+  const until = Date.now() + GATE_WAIT_MS;
+  for (;;) {
+    try {
+      return await BatchLock.acquire(configDir, id);
+    } catch (e) {
+      if (!(e instanceof BatchLocked) || Date.now() > until) {
+        if (e instanceof BatchLocked)
+          throw new CliError(
+            'usage',
+            `another run (${e.holder ? `pid ${e.holder.pid} on host ${e.holder.host}` : 'its lock could not be read'}) has been starting a batch on this server for over a minute: this run ordered nothing`,
+            'wait for it, then run the same command again',
+          );
+        throw e;
+      }
+      await new Promise((r) => setTimeout(r, 25));
+    }
+  }
+}
+
 /**
  * Create the journal of a new batch with what it takes over from earlier batches (by
  * reference), holding their locks: a run of an earlier batch is refused meanwhile, and
@@ -63,12 +94,23 @@ export async function startBatch(
   rows: () => AsyncIterable<BulkRow>,
   carry: Carry,
   sharing: Set<string>,
+  known: Set<string>,
   header: Omit<BatchHeader, 'type' | 'version'>,
 ): Promise<BulkJournal> {
   const records = await carriedRecords(carry, rows);
   const from = new Set([...carry.from, ...sharing]);
-  const locks: BatchLock[] = [];
+  const locks: BatchLock[] = [await targetGate(configDir, header.target ?? '')];
   try {
+    // Under the gate: a batch of this target started since this run looked (two runs of
+    // overlapping files at once) would not be taken over by reference, and both would order.
+    const since = await listBatchIds(configDir, (h) => h.target === header.target && h.batch_id !== header.batch_id);
+    const started = [...since].filter((id) => !known.has(id));
+    if (started.length > 0)
+      throw new CliError(
+        'usage',
+        `batch ${started.join(', ')} of this server and key started while this run was starting: this run ordered nothing`,
+        'run the same command again: it takes over, by reference, what that batch orders (or waits for it to end)',
+      );
     for (const id of from) {
       try {
         locks.push(await BatchLock.acquire(configDir, id));

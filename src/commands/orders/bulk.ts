@@ -17,7 +17,16 @@ import { compileAnswerChecks } from '../../core/http/validate.js';
 import { err } from '../../core/io/io.js';
 import { keepHeapSmall, optimiseSooner } from '../../core/io/runtime.js';
 import { BatchLock } from '../../core/journal/batch-lock.js';
-import { batchIdOf, batchTarget, BulkJournal, journalPath, rowCount, type BatchState, type BulkRow } from '../../core/journal/bulk.js';
+import {
+  batchIdOf,
+  batchTarget,
+  BulkJournal,
+  journalPath,
+  listBatchIds,
+  rowCount,
+  type BatchState,
+  type BulkRow,
+} from '../../core/journal/bulk.js';
 import {
   batchesSharing,
   batchOfFile,
@@ -112,7 +121,7 @@ async function orderBatch(
   if (state?.header.target !== undefined && state.header.target !== target) {
     throw new UsageError(
       `batch ${batchId} orders through ${state.header.base_url ?? 'another server'} with another API key or server than profile ${profile.name} (${profile.base_url ?? 'no base URL'})`,
-      'resume it with the profile it was started with (--profile NAME); to order the same file on this server, run it with --from',
+      'resume it with a profile that has its server and API key (--profile NAME). Running the file with --from here starts a new batch that orders every row again, those this batch ordered included: do that only for another account (a rotated key or another spelling of the host is the same account)',
     );
   }
   if (state?.superseded_by !== undefined) {
@@ -135,6 +144,7 @@ async function orderBatch(
   // A new batch of a file: rows already sent by earlier batches are taken over by reference.
   let carry: Carry | undefined;
   let sharing = new Set<string>();
+  let known = new Set<string>();
   if (!state) {
     const file = input as Input;
     const dup = await duplicateReferences(file.references, rows);
@@ -151,6 +161,8 @@ async function orderBatch(
         problems.add(p);
       throw badRows(file.name, problems, 'references are row identities');
     }
+    // The batches of this target as this run found them: one started after is seen at startBatch.
+    known = await listBatchIds(config.dir, (h) => h.target === target && h.batch_id !== batchId);
     const earlier = await liveBatches(config.dir, target, batchId);
     const clash = o.newBatch ? undefined : unmatchedEdit(earlier, file.path, file.name, file.everyRowHasReference);
     if (clash)
@@ -224,7 +236,7 @@ async function orderBatch(
 
   const journal =
     opened ??
-    (await startBatch(f, config.dir, input as Input, rows, carry as Carry, sharing, {
+    (await startBatch(f, config.dir, input as Input, rows, carry as Carry, sharing, known, {
       batch_id: batchId,
       source: o.from ?? null,
       source_path: (input as Input).path,
