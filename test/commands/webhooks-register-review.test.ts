@@ -51,7 +51,10 @@ describe('webhooks register without a profile: updates that return no secret go 
     expect(body).not.toHaveProperty('signing_secret');
     expect(r.stdout).not.toContain('whsec_');
     expect(r.stderr).not.toContain('whsec_');
-    expect(r.stderr).toContain('The signing secret is unchanged');
+    // No profile and no VOUCHERS_WEBHOOK_SECRET: unchanged, and held by nothing here, which is said.
+    expect(r.stderr).toContain(
+      'the signing secret is unchanged, and nothing here holds it (no profile, VOUCHERS_WEBHOOK_SECRET is not set)',
+    );
     const hook = Object.values(sb.state.webhooks)[0]!;
     expect(hook.events).toEqual(['order.delivered', 'order.refunded']);
     expect(hook.url).toBe('http://127.0.0.1:9/ci2');

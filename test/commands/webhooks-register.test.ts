@@ -103,7 +103,7 @@ describe('webhooks register', () => {
     const r = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks3'], { env: bare, configDir: other });
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(
-      'Warning: the signing secret is unchanged, and profile "fresh" and VOUCHERS_WEBHOOK_SECRET hold none: vouchers listen and webhooks verify cannot verify deliveries. Get a new one with --rotate-secret (saved to the profile)',
+      'Warning: the signing secret is unchanged, and nothing here holds it (profile "fresh" has none, VOUCHERS_WEBHOOK_SECRET is not set): vouchers listen and webhooks verify cannot verify deliveries. Get a new one with --rotate-secret (saved to the profile)',
     );
     // With the secret in the environment, the plain line.
     const withEnv = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks3'], {

@@ -240,7 +240,7 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
     // env-only credentials, another machine) kept it.
     err(
       f.io,
-      `Warning: the signing secret is unchanged, and ${home ? `profile "${home.profile}"` : 'no profile'} and ${ENV.webhookSecret} hold none: vouchers listen and webhooks verify cannot verify deliveries. Get a new one with --rotate-secret${home ? ' (saved to the profile)' : ' --show-secret'}, or set the one you kept.\n`,
+      `Warning: the signing secret is unchanged, and nothing here holds it (${home ? `profile "${home.profile}" has none` : 'no profile'}, ${ENV.webhookSecret} is not set): vouchers listen and webhooks verify cannot verify deliveries. Get a new one with --rotate-secret${home ? ' (saved to the profile)' : ' --show-secret'}, or set the one you kept.\n`,
     );
   } else {
     err(f.io, 'The signing secret is unchanged (add --rotate-secret for a new one).\n');
