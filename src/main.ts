@@ -77,6 +77,9 @@ export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrid
   } catch (error) {
     const code = exitCodeFor(error);
     if (isCommanderError(error)) return code; // commander already printed it
+    // Stopped because nobody reads the output any more: nothing to say, to no one.
+    if (io.signal.reason instanceof OutputClosed && (isAbort(error) || (error instanceof CliError && error.kind === 'interrupted')))
+      return EXIT.ok;
     const interrupted = io.signal.aborted && code !== EXIT.pending;
     const { renderError } = await import('./core/output/error.js');
     renderError(io, interrupted && !(error instanceof CliError) ? new InterruptedError() : error, {
@@ -90,6 +93,16 @@ export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrid
     await factory.dispose().catch(() => undefined);
   }
 }
+
+/** stdout's reader went away (EPIPE): the command stops as on a signal, and exits 0 quietly. */
+export class OutputClosed extends InterruptedError {
+  constructor() {
+    super('the output was closed');
+  }
+}
+
+/** How long a command may take to stop after its output was closed. */
+const OUTPUT_CLOSED_GRACE_MS = 10_000;
 
 /** A repeated signal counts as "stop now" only this long after the first one. */
 const FORCE_AFTER_MS = 300;
@@ -127,14 +140,41 @@ export async function main(proc: NodeJS.Process): Promise<void> {
   // The terminal closed: stop as cleanly as on Ctrl-C (a listener puts the webhook endpoint
   // back, a bulk run journals what it sent) instead of dying where it stands.
   proc.on('SIGHUP', onSignal);
+  // The reader of stdout went away (`| head -1`): stop as cleanly as on SIGTERM (a listener
+  // puts the webhook endpoint back) and exit 0 without a word; a command that does not
+  // notice within OUTPUT_CLOSED_GRACE_MS is ended anyway.
+  let writeFailure: NodeJS.ErrnoException | undefined;
   proc.stdout.on('error', (e: NodeJS.ErrnoException) => {
-    if (e.code === 'EPIPE') proc.exit(EXIT.ok);
+    if (e.code === 'EPIPE') {
+      if (controller.signal.reason instanceof OutputClosed) return;
+      controller.abort(new OutputClosed());
+      setTimeout(() => proc.exit(EXIT.ok), OUTPUT_CLOSED_GRACE_MS).unref();
+      return;
+    }
+    // Any other failure (a full disk, EIO): the output is incomplete, which must not exit 0.
+    writeFailure ??= e;
   });
   // Writes to a terminal that has gone (EIO after SIGHUP) must not stop the clean stop.
   proc.stderr.on('error', () => undefined);
   const io = processIO(proc, controller.signal);
   const code = await run(proc.argv.slice(2), io);
-  proc.exitCode = code;
+  // The last write's failure is emitted on a later turn.
+  await new Promise((resolve) => setImmediate(resolve));
+  if (writeFailure) {
+    // The command ran; only its output was lost. Running it again is not the way back for a
+    // write (a second order): the hint says so.
+    const message = `could not write the output (${writeFailure.code ?? 'error'}): ${writeFailure.message.replace(/^[A-Z]+: /, '')}; what it holds is incomplete`;
+    const hint =
+      'the command itself ran: an order it placed stays placed (see vouchers orders list); free space where the output goes, or send it elsewhere';
+    const { wantsJson } = await import('./program.js');
+    proc.stderr.write(
+      wantsJson(proc.argv.slice(2))
+        ? JSON.stringify({ error: { name: 'OutputError', code: writeFailure.code ?? 'OUTPUT_ERROR', message, hint }, trace_id: null }) +
+            '\n'
+        : `Error: ${message}\n  hint      ${hint}\n`,
+    );
+  }
+  proc.exitCode = writeFailure && code === EXIT.ok ? EXIT.unexpected : controller.signal.reason instanceof OutputClosed ? EXIT.ok : code;
   proc.off('SIGINT', onSignal);
   proc.off('SIGTERM', onSignal);
   proc.off('SIGHUP', onSignal);

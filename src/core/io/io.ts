@@ -56,7 +56,22 @@ export function colorEnabled(io: IO, stream: 'stdout' | 'stderr', flagNoColor = 
 
 /** Write text to stdout (data). Resolves once the stream accepts more (backpressure). */
 export function out(io: IO, text: string): Promise<void> | void {
-  if (!io.stdout.write(text)) return new Promise((resolve) => io.stdout.once('drain', () => resolve()));
+  if (io.stdout.write(text)) return;
+  // A stream that failed (a full disk) never drains: waiting for it ended the process with
+  // the command unfinished, and exit 0. main.ts reports the failure.
+  const s = io.stdout;
+  if (s.destroyed || s.writableEnded) return;
+  return new Promise((resolve) => {
+    const done = () => {
+      s.off('drain', done);
+      s.off('error', done);
+      s.off('close', done);
+      resolve();
+    };
+    s.once('drain', done);
+    s.once('error', done);
+    s.once('close', done);
+  });
 }
 
 /** Write text to stderr (messages, progress). */

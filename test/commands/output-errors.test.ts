@@ -1,0 +1,53 @@
+/**
+ * stdout that cannot be written (a full disk, here /dev/full): the command says its output
+ * is incomplete and exits non-zero, with a hint that does not send a write into running
+ * again. It used to wait for a drain that never came and end with exit 0, the file empty.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, openSync, closeSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { BIN } from '../helpers/bin.js';
+import { fastSandbox, profileDir } from '../helpers/sandbox.js';
+
+let sb: SandboxHandle;
+let configDir: string;
+beforeAll(async () => {
+  sb = await fastSandbox();
+  configDir = await profileDir(sb, 'local');
+});
+afterAll(async () => {
+  await sb.close();
+});
+
+function runToFull(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const fd = openSync('/dev/full', 'w');
+  const proc = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, VOUCHERS_CONFIG_DIR: configDir, NO_COLOR: '1' },
+    stdio: ['ignore', fd, 'pipe'],
+  });
+  closeSync(fd);
+  let stderr = '';
+  proc.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => proc.on('close', (code) => resolve({ code, stderr })));
+}
+
+// /dev/full is Linux's device whose writes fail with ENOSPC; elsewhere there is nothing to write to.
+describe.skipIf(!existsSync('/dev/full'))('stdout on a full disk', () => {
+  it('text output: an error naming ENOSPC, exit 1', async () => {
+    const r = await runToFull(['products', 'list']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('Error: could not write the output (ENOSPC): no space left on device');
+    expect(r.stderr).toContain('the command itself ran: an order it placed stays placed (see vouchers orders list)');
+  });
+
+  it('--json: the error is one JSON line, exit 1; an order placed is said to stay placed, not to be placed again', async () => {
+    const before = Object.keys(sb.state.orders).length;
+    const r = await runToFull(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--json']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(Object.keys(sb.state.orders).length).toBe(before + 1);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(JSON.parse(lines[0]!)).toMatchObject({ error: { name: 'OutputError', code: 'ENOSPC' }, trace_id: null });
+  });
+});
