@@ -168,8 +168,8 @@ async function appEndpoint(): Promise<{ configDir: string; appUrl: string }> {
 }
 
 /** `vouchers listen --register --port 0` in a process of its own, once it is ready (killed after the test). */
-async function spawnListener(configDir: string) {
-  const proc = spawn(process.execPath, [BIN, 'listen', '--register', '--port', '0'], {
+async function spawnListener(configDir: string, extra: string[] = []) {
+  const proc = spawn(process.execPath, [BIN, 'listen', '--register', '--port', '0', ...extra], {
     env: { ...process.env, VOUCHERS_CONFIG_DIR: configDir, NO_COLOR: '1' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -219,6 +219,30 @@ describe('vouchers listen --register, its terminal closed (SIGHUP)', () => {
     expect(await exited, err()).toBe(0); // as after Ctrl-C: a listener's normal stop
     expect(err()).toContain(`Put the webhook endpoint back: ${appUrl}.`);
     expect((await shown()).url).toBe(appUrl);
+  });
+
+  it('its output closed (`listen --json | head -1`): stops as on Ctrl-C, the endpoint put back, exit 0', async () => {
+    const { configDir, appUrl } = await appEndpoint();
+    const { proc, exited, stderr: err } = await spawnListener(configDir, ['--json']);
+    const order = async () => runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], { configDir });
+    let first = '';
+    const closed = new Promise<void>((resolve) =>
+      proc.stdout.on('data', (c: Buffer) => {
+        first += c.toString();
+        if (first.includes('\n')) {
+          proc.stdout.destroy();
+          resolve();
+        }
+      }),
+    );
+    expect((await order()).code).toBe(0);
+    await closed;
+    // The next events are written to the closed pipe.
+    expect((await order()).code).toBe(0);
+    expect(await exited, err()).toBe(0);
+    expect(err()).toContain(`Put the webhook endpoint back: ${appUrl}.`);
+    const shown = JSON.parse((await runCli(['webhooks', 'show', '--json'], { configDir })).stdout) as { url: string };
+    expect(shown.url).toBe(appUrl);
   });
 
   it('a server that does not show the endpoint before: warns that none is put back when it stops', async () => {
