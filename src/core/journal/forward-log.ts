@@ -2,9 +2,12 @@
  * The forward log: one NDJSON line per attempt of forwarding an inbox event to the local
  * app (`listen --forward-to`, `events replay`). A side file of the inbox:
  * `events.ndjson` → `events.forwards.ndjson`. Mode 0600; a torn line is skipped on read.
+ *
+ * Each record is in the file when `append` returns: written at once (one synchronous
+ * append), not queued behind other writes, so a listener killed right after the app
+ * answered does not lose the `delivered` record (and no replay delivers the event twice).
  */
-import { createReadStream } from 'node:fs';
-import { appendFile } from 'node:fs/promises';
+import { appendFileSync, createReadStream } from 'node:fs';
 import { makeDirSync } from '../io/make-dir.js';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -41,17 +44,41 @@ export interface ForwardLog {
   append(record: ForwardRecord): Promise<void>;
 }
 
-/** Appends are serialised so lines never interleave. */
+/**
+ * Each line is appended synchronously, whole (so lines never interleave), the moment it is
+ * handed over: an append queued behind others in the background was lost with the process
+ * when a busy listener was killed, delivered records included.
+ */
 export function openForwardLog(path: string): ForwardLog {
-  let chain: Promise<void> = Promise.resolve().then(() => makeDirSync(dirname(path), 0o700));
+  let dirMade = false;
   return {
     path,
     append(record) {
-      const line = JSON.stringify(record) + '\n';
-      chain = chain.catch(() => undefined).then(() => appendFile(path, line, { mode: 0o600 }));
-      return chain;
+      try {
+        if (!dirMade) makeDirSync(dirname(path), 0o700);
+        dirMade = true;
+        appendFileSync(path, JSON.stringify(record) + '\n', { mode: 0o600 });
+        return Promise.resolve();
+      } catch (e) {
+        return Promise.reject(e as Error);
+      }
     },
   };
+}
+
+/** `event_id` and body number of a record, as one key. */
+export function forwardKey(eventId: string, bodyNumber: number): string {
+  return `${bodyNumber} ${eventId}`;
+}
+
+/** What the forward log says of each body: delivered (some attempt answered 2xx), else its last outcome. */
+export function forwardOutcomes(log: readonly ForwardRecord[]): Map<string, ForwardOutcome> {
+  const outcomes = new Map<string, ForwardOutcome>();
+  for (const r of log) {
+    const key = forwardKey(r.event_id, r.body_number ?? 1);
+    if (outcomes.get(key) !== 'delivered') outcomes.set(key, r.outcome);
+  }
+  return outcomes;
 }
 
 /** Records of one event (or all), oldest first. A missing file has none. */
