@@ -254,6 +254,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     };
     if (!check.known) meta.unknown_event_type = true;
     if (check.drift.length > 0) meta.drift = check.drift;
+    // Marked before the acknowledgement: a listener killed before the forward ends forwards it when started again.
+    if (options.forwarder && options.filter(envelope.event)) meta.forward = true;
     const entry: InboxEntry = Object.assign({ received_at: iso(), envelope, meta }, rawBodyFieldsOf(body, text, envelopeJson));
     let outcome: 'stored' | 'duplicate';
     try {

@@ -387,6 +387,7 @@ describe('vouchers listen', () => {
         'ord_981234',
         'DELIVERED',
         'differs: data.reference',
+        'yes', // FORWARDED: the app answered 2xx
       ]);
       const listedJson = await runCli(['events', 'list', '--json'], { configDir: l.configDir });
       expect(JSON.parse(listedJson.stdout)[0]).toMatchObject({ event_id: id, unknown_type: false, drift: ['data.reference: missing'] });

@@ -41,7 +41,7 @@ function declareReplay(events: Command) {
     .description('Re-send a stored event to your local app, freshly signed with the webhook secret')
     .argument('[event_id...]', 'event ids (evt_…)')
     .option('--forward-to <url>', "your app's webhook URL (default: where the listener last forwarded the events, from the forward log)")
-    .option('--not-forwarded', 'every event whose forwarding never reached your app (gave up, or stopped with the listener)')
+    .option('--not-forwarded', 'every stored event your app never answered 2xx to (forwarding gave up, was cut short, or never ran)')
     .option('--body <n|last>', BODY_HELP)
     .option('--secret <whsec>', 'signing secret (default: profile webhook_secret or VOUCHERS_WEBHOOK_SECRET)')
     .option('--forward-header <K:V>', 'extra header (repeatable)', collect)
@@ -70,7 +70,8 @@ version knows ("differs: data.reference") or are of a type it does not know; wit
 drift lists each difference and unknown_type is true. "another body than the first: body 2"
 (body_differs_from_first, body_number) marks a delivery of an event id already stored with
 other content: the listener keeps every body and lists each as its own row; events show
-and replay take --body 2 for it.`,
+and replay take --body 2 for it. FORWARDED (forwarded) says whether your app answered 2xx
+to a forward or replay of the event; the column is shown once the inbox has a forward log.`,
   );
   list.action(async (flags, command) => {
     const { buildListOptions, run } = await import('./list.js');
@@ -107,10 +108,13 @@ Examples:
 
 Re-sends the body exactly as it was received: the first stored under the id, or the one
 --body picks (an id delivered again with other content has an entry per body). Several
-ids, or --not-forwarded (every body the forward log shows was forwarded and never answered
-2xx, such as those a stopped listener names), are replayed one after the other; a failure
-does not stop the rest. Exit status 0 when your app answers 2xx to each, 5 when it refuses
-an event (4xx), 7 when it fails (5xx) or cannot be reached.`,
+ids, or --not-forwarded (every stored body the forward log does not show answered 2xx by
+your app: forwarding gave up, a listener was killed mid-forward, or it was stored while
+not forwarding; events list shows them as forwarded false), are replayed one after the
+other; a failure does not stop the rest. Delivery is at least once: an event your app
+answered just before a listener was killed may be sent again, so your app should tell
+events it already handled by their event_id. Exit status 0 when your app answers 2xx to
+each, 5 when it refuses an event (4xx), 7 when it fails (5xx) or cannot be reached.`,
   );
   replay.action(async (eventIds, flags, command) => {
     const { buildReplayOptions, run } = await import('./replay.js');

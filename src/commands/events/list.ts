@@ -6,7 +6,9 @@ import type { Factory } from '../../core/run/factory.js';
 import { parseEventFilter, type EventFilter } from '../../listener/filter.js';
 import { parseIntFlag } from '../../listener/flags.js';
 import { resolveInboxPath } from '../../listener/inbox-path.js';
-import { EVENT_COLUMNS, EVENT_FIELDS, toRow, type EventRow } from './rows.js';
+import { eventColumns, EVENT_FIELDS, toRow, type EventRow } from './rows.js';
+import { forwardLogPath, forwardOutcomes, readForwardLog } from '../../core/journal/forward-log.js';
+import { isForwarded } from '../../listener/not-forwarded.js';
 import { parseSince } from './since.js';
 import type { EventsListFlags } from './index.js';
 
@@ -40,18 +42,20 @@ export async function run(f: Factory, o: ListOptions): Promise<void> {
   const settings = resolveOutput(f.io, o.output, f.globals().color !== false);
   if (await handleFieldsFlag(f.io, settings, EVENT_FIELDS)) return;
   const path = await resolveInboxPath(f, o.inbox);
+  const log = await readForwardLog(forwardLogPath(path));
+  const outcomes = forwardOutcomes(log);
   const rows: EventRow[] = [];
   let stored = 0;
   for await (const entry of readInbox(path)) {
     stored++;
-    const row = toRow(entry);
+    const row = toRow(entry, isForwarded(outcomes, entry));
     if (!o.type(row.event)) continue;
     if (o.order && row.order_id !== o.order) continue;
     if (o.since !== undefined && Date.parse(row.received_at) < o.since) continue;
     rows.push(row);
   }
   rows.reverse();
-  await printList(f.io, rows.slice(0, o.limit), EVENT_COLUMNS, settings, {
+  await printList(f.io, rows.slice(0, o.limit), eventColumns(log.length > 0), settings, {
     empty:
       stored === 0
         ? `No events in ${path}. Start a listener with: vouchers listen`

@@ -6,6 +6,7 @@
  */
 import { CliError, InterruptedError, NetworkError, UsageError } from '../../core/errors/index.js';
 import { forwardLogPath, openForwardLog, readForwardLog, type ForwardRecord } from '../../core/journal/forward-log.js';
+import { forwardState } from '../../listener/not-forwarded.js';
 import { rawBodyOf, type BodyChoice } from '../../core/journal/inbox.js';
 import { parseBodyFlag, storedBody } from './stored-body.js';
 import { err } from '../../core/io/io.js';
@@ -23,7 +24,7 @@ import type { EventsReplayFlags } from './index.js';
 export interface ReplayOptions {
   /** The event ids named (none with --not-forwarded). */
   eventIds: string[];
-  /** Every stored event whose forwarding never reached the app (the forward log says so). */
+  /** Every stored body the forward log does not show delivered (2xx) to the app. */
   notForwarded: boolean;
   /** Which stored body of the id (1 the first); one id only. */
   body: BodyChoice;
@@ -42,7 +43,7 @@ export function buildReplayOptions(eventIds: string[], flags: EventsReplayFlags)
   if (eventIds.length > 0 && notForwarded)
     throw new UsageError(
       'give event ids or --not-forwarded, not both',
-      '--not-forwarded replays every event the forward log shows never reached the app',
+      '--not-forwarded replays every stored event the forward log does not show delivered to the app',
     );
   if (flags.body !== undefined && eventIds.length !== 1)
     throw new UsageError(
@@ -62,29 +63,16 @@ export function buildReplayOptions(eventIds: string[], flags: EventsReplayFlags)
 }
 
 /**
- * The bodies whose forwarding never reached the app, oldest first: forwarded at least once
- * (by the listener or a replay) and never answered 2xx.
- */
-export function notForwardedBodies(log: readonly ForwardRecord[]): { eventId: string; body: number }[] {
-  const byBody = new Map<string, { eventId: string; body: number; delivered: boolean }>();
-  for (const r of log) {
-    const body = r.body_number ?? 1;
-    const id = `${r.event_id}\n${body}`;
-    const seen = byBody.get(id) ?? { eventId: r.event_id, body, delivered: false };
-    if (r.outcome === 'delivered') seen.delivered = true;
-    byBody.set(id, seen);
-  }
-  return [...byBody.values()].filter((b) => !b.delivered).map(({ eventId, body }) => ({ eventId, body }));
-}
-
-/**
  * Without --forward-to: the URL the forward log shows these events were last forwarded to
- * (by the listener or a replay), said on stderr. None recorded, or several: a usage error.
+ * (by the listener or a replay), said on stderr; with --not-forwarded, events never
+ * forwarded go where this inbox's events were forwarded, when that is one URL. None
+ * recorded, or several: a usage error.
  */
 function defaultForwardTo(f: Factory, log: readonly ForwardRecord[], o: ReplayOptions, eventIds: readonly string[]): URL {
   const wanted = new Set(eventIds);
   const last = new Map<string, string>();
   for (const r of log) if (wanted.has(r.event_id)) last.set(r.event_id, r.url);
+  if (o.notForwarded && last.size === 0) for (const r of log) last.set(r.event_id, r.url);
   const urls = [...new Set(last.values())];
   const which = eventIds.length === 1 ? displayText(eventIds[0]!) : 'these events';
   if (urls.length !== 1)
@@ -107,12 +95,23 @@ export async function run(f: Factory, given: ReplayOptions): Promise<void> {
   // The forward log, read once: for --not-forwarded and for the URL when --forward-to is not given.
   let read: ForwardRecord[] | undefined;
   const log = async () => (read ??= await readForwardLog(forwardLogPath(path)));
-  const targets = given.notForwarded
-    ? notForwardedBodies(await log())
-    : given.eventIds.map((eventId) => ({ eventId, body: 1 as BodyChoice }));
+  let stored = 0;
+  let targets: { eventId: string; body: BodyChoice }[];
+  if (given.notForwarded) {
+    const state = await forwardState(path);
+    read = state.log;
+    stored = state.stored;
+    targets = state.notForwarded.map(({ eventId, body }) => ({ eventId, body }));
+  } else targets = given.eventIds.map((eventId) => ({ eventId, body: 1 as BodyChoice }));
   if (targets.length === 0) {
     if (given.json) await printJson(f.io, []);
-    else err(f.io, 'Every event forwarded from this inbox reached the app: nothing to replay.\n');
+    else
+      err(
+        f.io,
+        stored === 0
+          ? `No events in ${path}: nothing to replay.\n`
+          : `Every event stored in this inbox reached the app (the forward log shows a 2xx for each): nothing to replay.\n`,
+      );
     return;
   }
   const o: ReplayOptions & { forwardTo: URL } = {

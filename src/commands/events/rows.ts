@@ -20,6 +20,11 @@ export interface EventRow {
   body_differs_from_first: boolean;
   /** Which body of its event id this entry is: 1 for the first (what `events show|replay --body` take). */
   body_number: number;
+  /**
+   * The app answered 2xx to a forward or replay of this body (the forward log says so).
+   * False until then, whether forwarding failed, was cut short or never ran.
+   */
+  forwarded: boolean;
   data: Record<string, unknown>;
 }
 
@@ -34,6 +39,7 @@ export const EVENT_FIELDS = [
   'drift',
   'body_differs_from_first',
   'body_number',
+  'forwarded',
   'data',
 ];
 
@@ -42,7 +48,7 @@ function summary(v: unknown): string | null {
   return typeof v === 'string' && isPrintableName(v) ? v : null;
 }
 
-export function toRow(entry: InboxEntry): EventRow {
+export function toRow(entry: InboxEntry, forwarded = false): EventRow {
   const data = entry.envelope.data ?? {};
   return {
     received_at: entry.received_at,
@@ -55,6 +61,7 @@ export function toRow(entry: InboxEntry): EventRow {
     drift: driftOf(entry),
     body_differs_from_first: differsFromFirst(entry),
     body_number: bodyNumberOf(entry),
+    forwarded,
     data: redactCodes(data).value,
   };
 }
@@ -83,7 +90,20 @@ export const EVENT_COLUMNS: Column<EventRow>[] = [
   { field: 'order_id', header: 'ORDER', priority: 2 },
   { field: 'status', header: 'STATUS', style: (t, c) => styleStatus(t, c), priority: 4 },
   { field: 'drift', header: 'CONTRACT', get: contractNote, shrink: true, style: (t, c) => c.yellow(t), priority: 1 },
+  // Whether the app answered 2xx; shown once the inbox has a forward log (eventColumns).
+  {
+    field: 'forwarded',
+    header: 'FORWARDED',
+    get: (r) => (r.forwarded ? 'yes' : 'no'),
+    style: (t, c) => (t === 'no' ? c.yellow(t) : t),
+    priority: 2,
+  },
   // What the CONTRACT column marks besides drift, as their own CSV columns.
   { field: 'unknown_type', csvOnly: true },
   { field: 'body_number', csvOnly: true },
 ];
+
+/** The columns of `events list`: FORWARDED only for an inbox whose events were ever forwarded or replayed. */
+export function eventColumns(forwarding: boolean): Column<EventRow>[] {
+  return forwarding ? EVENT_COLUMNS : EVENT_COLUMNS.filter((c) => c.field !== 'forwarded');
+}

@@ -16,6 +16,7 @@ import { displayText, escapeText, safeJson } from '../../core/output/printable.j
 import { jsonDocument } from '../../core/output/json-text.js';
 import { redactCodes } from '../../listener/redact.js';
 import { toRow } from './rows.js';
+import { suggestedCommand } from '../../core/output/next-page.js';
 
 export interface ShowOptions {
   eventId: string;
@@ -30,19 +31,20 @@ export async function run(f: Factory, o: ShowOptions): Promise<void> {
   const path = await resolveInboxPath(f, o.inbox);
   const { entry, bodyNumber, bodies } = await storedBody(path, o.eventId, o.body);
   const forwards = ofBody(await readForwardLog(forwardLogPath(path), o.eventId), bodyNumber);
+  const forwarded = forwards.some((r) => r.outcome === 'delivered');
   if (settings.format === 'json') {
     // The raw body is left out: it may hold what the redacted envelope hides.
     await out(
       f.io,
       jsonDocument(
         f.io,
-        { ...withoutRawBody(entry), envelope: redactCodes(entry.envelope).value, forwards, body_number: bodyNumber, bodies },
+        { ...withoutRawBody(entry), envelope: redactCodes(entry.envelope).value, forwards, forwarded, body_number: bodyNumber, bodies },
         2,
       ),
     );
     return;
   }
-  const row = toRow(entry);
+  const row = toRow(entry, forwarded);
   await printRecord(
     f.io,
     withoutRawBody(entry),
@@ -84,6 +86,22 @@ export async function run(f: Factory, o: ShowOptions): Promise<void> {
       {
         label: 'forwards',
         value: forwards.length === 0 ? 'none' : forwards.map((r) => `${formatTime(r.time)} ${describeForward(r)}`).join('; '),
+      },
+      {
+        label: 'forwarded',
+        value: forwarded
+          ? 'yes: the app answered 2xx'
+          : `no: it never reached the app (${suggestedCommand(
+              f.globals(),
+              ['events', 'replay', o.eventId],
+              [
+                // A forward recorded: replay sends it there by default.
+                ['--forward-to', forwards.length > 0 ? undefined : 'URL'],
+                ['--inbox', o.inbox],
+                ['--body', bodyNumber > 1 ? String(bodyNumber) : undefined],
+              ],
+            )} sends it)`,
+        style: (t: string, c: ChalkInstance) => (forwarded ? t : c.yellow(t)),
       },
     ],
     settings,

@@ -4,7 +4,7 @@ import { ENV, type ResolvedProfile } from '../../core/config/types.js';
 import { redactUrl } from '../../core/config/base-url.js';
 import { UsageError } from '../../core/errors/index.js';
 import { colorEnabled, err, out } from '../../core/io/io.js';
-import { forwardLogPath, openForwardLog } from '../../core/journal/forward-log.js';
+import { forwardKey, forwardLogPath, openForwardLog } from '../../core/journal/forward-log.js';
 import { InboxWriter } from '../../core/journal/inbox-writer.js';
 import type { Factory } from '../../core/run/factory.js';
 import { createDisplay } from '../../listener/display.js';
@@ -16,6 +16,7 @@ import { parseForwardUrl, parseHeaderFlags, parseIntFlag, parseSecretFlags } fro
 import { DEFAULT_FORWARD_POLICY, Forwarder, type ForwardPolicy } from '../../listener/forward.js';
 import { NO_SECRET_HINT } from '../../listener/secret-source.js';
 import { startListener, type Listener } from '../../listener/server.js';
+import { backlogNote, forwardBacklog, readBacklog } from './backlog.js';
 import { forgetEndpointNote, registerListener, registrationUrl, restoreEndpoint, type PreviousEndpoint } from './register.js';
 import type { ListenFlags } from './index.js';
 
@@ -161,15 +162,21 @@ async function listenWithInbox(
     forwardWaitMs: o.forwardTo ? FORWARD_WAIT_MS : undefined,
     showCommand: (id) => suggestedCommand(f.globals(), ['events', 'show', id], [['--inbox', o.inbox]]),
   });
-  /** Events whose forwarding ended without a delivery (gave up, or stopped with the listener): replayed by hand. */
+  // What earlier listeners acknowledged and never forwarded: read before this one stores anything.
+  const backlog = o.forwardTo ? await readBacklog(inboxPath, o.filter) : undefined;
+  /**
+   * Events whose forwarding ended without a delivery (gave up, or stopped with the listener),
+   * and those owed from before not delivered yet: replayed by hand.
+   */
   const notForwarded = new Map<string, { eventId: string; bodyNumber: number }>();
+  for (const b of backlog?.owed ?? []) notForwarded.set(forwardKey(b.eventId, b.body), { eventId: b.eventId, bodyNumber: b.body });
   const forwarder = o.forwardTo
     ? new Forwarder(o.forwardTo, o.forwardHeaders, o.forwardPolicy, {
         clock: f.clock,
         log: openForwardLog(forwardLogPath(inboxPath)),
         onAttempt: (r) => {
           // Each body of an event id is forwarded (and replayed) on its own.
-          const key = `${r.body_number ?? 1} ${r.event_id}`;
+          const key = forwardKey(r.event_id, r.body_number ?? 1);
           if (r.outcome === 'delivered') notForwarded.delete(key);
           else if (r.outcome !== 'retrying') notForwarded.set(key, { eventId: r.event_id, bodyNumber: r.body_number ?? 1 });
           display.forward(r);
@@ -246,11 +253,23 @@ async function listenWithInbox(
   err(io, `Ready! Listening on ${listener.url}\n`);
   if (forwarder) err(io, `Forwarding to ${forwarder.url.toString()}\n`);
   err(io, `Inbox: ${inboxPath} (${inbox.count} event${inbox.count === 1 ? '' : 's'} stored). Press Ctrl-C to stop.\n`);
+  let backlogDone: Promise<void> = Promise.resolve();
+  if (forwarder && backlog) {
+    err(io, backlogNote(f, backlog, forwarder.url.toString(), o.inbox));
+    backlogDone = forwardBacklog(
+      backlog.owed,
+      forwarder,
+      () => secrets,
+      () => f.clock.now(),
+      io.signal,
+    );
+  }
 
   await waitForAbort(io.signal);
   display.writeQueued();
   err(io, 'Stopping: finishing deliveries in flight…\n');
   await listener.close();
+  await backlogDone;
   display.flush();
   const stored = inbox.stats.appended;
   err(io, `Stopped. ${stored} new event${stored === 1 ? '' : 's'} stored this session.\n`);

@@ -55,6 +55,13 @@ export interface DeliveryMeta {
    * event between deliveries). Every body is kept; `events show|replay --body N` picks one.
    */
   body_number?: number;
+  /**
+   * Set when the listener that stored the event was to forward it to the app (`listen
+   * --forward-to`, of a type its --events lets through): from the acknowledgement on, it owes
+   * the app this body until the forward log records it `delivered`. A listener started on
+   * the inbox forwards what was owed and never tried to the end (one killed mid-forward).
+   */
+  forward?: true;
 }
 
 /** Which body of its event id an entry is (1 for the first, and for lines that do not say). */

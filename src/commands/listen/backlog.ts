@@ -1,0 +1,87 @@
+/**
+ * `listen --forward-to` on an inbox holding events that never reached the app. Those a
+ * listener acknowledged while forwarding them, and was stopped (killed) before forwarding
+ * ended, are owed to the app: this listener forwards them, oldest first, signed now with
+ * its secret. The others (forwarding gave up, or they were stored while not forwarding)
+ * are counted, with the replay command that sends them.
+ */
+import { rawBodyOf } from '../../core/journal/inbox.js';
+import { suggestedCommand } from '../../core/output/next-page.js';
+import type { Factory } from '../../core/run/factory.js';
+import { signWebhook, WEBHOOK_HEADERS } from '../../core/signer/webhook.js';
+import type { EventFilter } from '../../listener/filter.js';
+import type { Forwarder } from '../../listener/forward.js';
+import { forwardState, type NotForwardedBody } from '../../listener/not-forwarded.js';
+
+export interface Backlog {
+  /** Owed to the app: forwarded by this listener once it is ready. */
+  owed: NotForwardedBody[];
+  /** Never reached the app, and left to `events replay --not-forwarded`. */
+  others: number;
+}
+
+/** Read before the listener accepts anything, so that no event it stores itself is counted. */
+export async function readBacklog(inboxPath: string, filter: EventFilter): Promise<Backlog> {
+  const { notForwarded } = await forwardState(inboxPath);
+  const owed = notForwarded.filter((b) => b.interrupted && filter(b.entry.envelope.event));
+  return { owed, others: notForwarded.length - owed.length };
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** What the listener says of the backlog when it starts. */
+export function backlogNote(f: Factory, backlog: Backlog, forwardTo: string, inbox: string | undefined): string {
+  let note = '';
+  if (backlog.owed.length > 0)
+    note +=
+      `Inbox: ${plural(backlog.owed.length, 'event was', 'events were')} acknowledged by a listener that stopped before forwarding ended, ` +
+      `and never reached the app: forwarding ${backlog.owed.length === 1 ? 'it' : 'them'} now, oldest first ` +
+      '(delivery is at least once: the app may get an event it already handled, and tells it by its event id).\n';
+  if (backlog.others > 0)
+    note +=
+      `Inbox: ${plural(backlog.others, 'stored event has', 'stored events have')} never reached the app ` +
+      '(forwarding gave up, or stored while not forwarding); this listener forwards only what it receives. Forward them with:\n  ' +
+      suggestedCommand(
+        f.globals(),
+        ['events', 'replay', '--not-forwarded'],
+        [
+          ['--forward-to', forwardTo],
+          ['--inbox', inbox],
+        ],
+      ) +
+      '\n';
+  return note;
+}
+
+/** At most this many owed events are being forwarded at a time. */
+const AT_ONCE = 8;
+
+/**
+ * Forward the owed events, a few at a time, until done or `stopped` (the rest stay owed:
+ * the next listener forwards them). Each body is sent as stored, signed now.
+ */
+export async function forwardBacklog(
+  owed: readonly NotForwardedBody[],
+  forwarder: Forwarder,
+  secrets: () => readonly string[],
+  now: () => number,
+  stopped: AbortSignal,
+): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < owed.length && !stopped.aborted) {
+      const { entry, eventId, body: bodyNumber } = owed[next++]!;
+      const body = rawBodyOf(entry);
+      const timestamp = Math.floor(now() / 1000);
+      const headers: Record<string, string> = {
+        'content-type': 'application/json',
+        'user-agent': 'vouchers-listen',
+        [WEBHOOK_HEADERS.id]: typeof entry.meta?.webhook_id === 'string' ? entry.meta.webhook_id : eventId,
+        [WEBHOOK_HEADERS.timestamp]: String(timestamp),
+        [WEBHOOK_HEADERS.signature]: signWebhook(body, secrets(), timestamp),
+      };
+      await forwarder.forward({ eventId, bodyNumber, body, headers }).catch(() => undefined);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(AT_ONCE, owed.length) }, worker));
+}
