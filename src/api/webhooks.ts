@@ -7,19 +7,20 @@ import type { ApiClient, ApiResponse } from '../core/http/types.js';
 import { ApiError } from '../core/errors/index.js';
 import { isSecretField, isSecretValue } from '../core/output/mask.js';
 import { notOffered } from './not-offered.js';
+import { isRecord } from '../core/is-record.js';
+import { hasIdField, unwrapRecord } from '../core/http/wrapped-record.js';
 
 /**
  * The endpoint record of an answer about the webhook endpoint, which the document does not
- * show: the object itself, or the one object it wraps (`{"webhook": {…}}`, `{"data": {…}}`),
- * or the one entry of a list. Undefined for anything else.
+ * show: the object itself, or the one it wraps (`{"webhook": {…}}`, `{"data": {…}}`: see
+ * unwrapRecord, the reading of every single resource), or the one entry of a list.
+ * Undefined for anything else.
  */
 export function endpointRecord(body: unknown): Record<string, unknown> | undefined {
   if (Array.isArray(body)) return body.length === 1 ? endpointRecord(body[0]) : undefined;
-  if (body === null || typeof body !== 'object') return undefined;
-  const record = body as Record<string, unknown>;
-  if (endpointUrlOf(record) !== undefined) return record;
-  const inner = Object.values(record).filter((v) => v !== null && typeof v === 'object');
-  return inner.length === 1 ? endpointRecord(inner[0]) : record;
+  if (!isRecord(body)) return undefined;
+  const withId = hasIdField('webhook_id');
+  return unwrapRecord(body, (r) => endpointUrlOf(r) !== undefined || withId(r))?.record ?? body;
 }
 
 /** The URL deliveries go to, under the names a server may give it (`url`, `endpoint`, `endpoint_url`, …). */

@@ -27,6 +27,11 @@ export interface Route {
   planned?: boolean;
   /** Answers a list (`{"data":[…],"has_more","next_cursor"}` in the decisions file). */
   list?: boolean;
+  /**
+   * Answers one resource, whose id is this field: a server that wraps it (`{"data": {…}}`,
+   * `{"order": {…}}`) is read from inside the wrapper.
+   */
+  record?: string;
 }
 
 const COMMON_ERRORS: ErrorCode[] = [
@@ -81,6 +86,7 @@ export const ROUTES = [
     signed: false,
     idempotency: 'none',
     extension: false,
+    record: 'product_id',
   },
   {
     id: 'createOrder',
@@ -100,6 +106,7 @@ export const ROUTES = [
     signed: true,
     idempotency: 'required',
     extension: false,
+    record: 'order_id',
   },
   {
     id: 'listOrders',
@@ -123,6 +130,7 @@ export const ROUTES = [
     signed: false,
     idempotency: 'none',
     extension: false,
+    record: 'order_id',
   },
   {
     id: 'getOrderCodes',
@@ -152,6 +160,7 @@ export const ROUTES = [
     signed: true,
     idempotency: 'optional',
     extension: true,
+    record: 'order_id',
   },
   {
     id: 'listWallets',
@@ -187,6 +196,7 @@ export const ROUTES = [
     signed: true,
     idempotency: 'required',
     extension: false,
+    record: 'payout_id',
   },
   {
     id: 'registerWebhook',
@@ -198,6 +208,7 @@ export const ROUTES = [
     signed: true,
     idempotency: 'optional',
     extension: false,
+    record: 'webhook_id',
   },
   {
     id: 'getWebhook',
@@ -209,6 +220,7 @@ export const ROUTES = [
     signed: false,
     idempotency: 'none',
     extension: true,
+    record: 'webhook_id',
   },
   {
     id: 'deleteWebhook',

@@ -15,6 +15,7 @@ import { conforms } from '../../contract/quick-shape.js';
 import { RESPONSE_SHAPES } from '../../contract/shapes.js';
 import { CliError } from '../errors/index.js';
 import { isRecord } from '../is-record.js';
+import { hasIdField, unwrapRecord } from './wrapped-record.js';
 
 /** A 2xx body that does not match the contract, in strict mode: the server differs from this CLI. */
 export class ContractMismatchError extends CliError {
@@ -354,6 +355,13 @@ export function validateResponse(t: ValidationTarget): Validated {
   let list: ListRead | undefined;
   if (t.data === undefined) {
     shapeIssues.push(t.text.trim() === '' ? 'an empty body' : 'a body that is not JSON');
+  }
+  // One resource inside a wrapper (`{"data": {…}}`, `{"order": {…}}`): read from inside.
+  const record = !isList && !t.schema ? t.endpoint?.record : undefined;
+  const wrapped = record ? unwrapRecord(t.data, hasIdField(record)) : undefined;
+  if (wrapped) {
+    data = wrapped.record;
+    shapeIssues.push(`the ${record!.replace(/_id$/, '')} is under "${wrapped.key}", not at the top of the body`);
   }
   if (isList) {
     const read = readList(t.data);
