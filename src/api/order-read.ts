@@ -102,14 +102,36 @@ export function readOrder(body: unknown, knownId?: string): Order {
   };
 }
 
-/** The secure code endpoint's answer of any shape (`{order_id, data}`, a bare list, `{vouchers}`) as OrderCodes. */
+/**
+ * The list of code entries in an answer of the secure code endpoint, wherever it sits: a
+ * bare list, `data`/`vouchers`/`codes`, the one list of the body (`results`, `items`), or
+ * the same one level down (`{"data": {"vouchers": […]}}`, `{"order": {"vouchers": […]}}`).
+ * Of several lists, the one whose entries carry codes. `holder`: the record that held it.
+ */
+function codeList(body: unknown): { entries: unknown[]; holder?: Rec } | undefined {
+  if (Array.isArray(body)) return { entries: body };
+  if (!isRecord(body)) return undefined;
+  for (const k of ['data', 'vouchers', 'codes']) if (Array.isArray(body[k])) return { entries: body[k] as unknown[], holder: body };
+  const arrays = Object.keys(body).filter((k) => Array.isArray(body[k]));
+  const withCodes = arrays.filter((k) => (body[k] as unknown[]).some((e) => isRecord(e) && findCode(e) !== undefined));
+  const key = arrays.length === 1 ? arrays[0] : withCodes.length === 1 ? withCodes[0] : undefined;
+  if (key !== undefined) return { entries: body[key] as unknown[], holder: body };
+  const objects = Object.keys(body).filter((k) => isRecord(body[k]));
+  if (arrays.length > 0 || objects.length !== 1) return undefined;
+  const inner = codeList(body[objects[0]!]);
+  return inner && { entries: inner.entries, holder: { ...body, ...inner.holder } };
+}
+
+/**
+ * The secure code endpoint's answer of any shape (`{order_id, data}`, a bare list,
+ * `{vouchers}`, `{results}`, `{"data": {"vouchers": […]}}`, see codeList) as OrderCodes.
+ */
 export function readCodes(body: unknown, orderId: string): OrderCodes {
   // A code listed on its own (a bare list of strings) is a voucher with only its code.
-  const entries = (v: unknown): Rec[] =>
-    Array.isArray(v) ? v.flatMap((x) => (isRecord(x) ? [x] : typeof x === 'string' && x !== '' ? [{ code: x }] : [])) : [];
-  const rows = Array.isArray(body) ? entries(body) : isRecord(body) ? entries(body.data ?? body.vouchers ?? body.codes) : [];
+  const found = codeList(body);
+  const rows = (found?.entries ?? []).flatMap((x) => (isRecord(x) ? [x] : typeof x === 'string' && x !== '' ? [{ code: x }] : []));
   return {
-    order_id: isRecord(body) ? (text(body.order_id) ?? orderId) : orderId,
+    order_id: text(found?.holder?.order_id) ?? orderId,
     data: rows.map((r) => voucherCode(readVoucher(r))),
   };
 }

@@ -1,0 +1,60 @@
+/**
+ * The secure code endpoint is not shown in the API document: a server may list the codes
+ * under another key (`results`, `items`) or one level down (`{"data": {"vouchers": […]}}`,
+ * `{"order": {"vouchers": […]}}`). The codes are found there and written, masked on screen.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+
+const CODE = 'SECURE-CODE-4444';
+const entries = [{ product_id: 'A', code: CODE }];
+const SHAPES: Record<string, unknown> = {
+  ord_results: { order_id: 'ord_results', results: entries, has_more: false },
+  ord_items: { items: entries },
+  ord_datav: { data: { vouchers: entries } },
+  ord_orderv: { order: { order_id: 'ord_orderv', vouchers: entries } },
+};
+
+let server: LoopbackServer;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  server = await startLoopbackServer((req, res) => {
+    const m = /^\/api\/v1\/orders\/([^/]+)\/vouchers$/.exec(req.target);
+    if (req.method === 'GET' && m && m[1]! in SHAPES) return sendJson(res, 200, SHAPES[m[1]!], { 'x-trace-id': 'd'.repeat(32) });
+    res.writeHead(404);
+    res.end();
+  });
+  env = { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', VOUCHERS_MAX_RETRIES: '0', NO_COLOR: '1' };
+});
+afterAll(async () => {
+  await server.close();
+});
+
+describe('orders codes reads the codes from any list the answer holds', () => {
+  for (const id of Object.keys(SHAPES)) {
+    it(`${id}: written to --codes-out, masked in --json, the difference reported`, async () => {
+      const file = join(tempConfigDir(), `${id}.csv`);
+      const r = await runCli(['orders', 'codes', id, '--codes-out', file], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain('Wrote 1 code to');
+      expect(readFileSync(file, 'utf8')).toContain(`${id},,A,,,${CODE},`);
+      expect(r.stderr).toMatch(/^Warning: GET \/orders\/\w+\/vouchers \(getOrderCodes\) answered in a shape that differs/m);
+      expect(r.stdout + r.stderr).not.toContain(CODE);
+
+      const json = await runCli(['orders', 'codes', id, '--json'], { env });
+      expect(json.code, json.stderr).toBe(0);
+      const shown = JSON.parse(json.stdout) as { order_id: string; data: { product_id: string; code: string }[] };
+      expect(shown.order_id).toBe(id);
+      expect(shown.data).toHaveLength(1);
+      expect(shown.data[0]!.product_id).toBe('A');
+      expect(shown.data[0]!.code).toMatch(/^•+4444$/);
+
+      const revealed = await runCli(['orders', 'codes', id, '--reveal', '--json'], { env });
+      expect((JSON.parse(revealed.stdout) as { data: { code: string }[] }).data[0]!.code).toBe(CODE);
+    });
+  }
+});
