@@ -57,6 +57,10 @@ export interface PageInfo {
   hasMore: boolean;
   /** The server's list says whether more follows (false: this answer is the whole list). */
   paginated: boolean;
+  /** The way to the next page was read under other names than ours: what (ListRead.via). */
+  via?: string;
+  /** The list says more follows but names no way to ask for it (ListRead.unfollowable). */
+  unfollowable?: boolean;
   traceId: string | undefined;
 }
 
@@ -79,7 +83,16 @@ export async function* iterateTransactions(
     total += body.data.length;
     const following = nextPageRequest(body, asked);
     const more = following !== undefined;
-    options.onPage?.({ page, rows: body.data.length, total, hasMore: more, paginated: res.list?.paginated ?? true, traceId: res.traceId });
+    options.onPage?.({
+      page,
+      rows: body.data.length,
+      total,
+      hasMore: more,
+      paginated: res.list?.paginated ?? true,
+      ...(res.list?.via ? { via: res.list.via } : {}),
+      ...(res.list?.unfollowable ? { unfollowable: true } : {}),
+      traceId: res.traceId,
+    });
     let rows: Transaction[] | undefined = body.data;
     for (const row of rows) yield row;
     // Let the page go before the next one is fetched (the generator is suspended meanwhile).

@@ -95,7 +95,7 @@ describe('api --paginate against other servers', () => {
   const cursorOf = (req: RecordedRequest) => new URL(req.target, 'http://x').searchParams.get('cursor');
 
   it('a bare array, or a body with no cursor, is the whole list: one request, exit 0', async () => {
-    for (const body of [[{ id: 1 }, { id: 2 }], { items: [{ id: 1 }] }, { data: [{ id: 1 }], has_more: true }]) {
+    for (const body of [[{ id: 1 }, { id: 2 }], { items: [{ id: 1 }] }, { data: [{ id: 1 }], has_more: false }]) {
       answer = (_req, res) => sendJson(res, 200, body);
       const before = server.requests.length;
       const r = await runCli(['api', 'GET', '/things', '--paginate', '--jmespath', '@'], { env: env() });
@@ -103,6 +103,17 @@ describe('api --paginate against other servers', () => {
       expect(JSON.parse(r.stdout)).toEqual(body);
       expect(server.requests.length - before).toBe(1);
     }
+  });
+
+  it('has_more true with no cursor is not the whole list: the page is printed, then exit 8 saying the rest was not fetched', async () => {
+    const body = { data: [{ id: 1 }], has_more: true };
+    answer = (_req, res) => sendJson(res, 200, body);
+    const before = server.requests.length;
+    const r = await runCli(['api', 'GET', '/things', '--paginate', '--jmespath', '@'], { env: env() });
+    expect(r.code).toBe(8);
+    expect(JSON.parse(r.stdout)).toEqual(body);
+    expect(r.stderr).toContain("the server's list says more follows, but names no cursor, next link or page this version can follow");
+    expect(server.requests.length - before).toBe(1);
   });
 
   it('sends the cursor as a query parameter, keeping the others and replacing one given', async () => {

@@ -5,7 +5,9 @@ import { apiErrorFromResponse } from '../../core/http/api-error.js';
 import { idempotencyKeyFor } from '../../core/http/call.js';
 import type { ApiResponse } from '../../core/http/types.js';
 import { driftReporter, strictContract } from '../../core/output/drift-report.js';
-import { checkAnswer, readList } from '../../core/http/validate.js';
+import { checkAnswer } from '../../core/http/validate.js';
+import { pagingOf } from '../../core/http/paging.js';
+import { followedMessage, unfollowableError } from '../../core/output/paging-notice.js';
 import { findRoute } from '../../contract/routes.js';
 import { err, out, type IO } from '../../core/io/io.js';
 import { jsonDocument } from '../../core/output/json-text.js';
@@ -120,6 +122,15 @@ export function withCursor(path: string, cursor: string): string {
   return `${q < 0 ? path : path.slice(0, q)}?${params.toString()}`;
 }
 
+/** `path` with the next page's query (a next URL's, a Link header's, a page number) over its own, its cursor dropped. */
+export function withQuery(path: string, query: Record<string, string>): string {
+  const q = path.indexOf('?');
+  const params = new URLSearchParams(q < 0 ? '' : path.slice(q + 1));
+  params.delete('cursor');
+  for (const [k, v] of Object.entries(query)) params.set(k, v);
+  return `${q < 0 ? path : path.slice(0, q)}?${params.toString()}`;
+}
+
 function statusLine(res: ApiResponse): string {
   return `HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd();
 }
@@ -195,15 +206,19 @@ interface ContractCheck {
 }
 
 /**
- * `--paginate`: GET the list, then each page its `next_cursor` names (as `cursor`), printing
- * every page as it arrives (`--jmespath` runs on each page). Stops cleanly where a page has
- * no cursor or says `has_more: false` (a bare array or a body without one is the whole list),
+ * `--paginate`: GET the list, then each page its `next_cursor` names (as `cursor`), or that
+ * it names otherwise (core/http/paging.ts: a cursor under another name, sent as `cursor`; a
+ * next URL's or Link header's query; a page number), saying at the end what was followed;
+ * printing every page as it arrives (`--jmespath` runs on each page). Stops cleanly where a
+ * page has no cursor or says `has_more: false` (a bare array or a body without one is the
+ * whole list); exits 8 where a page says more follows but names no way to ask for it;
  * after --max-pages (exit 8, naming the cursor to go on from), or on Ctrl-C. A page that
  * fails exits with that page's error code, saying how many pages were printed before it.
  */
 async function paginate(f: Factory, req: ApiRequest, opts: ApiOptions, maxPages: number, check: ContractCheck): Promise<void> {
   const seen = new Set<string>();
   let path = req.path;
+  let via: string | undefined;
   const printed = (n: number) => `${n} page${n === 1 ? '' : 's'}`;
   for (let page = 1; ; page++) {
     if (f.io.signal.aborted) {
@@ -218,9 +233,16 @@ async function paginate(f: Factory, req: ApiRequest, opts: ApiOptions, maxPages:
       else if (page > 1) err(f.io, `Page ${page} failed after ${printed(page - 1)} printed.\n`);
       throw error;
     }
-    const { list } = readList(res.data);
-    const cursor = list.has_more ? list.next_cursor : null;
-    if (cursor === null) return;
+    const paging = pagingOf(res.data, res.headers);
+    via ??= paging.via;
+    if (paging.unfollowable) throw unfollowableError('--paginate', printed(page), req.path.split('?')[0]!, res.traceId);
+    const next =
+      paging.cursor !== undefined ? withCursor(req.path, paging.cursor) : paging.query ? withQuery(req.path, paging.query) : undefined;
+    if (next === undefined) {
+      if (via) err(f.io, `${followedMessage('--paginate', via, page)}\n`);
+      return;
+    }
+    const cursor = paging.cursor ?? next;
     if (seen.has(cursor)) {
       throw new CliError(
         'unexpected',
@@ -229,7 +251,7 @@ async function paginate(f: Factory, req: ApiRequest, opts: ApiOptions, maxPages:
       );
     }
     seen.add(cursor);
-    path = withCursor(req.path, cursor);
+    path = next;
     if (page >= maxPages) {
       const again = suggestedCommand(
         f.globals(),

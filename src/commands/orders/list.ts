@@ -4,6 +4,7 @@
  * After one page, stderr shows the full command for the next one (every filter and output
  * flag repeated: a cursor only continues the query it came from).
  */
+import { followedMessage, unfollowableError } from '../../core/output/paging-notice.js';
 import { iterateOrders, listOrders, type OrderListQuery } from '../../api/orders.js';
 import { PAGE_LIMIT } from '../../contract/common.js';
 import type { Order } from '../../contract/orders.js';
@@ -108,11 +109,17 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
     client.waitOutPacing?.();
     let pages = 0;
     let unpaginated = false;
+    let fetched = 0;
+    let via: string | undefined;
+    let unfollowable: { traceId: string | undefined } | undefined;
     const rows = (async function* () {
       const it = iterateOrders(client, query, {
         signal: io.signal,
         onPage: (p) => {
           pages += 1;
+          fetched += p.data.data.length;
+          via ??= p.list?.via;
+          unfollowable = p.list?.unfollowable ? { traceId: p.traceId } : undefined;
           // Only a list that came in one answer: one followed page after page paged, whatever its last says.
           unpaginated = p.list?.paginated === false && pages === 1;
           if (io.stderrIsTTY && pages > 1) err(io, `\rfetched ${pages} pages…`);
@@ -126,6 +133,14 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
     })();
     await printList(io, rows, ORDER_COLUMNS, settings, { empty: 'No orders match.' });
     if (io.stderrIsTTY && pages > 1) err(io, '\n');
+    if (via) notice(io, settings, 'PAGES_FOLLOWED', followedMessage('--all', via, pages));
+    if (unfollowable)
+      throw unfollowableError(
+        '--all',
+        `${fetched} order${fetched === 1 ? '' : 's'} (${pages} page${pages === 1 ? '' : 's'})`,
+        '/orders',
+        unfollowable.traceId,
+      );
     if (unpaginated)
       notice(
         io,

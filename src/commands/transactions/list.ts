@@ -16,6 +16,7 @@ import { handleFieldsFlag, printList, type Column } from '../../core/output/prin
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import type { TransactionsListOptions } from './index.js';
 import { notice } from '../../core/output/notice.js';
+import { followedMessage, unfollowableError } from '../../core/output/paging-notice.js';
 import { startSpinner } from '../../core/output/spinner.js';
 import type { Factory } from '../../core/run/factory.js';
 import { streamJsonArray } from './json-array.js';
@@ -158,11 +159,15 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
   let pages = 0;
   let total = 0;
   let unpaginated = false;
+  let via: string | undefined;
+  let unfollowable: { traceId: string | undefined } | undefined;
   const rows = iterateTransactions(client, query, {
     signal: f.io.signal,
     onPage: (p) => {
       pages = p.page;
       total = p.total;
+      via ??= p.via;
+      unfollowable = p.unfollowable ? { traceId: p.traceId } : undefined;
       // Only a list that came in one answer: one followed page after page paged, whatever its last says.
       unpaginated = !p.paginated && p.page === 1;
       spinner.text(`Fetched ${p.total} transaction${p.total === 1 ? '' : 's'} (${p.page} page${p.page === 1 ? '' : 's'})…`);
@@ -178,6 +183,10 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
     throw error;
   }
   spinner.stop();
+  const count = `${total} transaction${total === 1 ? '' : 's'}`;
+  if (via) notice(f.io, settings, 'PAGES_FOLLOWED', followedMessage('--all', via, pages));
+  if (unfollowable)
+    throw unfollowableError('--all', `${count} (${pages} page${pages === 1 ? '' : 's'})`, '/transactions', unfollowable.traceId);
   if (unpaginated) {
     notice(
       f.io,

@@ -9,16 +9,10 @@ import type { Sent } from './attempt.js';
 import type { Call } from './call.js';
 import { networkError } from './network-error.js';
 import type { ApiResponse } from './types.js';
-import {
-  checkAnswer,
-  otherNextPage,
-  quickValidate,
-  validateResponse,
-  type ContractDrift,
-  type ListBody,
-  type Validated,
-} from './validate.js';
+import { checkAnswer, quickValidate, validateResponse, type ContractDrift, type ListBody, type Validated } from './validate.js';
 import { monotonicMs } from '../time/monotonic.js';
+import { isRecord } from '../is-record.js';
+import { pagingOf } from './paging.js';
 
 export interface AnswerContext {
   origin: string;
@@ -85,14 +79,22 @@ export function answer<T>(
 function checkedAnswer<T>(response: ApiResponse<unknown>, checked: Validated, c: AnswerContext, parsed: unknown): ApiResponse<T> {
   response.data = checked.data;
   if (checked.list) {
-    response.list = checked.list;
-    // Paged otherwise than by next_cursor (a Link header, page numbers): the next page's query.
+    // The next page under any of the names paging.ts knows, the Link header included.
     const list = checked.data as ListBody;
-    const next = list.has_more || checked.list.paginated ? undefined : otherNextPage(parsed, response.headers);
-    if (next) {
-      response.data = { ...list, has_more: true, next_query: next };
-      response.list = { ...checked.list, paginated: true };
-    }
+    const paging = pagingOf(Array.isArray(parsed) || isRecord(parsed) ? parsed : undefined, response.headers);
+    const more = paging.cursor !== undefined || paging.query !== undefined;
+    response.data = {
+      ...list,
+      has_more: more,
+      next_cursor: paging.cursor ?? null,
+      ...(paging.query ? { next_query: paging.query } : {}),
+    };
+    response.list = {
+      ...checked.list,
+      paginated: checked.list.paginated || paging.paginated,
+      ...(more && paging.via ? { via: paging.via } : {}),
+      ...(paging.unfollowable ? { unfollowable: true } : {}),
+    };
   }
   if (checked.drift) {
     response.drift = checked.drift;

@@ -15,7 +15,10 @@ import { conforms } from '../../contract/quick-shape.js';
 import { RESPONSE_SHAPES } from '../../contract/shapes.js';
 import { CliError } from '../errors/index.js';
 import { isRecord } from '../is-record.js';
+import { pagingOf } from './paging.js';
 import { hasIdField, unwrapRecord } from './wrapped-record.js';
+
+export { otherNextPage } from './paging.js';
 
 /** A 2xx body that does not match the contract, in strict mode: the server differs from this CLI. */
 export class ContractMismatchError extends CliError {
@@ -94,8 +97,12 @@ export interface ContractDrift {
 
 /** How a list answer was read. */
 export interface ListRead {
-  /** The server's list said whether more follows (`has_more` or `next_cursor`); else its first page is all there is. */
+  /** The server's list said whether more follows (`has_more` or `next_cursor`, or paging.ts's other names); else its first page is all there is. */
   paginated: boolean;
+  /** The way to the next page was read from other names than ours (paging.ts): what, for a notice. */
+  via?: string;
+  /** The list says more follows, but names no cursor, link or page to ask for it. */
+  unfollowable?: boolean;
   /** `envelope`: `{"data": […]}`; `array`: a bare array; `keyed`: an object holding one array (under `key`); `none`: no list found. */
   shape: 'envelope' | 'array' | 'keyed' | 'none';
   key?: string;
@@ -153,8 +160,9 @@ function typeName(v: unknown): string {
 
 /**
  * Read a list from `{"data": […]}`, a bare array, or an object holding exactly one array
- * (`{"products": […]}`). `has_more`/`next_cursor` are followed where present; a list that
- * carries neither is complete in this answer.
+ * (`{"products": […]}`). Its next cursor is followed where present (`has_more`/`next_cursor`,
+ * or another common name: paging.ts); a list that says nothing of paging is complete in this
+ * answer.
  */
 export function readList(body: unknown): { list: ListBody; read: ListRead } {
   if (Array.isArray(body)) return { list: { data: body, has_more: false, next_cursor: null }, read: { paginated: false, shape: 'array' } };
@@ -165,11 +173,8 @@ export function readList(body: unknown): { list: ListBody; read: ListRead } {
     const inner = body.data;
     const arrays = Object.keys(inner).filter((k) => Array.isArray(inner[k]));
     if (arrays.length === 1) {
-      const read = readList({
-        ...inner,
-        ...('has_more' in body ? { has_more: body.has_more } : {}),
-        ...('next_cursor' in body ? { next_cursor: body.next_cursor } : {}),
-      });
+      const { data: _list, ...beside } = body;
+      const read = readList({ ...inner, ...beside });
       return { list: read.list, read: { ...read.read, shape: 'keyed', key: `data.${arrays[0]!}` } };
     }
   }
@@ -180,52 +185,14 @@ export function readList(body: unknown): { list: ListBody; read: ListRead } {
     if (arrays.length === 1) key = arrays[0];
   }
   if (key === undefined) return { list: { data: [body], has_more: false, next_cursor: null }, read: { paginated: false, shape: 'none' } };
-  const cursor = typeof body.next_cursor === 'string' && body.next_cursor !== '' ? body.next_cursor : null;
-  const paginated = 'has_more' in body || 'next_cursor' in body;
-  const hasMore = typeof body.has_more === 'boolean' ? body.has_more && cursor !== null : cursor !== null;
+  // The paging fields under our names or others (paging.ts); a next URL's query is added with
+  // the answer's headers (answer.ts), here only a cursor is read.
+  const paging = pagingOf(body);
+  const cursor = paging.cursor ?? null;
   return {
-    list: { data: body[key] as unknown[], has_more: hasMore, next_cursor: hasMore ? cursor : null },
-    read: { paginated, shape: key === 'data' ? 'envelope' : 'keyed', ...(key === 'data' ? {} : { key }) },
+    list: { data: body[key] as unknown[], has_more: cursor !== null, next_cursor: cursor },
+    read: { paginated: paging.paginated, shape: key === 'data' ? 'envelope' : 'keyed', ...(key === 'data' ? {} : { key }) },
   };
-}
-
-/** The query of a `Link` header's rel="next" URL (RFC 8288), or undefined. */
-function linkNext(link: string | undefined): Record<string, string> | undefined {
-  if (!link) return undefined;
-  for (const part of link.split(/,(?=\s*<)/)) {
-    const m = /^\s*<([^>]*)>(.*)$/.exec(part);
-    if (!m || !/;\s*rel\s*=\s*"?([^";]*\s)?next(\s[^";]*)?"?\s*(;|$)/i.test(m[2]!)) continue;
-    try {
-      const query = Object.fromEntries(new URL(m[1]!, 'http://x').searchParams);
-      return Object.keys(query).length > 0 ? query : undefined;
-    } catch {
-      return undefined;
-    }
-  }
-  return undefined;
-}
-
-const pageNumber = (v: unknown): number | undefined => {
-  const n = typeof v === 'string' && /^\d+$/.test(v) ? Number(v) : v;
-  return typeof n === 'number' && Number.isInteger(n) && n >= 0 ? n : undefined;
-};
-
-/**
- * A list that says nothing of `has_more`/`next_cursor` may still page otherwise: the next
- * page's query from a Link header, or from page numbers in the body. Undefined when neither
- * says a next page exists.
- */
-export function otherNextPage(body: unknown, headers: Record<string, string>): Record<string, string> | undefined {
-  const linked = linkNext(headers.link);
-  if (linked) return linked;
-  if (!isRecord(body)) return undefined;
-  const holder = isRecord(body.meta) ? body.meta : isRecord(body.pagination) ? body.pagination : body;
-  const next = pageNumber(holder.next_page);
-  if (next !== undefined) return { page: String(next) };
-  const page = pageNumber(holder.page ?? holder.current_page);
-  const last = pageNumber(holder.pages ?? holder.total_pages ?? holder.last_page ?? holder.page_count);
-  if (page !== undefined && last !== undefined && page < last) return { page: String(page + 1) };
-  return undefined;
 }
 
 /** Where a list's next page is asked for: its cursor, or the query a server paging otherwise gave. */

@@ -25,3 +25,29 @@ describe('readList: lists in the shapes a server may send', () => {
     expect(otherNextPage({ results: [] }, { link: '</x?page=1>; rel="prev"' })).toBeUndefined();
   });
 });
+
+describe('pagingOf: the next page under the names a server may give it', () => {
+  it('a cursor under another name or holder, a next URL, a HAL href; ours is not named as followed', async () => {
+    const { pagingOf } = await import('../../../src/core/http/paging.js');
+    expect(pagingOf({ data: [], has_more: true, next_cursor: 'c' })).toEqual({
+      paginated: true,
+      cursor: 'c',
+      via: undefined,
+      unfollowable: false,
+    });
+    expect(pagingOf({ results: [], has_more: true, next: 'p2' })).toMatchObject({ cursor: 'p2', via: '"next" (sent as cursor)' });
+    expect(pagingOf({ data: [], meta: { nextCursor: 'm' } })).toMatchObject({ cursor: 'm', via: '"meta.nextCursor" (sent as cursor)' });
+    expect(pagingOf({ data: [], _links: { next: { href: 'https://h/api/v1/x?after=9' } } })).toMatchObject({ query: { after: '9' } });
+    // has_more false wins over a cursor; a null next is the end, and says the list is paged.
+    expect(pagingOf({ data: [], has_more: false, next_cursor: 'c' })).toEqual({ paginated: true, unfollowable: false });
+    expect(pagingOf({ data: [], links: { next: null } })).toEqual({ paginated: true, unfollowable: false });
+    expect(pagingOf({ data: [] })).toEqual({ paginated: false, unfollowable: false });
+  });
+
+  it('more announced with nothing to follow (no cursor, a next path without a query) is unfollowable', async () => {
+    const { pagingOf } = await import('../../../src/core/http/paging.js');
+    expect(pagingOf({ data: [], has_more: true, next_cursor: null }).unfollowable).toBe(true);
+    expect(pagingOf({ data: [], pagination: { hasNextPage: true } }).unfollowable).toBe(true);
+    expect(pagingOf({ data: [], links: { next: '/api/v1/transactions/page/2' } }).unfollowable).toBe(true);
+  });
+});

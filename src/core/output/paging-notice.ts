@@ -1,0 +1,21 @@
+/**
+ * What `--all` (and `api --paginate`) say about a server that pages otherwise than by our
+ * `has_more`/`next_cursor` (core/http/paging.ts): the notice naming what was followed, and
+ * the error when the list says more follows but names no way to ask for it (the user asked
+ * for all: an incomplete list is not a success).
+ */
+import { CliError } from '../errors/index.js';
+
+/** `--all: … followed "pagination.next_cursor" (sent as cursor) to each next page (3 pages)`. */
+export function followedMessage(flag: string, via: string, pages: number): string {
+  return `${flag}: the server names its next page otherwise than has_more/next_cursor: followed ${via} to each next page (${pages} page${pages === 1 ? '' : 's'})`;
+}
+
+/** The list said more follows, and nothing to follow: stopped with what was fetched. */
+export function unfollowableError(flag: string, fetched: string, path: string, traceId: string | undefined): CliError {
+  return new CliError(
+    'pending',
+    `${flag}: the server's list says more follows, but names no cursor, next link or page this version can follow: stopped after ${fetched}, the rest not fetched${traceId ? ` (trace ID ${traceId})` : ''}`,
+    `see how the server pages with: vouchers api --raw GET ${path}; ask the provider which parameter carries the next page`,
+  );
+}
