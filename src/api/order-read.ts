@@ -5,7 +5,7 @@
  * other name open. Read forgivingly:
  * - ids under `order_id` (else `id`); a status under `status` (else `state`);
  * - a voucher's code and pin under any name that says so (`redemption_code`, `card_number`,
- *   `pin_code`, …); a voucher listed without a status counts as issued (isIssued: the
+ *   `pin_code`, …), as text (`{"value": "…"}` is its value, see codeText); a voucher listed without a status counts as issued (isIssued: the
  *   document calls the listed vouchers "allocated");
  * - the timeline under `timeline`, `fulfillment_timeline`, `fulfilment_timeline` or
  *   `history`, its entries' time under `at`, `timestamp`, `time` or `created_at`.
@@ -48,9 +48,12 @@ export const READ_ORDER_KEYS = new Set([
   'history',
 ]);
 
-function readVoucher(v: Rec): OrderVoucher {
-  const code = findCode(v);
-  const pin = findPin(v);
+function readVoucher(entry: Rec): OrderVoucher {
+  const code = findCode(entry);
+  const pin = findPin(entry);
+  // `code` and `pin` are read as text (a code sent as `{"value": …}` is its value): one that
+  // holds no text is not kept as the voucher's code.
+  const { code: _code, pin: _pin, ...v } = entry;
   return {
     ...v,
     voucher_id: text(v.voucher_id, v.id) ?? '',

@@ -11,7 +11,7 @@
  * `country_code`, `error_code`, `status_code`, `product_code`, …) are shown as they are.
  */
 
-import { isCodeField as isOutputCodeField, isSecretField } from '../core/output/mask.js';
+import { isCodeField as isOutputCodeField, isSecretField, NOT_A_VOUCHER } from '../core/output/mask.js';
 
 /** Words that make a field secret wherever they appear in its name. */
 const SECRET_WORDS = new Set(['pin', 'pins', 'passcode', 'password', 'secret', 'token', 'cvv', 'cvc', 'barcode', 'barcodes']);
@@ -29,39 +29,6 @@ const SECRET_KEYS = new Set([
   'redemption',
   'voucher',
   'gift',
-]);
-
-/** Words that, before `code`, say the code is not a voucher's. */
-const NOT_A_VOUCHER = new Set([
-  'currency',
-  'country',
-  'region',
-  'state',
-  'postal',
-  'zip',
-  'area',
-  'language',
-  'lang',
-  'locale',
-  'error',
-  'status',
-  'reason',
-  'response',
-  'result',
-  'return',
-  'http',
-  'exit',
-  'product',
-  'sku',
-  'item',
-  'category',
-  'vendor',
-  'brand',
-  'merchant',
-  'partner',
-  'type',
-  'event',
-  'iso',
 ]);
 
 /** A field name as lower-case words: `redemptionCode` and `redemption-code` → redemption, code. */

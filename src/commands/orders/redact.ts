@@ -4,13 +4,13 @@
  */
 import type { Order, OrderCodes, OrderVoucher, VoucherCode } from '../../contract/orders.js';
 import { maskCode } from '../../core/output/format.js';
-import { codeFieldAt, maskCodes } from '../../core/output/mask.js';
+import { codeFieldAt, codeText, maskCodes } from '../../core/output/mask.js';
 import type { Column } from '../../core/output/print.js';
 import { moreCodes } from '../../api/order-read.js';
 
 export function redactVoucher(v: OrderVoucher): OrderVoucher {
   const { code, pin: _pin, ...rest } = v;
-  const last4 = v.code_last4 ?? (code ? code.slice(-4) : undefined);
+  const last4 = v.code_last4 ?? (typeof code === 'string' && code !== '' ? code.slice(-4) : undefined);
   // A server's own names for a code or pin (`redemption_code`, `card_number`…) are masked too.
   const masked = maskCodes(rest);
   return last4 === undefined ? masked : { ...masked, code_last4: last4 };
@@ -55,5 +55,9 @@ export function hasCodes(order: Order): boolean {
 export function moreCodeColumns<T extends object>(vouchers: readonly (OrderVoucher | VoucherCode)[]): Column<T>[] {
   const keys: string[] = [];
   for (const v of vouchers) for (const { key } of moreCodes(v)) if (!keys.includes(key)) keys.push(key);
-  return keys.map((key) => ({ field: key, get: (row: T) => codeFieldAt(row as Record<string, unknown>, key).value ?? '', shrink: false }));
+  return keys.map((key) => ({
+    field: key,
+    get: (row: T) => codeText(codeFieldAt(row as Record<string, unknown>, key).value) ?? '',
+    shrink: false,
+  }));
 }

@@ -14,49 +14,72 @@ function snake(key: string): string {
     .toLowerCase();
 }
 
-/** Field names ending in `code` that name no secret (a currency, a country, an error…). */
-const NOT_CODES = new Set([
-  'currency_code',
-  'country_code',
-  'product_code',
-  'vendor_code',
-  'category_code',
-  'status_code',
-  'error_code',
-  'reason_code',
-  'response_code',
-  'http_code',
-  'region_code',
-  'language_code',
-  'locale_code',
-  'postal_code',
-  'zip_code',
-  'iso_code',
-  'sku_code',
-  'brand_code',
-  'type_code',
-  'code_type',
-  'code_format',
-  'barcode_format',
-  'code_last4',
-  'last4',
-]);
+/** Field names about a code that are none (its type, format, last 4); see also NOT_A_VOUCHER. */
+const NOT_CODES = new Set(['code_type', 'code_format', 'barcode_format', 'code_last4', 'last4']);
 
 /**
- * Whether a field holds a voucher code, pin or card number: `code`, `pin`, `voucher_code`,
- * `claim_code`, `card_number`, `pin_code`, `serial_number`, `activation_key`, `license_key`,
- * and the links that redeem one (`redemption_url`, `claim_link`): whoever holds them spends
- * the card.
+ * Words that, before `code`, say the code is not a voucher's (`currency_code`, `error_code`):
+ * the one list, also used by the listener's redaction.
+ */
+export const NOT_A_VOUCHER = new Set([
+  'currency',
+  'country',
+  'region',
+  'state',
+  'postal',
+  'zip',
+  'area',
+  'language',
+  'lang',
+  'locale',
+  'error',
+  'status',
+  'reason',
+  'response',
+  'result',
+  'return',
+  'http',
+  'exit',
+  'product',
+  'sku',
+  'item',
+  'category',
+  'vendor',
+  'brand',
+  'merchant',
+  'partner',
+  'type',
+  'event',
+  'iso',
+]);
+
+/** A code's name: `code`, `voucher_number`, `serial_no`, `pin_value`, `redemption`, a bare `token`… (one, not a list). */
+function isCodeName(k: string): boolean {
+  if (NOT_CODES.has(k)) return false;
+  const before = /(?:^|_)([a-z0-9]+)_code$/.exec(k)?.[1];
+  if (before !== undefined && NOT_A_VOUCHER.has(before)) return false;
+  return (
+    /(^|_)(code|pin|pincode|passcode|card_number|cardnumber|serial_number|serial|barcode|barcode_value)$/.test(k) ||
+    /(^|_)(voucher|card|gift_card|giftcard|serial|pin)_(number|no|num|nr)$/.test(k) ||
+    /(^|_)(voucher|code|pin)_value$/.test(k) ||
+    /(^|_)(activation|redemption|redeem|claim|license|licence|product|gift_card|giftcard|card|voucher)_(key|token)$/.test(k) ||
+    /(^|_)(redemption|redeem|claim|activation)_(url|link|uri)$/.test(k) ||
+    /^(redemption|redeem)$/.test(k) ||
+    /^(pan|cvv|cvc|token)$/.test(k)
+  );
+}
+
+/**
+ * Whether a field holds a voucher code, pin or card number (or a list of them): `code`,
+ * `codes`, `pin`, `voucher_code`, `claim_code`, `card_number`, `voucher_number`, `serial_no`,
+ * `pin_code`, `serial_number`, `activation_key`, `license_key`, a bare `token` or
+ * `redemption`, and the links that redeem one (`redemption_url`, `claim_link`): whoever holds
+ * them spends the card. Ids (`order_id`, `voucher_id`) and keys the user must see
+ * (`idempotency_key`, `api_key`) are not codes.
  */
 export function isCodeField(key: string): boolean {
   const k = snake(key);
-  if (NOT_CODES.has(k)) return false;
-  return (
-    /(^|_)(code|pin|pincode|passcode|card_number|cardnumber|serial_number|serial|barcode|barcode_value)$/.test(k) ||
-    /(^|_)(activation|redemption|redeem|claim|license|licence|product|gift_card|giftcard|card|voucher)_(key|token)$/.test(k) ||
-    /(^|_)(redemption|redeem|claim|activation)_(url|link|uri)$/.test(k) ||
-    /^(pan|cvv|cvc)$/.test(k)
-  );
+  return isCodeName(k) || (k.endsWith('s') && isCodeName(k.slice(0, -1)));
 }
 
 /**
@@ -67,20 +90,20 @@ function isCodeHolder(key: string): boolean {
   return /^(claim|redemption|redeem|activation)(_info|_details|_data)?$/.test(snake(key));
 }
 
-/** Every scalar in `value` masked (codes to their last 4), at any depth. */
-function maskEvery(value: unknown, depth = 0): unknown {
+/** Every scalar in `value` masked (codes to their last 4, pins whole), at any depth. */
+function maskEvery(value: unknown, pin = false, depth = 0): unknown {
   if (depth > 32) return '••••••••';
-  if (value === null || typeof value !== 'object') return maskScalar(value, false);
-  if (Array.isArray(value)) return value.map((v) => maskEvery(v, depth + 1));
+  if (value === null || typeof value !== 'object') return maskScalar(value, pin);
+  if (Array.isArray(value)) return value.map((v) => maskEvery(v, pin, depth + 1));
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(value as Record<string, unknown>))
-    Object.defineProperty(out, k, { value: maskEvery(v, depth + 1), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(out, k, { value: maskEvery(v, pin, depth + 1), enumerable: true, writable: true, configurable: true });
   return out;
 }
 
 /** Whether a field holds a PIN (masked whole) rather than a code (masked to its last 4). */
 function isPinField(key: string): boolean {
-  return /(^|_)(pin|pincode|pin_code|passcode|cvv|cvc)$/.test(snake(key));
+  return /(^|_)(pin|pincode|pin_code|passcode|cvv|cvc|pin_number|pin_no|pin_num|pin_nr|pin_value)s?$/.test(snake(key));
 }
 
 /**
@@ -154,8 +177,9 @@ function maskScalar(v: unknown, pin: boolean): unknown {
 export function maskCodes<T>(value: T, reveal = false, options: { listedStringsAreCodes?: boolean } = {}): T {
   if (reveal) return value;
   const masked = walk(value, (k, v, siblings) =>
-    isCodeField(k) && (v === null || typeof v !== 'object') && !isErrorCode(k, v, siblings)
-      ? maskScalar(v, isPinField(k))
+    // Whatever a code's field holds is the code: a string, `{value, type}`, a list of them.
+    isCodeField(k) && !isErrorCode(k, v, siblings)
+      ? maskEvery(v, isPinField(k))
       : isCodeHolder(k) && v !== null && typeof v === 'object'
         ? maskEvery(v)
         : isRecord(v) && Object.keys(v).some((c) => isCodeField(`${k}_${c}`))
@@ -170,7 +194,7 @@ function maskCompound(parent: string, record: Record<string, unknown>): Record<s
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(record)) {
     const joined = `${parent}_${k}`;
-    const masked = isCodeField(joined) && (v === null || typeof v !== 'object') ? maskScalar(v, isPinField(joined) || isPinField(k)) : v;
+    const masked = isCodeField(joined) ? maskEvery(v, isPinField(joined) || isPinField(k)) : v;
     Object.defineProperty(out, k, { value: masked, enumerable: true, writable: true, configurable: true });
   }
   return out;
@@ -200,23 +224,57 @@ export function maskSecrets<T>(value: T): T {
         ? '••••'
         : Array.isArray(v) && v.some(isSecretValue)
           ? v.map((x) => (isSecretValue(x) ? maskSecret(x) : maskSecrets(x)))
-          : KEEP,
+          : isRecord(v) && Object.keys(v).some((c) => isSecretField(`${k}_${c}`))
+            ? maskSecrets(maskSecretCompound(k, v))
+            : KEEP,
   ) as T;
+}
+
+/** `signature: {key, algorithm}`: a field whose name joined to its parent's names a secret (signature_key) is masked. */
+function maskSecretCompound(parent: string, record: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(record)) {
+    const masked =
+      isSecretField(`${parent}_${k}`) && v !== null && typeof v !== 'object' ? (typeof v === 'string' ? maskSecret(v) : '••••') : v;
+    Object.defineProperty(out, k, { value: masked, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }
 
 type Field = { key: string; value: string };
 const usable = (v: unknown): v is string | number => (typeof v === 'string' || typeof v === 'number') && v !== '';
 
 /**
+ * The text of a code however the server holds it: a string or number as it is; an object
+ * (`{"value": "…", "type": "text"}`) by its value, code, text or number field, else its JSON.
+ */
+export function codeText(v: unknown): string | undefined {
+  if (usable(v)) return String(v);
+  if (!isRecord(v)) return undefined;
+  for (const k of ['value', 'code', 'text', 'number']) if (Object.hasOwn(v, k) && usable(v[k])) return String(v[k]);
+  return Object.keys(v).length > 0 ? JSON.stringify(v) : undefined;
+}
+
+/** The codes a field holds: its one code (`code`), or each listed one (`codes.0`, `codes.1`). */
+function held(key: string, v: unknown): Field[] {
+  const one = (k: string, x: unknown): Field[] => {
+    const value = codeText(x);
+    return value === undefined ? [] : [{ key: k, value }];
+  };
+  return Array.isArray(v) ? v.flatMap((x, i) => one(`${key}.${i}`, x)) : one(key, v);
+}
+
+/**
  * The first field of a record (a voucher entry of unknown shape) that `is` accepts: the
- * field named `preferred` when it has a value, else the first such field, else one in an
- * object it holds (`card: {number, pin}`), named by both keys joined (`card_number`), its
- * key given as `card.number`.
+ * field named `preferred` when it has a value, else the first such field (one holding a
+ * string before one holding an object or a list), else one in an object it holds (`card:
+ * {number, pin}`), named by both keys joined (`card_number`), its key given as `card.number`.
  */
 function findField(record: Record<string, unknown>, is: (key: string) => boolean, preferred: string): Field | undefined {
-  const own = Object.hasOwn(record, preferred) ? record[preferred] : undefined;
-  if (usable(own)) return { key: preferred, value: String(own) };
+  const own = held(preferred, Object.hasOwn(record, preferred) ? record[preferred] : undefined)[0];
+  if (own) return own;
   for (const [k, v] of Object.entries(record)) if (usable(v) && is(k)) return { key: k, value: String(v) };
+  for (const [k, v] of Object.entries(record)) if (v !== null && typeof v === 'object' && is(k) && held(k, v)[0]) return held(k, v)[0];
   for (const [k, inner] of Object.entries(record)) {
     if (!isRecord(inner)) continue;
     for (const [c, v] of Object.entries(inner)) if (usable(v) && (is(`${k}_${c}`) || is(c))) return { key: `${k}.${c}`, value: String(v) };
@@ -239,23 +297,26 @@ export function findPin(record: Record<string, unknown>): Field | undefined {
 
 /**
  * Every code-like field of a record (codes, pins, card numbers, redemption links), in the
- * record's order; then those of an object it holds whose joined name is one (`card:
- * {number}` as `card.number`; `vendor: {code}` is a vendor's code, not a voucher's).
+ * record's order, each listed code on its own (`codes.0`, `codes.1`); then those of an object
+ * it holds whose joined name is one (`card: {number}` as `card.number`; `vendor: {code}` is a
+ * vendor's code, not a voucher's). An object under a code's name with none of those inside
+ * (`code: {value, type}`) is one code: see codeText.
  */
 export function codeFields(record: Record<string, unknown>): Field[] {
   const found: Field[] = [];
-  for (const [k, v] of Object.entries(record)) if (usable(v) && isCodeField(k)) found.push({ key: k, value: String(v) });
+  const inside = (k: string, inner: Record<string, unknown>): [string, unknown][] =>
+    Object.entries(inner).filter(([c]) => isCodeField(`${k}_${c}`));
+  for (const [k, v] of Object.entries(record)) if (isCodeField(k) && !(isRecord(v) && inside(k, v).length > 0)) found.push(...held(k, v));
   for (const [k, inner] of Object.entries(record)) {
     if (!isRecord(inner)) continue;
-    for (const [c, v] of Object.entries(inner))
-      if (usable(v) && isCodeField(`${k}_${c}`)) found.push({ key: `${k}.${c}`, value: String(v) });
+    for (const [c, v] of inside(k, inner)) found.push(...held(`${k}.${c}`, v));
   }
   return found;
 }
 
 /**
  * What a `codeFields` key names in `record`: the top-level field that holds it (`card` for
- * `card.number`) and the value (`number` inside `card`).
+ * `card.number`, `codes` for `codes.1`) and the value (`number` inside `card`).
  */
 export function codeFieldAt(record: Record<string, unknown>, key: string): { top: string; value: unknown } {
   if (Object.hasOwn(record, key)) return { top: key, value: record[key] };
@@ -263,5 +324,6 @@ export function codeFieldAt(record: Record<string, unknown>, key: string): { top
   const top = dot > 0 ? key.slice(0, dot) : key;
   const inner = Object.hasOwn(record, top) ? record[top] : undefined;
   const rest = key.slice(dot + 1);
-  return { top, value: dot > 0 && isRecord(inner) && Object.hasOwn(inner, rest) ? inner[rest] : undefined };
+  const holds = (isRecord(inner) || Array.isArray(inner)) && Object.hasOwn(inner, rest);
+  return { top, value: dot > 0 && holds ? (inner as Record<string, unknown>)[rest] : undefined };
 }

@@ -1,0 +1,126 @@
+/**
+ * A server that holds a voucher's code as an object (`code: {value, type}`), a list
+ * (`codes: […]`) or under a name of its own (`voucher_number`, `serial_no`, `token`,
+ * `voucher: {value}`, `card: {no}`, a string `redemption`): every one is masked in every
+ * output (api, --raw, --jmespath, orders get and create, table and JSON) unless revealed,
+ * and the codes file gets each code's text. An object code used to crash orders get and
+ * create (`code.slice is not a function`) after the order was placed.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, type CliResult } from '../helpers/run-cli.js';
+import { quickClock } from '../helpers/sandbox.js';
+import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+
+const TRACE = 'c'.repeat(32);
+/** An order whose voucher holds its codes in every such shape. */
+const SHAPES = JSON.parse(readFileSync(new URL('../fixtures/code-shapes.json', import.meta.url), 'utf8')) as { vouchers: unknown[] };
+const VOUCHER_CODES = [
+  'RAWLEAK-OBJ-1',
+  'RAWLEAK-ARR-2',
+  'LEAK-VN-1',
+  'LEAK-SN-2',
+  'LEAK-TOK-3',
+  'LEAK-VV-4',
+  'LEAK-CN-5',
+  'LEAK-RED-6',
+  'LEAK-PIN-7',
+];
+const SECRETS = [...VOUCHER_CODES, 'LEAK-K-TOPCODES'];
+const PLACED = {
+  order_id: 'ord_981234',
+  status: 'DELIVERED',
+  currency: 'USD',
+  total_amount: 25,
+  vouchers: [{ product_id: 'AMZ-US', denomination: 25, status: 'ISSUED', code: { value: 'OBJCODE-SECRET-7777', type: 'text' } }],
+};
+
+let server: LoopbackServer;
+let env: Record<string, string>;
+let dir: string;
+const cli = (argv: string[]): Promise<CliResult> => runCli(argv, { env, overrides: { clock: quickClock() } });
+const leaked = (r: CliResult, secrets: string[]) => secrets.filter((s) => (r.stdout + r.stderr).includes(s));
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'code-shapes-'));
+  server = await startLoopbackServer((req, res) => {
+    const h = { 'x-trace-id': TRACE };
+    if (req.method === 'GET' && req.target === '/api/v1/orders/ord_1') return sendJson(res, 200, SHAPES, h);
+    if (req.method === 'GET' && req.target === '/api/v1/orders/ord_1/vouchers')
+      return sendJson(res, 200, { order_id: 'ord_1', data: SHAPES.vouchers }, h);
+    if (req.method === 'GET' && req.target === '/api/v1/orders/ord_981234') return sendJson(res, 200, PLACED, h);
+    if (req.method === 'POST' && req.target === '/api/v1/orders') return sendJson(res, 201, PLACED, h);
+    res.writeHead(404, h);
+    res.end();
+  });
+  env = { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', VOUCHERS_MAX_RETRIES: '0', NO_COLOR: '1' };
+});
+afterAll(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('codes of another shape or name stay masked', () => {
+  it('in vouchers api, with --raw and with --jmespath', async () => {
+    for (const extra of [[], ['--raw'], ['--jmespath', 'vouchers[0].code.value']]) {
+      const r = await cli(['api', 'GET', '/orders/ord_1', ...extra]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(leaked(r, SECRETS), extra.join(' ')).toEqual([]);
+    }
+    const shown = await cli(['api', 'GET', '/orders/ord_1', '--reveal']);
+    expect(JSON.parse(shown.stdout)).toEqual(SHAPES);
+  });
+
+  it('in orders get, as JSON and as the record and vouchers table', async () => {
+    for (const extra of [['--json'], []]) {
+      const r = await cli(['orders', 'get', 'ord_1', ...extra]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(leaked(r, SECRETS), extra.join(' ')).toEqual([]);
+    }
+    const plain = await cli(['orders', 'get', 'ord_1']);
+    expect(plain.stdout).toContain('codes\t••••••••ODES');
+    expect(plain.stdout).toContain('••••••••BJ-1');
+  });
+
+  it('orders codes masks them all, and --reveal shows every code the voucher carries', async () => {
+    const masked = await cli(['orders', 'codes', 'ord_1']);
+    expect(masked.code, masked.stderr).toBe(0);
+    expect(leaked(masked, SECRETS)).toEqual([]);
+    const shown = await cli(['orders', 'codes', 'ord_1', '--reveal']);
+    expect(shown.code, shown.stderr).toBe(0);
+    for (const s of VOUCHER_CODES) expect(shown.stdout, s).toContain(s);
+    const file = join(dir, 'ord_1.json');
+    const out = await cli(['orders', 'codes', 'ord_1', '--codes-out', file]);
+    expect(out.code, out.stderr).toBe(0);
+    const written = readFileSync(file, 'utf8');
+    for (const s of VOUCHER_CODES) expect(written, s).toContain(s);
+  });
+});
+
+describe('a code sent as an object', () => {
+  it('orders create shows the order placed (masked) and writes the code text to the codes file', async () => {
+    const file = join(dir, 'placed.json');
+    const r = await cli(['orders', 'create', '--product', 'AMZ-US', '--denomination', '25', '--codes-out', file]);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('showing it failed');
+    expect(r.stdout).toContain('••••••••7777');
+    expect(r.stdout + r.stderr).not.toContain('OBJCODE-SECRET');
+    const rows = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>[];
+    expect(rows).toEqual([expect.objectContaining({ order_id: 'ord_981234', code: 'OBJCODE-SECRET-7777' })]);
+  });
+
+  it('orders get shows it masked (table and JSON); create --reveal shows it whole', async () => {
+    const r = await cli(['orders', 'get', 'ord_981234']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toContain('••••••••7777');
+    expect(r.stdout + r.stderr).not.toContain('OBJCODE-SECRET');
+    const json = await cli(['orders', 'get', 'ord_981234', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stdout).not.toContain('OBJCODE-SECRET');
+    const shown = await cli(['orders', 'create', '--product', 'AMZ-US', '--denomination', '25', '--reveal']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('OBJCODE-SECRET-7777');
+  });
+});

@@ -1,0 +1,92 @@
+/**
+ * Codes a server holds in another shape or under another name than ours: an object
+ * (`code: {value}`), a list (`codes: […]`), `voucher_number`, `serial_no`, a bare `token` or
+ * `redemption`, `voucher: {value}`, `card: {no}`. Each is a code: masked unless revealed, and
+ * read as text for the codes file. Ids and keys the user must see stay as they are.
+ */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { codeFieldAt, codeFields, codeText, findCode, isCodeField, maskCodes, maskSecrets } from '../../../src/core/output/mask.js';
+import { moreCodes, readOrder } from '../../../src/api/order-read.js';
+import { isCodeField as isListenerCodeField, redactCodes } from '../../../src/listener/redact.js';
+
+/** An order whose voucher holds its codes in every such shape (test/fixtures/code-shapes.json). */
+const ORDER = JSON.parse(readFileSync(new URL('../../fixtures/code-shapes.json', import.meta.url), 'utf8')) as {
+  codes: string[];
+  vouchers: Record<string, unknown>[];
+};
+
+describe('codes of another shape or name', () => {
+  it('are code fields, for the outputs and the listener alike; ids, keys and codes of something else are not', () => {
+    const codes = [
+      'codes',
+      'voucher_number',
+      'voucherNo',
+      'serial_no',
+      'token',
+      'redemption',
+      'voucher_value',
+      'card_no',
+      'pin_number',
+      'pins',
+    ];
+    for (const k of codes) {
+      expect(isCodeField(k), k).toBe(true);
+      expect(isListenerCodeField(k), k).toBe(true);
+    }
+    const not = ['order_id', 'product_id', 'voucher_id', 'idempotency_key', 'api_key', 'currency_codes', 'state_code', 'next_token'];
+    for (const k of not) expect(isCodeField(k), k).toBe(false);
+    // One list: a code named for something else is shown by both.
+    for (const k of ['item_code', 'merchant_code', 'state_code'])
+      expect([isCodeField(k), isListenerCodeField(k)], k).toEqual([false, false]);
+  });
+
+  it('are masked whatever they hold (an object, a list, a string), at the top level too; revealed whole', () => {
+    const masked = maskCodes(ORDER);
+    expect(JSON.stringify(masked)).not.toMatch(/LEAK/);
+    expect(masked.codes).toEqual(['••••••••ODES']);
+    expect(masked.vouchers[0]).toMatchObject({
+      product_id: 'A',
+      voucher_id: 'vch_1',
+      code: { value: '••••••••BJ-1' },
+      card: { no: '••••••••CN-5' },
+      voucher: { value: '••••••••VV-4' },
+      pin_number: '••••',
+    });
+    expect(maskCodes(ORDER, true)).toBe(ORDER);
+    expect(JSON.stringify(redactCodes(ORDER).value)).not.toMatch(/LEAK/);
+  });
+
+  it('an object code is read as its value (else its JSON), and every code the voucher carries is listed', () => {
+    expect(codeText({ value: 'OBJCODE-SECRET-7777', type: 'text' })).toBe('OBJCODE-SECRET-7777');
+    expect(codeText({ text: 'T-1' })).toBe('T-1');
+    expect(codeText({ serial: 'S-1', kind: 'x' })).toBe('{"serial":"S-1","kind":"x"}');
+    expect(findCode({ code: { value: 'OBJCODE-SECRET-7777', type: 'text' } })).toEqual({ key: 'code', value: 'OBJCODE-SECRET-7777' });
+    const order = readOrder(ORDER);
+    const v = order.vouchers[0]!;
+    expect(v.code).toBe('RAWLEAK-OBJ-1');
+    expect(v.pin).toBe('LEAK-PIN-7');
+    expect(moreCodes(v).map((f) => f.value)).toEqual([
+      'RAWLEAK-ARR-2',
+      'LEAK-VN-1',
+      'LEAK-SN-2',
+      'LEAK-TOK-3',
+      'LEAK-RED-6',
+      'LEAK-VV-4',
+      'LEAK-CN-5',
+    ]);
+    expect(codeFields({ codes: ['A-1', 'B-2'] })).toEqual([
+      { key: 'codes.0', value: 'A-1' },
+      { key: 'codes.1', value: 'B-2' },
+    ]);
+    expect(codeFieldAt({ codes: ['A-1', 'B-2'] }, 'codes.1')).toEqual({ top: 'codes', value: 'B-2' });
+    // A code held as neither text nor an object is not taken for the voucher's code.
+    expect(readOrder({ vouchers: [{ code: [] }] }).vouchers[0]!.code).toBeUndefined();
+  });
+
+  it('a signing key inside an object (`signature: {key}`) is a secret', () => {
+    expect(JSON.stringify(maskSecrets({ id: 'wh_1', signature: { key: 'PLAINSECRET-SIGKEY-4', algorithm: 'sha256' } }))).not.toContain(
+      'SIGKEY',
+    );
+  });
+});
