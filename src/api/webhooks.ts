@@ -6,6 +6,8 @@ import type { RegisterWebhookRequest, WebhookEndpoint } from '../contract/webhoo
 import type { ApiClient, ApiResponse } from '../core/http/types.js';
 import { ApiError } from '../core/errors/index.js';
 import { isSecretField, isSecretValue } from '../core/output/mask.js';
+import { isRecord } from '../core/is-record.js';
+import { maskSecret } from '../core/output/format.js';
 import { notOffered } from './not-offered.js';
 import { isRecord } from '../core/is-record.js';
 import { hasIdField, unwrapRecord } from '../core/http/wrapped-record.js';
@@ -35,8 +37,8 @@ export function endpointUrlOf(record: Record<string, unknown>): string | undefin
 /**
  * POST /webhooks. The document does not show the answer: a server that returns the signing
  * secret under another name (`secret`, `webhook_secret`, `signing_key`, any `whsec_…`
- * value), or inside a wrapper, has it moved to `signing_secret`, so that it is saved (and
- * never printed by accident) like ours.
+ * value, `signature: {key}`, a bare `key` or `token`), or inside a wrapper, has it moved
+ * to `signing_secret`, so that it is saved (and never printed by accident) like ours.
  */
 export async function registerWebhook(
   client: ApiClient,
@@ -58,16 +60,64 @@ export async function registerWebhook(
     !Array.isArray(body) &&
     typeof (body as WebhookEndpoint).signing_secret !== 'string'
   ) {
-    const record = endpointRecord(body) ?? (body as Record<string, unknown>);
-    const key =
-      Object.keys(record).find((k) => isSecretField(k) && typeof record[k] === 'string' && record[k] !== '') ??
-      Object.keys(record).find((k) => isSecretValue(record[k]));
-    if (key !== undefined) {
-      const { [key]: secret, ...rest } = record;
-      res.data = { ...rest, signing_secret: secret } as WebhookEndpoint;
-    }
+    const { secret, rest } = takeSecret(endpointRecord(body) ?? (body as Record<string, unknown>));
+    if (secret !== undefined) res.data = { ...rest, signing_secret: secret } as WebhookEndpoint;
   }
   return res;
+}
+
+const filled = (v: unknown): v is string => typeof v === 'string' && v !== '';
+
+/**
+ * The signing secret of an answer about the endpoint, and the answer without it:
+ * `signing_secret`; else a field named as a secret (`secret`, `signing_key`, `whsec`) or
+ * holding a `whsec_…` value; else one inside an object, by its name joined to the object's
+ * (`signature: {key}` is a signature_key); else a bare `key` or `token`, the only secret such
+ * an answer has.
+ */
+export function takeSecret(record: Record<string, unknown>): { secret?: string; rest: Record<string, unknown> } {
+  const top =
+    (filled(record.signing_secret) ? 'signing_secret' : undefined) ??
+    Object.keys(record).find((k) => (isSecretField(k) || isSecretValue(record[k])) && filled(record[k])) ??
+    ['key', 'token'].find((k) => filled(record[k]) && !nestedSecret(record));
+  if (top !== undefined) {
+    const { [top]: secret, ...rest } = record;
+    return { secret: secret as string, rest };
+  }
+  const nested = nestedSecret(record);
+  if (nested === undefined) return { rest: record };
+  const [k, c] = nested;
+  const { [c]: secret, ...left } = record[k] as Record<string, unknown>;
+  const rest = { ...record };
+  Object.defineProperty(rest, k, { value: left, enumerable: true, writable: true, configurable: true });
+  return { secret: secret as string, rest };
+}
+
+/**
+ * An answer about the endpoint with a bare `key` or `token` masked (see takeSecret: there, it
+ * is the signing secret), at the top or in the one record it wraps; anything else as it is.
+ */
+export function maskBareSecret(body: unknown): unknown {
+  const record = endpointRecord(body);
+  if (record === undefined || nestedSecret(record) !== undefined) return body;
+  const bare = ['key', 'token'].filter((k) => filled(record[k]));
+  if (bare.length === 0) return body;
+  const masked = { ...record };
+  for (const k of bare) masked[k] = maskSecret(record[k] as string);
+  if (record === body) return masked;
+  return JSON.parse(JSON.stringify(body, (_k, v: unknown) => (v === record ? masked : v))) as unknown;
+}
+
+/** The secret inside an object of `record` (`signature: {key}`): the object's key and the field's. */
+function nestedSecret(record: Record<string, unknown>): [string, string] | undefined {
+  for (const [k, inner] of Object.entries(record)) {
+    if (!isRecord(inner)) continue;
+    const c = Object.keys(inner).find(
+      (c) => (isSecretField(`${k}_${c}`) || isSecretField(c) || isSecretValue(inner[c])) && filled(inner[c]),
+    );
+    if (c !== undefined) return [k, c];
+  }
+  return undefined;
 }
 
 function extensionMissing(error: unknown, method: 'GET' | 'DELETE'): never {

@@ -162,6 +162,53 @@ describe('a server that names the signing secret otherwise, or wraps the endpoin
   });
 });
 
+describe('a server that gives the signing secret a plain value: inside an object, or as a bare key or token', () => {
+  const SECRET = 'PLAINSECRET-SIGKEY-4';
+  const answers: Record<string, unknown>[] = [
+    { id: 'wh_1', url: 'https://example.com/hooks', signature: { key: SECRET, algorithm: 'sha256' } },
+    { id: 'wh_1', url: 'https://example.com/hooks', key: SECRET },
+    { id: 'wh_1', url: 'https://example.com/hooks', token: SECRET },
+  ];
+  let server: LoopbackServer;
+  let answer: Record<string, unknown> = {};
+  beforeAll(async () => {
+    server = await startLoopbackServer((req, res) => sendJson(res, req.method === 'POST' ? 201 : 200, answer));
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('reads it as the signing secret: saved, reported as new, never printed unless --show-secret', async () => {
+    for (const a of answers) {
+      answer = a;
+      const configDir = tempConfigDir();
+      const { openConfig } = await import('../../src/core/config/store.js');
+      const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
+      store.set('p', { base_url: server.baseUrl, api_key: 'pk_test', api_secret: 'sk_test_secret' });
+      store.setCurrent('p');
+      const r = await runCli(['webhooks', 'register', '--url', 'https://example.com/hooks'], { configDir, env: { NO_COLOR: '1' } });
+      expect(r.code, `${JSON.stringify(a)} ${r.stderr}`).toBe(0);
+      expect(r.stdout + r.stderr, JSON.stringify(a)).not.toContain(SECRET);
+      expect(r.stderr, JSON.stringify(a)).not.toContain('unchanged');
+      expect(r.stderr, JSON.stringify(a)).toContain('differs from the contract');
+      expect((await openConfig({ VOUCHERS_CONFIG_DIR: configDir })).get('p')?.webhook_secret, JSON.stringify(a)).toBe(SECRET);
+      const shown = await runCli(['webhooks', 'register', '--url', 'https://example.com/hooks', '--show-secret', '--json'], {
+        configDir,
+        env: { NO_COLOR: '1' },
+      });
+      expect(JSON.parse(shown.stdout), JSON.stringify(a)).toMatchObject({ signing_secret: SECRET });
+      for (const argv of [
+        ['webhooks', 'show', '--json'],
+        ['webhooks', 'show'],
+        ['api', 'GET', '/webhooks'],
+      ]) {
+        const again = await runCli(argv, { configDir, env: { NO_COLOR: '1' } });
+        expect(again.stdout + again.stderr, `${argv.join(' ')} ${JSON.stringify(a)}`).not.toContain(SECRET);
+      }
+    }
+  });
+});
+
 describe('a registration answered without a body', () => {
   it('says it was accepted, and claims nothing about the endpoint or its secret', async () => {
     const server = await startLoopbackServer((req, res) => {

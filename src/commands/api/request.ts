@@ -13,6 +13,7 @@ import { err, out, type IO } from '../../core/io/io.js';
 import { jsonDocument } from '../../core/output/json-text.js';
 import { suggestedCommand, type HintFlag } from '../../core/output/next-page.js';
 import { maskCodes, maskSecrets } from '../../core/output/mask.js';
+import { maskBareSecret } from '../../api/webhooks.js';
 import type { Factory } from '../../core/run/factory.js';
 import { assertJson, readBodyArg } from './json-input.js';
 import { confirmMoneyMove } from './money-guard.js';
@@ -147,6 +148,8 @@ const OWN_HEADERS: Record<string, string> = {
 
 /** The secure code endpoint: whatever it lists is a code, even without a name (a bare list of strings). */
 const CODE_ENDPOINT = /^(\/api\/v1)?\/orders\/[^/]+\/vouchers\/?$/;
+/** The webhook endpoint: a bare `key` or `token` in its answers is the signing secret. */
+const WEBHOOK_ENDPOINT = /^(\/api\/v1)?\/webhooks\/?(\?.*)?$/;
 
 async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions, check: ContractCheck, path: string): Promise<void> {
   if (opts.include) {
@@ -158,7 +161,11 @@ async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions, check: 
   const masked =
     res.data === undefined || opts.reveal
       ? res.data
-      : maskSecrets(maskCodes(res.data, false, { listedStringsAreCodes: CODE_ENDPOINT.test(path) }));
+      : maskSecrets(
+          maskCodes(WEBHOOK_ENDPOINT.test(path) ? maskBareSecret(res.data) : res.data, false, {
+            listedStringsAreCodes: CODE_ENDPOINT.test(path),
+          }),
+        );
   const changed = masked !== undefined && JSON.stringify(masked) !== JSON.stringify(res.data);
   const pretty = (!opts.raw || changed) && (io.stdoutIsTTY || opts.json || changed) && res.data !== undefined;
   const ok = res.status >= 200 && res.status < 300;

@@ -6,7 +6,7 @@
  * --show-secret when a secret will come back (--rotate-secret, or no endpoint yet: GET
  * /webhooks answers 404) and refuses before the request; a plain update goes through.
  */
-import { getWebhook, registerWebhook } from '../../api/webhooks.js';
+import { getWebhook, registerWebhook, takeSecret } from '../../api/webhooks.js';
 import { EVENT_TYPES } from '../../contract/events.js';
 import { RegisterWebhookRequest, type WebhookEndpoint } from '../../contract/webhooks.js';
 import { ENV, type ConfigStore } from '../../core/config/types.js';
@@ -14,7 +14,7 @@ import { ApiError, UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
 import { formatTime } from '../../core/output/format.js';
 import { redactUrl } from '../../core/config/base-url.js';
-import { isSecretField, maskSecrets } from '../../core/output/mask.js';
+import { maskSecrets } from '../../core/output/mask.js';
 import { handleFieldsFlag, printRecord, type RecordField } from '../../core/output/print.js';
 import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -137,21 +137,17 @@ async function widenIfNeeded(
 }
 
 /**
- * The signing secret of an answer, and the rest with any other secret-like field masked:
- * `signing_secret` in the decisions file; a server of another dialect may say `secret` or
- * `webhook_secret` (the document does not show the registration's answer).
+ * The signing secret of an answer (see takeSecret: `signing_secret` in the decisions file; a
+ * server of another dialect may say `secret`, `signature: {key}`, `token`…: the document does
+ * not show the registration's answer), and the rest with any other secret-like field masked.
  */
-function takeSecret(body: unknown): { secret: string | undefined; endpoint: WebhookEndpoint } {
+function secretOf(body: unknown): { secret: string | undefined; endpoint: WebhookEndpoint } {
   const record = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
-  const key =
-    typeof record.signing_secret === 'string'
-      ? 'signing_secret'
-      : Object.keys(record).find((k) => isSecretField(k) && typeof record[k] === 'string' && record[k] !== '');
-  const { [key ?? 'signing_secret']: secret, ...rest } = record;
+  const { secret, rest } = takeSecret(record);
   const endpoint = maskSecrets(rest) as WebhookEndpoint;
   // A password in the URL (https://user:pass@…) is a secret too.
   if (typeof endpoint.url === 'string') endpoint.url = redactUrl(endpoint.url);
-  return { secret: typeof secret === 'string' && secret !== '' ? secret : undefined, endpoint };
+  return { secret, endpoint };
 }
 
 type SaveResult = { saved: true; where: string } | { saved: false; reason: string };
@@ -194,7 +190,7 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
   const body = await widenIfNeeded(f, request, options, current);
   const client = await f.client();
   const res = await registerWebhook(client, body, { signal: f.io.signal });
-  const { secret, endpoint } = takeSecret(res.data);
+  const { secret, endpoint } = secretOf(res.data);
   // An answer without a body says the registration was taken, nothing more: not whether an
   // endpoint was made or updated, nor what became of its secret.
   const silent = res.text.trim() === '';

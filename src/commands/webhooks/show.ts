@@ -1,5 +1,5 @@
 /** `vouchers webhooks show`: GET /webhooks (an extension; never carries the secret). */
-import { endpointRecord, getWebhook } from '../../api/webhooks.js';
+import { endpointRecord, getWebhook, takeSecret } from '../../api/webhooks.js';
 import type { WebhookEndpoint } from '../../contract/webhooks.js';
 import type { ResolvedProfile } from '../../core/config/types.js';
 import { ENV } from '../../core/config/types.js';
@@ -41,8 +41,8 @@ export async function run(f: Factory, options: WebhooksShowOptions): Promise<voi
   if (await handleFieldsFlag(f.io, settings, FIELDS, { open: true })) return;
   const client = await f.client();
   const res = await getWebhook(client, { signal: f.io.signal });
-  // The server never returns the secret here; drop it defensively all the same, and mask any
-  // field of a server's own shape named like one.
+  // The server never returns the secret here; drop it defensively all the same (under any
+  // name registration reads it from: takeSecret), and mask any other field named like one.
   // A server's own shape: the one endpoint of a list or a wrapper ({"webhook": {…}}) is read as it.
   const record = endpointRecord(res.data);
   if (!record && Array.isArray(res.data)) {
@@ -50,7 +50,7 @@ export async function run(f: Factory, options: WebhooksShowOptions): Promise<voi
     await printJson(f.io, maskSecrets(res.data));
     return;
   }
-  const { signing_secret: _never, ...endpoint } = maskSecrets((record ?? {}) as WebhookEndpoint);
+  const { signing_secret: _never, ...endpoint } = maskSecrets(takeSecret(record ?? {}).rest as WebhookEndpoint);
   // A password in the URL (https://user:pass@…) is a secret too.
   if (typeof endpoint.url === 'string') endpoint.url = redactUrl(endpoint.url);
   if (settings.format === 'json' || settings.format === 'ndjson') {
