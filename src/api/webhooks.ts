@@ -9,7 +9,6 @@ import { isSecretField, isSecretValue } from '../core/output/mask.js';
 import { isRecord } from '../core/is-record.js';
 import { maskSecret } from '../core/output/format.js';
 import { notOffered } from './not-offered.js';
-import { isRecord } from '../core/is-record.js';
 import { hasIdField, unwrapRecord } from '../core/http/wrapped-record.js';
 
 /**
