@@ -47,7 +47,8 @@ export interface OrderPage {
 
 /** Filters of GET /orders (an extension), by their wire names. */
 export interface OrderListQuery {
-  status?: OrderStatus;
+  /** One of ours, or the server's own name for a status, sent as given. */
+  status?: string;
   reference?: string;
   created_from?: string;
   created_to?: string;
@@ -231,7 +232,10 @@ export async function followOrder(client: ApiClient, orderId: string, options: F
       const final = isFinalStatus(order.status);
       if (reached || final) return { order, reached, endedElsewhere: !reached, timedOut: false, traceId, polls, received };
       const left = deadline - clock.now();
-      if (left <= 0) return { order, reached: false, endedElsewhere: false, timedOut: true, traceId, polls, received };
+      // CANCELLED is followed in the hope of its refund (our guess: CANCELLED, then
+      // REFUNDED), but a server may leave it there: at the end of the wait it is the end.
+      const cancelled = canonicalStatus(order.status) === 'CANCELLED';
+      if (left <= 0) return { order, reached: false, endedElsewhere: cancelled, timedOut: !cancelled, traceId, polls, received };
       await clock.sleep(Math.min(interval, left), signal);
       interval = Math.min(maxInterval, Math.round(interval * 1.5));
     }

@@ -7,6 +7,7 @@
 import { followedMessage, unfollowableError } from '../../core/output/paging-notice.js';
 import { iterateOrders, listOrders, type OrderListQuery } from '../../api/orders.js';
 import { PAGE_LIMIT } from '../../contract/common.js';
+import { ORDER_STATUSES } from '../../contract/order-values.js';
 import type { Order } from '../../contract/orders.js';
 import { UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
@@ -18,7 +19,7 @@ import { handleFieldsFlag, printList, type Column } from '../../core/output/prin
 import type { Factory } from '../../core/run/factory.js';
 import type { ListFlags } from './index.js';
 import { callExtension } from './extension.js';
-import { checkDate, parseStatus } from './order-args.js';
+import { checkDate, filterStatus } from './order-args.js';
 import { parseCount } from './order-input.js';
 import { redactOrder } from './redact.js';
 
@@ -73,7 +74,7 @@ const ORDER_FIELDS = [
 
 export function buildQuery(flags: ListFlags): OrderListQuery {
   const query: OrderListQuery = {};
-  if (flags.status !== undefined) query.status = parseStatus(flags.status, '--status');
+  if (flags.status !== undefined) query.status = filterStatus(flags.status, '--status').status;
   if (flags.reference !== undefined) query.reference = flags.reference;
   if (flags.from !== undefined) query.created_from = checkDate(flags.from, '--from');
   if (flags.to !== undefined) query.created_to = checkDate(flags.to, '--to');
@@ -102,6 +103,13 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
       ? ORDER_FIELDS
       : [...new Set([...ORDER_COLUMNS.map((c) => c.field), ...ORDER_FIELDS])];
   if (await handleFieldsFlag(io, settings, available, { open: true })) return;
+  if (flags.status !== undefined && filterStatus(flags.status, '--status').given)
+    notice(
+      io,
+      settings,
+      'STATUS_SENT_AS_GIVEN',
+      `--status ${query.status ?? ''} is not one of ${ORDER_STATUSES.join(', ')}: sent as given, as the server's own name for a status`,
+    );
   const client = await f.client();
   const what = 'order listing (GET /orders)';
   if (flags.all) {
