@@ -17,7 +17,7 @@ export type IdPrefix = (typeof ID_PREFIXES)[number];
  * real service may issue `ord_981234`, so nothing narrower is ever refused.
  */
 export function idPattern(prefix: IdPrefix): RegExp {
-  return new RegExp(`^${prefix}_[^\\s\\x00-\\x1f\\x7f/\\\\]+$`);
+  return new RegExp(`^${prefix}_[^\\s\\x00-\\x1f\\x7f]+$`);
 }
 
 /** The shape our sandbox issues (`<prefix>_` + 26 Crockford base32, time-sortable): not a rule for the client. */
@@ -26,7 +26,7 @@ export function issuedIdPattern(prefix: IdPrefix): RegExp {
 }
 
 export function idSchema(prefix: IdPrefix) {
-  return z.string().regex(idPattern(prefix), `must be ${prefix}_ followed by an id (no spaces, no slashes)`);
+  return z.string().regex(idPattern(prefix), `must be ${prefix}_ followed by an id (no spaces or control characters)`);
 }
 
 export const OrderId = idSchema('ord').meta({

@@ -193,7 +193,7 @@ describe('vouchers events list: marked events', () => {
         webhook_id: null,
         remote_address: null,
         unknown_event_type: true,
-        drift: ['event_id: must be evt_ followed by an id (no spaces, no slashes)'],
+        drift: ['event_id: must be evt_ followed by an id (no spaces or control characters)'],
       },
     };
     writeFileSync(

@@ -134,7 +134,7 @@ describe('listener: an envelope that differs from the contract is stored as rece
     expect((await deliver(url, local)).json).toEqual({ received: true });
     const [first, second] = lines(inboxPath);
     expect(first.meta.drift).toEqual([
-      'event_id: must be evt_ followed by an id (no spaces, no slashes)',
+      'event_id: must be evt_ followed by an id (no spaces or control characters)',
       'created_at: not an ISO 8601 UTC timestamp (YYYY-MM-DDThh:mm:ssZ)',
     ]);
     expect(second.meta.drift).toEqual(['created_at: not an ISO 8601 UTC timestamp (YYYY-MM-DDThh:mm:ssZ)']);
@@ -160,7 +160,7 @@ describe('listener: an envelope that differs from the contract is stored as rece
     expect(second.envelope).toEqual(odd);
     expect(second.meta.unknown_event_type).toBe(true);
     expect(second.meta.drift).toEqual([
-      'event_id: must be evt_ followed by an id (no spaces, no slashes)',
+      'event_id: must be evt_ followed by an id (no spaces or control characters)',
       'created_at: not an ISO 8601 UTC timestamp (YYYY-MM-DDThh:mm:ssZ)',
     ]);
     expect(activity.map((a) => a.kind)).toEqual(['event', 'event']);
