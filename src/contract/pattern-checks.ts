@@ -17,8 +17,8 @@ export const ISO_DATE_SOURCE =
 export const ISO_DATETIME_SOURCE =
   '^(?:(?:\\d\\d[2468][048]|\\d\\d[13579][26]|\\d\\d0[48]|[02468][048]00|[13579][26]00)-02-29|\\d{4}-(?:(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])|(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)|(?:02)-(?:0[1-9]|1\\d|2[0-8])))T(?:(?:[01]\\d|2[0-3]):[0-5]\\d:[0-5]\\d(?:\\.\\d+)?(?:Z))$';
 
-/** The tail of an id pattern: one or more characters that are not whitespace, a control, `/` or `\`. */
-const ID_TAIL = '[^\\s\\x00-\\x1f\\x7f/\\\\]+$';
+/** The tail of an id pattern: one or more characters that are not whitespace or a control. */
+const ID_TAIL = '[^\\s\\x00-\\x1f\\x7f]+$';
 
 const isDigit = (c: number): boolean => c >= 0x30 && c <= 0x39;
 const digits = (s: string, at: number, n: number): number => {
@@ -66,9 +66,9 @@ export function isIsoDateTime(s: string): boolean {
   return at === s.length - 1 && s.charCodeAt(at) === 0x5a;
 }
 
-/** Whether a character is one the id pattern refuses: JavaScript's `\s`, a C0 control, DEL, `/` or `\`. */
+/** Whether a character is one the id pattern refuses: JavaScript's `\s`, a C0 control or DEL. */
 function refusedInId(c: number): boolean {
-  if (c <= 0x20 || c === 0x7f || c === 0x2f || c === 0x5c) return true;
+  if (c <= 0x20 || c === 0x7f) return true;
   if (c < 0xa0) return false;
   return (
     c === 0xa0 ||

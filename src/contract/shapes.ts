@@ -7,9 +7,9 @@ import type { QuickShape } from './quick-shape.js';
 const shape1 = { k: 'opt', i: { k: 'nul', i: { k: 'str' } } } as const;
 const shape2 = { k: 'arr', e: { k: 'num', gt: [[0, false]] } } as const;
 const shape3 = { k: 'arr', e: { k: 'str', re: [['^[A-Z]{2}$', '']] } } as const;
-const shape4 = { k: 'str', re: [['^po_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']] } as const;
-const shape5 = { k: 'str', re: [['^ord_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']] } as const;
-const shape6 = { k: 'str', re: [['^vch_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']] } as const;
+const shape4 = { k: 'str', re: [['^po_[^\\s\\x00-\\x1f\\x7f]+$', '']] } as const;
+const shape5 = { k: 'str', re: [['^ord_[^\\s\\x00-\\x1f\\x7f]+$', '']] } as const;
+const shape6 = { k: 'str', re: [['^vch_[^\\s\\x00-\\x1f\\x7f]+$', '']] } as const;
 const shape7 = { k: 'enum', v: ['PENDING', 'PROCESSING', 'DELIVERED', 'PARTIALLY_DELIVERED', 'CANCELLED', 'REFUNDED'] } as const;
 const shape8 = {
   k: 'str',
@@ -41,7 +41,7 @@ const shape11 = {
 const shape12 = {
   k: 'obj',
   p: {
-    webhook_id: { k: 'str', re: [['^wh_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']] },
+    webhook_id: { k: 'str', re: [['^wh_[^\\s\\x00-\\x1f\\x7f]+$', '']] },
     url: { k: 'str' },
     events: {
       k: 'arr',
@@ -229,7 +229,7 @@ export const RESPONSE_SHAPES: Readonly<Record<string, Readonly<Record<number, Qu
           e: {
             k: 'obj',
             p: {
-              transaction_id: { k: 'str', re: [['^txn_[^\\s\\x00-\\x1f\\x7f/\\\\]+$', '']] },
+              transaction_id: { k: 'str', re: [['^txn_[^\\s\\x00-\\x1f\\x7f]+$', '']] },
               type: { k: 'enum', v: ['TOP_UP', 'ORDER_DEBIT', 'REFUND', 'PAYOUT', 'ADJUSTMENT'] },
               amount: { k: 'num' },
               currency: { k: 'str', re: [['^[A-Z]{3}$', '']] },
