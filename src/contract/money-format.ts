@@ -39,7 +39,8 @@ const NOT_TWO: Readonly<Record<string, number>> = {
 
 /** The currency's minor digits: 0 for JPY, 3 for KWD, 2 for USD and for any code not in the table. */
 export function minorDigits(currency: string): number {
-  return Object.hasOwn(NOT_TWO, currency) ? NOT_TWO[currency]! : 2;
+  const code = currency.toUpperCase();
+  return Object.hasOwn(NOT_TWO, code) ? NOT_TWO[code]! : 2;
 }
 
 /**

@@ -123,7 +123,8 @@ export async function walletsByCurrency(
   const wallets = new Map<string, Wallet>();
   for (const w of res.data.data) {
     const available = amountValue(w?.available);
-    if (typeof w?.currency === 'string' && available !== undefined) wallets.set(w.currency, { ...w, available });
+    // Keyed by the code in capitals: a server may write `usd` on one side and `USD` on the other.
+    if (typeof w?.currency === 'string' && available !== undefined) wallets.set(w.currency.toUpperCase(), { ...w, available });
   }
   return { wallets, traceId: res.traceId, readable: res.data.data.length === 0 || wallets.size > 0 };
 }
@@ -141,7 +142,7 @@ export interface FundsCheck {
 export function checkFunds(totals: Map<string, number>, wallets: Map<string, Wallet>, readable = true): FundsCheck[] {
   return [...totals].map(([currency, minor]) => {
     if (!readable) return { currency, total: fromMinor(minor, currency), available: null, sufficient: true, unverified: true };
-    const w = wallets.get(currency);
+    const w = wallets.get(currency.toUpperCase());
     const available = w ? toMinor(w.available, currency) : null;
     return {
       currency,
