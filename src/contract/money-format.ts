@@ -70,7 +70,8 @@ function padDecimals(text: string, digits: number): string {
 }
 
 /**
- * "12.50 USD", "1000 JPY": always the currency's minor digits. A real server may send an
+ * "12.50 USD", "1000 JPY": the currency's minor digits, more when the amount has more (never
+ * rounded away: "1234.5678 USD"). A real server may send an
  * amount as a numeric string ("25.00"): it is shown from its digits (never through a float),
  * and anything else is shown as received. Without a currency, the amount alone.
  */
@@ -85,7 +86,11 @@ export function formatMoney(amount: number | string | null | undefined, currency
     // value, and past 15 significant digits shows another amount (90071992547407.62 → ….63).
     const digits = minorDigits(code);
     const exact = exactMinorOf(amount, digits);
-    return `${exact.ok ? majorText(exact.minor, digits) : amount.toFixed(digits)}${unit}`;
+    if (exact.ok) return `${majorText(exact.minor, digits)}${unit}`;
+    // More digits than the currency has (1234.5678 USD): shown as sent, never rounded, as a
+    // numeric string is; past what a plain decimal can show, rounded to the currency's digits.
+    const plain = String(amount);
+    return `${/e/i.test(plain) ? amount.toFixed(digits) : padDecimals(plain, digits)}${unit}`;
   }
   if (typeof amount !== 'string') return JSON.stringify(amount) ?? '';
   const trimmed = amount.trim();

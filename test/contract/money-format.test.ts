@@ -30,6 +30,11 @@ describe('minor digits (ISO 4217)', () => {
     expect(formatMoney('1000', 'JPY')).toBe('1000 JPY');
     expect(formatMoney('1000.00', 'JPY')).toBe('1000 JPY'); // only zeros beyond JPY's digits: the same amount
     expect(formatMoney('1000.50', 'JPY')).toBe('1000.50 JPY'); // more digits than JPY has: kept, never rounded
+    // The same for a JSON number: 1234.5678 USD is not shown as 1234.57.
+    expect(formatMoney(1234.5678, 'USD')).toBe('1234.5678 USD');
+    expect(formatMoney(0.001, 'USD')).toBe('0.001 USD');
+    expect(formatMoney(25.1, 'JPY')).toBe('25.1 JPY');
+    expect(formatMoney(25.005, 'USD')).toBe('25.005 USD');
     expect(formatMoney('90071992547409930.01', 'USD')).toBe('90071992547409930.01 USD'); // beyond 2^53: exact
     expect(formatMoney('n/a', 'USD')).toBe('n/a USD');
     expect(formatMoney(12.5, undefined)).toBe('12.5');
