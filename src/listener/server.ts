@@ -13,7 +13,7 @@ import type { AddressInfo } from 'node:net';
 import { bodyNumberOf, rawBodyFieldsOf, type DeliveryMeta, type InboxEntry, type StoredEnvelope } from '../core/journal/inbox.js';
 import { type InboxWriter } from '../core/journal/inbox-writer.js';
 import { SignatureError } from '../core/signer/errors.js';
-import { verifyWebhookHeaders, WEBHOOK_HEADERS } from '../core/signer/webhook.js';
+import { signatureHeaderValue, verifyWebhookHeaders, WEBHOOK_HEADERS } from '../core/signer/webhook.js';
 import { MAX_BODY_BYTES, readBody } from '../core/net/request-body.js';
 import { checkEnvelope } from './envelope.js';
 import type { EventFilter } from './filter.js';
@@ -198,16 +198,10 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
 
     let signedAt: number;
     try {
-      signedAt = verifyWebhookHeaders(
-        body,
-        headerValue(req, WEBHOOK_HEADERS.signature),
-        headerValue(req, WEBHOOK_HEADERS.timestamp),
-        secrets,
-        {
-          tolerance: options.tolerance,
-          nowSeconds: Math.floor(options.clock.now() / 1000),
-        },
-      );
+      signedAt = verifyWebhookHeaders(body, signatureHeaderValue(req.headers), headerValue(req, WEBHOOK_HEADERS.timestamp), secrets, {
+        tolerance: options.tolerance,
+        nowSeconds: Math.floor(options.clock.now() / 1000),
+      });
     } catch (e) {
       if (e instanceof SignatureError) {
         const message = e.reason === 'no_match' ? noMatch(secrets.length) : e.message;

@@ -124,6 +124,19 @@ describe('listener: the standard signature cases', () => {
     expect(res.json.error.message).toMatch(/X-Webhook-Signature header missing/);
   });
 
+  it('a signature under another header name ending in "signature" (the document does not show it) is verified, and accepted when it matches', async () => {
+    const { url } = await start();
+    for (const name of ['x-signature', 'webhook-signature']) {
+      const body = JSON.stringify(orderEvent(name.length));
+      const { 'x-webhook-signature': sig, ...rest } = signedHeaders(body);
+      const ok = await post(url, body, { ...rest, [name]: sig! });
+      expect(ok.status, JSON.stringify(ok.json)).toBe(200);
+      const forged = await post(url, body, { ...rest, [name]: sig!.replace(/v1=[0-9a-f]+/, `v1=${'0'.repeat(64)}`) });
+      expect(forged.status).toBe(401);
+      expect(forged.json.error.code).toBe('INVALID_SIGNATURE');
+    }
+  });
+
   it('rejects an X-Webhook-Timestamp that differs from the signed t=', async () => {
     const { url } = await start();
     const body = JSON.stringify(orderEvent(8));

@@ -16,6 +16,21 @@ export const WEBHOOK_HEADERS = {
   signature: 'x-webhook-signature',
 } as const;
 
+/**
+ * The signature of a delivery: X-Webhook-Signature, else another header named `…signature`
+ * (`X-Signature`, `Webhook-Signature`) whose value carries a `v1=`: the document does not
+ * show the header's name. The signature is verified the same way whatever its header.
+ */
+export function signatureHeaderValue(headers: Record<string, string | string[] | undefined>): string | undefined {
+  const value = (v: string | string[]) => (Array.isArray(v) ? v.join(',') : v);
+  const own = headers[WEBHOOK_HEADERS.signature];
+  if (own !== undefined) return value(own);
+  for (const [name, v] of Object.entries(headers)) {
+    if (v !== undefined && name.toLowerCase().endsWith('signature') && /(^|,)\s*v1=/.test(value(v))) return value(v);
+  }
+  return undefined;
+}
+
 /** HMAC of `<timestamp>.` followed by the raw body bytes. */
 export function webhookSignature(secret: string, timestamp: number, rawBody: string | Uint8Array): string {
   return hmacHexOf(secret, `${timestamp}.`, rawBody);
