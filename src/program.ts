@@ -19,6 +19,9 @@ export function wantsJson(argv: readonly string[]): boolean {
   return argv.some(
     (a, i) =>
       a === '--json' ||
+      // --jmespath implies --json: its errors are the JSON envelope too.
+      a === '--jmespath' ||
+      a.startsWith('--jmespath=') ||
       a === '--output=json' ||
       a === '--output=ndjson' ||
       ((a === '--output' || a === '-o') && (argv[i + 1] === 'json' || argv[i + 1] === 'ndjson')),

@@ -56,7 +56,9 @@ describe('api --paginate against the sandbox', () => {
     expect(r.stderr).toContain('stopped after 2 pages (--max-pages 2); the list goes on');
     expect(lines(r.stdout)).toEqual(lines(all.stdout).slice(0, 2));
     // The command repeats the options of this run, --jmespath included.
-    const argv = shellWords(/continue from there with: (vouchers .*)$/m.exec(r.stderr)![1]!).slice(1);
+    // --jmespath implies --json: the error is the JSON envelope, its hint the command.
+    const { error } = JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: { message: string; hint?: string } };
+    const argv = shellWords(/continue from there with: (vouchers .*)$/m.exec(`${error.message}\n${error.hint ?? ''}`)![1]!).slice(1);
     expect(argv).toEqual(expect.arrayContaining(['--paginate', ...query]));
     const rest = await runCli(argv, { env });
     expect(rest.code, rest.stderr).toBe(0);

@@ -158,8 +158,10 @@ describe('--jmespath refused', () => {
     const dir = tempConfigDir();
     const r = await runCli(['orders', 'list', '--jmespath', '[?status=='], { env, configDir: dir });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--jmespath "[?status==" is not a valid expression');
-    expect(r.stderr).toContain('hint');
+    // --jmespath implies --json: the error is the JSON envelope.
+    const { error } = JSON.parse(r.stderr) as { error: { message: string; hint?: string } };
+    expect(error.message).toContain('--jmespath "[?status==" is not a valid expression');
+    expect(error.hint).toBeDefined();
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.stdout).toBe('');
     const log = await runCli(['log', '--json'], { env, configDir: dir });
@@ -168,7 +170,7 @@ describe('--jmespath refused', () => {
 
   it("the hint's example and the README's orders example match real data: they print the delivered order", async () => {
     const bad = await runCli(['orders', 'list', '--jmespath', '[?status=='], { env });
-    const hinted = /hint.*--jmespath "(\[\?status==[^"]*)"/.exec(bad.stderr)?.[1];
+    const hinted = /--jmespath "(\[\?status==[^"]*)"/.exec((JSON.parse(bad.stderr) as { error: { hint: string } }).error.hint)?.[1];
     expect(hinted, bad.stderr).toBeDefined();
     const status = (await json<{ status: string }>(['orders', 'get', orderId])).status;
     expect(status).toBe('DELIVERED');
@@ -186,25 +188,39 @@ describe('--jmespath refused', () => {
   it('an expression that cannot run on the data is a usage error', async () => {
     const r = await runCli(['products', 'list', '--jmespath', 'abs(@)'], { env });
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('--jmespath "abs(@)" could not run on this output');
+    expect(JSON.parse(r.stderr).error.message).toContain('--jmespath "abs(@)" could not run on this output');
     expect(r.stdout).toBe('');
   });
 
   it('on a command that prints no JSON, or with a format that is not JSON', async () => {
     const none = await runCli(['profiles', 'use', 'x', '--jmespath', '@'], { env });
     expect(none.code).toBe(2);
-    expect(none.stderr).toContain('vouchers profiles use prints no JSON for --jmespath to query');
+    expect(JSON.parse(none.stderr).error.message).toContain('vouchers profiles use prints no JSON for --jmespath to query');
     const csv = await runCli(['products', 'list', '--output', 'csv', '--jmespath', '@'], { env });
     expect(csv.code).toBe(2);
-    expect(csv.stderr).toContain('--jmespath queries JSON, not --output csv');
+    expect(JSON.parse(csv.stderr).error.message).toContain('--jmespath queries JSON, not --output csv');
     const empty = await runCli(['products', 'list', '--jmespath', ' '], { env });
     expect(empty.code).toBe(2);
-    expect(empty.stderr).toContain('--jmespath needs an expression');
+    expect(JSON.parse(empty.stderr).error.message).toContain('--jmespath needs an expression');
   });
 
   it('errors print as the JSON envelope with --json', async () => {
     const r = await runCli(['products', 'list', '--json', '--jmespath', 'foo['], { env });
     expect(r.code).toBe(2);
     expect(JSON.parse(r.stderr)).toMatchObject({ error: { code: 'USAGE' } });
+  });
+
+  it('--jmespath alone implies --json for errors too: the JSON envelope, not the text block', async () => {
+    for (const argv of [
+      ['products', 'get', 'nope', '--jmespath', 'name'],
+      ['products', 'get', 'nope', '--jmespath=name'],
+    ]) {
+      const r = await runCli(argv, { env });
+      expect(r.code).toBe(4);
+      expect(JSON.parse(r.stderr)).toMatchObject({
+        error: { code: expect.any(String) },
+        trace_id: expect.stringMatching(/^[0-9a-f]{32}$/),
+      });
+    }
   });
 });
