@@ -22,8 +22,10 @@ export interface SpinnerOptions {
 export async function startSpinner(io: IO, message: string, options: SpinnerOptions = {}): Promise<Spinner> {
   // A terminal that reports 0 columns (some pseudo-terminals) would make ora clear lines forever.
   const columns = (io.stderr as { columns?: number }).columns;
-  if (io.stderrIsTTY && !options.quiet && columns !== 0 && io.env.TERM === 'dumb') {
-    // A terminal without cursor control: the message once, and each outcome, as plain lines.
+  // A CI job's log (CI set, even on a pseudo-terminal) keeps every frame a spinner draws.
+  const ci = io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== 'false' && io.env.CI !== '0';
+  if (io.stderrIsTTY && !options.quiet && columns !== 0 && (io.env.TERM === 'dumb' || ci)) {
+    // A terminal without cursor control, or a CI log: the message once, and each outcome, as plain lines.
     io.stderr.write(`${message}\n`);
     const line = (symbol: string) => (m: string | undefined) => {
       if (m) io.stderr.write(`${symbol}${m}\n`);

@@ -28,16 +28,19 @@ describe('startSpinner', () => {
     expect(io.stderrText()).toMatch(/\u001b\[31m✖/);
   });
 
-  it('TERM=dumb (no cursor control): the message once and each outcome as plain lines, no escape codes', async () => {
-    const io = testIO({ tty: true, env: { TERM: 'dumb' } });
-    const s = await startSpinner(io, 'Waiting for ord_1…');
-    s.text('still waiting');
-    s.info('a line for the user');
-    s.succeed('delivered');
-    const f = await startSpinner(io, 'Again…');
-    f.fail('failed');
-    expect(io.stderrText()).toBe('Waiting for ord_1…\na line for the user\n✔ delivered\nAgain…\n✖ failed\n');
-  });
+  it.each([{ TERM: 'dumb' }, { CI: 'true' }, { CI: '1' }])(
+    '%o (no cursor control, or a CI log): the message once and each outcome as plain lines, no escape codes',
+    async (env) => {
+      const io = testIO({ tty: true, env });
+      const s = await startSpinner(io, 'Waiting for ord_1…');
+      s.text('still waiting');
+      s.info('a line for the user');
+      s.succeed('delivered');
+      const f = await startSpinner(io, 'Again…');
+      f.fail('failed');
+      expect(io.stderrText()).toBe('Waiting for ord_1…\na line for the user\n✔ delivered\nAgain…\n✖ failed\n');
+    },
+  );
 
   it('never colours with NO_COLOR or --no-color', async () => {
     for (const [env, color] of [
