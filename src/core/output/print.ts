@@ -144,7 +144,15 @@ export async function handleFieldsFlag(
  * stdout), quoted and formula-guarded by the shared writer (./csv.ts).
  */
 function csvCell(value: unknown): string {
-  return sharedCsvCell(display(value));
+  if (typeof value !== 'string') return sharedCsvCell(display(value));
+  // Line breaks and tabs are data a quoted CSV cell keeps (a reference of two lines reads
+  // back as two lines); every other control character is escaped, as everywhere on stdout.
+  return sharedCsvCell(
+    value
+      .split(/(\r\n|\n|\r|\t)/)
+      .map((part, i) => (i % 2 === 1 ? part : escapeText(part)))
+      .join(''),
+  );
 }
 
 function tsvCell(value: unknown): string {

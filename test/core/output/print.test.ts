@@ -140,6 +140,15 @@ describe('printList in other formats', () => {
     const csv = testIO();
     await printList(csv, [{ ...ROWS[0]!, note: 'a "quoted", note' }], COLUMNS, resolveOutput(csv, { output: 'csv', fields: 'id,note' }));
     expect(csv.stdoutText()).toBe(`id,note\n${ROWS[0]!.id},"a ""quoted"", note"\n`);
+    // A line break or tab is data a quoted cell keeps; an escape sequence is not printed raw.
+    const multi = testIO();
+    await printList(
+      multi,
+      [{ ...ROWS[0]!, note: 'a,"b"\nc\td\u001b[31m' }],
+      COLUMNS,
+      resolveOutput(multi, { output: 'csv', fields: 'id,note' }),
+    );
+    expect(multi.stdoutText()).toBe(`id,note\n${ROWS[0]!.id},"a,""b""\nc\td\\u001b[31m"\n`);
   });
 
   it('a list of plain values is one readable cell in csv and tsv (an empty list an empty cell); a list of records stays JSON', async () => {
