@@ -570,6 +570,9 @@ describe('a run that cannot start (the server cannot be reached)', () => {
     const r = await runCli(['certify', '--profile', 'dead', '--reporter', `json=${json}`, '--reporter', `junit=${junit}`], { configDir });
     expect(r.code, r.stderr).toBe(7);
     expect(r.stderr).toMatch(/ECONNREFUSED/);
+    // Every reporter named writes to a file, so pretty is on stdout: it says so too.
+    expect(r.stdout).toMatch(/^FAIL run\.start .*could not connect/m);
+    expect(r.stdout).toContain('Certification failed: 1 failed, 0 passed');
     const report = JSON.parse(readFileSync(json, 'utf8')) as CertifyReport;
     assertValid(report);
     expect(report).toMatchObject({ result: 'failed', summary: { total: 1, failed: 1 } });

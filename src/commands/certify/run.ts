@@ -217,6 +217,8 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
           },
         ],
       });
+      // The pretty report says it too, on its stream: a run never ends with nothing there.
+      await pretty?.finish(report);
       await writeDocuments(f, options, report);
     }
     throw e;
