@@ -120,6 +120,17 @@ describe('vouchers api', () => {
     expect(key).toMatch(/^[0-9a-f-]{36}$/);
     expect(r.stderr).toContain(`Idempotency-Key: ${key}`);
     expect(JSON.parse(r.stdout)).toMatchObject({ order_id: ORDER.order_id });
+    // With --json, the key is a JSON notice line: stderr stays machine-readable.
+    const json = await runCli(['api', 'POST', '/orders', '--data', data, '--json'], { env: env() });
+    expect(json.code).toBe(0);
+    const lines = json.stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { notice?: { code: string; message: string } });
+    expect(lines[0]!.notice).toMatchObject({
+      code: 'IDEMPOTENCY_KEY',
+      message: expect.stringMatching(/^Idempotency-Key: [0-9a-f-]{36} \(retry/),
+    });
   });
 
   it('reads --data from a file and from stdin, and uses --idempotency-key', async () => {

@@ -27,7 +27,13 @@ describe('reconciliation get', () => {
     expect(r.code).toBe(0);
     const report = ReconciliationReport.parse(JSON.parse(r.stdout));
     expect(report.date).toBe(today);
-    expect(r.stderr).toContain('EXPERIMENTAL');
+    // With --json, stderr's note is a JSON line too.
+    expect(
+      r.stderr
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as unknown),
+    ).toEqual([{ notice: { code: 'EXPERIMENTAL', message: expect.stringContaining('EXPERIMENTAL') } }]);
   });
 
   it('shows the summary and a drifts table on a terminal, lines when piped', async () => {

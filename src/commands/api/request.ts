@@ -18,6 +18,7 @@ import type { Factory } from '../../core/run/factory.js';
 import { assertJson, readBodyArg } from './json-input.js';
 import { confirmMoneyMove } from './money-guard.js';
 import type { ApiOptions } from './index.js';
+import { noticeFor } from '../../core/output/notice.js';
 
 export type { ApiOptions };
 
@@ -311,11 +312,12 @@ async function send(f: Factory, req: ApiRequest, opts: ApiOptions, check: Contra
   // killed process, a closed terminal) does not take the way to retry it safely with it.
   const idempotencyKey = idempotencyKeyFor(known, req.idempotencyKey, f.ids);
   if (WRITES.has(req.method)) {
-    err(
-      f.io,
+    noticeFor(
+      f,
+      'IDEMPOTENCY_KEY',
       idempotencyKey
-        ? `Idempotency-Key: ${idempotencyKey} (retry with --idempotency-key ${idempotencyKey} to get this result again without repeating the write)\n`
-        : 'Idempotency-Key: none sent (pass --idempotency-key to make a retry of this write safe)\n',
+        ? `Idempotency-Key: ${idempotencyKey} (retry with --idempotency-key ${idempotencyKey} to get this result again without repeating the write)`
+        : 'Idempotency-Key: none sent (pass --idempotency-key to make a retry of this write safe)',
     );
   }
   const res = await client.request({

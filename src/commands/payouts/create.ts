@@ -15,6 +15,7 @@ import type { Factory } from '../../core/run/factory.js';
 import { checkIdempotencyKey, payoutRequest } from './request.js';
 import { confirmOrStop, productionQuestion, productionReason } from '../orders/confirm.js';
 import type { PayoutsCreateOptions } from './index.js';
+import { noticeFor } from '../../core/output/notice.js';
 
 export type { PayoutsCreateOptions };
 
@@ -79,7 +80,7 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
     });
   }
   const client = await f.client();
-  err(f.io, `Idempotency key: ${key}\n`);
+  noticeFor(f, 'IDEMPOTENCY_KEY', `Idempotency key: ${key}`);
   let res;
   try {
     res = await createPayout(client, request, { idempotencyKey: key, signal: f.io.signal });

@@ -2,12 +2,13 @@
 import { getReconciliation } from '../../api/reconciliation.js';
 import type { Drift } from '../../contract/reconciliation.js';
 import { UsageError } from '../../core/errors/index.js';
-import { err, out } from '../../core/io/io.js';
+import { out } from '../../core/io/io.js';
 import { formatTime, styleStatus } from '../../core/output/format.js';
 import { handleFieldsFlag, printList, printRecord, type Column } from '../../core/output/print.js';
 import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import type { ReconciliationGetOptions } from './index.js';
+import { noticeFor } from '../../core/output/notice.js';
 
 export type { ReconciliationGetOptions };
 
@@ -58,7 +59,7 @@ export async function run(f: Factory, dateText: string, options: ReconciliationG
   const settings = resolveOutput(f.io, options, f.globals().color !== false);
   const whole = settings.format === 'json';
   if (await handleFieldsFlag(f.io, settings, whole ? FIELDS : DRIFT_FIELDS)) return;
-  err(f.io, EXPERIMENTAL_NOTE + '\n');
+  noticeFor(f, 'EXPERIMENTAL', EXPERIMENTAL_NOTE);
   const client = await f.client();
   const res = await getReconciliation(client, date, { signal: f.io.signal });
   const report = res.data;

@@ -17,6 +17,7 @@ import type { Factory } from '../../core/run/factory.js';
 import { adminCall, adminTargetOf, type AdminList, type AdminTarget } from '../../api/sandbox-admin.js';
 import { showRecord, type AdminEvent } from './admin-output.js';
 import type { TriggerFlags } from './index.js';
+import { noticeFor } from '../../core/output/notice.js';
 
 export type { TriggerFlags };
 
@@ -102,9 +103,10 @@ export async function run(f: Factory, eventText: string, flags: TriggerFlags): P
   const body = { items: [{ product_id: plan.product, denomination: 10, quantity: plan.quantity }], reference: `trigger ${type}` };
   const res = await createOrder(client, body, { idempotencyKey: f.ids.idempotencyKey(), signal: io.signal });
   const order: Order = res.data;
-  err(
-    io,
-    `Ordered ${plan.quantity} × ${plan.product} 10: ${order.order_id} ${order.status}${res.traceId ? ` (trace ${res.traceId})` : ''}; ${plan.why}.\n`,
+  noticeFor(
+    f,
+    'ORDERED',
+    `Ordered ${plan.quantity} × ${plan.product} 10: ${order.order_id} ${order.status}${res.traceId ? ` (trace ${res.traceId})` : ''}; ${plan.why}.`,
   );
   if (plan.then === 'reject') {
     await adminCall(target, 'POST', `/orders/${encodeURIComponent(order.order_id)}/reject`, {

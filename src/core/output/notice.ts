@@ -10,3 +10,11 @@ export function notice(io: IO, settings: Pick<OutputSettings, 'format'>, code: s
   if (settings.format === 'json' || settings.format === 'ndjson') err(io, JSON.stringify({ notice: { code, message } }) + '\n');
   else err(io, `${message}\n`);
 }
+
+/**
+ * notice() for a command that has no output settings at hand: JSON when the command line
+ * asked for machine-readable output (--json, --output json|ndjson, --jmespath).
+ */
+export function noticeFor(f: { io: IO; globals(): { json?: boolean } }, code: string, message: string): void {
+  notice(f.io, { format: f.globals().json === true ? 'json' : 'table' }, code, message);
+}
