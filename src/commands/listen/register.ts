@@ -182,11 +182,11 @@ export async function registerListener(f: Factory, url: string, knownSecrets: re
     // environment alone there is none: the listener keeps the secret in memory rather than
     // creating a profile that holds nothing but it.
     const store = await f.config();
-    const stored = store.get(profile.name);
-    if (stored) {
-      store.set(profile.name, { ...stored, webhook_secret: secret });
-      saved = true;
-    }
+    saved = store.update((c) => {
+      const stored = c.get(profile.name);
+      if (stored) c.set(profile.name, { ...stored, webhook_secret: secret });
+      return stored !== undefined;
+    });
   }
   const events = Array.isArray(res.data?.events)
     ? (res.data.events as unknown[]).filter((e): e is string => typeof e === 'string')

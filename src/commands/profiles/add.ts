@@ -33,6 +33,13 @@ async function textValue(io: IO, given: string | undefined, envName: string, lab
   return answer;
 }
 
+function alreadyExists(name: string): UsageError {
+  return new UsageError(
+    `a profile named ${JSON.stringify(name)} already exists`,
+    `replace it with --force, or change one setting: vouchers profiles set ${name} KEY VALUE`,
+  );
+}
+
 export async function run(f: Factory, name: string, options: ProfilesAddOptions): Promise<void> {
   const io = f.io;
   // --base-url, --timeout and --max-retries are also root flags; commander gives them to the root.
@@ -46,13 +53,7 @@ export async function run(f: Factory, name: string, options: ProfilesAddOptions)
 
   validateProfileName(name);
   const store = await f.config();
-  const existed = store.get(name) !== undefined;
-  if (existed && !opts.force) {
-    throw new UsageError(
-      `a profile named ${JSON.stringify(name)} already exists`,
-      `replace it with --force, or change one setting: vouchers profiles set ${name} KEY VALUE`,
-    );
-  }
+  if (store.get(name) !== undefined && !opts.force) throw alreadyExists(name);
   if (opts.apiSecretStdin && opts.webhookSecretStdin && !io.stdinIsTTY) {
     throw new UsageError(
       '--api-secret-stdin and --webhook-secret-stdin cannot both read one stdin',
@@ -108,10 +109,16 @@ export async function run(f: Factory, name: string, options: ProfilesAddOptions)
     err(io, 'warning: this production profile uses plain http; credentials would travel unencrypted\n');
   }
 
-  store.set(name, profile);
-  const current = store.currentName();
-  const makeCurrent = opts.use || current === undefined || store.get(current) === undefined;
-  if (makeCurrent) store.setCurrent(name);
+  // One locked write: whether it exists and which profile is current are read as it is saved.
+  const { existed, makeCurrent } = store.update((c) => {
+    const existed = c.get(name) !== undefined;
+    if (existed && !opts.force) throw alreadyExists(name);
+    c.set(name, profile);
+    const current = c.currentName();
+    const makeCurrent = opts.use || current === undefined || c.get(current) === undefined;
+    if (makeCurrent) c.setCurrent(name);
+    return { existed, makeCurrent };
+  });
   err(
     io,
     `${existed ? 'Replaced' : 'Saved'} profile ${JSON.stringify(name)} in ${store.path}${makeCurrent ? ' (now the current profile)' : ''}.\n`,

@@ -1,8 +1,8 @@
 /** The error for a profile name that is not in the file, listing the ones that are. */
-import type { ConfigStore } from '../../core/config/types.js';
+import type { ConfigReader } from '../../core/config/types.js';
 import { ConfigError } from '../../core/errors/index.js';
 
-export function profileNotFound(store: ConfigStore, name: string): ConfigError {
+export function profileNotFound(store: ConfigReader, name: string): ConfigError {
   const names = store.names();
   return new ConfigError(
     `no profile named ${JSON.stringify(name)}`,

@@ -21,11 +21,13 @@ export async function run(f: Factory, name: string, options: ProfilesRemoveOptio
       throw new CancelledError(`not confirmed: kept profile ${JSON.stringify(name)}`);
     }
   }
-  const wasCurrent = store.currentName() === name;
-  store.remove(name);
+  const { wasCurrent, left } = store.update((c) => {
+    const wasCurrent = c.currentName() === name;
+    if (!c.remove(name)) throw profileNotFound(c, name);
+    return { wasCurrent, left: c.names() };
+  });
   err(f.io, `Removed profile ${JSON.stringify(name)}.\n`);
   if (wasCurrent) {
-    const left = store.names();
     err(f.io, left.length > 0 ? `No profile is the default now; choose one: vouchers profiles use ${left[0]}\n` : 'No profiles left.\n');
   }
 }

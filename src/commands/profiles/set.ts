@@ -15,8 +15,7 @@ export type { ProfilesSetOptions };
 export async function run(f: Factory, name: string, key: string, value: string | undefined, options: ProfilesSetOptions): Promise<void> {
   const def = findSetting(key);
   const store = await f.config();
-  const profile = store.get(name);
-  if (profile === undefined) throw profileNotFound(store, name);
+  if (store.get(name) === undefined) throw profileNotFound(store, name);
 
   let text: string | undefined;
   if (def.secret) {
@@ -37,6 +36,12 @@ export async function run(f: Factory, name: string, key: string, value: string |
   }
   if (text === undefined) throw new UsageError(`no value for ${key}`, `e.g. vouchers profiles set ${name} ${key} VALUE`);
 
-  store.set(name, def.apply(profile, text));
+  const given = text;
+  // Applied to the profile as it is when written, so a change another process made meanwhile stays.
+  store.update((c) => {
+    const now = c.get(name);
+    if (now === undefined) throw profileNotFound(c, name);
+    c.set(name, def.apply(now, given));
+  });
   err(f.io, `Set ${key} of profile ${JSON.stringify(name)}.\n`);
 }

@@ -7,7 +7,10 @@ import { profileNotFound } from './not-found.js';
 export async function run(f: Factory, name: string): Promise<void> {
   const store = await f.config();
   if (store.get(name) === undefined) throw profileNotFound(store, name);
-  store.setCurrent(name);
+  store.update((c) => {
+    if (c.get(name) === undefined) throw profileNotFound(c, name);
+    c.setCurrent(name);
+  });
   err(f.io, `Now using profile ${JSON.stringify(name)} by default.\n`);
   const envProfile = f.io.env[ENV.profile];
   if (envProfile && envProfile !== name) {

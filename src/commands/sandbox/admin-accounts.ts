@@ -160,8 +160,14 @@ async function updateLocalProfiles(f: Factory, adminUrl: string, oldKey: string,
   const updated: string[] = [];
   for (const name of names) {
     try {
-      store.set(name, { ...store.get(name), api_key: key.api_key, api_secret: key.api_secret });
-      updated.push(name);
+      // Merged into the profile as it is when written (another process may have changed it).
+      const done = store.update((c) => {
+        const p = c.get(name);
+        if (p?.api_key !== oldKey) return false;
+        c.set(name, { ...p, api_key: key.api_key, api_secret: key.api_secret });
+        return true;
+      });
+      if (done) updated.push(name);
     } catch (e) {
       return { updated, failed: { name, reason: e instanceof Error ? e.message : String(e) } };
     }

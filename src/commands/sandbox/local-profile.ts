@@ -37,28 +37,31 @@ export interface ProfileWrite {
 
 /** Write (or refresh) the `local` profile for `sb`; make it current when no profile is. */
 export function writeLocalProfile(store: ConfigStore, sb: SandboxHandle, o: StartOptions): ProfileWrite {
-  const before = store.get(LOCAL_PROFILE);
-  const profile: StoredProfile = {
-    ...(before ?? {}),
-    base_url: sb.baseUrl,
-    api_key: sb.apiKey,
-    api_secret: sb.apiSecret,
-    admin_url: sb.adminUrl,
-    admin_token: sb.adminToken,
-    signing: { path: o.signingPath },
-    limits: {
-      orders_per_minute: o.ordersPerMinute ?? DEFAULT_LIMITS.ordersPerMinute,
-      general_per_hour: o.generalPerHour ?? DEFAULT_LIMITS.generalPerHour,
-    },
-    production: false,
-  };
-  // A fresh in-memory sandbox has no webhook endpoint: an old signing secret would be stale.
-  if (!o.stateFile) delete profile.webhook_secret;
-  store.set(LOCAL_PROFILE, profile);
-  const alreadyCurrent = store.currentName() === LOCAL_PROFILE;
-  const madeCurrent = store.currentName() === undefined && store.get(DEFAULT_PROFILE_NAME) === undefined;
-  if (madeCurrent) store.setCurrent(LOCAL_PROFILE);
-  return { name: LOCAL_PROFILE, madeCurrent, alreadyCurrent, refreshed: before !== undefined };
+  // One locked write: other profiles written meanwhile by other processes stay.
+  return store.update((c) => {
+    const before = c.get(LOCAL_PROFILE);
+    const profile: StoredProfile = {
+      ...(before ?? {}),
+      base_url: sb.baseUrl,
+      api_key: sb.apiKey,
+      api_secret: sb.apiSecret,
+      admin_url: sb.adminUrl,
+      admin_token: sb.adminToken,
+      signing: { path: o.signingPath },
+      limits: {
+        orders_per_minute: o.ordersPerMinute ?? DEFAULT_LIMITS.ordersPerMinute,
+        general_per_hour: o.generalPerHour ?? DEFAULT_LIMITS.generalPerHour,
+      },
+      production: false,
+    };
+    // A fresh in-memory sandbox has no webhook endpoint: an old signing secret would be stale.
+    if (!o.stateFile) delete profile.webhook_secret;
+    c.set(LOCAL_PROFILE, profile);
+    const alreadyCurrent = c.currentName() === LOCAL_PROFILE;
+    const madeCurrent = c.currentName() === undefined && c.get(DEFAULT_PROFILE_NAME) === undefined;
+    if (madeCurrent) c.setCurrent(LOCAL_PROFILE);
+    return { name: LOCAL_PROFILE, madeCurrent, alreadyCurrent, refreshed: before !== undefined };
+  });
 }
 
 /** Whether two base URLs reach the same server: the same host and port (any loopback name for a loopback one). */

@@ -155,9 +155,12 @@ type SaveResult = { saved: true; where: string } | { saved: false; reason: strin
 /** Store the secret in the profile's webhook_secret; a failure (disk, permissions, a profile removed meanwhile) is returned, not thrown. */
 function saveSecret(home: SecretHome, secret: string): SaveResult {
   try {
-    const stored = home.store.get(home.profile);
-    if (!stored) return { saved: false, reason: `profile "${home.profile}" is no longer in the config file ${home.store.path}` };
-    home.store.set(home.profile, { ...stored, webhook_secret: secret });
+    const found = home.store.update((c) => {
+      const stored = c.get(home.profile);
+      if (stored) c.set(home.profile, { ...stored, webhook_secret: secret });
+      return stored !== undefined;
+    });
+    if (!found) return { saved: false, reason: `profile "${home.profile}" is no longer in the config file ${home.store.path}` };
     return { saved: true, where: `profile "${home.profile}" (webhook_secret in ${home.store.path})` };
   } catch (e) {
     return { saved: false, reason: e instanceof Error ? e.message : String(e) };

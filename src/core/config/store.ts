@@ -1,5 +1,7 @@
 /**
- * The profiles file, kept with conf (atomic writes). Loaded on demand only: conf pulls in
+ * The profiles file, kept with conf (atomic writes). Every write is a read-modify-write
+ * under the file's lock (`config.json.lock`, core/io/file-lock.ts, as the shared pace file
+ * uses): two processes writing at once both land, neither overwrites the other's change. Loaded on demand only: conf pulls in
  * ajv and friends. The file holds `current` (the default profile's name) and `profiles`;
  * it is written with mode 0600 every time, in a directory created with mode 0700.
  */
@@ -13,7 +15,9 @@ import { configFileProblem, type ConfigFile } from './file-format.js';
 import { configLocation, PROJECT_NAME } from './location.js';
 import { validateProfileName } from './names.js';
 import { unreadableConfig } from './read.js';
-import { ENV, type ConfigStore, type StoredProfile } from './types.js';
+import { ENV, type ConfigEdit, type ConfigStore, type StoredProfile } from './types.js';
+import { FileEdit } from './edit.js';
+import { fileLock, type FileLock, type FileLockHolder } from '../io/file-lock.js';
 
 export const CONFIG_FILE_MODE = 0o600;
 export const CONFIG_DIR_MODE = 0o700;
@@ -60,7 +64,7 @@ function ensureDir(dir: string, dedicated: boolean): void {
 }
 
 /** Open the profiles file of `env` for writing (`VOUCHERS_CONFIG_DIR`, else the platform config directory). */
-export async function openConfig(env: Record<string, string | undefined>): Promise<ConfigStore> {
+export async function openConfig(env: Record<string, string | undefined>, lock: ConfigLockOptions = {}): Promise<ConfigStore> {
   const { default: ConfClass } = await import('conf');
   const { dir, path, custom } = configLocation(env);
   try {
@@ -85,15 +89,47 @@ export async function openConfig(env: Record<string, string | undefined>): Promi
   } catch (error) {
     throw unreadableConfig((error as NodeJS.ErrnoException).path ?? path, error);
   }
-  return new ConfFileStore(conf, conf.path, dir);
+  return new ConfFileStore(conf, conf.path, dir, lock);
+}
+
+/** How long a write waits for another process's lock on the file before giving up. */
+export const CONFIG_LOCK_WAIT_MS = 5_000;
+/**
+ * A lock older than this was left by a process that hung or died holding it (a holder that
+ * is gone from this host is taken over at once). Well above the wait, so that a live
+ * holder is reported rather than overrun.
+ */
+export const CONFIG_STALE_LOCK_MS = 30_000;
+
+export interface ConfigLockOptions {
+  lockWaitMs?: number;
+  staleLockMs?: number;
+}
+
+function lockBusy(file: string, lockPath: string, holder: FileLockHolder | undefined, waitMs: number): ConfigError {
+  const who = holder ? `pid ${holder.pid} on ${holder.host}, for ${Math.round(holder.ageMs / 100) / 10} s` : 'a process still taking it';
+  return new ConfigError(
+    `cannot write the config file ${file}: another vouchers process holds its lock ${lockPath} (${who}) and did not release it within ${waitMs / 1000} s; nothing was written`,
+    `run the command again once that process is done; if no vouchers process is running, remove ${lockPath}`,
+  );
 }
 
 class ConfFileStore implements ConfigStore {
+  private readonly lock: FileLock;
+  private updating = false;
+
   constructor(
     private readonly conf: Conf<ConfigFile>,
     readonly path: string,
     readonly dir: string,
+    options: ConfigLockOptions,
   ) {
+    const waitMs = options.lockWaitMs ?? CONFIG_LOCK_WAIT_MS;
+    this.lock = fileLock(`${path}.lock`, {
+      staleLockMs: options.staleLockMs ?? CONFIG_STALE_LOCK_MS,
+      lockWaitMs: waitMs,
+      busy: (lockPath, holder) => lockBusy(path, lockPath, holder, waitMs),
+    });
     this.read(); // a broken file is reported now, before any command does work
   }
 
@@ -114,7 +150,6 @@ class ConfFileStore implements ConfigStore {
 
   private write(data: ConfigFile): void {
     try {
-      ensureDir(this.dir, false);
       this.conf.store = data;
       chmodSync(this.path, CONFIG_FILE_MODE);
     } catch (error) {
@@ -122,61 +157,60 @@ class ConfFileStore implements ConfigStore {
     }
   }
 
-  private profiles(data: ConfigFile): Record<string, StoredProfile> {
-    return data.profiles ?? {};
+  private view(): FileEdit {
+    return new FileEdit(this.path, this.dir, this.read());
+  }
+
+  update<T>(change: (config: ConfigEdit) => T): T {
+    // The lock is this process's too: a write inside a write would wait for itself.
+    if (this.updating) throw new Error('the config file is already being updated by this process');
+    try {
+      ensureDir(this.dir, false);
+    } catch (error) {
+      throw unwritable(this.path, error);
+    }
+    let locked = false;
+    this.updating = true;
+    try {
+      return this.lock.hold(() => {
+        locked = true;
+        const edit = this.view();
+        const result = change(edit);
+        if (edit.changed) this.write(edit.data);
+        return result;
+      });
+    } catch (error) {
+      // Failing to make the lock file itself is failing to write (a folder not ours, a full disk).
+      if (!locked && !(error instanceof ConfigError)) throw unwritable(this.path, error);
+      throw error;
+    } finally {
+      this.updating = false;
+    }
   }
 
   currentName(): string | undefined {
-    return this.read().current;
+    return this.view().currentName();
   }
 
   setCurrent(name: string): void {
-    const data = this.read();
-    if (!Object.hasOwn(this.profiles(data), name))
-      throw new ConfigError(`no profile named ${JSON.stringify(name)}`, 'list them with vouchers profiles list');
-    this.write({ ...data, current: name });
+    this.update((c) => c.setCurrent(name));
   }
 
   names(): string[] {
-    return Object.keys(this.profiles(this.read())).sort();
+    return this.view().names();
   }
 
   get(name: string): StoredProfile | undefined {
-    const profiles = this.profiles(this.read());
-    return Object.hasOwn(profiles, name) ? profiles[name] : undefined;
+    return this.view().get(name);
   }
 
   set(name: string, profile: StoredProfile): void {
     validateProfileName(name);
-    const data = this.read();
-    const profiles = { ...this.profiles(data), [name]: dropUndefined(profile) };
-    this.write({ ...data, profiles });
+    this.update((c) => c.set(name, profile));
   }
 
   /** Removes the profile; when it was the current one, no profile is current afterwards. */
   remove(name: string): boolean {
-    const data = this.read();
-    const profiles = { ...this.profiles(data) };
-    if (!Object.hasOwn(profiles, name)) return false;
-    delete profiles[name];
-    const next: ConfigFile = { ...data, profiles };
-    if (next.current === name) delete next.current;
-    this.write(next);
-    return true;
+    return this.update((c) => c.remove(name));
   }
-}
-
-/** JSON cannot hold undefined (conf refuses it): drop such keys, one level down too. */
-function dropUndefined(profile: StoredProfile): StoredProfile {
-  const outP: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(profile)) {
-    if (v === undefined) continue;
-    if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
-      const inner = Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined));
-      if (Object.keys(inner).length > 0) outP[k] = inner;
-    } else {
-      outP[k] = v;
-    }
-  }
-  return outP as StoredProfile;
 }

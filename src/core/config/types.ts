@@ -93,18 +93,35 @@ export interface ConfigReader {
   get(name: string): StoredProfile | undefined;
 }
 
-/** The profiles file (conf, mode 0600). `core/config/store.ts` implements it. */
-export interface ConfigStore extends ConfigReader {
-  /** Absolute path of the config file. */
-  readonly path: string;
-  /** The config directory (also holds the request log and journals). */
-  readonly dir: string;
+/**
+ * The profiles file as one write sees it: read under the file's lock, changed here, and
+ * written whole when the change returns (`ConfigStore.update`).
+ */
+export interface ConfigEdit extends ConfigReader {
   /** Name of the default profile (`profiles use`), if set. */
   currentName(): string | undefined;
   setCurrent(name: string): void;
   names(): string[];
   get(name: string): StoredProfile | undefined;
-  /** Create or replace a profile. Writes the file with mode 0600. */
+  /** Create or replace a profile. */
   set(name: string, profile: StoredProfile): void;
   remove(name: string): boolean;
+}
+
+/**
+ * The profiles file (conf, mode 0600). `core/config/store.ts` implements it. Each of
+ * setCurrent, set and remove is one locked write of its own; a change that reads what it
+ * writes (a setting merged into a profile) goes through `update`, so that no other
+ * process's write lands in between and is lost.
+ */
+export interface ConfigStore extends ConfigEdit {
+  /** Absolute path of the config file. */
+  readonly path: string;
+  /** The config directory (also holds the request log and journals). */
+  readonly dir: string;
+  /**
+   * Take the file's lock, read it afresh, let `change` edit it, write it (atomically, mode
+   * 0600) when it changed, release the lock. Nothing is written when `change` throws.
+   */
+  update<T>(change: (config: ConfigEdit) => T): T;
 }

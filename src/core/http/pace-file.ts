@@ -6,10 +6,10 @@
  * each a new process, thereby reserves its slots in one window instead of each starting
  * with a full burst.
  *
- * The lock is `<file>.lock`, made with O_EXCL and holding `pid host nonce`. The critical
- * section is one small read and one write of the state in place, so a waiter spins for a
- * few milliseconds at most. A lock whose process is gone (same host) or that is older than
- * STALE_LOCK_MS is taken over.
+ * The lock is `<file>.lock` (core/io/file-lock.ts: O_EXCL, holding `pid host nonce`). The
+ * critical section is one small read and one write of the state in place, so a waiter spins
+ * for a few milliseconds at most. A lock whose process is gone (same host) or that is older
+ * than STALE_LOCK_MS is taken over.
  *
  * The state is rewritten in place, not renamed over: ext4 makes a rename over an existing
  * file wait for the new file's data to reach the disk (0.3-2 ms, on every request of a
@@ -24,21 +24,9 @@
  * microseconds. Any failure throws; the Pacer then paces in-process only.
  */
 import { hash } from 'node:crypto';
-import {
-  closeSync,
-  constants,
-  fstatSync,
-  ftruncateSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  readSync,
-  statSync,
-  unlinkSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, constants, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
-import { hostName, isProcessGone } from '../io/processes.js';
+import { fileLock } from '../io/file-lock.js';
 
 /** A lock older than this is left by a process that died or hung holding it. */
 export const STALE_LOCK_MS = 5_000;
@@ -67,11 +55,6 @@ export function paceFileName(baseUrl: string, apiKey: string): string {
   return `${hash('sha256', `${baseUrl}\n${apiKey}`, 'hex').slice(0, 16)}.json`;
 }
 
-const blocker = new Int32Array(new SharedArrayBuffer(4));
-function pause(ms: number): void {
-  Atomics.wait(blocker, 0, 0, ms);
-}
-
 /** Spaces a shorter state is padded with, at most (a state is a few hundred bytes). */
 const MAX_PADDING = 1024;
 
@@ -97,69 +80,13 @@ export interface PaceFileOptions {
 /** The shared state of one API key in `dir` (created with mode 0700 when missing). */
 export function paceFile(dir: string, baseUrl: string, apiKey: string, options: PaceFileOptions = {}): PaceStore {
   const path = join(dir, paceFileName(baseUrl, apiKey));
-  const lockPath = `${path}.lock`;
-  const now = options.now ?? Date.now;
-  const staleMs = options.staleLockMs ?? STALE_LOCK_MS;
-  const waitMs = options.lockWaitMs ?? LOCK_WAIT_MS;
-  const host = hostName();
+  const lock = fileLock(`${path}.lock`, {
+    now: options.now,
+    staleLockMs: options.staleLockMs ?? STALE_LOCK_MS,
+    lockWaitMs: options.lockWaitMs ?? LOCK_WAIT_MS,
+    busy: (lockPath) => new PaceLockBusyError(lockPath),
+  });
   let dirReady = false;
-
-  /** Remove the lock if it is stale; true when it was (or is already gone). */
-  function breakIfStale(): boolean {
-    let text: string;
-    let mtime: number;
-    try {
-      text = readFileSync(lockPath, 'utf8');
-      mtime = statSync(lockPath).mtimeMs;
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code === 'ENOENT') return true;
-      throw e;
-    }
-    const [pid, lockHost] = text.split(' ');
-    const dead = lockHost === host && isProcessGone(Number(pid));
-    // An empty lock is one being written right now, unless it is old.
-    if (!dead && now() - mtime < staleMs) return false;
-    try {
-      // Only the lock that was judged stale: a fresh one that replaced it in between stays.
-      if (readFileSync(lockPath, 'utf8') === text) unlinkSync(lockPath);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
-    }
-    return true;
-  }
-
-  function lock(): string {
-    // Tells this lock from another of the same pid (one reused, or a second store in this
-    // process); nothing secret, so no call into the crypto library's random source.
-    const nonce = `${Math.random().toString(36).slice(2, 10)}${Math.random().toString(36).slice(2, 10)}`;
-    const started = now();
-    for (let spin = 0; ; spin++) {
-      let fd: number;
-      try {
-        fd = openSync(lockPath, 'wx', 0o600);
-      } catch (e) {
-        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-        if (breakIfStale()) continue;
-        if (now() - started >= waitMs) throw new PaceLockBusyError(lockPath);
-        pause(Math.min(1 + spin, 10));
-        continue;
-      }
-      try {
-        writeSync(fd, `${process.pid} ${host} ${nonce}`);
-      } finally {
-        closeSync(fd);
-      }
-      return nonce;
-    }
-  }
-
-  function unlock(nonce: string): void {
-    try {
-      if (readFileSync(lockPath, 'utf8').endsWith(` ${nonce}`)) unlinkSync(lockPath);
-    } catch {
-      // Already taken over as stale: nothing of ours to remove.
-    }
-  }
 
   return {
     path,
@@ -168,8 +95,7 @@ export function paceFile(dir: string, baseUrl: string, apiKey: string, options: 
         mkdirSync(dir, { recursive: true, mode: 0o700 });
         dirReady = true;
       }
-      const nonce = lock();
-      try {
+      lock.hold(() => {
         const fd = openSync(path, constants.O_RDWR | constants.O_CREAT | (constants.O_NOFOLLOW ?? 0), 0o600);
         try {
           const old = readAll(fd);
@@ -192,9 +118,7 @@ export function paceFile(dir: string, baseUrl: string, apiKey: string, options: 
         } finally {
           closeSync(fd);
         }
-      } finally {
-        unlock(nonce);
-      }
+      });
     },
   };
 }

@@ -11,7 +11,7 @@ import { ConfigError, UsageError } from '../../../src/core/errors/index.js';
 
 /** An in-memory ConfigStore: resolution only reads. */
 function memoryStore(profiles: Record<string, StoredProfile>, current?: string): ConfigStore {
-  return {
+  const store: ConfigStore = {
     path: '/nowhere/config.json',
     dir: '/nowhere',
     currentName: () => current,
@@ -20,7 +20,9 @@ function memoryStore(profiles: Record<string, StoredProfile>, current?: string):
     get: (n) => (Object.hasOwn(profiles, n) ? profiles[n] : undefined),
     set: () => undefined,
     remove: () => false,
+    update: (change) => change(store),
   };
+  return store;
 }
 
 const full: StoredProfile = {
