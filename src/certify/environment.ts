@@ -264,6 +264,7 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
           refundsMinor: {},
           existingWebhook,
           mayRotateSecret: options.mode === 'sandbox',
+          ...(options.mode === 'profile' ? { profileName: profile.name } : {}),
           ...(profile.webhook_secret ? { knownWebhookSecret: profile.webhook_secret } : {}),
         },
       },

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { InboxWriter } from '../core/journal/inbox-writer.js';
 import type { Clock } from '../core/time/clock.js';
 import { startListener, type Listener } from '../listener/server.js';
+import { CheckFailure } from './outcome.js';
 
 export interface ReceivedEvent {
   event: string;
@@ -27,12 +28,47 @@ export interface CertifyListener {
   readonly duplicates: readonly string[];
   /** Why deliveries were refused (a wrong signature, a stale timestamp…). */
   readonly rejections: readonly string[];
-  setSecrets(secrets: readonly string[]): void;
-  /** Resolves with the first event (seen or to come) that matches, or undefined after `timeoutMs`. */
+  /** Verify with `secrets`; `origin` says where they came from, for a failure when deliveries do not verify. */
+  setSecrets(secrets: readonly string[], origin?: SecretOrigin): void;
+  /** Deliveries arrived since the secret was set and every one was refused for its signature; undefined otherwise. */
+  refusedForSignature(): SignatureRefusal | undefined;
+  /**
+   * Resolves with the first event (seen or to come) that matches, or undefined after `timeoutMs`.
+   * Waits (this and waitForDuplicate) fail at once with a CheckFailure naming the cause once
+   * deliveries arrive and every one is refused for its signature: more time will not help.
+   */
   waitFor(match: (e: ReceivedEvent) => boolean, timeoutMs: number, signal?: AbortSignal): Promise<ReceivedEvent | undefined>;
   /** Resolves once `eventId` was delivered again (true), or false after `timeoutMs`. */
   waitForDuplicate(eventId: string, timeoutMs: number, signal?: AbortSignal): Promise<boolean>;
   close(): Promise<void>;
+}
+
+/** Where the listener's secret came from, in words, and what a refused signature then means. */
+export interface SecretOrigin {
+  /** "the secret POST /webhooks returned", "the profile's webhook_secret". */
+  what: string;
+  /** The cause and its fix, when deliveries do not verify with it. */
+  cause: string;
+}
+
+export interface SignatureRefusal {
+  /** Deliveries refused for their signature since the secret was set. */
+  count: number;
+  /** The last refusal, `CODE: message`. */
+  last: string;
+  origin?: SecretOrigin;
+}
+
+/** The failure of a wait cut short by deliveries refused for their signature. */
+export function signatureFailure(r: SignatureRefusal): CheckFailure {
+  const n = r.count === 1 ? '1 delivery' : `${r.count} deliveries`;
+  return new CheckFailure(
+    `webhooks reach the listener but are refused: ${n}, none verified (signature invalid: ${r.origin?.cause ?? "the listener's secret is not the one the server signs with"})`,
+    {
+      expected: `deliveries whose signature verifies with ${r.origin?.what ?? "the endpoint's signing secret"}`,
+      actual: `${n} refused, the last: ${r.last}`,
+    },
+  );
 }
 
 export interface ListenerSetup {
@@ -49,6 +85,15 @@ export async function openCertifyListener(setup: ListenerSetup): Promise<Certify
   const events: ReceivedEvent[] = [];
   const duplicates: string[] = [];
   const rejections: string[] = [];
+  // Deliveries refused for their signature since the secret was set (none before: there was none to verify with).
+  let secretSet = false;
+  let origin: SecretOrigin | undefined;
+  let refusedSigned = 0;
+  let lastRefusal = '';
+  const refusedForSignature = (): SignatureRefusal | undefined =>
+    secretSet && refusedSigned > 0 && events.length === 0 && duplicates.length === 0
+      ? { count: refusedSigned, last: lastRefusal, ...(origin ? { origin } : {}) }
+      : undefined;
   const waiters = new Set<() => void>();
   const wake = () => {
     for (const w of [...waiters]) w();
@@ -65,8 +110,13 @@ export async function openCertifyListener(setup: ListenerSetup): Promise<Certify
       filter: () => true,
       clock: setup.clock,
       onActivity: (a) => {
-        if (a.kind === 'rejected') rejections.push(`${a.rejection.code}: ${a.rejection.message}`);
-        else if (a.kind === 'duplicate') duplicates.push(a.envelope.event_id);
+        if (a.kind === 'rejected') {
+          rejections.push(`${a.rejection.code}: ${a.rejection.message}`);
+          if (secretSet && a.rejection.code === 'INVALID_SIGNATURE') {
+            refusedSigned += 1;
+            lastRefusal = rejections.at(-1)!;
+          }
+        } else if (a.kind === 'duplicate') duplicates.push(a.envelope.event_id);
         else {
           const env = a.entry.envelope;
           events.push({
@@ -84,10 +134,17 @@ export async function openCertifyListener(setup: ListenerSetup): Promise<Certify
     throw e;
   }
   const wait = <T>(found: () => T | undefined, timeoutMs: number, signal?: AbortSignal) =>
-    new Promise<T | undefined>((resolve) => {
+    new Promise<T | undefined>((resolve, reject) => {
       const check = () => {
         const hit = found();
-        if (hit === undefined) return;
+        if (hit === undefined) {
+          const refused = refusedForSignature();
+          if (refused) {
+            done();
+            reject(signatureFailure(refused));
+          }
+          return;
+        }
         done();
         resolve(hit);
       };
@@ -117,7 +174,13 @@ export async function openCertifyListener(setup: ListenerSetup): Promise<Certify
     events,
     duplicates,
     rejections,
-    setSecrets: (s) => listener.setSecrets(s),
+    setSecrets: (s, from) => {
+      listener.setSecrets(s);
+      secretSet = s.length > 0;
+      origin = from;
+      refusedSigned = 0;
+    },
+    refusedForSignature,
     waitFor: (match, timeoutMs, signal) => wait(() => events.find(match), timeoutMs, signal),
     waitForDuplicate: async (eventId, timeoutMs, signal) =>
       (await wait(() => (duplicates.includes(eventId) ? true : undefined), timeoutMs, signal)) ?? false,

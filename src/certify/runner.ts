@@ -5,6 +5,7 @@
  * the error's message. Checks whose needs are not met are skipped with the reason. Ctrl-C
  * stops at once: the check in progress is abandoned and no other starts.
  */
+import type { SignatureRefusal } from './listener.js';
 import { CheckFailure, CheckSkip } from './outcome.js';
 import type { CheckContext, CheckDef, CheckResult, Need, RecordedRequest } from './types.js';
 
@@ -191,7 +192,15 @@ export async function runChecklist(options: RunOptions, recorder: Recorder): Pro
 export function runWarnings(
   results: readonly CheckResult[],
   recorder: Recorder,
-  extra: { webhooksExpected: boolean; eventsReceived: number; clockOffsetSeconds?: number },
+  extra: {
+    webhooksExpected: boolean;
+    eventsReceived: number;
+    /** Why the listener refused deliveries (`CODE: message`), in order. */
+    deliveriesRefused?: readonly string[];
+    /** Deliveries arrived and every one was refused for its signature. */
+    signatureRefused?: SignatureRefusal;
+    clockOffsetSeconds?: number;
+  },
 ): string[] {
   // Webhooks are expected only once the endpoint was registered (webhooks.register passed).
   const registered = results.some((r) => r.id === 'webhooks.register' && (r.status === 'pass' || r.status === 'warn'));
@@ -206,9 +215,22 @@ export function runWarnings(
   }
   const webhookChecksRan = results.some((r) => r.status !== 'skip' && /^(webhooks|orders\.cache-miss|lifecycle)\./.test(r.id));
   if (extra.webhooksExpected && registered && webhookChecksRan && extra.eventsReceived === 0) {
-    warnings.push(
-      'no webhook was received at all: deliveries do not reach the listener (is the URL reachable from the server? see --public-url)',
-    );
+    const refused = extra.deliveriesRefused ?? [];
+    const sig = extra.signatureRefused;
+    if (sig) {
+      warnings.push(
+        `no webhook was accepted: ${sig.count === 1 ? 'the delivery that reached' : `all ${sig.count} deliveries that reached`} the listener ${sig.count === 1 ? 'was' : 'were'} refused, signature invalid: ${sig.origin?.cause ?? "the listener's secret is not the one the server signs with"}`,
+      );
+    } else if (refused.length > 0) {
+      const codes = [...new Set(refused.map((r) => r.split(':')[0]))].join(', ');
+      warnings.push(
+        `no webhook was accepted: the ${refused.length} deliver${refused.length === 1 ? 'y' : 'ies'} that reached the listener ${refused.length === 1 ? 'was' : 'were'} refused (${codes}); the last: ${refused.at(-1)!}`,
+      );
+    } else {
+      warnings.push(
+        'no webhook was received at all: deliveries do not reach the listener (is the URL reachable from the server? see --public-url)',
+      );
+    }
   }
   // Failed authentications are rate-limited (the `auth` class): once refused, later checks
   // see 429s that say nothing about them.

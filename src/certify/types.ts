@@ -117,6 +117,8 @@ export interface Shared {
    * listener in its place and puts it back afterwards, without rotating its secret.
    */
   existingWebhook?: { state: 'registered'; url: string; events?: string[]; description?: string | null } | { state: 'none' };
+  /** The profile certified (profile mode): named in the commands a failure suggests. */
+  profileName?: string;
   /** The webhook secret the profile holds: verifies deliveries to an endpoint that already existed. */
   knownWebhookSecret?: string;
   /** Orders placed before the listener became the endpoint (their events went elsewhere first). */

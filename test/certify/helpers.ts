@@ -62,6 +62,8 @@ export async function runChecks(checks: readonly CheckDef[], options: RunChecksO
     const warnings = runWarnings(results, env.recorder, {
       webhooksExpected: env.needs.webhooks === true,
       eventsReceived: env.listener?.events.length ?? 0,
+      deliveriesRefused: env.listener?.rejections,
+      signatureRefused: env.listener?.refusedForSignature(),
       clockOffsetSeconds: env.context.shared.clockOffsetSeconds,
     });
     return {

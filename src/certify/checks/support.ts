@@ -5,6 +5,7 @@ import { listWallets } from '../../api/wallets.js';
 import { endpointRecord, endpointUrlOf, registerWebhook } from '../../api/webhooks.js';
 import { amountValue, toMinor } from '../../contract/money-format.js';
 import { ApiError } from '../../core/errors/index.js';
+import type { SecretOrigin } from '../listener.js';
 import { CheckFailure, CheckSkip } from '../outcome.js';
 import type { CheckContext, PlacedOrder } from '../types.js';
 
@@ -83,6 +84,8 @@ export interface ListenerRegistration {
   url: string;
   /** Whether an existing endpoint's secret had to be rotated to learn one. */
   rotated: boolean;
+  /** What deliveries are verified with: the secret the answer carried, or the profile's (none came back). */
+  secretFrom: 'returned' | 'profile';
   traceId: string | undefined;
 }
 
@@ -103,6 +106,7 @@ export async function registerListener(ctx: CheckContext): Promise<ListenerRegis
   // From here the endpoint points at the listener, whatever comes next: it is put back.
   ctx.shared.endpointReplaced = true;
   let secret = res.data?.signing_secret;
+  let secretFrom: ListenerRegistration['secretFrom'] = 'returned';
   if (typeof secret !== 'string' || secret === '') {
     // The endpoint existed. Its secret is the partner's: rotating it would break their
     // receiver, so only the embedded sandbox's is rotated; elsewhere the profile's is used.
@@ -112,6 +116,7 @@ export async function registerListener(ctx: CheckContext): Promise<ListenerRegis
       secret = res.data?.signing_secret;
     } else if (ctx.shared.knownWebhookSecret) {
       secret = ctx.shared.knownWebhookSecret;
+      secretFrom = 'profile';
     } else {
       throw new CheckSkip(
         "your webhook endpoint already exists and its signing secret is not in the profile: certify will not rotate it (your receiver would stop verifying); save it as the profile's webhook_secret (vouchers profiles set, with --stdin) or in VOUCHERS_WEBHOOK_SECRET",
@@ -125,7 +130,7 @@ export async function registerListener(ctx: CheckContext): Promise<ListenerRegis
       reproduce: `vouchers webhooks register --url ${url}`,
     });
   }
-  listener.setSecrets([secret]);
+  listener.setSecrets([secret], secretOrigin(ctx, secretFrom));
   ctx.shared.webhookRegistered = true;
   ctx.shared.ordersBeforeRegistration = ctx.shared.orders.map((o) => o.order_id);
   // The URL the answer names (under any of the usual names), when it names one.
@@ -133,5 +138,23 @@ export async function registerListener(ctx: CheckContext): Promise<ListenerRegis
   const answered = record ? endpointUrlOf(record) : undefined;
   if (answered !== undefined && answered !== url)
     ctx.warn(`POST /webhooks asked for ${url}, and the answer names ${answered}: the deliveries of this run may not reach the listener`);
-  return { status: res.status, webhook_id: res.data?.webhook_id, url: answered ?? url, rotated, traceId: res.traceId };
+  return { status: res.status, webhook_id: res.data?.webhook_id, url: answered ?? url, rotated, secretFrom, traceId: res.traceId };
+}
+
+/** The secret deliveries are verified with, in words, and what a signature that does not verify with it means. */
+function secretOrigin(ctx: CheckContext, from: ListenerRegistration['secretFrom']): SecretOrigin {
+  if (from === 'returned')
+    return {
+      what: 'the signing secret POST /webhooks returned',
+      cause:
+        'the server signs its deliveries with another secret than the one POST /webhooks returned, or signs other bytes than the body it sends',
+    };
+  const name = ctx.shared.profileName;
+  const prefix = name ? `vouchers --profile ${name}` : 'vouchers';
+  const existing = ctx.shared.existingWebhook;
+  const url = existing?.state === 'registered' ? existing.url : 'URL';
+  return {
+    what: `the profile's webhook_secret (the endpoint already existed, so POST /webhooks returned none)`,
+    cause: `wrong webhook secret in the profile: it is not the endpoint's signing secret; fix: ${prefix} webhooks register --url ${url} --rotate-secret (a new secret, saved to the profile; your receiver needs it too), or set the right one: vouchers profiles set ${name ?? 'NAME'} webhook_secret --stdin (or VOUCHERS_WEBHOOK_SECRET)`,
+  };
 }

@@ -125,8 +125,12 @@ export const WEBHOOK_CHECKS: CheckDef[] = [
     async run(ctx) {
       const reg = await registerListener(ctx);
       const how = reg.rotated ? ', an existing endpoint updated and its secret rotated to learn it' : '';
+      const secret =
+        reg.secretFrom === 'profile'
+          ? "the profile's webhook_secret (the endpoint already existed, so the answer carried no secret)"
+          : 'the secret it returned';
       return {
-        message: `registered ${reg.url}${reg.webhook_id ? ` (${reg.webhook_id})` : ''}: HTTP ${reg.status}${how}; deliveries are verified with the secret it returned`,
+        message: `registered ${reg.url}${reg.webhook_id ? ` (${reg.webhook_id})` : ''}: HTTP ${reg.status}${how}; deliveries are verified with ${secret}`,
       };
     },
   },

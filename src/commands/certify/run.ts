@@ -265,6 +265,8 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
   const warnings = runWarnings(results, env.recorder, {
     webhooksExpected: env.needs.webhooks === true,
     eventsReceived: env.listener?.events.length ?? 0,
+    deliveriesRefused: env.listener?.rejections,
+    signatureRefused: env.listener?.refusedForSignature(),
     clockOffsetSeconds: env.context.shared.clockOffsetSeconds,
   });
   const timedOut = deadline.signal.aborted;
