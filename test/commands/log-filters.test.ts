@@ -123,10 +123,22 @@ describe('vouchers log --trace', () => {
     expect(r.stdout).toBe('');
   });
 
-  it('says so when no request has the trace ID', async () => {
-    const r = await runCli(['log', '--trace', '01234567'], { configDir, tty: true });
-    expect(r.code).toBe(0);
-    expect(r.stdout).toContain('No logged request matches these filters.');
+  it('says so on stderr and exits 4 (not found) when no request has the trace ID, piped or not', async () => {
+    for (const tty of [false, true]) {
+      const r = await runCli(['log', '--trace', '01234567'], { configDir, tty });
+      expect(r.code, r.stderr).toBe(4);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`no logged request matches trace ID 01234567 (searched ${join(configDir, 'requests.log')})`);
+      expect(r.stderr).toContain('the sandbox operator calls (vouchers sandbox admin …) and certify --sandbox runs are not logged');
+    }
+    // With another filter: which ones narrowed the search; as JSON on stderr with --json.
+    const narrowed = await runCli(['log', '--trace', T_STOCK, '--status', '5xx', '--json'], { configDir });
+    expect(narrowed.code).toBe(4);
+    expect(narrowed.stdout).toBe('');
+    const error = (JSON.parse(narrowed.stderr) as { error: { code: string; message: string; hint: string } }).error;
+    expect(error.code).toBe('NOT_FOUND');
+    expect(error.message).toContain(`no logged request matches trace ID ${T_STOCK} and --status`);
+    expect(error.hint).toContain('leave out --status to search by the trace ID alone');
   });
 });
 

@@ -123,6 +123,9 @@ const EXIT: Record<string, { code: number; why: string }> = {
     code: 5,
     why: 'the signature is elided, so it is rejected: exit 5, as the help says',
   },
+  // The examples' log holds no request with the quoted trace ID: not found, as the help says.
+  'vouchers log --trace 4bf92f35': { code: 4, why: 'no logged request has this trace ID: said on stderr, exit 4' },
+  'vouchers log 4bf92f35': { code: 4, why: 'no logged request has this trace ID: said on stderr, exit 4' },
 };
 
 // --- running one example -------------------------------------------------------------------

@@ -48,7 +48,8 @@ order, and a narrower one comes back where a wider one still does not fit.
 Filters combine (every one given must match) and apply before --limit. The log holds
 method and path, not the command that made a request: --method POST --path /orders finds
 what \`orders create\` sent. --trace takes an ID as support may quote it, shortened to its
-first 8 or more hex digits; a prefix that fits several trace IDs is refused (exit 2).
+first 8 or more hex digits; a prefix that fits several trace IDs is refused (exit 2), and
+one no logged request has is said on stderr with the log file searched (exit 4).
 
 Examples:
   $ vouchers log

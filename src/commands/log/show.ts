@@ -1,5 +1,5 @@
 /** `vouchers log`: print the request log (table on a TTY, TSV piped, JSON/NDJSON/CSV). */
-import { UsageError } from '../../core/errors/index.js';
+import { CliError, UsageError } from '../../core/errors/index.js';
 import { isFailed } from '../../core/journal/request-log.js';
 import { ambiguousTraces, logFilter } from './filters.js';
 import type { RequestLogEntry } from '../../core/journal/types.js';
@@ -64,6 +64,7 @@ export async function run(f: Factory, opts: LogOptions): Promise<void> {
       `give more of the ID, e.g. --trace ${traces[0]}${traces.length > 1 ? ` (the others: ${traces.slice(1, 4).join(', ')}${traces.length > 4 ? ', …' : ''})` : ''}`,
     );
   }
+  if (opts.trace !== undefined && entries.length === 0) throw traceNotFound(opts, log.path);
   const empty = where ? 'No logged request matches these filters.' : opts.failed ? 'No failed requests logged.' : 'No requests logged yet.';
   // Failed requests are looked at for why they failed: their error code is never left out
   // (for one without an answer, status "-", it is the only reason the table gives).
@@ -72,4 +73,20 @@ export async function run(f: Factory, opts: LogOptions): Promise<void> {
       ? LOG_COLUMNS.map((c) => (c.field === 'error_code' ? { ...c, priority: undefined } : c))
       : LOG_COLUMNS;
   await printList(f.io, entries.slice(-limit), columns, settings, { empty });
+}
+
+/**
+ * A trace ID support quoted that the log does not hold: said on stderr with the file
+ * searched and what never goes into it (exit 4, not found), never a silent empty list.
+ */
+function traceNotFound(opts: LogOptions, path: string): CliError {
+  const narrowed = ['status', 'error', 'method', 'path', 'since', 'until'].filter((k) => opts[k as keyof LogOptions] !== undefined);
+  if (opts.failed) narrowed.unshift('failed');
+  const others = narrowed.length > 0 ? ` and ${narrowed.map((k) => `--${k}`).join(', ')}` : '';
+  return new CliError(
+    'not_found',
+    `no logged request matches trace ID ${opts.trace}${others} (searched ${path || 'the request log'})`,
+    `${others ? `leave out ${narrowed.map((k) => `--${k}`).join(', ')} to search by the trace ID alone; ` : ''}` +
+      "the log holds the API requests of this machine's commands; the sandbox operator calls (vouchers sandbox admin …) and certify --sandbox runs are not logged (a certify report lists its trace IDs), nor are commands run with another VOUCHERS_CONFIG_DIR",
+  );
 }
