@@ -163,6 +163,24 @@ describe('vouchers doctor', () => {
     expect(JSON.parse(r.stderr.trim().split('\n').pop()!)).toMatchObject({ error: { code: 'AUTH' } });
   });
 
+  it('the error names the trace ID of the failing request (--json and the text block)', async () => {
+    const trace = '0af7651916cd43dd8448eb211c80319c';
+    for (const setUp of [
+      () => (categories = { status: 401, code: 'AUTHENTICATION_FAILED' }),
+      () => (cancel = { status: 401, code: 'INVALID_SIGNATURE' }),
+    ]) {
+      setUp();
+      const dir = await configured();
+      const json = await runCli(['doctor', '--json'], { configDir: dir });
+      expect(json.code).toBe(3);
+      expect(JSON.parse(json.stderr.trim().split('\n').pop()!)).toMatchObject({ error: { code: 'AUTH' }, trace_id: trace });
+      const text = await runCli(['doctor'], { configDir: dir });
+      expect(text.stderr).toMatch(new RegExp(`trace ID +${trace}`));
+      categories = { status: 200 };
+      cancel = { status: 404, code: 'NOT_FOUND' };
+    }
+  });
+
   it('a rejected signature suggests the other signing.path', async () => {
     cancel = { status: 401, code: 'INVALID_SIGNATURE' };
     const dir = await configured();

@@ -3,10 +3,10 @@
  * accepted, IP allowlist, request signing, clock skew (from the `Date` header).
  */
 import type { ResolvedProfile } from '../../core/config/types.js';
-import { CliError } from '../../core/errors/index.js';
+import { CliError, NetworkError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import type { Clock } from '../../core/time/clock.js';
-import { fail, ok, skip, warn, type CheckResult } from './result.js';
+import { fail, ok, skip, traced, warn, type CheckResult } from './result.js';
 
 /** An order id that cannot exist: a signed cancel of it answers 404 once the signature is accepted. */
 export const PROBE_ORDER_ID = 'ord_00000000000000000000000000';
@@ -197,6 +197,11 @@ function clockCheck(answers: Answer[]): CheckResult {
   return ok('clock_skew', label, detail);
 }
 
+/** The trace ID of an answer, or of a request that got none (the `traceparent` it sent). */
+function traceOf(a: Answer | Error): string | undefined {
+  return a instanceof NetworkError ? a.traceId : a instanceof Error ? undefined : a.traceId;
+}
+
 /** Run the network checks in order; later ones are skipped when an earlier one makes them meaningless. */
 export async function networkChecks(
   client: ApiClient,
@@ -210,7 +215,7 @@ export async function networkChecks(
   };
   const answers: Answer[] = [];
   const first = await probe(client, clock, profile, 'GET', '/categories', signal).catch(rethrowInterrupt);
-  const results: CheckResult[] = [reachableCheck(profile, first)];
+  const results: CheckResult[] = [traced(reachableCheck(profile, first), traceOf(first))];
   if (first instanceof Error || first.status >= 500) {
     results.push(
       skip('authentication', 'Authentication', 'not checked: the server did not answer'),
@@ -222,11 +227,11 @@ export async function networkChecks(
     return results;
   }
   answers.push(first);
-  results.push(authenticationCheck(profile, first), ipCheck(first));
+  results.push(traced(authenticationCheck(profile, first), first.traceId), traced(ipCheck(first), first.traceId));
   if (is2xx(first.status)) {
     const signed = await probe(client, clock, profile, 'POST', `/orders/${PROBE_ORDER_ID}/cancel`, signal).catch(rethrowInterrupt);
     if (!(signed instanceof Error)) answers.push(signed);
-    results.push(signingCheck(profile, signed));
+    results.push(traced(signingCheck(profile, signed), traceOf(signed)));
   } else {
     results.push(skip('signing', 'Request signing', 'not checked: authentication did not succeed'));
   }

@@ -13,6 +13,13 @@ export interface CheckResult {
   fix: string | null;
   /** For a failure: the error kind doctor exits with when this is the first failure. */
   kind?: ErrorKind;
+  /** The trace ID of the request whose answer decided this line, when one was sent. */
+  traceId?: string;
+}
+
+/** `result` with the trace ID of the request it was decided on (none for a result without one). */
+export function traced(result: CheckResult, traceId: string | undefined): CheckResult {
+  return traceId ? { ...result, traceId } : result;
 }
 
 export const ok = (check: string, label: string, detail: string): CheckResult => ({ check, label, level: 'ok', detail, fix: null });

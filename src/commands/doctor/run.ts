@@ -98,10 +98,13 @@ export async function run(f: Factory, options: DoctorOptions): Promise<void> {
   const failures = results.filter((r) => r.level === 'fail');
   if (failures.length > 0) {
     const first = failures[0]!;
-    throw new CliError(
+    const error = new CliError(
       first.kind ?? 'unexpected',
       `doctor found ${failures.length} problem${failures.length > 1 ? 's' : ''}: ${failures.map((r) => r.label.toLowerCase()).join(', ')}`,
       'apply the fixes shown on the ✖ lines, then run vouchers doctor again',
     );
+    // The trace ID of the failing request (the first failure's, else the first that has one): what support asks for.
+    const traceId = first.traceId ?? failures.find((r) => r.traceId)?.traceId;
+    throw traceId ? Object.assign(error, { traceId }) : error;
   }
 }
