@@ -6,10 +6,11 @@
 import { rmSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/contract/events.js';
+import { openConfig } from '../../src/core/config/store.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { envOf, fastSandbox, profileDir } from '../helpers/sandbox.js';
+import { configWith, envOf, fastSandbox, profileDir } from '../helpers/sandbox.js';
 
 let sb: SandboxHandle;
 beforeAll(async () => {
@@ -91,7 +92,6 @@ describe('webhooks register when saving the secret fails after the request', () 
 
   it('prints the secret with a warning instead of losing it (exit 0), on a terminal and with --json', async () => {
     configDir = tempConfigDir();
-    const { openConfig } = await import('../../src/core/config/store.js');
     const setUp = async () => {
       rmSync(configDir, { force: true, recursive: true });
       const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
@@ -136,11 +136,7 @@ describe('a server that names the signing secret otherwise, or wraps the endpoin
   it('saves it in the profile and never prints it; webhooks show masks it under any name', async () => {
     for (const a of answers) {
       answer = a;
-      const configDir = tempConfigDir();
-      const { openConfig } = await import('../../src/core/config/store.js');
-      const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
-      store.set('p', { base_url: server.baseUrl, api_key: 'pk_test', api_secret: 'sk_test_secret' });
-      store.setCurrent('p');
+      const configDir = await configWith('p', { base_url: server.baseUrl, api_key: 'pk_test', api_secret: 'sk_test_secret' });
       for (const extra of [[], ['--json']]) {
         const r = await runCli(['webhooks', 'register', '--url', 'https://example.com/hooks', ...extra], {
           configDir,
@@ -181,11 +177,7 @@ describe('a server that gives the signing secret a plain value: inside an object
   it('reads it as the signing secret: saved, reported as new, never printed unless --show-secret', async () => {
     for (const a of answers) {
       answer = a;
-      const configDir = tempConfigDir();
-      const { openConfig } = await import('../../src/core/config/store.js');
-      const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
-      store.set('p', { base_url: server.baseUrl, api_key: 'pk_test', api_secret: 'sk_test_secret' });
-      store.setCurrent('p');
+      const configDir = await configWith('p', { base_url: server.baseUrl, api_key: 'pk_test', api_secret: 'sk_test_secret' });
       const r = await runCli(['webhooks', 'register', '--url', 'https://example.com/hooks'], { configDir, env: { NO_COLOR: '1' } });
       expect(r.code, `${JSON.stringify(a)} ${r.stderr}`).toBe(0);
       expect(r.stdout + r.stderr, JSON.stringify(a)).not.toContain(SECRET);
@@ -218,7 +210,6 @@ describe('a registration answered without a body', () => {
     });
     try {
       const configDir = tempConfigDir();
-      const { openConfig } = await import('../../src/core/config/store.js');
       const store = await openConfig({ VOUCHERS_CONFIG_DIR: configDir });
       store.set('p', {
         base_url: server.baseUrl,

@@ -67,6 +67,15 @@ export interface PrettyReporter {
 /** Glyphs of the live lines on a terminal. */
 /** The most lines a message takes in the summary table; the rest is in the details and the JSON report. */
 const MESSAGE_LINES = 3;
+
+/** A message wrapped to `width` cells on at most MESSAGE_LINES lines, the last one cut. */
+function messageLines(text: string, width: number): string[] {
+  const lines = wrapCells(text, width);
+  const kept = lines.slice(0, MESSAGE_LINES);
+  if (lines.length > MESSAGE_LINES) kept[MESSAGE_LINES - 1] = truncateCells(`${kept[MESSAGE_LINES - 1]!} ${lines[MESSAGE_LINES]!}`, width);
+  return kept;
+}
+
 /** Narrower than this, the MESSAGE column gives way to one block a check. */
 const NARROW_MESSAGE = 24;
 
@@ -161,10 +170,7 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
     const width = Math.max(MIN_COLUMN_WIDTH, io.columns - 1 - indent.length);
     const lines = report.checks.flatMap((r, row) => {
       const [id, status, time, message, trace] = texts[row]!;
-      const wrapped = wrapCells(message!, width);
-      const kept = wrapped.slice(0, MESSAGE_LINES);
-      if (wrapped.length > MESSAGE_LINES)
-        kept[MESSAGE_LINES - 1] = truncateCells(`${kept[MESSAGE_LINES - 1]!} ${wrapped[MESSAGE_LINES]!}`, width);
+      const kept = messageLines(message!, width);
       const text = (t: string) => (r.status === 'skip' ? c.dim(t) : t);
       return [
         `${paint(r.status, `${SYMBOL[r.status]} ${status!}`, c)}  ${id!}${time ? `  ${c.dim(time)}` : ''}`,
@@ -225,11 +231,7 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
         const width = layout.widths[n]!;
         const whole = texts[row]![i]!;
         if (!cols[i]!.shrink || cellWidth(whole) <= width) return [truncateCells(whole, width)];
-        const lines = wrapCells(whole, width);
-        const kept = lines.slice(0, MESSAGE_LINES);
-        if (lines.length > MESSAGE_LINES)
-          kept[MESSAGE_LINES - 1] = truncateCells(`${kept[MESSAGE_LINES - 1]!} ${lines[MESSAGE_LINES]!}`, width);
-        return kept;
+        return messageLines(whole, width);
       });
       const height = Math.max(...cells.map((lines) => lines.length));
       return Array.from({ length: height }, (_, line) =>

@@ -162,7 +162,7 @@ async function orderBatch(
       throw badRows(file.name, problems, 'references are row identities');
     }
     // The batches of this target as this run found them: one started after is seen at startBatch.
-    known = await listBatchIds(config.dir, (h) => h.target === target && h.batch_id !== batchId);
+    known = new Set(await listBatchIds(config.dir, (h) => h.target === target && h.batch_id !== batchId));
     const earlier = await liveBatches(config.dir, target, batchId);
     const clash = o.newBatch ? undefined : unmatchedEdit(earlier, file.path, file.name, file.everyRowHasReference);
     if (clash)

@@ -426,29 +426,8 @@ export async function readHeader(path: string): Promise<BatchHeader | undefined>
   return undefined;
 }
 
-/**
- * Every readable batch journal in the config directory (a damaged one is left out), read
- * in full; only those whose header passes `keep` (e.g. the same target) are read past it.
- */
 /** The ids of the batches whose header `keep` accepts, from their headers alone. */
-export async function listBatchIds(configDir: string, keep: (h: BatchHeader) => boolean): Promise<Set<string>> {
-  let names: string[];
-  try {
-    names = await readdir(batchesDir(configDir));
-  } catch {
-    return new Set();
-  }
-  const ids = new Set<string>();
-  for (const name of names) {
-    const m = /^(bat_[a-z0-9]{8,64})\.ndjson$/.exec(name);
-    if (!m) continue;
-    const header = await readHeader(join(batchesDir(configDir), name));
-    if (header && keep(header)) ids.add(m[1] as string);
-  }
-  return ids;
-}
-
-export async function listBatches(configDir: string, keep: (h: BatchHeader) => boolean = () => true): Promise<BatchState[]> {
+export async function listBatchIds(configDir: string, keep: (h: BatchHeader) => boolean = () => true): Promise<string[]> {
   let names: string[];
   try {
     names = await readdir(batchesDir(configDir));
@@ -462,13 +441,24 @@ export async function listBatches(configDir: string, keep: (h: BatchHeader) => b
       );
     throw e;
   }
-  const out: BatchState[] = [];
+  const ids: string[] = [];
   for (const name of names) {
     const m = /^(bat_[a-z0-9]{8,64})\.ndjson$/.exec(name);
     if (!m) continue;
     const header = await readHeader(join(batchesDir(configDir), name));
-    if (!header || !keep(header)) continue;
-    const state = await BulkJournal.read(configDir, m[1] as string).catch(() => undefined);
+    if (header && keep(header)) ids.push(m[1] as string);
+  }
+  return ids;
+}
+
+/**
+ * Every readable batch journal in the config directory (a damaged one is left out), read
+ * in full; only those whose header passes `keep` (e.g. the same target) are read past it.
+ */
+export async function listBatches(configDir: string, keep: (h: BatchHeader) => boolean = () => true): Promise<BatchState[]> {
+  const out: BatchState[] = [];
+  for (const id of await listBatchIds(configDir, keep)) {
+    const state = await BulkJournal.read(configDir, id).catch(() => undefined);
     if (state) out.push(state);
   }
   return out;
