@@ -13,7 +13,11 @@ import { Pool } from 'undici';
  */
 export function startServer(args, { env = process.env, timeoutMs = 120_000, ready = 'stdout' } = {}) {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, args, {
+    // BENCH_SERVER_CPUS=1 (with the bench itself under `taskset -c 0`) gives the servers and
+    // the load generator CPUs of their own; taskset execs node, so every thread inherits it.
+    const cpus = process.env.BENCH_SERVER_CPUS;
+    const [file, argv] = cpus ? ['taskset', ['-c', cpus, process.execPath, ...args]] : [process.execPath, args];
+    const child = spawn(file, argv, {
       env,
       stdio: ready === 'stderr' ? ['ignore', 'ignore', 'pipe'] : ['ignore', 'pipe', 'ignore'],
     });
