@@ -25,6 +25,9 @@ export const CONFIG_DIR_MODE = 0o700;
 const NOT_JSON = Symbol('not JSON');
 
 function deserialize(text: string): ConfigFile {
+  // An empty file (created by hand, or cut short by a full disk) holds no profiles, as the
+  // readers take it (parseConfigFile): every command reads it the same way.
+  if (text.trim() === '') return {};
   try {
     return JSON.parse(text) as ConfigFile;
   } catch (error) {

@@ -2,6 +2,7 @@ import { mkdirSync, mkdtempSync, readFileSync, statSync, writeFileSync, chmodSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { readConfig } from '../../../src/core/config/read.js';
 import { openConfig } from '../../../src/core/config/store.js';
 import { ConfigError, UsageError } from '../../../src/core/errors/index.js';
 
@@ -82,6 +83,17 @@ describe('openConfig', () => {
     expect((e as ConfigError).message).toContain(join(dir, 'config.json'));
     expect((e as ConfigError).message).toContain('not valid JSON');
     expect((e as ConfigError).hint).toMatch(/fix the file/);
+  });
+
+  it('opens an empty file as no profiles, as the readers do, and writes over it', async () => {
+    const dir = tempDir();
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, 'config.json'), ' \n', { mode: 0o600 });
+    expect(readConfig({ VOUCHERS_CONFIG_DIR: dir }).names()).toEqual([]);
+    const store = await openConfig({ VOUCHERS_CONFIG_DIR: dir });
+    expect(store.names()).toEqual([]);
+    store.set('local', { base_url: 'http://127.0.0.1:4010' });
+    expect(JSON.parse(readFileSync(join(dir, 'config.json'), 'utf8')).profiles.local.base_url).toBe('http://127.0.0.1:4010');
   });
 
   it('reports a wrongly typed field by its path', async () => {
