@@ -148,6 +148,10 @@ describe.each([60, 80, 120])('at %i columns', (columns) => {
     });
     expectLeftOutSaid(t.stderr, columns, t.header.includes('DENOMINATIONS') ? [] : ['denominations']);
     if (columns >= 80) expect(t.header).toContain('DENOMINATIONS');
+    // Where the room allows, the names stay readable: the expiry goes before a name is cut under 18 cells.
+    if (columns >= 120) {
+      t.rows.forEach((cells, i) => expect(stringWidth(cells[1]!)).toBeGreaterThanOrEqual(Math.min(18, stringWidth(products[i]!.name))));
+    }
   });
 
   it('orders list: order id, status and total whole; the CJK reference shortened; the created time whole or left out', async () => {
@@ -175,6 +179,9 @@ describe.each([60, 80, 120])('at %i columns', (columns) => {
       expect(cells[t.header.indexOf('TIME')]).toBe(formatTime(x.created_at));
       expect(cells[t.header.indexOf('TYPE')]).toBe(x.type);
       expect(cells[t.header.indexOf('AMOUNT')]).toBe(formatMoney(x.amount, x.currency));
+      // A description is shown readable (16 cells, or whole) or left out, never cut to "Order …".
+      const d = t.header.findIndex((h) => h.startsWith('DESCR'));
+      if (d >= 0) expect(stringWidth(cells[d]!)).toBeGreaterThanOrEqual(Math.min(16, stringWidth(x.description ?? '')));
     });
   });
 

@@ -51,7 +51,7 @@ export const TRANSACTION_COLUMNS: Column<Transaction>[] = [
     priority: 2,
     fields: ['order_id', 'payout_id'],
   },
-  { field: 'description', header: 'DESCRIPTION', shrink: true, priority: 1 },
+  { field: 'description', header: 'DESCRIPTION', shrink: true, priority: 1, readable: 16 },
 ];
 
 /** The CSV header's names (`reference`: the order or payout id), then the record's own order_id and payout_id. */

@@ -56,6 +56,11 @@ export interface Column<T> {
    * MIN_COLUMN_WIDTH before any column is left out).
    */
   readable?: number;
+  /**
+   * The readable width is kept only against optional columns of a lower priority than this:
+   * one of this priority or higher stays, and the text is cut for it. Default: against all.
+   */
+  readableOver?: number;
   /** Left out of the default table on a terminal (still in TSV and CSV, and with --fields). */
   wide?: boolean;
   /**
@@ -314,6 +319,7 @@ export async function printList<T>(
               shrink: shrinks(col),
               priority: settings.fields ? undefined : col.priority,
               readable: col.readable,
+              readableOver: col.readableOver,
               empty: texts.every((t) => t[i] === ''),
             })),
             io.columns,

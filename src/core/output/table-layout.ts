@@ -42,6 +42,8 @@ export interface ColumnFit {
   priority?: number;
   /** Free text not shortened below this many cells while a less important optional column can go instead. */
   readable?: number;
+  /** Its readable width is kept only against optional columns of a lower priority than this; undefined: against all. */
+  readableOver?: number;
   /** Every cell is empty: once left out, not brought back in the room a column with content could not use. */
   empty?: boolean;
 }
@@ -67,10 +69,14 @@ export interface TableLayout {
  */
 export function layoutTable(cols: ColumnFit[], columns: number): TableLayout {
   const rank = (i: number) => cols[i]!.priority ?? Infinity;
+  const readableRank = (i: number) => Math.min(rank(i), cols[i]!.readableOver ?? Infinity);
   const attempt = (shown: number[]) => {
-    // Free text is not cut below its readable width to keep a less important optional column.
+    // Free text is not cut below its readable width to keep a less important optional column;
+    // an optional column is left out rather than cut below its own.
     const floors = shown.map((i) =>
-      shown.some((j) => cols[j]!.priority !== undefined && rank(j) < rank(i)) ? Math.min(cols[i]!.natural, cols[i]!.readable ?? 0) : 0,
+      cols[i]!.priority !== undefined || shown.some((j) => cols[j]!.priority !== undefined && rank(j) < readableRank(i))
+        ? Math.min(cols[i]!.natural, cols[i]!.readable ?? 0)
+        : 0,
     );
     const widths = fitColumnWidths(
       shown.map((i) => cols[i]!.natural),

@@ -275,6 +275,27 @@ describe('layoutTable: free text shrinks first, optional columns go next, nothin
     expect(plain).toEqual({ shown: [0, 1, 2], widths: [30, 12, 28], dropped: [], fits: true });
   });
 
+  it('readableOver: the readable width is kept against the optional columns under it, not against one that matters more', () => {
+    // id 20, name 30 (free text, readable 18 over priority 3), expiry 29 (optional 0, readable 14), denominations 31 (optional 3).
+    const cols = [
+      { natural: 20, shrink: false },
+      { natural: 30, shrink: true, readable: 18, readableOver: 3 },
+      { natural: 29, shrink: true, priority: 0, readable: 14 },
+      { natural: 31, shrink: false, priority: 3 },
+    ];
+    // At 95 all four need 20+18+14+31 + 16 = 99: the expiry goes rather than cut the name under 18 (or itself under 14): 20+30+31 + 10 = 91.
+    expect(layoutTable(cols, 95)).toEqual({ shown: [0, 1, 3], widths: [20, 30, 31], dropped: [2], fits: true });
+    // At 75 the denominations stay and the name is cut for them, under 18: 20 + 14 + 31 + 10 = 75.
+    expect(layoutTable(cols, 75)).toEqual({ shown: [0, 1, 3], widths: [20, 14, 31], dropped: [2], fits: true });
+    // Without readableOver the name would keep 18: the denominations would go, and the expiry come back in their room.
+    expect(
+      layoutTable(
+        cols.map((c, i) => (i === 1 ? { natural: 30, shrink: true, readable: 18 } : c)),
+        75,
+      ).dropped,
+    ).toEqual([3]);
+  });
+
   it('among equal priorities the rightmost goes first; no priority means never left out', () => {
     const same = [
       { natural: 20, shrink: false },
