@@ -260,3 +260,16 @@ describe('orders list on a narrow terminal', () => {
     expect(picked.stderr).not.toMatch(/left out/i);
   });
 });
+
+describe('orders list --all on a terminal', () => {
+  it('shows a spinner while the pages come, not a progress line the table is drawn after, and ends with a count', async () => {
+    const all = await listJson(['--limit', '200']);
+    const r = await runCli(['orders', 'list', '--all', '--limit', '4'], { env, tty: true });
+    expect(r.code, r.stderr).toBe(0);
+    const pages = Math.ceil(all.length / 4);
+    // The count ends stderr (the spinner's own clearing of its line is ora's, on a real terminal).
+    expect(r.stderr).toMatch(new RegExp(`${all.length} orders in ${pages} pages\n$`));
+    expect(r.stderr).not.toMatch(/fetched \d+ pages…$/);
+    expect(tableRows(r.stdout)).toHaveLength(all.length);
+  });
+});

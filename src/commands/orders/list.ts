@@ -18,6 +18,7 @@ import { notice } from '../../core/output/notice.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
 import type { Factory } from '../../core/run/factory.js';
 import type { ListFlags } from './index.js';
+import { startSpinner } from '../../core/output/spinner.js';
 import { callExtension } from './extension.js';
 import { checkDate, filterStatus } from './order-args.js';
 import { parseCount } from './order-input.js';
@@ -120,6 +121,10 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
     let fetched = 0;
     let via: string | undefined;
     let unfollowable: { traceId: string | undefined } | undefined;
+    // A spinner on stderr while the pages come; stopped before a table is drawn on the same terminal.
+    const showProgress = io.stderrIsTTY && (!io.stdoutIsTTY || settings.format === 'table');
+    const spinner = await startSpinner(io, 'Fetching orders…', { quiet: !showProgress });
+    const counted = () => `${fetched} order${fetched === 1 ? '' : 's'} (${pages} page${pages === 1 ? '' : 's'})`;
     const rows = (async function* () {
       const it = iterateOrders(client, query, {
         signal: io.signal,
@@ -130,17 +135,25 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
           unfollowable = p.list?.unfollowable ? { traceId: p.traceId } : undefined;
           // Only a list that came in one answer: one followed page after page paged, whatever its last says.
           unpaginated = p.list?.paginated === false && pages === 1;
-          if (io.stderrIsTTY && pages > 1) err(io, `\rfetched ${pages} pages…`);
+          spinner.text(`Fetched ${counted()}…`);
         },
       });
-      // The first page goes through the extension check; later ones are plain pages.
-      const first = await callExtension(client, what, undefined, () => it.next());
-      if (first.done) return;
-      yield redactOrder(first.value, false);
-      for await (const o of it) yield redactOrder(o, false);
+      try {
+        // The first page goes through the extension check; later ones are plain pages.
+        const first = await callExtension(client, what, undefined, () => it.next());
+        if (first.done) return;
+        yield redactOrder(first.value, false);
+        for await (const o of it) yield redactOrder(o, false);
+      } finally {
+        spinner.stop();
+      }
     })();
-    await printList(io, rows, ORDER_COLUMNS, settings, { empty: 'No orders match.' });
-    if (io.stderrIsTTY && pages > 1) err(io, '\n');
+    try {
+      await printList(io, rows, ORDER_COLUMNS, settings, { empty: 'No orders match.' });
+    } catch (error) {
+      spinner.fail(`Stopped after ${counted()}`);
+      throw error;
+    }
     if (via) notice(io, settings, 'PAGES_FOLLOWED', followedMessage('--all', via, pages));
     if (unfollowable)
       throw unfollowableError(
@@ -156,6 +169,7 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
         'NOT_PAGINATED',
         "--all: the server's list carries no has_more or next_cursor, so its one answer is all there is; no further page was asked for",
       );
+    else if (showProgress) err(io, `${fetched} order${fetched === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}\n`);
     return;
   }
   const page = await callExtension(client, what, undefined, () => listOrders(client, query, { signal: io.signal }));
