@@ -156,4 +156,43 @@ describe('events acknowledged and not forwarded', () => {
     const shown = await runCli(['events', 'show', ids[0]!, '--inbox', inbox, '--json'], env);
     expect((JSON.parse(shown.stdout) as { forwarded: boolean }).forwarded).toBe(true);
   }, 30_000);
+
+  it('--events: the types a listener forwards are what is counted and replayed; --type picks them in replay --not-forwarded', async () => {
+    const configDir = tempConfigDir();
+    const inbox = join(configDir, 'events.ndjson');
+    const env = { env: { VOUCHERS_CONFIG_DIR: configDir } };
+    // Stored while not forwarding: one order.delivered, one order.processing.
+    const plain = await listenHere(configDir, ['--inbox', inbox]);
+    const url = /Listening on (\S+)/.exec(plain.io.stderrText())![1]!;
+    expect((await deliver(url, orderEvent(601, 'order.delivered', 'DELIVERED'))).status).toBe(200);
+    expect((await deliver(url, orderEvent(602, 'order.processing', 'PROCESSING'))).status).toBe(200);
+    expect(await plain.stop()).toBe(0);
+
+    const good = await app(false);
+    const forwarding = await listenHere(configDir, ['--inbox', inbox, '--forward-to', good.url, '--events', 'order.delivered']);
+    expect(await forwarding.stop()).toBe(0);
+    // Only the type it forwards is counted, and the command repeats it.
+    expect(forwarding.io.stderrText()).toContain(
+      'Inbox: 1 stored event has never reached the app (forwarding gave up, or stored while not forwarding); ' +
+        `this listener forwards only what it receives. Forward them with:\n  vouchers events replay --not-forwarded --type order.delivered --forward-to ${good.url} --inbox ${inbox}\n`,
+    );
+
+    const replay = await runCli(
+      ['events', 'replay', '--not-forwarded', '--type', 'order.delivered', '--forward-to', good.url, '--inbox', inbox, '--secret', SECRET],
+      env,
+    );
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(good.got).toEqual([{ eventId: ids[0], signed: true }]);
+    const again = await runCli(
+      ['events', 'replay', '--not-forwarded', '--type', 'order.delivered', '--forward-to', good.url, '--inbox', inbox, '--secret', SECRET],
+      env,
+    );
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('Every event of those types stored in this inbox reached the app; 1 of other types did not');
+    expect(good.got).toHaveLength(1);
+    // --type without --not-forwarded is a usage error.
+    const named = await runCli(['events', 'replay', ids[1]!, '--type', 'order.*', '--forward-to', good.url, '--inbox', inbox], env);
+    expect(named.code).toBe(2);
+    expect(named.stderr).toContain('--type picks among the events --not-forwarded finds');
+  }, 30_000);
 });

@@ -42,6 +42,7 @@ function declareReplay(events: Command) {
     .argument('[event_id...]', 'event ids (evt_…)')
     .option('--forward-to <url>', "your app's webhook URL (default: where the listener last forwarded the events, from the forward log)")
     .option('--not-forwarded', 'every stored event your app never answered 2xx to (forwarding gave up, was cut short, or never ran)')
+    .option('--type <types>', 'with --not-forwarded: only these event types, e.g. order.* (the ones a listener forwarded with --events)')
     .option('--body <n|last>', BODY_HELP)
     .option('--secret <whsec>', 'signing secret (default: profile webhook_secret or VOUCHERS_WEBHOOK_SECRET)')
     .option('--forward-header <K:V>', 'extra header (repeatable)', collect)

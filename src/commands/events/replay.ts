@@ -19,6 +19,7 @@ import { resolveInboxPath } from '../../listener/inbox-path.js';
 import { displayText } from '../../core/output/printable.js';
 import { resolveWebhookSecrets } from '../../listener/secret-source.js';
 import { postOnce } from '../../listener/send.js';
+import { parseEventFilter, type EventFilter } from '../../listener/filter.js';
 import type { EventsReplayFlags } from './index.js';
 
 export interface ReplayOptions {
@@ -26,6 +27,8 @@ export interface ReplayOptions {
   eventIds: string[];
   /** Every stored body the forward log does not show delivered (2xx) to the app. */
   notForwarded: boolean;
+  /** With --not-forwarded: only events of these types (--type). */
+  type: EventFilter;
   /** Which stored body of the id (1 the first); one id only. */
   body: BodyChoice;
   /** Unset: the URL the forward log shows the events were last forwarded to. */
@@ -45,6 +48,11 @@ export function buildReplayOptions(eventIds: string[], flags: EventsReplayFlags)
       'give event ids or --not-forwarded, not both',
       '--not-forwarded replays every stored event the forward log does not show delivered to the app',
     );
+  if (flags.type !== undefined && !notForwarded)
+    throw new UsageError(
+      '--type picks among the events --not-forwarded finds',
+      `name the events to replay, or: vouchers events replay --not-forwarded --type ${String(flags.type)}`,
+    );
   if (flags.body !== undefined && eventIds.length !== 1)
     throw new UsageError(
       '--body picks a body of one event id',
@@ -53,6 +61,7 @@ export function buildReplayOptions(eventIds: string[], flags: EventsReplayFlags)
   return {
     eventIds,
     notForwarded,
+    type: parseEventFilter(flags.type as string | undefined, '--type'),
     body: parseBodyFlag(flags.body),
     forwardTo: flags.forwardTo === undefined ? undefined : parseForwardUrl(String(flags.forwardTo)),
     secrets: parseSecretFlags(flags.secret === undefined ? undefined : [String(flags.secret)]),
@@ -96,12 +105,16 @@ export async function run(f: Factory, given: ReplayOptions): Promise<void> {
   let read: ForwardRecord[] | undefined;
   const log = async () => (read ??= await readForwardLog(forwardLogPath(path)));
   let stored = 0;
+  /** Not forwarded, and left out by --type. */
+  let skipped = 0;
   let targets: { eventId: string; body: BodyChoice }[];
   if (given.notForwarded) {
     const state = await forwardState(path);
     read = state.log;
     stored = state.stored;
-    targets = state.notForwarded.map(({ eventId, body }) => ({ eventId, body }));
+    const wanted = state.notForwarded.filter(({ entry }) => given.type(entry.envelope.event));
+    skipped = state.notForwarded.length - wanted.length;
+    targets = wanted.map(({ eventId, body }) => ({ eventId, body }));
   } else targets = given.eventIds.map((eventId) => ({ eventId, body: 1 as BodyChoice }));
   if (targets.length === 0) {
     if (given.json) await printJson(f.io, []);
@@ -110,7 +123,9 @@ export async function run(f: Factory, given: ReplayOptions): Promise<void> {
         f.io,
         stored === 0
           ? `No events in ${path}: nothing to replay.\n`
-          : `Every event stored in this inbox reached the app (the forward log shows a 2xx for each): nothing to replay.\n`,
+          : skipped > 0
+            ? `Every event of those types stored in this inbox reached the app; ${skipped} of other types did not (without --type they are replayed too): nothing to replay.\n`
+            : `Every event stored in this inbox reached the app (the forward log shows a 2xx for each): nothing to replay.\n`,
       );
     return;
   }

@@ -16,21 +16,23 @@ import { forwardState, type NotForwardedBody } from '../../listener/not-forwarde
 export interface Backlog {
   /** Owed to the app: forwarded by this listener once it is ready. */
   owed: NotForwardedBody[];
-  /** Never reached the app, and left to `events replay --not-forwarded`. */
+  /** Of the types the listener forwards, never reached the app, and left to `events replay --not-forwarded`. */
   others: number;
 }
 
 /** Read before the listener accepts anything, so that no event it stores itself is counted. */
 export async function readBacklog(inboxPath: string, filter: EventFilter): Promise<Backlog> {
   const { notForwarded } = await forwardState(inboxPath);
-  const owed = notForwarded.filter((b) => b.interrupted && filter(b.entry.envelope.event));
-  return { owed, others: notForwarded.length - owed.length };
+  // Of the types this listener forwards (--events): the others are not the app's to get here.
+  const wanted = notForwarded.filter((b) => filter(b.entry.envelope.event));
+  const owed = wanted.filter((b) => b.interrupted);
+  return { owed, others: wanted.length - owed.length };
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** What the listener says of the backlog when it starts. */
-export function backlogNote(f: Factory, backlog: Backlog, forwardTo: string, inbox: string | undefined): string {
+export function backlogNote(f: Factory, backlog: Backlog, forwardTo: string, inbox: string | undefined, types?: string): string {
   let note = '';
   if (backlog.owed.length > 0)
     note +=
@@ -45,6 +47,7 @@ export function backlogNote(f: Factory, backlog: Backlog, forwardTo: string, inb
         f.globals(),
         ['events', 'replay', '--not-forwarded'],
         [
+          ['--type', types],
           ['--forward-to', forwardTo],
           ['--inbox', inbox],
         ],

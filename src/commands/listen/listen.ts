@@ -27,6 +27,8 @@ export interface ListenOptions {
   secrets: string[] | undefined;
   tolerance: number;
   filter: EventFilter;
+  /** --events as given: repeated as --type in the replay commands suggested. */
+  events: string | undefined;
   forwardTo: URL | undefined;
   forwardHeaders: Record<string, string>;
   forwardPolicy: ForwardPolicy;
@@ -57,6 +59,7 @@ export function buildListenOptions(flags: ListenFlags): ListenOptions {
     secrets: parseSecretFlags(flags.secret as string[] | undefined),
     tolerance: parseIntFlag(flags.tolerance ?? '300', '--tolerance', 0, 86_400),
     filter: parseEventFilter(flags.events as string | undefined),
+    events: flags.events === undefined ? undefined : String(flags.events),
     forwardTo: flags.forwardTo === undefined ? undefined : parseForwardUrl(String(flags.forwardTo)),
     forwardHeaders: parseHeaderFlags(flags.forwardHeader as string[] | undefined),
     forwardPolicy: {
@@ -255,7 +258,7 @@ async function listenWithInbox(
   err(io, `Inbox: ${inboxPath} (${inbox.count} event${inbox.count === 1 ? '' : 's'} stored). Press Ctrl-C to stop.\n`);
   let backlogDone: Promise<void> = Promise.resolve();
   if (forwarder && backlog) {
-    err(io, backlogNote(f, backlog, forwarder.url.toString(), o.inbox));
+    err(io, backlogNote(f, backlog, forwarder.url.toString(), o.inbox, o.events));
     backlogDone = forwardBacklog(
       backlog.owed,
       forwarder,
@@ -283,6 +286,7 @@ async function listenWithInbox(
           f.globals(),
           ['events', 'replay', '--not-forwarded'],
           [
+            ['--type', o.events],
             ['--forward-to', forwarder.url.toString()],
             ['--inbox', o.inbox],
           ],
