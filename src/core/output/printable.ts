@@ -19,16 +19,23 @@ const PLAIN_NAME = new RegExp(`^(?=.*\\S)[${PLAIN_CHARACTERS}]{1,${MAX_NAME_LENG
 const PLAIN_TEXT = new RegExp(`^[${PLAIN_CHARACTERS}]*$`);
 const PLAIN_JSON = new RegExp(`^[${PLAIN_CHARACTERS}\\n]*$`);
 
+/**
+ * A zero-width joiner between two emoji (👩‍💻: an emoji, its variation selector or skin
+ * tone, ZWJ, an emoji) is part of one picture, drawn as such by a terminal: it is not
+ * escaped. Anywhere else it is a format character like the others.
+ */
+const EMOJI_ZWJ = '(?<=\\p{Extended_Pictographic}[\\uFE0F\\u{1F3FB}-\\u{1F3FF}]?)\\u200D(?=\\p{Extended_Pictographic})';
+
 let patterns: { printable: RegExp; unsafe: RegExp; notText: RegExp } | undefined;
 function unicodePatterns(): NonNullable<typeof patterns> {
   return (patterns ??= {
-    printable: new RegExp(`^(?=[^]*\\S)[^\\p{C}\\p{Zl}\\p{Zp}]{1,${MAX_NAME_LENGTH}}$`, 'u'),
+    printable: new RegExp(`^(?=[^]*\\S)(?:[^\\p{C}\\p{Zl}\\p{Zp}]|${EMOJI_ZWJ}){1,${MAX_NAME_LENGTH}}$`, 'u'),
     /**
      * Characters a terminal may act on that JSON.stringify leaves as they are (a raw newline
      * in its output is always indentation: inside strings it writes `\n`).
      */
-    unsafe: /[^\P{C}\n]|[\p{Zl}\p{Zp}]/gu,
-    notText: /[\p{C}\p{Zl}\p{Zp}]/gu,
+    unsafe: new RegExp(`(?!${EMOJI_ZWJ})(?:[^\\P{C}\\n]|[\\p{Zl}\\p{Zp}])`, 'gu'),
+    notText: new RegExp(`(?!${EMOJI_ZWJ})[\\p{C}\\p{Zl}\\p{Zp}]`, 'gu'),
   });
 }
 

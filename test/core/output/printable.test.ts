@@ -15,10 +15,14 @@ import {
 
 const units = (ch: string): string =>
   Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
+// A ZWJ joining two emoji is left as it is: the plain patterns run on the text around it.
+const JOINED = /(?<=\p{Extended_Pictographic}[\uFE0F\u{1F3FB}-\u{1F3FF}]?)\u200D(?=\p{Extended_Pictographic})/u;
+const around = (v: string, f: (part: string) => string) => v.split(new RegExp(JOINED, 'gu')).map(f).join('\u200d');
 const reference = {
-  isPrintableName: (v: string) => new RegExp(`^(?=[^]*\\S)[^\\p{C}\\p{Zl}\\p{Zp}]{1,${MAX_NAME_LENGTH}}$`, 'u').test(v),
-  escapeText: (v: string) => v.replace(/[\p{C}\p{Zl}\p{Zp}]/gu, units),
-  safeJson: (v: unknown) => (JSON.stringify(v) ?? 'null').replace(/[^\P{C}\n]|[\p{Zl}\p{Zp}]/gu, units),
+  isPrintableName: (v: string) =>
+    new RegExp(`^(?=[^]*\\S)[^\\p{C}\\p{Zl}\\p{Zp}]{1,${MAX_NAME_LENGTH}}$`, 'u').test(v.replace(new RegExp(JOINED, 'gu'), 'a')),
+  escapeText: (v: string) => around(v, (p) => p.replace(/[\p{C}\p{Zl}\p{Zp}]/gu, units)),
+  safeJson: (v: unknown) => around(JSON.stringify(v) ?? 'null', (p) => p.replace(/[^\P{C}\n]|[\p{Zl}\p{Zp}]/gu, units)),
 };
 
 // Mostly ASCII (the fast paths), with controls, DEL, C1, bidi, separators and astral characters.
@@ -35,6 +39,9 @@ const tricky = fc.constantFrom(
   '\u2029',
   '\ue000',
   '😀',
+  '👩',
+  '\u200d',
+  '\ufe0f',
   'é',
   ' ',
 );
@@ -74,5 +81,17 @@ describe('printable text', () => {
     expect(isPrintableName('   ')).toBe(false);
     expect(isPrintableName('x'.repeat(MAX_NAME_LENGTH + 1))).toBe(false);
     expect(displayText('evt\u202e1')).toBe('"evt\\u202e1"');
+  });
+
+  it('leaves a zero-width joiner inside an emoji sequence as it is, and escapes it anywhere else', () => {
+    for (const emoji of ['👩\u200d💻', '❤\ufe0f\u200d🔥', '👍🏽\u200d👍']) {
+      expect(escapeText(`team ${emoji} batch`)).toBe(`team ${emoji} batch`);
+      expect(displayText(emoji)).toBe(emoji);
+      expect(safeJson({ r: emoji })).toBe(`{"r":"${emoji}"}`);
+    }
+    expect(escapeText('a\u200db')).toBe('a\\u200db');
+    expect(escapeText('👩\u200d')).toBe('👩\\u200d');
+    expect(escapeText('\u200d💻')).toBe('\\u200d💻');
+    expect(displayText('evt_1\u200d')).toBe('"evt_1\\u200d"');
   });
 });
