@@ -12,7 +12,7 @@ import { formatMoney, formatTime } from '../../src/core/output/format.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { envOf, fastSandbox, profileDir, localProfileDir } from '../helpers/sandbox.js';
-import { ANSI, hintLine, hintArgv, tableRows, tableHeader } from '../helpers/cli-text.js';
+import { ANSI, hintLine, hintArgv, pageNotice, tableRows, tableHeader } from '../helpers/cli-text.js';
 import { until } from '../helpers/until.js';
 
 let sb: SandboxHandle;
@@ -86,11 +86,13 @@ describe('orders list: the next-page hint', () => {
       { env },
     );
     expect(first.code, first.stderr).toBe(0);
+    // With --json the hint is one JSON line, as every notice then is, with the cursor on its own.
     // The status as the API takes it, the reference quoted for the shell, the old cursor gone.
-    expect(hintLine(first.stderr)).toMatch(
-      new RegExp(
-        `^More orders \\(or every page: --all instead of --cursor\\):\\n {2}vouchers orders list --status DELIVERED --reference 'batch 7' --from ${day} --to ${day} --limit 2 --json --cursor \\S+$`,
-      ),
+    expect(first.stderr.trim().split('\n')).toHaveLength(1);
+    const notice = pageNotice(first.stderr)!;
+    expect(notice.message).toBe('More orders (or every page: --all instead of --cursor)');
+    expect(notice.command).toBe(
+      `vouchers orders list --status DELIVERED --reference 'batch 7' --from ${day} --to ${day} --limit 2 --json --cursor ${notice.next_cursor}`,
     );
     const walked = JSON.parse(first.stdout) as Order[];
     expect(walked).toHaveLength(2);
@@ -152,12 +154,18 @@ describe('sandbox admin orders list: the next-page hint', () => {
   it('repeats every filter and output flag; following it walks exactly the filtered rows', async () => {
     const first = await admin(['--status', 'pending', '--gate', 'held', '--partner', 'ptn_default', '--limit', '1', '--json']);
     expect(first.code, first.stderr).toBe(0);
-    const line = hintLine(first.stderr);
-    expect(line).toMatch(
-      /^More orders:\n {2}vouchers sandbox admin orders list --status PENDING --gate held --partner ptn_default --limit 1 --json --cursor \S+$/,
+    const notice = pageNotice(first.stderr)!;
+    expect(notice.message).toBe('More orders');
+    expect(notice.command).toBe(
+      `vouchers sandbox admin orders list --status PENDING --gate held --partner ptn_default --limit 1 --json --cursor ${notice.next_cursor}`,
     );
     // This verb has no --all: the hint does not offer it.
-    expect(line).not.toContain('--all');
+    expect(notice.command).not.toContain('--all');
+    // Without JSON output, the same hint is text: the heading, then the command on a line of its own.
+    const text = await admin(['--status', 'pending', '--gate', 'held', '--partner', 'ptn_default', '--limit', '1', '--output', 'csv']);
+    expect(hintLine(text.stderr)).toMatch(
+      /^More orders:\n {2}vouchers sandbox admin orders list --status PENDING --gate held --partner ptn_default --limit 1 --output csv --cursor \S+$/,
+    );
     const walked = JSON.parse(first.stdout) as { order_id: string; status: string; gate: string | null }[];
     let next = first;
     while (next.stderr.includes('--cursor')) {

@@ -35,9 +35,20 @@ export function hintLine(stderr: string): string {
   return `${lines[at]}\n${lines[at + 1] ?? ''}`;
 }
 
-/** The command of a "More …: vouchers … --cursor X" hint, as argv without the program name. */
+/** The MORE_PAGES notice a list prints on stderr with JSON output, when there is one. */
+export function pageNotice(stderr: string): { code: string; message: string; next_cursor: string; command: string } | undefined {
+  for (const line of stderr.split('\n')) {
+    if (!line.startsWith('{"notice"')) continue;
+    const notice = (JSON.parse(line) as { notice: { code: string; message: string; next_cursor: string; command: string } }).notice;
+    if (notice.code === 'MORE_PAGES') return notice;
+  }
+  return undefined;
+}
+
+/** The command of a "More …: vouchers … --cursor X" hint (or of a MORE_PAGES notice), as argv without the program name. */
 export function hintArgv(stderr: string): string[] {
-  const line = hintLine(stderr);
+  const notice = pageNotice(stderr);
+  const line = notice ? notice.command : hintLine(stderr);
   const command = /(vouchers .*--cursor \S+)/.exec(line)?.[1];
   expect(command, line).toBeDefined();
   const words = shellWords(command!);

@@ -195,7 +195,7 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
         ],
         globals: f.globals(),
         cursor: page.data.next_cursor,
-      }),
+      }, settings.format === 'json' || settings.format === 'ndjson'),
     );
   }
 }

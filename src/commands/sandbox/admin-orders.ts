@@ -4,7 +4,7 @@
  */
 import { ApiError, UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
-import { nextPageCommand, outputHintFlags } from '../../core/output/next-page.js';
+import { pageHint, outputHintFlags } from '../../core/output/next-page.js';
 import type { OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import { adminCall, adminTarget, type AdminList, type AdminTarget } from '../../api/sandbox-admin.js';
@@ -35,12 +35,16 @@ export async function list(f: Factory, flags: OrdersListFlags): Promise<void> {
     // The full command: a cursor only continues the query it came from. This verb has no --all.
     err(
       f.io,
-      `More orders:\n  ${nextPageCommand({
-        command: ['sandbox', 'admin', 'orders', 'list'],
-        flags: [['--status', status], ['--gate', gate], ['--partner', flags.partner], ['--limit', limit], ...outputHintFlags(flags)],
-        globals: f.globals(),
-        cursor: res.data.next_cursor,
-      })}\n`,
+      pageHint(
+        'More orders',
+        {
+          command: ['sandbox', 'admin', 'orders', 'list'],
+          flags: [['--status', status], ['--gate', gate], ['--partner', flags.partner], ['--limit', limit], ...outputHintFlags(flags)],
+          globals: f.globals(),
+          cursor: res.data.next_cursor,
+        },
+        f.globals().json === true,
+      ),
     );
   }
 }

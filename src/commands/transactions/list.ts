@@ -146,7 +146,7 @@ export async function run(
         ],
         globals: f.globals(),
         cursor: res.data.next_cursor,
-      }),
+      }, settings.format === 'json' || settings.format === 'ndjson'),
     );
   }
 }

@@ -75,6 +75,18 @@ export function nextPageCommand(next: NextPageCommand): string {
  * alone on its line is copied whole), `vouchers … --cursor C`; for stderr. Every list
  * command that pages prints its hint with this.
  */
-export function nextPageHint(noun: string, next: NextPageCommand): string {
-  return `More ${noun} (or every page: --all instead of --cursor):\n  ${nextPageCommand(next)}\n`;
+export function nextPageHint(noun: string, next: NextPageCommand, json = false): string {
+  return pageHint(`More ${noun} (or every page: --all instead of --cursor)`, next, json);
+}
+
+/**
+ * `heading:` and the next page's command on a line of its own; with JSON output (`json`:
+ * --json, --output json|ndjson, --jmespath) one JSON line instead, as every notice then is,
+ * carrying the cursor and the command for a script to follow:
+ * `{"notice":{"code":"MORE_PAGES","message","next_cursor","command"}}`.
+ */
+export function pageHint(heading: string, next: NextPageCommand, json: boolean): string {
+  const command = nextPageCommand(next);
+  if (json) return JSON.stringify({ notice: { code: 'MORE_PAGES', message: heading, next_cursor: next.cursor, command } }) + '\n';
+  return `${heading}:\n  ${command}\n`;
 }

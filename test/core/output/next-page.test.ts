@@ -39,4 +39,22 @@ describe('nextPageCommand', () => {
       'More transactions (or every page: --all instead of --cursor):\n  vouchers transactions list --type TOP_UP --cursor abc\n',
     );
   });
+
+  it('with JSON output is one JSON notice carrying the cursor and the command', () => {
+    const hint = nextPageHint(
+      'transactions',
+      { command: ['transactions', 'list'], flags: [['--type', 'TOP_UP'], ['--json', true]], cursor: 'a b' },
+      true,
+    );
+    expect(hint.endsWith('\n')).toBe(true);
+    expect(hint.trimEnd()).not.toContain('\n');
+    expect(JSON.parse(hint)).toEqual({
+      notice: {
+        code: 'MORE_PAGES',
+        message: 'More transactions (or every page: --all instead of --cursor)',
+        next_cursor: 'a b',
+        command: "vouchers transactions list --type TOP_UP --json --cursor 'a b'",
+      },
+    });
+  });
 });
