@@ -88,6 +88,9 @@ function outputFor(io: IO, path: string, json: boolean, cmd?: object) {
   return {
     writeOut: (s: string) => io.stdout.write(s),
     writeErr: (s: string) => io.stderr.write(s),
+    // Help is wrapped to the terminal it is printed on (80 columns when piped), as tables are.
+    getOutHelpWidth: () => (io.stdoutIsTTY ? io.columns : 80),
+    getErrHelpWidth: () => (io.stderrIsTTY ? io.columns : 80),
     outputError: (s: string, write: (s: string) => void) => write(usageError(s, path, json, cmd)),
   };
 }
@@ -194,6 +197,9 @@ export async function buildProgram(
     )
     .addOption(new Option('--debug', 'print stack traces and request details on errors'))
     .showSuggestionAfterError(true)
+    // Descriptions wrap beside their flags down to 20 columns (commander's default, 40, left
+    // them unwrapped on a terminal under about 70 columns); subcommands inherit it.
+    .configureHelp({ minWidthToWrap: 20 })
     .configureOutput(outputFor(io, 'vouchers', json))
     .exitOverride();
   program.addHelpText(

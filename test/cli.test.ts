@@ -99,6 +99,19 @@ describe('root command', () => {
     expect((await runCli(['orders', 'list', '--help'])).stdout).toMatch(/Global Options:[\s\S]*--timeout <duration> +per-request timeout/);
   });
 
+  it('wraps option descriptions to a narrow terminal beside their flags', async () => {
+    const r = await runCli(['orders', 'create', '--help'], { tty: true, columns: 60 });
+    const options = r.stdout.slice(r.stdout.indexOf('Options:'), r.stdout.indexOf('Global Options:')).split('\n');
+    // Each line of the option list fits (a word longer than the column may not), and the
+    // description of --dry-run goes on under its first line, aligned with it.
+    for (const line of options) if (!/\S{29,}/.test(line)) expect(line.length, line).toBeLessThanOrEqual(60);
+    const dry = options.findIndex((l) => l.startsWith('  --dry-run'));
+    expect(options[dry + 1]).toMatch(/^ {29}\S/);
+    // Piped, help is laid out for 80 columns whatever the terminal.
+    const piped = await runCli(['orders', 'create', '--help'], { columns: 60 });
+    expect(piped.stdout).toMatch(/^ {2}--dry-run {18}.{40,}$/m);
+  });
+
   it("a group of commands without examples of its own points at its commands' help", async () => {
     for (const noun of ['wallets', 'profiles', 'payouts']) {
       const r = await runCli([noun, '--help']);
