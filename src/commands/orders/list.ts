@@ -183,19 +183,23 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
   if (page.data.has_more && page.data.next_cursor) {
     err(
       io,
-      nextPageHint('orders', {
-        command: ['orders', 'list'],
-        flags: [
-          ['--status', query.status],
-          ['--reference', query.reference],
-          ['--from', query.created_from],
-          ['--to', query.created_to],
-          ['--limit', query.limit],
-          ...outputHintFlags(flags),
-        ],
-        globals: f.globals(),
-        cursor: page.data.next_cursor,
-      }, settings.format === 'json' || settings.format === 'ndjson'),
+      nextPageHint(
+        'orders',
+        {
+          command: ['orders', 'list'],
+          flags: [
+            ['--status', query.status],
+            ['--reference', query.reference],
+            ['--from', query.created_from],
+            ['--to', query.created_to],
+            ['--limit', query.limit],
+            ...outputHintFlags(flags),
+          ],
+          globals: f.globals(),
+          cursor: page.data.next_cursor,
+        },
+        settings.format === 'json' || settings.format === 'ndjson',
+      ),
     );
   }
 }

@@ -134,19 +134,23 @@ export async function run(
   if (res.data.has_more && res.data.next_cursor) {
     err(
       f.io,
-      nextPageHint('transactions', {
-        command: ['transactions', 'list'],
-        flags: [
-          ['--from', query.from],
-          ['--to', query.to],
-          ['--order', query.order_id],
-          ['--type', query.type],
-          ['--limit', query.limit],
-          ...outputHintFlags(options),
-        ],
-        globals: f.globals(),
-        cursor: res.data.next_cursor,
-      }, settings.format === 'json' || settings.format === 'ndjson'),
+      nextPageHint(
+        'transactions',
+        {
+          command: ['transactions', 'list'],
+          flags: [
+            ['--from', query.from],
+            ['--to', query.to],
+            ['--order', query.order_id],
+            ['--type', query.type],
+            ['--limit', query.limit],
+            ...outputHintFlags(options),
+          ],
+          globals: f.globals(),
+          cursor: res.data.next_cursor,
+        },
+        settings.format === 'json' || settings.format === 'ndjson',
+      ),
     );
   }
 }

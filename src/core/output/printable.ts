@@ -24,7 +24,7 @@ const PLAIN_JSON = new RegExp(`^[${PLAIN_CHARACTERS}\\n]*$`);
  * tone, ZWJ, an emoji) is part of one picture, drawn as such by a terminal: it is not
  * escaped. Anywhere else it is a format character like the others.
  */
-const EMOJI_ZWJ = '(?<=\\p{Extended_Pictographic}[\\uFE0F\\u{1F3FB}-\\u{1F3FF}]?)\\u200D(?=\\p{Extended_Pictographic})';
+const EMOJI_ZWJ = '(?<=\\p{Extended_Pictographic}(?:\\uFE0F|\\p{Emoji_Modifier})?)\\u200D(?=\\p{Extended_Pictographic})';
 
 let patterns: { printable: RegExp; unsafe: RegExp; notText: RegExp } | undefined;
 function unicodePatterns(): NonNullable<typeof patterns> {

@@ -43,7 +43,14 @@ describe('nextPageCommand', () => {
   it('with JSON output is one JSON notice carrying the cursor and the command', () => {
     const hint = nextPageHint(
       'transactions',
-      { command: ['transactions', 'list'], flags: [['--type', 'TOP_UP'], ['--json', true]], cursor: 'a b' },
+      {
+        command: ['transactions', 'list'],
+        flags: [
+          ['--type', 'TOP_UP'],
+          ['--json', true],
+        ],
+        cursor: 'a b',
+      },
       true,
     );
     expect(hint.endsWith('\n')).toBe(true);

@@ -16,7 +16,7 @@ import {
 const units = (ch: string): string =>
   Array.from({ length: ch.length }, (_, i) => `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`).join('');
 // A ZWJ joining two emoji is left as it is: the plain patterns run on the text around it.
-const JOINED = /(?<=\p{Extended_Pictographic}[\uFE0F\u{1F3FB}-\u{1F3FF}]?)\u200D(?=\p{Extended_Pictographic})/u;
+const JOINED = /(?<=\p{Extended_Pictographic}(?:\uFE0F|\p{Emoji_Modifier})?)\u200D(?=\p{Extended_Pictographic})/u;
 const around = (v: string, f: (part: string) => string) => v.split(new RegExp(JOINED, 'gu')).map(f).join('\u200d');
 const reference = {
   isPrintableName: (v: string) =>
