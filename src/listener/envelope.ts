@@ -12,6 +12,7 @@
 import * as z from 'zod';
 import { EventId, Timestamp } from '../contract/common.js';
 import { EVENT_DATA, EVENT_TYPES, type EventType } from '../contract/events.js';
+import { isUtcTimestamp, timestampOffsetIssue } from '../contract/timestamp.js';
 import { conforms, quickShapeOf, type QuickShape } from '../contract/quick-shape.js';
 import { isPrintableName, MAX_NAME_LENGTH } from '../core/output/printable.js';
 
@@ -85,7 +86,7 @@ function describe(issue: z.core.$ZodIssue & { input?: unknown }): string {
     case 'invalid_format':
       what =
         issue.format === 'datetime'
-          ? 'not an ISO 8601 UTC timestamp (YYYY-MM-DDThh:mm:ssZ)'
+          ? (timestampOffsetIssue(issue.input) ?? 'not an ISO 8601 UTC timestamp (YYYY-MM-DDThh:mm:ssZ)')
           : issue.format === 'date'
             ? 'not a date (YYYY-MM-DD)'
             : issue.message;
@@ -111,7 +112,10 @@ export function contractDrift(envelope: { event: string }): string[] {
   if (conforms(quickOf(contract), envelope)) return [];
   const parsed = contract.safeParse(envelope, { reportInput: true });
   if (parsed.success) return [];
-  const drift = parsed.error.issues.map((i) => describe(i));
+  // A timestamp in UTC under another RFC 3339 spelling than `Z` (`+00:00`, `z`, …) conforms.
+  const drift = parsed.error.issues
+    .filter((i) => !(i.code === 'invalid_format' && i.format === 'datetime' && isUtcTimestamp((i as { input?: unknown }).input)))
+    .map((i) => describe(i));
   if (drift.length <= MAX_DRIFT_ENTRIES) return drift;
   return [...drift.slice(0, MAX_DRIFT_ENTRIES), `… and ${drift.length - MAX_DRIFT_ENTRIES} more differences`];
 }

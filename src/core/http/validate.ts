@@ -13,6 +13,7 @@ import type { z } from 'zod';
 import type { Endpoint } from '../../contract/endpoints.js';
 import { conforms } from '../../contract/quick-shape.js';
 import { RESPONSE_SHAPES } from '../../contract/shapes.js';
+import { isUtcTimestamp, timestampOffsetIssue } from '../../contract/timestamp.js';
 import { CliError } from '../errors/index.js';
 import { isRecord } from '../is-record.js';
 import { pagingOf } from './paging.js';
@@ -241,6 +242,8 @@ function describe(issue: ZodIssueLike, data: unknown): string {
     return `${typeName(value)} where the contract has ${String(issue.expected)}`;
   }
   if (issue.code === 'invalid_value') return `${JSON.stringify(value)} is not a value this version knows`;
+  const offset = issue.code === 'invalid_format' && issue.format === 'datetime' ? timestampOffsetIssue(value) : undefined;
+  if (offset) return offset;
   if (issue.code === 'invalid_format') return `not in the contract's format${issue.format ? ` (${String(issue.format)})` : ''}`;
   if (issue.code === 'invalid_union') return `${typeName(value)} of a shape the contract does not have`;
   return issue.message.replace(/^Invalid input: /, '');
@@ -343,7 +346,10 @@ export function validateResponse(t: ValidationTarget): Validated {
   }
 
   const result = t.data === undefined ? undefined : schema.safeParse(data, { jitless });
-  const zodIssues: ZodIssueLike[] = result && !result.success ? (result.error.issues as ZodIssueLike[]) : [];
+  // A timestamp in UTC under another RFC 3339 spelling than `Z` (`+00:00`, `z`, …) conforms.
+  const zodIssues: ZodIssueLike[] = (result && !result.success ? (result.error.issues as ZodIssueLike[]) : []).filter(
+    (i) => !(i.code === 'invalid_format' && i.format === 'datetime' && isUtcTimestamp(valueAt(data, i.path))),
+  );
   if (t.data !== undefined && zodIssues.length === 0 && shapeIssues.length === 0)
     return { data: result!.success ? result!.data : data, list };
 

@@ -1,17 +1,25 @@
 /** Display formatting of money, time and statuses. */
 import type { ChalkInstance } from 'chalk';
 import { formatMoney } from '../../contract/money-format.js';
+import { readTimestamp } from '../../contract/timestamp.js';
 
 export { formatMoney };
 
 /**
  * `2026-11-22 09:30:00Z` from an ISO timestamp: compact and still UTC. A server that sends
- * its times otherwise is shown, never a reason to fail: epoch seconds or milliseconds (a
+ * its times otherwise is shown, never a reason to fail: UTC as `+00:00` or `z` the same
+ * way, a real offset with its offset (`2026-11-22 11:30:00+02:00`, the fraction of a second
+ * left out as for `Z`), epoch seconds or milliseconds (a
  * number, or digits) in the same form, any other text as it came, anything else as JSON.
  */
 export function formatTime(value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
-  if (typeof value === 'string' && !/^\d{9,13}(\.\d+)?$/.test(value)) return value.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  if (typeof value === 'string' && !/^\d{9,13}(\.\d+)?$/.test(value)) {
+    // Any RFC 3339 spelling of UTC (`+00:00`, `z`, …) as `Z`; a real offset is kept as sent.
+    const t = readTimestamp(value);
+    if (t) return `${t.local.replace('T', ' ')}${t.offset}`;
+    return value.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+  }
   if (typeof value === 'number' || typeof value === 'string') {
     const n = Number(value);
     // Ten digits are seconds until the year 2286; thirteen are milliseconds.
