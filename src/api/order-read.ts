@@ -8,12 +8,14 @@
  *   `pin_code`, …), as text (`{"value": "…"}` is its value, see codeText); a voucher listed without a status counts as issued (isIssued: the
  *   document calls the listed vouchers "allocated");
  * - the timeline under `timeline`, `fulfillment_timeline`, `fulfilment_timeline` or
- *   `history`, its entries' time under `at`, `timestamp`, `time` or `created_at`.
+ *   `history`, its entries' time under `at`, `timestamp`, `time` or `created_at`; a
+ *   timeline sent as an object is read as its steps (readTimeline), or shown as it came.
  * Fields the server does not send are left empty (null, [] or ''), never made up.
  */
 import type { Order, OrderCodes, OrderVoucher, TimelineEntry, VoucherCode } from '../contract/orders.js';
 import { codeFields, findCode, findPin } from '../core/output/mask.js';
 import { isRecord } from '../core/is-record.js';
+import { readTimestamp } from '../contract/timestamp.js';
 
 type Rec = Record<string, unknown>;
 const text = (...vs: unknown[]): string | undefined => {
@@ -68,14 +70,49 @@ function readVoucher(entry: Rec): OrderVoucher {
   };
 }
 
-function readTimeline(o: Rec): TimelineEntry[] {
-  const entries = list(o.timeline ?? o.fulfillment_timeline ?? o.fulfilment_timeline ?? o.history);
-  return entries.map((e) => ({
+/** The order's timeline as the server sent it: under the first of TIMELINE_KEYS it has. */
+const TIMELINE_KEYS = ['timeline', 'fulfillment_timeline', 'fulfilment_timeline', 'history'] as const;
+
+function timelineEntry(e: Rec, step?: string): TimelineEntry {
+  return {
     ...e,
-    status: (text(e.status, e.state) ?? '') as TimelineEntry['status'],
+    status: (text(e.status, e.state, e.event, step) ?? '') as TimelineEntry['status'],
     at: text(e.at, e.timestamp, e.time, e.created_at) ?? '',
     note: text(e.note, e.message, e.reason) ?? null,
-  }));
+  };
+}
+
+/**
+ * The timeline's steps: a list of entries (the contract's); an object holding one list
+ * (`{"events": […]}`); or an object keyed by step, each a time or an entry
+ * (`{"created": "2026-…", "delivered": {"at": "2026-…"}}`), in the order sent. Anything
+ * else has no steps to read (timelineUnread shows it as it came).
+ */
+function readTimeline(o: Rec): TimelineEntry[] {
+  const key = TIMELINE_KEYS.find((k) => o[k] !== undefined && o[k] !== null);
+  const sent = key === undefined ? undefined : o[key];
+  if (Array.isArray(sent)) return list(sent).map((e) => timelineEntry(e));
+  if (!isRecord(sent)) return [];
+  const arrays = Object.keys(sent).filter((k) => Array.isArray(sent[k]));
+  if (arrays.length === 1) return list(sent[arrays[0]!]).map((e) => timelineEntry(e));
+  // Keyed by step only when every value is a time or an entry with one; else shown as it came.
+  const steps = Object.entries(sent).map(([step, v]) => (isRecord(v) ? timelineEntry(v, step) : timelineEntry({ at: v }, step)));
+  return steps.every((e) => isTime(e.at)) ? steps : [];
+}
+
+/** A time as a server may send one: RFC 3339, or epoch seconds or milliseconds. */
+const isTime = (v: string): boolean => readTimestamp(v) !== undefined || /^\d{9,13}(\.\d+)?$/.test(v);
+
+/**
+ * The server's timeline field when the reading found no steps in it though it holds
+ * something (a text, an object of another shape): to be shown as it came, never dropped.
+ */
+export function timelineUnread(o: unknown): { key: string; value: unknown } | undefined {
+  if (!isRecord(o)) return undefined;
+  const key = TIMELINE_KEYS.find((k) => o[k] !== undefined && o[k] !== null);
+  if (key === undefined || Array.isArray(o[key]) || readTimeline(o).length > 0) return undefined;
+  const value = o[key];
+  return isRecord(value) && Object.keys(value).length === 0 ? undefined : { key, value };
 }
 
 /**

@@ -16,7 +16,7 @@ import {
   type RecordField,
 } from '../../core/output/print.js';
 import type { OutputSettings } from '../../core/output/options.js';
-import { READ_ORDER_KEYS } from '../../api/order-read.js';
+import { READ_ORDER_KEYS, timelineUnread } from '../../api/order-read.js';
 import { maskCodes, maskSecrets } from '../../core/output/mask.js';
 import { moreCodeColumns, redactOrder, shownCode, shownPin } from './redact.js';
 
@@ -82,11 +82,13 @@ export async function checkOrderFields(
 
 export function orderRecordFields(order: Order, extra: Record<string, string> = {}, received?: unknown): RecordField[] {
   const vouchers = order.items.reduce((n, i) => n + i.quantity, 0);
-  // Fields of a server's own order body that the reading does not use: shown as they came.
+  // Fields of a server's own order body that the reading does not use, and a timeline it
+  // found no steps in (a text, an object of another shape): shown as they came.
+  const unread = timelineUnread(received)?.key;
   const own =
     received !== null && typeof received === 'object' && !Array.isArray(received)
       ? Object.entries(maskSecrets(maskCodes(received as Record<string, unknown>)))
-          .filter(([k]) => !READ_ORDER_KEYS.has(k) && !(k in extra))
+          .filter(([k]) => (!READ_ORDER_KEYS.has(k) || k === unread) && !(k in extra))
           .map(([label, value]) => ({ label, value }))
       : [];
   // A server's own order body shows only the fields it sent (order_id and status always).
