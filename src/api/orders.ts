@@ -9,6 +9,7 @@ import { canonicalStatus, FINAL_ORDER_STATUSES } from '../contract/order-values.
 import type { ApiClient, ApiResponse } from '../core/http/types.js';
 import type { Clock } from '../core/time/clock.js';
 import { readCodes, readOrder } from './order-read.js';
+import { keepUnread } from '../core/http/unread.js';
 
 /** Per-call options passed through to the client. */
 export interface CallOptions {
@@ -98,7 +99,14 @@ export async function listOrders(
     query: (({ next, ...filters }) => ({ ...filters, ...next }))(query),
     ...options,
   });
-  if (res.drift) res.data = { ...res.data, data: res.data.data.map((o) => readOrder(o)) };
+  if (res.drift)
+    res.data = {
+      ...res.data,
+      data: keepUnread(
+        res.data.data,
+        res.data.data.map((o) => readOrder(o)),
+      ),
+    };
   return res;
 }
 

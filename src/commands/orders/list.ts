@@ -23,6 +23,7 @@ import { callExtension } from './extension.js';
 import { checkDate, filterStatus } from './order-args.js';
 import { parseCount } from './order-input.js';
 import { redactOrder } from './redact.js';
+import { keepUnread } from '../../core/http/unread.js';
 
 export type { ListFlags };
 
@@ -175,7 +176,10 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
   const page = await callExtension(client, what, undefined, () => listOrders(client, query, { signal: io.signal }));
   await printList(
     io,
-    page.data.data.map((o) => redactOrder(o, false)),
+    keepUnread(
+      page.data.data,
+      page.data.data.map((o) => redactOrder(o, false)),
+    ),
     ORDER_COLUMNS,
     settings,
     { empty: 'No orders match.' },

@@ -5,6 +5,7 @@
  */
 import type { Order, OrderVoucher, TimelineEntry } from '../../contract/orders.js';
 import { out, type IO } from '../../core/io/io.js';
+import { jsonDocument, jsonLine } from '../../core/output/json-text.js';
 import { formatExpiry, formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
 import {
   chalkFor,
@@ -183,6 +184,12 @@ export async function printOrder(io: IO, order: Order, settings: OutputSettings,
   const shown = redactOrder(order, options.reveal);
   const fields = orderRecordFields(shown, options.extra, options.received);
   if (settings.format === 'json' || settings.format === 'ndjson') {
+    // A body that was empty or not JSON (received null) holds no order: JSON says null,
+    // never an order made of empty fields.
+    if (options.received === null && !options.extra) {
+      await out(io, settings.format === 'json' ? jsonDocument(io, null, 2) : jsonLine(io, null));
+      return;
+    }
     // A body that differs from the contract is printed as the server sent it; codes (under
     // whatever name) stay masked unless revealed, secrets always.
     const body =

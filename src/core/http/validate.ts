@@ -17,6 +17,7 @@ import { isUtcTimestamp, timestampOffsetIssue } from '../../contract/timestamp.j
 import { CliError } from '../errors/index.js';
 import { isRecord } from '../is-record.js';
 import { pagingOf } from './paging.js';
+import { unreadRows } from './unread.js';
 import { hasIdField, unwrapRecord } from './wrapped-record.js';
 
 export { otherNextPage } from './paging.js';
@@ -335,7 +336,8 @@ export function validateResponse(t: ValidationTarget): Validated {
   }
   if (isList) {
     const read = readList(t.data);
-    data = read.list;
+    // A body that is empty or not JSON holds no list: its rows are marked unread, not an empty list.
+    data = t.data === undefined ? { ...read.list, data: unreadRows() } : read.list;
     list = read.read;
     if (t.data !== undefined) {
       if (read.read.shape === 'array') shapeIssues.push('the list is a bare array, not {"data": [...]}');
@@ -411,6 +413,11 @@ export function validateResponse(t: ValidationTarget): Validated {
     );
   }
   const shown = issues.slice(0, 5).join('; ') + (issues.length > 5 ? `; and ${issues.length - 5} more` : '');
-  const message = `${where} answered in a shape that differs from the contract this version of vouchers knows: ${shown}. Shown as received${trace}`;
+  // A body that is empty or not JSON: nothing of it is shown; say where to see it as sent.
+  const asSent = `see it as sent with: vouchers api --raw ${t.method.toUpperCase()} ${t.path}`;
+  const message =
+    t.data === undefined
+      ? `${where} answered in a shape that differs from the contract this version of vouchers knows: ${shown}; nothing could be read from it (${asSent})${trace}`
+      : `${where} answered in a shape that differs from the contract this version of vouchers knows: ${shown}. Shown as received${trace}`;
   return { data, list, drift: { where, status: t.status, traceId: t.traceId, kind: 'shape', issues, fields, message } };
 }

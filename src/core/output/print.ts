@@ -15,6 +15,7 @@ import { maskSecrets } from './mask.js';
 import { escapeText, safeJson } from './printable.js';
 import { jsonDocument, jsonLine } from './json-text.js';
 import { layoutTable } from './table-layout.js';
+import { isUnread } from '../http/unread.js';
 
 export interface Column<T> {
   /** Field name: what `--fields` selects, the CSV header and the JSON key. */
@@ -259,6 +260,11 @@ export async function printList<T>(
   settings: OutputSettings,
   options: ListPrintOptions = {},
 ): Promise<number> {
+  // The rows of a body that was empty or not JSON: JSON says null, never an empty list.
+  if (isUnread(rows) && (settings.format === 'json' || settings.format === 'ndjson')) {
+    await out(io, settings.format === 'json' ? jsonDocument(io, null, 2) : jsonLine(io, null));
+    return 0;
+  }
   const shaped = await shapeRows(rows, columns, settings, options.required);
   rows = shaped.rows as Iterable<T> | AsyncIterable<T>;
   let cols = selectColumns(shaped.columns as Column<T>[], settings);
