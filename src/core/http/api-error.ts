@@ -14,11 +14,50 @@ function isEnvelope(v: unknown): v is Envelope {
   return typeof name === 'string' && typeof code === 'string' && typeof message === 'string';
 }
 
-function details(v: unknown): { path: string; message: string }[] | undefined {
-  if (!Array.isArray(v)) return undefined;
-  const list = v
-    .filter((d): d is Record<string, unknown> => !!d && typeof d === 'object')
-    .map((d) => ({ path: String(d.path ?? ''), message: String(d.message ?? '') }));
+type Detail = { path: string; message: string };
+
+/** A field as a server names it: `items.0.quantity`, `["items",0,"quantity"]`, a JSON pointer `/items/0/quantity`. */
+function fieldName(v: unknown): string {
+  if (Array.isArray(v)) return v.map(String).join('.');
+  if (typeof v !== 'string' && typeof v !== 'number') return '';
+  const s = String(v);
+  return s.startsWith('/') ? s.slice(1).split('/').join('.') : s;
+}
+
+const textOf = (v: unknown): string => (typeof v === 'string' ? v : typeof v === 'number' ? String(v) : '');
+
+/**
+ * Every field message an error body holds, whatever its shape: a list of entries naming the
+ * field under `path`, `field`, `pointer`, `source.pointer`, `param`, `name` or `loc` and the
+ * message under `message`, `detail`, `msg`, `reason` or `title` (an entry without a field is
+ * kept, its path empty); or an object of messages by field (`{"quantity": ["…", "…"]}`).
+ */
+function fieldMessages(v: unknown): Detail[] {
+  if (Array.isArray(v)) {
+    return v.flatMap((e) => {
+      if (typeof e === 'string') return [{ path: '', message: oneLine(e) }];
+      if (!e || typeof e !== 'object') return [];
+      const d = e as Record<string, unknown>;
+      const source = d.source !== null && typeof d.source === 'object' ? (d.source as Record<string, unknown>) : {};
+      const path = fieldName(d.path ?? d.field ?? d.pointer ?? source.pointer ?? source.parameter ?? d.param ?? d.name ?? d.loc);
+      const message = oneLine(textOf(d.message ?? d.detail ?? d.msg ?? d.reason ?? d.title));
+      return message === '' ? [] : [{ path, message }];
+    });
+  }
+  if (v === null || typeof v !== 'object') return [];
+  return Object.entries(v as Record<string, unknown>).flatMap(([field, m]) =>
+    (Array.isArray(m) ? m : [m]).map((x) => ({ path: field, message: oneLine(textOf(x)) })).filter((d) => d.message !== ''),
+  );
+}
+
+/** The first field message of a list or map of them, `field: message` when it names one. */
+function firstField(v: unknown): string | undefined {
+  const d = fieldMessages(v)[0];
+  return d && (d.path ? `${d.path}: ${d.message}` : d.message);
+}
+
+function details(v: unknown): Detail[] | undefined {
+  const list = Array.isArray(v) ? fieldMessages(v) : [];
   return list.length ? list : undefined;
 }
 
@@ -73,10 +112,7 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim
  * `{"error": {"message"}}`, `{"message"}`, RFC 9457 problem details (`title`, `detail`),
  * `{"errors": [{"message"}]}`, plain text, or an HTML page from a proxy.
  */
-export function foreignError(
-  text: string,
-  body: unknown,
-): { message?: string; code?: string; details?: { path: string; message: string }[] } {
+export function foreignError(text: string, body: unknown): { message?: string; code?: string; details?: Detail[] } {
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
     const b = body as Record<string, unknown>;
     const inner = b.error !== null && typeof b.error === 'object' ? (b.error as Record<string, unknown>) : undefined;
@@ -90,17 +126,23 @@ export function foreignError(
       str(b.error_description) ??
       (detail && title && !detail.startsWith(title) ? `${title}: ${detail}` : (detail ?? title)) ??
       str(list[0]?.message) ??
-      str(b.description);
+      str(b.description) ??
+      // The only message is a field's: it is the headline too (`{"errors": [{"detail": "…"}]}`).
+      firstField(b.errors);
     const rawCode =
       str(inner?.code) ??
       str(b.code) ??
       str(b.error_code) ??
       (str(b.error) && /^[A-Za-z][\w.-]{0,63}$/.test(b.error as string) ? (b.error as string) : undefined);
     const code = rawCode && /^[A-Za-z][\w.-]{0,63}$/.test(rawCode) ? rawCode.replace(/[.-]/g, '_').toUpperCase() : undefined;
-    const details = list
-      .map((e) => ({ path: String(e.path ?? e.field ?? e.pointer ?? ''), message: oneLine(String(e.message ?? e.detail ?? '')) }))
-      .filter((d) => d.message !== '');
-    return { message: message === undefined ? undefined : oneLine(message), code, details: details.length ? details : undefined };
+    // Field messages: `errors` (a list, or messages by field), problem details' `invalid-params`
+    // (RFC 7807) or `errors`, and those inside an `error` object.
+    const details = [b.errors, b['invalid-params'], b.invalid_params, inner?.details, inner?.errors].flatMap(fieldMessages);
+    return {
+      message: message === undefined ? undefined : oneLine(message),
+      code,
+      details: details.length ? details : undefined,
+    };
   }
   if (typeof body === 'string' || typeof body === 'number') return { message: oneLine(String(body)) };
   const trimmed = text.trim();
@@ -148,7 +190,7 @@ export function apiErrorFromResponse(
         ? 'this server may not offer this endpoint, or the base URL is wrong (it must include /api/v1)'
         : res.status === 404
           ? "check the id and the path; another partner's resources are not visible to you"
-          : said.message === undefined && res.status < 500
+          : said.message === undefined && !said.details && res.status < 500
             ? 'a proxy or a server that is not the Partner API may have answered: check the base URL (vouchers doctor)'
             : undefined,
   });

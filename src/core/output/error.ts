@@ -155,7 +155,8 @@ export function renderError(io: IO, error: unknown, options: RenderErrorOptions)
     lines.push(`${c.red.bold('Error:')} ${error.message}`);
     lines.push(`  ${c.dim('name')}      ${error.name} (${error.apiCode})`);
     lines.push(`  ${c.dim('status')}    HTTP ${error.status}${error.method ? ` on ${error.method} ${error.path ?? ''}` : ''}`);
-    for (const d of error.details ?? []) lines.push(`  ${c.dim('field')}     ${d.path}: ${d.message}`);
+    // A message that names no field is shown on its own.
+    for (const d of error.details ?? []) lines.push(`  ${c.dim('field')}     ${d.path ? `${d.path}: ` : ''}${d.message}`);
     if (error.retryAfter !== undefined) lines.push(`  ${c.dim('retry')}     after ${error.retryAfter} s`);
     lines.push(`  ${c.dim('trace ID')}  ${error.traceId ? c.bold(error.traceId) : '(none returned)'}`);
   } else if (error instanceof CliError) {

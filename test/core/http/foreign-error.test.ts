@@ -53,4 +53,68 @@ describe("error bodies that are not the API's envelope", () => {
     );
     expect(e.details).toEqual([{ path: 'items.0.quantity', message: 'must be at least 1' }]);
   });
+
+  it.each([
+    [
+      'a message that names no field',
+      { errors: [{ detail: 'must be positive' }] },
+      'must be positive',
+      [{ path: '', message: 'must be positive' }],
+    ],
+    [
+      'a path given as a list',
+      {
+        errors: [
+          { message: 'must be positive', path: ['items', 0, 'quantity'] },
+          { message: 'unknown product', path: ['items', 0, 'product_id'] },
+        ],
+      },
+      'must be positive',
+      [
+        { path: 'items.0.quantity', message: 'must be positive' },
+        { path: 'items.0.product_id', message: 'unknown product' },
+      ],
+    ],
+    [
+      'messages by field',
+      { errors: { quantity: ['must be positive', 'must be an integer'], product_id: 'unknown' } },
+      'quantity: must be positive',
+      [
+        { path: 'quantity', message: 'must be positive' },
+        { path: 'quantity', message: 'must be an integer' },
+        { path: 'product_id', message: 'unknown' },
+      ],
+    ],
+    [
+      "problem details' invalid-params",
+      { type: 'about:blank', title: 'Invalid request', status: 422, 'invalid-params': [{ name: 'quantity', reason: 'must be positive' }] },
+      'Invalid request',
+      [{ path: 'quantity', message: 'must be positive' }],
+    ],
+    [
+      'a JSON:API source pointer',
+      { errors: [{ title: 'Invalid', detail: 'must be positive', source: { pointer: '/items/0/quantity' } }] },
+      'items.0.quantity: must be positive',
+      [{ path: 'items.0.quantity', message: 'must be positive' }],
+    ],
+  ])('a 422 with %s: every message, with its field when the body names one', (_what, body, headline, details) => {
+    const e = errorOf(422, JSON.stringify(body));
+    expect(e.message).toBe(`POST /orders answered HTTP 422: ${headline}`);
+    expect(e.details).toEqual(details);
+    expect(e.hint).toBeUndefined();
+  });
+
+  it('a detail that names no field is printed without an empty field name', async () => {
+    const { testIO } = await import('../../helpers/io.js');
+    const { renderError } = await import('../../../src/core/output/error.js');
+    const io = testIO();
+    renderError(io, errorOf(422, JSON.stringify({ errors: [{ detail: 'must be positive' }] })), {
+      json: false,
+      debug: false,
+      color: false,
+    });
+    await new Promise((r) => setImmediate(r));
+    expect(io.stderrText()).toMatch(/^ {2}field {5}must be positive$/m);
+    expect(io.stderrText()).not.toContain('field     :');
+  });
 });
