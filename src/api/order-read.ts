@@ -15,6 +15,7 @@
 import type { Order, OrderCodes, OrderVoucher, TimelineEntry, VoucherCode } from '../contract/orders.js';
 import { codeFields, findCode, findPin } from '../core/output/mask.js';
 import { isRecord } from '../core/is-record.js';
+import { unreadRows } from '../core/http/unread.js';
 import { readTimestamp } from '../contract/timestamp.js';
 
 type Rec = Record<string, unknown>;
@@ -164,11 +165,14 @@ function codeList(body: unknown): { entries: unknown[]; holder?: Rec } | undefin
 
 /**
  * The secure code endpoint's answer of any shape (`{order_id, data}`, a bare list,
- * `{vouchers}`, `{results}`, `{"data": {"vouchers": […]}}`, see codeList) as OrderCodes.
+ * `{vouchers}`, `{results}`, `{"data": {"vouchers": […]}}`, see codeList) as OrderCodes; an
+ * answer holding no list has its rows marked unread (core/http/unread.ts).
  */
 export function readCodes(body: unknown, orderId: string): OrderCodes {
   // A code listed on its own (a bare list of strings) is a voucher with only its code.
   const found = codeList(body);
+  // No list at all (nor a body that is JSON): its rows are unread, not "no codes".
+  if (!found) return { order_id: orderId, data: unreadRows() };
   const rows = (found?.entries ?? []).flatMap((x) => (isRecord(x) ? [x] : typeof x === 'string' && x !== '' ? [{ code: x }] : []));
   return {
     order_id: text(found?.holder?.order_id) ?? orderId,

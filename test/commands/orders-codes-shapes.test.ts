@@ -3,7 +3,7 @@
  * under another key (`results`, `items`) or one level down (`{"data": {"vouchers": […]}}`,
  * `{"order": {"vouchers": […]}}`). The codes are found there and written, masked on screen.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
@@ -25,6 +25,10 @@ beforeAll(async () => {
   server = await startLoopbackServer((req, res) => {
     const m = /^\/api\/v1\/orders\/([^/]+)\/vouchers$/.exec(req.target);
     if (req.method === 'GET' && m && m[1]! in SHAPES) return sendJson(res, 200, SHAPES[m[1]!], { 'x-trace-id': 'd'.repeat(32) });
+    // A codes answer holding no list, of an order the server says is delivered.
+    if (req.method === 'GET' && req.target === '/api/v1/orders/ord_nolist/vouchers') return sendJson(res, 200, { status: 'ok', count: 1 });
+    if (req.method === 'GET' && req.target === '/api/v1/orders/ord_nolist')
+      return sendJson(res, 200, { order_id: 'ord_nolist', status: 'DELIVERED', vouchers: [{ product_id: 'A' }] });
     res.writeHead(404);
     res.end();
   });
@@ -57,4 +61,23 @@ describe('orders codes reads the codes from any list the answer holds', () => {
       expect((JSON.parse(revealed.stdout) as { data: { code: string }[] }).data[0]!.code).toBe(CODE);
     });
   }
+});
+
+describe('orders codes with an answer that holds no list of codes', () => {
+  it('says it found none in the answer and how to see it; writes no file, claims no write, JSON null', async () => {
+    const file = join(tempConfigDir(), 'nolist.csv');
+    const r = await runCli(['orders', 'codes', 'ord_nolist', '--codes-out', file], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('Wrote');
+    expect(r.stderr).toContain(
+      `Found no codes in the answer of GET /orders/ord_nolist/vouchers: it holds no list this version of vouchers recognises; nothing was written to ${file}. See the answer as sent with: vouchers api GET /orders/ord_nolist/vouchers`,
+    );
+    expect(r.stderr).toMatch(/^Warning: GET \/orders\/ord_nolist\/vouchers \(getOrderCodes\) answered in a shape that differs/m);
+    expect(existsSync(file)).toBe(false);
+
+    const json = await runCli(['orders', 'codes', 'ord_nolist', '--json'], { env });
+    expect(json.code, json.stderr).toBe(0);
+    expect(json.stdout).toBe('null\n');
+    expect(json.stderr).toContain('"code":"NO_CODES_FOUND"');
+  });
 });

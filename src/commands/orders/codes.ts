@@ -3,6 +3,7 @@
  * server). Codes and pins are masked unless --reveal; --codes-out writes them in full to a
  * new 0600 file while stdout stays masked. An order without codes yet (PENDING, PROCESSING)
  * exits 8 and one that ended without any (CANCELLED, REFUNDED) exits 5: no file either way.
+ * An answer holding no list of codes is said so (no file, JSON null), not read as none.
  */
 import { formatExpiry } from '../../core/output/format.js';
 import { NotOfferedError } from '../../api/not-offered.js';
@@ -12,6 +13,7 @@ import type { OrderCodes, VoucherCode } from '../../contract/orders.js';
 import { canonicalStatus, isOpenStatus } from '../../contract/order-values.js';
 import { PendingError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
+import { isUnread } from '../../core/http/unread.js';
 import { assertCodesFileFree, writeCodesFile } from '../../core/io/codes-file.js';
 import { err } from '../../core/io/io.js';
 import { findCode, maskCodes, maskSecrets } from '../../core/output/mask.js';
@@ -120,6 +122,18 @@ export async function run(f: Factory, id: string, flags: CodesFlags): Promise<vo
   const res = await codesOf(f, client, orderId, settings);
   const codes = res.data;
   if (codes.data.length === 0) await explainNoCodes(client, orderId, flags.codesOut, io.signal, f.globals());
+  if (isUnread(codes.data)) {
+    // The answer holds no list of codes this version recognises: nothing to write or show,
+    // and no claim that there are none. The exit code stays that of the HTTP status.
+    notice(
+      io,
+      settings,
+      'NO_CODES_FOUND',
+      `Found no codes in the answer of GET /orders/${orderId}/vouchers: it holds no list this version of vouchers recognises${flags.codesOut !== undefined ? `; nothing was written to ${flags.codesOut}` : ''}. See the answer as sent with: ${suggestedCommand(f.globals(), ['api', 'GET', `/orders/${orderId}/vouchers`])}${res.traceId ? ` · trace ${res.traceId}` : ''}`,
+    );
+    if (settings.format === 'json' || settings.format === 'ndjson') await printList(io, codes.data, COLUMNS, settings);
+    return;
+  }
   if (flags.codesOut !== undefined) {
     const written = await writeCodesFile(
       flags.codesOut,

@@ -260,7 +260,10 @@ Examples:
 Every call of the secure endpoint is recorded by the server with its trace ID. An order
 without codes yet (PENDING, PROCESSING) exits 8 (STILL_PENDING) and writes no file: wait
 for it first (vouchers orders wait ID). One that ended without vouchers (CANCELLED,
-REFUNDED) exits 5 (ORDER_NOT_FULFILLED).
+REFUNDED) exits 5 (ORDER_NOT_FULFILLED). An answer that holds no list of codes this
+version recognises is said so (NO_CODES_FOUND) with the vouchers api command that shows it
+as sent: no file is written, --json prints null, and the exit code is that of the HTTP
+status (0 for a 2xx).
 
 The codes file (CSV, or JSON when its name ends in .json) has the columns order_id,
 voucher_id, product_id, denomination, expiry, code and pin, then one column for each other
