@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { chmodSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -24,7 +25,16 @@ let server: Server;
 let base: string;
 let categories: Reply;
 let cancel: Reply;
+/** The server answers the probe path before it checks the signature (404 for any signature). */
+let routesFirst: boolean;
 let seen: Seen[];
+
+/** Whether a request carries a signature of the default variant (full path), computed here with node:crypto. */
+function signedRight(req: IncomingMessage): boolean {
+  const t = String(req.headers['x-timestamp'] ?? '');
+  const v1 = /v1=([0-9a-f]{64})/.exec(String(req.headers['x-signature'] ?? ''))?.[1];
+  return v1 === createHmac('sha256', SECRET).update(`${t}POST${req.url!}`).digest('hex');
+}
 
 function send(res: ServerResponse, r: Reply, okBody: unknown) {
   if (r.date) res.setHeader('Date', r.date);
@@ -40,7 +50,10 @@ beforeAll(async () => {
     req.resume();
     if (req.method === 'GET' && req.url === '/api/v1/categories')
       return send(res, categories, { data: [], has_more: false, next_cursor: null });
-    if (req.method === 'POST' && req.url === '/api/v1/orders/ord_00000000000000000000000000/cancel') return send(res, cancel, {});
+    if (req.method === 'POST' && req.url === '/api/v1/orders/ord_00000000000000000000000000/cancel') {
+      if (!routesFirst && !signedRight(req)) return send(res, { status: 401, code: 'INVALID_SIGNATURE' }, {});
+      return send(res, routesFirst ? { status: 404, code: 'NOT_FOUND' } : cancel, {});
+    }
     send(res, { status: 404, code: 'NOT_FOUND' }, {});
   });
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
@@ -52,6 +65,7 @@ afterAll(async () => {
 beforeEach(() => {
   categories = { status: 200 };
   cancel = { status: 404, code: 'NOT_FOUND' };
+  routesFirst = false;
   seen = [];
 });
 
@@ -94,13 +108,17 @@ describe('vouchers doctor', () => {
     expect(line(r.stdout, 'Clock skew')).toContain('in sync');
     expect(r.stdout + r.stderr).not.toContain(SECRET);
     expect(r.stdout + r.stderr).not.toContain(WHSEC);
-    // It used the pipeline: identity headers on both, a signature on the POST probe.
+    // It used the pipeline: identity headers on both, a signature on the POST probe; its 404
+    // proves the signature only beside the same request signed wrongly, refused.
     expect(seen.map((s) => `${s.method} ${s.url}`)).toEqual([
       'GET /api/v1/categories',
+      'POST /api/v1/orders/ord_00000000000000000000000000/cancel',
       'POST /api/v1/orders/ord_00000000000000000000000000/cancel',
     ]);
     expect(seen[0]!.headers['x-api-key']).toBe('pk_doctor_1234567890');
     expect(seen[1]!.headers['x-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
+    expect(seen[2]!.headers['x-signature']).toMatch(/^t=\d+,v1=0{64}$/);
+    expect(line(r.stdout, 'Request signing')).toContain('where the same request signed wrongly was refused (HTTP 401 INVALID_SIGNATURE');
   });
 
   it('--json prints {check, ok, level, detail, fix} for every check', async () => {
@@ -189,6 +207,27 @@ describe('vouchers doctor', () => {
     expect(line(r.stdout, 'Request signing')).toMatch(
       /^✖ .*signing\.path full.* — fix: .*vouchers profiles set sandbox signing\.path relative/,
     );
+  });
+
+  it('a server that answers 404 before checking the signature: signing not proven, a warning (exit 0)', async () => {
+    routesFirst = true;
+    const dir = await configured();
+    const r = await runCli(['doctor'], { configDir: dir });
+    expect(r.code, r.stdout + r.stderr).toBe(0);
+    expect(line(r.stdout, 'Request signing')).toMatch(
+      /^! Request signing: not proven: the signed probe POST \/orders\/ord_0+\/cancel answered HTTP 404 NOT_FOUND .*as did the same request signed wrongly \(HTTP 404 NOT_FOUND.*\): this server answers it before checking the signature — fix: prove it with a signed write/,
+    );
+    const json = await runCli(['doctor', '--json'], { configDir: dir });
+    const checks = JSON.parse(json.stdout) as { check: string; ok: boolean; level: string }[];
+    expect(checks.find((c) => c.check === 'signing')).toMatchObject({ level: 'warn' });
+  });
+
+  it('a 403 naming a signature error refuses signing like a 401', async () => {
+    cancel = { status: 403, code: 'INVALID_SIGNATURE' };
+    const dir = await configured();
+    const r = await runCli(['doctor'], { configDir: dir });
+    expect(r.code).toBe(3);
+    expect(line(r.stdout, 'Request signing')).toMatch(/^✖ .*signature rejected with signing\.path full/);
   });
 
   it('a 405 on the signing probe cannot tell: a warning', async () => {

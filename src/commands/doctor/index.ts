@@ -22,6 +22,12 @@ Each check prints one line: ✔ passed, ✖ failed (with the fix), ! warning or 
 Exits 0 when nothing failed; otherwise 2 (configuration), 3 (authentication, allowlist,
 signing, clock) or 7 (network), from the first failure.
 
+Signing is probed with a signed POST /orders/ord_000…/cancel of an order that cannot
+exist. A 2xx or 409 proves the signature accepted; a 401 or 403 naming a signature error
+fails. A 404 proves it only when the same request signed wrongly is refused (401/403): a
+server that answers both with 404 routes before it checks signatures, and signing is then
+"not proven" (a warning).
+
 Examples:
   $ vouchers doctor
   $ vouchers doctor --profile prod

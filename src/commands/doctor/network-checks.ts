@@ -8,7 +8,10 @@ import type { ApiClient } from '../../core/http/types.js';
 import type { Clock } from '../../core/time/clock.js';
 import { fail, ok, skip, traced, warn, type CheckResult } from './result.js';
 
-/** An order id that cannot exist: a signed cancel of it answers 404 once the signature is accepted. */
+/**
+ * An order id that cannot exist: a signed cancel of it answers 404 once the signature is
+ * accepted, or before it is checked (a server that routes first): signingCheck tells which.
+ */
 export const PROBE_ORDER_ID = 'ord_00000000000000000000000000';
 export const SKEW_WARN_SECONDS = 60;
 export const SKEW_FAIL_SECONDS = 300;
@@ -31,11 +34,13 @@ async function probe(
   method: string,
   path: string,
   signal: AbortSignal,
+  wrongSignature = false,
 ): Promise<Answer> {
   const t0 = clock.now();
   const res = await client.request({
     method,
     path,
+    ...(wrongSignature ? { wrongSignature } : {}),
     raw: true,
     throwHttpErrors: false,
     maxRetries: 0,
@@ -129,15 +134,40 @@ function ipCheck(a: Answer): CheckResult {
   return skip('ip_allowlist', label, `cannot tell from ${describe(a)}`);
 }
 
-function signingCheck(profile: ResolvedProfile, a: Answer | Error): CheckResult {
+/**
+ * What the signed probe proved. A 2xx or 409 came past authentication: the signature was
+ * accepted. A 404 proves it only when the same request signed wrongly (`control`) is refused
+ * with a 401 or 403: a server that routes before it authenticates answers both with 404,
+ * and then signing is not proven (a warning, not a pass).
+ */
+function signingCheck(profile: ResolvedProfile, a: Answer | Error, control?: Answer | Error): CheckResult {
   const label = 'Request signing';
   const other = profile.signing_path === 'full' ? 'relative' : 'full';
   const setOther = profile.exists ? `vouchers profiles set ${profile.name} signing.path ${other}` : `set VOUCHERS_SIGNING_PATH=${other}`;
   if (a instanceof Error) return skip('signing', label, `cannot tell: the signed request failed: ${a.message}`);
-  if (a.status === 404 || a.status === 409 || is2xx(a.status)) {
+  if (a.status === 409 || is2xx(a.status)) {
     return ok('signing', label, `signed POST accepted (signing.path ${profile.signing_path})`);
   }
-  if (a.status === 401 && a.code === 'INVALID_SIGNATURE') {
+  if (a.status === 404) {
+    if (control !== undefined && !(control instanceof Error) && (control.status === 401 || control.status === 403)) {
+      return ok(
+        'signing',
+        label,
+        `signed POST accepted (signing.path ${profile.signing_path}): it reached ${describe(a)} where the same request signed wrongly was refused (${describe(control)})`,
+      );
+    }
+    return warn(
+      'signing',
+      label,
+      `not proven: the signed probe POST /orders/${PROBE_ORDER_ID}/cancel answered ${describe(a)}, ${
+        control === undefined || control instanceof Error
+          ? 'and the same request signed wrongly got no answer to compare'
+          : `as did the same request signed wrongly (${describe(control)}): this server answers it before checking the signature`
+      }`,
+      'prove it with a signed write on a sandbox profile, e.g. vouchers orders create --product … --denomination …',
+    );
+  }
+  if ((a.status === 401 || a.status === 403) && a.code === 'INVALID_SIGNATURE') {
     return fail(
       'signing',
       label,
@@ -229,9 +259,15 @@ export async function networkChecks(
   answers.push(first);
   results.push(traced(authenticationCheck(profile, first), first.traceId), traced(ipCheck(first), first.traceId));
   if (is2xx(first.status)) {
-    const signed = await probe(client, clock, profile, 'POST', `/orders/${PROBE_ORDER_ID}/cancel`, signal).catch(rethrowInterrupt);
+    const path = `/orders/${PROBE_ORDER_ID}/cancel`;
+    const signed = await probe(client, clock, profile, 'POST', path, signal).catch(rethrowInterrupt);
     if (!(signed instanceof Error)) answers.push(signed);
-    results.push(traced(signingCheck(profile, signed), traceOf(signed)));
+    // A 404 may come before the signature is checked: the same request signed wrongly tells.
+    const control =
+      !(signed instanceof Error) && signed.status === 404
+        ? await probe(client, clock, profile, 'POST', path, signal, true).catch(rethrowInterrupt)
+        : undefined;
+    results.push(traced(signingCheck(profile, signed, control), traceOf(signed)));
   } else {
     results.push(skip('signing', 'Request signing', 'not checked: authentication did not succeed'));
   }

@@ -37,6 +37,11 @@ export interface RequestOptions {
    * order exists behind a 404): logged marked as a probe, so `log --failed` leaves it out.
    */
   probe?: boolean;
+  /**
+   * Sign with a signature that cannot verify (its HMAC replaced by zeros): a control probe
+   * (doctor) that tells a server checking signatures from one answering before it does.
+   */
+  wrongSignature?: boolean;
   /** Called as each attempt is about to leave (after any pacing wait): a caller learns whether anything was sent. */
   onSend?: () => void;
 }
