@@ -23,16 +23,14 @@ import { openCertifyListener, type CertifyListener } from './listener.js';
 import { createRawSender } from './raw.js';
 import type { CertifyReport } from './report.js';
 import { Recorder } from './runner.js';
-import type { CheckContext, Fixtures, Need, Shared } from './types.js';
+import { choosePlan, FALLBACK_CURRENCY, FALLBACK_DENOMINATION, savedProducts } from './products.js';
+import type { CheckContext, Fixtures, Need, ProductChoice, ProductRole, Shared } from './types.js';
 
-/** The sandbox's deterministic products: one per fulfilment path. */
+/** The sandbox's deterministic products: one per fulfilment path, 10 USD each. */
 export const SANDBOX_FIXTURES: Fixtures = {
-  instant: 'sbx-instant',
-  async: 'sbx-async',
-  outOfStock: 'sbx-out-of-stock',
-  gated: 'sbx-gated',
-  denomination: 10,
-  currency: 'USD',
+  ...choosePlan('sandbox', {}),
+  denomination: FALLBACK_DENOMINATION,
+  currency: FALLBACK_CURRENCY,
 };
 
 /** The embedded sandbox's pace: fulfilment and webhook retries 50× faster than real time. */
@@ -48,6 +46,11 @@ export interface EnvironmentOptions {
   listenPort?: number;
   publicUrl?: string;
   webhookTarget?: string;
+  /**
+   * The server's products by role (`--product ROLE=ID[:DENOMINATION]`), in place of the
+   * sandbox's sbx-* fixtures; with `mode: 'profile'`, those saved in the profile come next.
+   */
+  products?: Partial<Record<ProductRole, ProductChoice>>;
   /** Root flags repeated in reproduce commands (`--profile NAME`). */
   cliPrefix?: string[];
   /** Told before a wait of a second or more (a 429's Retry-After, a retry's backoff): never a silent minute. */
@@ -255,7 +258,11 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
         admin,
         listener,
         target,
-        fixtures: SANDBOX_FIXTURES,
+        fixtures: {
+          ...choosePlan(options.mode, options.products ?? {}, savedProducts(profile.certify_products)),
+          denomination: FALLBACK_DENOMINATION,
+          currency: FALLBACK_CURRENCY,
+        },
         signingPath,
         clock: options.clock,
         timeScale,

@@ -5,10 +5,11 @@
  */
 import { createHash } from 'node:crypto';
 import { runtimeInfo } from '../core/io/runtime.js';
+import type { ReportProduct } from './products.js';
 import type { CheckResult } from './types.js';
 
-export const REPORT_SCHEMA = 'https://vouchers.dev/schemas/certify-report/v1';
-export const REPORT_VERSION = 1;
+export const REPORT_SCHEMA = 'https://vouchers.dev/schemas/certify-report/v2';
+export const REPORT_VERSION = 2;
 
 export interface CertifyReport {
   $schema: typeof REPORT_SCHEMA;
@@ -30,6 +31,8 @@ export interface CertifyReport {
     webhook_target: string | null;
   };
   tool: { name: 'vouchers'; version: string; node: string; platform: string };
+  /** The product ordered for each role, and whether the server has it ("products used"). */
+  products: ReportProduct[];
   summary: { total: number; passed: number; warned: number; failed: number; skipped: number };
   /** Reservations about the whole run (every answer a 401, no webhook at all, the clock off). */
   warnings: string[];
@@ -45,6 +48,8 @@ export interface ReportInput {
   startedAt: number;
   finishedAt: number;
   target: CertifyReport['target'];
+  /** The products by role (none when the run could not start). */
+  products?: ReportProduct[];
   version: string;
   warnings: string[];
   results: CheckResult[];
@@ -70,6 +75,7 @@ export function buildReport(input: ReportInput): CertifyReport {
       webhook_target: input.target.webhook_target,
     },
     tool: { name: 'vouchers', version: input.version, ...runtimeInfo() },
+    products: input.products ?? [],
     summary,
     warnings: input.warnings,
     checks: input.results,

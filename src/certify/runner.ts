@@ -152,6 +152,7 @@ export async function runChecklist(options: RunOptions, recorder: Recorder): Pro
       const ctx: CheckContext = {
         ...options.context,
         signal,
+        checkId: check.id,
         warn: (m) => {
           warnings.push(m);
         },

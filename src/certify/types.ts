@@ -44,19 +44,49 @@ export interface CheckOutcome {
   message?: string;
 }
 
+/** The fulfilment path a check needs a product for (`--product ROLE=ID`). */
+export type ProductRole = 'instant' | 'async' | 'outOfStock' | 'gated';
+
+/** The product certify orders for a role, as named (its denomination and currency read from the server when not given). */
+export interface ProductChoice {
+  id: string;
+  denomination?: number;
+  currency?: string;
+  /** `sandbox`: the embedded sandbox's; `option`: --product; `profile`: saved in the profile; `default`: the sandbox's id tried on another server. */
+  from: 'sandbox' | 'option' | 'profile' | 'default';
+}
+
+/** A product as ordered: its id, and the denomination and currency of each order of it. */
+export interface FixtureProduct {
+  id: string;
+  denomination: number;
+  currency: string;
+}
+
 /** The products the checks order, by the path each takes on the server. */
 export interface Fixtures {
   /** Always delivered from the cache (201 with codes). */
-  instant: string;
+  instant: ProductChoice;
   /** Always fulfilled asynchronously (PENDING, then a webhook). */
-  async: string;
+  async: ProductChoice;
   /** Never in stock (409 INSUFFICIENT_INVENTORY). */
-  outOfStock: string;
+  outOfStock: ProductChoice;
   /** Held at the admin gate until approved or rejected. */
-  gated: string;
-  /** A small denomination every fixture offers. */
+  gated: ProductChoice;
+  /** The denomination ordered when a product shows none certify can read. */
   denomination: number;
+  /** The currency assumed when a product names none. */
   currency: string;
+}
+
+/** What the run learnt of a role's product (the report's "products used"). */
+export interface ProductUse {
+  /** Whether the server has it (GET /products/{id} answered 2xx). */
+  found: boolean;
+  denomination?: number;
+  currency?: string;
+  /** Checks skipped because the server has no such product. */
+  skipped: string[];
 }
 
 /** Everything a check may use. */
@@ -80,6 +110,8 @@ export interface CheckContext {
   timeScale: number;
   /** Shared between checks: what an earlier check made (orders, codes, the wallet baseline). */
   shared: Shared;
+  /** The id of the check running (set by the runner). */
+  checkId?: string;
   /** A reservation about the current check, kept in its result (a pass becomes a warn). */
   warn(message: string): void;
   /** Every request of the run so far, all checks (the runner's recorder): for report.trace-ids. */
@@ -125,6 +157,8 @@ export interface Shared {
   ordersBeforeRegistration?: string[];
   /** The embedded sandbox: its endpoint's secret may be rotated (nobody else depends on it). */
   mayRotateSecret?: boolean;
+  /** The products looked up so far, by role: found or not, what is ordered, which checks went without. */
+  products?: Partial<Record<ProductRole, ProductUse>>;
 }
 
 export interface RecordedRequest {

@@ -137,13 +137,17 @@ describe('idempotency, orders, errors and resilience checks against the embedded
 
   it('orders: skipped with the reason when a fixture or the registration is missing', async () => {
     const run = await runChecks([
-      wrapped('orders.cache-hit', (ctx) => ({ ...ctx, fixtures: { ...ctx.fixtures, instant: 'sbx-no-such-product' } })),
+      wrapped('orders.cache-hit', (ctx) => ({
+        ...ctx,
+        fixtures: { ...ctx.fixtures, instant: { id: 'sbx-no-such-product', from: 'default' } },
+      })),
       check('orders.cache-miss-webhook'),
       check('orders.codes-match'),
     ]);
     expect(run.result('orders.cache-hit')).toMatchObject({
       status: 'skip',
-      message: "this server has no test product sbx-no-such-product (the sandbox's products for each fulfilment path)",
+      message:
+        "this server has no test product sbx-no-such-product (the sandbox's product for cache-hit orders, answered at once with their vouchers): name one of this server's products with --product instant=ID[:DENOMINATION]",
     });
     expect(run.result('orders.cache-miss-webhook')).toMatchObject({
       status: 'skip',

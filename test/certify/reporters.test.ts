@@ -214,7 +214,8 @@ describe('certify reporters: json and its schema', () => {
     expect(validate({ ...report, checks: [{ ...report.checks[0]!, status: 'error' }] })).toBe(false);
     const { summary: _, ...noSummary } = report;
     expect(validate(noSummary)).toBe(false);
-    expect(validate({ ...report, version: 2 })).toBe(false);
+    expect(validate({ ...report, version: 1 })).toBe(false);
+    expect(validate({ ...report, version: 3 })).toBe(false);
   });
 });
 

@@ -112,7 +112,7 @@ describe('webhook, lifecycle, ledger and report checks against the embedded sand
         const res = await ctx.raw.send({
           method: 'POST',
           path: '/orders',
-          body: { items: [{ product_id: ctx.fixtures.instant, denomination: 25, quantity: 1 }] },
+          body: { items: [{ product_id: ctx.fixtures.instant.id, denomination: 25, quantity: 1 }] },
         });
         if (res.status !== 201) throw new Error(`HTTP ${res.status}`);
       },

@@ -56,12 +56,12 @@ export const ERROR_CHECKS: CheckDef[] = [
     proves:
       'An order of a product without stock is refused with the error code INSUFFICIENT_INVENTORY (409 in our contract; the document leaves the status open) and debits nothing.',
     async run(ctx) {
-      await requireProduct(ctx, ctx.fixtures.outOfStock);
-      const currency = ctx.fixtures.currency;
+      const product = await requireProduct(ctx, 'outOfStock');
+      const currency = product.currency;
       const request: RawRequest = {
         method: 'POST',
         path: '/orders',
-        body: orderBody(ctx, { product: ctx.fixtures.outOfStock }),
+        body: orderBody(ctx, { product }),
         idempotencyKey: globalThis.crypto.randomUUID(),
       };
       const reproduce = ctx.raw.reproduce(request);
@@ -72,7 +72,7 @@ export const ERROR_CHECKS: CheckDef[] = [
       if (res.status >= 200 && res.status < 300) {
         const placed = placedOfRaw(res, currency);
         if (placed && !ctx.shared.orders.some((o) => o.order_id === placed.order_id)) ctx.shared.orders.push(placed);
-        throw new CheckFailure(`the order of ${ctx.fixtures.outOfStock}, which has no stock, was accepted`, {
+        throw new CheckFailure(`the order of ${product.id}, which has no stock, was accepted`, {
           expected,
           actual: `${describe(res)}${placed ? `: order ${placed.order_id}` : ''}`,
           reproduce,
@@ -114,9 +114,9 @@ export const ERROR_CHECKS: CheckDef[] = [
     async run(ctx) {
       const admin = ctx.admin;
       if (!admin) throw new CheckSkip('no operator surface to make a partner with a small wallet');
-      await requireProduct(ctx, ctx.fixtures.instant);
-      const currency = ctx.fixtures.currency;
-      const denominationMinor = toMinor(ctx.fixtures.denomination, currency);
+      const product = await requireProduct(ctx, 'instant');
+      const currency = product.currency;
+      const denominationMinor = toMinor(product.denomination, currency);
       // Half of one voucher: the order cannot be paid whatever the currency's minor digits.
       const fundedMinor = Math.floor(denominationMinor / 2);
       const funded = fromMinor(fundedMinor, currency);
@@ -140,7 +140,7 @@ export const ERROR_CHECKS: CheckDef[] = [
         const request: RawRequest = {
           method: 'POST',
           path: '/orders',
-          body: orderBody(ctx, { product: ctx.fixtures.instant }),
+          body: orderBody(ctx, { product }),
           idempotencyKey: globalThis.crypto.randomUUID(),
           credentials,
         };

@@ -42,10 +42,10 @@ export const IDEMPOTENCY_CHECKS: CheckDef[] = [
     proves:
       'An order sent again with the same Idempotency-Key and body is answered with the original order (Idempotent-Replayed: true) and the wallet is debited once.',
     async run(ctx) {
-      await requireProduct(ctx, ctx.fixtures.instant);
-      const currency = ctx.fixtures.currency;
+      const product = await requireProduct(ctx, 'instant');
+      const currency = product.currency;
       const key = globalThis.crypto.randomUUID();
-      const plan = { product: ctx.fixtures.instant, idempotencyKey: key };
+      const plan = { product, idempotencyKey: key };
       const body = orderBody(ctx, plan);
       const reproduce = ctx.raw.reproduce({ method: 'POST', path: '/orders', body, idempotencyKey: key });
       const before = await walletMinor(ctx, currency);
@@ -98,14 +98,14 @@ export const IDEMPOTENCY_CHECKS: CheckDef[] = [
     proves:
       'The same Idempotency-Key sent with another body is refused (422 IDEMPOTENCY_KEY_REUSED) and creates nothing: no order, no debit.',
     async run(ctx) {
-      await requireProduct(ctx, ctx.fixtures.instant);
-      const currency = ctx.fixtures.currency;
+      const product = await requireProduct(ctx, 'instant');
+      const currency = product.currency;
       const key = globalThis.crypto.randomUUID();
-      const first = await placeOrder(ctx, { product: ctx.fixtures.instant, idempotencyKey: key, quantity: 1 });
+      const first = await placeOrder(ctx, { product, idempotencyKey: key, quantity: 1 });
       const request = {
         method: 'POST',
         path: '/orders',
-        body: orderBody(ctx, { product: ctx.fixtures.instant, quantity: 2 }),
+        body: orderBody(ctx, { product, quantity: 2 }),
         idempotencyKey: key,
       };
       const reproduce = ctx.raw.reproduce(request);

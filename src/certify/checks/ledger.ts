@@ -206,9 +206,9 @@ export const LEDGER_CHECKS: CheckDef[] = [
     async run(ctx) {
       // Two orders of this run are needed: a cache-hit order is placed for what is missing.
       for (let i = 0; i < 2 && new Set(ctx.shared.orders.map((o) => o.order_id)).size < 2; i++) {
-        await requireProduct(ctx, ctx.fixtures.instant);
+        const product = await requireProduct(ctx, 'instant');
         try {
-          await placeOrder(ctx, { product: ctx.fixtures.instant });
+          await placeOrder(ctx, { product });
         } catch (e) {
           // Placing orders is proven (or not) by other checks; this one needs two to compare.
           if (e instanceof ApiError)

@@ -18,11 +18,11 @@ const money = (minor: number, currency: string) => formatMoney(fromMinor(minor, 
 
 /** A held order of the gated product: its id, currency and total in minor units, with the balance before and after it. */
 async function heldOrder(ctx: CheckContext, quantity: number) {
-  await requireProduct(ctx, ctx.fixtures.gated);
-  const before = await walletMinor(ctx, ctx.fixtures.currency);
-  const res: OrderResponse = await placeOrder(ctx, { product: ctx.fixtures.gated, quantity });
+  const product = await requireProduct(ctx, 'gated');
+  const before = await walletMinor(ctx, product.currency);
+  const res: OrderResponse = await placeOrder(ctx, { product, quantity });
   const id = res.data.order_id;
-  const currency = res.data.currency || ctx.fixtures.currency;
+  const currency = res.data.currency || product.currency;
   if (res.data.status !== 'PENDING') {
     throw new CheckFailure(`order ${id} of the gated product was not held at the admin gate: it is ${res.data.status}`, {
       expected: 'HTTP 202, status PENDING (held until the operator decides)',
@@ -36,8 +36,8 @@ async function heldOrder(ctx: CheckContext, quantity: number) {
       actual: JSON.stringify(res.data.total_amount),
     });
   const total = toMinor(amount, currency);
-  const placed = currency === ctx.fixtures.currency ? await walletMinor(ctx, currency) : undefined;
-  return { id, currency, total, before: currency === ctx.fixtures.currency ? before : undefined, placed };
+  const placed = currency === product.currency ? await walletMinor(ctx, currency) : undefined;
+  return { id, currency, total, denomination: product.denomination, before: currency === product.currency ? before : undefined, placed };
 }
 
 function expectRefunds(ctx: CheckContext, currency: string, minor: number): void {
@@ -166,7 +166,7 @@ export const LIFECYCLE_CHECKS: CheckDef[] = [
       const listener = registeredListener(ctx);
       const admin = adminOf(ctx);
       const o = await heldOrder(ctx, 2);
-      const failedPart = toMinor(ctx.fixtures.denomination, o.currency);
+      const failedPart = toMinor(o.denomination, o.currency);
       await adminCall(admin, 'POST', `/orders/${encodeURIComponent(o.id)}/partial`, { body: { failed_count: 1 }, signal: ctx.signal });
       expectRefunds(ctx, o.currency, failedPart);
 

@@ -17,7 +17,7 @@ async function place(ctx: CheckContext, plan: OrderPlan & { idempotencyKey: stri
     return await placeOrder(ctx, plan);
   } catch (e) {
     if (!(e instanceof ApiError)) throw e;
-    throw new CheckFailure(`POST /orders (${plan.product}) was refused: HTTP ${e.status} ${e.apiCode}`, {
+    throw new CheckFailure(`POST /orders (${plan.product.id}) was refused: HTTP ${e.status} ${e.apiCode}`, {
       expected,
       actual: `HTTP ${e.status} ${e.apiCode}`,
       reproduce: ctx.raw.reproduce({ method: 'POST', path: '/orders', body: orderBody(ctx, plan), idempotencyKey: plan.idempotencyKey }),
@@ -49,8 +49,8 @@ export const ORDER_CHECKS: CheckDef[] = [
     proves:
       'An order of a product in cache stock is answered at once (201) with status DELIVERED and every voucher, each with its code, in the body.',
     async run(ctx) {
-      await requireProduct(ctx, ctx.fixtures.instant);
-      const plan = { product: ctx.fixtures.instant, quantity: 2, idempotencyKey: globalThis.crypto.randomUUID() };
+      const product = await requireProduct(ctx, 'instant');
+      const plan = { product, quantity: 2, idempotencyKey: globalThis.crypto.randomUUID() };
       const reproduce = ctx.raw.reproduce({
         method: 'POST',
         path: '/orders',
@@ -109,8 +109,8 @@ export const ORDER_CHECKS: CheckDef[] = [
         throw new CheckSkip(
           'the listener is not registered as the webhook endpoint (webhooks.register did not pass), so no delivery can be expected',
         );
-      await requireProduct(ctx, ctx.fixtures.async);
-      const plan = { product: ctx.fixtures.async, idempotencyKey: globalThis.crypto.randomUUID() };
+      const product = await requireProduct(ctx, 'async');
+      const plan = { product, idempotencyKey: globalThis.crypto.randomUUID() };
       const reproduce = ctx.raw.reproduce({
         method: 'POST',
         path: '/orders',

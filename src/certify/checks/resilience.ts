@@ -121,9 +121,9 @@ export const RESILIENCE_CHECKS: CheckDef[] = [
       'An order whose answer was lost after the server committed it, retried with the same Idempotency-Key, comes back replayed; one that failed with a 503 before execution, retried with the same key, executes then; each is debited exactly once.',
     timeoutMs: 60_000,
     async run(ctx) {
-      await requireProduct(ctx, ctx.fixtures.instant);
-      const currency = ctx.fixtures.currency;
-      const body = orderBody(ctx, { product: ctx.fixtures.instant });
+      const product = await requireProduct(ctx, 'instant');
+      const currency = product.currency;
+      const body = orderBody(ctx, { product });
       const readWallet = async () => walletMinor(ctx, currency);
       const seen: string[] = [];
 

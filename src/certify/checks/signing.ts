@@ -84,8 +84,8 @@ export const SIGNING_CHECKS: CheckDef[] = [
     title: 'Signed write accepted',
     proves: 'A write signed as the CLI signs it (HMAC-SHA256 over timestamp, method, path and body) is accepted: an order is placed.',
     async run(ctx) {
-      await requireProduct(ctx, ctx.fixtures.instant);
-      const res = await placeOrder(ctx, { product: ctx.fixtures.instant });
+      const product = await requireProduct(ctx, 'instant');
+      const res = await placeOrder(ctx, { product });
       ctx.shared.signedWriteAccepted = true;
       return { message: `POST /orders answered ${res.status}: order ${res.data.order_id} ${res.data.status}` };
     },

@@ -1,4 +1,4 @@
-/** What several checks do: read a balance, place an order, make sure a fixture product exists. */
+/** What several checks do: read a balance, place an order, find the product a role orders. */
 import { getProduct } from '../../api/catalog.js';
 import { createOrder, type OrderResponse } from '../../api/orders.js';
 import { listWallets } from '../../api/wallets.js';
@@ -7,7 +7,8 @@ import { amountValue, toMinor } from '../../contract/money-format.js';
 import { ApiError } from '../../core/errors/index.js';
 import type { SecretOrigin } from '../listener.js';
 import { CheckFailure, CheckSkip } from '../outcome.js';
-import type { CheckContext, PlacedOrder } from '../types.js';
+import { offeredDenominations, pickDenomination, productCurrency, roleDef } from '../products.js';
+import type { CheckContext, FixtureProduct, PlacedOrder, ProductChoice, ProductRole } from '../types.js';
 
 /** The available balance of a wallet in minor units (undefined when the server has none in that currency or names it otherwise). */
 export async function walletMinor(ctx: CheckContext, currency: string): Promise<number | undefined> {
@@ -17,28 +18,71 @@ export async function walletMinor(ctx: CheckContext, currency: string): Promise<
   return available === undefined ? undefined : toMinor(available, currency);
 }
 
-const known = new WeakMap<object, Map<string, Promise<boolean>>>();
+const known = new WeakMap<object, Map<ProductRole, Promise<FixtureProduct | undefined>>>();
 
-/** Skip the check unless the server has this fixture product (our sandbox's sbx-* products). */
-export async function requireProduct(ctx: CheckContext, productId: string): Promise<void> {
+/** Why a check is skipped when the server has no product for its role, and the option that names one. */
+function missingText(ctx: CheckContext, role: ProductRole): string {
+  const choice = ctx.fixtures[role];
+  const def = roleDef(role);
+  const option = `--product ${def.name}=ID[:DENOMINATION]`;
+  if (choice.from === 'option')
+    return `this server has no product ${choice.id} (named by --product ${def.name}=${choice.id}): check the id with vouchers products list`;
+  if (choice.from === 'profile')
+    return `this server has no product ${choice.id} (the profile's certify.product.${def.name}): check the id with vouchers products list, or name another with ${option}`;
+  return `this server has no test product ${choice.id} (the sandbox's product for ${def.does}): name one of this server's products with ${option}`;
+}
+
+/**
+ * The product a check orders for `role`, with the denomination and currency of its orders:
+ * as named, else read from GET /products/{id} (the smallest denomination offered, the
+ * product's currency), else the fallback. Looked up once a run. Skips the check, naming the
+ * option that fixes it, when the server has no such product (404, 403).
+ */
+export async function requireProduct(ctx: CheckContext, role: ProductRole): Promise<FixtureProduct> {
   let cache = known.get(ctx.shared);
   if (!cache) known.set(ctx.shared, (cache = new Map()));
-  let found = cache.get(productId);
+  const choice = ctx.fixtures[role];
+  let found = cache.get(role);
   if (!found) {
-    found = getProduct(ctx.client, productId, { signal: ctx.signal }).then(
-      () => true,
-      (e: unknown) => {
-        if (e instanceof ApiError && (e.status === 404 || e.status === 403)) return false;
-        throw e;
-      },
-    );
-    cache.set(productId, found);
+    found = lookUp(ctx, role, choice);
+    cache.set(role, found);
   }
-  if (!(await found)) throw new CheckSkip(`this server has no test product ${productId} (the sandbox's products for each fulfilment path)`);
+  const product = await found;
+  const uses = (ctx.shared.products ??= {});
+  if (!product) {
+    const use = (uses[role] ??= { found: false, skipped: [] });
+    if (ctx.checkId && !use.skipped.includes(ctx.checkId)) use.skipped.push(ctx.checkId);
+    throw new CheckSkip(missingText(ctx, role));
+  }
+  return product;
+}
+
+async function lookUp(ctx: CheckContext, role: ProductRole, choice: ProductChoice): Promise<FixtureProduct | undefined> {
+  let record: unknown;
+  try {
+    record = (await getProduct(ctx.client, choice.id, { signal: ctx.signal })).data;
+  } catch (e) {
+    if (e instanceof ApiError && (e.status === 404 || e.status === 403)) return undefined;
+    throw e;
+  }
+  const offered = offeredDenominations(record);
+  const denomination = choice.denomination ?? pickDenomination(record, role) ?? ctx.fixtures.denomination;
+  const currency = choice.currency ?? productCurrency(record) ?? ctx.fixtures.currency;
+  const name = `--product ${roleDef(role).name}=${choice.id}`;
+  if (choice.denomination !== undefined && offered.length > 0 && !offered.includes(choice.denomination))
+    ctx.warn(`${name}:${choice.denomination}: the product lists ${offered.join(', ')}, not ${choice.denomination}; ordered as named`);
+  // A product the partner named: the fallback is a guess worth saying (the sandbox's ids keep their 10).
+  else if (choice.denomination === undefined && offered.length === 0 && (choice.from === 'option' || choice.from === 'profile'))
+    ctx.warn(
+      `product ${choice.id} lists no denomination certify can read: ordering ${denomination} ${currency}; name one with ${name}:DENOMINATION`,
+    );
+  (ctx.shared.products ??= {})[role] = { found: true, denomination, currency, skipped: [] };
+  return { id: choice.id, denomination, currency };
 }
 
 export interface OrderPlan {
-  product: string;
+  /** What is ordered: a product, with the denomination of its orders when known. */
+  product: { id: string; denomination?: number };
   quantity?: number;
   denomination?: number;
   idempotencyKey?: string;
@@ -47,8 +91,9 @@ export interface OrderPlan {
 
 /** The body of an order plan, as sent. */
 export function orderBody(ctx: CheckContext, plan: OrderPlan) {
+  const denomination = plan.denomination ?? plan.product.denomination ?? ctx.fixtures.denomination;
   return {
-    items: [{ product_id: plan.product, denomination: plan.denomination ?? ctx.fixtures.denomination, quantity: plan.quantity ?? 1 }],
+    items: [{ product_id: plan.product.id, denomination, quantity: plan.quantity ?? 1 }],
   };
 }
 

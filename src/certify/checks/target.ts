@@ -71,14 +71,16 @@ function envelope(ctx: CheckContext, event: string, data?: Record<string, unknow
   const orderId = randomId('ord');
   const now = new Date(ctx.clock.now());
   const expiry = new Date(Date.UTC(now.getUTCFullYear() + 1, now.getUTCMonth(), now.getUTCDate())).toISOString().slice(0, 10);
+  // The instant product as the run ordered it, when it did.
+  const instant = ctx.shared.products?.instant;
   const payload = data ?? {
     order_id: orderId,
     status: 'DELIVERED',
-    total_amount: ctx.fixtures.denomination,
-    currency: ctx.fixtures.currency,
+    total_amount: instant?.denomination ?? ctx.fixtures.instant.denomination ?? ctx.fixtures.denomination,
+    currency: instant?.currency ?? ctx.fixtures.instant.currency ?? ctx.fixtures.currency,
     reference: 'certify-webhook-target',
     fulfilled_from: 'cache',
-    vouchers: [{ product_id: ctx.fixtures.instant, expiry }],
+    vouchers: [{ product_id: ctx.fixtures.instant.id, expiry }],
   };
   return { eventId, body: JSON.stringify({ event, event_id: eventId, created_at: now.toISOString(), data: payload }) };
 }

@@ -59,8 +59,8 @@ export function orderOf(e: { data: Record<string, unknown> }): string | undefine
 export async function receivedEvent(ctx: CheckContext, listener: CertifyListener): Promise<ReceivedEvent> {
   const seen = [...listener.events].reverse().find((e) => !listener.duplicates.includes(e.event_id));
   if (seen) return seen;
-  await requireProduct(ctx, ctx.fixtures.instant);
-  const res = await placeOrder(ctx, { product: ctx.fixtures.instant });
+  const product = await requireProduct(ctx, 'instant');
+  const res = await placeOrder(ctx, { product });
   const id = res.data.order_id;
   const wait = webhookWait(ctx);
   const event = await listener.waitFor((e) => orderOf(e) === id, wait, ctx.signal);

@@ -1,5 +1,6 @@
 /** What every reporter says the same way: status words, durations, groups, the verdict. */
 import type { CertifyReport } from '../report.js';
+import { missingProducts, type ReportProduct } from '../products.js';
 import type { CheckResult, CheckStatus } from '../types.js';
 
 /** The word of a status in plain lines and JUnit: PASS, WARN, FAIL, SKIP. */
@@ -35,9 +36,32 @@ export function countsText(summary: CertifyReport['summary']): string {
   return parts.join(', ');
 }
 
-/** The one-line verdict: `Certification passed: 28 passed, 2 warnings, 3 skipped`. */
+/**
+ * The one-line verdict: `Certification passed: 28 passed, 2 warnings, 3 skipped`, and how
+ * many were skipped for want of a product with the options that name them.
+ */
 export function verdictText(report: CertifyReport): string {
-  return `Certification ${report.result}: ${countsText(report.summary)}`;
+  const { roles, checks } = missingProducts(report.products ?? []);
+  const want = checks > 0 ? ` (${checks} for want of a product: pass ${roles.map((r) => `--product ${r}=ID`).join(' ')})` : '';
+  return `Certification ${report.result}: ${countsText(report.summary)}${want}`;
+}
+
+const NAMED_WORDS: Record<ReportProduct['named_by'], (p: ReportProduct) => string> = {
+  sandbox: () => "the embedded sandbox's",
+  '--product': (p) => `--product ${p.role}`,
+  profile: (p) => `the profile's certify.product.${p.role}`,
+  default: () => "the sandbox's id, tried on this server",
+};
+
+/** A role's product in words: `AMZ-US 25 USD (--product instant)`, or why it was not ordered. */
+export function productText(p: ReportProduct): string {
+  if (p.found === true)
+    return `${p.product_id} ${p.denomination ?? '?'} ${p.currency ?? ''}`.trimEnd() + ` (${NAMED_WORDS[p.named_by](p)})`;
+  if (p.found === false) {
+    const n = p.skipped_checks.length;
+    return `${p.product_id} (${NAMED_WORDS[p.named_by](p)}): not on this server, ${n} check${n === 1 ? '' : 's'} skipped; pass --product ${p.role}=ID`;
+  }
+  return `${p.product_id} (${NAMED_WORDS[p.named_by](p)}): not ordered (no check that orders it ran)`;
 }
 
 /** The check's own warnings that its message does not already say. */

@@ -17,7 +17,7 @@
 import { XMLBuilder } from 'fast-xml-parser';
 import { reportDigest, type CertifyReport } from '../report.js';
 import type { CheckResult } from '../types.js';
-import { groupOf } from './common.js';
+import { groupOf, productText } from './common.js';
 
 /** Name of the test suite (and of the <testsuites> root). */
 export const JUNIT_SUITE = 'vouchers certify';
@@ -94,6 +94,7 @@ function properties(report: CertifyReport): Record<string, unknown>[] {
     ['finished_at', report.finished_at],
     ['report_schema', report.$schema],
     ['report_sha256', reportDigest(report)],
+    ...(report.products ?? []).map((p): [string, string] => [`product.${p.role}`, productText(p)]),
     ...report.warnings.map((w): [string, string] => ['warning', w]),
   ];
   return pairs.filter((p): p is [string, string] => p[1] !== null).map(([name, value]) => ({ '@_name': name, '@_value': attr(value) }));

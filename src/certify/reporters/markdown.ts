@@ -134,6 +134,30 @@ export function renderMarkdown(report: CertifyReport): string {
     }
     lines.push('');
   }
+  const products = report.products ?? [];
+  if (products.length > 0) {
+    lines.push(
+      '## Products used',
+      '',
+      row(['Role', 'Product', 'Ordered as', 'Named by', 'On this server']),
+      row(['---', '---', '---', '---', '---']),
+    );
+    for (const p of products)
+      lines.push(
+        row([
+          mdCode(p.role, true),
+          mdCode(p.product_id, true),
+          p.denomination === null ? '' : mdText(`${p.denomination} ${p.currency ?? ''}`.trim()),
+          mdText(p.named_by),
+          p.found === null
+            ? 'not ordered'
+            : p.found
+              ? 'yes'
+              : mdText(`no: ${p.skipped_checks.length} skipped (pass --product ${p.role}=ID)`),
+        ]),
+      );
+    lines.push('');
+  }
   const failures = report.checks.filter((r) => r.status === 'fail');
   if (failures.length > 0) {
     lines.push('## Failures', '');

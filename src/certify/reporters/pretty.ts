@@ -25,7 +25,7 @@ import { layoutTable, MIN_COLUMN_WIDTH } from '../../core/output/table-layout.js
 import { startSpinner, type Spinner } from '../../core/output/spinner.js';
 import type { CertifyReport } from '../report.js';
 import type { CheckDef, CheckResult, CheckStatus } from '../types.js';
-import { STATUS_WORD, extraWarnings, formatDuration, verdictText } from './common.js';
+import { STATUS_WORD, extraWarnings, formatDuration, productText, verdictText } from './common.js';
 
 export interface PrettyOptions {
   io: IO;
@@ -294,6 +294,11 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
         if (report.checks.length === 0) out.push('No check ran.');
         const failures = report.checks.filter((r) => r.status === 'fail');
         for (const r of failures) out.push('', ...failureLines(r, c));
+        const products = (report.products ?? []).filter((p) => p.found !== null);
+        if (products.length > 0) {
+          const width = Math.max(...products.map((p) => p.role.length));
+          out.push('', 'Products used:', ...products.map((p) => `  ${p.role.padEnd(width)}  ${safe(productText(p))}`));
+        }
         if (report.warnings.length > 0) {
           out.push('', ...report.warnings.map((w) => `${c.yellow('Warning:')} ${safe(w)}`));
         }

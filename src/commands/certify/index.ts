@@ -18,6 +18,11 @@ function declareCertify(program: Command) {
     .option('--out <file>', 'the file of the one --reporter given (same as --reporter NAME=FILE)')
     .option('--only <ids>', 'run only these checks: comma-separated ids or groups (e.g. signing,orders.cache-hit); repeatable', joinIds)
     .option('--skip <ids>', 'leave out these checks: comma-separated ids or groups; repeatable', joinIds)
+    .option(
+      '--product <role=id[:denomination]>',
+      "the server's product to order for a role (instant, async, out-of-stock, gated) in place of the sandbox's sbx-* fixture; repeatable",
+      collect,
+    )
     .option('--list', 'print the checklist (id, title, what it needs, what it proves) and run nothing')
     .option(
       '--webhook-target <url>',
@@ -51,6 +56,15 @@ carries the operator surface, so every check can run). Checks that need the oper
 surface, webhooks reaching this machine (--public-url) or your receiver (--webhook-target)
 are skipped with the reason. A profile marked production is refused (exit 2).
 
+Products: the order checks order the embedded sandbox's fixtures (sbx-instant, sbx-async,
+sbx-out-of-stock, sbx-gated). Another server has its own: name one per role with
+--product ROLE=ID[:DENOMINATION] (or save it: vouchers profiles set NAME
+certify.product.ROLE ID). Roles: instant (answered at once with its vouchers), async
+(PENDING, then delivered by webhook), out-of-stock (refused INSUFFICIENT_INVENTORY), gated
+(held for the operator; local sandbox only). Without a denomination, the smallest the
+product lists (GET /products/ID) is ordered, in the product's currency. A check whose
+product the server lacks is skipped, naming the option.
+
 Reporters: --reporter NAME[=FILE], repeatable. pretty goes to the terminal; json, junit and
 markdown go to stdout, or to FILE. At most one reporter writes to stdout; pretty is then
 printed only when named too (on stderr). With every reporter writing to a file, pretty
@@ -66,6 +80,7 @@ Examples:
   $ vouchers certify --sandbox --reporter pretty --reporter junit=certify.xml
   $ vouchers certify --profile local --reporter markdown=certification.md
   $ vouchers certify --profile acme-sandbox --public-url https://abc.tunnel.example --listen-port 8787
+  $ vouchers certify --profile acme-sandbox --product instant=GIFT-US:25 --product async=GIFT-EU --product out-of-stock=SOLD-OUT
   $ VOUCHERS_WEBHOOK_SECRET=whsec_… vouchers certify --sandbox --webhook-target http://127.0.0.1:3000/webhooks
   $ vouchers certify --list
   $ vouchers certify --sandbox --only signing,idempotency

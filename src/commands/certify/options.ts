@@ -4,7 +4,8 @@ import { UsageError } from '../../core/errors/index.js';
 import { parseDuration } from '../../core/http/duration.js';
 import { planReporters, type ReporterPlan } from '../../certify/reporters/index.js';
 import { matches } from '../../certify/runner.js';
-import type { CheckDef } from '../../certify/types.js';
+import { parseProductOptions } from '../../certify/products.js';
+import type { CheckDef, ProductChoice, ProductRole } from '../../certify/types.js';
 import type { CertifyFlags } from './index.js';
 
 export type { CertifyFlags };
@@ -19,6 +20,8 @@ export interface CertifyOptions {
   publicUrl?: string;
   listenPort?: number;
   timeoutMs: number;
+  /** The server's products by role (`--product ROLE=ID[:DENOMINATION]`). */
+  products: Partial<Record<ProductRole, ProductChoice>>;
 }
 
 export const DEFAULT_CERTIFY_TIMEOUT_MS = 5 * 60_000;
@@ -61,6 +64,7 @@ export function buildOptions(flags: CertifyFlags, checks: readonly CheckDef[]): 
     webhookTarget: flags.webhookTarget === undefined ? undefined : httpUrl(flags.webhookTarget, '--webhook-target'),
     publicUrl: flags.publicUrl === undefined ? undefined : httpUrl(flags.publicUrl, '--public-url'),
     listenPort,
+    products: parseProductOptions(flags.product ?? []),
     timeoutMs: flags.timeout === undefined ? DEFAULT_CERTIFY_TIMEOUT_MS : parseDuration(flags.timeout, '--timeout'),
   };
 }

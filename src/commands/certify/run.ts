@@ -8,6 +8,7 @@ import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { CHECKLIST } from '../../certify/checklist.js';
 import { openEnvironment } from '../../certify/environment.js';
+import { missingProductsWarning, reportProducts } from '../../certify/products.js';
 import { buildReport } from '../../certify/report.js';
 import { createPrettyReporter, renderReport } from '../../certify/reporters/index.js';
 import { runChecklist, runWarnings } from '../../certify/runner.js';
@@ -177,6 +178,7 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
       listenPort: options.listenPort,
       publicUrl: options.publicUrl,
       webhookTarget: options.webhookTarget,
+      products: options.products,
       cliPrefix: options.mode === 'profile' ? ['--profile', profile.name] : [],
       requestLog: await f.requestLog(),
       // A wait of a second or more is said when it starts, in every mode (a CI log too).
@@ -289,6 +291,9 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
     });
   }
   const leftOut = results.filter((r) => r.status === 'skip' && r.message === 'left out by --only/--skip').length;
+  const products = reportProducts(env.context.fixtures, env.context.shared.products);
+  const wantProducts = missingProductsWarning(products);
+  if (wantProducts) warnings.push(wantProducts);
   if (restoreFailure) warnings.push(restoreFailure);
   warnings.push(...sandboxIgnores(options, f.globals()));
   if (leftOut > 0) warnings.push(`${leftOut} check(s) were left out by --only/--skip: this is not a full certification`);
@@ -298,7 +303,7 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
   // whose prerequisite was left out, so it was skipped).
   const noneRan = !timedOut && results.every((r) => r.status === 'skip');
   if (noneRan) warnings.unshift('no check ran: every check was skipped, so nothing was certified');
-  const report = buildReport({ startedAt, finishedAt: f.clock.now(), target: env.target, version: VERSION, warnings, results });
+  const report = buildReport({ startedAt, finishedAt: f.clock.now(), target: env.target, products, version: VERSION, warnings, results });
   if (timedOut || noneRan) report.result = 'failed';
   await pretty?.finish(report);
   await writeDocuments(f, options, report);

@@ -49,6 +49,11 @@ export function configFileProblem(data: unknown): string | undefined {
       if (sp !== undefined && !SIGNING_PATH_VARIANTS.includes(sp as never))
         return `${at}.signing.path must be one of ${SIGNING_PATH_VARIANTS.join(', ')}`;
     }
+    if (p.certify_products !== undefined) {
+      if (!isRecord(p.certify_products)) return `${at}.certify_products must be an object of products by role`;
+      for (const [role, v] of Object.entries(p.certify_products))
+        if (typeof v !== 'string') return `${at}.certify_products.${role} must be a string (ID or ID:DENOMINATION)`;
+    }
     if (p.limits !== undefined) {
       if (!isRecord(p.limits)) return `${at}.limits must be an object`;
       for (const k of ['orders_per_minute', 'general_per_hour']) {

@@ -224,6 +224,7 @@ export function resolveProfileUnchecked(store: ConfigReader, env: Env, globals: 
     ),
     admin_url: pick<string | undefined>(sources, 'admin_url', [[p.admin_url, 'profile']], undefined),
     admin_token: pick<string | undefined>(sources, 'admin_token', [[p.admin_token, 'profile']], undefined),
+    ...(p.certify_products ? { certify_products: { ...p.certify_products } } : {}),
     sources,
   };
   sources.limits = strongest(sources.limits_orders_per_minute, sources.limits_general_per_hour);

@@ -29,6 +29,27 @@ function nonEmpty(text: string, what: string): string {
   return text.trim();
 }
 
+/** The roles certify orders a product for (src/certify/products.ts names what each needs). */
+export const CERTIFY_PRODUCT_ROLES = ['instant', 'async', 'out-of-stock', 'gated'] as const;
+
+/** `certify.product.ROLE`: the product `vouchers certify` orders for ROLE on this profile's server. */
+const CERTIFY_PRODUCT_SETTINGS: SettingDef[] = CERTIFY_PRODUCT_ROLES.map((role) => ({
+  key: `certify.product.${role}`,
+  description: `the server's product certify orders as ${role}: ID or ID:DENOMINATION (certify --product ${role}=…)`,
+  secret: false,
+  apply: (p: StoredProfile, v: string) => ({
+    ...p,
+    certify_products: { ...p.certify_products, [role]: productValue(v, `certify.product.${role}`) },
+  }),
+}));
+
+function productValue(text: string, what: string): string {
+  const v = nonEmpty(text, what);
+  if (/:\s*$/.test(v) || /^:/.test(v))
+    throw new UsageError(`${what}: give ID or ID:DENOMINATION`, `e.g. vouchers profiles set NAME ${what} GIFT-US-25:25`);
+  return v;
+}
+
 export const SETTINGS: readonly SettingDef[] = [
   {
     key: 'base_url',
@@ -103,6 +124,7 @@ export const SETTINGS: readonly SettingDef[] = [
     secret: false,
     apply: (p, v) => ({ ...p, allow_insecure_http: parseBoolean(v, 'allow_insecure_http') }),
   },
+  ...CERTIFY_PRODUCT_SETTINGS,
 ];
 
 export const SETTING_KEYS: readonly string[] = SETTINGS.map((s) => s.key);

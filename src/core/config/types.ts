@@ -26,6 +26,11 @@ export interface StoredProfile {
   /** Operator surface of a local sandbox (written by `vouchers sandbox start`). */
   admin_url?: string;
   admin_token?: string;
+  /**
+   * The server's products certify orders, by role (`instant`, `async`, `out-of-stock`,
+   * `gated`): `ID[:DENOMINATION]`, as `certify --product ROLE=…` takes it.
+   */
+  certify_products?: Record<string, string>;
 }
 
 export type ValueSource = 'flag' | 'env' | 'profile' | 'default';
@@ -48,6 +53,8 @@ export interface ResolvedProfile {
   allow_insecure_http?: boolean;
   admin_url: string | undefined;
   admin_token: string | undefined;
+  /** The profile's certify products by role (`ID[:DENOMINATION]`); optional so hand-built profiles need not name it. */
+  certify_products?: Record<string, string>;
   /**
    * Where each resolved value came from (for `profiles show` and `doctor`). `limits` is
    * the strongest source of its two values; each has its own entry too.
