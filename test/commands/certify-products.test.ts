@@ -178,11 +178,18 @@ describe('certify and the products of a server that is not our sandbox', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.report!.products[0]).toMatchObject({ product_id: 'GIFT-NOW', denomination: 50, named_by: 'profile', found: true });
     expect(r.report!.products[2]).toMatchObject({ product_id: 'GIFT-NONE', named_by: '--product', found: true });
+  });
 
-    const set = await runCli(['profiles', 'set', 'partner', 'certify.product.async', 'GIFT-LATER:25'], {
-      configDir: await configWith('partner', {}),
-    });
+  it('profiles set NAME certify.product.ROLE saves it, profiles show lists it; a value without an id is refused', async () => {
+    const configDir = await configWith('partner', { base_url: 'http://127.0.0.1:9/api/v1' });
+    const set = await runCli(['profiles', 'set', 'partner', 'certify.product.out-of-stock', 'SOLD-OUT:25'], { configDir });
     expect(set.code, set.stderr).toBe(0);
+    const show = await runCli(['profiles', 'show', 'partner', '--json'], { configDir });
+    expect(JSON.parse(show.stdout)).toMatchObject({ certify_products: { 'out-of-stock': 'SOLD-OUT:25' } });
+    const text = await runCli(['profiles', 'show', 'partner'], { configDir, env: { NO_COLOR: '1' } });
+    expect(text.stdout).toMatch(/certify\.product\.out-of-stock\tSOLD-OUT:25\tprofile/);
+    expect((await runCli(['profiles', 'set', 'partner', 'certify.product.instant', ':25'], { configDir })).code).toBe(2);
+    expect((await runCli(['profiles', 'set', 'partner', 'certify.product.cheap', 'X'], { configDir })).code).toBe(2);
   });
 
   it('a malformed --product is a usage error (exit 2) before any request', async () => {

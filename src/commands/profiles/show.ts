@@ -89,6 +89,7 @@ export function maskedProfile(
     allow_insecure_http: p.allow_insecure_http === true,
     admin_url: p.admin_url ?? null,
     admin_token: p.admin_token ? maskSecret(p.admin_token) : null,
+    certify_products: p.certify_products ?? {},
     sources,
   };
 }
@@ -109,6 +110,7 @@ const JSON_FIELDS = [
   'allow_insecure_http',
   'admin_url',
   'admin_token',
+  'certify_products',
   'sources',
 ];
 
@@ -134,6 +136,9 @@ function rowsOf(p: ResolvedProfile, s: Record<string, ShowSource>): SettingRow[]
   ];
   if (p.admin_url) rows.push(row('admin_url', 'admin_url', p.admin_url));
   if (p.admin_token) rows.push(row('admin_token', 'admin_token', maskSecret(p.admin_token)));
+  // The server's products certify orders (certify --product), saved per role.
+  for (const [role, product] of Object.entries(p.certify_products ?? {}))
+    rows.push({ setting: `certify.product.${role}`, value: product, source: 'profile' });
   return rows;
 }
 
