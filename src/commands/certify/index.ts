@@ -19,8 +19,8 @@ function declareCertify(program: Command) {
     .option('--only <ids>', 'run only these checks: comma-separated ids or groups (e.g. signing,orders.cache-hit); repeatable', joinIds)
     .option('--skip <ids>', 'leave out these checks: comma-separated ids or groups; repeatable', joinIds)
     .option(
-      '--product <role=id[:denomination]>',
-      "the server's product to order for a role (instant, async, out-of-stock, gated) in place of the sandbox's sbx-* fixture; repeatable",
+      '--product <role=id>',
+      "the server's product to order for a role (instant, async, out-of-stock, gated) instead of the sandbox's sbx-* one; ID:DENOMINATION picks the amount; repeatable",
       collect,
     )
     .option('--list', 'print the checklist (id, title, what it needs, what it proves) and run nothing')

@@ -4,7 +4,7 @@ import { Option, type Command, type FlagsOf } from '../../core/run/commander.js'
 import { runVerb, type RegisterCommand } from '../types.js';
 
 const SET_KEYS =
-  'base_url, api_key, api_secret, webhook_secret, signing.path, limits.orders_per_minute, limits.general_per_hour, timeout, max_retries, production, allow_insecure_http';
+  'base_url, api_key, api_secret, webhook_secret, signing.path, limits.orders_per_minute, limits.general_per_hour, timeout, max_retries, production, allow_insecure_http, certify.product.ROLE (ROLE: instant, async, out-of-stock, gated; the product certify orders for it, ID[:DENOMINATION])';
 
 function declareAdd(profiles: Command) {
   const add = profiles
