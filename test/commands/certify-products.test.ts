@@ -5,7 +5,7 @@
  * product when not given, and a check whose product the server lacks names the option.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { offeredDenominations, pickDenomination } from '../../src/certify/products.js';
+import { choosePlan, offeredDenominations, pickDenomination } from '../../src/certify/products.js';
 import { sendError, sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
 import { runCli } from '../helpers/run-cli.js';
 import { configWith } from '../helpers/sandbox.js';
@@ -163,6 +163,24 @@ describe('certify and the products of a server that is not our sandbox', () => {
     expect(r.stderr).toContain('Products used:\n  instant       GIFT-NOW 20 EUR (--product instant)\n');
   });
 
+  it("a server that has the sandbox's id but not denomination 10 (in EUR) is ordered what it offers, not 10 USD", async () => {
+    CATALOG['sbx-instant'] = { denominations: [{ amount: '25' }, { amount: '100' }], path: 'cache' };
+    try {
+      const r = await certify([]);
+      expect(r.status('orders.cache-hit').status, r.status('orders.cache-hit').message).toMatch(/^(pass|warn)$/);
+      expect(r.orders.map((o) => o.items[0]!.denomination)).toEqual([25, 25]);
+      expect(r.report!.products[0]).toMatchObject({
+        product_id: 'sbx-instant',
+        denomination: 25,
+        currency: 'EUR',
+        named_by: 'default',
+        found: true,
+      });
+    } finally {
+      delete CATALOG['sbx-instant'];
+    }
+  });
+
   it('a denomination given is ordered as given; a product the server lacks names the option that named it', async () => {
     const r = await certify(['--product', 'instant=GIFT-NOW:50', '--product', 'out-of-stock=NO-SUCH']);
     expect(r.status('orders.cache-hit').status).toMatch(/^(pass|warn)$/);
@@ -233,5 +251,11 @@ describe('certify and the products of a server that is not our sandbox', () => {
     expect(offeredDenominations({ denominations: 'all' })).toEqual([]);
     expect(pickDenomination({ denominations: [10, 25], availability: { cached: { '10': 0, '25': 4 } } }, 'instant')).toBe(25);
     expect(pickDenomination({ denominations: [10, 25], availability: { cached: { '10': 0, '25': 4 } } }, 'async')).toBe(10);
+    // The profile's products name its server, never the embedded sandbox.
+    expect(choosePlan('sandbox', {}, { instant: { id: 'GIFT-US', from: 'profile' } }).instant).toMatchObject({
+      id: 'sbx-instant',
+      denomination: 10,
+      from: 'sandbox',
+    });
   });
 });
