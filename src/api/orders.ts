@@ -21,6 +21,8 @@ export interface CallOptions {
   maxRetries?: number;
   /** Logged as the CLI's own probe, not the user's request (RequestOptions.probe). */
   probe?: boolean;
+  /** The caller journals the idempotency key before sending (RequestOptions.keyJournalled). */
+  keyJournalled?: boolean;
 }
 
 /**

@@ -154,6 +154,8 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
           sent,
         );
       },
+      // To the file log only: the recorder counts each attempt once, by its answered line.
+      sending: (e) => log?.sending?.(e),
       read: async () => [],
     };
     const client = createClient({

@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
-import { resetSocket, sendError, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { forwardTo, resetSocket, sendError, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { envOf, fastSandbox, noStack, orderCount, quickClock } from './orders-helpers.js';
 
@@ -27,14 +27,7 @@ beforeAll(async () => {
       sendError(res, 503, 'ServiceUnavailable', 'SERVICE_UNAVAILABLE', 'down for a moment', { 'x-trace-id': 'f'.repeat(32) });
       return;
     }
-    const headers = Object.fromEntries(
-      Object.entries(req.headers).filter(
-        (e): e is [string, string] => typeof e[1] === 'string' && e[0] !== 'host' && e[0] !== 'connection',
-      ),
-    );
-    const answer = await fetch(target + req.target, { method: req.method, headers, body: req.body || undefined });
-    res.writeHead(answer.status, Object.fromEntries(answer.headers));
-    res.end(Buffer.from(await answer.arrayBuffer()));
+    await forwardTo(target, req, res);
   });
 });
 afterAll(async () => {

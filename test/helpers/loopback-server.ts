@@ -47,6 +47,16 @@ export function sendError(
   sendJson(res, status, { error: { name, code, message } }, headers);
 }
 
+/** Send a recorded request on to `origin` (a sandbox behind this server) and answer with what it answers. */
+export async function forwardTo(origin: string, req: RecordedRequest, res: ServerResponse): Promise<void> {
+  const headers = Object.fromEntries(
+    Object.entries(req.headers).filter((e): e is [string, string] => typeof e[1] === 'string' && e[0] !== 'host' && e[0] !== 'connection'),
+  );
+  const answer = await fetch(origin + req.target, { method: req.method, headers, body: req.body || undefined });
+  res.writeHead(answer.status, Object.fromEntries(answer.headers));
+  res.end(Buffer.from(await answer.arrayBuffer()));
+}
+
 /** Drop the connection without answering (after the body was read). */
 export function resetSocket(raw: IncomingMessage): void {
   raw.socket.destroy();

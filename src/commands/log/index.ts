@@ -13,6 +13,10 @@ function declareLog(program: Command) {
       '--failed',
       'only requests that failed (no response, or HTTP 4xx/5xx), leaving out the checks the CLI makes on its own (doctor, the look-up behind a 404; marked probe in --json)',
     )
+    .option(
+      '--unanswered',
+      'only keyed writes logged as sent with no answer recorded (the command was killed before it came), each with its idempotency key and the command to retry safely',
+    )
     .option('--trace <id>', 'only the attempts of this trace ID: all 32 hex digits, or the first 8 or more')
     .option('--status <list>', 'only these HTTP statuses, comma-separated: a status (429), a class (4xx, 5xx) or none (no response)')
     .option('--error <codes>', 'only these error codes, comma-separated (INSUFFICIENT_INVENTORY, RATE_LIMIT_EXCEEDED)')
@@ -45,6 +49,13 @@ status and trace ID whole (and the error code with --failed or --error); on a na
 terminal the attempt number, duration, method, error code and time are left out in that
 order, and a narrower one comes back where a wider one still does not fit.
 
+A write sent with an idempotency key (orders create, payouts create, vouchers api) is
+logged as it leaves and again when answered; one whose answer never came (the command
+was killed: kill -9, a CI timeout) shows "no answer recorded" with its key, and the
+command that retries it safely (the same command with --idempotency-key KEY: the server
+replays what it did, never does it twice). --unanswered lists only those; a later 2xx
+to the same key (a retry) settles one.
+
 Filters combine (every one given must match) and apply before --limit. The log holds
 method and path, not the command that made a request: --method POST --path /orders finds
 what \`orders create\` sent. --trace takes an ID as support may quote it, shortened to its
@@ -54,6 +65,7 @@ one no logged request has is said on stderr with the log file searched (exit 4).
 Examples:
   $ vouchers log
   $ vouchers log --failed --limit 5
+  $ vouchers log --unanswered --json
   $ vouchers log --trace 4bf92f35
   $ vouchers log 4bf92f35
   $ vouchers log --status 4xx,5xx --since 2h

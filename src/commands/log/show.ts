@@ -8,6 +8,7 @@ import { formatTime } from '../../core/output/format.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
 import type { Factory } from '../../core/run/factory.js';
 import type { LogOptions } from './index.js';
+import { answerNote, isUnanswered, unansweredNotes, withAdvice } from './unanswered.js';
 
 export type { LogOptions };
 
@@ -33,7 +34,8 @@ export const LOG_COLUMNS: Column<RequestLogEntry>[] = [
   { field: 'attempt', header: 'TRY', align: 'right', priority: 0 },
   { field: 'trace_id', header: 'TRACE ID', shrink: false },
   { field: 'idempotency_key', header: 'IDEMPOTENCY KEY', wide: true },
-  { field: 'error_code', header: 'ERROR', priority: 3 },
+  // A keyed write logged as sent whose answer never came says so here (and on stderr, with its key).
+  { field: 'error_code', header: 'ERROR', get: answerNote, priority: 3 },
 ];
 
 function parseLimit(value: string | undefined): number {
@@ -56,7 +58,12 @@ export async function run(f: Factory, opts: LogOptions): Promise<void> {
   )
     return;
   const log = await f.requestLog();
-  const entries = await log.read({ failedOnly: Boolean(opts.failed), where, limit: where && opts.trace !== undefined ? undefined : limit });
+  const only = opts.unanswered ? (e: RequestLogEntry) => isUnanswered(e) && (!where || where(e)) : where;
+  const entries = await log.read({
+    failedOnly: Boolean(opts.failed),
+    where: only,
+    limit: only && opts.trace !== undefined ? undefined : limit,
+  });
   const traces = ambiguousTraces(entries, opts.trace);
   if (traces.length > 0) {
     throw new UsageError(
@@ -65,14 +72,26 @@ export async function run(f: Factory, opts: LogOptions): Promise<void> {
     );
   }
   if (opts.trace !== undefined && entries.length === 0) throw traceNotFound(opts, log.path);
-  const empty = where ? 'No logged request matches these filters.' : opts.failed ? 'No failed requests logged.' : 'No requests logged yet.';
+  const empty = where
+    ? 'No logged request matches these filters.'
+    : opts.unanswered
+      ? 'No keyed write without its answer logged.'
+      : opts.failed
+        ? 'No failed requests logged.'
+        : 'No requests logged yet.';
   // Failed requests are looked at for why they failed: their error code is never left out
   // (for one without an answer, status "-", it is the only reason the table gives).
   const columns =
     opts.failed || opts.error !== undefined
       ? LOG_COLUMNS.map((c) => (c.field === 'error_code' ? { ...c, priority: undefined } : c))
       : LOG_COLUMNS;
-  await printList(f.io, entries.slice(-limit), columns, settings, { empty });
+  const shown = entries.slice(-limit);
+  await printList(f.io, shown.map(withAdvice), columns, settings, { empty });
+  // JSON carries each one's retry and look_first; other formats get them on stderr.
+  if (settings.format !== 'json' && settings.format !== 'ndjson') {
+    const notes = unansweredNotes(shown);
+    if (notes) f.io.stderr.write(notes);
+  }
 }
 
 /**
@@ -81,6 +100,7 @@ export async function run(f: Factory, opts: LogOptions): Promise<void> {
  */
 function traceNotFound(opts: LogOptions, path: string): CliError {
   const narrowed = ['status', 'error', 'method', 'path', 'since', 'until'].filter((k) => opts[k as keyof LogOptions] !== undefined);
+  if (opts.unanswered) narrowed.unshift('unanswered');
   if (opts.failed) narrowed.unshift('failed');
   const others = narrowed.length > 0 ? ` and ${narrowed.map((k) => `--${k}`).join(', ')}` : '';
   return new CliError(

@@ -214,6 +214,8 @@ async function runRow(row: BulkRow, deps: RunnerDeps, keyedNow: boolean): Promis
   try {
     const res = await createOrder(deps.client, rowRequest(row), {
       idempotencyKey: key,
+      // The journal holds the key before it leaves; `--resume` is how a kill is recovered.
+      keyJournalled: true,
       onSend: () => {
         attempted = true;
       },

@@ -28,7 +28,7 @@ import { formatDuration } from './duration.js';
 import type { PaceStore } from './pace-file.js';
 import { Pacer } from './pacing.js';
 import { DEFAULT_BACKOFF, type BackoffSettings } from './retry.js';
-import { judge, logEntry, retryDecision } from './outcome.js';
+import { judge, logEntry, retryDecision, sendingEntry } from './outcome.js';
 import { interrupted } from './signals.js';
 import type { ApiClient, ApiResponse, RequestOptions } from './types.js';
 import { createTransport, type Transport } from './undici.js';
@@ -171,6 +171,14 @@ export function createClient(options: ClientOptions): ApiClient {
     }
   }
 
+  function logSending(entry: RequestLogEntry): void {
+    try {
+      options.requestLog?.sending?.(entry);
+    } catch {
+      // A failing log never fails a request.
+    }
+  }
+
   /** Stay under the rate limit: nothing to wait for (undefined), or the wait. */
   let maxPaceWaitMs = options.maxPaceWaitMs ?? Infinity;
 
@@ -277,6 +285,9 @@ export function createClient(options: ClientOptions): ApiClient {
       const headers = attemptHeaders(call, headerContext);
       opts.onSend?.();
       const time = iso(clock.now());
+      // A keyed write is in the log before it leaves: a kill before the answer keeps its key.
+      const sending = options.requestLog?.sending && sendingEntry(call, attempt, time, profile);
+      if (sending) logSending(sending);
       const sent = await sendAttempt(call, headers, attempt, base, connect, credentials.apiSecret);
       if (sent.kind === 'interrupted') {
         log(logEntry(call, sent, attempt, time, profile, null), call);

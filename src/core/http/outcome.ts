@@ -57,6 +57,29 @@ export function logEntry(
   };
 }
 
+/**
+ * The line written as an attempt of a keyed write leaves (RequestLog.sending): what its
+ * answered line will say but the answer, so that the two pair up when the log is read.
+ * Undefined when none is written: a read, a write without a key, one of the CLI's probes,
+ * or a write whose caller journals its key itself (a bulk run).
+ */
+export function sendingEntry(call: Call, attempt: number, time: string, profile: string): RequestLogEntry | undefined {
+  const o = call.options;
+  if (call.idempotencyKey === undefined || call.method === 'GET' || call.method === 'HEAD' || o.probe || o.keyJournalled) return undefined;
+  return {
+    time,
+    profile,
+    method: call.method,
+    path: call.path,
+    status: null,
+    duration_ms: 0,
+    attempt,
+    trace_id: call.traceId,
+    idempotency_key: call.idempotencyKey,
+    error_code: null,
+  };
+}
+
 /** The decision after a 2xx: nothing to retry. */
 const DONE: RetryDecision = Object.freeze({ retry: false, delayMs: 0, reason: '' });
 

@@ -42,6 +42,11 @@ export interface RequestOptions {
    * (doctor) that tells a server checking signatures from one answering before it does.
    */
   wrongSignature?: boolean;
+  /**
+   * The caller journals this write's idempotency key before sending it (a bulk run): no
+   * "sending" line in the request log, whose lines are written after each answer.
+   */
+  keyJournalled?: boolean;
   /** Called as each attempt is about to leave (after any pacing wait): a caller learns whether anything was sent. */
   onSend?: () => void;
 }

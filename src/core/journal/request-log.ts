@@ -12,6 +12,13 @@
  * process, or removed) leaves the kept file without a name: that is checked before each
  * write, and the log opened again. The descriptor is closed once no line came for
  * IDLE_CLOSE_MS.
+ *
+ * A keyed write also gets a line before it is sent (`sending: true`, status null): a
+ * process killed while waiting for the answer leaves its idempotency key here. `read`
+ * pairs it with the attempt's answered line (same time, profile, method, path, attempt and
+ * key) and returns that line alone; one left without its answer is returned marked
+ * `unanswered`. No fsync: a killed process loses nothing written with write(2); only a
+ * machine crash could lose the line (docs/reliability.md).
  */
 import { chmodSync, closeSync, fstatSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
 import { makeDirSync } from '../io/make-dir.js';
@@ -36,14 +43,15 @@ export interface RequestLogOptions {
  * expects a 404, the look-up of an order behind a 404).
  */
 export function isFailed(e: RequestLogEntry): boolean {
-  if (e.probe === true) return false;
+  // A write whose answer was lost, then answered (2xx) when retried with its key: done, not failed.
+  if (e.probe === true || e.answered_by_retry !== undefined) return false;
   return e.status === null || e.status >= 400 || e.error_code !== null;
 }
 
 function parseLine(line: string): RequestLogEntry | undefined {
   if (!line.trim()) return undefined;
   try {
-    const v = JSON.parse(line) as Partial<RequestLogEntry>;
+    const v = JSON.parse(line) as Partial<RequestLogEntry> & { sending?: unknown };
     if (!v || typeof v !== 'object' || typeof v.time !== 'string' || typeof v.method !== 'string') return undefined;
     return {
       time: v.time,
@@ -57,14 +65,65 @@ function parseLine(line: string): RequestLogEntry | undefined {
       idempotency_key: typeof v.idempotency_key === 'string' ? v.idempotency_key : null,
       error_code: typeof v.error_code === 'string' ? v.error_code : null,
       ...(v.probe === true ? { probe: true } : {}),
+      // Until `mergeSending` finds its answer, a sending line is a write without one.
+      ...(v.sending === true ? { unanswered: true } : {}),
     };
   } catch {
     return undefined;
   }
 }
 
+/** What pairs a sending line with its attempt's answered line. */
+function attemptOf(e: RequestLogEntry): string {
+  return JSON.stringify([e.time, e.profile, e.method, e.path, e.attempt, e.idempotency_key]);
+}
+
+/** A later answer to a key settles it when 2xx: the server placed or replayed the write. */
+function settles(e: RequestLogEntry): boolean {
+  return e.status !== null && e.status >= 200 && e.status < 300;
+}
+
+/**
+ * The log as read, sending lines merged (oldest first in, oldest first out): one answered
+ * by its attempt's line is left out (that line stands for the request); one left without
+ * stays, marked `unanswered`, and carries `answered_by_retry` when a later request with
+ * the same profile, method, path and idempotency key was answered 2xx.
+ */
+export function mergeSending(entries: RequestLogEntry[]): RequestLogEntry[] {
+  const open = new Map<string, number[]>();
+  const answered = new Set<number>();
+  entries.forEach((e, i) => {
+    if (e.idempotency_key === null) return;
+    const at = attemptOf(e);
+    if (e.unanswered === true) {
+      const list = open.get(at);
+      if (list) list.push(i);
+      else open.set(at, [i]);
+      return;
+    }
+    const sent = open.get(at)?.pop();
+    if (sent !== undefined) answered.add(sent);
+  });
+  if (open.size === 0) return entries;
+  const merged = entries.filter((_, i) => !answered.has(i));
+  // Newest first: the first 2xx seen after an unanswered write with its key settles it.
+  const settledAt = new Map<string, string>();
+  for (let i = merged.length - 1; i >= 0; i--) {
+    const e = merged[i]!;
+    if (e.idempotency_key === null) continue;
+    const write = JSON.stringify([e.profile, e.method, e.path, e.idempotency_key]);
+    if (e.unanswered !== true) {
+      if (settles(e)) settledAt.set(write, e.time);
+      continue;
+    }
+    const at = settledAt.get(write);
+    if (at !== undefined) merged[i] = { ...e, answered_by_retry: at };
+  }
+  return merged;
+}
+
 /** Only the fields of an entry, in a fixed order: nothing else can slip into the file. */
-function serialise(e: RequestLogEntry): string {
+function serialise(e: RequestLogEntry, sending = false): string {
   const line: RequestLogEntry = {
     time: e.time,
     profile: e.profile,
@@ -78,7 +137,7 @@ function serialise(e: RequestLogEntry): string {
     error_code: e.error_code,
     ...(e.probe === true ? { probe: true } : {}),
   };
-  return JSON.stringify(line) + '\n';
+  return JSON.stringify(sending ? { ...line, sending: true } : line) + '\n';
 }
 
 function lastByteIsNewline(file: string, size: number): boolean {
@@ -172,25 +231,32 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
     return fd;
   };
 
+  const write = (entry: RequestLogEntry, sending: boolean) => {
+    try {
+      const out = descriptor();
+      const line = Buffer.from((fenced ? '' : '\n') + serialise(entry, sending));
+      for (let at = 0; at < line.length;) at += writeSync(out, line, at, line.length - at);
+      fenced = true;
+      used += 1;
+      size = (size ?? 0) + line.length;
+      if (size > maxBytes) {
+        trim();
+        // The trimmed log replaced the file the descriptor writes to.
+        release();
+      }
+    } catch (e) {
+      release();
+      report(e);
+    }
+  };
+
   return {
     path: file,
     append(entry) {
-      try {
-        const out = descriptor();
-        const line = Buffer.from((fenced ? '' : '\n') + serialise(entry));
-        for (let at = 0; at < line.length;) at += writeSync(out, line, at, line.length - at);
-        fenced = true;
-        used += 1;
-        size = (size ?? 0) + line.length;
-        if (size > maxBytes) {
-          trim();
-          // The trimmed log replaced the file the descriptor writes to.
-          release();
-        }
-      } catch (e) {
-        release();
-        report(e);
-      }
+      write(entry, false);
+    },
+    sending(entry) {
+      write(entry, true);
     },
     async read(opts = {}) {
       let text: string;
@@ -206,10 +272,12 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
           `check that you own ${dir}, or move the file away (a new log starts on the next request)`,
         );
       }
-      let entries = text
-        .split('\n')
-        .map(parseLine)
-        .filter((e): e is RequestLogEntry => e !== undefined);
+      let entries = mergeSending(
+        text
+          .split('\n')
+          .map(parseLine)
+          .filter((e): e is RequestLogEntry => e !== undefined),
+      );
       if (opts.failedOnly) entries = entries.filter(isFailed);
       if (opts.where) entries = entries.filter(opts.where);
       if (opts.limit !== undefined && opts.limit >= 0) entries = opts.limit === 0 ? [] : entries.slice(-opts.limit);

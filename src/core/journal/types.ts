@@ -13,6 +13,16 @@ export interface RequestLogEntry {
   error_code: string | null;
   /** The CLI's own probe (doctor, the check behind a 404), not a request the user made; absent otherwise. */
   probe?: boolean;
+  /**
+   * Read only: a keyed write logged as it was sent (`RequestLog.sending`) with no answer
+   * recorded (the process was killed, or is still waiting). Absent otherwise.
+   */
+  unanswered?: true;
+  /**
+   * Read only, with `unanswered`: the time of a later 2xx answer to the same idempotency key
+   * (a retry with that key, which the server replayed or placed). Absent otherwise.
+   */
+  answered_by_retry?: string;
 }
 
 export interface RequestLog {
@@ -22,6 +32,13 @@ export interface RequestLog {
    * keeps them (the file log does not: bodies and filters stay out of it).
    */
   append(entry: RequestLogEntry, sent?: { query: string; body?: string }): void;
+  /**
+   * A keyed write about to be sent: a line marked `sending`, written before the request
+   * leaves, so a process killed before the answer (kill -9, a job timeout) leaves its
+   * idempotency key in the log. The attempt's `append` completes it: `read` then returns
+   * the answered line alone. Same fields as that line (status null, duration 0).
+   */
+  sending?(entry: RequestLogEntry): void;
   /** Newest last; `where` (and `failedOnly`) apply before `limit`. */
   read(options?: { failedOnly?: boolean; where?: (entry: RequestLogEntry) => boolean; limit?: number }): Promise<RequestLogEntry[]>;
   /**

@@ -1,0 +1,107 @@
+/**
+ * `orders create --json` with a generated key, killed (SIGKILL) while its POST /orders is
+ * in flight: stderr stays empty with --json, so the request log is where the key is. It
+ * is logged before the order leaves; `vouchers log` shows it without an answer, with the
+ * command to retry safely, and that retry reaches the server with the same key.
+ */
+import { spawn } from 'node:child_process';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { BIN } from '../helpers/bin.js';
+import { forwardTo, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { until } from '../helpers/until.js';
+import { envOf, fastSandbox, orderCount } from './orders-helpers.js';
+
+let sb: SandboxHandle;
+let proxy: LoopbackServer;
+/** While true, POST /orders is taken in and never answered; everything else reaches the sandbox. */
+let hold = true;
+
+beforeAll(async () => {
+  sb = await fastSandbox();
+  const target = new URL(sb.baseUrl).origin;
+  proxy = await startLoopbackServer(async (req, res) => {
+    if (hold && req.method === 'POST' && req.target.endsWith('/orders')) return;
+    await forwardTo(target, req, res);
+  });
+});
+afterAll(async () => {
+  await proxy.close();
+  await sb.close();
+});
+
+interface LoggedWrite {
+  method: string;
+  path: string;
+  status: number | null;
+  idempotency_key: string | null;
+  unanswered?: boolean;
+  answered_by_retry?: string;
+  retry?: string;
+  look_first?: string;
+}
+
+describe('orders create --json killed before its answer', () => {
+  it('the log shows its key with no answer recorded, and a retry with that key reaches the server with the same Idempotency-Key', async () => {
+    const dir = tempConfigDir();
+    const env = { ...envOf(sb), VOUCHERS_BASE_URL: proxy.baseUrl, VOUCHERS_CONFIG_DIR: dir };
+    const args = ['orders', 'create', '--product', 'sbx-async', '--denomination', '10', '--json'];
+
+    const proc = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stderr = '';
+    proc.stderr.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => proc.once('close', (_code, signal) => resolve(signal)));
+    const held = await until(
+      () => proxy.requests.find((r) => r.method === 'POST' && r.target.endsWith('/orders')),
+      'the proxy to receive POST /orders',
+      15_000,
+    );
+    proc.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    const key = held.headers['idempotency-key'] as string;
+    expect(key).toMatch(/\S/);
+    // With --json nothing was said on stderr: the key is nowhere but the log.
+    expect(stderr).toBe('');
+
+    const shown = await runCli(['log', '--json'], { configDir: dir, env });
+    expect(shown.code).toBe(0);
+    const entries = JSON.parse(shown.stdout) as LoggedWrite[];
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ method: 'POST', path: '/orders', status: null, idempotency_key: key, unanswered: true });
+    expect(entries[0]!.retry).toBe(`vouchers orders create … --idempotency-key ${key}`);
+    expect(entries[0]!.look_first).toMatch(/^vouchers orders list --from \d{4}-\d{2}-\d{2}$/);
+
+    // --unanswered and --failed list it; the table says so on stderr with the key.
+    const open = await runCli(['log', '--unanswered', '--json'], { configDir: dir, env });
+    expect((JSON.parse(open.stdout) as LoggedWrite[]).map((e) => e.idempotency_key)).toEqual([key]);
+    const failed = await runCli(['log', '--failed'], { configDir: dir, env });
+    expect(failed.stdout).toContain('no answer recorded');
+    expect(failed.stderr).toContain(`no answer recorded (idempotency key ${key})`);
+    expect(failed.stderr).toContain(`retry safely: vouchers orders create … --idempotency-key ${key}`);
+
+    // The retry the log names: the same command with the key.
+    hold = false;
+    const before = orderCount(sb);
+    const retried = await runCli([...args, '--idempotency-key', key], { configDir: dir, env });
+    expect(retried.code, retried.stderr).toBe(0);
+    const posts = proxy.requests.filter((r) => r.method === 'POST' && r.target.endsWith('/orders'));
+    expect(posts.map((r) => r.headers['idempotency-key'])).toEqual([key, key]);
+    expect(orderCount(sb)).toBe(before + 1);
+
+    // Settled by the retry's 2xx: counted once, not failed, no longer unanswered.
+    const after = JSON.parse((await runCli(['log', '--json', '--method', 'POST'], { configDir: dir, env })).stdout) as LoggedWrite[];
+    expect(after).toHaveLength(2);
+    expect(after[0]).toMatchObject({ unanswered: true, idempotency_key: key });
+    expect(after[0]!.answered_by_retry).toMatch(/^\d{4}-/);
+    expect(after[0]!.retry).toBeUndefined();
+    expect(after[1]).toMatchObject({ status: 202, idempotency_key: key });
+    expect(after[1]!.unanswered).toBeUndefined();
+    const none = await runCli(['log', '--unanswered', '--json'], { configDir: dir, env });
+    expect(JSON.parse(none.stdout)).toEqual([]);
+    const noFailure = await runCli(['log', '--failed', '--json'], { configDir: dir, env });
+    expect(JSON.parse(noFailure.stdout)).toEqual([]);
+  });
+});

@@ -1,0 +1,115 @@
+/**
+ * The request log's sending lines (a keyed write logged as it leaves) and their merging on
+ * read: an answered one is counted once, by its answer, never as a failure; one without
+ * its answer is `unanswered` (and failed: no response), unless a later 2xx to the same key
+ * settled it.
+ */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { isFailed, mergeSending, openRequestLog } from '../../../src/core/journal/request-log.js';
+import type { RequestLogEntry } from '../../../src/core/journal/types.js';
+
+const T1 = '2026-11-22T09:30:00.000Z';
+const T2 = '2026-11-22T09:31:00.000Z';
+const T3 = '2026-11-22T09:32:00.000Z';
+
+const write = (over: Partial<RequestLogEntry> = {}): RequestLogEntry => ({
+  time: T1,
+  profile: 'default',
+  method: 'POST',
+  path: '/orders',
+  status: 201,
+  duration_ms: 80,
+  attempt: 1,
+  trace_id: 'a'.repeat(32),
+  idempotency_key: 'key-1',
+  error_code: null,
+  ...over,
+});
+/** The sending line of `write(over)`, as read from the file. */
+const sending = (over: Partial<RequestLogEntry> = {}): RequestLogEntry => ({
+  ...write(over),
+  status: null,
+  duration_ms: 0,
+  error_code: null,
+  unanswered: true,
+});
+
+describe('mergeSending', () => {
+  it('a sending line answered later is left out: the answer stands for it (another trace ID from the server too)', () => {
+    const answer = write({ trace_id: 'e'.repeat(32) });
+    const merged = mergeSending([sending(), write({ method: 'GET', path: '/wallets', idempotency_key: null, status: 200 }), answer]);
+    expect(merged).toEqual([write({ method: 'GET', path: '/wallets', idempotency_key: null, status: 200 }), answer]);
+    expect(merged.filter(isFailed)).toEqual([]);
+  });
+
+  it('each attempt pairs with its own answer; the last without one stays unanswered, counted as failed once', () => {
+    const merged = mergeSending([sending(), write({ status: 503, error_code: 'SERVICE_UNAVAILABLE' }), sending({ time: T2, attempt: 2 })]);
+    expect(merged.map((e) => [e.attempt, e.status, e.unanswered])).toEqual([
+      [1, 503, undefined],
+      [2, null, true],
+    ]);
+    expect(merged.filter(isFailed)).toHaveLength(2);
+  });
+
+  it('writes of two processes interleaved: the killed one stays unanswered, the other is answered', () => {
+    const merged = mergeSending([
+      sending({ idempotency_key: 'killed' }),
+      sending({ time: T2, idempotency_key: 'done' }),
+      write({ time: T2, idempotency_key: 'done' }),
+    ]);
+    expect(merged.map((e) => [e.idempotency_key, e.status, e.unanswered])).toEqual([
+      ['killed', null, true],
+      ['done', 201, undefined],
+    ]);
+  });
+
+  it('retried later with the same key and answered 2xx: settled (answered_by_retry), not failed, the retry counted once', () => {
+    const merged = mergeSending([sending(), sending({ time: T2 }), write({ time: T2, status: 200 })]);
+    expect(merged).toHaveLength(2);
+    expect(merged[0]).toMatchObject({ status: null, unanswered: true, answered_by_retry: T2 });
+    expect(merged[1]).toMatchObject({ status: 200, time: T2 });
+    expect(merged.filter(isFailed)).toEqual([]);
+  });
+
+  it('not settled by a retry refused or still in progress, nor by a 2xx for the key under another profile or path', () => {
+    const merged = mergeSending([
+      sending(),
+      sending({ time: T2 }),
+      write({ time: T2, status: 409, error_code: 'IDEMPOTENCY_KEY_IN_PROGRESS' }),
+      write({ time: T3, profile: 'other', status: 201 }),
+      write({ time: T3, path: '/payouts', status: 201 }),
+    ]);
+    expect(merged[0]).toMatchObject({ unanswered: true });
+    expect(merged[0]!.answered_by_retry).toBeUndefined();
+    expect(isFailed(merged[0]!)).toBe(true);
+  });
+
+  it('a log without sending lines is returned as it is', () => {
+    const entries = [write(), write({ time: T2 })];
+    expect(mergeSending(entries)).toBe(entries);
+  });
+});
+
+describe('the file log', () => {
+  it('writes a sending line with only the entry fields and `sending`; read merges it; limit counts merged entries', async () => {
+    const log = openRequestLog(mkdtempSync(join(tmpdir(), 'vouchers-log-')));
+    const answered = write();
+    const { unanswered: _, ...line } = sending();
+    log.sending?.(line);
+    expect(JSON.parse(readFileSync(log.path, 'utf8'))).toEqual({ ...line, sending: true });
+    expect(await log.read()).toEqual([{ ...line, unanswered: true }]);
+    log.append(answered);
+    log.sending?.({ ...line, time: T2, idempotency_key: 'key-2' });
+    log.append(write({ time: T3, method: 'GET', path: '/wallets', idempotency_key: null, status: 200 }));
+    expect((await log.read()).map((e) => [e.time, e.status, e.unanswered])).toEqual([
+      [T1, 201, undefined],
+      [T2, null, true],
+      [T3, 200, undefined],
+    ]);
+    expect((await log.read({ limit: 2 })).map((e) => e.time)).toEqual([T2, T3]);
+    expect((await log.read({ failedOnly: true })).map((e) => e.idempotency_key)).toEqual(['key-2']);
+  });
+});
