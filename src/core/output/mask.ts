@@ -83,6 +83,23 @@ export function isCodeField(key: string): boolean {
 }
 
 /**
+ * Whether a value under a name that may mean either a code or an amount (`voucher_value`)
+ * is an amount: a number that is no card number, a decimal (`"25.00"`), a short integer
+ * (`"25"`), or `{amount, currency}`. A string shaped like a code stays a code.
+ */
+function isAmountValue(key: string, v: unknown): boolean {
+  if (snake(key) !== 'voucher_value') return false;
+  if (typeof v === 'number') return Number.isFinite(v) && Math.abs(v) < 1e7;
+  if (typeof v === 'string') return /^-?\d{1,7}\.\d{1,4}$/.test(v.trim()) || /^\d{1,4}$/.test(v.trim());
+  return isRecord(v) && Object.hasOwn(v, 'amount') && Object.keys(v).every((k) => ['amount', 'currency', 'value'].includes(k));
+}
+
+/** Whether `v` under `key` holds a code: a code's name, unless the value is an amount (isAmountValue). */
+function holdsCode(key: string, v: unknown): boolean {
+  return isCodeField(key) && !isAmountValue(key, v);
+}
+
+/**
  * Whether a field is an object about redeeming a card (`claim: {url, …}`, `redemption`):
  * every value in it is masked, whatever its own name (`url`, `value`).
  */
@@ -178,7 +195,7 @@ export function maskCodes<T>(value: T, reveal = false, options: { listedStringsA
   if (reveal) return value;
   const masked = walk(value, (k, v, siblings) =>
     // Whatever a code's field holds is the code: a string, `{value, type}`, a list of them.
-    isCodeField(k) && !isErrorCode(k, v, siblings)
+    holdsCode(k, v) && !isErrorCode(k, v, siblings)
       ? maskEvery(v, isPinField(k))
       : isCodeHolder(k) && v !== null && typeof v === 'object'
         ? maskEvery(v)
@@ -255,6 +272,12 @@ export function codeText(v: unknown): string | undefined {
   return Object.keys(v).length > 0 ? JSON.stringify(v) : undefined;
 }
 
+/** Whether an object under this name is a thing a code identifies (`vendor`, `product`, `category`): see NOT_A_VOUCHER. */
+function isIdentified(key: string): boolean {
+  const k = snake(key);
+  return NOT_A_VOUCHER.has(k) || NOT_A_VOUCHER.has(k.replace(/s$/, ''));
+}
+
 /** The codes a field holds: its one code (`code`), or each listed one (`codes.0`, `codes.1`). */
 function held(key: string, v: unknown): Field[] {
   const one = (k: string, x: unknown): Field[] => {
@@ -270,14 +293,15 @@ function held(key: string, v: unknown): Field[] {
  * string before one holding an object or a list), else one in an object it holds (`card:
  * {number, pin}`), named by both keys joined (`card_number`), its key given as `card.number`.
  */
-function findField(record: Record<string, unknown>, is: (key: string) => boolean, preferred: string): Field | undefined {
+function findField(record: Record<string, unknown>, is: (key: string, v: unknown) => boolean, preferred: string): Field | undefined {
   const own = held(preferred, Object.hasOwn(record, preferred) ? record[preferred] : undefined)[0];
   if (own) return own;
-  for (const [k, v] of Object.entries(record)) if (usable(v) && is(k)) return { key: k, value: String(v) };
-  for (const [k, v] of Object.entries(record)) if (v !== null && typeof v === 'object' && is(k) && held(k, v)[0]) return held(k, v)[0];
+  for (const [k, v] of Object.entries(record)) if (usable(v) && is(k, v)) return { key: k, value: String(v) };
+  for (const [k, v] of Object.entries(record)) if (v !== null && typeof v === 'object' && is(k, v) && held(k, v)[0]) return held(k, v)[0];
   for (const [k, inner] of Object.entries(record)) {
-    if (!isRecord(inner)) continue;
-    for (const [c, v] of Object.entries(inner)) if (usable(v) && (is(`${k}_${c}`) || is(c))) return { key: `${k}.${c}`, value: String(v) };
+    // A vendor's, product's or category's `code` names that thing: it is no voucher's code.
+    if (!isRecord(inner) || isIdentified(k)) continue;
+    for (const [c, v] of Object.entries(inner)) if (usable(v) && (is(`${k}_${c}`, v) || is(c, v))) return { key: `${k}.${c}`, value: String(v) };
   }
   return undefined;
 }
@@ -287,7 +311,7 @@ function findField(record: Record<string, unknown>, is: (key: string) => boolean
  * first code-like field: its key and value.
  */
 export function findCode(record: Record<string, unknown>): Field | undefined {
-  return findField(record, (k) => isCodeField(k) && !isPinField(k), 'code');
+  return findField(record, (k, v) => holdsCode(k, v) && !isPinField(k), 'code');
 }
 
 /** The pin of a record: its field `pin`, else the first pin-like field. */
@@ -306,7 +330,7 @@ export function codeFields(record: Record<string, unknown>): Field[] {
   const found: Field[] = [];
   const inside = (k: string, inner: Record<string, unknown>): [string, unknown][] =>
     Object.entries(inner).filter(([c]) => isCodeField(`${k}_${c}`));
-  for (const [k, v] of Object.entries(record)) if (isCodeField(k) && !(isRecord(v) && inside(k, v).length > 0)) found.push(...held(k, v));
+  for (const [k, v] of Object.entries(record)) if (holdsCode(k, v) && !(isRecord(v) && inside(k, v).length > 0)) found.push(...held(k, v));
   for (const [k, inner] of Object.entries(record)) {
     if (!isRecord(inner)) continue;
     for (const [c, v] of inside(k, inner)) found.push(...held(`${k}.${c}`, v));

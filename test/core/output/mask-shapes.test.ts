@@ -89,4 +89,22 @@ describe('codes of another shape or name', () => {
       'SIGKEY',
     );
   });
+
+  it('a voucher_value holding an amount is an amount: shown, and never read as the code; one shaped like a code stays masked', () => {
+    expect(maskCodes({ voucher_value: 25, currency: 'USD' })).toEqual({ voucher_value: 25, currency: 'USD' });
+    expect(maskCodes({ voucher_value: '25.00' })).toEqual({ voucher_value: '25.00' });
+    expect(maskCodes({ voucher_value: { amount: 25, currency: 'USD' } })).toEqual({ voucher_value: { amount: 25, currency: 'USD' } });
+    expect(findCode({ product_id: 'A', voucher_value: 25 })).toBeUndefined();
+    expect(codeFields({ voucher_value: '25.00' })).toEqual([]);
+    expect(maskCodes({ voucher_value: 'LEAK-VV-4' })).toEqual({ voucher_value: '••••••••VV-4' });
+    expect(maskCodes({ voucher_value: '6006491234567890' })).toEqual({ voucher_value: '••••••••7890' });
+    expect(findCode({ voucher_value: 'LEAK-VV-4' })).toEqual({ key: 'voucher_value', value: 'LEAK-VV-4' });
+  });
+
+  it("a vendor's, product's or category's code is that thing's identifier, never taken for the voucher's code", () => {
+    for (const owner of ['vendor', 'product', 'category', 'brand', 'Vendor'])
+      expect(findCode({ product_id: 'A', expiry: '2027-01-01', [owner]: { code: 'amazon', name: 'Amazon' } }), owner).toBeUndefined();
+    expect(findCode({ vendor: { code: 'amazon' }, card: { number: 'C-9999' } })).toEqual({ key: 'card.number', value: 'C-9999' });
+    expect(readOrder({ vouchers: [{ product_id: 'A', vendor: { code: 'amazon' } }] }).vouchers[0]!.code).toBeUndefined();
+  });
 });
