@@ -34,8 +34,16 @@ export function createFactory(io: IO, globals: () => GlobalOptions, overrides: F
   });
   // Resolving a profile only reads the file: plain fs, no conf on the start-up path.
   const profile = memo(async () => {
-    const [{ resolveProfile }, { readConfig }] = await Promise.all([import('./core/config/resolve.js'), import('./core/config/read.js')]);
-    return resolveProfile(readConfig(io.env), io.env, globals());
+    const [{ resolveProfile }, { readConfig }, { rememberSecret }] = await Promise.all([
+      import('./core/config/resolve.js'),
+      import('./core/config/read.js'),
+      import('./core/output/seen.js'),
+    ]);
+    const resolved = resolveProfile(readConfig(io.env), io.env, globals());
+    // The profile's own secrets are masked in any message that quotes them.
+    rememberSecret(resolved.api_secret);
+    rememberSecret(resolved.webhook_secret);
+    return resolved;
   });
   const requestLog = memo(async () => {
     const [{ openRequestLog }, { configLocation }] = await Promise.all([

@@ -9,6 +9,7 @@ import { loadColour } from './core/output/colour.js';
 import { createFactory, type FactoryOverrides, type GlobalOptions } from './factory.js';
 import type { RunSeam } from './commands/types.js';
 import { asksVersionOnly, VERSION } from './core/version.js';
+import { forgetSeen } from './core/output/seen.js';
 
 /** Exit codes, documented in the README. */
 export const EXIT = {
@@ -64,6 +65,8 @@ export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrid
     io.stdout.write(VERSION + '\n');
     return EXIT.ok;
   }
+  // Codes and secrets seen by an earlier run (in the same process) are not this run's.
+  forgetSeen();
   const { buildProgram, helpArgv, unknownHelpTopic, wantsJson } = await import('./program.js');
   argv = helpArgv(argv);
   const { program, factory } = await buildProgram(io, (g) => createFactory(io, g as () => GlobalOptions, overrides), { argv, run: seam });

@@ -13,6 +13,7 @@ import { checkAnswer, quickValidate, validateResponse, type ContractDrift, type 
 import { monotonicMs } from '../time/monotonic.js';
 import { isRecord } from '../is-record.js';
 import { pagingOf } from './paging.js';
+import { rememberShown } from '../output/mask-text.js';
 
 export interface AnswerContext {
   origin: string;
@@ -55,6 +56,8 @@ export function answer<T>(
     throw apiErrorFromResponse(response, { method, path }, c.now);
   }
   const parsed = parseJsonBody(response.text);
+  // A message later in this run that quotes a code or secret of this answer is masked.
+  rememberShown(parsed);
   if (call.options.raw) {
     response.data = parsed;
     return response as ApiResponse<T>;

@@ -1,6 +1,7 @@
 /** Non-2xx answers as ApiError: decoded from the error envelope, or `HttpError`/`HTTP_<status>` when the body is not one. */
 import { ApiError } from '../errors/index.js';
 import type { ApiResponse } from './types.js';
+import { isPlainErrorCode, maskText } from '../output/mask-text.js';
 
 interface Envelope {
   error: { name: string; code: string; message: string; details?: { path: string; message: string }[] };
@@ -83,13 +84,13 @@ export function parseJsonBody(text: string): unknown {
 /** Longest piece of a server's own error text shown in a message. */
 const MAX_TEXT = 300;
 
-/** Printable text on one line, cut to MAX_TEXT: a server's words, safe for a terminal. */
+/** Printable text on one line, cut to MAX_TEXT: a server's words, safe for a terminal, codes and secrets masked (mask-text.ts). */
 function oneLine(text: string): string {
   const flat = text
     .replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069]+/g, ' ')
     .replace(/\s+/g, ' ')
     .trim();
-  return flat.length > MAX_TEXT ? `${flat.slice(0, MAX_TEXT - 1)}…` : flat;
+  return maskText(flat.length > MAX_TEXT ? `${flat.slice(0, MAX_TEXT - 1)}…` : flat);
 }
 
 /** The readable text of an HTML page (a proxy's error page): its title, else its text. */
@@ -134,7 +135,10 @@ export function foreignError(text: string, body: unknown): { message?: string; c
       str(b.code) ??
       str(b.error_code) ??
       (str(b.error) && /^[A-Za-z][\w.-]{0,63}$/.test(b.error as string) ? (b.error as string) : undefined);
-    const code = rawCode && /^[A-Za-z][\w.-]{0,63}$/.test(rawCode) ? rawCode.replace(/[.-]/g, '_').toUpperCase() : undefined;
+    const code =
+      rawCode && /^[A-Za-z][\w.-]{0,63}$/.test(rawCode) && isPlainErrorCode(rawCode)
+        ? rawCode.replace(/[.-]/g, '_').toUpperCase()
+        : undefined;
     // Field messages: `errors` (a list, or messages by field), problem details' `invalid-params`
     // (RFC 7807) or `errors`, and those inside an `error` object.
     const details = [b.errors, b['invalid-params'], b.invalid_params, inner?.details, inner?.errors].flatMap(fieldMessages);
@@ -169,8 +173,8 @@ export function apiErrorFromResponse(
     return new ApiError({
       ...common,
       name: body.error.name,
-      code: body.error.code,
-      message: body.error.message,
+      code: isPlainErrorCode(body.error.code) ? body.error.code : `HTTP_${res.status}`,
+      message: maskText(body.error.message),
       details: details(body.error.details),
     });
   }

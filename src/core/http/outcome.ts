@@ -4,6 +4,7 @@
  */
 import type { RequestLogEntry } from '../journal/types.js';
 import { parseJsonBody } from './api-error.js';
+import { isPlainErrorCode } from '../output/mask-text.js';
 import type { Sent } from './attempt.js';
 import type { Call } from './call.js';
 import { parseRetryAfter, shouldRetry, type AttemptOutcome, type BackoffSettings, type RetryDecision } from './retry.js';
@@ -24,7 +25,7 @@ export function judge(sent: Exclude<Sent, { kind: 'interrupted' }>, now: number)
   const r = sent.response;
   const ok = r.status >= 200 && r.status < 300;
   const envelope = ok ? undefined : (parseJsonBody(r.text) as { error?: { code?: unknown } } | undefined);
-  const code = typeof envelope?.error?.code === 'string' ? envelope.error.code : undefined;
+  const code = typeof envelope?.error?.code === 'string' && isPlainErrorCode(envelope.error.code) ? envelope.error.code : undefined;
   return {
     outcome: { kind: 'response', status: r.status, code, retryAfterMs: parseRetryAfter(r.headers['retry-after'], now) },
     errorCode: ok ? null : (code ?? `HTTP_${r.status}`),

@@ -7,6 +7,7 @@ import { Chalk } from 'chalk';
 import { ApiError, CliError, NetworkError, PendingError } from '../errors/index.js';
 import { colorEnabled, type IO } from '../io/io.js';
 import { suggestedCommand, type HintGlobals } from './next-page.js';
+import { maskText } from './mask-text.js';
 
 export interface RenderErrorOptions {
   json: boolean;
@@ -105,6 +106,11 @@ function statusHint(e: ApiError, globals?: HintGlobals): string | undefined {
 }
 
 export function hintFor(error: unknown, globals?: HintGlobals): string | undefined {
+  const hint = rawHint(error, globals);
+  return hint === undefined ? undefined : maskText(hint);
+}
+
+function rawHint(error: unknown, globals?: HintGlobals): string | undefined {
   if (error instanceof CliError && error.hint) return error.hint;
   if (error instanceof ApiError) {
     const h = HINTS[error.apiCode];
@@ -125,8 +131,8 @@ function baseEnvelope(error: unknown): Record<string, unknown> {
       error: {
         name: error.name,
         code: error.apiCode,
-        message: error.message,
-        ...(error.details ? { details: error.details } : {}),
+        message: maskText(error.message),
+        ...(error.details ? { details: error.details.map((d) => ({ ...d, message: maskText(d.message) })) } : {}),
         status: error.status,
         ...(error.retryAfter !== undefined ? { retry_after: error.retryAfter } : {}),
       },
@@ -135,42 +141,47 @@ function baseEnvelope(error: unknown): Record<string, unknown> {
   }
   if (error instanceof CliError) {
     return {
-      error: { name: error.name, code: error.code, message: error.message, ...(error.hint ? { hint: error.hint } : {}) },
+      error: {
+        name: error.name,
+        code: error.code,
+        message: maskText(error.message),
+        ...(error.hint ? { hint: maskText(error.hint) } : {}),
+      },
       trace_id: traceOf(error) ?? null,
     };
   }
   const e = error instanceof Error ? error : new Error(String(error));
-  return { error: { name: 'UnexpectedError', code: 'UNEXPECTED', message: e.message }, trace_id: null };
+  return { error: { name: 'UnexpectedError', code: 'UNEXPECTED', message: maskText(e.message) }, trace_id: null };
 }
 
 export function renderError(io: IO, error: unknown, options: RenderErrorOptions): void {
   if (options.json) {
     io.stderr.write(JSON.stringify(errorEnvelope(error)) + '\n');
-    if (options.debug && error instanceof Error && error.stack) io.stderr.write(error.stack + '\n');
+    if (options.debug && error instanceof Error && error.stack) io.stderr.write(maskText(error.stack) + '\n');
     return;
   }
   const c = new Chalk({ level: colorEnabled(io, 'stderr', !options.color) ? 1 : 0 });
   const lines: string[] = [];
   if (error instanceof ApiError) {
-    lines.push(`${c.red.bold('Error:')} ${error.message}`);
+    lines.push(`${c.red.bold('Error:')} ${maskText(error.message)}`);
     lines.push(`  ${c.dim('name')}      ${error.name} (${error.apiCode})`);
     lines.push(`  ${c.dim('status')}    HTTP ${error.status}${error.method ? ` on ${error.method} ${error.path ?? ''}` : ''}`);
     // A message that names no field is shown on its own.
-    for (const d of error.details ?? []) lines.push(`  ${c.dim('field')}     ${d.path ? `${d.path}: ` : ''}${d.message}`);
+    for (const d of error.details ?? []) lines.push(`  ${c.dim('field')}     ${d.path ? `${d.path}: ` : ''}${maskText(d.message)}`);
     if (error.retryAfter !== undefined) lines.push(`  ${c.dim('retry')}     after ${error.retryAfter} s`);
     lines.push(`  ${c.dim('trace ID')}  ${error.traceId ? c.bold(error.traceId) : '(none returned)'}`);
   } else if (error instanceof CliError) {
-    lines.push(`${c.red.bold('Error:')} ${error.message}`);
+    lines.push(`${c.red.bold('Error:')} ${maskText(error.message)}`);
     if (error.kind !== 'usage' || error.name !== 'UsageError') lines.push(`  ${c.dim('code')}      ${error.code}`);
     const trace = traceOf(error);
     if (trace) lines.push(`  ${c.dim('trace ID')}  ${c.bold(trace)}`);
   } else {
     const e = error instanceof Error ? error : new Error(String(error));
-    lines.push(`${c.red.bold('Unexpected error:')} ${e.message}`);
+    lines.push(`${c.red.bold('Unexpected error:')} ${maskText(e.message)}`);
     if (!options.debug) lines.push(`  ${c.dim('run again with --debug for the stack trace')}`);
   }
   const hint = hintFor(error, options.globals);
   if (hint) lines.push(`  ${c.cyan('hint')}      ${hint}`);
-  if (options.debug && error instanceof Error && error.stack) lines.push('', c.dim(error.stack));
+  if (options.debug && error instanceof Error && error.stack) lines.push('', c.dim(maskText(error.stack)));
   io.stderr.write(lines.join('\n') + '\n');
 }

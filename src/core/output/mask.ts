@@ -95,7 +95,7 @@ function isAmountValue(key: string, v: unknown): boolean {
 }
 
 /** Whether `v` under `key` holds a code: a code's name, unless the value is an amount (isAmountValue). */
-function holdsCode(key: string, v: unknown): boolean {
+export function holdsCode(key: string, v: unknown): boolean {
   return isCodeField(key) && !isAmountValue(key, v);
 }
 
@@ -119,7 +119,7 @@ function maskEvery(value: unknown, pin = false, depth = 0): unknown {
 }
 
 /** Whether a field holds a PIN (masked whole) rather than a code (masked to its last 4). */
-function isPinField(key: string): boolean {
+export function isPinField(key: string): boolean {
   return /(^|_)(pin|pincode|pin_code|passcode|cvv|cvc|pin_number|pin_no|pin_num|pin_nr|pin_value)s?$/.test(snake(key));
 }
 
@@ -301,7 +301,8 @@ function findField(record: Record<string, unknown>, is: (key: string, v: unknown
   for (const [k, inner] of Object.entries(record)) {
     // A vendor's, product's or category's `code` names that thing: it is no voucher's code.
     if (!isRecord(inner) || isIdentified(k)) continue;
-    for (const [c, v] of Object.entries(inner)) if (usable(v) && (is(`${k}_${c}`, v) || is(c, v))) return { key: `${k}.${c}`, value: String(v) };
+    for (const [c, v] of Object.entries(inner))
+      if (usable(v) && (is(`${k}_${c}`, v) || is(c, v))) return { key: `${k}.${c}`, value: String(v) };
   }
   return undefined;
 }

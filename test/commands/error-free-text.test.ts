@@ -1,0 +1,68 @@
+/**
+ * A server's error message that quotes a voucher code or a secret (a 409 naming the voucher
+ * already issued, a 401 echoing the webhook secret or the signature): masked in the error
+ * block, the --json error and the request log, in the one path every error takes.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { quickClock } from '../helpers/sandbox.js';
+import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+
+const CODE = 'ABCD-EFGH-1234-5678';
+const WEBHOOK_SECRET = 'whsec_profileOWNsecret0042';
+const HEX = '0123456789abcdef0123456789abcdef';
+const LEAKS = [CODE, WEBHOOK_SECRET, HEX, 'api-secret-0042-longer'];
+
+let server: LoopbackServer;
+let env: Record<string, string>;
+let dir: string;
+
+beforeAll(async () => {
+  server = await startLoopbackServer((req, res) => {
+    if (req.method === 'POST')
+      return sendJson(res, 409, { error: { name: 'Conflict', code: CODE, message: `voucher ${CODE} already issued` } });
+    return sendJson(res, 401, {
+      error: {
+        name: 'Unauthorized',
+        code: 'BAD_SIGNATURE',
+        message: `signature t=1,v1=${HEX} does not match; secrets tried: ${WEBHOOK_SECRET}, api-secret-0042-longer`,
+      },
+    });
+  });
+  dir = tempConfigDir();
+  env = {
+    VOUCHERS_BASE_URL: server.baseUrl,
+    VOUCHERS_API_KEY: 'k',
+    VOUCHERS_API_SECRET: 'api-secret-0042-longer',
+    VOUCHERS_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    VOUCHERS_MAX_RETRIES: '0',
+    NO_COLOR: '1',
+  };
+});
+afterAll(() => server.close());
+
+const cli = (argv: string[]) => runCli(argv, { env, configDir: dir, overrides: { clock: quickClock() } });
+
+describe("a server's error text quoting a code or a secret", () => {
+  it('a 409 naming the voucher: masked in the error line, --json and the request log', async () => {
+    const text = await cli(['orders', 'create', '--product', 'p', '--denomination', '25', '-y']);
+    expect(text.code).toBe(5);
+    expect(text.stderr).toContain('voucher ••••••••5678 already issued');
+    const json = await cli(['orders', 'create', '--product', 'p', '--denomination', '25', '-y', '--json', '--debug']);
+    expect(JSON.parse(json.stderr.split('\n').find((l) => l.startsWith('{'))!)).toMatchObject({
+      error: { message: 'voucher ••••••••5678 already issued', status: 409 },
+    });
+    const log = readFileSync(join(dir, 'requests.log'), 'utf8');
+    expect(log).toContain('"error_code":"HTTP_409"');
+    for (const s of LEAKS) expect(text.stdout + text.stderr + json.stdout + json.stderr + log, s).not.toContain(s);
+  });
+
+  it("a 401 echoing the signature and the profile's secrets: none of them shown, with --debug neither", async () => {
+    const r = await cli(['orders', 'get', 'ord_1', '--debug']);
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('does not match');
+    for (const s of LEAKS) expect(r.stdout + r.stderr, s).not.toContain(s);
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * A server's free text (an error message) that quotes a voucher code or a secret: masked
+ * when this run has seen the value, when it has a secret's or signature's look, or when a
+ * code's or secret's name stands before it. Ids, amounts and words stay as they are.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { maskText, rememberShown } from '../../../src/core/output/mask-text.js';
+import { forgetSeen, rememberSecret } from '../../../src/core/output/seen.js';
+import { maskSecret } from '../../../src/core/output/format.js';
+import { apiErrorFromResponse } from '../../../src/core/http/api-error.js';
+
+afterEach(() => forgetSeen());
+
+describe('maskText', () => {
+  it('masks a value named as a code, pin, voucher, card or secret in a sentence', () => {
+    expect(maskText('voucher ABCD-EFGH-1234-5678 already issued')).toBe('voucher ••••••••5678 already issued');
+    expect(maskText('code: X7K2Q9ZT taken, pin=123456')).toBe('code: ••••••••Q9ZT taken, pin=••••');
+    expect(maskText('{"voucher_code":"SBX-7K2Q-AAAA"} bad')).toBe('{"voucher_code":"••••••••AAAA"} bad');
+    expect(maskText('the voucher code is ABCD1234.')).toBe('the voucher code is ••••••••1234.');
+    expect(maskText('gift card 6006491234567890 expired')).toBe('gift card ••••••••7890 expired');
+    expect(maskText('secret sk_fake_secret_123 is not valid for key pk_fake_1')).not.toContain('sk_fake_secret_123');
+    expect(maskText('bad X-Signature t=1700000000,v1=0123456789abcdef0123456789abcdef')).not.toContain('0123456789abcdef');
+    expect(maskText('endpoint secret whsec_abcdefgh12345678 rotated')).not.toContain('whsec_abcdefgh12345678');
+  });
+
+  it('keeps ids, amounts, dates, error and product codes, and plain words', () => {
+    for (const t of [
+      'no such product AMZ-US-25',
+      'order ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CF not found',
+      'voucher vch_01JDQ5N7ZS3QK6V9W2X4Y8B1CF failed',
+      'error code E1234, HTTP code 404',
+      'voucher 25.00 USD over the limit',
+      'card 2 of 3',
+      'signature mismatch',
+      'voucher expires 2027-01-01',
+      'run again with --idempotency-key 10d015e7-3709-4843-a3b2-e57400fac5af',
+    ])
+      expect(maskText(t), t).toBe(t);
+  });
+
+  it('masks, under any words, a code an answer of this run carried and the profile secrets', () => {
+    rememberShown({ order_id: 'ord_1', vouchers: [{ code: 'QQQQ9999ZZZZ', card: { number: '6000111122223333' }, voucher_value: 1000.0 }] });
+    rememberSecret('profile-secret-0042');
+    const text = maskText('QQQQ9999ZZZZ and 6000111122223333 are locked (profile-secret-0042), 1000 USD');
+    expect(text).toBe(`••••••••ZZZZ and ••••••••3333 are locked (${maskSecret('profile-secret-0042')}), 1000 USD`);
+    expect(text).not.toContain('secret-00');
+    forgetSeen();
+    expect(maskText('QQQQ9999ZZZZ is locked')).toBe('QQQQ9999ZZZZ is locked');
+  });
+
+  it("an API error's message and a code-shaped error code are masked where the error is made", () => {
+    const e = apiErrorFromResponse(
+      {
+        status: 409,
+        headers: {},
+        text: JSON.stringify({
+          error: { name: 'Conflict', code: 'ABCD-EFGH-1234-5678', message: 'voucher ABCD-EFGH-1234-5678 already issued' },
+        }),
+        traceId: undefined,
+        replayed: false,
+      },
+      { method: 'POST', path: '/orders' },
+    );
+    expect(e.message).toBe('voucher ••••••••5678 already issued');
+    expect(e.apiCode).toBe('HTTP_409');
+    expect(e.stack).not.toContain('ABCD-EFGH-1234-5678');
+    const foreign = apiErrorFromResponse(
+      {
+        status: 409,
+        headers: {},
+        text: JSON.stringify({ message: 'card_number 6006491234567890 in use' }),
+        traceId: undefined,
+        replayed: false,
+      },
+      { method: 'POST', path: '/orders' },
+    );
+    expect(foreign.message).not.toContain('6006491234567890');
+  });
+});
