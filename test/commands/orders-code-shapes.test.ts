@@ -51,6 +51,8 @@ beforeAll(async () => {
     if (req.method === 'GET' && req.target === '/api/v1/orders/ord_1/vouchers')
       return sendJson(res, 200, { order_id: 'ord_1', data: SHAPES.vouchers }, h);
     if (req.method === 'GET' && req.target === '/api/v1/orders/ord_981234') return sendJson(res, 200, PLACED, h);
+    if (req.method === 'POST' && req.target === '/api/v1/orders' && req.body.includes('TOP-CODES'))
+      return sendJson(res, 201, { ...PLACED, codes: ['LEAK-K-TOPCODES'] }, h);
     if (req.method === 'POST' && req.target === '/api/v1/orders') return sendJson(res, 201, PLACED, h);
     res.writeHead(404, h);
     res.end();
@@ -122,5 +124,19 @@ describe('a code sent as an object', () => {
     const shown = await cli(['orders', 'create', '--product', 'AMZ-US', '--denomination', '25', '--reveal']);
     expect(shown.code, shown.stderr).toBe(0);
     expect(shown.stdout).toContain('OBJCODE-SECRET-7777');
+  });
+});
+
+describe("a server's own top-level field holding codes", () => {
+  it('orders create --reveal (plain view) shows it whole, as it shows the vouchers; masked without --reveal', async () => {
+    const argv = ['orders', 'create', '--product', 'TOP-CODES', '--denomination', '25'];
+    const shown = await cli([...argv, '--reveal']);
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain('codes\tLEAK-K-TOPCODES');
+    expect(shown.stdout).toContain('OBJCODE-SECRET-7777');
+    const masked = await cli(argv);
+    expect(masked.code, masked.stderr).toBe(0);
+    expect(masked.stdout).toContain('codes\t••••••••ODES');
+    expect(masked.stdout + masked.stderr).not.toContain('LEAK-K-TOPCODES');
   });
 });

@@ -81,14 +81,14 @@ export async function checkOrderFields(
   return handleFieldsFlag(io, settings, available, { open: !options.write });
 }
 
-export function orderRecordFields(order: Order, extra: Record<string, string> = {}, received?: unknown): RecordField[] {
+export function orderRecordFields(order: Order, extra: Record<string, string> = {}, received?: unknown, reveal = false): RecordField[] {
   const vouchers = order.items.reduce((n, i) => n + i.quantity, 0);
   // Fields of a server's own order body that the reading does not use, and a timeline it
   // found no steps in (a text, an object of another shape): shown as they came.
   const unread = timelineUnread(received)?.key;
   const own =
     received !== null && typeof received === 'object' && !Array.isArray(received)
-      ? Object.entries(maskSecrets(maskCodes(received as Record<string, unknown>)))
+      ? Object.entries(maskSecrets(maskCodes(received as Record<string, unknown>, reveal)))
           .filter(([k]) => (!READ_ORDER_KEYS.has(k) || k === unread) && !(k in extra))
           .map(([label, value]) => ({ label, value }))
       : [];
@@ -182,7 +182,7 @@ async function printSection<T>(
 /** Print an order as the user may see it (codes masked unless `reveal`). */
 export async function printOrder(io: IO, order: Order, settings: OutputSettings, options: PrintOrderOptions): Promise<void> {
   const shown = redactOrder(order, options.reveal);
-  const fields = orderRecordFields(shown, options.extra, options.received);
+  const fields = orderRecordFields(shown, options.extra, options.received, options.reveal);
   if (settings.format === 'json' || settings.format === 'ndjson') {
     // A body that was empty or not JSON (received null) holds no order: JSON says null,
     // never an order made of empty fields.
