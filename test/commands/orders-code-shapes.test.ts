@@ -140,3 +140,18 @@ describe("a server's own top-level field holding codes", () => {
     expect(masked.stdout + masked.stderr).not.toContain('LEAK-K-TOPCODES');
   });
 });
+
+describe('api --include over a masked body', () => {
+  it('Content-Length is that of the body shown (masked, or as received with --reveal); --raw alone still masks', async () => {
+    for (const extra of [['--raw'], [], ['--raw', '--reveal']]) {
+      const r = await cli(['api', '-i', 'GET', '/orders/ord_1', ...extra]);
+      expect(r.code, r.stderr).toBe(0);
+      const [head, ...rest] = r.stdout.split('\n\n');
+      const body = rest.join('\n\n');
+      const length = Number(/^content-length: (\d+)$/m.exec(head!)?.[1]);
+      expect(length, extra.join(' ')).toBe(Buffer.byteLength(body));
+      if (!extra.includes('--reveal')) expect(leaked(r, SECRETS), extra.join(' ')).toEqual([]);
+      else expect(JSON.parse(body)).toEqual(SHAPES);
+    }
+  });
+});

@@ -152,12 +152,24 @@ const CODE_ENDPOINT = /^(\/api\/v1)?\/orders\/[^/]+\/vouchers\/?$/;
 /** The webhook endpoint: a bare `key` or `token` in its answers is the signing secret. */
 const WEBHOOK_ENDPOINT = /^(\/api\/v1)?\/webhooks\/?(\?.*)?$/;
 
+/**
+ * The status line and headers, for --include. Content-Length is that of the body shown
+ * below them: a masked body, a pretty-printed one or one with the echoed API secret taken
+ * out is not the length the server sent, and a header that disagrees with the bytes under
+ * it is a lie (a script that reads that many bytes would cut or overrun the body).
+ */
+function headerBlock(res: ApiResponse, shown: string | undefined): string {
+  const lines = [statusLine(res)];
+  for (const [k, v] of Object.entries(res.headers))
+    lines.push(`${k}: ${k === 'content-length' && shown !== undefined ? Buffer.byteLength(shown) : v}`);
+  return lines.join('\n') + '\n\n';
+}
+
 async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions, check: ContractCheck, path: string): Promise<void> {
-  if (opts.include) {
-    const lines = [statusLine(res), ...Object.entries(res.headers).map(([k, v]) => `${k}: ${v}`)];
-    await out(io, lines.join('\n') + '\n\n');
+  if (res.text === '') {
+    if (opts.include) await out(io, headerBlock(res, undefined));
+    return;
   }
-  if (res.text === '') return;
   // Codes and secrets never reach the screen unasked, whatever the endpoint calls them.
   const masked =
     res.data === undefined || opts.reveal
@@ -170,6 +182,8 @@ async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions, check: 
   const changed = masked !== undefined && JSON.stringify(masked) !== JSON.stringify(res.data);
   const pretty = (!opts.raw || changed) && (io.stdoutIsTTY || opts.json || changed) && res.data !== undefined;
   const ok = res.status >= 200 && res.status < 300;
+  const body = io.jsonQuery && ok ? undefined : pretty ? JSON.stringify(masked, null, 2) + '\n' : undefined;
+  if (opts.include) await out(io, headerBlock(res, io.jsonQuery && ok ? undefined : (body ?? res.text)));
   if (io.jsonQuery && ok) {
     // --jmespath runs on the body as it would be printed: codes and secrets already masked.
     if (res.data === undefined)
@@ -178,8 +192,8 @@ async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions, check: 
         'leave --jmespath out to see the body as received',
       );
     await out(io, jsonDocument(io, masked, 2));
-  } else if (pretty) {
-    await out(io, JSON.stringify(masked, null, 2) + '\n');
+  } else if (body !== undefined) {
+    await out(io, body);
   } else {
     // Pages of --paginate are separated even when a body does not end its last line, and a
     // terminal's prompt starts on a line of its own; piped, a single body is byte for byte.
