@@ -2,6 +2,7 @@
  * The commander root: global flags and every noun. Imports nothing heavy: verbs load their
  * implementation (and undici, zod, conf, ora, string-width) only when they run.
  */
+import { maskTypedValues } from './core/output/mask-text.js';
 import { COMMANDS } from './commands/registry.js';
 import type { RunSeam } from './commands/types.js';
 import { Command, Option, mistakenOptionHint, type CommandUnknownOpts } from './core/run/commander.js';
@@ -45,7 +46,7 @@ export function usageError(text: string, commandPath: string, json: boolean, cmd
   const [first = '', ...rest] = text.trim().split('\n');
   const said = first.replace(/^error:\s*/, '');
   const unknown = /^unknown option '([^']+)'/.exec(said)?.[1];
-  const message = unknown === undefined ? said : withoutValues(said);
+  const message = maskTypedValues(unknown === undefined ? said : withoutValues(said));
   const suggestion =
     (cmd && unknown && mistakenOptionHint(cmd, unknown)) ||
     rest

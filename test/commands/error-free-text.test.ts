@@ -66,3 +66,25 @@ describe("a server's error text quoting a code or a secret", () => {
     for (const s of LEAKS) expect(r.stdout + r.stderr, s).not.toContain(s);
   });
 });
+
+describe('a usage error echoing a typed value', () => {
+  const SECRET = 'sk_live_SUPERSECRET123';
+  const RANDOM = 'Zt4q8PmX2vLr9KsW3nBy7Hd';
+  it('a secret passed to the wrong flag or setting is masked (text and --json); a harmless value is still echoed', async () => {
+    for (const argv of [
+      ['profiles', 'add', 'x', '--signing-path', SECRET],
+      ['profiles', 'add', 'x', '--signing-path', SECRET, '--json'],
+      ['orders', 'list', '--limit', SECRET],
+      ['orders', 'list', '--limit', RANDOM, '--json'],
+      ['--timeout', RANDOM, 'orders', 'list'],
+    ]) {
+      const r = await cli(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr, argv.join(' ')).not.toMatch(/SUPERSECRET|Zt4q8PmX2vLr9KsW3nBy7Hd/);
+    }
+    const plain = await cli(['orders', 'list', '--limit', 'abc']);
+    expect(plain.stderr).toContain('"abc"');
+    const choice = await cli(['profiles', 'add', 'x', '--signing-path', 'fulll']);
+    expect(choice.stderr).toContain("'fulll'");
+  });
+});

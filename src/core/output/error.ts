@@ -7,7 +7,7 @@ import { Chalk } from 'chalk';
 import { ApiError, CliError, NetworkError, PendingError } from '../errors/index.js';
 import { colorEnabled, type IO } from '../io/io.js';
 import { suggestedCommand, type HintGlobals } from './next-page.js';
-import { maskText } from './mask-text.js';
+import { maskText, maskTypedValues } from './mask-text.js';
 
 export interface RenderErrorOptions {
   json: boolean;
@@ -144,7 +144,7 @@ function baseEnvelope(error: unknown): Record<string, unknown> {
       error: {
         name: error.name,
         code: error.code,
-        message: maskText(error.message),
+        message: error.kind === 'usage' ? maskTypedValues(error.message) : maskText(error.message),
         ...(error.hint ? { hint: maskText(error.hint) } : {}),
       },
       trace_id: traceOf(error) ?? null,
@@ -171,7 +171,7 @@ export function renderError(io: IO, error: unknown, options: RenderErrorOptions)
     if (error.retryAfter !== undefined) lines.push(`  ${c.dim('retry')}     after ${error.retryAfter} s`);
     lines.push(`  ${c.dim('trace ID')}  ${error.traceId ? c.bold(error.traceId) : '(none returned)'}`);
   } else if (error instanceof CliError) {
-    lines.push(`${c.red.bold('Error:')} ${maskText(error.message)}`);
+    lines.push(`${c.red.bold('Error:')} ${error.kind === 'usage' ? maskTypedValues(error.message) : maskText(error.message)}`);
     if (error.kind !== 'usage' || error.name !== 'UsageError') lines.push(`  ${c.dim('code')}      ${error.code}`);
     const trace = traceOf(error);
     if (trace) lines.push(`  ${c.dim('trace ID')}  ${c.bold(trace)}`);

@@ -99,3 +99,30 @@ function everyScalar(v: unknown, note: (s: unknown) => void, depth = 0): void {
   if (typeof v !== 'object') return note(v);
   for (const x of Object.values(v as Record<string, unknown>)) everyScalar(x, note, depth + 1);
 }
+
+/**
+ * Whether a value typed on the command line looks like a secret: a secret's prefix (`sk_`,
+ * `whsec_`, `secret_`), or a long random token (letters and digits, 20 or more, no id, UUID
+ * or URL). Such a value typed in the wrong place is not echoed back by a usage error.
+ */
+function typedSecret(v: string): boolean {
+  if (/^(sk|rk|whsec|secret|sec)_/i.test(v)) return v.length >= 8;
+  return (
+    v.length >= 20 &&
+    /^[A-Za-z0-9_+/=.-]+$/.test(v) &&
+    /[A-Za-z]/.test(v) &&
+    /\d/.test(v) &&
+    !/^[a-z]{2,5}_/.test(v) &&
+    !/^[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}$/i.test(v)
+  );
+}
+
+/**
+ * A usage error's text with the values it quotes back ('…' or "…") masked where they look
+ * like a secret; harmless values (`--limit "abc"`) stay as typed, so the user sees the mistake.
+ */
+export function maskTypedValues(text: string): string {
+  return maskText(text).replace(/(['"])([^'"\s]{8,})\1/g, (all, q: string, v: string) =>
+    typedSecret(v) ? `${q}${maskSecret(v)}${q}` : all,
+  );
+}
