@@ -67,7 +67,7 @@ export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrid
   }
   // Codes and secrets seen by an earlier run (in the same process) are not this run's.
   forgetSeen();
-  const { buildProgram, helpArgv, unknownHelpTopic, wantsJson } = await import('./program.js');
+  const { buildProgram, flushUsageErrors, helpArgv, unknownHelpTopic, wantsJson } = await import('./program.js');
   argv = helpArgv(argv);
   const { program, factory } = await buildProgram(io, (g) => createFactory(io, g as () => GlobalOptions, overrides), { argv, run: seam });
   // Tables and records are coloured only on a terminal (or FORCE_COLOR): chalk only then.
@@ -76,8 +76,10 @@ export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrid
     const unknown = unknownHelpTopic(program, argv);
     if (unknown) throw new UsageError(unknown.message, unknown.hint);
     await program.parseAsync(argv, { from: 'user' });
+    await flushUsageErrors();
     return EXIT.ok;
   } catch (error) {
+    await flushUsageErrors();
     const code = exitCodeFor(error);
     if (isCommanderError(error)) return code; // commander already printed it
     // Stopped because nobody reads the output any more: nothing to say, to no one.

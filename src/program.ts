@@ -2,7 +2,6 @@
  * The commander root: global flags and every noun. Imports nothing heavy: verbs load their
  * implementation (and undici, zod, conf, ora, string-width) only when they run.
  */
-import { maskTypedValues } from './core/output/mask-text.js';
 import { COMMANDS } from './commands/registry.js';
 import type { RunSeam } from './commands/types.js';
 import { Command, Option, mistakenOptionHint, type CommandUnknownOpts } from './core/run/commander.js';
@@ -42,11 +41,17 @@ function withoutValues(text: string): string {
   return text.replace(/(--[A-Za-z0-9][A-Za-z0-9-]*)=[^'\s]*/g, '$1=…');
 }
 
-export function usageError(text: string, commandPath: string, json: boolean, cmd?: object): string {
+export function usageError(
+  text: string,
+  commandPath: string,
+  json: boolean,
+  cmd: object | undefined,
+  mask: (text: string) => string,
+): string {
   const [first = '', ...rest] = text.trim().split('\n');
   const said = first.replace(/^error:\s*/, '');
   const unknown = /^unknown option '([^']+)'/.exec(said)?.[1];
-  const message = maskTypedValues(unknown === undefined ? said : withoutValues(said));
+  const message = mask(unknown === undefined ? said : withoutValues(said));
   const suggestion =
     (cmd && unknown && mistakenOptionHint(cmd, unknown)) ||
     rest
@@ -85,6 +90,21 @@ function commandPath(cmd: CommandUnknownOpts): string {
   return names.join(' ');
 }
 
+/**
+ * commander's parse errors, kept until flushUsageErrors prints them: their quoted values are
+ * masked by a module that only a failed parse loads (help and every command start without it).
+ */
+let pendingUsage: { text: string; path: string; json: boolean; cmd: object | undefined; write: (s: string) => void }[] = [];
+
+/** Print the parse errors commander reported in this run (main.ts calls it once the parse is over). */
+export async function flushUsageErrors(): Promise<void> {
+  if (pendingUsage.length === 0) return;
+  const pending = pendingUsage;
+  pendingUsage = [];
+  const { maskTypedValues } = await import('./core/output/mask-text.js');
+  for (const u of pending) u.write(usageError(u.text, u.path, u.json, u.cmd, maskTypedValues));
+}
+
 function outputFor(io: IO, path: string, json: boolean, cmd?: object) {
   return {
     writeOut: (s: string) => io.stdout.write(s),
@@ -92,7 +112,7 @@ function outputFor(io: IO, path: string, json: boolean, cmd?: object) {
     // Help is wrapped to the terminal it is printed on (80 columns when piped), as tables are.
     getOutHelpWidth: () => (io.stdoutIsTTY ? io.columns : 80),
     getErrHelpWidth: () => (io.stderrIsTTY ? io.columns : 80),
-    outputError: (s: string, write: (s: string) => void) => write(usageError(s, path, json, cmd)),
+    outputError: (s: string, write: (s: string) => void) => void pendingUsage.push({ text: s, path, json, cmd, write }),
   };
 }
 
