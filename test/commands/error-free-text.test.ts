@@ -70,6 +70,7 @@ describe("a server's error text quoting a code or a secret", () => {
 describe('a usage error echoing a typed value', () => {
   const SECRET = 'sk_live_SUPERSECRET123';
   const RANDOM = 'Zt4q8PmX2vLr9KsW3nBy7Hd';
+  const SANDBOX_SECRET = `vs_test_605b1d7e9a${'0123456789abcdef'.repeat(2)}d575c8`;
   it('a secret passed to the wrong flag or setting is masked (text and --json); a harmless value is still echoed', async () => {
     for (const argv of [
       ['profiles', 'add', 'x', '--signing-path', SECRET],
@@ -77,14 +78,42 @@ describe('a usage error echoing a typed value', () => {
       ['orders', 'list', '--limit', SECRET],
       ['orders', 'list', '--limit', RANDOM, '--json'],
       ['--timeout', RANDOM, 'orders', 'list'],
+      // The sandbox's own secret shape: a prefix and 48 hex digits.
+      ['orders', 'list', '--limit', SANDBOX_SECRET],
+      ['profiles', 'set', 'x', 'timeout', SANDBOX_SECRET],
     ]) {
       const r = await cli(argv);
       expect(r.code, argv.join(' ')).toBe(2);
-      expect(r.stderr, argv.join(' ')).not.toMatch(/SUPERSECRET|Zt4q8PmX2vLr9KsW3nBy7Hd/);
+      expect(r.stderr, argv.join(' ')).not.toMatch(/SUPERSECRET|Zt4q8PmX2vLr9KsW3nBy7Hd|605b1d7e9a/);
     }
     const plain = await cli(['orders', 'list', '--limit', 'abc']);
     expect(plain.stderr).toContain('"abc"');
     const choice = await cli(['profiles', 'add', 'x', '--signing-path', 'fulll']);
     expect(choice.stderr).toContain("'fulll'");
+  });
+});
+
+describe("the profile's API secret pasted where an id goes", () => {
+  it('is never sent: not in the URL, the error, the request log', async () => {
+    const before = server.requests.length;
+    for (const argv of [
+      ['products', 'get', 'api-secret-0042-longer'],
+      ['orders', 'get', 'ord_api-secret-0042-longer', '--json'],
+      ['orders', 'list', '--reference', 'api-secret-0042-longer'],
+      ['api', 'GET', '/products/api-secret-0042-longer'],
+    ]) {
+      const r = await cli(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr, argv.join(' ')).toMatch(/holds this profile's API secret/);
+      expect(r.stdout + r.stderr, argv.join(' ')).not.toContain('api-secret-0042-longer');
+    }
+    expect(server.requests.length).toBe(before);
+    let log = '';
+    try {
+      log = readFileSync(join(dir, 'requests.log'), 'utf8');
+    } catch {
+      // no request logged at all
+    }
+    expect(log).not.toContain('api-secret-0042-longer');
   });
 });

@@ -17,7 +17,7 @@
 import { systemClock, type Clock } from '../time/clock.js';
 import { iso } from '../time/iso.js';
 import type { RateLimits } from '../config/types.js';
-import { CliError, ConfigError, InterruptedError } from '../errors/index.js';
+import { CliError, ConfigError, InterruptedError, UsageError } from '../errors/index.js';
 import type { RequestLog, RequestLogEntry } from '../journal/types.js';
 import type { SigningPathVariant } from '../signer/request.js';
 import { systemIds, type Ids } from '../run/ids.js';
@@ -110,6 +110,27 @@ export const MAX_PACE_WAIT_MS = 65_000;
 function numberHeader(v: string | undefined): number | undefined {
   if (v === undefined || !/^\d+(\.\d+)?$/.test(v.trim())) return undefined;
   return Number(v.trim());
+}
+
+/**
+ * A path or query holding the profile's API secret (pasted where an id goes) is never sent:
+ * it would travel in the URL, come back in the error and stay in the request log.
+ */
+function refuseSecretInUrl(opts: RequestOptions, secret: string): void {
+  if (secret.length < 8) return;
+  const inQuery = Object.values(opts.query ?? {}).some((v) => typeof v === 'string' && v.includes(secret));
+  let inPath = opts.path.includes(secret);
+  if (!inPath && opts.path.includes('%'))
+    try {
+      inPath = decodeURIComponent(opts.path).includes(secret);
+    } catch {
+      // not percent-encoded text: checked as it is
+    }
+  if (inPath || inQuery)
+    throw new UsageError(
+      `the request's ${inPath ? 'path' : 'query'} holds this profile's API secret [the API secret, redacted]: nothing was sent`,
+      'an id or a filter goes there, never the secret: check what was pasted (the secret only signs requests)',
+    );
 }
 
 /** The longest rate-limit window the document names: 1000 requests per hour. */
@@ -262,6 +283,7 @@ export function createClient(options: ClientOptions): ApiClient {
 
   async function request<T>(opts: RequestOptions): Promise<ApiResponse<T>> {
     if (closed) throw new CliError('unexpected', 'the API client was already closed');
+    refuseSecretInUrl(opts, credentials.apiSecret);
     const call = prepareCall(opts, {
       base,
       ids,

@@ -107,6 +107,8 @@ function everyScalar(v: unknown, note: (s: unknown) => void, depth = 0): void {
  */
 function typedSecret(v: string): boolean {
   if (/^(sk|rk|whsec|secret|sec)_/i.test(v)) return v.length >= 8;
+  // A prefix and a long random tail (`vs_test_` and 48 hex digits): longer than any id's.
+  if (/_[A-Za-z0-9]{32,}$/.test(v)) return true;
   return (
     v.length >= 20 &&
     /^[A-Za-z0-9_+/=.-]+$/.test(v) &&
