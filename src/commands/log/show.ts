@@ -86,10 +86,11 @@ export async function run(f: Factory, opts: LogOptions): Promise<void> {
       ? LOG_COLUMNS.map((c) => (c.field === 'error_code' ? { ...c, priority: undefined } : c))
       : LOG_COLUMNS;
   const shown = entries.slice(-limit);
-  await printList(f.io, shown.map(withAdvice), columns, settings, { empty });
+  const now = f.clock.now();
+  await printList(f.io, shown.map(withAdvice(now)), columns, settings, { empty });
   // JSON carries each one's retry and look_first; other formats get them on stderr.
   if (settings.format !== 'json' && settings.format !== 'ndjson') {
-    const notes = unansweredNotes(shown);
+    const notes = unansweredNotes(shown, now);
     if (notes) f.io.stderr.write(notes);
   }
 }

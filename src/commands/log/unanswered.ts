@@ -2,7 +2,8 @@
  * Keyed writes the request log holds without their answer (`unanswered`: logged as they
  * were sent, then nothing: the process was killed, or is still waiting). For each, the
  * command that retries it safely (the same command with its idempotency key: the server
- * replays what it did, never does it twice) and, for an order, where to look first.
+ * replays what it did, never does it twice, for the 24 hours it keeps a key) and where to
+ * look first; past those hours, only where to look.
  */
 import type { RequestLogEntry } from '../../core/journal/types.js';
 import { shellQuote } from '../../core/output/shell-quote.js';
@@ -10,9 +11,21 @@ import { shellQuote } from '../../core/output/shell-quote.js';
 /** Stands for the flags of the command as first run: the log holds no body. */
 export const SAME_FLAGS = '…';
 
+/**
+ * How long the server keeps an idempotency key (the document: 24 hours). Counted from when
+ * the write was logged as sent, less an hour's margin for clocks: past it, the same key may
+ * be taken as new, and a retry could do the write a second time.
+ */
+export const KEY_SAFE_MS = 23 * 3_600_000;
+
 export interface UnansweredAdvice {
-  /** `vouchers orders create … --idempotency-key KEY`: the first command's flags in place of the ellipsis. */
-  retry: string;
+  /**
+   * `vouchers orders create … --idempotency-key KEY`: the first command's flags in place of
+   * the ellipsis. Null once the key may have expired (key_expired): look first.
+   */
+  retry: string | null;
+  /** The key was sent more than 23 hours ago: the server may no longer know it. */
+  key_expired?: true;
   /** A read that shows whether it was done, when there is one. */
   look_first?: string;
 }
@@ -26,25 +39,35 @@ export function isUnanswered(e: RequestLogEntry): boolean {
   return e.unanswered === true && e.answered_by_retry === undefined && e.idempotency_key !== null;
 }
 
-export function adviceFor(e: RequestLogEntry): UnansweredAdvice | undefined {
+export function adviceFor(e: RequestLogEntry, now: number): UnansweredAdvice | undefined {
   if (!isUnanswered(e)) return undefined;
   const cli = ['vouchers', ...(e.profile !== '' && e.profile !== 'default' ? ['--profile', e.profile] : [])];
   const key = ['--idempotency-key', e.idempotency_key as string];
+  const sentAt = Date.parse(e.time);
+  const expired = !(now - sentAt <= KEY_SAFE_MS);
+  const advice = (retry: string, look_first?: string): UnansweredAdvice =>
+    expired ? { retry: null, key_expired: true, ...(look_first ? { look_first } : {}) } : { retry, ...(look_first ? { look_first } : {}) };
   if (e.method === 'POST' && e.path === '/orders') {
     const day = /^\d{4}-\d{2}-\d{2}/.exec(e.time)?.[0];
-    return {
-      retry: command([...cli, 'orders', 'create', SAME_FLAGS, ...key]),
-      look_first: command([...cli, 'orders', 'list', ...(day ? ['--from', day] : [])]),
-    };
+    return advice(
+      command([...cli, 'orders', 'create', SAME_FLAGS, ...key]),
+      command([...cli, 'orders', 'list', ...(day ? ['--from', day] : [])]),
+    );
   }
-  if (e.method === 'POST' && e.path === '/payouts') return { retry: command([...cli, 'payouts', 'create', SAME_FLAGS, ...key]) };
-  return { retry: command([...cli, 'api', e.method, e.path, SAME_FLAGS, ...key]) };
+  if (e.method === 'POST' && e.path === '/payouts')
+    return advice(
+      command([...cli, 'payouts', 'create', SAME_FLAGS, ...key]),
+      command([...cli, 'transactions', 'list', '--type', 'PAYOUT']),
+    );
+  return advice(command([...cli, 'api', e.method, e.path, SAME_FLAGS, ...key]));
 }
 
 /** An entry as `log --json` prints it: an unanswered write with its advice. */
-export function withAdvice(e: RequestLogEntry): RequestLogEntry | (RequestLogEntry & UnansweredAdvice) {
-  const advice = adviceFor(e);
-  return advice ? { ...e, ...advice } : e;
+export function withAdvice(now: number): (e: RequestLogEntry) => RequestLogEntry | (RequestLogEntry & UnansweredAdvice) {
+  return (e) => {
+    const advice = adviceFor(e, now);
+    return advice ? { ...e, ...advice } : e;
+  };
 }
 
 /** What the ERROR column says of a write logged as sent whose answer is not in the log. */
@@ -54,15 +77,24 @@ export function answerNote(e: RequestLogEntry): string | null {
 }
 
 /** Lines for stderr after a table: each unanswered write shown, its key and how to go on. */
-export function unansweredNotes(entries: RequestLogEntry[]): string {
+export function unansweredNotes(entries: RequestLogEntry[], now: number): string {
   const open = entries.filter(isUnanswered);
   if (open.length === 0) return '';
   const lines = open.slice(-5).map((e) => {
-    const a = adviceFor(e) as UnansweredAdvice;
+    const a = adviceFor(e, now) as UnansweredAdvice;
+    const head = `${e.method} ${e.path} at ${e.time}: no answer recorded (idempotency key ${e.idempotency_key}); it may or may not have been done\n`;
+    if (a.retry === null)
+      return (
+        head +
+        '  do not retry with this key: the server keeps a key 24 hours, and this one was sent longer ago than that, so a retry may do it a second time\n' +
+        (a.look_first
+          ? `  look first: ${a.look_first} (add --reference REF if it had one), then run it anew only if it is not there\n`
+          : '')
+      );
     return (
-      `${e.method} ${e.path} at ${e.time}: no answer recorded (idempotency key ${e.idempotency_key}); it may or may not have been done\n` +
-      `  retry safely: ${a.retry}  (${SAME_FLAGS} = the flags it was first run with; the server replays what it did, never does it twice)\n` +
-      (a.look_first ? `  or look first: ${a.look_first} (add --reference REF if the order had one)\n` : '')
+      head +
+      `  retry safely: ${a.retry}  (${SAME_FLAGS} = the flags it was first run with; the server replays what it did, never does it twice; within 24 hours of ${e.time})\n` +
+      (a.look_first ? `  or look first: ${a.look_first} (add --reference REF if it had one)\n` : '')
     );
   });
   const more = open.length > 5 ? `(${open.length - 5} more: vouchers log --unanswered --json)\n` : '';

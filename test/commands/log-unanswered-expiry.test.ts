@@ -1,0 +1,61 @@
+/**
+ * A keyed write logged as sent and never answered: its retry with the same key is safe only
+ * while the server keeps the key (24 hours). Past that, the log says not to retry with it
+ * and where to look.
+ */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { Clock } from '../../src/core/time/clock.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+
+const HOUR = 3_600_000;
+
+function sendingLine(time: Date, key: string): string {
+  return JSON.stringify({
+    time: time.toISOString(),
+    profile: 'local',
+    method: 'POST',
+    path: '/orders',
+    status: null,
+    duration_ms: 0,
+    attempt: 1,
+    trace_id: '0123456789abcdef0123456789abcdef',
+    idempotency_key: key,
+    error_code: null,
+    sending: true,
+  });
+}
+
+describe('log --unanswered and the age of the key', () => {
+  it('advises the same key within 24 hours, and only looking first after them', async () => {
+    const dir = tempConfigDir();
+    const now = Date.parse('2026-11-25T12:00:00Z');
+    writeFileSync(
+      join(dir, 'requests.log'),
+      `${sendingLine(new Date(now - 49 * HOUR), 'old-key-1')}\n${sendingLine(new Date(now - 2 * HOUR), 'new-key-2')}\n`,
+    );
+    const clock: Clock = { now: () => now, sleep: () => Promise.resolve() };
+    const json = await runCli(['log', '--unanswered', '--json'], { configDir: dir, overrides: { clock } });
+    expect(json.code, json.stderr).toBe(0);
+    const [old, recent] = JSON.parse(json.stdout) as {
+      idempotency_key: string;
+      retry: string | null;
+      key_expired?: true;
+      look_first?: string;
+    }[];
+    expect(old).toMatchObject({ idempotency_key: 'old-key-1', retry: null, key_expired: true });
+    expect(old!.look_first).toBe('vouchers --profile local orders list --from 2026-11-23');
+    expect(recent).toMatchObject({
+      idempotency_key: 'new-key-2',
+      retry: 'vouchers --profile local orders create … --idempotency-key new-key-2',
+    });
+    expect(recent!.key_expired).toBeUndefined();
+
+    const text = await runCli(['log', '--unanswered'], { configDir: dir, overrides: { clock } });
+    const [oldNote, recentNote] = text.stderr.split(/^(?=POST )/m);
+    expect(oldNote).toContain('do not retry with this key');
+    expect(oldNote).not.toContain('retry safely');
+    expect(recentNote).toContain('retry safely: vouchers --profile local orders create … --idempotency-key new-key-2');
+  });
+});
