@@ -9,6 +9,7 @@ import { amountValue } from '../contract/money-format.js';
 import { UsageError } from '../core/errors/index.js';
 import { isRecord } from '../core/is-record.js';
 import type { Fixtures, ProductChoice, ProductRole, ProductUse } from './types.js';
+import { parseProductValue as parseCoreProductValue } from '../core/config/product-value.js';
 
 export interface RoleDef {
   role: ProductRole;
@@ -42,25 +43,9 @@ export function roleNamed(text: string): ProductRole | undefined {
   return ROLES.find((r) => r.name === key)?.role;
 }
 
-/**
- * `ID[:DENOMINATION]`: the denomination is what follows the last colon when it is a
- * positive number (an id may itself hold colons).
- */
+/** `ID[:DENOMINATION]` (core/config/product-value.ts), with the roles named in the hint. */
 export function parseProductValue(text: string, what: string): { id: string; denomination?: number } {
-  const value = text.trim();
-  const colon = value.lastIndexOf(':');
-  const tail = colon >= 0 ? value.slice(colon + 1).trim() : '';
-  let id = value;
-  let denomination: number | undefined;
-  if (colon >= 0 && /^\d+(\.\d+)?$/.test(tail)) {
-    id = value.slice(0, colon).trim();
-    denomination = Number(tail);
-    if (!(denomination > 0)) throw new UsageError(`${what}: the denomination must be above 0`, ROLE_HINT);
-  } else if (colon === value.length - 1 && colon >= 0) {
-    throw new UsageError(`${what}: no denomination after the colon`, ROLE_HINT);
-  }
-  if (id === '') throw new UsageError(`${what}: no product id`, ROLE_HINT);
-  return denomination === undefined ? { id } : { id, denomination };
+  return parseCoreProductValue(text, what, ROLE_HINT);
 }
 
 /** `--product ROLE=ID[:DENOMINATION]`, repeated: one product per role. */

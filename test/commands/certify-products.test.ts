@@ -207,11 +207,25 @@ describe('certify and the products of a server that is not our sandbox', () => {
     const text = await runCli(['profiles', 'show', 'partner'], { configDir, env: { NO_COLOR: '1' } });
     expect(text.stdout).toMatch(/certify\.product\.out-of-stock\tSOLD-OUT:25\tprofile/);
     expect((await runCli(['profiles', 'set', 'partner', 'certify.product.instant', ':25'], { configDir })).code).toBe(2);
+    // A denomination certify would refuse is refused when it is saved, not at the next run.
+    for (const bad of ['SOLD-OUT:0', 'GATED:-3', 'GIFT:1e3']) {
+      const r = await runCli(['profiles', 'set', 'partner', 'certify.product.gated', bad], { configDir });
+      expect(r.code, bad).toBe(2);
+      expect(r.stderr, bad).toMatch(/denomination/);
+    }
     expect((await runCli(['profiles', 'set', 'partner', 'certify.product.cheap', 'X'], { configDir })).code).toBe(2);
   });
 
   it('a malformed --product is a usage error (exit 2) before any request', async () => {
-    for (const bad of ['instant', 'cheap=GIFT-NOW', 'instant=', 'instant=GIFT-NOW:', 'instant=GIFT-NOW:0']) {
+    for (const bad of [
+      'instant',
+      'cheap=GIFT-NOW',
+      'instant=',
+      'instant=GIFT-NOW:',
+      'instant=GIFT-NOW:0',
+      'instant=GIFT-NOW:-5',
+      'instant=GIFT-NOW:1e3',
+    ]) {
       const r = await certify(['--product', bad]);
       expect(r.code, bad).toBe(2);
       expect(r.stderr, bad).toContain('--product');

@@ -4,6 +4,7 @@
  */
 import { UsageError } from '../errors/index.js';
 import { validateBaseUrl } from './base-url.js';
+import { parseProductValue } from './product-value.js';
 import { parseDuration } from '../http/duration.js';
 import { parseBoolean, parseHttpUrl, parseMaxRetries, parsePositiveInt, parseSigningPath } from './parse.js';
 import type { StoredProfile } from './types.js';
@@ -45,8 +46,10 @@ const CERTIFY_PRODUCT_SETTINGS: SettingDef[] = CERTIFY_PRODUCT_ROLES.map((role) 
 
 function productValue(text: string, what: string): string {
   const v = nonEmpty(text, what);
-  if (/:\s*$/.test(v) || /^:/.test(v))
-    throw new UsageError(`${what}: give ID or ID:DENOMINATION`, `e.g. vouchers profiles set NAME ${what} GIFT-US-25:25`);
+  const hint = `e.g. vouchers profiles set NAME ${what} GIFT-US-25:25`;
+  if (/^:/.test(v)) throw new UsageError(`${what}: give ID or ID:DENOMINATION`, hint);
+  // Checked as certify reads it, so that a value certify would refuse is refused here.
+  parseProductValue(v, what, hint);
   return v;
 }
 
