@@ -84,13 +84,18 @@ export function rememberShown(value: unknown, depth = 0): void {
     for (const v of value) rememberShown(v, depth + 1);
     return;
   }
-  for (const [k, v] of Object.entries(value as Record<string, unknown>)) {
+  // for…in over a parsed answer's own keys: every answer of a run passes here (each page of
+  // a 200,000-row listing), and Object.entries would make an array for each record and field.
+  const record = value as Record<string, unknown>;
+  for (const k in record) {
+    if (!Object.hasOwn(record, k)) continue;
+    const v = record[k];
     if (holdsCode(k, v)) everyScalar(v, rememberCode);
     else if (isSecretField(k) || isSecretValue(v)) everyScalar(v, rememberSecret);
     else if (isRecord(v)) {
-      for (const [c, inner] of Object.entries(v)) if (holdsCode(`${k}_${c}`, inner)) everyScalar(inner, rememberCode);
+      for (const c in v) if (Object.hasOwn(v, c) && holdsCode(`${k}_${c}`, v[c])) everyScalar(v[c], rememberCode);
       rememberShown(v, depth + 1);
-    } else rememberShown(v, depth + 1);
+    } else if (v !== null && typeof v === 'object') rememberShown(v, depth + 1);
   }
 }
 

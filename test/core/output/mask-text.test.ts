@@ -48,6 +48,16 @@ describe('maskText', () => {
     expect(maskText('QQQQ9999ZZZZ is locked')).toBe('QQQQ9999ZZZZ is locked');
   });
 
+  it('notes codes in every record of a long list, nested and under a parsed __proto__ key, the same for each record', () => {
+    const page = JSON.parse(
+      JSON.stringify({ data: Array.from({ length: 300 }, (_, i) => ({ id: `txn_${i}`, voucher: { code: `CODE${1000 + i}XYZW` } })) }),
+    );
+    rememberShown(page);
+    rememberShown(JSON.parse('{"__proto__": {"redemption_code": "PROTO1234ABCD"}}'));
+    expect(maskText('CODE1000XYZW, CODE1299XYZW and PROTO1234ABCD')).toBe('••••••••XYZW, ••••••••XYZW and ••••••••ABCD');
+    expect(maskText('txn_12 is fine')).toBe('txn_12 is fine');
+  });
+
   it("an API error's message and a code-shaped error code are masked where the error is made", () => {
     const e = apiErrorFromResponse(
       {
