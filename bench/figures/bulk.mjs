@@ -5,7 +5,7 @@
  * signed POST /orders with Idempotency-Keys at the same concurrency, also as a child process
  * (bench/clients/undici-orders.mjs), each round against a fresh sandbox with its limits
  * lifted (a sandbox slows as orders accumulate, so neither side inherits the other's).
- * Rounds alternate baseline and subject; the value is the median of the per-round ratios
+ * Rounds alternate baseline and subject (B S, S B, …); the value is the median of the per-round ratios
  * of orders/s.
  *
  * Then a sweep of the CLI's --concurrency: the default (a run without the flag, its
@@ -114,8 +114,19 @@ export async function run(ctx) {
   const base = [];
   const subj = [];
   for (let i = 0; i < rounds; i++) {
-    const b = await round(ctx, `loop-${i}`, loop(ctx, def));
-    const s = await round(ctx, `cli-${i}`, cli(ctx, def));
+    // B S, S B, …: neither side always runs first in its round (after the other's run, whose
+    // sandbox is still being collected and whose files are still being written back).
+    const runLoop = () => round(ctx, `loop-${i}`, loop(ctx, def));
+    const runCli = () => round(ctx, `cli-${i}`, cli(ctx, def));
+    let b;
+    let s;
+    if (i % 2 === 0) {
+      b = await runLoop();
+      s = await runCli();
+    } else {
+      s = await runCli();
+      b = await runLoop();
+    }
     base.push(b.rate);
     subj.push(s.rate);
     ratios.push(s.rate / b.rate);
@@ -141,7 +152,9 @@ export async function run(ctx) {
   if (!sweep.has(def)) sweep.set(def, []);
   const sweepRounds = Math.max(3, Math.min(rounds, 3));
   for (let i = 0; i < sweepRounds; i++) {
-    for (const c of sweep.keys()) {
+    // Every other round visits the concurrencies in the reverse order.
+    const order = i % 2 === 0 ? [...sweep.keys()] : [...sweep.keys()].reverse();
+    for (const c of order) {
       const r = await round(ctx, `sweep-${c}-${i}`, c === def ? cli(ctx, undefined) : cli(ctx, c));
       sweep.get(c).push(r.rate);
     }
