@@ -11,10 +11,10 @@ import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 const HOUR = 3_600_000;
 
-function sendingLine(time: Date, key: string): string {
+function sendingLine(time: Date, key: string, profile = 'local'): string {
   return JSON.stringify({
     time: time.toISOString(),
-    profile: 'local',
+    profile,
     method: 'POST',
     path: '/orders',
     status: null,
@@ -57,5 +57,37 @@ describe('log --unanswered and the age of the key', () => {
     expect(oldNote).toContain('do not retry with this key');
     expect(oldNote).not.toContain('retry safely');
     expect(recentNote).toContain('retry safely: vouchers --profile local orders create … --idempotency-key new-key-2');
+  });
+});
+
+describe('log --unanswered and the profile', () => {
+  it('names the profile the write went to, default too: the current profile may be another server', async () => {
+    const dir = tempConfigDir();
+    const added = await runCli(
+      [
+        'profiles',
+        'add',
+        'prod',
+        '--base-url',
+        'https://api.example.com',
+        '--api-key',
+        'pk_1',
+        '--api-secret',
+        'sk_prod_secret_1',
+        '--use',
+      ],
+      {
+        configDir: dir,
+      },
+    );
+    expect(added.code, added.stderr).toBe(0);
+    const now = Date.parse('2026-11-25T12:00:00Z');
+    writeFileSync(join(dir, 'requests.log'), `${sendingLine(new Date(now - HOUR), 'key-on-default', 'default')}\n`);
+    const clock: Clock = { now: () => now, sleep: () => Promise.resolve() };
+    const json = await runCli(['log', '--unanswered', '--json'], { configDir: dir, overrides: { clock } });
+    expect(json.code, json.stderr).toBe(0);
+    const [write] = JSON.parse(json.stdout) as { retry: string | null; look_first?: string }[];
+    expect(write!.retry).toBe('vouchers --profile default orders create … --idempotency-key key-on-default');
+    expect(write!.look_first).toBe('vouchers --profile default orders list --from 2026-11-25');
   });
 });

@@ -71,8 +71,8 @@ describe('orders create --json killed before its answer', () => {
     const entries = JSON.parse(shown.stdout) as LoggedWrite[];
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ method: 'POST', path: '/orders', status: null, idempotency_key: key, unanswered: true });
-    expect(entries[0]!.retry).toBe(`vouchers orders create … --idempotency-key ${key}`);
-    expect(entries[0]!.look_first).toMatch(/^vouchers orders list --from \d{4}-\d{2}-\d{2}$/);
+    expect(entries[0]!.retry).toBe(`vouchers --profile default orders create … --idempotency-key ${key}`);
+    expect(entries[0]!.look_first).toMatch(/^vouchers --profile default orders list --from \d{4}-\d{2}-\d{2}$/);
 
     // --unanswered and --failed list it; the table says so on stderr with the key.
     const open = await runCli(['log', '--unanswered', '--json'], { configDir: dir, env });
@@ -80,7 +80,7 @@ describe('orders create --json killed before its answer', () => {
     const failed = await runCli(['log', '--failed'], { configDir: dir, env });
     expect(failed.stdout).toContain('no answer recorded');
     expect(failed.stderr).toContain(`no answer recorded (idempotency key ${key})`);
-    expect(failed.stderr).toContain(`retry safely: vouchers orders create … --idempotency-key ${key}`);
+    expect(failed.stderr).toContain(`retry safely: vouchers --profile default orders create … --idempotency-key ${key}`);
 
     // The retry the log names: the same command with the key.
     hold = false;

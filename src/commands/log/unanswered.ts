@@ -41,7 +41,9 @@ export function isUnanswered(e: RequestLogEntry): boolean {
 
 export function adviceFor(e: RequestLogEntry, now: number): UnansweredAdvice | undefined {
   if (!isUnanswered(e)) return undefined;
-  const cli = ['vouchers', ...(e.profile !== '' && e.profile !== 'default' ? ['--profile', e.profile] : [])];
+  // Always the profile it went to, `default` too: without --profile a retry goes to the
+  // current profile (profiles use, VOUCHERS_PROFILE), which may be another server or key.
+  const cli = ['vouchers', ...(e.profile !== '' ? ['--profile', e.profile] : [])];
   const key = ['--idempotency-key', e.idempotency_key as string];
   const sentAt = Date.parse(e.time);
   const expired = !(now - sentAt <= KEY_SAFE_MS);
