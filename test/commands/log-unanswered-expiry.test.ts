@@ -60,6 +60,34 @@ describe('log --unanswered and the age of the key', () => {
   });
 });
 
+describe('log --unanswered and the first use of the key', () => {
+  it("counts the 24 hours from the key's first logged use, not from a later retry with it", async () => {
+    const dir = tempConfigDir();
+    const now = Date.parse('2026-11-25T12:00:00Z');
+    // Placed 30 hours ago with a script's own key (answered 201), then sent again with that
+    // key 2 hours ago and killed: the server has let the key go, so a retry would order anew.
+    const placed = { ...JSON.parse(sendingLine(new Date(now - 30 * HOUR), 'script-key-7')), status: 201, duration_ms: 90 };
+    delete placed.sending;
+    writeFileSync(join(dir, 'requests.log'), `${JSON.stringify(placed)}\n${sendingLine(new Date(now - 2 * HOUR), 'script-key-7')}\n`);
+    const clock: Clock = { now: () => now, sleep: () => Promise.resolve() };
+    const json = await runCli(['log', '--unanswered', '--json'], { configDir: dir, overrides: { clock } });
+    expect(json.code, json.stderr).toBe(0);
+    const entries = JSON.parse(json.stdout) as { idempotency_key: string; retry: string | null; key_expired?: true; look_first?: string }[];
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({
+      idempotency_key: 'script-key-7',
+      retry: null,
+      key_expired: true,
+      key_first_sent: '2026-11-24T06:00:00.000Z',
+    });
+    // Where to look starts on the day it was first sent.
+    expect(entries[0]!.look_first).toBe('vouchers --profile local orders list --from 2026-11-24');
+    const text = await runCli(['log', '--unanswered'], { configDir: dir, overrides: { clock } });
+    expect(text.stderr).toContain('do not retry with this key');
+    expect(text.stderr).not.toContain('retry safely');
+  });
+});
+
 describe('log --unanswered and the profile', () => {
   it('names the profile the write went to, default too: the current profile may be another server', async () => {
     const dir = tempConfigDir();

@@ -13,7 +13,7 @@ export const SAME_FLAGS = '…';
 
 /**
  * How long the server keeps an idempotency key (the document: 24 hours). Counted from when
- * the write was logged as sent, less an hour's margin for clocks: past it, the same key may
+ * the key was first logged as sent (its first use), less an hour's margin for clocks: past it, the same key may
  * be taken as new, and a retry could do the write a second time.
  */
 export const KEY_SAFE_MS = 23 * 3_600_000;
@@ -45,12 +45,13 @@ export function adviceFor(e: RequestLogEntry, now: number): UnansweredAdvice | u
   // current profile (profiles use, VOUCHERS_PROFILE), which may be another server or key.
   const cli = ['vouchers', ...(e.profile !== '' ? ['--profile', e.profile] : [])];
   const key = ['--idempotency-key', e.idempotency_key as string];
-  const sentAt = Date.parse(e.time);
-  const expired = !(now - sentAt <= KEY_SAFE_MS);
+  // The server keeps a key 24 hours from its first use: an earlier run with it counts.
+  const first = e.key_first_sent ?? e.time;
+  const expired = !(now - Date.parse(first) <= KEY_SAFE_MS);
   const advice = (retry: string, look_first?: string): UnansweredAdvice =>
     expired ? { retry: null, key_expired: true, ...(look_first ? { look_first } : {}) } : { retry, ...(look_first ? { look_first } : {}) };
   if (e.method === 'POST' && e.path === '/orders') {
-    const day = /^\d{4}-\d{2}-\d{2}/.exec(e.time)?.[0];
+    const day = /^\d{4}-\d{2}-\d{2}/.exec(first)?.[0];
     return advice(
       command([...cli, 'orders', 'create', SAME_FLAGS, ...key]),
       command([...cli, 'orders', 'list', ...(day ? ['--from', day] : [])]),
@@ -88,14 +89,14 @@ export function unansweredNotes(entries: RequestLogEntry[], now: number): string
     if (a.retry === null)
       return (
         head +
-        '  do not retry with this key: the server keeps a key 24 hours, and this one was sent longer ago than that, so a retry may do it a second time\n' +
+        '  do not retry with this key: the server keeps a key 24 hours, and this one was first sent longer ago than that, so a retry may do it a second time\n' +
         (a.look_first
           ? `  look first: ${a.look_first} (add --reference REF if it had one), then run it anew only if it is not there\n`
           : '')
       );
     return (
       head +
-      `  retry safely: ${a.retry}  (${SAME_FLAGS} = the flags it was first run with; the server replays what it did, never does it twice; within 24 hours of ${e.time})\n` +
+      `  retry safely: ${a.retry}  (${SAME_FLAGS} = the flags it was first run with; the server replays what it did, never does it twice; within 24 hours of ${e.key_first_sent ?? e.time})\n` +
       (a.look_first ? `  or look first: ${a.look_first} (add --reference REF if it had one)\n` : '')
     );
   });

@@ -87,7 +87,8 @@ function settles(e: RequestLogEntry): boolean {
  * The log as read, sending lines merged (oldest first in, oldest first out): one answered
  * by its attempt's line is left out (that line stands for the request); one left without
  * stays, marked `unanswered`, and carries `answered_by_retry` when a later request with
- * the same profile, method, path and idempotency key was answered 2xx.
+ * the same profile, method, path and idempotency key was answered 2xx, and
+ * `key_first_sent` when an earlier one was logged.
  */
 export function mergeSending(entries: RequestLogEntry[]): RequestLogEntry[] {
   const open = new Map<string, number[]>();
@@ -105,6 +106,15 @@ export function mergeSending(entries: RequestLogEntry[]): RequestLogEntry[] {
     if (sent !== undefined) answered.add(sent);
   });
   if (open.size === 0) return entries;
+  // When each key was first logged: the server keeps it 24 hours from its first use, which
+  // may be an earlier run with the same key (a retry killed too, a script's own key).
+  const firstSent = new Map<string, string>();
+  for (const e of entries) {
+    if (e.idempotency_key === null) continue;
+    const write = JSON.stringify([e.profile, e.method, e.path, e.idempotency_key]);
+    const seen = firstSent.get(write);
+    if (seen === undefined || e.time < seen) firstSent.set(write, e.time);
+  }
   const merged = entries.filter((_, i) => !answered.has(i));
   // Newest first: the first 2xx seen after an unanswered write with its key settles it.
   const settledAt = new Map<string, string>();
@@ -116,8 +126,10 @@ export function mergeSending(entries: RequestLogEntry[]): RequestLogEntry[] {
       if (settles(e)) settledAt.set(write, e.time);
       continue;
     }
+    const first = firstSent.get(write);
     const at = settledAt.get(write);
-    if (at !== undefined) merged[i] = { ...e, answered_by_retry: at };
+    if (first !== undefined && first < e.time) merged[i] = { ...e, key_first_sent: first };
+    if (at !== undefined) merged[i] = { ...merged[i]!, answered_by_retry: at };
   }
   return merged;
 }

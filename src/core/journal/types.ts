@@ -23,6 +23,12 @@ export interface RequestLogEntry {
    * (a retry with that key, which the server replayed or placed). Absent otherwise.
    */
   answered_by_retry?: string;
+  /**
+   * Read only, with `unanswered`: when the same idempotency key (profile, method, path) was
+   * first logged, when before this attempt. The server keeps a key 24 hours from its first
+   * use, not from this attempt. Absent otherwise.
+   */
+  key_first_sent?: string;
 }
 
 export interface RequestLog {
