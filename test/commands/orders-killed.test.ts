@@ -104,4 +104,32 @@ describe('orders create --json killed before its answer', () => {
     const noFailure = await runCli(['log', '--failed', '--json'], { configDir: dir, env });
     expect(JSON.parse(noFailure.stdout)).toEqual([]);
   });
+
+  it('stopped by SIGTERM (a CI job timeout) while in flight: log --unanswered lists it with its key and the retry', async () => {
+    hold = true;
+    const dir = tempConfigDir();
+    const env = { ...envOf(sb), VOUCHERS_BASE_URL: proxy.baseUrl, VOUCHERS_CONFIG_DIR: dir };
+    const args = ['orders', 'create', '--product', 'sbx-async', '--denomination', '10', '--json'];
+    const seen = proxy.requests.length;
+    const proc = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise<number | null>((resolve) => proc.once('close', (code) => resolve(code)));
+    const held = await until(
+      () => proxy.requests.slice(seen).find((r) => r.method === 'POST' && r.target.endsWith('/orders')),
+      'the proxy to receive POST /orders',
+      15_000,
+    );
+    proc.kill('SIGTERM');
+    expect(await exited).toBe(130);
+    const key = held.headers['idempotency-key'] as string;
+
+    const open = await runCli(['log', '--unanswered', '--json'], { configDir: dir, env });
+    expect(open.code, open.stderr).toBe(0);
+    const entries = JSON.parse(open.stdout) as (LoggedWrite & { error_code: string | null })[];
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ idempotency_key: key, status: null, error_code: 'INTERRUPTED', unanswered: true });
+    expect(entries[0]!.retry).toBe(`vouchers --profile default orders create … --idempotency-key ${key}`);
+    const table = await runCli(['log'], { configDir: dir, env });
+    expect(table.stderr).toContain(`no answer recorded (idempotency key ${key})`);
+    hold = false;
+  });
 });

@@ -76,7 +76,9 @@ export function withAdvice(now: number): (e: RequestLogEntry) => RequestLogEntry
 /** What the ERROR column says of a write logged as sent whose answer is not in the log. */
 export function answerNote(e: RequestLogEntry): string | null {
   if (e.unanswered !== true) return e.error_code;
-  return e.answered_by_retry !== undefined ? 'no answer recorded; answered on retry' : 'no answer recorded';
+  const note = e.answered_by_retry !== undefined ? 'no answer recorded; answered on retry' : 'no answer recorded';
+  // Stopped in flight (INTERRUPTED): the code says how it ended.
+  return e.error_code === null ? note : `${e.error_code}: ${note}`;
 }
 
 /** Lines for stderr after a table: each unanswered write shown, its key and how to go on. */

@@ -86,13 +86,16 @@ function settles(e: RequestLogEntry): boolean {
 /**
  * The log as read, sending lines merged (oldest first in, oldest first out): one answered
  * by its attempt's line is left out (that line stands for the request); one left without
- * stays, marked `unanswered`, and carries `answered_by_retry` when a later request with
- * the same profile, method, path and idempotency key was answered 2xx, and
+ * stays, marked `unanswered` (and so does the line of an attempt stopped in flight,
+ * INTERRUPTED: no answer came to it either), and carries `answered_by_retry` when a later
+ * request with the same profile, method, path and idempotency key was answered 2xx, and
  * `key_first_sent` when an earlier one was logged.
  */
 export function mergeSending(entries: RequestLogEntry[]): RequestLogEntry[] {
   const open = new Map<string, number[]>();
   const answered = new Set<number>();
+  /** Lines that end a sent attempt without an answer: stopped in flight (Ctrl-C, SIGTERM, SIGHUP). */
+  const cutOff = new Set<number>();
   entries.forEach((e, i) => {
     if (e.idempotency_key === null) return;
     const at = attemptOf(e);
@@ -103,7 +106,9 @@ export function mergeSending(entries: RequestLogEntry[]): RequestLogEntry[] {
       return;
     }
     const sent = open.get(at)?.pop();
-    if (sent !== undefined) answered.add(sent);
+    if (sent === undefined) return;
+    answered.add(sent);
+    if (e.status === null && e.error_code === 'INTERRUPTED') cutOff.add(i);
   });
   if (open.size === 0) return entries;
   // When each key was first logged: the server keeps it 24 hours from its first use, which
@@ -115,7 +120,12 @@ export function mergeSending(entries: RequestLogEntry[]): RequestLogEntry[] {
     const seen = firstSent.get(write);
     if (seen === undefined || e.time < seen) firstSent.set(write, e.time);
   }
-  const merged = entries.filter((_, i) => !answered.has(i));
+  // A write stopped in flight (a CI job's SIGTERM, a closed terminal's SIGHUP) got no answer
+  // either: its line is kept, marked unanswered as one killed with kill -9 is.
+  const merged: RequestLogEntry[] = [];
+  entries.forEach((e, i) => {
+    if (!answered.has(i)) merged.push(cutOff.has(i) ? { ...e, unanswered: true } : e);
+  });
   // Newest first: the first 2xx seen after an unanswered write with its key settles it.
   const settledAt = new Map<string, string>();
   for (let i = merged.length - 1; i >= 0; i--) {

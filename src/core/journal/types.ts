@@ -15,7 +15,8 @@ export interface RequestLogEntry {
   probe?: boolean;
   /**
    * Read only: a keyed write logged as it was sent (`RequestLog.sending`) with no answer
-   * recorded (the process was killed, or is still waiting). Absent otherwise.
+   * recorded (the process was killed, or is still waiting), or stopped in flight
+   * (INTERRUPTED: Ctrl-C, SIGTERM, SIGHUP). Absent otherwise.
    */
   unanswered?: true;
   /**

@@ -87,6 +87,18 @@ describe('mergeSending', () => {
     expect(isFailed(merged[0]!)).toBe(true);
   });
 
+  it('an attempt stopped in flight (INTERRUPTED: SIGTERM, Ctrl-C) had no answer either: unanswered, with its code, until a 2xx retry', () => {
+    const stopped = write({ status: null, duration_ms: 1200, error_code: 'INTERRUPTED' });
+    const merged = mergeSending([sending(), stopped]);
+    expect(merged).toEqual([{ ...stopped, unanswered: true }]);
+    expect(merged.filter(isFailed)).toHaveLength(1);
+    const retried = mergeSending([sending(), stopped, sending({ time: T2 }), write({ time: T2, status: 200 })]);
+    expect(retried[0]).toMatchObject({ error_code: 'INTERRUPTED', unanswered: true, answered_by_retry: T2 });
+    // A bulk row stopped in flight (no sending line: its journal holds the key) is left as it is.
+    const bulk = [write({ status: null, error_code: 'INTERRUPTED' })];
+    expect(mergeSending(bulk)).toBe(bulk);
+  });
+
   it('a log without sending lines is returned as it is', () => {
     const entries = [write(), write({ time: T2 })];
     expect(mergeSending(entries)).toBe(entries);
