@@ -116,4 +116,28 @@ describe("the profile's API secret pasted where an id goes", () => {
     }
     expect(log).not.toContain('api-secret-0042-longer');
   });
+
+  it('given as the idempotency key, is neither sent nor printed as the key to retry with, nor logged', async () => {
+    const before = server.requests.length;
+    const key = ['--idempotency-key', 'key-api-secret-0042-longer'];
+    for (const argv of [
+      ['orders', 'create', '--product', 'p1', '--denomination', '10', ...key],
+      ['orders', 'create', '--product', 'p1', '--denomination', '10', '--json', ...key],
+      ['payouts', 'create', '--amount', '10', '--currency', 'USD', ...key],
+      ['api', 'POST', '/orders', '-d', '{}', ...key],
+    ]) {
+      const r = await cli(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr, argv.join(' ')).toMatch(/idempotency key holds this profile's API secret/);
+      expect(r.stdout + r.stderr, argv.join(' ')).not.toContain('api-secret-0042-longer');
+    }
+    expect(server.requests.length).toBe(before);
+    let log = '';
+    try {
+      log = readFileSync(join(dir, 'requests.log'), 'utf8');
+    } catch {
+      // no request logged at all
+    }
+    expect(log).not.toContain('api-secret-0042-longer');
+  });
 });

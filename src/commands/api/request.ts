@@ -3,6 +3,7 @@ import { STATUS_CODES } from 'node:http';
 import { CliError, InterruptedError, UsageError } from '../../core/errors/index.js';
 import { apiErrorFromResponse } from '../../core/http/api-error.js';
 import { idempotencyKeyFor } from '../../core/http/call.js';
+import { refuseSecretAsKey } from '../../core/http/secret-key.js';
 import type { ApiResponse } from '../../core/http/types.js';
 import { driftReporter, strictContract } from '../../core/output/drift-report.js';
 import { checkAnswer } from '../../core/http/validate.js';
@@ -212,7 +213,10 @@ export async function run(f: Factory, methodArg: string, pathArg: string, opts: 
   const req = await buildRequest(f.io, methodArg, pathArg, opts);
   const maxPages = opts.paginate ? parseMaxPages(opts.maxPages) : 0;
   // Orders, payouts and cancellations ask on a production profile, as their own commands do.
-  await confirmMoneyMove(f.io, await f.profile(), req.method, req.path, Boolean(opts.yes));
+  const profile = await f.profile();
+  // Before the key is shown (send): a pasted secret is neither printed nor sent.
+  refuseSecretAsKey(req.idempotencyKey, profile.api_secret);
+  await confirmMoneyMove(f.io, profile, req.method, req.path, Boolean(opts.yes));
   // One warning per run about answers that differ from the contract, however many pages.
   const deps = { io: f.io, globals: f.globals() };
   const check = { report: driftReporter(deps), strict: strictContract(deps) };

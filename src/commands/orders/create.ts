@@ -15,6 +15,7 @@ import { formatMoney } from '../../contract/money-format.js';
 import { isIdempotencyKey } from '../../contract/idempotency.js';
 import { ApiError, asCliError, CliError, faultAfterWrite, InterruptedError, NetworkError, UsageError } from '../../core/errors/index.js';
 import { parseDuration } from '../../core/http/duration.js';
+import { refuseSecretAsKey } from '../../core/http/secret-key.js';
 import type { ApiClient } from '../../core/http/types.js';
 import type { CodeRow } from '../../core/io/codes-file.js';
 import { err, type IO } from '../../core/io/io.js';
@@ -283,6 +284,8 @@ export async function runCreate(f: Factory, input: CreateInput): Promise<void> {
   if (await checkOrderFields(io, o.settings, ['idempotency_key'], { write: true })) return;
   if (o.codesOut !== undefined) await (await import('../../core/io/codes-file.js')).assertCodesFileFree(o.codesOut, io.cwd);
   const profile = await f.profile();
+  // Before the key is printed below: a pasted secret is neither shown nor sent.
+  refuseSecretAsKey(o.idempotencyKey, profile.api_secret);
   const client = await f.client();
 
   if (o.dryRun) {

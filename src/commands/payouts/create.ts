@@ -7,6 +7,7 @@ import type { CreatePayoutRequest, Payout, Wallet } from '../../contract/money.j
 import type { ApiClient } from '../../core/http/types.js';
 import { ApiError, CliError, faultAfterWrite, InterruptedError, NetworkError } from '../../core/errors/index.js';
 import { ContractMismatchError } from '../../core/http/validate.js';
+import { refuseSecretAsKey } from '../../core/http/secret-key.js';
 import { err } from '../../core/io/io.js';
 import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
 import { handleFieldsFlag, printRecord, type RecordField } from '../../core/output/print.js';
@@ -70,6 +71,8 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
   const settings = resolveOutput(f.io, options, f.globals().color !== false);
   if (await handleFieldsFlag(f.io, settings, FIELDS, { open: true })) return;
   const profile = await f.profile();
+  // Before the key is printed below: a pasted secret is neither shown nor sent.
+  refuseSecretAsKey(key, profile.api_secret);
   const money = formatMoney(request.amount, request.currency);
   if (profile.production) {
     await confirmOrStop(f.io, {

@@ -29,6 +29,7 @@ import type { PaceStore } from './pace-file.js';
 import { Pacer } from './pacing.js';
 import { DEFAULT_BACKOFF, type BackoffSettings } from './retry.js';
 import { judge, logEntry, retryDecision, sendingEntry } from './outcome.js';
+import { refuseSecretAsKey } from './secret-key.js';
 import { interrupted } from './signals.js';
 import type { ApiClient, ApiResponse, RequestOptions } from './types.js';
 import { createTransport, type Transport } from './undici.js';
@@ -117,6 +118,7 @@ function numberHeader(v: string | undefined): number | undefined {
  * it would travel in the URL, come back in the error and stay in the request log.
  */
 function refuseSecretInUrl(opts: RequestOptions, secret: string): void {
+  refuseSecretAsKey(opts.idempotencyKey, secret);
   if (secret.length < 8) return;
   const inQuery = Object.values(opts.query ?? {}).some((v) => typeof v === 'string' && v.includes(secret));
   let inPath = opts.path.includes(secret);
