@@ -86,6 +86,16 @@ describe('a usage error echoing a typed value', () => {
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr, argv.join(' ')).not.toMatch(/SUPERSECRET|Zt4q8PmX2vLr9KsW3nBy7Hd|605b1d7e9a/);
     }
+    // --debug prints the stack, which repeats the message: masked the same way.
+    for (const argv of [
+      ['orders', 'list', '--limit', SECRET, '--debug'],
+      ['orders', 'list', '--limit', SECRET, '--debug', '--json'],
+    ]) {
+      const r = await cli(argv);
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr, argv.join(' ')).toMatch(/\n\s+at /);
+      expect(r.stderr, argv.join(' ')).not.toContain('SUPERSECRET');
+    }
     const plain = await cli(['orders', 'list', '--limit', 'abc']);
     expect(plain.stderr).toContain('"abc"');
     const choice = await cli(['profiles', 'add', 'x', '--signing-path', 'fulll']);

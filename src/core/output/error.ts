@@ -144,7 +144,7 @@ function baseEnvelope(error: unknown): Record<string, unknown> {
       error: {
         name: error.name,
         code: error.code,
-        message: error.kind === 'usage' ? maskTypedValues(error.message) : maskText(error.message),
+        message: maskFor(error)(error.message),
         ...(error.hint ? { hint: maskText(error.hint) } : {}),
       },
       trace_id: traceOf(error) ?? null,
@@ -154,10 +154,18 @@ function baseEnvelope(error: unknown): Record<string, unknown> {
   return { error: { name: 'UnexpectedError', code: 'UNEXPECTED', message: maskText(e.message) }, trace_id: null };
 }
 
+/**
+ * How an error's own text is masked: a usage error's also for the values it quotes back
+ * (maskTypedValues), in its message and in the --debug stack, which repeats the message.
+ */
+function maskFor(error: unknown): (text: string) => string {
+  return error instanceof CliError && error.kind === 'usage' ? maskTypedValues : maskText;
+}
+
 export function renderError(io: IO, error: unknown, options: RenderErrorOptions): void {
   if (options.json) {
     io.stderr.write(JSON.stringify(errorEnvelope(error)) + '\n');
-    if (options.debug && error instanceof Error && error.stack) io.stderr.write(maskText(error.stack) + '\n');
+    if (options.debug && error instanceof Error && error.stack) io.stderr.write(maskFor(error)(error.stack) + '\n');
     return;
   }
   const c = new Chalk({ level: colorEnabled(io, 'stderr', !options.color) ? 1 : 0 });
@@ -171,7 +179,7 @@ export function renderError(io: IO, error: unknown, options: RenderErrorOptions)
     if (error.retryAfter !== undefined) lines.push(`  ${c.dim('retry')}     after ${error.retryAfter} s`);
     lines.push(`  ${c.dim('trace ID')}  ${error.traceId ? c.bold(error.traceId) : '(none returned)'}`);
   } else if (error instanceof CliError) {
-    lines.push(`${c.red.bold('Error:')} ${error.kind === 'usage' ? maskTypedValues(error.message) : maskText(error.message)}`);
+    lines.push(`${c.red.bold('Error:')} ${maskFor(error)(error.message)}`);
     if (error.kind !== 'usage' || error.name !== 'UsageError') lines.push(`  ${c.dim('code')}      ${error.code}`);
     const trace = traceOf(error);
     if (trace) lines.push(`  ${c.dim('trace ID')}  ${c.bold(trace)}`);
@@ -182,6 +190,6 @@ export function renderError(io: IO, error: unknown, options: RenderErrorOptions)
   }
   const hint = hintFor(error, options.globals);
   if (hint) lines.push(`  ${c.cyan('hint')}      ${hint}`);
-  if (options.debug && error instanceof Error && error.stack) lines.push('', c.dim(maskText(error.stack)));
+  if (options.debug && error instanceof Error && error.stack) lines.push('', c.dim(maskFor(error)(error.stack)));
   io.stderr.write(lines.join('\n') + '\n');
 }
