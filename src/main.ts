@@ -79,8 +79,12 @@ export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrid
     await flushUsageErrors();
     return EXIT.ok;
   } catch (error) {
-    await flushUsageErrors();
     const code = exitCodeFor(error);
+    // The profile's secrets are masked in every error, also in one raised before the command
+    // read the profile (a usage error quoting a value typed in the wrong place): read it now.
+    // Not for --help and --version, which end here too.
+    if (code !== EXIT.ok) await factory.profile().catch(() => undefined);
+    await flushUsageErrors();
     if (isCommanderError(error)) return code; // commander already printed it
     // Stopped because nobody reads the output any more: nothing to say, to no one.
     if (io.signal.reason instanceof OutputClosed && (isAbort(error) || (error instanceof CliError && error.kind === 'interrupted')))

@@ -103,6 +103,27 @@ describe('a usage error echoing a typed value', () => {
   });
 });
 
+describe("the profile's own secrets typed in the wrong place, whatever their shape", () => {
+  // No secret's prefix, not 20 random characters: only the profile tells it is the secret.
+  const API_SECRET = 'test_api_secret_4f9c2e71b8d34a06';
+  const HOOK_SECRET = 'hook-key-81f3c2';
+  it("are masked in a usage error raised before the command read the profile (ours and commander's)", async () => {
+    const own = { ...env, VOUCHERS_API_SECRET: API_SECRET, VOUCHERS_WEBHOOK_SECRET: HOOK_SECRET };
+    for (const argv of [
+      ['orders', 'list', '--limit', API_SECRET],
+      ['orders', 'list', '--limit', API_SECRET, '--json', '--debug'],
+      ['profiles', 'add', 'x', '--signing-path', API_SECRET],
+      ['orders', 'list', '--limit', HOOK_SECRET],
+    ]) {
+      const r = await runCli(argv, { env: own, configDir: dir, overrides: { clock: quickClock() } });
+      expect(r.code, argv.join(' ')).toBe(2);
+      expect(r.stderr, argv.join(' ')).toMatch(/--limit|--signing-path/);
+      expect(r.stdout + r.stderr, argv.join(' ')).not.toContain('4f9c2e71b8d34a06');
+      expect(r.stdout + r.stderr, argv.join(' ')).not.toContain(HOOK_SECRET);
+    }
+  });
+});
+
 describe("the profile's API secret pasted where an id goes", () => {
   it('is never sent: not in the URL, the error, the request log', async () => {
     const before = server.requests.length;
