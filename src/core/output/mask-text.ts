@@ -15,7 +15,7 @@
  */
 import { isRecord } from '../is-record.js';
 import { maskCode, maskSecret } from './format.js';
-import { holdsCode, isCodeField, isPinField, isSecretField, isSecretValue } from './mask.js';
+import { holdsCode, isCodeField, isErrorCode, isIdentified, isPinField, isSecretField, isSecretValue } from './mask.js';
 import { rememberCode, rememberSecret, seenIn } from './seen.js';
 
 /** Words that, before a code, name it in a sentence though no field is called so. */
@@ -76,9 +76,12 @@ export function isPlainErrorCode(code: string): boolean {
 
 /**
  * Note every code and secret an answer carries (by its field's name, or a `whsec_…` look),
- * so that a later message quoting one of them is masked.
+ * so that a later message quoting one of them is masked. Not noted, as mask.ts shows them:
+ * an error's code beside its message (`error: {code: "INSUFFICIENT_INVENTORY", message}`),
+ * and the `code` of a thing it identifies (`vendor: {code: "amazon"}`, `category`, `currency`):
+ * a later message naming that product or error keeps its words, and its error code.
  */
-export function rememberShown(value: unknown, depth = 0): void {
+export function rememberShown(value: unknown, depth = 0, identified = false): void {
   if (depth > 32 || value === null || typeof value !== 'object') return;
   if (Array.isArray(value)) {
     for (const v of value) rememberShown(v, depth + 1);
@@ -90,11 +93,12 @@ export function rememberShown(value: unknown, depth = 0): void {
   for (const k in record) {
     if (!Object.hasOwn(record, k)) continue;
     const v = record[k];
-    if (holdsCode(k, v)) everyScalar(v, rememberCode);
-    else if (isSecretField(k) || isSecretValue(v)) everyScalar(v, rememberSecret);
+    if (holdsCode(k, v)) {
+      if (!isErrorCode(k, v, record) && !(identified && (k === 'code' || k === 'codes'))) everyScalar(v, rememberCode);
+    } else if (isSecretField(k) || isSecretValue(v)) everyScalar(v, rememberSecret);
     else if (isRecord(v)) {
       for (const c in v) if (Object.hasOwn(v, c) && holdsCode(`${k}_${c}`, v[c])) everyScalar(v[c], rememberCode);
-      rememberShown(v, depth + 1);
+      rememberShown(v, depth + 1, isIdentified(k));
     } else if (v !== null && typeof v === 'object') rememberShown(v, depth + 1);
   }
 }

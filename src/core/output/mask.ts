@@ -188,7 +188,7 @@ function walk(
  * (or one lower-case word) next to a `message`. A voucher code (`X7K2Q9ZT`, `SBX-7K2Q-…`)
  * never has that shape, so it stays masked.
  */
-function isErrorCode(key: string, v: unknown, siblings: Record<string, unknown>): boolean {
+export function isErrorCode(key: string, v: unknown, siblings: Record<string, unknown>): boolean {
   return (
     key === 'code' &&
     typeof v === 'string' &&
@@ -291,10 +291,10 @@ export function codeText(v: unknown): string | undefined {
 }
 
 /** Whether an object under this name is a thing a code identifies (`vendor`, `product`, `category`): see NOT_A_VOUCHER. */
-function isIdentified(key: string): boolean {
+export const isIdentified = byName((key) => {
   const k = snake(key);
   return NOT_A_VOUCHER.has(k) || NOT_A_VOUCHER.has(k.replace(/s$/, ''));
-}
+});
 
 /** The codes a field holds: its one code (`code`), or each listed one (`codes.0`, `codes.1`). */
 function held(key: string, v: unknown): Field[] {

@@ -58,6 +58,39 @@ describe('maskText', () => {
     expect(maskText('txn_12 is fine')).toBe('txn_12 is fine');
   });
 
+  it("an error's code beside its message and a vendor's or category's code in an answer are not noted: a later error keeps its words and its code", () => {
+    rememberShown({
+      order_id: 'ord_1',
+      status: 'PARTIALLY_DELIVERED',
+      vendor: { code: 'amazon', name: 'Amazon' },
+      category: { code: 'electronics' },
+      vouchers: [
+        { code: 'QQQQ9999ZZZZ', status: 'ISSUED' },
+        { status: 'FAILED', error: { code: 'INSUFFICIENT_INVENTORY', message: 'no stock left' } },
+      ],
+    });
+    const e = apiErrorFromResponse(
+      {
+        status: 409,
+        headers: {},
+        text: JSON.stringify({
+          error: {
+            name: 'InsufficientInventory',
+            code: 'INSUFFICIENT_INVENTORY',
+            message: 'no vouchers left for amazon-us-25 (electronics)',
+          },
+        }),
+        traceId: undefined,
+        replayed: false,
+      },
+      { method: 'POST', path: '/orders' },
+    );
+    expect(e.apiCode).toBe('INSUFFICIENT_INVENTORY');
+    expect(e.message).toBe('no vouchers left for amazon-us-25 (electronics)');
+    // The voucher's own code is still noted.
+    expect(maskText('QQQQ9999ZZZZ is locked')).toBe('••••••••ZZZZ is locked');
+  });
+
   it("an API error's message and a code-shaped error code are masked where the error is made", () => {
     const e = apiErrorFromResponse(
       {
