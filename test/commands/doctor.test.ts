@@ -13,6 +13,8 @@ interface Reply {
   status: number;
   code?: string;
   date?: string;
+  /** A body of another shape than the envelope. */
+  body?: unknown;
 }
 interface Seen {
   method: string;
@@ -41,7 +43,7 @@ function send(res: ServerResponse, r: Reply, okBody: unknown) {
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('X-Trace-ID', '0af7651916cd43dd8448eb211c80319c');
   res.statusCode = r.status;
-  res.end(JSON.stringify(r.status < 300 ? okBody : { error: { name: 'X', code: r.code ?? 'X', message: 'refused' } }));
+  res.end(JSON.stringify(r.body ?? (r.status < 300 ? okBody : { error: { name: 'X', code: r.code ?? 'X', message: 'refused' } })));
 }
 
 beforeAll(async () => {
@@ -228,6 +230,23 @@ describe('vouchers doctor', () => {
     const r = await runCli(['doctor'], { configDir: dir });
     expect(r.code).toBe(3);
     expect(line(r.stdout, 'Request signing')).toMatch(/^✖ .*signature rejected with signing\.path full/);
+  });
+
+  it('a 401 or 403 naming the signature by another code or in another shape than the envelope refuses signing too', async () => {
+    const dir = await configured();
+    for (const reply of [
+      { status: 403, code: 'SIGNATURE_MISMATCH' },
+      { status: 403, body: { error: 'invalid_signature' } },
+      { status: 403, body: { message: 'Signature does not match the request' } },
+      { status: 401, body: { type: 'about:blank', title: 'Unauthorized', detail: 'bad request signature' } },
+    ]) {
+      cancel = reply;
+      const r = await runCli(['doctor'], { configDir: dir });
+      expect(r.code, JSON.stringify(reply) + r.stdout).toBe(3);
+      expect(line(r.stdout, 'Request signing'), JSON.stringify(reply)).toMatch(
+        /^✖ .*signature rejected with signing\.path full.* — fix: .*signing\.path relative/,
+      );
+    }
   });
 
   it('a 405 on the signing probe cannot tell: a warning', async () => {

@@ -4,6 +4,7 @@
  */
 import type { ResolvedProfile } from '../../core/config/types.js';
 import { CliError, NetworkError } from '../../core/errors/index.js';
+import { foreignError } from '../../core/http/api-error.js';
 import type { ApiClient } from '../../core/http/types.js';
 import type { Clock } from '../../core/time/clock.js';
 import { fail, ok, skip, traced, warn, type CheckResult } from './result.js';
@@ -20,6 +21,8 @@ const PROBE_TIMEOUT_MS = 10_000;
 interface Answer {
   status: number;
   code: string | undefined;
+  /** The server's message of a refusal, in the API's envelope or another shape. */
+  message?: string;
   headers: Record<string, string>;
   traceId: string | undefined;
   durationMs: number;
@@ -50,8 +53,18 @@ async function probe(
   });
   const t1 = clock.now();
   const envelope = res.data as { error?: { code?: unknown } } | undefined;
-  const code = typeof envelope?.error?.code === 'string' ? envelope.error.code : undefined;
-  return { status: res.status, code, headers: res.headers, traceId: res.traceId, durationMs: res.durationMs, localMidMs: (t0 + t1) / 2 };
+  // A refusal in another shape than the envelope (`{"error": "invalid_signature"}`, problem details) is read too.
+  const said = res.status >= 400 ? foreignError(res.text, res.data) : {};
+  const code = typeof envelope?.error?.code === 'string' ? envelope.error.code : said.code;
+  return {
+    status: res.status,
+    code,
+    ...(said.message !== undefined ? { message: said.message } : {}),
+    headers: res.headers,
+    traceId: res.traceId,
+    durationMs: res.durationMs,
+    localMidMs: (t0 + t1) / 2,
+  };
 }
 
 function describe(a: Answer): string {
@@ -135,6 +148,16 @@ function ipCheck(a: Answer): CheckResult {
 }
 
 /**
+ * Whether a 401 or 403 says the signature was refused: INVALID_SIGNATURE, or another code or
+ * message naming the signature (`SIGNATURE_MISMATCH`, `{"message": "Invalid signature"}`);
+ * a stale timestamp is told apart (TIMESTAMP_OUT_OF_WINDOW).
+ */
+function namesBadSignature(a: Answer): boolean {
+  if (a.code === 'INVALID_SIGNATURE') return true;
+  return a.code !== 'TIMESTAMP_OUT_OF_WINDOW' && /signature/i.test(`${a.code ?? ''} ${a.message ?? ''}`);
+}
+
+/**
  * What the signed probe proved. A 2xx or 409 came past authentication: the signature was
  * accepted. A 404 proves it only when the same request signed wrongly (`control`) is refused
  * with a 401 or 403: a server that routes before it authenticates answers both with 404,
@@ -167,7 +190,7 @@ function signingCheck(profile: ResolvedProfile, a: Answer | Error, control?: Ans
       'prove it with a signed write on a sandbox profile, e.g. vouchers orders create --product … --denomination …',
     );
   }
-  if ((a.status === 401 || a.status === 403) && a.code === 'INVALID_SIGNATURE') {
+  if ((a.status === 401 || a.status === 403) && namesBadSignature(a)) {
     return fail(
       'signing',
       label,
