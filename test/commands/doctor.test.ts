@@ -29,6 +29,8 @@ let categories: Reply;
 let cancel: Reply;
 /** The server answers the probe path before it checks the signature (404 for any signature). */
 let routesFirst: boolean;
+/** How the wrongly signed request is answered (a 401 INVALID_SIGNATURE unless set). */
+let control: Reply | undefined;
 let seen: Seen[];
 
 /** Whether a request carries a signature of the default variant (full path), computed here with node:crypto. */
@@ -53,7 +55,7 @@ beforeAll(async () => {
     if (req.method === 'GET' && req.url === '/api/v1/categories')
       return send(res, categories, { data: [], has_more: false, next_cursor: null });
     if (req.method === 'POST' && req.url === '/api/v1/orders/ord_00000000000000000000000000/cancel') {
-      if (!routesFirst && !signedRight(req)) return send(res, { status: 401, code: 'INVALID_SIGNATURE' }, {});
+      if (!routesFirst && !signedRight(req)) return send(res, control ?? { status: 401, code: 'INVALID_SIGNATURE' }, {});
       return send(res, routesFirst ? { status: 404, code: 'NOT_FOUND' } : cancel, {});
     }
     send(res, { status: 404, code: 'NOT_FOUND' }, {});
@@ -68,6 +70,7 @@ beforeEach(() => {
   categories = { status: 200 };
   cancel = { status: 404, code: 'NOT_FOUND' };
   routesFirst = false;
+  control = undefined;
   seen = [];
 });
 
@@ -222,6 +225,23 @@ describe('vouchers doctor', () => {
     const json = await runCli(['doctor', '--json'], { configDir: dir });
     const checks = JSON.parse(json.stdout) as { check: string; ok: boolean; level: string }[];
     expect(checks.find((c) => c.check === 'signing')).toMatchObject({ level: 'warn' });
+  });
+
+  it('a 404 beside a wrongly signed control answered otherwise (429, 500): not proven, without claiming the same answer', async () => {
+    const dir = await configured();
+    control = { status: 429, code: 'RATE_LIMIT_EXCEEDED' };
+    const limited = await runCli(['doctor'], { configDir: dir });
+    expect(limited.code, limited.stdout + limited.stderr).toBe(0);
+    const said = line(limited.stdout, 'Request signing');
+    expect(said).toMatch(/^! Request signing: not proven: .*signed wrongly got HTTP 429 RATE_LIMIT_EXCEEDED/);
+    expect(said).not.toContain('as did');
+    expect(said).not.toContain('before checking the signature');
+    expect(said).toMatch(/— fix: rate limited: wait a minute and run vouchers doctor again/);
+    control = { status: 500, code: 'INTERNAL' };
+    const failing = await runCli(['doctor'], { configDir: dir });
+    expect(line(failing.stdout, 'Request signing')).toMatch(
+      /^! .*signed wrongly got HTTP 500 INTERNAL.*— fix: prove it with a signed write/,
+    );
   });
 
   it('a 403 naming a signature error refuses signing like a 401', async () => {

@@ -185,9 +185,13 @@ function signingCheck(profile: ResolvedProfile, a: Answer | Error, control?: Ans
       `not proven: the signed probe POST /orders/${PROBE_ORDER_ID}/cancel answered ${describe(a)}, ${
         control === undefined || control instanceof Error
           ? 'and the same request signed wrongly got no answer to compare'
-          : `as did the same request signed wrongly (${describe(control)}): this server answers it before checking the signature`
+          : control.status === 404
+            ? `as did the same request signed wrongly (${describe(control)}): this server answers it before checking the signature`
+            : `and the same request signed wrongly got ${describe(control)}, which tells neither way`
       }`,
-      'prove it with a signed write on a sandbox profile, e.g. vouchers orders create --product … --denomination …',
+      control !== undefined && !(control instanceof Error) && control.status === 429
+        ? 'rate limited: wait a minute and run vouchers doctor again'
+        : 'prove it with a signed write on a sandbox profile, e.g. vouchers orders create --product … --denomination …',
     );
   }
   if ((a.status === 401 || a.status === 403) && namesBadSignature(a)) {
