@@ -208,7 +208,7 @@ describe('certify and the products of a server that is not our sandbox', () => {
     expect(text.stdout).toMatch(/certify\.product\.out-of-stock\tSOLD-OUT:25\tprofile/);
     expect((await runCli(['profiles', 'set', 'partner', 'certify.product.instant', ':25'], { configDir })).code).toBe(2);
     // A denomination certify would refuse is refused when it is saved, not at the next run.
-    for (const bad of ['SOLD-OUT:0', 'GATED:-3', 'GIFT:1e3']) {
+    for (const bad of ['SOLD-OUT:0', 'GATED:-3', 'GIFT:1e3', 'GIFT:25,50']) {
       const r = await runCli(['profiles', 'set', 'partner', 'certify.product.gated', bad], { configDir });
       expect(r.code, bad).toBe(2);
       expect(r.stderr, bad).toMatch(/denomination/);
@@ -225,6 +225,7 @@ describe('certify and the products of a server that is not our sandbox', () => {
       'instant=GIFT-NOW:0',
       'instant=GIFT-NOW:-5',
       'instant=GIFT-NOW:1e3',
+      'instant=GIFT-NOW:25,50',
     ]) {
       const r = await certify(['--product', bad]);
       expect(r.code, bad).toBe(2);

@@ -2,7 +2,7 @@
  * `ID[:DENOMINATION]`, the product certify orders for a role (`--product ROLE=…`, or the
  * profile's certify.product.ROLE): the denomination is what follows the last colon when it
  * reads as a number (an id may itself hold colons); a number that is not a positive amount
- * (`-5`, `0`, `1e3`) is refused, never taken as part of the id.
+ * (`-5`, `0`, `1e3`, a decimal comma: `25,50`) is refused, never taken as part of the id.
  */
 import { UsageError } from '../errors/index.js';
 
@@ -16,7 +16,7 @@ export function parseProductValue(text: string, what: string, hint: string): { i
     id = value.slice(0, colon).trim();
     denomination = Number(tail);
     if (!(denomination > 0)) throw new UsageError(`${what}: the denomination must be above 0`, hint);
-  } else if (colon >= 0 && /^[-+]?(\d|\.\d)[\d.]*(e[-+]?\d+)?$/i.test(tail)) {
+  } else if (colon >= 0 && /^[-+]?(\d|[.,]\d)[\d.,]*(e[-+]?\d+)?$/i.test(tail)) {
     throw new UsageError(`${what}: the denomination ${JSON.stringify(tail)} is not a positive amount (write it as 25 or 25.50)`, hint);
   } else if (colon === value.length - 1 && colon >= 0) {
     throw new UsageError(`${what}: no denomination after the colon`, hint);
