@@ -40,7 +40,10 @@ function namedAs(text: string, start: number): 'code' | 'pin' | 'secret' | undef
   if (!m || m[0] === m[2]) return undefined;
   const word = snake(m[2]!);
   const joined = m[1] ? `${snake(m[1])}_${word}` : word;
-  if (isSecretField(word) || isSecretField(joined) || SECRET_WORDS.test(word)) return 'secret';
+  // `secret key X` names the secret; in `secret rotated: X` the secret's name is only the
+  // first word, and X (an endpoint id, a date) is what follows a verb.
+  const byFirstOnly = m[1] !== undefined && isSecretField(snake(m[1])) && !/^(key|value|token|string|hash)$/.test(word);
+  if (isSecretField(word) || (isSecretField(joined) && !byFirstOnly) || SECRET_WORDS.test(word)) return 'secret';
   if (m[1] ? isCodeField(joined) : isCodeField(word)) return isPinField(word) ? 'pin' : 'code';
   return CODE_WORDS.has(word) || CODE_WORDS.has(joined) ? 'code' : undefined;
 }

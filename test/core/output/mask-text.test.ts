@@ -21,6 +21,8 @@ describe('maskText', () => {
     expect(maskText('secret sk_fake_secret_123 is not valid for key pk_fake_1')).not.toContain('sk_fake_secret_123');
     expect(maskText('bad X-Signature t=1700000000,v1=0123456789abcdef0123456789abcdef')).not.toContain('0123456789abcdef');
     expect(maskText('endpoint secret whsec_abcdefgh12345678 rotated')).not.toContain('whsec_abcdefgh12345678');
+    expect(maskText('secret key live_fake_secret_123 is not valid')).not.toContain('live_fake_secret_123');
+    expect(maskText('signing key live_fake_secret_123 is not valid')).not.toContain('live_fake_secret_123');
   });
 
   it('keeps ids, amounts, dates, error and product codes, and plain words', () => {
@@ -34,6 +36,8 @@ describe('maskText', () => {
       'signature mismatch',
       'voucher expires 2027-01-01',
       'run again with --idempotency-key 10d015e7-3709-4843-a3b2-e57400fac5af',
+      'webhook secret rotated: wh_01JDQ5N7ZS3QK6V9W2X4Y8B1CF',
+      'API secret revoked 2026-11-28T10:00:00Z',
     ])
       expect(maskText(t), t).toBe(t);
   });
