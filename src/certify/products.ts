@@ -53,8 +53,16 @@ export function parseProductOptions(specs: readonly string[]): Partial<Record<Pr
   const named: Partial<Record<ProductRole, ProductChoice>> = {};
   for (const spec of specs) {
     const eq = spec.indexOf('=');
-    if (eq < 0)
+    if (eq < 0) {
+      // A role alone (`--product instant`) lacks its product; anything else lacks the role.
+      const alone = roleNamed(spec);
+      if (alone)
+        throw new UsageError(
+          `--product ${JSON.stringify(spec)} names the ${roleDef(alone).name} role but no product for it`,
+          `use --product ${roleDef(alone).name}=ID[:DENOMINATION], e.g. --product ${roleDef(alone).name}=GIFT-US-25:25`,
+        );
       throw new UsageError(`--product ${JSON.stringify(spec)} names no role`, `use --product ROLE=ID[:DENOMINATION] (${ROLE_HINT})`);
+    }
     const roleText = spec.slice(0, eq);
     const role = roleNamed(roleText);
     if (!role) throw new UsageError(`--product: no role ${JSON.stringify(roleText.trim())}`, ROLE_HINT);

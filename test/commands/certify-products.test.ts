@@ -234,6 +234,13 @@ describe('certify and the products of a server that is not our sandbox', () => {
       await server!.close();
       server = undefined;
     }
+    // A role without its product says so, and how to write it; a word that is no role says that.
+    const alone = await certify(['--product', 'out_of_stock']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toContain('--product "out_of_stock" names the out-of-stock role but no product for it');
+    expect(alone.stderr).toContain('--product out-of-stock=ID[:DENOMINATION]');
+    const noRole = await certify(['--product', 'GIFT-NOW']);
+    expect(noRole.stderr).toContain('--product "GIFT-NOW" names no role');
     const twice = await certify(['--product', 'instant=A', '--product', 'instant=B']);
     expect(twice.code).toBe(2);
     expect(twice.stderr).toContain('--product instant is given twice');
