@@ -224,7 +224,10 @@ async function world(line: string): Promise<World> {
   const sb = /reconciliation/.test(line)
     ? await fastSandbox({ enablePlanned: true })
     : /admin (complete|fail|partial)/.test(line)
-      ? await fastSandbox({ timeScale: 1 })
+      ? // Ten times slower than real time: an approved order stays open 20–40 s, so the
+        // operator's action finds it open however slowly a loaded machine runs the commands
+        // before it (at real time it was delivered after 2–4 s, and the example failed).
+        await fastSandbox({ timeScale: 10 })
       : await fastSandbox();
   const configDir = tempConfigDir();
   const cwd = tempConfigDir();
