@@ -3,15 +3,16 @@
  * while the server keeps the key (24 hours). Past that, the log says not to retry with it
  * and where to look.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { Clock } from '../../src/core/time/clock.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { configWith, envOf, fastSandbox } from '../helpers/sandbox.js';
 
 const HOUR = 3_600_000;
 
-function sendingLine(time: Date, key: string, profile = 'local'): string {
+function sendingLine(time: Date, key: string, profile = 'local', extra: Record<string, unknown> = {}): string {
   return JSON.stringify({
     time: time.toISOString(),
     profile,
@@ -24,6 +25,7 @@ function sendingLine(time: Date, key: string, profile = 'local'): string {
     idempotency_key: key,
     error_code: null,
     sending: true,
+    ...extra,
   });
 }
 
@@ -117,5 +119,57 @@ describe('log --unanswered and the profile', () => {
     const [write] = JSON.parse(json.stdout) as { retry: string | null; look_first?: string }[];
     expect(write!.retry).toBe('vouchers --profile default orders create … --idempotency-key key-on-default');
     expect(write!.look_first).toBe('vouchers --profile default orders list --from 2026-11-25');
+  });
+
+  it("a write whose server and key came from the environment or --base-url is retried with the same ones, not the profile's", async () => {
+    // Logged as the CLI logs it: an order placed with VOUCHERS_BASE_URL, VOUCHERS_API_KEY and
+    // VOUCHERS_API_SECRET set, no profile saved.
+    const sb = await fastSandbox();
+    try {
+      const dir = tempConfigDir();
+      const placed = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--json'], {
+        configDir: dir,
+        env: envOf(sb),
+      });
+      expect(placed.code, placed.stderr).toBe(0);
+      const logged = readFileSync(join(dir, 'requests.log'), 'utf8')
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
+      const post = logged.filter((l) => l.method === 'POST');
+      expect(post.length).toBeGreaterThan(0);
+      for (const l of post) expect(l.set_by).toEqual({ base_url: 'env', api_key: 'env' });
+      // From a saved profile alone: nothing is added.
+      const own = await configWith('local', { base_url: sb.baseUrl, api_key: sb.apiKey, api_secret: sb.apiSecret });
+      const fromProfile = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--json'], {
+        configDir: own,
+      });
+      expect(fromProfile.code, fromProfile.stderr).toBe(0);
+      expect(readFileSync(join(own, 'requests.log'), 'utf8')).not.toContain('set_by');
+    } finally {
+      await sb.close();
+    }
+
+    const dir = tempConfigDir();
+    const now = Date.parse('2026-11-25T12:00:00Z');
+    writeFileSync(
+      join(dir, 'requests.log'),
+      `${sendingLine(new Date(now - HOUR), 'key-from-env', 'default', { set_by: { base_url: 'env', api_key: 'env' } })}\n` +
+        `${sendingLine(new Date(now - HOUR), 'key-from-flag', 'default', { set_by: { base_url: 'flag' } })}\n`,
+    );
+    const clock: Clock = { now: () => now, sleep: () => Promise.resolve() };
+    const json = await runCli(['log', '--unanswered', '--json'], { configDir: dir, overrides: { clock } });
+    expect(json.code, json.stderr).toBe(0);
+    const [env, flag] = JSON.parse(json.stdout) as { retry: string | null; look_first?: string; set_by?: unknown }[];
+    expect(env!.retry).toBe(
+      'VOUCHERS_BASE_URL=… VOUCHERS_API_KEY=… VOUCHERS_API_SECRET=… vouchers --profile default orders create … --idempotency-key key-from-env',
+    );
+    expect(env!.look_first).toBe(
+      'VOUCHERS_BASE_URL=… VOUCHERS_API_KEY=… VOUCHERS_API_SECRET=… vouchers --profile default orders list --from 2026-11-25',
+    );
+    expect(env!.set_by).toEqual({ base_url: 'env', api_key: 'env' });
+    expect(flag!.retry).toBe('vouchers --profile default --base-url … orders create … --idempotency-key key-from-flag');
+    const text = await runCli(['log', '--unanswered'], { configDir: dir, overrides: { clock } });
+    expect(text.stderr).toContain('(… = the flags, and the server and key, it was first run with;');
   });
 });

@@ -30,8 +30,21 @@ export interface UnansweredAdvice {
   look_first?: string;
 }
 
-function command(words: string[]): string {
-  return words.map((w) => (w === SAME_FLAGS ? w : shellQuote(w))).join(' ');
+/**
+ * The server and key of the first run when they were not its profile's: the same
+ * environment variables (`VOUCHERS_API_KEY=…`, their values as then) before the command, and
+ * `--base-url …` after `vouchers`. Retried with the profile's own key instead, the
+ * idempotency key is new to that key and the write is done a second time.
+ */
+function sameTarget(e: RequestLogEntry): { env: string; flags: string[] } {
+  const env: string[] = [];
+  if (e.set_by?.base_url === 'env') env.push(`VOUCHERS_BASE_URL=${SAME_FLAGS}`);
+  if (e.set_by?.api_key === 'env') env.push(`VOUCHERS_API_KEY=${SAME_FLAGS}`, `VOUCHERS_API_SECRET=${SAME_FLAGS}`);
+  return { env: env.map((v) => `${v} `).join(''), flags: e.set_by?.base_url === 'flag' ? ['--base-url', SAME_FLAGS] : [] };
+}
+
+function command(words: string[], env = ''): string {
+  return env + words.map((w) => (w === SAME_FLAGS ? w : shellQuote(w))).join(' ');
 }
 
 /** Whether an entry is a keyed write with no answer recorded and no retry of its key answered since. */
@@ -43,7 +56,9 @@ export function adviceFor(e: RequestLogEntry, now: number): UnansweredAdvice | u
   if (!isUnanswered(e)) return undefined;
   // Always the profile it went to, `default` too: without --profile a retry goes to the
   // current profile (profiles use, VOUCHERS_PROFILE), which may be another server or key.
-  const cli = ['vouchers', ...(e.profile !== '' ? ['--profile', e.profile] : [])];
+  // And the server and key it went to, when the environment or a flag gave them.
+  const target = sameTarget(e);
+  const cli = ['vouchers', ...(e.profile !== '' ? ['--profile', e.profile] : []), ...target.flags];
   const key = ['--idempotency-key', e.idempotency_key as string];
   // The server keeps a key 24 hours from its first use: an earlier run with it counts.
   const first = e.key_first_sent ?? e.time;
@@ -53,16 +68,16 @@ export function adviceFor(e: RequestLogEntry, now: number): UnansweredAdvice | u
   if (e.method === 'POST' && e.path === '/orders') {
     const day = /^\d{4}-\d{2}-\d{2}/.exec(first)?.[0];
     return advice(
-      command([...cli, 'orders', 'create', SAME_FLAGS, ...key]),
-      command([...cli, 'orders', 'list', ...(day ? ['--from', day] : [])]),
+      command([...cli, 'orders', 'create', SAME_FLAGS, ...key], target.env),
+      command([...cli, 'orders', 'list', ...(day ? ['--from', day] : [])], target.env),
     );
   }
   if (e.method === 'POST' && e.path === '/payouts')
     return advice(
-      command([...cli, 'payouts', 'create', SAME_FLAGS, ...key]),
-      command([...cli, 'transactions', 'list', '--type', 'PAYOUT']),
+      command([...cli, 'payouts', 'create', SAME_FLAGS, ...key], target.env),
+      command([...cli, 'transactions', 'list', '--type', 'PAYOUT'], target.env),
     );
-  return advice(command([...cli, 'api', e.method, e.path, SAME_FLAGS, ...key]));
+  return advice(command([...cli, 'api', e.method, e.path, SAME_FLAGS, ...key], target.env));
 }
 
 /** An entry as `log --json` prints it: an unanswered write with its advice. */
@@ -98,7 +113,7 @@ export function unansweredNotes(entries: RequestLogEntry[], now: number): string
       );
     return (
       head +
-      `  retry safely: ${a.retry}  (${SAME_FLAGS} = the flags it was first run with; the server replays what it did, never does it twice; within 24 hours of ${e.key_first_sent ?? e.time})\n` +
+      `  retry safely: ${a.retry}  (${SAME_FLAGS} = the flags${e.set_by ? ', and the server and key,' : ''} it was first run with; the server replays what it did, never does it twice; within 24 hours of ${e.key_first_sent ?? e.time})\n` +
       (a.look_first ? `  or look first: ${a.look_first} (add --reference REF if it had one)\n` : '')
     );
   });

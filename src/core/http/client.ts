@@ -18,7 +18,7 @@ import { systemClock, type Clock } from '../time/clock.js';
 import { iso } from '../time/iso.js';
 import type { RateLimits } from '../config/types.js';
 import { CliError, ConfigError, InterruptedError, UsageError } from '../errors/index.js';
-import type { RequestLog, RequestLogEntry } from '../journal/types.js';
+import type { RequestLog, RequestLogEntry, RequestTarget } from '../journal/types.js';
 import type { SigningPathVariant } from '../signer/request.js';
 import { systemIds, type Ids } from '../run/ids.js';
 import { answer } from './answer.js';
@@ -62,6 +62,8 @@ export interface ClientOptions {
   requestLog?: RequestLog;
   /** Profile name written to the request log. */
   profileName?: string;
+  /** Where the base URL and API key came from when not from that profile (the log's `set_by`). */
+  target?: RequestTarget;
   /** Receives one line per attempt (method, URL, status, ms, trace ID, retry reason): `--debug`. */
   debug?: (line: string) => void;
   /**
@@ -185,7 +187,12 @@ export function createClient(options: ClientOptions): ApiClient {
   };
   let closed = false;
 
+  /** The line as logged: with where its server and key came from, when not from the profile. */
+  const stamped = (entry: RequestLogEntry): RequestLogEntry =>
+    options.target && Object.keys(options.target).length > 0 ? { ...entry, set_by: options.target } : entry;
+
   function log(entry: RequestLogEntry, call: Call): void {
+    entry = stamped(entry);
     try {
       const q = call.target.indexOf('?');
       options.requestLog?.append(entry, { query: q < 0 ? '' : call.target.slice(q), body: call.body });
@@ -195,6 +202,7 @@ export function createClient(options: ClientOptions): ApiClient {
   }
 
   function logSending(entry: RequestLogEntry): void {
+    entry = stamped(entry);
     try {
       options.requestLog?.sending?.(entry);
     } catch {

@@ -24,7 +24,7 @@ import { chmodSync, closeSync, fstatSync, openSync, readFileSync, readSync, stat
 import { makeDirSync } from '../io/make-dir.js';
 import { join } from 'node:path';
 import { ConfigError } from '../errors/index.js';
-import type { RequestLog, RequestLogEntry } from './types.js';
+import type { RequestLog, RequestLogEntry, RequestTarget } from './types.js';
 import { promisedFs, writeFileAtomicSync } from '../io/atomic-file.js';
 
 export const REQUEST_LOG_FILE = 'requests.log';
@@ -48,6 +48,16 @@ export function isFailed(e: RequestLogEntry): boolean {
   return e.status === null || e.status >= 400 || e.error_code !== null;
 }
 
+/** A line's `set_by`, only in the form the log writes it. */
+function targetOf(v: unknown): { set_by?: RequestTarget } {
+  if (!v || typeof v !== 'object') return {};
+  const r = v as Record<string, unknown>;
+  const set_by: RequestTarget = {};
+  if (r.base_url === 'env' || r.base_url === 'flag') set_by.base_url = r.base_url;
+  if (r.api_key === 'env') set_by.api_key = 'env';
+  return Object.keys(set_by).length > 0 ? { set_by } : {};
+}
+
 function parseLine(line: string): RequestLogEntry | undefined {
   if (!line.trim()) return undefined;
   try {
@@ -65,6 +75,7 @@ function parseLine(line: string): RequestLogEntry | undefined {
       idempotency_key: typeof v.idempotency_key === 'string' ? v.idempotency_key : null,
       error_code: typeof v.error_code === 'string' ? v.error_code : null,
       ...(v.probe === true ? { probe: true } : {}),
+      ...targetOf(v.set_by),
       // Until `mergeSending` finds its answer, a sending line is a write without one.
       ...(v.sending === true ? { unanswered: true } : {}),
     };
@@ -158,6 +169,7 @@ function serialise(e: RequestLogEntry, sending = false): string {
     idempotency_key: e.idempotency_key,
     error_code: e.error_code,
     ...(e.probe === true ? { probe: true } : {}),
+    ...(e.set_by ? { set_by: e.set_by } : {}),
   };
   return JSON.stringify(sending ? { ...line, sending: true } : line) + '\n';
 }

@@ -14,6 +14,12 @@ export interface RequestLogEntry {
   /** The CLI's own probe (doctor, the check behind a 404), not a request the user made; absent otherwise. */
   probe?: boolean;
   /**
+   * The server or API key the request went to when it was not the profile's own: given by
+   * the environment (VOUCHERS_BASE_URL, VOUCHERS_API_KEY) or a flag (--base-url). A retry
+   * of the write must go to the same one, which `--profile` alone does not. Absent otherwise.
+   */
+  set_by?: RequestTarget;
+  /**
    * Read only: a keyed write logged as it was sent (`RequestLog.sending`) with no answer
    * recorded (the process was killed, or is still waiting), or stopped in flight
    * (INTERRUPTED: Ctrl-C, SIGTERM, SIGHUP). Absent otherwise.
@@ -30,6 +36,12 @@ export interface RequestLogEntry {
    * use, not from this attempt. Absent otherwise.
    */
   key_first_sent?: string;
+}
+
+/** Where the base URL and API key of a request came from, when not from its profile. */
+export interface RequestTarget {
+  base_url?: 'env' | 'flag';
+  api_key?: 'env';
 }
 
 export interface RequestLog {

@@ -11,7 +11,7 @@ import { createClient, MAX_PACE_WAIT_MS, NOTICE_FROM_MS, type ClientOptions } fr
 import { paceFile } from '../http/pace-file.js';
 import type { ApiClient } from '../http/types.js';
 import type { IO } from '../io/io.js';
-import type { RequestLog } from '../journal/types.js';
+import type { RequestLog, RequestTarget } from '../journal/types.js';
 import { notice as writeNotice } from '../output/notice.js';
 import type { Clock } from '../time/clock.js';
 import type { GlobalOptions } from './factory.js';
@@ -58,6 +58,15 @@ export function paceNotices(deps: Pick<ProfileClientDeps, 'io' | 'clock' | 'glob
 }
 
 /** The client of one CLI run: the resolved profile's credentials, limits, timeout and retries. */
+/** Where the profile's base URL and API key came from, when not from the profile itself (the request log's `set_by`). */
+function targetOf(profile: ResolvedProfile): RequestTarget {
+  const target: RequestTarget = {};
+  const url = profile.sources.base_url;
+  if (url === 'env' || url === 'flag') target.base_url = url;
+  if (profile.sources.api_key === 'env') target.api_key = 'env';
+  return target;
+}
+
 export function createClientForProfile(profile: ResolvedProfile, deps: ProfileClientDeps): ApiClient {
   const missing = [!profile.base_url && 'base URL', !profile.api_key && 'API key', !profile.api_secret && 'API secret'].filter(
     (x): x is string => Boolean(x),
@@ -106,6 +115,7 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
     ids: deps.ids,
     requestLog: deps.requestLog,
     profileName: profile.name,
+    target: targetOf(profile),
     debug,
     onDrift: driftReporter(deps),
     strictContract: strictContract(deps),
