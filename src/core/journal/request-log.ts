@@ -102,6 +102,9 @@ function settles(e: RequestLogEntry): boolean {
  * request with the same profile, method, path and idempotency key was answered 2xx, and
  * `key_first_sent` when an earlier one was logged.
  */
+/** How long the server keeps an idempotency key from its first use (the document: 24 hours). */
+const KEY_KEPT_MS = 24 * 3_600_000;
+
 export function mergeSending(entries: RequestLogEntry[]): RequestLogEntry[] {
   const open = new Map<string, number[]>();
   const answered = new Set<number>();
@@ -150,7 +153,10 @@ export function mergeSending(entries: RequestLogEntry[]): RequestLogEntry[] {
     const first = firstSent.get(write);
     const at = settledAt.get(write);
     if (first !== undefined && first < e.time) merged[i] = { ...e, key_first_sent: first };
-    if (at !== undefined) merged[i] = { ...merged[i]!, answered_by_retry: at };
+    // Only while the server still kept the key: a 2xx to it after its 24 hours may be a
+    // second write, not the first one replayed, and settles nothing.
+    if (at !== undefined && Date.parse(at) - Date.parse(first ?? e.time) <= KEY_KEPT_MS)
+      merged[i] = { ...merged[i]!, answered_by_retry: at };
   }
   return merged;
 }

@@ -66,6 +66,16 @@ describe('mergeSending', () => {
     ]);
   });
 
+  it('a 2xx to the key after the 24 hours the server keeps it settles nothing: it may be a second write', () => {
+    const day = (h: number) => new Date(Date.parse(T1) + h * 3_600_000).toISOString();
+    const late = mergeSending([sending(), sending({ time: day(25) }), write({ time: day(25), status: 201 })]);
+    expect(late[0]).toMatchObject({ unanswered: true });
+    expect(late[0]!.answered_by_retry).toBeUndefined();
+    // Within them it is the first write replayed (counted from the key's first use).
+    const inTime = mergeSending([sending(), sending({ time: day(23) }), write({ time: day(23), status: 201 })]);
+    expect(inTime[0]).toMatchObject({ unanswered: true, answered_by_retry: day(23) });
+  });
+
   it('retried later with the same key and answered 2xx: settled (answered_by_retry), not failed, the retry counted once', () => {
     const merged = mergeSending([sending(), sending({ time: T2 }), write({ time: T2, status: 200 })]);
     expect(merged).toHaveLength(2);
