@@ -42,6 +42,13 @@ interface LoggedWrite {
   look_first?: string;
 }
 
+/**
+ * The orders here are placed with the server and key of the environment (VOUCHERS_BASE_URL,
+ * VOUCHERS_API_KEY, VOUCHERS_API_SECRET), as a CI job sets them: a retry must go to the same
+ * ones, and says so.
+ */
+const SAME_ENV = 'VOUCHERS_BASE_URL=… VOUCHERS_API_KEY=… VOUCHERS_API_SECRET=… ';
+
 describe('orders create --json killed before its answer', () => {
   it('the log shows its key with no answer recorded, and a retry with that key reaches the server with the same Idempotency-Key', async () => {
     const dir = tempConfigDir();
@@ -71,8 +78,10 @@ describe('orders create --json killed before its answer', () => {
     const entries = JSON.parse(shown.stdout) as LoggedWrite[];
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ method: 'POST', path: '/orders', status: null, idempotency_key: key, unanswered: true });
-    expect(entries[0]!.retry).toBe(`vouchers --profile default orders create … --idempotency-key ${key}`);
-    expect(entries[0]!.look_first).toMatch(/^vouchers --profile default orders list --from \d{4}-\d{2}-\d{2}$/);
+    expect(entries[0]!.retry).toBe(`${SAME_ENV}vouchers --profile default orders create … --idempotency-key ${key}`);
+    expect(entries[0]!.look_first).toMatch(
+      /^VOUCHERS_BASE_URL=… VOUCHERS_API_KEY=… VOUCHERS_API_SECRET=… vouchers --profile default orders list --from \d{4}-\d{2}-\d{2}$/,
+    );
 
     // --unanswered and --failed list it; the table says so on stderr with the key.
     const open = await runCli(['log', '--unanswered', '--json'], { configDir: dir, env });
@@ -80,7 +89,7 @@ describe('orders create --json killed before its answer', () => {
     const failed = await runCli(['log', '--failed'], { configDir: dir, env });
     expect(failed.stdout).toContain('no answer recorded');
     expect(failed.stderr).toContain(`no answer recorded (idempotency key ${key})`);
-    expect(failed.stderr).toContain(`retry safely: vouchers --profile default orders create … --idempotency-key ${key}`);
+    expect(failed.stderr).toContain(`retry safely: ${SAME_ENV}vouchers --profile default orders create … --idempotency-key ${key}`);
 
     // The retry the log names: the same command with the key.
     hold = false;
@@ -127,7 +136,7 @@ describe('orders create --json killed before its answer', () => {
     const entries = JSON.parse(open.stdout) as (LoggedWrite & { error_code: string | null })[];
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ idempotency_key: key, status: null, error_code: 'INTERRUPTED', unanswered: true });
-    expect(entries[0]!.retry).toBe(`vouchers --profile default orders create … --idempotency-key ${key}`);
+    expect(entries[0]!.retry).toBe(`${SAME_ENV}vouchers --profile default orders create … --idempotency-key ${key}`);
     const table = await runCli(['log'], { configDir: dir, env });
     expect(table.stderr).toContain(`no answer recorded (idempotency key ${key})`);
     hold = false;
