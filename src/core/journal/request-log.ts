@@ -97,8 +97,9 @@ function settles(e: RequestLogEntry): boolean {
 /**
  * The log as read, sending lines merged (oldest first in, oldest first out): one answered
  * by its attempt's line is left out (that line stands for the request); one left without
- * stays, marked `unanswered` (and so does the line of an attempt stopped in flight,
- * INTERRUPTED: no answer came to it either), and carries `answered_by_retry` when a later
+ * stays, marked `unanswered` (and so does the line of an attempt that ended without a
+ * response: stopped in flight, INTERRUPTED, or a timeout or broken connection after it was
+ * sent, its retries used up: no answer came to it either), and carries `answered_by_retry` when a later
  * request with the same profile, method, path and idempotency key was answered 2xx, and
  * `key_first_sent` when an earlier one was logged.
  */
@@ -122,7 +123,8 @@ export function mergeSending(entries: RequestLogEntry[]): RequestLogEntry[] {
     const sent = open.get(at)?.pop();
     if (sent === undefined) return;
     answered.add(sent);
-    if (e.status === null && e.error_code === 'INTERRUPTED') cutOff.add(i);
+    // No response (INTERRUPTED, a timeout, a connection reset): whether it was done is unknown.
+    if (e.status === null) cutOff.add(i);
   });
   if (open.size === 0) return entries;
   // When each key was first logged: the server keeps it 24 hours from its first use, which

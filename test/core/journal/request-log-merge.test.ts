@@ -109,6 +109,18 @@ describe('mergeSending', () => {
     expect(mergeSending(bulk)).toBe(bulk);
   });
 
+  it('an attempt that timed out or lost its connection after it was sent is unanswered too, with its code, until a 2xx retry', () => {
+    const timedOut = write({ status: null, duration_ms: 30_000, error_code: 'UND_ERR_HEADERS_TIMEOUT' });
+    expect(mergeSending([sending(), timedOut])).toEqual([{ ...timedOut, unanswered: true }]);
+    const reset = write({ status: null, error_code: 'ECONNRESET' });
+    const retried = mergeSending([sending(), reset, sending({ time: T2, attempt: 2 }), write({ time: T2, attempt: 2, status: 201 })]);
+    expect(retried[0]).toMatchObject({ error_code: 'ECONNRESET', unanswered: true, answered_by_retry: T2 });
+    // An answer, even an error, is an answer.
+    expect(mergeSending([sending(), write({ status: 503, error_code: 'HTTP_503' })])).toEqual([
+      write({ status: 503, error_code: 'HTTP_503' }),
+    ]);
+  });
+
   it('a log without sending lines is returned as it is', () => {
     const entries = [write(), write({ time: T2 })];
     expect(mergeSending(entries)).toBe(entries);
