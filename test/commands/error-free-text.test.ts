@@ -45,6 +45,15 @@ afterAll(() => server.close());
 
 const cli = (argv: string[]) => runCli(argv, { env, configDir: dir, overrides: { clock: quickClock() } });
 
+/** The request log as written, or '' when no request was logged at all. */
+function requestLogText(): string {
+  try {
+    return readFileSync(join(dir, 'requests.log'), 'utf8');
+  } catch {
+    return '';
+  }
+}
+
 describe("a server's error text quoting a code or a secret", () => {
   it('a 409 naming the voucher: masked in the error line, --json and the request log', async () => {
     const text = await cli(['orders', 'create', '--product', 'p', '--denomination', '25', '-y']);
@@ -139,13 +148,7 @@ describe("the profile's API secret pasted where an id goes", () => {
       expect(r.stdout + r.stderr, argv.join(' ')).not.toContain('api-secret-0042-longer');
     }
     expect(server.requests.length).toBe(before);
-    let log = '';
-    try {
-      log = readFileSync(join(dir, 'requests.log'), 'utf8');
-    } catch {
-      // no request logged at all
-    }
-    expect(log).not.toContain('api-secret-0042-longer');
+    expect(requestLogText()).not.toContain('api-secret-0042-longer');
   });
 
   it('given as the idempotency key, is neither sent nor printed as the key to retry with, nor logged', async () => {
@@ -163,12 +166,6 @@ describe("the profile's API secret pasted where an id goes", () => {
       expect(r.stdout + r.stderr, argv.join(' ')).not.toContain('api-secret-0042-longer');
     }
     expect(server.requests.length).toBe(before);
-    let log = '';
-    try {
-      log = readFileSync(join(dir, 'requests.log'), 'utf8');
-    } catch {
-      // no request logged at all
-    }
-    expect(log).not.toContain('api-secret-0042-longer');
+    expect(requestLogText()).not.toContain('api-secret-0042-longer');
   });
 });

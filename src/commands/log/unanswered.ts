@@ -5,6 +5,7 @@
  * replays what it did, never does it twice, for the 24 hours it keeps a key) and where to
  * look first; past those hours, only where to look.
  */
+import { KEY_KEPT_MS } from '../../core/journal/request-log.js';
 import type { RequestLogEntry } from '../../core/journal/types.js';
 import { shellQuote } from '../../core/output/shell-quote.js';
 
@@ -16,7 +17,7 @@ export const SAME_FLAGS = '…';
  * the key was first logged as sent (its first use), less an hour's margin for clocks: past it, the same key may
  * be taken as new, and a retry could do the write a second time.
  */
-export const KEY_SAFE_MS = 23 * 3_600_000;
+export const KEY_SAFE_MS = KEY_KEPT_MS - 3_600_000;
 
 export interface UnansweredAdvice {
   /**

@@ -62,7 +62,7 @@ export interface ClientOptions {
   requestLog?: RequestLog;
   /** Profile name written to the request log. */
   profileName?: string;
-  /** Where the base URL and API key came from when not from that profile (the log's `set_by`). */
+  /** Where the base URL and API key came from when not from that profile (the log's `set_by`); absent when both are the profile's. */
   target?: RequestTarget;
   /** Receives one line per attempt (method, URL, status, ms, trace ID, retry reason): `--debug`. */
   debug?: (line: string) => void;
@@ -188,8 +188,8 @@ export function createClient(options: ClientOptions): ApiClient {
   let closed = false;
 
   /** The line as logged: with where its server and key came from, when not from the profile. */
-  const stamped = (entry: RequestLogEntry): RequestLogEntry =>
-    options.target && Object.keys(options.target).length > 0 ? { ...entry, set_by: options.target } : entry;
+  const setBy = options.target;
+  const stamped = (entry: RequestLogEntry): RequestLogEntry => (setBy ? { ...entry, set_by: setBy } : entry);
 
   function log(entry: RequestLogEntry, call: Call): void {
     entry = stamped(entry);

@@ -94,22 +94,23 @@ function settles(e: RequestLogEntry): boolean {
   return e.status !== null && e.status >= 200 && e.status < 300;
 }
 
+/** How long the server keeps an idempotency key from its first use (the document: 24 hours). */
+export const KEY_KEPT_MS = 24 * 3_600_000;
+
 /**
  * The log as read, sending lines merged (oldest first in, oldest first out): one answered
  * by its attempt's line is left out (that line stands for the request); one left without
  * stays, marked `unanswered` (and so does the line of an attempt that ended without a
  * response: stopped in flight, INTERRUPTED, or a timeout or broken connection after it was
  * sent, its retries used up: no answer came to it either), and carries `answered_by_retry` when a later
- * request with the same profile, method, path and idempotency key was answered 2xx, and
+ * request with the same profile, method, path and idempotency key was answered 2xx within
+ * the key's KEY_KEPT_MS, and
  * `key_first_sent` when an earlier one was logged.
  */
-/** How long the server keeps an idempotency key from its first use (the document: 24 hours). */
-const KEY_KEPT_MS = 24 * 3_600_000;
-
 export function mergeSending(entries: RequestLogEntry[]): RequestLogEntry[] {
   const open = new Map<string, number[]>();
   const answered = new Set<number>();
-  /** Lines that end a sent attempt without an answer: stopped in flight (Ctrl-C, SIGTERM, SIGHUP). */
+  /** Lines that end a sent attempt without a response: stopped in flight, timed out, connection lost. */
   const cutOff = new Set<number>();
   entries.forEach((e, i) => {
     if (e.idempotency_key === null) return;

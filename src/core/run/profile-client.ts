@@ -59,12 +59,12 @@ export function paceNotices(deps: Pick<ProfileClientDeps, 'io' | 'clock' | 'glob
 
 /** The client of one CLI run: the resolved profile's credentials, limits, timeout and retries. */
 /** Where the profile's base URL and API key came from, when not from the profile itself (the request log's `set_by`). */
-function targetOf(profile: ResolvedProfile): RequestTarget {
+function targetOf(profile: ResolvedProfile): RequestTarget | undefined {
   const target: RequestTarget = {};
   const url = profile.sources.base_url;
   if (url === 'env' || url === 'flag') target.base_url = url;
   if (profile.sources.api_key === 'env') target.api_key = 'env';
-  return target;
+  return target.base_url || target.api_key ? target : undefined;
 }
 
 export function createClientForProfile(profile: ResolvedProfile, deps: ProfileClientDeps): ApiClient {
