@@ -19,6 +19,7 @@ import { createHash } from 'node:crypto';
 import { constants } from 'node:fs';
 import { link, open, readdir, rename, truncate, unlink, type FileHandle } from 'node:fs/promises';
 import { makeDirSync } from '../io/make-dir.js';
+import { writeAllSync } from '../io/write-all.js';
 import { join } from 'node:path';
 import { ConfigError, type ErrorKind } from '../errors/index.js';
 import { applyKey, applyResult, emptyState, fileLines, readJournalFile, type BatchState, type KeyedRow } from './bulk-state.js';
@@ -342,13 +343,15 @@ export class BulkJournal {
   }
 
   private async flush(): Promise<void> {
+    // The records appended in this turn go out together.
+    await undefined;
     while (this.pending.length > 0) {
       const text = this.pending.splice(0).join('');
       const waiters = this.waiters.splice(0);
       const sync = this.needSync;
       this.needSync = false;
       try {
-        await this.handle.write(text);
+        writeAllSync(this.handle.fd, text);
         for (const w of waiters) if (!w.sync) w.resolve();
         if (sync) await this.handle.datasync();
         for (const w of waiters) if (w.sync) w.resolve();

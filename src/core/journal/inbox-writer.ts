@@ -10,22 +10,11 @@
  * opened, and what was written to the old one and not yet acknowledged is refused, for the
  * sender to deliver again.
  */
-import {
-  closeSync,
-  fchmodSync,
-  fstatSync,
-  fsync,
-  fsyncSync,
-  ftruncateSync,
-  openSync,
-  readFileSync,
-  readSync,
-  statSync,
-  writeSync,
-} from 'node:fs';
+import { closeSync, fchmodSync, fstatSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
 import { hash } from 'node:crypto';
 import { dirname } from 'node:path';
 import { makeDirSync } from '../io/make-dir.js';
+import { writeAllSync } from '../io/write-all.js';
 import { entryLine, parseLine, type InboxEntry } from './inbox.js';
 
 /** Make a newly created file's directory entry durable too (ignored where unsupported). */
@@ -407,18 +396,13 @@ export class InboxWriter {
     // One write per batch, not one per line; the text is encoded as it is written.
     let text = this.afterForeignWrite();
     for (const w of batch) text += w.line;
-    const length = Buffer.byteLength(text, 'utf8');
     const start = this.size;
     const epoch = this.epoch;
     const place = this.place;
     const fd = this.handle.fd;
+    let length: number;
     try {
-      let offset = writeSync(fd, text, null, 'utf8');
-      if (offset < length) {
-        // A short write (rare on a regular file): the rest goes out as bytes.
-        const bytes = Buffer.from(text, 'utf8');
-        while (offset < length) offset += writeSync(fd, bytes, offset, length - offset);
-      }
+      length = writeAllSync(fd, text);
     } catch (e) {
       // Leave no partial line behind: the next batch must start on a line boundary.
       this.cut(start);
