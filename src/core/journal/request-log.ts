@@ -2,16 +2,25 @@
  * The request log: one NDJSON line per HTTP attempt in `<config dir>/requests.log`
  * (mode 0600). Never a body, a secret or a voucher code: only what support needs to find
  * a request (time, profile, method, path, status, duration, attempt, trace ID,
- * idempotency key, error code). Bounded: past `maxBytes` the newest half is kept, written
- * atomically (temp file + rename). A torn last line (a crash mid-write) is skipped on read
+ * idempotency key, error code). A torn last line (a crash mid-write) is skipped on read
  * and fenced off on the next append.
+ *
+ * Bounded, and no line lost to it: past half of `maxBytes` the log is renamed aside to
+ * `requests.log.1` (replacing the part before it) and a new one starts; `read` reads both.
+ * Other processes may be appending meanwhile, each through its own descriptor: a line one
+ * of them writes to the renamed file lands in the part renamed aside, which keeps it. The
+ * part renamed aside is made read-only, which each writer sees at its next line (the check
+ * it makes anyway) and opens the new log. One rename at a time, under `requests.log.lock`,
+ * and only of the file still at the path: two processes over the limit at once never
+ * rename a new log over the part the other just renamed aside. (Cutting the log to its
+ * newest half, read and written anew, would lose a line another process appended between
+ * the read and the rename: for a write killed in flight, its key.)
  *
  * Each line is written before `append` returns (a crash loses none that was appended), to
  * a descriptor kept open while lines keep coming: an open and a close per line cost more
- * than the write (a bulk run logs thousands). A log replaced meanwhile (trimmed by another
- * process, or removed) leaves the kept file without a name: that is checked before each
- * write, and the log opened again. The descriptor is closed once no line came for
- * IDLE_CLOSE_MS.
+ * than the write (a bulk run logs thousands). A log renamed aside or removed meanwhile is
+ * checked before each write, and the log opened again. The descriptor is closed once no
+ * line came for IDLE_CLOSE_MS.
  *
  * A keyed write also gets a line before it is sent (`sending: true`, status null): a
  * process killed while waiting for the answer leaves its idempotency key here. `read`
@@ -20,20 +29,23 @@
  * `unanswered`. No fsync: a killed process loses nothing written with write(2); only a
  * machine crash could lose the line (docs/reliability.md).
  */
-import { chmodSync, closeSync, fstatSync, openSync, readFileSync, readSync, statSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, fchmodSync, fstatSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
+import { fileLock } from '../io/file-lock.js';
 import { makeDirSync } from '../io/make-dir.js';
 import { join } from 'node:path';
 import { ConfigError } from '../errors/index.js';
 import type { RequestLog, RequestLogEntry, RequestTarget } from './types.js';
-import { promisedFs, writeFileAtomicSync } from '../io/atomic-file.js';
+import { promisedFs } from '../io/atomic-file.js';
 
 export const REQUEST_LOG_FILE = 'requests.log';
+/** The log's earlier part, renamed aside when the log passed half of its bound. */
+export const REQUEST_LOG_PREVIOUS = `${REQUEST_LOG_FILE}.1`;
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
 /** A kept descriptor is closed after this long without a line. */
 export const IDLE_CLOSE_MS = 2_000;
 
 export interface RequestLogOptions {
-  /** Size past which the log is cut to its newest half (default 1 MiB). */
+  /** The bound of the log and its part renamed aside together (default 1 MiB). */
   maxBytes?: number;
 }
 
@@ -195,6 +207,22 @@ function lastByteIsNewline(file: string, size: number): boolean {
   }
 }
 
+/** A part of the log as text; empty when there is none. */
+async function readPart(path: string, dir: string): Promise<string> {
+  try {
+    return await (await promisedFs()).readFile(path, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return '';
+    const why =
+      code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (e as Error).message;
+    throw new ConfigError(
+      `cannot read the request log ${path}: ${why}`,
+      `check that you own ${dir}, or move the file away (a new log starts on the next request)`,
+    );
+  }
+}
+
 export function openRequestLog(dir: string, options: RequestLogOptions = {}): RequestLog {
   const file = join(dir, REQUEST_LOG_FILE);
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
@@ -224,14 +252,34 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
     }
   };
 
-  /** Keep the newest half (whole lines), written to a temp file and renamed over the log. */
-  const trim = () => {
-    const bytes = readFileSync(file);
-    const keepFrom = bytes.length - Math.floor(maxBytes / 2);
-    const cut = keepFrom <= 0 ? 0 : bytes.indexOf(0x0a, keepFrom) + 1;
-    const kept = keepFrom > 0 && cut <= 0 ? Buffer.alloc(0) : bytes.subarray(cut);
-    writeFileAtomicSync(file, kept);
-    size = kept.length;
+  const previous = join(dir, REQUEST_LOG_PREVIOUS);
+  const half = Math.floor(maxBytes / 2);
+  const lock = fileLock(`${file}.lock`, {
+    staleLockMs: 10_000,
+    lockWaitMs: 200,
+    busy: (lockPath) => new Error(`the request log's lock ${lockPath} is held`),
+  });
+
+  /**
+   * Rename the log aside (its earlier part renamed aside before goes), when it is still the
+   * file `out` writes to: another process over the limit may have renamed it already.
+   */
+  const rotate = (out: number) => {
+    try {
+      lock.hold(() => {
+        const mine = fstatSync(out);
+        const now = statSync(file, { throwIfNoEntry: false });
+        if (!now || now.ino !== mine.ino || now.dev !== mine.dev || now.size <= half) return;
+        // Windows does not rename over a read-only file. Elsewhere it stays read-only up to
+        // the rename: a writer still holding it must not take it for the log.
+        if (process.platform === 'win32' && statSync(previous, { throwIfNoEntry: false })) chmodSync(previous, 0o600);
+        renameSync(file, previous);
+        // Writers still holding it take this as their cue to open the new log.
+        fchmodSync(out, 0o400);
+      });
+    } catch {
+      // Renamed aside at another line: the log only grows past its bound meanwhile.
+    }
   };
 
   let fd: number | undefined;
@@ -261,9 +309,19 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
     idle.unref();
   };
 
-  /** The descriptor to write to: the one kept while the log still has its name, else the log opened (again). */
+  /**
+   * The descriptor to write to: the one kept while its file is still the log, else the log
+   * opened (again). A file without a name was removed; a read-only one was renamed aside.
+   */
   const descriptor = (): number => {
-    if (fd !== undefined && fstatSync(fd).nlink > 0) return fd;
+    if (fd !== undefined) {
+      const st = fstatSync(fd);
+      if (st.nlink > 0 && (st.mode & 0o200) !== 0) {
+        // With the lines other processes appended: the bound is the file's, not this process's.
+        size = st.size;
+        return fd;
+      }
+    }
     release();
     prepare();
     fd = openSync(file, 'a', 0o600);
@@ -282,9 +340,9 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
       fenced = true;
       used += 1;
       size = (size ?? 0) + line.length;
-      if (size > maxBytes) {
-        trim();
-        // The trimmed log replaced the file the descriptor writes to.
+      if (size > half) {
+        rotate(out);
+        // Renamed aside by this process or another: the next line opens the log at the path.
         release();
       }
     } catch (e) {
@@ -302,25 +360,11 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
       write(entry, true);
     },
     async read(opts = {}) {
-      let text: string;
-      try {
-        text = await (await promisedFs()).readFile(file, 'utf8');
-      } catch (e) {
-        const code = (e as NodeJS.ErrnoException).code;
-        if (code === 'ENOENT') return [];
-        const why =
-          code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EISDIR' ? 'it is a directory' : (e as Error).message;
-        throw new ConfigError(
-          `cannot read the request log ${file}: ${why}`,
-          `check that you own ${dir}, or move the file away (a new log starts on the next request)`,
-        );
-      }
-      let entries = mergeSending(
-        text
-          .split('\n')
-          .map(parseLine)
-          .filter((e): e is RequestLogEntry => e !== undefined),
-      );
+      // The part renamed aside first: it is the older. Each is split on its own (its last
+      // line may be torn).
+      const lines: string[] = [];
+      for (const part of [previous, file]) lines.push(...(await readPart(part, dir)).split('\n'));
+      let entries = mergeSending(lines.map(parseLine).filter((e): e is RequestLogEntry => e !== undefined));
       if (opts.failedOnly) entries = entries.filter(isFailed);
       if (opts.where) entries = entries.filter(opts.where);
       if (opts.limit !== undefined && opts.limit >= 0) entries = opts.limit === 0 ? [] : entries.slice(-opts.limit);

@@ -1,14 +1,17 @@
 import {
   appendFileSync,
   chmodSync,
+  closeSync,
   existsSync,
   mkdirSync,
   mkdtempSync,
+  openSync,
   readFileSync,
   renameSync,
   statSync,
   unlinkSync,
   writeFileSync,
+  writeSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -73,17 +76,55 @@ describe('request log', () => {
     expect(text).not.toContain('sk_live_x');
   });
 
-  it('stays bounded by keeping the newest half', async () => {
+  it('stays bounded: past half its bound the log is renamed aside, and both parts are read, oldest first', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vouchers-log-'));
     const log = openRequestLog(dir, { maxBytes: 4096 });
     for (let i = 0; i < 200; i++) log.append(entry({ path: `/orders/${i}` }));
-    const size = statSync(log.path).size;
-    expect(size).toBeLessThanOrEqual(4096);
+    const sizeOf = (f: string) => (existsSync(f) ? statSync(f).size : 0);
+    const line = Buffer.byteLength(readFileSync(`${log.path}.1`, 'utf8').split('\n')[0]!) + 1;
+    expect(sizeOf(log.path) + sizeOf(`${log.path}.1`)).toBeLessThanOrEqual(4096 + 2 * line);
     const entries = await log.read();
     expect(entries.at(-1)!.path).toBe('/orders/199');
     expect(entries.length).toBeGreaterThan(5);
     expect(entries.every((e, i, a) => i === 0 || Number(e.path.split('/')[2]) === Number(a[i - 1]!.path.split('/')[2]) + 1)).toBe(true);
-    expect(existsSync(`${log.path}.tmp`)).toBe(false);
+    expect(existsSync(`${log.path}.lock`)).toBe(false);
+  });
+
+  it('loses no line another process writes to the log while it is renamed aside', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vouchers-log-'));
+    const small = openRequestLog(dir, { maxBytes: 4096 });
+    small.append(entry({ path: '/orders/0' }));
+    // Another process's descriptor, opened before the rename; its line goes out after it,
+    // as one already past its check would write it.
+    const other = openSync(small.path, 'a');
+    const sizeOf = (f: string) => (existsSync(f) ? statSync(f).size : 0);
+    let i = 1;
+    // Until the log at the path shrinks: it was renamed aside (or, as before, cut and replaced).
+    for (let before = 0; sizeOf(small.path) >= before && i < 1_000;) {
+      before = sizeOf(small.path);
+      small.append(entry({ path: `/orders/${i++}` }));
+    }
+    expect(i).toBeLessThan(1_000);
+    writeSync(other, JSON.stringify(entry({ path: `/orders/${i++}` })) + '\n');
+    closeSync(other);
+    small.append(entry({ path: `/orders/${i++}` }));
+    expect((await small.read()).map((e) => e.path)).toEqual(Array.from({ length: i }, (_, n) => `/orders/${n}`));
+  });
+
+  it('a process writing to the part renamed aside goes on in the new log; two over the bound at once rename one log', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vouchers-log-'));
+    const a = openRequestLog(dir, { maxBytes: 8192 });
+    const b = openRequestLog(dir, { maxBytes: 8192 });
+    let n = 0;
+    // Lines alternate between the two writers, each with its own descriptor and its own count.
+    for (let k = 0; k < 300; k++) (k % 2 ? a : b).append(entry({ path: `/orders/${n++}` }));
+    const paths = (await a.read()).map((e) => Number(e.path.split('/')[2]));
+    // Whatever the bound dropped is older than everything kept: the rest is every line, in order.
+    expect(paths.at(-1)).toBe(n - 1);
+    expect(paths).toEqual(Array.from({ length: paths.length }, (_, k) => paths[0]! + k));
+    expect(paths.length).toBeGreaterThan(20);
+    const sizeOf = (f: string) => (existsSync(f) ? statSync(f).size : 0);
+    expect(sizeOf(a.path) + sizeOf(`${a.path}.1`)).toBeLessThanOrEqual(8192 + 1024);
   });
 
   it('survives a torn last line', async () => {
