@@ -23,6 +23,8 @@ export interface CallOptions {
   probe?: boolean;
   /** The caller journals the idempotency key before sending (RequestOptions.keyJournalled). */
   keyJournalled?: boolean;
+  /** The idempotency key was given to the command (RequestOptions.keyGiven). */
+  keyGiven?: boolean;
 }
 
 /**

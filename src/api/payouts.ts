@@ -5,7 +5,7 @@ import type { ApiClient, ApiResponse } from '../core/http/types.js';
 export async function createPayout(
   client: ApiClient,
   request: CreatePayoutRequest,
-  options: { idempotencyKey: string; signal?: AbortSignal },
+  options: { idempotencyKey: string; keyGiven?: boolean; signal?: AbortSignal },
 ): Promise<ApiResponse<Payout>> {
   return client.request<Payout>({
     method: 'POST',
@@ -13,6 +13,7 @@ export async function createPayout(
     endpoint: 'createPayout',
     body: request,
     idempotencyKey: options.idempotencyKey,
+    keyGiven: options.keyGiven,
     signal: options.signal,
   });
 }

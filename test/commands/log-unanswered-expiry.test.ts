@@ -90,6 +90,58 @@ describe('log --unanswered and the first use of the key', () => {
   });
 });
 
+describe('log --unanswered and a key whose first use the log no longer holds', () => {
+  const now = Date.parse('2026-11-25T12:00:00Z');
+  const clock: Clock = { now: () => now, sleep: () => Promise.resolve() };
+  /**
+   * A config dir whose log is a read `oldestHoursAgo` in requests.log.1 (with the line that
+   * says an earlier part was dropped, when `dropped`), then in requests.log the write 2
+   * hours ago with `key`, given to the command when `given`, and no answer.
+   */
+  function logDir(oldestHoursAgo: number, key: string, given: boolean, dropped: boolean): string {
+    const dir = tempConfigDir();
+    const read = { time: new Date(now - oldestHoursAgo * HOUR).toISOString(), profile: 'local', method: 'GET', path: '/wallets' };
+    const line = { ...read, status: 200, duration_ms: 5, attempt: 1, trace_id: 'f'.repeat(32), idempotency_key: null, error_code: null };
+    writeFileSync(join(dir, 'requests.log.1'), `${JSON.stringify(line)}\n${dropped ? '{"earlier_part_dropped":true}\n' : ''}`);
+    writeFileSync(join(dir, 'requests.log'), `${sendingLine(new Date(now - 2 * HOUR), key, 'local', given ? { key_given: true } : {})}\n`);
+    return dir;
+  }
+
+  it('a key given to the command, its first use perhaps in the part dropped: no retry with it, only where to look', async () => {
+    // The log reaches back 3 hours, and an earlier part was dropped; the write 2 hours ago
+    // was sent with a key given to the command, which may have been used a day ago.
+    const dir = logDir(3, 'given-key-1', true, true);
+    const json = await runCli(['log', '--unanswered', '--json'], { configDir: dir, overrides: { clock } });
+    expect(json.code, json.stderr).toBe(0);
+    const entries = JSON.parse(json.stdout) as Record<string, unknown>[];
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ idempotency_key: 'given-key-1', retry: null, key_first_unknown: true, key_given: true });
+    expect(entries[0]!.look_first).toBe('vouchers --profile local orders list --from 2026-11-25');
+    const text = await runCli(['log', '--unanswered'], { configDir: dir, overrides: { clock } });
+    expect(text.stderr).toContain(
+      'do not retry with this key: it was given to the command, and the request log no longer reaches back to its first use',
+    );
+    expect(text.stderr).not.toContain('retry safely');
+  });
+
+  it('keeps the retry for a key made for the write, for a log never cut, and for one reaching back 24 hours before the first use', async () => {
+    for (const [dir, key] of [
+      [logDir(3, 'made-key-2', false, true), 'made-key-2'],
+      [logDir(3, 'given-key-3', true, false), 'given-key-3'],
+      [logDir(27, 'given-key-4', true, true), 'given-key-4'],
+    ] as const) {
+      const json = await runCli(['log', '--unanswered', '--json'], { configDir: dir, overrides: { clock } });
+      expect(json.code, json.stderr).toBe(0);
+      const [entry] = JSON.parse(json.stdout) as Record<string, unknown>[];
+      expect(entry, key).toMatchObject({
+        idempotency_key: key,
+        retry: `vouchers --profile local orders create … --idempotency-key ${key}`,
+      });
+      expect(entry!.key_first_unknown, key).toBeUndefined();
+    }
+  });
+});
+
 describe('log --unanswered and the profile', () => {
   it('names the profile the write went to, default too: the current profile may be another server', async () => {
     const dir = tempConfigDir();

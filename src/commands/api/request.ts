@@ -344,6 +344,7 @@ async function send(f: Factory, req: ApiRequest, opts: ApiOptions, check: Contra
     body: req.body,
     headers: req.headers,
     idempotencyKey,
+    keyGiven: req.idempotencyKey !== undefined,
     raw: true,
     throwHttpErrors: false,
     signal: f.io.signal,

@@ -27,6 +27,11 @@ export interface UnansweredAdvice {
   retry: string | null;
   /** The key was sent more than 23 hours ago: the server may no longer know it. */
   key_expired?: true;
+  /**
+   * The key was given to the command and the log no longer reaches back to its first use
+   * (RequestLogEntry.key_first_unknown): whether the server still knows it is unknown.
+   */
+  key_first_unknown?: true;
   /** A read that shows whether it was done, when there is one. */
   look_first?: string;
 }
@@ -64,8 +69,12 @@ export function adviceFor(e: RequestLogEntry, now: number): UnansweredAdvice | u
   // The server keeps a key 24 hours from its first use: an earlier run with it counts.
   const first = e.key_first_sent ?? e.time;
   const expired = !(now - Date.parse(first) <= KEY_SAFE_MS);
-  const advice = (retry: string, look_first?: string): UnansweredAdvice =>
-    expired ? { retry: null, key_expired: true, ...(look_first ? { look_first } : {}) } : { retry, ...(look_first ? { look_first } : {}) };
+  const unknown = e.key_first_unknown === true && !expired;
+  const advice = (retry: string, look_first?: string): UnansweredAdvice => {
+    const look = look_first ? { look_first } : {};
+    if (expired) return { retry: null, key_expired: true, ...look };
+    return unknown ? { retry: null, key_first_unknown: true, ...look } : { retry, ...look };
+  };
   if (e.method === 'POST' && e.path === '/orders') {
     const day = /^\d{4}-\d{2}-\d{2}/.exec(first)?.[0];
     return advice(
@@ -107,7 +116,9 @@ export function unansweredNotes(entries: RequestLogEntry[], now: number): string
     if (a.retry === null)
       return (
         head +
-        '  do not retry with this key: the server keeps a key 24 hours, and this one was first sent longer ago than that, so a retry may do it a second time\n' +
+        (a.key_first_unknown
+          ? '  do not retry with this key: it was given to the command, and the request log no longer reaches back to its first use (older lines were dropped to keep the log small); the server keeps a key 24 hours from its first use, so a retry may do it a second time\n'
+          : '  do not retry with this key: the server keeps a key 24 hours, and this one was first sent longer ago than that, so a retry may do it a second time\n') +
         (a.look_first
           ? `  look first: ${a.look_first} (add --reference REF if it had one), then run it anew only if it is not there\n`
           : '')

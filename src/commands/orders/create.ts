@@ -332,7 +332,7 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
   };
   let res;
   try {
-    res = await createOrder(client, o.body, { idempotencyKey: o.idempotencyKey, signal: io.signal });
+    res = await createOrder(client, o.body, { idempotencyKey: o.idempotencyKey, keyGiven: o.keyGiven, signal: io.signal });
   } catch (error) {
     throw withRetryHint(error, o.idempotencyKey);
   }

@@ -86,7 +86,7 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
   noticeFor(f, 'IDEMPOTENCY_KEY', `Idempotency key: ${key}`);
   let res;
   try {
-    res = await createPayout(client, request, { idempotencyKey: key, signal: f.io.signal });
+    res = await createPayout(client, request, { idempotencyKey: key, keyGiven: options.idempotencyKey !== undefined, signal: f.io.signal });
   } catch (error) {
     if (error instanceof ApiError && error.apiCode === 'INSUFFICIENT_FUNDS') throw await insufficientFunds(f, client, error, request);
     if (error instanceof ContractMismatchError && error.executed) {

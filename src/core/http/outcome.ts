@@ -55,6 +55,7 @@ export function logEntry(
     idempotency_key: call.idempotencyKey ?? null,
     error_code: sent.kind === 'interrupted' ? 'INTERRUPTED' : errorCode,
     probe: call.options.probe,
+    ...(call.options.keyGiven && call.idempotencyKey !== undefined ? { key_given: true as const } : {}),
   };
 }
 
@@ -78,6 +79,7 @@ export function sendingEntry(call: Call, attempt: number, time: string, profile:
     trace_id: call.traceId,
     idempotency_key: call.idempotencyKey,
     error_code: null,
+    ...(o.keyGiven ? { key_given: true as const } : {}),
   };
 }
 

@@ -47,6 +47,11 @@ export interface RequestOptions {
    * "sending" line in the request log, whose lines are written after each answer.
    */
   keyJournalled?: boolean;
+  /**
+   * The idempotency key was given to the command (--idempotency-key), not made for this
+   * request: it may have been used before, even before the request log's oldest line.
+   */
+  keyGiven?: boolean;
   /** Called as each attempt is about to leave (after any pacing wait): a caller learns whether anything was sent. */
   onSend?: () => void;
 }

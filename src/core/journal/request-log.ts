@@ -41,6 +41,11 @@ export const REQUEST_LOG_FILE = 'requests.log';
 /** The log's earlier part, renamed aside when the log passed half of its bound. */
 export const REQUEST_LOG_PREVIOUS = `${REQUEST_LOG_FILE}.1`;
 export const DEFAULT_MAX_BYTES = 1024 * 1024;
+/**
+ * The line written to the part renamed aside when it replaced an earlier one: lines older
+ * than the log's oldest were dropped. Not a request (readers skip it).
+ */
+const DROPPED_LINE = '{"earlier_part_dropped":true}\n';
 /** A kept descriptor is closed after this long without a line. */
 export const IDLE_CLOSE_MS = 2_000;
 
@@ -88,6 +93,7 @@ function parseLine(line: string): RequestLogEntry | undefined {
       error_code: typeof v.error_code === 'string' ? v.error_code : null,
       ...(v.probe === true ? { probe: true } : {}),
       ...targetOf(v.set_by),
+      ...(v.key_given === true ? { key_given: true } : {}),
       // Until `mergeSending` finds its answer, a sending line is a write without one.
       ...(v.sending === true ? { unanswered: true } : {}),
     };
@@ -118,8 +124,13 @@ export const KEY_KEPT_MS = 24 * 3_600_000;
  * request with the same profile, method, path and idempotency key was answered 2xx within
  * the key's KEY_KEPT_MS, and
  * `key_first_sent` when an earlier one was logged.
+ *
+ * `horizon`: the time of the oldest line read when an earlier part of the log was dropped
+ * (undefined when the log is whole). A key given to the command may have been used before
+ * it: when the key's first logged use was such a key and the log does not reach back
+ * KEY_KEPT_MS before that use, the entry carries `key_first_unknown`.
  */
-export function mergeSending(entries: RequestLogEntry[]): RequestLogEntry[] {
+export function mergeSending(entries: RequestLogEntry[], horizon?: string): RequestLogEntry[] {
   const open = new Map<string, number[]>();
   const answered = new Set<number>();
   /** Lines that end a sent attempt without a response: stopped in flight, timed out, connection lost. */
@@ -143,12 +154,18 @@ export function mergeSending(entries: RequestLogEntry[]): RequestLogEntry[] {
   // When each key was first logged: the server keeps it 24 hours from its first use, which
   // may be an earlier run with the same key (a retry killed too, a script's own key).
   const firstSent = new Map<string, string>();
+  /** Whether the line of that first use had a key given to the command. */
+  const firstGiven = new Map<string, boolean>();
   for (const e of entries) {
     if (e.idempotency_key === null) continue;
     const write = JSON.stringify([e.profile, e.method, e.path, e.idempotency_key]);
     const seen = firstSent.get(write);
-    if (seen === undefined || e.time < seen) firstSent.set(write, e.time);
+    if (seen === undefined || e.time < seen) {
+      firstSent.set(write, e.time);
+      firstGiven.set(write, e.key_given === true);
+    }
   }
+  const reachesBack = horizon === undefined ? () => true : (time: string) => Date.parse(time) - Date.parse(horizon) >= KEY_KEPT_MS;
   // A write stopped in flight (a CI job's SIGTERM, a closed terminal's SIGHUP) got no answer
   // either: its line is kept, marked unanswered as one killed with kill -9 is.
   const merged: RequestLogEntry[] = [];
@@ -172,6 +189,7 @@ export function mergeSending(entries: RequestLogEntry[]): RequestLogEntry[] {
     // second write, not the first one replayed, and settles nothing.
     if (at !== undefined && Date.parse(at) - Date.parse(first ?? e.time) <= KEY_KEPT_MS)
       merged[i] = { ...merged[i]!, answered_by_retry: at };
+    if (firstGiven.get(write) === true && !reachesBack(first ?? e.time)) merged[i] = { ...merged[i]!, key_first_unknown: true };
   }
   return merged;
 }
@@ -191,6 +209,7 @@ function serialise(e: RequestLogEntry, sending = false): string {
     error_code: e.error_code,
     ...(e.probe === true ? { probe: true } : {}),
     ...(e.set_by ? { set_by: e.set_by } : {}),
+    ...(e.key_given === true ? { key_given: true } : {}),
   };
   return JSON.stringify(sending ? { ...line, sending: true } : line) + '\n';
 }
@@ -272,8 +291,11 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
         if (!now || now.ino !== mine.ino || now.dev !== mine.dev || now.size <= half) return;
         // Windows does not rename over a read-only file. Elsewhere it stays read-only up to
         // the rename: a writer still holding it must not take it for the log.
-        if (process.platform === 'win32' && statSync(previous, { throwIfNoEntry: false })) chmodSync(previous, 0o600);
+        const replacing = statSync(previous, { throwIfNoEntry: false }) !== undefined;
+        if (process.platform === 'win32' && replacing) chmodSync(previous, 0o600);
         renameSync(file, previous);
+        // Said in the part kept: what came before it is gone (mergeSending's horizon).
+        if (replacing) writeSync(out, `\n${DROPPED_LINE}`);
         // Writers still holding it take this as their cue to open the new log.
         fchmodSync(out, 0o400);
       });
@@ -363,8 +385,14 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
       // The part renamed aside first: it is the older. Each is split on its own (its last
       // line may be torn).
       const lines: string[] = [];
-      for (const part of [previous, file]) lines.push(...(await readPart(part, dir)).split('\n'));
-      let entries = mergeSending(lines.map(parseLine).filter((e): e is RequestLogEntry => e !== undefined));
+      let dropped = false;
+      for (const part of [previous, file]) {
+        const text = await readPart(part, dir);
+        if (text.includes(DROPPED_LINE)) dropped = true;
+        lines.push(...text.split('\n'));
+      }
+      const all = lines.map(parseLine).filter((e): e is RequestLogEntry => e !== undefined);
+      let entries = mergeSending(all, dropped ? all[0]?.time : undefined);
       if (opts.failedOnly) entries = entries.filter(isFailed);
       if (opts.where) entries = entries.filter(opts.where);
       if (opts.limit !== undefined && opts.limit >= 0) entries = opts.limit === 0 ? [] : entries.slice(-opts.limit);

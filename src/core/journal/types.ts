@@ -20,6 +20,11 @@ export interface RequestLogEntry {
    */
   set_by?: RequestTarget;
   /**
+   * The idempotency key was given to the command (--idempotency-key), not made for this
+   * request: it may have been used before this line. Absent otherwise.
+   */
+  key_given?: true;
+  /**
    * Read only: a keyed write logged as it was sent (`RequestLog.sending`) with no answer
    * recorded (the process was killed, or is still waiting), or stopped in flight
    * (INTERRUPTED: Ctrl-C, SIGTERM, SIGHUP). Absent otherwise.
@@ -36,6 +41,13 @@ export interface RequestLogEntry {
    * use, not from this attempt. Absent otherwise.
    */
   key_first_sent?: string;
+  /**
+   * Read only, with `unanswered`: the key's first logged use was with a key given to the
+   * command, and the log no longer reaches back 24 hours before it (an earlier part of the
+   * log was dropped to keep it bounded): the key may have been used earlier, so how long the
+   * server still keeps it is unknown. Absent otherwise.
+   */
+  key_first_unknown?: true;
 }
 
 /** Where the base URL and API key of a request came from, when not from its profile. */

@@ -91,4 +91,22 @@ describe('a keyed write in the request log before it is sent', () => {
       ['POST', 202, true],
     ]);
   });
+
+  it('a key given to the command is marked on both lines of each attempt (key_given); a key made for the write is not', async () => {
+    const { client, requestLog, lines } = await setup();
+    await client.request({ ...ORDER_REQUEST, idempotencyKey: 'script-key-1', keyGiven: true });
+    await client.request({ ...ORDER_REQUEST });
+    await client.close();
+    const keyed = lines().map((l) => JSON.parse(l) as Record<string, unknown>);
+    // The first request is answered 503 and retried (the server's first answer).
+    expect(keyed.map((l) => [l.idempotency_key, l.attempt, l.sending ?? false, l.key_given ?? false])).toEqual([
+      ['script-key-1', 1, true, true],
+      ['script-key-1', 1, false, true],
+      ['script-key-1', 2, true, true],
+      ['script-key-1', 2, false, true],
+      ['key-1', 1, true, false],
+      ['key-1', 1, false, false],
+    ]);
+    expect((await requestLog.read()).map((e) => e.key_given)).toEqual([true, true, undefined]);
+  });
 });

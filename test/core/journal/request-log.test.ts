@@ -127,6 +127,24 @@ describe('request log', () => {
     expect(sizeOf(a.path) + sizeOf(`${a.path}.1`)).toBeLessThanOrEqual(8192 + 1024);
   });
 
+  it('says in the part renamed aside when it replaced an earlier part: lines older than the log were dropped', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vouchers-log-'));
+    const log = openRequestLog(dir, { maxBytes: 4096 });
+    const previous = `${log.path}.1`;
+    const marked = () => readFileSync(previous, 'utf8').includes('{"earlier_part_dropped":true}');
+    let i = 0;
+    while (!existsSync(previous) && i < 1_000) log.append(entry({ path: `/orders/${i++}` }));
+    // The first part renamed aside replaced nothing: the log is whole.
+    expect(marked()).toBe(false);
+    const first = readFileSync(previous, 'utf8');
+    while (readFileSync(previous, 'utf8') === first && i < 1_000) log.append(entry({ path: `/orders/${i++}` }));
+    expect(marked()).toBe(true);
+    // The marker is no request, and every line kept is read in order.
+    const paths = (await log.read()).map((e) => Number(e.path.split('/')[2]));
+    expect(paths.at(-1)).toBe(i - 1);
+    expect(paths).toEqual(Array.from({ length: paths.length }, (_, k) => paths[0]! + k));
+  });
+
   it('survives a torn last line', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vouchers-log-'));
     openRequestLog(dir).append(entry({ path: '/before' }));
