@@ -392,6 +392,8 @@ export function createClient(options: ClientOptions): ApiClient {
     },
     async close() {
       closed = true;
+      // The slots leased and not used go back to the other processes of this API key.
+      pacer?.giveBackLeases();
       const t = transport;
       transport = undefined;
       ready = undefined;

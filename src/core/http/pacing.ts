@@ -2,9 +2,12 @@
  * Client-side pacing per rate-limit class, so a bulk run stays under the server's limits
  * instead of provoking 429s, while using all of them. Per class, the window (a minute for
  * `orders`, an hour for `general`) is cut into CELLS cells, and each request is counted in
- * the cell of the time it may be sent. A request goes into the first cell (from now, and
- * never before a cell already holding a request: callers queue in order) where the last
- * SPAN cells, it included, hold fewer than the limit. SPAN is the window plus two cells:
+ * the cell of the time it may be sent. A request goes into the first cell from now where
+ * every run of SPAN cells that holds it holds fewer than the limit, counting the requests
+ * already booked in later cells (a request waiting for another class's limit books its
+ * slot ahead). So a request never waits behind a slot booked ahead while the window has
+ * room now: a GET does not wait for an order held by the per-minute order limit, whose
+ * slot in the hour's window lies a minute ahead. SPAN is the window plus two cells:
  * any span of one window and a little more (a request arrives a moment after its slot)
  * touches at most SPAN cells, so no window of the server, however aligned, fixed or
  * sliding, ever sees more than the limit. That lets the whole limit through at once and
@@ -19,8 +22,10 @@
  * lock, so separate processes share one window. When a slot is free now, a reservation takes
  * a few more of the current cell at once (a lease, at most 1/20 of a cell's share of the
  * limit, so 1 at the documented limits) and uses them without touching the file while that
- * cell lasts; what is left of a lease is given back on the next visit to the file, so a
- * fast run under a high limit does not pay a locked file update per request. When the file
+ * cell lasts; what is left of a lease is given back on the next visit to the file, or when
+ * the client closes (`giveBackLeases`: a one-shot command would otherwise keep a lease's
+ * worth of slots from every other process for a window), so a fast run under a high limit
+ * does not pay a locked file update per request. When the file
  * cannot be used, the cells in memory go on pacing this process alone (`onFallback` says why).
  */
 import type { RateLimits } from '../config/types.js';
@@ -176,13 +181,40 @@ export class Pacer {
     return n;
   }
 
+  /**
+   * How many more requests each cell from `from` on has room for: the limit less the
+   * fullest run of SPAN cells that holds it (the runs ending at it and at the SPAN - 1 cells
+   * after it, with the requests booked there).
+   */
+  private roomFrom(p: ClassPace, from: number): (cell: number) => number {
+    let last = from;
+    for (const c of p.cells.keys()) if (c > last) last = c;
+    // Requests per cell from the first any run holding `from` reaches, to the last booked.
+    const lo = from - SPAN + 1;
+    const sums = new Float64Array(last - lo + 2);
+    for (const [c, k] of p.cells) if (c >= lo && c <= last) sums[c - lo + 1] = sums[c - lo + 1]! + k;
+    for (let i = 1; i < sums.length; i++) sums[i] = sums[i]! + sums[i - 1]!;
+    /** Requests in the SPAN cells ending at `end`. */
+    const run = (end: number) => {
+      const hi = Math.min(end, last) - lo + 1;
+      const start = Math.max(end - SPAN + 1, lo) - lo;
+      return hi > start ? sums[hi]! - sums[start]! : 0;
+    };
+    return (cell) => {
+      let most = 0;
+      for (let end = cell; end < cell + SPAN; end++) most = Math.max(most, run(end));
+      return p.limit - most;
+    };
+  }
+
   /** The first time from `t` on that a request of this class may be sent. */
   private earliest(p: ClassPace, t: number): number {
-    let latest = -Infinity;
-    for (const c of p.cells.keys()) latest = Math.max(latest, c);
     t = Math.max(t, p.blockedUntil);
-    let cell = Math.max(Math.floor(t / p.cellMs), latest);
-    while (this.spanCount(p, cell) >= p.limit) cell += 1;
+    const from = Math.floor(t / p.cellMs);
+    const room = this.roomFrom(p, from);
+    // Past the last booked cell and a span, every run is empty: the search ends there.
+    let cell = from;
+    while (room(cell) <= 0) cell += 1;
     return Math.max(t, cell * p.cellMs);
   }
 
@@ -236,12 +268,24 @@ export class Pacer {
       const p = this.classes[c];
       const cell = Math.floor(t / p.cellMs);
       let take = 1;
-      if (t === now && this.store) take = Math.max(1, Math.min(p.leaseSize, p.limit - this.spanCount(p, cell)));
+      if (t === now && this.store) take = Math.max(1, Math.min(p.leaseSize, this.roomFrom(p, cell)(cell)));
       p.cells.set(cell, (p.cells.get(cell) ?? 0) + take);
       p.lease = { cell, left: take - 1 };
       this.lastSlot[c] = cell;
     }
     return t - now;
+  }
+
+  /**
+   * Give back what is left of this client's leases: it sends nothing more (the client is
+   * closing). Only a lease with slots left visits the file, so never at the documented
+   * limits, whose leases are one slot.
+   */
+  giveBackLeases(): void {
+    if (!this.store || !CLASSES.some((c) => this.classes[c].lease.left > 0)) return;
+    this.transact(() => {
+      for (const c of CLASSES) this.giveBackLease(this.classes[c]);
+    });
   }
 
   /** Give back the last reservation, which was not used (its wait was aborted). */

@@ -103,6 +103,40 @@ describe('the pace file', () => {
     expect(b.reserve('orders')).toBe(62_000);
   });
 
+  it('a client that closes gives back the slots of its lease it did not use: a one-shot command under a high limit takes one', async () => {
+    const dir = tempDir();
+    const clock = fakeClock();
+    const general = () =>
+      (
+        JSON.parse(readFileSync(join(dir, paceFileName(BASE, KEY)), 'utf8')) as { general: { cells: [number, number][] } }
+      ).general.cells.reduce((n, [, k]) => n + k, 0);
+    // At 100 000/hour a reservation leases 83 general slots.
+    const a = new Pacer(clock, LIMITS(4), { store: paceFile(dir, BASE, KEY) });
+    expect(a.reserve('general')).toBe(0);
+    expect(general()).toBe(83);
+    a.giveBackLeases();
+    expect(general()).toBe(1);
+    // The client does it as it closes (every command closes its client when it ends).
+    server = await startLoopbackServer((_req, res) => sendJson(res, 200, { data: [] }));
+    const client = createClient({
+      baseUrl: server.baseUrl,
+      apiKey: KEY,
+      apiSecret: SECRET,
+      clock,
+      ids: sequentialIds(),
+      limits: LIMITS(4),
+      paceStore: paceFile(dir, server.baseUrl, KEY),
+      random: () => 0.5,
+    });
+    await client.request({ method: 'GET', path: '/wallets' });
+    const file = () =>
+      (JSON.parse(readFileSync(join(dir, paceFileName(server!.baseUrl, KEY)), 'utf8')) as { general: { cells: [number, number][] } })
+        .general.cells;
+    expect(file()).toEqual([[expect.any(Number), 83]]);
+    await client.close();
+    expect(file()).toEqual([[expect.any(Number), 1]]);
+  });
+
   it('shares what the server said (RateLimit-Remaining 0, Reset) with the other processes', () => {
     const dir = tempDir();
     const clock = fakeClock();
