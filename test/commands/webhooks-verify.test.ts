@@ -124,6 +124,10 @@ describe('vouchers webhooks sign', () => {
     });
     const v = await runCli(['webhooks', 'verify', '--body', file, '--signature', out.signature, '--secret', SECRET], { overrides });
     expect(v.code).toBe(0);
+    // --help names the fields --json prints (a script reads them by these names).
+    const help = (await runCli(['webhooks', 'sign', '--help'])).stdout.replace(/\s+/g, ' ');
+    expect(Object.keys(out)).toEqual(['timestamp', 'signature', 'headers']);
+    expect(help).toContain('--json print timestamp, signature (the header value) and the headers of a delivery as JSON');
   });
 
   it('refuses a timestamp that is not unix seconds', async () => {

@@ -127,7 +127,7 @@ function declareSign(webhooks: Command) {
       'signing secret (repeatable: one v1 per secret; default: profile webhook_secret or VOUCHERS_WEBHOOK_SECRET)',
       collect,
     )
-    .option('--json', 'print timestamp, header and the headers of a delivery as JSON');
+    .option('--json', 'print timestamp, signature (the header value) and the headers of a delivery as JSON');
   return cmd;
 }
 export type WebhooksSignFlags = FlagsOf<typeof declareSign>;
