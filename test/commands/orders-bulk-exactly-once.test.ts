@@ -58,6 +58,38 @@ async function admin(sb: SandboxHandle, method: string, path: string, body: unkn
 
 const opts = (dir: string) => ({ configDir: dir, env: { NO_COLOR: '1' }, overrides: { clock: quickClock() } });
 
+/**
+ * A bulk run of `file` in this process, held at its first request (the catalog check),
+ * before its journal exists; `finish` lets it go on and gives 0 or what it threw.
+ */
+async function heldRun(dir: string, file: string): Promise<{ finish: () => Promise<unknown> }> {
+  let release: () => void = () => undefined;
+  const held = new Promise<void>((r) => (release = r));
+  let holding = false;
+  const io = testIO({ env: { VOUCHERS_CONFIG_DIR: dir, NO_COLOR: '1' } });
+  const base = createFactory(io, () => ({}), { clock: quickClock() });
+  const f = withRequestHook(base, async (o, c) => {
+    if (!holding) {
+      holding = true;
+      await held;
+    }
+    return c.request(o);
+  });
+  const run = runBulk(f, { from: file, concurrency: '2' }).then(
+    () => 0,
+    (e: unknown) => e,
+  );
+  await until(() => holding, 'the first run to reach its catalog check', 10_000);
+  return {
+    finish: async () => {
+      release();
+      const outcome = await run;
+      await base.dispose();
+      return outcome;
+    },
+  };
+}
+
 describe('bulk: exactly once per row', () => {
   it('two runs of one 300-row file at once: one is refused naming the holder, exactly 300 orders', async ({ freshSandbox: sb }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
@@ -96,36 +128,35 @@ describe('bulk: exactly once per row', () => {
     const { text } = csv(20, 'race');
     const first = writeInput(text);
     const edited = writeInput(text + 'sbx-instant,10,1,race-20,USD\n');
-    // The first run is held at its first request (the catalog check), before its journal exists.
-    let release: () => void = () => undefined;
-    const held = new Promise<void>((r) => (release = r));
-    let holding = false;
-    const io = testIO({ env: { VOUCHERS_CONFIG_DIR: dir, NO_COLOR: '1' } });
-    const base = createFactory(io, () => ({}), { clock: quickClock() });
-    const f = withRequestHook(base, async (o, c) => {
-      if (!holding) {
-        holding = true;
-        await held;
-      }
-      return c.request(o);
-    });
-    const a = runBulk(f, { from: first, concurrency: '2' }).then(
-      () => 0,
-      (e: unknown) => e,
-    );
-    await until(() => holding, 'the first run to reach its catalog check', 10_000);
+    const a = await heldRun(dir, first);
     // The edited copy runs whole meanwhile: 21 rows.
     const b = await runCli(['orders', 'create', '--from', edited], opts(dir));
     expect(b.code, b.stderr).toBe(0);
-    release();
-    const outcome = await a;
-    await base.dispose();
-    expect(String(outcome)).toMatch(/batch bat_\w+ of this server and key started while this run was starting: this run ordered nothing/);
+    const outcome = await a.finish();
+    expect(String(outcome)).toMatch(
+      /batch bat_\w+ of this server and key, with rows of this file \(by reference or the same file\), started while this run was starting: this run ordered nothing/,
+    );
     expectExactlyOnce(sb, 'race', 21);
     // Run again, the first file is taken over by reference: nothing more is ordered.
     const again = await runCli(['orders', 'create', '--from', first], opts(dir));
     expect(again.code, again.stderr).toBe(0);
     expectExactlyOnce(sb, 'race', 21);
+  });
+
+  it('another file, with other references, run while the first run is still checking: both order all their rows', async ({
+    freshSandbox: sb,
+  }) => {
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const first = writeInput(csv(10, 'side-a').text);
+    const other = writeInput(csv(12, 'side-b').text);
+    const a = await heldRun(dir, first);
+    // The other file's batch starts and ends meanwhile: it shares no reference with the first.
+    const b = await runCli(['orders', 'create', '--from', other], opts(dir));
+    expect(b.code, b.stderr).toBe(0);
+    const outcome = await a.finish();
+    expect(outcome, String(outcome)).toBe(0);
+    expectExactlyOnce(sb, 'side-a', 10);
+    expectExactlyOnce(sb, 'side-b', 12);
   });
 
   it('a lock left by a process that is gone is taken over; a live one on this host refuses', async ({ freshSandbox: sb }) => {

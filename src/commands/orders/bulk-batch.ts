@@ -10,6 +10,7 @@ import {
   batchIdOf,
   BulkJournal,
   listBatchIds,
+  listBatches,
   rowOutcome,
   type BatchHeader,
   type BatchState,
@@ -82,6 +83,23 @@ async function targetGate(configDir: string, target: string): Promise<BatchLock>
   }
 }
 
+/** Of the batches `ids`, those that share a reference with this file's rows or run a file of the same path. */
+async function overlappingBatches(
+  configDir: string,
+  ids: string[],
+  header: Omit<BatchHeader, 'type' | 'version'>,
+  input: Input,
+  rows: () => AsyncIterable<BulkRow>,
+): Promise<string[]> {
+  const batches = await listBatches(configDir, (h) => ids.includes(h.batch_id));
+  const sharing = await batchesSharing(configDir, batches, input.references, rows);
+  // A batch that could not be read is counted as overlapping: nothing is known of its rows.
+  return ids.filter((id) => {
+    const b = batches.find((x) => x.header.batch_id === id);
+    return !b || sharing.has(id) || (b.header.source_path ?? b.header.source) === (header.source_path ?? header.source);
+  });
+}
+
 /**
  * Create the journal of a new batch with what it takes over from earlier batches (by
  * reference), holding their locks: a run of an earlier batch is refused meanwhile, and
@@ -105,10 +123,14 @@ export async function startBatch(
     // overlapping files at once) would not be taken over by reference, and both would order.
     const since = await listBatchIds(configDir, (h) => h.target === header.target && h.batch_id !== header.batch_id);
     const started = [...since].filter((id) => !known.has(id));
-    if (started.length > 0)
+    // Only one that shares a reference with this file, or runs a file of the same path (an
+    // edit of it, whose rows without a reference cannot be told apart), could order what
+    // this run orders: another file's batch runs beside this one.
+    const overlapping = started.length === 0 ? [] : await overlappingBatches(configDir, started, header, input, rows);
+    if (overlapping.length > 0)
       throw new CliError(
         'usage',
-        `batch ${started.join(', ')} of this server and key started while this run was starting: this run ordered nothing`,
+        `batch ${overlapping.join(', ')} of this server and key, with rows of this file (by reference or the same file), started while this run was starting: this run ordered nothing`,
         'run the same command again: it takes over, by reference, what that batch orders (or waits for it to end)',
       );
     for (const id of from) {
