@@ -195,5 +195,12 @@ describe('vouchers sandbox start', () => {
       expect(r.stderr).toContain(text);
     }
     expect(buildStartOptions({ limitOrders: '50', limitGeneral: '2000/hour' }, '/').ordersPerMinute).toBe(50);
+    // A rate over the cap is quoted as typed, unit and all, with the range in that unit.
+    expect(() => buildStartOptions({ limitGeneral: '10000000/h' }, '/')).toThrow(
+      '--limit-general "10000000/h" is not a rate limit from 1 to 1000000/h',
+    );
+    expect(() => buildStartOptions({ limitOrders: '0/min' }, '/')).toThrow(
+      '--limit-orders "0/min" is not a rate limit from 1 to 1000000/min',
+    );
   });
 });

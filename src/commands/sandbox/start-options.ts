@@ -52,7 +52,12 @@ function rate(text: string, flag: string, units: string[], example: string): num
   if (!m || (unit !== undefined && !units.includes(unit))) {
     throw new UsageError(`${flag} ${JSON.stringify(text)} is not a rate limit`, `write it as ${example} (or just the number)`);
   }
-  return wholeNumber(m[1]!, flag, 1, 1_000_000, example.split('/')[0]!);
+  const n = Number(m[1]);
+  if (!Number.isInteger(n) || n < 1 || n > 1_000_000) {
+    const per = example.split('/')[1];
+    throw new UsageError(`${flag} ${JSON.stringify(text)} is not a rate limit from 1 to 1000000/${per}`, `e.g. ${flag} ${example}`);
+  }
+  return n;
 }
 
 function dialect(text: string | undefined): SandboxDialect | undefined {
