@@ -330,6 +330,7 @@ export class BulkJournal {
    * once it is also synced: an answer never waits behind the next keys' fsync.
    */
   private append(record: JournalRecord, sync: boolean): { at: number; done: Promise<void> } {
+    if (this.failed !== undefined) return { at: this.size, done: Promise.reject(this.failed) };
     const line = JSON.stringify(record) + '\n';
     const at = this.size;
     this.size += Buffer.byteLength(line);
@@ -350,17 +351,30 @@ export class BulkJournal {
       const waiters = this.waiters.splice(0);
       const sync = this.needSync;
       this.needSync = false;
+      if (this.failed !== undefined) {
+        for (const w of waiters) w.reject(this.failed);
+        continue;
+      }
       try {
         writeAllSync(this.handle.fd, text);
         for (const w of waiters) if (!w.sync) w.resolve();
         if (sync) await this.handle.datasync();
         for (const w of waiters) if (w.sync) w.resolve();
       } catch (e) {
+        // Part of the text may be on disk: nothing goes after it, so it stays the journal's
+        // torn last line, which the next open cuts off.
+        this.failed = e;
         for (const w of waiters) w.reject(e);
       }
     }
     this.flushing = undefined;
   }
+
+  /**
+   * The error of a write or fsync that failed: every record after it is refused with it
+   * (the run stops; a resume sends the rows left with their keys).
+   */
+  private failed: unknown;
 
   /**
    * Journal a row's idempotency key for an attempt (default 1), with who the row is (its

@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { BulkJournal, batchIdFor, journalPath, sha256Hex } from '../../../src/core/journal/bulk.js';
+import { okResult } from '../../helpers/journal.js';
 
 // A spy on node:fs itself, seen through the named export the journal imports (an ES module
 // binding of a builtin follows its object after syncBuiltinESMExports; vi.mock is not for
@@ -38,7 +39,7 @@ async function journal() {
   });
   // The descriptor the journal appends through.
   writes.fd = (j as unknown as { handle: { fd: number } }).handle.fd;
-  return { j, path: journalPath(d, id) };
+  return { j, path: journalPath(d, id), dir: d, id };
 }
 
 function types(path: string): string[] {
@@ -63,18 +64,27 @@ describe('BulkJournal writes', () => {
     expect(types(path)).toEqual(['batch', 'key', 'key']);
   });
 
-  it('fails the records of a write that failed, and writes later ones', async () => {
-    const { j, path } = await journal();
-    writes.hook = () => {
-      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+  it('fails the records of a write that failed and every one after it; what part of it went out is cut off at the next open', async () => {
+    const { j, path, dir, id } = await journal();
+    const fd = writes.fd;
+    // 5 bytes of the line go out, then the disk is full.
+    writes.hook = (data) => {
+      writes.hook = () => {
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      };
+      return realWriteSync(fd, Buffer.from(String(data), 'utf8').subarray(0, 5));
     };
     await expect(j.appendKey(2, 'key-a', 'now')).rejects.toMatchObject({ code: 'ENOSPC' });
     writes.hook = undefined;
-    await j.appendKey(3, 'key-b', 'now');
+    // Nothing is written after the cut-short line, even once the disk has room again.
+    await expect(j.appendKey(3, 'key-b', 'now')).rejects.toMatchObject({ code: 'ENOSPC' });
+    await expect(j.appendResult(okResult(3, 'ord_1'))).rejects.toMatchObject({ code: 'ENOSPC' });
     await j.close();
-    expect(types(path)).toEqual(['batch', 'key']);
-    expect(readFileSync(path, 'utf8')).toContain('key-b');
-    expect(readFileSync(path, 'utf8')).not.toContain('key-a');
+    expect(readFileSync(path, 'utf8')).not.toContain('key-b');
+    const again = await BulkJournal.open(dir, id);
+    expect(again?.repaired).toBe(5);
+    await again?.close();
+    expect(types(path)).toEqual(['batch']);
   });
 
   it('finishes a short write: the line is whole', async () => {

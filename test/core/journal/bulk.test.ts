@@ -16,6 +16,7 @@ import {
   sha256Hex,
   type BulkRow,
 } from '../../../src/core/journal/bulk.js';
+import { okResult } from '../../helpers/journal.js';
 
 const rows: BulkRow[] = [
   { row: 2, product_id: 'sbx-instant', denomination: 10, quantity: 1 },
@@ -25,22 +26,6 @@ const rows: BulkRow[] = [
 function dir(): string {
   return mkdtempSync(join(tmpdir(), 'vouchers-bulk-'));
 }
-
-const okResult = (row: number, order: string) => ({
-  row,
-  ok: true,
-  order_id: order,
-  status: 'DELIVERED',
-  http_status: 201,
-  trace_id: 'a'.repeat(32),
-  total_amount: 10,
-  currency: 'USD',
-  error: null,
-  error_code: null,
-  kind: null,
-  replayed: false,
-  at: '2026-11-22T10:00:00.000Z',
-});
 
 describe('batch ids', () => {
   it('derive from the content: same file, same batch; different file, different batch', () => {
