@@ -329,8 +329,10 @@ export function createClient(options: ClientOptions): ApiClient {
       // The RateLimit headers describe the class the request was charged to: for a failed
       // authentication (401) that is the auth-failure class (5 a minute), not the request's.
       // Booked against the request's class, one typo'd secret read as a general budget used
-      // up and held every command of the key for an hour.
-      if (sent.kind === 'response' && sent.response.status !== 401) {
+      // up and held every command of the key for an hour. So does a request signed wrongly on
+      // purpose (doctor's control probe), whatever its answer: past the auth-failure limit
+      // it is a 429 of that class, which held every command of the key for a minute.
+      if (sent.kind === 'response' && sent.response.status !== 401 && !call.options.wrongSignature) {
         const h = sent.response.headers;
         const reset = resetWaitMs(h['ratelimit-reset'], clock.now());
         if (reset !== 0) pacer?.observe(call.rateClass, numberHeader(h['ratelimit-remaining']), reset);

@@ -792,6 +792,33 @@ describe('pacing', () => {
     for (let i = 0; i < 5; i++) await client.request({ method: 'GET', path: '/wallets' });
     expect(clock.sleeps).toEqual([]);
   });
+
+  it("a request signed wrongly on purpose (doctor's control probe) leaves the pace alone, even answered 429 past the auth-failure limit", async () => {
+    const { client, clock } = await setup(
+      (req, res) =>
+        req.n === 1
+          ? sendError(res, 429, 'RateLimited', 'RATE_LIMITED', 'too many failed authentications', {
+              'ratelimit-limit': '5',
+              'ratelimit-remaining': '0',
+              'ratelimit-reset': '60',
+              'retry-after': '60',
+            })
+          : sendJson(res, 200, WALLETS),
+      { limits: { orders_per_minute: 100, general_per_hour: 1000 } },
+    );
+    await client.request({
+      method: 'GET',
+      path: '/wallets',
+      wrongSignature: true,
+      probe: true,
+      raw: true,
+      throwHttpErrors: false,
+      maxRetries: 0,
+    });
+    // The general budget is untouched: the next requests go out at once.
+    for (let i = 0; i < 3; i++) await client.request({ method: 'GET', path: '/wallets' });
+    expect(clock.sleeps).toEqual([]);
+  });
 });
 
 describe('createClientForProfile', () => {
