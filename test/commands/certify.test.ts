@@ -219,6 +219,21 @@ describe('vouchers certify', () => {
     expect(JSON.stringify(Object.values(sb!.state.webhooks)[0]!.secrets)).toBe(secretsBefore);
   });
 
+  it('a partner endpoint that takes one event type: the listener still gets every type the checks wait for, and the endpoint is put back with its one type', async () => {
+    const { configDir } = await localSandbox();
+    const mine = 'http://127.0.0.1:9/my-receiver';
+    expect((await runCli(['webhooks', 'register', '--url', mine, '--events', 'order.delivered'], { configDir })).code).toBe(0);
+    const r = await runCli(['certify', '--profile', 'local', '--json', '--only', 'webhooks.register,lifecycle.admin-reject'], {
+      configDir,
+    });
+    const report = reportOf(r);
+    expect(r.code, JSON.stringify(report.checks.filter((c) => c.status === 'fail'))).toBe(0);
+    // lifecycle.admin-reject waits for order.cancelled, which the partner's endpoint does not take.
+    expect(statusOf(report, 'lifecycle.admin-reject')).toBe('pass');
+    const show = await runCli(['webhooks', 'show', '--json'], { configDir });
+    expect(JSON.parse(show.stdout)).toMatchObject({ url: mine, events: ['order.delivered'] });
+  });
+
   it('against a server that guessed differently (the document dialect): no check fails for a shape the document leaves open', async () => {
     sb = await startSandbox({ port: 0, host: '127.0.0.1', timeScale: 0.02, quiet: true, limits: FAST_LIMITS, dialect: 'document' });
     const configDir = await localProfileDir(sb);

@@ -3,6 +3,7 @@ import { getProduct } from '../../api/catalog.js';
 import { createOrder, type OrderResponse } from '../../api/orders.js';
 import { listWallets } from '../../api/wallets.js';
 import { endpointRecord, endpointUrlOf, registerWebhook } from '../../api/webhooks.js';
+import { EVENT_TYPES } from '../../contract/events.js';
 import { amountValue, toMinor } from '../../contract/money-format.js';
 import { ApiError } from '../../core/errors/index.js';
 import type { SecretOrigin } from '../listener.js';
@@ -147,7 +148,12 @@ export async function registerListener(ctx: CheckContext): Promise<ListenerRegis
   ctx.shared.webhookRegistered = false;
   const url = listener.url;
   let rotated = false;
-  let res = await registerWebhook(ctx.client, { url }, { signal: ctx.signal });
+  // A partner's endpoint may take only some event types, which the server keeps when it is
+  // pointed elsewhere: the listener asks for every one the checks wait for (the endpoint's
+  // own are put back with it afterwards).
+  const existing = ctx.shared.existingWebhook;
+  const events = existing?.state === 'registered' && existing.events?.length ? { events: [...EVENT_TYPES] } : {};
+  let res = await registerWebhook(ctx.client, { url, ...events }, { signal: ctx.signal });
   // From here the endpoint points at the listener, whatever comes next: it is put back.
   ctx.shared.endpointReplaced = true;
   let secret = res.data?.signing_secret;
@@ -156,7 +162,7 @@ export async function registerListener(ctx: CheckContext): Promise<ListenerRegis
     // The endpoint existed. Its secret is the partner's: rotating it would break their
     // receiver, so only the embedded sandbox's is rotated; elsewhere the profile's is used.
     if (ctx.shared.mayRotateSecret) {
-      res = await registerWebhook(ctx.client, { url, rotate_secret: true }, { signal: ctx.signal });
+      res = await registerWebhook(ctx.client, { url, rotate_secret: true, ...events }, { signal: ctx.signal });
       rotated = true;
       secret = res.data?.signing_secret;
     } else if (ctx.shared.knownWebhookSecret) {
