@@ -222,6 +222,11 @@ describe.each(['decisions', 'document'] as const)('the %s dialect', (dialect) =>
       expect(r.code).toBe(0);
       expect(byEnv.code).toBe(0);
     }
+    // A value that is neither true nor false switches nothing on unseen: a usage error naming it.
+    const typo = await cli(['wallets', 'list'], { env: { ...env, VOUCHERS_STRICT_CONTRACT: 'maybe' } });
+    expect(typo.code).toBe(2);
+    expect(typo.stderr).toContain('VOUCHERS_STRICT_CONTRACT "maybe" is not true or false');
+    noStack(typo);
   });
 
   it('--strict-contract on a write that was executed names what it made, and hints only a replay with the same key', async () => {

@@ -108,6 +108,9 @@ export function resolveProfileUnchecked(store: ConfigReader, env: Env, globals: 
   const sources: ResolvedProfile['sources'] = { name: nameSource };
   // Parsed (and so checked) whether or not it decides: a bad value is an error either way.
   const envProduction = envParsed(env, ENV.production, parseBoolean);
+  // Read where the answers are (core/output/drift-report.ts), checked here, before anything
+  // is sent: a typo must not switch strict mode on, or off, unseen.
+  envParsed(env, ENV.strictContract, parseBoolean);
   const timeoutFlag = globals.timeout !== undefined ? parseDuration(globals.timeout, '--timeout') : undefined;
   const retriesFlag = globals.maxRetries !== undefined ? parseMaxRetries(globals.maxRetries, '--max-retries') : undefined;
 

@@ -88,6 +88,7 @@ export const ENV = {
   maxRetries: 'VOUCHERS_MAX_RETRIES',
   production: 'VOUCHERS_PRODUCTION',
   allowInsecureHttp: 'VOUCHERS_ALLOW_INSECURE_HTTP',
+  strictContract: 'VOUCHERS_STRICT_CONTRACT',
   configDir: 'VOUCHERS_CONFIG_DIR',
 } as const;
 

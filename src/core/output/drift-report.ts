@@ -11,11 +11,14 @@ export interface DriftDeps {
   globals: Pick<GlobalOptions, 'strictContract' | 'json' | 'debug'>;
 }
 
-/** `--strict-contract`, or VOUCHERS_STRICT_CONTRACT set to anything but empty, 0 or false. */
+/**
+ * `--strict-contract`, or VOUCHERS_STRICT_CONTRACT true (1, yes, on). Any other value than
+ * those and false (0, no, off) is refused as the profile is resolved, before a request.
+ */
 export function strictContract(deps: DriftDeps): boolean {
   if (deps.globals.strictContract) return true;
   const v = deps.io.env.VOUCHERS_STRICT_CONTRACT?.trim().toLowerCase();
-  return v !== undefined && v !== '' && v !== '0' && v !== 'false' && v !== 'no';
+  return v === 'true' || v === '1' || v === 'yes' || v === 'on';
 }
 
 /**
