@@ -206,6 +206,10 @@ describe('vouchers certify', () => {
     const r = await runCli(['certify', '--profile', 'local', '--json'], { configDir });
     expect(r.code, JSON.stringify(reportOf(r).checks.filter((c) => c.status === 'fail'))).toBe(0);
     expect(r.stderr).toContain(`put your webhook endpoint back: ${mine}`);
+    // Under --json, stderr's notes are JSON lines too.
+    expect(r.stderr.split('\n').find((l) => l.includes('put your webhook endpoint back'))).toMatch(
+      /^\{"notice":\{"code":"WEBHOOK_RESTORED"/,
+    );
     const report = reportOf(r);
     // Deliveries were verified with the secret the profile holds: nothing was rotated.
     expect(statusOf(report, 'webhooks.register')).toBe('pass');

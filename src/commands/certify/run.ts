@@ -18,6 +18,7 @@ import { formatDuration } from '../../core/http/duration.js';
 import { err, out } from '../../core/io/io.js';
 import { resolveOutput } from '../../core/output/options.js';
 import { jsonDocument } from '../../core/output/json-text.js';
+import { noticeFor } from '../../core/output/notice.js';
 import { printJson, printList, type Column } from '../../core/output/print.js';
 import type { Factory, GlobalOptions } from '../../core/run/factory.js';
 import { VERSION } from '../../core/version.js';
@@ -182,7 +183,7 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
       cliPrefix: options.mode === 'profile' ? ['--profile', profile.name] : [],
       requestLog: await f.requestLog(),
       // A wait of a second or more is said when it starts, in every mode (a CI log too).
-      notice: (message) => (pretty ? pretty.note(message) : err(io, `waiting: ${message}\n`)),
+      notice: (message) => (pretty ? pretty.note(message) : noticeFor(f, 'RETRY_WAIT', `waiting: ${message}`)),
     });
   } catch (e) {
     clearTimeout(timer);
@@ -251,7 +252,7 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
     // The partner's endpoint goes back before anything else, also after a failure or Ctrl-C.
     try {
       const restored = await env.restoreWebhook();
-      if (restored) err(io, `${restored}\n`);
+      if (restored) noticeFor(f, 'WEBHOOK_RESTORED', restored);
     } catch (e) {
       restoreFailure = `your webhook endpoint could not be put back (${e instanceof Error ? e.message : String(e)}): register it again with vouchers webhooks register --url URL`;
       err(io, `Warning: ${restoreFailure}\n`);
