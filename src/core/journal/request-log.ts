@@ -153,17 +153,13 @@ export function mergeSending(entries: RequestLogEntry[], horizon?: string): Requ
   if (open.size === 0) return entries;
   // When each key was first logged: the server keeps it 24 hours from its first use, which
   // may be an earlier run with the same key (a retry killed too, a script's own key).
-  const firstSent = new Map<string, string>();
-  /** Whether the line of that first use had a key given to the command. */
-  const firstGiven = new Map<string, boolean>();
+  // The line of that first use, for its time and whether its key was given to the command.
+  const firstSent = new Map<string, RequestLogEntry>();
   for (const e of entries) {
     if (e.idempotency_key === null) continue;
     const write = JSON.stringify([e.profile, e.method, e.path, e.idempotency_key]);
     const seen = firstSent.get(write);
-    if (seen === undefined || e.time < seen) {
-      firstSent.set(write, e.time);
-      firstGiven.set(write, e.key_given === true);
-    }
+    if (seen === undefined || e.time < seen.time) firstSent.set(write, e);
   }
   const reachesBack = horizon === undefined ? () => true : (time: string) => Date.parse(time) - Date.parse(horizon) >= KEY_KEPT_MS;
   // A write stopped in flight (a CI job's SIGTERM, a closed terminal's SIGHUP) got no answer
@@ -182,14 +178,15 @@ export function mergeSending(entries: RequestLogEntry[], horizon?: string): Requ
       if (settles(e)) settledAt.set(write, e.time);
       continue;
     }
-    const first = firstSent.get(write);
+    const firstLine = firstSent.get(write);
+    const first = firstLine?.time;
     const at = settledAt.get(write);
     if (first !== undefined && first < e.time) merged[i] = { ...e, key_first_sent: first };
     // Only while the server still kept the key: a 2xx to it after its 24 hours may be a
     // second write, not the first one replayed, and settles nothing.
     if (at !== undefined && Date.parse(at) - Date.parse(first ?? e.time) <= KEY_KEPT_MS)
       merged[i] = { ...merged[i]!, answered_by_retry: at };
-    if (firstGiven.get(write) === true && !reachesBack(first ?? e.time)) merged[i] = { ...merged[i]!, key_first_unknown: true };
+    if (firstLine?.key_given === true && !reachesBack(first ?? e.time)) merged[i] = { ...merged[i]!, key_first_unknown: true };
   }
   return merged;
 }
