@@ -48,6 +48,7 @@ export interface OrderPage {
   has_more: boolean;
   next_cursor: string | null;
   next_query?: Record<string, string>;
+  next_path?: string;
 }
 
 /** Filters of GET /orders (an extension), by their wire names. */
@@ -61,6 +62,8 @@ export interface OrderListQuery {
   cursor?: string;
   /** The next page's query as the server gave it (a Link header, a page number): sent over the filters. */
   next?: Record<string, string>;
+  /** The next page's path as a next link gave it (relative to the base URL), instead of /orders. */
+  path?: string;
 }
 
 function pathOf(id: EndpointId, params?: Record<string, string>): string {
@@ -98,9 +101,9 @@ export async function listOrders(
 ): Promise<ApiResponse<OrderPage>> {
   const res = await client.request<OrderPage>({
     method: 'GET',
-    path: pathOf('listOrders'),
+    path: query.path ?? pathOf('listOrders'),
     endpoint: 'listOrders',
-    query: (({ next, ...filters }) => ({ ...filters, ...next }))(query),
+    query: (({ next, path: _path, ...filters }) => ({ ...filters, ...next }))(query),
     ...options,
   });
   if (res.drift)

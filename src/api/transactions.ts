@@ -17,6 +17,8 @@ export interface TransactionQuery {
   cursor?: string;
   /** The next page's query as the server gave it (a Link header, a page number): sent over the filters. */
   next?: Record<string, string>;
+  /** The next page's path as a next link gave it (relative to the base URL), instead of /transactions. */
+  path?: string;
 }
 
 export interface TransactionPage {
@@ -24,6 +26,7 @@ export interface TransactionPage {
   has_more: boolean;
   next_cursor: string | null;
   next_query?: Record<string, string>;
+  next_path?: string;
 }
 
 export async function listTransactions(
@@ -33,7 +36,7 @@ export async function listTransactions(
 ): Promise<ApiResponse<TransactionPage>> {
   return client.request<TransactionPage>({
     method: 'GET',
-    path: '/transactions',
+    path: query.path ?? '/transactions',
     endpoint: 'listTransactions',
     query: {
       from: query.from,

@@ -168,6 +168,59 @@ describe('a server of yet another dialect', () => {
     }
   });
 
+  it('--all and api --paginate follow a next link that is a path without a query, at that path (never its host)', async () => {
+    const paging = await startLoopbackServer((req, res) => {
+      const url = new URL(req.target, 'http://x');
+      // REST-style paging: each page's path names the next; no cursor, no query.
+      const m = /^\/api\/v1\/(transactions|orders)(?:\/page\/(\d+))?$/.exec(url.pathname);
+      if (!m) return sendJson(res, 404, {});
+      const page = Number(m[2] ?? 1);
+      const next = page < 3 ? `/api/v1/${m[1]}/page/${page + 1}` : null;
+      const row =
+        m[1] === 'orders'
+          ? { order_id: `ord_${page}`, status: 'DELIVERED' }
+          : { transaction_id: `txn-${page}`, amount: -1, currency: 'USD' };
+      // Orders name the next page with a full URL on the server's public host name.
+      return sendJson(res, 200, { data: [row], links: { next: next && m[1] === 'orders' ? `https://public.example${next}` : next } });
+    });
+    try {
+      const at = { ...env, VOUCHERS_BASE_URL: paging.baseUrl };
+      const txns = await runCli(['transactions', 'list', '--all', '--limit', '1', '--json'], { env: at });
+      expect(txns.code, txns.stderr).toBe(0);
+      expect((JSON.parse(txns.stdout) as { transaction_id: string }[]).map((t) => t.transaction_id)).toEqual(['txn-1', 'txn-2', 'txn-3']);
+      const followed = txns.stderr
+        .split('\n')
+        .filter((l) => l.includes('PAGES_FOLLOWED'))
+        .map((l) => (JSON.parse(l) as { notice: { message: string } }).notice.message);
+      expect(followed).toEqual([expect.stringContaining('followed "links.next" (a URL, followed as given) to each next page (3 pages)')]);
+      const orders = await runCli(['orders', 'list', '--all', '--json'], { env: at });
+      expect(orders.code, orders.stderr).toBe(0);
+      expect((JSON.parse(orders.stdout) as { order_id: string }[]).map((o) => o.order_id)).toEqual(['ord_1', 'ord_2', 'ord_3']);
+      const api = await runCli(['api', 'GET', '/transactions?limit=1', '--paginate', '--jmespath', 'data[0].transaction_id'], { env: at });
+      expect(api.code, api.stderr).toBe(0);
+      expect(api.stdout.trim().split('\n')).toEqual(['txn-1', 'txn-2', 'txn-3']);
+      // Every page asked of the configured server, the command's filters kept.
+      expect(paging.requests.map((r) => r.target)).toEqual([
+        '/api/v1/transactions?limit=1',
+        '/api/v1/transactions/page/2?limit=1',
+        '/api/v1/transactions/page/3?limit=1',
+        '/api/v1/orders',
+        '/api/v1/orders/page/2',
+        '/api/v1/orders/page/3',
+        '/api/v1/transactions?limit=1',
+        '/api/v1/transactions/page/2?limit=1',
+        '/api/v1/transactions/page/3?limit=1',
+      ]);
+      // One page says more follow, and how to get them: no cursor to give, so --all.
+      const one = await runCli(['transactions', 'list', '--limit', '1', '--output', 'csv'], { env: at });
+      expect(one.code, one.stderr).toBe(0);
+      expect(one.stderr).toContain('More transactions follow; the server names its next page with a link or page number, not a cursor');
+      expect(one.stderr).toMatch(/\n {2}vouchers transactions list --limit 1 --output csv --all\n/);
+    } finally {
+      await paging.close();
+    }
+  });
+
   it('a payout answered with another amount than asked: made (exit 0), with a loud warning naming both', async () => {
     const other = await startLoopbackServer((_req, res) =>
       sendJson(res, 201, { id: 'po-1', state: 'queued', amount: '10.00', currency: 'usd' }, { 'x-trace-id': TRACE }),

@@ -43,11 +43,12 @@ are masked unless --reveal. A non-2xx answer prints its body and exits with the 
 On a production profile, a write that moves money (an order, a payout, a cancellation) asks
 for confirmation on a terminal and needs --yes otherwise, as orders create does.
 
---paginate (GET only) requests the list again with cursor=<next_cursor> until a page says
-has_more: false or names no cursor (an answer that is a bare array, or has no cursor, is the
-whole list), and prints each page as a JSON document of its own; --jmespath runs on each
-page. A page that fails exits with its error's code after saying how many pages were
-printed; reaching --max-pages with more to come exits 8 and prints the command to go on.
+--paginate (GET only) requests the list again with cursor=<next_cursor> (or the next page a
+server names otherwise: another cursor name, a next URL or path, a Link header, page numbers)
+until a page says has_more: false or names no next page (a bare array is the whole list),
+and prints each page as a JSON document of its own; --jmespath runs on each page. A page
+that fails exits with its error's code after saying how many pages were printed; reaching
+--max-pages with more to come exits 8 and prints the command to go on.
 
 Examples:
   $ vouchers api GET /wallets

@@ -131,7 +131,8 @@ export function withQuery(path: string, query: Record<string, string>): string {
   const params = new URLSearchParams(q < 0 ? '' : path.slice(q + 1));
   params.delete('cursor');
   for (const [k, v] of Object.entries(query)) params.set(k, v);
-  return `${q < 0 ? path : path.slice(0, q)}?${params.toString()}`;
+  const search = params.toString();
+  return `${q < 0 ? path : path.slice(0, q)}${search ? `?${search}` : ''}`;
 }
 
 function statusLine(res: ApiResponse): string {
@@ -244,6 +245,10 @@ interface ContractCheck {
 async function paginate(f: Factory, req: ApiRequest, opts: ApiOptions, maxPages: number, check: ContractCheck): Promise<void> {
   const seen = new Set<string>();
   let path = req.path;
+  const q = req.path.indexOf('?');
+  const ownQuery = q < 0 ? '' : req.path.slice(q);
+  let listPath = q < 0 ? req.path : req.path.slice(0, q);
+  const basePath = await basePathOf(f);
   let via: string | undefined;
   const printed = (n: number) => `${n} page${n === 1 ? '' : 's'}`;
   for (let page = 1; ; page++) {
@@ -259,11 +264,17 @@ async function paginate(f: Factory, req: ApiRequest, opts: ApiOptions, maxPages:
       else if (page > 1) err(f.io, `Page ${page} failed after ${printed(page - 1)} printed.\n`);
       throw error;
     }
-    const paging = pagingOf(res.data, res.headers);
+    const paging = pagingOf(res.data, res.headers, { basePath, path: listPath });
     via ??= paging.via;
-    if (paging.unfollowable) throw unfollowableError('--paginate', printed(page), req.path.split('?')[0]!, res.traceId);
+    if (paging.unfollowable) throw unfollowableError('--paginate', printed(page), listPath, res.traceId);
+    // The next page is asked for with the command's own query, a next link's path and query over it.
+    if (paging.cursor === undefined && paging.path !== undefined) listPath = paging.path;
     const next =
-      paging.cursor !== undefined ? withCursor(req.path, paging.cursor) : paging.query ? withQuery(req.path, paging.query) : undefined;
+      paging.cursor !== undefined
+        ? withCursor(listPath + ownQuery, paging.cursor)
+        : paging.query || paging.path !== undefined
+          ? withQuery(listPath + ownQuery, paging.query ?? {})
+          : undefined;
     if (next === undefined) {
       if (via) err(f.io, `${followedMessage('--paginate', via, page)}\n`);
       return;
@@ -307,10 +318,16 @@ async function paginate(f: Factory, req: ApiRequest, opts: ApiOptions, maxPages:
  * (a 404): paths are relative to the base URL. Refused before sending when the path without
  * the repeat is an endpoint of the API.
  */
+/** The base URL's path (`/api/v1`; '' at the root or without a base URL). */
+async function basePathOf(f: Factory): Promise<string> {
+  const base = (await f.profile()).base_url;
+  return base ? new URL(base).pathname.replace(/\/+$/, '') : '';
+}
+
 async function refuseRepeatedBasePath(f: Factory, method: string, path: string): Promise<void> {
   const base = (await f.profile()).base_url;
   if (!base) return;
-  const prefix = new URL(base).pathname.replace(/\/+$/, '');
+  const prefix = await basePathOf(f);
   if (!prefix || !path.startsWith(`${prefix}/`)) return;
   const rest = path.slice(prefix.length);
   if (!findRoute(method, rest.split('?')[0]!)) return;

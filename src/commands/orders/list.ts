@@ -184,7 +184,7 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
     settings,
     { empty: 'No orders match.' },
   );
-  if (page.data.has_more && page.data.next_cursor) {
+  if (page.data.has_more) {
     err(
       io,
       nextPageHint(
@@ -200,7 +200,7 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
             ...outputHintFlags(flags),
           ],
           globals: f.globals(),
-          cursor: page.data.next_cursor,
+          cursor: page.data.next_cursor ?? undefined,
         },
         settings.format === 'json' || settings.format === 'ndjson',
       ),

@@ -131,7 +131,7 @@ export async function run(
   }
   const res = await listTransactions(client, query, { signal: f.io.signal });
   await printList(f.io, res.data.data, TRANSACTION_COLUMNS, settings, { empty: 'No transactions match.', required: TRANSACTION_LAYOUT });
-  if (res.data.has_more && res.data.next_cursor) {
+  if (res.data.has_more) {
     err(
       f.io,
       nextPageHint(
@@ -147,7 +147,7 @@ export async function run(
             ...outputHintFlags(options),
           ],
           globals: f.globals(),
-          cursor: res.data.next_cursor,
+          cursor: res.data.next_cursor ?? undefined,
         },
         settings.format === 'json' || settings.format === 'ndjson',
       ),

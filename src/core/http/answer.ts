@@ -12,7 +12,7 @@ import type { ApiResponse } from './types.js';
 import { checkAnswer, quickValidate, validateResponse, type ContractDrift, type ListBody, type Validated } from './validate.js';
 import { monotonicMs } from '../time/monotonic.js';
 import { isRecord } from '../is-record.js';
-import { pagingOf } from './paging.js';
+import { pagingOf, type PageAt } from './paging.js';
 import { rememberShown } from '../output/mask-text.js';
 
 export interface AnswerContext {
@@ -64,7 +64,7 @@ export function answer<T>(
   }
   const route = call.options.schema ? undefined : call.route;
   const quick = route && quickValidate(route.id, route.list === true, response.status, parsed);
-  if (quick) return checkedAnswer(response, quick, c, parsed);
+  if (quick) return checkedAnswer(response, quick, c, parsed, call);
   const target = {
     method,
     path,
@@ -75,22 +75,36 @@ export function answer<T>(
     strict: c.strictContract,
     idempotencyKey: call.idempotencyKey,
   };
-  if (route) return checkAnswer(route, target).then((checked) => checkedAnswer(response, checked, c, parsed));
-  return checkedAnswer(response, validateResponse({ ...target, schema: call.options.schema }), c, parsed);
+  if (route) return checkAnswer(route, target).then((checked) => checkedAnswer(response, checked, c, parsed, call));
+  return checkedAnswer(response, validateResponse({ ...target, schema: call.options.schema }), c, parsed, call);
 }
 
-function checkedAnswer<T>(response: ApiResponse<unknown>, checked: Validated, c: AnswerContext, parsed: unknown): ApiResponse<T> {
+/** Where the call's list was asked for, for following a next link (paging.ts's PageAt). */
+function pageAt(call: Call): PageAt {
+  const q = call.target.indexOf('?');
+  const pathname = q < 0 ? call.target : call.target.slice(0, q);
+  return { basePath: pathname.endsWith(call.path) ? pathname.slice(0, pathname.length - call.path.length) : '', path: call.path };
+}
+
+function checkedAnswer<T>(
+  response: ApiResponse<unknown>,
+  checked: Validated,
+  c: AnswerContext,
+  parsed: unknown,
+  call: Call,
+): ApiResponse<T> {
   response.data = checked.data;
   if (checked.list) {
     // The next page under any of the names paging.ts knows, the Link header included.
     const list = checked.data as ListBody;
-    const paging = pagingOf(Array.isArray(parsed) || isRecord(parsed) ? parsed : undefined, response.headers);
-    const more = paging.cursor !== undefined || paging.query !== undefined;
+    const paging = pagingOf(Array.isArray(parsed) || isRecord(parsed) ? parsed : undefined, response.headers, pageAt(call));
+    const more = paging.cursor !== undefined || paging.query !== undefined || paging.path !== undefined;
     response.data = {
       ...list,
       has_more: more,
       next_cursor: paging.cursor ?? null,
       ...(paging.query ? { next_query: paging.query } : {}),
+      ...(paging.path !== undefined ? { next_path: paging.path } : {}),
     };
     response.list = {
       ...checked.list,

@@ -6,7 +6,7 @@
  * - a cursor `next_cursor`/`nextCursor`/`next`/`next_page_token`/`nextPageToken`/`next_token`,
  *   at the top or in `pagination`, `meta`, `paging`, `page_info`/`pageInfo`, `links`/`_links`
  *   (a bare cursor is sent as `cursor`, the way next_cursor is; a URL or path is followed as
- *   given: its query is sent, the same way as a Link header's);
+ *   given, the same way as a Link header's: see `PageAt`);
  * - a `Link: <…>; rel="next"` header, or page numbers (`next_page`, `page` below `pages`).
  * A list that says more follows but names no way to ask for it is `unfollowable`.
  */
@@ -22,6 +22,11 @@ export interface Paging {
   cursor?: string;
   /** The next page's query (from a URL, a Link header or page numbers), sent over the filters. */
   query?: Record<string, string>;
+  /**
+   * The next page's path relative to the base URL, when a next URL or path names one under
+   * it (read only with a `PageAt`); its query, if any, is in `query`.
+   */
+  path?: string;
   /** What was followed, for a notice (`"next"`, `pagination.next_cursor`, `the Link header`); undefined for our own next_cursor. */
   via?: string;
   /** The answer says more follows, but names no cursor, link or page to ask for it. */
@@ -32,23 +37,42 @@ const FLAGS = ['has_more', 'hasMore', 'has_next', 'has_next_page', 'hasNextPage'
 const CURSORS = ['next_cursor', 'nextCursor', 'next', 'next_page_token', 'nextPageToken', 'next_token'];
 const HOLDERS = ['pagination', 'meta', 'paging', 'page_info', 'pageInfo', 'links', '_links'];
 
-/** The query of a URL or path (`/api/v1/x?cursor=p2`, `https://h/x?page=2`, `?after=a`), or undefined without one. */
-function urlQuery(url: string): Record<string, string> | undefined {
+/**
+ * Where the list was asked for, so that a next URL or path is followed as given: `basePath`
+ * is the base URL's path (`/api/v1`, '' at the root), `path` the list's path relative to it.
+ * A next link is resolved against the list's URL (a relative one too); its path is taken when
+ * it lies under the base path, and only its query otherwise. Its host is never used: every
+ * request goes to the configured base URL, whatever host a server names in its links (behind
+ * a proxy it often names its own).
+ */
+export interface PageAt {
+  basePath: string;
+  path: string;
+}
+
+type LinkTarget = { query?: Record<string, string>; path?: string };
+
+/** The query, and with `at` the path, of a next URL or path (`/api/v1/x?cursor=p2`, `https://h/x?page=2`, `?after=a`). */
+function linkTarget(href: string, at: PageAt | undefined): LinkTarget | undefined {
+  let u: URL;
   try {
-    const query = Object.fromEntries(new URL(url, 'http://x').searchParams);
-    return Object.keys(query).length > 0 ? query : undefined;
+    u = new URL(href, `http://x${at ? at.basePath + at.path : '/'}`);
   } catch {
     return undefined;
   }
+  const query = Object.fromEntries(u.searchParams);
+  const target: LinkTarget = Object.keys(query).length > 0 ? { query } : {};
+  if (at && (at.basePath === '' || u.pathname.startsWith(`${at.basePath}/`))) target.path = u.pathname.slice(at.basePath.length);
+  return target.query || target.path ? target : undefined;
 }
 
-/** The query of a `Link` header's rel="next" URL (RFC 8288), or undefined. */
-function linkNext(link: string | undefined): Record<string, string> | undefined {
+/** A `Link` header's rel="next" URL (RFC 8288), or undefined. */
+function linkNext(link: string | undefined): string | undefined {
   if (!link) return undefined;
   for (const part of link.split(/,(?=\s*<)/)) {
     const m = /^\s*<([^>]*)>(.*)$/.exec(part);
     if (!m || !/;\s*rel\s*=\s*"?([^";]*\s)?next(\s[^";]*)?"?\s*(;|$)/i.test(m[2]!)) continue;
-    return urlQuery(m[1]!);
+    return m[1]!;
   }
   return undefined;
 }
@@ -63,42 +87,47 @@ const pageNumber = (v: unknown): number | undefined => {
  * page's query from a Link header, or from page numbers in the body. Undefined when neither
  * says a next page exists.
  */
-export function otherNextPage(body: unknown, headers: Record<string, string>): Record<string, string> | undefined {
+export function otherNextPage(body: unknown, headers: Record<string, string>, at?: PageAt): (LinkTarget & { via: string }) | undefined {
   const linked = linkNext(headers.link);
-  if (linked) return linked;
+  const target = linked === undefined ? undefined : linkTarget(linked, at);
+  if (target) return { ...target, via: 'the Link header' };
   if (!isRecord(body)) return undefined;
   const holder = isRecord(body.meta) ? body.meta : isRecord(body.pagination) ? body.pagination : body;
   const next = pageNumber(holder.next_page);
-  if (next !== undefined) return { page: String(next) };
+  if (next !== undefined) return { query: { page: String(next) }, via: 'page numbers' };
   const page = pageNumber(holder.page ?? holder.current_page);
   const last = pageNumber(holder.pages ?? holder.total_pages ?? holder.last_page ?? holder.page_count);
-  if (page !== undefined && last !== undefined && page < last) return { page: String(page + 1) };
+  if (page !== undefined && last !== undefined && page < last) return { query: { page: String(page + 1) }, via: 'page numbers' };
   return undefined;
 }
 
-/** A cursor field's value: a bare cursor, or a URL/path (a string, or `{"href": …}`) whose query is the next page's. */
-function readNext(v: unknown): { cursor?: string; query?: Record<string, string>; link: boolean } | undefined {
+/** A cursor field's value: a bare cursor, or a URL/path (a string, or `{"href": …}`) naming the next page. */
+function readNext(v: unknown, at: PageAt | undefined): (LinkTarget & { cursor?: string; link: boolean }) | undefined {
   const href = isRecord(v) && typeof v.href === 'string' ? v.href : v;
   if (typeof href !== 'string' || href.trim() === '') return undefined;
-  if (/^(https?:\/\/|\/|\?)/i.test(href)) return { query: urlQuery(href), link: true };
+  if (/^(https?:\/\/|\/|\?)/i.test(href)) return { ...linkTarget(href, at), link: true };
   return { cursor: href, link: false };
 }
 
 /**
  * Where the page after this answer is (see the file's comment). `headers` (the answer's) add
- * a Link header; without them only the body is read.
+ * a Link header; without them only the body is read. With `at`, a next link's path is
+ * followed too (PageAt); without it only its query.
  */
-export function pagingOf(body: unknown, headers: Record<string, string> = {}): Paging {
+export function pagingOf(body: unknown, headers: Record<string, string> = {}, at?: PageAt): Paging {
   if (!isRecord(body)) {
-    const query = linkNext(headers.link);
-    return query ? { paginated: true, query, via: 'the Link header', unfollowable: false } : { paginated: false, unfollowable: false };
+    const other = otherNextPage(body, headers, at);
+    if (other) return { paginated: true, ...other, unfollowable: false };
+    const linked = linkNext(headers.link) !== undefined;
+    return { paginated: linked, unfollowable: linked };
   }
   const holders: [string, Rec][] = [['', body]];
   for (const h of HOLDERS) if (isRecord(body[h])) holders.push([`${h}.`, body[h]]);
   if (isRecord(body.data)) holders.push(['data.', body.data]);
   let flag: boolean | undefined;
   let paginated = false;
-  let found: { cursor?: string; query?: Record<string, string>; via?: string } | undefined;
+  let found: { cursor?: string; query?: Record<string, string>; path?: string; via?: string } | undefined;
+  const followable = () => found?.cursor !== undefined || found?.query !== undefined || found?.path !== undefined;
   for (const [prefix, h] of holders) {
     for (const k of FLAGS) {
       if (!(k in h)) continue;
@@ -108,25 +137,29 @@ export function pagingOf(body: unknown, headers: Record<string, string> = {}): P
     for (const k of CURSORS) {
       if (!(k in h)) continue;
       paginated = true;
-      const next = found?.cursor !== undefined || found?.query !== undefined ? undefined : readNext(h[k]);
+      const next = followable() ? undefined : readNext(h[k], at);
       if (!next) continue;
       const ours = prefix === '' && k === 'next_cursor';
-      found = { ...next, via: ours ? undefined : `"${prefix}${k}"${next.link ? ' (a URL, followed as given)' : ' (sent as cursor)'}` };
+      const { link, ...target } = next;
+      found = { ...target, via: ours ? undefined : `"${prefix}${k}"${link ? ' (a URL, followed as given)' : ' (sent as cursor)'}` };
     }
   }
-  if (!found?.cursor && !found?.query) {
-    const query = otherNextPage(body, headers);
-    if (query) found = { query, via: linkNext(headers.link) ? 'the Link header' : 'page numbers' };
+  if (!followable()) {
+    const other = otherNextPage(body, headers, at);
+    if (other) found = other;
+    else if (linkNext(headers.link) !== undefined) found = {};
   }
-  if (found?.query || linkNext(headers.link)) paginated = true;
-  const way = found?.cursor !== undefined || found?.query !== undefined;
-  // A next link named but not followable (a path without a query) still says more follows.
+  if (found?.query || found?.path || linkNext(headers.link) !== undefined) paginated = true;
+  const way = followable();
+  // A next link named but not followable (a path outside the base URL without a query) still says more follows.
   const more = flag ?? found !== undefined;
   if (!more) return { paginated, unfollowable: false };
   if (!way) return { paginated, unfollowable: true };
+  if (found!.cursor !== undefined) return { paginated, cursor: found!.cursor, via: found!.via, unfollowable: false };
   return {
     paginated,
-    ...(found!.cursor !== undefined ? { cursor: found!.cursor } : { query: found!.query }),
+    ...(found!.query ? { query: found!.query } : {}),
+    ...(found!.path !== undefined ? { path: found!.path } : {}),
     via: found!.via,
     unfollowable: false,
   };

@@ -121,6 +121,8 @@ export interface ListBody<T = unknown> {
    * `page` below `pages`/`total_pages`/`last_page`). Set only then, with has_more.
    */
   next_query?: Record<string, string>;
+  /** The next page's path relative to the base URL, when a next URL or path names one (paging.ts's PageAt). */
+  next_path?: string;
 }
 
 export interface Validated {
@@ -197,10 +199,12 @@ export function readList(body: unknown): { list: ListBody; read: ListRead } {
   };
 }
 
-/** Where a list's next page is asked for: its cursor, or the query a server paging otherwise gave. */
+/** Where a list's next page is asked for: its cursor, or the query and path a server paging otherwise gave. */
 export interface PageRequest {
   cursor?: string;
   next?: Record<string, string>;
+  /** The path to ask at instead of the list's own (a next link's); a cursor is then sent there too. */
+  path?: string;
 }
 
 /**
@@ -208,14 +212,19 @@ export interface PageRequest {
  * (the last page, or a server naming the same page again, which would never end).
  */
 export function nextPageRequest(
-  list: Pick<ListBody, 'has_more' | 'next_cursor' | 'next_query'>,
+  list: Pick<ListBody, 'has_more' | 'next_cursor' | 'next_query' | 'next_path'>,
   asked: PageRequest,
 ): PageRequest | undefined {
   if (!list.has_more) return undefined;
-  // Both keys set, so that spread over a query one replaces the other's value of the last page.
-  if (list.next_cursor) return list.next_cursor === asked.cursor ? undefined : { cursor: list.next_cursor, next: undefined };
-  if (list.next_query && JSON.stringify(list.next_query) !== JSON.stringify(asked.next))
-    return { cursor: undefined, next: list.next_query };
+  // Every key set, so that spread over a query one replaces the other's value of the last page.
+  if (list.next_cursor)
+    return list.next_cursor === asked.cursor ? undefined : { cursor: list.next_cursor, next: undefined, path: asked.path };
+  const path = list.next_path ?? asked.path;
+  if (
+    (list.next_query || list.next_path !== undefined) &&
+    JSON.stringify([list.next_query, path]) !== JSON.stringify([asked.next, asked.path])
+  )
+    return { cursor: undefined, next: list.next_query, path };
   return undefined;
 }
 

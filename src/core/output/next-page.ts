@@ -25,7 +25,8 @@ export interface NextPageCommand {
   flags: readonly HintFlag[];
   /** The root options of this run (`f.globals()`): --profile and --base-url are repeated. */
   globals?: HintGlobals;
-  cursor: string;
+  /** The next page's cursor; undefined when the server names its next page otherwise (a link, a page number): the hint is then --all. */
+  cursor: string | undefined;
 }
 
 function words(flags: readonly HintFlag[]): string[] {
@@ -65,9 +66,10 @@ export function outputHintFlags(flags: { json?: boolean; output?: string; fields
   ];
 }
 
-/** `vouchers [--profile P] noun verb --filter x … --cursor C`, shell-quoted. */
+/** `vouchers [--profile P] noun verb --filter x … --cursor C` (`--all` without a cursor), shell-quoted. */
 export function nextPageCommand(next: NextPageCommand): string {
-  return suggestedCommand(next.globals, next.command, [...next.flags, ['--jmespath', next.globals?.jmespath], ['--cursor', next.cursor]]);
+  const way: HintFlag = next.cursor === undefined ? ['--all', true] : ['--cursor', next.cursor];
+  return suggestedCommand(next.globals, next.command, [...next.flags, ['--jmespath', next.globals?.jmespath], way]);
 }
 
 /**
@@ -76,7 +78,11 @@ export function nextPageCommand(next: NextPageCommand): string {
  * command that pages prints its hint with this.
  */
 export function nextPageHint(noun: string, next: NextPageCommand, json = false): string {
-  return pageHint(`More ${noun} (or every page: --all instead of --cursor)`, next, json);
+  const heading =
+    next.cursor === undefined
+      ? `More ${noun} follow; the server names its next page with a link or page number, not a cursor: every page with --all`
+      : `More ${noun} (or every page: --all instead of --cursor)`;
+  return pageHint(heading, next, json);
 }
 
 /**
@@ -87,6 +93,6 @@ export function nextPageHint(noun: string, next: NextPageCommand, json = false):
  */
 export function pageHint(heading: string, next: NextPageCommand, json: boolean): string {
   const command = nextPageCommand(next);
-  if (json) return JSON.stringify({ notice: { code: 'MORE_PAGES', message: heading, next_cursor: next.cursor, command } }) + '\n';
+  if (json) return JSON.stringify({ notice: { code: 'MORE_PAGES', message: heading, next_cursor: next.cursor ?? null, command } }) + '\n';
   return `${heading}:\n  ${command}\n`;
 }

@@ -14,15 +14,17 @@ describe('readList: lists in the shapes a server may send', () => {
 
   it('otherNextPage: a Link rel="next" URL query, or page numbers; nothing on the last page', () => {
     expect(otherNextPage([], { link: '</api/v1/orders?after=a1&status=DELIVERED>; rel="next", </x>; rel="prev"' })).toEqual({
-      after: 'a1',
-      status: 'DELIVERED',
+      query: { after: 'a1', status: 'DELIVERED' },
+      via: 'the Link header',
     });
-    expect(otherNextPage([], { link: '<https://h/x?page=3>; rel="last", <https://h/x?page=2>; rel="next"' })).toEqual({ page: '2' });
-    expect(otherNextPage({ results: [], next_page: 4 }, {})).toEqual({ page: '4' });
-    expect(otherNextPage({ results: [], page: 2, total_pages: 3 }, {})).toEqual({ page: '3' });
-    expect(otherNextPage({ results: [], meta: { page: 1, pages: 2 } }, {})).toEqual({ page: '2' });
+    expect(otherNextPage([], { link: '<https://h/x?page=3>; rel="last", <https://h/x?page=2>; rel="next"' })?.query).toEqual({ page: '2' });
+    expect(otherNextPage({ results: [], next_page: 4 }, {})).toEqual({ query: { page: '4' }, via: 'page numbers' });
+    expect(otherNextPage({ results: [], page: 2, total_pages: 3 }, {})?.query).toEqual({ page: '3' });
+    expect(otherNextPage({ results: [], meta: { page: 1, pages: 2 } }, {})?.query).toEqual({ page: '2' });
     expect(otherNextPage({ results: [], page: 3, pages: 3, next_page: null }, {})).toBeUndefined();
     expect(otherNextPage({ results: [] }, { link: '</x?page=1>; rel="prev"' })).toBeUndefined();
+    // A Link without a query names no page without knowing where the list was asked; page numbers still do.
+    expect(otherNextPage({ results: [], next_page: 2 }, { link: '</api/v1/orders/p2>; rel="next"' })?.query).toEqual({ page: '2' });
   });
 });
 
@@ -49,5 +51,60 @@ describe('pagingOf: the next page under the names a server may give it', () => {
     expect(pagingOf({ data: [], has_more: true, next_cursor: null }).unfollowable).toBe(true);
     expect(pagingOf({ data: [], pagination: { hasNextPage: true } }).unfollowable).toBe(true);
     expect(pagingOf({ data: [], links: { next: '/api/v1/transactions/page/2' } }).unfollowable).toBe(true);
+  });
+});
+
+describe('pagingOf with where the list was asked (PageAt): a next link is followed as given', () => {
+  const at = { basePath: '/api/v1', path: '/transactions' };
+
+  it('a next path without a query, a relative one, a Link header path: followed at that path', async () => {
+    const { pagingOf } = await import('../../../src/core/http/paging.js');
+    expect(pagingOf({ data: [], links: { next: '/api/v1/transactions/page/2' } }, {}, at)).toEqual({
+      paginated: true,
+      path: '/transactions/page/2',
+      via: '"links.next" (a URL, followed as given)',
+      unfollowable: false,
+    });
+    expect(pagingOf({ data: [], next: 'https://other.host/api/v1/transactions/after/t9?limit=5' }, {}, at)).toMatchObject({
+      path: '/transactions/after/t9',
+      query: { limit: '5' },
+    });
+    expect(pagingOf({ data: [], has_more: true, next: '?after=t9' }, {}, at)).toMatchObject({
+      path: '/transactions',
+      query: { after: 't9' },
+    });
+    expect(pagingOf([], { link: '</api/v1/transactions/p/3>; rel="next"' }, at)).toMatchObject({
+      path: '/transactions/p/3',
+      via: 'the Link header',
+      unfollowable: false,
+    });
+    // At the root (a base URL without a path) every path is under it.
+    expect(pagingOf({ data: [], next: '/transactions/p2' }, {}, { basePath: '', path: '/transactions' }).path).toBe('/transactions/p2');
+  });
+
+  it('a path outside the base URL: only its query is followed; without one the list is unfollowable, not ended', async () => {
+    const { pagingOf } = await import('../../../src/core/http/paging.js');
+    expect(pagingOf({ data: [], next: '/v2/transactions?after=t9' }, {}, at)).toEqual({
+      paginated: true,
+      query: { after: 't9' },
+      via: '"next" (a URL, followed as given)',
+      unfollowable: false,
+    });
+    expect(pagingOf({ data: [], next: '/v2/transactions/p2' }, {}, at).unfollowable).toBe(true);
+    expect(pagingOf([], { link: '</elsewhere/p2>; rel="next"' }, at)).toEqual({ paginated: true, unfollowable: true });
+  });
+});
+
+describe('nextPageRequest: the path of a next link is asked at, and kept for a cursor after it', () => {
+  it('moves to the link path, carries it, and stops on a link naming the page just asked', async () => {
+    const { nextPageRequest } = await import('../../../src/core/http/validate.js');
+    const first = nextPageRequest({ has_more: true, next_cursor: null, next_path: '/transactions/p2' }, { cursor: undefined });
+    expect(first).toEqual({ cursor: undefined, next: undefined, path: '/transactions/p2' });
+    expect(nextPageRequest({ has_more: true, next_cursor: 'c3' }, first!)).toEqual({
+      cursor: 'c3',
+      next: undefined,
+      path: '/transactions/p2',
+    });
+    expect(nextPageRequest({ has_more: true, next_cursor: null, next_path: '/transactions/p2' }, first!)).toBeUndefined();
   });
 });
