@@ -52,6 +52,20 @@ export default tseslint.config(
     },
   },
   {
+    files: ['src/**/*.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          // Node's recursive mkdir never returns under /proc (a command given such a path spun forever).
+          selector:
+            "CallExpression:matches([callee.name=/^mkdir(Sync)?$/], [callee.property.name=/^mkdir(Sync)?$/]) > ObjectExpression > Property[key.name='recursive'][value.value=true]",
+          message: 'mkdir { recursive: true } can hang for ever (under /proc): use makeDirSync from core/io/make-dir.ts',
+        },
+      ],
+    },
+  },
+  {
     // CommonJS: the bin stub, the launcher (bundled as CommonJS, loads chunks with require), bench baselines.
     files: ['bin/**/*.js', 'bench/**/*.cjs', 'src/launch.ts'],
     languageOptions: {

@@ -4,7 +4,7 @@
  * reporters write where they are told; a production profile is refused; Ctrl-C cleans up.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -13,6 +13,7 @@ import type { CertifyReport } from '../../src/certify/report.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli, tempConfigDir, type CliResult } from '../helpers/run-cli.js';
 import { configWith, FAST_LIMITS, localProfileDir } from '../helpers/sandbox.js';
+import { runBin } from '../helpers/bin.js';
 
 const BIN = fileURLToPath(new URL('../../bin/vouchers.js', import.meta.url));
 const SANDBOX_CODE = /SBX-[0-9A-Z]{4}-[0-9A-Z]{4}/;
@@ -138,6 +139,20 @@ describe('vouchers certify', () => {
     const plain = await runCli(['certify', '--sandbox', '--only', 'signing', '--json'], { configDir });
     expect(reportOf(plain).warnings.filter((w) => w.startsWith('--sandbox'))).toEqual([]);
   });
+
+  // /proc refuses new entries with ENOENT, on which Node's recursive mkdir loops forever.
+  it.skipIf(!existsSync('/proc/self'))(
+    'a report folder that cannot be made (under /proc) is exit 2 at once, not a process spinning',
+    async () => {
+      const r = await runBin(
+        ['certify', '--sandbox', '--reporter', 'json=/proc/vouchers-nope/x.json'],
+        { VOUCHERS_CONFIG_DIR: tempConfigDir() },
+        15_000,
+      );
+      expect(r.code, r.stderr).toBe(2);
+      expect(r.stderr).toContain('cannot write the report to /proc/vouchers-nope/x.json: no file can be created there');
+    },
+  );
 
   it('a report file that cannot be written is a usage error before the run (exit 2), naming the path', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'vouchers-certify-report-'));

@@ -10,12 +10,20 @@ export interface BinResult {
   stderr: string;
 }
 
-/** `env` is added to this process's environment; a key set to undefined is removed from it. */
-export function runBin(args: string[], env: Record<string, string | undefined> = {}): Promise<BinResult> {
+/**
+ * `env` is added to this process's environment; a key set to undefined is removed from it.
+ * `killAfterMs` kills (SIGKILL) a child still running then: a hang fails its test, and no
+ * process is left spinning after it.
+ */
+export function runBin(args: string[], env: Record<string, string | undefined> = {}, killAfterMs?: number): Promise<BinResult> {
   const full: Record<string, string | undefined> = { ...process.env, NO_COLOR: '1', ...env };
   for (const [key, value] of Object.entries(full)) if (value === undefined) delete full[key];
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [BIN, ...args], { env: full as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+    const proc = spawn(process.execPath, [BIN, ...args], {
+      env: full as NodeJS.ProcessEnv,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      ...(killAfterMs === undefined ? {} : { timeout: killAfterMs, killSignal: 'SIGKILL' as const }),
+    });
     let stdout = '';
     let stderr = '';
     proc.stdout.on('data', (c: Buffer) => {

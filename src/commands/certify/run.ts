@@ -4,7 +4,8 @@
  * verdict: 0 passed, 9 a check failed, 2 usage or a production profile, 130 Ctrl-C. The
  * sandbox and listener it started are stopped whatever happens.
  */
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
+import { rm, stat, writeFile } from 'node:fs/promises';
+import { makeDirSync } from '../../core/io/make-dir.js';
 import { dirname, resolve } from 'node:path';
 import { CHECKLIST } from '../../certify/checklist.js';
 import { openEnvironment } from '../../certify/environment.js';
@@ -49,7 +50,7 @@ async function printChecklist(f: Factory, flags: CertifyFlags): Promise<void> {
 async function writeReportFile(cwd: string, file: string, text: string): Promise<string> {
   const path = resolve(cwd, file);
   try {
-    await mkdir(dirname(path), { recursive: true });
+    makeDirSync(dirname(path), 0o777);
     await writeFileAtomic(path, text, { mode: 0o644 });
   } catch (e) {
     throw reportFileError(path, e);
@@ -84,7 +85,7 @@ async function checkReportFiles(cwd: string, options: CertifyOptions): Promise<v
     if (r.file === null) continue;
     const path = resolve(cwd, r.file);
     try {
-      await mkdir(dirname(path), { recursive: true });
+      makeDirSync(dirname(path), 0o777);
       if ((await stat(path).catch(() => undefined))?.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
       const probe = `${path}.${process.pid}.probe`;
       await writeFile(probe, '', { flag: 'wx' });

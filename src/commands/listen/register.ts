@@ -9,7 +9,8 @@ import { createClient } from '../../core/http/client.js';
 import type { ApiClient } from '../../core/http/types.js';
 import type { Factory } from '../../core/run/factory.js';
 import { isLoopbackHost } from '../../core/net/loopback.js';
-import { mkdir, readFile, unlink } from 'node:fs/promises';
+import { readFile, unlink } from 'node:fs/promises';
+import { makeDirSync } from '../../core/io/make-dir.js';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../core/io/atomic-file.js';
 import { isRecord } from '../../core/is-record.js';
@@ -135,7 +136,7 @@ async function writeNotes(path: string, notes: Record<string, EndpointNote>): Pr
     return;
   }
   try {
-    await mkdir(dirname(path), { recursive: true, mode: 0o700 });
+    makeDirSync(dirname(path), 0o700);
     await writeFileAtomic(path, JSON.stringify(notes, null, 2) + '\n', { mode: 0o600 });
   } catch {
     // Without the note only the recovery after a killed listener is lost: this listener still

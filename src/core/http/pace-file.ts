@@ -24,7 +24,8 @@
  * microseconds. Any failure throws; the Pacer then paces in-process only.
  */
 import { hash } from 'node:crypto';
-import { closeSync, constants, fstatSync, ftruncateSync, mkdirSync, openSync, readSync, writeSync } from 'node:fs';
+import { closeSync, constants, fstatSync, ftruncateSync, openSync, readSync, writeSync } from 'node:fs';
+import { makeDirSync } from '../io/make-dir.js';
 import { join } from 'node:path';
 import { fileLock } from '../io/file-lock.js';
 
@@ -92,7 +93,7 @@ export function paceFile(dir: string, baseUrl: string, apiKey: string, options: 
     path,
     update(change) {
       if (!dirReady) {
-        mkdirSync(dir, { recursive: true, mode: 0o700 });
+        makeDirSync(dir, 0o700);
         dirReady = true;
       }
       lock.hold(() => {
