@@ -86,6 +86,51 @@ describe('bulk: an edited file (issue 11 point 2)', () => {
     expect(orderCount(sb)).toBe(11);
   });
 
+  it('an ordered row changed in the file afterwards: not ordered again, and said so (before sending, in the summary, in --results)', async ({
+    freshSandbox: sb,
+  }) => {
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const file = join(tempConfigDir(), 'orders.csv');
+    writeFileSync(file, [HEADER, 'sbx-instant,10,1,chg-1,USD', 'sbx-out-of-stock,10,1,chg-2,USD'].join('\n') + '\n');
+    const first = await runCli(['orders', 'create', '--from', file, '--json'], opts(dir));
+    expect(first.code, first.stderr).toBe(5);
+    const placed = Object.values(sb.state.orders).find((o) => o.reference === 'chg-1')!;
+
+    // chg-1 changed to 3 × 100 after it was ordered; chg-2 fixed.
+    writeFileSync(file, [HEADER, 'sbx-instant,100,3,chg-1,USD', 'sbx-instant,10,1,chg-2,USD'].join('\n') + '\n');
+    const results = join(tempConfigDir(), 'results.csv');
+    const second = await runCli(['orders', 'create', '--from', file, '--results', results, '--json'], opts(dir));
+    expect(second.code, second.stderr).toBe(0);
+    expect(JSON.parse(second.stdout)).toMatchObject({ rows: 2, ordered: 2, skipped: 1, changed_since_ordered: 1 });
+    const told = second.stderr
+      .split('\n')
+      .filter((l) => l.includes('ROW_CHANGED_AFTER_ORDER'))
+      .map((l) => (JSON.parse(l) as { notice: { message: string } }).notice.message);
+    expect(told).toEqual([
+      `line 2 (reference chg-1) changed in the file after it was ordered (${placed.order_id}, 10.00 USD): that order stands and the row is not ordered again as it is now; to order more, add a row with a new reference`,
+    ]);
+    expect(second.stderr).toContain('All 2 rows ordered, 1 as it was before the file changed (not ordered again as it has them now).');
+    const lines = readFileSync(results, 'utf8').trim().split('\n');
+    expect(lines[1]).toMatch(
+      new RegExp(`^2,${placed.order_id},DELIVERED,\\w+,ROW_CHANGED: the row changed in the file after it was ordered`),
+    );
+    expect(lines[2]).toMatch(/^3,ord_\w+,DELIVERED,\w+,$/);
+    expectOnePerReference(sb, 'chg', ['chg-1', 'chg-2']);
+
+    // The same file once more: the batch's own journal still says so.
+    const again = await runCli(['orders', 'create', '--from', file, '--json'], opts(dir));
+    expect(again.code, again.stderr).toBe(0);
+    expect(JSON.parse(again.stdout)).toMatchObject({ ordered: 2, skipped: 2, changed_since_ordered: 1 });
+
+    // Put back as it was ordered: nothing differs any more.
+    writeFileSync(file, [HEADER, 'sbx-instant,10,1,chg-1,USD', 'sbx-instant,10,1,chg-2,USD', ''].join('\n') + '\n');
+    const back = await runCli(['orders', 'create', '--from', file, '--json'], opts(dir));
+    expect(back.code, back.stderr).toBe(0);
+    expect(JSON.parse(back.stdout)).toMatchObject({ ordered: 2, skipped: 2, changed_since_ordered: 0 });
+    expect(back.stderr).not.toContain('ROW_CHANGED_AFTER_ORDER');
+    expectOnePerReference(sb, 'chg', ['chg-1', 'chg-2']);
+  });
+
   it('interrupted (answers lost for some rows), then edited (rows reordered, one added): the lost rows are re-sent with their keys and replayed', async ({
     freshSandbox: sb,
   }) => {

@@ -20,6 +20,8 @@ import {
 } from '../../core/journal/bulk.js';
 import { batchesSharing, Carry, liveBatches } from './bulk-identity.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
+import { noticeFor } from '../../core/output/notice.js';
+import { formatMoney } from '../../contract/money-format.js';
 import type { Factory } from '../../core/run/factory.js';
 import { forEachRow, heldRows, inputRows, scanInput, type Input } from './bulk-check.js';
 import type { BulkOptions } from './bulk-options.js';
@@ -176,10 +178,45 @@ export async function startBatch(
         `Batch ${header.batch_id} takes over, by reference, the rows of earlier batch${from.size === 1 ? '' : 'es'} ${[...from].join(', ')} (no longer run on their own).\n`,
       );
     }
+    tellChangedRows(f, records);
     return journal;
   } finally {
     for (const l of locks) await l.release();
   }
+}
+
+/** Rows named one by one when an edited file's ordered rows changed; past this, a count. */
+const CHANGED_NAMED = 10;
+
+/**
+ * Ordered rows whose content changed in the file since (ResultRecord.row_changed): each is
+ * named, with its order, before anything is sent: the file now asks for something the
+ * server does not hold, and the summary will count the row as ordered.
+ */
+function tellChangedRows(f: Factory, records: (KeyRecord | ResultRecord)[]): void {
+  const refs = new Map<number, string | null>();
+  const changed: ResultRecord[] = [];
+  for (const r of records) {
+    if (r.type === 'key') refs.set(r.row, r.ref ?? null);
+    else if (r.row_changed) changed.push(r);
+  }
+  for (const r of changed.slice(0, CHANGED_NAMED)) {
+    const ref = refs.get(r.row);
+    const order = [r.order_id, r.total_amount !== null && r.currency ? formatMoney(r.total_amount, r.currency) : undefined]
+      .filter(Boolean)
+      .join(', ');
+    noticeFor(
+      f,
+      'ROW_CHANGED_AFTER_ORDER',
+      `line ${r.row}${ref ? ` (reference ${ref})` : ''} changed in the file after it was ordered${order ? ` (${order})` : ''}: that order stands and the row is not ordered again as it is now; to order more, add a row with a new reference`,
+    );
+  }
+  if (changed.length > CHANGED_NAMED)
+    noticeFor(
+      f,
+      'ROW_CHANGED_AFTER_ORDER',
+      `… and ${changed.length - CHANGED_NAMED} more rows changed after they were ordered (--results marks each ROW_CHANGED)`,
+    );
 }
 
 export interface LockedRun {

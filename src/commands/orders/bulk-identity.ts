@@ -202,7 +202,13 @@ export class Carry {
       },
     ];
     const result = batch.results.get(old);
-    if (result && outcome !== 'pending') out.push({ ...result, row: row.row });
+    // An ordered row edited since (another product, amount or quantity): the order stands
+    // for the reference, and the answer says it is of the row as it was.
+    const changed = outcome === 'ordered' && who !== undefined && who.digest !== '' && who.digest !== rowDigest(row);
+    if (result && outcome !== 'pending') {
+      const { row_changed: _was, ...answer } = result;
+      out.push({ ...answer, row: row.row, ...(changed ? { row_changed: true as const } : {}) });
+    }
     return out;
   }
 }

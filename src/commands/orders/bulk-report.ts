@@ -46,6 +46,11 @@ export interface BatchSummary {
   not_done: number;
   /** Rows ordered by an earlier run, skipped by this one. */
   skipped: number;
+  /**
+   * Ordered rows that changed in the file after an earlier batch ordered them: their order is
+   * of the row as it was, and the row as it is now was not ordered (ResultRecord.row_changed).
+   */
+  changed_since_ordered: number;
   totals: CurrencyTotal[];
   journal: string;
   results_file: string | null;
@@ -75,6 +80,7 @@ export function summarize(state: BatchState, skipped: number, journal: string, r
     unknown,
     not_done: rows - ordered - failed - unknown,
     skipped,
+    changed_since_ordered: state.changed,
     totals,
     journal,
     results_file: resultsFile,
@@ -107,6 +113,15 @@ export async function printSummary(io: IO, summary: BatchSummary, settings: Outp
       },
       { label: 'not_done', value: summary.not_done, style: (t, c) => (summary.not_done > 0 ? c.yellow(t) : t) },
       { label: 'skipped', value: `${summary.skipped} (ordered by an earlier run)` },
+      ...(summary.changed_since_ordered > 0
+        ? [
+            {
+              label: 'changed_since_ordered',
+              value: `${summary.changed_since_ordered} (ordered as ${summary.changed_since_ordered === 1 ? 'it was; not ordered again as the file has it' : 'they were; not ordered again as the file has them'} now)`,
+              style: (t: string, c: { yellow(s: string): string }) => c.yellow(t),
+            },
+          ]
+        : []),
       ...(summary.results_file ? [{ label: 'results_file', value: summary.results_file }] : []),
     ],
     { ...settings, fields: undefined },
@@ -132,7 +147,7 @@ export async function* resultsCsv(state: BatchState, rows: AsyncIterable<BulkRow
       let error: string;
       if (outcome === 'ordered') {
         status = r?.status ?? '';
-        error = '';
+        error = r?.row_changed ? 'ROW_CHANGED: the row changed in the file after it was ordered; this order is of the row as it was' : '';
       } else if (outcome === 'refused') {
         status = 'FAILED';
         error = `${r?.error_code ?? 'ERROR'}: ${r?.error ?? ''}`;

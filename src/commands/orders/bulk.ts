@@ -328,5 +328,10 @@ async function finishBatch(
   }
   const unfinished = unfinishedBatchError(state, summary, resultsPath, resume);
   if (unfinished) throw unfinished;
-  err(io, summary.rows === 1 ? 'The row is ordered.\n' : `All ${summary.rows} rows ordered.\n`);
+  const changed = summary.changed_since_ordered;
+  const asWas =
+    changed === 0
+      ? ''
+      : `, ${changed === summary.rows ? (changed === 1 ? 'as it was' : 'all as they were') : `${changed} as ${changed === 1 ? 'it was' : 'they were'}`} before the file changed (not ordered again as it has them now)`;
+  err(io, summary.rows === 1 ? `The row is ordered${asWas}.\n` : `All ${summary.rows} rows ordered${asWas}.\n`);
 }

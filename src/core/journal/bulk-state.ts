@@ -136,6 +136,8 @@ export interface BatchState {
   orderedAt: RowNumbers;
   /** Orders and their total (minor units) per currency, over the ordered rows. */
   totals: Map<string, { orders: number; minor: number }>;
+  /** Ordered rows whose row changed in the file after an earlier batch ordered it (ResultRecord.row_changed). */
+  changed: number;
   /** The batch that took this one's rows over (an edited file), if any. */
   superseded_by?: string;
 }
@@ -153,6 +155,7 @@ export function emptyState(header: BatchHeader, full = true): BatchState {
     ordered: new RowSet(),
     orderedAt: new RowNumbers(),
     totals: new Map(),
+    changed: 0,
   };
 }
 
@@ -196,6 +199,7 @@ export function applyResult(state: BatchState, rec: ResultRecord, offset: number
   }
   state.ordered.add(rec.row);
   state.orderedAt.set(rec.row, offset);
+  if (rec.row_changed) state.changed += 1;
   if (rec.currency && rec.total_amount !== null) {
     try {
       const minor = toMinor(rec.total_amount, rec.currency);

@@ -114,6 +114,12 @@ export interface ResultRecord {
   /** The order was found by its reference (GET /orders?reference=), not answered to a POST. */
   found_by_reference?: true;
   /**
+   * Carried from an earlier batch (the same reference) for a row whose content (product,
+   * denomination, quantity, currency) changed in the file after it was ordered: the order is
+   * of the row as it was; the row as it is now was not ordered (a reference is ordered once).
+   */
+  row_changed?: true;
+  /**
    * Provably never sent: the key was new in this run and every attempt failed before a
    * byte left (connection refused, DNS…). The row counts as not sent, not as unknown.
    */
