@@ -196,6 +196,15 @@ describe.each(['decisions', 'document'] as const)('the %s dialect', (dialect) =>
     }
   });
 
+  it('sandbox trigger with an endpoint registered: no false "delivered nowhere" where GET /webhooks is not offered', async () => {
+    const configDir = await profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: sb.adminToken });
+    expect((await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks'], { configDir })).code).toBe(0);
+    const r = await runCli(['sandbox', 'trigger', 'order.delivered'], { configDir, env: { NO_COLOR: '1' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Emitted order.delivered');
+    expect(r.stderr).not.toContain('delivered nowhere');
+  });
+
   it("errors keep their exit code, code and trace ID, whatever the body's shape", async () => {
     // The document names INSUFFICIENT_INVENTORY: both dialects send the document's envelope.
     const out = await cli(['orders', 'create', '--product', 'sbx-out-of-stock', '--denomination', '25']);
