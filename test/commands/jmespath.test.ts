@@ -168,6 +168,48 @@ describe('--jmespath refused', () => {
     expect(JSON.parse(log.stdout)).toEqual([]);
   });
 
+  it('a function the language does not have is refused before any request: no order placed', async () => {
+    const dir = tempConfigDir();
+    const before = Object.keys(sb.state.orders).length;
+    const r = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--jmespath', 'to_strin(order_id)'], {
+      env,
+      configDir: dir,
+    });
+    expect(r.code).toBe(2);
+    expect((JSON.parse(r.stderr) as { error: { message: string } }).error.message).toBe(
+      '--jmespath "to_strin(order_id)" calls to_strin(), which JMESPath does not have',
+    );
+    expect(Object.keys(sb.state.orders).length).toBe(before);
+    expect(JSON.parse((await runCli(['log', '--json'], { env, configDir: dir })).stdout)).toEqual([]);
+  });
+
+  it('an expression that fails on the answer of a write: not "nothing done" (exit 1), the order, its key and trace ID named', async () => {
+    const before = Object.keys(sb.state.orders).length;
+    const r = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--jmespath', 'sort(@)'], { env });
+    expect(r.code, r.stderr).toBe(1);
+    expect(Object.keys(sb.state.orders).length).toBe(before + 1);
+    const e = JSON.parse(r.stderr) as {
+      error: { message: string; hint: string };
+      trace_id: string;
+      order_id: string;
+      idempotency_key: string;
+    };
+    expect(e.error.message).toMatch(
+      /^order ord_\w+ was placed \(DELIVERED\), but its output could not be queried: --jmespath "sort\(@\)" could not run/,
+    );
+    expect(e.error.hint).toContain(`do not order again: see it with vouchers orders get ${e.order_id}`);
+    expect(e.trace_id).toMatch(/^[0-9a-f]{32}$/);
+    expect(e.idempotency_key).toMatch(/^[0-9a-f-]{36}$/);
+    const api = await runCli(
+      ['api', 'POST', '/orders', '-d', '{"items":[{"product_id":"sbx-instant","denomination":10,"quantity":1}]}', '--jmespath', 'sort(@)'],
+      {
+        env,
+      },
+    );
+    expect(api.code, api.stderr).toBe(1);
+    expect(api.stderr).toContain('POST /orders was answered 201, but its output could not be queried');
+  });
+
   it("the hint's example and the README's orders example match real data: they print the delivered order", async () => {
     const bad = await runCli(['orders', 'list', '--jmespath', '[?status=='], { env });
     const hinted = /--jmespath "(\[\?status==[^"]*)"/.exec((JSON.parse(bad.stderr) as { error: { hint: string } }).error.hint)?.[1];

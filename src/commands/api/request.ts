@@ -1,6 +1,6 @@
 /** `vouchers api METHOD PATH`: one request through the pipeline, the body printed as the server sent it. */
 import { STATUS_CODES } from 'node:http';
-import { CliError, InterruptedError, UsageError } from '../../core/errors/index.js';
+import { CliError, faultAfterWrite, InterruptedError, QueryRunError, UsageError } from '../../core/errors/index.js';
 import { apiErrorFromResponse } from '../../core/http/api-error.js';
 import { idempotencyKeyFor } from '../../core/http/call.js';
 import { refuseSecretAsKey } from '../../core/http/secret-key.js';
@@ -366,7 +366,20 @@ async function send(f: Factory, req: ApiRequest, opts: ApiOptions, check: Contra
     throwHttpErrors: false,
     signal: f.io.signal,
   });
-  await printResponse(f.io, res, opts, check, pathOnly);
+  try {
+    await printResponse(f.io, res, opts, check, pathOnly);
+  } catch (error) {
+    // A write answered 2xx is done: a query that could not run on its answer does not undo it.
+    if (!(error instanceof QueryRunError) || !WRITES.has(req.method) || res.status < 200 || res.status >= 300) throw error;
+    throw faultAfterWrite(
+      error,
+      `${req.method} ${pathOnly} was answered ${res.status}`,
+      idempotencyKey
+        ? `do not send it again: a retry with --idempotency-key ${idempotencyKey} replays it`
+        : 'do not send it again without checking what it did',
+      res.traceId,
+    ).withJsonFields({ idempotency_key: idempotencyKey });
+  }
   if (res.status < 200 || res.status >= 300) throw apiErrorFromResponse(res, { method: req.method, path: pathOnly }, f.clock.now());
   if (!route) return res;
   // Printed above as received; a difference from the contract is a warning (an error with --strict-contract).

@@ -4,7 +4,7 @@
  */
 import { canonicalStatus } from '../../contract/order-values.js';
 import { cancelOrder } from '../../api/orders.js';
-import { InterruptedError } from '../../core/errors/index.js';
+import { faultAfterWrite, InterruptedError, QueryRunError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import { resolveOutput } from '../../core/output/options.js';
@@ -56,5 +56,15 @@ export async function run(f: Factory, id: string, flags: CancelFlags): Promise<v
       ? `Order ${orderId} ${status}: the debit is refunded to the ${res.data.currency || "order's"} wallet${trace}\n`
       : `Cancellation of order ${orderId} accepted (HTTP ${res.status}${status ? `, status ${status}` : ', no status in the answer'}); see its status and refund with ${suggestedCommand(f.globals(), ['orders', 'get', orderId])}${trace}\n`,
   );
-  await printOrder(io, res.data, settings, { reveal: false, full: true, received: res.received });
+  try {
+    await printOrder(io, res.data, settings, { reveal: false, full: true, received: res.received });
+  } catch (error) {
+    if (!(error instanceof QueryRunError)) throw error;
+    throw faultAfterWrite(
+      error,
+      `the cancellation of order ${orderId} was accepted`,
+      `see it with ${suggestedCommand(f.globals(), ['orders', 'get', orderId])}`,
+      res.traceId,
+    );
+  }
 }

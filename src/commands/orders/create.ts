@@ -13,7 +13,16 @@ import type { CreateOrderRequest, Order } from '../../contract/orders.js';
 import { isOpenStatus } from '../../contract/order-values.js';
 import { formatMoney } from '../../contract/money-format.js';
 import { isIdempotencyKey } from '../../contract/idempotency.js';
-import { ApiError, asCliError, CliError, faultAfterWrite, InterruptedError, NetworkError, UsageError } from '../../core/errors/index.js';
+import {
+  ApiError,
+  asCliError,
+  CliError,
+  faultAfterWrite,
+  InterruptedError,
+  NetworkError,
+  QueryRunError,
+  UsageError,
+} from '../../core/errors/index.js';
 import { parseDuration } from '../../core/http/duration.js';
 import { refuseSecretAsKey } from '../../core/http/secret-key.js';
 import type { ApiClient } from '../../core/http/types.js';
@@ -222,13 +231,19 @@ interface Seen {
 function placedThenFailed(seen: Seen, o: SingleOptions, globals: HintGlobals, error: unknown): unknown {
   if (seen.order && (error instanceof ApiError || error instanceof NetworkError))
     return new AfterPlacedError(seen.order, o, globals, error);
-  if (error instanceof CliError || !seen.order || (error instanceof Error && error.name === 'AbortError')) return error;
+  if (
+    (error instanceof CliError && !(error instanceof QueryRunError)) ||
+    !seen.order ||
+    (error instanceof Error && error.name === 'AbortError')
+  )
+    return error;
   const id = seen.order.order_id;
   return faultAfterWrite(
     error,
     `order ${id || '(its answer names no id)'} was placed (${String(seen.order.status)})`,
     `do not order again: ${id ? `see it with ${suggestedCommand(globals, ['orders', 'get', id])}` : `a retry with ${keyFlag(o.idempotencyKey)} replays it`}`,
-  ).withJsonFields({ order_id: id, order_status: seen.order.status, ...(seen.traceId ? { trace_id: seen.traceId } : {}) });
+    seen.traceId,
+  ).withJsonFields({ order_id: id, order_status: seen.order.status });
 }
 
 /** The error for a stop by Ctrl-C: whether the order was placed, and how to go on safely. */

@@ -5,7 +5,7 @@ import { createPayout } from '../../api/payouts.js';
 import { listWallets } from '../../api/wallets.js';
 import type { CreatePayoutRequest, Payout, Wallet } from '../../contract/money.js';
 import type { ApiClient } from '../../core/http/types.js';
-import { ApiError, CliError, faultAfterWrite, InterruptedError, NetworkError } from '../../core/errors/index.js';
+import { ApiError, CliError, faultAfterWrite, InterruptedError, NetworkError, QueryRunError } from '../../core/errors/index.js';
 import { ContractMismatchError } from '../../core/http/validate.js';
 import { refuseSecretAsKey } from '../../core/http/secret-key.js';
 import { err } from '../../core/io/io.js';
@@ -122,14 +122,16 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
   try {
     await showPayout(f, settings, payout, key, money, res.replayed, res.traceId);
   } catch (error) {
-    if (error instanceof CliError) throw error;
-    // A fault of this CLI while showing it: the payout is made, and must not be made again.
+    if (error instanceof CliError && !(error instanceof QueryRunError)) throw error;
+    // A fault of this CLI while showing it, or a --jmespath that could not run on it: the
+    // payout is made, and must not be made again.
     const id = payout.payout_id ?? (payout as { id?: unknown }).id;
     throw faultAfterWrite(
       error,
       `the payout${typeof id === 'string' || typeof id === 'number' ? ` ${id}` : ''} of ${money} was made`,
       `do not pay out again: a retry with --idempotency-key ${key} replays it, never pays twice`,
-    ).withJsonFields({ idempotency_key: key, ...(res.traceId ? { trace_id: res.traceId } : {}) });
+      res.traceId,
+    ).withJsonFields({ idempotency_key: key });
   }
 }
 

@@ -248,20 +248,31 @@ export function asCliError(error: unknown): CliError {
 }
 
 /**
+ * `--jmespath` could not run on a command's output (a function given a type it does not
+ * take): found only once the command has run. A read leaves it a usage error (exit 2); a
+ * command that wrote (an order, a payout) reports it with faultAfterWrite: the write stands.
+ */
+export class QueryRunError extends UsageError {}
+
+/**
  * A fault of this CLI (not an error it reports) while showing the result of a write the
  * server made (an order placed, a payout paid): `done` says first that it was made, `hint`
- * how not to make it again, so that nobody "runs it again" into a second one.
+ * how not to make it again, so that nobody "runs it again" into a second one. A --jmespath that could not run on its
+ * output (QueryRunError) is said so. `traceId`: the write's own.
  */
-export function faultAfterWrite(error: unknown, done: string, hint: string): CliError {
+export function faultAfterWrite(error: unknown, done: string, hint: string, traceId?: string): CliError {
   const e = asCliError(error);
+  const query = error instanceof QueryRunError;
   const wrapped = new CliError(
     'unexpected',
-    `${done}, but showing it failed: ${e.message}`,
-    `${hint}; run with --debug for the stack trace and report it`,
+    `${done}, but ${query ? 'its output could not be queried' : 'showing it failed'}: ${e.message}`,
+    query
+      ? `${hint}; run it with --json alone to see the data the expression is applied to`
+      : `${hint}; run with --debug for the stack trace and report it`,
     {
       cause: error,
     },
   );
   if (e.stack) wrapped.stack = e.stack;
-  return wrapped;
+  return traceId ? Object.assign(wrapped, { traceId }) : wrapped;
 }
