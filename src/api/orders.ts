@@ -125,11 +125,12 @@ export async function* iterateOrders(
 ): AsyncGenerator<Order> {
   const { onPage, ...call } = options;
   let asked: PageRequest | undefined = { cursor: query.cursor };
-  while (asked) {
+  const seen = new Set<string>();
+  for (let pages = 1; asked; pages++) {
     const page = await listOrders(client, { ...query, ...asked }, call);
     onPage?.(page);
     yield* page.data.data;
-    asked = nextPageRequest(page.data, asked);
+    asked = nextPageRequest(page.data, asked, { seen, pages, traceId: page.traceId });
   }
 }
 

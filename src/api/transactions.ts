@@ -79,12 +79,20 @@ export async function* iterateTransactions(
   let asked: PageRequest | undefined = { cursor: query.cursor };
   let page = 0;
   let total = 0;
+  const seen = new Set<string>();
   while (asked) {
     const res = await listTransactions(client, { ...query, ...asked }, { signal: options.signal });
     page += 1;
     const body = res.data;
     total += body.data.length;
-    const following = nextPageRequest(body, asked);
+    // A page the server named twice: this page's rows are still given, then the loop is said.
+    let loop: unknown;
+    let following: PageRequest | undefined;
+    try {
+      following = nextPageRequest(body, asked, { seen, pages: page, traceId: res.traceId });
+    } catch (error) {
+      loop = error;
+    }
     const more = following !== undefined;
     options.onPage?.({
       page,
@@ -98,6 +106,7 @@ export async function* iterateTransactions(
     });
     let rows: Transaction[] | undefined = body.data;
     for (const row of rows) yield row;
+    if (loop) throw loop;
     // Let the page go before the next one is fetched (the generator is suspended meanwhile).
     // eslint-disable-next-line no-useless-assignment
     rows = undefined;

@@ -221,6 +221,38 @@ describe('a server of yet another dialect', () => {
     }
   });
 
+  it('--all on a server whose next page is one it already gave (a cursor, a cycle, a Link) stops with exit 8, not a cut list with exit 0', async () => {
+    const looping = await startLoopbackServer((req, res) => {
+      const url = new URL(req.target, 'http://x');
+      if (url.pathname === '/api/v1/transactions') {
+        // The same cursor on every page.
+        return sendJson(res, 200, {
+          data: [{ transaction_id: `t-${url.searchParams.get('cursor') ?? 0}` }],
+          has_more: true,
+          next_cursor: 'same',
+        });
+      }
+      // A cycle: a1 → a2 → a1 in a Link header.
+      const after = url.searchParams.get('after');
+      const next = after === 'a1' ? 'a2' : 'a1';
+      return sendJson(res, 200, [{ order_id: `ord_${after ?? 'a0'}` }], { link: `<${url.pathname}?after=${next}>; rel="next"` });
+    });
+    try {
+      const at = { ...env, VOUCHERS_BASE_URL: looping.baseUrl };
+      const txns = await runCli(['transactions', 'list', '--all', '--output', 'ndjson'], { env: at });
+      expect(txns.code, txns.stderr).toBe(8);
+      expect(txns.stdout.trim().split('\n')).toHaveLength(2);
+      expect(txns.stderr).toContain("the server's list names as its next page one it already gave: stopped after 2 pages to avoid a loop");
+      expect(txns.stderr).toMatch(/quoting the trace ID [0-9a-f]{32}/);
+      const orders = await runCli(['orders', 'list', '--all', '--output', 'ndjson'], { env: at });
+      expect(orders.code, orders.stderr).toBe(8);
+      expect(orders.stdout.trim().split('\n')).toHaveLength(3);
+      expect(orders.stderr).toContain('stopped after 3 pages to avoid a loop');
+    } finally {
+      await looping.close();
+    }
+  });
+
   it('a payout answered with another amount than asked: made (exit 0), with a loud warning naming both', async () => {
     const other = await startLoopbackServer((_req, res) =>
       sendJson(res, 201, { id: 'po-1', state: 'queued', amount: '10.00', currency: 'usd' }, { 'x-trace-id': TRACE }),

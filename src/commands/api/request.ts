@@ -6,7 +6,7 @@ import { idempotencyKeyFor } from '../../core/http/call.js';
 import { refuseSecretAsKey } from '../../core/http/secret-key.js';
 import type { ApiResponse } from '../../core/http/types.js';
 import { driftReporter, strictContract } from '../../core/output/drift-report.js';
-import { checkAnswer } from '../../core/http/validate.js';
+import { checkAnswer, PageLoopError } from '../../core/http/validate.js';
 import { pagingOf } from '../../core/http/paging.js';
 import { followedMessage, unfollowableError } from '../../core/output/paging-notice.js';
 import { findRoute } from '../../contract/routes.js';
@@ -243,7 +243,8 @@ interface ContractCheck {
  * fails exits with that page's error code, saying how many pages were printed before it.
  */
 async function paginate(f: Factory, req: ApiRequest, opts: ApiOptions, maxPages: number, check: ContractCheck): Promise<void> {
-  const seen = new Set<string>();
+  // The cursors and next links followed (the first page's own path among them): one named again would loop.
+  const seen = new Set<string>([req.path]);
   let path = req.path;
   const q = req.path.indexOf('?');
   const ownQuery = q < 0 ? '' : req.path.slice(q);
@@ -280,13 +281,7 @@ async function paginate(f: Factory, req: ApiRequest, opts: ApiOptions, maxPages:
       return;
     }
     const cursor = paging.cursor ?? next;
-    if (seen.has(cursor)) {
-      throw new CliError(
-        'unexpected',
-        `page ${page} names a next_cursor the server already gave: stopped after ${page} pages to avoid a loop`,
-        `the server's paging is broken; report it with the trace ID${res.traceId ? ` ${res.traceId}` : ''}`,
-      );
-    }
+    if (seen.has(cursor)) throw new PageLoopError(page, res.traceId);
     seen.add(cursor);
     path = next;
     if (page >= maxPages) {

@@ -207,25 +207,44 @@ export interface PageRequest {
   path?: string;
 }
 
+/** The list named as next a page it had already given: following it would never end. */
+export class PageLoopError extends CliError {
+  constructor(
+    pages: number,
+    readonly traceId: string | undefined,
+  ) {
+    super(
+      'pending',
+      `the server's list names as its next page one it already gave: stopped after ${pages} page${pages === 1 ? '' : 's'} to avoid a loop; the rest was not fetched`,
+      `the server's paging is broken: report it to the provider${traceId ? `, quoting the trace ID ${traceId}` : ''}`,
+    );
+  }
+}
+
+const pageKey = (r: PageRequest) => JSON.stringify([r.cursor ?? null, r.next ?? null, r.path ?? null]);
+
 /**
- * The request of the page after `list`, asked for with `asked`; undefined when there is none
- * (the last page, or a server naming the same page again, which would never end).
+ * The request of the page after `list`, asked for with `asked`; undefined on the last page.
+ * `seen` holds the requests made so far (the caller keeps it across pages): a server naming
+ * one of them again would never end, and is a PageLoopError (exit 8) after `pages` pages.
  */
 export function nextPageRequest(
   list: Pick<ListBody, 'has_more' | 'next_cursor' | 'next_query' | 'next_path'>,
   asked: PageRequest,
+  loop: { seen: Set<string>; pages: number; traceId: string | undefined } = { seen: new Set(), pages: 1, traceId: undefined },
 ): PageRequest | undefined {
   if (!list.has_more) return undefined;
+  let next: PageRequest;
   // Every key set, so that spread over a query one replaces the other's value of the last page.
-  if (list.next_cursor)
-    return list.next_cursor === asked.cursor ? undefined : { cursor: list.next_cursor, next: undefined, path: asked.path };
-  const path = list.next_path ?? asked.path;
-  if (
-    (list.next_query || list.next_path !== undefined) &&
-    JSON.stringify([list.next_query, path]) !== JSON.stringify([asked.next, asked.path])
-  )
-    return { cursor: undefined, next: list.next_query, path };
-  return undefined;
+  if (list.next_cursor) next = { cursor: list.next_cursor, next: undefined, path: asked.path };
+  else if (list.next_query || list.next_path !== undefined)
+    next = { cursor: undefined, next: list.next_query, path: list.next_path ?? asked.path };
+  else return undefined;
+  loop.seen.add(pageKey(asked));
+  const key = pageKey(next);
+  if (loop.seen.has(key)) throw new PageLoopError(loop.pages, loop.traceId);
+  loop.seen.add(key);
+  return next;
 }
 
 interface ZodIssueLike {

@@ -99,16 +99,23 @@ export async function peekRows<T>(
   const it = (rows as AsyncIterable<T>)[Symbol.asyncIterator]();
   const seen: T[] = [];
   let done = false;
-  while (seen.length < max) {
-    const n = await it.next();
-    if (n.done) {
-      done = true;
-      break;
+  // Rows that came before a failure (a later page's error) are still printed, then it is thrown.
+  let failure: { error: unknown } | undefined;
+  try {
+    while (seen.length < max) {
+      const n = await it.next();
+      if (n.done) {
+        done = true;
+        break;
+      }
+      seen.push(n.value);
     }
-    seen.push(n.value);
+  } catch (error) {
+    failure = { error };
   }
   const replay = (async function* () {
     yield* seen;
+    if (failure) throw failure.error;
     if (done) return;
     for (let n = await it.next(); !n.done; n = await it.next()) yield n.value;
   })();
