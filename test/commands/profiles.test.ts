@@ -26,6 +26,34 @@ async function addSandbox(dir: string, name = 'sandbox', extra: string[] = []): 
 }
 
 describe('profiles add', () => {
+  it('a secret or key with a line break or tab inside is refused (exit 2), nothing saved, its value never shown', async () => {
+    const dir = tempConfigDir();
+    const broken = await runCli(['profiles', 'add', 'nl', '--base-url', BASE, '--api-key', KEY, '--api-secret-stdin'], {
+      configDir: dir,
+      stdin: 'line1-secret\nline2-secret\n',
+    });
+    expect(broken.code).toBe(2);
+    expect(broken.stderr).toContain(
+      'the API secret holds a control character (a line break or a tab): no request header can carry it, so it was not saved',
+    );
+    expect(broken.stderr).not.toContain('line1-secret');
+    expect(() => readFileSync(join(dir, 'config.json'))).toThrow();
+    const key = await runCli(['profiles', 'add', 'nl', '--base-url', BASE, '--api-key', 'pk\tx', '--api-secret-stdin'], {
+      configDir: dir,
+      stdin: SECRET,
+    });
+    expect(key.code).toBe(2);
+    expect(key.stderr).toContain('the API key holds a control character');
+    expect((await addSandbox(dir)).code).toBe(0);
+    for (const k of ['api_secret', 'webhook_secret', 'admin_token']) {
+      const set = await runCli(['profiles', 'set', 'sandbox', k, '--stdin'], { configDir: dir, stdin: 'a\tb-secret' });
+      expect(set.code, k).toBe(2);
+      expect(set.stderr).toContain(`${k} holds a control character`);
+      expect(set.stderr).not.toContain('b-secret');
+    }
+    expect(file(dir).profiles.sandbox.api_secret).toBe(SECRET);
+  });
+
   it('saves a profile from stdin, 0600, first one current, secret never printed', async () => {
     const dir = tempConfigDir();
     const r = await addSandbox(dir);

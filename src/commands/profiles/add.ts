@@ -2,7 +2,7 @@
 import { redactUrl, validateBaseUrl } from '../../core/config/base-url.js';
 import { validateProfileName } from '../../core/config/names.js';
 import { parseMaxRetries } from '../../core/config/resolve.js';
-import { parsePositiveInt, parseSigningPath } from '../../core/config/settings.js';
+import { credential, parsePositiveInt, parseSigningPath } from '../../core/config/settings.js';
 import { ENV, type StoredProfile } from '../../core/config/types.js';
 import { UsageError } from '../../core/errors/index.js';
 import { parseDuration } from '../../core/http/duration.js';
@@ -78,8 +78,8 @@ export async function run(f: Factory, name: string, options: ProfilesAddOptions)
     await textValue(io, opts.baseUrl, ENV.baseUrl, 'Base URL (including /api/v1)', '--base-url'),
     '--base-url',
   );
-  profile.api_key = await textValue(io, opts.apiKey, ENV.apiKey, 'API key', '--api-key');
-  profile.api_secret = await obtainSecret(io, {
+  profile.api_key = credential(await textValue(io, opts.apiKey, ENV.apiKey, 'API key', '--api-key'), 'the API key');
+  const apiSecret = await obtainSecret(io, {
     plain: opts.apiSecret,
     fromStdin: opts.apiSecretStdin,
     plainFlag: '--api-secret',
@@ -88,14 +88,16 @@ export async function run(f: Factory, name: string, options: ProfilesAddOptions)
     label: 'API secret',
     required: true,
   });
+  profile.api_secret = credential(apiSecret ?? '', 'the API secret');
   if (opts.webhookSecretStdin) {
-    profile.webhook_secret = await obtainSecret(io, {
+    const webhookSecret = await obtainSecret(io, {
       fromStdin: true,
       plainFlag: '--webhook-secret',
       stdinFlag: '--webhook-secret-stdin',
       label: 'Webhook secret',
       required: true,
     });
+    profile.webhook_secret = credential(webhookSecret ?? '', 'the webhook secret');
   }
   // The API document's base address includes /api/v1; the real service may differ, so this warns and saves.
   if (!/\/api\/v1$/.test(new URL(profile.base_url).pathname.replace(/\/+$/, ''))) {

@@ -30,6 +30,21 @@ function nonEmpty(text: string, what: string): string {
   return text.trim();
 }
 
+/**
+ * A key, secret or token as it will be sent in a header: trimmed, and refused (naming what
+ * it is, never its value) when a line break or another control character is inside it, which
+ * no header can carry: saved, it would fail every request as if the network did.
+ */
+export function credential(text: string, what: string): string {
+  const v = nonEmpty(text, what);
+  if (/[\u0000-\u001f\u007f]/.test(v))
+    throw new UsageError(
+      `${what} holds a control character (a line break or a tab): no request header can carry it, so it was not saved`,
+      'give the value alone, on one line: pipe it with printf %s "$VALUE", which adds no line break',
+    );
+  return v;
+}
+
 /** The roles certify orders a product for (src/certify/products.ts names what each needs). */
 export const CERTIFY_PRODUCT_ROLES = ['instant', 'async', 'out-of-stock', 'gated'] as const;
 
@@ -60,18 +75,18 @@ export const SETTINGS: readonly SettingDef[] = [
     secret: false,
     apply: (p, v) => ({ ...p, base_url: validateBaseUrl(v.trim(), 'the value given') }),
   },
-  { key: 'api_key', description: 'partner API key', secret: false, apply: (p, v) => ({ ...p, api_key: nonEmpty(v, 'api_key') }) },
+  { key: 'api_key', description: 'partner API key', secret: false, apply: (p, v) => ({ ...p, api_key: credential(v, 'api_key') }) },
   {
     key: 'api_secret',
     description: 'partner API secret (stdin or prompt)',
     secret: true,
-    apply: (p, v) => ({ ...p, api_secret: nonEmpty(v, 'api_secret') }),
+    apply: (p, v) => ({ ...p, api_secret: credential(v, 'api_secret') }),
   },
   {
     key: 'webhook_secret',
     description: 'webhook signing secret, whsec_… (stdin or prompt)',
     secret: true,
-    apply: (p, v) => ({ ...p, webhook_secret: nonEmpty(v, 'webhook_secret') }),
+    apply: (p, v) => ({ ...p, webhook_secret: credential(v, 'webhook_secret') }),
   },
   {
     key: 'signing.path',
@@ -119,7 +134,7 @@ export const SETTINGS: readonly SettingDef[] = [
     key: 'admin_token',
     description: "the sandbox's operator token (sandbox start prints it; stdin or prompt)",
     secret: true,
-    apply: (p, v) => ({ ...p, admin_token: nonEmpty(v, 'admin_token') }),
+    apply: (p, v) => ({ ...p, admin_token: credential(v, 'admin_token') }),
   },
   {
     key: 'allow_insecure_http',
