@@ -59,3 +59,15 @@ describe('run ids', () => {
     expect(new Set(spans).size).toBe(spans.length);
   });
 });
+
+describe('a long list that differs from the contract', () => {
+  it('50,000 records each missing fields: a drift naming them, not a stack overflow', async () => {
+    // As a one-shot command checks (interpreted); zod's compiled parsers did not overflow.
+    compileAnswerChecks(false);
+    const endpoint = await endpointSchemas('listProducts');
+    const data = { data: Array.from({ length: 50_000 }, (_, i) => ({ product_id: `p${i}`, name: 'x' })) };
+    const v = validateResponse({ method: 'GET', path: '/products', status: 200, data, text: '', traceId: 't', endpoint });
+    expect(v.drift?.issues).toEqual(expect.arrayContaining(['currency: missing (50000 of 50000 records)']));
+    expect((v.data as { data: unknown[] }).data).toHaveLength(50_000);
+  });
+});
