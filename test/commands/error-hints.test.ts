@@ -36,4 +36,15 @@ describe('error hints name the commands for the profile used', () => {
     expect(r.stderr).toContain('vouchers --profile noroot doctor');
     expect(r.stderr).not.toContain('check the id');
   });
+
+  it('an order of a product that does not exist: the product id is named, not the base URL', async () => {
+    const r = await runCli(['--profile', 'good', 'orders', 'create', '--product', 'nope', '--denomination', '25'], {
+      configDir,
+      env: { NO_COLOR: '1' },
+    });
+    expect(r.code, r.stderr).toBe(4);
+    expect(r.stderr).toContain('Product "nope"');
+    expect(r.stderr).toMatch(/hint\s+check the product id: vouchers --profile good products list shows the ones you can order/);
+    expect(r.stderr).not.toContain('base URL');
+  });
 });

@@ -54,6 +54,12 @@ const COLLECTIONS = /^\/(categories|products|orders|wallets|transactions|webhook
 /** NOT_FOUND: the command that lists what exists, where the path names a resource one lists. */
 function notFoundHint(e: ApiError, globals?: HintGlobals): string {
   const path = (e.path ?? '').split('?')[0]!;
+  // A write to a collection answered 404 about something its body names (a product id):
+  // the path exists, the thing named does not.
+  const named = e.method !== 'GET' && e.method !== 'HEAD' && ((e.details?.length ?? 0) > 0 || /\(items[.[]/.test(e.message));
+  if (named && /product/i.test(`${e.message} ${(e.details ?? []).map((d) => d.path).join(' ')}`))
+    return `check the product id: ${suggestedCommand(globals, ['products', 'list'])} shows the ones you can order`;
+  if (named) return 'check the ids the request names; the error says which';
   if (COLLECTIONS.test(path))
     return `the server has no ${path} under this base URL: check the profile's base_url (the API's root, e.g. http://127.0.0.1:4010/api/v1): ${suggestedCommand(globals, ['profiles', 'show'])}; ${suggestedCommand(globals, ['doctor'])}`;
   const list = LISTED_BY.find(([re]) => re.test(path))?.[1];
