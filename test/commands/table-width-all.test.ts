@@ -183,6 +183,10 @@ describe.each([60, 80, 120])('at %i columns', (columns) => {
         'VOUCHER_ID',
         list.map((v) => v.voucher_id),
       );
+      // orders get has neither --fields for its sections nor --output: the note offers --json.
+      const notes = got.stderr.split('\n').filter((l) => l.startsWith('Left out to fit'));
+      if (columns === 60) expect(notes.length, got.stderr).toBeGreaterThan(0);
+      for (const note of notes) expect(note).toMatch(/\. Every field, with --json\.$/);
     }
   });
 

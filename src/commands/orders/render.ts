@@ -176,7 +176,7 @@ async function printSection<T>(
   } else {
     await out(io, `\n# ${title.toLowerCase()}\n${columns.map((c) => c.field).join('\t')}\n`);
   }
-  await printList(io, rows, columns, { ...settings, fields: undefined });
+  await printList(io, rows, columns, { ...settings, fields: undefined }, { leftOut: 'Every field, with --json' });
 }
 
 /** Print an order as the user may see it (codes masked unless `reveal`). */

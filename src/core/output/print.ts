@@ -188,6 +188,11 @@ export interface ListPrintOptions {
    * value column, instead of one block a row.
    */
   keyed?: boolean;
+  /**
+   * What the note on columns left out to fit the terminal offers instead of `--fields` and
+   * `--output json`, for a table whose command has neither (a section of a record).
+   */
+  leftOut?: string;
 }
 
 /** The columns that show something in at least one row (all of them when none does). */
@@ -379,7 +384,7 @@ export async function printList<T>(
         const example = [...fieldsOf(cols[layout.shown[0]!]!), ...picked.flatMap((i) => fieldsOf(cols[i]!))].join(',');
         err(
           io,
-          `Left out to fit ${io.columns} columns: ${left.join(', ')}. Show them with --fields (e.g. --fields ${example}), or every field with --output json.\n`,
+          `Left out to fit ${io.columns} columns: ${left.join(', ')}. ${options.leftOut ?? `Show them with --fields (e.g. --fields ${example}), or every field with --output json`}.\n`,
         );
       }
       cols = layout.shown.map((i) => cols[i]!);
