@@ -5,7 +5,7 @@
  * errors). On the document dialect every 2xx exits 0, shows the server's own values, keeps
  * codes masked and warns once; the extensions it lacks are said to be missing (exit 4).
  */
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
@@ -271,6 +271,18 @@ describe.each(['decisions', 'document'] as const)('the %s dialect', (dialect) =>
     const report = JSON.parse(r.stdout) as { sufficient_funds: boolean | null; total_amount: number };
     expect(report.total_amount).toBe(10);
     expect(report.sufficient_funds).toBe(document ? null : true);
+  });
+
+  it('a bulk run says when the wallets could not be read, so the cost was not checked before sending', async () => {
+    const file = join(tempConfigDir(), 'orders.csv');
+    writeFileSync(file, 'product_id,denomination,quantity,reference\nsbx-instant,10,1,bal-1\n');
+    const r = await cli(['orders', 'create', '--from', file], { configDir: tempConfigDir() });
+    expect(r.code, r.stderr).toBe(0);
+    if (document)
+      expect(r.stderr).toMatch(
+        /the wallets are in a shape this version does not read \(trace ID [0-9a-f]{32}\): the batch's cost was not checked/,
+      );
+    else expect(r.stderr).not.toContain('not checked');
   });
 
   it('--json keeps stdout one JSON document and the warning a JSON line on stderr', async () => {

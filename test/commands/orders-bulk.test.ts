@@ -249,6 +249,15 @@ describe('orders create --from', () => {
     expect(r2.stderr).toMatch(/line 3: product sbx-instant does not offer denomination 30/);
     expect(r2.stderr).not.toMatch(/line [14]:/);
     expect(orderCount(sb)).toBe(0);
+
+    // A JSON array (a .json file): said so, with the command that makes NDJSON of it.
+    const arr = writeInput('  [{"product_id":"sbx-instant","denomination":25,"quantity":1}]\n', 'orders.json');
+    const r3 = await runCli(['orders', 'create', '--from', arr], { configDir: dir, env: { NO_COLOR: '1' } });
+    expect(r3.code).toBe(2);
+    expect(r3.stderr).toContain('holds a JSON array; a bulk file is CSV, or NDJSON (one JSON object per line): nothing was ordered');
+    expect(r3.stderr).toContain("jq -c '.[]'");
+    expect(r3.stderr).not.toContain('unknown column');
+    expect(orderCount(sb)).toBe(0);
   });
 
   it('failed rows: summary, --results CSV, exit code of the failure kind; re-running never duplicates', async () => {

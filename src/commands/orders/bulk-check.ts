@@ -177,6 +177,8 @@ export async function scanInput(f: Factory, file: string, hint = 'give the path 
       }
     }
   } catch (e) {
+    // What the file holds said in words (a JSON array): passed on as it is.
+    if (e instanceof UsageError) throw e;
     throw cannotRead(file, e, hint);
   }
   input.sha256 = digest.sha256 as string;

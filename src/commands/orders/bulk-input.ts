@@ -9,6 +9,8 @@ import { StringDecoder } from 'node:string_decoder';
 import { CreateOrderRequest } from '../../contract/orders.js';
 import type { BulkRow } from '../../core/journal/bulk.js';
 import { certainlyOrderRequest, exactDenomination, parseCount, withoutRepeatedTotal } from './order-input.js';
+import { UsageError } from '../../core/errors/index.js';
+import { shellQuote } from '../../core/output/shell-quote.js';
 
 export const BULK_COLUMNS = ['product_id', 'denomination', 'quantity', 'reference', 'currency'] as const;
 type BulkColumn = (typeof BULK_COLUMNS)[number];
@@ -281,11 +283,21 @@ function toRow(rec: RawRecord): { row?: BulkRow; errors: string[] } {
   };
 }
 
-/** CSV unless the name says NDJSON (.ndjson, .jsonl) or the first character is `{`. */
+/**
+ * CSV unless the name says NDJSON (.ndjson, .jsonl) or the first character is `{`. A JSON
+ * array (a first `[`) is neither: refused with the command that makes NDJSON of it (a file
+ * is read in pieces, never held whole, so an array is not read as one).
+ */
 export function detectFormat(name: string, text: string): 'csv' | 'ndjson' {
   if (/\.(ndjson|jsonl)$/i.test(name)) return 'ndjson';
   if (/\.csv$/i.test(name)) return 'csv';
-  return text.trimStart().startsWith('{') ? 'ndjson' : 'csv';
+  const start = text.trimStart();
+  if (start.startsWith('['))
+    throw new UsageError(
+      `${name} holds a JSON array; a bulk file is CSV, or NDJSON (one JSON object per line): nothing was ordered`,
+      `make NDJSON of it, e.g. jq -c '.[]' ${shellQuote(name)} > orders.ndjson, then --from orders.ndjson`,
+    );
+  return start.startsWith('{') ? 'ndjson' : 'csv';
 }
 
 /** One row of the file, or what is wrong with a line of it. */

@@ -48,6 +48,7 @@ import type { CreateFlags } from './index.js';
 import { checkFunds, walletsByCurrency } from './preflight.js';
 import { buildBulk, type BulkOptions } from './bulk-options.js';
 import { batchRows, openBatch, pendingRows, startBatch, takeLock, type LockedRun } from './bulk-batch.js';
+import { notice } from '../../core/output/notice.js';
 
 export async function run(f: Factory, flags: CreateFlags): Promise<void> {
   await runBulk(f, buildBulk(f, flags));
@@ -173,15 +174,22 @@ async function orderBatch(
     const { startSpinner } = await import('../../core/output/spinner.js');
     const json = o.settings.format === 'json' || o.settings.format === 'ndjson';
     const spinner = await startSpinner(io, `Checking ${file.name} against the catalog and the wallets`, { quiet: json });
-    let wallets, readable;
+    let wallets, readable, walletsTrace;
     try {
       const checked = await preflightRows(f, client, file, rows, carry, o.dryRun);
       totals = checked.totals;
       toOrder = checked.toOrder;
-      ({ wallets, readable } = await walletsByCurrency(client, io.signal));
+      ({ wallets, readable, traceId: walletsTrace } = await walletsByCurrency(client, io.signal));
     } finally {
       spinner.stop();
     }
+    if (!readable && !o.dryRun && toOrder > 0)
+      notice(
+        io,
+        o.settings,
+        'BALANCE_NOT_CHECKED',
+        `the wallets are in a shape this version does not read${walletsTrace ? ` (trace ID ${walletsTrace})` : ''}: the batch's cost was not checked against them, so a row the wallet cannot pay is refused (402) as it comes; a resume sends it again once the wallet is topped up`,
+      );
     const short = checkFunds(totals, wallets, readable).filter((c) => !c.sufficient);
     if (short.length > 0) {
       const s = short
@@ -190,11 +198,12 @@ async function orderBatch(
             `${formatMoney(c.total, c.currency)} needed, the wallet holds ${c.available === null ? 'nothing' : formatMoney(c.available, c.currency)}`,
         )
         .join('; ');
-      throw new CliError(
+      const error = new CliError(
         'rejected',
         `the batch costs more than the wallet holds: ${s}; nothing was ordered`,
         'top up the wallet, or split the file: vouchers wallets list',
       );
+      throw walletsTrace ? Object.assign(error, { traceId: walletsTrace }) : error;
     }
   } else {
     toOrder = rowCount(state.header) - state.ordered.size;
