@@ -15,6 +15,8 @@ interface Reply {
   date?: string;
   /** A body of another shape than the envelope. */
   body?: unknown;
+  /** A body that is not JSON, sent as it is with its content type. */
+  raw?: { type: string; text: string };
 }
 interface Seen {
   method: string;
@@ -42,6 +44,12 @@ function signedRight(req: IncomingMessage): boolean {
 
 function send(res: ServerResponse, r: Reply, okBody: unknown) {
   if (r.date) res.setHeader('Date', r.date);
+  if (r.raw) {
+    res.setHeader('Content-Type', r.raw.type);
+    res.statusCode = r.status;
+    res.end(r.raw.text);
+    return;
+  }
   res.setHeader('Content-Type', 'application/json');
   res.setHeader('X-Trace-ID', '0af7651916cd43dd8448eb211c80319c');
   res.statusCode = r.status;
@@ -124,6 +132,25 @@ describe('vouchers doctor', () => {
     expect(seen[1]!.headers['x-signature']).toMatch(/^t=\d+,v1=[0-9a-f]{64}$/);
     expect(seen[2]!.headers['x-signature']).toMatch(/^t=\d+,v1=0{64}$/);
     expect(line(r.stdout, 'Request signing')).toContain('where the same request signed wrongly was refused (HTTP 401 INVALID_SIGNATURE');
+  });
+
+  it('a web page answering 200 is not the API: reachable fails naming it, nothing else is claimed', async () => {
+    const dir = await configured();
+    categories = { status: 200, raw: { type: 'text/html; charset=utf-8', text: '<html><body>Welcome</body></html>' } };
+    const r = await runCli(['doctor'], { configDir: dir });
+    expect(r.code, r.stdout).toBe(2);
+    expect(line(r.stdout, 'Server reachable')).toMatch(
+      /^✖ .*answered HTTP 200 .*with text\/html that is not JSON: that is not the API answering/,
+    );
+    for (const label of ['Authentication', 'IP allowlist', 'Request signing'])
+      expect(line(r.stdout, label)).toContain('not checked: what answers is not the API');
+    expect(seen.map((x) => x.method)).toEqual(['GET']);
+
+    // JSON without any list: a warning, the other checks still made.
+    categories = { status: 200, body: { weird: true } };
+    const odd = await runCli(['doctor'], { configDir: dir });
+    expect(odd.code, odd.stdout).toBe(0);
+    expect(line(odd.stdout, 'Server reachable')).toMatch(/^! .*JSON that holds no list|^⚠ .*JSON that holds no list/);
   });
 
   it('--json prints {check, ok, level, detail, fix} for every check', async () => {

@@ -28,6 +28,10 @@ interface Answer {
   durationMs: number;
   /** Local time half way through the request. */
   localMidMs: number;
+  /** What the body is: JSON, empty, or something else (a web page: its content type). */
+  body: 'json' | 'empty' | { other: string };
+  /** The JSON body holds a list somewhere at its top (`[…]`, `{"data": […]}`, `{"items": […]}`). */
+  holdsList: boolean;
 }
 
 async function probe(
@@ -56,6 +60,13 @@ async function probe(
   // A refusal in another shape than the envelope (`{"error": "invalid_signature"}`, problem details) is read too.
   const said = res.status >= 400 ? foreignError(res.text, res.data) : {};
   const code = typeof envelope?.error?.code === 'string' ? envelope.error.code : said.code;
+  const data: unknown = res.data;
+  const body: Answer['body'] =
+    data !== undefined ? 'json' : res.text.trim() === '' ? 'empty' : { other: (res.headers['content-type'] ?? '').split(';')[0]!.trim() };
+  const values = data !== null && typeof data === 'object' ? Object.values(data) : [];
+  const holdsList =
+    Array.isArray(data) ||
+    values.some((v) => Array.isArray(v) || (v !== null && typeof v === 'object' && Object.values(v).some(Array.isArray)));
   return {
     status: res.status,
     code,
@@ -64,7 +75,15 @@ async function probe(
     traceId: res.traceId,
     durationMs: res.durationMs,
     localMidMs: (t0 + t1) / 2,
+    body,
+    holdsList,
   };
+}
+
+/** A 2xx that cannot be the API's answer to GET /categories (a web page, a portal): what it is, else undefined. */
+function notTheApi(a: Answer): string | undefined {
+  if (!is2xx(a.status) || a.body === 'json' || a.body === 'empty') return undefined;
+  return `${a.body.other || 'a body'} that is not JSON`;
 }
 
 function describe(a: Answer): string {
@@ -93,6 +112,27 @@ function reachableCheck(profile: ResolvedProfile, a: Answer | Error): CheckResul
       'network',
     );
   }
+  const other = notTheApi(a);
+  if (other)
+    return fail(
+      'reachable',
+      label,
+      `GET /categories answered ${describe(a)} with ${other}: that is not the API answering (a web site, a proxy or a captive portal?)`,
+      `check that the base URL is the API's root, e.g. https://api.example.com/api/v1: vouchers profiles show${profile.exists ? ` ${profile.name}` : ''}`,
+      'usage',
+    );
+  if (is2xx(a.status) && a.body === 'empty')
+    return warn(
+      'reachable',
+      label,
+      `GET /categories answered ${describe(a)} with an empty body, where the API lists the categories: is the base URL the API's root?`,
+    );
+  if (is2xx(a.status) && !a.holdsList)
+    return warn(
+      'reachable',
+      label,
+      `GET /categories answered ${describe(a)} with JSON that holds no list, where the API lists the categories: is the base URL the API's root?`,
+    );
   return ok('reachable', label, `GET /categories answered in ${a.durationMs} ms`);
 }
 
@@ -273,11 +313,12 @@ export async function networkChecks(
   const answers: Answer[] = [];
   const first = await probe(client, clock, profile, 'GET', '/categories', signal).catch(rethrowInterrupt);
   const results: CheckResult[] = [traced(reachableCheck(profile, first), traceOf(first))];
-  if (first instanceof Error || first.status >= 500) {
+  if (first instanceof Error || first.status >= 500 || notTheApi(first)) {
+    const why = first instanceof Error || first.status >= 500 ? 'the server did not answer' : 'what answers is not the API';
     results.push(
-      skip('authentication', 'Authentication', 'not checked: the server did not answer'),
-      skip('ip_allowlist', 'IP allowlist', 'not checked: the server did not answer'),
-      skip('signing', 'Request signing', 'not checked: the server did not answer'),
+      skip('authentication', 'Authentication', `not checked: ${why}`),
+      skip('ip_allowlist', 'IP allowlist', `not checked: ${why}`),
+      skip('signing', 'Request signing', `not checked: ${why}`),
     );
     if (!(first instanceof Error)) answers.push(first);
     results.push(clockCheck(answers));
