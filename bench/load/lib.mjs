@@ -53,7 +53,7 @@ export function startServer(args, { env = process.env, timeoutMs = 120_000, read
 
 function parseReady(buffer, ready) {
   if (ready === 'stderr') {
-    const m = /Listening on (http:\/\/\S+)/.exec(buffer);
+    const m = /Listening on (http:\/\/[^\s"]+)/.exec(buffer);
     return m ? { url: m[1] } : undefined;
   }
   const nl = buffer.indexOf('\n');

@@ -98,6 +98,12 @@ describe('vouchers certify', () => {
       configDir: tempConfigDir(),
     });
     expect(r.code, r.stderr).toBe(9);
+    // With --json every note on stderr is a JSON line, the report written among them.
+    const notes = r.stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { notice?: { code: string; message: string } });
+    expect(notes.find((n) => n.notice?.code === 'REPORT_WRITTEN')?.notice?.message).toBe(`Wrote the junit report to ${junit}`);
     const report = reportOf(r);
     const list = JSON.parse((await runCli(['certify', '--list', '--json'])).stdout) as unknown[];
     expect(report.checks).toHaveLength(list.length);

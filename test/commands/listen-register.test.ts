@@ -39,7 +39,16 @@ describe('vouchers listen --register (sandbox)', () => {
     const env = { VOUCHERS_CONFIG_DIR: configDir };
 
     const { io } = await startListen(env);
-    expect(io.stderrText()).toMatch(/Registered http:\/\/127\.0\.0\.1:\d+\/webhooks \(wh_\w+\); signing secret saved in profile "local"/);
+    // With --json every line on stderr is a JSON notice.
+    const notices = io
+      .stderrText()
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { notice: { code: string; message: string } }).notice);
+    expect(notices.map((n) => n.code)).toEqual(expect.arrayContaining(['REGISTERED', 'READY', 'INBOX']));
+    expect(notices.find((n) => n.code === 'REGISTERED')!.message).toMatch(
+      /Registered http:\/\/127\.0\.0\.1:\d+\/webhooks \(wh_\w+\); signing secret saved in profile "local"/,
+    );
     const config = readFileSync(join(configDir, 'config.json'), 'utf8');
     const secret = /"webhook_secret":\s*"(whsec_[^"]+)"/.exec(config)?.[1];
     expect(secret).toBeDefined();
@@ -92,7 +101,7 @@ describe('vouchers listen --register (sandbox)', () => {
     await until(() => io.stderrText().includes('still points'), 'the note');
     expect(io.stderrText()).toContain(
       `The webhook endpoint still points at ${url}: events sent while no listener runs there are not delivered. ` +
-        'Start one again with vouchers listen --register, or remove the endpoint: vouchers webhooks delete\n',
+        'Start one again with vouchers listen --register, or remove the endpoint: vouchers webhooks delete"}}\n',
     );
     expect(io.stderrText()).not.toContain('Put the webhook endpoint back');
   });

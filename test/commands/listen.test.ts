@@ -25,8 +25,8 @@ async function listen(args: string[], options: { tty?: boolean; env?: Record<str
   void done.then((c) => {
     exited = c;
   });
-  await until(() => /Ready! Listening on (\S+)/.test(io.stderrText()) || exited !== undefined);
-  const match = /Ready! Listening on (\S+)/.exec(io.stderrText());
+  await until(() => /Ready! Listening on (http:\/\/[^\s"]+)/.test(io.stderrText()) || exited !== undefined);
+  const match = /Ready! Listening on (http:\/\/[^\s"]+)/.exec(io.stderrText());
   if (!match) throw new Error(`listen did not start: ${io.stderrText()}`);
   return {
     io,

@@ -45,9 +45,14 @@ describe('webhooks register', () => {
     expect(body.signing_secret).toBeUndefined();
     expect(body.signing_secret_saved).toBe(true);
     expect(body.events).toEqual(['order.delivered', 'order.refunded']);
-    expect(r.stderr).toContain('Saved the new signing secret to profile "local"');
+    // With --json every line on stderr is a JSON notice.
+    const notices = r.stderr
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { notice: { code: string; message: string } }).notice);
+    expect(notices.find((n) => n.code === 'SECRET_SAVED')?.message).toContain('Saved the new signing secret to profile "local"');
     expect(r.stderr).toContain(configPath);
-    expect(r.stderr).toMatch(/Registered webhook endpoint wh_\w+/);
+    expect(notices.find((n) => n.code === 'WEBHOOK_REGISTERED')?.message).toMatch(/Registered webhook endpoint wh_\w+/);
   });
 
   it('a password in the endpoint URL is never printed: register and show, as text and JSON', async () => {

@@ -59,7 +59,7 @@ async function spawnListener(configDir: string, args: string[]): Promise<{ proc:
   cleanup.push(() => proc.exitCode === null && proc.signalCode === null && proc.kill('SIGKILL'));
   let err = '';
   proc.stderr!.on('data', (c: Buffer) => (err += c.toString()));
-  const url = await until(() => /Ready! Listening on (\S+)/.exec(err)?.[1], 'the listener to start', 10_000);
+  const url = await until(() => /Ready! Listening on (http:\/\/[^\s"]+)/.exec(err)?.[1], 'the listener to start', 10_000);
   return { proc, url };
 }
 
@@ -105,7 +105,7 @@ describe('events acknowledged and not forwarded', () => {
     await until(() => good.got.length === 3, 'the owed events to reach the app');
     expect([...good.got].sort((a, b) => a.eventId.localeCompare(b.eventId))).toEqual(ids.map((eventId) => ({ eventId, signed: true })));
     // A new event meanwhile is forwarded once, as usual.
-    expect((await deliver(second.io.stderrText().match(/Listening on (\S+)/)![1]!, orderEvent(700))).status).toBe(200);
+    expect((await deliver(second.io.stderrText().match(/Listening on (http:\/\/[^\s"]+)/)![1]!, orderEvent(700))).status).toBe(200);
     await until(() => good.got.length === 4, 'the new event to reach the app');
     expect(await second.stop()).toBe(0);
     expect(second.io.stderrText()).not.toContain('Not forwarded');
@@ -128,7 +128,7 @@ describe('events acknowledged and not forwarded', () => {
     const configDir = tempConfigDir();
     const inbox = join(configDir, 'events.ndjson');
     const plain = await listenHere(configDir, ['--inbox', inbox]);
-    const url = /Listening on (\S+)/.exec(plain.io.stderrText())![1]!;
+    const url = /Listening on (http:\/\/[^\s"]+)/.exec(plain.io.stderrText())![1]!;
     for (const n of [1, 2]) expect((await deliver(url, orderEvent(600 + n))).status).toBe(200);
     expect(await plain.stop()).toBe(0);
 
@@ -163,7 +163,7 @@ describe('events acknowledged and not forwarded', () => {
     const env = { env: { VOUCHERS_CONFIG_DIR: configDir } };
     // Stored while not forwarding: one order.delivered, one order.processing.
     const plain = await listenHere(configDir, ['--inbox', inbox]);
-    const url = /Listening on (\S+)/.exec(plain.io.stderrText())![1]!;
+    const url = /Listening on (http:\/\/[^\s"]+)/.exec(plain.io.stderrText())![1]!;
     expect((await deliver(url, orderEvent(601, 'order.delivered', 'DELIVERED'))).status).toBe(200);
     expect((await deliver(url, orderEvent(602, 'order.processing', 'PROCESSING'))).status).toBe(200);
     expect(await plain.stop()).toBe(0);

@@ -105,7 +105,7 @@ async function writeDocuments(f: Factory, options: CertifyOptions, report: Retur
     if (r.file === null) await out(io, text);
     else {
       const path = await writeReportFile(io.cwd, r.file, text);
-      err(io, `Wrote the ${r.name} report to ${path}\n`);
+      noticeFor(f, 'REPORT_WRITTEN', `Wrote the ${r.name} report to ${path}`);
     }
   }
 }

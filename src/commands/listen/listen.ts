@@ -3,12 +3,13 @@ import { warnPlainSecret, WEBHOOK_SECRET_BETTER } from '../../core/config/secret
 import { ENV, type ResolvedProfile } from '../../core/config/types.js';
 import { redactUrl } from '../../core/config/base-url.js';
 import { UsageError } from '../../core/errors/index.js';
-import { colorEnabled, err, out } from '../../core/io/io.js';
+import { colorEnabled, out } from '../../core/io/io.js';
 import { forwardKey, forwardLogPath, openForwardLog } from '../../core/journal/forward-log.js';
 import { InboxWriter } from '../../core/journal/inbox-writer.js';
 import type { Factory } from '../../core/run/factory.js';
 import { createDisplay } from '../../listener/display.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
+import { noticeFor } from '../../core/output/notice.js';
 import { parseEventFilter, type EventFilter } from '../../listener/filter.js';
 import { lockInbox, type InboxLock } from '../../listener/inbox-lock.js';
 import { resolveInboxPath } from '../../listener/inbox-path.js';
@@ -136,6 +137,8 @@ async function listenWithInbox(
 ): Promise<void> {
   const io = f.io;
   const noColor = f.globals().color === false;
+  // The listener's own lines on stderr: JSON notices with --json, as every note then is.
+  const say = (code: string, text: string) => noticeFor(f, code, text.replace(/\n$/, ''));
   let secrets = initialSecrets;
   let inbox: InboxWriter;
   try {
@@ -144,15 +147,15 @@ async function listenWithInbox(
     throw new UsageError(`cannot open the inbox ${inboxPath}: ${(e as Error).message}`, 'choose another file with --inbox');
   }
   if (inbox.stats.truncatedBytes > 0)
-    err(
-      io,
+    say(
+      'INBOX_REPAIRED',
       `Inbox: removed a torn last line (${inbox.stats.truncatedBytes} bytes) left by an interrupted write; it was never acknowledged.\n`,
     );
 
   inbox.onMoved = (move) => {
     display.writeQueued();
-    err(
-      io,
+    say(
+      'INBOX_MOVED',
       `Warning: the inbox ${inboxPath} was ${move === 'removed' ? 'removed' : 'replaced by another file'} while listening; ` +
         `events are now stored in ${move === 'removed' ? 'a new file' : 'the file'} at that path. ` +
         'The events stored before are not in it, and deliveries not yet acknowledged were refused: their senders deliver them again.\n',
@@ -230,17 +233,17 @@ async function listenWithInbox(
           ? '; its new signing secret is kept by this listener only (no profile to save it in: the credentials come from the environment)'
           : '';
       const delivers = reg.events?.length ? `; it delivers ${reg.events.join(', ')}` : '';
-      err(io, `Registered ${reg.url}${reg.webhookId ? ` (${reg.webhookId})` : ''}${kept}${delivers}.\n`);
+      say('REGISTERED', `Registered ${reg.url}${reg.webhookId ? ` (${reg.webhookId})` : ''}${kept}${delivers}.\n`);
       registered = reg.url;
       if (reg.previousUnknown)
-        err(
-          io,
+        say(
+          'PREVIOUS_ENDPOINT_UNKNOWN',
           `Warning: this server did not show which endpoint was registered before (GET /webhooks), so none is put back when this listener stops: if you had one, register it again then (vouchers webhooks register --url YOUR_URL), or its events go to a listener that is gone.\n`,
         );
       if (reg.previous) {
         previous = reg.previous;
-        err(
-          io,
+        say(
+          'ENDPOINT_REPLACED',
           `The endpoint pointed at ${reg.inherited ? `a listener that stopped without putting it back; before that, at ` : ''}${redactUrl(reg.previous.url)}: it points at this listener while it runs and is put back when it stops ` +
             `(should the listener be killed instead: ${restoreCommand(f, reg.previous)})` +
             `${reg.rotated ? '; its signing secret was rotated to get one for this listener, so the app there needs the new one' : ''}.\n`,
@@ -253,12 +256,12 @@ async function listenWithInbox(
   }
 
   lock.describe(`vouchers listen on ${listener.url}`);
-  err(io, `Ready! Listening on ${listener.url}\n`);
-  if (forwarder) err(io, `Forwarding to ${forwarder.url.toString()}\n`);
-  err(io, `Inbox: ${inboxPath} (${inbox.count} event${inbox.count === 1 ? '' : 's'} stored). Press Ctrl-C to stop.\n`);
+  say('READY', `Ready! Listening on ${listener.url}\n`);
+  if (forwarder) say('FORWARDING', `Forwarding to ${forwarder.url.toString()}\n`);
+  say('INBOX', `Inbox: ${inboxPath} (${inbox.count} event${inbox.count === 1 ? '' : 's'} stored). Press Ctrl-C to stop.\n`);
   let backlogDone: Promise<void> = Promise.resolve();
   if (forwarder && backlog) {
-    err(io, backlogNote(f, backlog, forwarder.url.toString(), o.inbox, o.events));
+    say('BACKLOG', backlogNote(f, backlog, forwarder.url.toString(), o.inbox, o.events));
     backlogDone = forwardBacklog(
       backlog.owed,
       forwarder,
@@ -270,15 +273,15 @@ async function listenWithInbox(
 
   await waitForAbort(io.signal);
   display.writeQueued();
-  err(io, 'Stopping: finishing deliveries in flight…\n');
+  say('STOPPING', 'Stopping: finishing deliveries in flight…\n');
   await listener.close();
   await backlogDone;
   display.flush();
   const stored = inbox.stats.appended;
-  err(io, `Stopped. ${stored} new event${stored === 1 ? '' : 's'} stored this session.\n`);
+  say('STOPPED', `Stopped. ${stored} new event${stored === 1 ? '' : 's'} stored this session.\n`);
   if (forwarder && notForwarded.size > 0)
-    err(
-      io,
+    say(
+      'NOT_FORWARDED',
       notForwardedNote(
         [...notForwarded.values()],
         (e) => replayCommand(f, o, e, forwarder.url.toString()),
@@ -295,8 +298,8 @@ async function listenWithInbox(
     );
   if (registered !== undefined && !previous)
     // Nothing to put back: the endpoint stays on this listener's URL, which no longer answers.
-    err(
-      io,
+    say(
+      'ENDPOINT_LEFT',
       `The webhook endpoint still points at ${redactUrl(registered)}: events sent while no listener runs there are not delivered. ` +
         `Start one again with ${suggestedCommand(f.globals(), ['listen', '--register'])}, or remove the endpoint: ${suggestedCommand(f.globals(), ['webhooks', 'delete'])}\n`,
     );
@@ -304,10 +307,10 @@ async function listenWithInbox(
     try {
       await restoreEndpoint(f, previous);
       await forgetEndpointNote(f, profile?.base_url ?? '');
-      err(io, `Put the webhook endpoint back: ${redactUrl(previous.url)}.\n`);
+      say('WEBHOOK_RESTORED', `Put the webhook endpoint back: ${redactUrl(previous.url)}.\n`);
     } catch (e) {
-      err(
-        io,
+      say(
+        'WEBHOOK_NOT_RESTORED',
         `Warning: could not put the webhook endpoint back to ${redactUrl(previous.url)} (${(e as Error).message}); run: ${restoreCommand(f, previous)}\n`,
       );
     }

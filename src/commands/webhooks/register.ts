@@ -11,7 +11,7 @@ import { EVENT_TYPES } from '../../contract/events.js';
 import { RegisterWebhookRequest, type WebhookEndpoint } from '../../contract/webhooks.js';
 import { ENV, type ConfigStore } from '../../core/config/types.js';
 import { ApiError, UsageError } from '../../core/errors/index.js';
-import { err } from '../../core/io/io.js';
+import { notice, noticeFor } from '../../core/output/notice.js';
 import { formatTime } from '../../core/output/format.js';
 import { redactUrl } from '../../core/config/base-url.js';
 import { maskSecrets } from '../../core/output/mask.js';
@@ -132,7 +132,11 @@ async function widenIfNeeded(
     now.state === 'registered'
       ? `the endpoint receives only ${events.join(', ') || 'no event types'}, and an update without a list would keep that`
       : 'this server does not offer GET /webhooks, so whether the endpoint already receives every type cannot be checked';
-  err(f.io, `Note: ${reason}: sending the list of every event type this version knows, which does not include types added later.\n`);
+  noticeFor(
+    f,
+    'EVENTS_LISTED',
+    `Note: ${reason}: sending the list of every event type this version knows, which does not include types added later.`,
+  );
   return { ...request, events: expandEventPatterns(options.events) };
 }
 
@@ -193,6 +197,8 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
   const body = await widenIfNeeded(f, request, options, current);
   const client = await f.client();
   const res = await registerWebhook(client, body, { signal: f.io.signal });
+  // What happened, on stderr: JSON notices with --json, as every note then is.
+  const say = (code: string, text: string) => notice(f.io, settings, code, text.replace(/\n$/, ''));
   const { secret, endpoint } = secretOf(res.data);
   // An answer without a body says the registration was taken, nothing more: not whether an
   // endpoint was made or updated, nor what became of its secret.
@@ -200,8 +206,8 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
   // 201 is a creation; a server that answers 200 either way created one when a secret came back unasked.
   const verb = silent ? 'Accepted' : res.status === 201 || (secret !== undefined && !request.rotate_secret) ? 'Registered' : 'Updated';
   const id = endpoint.webhook_id ?? (endpoint as { id?: unknown }).id;
-  err(
-    f.io,
+  say(
+    'WEBHOOK_REGISTERED',
     `${verb} webhook endpoint${typeof id === 'string' || typeof id === 'number' ? ` ${id}` : ''} → ${String(endpoint.url ?? redactUrl(request.url))}${res.traceId ? ` (trace ID ${res.traceId})` : ''}${silent ? ` (HTTP ${res.status} without a body)` : ''}\n`,
   );
 
@@ -211,44 +217,44 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
   if (secret) {
     saved = home ? saveSecret(home, secret) : { saved: false, reason: 'there is no profile to save it in' };
     if (saved.saved) {
-      err(f.io, `Saved the new signing secret to ${saved.where}; vouchers listen and vouchers webhooks verify use it.\n`);
+      say('SECRET_SAVED', `Saved the new signing secret to ${saved.where}; vouchers listen and vouchers webhooks verify use it.\n`);
     } else if (home) {
       show = true;
-      err(f.io, `Warning: the signing secret could NOT be saved to profile "${home.profile}": ${saved.reason}.\n`);
-      err(
-        f.io,
+      say('SECRET_NOT_SAVED', `Warning: the signing secret could NOT be saved to profile "${home.profile}": ${saved.reason}.\n`);
+      say(
+        'SECRET_SHOWN_ONCE',
         `It is printed below instead, and the server will not show it again: keep it now (e.g. as ${ENV.webhookSecret}, or: vouchers profiles set ${home.profile} webhook_secret --stdin).\n`,
       );
     } else {
       // With --show-secret, or unexpectedly (the endpoint was removed between GET and POST): shown once, it must not be lost.
       show = true;
-      err(
-        f.io,
+      say(
+        'SECRET_SHOWN_ONCE',
         `The signing secret is printed below and was not saved (no profile): keep it now, e.g. as ${ENV.webhookSecret} for your receiver and vouchers listen.\n`,
       );
     }
     if (request.rotate_secret)
-      err(f.io, 'The previous secret stays valid during the rotation window, so deliveries carry a signature for each.\n');
+      say('SECRET_ROTATION', 'The previous secret stays valid during the rotation window, so deliveries carry a signature for each.\n');
   } else if (silent) {
-    err(
-      f.io,
+    say(
+      'REGISTRATION_UNCLEAR',
       'The answer does not show whether an endpoint was made or updated, nor its signing secret: see it with vouchers webhooks show; if your receiver stops verifying, ask the provider for the secret.\n',
     );
   } else if (!(await f.profile()).webhook_secret) {
     // Unchanged, and held by nothing here: whoever made the endpoint (a listener with
     // env-only credentials, another machine) kept it.
-    err(
-      f.io,
+    say(
+      'SECRET_HELD_NOWHERE',
       `Warning: the signing secret is unchanged, and nothing here holds it (${home ? `profile "${home.profile}" has none` : 'no profile'}, ${ENV.webhookSecret} is not set): vouchers listen and webhooks verify cannot verify deliveries. Get a new one with --rotate-secret${home ? ' (saved to the profile)' : ' --show-secret'}, or set the one you kept.\n`,
     );
   } else {
-    err(f.io, 'The signing secret is unchanged (add --rotate-secret for a new one).\n');
+    say('SECRET_UNCHANGED', 'The signing secret is unchanged (add --rotate-secret for a new one).\n');
   }
 
   // A secret saved nowhere is printed whatever --fields says: this output is its only copy.
   if (secret && saved && !saved.saved && settings.fields && !settings.fields.includes('signing_secret')) {
     settings.fields = [...settings.fields, 'signing_secret'];
-    err(f.io, 'signing_secret is printed too, although --fields leaves it out: it was not saved anywhere.\n');
+    say('SECRET_PRINTED', 'signing_secret is printed too, although --fields leaves it out: it was not saved anywhere.\n');
   }
   if (settings.format === 'json' || settings.format === 'ndjson') {
     const json: Record<string, unknown> = { ...endpoint };
