@@ -11,6 +11,12 @@ import type { ConfigReader, StoredProfile } from './types.js';
 
 export function unreadableConfig(file: string, error: unknown): ConfigError {
   const e = error as NodeJS.ErrnoException;
+  // The folder, not the file: no hand edit of the JSON helps.
+  if (e?.code === 'ENOTDIR' || e?.code === 'EISDIR')
+    return new ConfigError(
+      `cannot read the config file ${file}: ${e.code === 'EISDIR' ? 'it is a folder' : 'a part of its path is a file, not a folder'}`,
+      "the config folder (VOUCHERS_CONFIG_DIR, or the platform's own) must be a folder you can write to: set VOUCHERS_CONFIG_DIR to one, or unset it",
+    );
   const why =
     e?.code === 'EACCES' || e?.code === 'EPERM'
       ? 'permission denied'

@@ -57,6 +57,20 @@ describe('config location', () => {
     expect(() => readConfig({ VOUCHERS_CONFIG_DIR: d })).toThrow(/is not valid: .*timeout/);
   });
 
+  it('a config folder that is a file: the folder is named as the problem, not the JSON', () => {
+    const d = temp();
+    writeFileSync(join(d, 'afile'), 'x');
+    let error: { message: string; hint?: string } | undefined;
+    try {
+      readConfig({ VOUCHERS_CONFIG_DIR: join(d, 'afile') });
+    } catch (e) {
+      error = e as { message: string; hint?: string };
+    }
+    expect(error?.message).toMatch(/cannot read the config file .*afile\/config\.json: a part of its path is a file, not a folder$/);
+    expect(error?.hint).toContain('set VOUCHERS_CONFIG_DIR to one, or unset it');
+    expect(error?.hint).not.toContain('by hand');
+  });
+
   it('says how a bad entry can be repaired: by hand, or with a new file (profiles set reads the whole file too)', async () => {
     const d = temp();
     writeFileSync(join(d, 'config.json'), '{"current":"local","profiles":{"local":{"base_url":42,"api_key":"k"}}}');
