@@ -260,6 +260,18 @@ describe('vouchers api', () => {
     expect((await runCli(['api', 'GET', '/transactions', '--query', 'currency=US D'], { env: env() })).code).toBe(0);
   });
 
+  it('refuses a path that would leave the base URL (. or .. segments, spelled out or encoded), before anything is sent', async () => {
+    const dir = tempConfigDir();
+    for (const path of ['/../../admin', 'orders/../../admin/clock', '/%2e%2e/admin', '/./wallets']) {
+      const r = await runCli(['api', 'GET', path], { env: env(), configDir: dir });
+      expect(r.code, path).toBe(2);
+      expect(r.stderr).toContain('has a . or .. segment: paths are relative to the base URL, and never leave it');
+    }
+    expect(JSON.parse((await runCli(['log', '--json'], { env: env(), configDir: dir })).stdout)).toEqual([]);
+    // A dot inside a segment is a name like any other.
+    expect((await runCli(['api', 'GET', '/products/a.b'], { env: env(), configDir: dir })).stderr).not.toContain('segment');
+  });
+
   it('explains missing credentials', async () => {
     const r = await runCli(['api', 'GET', '/wallets'], { env: { VOUCHERS_API_KEY: 'k' } });
     expect(r.code).toBe(2);

@@ -34,7 +34,8 @@ export const registerApi: RegisterCommand = (program, f, seam) => {
   api.addHelpText(
     'after',
     `
-PATH is relative to the profile's base URL (which already includes /api/v1). Writes
+PATH is relative to the profile's base URL (which already includes /api/v1), and never
+leaves it (. and .. segments are refused). Writes
 (POST, PUT, DELETE) are signed, and those that need one get an Idempotency-Key, shown on
 stderr; reuse it with --idempotency-key to retry without running the write twice.
 On a TTY a JSON body is pretty-printed; piped, it is printed as received. Voucher codes,

@@ -63,6 +63,14 @@ export async function buildRequest(io: IO, methodArg: string, pathArg: string, o
     );
   }
   let path = pathArg.startsWith('/') ? pathArg : '/' + pathArg;
+  // `.` and `..` segments (spelled out or percent-encoded) would take the signed request, with
+  // the partner's credentials, outside the base URL the profile names.
+  const segments = path.split('?')[0]!.split('/');
+  if (segments.some((seg) => /^(\.|%2e){1,2}$/i.test(seg)))
+    throw new UsageError(
+      `PATH ${JSON.stringify(pathArg)} has a . or .. segment: paths are relative to the base URL, and never leave it`,
+      'give the path under the base URL as it is, e.g. vouchers api GET /orders/ORDER_ID',
+    );
   const params = new URLSearchParams();
   for (const q of opts.query ?? []) {
     const eq = q.indexOf('=');
