@@ -231,6 +231,10 @@ describe('orders create --from', () => {
     for (const line of [3, 5, 6, 7]) expect(r.stderr).toContain(`line ${line}:`);
     for (const line of [2, 4, 8]) expect(r.stderr).not.toContain(`line ${line}:`);
     expect(r.stderr).toMatch(/4 bad rows .*nothing was ordered/);
+    // The checks still to come are named: this is not the whole list of what is wrong.
+    expect(r.stderr).toContain(
+      "fix the lines named above and run the same command again; repeated references, then the products, denominations and currencies against the catalog and the wallets' balances are checked after that",
+    );
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(orderCount(sb)).toBe(0);
     expect(existsSync(join(dir, 'batches')) ? readdirSync(join(dir, 'batches')) : []).toEqual([]);
@@ -248,6 +252,7 @@ describe('orders create --from', () => {
     expect(r2.stderr).toMatch(/line 2: product "no-such-product" does not exist/);
     expect(r2.stderr).toMatch(/line 3: product sbx-instant does not offer denomination 30/);
     expect(r2.stderr).not.toMatch(/line [14]:/);
+    expect(r2.stderr).toContain("the wallets' balances are checked after that");
     expect(orderCount(sb)).toBe(0);
 
     // A JSON array (a .json file): said so, with the command that makes NDJSON of it.

@@ -36,12 +36,17 @@ export class Problems {
 }
 
 /** The rows refused before anything is ordered: a usage error, or the kind the first row's order would fail with. */
-export function badRows(file: string, problems: Problems, what: string, kind: ErrorKind = 'usage'): CliError {
+/**
+ * The checks of a file run in turn (the contract, references, the catalog, the wallets), each
+ * naming every row it refuses; `later` names the checks still to come once these rows are
+ * fixed, so that a first report is not read as the whole list.
+ */
+export function badRows(file: string, problems: Problems, what: string, kind: ErrorKind = 'usage', later?: string): CliError {
   const shown = [...problems.shown].sort((a, b) => a.line - b.line).map((p) => `line ${p.line}: ${p.message}`);
   if (problems.count > shown.length) shown.push(`… and ${problems.count - shown.length} more`);
   const lines = problems.lines;
   const message = `${file}: ${lines} bad row${lines === 1 ? '' : 's'} (${what}); nothing was ordered\n  ${shown.join('\n  ')}`;
-  const hint = 'fix the lines named above and run the same command again';
+  const hint = `fix the lines named above and run the same command again${later ? `; ${later} are checked after that` : ''}`;
   return kind === 'usage' ? new UsageError(message, hint) : new CliError(kind, message, hint);
 }
 
@@ -231,7 +236,8 @@ export async function preflightRows(
     if (!currency) return;
     totals.set(currency, (totals.get(currency) ?? 0) + toMinor(row.denomination, currency) * row.quantity);
   });
-  if (problems.count > 0) throw Object.assign(badRows(input.name, problems, 'checked against the catalog', kind), { traceId });
+  if (problems.count > 0)
+    throw Object.assign(badRows(input.name, problems, 'checked against the catalog', kind, "the wallets' balances"), { traceId });
   return { totals, toOrder };
 }
 

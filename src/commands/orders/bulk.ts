@@ -64,7 +64,14 @@ export async function runBulk(f: Factory, o: BulkOptions): Promise<void> {
   let input: Input | undefined;
   if (o.from !== undefined) {
     input = await scanInput(f, o.from);
-    if (input.problems.count > 0) throw badRows(o.from, input.problems, 'checked against the contract');
+    if (input.problems.count > 0)
+      throw badRows(
+        o.from,
+        input.problems,
+        'checked against the contract',
+        'usage',
+        "repeated references, then the products, denominations and currencies against the catalog and the wallets' balances",
+      );
     if (input.rows === 0)
       throw new UsageError(
         `${o.from} holds no rows`,
@@ -160,7 +167,13 @@ async function orderBatch(
         )
         .sort((a, b) => a.line - b.line))
         problems.add(p);
-      throw badRows(file.name, problems, 'references are row identities');
+      throw badRows(
+        file.name,
+        problems,
+        'references are row identities',
+        'usage',
+        "the products, denominations and currencies against the catalog, then the wallets' balances",
+      );
     }
     // The batches of this target as this run found them: one started after is seen at startBatch.
     known = new Set(await listBatchIds(config.dir, (h) => h.target === target && h.batch_id !== batchId));

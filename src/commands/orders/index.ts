@@ -78,9 +78,9 @@ resume sends them. One run per batch at a time: a second is refused
 (exit 2) naming the pid and host that hold it.
 
 Before its first order a file is checked whole against the catalog (product, denomination,
-currency) and the wallets: bad rows are all named and nothing is ordered, with the exit code
-the first one's order would get (4 unknown product, 5 denomination not offered or funds
-short). --dry-run makes the same checks, plus stock, as it does for one order.
+currency) and the wallets, in turn: each check names all its bad rows (and the checks still
+to come) and nothing is ordered, with the exit code the first one's order would get (4
+unknown product, 5 denomination not offered or funds short). --dry-run makes the same checks, plus stock, as it does for one order.
 
 Give every row a reference to make re-runs of an edited file safe: a row's reference is
 its identity (against one server and API key), so a file edited after an interrupted or
