@@ -225,6 +225,8 @@ describe.each(['decisions', 'document'] as const)('the %s dialect', (dialect) =>
     if (document) {
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('CONTRACT_MISMATCH');
+      // The command that shows the raw body, for this request, to paste as it is.
+      expect(r.stderr).toMatch(/see the raw body with: vouchers api --raw GET \/categories;/);
       expect(r.stdout).toBe('');
       expect(byEnv.code).toBe(1);
     } else {

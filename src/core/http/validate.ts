@@ -34,13 +34,15 @@ export class ContractMismatchError extends CliError {
     /** The body as received (to name what the write created). */
     readonly body: unknown = undefined,
     readonly idempotencyKey: string | undefined = undefined,
+    /** The request as `vouchers api` takes it (`GET /products/x`), for the command that shows the raw body. */
+    request: string | undefined = undefined,
   ) {
     super(
       'unexpected',
       message,
       executed
         ? `it was executed: do not send it again as a new request${idempotencyKey ? `; the same request with the idempotency key ${idempotencyKey} replays this answer` : ''}; without --strict-contract (and VOUCHERS_STRICT_CONTRACT) the answer is shown with a warning`
-        : 'the server differs from the contract this CLI knows; see the raw body with: vouchers api --raw METHOD PATH; without --strict-contract (and VOUCHERS_STRICT_CONTRACT) the answer is shown with a warning',
+        : `the server differs from the contract this CLI knows; see the raw body with: vouchers api --raw ${request ?? 'METHOD PATH'}; without --strict-contract (and VOUCHERS_STRICT_CONTRACT) the answer is shown with a warning`,
     );
   }
   override get code(): string {
@@ -461,6 +463,7 @@ export function validateResponse(t: ValidationTarget): Validated {
         write,
         t.data,
         t.idempotencyKey,
+        `${t.method.toUpperCase()} ${t.path}`,
       );
     }
     const shown = issues.slice(0, 3).join('; ') + (issues.length > 3 ? `; and ${issues.length - 3} more` : '');
@@ -471,6 +474,7 @@ export function validateResponse(t: ValidationTarget): Validated {
       write,
       t.data,
       t.idempotencyKey,
+      `${t.method.toUpperCase()} ${t.path}`,
     );
   }
   const shown = issues.slice(0, 5).join('; ') + (issues.length > 5 ? `; and ${issues.length - 5} more` : '');
