@@ -361,6 +361,12 @@ describe('vouchers doctor', () => {
     expect(badUrl.code).toBe(2);
     expect(line(badUrl.stdout, 'Base URL')).toMatch(/^✖ Base URL: "ftp:\/\/example.com\/api\/v1" uses ftp/);
     expect(seen).toHaveLength(0);
+    // Another version prefix: the example replaces it, never appends /api/v1 after it.
+    const v2 = await runCli(['doctor', '--base-url', base.replace(/\/api\/v1$/, '/api/v2')], { configDir: dir });
+    expect(line(v2.stdout, 'Base URL')).toContain(
+      `does not end in /api/v1, the version this CLI speaks — fix: the base URL should include the version prefix, e.g. ${base}`,
+    );
+    expect(v2.stdout).not.toContain('/api/v2/api/v1');
   });
 
   it('env credentials without a saved profile are enough', async () => {

@@ -71,11 +71,14 @@ export function baseUrlCheck(p: ResolvedProfile): CheckResult {
   const from = FROM[p.sources.base_url ?? 'default'];
   const path = new URL(p.base_url).pathname.replace(/\/+$/, '');
   if (!path.endsWith('/api/v1')) {
+    // Another version prefix is replaced, not added to (…/api/v2 → …/api/v1, not …/api/v2/api/v1).
+    const other = /\/api\/v\d+$/.test(path);
+    const example = other ? p.base_url.replace(/\/+$/, '').replace(/\/api\/v\d+$/, '/api/v1') : `${p.base_url.replace(/\/+$/, '')}/api/v1`;
     return warn(
       'base_url',
       label,
-      `${p.base_url} (${from}) does not end in /api/v1`,
-      `the base URL should include the version prefix, e.g. ${p.base_url.replace(/\/+$/, '')}/api/v1`,
+      `${p.base_url} (${from}) does not end in /api/v1${other ? ', the version this CLI speaks' : ''}`,
+      `the base URL should include the version prefix, e.g. ${example}`,
     );
   }
   if (p.production && p.base_url.startsWith('http:')) {
