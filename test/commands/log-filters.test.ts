@@ -64,7 +64,15 @@ const ENTRIES: Record<string, RequestLogEntry> = {
     trace_id: T_MISS,
     error_code: 'NOT_FOUND',
   }),
-  network: entry({ time: ago(MIN), method: 'DELETE', path: '/webhooks/wh_1', status: null, trace_id: T_NET, error_code: 'NETWORK_ERROR' }),
+  network: entry({
+    time: ago(MIN),
+    profile: 'acme',
+    method: 'DELETE',
+    path: '/webhooks/wh_1',
+    status: null,
+    trace_id: T_NET,
+    error_code: 'NETWORK_ERROR',
+  }),
   probe: entry({
     time: ago(10_000),
     method: 'GET',
@@ -165,6 +173,13 @@ describe('vouchers log --method and --path', () => {
     expect(await shown('--path', '/api/v1/wallets')).toEqual(['wallets']);
     expect(await shown('--method', 'GET', '--path', '/orders')).toEqual(['miss', 'probe']);
   });
+
+  it("--profile (global) shows that profile's requests only; without it, every profile's", async () => {
+    expect(await shown('--profile', 'acme')).toEqual(['network']);
+    expect((await shown('--profile', 'default')).length).toBe(NAMES.length - 1);
+    const other = await runCli(['--profile', 'acme', 'log', '--json'], { configDir });
+    expect((JSON.parse(other.stdout) as RequestLogEntry[]).map((e) => e.trace_id)).toEqual([T_NET]);
+  });
 });
 
 describe('vouchers log --since and --until', () => {
@@ -233,6 +248,7 @@ describe('vouchers log refuses bad filter values (exit 2, the flag named, an exa
     [['--status', '404,'], '--status "404," has an empty value', '--status 4xx'],
     [['--error', 'not-found'], '--error "not-found" is not an error code', '--error INSUFFICIENT_INVENTORY'],
     [['--method', 'P O'], '--method "P O" is not an HTTP method', '--method POST'],
+    [['--method', 'FOO'], '--method "FOO" is not an HTTP method', 'GET, POST, PUT, PATCH, DELETE, HEAD'],
     [['--path', ' '], '--path " " is not a request path', '--path /orders'],
     [['--since', 'yesterday'], '--since "yesterday" is neither a duration nor a date', 'e.g. 15m, 2h or 1d'],
     [['--since', '30'], '--since "30" is neither a duration nor a date', '2026-01-31T09:30:00Z'],

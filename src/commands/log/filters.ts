@@ -15,6 +15,8 @@ export interface LogFilterFlags {
   path?: string;
   since?: string;
   until?: string;
+  /** The global --profile (or VOUCHERS_PROFILE): only that profile's requests. */
+  profile?: string;
 }
 
 /** Shortest trace ID prefix accepted: support staff may quote an ID shortened, not to nothing. */
@@ -72,10 +74,16 @@ function errorFilter(value: string): Predicate {
   return (e) => e.error_code !== null && codes.includes(e.error_code.toUpperCase());
 }
 
+/** The methods a request of this CLI can have (`vouchers api` takes these too). */
+const METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'];
+
 function methodFilter(value: string): Predicate {
   const methods = listOf('--method', value, 'POST').map((raw) => {
-    if (!/^[A-Za-z]+$/.test(raw))
-      throw new UsageError(`--method ${JSON.stringify(raw)} is not an HTTP method`, 'e.g. --method POST or --method GET,DELETE');
+    if (!METHODS.includes(raw.toUpperCase()))
+      throw new UsageError(
+        `--method ${JSON.stringify(raw)} is not an HTTP method`,
+        `give one or more of ${METHODS.join(', ')}, e.g. --method POST or --method GET,DELETE`,
+      );
     return raw.toUpperCase();
   });
   return (e) => methods.includes(e.method.toUpperCase());
@@ -124,6 +132,7 @@ export function logFilter(flags: LogFilterFlags, now: number): Predicate | undef
   if (flags.error !== undefined) tests.push(errorFilter(flags.error));
   if (flags.method !== undefined) tests.push(methodFilter(flags.method));
   if (flags.path !== undefined) tests.push(pathFilter(flags.path));
+  if (flags.profile !== undefined) tests.push((e) => e.profile === flags.profile);
   const since = flags.since === undefined ? undefined : parseInstant('--since', flags.since, now);
   const until = flags.until === undefined ? undefined : parseInstant('--until', flags.until, now);
   if (since !== undefined && until !== undefined && since > until)

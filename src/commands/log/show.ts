@@ -47,7 +47,8 @@ function parseLimit(value: string | undefined): number {
 
 export async function run(f: Factory, opts: LogOptions): Promise<void> {
   const limit = parseLimit(opts.limit);
-  const where = logFilter(opts, Date.now());
+  // A --profile given (or VOUCHERS_PROFILE) shows that profile's requests; without it, every profile's.
+  const where = logFilter({ ...opts, profile: f.globals().profile }, Date.now());
   const settings = resolveOutput(f.io, opts, f.globals().color !== false);
   if (
     await handleFieldsFlag(
