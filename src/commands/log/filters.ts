@@ -15,7 +15,7 @@ export interface LogFilterFlags {
   path?: string;
   since?: string;
   until?: string;
-  /** The global --profile (or VOUCHERS_PROFILE): only that profile's requests. */
+  /** The global --profile: only that profile's requests. */
   profile?: string;
 }
 

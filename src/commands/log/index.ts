@@ -44,7 +44,7 @@ Each line: time, profile, method, path, HTTP status, milliseconds, attempt numbe
 ID, idempotency key and error code. Bodies, secrets and voucher codes are never logged.
 On a terminal the table leaves out the profile and idempotency key (ask for them with
 --fields); piped, every field is printed, tab-separated. The log holds every profile's
-requests; with --profile NAME (or VOUCHERS_PROFILE) only that profile's are shown.
+requests; with --profile NAME only that profile's are shown.
 Quote the trace ID when you ask support about a request. The table always keeps the path,
 status and trace ID whole (and the error code with --failed or --error); on a narrow
 terminal the attempt number, duration, method, error code and time are left out in that

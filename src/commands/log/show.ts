@@ -47,7 +47,7 @@ function parseLimit(value: string | undefined): number {
 
 export async function run(f: Factory, opts: LogOptions): Promise<void> {
   const limit = parseLimit(opts.limit);
-  // A --profile given (or VOUCHERS_PROFILE) shows that profile's requests; without it, every profile's.
+  // A --profile given shows that profile's requests; without it, every profile's.
   const where = logFilter({ ...opts, profile: f.globals().profile }, Date.now());
   const settings = resolveOutput(f.io, opts, f.globals().color !== false);
   if (
@@ -72,7 +72,7 @@ export async function run(f: Factory, opts: LogOptions): Promise<void> {
       `give more of the ID, e.g. --trace ${traces[0]}${traces.length > 1 ? ` (the others: ${traces.slice(1, 4).join(', ')}${traces.length > 4 ? ', …' : ''})` : ''}`,
     );
   }
-  if (opts.trace !== undefined && entries.length === 0) throw traceNotFound(opts, log.path);
+  if (opts.trace !== undefined && entries.length === 0) throw traceNotFound(opts, log.path, f.globals().profile);
   const empty = where
     ? 'No logged request matches these filters.'
     : opts.unanswered
@@ -100,8 +100,9 @@ export async function run(f: Factory, opts: LogOptions): Promise<void> {
  * A trace ID support quoted that the log does not hold: said on stderr with the file
  * searched and what never goes into it (exit 4, not found), never a silent empty list.
  */
-function traceNotFound(opts: LogOptions, path: string): CliError {
+function traceNotFound(opts: LogOptions, path: string, profile: string | undefined): CliError {
   const narrowed = ['status', 'error', 'method', 'path', 'since', 'until'].filter((k) => opts[k as keyof LogOptions] !== undefined);
+  if (profile !== undefined) narrowed.push('profile');
   if (opts.unanswered) narrowed.unshift('unanswered');
   if (opts.failed) narrowed.unshift('failed');
   const others = narrowed.length > 0 ? ` and ${narrowed.map((k) => `--${k}`).join(', ')}` : '';
