@@ -54,7 +54,8 @@ export async function buildRequest(io: IO, methodArg: string, pathArg: string, o
   // A request line carries printable ASCII only: a space or a control character would be
   // refused by the HTTP client after the request was signed, and a non-ASCII character has
   // no single encoding. Query values given with --query are encoded here.
-  const bad = /[^\x21-\x7e]/.exec(pathArg);
+  // A backslash too: servers that read it as `/` would let `\..\` climb out of the base URL.
+  const bad = /[^\x21-\x7e]|\\/.exec(pathArg);
   if (bad) {
     const what = bad[0] === ' ' ? 'a space' : `the character ${JSON.stringify(bad[0])}`;
     throw new UsageError(
@@ -65,7 +66,7 @@ export async function buildRequest(io: IO, methodArg: string, pathArg: string, o
   let path = pathArg.startsWith('/') ? pathArg : '/' + pathArg;
   // `.` and `..` segments (spelled out or percent-encoded) would take the signed request, with
   // the partner's credentials, outside the base URL the profile names.
-  const segments = path.split('?')[0]!.split('/');
+  const segments = path.split('?')[0]!.split(/\/|%2f|%5c/i);
   if (segments.some((seg) => /^(\.|%2e){1,2}$/i.test(seg)))
     throw new UsageError(
       `PATH ${JSON.stringify(pathArg)} has a . or .. segment: paths are relative to the base URL, and never leave it`,
