@@ -2,7 +2,7 @@
  * Typed calls of the order endpoints: thin wrappers over ApiClient.request, one per
  * endpoint id of the contract, plus a page iterator and an order follower. No CLI imports.
  */
-import { nextPageRequest, type PageRequest } from '../core/http/validate.js';
+import { nextPageRequest, PageLoopError, type PageRequest } from '../core/http/validate.js';
 import { expandPath, route, type RouteId as EndpointId } from '../contract/routes.js';
 import type { CreateOrderRequest, Order, OrderCodes, OrderStatus } from '../contract/orders.js';
 import { canonicalStatus, FINAL_ORDER_STATUSES } from '../contract/order-values.js';
@@ -121,16 +121,23 @@ export async function listOrders(
 export async function* iterateOrders(
   client: ApiClient,
   query: OrderListQuery = {},
-  options: CallOptions & { onPage?: (page: ApiResponse<OrderPage>) => void } = {},
+  options: CallOptions & { onPage?: (page: ApiResponse<OrderPage>) => void; onLoop?: (error: PageLoopError) => void } = {},
 ): AsyncGenerator<Order> {
-  const { onPage, ...call } = options;
+  const { onPage, onLoop, ...call } = options;
   let asked: PageRequest | undefined = { cursor: query.cursor };
   const seen = new Set<string>();
   for (let pages = 1; asked; pages++) {
     const page = await listOrders(client, { ...query, ...asked }, call);
     onPage?.(page);
     yield* page.data.data;
-    asked = nextPageRequest(page.data, asked, { seen, pages, traceId: page.traceId });
+    try {
+      asked = nextPageRequest(page.data, asked, { seen, pages, traceId: page.traceId });
+    } catch (error) {
+      // The rows came: with onLoop the list ends here (printed whole), and the caller says why.
+      if (!onLoop || !(error instanceof PageLoopError)) throw error;
+      onLoop(error);
+      return;
+    }
   }
 }
 

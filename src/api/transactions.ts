@@ -2,7 +2,7 @@
  * Typed calls of the transaction history: one page, or every page as an async generator
  * that fetches the next page only when the consumer asks for it (constant memory).
  */
-import { nextPageRequest, type PageRequest } from '../core/http/validate.js';
+import { nextPageRequest, PageLoopError, type PageRequest } from '../core/http/validate.js';
 import type { Transaction, TransactionType } from '../contract/money.js';
 import type { ApiClient, ApiResponse } from '../core/http/types.js';
 
@@ -74,7 +74,7 @@ export interface PageInfo {
 export async function* iterateTransactions(
   client: ApiClient,
   query: TransactionQuery = {},
-  options: { signal?: AbortSignal; onPage?: (info: PageInfo) => void } = {},
+  options: { signal?: AbortSignal; onPage?: (info: PageInfo) => void; onLoop?: (error: PageLoopError) => void } = {},
 ): AsyncGenerator<Transaction, void, undefined> {
   let asked: PageRequest | undefined = { cursor: query.cursor };
   let page = 0;
@@ -106,7 +106,11 @@ export async function* iterateTransactions(
     });
     let rows: Transaction[] | undefined = body.data;
     for (const row of rows) yield row;
-    if (loop) throw loop;
+    if (loop) {
+      // The rows came: with onLoop the list ends here (printed whole), and the caller says why.
+      if (options.onLoop && loop instanceof PageLoopError) return options.onLoop(loop);
+      throw loop;
+    }
     // Let the page go before the next one is fetched (the generator is suspended meanwhile).
     // eslint-disable-next-line no-useless-assignment
     rows = undefined;

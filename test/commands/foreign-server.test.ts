@@ -248,6 +248,16 @@ describe('a server of yet another dialect', () => {
       expect(orders.code, orders.stderr).toBe(8);
       expect(orders.stdout.trim().split('\n')).toHaveLength(3);
       expect(orders.stderr).toContain('stopped after 3 pages to avoid a loop');
+      // Every format keeps the rows that came, a JSON array closed and whole.
+      const txJson = await runCli(['transactions', 'list', '--all', '--json'], { env: at });
+      expect(txJson.code).toBe(8);
+      expect(JSON.parse(txJson.stdout)).toHaveLength(2);
+      const ordJson = await runCli(['orders', 'list', '--all', '--json'], { env: at });
+      expect(ordJson.code).toBe(8);
+      expect(JSON.parse(ordJson.stdout)).toHaveLength(3);
+      const table = await runCli(['orders', 'list', '--all'], { env: at, tty: true, columns: 120 });
+      expect(table.code).toBe(8);
+      expect(table.stdout).toContain('ord_a2');
     } finally {
       await looping.close();
     }

@@ -122,6 +122,7 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
     let fetched = 0;
     let via: string | undefined;
     let unfollowable: { traceId: string | undefined } | undefined;
+    let loop: Error | undefined;
     // A spinner on stderr while the pages come; stopped before a table is drawn on the same terminal.
     const showProgress = io.stderrIsTTY && (!io.stdoutIsTTY || settings.format === 'table');
     const spinner = await startSpinner(io, 'Fetching orders…', { quiet: !showProgress });
@@ -129,6 +130,9 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
     const rows = (async function* () {
       const it = iterateOrders(client, query, {
         signal: io.signal,
+        onLoop: (e) => {
+          loop = e;
+        },
         onPage: (p) => {
           pages += 1;
           fetched += p.data.data.length;
@@ -156,6 +160,8 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
       throw error;
     }
     if (via) notice(io, settings, 'PAGES_FOLLOWED', followedMessage('--all', via, pages));
+    // The rows that came are printed; then why the list stops there.
+    if (loop) throw loop;
     if (unfollowable)
       throw unfollowableError(
         '--all',

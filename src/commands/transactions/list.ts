@@ -165,8 +165,12 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
   let unpaginated = false;
   let via: string | undefined;
   let unfollowable: { traceId: string | undefined } | undefined;
+  let loop: Error | undefined;
   const rows = iterateTransactions(client, query, {
     signal: f.io.signal,
+    onLoop: (e) => {
+      loop = e;
+    },
     onPage: (p) => {
       pages = p.page;
       total = p.total;
@@ -189,6 +193,8 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
   spinner.stop();
   const count = `${total} transaction${total === 1 ? '' : 's'}`;
   if (via) notice(f.io, settings, 'PAGES_FOLLOWED', followedMessage('--all', via, pages));
+  // The rows that came are printed; then why the list stops there.
+  if (loop) throw loop;
   if (unfollowable)
     throw unfollowableError('--all', `${count} (${pages} page${pages === 1 ? '' : 's'})`, '/transactions', unfollowable.traceId);
   if (unpaginated) {
