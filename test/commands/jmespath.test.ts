@@ -3,7 +3,8 @@
  * lists, records, NDJSON streams, commands that write their own JSON and `api`; codes stay
  * masked; a bad expression is a usage error sent before any request.
  */
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createClient } from '../../src/core/http/client.js';
 import type { ApiClient } from '../../src/core/http/types.js';
@@ -208,6 +209,13 @@ describe('--jmespath refused', () => {
     );
     expect(api.code, api.stderr).toBe(1);
     expect(api.stderr).toContain('POST /orders was answered 201, but its output could not be queried');
+    // A bulk run: its orders stand, and the way on is the same command, not a new batch.
+    const file = join(tempConfigDir(), 'one.csv');
+    writeFileSync(file, 'product_id,denomination,quantity,reference\nsbx-instant,10,1,jm-bulk-1\n');
+    const bulk = await runCli(['orders', 'create', '--from', file, '--jmespath', 'sort(@)'], { env });
+    expect(bulk.code, bulk.stderr).toBe(1);
+    expect(bulk.stderr).toMatch(/batch bat_\w+ ran: 1 of 1 rows are ordered, but its output could not be queried/);
+    expect(Object.values(sb.state.orders).filter((o) => o.reference === 'jm-bulk-1')).toHaveLength(1);
   });
 
   it("the hint's example and the README's orders example match real data: they print the delivered order", async () => {

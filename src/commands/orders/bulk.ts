@@ -12,7 +12,7 @@
 import { existsSync } from 'node:fs';
 import { formatMoney, fromMinor } from '../../contract/money-format.js';
 import { configLocation } from '../../core/config/location.js';
-import { CliError, UsageError } from '../../core/errors/index.js';
+import { CliError, faultAfterWrite, QueryRunError, UsageError } from '../../core/errors/index.js';
 import { compileAnswerChecks } from '../../core/http/validate.js';
 import { err } from '../../core/io/io.js';
 import { keepHeapSmall, optimiseSooner } from '../../core/io/runtime.js';
@@ -327,7 +327,17 @@ async function finishBatch(
   await journalNotSent(journal, outcome.unsent, new Date(f.clock.now()).toISOString());
   const resultsPath = o.results !== undefined ? await writeResults(o.results, io.cwd, state, rows(), journal.path) : null;
   const summary = summarize(state, skipped, journal.path, resultsPath);
-  await printSummary(io, summary, o.settings);
+  try {
+    await printSummary(io, summary, o.settings);
+  } catch (error) {
+    // A --jmespath that could not run on the summary: the orders stand.
+    if (!(error instanceof QueryRunError)) throw error;
+    throw faultAfterWrite(
+      error,
+      `batch ${batchId} ran: ${summary.ordered} of ${summary.rows} rows are ordered`,
+      `do not order the file as a new batch: the same command again skips the ordered rows (${run.resumeCmd})`,
+    );
+  }
 
   const resume = run.resumeCmd;
   if (outcome.interrupted) {
