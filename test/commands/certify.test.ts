@@ -157,6 +157,8 @@ describe('vouchers certify', () => {
       );
       expect(r.code, r.stderr).toBe(2);
       expect(r.stderr).toContain('cannot write the report to /proc/vouchers-nope/x.json: no file can be created there');
+      // The example is of the reporter given.
+      expect(r.stderr).toContain('e.g. --reporter json=reports/certify.json');
     },
   );
 

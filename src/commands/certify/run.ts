@@ -46,19 +46,23 @@ async function printChecklist(f: Factory, flags: CertifyFlags): Promise<void> {
   await printList(f.io, [...CHECKLIST], LIST_COLUMNS, settings);
 }
 
+/** The file extension of each report format, for examples. */
+const REPORT_EXTENSIONS: Record<string, string> = { junit: 'xml', json: 'json', markdown: 'md' };
+
 /** A report file, written whole or not at all (a temporary file renamed into place). */
-async function writeReportFile(cwd: string, file: string, text: string): Promise<string> {
+async function writeReportFile(cwd: string, name: string, file: string, text: string): Promise<string> {
   const path = resolve(cwd, file);
   try {
     makeDirSync(dirname(path), 0o777);
     await writeFileAtomic(path, text, { mode: 0o644 });
   } catch (e) {
-    throw reportFileError(path, e);
+    throw reportFileError(path, e, name);
   }
   return path;
 }
 
-function reportFileError(path: string, e: unknown): UsageError {
+/** `name`: the reporter (junit, json, markdown), repeated in the example of the hint. */
+function reportFileError(path: string, e: unknown, name: string): UsageError {
   const code = (e as NodeJS.ErrnoException).code;
   const words: Record<string, string> = {
     EISDIR: 'it is a directory',
@@ -71,7 +75,7 @@ function reportFileError(path: string, e: unknown): UsageError {
   const why = (code && words[code]) ?? code ?? String(e);
   return new UsageError(
     `cannot write the report to ${path}: ${why}`,
-    'give a file in a folder you can write to, e.g. --reporter junit=reports/certify.xml',
+    `give a file in a folder you can write to, e.g. --reporter ${name}=reports/certify.${REPORT_EXTENSIONS[name] ?? name}`,
   );
 }
 
@@ -91,7 +95,7 @@ async function checkReportFiles(cwd: string, options: CertifyOptions): Promise<v
       await writeFile(probe, '', { flag: 'wx' });
       await rm(probe, { force: true });
     } catch (e) {
-      throw reportFileError(path, e);
+      throw reportFileError(path, e, r.name);
     }
   }
 }
@@ -104,7 +108,7 @@ async function writeDocuments(f: Factory, options: CertifyOptions, report: Retur
     const text = r.file === null && r.name === 'json' ? jsonDocument(io, report, 2) : renderReport(r.name, report);
     if (r.file === null) await out(io, text);
     else {
-      const path = await writeReportFile(io.cwd, r.file, text);
+      const path = await writeReportFile(io.cwd, r.name, r.file, text);
       noticeFor(f, 'REPORT_WRITTEN', `Wrote the ${r.name} report to ${path}`);
     }
   }

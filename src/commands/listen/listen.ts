@@ -261,7 +261,8 @@ async function listenWithInbox(
   say('INBOX', `Inbox: ${inboxPath} (${inbox.count} event${inbox.count === 1 ? '' : 's'} stored). Press Ctrl-C to stop.\n`);
   let backlogDone: Promise<void> = Promise.resolve();
   if (forwarder && backlog) {
-    say('BACKLOG', backlogNote(f, backlog, forwarder.url.toString(), o.inbox, o.events));
+    const note = backlogNote(f, backlog, forwarder.url.toString(), o.inbox, o.events);
+    if (note !== '') say('BACKLOG', note);
     backlogDone = forwardBacklog(
       backlog.owed,
       forwarder,
