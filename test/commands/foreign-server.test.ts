@@ -251,6 +251,7 @@ describe('a server of yet another dialect', () => {
       // Every format keeps the rows that came, a JSON array closed and whole.
       const txJson = await runCli(['transactions', 'list', '--all', '--json'], { env: at });
       expect(txJson.code).toBe(8);
+      expect(JSON.parse(txJson.stderr.trim().split('\n').at(-1)!)).toMatchObject({ error: { name: 'PagingLoop', code: 'PAGING_LOOP' } });
       expect(JSON.parse(txJson.stdout)).toHaveLength(2);
       const ordJson = await runCli(['orders', 'list', '--all', '--json'], { env: at });
       expect(ordJson.code).toBe(8);

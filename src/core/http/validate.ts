@@ -212,8 +212,12 @@ export interface PageRequest {
   path?: string;
 }
 
-/** The list named as next a page it had already given: following it would never end. */
+/** The list named as next a page it had already given: following it would never end (exit 8: the list is not whole). */
 export class PageLoopError extends CliError {
+  override readonly name = 'PagingLoop';
+  override get code(): string {
+    return 'PAGING_LOOP';
+  }
   constructor(
     pages: number,
     readonly traceId: string | undefined,
