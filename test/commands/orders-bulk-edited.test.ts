@@ -131,6 +131,29 @@ describe('bulk: an edited file (issue 11 point 2)', () => {
     expectOnePerReference(sb, 'chg', ['chg-1', 'chg-2']);
   });
 
+  it('a file edited after its rows were ordered, then put back byte for byte: runs (nothing ordered again), and again', async ({
+    freshSandbox: sb,
+  }) => {
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const file = join(tempConfigDir(), 'orders.csv');
+    const original = [HEADER, 'sbx-instant,10,1,back-1,USD', 'sbx-instant,10,1,back-2,USD'].join('\n') + '\n';
+    writeFileSync(file, original);
+    expect((await runCli(['orders', 'create', '--from', file], opts(dir))).code).toBe(0);
+    writeFileSync(file, original.replace('sbx-instant,10,1,back-1', 'sbx-instant,25,1,back-1'));
+    const edited = await runCli(['orders', 'create', '--from', file, '--json'], opts(dir));
+    expect(edited.code, edited.stderr).toBe(0);
+    expect(JSON.parse(edited.stdout)).toMatchObject({ changed_since_ordered: 1 });
+    // Back as it was: the batch of these bytes was taken over; the file runs after it.
+    writeFileSync(file, original);
+    for (let run = 0; run < 2; run++) {
+      const back = await runCli(['orders', 'create', '--from', file, '--json'], opts(dir));
+      expect(back.code, back.stderr).toBe(0);
+      expect(JSON.parse(back.stdout)).toMatchObject({ rows: 2, ordered: 2, skipped: 2, changed_since_ordered: 0 });
+      expect(back.stderr).not.toContain('was taken over by batch');
+    }
+    expectOnePerReference(sb, 'back', ['back-1', 'back-2']);
+  });
+
   it('interrupted (answers lost for some rows), then edited (rows reordered, one added): the lost rows are re-sent with their keys and replayed', async ({
     freshSandbox: sb,
   }) => {

@@ -24,6 +24,7 @@ import {
   journalPath,
   listBatchIds,
   rowCount,
+  sha256Hex,
   type BatchState,
   type BulkRow,
 } from '../../core/journal/bulk.js';
@@ -88,6 +89,14 @@ export async function runBulk(f: Factory, o: BulkOptions): Promise<void> {
   // A batch of this very file started under another id (ids were once derived otherwise) continues.
   if (o.resume === undefined && !existsSync(journalPath(config.dir, batchId)))
     batchId = (await batchOfFile(config.dir, target, input!.sha256)) ?? batchId;
+  // The file of a batch an edit took over, put back as it was: it runs as a batch of its own
+  // after the one that took it over (an id derived from both, so a re-run continues it), and
+  // takes that one's rows over by reference in turn, as any edit does.
+  for (let hops = 0; o.resume === undefined && hops < MAX_SUPERSEDED_HOPS && existsSync(journalPath(config.dir, batchId)); hops++) {
+    const by = (await BulkJournal.read(config.dir, batchId).catch(() => undefined))?.superseded_by;
+    if (by === undefined) break;
+    batchId = batchIdOf(sha256Hex(`${input!.sha256}\nafter ${by}`), target);
+  }
   const resumeCmd = suggestedCommand(f.globals(), ['orders', 'create', '--resume', batchId]);
   // One run per batch: a second run of the same file (or --resume) beside this one is
   // refused before it reads the journal. A dry run orders nothing and takes no lock.
@@ -99,6 +108,9 @@ export async function runBulk(f: Factory, o: BulkOptions): Promise<void> {
     await lock?.release();
   }
 }
+
+/** Put-back files followed through batches that took them over, at most (each hop reads a journal). */
+const MAX_SUPERSEDED_HOPS = 64;
 
 async function runLocked(f: Factory, o: BulkOptions, run: LockedRun): Promise<void> {
   const opened = await openBatch(f, o, run.configDir, run.batchId);

@@ -87,7 +87,8 @@ its identity (against one server and API key), so a file edited after an interru
 partly failed run (a row fixed, a row added, rows reordered or removed) takes over the rows
 earlier batches sent, by reference: ordered rows are not ordered again (an ordered row
 edited since is named before anything is sent, counted in changed_since_ordered and marked
-ROW_CHANGED in --results), refused rows get a fresh key, the earlier batch is not run again. Two rows with one
+ROW_CHANGED in --results), refused rows get a fresh key, the earlier batch is not run again
+(the file put back as it was runs as a batch after the one that took it over). Two rows with one
 reference are refused. Rows without a reference are identified by the file's bytes only:
 an edited file of them at a path an earlier batch sent rows from is refused (exit 2,
 nothing ordered); --new-batch orders it as a new batch on purpose.
