@@ -179,6 +179,12 @@ describe('vouchers log --method and --path', () => {
     expect((await shown('--profile', 'default')).length).toBe(NAMES.length - 1);
     const other = await runCli(['--profile', 'acme', 'log', '--json'], { configDir });
     expect((JSON.parse(other.stdout) as RequestLogEntry[]).map((e) => e.trace_id)).toEqual([T_NET]);
+    // A profile with no request logged: said so on a terminal, with how to see every profile's.
+    const none = await runCli(['--profile', 'nosuch', 'log'], { configDir, tty: true });
+    expect(none.code).toBe(0);
+    expect(none.stdout).toContain('No logged request of profile "nosuch" (without --profile, every profile\'s are shown).');
+    const filtered = await runCli(['--profile', 'nosuch', 'log', '--method', 'POST'], { configDir, tty: true });
+    expect(filtered.stdout).toContain('No logged request of profile "nosuch" matches these filters');
   });
 });
 

@@ -73,8 +73,11 @@ export async function run(f: Factory, opts: LogOptions): Promise<void> {
     );
   }
   if (opts.trace !== undefined && entries.length === 0) throw traceNotFound(opts, log.path, f.globals().profile);
+  const profile = f.globals().profile;
   const empty = where
-    ? 'No logged request matches these filters.'
+    ? profile !== undefined
+      ? `No logged request of profile ${JSON.stringify(profile)}${where === undefined || !logFilter(opts, Date.now()) ? '' : ' matches these filters'} (without --profile, every profile's are shown).`
+      : 'No logged request matches these filters.'
     : opts.unanswered
       ? 'No keyed write without its answer logged.'
       : opts.failed
