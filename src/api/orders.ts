@@ -2,7 +2,7 @@
  * Typed calls of the order endpoints: thin wrappers over ApiClient.request, one per
  * endpoint id of the contract, plus a page iterator and an order follower. No CLI imports.
  */
-import { nextPageRequest, PageLoopError, type PageRequest } from '../core/http/validate.js';
+import { nextPageRequest, PageLoopError, type PageRequest } from '../core/http/paging.js';
 import { expandPath, route, type RouteId as EndpointId } from '../contract/routes.js';
 import type { CreateOrderRequest, Order, OrderCodes, OrderStatus } from '../contract/orders.js';
 import { canonicalStatus, FINAL_ORDER_STATUSES } from '../contract/order-values.js';

@@ -2,7 +2,7 @@
  * Typed calls of the transaction history: one page, or every page as an async generator
  * that fetches the next page only when the consumer asks for it (constant memory).
  */
-import { nextPageRequest, PageLoopError, type PageRequest } from '../core/http/validate.js';
+import { nextPageRequest, PageLoopError, type PageRequest } from '../core/http/paging.js';
 import type { Transaction, TransactionType } from '../contract/money.js';
 import type { ApiClient, ApiResponse } from '../core/http/types.js';
 

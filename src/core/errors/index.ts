@@ -257,8 +257,8 @@ export class QueryRunError extends UsageError {}
 /**
  * A fault of this CLI (not an error it reports) while showing the result of a write the
  * server made (an order placed, a payout paid): `done` says first that it was made, `hint`
- * how not to make it again, so that nobody "runs it again" into a second one. A --jmespath that could not run on its
- * output (QueryRunError) is said so. `traceId`: the write's own.
+ * how not to make it again, so that nobody "runs it again" into a second one. A --jmespath
+ * that could not run on its output (QueryRunError) is said so. `traceId`: the write's own.
  */
 export function faultAfterWrite(error: unknown, done: string, hint: string, traceId?: string): CliError {
   const e = asCliError(error);

@@ -204,58 +204,6 @@ export function readList(body: unknown): { list: ListBody; read: ListRead } {
   };
 }
 
-/** Where a list's next page is asked for: its cursor, or the query and path a server paging otherwise gave. */
-export interface PageRequest {
-  cursor?: string;
-  next?: Record<string, string>;
-  /** The path to ask at instead of the list's own (a next link's); a cursor is then sent there too. */
-  path?: string;
-}
-
-/** The list named as next a page it had already given: following it would never end (exit 8: the list is not whole). */
-export class PageLoopError extends CliError {
-  override readonly name = 'PagingLoop';
-  override get code(): string {
-    return 'PAGING_LOOP';
-  }
-  constructor(
-    pages: number,
-    readonly traceId: string | undefined,
-  ) {
-    super(
-      'pending',
-      `the server's list names as its next page one it already gave: stopped after ${pages} page${pages === 1 ? '' : 's'} to avoid a loop; the rest was not fetched`,
-      `the server's paging is broken: report it to the provider${traceId ? `, quoting the trace ID ${traceId}` : ''}`,
-    );
-  }
-}
-
-const pageKey = (r: PageRequest) => JSON.stringify([r.cursor ?? null, r.next ?? null, r.path ?? null]);
-
-/**
- * The request of the page after `list`, asked for with `asked`; undefined on the last page.
- * `seen` holds the requests made so far (the caller keeps it across pages): a server naming
- * one of them again would never end, and is a PageLoopError (exit 8) after `pages` pages.
- */
-export function nextPageRequest(
-  list: Pick<ListBody, 'has_more' | 'next_cursor' | 'next_query' | 'next_path'>,
-  asked: PageRequest,
-  loop: { seen: Set<string>; pages: number; traceId: string | undefined } = { seen: new Set(), pages: 1, traceId: undefined },
-): PageRequest | undefined {
-  if (!list.has_more) return undefined;
-  let next: PageRequest;
-  // Every key set, so that spread over a query one replaces the other's value of the last page.
-  if (list.next_cursor) next = { cursor: list.next_cursor, next: undefined, path: asked.path };
-  else if (list.next_query || list.next_path !== undefined)
-    next = { cursor: undefined, next: list.next_query, path: list.next_path ?? asked.path };
-  else return undefined;
-  loop.seen.add(pageKey(asked));
-  const key = pageKey(next);
-  if (loop.seen.has(key)) throw new PageLoopError(loop.pages, loop.traceId);
-  loop.seen.add(key);
-  return next;
-}
-
 interface ZodIssueLike {
   code: string;
   path: PropertyKey[];

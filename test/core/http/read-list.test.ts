@@ -97,7 +97,7 @@ describe('pagingOf with where the list was asked (PageAt): a next link is follow
 
 describe('nextPageRequest: the path of a next link is asked at, and kept for a cursor after it', () => {
   it('moves to the link path, carries it, and refuses a link naming the page just asked (a loop)', async () => {
-    const { nextPageRequest } = await import('../../../src/core/http/validate.js');
+    const { nextPageRequest } = await import('../../../src/core/http/paging.js');
     const first = nextPageRequest({ has_more: true, next_cursor: null, next_path: '/transactions/p2' }, { cursor: undefined });
     expect(first).toEqual({ cursor: undefined, next: undefined, path: '/transactions/p2' });
     expect(nextPageRequest({ has_more: true, next_cursor: 'c3' }, first!)).toEqual({
