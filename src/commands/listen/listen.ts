@@ -138,7 +138,7 @@ async function listenWithInbox(
   const io = f.io;
   const noColor = f.globals().color === false;
   // The listener's own lines on stderr: JSON notices with --json, as every note then is.
-  const say = (code: string, text: string) => noticeFor(f, code, text.replace(/\n$/, ''));
+  const say = (code: string, text: string) => noticeFor(f, code, text);
   let secrets = initialSecrets;
   let inbox: InboxWriter;
   try {

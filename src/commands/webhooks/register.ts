@@ -198,7 +198,7 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
   const client = await f.client();
   const res = await registerWebhook(client, body, { signal: f.io.signal });
   // What happened, on stderr: JSON notices with --json, as every note then is.
-  const say = (code: string, text: string) => notice(f.io, settings, code, text.replace(/\n$/, ''));
+  const say = (code: string, text: string) => notice(f.io, settings, code, text);
   const { secret, endpoint } = secretOf(res.data);
   // An answer without a body says the registration was taken, nothing more: not whether an
   // endpoint was made or updated, nor what became of its secret.

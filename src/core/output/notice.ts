@@ -6,7 +6,9 @@
 import { err, type IO } from '../io/io.js';
 import type { OutputSettings } from './options.js';
 
-export function notice(io: IO, settings: Pick<OutputSettings, 'format'>, code: string, message: string): void {
+export function notice(io: IO, settings: Pick<OutputSettings, 'format'>, code: string, text: string): void {
+  // A message written as a line (ending in a line break) is taken as it is: one line break, never two.
+  const message = text.endsWith('\n') ? text.slice(0, -1) : text;
   if (settings.format === 'json' || settings.format === 'ndjson') err(io, JSON.stringify({ notice: { code, message } }) + '\n');
   else err(io, `${message}\n`);
 }
