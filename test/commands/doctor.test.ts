@@ -202,6 +202,27 @@ describe('vouchers doctor', () => {
     expect(seen).toHaveLength(1);
   });
 
+  it('401 with the secret from VOUCHERS_API_SECRET: the fix names the variable that overrode the profile', async () => {
+    categories = { status: 401, code: 'AUTHENTICATION_FAILED' };
+    const dir = await configured();
+    const r = await runCli(['doctor'], { configDir: dir, env: { VOUCHERS_API_SECRET: 'not-the-secret' } });
+    expect(r.code).toBe(3);
+    expect(line(r.stdout, 'Authentication')).toContain(
+      "fix: check VOUCHERS_API_SECRET, which this run used instead of the profile's (unset it to use vouchers profiles show sandbox)",
+    );
+    expect(r.stdout).not.toContain('not-the-secret');
+  });
+
+  it('a profile that cannot be read (a secret with a line break) says so on the lines it skips, not "no profile"', async () => {
+    const dir = await configured();
+    const r = await runCli(['doctor'], { configDir: dir, env: { VOUCHERS_API_SECRET: 'two\nlines' } });
+    expect(r.code).toBe(2);
+    expect(line(r.stdout, 'Profile')).toMatch(/^✖ Profile: VOUCHERS_API_SECRET holds a control character/);
+    expect(line(r.stdout, 'Authentication')).toBe('! Authentication: not checked: fix the profile problem above first');
+    expect(r.stdout).not.toContain('no profile');
+    expect(seen).toHaveLength(0);
+  });
+
   it('403 IP_NOT_ALLOWED: the allowlist check fails with its fix, exit 3', async () => {
     categories = { status: 403, code: 'IP_NOT_ALLOWED' };
     const dir = await configured();

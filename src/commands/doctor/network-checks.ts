@@ -2,7 +2,7 @@
  * Checks that talk to the server through the one request pipeline: reachable, credentials
  * accepted, IP allowlist, request signing, clock skew (from the `Date` header).
  */
-import type { ResolvedProfile } from '../../core/config/types.js';
+import { ENV, type ResolvedProfile } from '../../core/config/types.js';
 import { CliError, NetworkError } from '../../core/errors/index.js';
 import { foreignError } from '../../core/http/api-error.js';
 import type { ApiClient } from '../../core/http/types.js';
@@ -136,17 +136,26 @@ function reachableCheck(profile: ResolvedProfile, a: Answer | Error): CheckResul
   return ok('reachable', label, `GET /categories answered in ${a.durationMs} ms`);
 }
 
+/** What to check after a 401: the profile's key and secret, or the variables that override them. */
+function credentialsFix(profile: ResolvedProfile): string {
+  const fromEnv = [profile.sources.api_key === 'env' && ENV.apiKey, profile.sources.api_secret === 'env' && ENV.apiSecret].filter(
+    Boolean,
+  ) as string[];
+  const show = `vouchers profiles show${profile.exists ? ` ${profile.name}` : ''}`;
+  const where =
+    fromEnv.length === 0
+      ? `check the API key and secret: ${show}`
+      : profile.exists
+        ? `check ${fromEnv.join(' and ')}, which this run used instead of the profile's (unset ${fromEnv.length > 1 ? 'them' : 'it'} to use ${show})`
+        : `check ${fromEnv.join(' and ')}`;
+  return `${where}; keys can be revoked or rotated, ask for new ones if needed`;
+}
+
 function authenticationCheck(profile: ResolvedProfile, a: Answer): CheckResult {
   const label = 'Authentication';
   if (is2xx(a.status)) return ok('authentication', label, 'API key and secret accepted');
   if (a.status === 401) {
-    return fail(
-      'authentication',
-      label,
-      `rejected: ${describe(a)}`,
-      `check the API key and secret: vouchers profiles show${profile.exists ? ` ${profile.name}` : ''}; keys can be revoked or rotated, ask for new ones if needed`,
-      'auth',
-    );
+    return fail('authentication', label, `rejected: ${describe(a)}`, credentialsFix(profile), 'auth');
   }
   if (a.status === 403 && a.code === 'IP_NOT_ALLOWED')
     return skip('authentication', label, 'cannot tell: the request was refused by the IP allowlist first');
@@ -252,8 +261,7 @@ function signingCheck(profile: ResolvedProfile, a: Answer | Error, control?: Ans
       'auth',
     );
   }
-  if (a.status === 401)
-    return fail('signing', label, `rejected: ${describe(a)}`, 'check the API key and secret: vouchers profiles show', 'auth');
+  if (a.status === 401) return fail('signing', label, `rejected: ${describe(a)}`, credentialsFix(profile), 'auth');
   return warn(
     'signing',
     label,

@@ -26,6 +26,9 @@ const NETWORK_CHECKS: [string, string][] = [
   ['clock_skew', 'Clock skew'],
 ];
 
+/** The profile line above failed: the profile could not be resolved (there may well be one). */
+const NO_PROFILE = 'not checked: fix the profile problem above first';
+
 function messageOf(e: unknown): { message: string; hint?: string } {
   if (e instanceof CliError) return { message: e.message, hint: e.hint };
   return { message: e instanceof Error ? e.message : String(e) };
@@ -63,12 +66,12 @@ export async function collectChecks(f: Factory): Promise<CheckResult[]> {
     }
   } else {
     for (const [check, label] of [['credentials', 'Credentials'], ['base_url', 'Base URL'], ...NETWORK_CHECKS]) {
-      results.push(skip(check as string, label as string, 'not checked: no profile'));
+      results.push(skip(check as string, label as string, NO_PROFILE));
     }
   }
 
   results.push(permissionsCheck(store?.path, store?.dir));
-  results.push(profile ? webhookSecretCheck(profile) : skip('webhook_secret', 'Webhook secret', 'not checked: no profile'));
+  results.push(profile ? webhookSecretCheck(profile) : skip('webhook_secret', 'Webhook secret', NO_PROFILE));
   return results;
 }
 
