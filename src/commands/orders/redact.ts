@@ -3,14 +3,14 @@
  * (keeping `code_last4`, as GET /orders/{id} shows them) unless the user asked to reveal.
  */
 import type { Order, OrderCodes, OrderVoucher, VoucherCode } from '../../contract/orders.js';
-import { maskCode } from '../../core/output/format.js';
+import { codeTail, maskCode } from '../../core/output/format.js';
 import { codeFieldAt, codeText, maskCodes } from '../../core/output/mask.js';
 import type { Column } from '../../core/output/print.js';
 import { moreCodes } from '../../api/order-read.js';
 
 export function redactVoucher(v: OrderVoucher): OrderVoucher {
   const { code, pin: _pin, ...rest } = v;
-  const last4 = v.code_last4 ?? (typeof code === 'string' && code !== '' ? code.slice(-4) : undefined);
+  const last4 = v.code_last4 ?? (typeof code === 'string' && codeTail(code) !== '' ? codeTail(code) : undefined);
   // A server's own names for a code or pin (`redemption_code`, `card_number`…) are masked too.
   const masked = maskCodes(rest);
   return last4 === undefined ? masked : { ...masked, code_last4: last4 };
@@ -26,7 +26,8 @@ export function redactOrder(order: Order, reveal: boolean): Order {
 export function shownCode(v: { code?: string | null; code_last4?: string | null }, reveal: boolean): string {
   if (v.code && reveal) return v.code;
   if (v.code) return maskCode(v.code);
-  return v.code_last4 ? maskCode(v.code_last4) : '';
+  // The server's own last characters are shown as it gave them.
+  return v.code_last4 ? `••••••••${v.code_last4}` : '';
 }
 
 export function shownPin(pin: string | null | undefined, reveal: boolean): string | null {

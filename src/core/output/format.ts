@@ -57,7 +57,17 @@ export function styleStatus(text: string, c: ChalkInstance): string {
  */
 export function maskCode(code: unknown): string {
   if (code === null || code === undefined || code === '') return '';
-  return '••••••••' + (typeof code === 'string' ? code : typeof code === 'object' ? JSON.stringify(code) : String(code)).slice(-4);
+  return '••••••••' + codeTail(typeof code === 'string' ? code : typeof code === 'object' ? JSON.stringify(code) : String(code));
+}
+
+/**
+ * The end of a code that may be shown: its last 4 characters, fewer of a short code (never
+ * more than a third of it), none of a code under 6 characters (`AB0`, a 3-digit security
+ * code), which its tail would give away.
+ */
+export function codeTail(code: string): string {
+  const show = code.length < 6 ? 0 : Math.min(4, Math.floor(code.length / 3));
+  return show === 0 ? '' : code.slice(-show);
 }
 
 /** Mask a secret: first 4 and last 4 at most, never more than a third of it. */

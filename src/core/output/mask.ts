@@ -83,7 +83,7 @@ function isCodeName(k: string): boolean {
     /(^|_)(activation|redemption|redeem|claim|license|licence|product|gift_card|giftcard|card|voucher)_(key|token)$/.test(k) ||
     /(^|_)(redemption|redeem|claim|activation)_(url|link|uri)$/.test(k) ||
     /^(redemption|redeem)$/.test(k) ||
-    /^(pan|cvv|cvc|token)$/.test(k)
+    /^(pan|cvv|cvc|cvv2|cvc2|csc|token)$/.test(k)
   );
 }
 
@@ -138,7 +138,9 @@ function maskEvery(value: unknown, pin = false, depth = 0): unknown {
 
 /** Whether a field holds a PIN (masked whole) rather than a code (masked to its last 4). */
 export const isPinField = byName((key) =>
-  /(^|_)(pin|pincode|pin_code|passcode|cvv|cvc|pin_number|pin_no|pin_num|pin_nr|pin_value)s?$/.test(snake(key)),
+  /(^|_)(pin|pincode|pin_code|passcode|cvv|cvc|cvv2|cvc2|csc|security_code|access_code|pin_number|pin_no|pin_num|pin_nr|pin_value)s?$/.test(
+    snake(key),
+  ),
 );
 
 /**
@@ -311,26 +313,53 @@ function held(key: string, v: unknown): Field[] {
  * string before one holding an object or a list), else one in an object it holds (`card:
  * {number, pin}`), named by both keys joined (`card_number`), its key given as `card.number`.
  */
-function findField(record: Record<string, unknown>, is: (key: string, v: unknown) => boolean, preferred: string): Field | undefined {
+function findField(
+  record: Record<string, unknown>,
+  is: (key: string, v: unknown) => boolean,
+  preferred: string,
+  rank: (name: string) => number = () => 0,
+): Field | undefined {
   const own = held(preferred, Object.hasOwn(record, preferred) ? record[preferred] : undefined)[0];
   if (own) return own;
-  for (const [k, v] of Object.entries(record)) if (usable(v) && is(k, v)) return { key: k, value: String(v) };
-  for (const [k, v] of Object.entries(record)) if (v !== null && typeof v === 'object' && is(k, v) && held(k, v)[0]) return held(k, v)[0];
+  // The best-ranked field wins; among equals, the first found in the order below.
+  let best: Field | undefined;
+  let bestRank = Infinity;
+  const offer = (field: Field | undefined, name: string) => {
+    if (field === undefined) return;
+    const r = rank(name);
+    if (r < bestRank) [best, bestRank] = [field, r];
+  };
+  for (const [k, v] of Object.entries(record)) if (usable(v) && is(k, v)) offer({ key: k, value: String(v) }, k);
+  for (const [k, v] of Object.entries(record)) if (v !== null && typeof v === 'object' && is(k, v)) offer(held(k, v)[0], k);
   for (const [k, inner] of Object.entries(record)) {
     // A vendor's, product's or category's `code` names that thing: it is no voucher's code.
     if (!isRecord(inner) || isIdentified(k)) continue;
     for (const [c, v] of Object.entries(inner))
-      if (usable(v) && (is(`${k}_${c}`, v) || is(c, v))) return { key: `${k}.${c}`, value: String(v) };
+      if (usable(v) && (is(`${k}_${c}`, v) || is(c, v))) offer({ key: `${k}.${c}`, value: String(v) }, `${k}_${c}`);
   }
-  return undefined;
+  return best;
+}
+
+/**
+ * How surely a code-like field's name means the code one redeems, best first: a `…code`
+ * (`voucher_code`, `redemptionCode`), then a key, token, card or voucher number, then a
+ * serial or barcode (often printed beside the code, and no use without it), then a link.
+ */
+function codeRank(name: string): number {
+  const k = snake(name);
+  if (/(^|_)(url|link|uri)$/.test(k)) return 3;
+  if (/(^|_)(serial|barcode)(_|$)/.test(k)) return 2;
+  if (/code(s|_value)?$/.test(k)) return 0;
+  return 1;
 }
 
 /**
  * The code of a record (a voucher entry of unknown shape): its field `code`, else the
- * first code-like field: its key and value.
+ * code-like field whose name most surely means the code (codeRank), the first of equals:
+ * its key and value.
  */
 export function findCode(record: Record<string, unknown>): Field | undefined {
-  return findField(record, (k, v) => holdsCode(k, v) && !isPinField(k), 'code');
+  return findField(record, (k, v) => holdsCode(k, v) && !isPinField(k), 'code', codeRank);
 }
 
 /** The pin of a record: its field `pin`, else the first pin-like field. */

@@ -3,9 +3,13 @@ import { formatExpiry, formatMoney, formatTime, maskCode, maskSecret } from '../
 import { shownCode } from '../../../src/commands/orders/redact.js';
 
 describe('masking', () => {
-  it('shows a code as 8 dots and its last 4, whatever its length', () => {
+  it('shows a code as 8 dots and its last 4 whatever its length, fewer of a short code (at most a third), none under 6', () => {
     expect(maskCode('SBX-ABCD-EFGH-1234')).toBe('••••••••1234');
-    expect(maskCode('12345')).toBe('••••••••2345');
+    expect(maskCode('ABCD-EFGH-12')).toBe('••••••••H-12');
+    expect(maskCode('X7K2Q9ZT')).toBe('••••••••ZT');
+    expect(maskCode('123456')).toBe('••••••••56');
+    expect(maskCode('12345')).toBe('••••••••');
+    expect(maskCode('321')).toBe('••••••••');
     expect(maskCode('')).toBe('');
     expect(maskCode(null)).toBe('');
   });
@@ -46,7 +50,7 @@ describe('times', () => {
   });
 
   it('masks codes and secrets of any type without failing', () => {
-    expect(maskCode(12345678)).toBe('••••••••5678');
+    expect(maskCode(12345678)).toBe('••••••••78');
     expect(maskSecret(42)).toBe('••••');
   });
 });

@@ -49,12 +49,36 @@ describe('codes of another shape or name', () => {
       product_id: 'A',
       voucher_id: 'vch_1',
       code: { value: '••••••••BJ-1' },
-      card: { no: '••••••••CN-5' },
-      voucher: { value: '••••••••VV-4' },
+      card: { no: '••••••••N-5' },
+      voucher: { value: '••••••••V-4' },
       pin_number: '••••',
     });
     expect(maskCodes(ORDER, true)).toBe(ORDER);
     expect(JSON.stringify(redactCodes(ORDER).value)).not.toMatch(/LEAK/);
+  });
+
+  it('the code is the field whose name most surely means it: a …code before a serial or barcode, a link last', () => {
+    expect(findCode({ serial: 'SER0', voucher_code: 'VC-SECRET-0-XYZW', pin: '1234' })).toEqual({
+      key: 'voucher_code',
+      value: 'VC-SECRET-0-XYZW',
+    });
+    expect(findCode({ barcode: '0123', redemptionCode: 'RC-1' })).toEqual({ key: 'redemptionCode', value: 'RC-1' });
+    expect(findCode({ redemption_url: 'https://r.example/x', card_number: '6006' })).toEqual({ key: 'card_number', value: '6006' });
+    expect(findCode({ serial_number: 'S-1', card: { number: '6006-1' } })).toEqual({ key: 'card.number', value: '6006-1' });
+    // Alone, a serial is still the code; `code` itself always wins.
+    expect(findCode({ serial: 'SER0' })).toEqual({ key: 'serial', value: 'SER0' });
+    expect(findCode({ claim_code: 'C-1', code: 'X-1' })).toEqual({ key: 'code', value: 'X-1' });
+  });
+
+  it('a security code, access code or CVV is masked whole, like a pin; a short code shows none of its end', () => {
+    expect(
+      maskCodes({ card: { number: '6006491234567890', security_code: '321' }, access_code: 'AC4821', cvv2: '999', code: 'AB0' }),
+    ).toEqual({
+      card: { number: '••••••••7890', security_code: '••••' },
+      access_code: '••••',
+      cvv2: '••••',
+      code: '••••••••',
+    });
   });
 
   it('an object code is read as its value (else its JSON), and every code the voucher carries is listed', () => {
@@ -96,7 +120,7 @@ describe('codes of another shape or name', () => {
     expect(maskCodes({ voucher_value: { amount: 25, currency: 'USD' } })).toEqual({ voucher_value: { amount: 25, currency: 'USD' } });
     expect(findCode({ product_id: 'A', voucher_value: 25 })).toBeUndefined();
     expect(codeFields({ voucher_value: '25.00' })).toEqual([]);
-    expect(maskCodes({ voucher_value: 'LEAK-VV-4' })).toEqual({ voucher_value: '••••••••VV-4' });
+    expect(maskCodes({ voucher_value: 'LEAK-VV-4' })).toEqual({ voucher_value: '••••••••V-4' });
     expect(maskCodes({ voucher_value: '6006491234567890' })).toEqual({ voucher_value: '••••••••7890' });
     expect(findCode({ voucher_value: 'LEAK-VV-4' })).toEqual({ key: 'voucher_value', value: 'LEAK-VV-4' });
   });

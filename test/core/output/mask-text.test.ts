@@ -14,9 +14,9 @@ afterEach(() => forgetSeen());
 describe('maskText', () => {
   it('masks a value named as a code, pin, voucher, card or secret in a sentence', () => {
     expect(maskText('voucher ABCD-EFGH-1234-5678 already issued')).toBe('voucher ••••••••5678 already issued');
-    expect(maskText('code: X7K2Q9ZT taken, pin=123456')).toBe('code: ••••••••Q9ZT taken, pin=••••');
+    expect(maskText('code: X7K2Q9ZT taken, pin=123456')).toBe('code: ••••••••ZT taken, pin=••••');
     expect(maskText('{"voucher_code":"SBX-7K2Q-AAAA"} bad')).toBe('{"voucher_code":"••••••••AAAA"} bad');
-    expect(maskText('the voucher code is ABCD1234.')).toBe('the voucher code is ••••••••1234.');
+    expect(maskText('the voucher code is ABCD1234.')).toBe('the voucher code is ••••••••34.');
     expect(maskText('gift card 6006491234567890 expired')).toBe('gift card ••••••••7890 expired');
     expect(maskText('secret sk_fake_secret_123 is not valid for key pk_fake_1')).not.toContain('sk_fake_secret_123');
     expect(maskText('bad X-Signature t=1700000000,v1=0123456789abcdef0123456789abcdef')).not.toContain('0123456789abcdef');
