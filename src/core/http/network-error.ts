@@ -27,8 +27,14 @@ const PERMANENT_PREFIXES = [
   'ERR_SSL',
   'UND_ERR_INVALID_ARG',
   'INVALID_REQUEST',
-  'HPE_',
 ];
+/**
+ * The answer could not be read as HTTP (llhttp's HPE_* codes): whatever came back came after
+ * the request was written, so the request may have reached the server and been acted on (a
+ * proxy that mangles the answer of a committed order). Not retried: the same server answers
+ * the same way; a write is safe to retry by its idempotency key.
+ */
+const UNREADABLE_ANSWER = 'HPE_';
 /** The HTTP client refused to build the request (node-transport.ts; undici's own code). */
 const REFUSED_REQUEST = new Set(['INVALID_REQUEST', 'UND_ERR_INVALID_ARG']);
 const TIMEOUTS = new Set(['UND_ERR_HEADERS_TIMEOUT', 'UND_ERR_BODY_TIMEOUT']);
@@ -62,6 +68,7 @@ export function classifyFailure(error: unknown): TransportFailure {
   const code = codeOf(error) ?? 'NETWORK_ERROR';
   if (TIMEOUTS.has(code)) return { errno: 'TIMEOUT', phase: 'after_send', transient: true, timeout: true, cause: error };
   if (code === 'UND_ERR_CONNECT_TIMEOUT') return { errno: code, phase: 'before_send', transient: true, timeout: true, cause: error };
+  if (code.startsWith(UNREADABLE_ANSWER)) return { errno: code, phase: 'after_send', transient: false, timeout: false, cause: error };
   const permanent = PERMANENT_PREFIXES.some((p) => code.startsWith(p));
   return {
     errno: code,
@@ -105,6 +112,9 @@ export function networkError(f: TransportFailure, ctx: NetworkErrorContext): Net
     message = `could not resolve ${host.replace(/:\d+$/, '')} (${f.errno}${tries}); ${notSent}`;
   } else if (f.phase === 'before_send' && f.transient) {
     message = `could not connect to ${host} (${f.errno}${tries}); ${notSent}`;
+  } else if (f.errno.startsWith(UNREADABLE_ANSWER)) {
+    const detail = f.cause instanceof Error && f.cause.message ? `: ${f.cause.message}` : '';
+    message = `the answer from ${host} could not be read as HTTP (${f.errno}${detail}); the request may have reached the server`;
   } else if (!f.transient) {
     const detail = f.cause instanceof Error ? `: ${f.cause.message}` : '';
     message = `connection to ${host} failed (${f.errno})${detail}; ${notSent}`;
@@ -118,7 +128,9 @@ export function networkError(f: TransportFailure, ctx: NetworkErrorContext): Net
       ? 'is the server running and the base URL right? check with: vouchers doctor (for a local server: vouchers sandbox start)'
       : "check the server's TLS certificate and the base URL: vouchers doctor";
   } else if (SAFE.has(ctx.method.toUpperCase())) {
-    hint = 'retry the command; raise --timeout if the server is slow';
+    hint = f.errno.startsWith(UNREADABLE_ANSWER)
+      ? 'is the base URL an HTTP API, and is no proxy between changing its answers? check with: vouchers doctor'
+      : 'retry the command; raise --timeout if the server is slow';
   } else if (ctx.idempotencyKey) {
     hint = `retry with --idempotency-key ${ctx.idempotencyKey}: the server then returns the original result instead of running it twice`;
   } else {

@@ -24,6 +24,12 @@ describe('classifyFailure', () => {
       { errno: 'ECONNREFUSED', phase: 'before_send' },
     );
     expect(classifyFailure(new Error('odd'))).toMatchObject({ errno: 'NETWORK_ERROR', phase: 'after_send' });
+    // An answer that is no HTTP came after the request was written: it may have been acted on; not retried.
+    expect(classifyFailure({ code: 'HPE_INVALID_CONTENT_LENGTH' })).toMatchObject({ phase: 'after_send', transient: false });
+    expect(classifyFailure(Object.assign(new Error('bad'), { name: 'HTTPParserError' }))).toMatchObject({
+      errno: 'HPE_INVALID_RESPONSE',
+      phase: 'after_send',
+    });
   });
 });
 
