@@ -17,6 +17,7 @@ import { checkIdempotencyKey, payoutRequest } from './request.js';
 import { confirmOrStop, productionQuestion, productionReason } from '../orders/confirm.js';
 import type { PayoutsCreateOptions } from './index.js';
 import { noticeFor } from '../../core/output/notice.js';
+import { suggestedCommand } from '../../core/output/next-page.js';
 
 export type { PayoutsCreateOptions };
 
@@ -102,11 +103,21 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
         key,
       );
     }
-    if (mayHaveReachedServer(error))
-      err(
-        f.io,
-        `To retry safely (the payout is made at most once): vouchers payouts create --amount ${request.amount} --currency ${request.currency}${request.reference ? ` --reference ${JSON.stringify(request.reference)}` : ''} --idempotency-key ${key}\n`,
+    if (mayHaveReachedServer(error)) {
+      // The same profile (a key unknown to another one pays again), every word quoted for the shell.
+      const retry = suggestedCommand(
+        f.globals(),
+        ['payouts', 'create'],
+        [
+          ['--amount', String(request.amount)],
+          ['--currency', request.currency],
+          ['--reference', request.reference],
+          ['--idempotency-key', key],
+        ],
       );
+      notice(f.io, settings, 'RETRY', `To retry safely (the payout is made at most once): ${retry}`);
+      if (error instanceof CliError) error.withJsonFields({ idempotency_key: key });
+    }
     throw error;
   }
   // Any 2xx is a payout made, whatever its body: a server's own field names are shown as they are.
