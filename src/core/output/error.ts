@@ -67,6 +67,21 @@ function notFoundHint(e: ApiError, globals?: HintGlobals): string {
   return "check the id and the path; another partner's resources are not visible to you";
 }
 
+/**
+ * A key already used with another body: whatever that first request made (an order, a
+ * payout) exists. "Use a new key" would make a second one when the two requests meant the
+ * same thing (a flag added on the retry): first find out what the key made.
+ */
+function reusedKeyHint(e: ApiError, globals?: HintGlobals): string {
+  const path = (e.path ?? '').split('?')[0]!;
+  const [what, find] = /\/payouts$/.test(path)
+    ? ['payout', `${suggestedCommand(globals, ['transactions', 'list', '--type', 'PAYOUT'])}`]
+    : /\/orders$/.test(path)
+      ? ['order', `${suggestedCommand(globals, ['orders', 'list'])} (with --reference, by the reference it was given)`]
+      : ['request', `${suggestedCommand(globals, ['log'])}`];
+  return `this key was already used, with a different body: the ${what} that first request made may exist. Look before making another: ${find}; to see its result, repeat the first command exactly, with this key. A new key makes a new ${what}`;
+}
+
 /** A refused key or secret: look at the profile this run used, and let doctor check it. */
 function credentialsHint(globals?: HintGlobals): string {
   return `check the API key and secret of this profile: ${suggestedCommand(globals, ['profiles', 'show'])}; ${suggestedCommand(globals, ['doctor'])}`;
@@ -89,12 +104,12 @@ const HINTS: Record<string, string | ((e: ApiError, globals?: HintGlobals) => st
   UNSUPPORTED_MEDIA_TYPE: 'send the body as JSON with Content-Type: application/json; charset=utf-8 (vouchers api does this for you)',
   RATE_LIMIT_EXCEEDED: (e) =>
     `the API's rate limit for this key is used up: wait${e.retryAfter !== undefined ? ` ${e.retryAfter} s` : ''} and retry; to stay under it, lower the profile's client pace (limits.orders_per_minute, limits.general_per_hour) with vouchers profiles set`,
-  IDEMPOTENCY_KEY_REUSED: 'this idempotency key was already used with a different body: use a new key for a new request',
+  IDEMPOTENCY_KEY_REUSED: reusedKeyHint,
   IDEMPOTENCY_KEY_IN_PROGRESS: 'the first request with this key is still running: retry in a moment with the same key',
   VALIDATION_FAILED: 'fix the fields named above and retry',
-  ORDER_NOT_CANCELLABLE: (e) => {
+  ORDER_NOT_CANCELLABLE: (e, globals) => {
     const id = /\/orders\/([^/?]+)/.exec(e.path ?? '')?.[1];
-    return `only PENDING orders can be cancelled: ${id ? `see its status with vouchers orders get ${decodeURIComponent(id)}` : "see the order's status with vouchers orders get"}`;
+    return `only PENDING orders can be cancelled: ${id ? `see its status with ${suggestedCommand(globals, ['orders', 'get', decodeURIComponent(id)])}` : "see the order's status with vouchers orders get"}`;
   },
   SERVICE_UNAVAILABLE: (e) => retryLater(e, 'the service is unavailable'),
   INTERNAL_ERROR: (e) => retryLater(e, 'a server fault'),

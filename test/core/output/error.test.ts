@@ -195,6 +195,18 @@ describe('hintFor', () => {
     expect(hintFor(body)).toContain('send a JSON body');
   });
 
+  it('IDEMPOTENCY_KEY_REUSED: the first request may have made an order or payout; look before using a new key', () => {
+    const reused = (path: string) =>
+      hintFor(api({ status: 422, name: 'IdempotencyKeyReused', code: 'IDEMPOTENCY_KEY_REUSED', method: 'POST', path }), { profile: 'px' });
+    expect(reused('/orders')).toBe(
+      'this key was already used, with a different body: the order that first request made may exist. Look before making another: vouchers --profile px orders list (with --reference, by the reference it was given); to see its result, repeat the first command exactly, with this key. A new key makes a new order',
+    );
+    expect(reused('/payouts')).toContain(
+      'the payout that first request made may exist. Look before making another: vouchers --profile px transactions list --type PAYOUT',
+    );
+    expect(reused('/payouts')).not.toMatch(/^use a new key/);
+  });
+
   it('a hint the error carries wins', () => {
     expect(hintFor(new ApiError({ status: 404, name: 'HttpError', code: 'HTTP_404', message: 'x', hint: 'no such endpoint here' }))).toBe(
       'no such endpoint here',
