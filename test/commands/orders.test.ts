@@ -600,7 +600,7 @@ describe('orders wait', () => {
 });
 
 describe('orders cancel', () => {
-  it('cancels a PENDING order with --yes; a second cancel is refused (409, exit 5)', async () => {
+  it('cancels a PENDING order with --yes; a second cancel (its answer lost, run again) says it is cancelled already, exit 0', async () => {
     const created = await createJson(['--product', 'sbx-gated', '--denomination', '10']);
     const noYes = await cli(['orders', 'cancel', created.order_id]);
     expect(noYes.code).toBe(2);
@@ -609,9 +609,22 @@ describe('orders cancel', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(['CANCELLED', 'REFUNDED']).toContain(Order.parse(JSON.parse(r.stdout)).status);
     const again = await cli(['orders', 'cancel', created.order_id, '--yes']);
-    expect(again.code).toBe(5);
-    expect(again.stderr).toMatch(/ORDER_NOT_CANCELLABLE/);
-    expect(again.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(
+      new RegExp(
+        `Order ${created.order_id} is already (CANCELLED|REFUNDED): it was cancelled before, nothing was done now \\(the cancel was refused: HTTP 409 ORDER_NOT_CANCELLABLE, trace [0-9a-f]{32}\\)`,
+      ),
+    );
+    expect(again.stdout).toContain(created.order_id);
+  });
+
+  it('a DELIVERED order is refused (409, exit 5) with its trace ID', async () => {
+    const created = await createJson(['--product', 'sbx-instant', '--denomination', '10']);
+    const refused = await cli(['orders', 'cancel', created.order_id, '--yes']);
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toMatch(/ORDER_NOT_CANCELLABLE/);
+    expect(refused.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
+    expect(refused.stderr).not.toContain('already');
   });
 
   it('an unknown --fields is refused before cancelling', async () => {

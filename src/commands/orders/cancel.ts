@@ -3,8 +3,10 @@
  * the debit is refunded. Asks on a terminal, needs --yes otherwise.
  */
 import { canonicalStatus } from '../../contract/order-values.js';
-import { cancelOrder } from '../../api/orders.js';
-import { faultAfterWrite, InterruptedError, QueryRunError } from '../../core/errors/index.js';
+import { cancelOrder, getOrder } from '../../api/orders.js';
+import type { ApiClient } from '../../core/http/types.js';
+import type { OutputSettings } from '../../core/output/options.js';
+import { ApiError, faultAfterWrite, InterruptedError, NetworkError, QueryRunError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import { resolveOutput } from '../../core/output/options.js';
@@ -36,13 +38,20 @@ export async function run(f: Factory, id: string, flags: CancelFlags): Promise<v
       cancelOrder(client, orderId, { idempotencyKey: key, signal: io.signal }),
     );
   } catch (error) {
-    // Stopped with the request in flight: this command takes no key, so say how to find out.
-    if (error instanceof InterruptedError && error.traceId)
-      throw new InterruptedError(
-        error.message,
-        `see whether it was cancelled: ${suggestedCommand(f.globals(), ['orders', 'get', orderId])} (cancelling again is safe)`,
-        error.traceId,
-      );
+    // This command takes no key: after a request that may have been acted on, say how to
+    // find out (the generic hint would name --idempotency-key).
+    const findOut = `see whether it was cancelled: ${suggestedCommand(f.globals(), ['orders', 'get', orderId])} (cancelling again is safe)`;
+    if (error instanceof InterruptedError && error.traceId) throw new InterruptedError(error.message, findOut, error.traceId);
+    if (error instanceof NetworkError && error.mayHaveReached)
+      throw new NetworkError(error.message, error.traceId, error.errno, findOut, { cause: error.cause, mayHaveReached: true });
+    if (error instanceof ApiError && error.status >= 500) throw error.withHint(findOut);
+    // Cancelled already (by an earlier run whose answer was lost, or by an admin): what was asked holds.
+    if (
+      error instanceof ApiError &&
+      error.apiCode === 'ORDER_NOT_CANCELLABLE' &&
+      (await alreadyCancelled(f, client, orderId, settings, error))
+    )
+      return;
     throw error;
   }
   // Only what the answer says: a server that answers 204 or names no status or currency
@@ -52,9 +61,11 @@ export async function run(f: Factory, id: string, flags: CancelFlags): Promise<v
   const known = canonicalStatus(status);
   err(
     io,
-    known === 'CANCELLED' || known === 'REFUNDED'
+    known === 'REFUNDED'
       ? `Order ${orderId} ${status}: the debit is refunded to the ${res.data.currency || "order's"} wallet${trace}\n`
-      : `Cancellation of order ${orderId} accepted (HTTP ${res.status}${status ? `, status ${status}` : ', no status in the answer'}); see its status and refund with ${suggestedCommand(f.globals(), ['orders', 'get', orderId])}${trace}\n`,
+      : known === 'CANCELLED'
+        ? `Order ${orderId} ${status}; the answer does not say the debit is refunded yet: see it with ${suggestedCommand(f.globals(), ['orders', 'get', orderId])}${trace}\n`
+        : `Cancellation of order ${orderId} accepted (HTTP ${res.status}${status ? `, status ${status}` : ', no status in the answer'}); see its status and refund with ${suggestedCommand(f.globals(), ['orders', 'get', orderId])}${trace}\n`,
   );
   try {
     await printOrder(io, res.data, settings, { reveal: false, full: true, received: res.received });
@@ -67,4 +78,33 @@ export async function run(f: Factory, id: string, flags: CancelFlags): Promise<v
       res.traceId,
     );
   }
+}
+
+/**
+ * A 409 ORDER_NOT_CANCELLABLE on an order that is cancelled already: say so and show it
+ * (exit 0). False when the order is in another state (or cannot be read): the 409 stands.
+ */
+async function alreadyCancelled(
+  f: Factory,
+  client: ApiClient,
+  orderId: string,
+  settings: OutputSettings,
+  refused: ApiError,
+): Promise<boolean> {
+  let res;
+  try {
+    res = await getOrder(client, orderId, { signal: f.io.signal });
+  } catch (e) {
+    if (f.io.signal.aborted) throw e;
+    return false;
+  }
+  const status = typeof res.data.status === 'string' ? (res.data.status as string) : undefined;
+  const known = canonicalStatus(status);
+  if (known !== 'CANCELLED' && known !== 'REFUNDED') return false;
+  err(
+    f.io,
+    `Order ${orderId} is already ${status}: it was cancelled before, nothing was done now (the cancel was refused: HTTP ${refused.status} ${refused.apiCode}${refused.traceId ? `, trace ${refused.traceId}` : ''})\n`,
+  );
+  await printOrder(f.io, res.data, settings, { reveal: false, full: true, received: res.received });
+  return true;
 }

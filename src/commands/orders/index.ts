@@ -242,6 +242,9 @@ and the order went straight to DELIVERED). Errors carry the trace ID of the last
   cancel.addHelpText(
     'after',
     `
+Cancelling again is safe: an order cancelled already (by an earlier run whose answer was
+lost, or by an admin) is shown with exit 0; an order in another state is refused (exit 5).
+
 Examples:
   $ vouchers orders cancel ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE
   $ vouchers orders cancel ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --yes --json`,

@@ -1,0 +1,44 @@
+/**
+ * orders cancel against answers the sandbox does not give: a connection dropped after the
+ * request went out (the generic hint named --idempotency-key, which cancel does not take),
+ * and a status CANCELLED without a refund (it said "the debit is refunded").
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { runCli } from '../helpers/run-cli.js';
+import { configWith, quickClock } from '../helpers/sandbox.js';
+
+const DROPPED = 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CA';
+const CANCELLED = 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CB';
+let server: LoopbackServer;
+let dir: string;
+
+beforeAll(async () => {
+  server = await startLoopbackServer((req, res) => {
+    if (req.target.includes(DROPPED)) {
+      res.socket?.destroy();
+      return;
+    }
+    sendJson(res, 200, { order_id: CANCELLED, status: 'CANCELLED', total_amount: 10, currency: 'USD', vouchers: [] });
+  });
+  dir = await configWith('px', { base_url: server.baseUrl, api_key: 'pk_px_123456789', api_secret: 'sk_px_secret_123456', max_retries: 0 });
+});
+afterAll(() => server.close());
+
+const cli = (argv: string[]) => runCli(argv, { configDir: dir, env: { NO_COLOR: '1' }, overrides: { clock: quickClock() } });
+
+describe('orders cancel', () => {
+  it('its answer lost: says how to find out, with --profile, and never names an --idempotency-key it does not take', async () => {
+    const r = await cli(['--profile', 'px', 'orders', 'cancel', DROPPED, '--yes']);
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toContain(`see whether it was cancelled: vouchers --profile px orders get ${DROPPED} (cancelling again is safe)`);
+    expect(r.stderr).not.toContain('--idempotency-key');
+  });
+
+  it('an answer of CANCELLED does not claim the debit is refunded', async () => {
+    const r = await cli(['orders', 'cancel', CANCELLED, '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Order ${CANCELLED} CANCELLED; the answer does not say the debit is refunded yet`);
+    expect(r.stderr).not.toContain('the debit is refunded to');
+  });
+});
