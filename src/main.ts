@@ -133,10 +133,12 @@ export function interruptController(): AbortController {
 export async function main(proc: NodeJS.Process): Promise<void> {
   const controller = interruptController();
   let firstSignalAt: number | undefined;
+  let firstSignal: NodeJS.Signals | undefined;
   const onSignal = (sig: NodeJS.Signals) => {
     const now = Date.now();
     if (firstSignalAt === undefined) {
       firstSignalAt = now;
+      firstSignal = sig;
       controller.abort(new InterruptedError(`interrupted by ${sig}`));
       return;
     }
@@ -187,4 +189,11 @@ export async function main(proc: NodeJS.Process): Promise<void> {
   proc.off('SIGINT', onSignal);
   proc.off('SIGTERM', onSignal);
   proc.off('SIGHUP', onSignal);
+  // Stopped cleanly by Ctrl-C: end by SIGINT itself, not exit 130, so that a shell running
+  // this in a loop (`for … do vouchers orders create …; done`) stops the loop as well; the
+  // shell still reports $? as 130. Exiting 130 let the loop place the next order.
+  if (firstSignal === 'SIGINT' && proc.exitCode === EXIT.interrupted && !(controller.signal.reason instanceof OutputClosed)) {
+    await Promise.all([proc.stdout, proc.stderr].map((s) => new Promise((resolve) => s.write('', resolve))));
+    proc.kill(proc.pid, 'SIGINT');
+  }
 }
