@@ -33,6 +33,19 @@ beforeAll(async () => {
   server = await startLoopbackServer((req, res) => {
     const path = req.target.split('?')[0];
     if (req.method === 'GET' && path === '/api/v1/wallets') return sendJson(res, 200, WALLETS, { 'x-trace-id': TRACE });
+    if (req.method === 'GET' && path === '/api/v1/leaky-headers')
+      return sendJson(
+        res,
+        200,
+        { ok: true },
+        {
+          'x-signing-secret': 'whsec_8R4VabcdefghijklmnopqrstUVWX',
+          'x-admin-token': 'adm_a515f00dcafe1234567890abcdef',
+          'x-note': 'whsec_zzzzyyyyxxxxwwwwvvvvuuuu',
+          'x-voucher-code': 'SBX-7K2Q-0NZP-C5RA',
+          'x-trace-id': TRACE,
+        },
+      );
     if (req.method === 'GET' && path === '/api/v1/echo-query')
       return sendJson(res, 200, { target: req.target, header: req.headers['x-sandbox-simulate'] ?? null });
     if (req.method === 'POST' && path === '/api/v1/orders') {
@@ -181,6 +194,17 @@ describe('vouchers api', () => {
     expect(r.stdout).toMatch(/^HTTP\/1\.1 200 OK\n/);
     expect(r.stdout).toContain(`x-trace-id: ${TRACE}\n`);
     expect(r.stdout).toContain('\n\n' + JSON.stringify(WALLETS));
+  });
+
+  it('--include masks credentials and codes in response headers (by name, or a whsec_ value), unless --reveal', async () => {
+    const r = await runCli(['api', 'GET', '/leaky-headers', '--include'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    for (const s of ['8R4VabcdefghijklmnopqrstUVWX', 'a515f00dcafe1234567890abcdef', 'zzzzyyyyxxxxwwwwvvvvuuuu', 'SBX-7K2Q-0NZP'])
+      expect(r.stdout).not.toContain(s);
+    expect(r.stdout).toContain('x-voucher-code: ••••••••C5RA\n');
+    expect(r.stdout).toContain(`x-trace-id: ${TRACE}\n`);
+    const shown = await runCli(['api', 'GET', '/leaky-headers', '--include', '--reveal'], { env: env() });
+    expect(shown.stdout).toContain('x-signing-secret: whsec_8R4VabcdefghijklmnopqrstUVWX\n');
   });
 
   it('adds --query parameters and --header headers', async () => {

@@ -13,7 +13,8 @@ import { findRoute } from '../../contract/routes.js';
 import { err, out, type IO } from '../../core/io/io.js';
 import { jsonDocument } from '../../core/output/json-text.js';
 import { suggestedCommand, type HintFlag } from '../../core/output/next-page.js';
-import { maskCodes, maskSecrets } from '../../core/output/mask.js';
+import { isCodeField, isSecretField, isSecretValue, maskCodes, maskSecrets } from '../../core/output/mask.js';
+import { maskCode, maskSecret } from '../../core/output/format.js';
 import { maskBareSecret } from '../../api/webhooks.js';
 import type { Factory } from '../../core/run/factory.js';
 import { assertJson, readBodyArg } from './json-input.js';
@@ -169,16 +170,29 @@ const WEBHOOK_ENDPOINT = /^(\/api\/v1)?\/webhooks\/?(\?.*)?$/;
  * out is not the length the server sent, and a header that disagrees with the bytes under
  * it is a lie (a script that reads that many bytes would cut or overrun the body).
  */
-function headerBlock(res: ApiResponse, shown: string | undefined): string {
+function headerBlock(res: ApiResponse, shown: string | undefined, reveal: boolean): string {
   const lines = [statusLine(res)];
   for (const [k, v] of Object.entries(res.headers))
-    lines.push(`${k}: ${k === 'content-length' && shown !== undefined ? Buffer.byteLength(shown) : v}`);
+    lines.push(`${k}: ${k === 'content-length' && shown !== undefined ? Buffer.byteLength(shown) : reveal ? v : maskedHeader(k, v)}`);
   return lines.join('\n') + '\n\n';
+}
+
+/** Response headers that carry credentials by their name (`x-signing-secret`, `x-admin-token`, `set-cookie`). */
+const CREDENTIAL_HEADER = /(^|[-_])(secret|token|password|authorization|cookie|api[-_]?key)([-_]|$)/i;
+
+/**
+ * A header's value as shown: a secret or credential (by the header's name, or a `whsec_…`
+ * value under any name) masked as secrets are, a code by its name masked as codes are.
+ */
+function maskedHeader(name: string, value: string): string {
+  if (CREDENTIAL_HEADER.test(name) || isSecretField(name) || isSecretValue(value)) return maskSecret(value);
+  if (isCodeField(name.replace(/^x-/i, ''))) return maskCode(value);
+  return value;
 }
 
 async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions, check: ContractCheck, path: string): Promise<void> {
   if (res.text === '') {
-    if (opts.include) await out(io, headerBlock(res, undefined));
+    if (opts.include) await out(io, headerBlock(res, undefined, Boolean(opts.reveal)));
     return;
   }
   // Codes and secrets never reach the screen unasked, whatever the endpoint calls them.
@@ -194,7 +208,7 @@ async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions, check: 
   const pretty = (!opts.raw || changed) && (io.stdoutIsTTY || opts.json || changed) && res.data !== undefined;
   const ok = res.status >= 200 && res.status < 300;
   const body = io.jsonQuery && ok ? undefined : pretty ? JSON.stringify(masked, null, 2) + '\n' : undefined;
-  if (opts.include) await out(io, headerBlock(res, io.jsonQuery && ok ? undefined : (body ?? res.text)));
+  if (opts.include) await out(io, headerBlock(res, io.jsonQuery && ok ? undefined : (body ?? res.text), Boolean(opts.reveal)));
   if (io.jsonQuery && ok) {
     // --jmespath runs on the body as it would be printed: codes and secrets already masked.
     if (res.data === undefined)

@@ -70,6 +70,16 @@ describe('codes of another shape or name', () => {
     expect(findCode({ claim_code: 'C-1', code: 'X-1' })).toEqual({ key: 'code', value: 'X-1' });
   });
 
+  it('a bare voucher or gift_card holding a string is its code; an object under the name is a record, its id shown', () => {
+    expect(maskCodes({ data: { voucher: 'PLAINVOUCHERCODE99', giftCard: 'GC-1234-5678-9012' } })).toEqual({
+      data: { voucher: '••••••••DE99', giftCard: '••••••••9012' },
+    });
+    expect(maskCodes({ voucher: { voucher_id: 'vch_1', code: 'SBX-7K2Q-0NZP-C5RA' } })).toEqual({
+      voucher: { voucher_id: 'vch_1', code: '••••••••C5RA' },
+    });
+    expect(maskCodes({ voucher: '25.00' })).toEqual({ voucher: '25.00' });
+  });
+
   it('a security code, access code or CVV is masked whole, like a pin; a short code shows none of its end', () => {
     expect(
       maskCodes({ card: { number: '6006491234567890', security_code: '321' }, access_code: 'AC4821', cvv2: '999', code: 'AB0' }),
