@@ -75,6 +75,15 @@ function isCodeFieldIn(parent: string | undefined, key: string): boolean {
   return isCodeField(key) || (parent !== undefined && isCodeField(`${parent}_${key}`));
 }
 
+/** A bare `voucher` or `gift_card` holding a string or number: the voucher is its code (an object under the name is a record). */
+const BARE_VOUCHER = /^(voucher|gift_?card)$/i;
+
+/** Whether `item` under `key` is redacted: a code's name, or a bare voucher that is a value. */
+function redacts(parent: string | undefined, key: string, item: unknown): boolean {
+  if (item === null || item === undefined) return false;
+  return isCodeFieldIn(parent, key) || (BARE_VOUCHER.test(key) && (typeof item === 'string' || typeof item === 'number'));
+}
+
 export const REDACTED = '[redacted]';
 
 export interface Redacted<T> {
@@ -105,7 +114,7 @@ export function codeFieldsIn(value: unknown, path = ''): string[] {
     for (const k of Object.keys(record)) {
       const item = record[k];
       at.push(k);
-      if (isCodeFieldIn(parent, k) && item !== null && item !== undefined) found.push(at.join('.'));
+      if (redacts(parent, k, item)) found.push(at.join('.'));
       else walk(item, k);
       at.pop();
     }
@@ -122,7 +131,7 @@ export function redactCodes<T>(value: T, path = ''): Redacted<T> {
     const out: Record<string, unknown> = {};
     for (const [k, item] of Object.entries(v)) {
       const here = at ? `${at}.${k}` : k;
-      const secret = isCodeFieldIn(parent, k) && item !== null && item !== undefined;
+      const secret = redacts(parent, k, item);
       if (secret) found.push(here);
       // defineProperty: a parsed `__proto__` key stays a field instead of becoming the prototype
       Object.defineProperty(out, k, {

@@ -266,6 +266,17 @@ describe('code-like field names', () => {
     expect(codeFieldsIn(payload)).toEqual(r.found);
   });
 
+  it('redacts a bare voucher holding a string (the code itself), not a voucher record', () => {
+    const value = {
+      data: { voucher: 'PLAINVOUCHERCODE99', gift_card: 'GC-1', order: { voucher: { voucher_id: 'vch_1', status: 'ISSUED' } } },
+    };
+    const r = redactCodes(value);
+    expect(JSON.stringify(r.value)).not.toContain('PLAINVOUCHERCODE99');
+    expect(r.found).toEqual(['data.voucher', 'data.gift_card']);
+    expect(codeFieldsIn(value)).toEqual(r.found);
+    expect(JSON.stringify(r.value)).toContain('"voucher_id":"vch_1"');
+  });
+
   it('keeps a parsed __proto__ key as a field', () => {
     const value = JSON.parse('{"__proto__":{"code":"LEAK"},"a":1}') as Record<string, unknown>;
     const r = redactCodes(value);
