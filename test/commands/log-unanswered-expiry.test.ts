@@ -59,6 +59,17 @@ describe('log --unanswered and the age of the key', () => {
     expect(oldNote).toContain('do not retry with this key');
     expect(oldNote).not.toContain('retry safely');
     expect(recentNote).toContain('retry safely: vouchers --profile local orders create … --idempotency-key new-key-2');
+    expect(recentNote).toContain('(add --reference REF if it had one)');
+  });
+
+  it('a payout: looks in transactions list, without the --reference it does not take', async () => {
+    const dir = tempConfigDir();
+    const now = Date.parse('2026-11-25T12:00:00Z');
+    writeFileSync(join(dir, 'requests.log'), `${sendingLine(new Date(now - 2 * HOUR), 'pay-key-1', 'local', { path: '/payouts' })}\n`);
+    const clock: Clock = { now: () => now, sleep: () => Promise.resolve() };
+    const text = await runCli(['log', '--unanswered'], { configDir: dir, overrides: { clock } });
+    expect(text.stderr).toContain('or look first: vouchers --profile local transactions list --type PAYOUT\n');
+    expect(text.stderr).not.toContain('--reference');
   });
 });
 

@@ -112,6 +112,8 @@ export function unansweredNotes(entries: RequestLogEntry[], now: number): string
   if (open.length === 0) return '';
   const lines = open.slice(-5).map((e) => {
     const a = adviceFor(e, now) as UnansweredAdvice;
+    // orders list finds an order by its reference; transactions list has no such filter.
+    const byReference = e.path === '/orders' ? ' (add --reference REF if it had one)' : '';
     const head = `${e.method} ${e.path} at ${e.time}: no answer recorded (idempotency key ${e.idempotency_key}); it may or may not have been done\n`;
     if (a.retry === null)
       return (
@@ -119,14 +121,12 @@ export function unansweredNotes(entries: RequestLogEntry[], now: number): string
         (a.key_first_unknown
           ? '  do not retry with this key: it was given to the command, and the request log no longer reaches back to its first use (older lines were dropped to keep the log small); the server keeps a key 24 hours from its first use, so a retry may do it a second time\n'
           : '  do not retry with this key: the server keeps a key 24 hours, and this one was first sent longer ago than that, so a retry may do it a second time\n') +
-        (a.look_first
-          ? `  look first: ${a.look_first} (add --reference REF if it had one), then run it anew only if it is not there\n`
-          : '')
+        (a.look_first ? `  look first: ${a.look_first}${byReference}, then run it anew only if it is not there\n` : '')
       );
     return (
       head +
       `  retry safely: ${a.retry}  (${SAME_FLAGS} = the flags${e.set_by ? ', and the server and key,' : ''} it was first run with; the server replays what it did, never does it twice; within 24 hours of ${e.key_first_sent ?? e.time})\n` +
-      (a.look_first ? `  or look first: ${a.look_first} (add --reference REF if it had one)\n` : '')
+      (a.look_first ? `  or look first: ${a.look_first}${byReference}\n` : '')
     );
   });
   const more = open.length > 5 ? `(${open.length - 5} more: vouchers log --unanswered --json)\n` : '';

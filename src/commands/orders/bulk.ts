@@ -367,7 +367,7 @@ async function finishBatch(
     throw new CliError(
       'network',
       `stopped sending: ${after} rows in a row could not be sent (${last.error_code ?? 'ERROR'}: ${last.error ?? 'no connection'}). ${unfinished?.message ?? ''}`.trim(),
-      `once the server answers again (check with: vouchers doctor), resume; no row is ordered twice: ${resume}`,
+      `once the server answers again (check with: ${suggestedCommand(f.globals(), ['doctor'])}), resume; no row is ordered twice: ${resume}`,
     );
   }
   const unfinished = unfinishedBatchError(state, summary, resultsPath, resume);
