@@ -2,7 +2,8 @@
  * An answer that cannot be read as HTTP (a proxy mangling it, `Content-Length: zz`) comes
  * after the request was written: the server may have placed the order. Before, such a
  * failure counted as "not sent": a single write said so, and a bulk run marked its rows
- * NOT_SENT and re-sent them on --resume with new idempotency keys, ordering them twice.
+ * NOT_SENT and re-sent them on --resume with new idempotency keys, ordering them twice. And
+ * a dropped answer the run retries itself is replayed: that is this run's order, placed once.
  */
 import { request, createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -19,6 +20,8 @@ let proxy: Server;
 let proxyBase: string;
 /** Whether the proxy mangles the answer to POST /orders after the sandbox has answered it. */
 let mangle = true;
+/** POST /orders answers the proxy drops (the connection closed) after the sandbox has answered them. */
+let dropOrders = 0;
 
 beforeAll(async () => {
   sb = await fastSandbox();
@@ -33,6 +36,11 @@ beforeAll(async () => {
           const body: Buffer[] = [];
           answer.on('data', (c: Buffer) => body.push(c));
           answer.on('end', () => {
+            if (dropOrders > 0 && req.method === 'POST' && /\/orders$/.test(req.url ?? '')) {
+              dropOrders--;
+              res.socket?.destroy();
+              return;
+            }
             if (mangle && req.method === 'POST' && /\/orders$/.test(req.url ?? '')) {
               // The order is placed; what comes back is no HTTP a client can read.
               res.socket?.end('HTTP/1.1 201 Created\r\nContent-Length: zz\r\n\r\n');
@@ -119,5 +127,21 @@ describe('an answer that cannot be read as HTTP', () => {
         Object.values(sb.state.orders).filter((o) => o.reference === ref),
         ref,
       ).toHaveLength(1);
+  });
+
+  it("a connection dropped after the order, retried by the run itself: the replay is said to be this run's order, placed once", async () => {
+    mangle = false;
+    dropOrders = 1;
+    const config = await dir();
+    const before = orderCount(sb);
+    const r = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], {
+      configDir: config,
+      env: { NO_COLOR: '1' },
+      overrides: { clock: quickClock() },
+    });
+    expect(r.code, r.stderr).toBe(0);
+    expect(orderCount(sb)).toBe(before + 1);
+    expect(r.stderr).toContain('(placed once: an earlier attempt of this run placed it, and the retry was answered with its result)');
+    expect(r.stderr).not.toContain('this key was used before');
   });
 });

@@ -357,7 +357,12 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
   seen.order = order;
   seen.traceId = res.traceId;
   const trace = res.traceId ? ` · trace ${res.traceId}` : '';
-  const replayed = res.replayed ? ' (replayed: this key was used before; nothing was ordered again)' : '';
+  // A replay answered to this run's own retry (its key made here) is this run's order, placed once.
+  const replayed = !res.replayed
+    ? ''
+    : res.attempts > 1 && !o.keyGiven
+      ? ` (placed once: an earlier attempt of this run placed it, and the retry was answered with its result)`
+      : ' (replayed: this key was used before; nothing was ordered again)';
   if (order.order_id === '') {
     // A 2xx is an order placed, even when its body names none: treat it so (never suggest
     // ordering again), and say where to confirm it.
