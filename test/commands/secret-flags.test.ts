@@ -30,6 +30,18 @@ describe('a secret on the command line warns', () => {
     );
   });
 
+  it('profiles add --api-secret that fails on another check (the name taken) still warns, once', async () => {
+    const config = tempConfigDir();
+    const argv = ['profiles', 'add', 'x', '--base-url', 'http://127.0.0.1:1/api/v1', '--api-key', 'pk_1', '--api-secret', 'sk_1'];
+    const first = await runCli(argv, { configDir: config });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr.match(/kept in your shell history/g)).toHaveLength(1);
+    const taken = await runCli(argv, { configDir: config });
+    expect(taken.code).toBe(2);
+    expect(taken.stderr).toContain('a profile named "x" already exists');
+    expect(taken.stderr).toMatch(/warning: a secret given as --api-secret is kept in your shell history/);
+  });
+
   it('webhooks sign and verify --secret', async () => {
     const plain = await runCli(['webhooks', 'sign', '--body', body, '--secret', SECRET, '--timestamp', '1767225600'], { configDir: dir });
     expect(plain.code, plain.stderr).toBe(0);

@@ -9,7 +9,7 @@ import { parseDuration } from '../../core/http/duration.js';
 import { err, type IO } from '../../core/io/io.js';
 import { shellQuote } from '../../core/output/shell-quote.js';
 import type { Factory } from '../../core/run/factory.js';
-import { inSentence, obtainSecret } from './secret-input.js';
+import { inSentence, obtainSecret, warnPlainSecret } from './secret-input.js';
 import type { ProfilesAddOptions } from './index.js';
 
 export type { ProfilesAddOptions };
@@ -51,6 +51,8 @@ export async function run(f: Factory, name: string, options: ProfilesAddOptions)
     maxRetries: options.maxRetries ?? g.maxRetries,
   };
 
+  // Said first: the secret is in the shell's history whether or not the profile is then added.
+  if (opts.apiSecret !== undefined) warnPlainSecret(io, '--api-secret', `--api-secret-stdin or ${ENV.apiSecret}`);
   validateProfileName(name);
   const store = await f.config();
   if (store.get(name) !== undefined && !opts.force) throw alreadyExists(name);
@@ -87,6 +89,7 @@ export async function run(f: Factory, name: string, options: ProfilesAddOptions)
     envName: ENV.apiSecret,
     label: 'API secret',
     required: true,
+    warned: true,
   });
   profile.api_secret = credential(apiSecret ?? '', 'the API secret');
   if (opts.webhookSecretStdin) {

@@ -20,6 +20,8 @@ export interface SecretSources {
   label: string;
   /** Ask on a TTY when no other source gave it; otherwise fail with a UsageError. */
   required: boolean;
+  /** The warning about a plain secret flag was given already (before any other check could fail). */
+  warned?: boolean;
 }
 
 /** A label inside a sentence: "API secret" stays, "Webhook secret" becomes "webhook secret". */
@@ -35,7 +37,7 @@ export async function obtainSecret(io: IO, s: SecretSources): Promise<string | u
   }
   const better = s.envName ? `${s.stdinFlag} or ${s.envName}` : s.stdinFlag;
   if (s.plain !== undefined) {
-    warnPlainSecret(io, s.plainFlag, better);
+    if (!s.warned) warnPlainSecret(io, s.plainFlag, better);
     if (s.plain.trim() === '') throw new UsageError(`${s.plainFlag} must not be empty`);
     return s.plain;
   }
