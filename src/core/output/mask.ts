@@ -83,7 +83,8 @@ function isCodeName(k: string): boolean {
     /(^|_)(activation|redemption|redeem|claim|license|licence|product|gift_card|giftcard|card|voucher)_(key|token)$/.test(k) ||
     /(^|_)(redemption|redeem|claim|activation)_(url|link|uri)$/.test(k) ||
     /^(redemption|redeem)$/.test(k) ||
-    /^(pan|cvv|cvc|cvv2|cvc2|csc|token)$/.test(k)
+    /^(pan|cvv|cvc|cvv2|cvc2|csc|token)$/.test(k) ||
+    /(^|_)card_security$/.test(k)
   );
 }
 
@@ -142,7 +143,7 @@ function maskEvery(value: unknown, pin = false, depth = 0): unknown {
 
 /** Whether a field holds a PIN (masked whole) rather than a code (masked to its last 4). */
 export const isPinField = byName((key) =>
-  /(^|_)(pin|pincode|pin_code|passcode|cvv|cvc|cvv2|cvc2|csc|security_code|access_code|pin_number|pin_no|pin_num|pin_nr|pin_value)s?$/.test(
+  /(^|_)(pin|pincode|pin_code|passcode|cvv|cvc|cvv2|cvc2|csc|security_code|card_security|access_code|pin_number|pin_no|pin_num|pin_nr|pin_value)s?$/.test(
     snake(key),
   ),
 );

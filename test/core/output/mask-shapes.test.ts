@@ -78,6 +78,9 @@ describe('codes of another shape or name', () => {
       voucher: { voucher_id: 'vch_1', code: '••••••••C5RA' },
     });
     expect(maskCodes({ voucher: '25.00' })).toEqual({ voucher: '25.00' });
+    expect(maskCodes({ gift_card: { number: '6006491234567890', security: '4821' } })).toEqual({
+      gift_card: { number: '••••••••7890', security: '••••' },
+    });
   });
 
   it('a security code, access code or CVV is masked whole, like a pin; a short code shows none of its end', () => {
