@@ -54,6 +54,8 @@ export interface ListenerOptions {
   /** Time allowed to receive a whole request (slow senders get 408); below the 5-second rule. */
   requestTimeoutMs?: number;
   onActivity?: (activity: ListenerActivity) => void;
+  /** Told once per scheme when a delivery verifies signed otherwise than `<t>.<body>` (VerifyWebhookOptions.onScheme). */
+  onSignatureScheme?: (scheme: string) => void;
 }
 
 export interface Listener {
@@ -97,6 +99,13 @@ function displayHost(host: string): string {
 export async function startListener(options: ListenerOptions): Promise<Listener> {
   let secrets = [...options.secrets];
   const limit = options.maxBodyBytes ?? MAX_BODY_BYTES;
+  // Each other signing scheme is told once, not per delivery.
+  const schemes = new Set<string>();
+  const schemeSeen = (scheme: string) => {
+    if (schemes.has(scheme)) return;
+    schemes.add(scheme);
+    options.onSignatureScheme?.(scheme);
+  };
   /** Deliveries being handled, and who waits for there to be none (close). */
   let inFlight = 0;
   let idle: (() => void)[] = [];
@@ -201,6 +210,8 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       signedAt = verifyWebhookHeaders(body, signatureHeaderValue(req.headers), headerValue(req, WEBHOOK_HEADERS.timestamp), secrets, {
         tolerance: options.tolerance,
         nowSeconds: Math.floor(options.clock.now() / 1000),
+        path: req.url,
+        onScheme: schemeSeen,
       });
     } catch (e) {
       if (e instanceof SignatureError) {

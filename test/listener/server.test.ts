@@ -1,3 +1,4 @@
+import { createHmac } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -18,7 +19,10 @@ function tempInbox(): string {
   return join(mkdtempSync(join(tmpdir(), 'vouchers-test-')), 'events.ndjson');
 }
 
-async function start(inboxPath = tempInbox(), extra: { events?: string; inbox?: (real: InboxWriter) => InboxWriter } = {}) {
+async function start(
+  inboxPath = tempInbox(),
+  extra: { events?: string; inbox?: (real: InboxWriter) => InboxWriter; schemes?: string[] } = {},
+) {
   const inbox = await InboxWriter.open(inboxPath);
   const activity: ListenerActivity[] = [];
   const listener = await startListener({
@@ -31,6 +35,7 @@ async function start(inboxPath = tempInbox(), extra: { events?: string; inbox?: 
     filter: parseEventFilter(extra.events),
     clock: { now: () => Date.now() },
     onActivity: (a) => activity.push(a),
+    onSignatureScheme: (scheme) => extra.schemes?.push(scheme),
   });
   open.push(listener);
   return { listener, inbox, inboxPath, activity, url: listener.url };
@@ -58,6 +63,33 @@ describe('listener: the standard signature cases', () => {
     expect(Date.parse(lines[0].received_at)).toBeGreaterThan(0);
     expect(lines[0].meta.webhook_id).toBe(ev.event_id);
     expect(activity.map((a) => a.kind)).toEqual(['event']);
+  });
+
+  it('accepts deliveries signed another way the document leaves open (request scheme, sha256=), stores them, tells each scheme once', async () => {
+    const schemes: string[] = [];
+    const { url, inboxPath } = await start(tempInbox(), { schemes });
+    const hmac = (message: string) => createHmac('sha256', SECRET).update(message).digest('hex');
+    for (const n of [21, 22]) {
+      const body = JSON.stringify(orderEvent(n));
+      const t = nowSeconds();
+      const res = await post(url, body, {
+        'content-type': 'application/json',
+        'x-timestamp': String(t),
+        'x-signature': `t=${t},v1=${hmac(`${t}POST/webhooks${body}`)}`,
+      });
+      expect(res.status, JSON.stringify(res.json)).toBe(200);
+    }
+    const body = JSON.stringify(orderEvent(23));
+    const plain = await post(url, body, { 'content-type': 'application/json', 'x-hub-signature': `sha256=${hmac(body)}` });
+    expect(plain.status, JSON.stringify(plain.json)).toBe(200);
+    expect(await storedIds(inboxPath)).toEqual([orderEvent(21), orderEvent(22), orderEvent(23)].map((e) => e.event_id));
+    expect(schemes).toEqual(['HMAC of <t>POST<path><body> (the request scheme)', 'sha256=<HMAC of the body>, without a timestamp']);
+    // Under another secret, none of them is accepted.
+    const forged = await post(url, body, {
+      'content-type': 'application/json',
+      'x-hub-signature': `sha256=${createHmac('sha256', 'whsec_other').update(body).digest('hex')}`,
+    });
+    expect(forged.status).toBe(401);
   });
 
   it('acknowledges as JSON with its length', async () => {

@@ -203,6 +203,13 @@ async function listenWithInbox(
       forwarder,
       clock: f.clock,
       onActivity: (a) => display.activity(a),
+      onSignatureScheme: (scheme) => {
+        display.writeQueued();
+        say(
+          'SIGNATURE_SCHEME',
+          `Deliveries are signed as ${scheme}, not as this version guesses (HMAC of <t>.<body>): accepted, since they verify with the signing secret`,
+        );
+      },
     });
   } catch (e) {
     await forwarder?.close(0);

@@ -26,7 +26,7 @@ export function signatureHeaderValue(headers: Record<string, string | string[] |
   const own = headers[WEBHOOK_HEADERS.signature];
   if (own !== undefined) return value(own);
   for (const [name, v] of Object.entries(headers)) {
-    if (v !== undefined && name.toLowerCase().endsWith('signature') && /(^|,)\s*v1=/.test(value(v))) return value(v);
+    if (v !== undefined && name.toLowerCase().endsWith('signature') && /(^|,)\s*(v1|sha256)=/.test(value(v))) return value(v);
   }
   return undefined;
 }
@@ -48,6 +48,32 @@ export interface VerifyWebhookOptions {
   tolerance?: number;
   /** Current time in unix seconds (default: the system clock). */
   nowSeconds?: number;
+  /**
+   * The path the delivery was posted to (with its query): with it, a signature made the way
+   * requests are signed (timestamp, method, path, body) is accepted too.
+   */
+  path?: string;
+  /** Told which scheme verified a delivery signed otherwise than `<t>.<body>` (see OTHER_SCHEMES). */
+  onScheme?: (scheme: string) => void;
+}
+
+/**
+ * The document does not show how deliveries are signed; `<t>.<raw body>` is our guess. A
+ * delivery signed another plausible way with the same secret is accepted (refusing it would
+ * make the sender retry for 24 hours), and the caller is told which way: the timestamp and
+ * body without the dot, the request scheme (timestamp, method, path, body), or
+ * `sha256=<hex>` of the body alone (no timestamp in it: X-Webhook-Timestamp, when sent, is
+ * still held to the window; the listener's dedupe by event_id stops a replay either way).
+ */
+function otherPayloads(t: number, path: string | undefined): [scheme: string, head: string][] {
+  const out: [string, string][] = [['HMAC of <t><body> (no dot)', `${t}`]];
+  if (path !== undefined) {
+    const bare = path.split('?')[0]!;
+    for (const p of bare === path ? [path] : [path, bare])
+      for (const m of ['POST', 'post'])
+        out.push([`HMAC of <t>${m}${p === bare ? '<path>' : '<path?query>'}<body> (the request scheme)`, `${t}${m}${p}`]);
+  }
+  return out;
 }
 
 export type HeaderBag = Record<string, string | string[] | undefined> | Headers;
@@ -75,14 +101,31 @@ export function verifyWebhookSignature(
       'missing_header',
       'X-Webhook-Signature header missing; is this request really a webhook delivery, and does a proxy strip headers?',
     );
-  const { t, v1 } = parseSignatureHeader(signatureHeader, 'X-Webhook-Signature');
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
-  checkWindow(t, now, options.tolerance ?? WEBHOOK_TOLERANCE_SECONDS, 'webhook');
   const list = typeof secrets === 'string' ? [secrets] : secrets;
-  const head = `${t}.`;
-  for (const secret of list) {
-    const expected = preparedKey(secret).of(head, rawBody);
-    if (v1.some((s) => matchesDigest(s, expected))) return t;
+  const sha256 = /^\s*sha256=([0-9a-fA-F]{64})\s*$/.exec(signatureHeader)?.[1];
+  if (sha256 !== undefined) {
+    for (const secret of list)
+      if (matchesDigest(sha256.toLowerCase(), preparedKey(secret).of('', rawBody))) {
+        options.onScheme?.('sha256=<HMAC of the body>, without a timestamp');
+        return now;
+      }
+  } else {
+    const { t, v1 } = parseSignatureHeader(signatureHeader, 'X-Webhook-Signature');
+    checkWindow(t, now, options.tolerance ?? WEBHOOK_TOLERANCE_SECONDS, 'webhook');
+    const head = `${t}.`;
+    for (const secret of list) {
+      const expected = preparedKey(secret).of(head, rawBody);
+      if (v1.some((s) => matchesDigest(s, expected))) return t;
+    }
+    for (const [scheme, other] of otherPayloads(t, options.path))
+      for (const secret of list) {
+        const expected = preparedKey(secret).of(other, rawBody);
+        if (v1.some((s) => matchesDigest(s, expected))) {
+          options.onScheme?.(scheme);
+          return t;
+        }
+      }
   }
   throw new SignatureError(
     'no_match',
@@ -121,8 +164,21 @@ export function verifyWebhookHeaders(
   secrets: string | readonly string[],
   options: VerifyWebhookOptions = {},
 ): number {
-  const t = verifyWebhookSignature(rawBody, signatureHeader, secrets, options);
+  let unbound = false;
+  const t = verifyWebhookSignature(rawBody, signatureHeader, secrets, {
+    ...options,
+    onScheme: (scheme) => {
+      unbound = scheme.startsWith('sha256=');
+      options.onScheme?.(scheme);
+    },
+  });
   const ts = timestampHeader;
+  if (unbound) {
+    // No timestamp signed: the timestamp header, when sent, is the one held to the window.
+    if (ts === undefined || !/^\s*\d{1,12}\s*$/.test(ts)) return t;
+    checkWindow(Number(ts), t, options.tolerance ?? WEBHOOK_TOLERANCE_SECONDS, 'webhook');
+    return Number(ts);
+  }
   if (ts !== undefined && ts.trim() !== String(t)) {
     throw new SignatureError(
       'timestamp_mismatch',

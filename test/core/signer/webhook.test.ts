@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { createHmac } from 'node:crypto';
 import {
   signWebhook,
   verifyWebhook,
@@ -198,5 +199,51 @@ describe('verifyWebhookHeaders (the two header values instead of every header)',
     expect(
       signatureErrorOf(() => verifyWebhookHeaders(w.body, w.header, undefined, secret, { nowSeconds: w.timestamp + 301 })).reason,
     ).toBe('timestamp_too_old');
+  });
+});
+
+describe('deliveries signed another way the document leaves open', () => {
+  const secret = 'whsec_testlistener12345678';
+  const body = '{"event":"order.delivered","event_id":"evt_1","created_at":"2026-11-29T08:00:00Z","data":{}}';
+  const t = 1_764_403_200;
+  const hmac = (message: string) => createHmac('sha256', secret).update(message).digest('hex');
+
+  it('accepts <t><body> and the request scheme (t, method, path, body), and says which', () => {
+    const seen: string[] = [];
+    const at = { nowSeconds: t, path: '/webhooks?x=1', onScheme: (s: string) => seen.push(s) };
+    expect(verifyWebhookSignature(body, `t=${t},v1=${hmac(`${t}${body}`)}`, secret, at)).toBe(t);
+    expect(verifyWebhookSignature(body, `t=${t},v1=${hmac(`${t}POST/webhooks${body}`)}`, secret, at)).toBe(t);
+    expect(verifyWebhookSignature(body, `t=${t},v1=${hmac(`${t}POST/webhooks?x=1${body}`)}`, secret, at)).toBe(t);
+    expect(seen).toEqual([
+      'HMAC of <t><body> (no dot)',
+      'HMAC of <t>POST<path><body> (the request scheme)',
+      'HMAC of <t>POST<path?query><body> (the request scheme)',
+    ]);
+    // The contract's own scheme is not reported.
+    seen.length = 0;
+    expect(verifyWebhookSignature(body, signWebhook(body, secret, t), secret, at)).toBe(t);
+    expect(seen).toEqual([]);
+  });
+
+  it('accepts sha256=<HMAC of the body>, holding X-Webhook-Timestamp (when sent) to the window', () => {
+    const header = `sha256=${hmac(body)}`;
+    const seen: string[] = [];
+    expect(verifyWebhookHeaders(body, header, String(t), secret, { nowSeconds: t + 10, onScheme: (s) => seen.push(s) })).toBe(t);
+    expect(seen).toEqual(['sha256=<HMAC of the body>, without a timestamp']);
+    expect(verifyWebhookHeaders(body, header, undefined, secret, { nowSeconds: t })).toBe(t);
+    expect(signatureErrorOf(() => verifyWebhookHeaders(body, header, String(t), secret, { nowSeconds: t + 301 })).reason).toBe(
+      'timestamp_too_old',
+    );
+  });
+
+  it('still refuses each of them under another secret, a changed body or a changed t', () => {
+    const at = { nowSeconds: t, path: '/webhooks' };
+    expect(signatureErrorOf(() => verifyWebhookSignature(body, `sha256=${hmac(body)}`, 'whsec_other', at)).reason).toBe('no_match');
+    expect(signatureErrorOf(() => verifyWebhookSignature(`${body} `, `t=${t},v1=${hmac(`${t}${body}`)}`, secret, at)).reason).toBe(
+      'no_match',
+    );
+    expect(
+      signatureErrorOf(() => verifyWebhookSignature(body, `t=${t + 1},v1=${hmac(`${t}POST/webhooks${body}`)}`, secret, at)).reason,
+    ).toBe('no_match');
   });
 });
