@@ -1,8 +1,8 @@
 import { createHmac } from 'node:crypto';
-import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { readInbox, type InboxEntry } from '../../src/core/journal/inbox.js';
 import { InboxWriter } from '../../src/core/journal/inbox-writer.js';
@@ -466,7 +466,7 @@ describe('listener: duplicates and durability', () => {
     expect(statSync(inboxPath).mode & 0o777).toBe(0o600);
   });
 
-  it('cuts a torn last line left by a crash and keeps the complete ones', async () => {
+  it('moves a torn last line left by a crash aside into a side file, and keeps the complete ones', async () => {
     const inboxPath = tempInbox();
     const good = JSON.stringify({
       received_at: '2026-11-22T09:30:01.000Z',
@@ -476,11 +476,37 @@ describe('listener: duplicates and durability', () => {
     writeFileSync(inboxPath, good + '\n' + good.slice(0, 40), { mode: 0o644 });
     const { url, inbox } = await start(inboxPath);
     expect(inbox.stats.truncatedBytes).toBe(40);
+    // Not destroyed: the torn bytes are in the side file named, beside the inbox.
+    const aside = inbox.stats.tornLineFile!;
+    expect(dirname(aside)).toBe(dirname(inboxPath));
+    expect(readFileSync(aside, 'utf8')).toBe(good.slice(0, 40));
+    expect(statSync(aside).mode & 0o777).toBe(0o600);
     expect(statSync(inboxPath).mode & 0o777).toBe(0o600);
     expect((await deliver(url, orderEvent(50))).json.duplicate).toBe(true);
     expect((await deliver(url, orderEvent(51))).status).toBe(200);
     const lines = readFileSync(inboxPath, 'utf8').split('\n');
     expect(lines.filter(Boolean).map((l) => JSON.parse(l).envelope.event_id)).toEqual([testId('evt', 50), testId('evt', 51)]);
+  });
+
+  it('keeps a complete last entry that lost only its line break, and adds the line break', async () => {
+    const inboxPath = tempInbox();
+    const line = (n: number) =>
+      JSON.stringify({
+        received_at: '2026-11-22T09:30:01.000Z',
+        envelope: orderEvent(n),
+        meta: { signature_timestamp: 1, webhook_id: null, remote_address: null },
+      });
+    writeFileSync(inboxPath, `${line(52)}\n${line(53)}`, { mode: 0o600 });
+    const { url, inbox } = await start(inboxPath);
+    expect(inbox.stats.truncatedBytes).toBe(0);
+    expect(inbox.stats.completedLastLine).toBe(true);
+    expect(inbox.count).toBe(2);
+    expect(readdirSync(dirname(inboxPath))).toEqual(['events.ndjson']);
+    expect(readFileSync(inboxPath, 'utf8')).toBe(`${line(52)}\n${line(53)}\n`);
+    // Acknowledged before, still stored: a redelivery is a duplicate, and the next event follows on a line of its own.
+    expect((await deliver(url, orderEvent(53))).json.duplicate).toBe(true);
+    expect((await deliver(url, orderEvent(54))).status).toBe(200);
+    expect(await storedIds(inboxPath)).toEqual([testId('evt', 52), testId('evt', 53), testId('evt', 54)]);
   });
 });
 

@@ -149,8 +149,11 @@ async function listenWithInbox(
   if (inbox.stats.truncatedBytes > 0)
     say(
       'INBOX_REPAIRED',
-      `Inbox: removed a torn last line (${inbox.stats.truncatedBytes} bytes) left by an interrupted write; it was never acknowledged.\n`,
+      `Inbox: its last line (${inbox.stats.truncatedBytes} bytes) was not a complete event, left by an interrupted write or an edit; ` +
+        `it was never acknowledged, and is moved aside into ${inbox.stats.tornLineFile ?? 'a side file'}.\n`,
     );
+  if (inbox.stats.completedLastLine)
+    say('INBOX_REPAIRED', 'Inbox: its last event had lost its line break (an edit, most often); it is kept, and the line break added.\n');
 
   inbox.onMoved = (move) => {
     display.writeQueued();

@@ -3,14 +3,28 @@
  * event id, append, fsync, group commit.
  *
  * Durability: an event is acknowledged only after its line is on disk (fsync). Concurrent
- * deliveries share one write + fsync (group commit). A crash can leave a torn last line;
- * the writer truncates it when it opens the file and readers skip it. The file a writer
+ * deliveries share one write + fsync (group commit). A crash can leave a torn last line:
+ * when the writer opens the file, a last line without its newline that is a complete entry
+ * (a file edited by hand, its final newline dropped) is kept and its newline added; one
+ * that is not is moved aside into a side file (never simply dropped), and readers skip it. The file a writer
  * holds open must still be the one at its path when it acknowledges: an inbox removed or
  * moved away while a listener runs is noticed, the file now at the path (or a new one) is
  * opened, and what was written to the old one and not yet acknowledged is refused, for the
  * sender to deliver again.
  */
-import { closeSync, fchmodSync, fstatSync, fsync, fsyncSync, ftruncateSync, openSync, readFileSync, readSync, statSync } from 'node:fs';
+import {
+  closeSync,
+  fchmodSync,
+  fstatSync,
+  fsync,
+  fsyncSync,
+  ftruncateSync,
+  openSync,
+  readFileSync,
+  readSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { hash } from 'node:crypto';
 import { dirname } from 'node:path';
 import { makeDirSync } from '../io/make-dir.js';
@@ -100,8 +114,12 @@ export interface InboxStats {
   appended: number;
   /** fsync calls (fewer than `appended` when deliveries shared a flush). */
   flushes: number;
-  /** Bytes of a torn last line removed at open. */
+  /** Bytes of a torn last line moved aside at open (into `tornLineFile`). */
   truncatedBytes: number;
+  /** The side file the torn last line was moved into (the latest, when more than one). */
+  tornLineFile?: string;
+  /** A last line that was a complete entry without its newline: kept, and the newline added. */
+  completedLastLine: boolean;
   /** Unreadable complete lines skipped at open. */
   skippedLines: number;
 }
@@ -133,6 +151,8 @@ interface Opened {
   size: number;
   seen: StoredEvents;
   truncatedBytes: number;
+  tornLineFile: string | undefined;
+  completedLastLine: boolean;
   skippedLines: number;
 }
 
@@ -154,8 +174,36 @@ function envelopeText(line: string): string | undefined {
 }
 
 /**
- * Open (or create, mode 0600) the inbox file for appending: load the ids already stored
- * and cut a torn last line left by a crash.
+ * Write a torn last line into a side file of its own beside the inbox (`<inbox>.torn-<ms>`,
+ * mode 0600, fsynced) before it is cut from the inbox: never acknowledged, but kept for
+ * whoever wants to look at it. Returns the side file's path; throws when it cannot be made
+ * (the line is then left where it is, and the inbox is not opened).
+ */
+function moveAside(path: string, bytes: Buffer): string {
+  for (let n = 0; ; n++) {
+    const aside = `${path}.torn-${Date.now()}${n > 0 ? `-${n}` : ''}`;
+    let fd: number;
+    try {
+      fd = openSync(aside, 'wx', 0o600);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EEXIST' && n < 100) continue;
+      throw e;
+    }
+    try {
+      writeFileSync(fd, bytes);
+      fsyncSync(fd);
+    } finally {
+      closeSync(fd);
+    }
+    syncDirectory(dirname(path));
+    return aside;
+  }
+}
+
+/**
+ * Open (or create, mode 0600) the inbox file for appending: load the ids already stored,
+ * and mend a last line without its newline: a complete entry is kept (its newline added),
+ * anything else (torn by a crash) is moved aside into a side file.
  */
 function openInboxFile(path: string): Opened {
   makeDirSync(dirname(path), 0o700);
@@ -166,25 +214,52 @@ function openInboxFile(path: string): Opened {
     syncDirectory(dirname(path));
     const stat = fstatSync(handle);
     const content = stat.size > 0 ? readFileSync(handle) : Buffer.alloc(0);
-    const end = content.lastIndexOf(0x0a) + 1; // bytes up to and including the last newline
+    let end = content.lastIndexOf(0x0a) + 1; // bytes up to and including the last newline
     // Opened for writing (Windows flushes only through a handle that may write); nothing
     // is written through them.
     for (let i = 0; i < MAX_SYNCS; i++) syncFds.push(openSync(path, 'a'));
     let truncatedBytes = 0;
+    let tornLineFile: string | undefined;
+    let completedLastLine = false;
+    let lines = content.subarray(0, end).toString('utf8');
     if (end < content.length) {
-      ftruncateSync(handle, end);
-      fsyncSync(handle);
-      truncatedBytes = content.length - end;
+      const tail = content.subarray(end);
+      const last = tail.toString('utf8');
+      if (parseLine(last)) {
+        // A whole entry that lost only its newline (an editor, `truncate -s -1`): it may
+        // have been acknowledged, and is kept.
+        writeAllSync(handle, '\n');
+        fsyncSync(handle);
+        lines += `${last}\n`;
+        end = content.length + 1;
+        completedLastLine = true;
+      } else {
+        tornLineFile = moveAside(path, tail);
+        ftruncateSync(handle, end);
+        fsyncSync(handle);
+        truncatedBytes = tail.length;
+      }
     }
     const seen = new StoredEvents();
     let skippedLines = 0;
-    for (const line of content.subarray(0, end).toString('utf8').split('\n')) {
+    for (const line of lines.split('\n')) {
       if (!line) continue;
       const entry = parseLine(line);
       if (entry) seen.add(entry.envelope.event_id, bodyPrint(envelopeText(line) ?? JSON.stringify(entry.envelope)));
       else skippedLines++;
     }
-    return { handle, syncFds, dev: stat.dev, ino: stat.ino, size: end, seen, truncatedBytes, skippedLines };
+    return {
+      handle,
+      syncFds,
+      dev: stat.dev,
+      ino: stat.ino,
+      size: end,
+      seen,
+      truncatedBytes,
+      tornLineFile,
+      completedLastLine,
+      skippedLines,
+    };
   } catch (e) {
     for (const fd of [handle, ...syncFds]) closeQuietly(fd);
     throw e;
@@ -228,7 +303,7 @@ export class InboxWriter {
   private size: number;
   /** The size of the file at the path when inPlace last looked. */
   private pathSize: number | undefined;
-  readonly stats: InboxStats = { appended: 0, flushes: 0, truncatedBytes: 0, skippedLines: 0 };
+  readonly stats: InboxStats = { appended: 0, flushes: 0, truncatedBytes: 0, completedLastLine: false, skippedLines: 0 };
   /**
    * Called when the file at the path was found removed or replaced (the user deleted or
    * rotated it) and the writer opened the one there now: the events stored before are not
@@ -247,12 +322,14 @@ export class InboxWriter {
     this.size = opened.size;
     this.seen = opened.seen;
     this.stats.truncatedBytes = opened.truncatedBytes;
+    this.stats.tornLineFile = opened.tornLineFile;
+    this.stats.completedLastLine = opened.completedLastLine;
     this.stats.skippedLines = opened.skippedLines;
   }
 
   /**
-   * Open (or create, mode 0600) an inbox for appending: load the ids already stored and cut
-   * a torn last line left by a crash.
+   * Open (or create, mode 0600) an inbox for appending: load the ids already stored and mend
+   * its last line (see openInboxFile).
    */
   static async open(path: string): Promise<InboxWriter> {
     return new InboxWriter(path, openInboxFile(path));
@@ -360,6 +437,8 @@ export class InboxWriter {
     this.size = opened.size;
     this.seen = opened.seen;
     this.stats.truncatedBytes += opened.truncatedBytes;
+    this.stats.tornLineFile = opened.tornLineFile ?? this.stats.tornLineFile;
+    this.stats.completedLastLine ||= opened.completedLastLine;
     this.stats.skippedLines += opened.skippedLines;
     try {
       this.onMoved?.(now ? 'replaced' : 'removed');

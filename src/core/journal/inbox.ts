@@ -7,7 +7,8 @@
  * exact bytes whenever they are not what JSON.stringify(envelope) gives back (spacing,
  * `25.0`, big numbers). What differs from the contract is recorded in `meta.drift` and
  * `meta.unknown_event_type`; lines written before those fields existed read as matching.
- * A torn last line (a crash mid-write) is skipped by readers and cut by the writer.
+ * A torn last line (a crash mid-write) is skipped by readers and moved aside by the writer
+ * (into a side file); a complete last entry without its newline is kept.
  */
 import { isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
