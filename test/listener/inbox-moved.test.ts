@@ -63,6 +63,37 @@ describe('an inbox removed or replaced while it is written', () => {
     expect(inbox.count).toBe(2);
   });
 
+  it('removed, then an earlier event delivered again before any other: stored again, not answered as a duplicate', async () => {
+    const { path, inbox, moves } = await opened();
+    expect(await inbox.store(entry('evt_a'))).toBe('stored');
+    unlinkSync(path);
+    expect(await inbox.store(entry('evt_a'))).toBe('stored');
+    expect(moves).toEqual(['removed']);
+    await inbox.close();
+    expect(storedIds(path)).toEqual(['evt_a']);
+  });
+
+  it('truncated in place (: > inbox, copytruncate): a redelivery of an event it no longer holds is stored again', async () => {
+    const { path, inbox, moves } = await opened();
+    expect(await inbox.store(entry('evt_a'))).toBe('stored');
+    expect(await inbox.store(entry('evt_b'))).toBe('stored');
+    const kept = readFileSync(path, 'utf8').split('\n')[0]!;
+    // Emptied through the same file (same inode), as a shell's `: >` or logrotate does.
+    writeFileSync(path, '');
+    expect(await inbox.store(entry('evt_a'))).toBe('stored');
+    expect(moves).toEqual(['truncated']);
+    expect(storedIds(path)).toEqual(['evt_a']);
+    expect(await inbox.store(entry('evt_a'))).toBe('duplicate');
+    expect(await inbox.store(entry('evt_c'))).toBe('stored');
+    // Cut short to its first line: what it still holds is a duplicate, the rest is stored again.
+    writeFileSync(path, `${kept}\n`);
+    expect(await inbox.store(entry('evt_a'))).toBe('duplicate');
+    expect(moves).toEqual(['truncated', 'truncated']);
+    expect(await inbox.store(entry('evt_c'))).toBe('stored');
+    await inbox.close();
+    expect(storedIds(path)).toEqual(['evt_a', 'evt_c']);
+  });
+
   it('its folder removed too: made again', async () => {
     const { path, inbox, moves } = await opened();
     await inbox.store(entry('evt_a'));

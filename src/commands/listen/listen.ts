@@ -157,11 +157,13 @@ async function listenWithInbox(
 
   inbox.onMoved = (move) => {
     display.writeQueued();
+    const what = move === 'removed' ? 'removed' : move === 'truncated' ? 'cut short in place (truncated)' : 'replaced by another file';
+    const lost = move === 'truncated' ? 'The events cut from it are no longer in the inbox' : 'The events stored before are not in it';
     say(
       'INBOX_MOVED',
-      `Warning: the inbox ${inboxPath} was ${move === 'removed' ? 'removed' : 'replaced by another file'} while listening; ` +
+      `Warning: the inbox ${inboxPath} was ${what} while listening; ` +
         `events are now stored in ${move === 'removed' ? 'a new file' : 'the file'} at that path. ` +
-        'The events stored before are not in it, and deliveries not yet acknowledged were refused: their senders deliver them again.\n',
+        `${lost}, and deliveries not yet acknowledged were refused: their senders deliver them again, and an event delivered again is stored again unless the file still holds it.\n`,
     );
   };
   const display = createDisplay(io, {

@@ -275,7 +275,7 @@ function closeQuietly(fd: number): void {
 }
 
 /** What happened to the file a writer held at its path. */
-export type InboxMove = 'removed' | 'replaced';
+export type InboxMove = 'removed' | 'replaced' | 'truncated';
 
 /** The writing side of the inbox: dedupe by event id, append, fsync, group commit. */
 export class InboxWriter {
@@ -305,8 +305,8 @@ export class InboxWriter {
   private pathSize: number | undefined;
   readonly stats: InboxStats = { appended: 0, flushes: 0, truncatedBytes: 0, completedLastLine: false, skippedLines: 0 };
   /**
-   * Called when the file at the path was found removed or replaced (the user deleted or
-   * rotated it) and the writer opened the one there now: the events stored before are not
+   * Called when the file at the path was found removed, replaced or cut short (the user
+   * deleted, rotated or truncated it) and the writer opened the one there now: the events stored before are not
    * in it, and deliveries written to the old file and not yet acknowledged are refused.
    */
   onMoved?: (move: InboxMove) => void;
@@ -357,7 +357,16 @@ export class InboxWriter {
     const id = entry.envelope.event_id;
     const json = envelopeJson ?? JSON.stringify(entry.envelope);
     const print = bodyPrint(json);
-    if (this.seen.holds(id, print)) return DUPLICATE;
+    // A duplicate only while the file that holds the stored body is still the one at the
+    // path, whole: removed, replaced or cut short (`: > inbox`, logrotate's copytruncate),
+    // it is opened again, and what it no longer holds is stored again.
+    if (this.seen.holds(id, print)) {
+      try {
+        if (this.inPlace() || this.seen.holds(id, print)) return DUPLICATE;
+      } catch (e) {
+        return Promise.reject(this.notOpened(e));
+      }
+    }
     const running = this.inFlight.get(id);
     if (running) {
       // A concurrent delivery of the same event id: its outcome decides ours (stored: a
@@ -415,15 +424,17 @@ export class InboxWriter {
   }
 
   /**
-   * Whether the file at the path is still the one this writer holds. When it is not (the
-   * user removed or moved it away), the file now there, or a new one, is opened in its
+   * Whether the file at the path is still the one this writer holds, at least as long as
+   * what it wrote. When it is not (the user removed, moved away or truncated it), the file now there, or a new one, is opened in its
    * place and false is returned: whatever was written to the old file is not in the inbox.
    * Throws when the new file cannot be opened (every batch is refused until it can).
    */
   private inPlace(): boolean {
     const now = statSync(this.path, { throwIfNoEntry: false });
     this.pathSize = now?.size;
-    if (now && now.ino === this.ino && now.dev === this.dev) return true;
+    const same = now !== undefined && now.ino === this.ino && now.dev === this.dev;
+    // Shorter than what this writer wrote: cut in place, and lines it acknowledged went with it.
+    if (same && now.size >= this.size) return true;
     this.pathSize = undefined;
     const opened = openInboxFile(this.path);
     const place = ++this.place;
@@ -441,7 +452,7 @@ export class InboxWriter {
     this.stats.completedLastLine ||= opened.completedLastLine;
     this.stats.skippedLines += opened.skippedLines;
     try {
-      this.onMoved?.(now ? 'replaced' : 'removed');
+      this.onMoved?.(!now ? 'removed' : same ? 'truncated' : 'replaced');
     } catch {
       // a report's problem never affects deliveries
     }
