@@ -1,18 +1,24 @@
 /**
  * One listener per inbox. Two listeners appending to the same file would each dedupe only
- * what they stored themselves (an event could be stored twice), and the second one, on
- * opening, would cut the first one's line in progress as if it were torn by a crash.
+ * what they stored themselves (an event could be stored twice, and forwarded twice), and the
+ * second one, on opening, would take the first one's line in progress for one torn by a crash.
  *
- * The lock is a local socket named after the inbox path (a Unix socket in the temp folder,
- * a named pipe on Windows). The kernel frees it when its process dies, even by SIGKILL; a
- * socket file left behind refuses connections and is taken over. A second listener that
- * connects reads who holds the lock.
+ * The lock names the file itself, not the path as typed: the real path of its folder
+ * (symlinks resolved, fs.realpathSync) with the file's name, and the folder's device and
+ * inode with the file's name (the same folder reached through a bind mount). A listener takes
+ * a lock for each, so two names of one file meet in at least one of them. Each is a local
+ * socket: on Linux in the abstract namespace (no file, no folder, the same whatever TMPDIR
+ * says, and freed by the kernel when its process dies, even by SIGKILL); on Windows a named
+ * pipe; elsewhere a Unix socket in /tmp (not $TMPDIR, which differs between shells and
+ * users' sessions), where a socket file left behind refuses connections and is taken over.
+ * A second listener that connects reads who holds the lock.
  */
 import { createHash } from 'node:crypto';
+import { realpathSync, statSync } from 'node:fs';
 import { unlink } from 'node:fs/promises';
 import { createConnection, createServer, type Server } from 'node:net';
-import { platform, tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { platform } from 'node:os';
+import { basename, dirname, join, resolve } from 'node:path';
 
 export interface InboxLock {
   /** Say who holds the lock (shown to a second listener), e.g. the listener's URL. */
@@ -20,11 +26,61 @@ export interface InboxLock {
   release(): Promise<void>;
 }
 
-export type LockResult = { ok: true; lock: InboxLock } | { ok: false; holder: string };
+export type LockResult =
+  | {
+      ok: true;
+      lock: InboxLock;
+      /** Set when no lock could be made (why): the listener goes on without one. */
+      unlocked?: string;
+    }
+  | { ok: false; holder: string };
 
-export function lockAddress(inboxPath: string, os = platform()): string {
-  const hash = createHash('sha256').update(resolve(inboxPath)).digest('hex').slice(0, 20);
-  return os === 'win32' ? `\\\\.\\pipe\\vouchers-inbox-${hash}` : join(tmpdir(), `vouchers-inbox-${hash}.sock`);
+/**
+ * The real path of a file that may not exist yet: its nearest existing folder resolved
+ * (symlinks followed), the rest appended. The file itself is resolved too when it is a
+ * symlink to another file.
+ */
+function realPathOf(path: string): string {
+  const absolute = resolve(path);
+  try {
+    return realpathSync(absolute);
+  } catch {
+    // not there yet (or a dangling link): resolve the folder
+  }
+  const rest: string[] = [basename(absolute)];
+  for (let dir = dirname(absolute); ; dir = dirname(dir)) {
+    try {
+      return join(realpathSync(dir), ...rest);
+    } catch {
+      if (dirname(dir) === dir) return absolute;
+      rest.unshift(basename(dir));
+    }
+  }
+}
+
+/** What names the inbox file: its real path, and its folder's device and inode with its name (when the folder exists). */
+export function inboxIdentity(inboxPath: string): string[] {
+  const real = realPathOf(inboxPath);
+  const ids = [`path:${real}`];
+  try {
+    const dir = statSync(dirname(real));
+    ids.push(`inode:${dir.dev}:${dir.ino}/${basename(real)}`);
+  } catch {
+    // the folder is made later, by the inbox writer
+  }
+  return ids;
+}
+
+const hashOf = (id: string) => createHash('sha256').update(id).digest('hex').slice(0, 24);
+
+/** The lock's local socket addresses, one per identity of the inbox (see above). */
+export function lockAddresses(inboxPath: string, os: NodeJS.Platform = platform(), socketDir = '/tmp'): string[] {
+  return inboxIdentity(inboxPath).map((id) => {
+    const hash = hashOf(id);
+    if (os === 'linux' || os === 'android') return `\0vouchers-inbox-${hash}`;
+    if (os === 'win32') return `\\\\.\\pipe\\vouchers-inbox-${hash}`;
+    return join(socketDir, `vouchers-inbox-${hash}.sock`);
+  });
 }
 
 function listenOn(server: Server, address: string): Promise<NodeJS.ErrnoException | undefined> {
@@ -67,39 +123,63 @@ function probe(address: string, timeoutMs: number): Promise<string | undefined> 
   });
 }
 
-/**
- * Take the inbox's lock. Where no local socket can be made at all (an unusual temp
- * folder), it goes ahead without one rather than refusing to listen.
- */
-export async function lockInbox(inboxPath: string, options: { address?: string; probeTimeoutMs?: number } = {}): Promise<LockResult> {
-  const address = options.address ?? lockAddress(inboxPath);
-  let holder = 'a vouchers listen that is starting';
+type OneLock = { ok: true; server: Server } | { ok: false; holder: string } | { ok: 'unusable'; why: string };
+
+/** Take one address: held by us, held by someone who answers, or not usable here. */
+async function lockOne(address: string, holder: () => string, probeTimeoutMs: number): Promise<OneLock> {
+  let why = 'its socket could not be made';
   for (let attempt = 0; attempt < 3; attempt++) {
     const server = createServer((socket) => {
       socket.on('error', () => undefined);
-      socket.end(`${holder}\n`);
+      socket.end(`${holder()}\n`);
     });
     const error = await listenOn(server, address);
     if (!error) {
       server.unref();
-      let released: Promise<void> | undefined;
-      return {
-        ok: true,
-        lock: {
-          describe(next) {
-            holder = next;
-          },
-          release() {
-            released ??= new Promise<void>((done) => server.close(() => done()));
-            return released;
-          },
-        },
-      };
+      return { ok: true, server };
     }
-    if (error.code !== 'EADDRINUSE') return { ok: true, lock: { describe() {}, release: () => Promise.resolve() } };
-    const other = await probe(address, options.probeTimeoutMs ?? 1_000);
+    if (error.code !== 'EADDRINUSE') return { ok: 'unusable', why: `${error.code ?? error.message}` };
+    const other = await probe(address, probeTimeoutMs);
     if (other !== undefined) return { ok: false, holder: other };
-    await unlink(address).catch(() => undefined); // left by a listener that was killed
+    // Nobody answers: a socket file left by a listener that was killed (none is left in
+    // the abstract namespace, where the address is in use only while its holder lives).
+    why = 'its address is taken and nobody answers on it';
+    await unlink(address).catch(() => undefined);
   }
-  return { ok: false, holder: 'another process' };
+  return { ok: 'unusable', why };
+}
+
+/**
+ * Take the inbox's lock. Where no local socket can be made (an unusual system), it goes
+ * ahead without one, saying why (`unlocked`), rather than refusing to listen: only a lock
+ * whose holder answers refuses.
+ */
+export async function lockInbox(inboxPath: string, options: { addresses?: string[]; probeTimeoutMs?: number } = {}): Promise<LockResult> {
+  const addresses = options.addresses ?? lockAddresses(inboxPath);
+  let holder = 'a vouchers listen that is starting';
+  const servers: Server[] = [];
+  const reasons: string[] = [];
+  const closeAll = () => Promise.all(servers.map((s) => new Promise<void>((done) => s.close(() => done())))).then(() => undefined);
+  for (const address of addresses) {
+    const one = await lockOne(address, () => holder, options.probeTimeoutMs ?? 1_000);
+    if (one.ok === true) servers.push(one.server);
+    else if (one.ok === false) {
+      await closeAll();
+      return { ok: false, holder: one.holder };
+    } else reasons.push(one.why);
+  }
+  let released: Promise<void> | undefined;
+  return {
+    ok: true,
+    lock: {
+      describe(next) {
+        holder = next;
+      },
+      release() {
+        released ??= closeAll();
+        return released;
+      },
+    },
+    ...(servers.length === 0 ? { unlocked: reasons.join('; ') || 'no lock could be made' } : {}),
+  };
 }

@@ -120,6 +120,12 @@ export async function run(f: Factory, o: ListenOptions): Promise<void> {
       'stop that listener first, or give this one its own file with --inbox',
     );
   }
+  if (locked.unlocked)
+    noticeFor(
+      f,
+      'INBOX_NOT_LOCKED',
+      `Warning: could not take the one-listener lock of the inbox ${inboxPath} (${locked.unlocked}); going on without it: run no other listener on this inbox.\n`,
+    );
   try {
     await listenWithInbox(f, o, secrets, profile, inboxPath, locked.lock);
   } finally {
