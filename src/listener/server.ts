@@ -9,7 +9,7 @@
  * contract is recorded with it (meta.drift, meta.unknown_event_type), never a reason to refuse.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { AddressInfo, Socket } from 'node:net';
 import { bodyNumberOf, rawBodyFieldsOf, type DeliveryMeta, type InboxEntry, type StoredEnvelope } from '../core/journal/inbox.js';
 import { type InboxWriter } from '../core/journal/inbox-writer.js';
 import { SignatureError } from '../core/signer/errors.js';
@@ -96,6 +96,9 @@ function displayHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/** How long a clean stop waits for a request that is not whole yet (a slow sender). */
+const PARTIAL_REQUEST_GRACE_MS = 1_000;
+
 export async function startListener(options: ListenerOptions): Promise<Listener> {
   let secrets = [...options.secrets];
   const limit = options.maxBodyBytes ?? MAX_BODY_BYTES;
@@ -116,6 +119,9 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     for (const resolve of waiting) resolve();
   };
   let closing = false;
+  /** Every open connection, and those whose whole request is being handled (its answer not yet sent). */
+  const connections = new Set<Socket>();
+  const answering = new Set<Socket>();
   // Deliveries come many to a millisecond: the timestamp is formatted once per millisecond.
   let isoAt = NaN;
   let isoText = '';
@@ -203,6 +209,9 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       return reject(req, res, rejection('PAYLOAD_TOO_LARGE', `body of ${size} is over the ${limit}-byte limit`), {}, true);
     }
     const body = read.body;
+    // A whole request in hand: a clean stop lets it be answered.
+    answering.add(req.socket);
+    res.once('close', () => answering.delete(req.socket));
     await afterTurnReads();
 
     let signedAt: number;
@@ -295,13 +304,23 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     }
   }
 
-  const server: Server = createServer((req, res) => {
-    inFlight++;
-    handle(req, res).then(settled, (e: unknown) => fault(req, res, e));
-  });
-  server.requestTimeout = options.requestTimeoutMs ?? 4_000;
-  server.headersTimeout = Math.min(server.requestTimeout, 4_000);
+  const requestTimeout = options.requestTimeoutMs ?? 4_000;
+  const server: Server = createServer(
+    // node:http checks requestTimeout and headersTimeout only every connectionsCheckingInterval
+    // (30 s unless set): a slow sender would be held that long, not the 4 s meant.
+    { connectionsCheckingInterval: Math.max(50, Math.min(500, Math.floor(requestTimeout / 8))) },
+    (req, res) => {
+      inFlight++;
+      handle(req, res).then(settled, (e: unknown) => fault(req, res, e));
+    },
+  );
+  server.requestTimeout = requestTimeout;
+  server.headersTimeout = Math.min(requestTimeout, 4_000);
   server.keepAliveTimeout = 5_000;
+  server.on('connection', (socket: Socket) => {
+    connections.add(socket);
+    socket.once('close', () => connections.delete(socket));
+  });
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -325,7 +344,15 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         closing = true;
         const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
         server.closeIdleConnections();
+        // A request that is not whole yet gets a moment to finish (a delivery in flight at
+        // Ctrl-C is answered); then its connection is closed, unanswered (nothing of it was
+        // acknowledged: the sender delivers it again), rather than waited for until its
+        // request timeout. A whole request being handled is always answered.
+        const cut = setTimeout(() => {
+          for (const socket of connections) if (!answering.has(socket)) socket.destroy();
+        }, PARTIAL_REQUEST_GRACE_MS);
         if (inFlight > 0) await new Promise<void>((resolve) => idle.push(resolve));
+        clearTimeout(cut);
         server.closeIdleConnections();
         let timer: NodeJS.Timeout | undefined;
         await Promise.race([

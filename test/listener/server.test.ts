@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { Agent, request } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -508,6 +509,57 @@ describe('listener: duplicates and durability', () => {
     expect((await deliver(url, orderEvent(54))).status).toBe(200);
     expect(await storedIds(inboxPath)).toEqual([testId('evt', 52), testId('evt', 53), testId('evt', 54)]);
   });
+});
+
+/** A sender that sends the headers and a part of the body, then nothing more: what it receives. */
+function slowSender(url: string, expectContinue: boolean) {
+  const u = new URL(url);
+  const body = JSON.stringify(orderEvent(60));
+  const socket = connect(Number(u.port), u.hostname);
+  let received = '';
+  let continued!: () => void;
+  const gotContinue = new Promise<void>((resolve) => (continued = resolve));
+  socket.setEncoding('utf8');
+  socket.on('data', (c: string) => {
+    received += c;
+    if (received.includes('100 Continue')) continued();
+  });
+  socket.on('error', () => undefined);
+  const closed = new Promise<void>((resolve) => socket.once('close', () => resolve()));
+  const headers = Object.entries({ ...signedHeaders(body), 'content-length': String(Buffer.byteLength(body)), host: u.host })
+    .map(([k, v]) => `${k}: ${v}\r\n`)
+    .join('');
+  socket.write(`POST ${u.pathname} HTTP/1.1\r\n${headers}${expectContinue ? 'expect: 100-continue\r\n' : ''}\r\n`);
+  const started = Date.now();
+  const partly = expectContinue
+    ? gotContinue.then(() => socket.write(body.slice(0, 10)))
+    : (socket.write(body.slice(0, 10)), Promise.resolve());
+  return { received: () => received, closed, started, partly };
+}
+
+describe('listener: slow senders', () => {
+  it('answers a sender that does not finish its request 408 within about 4 s, not after 30 s', async () => {
+    const { url, inboxPath } = await start();
+    const sender = slowSender(url, false);
+    await sender.closed;
+    const elapsed = Date.now() - sender.started;
+    expect(sender.received()).toMatch(/^HTTP\/1\.1 408 /);
+    expect(elapsed).toBeGreaterThanOrEqual(3_900);
+    expect(elapsed).toBeLessThan(5_000);
+    expect(await storedIds(inboxPath)).toEqual([]);
+  }, 15_000);
+
+  it('a clean stop waits only a moment for a sender whose request is not whole, not until its timeout: closed unanswered', async () => {
+    const { listener, inboxPath } = await start();
+    const sender = slowSender(listener.url, true);
+    // The listener has the request's headers (it said 100 Continue) and a part of its body.
+    await sender.partly;
+    await listener.close();
+    await sender.closed;
+    // Closed before its 4-second request timeout would have answered 408.
+    expect(sender.received()).toBe('HTTP/1.1 100 Continue\r\n\r\n');
+    expect(await storedIds(inboxPath)).toEqual([]);
+  }, 3_000);
 });
 
 describe('listener: --events filter', () => {
