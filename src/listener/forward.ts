@@ -1,7 +1,8 @@
 /**
  * Forwarding accepted events to the partner's local app, after the acknowledgement, with
- * its own retries: the original raw body and X-Webhook-* headers, so the app verifies it
- * exactly as in production. Every attempt is reported and recorded.
+ * its own retries: the original raw body and X-Webhook-* headers, each attempt signed anew
+ * with the listener's secret (a retry minutes later is still inside the app's timestamp
+ * window), so the app verifies it as in production. Every attempt is reported and recorded.
  */
 import { setMaxListeners } from 'node:events';
 import type { ForwardLog, ForwardRecord } from '../core/journal/forward-log.js';
@@ -66,6 +67,12 @@ export interface ForwardRequest {
   body: Buffer | string;
   /** The delivery's own headers (content type and X-Webhook-*). */
   headers: Record<string, string>;
+  /**
+   * The signature headers (X-Webhook-Timestamp and X-Webhook-Signature) for an attempt made
+   * at `timestamp` (unix seconds): each attempt is signed anew, so a retry minutes later is
+   * inside the app's timestamp window as the first attempt was.
+   */
+  sign?: (timestamp: number) => Record<string, string>;
 }
 
 export class Forwarder {
@@ -100,9 +107,10 @@ export class Forwarder {
 
   private async run(req: ForwardRequest): Promise<ForwardRecord> {
     const maxAttempts = this.policy.maxRetries + 1;
-    const headers = { ...req.headers, ...this.extraHeaders };
     const signal = this.requests.signal;
     for (let attempt = 1; ; attempt++) {
+      const signed = req.sign?.(Math.floor(this.deps.clock.now() / 1000));
+      const headers = { ...req.headers, ...signed, ...this.extraHeaders };
       const result = await postOnce(this.url, req.body, headers, { timeoutMs: this.policy.timeoutMs, signal, now: this.deps.clock.now });
       const ok = result.status !== null && result.status >= 200 && result.status < 300;
       const retry = !ok && !this.waits.signal.aborted && attempt < maxAttempts && shouldRetryForward(result);

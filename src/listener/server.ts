@@ -13,7 +13,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { bodyNumberOf, rawBodyFieldsOf, type DeliveryMeta, type InboxEntry, type StoredEnvelope } from '../core/journal/inbox.js';
 import { type InboxWriter } from '../core/journal/inbox-writer.js';
 import { SignatureError } from '../core/signer/errors.js';
-import { signatureHeaderValue, verifyWebhookHeaders, WEBHOOK_HEADERS } from '../core/signer/webhook.js';
+import { signatureHeaderValue, signWebhook, verifyWebhookHeaders, WEBHOOK_HEADERS } from '../core/signer/webhook.js';
 import { MAX_BODY_BYTES, readBody } from '../core/net/request-body.js';
 import { checkEnvelope } from './envelope.js';
 import type { EventFilter } from './filter.js';
@@ -300,7 +300,13 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         const v = headerValue(req, name);
         if (v !== undefined) headers[name] = v;
       }
-      void forwarder.forward({ eventId: envelope.event_id, bodyNumber: bodyNumberOf(entry), body, headers }).catch(() => undefined);
+      // Signed anew for each attempt, with this listener's secrets: the sender's signature
+      // ages, and a retry minutes later would be refused by an app that checks its timestamp.
+      const sign = (timestamp: number) => ({
+        [WEBHOOK_HEADERS.timestamp]: String(timestamp),
+        [WEBHOOK_HEADERS.signature]: signWebhook(body, secrets, timestamp),
+      });
+      void forwarder.forward({ eventId: envelope.event_id, bodyNumber: bodyNumberOf(entry), body, headers, sign }).catch(() => undefined);
     }
   }
 

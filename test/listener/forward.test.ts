@@ -82,18 +82,21 @@ async function listenerForwardingTo(url: string, policy: ForwardPolicy, events?:
 }
 
 describe('forwarding to the local app', () => {
-  it('forwards the original raw body and X-Webhook-* headers, plus --forward-header', async () => {
+  it('forwards the original raw body and X-Webhook-* headers, signed anew when sent, plus --forward-header', async () => {
     const target = await app([200]);
     const { listener, attempts } = await listenerForwardingTo(target.url, FAST);
     const ev = orderEvent(1);
-    const t = Math.floor(Date.now() / 1000);
+    // Signed 200 s ago (inside the listener's tolerance): forwarded signed at the time it is sent.
+    const t = Math.floor(Date.now() / 1000) - 200;
     const res = await deliver(listener.url, ev, [SECRET], t);
     expect(res.status).toBe(200);
     await until(() => attempts.length === 1);
     const got = target.received[0]!;
     expect(got.body).toBe(JSON.stringify(ev));
-    expect(got.headers['x-webhook-signature']).toBe(`t=${t},v1=${hmac(SECRET, t, JSON.stringify(ev))}`);
-    expect(got.headers['x-webhook-timestamp']).toBe(String(t));
+    const sent = Number(got.headers['x-webhook-timestamp']);
+    expect(sent).toBeGreaterThanOrEqual(t + 200);
+    expect(sent).toBeLessThanOrEqual(Math.floor(Date.now() / 1000));
+    expect(got.headers['x-webhook-signature']).toBe(`t=${sent},v1=${hmac(SECRET, sent, JSON.stringify(ev))}`);
     expect(got.headers['x-webhook-id']).toBe(ev.event_id);
     expect(got.headers['x-dev-token']).toBe('abc');
     expect(attempts[0]).toMatchObject({ attempt: 1, status: 200, outcome: 'delivered', event_id: ev.event_id });
@@ -115,6 +118,60 @@ describe('forwarding to the local app', () => {
     const logged = await readForwardLog(forwardLogPath(inboxPath), ev.event_id as string);
     expect(logged.map((r) => r.outcome)).toEqual(['retrying', 'retrying', 'delivered']);
     expect(target.received.every((r) => r.body === JSON.stringify(ev))).toBe(true);
+  });
+
+  it("signs each attempt anew: a retry 400 s after the delivery is inside an app's 300-second window", async () => {
+    // The forwarder's clock: each backoff moves it 400 s on, at once.
+    let now = Date.now();
+    const clock = {
+      now: () => now,
+      sleep: (ms: number) => {
+        now += 400_000 + ms;
+        return Promise.resolve();
+      },
+    };
+    // An app that checks the signature and its timestamp against that clock, as a production receiver does.
+    const verdicts: string[] = [];
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        const [tPart, v1Part] = String(req.headers['x-webhook-signature']).split(',');
+        const t = Number(tPart!.slice(2));
+        const verdict =
+          v1Part !== `v1=${hmac(SECRET, t, body)}` ? 'bad signature' : Math.abs(Math.floor(now / 1000) - t) > 300 ? 'stale' : 'ok';
+        verdicts.push(verdict);
+        // The first attempt is answered 503 (the app restarting), the next ones by the verdict.
+        res.writeHead(verdicts.length === 1 ? 503 : verdict === 'ok' ? 200 : 401).end(verdict);
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    cleanup.push(() => new Promise<void>((r) => server.close(() => r())));
+    const inboxPath = join(mkdtempSync(join(tmpdir(), 'vouchers-test-')), 'events.ndjson');
+    const attempts: ForwardRecord[] = [];
+    const forwarder = new Forwarder(new URL(`http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`), {}, FAST, {
+      clock,
+      onAttempt: (r) => attempts.push(r),
+    });
+    const listener = await startListener({
+      host: '127.0.0.1',
+      port: 0,
+      path: '/webhooks',
+      secrets: [SECRET],
+      tolerance: 300,
+      inbox: await InboxWriter.open(inboxPath),
+      filter: parseEventFilter(undefined),
+      forwarder,
+      clock: systemClock,
+    });
+    cleanup.push(() => listener.close());
+    expect((await deliver(listener.url, orderEvent(20))).status).toBe(200);
+    await until(() => attempts.some((a) => a.outcome !== 'retrying'));
+    expect(verdicts).toEqual(['ok', 'ok']);
+    expect(attempts.map((a) => [a.attempt, a.status, a.outcome])).toEqual([
+      [1, 503, 'retrying'],
+      [2, 200, 'delivered'],
+    ]);
   });
 
   it('reports a refused connection with its retry count and gives up after the last retry', async () => {

@@ -61,13 +61,12 @@ const AT_ONCE = 8;
 
 /**
  * Forward the owed events, a few at a time, until done or `stopped` (the rest stay owed:
- * the next listener forwards them). Each body is sent as stored, signed now.
+ * the next listener forwards them). Each body is sent as stored, each attempt signed anew.
  */
 export async function forwardBacklog(
   owed: readonly NotForwardedBody[],
   forwarder: Forwarder,
   secrets: () => readonly string[],
-  now: () => number,
   stopped: AbortSignal,
 ): Promise<void> {
   let next = 0;
@@ -75,15 +74,16 @@ export async function forwardBacklog(
     while (next < owed.length && !stopped.aborted) {
       const { entry, eventId, body: bodyNumber } = owed[next++]!;
       const body = rawBodyOf(entry);
-      const timestamp = Math.floor(now() / 1000);
       const headers: Record<string, string> = {
         'content-type': 'application/json',
         'user-agent': 'vouchers-listen',
         [WEBHOOK_HEADERS.id]: typeof entry.meta?.webhook_id === 'string' ? entry.meta.webhook_id : eventId,
+      };
+      const sign = (timestamp: number) => ({
         [WEBHOOK_HEADERS.timestamp]: String(timestamp),
         [WEBHOOK_HEADERS.signature]: signWebhook(body, secrets(), timestamp),
-      };
-      await forwarder.forward({ eventId, bodyNumber, body, headers }).catch(() => undefined);
+      });
+      await forwarder.forward({ eventId, bodyNumber, body, headers, sign }).catch(() => undefined);
     }
   };
   await Promise.all(Array.from({ length: Math.min(AT_ONCE, owed.length) }, worker));

@@ -18,7 +18,10 @@ function declareListen(program: Command) {
     )
     .option('--tolerance <seconds>', 'accepted clock skew of the signature timestamp, either way', '300')
     .option('--events <types>', 'show and forward only these event types, e.g. order.*,voucher.issued (all are stored)')
-    .option('--forward-to <url>', 'forward each accepted event to your local app, with its original body and signature headers')
+    .option(
+      '--forward-to <url>',
+      "forward each accepted event to your local app: its original body and X-Webhook-* headers, each attempt signed anew with the listener's secret",
+    )
     .option('--forward-header <K:V>', 'extra header on forwarded requests (repeatable)', collect)
     .option('--forward-retries <n>', 'retries of a failed forward', '5')
     .option('--forward-timeout <seconds>', 'timeout of one forward attempt', '10')

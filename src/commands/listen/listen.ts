@@ -281,13 +281,7 @@ async function listenWithInbox(
   if (forwarder && backlog) {
     const note = backlogNote(f, backlog, forwarder.url.toString(), o.inbox, o.events);
     if (note !== '') say('BACKLOG', note);
-    backlogDone = forwardBacklog(
-      backlog.owed,
-      forwarder,
-      () => secrets,
-      () => f.clock.now(),
-      io.signal,
-    );
+    backlogDone = forwardBacklog(backlog.owed, forwarder, () => secrets, io.signal);
   }
 
   await waitForAbort(io.signal);
