@@ -9,6 +9,10 @@ import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import type { ReconciliationGetOptions } from './index.js';
 import { noticeFor } from '../../core/output/notice.js';
+import { isRecord } from '../../core/is-record.js';
+import { unreadRows } from '../../core/http/unread.js';
+import { genericFields } from '../../core/output/generic.js';
+import { maskSecrets } from '../../core/output/mask.js';
 
 export type { ReconciliationGetOptions };
 
@@ -62,13 +66,21 @@ export async function run(f: Factory, dateText: string, options: ReconciliationG
   noticeFor(f, 'EXPERIMENTAL', EXPERIMENTAL_NOTE);
   const client = await f.client();
   const res = await getReconciliation(client, date, { signal: f.io.signal });
-  const report = res.data;
+  // The contract may change: any 2xx body is read, whatever its shape (none at all, a
+  // summary that is null or named otherwise); only what is there is shown.
+  const report: unknown = res.data;
+  const drifts: unknown[] = isRecord(report) && Array.isArray(report.drifts) ? report.drifts : report === undefined ? unreadRows() : [];
   if (whole) {
     await printRecord(f.io, report, [], settings);
     return;
   }
   if (settings.format === 'ndjson' || settings.format === 'csv') {
-    await printList(f.io, report.drifts, DRIFT_COLUMNS, settings);
+    await printList(f.io, drifts as Drift[], DRIFT_COLUMNS, settings, { required: ['order_id'] });
+    return;
+  }
+  if (!isRecord(report) || !isRecord(report.summary)) {
+    // Not the report this version knows: its own fields, as received.
+    await printRecord(f.io, report, genericFields(maskSecrets(report)), { ...settings, fields: undefined });
     return;
   }
   const s = report.summary;
@@ -88,9 +100,9 @@ export async function run(f: Factory, dateText: string, options: ReconciliationG
   );
   if (settings.format === 'table') {
     await out(f.io, '\n');
-    await printList(f.io, report.drifts, DRIFT_COLUMNS, settings, { empty: 'No drifts.' });
-  } else if (report.drifts.length > 0) {
+    await printList(f.io, drifts as Drift[], DRIFT_COLUMNS, settings, { empty: 'No drifts.', required: ['order_id'] });
+  } else if (drifts.length > 0) {
     await out(f.io, '\n');
-    await printList(f.io, report.drifts, DRIFT_COLUMNS, settings);
+    await printList(f.io, drifts as Drift[], DRIFT_COLUMNS, settings, { required: ['order_id'] });
   }
 }

@@ -1,0 +1,84 @@
+/**
+ * reconciliation get against servers whose planned report took another shape (the document
+ * says its contract may change): every 2xx is shown, never an unexpected error.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, type CliResult } from '../helpers/run-cli.js';
+import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+
+let server: LoopbackServer;
+const bodies: Record<string, unknown> = {
+  // Named otherwise: no summary at all.
+  '2026-11-01': { report_date: '2026-11-01', totals: { orders: 3 }, discrepancies: [{ order: 1, note: 'late' }] },
+  // The contract's names, with nulls.
+  '2026-11-02': { date: '2026-11-02', summary: null, drifts: null, generated_at: null },
+  // A summary that is not an object, drifts of another shape.
+  '2026-11-03': { date: '2026-11-03', summary: 'ok', drifts: [{ ref: 'd1' }] },
+};
+
+beforeAll(async () => {
+  server = await startLoopbackServer((req, res) => {
+    const date = req.target.split('/').pop() ?? '';
+    if (date === '2026-11-04') {
+      // An empty 200.
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end();
+      return;
+    }
+    sendJson(res, 200, bodies[date]);
+  });
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const cli = (argv: string[], tty = false): Promise<CliResult> =>
+  runCli(['reconciliation', 'get', ...argv], {
+    env: { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', VOUCHERS_MAX_RETRIES: '0', NO_COLOR: '1' },
+    tty,
+  });
+
+describe('reconciliation get: a report of another shape', () => {
+  it('a report without a summary object is shown as received, in a table and piped, exit 0', async () => {
+    for (const date of ['2026-11-01', '2026-11-02', '2026-11-03']) {
+      for (const tty of [false, true]) {
+        const r = await cli([date], tty);
+        expect(r.code, `${date} ${tty}: ${r.stderr}`).toBe(0);
+        expect(r.stderr).not.toContain('Unexpected error');
+        expect(r.stderr).toContain('differs from the contract');
+      }
+    }
+    const items = await cli(['2026-11-01']);
+    expect(items.stdout).toContain('report_date\t2026-11-01');
+    expect(items.stdout).toContain('totals\t{"orders":3}');
+    const nulls = await cli(['2026-11-02'], true);
+    expect(nulls.stdout).toMatch(/^date +2026-11-02$/m);
+    expect(nulls.stdout).toMatch(/^summary *$/m);
+  });
+
+  it('an empty 200 is no crash: nothing shown, JSON null', async () => {
+    for (const argv of [[], ['--output', 'table'], ['--output', 'csv']]) {
+      const r = await cli(['2026-11-04', ...argv]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain('an empty body');
+      expect(r.stderr).not.toContain('Unexpected error');
+    }
+    for (const argv of [['--json'], ['--output', 'ndjson']]) {
+      const r = await cli(['2026-11-04', ...argv]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toBeNull();
+    }
+  });
+
+  it('drifts that are null or of another shape: CSV and NDJSON print what there is', async () => {
+    const nulls = await cli(['2026-11-02', '--output', 'csv']);
+    expect(nulls.code, nulls.stderr).toBe(0);
+    expect(nulls.stdout).toBe('order_id,vendor,product_id,our_allocation,vendor_record,detected_at,resolution\n');
+    const other = await cli(['2026-11-03', '--output', 'ndjson']);
+    expect(other.code, other.stderr).toBe(0);
+    expect(other.stdout).toBe('{"ref":"d1"}\n');
+    const csv = await cli(['2026-11-03', '--output', 'csv']);
+    expect(csv.code, csv.stderr).toBe(0);
+    expect(csv.stdout).toBe('ref\nd1\n');
+  });
+});
