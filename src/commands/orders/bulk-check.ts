@@ -12,8 +12,9 @@ import type { ApiClient } from '../../core/http/types.js';
 import type { BulkRow } from '../../core/journal/bulk.js';
 import { Carry, ReferenceIndex } from './bulk-identity.js';
 import type { Factory } from '../../core/run/factory.js';
+import { noticeFor } from '../../core/output/notice.js';
 import { scanFile, scanFilePieces, type FileDigest, type RowProblem } from './bulk-input.js';
-import { itemProblem, lookupProducts, stockProblem } from './preflight.js';
+import { itemProblem, lookupProducts, productCurrency, stockProblem, unreadProducts } from './preflight.js';
 
 /** At most this many bad rows are named; the rest are counted. */
 const SHOWN_PROBLEMS = 50;
@@ -206,7 +207,7 @@ export async function preflightRows(
   rows: () => AsyncIterable<BulkRow>,
   carry: Carry,
   dryRun: boolean,
-): Promise<{ totals: Map<string, number>; toOrder: number }> {
+): Promise<{ totals: Map<string, number>; toOrder: number; uncosted: number; unread: string[] }> {
   let ids: Set<string> = input.products;
   if (!carry.empty) {
     ids = new Set();
@@ -215,9 +216,18 @@ export async function preflightRows(
     });
   }
   const lookups = await lookupProducts(client, ids, f.io.signal);
+  const unread = unreadProducts(lookups, ids);
+  if (unread.length > 0)
+    noticeFor(
+      f,
+      'PRODUCT_NOT_CHECKED',
+      `the catalog's answer for product ${unread.join(', ')} held no record this version can read: its denominations, currency and stock were not checked`,
+    );
   const problems = new Problems();
   const totals = new Map<string, number>();
   let toOrder = 0;
+  // Rows of no known currency (no currency column, a product that names none): not costed.
+  let uncosted = 0;
   let kind: ErrorKind | undefined;
   // The trace ID of the catalog answer behind the first bad row: what support asks for.
   let traceId: string | undefined;
@@ -231,14 +241,16 @@ export async function preflightRows(
       traceId ??= lookups.get(row.product_id)?.traceId;
       return;
     }
-    const found = lookups.get(row.product_id);
-    const currency = row.currency ?? (found && 'product' in found ? found.product.currency : undefined);
-    if (!currency) return;
+    const currency = row.currency ?? productCurrency(lookups.get(row.product_id));
+    if (!currency) {
+      uncosted += 1;
+      return;
+    }
     totals.set(currency, (totals.get(currency) ?? 0) + toMinor(row.denomination, currency) * row.quantity);
   });
   if (problems.count > 0)
     throw Object.assign(badRows(input.name, problems, 'checked against the catalog', kind, "the wallets' balances"), { traceId });
-  return { totals, toOrder };
+  return { totals, toOrder, uncosted, unread };
 }
 
 export function describeTotals(totals: Map<string, number>): string {

@@ -160,6 +160,8 @@ async function orderBatch(
   const rows = state ? await batchRows(f, state, input) : inputRows(input as Input);
   const client = await f.client();
   let totals: Map<string, number> | undefined;
+  // What a dry run could not check (a product or the wallets in a shape this version does not read).
+  const unchecked: string[] = [];
   let toOrder: number;
   // A new batch of a file: rows already sent by earlier batches are taken over by reference.
   let carry: Carry | undefined;
@@ -204,6 +206,11 @@ async function orderBatch(
       const checked = await preflightRows(f, client, file, rows, carry, o.dryRun);
       totals = checked.totals;
       toOrder = checked.toOrder;
+      if (checked.unread.length > 0) unchecked.push(`product ${checked.unread.join(', ')} not checked`);
+      if (checked.uncosted > 0)
+        unchecked.push(
+          `${checked.uncosted} row${checked.uncosted === 1 ? '' : 's'} of no known currency not costed (a currency column names it)`,
+        );
       ({ wallets, readable, traceId: walletsTrace } = await walletsByCurrency(client, io.signal));
     } finally {
       spinner.stop();
@@ -215,6 +222,8 @@ async function orderBatch(
         'BALANCE_NOT_CHECKED',
         `the wallets are in a shape this version does not read${walletsTrace ? ` (trace ID ${walletsTrace})` : ''}: the batch's cost was not checked against them, so a row the wallet cannot pay is refused (402) as it comes; a resume sends it again once the wallet is topped up`,
       );
+    if (!readable && o.dryRun && totals.size > 0)
+      unchecked.push('balance not checked: the wallets are in a shape this version does not read');
     const short = checkFunds(totals, wallets, readable).filter((c) => !c.sufficient);
     if (short.length > 0) {
       const s = short
@@ -254,7 +263,12 @@ async function orderBatch(
       ],
       o.settings,
     );
-    err(io, 'Dry run passed: every row is valid and the wallets cover the batch. Run again without --dry-run to order.\n');
+    err(
+      io,
+      unchecked.length > 0
+        ? `Dry run passed the checks it could make (${unchecked.join('; ')}): nothing was ordered.\n`
+        : 'Dry run passed: every row is valid and the wallets cover the batch. Run again without --dry-run to order.\n',
+    );
     return opened;
   }
   if (profile.production && toOrder > 0) {

@@ -11,7 +11,17 @@ import { err } from '../../core/io/io.js';
 import { printRecord, type RecordField } from '../../core/output/print.js';
 import type { OutputSettings } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
-import { checkFunds, itemProblem, lookupProducts, orderCurrency, stockProblem, totalMinor, walletsByCurrency } from './preflight.js';
+import {
+  checkFunds,
+  itemProblem,
+  lookupProducts,
+  orderCurrency,
+  productCurrencies,
+  stockProblem,
+  totalMinor,
+  unreadProducts,
+  walletsByCurrency,
+} from './preflight.js';
 
 export interface DryRunReport {
   dry_run: true;
@@ -46,14 +56,22 @@ export async function runDryRun(f: Factory, client: ApiClient, body: CreateOrder
     const p = itemProblem(item, lookups, body.currency) ?? stockProblem(item, lookups);
     if (p) problem(body.items.length > 1 ? `item ${i + 1}: ${p.message}` : p.message, p.kind, lookups.get(item.product_id)?.traceId);
   });
+  const notes: string[] = [];
+  const unread = unreadProducts(
+    lookups,
+    body.items.map((i) => i.product_id),
+  );
+  if (unread.length > 0) notes.push(`product ${unread.join(', ')} not checked: the catalog's answer held no record this version reads`);
   const currency = orderCurrency(body.items, lookups, body.currency);
-  if (!currency && problems.length === 0)
-    problem('the items are sold in different currencies; one order is paid from one wallet', 'rejected');
+  if (!currency && problems.length === 0) {
+    if (productCurrencies(body.items, lookups).size > 1)
+      problem('the items are sold in different currencies; one order is paid from one wallet', 'rejected');
+    else notes.push('total and balance not checked: no product names its currency (give --currency)');
+  }
   let total: number | null = null;
   let available: number | null = null;
   let after: number | null = null;
   let sufficient = false;
-  const notes: string[] = [];
   if (currency && problems.length === 0) {
     const minor = totalMinor(body.items, currency);
     const { wallets, readable, traceId: walletsTrace } = await walletsByCurrency(client, io.signal);

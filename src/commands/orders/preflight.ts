@@ -14,9 +14,15 @@ import type { Wallet } from '../../contract/money.js';
 import { amountValue, fromMinor, toMinor } from '../../contract/money-format.js';
 import { ApiError, type ErrorKind } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
+import { isRecord } from '../../core/is-record.js';
+import { isUnread } from '../../core/http/unread.js';
 
-/** A product as looked up, with the trace ID of the answer (quoted when the item has a problem). */
-export type ProductLookup = ({ product: ProductDetail } | { problem: string; kind: ErrorKind }) & { traceId?: string };
+/**
+ * A product as looked up, with the trace ID of the answer (quoted when the item has a
+ * problem). `unread`: the 2xx answer held no record (an empty body, not JSON, a list):
+ * nothing of the product could be checked, which is no problem with the item.
+ */
+export type ProductLookup = ({ product: ProductDetail; unread?: true } | { problem: string; kind: ErrorKind }) & { traceId?: string };
 
 /**
  * What is wrong with an item, and the kind of error the API would answer ordering it: 404
@@ -36,7 +42,8 @@ export async function lookupProducts(client: ApiClient, ids: Iterable<string>, s
     for (let id = queue.shift(); id !== undefined; id = queue.shift()) {
       try {
         const res = await getProduct(client, id, { signal });
-        found.set(id, { product: res.data, traceId: res.traceId });
+        if (isRecord(res.data)) found.set(id, { product: res.data, traceId: res.traceId });
+        else found.set(id, { product: {} as ProductDetail, unread: true, traceId: res.traceId });
       } catch (error) {
         if (error instanceof ApiError && error.status === 404)
           found.set(id, { problem: `product ${JSON.stringify(id)} does not exist`, kind: 'not_found', traceId: error.traceId });
@@ -69,13 +76,13 @@ export function itemProblem(item: ItemLike, lookups: Map<string, ProductLookup>,
   const offered = Array.isArray(p.denominations) ? p.denominations.map(amountValue) : undefined;
   if (offered && offered.every((d) => d !== undefined) && !offered.includes(item.denomination)) {
     return {
-      message: `product ${p.product_id} does not offer denomination ${item.denomination} (offered: ${offered.join(', ')})`,
+      message: `product ${item.product_id} does not offer denomination ${item.denomination} (offered: ${offered.join(', ')})`,
       kind: 'rejected',
     };
   }
   const sold = typeof p.currency === 'string' && p.currency !== '' ? p.currency : undefined;
   if (currency !== undefined && sold !== undefined && currency !== sold)
-    return { message: `product ${p.product_id} is sold in ${sold}, not ${currency}`, kind: 'rejected' };
+    return { message: `product ${item.product_id} is sold in ${sold}, not ${currency}`, kind: 'rejected' };
   try {
     toMinor(item.denomination, sold ?? currency ?? '');
   } catch (e) {
@@ -95,17 +102,37 @@ export function stockProblem(item: ItemLike, lookups: Map<string, ProductLookup>
   const availability: unknown = (found.product as { availability?: unknown }).availability;
   const status = typeof availability === 'string' ? availability : (availability as { status?: unknown } | undefined)?.status;
   if (status !== 'out_of_stock') return undefined;
-  return { message: `product ${found.product.product_id} is out of stock: nothing in cache and the vendor has none`, kind: 'rejected' };
+  return { message: `product ${item.product_id} is out of stock: nothing in cache and the vendor has none`, kind: 'rejected' };
+}
+
+/** The ids of the products whose answer could not be read (see ProductLookup): not checked. */
+export function unreadProducts(lookups: Map<string, ProductLookup>, ids: Iterable<string>): string[] {
+  return [...new Set(ids)].filter((id) => {
+    const found = lookups.get(id);
+    return found !== undefined && 'unread' in found && found.unread === true;
+  });
+}
+
+/** The currency a product is sold in, when its record names one. */
+export function productCurrency(found: ProductLookup | undefined): string | undefined {
+  const currency: unknown = found && 'product' in found ? found.product.currency : undefined;
+  return typeof currency === 'string' && currency !== '' ? currency : undefined;
+}
+
+/** The currencies the items' products are sold in, as far as their records name one. */
+export function productCurrencies(items: ItemLike[], lookups: Map<string, ProductLookup>): Set<string> {
+  const currencies = new Set<string>();
+  for (const i of items) {
+    const sold = productCurrency(lookups.get(i.product_id));
+    if (sold !== undefined) currencies.add(sold);
+  }
+  return currencies;
 }
 
 /** The currency an order is paid in: the given one, else its products' (when they agree). */
 export function orderCurrency(items: ItemLike[], lookups: Map<string, ProductLookup>, currency?: string): string | undefined {
   if (currency) return currency;
-  const currencies = new Set<string>();
-  for (const i of items) {
-    const f = lookups.get(i.product_id);
-    if (f && 'product' in f && typeof f.product.currency === 'string' && f.product.currency !== '') currencies.add(f.product.currency);
-  }
+  const currencies = productCurrencies(items, lookups);
   return currencies.size === 1 ? [...currencies][0] : undefined;
 }
 
@@ -126,7 +153,9 @@ export async function walletsByCurrency(
     // Keyed by the code in capitals: a server may write `usd` on one side and `USD` on the other.
     if (typeof w?.currency === 'string' && available !== undefined) wallets.set(w.currency.toUpperCase(), { ...w, available });
   }
-  return { wallets, traceId: res.traceId, readable: res.data.data.length === 0 || wallets.size > 0 };
+  // An empty or unreadable 2xx body is no list of wallets, not a list of none.
+  const readable = !isUnread(res.data.data) && (res.data.data.length === 0 || wallets.size > 0);
+  return { wallets, traceId: res.traceId, readable };
 }
 
 export interface FundsCheck {
