@@ -224,7 +224,19 @@ async function orderBatch(
       );
     if (!readable && o.dryRun && totals.size > 0)
       unchecked.push('balance not checked: the wallets are in a shape this version does not read');
-    const short = checkFunds(totals, wallets, readable).filter((c) => !c.sufficient);
+    const funds = checkFunds(totals, wallets, readable);
+    for (const c of funds) {
+      if (!c.note) continue;
+      if (o.dryRun) unchecked.push(c.note);
+      else if (toOrder > 0)
+        notice(
+          io,
+          o.settings,
+          'BALANCE_NOT_CHECKED',
+          `${c.note}${walletsTrace ? ` (trace ID ${walletsTrace})` : ''}: a row the wallet cannot pay is refused (402) as it comes`,
+        );
+    }
+    const short = funds.filter((c) => !c.sufficient);
     if (short.length > 0) {
       const s = short
         .map(

@@ -72,15 +72,17 @@ export async function runDryRun(f: Factory, client: ApiClient, body: CreateOrder
   let available: number | null = null;
   let after: number | null = null;
   let sufficient = false;
+  let unverified = false;
   if (currency && problems.length === 0) {
     const minor = totalMinor(body.items, currency);
     const { wallets, readable, traceId: walletsTrace } = await walletsByCurrency(client, io.signal);
     const [funds] = checkFunds(new Map([[currency, minor]]), wallets, readable);
-    if (funds?.unverified) notes.push('balance not checked: the wallets are in a shape this version does not read');
+    if (funds?.unverified) notes.push(funds.note ?? 'balance not checked: the wallets are in a shape this version does not read');
     total = fromMinor(minor, currency);
     available = funds?.available ?? null;
     sufficient = funds?.sufficient ?? false;
-    if (available !== null) after = fromMinor(toMinor(available, currency) - minor, currency);
+    unverified = funds?.unverified === true;
+    if (available !== null && !funds?.unverified) after = fromMinor(toMinor(available, currency) - minor, currency);
     if (available === null && !funds?.unverified) problem(`there is no ${currency} wallet`, 'rejected', walletsTrace);
     else if (!sufficient)
       problem(
@@ -96,7 +98,7 @@ export async function runDryRun(f: Factory, client: ApiClient, body: CreateOrder
     currency: currency ?? null,
     wallet_available: available,
     balance_after: after,
-    sufficient_funds: notes.length > 0 && available === null ? null : sufficient,
+    sufficient_funds: unverified || (notes.length > 0 && available === null) ? null : sufficient,
     problems,
   };
   const fields: RecordField[] = [

@@ -165,14 +165,25 @@ export interface FundsCheck {
   sufficient: boolean;
   /** The wallets' records could not be read: not checked (never counted as insufficient). */
   unverified?: boolean;
+  /** Why this balance was not checked, when it is this wallet's own (an amount the currency cannot hold). */
+  note?: string;
 }
 
 /** Compare totals (minor units per currency) with the wallets' available balances. */
 export function checkFunds(totals: Map<string, number>, wallets: Map<string, Wallet>, readable = true): FundsCheck[] {
   return [...totals].map(([currency, minor]) => {
     if (!readable) return { currency, total: fromMinor(minor, currency), available: null, sufficient: true, unverified: true };
-    const w = wallets.get(currency.toUpperCase());
-    const available = w ? toMinor(w.available, currency) : null;
+    const code = currency.toUpperCase();
+    const w = wallets.get(code);
+    let available: number | null;
+    try {
+      available = w ? toMinor(w.available, code) : null;
+    } catch (e) {
+      // A balance of more digits than the currency has (0.30000000000000004 USD), or past
+      // 2^53 minor units: a server's amount this version cannot compare exactly.
+      const note = `balance not checked: the ${code} wallet's balance ${(e as Error).message}`;
+      return { currency, total: fromMinor(minor, currency), available: w!.available, sufficient: true, unverified: true, note };
+    }
     return {
       currency,
       total: fromMinor(minor, currency),

@@ -146,14 +146,22 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
   }
 }
 
+/** Whether an answered amount is the asked one: one of more digits than the currency has (0.30000000000000004) is not. */
+function sameMinor(answered: number, asked: number, currency: string): boolean {
+  try {
+    return toMinor(answered, currency) === toMinor(asked, currency);
+  } catch {
+    return false;
+  }
+}
+
 /** What the answer says that is not what was asked (amount or currency), in words; undefined when it agrees or does not say. */
 function payoutDiffers(payout: Payout, request: CreatePayoutRequest): string | undefined {
   const p = payout as unknown as Record<string, unknown>;
   const currency = typeof p.currency === 'string' && p.currency !== '' ? p.currency : request.currency;
   const answered = amountValue(p.amount);
   const sameCurrency = currency.toUpperCase() === request.currency.toUpperCase();
-  const sameAmount =
-    answered === undefined || !sameCurrency || toMinor(Math.abs(answered), request.currency) === toMinor(request.amount, request.currency);
+  const sameAmount = answered === undefined || !sameCurrency || sameMinor(Math.abs(answered), request.amount, request.currency);
   if (sameCurrency && sameAmount) return undefined;
   return answered === undefined ? `currency ${currency}` : formatMoney(answered, currency);
 }
