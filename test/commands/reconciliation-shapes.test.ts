@@ -82,3 +82,20 @@ describe('reconciliation get: a report of another shape', () => {
     expect(csv.stdout).toBe('ref\nd1\n');
   });
 });
+
+describe('reconciliation get: code-like fields', () => {
+  it('are masked in every format, as vouchers api masks them (the command has no --reveal)', async () => {
+    bodies['2026-11-05'] = { report_date: '2026-11-05', discrepancies: [{ order: 1, code: 'RECON-SECRET-CODE', pin: '1234' }] };
+    for (const argv of [['--json'], [], ['--output', 'table'], ['--output', 'ndjson']]) {
+      const r = await cli(['2026-11-05', ...argv]);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).not.toContain('RECON-SECRET-CODE');
+      expect(r.stdout).not.toContain('1234');
+    }
+    const json = await cli(['2026-11-05', '--json']);
+    expect(JSON.parse(json.stdout)).toEqual({
+      report_date: '2026-11-05',
+      discrepancies: [{ order: 1, code: '••••••••CODE', pin: '••••' }],
+    });
+  });
+});

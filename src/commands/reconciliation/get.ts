@@ -12,7 +12,7 @@ import { noticeFor } from '../../core/output/notice.js';
 import { isRecord } from '../../core/is-record.js';
 import { unreadRows } from '../../core/http/unread.js';
 import { genericFields } from '../../core/output/generic.js';
-import { maskSecrets } from '../../core/output/mask.js';
+import { maskCodes, maskSecrets } from '../../core/output/mask.js';
 
 export type { ReconciliationGetOptions };
 
@@ -68,7 +68,9 @@ export async function run(f: Factory, dateText: string, options: ReconciliationG
   const res = await getReconciliation(client, date, { signal: f.io.signal });
   // The contract may change: any 2xx body is read, whatever its shape (none at all, a
   // summary that is null or named otherwise); only what is there is shown.
-  const report: unknown = res.data;
+  // Code-like fields (a `code`, a `pin` under any name) are masked as `vouchers api` masks
+  // them: this command has no --reveal.
+  const report: unknown = maskCodes(res.data);
   const drifts: unknown[] = isRecord(report) && Array.isArray(report.drifts) ? report.drifts : report === undefined ? unreadRows() : [];
   if (whole) {
     await printRecord(f.io, report, [], settings);
