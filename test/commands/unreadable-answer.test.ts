@@ -63,6 +63,10 @@ afterAll(async () => {
   await sb.close();
 });
 
+/** The CLI through the proxy, with the profile in `config`. */
+const via = (config: string, argv: string[]) =>
+  runCli(argv, { configDir: config, env: { NO_COLOR: '1' }, overrides: { clock: quickClock() } });
+
 async function dir(): Promise<string> {
   return configWith('px', { base_url: proxyBase, api_key: sb.apiKey, api_secret: sb.apiSecret, limits: { orders_per_minute: 100_000 } });
 }
@@ -72,11 +76,7 @@ describe('an answer that cannot be read as HTTP', () => {
     mangle = true;
     const config = await dir();
     const before = orderCount(sb);
-    const r = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], {
-      configDir: config,
-      env: { NO_COLOR: '1' },
-      overrides: { clock: quickClock() },
-    });
+    const r = await via(config, ['orders', 'create', '--product', 'sbx-instant', '--denomination', '10']);
     expect(r.code, r.stderr).toBe(7);
     expect(r.stderr).toMatch(/could not be read as HTTP \(HPE_/);
     expect(r.stderr).not.toContain('the request was not sent');
@@ -85,11 +85,7 @@ describe('an answer that cannot be read as HTTP', () => {
     expect(key, r.stderr).toBeDefined();
 
     mangle = false;
-    const again = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--idempotency-key', key!], {
-      configDir: config,
-      env: { NO_COLOR: '1' },
-      overrides: { clock: quickClock() },
-    });
+    const again = await via(config, ['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--idempotency-key', key!]);
     expect(again.code, again.stderr).toBe(0);
     expect(orderCount(sb)).toBe(before + 1);
   });
@@ -101,11 +97,7 @@ describe('an answer that cannot be read as HTTP', () => {
     const refs = ['hpe-0', 'hpe-1', 'hpe-2'];
     writeFileSync(file, ['product_id,denomination,reference', ...refs.map((ref) => `sbx-instant,10,${ref}`)].join('\n') + '\n');
     const results = join(tempConfigDir(), 'results.csv');
-    const r = await runCli(['orders', 'create', '--from', file, '--results', results], {
-      configDir: config,
-      env: { NO_COLOR: '1' },
-      overrides: { clock: quickClock() },
-    });
+    const r = await via(config, ['orders', 'create', '--from', file, '--results', results]);
     expect(r.code, r.stderr).not.toBe(0);
     expect(r.stderr).not.toMatch(/not sent: HPE_/);
     const statuses = readFileSync(results, 'utf8')
@@ -116,11 +108,7 @@ describe('an answer that cannot be read as HTTP', () => {
     expect(statuses).not.toContain('NOT_SENT');
 
     mangle = false;
-    const resume = await runCli(['orders', 'create', '--from', file], {
-      configDir: config,
-      env: { NO_COLOR: '1' },
-      overrides: { clock: quickClock() },
-    });
+    const resume = await via(config, ['orders', 'create', '--from', file]);
     expect(resume.code, resume.stderr).toBe(0);
     for (const ref of refs)
       expect(
@@ -134,11 +122,7 @@ describe('an answer that cannot be read as HTTP', () => {
     dropOrders = 1;
     const config = await dir();
     const before = orderCount(sb);
-    const r = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], {
-      configDir: config,
-      env: { NO_COLOR: '1' },
-      overrides: { clock: quickClock() },
-    });
+    const r = await via(config, ['orders', 'create', '--product', 'sbx-instant', '--denomination', '10']);
     expect(r.code, r.stderr).toBe(0);
     expect(orderCount(sb)).toBe(before + 1);
     expect(r.stderr).toContain('(placed once: an earlier attempt of this run placed it, and the retry was answered with its result)');
