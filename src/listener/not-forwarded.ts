@@ -23,7 +23,8 @@ export interface NotForwardedBody {
   last: ForwardOutcome | undefined;
   /**
    * Acknowledged by a listener that was forwarding it, and its forwarding never ended (no
-   * attempt, or the last one was to be retried): that listener was stopped mid-forward.
+   * attempt, the last one was to be retried, or it was cancelled by Ctrl-C or SIGTERM): that
+   * listener was stopped mid-forward, killed or cleanly.
    */
   interrupted: boolean;
 }
@@ -54,7 +55,8 @@ export async function forwardState(inboxPath: string): Promise<ForwardState> {
     const body = bodyNumberOf(entry);
     const last = outcomes.get(forwardKey(eventId, body));
     if (last === 'delivered') continue;
-    const interrupted = entry.meta?.forward === true && (last === undefined || last === 'retrying');
+    // Cut off by a kill (no attempt, or one to be retried) or by a clean stop (cancelled): owed all the same.
+    const interrupted = entry.meta?.forward === true && (last === undefined || last === 'retrying' || last === 'cancelled');
     notForwarded.push({ entry, eventId, body, last, interrupted });
   }
   return { notForwarded, stored, log };

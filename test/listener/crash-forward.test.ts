@@ -124,6 +124,30 @@ describe('events acknowledged and not forwarded', () => {
     expect(good.got).toHaveLength(4);
   }, 30_000);
 
+  it('a listener stopped by Ctrl-C before the app answered: the next one forwards them, as after a kill', async () => {
+    const configDir = tempConfigDir();
+    const inbox = join(configDir, 'in', 'events.ndjson');
+    const slow = await app(true);
+    const first = await listenHere(configDir, ['--inbox', inbox, '--forward-to', slow.url]);
+    const url = first.io.stderrText().match(/Listening on (http:\/\/[^\s"]+)/)![1]!;
+    const cut = [1, 2].map((n) => testId('evt', 800 + n));
+    for (const n of [1, 2]) expect((await deliver(url, orderEvent(800 + n, 'order.delivered', 'DELIVERED'))).status).toBe(200);
+    await until(() => slow.got.length === 2, 'the forwards to reach the app');
+    expect(await first.stop()).toBe(0);
+    expect(first.io.stderrText()).toContain(
+      'Forwarding of 2 events was cut off by this stop: they are in the inbox, and the next listen --forward-to on this inbox forwards them.',
+    );
+    expect(first.io.stderrText()).not.toContain('Not forwarded');
+
+    const good = await app(false);
+    const second = await listenHere(configDir, ['--inbox', inbox, '--forward-to', good.url]);
+    expect(second.io.stderrText()).toContain('Inbox: 2 events were acknowledged by a listener that stopped before forwarding ended');
+    await until(() => good.got.length === 2, 'the owed events to reach the app');
+    expect([...good.got].sort((a, b) => a.eventId.localeCompare(b.eventId))).toEqual(cut.map((eventId) => ({ eventId, signed: true })));
+    expect(await second.stop()).toBe(0);
+    expect(second.io.stderrText()).not.toContain('cut off');
+  }, 30_000);
+
   it('events stored while not forwarding: not forwarded for replay --not-forwarded and list, named by a listener that starts forwarding', async () => {
     const configDir = tempConfigDir();
     const inbox = join(configDir, 'events.ndjson');

@@ -61,7 +61,7 @@ newer API), is stored as received, forwarded unchanged, and marked "(differs fro
 contract)" or "(unknown event type)" with a warning on stderr. Only a delivery that
 fails verification, or whose body is not an event envelope, is refused (4xx).
 Forwarding is at least once: an event this listener acknowledged and did not get a 2xx
-for from your app before it stopped (killed, say) is forwarded again, signed anew, by the
+for from your app before it stopped (killed, or Ctrl-C) is forwarded again, signed anew, by the
 next listener started with --forward-to on the inbox; other stored events that never
 reached the app are counted at start, with the events replay --not-forwarded command that
 sends them. Your app tells a second delivery of an event by its event_id.

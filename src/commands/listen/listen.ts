@@ -187,6 +187,10 @@ async function listenWithInbox(
    */
   const notForwarded = new Map<string, { eventId: string; bodyNumber: number }>();
   for (const b of backlog?.owed ?? []) notForwarded.set(forwardKey(b.eventId, b.body), { eventId: b.eventId, bodyNumber: b.body });
+  /** Events whose forwarding this listener's stop cut off: owed, and forwarded by the next listener. */
+  const cutOff = new Set<string>();
+  /** Events this listener made a forward attempt of. */
+  const tried = new Set<string>();
   const forwarder = o.forwardTo
     ? new Forwarder(o.forwardTo, o.forwardHeaders, o.forwardPolicy, {
         clock: f.clock,
@@ -194,8 +198,15 @@ async function listenWithInbox(
         onAttempt: (r) => {
           // Each body of an event id is forwarded (and replayed) on its own.
           const key = forwardKey(r.event_id, r.body_number ?? 1);
-          if (r.outcome === 'delivered') notForwarded.delete(key);
-          else if (r.outcome !== 'retrying') notForwarded.set(key, { eventId: r.event_id, bodyNumber: r.body_number ?? 1 });
+          tried.add(key);
+          if (r.outcome === 'delivered') {
+            notForwarded.delete(key);
+            cutOff.delete(key);
+          } else if (r.outcome === 'cancelled') {
+            // Stopped mid-forward: still owed, forwarded by the next listener (as after a kill).
+            notForwarded.delete(key);
+            cutOff.add(key);
+          } else if (r.outcome !== 'retrying') notForwarded.set(key, { eventId: r.event_id, bodyNumber: r.body_number ?? 1 });
           display.forward(r);
         },
       })
@@ -292,6 +303,16 @@ async function listenWithInbox(
   display.flush();
   const stored = inbox.stats.appended;
   say('STOPPED', `Stopped. ${stored} new event${stored === 1 ? '' : 's'} stored this session.\n`);
+  // Owed from before and never tried by this listener (stopped first): the next one forwards them too.
+  if (forwarder)
+    for (const b of backlog?.owed ?? []) if (!tried.has(forwardKey(b.eventId, b.body))) cutOff.add(forwardKey(b.eventId, b.body));
+  for (const key of cutOff) notForwarded.delete(key);
+  if (forwarder && cutOff.size > 0)
+    say(
+      'FORWARD_OWED',
+      `Forwarding of ${cutOff.size} event${cutOff.size === 1 ? ' was' : 's was'} cut off by this stop: ${cutOff.size === 1 ? 'it is' : 'they are'} in the inbox, ` +
+        'and the next listen --forward-to on this inbox forwards them.\n',
+    );
   if (forwarder && notForwarded.size > 0)
     say(
       'NOT_FORWARDED',
