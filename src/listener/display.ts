@@ -140,6 +140,11 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
   const stderr = (text: string) => {
     output.write(io.stderr, text);
   };
+  /** A warning on stderr: a JSON notice under --json (as every note then is), else a line starting "Warning:". */
+  const warn = (code: string, paint: (s: string) => string, text: string) => {
+    if (options.json) stderr(JSON.stringify({ notice: { code, message: `Warning: ${text}` } }) + '\n');
+    else stderr(`${paint('Warning:')} ${text}\n`);
+  };
   const stdout = (line: string) => {
     output.write(io.stdout, line + '\n');
   };
@@ -164,8 +169,10 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
       .join('\u0000')}`;
     if (warned.has(key)) return;
     warned.add(key);
-    stderr(
-      `${ce.yellow('Warning:')} ${warning} (later ${displayText(entry.envelope.event)} events that differ the same way are only marked)\n`,
+    warn(
+      'EVENT_DIFFERS',
+      ce.yellow,
+      `${warning} (later ${displayText(entry.envelope.event)} events that differ the same way are only marked)`,
     );
   };
   const release = (eventId: string, suffix: string) => {
@@ -191,18 +198,22 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
           if (differsFromFirst(a.entry)) {
             const id = a.entry.envelope.event_id;
             const n = bodyNumberOf(a.entry);
-            stderr(
-              `${ce.yellow('Warning:')} ${displayText(id)} was delivered before with another body: the sender reused the event id for other content, ` +
-                `or changed the event between deliveries. This delivery is stored too (body ${n}), nothing is dropped; ${showCommand(id)} --body ${n} shows it\n`,
+            warn(
+              'OTHER_BODY',
+              ce.yellow,
+              `${displayText(id)} was delivered before with another body: the sender reused the event id for other content, ` +
+                `or changed the event between deliveries. This delivery is stored too (body ${n}), nothing is dropped; ${showCommand(id)} --body ${n} shows it`,
             );
           }
           // The redacted copy is printed with --json only; a line shows no payload field that could hold a code.
           const envelope = options.json ? redactCodes(a.entry.envelope) : undefined;
           const found = envelope?.found ?? codeFieldsIn(a.entry.envelope);
           if (found.length > 0) {
-            stderr(
-              `${ce.red('Warning:')} ${displayText(a.entry.envelope.event_id)} carries voucher code fields (${found.map(displayText).join(', ')}), ` +
-                'which webhook payloads must never do: they are not shown. Report it to the API provider.\n',
+            warn(
+              'CODE_IN_PAYLOAD',
+              ce.red,
+              `${displayText(a.entry.envelope.event_id)} carries voucher code fields (${found.map(displayText).join(', ')}), ` +
+                'which webhook payloads must never do: they are not shown. Report it to the API provider.',
             );
           }
           if (envelope) {
