@@ -146,7 +146,8 @@ export function readOrder(body: unknown, knownId?: string): Order {
 /**
  * The list of code entries in an answer of the secure code endpoint, wherever it sits: a
  * bare list, `data`/`vouchers`/`codes`, the one list of the body (`results`, `items`), or
- * the same one level down (`{"data": {"vouchers": […]}}`, `{"order": {"vouchers": […]}}`).
+ * the same one level down (`{"data": {"vouchers": […]}}`, `{"order": {"vouchers": […]}}`,
+ * `{"codes": {"codes": […]}, "meta": {…}}`: of several records, the one that holds a list).
  * Of several lists, the one whose entries carry codes. `holder`: the record that held it.
  */
 function codeList(body: unknown): { entries: unknown[]; holder?: Rec } | undefined {
@@ -157,10 +158,16 @@ function codeList(body: unknown): { entries: unknown[]; holder?: Rec } | undefin
   const withCodes = arrays.filter((k) => (body[k] as unknown[]).some((e) => isRecord(e) && findCode(e) !== undefined));
   const key = arrays.length === 1 ? arrays[0] : withCodes.length === 1 ? withCodes[0] : undefined;
   if (key !== undefined) return { entries: body[key] as unknown[], holder: body };
-  const objects = Object.keys(body).filter((k) => isRecord(body[k]));
-  if (arrays.length > 0 || objects.length !== 1) return undefined;
-  const inner = codeList(body[objects[0]!]);
-  return inner && { entries: inner.entries, holder: { ...body, ...inner.holder } };
+  if (arrays.length > 0) return undefined;
+  // One level down: the one record that holds a list (`{"codes": {"codes": […]}, "meta": {…}}`),
+  // or of several, the one whose list carries codes.
+  const inner = Object.keys(body)
+    .filter((k) => isRecord(body[k]))
+    .map((k) => codeList(body[k]))
+    .filter((x) => x !== undefined);
+  const carrying = inner.filter((x) => x.entries.some((e) => isRecord(e) && findCode(e) !== undefined));
+  const one = inner.length === 1 ? inner[0] : carrying.length === 1 ? carrying[0] : undefined;
+  return one && { entries: one.entries, holder: { ...body, ...one.holder } };
 }
 
 /**

@@ -16,6 +16,8 @@ const SHAPES: Record<string, unknown> = {
   ord_items: { items: entries },
   ord_datav: { data: { vouchers: entries } },
   ord_orderv: { order: { order_id: 'ord_orderv', vouchers: entries } },
+  // Wrapped beside a record of metadata: one record of the two holds a list.
+  ord_wrapped: { codes: { codes: entries }, meta: { request_id: 'r-1' } },
 };
 
 let server: LoopbackServer;
@@ -64,13 +66,20 @@ describe('orders codes reads the codes from any list the answer holds', () => {
 });
 
 describe('orders codes with an answer that holds no list of codes', () => {
-  it('says it found none in the answer and how to see it; writes no file, claims no write, JSON null', async () => {
+  it('says it found none in the answer and how to see it; writes no file, claims no write (exit 8 with --codes-out), JSON null', async () => {
     const file = join(tempConfigDir(), 'nolist.csv');
+    // Codes asked for into a file, none came: exit 8 (not whole), never 0.
     const r = await runCli(['orders', 'codes', 'ord_nolist', '--codes-out', file], { env });
-    expect(r.code, r.stderr).toBe(0);
+    expect(r.code, r.stderr).toBe(8);
     expect(r.stderr).not.toContain('Wrote');
     expect(r.stderr).toContain(
-      `Found no codes in the answer of GET /orders/ord_nolist/vouchers: it holds no list this version of vouchers recognises; nothing was written to ${file}. See the answer as sent with: vouchers api GET /orders/ord_nolist/vouchers`,
+      `Error: Found no codes in the answer of GET /orders/ord_nolist/vouchers: it holds no list this version of vouchers recognises; nothing was written to ${file}`,
+    );
+    expect(r.stderr).toContain('see the answer as sent with: vouchers api GET /orders/ord_nolist/vouchers');
+    const shown = await runCli(['orders', 'codes', 'ord_nolist'], { env });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stderr).toContain(
+      'Found no codes in the answer of GET /orders/ord_nolist/vouchers: it holds no list this version of vouchers recognises. See the answer as sent with: vouchers api GET /orders/ord_nolist/vouchers',
     );
     expect(r.stderr).toMatch(/^Warning: GET \/orders\/ord_nolist\/vouchers \(getOrderCodes\) answered in a shape that differs/m);
     expect(existsSync(file)).toBe(false);
@@ -79,5 +88,10 @@ describe('orders codes with an answer that holds no list of codes', () => {
     expect(json.code, json.stderr).toBe(0);
     expect(json.stdout).toBe('null\n');
     expect(json.stderr).toContain('"code":"NO_CODES_FOUND"');
+    const jsonOut = await runCli(['orders', 'codes', 'ord_nolist', '--json', '--codes-out', file], { env });
+    expect(jsonOut.code, jsonOut.stderr).toBe(8);
+    expect(jsonOut.stdout).toBe('null\n');
+    expect(jsonOut.stderr).toContain('"error":{"name":"NoCodesFound","code":"NO_CODES_FOUND"');
+    expect(existsSync(file)).toBe(false);
   });
 });

@@ -3,7 +3,8 @@
  * server). Codes and pins are masked unless --reveal; --codes-out writes them in full to a
  * new 0600 file while stdout stays masked. An order without codes yet (PENDING, PROCESSING)
  * exits 8 and one that ended without any (CANCELLED, REFUNDED) exits 5: no file either way.
- * An answer holding no list of codes is said so (no file, JSON null), not read as none.
+ * An answer holding no list of codes is said so (no file, JSON null), not read as none; with
+ * --codes-out that exits 8, so a script never takes the missing file for its codes.
  */
 import { formatExpiry } from '../../core/output/format.js';
 import { NotOfferedError } from '../../api/not-offered.js';
@@ -11,7 +12,7 @@ import { moreCodes, voucherCode } from '../../api/order-read.js';
 import { getOrder, getOrderCodes, isFinalStatus } from '../../api/orders.js';
 import type { OrderCodes, VoucherCode } from '../../contract/orders.js';
 import { canonicalStatus, isOpenStatus } from '../../contract/order-values.js';
-import { PendingError } from '../../core/errors/index.js';
+import { CliError, PendingError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { isUnread } from '../../core/http/unread.js';
 import { assertCodesFileFree, writeCodesFile } from '../../core/io/codes-file.js';
@@ -29,6 +30,21 @@ import { OrderNotFulfilledError } from './outcome.js';
 import { moreCodeColumns, redactCodes } from './redact.js';
 
 export type { CodesFlags };
+
+/** `--codes-out` given, and the answer holds no list of codes this version reads (exit 8: the codes are not whole). */
+export class NoCodesFoundError extends CliError {
+  override readonly name = 'NoCodesFound';
+  constructor(
+    message: string,
+    hint: string,
+    readonly traceId: string | undefined,
+  ) {
+    super('pending', message, hint);
+  }
+  override get code(): string {
+    return 'NO_CODES_FOUND';
+  }
+}
 
 const COLUMNS: Column<VoucherCode>[] = [
   { field: 'voucher_id' },
@@ -125,13 +141,13 @@ export async function run(f: Factory, id: string, flags: CodesFlags): Promise<vo
   if (isUnread(codes.data)) {
     // The answer holds no list of codes this version recognises: nothing to write or show,
     // and no claim that there are none. The exit code stays that of the HTTP status.
-    notice(
-      io,
-      settings,
-      'NO_CODES_FOUND',
-      `Found no codes in the answer of GET /orders/${orderId}/vouchers: it holds no list this version of vouchers recognises${flags.codesOut !== undefined ? `; nothing was written to ${flags.codesOut}` : ''}. See the answer as sent with: ${suggestedCommand(f.globals(), ['api', 'GET', `/orders/${orderId}/vouchers`])}${res.traceId ? ` · trace ${res.traceId}` : ''}`,
-    );
+    const found = `Found no codes in the answer of GET /orders/${orderId}/vouchers: it holds no list this version of vouchers recognises`;
+    const see = `see the answer as sent with: ${suggestedCommand(f.globals(), ['api', 'GET', `/orders/${orderId}/vouchers`])}`;
     if (settings.format === 'json' || settings.format === 'ndjson') await printList(io, codes.data, COLUMNS, settings);
+    // Codes asked for into a file, and none came: a script must not take the missing file
+    // for success (exit 8, the codes are not whole).
+    if (flags.codesOut !== undefined) throw new NoCodesFoundError(`${found}; nothing was written to ${flags.codesOut}`, see, res.traceId);
+    notice(io, settings, 'NO_CODES_FOUND', `${found}. S${see.slice(1)}${res.traceId ? ` · trace ${res.traceId}` : ''}`);
     return;
   }
   if (flags.codesOut !== undefined) {

@@ -268,7 +268,7 @@ for it first (vouchers orders wait ID). One that ended without vouchers (CANCELL
 REFUNDED) exits 5 (ORDER_NOT_FULFILLED). An answer that holds no list of codes this
 version recognises is said so (NO_CODES_FOUND) with the vouchers api command that shows it
 as sent: no file is written, --json prints null, and the exit code is that of the HTTP
-status (0 for a 2xx).
+status (0 for a 2xx), or 8 with --codes-out: the codes asked for are not in the file.
 
 The codes file (CSV, or JSON when its name ends in .json) has the columns order_id,
 voucher_id, product_id, denomination, expiry, code and pin, then one column for each other
