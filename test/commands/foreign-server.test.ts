@@ -324,6 +324,27 @@ describe('a server of yet another dialect', () => {
     expect(JSON.parse(json.stdout)).toMatchObject({ http_status: 201, trace_id: TRACE, body: null });
   });
 
+  it('--wait on an order answered 201 with an empty body: exit 8 (not DELIVERED), placed, not to be ordered again, with its key', async () => {
+    const r = await cli(['orders', 'create', '--product', 'p', '--denomination', '25', '--wait', '--idempotency-key', 'wait-key-1']);
+    expect(r.code, r.stderr).toBe(8);
+    expect(r.stderr).toContain('Error: the order was placed (HTTP 201), but its answer names no order id: it could not be followed.');
+    expect(r.stderr).toContain('Do not order again; the same command with --idempotency-key wait-key-1 replays this answer');
+    expect(r.stderr).toContain(TRACE);
+    expect(r.stderr).not.toContain('Unexpected error');
+    const json = await runCli(
+      ['orders', 'create', '--product', 'p', '--denomination', '25', '--wait', '--idempotency-key', 'wait-key-2', '--json'],
+      {
+        env,
+      },
+    );
+    expect(json.code, json.stderr).toBe(8);
+    const error = json.stderr
+      .split('\n')
+      .filter((l) => l.startsWith('{"error"'))
+      .map((l) => JSON.parse(l) as { idempotency_key?: string; trace_id?: string });
+    expect(error).toEqual([expect.objectContaining({ idempotency_key: 'wait-key-2', trace_id: TRACE })]);
+  });
+
   it("errors as a proxy's HTML or plain text keep their exit code, say what the server said, with the trace ID", async () => {
     const proxy = await cli(['products', 'get', 'down']);
     expect(proxy.code).toBe(7);

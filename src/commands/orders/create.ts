@@ -385,6 +385,17 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
       Object.entries(shown).map(([label, value]) => ({ label, value })),
       o.settings,
     );
+    // --wait promises exit 0 only for an order seen DELIVERED (and --codes-out a file of its
+    // codes): an order that cannot be followed is not that (exit 8, as one still pending).
+    if (o.wait || o.codesOut !== undefined)
+      throw Object.assign(
+        new CliError(
+          'pending',
+          `the order was placed (HTTP ${res.status}), but its answer names no order id: it could not be ${o.wait ? 'followed' : 'confirmed'}${o.codesOut !== undefined ? ` and nothing was written to ${o.codesOut}` : ''}. Do not order again; the same command with ${keyFlag(o.idempotencyKey)} replays this answer`,
+          `look for it with ${find}, or ask your provider, quoting the trace ID`,
+        ),
+        { traceId: res.traceId },
+      ).withJsonFields({ idempotency_key: o.idempotencyKey });
     return;
   }
   if (res.status === 201 || order.status !== 'PENDING') {

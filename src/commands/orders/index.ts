@@ -113,8 +113,9 @@ on stdout, and stderr still names the batch, its journal and each row not ordere
 With --wait, the order is printed, then the exit code says how it ended: 0 DELIVERED;
 5 ORDER_NOT_FULFILLED (CANCELLED or REFUNDED: no voucher, the debit is refunded) or
 ORDER_PARTIALLY_DELIVERED (fewer vouchers than ordered, the failed part is refunded);
-8 still pending at the timeout; 130 Ctrl-C (the order may exist: the message says how to
-follow it, or which key retries it safely).`,
+8 still pending at the timeout, or placed with an answer that names no order id (it cannot
+be followed; its idempotency key is given); 130 Ctrl-C (the order may exist: the message
+says how to follow it, or which key retries it safely).`,
   );
   cmd.action(async (opts, command) => {
     const { parseCreateFlags, runCreate } = await import('./create.js');
