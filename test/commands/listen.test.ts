@@ -193,6 +193,16 @@ describe('vouchers listen', () => {
     expect(l.io.stdoutText()).toContain('PROCESSING');
   });
 
+  it('--forward-to with credentials in the URL: the password and a token in the query are not printed', async () => {
+    const appUrl = 'http://admin:S3cretPass@127.0.0.1:9/hook?token=tok_SECRET123&tenant=acme';
+    const l = await listen(['--secret', SECRET, '--forward-to', appUrl, '--forward-retries', '0']);
+    await l.stop();
+    const said = l.io.stderrText() + l.io.stdoutText();
+    expect(said).toContain('Forwarding to http://admin:***@127.0.0.1:9/hook?token=***&tenant=acme');
+    expect(said).not.toContain('S3cretPass');
+    expect(said).not.toContain('tok_SECRET123');
+  });
+
   it('--forward-to: the first forward result shares the event line; the app gets the original delivery', async () => {
     const received: string[] = [];
     const appServer = createServer((req, res) => {

@@ -4,6 +4,7 @@
  * body is the one received, byte for byte (the inbox keeps it whenever re-serialising the
  * envelope would change it), whatever its type or how it differs from the contract.
  */
+import { redactAppUrl } from '../../core/config/base-url.js';
 import { CliError, InterruptedError, NetworkError, UsageError } from '../../core/errors/index.js';
 import { forwardLogPath, openForwardLog, readForwardLog, type ForwardRecord } from '../../core/journal/forward-log.js';
 import { forwardState } from '../../listener/not-forwarded.js';
@@ -88,13 +89,13 @@ function defaultForwardTo(f: Factory, log: readonly ForwardRecord[], o: ReplayOp
     throw new UsageError(
       urls.length === 0
         ? `--forward-to URL is needed: no forward of ${which} is recorded, so where your app listens is not known`
-        : `--forward-to URL is needed: ${which} were last forwarded to ${urls.length} different URLs (${urls.join(', ')})`,
+        : `--forward-to URL is needed: ${which} were last forwarded to ${urls.length} different URLs (${urls.map(redactAppUrl).join(', ')})`,
       `e.g. vouchers events replay ${o.notForwarded ? '--not-forwarded' : o.eventIds.join(' ')} --forward-to http://localhost:3000/webhooks`,
     );
   if (!o.json)
     err(
       f.io,
-      `Forwarding to ${urls[0]!}, where ${eventIds.length === 1 ? 'it was' : 'they were'} last forwarded (--forward-to URL picks another)\n`,
+      `Forwarding to ${redactAppUrl(urls[0]!)}, where ${eventIds.length === 1 ? 'it was' : 'they were'} last forwarded (--forward-to URL picks another)\n`,
     );
   return parseForwardUrl(urls[0]!);
 }

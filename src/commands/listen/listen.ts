@@ -10,6 +10,7 @@ import type { Factory } from '../../core/run/factory.js';
 import { createDisplay } from '../../listener/display.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import { noticeFor } from '../../core/output/notice.js';
+import { redactAppUrl } from '../../core/config/base-url.js';
 import { parseEventFilter, type EventFilter } from '../../listener/filter.js';
 import { lockInbox, type InboxLock } from '../../listener/inbox-lock.js';
 import { resolveInboxPath } from '../../listener/inbox-path.js';
@@ -286,7 +287,7 @@ async function listenWithInbox(
 
   lock.describe(`vouchers listen on ${listener.url}`);
   say('READY', `Ready! Listening on ${listener.url}\n`);
-  if (forwarder) say('FORWARDING', `Forwarding to ${forwarder.url.toString()}\n`);
+  if (forwarder) say('FORWARDING', `Forwarding to ${redactAppUrl(forwarder.url.toString())}\n`);
   say('INBOX', `Inbox: ${inboxPath} (${inbox.count} event${inbox.count === 1 ? '' : 's'} stored). Press Ctrl-C to stop.\n`);
   let backlogDone: Promise<void> = Promise.resolve();
   if (forwarder && backlog) {
@@ -359,7 +360,8 @@ function replayCommand(f: Factory, o: ListenOptions, e: { eventId: string; bodyN
     f.globals(),
     ['events', 'replay', e.eventId],
     [
-      ['--forward-to', forwardTo],
+      // A URL carrying credentials is not printed: replay takes the URL the event was last forwarded to from the forward log.
+      ['--forward-to', redactAppUrl(forwardTo) === forwardTo ? forwardTo : undefined],
       ['--inbox', o.inbox],
       ['--body', e.bodyNumber > 1 ? String(e.bodyNumber) : undefined],
     ],

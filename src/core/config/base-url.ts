@@ -20,6 +20,36 @@ export function redactUrl(value: string): string {
   return value.replace(/^([a-z][a-z0-9+.-]*:\/\/[^/@:?#]*):[^/@?#]*@/i, '$1:***@');
 }
 
+/** Query parameters whose value is a credential (`?token=…`, `?api_key=…`, `?sig=…`). */
+const CREDENTIAL_PARAM =
+  /^(.*[-_])?(token|key|secret|password|passwd|pass|pwd|sig|signature|auth|authorization|credential|credentials|code)$/i;
+
+/**
+ * An app's URL for messages (`--forward-to`): a password in it, and the value of a query
+ * parameter named for a credential, replaced by `***`.
+ */
+export function redactAppUrl(value: string): string {
+  const bare = redactUrl(value);
+  const q = bare.indexOf('?');
+  if (q < 0) return bare;
+  const [query, hash] = bare.slice(q + 1).split(/#(.*)/s, 2) as [string, string | undefined];
+  const redacted = query
+    .split('&')
+    .map((pair) => {
+      const eq = pair.indexOf('=');
+      if (eq < 0) return pair;
+      let name = pair.slice(0, eq);
+      try {
+        name = decodeURIComponent(name);
+      } catch {
+        // a name that does not decode is judged as written
+      }
+      return CREDENTIAL_PARAM.test(name) ? `${pair.slice(0, eq)}=***` : pair;
+    })
+    .join('&');
+  return `${bare.slice(0, q)}?${redacted}${hash !== undefined ? `#${hash}` : ''}`;
+}
+
 /** Normalise (no trailing slash) or throw a ConfigError naming where the value came from. */
 export function validateBaseUrl(value: string, from: string): string {
   const problem = baseUrlProblem(value);
