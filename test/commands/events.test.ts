@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -57,6 +57,15 @@ async function app(status: number): Promise<{ url: string; received: { body: str
 }
 
 describe('vouchers events list', () => {
+  it('a folder where the forward log belongs: a usage error naming it (exit 2), not an unexpected one', async () => {
+    const dir = inboxDir();
+    mkdirSync(join(dir, 'events.forwards.ndjson'));
+    const r = await runCli(['events', 'list'], { configDir: dir, overrides: { clock } });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain(`cannot read the forward log ${join(dir, 'events.forwards.ndjson')} (EISDIR: it is a folder)`);
+    expect(r.stderr).not.toContain('Unexpected error');
+  });
+
   it('lists stored events newest first as TSV when piped, skipping a torn line', async () => {
     const r = await runCli(['events', 'list'], { configDir: inboxDir(), overrides: { clock } });
     expect(r.code).toBe(0);

@@ -8,6 +8,7 @@
  * answered does not lose the `delivered` record (and no replay delivers the event twice).
  */
 import { appendFileSync, createReadStream } from 'node:fs';
+import { UsageError } from '../errors/index.js';
 import { makeDirSync } from '../io/make-dir.js';
 import { dirname } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -83,10 +84,25 @@ export function forwardOutcomes(log: readonly ForwardRecord[]): Map<string, Forw
 
 /** Records of one event (or all), oldest first. A missing file has none. */
 export async function readForwardLog(path: string, eventId?: string): Promise<ForwardRecord[]> {
+  try {
+    return await readRecords(path, eventId);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (typeof code !== 'string') throw e;
+    // A folder, or a file that cannot be read, where the forward log belongs: say which, not "Unexpected error".
+    throw new UsageError(
+      `cannot read the forward log ${path} (${code}${code === 'EISDIR' ? ': it is a folder' : ''}), which records what was forwarded to your app`,
+      'move whatever is at that path out of the way (the inbox beside it keeps every event), or choose another --inbox',
+    );
+  }
+}
+
+async function readRecords(path: string, eventId?: string): Promise<ForwardRecord[]> {
   const stream = createReadStream(path, { encoding: 'utf8' });
   const opened = await new Promise<boolean>((resolve, reject) => {
+    // No file, or no folder where the inbox's should be: nothing was forwarded from there.
+    stream.once('error', (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' || e.code === 'ENOTDIR' ? resolve(false) : reject(e)));
     stream.once('open', () => resolve(true));
-    stream.once('error', (e: NodeJS.ErrnoException) => (e.code === 'ENOENT' ? resolve(false) : reject(e)));
   });
   if (!opened) return [];
   const records: ForwardRecord[] = [];
