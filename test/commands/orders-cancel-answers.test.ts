@@ -10,6 +10,7 @@ import { configWith, quickClock } from '../helpers/sandbox.js';
 
 const DROPPED = 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CA';
 const CANCELLED = 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CB';
+const CANCELED = 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CC';
 let server: LoopbackServer;
 let dir: string;
 
@@ -17,6 +18,10 @@ beforeAll(async () => {
   server = await startLoopbackServer((req, res) => {
     if (req.target.includes(DROPPED)) {
       res.socket?.destroy();
+      return;
+    }
+    if (req.target.includes(CANCELED)) {
+      sendJson(res, 200, { order_id: CANCELED, status: 'CANCELED', total_amount: 10, currency: 'USD', vouchers: [] });
       return;
     }
     sendJson(res, 200, { order_id: CANCELLED, status: 'CANCELLED', total_amount: 10, currency: 'USD', vouchers: [] });
@@ -40,5 +45,12 @@ describe('orders cancel', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`Order ${CANCELLED} CANCELLED; the answer does not say the debit is refunded yet`);
     expect(r.stderr).not.toContain('the debit is refunded to');
+  });
+
+  it('orders wait on an order left CANCELED (another spelling): says it ended so, not "without reaching CANCELED", nor that the debit is refunded', async () => {
+    const r = await cli(['orders', 'wait', CANCELED, '--timeout', '2s']);
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toContain(`order ${CANCELED} ended CANCELED: no voucher was issued, and the 10.00 USD debit is to be refunded`);
+    expect(r.stderr).not.toContain('without reaching');
   });
 });

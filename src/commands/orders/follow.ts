@@ -125,5 +125,5 @@ export async function followOnTerminal(
     );
   }
   // Final without reaching --until (without one, any final status is reached).
-  throw endedElsewhereError(result.order, options.until ?? result.order.status, result.traceId, f.globals());
+  throw endedElsewhereError(result.order, options.until, result.traceId, f.globals());
 }

@@ -37,7 +37,7 @@ export class OrderNotFulfilledError extends CliError {
   ) {
     super(
       'rejected',
-      `${ended(order, context.until)}: no voucher was issued, and the ${formatMoney(order.total_amount, order.currency)} debit is refunded to the ${order.currency} wallet`,
+      `${ended(order, context.until)}: no voucher was issued, and the ${formatMoney(order.total_amount, order.currency)} debit ${canonicalStatus(order.status) === 'REFUNDED' ? 'is refunded' : 'is to be refunded (the order does not say REFUNDED yet)'} to the ${order.currency} wallet`,
       `see why in its timeline: ${suggestedCommand(context.globals, ['orders', 'get', order.order_id])}`,
     );
   }
@@ -81,7 +81,7 @@ export class OrderEndedElsewhereError extends CliError {
   override readonly name = 'OrderEndedElsewhere';
   constructor(
     order: Order,
-    until: OrderStatus,
+    until: OrderStatus | undefined,
     readonly traceId?: string,
     context: OutcomeContext = {},
   ) {
@@ -109,7 +109,7 @@ export function outcomeError(order: Order, traceId?: string, context: OutcomeCon
  * ORDER_PARTIALLY_DELIVERED when vouchers are missing, else ORDER_ENDED_ELSEWHERE. Exit 5,
  * with the trace ID of the last answer.
  */
-export function endedElsewhereError(order: Order, until: OrderStatus, traceId?: string, globals?: HintGlobals): CliError {
+export function endedElsewhereError(order: Order, until: OrderStatus | undefined, traceId?: string, globals?: HintGlobals): CliError {
   return outcomeError(order, traceId, { globals, until }) ?? new OrderEndedElsewhereError(order, until, traceId, { globals });
 }
 
