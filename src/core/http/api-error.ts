@@ -113,6 +113,22 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim
  * `{"error": {"message"}}`, `{"message"}`, RFC 9457 problem details (`title`, `detail`),
  * `{"errors": [{"message"}]}`, plain text, or an HTML page from a proxy.
  */
+/** Whether an `errors` entry names the field it is about. */
+function hasField(d: Record<string, unknown>): boolean {
+  const source = d.source !== null && typeof d.source === 'object' ? (d.source as Record<string, unknown>) : {};
+  return [d.path, d.field, d.pointer, source.pointer, source.parameter, d.param, d.name, d.loc].some(
+    (v) => v !== undefined && v !== null && v !== '',
+  );
+}
+
+/** The code at the end of a problem-details `type` URI (`https://…/errors/INSUFFICIENT_INVENTORY`, `…/insufficient-inventory`). */
+function typeCode(type: unknown): string | undefined {
+  if (typeof type !== 'string' || type === 'about:blank') return undefined;
+  const last = /([A-Za-z][\w.-]{0,63})\/?$/.exec(type)?.[1];
+  // A word of several parts or in capitals is a code; a bare `errors` or `problem` is a folder.
+  return last !== undefined && (/[_-]/.test(last) || /^[A-Z0-9_]+$/.test(last)) ? last : undefined;
+}
+
 export function foreignError(text: string, body: unknown): { message?: string; code?: string; details?: Detail[] } {
   if (body !== null && typeof body === 'object' && !Array.isArray(body)) {
     const b = body as Record<string, unknown>;
@@ -134,14 +150,19 @@ export function foreignError(text: string, body: unknown): { message?: string; c
       str(inner?.code) ??
       str(b.code) ??
       str(b.error_code) ??
-      (str(b.error) && /^[A-Za-z][\w.-]{0,63}$/.test(b.error as string) ? (b.error as string) : undefined);
+      (str(b.error) && /^[A-Za-z][\w.-]{0,63}$/.test(b.error as string) ? (b.error as string) : undefined) ??
+      // `{"errors": [{"code": …, "message": …}]}`, and problem details whose `type` ends in a code (`…/INSUFFICIENT_INVENTORY`).
+      str(list[0]?.code) ??
+      typeCode(b.type);
     const code =
       rawCode && /^[A-Za-z][\w.-]{0,63}$/.test(rawCode) && isPlainErrorCode(rawCode)
         ? rawCode.replace(/[.-]/g, '_').toUpperCase()
         : undefined;
     // Field messages: `errors` (a list, or messages by field), problem details' `invalid-params`
     // (RFC 7807) or `errors`, and those inside an `error` object.
-    const details = [b.errors, b['invalid-params'], b.invalid_params, inner?.details, inner?.errors].flatMap(fieldMessages);
+    // An `errors` entry naming no field but carrying a code is the error itself (its message the headline), not a field's.
+    const fieldErrors = list.length > 0 && list.every((e) => str(e.code) && !hasField(e)) ? [] : b.errors;
+    const details = [fieldErrors, b['invalid-params'], b.invalid_params, inner?.details, inner?.errors].flatMap(fieldMessages);
     return {
       message: message === undefined ? undefined : oneLine(message),
       code,

@@ -41,6 +41,22 @@ describe("error bodies that are not the API's envelope", () => {
     expect(errorOf(500, '').message).toBe('POST /orders answered HTTP 500 with an empty body');
   });
 
+  it('takes the code of {"errors": [{code, message}]} and of a problem type ending in one; the entry is the error, not a field\'s', () => {
+    const listed = errorOf(409, JSON.stringify({ errors: [{ code: 'INSUFFICIENT_INVENTORY', message: 'no stock' }] }));
+    expect(listed.apiCode).toBe('INSUFFICIENT_INVENTORY');
+    expect(listed.message).toBe('POST /orders answered HTTP 409: no stock');
+    expect(listed.details).toBeUndefined();
+    const problem = errorOf(
+      409,
+      JSON.stringify({ type: 'https://api.example/errors/INSUFFICIENT_INVENTORY', title: 'Out of stock', status: 409, detail: 'no stock' }),
+    );
+    expect(problem.apiCode).toBe('INSUFFICIENT_INVENTORY');
+    expect(errorOf(409, JSON.stringify({ type: 'https://api.example/probs/out-of-credit', title: 'x' })).apiCode).toBe('OUT_OF_CREDIT');
+    // A type that names no code (a folder, about:blank) leaves the HTTP status's.
+    expect(errorOf(409, JSON.stringify({ type: 'https://api.example/errors', title: 'x' })).apiCode).toBe('HTTP_409');
+    expect(errorOf(409, JSON.stringify({ type: 'about:blank', title: 'x' })).apiCode).toBe('HTTP_409');
+  });
+
   it("reads problem details' field errors as details", () => {
     const e = errorOf(
       422,
