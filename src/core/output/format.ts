@@ -18,7 +18,8 @@ export function formatTime(value: unknown): string {
     // Any RFC 3339 spelling of UTC (`+00:00`, `z`, …) as `Z`; a real offset is kept as sent.
     const t = readTimestamp(value);
     if (t) return `${t.local.replace('T', ' ')}${t.offset}`;
-    return value.replace('T', ' ').replace(/\.\d+Z$/, 'Z');
+    // Only the T between an ISO date and its time: 'Sun, 29 Nov 2026 08:12:04 GMT' keeps its T.
+    return value.replace(/^(\d{4}-\d{2}-\d{2})T/, '$1 ').replace(/\.\d+Z$/, 'Z');
   }
   if (typeof value === 'number' || typeof value === 'string') {
     const n = Number(value);

@@ -2,6 +2,13 @@ import { describe, expect, it } from 'vitest';
 import { formatExpiry, formatMoney, formatTime, maskCode, maskSecret } from '../../../src/core/output/format.js';
 import { shownCode } from '../../../src/commands/orders/redact.js';
 
+describe('times of other spellings', () => {
+  it('are shown as sent, never cut: an RFC 1123 time keeps the T of GMT', () => {
+    expect(formatTime('Sun, 29 Nov 2026 08:12:04 GMT')).toBe('Sun, 29 Nov 2026 08:12:04 GMT');
+    expect(formatTime('2026-11-29T08:12:04Z')).toBe('2026-11-29 08:12:04Z');
+  });
+});
+
 describe('masking', () => {
   it('shows a code as 8 dots and its last 4 whatever its length, fewer of a short code (at most a third), none under 6', () => {
     expect(maskCode('SBX-ABCD-EFGH-1234')).toBe('••••••••1234');
