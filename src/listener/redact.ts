@@ -11,7 +11,7 @@
  * `country_code`, `error_code`, `status_code`, `product_code`, …) are shown as they are.
  */
 
-import { isCodeField as isOutputCodeField, isSecretField, NOT_A_VOUCHER } from '../core/output/mask.js';
+import { isBareVoucherCode, isCodeField as isOutputCodeField, isSecretField, NOT_A_VOUCHER } from '../core/output/mask.js';
 
 /** Words that make a field secret wherever they appear in its name. */
 const SECRET_WORDS = new Set(['pin', 'pins', 'passcode', 'password', 'secret', 'token', 'cvv', 'cvc', 'barcode', 'barcodes']);
@@ -75,13 +75,10 @@ function isCodeFieldIn(parent: string | undefined, key: string): boolean {
   return isCodeField(key) || (parent !== undefined && isCodeField(`${parent}_${key}`));
 }
 
-/** A bare `voucher` or `gift_card` holding a string or number: the voucher is its code (an object under the name is a record). */
-const BARE_VOUCHER = /^(voucher|gift_?card)$/i;
-
-/** Whether `item` under `key` is redacted: a code's name, or a bare voucher that is a value. */
+/** Whether `item` under `key` is redacted: a code's name, or a bare voucher that is a value (isBareVoucherCode). */
 function redacts(parent: string | undefined, key: string, item: unknown): boolean {
   if (item === null || item === undefined) return false;
-  return isCodeFieldIn(parent, key) || (BARE_VOUCHER.test(key) && (typeof item === 'string' || typeof item === 'number'));
+  return isCodeFieldIn(parent, key) || isBareVoucherCode(key, item);
 }
 
 export const REDACTED = '[redacted]';

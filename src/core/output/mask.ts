@@ -115,13 +115,19 @@ function isAmountValue(key: string, v: unknown): boolean {
   return isRecord(v) && Object.hasOwn(v, 'amount') && Object.keys(v).every((k) => ['amount', 'currency', 'value'].includes(k));
 }
 
-/** A bare `voucher` (or `gift_card`) holding a string: the voucher is its code (an object under the name is a voucher record). */
 const isBareVoucher = byName((key) => /^(voucher|gift_?card)$/.test(snake(key)));
+
+/**
+ * A bare `voucher` (or `gift_card`) holding a string or number that is no amount: the voucher
+ * is its code (an object under the name is a voucher record). Also the listener's redaction.
+ */
+export function isBareVoucherCode(key: string, v: unknown): boolean {
+  return (typeof v === 'string' || typeof v === 'number') && v !== '' && isBareVoucher(key) && !isAmountValue('voucher_value', v);
+}
 
 /** Whether `v` under `key` holds a code: a code's name, unless the value is an amount (isAmountValue). */
 export function holdsCode(key: string, v: unknown): boolean {
-  if (typeof v === 'string' && v !== '' && isBareVoucher(key) && !isAmountValue('voucher_value', v)) return true;
-  return isCodeField(key) && !isAmountValue(key, v);
+  return isBareVoucherCode(key, v) || (isCodeField(key) && !isAmountValue(key, v));
 }
 
 /**
