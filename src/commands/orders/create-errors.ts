@@ -1,0 +1,137 @@
+/**
+ * The errors of `orders create` once the order may exist: a retry hint that keeps the
+ * idempotency key, a request after the order was placed that failed, a fault of this CLI
+ * while showing a placed order, and a stop by Ctrl-C. Each says first whether the order was
+ * placed, and never leads to ordering again.
+ */
+import { readOrder } from '../../api/order-read.js';
+import type { Order } from '../../contract/orders.js';
+import { ApiError, CliError, faultAfterWrite, InterruptedError, NetworkError, QueryRunError } from '../../core/errors/index.js';
+import { ContractMismatchError } from '../../core/http/validate.js';
+import type { IO } from '../../core/io/io.js';
+import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
+import type { SingleOptions } from './create.js';
+import { keyFlag } from './hint.js';
+
+/** Add "retry with the same key" to errors after which the order may exist. */
+export function withRetryHint(error: unknown, key: string): unknown {
+  if (error instanceof ContractMismatchError && error.executed) {
+    // --strict-contract: the order exists and was paid; name it before anything else.
+    const id = readOrder(error.body).order_id;
+    return new ContractMismatchError(
+      `order ${id || '(its answer names no id)'} was placed and paid; ${error.message}`,
+      error.traceId,
+      error.issues,
+      true,
+      error.body,
+      key,
+    ).withJsonFields({ order_id: id || undefined });
+  }
+  const hint = `retry safely with ${keyFlag(key)}: if the order was placed, the server replays its answer; it never orders twice`;
+  if (error instanceof NetworkError)
+    return new NetworkError(error.message, error.traceId, error.errno, hint, { cause: error, mayHaveReached: error.mayHaveReached });
+  if (
+    error instanceof ApiError &&
+    (error.kind === 'network' || error.kind === 'rate_limited' || error.apiCode === 'IDEMPOTENCY_KEY_IN_PROGRESS')
+  ) {
+    return error.withHint(hint);
+  }
+  return error;
+}
+
+/** Ctrl-C or SIGTERM during `orders create` (exit 130), with the trace ID of the last answer. */
+class OrderInterruptedError extends CliError {
+  constructor(
+    message: string,
+    hint: string,
+    readonly traceId?: string,
+  ) {
+    super('interrupted', message, hint);
+  }
+}
+
+/**
+ * A request after the order was placed failed (following it, fetching its codes): the
+ * request's own error (its exit code, code and trace ID), said to be after the order, with
+ * a hint that never leads to ordering again. "Retry the command" would place a second order.
+ */
+class AfterPlacedError extends CliError {
+  override readonly name: string;
+  readonly traceId?: string;
+  private readonly ownCode: string;
+  constructor(order: Order, o: SingleOptions, globals: HintGlobals, error: ApiError | NetworkError) {
+    const id = order.order_id;
+    const follow = id
+      ? `follow it with ${suggestedCommand(globals, ['orders', 'wait', id])}; get its codes with ${suggestedCommand(globals, ['orders', 'codes', id, '--codes-out', o.codesOut ?? 'FILE'])}`
+      : `a retry with ${keyFlag(o.idempotencyKey)} replays it`;
+    super(
+      error.kind,
+      `order ${id || '(its answer names no id)'} was placed (${String(order.status)}), then: ${error.message}`,
+      `do not order again: ${follow}`,
+      { cause: error },
+    );
+    this.name = error.name;
+    this.traceId = error.traceId;
+    this.ownCode = error.code;
+    this.withJsonFields({ ...error.jsonFields, order_id: id, order_status: order.status });
+  }
+  override get code(): string {
+    return this.ownCode;
+  }
+}
+
+/** What `run` has seen of the order so far: enough to say what a Ctrl-C left behind. */
+export interface Seen {
+  order?: Order;
+  /** Trace ID of the last answer. */
+  traceId?: string;
+}
+
+/**
+ * A fault of this CLI (not an error it reports) after the order was placed, while showing
+ * it: say first that it was placed, so that nobody "runs it again" into a second order.
+ */
+export function placedThenFailed(seen: Seen, o: SingleOptions, globals: HintGlobals, error: unknown): unknown {
+  if (seen.order && (error instanceof ApiError || error instanceof NetworkError))
+    return new AfterPlacedError(seen.order, o, globals, error);
+  if (
+    (error instanceof CliError && !(error instanceof QueryRunError)) ||
+    !seen.order ||
+    (error instanceof Error && error.name === 'AbortError')
+  )
+    return error;
+  const id = seen.order.order_id;
+  return faultAfterWrite(
+    error,
+    `order ${id || '(its answer names no id)'} was placed (${String(seen.order.status)})`,
+    `do not order again: ${id ? `see it with ${suggestedCommand(globals, ['orders', 'get', id])}` : `a retry with ${keyFlag(o.idempotencyKey)} replays it`}`,
+    seen.traceId,
+  ).withJsonFields({ order_id: id, order_status: seen.order.status });
+}
+
+/** The error for a stop by Ctrl-C: whether the order was placed, and how to go on safely. */
+export function interruptedError(io: IO, o: SingleOptions, seen: Seen, globals: HintGlobals, error: unknown): CliError {
+  const reason: unknown = io.signal.reason;
+  const what = reason instanceof InterruptedError ? reason.message : 'interrupted';
+  const order = seen.order;
+  if (order === undefined && error instanceof InterruptedError && error.notSent) {
+    // Stopped before the order left (waiting for its pace): nothing can have been placed.
+    return new OrderInterruptedError(
+      `${what} before the order was sent: nothing was placed`,
+      `run the command again when you want it placed (with ${keyFlag(o.idempotencyKey)}, or without)`,
+    ).withJsonFields({ idempotency_key: o.idempotencyKey });
+  }
+  if (order === undefined) {
+    return new OrderInterruptedError(
+      `${what} before the answer to the order: it may or may not have been placed`,
+      `retry safely: run the same command with ${keyFlag(o.idempotencyKey)}: if the order was placed, the server replays its answer; it never orders twice`,
+    ).withJsonFields({ idempotency_key: o.idempotencyKey });
+  }
+  const id = order.order_id;
+  return new OrderInterruptedError(
+    `${what}: order ${id} was placed (last seen ${order.status})`,
+    `follow it: ${suggestedCommand(globals, ['orders', 'wait', id])}; then get its codes: ${suggestedCommand(globals, ['orders', 'codes', id, '--codes-out', o.codesOut ?? 'FILE'])}`,
+    seen.traceId,
+    // order_status: the order's, not to be read as an HTTP status.
+  ).withJsonFields({ idempotency_key: o.idempotencyKey, order_id: id, order_status: order.status });
+}
