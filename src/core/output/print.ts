@@ -9,13 +9,15 @@ import { UsageError } from '../errors/index.js';
 import { err, out, type IO } from '../io/io.js';
 import { LineWriter } from '../io/line-writer.js';
 import type { OutputSettings } from './options.js';
-import { csvCell as sharedCsvCell } from './csv.js';
-import { fitsLayout, genericColumns, genericFields, peekRows } from './generic.js';
+import { csvCell, display, pick, tsvCell } from './cell-text.js';
+import { fitsLayout, genericColumns, peekRows } from './generic.js';
 import { maskSecrets } from './mask.js';
-import { escapeText, safeJson } from './printable.js';
 import { jsonDocument, jsonLine } from './json-text.js';
 import { layoutTable } from './table-layout.js';
 import { isUnread } from '../http/unread.js';
+import { recordText } from './record.js';
+
+export { printRecord, type RecordField } from './record.js';
 
 export interface Column<T> {
   /** Field name: what `--fields` selects, the CSV header and the JSON key. */
@@ -92,30 +94,6 @@ export function chalkFor(settings: Pick<OutputSettings, 'color'>): ChalkInstance
   return chalkAt(settings.color);
 }
 
-/**
- * A value as a table cell, TSV field or record line shows it. A server's text may carry
- * characters a terminal acts on (escape sequences, bidi overrides): they are written as
- * \u escapes of four hex digits, so what is printed is what was sent, and nothing else happens.
- */
-const isScalar = (v: unknown) => v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
-
-function display(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'string') return escapeText(value);
-  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  // A list of plain values is one readable cell (`a; b`), an empty one an empty cell.
-  if (Array.isArray(value) && value.every(isScalar)) return value.map(display).join('; ');
-  return safeJson(value);
-}
-
-function pick(record: unknown, fields: string[] | undefined): unknown {
-  if (!fields || record === null || typeof record !== 'object') return record;
-  const src = record as Record<string, unknown>;
-  const outObj: Record<string, unknown> = {};
-  for (const f of fields) outObj[f] = src[f];
-  return outObj;
-}
-
 function selectColumns<T>(columns: Column<T>[], settings: OutputSettings): Column<T>[] {
   if (!settings.fields) return columns;
   return settings.fields.map((f) => {
@@ -143,26 +121,6 @@ export async function handleFieldsFlag(
     throw new UsageError(`unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, `available: ${available.join(', ')}`);
   }
   return false;
-}
-
-/**
- * A CSV cell: the display text (characters a terminal acts on escaped, as everywhere on
- * stdout), quoted and formula-guarded by the shared writer (./csv.ts).
- */
-function csvCell(value: unknown): string {
-  if (typeof value !== 'string') return sharedCsvCell(display(value));
-  // Line breaks and tabs are data a quoted CSV cell keeps (a reference of two lines reads
-  // back as two lines); every other control character is escaped, as everywhere on stdout.
-  return sharedCsvCell(
-    value
-      .split(/(\r\n|\n|\r|\t)/)
-      .map((part, i) => (i % 2 === 1 ? part : escapeText(part)))
-      .join(''),
-  );
-}
-
-function tsvCell(value: unknown): string {
-  return display(value).replace(/[\t\n\r]/g, ' ');
 }
 
 function valueOf<T>(col: Column<T>, row: T): unknown {
@@ -414,102 +372,6 @@ export async function printList<T>(
     }
   }
 }
-
-/** A labelled field of a single record shown on a TTY or as TSV. */
-export interface RecordField {
-  label: string;
-  value: unknown;
-  style?: (text: string, c: ChalkInstance) => string;
-}
-
-/**
- * Print one resource: aligned `label  value` lines on a TTY, `field\tvalue` lines when
- * piped, the raw record as JSON with --json.
- */
-export async function printRecord(
-  io: IO,
-  record: unknown,
-  fields: RecordField[],
-  settings: OutputSettings,
-  options: { required?: string[]; keepSecrets?: boolean } = {},
-): Promise<void> {
-  if (options.required && !fitsLayout(record, options.required)) {
-    // A record of a shape this CLI does not know: its own fields, secrets masked (unless asked for).
-    if (!options.keepSecrets) record = maskSecrets(record);
-    fields = genericFields(record);
-  }
-  if (settings.fields) {
-    const has = (f: string) => fields.some((x) => x.label === f) || (record !== null && typeof record === 'object' && f in record);
-    const missing = settings.fields.filter((f) => !has(f));
-    if (missing.length > 0) {
-      const keys = record !== null && typeof record === 'object' ? Object.keys(record) : [];
-      throw new UsageError(
-        `unknown field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
-        `available: ${[...new Set([...fields.map((x) => x.label), ...keys])].join(', ')}`,
-      );
-    }
-  }
-  if (settings.format === 'json' || settings.format === 'ndjson') {
-    const picked = pick(record, settings.fields);
-    await out(io, settings.format === 'json' ? jsonDocument(io, picked, 2) : jsonLine(io, picked));
-    return;
-  }
-  const shown = settings.fields
-    ? settings.fields.map((f) => fields.find((x) => x.label === f) ?? { label: f, value: (record as Record<string, unknown>)[f] })
-    : fields;
-  if (settings.format === 'csv') {
-    await out(io, shown.map((f) => csvCell(f.label)).join(',') + '\n' + shown.map((f) => csvCell(f.value)).join(',') + '\n');
-    return;
-  }
-  if (settings.format === 'tsv') {
-    await out(io, shown.map((f) => `${f.label}\t${tsvCell(f.value)}`).join('\n') + '\n');
-    return;
-  }
-  await out(
-    io,
-    await recordText(
-      io,
-      shown.map((f) => ({ label: f.label, text: display(f.value), style: f.style })),
-      chalkFor(settings),
-      settings.tty,
-    ),
-  );
-}
-
-/**
- * Aligned `label  value` lines. On a terminal (`fit`), a value longer than its line wraps
- * under the value column (in display cells), or, when labels leave it too little room,
- * starts on the next line, indented.
- */
-async function recordText(
-  io: IO,
-  shown: { label: string; text: string; style?: ((text: string, c: ChalkInstance) => string) | undefined }[],
-  c: ChalkInstance,
-  fit: boolean,
-): Promise<string> {
-  const width = Math.max(...shown.map((f) => f.label.length));
-  // A UTF-16 unit takes at most 2 cells: string-width is loaded only when a value might not fit.
-  const wrap =
-    fit && shown.some((f) => f.text.length * 2 > io.columns - width - 2 || f.text.includes('\n'))
-      ? (await import('./cells.js')).wrapCells
-      : undefined;
-  const under = io.columns - width - 2 >= MIN_VALUE_CELLS;
-  return (
-    shown
-      .map((f) => {
-        const label = c.dim(f.label.padEnd(width));
-        const paint = (t: string) => (f.style && t ? f.style(t, c) : t);
-        if (!wrap) return `${label}  ${paint(f.text)}`;
-        if (!under) return [c.dim(f.label), ...wrap(f.text, io.columns - 4).map((l) => `    ${paint(l)}`)].join('\n');
-        const [first, ...rest] = wrap(f.text, io.columns - width - 2);
-        return [`${label}  ${paint(first!)}`, ...rest.map((l) => `${' '.repeat(width + 2)}${paint(l)}`)].join('\n');
-      })
-      .join('\n') + '\n'
-  );
-}
-
-/** The narrowest value column a record keeps beside its labels before values go under them. */
-const MIN_VALUE_CELLS = 20;
 
 /** Print any value as JSON on stdout (`--jmespath` applied). */
 export async function printJson(io: IO, value: unknown): Promise<void> {
