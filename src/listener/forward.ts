@@ -56,6 +56,8 @@ export interface ForwarderDeps {
   clock: ForwardClock;
   log?: ForwardLog;
   onAttempt?: (record: ForwardRecord) => void;
+  /** A record the forward log could not take (the forward itself stands). */
+  onLogError?: (e: unknown) => void;
   random?: () => number;
   source?: ForwardRecord['source'];
 }
@@ -133,7 +135,7 @@ export class Forwarder {
         source: this.deps.source ?? 'listen',
         ...((req.bodyNumber ?? 1) > 1 ? { body_number: req.bodyNumber } : {}),
       };
-      await this.deps.log?.append(record).catch(() => undefined);
+      await this.deps.log?.append(record).catch((e: unknown) => this.deps.onLogError?.(e));
       this.deps.onAttempt?.(record);
       if (!retry) return record;
       try {
@@ -147,7 +149,7 @@ export class Forwarder {
           error: 'cancelled',
           outcome: 'cancelled',
         };
-        await this.deps.log?.append(cancelled).catch(() => undefined);
+        await this.deps.log?.append(cancelled).catch((e: unknown) => this.deps.onLogError?.(e));
         this.deps.onAttempt?.(cancelled);
         return cancelled;
       }

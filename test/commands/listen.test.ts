@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -74,6 +74,20 @@ describe('vouchers listen', () => {
         .split('\n')
         .map((line) => (JSON.parse(line) as { envelope: { event_id: string } }).envelope.event_id),
     ).toEqual([orderEvent(32).event_id, orderEvent(31).event_id]);
+  });
+
+  it('an inbox with lines that are not stored events: says how many are skipped, and leaves them in the file', async () => {
+    const dir = tempConfigDir();
+    const file = join(dir, 'kept.ndjson');
+    const stored = JSON.stringify({ received_at: '2026-11-22T08:00:00.000Z', envelope: orderEvent(1), meta: {} });
+    const content = `${stored}\nnot an event\n{"half":\n${stored.replace('order.created', 'order.processing')}\n`;
+    writeFileSync(file, content, { mode: 0o600 });
+    const l = await listen(['--secret', SECRET, '--inbox', file]);
+    expect(await l.stop()).toBe(0);
+    expect(l.io.stderrText()).toMatch(
+      /Warning: the inbox \S*kept\.ndjson has 2 lines that are not a stored event .*they are left in the file as they are, and skipped/,
+    );
+    expect(readFileSync(file, 'utf8')).toBe(content);
   });
 
   it('stopping: names each event stored but never forwarded (gave up, or stopped mid-retry), with the replay command', async () => {
@@ -238,6 +252,27 @@ describe('vouchers listen', () => {
         [204, 'delivered'],
         [500, 'failed'],
       ]);
+    } finally {
+      await new Promise((r) => appServer.close(r));
+    }
+  });
+
+  it('a forward log that cannot be written while listening: says so once, and the events still count as not forwarded', async () => {
+    const appServer = createServer((_req, res) => res.writeHead(204).end());
+    await new Promise<void>((r) => appServer.listen(0, '127.0.0.1', r));
+    const appUrl = `http://127.0.0.1:${(appServer.address() as AddressInfo).port}/hook`;
+    try {
+      const l = await listen(['--secret', SECRET, '--forward-to', appUrl, '--forward-retries', '0']);
+      // A folder where the forward log belongs, made after the listener read it.
+      mkdirSync(join(l.configDir, 'events.forwards.ndjson'));
+      await deliver(l.url, orderEvent(15));
+      await until(() => l.io.stdoutText().includes('→ 204'));
+      await deliver(l.url, orderEvent(16));
+      await until(() => l.io.stdoutText().split('→ 204').length === 3);
+      await l.stop();
+      const warnings = l.io.stderrText().match(/Warning: cannot write the forward log \S*events\.forwards\.ndjson \(EISDIR\)/g);
+      expect(warnings).toHaveLength(1);
+      expect(l.io.stderrText()).toMatch(/a later listener or events replay --not-forwarded sends them again/);
     } finally {
       await new Promise((r) => appServer.close(r));
     }

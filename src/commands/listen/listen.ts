@@ -4,7 +4,7 @@ import { ENV, type ResolvedProfile } from '../../core/config/types.js';
 import { redactUrl } from '../../core/config/base-url.js';
 import { UsageError } from '../../core/errors/index.js';
 import { colorEnabled, out } from '../../core/io/io.js';
-import { forwardKey, forwardLogPath, openForwardLog } from '../../core/journal/forward-log.js';
+import { forwardKey, forwardLogNotWritten, forwardLogPath, openForwardLog } from '../../core/journal/forward-log.js';
 import { InboxWriter } from '../../core/journal/inbox-writer.js';
 import type { Factory } from '../../core/run/factory.js';
 import { createDisplay } from '../../listener/display.js';
@@ -161,6 +161,15 @@ async function listenWithInbox(
     );
   if (inbox.stats.completedLastLine)
     say('INBOX_REPAIRED', 'Inbox: its last event had lost its line break (an edit, most often); it is kept, and the line break added.\n');
+  if (inbox.stats.skippedLines > 0) {
+    const n = inbox.stats.skippedLines;
+    say(
+      'INBOX_UNREADABLE_LINES',
+      `Warning: the inbox ${inboxPath} has ${n} line${n === 1 ? '' : 's'} that ${n === 1 ? 'is' : 'are'} not a stored event (edited by hand, or written by something else); ` +
+        `${n === 1 ? 'it is' : 'they are'} left in the file as ${n === 1 ? 'it is' : 'they are'}, and skipped: events list does not show ${n === 1 ? 'it' : 'them'}, ` +
+        `and an event whose line it was is stored again if it is delivered again.\n`,
+    );
+  }
 
   inbox.onMoved = (move) => {
     display.writeQueued();
@@ -192,10 +201,17 @@ async function listenWithInbox(
   const cutOff = new Set<string>();
   /** Events this listener made a forward attempt of. */
   const tried = new Set<string>();
+  let logErrorSaid = false;
   const forwarder = o.forwardTo
     ? new Forwarder(o.forwardTo, o.forwardHeaders, o.forwardPolicy, {
         clock: f.clock,
         log: openForwardLog(forwardLogPath(inboxPath)),
+        onLogError: (e) => {
+          if (logErrorSaid) return;
+          logErrorSaid = true;
+          display.writeQueued();
+          say('FORWARD_LOG_NOT_WRITTEN', forwardLogNotWritten(forwardLogPath(inboxPath), e));
+        },
         onAttempt: (r) => {
           // Each body of an event id is forwarded (and replayed) on its own.
           const key = forwardKey(r.event_id, r.body_number ?? 1);

@@ -67,6 +67,19 @@ export function openForwardLog(path: string): ForwardLog {
   };
 }
 
+/**
+ * What to say when a forward record could not be written (once per run): the forward is
+ * done, but not recorded, so the event still counts as not forwarded and is sent again.
+ */
+export function forwardLogNotWritten(path: string, e: unknown): string {
+  const code = (e as NodeJS.ErrnoException | undefined)?.code;
+  return (
+    `Warning: cannot write the forward log ${path}${typeof code === 'string' ? ` (${code})` : ''}: what your app answers is not recorded, ` +
+    'so these events still count as not forwarded, and a later listener or events replay --not-forwarded sends them again ' +
+    '(your app should skip an event_id it has handled). Make the file writable, or free space, to record them.\n'
+  );
+}
+
 /** `event_id` and body number of a record, as one key. */
 export function forwardKey(eventId: string, bodyNumber: number): string {
   return `${bodyNumber} ${eventId}`;
