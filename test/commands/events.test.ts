@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
@@ -433,6 +433,52 @@ describe('vouchers events replay', () => {
     expect([failedJson.code, downJson.code]).toEqual([7, 7]);
     expect((JSON.parse(failedJson.stderr) as { error: { code: string } }).error.code).toBe('NETWORK_ERROR');
     expect((JSON.parse(downJson.stderr) as { error: { code: string } }).error.code).toBe('NETWORK_ERROR');
+  });
+
+  it('gives up on an app that does not answer after --forward-timeout, or the global --timeout', async () => {
+    const dir = inboxDir();
+    const held: (() => void)[] = [];
+    const server = createServer((_req, res) => held.push(() => res.destroy()));
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    servers.push(() => {
+      for (const end of held) end();
+      return new Promise((r) => server.close(() => r()));
+    });
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+    const own = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', url, '--secret', SECRET, '--forward-timeout', '1'], {
+      configDir: dir,
+    });
+    expect(own.code).toBe(7);
+    expect(own.stderr).toMatch(/timed out after 1 s/);
+    const global = await runCli(['--timeout', '1s', 'events', 'replay', testId('evt', 2), '--forward-to', url, '--secret', SECRET], {
+      configDir: dir,
+    });
+    expect(global.code).toBe(7);
+    expect(global.stderr).toMatch(/timed out after 1 s/);
+    const bad = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', url, '--secret', SECRET, '--forward-timeout', '0'], {
+      configDir: dir,
+    });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--forward-timeout "0" must be a whole number from 1 to 600/);
+  });
+
+  it('a forward log that cannot be written: the replay is done, and says its answer is not recorded', async () => {
+    const dir = inboxDir();
+    // A link to a folder that does not exist: read as no forward log, and no record can be appended.
+    symlinkSync(join(dir, 'missing', 'forwards.ndjson'), join(dir, 'events.forwards.ndjson'));
+    const target = await app(204);
+    const r = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', target.url, '--secret', SECRET], { configDir: dir });
+    expect(r.code).toBe(0);
+    expect(target.received).toHaveLength(1);
+    expect(r.stderr).toMatch(
+      /Warning: cannot write the forward log \S*events\.forwards\.ndjson \(ENOENT\): what your app answers is not recorded/,
+    );
+    const json = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', target.url, '--secret', SECRET, '--json'], {
+      configDir: dir,
+    });
+    expect(json.code).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ delivered: true });
+    expect(JSON.parse(json.stderr.trim())).toMatchObject({ notice: { code: 'FORWARD_LOG_NOT_WRITTEN' } });
   });
 
   it('needs a secret and --forward-to', async () => {

@@ -46,6 +46,7 @@ function declareReplay(events: Command) {
     .option('--body <n|last>', BODY_HELP)
     .option('--secret <whsec>', 'signing secret (default: profile webhook_secret or VOUCHERS_WEBHOOK_SECRET)')
     .option('--forward-header <K:V>', 'extra header (repeatable)', collect)
+    .option('--forward-timeout <seconds>', 'timeout of each replay (default 10, or the global --timeout when given)')
     .option('--inbox <file>', INBOX_HELP)
     .option('--json', 'print the result as JSON (an array when several events are replayed)');
   return replay;
@@ -119,7 +120,7 @@ each, 5 when it refuses an event (4xx), 7 when it fails (5xx) or cannot be reach
   );
   replay.action(async (eventIds, flags, command) => {
     const { buildReplayOptions, run } = await import('./replay.js');
-    const options = buildReplayOptions(eventIds, flags);
+    const options = buildReplayOptions(eventIds, flags, f.globals().timeout);
     await runVerb(seam, command, { args: eventIds, flags, parsed: options }, () => run(f, options));
   });
 };

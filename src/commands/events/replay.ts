@@ -6,7 +6,15 @@
  */
 import { redactAppUrl } from '../../core/config/base-url.js';
 import { CliError, InterruptedError, NetworkError, UsageError } from '../../core/errors/index.js';
-import { forwardLogPath, openForwardLog, readForwardLog, type ForwardRecord } from '../../core/journal/forward-log.js';
+import { parseDuration } from '../../core/http/duration.js';
+import {
+  forwardLogNotWritten,
+  forwardLogPath,
+  openForwardLog,
+  readForwardLog,
+  type ForwardRecord,
+} from '../../core/journal/forward-log.js';
+import { noticeFor } from '../../core/output/notice.js';
 import { forwardState } from '../../listener/not-forwarded.js';
 import { rawBodyOf, type BodyChoice } from '../../core/journal/inbox.js';
 import { parseBodyFlag, storedBody } from './stored-body.js';
@@ -14,7 +22,7 @@ import { err } from '../../core/io/io.js';
 import { printJson } from '../../core/output/print.js';
 import { signWebhook, WEBHOOK_HEADERS } from '../../core/signer/webhook.js';
 import type { Factory } from '../../core/run/factory.js';
-import { parseForwardUrl, parseHeaderFlags, parseSecretFlags } from '../../listener/flags.js';
+import { parseForwardUrl, parseHeaderFlags, parseIntFlag, parseSecretFlags } from '../../listener/flags.js';
 import { DEFAULT_FORWARD_POLICY, describeForward } from '../../listener/forward.js';
 import { resolveInboxPath } from '../../listener/inbox-path.js';
 import { displayText } from '../../core/output/printable.js';
@@ -36,11 +44,13 @@ export interface ReplayOptions {
   forwardTo: URL | undefined;
   secrets: string[] | undefined;
   headers: Record<string, string>;
+  /** How long one replay may take: --forward-timeout, else the global --timeout. */
+  timeoutMs: number;
   inbox: string | undefined;
   json: boolean;
 }
 
-export function buildReplayOptions(eventIds: string[], flags: EventsReplayFlags): ReplayOptions {
+export function buildReplayOptions(eventIds: string[], flags: EventsReplayFlags, globalTimeout?: unknown): ReplayOptions {
   const notForwarded = Boolean(flags.notForwarded);
   if (eventIds.length === 0 && !notForwarded)
     throw new UsageError('name the event to replay, or --not-forwarded', 'e.g. vouchers events replay evt_… --forward-to URL');
@@ -67,6 +77,12 @@ export function buildReplayOptions(eventIds: string[], flags: EventsReplayFlags)
     forwardTo: flags.forwardTo === undefined ? undefined : parseForwardUrl(String(flags.forwardTo)),
     secrets: parseSecretFlags(flags.secret === undefined ? undefined : [String(flags.secret)]),
     headers: parseHeaderFlags(flags.forwardHeader as string[] | undefined),
+    timeoutMs:
+      flags.forwardTimeout !== undefined
+        ? parseIntFlag(flags.forwardTimeout, '--forward-timeout', 1, 600) * 1000
+        : typeof globalTimeout === 'string'
+          ? parseDuration(globalTimeout, '--timeout')
+          : DEFAULT_FORWARD_POLICY.timeoutMs,
     inbox: flags.inbox as string | undefined,
     json: Boolean(flags.json),
   };
@@ -188,6 +204,9 @@ export async function run(f: Factory, given: ReplayOptions): Promise<void> {
   if (!o.json) err(f.io, `Replayed ${targets.length} event${targets.length === 1 ? '' : 's'}: each answered 2xx.\n`);
 }
 
+/** The runs that said the forward log could not be written (said once per run). */
+const logNotWrittenSaid = new WeakSet<Factory>();
+
 /** POST one stored body to the app; the error to report when it did not answer 2xx, else undefined. */
 async function replayOne(
   f: Factory,
@@ -216,7 +235,7 @@ async function replayOne(
     ...o.headers,
   };
   const result = await postOnce(o.forwardTo, body, headers, {
-    timeoutMs: DEFAULT_FORWARD_POLICY.timeoutMs,
+    timeoutMs: o.timeoutMs,
     signal: f.io.signal,
     now: f.clock.now,
   });
@@ -236,7 +255,11 @@ async function replayOne(
   };
   await openForwardLog(forwardLogPath(path))
     .append(record)
-    .catch(() => undefined);
+    .catch((e: unknown) => {
+      if (logNotWrittenSaid.has(f)) return;
+      logNotWrittenSaid.add(f);
+      noticeFor(f, 'FORWARD_LOG_NOT_WRITTEN', forwardLogNotWritten(forwardLogPath(path), e));
+    });
   const shown = {
     event_id: record.event_id,
     event: entry.envelope.event,
