@@ -42,9 +42,15 @@ export function itemsText(items: Order['items'] | undefined): string {
   return (Array.isArray(items) ? items : []).map((i) => `${i.product_id}:${i.denomination}×${i.quantity}`).join('; ');
 }
 
-/** Vouchers ordered: the quantities of the items added up. */
-function voucherCount(o: Order): number {
-  return (Array.isArray(o.items) ? o.items : []).reduce((n, i) => n + i.quantity, 0);
+/**
+ * Vouchers ordered: the quantities of the items added up; for an order whose answer lists
+ * no items, the vouchers it lists; empty when it lists neither (not known, not 0).
+ */
+function voucherCount(o: Order): number | string {
+  const items = Array.isArray(o.items) ? o.items : [];
+  if (items.length > 0) return items.reduce((n, i) => n + i.quantity, 0);
+  const vouchers = Array.isArray(o.vouchers) ? o.vouchers.length : 0;
+  return vouchers > 0 ? vouchers : '';
 }
 
 export const ORDER_COLUMNS: Column<Order>[] = [

@@ -81,8 +81,22 @@ export async function checkOrderFields(
   return handleFieldsFlag(io, settings, available, { open: !options.write });
 }
 
+/**
+ * The items line of an order: how many items and the vouchers they add up to (an item
+ * without a quantity is one, as the order's reading takes it). Items that are not a list
+ * (null, another shape) count nothing: then the vouchers listed, if any, are counted.
+ */
+export function itemsSummary(order: Order, sentItems: unknown): string {
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (!Array.isArray(sentItems) || sentItems.length === 0) return order.vouchers.length > 0 ? plural(order.vouchers.length, 'voucher') : '';
+  return `${plural(order.items.length, 'item')}, ${plural(
+    order.items.reduce((n, i) => n + i.quantity, 0),
+    'voucher',
+  )}`;
+}
+
 export function orderRecordFields(order: Order, extra: Record<string, string> = {}, received?: unknown, reveal = false): RecordField[] {
-  const vouchers = order.items.reduce((n, i) => n + i.quantity, 0);
+  const sentItems = received !== null && typeof received === 'object' ? (received as { items?: unknown }).items : order.items;
   // Fields of a server's own order body that the reading does not use, and a timeline it
   // found no steps in (a text, an object of another shape): shown as they came.
   const unread = timelineUnread(received)?.key;
@@ -101,7 +115,7 @@ export function orderRecordFields(order: Order, extra: Record<string, string> = 
     { label: 'total_amount', value: formatMoney(order.total_amount, order.currency), keys: ['total_amount', 'total'] },
     {
       label: 'items',
-      value: `${order.items.length} item${order.items.length === 1 ? '' : 's'}, ${vouchers} voucher${vouchers === 1 ? '' : 's'}`,
+      value: itemsSummary(order, sentItems),
       keys: ['items'],
     },
     { label: 'reference', value: order.reference ?? '', keys: ['reference'] },
