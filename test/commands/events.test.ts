@@ -481,6 +481,30 @@ describe('vouchers events replay', () => {
     expect(JSON.parse(json.stderr.trim())).toMatchObject({ notice: { code: 'FORWARD_LOG_NOT_WRITTEN' } });
   });
 
+  it('--not-forwarded replays the events as read at the start: the inbox is read once, not again for each event', async () => {
+    const dir = inboxDir();
+    const inbox = join(dir, 'events.ndjson');
+    const received: string[] = [];
+    // The app empties the inbox when the first replay reaches it: a run that read the inbox
+    // again for each event would find the others gone.
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        received.push(body);
+        if (received.length === 1) writeFileSync(inbox, '');
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    servers.push(() => new Promise((r) => server.close(() => r())));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+    const r = await runCli(['events', 'replay', '--not-forwarded', '--forward-to', url, '--secret', SECRET], { configDir: dir });
+    expect(r.stderr).toMatch(/Replayed 4 events: each answered 2xx/);
+    expect(r.code).toBe(0);
+    expect(received).toHaveLength(4);
+  });
+
   it('needs a secret and --forward-to', async () => {
     const dir = inboxDir();
     const noSecret = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', 'http://127.0.0.1:9/x'], { configDir: dir });

@@ -16,7 +16,7 @@ import {
 } from '../../core/journal/forward-log.js';
 import { noticeFor } from '../../core/output/notice.js';
 import { forwardState } from '../../listener/not-forwarded.js';
-import { rawBodyOf, type BodyChoice } from '../../core/journal/inbox.js';
+import { rawBodyOf, type BodyChoice, type InboxEntry } from '../../core/journal/inbox.js';
 import { parseBodyFlag, storedBody } from './stored-body.js';
 import { err } from '../../core/io/io.js';
 import { printJson } from '../../core/output/print.js';
@@ -124,14 +124,15 @@ export async function run(f: Factory, given: ReplayOptions): Promise<void> {
   let stored = 0;
   /** Not forwarded, and left out by --type. */
   let skipped = 0;
-  let targets: { eventId: string; body: BodyChoice }[];
+  let targets: Target[];
   if (given.notForwarded) {
     const state = await forwardState(path);
     read = state.log;
     stored = state.stored;
     const wanted = state.notForwarded.filter(({ entry }) => given.type(entry.envelope.event));
     skipped = state.notForwarded.length - wanted.length;
-    targets = wanted.map(({ eventId, body }) => ({ eventId, body }));
+    // Each with its entry as read: a replay does not read the inbox again for each event.
+    targets = wanted.map(({ eventId, body, entry }) => ({ eventId, body, stored: { entry, bodyNumber: body } }));
   } else targets = given.eventIds.map((eventId) => ({ eventId, body: 1 as BodyChoice }));
   if (targets.length === 0) {
     if (given.json) await printJson(f.io, []);
@@ -162,8 +163,7 @@ export async function run(f: Factory, given: ReplayOptions): Promise<void> {
       f,
       o,
       path,
-      o.eventIds[0]!,
-      o.body,
+      { eventId: o.eventIds[0]!, body: o.body },
       await resolveWebhookSecrets(f, o.secrets, { json: o.json }),
     );
     if (o.json) await printJson(f.io, shown);
@@ -177,7 +177,7 @@ export async function run(f: Factory, given: ReplayOptions): Promise<void> {
   for (const t of targets) {
     if (f.io.signal.aborted) break;
     try {
-      const { failure, shown } = await replayOne(f, o, path, t.eventId, t.body, secrets);
+      const { failure, shown } = await replayOne(f, o, path, t, secrets);
       results.push(shown);
       if (failure) failures.push(failure);
     } catch (e) {
@@ -204,6 +204,13 @@ export async function run(f: Factory, given: ReplayOptions): Promise<void> {
   if (!o.json) err(f.io, `Replayed ${targets.length} event${targets.length === 1 ? '' : 's'}: each answered 2xx.\n`);
 }
 
+/** An event to replay: its id and body, and its entry when the inbox was read already. */
+interface Target {
+  eventId: string;
+  body: BodyChoice;
+  stored?: { entry: InboxEntry; bodyNumber: number; bodies?: undefined };
+}
+
 /** The runs that said the forward log could not be written (said once per run). */
 const logNotWrittenSaid = new WeakSet<Factory>();
 
@@ -212,13 +219,13 @@ async function replayOne(
   f: Factory,
   o: ReplayOptions & { forwardTo: URL },
   path: string,
-  eventId: string,
-  choice: BodyChoice,
+  target: Target,
   secrets: string[],
 ): Promise<{ failure: CliError | undefined; shown: Record<string, unknown> }> {
-  const { entry, bodyNumber, bodies } = await storedBody(path, eventId, choice);
+  const eventId = target.eventId;
+  const { entry, bodyNumber, bodies } = target.stored ?? (await storedBody(path, eventId, target.body));
   // An id delivered with more than one body: say which one goes, and how to send another.
-  if (bodies > 1 && !o.json && o.eventIds.length === 1)
+  if (bodies !== undefined && bodies > 1 && !o.json && o.eventIds.length === 1)
     err(
       f.io,
       `${displayText(eventId)} has ${bodies} stored bodies; replaying body ${bodyNumber}${bodyNumber === bodies ? ' (the last)' : ''} ` +
