@@ -130,6 +130,15 @@ export function interruptController(): AbortController {
   return controller;
 }
 
+/**
+ * What still holds when a command's output could not be written, by command: running it
+ * again is not the way back for a write (a second order).
+ */
+const OUTPUT_LOST_RAN: Record<string, string> = {
+  orders: 'the command itself ran: an order it placed stays placed (see vouchers orders list)',
+  payouts: 'the command itself ran: a payout it made stays made (see vouchers transactions list --type PAYOUT)',
+  listen: 'the listener itself ran: the events it acknowledged are in its inbox (see vouchers events list)',
+};
 export async function main(proc: NodeJS.Process): Promise<void> {
   const controller = interruptController();
   let firstSignalAt: number | undefined;
@@ -175,9 +184,8 @@ export async function main(proc: NodeJS.Process): Promise<void> {
     // The command ran; only its output was lost. Running it again is not the way back for a
     // write (a second order): the hint says so.
     const message = `could not write the output (${writeFailure.code ?? 'error'}): ${writeFailure.message.replace(/^[A-Z]+: /, '')}; what it holds is incomplete`;
-    const hint =
-      'the command itself ran: an order it placed stays placed (see vouchers orders list); free space where the output goes, or send it elsewhere';
-    const { wantsJson } = await import('./program.js');
+    const { invokedNoun, wantsJson } = await import('./program.js');
+    const hint = `${OUTPUT_LOST_RAN[invokedNoun(proc.argv.slice(2)) ?? ''] ?? 'the command itself ran'}; free space where the output goes, or send it elsewhere`;
     proc.stderr.write(
       wantsJson(proc.argv.slice(2))
         ? JSON.stringify({ error: { name: 'OutputError', code: writeFailure.code ?? 'OUTPUT_ERROR', message, hint }, trace_id: null }) +

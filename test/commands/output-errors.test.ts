@@ -38,7 +38,8 @@ describe.skipIf(!existsSync('/dev/full'))('stdout on a full disk', () => {
     const r = await runToFull(['products', 'list']);
     expect(r.code, r.stderr).toBe(1);
     expect(r.stderr).toContain('Error: could not write the output (ENOSPC): no space left on device');
-    expect(r.stderr).toContain('the command itself ran: an order it placed stays placed (see vouchers orders list)');
+    // A read names no order: the hint speaks of the command that ran.
+    expect(r.stderr).toContain('hint      the command itself ran; free space where the output goes, or send it elsewhere');
   });
 
   it('--json: the error is one JSON line, exit 1; an order placed is said to stay placed, not to be placed again', async () => {
@@ -49,5 +50,8 @@ describe.skipIf(!existsSync('/dev/full'))('stdout on a full disk', () => {
     const lines = r.stderr.trim().split('\n');
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0]!)).toMatchObject({ error: { name: 'OutputError', code: 'ENOSPC' }, trace_id: null });
+    expect((JSON.parse(lines[0]!) as { error: { hint: string } }).error.hint).toMatch(
+      /^the command itself ran: an order it placed stays placed \(see vouchers orders list\)/,
+    );
   });
 });
