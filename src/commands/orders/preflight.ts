@@ -141,17 +141,23 @@ export function totalMinor(items: ItemLike[], currency: string): number {
   return items.reduce((n, i) => n + toMinor(i.denomination, currency) * i.quantity, 0);
 }
 
+/** A wallet as listed, with how many wallets of its currency the answer lists (the last one is kept). */
+export type ListedWallet = Wallet & { listed?: number };
+
 /** The wallets by currency, as far as their records can be read; `readable` false when none could. */
 export async function walletsByCurrency(
   client: ApiClient,
   signal?: AbortSignal,
-): Promise<{ wallets: Map<string, Wallet>; traceId: string | undefined; readable: boolean }> {
+): Promise<{ wallets: Map<string, ListedWallet>; traceId: string | undefined; readable: boolean }> {
   const res = await listWallets(client, { signal });
-  const wallets = new Map<string, Wallet>();
+  const wallets = new Map<string, ListedWallet>();
   for (const w of res.data.data) {
     const available = amountValue(w?.available);
     // Keyed by the code in capitals: a server may write `usd` on one side and `USD` on the other.
-    if (typeof w?.currency === 'string' && available !== undefined) wallets.set(w.currency.toUpperCase(), { ...w, available });
+    if (typeof w?.currency === 'string' && available !== undefined) {
+      const code = w.currency.toUpperCase();
+      wallets.set(code, { ...w, available, listed: (wallets.get(code)?.listed ?? 0) + 1 });
+    }
   }
   // An empty or unreadable 2xx body is no list of wallets, not a list of none.
   const readable = !isUnread(res.data.data) && (res.data.data.length === 0 || wallets.size > 0);
@@ -170,11 +176,21 @@ export interface FundsCheck {
 }
 
 /** Compare totals (minor units per currency) with the wallets' available balances. */
-export function checkFunds(totals: Map<string, number>, wallets: Map<string, Wallet>, readable = true): FundsCheck[] {
+export function checkFunds(totals: Map<string, number>, wallets: Map<string, ListedWallet>, readable = true): FundsCheck[] {
   return [...totals].map(([currency, minor]) => {
     if (!readable) return { currency, total: fromMinor(minor, currency), available: null, sufficient: true, unverified: true };
     const code = currency.toUpperCase();
     const w = wallets.get(code);
+    // Which of two wallets of one currency pays is not known: neither balance is taken for it.
+    if (w?.listed !== undefined && w.listed > 1)
+      return {
+        currency,
+        total: fromMinor(minor, currency),
+        available: null,
+        sufficient: true,
+        unverified: true,
+        note: `balance not checked: the answer lists ${w.listed} ${code} wallets, and which one pays is not known`,
+      };
     let available: number | null;
     try {
       available = w ? toMinor(w.available, code) : null;
