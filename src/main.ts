@@ -193,7 +193,10 @@ export async function main(proc: NodeJS.Process): Promise<void> {
         : `Error: ${message}\n  hint      ${hint}\n`,
     );
   }
-  proc.exitCode = writeFailure && code === EXIT.ok ? EXIT.unexpected : controller.signal.reason instanceof OutputClosed ? EXIT.ok : code;
+  // A command stopped by its closed output ends quietly with 0; one that had already failed
+  // (a certification, a refused bulk row) keeps its code: `| head -1` must not turn it into a pass.
+  const stoppedByClosedOutput = controller.signal.reason instanceof OutputClosed && code === EXIT.interrupted;
+  proc.exitCode = writeFailure && code === EXIT.ok ? EXIT.unexpected : stoppedByClosedOutput ? EXIT.ok : code;
   proc.off('SIGINT', onSignal);
   proc.off('SIGTERM', onSignal);
   proc.off('SIGHUP', onSignal);

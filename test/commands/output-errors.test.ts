@@ -4,7 +4,9 @@
  * again. It used to wait for a drain that never came and end with exit 0, the file empty.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, openSync, closeSync } from 'node:fs';
+import { existsSync, openSync, closeSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { BIN } from '../helpers/bin.js';
@@ -53,5 +55,34 @@ describe.skipIf(!existsSync('/dev/full'))('stdout on a full disk', () => {
     expect((JSON.parse(lines[0]!) as { error: { hint: string } }).error.hint).toMatch(
       /^the command itself ran: an order it placed stays placed \(see vouchers orders list\)/,
     );
+  });
+});
+
+/** stdout's reader gone at once (`| false`): every write to it fails with EPIPE. */
+function runToClosedPipe(args: string[]): Promise<{ code: number | null; stderr: string }> {
+  const proc = spawn(process.execPath, [BIN, ...args], {
+    env: { ...process.env, VOUCHERS_CONFIG_DIR: configDir, NO_COLOR: '1' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  proc.stdout!.destroy();
+  let stderr = '';
+  proc.stderr!.on('data', (c: Buffer) => (stderr += c.toString()));
+  return new Promise((resolve) => proc.on('close', (code) => resolve({ code, stderr })));
+}
+
+describe('stdout whose reader went away (| false)', () => {
+  it('a command that failed keeps its exit code: the closed output does not turn it into a success', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vouchers-epipe-'));
+    const file = join(dir, 'orders.csv');
+    writeFileSync(file, 'product_id,denomination,quantity,reference\nsbx-out-of-stock,10,1,epipe-1\n');
+    const r = await runToClosedPipe(['orders', 'create', '--from', file, '--json']);
+    // The summary went nowhere, the row was refused: exit 5 as without the pipe, not 0.
+    expect(r.code, r.stderr).toBe(5);
+  });
+
+  it('a command stopped by the closed output still exits 0 without a word', async () => {
+    const r = await runToClosedPipe(['log']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
   });
 });
