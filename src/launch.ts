@@ -293,9 +293,12 @@ export function main(proc: NodeJS.Process): Promise<void> {
   const args = proc.argv.slice(2);
   if (asksVersionOnly(args)) {
     // Scripts call this often: answered without loading the CLI at all. A reader that
-    // went away (`vouchers --version | head -c0`) is not an error, as in main.ts.
+    // went away (`vouchers --version | head -c0`) is not an error, as in main.ts; any other
+    // failure (a full disk) is, as there: the version was not written.
     proc.stdout.on('error', (e: NodeJS.ErrnoException) => {
       if (e.code === 'EPIPE') proc.exit(0);
+      proc.stderr.write(`Error: could not write the output (${e.code ?? 'error'}): ${e.message.replace(/^[A-Z]+: /, '')}\n`);
+      proc.exitCode = 1;
     });
     proc.stdout.write(VERSION + '\n');
     return Promise.resolve();

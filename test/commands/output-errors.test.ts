@@ -86,3 +86,11 @@ describe('stdout whose reader went away (| false)', () => {
     expect(r.stderr).toBe('');
   });
 });
+
+describe.skipIf(!existsSync('/dev/full'))('--version on a full disk', () => {
+  it('says the output was not written and exits 1, as every other command does', async () => {
+    const r = await runToFull(['--version']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain('could not write the output (ENOSPC)');
+  });
+});
