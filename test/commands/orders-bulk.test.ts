@@ -265,6 +265,33 @@ describe('orders create --from', () => {
     expect(orderCount(sb)).toBe(0);
   });
 
+  it('--json: stderr is JSON lines only (the batch, each row not ordered, the error), as for every command', async () => {
+    const sb = await sandbox();
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const file = writeInput(
+      ['product_id,denomination,quantity,reference', 'sbx-instant,10,1,j-1', 'sbx-out-of-stock,10,1,j-2'].join('\n') + '\n',
+    );
+    const jsonLines = (stderr: string) =>
+      stderr
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as Record<string, { code: string; message: string }>);
+    const r = await runCli(['orders', 'create', '--from', file, '--json'], { configDir: dir, env: { NO_COLOR: '1' } });
+    expect(r.code, r.stderr).toBe(5);
+    expect(JSON.parse(r.stdout)).toMatchObject({ rows: 2, ordered: 1, failed: 1 });
+    const lines = jsonLines(r.stderr);
+    expect(lines[0]!.notice).toMatchObject({ code: 'BATCH_STARTED' });
+    expect(lines[0]!.notice!.message).toMatch(/^Batch bat_\w+: 2 rows, 2 to send/);
+    expect(lines.find((l) => l.notice?.code === 'ROW_NOT_ORDERED')?.notice?.message).toMatch(/^line 3: INSUFFICIENT_INVENTORY/);
+    expect(lines.at(-1)!.error).toMatchObject({ code: 'REJECTED' });
+
+    // Run again: the ordered row is skipped, the refused one sent with a fresh key.
+    const again = await runCli(['orders', 'create', '--from', file, '--json'], { configDir: dir, env: { NO_COLOR: '1' } });
+    expect(again.code, again.stderr).toBe(5);
+    expect(() => jsonLines(again.stderr)).not.toThrow();
+    expect(orderCount(sb)).toBe(1);
+  });
+
   it('failed rows: summary, --results CSV, exit code of the failure kind; re-running never duplicates', async () => {
     const sb = await sandbox();
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);

@@ -3,7 +3,6 @@
  * earlier run of an edited file) and the rows still to order. `bulk.ts` runs the batch.
  */
 import { CliError, UsageError } from '../../core/errors/index.js';
-import { err } from '../../core/io/io.js';
 import { BatchLock, BatchLocked } from '../../core/journal/batch-lock.js';
 import {
   appendSuperseded,
@@ -26,7 +25,7 @@ import type { Factory } from '../../core/run/factory.js';
 import { forEachRow, heldRows, inputRows, scanInput, type Input } from './bulk-check.js';
 import type { BulkOptions } from './bulk-options.js';
 
-export async function takeLock(io: Factory['io'], configDir: string, batchId: string, resumeCmd: string): Promise<BatchLock> {
+export async function takeLock(f: Factory, configDir: string, batchId: string, resumeCmd: string): Promise<BatchLock> {
   let lock: BatchLock;
   try {
     lock = await BatchLock.acquire(configDir, batchId);
@@ -42,7 +41,11 @@ export async function takeLock(io: Factory['io'], configDir: string, batchId: st
     );
   }
   if (lock.recovered) {
-    err(io, `Batch ${batchId}: took over the lock of pid ${lock.recovered.pid} on ${lock.recovered.host}, which is no longer running.\n`);
+    noticeFor(
+      f,
+      'LOCK_TAKEN_OVER',
+      `Batch ${batchId}: took over the lock of pid ${lock.recovered.pid} on ${lock.recovered.host}, which is no longer running.`,
+    );
   }
   return lock;
 }
@@ -173,9 +176,10 @@ export async function startBatch(
     const journal = await BulkJournal.create(configDir, header, records, references);
     for (const id of from) await appendSuperseded(configDir, id, header.batch_id, new Date(f.clock.now()).toISOString());
     if (from.size > 0) {
-      err(
-        f.io,
-        `Batch ${header.batch_id} takes over, by reference, the rows of earlier batch${from.size === 1 ? '' : 'es'} ${[...from].join(', ')} (no longer run on their own).\n`,
+      noticeFor(
+        f,
+        'BATCHES_TAKEN_OVER',
+        `Batch ${header.batch_id} takes over, by reference, the rows of earlier batch${from.size === 1 ? '' : 'es'} ${[...from].join(', ')} (no longer run on their own).`,
       );
     }
     tellChangedRows(f, records);
@@ -240,9 +244,10 @@ export async function openBatch(
     const journal = await BulkJournal.open(configDir, batchId);
     // A crash mid-write leaves a torn last line: it was cut off so the next append starts cleanly.
     if (journal && journal.repaired > 0)
-      err(
-        f.io,
-        `Batch ${batchId}: the journal's last line was cut off by a crash (${journal.repaired} byte${journal.repaired === 1 ? '' : 's'}); removed it, everything before it is kept.\n`,
+      noticeFor(
+        f,
+        'JOURNAL_REPAIRED',
+        `Batch ${batchId}: the journal's last line was cut off by a crash (${journal.repaired} byte${journal.repaired === 1 ? '' : 's'}); removed it, everything before it is kept.`,
       );
     return { state: journal?.state, journal };
   } catch (e) {

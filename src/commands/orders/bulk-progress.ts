@@ -4,6 +4,8 @@
  */
 import { formatDuration } from '../../core/http/duration.js';
 import type { IO } from '../../core/io/io.js';
+import { notice } from '../../core/output/notice.js';
+import type { OutputSettings } from '../../core/output/options.js';
 import { isDefiniteRefusal, type ResultRecord } from '../../core/journal/bulk.js';
 import type { Clock } from '../../core/time/clock.js';
 
@@ -17,9 +19,17 @@ export interface Progress {
 /**
  * `maxRate`: orders a second the pacer allows, when it paces. The ETA counts at most that
  * rate: the first window's burst goes faster, and an ETA from it would promise minutes
- * for what takes an hour.
+ * for what takes an hour. With JSON output (`settings`), no line is drawn and each row not
+ * ordered is a JSON notice: stderr holds JSON lines only.
  */
-export function startProgress(io: IO, clock: Clock, total: number, alreadyDone: number, maxRate?: number): Progress {
+export function startProgress(
+  io: IO,
+  clock: Clock,
+  total: number,
+  alreadyDone: number,
+  maxRate?: number,
+  settings: Pick<OutputSettings, 'format'> = { format: 'table' },
+): Progress {
   const started = clock.now();
   let done = alreadyDone;
   let ranNow = 0;
@@ -29,7 +39,8 @@ export function startProgress(io: IO, clock: Clock, total: number, alreadyDone: 
   let drawnAt = 0;
   let drawn = false;
   // Redrawn in place: a terminal with cursor control only.
-  const live = io.stderrIsTTY && io.env.TERM !== 'dumb';
+  const json = settings.format === 'json' || settings.format === 'ndjson';
+  const live = io.stderrIsTTY && io.env.TERM !== 'dumb' && !json;
   const clear = () => {
     if (drawn) {
       io.stderr.write('\r\x1b[2K');
@@ -88,8 +99,11 @@ export function startProgress(io: IO, clock: Clock, total: number, alreadyDone: 
             : result.error_code === 'NOT_RESENT_KEY_EXPIRED'
               ? 'unknown, not re-sent: '
               : 'unknown: resume to find out: ';
-        io.stderr.write(
-          `line ${result.row}: ${unknown}${result.error_code ?? 'ERROR'}: ${result.error ?? ''}${result.trace_id ? ` (trace ${result.trace_id})` : ''}\n`,
+        notice(
+          io,
+          settings,
+          'ROW_NOT_ORDERED',
+          `line ${result.row}: ${unknown}${result.error_code ?? 'ERROR'}: ${result.error ?? ''}${result.trace_id ? ` (trace ${result.trace_id})` : ''}`,
         );
       }
       draw(done === total);

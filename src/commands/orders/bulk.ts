@@ -14,7 +14,6 @@ import { formatMoney, fromMinor } from '../../contract/money-format.js';
 import { configLocation } from '../../core/config/location.js';
 import { CliError, faultAfterWrite, QueryRunError, UsageError } from '../../core/errors/index.js';
 import { compileAnswerChecks } from '../../core/http/validate.js';
-import { err } from '../../core/io/io.js';
 import { keepHeapSmall, optimiseSooner } from '../../core/io/runtime.js';
 import { BatchLock } from '../../core/journal/batch-lock.js';
 import {
@@ -101,7 +100,7 @@ export async function runBulk(f: Factory, o: BulkOptions): Promise<void> {
   // One run per batch: a second run of the same file (or --resume) beside this one is
   // refused before it reads the journal. A dry run orders nothing and takes no lock.
   let lock: BatchLock | undefined;
-  if (!o.dryRun) lock = await takeLock(io, config.dir, batchId, resumeCmd);
+  if (!o.dryRun) lock = await takeLock(f, config.dir, batchId, resumeCmd);
   try {
     await runLocked(f, o, { input, configDir: config.dir, profile, target, batchId, resumeCmd });
   } finally {
@@ -275,11 +274,13 @@ async function orderBatch(
       ],
       o.settings,
     );
-    err(
+    notice(
       io,
+      o.settings,
+      'DRY_RUN_PASSED',
       unchecked.length > 0
-        ? `Dry run passed the checks it could make (${unchecked.join('; ')}): nothing was ordered.\n`
-        : 'Dry run passed: every row is valid and the wallets cover the batch. Run again without --dry-run to order.\n',
+        ? `Dry run passed the checks it could make (${unchecked.join('; ')}): nothing was ordered.`
+        : 'Dry run passed: every row is valid and the wallets cover the batch. Run again without --dry-run to order.',
     );
     return opened;
   }
@@ -326,14 +327,19 @@ async function finishBatch(
   const { io } = f;
   const { batchId } = run;
   const skipped = total - toOrder;
-  err(
+  // With --json each is a JSON notice, as every line on stderr then is.
+  notice(
     io,
-    `Batch ${batchId}: ${total} row${total === 1 ? '' : 's'}, ${skipped > 0 ? `${skipped} already ordered (skipped), ` : ''}${toOrder} to send, ${o.concurrency} at a time\n  journal ${journal.path}\n`,
+    o.settings,
+    'BATCH_STARTED',
+    `Batch ${batchId}: ${total} row${total === 1 ? '' : 's'}, ${skipped > 0 ? `${skipped} already ordered (skipped), ` : ''}${toOrder} to send, ${o.concurrency} at a time\n  journal ${journal.path}`,
   );
   if (toOrder === 0) {
-    err(
+    notice(
       io,
-      `Every row of this file was ordered by an earlier run of batch ${batchId}: nothing is sent again.\n  To order the same rows once more, make it a new file (e.g. with new references).\n`,
+      o.settings,
+      'NOTHING_TO_SEND',
+      `Every row of this file was ordered by an earlier run of batch ${batchId}: nothing is sent again.\n  To order the same rows once more, make it a new file (e.g. with new references).`,
     );
   }
 
@@ -344,7 +350,7 @@ async function finishBatch(
   if (toOrder > 1) client.pool?.();
   // A batch is a long job: pacing waits are waited out, however long (the progress line shows them).
   client.waitOutPacing?.();
-  const progress = startProgress(io, f.clock, total, skipped, client.pacedRate?.('orders'));
+  const progress = startProgress(io, f.clock, total, skipped, client.pacedRate?.('orders'), o.settings);
   let outcome;
   try {
     outcome = await runRows(pendingRows(rows, journal.state), {
@@ -403,5 +409,5 @@ async function finishBatch(
     changed === 0
       ? ''
       : `, ${changed === summary.rows ? (changed === 1 ? 'as it was' : 'all as they were') : `${changed} as ${changed === 1 ? 'it was' : 'they were'}`} before the file changed (not ordered again as it has them now)`;
-  err(io, summary.rows === 1 ? `The row is ordered${asWas}.\n` : `All ${summary.rows} rows ordered${asWas}.\n`);
+  notice(io, o.settings, 'BATCH_ORDERED', summary.rows === 1 ? `The row is ordered${asWas}.` : `All ${summary.rows} rows ordered${asWas}.`);
 }

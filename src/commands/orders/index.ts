@@ -108,7 +108,8 @@ rows from the file again, and refuses (exit 2) if it was moved or changed since.
 With --json, a single order's key is in
 the printed order, or in the JSON error as "idempotency_key", and stderr carries nothing
 but that JSON error (no progress lines). A bulk run with --json prints its summary as JSON
-on stdout, and stderr still names the batch, its journal and each row not ordered.
+on stdout, and stderr still names the batch, its journal and each row not ordered, as JSON
+lines ({"notice":{"code","message"}}) like its error.
 
 With --wait, the order is printed, then the exit code says how it ended: 0 DELIVERED;
 5 ORDER_NOT_FULFILLED (CANCELLED or REFUNDED: no voucher, the debit is refunded) or
