@@ -32,8 +32,28 @@ describe('vouchers sandbox trigger', () => {
       expect(emitted.length).toBeGreaterThan(0);
       expect(out.event_ids).toEqual(emitted);
       expect(r.stderr).toContain(`Emitted ${type}`);
+      // With --json stderr is JSON lines only, as for every command.
+      for (const line of r.stderr.trim().split('\n')) expect(() => JSON.parse(line) as unknown, line).not.toThrow();
     });
   }
+
+  it('--json: the warning that the event reaches no one, and webhooks delete, are JSON notices too', async () => {
+    const dir = await profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: sb.adminToken });
+    const jsonLines = (stderr: string) =>
+      stderr
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { notice?: { code: string; message: string } });
+    const none = await runCli(['sandbox', 'trigger', 'order.delivered', '--json'], { configDir: dir });
+    expect(none.code, none.stderr).toBe(0);
+    expect(jsonLines(none.stderr).map((l) => l.notice?.code)).toEqual(['ORDERED', 'EMITTED', 'DELIVERED_NOWHERE']);
+    expect(none.stderr).toContain('no webhook endpoint is registered, so the event is delivered nowhere');
+    expect((await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks'], { configDir: dir })).code).toBe(0);
+    const deleted = await runCli(['webhooks', 'delete', '--yes', '--json'], { configDir: dir });
+    expect(deleted.code, deleted.stderr).toBe(0);
+    expect(JSON.parse(deleted.stdout)).toMatchObject({ deleted: true });
+    expect(jsonLines(deleted.stderr)[0]!.notice).toMatchObject({ code: 'WEBHOOK_DELETED' });
+  });
 
   it('prints a readable record when piped', async () => {
     const r = await runCli(['sandbox', 'trigger', 'order.processing'], { configDir });

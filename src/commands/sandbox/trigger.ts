@@ -11,7 +11,6 @@ import type { Order } from '../../contract/orders.js';
 import { ApiError, PendingError, UsageError } from '../../core/errors/index.js';
 import { formatDuration, parseDuration } from '../../core/http/duration.js';
 import { redactUrl } from '../../core/config/base-url.js';
-import { err } from '../../core/io/io.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
 import { adminCall, adminTargetOf, type AdminList, type AdminTarget } from '../../api/sandbox-admin.js';
@@ -126,7 +125,7 @@ export async function run(f: Factory, eventText: string, flags: TriggerFlags): P
       body: { reason: `sandbox trigger ${type}` },
       signal: io.signal,
     });
-    err(io, `Rejected ${order.order_id} at the admin gate.\n`);
+    noticeFor(f, 'REJECTED_AT_GATE', `Rejected ${order.order_id} at the admin gate.`);
   }
 
   const deadline = clock.now() + timeoutMs;
@@ -150,11 +149,11 @@ export async function run(f: Factory, eventText: string, flags: TriggerFlags): P
     event_ids: matching.map((e) => e.event_id),
     events: events.map((e) => ({ event: e.event, event_id: e.event_id, created_at: e.created_at })),
   };
-  err(io, `Emitted ${type}: ${result.event_ids.join(', ')}\n`);
+  noticeFor(f, 'EMITTED', `Emitted ${type}: ${result.event_ids.join(', ')}`);
   // The sandbox knows whether it queued a delivery; the endpoint is read only when it did not
   // (a server of another dialect may not offer GET /webhooks: its 404 proves nothing).
   const nowhere = (await deliveryQueued(f, target, result.event_ids)) ? undefined : await undeliverable(f, client, type);
-  if (nowhere) err(io, `Warning: ${nowhere}\n`);
+  if (nowhere) noticeFor(f, 'DELIVERED_NOWHERE', `Warning: ${nowhere}`);
   await showRecord(f, flags, result, [
     { label: 'event', value: type },
     { label: 'event_ids', value: result.event_ids.join(' ') },

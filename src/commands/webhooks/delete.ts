@@ -1,7 +1,7 @@
 /** `vouchers webhooks delete`: DELETE /webhooks (an extension; signed). */
 import { deleteWebhook } from '../../api/webhooks.js';
 import { CancelledError, UsageError } from '../../core/errors/index.js';
-import { err } from '../../core/io/io.js';
+import { noticeFor } from '../../core/output/notice.js';
 import { printJson } from '../../core/output/print.js';
 import type { Factory } from '../../core/run/factory.js';
 import type { WebhooksDeleteOptions } from './index.js';
@@ -20,6 +20,10 @@ export async function run(f: Factory, options: WebhooksDeleteOptions): Promise<v
   }
   const client = await f.client();
   const res = await deleteWebhook(client, { signal: f.io.signal });
-  err(f.io, `Deleted the webhook endpoint; no more events will be delivered${res.traceId ? ` (trace ID ${res.traceId})` : ''}.\n`);
+  noticeFor(
+    f,
+    'WEBHOOK_DELETED',
+    `Deleted the webhook endpoint; no more events will be delivered${res.traceId ? ` (trace ID ${res.traceId})` : ''}.`,
+  );
   if (options.json) await printJson(f.io, { deleted: true, trace_id: res.traceId ?? null });
 }
