@@ -302,6 +302,15 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
           }
           await reRegisterWebhook(restorer, existingWebhook);
           return `put your webhook endpoint back: ${existingWebhook.url} (its signing secret was not changed)`;
+        } catch (e) {
+          const why = e instanceof Error ? e.message : String(e);
+          // Say what is left registered, and the command that mends it.
+          throw new Error(
+            existingWebhook.state === 'none'
+              ? `the webhook endpoint certify registered could not be removed (${why}); there was none before, and it points at certify's listener, which is stopped: remove it with vouchers webhooks delete`
+              : `your webhook endpoint could not be put back (${why}); it points at certify's listener, which is stopped: register yours again with vouchers webhooks register --url ${existingWebhook.url}`,
+            { cause: e },
+          );
         } finally {
           await restorer.close();
         }

@@ -65,6 +65,25 @@ describe('certify and a webhook endpoint shown in another shape', () => {
     );
   });
 
+  it('an endpoint that cannot be put back: the warning says it points at the stopped listener, with the command for the URL it had', async () => {
+    server = await startLoopbackServer((req, res) => {
+      if (req.method === 'GET' && req.target === '/api/v1/webhooks') return sendJson(res, 200, { url: 'https://example.org/hook' });
+      if (req.method === 'POST' && req.target === '/api/v1/webhooks') {
+        const url = JSON.parse(req.body).url as string;
+        if (url === 'https://example.org/hook')
+          return sendJson(res, 422, { error: { name: 'ValidationError', code: 'VALIDATION_ERROR', message: 'endpoint unreachable' } });
+        return sendJson(res, 201, { webhook_id: 'wh_1', url, signing_secret: 'whsec_0123456789abcdefgh' });
+      }
+      sendJson(res, 200, { data: [], has_more: false, next_cursor: null });
+    });
+    const configDir = await configWith('p', { base_url: server.baseUrl, api_key: 'pk_test', api_secret: 'sk_test_secret_0123456789' });
+    const r = await runCli(['certify', '--only', 'webhooks.register', '--reporter', 'json'], { configDir, env: { NO_COLOR: '1' } });
+    const warning =
+      "your webhook endpoint could not be put back (endpoint unreachable); it points at certify's listener, which is stopped: register yours again with vouchers webhooks register --url https://example.org/hook";
+    expect(r.stderr).toContain(`Warning: ${warning}`);
+    expect((JSON.parse(r.stdout) as { warnings: string[] }).warnings).toContain(warning);
+  });
+
   it('an answer that names no URL certify can read: the endpoint is left alone, nothing registered', async () => {
     const r = await certifyAgainst({ status: 'active', id: 'wh-1' });
     expect(r.posts).toEqual([]);

@@ -16,7 +16,7 @@ import { runChecklist, runWarnings } from '../../certify/runner.js';
 import type { CheckDef } from '../../certify/types.js';
 import { ApiError, CertificationError, CliError, InterruptedError, NetworkError, UsageError } from '../../core/errors/index.js';
 import { formatDuration } from '../../core/http/duration.js';
-import { err, out } from '../../core/io/io.js';
+import { out } from '../../core/io/io.js';
 import { resolveOutput } from '../../core/output/options.js';
 import { jsonDocument } from '../../core/output/json-text.js';
 import { noticeFor } from '../../core/output/notice.js';
@@ -259,8 +259,8 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
       const restored = await env.restoreWebhook();
       if (restored) noticeFor(f, 'WEBHOOK_RESTORED', restored);
     } catch (e) {
-      restoreFailure = `your webhook endpoint could not be put back (${e instanceof Error ? e.message : String(e)}): register it again with vouchers webhooks register --url URL`;
-      err(io, `Warning: ${restoreFailure}\n`);
+      restoreFailure = e instanceof Error ? e.message : String(e);
+      noticeFor(f, 'WEBHOOK_NOT_RESTORED', `Warning: ${restoreFailure}\n`);
     }
     await env.close();
   }
