@@ -3,7 +3,7 @@
  * that decides exit codes.
  */
 import { setMaxListeners } from 'node:events';
-import { CliError, InterruptedError, UsageError, type ErrorKind } from './core/errors/index.js';
+import { CliError, InterruptedError, OutputClosed, UsageError, type ErrorKind } from './core/errors/index.js';
 import { colorEnabled, processIO, withEnv, type IO } from './core/io/io.js';
 import { loadColour } from './core/output/colour.js';
 import { createFactory, type FactoryOverrides, type GlobalOptions } from './factory.js';
@@ -103,12 +103,7 @@ export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrid
   }
 }
 
-/** stdout's reader went away (EPIPE): the command stops as on a signal, and exits 0 quietly. */
-export class OutputClosed extends InterruptedError {
-  constructor() {
-    super('the output was closed');
-  }
-}
+export { OutputClosed };
 
 /** How long a command may take to stop after its output was closed. */
 const OUTPUT_CLOSED_GRACE_MS = 10_000;

@@ -84,6 +84,10 @@ describe('stdout whose reader went away (| false)', () => {
     const r = await runToClosedPipe(['log']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
+    // api --paginate stops between pages, and says nothing of it either.
+    const pages = await runToClosedPipe(['api', 'GET', '/products', '-q', 'limit=1', '--paginate']);
+    expect(pages.code, pages.stderr).toBe(0);
+    expect(pages.stderr).toBe('');
   });
 });
 

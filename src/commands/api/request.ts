@@ -1,6 +1,6 @@
 /** `vouchers api METHOD PATH`: one request through the pipeline, the body printed as the server sent it. */
 import { STATUS_CODES } from 'node:http';
-import { CliError, faultAfterWrite, InterruptedError, QueryRunError, UsageError } from '../../core/errors/index.js';
+import { CliError, faultAfterWrite, InterruptedError, OutputClosed, QueryRunError, UsageError } from '../../core/errors/index.js';
 import { apiErrorFromResponse } from '../../core/http/api-error.js';
 import { idempotencyKeyFor } from '../../core/http/call.js';
 import { refuseSecretAsKey } from '../../core/http/secret-key.js';
@@ -277,15 +277,17 @@ async function paginate(f: Factory, req: ApiRequest, opts: ApiOptions, maxPages:
   const printed = (n: number) => `${n} page${n === 1 ? '' : 's'}`;
   for (let page = 1; ; page++) {
     if (f.io.signal.aborted) {
-      err(f.io, `Interrupted after ${printed(page - 1)} printed.\n`);
+      // Stopped by the reader of the output going away (`| head -1`): quietly, as every command.
+      if (!(f.io.signal.reason instanceof OutputClosed)) err(f.io, `Interrupted after ${printed(page - 1)} printed.\n`);
       throw new InterruptedError();
     }
     let res: ApiResponse;
     try {
       res = await send(f, { ...req, path }, opts, check);
     } catch (error) {
-      if (f.io.signal.aborted) err(f.io, `Interrupted after ${printed(page - 1)} printed.\n`);
-      else if (page > 1) err(f.io, `Page ${page} failed after ${printed(page - 1)} printed.\n`);
+      if (f.io.signal.aborted) {
+        if (!(f.io.signal.reason instanceof OutputClosed)) err(f.io, `Interrupted after ${printed(page - 1)} printed.\n`);
+      } else if (page > 1) err(f.io, `Page ${page} failed after ${printed(page - 1)} printed.\n`);
       throw error;
     }
     const paging = pagingOf(res.data, res.headers, { basePath, path: listPath });

@@ -222,6 +222,13 @@ export class InterruptedError extends CliError {
   }
 }
 
+/** stdout's reader went away (EPIPE): the command stops as on a signal, and exits 0 quietly. */
+export class OutputClosed extends InterruptedError {
+  constructor() {
+    super('the output was closed');
+  }
+}
+
 /** Something the user can fix in their configuration (exit 2, usage). */
 export class ConfigError extends CliError {
   override readonly name = 'ConfigError';
