@@ -206,6 +206,39 @@ describe('bulk: an edited file (issue 11 point 2)', () => {
     expect(orderCount(sb)).toBe(5);
   });
 
+  it('an earlier batch whose journal is damaged mid-file, then the file edited: refused naming the journal, nothing ordered again', async ({
+    freshSandbox: sb,
+  }) => {
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const file = join(tempConfigDir(), 'orders.csv');
+    const rows = Array.from({ length: 4 }, (_, i) => `sbx-instant,10,1,dmg-${i},USD`);
+    writeFileSync(file, [HEADER, ...rows].join('\n') + '\n');
+    expect((await runCli(['orders', 'create', '--from', file], opts(dir))).code).toBe(0);
+    expect(orderCount(sb)).toBe(4);
+    // A line in the middle of the journal spoilt (an editor, a disk): the batch's rows cannot be read.
+    const journal = journalPath(dir, batchIdFor(readFileSync(file, 'utf8'), batchTarget(sb.baseUrl, sb.apiKey)));
+    const lines = readFileSync(journal, 'utf8').split('\n');
+    lines[2] = '{"type":"key","row":';
+    writeFileSync(journal, lines.join('\n'));
+
+    // The file edited (a row added): its other rows are that batch's, which it cannot take over.
+    writeFileSync(file, [HEADER, ...rows, 'sbx-instant,10,1,dmg-4,USD'].join('\n') + '\n');
+    const edited = await runCli(['orders', 'create', '--from', file], opts(dir));
+    expect(edited.code, edited.stderr).toBe(2);
+    expect(edited.stderr).toContain(`the journal of batch ${journal.replace(/^.*\/(bat_\w+)\.ndjson$/, '$1')}, which sent rows of ${file}`);
+    expect(edited.stderr).toMatch(
+      /line 3 is not JSON\. What it ordered cannot be read, so this run could order those rows again: nothing was ordered/,
+    );
+    expect(orderCount(sb)).toBe(4);
+
+    // Another file, sharing no reference with it, is not held back.
+    const other = join(tempConfigDir(), 'other.csv');
+    writeFileSync(other, `${HEADER}\nsbx-instant,10,1,dmg-other,USD\n`);
+    const run = await runCli(['orders', 'create', '--from', other], opts(dir));
+    expect(run.code, run.stderr).toBe(0);
+    expect(orderCount(sb)).toBe(5);
+  });
+
   it('two rows with one reference are refused before anything is ordered', async ({ freshSandbox: sb }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const file = join(tempConfigDir(), 'orders.csv');

@@ -25,6 +25,7 @@ import {
   rowOutcome,
   type BatchState,
   type BulkRow,
+  type DamagedBatch,
   type KeyRecord,
   type ResultRecord,
   type RowOutcome,
@@ -110,9 +111,12 @@ export async function duplicateReferences(
 
 const RANK: Record<RowOutcome, number> = { ordered: 0, unknown: 1, pending: 2, refused: 3 };
 
-/** Batches of the same target that still count: not superseded by a batch that exists. Read in full. */
-export async function liveBatches(configDir: string, target: string, except: string): Promise<BatchState[]> {
-  const all = await listBatches(configDir, (h) => h.target === target && h.batch_id !== except);
+/**
+ * Batches of the same target that still count: not superseded by a batch that exists. Read
+ * in full. Those whose journal is damaged go to `damaged` when asked for (damagedOverlap).
+ */
+export async function liveBatches(configDir: string, target: string, except: string, damaged?: DamagedBatch[]): Promise<BatchState[]> {
+  const all = await listBatches(configDir, (h) => h.target === target && h.batch_id !== except, damaged);
   // A batch marked superseded by one that never came to be (a crash in between) still counts.
   return all.filter((b) => !(b.superseded_by !== undefined && existsSync(journalPath(configDir, b.superseded_by))));
 }
@@ -220,7 +224,7 @@ export class Carry {
  */
 export async function batchesSharing(
   configDir: string,
-  earlier: BatchState[],
+  earlier: Pick<BatchState, 'header'>[],
   index: ReferenceIndex,
   rows: () => AsyncIterable<BulkRow>,
 ): Promise<Set<string>> {
@@ -240,6 +244,37 @@ export async function batchesSharing(
     for (const id of candidates.get(r.reference) ?? []) sharing.add(id);
   }
   return sharing;
+}
+
+/**
+ * An earlier batch of this target whose journal is damaged, and that could have ordered rows
+ * of this file: it shares a reference with the file (its references file says so), or sent
+ * from the same path a file with rows without a reference. What it ordered cannot be read, so
+ * taking its rows over is impossible and ordering them could order them twice.
+ */
+export async function damagedOverlap(
+  configDir: string,
+  damaged: DamagedBatch[],
+  file: { path: string; name: string; references: ReferenceIndex; everyRowHasReference: boolean },
+  rows: () => AsyncIterable<BulkRow>,
+): Promise<DamagedBatch | undefined> {
+  if (damaged.length === 0) return undefined;
+  const samePath = damaged.find(
+    (d) =>
+      !file.everyRowHasReference &&
+      (d.header.source_path !== undefined ? d.header.source_path === file.path : d.header.source === file.name),
+  );
+  if (samePath) return samePath;
+  const sharing = await batchesSharing(configDir, damaged, file.references, rows);
+  return damaged.find((d) => sharing.has(d.header.batch_id));
+}
+
+export function damagedOverlapError(file: string, damaged: DamagedBatch): UsageError {
+  const id = damaged.header.batch_id;
+  return new UsageError(
+    `the journal of batch ${id}, which sent rows of ${file} (by reference, or from the same file), is damaged: ${damaged.error}. What it ordered cannot be read, so this run could order those rows again: nothing was ordered`,
+    `repair the line named (the journal is one JSON object a line), then run the same command again; moving the journal away would order its rows again`,
+  );
 }
 
 export function unmatchedEditError(file: string, earlier: BatchState, resumeCmd: string): UsageError {

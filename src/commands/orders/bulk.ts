@@ -26,11 +26,14 @@ import {
   sha256Hex,
   type BatchState,
   type BulkRow,
+  type DamagedBatch,
 } from '../../core/journal/bulk.js';
 import {
   batchesSharing,
   batchOfFile,
   Carry,
+  damagedOverlap,
+  damagedOverlapError,
   duplicateReferences,
   liveBatches,
   unmatchedEdit,
@@ -190,7 +193,10 @@ async function orderBatch(
     }
     // The batches of this target as this run found them: one started after is seen at startBatch.
     known = new Set(await listBatchIds(config.dir, (h) => h.target === target && h.batch_id !== batchId));
-    const earlier = await liveBatches(config.dir, target, batchId);
+    const damaged: DamagedBatch[] = [];
+    const earlier = await liveBatches(config.dir, target, batchId, damaged);
+    const broken = await damagedOverlap(config.dir, damaged, file, rows);
+    if (broken) throw damagedOverlapError(file.name, broken);
     const clash = o.newBatch ? undefined : unmatchedEdit(earlier, file.path, file.name, file.everyRowHasReference);
     if (clash)
       throw unmatchedEditError(file.name, clash, suggestedCommand(f.globals(), ['orders', 'create', '--resume', clash.header.batch_id]));

@@ -211,7 +211,7 @@ export function refsPath(configDir: string, batchId: string): string {
 }
 
 /** Every reference of a batch's file: from its refs file (version 2) or its header (version 1). */
-export async function* batchReferences(configDir: string, state: BatchState): AsyncGenerator<string> {
+export async function* batchReferences(configDir: string, state: Pick<BatchState, 'header'>): AsyncGenerator<string> {
   if (state.header.rows) {
     for (const r of state.header.rows) if (r.reference !== undefined) yield r.reference;
     return;
@@ -474,15 +474,35 @@ export async function listBatchIds(configDir: string, keep: (h: BatchHeader) => 
   return ids;
 }
 
+/** A batch journal whose header reads but a line after it does not: what the batch sent is not known. */
+export interface DamagedBatch {
+  header: BatchHeader;
+  /** Why it could not be read (the journal's path and line). */
+  error: string;
+}
+
 /**
- * Every readable batch journal in the config directory (a damaged one is left out), read
- * in full; only those whose header passes `keep` (e.g. the same target) are read past it.
+ * Every readable batch journal in the config directory, read in full; only those whose
+ * header passes `keep` (e.g. the same target) are read past it. A damaged one is left out,
+ * and given to `damaged` when the caller asks for them.
  */
-export async function listBatches(configDir: string, keep: (h: BatchHeader) => boolean = () => true): Promise<BatchState[]> {
+export async function listBatches(
+  configDir: string,
+  keep: (h: BatchHeader) => boolean = () => true,
+  damaged?: DamagedBatch[],
+): Promise<BatchState[]> {
   const out: BatchState[] = [];
   for (const id of await listBatchIds(configDir, keep)) {
-    const state = await BulkJournal.read(configDir, id).catch(() => undefined);
+    let error: unknown;
+    const state = await BulkJournal.read(configDir, id).catch((e: unknown) => {
+      error = e;
+      return undefined;
+    });
     if (state) out.push(state);
+    else if (damaged) {
+      const header = await readHeader(journalPath(configDir, id));
+      if (header) damaged.push({ header, error: error instanceof Error ? error.message : String(error) });
+    }
   }
   return out;
 }
