@@ -51,10 +51,22 @@ interface Exit {
   stderr: string;
 }
 
-/** Run the binary; once the journal holds `after` results (if given), send `signal`. */
-function runBin(args: string[], configDir: string, stop?: { journal: string; after: number; signal: NodeJS.Signals }): Promise<Exit> {
+/**
+ * Run the binary; once the journal holds `after` results (if given), send `signal`.
+ * `fileSizeKiB`: under that file size limit (ulimit -f), as on a disk that fills up.
+ */
+function runBin(
+  args: string[],
+  configDir: string,
+  stop?: { journal: string; after: number; signal: NodeJS.Signals },
+  fileSizeKiB?: number,
+): Promise<Exit> {
   return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, [BIN, ...args], {
+    const [cmd, argv] =
+      fileSizeKiB === undefined
+        ? [process.execPath, [BIN, ...args]]
+        : ['/bin/sh', ['-c', `ulimit -f ${fileSizeKiB} && exec "$0" "$@"`, process.execPath, BIN, ...args]];
+    const proc = spawn(cmd, argv, {
       env: { ...process.env, VOUCHERS_CONFIG_DIR: configDir, NO_COLOR: '1' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
@@ -121,6 +133,27 @@ describe('orders create --from, through bin/vouchers.js', () => {
     expect(again.stderr).toContain('All 300 rows ordered.');
     expectExactly300(sb, 'kill', totalMinor);
     expectNoCode(sb, killed.stdout, killed.stderr, again.stdout, again.stderr, readFileSync(journal, 'utf8'));
+  });
+
+  it('the journal cannot be written (a file size limit, a full disk): stops naming the journal and the resume, no stack; the resume completes it', async () => {
+    const sb = await fastSandbox();
+    sandboxes.push(sb);
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const { text, totalMinor } = csv300('full');
+    const file = join(tempConfigDir(), 'orders.csv');
+    writeFileSync(file, text);
+    const batch = batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey));
+
+    const full = await runBin(['orders', 'create', '--from', file, '--concurrency', '4'], dir, undefined, 16);
+    expect(full.code, full.stderr).toBe(2);
+    expect(full.stderr).toContain(`cannot write the journal of batch ${batch} (${journalPath(dir, batch)}): EFBIG`);
+    expect(full.stderr).toContain(`vouchers orders create --resume ${batch}`);
+    expect(full.stderr).not.toContain('Unexpected error');
+    expect(orderCount(sb)).toBeLessThan(300);
+
+    const resumed = await runBin(['orders', 'create', '--resume', batch], dir);
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expectExactly300(sb, 'full', totalMinor);
   });
 
   it('Ctrl-C (SIGINT): stops cleanly with the summary, the results file and how to resume; exit 130; the resume completes it', async () => {

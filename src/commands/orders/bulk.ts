@@ -368,6 +368,15 @@ async function finishBatch(
       concurrency: o.concurrency,
       onResult: (r) => progress.update(r),
     });
+  } catch (error) {
+    // The journal could not be written (disk full, a file size limit): no row goes out
+    // unjournalled, so the batch stops; a row whose line was cut is cut off on the next open.
+    if (journal.writeError === undefined || error !== journal.writeError) throw error;
+    throw new UsageError(
+      `cannot write the journal of batch ${batchId} (${journal.path}): ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}; the run stopped, and no row was sent without its key journalled`,
+      `make room (or raise the file size limit), then continue where it stopped (no row is ordered twice): ${run.resumeCmd}`,
+      { cause: error },
+    );
   } finally {
     progress.done();
     await journal.flushed();

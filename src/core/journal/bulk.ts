@@ -382,6 +382,11 @@ export class BulkJournal {
    */
   private failed: unknown;
 
+  /** The error of the write or fsync that failed, once one has (see `failed`). */
+  get writeError(): unknown {
+    return this.failed;
+  }
+
   /**
    * Journal a row's idempotency key for an attempt (default 1), with who the row is (its
    * reference, null for none, and the digest of what is sent); resolves once it is on disk.
