@@ -4,7 +4,7 @@
  */
 import { COMMANDS } from './commands/registry.js';
 import type { RunSeam } from './commands/types.js';
-import { Command, Option, mistakenOptionHint, type CommandUnknownOpts } from './core/run/commander.js';
+import { Command, Option, mistakenOptionHint, optionPrefixHint, type CommandUnknownOpts } from './core/run/commander.js';
 import { Help } from 'commander';
 import type { Factory } from './factory.js';
 import type { IO } from './core/io/io.js';
@@ -53,7 +53,7 @@ export function usageError(
   const unknown = /^unknown option '([^']+)'/.exec(said)?.[1];
   const message = mask(unknown === undefined ? said : withoutValues(said));
   const suggestion =
-    (cmd && unknown && mistakenOptionHint(cmd, unknown)) ||
+    (cmd && unknown && (mistakenOptionHint(cmd, unknown) ?? optionPrefixHint(cmd, unknown))) ||
     rest
       .map((l) => l.trim().replace(/^\((.*)\)$/, '$1'))
       .filter(Boolean)

@@ -79,6 +79,20 @@ describe('root command', () => {
     expect(noun.stderr).toBe("Error: unknown command 'ordrs'\n  hint      did you mean orders? see vouchers --help\n");
   });
 
+  it('an unknown option that begins one option of the command names it (--denom for --denomination)', async () => {
+    const short = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denom', '25']);
+    expect(short.code).toBe(2);
+    expect(short.stderr).toBe(
+      "Error: unknown option '--denom'\n  hint      did you mean --denomination? see vouchers orders create --help\n",
+    );
+    // The root's options count too; a prefix of several options names none of them.
+    expect((await runCli(['products', 'list', '--prof', 'x'])).stderr).toContain('did you mean --profile?');
+    expect((await runCli(['orders', 'create', '--wait-t', '1m'])).stderr).toContain('did you mean --wait-timeout?');
+    expect((await runCli(['orders', 'create', '--d', '25'])).stderr).toBe(
+      "Error: unknown option '--d'\n  hint      see vouchers orders create --help\n",
+    );
+  });
+
   it('an option users reach for that a command does not have names what to use instead', async () => {
     const junit = await runCli(['certify', '--sandbox', '--junit', 'report.xml']);
     expect(junit.code).toBe(2);

@@ -63,3 +63,18 @@ export function hintMistakenOptions(cmd: object, hints: Readonly<Record<string, 
 export function mistakenOptionHint(cmd: object, flag: string): string | undefined {
   return MISTAKEN_OPTIONS.get(cmd)?.[flag.split('=')[0]!];
 }
+
+/**
+ * "did you mean --denomination?" for an unknown long option that begins exactly one option
+ * `cmd` takes (its own or a parent's): commander suggests only near spellings, and a
+ * shortened flag (`--denom`) is too far from the whole one for it.
+ */
+export function optionPrefixHint(cmd: object, flag: string): string | undefined {
+  const typed = flag.split('=')[0]!;
+  if (!/^--[^-]/.test(typed)) return undefined;
+  const longs = new Set<string>();
+  for (let c: typed.CommandUnknownOpts | null = cmd as typed.CommandUnknownOpts; c; c = c.parent) {
+    for (const o of c.options) if (o.long && !o.hidden && o.long.startsWith(typed)) longs.add(o.long);
+  }
+  return longs.size === 1 ? `did you mean ${[...longs][0]}?` : undefined;
+}
