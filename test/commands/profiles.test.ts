@@ -1,4 +1,4 @@
-import { chmodSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir, type CliResult } from '../helpers/run-cli.js';
@@ -153,6 +153,30 @@ describe('profiles add', () => {
     expect(r.stderr).toContain('API secret: ');
     expectNoSecrets(r, SECRET);
     expect(file(dir).profiles.p.api_secret).toBe(SECRET);
+  });
+
+  it('an empty answer or Ctrl-D at a prompt says which value is missing and how to give it, and saves nothing', async () => {
+    const dir = tempConfigDir();
+    for (const answer of ['\r', '\u0004']) {
+      const url = await runCli(['profiles', 'add', 'p'], { configDir: dir, stdinTTY: true, stdin: answer });
+      expect(url.code).toBe(2);
+      expect(url.stderr).toContain('Error: no base URL given at the prompt: nothing was saved\n');
+      expect(url.stderr).toContain('hint      type it at the prompt, or give it with --base-url');
+    }
+    const key = await runCli(['profiles', 'add', 'p', '--base-url', BASE], { configDir: dir, stdinTTY: true, stdin: '\r' });
+    expect(key.stderr).toContain('Error: no API key given at the prompt: nothing was saved\n');
+    expect(key.stderr).toContain('hint      type it at the prompt, or give it with --api-key');
+    const secret = await runCli(['profiles', 'add', 'p', '--base-url', BASE, '--api-key', KEY], {
+      configDir: dir,
+      stdinTTY: true,
+      stdin: '\u0004',
+    });
+    expect(secret.code).toBe(2);
+    expect(secret.stderr).toContain('Error: no API secret given at the prompt: nothing was saved\n');
+    expect(secret.stderr).toContain(
+      'hint      type it at the prompt (nothing is shown as you type), or pipe it in with --api-secret-stdin',
+    );
+    expect(existsSync(join(dir, 'config.json')) ? Object.keys(file(dir).profiles ?? {}) : []).toEqual([]);
   });
 
   it('without a terminal and without a secret, says how to pass one', async () => {

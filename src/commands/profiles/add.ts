@@ -14,6 +14,11 @@ import type { ProfilesAddOptions } from './index.js';
 
 export type { ProfilesAddOptions };
 
+/** What a prompt asks for, in a sentence: "Base URL (including /api/v1)" is the base URL. */
+function promptedFor(label: string): string {
+  return inSentence(label.replace(/\s*\(.*\)$/, ''));
+}
+
 async function textValue(io: IO, given: string | undefined, envName: string, label: string, flag: string): Promise<string> {
   if (given !== undefined && given.trim() !== '') return given.trim();
   if (given !== undefined) throw new UsageError(`${flag} must not be empty`);
@@ -29,7 +34,13 @@ async function textValue(io: IO, given: string | undefined, envName: string, lab
     );
   const { promptText } = await import('../../core/io/prompt.js');
   const answer = await promptText(io, label);
-  if (answer === '') throw new UsageError(`${flag} is required`);
+  if (answer === '') {
+    // An empty line or Ctrl-D: the user is at a prompt, not writing flags.
+    throw new UsageError(
+      `no ${promptedFor(label)} given at the prompt: nothing was saved`,
+      `type it at the prompt, or give it with ${flag}`,
+    );
+  }
   return answer;
 }
 

@@ -59,6 +59,12 @@ export async function obtainSecret(io: IO, s: SecretSources): Promise<string | u
   }
   const { promptSecret } = await import('../../core/io/prompt.js');
   const value = await promptSecret(io, s.label);
-  if (value === '') throw new UsageError(`the ${inSentence(s.label)} must not be empty`);
+  if (value === '') {
+    // An empty line or Ctrl-D at the hidden prompt, where nothing typed shows.
+    throw new UsageError(
+      `no ${inSentence(s.label)} given at the prompt: nothing was saved`,
+      `type it at the prompt (nothing is shown as you type), or pipe it in with ${s.stdinFlag}`,
+    );
+  }
   return value;
 }
