@@ -23,6 +23,12 @@ async function balance(currency: string, e = env, configDir?: string): Promise<n
 }
 
 describe('payouts create', () => {
+  it('says the idempotency key and the command that retries safely with it, as orders create does', async () => {
+    const text = await runCli(['payouts', 'create', '--amount', '1.00', '--currency', 'USD', '--idempotency-key', 'po-key-1'], { env });
+    expect(text.code, text.stderr).toBe(0);
+    expect(text.stderr).toContain('Idempotency key: po-key-1\n  to retry safely, run the same command with --idempotency-key po-key-1\n');
+  });
+
   it('debits the wallet once, records a PAYOUT transaction, and shows the idempotency key', async () => {
     const before = await balance('USD');
     const r = await runCli(['payouts', 'create', '--amount', '12.50', '--currency', 'usd', '--reference', 'nov', '--json'], { env });
