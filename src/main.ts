@@ -171,7 +171,7 @@ export async function main(proc: NodeJS.Process): Promise<void> {
   });
   // Writes to a terminal that has gone (EIO after SIGHUP) must not stop the clean stop.
   proc.stderr.on('error', () => undefined);
-  const io = processIO(proc, controller.signal);
+  const io = processIO(proc, controller.signal, () => onSignal('SIGINT'));
   const code = await run(proc.argv.slice(2), io);
   // The last write's failure is emitted on a later turn.
   await new Promise((resolve) => setImmediate(resolve));
@@ -201,5 +201,9 @@ export async function main(proc: NodeJS.Process): Promise<void> {
   if (firstSignal === 'SIGINT' && proc.exitCode === EXIT.interrupted && !(controller.signal.reason instanceof OutputClosed)) {
     await Promise.all([proc.stdout, proc.stderr].map((s) => new Promise((resolve) => s.write('', resolve))));
     proc.kill(proc.pid, 'SIGINT');
+    // A library's SIGINT listener (conf's atomic writes, through signal-exit) turns the signal
+    // into an event of the loop, handled on a later turn, after which it sends it again
+    // unhandled. The loop must still be running then, or the process ends with 130 first.
+    setTimeout(() => undefined, 1_000);
   }
 }

@@ -16,6 +16,11 @@ export interface IO {
   stderrIsTTY: boolean;
   /** Fires on SIGINT/SIGTERM; long-running commands stop cleanly and throw InterruptedError. */
   signal: AbortSignal;
+  /**
+   * Ctrl-C read as a key (a prompt reads the terminal raw, so no SIGINT is sent): the run
+   * ends as after a SIGINT, by that signal, so that a shell loop stops too.
+   */
+  keyInterrupt?: () => void;
   /** Terminal width for tables on a TTY (80 when unknown). */
   columns: number;
   /**
@@ -92,8 +97,9 @@ export function err(io: IO, text: string): void {
  * The real IO. stdin and stderr are touched only when used: creating either stream loads
  * Node's stream machinery for it (about 3 ms of `vouchers --help`, which uses neither).
  */
-export function processIO(proc: NodeJS.Process, signal: AbortSignal): IO {
+export function processIO(proc: NodeJS.Process, signal: AbortSignal, keyInterrupt?: () => void): IO {
   return {
+    keyInterrupt,
     get stdin() {
       return proc.stdin;
     },

@@ -136,7 +136,12 @@ function readLine(io: IO, echo: boolean): Promise<string> {
           continue;
         }
         if (ch === '\r' || ch === '\n' || ch === CTRL_D) return finish();
-        if (ch === CTRL_C) return finish(new InterruptedError('cancelled at the prompt: nothing was done'));
+        if (ch === CTRL_C) {
+          finish(new InterruptedError('cancelled at the prompt: nothing was done'));
+          // As a Ctrl-C the terminal turns into SIGINT: the run ends by it, and a shell loop stops.
+          io.keyInterrupt?.();
+          return;
+        }
         if (ch === BACKSPACE || ch === CTRL_H) {
           if (chars.length > 0) {
             chars.pop();

@@ -137,13 +137,17 @@ describe('promptSecret', () => {
     expect(io.stderrText()).toBe('Name: prod\n');
   });
 
-  it('Ctrl-C throws InterruptedError', async () => {
+  it('Ctrl-C throws InterruptedError, and counts as the SIGINT a terminal would have sent', async () => {
     const { io, type, rawCalls } = ttyIO();
+    let keyInterrupts = 0;
+    io.keyInterrupt = () => keyInterrupts++;
     const p = promptSecret(io, 'Secret');
     type('abc\u0003');
     await expect(p).rejects.toBeInstanceOf(InterruptedError);
     await expect(p).rejects.toThrow('cancelled at the prompt: nothing was done');
     expect(rawCalls).toEqual([true, false]);
+    // The run then ends by SIGINT (main.ts), so a shell loop around it stops as well.
+    expect(keyInterrupts).toBe(1);
   });
 
   it('the interrupt signal ends the prompt too', async () => {
