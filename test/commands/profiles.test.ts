@@ -179,6 +179,13 @@ describe('profiles add', () => {
     expect(existsSync(join(dir, 'config.json')) ? Object.keys(file(dir).profiles ?? {}) : []).toEqual([]);
   });
 
+  it('a base URL typed at the prompt that is not one: the error says it came from the prompt, not from --base-url', async () => {
+    const dir = tempConfigDir();
+    const r = await runCli(['profiles', 'add', 'p'], { configDir: dir, stdinTTY: true, stdin: 'echo DONE\r' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('Error: the base URL "echo DONE" (from the prompt) is not a URL');
+  });
+
   it('without a terminal and without a secret, says how to pass one', async () => {
     const dir = tempConfigDir();
     const r = await runCli(['profiles', 'add', 'p', '--base-url', BASE, '--api-key', KEY], { configDir: dir });

@@ -89,7 +89,8 @@ export async function run(f: Factory, name: string, options: ProfilesAddOptions)
 
   profile.base_url = validateBaseUrl(
     await textValue(io, opts.baseUrl, ENV.baseUrl, 'Base URL (including /api/v1)', '--base-url'),
-    '--base-url',
+    // Where the value came from, as textValue took it: the flag, the environment, or the prompt.
+    opts.baseUrl !== undefined ? '--base-url' : io.env[ENV.baseUrl] ? ENV.baseUrl : 'the prompt',
   );
   profile.api_key = credential(await textValue(io, opts.apiKey, ENV.apiKey, 'API key', '--api-key'), 'the API key');
   const apiSecret = await obtainSecret(io, {
