@@ -49,6 +49,12 @@ describe('vouchers sandbox start --detach | status | stop', () => {
       'log_file',
     ]);
     expect(JSON.parse(started.stdout).partner_id).toBe('ptn_default');
+    // With --json stderr is JSON lines too: the profile written and how to stop it are notices.
+    const notices = started.stderr
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { notice: { code: string } }).notice.code);
+    expect(notices).toEqual(['PROFILE_WRITTEN', 'SANDBOX_DETACHED']);
     const pidFile = JSON.parse(readFileSync(join(configDir, 'sandbox.pid'), 'utf8'));
     expect(pidFile).toMatchObject({ pid: info.pid, base_url: info.base_url, admin_url: info.admin_url });
     const profile = JSON.parse(readFileSync(join(configDir, 'config.json'), 'utf8')).profiles.local;

@@ -6,8 +6,8 @@
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { CliError, UsageError } from '../../core/errors/index.js';
-import { err } from '../../core/io/io.js';
 import { packagePath } from '../../core/io/package-root.js';
+import { notice } from '../../core/output/notice.js';
 import { isProcessAlive, nodeExecutable, signalProcess } from '../../core/io/processes.js';
 import type { Factory } from '../../core/run/factory.js';
 import { describeProfileWrite, printStarted } from './start.js';
@@ -163,8 +163,12 @@ export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
     },
     o.json,
   );
-  err(
+  // With --json, stderr carries JSON lines only: these are notices there.
+  const format = o.json ? 'json' : 'table';
+  notice(
     io,
+    { format },
+    'PROFILE_WRITTEN',
     describeProfileWrite(
       {
         name: LOCAL_PROFILE,
@@ -175,8 +179,10 @@ export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
       store.path,
     ),
   );
-  err(
+  notice(
     io,
+    { format },
+    'SANDBOX_DETACHED',
     `Sandbox running in the background (pid ${record.pid}); requests are logged to ${logFile}.\nCheck it with: vouchers sandbox status   Stop it with: vouchers sandbox stop\n`,
   );
 }
