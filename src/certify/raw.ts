@@ -5,6 +5,7 @@
  * answer's trace ID is recorded for the current check. Each request can be repeated with a
  * `vouchers api` command that carries no secret.
  */
+import { NetworkError } from '../core/errors/index.js';
 import { systemIds } from '../core/run/ids.js';
 import { isSignedMethod, signingPath, signRequest, type SigningPathVariant } from '../core/signer/request.js';
 import { parseBaseUrl, requestTarget } from '../core/http/url.js';
@@ -159,9 +160,22 @@ export function createRawSender(options: RawSenderOptions): RawSender {
         res = await fetch(base.origin + target, { method, headers, body, signal: AbortSignal.any([options.signal, timeout]) });
       } catch (e) {
         options.record({ method, path, status: null, trace_id: traceId, attempt: 1, idempotency_key: key ?? null }, sent);
-        const errno = (e as { cause?: { code?: unknown } }).cause?.code;
+        const cause = (e as { cause?: { code?: unknown; message?: unknown } }).cause;
+        const errno = cause?.code;
         log(null, traceId, typeof errno === 'string' ? errno : 'NETWORK_ERROR');
-        throw e;
+        // Stopped by the run (Ctrl-C, --timeout, this probe's own time-out): as it came.
+        if (options.signal.aborted || timeout.aborted || (e as Error).name === 'AbortError') throw e;
+        // fetch says only "fetch failed": name the address and what the system said, as every other check does.
+        const why = typeof cause?.message === 'string' ? cause.message : (e as Error).message;
+        throw new NetworkError(
+          `${method} ${path}: could not reach ${base.origin} (${why})`,
+          traceId,
+          typeof errno === 'string' ? errno : undefined,
+          undefined,
+          {
+            cause: e,
+          },
+        );
       }
       const text = await res.text();
       const out: Record<string, string> = {};
