@@ -466,6 +466,8 @@ describe('orders get', () => {
     const bad = await cli(['orders', 'get', 'order-1']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/"order-1" is not an order id/);
+    // Where to find a real one: the list of orders, not the output of the command that placed it.
+    expect(bad.stderr).toContain('vouchers orders list shows yours');
     const missing = await cli(['orders', 'get', 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE']);
     expect(missing.code).toBe(4);
     expect(missing.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);

@@ -26,7 +26,7 @@ export function checkOrderId(id: string, flag?: string): string {
           : 'an order id holds no spaces or control characters';
   throw new UsageError(
     `${flag ? `${flag} ` : ''}${JSON.stringify(id)} is not an order id: ${why}`,
-    'order ids look like ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE; copy one from the output of vouchers orders create',
+    'order ids look like ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE; vouchers orders list shows yours',
   );
 }
 
