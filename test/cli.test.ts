@@ -23,6 +23,15 @@ describe('the interrupt signal', () => {
 });
 
 describe('root command', () => {
+  it("--help's Environment list names every VOUCHERS_ variable the README's table documents, and no other", async () => {
+    const { readFileSync } = await import('node:fs');
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const documented = [...readme.matchAll(/^\| `(VOUCHERS_[A-Z_]+)`/gm)].map((m) => m[1]).sort();
+    const help = (await runCli(['--help'])).stdout;
+    const listed = [...new Set(help.slice(help.indexOf('Environment:')).match(/VOUCHERS_[A-Z_]+/g))].sort();
+    expect(listed).toEqual(documented);
+  });
+
   it('prints the version', async () => {
     const r = await runCli(['--version']);
     expect(r.code).toBe(0);
