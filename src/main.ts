@@ -103,8 +103,6 @@ export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrid
   }
 }
 
-export { OutputClosed };
-
 /** How long a command may take to stop after its output was closed. */
 const OUTPUT_CLOSED_GRACE_MS = 10_000;
 
@@ -134,6 +132,7 @@ const OUTPUT_LOST_RAN: Record<string, string> = {
   payouts: 'the command itself ran: a payout it made stays made (see vouchers transactions list --type PAYOUT)',
   listen: 'the listener itself ran: the events it acknowledged are in its inbox (see vouchers events list)',
 };
+
 export async function main(proc: NodeJS.Process): Promise<void> {
   const controller = interruptController();
   let firstSignalAt: number | undefined;

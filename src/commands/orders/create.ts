@@ -24,7 +24,7 @@ import type { Factory } from '../../core/run/factory.js';
 import { confirmOrStop, productionQuestion, productionReason } from './confirm.js';
 import { callExtension } from './extension.js';
 import { interruptedError, placedThenFailed, withRetryHint, type Seen } from './create-errors.js';
-import { keyFlag } from './hint.js';
+import { keyFlag, keyLine } from './hint.js';
 import { DEFAULT_WAIT_MS } from './index.js';
 import type { BulkOptions } from './bulk-options.js';
 import type { CreateFlags } from './index.js';
@@ -185,11 +185,7 @@ export async function runCreate(f: Factory, input: CreateInput): Promise<void> {
 
   // With --json the key is in the printed order, or in the JSON error: stderr stays JSON.
   const json = o.settings.format === 'json' || o.settings.format === 'ndjson';
-  if (!json)
-    err(
-      io,
-      `Idempotency key: ${o.idempotencyKey}${o.keyGiven ? '' : ' (generated)'}\n  to retry safely, run the same command with ${keyFlag(o.idempotencyKey)}\n`,
-    );
+  if (!json) err(io, keyLine(o.idempotencyKey, o.keyGiven));
   const seen: Seen = {};
   try {
     await place(f, client, o, seen, json);

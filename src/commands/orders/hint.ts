@@ -8,3 +8,8 @@ import { shellQuote } from '../../core/output/shell-quote.js';
 export function keyFlag(key: string): string {
   return `--idempotency-key ${shellQuote(key)}`;
 }
+
+/** The idempotency key a write sends, and the retry it makes safe (orders create, payouts create). */
+export function keyLine(key: string, given: boolean): string {
+  return `Idempotency key: ${key}${given ? '' : ' (generated)'}\n  to retry safely, run the same command with ${keyFlag(key)}\n`;
+}

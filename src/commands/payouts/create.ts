@@ -15,7 +15,7 @@ import { resolveOutput, type OutputSettings } from '../../core/output/options.js
 import type { Factory } from '../../core/run/factory.js';
 import { checkIdempotencyKey, payoutRequest } from './request.js';
 import { confirmOrStop, productionQuestion, productionReason } from '../orders/confirm.js';
-import { keyFlag } from '../orders/hint.js';
+import { keyLine } from '../orders/hint.js';
 import type { PayoutsCreateOptions } from './index.js';
 import { noticeFor } from '../../core/output/notice.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
@@ -86,11 +86,7 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
   }
   const client = await f.client();
   // As orders create says it: the key, and the retry it makes safe.
-  noticeFor(
-    f,
-    'IDEMPOTENCY_KEY',
-    `Idempotency key: ${key}${options.idempotencyKey !== undefined ? '' : ' (generated)'}\n  to retry safely, run the same command with ${keyFlag(key)}`,
-  );
+  noticeFor(f, 'IDEMPOTENCY_KEY', keyLine(key, options.idempotencyKey !== undefined));
   let res;
   try {
     res = await createPayout(client, request, { idempotencyKey: key, keyGiven: options.idempotencyKey !== undefined, signal: f.io.signal });
