@@ -10,12 +10,10 @@ import { ErrorEnvelope } from './common.js';
 import { ENDPOINTS, type Endpoint, type HttpMethod } from './endpoints.js';
 import { ERRORS, EXTENSION_ERROR_CODES, type ErrorCode } from './errors.js';
 import { EVENT_DATA, EVENT_TYPES, EventEnvelope, type EventType } from './events.js';
-
-type Json = Record<string, unknown>;
+import { SchemaCollector, type Json } from './openapi-schemas.js';
 
 export const OPENAPI_VERSION = '3.1.0';
 export const SANDBOX_BASE_URL = 'http://127.0.0.1:4010/api/v1';
-const SCHEMA_REF = '#/components/schemas/';
 
 /** When each error is answered (the decisions file's error table, in prose). */
 export const ERROR_CONDITIONS: Record<ErrorCode, string> = {
@@ -107,57 +105,6 @@ const DESCRIPTION = [
   '',
   'Where the API document says "not shown" (field names, query parameters, error statuses, the webhook signature scheme, the retry schedule), this document records the concrete decision made for the CLI and its local sandbox.',
 ].join('\n');
-
-/** Loosen what zod emits for readability: drop the date regexes (`format` says it) and the safe-integer bounds. */
-function tidy(s: Json): void {
-  if ((s.format === 'date' || s.format === 'date-time') && typeof s.pattern === 'string') delete s.pattern;
-  if (s.type === 'integer') {
-    if (s.minimum === Number.MIN_SAFE_INTEGER) delete s.minimum;
-    if (s.maximum === Number.MAX_SAFE_INTEGER) delete s.maximum;
-  }
-}
-
-function rewriteRefs(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(rewriteRefs);
-  if (value === null || typeof value !== 'object') return value;
-  const out: Json = {};
-  for (const [k, v] of Object.entries(value as Json)) {
-    out[k] = k === '$ref' && typeof v === 'string' && v.startsWith('#/$defs/') ? SCHEMA_REF + v.slice('#/$defs/'.length) : rewriteRefs(v);
-  }
-  return out;
-}
-
-/** Converts zod schemas and lifts every schema with a meta id into components.schemas. */
-class SchemaCollector {
-  readonly components = new Map<string, Json>();
-  private readonly serialized = new Map<string, string>();
-
-  convert(schema: z.ZodType, io: 'input' | 'output'): Json {
-    const raw = z.toJSONSchema(schema, {
-      target: 'draft-2020-12',
-      io,
-      unrepresentable: 'throw',
-      override: (ctx) => tidy(ctx.jsonSchema as Json),
-    }) as Json;
-    const { $schema: _dialect, $defs, ...root } = rewriteRefs(raw) as Json;
-    for (const [id, def] of Object.entries(($defs ?? {}) as Record<string, Json>)) this.add(id, def);
-    return root;
-  }
-
-  private add(id: string, def: Json): void {
-    const text = JSON.stringify(def);
-    const before = this.serialized.get(id);
-    if (before !== undefined && before !== text) {
-      throw new Error(`schema id ${id} converts to two different JSON Schemas (input vs output?); give the variants distinct meta ids`);
-    }
-    this.serialized.set(id, text);
-    this.components.set(id, def);
-  }
-
-  sorted(): Record<string, Json> {
-    return Object.fromEntries([...this.components.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
-  }
-}
 
 const ref = (kind: string, name: string): Json => ({ $ref: `#/components/${kind}/${name}` });
 
@@ -279,7 +226,7 @@ function errorResponse(status: number, codes: ErrorCode[]): Json {
     headers,
     content: {
       'application/json': {
-        schema: { $ref: SCHEMA_REF + 'Error' },
+        schema: ref('schemas', 'Error'),
         examples: Object.fromEntries(codes.map((c) => [c, ref('examples', c)])),
       },
     },
