@@ -58,8 +58,24 @@ describe('order statuses a server may use', () => {
     const r = await cli(['orders', 'list', '--status', 'FULFILLED']);
     expect(r.code, r.stderr).toBe(0);
     expect(server.requests.slice(before).map((q) => q.target)).toContainEqual(expect.stringContaining('status=FULFILLED'));
-    expect(r.stderr).toContain('--status FULFILLED is not one of PENDING, PROCESSING, DELIVERED');
+    expect(r.stderr).toContain('Note: --status FULFILLED is not one of PENDING, PROCESSING, DELIVERED');
+    expect(r.stderr).not.toContain('did you mean');
     expect((await cli(['orders', 'list', '--status', 'no;thing'])).code).toBe(2);
+  });
+
+  it('orders list --status: a known status in any spelling is sent as ours; a slip is sent as given, naming the near one', async () => {
+    let before = server.requests.length;
+    const r = await cli(['orders', 'list', '--status', 'partially delivered']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).not.toContain('sent as given');
+    expect(server.requests.slice(before).map((q) => q.target)).toContainEqual(expect.stringContaining('status=PARTIALLY_DELIVERED'));
+    before = server.requests.length;
+    const slip = await cli(['orders', 'list', '--status', 'DELIVRED']);
+    expect(server.requests.slice(before).map((q) => q.target)).toContainEqual(expect.stringContaining('status=DELIVRED'));
+    expect(slip.stderr).toContain("sent as given, as the server's own name for a status (did you mean DELIVERED?)");
+    const until = await cli(['orders', 'wait', 'ord_981234', '--until', 'DELIVRED']);
+    expect(until.code).toBe(2);
+    expect(until.stderr).toContain('is not an order status this version knows (did you mean DELIVERED?)');
   });
 
   it('an order id with a slash (the document leaves ids open) is sent with the slash encoded', async () => {

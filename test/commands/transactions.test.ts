@@ -150,4 +150,20 @@ describe('transactions list', () => {
     expect(lower.code).toBe(0);
     expect(lower.stderr).toBe('');
   });
+
+  it('takes a known type in any case and with or without separators (topup, top-up, "top up"), and names the near one of a slip', async () => {
+    for (const spelling of ['topup', 'top-up', 'top up', 'Top_Up']) {
+      const r = await runCli(['transactions', 'list', '--type', spelling, '--json'], { env });
+      expect(r.code, `${spelling}: ${r.stderr}`).toBe(0);
+      expect(r.stderr).toBe('');
+      const rows = JSON.parse(r.stdout) as Transaction[];
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.every((t) => t.type === 'TOP_UP')).toBe(true);
+    }
+    const slip = await runCli(['transactions', 'list', '--type', 'refnd'], { env });
+    expect(slip.stderr).toContain('Note: --type refnd is not one of the types this version knows');
+    expect(slip.stderr).toContain('sent as given (did you mean REFUND?)');
+    const far = await runCli(['transactions', 'list', '--type', 'bogus'], { env });
+    expect(far.stderr).not.toContain('did you mean');
+  });
 });

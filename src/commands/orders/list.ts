@@ -17,6 +17,7 @@ import { resolveOutput } from '../../core/output/options.js';
 import { notice } from '../../core/output/notice.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
 import type { Factory } from '../../core/run/factory.js';
+import { didYouMean } from '../../core/run/known-word.js';
 import type { ListFlags } from './index.js';
 import { startSpinner } from '../../core/output/spinner.js';
 import { callExtension } from './extension.js';
@@ -116,7 +117,7 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
       io,
       settings,
       'STATUS_SENT_AS_GIVEN',
-      `--status ${query.status ?? ''} is not one of ${ORDER_STATUSES.join(', ')}: sent as given, as the server's own name for a status`,
+      `Note: --status ${query.status ?? ''} is not one of ${ORDER_STATUSES.join(', ')}: sent as given, as the server's own name for a status${didYouMean(query.status ?? '', ORDER_STATUSES)}`,
     );
   const client = await f.client();
   const what = 'order listing (GET /orders)';

@@ -2,6 +2,7 @@
 import { idPattern } from '../../contract/common.js';
 import { canonicalStatus, ORDER_STATUSES, type OrderStatus } from '../../contract/order-values.js';
 import { UsageError } from '../../core/errors/index.js';
+import { didYouMean, knownSpelling } from '../../core/run/known-word.js';
 
 const ORDER_ID = idPattern('ord');
 
@@ -39,18 +40,19 @@ export function parseStatus(text: string, flag: string): OrderStatus {
   const known = canonicalStatus(text);
   if (known) return known;
   throw new UsageError(
-    `${flag} ${JSON.stringify(text)} is not an order status this version knows`,
+    `${flag} ${JSON.stringify(text)} is not an order status this version knows${didYouMean(text, ORDER_STATUSES)}`,
     `use one of ${ORDER_STATUSES.join(', ')} (other names such as FULFILLED or COMPLETED are understood)`,
   );
 }
 
 /**
- * A status to filter a list by, sent to the server: one of ours as ours; any other word
- * (the server's own name for a status: the document leaves them open) as typed, `given`.
+ * A status to filter a list by, sent to the server: one of ours as ours (in any case, with or
+ * without separators: delivered, partially-delivered); any other word (the server's own name
+ * for a status: the document leaves them open) as typed, `given`.
  */
 export function filterStatus(text: string, flag: string): { status: string; given: boolean } {
-  const s = text.trim().toUpperCase().replace(/[- ]/g, '_');
-  if ((ORDER_STATUSES as readonly string[]).includes(s)) return { status: s, given: false };
+  const known = knownSpelling(text, ORDER_STATUSES);
+  if (known) return { status: known, given: false };
   if (!/^[A-Za-z][\w -]{0,63}$/.test(text.trim()))
     throw new UsageError(`${flag} ${JSON.stringify(text)} is not an order status`, `use one of ${ORDER_STATUSES.join(', ')}`);
   return { status: text.trim(), given: true };

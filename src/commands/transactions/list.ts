@@ -19,6 +19,7 @@ import { notice } from '../../core/output/notice.js';
 import { followedMessage, unfollowableError } from '../../core/output/paging-notice.js';
 import { startSpinner } from '../../core/output/spinner.js';
 import type { Factory } from '../../core/run/factory.js';
+import { didYouMean, knownSpelling } from '../../core/run/known-word.js';
 import { streamJsonArray } from './json-array.js';
 
 export type { TransactionsListOptions };
@@ -77,15 +78,16 @@ export function transactionQuery(options: TransactionsListOptions): TransactionQ
   }
   let type: TransactionType | undefined;
   if (options.type !== undefined) {
-    // The document does not list the types: a known one is sent in its usual spelling, any
-    // other token as given (the server decides; `unknownType` lets the command say so).
+    // The document does not list the types: a known one is sent in its usual spelling (in
+    // any case, with or without separators: topup, top-up), any other token as given (the server decides; `unknownType` lets the command say so).
     const t = options.type.trim();
-    if (!/^[\w.-]{1,64}$/.test(t))
+    const known = knownSpelling(t, TRANSACTION_TYPES);
+    if (!known && !/^[\w.-]{1,64}$/.test(t))
       throw new UsageError(
         `--type ${JSON.stringify(options.type)} is not a transaction type`,
         `use one of ${TRANSACTION_TYPES.join(', ')}`,
       );
-    type = ((TRANSACTION_TYPES as readonly string[]).includes(t.toUpperCase()) ? t.toUpperCase() : t) as TransactionType;
+    type = (known ?? t) as TransactionType;
   }
   let limit: number | undefined;
   if (options.limit !== undefined) {
@@ -119,7 +121,7 @@ export async function run(
       f.io,
       settings,
       'UNKNOWN_FILTER_VALUE',
-      `Note: --type ${query.type} is not one of the types this version knows (${TRANSACTION_TYPES.join(', ')}); sent as given`,
+      `Note: --type ${query.type} is not one of the types this version knows (${TRANSACTION_TYPES.join(', ')}); sent as given${didYouMean(query.type, TRANSACTION_TYPES)}`,
     );
   }
   const client = await f.client();
