@@ -192,7 +192,9 @@ describe('a server of yet another dialect', () => {
         .split('\n')
         .filter((l) => l.includes('PAGES_FOLLOWED'))
         .map((l) => (JSON.parse(l) as { notice: { message: string } }).notice.message);
-      expect(followed).toEqual([expect.stringContaining('followed "links.next" (a URL, followed as given) to each next page (3 pages)')]);
+      expect(followed).toEqual([
+        expect.stringContaining('followed "links.next" (a URL: its path and query, on the base URL) to each next page (3 pages)'),
+      ]);
       const orders = await runCli(['orders', 'list', '--all', '--json'], { env: at });
       expect(orders.code, orders.stderr).toBe(0);
       expect((JSON.parse(orders.stdout) as { order_id: string }[]).map((o) => o.order_id)).toEqual(['ord_1', 'ord_2', 'ord_3']);

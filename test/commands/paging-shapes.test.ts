@@ -26,7 +26,7 @@ const SHAPES: Record<string, { first: unknown; last: unknown; via: string }> = {
   'links.next as a path': {
     first: { data: rows(1), links: { next: '/api/v1/transactions?cursor=p2' } },
     last: { data: rows(2), links: { next: null } },
-    via: '"links.next" (a URL, followed as given)',
+    via: '"links.next" (a URL: its path and query, on the base URL)',
   },
 };
 

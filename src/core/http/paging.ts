@@ -42,7 +42,7 @@ const CURSORS = ['next_cursor', 'nextCursor', 'next', 'next_page_token', 'nextPa
 const HOLDERS = ['pagination', 'meta', 'paging', 'page_info', 'pageInfo', 'links', '_links'];
 
 /**
- * Where the list was asked for, so that a next URL or path is followed as given: `basePath`
+ * Where the list was asked for, so that a next URL or path can be followed: `basePath`
  * is the base URL's path (`/api/v1`, '' at the root), `path` the list's path relative to it.
  * A next link is resolved against the list's URL (a relative one too); its path is taken when
  * it lies under the base path, and only its query otherwise. Its host is never used: every
@@ -145,7 +145,10 @@ export function pagingOf(body: unknown, headers: Record<string, string> = {}, at
       if (!next) continue;
       const ours = prefix === '' && k === 'next_cursor';
       const { link, ...target } = next;
-      found = { ...target, via: ours ? undefined : `"${prefix}${k}"${link ? ' (a URL, followed as given)' : ' (sent as cursor)'}` };
+      found = {
+        ...target,
+        via: ours ? undefined : `"${prefix}${k}"${link ? ' (a URL: its path and query, on the base URL)' : ' (sent as cursor)'}`,
+      };
     }
   }
   const linked = linkNext(headers.link) !== undefined;

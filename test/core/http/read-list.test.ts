@@ -54,7 +54,7 @@ describe('pagingOf: the next page under the names a server may give it', () => {
   });
 });
 
-describe('pagingOf with where the list was asked (PageAt): a next link is followed as given', () => {
+describe('pagingOf with where the list was asked (PageAt): a next link is followed on the base URL', () => {
   const at = { basePath: '/api/v1', path: '/transactions' };
 
   it('a next path without a query, a relative one, a Link header path: followed at that path', async () => {
@@ -62,7 +62,7 @@ describe('pagingOf with where the list was asked (PageAt): a next link is follow
     expect(pagingOf({ data: [], links: { next: '/api/v1/transactions/page/2' } }, {}, at)).toEqual({
       paginated: true,
       path: '/transactions/page/2',
-      via: '"links.next" (a URL, followed as given)',
+      via: '"links.next" (a URL: its path and query, on the base URL)',
       unfollowable: false,
     });
     expect(pagingOf({ data: [], next: 'https://other.host/api/v1/transactions/after/t9?limit=5' }, {}, at)).toMatchObject({
@@ -87,7 +87,7 @@ describe('pagingOf with where the list was asked (PageAt): a next link is follow
     expect(pagingOf({ data: [], next: '/v2/transactions?after=t9' }, {}, at)).toEqual({
       paginated: true,
       query: { after: 't9' },
-      via: '"next" (a URL, followed as given)',
+      via: '"next" (a URL: its path and query, on the base URL)',
       unfollowable: false,
     });
     expect(pagingOf({ data: [], next: '/v2/transactions/p2' }, {}, at).unfollowable).toBe(true);
