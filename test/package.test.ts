@@ -41,7 +41,7 @@ function cliFiles(): string[] {
 }
 
 describe('npm pack', () => {
-  it('ships the bin shim, the CLI chunks, the library with its types, package.json and README.md: nothing else', () => {
+  it('ships the bin shim, the CLI chunks, the library with its types, package.json, README.md and LICENSE: nothing else', () => {
     const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
       cwd: ROOT,
       encoding: 'utf8',
@@ -51,7 +51,9 @@ describe('npm pack', () => {
     const library = libraryFiles();
     expect(library).toContain('dist/core/signer/webhook.js');
     expect(library).toContain('dist/contract/events.d.ts');
-    expect(files).toEqual(['README.md', 'bin/package.json', 'bin/vouchers.js', ...cliFiles(), ...library, 'package.json'].sort());
+    expect(files).toEqual(
+      ['LICENSE', 'README.md', 'bin/package.json', 'bin/vouchers.js', ...cliFiles(), ...library, 'package.json'].sort(),
+    );
   });
 });
 
