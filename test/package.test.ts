@@ -27,6 +27,27 @@ function libraryFiles(): string[] {
   return [...seen].map((f) => relative(ROOT, f)).sort();
 }
 
+/**
+ * The files README.md links to, and the files those link to in turn: the installed package
+ * holds every one, so that each link resolves where a partner reads it (node_modules/vouchers).
+ */
+function linkedFiles(): string[] {
+  const seen = new Set<string>();
+  const visit = (file: string) => {
+    for (const m of readFileSync(join(ROOT, file), 'utf8').matchAll(/\]\(([^)\s]+)\)/g)) {
+      const target = m[1]!.replace(/#.*$/, '');
+      if (target === '' || /^[a-z][a-z+.-]*:/i.test(target)) continue; // an anchor in the same file, or a URL
+      const path = relative(ROOT, join(ROOT, dirname(file), decodeURI(target)));
+      expect(existsSync(join(ROOT, path)), `${file} links to ${m[1]}`).toBe(true);
+      if (seen.has(path)) continue;
+      seen.add(path);
+      if (path.endsWith('.md')) visit(path);
+    }
+  };
+  visit('README.md');
+  return [...seen].filter((f) => f !== 'README.md');
+}
+
 /** The launcher and its cache writer: plain scripts, not chunks. */
 const LAUNCHER = ['launch.cjs', 'launch-write.cjs'];
 
@@ -41,7 +62,7 @@ function cliFiles(): string[] {
 }
 
 describe('npm pack', () => {
-  it('ships the bin shim, the CLI chunks, the library with its types, package.json, README.md and LICENSE: nothing else', () => {
+  it('ships the bin shim, the CLI chunks, the library with its types, package.json, README.md, LICENSE and the files README.md links to: nothing else', () => {
     const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
       cwd: ROOT,
       encoding: 'utf8',
@@ -51,8 +72,11 @@ describe('npm pack', () => {
     const library = libraryFiles();
     expect(library).toContain('dist/core/signer/webhook.js');
     expect(library).toContain('dist/contract/events.d.ts');
+    const linked = linkedFiles();
+    expect(linked).toContain('docs/contract.md');
+    expect(linked).toContain('docs/openapi.json');
     expect(files).toEqual(
-      ['LICENSE', 'README.md', 'bin/package.json', 'bin/vouchers.js', ...cliFiles(), ...library, 'package.json'].sort(),
+      ['LICENSE', 'README.md', 'bin/package.json', 'bin/vouchers.js', ...linked, ...cliFiles(), ...library, 'package.json'].sort(),
     );
   });
 });
