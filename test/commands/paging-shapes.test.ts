@@ -38,11 +38,11 @@ const env = () => ({
   VOUCHERS_MAX_RETRIES: '0',
   NO_COLOR: '1',
 });
-async function serve(first: unknown, last: unknown): Promise<void> {
+async function serve(first: unknown, last: unknown, cursor = 'p2'): Promise<void> {
   server = await startLoopbackServer((req, res) => {
     const url = new URL(req.target, 'http://x');
     if (url.pathname !== '/api/v1/transactions') return sendJson(res, 404, {});
-    return sendJson(res, 200, url.searchParams.get('cursor') === 'p2' ? last : first, { 'x-trace-id': 'e'.repeat(32) });
+    return sendJson(res, 200, url.searchParams.get('cursor') === cursor ? last : first, { 'x-trace-id': 'e'.repeat(32) });
   });
 }
 afterEach(async () => {
@@ -72,6 +72,20 @@ describe('--all and api --paginate follow the next page under other common names
       expect(api.stderr).toContain(`--paginate: the server names its next page otherwise than has_more/next_cursor: followed ${shape.via}`);
     });
   }
+
+  it('a next_cursor sent as a number (an offset) is a cursor: sent back as its digits, never "no cursor"', async () => {
+    await serve({ data: rows(1), has_more: true, next_cursor: 2 }, { data: rows(2), has_more: false, next_cursor: null }, '2');
+    const r = await runCli(['transactions', 'list', '--all', '--output', 'csv', '--fields', 'transaction_id'], { env: env() });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('transaction_id\ntxn_1\ntxn_2\ntxn_3\ntxn_4\n');
+    expect(server!.requests.map((q) => q.target)).toEqual(['/api/v1/transactions', '/api/v1/transactions?cursor=2']);
+    const api = await runCli(['api', 'GET', '/transactions', '--paginate'], { env: env() });
+    expect(api.code, api.stderr).toBe(0);
+    expect(api.stdout.trim().split('\n')).toHaveLength(2);
+    const one = await runCli(['transactions', 'list', '--output', 'csv', '--fields', 'transaction_id'], { env: env() });
+    expect(one.code, one.stderr).toBe(0);
+    expect(one.stderr).toContain('--cursor 2');
+  });
 
   it('a list that says more follows but names no way on: what came is printed, then exit 8 saying the rest was not fetched', async () => {
     await serve({ results: rows(1), has_more: true }, undefined);

@@ -105,8 +105,12 @@ export function otherNextPage(body: unknown, headers: Record<string, string>, at
   return undefined;
 }
 
-/** A cursor field's value: a bare cursor, or a URL/path (a string, or `{"href": …}`) naming the next page. */
+/**
+ * A cursor field's value: a bare cursor (a string, or a number such as an offset, sent as its
+ * digits), or a URL/path (a string, or `{"href": …}`) naming the next page.
+ */
 function readNext(v: unknown, at: PageAt | undefined): (LinkTarget & { cursor?: string; link: boolean }) | undefined {
+  if (typeof v === 'number') return Number.isFinite(v) ? { cursor: String(v), link: false } : undefined;
   const href = isRecord(v) && typeof v.href === 'string' ? v.href : v;
   if (typeof href !== 'string' || href.trim() === '') return undefined;
   if (/^(https?:\/\/|\/|\?)/i.test(href)) return { ...linkTarget(href, at), link: true };
