@@ -1,0 +1,63 @@
+/**
+ * The catalog of a server that filled the document's gaps otherwise: the document names the
+ * product's expiry policy and availability but shows neither's shape. Whatever shape they
+ * come in, products list and products get show what the server said, never "undefined" or
+ * an empty cell in its place.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/run-cli.js';
+import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+
+let server: LoopbackServer | undefined;
+const env = () => ({
+  VOUCHERS_BASE_URL: server!.baseUrl,
+  VOUCHERS_API_KEY: 'k',
+  VOUCHERS_API_SECRET: 's',
+  VOUCHERS_MAX_RETRIES: '0',
+  NO_COLOR: '1',
+});
+afterEach(async () => {
+  await server?.close();
+  server = undefined;
+});
+
+const product = (id: string, expiry_policy: unknown) => ({
+  product_id: id,
+  name: `Product ${id}`,
+  vendor: 'acme',
+  currency: 'USD',
+  denominations: [25, 50],
+  expiry_policy,
+});
+
+describe('expiry policies of other shapes', () => {
+  it('products list and get show a policy they cannot put in words as it came, never "undefined"', async () => {
+    const rows = [
+      product('relative', { kind: 'relative', days: 365 }),
+      product('own-type', { type: 'days_from_issue', days: 90 }),
+      product('no-months', { type: 'months_from_issue' }),
+      product('ours', { type: 'months_from_issue', months: 12 }),
+    ];
+    server = await startLoopbackServer((req, res) => {
+      const path = req.target.split('?')[0]!;
+      if (path === '/api/v1/products') return sendJson(res, 200, { data: rows, has_more: false, next_cursor: null });
+      const one = rows.find((p) => path === `/api/v1/products/${p.product_id}`);
+      return one ? sendJson(res, 200, { ...one, availability: 'in_stock' }) : sendJson(res, 404, {});
+    });
+    for (const output of [[], ['--output', 'table'], ['--output', 'csv']]) {
+      const r = await runCli(['products', 'list', ...output], { env: env(), columns: 400 });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).not.toContain('undefined');
+      // CSV doubles the quotes inside a cell.
+      const json = (text: string) => (output[1] === 'csv' ? text.replaceAll('"', '""') : text);
+      expect(r.stdout).toContain(json('{"kind":"relative","days":365}'));
+      expect(r.stdout).toContain(json('{"type":"days_from_issue","days":90}'));
+      expect(r.stdout).toContain('expires 12 months after issue');
+    }
+    const get = await runCli(['products', 'get', 'no-months'], { env: env() });
+    expect(get.code, get.stderr).toBe(0);
+    // A known type without the field that makes it words (months): named, never "expires undefined months".
+    expect(get.stdout).toContain('expiry\texpiry policy "months_from_issue"');
+    expect(get.stdout).not.toContain('undefined');
+  });
+});
