@@ -61,3 +61,29 @@ describe('expiry policies of other shapes', () => {
     expect(get.stdout).not.toContain('undefined');
   });
 });
+
+describe('availability of other shapes', () => {
+  it('products get shows an availability object of its own shape as it came, never an empty cell', async () => {
+    const shapes: Record<string, unknown> = {
+      flags: { available: true, stock: { '25': 4 } },
+      more: { status: 'in_stock', stock_level: 'high' },
+      ours: { status: 'low', cached: { '25': 3, '50': 0 } },
+      word: 'AVAILABLE',
+      bool: false,
+    };
+    server = await startLoopbackServer((req, res) => {
+      const id = req.target.split('?')[0]!.replace('/api/v1/products/', '');
+      return sendJson(res, 200, { ...product(id, { type: 'none' }), availability: shapes[id] });
+    });
+    const line = async (id: string) => {
+      const r = await runCli(['products', 'get', id], { env: env() });
+      expect(r.code, r.stderr).toBe(0);
+      return r.stdout.split('\n').filter((l) => l.startsWith('availability\t') || l.startsWith('cached_stock\t'));
+    };
+    expect(await line('flags')).toEqual(['availability\t{"available":true,"stock":{"25":4}}', 'cached_stock\t']);
+    expect(await line('more')).toEqual(['availability\t{"status":"in_stock","stock_level":"high"}', 'cached_stock\t']);
+    expect(await line('ours')).toEqual(['availability\tlow', 'cached_stock\t25: 3 · 50: 0']);
+    expect(await line('word')).toEqual(['availability\tAVAILABLE', 'cached_stock\t']);
+    expect(await line('bool')).toEqual(['availability\tfalse', 'cached_stock\t']);
+  });
+});

@@ -32,6 +32,19 @@ export function describeStock(p: ProductDetail): string {
   return parts.join(' · ');
 }
 
+/**
+ * The availability's status when it is ours (`{"status", "cached"}`, the cached stock shown on
+ * its own line), a word as sent, else an object of another shape as its JSON: nothing the
+ * server said is dropped.
+ */
+function availabilityText(a: unknown): unknown {
+  if (a === null || typeof a !== 'object') return a;
+  const keys = Object.keys(a);
+  const status = (a as { status?: unknown }).status;
+  if (typeof status === 'string' && keys.every((k) => k === 'status' || k === 'cached')) return status;
+  return keys.length === 0 ? '' : JSON.stringify(a);
+}
+
 function fieldsOf(p: ProductDetail): RecordField[] {
   return [
     { label: 'product_id', value: p.product_id },
@@ -41,12 +54,9 @@ function fieldsOf(p: ProductDetail): RecordField[] {
     { label: 'currency', value: p.currency },
     { label: 'countries', value: listText(p.countries, ', ') },
     { label: 'denominations', value: listText(p.denominations, ', ') },
-    // A server may give availability as a word rather than an object.
-    {
-      label: 'availability',
-      value: p.availability !== null && typeof p.availability === 'object' ? p.availability.status : p.availability,
-      style: styleStatus,
-    },
+    // A server may give availability as a word rather than an object, or as an object of its
+    // own shape ({"available": true, "stock": {…}}): that is shown as it came.
+    { label: 'availability', value: availabilityText(p.availability), style: styleStatus },
     { label: 'cached_stock', value: describeStock(p) },
     { label: 'expiry', value: describeExpiry(p.expiry_policy) },
   ];
