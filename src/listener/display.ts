@@ -20,6 +20,7 @@ import { displayText, escapeText } from '../core/output/printable.js';
 import { jsonLine } from '../core/output/json-text.js';
 import { suggestedCommand } from '../core/output/next-page.js';
 import { codeFieldsIn, redactCodes } from './redact.js';
+import { fitLine, type LinePiece } from './fit-line.js';
 import type { ListenerActivity } from './server.js';
 
 export interface DisplayOptions {
@@ -35,6 +36,11 @@ export interface DisplayOptions {
   colorErr: boolean;
   /** The command that shows a stored event (`vouchers events show <id>`, with the listener's --inbox and root options). */
   showCommand?: (eventId: string) => string;
+  /**
+   * On a terminal, its width now (it may be resized while listening): each line is fitted
+   * to it (fit-line.ts). Undefined: lines are printed whole, as a pipe wants them.
+   */
+  width?: () => number;
 }
 
 export interface Display {
@@ -82,23 +88,39 @@ export function otherBodyMark(bodyNumber: number): string {
 /** Differences named in a warning line; the rest are counted (all are in `events show`). */
 const DRIFT_SHOWN = 5;
 
-function eventLine(c: ChalkInstance, entry: Pick<InboxEntry, 'received_at' | 'envelope' | 'meta'>): string {
+/** Cells an event type, a forward result and an id are cut to at least on a narrow terminal. */
+const TYPE_MIN = 12;
+const FORWARD_MIN = 10;
+const ID_MIN = 13;
+
+/** The short forms of the marks, on a terminal too narrow for the others. */
+const SHORT_MARKS = { unknown: '(unknown type)', drift: '(differs)', otherBody: (n: number) => `(body ${n})` };
+
+/**
+ * The pieces of an event's line, for fitLine: on a narrow terminal the status goes first
+ * (its event type mostly says it), then the order id (events show has it), then the
+ * padding lining up the event ids; marks take their short form; a long forward result or
+ * event type is cut at its end, then the event id in its middle; the time goes last.
+ */
+function eventPieces(c: ChalkInstance, entry: Pick<InboxEntry, 'received_at' | 'envelope' | 'meta'>): LinePiece[] {
   const data = entry.envelope.data ?? {};
   const status = str(data.status);
   const extra = entry.envelope.event === 'voucher.issued' ? str(data.voucher_id) : '';
-  return [
-    c.dim(clock(entry.received_at)),
-    c.bold(displayText(entry.envelope.event).padEnd(25)),
-    displayText(entry.envelope.event_id),
-    str(data.order_id) || '-',
-    status ? styleStatus(status, c) : extra,
-    isUnknownType(entry) ? c.yellow(UNKNOWN_TYPE_MARK) : '',
-    driftOf(entry).length > 0 ? c.yellow(DRIFT_MARK) : '',
-    differsFromFirst(entry) ? c.yellow(otherBodyMark(bodyNumberOf(entry))) : '',
-  ]
-    .filter((part, i) => i < 4 || part !== '')
-    .join('  ')
-    .trimEnd();
+  const pieces: LinePiece[] = [
+    { text: clock(entry.received_at), paint: c.dim, spare: true },
+    { text: displayText(entry.envelope.event), paint: c.bold, pad: 25, cut: 'end', min: TYPE_MIN },
+    { text: displayText(entry.envelope.event_id), cut: 'id', min: ID_MIN },
+    { text: str(data.order_id) || '-', drop: 2 },
+  ];
+  if (status) pieces.push({ text: status, paint: (s) => styleStatus(s, c), drop: 1 });
+  else if (extra) pieces.push({ text: extra, drop: 1 });
+  if (isUnknownType(entry)) pieces.push({ text: UNKNOWN_TYPE_MARK, paint: c.yellow, short: SHORT_MARKS.unknown });
+  if (driftOf(entry).length > 0) pieces.push({ text: DRIFT_MARK, paint: c.yellow, short: SHORT_MARKS.drift });
+  if (differsFromFirst(entry)) {
+    const n = bodyNumberOf(entry);
+    pieces.push({ text: otherBodyMark(n), paint: c.yellow, short: SHORT_MARKS.otherBody(n) });
+  }
+  return pieces;
 }
 
 function defaultShowCommand(eventId: string): string {
@@ -151,12 +173,15 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
   const ndjson = (obj: unknown) => {
     output.write(io.stdout, jsonLine(io, obj));
   };
-  const forwardText = (record: ForwardRecord) => {
-    const text = describeForward(record);
-    return record.outcome === 'delivered' ? c.green(text) : record.outcome === 'retrying' ? c.yellow(text) : c.red(text);
-  };
-  /** Event lines waiting for their first forward result, by event id. */
-  const waiting = new Map<string, { line: string; timer: NodeJS.Timeout }>();
+  const line = (pieces: LinePiece[]) => stdout(fitLine(pieces, options.width?.()));
+  const forwardPiece = (record: ForwardRecord): LinePiece => ({
+    text: describeForward(record),
+    paint: record.outcome === 'delivered' ? c.green : record.outcome === 'retrying' ? c.yellow : c.red,
+    cut: 'end',
+    min: FORWARD_MIN,
+  });
+  /** Events whose line waits for their first forward result, by event id. */
+  const waiting = new Map<string, { entry: InboxEntry; timer: NodeJS.Timeout }>();
   /** Refusal messages already printed in full (at most 100 remembered). */
   const explained = new Set<string>();
   // One warning per event type and way of differing: later events like it are marked on their line only.
@@ -175,19 +200,19 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
       `${warning} (later ${displayText(entry.envelope.event)} events that differ the same way are only marked)`,
     );
   };
-  const release = (eventId: string, suffix: string) => {
+  const release = (eventId: string, suffix: LinePiece) => {
     const w = waiting.get(eventId);
     if (!w) return false;
     clearTimeout(w.timer);
     waiting.delete(eventId);
-    stdout(`${w.line}  ${suffix}`);
+    line([...eventPieces(c, w.entry), suffix]);
     return true;
   };
   const hold = (entry: InboxEntry, ms: number) => {
     const id = entry.envelope.event_id;
-    const timer = setTimeout(() => release(id, c.dim('→ forwarding…')), ms);
+    const timer = setTimeout(() => release(id, { text: '→ forwarding…', paint: c.dim }), ms);
     timer.unref();
-    waiting.set(id, { line: eventLine(c, entry), timer });
+    waiting.set(id, { entry, timer });
   };
 
   return {
@@ -229,16 +254,18 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
               envelope: envelope.value,
             });
           }
-          if (options.forwardWaitMs === undefined) return stdout(eventLine(c, a.entry));
+          if (options.forwardWaitMs === undefined) return line(eventPieces(c, a.entry));
           return hold(a.entry, options.forwardWaitMs);
         }
         case 'duplicate':
           if (options.json) return ndjson({ kind: 'duplicate', ...eventSummary(a) });
-          return stdout(
-            c.dim(
-              `${clock(a.received_at)}  duplicate of ${displayText(a.envelope.event_id)} (${displayText(a.envelope.event)}): already stored, not forwarded again`,
-            ),
-          );
+          return line([
+            { text: clock(a.received_at), paint: c.dim, spare: true },
+            { text: 'duplicate of', paint: c.dim },
+            { text: displayText(a.envelope.event_id), paint: c.dim, join: ' ', cut: 'id', min: ID_MIN },
+            { text: `(${displayText(a.envelope.event)})`, paint: c.dim, join: ' ', drop: 2, cut: 'end', min: TYPE_MIN },
+            { text: ': already stored, not forwarded again', paint: c.dim, join: '', drop: 1 },
+          ]);
         case 'rejected': {
           const r = a.rejection;
           if (options.json) {
@@ -267,14 +294,18 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
     },
     forward(record) {
       if (options.json) return ndjson({ kind: 'forward', ...record });
-      if (release(record.event_id, forwardText(record))) return;
-      stdout(`${c.dim(clock(record.time))}  ${forwardText(record)}  ${c.dim(record.event_id)}`);
+      if (release(record.event_id, forwardPiece(record))) return;
+      line([
+        { text: clock(record.time), paint: c.dim, spare: true },
+        forwardPiece(record),
+        { text: record.event_id, paint: c.dim, cut: 'id', min: ID_MIN },
+      ]);
     },
     writeQueued() {
       output.flush();
     },
     flush() {
-      for (const id of [...waiting.keys()]) release(id, c.dim('→ forwarding stopped'));
+      for (const id of [...waiting.keys()]) release(id, { text: '→ forwarding stopped', paint: c.dim });
       output.flush();
     },
   };

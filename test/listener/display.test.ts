@@ -1,12 +1,13 @@
 /** What `vouchers listen` prints for marked events, masked fields and hostile text. */
 import { describe, expect, it } from 'vitest';
+import type { ForwardRecord } from '../../src/core/journal/forward-log.js';
 import type { InboxEntry } from '../../src/core/journal/inbox.js';
 import type { IO } from '../../src/core/io/io.js';
 import { createDisplay, markWarning } from '../../src/listener/display.js';
 import type { ListenerActivity } from '../../src/listener/server.js';
 import { safeJson } from '../../src/core/output/printable.js';
 import { codeFieldsIn, isCodeField, redactCodes } from '../../src/listener/redact.js';
-import { documentDelivered, hexEventId } from './deliveries.js';
+import { documentDelivered, hexEventId, orderEvent, testId, voucherEvent } from './deliveries.js';
 
 /**
  * An IO whose streams record what is written, line by line (the display writes its queued
@@ -385,5 +386,122 @@ describe('listen display: batched writes', () => {
     display.writeQueued();
     expect(writes).toHaveLength(4);
     expect(writes[3]![1]).toMatch(new RegExp(`${hexEventId(14)}.*\n$`));
+  });
+});
+
+describe('listen display: lines fit the terminal', () => {
+  const created = entry(orderEvent(1));
+  const issued = entry(voucherEvent(2));
+  const drifted = entry(orderEvent(3, 'order.delivered', 'DELIVERED'), { drift: ['data.reference: missing'] });
+  const forward = (n: number, extra: Partial<ForwardRecord> = {}): ForwardRecord => ({
+    time: '2026-11-22T09:30:02.000Z',
+    event_id: testId('evt', n),
+    url: 'http://127.0.0.1:3000/webhooks',
+    attempt: 1,
+    max_attempts: 6,
+    status: 200,
+    duration_ms: 12,
+    error: null,
+    outcome: 'delivered',
+    source: 'listen',
+    ...extra,
+  });
+  /** The lines printed for these activities on a terminal `columns` wide (or piped, without). */
+  function lines(columns: number | undefined, show: (display: ReturnType<typeof createDisplay>) => void, forwardWaitMs?: number): string[] {
+    const { io, out } = captureIO();
+    const display = createDisplay(io, {
+      json: false,
+      color: false,
+      colorErr: false,
+      forwardWaitMs,
+      width: columns === undefined ? undefined : () => columns,
+    });
+    show(display);
+    display.flush();
+    return out.map((l) => l.replace(/\n$/, ''));
+  }
+  const ids = (line: string) => line.match(/\b(?:evt|ord|vch)_[0-9A-Z]+/g) ?? [];
+
+  it('piped, prints every field whole, as before', () => {
+    const [line] = lines(undefined, (d) => d.activity({ kind: 'event', entry: created }));
+    expect(line).toBe(`09:30:01  order.created              ${testId('evt', 1)}  ${testId('ord', 1)}  PENDING`);
+  });
+
+  it('at 80 columns leaves out the order id, keeps the event id whole and the types lined up', () => {
+    const out = lines(80, (d) => {
+      d.activity({ kind: 'event', entry: created });
+      d.activity({ kind: 'event', entry: issued });
+    });
+    expect(out).toEqual([
+      `09:30:01  order.created              ${testId('evt', 1)}  PENDING`,
+      `09:30:01  voucher.issued             ${testId('evt', 2)}`,
+    ]);
+  });
+
+  it('keeps marks and the forward result, shortening them before an id is cut', () => {
+    const [marked] = lines(90, (d) => d.activity({ kind: 'event', entry: drifted }));
+    expect(marked).toBe(`09:30:01  order.delivered  ${testId('evt', 3)}  (differs from contract)`);
+    const [shorter] = lines(80, (d) => d.activity({ kind: 'event', entry: drifted }));
+    expect(shorter).toBe(`09:30:01  order.delivered  ${testId('evt', 3)}  (differs)`);
+    const [narrow] = lines(60, (d) => d.activity({ kind: 'event', entry: drifted }));
+    expect(narrow).toBe(`09:30:01  order.delivered  evt_…${testId('evt', 3).slice(-17)}  (differs)`);
+    expect(narrow).toHaveLength(60);
+    const [forwarded] = lines(
+      80,
+      (d) => {
+        d.activity({ kind: 'event', entry: created });
+        d.forward(forward(1, { status: null, error: 'connection refused', outcome: 'retrying' }));
+      },
+      1000,
+    );
+    expect(forwarded).toBe(`09:30:01  order.created  ${testId('evt', 1)}  → connection refused, retry 1/5`.slice(0, 79) + '…');
+  });
+
+  it('cuts an id only when nothing else is left, in its middle with an ellipsis, its end kept', () => {
+    for (const columns of [40, 50, 60]) {
+      const out = lines(
+        columns,
+        (d) => {
+          d.activity({ kind: 'event', entry: created });
+          d.activity({ kind: 'duplicate', received_at: created.received_at, envelope: created.envelope });
+          d.forward(forward(1));
+          d.forward(forward(2, { status: null, error: 'connection refused', outcome: 'failed', attempt: 6 }));
+        },
+        1000,
+      );
+      // The event's line waits for its first forward result; the other is a line of its own.
+      expect(out).toHaveLength(3);
+      expect(out[0]).toMatch(/duplicate of evt_/);
+      expect(out[1]).toMatch(/order\.created {2}evt_\S+ {2}→ 200/);
+      expect(out[2]).toMatch(/→ connection r/);
+      for (const line of out) {
+        expect(line.length, line).toBeLessThanOrEqual(columns);
+        // No id cut without a marker: every id is whole, or evt_… and its end.
+        expect(
+          ids(line).every((id) => id === testId('evt', 1) || id === testId('evt', 2)),
+          line,
+        ).toBe(true);
+        const cut = /evt_…([0-9A-Z]+)/.exec(line);
+        if (cut)
+          expect(
+            [testId('evt', 1), testId('evt', 2)].some((id) => id.endsWith(cut[1]!)),
+            line,
+          ).toBe(true);
+        expect(line).toMatch(/evt_(…)?[0-9A-Z]{6,}/);
+      }
+    }
+  });
+
+  it('reads the width for each line: a terminal resized while listening gets lines of its new width', () => {
+    const { io, out } = captureIO();
+    let columns = 120;
+    const display = createDisplay(io, { json: false, color: false, colorErr: false, width: () => columns });
+    display.activity({ kind: 'event', entry: created });
+    display.flush();
+    columns = 80;
+    display.activity({ kind: 'event', entry: created });
+    display.flush();
+    expect(out[0]).toContain(testId('ord', 1));
+    expect(out[1]).not.toContain(testId('ord', 1));
   });
 });

@@ -188,6 +188,8 @@ async function listenWithInbox(
     colorErr: colorEnabled(io, 'stderr', noColor),
     forwardWaitMs: o.forwardTo ? FORWARD_WAIT_MS : undefined,
     showCommand: (id) => suggestedCommand(f.globals(), ['events', 'show', id], [['--inbox', o.inbox]]),
+    // Read for each line: a terminal resized while listening gets lines of its new width.
+    width: io.stdoutIsTTY ? () => (io.stdout as { columns?: number }).columns || io.columns : undefined,
   });
   // What earlier listeners acknowledged and never forwarded: read before this one stores anything.
   const backlog = o.forwardTo ? await readBacklog(inboxPath, o.filter) : undefined;

@@ -1,0 +1,150 @@
+/**
+ * A live line of `vouchers listen` fitted to the terminal it is printed on: each line is
+ * printed as it comes, so it is laid out alone (no table to measure first). Pure; widths
+ * in terminal cells.
+ *
+ * In order, until the line fits: leave out optional pieces, the least important first
+ * (then bring back, most important first, any that fits after all); drop the padding that
+ * lines pieces up; use the short form of a piece that has one; cut free text at its end;
+ * and only then an id, in its middle with an ellipsis, keeping the tail that tells ids
+ * made in the same moment apart; last, leave out a spare piece (the time). No piece is cut
+ * below its `min`: what still does not fit is printed as it is (the terminal wraps it).
+ * Without a width (not a terminal) every piece is printed whole.
+ */
+import { cellWidth, truncateCells } from '../core/output/cells.js';
+
+/** One piece of a line. */
+export interface LinePiece {
+  /** The text, as measured (no escape sequences). */
+  text: string;
+  /** What joins it to the piece before it; default two spaces. */
+  join?: string;
+  /** How it is printed (coloured); default as it is. */
+  paint?: (text: string) => string;
+  /** Cells it is padded to, to line up what follows, while the line has room. */
+  pad?: number;
+  /** May be left out to fit, the lowest first; undefined: always shown. */
+  drop?: number;
+  /** Left out only when the line does not fit with everything else cut as far as it goes. */
+  spare?: boolean;
+  /** A shorter form saying the same, used before anything is cut. */
+  short?: string;
+  /**
+   * How it is cut when nothing else is left to do: `end` free text (an ellipsis at its
+   * end), `id` an id (its prefix, an ellipsis, its tail); undefined: never cut.
+   */
+  cut?: 'end' | 'id';
+  /** Cells a cut piece keeps at least. */
+  min?: number;
+}
+
+const GAP = '  ';
+
+const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
+
+/**
+ * An id cut to `width` cells: its prefix (`evt_`) when it has one, an ellipsis and as much
+ * of its end as fits. The end is kept: ids made in the same moment differ only there.
+ */
+export function cutId(id: string, width: number): string {
+  if (cellWidth(id) <= width) return id;
+  const prefix = /^[a-z]{1,8}_/.exec(id)?.[0] ?? '';
+  const keepPrefix = cellWidth(prefix) + 2 <= width ? prefix : '';
+  const room = width - cellWidth(keepPrefix) - 1;
+  const parts = [...graphemes.segment(id.slice(keepPrefix.length))].map((s) => s.segment);
+  let tail = '';
+  let used = 0;
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const w = cellWidth(parts[i]!);
+    if (used + w > room) break;
+    tail = parts[i]! + tail;
+    used += w;
+  }
+  return `${keepPrefix}…${tail}`;
+}
+
+interface Shown {
+  piece: LinePiece;
+  text: string;
+  padded: boolean;
+}
+
+/** Padding only counts when something follows it. */
+function padding(shown: Shown[], i: number): number {
+  const s = shown[i]!;
+  return s.padded && i < shown.length - 1 ? Math.max(0, (s.piece.pad ?? 0) - cellWidth(s.text)) : 0;
+}
+
+function lineWidth(shown: Shown[]): number {
+  let width = 0;
+  for (const [i, s] of shown.entries()) {
+    if (i > 0) width += cellWidth(s.piece.join ?? GAP);
+    width += cellWidth(s.text) + padding(shown, i);
+  }
+  return width;
+}
+
+function render(shown: Shown[]): string {
+  let line = '';
+  for (const [i, s] of shown.entries()) {
+    if (i > 0) line += s.piece.join ?? GAP;
+    line += (s.piece.paint ?? ((t: string) => t))(s.text + ' '.repeat(padding(shown, i)));
+  }
+  return line;
+}
+
+/** Cut the pieces of a kind, the last first, until the line fits or each is at its `min`. */
+function cut(shown: Shown[], kind: 'end' | 'id', columns: number): void {
+  for (const s of [...shown].reverse()) {
+    if (s.piece.cut !== kind) continue;
+    const over = lineWidth(shown) - columns;
+    if (over <= 0) return;
+    const width = Math.max(s.piece.min ?? 1, cellWidth(s.text) - over);
+    if (width < cellWidth(s.text)) s.text = kind === 'id' ? cutId(s.text, width) : truncateCells(s.text, width);
+  }
+}
+
+/** The pieces as one line at most `columns` cells wide (see the top of this file); whole when `columns` is undefined. */
+export function fitLine(pieces: LinePiece[], columns: number | undefined): string {
+  const all = pieces.map((piece) => ({ piece, text: piece.text, padded: piece.pad !== undefined }));
+  if (columns === undefined || lineWidth(all) <= columns) return render(all);
+  const fits = (shown: Shown[]) => lineWidth(shown) <= columns;
+  // Optional pieces, the least important first (the later of two alike first).
+  const optional = all
+    .map((s, i) => ({ s, i }))
+    .filter(({ s }) => s.piece.drop !== undefined)
+    .sort((a, b) => a.s.piece.drop! - b.s.piece.drop! || b.i - a.i);
+  let shown = all;
+  const dropped: Shown[] = [];
+  for (const { s } of optional) {
+    shown = shown.filter((x) => x !== s);
+    dropped.push(s);
+    if (fits(shown)) break;
+  }
+  if (fits(shown)) {
+    for (const s of [...dropped].reverse()) {
+      const tried = all.filter((x) => shown.includes(x) || x === s);
+      if (fits(tried)) shown = tried;
+    }
+    return render(shown);
+  }
+  const unpadded = shown.map((s) => ({ ...s, padded: false }));
+  if (fits(unpadded)) return render(unpadded);
+  const short = unpadded.map((s) => ({ ...s, text: s.piece.short ?? s.text }));
+  if (fits(short)) return render(short);
+  // Free text is cut first, so that ids stay whole; once an id must be cut it is cut first,
+  // to its least, before the text is: a cut id no longer serves to copy, only to tell apart.
+  const endsCut = short.map((s) => ({ ...s }));
+  cut(endsCut, 'end', columns);
+  if (fits(endsCut)) return render(endsCut);
+  const cutAll = (from: Shown[]) => {
+    const out = from.map((s) => ({ ...s }));
+    cut(out, 'id', columns);
+    cut(out, 'end', columns);
+    return out;
+  };
+  const idsCut = cutAll(short);
+  if (fits(idsCut)) return render(idsCut);
+  // The last resort: leave out what only goes when nothing else can (the time).
+  return render(cutAll(short.filter((s) => !s.piece.spare)));
+}
