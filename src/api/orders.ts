@@ -25,6 +25,8 @@ export interface CallOptions {
   keyJournalled?: boolean;
   /** The idempotency key was given to the command (RequestOptions.keyGiven). */
   keyGiven?: boolean;
+  /** The command logs when it has printed the answer (RequestOptions.showsAnswer). */
+  showsAnswer?: boolean;
 }
 
 /**

@@ -5,7 +5,7 @@ import type { ApiClient, ApiResponse } from '../core/http/types.js';
 export async function createPayout(
   client: ApiClient,
   request: CreatePayoutRequest,
-  options: { idempotencyKey: string; keyGiven?: boolean; signal?: AbortSignal },
+  options: { idempotencyKey: string; keyGiven?: boolean; showsAnswer?: boolean; signal?: AbortSignal },
 ): Promise<ApiResponse<Payout>> {
   return client.request<Payout>({
     method: 'POST',
@@ -14,6 +14,7 @@ export async function createPayout(
     body: request,
     idempotencyKey: options.idempotencyKey,
     keyGiven: options.keyGiven,
+    showsAnswer: options.showsAnswer,
     signal: options.signal,
   });
 }

@@ -2,9 +2,12 @@
  * `orders create --json` with a generated key, killed (SIGKILL) while its POST /orders is
  * in flight: stderr stays empty with --json, so the request log is where the key is. It
  * is logged before the order leaves; `vouchers log` shows it without an answer, with the
- * command to retry safely, and that retry reaches the server with the same key.
+ * command to retry safely, and that retry reaches the server with the same key. Killed
+ * after the answer came and before it was printed, it is listed too: done, never shown.
  */
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
+import { closeSync, constants, existsSync, openSync, readFileSync, writeSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { BIN } from '../helpers/bin.js';
@@ -140,5 +143,66 @@ describe('orders create --json killed before its answer', () => {
     const table = await runCli(['log'], { configDir: dir, env });
     expect(table.stderr).toContain(`no answer recorded (idempotency key ${key})`);
     hold = false;
+  });
+});
+
+/**
+ * A pipe nobody reads, already full: what the command prints never leaves it, as when the
+ * process is killed between the answer and printing it. Opened read-write (a FIFO then
+ * needs no other reader) and non-blocking to fill it.
+ */
+function fullPipe(dir: string): number {
+  const path = join(dir, 'stdout.fifo');
+  execFileSync('mkfifo', [path]);
+  const fd = openSync(path, constants.O_RDWR | constants.O_NONBLOCK);
+  const chunk = Buffer.alloc(4096, 0x20);
+  for (;;) {
+    try {
+      writeSync(fd, chunk);
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code === 'EAGAIN') return fd;
+      throw e;
+    }
+  }
+}
+
+describe.skipIf(process.platform === 'win32')('orders create --json killed after its answer, before printing it', () => {
+  it('log --unanswered lists it (answered 201, not shown) with its key; the command that shows it replays it, orders nothing, and settles it', async () => {
+    hold = false;
+    const dir = tempConfigDir();
+    const env = { ...envOf(sb), VOUCHERS_BASE_URL: proxy.baseUrl, VOUCHERS_CONFIG_DIR: dir };
+    const args = ['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--json'];
+    const stdout = fullPipe(dir);
+    const before = orderCount(sb);
+    const proc = spawn(process.execPath, [BIN, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', stdout, 'pipe'] });
+    let stderr = '';
+    proc.stderr!.on('data', (c: Buffer) => {
+      stderr += c.toString();
+    });
+    const exited = new Promise<NodeJS.Signals | null>((resolve) => proc.once('close', (_code, signal) => resolve(signal)));
+    const log = join(dir, 'requests.log');
+    await until(() => existsSync(log) && /"status":201/.test(readFileSync(log, 'utf8')), 'the 201 answer in the request log', 15_000);
+    proc.kill('SIGKILL');
+    expect(await exited).toBe('SIGKILL');
+    closeSync(stdout);
+    expect(stderr).toBe('');
+    expect(orderCount(sb)).toBe(before + 1);
+
+    const open = await runCli(['log', '--unanswered', '--json'], { configDir: dir, env });
+    expect(open.code, open.stderr).toBe(0);
+    const entries = JSON.parse(open.stdout) as (LoggedWrite & { answer_not_shown?: true })[];
+    expect(entries).toHaveLength(1);
+    expect(entries[0]).toMatchObject({ method: 'POST', path: '/orders', status: 201, answer_not_shown: true });
+    const key = entries[0]!.idempotency_key as string;
+    expect(entries[0]!.retry).toBe(`${SAME_ENV}vouchers --profile default orders create … --idempotency-key ${key}`);
+    const table = await runCli(['log', '--unanswered'], { configDir: dir, env });
+    expect(table.stderr).toContain(`the command ended before it showed the answer (idempotency key ${key})`);
+
+    const shown = await runCli([...args, '--idempotency-key', key], { configDir: dir, env });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(JSON.parse(shown.stdout)).toMatchObject({ idempotency_key: key });
+    expect(orderCount(sb)).toBe(before + 1);
+    const none = await runCli(['log', '--unanswered', '--json'], { configDir: dir, env });
+    expect(JSON.parse(none.stdout)).toEqual([]);
   });
 });

@@ -33,6 +33,15 @@ export function moneyMove(method: string, path: string): string | undefined {
   return undefined;
 }
 
+/**
+ * Whether a request creates something that costs money (an order, a payout): its answer,
+ * once printed, is logged as shown (RequestOptions.showsAnswer). A cancellation is not one.
+ */
+export function createsCost(method: string, path: string): boolean {
+  const what = moneyMove(method, path);
+  return what === MONEY_ROUTES.createOrder || what === MONEY_ROUTES.createPayout;
+}
+
 /** On a production profile, ask before a money-moving request (or require --yes); otherwise pass. */
 export async function confirmMoneyMove(io: IO, profile: ResolvedProfile, method: string, path: string, yes: boolean): Promise<void> {
   if (!profile.production) return;

@@ -10,7 +10,7 @@ import { checkAnswer } from '../../core/http/validate.js';
 import { PageLoopError, pagingOf } from '../../core/http/paging.js';
 import { followedMessage, unfollowableError } from '../../core/output/paging-notice.js';
 import { findRoute } from '../../contract/routes.js';
-import { err, out, type IO } from '../../core/io/io.js';
+import { answerShown, err, out, type IO } from '../../core/io/io.js';
 import { jsonDocument } from '../../core/output/json-text.js';
 import { suggestedCommand, type HintFlag } from '../../core/output/next-page.js';
 import { isCodeField, isSecretField, isSecretValue, maskCodes, maskSecrets } from '../../core/output/mask.js';
@@ -18,7 +18,7 @@ import { maskCode, maskSecret } from '../../core/output/format.js';
 import { maskBareSecret } from '../../api/webhooks.js';
 import type { Factory } from '../../core/run/factory.js';
 import { assertJson, readBodyArg } from './json-input.js';
-import { confirmMoneyMove } from './money-guard.js';
+import { confirmMoneyMove, createsCost } from './money-guard.js';
 import type { ApiOptions } from './index.js';
 import { noticeFor } from '../../core/output/notice.js';
 
@@ -382,6 +382,8 @@ async function send(f: Factory, req: ApiRequest, opts: ApiOptions, check: Contra
     headers: req.headers,
     idempotencyKey,
     keyGiven: req.idempotencyKey !== undefined,
+    // An order or a payout: logged as shown once printed, as orders create and payouts create do.
+    showsAnswer: createsCost(req.method, req.path),
     raw: true,
     throwHttpErrors: false,
     signal: f.io.signal,
@@ -401,6 +403,7 @@ async function send(f: Factory, req: ApiRequest, opts: ApiOptions, check: Contra
     ).withJsonFields({ idempotency_key: idempotencyKey });
   }
   if (res.status < 200 || res.status >= 300) throw apiErrorFromResponse(res, { method: req.method, path: pathOnly }, f.clock.now());
+  await answerShown(f.io, res);
   if (!route) return res;
   // Printed above as received; a difference from the contract is a warning (an error with --strict-contract).
   const checked = await checkAnswer(route, {

@@ -15,7 +15,7 @@ function declareLog(program: Command) {
     )
     .option(
       '--unanswered',
-      'only keyed writes logged as sent with no answer recorded (the command was killed before it came), each with its idempotency key and the command to retry safely',
+      'only keyed writes whose answer was never seen: sent with no answer recorded, or an order or payout answered but not shown (the command was killed before the answer came or before it printed it), each with its idempotency key and the command that retries or shows it safely',
     )
     .option('--trace <id>', 'only the attempts of this trace ID: all 32 hex digits, or the first 8 or more')
     .option('--status <list>', 'only these HTTP statuses, comma-separated: a status (429), a class (4xx, 5xx) or none (no response)')
@@ -54,8 +54,13 @@ A write sent with an idempotency key (orders create, payouts create, vouchers ap
 logged as it leaves and again when answered; one whose answer never came (the command
 was killed: kill -9, a CI timeout) shows "no answer recorded" with its key, and the
 command that retries it safely (the same command with --idempotency-key KEY: the server
-replays what it did, never does it twice). --unanswered lists only those; a later 2xx
-to the same key (a retry) settles one.
+replays what it did, never does it twice). An order or a payout (orders create, payouts
+create, vouchers api POST /orders or /payouts) answered 2xx is logged again once its answer
+is printed; one killed in between (or whose output was closed) shows "answer not shown":
+it was done, and the same command with --idempotency-key KEY shows it without doing it
+again. --unanswered lists both kinds, whatever a command that died got to; a later 2xx to
+the same key (a retry) settles one without an answer, and a later one shown settles one
+not shown.
 
 Filters combine (every one given must match) and apply before --limit. The log holds
 method and path, not the command that made a request: --method POST --path /orders finds

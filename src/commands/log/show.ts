@@ -1,5 +1,5 @@
 /** `vouchers log`: print the request log (table on a TTY, TSV piped, JSON/NDJSON/CSV). */
-import { CliError, UsageError } from '../../core/errors/index.js';
+import { CliError, OutputClosed, UsageError } from '../../core/errors/index.js';
 import { isFailed } from '../../core/journal/request-log.js';
 import { ambiguousTraces, logFilter } from './filters.js';
 import type { RequestLogEntry } from '../../core/journal/types.js';
@@ -8,7 +8,7 @@ import { formatTime } from '../../core/output/format.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
 import type { Factory } from '../../core/run/factory.js';
 import type { LogOptions } from './index.js';
-import { answerNote, isUnanswered, unansweredNotes, withAdvice } from './unanswered.js';
+import { answerNote, isUnseen, unansweredNotes, withAdvice } from './unanswered.js';
 
 export type { LogOptions };
 
@@ -34,7 +34,8 @@ export const LOG_COLUMNS: Column<RequestLogEntry>[] = [
   { field: 'attempt', header: 'TRY', align: 'right', priority: 0 },
   { field: 'trace_id', header: 'TRACE ID', shrink: false },
   { field: 'idempotency_key', header: 'IDEMPOTENCY KEY', wide: true },
-  // A keyed write logged as sent whose answer never came says so here (and on stderr, with its key).
+  // A keyed write logged as sent whose answer never came, or came and was never shown, says so
+  // here (and on stderr, with its key).
   { field: 'error_code', header: 'ERROR', get: answerNote, priority: 3 },
 ];
 
@@ -59,7 +60,7 @@ export async function run(f: Factory, opts: LogOptions): Promise<void> {
   )
     return;
   const log = await f.requestLog();
-  const only = opts.unanswered ? (e: RequestLogEntry) => isUnanswered(e) && (!where || where(e)) : where;
+  const only = opts.unanswered ? (e: RequestLogEntry) => isUnseen(e) && (!where || where(e)) : where;
   const entries = await log.read({
     failedOnly: Boolean(opts.failed),
     where: only,
@@ -79,7 +80,7 @@ export async function run(f: Factory, opts: LogOptions): Promise<void> {
       ? `No logged request of profile ${JSON.stringify(profile)}${where === undefined || !logFilter(opts, Date.now()) ? '' : ' matches these filters'} (without --profile, every profile's are shown).`
       : 'No logged request matches these filters.'
     : opts.unanswered
-      ? 'No keyed write without its answer logged.'
+      ? 'No keyed write without its answer logged, and none answered but not shown.'
       : opts.failed
         ? 'No failed requests logged.'
         : 'No requests logged yet.';
@@ -92,8 +93,9 @@ export async function run(f: Factory, opts: LogOptions): Promise<void> {
   const shown = entries.slice(-limit);
   const now = f.clock.now();
   await printList(f.io, shown.map(withAdvice(now)), columns, settings, { empty });
-  // JSON carries each one's retry and look_first; other formats get them on stderr.
-  if (settings.format !== 'json' && settings.format !== 'ndjson') {
+  // JSON carries each one's retry and look_first; other formats get them on stderr, unless
+  // nobody reads the output any more (`| head -1`): the command then ends without a word.
+  if (settings.format !== 'json' && settings.format !== 'ndjson' && !(f.io.signal.reason instanceof OutputClosed)) {
     const notes = unansweredNotes(shown, now);
     if (notes) f.io.stderr.write(notes);
   }

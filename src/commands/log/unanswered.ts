@@ -1,9 +1,11 @@
 /**
  * Keyed writes the request log holds without their answer (`unanswered`: logged as they
- * were sent, then nothing: the process was killed, or is still waiting). For each, the
- * command that retries it safely (the same command with its idempotency key: the server
- * replays what it did, never does it twice, for the 24 hours it keeps a key) and where to
- * look first; past those hours, only where to look.
+ * were sent, then nothing: the process was killed, or is still waiting), and money writes
+ * answered 2xx whose answer was never shown (`answer_not_shown`: killed, or the output
+ * closed, before it was printed). For each, the command that retries it safely, or shows
+ * it (the same command with its idempotency key: the server replays what it did, never
+ * does it twice, for the 24 hours it keeps a key) and where to look first; past those
+ * hours, only where to look.
  */
 import { KEY_KEPT_MS } from '../../core/journal/request-log.js';
 import type { RequestLogEntry } from '../../core/journal/types.js';
@@ -58,8 +60,18 @@ export function isUnanswered(e: RequestLogEntry): boolean {
   return e.unanswered === true && e.answered_by_retry === undefined && e.idempotency_key !== null;
 }
 
+/** Whether an entry is a money write answered 2xx whose answer was never shown (done, not seen). */
+export function isNotShown(e: RequestLogEntry): boolean {
+  return e.answer_not_shown === true && e.idempotency_key !== null;
+}
+
+/** What `log --unanswered` lists: keyed writes whose answer the user never saw, recorded or not. */
+export function isUnseen(e: RequestLogEntry): boolean {
+  return isUnanswered(e) || isNotShown(e);
+}
+
 export function adviceFor(e: RequestLogEntry, now: number): UnansweredAdvice | undefined {
-  if (!isUnanswered(e)) return undefined;
+  if (!isUnseen(e)) return undefined;
   // Always the profile it went to, `default` too: without --profile a retry goes to the
   // current profile (profiles use, VOUCHERS_PROFILE), which may be another server or key.
   // And the server and key it went to, when the environment or a flag gave them.
@@ -98,8 +110,9 @@ export function withAdvice(now: number): (e: RequestLogEntry) => RequestLogEntry
   };
 }
 
-/** What the ERROR column says of a write logged as sent whose answer is not in the log. */
+/** What the ERROR column says of a write logged as sent whose answer is not in the log, or was never shown. */
 export function answerNote(e: RequestLogEntry): string | null {
+  if (isNotShown(e)) return 'answer not shown';
   if (e.unanswered !== true) return e.error_code;
   const note = e.answered_by_retry !== undefined ? 'no answer recorded; answered on retry' : 'no answer recorded';
   // Stopped in flight (INTERRUPTED): the code says how it ended.
@@ -108,12 +121,13 @@ export function answerNote(e: RequestLogEntry): string | null {
 
 /** Lines for stderr after a table: each unanswered write shown, its key and how to go on. */
 export function unansweredNotes(entries: RequestLogEntry[], now: number): string {
-  const open = entries.filter(isUnanswered);
+  const open = entries.filter(isUnseen);
   if (open.length === 0) return '';
   const lines = open.slice(-5).map((e) => {
     const a = adviceFor(e, now) as UnansweredAdvice;
     // orders list finds an order by its reference; transactions list has no such filter.
     const byReference = e.path === '/orders' ? ' (add --reference REF if it had one)' : '';
+    if (isNotShown(e)) return notShownNote(e, a, byReference);
     const head = `${e.method} ${e.path} at ${e.time}: no answer recorded (idempotency key ${e.idempotency_key}); it may or may not have been done\n`;
     if (a.retry === null)
       return (
@@ -131,4 +145,28 @@ export function unansweredNotes(entries: RequestLogEntry[], now: number): string
   });
   const more = open.length > 5 ? `(${open.length - 5} more: vouchers log --unanswered --json)\n` : '';
   return lines.join('') + more;
+}
+
+/**
+ * A write the server answered 2xx (done) whose answer the command never printed: it must
+ * not be run again as new. The same command with its key shows it (the server replays
+ * its answer), within the 24 hours the server keeps the key; where to look, always.
+ */
+function notShownNote(e: RequestLogEntry, a: UnansweredAdvice, byReference: string): string {
+  const head =
+    `${e.method} ${e.path} at ${e.time}: answered ${e.status}, so it was done, but the command ended before it showed the answer (idempotency key ${e.idempotency_key})\n` +
+    '  do not run it again without this key: that would do it a second time\n';
+  if (a.retry === null)
+    return (
+      head +
+      (a.key_first_unknown
+        ? '  do not run it again with this key either: it was given to the command, and the request log no longer reaches back to its first use (older lines were dropped to keep the log small); the server keeps a key 24 hours from its first use, so the same command may do it a second time\n'
+        : '  do not run it again with this key either: the server keeps a key 24 hours, and this one was first sent longer ago than that, so the same command may do it a second time\n') +
+      (a.look_first ? `  look for it: ${a.look_first}${byReference}\n` : '')
+    );
+  return (
+    head +
+    `  see it: ${a.retry}  (${SAME_FLAGS} = the flags${e.set_by ? ', and the server and key,' : ''} it was first run with; the server replays its answer and does nothing again; within 24 hours of ${e.key_first_sent ?? e.time})\n` +
+    (a.look_first ? `  or look for it: ${a.look_first}${byReference}\n` : '')
+  );
 }

@@ -17,7 +17,7 @@ import { parseDuration } from '../../core/http/duration.js';
 import { refuseSecretAsKey } from '../../core/http/secret-key.js';
 import type { ApiClient } from '../../core/http/types.js';
 import type { CodeRow } from '../../core/io/codes-file.js';
-import { err } from '../../core/io/io.js';
+import { answerShown, err } from '../../core/io/io.js';
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -211,7 +211,12 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
   };
   let res;
   try {
-    res = await createOrder(client, o.body, { idempotencyKey: o.idempotencyKey, keyGiven: o.keyGiven, signal: io.signal });
+    res = await createOrder(client, o.body, {
+      idempotencyKey: o.idempotencyKey,
+      keyGiven: o.keyGiven,
+      showsAnswer: true,
+      signal: io.signal,
+    });
   } catch (error) {
     throw withRetryHint(error, o.idempotencyKey);
   }
@@ -249,6 +254,7 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
       Object.entries(shown).map(([label, value]) => ({ label, value })),
       o.settings,
     );
+    await answerShown(io, res);
     // --wait promises exit 0 only for an order seen DELIVERED (and --codes-out a file of its
     // codes): an order that cannot be followed is not that (exit 8, as one still pending).
     if (o.wait || o.codesOut !== undefined)
@@ -279,8 +285,11 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
         seen.order = last;
         seen.traceId = traceId ?? seen.traceId;
       },
-      onShort: (last, lastReceived) =>
-        printOrder(io, last, o.settings, { reveal: false, extra: { idempotency_key: o.idempotencyKey }, received: lastReceived }),
+      // Printed before the error (a timeout, following stopped): shown as well.
+      onShort: async (last, lastReceived) => {
+        await printOrder(io, last, o.settings, { reveal: false, extra: { idempotency_key: o.idempotencyKey }, received: lastReceived });
+        await answerShown(io, res);
+      },
     });
     // GET shows code_last4 only; the codes of the 201 answer are kept when it was a cache-hit.
     if (!hasCodes(order)) {
@@ -304,6 +313,8 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
   }
 
   await printOrder(io, order, o.settings, { reveal: o.reveal, extra: { idempotency_key: o.idempotencyKey }, received });
+  // Printed: the order is no longer one whose answer the user never saw (log --unanswered).
+  await answerShown(io, res);
 
   if (o.codesOut !== undefined) {
     const rows = codeRows(order);

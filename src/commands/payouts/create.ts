@@ -8,7 +8,7 @@ import type { ApiClient } from '../../core/http/types.js';
 import { ApiError, CliError, faultAfterWrite, InterruptedError, NetworkError, QueryRunError } from '../../core/errors/index.js';
 import { ContractMismatchError } from '../../core/http/validate.js';
 import { refuseSecretAsKey } from '../../core/http/secret-key.js';
-import { err } from '../../core/io/io.js';
+import { answerShown, err } from '../../core/io/io.js';
 import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
 import { handleFieldsFlag, printRecord, type RecordField } from '../../core/output/print.js';
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
@@ -89,7 +89,12 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
   noticeFor(f, 'IDEMPOTENCY_KEY', keyLine(key, options.idempotencyKey !== undefined));
   let res;
   try {
-    res = await createPayout(client, request, { idempotencyKey: key, keyGiven: options.idempotencyKey !== undefined, signal: f.io.signal });
+    res = await createPayout(client, request, {
+      idempotencyKey: key,
+      keyGiven: options.idempotencyKey !== undefined,
+      showsAnswer: true,
+      signal: f.io.signal,
+    });
   } catch (error) {
     if (error instanceof ApiError && error.apiCode === 'INSUFFICIENT_FUNDS') throw await insufficientFunds(f, client, error, request);
     if (error instanceof ContractMismatchError && error.executed) {
@@ -146,6 +151,8 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
       res.traceId,
     ).withJsonFields({ idempotency_key: key });
   }
+  // Printed: the payout is no longer one whose answer the user never saw (log --unanswered).
+  await answerShown(f.io, res);
 }
 
 /** Whether an answered amount is the asked one: one of more digits than the currency has (0.30000000000000004) is not. */

@@ -201,6 +201,15 @@ export function createClient(options: ClientOptions): ApiClient {
     }
   }
 
+  /** The shown line of an answered attempt (RequestLog.shown). */
+  function logShown(entry: RequestLogEntry): void {
+    try {
+      options.requestLog?.shown?.(entry);
+    } catch {
+      // A failing log never fails a request.
+    }
+  }
+
   function logSending(entry: RequestLogEntry): void {
     entry = stamped(entry);
     try {
@@ -337,7 +346,8 @@ export function createClient(options: ClientOptions): ApiClient {
         const reset = resetWaitMs(h['ratelimit-reset'], clock.now());
         if (reset !== 0) pacer?.observe(call.rateClass, numberHeader(h['ratelimit-remaining']), reset);
       }
-      log(logEntry(call, sent, attempt, time, profile, judged.errorCode), call);
+      const logged = logEntry(call, sent, attempt, time, profile, judged.errorCode);
+      log(logged, call);
       const decision = retryDecision(call, judged, attempt, random(), backoff);
       const traceId = sent.kind === 'response' ? sent.response.traceId : call.traceId;
       if (options.debug) {
@@ -352,13 +362,17 @@ export function createClient(options: ClientOptions): ApiClient {
         );
       }
       if (!decision.retry) {
-        return answer<T>(call, sent, attempt, {
+        const res = answer<T>(call, sent, attempt, {
           origin: base.origin,
           earlierMayHaveReached: mayHaveReached,
           now: clock.now(),
           strictContract: options.strictContract,
           onDrift: options.onDrift,
         });
+        if (logged.shows_answer !== true) return res;
+        // Its command says when it has printed it: the shown line names this attempt.
+        const shown = (r: ApiResponse<T>) => Object.assign(r, { shown: () => logShown(logged) });
+        return res instanceof Promise ? res.then(shown) : shown(res);
       }
       // Announced when the wait is long, or the attempt itself was (a request that timed out
       // after 30 s and is sent again at once would leave the terminal silent for minutes).

@@ -56,6 +56,10 @@ export function logEntry(
     error_code: sent.kind === 'interrupted' ? 'INTERRUPTED' : errorCode,
     probe: call.options.probe,
     ...(call.options.keyGiven && call.idempotencyKey !== undefined ? { key_given: true as const } : {}),
+    // Its command logs a shown line once it has printed this answer (RequestOptions.showsAnswer).
+    ...(call.options.showsAnswer && call.idempotencyKey !== undefined && response && response.status >= 200 && response.status < 300
+      ? { shows_answer: true as const }
+      : {}),
   };
 }
 

@@ -52,6 +52,14 @@ export interface RequestOptions {
    * request: it may have been used before, even before the request log's oldest line.
    */
   keyGiven?: boolean;
+  /**
+   * The command prints this keyed write's 2xx answer and then says so (ApiResponse.shown):
+   * its answered line is logged `shows_answer`, and one never followed by a shown line (the
+   * process killed, or its output closed, before the answer was printed) is listed by
+   * `vouchers log --unanswered`. For one-shot writes that create something that costs
+   * money (an order, a payout); a bulk run journals its rows instead.
+   */
+  showsAnswer?: boolean;
   /** Called as each attempt is about to leave (after any pacing wait): a caller learns whether anything was sent. */
   onSend?: () => void;
 }
@@ -73,6 +81,12 @@ export interface ApiResponse<T = unknown> {
   drift?: ContractDrift;
   /** How a list endpoint's answer was read (`data` is then `{data, has_more, next_cursor}`). */
   list?: ListRead;
+  /**
+   * With RequestOptions.showsAnswer, on a 2xx: log that this answer has been shown (printed,
+   * and the output flushed). Call it only then: a write whose answer is never shown stays
+   * listed by `vouchers log --unanswered`.
+   */
+  shown?: () => void;
 }
 
 export interface ApiClient {

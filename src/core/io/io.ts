@@ -59,8 +59,21 @@ export function colorEnabled(io: IO, stream: 'stdout' | 'stderr', flagNoColor = 
   return stream === 'stdout' ? io.stdoutIsTTY : io.stderrIsTTY;
 }
 
+/**
+ * Streams a write to failed (EPIPE: the reader went away; ENOSPC). Node makes its stdout
+ * writable again after an error, and an empty write after it succeeds: the failure is
+ * remembered here for stdoutFlushed.
+ */
+const failed = new WeakSet<Writable>();
+const watched = new WeakSet<Writable>();
+
 /** Write text to stdout (data). Resolves once the stream accepts more (backpressure). */
 export function out(io: IO, text: string): Promise<void> | void {
+  const stream = io.stdout;
+  if (!watched.has(stream)) {
+    watched.add(stream);
+    stream.on('error', () => failed.add(stream));
+  }
   if (io.stdout.write(text)) return;
   // A stream that failed (a full disk) never drains: waiting for it ended the process with
   // the command unfinished, and exit 0. main.ts reports the failure.
@@ -77,6 +90,27 @@ export function out(io: IO, text: string): Promise<void> | void {
     s.once('error', done);
     s.once('close', done);
   });
+}
+
+/**
+ * Whether everything written to stdout so far has left this process (to the terminal, the
+ * pipe or the file): resolves once the stream has handed it on, false when the stream
+ * failed or was closed (the reader went away: `| head -1`) and it never will.
+ */
+export function stdoutFlushed(io: IO): Promise<boolean> {
+  const s = io.stdout;
+  if (failed.has(s) || s.destroyed || s.writableEnded || s.errored) return Promise.resolve(false);
+  // Writes complete in order: the callback of an empty one comes after every earlier one.
+  return new Promise((resolve) => s.write('', (error) => resolve(!error && !failed.has(s) && !s.errored && !s.destroyed)));
+}
+
+/**
+ * After a write's answer is printed: once stdout has handed it on, log that it was shown
+ * (ApiResponse.shown), so that `vouchers log --unanswered` does not list it. An answer
+ * that never left (the output closed, a failed write) is not logged as shown.
+ */
+export async function answerShown(io: IO, answer: { shown?: () => void }): Promise<void> {
+  if (answer.shown && (await stdoutFlushed(io))) answer.shown();
 }
 
 /** Write text to stderr (messages, progress). */

@@ -28,6 +28,11 @@
  * key) and returns that line alone; one left without its answer is returned marked
  * `unanswered`. No fsync: a killed process loses nothing written with write(2); only a
  * machine crash could lose the line (docs/reliability.md).
+ *
+ * A one-shot write that creates something that costs money (an order, a payout) is logged
+ * answered with `shows_answer`, and once its command has printed that answer and flushed
+ * it, a shown line follows (`shown`). `read` returns a 2xx answer left without one marked
+ * `answer_not_shown`: done by the server, killed before the user saw it.
  */
 import { chmodSync, closeSync, fchmodSync, fstatSync, openSync, readSync, renameSync, statSync, writeSync } from 'node:fs';
 import { fileLock } from '../io/file-lock.js';
@@ -94,6 +99,7 @@ function parseLine(line: string): RequestLogEntry | undefined {
       ...(v.probe === true ? { probe: true } : {}),
       ...targetOf(v.set_by),
       ...(v.key_given === true ? { key_given: true } : {}),
+      ...(v.shows_answer === true ? { shows_answer: true } : {}),
       // Until `mergeSending` finds its answer, a sending line is a write without one.
       ...(v.sending === true ? { unanswered: true } : {}),
     };
@@ -102,9 +108,34 @@ function parseLine(line: string): RequestLogEntry | undefined {
   }
 }
 
-/** What pairs a sending line with its attempt's answered line. */
-function attemptOf(e: RequestLogEntry): string {
+/** What pairs a sending line (or a shown line) with its attempt's answered line. */
+function attemptOf(e: Pick<RequestLogEntry, 'time' | 'profile' | 'method' | 'path' | 'attempt' | 'idempotency_key'>): string {
   return JSON.stringify([e.time, e.profile, e.method, e.path, e.attempt, e.idempotency_key]);
+}
+
+/**
+ * A shown line (RequestLog.shown): `{"shown":{time, profile, method, path, attempt,
+ * idempotency_key}}`, the attempt whose answer was printed. It has no `time` or `method` of
+ * its own, so a reader that predates it skips it as it skips any line that is not a request.
+ */
+function parseShown(line: string): string | undefined {
+  if (!line.includes('"shown"')) return undefined;
+  try {
+    const v = (JSON.parse(line) as { shown?: unknown }).shown;
+    if (!v || typeof v !== 'object') return undefined;
+    const r = v as Record<string, unknown>;
+    if (typeof r.time !== 'string' || typeof r.method !== 'string' || typeof r.idempotency_key !== 'string') return undefined;
+    return attemptOf({
+      time: r.time,
+      profile: String(r.profile ?? ''),
+      method: r.method,
+      path: String(r.path ?? ''),
+      attempt: typeof r.attempt === 'number' ? r.attempt : 1,
+      idempotency_key: r.idempotency_key,
+    });
+  } catch {
+    return undefined;
+  }
 }
 
 /** A later answer to a key settles it when 2xx: the server placed or replayed the write. */
@@ -114,6 +145,8 @@ function settles(e: RequestLogEntry): boolean {
 
 /** How long the server keeps an idempotency key from its first use (the document: 24 hours). */
 export const KEY_KEPT_MS = 24 * 3_600_000;
+
+const NONE_SHOWN: ReadonlySet<string> = new Set();
 
 /**
  * The log as read, sending lines merged (oldest first in, oldest first out): one answered
@@ -129,8 +162,13 @@ export const KEY_KEPT_MS = 24 * 3_600_000;
  * (undefined when the log is whole). A key given to the command may have been used before
  * it: when the key's first logged use was such a key and the log does not reach back
  * KEY_KEPT_MS before that use, the entry carries `key_first_unknown`.
+ *
+ * `shown`: the attempts (attemptOf) whose answer a shown line says was printed. A 2xx
+ * answer logged `shows_answer` that is not among them is marked `answer_not_shown` (with
+ * `key_first_sent` and `key_first_unknown` as an unanswered one), unless a later answer
+ * to the same write that was shown came within the key's KEY_KEPT_MS: that was its replay.
  */
-export function mergeSending(entries: RequestLogEntry[], horizon?: string): RequestLogEntry[] {
+export function mergeSending(entries: RequestLogEntry[], horizon?: string, shown: ReadonlySet<string> = NONE_SHOWN): RequestLogEntry[] {
   const open = new Map<string, number[]>();
   const answered = new Set<number>();
   /** Lines that end a sent attempt without a response: stopped in flight, timed out, connection lost. */
@@ -150,7 +188,9 @@ export function mergeSending(entries: RequestLogEntry[], horizon?: string): Requ
     // No response (INTERRUPTED, a timeout, a connection reset): whether it was done is unknown.
     if (e.status === null) cutOff.add(i);
   });
-  if (open.size === 0) return entries;
+  // A 2xx whose command would log when it showed it: shown or not is to be found out.
+  const showing = entries.some((e) => e.shows_answer === true && e.idempotency_key !== null && settles(e));
+  if (open.size === 0 && !showing) return entries;
   // When each key was first logged: the server keeps it 24 hours from its first use, which
   // may be an earlier run with the same key (a retry killed too, a script's own key).
   // The line of that first use, for its time and whether its key was given to the command.
@@ -168,18 +208,37 @@ export function mergeSending(entries: RequestLogEntry[], horizon?: string): Requ
   entries.forEach((e, i) => {
     if (!answered.has(i)) merged.push(cutOff.has(i) ? { ...e, unanswered: true } : e);
   });
-  // Newest first: the first 2xx seen after an unanswered write with its key settles it.
+  // Newest first: the first 2xx seen after an unanswered write with its key settles it;
+  // the first 2xx shown after one never shown, its replay, settles that.
   const settledAt = new Map<string, string>();
+  const shownAt = new Map<string, string>();
   for (let i = merged.length - 1; i >= 0; i--) {
     const e = merged[i]!;
     if (e.idempotency_key === null) continue;
     const write = JSON.stringify([e.profile, e.method, e.path, e.idempotency_key]);
-    if (e.unanswered !== true) {
-      if (settles(e)) settledAt.set(write, e.time);
-      continue;
-    }
     const firstLine = firstSent.get(write);
     const first = firstLine?.time;
+    if (e.unanswered !== true) {
+      if (!settles(e)) continue;
+      settledAt.set(write, e.time);
+      if (e.shows_answer !== true) continue;
+      // What the reader needs to know is whether it was shown, not that it would be said.
+      const { shows_answer: _, ...answered } = e;
+      merged[i] = answered;
+      if (shown.has(attemptOf(e))) {
+        shownAt.set(write, e.time);
+        continue;
+      }
+      const replayed = shownAt.get(write);
+      if (replayed !== undefined && Date.parse(replayed) - Date.parse(first ?? e.time) <= KEY_KEPT_MS) continue;
+      merged[i] = {
+        ...answered,
+        answer_not_shown: true,
+        ...(first !== undefined && first < e.time ? { key_first_sent: first } : {}),
+        ...(firstLine?.key_given === true && !reachesBack(first ?? e.time) ? { key_first_unknown: true as const } : {}),
+      };
+      continue;
+    }
     const at = settledAt.get(write);
     if (first !== undefined && first < e.time) merged[i] = { ...e, key_first_sent: first };
     // Only while the server still kept the key: a 2xx to it after its 24 hours may be a
@@ -207,8 +266,15 @@ function serialise(e: RequestLogEntry, sending = false): string {
     ...(e.probe === true ? { probe: true } : {}),
     ...(e.set_by ? { set_by: e.set_by } : {}),
     ...(e.key_given === true ? { key_given: true } : {}),
+    ...(e.shows_answer === true ? { shows_answer: true } : {}),
   };
   return JSON.stringify(sending ? { ...line, sending: true } : line) + '\n';
+}
+
+/** The shown line of an answered attempt (parseShown). */
+function serialiseShown(e: RequestLogEntry): string {
+  const { time, profile, method, path, attempt, idempotency_key } = e;
+  return JSON.stringify({ shown: { time, profile, method, path, attempt, idempotency_key } }) + '\n';
 }
 
 function lastByteIsNewline(file: string, size: number): boolean {
@@ -351,10 +417,10 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
     return fd;
   };
 
-  const write = (entry: RequestLogEntry, sending: boolean) => {
+  const write = (text: string) => {
     try {
       const out = descriptor();
-      const line = Buffer.from((fenced ? '' : '\n') + serialise(entry, sending));
+      const line = Buffer.from((fenced ? '' : '\n') + text);
       for (let at = 0; at < line.length;) at += writeSync(out, line, at, line.length - at);
       fenced = true;
       used += 1;
@@ -373,10 +439,13 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
   return {
     path: file,
     append(entry) {
-      write(entry, false);
+      write(serialise(entry));
     },
     sending(entry) {
-      write(entry, true);
+      write(serialise(entry, true));
+    },
+    shown(entry) {
+      if (entry.idempotency_key !== null) write(serialiseShown(entry));
     },
     async read(opts = {}) {
       // The part renamed aside first: it is the older. Each is split on its own (its last
@@ -388,8 +457,17 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
         if (text.includes(DROPPED_LINE)) dropped = true;
         lines.push(...text.split('\n'));
       }
-      const all = lines.map(parseLine).filter((e): e is RequestLogEntry => e !== undefined);
-      let entries = mergeSending(all, dropped ? all[0]?.time : undefined);
+      const all: RequestLogEntry[] = [];
+      const shown = new Set<string>();
+      for (const line of lines) {
+        const e = parseLine(line);
+        if (e) all.push(e);
+        else {
+          const attempt = parseShown(line);
+          if (attempt !== undefined) shown.add(attempt);
+        }
+      }
+      let entries = mergeSending(all, dropped ? all[0]?.time : undefined, shown);
       if (opts.failedOnly) entries = entries.filter(isFailed);
       if (opts.where) entries = entries.filter(opts.where);
       if (opts.limit !== undefined && opts.limit >= 0) entries = opts.limit === 0 ? [] : entries.slice(-opts.limit);

@@ -25,6 +25,22 @@ export interface RequestLogEntry {
    */
   key_given?: true;
   /**
+   * On a 2xx answer: the command that sent the write prints this answer and then logs that
+   * it did (`RequestLog.shown`); until that line is found, `read` marks the entry
+   * `answer_not_shown`. Set by one-shot writes that create something that costs money
+   * (orders create, payouts create, vouchers api POST /orders or /payouts). Absent
+   * otherwise, and in lines logged before the CLI wrote it: those are never so marked.
+   * In the file only: `read` leaves it out, and says `answer_not_shown` instead when due.
+   */
+  shows_answer?: true;
+  /**
+   * Read only: a write answered 2xx whose command logged no `shown` line for it (killed,
+   * or its output closed, between the answer and printing it), nor did a later command
+   * that was answered with the same idempotency key within the 24 hours the server keeps
+   * it (a replay). Done by the server, never seen by the user. Absent otherwise.
+   */
+  answer_not_shown?: true;
+  /**
    * Read only: a keyed write logged as it was sent (`RequestLog.sending`) with no answer
    * recorded (the process was killed, or is still waiting), or stopped in flight
    * (INTERRUPTED: Ctrl-C, SIGTERM, SIGHUP). Absent otherwise.
@@ -36,13 +52,13 @@ export interface RequestLogEntry {
    */
   answered_by_retry?: string;
   /**
-   * Read only, with `unanswered`: when the same idempotency key (profile, method, path) was
+   * Read only, with `unanswered` or `answer_not_shown`: when the same idempotency key (profile, method, path) was
    * first logged, when before this attempt. The server keeps a key 24 hours from its first
    * use, not from this attempt. Absent otherwise.
    */
   key_first_sent?: string;
   /**
-   * Read only, with `unanswered`: the key's first logged use was with a key given to the
+   * Read only, with `unanswered` or `answer_not_shown`: the key's first logged use was with a key given to the
    * command, and the log no longer reaches back 24 hours before it (an earlier part of the
    * log was dropped to keep it bounded): the key may have been used earlier, so how long the
    * server still keeps it is unknown. Absent otherwise.
@@ -70,6 +86,12 @@ export interface RequestLog {
    * the answered line alone. Same fields as that line (status null, duration 0).
    */
   sending?(entry: RequestLogEntry): void;
+  /**
+   * The 2xx answer logged as `entry` (a line with `shows_answer`) has been printed, and the
+   * output flushed: a line naming that attempt (time, profile, method, path, attempt and
+   * key), which `read` pairs with it and returns nothing for.
+   */
+  shown?(entry: RequestLogEntry): void;
   /** Newest last; `where` (and `failedOnly`) apply before `limit`. */
   read(options?: { failedOnly?: boolean; where?: (entry: RequestLogEntry) => boolean; limit?: number }): Promise<RequestLogEntry[]>;
   /**

@@ -121,6 +121,45 @@ describe('mergeSending', () => {
     ]);
   });
 
+  it('a 2xx logged shows_answer with no shown line is answer_not_shown (done, never seen); its own shown line settles it', () => {
+    const answered = write({ shows_answer: true });
+    const { shows_answer: _, ...read } = answered;
+    expect(mergeSending([sending(), answered])).toEqual([{ ...read, answer_not_shown: true }]);
+    // The shown line names its attempt: time, profile, method, path, attempt and key.
+    const shown = new Set([JSON.stringify([T1, 'default', 'POST', '/orders', 1, 'key-1'])]);
+    expect(mergeSending([sending(), answered], undefined, shown)).toEqual([read]);
+    // Not a failure: the server did it.
+    expect(mergeSending([sending(), answered]).filter(isFailed)).toEqual([]);
+  });
+
+  it('never marks a line without shows_answer (logged before the CLI wrote shown lines, or by a bulk run), nor an error answer', () => {
+    const old = [sending(), write()];
+    expect(mergeSending(old)).toEqual([write()]);
+    const bulk = [write({ status: 201 })];
+    expect(mergeSending(bulk)).toBe(bulk);
+    const refused = write({ status: 409, error_code: 'INSUFFICIENT_INVENTORY' });
+    expect(mergeSending([sending(), refused])).toEqual([refused]);
+  });
+
+  it('a later answer to the same key that was shown (the replay) settles one not shown, within the 24 hours the server keeps the key', () => {
+    const day = (h: number) => new Date(Date.parse(T1) + h * 3_600_000).toISOString();
+    const shownAt = (time: string) => new Set([JSON.stringify([time, 'default', 'POST', '/orders', 1, 'key-1'])]);
+    const first = write({ shows_answer: true });
+    const replay = (time: string) => write({ time, shows_answer: true, trace_id: 'b'.repeat(32) });
+    const settled = mergeSending([first, replay(day(2))], undefined, shownAt(day(2)));
+    expect(settled.map((e) => e.answer_not_shown)).toEqual([undefined, undefined]);
+    // A replay not shown either settles nothing: both are listed.
+    const neither = mergeSending([first, replay(day(2))]);
+    expect(neither.map((e) => e.answer_not_shown)).toEqual([true, true]);
+    expect(neither[1]).toMatchObject({ key_first_sent: T1 });
+    // After the key's 24 hours the same key may have done it again: the first stays listed.
+    const late = mergeSending([first, replay(day(25))], undefined, shownAt(day(25)));
+    expect(late.map((e) => e.answer_not_shown)).toEqual([true, undefined]);
+    // Another profile's or path's answer with the key is another write.
+    const other = mergeSending([first, write({ time: T2, path: '/payouts', shows_answer: true })], undefined, shownAt(T2));
+    expect(other[0]).toMatchObject({ answer_not_shown: true });
+  });
+
   it('a log without sending lines is returned as it is', () => {
     const entries = [write(), write({ time: T2 })];
     expect(mergeSending(entries)).toBe(entries);
@@ -145,5 +184,27 @@ describe('the file log', () => {
     ]);
     expect((await log.read({ limit: 2 })).map((e) => e.time)).toEqual([T2, T3]);
     expect((await log.read({ failedOnly: true })).map((e) => e.idempotency_key)).toEqual(['key-2']);
+  });
+
+  it('writes a shown line that a reader before it skips (no time or method of its own); read pairs it with its answer', async () => {
+    const log = openRequestLog(mkdtempSync(join(tmpdir(), 'vouchers-log-')));
+    const answered = write({ shows_answer: true });
+    const { shows_answer: _, ...read } = answered;
+    log.append(answered);
+    log.append(write({ time: T2, idempotency_key: 'key-2', shows_answer: true }));
+    expect(await log.read()).toEqual([
+      { ...read, answer_not_shown: true },
+      { ...read, time: T2, idempotency_key: 'key-2', answer_not_shown: true },
+    ]);
+    log.shown?.(answered);
+    const lines = readFileSync(log.path, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(3);
+    const shown = JSON.parse(lines[2]!) as Record<string, unknown>;
+    expect(shown).toEqual({
+      shown: { time: T1, profile: 'default', method: 'POST', path: '/orders', attempt: 1, idempotency_key: 'key-1' },
+    });
+    expect(shown.time).toBeUndefined();
+    expect(shown.method).toBeUndefined();
+    expect(await log.read()).toEqual([read, { ...read, time: T2, idempotency_key: 'key-2', answer_not_shown: true }]);
   });
 });
