@@ -128,8 +128,8 @@ export function interruptController(): AbortController {
  * again is not the way back for a write (a second order).
  */
 const OUTPUT_LOST_RAN: Record<string, string> = {
-  orders: 'the command itself ran: an order it placed stays placed (see vouchers orders list)',
-  payouts: 'the command itself ran: a payout it made stays made (see vouchers transactions list --type PAYOUT)',
+  orders: 'the command itself ran: an order it placed stays placed (vouchers log --unanswered lists it, with its idempotency key)',
+  payouts: 'the command itself ran: a payout it made stays made (vouchers log --unanswered lists it, with its idempotency key)',
   listen: 'the listener itself ran: the events it acknowledged are in its inbox (see vouchers events list)',
 };
 

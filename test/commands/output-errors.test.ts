@@ -3,7 +3,7 @@
  * is incomplete and exits non-zero, with a hint that does not send a write into running
  * again. It used to wait for a drain that never came and end with exit 0, the file empty.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, openSync, closeSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,8 +53,19 @@ describe.skipIf(!existsSync('/dev/full'))('stdout on a full disk', () => {
     expect(lines).toHaveLength(1);
     expect(JSON.parse(lines[0]!)).toMatchObject({ error: { name: 'OutputError', code: 'ENOSPC' }, trace_id: null });
     expect((JSON.parse(lines[0]!) as { error: { hint: string } }).error.hint).toMatch(
-      /^the command itself ran: an order it placed stays placed \(see vouchers orders list\)/,
+      /^the command itself ran: an order it placed stays placed \(vouchers log --unanswered lists it, with its idempotency key\)/,
     );
+    // And it does: the answer never reached the output.
+    const log = spawnSync(process.execPath, [BIN, 'log', '--unanswered', '--json'], {
+      env: { ...process.env, VOUCHERS_CONFIG_DIR: configDir, NO_COLOR: '1' },
+      encoding: 'utf8',
+    });
+    expect(log.status, log.stderr).toBe(0);
+    const listed = (
+      JSON.parse(log.stdout) as { path: string; status: number; answer_not_shown?: boolean; idempotency_key?: string }[]
+    ).filter((e) => e.answer_not_shown);
+    expect(listed).toMatchObject([{ path: '/orders', status: 201, answer_not_shown: true }]);
+    expect(listed[0]!.idempotency_key).toBeTruthy();
   });
 });
 
