@@ -67,13 +67,13 @@ export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrid
   }
   // Codes and secrets seen by an earlier run (in the same process) are not this run's.
   forgetSeen();
-  const { buildProgram, flushUsageErrors, helpArgv, unknownHelpTopic, wantsJson } = await import('./program.js');
+  const { buildProgram, flushUsageErrors, helpArgv, swallowedCommand, unknownHelpTopic, wantsJson } = await import('./program.js');
   argv = helpArgv(argv);
   const { program, factory } = await buildProgram(io, (g) => createFactory(io, g as () => GlobalOptions, overrides), { argv, run: seam });
   // Tables and records are coloured only on a terminal (or FORCE_COLOR): chalk only then.
   if (colorEnabled(io, 'stdout')) await loadColour();
   try {
-    const unknown = unknownHelpTopic(program, argv);
+    const unknown = unknownHelpTopic(program, argv) ?? swallowedCommand(program, argv);
     if (unknown) throw new UsageError(unknown.message, unknown.hint);
     await program.parseAsync(argv, { from: 'user' });
     await flushUsageErrors();

@@ -155,6 +155,57 @@ export function unknownHelpTopic(program: CommandUnknownOpts, argv: readonly str
   return undefined;
 }
 
+function subcommand(cmd: CommandUnknownOpts, word: string): CommandUnknownOpts | undefined {
+  return cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+}
+
+/**
+ * A root option that takes a value given a command's name instead (`vouchers --profile
+ * products list`, the profile's name forgotten): commander took `products` as the profile
+ * and `list` as the command, and answered "unknown command 'list'" with "did you mean
+ * listen?", or printed the help and exited 0 when no word followed. Said as it happened,
+ * with the command line meant, as a usage error text. A command of that name right after
+ * it (`--profile orders orders list`, a profile named like a command) is no mistake.
+ */
+export function swallowedCommand(program: CommandUnknownOpts, argv: readonly string[]): { message: string; hint: string } | undefined {
+  let cmd: CommandUnknownOpts = program;
+  for (let i = 0; i < argv.length; i++) {
+    const word = argv[i]!;
+    // A command without subcommands takes its own arguments: nothing more to look at.
+    if (word === '--' || cmd.commands.length === 0) return undefined;
+    const sub = subcommand(cmd, word);
+    if (sub) {
+      cmd = sub;
+      continue;
+    }
+    if (!word.startsWith('-')) return undefined;
+    if (!VALUE_OPTIONS.has(word)) continue;
+    const value = argv[i + 1];
+    const named = value === undefined || value.startsWith('-') ? undefined : subcommand(cmd, value);
+    const next = argv[i + 2];
+    if (!named || (next !== undefined && subcommand(cmd, next))) {
+      i++;
+      continue;
+    }
+    const option = program.options.find((o) => o.short === word || o.long === word);
+    const placeholder = /<[^>]+>/.exec(option?.flags ?? '')?.[0] ?? '<value>';
+    const word2 = next !== undefined && !next.startsWith('-') ? next : undefined;
+    const meant = [
+      commandPath(cmd),
+      word,
+      placeholder,
+      value,
+      ...(word2 ? [word2] : []),
+      ...(argv.length > i + (word2 ? 3 : 2) ? ['…'] : []),
+    ];
+    return {
+      message: `${word} took '${value}' as its value, ${word2 ? `so '${word2}' was read as the command` : 'leaving no command to run'}`,
+      hint: `did you mean ${meant.join(' ')}? see ${commandPath(cmd)} --help`,
+    };
+  }
+  return undefined;
+}
+
 /**
  * `--jmespath`: checked and compiled before the command runs (a bad expression sends no
  * request). The command must print JSON; the query implies --json, or keeps --output ndjson.

@@ -88,6 +88,51 @@ describe('root command', () => {
     expect(noun.stderr).toBe("Error: unknown command 'ordrs'\n  hint      did you mean orders? see vouchers --help\n");
   });
 
+  it("says so when a root option's value is a command's name (the value forgotten), instead of suggesting another command", async () => {
+    const profile = await runCli(['--profile', 'products', 'list']);
+    expect(profile.code).toBe(2);
+    expect(profile.stderr).toBe(
+      "Error: --profile took 'products' as its value, so 'list' was read as the command\n" +
+        '  hint      did you mean vouchers --profile <name> products list? see vouchers --help\n',
+    );
+    // Every root option that takes a value, each named with its own placeholder.
+    for (const [flag, placeholder] of [
+      ['-p', '<name>'],
+      ['--base-url', '<url>'],
+      ['--timeout', '<duration>'],
+      ['--max-retries', '<n>'],
+    ]) {
+      const r = await runCli([flag!, 'orders', 'list', '--status', 'PENDING']);
+      expect(r.code, flag).toBe(2);
+      expect(r.stderr, flag).toContain(`Error: ${flag} took 'orders' as its value, so 'list' was read as the command\n`);
+      expect(r.stderr, flag).toContain(`did you mean vouchers ${flag} ${placeholder} orders list …?`);
+      expect(r.stderr, flag).not.toContain('listen');
+    }
+    const jmespath = await runCli(['--jmespath', 'products', 'list']);
+    expect(JSON.parse(jmespath.stderr).error).toMatchObject({
+      code: 'USAGE',
+      message: "--jmespath took 'products' as its value, so 'list' was read as the command",
+      hint: 'did you mean vouchers --jmespath <expression> products list? see vouchers --help',
+    });
+    // Nothing after it: an error, not the help and exit 0.
+    const alone = await runCli(['--profile', 'products']);
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/^Error: --profile took 'products' as its value, leaving no command to run\n/);
+    // Under a noun, its verb taken the same way.
+    const verb = await runCli(['orders', '-p', 'list']);
+    expect(verb.code).toBe(2);
+    expect(verb.stderr).toBe(
+      "Error: -p took 'list' as its value, leaving no command to run\n" +
+        '  hint      did you mean vouchers orders -p <name> list? see vouchers orders --help\n',
+    );
+    // A profile named like a command, the command after it: no mistake.
+    const named = await runCli(['--profile', 'orders', 'orders', 'list']);
+    expect(named.stderr).not.toContain('took');
+    expect(named.stderr).toContain('no profile named "orders"');
+    // A value given with = was meant: commander's own answer.
+    expect((await runCli(['--profile=products', 'list'])).stderr).toMatch(/^Error: unknown command 'list'/);
+  });
+
   it('an unknown option that begins one option of the command names it (--denom for --denomination)', async () => {
     const short = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denom', '25']);
     expect(short.code).toBe(2);
