@@ -505,6 +505,44 @@ describe('vouchers events replay', () => {
     expect(received).toHaveLength(4);
   });
 
+  it('event ids named are found in one read of the inbox, not one read each', async () => {
+    const dir = inboxDir();
+    const inbox = join(dir, 'events.ndjson');
+    const received: string[] = [];
+    // The app empties the inbox when the first replay reaches it: a run that read the inbox
+    // again for each id would find the others gone.
+    const server = createServer((req, res) => {
+      let body = '';
+      req.on('data', (c) => (body += c));
+      req.on('end', () => {
+        received.push(body);
+        if (received.length === 1) writeFileSync(inbox, '');
+        res.writeHead(204).end();
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+    servers.push(() => new Promise((r) => server.close(() => r())));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
+    const ids = [testId('evt', 1), testId('evt', 11), testId('evt', 21), testId('evt', 2)];
+    const r = await runCli(['events', 'replay', ...ids, '--forward-to', url, '--secret', SECRET], { configDir: dir });
+    expect(r.stderr).toMatch(/Replayed 4 events: each answered 2xx/);
+    expect(r.code).toBe(0);
+    expect(received.map((b) => JSON.parse(b).event_id)).toEqual(ids);
+    // An id not stored is still said, and the others go.
+    writeFileSync(inbox, '');
+    const again = inboxDir();
+    const missing = await runCli(
+      ['events', 'replay', testId('evt', 1), testId('evt', 99), testId('evt', 2), '--forward-to', url, '--secret', SECRET],
+      {
+        configDir: again,
+      },
+    );
+    expect(missing.code).toBe(4);
+    expect(missing.stderr).toContain(`${testId('evt', 99)}: event ${testId('evt', 99)} is not in the inbox`);
+    expect(missing.stderr).toMatch(/1 of 3 events were not delivered/);
+    expect(received).toHaveLength(6);
+  });
+
   it('needs a secret and --forward-to', async () => {
     const dir = inboxDir();
     const noSecret = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', 'http://127.0.0.1:9/x'], { configDir: dir });

@@ -17,7 +17,7 @@ import {
 import { noticeFor } from '../../core/output/notice.js';
 import { forwardState } from '../../listener/not-forwarded.js';
 import { rawBodyOf, type BodyChoice, type InboxEntry } from '../../core/journal/inbox.js';
-import { parseBodyFlag, storedBody } from './stored-body.js';
+import { parseBodyFlag, storedBodies } from './stored-body.js';
 import { err } from '../../core/io/io.js';
 import { printJson } from '../../core/output/print.js';
 import { signWebhook, WEBHOOK_HEADERS } from '../../core/signer/webhook.js';
@@ -132,8 +132,12 @@ export async function run(f: Factory, given: ReplayOptions): Promise<void> {
     const wanted = state.notForwarded.filter(({ entry }) => given.type(entry.envelope.event));
     skipped = state.notForwarded.length - wanted.length;
     // Each with its entry as read: a replay does not read the inbox again for each event.
-    targets = wanted.map(({ eventId, body, entry }) => ({ eventId, body, stored: { entry, bodyNumber: body } }));
-  } else targets = given.eventIds.map((eventId) => ({ eventId, body: 1 as BodyChoice }));
+    targets = wanted.map(({ eventId, body, entry }) => ({ eventId, stored: { entry, bodyNumber: body } }));
+  } else {
+    // The ids named, found in one read of the inbox, not one read each.
+    const found = await storedBodies(path, given.eventIds, given.body);
+    targets = given.eventIds.map((eventId) => ({ eventId, stored: found.get(eventId)! }));
+  }
   if (targets.length === 0) {
     if (given.json) await printJson(f.io, []);
     else
@@ -159,13 +163,7 @@ export async function run(f: Factory, given: ReplayOptions): Promise<void> {
       ),
   };
   if (!o.notForwarded && o.eventIds.length === 1) {
-    const { failure, shown } = await replayOne(
-      f,
-      o,
-      path,
-      { eventId: o.eventIds[0]!, body: o.body },
-      await resolveWebhookSecrets(f, o.secrets, { json: o.json }),
-    );
+    const { failure, shown } = await replayOne(f, o, path, targets[0]!, await resolveWebhookSecrets(f, o.secrets, { json: o.json }));
     if (o.json) await printJson(f.io, shown);
     if (failure) throw failure;
     return;
@@ -204,11 +202,10 @@ export async function run(f: Factory, given: ReplayOptions): Promise<void> {
   if (!o.json) err(f.io, `Replayed ${targets.length} event${targets.length === 1 ? '' : 's'}: each answered 2xx.\n`);
 }
 
-/** An event to replay: its id and body, and its entry when the inbox was read already. */
+/** An event to replay: its id and its entry as read from the inbox, or why it is not there. */
 interface Target {
   eventId: string;
-  body: BodyChoice;
-  stored?: { entry: InboxEntry; bodyNumber: number; bodies?: undefined };
+  stored: { entry: InboxEntry; bodyNumber: number; bodies?: number } | CliError;
 }
 
 /** The runs that said the forward log could not be written (said once per run). */
@@ -223,7 +220,8 @@ async function replayOne(
   secrets: string[],
 ): Promise<{ failure: CliError | undefined; shown: Record<string, unknown> }> {
   const eventId = target.eventId;
-  const { entry, bodyNumber, bodies } = target.stored ?? (await storedBody(path, eventId, target.body));
+  if (target.stored instanceof CliError) throw target.stored;
+  const { entry, bodyNumber, bodies } = target.stored;
   // An id delivered with more than one body: say which one goes, and how to send another.
   if (bodies !== undefined && bodies > 1 && !o.json && o.eventIds.length === 1)
     err(

@@ -4,7 +4,7 @@
  * content (each body is its own inbox entry).
  */
 import { CliError, UsageError } from '../../core/errors/index.js';
-import { eventInInbox, type BodyChoice, type InboxEntry } from '../../core/journal/inbox.js';
+import { eventsInInbox, type BodyChoice, type InboxEntry } from '../../core/journal/inbox.js';
 import { parseIntFlag } from '../../listener/flags.js';
 
 /** `--body N|last` (1 the first body, the default). */
@@ -31,16 +31,38 @@ export interface StoredBody {
 
 /** The chosen entry of an event id, or a not-found error that says what is stored. */
 export async function storedBody(path: string, eventId: string, body: BodyChoice): Promise<StoredBody> {
-  const found = await eventInInbox(path, eventId, body);
-  if (!found)
-    throw new CliError('not_found', `event ${eventId} is not in the inbox ${path}`, 'list what is stored with vouchers events list');
-  if (!found.entry)
-    throw new CliError(
-      'not_found',
-      `event ${eventId} has ${found.bodies} stored ${found.bodies === 1 ? 'body' : 'bodies'}, not ${found.bodyNumber}`,
-      `give --body from 1 to ${found.bodies}, or --body last`,
+  const found = (await storedBodies(path, [eventId], body)).get(eventId)!;
+  if (found instanceof CliError) throw found;
+  return found;
+}
+
+/**
+ * The chosen entry of each event id, the inbox read once (not once an id), or for an id the
+ * not-found error that says what is stored.
+ */
+export async function storedBodies(
+  path: string,
+  eventIds: readonly string[],
+  body: BodyChoice,
+): Promise<Map<string, StoredBody | CliError>> {
+  const found = await eventsInInbox(path, eventIds, body);
+  const out = new Map<string, StoredBody | CliError>();
+  for (const eventId of eventIds) {
+    const f = found.get(eventId);
+    out.set(
+      eventId,
+      !f
+        ? new CliError('not_found', `event ${eventId} is not in the inbox ${path}`, 'list what is stored with vouchers events list')
+        : !f.entry
+          ? new CliError(
+              'not_found',
+              `event ${eventId} has ${f.bodies} stored ${f.bodies === 1 ? 'body' : 'bodies'}, not ${f.bodyNumber}`,
+              `give --body from 1 to ${f.bodies}, or --body last`,
+            )
+          : { entry: f.entry, bodyNumber: f.bodyNumber, bodies: f.bodies },
     );
-  return { entry: found.entry, bodyNumber: found.bodyNumber, bodies: found.bodies };
+  }
+  return out;
 }
 
 /** The forward attempts of one body: records name their body from the second on. */

@@ -194,25 +194,40 @@ export async function* readInbox(path: string): AsyncGenerator<InboxEntry> {
 /** Which stored body of an event id to take: the n-th (1 the first), or the last. */
 export type BodyChoice = number | 'last';
 
+/** What an inbox holds of one event id: the entry chosen, which body it is and how many there are. */
+export interface EventBodies {
+  /** Undefined when the id has fewer bodies than asked for. */
+  entry: InboxEntry | undefined;
+  bodyNumber: number;
+  bodies: number;
+}
+
+/**
+ * One entry of each of these event ids (`body`: the n-th stored under it, 1 the first, or
+ * the last) and how many bodies each has (deliveries of it with other content), the inbox
+ * read once; an id not stored is not in the map.
+ */
+export async function eventsInInbox(path: string, eventIds: Iterable<string>, body: BodyChoice = 1): Promise<Map<string, EventBodies>> {
+  const found = new Map<string, EventBodies>();
+  for (const id of eventIds) found.set(id, { entry: undefined, bodyNumber: body === 'last' ? 0 : body, bodies: 0 });
+  for await (const entry of readInbox(path)) {
+    const f = found.get(entry.envelope.event_id);
+    if (!f) continue;
+    f.bodies++;
+    if (body === 'last' || body === f.bodies) f.entry = entry;
+    if (body === 'last') f.bodyNumber = f.bodies;
+  }
+  for (const [id, f] of found) if (f.bodies === 0) found.delete(id);
+  return found;
+}
+
 /**
  * One entry of an event id (`body`: the n-th stored under it, 1 the first, or the last)
  * and how many bodies the id has (deliveries of it with other content), or undefined when
  * the id is not stored. `entry` is undefined when the id has fewer bodies than asked for.
  */
-export async function eventInInbox(
-  path: string,
-  eventId: string,
-  body: BodyChoice = 1,
-): Promise<{ entry: InboxEntry | undefined; bodyNumber: number; bodies: number } | undefined> {
-  let chosen: InboxEntry | undefined;
-  let bodies = 0;
-  for await (const entry of readInbox(path)) {
-    if (entry.envelope.event_id !== eventId) continue;
-    bodies++;
-    if (body === 'last' || body === bodies) chosen = entry;
-  }
-  if (bodies === 0) return undefined;
-  return { entry: chosen, bodyNumber: body === 'last' ? bodies : body, bodies };
+export async function eventInInbox(path: string, eventId: string, body: BodyChoice = 1): Promise<EventBodies | undefined> {
+  return (await eventsInInbox(path, [eventId], body)).get(eventId);
 }
 
 /** The entry of one event id (the first stored), or undefined. */
