@@ -159,6 +159,36 @@ describe('bulk: exactly once per row', () => {
     expectExactlyOnce(sb, 'side-b', 12);
   });
 
+  it('a batch started while the first run was checking, whose journal cannot be read: refused naming that journal and its line, not as sharing rows', async ({
+    freshSandbox: sb,
+  }) => {
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const first = writeInput(csv(10, 'dmg-a').text);
+    const otherText = csv(12, 'dmg-b').text;
+    const other = writeInput(otherText);
+    const a = await heldRun(dir, first);
+    // The other file's batch starts and ends meanwhile, then a line in the middle of its journal is spoilt.
+    const b = await runCli(['orders', 'create', '--from', other], opts(dir));
+    expect(b.code, b.stderr).toBe(0);
+    const otherBatch = batchIdFor(otherText, batchTarget(sb.baseUrl, sb.apiKey));
+    const journal = journalPath(dir, otherBatch);
+    const lines = readFileSync(journal, 'utf8').split('\n');
+    lines[2] = '{"type":"key","row":';
+    writeFileSync(journal, lines.join('\n'));
+    const error = (await a.finish()) as { kind?: string; hint?: string };
+    const outcome = String(error);
+    // Still refused: what that batch ordered cannot be read. But it is not said to hold rows of this file.
+    expect(outcome).toContain(
+      `batch ${otherBatch} of this server and key started while this run was starting, and its journal cannot be read: ${journal}: line 3 is not JSON`,
+    );
+    expect(outcome).toMatch(/this run ordered nothing/);
+    expect(outcome).not.toMatch(/with rows of this file/);
+    expect(error.kind).toBe('usage');
+    expect(error.hint).toMatch(/^repair the line named .* then run the same command again/);
+    expectExactlyOnce(sb, 'dmg-b', 12);
+    expect(refsOf(sb, 'dmg-a')).toEqual([]);
+  });
+
   it('a lock left by a process that is gone is taken over; a live one on this host refuses', async ({ freshSandbox: sb }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const { text } = csv(3, 'stale');

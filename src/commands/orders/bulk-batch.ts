@@ -8,12 +8,14 @@ import {
   appendSuperseded,
   batchIdOf,
   BulkJournal,
+  journalPath,
   listBatchIds,
   listBatches,
   rowOutcome,
   type BatchHeader,
   type BatchState,
   type BulkRow,
+  type DamagedBatch,
   type KeyRecord,
   type ResultRecord,
 } from '../../core/journal/bulk.js';
@@ -88,21 +90,33 @@ async function targetGate(configDir: string, target: string): Promise<BatchLock>
   }
 }
 
-/** Of the batches `ids`, those that share a reference with this file's rows or run a file of the same path. */
+/**
+ * Of the batches `ids`: those that share a reference with this file's rows or run a file of
+ * the same path, and those whose journal could not be read (nothing is known of their rows),
+ * each with why.
+ */
 async function overlappingBatches(
   configDir: string,
   ids: string[],
   header: Omit<BatchHeader, 'type' | 'version'>,
   input: Input,
   rows: () => AsyncIterable<BulkRow>,
-): Promise<string[]> {
-  const batches = await listBatches(configDir, (h) => ids.includes(h.batch_id));
+): Promise<{ overlapping: string[]; unreadable: { id: string; error: string }[] }> {
+  const damaged: DamagedBatch[] = [];
+  const batches = await listBatches(configDir, (h) => ids.includes(h.batch_id), damaged);
   const sharing = await batchesSharing(configDir, batches, input.references, rows);
-  // A batch that could not be read is counted as overlapping: nothing is known of its rows.
-  return ids.filter((id) => {
+  const overlapping: string[] = [];
+  const unreadable: { id: string; error: string }[] = [];
+  for (const id of ids) {
     const b = batches.find((x) => x.header.batch_id === id);
-    return !b || sharing.has(id) || (b.header.source_path ?? b.header.source) === (header.source_path ?? header.source);
-  });
+    if (!b)
+      unreadable.push({
+        id,
+        error: damaged.find((d) => d.header.batch_id === id)?.error ?? `${journalPath(configDir, id)} could not be read`,
+      });
+    else if (sharing.has(id) || (b.header.source_path ?? b.header.source) === (header.source_path ?? header.source)) overlapping.push(id);
+  }
+  return { overlapping, unreadable };
 }
 
 /**
@@ -131,13 +145,25 @@ export async function startBatch(
     // Only one that shares a reference with this file, or runs a file of the same path (an
     // edit of it, whose rows without a reference cannot be told apart), could order what
     // this run orders: another file's batch runs beside this one.
-    const overlapping = started.length === 0 ? [] : await overlappingBatches(configDir, started, header, input, rows);
+    const { overlapping, unreadable } =
+      started.length === 0 ? { overlapping: [], unreadable: [] } : await overlappingBatches(configDir, started, header, input, rows);
     if (overlapping.length > 0)
       throw new CliError(
         'usage',
         `batch ${overlapping.join(', ')} of this server and key, with rows of this file (by reference or the same file), started while this run was starting: this run ordered nothing`,
         'run the same command again: it takes over, by reference, what that batch orders (or waits for it to end)',
       );
+    // One whose journal cannot be read may hold rows of this file or not: nothing tells.
+    const [unread] = unreadable;
+    if (unread) {
+      const more = unreadable.length > 1 ? ` (and ${unreadable.length - 1} more batch${unreadable.length === 2 ? '' : 'es'} like it)` : '';
+      throw new CliError(
+        'usage',
+        `batch ${unread.id} of this server and key started while this run was starting, and its journal cannot be read: ${unread.error}${more}. ` +
+          'What it ordered is not known, so whether it holds rows of this file cannot be told: this run ordered nothing',
+        `${/: line \d+ /.test(unread.error) ? 'repair the line named (the journal is one JSON object a line)' : 'make the journal readable'}, then run the same command again; moving the journal away would let that batch's rows be ordered again`,
+      );
+    }
     for (const id of from) {
       try {
         locks.push(await BatchLock.acquire(configDir, id));
