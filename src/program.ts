@@ -4,7 +4,7 @@
  */
 import { COMMANDS } from './commands/registry.js';
 import type { RunSeam } from './commands/types.js';
-import { Command, Option, mistakenOptionHint, optionPrefixHint, type CommandUnknownOpts } from './core/run/commander.js';
+import { Command, Option, mistakenOptionHint, optionPlaceHint, optionPrefixHint, type CommandUnknownOpts } from './core/run/commander.js';
 import { Help } from 'commander';
 import type { Factory } from './factory.js';
 import type { IO } from './core/io/io.js';
@@ -47,6 +47,7 @@ export function usageError(
   json: boolean,
   cmd: object | undefined,
   mask: (text: string) => string,
+  argv: readonly string[] = [],
 ): string {
   const [first = '', ...rest] = text.trim().split('\n');
   const said = first.replace(/^error:\s*/, '');
@@ -57,7 +58,9 @@ export function usageError(
     rest
       .map((l) => l.trim().replace(/^\((.*)\)$/, '$1'))
       .filter(Boolean)
-      .join(' ');
+      .join(' ') ||
+    (unknown && optionPlaceHint(cmd, unknown, commandPath, argv)) ||
+    '';
   const told = unknown === undefined ? suggestion : withoutValues(suggestion);
   const hint = `${told ? `${told[0]!.toLowerCase()}${told.slice(1)} ` : ''}see ${commandPath} --help`;
   if (json) return JSON.stringify({ error: { name: 'UsageError', code: 'USAGE', message, hint }, trace_id: null }) + '\n';
@@ -94,7 +97,14 @@ function commandPath(cmd: CommandUnknownOpts): string {
  * commander's parse errors, kept until flushUsageErrors prints them: their quoted values are
  * masked by a module that only a failed parse loads (help and every command start without it).
  */
-let pendingUsage: { text: string; path: string; json: boolean; cmd: object | undefined; write: (s: string) => void }[] = [];
+let pendingUsage: {
+  text: string;
+  path: string;
+  json: boolean;
+  cmd: object | undefined;
+  argv: readonly string[];
+  write: (s: string) => void;
+}[] = [];
 
 /** Print the parse errors commander reported in this run (main.ts calls it once the parse is over). */
 export async function flushUsageErrors(): Promise<void> {
@@ -102,17 +112,17 @@ export async function flushUsageErrors(): Promise<void> {
   const pending = pendingUsage;
   pendingUsage = [];
   const { maskTypedValues } = await import('./core/output/mask-text.js');
-  for (const u of pending) u.write(usageError(u.text, u.path, u.json, u.cmd, maskTypedValues));
+  for (const u of pending) u.write(usageError(u.text, u.path, u.json, u.cmd, maskTypedValues, u.argv));
 }
 
-function outputFor(io: IO, path: string, json: boolean, cmd?: object) {
+function outputFor(io: IO, path: string, json: boolean, argv: readonly string[], cmd?: object) {
   return {
     writeOut: (s: string) => io.stdout.write(s),
     writeErr: (s: string) => io.stderr.write(s),
     // Help is wrapped to the terminal it is printed on (80 columns when piped), as tables are.
     getOutHelpWidth: () => (io.stdoutIsTTY ? io.columns : 80),
     getErrHelpWidth: () => (io.stderrIsTTY ? io.columns : 80),
-    outputError: (s: string, write: (s: string) => void) => void pendingUsage.push({ text: s, path, json, cmd, write }),
+    outputError: (s: string, write: (s: string) => void) => void pendingUsage.push({ text: s, path, json, cmd, argv, write }),
   };
 }
 
@@ -272,7 +282,7 @@ export async function buildProgram(
     // Descriptions wrap beside their flags down to 20 columns (commander's default, 40, left
     // them unwrapped on a terminal under about 70 columns); subcommands inherit it.
     .configureHelp({ minWidthToWrap: 20 })
-    .configureOutput(outputFor(io, 'vouchers', json))
+    .configureOutput(outputFor(io, 'vouchers', json, options.argv ?? []))
     .exitOverride();
   program.addHelpText(
     'after',
@@ -305,7 +315,7 @@ Environment:
   // points at its verbs' help, where the examples are.
   const inherit = (cmd: CommandUnknownOpts) => {
     for (const sub of cmd.commands) {
-      sub.exitOverride().configureOutput(outputFor(io, commandPath(sub), json, sub));
+      sub.exitOverride().configureOutput(outputFor(io, commandPath(sub), json, options.argv ?? [], sub));
       sub.configureHelp({
         ...sub.configureHelp(),
         showGlobalOptions: true,

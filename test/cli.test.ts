@@ -147,6 +147,26 @@ describe('root command', () => {
     );
   });
 
+  it("a command's option typed before the command's name says where it goes", async () => {
+    const group = await runCli(['orders', '--reveal', 'codes', 'ord_1']);
+    expect(group.code).toBe(2);
+    expect(group.stderr).toBe(
+      "Error: unknown option '--reveal'\n  hint      --reveal goes after the command's name: vouchers orders codes --reveal …; see vouchers orders --help\n",
+    );
+    // The command the line names, among those of the group that take it.
+    expect((await runCli(['orders', '-o', 'csv', 'list'])).stderr).toContain("-o goes after the command's name: vouchers orders list -o …");
+    const root = await runCli(['--reveal', 'orders', 'codes', 'ord_1']);
+    expect(root.code).toBe(2);
+    expect(root.stderr).toContain(
+      "hint      a command's own options go after its name (vouchers <command> --reveal …); see vouchers --help",
+    );
+    // Not an option of any command there, or no command after it: just unknown.
+    expect((await runCli(['orders', '--frobnicate', 'list'])).stderr).toBe(
+      "Error: unknown option '--frobnicate'\n  hint      see vouchers orders --help\n",
+    );
+    expect((await runCli(['--frobnicate'])).stderr).toBe("Error: unknown option '--frobnicate'\n  hint      see vouchers --help\n");
+  });
+
   it('an option users reach for that a command does not have names what to use instead', async () => {
     const junit = await runCli(['certify', '--sandbox', '--junit', 'report.xml']);
     expect(junit.code).toBe(2);

@@ -78,3 +78,25 @@ export function optionPrefixHint(cmd: object, flag: string): string | undefined 
   }
   return longs.size === 1 ? `did you mean ${[...longs][0]}?` : undefined;
 }
+
+/**
+ * For an unknown option typed before the command it belongs to (`vouchers orders --json
+ * list`): where it goes. For a group of commands, after the one of them the command line
+ * names (`argv`), or else the first that takes it; for the root (`cmd` undefined), that a
+ * command's own options follow its name. `path` is the command line's path to `cmd`
+ * (`vouchers orders`). Ends with ';', before the "see … --help" it is joined to.
+ */
+export function optionPlaceHint(cmd: object | undefined, flag: string, path: string, argv: readonly string[] = []): string | undefined {
+  const typed = flag.split('=')[0]!;
+  if (!/^--?[^-]/.test(typed)) return undefined;
+  if (cmd === undefined) {
+    // Only with a command named after it: `vouchers --frobnicate` alone is just unknown.
+    const after = argv.slice(argv.findIndex((a) => a.split('=')[0] === typed) + 1);
+    return after.some((a) => !a.startsWith('-')) ? `a command's own options go after its name (${path} <command> ${typed} …);` : undefined;
+  }
+  const group = cmd as typed.CommandUnknownOpts;
+  const takers = group.commands.filter((c) => c.options.some((o) => o.long === typed || o.short === typed));
+  if (takers.length === 0) return undefined;
+  const named = takers.find((c) => argv.includes(c.name())) ?? takers[0]!;
+  return `${typed} goes after the command's name: ${path} ${named.name()} ${typed} …;`;
+}
