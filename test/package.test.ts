@@ -1,8 +1,11 @@
 /** What `npm pack` ships: only what the installed CLI and library need. */
+import { build } from 'esbuild';
 import { execFileSync } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { isBuiltin } from 'node:module';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
 import { describe, expect, it } from 'vitest';
 
 interface PackResult {
@@ -61,14 +64,62 @@ function cliFiles(): string[] {
   return names.map((n) => `dist/cli/${n}`);
 }
 
+let packed: string[] | undefined;
+
+/** The files `npm pack` puts in the package, relative to the root. */
+function packedFiles(): string[] {
+  if (packed) return packed;
+  const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  return (packed = (JSON.parse(out) as PackResult[])[0]!.files.map((f) => f.path).sort());
+}
+
+/** The package a bare specifier names (`@scope/name/sub` → `@scope/name`), or undefined for a file or a Node built-in. */
+function packageOf(specifier: string): string | undefined {
+  if (specifier.startsWith('.') || specifier.startsWith('/') || isBuiltin(specifier)) return undefined;
+  return specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
+}
+
+/**
+ * The packages the shipped files import at run time (the CLI's chunks, the library's code)
+ * or for their types (the .d.ts files). Code is read by esbuild's parser, so a `require("…")`
+ * inside a string (ajv's generated code holds some) is not taken for one; types by the
+ * TypeScript scanner, which sees type-only imports that esbuild drops.
+ */
+async function importedPackages(files: string[]): Promise<Map<string, string[]>> {
+  const found = new Map<string, string[]>();
+  const add = (specifier: string, file: string) => {
+    const name = packageOf(specifier);
+    if (name) found.set(name, [...(found.get(name) ?? []), file]);
+  };
+  const code = files.filter((f) => /\.[cm]?js$/.test(f));
+  const { metafile } = await build({
+    stdin: { contents: code.map((f) => `require(${JSON.stringify(`./${f}`)});`).join('\n'), resolveDir: ROOT, loader: 'js' },
+    bundle: true,
+    write: false,
+    metafile: true,
+    platform: 'node',
+    packages: 'external',
+    logLevel: 'silent',
+  });
+  expect(Object.keys(metafile.inputs).length).toBeGreaterThan(code.length); // every file read, and the stdin entry
+  for (const [file, input] of Object.entries(metafile.inputs)) for (const i of input.imports) if (i.external) add(i.path, file);
+  for (const file of files.filter((f) => f.endsWith('.d.ts'))) {
+    const { importedFiles, typeReferenceDirectives } = ts.preProcessFile(readFileSync(join(ROOT, file), 'utf8'), true, true);
+    for (const ref of [...importedFiles, ...typeReferenceDirectives]) add(ref.fileName, file);
+  }
+  return found;
+}
+
 describe('npm pack', () => {
   it('ships the bin shim, the CLI chunks, the library with its types, package.json, README.md, LICENSE and the files README.md links to: nothing else', () => {
-    const out = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
-      cwd: ROOT,
-      encoding: 'utf8',
-      stdio: ['ignore', 'pipe', 'ignore'],
-    });
-    const files = (JSON.parse(out) as PackResult[])[0]!.files.map((f) => f.path).sort();
+    const files = packedFiles();
     const library = libraryFiles();
     expect(library).toContain('dist/core/signer/webhook.js');
     expect(library).toContain('dist/contract/events.d.ts');
@@ -77,6 +128,18 @@ describe('npm pack', () => {
     expect(linked).toContain('docs/openapi.json');
     expect(files).toEqual(
       ['LICENSE', 'README.md', 'bin/package.json', 'bin/vouchers.js', ...linked, ...cliFiles(), ...library, 'package.json'].sort(),
+    );
+  });
+
+  it('depends on exactly the packages its shipped files import: the CLI bundles the rest, which are devDependencies', async () => {
+    const files = packedFiles();
+    const imported = await importedPackages(files);
+    // The library's types are built on zod's (z.infer); the CLI's chunks import only Node's built-ins and each other.
+    expect(imported.get('zod')).toContain('dist/contract/orders.d.ts');
+    const { dependencies = {} } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { dependencies?: Record<string, string> };
+    for (const [name, by] of imported) expect(dependencies, `${by[0]} imports ${name}`).toHaveProperty([name]);
+    expect(Object.keys(dependencies).sort(), 'dependencies no shipped file imports, installed with the package for nothing').toEqual(
+      [...imported.keys()].sort(),
     );
   });
 });
