@@ -131,6 +131,17 @@ describe('npm pack', () => {
     );
   });
 
+  it('asks nothing of an installer: no install script, and no prepare, which npm lists for approval when a tarball is installed', () => {
+    const { scripts = {} } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    // npm 11 lists these (prepare for any source but a registry) as install scripts to approve, and
+    // --strict-allow-scripts refuses the install; a tarball ships dist/ built and needs none of them.
+    for (const event of ['preinstall', 'install', 'postinstall', 'prepare']) expect(scripts, event).not.toHaveProperty([event]);
+    // A clone still builds dist/ on `npm ci` (which runs postprepare in the project itself, never in a dependency),
+    // and `npm pack` and `npm publish` build what they ship.
+    expect(scripts.postprepare).toBe('npm run build');
+    expect(scripts.prepack).toBe('npm run build');
+  });
+
   it('depends on exactly the packages its shipped files import: the CLI bundles the rest, which are devDependencies', async () => {
     const files = packedFiles();
     const imported = await importedPackages(files);
