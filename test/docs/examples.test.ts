@@ -336,6 +336,13 @@ async function substitute(w: World, line: string): Promise<string> {
 
 const RUNNABLE = ALL.filter((e) => NOT_RUN[e.line] === undefined);
 
+/**
+ * An example's time limit. Up to 16 run at once (maxConcurrency), each with its own sandbox:
+ * a whole certification takes 15-17 s of real time among them on 2 idle CPUs (1.9 s alone),
+ * and over 20 s, the suite's limit, on a busy machine.
+ */
+const EXAMPLE_TIMEOUT_MS = 60_000;
+
 describe('documented examples run against the sandbox', () => {
   it("finds the examples of README, docs and every command's help", () => {
     expect(helpExamples().length).toBeGreaterThan(100);
@@ -354,53 +361,57 @@ describe('documented examples run against the sandbox', () => {
     const pipe = ex.piped === undefined ? '' : ex.piped === 'clipboard' ? 'pbpaste | ' : `printf %s "${ex.piped}" | `;
     if (seen.has(pipe + ex.line)) continue;
     seen.add(pipe + ex.line);
-    it.concurrent(`${ex.source}: ${pipe}${ex.line}`, async () => {
-      const w = await world(ex.line);
-      try {
-        const line = await substitute(w, ex.line);
-        const p = plan(line);
-        let code = 0;
-        let last = { code: 0, stdout: '', stderr: '' };
-        for (const step of p.steps) {
-          const piped =
-            step === p.steps[0] && ex.piped !== undefined ? (ex.piped === 'clipboard' ? EVENT_JSON : VARS[ex.piped.slice(1)]) : undefined;
-          const stdin = step.stdinFile === undefined ? piped : readFileSync(join(w.cwd, step.stdinFile), 'utf8');
-          // On a terminal, as its example implies (unless something is piped in): a command that
-          // asks for confirmation gets "y", and `profiles add` the API secret it asks for.
-          const args = step.argv.join(' ');
-          const answer =
-            stdin !== undefined
-              ? undefined
-              : /^profiles add /.test(args)
-                ? 'sk_test_examples\n'
-                : !step.argv.includes('--yes') && /\b(cancel|remove|delete|reset)\b/.test(args)
-                  ? 'y\n'
-                  : undefined;
-          const tty = answer !== undefined;
-          // A quick clock: the CLI's polls and waits (demo, certify, --wait) move time without waiting it out.
-          // Up to 20 ms of real time a sleep: a wait for an order (the demo's 60 s) then lasts 3-6 s of
-          // real time, ahead of the sandbox's own timers even with many examples running at once.
-          last = await runCli(step.argv, {
-            configDir: w.configDir,
-            cwd: w.cwd,
-            env: { NO_COLOR: '1', ...step.env },
-            stdin: answer ?? stdin,
-            tty,
-            stdinTTY: tty,
-            overrides: { clock: quickClock(20) },
-          });
-          code = last.code;
-          if (code !== 0) break;
+    it.concurrent(
+      `${ex.source}: ${pipe}${ex.line}`,
+      async () => {
+        const w = await world(ex.line);
+        try {
+          const line = await substitute(w, ex.line);
+          const p = plan(line);
+          let code = 0;
+          let last = { code: 0, stdout: '', stderr: '' };
+          for (const step of p.steps) {
+            const piped =
+              step === p.steps[0] && ex.piped !== undefined ? (ex.piped === 'clipboard' ? EVENT_JSON : VARS[ex.piped.slice(1)]) : undefined;
+            const stdin = step.stdinFile === undefined ? piped : readFileSync(join(w.cwd, step.stdinFile), 'utf8');
+            // On a terminal, as its example implies (unless something is piped in): a command that
+            // asks for confirmation gets "y", and `profiles add` the API secret it asks for.
+            const args = step.argv.join(' ');
+            const answer =
+              stdin !== undefined
+                ? undefined
+                : /^profiles add /.test(args)
+                  ? 'sk_test_examples\n'
+                  : !step.argv.includes('--yes') && /\b(cancel|remove|delete|reset)\b/.test(args)
+                    ? 'y\n'
+                    : undefined;
+            const tty = answer !== undefined;
+            // A quick clock: the CLI's polls and waits (demo, certify, --wait) move time without waiting it out.
+            // Up to 20 ms of real time a sleep: a wait for an order (the demo's 60 s) then lasts 3-6 s of
+            // real time, ahead of the sandbox's own timers even with many examples running at once.
+            last = await runCli(step.argv, {
+              configDir: w.configDir,
+              cwd: w.cwd,
+              env: { NO_COLOR: '1', ...step.env },
+              stdin: answer ?? stdin,
+              tty,
+              stdinTTY: tty,
+              overrides: { clock: quickClock(20) },
+            });
+            code = last.code;
+            if (code !== 0) break;
+          }
+          const why = `${line}\nexit ${code}\n${last.stderr}`;
+          const documented = EXIT[ex.line];
+          if (documented) expect(code, `${why}\n(${documented.why})`).toBe(documented.code);
+          else if (p.expectCode !== undefined) expect([0, p.expectCode], why).toContain(code);
+          else expect(code, why).toBe(0);
+          expect(last.stderr, why).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
+        } finally {
+          await w.sb.close();
         }
-        const why = `${line}\nexit ${code}\n${last.stderr}`;
-        const documented = EXIT[ex.line];
-        if (documented) expect(code, `${why}\n(${documented.why})`).toBe(documented.code);
-        else if (p.expectCode !== undefined) expect([0, p.expectCode], why).toContain(code);
-        else expect(code, why).toBe(0);
-        expect(last.stderr, why).not.toMatch(/\n\s+at .+\(.+:\d+:\d+\)/);
-      } finally {
-        await w.sb.close();
-      }
-    });
+      },
+      EXAMPLE_TIMEOUT_MS,
+    );
   }
 });
