@@ -92,13 +92,23 @@ function timelineEntry(e: Rec, step?: string): TimelineEntry {
 function readTimeline(o: Rec): TimelineEntry[] {
   const key = TIMELINE_KEYS.find((k) => o[k] !== undefined && o[k] !== null);
   const sent = key === undefined ? undefined : o[key];
-  if (Array.isArray(sent)) return list(sent).map((e) => timelineEntry(e));
+  if (Array.isArray(sent)) return timelineList(sent);
   if (!isRecord(sent)) return [];
   const arrays = Object.keys(sent).filter((k) => Array.isArray(sent[k]));
-  if (arrays.length === 1) return list(sent[arrays[0]!]).map((e) => timelineEntry(e));
+  if (arrays.length === 1) return timelineList(sent[arrays[0]!] as unknown[]);
   // Keyed by step only when every value is a time or an entry with one; else shown as it came.
   const steps = Object.entries(sent).map(([step, v]) => (isRecord(v) ? timelineEntry(v, step) : timelineEntry({ at: v }, step)));
   return steps.every((e) => isTime(e.at)) ? steps : [];
+}
+
+/**
+ * A list of timeline entries, read only when every one is an entry with a status or a time
+ * in it: entries of another shape (`{"type", "ts"}`, plain words) have no steps to read, and
+ * the timeline is shown as it came (timelineUnread), never as empty rows.
+ */
+function timelineList(sent: unknown[]): TimelineEntry[] {
+  const steps = list(sent).map((e) => timelineEntry(e));
+  return steps.length === sent.length && steps.every((e) => (e.status as string) !== '' || e.at !== '') ? steps : [];
 }
 
 /** A time as a server may send one: RFC 3339, or epoch seconds or milliseconds. */
@@ -111,9 +121,10 @@ const isTime = (v: string): boolean => readTimestamp(v) !== undefined || /^\d{9,
 export function timelineUnread(o: unknown): { key: string; value: unknown } | undefined {
   if (!isRecord(o)) return undefined;
   const key = TIMELINE_KEYS.find((k) => o[k] !== undefined && o[k] !== null);
-  if (key === undefined || Array.isArray(o[key]) || readTimeline(o).length > 0) return undefined;
+  if (key === undefined || readTimeline(o).length > 0) return undefined;
   const value = o[key];
-  return isRecord(value) && Object.keys(value).length === 0 ? undefined : { key, value };
+  const empty = Array.isArray(value) ? value.length === 0 : isRecord(value) && Object.keys(value).length === 0;
+  return empty ? undefined : { key, value };
 }
 
 /**

@@ -16,6 +16,16 @@ const ORDERS: Record<string, Record<string, unknown>> = {
   },
   ord_own: { order_id: 'ord_own', ...base, fulfillment_timeline: { summary: 'delivered in 5s', steps: 2 } },
   ord_text: { order_id: 'ord_text', ...base, fulfillment_timeline: 'created, then delivered' },
+  ord_events: {
+    order_id: 'ord_events',
+    ...base,
+    fulfillment_timeline: [
+      { type: 'created', ts: '2026-11-25T10:00:00Z' },
+      { type: 'delivered', ts: '2026-11-25T10:00:05Z' },
+    ],
+  },
+  ord_held: { order_id: 'ord_held', ...base, fulfillment_timeline: { events: [{ type: 'created', ts: '2026-11-25T10:00:00Z' }] } },
+  ord_words: { order_id: 'ord_words', ...base, fulfillment_timeline: ['created', 'delivered'] },
 };
 
 let server: LoopbackServer;
@@ -52,6 +62,19 @@ describe('orders get with a timeline that is not a list', () => {
     const text = await runCli(['orders', 'get', 'ord_text'], { env });
     expect(text.code).toBe(0);
     expect(text.stdout).toContain('fulfillment_timeline\tcreated, then delivered\n');
+  });
+
+  it('a list whose entries hold no status or time this version reads (or are words): shown as it came, never as empty rows', async () => {
+    for (const [id, shown] of [
+      ['ord_events', '[{"type":"created","ts":"2026-11-25T10:00:00Z"},{"type":"delivered","ts":"2026-11-25T10:00:05Z"}]'],
+      ['ord_held', '{"events":[{"type":"created","ts":"2026-11-25T10:00:00Z"}]}'],
+      ['ord_words', 'created; delivered'],
+    ] as const) {
+      const r = await runCli(['orders', 'get', id], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout, id).toContain(`fulfillment_timeline\t${shown}\n`);
+      expect(r.stdout, id).not.toContain('# timeline');
+    }
   });
 
   it('--json keeps the timeline exactly as sent, with the warning on stderr', async () => {
