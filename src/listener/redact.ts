@@ -11,7 +11,7 @@
  * `country_code`, `error_code`, `status_code`, `product_code`, …) are shown as they are.
  */
 
-import { isBareVoucherCode, isCodeField as isOutputCodeField, isSecretField, NOT_A_VOUCHER } from '../core/output/mask.js';
+import { isBareVoucherCode, isCodeField as isOutputCodeField, isErrorCode, isSecretField, NOT_A_VOUCHER } from '../core/output/mask.js';
 
 /** Words that make a field secret wherever they appear in its name. */
 const SECRET_WORDS = new Set(['pin', 'pins', 'passcode', 'password', 'secret', 'token', 'cvv', 'cvc', 'barcode', 'barcodes']);
@@ -68,16 +68,35 @@ function judge(key: string): boolean {
 }
 
 /**
+ * Words that, naming the object a bare `code` sits in, say whose code it is, as they do
+ * before `_code` (`reason: {code}` is a reason_code, `error: {code}` an error_code,
+ * `currency: {code}` a currency_code); not the words whose object may be a voucher itself
+ * (`product`, `item`, `sku`), where a `code` stays redacted.
+ */
+const NAMES_ITS_CODE = new Set([...NOT_A_VOUCHER].filter((w) => !['product', 'item', 'sku'].includes(w)));
+
+function namesItsCode(parent: string): boolean {
+  const last = words(parent).at(-1);
+  return last !== undefined && (NAMES_ITS_CODE.has(last) || (last.endsWith('s') && NAMES_ITS_CODE.has(last.slice(0, -1))));
+}
+
+/**
  * A field `key` of an object held under `parent`: a code by its own name, or by both names
- * joined (`card: {number}` is a card_number, `claim: {url}` a claim_url).
+ * joined (`card: {number}` is a card_number, `claim: {url}` a claim_url); a bare `code` in
+ * an object named for what it codes (`reason`, `error`, `currency`: namesItsCode) is not.
  */
 function isCodeFieldIn(parent: string | undefined, key: string): boolean {
+  if (parent !== undefined && /^codes?$/.test(words(key).join('_')) && namesItsCode(parent)) return false;
   return isCodeField(key) || (parent !== undefined && isCodeField(`${parent}_${key}`));
 }
 
-/** Whether `item` under `key` is redacted: a code's name, or a bare voucher that is a value (isBareVoucherCode). */
-function redacts(parent: string | undefined, key: string, item: unknown): boolean {
+/**
+ * Whether `item` under `key` is redacted: a code's name, or a bare voucher that is a value
+ * (isBareVoucherCode); never an error's `code` beside its `message` (isErrorCode).
+ */
+function redacts(parent: string | undefined, key: string, item: unknown, record: Record<string, unknown>): boolean {
   if (item === null || item === undefined) return false;
+  if (isErrorCode(key, item, record)) return false;
   return isCodeFieldIn(parent, key) || isBareVoucherCode(key, item);
 }
 
@@ -111,7 +130,7 @@ export function codeFieldsIn(value: unknown, path = ''): string[] {
     for (const k of Object.keys(record)) {
       const item = record[k];
       at.push(k);
-      if (redacts(parent, k, item)) found.push(at.join('.'));
+      if (redacts(parent, k, item, record)) found.push(at.join('.'));
       else walk(item, k);
       at.pop();
     }
@@ -125,10 +144,11 @@ export function redactCodes<T>(value: T, path = ''): Redacted<T> {
   const walk = (v: unknown, at: string, parent: string | undefined): unknown => {
     if (Array.isArray(v)) return v.map((item, i) => walk(item, at ? `${at}.${i}` : String(i), parent));
     if (v === null || typeof v !== 'object') return v;
+    const record = v as Record<string, unknown>;
     const out: Record<string, unknown> = {};
-    for (const [k, item] of Object.entries(v)) {
+    for (const [k, item] of Object.entries(record)) {
       const here = at ? `${at}.${k}` : k;
-      const secret = redacts(parent, k, item);
+      const secret = redacts(parent, k, item, record);
       if (secret) found.push(here);
       // defineProperty: a parsed `__proto__` key stays a field instead of becoming the prototype
       Object.defineProperty(out, k, {

@@ -273,6 +273,29 @@ describe('code-like field names', () => {
     expect(codeFieldsIn(payload)).toEqual(r.found);
   });
 
+  it("leaves alone a code named for a reason, an error or a currency by the object it sits in, as reason_code is; a voucher's stays redacted", () => {
+    const payload = {
+      data: {
+        order_id: 'ord_1',
+        reason: { code: 'VENDOR_FAILURE', message: 'the vendor timed out' },
+        cancellation_reason: { code: 'OUT_OF_STOCK' },
+        errors: [{ code: 'E42' }],
+        currency: { code: 'USD', minor_units: 2 },
+        failure: { code: 'VENDOR_TIMEOUT', message: 'no answer' },
+        product: { code: 'LEAK-P' },
+        items: [{ product_id: 'p', code: 'LEAK-I' }],
+        voucher: { code: 'LEAK-V' },
+        code: 'LEAK-D',
+      },
+    };
+    const r = redactCodes(payload);
+    const text = JSON.stringify(r.value);
+    for (const kept of ['VENDOR_FAILURE', 'OUT_OF_STOCK', 'E42', '"code":"USD"', 'VENDOR_TIMEOUT']) expect(text).toContain(kept);
+    expect(text).not.toContain('LEAK-');
+    expect(r.found).toEqual(['data.product.code', 'data.items.0.code', 'data.voucher.code', 'data.code']);
+    expect(codeFieldsIn(payload)).toEqual(r.found);
+  });
+
   it('redacts a bare voucher holding a string (the code itself), not a voucher record', () => {
     const value = {
       data: { voucher: 'PLAINVOUCHERCODE99', gift_card: 'GC-1', order: { voucher: { voucher_id: 'vch_1', status: 'ISSUED' } } },
