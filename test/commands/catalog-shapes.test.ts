@@ -87,3 +87,55 @@ describe('availability of other shapes', () => {
     expect(await line('bool')).toEqual(['availability\tfalse', 'cached_stock\t']);
   });
 });
+
+describe('a catalog the server pages', () => {
+  it('products list and categories list follow every page (there is no --all): no product or category is left out unsaid', async () => {
+    server = await startLoopbackServer((req, res) => {
+      const url = new URL(req.target, 'http://x');
+      if (url.pathname === '/api/v1/products') {
+        // Our own has_more/next_cursor, the category filter kept on the next page.
+        const second = url.searchParams.get('cursor') === 'p2';
+        expect(url.searchParams.get('category_id')).toBe('retail');
+        return sendJson(res, 200, {
+          data: [product(second ? 'p-2' : 'p-1', { type: 'none' })],
+          has_more: !second,
+          next_cursor: second ? null : 'p2',
+        });
+      }
+      if (url.pathname === '/api/v1/categories') {
+        // Page numbers.
+        const page = Number(url.searchParams.get('page') ?? 1);
+        return sendJson(res, 200, { categories: [{ category_id: `c-${page}`, name: `Category ${page}` }], page, total_pages: 3 });
+      }
+      return sendJson(res, 404, {});
+    });
+    const products = await runCli(['products', 'list', '--category', 'retail', '--output', 'csv', '--fields', 'product_id'], {
+      env: env(),
+    });
+    expect(products.code, products.stderr).toBe(0);
+    expect(products.stdout).toBe('product_id\np-1\np-2\n');
+    const categories = await runCli(['categories', 'list', '--output', 'csv', '--fields', 'category_id'], { env: env() });
+    expect(categories.code, categories.stderr).toBe(0);
+    expect(categories.stdout).toBe('category_id\nc-1\nc-2\nc-3\n');
+    expect(categories.stderr).toContain(
+      'categories list: the server names its next page otherwise than has_more/next_cursor: followed page numbers',
+    );
+    expect(server.requests.map((r) => r.target)).toEqual([
+      '/api/v1/products?category_id=retail',
+      '/api/v1/products?category_id=retail&cursor=p2',
+      '/api/v1/categories',
+      '/api/v1/categories?page=2',
+      '/api/v1/categories?page=3',
+    ]);
+  });
+
+  it('a catalog list that says more follows with no way to ask for it: what came is printed, then exit 8, never a cut list with exit 0', async () => {
+    server = await startLoopbackServer((_req, res) => sendJson(res, 200, { data: [product('p-1', { type: 'none' })], has_more: true }));
+    const r = await runCli(['products', 'list', '--output', 'csv', '--fields', 'product_id'], { env: env() });
+    expect(r.code).toBe(8);
+    expect(r.stdout).toBe('product_id\np-1\n');
+    expect(r.stderr).toContain(
+      "products list: the server's list says more follows, but names no cursor, next link or page this version can follow: stopped after 1 product (1 page), the rest not fetched",
+    );
+  });
+});

@@ -1,6 +1,7 @@
 /** `vouchers categories list`: GET /categories. */
-import { listCategories } from '../../api/catalog.js';
+import { allPages, listCategories } from '../../api/catalog.js';
 import type { Category } from '../../contract/catalog.js';
+import { endOfPages } from '../../core/output/paging-notice.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
 import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -26,9 +27,11 @@ export async function run(f: Factory, options: CategoriesListOptions): Promise<v
   )
     return;
   const client = await f.client();
-  const res = await listCategories(client, { signal: f.io.signal });
-  await printList(f.io, res.data.data, COLUMNS, settings, {
+  // Every page, should the server page its categories (there is no --all: the list is all there is).
+  const all = await allPages((page) => listCategories(client, { signal: f.io.signal, page }));
+  await printList(f.io, all.rows, COLUMNS, settings, {
     empty: 'No categories are open to your organisation.',
     required: ['category_id', 'name'],
   });
+  endOfPages(f.io, settings, 'categories list', all, `${all.rows.length} categor${all.rows.length === 1 ? 'y' : 'ies'}`, '/categories');
 }

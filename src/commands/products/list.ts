@@ -1,8 +1,9 @@
 /** `vouchers products list [--currency C] [--country CC] [--category ID]`: GET /products. */
-import { listCategories, listProducts } from '../../api/catalog.js';
+import { allPages, listCategories, listProducts } from '../../api/catalog.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { isRecord } from '../../core/is-record.js';
 import { notice } from '../../core/output/notice.js';
+import { endOfPages } from '../../core/output/paging-notice.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import type { OutputSettings } from '../../core/output/options.js';
 import type { Product } from '../../contract/catalog.js';
@@ -91,9 +92,11 @@ export async function run(f: Factory, options: ProductsListOptions): Promise<voi
   const settings = resolveOutput(f.io, options, f.globals().color !== false);
   if (await handleFieldsFlag(f.io, settings, FIELDS, { open: true })) return;
   const client = await f.client();
-  const res = await listProducts(client, filters, { signal: f.io.signal });
-  await printList(f.io, res.data.data, COLUMNS, settings, { empty: 'No products match these filters.', required: PRODUCT_LAYOUT });
-  if (res.data.data.length === 0 && filters.category_id !== undefined) await noSuchCategory(f, client, filters.category_id, settings);
+  // Every page, should the server page its products (there is no --all: the list is all there is).
+  const all = await allPages((page) => listProducts(client, filters, { signal: f.io.signal, page }));
+  await printList(f.io, all.rows, COLUMNS, settings, { empty: 'No products match these filters.', required: PRODUCT_LAYOUT });
+  endOfPages(f.io, settings, 'products list', all, `${all.rows.length} product${all.rows.length === 1 ? '' : 's'}`, '/products');
+  if (all.rows.length === 0 && filters.category_id !== undefined) await noSuchCategory(f, client, filters.category_id, settings);
 }
 
 /**

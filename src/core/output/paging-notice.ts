@@ -5,6 +5,9 @@
  * for all: an incomplete list is not a success).
  */
 import { CliError } from '../errors/index.js';
+import type { IO } from '../io/io.js';
+import { notice } from './notice.js';
+import type { OutputSettings } from './options.js';
 
 /** `--all: … followed "pagination.next_cursor" (sent as cursor) to each next page (3 pages)`. */
 export function followedMessage(flag: string, via: string, pages: number): string {
@@ -18,4 +21,31 @@ export function unfollowableError(flag: string, fetched: string, path: string, t
     `${flag}: the server's list says more follows, but names no cursor, next link or page this version can follow: stopped after ${fetched}, the rest not fetched${traceId ? ` (trace ID ${traceId})` : ''}`,
     `see how the server pages with: vouchers api --raw GET ${path}; ask the provider which parameter carries the next page`,
   );
+}
+
+/** How a list read whole went (a catalog list, which has no --all): see api/catalog.ts's allPages. */
+export interface PagesRead {
+  pages: number;
+  via?: string;
+  unfollowable?: { traceId: string | undefined };
+  loop?: Error;
+}
+
+/**
+ * After the rows of a list read page after page were printed: the notice naming what was
+ * followed, if another way than ours; then, when the list stopped before its end, the error
+ * (exit 8) saying so, never a cut list with exit 0.
+ */
+export function endOfPages(
+  io: IO,
+  settings: Pick<OutputSettings, 'format'>,
+  command: string,
+  read: PagesRead,
+  fetched: string,
+  path: string,
+): void {
+  if (read.via) notice(io, settings, 'PAGES_FOLLOWED', followedMessage(command, read.via, read.pages));
+  if (read.loop) throw read.loop;
+  if (read.unfollowable)
+    throw unfollowableError(command, `${fetched} (${read.pages} page${read.pages === 1 ? '' : 's'})`, path, read.unfollowable.traceId);
 }
