@@ -83,7 +83,13 @@ describe('listener: the standard signature cases', () => {
     const body = JSON.stringify(orderEvent(23));
     const plain = await post(url, body, { 'content-type': 'application/json', 'x-hub-signature': `sha256=${hmac(body)}` });
     expect(plain.status, JSON.stringify(plain.json)).toBe(200);
-    expect(await storedIds(inboxPath)).toEqual([orderEvent(21), orderEvent(22), orderEvent(23)].map((e) => e.event_id));
+    // The same under the name GitHub gives it, the algorithm after the word.
+    const named = await post(url, JSON.stringify(orderEvent(24)), {
+      'content-type': 'application/json',
+      'x-hub-signature-256': `sha256=${hmac(JSON.stringify(orderEvent(24)))}`,
+    });
+    expect(named.status, JSON.stringify(named.json)).toBe(200);
+    expect(await storedIds(inboxPath)).toEqual([orderEvent(21), orderEvent(22), orderEvent(23), orderEvent(24)].map((e) => e.event_id));
     expect(schemes).toEqual(['HMAC of <t>POST<path><body> (the request scheme)', 'sha256=<HMAC of the body>, without a timestamp']);
     // Under another secret, none of them is accepted.
     const forged = await post(url, body, {
@@ -159,7 +165,7 @@ describe('listener: the standard signature cases', () => {
 
   it('a signature under another header name ending in "signature" (the document does not show it) is verified, and accepted when it matches', async () => {
     const { url } = await start();
-    for (const name of ['x-signature', 'webhook-signature']) {
+    for (const name of ['x-signature', 'webhook-signature', 'x-signature-sha256', 'x-hub-signature-256']) {
       const body = JSON.stringify(orderEvent(name.length));
       const { 'x-webhook-signature': sig, ...rest } = signedHeaders(body);
       const ok = await post(url, body, { ...rest, [name]: sig! });

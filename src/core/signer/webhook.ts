@@ -18,15 +18,19 @@ export const WEBHOOK_HEADERS = {
 
 /**
  * The signature of a delivery: X-Webhook-Signature, else another header named `…signature`
- * (`X-Signature`, `Webhook-Signature`) whose value carries a `v1=`: the document does not
- * show the header's name. The signature is verified the same way whatever its header.
+ * (`X-Signature`, `Webhook-Signature`), or so named with its algorithm after it
+ * (`X-Hub-Signature-256`, `X-Signature-SHA256`), whose value carries a `v1=` (or a
+ * `sha256=`): the document does not show the header's name. The signature is verified the
+ * same way whatever its header.
  */
+const SIGNATURE_NAME = /signature(-(sha-?)?256)?$/;
+
 export function signatureHeaderValue(headers: Record<string, string | string[] | undefined>): string | undefined {
   const value = (v: string | string[]) => (Array.isArray(v) ? v.join(',') : v);
   const own = headers[WEBHOOK_HEADERS.signature];
   if (own !== undefined) return value(own);
   for (const [name, v] of Object.entries(headers)) {
-    if (v !== undefined && name.toLowerCase().endsWith('signature') && /(^|,)\s*(v1|sha256)=/.test(value(v))) return value(v);
+    if (v !== undefined && SIGNATURE_NAME.test(name.toLowerCase()) && /(^|,)\s*(v1|sha256)=/.test(value(v))) return value(v);
   }
   return undefined;
 }
