@@ -25,6 +25,20 @@ export function canonicalStatus(status: unknown): OrderStatus | undefined {
   return STATUS_SYNONYMS[s];
 }
 
+/**
+ * Whether the status as sent says the money came back: REFUNDED (or REFUND) in any spelling.
+ * The failures canonicalStatus takes for REFUNDED (FAILED, REJECTED, DECLINED: final, no
+ * voucher) do not say so, and a refund is never claimed on their word.
+ */
+export function saysRefunded(status: unknown): boolean {
+  if (typeof status !== 'string') return false;
+  const s = status
+    .trim()
+    .toUpperCase()
+    .replace(/[\s-]+/g, '_');
+  return s === 'REFUNDED' || s === 'REFUND';
+}
+
 /** Whether an order is still being worked on (PENDING or PROCESSING, in any spelling): its codes may yet come. */
 export function isOpenStatus(status: unknown): boolean {
   const known = canonicalStatus(status);

@@ -11,6 +11,7 @@ import { configWith, quickClock } from '../helpers/sandbox.js';
 const DROPPED = 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CA';
 const CANCELLED = 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CB';
 const CANCELED = 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CC';
+const FAILED = 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CD';
 let server: LoopbackServer;
 let dir: string;
 
@@ -18,6 +19,10 @@ beforeAll(async () => {
   server = await startLoopbackServer((req, res) => {
     if (req.target.includes(DROPPED)) {
       res.socket?.destroy();
+      return;
+    }
+    if (req.target.includes(FAILED)) {
+      sendJson(res, 200, { order_id: FAILED, status: 'FAILED', total_amount: 10, currency: 'USD', vouchers: [] });
       return;
     }
     if (req.target.includes(CANCELED)) {
@@ -45,6 +50,19 @@ describe('orders cancel', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toContain(`Order ${CANCELLED} CANCELLED; the answer does not say the debit is refunded yet`);
     expect(r.stderr).not.toContain('the debit is refunded to');
+  });
+
+  it('an order that ended FAILED (final, no voucher) is never said to have its debit refunded: the status does not say so', async () => {
+    const wait = await cli(['orders', 'wait', FAILED, '--timeout', '2s']);
+    expect(wait.code, wait.stderr).toBe(5);
+    expect(wait.stderr).toContain(
+      `order ${FAILED} ended FAILED: no voucher was issued, and the 10.00 USD debit is to be refunded (the order does not say REFUNDED yet)`,
+    );
+    expect(wait.stderr).not.toContain('debit is refunded');
+    const cancel = await cli(['orders', 'cancel', FAILED, '--yes']);
+    expect(cancel.code, cancel.stderr).toBe(0);
+    expect(cancel.stderr).toContain(`Order ${FAILED} FAILED; the answer does not say the debit is refunded yet`);
+    expect(cancel.stderr).not.toContain('the debit is refunded to');
   });
 
   it('orders wait on an order left CANCELED (another spelling): says it ended so, not "without reaching CANCELED", nor that the debit is refunded', async () => {

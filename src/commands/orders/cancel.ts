@@ -2,7 +2,7 @@
  * `orders cancel ID`: cancel a PENDING order (extension POST /orders/{id}/cancel, signed);
  * the debit is refunded. Asks on a terminal, needs --yes otherwise.
  */
-import { canonicalStatus } from '../../contract/order-values.js';
+import { canonicalStatus, saysRefunded } from '../../contract/order-values.js';
 import { cancelOrder, getOrder } from '../../api/orders.js';
 import type { ApiClient } from '../../core/http/types.js';
 import type { OutputSettings } from '../../core/output/options.js';
@@ -61,9 +61,9 @@ export async function run(f: Factory, id: string, flags: CancelFlags): Promise<v
   const known = canonicalStatus(status);
   err(
     io,
-    known === 'REFUNDED'
+    saysRefunded(status)
       ? `Order ${orderId} ${status}: the debit is refunded to the ${res.data.currency || "order's"} wallet${trace}\n`
-      : known === 'CANCELLED'
+      : known === 'CANCELLED' || known === 'REFUNDED'
         ? `Order ${orderId} ${status}; the answer does not say the debit is refunded yet: see it with ${suggestedCommand(f.globals(), ['orders', 'get', orderId])}${trace}\n`
         : `Cancellation of order ${orderId} accepted (HTTP ${res.status}${status ? `, status ${status}` : ', no status in the answer'}); see its status and refund with ${suggestedCommand(f.globals(), ['orders', 'get', orderId])}${trace}\n`,
   );

@@ -9,7 +9,7 @@
  */
 import { isIssued } from '../../api/order-read.js';
 import type { Order, OrderStatus } from '../../contract/orders.js';
-import { canonicalStatus } from '../../contract/order-values.js';
+import { canonicalStatus, saysRefunded } from '../../contract/order-values.js';
 import { CliError } from '../../core/errors/index.js';
 import { formatMoney } from '../../core/output/format.js';
 import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
@@ -37,7 +37,7 @@ export class OrderNotFulfilledError extends CliError {
   ) {
     super(
       'rejected',
-      `${ended(order, context.until)}: no voucher was issued, and the ${formatMoney(order.total_amount, order.currency)} debit ${canonicalStatus(order.status) === 'REFUNDED' ? 'is refunded' : 'is to be refunded (the order does not say REFUNDED yet)'} to the ${order.currency} wallet`,
+      `${ended(order, context.until)}: no voucher was issued, and the ${formatMoney(order.total_amount, order.currency)} debit ${saysRefunded(order.status) ? 'is refunded' : 'is to be refunded (the order does not say REFUNDED yet)'} to the ${order.currency} wallet`,
       `see why in its timeline: ${suggestedCommand(context.globals, ['orders', 'get', order.order_id])}`,
     );
   }
