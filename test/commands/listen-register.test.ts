@@ -254,6 +254,26 @@ describe('vouchers listen --register, its terminal closed (SIGHUP)', () => {
     expect(shown.url).toBe(appUrl);
   });
 
+  it('a server answering 404 to GET /webhooks (it has no such endpoint, as the document has none): warns that none is put back, never takes it for "no endpoint"', async () => {
+    const { sendJson, startLoopbackServer } = await import('../helpers/loopback-server.js');
+    const server = await startLoopbackServer((req, res) =>
+      req.method === 'GET'
+        ? sendJson(res, 404, { error: { name: 'NotFound', code: 'NOT_FOUND', message: 'no route' } })
+        : sendJson(res, 200, { id: 'wh_1', url: JSON.parse(req.body).url, secret: 'whsec_loopback_0123456789abcdef' }),
+    );
+    closers.push(() => server.close());
+    const { io } = await startListen({
+      VOUCHERS_CONFIG_DIR: tempConfigDir(),
+      VOUCHERS_BASE_URL: server.baseUrl,
+      VOUCHERS_API_KEY: 'k',
+      VOUCHERS_API_SECRET: 'sk_test_0123456789',
+    });
+    expect(io.stderrText()).toContain(
+      'Warning: this server did not show which endpoint was registered before (GET /webhooks), so none is put back',
+    );
+    expect(io.stderrText()).not.toContain('whsec_loopback');
+  });
+
   it('a server that does not show the endpoint before: warns that none is put back when it stops', async () => {
     const { sendJson, startLoopbackServer } = await import('../helpers/loopback-server.js');
     const server = await startLoopbackServer((req, res) =>

@@ -68,10 +68,17 @@ export interface Registration {
 }
 
 /**
- * The registered endpoint; undefined when there is none (404); 'unknown' when the server
- * answered otherwise or in a shape that names no URL: then it cannot be put back.
+ * The registered endpoint; undefined when there is none; 'unknown' when the server answered
+ * otherwise or in a shape that names no URL: then it cannot be put back. A 404 says "none"
+ * only from our own sandbox (`ownSandbox`: a profile with its operator surface, as certify
+ * takes it): GET /webhooks is an extension, and a server without it answers 404 too, which
+ * says nothing of an endpoint it may hold.
  */
-async function currentEndpoint(client: ApiClient, signal: AbortSignal): Promise<PreviousEndpoint | 'unknown' | undefined> {
+async function currentEndpoint(
+  client: ApiClient,
+  signal: AbortSignal,
+  ownSandbox: boolean,
+): Promise<PreviousEndpoint | 'unknown' | undefined> {
   try {
     const found = endpointRecord((await getWebhook(client, { signal, probe: true })).data);
     const url = found ? endpointUrlOf(found) : undefined;
@@ -81,7 +88,7 @@ async function currentEndpoint(client: ApiClient, signal: AbortSignal): Promise<
       events: Array.isArray(found.events) ? (found.events as unknown[]).filter((e): e is string => typeof e === 'string') : undefined,
     };
   } catch (e) {
-    if (e instanceof ApiError && e.status === 404) return undefined;
+    if (e instanceof ApiError && e.status === 404 && ownSandbox) return undefined;
     if (e instanceof ApiError) return 'unknown';
     throw e;
   }
@@ -159,9 +166,10 @@ export async function forgetEndpointNote(f: Factory, server: string): Promise<vo
 
 export async function registerListener(f: Factory, url: string, knownSecrets: readonly string[]): Promise<Registration> {
   const client = await f.client();
-  const looked = await currentEndpoint(client, f.io.signal);
+  const own = await f.profile();
+  const looked = await currentEndpoint(client, f.io.signal, Boolean(own.admin_url && own.admin_token));
   const shown = looked === 'unknown' ? undefined : looked;
-  const server = (await f.profile()).base_url ?? '';
+  const server = own.base_url ?? '';
   const path = await notesPath(f);
   const notes = await readNotes(path);
   const note = Object.hasOwn(notes, server) ? notes[server] : undefined;
