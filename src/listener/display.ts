@@ -16,7 +16,7 @@ import { batchedOutput } from '../core/io/batched-output.js';
 import type { IO } from '../core/io/io.js';
 import { styleStatus } from '../core/output/format.js';
 import { describeForward } from './forward.js';
-import { displayText, escapeText } from '../core/output/printable.js';
+import { displayText, escapeText, payloadId } from '../core/output/printable.js';
 import { jsonLine } from '../core/output/json-text.js';
 import { suggestedCommand } from '../core/output/next-page.js';
 import { codeFieldsIn, redactCodes } from './redact.js';
@@ -71,7 +71,7 @@ export function eventSummary(entry: Pick<InboxEntry, 'received_at' | 'envelope'>
     received_at: entry.received_at,
     event: entry.envelope.event,
     event_id: entry.envelope.event_id,
-    order_id: str(data.order_id) || null,
+    order_id: str(payloadId(data.order_id)) || null,
     status: str(data.status) || null,
   };
 }
@@ -110,7 +110,7 @@ function eventPieces(c: ChalkInstance, entry: Pick<InboxEntry, 'received_at' | '
     { text: clock(entry.received_at), paint: c.dim, spare: true },
     { text: displayText(entry.envelope.event), paint: c.bold, pad: 25, cut: 'end', min: TYPE_MIN },
     { text: displayText(entry.envelope.event_id), cut: 'id', min: ID_MIN },
-    { text: str(data.order_id) || '-', drop: 2 },
+    { text: str(payloadId(data.order_id)) || '-', drop: 2 },
   ];
   if (status) pieces.push({ text: status, paint: (s) => styleStatus(s, c), drop: 1 });
   else if (extra) pieces.push({ text: extra, drop: 1 });

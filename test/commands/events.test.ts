@@ -105,6 +105,20 @@ describe('vouchers events list', () => {
     expect(JSON.parse(limited.stdout)).toEqual([{ event_id: testId('evt', 2), status: 'PENDING' }]);
   });
 
+  it('shows an order id sent as a number ("order_id": 981234), though the document names a string ord_<id>', async () => {
+    const dir = tempConfigDir();
+    const numbered = {
+      event: 'order.delivered',
+      event_id: testId('evt', 7),
+      created_at: '2026-11-22T09:30:00Z',
+      data: { order_id: 981234, status: 'DELIVERED' },
+    };
+    writeFileSync(join(dir, 'events.ndjson'), JSON.stringify(entry(numbered, '2026-11-22T11:00:00.000Z')) + '\n', { mode: 0o600 });
+    const r = await runCli(['events', 'list', '--json'], { configDir: dir, overrides: { clock } });
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { order_id: string | null }[]).map((e) => e.order_id)).toEqual(['981234']);
+  });
+
   it('explains bad filters, and an empty inbox is not an error', async () => {
     const bad = await runCli(['events', 'list', '--since', 'yesterday']);
     expect(bad.code).toBe(2);

@@ -2,7 +2,7 @@
 import { bodyNumberOf, differsFromFirst, driftOf, isUnknownType, type InboxEntry } from '../../core/journal/inbox.js';
 import type { Column } from '../../core/output/print.js';
 import { formatTime, styleStatus } from '../../core/output/format.js';
-import { displayText, isPrintableName } from '../../core/output/printable.js';
+import { displayText, isPrintableName, payloadId } from '../../core/output/printable.js';
 import { redactCodes } from '../../listener/redact.js';
 
 export interface EventRow {
@@ -55,7 +55,7 @@ export function toRow(entry: InboxEntry, forwarded = false): EventRow {
     event: entry.envelope.event,
     event_id: entry.envelope.event_id,
     created_at: entry.envelope.created_at,
-    order_id: summary(data.order_id),
+    order_id: payloadId(data.order_id) ?? null,
     status: summary(data.status),
     unknown_type: isUnknownType(entry),
     drift: driftOf(entry),

@@ -44,6 +44,15 @@ export function isPrintableName(value: string): boolean {
   return PLAIN_NAME.test(value) || unicodePatterns().printable.test(value);
 }
 
+/**
+ * An id from a payload as text: a printable name, or a whole number written in digits (the
+ * document leaves id shapes open, and a server may number its orders); else undefined.
+ */
+export function payloadId(value: unknown): string | undefined {
+  if (typeof value === 'number') return Number.isSafeInteger(value) && value >= 0 ? String(value) : undefined;
+  return typeof value === 'string' && isPrintableName(value) ? value : undefined;
+}
+
 function escapeUnits(ch: string): string {
   let out = '';
   for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, '0')}`;
