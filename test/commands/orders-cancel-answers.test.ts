@@ -12,6 +12,7 @@ const DROPPED = 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CA';
 const CANCELLED = 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CB';
 const CANCELED = 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CC';
 const FAILED = 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CD';
+const FAILED_REFUSED = 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE';
 let server: LoopbackServer;
 let dir: string;
 
@@ -19,6 +20,14 @@ beforeAll(async () => {
   server = await startLoopbackServer((req, res) => {
     if (req.target.includes(DROPPED)) {
       res.socket?.destroy();
+      return;
+    }
+    if (req.target.includes(FAILED_REFUSED)) {
+      if (req.method === 'POST')
+        sendJson(res, 409, {
+          error: { name: 'OrderNotCancellable', code: 'ORDER_NOT_CANCELLABLE', message: 'only a PENDING order can be cancelled' },
+        });
+      else sendJson(res, 200, { order_id: FAILED_REFUSED, status: 'FAILED', total_amount: 10, currency: 'USD', vouchers: [] });
       return;
     }
     if (req.target.includes(FAILED)) {
@@ -63,6 +72,13 @@ describe('orders cancel', () => {
     expect(cancel.code, cancel.stderr).toBe(0);
     expect(cancel.stderr).toContain(`Order ${FAILED} FAILED; the answer does not say the debit is refunded yet`);
     expect(cancel.stderr).not.toContain('the debit is refunded to');
+  });
+
+  it('cancel refused (409) of an order that ended FAILED: says it ended without vouchers, not that it was cancelled before', async () => {
+    const r = await cli(['orders', 'cancel', FAILED_REFUSED, '--yes']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Order ${FAILED_REFUSED} is already FAILED: it ended without vouchers, nothing was done now`);
+    expect(r.stderr).not.toContain('cancelled before');
   });
 
   it('orders wait on an order left CANCELED (another spelling): says it ended so, not "without reaching CANCELED", nor that the debit is refunded', async () => {

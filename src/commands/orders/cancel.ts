@@ -101,9 +101,11 @@ async function alreadyCancelled(
   const status = typeof res.data.status === 'string' ? (res.data.status as string) : undefined;
   const known = canonicalStatus(status);
   if (known !== 'CANCELLED' && known !== 'REFUNDED') return false;
+  // FAILED, REJECTED or DECLINED stand for REFUNDED (final, no voucher) but say nothing of a cancel.
+  const why = known === 'CANCELLED' || saysRefunded(status) ? 'it was cancelled before' : 'it ended without vouchers';
   err(
     f.io,
-    `Order ${orderId} is already ${status}: it was cancelled before, nothing was done now (the cancel was refused: HTTP ${refused.status} ${refused.apiCode}${refused.traceId ? `, trace ${refused.traceId}` : ''})\n`,
+    `Order ${orderId} is already ${status}: ${why}, nothing was done now (the cancel was refused: HTTP ${refused.status} ${refused.apiCode}${refused.traceId ? `, trace ${refused.traceId}` : ''})\n`,
   );
   await printOrder(f.io, res.data, settings, { reveal: false, full: true, received: res.received });
   return true;
