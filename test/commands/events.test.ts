@@ -39,8 +39,11 @@ afterEach(async () => {
   for (const s of servers.splice(0)) await s();
 });
 
-async function app(status: number): Promise<{ url: string; received: { body: string; headers: IncomingMessage['headers'] }[] }> {
-  const received: { body: string; headers: IncomingMessage['headers'] }[] = [];
+type Received = { body: string; headers: IncomingMessage['headers'] }[];
+
+/** An app answering every delivery with `status`; `onDelivery` sees each as it comes (what came so far). */
+async function app(status: number, onDelivery?: (received: Received) => void): Promise<{ url: string; received: Received }> {
+  const received: Received = [];
   const server = createServer((req, res) => {
     let body = '';
     req.on('data', (c) => {
@@ -48,6 +51,7 @@ async function app(status: number): Promise<{ url: string; received: { body: str
     });
     req.on('end', () => {
       received.push({ body, headers: req.headers });
+      onDelivery?.(received);
       res.writeHead(status).end();
     });
   });
@@ -498,21 +502,11 @@ describe('vouchers events replay', () => {
   it('--not-forwarded replays the events as read at the start: the inbox is read once, not again for each event', async () => {
     const dir = inboxDir();
     const inbox = join(dir, 'events.ndjson');
-    const received: string[] = [];
     // The app empties the inbox when the first replay reaches it: a run that read the inbox
     // again for each event would find the others gone.
-    const server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        received.push(body);
-        if (received.length === 1) writeFileSync(inbox, '');
-        res.writeHead(204).end();
-      });
+    const { url, received } = await app(204, (got) => {
+      if (got.length === 1) writeFileSync(inbox, '');
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    servers.push(() => new Promise((r) => server.close(() => r())));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
     const r = await runCli(['events', 'replay', '--not-forwarded', '--forward-to', url, '--secret', SECRET], { configDir: dir });
     expect(r.stderr).toMatch(/Replayed 4 events: each answered 2xx/);
     expect(r.code).toBe(0);
@@ -522,26 +516,16 @@ describe('vouchers events replay', () => {
   it('event ids named are found in one read of the inbox, not one read each', async () => {
     const dir = inboxDir();
     const inbox = join(dir, 'events.ndjson');
-    const received: string[] = [];
     // The app empties the inbox when the first replay reaches it: a run that read the inbox
     // again for each id would find the others gone.
-    const server = createServer((req, res) => {
-      let body = '';
-      req.on('data', (c) => (body += c));
-      req.on('end', () => {
-        received.push(body);
-        if (received.length === 1) writeFileSync(inbox, '');
-        res.writeHead(204).end();
-      });
+    const { url, received } = await app(204, (got) => {
+      if (got.length === 1) writeFileSync(inbox, '');
     });
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    servers.push(() => new Promise((r) => server.close(() => r())));
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/webhooks`;
     const ids = [testId('evt', 1), testId('evt', 11), testId('evt', 21), testId('evt', 2)];
     const r = await runCli(['events', 'replay', ...ids, '--forward-to', url, '--secret', SECRET], { configDir: dir });
     expect(r.stderr).toMatch(/Replayed 4 events: each answered 2xx/);
     expect(r.code).toBe(0);
-    expect(received.map((b) => JSON.parse(b).event_id)).toEqual(ids);
+    expect(received.map((d) => (JSON.parse(d.body) as { event_id: string }).event_id)).toEqual(ids);
     // An id not stored is still said, and the others go.
     writeFileSync(inbox, '');
     const again = inboxDir();

@@ -254,12 +254,11 @@ describe('vouchers listen --register, its terminal closed (SIGHUP)', () => {
     expect(shown.url).toBe(appUrl);
   });
 
-  it('a server answering 404 to GET /webhooks (it has no such endpoint, as the document has none): warns that none is put back, never takes it for "no endpoint"', async () => {
+  /** listen --register against a server whose GET /webhooks answers `get`, and whose POST answers `post`'s status and body. */
+  async function listenAgainst(get: [number, unknown], post: (url: string) => [number, unknown]) {
     const { sendJson, startLoopbackServer } = await import('../helpers/loopback-server.js');
     const server = await startLoopbackServer((req, res) =>
-      req.method === 'GET'
-        ? sendJson(res, 404, { error: { name: 'NotFound', code: 'NOT_FOUND', message: 'no route' } })
-        : sendJson(res, 200, { id: 'wh_1', url: JSON.parse(req.body).url, secret: 'whsec_loopback_0123456789abcdef' }),
+      req.method === 'GET' ? sendJson(res, ...get) : sendJson(res, ...post((JSON.parse(req.body) as { url: string }).url)),
     );
     closers.push(() => server.close());
     const { io } = await startListen({
@@ -272,25 +271,19 @@ describe('vouchers listen --register, its terminal closed (SIGHUP)', () => {
       'Warning: this server did not show which endpoint was registered before (GET /webhooks), so none is put back',
     );
     expect(io.stderrText()).not.toContain('whsec_loopback');
+  }
+
+  it('a server answering 404 to GET /webhooks (it has no such endpoint, as the document has none): warns that none is put back, never takes it for "no endpoint"', async () => {
+    await listenAgainst([404, { error: { name: 'NotFound', code: 'NOT_FOUND', message: 'no route' } }], (url) => [
+      200,
+      { id: 'wh_1', url, secret: 'whsec_loopback_0123456789abcdef' },
+    ]);
   });
 
   it('a server that does not show the endpoint before: warns that none is put back when it stops', async () => {
-    const { sendJson, startLoopbackServer } = await import('../helpers/loopback-server.js');
-    const server = await startLoopbackServer((req, res) =>
-      req.method === 'GET'
-        ? sendJson(res, 405, { error: { name: 'MethodNotAllowed', code: 'METHOD_NOT_ALLOWED', message: 'no' } })
-        : sendJson(res, 201, { webhook_id: 'wh_1', url: JSON.parse(req.body).url, signing_secret: 'whsec_loopback_0123456789abcdef' }),
-    );
-    closers.push(() => server.close());
-    const { io } = await startListen({
-      VOUCHERS_CONFIG_DIR: tempConfigDir(),
-      VOUCHERS_BASE_URL: server.baseUrl,
-      VOUCHERS_API_KEY: 'k',
-      VOUCHERS_API_SECRET: 'sk_test_0123456789',
-    });
-    expect(io.stderrText()).toContain(
-      'Warning: this server did not show which endpoint was registered before (GET /webhooks), so none is put back',
-    );
-    expect(io.stderrText()).not.toContain('whsec_loopback');
+    await listenAgainst([405, { error: { name: 'MethodNotAllowed', code: 'METHOD_NOT_ALLOWED', message: 'no' } }], (url) => [
+      201,
+      { webhook_id: 'wh_1', url, signing_secret: 'whsec_loopback_0123456789abcdef' },
+    ]);
   });
 });
