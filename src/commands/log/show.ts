@@ -1,6 +1,6 @@
 /** `vouchers log`: print the request log (table on a TTY, TSV piped, JSON/NDJSON/CSV). */
 import { CliError, OutputClosed, UsageError } from '../../core/errors/index.js';
-import { isFailed } from '../../core/journal/request-log.js';
+import { isFailed } from '../../core/journal/request-log-merge.js';
 import { ambiguousTraces, logFilter } from './filters.js';
 import type { RequestLogEntry } from '../../core/journal/types.js';
 import { resolveOutput } from '../../core/output/options.js';

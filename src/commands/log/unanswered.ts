@@ -7,7 +7,7 @@
  * does it twice, for the 24 hours it keeps a key) and where to look first; past those
  * hours, only where to look.
  */
-import { KEY_KEPT_MS } from '../../core/journal/request-log.js';
+import { KEY_KEPT_MS } from '../../core/journal/request-log-merge.js';
 import type { RequestLogEntry } from '../../core/journal/types.js';
 import { shellQuote } from '../../core/output/shell-quote.js';
 

@@ -8,7 +8,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { isFailed, mergeSending, openRequestLog } from '../../../src/core/journal/request-log.js';
+import { openRequestLog } from '../../../src/core/journal/request-log.js';
+import { isFailed, mergeSending } from '../../../src/core/journal/request-log-merge.js';
 import type { RequestLogEntry } from '../../../src/core/journal/types.js';
 
 const T1 = '2026-11-22T09:30:00.000Z';
