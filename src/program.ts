@@ -158,13 +158,14 @@ export function unknownHelpTopic(program: CommandUnknownOpts, argv: readonly str
   for (const word of argv.slice(afterRootOptions(argv))) {
     // An option, or an argument of a command that has no subcommands: the command is named.
     if (word.startsWith('-') || cmd.commands.length === 0) break;
-    const sub = cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
+    const sub = subcommand(cmd, word);
     if (!sub) return { message: `unknown command '${word}'`, hint: `see ${commandPath(cmd)} --help` };
     cmd = sub;
   }
   return undefined;
 }
 
+/** The command under `cmd` named `word` (or one of its aliases). */
 function subcommand(cmd: CommandUnknownOpts, word: string): CommandUnknownOpts | undefined {
   return cmd.commands.find((c) => c.name() === word || c.aliases().includes(word));
 }
