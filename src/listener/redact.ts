@@ -86,8 +86,31 @@ function namesItsCode(parent: string): boolean {
  * an object named for what it codes (`reason`, `error`, `currency`: namesItsCode) is not.
  */
 function isCodeFieldIn(parent: string | undefined, key: string): boolean {
-  if (parent !== undefined && /^codes?$/.test(words(key).join('_')) && namesItsCode(parent)) return false;
-  return isCodeField(key) || (parent !== undefined && isCodeField(`${parent}_${key}`));
+  if (parent === undefined) return isCodeField(key);
+  let byKey = answersIn.get(parent);
+  if (byKey === undefined) answersIn.set(parent, (byKey = new Map()));
+  let answer = byKey.get(key);
+  if (answer === undefined) {
+    answer = judgeIn(parent, key);
+    if (++answersInCount > MAX_ANSWERS) {
+      answersIn.clear();
+      answersInCount = 0;
+    } else byKey.set(key, answer);
+  }
+  return answer;
+}
+
+/**
+ * isCodeFieldIn's answers by the parent's name, then the field's: every event shown is
+ * walked, and the same few pairs come back in each (the names' words, split by regular
+ * expressions, cost more than the rest of the walk).
+ */
+const answersIn = new Map<string, Map<string, boolean>>();
+let answersInCount = 0;
+
+function judgeIn(parent: string, key: string): boolean {
+  if (/^codes?$/.test(words(key).join('_')) && namesItsCode(parent)) return false;
+  return isCodeField(key) || isCodeField(`${parent}_${key}`);
 }
 
 /**

@@ -344,6 +344,20 @@ describe('code-like field names', () => {
     ]);
   });
 
+  it('answers a field by its own name and its parent name the same each time, past the answers it remembers', () => {
+    // Each pair is judged once and remembered; more pairs than are remembered (2,048) start afresh.
+    const pairs = Array.from({ length: 3_000 }, (_, i) => i);
+    const value = (i: number) => ({
+      [`reason${i}`]: { code: 'R' },
+      reason: { code: 'NOT_A_VOUCHER' },
+      card: { number: '4111' },
+      [`box${i}`]: { code: 'LEAK' },
+    });
+    const expected = pairs.map((i) => [`reason${i}.code`, 'card.number', `box${i}.code`]);
+    for (let round = 0; round < 2; round++) expect(pairs.map((i) => codeFieldsIn(value(i)))).toEqual(expected);
+    expect(codeFieldsIn({ error: { code: 'X' }, currency: { code: 'USD' }, product: { code: 'P' } })).toEqual(['product.code']);
+  });
+
   it('safeJson parses back to the same value', () => {
     const v = { s: 'a\u0085b\u2028c\u{E0041}d\u00e9', n: [1, { x: null }] };
     const text = safeJson(v, 2);
