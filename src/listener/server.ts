@@ -289,25 +289,33 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     if (closing) sendJson(res, 200, { received: true }, { connection: 'close' });
     else res.writeHead(200, RECEIVED_HEADERS).end(RECEIVED);
     if (!options.filter(envelope.event)) return;
+    // Shown and forwarded once every delivery stored in the same batch has been answered too:
+    // the batch's continuations run back to back, and this one's line waits behind them.
+    queueMicrotask(() => shown(req, entry, body));
+  }
+
+  /** After a stored event's acknowledgement: its line, and its forward. */
+  function shown(req: IncomingMessage, entry: InboxEntry, body: Buffer): void {
     report({ kind: 'event', entry });
     const forwarder = options.forwarder;
-    if (forwarder) {
-      const headers: Record<string, string> = {
-        'content-type': headerValue(req, 'content-type') ?? 'application/json',
-        'user-agent': 'vouchers-listen',
-      };
-      for (const name of Object.values(WEBHOOK_HEADERS)) {
-        const v = headerValue(req, name);
-        if (v !== undefined) headers[name] = v;
-      }
-      // Signed anew for each attempt, with this listener's secrets: the sender's signature
-      // ages, and a retry minutes later would be refused by an app that checks its timestamp.
-      const sign = (timestamp: number) => ({
-        [WEBHOOK_HEADERS.timestamp]: String(timestamp),
-        [WEBHOOK_HEADERS.signature]: signWebhook(body, secrets, timestamp),
-      });
-      void forwarder.forward({ eventId: envelope.event_id, bodyNumber: bodyNumberOf(entry), body, headers, sign }).catch(() => undefined);
+    if (!forwarder) return;
+    const headers: Record<string, string> = {
+      'content-type': headerValue(req, 'content-type') ?? 'application/json',
+      'user-agent': 'vouchers-listen',
+    };
+    for (const name of Object.values(WEBHOOK_HEADERS)) {
+      const v = headerValue(req, name);
+      if (v !== undefined) headers[name] = v;
     }
+    // Signed anew for each attempt, with this listener's secrets: the sender's signature
+    // ages, and a retry minutes later would be refused by an app that checks its timestamp.
+    const sign = (timestamp: number) => ({
+      [WEBHOOK_HEADERS.timestamp]: String(timestamp),
+      [WEBHOOK_HEADERS.signature]: signWebhook(body, secrets, timestamp),
+    });
+    void forwarder
+      .forward({ eventId: entry.envelope.event_id, bodyNumber: bodyNumberOf(entry), body, headers, sign })
+      .catch(() => undefined);
   }
 
   const requestTimeout = options.requestTimeoutMs ?? 4_000;

@@ -1,10 +1,10 @@
 import { createHmac } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { Agent, request } from 'node:http';
+import { Agent, request, ServerResponse } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { readInbox, type InboxEntry } from '../../src/core/journal/inbox.js';
 import { InboxWriter } from '../../src/core/journal/inbox-writer.js';
 import { parseEventFilter } from '../../src/listener/filter.js';
@@ -418,6 +418,34 @@ describe('listener: duplicates and durability', () => {
     expect((await storedIds(inboxPath)).sort()).toEqual(Array.from({ length: 60 }, (_, i) => testId('evt', 100 + i)).sort());
     expect(inbox.stats.appended).toBe(60);
     expect(inbox.stats.flushes).toBeLessThanOrEqual(3);
+  });
+
+  it('answers every delivery of a batch before it shows any of them', async () => {
+    const { url, inbox, activity } = await start();
+    // The three deliveries are stored in one batch: handed to the inbox together once all three are read.
+    const store = inbox.store.bind(inbox);
+    const held: (() => void)[] = [];
+    inbox.store = (entry, json) =>
+      new Promise((resolve, reject) => {
+        held.push(() => void store(entry, json).then(resolve, reject));
+        if (held.length === 3) for (const go of held) go();
+      });
+    // How many events had been shown when each answer was sent.
+    const shownAtAnswer: number[] = [];
+    const end = ServerResponse.prototype.end;
+    const spy = vi.spyOn(ServerResponse.prototype, 'end').mockImplementation(function (this: ServerResponse, ...args: unknown[]) {
+      shownAtAnswer.push(activity.length);
+      return (end as (...a: unknown[]) => ServerResponse).apply(this, args);
+    });
+    try {
+      const answers = await Promise.all([50, 51, 52].map((n) => deliver(url, orderEvent(n))));
+      expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    } finally {
+      spy.mockRestore();
+    }
+    expect(inbox.stats.flushes).toBe(1);
+    expect(shownAtAnswer).toEqual([0, 0, 0]);
+    expect(activity.map((a) => a.kind)).toEqual(['event', 'event', 'event']);
   });
 
   it('close() finishes a delivery in flight: stored, acknowledged with Connection: close, then closed', async () => {
