@@ -65,11 +65,21 @@ describe('reconciliation get', () => {
     const report = ReconciliationReport.parse(JSON.parse(json.stdout));
     expect(report.summary.drifted).toBeGreaterThanOrEqual(1);
     expect(report.drifts.map((d) => d.order_id)).toContain(order.data.order_id);
+    // Our allocation is the voucher's id: shown as it is. The vendor's record is no id: masked as a code.
+    const ours = report.drifts.find((d) => d.order_id === order.data.order_id)!;
+    expect(ours.our_allocation).toMatch(/^vch_[0-9A-Z]{26}$/);
+    expect(ours.vendor_record).toBe('••••••••0001');
     const tty = await runCli(['reconciliation', 'get', 'today'], { env: envOf(planned), tty: true, columns: 200 });
     expect(tty.stdout).toContain('RESOLUTION');
     expect(tty.stdout).toContain(order.data.order_id);
-    expect(tty.stdout).toContain('VR-TEST-0001');
+    expect(tty.stdout).toContain(ours.our_allocation);
+    expect(tty.stdout).toContain('••••••••0001');
+    expect(tty.stdout).not.toContain('VR-TEST-0001');
     expect(tty.stdout).toContain('pending');
+    expect(tty.stderr).toContain('Codes are masked: add --reveal to show them');
+    const revealed = await runCli(['reconciliation', 'get', 'today', '--reveal'], { env: envOf(planned), tty: true, columns: 200 });
+    expect(revealed.stdout).toContain('VR-TEST-0001');
+    expect(revealed.stdout).toContain(ours.our_allocation);
     const piped = await runCli(['reconciliation', 'get', 'today'], { env: envOf(planned) });
     expect(piped.stdout).toMatch(new RegExp(`^${order.data.order_id}\tsandbox-vendor\tsbx-instant\t`, 'm'));
   });

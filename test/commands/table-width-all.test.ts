@@ -190,7 +190,7 @@ describe.each([60, 80, 120])('at %i columns', (columns) => {
     }
   });
 
-  it('reconciliation get: ids (order, vendor, product, our voucher) whole, the Japanese vendor record shortened or left out', async () => {
+  it('reconciliation get: ids (order, vendor, product, our voucher) whole, the Japanese vendor record masked whole or left out', async () => {
     const report = await jsonOf<{ drifts: { order_id: string; vendor: string; product_id: string; our_allocation: string }[] }>([
       'reconciliation',
       'get',

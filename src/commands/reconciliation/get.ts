@@ -5,14 +5,15 @@ import { UsageError } from '../../core/errors/index.js';
 import { out } from '../../core/io/io.js';
 import { formatTime, styleStatus } from '../../core/output/format.js';
 import { handleFieldsFlag, printList, printRecord, type Column } from '../../core/output/print.js';
-import { resolveOutput } from '../../core/output/options.js';
+import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import type { ReconciliationGetOptions } from './index.js';
-import { noticeFor } from '../../core/output/notice.js';
+import { notice, noticeFor } from '../../core/output/notice.js';
 import { isRecord } from '../../core/is-record.js';
 import { unreadRows } from '../../core/http/unread.js';
 import { genericFields } from '../../core/output/generic.js';
-import { maskCodes, maskSecrets } from '../../core/output/mask.js';
+import { maskSecrets } from '../../core/output/mask.js';
+import { redactReport } from './redact.js';
 
 export type { ReconciliationGetOptions };
 
@@ -33,17 +34,17 @@ export function reportDate(text: string, now: number): string {
 }
 
 /**
- * Ids (the order, the vendor, the product, our voucher), the time and the resolution are
- * never cut: only the vendor's record, free text, is shortened. On a narrow terminal the
- * optional columns go, the least telling first: the vendor, the product, the time, then
- * the two sides of the drift.
+ * Ids (the order, the vendor, the product, our voucher), the two vouchers (masked to their
+ * last 4 unless revealed: a cut one would show only its dots), the time and the resolution
+ * are never cut. On a narrow terminal the optional columns go, the least telling first: the
+ * vendor, the product, the time, then the two sides of the drift.
  */
 const DRIFT_COLUMNS: Column<Drift>[] = [
   { field: 'order_id', header: 'ORDER' },
   { field: 'vendor', header: 'VENDOR', shrink: false, priority: 0 },
   { field: 'product_id', header: 'PRODUCT', priority: 1 },
   { field: 'our_allocation', header: 'OUR ALLOCATION', shrink: false, priority: 4 },
-  { field: 'vendor_record', header: 'VENDOR RECORD', shrink: true, priority: 3 },
+  { field: 'vendor_record', header: 'VENDOR RECORD', shrink: false, priority: 3 },
   { field: 'detected_at', header: 'DETECTED', get: (d) => formatTime(d.detected_at), priority: 2 },
   { field: 'resolution', header: 'RESOLUTION', style: (s, c) => styleStatus(s, c) },
 ];
@@ -68,9 +69,17 @@ export async function run(f: Factory, dateText: string, options: ReconciliationG
   const res = await getReconciliation(client, date, { signal: f.io.signal });
   // The contract may change: any 2xx body is read, whatever its shape (none at all, a
   // summary that is null or named otherwise); only what is there is shown.
-  // Code-like fields (a `code`, a `pin` under any name) are masked as `vouchers api` masks
-  // them: this command has no --reveal.
-  const report: unknown = maskCodes(res.data);
+  // A drift's two vouchers (our_allocation, vendor_record) unless they are ids, and
+  // code-like fields anywhere (a `code`, a `pin` under any name), are masked unless --reveal.
+  const { report, masked } = redactReport(res.data, Boolean(options.reveal));
+  await show(f, report, settings);
+  if (masked)
+    notice(f.io, settings, 'CODES_MASKED', `Codes are masked: add --reveal to show them${res.traceId ? ` · trace ${res.traceId}` : ''}`);
+}
+
+/** The report as the output settings ask: see run. */
+async function show(f: Factory, report: unknown, settings: OutputSettings): Promise<void> {
+  const whole = settings.format === 'json';
   const drifts: unknown[] = isRecord(report) && Array.isArray(report.drifts) ? report.drifts : report === undefined ? unreadRows() : [];
   if (whole) {
     await printRecord(f.io, report, [], settings);

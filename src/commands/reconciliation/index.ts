@@ -7,7 +7,8 @@ function declareGet(reconciliation: Command) {
   const get = reconciliation
     .command('get')
     .description('[experimental] Show the reconciliation report of one UTC day: summary and drifts')
-    .argument('<date>', 'UTC day, YYYY-MM-DD (or "today" / "yesterday")');
+    .argument('<date>', 'UTC day, YYYY-MM-DD (or "today" / "yesterday")')
+    .option('--reveal', 'show the voucher codes in full (masked to the last 4 otherwise)');
   return addOutputOptions(get, 'list');
 }
 export type ReconciliationGetOptions = FlagsOf<typeof declareGet>;
@@ -28,6 +29,10 @@ it this command says so and exits 4. The local sandbox serves it when started wi
 --json (or --output json) prints the whole report, --fields picking its keys. --output ndjson
 or csv prints only the drifts, one per line; the table (or the TSV when piped) shows the
 summary, then the drifts. There --fields picks drift fields.
+
+A drift's two sides (our_allocation, vendor_record) are vouchers: an id (vch_…) or words in
+lower case are shown as they are, anything else is masked as codes are, to its last 4, in
+every format, and so is every code-like field of the report; --reveal shows them in full.
 
 Examples:
   $ vouchers reconciliation get 2026-11-21
