@@ -10,6 +10,8 @@
  * - the timeline under `timeline`, `fulfillment_timeline`, `fulfilment_timeline` or
  *   `history`, its entries' time under `at`, `timestamp`, `time` or `created_at`; a
  *   timeline sent as an object is read as its steps (readTimeline), or shown as it came.
+ * - every field named in snake_case here also under its camelCase twin (`productId`,
+ *   `voucherId`, `expiresAt`, `createdAt`), read when the snake_case one is absent (under).
  * Fields the server does not send are left empty (null, [] or ''), never made up.
  */
 import type { Order, OrderCodes, OrderVoucher, TimelineEntry, VoucherCode } from '../contract/orders.js';
@@ -29,27 +31,41 @@ const amount = (...vs: unknown[]): number => {
   return undefined as unknown as number;
 };
 const list = (v: unknown): Rec[] => (Array.isArray(v) ? v.filter(isRecord) : []);
+/** `product_id` → `productId`. */
+const camel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+/**
+ * A record's values under each of `names`, each name followed by its camelCase twin
+ * (`product_id`, `productId`): for text() and amount(), which take the first that holds one.
+ */
+const under = (r: Rec, ...names: string[]): unknown[] => names.flatMap((n) => [r[n], r[camel(n)]]);
 
-/** Top-level keys the reading below consumes: the others are the server's own, shown as they are. */
-export const READ_ORDER_KEYS = new Set([
-  'order_id',
-  'id',
-  'status',
-  'state',
-  'items',
-  'total_amount',
-  'total',
-  'currency',
-  'reference',
-  'fulfilled_from',
-  'created_at',
-  'updated_at',
-  'vouchers',
-  'timeline',
-  'fulfillment_timeline',
-  'fulfilment_timeline',
-  'history',
-]);
+/** Whether a body sent any of the fields `names`, under its own name or its camelCase twin (see under). */
+export function sentAny(body: unknown, ...names: string[]): boolean {
+  return isRecord(body) && names.some((n) => n in body || camel(n) in body);
+}
+
+/** Top-level keys the reading below consumes (and their camelCase twins): the others are the server's own, shown as they are. */
+export const READ_ORDER_KEYS = new Set(
+  [
+    'order_id',
+    'id',
+    'status',
+    'state',
+    'items',
+    'total_amount',
+    'total',
+    'currency',
+    'reference',
+    'fulfilled_from',
+    'created_at',
+    'updated_at',
+    'vouchers',
+    'timeline',
+    'fulfillment_timeline',
+    'fulfilment_timeline',
+    'history',
+  ].flatMap((k) => [k, camel(k)]),
+);
 
 function readVoucher(entry: Rec): OrderVoucher {
   const code = findCode(entry);
@@ -57,28 +73,29 @@ function readVoucher(entry: Rec): OrderVoucher {
   // `code` and `pin` are read as text (a code sent as `{"value": …}` is its value): one that
   // holds no text is not kept as the voucher's code.
   const { code: _code, pin: _pin, ...v } = entry;
+  const last4 = v.code_last4 ?? v.codeLast4;
   return {
     ...v,
-    voucher_id: text(v.voucher_id, v.id) ?? '',
-    product_id: text(v.product_id, v.product, v.sku) ?? '',
-    denomination: amount(v.denomination, v.amount, v.value, v.face_value),
-    expiry: text(v.expiry, v.expires_at, v.expiry_date, v.expires_on) ?? null,
+    voucher_id: text(...under(v, 'voucher_id', 'id')) ?? '',
+    product_id: text(...under(v, 'product_id', 'product', 'sku')) ?? '',
+    denomination: amount(...under(v, 'denomination', 'amount', 'value', 'face_value')),
+    expiry: text(...under(v, 'expiry', 'expires_at', 'expiry_date', 'expires_on')) ?? null,
     // Absent when the server gives none: a listed voucher is allocated (the document's word), see isIssued.
     status: text(v.status, v.state) as OrderVoucher['status'],
     ...(code ? { code: code.value } : {}),
     ...(pin ? { pin: pin.value } : {}),
-    ...(typeof v.code_last4 === 'string' ? { code_last4: v.code_last4 } : {}),
+    ...(typeof last4 === 'string' ? { code_last4: last4 } : {}),
   };
 }
 
-/** The order's timeline as the server sent it: under the first of TIMELINE_KEYS it has. */
-const TIMELINE_KEYS = ['timeline', 'fulfillment_timeline', 'fulfilment_timeline', 'history'] as const;
+/** The order's timeline as the server sent it: under the first of TIMELINE_KEYS it has (or their camelCase twins). */
+const TIMELINE_KEYS = ['timeline', 'fulfillment_timeline', 'fulfilment_timeline', 'history'].flatMap((k) => [k, camel(k)]);
 
 function timelineEntry(e: Rec, step?: string): TimelineEntry {
   return {
     ...e,
     status: (text(e.status, e.state, e.event, step) ?? '') as TimelineEntry['status'],
-    at: text(e.at, e.timestamp, e.time, e.created_at) ?? '',
+    at: text(...under(e, 'at', 'timestamp', 'time', 'created_at')) ?? '',
     note: text(e.note, e.message, e.reason) ?? null,
   };
 }
@@ -135,20 +152,20 @@ export function readOrder(body: unknown, knownId?: string): Order {
   const o: Rec = isRecord(body) ? body : {};
   return {
     ...o,
-    order_id: text(o.order_id, o.id) ?? knownId ?? '',
+    order_id: text(...under(o, 'order_id', 'id')) ?? knownId ?? '',
     status: (text(o.status, o.state) ?? '') as Order['status'],
     items: list(o.items).map((i) => ({
       ...i,
-      product_id: text(i.product_id) ?? '',
+      product_id: text(...under(i, 'product_id')) ?? '',
       denomination: amount(i.denomination),
       quantity: typeof i.quantity === 'number' ? i.quantity : 1,
     })),
-    total_amount: amount(o.total_amount, o.total),
+    total_amount: amount(...under(o, 'total_amount', 'total')),
     currency: text(o.currency) ?? '',
     reference: text(o.reference) ?? null,
-    fulfilled_from: (text(o.fulfilled_from) ?? null) as Order['fulfilled_from'],
-    created_at: text(o.created_at) ?? '',
-    updated_at: text(o.updated_at) ?? '',
+    fulfilled_from: (text(...under(o, 'fulfilled_from')) ?? null) as Order['fulfilled_from'],
+    created_at: text(...under(o, 'created_at')) ?? '',
+    updated_at: text(...under(o, 'updated_at')) ?? '',
     vouchers: list(o.vouchers).map(readVoucher),
     timeline: readTimeline(o),
   };

@@ -17,7 +17,7 @@ import {
   type RecordField,
 } from '../../core/output/print.js';
 import type { OutputSettings } from '../../core/output/options.js';
-import { READ_ORDER_KEYS, timelineUnread } from '../../api/order-read.js';
+import { READ_ORDER_KEYS, sentAny, timelineUnread } from '../../api/order-read.js';
 import { maskCodes, maskSecrets } from '../../core/output/mask.js';
 import { moreCodeColumns, redactOrder, shownCode, shownPin } from './redact.js';
 
@@ -106,9 +106,9 @@ export function orderRecordFields(order: Order, extra: Record<string, string> = 
           .filter(([k]) => (!READ_ORDER_KEYS.has(k) || k === unread) && !(k in extra))
           .map(([label, value]) => ({ label, value }))
       : [];
-  // A server's own order body shows only the fields it sent (order_id and status always).
-  const sent = (...keys: string[]) =>
-    received === undefined || (received !== null && typeof received === 'object' && keys.some((k) => k in received));
+  // A server's own order body shows only the fields it sent (order_id and status always),
+  // under our names or their camelCase twins.
+  const sent = (...keys: string[]) => received === undefined || sentAny(received, ...keys);
   const fields: (RecordField & { keys?: string[] })[] = [
     { label: 'order_id', value: order.order_id },
     { label: 'status', value: order.status, style },
