@@ -150,7 +150,7 @@ export function timelineUnread(o: unknown): { key: string; value: unknown } | un
  */
 export function readOrder(body: unknown, knownId?: string): Order {
   const o: Rec = isRecord(body) ? body : {};
-  return {
+  const order: Order = {
     ...o,
     order_id: text(...under(o, 'order_id', 'id')) ?? knownId ?? '',
     status: (text(o.status, o.state) ?? '') as Order['status'],
@@ -169,6 +169,20 @@ export function readOrder(body: unknown, knownId?: string): Order {
     vouchers: list(o.vouchers).map(readVoucher),
     timeline: readTimeline(o),
   };
+  if (isRecord(body)) SENT.set(order, body);
+  return order;
+}
+
+/** The body each order readOrder read came from. */
+const SENT = new WeakMap<Order, Rec>();
+
+/**
+ * The body an order was read from (readOrder), as the server sent it: JSON output prints
+ * it, never the fields the reading fills (an empty currency, `[]` items). Undefined for an
+ * order that was not read (an answer that matched the contract is printed as it is).
+ */
+export function sentOrder(order: Order): Rec | undefined {
+  return SENT.get(order);
 }
 
 /**
@@ -204,15 +218,27 @@ function codeList(body: unknown): { entries: unknown[]; holder?: Rec } | undefin
  * answer holding no list has its rows marked unread (core/http/unread.ts).
  */
 export function readCodes(body: unknown, orderId: string): OrderCodes {
-  // A code listed on its own (a bare list of strings) is a voucher with only its code.
   const found = codeList(body);
   // No list at all (nor a body that is JSON): its rows are unread, not "no codes".
   if (!found) return { order_id: orderId, data: unreadRows() };
-  const rows = (found?.entries ?? []).flatMap((x) => (isRecord(x) ? [x] : typeof x === 'string' && x !== '' ? [{ code: x }] : []));
   return {
-    order_id: text(found?.holder?.order_id) ?? orderId,
-    data: rows.map((r) => voucherCode(readVoucher(r))),
+    order_id: text(found.holder?.order_id) ?? orderId,
+    data: codeRows(found.entries).map((r) => voucherCode(readVoucher(r))),
   };
+}
+
+/** The entries of a code list that are codes: a code listed on its own (a bare list of strings) is a voucher with only its code. */
+const codeRows = (entries: unknown[]): Rec[] =>
+  entries.flatMap((x) => (isRecord(x) ? [x] : typeof x === 'string' && x !== '' ? [{ code: x }] : []));
+
+/**
+ * The code entries of the secure endpoint's answer as the server sent them, one for each
+ * row readCodes reads (a code listed on its own as `{"code": …}`): for JSON output, which
+ * prints what was sent, never the fields the reading fills. Undefined when it holds no list.
+ */
+export function sentCodes(body: unknown): Rec[] | undefined {
+  const found = codeList(body);
+  return found && codeRows(found.entries);
 }
 
 /**

@@ -8,7 +8,7 @@ import type { CreateOrderRequest, Order, OrderCodes, OrderStatus } from '../cont
 import { canonicalStatus, FINAL_ORDER_STATUSES } from '../contract/order-values.js';
 import type { ApiClient, ApiResponse } from '../core/http/types.js';
 import type { Clock } from '../core/time/clock.js';
-import { readCodes, readOrder } from './order-read.js';
+import { readCodes, readOrder, sentCodes } from './order-read.js';
 import { keepUnread } from '../core/http/unread.js';
 
 /** Per-call options passed through to the client. */
@@ -160,16 +160,26 @@ export async function cancelOrder(
   );
 }
 
+/**
+ * An answer of the secure code endpoint. When the server's body differs from the contract,
+ * `data` is that body read into OrderCodes (order-read.ts) and `received` its code entries
+ * as they came.
+ */
+export interface OrderCodesResponse extends ApiResponse<OrderCodes> {
+  /** The code entries as sent, one for each row of `data` (undefined when the answer holds no list). */
+  received?: Record<string, unknown>[];
+}
+
 /** GET /orders/{order_id}/vouchers (extension): the secure code endpoint. Every call is recorded by the server. */
-export async function getOrderCodes(client: ApiClient, orderId: string, options: CallOptions = {}): Promise<ApiResponse<OrderCodes>> {
+export async function getOrderCodes(client: ApiClient, orderId: string, options: CallOptions = {}): Promise<OrderCodesResponse> {
   const res = await client.request<OrderCodes>({
     method: 'GET',
     path: pathOf('getOrderCodes', { order_id: orderId }),
     endpoint: 'getOrderCodes',
     ...options,
   });
-  if (res.drift) res.data = readCodes(res.data, orderId);
-  return res;
+  if (!res.drift) return res;
+  return Object.assign(res, { received: sentCodes(res.data), data: readCodes(res.data, orderId) });
 }
 
 /** Whether an order has reached a status it never leaves. */

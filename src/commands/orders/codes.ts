@@ -95,7 +95,7 @@ async function codesOf(
     const res = await callExtension(client, 'the secure code endpoint (GET /orders/{id}/vouchers)', orderId, () =>
       getOrderCodes(client, orderId, { signal: f.io.signal }),
     );
-    return { data: res.data, traceId: res.traceId, foreign: res.drift !== undefined };
+    return { data: res.data, traceId: res.traceId, foreign: res.drift !== undefined, received: res.received };
   } catch (error) {
     if (!(error instanceof NotOfferedError)) throw error;
     const res = await getOrder(client, orderId, { signal: f.io.signal });
@@ -171,14 +171,17 @@ export async function run(f: Factory, id: string, flags: CodesFlags): Promise<vo
     );
   }
   const shown = redactCodes(codes, reveal);
-  if (settings.format === 'json') {
+  if (settings.format === 'json' || settings.format === 'ndjson') {
     const pick = (c: Record<string, unknown>) => (settings.fields ? Object.fromEntries(settings.fields.map((k) => [k, c[k]])) : c);
-    // A server's own entries are printed as it sent them, codes masked unless --reveal.
+    // A server's own entries are printed as it sent them (never with the fields the reading
+    // fills: an empty voucher_id, a null pin), codes masked unless --reveal.
     const rows = res.received
       ? (maskCodes(res.received, reveal) as Record<string, unknown>[])
       : (shown.data as unknown as Record<string, unknown>[]);
     // Secrets a server put among the codes stay masked, --reveal or not (it reveals codes only).
-    await printJson(io, { ...shown, data: maskSecrets(rows.map(pick)), revealed: reveal });
+    const data = maskSecrets(rows.map(pick));
+    if (settings.format === 'json') await printJson(io, { ...shown, data, revealed: reveal });
+    else await printList(io, data as unknown as VoucherCode[], COLUMNS, settings);
   } else {
     // Codes of a server's own shape: the columns it gives no value for are left out.
     const columns = [...COLUMNS, ...moreCodeColumns<VoucherCode>(codes.data)];

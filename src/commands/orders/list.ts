@@ -24,6 +24,8 @@ import { callExtension } from './extension.js';
 import { checkDate, filterStatus } from './order-args.js';
 import { parseCount } from './order-input.js';
 import { redactOrder } from './redact.js';
+import { sentOrder } from '../../api/order-read.js';
+import { maskCodes, maskSecrets } from '../../core/output/mask.js';
 import { keepUnread } from '../../core/http/unread.js';
 
 export type { ListFlags };
@@ -103,14 +105,22 @@ export function buildQuery(flags: ListFlags): OrderListQuery {
   return query;
 }
 
+/**
+ * An order as a row: codes masked. With JSON output, an order of a server's own shape is
+ * its body as sent (sentOrder, secrets masked as well), never padded with the fields the reading fills (empty items,
+ * currency or times).
+ */
+function shownRow(o: Order, json: boolean): Order {
+  const sent = json ? sentOrder(o) : undefined;
+  return sent ? (maskSecrets(maskCodes(sent)) as unknown as Order) : redactOrder(o, false);
+}
+
 /** `query`: the flags checked into a query (buildQuery), when the caller has done it already. */
 export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = buildQuery(flags)): Promise<void> {
   const { io } = f;
   const settings = resolveOutput(io, flags, f.globals().color !== false);
-  const available =
-    settings.format === 'json' || settings.format === 'ndjson'
-      ? ORDER_FIELDS
-      : [...new Set([...ORDER_COLUMNS.map((c) => c.field), ...ORDER_FIELDS])];
+  const json = settings.format === 'json' || settings.format === 'ndjson';
+  const available = json ? ORDER_FIELDS : [...new Set([...ORDER_COLUMNS.map((c) => c.field), ...ORDER_FIELDS])];
   if (await handleFieldsFlag(io, settings, available, { open: true })) return;
   if (flags.status !== undefined && filterStatus(flags.status, '--status').given)
     notice(
@@ -154,8 +164,8 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
         // The first page goes through the extension check; later ones are plain pages.
         const first = await callExtension(client, what, undefined, () => it.next());
         if (first.done) return;
-        yield redactOrder(first.value, false);
-        for await (const o of it) yield redactOrder(o, false);
+        yield shownRow(first.value, json);
+        for await (const o of it) yield shownRow(o, json);
       } finally {
         spinner.stop();
       }
@@ -191,7 +201,7 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
     io,
     keepUnread(
       page.data.data,
-      page.data.data.map((o) => redactOrder(o, false)),
+      page.data.data.map((o) => shownRow(o, json)),
     ),
     ORDER_COLUMNS,
     settings,
@@ -215,7 +225,7 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
           globals: f.globals(),
           cursor: page.data.next_cursor ?? undefined,
         },
-        settings.format === 'json' || settings.format === 'ndjson',
+        json,
       ),
     );
   }
