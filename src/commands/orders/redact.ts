@@ -1,10 +1,11 @@
 /**
  * Voucher codes never leave the CLI unasked: an order's vouchers lose `code` and `pin`
  * (keeping `code_last4`, as GET /orders/{id} shows them) unless the user asked to reveal.
+ * Secrets never leave it.
  */
 import type { Order, OrderCodes, OrderVoucher, VoucherCode } from '../../contract/orders.js';
 import { codeTail, maskCode } from '../../core/output/format.js';
-import { codeFieldAt, codeText, maskCodes } from '../../core/output/mask.js';
+import { codeFieldAt, codeText, maskCodes, maskSecrets } from '../../core/output/mask.js';
 import type { Column } from '../../core/output/print.js';
 import { moreCodes } from '../../api/order-read.js';
 
@@ -16,10 +17,12 @@ export function redactVoucher(v: OrderVoucher): OrderVoucher {
   return last4 === undefined ? masked : { ...masked, code_last4: last4 };
 }
 
-/** The order as it may be printed: codes masked unless `reveal`. */
+/**
+ * The order as it may be printed: codes masked unless `reveal`; a field named as a secret
+ * (a server's own `webhook_secret`, anywhere in the order) always, as `--reveal` shows codes only.
+ */
 export function redactOrder(order: Order, reveal: boolean): Order {
-  if (reveal) return order;
-  return { ...order, vouchers: order.vouchers.map(redactVoucher) };
+  return maskSecrets(reveal ? order : { ...order, vouchers: order.vouchers.map(redactVoucher) });
 }
 
 /** The code as shown: in full when revealed, else the last 4 behind dots. */
