@@ -301,6 +301,37 @@ describe('a server of yet another dialect', () => {
     }
   });
 
+  it('wallets keyed by currency one level down ({"balances": {"USD": {…}, "EUR": {…}}}) are one wallet per key, as a list is', async () => {
+    const keyed = await startLoopbackServer((_req, res) =>
+      sendJson(res, 200, { balances: { USD: { available: 100, reserved: 0 }, EUR: { available: 50.5, reserved: 1 } } }),
+    );
+    try {
+      const at = { ...env, VOUCHERS_BASE_URL: keyed.baseUrl };
+      const r = await runCli(['wallets', 'list', '--json'], { env: at });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual([
+        { currency: 'USD', available: 100, reserved: 0 },
+        { currency: 'EUR', available: 50.5, reserved: 1 },
+      ]);
+      const table = await runCli(['wallets', 'list'], { env: at });
+      expect(table.code, table.stderr).toBe(0);
+      expect(table.stdout).toMatch(/^USD\t100\.00 USD\t0\.00 USD\t\nEUR\t50\.50 EUR\t1\.00 EUR\t\n$/);
+    } finally {
+      await keyed.close();
+    }
+    // One wallet that names its currency stays one, whatever map by currency it holds.
+    const one = await startLoopbackServer((_req, res) =>
+      sendJson(res, 200, { currency: 'USD', available: 100, reserved: 0, limits: { EUR: { max: 5 } } }),
+    );
+    try {
+      const r = await runCli(['wallets', 'list', '--json'], { env: { ...env, VOUCHERS_BASE_URL: one.baseUrl } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(JSON.parse(r.stdout)).toEqual([{ currency: 'USD', available: 100, reserved: 0, limits: { EUR: { max: 5 } } }]);
+    } finally {
+      await one.close();
+    }
+  });
+
   it('wallets list reads a bare array and shows its own fields', async () => {
     const r = await cli(['wallets', 'list', '--json']);
     expect(r.code).toBe(0);
