@@ -17,12 +17,26 @@ export const FINAL_ORDER_STATUSES: readonly OrderStatus[] = ['DELIVERED', 'PARTI
  */
 export function canonicalStatus(status: unknown): OrderStatus | undefined {
   if (typeof status !== 'string') return undefined;
-  const s = status
+  const s = spelling(status);
+  if ((ORDER_STATUSES as readonly string[]).includes(s)) return s as OrderStatus;
+  return STATUS_SYNONYMS[s];
+}
+
+/** A status as canonicalStatus compares it: trimmed, in upper case, spaces and hyphens as `_`. */
+function spelling(status: string): string {
+  return status
     .trim()
     .toUpperCase()
     .replace(/[\s-]+/g, '_');
-  if ((ORDER_STATUSES as readonly string[]).includes(s)) return s as OrderStatus;
-  return STATUS_SYNONYMS[s];
+}
+
+/**
+ * Whether a status is one of the contract's in another case or with other separators
+ * (`processing`, `Partially-Delivered`): the same status, read as such (canonicalStatus),
+ * not a value this version does not know. Another word (`QUEUED`) is not.
+ */
+export function isStatusSpelledOtherwise(status: unknown): boolean {
+  return typeof status === 'string' && (ORDER_STATUSES as readonly string[]).includes(spelling(status));
 }
 
 /**
@@ -32,10 +46,7 @@ export function canonicalStatus(status: unknown): OrderStatus | undefined {
  */
 export function saysRefunded(status: unknown): boolean {
   if (typeof status !== 'string') return false;
-  const s = status
-    .trim()
-    .toUpperCase()
-    .replace(/[\s-]+/g, '_');
+  const s = spelling(status);
   return s === 'REFUNDED' || s === 'REFUND';
 }
 

@@ -11,6 +11,7 @@
  */
 import type { z } from 'zod';
 import type { Endpoint } from '../../contract/endpoints.js';
+import { isStatusSpelledOtherwise, ORDER_STATUSES } from '../../contract/order-values.js';
 import { conforms } from '../../contract/quick-shape.js';
 import { RESPONSE_SHAPES } from '../../contract/shapes.js';
 import { isUtcTimestamp, timestampOffsetIssue } from '../../contract/timestamp.js';
@@ -210,7 +211,13 @@ interface ZodIssueLike {
   message: string;
   expected?: unknown;
   format?: unknown;
+  /** The values an enum allows (`invalid_value`). */
+  values?: readonly unknown[];
 }
+
+/** Whether an issue is of the order status enum (its values are ORDER_STATUSES). */
+const isOrderStatusEnum = (i: ZodIssueLike): boolean =>
+  i.values?.length === ORDER_STATUSES.length && ORDER_STATUSES.every((s) => i.values!.includes(s));
 
 /** A field path without list indexes: `data.3.vouchers.0.code` → `vouchers[].code` (the list's own `data` left out). */
 function fieldPath(path: readonly PropertyKey[], list: boolean): string {
@@ -363,9 +370,12 @@ export function validateResponse(t: ValidationTarget): Validated {
   }
 
   const result = t.data === undefined ? undefined : parseLarge(schema, data, isList);
-  // A timestamp in UTC under another RFC 3339 spelling than `Z` (`+00:00`, `z`, …) conforms.
+  // A timestamp in UTC under another RFC 3339 spelling than `Z` (`+00:00`, `z`, …) conforms,
+  // and so does an order status of ours in another case (`processing`): the CLI reads it as ours.
   const zodIssues: ZodIssueLike[] = (result && !result.success ? (result.error.issues as ZodIssueLike[]) : []).filter(
-    (i) => !(i.code === 'invalid_format' && i.format === 'datetime' && isUtcTimestamp(valueAt(data, i.path))),
+    (i) =>
+      !(i.code === 'invalid_format' && i.format === 'datetime' && isUtcTimestamp(valueAt(data, i.path))) &&
+      !(i.code === 'invalid_value' && isOrderStatusEnum(i) && isStatusSpelledOtherwise(valueAt(data, i.path))),
   );
   if (t.data !== undefined && zodIssues.length === 0 && shapeIssues.length === 0)
     return { data: result!.success ? result!.data : data, list };

@@ -682,6 +682,25 @@ describe('errors and validation', () => {
     expect(warnings[0]).toContain('e'.repeat(32));
   });
 
+  it('takes an order status of ours in another case or with other separators as ours: no warning of an unknown value', async () => {
+    const warnings: string[] = [];
+    let status = 'processing';
+    const { client } = await setup(
+      (_req, res) =>
+        sendJson(res, 200, { ...ORDER, status, timeline: [{ status: 'Partially-Delivered', at: '2026-11-22T09:31:00Z', note: null }] }),
+      { onDrift: (d) => warnings.push(d.message), strictContract: true },
+    );
+    const res = await client.request<{ status: string }>({ method: 'GET', path: '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE' });
+    expect(res.data.status).toBe('processing');
+    expect(res.drift).toBeUndefined();
+    expect(warnings).toEqual([]);
+    // Another word (a synonym, a status of its own) is still a value this version does not know.
+    status = 'in progress';
+    await client.request({ method: 'GET', path: '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE' });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain('does not know (status = "in progress")');
+  });
+
   it('keeps unknown fields of a valid response and reports a replay', async () => {
     const { client } = await setup((_req, res) => sendJson(res, 202, { ...ORDER, extra_field: 1 }, { 'idempotent-replayed': 'true' }));
     const res = await client.request<{ extra_field: number }>({ method: 'POST', path: '/orders', body: {} });
