@@ -19,6 +19,7 @@ import { codeFields, findCode, findPin } from '../core/output/mask.js';
 import { isRecord } from '../core/is-record.js';
 import { unreadRows } from '../core/http/unread.js';
 import { readTimestamp } from '../contract/timestamp.js';
+import { spelledAs, VOUCHER_STATUSES } from '../contract/order-values.js';
 
 type Rec = Record<string, unknown>;
 const text = (...vs: unknown[]): string | undefined => {
@@ -265,7 +266,10 @@ export function voucherCode(v: OrderVoucher): VoucherCode {
   };
 }
 
-/** Whether a voucher entry was issued: ISSUED, or listed without a status (the document's "allocated vouchers"). */
+/**
+ * Whether a voucher entry was issued: ISSUED (in any case: `issued`), or listed without a
+ * status (the document's "allocated vouchers").
+ */
 export function isIssued(v: Pick<OrderVoucher, 'status'>): boolean {
-  return v.status === 'ISSUED' || v.status === undefined || v.status === null;
+  return spelledAs(v.status, VOUCHER_STATUSES) === 'ISSUED' || v.status === undefined || v.status === null;
 }

@@ -31,12 +31,13 @@ function spelling(status: string): string {
 }
 
 /**
- * Whether a status is one of the contract's in another case or with other separators
- * (`processing`, `Partially-Delivered`): the same status, read as such (canonicalStatus),
- * not a value this version does not know. Another word (`QUEUED`) is not.
+ * The one of `statuses` a status stands for in any case and with spaces or hyphens for `_`
+ * (`processing` for PROCESSING, `issued` for ISSUED); undefined for another word.
  */
-export function isStatusSpelledOtherwise(status: unknown): boolean {
-  return typeof status === 'string' && (ORDER_STATUSES as readonly string[]).includes(spelling(status));
+export function spelledAs<S extends string>(status: unknown, statuses: readonly S[]): S | undefined {
+  if (typeof status !== 'string') return undefined;
+  const s = spelling(status);
+  return statuses.find((x) => x === s);
 }
 
 /**
@@ -88,3 +89,10 @@ export const FULFILLED_FROM = ['cache', 'vendor', 'mixed'] as const;
 export const ORDER_LIMITS = { maxItems: 10, maxQuantity: 100, maxVouchers: 100, maxReference: 64 } as const;
 
 export const VOUCHER_STATUSES = ['ISSUED', 'FAILED'] as const;
+
+/**
+ * The statuses the CLI reads in any case and with other separators: an order's
+ * (canonicalStatus) and a voucher's (isIssued). One of them in another spelling
+ * (`processing`, `issued`) is that status, not a value this version does not know.
+ */
+export const STATUSES_OF_ANY_CASE: readonly (readonly string[])[] = [ORDER_STATUSES, VOUCHER_STATUSES];

@@ -11,7 +11,7 @@
  */
 import type { z } from 'zod';
 import type { Endpoint } from '../../contract/endpoints.js';
-import { isStatusSpelledOtherwise, ORDER_STATUSES } from '../../contract/order-values.js';
+import { spelledAs, STATUSES_OF_ANY_CASE } from '../../contract/order-values.js';
 import { conforms } from '../../contract/quick-shape.js';
 import { RESPONSE_SHAPES } from '../../contract/shapes.js';
 import { isUtcTimestamp, timestampOffsetIssue } from '../../contract/timestamp.js';
@@ -215,9 +215,14 @@ interface ZodIssueLike {
   values?: readonly unknown[];
 }
 
-/** Whether an issue is of the order status enum (its values are ORDER_STATUSES). */
-const isOrderStatusEnum = (i: ZodIssueLike): boolean =>
-  i.values?.length === ORDER_STATUSES.length && ORDER_STATUSES.every((s) => i.values!.includes(s));
+/**
+ * Whether an issue is a status the CLI reads in any case (STATUSES_OF_ANY_CASE) sent in
+ * another spelling (`processing`): ours, not a value this version does not know.
+ */
+function isStatusSpelledOtherwise(i: ZodIssueLike, value: unknown): boolean {
+  const statuses = STATUSES_OF_ANY_CASE.find((e) => e.length === i.values?.length && e.every((s) => i.values!.includes(s)));
+  return statuses !== undefined && spelledAs(value, statuses) !== undefined;
+}
 
 /** A field path without list indexes: `data.3.vouchers.0.code` → `vouchers[].code` (the list's own `data` left out). */
 function fieldPath(path: readonly PropertyKey[], list: boolean): string {
@@ -371,11 +376,12 @@ export function validateResponse(t: ValidationTarget): Validated {
 
   const result = t.data === undefined ? undefined : parseLarge(schema, data, isList);
   // A timestamp in UTC under another RFC 3339 spelling than `Z` (`+00:00`, `z`, …) conforms,
-  // and so does an order status of ours in another case (`processing`): the CLI reads it as ours.
+  // and so does an order or voucher status of ours in another case (`processing`, `issued`):
+  // the CLI reads it as ours.
   const zodIssues: ZodIssueLike[] = (result && !result.success ? (result.error.issues as ZodIssueLike[]) : []).filter(
     (i) =>
       !(i.code === 'invalid_format' && i.format === 'datetime' && isUtcTimestamp(valueAt(data, i.path))) &&
-      !(i.code === 'invalid_value' && isOrderStatusEnum(i) && isStatusSpelledOtherwise(valueAt(data, i.path))),
+      !(i.code === 'invalid_value' && isStatusSpelledOtherwise(i, valueAt(data, i.path))),
   );
   if (t.data !== undefined && zodIssues.length === 0 && shapeIssues.length === 0)
     return { data: result!.success ? result!.data : data, list };
