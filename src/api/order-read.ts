@@ -68,6 +68,11 @@ export const READ_ORDER_KEYS = new Set(
   ].flatMap((k) => [k, camel(k)]),
 );
 
+/** A voucher entry's id as readVoucher reads it (`voucher_id`, `voucherId` or `id`); '' when it names none. */
+export function voucherIdOf(entry: Rec): string {
+  return text(...under(entry, 'voucher_id', 'id')) ?? '';
+}
+
 function readVoucher(entry: Rec): OrderVoucher {
   const code = findCode(entry);
   const pin = findPin(entry);
@@ -77,7 +82,7 @@ function readVoucher(entry: Rec): OrderVoucher {
   const last4 = v.code_last4 ?? v.codeLast4;
   return {
     ...v,
-    voucher_id: text(...under(v, 'voucher_id', 'id')) ?? '',
+    voucher_id: voucherIdOf(v),
     product_id: text(...under(v, 'product_id', 'product', 'sku')) ?? '',
     denomination: amount(...under(v, 'denomination', 'amount', 'value', 'face_value')),
     expiry: text(...under(v, 'expiry', 'expires_at', 'expiry_date', 'expires_on')) ?? null,

@@ -27,6 +27,16 @@ beforeAll(async () => {
     if (req.method === 'GET' && req.target === '/api/v1/orders/ord_sent/vouchers') return sendJson(res, 200, { data: [VOUCHER] }, h);
     if (req.method === 'GET' && req.target.split('?')[0] === '/api/v1/orders')
       return sendJson(res, 200, { data: [ORDER], has_more: false }, h);
+    // Placed: the vouchers listed by id without their codes, fetched from the secure endpoint.
+    if (req.method === 'POST' && req.target === '/api/v1/orders')
+      return sendJson(
+        res,
+        201,
+        { order_id: 'ord_placed', status: 'DELIVERED', vouchers: [{ voucher_id: 'vch_1', code_last4: '4444' }] },
+        h,
+      );
+    if (req.method === 'GET' && req.target === '/api/v1/orders/ord_placed/vouchers')
+      return sendJson(res, 200, { data: [{ voucher_id: 'vch_1', code: CODE }] }, h);
     res.writeHead(404, h);
     res.end();
   });
@@ -83,5 +93,17 @@ describe('JSON prints what the server sent, no field added', () => {
     expect(r.code, r.stderr).toBe(0);
     maskedOrder(JSON.parse(r.stdout));
     expect(leaked(r.stdout + r.stderr)).toEqual([]);
+  });
+
+  it('orders create --reveal --json: the order as sent, with the codes fetched for it', async () => {
+    const r = await runCli(['orders', 'create', '--product', 'A', '--denomination', '25', '--reveal', '--json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    const shown = JSON.parse(r.stdout) as Record<string, unknown>;
+    expect(shown).toEqual({
+      order_id: 'ord_placed',
+      status: 'DELIVERED',
+      vouchers: [{ voucher_id: 'vch_1', code_last4: '4444', code: CODE }],
+      idempotency_key: expect.any(String),
+    });
   });
 });

@@ -6,7 +6,7 @@
  * stderr carries nothing but the JSON error, when there is one: no progress lines.
  * Commands in hints are shell-quoted and repeat the root --profile / --base-url (hint.ts).
  */
-import { isIssued, moreCodes } from '../../api/order-read.js';
+import { isIssued, moreCodes, voucherIdOf } from '../../api/order-read.js';
 import { createOrder, getOrderCodes } from '../../api/orders.js';
 import type { CreateOrderRequest, Order } from '../../contract/orders.js';
 import { isOpenStatus } from '../../contract/order-values.js';
@@ -34,6 +34,7 @@ import { hasCodes } from './redact.js';
 import { checkOrderFields, printOrder } from './render.js';
 import { codeFieldAt, maskCodes, maskSecrets } from '../../core/output/mask.js';
 import { printRecord } from '../../core/output/print.js';
+import { isRecord } from '../../core/is-record.js';
 
 export type { CreateFlags };
 
@@ -118,6 +119,25 @@ function codeRows(order: Order): CodeRow[] {
       pin: v.pin ?? null,
       more: moreCodes(v),
     }));
+}
+
+/**
+ * A server's own order body (printed as sent with --json) with the codes fetched for it
+ * (withCodes) put into its vouchers as sent, by voucher id: the code, the pin when there is
+ * one, and the other codes by their fields; nothing else is added. Undefined (the order as
+ * read is printed) when the body holds no list of vouchers.
+ */
+function sentWithCodes(received: unknown, order: Order): Record<string, unknown> | undefined {
+  if (!isRecord(received) || !Array.isArray(received.vouchers)) return undefined;
+  const byId = new Map(order.vouchers.map((v) => [v.voucher_id, v]));
+  const vouchers = received.vouchers.map((sent: unknown) => {
+    const v = isRecord(sent) ? byId.get(voucherIdOf(sent)) : undefined;
+    if (!isRecord(sent) || v === undefined || typeof v.code !== 'string') return sent;
+    const more = moreCodes(v).map(({ key }) => codeFieldAt(v, key).top);
+    const pin = v.pin !== undefined && v.pin !== null ? { pin: v.pin } : {};
+    return { ...sent, ...Object.fromEntries(more.map((k) => [k, (v as Record<string, unknown>)[k]])), code: v.code, ...pin };
+  });
+  return { ...received, vouchers };
 }
 
 /** Put the secure endpoint's codes into the order's vouchers (by voucher id). */
@@ -307,8 +327,9 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
   if (wantsCodes && issued && !hasCodes(order)) {
     const fetched = await withCodes(client, order, io.signal);
     order = fetched.order;
-    // The codes now sit in the order as read: print that, not the body without them.
-    received = undefined;
+    // The codes now sit in the order as read: a server's own body is printed with them put
+    // into its vouchers (never with the fields the reading fills), else the order as read.
+    received = sentWithCodes(received, order);
     seen.traceId = fetched.traceId ?? seen.traceId;
   }
 
