@@ -3,7 +3,7 @@
  * endpoint id of the contract, plus a page iterator and an order follower. No CLI imports.
  */
 import { nextPageRequest, PageLoopError, type PageRequest } from '../core/http/paging.js';
-import { expandPath, route, type RouteId as EndpointId } from '../contract/routes.js';
+import { expandPath, matchRoute, route, type RouteId as EndpointId } from '../contract/routes.js';
 import type { CreateOrderRequest, Order, OrderCodes, OrderStatus } from '../contract/orders.js';
 import { canonicalStatus, FINAL_ORDER_STATUSES } from '../contract/order-values.js';
 import type { ApiClient, ApiResponse } from '../core/http/types.js';
@@ -36,6 +36,8 @@ export interface CallOptions {
 export interface OrderResponse extends ApiResponse<Order> {
   /** The body as it came (null when it was empty or not JSON). */
   received?: unknown;
+  /** The order id was read from the answer's Location header: its body names none. */
+  idFromLocation?: boolean;
 }
 
 /** Read a drifted order answer (see OrderResponse); a body that matches is left as is. */
@@ -82,9 +84,20 @@ export async function createOrder(
   options: CallOptions & { idempotencyKey: string },
 ): Promise<OrderResponse> {
   const { idempotencyKey, ...call } = options;
-  return asOrder(
+  const res = asOrder(
     await client.request<Order>({ method: 'POST', path: pathOf('createOrder'), endpoint: 'createOrder', body, idempotencyKey, ...call }),
   );
+  // A body that names no order (an empty 201/202): the order its Location header names, if any.
+  const located = res.data.order_id === '' ? locatedOrderId(res.locationPath) : undefined;
+  if (located === undefined) return res;
+  return Object.assign(res, { data: { ...res.data, order_id: located }, idFromLocation: true });
+}
+
+/** The order id of a path relative to the base URL that names one order (`/orders/ord_1`), or undefined. */
+function locatedOrderId(path: string | undefined): string | undefined {
+  const found = path === undefined ? undefined : matchRoute([route('getOrder')], 'GET', path);
+  const id = found && 'route' in found ? found.params.order_id : undefined;
+  return id === undefined || id === '' ? undefined : id;
 }
 
 /** GET /orders/{order_id}: status, vouchers (codes shown only as `code_last4`) and timeline. */

@@ -13,6 +13,9 @@ import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.
 import type { SingleOptions } from './create.js';
 import { keyFlag } from './hint.js';
 
+/** An order's status in a message; its answer may not have said it (an empty 202 naming it in its Location header). */
+const statusOf = (order: Order): string => String(order.status) || 'its status not seen yet';
+
 /** Add "retry with the same key" to errors after which the order may exist. */
 export function withRetryHint(error: unknown, key: string): unknown {
   if (error instanceof ContractMismatchError && error.executed) {
@@ -66,14 +69,14 @@ class AfterPlacedError extends CliError {
       : `a retry with ${keyFlag(o.idempotencyKey)} replays it`;
     super(
       error.kind,
-      `order ${id || '(its answer names no id)'} was placed (${String(order.status)}), then: ${error.message}`,
+      `order ${id || '(its answer names no id)'} was placed (${statusOf(order)}), then: ${error.message}`,
       `do not order again: ${follow}`,
       { cause: error },
     );
     this.name = error.name;
     this.traceId = error.traceId;
     this.ownCode = error.code;
-    this.withJsonFields({ ...error.jsonFields, order_id: id, order_status: order.status });
+    this.withJsonFields({ ...error.jsonFields, order_id: id, order_status: order.status || undefined });
   }
   override get code(): string {
     return this.ownCode;
@@ -103,10 +106,10 @@ export function placedThenFailed(seen: Seen, o: SingleOptions, globals: HintGlob
   const id = seen.order.order_id;
   return faultAfterWrite(
     error,
-    `order ${id || '(its answer names no id)'} was placed (${String(seen.order.status)})`,
+    `order ${id || '(its answer names no id)'} was placed (${statusOf(seen.order)})`,
     `do not order again: ${id ? `see it with ${suggestedCommand(globals, ['orders', 'get', id])}` : `a retry with ${keyFlag(o.idempotencyKey)} replays it`}`,
     seen.traceId,
-  ).withJsonFields({ order_id: id, order_status: seen.order.status });
+  ).withJsonFields({ order_id: id, order_status: seen.order.status || undefined });
 }
 
 /** The error for a stop by Ctrl-C: whether the order was placed, and how to go on safely. */
@@ -129,9 +132,9 @@ export function interruptedError(io: IO, o: SingleOptions, seen: Seen, globals: 
   }
   const id = order.order_id;
   return new OrderInterruptedError(
-    `${what}: order ${id} was placed (last seen ${order.status})`,
+    `${what}: order ${id} was placed (${String(order.status) === '' ? statusOf(order) : `last seen ${order.status}`})`,
     `follow it: ${suggestedCommand(globals, ['orders', 'wait', id])}; then get its codes: ${suggestedCommand(globals, ['orders', 'codes', id, '--codes-out', o.codesOut ?? 'FILE'])}`,
     seen.traceId,
     // order_status: the order's, not to be read as an HTTP status.
-  ).withJsonFields({ idempotency_key: o.idempotencyKey, order_id: id, order_status: order.status });
+  ).withJsonFields({ idempotency_key: o.idempotencyKey, order_id: id, order_status: order.status || undefined });
 }

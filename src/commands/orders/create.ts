@@ -7,7 +7,7 @@
  * Commands in hints are shell-quoted and repeat the root --profile / --base-url (hint.ts).
  */
 import { isIssued, moreCodes, voucherIdOf } from '../../api/order-read.js';
-import { createOrder, getOrderCodes } from '../../api/orders.js';
+import { createOrder, getOrderCodes, type OrderResponse } from '../../api/orders.js';
 import type { CreateOrderRequest, Order } from '../../contract/orders.js';
 import { isOpenStatus } from '../../contract/order-values.js';
 import { formatMoney } from '../../contract/money-format.js';
@@ -219,6 +219,85 @@ export async function runCreate(f: Factory, input: CreateInput): Promise<void> {
   }
 }
 
+/** Why an accepted order's answer does not say what it is, in words. */
+function unreadWhy(res: OrderResponse): string {
+  if (!res.idFromLocation) return 'its answer does not say its status';
+  return `its answer ${res.received === null || res.received === undefined ? 'has no body' : 'names no order'}, its Location header names it`;
+}
+
+/** What the answer of an accepted order says of it: its id when known, the HTTP status, the key, the trace ID, the body. */
+async function printAccepted(io: Factory['io'], o: SingleOptions, res: OrderResponse): Promise<void> {
+  const shown = {
+    ...(res.data.order_id !== '' ? { order_id: res.data.order_id } : {}),
+    http_status: res.status,
+    idempotency_key: o.idempotencyKey,
+    trace_id: res.traceId ?? null,
+    ...(res.received !== undefined ? { body: maskSecrets(maskCodes(res.received, o.reveal)) } : {}),
+  };
+  await printRecord(
+    io,
+    shown,
+    Object.entries(shown).map(([label, value]) => ({ label, value })),
+    o.settings,
+  );
+}
+
+/**
+ * A 2xx is an order placed, even when its answer does not say which (no order id) or what
+ * it is (no status): say so (never suggest ordering again), how to follow or find it, and
+ * print what the answer said. Without an id, --wait and --codes-out exit 8: the order
+ * cannot be followed, nor its codes fetched.
+ */
+async function acceptedUnread(
+  f: Factory,
+  o: SingleOptions,
+  res: OrderResponse,
+  trace: string,
+  replayed: string,
+  json: boolean,
+): Promise<void> {
+  const { io } = f;
+  const globals = f.globals();
+  const say = (text: string) => {
+    if (!json) err(io, text);
+  };
+  const id = res.data.order_id;
+  if (id !== '') {
+    say(
+      `The server accepted the order (HTTP ${res.status})${trace}${replayed}: order ${id}, but ${unreadWhy(res)}. Treat it as placed: do not order again\n` +
+        `Follow it: ${suggestedCommand(globals, ['orders', 'wait', id])}\n`,
+    );
+    if (o.codesOut !== undefined)
+      say(
+        `No codes written to ${o.codesOut}: the answer shows no vouchers; once delivered: ${suggestedCommand(globals, ['orders', 'codes', id, '--codes-out', o.codesOut])}\n`,
+      );
+    else if (o.reveal) say(`The answer shows no codes; once delivered: ${suggestedCommand(globals, ['orders', 'codes', id])}\n`);
+    await printAccepted(io, o, res);
+    await answerShown(io, res);
+    return;
+  }
+  const reference = typeof o.body.reference === 'string' && o.body.reference !== '' ? o.body.reference : undefined;
+  const find = suggestedCommand(globals, ['orders', 'list', ...(reference ? ['--reference', reference] : [])]);
+  say(
+    `The server accepted the order (HTTP ${res.status})${trace}${replayed}, but its answer names no order id, so it is not confirmed here. Treat it as placed: do not order again; the same command with ${keyFlag(o.idempotencyKey)} replays this answer\n` +
+      `Look for it with ${find}${reference ? '' : ' (newest first)'}, or ask your provider, quoting the trace ID\n`,
+  );
+  if (o.wait || o.reveal || o.codesOut !== undefined) say('Without an order id it cannot be followed or its codes fetched here\n');
+  await printAccepted(io, o, res);
+  await answerShown(io, res);
+  // --wait promises exit 0 only for an order seen DELIVERED (and --codes-out a file of its
+  // codes): an order that cannot be followed is not that (exit 8, as one still pending).
+  if (o.wait || o.codesOut !== undefined)
+    throw Object.assign(
+      new CliError(
+        'pending',
+        `the order was placed (HTTP ${res.status}), but its answer names no order id: it could not be ${o.wait ? 'followed' : 'confirmed'}${o.codesOut !== undefined ? ` and nothing was written to ${o.codesOut}` : ''}. Do not order again; the same command with ${keyFlag(o.idempotencyKey)} replays this answer`,
+        `look for it with ${find}, or ask your provider, quoting the trace ID`,
+      ),
+      { traceId: res.traceId },
+    ).withJsonFields({ idempotency_key: o.idempotencyKey });
+}
+
 /**
  * Send the order, follow it (--wait), fetch and save its codes, print it; exit by how it
  * ended. `json`: no human lines on stderr (only the JSON error, if any, written by main).
@@ -252,43 +331,16 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
     : res.attempts > 1 && !o.keyGiven
       ? ` (placed once: an earlier attempt of this run placed it, and the retry was answered with its result)`
       : ' (replayed: this key was used before; nothing was ordered again)';
-  if (order.order_id === '') {
-    // A 2xx is an order placed, even when its body names none: treat it so (never suggest
-    // ordering again), and say where to confirm it.
-    const reference = typeof o.body.reference === 'string' && o.body.reference !== '' ? o.body.reference : undefined;
-    const find = suggestedCommand(globals, ['orders', 'list', ...(reference ? ['--reference', reference] : [])]);
-    say(
-      `The server accepted the order (HTTP ${res.status})${trace}${replayed}, but its answer names no order id, so it is not confirmed here. Treat it as placed: do not order again; the same command with ${keyFlag(o.idempotencyKey)} replays this answer\n` +
-        `Look for it with ${find}${reference ? '' : ' (newest first)'}, or ask your provider, quoting the trace ID\n`,
-    );
-    if (o.wait || o.reveal || o.codesOut !== undefined) say('Without an order id it cannot be followed or its codes fetched here\n');
-    const shown = {
-      http_status: res.status,
-      idempotency_key: o.idempotencyKey,
-      trace_id: res.traceId ?? null,
-      ...(received !== undefined ? { body: maskSecrets(maskCodes(received, o.reveal)) } : {}),
-    };
-    await printRecord(
-      io,
-      shown,
-      Object.entries(shown).map(([label, value]) => ({ label, value })),
-      o.settings,
-    );
-    await answerShown(io, res);
-    // --wait promises exit 0 only for an order seen DELIVERED (and --codes-out a file of its
-    // codes): an order that cannot be followed is not that (exit 8, as one still pending).
-    if (o.wait || o.codesOut !== undefined)
-      throw Object.assign(
-        new CliError(
-          'pending',
-          `the order was placed (HTTP ${res.status}), but its answer names no order id: it could not be ${o.wait ? 'followed' : 'confirmed'}${o.codesOut !== undefined ? ` and nothing was written to ${o.codesOut}` : ''}. Do not order again; the same command with ${keyFlag(o.idempotencyKey)} replays this answer`,
-          `look for it with ${find}, or ask your provider, quoting the trace ID`,
-        ),
-        { traceId: res.traceId },
-      ).withJsonFields({ idempotency_key: o.idempotencyKey });
+  // An answer that does not say what the order is (an empty 201/202 whose Location header
+  // names it, a body without its status): --wait reads it with GET /orders/{id}.
+  const unread = String(order.status) === '';
+  if (order.order_id === '' || (unread && res.idFromLocation && !o.wait)) {
+    await acceptedUnread(f, o, res, trace, replayed, json);
     return;
   }
-  if (res.status === 201 || order.status !== 'PENDING') {
+  if (unread) {
+    say(`Order ${order.order_id} accepted (HTTP ${res.status}; ${unreadWhy(res)})${trace}${replayed}\n`);
+  } else if (res.status === 201 || order.status !== 'PENDING') {
     say(`Order ${order.order_id} ${order.status}${order.fulfilled_from ? ` from ${order.fulfilled_from}` : ''}${trace}${replayed}\n`);
   } else {
     say(`Order ${order.order_id} accepted: ${order.status} (fulfilled asynchronously)${trace}${replayed}\n`);
@@ -296,21 +348,32 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
 
   if (o.wait) {
     const { followOnTerminal } = await import('./follow.js');
-    const followed = await followOnTerminal(f, client, order.order_id, {
-      timeoutMs: o.waitMs,
-      initial: { order, traceId: res.traceId, received },
-      requestTimeoutMs: (await f.profile()).timeout_ms,
-      quiet: json,
-      onStatus: (last, traceId) => {
-        seen.order = last;
-        seen.traceId = traceId ?? seen.traceId;
-      },
-      // Printed before the error (a timeout, following stopped): shown as well.
-      onShort: async (last, lastReceived) => {
-        await printOrder(io, last, o.settings, { reveal: false, extra: { idempotency_key: o.idempotencyKey }, received: lastReceived });
+    let followed;
+    try {
+      followed = await followOnTerminal(f, client, order.order_id, {
+        timeoutMs: o.waitMs,
+        // An answer that does not say the order's status is no start: the first GET is.
+        initial: unread ? undefined : { order, traceId: res.traceId, received },
+        requestTimeoutMs: (await f.profile()).timeout_ms,
+        quiet: json,
+        onStatus: (last, traceId) => {
+          seen.order = last;
+          seen.traceId = traceId ?? seen.traceId;
+        },
+        // Printed before the error (a timeout, following stopped): shown as well.
+        onShort: async (last, lastReceived) => {
+          await printOrder(io, last, o.settings, { reveal: false, extra: { idempotency_key: o.idempotencyKey }, received: lastReceived });
+          await answerShown(io, res);
+        },
+      });
+    } catch (error) {
+      // Never shown by a GET: print what the answer said (its id above all), as onShort does.
+      if (String(seen.order?.status ?? '') === '' && !io.signal.aborted) {
+        await printAccepted(io, o, res);
         await answerShown(io, res);
-      },
-    });
+      }
+      throw error;
+    }
     // GET shows code_last4 only; the codes of the 201 answer are kept when it was a cache-hit.
     if (!hasCodes(order)) {
       order = followed.order;

@@ -111,12 +111,17 @@ but that JSON error (no progress lines). A bulk run with --json prints its summa
 on stdout, and stderr still names the batch, its journal and each row not ordered, as JSON
 lines ({"notice":{"code","message"}}) like its error.
 
+Any 2xx is an order placed. An answer whose body names no order (an empty 201 or 202) is
+read for the Location header: the order it names (only its path is used, on the base URL,
+whatever host it names) is shown, and followed with --wait.
+
 With --wait, the order is printed, then the exit code says how it ended: 0 DELIVERED;
 5 ORDER_NOT_FULFILLED (CANCELLED or REFUNDED: no voucher, the debit is refunded) or
 ORDER_PARTIALLY_DELIVERED (fewer vouchers than ordered, the failed part is refunded);
-8 still pending at the timeout, or placed with an answer that names no order id (it cannot
-be followed; its idempotency key is given); 130 Ctrl-C (the order may exist: the message
-says how to follow it, or which key retries it safely).`,
+8 still pending at the timeout, or placed with an answer that names no order id, in its
+body or its Location header (it cannot be followed; its idempotency key is given); 130
+Ctrl-C (the order may exist: the message says how to follow it, or which key retries it
+safely).`,
   );
   cmd.action(async (opts, command) => {
     const { parseCreateFlags, runCreate } = await import('./create.js');

@@ -12,7 +12,7 @@ import type { ApiResponse } from './types.js';
 import { checkAnswer, quickValidate, validateResponse, type ContractDrift, type ListBody, type Validated } from './validate.js';
 import { monotonicMs } from '../time/monotonic.js';
 import { isRecord } from '../is-record.js';
-import { pagingOf, type PageAt } from './paging.js';
+import { linkedPath, pagingOf, type PageAt } from './paging.js';
 import { rememberShown } from '../output/mask-text.js';
 
 export interface AnswerContext {
@@ -55,6 +55,9 @@ export function answer<T>(
     }
     throw apiErrorFromResponse(response, { method, path }, c.now);
   }
+  const location = response.headers.location;
+  const locationPath = location ? linkedPath(location, pageAt(call)) : undefined;
+  if (locationPath !== undefined) response.locationPath = locationPath;
   const parsed = parseJsonBody(response.text);
   // A message later in this run that quotes a code or secret of this answer is masked.
   rememberShown(parsed);
@@ -79,7 +82,7 @@ export function answer<T>(
   return checkedAnswer(response, validateResponse({ ...target, schema: call.options.schema }), c, parsed, call);
 }
 
-/** Where the call's list was asked for, for following a next link (paging.ts's PageAt). */
+/** Where the call was asked for, for following a next link or a Location header (paging.ts's PageAt). */
 function pageAt(call: Call): PageAt {
   const q = call.target.indexOf('?');
   const pathname = q < 0 ? call.target : call.target.slice(0, q);

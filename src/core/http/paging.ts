@@ -70,6 +70,15 @@ function linkTarget(href: string, at: PageAt | undefined): LinkTarget | undefine
   return target.query || target.path ? target : undefined;
 }
 
+/**
+ * The path relative to the base URL that a link names (a `Location` header's URL or path,
+ * resolved as a next link is), when it lies under the base path; its host and query are
+ * never used, as for next links. Undefined for a link outside the base path.
+ */
+export function linkedPath(href: string, at: PageAt): string | undefined {
+  return linkTarget(href, at)?.path;
+}
+
 /** A `Link` header's rel="next" URL (RFC 8288), or undefined. */
 function linkNext(link: string | undefined): string | undefined {
   if (!link) return undefined;

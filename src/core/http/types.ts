@@ -79,6 +79,12 @@ export interface ApiResponse<T = unknown> {
   durationMs: number;
   /** How the 2xx body differs from the contract, when it does (the body is passed on as received). */
   drift?: ContractDrift;
+  /**
+   * The path, relative to the base URL, that a 2xx answer's `Location` header names (a
+   * server may name what it created there rather than in its body). Read as a next link
+   * is (paging.ts): only a path under the base URL, whatever host the header names.
+   */
+  locationPath?: string;
   /** How a list endpoint's answer was read (`data` is then `{data, has_more, next_cursor}`). */
   list?: ListRead;
   /**

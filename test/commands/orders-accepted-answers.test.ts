@@ -1,0 +1,116 @@
+/**
+ * `orders create` against a server that accepts an order in ways the API document leaves
+ * open: an empty 201/202 whose Location header names the order (a path, or a URL of any
+ * host: only its path is used, on the configured base URL). Every 2xx is an order placed:
+ * never "failed", never a hint to order again.
+ */
+import type { ServerResponse } from 'node:http';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { runCli, type CliResult } from '../helpers/run-cli.js';
+import { quickClock } from '../helpers/sandbox.js';
+import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+
+const TRACE = 'c'.repeat(32);
+const h = { 'x-trace-id': TRACE };
+
+function order(status: string): Record<string, unknown> {
+  const delivered = status === 'DELIVERED';
+  return {
+    order_id: 'ord_7',
+    status,
+    items: [{ product_id: 'p', denomination: 25, quantity: 1 }],
+    total_amount: 25,
+    currency: 'USD',
+    reference: null,
+    fulfilled_from: null,
+    created_at: '2026-01-01T00:00:00Z',
+    updated_at: '2026-01-01T00:00:00Z',
+    vouchers: delivered
+      ? [{ voucher_id: 'v1', product_id: 'p', denomination: 25, expiry: '2027-01-01', status: 'ISSUED', code_last4: '1234' }]
+      : [],
+    timeline: [],
+  };
+}
+
+/** How the server answers POST /orders; GET /orders/ord_7 answers PENDING, then DELIVERED. */
+let post: (res: ServerResponse) => void;
+let gets = 0;
+let server: LoopbackServer;
+let env: Record<string, string>;
+const cli = (argv: string[]): Promise<CliResult> => runCli(argv, { env, overrides: { clock: quickClock() } });
+const create = ['orders', 'create', '--product', 'p', '--denomination', '25'];
+
+/** An empty answer with only a Location header. */
+const located =
+  (status: number, location: string) =>
+  (res: ServerResponse): void => {
+    res.writeHead(status, { ...h, location });
+    res.end();
+  };
+
+beforeAll(async () => {
+  server = await startLoopbackServer((req, res) => {
+    const path = req.target.split('?')[0];
+    if (req.method === 'POST' && path === '/api/v1/orders') return post(res);
+    if (req.method === 'GET' && path === '/api/v1/orders/ord_7') {
+      gets += 1;
+      return sendJson(res, 200, order(gets === 1 ? 'PENDING' : 'DELIVERED'), h);
+    }
+    res.writeHead(404, h);
+    res.end();
+  });
+  env = { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', VOUCHERS_MAX_RETRIES: '0', NO_COLOR: '1' };
+});
+beforeEach(() => {
+  gets = 0;
+  server.requests.length = 0;
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const getsSent = () => server.requests.filter((r) => r.method === 'GET').map((r) => r.target);
+
+describe('an order answered with an empty body and a Location header', () => {
+  it.each([
+    ['a path', 202, '/api/v1/orders/ord_7'],
+    ['a URL of the same origin', 201, 'SAME/api/v1/orders/ord_7'],
+    ['a URL of another host (only its path is used)', 202, 'http://elsewhere.example:9/api/v1/orders/ord_7'],
+  ])('--wait follows the order %s names: exit 0 once DELIVERED', async (_, status, location) => {
+    post = located(status, location.replace('SAME', server.origin));
+    const r = await cli([...create, '--wait']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain(`Order ord_7 accepted (HTTP ${status}; its answer has no body, its Location header names it)`);
+    expect(r.stderr).toMatch(/ord_7 {2}DELIVERED/);
+    expect(r.stdout).toMatch(/^order_id\tord_7$/m);
+    expect(r.stdout).toMatch(/^status\tDELIVERED$/m);
+    expect(getsSent()).toEqual(['/api/v1/orders/ord_7', '/api/v1/orders/ord_7']);
+    expect(r.stderr).not.toContain('Error');
+  });
+
+  it('without --wait: exit 0, the order id shown on stdout and in JSON, with how to follow it', async () => {
+    post = located(201, '/api/v1/orders/ord_7');
+    const r = await cli([...create, '--idempotency-key', 'loc-key-1']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('The server accepted the order (HTTP 201)');
+    expect(r.stderr).toContain(
+      'order ord_7, but its answer has no body, its Location header names it. Treat it as placed: do not order again',
+    );
+    expect(r.stderr).toMatch(/Follow it: vouchers .*orders wait ord_7/);
+    expect(r.stdout).toMatch(/^order_id\tord_7$/m);
+    expect(r.stdout).toMatch(/^idempotency_key\tloc-key-1$/m);
+    const json = await cli([...create, '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toMatchObject({ order_id: 'ord_7', http_status: 201, trace_id: TRACE, body: null });
+    expect(getsSent()).toEqual([]);
+  });
+
+  it('a Location outside the base URL names no order: --wait exits 8, accepted, with the key, nothing followed', async () => {
+    post = located(202, '/elsewhere/orders/ord_7');
+    const r = await cli([...create, '--wait', '--idempotency-key', 'loc-key-2']);
+    expect(r.code, r.stderr).toBe(8);
+    expect(r.stderr).toContain('The server accepted the order (HTTP 202)');
+    expect(r.stderr).toContain('Do not order again; the same command with --idempotency-key loc-key-2 replays this answer');
+    expect(getsSent()).toEqual([]);
+  });
+});
