@@ -2,6 +2,7 @@
  * Typed calls of the order endpoints: thin wrappers over ApiClient.request, one per
  * endpoint id of the contract, plus a page iterator and an order follower. No CLI imports.
  */
+import { ApiError } from '../core/errors/index.js';
 import { nextPageRequest, PageLoopError, type PageRequest } from '../core/http/paging.js';
 import { expandPath, matchRoute, route, type RouteId as EndpointId } from '../contract/routes.js';
 import type { CreateOrderRequest, Order, OrderCodes, OrderStatus } from '../contract/orders.js';
@@ -223,6 +224,14 @@ export interface FollowOptions {
   onStatus?: (order: Order, response: OrderResponse) => void;
   /** An order already fetched (e.g. the create response): saves the first GET. */
   initial?: { order: Order; traceId?: string; received?: unknown };
+  /**
+   * The server has just accepted this order (orders create --wait): a 404 is an order it
+   * does not show yet (a server may be eventually consistent), asked for again with the same
+   * backoff until the timeout, and thrown only then. Otherwise a 404 is thrown at once.
+   */
+  acceptedJustNow?: boolean;
+  /** Called on a 404 asked for again (acceptedJustNow), once per run of them. */
+  onNotYetShown?: (error: ApiError) => void;
 }
 
 export interface FollowResult {
@@ -273,22 +282,37 @@ export async function followOrder(client: ApiClient, orderId: string, options: F
     }
   };
   if (order) seen(order);
+  // The 404 of the last GET of an order just accepted (acceptedJustNow): not shown yet.
+  let notShown: ApiError | undefined;
   for (;;) {
     signal?.throwIfAborted();
-    if (order) {
-      const reached = hasReached(order, options.until);
-      const final = isFinalStatus(order.status);
-      if (reached || final) return { order, reached, endedElsewhere: !reached, timedOut: false, traceId, polls, received };
+    if (order || notShown) {
+      if (order && !notShown) {
+        const reached = hasReached(order, options.until);
+        const final = isFinalStatus(order.status);
+        if (reached || final) return { order, reached, endedElsewhere: !reached, timedOut: false, traceId, polls, received };
+      }
       const left = deadline - clock.now();
+      if (left <= 0 && notShown) throw notShown;
       // CANCELLED is followed in the hope of its refund (our guess: CANCELLED, then
       // REFUNDED), but a server may leave it there: at the end of the wait it is the end.
-      const cancelled = canonicalStatus(order.status) === 'CANCELLED';
-      if (left <= 0) return { order, reached: false, endedElsewhere: cancelled, timedOut: !cancelled, traceId, polls, received };
+      const cancelled = order !== undefined && canonicalStatus(order.status) === 'CANCELLED';
+      if (order && left <= 0) return { order, reached: false, endedElsewhere: cancelled, timedOut: !cancelled, traceId, polls, received };
       await clock.sleep(Math.min(interval, left), signal);
       interval = Math.min(maxInterval, Math.round(interval * 1.5));
     }
     const left = Math.max(1_000, deadline - clock.now());
-    const response = await getOrder(client, orderId, { signal, timeoutMs: Math.min(options.requestTimeoutMs ?? 30_000, left) });
+    let response: OrderResponse;
+    try {
+      response = await getOrder(client, orderId, { signal, timeoutMs: Math.min(options.requestTimeoutMs ?? 30_000, left) });
+    } catch (error) {
+      if (!options.acceptedJustNow || !(error instanceof ApiError) || error.status !== 404) throw error;
+      polls += 1;
+      if (!notShown) options.onNotYetShown?.(error);
+      notShown = error;
+      continue;
+    }
+    notShown = undefined;
     polls += 1;
     order = response.data;
     received = response.received;

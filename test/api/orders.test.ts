@@ -148,6 +148,25 @@ describe('orders api', () => {
     expect(elsewhere.order.status).toBe('REFUNDED');
   });
 
+  it('followOrder: a 404 is thrown at once, or with acceptedJustNow asked again with the backoff until the timeout', async () => {
+    const clock = quickClock();
+    const start = clock.now();
+    await expect(followOrder(client, 'ord_not_shown', { clock, timeoutMs: 20_000 })).rejects.toMatchObject({ status: 404 });
+    expect(clock.now() - start).toBeLessThan(1_000);
+
+    const notShown: ApiError[] = [];
+    const late = followOrder(client, 'ord_not_shown', {
+      clock,
+      timeoutMs: 20_000,
+      acceptedJustNow: true,
+      onNotYetShown: (e) => notShown.push(e),
+    });
+    await expect(late).rejects.toMatchObject({ status: 404, apiCode: 'NOT_FOUND' });
+    expect(clock.now() - start).toBeGreaterThanOrEqual(20_000);
+    // Once per run of 404s, however many were asked.
+    expect(notShown).toHaveLength(1);
+  });
+
   it('followOrder stops when the signal fires', async () => {
     const held = await createOrder(
       client,

@@ -1,14 +1,15 @@
 /**
  * `orders create` against a server that accepts an order in ways the API document leaves
  * open: an empty 201/202 whose Location header names the order (a path, or a URL of any
- * host: only its path is used, on the configured base URL). Every 2xx is an order placed:
- * never "failed", never a hint to order again.
+ * host: only its path is used, on the configured base URL), and GET /orders/{id} answering
+ * 404 for a while after the POST accepted it (a server slow to show what it accepted).
+ * Every 2xx is an order placed: never "failed", never a hint to order again.
  */
 import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { quickClock } from '../helpers/sandbox.js';
-import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { sendError, sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
 
 const TRACE = 'c'.repeat(32);
 const h = { 'x-trace-id': TRACE };
@@ -32,8 +33,9 @@ function order(status: string): Record<string, unknown> {
   };
 }
 
-/** How the server answers POST /orders; GET /orders/ord_7 answers PENDING, then DELIVERED. */
+/** How the server answers POST /orders; GET /orders/ord_7 answers 404 `missing` times, then PENDING, then DELIVERED. */
 let post: (res: ServerResponse) => void;
+let missing = 0;
 let gets = 0;
 let server: LoopbackServer;
 let env: Record<string, string>;
@@ -54,7 +56,8 @@ beforeAll(async () => {
     if (req.method === 'POST' && path === '/api/v1/orders') return post(res);
     if (req.method === 'GET' && path === '/api/v1/orders/ord_7') {
       gets += 1;
-      return sendJson(res, 200, order(gets === 1 ? 'PENDING' : 'DELIVERED'), h);
+      if (gets <= missing) return sendError(res, 404, 'NotFound', 'NOT_FOUND', 'no such order', h);
+      return sendJson(res, 200, order(gets - missing === 1 ? 'PENDING' : 'DELIVERED'), h);
     }
     res.writeHead(404, h);
     res.end();
@@ -62,6 +65,7 @@ beforeAll(async () => {
   env = { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', VOUCHERS_MAX_RETRIES: '0', NO_COLOR: '1' };
 });
 beforeEach(() => {
+  missing = 0;
   gets = 0;
   server.requests.length = 0;
 });
@@ -112,5 +116,60 @@ describe('an order answered with an empty body and a Location header', () => {
     expect(r.stderr).toContain('The server accepted the order (HTTP 202)');
     expect(r.stderr).toContain('Do not order again; the same command with --idempotency-key loc-key-2 replays this answer');
     expect(getsSent()).toEqual([]);
+  });
+});
+
+describe('GET /orders/{id} answers 404 right after the order was accepted', () => {
+  it('--wait asks again with its backoff until the order shows, then follows it: exit 0', async () => {
+    post = (res) => sendJson(res, 202, order('PENDING'), h);
+    missing = 3;
+    const r = await cli([...create, '--wait']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('ord_7  not shown yet (HTTP 404)');
+    expect(r.stderr.match(/not shown yet/g)).toHaveLength(1);
+    expect(r.stdout).toMatch(/^status\tDELIVERED$/m);
+    expect(getsSent()).toHaveLength(5);
+  });
+
+  it('the same when the order was named by a Location header only', async () => {
+    post = located(202, '/api/v1/orders/ord_7');
+    missing = 2;
+    const r = await cli([...create, '--wait']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^status\tDELIVERED$/m);
+    expect(getsSent()).toHaveLength(4);
+  });
+
+  it.each([
+    ['a body naming it', (res: ServerResponse) => sendJson(res, 202, order('PENDING'), h)],
+    ['a Location header only', located(202, '/api/v1/orders/ord_7')],
+  ])('still 404 when the wait ends (%s): exit 8, said accepted, with its id and key, never to be ordered again', async (_, answer) => {
+    post = answer;
+    missing = 1_000;
+    const started = Date.now();
+    const r = await cli([...create, '--wait', '--wait-timeout', '30s', '--idempotency-key', 'late-key']);
+    expect(r.code, r.stderr).toBe(8);
+    expect(Date.now() - started).toBeLessThan(10_000);
+    expect(r.stderr).toContain(
+      'Error: order ord_7 was accepted (HTTP 202), but GET /orders/ord_7 still answered 404 when the wait ended (30s): the server does not show it yet. Do not order again: the same command with --idempotency-key late-key replays its answer',
+    );
+    expect(r.stderr).toMatch(/hint {6}follow it later: vouchers .*orders wait ord_7/);
+    expect(r.stderr).not.toContain('NOT_FOUND');
+    expect(r.stdout).toMatch(/^order_id\tord_7$/m);
+    expect(r.stdout).toMatch(/^idempotency_key\tlate-key$/m);
+    // Backed off as a wait does (0.5 s growing to 5 s), not asked once a millisecond.
+    expect(getsSent().length).toBeGreaterThan(3);
+    expect(getsSent().length).toBeLessThan(20);
+    const json = await cli([...create, '--wait', '--wait-timeout', '30s', '--idempotency-key', 'late-key', '--json']);
+    expect(json.code).toBe(8);
+    const error = JSON.parse(json.stderr.trim().split('\n').pop()!) as Record<string, unknown>;
+    expect(error).toMatchObject({ error: { code: 'STILL_PENDING' }, idempotency_key: 'late-key', order_id: 'ord_7', trace_id: TRACE });
+  });
+
+  it('orders wait ID, with no order just accepted, takes a 404 at its word: exit 4 at once', async () => {
+    missing = 1_000;
+    const r = await cli(['orders', 'wait', 'ord_7']);
+    expect(r.code, r.stderr).toBe(4);
+    expect(getsSent()).toHaveLength(1);
   });
 });

@@ -6,7 +6,16 @@
  */
 import { readOrder } from '../../api/order-read.js';
 import type { Order } from '../../contract/orders.js';
-import { ApiError, CliError, faultAfterWrite, InterruptedError, NetworkError, QueryRunError } from '../../core/errors/index.js';
+import {
+  ApiError,
+  CliError,
+  faultAfterWrite,
+  InterruptedError,
+  NetworkError,
+  PendingError,
+  QueryRunError,
+} from '../../core/errors/index.js';
+import { formatDuration } from '../../core/http/duration.js';
 import { ContractMismatchError } from '../../core/http/validate.js';
 import type { IO } from '../../core/io/io.js';
 import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
@@ -81,6 +90,25 @@ class AfterPlacedError extends CliError {
   override get code(): string {
     return this.ownCode;
   }
+}
+
+/**
+ * `orders create --wait`: the server accepted the order (a 2xx naming it), and GET
+ * /orders/{id} still answered 404 when the wait ended (a server slow to show what it
+ * accepted). Exit 8, as an order still pending: it was placed, and must not be placed again.
+ */
+export function notShownError(
+  orderId: string,
+  accepted: { status: number },
+  o: SingleOptions,
+  globals: HintGlobals,
+  error: ApiError,
+): CliError {
+  return new PendingError(
+    `order ${orderId} was accepted (HTTP ${accepted.status}), but GET /orders/${orderId} still answered 404 when the wait ended (${formatDuration(o.waitMs)}): the server does not show it yet. Do not order again: the same command with ${keyFlag(o.idempotencyKey)} replays its answer, and never orders twice`,
+    `follow it later: ${suggestedCommand(globals, ['orders', 'wait', orderId])}; if it stays not found, ask your provider, quoting the idempotency key and the trace ID`,
+    error.traceId,
+  ).withJsonFields({ idempotency_key: o.idempotencyKey, order_id: orderId });
 }
 
 /** What `run` has seen of the order so far: enough to say what a Ctrl-C left behind. */

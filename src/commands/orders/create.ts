@@ -12,7 +12,7 @@ import type { CreateOrderRequest, Order } from '../../contract/orders.js';
 import { isOpenStatus } from '../../contract/order-values.js';
 import { formatMoney } from '../../contract/money-format.js';
 import { isIdempotencyKey } from '../../contract/idempotency.js';
-import { asCliError, CliError, UsageError } from '../../core/errors/index.js';
+import { ApiError, asCliError, CliError, UsageError } from '../../core/errors/index.js';
 import { parseDuration } from '../../core/http/duration.js';
 import { refuseSecretAsKey } from '../../core/http/secret-key.js';
 import type { ApiClient } from '../../core/http/types.js';
@@ -23,7 +23,7 @@ import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
 import { confirmOrStop, productionQuestion, productionReason } from './confirm.js';
 import { callExtension } from './extension.js';
-import { interruptedError, placedThenFailed, withRetryHint, type Seen } from './create-errors.js';
+import { interruptedError, notShownError, placedThenFailed, withRetryHint, type Seen } from './create-errors.js';
 import { keyFlag, keyLine } from './hint.js';
 import { DEFAULT_WAIT_MS } from './index.js';
 import type { BulkOptions } from './bulk-options.js';
@@ -356,6 +356,7 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
         initial: unread ? undefined : { order, traceId: res.traceId, received },
         requestTimeoutMs: (await f.profile()).timeout_ms,
         quiet: json,
+        acceptedJustNow: true,
         onStatus: (last, traceId) => {
           seen.order = last;
           seen.traceId = traceId ?? seen.traceId;
@@ -372,7 +373,8 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
         await printAccepted(io, o, res);
         await answerShown(io, res);
       }
-      throw error;
+      // Still 404 when the wait ended: accepted, not shown yet; never a "not found" to order again on.
+      throw error instanceof ApiError && error.status === 404 ? notShownError(order.order_id, res, o, globals, error) : error;
     }
     // GET shows code_last4 only; the codes of the 201 answer are kept when it was a cache-hit.
     if (!hasCodes(order)) {

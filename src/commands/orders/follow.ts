@@ -55,6 +55,8 @@ export interface FollowOnTerminalOptions {
   onStatus?: (order: Order, traceId: string | undefined) => void;
   /** No spinner and no status lines (`orders create --json`: stderr carries only the JSON error). */
   quiet?: boolean;
+  /** The server has just accepted the order (orders create --wait): a 404 is asked again until the timeout (FollowOptions). */
+  acceptedJustNow?: boolean;
 }
 
 export async function followOnTerminal(
@@ -79,6 +81,13 @@ export async function followOnTerminal(
       until: options.until,
       initial: options.initial,
       requestTimeoutMs: options.requestTimeoutMs,
+      acceptedJustNow: options.acceptedJustNow,
+      onNotYetShown: (error) => {
+        const trace = error.traceId ? `  trace ${error.traceId}` : '';
+        spinner.info(
+          `${formatTime(new Date(clock.now()).toISOString())}  ${orderId}  not shown yet (HTTP 404)${trace}: the server accepted it; asking again until it shows it or the wait ends`,
+        );
+      },
       onStatus: (order, response) => {
         last = { order };
         options.onStatus?.(order, response.traceId);

@@ -115,13 +115,18 @@ Any 2xx is an order placed. An answer whose body names no order (an empty 201 or
 read for the Location header: the order it names (only its path is used, on the base URL,
 whatever host it names) is shown, and followed with --wait.
 
+With --wait, a 404 from GET /orders/{id} for the order just accepted is taken for an order
+the server does not show yet (a server may be slow to): it is asked again, backing off as
+the wait does, until --wait-timeout; still 404 then, the command exits 8, saying the order
+was accepted (its id and idempotency key), never to order again.
+
 With --wait, the order is printed, then the exit code says how it ended: 0 DELIVERED;
 5 ORDER_NOT_FULFILLED (CANCELLED or REFUNDED: no voucher, the debit is refunded) or
 ORDER_PARTIALLY_DELIVERED (fewer vouchers than ordered, the failed part is refunded);
-8 still pending at the timeout, or placed with an answer that names no order id, in its
-body or its Location header (it cannot be followed; its idempotency key is given); 130
-Ctrl-C (the order may exist: the message says how to follow it, or which key retries it
-safely).`,
+8 still pending (or not shown yet) at the timeout, or placed with an answer that names no
+order id, in its body or its Location header (it cannot be followed; its idempotency key is
+given); 130 Ctrl-C (the order may exist: the message says how to follow it, or which key
+retries it safely).`,
   );
   cmd.action(async (opts, command) => {
     const { parseCreateFlags, runCreate } = await import('./create.js');
