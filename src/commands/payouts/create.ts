@@ -1,7 +1,7 @@
 /** `vouchers payouts create`: POST /payouts (signed, idempotent). */
 import { amountValue, toMinor } from '../../contract/money-format.js';
 import { notice } from '../../core/output/notice.js';
-import { createPayout } from '../../api/payouts.js';
+import { createPayout, locatedPayoutId } from '../../api/payouts.js';
 import { listWallets } from '../../api/wallets.js';
 import type { CreatePayoutRequest, Payout, Wallet } from '../../contract/money.js';
 import type { ApiClient } from '../../core/http/types.js';
@@ -128,7 +128,11 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
     throw error;
   }
   // Any 2xx is a payout made, whatever its body: a server's own field names are shown as they are.
-  const payout = (res.data !== null && typeof res.data === 'object' ? res.data : {}) as Payout;
+  const body = (res.data !== null && typeof res.data === 'object' ? res.data : {}) as Payout;
+  // A body that names no payout (an empty 201/202): the one its Location header names, if any.
+  const located =
+    body.payout_id === undefined && (body as { id?: unknown }).id === undefined ? locatedPayoutId(res.locationPath) : undefined;
+  const payout = located === undefined ? body : { ...body, payout_id: located };
   const differs = payoutDiffers(payout, request);
   if (differs)
     notice(

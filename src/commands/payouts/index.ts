@@ -24,6 +24,8 @@ export const registerPayouts: RegisterCommand = (program, f, seam) => {
     `
 The idempotency key is always shown: if the command fails without an answer (network,
 timeout), run it again with --idempotency-key KEY and the payout is made at most once.
+Any 2xx is a payout made; one whose body names no payout (an empty 201 or 202) shows the
+payout its Location header names (only its path is read, under the base URL).
 
 Examples:
   $ vouchers payouts create --amount 250.00 --currency USD --reference nov-settlement
