@@ -446,11 +446,13 @@ export function validateResponse(t: ValidationTarget): Validated {
     );
   }
   const shown = issues.slice(0, 5).join('; ') + (issues.length > 5 ? `; and ${issues.length - 5} more` : '');
-  // A body that is empty or not JSON: nothing of it is shown; say where to see it as sent.
-  const asSent = `see it as sent with: vouchers api --raw ${t.method.toUpperCase()} ${t.path}`;
+  // A body that is empty or not JSON: nothing of it is shown; say where to see it as sent. A
+  // write is not named to be sent again: that would repeat it (an order placed twice).
+  const read = ['GET', 'HEAD', 'OPTIONS'].includes(t.method.toUpperCase());
+  const asSent = read ? ` (see it as sent with: vouchers api --raw ${t.method.toUpperCase()} ${t.path})` : '';
   const message =
     t.data === undefined
-      ? `${where} answered in a shape that differs from the contract this version of vouchers knows: ${shown}; nothing could be read from it (${asSent})${trace}`
+      ? `${where} answered in a shape that differs from the contract this version of vouchers knows: ${shown}; nothing could be read from it${asSent}${trace}`
       : `${where} answered in a shape that differs from the contract this version of vouchers knows: ${shown}. Shown as received${trace}`;
   return { data, list, drift: { where, status: t.status, traceId: t.traceId, kind: 'shape', issues, fields, message } };
 }
