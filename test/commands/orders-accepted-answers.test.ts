@@ -109,6 +109,19 @@ describe('an order answered with an empty body and a Location header', () => {
     expect(getsSent()).toEqual([]);
   });
 
+  it.each([
+    ['naming the order in its Location header', '/api/v1/orders/ord_7'],
+    ['naming no order', '/elsewhere'],
+  ])('--fields of an order on an answer %s: exit 0, the fields it lacks empty, never "unknown field" after the order', async (_, at) => {
+    post = located(201, at);
+    const r = await cli([...create, '--fields', 'status,idempotency_key', '--idempotency-key', 'loc-key-3']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('status\t\nidempotency_key\tloc-key-3\n');
+    const json = await cli([...create, '--fields', 'order_id,status', '--json']);
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({ order_id: at === '/elsewhere' ? null : 'ord_7', status: null });
+  });
+
   it('a Location outside the base URL names no order: --wait exits 8, accepted, with the key, nothing followed', async () => {
     post = located(202, '/elsewhere/orders/ord_7');
     const r = await cli([...create, '--wait', '--idempotency-key', 'loc-key-2']);

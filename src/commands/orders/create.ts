@@ -227,13 +227,16 @@ function unreadWhy(res: OrderResponse): string {
 
 /** What the answer of an accepted order says of it: its id when known, the HTTP status, the key, the trace ID, the body. */
 async function printAccepted(io: Factory['io'], o: SingleOptions, res: OrderResponse): Promise<void> {
-  const shown = {
+  const shown: Record<string, unknown> = {
     ...(res.data.order_id !== '' ? { order_id: res.data.order_id } : {}),
     http_status: res.status,
     idempotency_key: o.idempotencyKey,
     trace_id: res.traceId ?? null,
     ...(res.received !== undefined ? { body: maskSecrets(maskCodes(res.received, o.reveal)) } : {}),
   };
+  // --fields of an order (checked before sending) that this answer does not show: empty,
+  // never "unknown field" (exit 2, as if nothing was done) after the order was placed.
+  for (const field of o.settings.fields ?? []) if (!(field in shown)) shown[field] = null;
   await printRecord(
     io,
     shown,
