@@ -1,6 +1,7 @@
 /**
  * A payout answered with an empty 201/202 whose Location header names it (a path, or a URL
- * of any host: only its path is read): made (exit 0), and its id shown from the header.
+ * of any host: only its path is read): made (exit 0), and its id shown from the header;
+ * --fields it does not show are empty, never a usage error after the payout.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
@@ -34,6 +35,16 @@ describe('payouts create: an empty answer naming the payout in its Location head
     const json = await runCli([...create, '--json'], { env });
     expect(json.code, json.stderr).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual({ payout_id: 'po_5', idempotency_key: 'po-loc-1' });
+  });
+
+  it('--fields the answer does not show: exit 0, empty, never "unknown field" after the payout was made', async () => {
+    location = '/api/v1/payouts/po_5';
+    const r = await runCli([...create, '--fields', 'status,amount'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('status\t\namount\t\n');
+    const json = await runCli([...create, '--fields', 'payout_id,status', '--json'], { env });
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual({ payout_id: 'po_5', status: null });
   });
 
   it('a Location outside the base URL names no payout: still exit 0, the key shown, no id made up', async () => {

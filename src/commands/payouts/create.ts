@@ -189,8 +189,12 @@ async function showPayout(
   traceId: string | undefined,
 ): Promise<void> {
   if (replayed) err(f.io, 'This key was used before: the original payout is shown, nothing new was paid out.\n');
+  const record: Record<string, unknown> = { ...payout, idempotency_key: key };
+  // --fields the answer does not show (an empty 201): empty, never "unknown field" (exit 2,
+  // as if nothing was done) after the payout was made.
+  for (const field of settings.fields ?? []) if (!(field in record)) record[field] = null;
   if (settings.format === 'json' || settings.format === 'ndjson') {
-    await printRecord(f.io, { ...payout, idempotency_key: key }, [], settings);
+    await printRecord(f.io, record, [], settings);
     return;
   }
   const id = payout.payout_id ?? (payout as { id?: unknown }).id;
@@ -199,7 +203,7 @@ async function showPayout(
       f.io,
       `Payout${typeof id === 'string' || typeof id === 'number' ? ` ${id}` : ''} of ${money} created${traceId ? ` (trace ID ${traceId})` : ''}.\n`,
     );
-  await printRecord(f.io, { ...payout, idempotency_key: key }, fieldsOf(payout, key), settings, {
+  await printRecord(f.io, record, fieldsOf(payout, key), settings, {
     required: ['payout_id', 'status', 'amount'],
   });
 }
