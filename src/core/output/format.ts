@@ -71,11 +71,17 @@ export function codeTail(code: string): string {
   return show === 0 ? '' : code.slice(-show);
 }
 
-/** Mask a secret: first 4 and last 4 at most, never more than a third of it. */
+/** What maskSecret makes of a secret: its first and last few characters around an ellipsis, or dots. */
+const MASKED_SECRET = /^(?:\u2022{4}|[^\u2026]{1,4}\u2026[^\u2026]{1,4})$/u;
+
+/** Mask a secret: first 4 and last 4 at most, never more than a third of it; a masked one stays as it is. */
 export function maskSecret(value: unknown): string {
   if (value === null || value === undefined || value === '') return '';
   if (typeof value !== 'string') return '••••';
   const secret = value;
+  // Already masked (a row masked by its command, then by the list it is printed in): masked
+  // again it would show less each time.
+  if (MASKED_SECRET.test(secret)) return secret;
   const show = Math.min(4, Math.floor(secret.length / 6));
   if (show === 0) return '••••';
   return `${secret.slice(0, show)}…${secret.slice(-show)}`;

@@ -278,6 +278,35 @@ export function maskSecrets<T>(value: T): T {
   ) as T;
 }
 
+/**
+ * Whether `value` may hold a secret that maskSecrets masks, checked without copying it: a
+ * field named as one, a value that looks like one, a field named as one once joined to its
+ * parent's name. Errs towards yes (maskSecrets then decides).
+ */
+function holdsSecret(value: unknown, depth = 0): boolean {
+  if (isSecretValue(value)) return true;
+  if (depth > 32 || value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some((v) => holdsSecret(v, depth + 1));
+  const record = value as Record<string, unknown>;
+  for (const k of Object.keys(record)) {
+    const v = record[k];
+    if (isSecretField(k) || isSecretValue(v)) return true;
+    if (v !== null && typeof v === 'object') {
+      if (!Array.isArray(v) && Object.keys(v).some((c) => isSecretField(`${k}_${c}`))) return true;
+      if (holdsSecret(v, depth + 1)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * A row of a list as printed: maskSecrets of it when it may hold a secret, else the row
+ * itself (most hold none, and a long list is not copied row by row for nothing).
+ */
+export function listRowMasked<T>(row: T): T {
+  return holdsSecret(row) ? maskSecrets(row) : row;
+}
+
 /** `signature: {key, algorithm}`: a field whose name joined to its parent's names a secret (signature_key) is masked. */
 function maskSecretCompound(parent: string, record: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

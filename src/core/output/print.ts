@@ -11,7 +11,7 @@ import { LineWriter } from '../io/line-writer.js';
 import type { OutputSettings } from './options.js';
 import { csvCell, display, pick, tsvCell } from './cell-text.js';
 import { fitsLayout, genericColumns, peekRows } from './generic.js';
-import { maskSecrets } from './mask.js';
+import { listRowMasked } from './mask.js';
 import { jsonDocument, jsonLine } from './json-text.js';
 import { layoutTable } from './table-layout.js';
 import { isUnread } from '../http/unread.js';
@@ -167,7 +167,7 @@ function rawOrValue<T>(col: Column<T>, row: T): unknown {
 
 /**
  * The rows and columns to print: the given columns when every row has the `required`
- * fields, else generic columns made from the rows themselves (secrets masked). `--fields`
+ * fields, else generic columns made from the rows themselves; secrets masked either way. `--fields`
  * naming a field neither the columns nor the rows have is refused (exit 2) before anything
  * is printed; a field only the server's records carry is taken.
  */
@@ -180,11 +180,11 @@ async function shapeRows<T>(
   // Records of another shape are laid out from what the first page shows (up to 200 rows of a stream).
   const peeked = await peekRows(rows, required !== undefined ? 200 : settings.fields !== undefined ? 1 : 0);
   let cols = columns as Column<unknown>[];
-  let out: Iterable<unknown> | AsyncIterable<unknown> = peeked.rows;
-  if (required && peeked.seen.length > 0 && !peeked.seen.every((r) => fitsLayout(r, required))) {
-    cols = genericColumns(peeked.seen);
-    out = mapRows(peeked.rows, maskSecrets);
-  }
+  if (required && peeked.seen.length > 0 && !peeked.seen.every((r) => fitsLayout(r, required))) cols = genericColumns(peeked.seen);
+  // A secret among a row's fields (a server's own `client_secret`) is masked in every
+  // format, whether the rows fit the command's layout or not: JSON, CSV and --fields carry
+  // the records' own fields.
+  const out = mapRows(peeked.rows, listRowMasked);
   const unknown = (settings.fields ?? []).filter((f) => !cols.some((c) => c.field === f || (c.fields ?? []).includes(f)));
   if (unknown.length > 0 && peeked.seen.length > 0) {
     const keys = new Set(peeked.seen.flatMap((r) => (r !== null && typeof r === 'object' ? Object.keys(r) : [])));

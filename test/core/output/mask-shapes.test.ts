@@ -6,7 +6,16 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { codeFieldAt, codeFields, codeText, findCode, isCodeField, maskCodes, maskSecrets } from '../../../src/core/output/mask.js';
+import {
+  codeFieldAt,
+  codeFields,
+  codeText,
+  findCode,
+  isCodeField,
+  listRowMasked,
+  maskCodes,
+  maskSecrets,
+} from '../../../src/core/output/mask.js';
 import { moreCodes, readOrder } from '../../../src/api/order-read.js';
 import { isCodeField as isListenerCodeField, redactCodes } from '../../../src/listener/redact.js';
 
@@ -143,5 +152,30 @@ describe('codes of another shape or name', () => {
       expect(findCode({ product_id: 'A', expiry: '2027-01-01', [owner]: { code: 'amazon', name: 'Amazon' } }), owner).toBeUndefined();
     expect(findCode({ vendor: { code: 'amazon' }, card: { number: 'C-9999' } })).toEqual({ key: 'card.number', value: 'C-9999' });
     expect(readOrder({ vouchers: [{ product_id: 'A', vendor: { code: 'amazon' } }] }).vouchers[0]!.code).toBeUndefined();
+  });
+});
+
+describe('a list row masked', () => {
+  it('is what maskSecrets makes of it, and the row itself when it holds no secret', () => {
+    const rows: unknown[] = [
+      { id: 'txn_1', amount: 10, note: 'plain' },
+      { id: 'txn_2', client_secret: 'ABCDEFGH12345678' },
+      { id: 'txn_3', hook: 'whsec_abcdefghijklmnop' },
+      { id: 'txn_4', signature: { key: 'k-123456789', algorithm: 'sha256' } },
+      { id: 'txn_5', nested: [{ deeper: { api_secret: 'S-1234567890' } }] },
+      { id: 'txn_6', keys: ['whsec_abcdefghijklmnop', 'other'] },
+      { id: 'txn_7', password: 12345 },
+      [{ webhook_key: 'wk-123456789' }],
+      'whsec_abcdefghijklmnop',
+      null,
+    ];
+    for (const row of rows) expect(listRowMasked(row), JSON.stringify(row)).toEqual(maskSecrets(row));
+    // Masked twice (by its command, then by the list), a row shows what it showed once.
+    for (const row of rows) expect(listRowMasked(maskSecrets(row)), JSON.stringify(row)).toEqual(maskSecrets(row));
+    const plain = rows[0];
+    expect(listRowMasked(plain)).toBe(plain);
+    expect(JSON.stringify(rows.slice(1).map(listRowMasked))).not.toMatch(
+      /ABCDEFGH12345678|whsec_abcdefghijklmnop|k-123456789|S-1234567890|12345|wk-123456789/,
+    );
   });
 });

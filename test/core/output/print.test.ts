@@ -9,14 +9,14 @@ interface Row {
   id: string;
   title: string;
   note: string;
-  secret_ish: string;
+  wide_extra: string;
 }
 
 const COLUMNS: Column<Row>[] = [
   { field: 'id', header: 'ID', fixed: true },
   { field: 'title', header: 'TITLE' },
   { field: 'note', header: 'NOTE' },
-  { field: 'secret_ish', header: 'EXTRA', wide: true },
+  { field: 'wide_extra', header: 'EXTRA', wide: true },
 ];
 
 const ROWS: Row[] = [
@@ -24,9 +24,9 @@ const ROWS: Row[] = [
     id: 'trace_0af7651916cd43dd8448eb211c80319c',
     title: 'A rather long title that will not fit on a narrow terminal',
     note: 'short',
-    secret_ish: 'only-when-piped',
+    wide_extra: 'only-when-piped',
   },
-  { id: 'trace_4bf92f3577b34da6a3ce929d0e0e4736', title: 'Second', note: 'another fairly long note, also cut', secret_ish: 'x' },
+  { id: 'trace_4bf92f3577b34da6a3ce929d0e0e4736', title: 'Second', note: 'another fairly long note, also cut', wide_extra: 'x' },
 ];
 
 const ANSI = /\u001b\[[0-9;]*m/g;
@@ -73,7 +73,7 @@ describe('printList as a table', () => {
     await printList(piped, ROWS, COLUMNS, resolveOutput(piped, {}));
     expect(piped.stdoutText().split('\n')[0]!.split('\t')).toEqual([ROWS[0]!.id, ROWS[0]!.title, 'short', 'only-when-piped']);
     const chosen = testIO({ tty: true, columns: 200 });
-    await printList(chosen, ROWS, COLUMNS, resolveOutput(chosen, { fields: 'id,secret_ish' }));
+    await printList(chosen, ROWS, COLUMNS, resolveOutput(chosen, { fields: 'id,wide_extra' }));
     expect(chosen.stdoutText()).toContain('EXTRA');
     expect(chosen.stdoutText()).toContain('only-when-piped');
   });
@@ -170,7 +170,7 @@ describe('printList in other formats', () => {
     const all = testIO();
     await printList(all, ROWS, computed, resolveOutput(all, { output: 'csv' }));
     const lines = all.stdoutText().trim().split('\n');
-    expect(lines[0]).toBe('id,title,note,secret_ish,note_length');
+    expect(lines[0]).toBe('id,title,note,wide_extra,note_length');
     expect(lines[1]).toBe(`${ROWS[0]!.id},${ROWS[0]!.title},short,only-when-piped,5`);
     const picked = testIO();
     await printList(picked, ROWS, computed, resolveOutput(picked, { output: 'csv', fields: 'id,note_length' }));
