@@ -96,3 +96,13 @@ export const VOUCHER_STATUSES = ['ISSUED', 'FAILED'] as const;
  * (`processing`, `issued`) is that status, not a value this version does not know.
  */
 export const STATUSES_OF_ANY_CASE: readonly (readonly string[])[] = [ORDER_STATUSES, VOUCHER_STATUSES];
+
+/**
+ * Whether a value an enum refused (`values`, the enum's) is a status the CLI reads in any
+ * case (STATUSES_OF_ANY_CASE) sent in another spelling (`processing`): ours, not a value
+ * this version does not know. For the contract checks of answers and of webhook events.
+ */
+export function isStatusSpelledOtherwise(values: readonly unknown[] | undefined, value: unknown): boolean {
+  const statuses = STATUSES_OF_ANY_CASE.find((e) => e.length === values?.length && e.every((s) => values.includes(s)));
+  return statuses !== undefined && spelledAs(value, statuses) !== undefined;
+}

@@ -13,6 +13,7 @@ import * as z from 'zod';
 import { EventId, Timestamp } from '../contract/common.js';
 import { EVENT_DATA, EVENT_TYPES, type EventType } from '../contract/events.js';
 import { isUtcTimestamp, timestampOffsetIssue } from '../contract/timestamp.js';
+import { isStatusSpelledOtherwise } from '../contract/order-values.js';
 import { conforms, quickShapeOf, type QuickShape } from '../contract/quick-shape.js';
 import { isPrintableName, MAX_NAME_LENGTH } from '../core/output/printable.js';
 
@@ -112,9 +113,14 @@ export function contractDrift(envelope: { event: string }): string[] {
   if (conforms(quickOf(contract), envelope)) return [];
   const parsed = contract.safeParse(envelope, { reportInput: true });
   if (parsed.success) return [];
-  // A timestamp in UTC under another RFC 3339 spelling than `Z` (`+00:00`, `z`, …) conforms.
+  // A timestamp in UTC under another RFC 3339 spelling than `Z` (`+00:00`, `z`, …) conforms,
+  // and so does a status of ours in another case (`delivered`): read as ours, as in answers.
   const drift = parsed.error.issues
-    .filter((i) => !(i.code === 'invalid_format' && i.format === 'datetime' && isUtcTimestamp((i as { input?: unknown }).input)))
+    .filter(
+      (i) =>
+        !(i.code === 'invalid_format' && i.format === 'datetime' && isUtcTimestamp((i as { input?: unknown }).input)) &&
+        !(i.code === 'invalid_value' && isStatusSpelledOtherwise(i.values, (i as { input?: unknown }).input)),
+    )
     .map((i) => describe(i));
   if (drift.length <= MAX_DRIFT_ENTRIES) return drift;
   return [...drift.slice(0, MAX_DRIFT_ENTRIES), `… and ${drift.length - MAX_DRIFT_ENTRIES} more differences`];

@@ -120,6 +120,33 @@ describe('listener: an envelope that differs from the contract is stored as rece
     expect(drift.join(' ')).not.toMatch(/SHIPPED|25\.00|22\/11\/2027/);
   });
 
+  it('takes a status of ours in another case or spelling as ours (delivered, Partially-Delivered), as answers do; another word differs', async () => {
+    const { url, inboxPath } = await start();
+    const statuses = ['delivered', 'Partially-Delivered', 'QUEUED'];
+    for (const [n, status] of statuses.entries()) {
+      const ev = {
+        event: 'order.delivered',
+        event_id: hexEventId(60 + n),
+        created_at: '2026-11-22T09:30:00Z',
+        data: {
+          order_id: `ord_98123${n}`,
+          status,
+          total_amount: 25,
+          currency: 'USD',
+          reference: 'r',
+          fulfilled_from: 'cache',
+          vouchers: [],
+        },
+      };
+      expect((await deliver(url, ev)).status).toBe(200);
+    }
+    expect(lines(inboxPath).map((l) => [l.envelope.data.status, l.meta.drift ?? []])).toEqual([
+      ['delivered', []],
+      ['Partially-Delivered', []],
+      ['QUEUED', ['data.status: not one of PENDING, PROCESSING, DELIVERED, PARTIALLY_DELIVERED, CANCELLED, REFUNDED']],
+    ]);
+  });
+
   it('acknowledges envelope fields in other shapes: an event_id without evt_, a created_at that is not ISO 8601 UTC', async () => {
     const { url, inboxPath } = await start();
     const uuid = '3f2b9c1e-8d4a-4f7b-9e21-6a5c0d8e7f12';

@@ -11,7 +11,7 @@
  */
 import type { z } from 'zod';
 import type { Endpoint } from '../../contract/endpoints.js';
-import { spelledAs, STATUSES_OF_ANY_CASE } from '../../contract/order-values.js';
+import { isStatusSpelledOtherwise } from '../../contract/order-values.js';
 import { conforms } from '../../contract/quick-shape.js';
 import { RESPONSE_SHAPES } from '../../contract/shapes.js';
 import { isUtcTimestamp, timestampOffsetIssue } from '../../contract/timestamp.js';
@@ -215,15 +215,6 @@ interface ZodIssueLike {
   values?: readonly unknown[];
 }
 
-/**
- * Whether an issue is a status the CLI reads in any case (STATUSES_OF_ANY_CASE) sent in
- * another spelling (`processing`): ours, not a value this version does not know.
- */
-function isStatusSpelledOtherwise(i: ZodIssueLike, value: unknown): boolean {
-  const statuses = STATUSES_OF_ANY_CASE.find((e) => e.length === i.values?.length && e.every((s) => i.values!.includes(s)));
-  return statuses !== undefined && spelledAs(value, statuses) !== undefined;
-}
-
 /** A field path without list indexes: `data.3.vouchers.0.code` → `vouchers[].code` (the list's own `data` left out). */
 function fieldPath(path: readonly PropertyKey[], list: boolean): string {
   const parts = list && path[0] === 'data' && typeof path[1] === 'number' ? path.slice(2) : [...path];
@@ -381,7 +372,7 @@ export function validateResponse(t: ValidationTarget): Validated {
   const zodIssues: ZodIssueLike[] = (result && !result.success ? (result.error.issues as ZodIssueLike[]) : []).filter(
     (i) =>
       !(i.code === 'invalid_format' && i.format === 'datetime' && isUtcTimestamp(valueAt(data, i.path))) &&
-      !(i.code === 'invalid_value' && isStatusSpelledOtherwise(i, valueAt(data, i.path))),
+      !(i.code === 'invalid_value' && isStatusSpelledOtherwise(i.values, valueAt(data, i.path))),
   );
   if (t.data !== undefined && zodIssues.length === 0 && shapeIssues.length === 0)
     return { data: result!.success ? result!.data : data, list };
