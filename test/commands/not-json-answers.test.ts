@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
-import { startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { startLoopbackServer, type LoopbackServer, cliEnvFor } from '../helpers/loopback-server.js';
 
 const BODIES: Record<string, [string, string]> = {
   '/api/v1/products': ['text/plain', 'OK all good'],
@@ -28,7 +28,7 @@ beforeAll(async () => {
     res.writeHead(404);
     res.end();
   });
-  env = { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', VOUCHERS_MAX_RETRIES: '0', NO_COLOR: '1' };
+  env = cliEnvFor(server);
 });
 afterAll(async () => {
   await server.close();

@@ -9,7 +9,7 @@ import type { ServerResponse } from 'node:http';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { quickClock } from '../helpers/sandbox.js';
-import { sendError, sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { sendError, sendJson, startLoopbackServer, type LoopbackServer, cliEnvFor } from '../helpers/loopback-server.js';
 
 const TRACE = 'c'.repeat(32);
 const h = { 'x-trace-id': TRACE };
@@ -62,7 +62,7 @@ beforeAll(async () => {
     res.writeHead(404, h);
     res.end();
   });
-  env = { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', VOUCHERS_MAX_RETRIES: '0', NO_COLOR: '1' };
+  env = cliEnvFor(server);
 });
 beforeEach(() => {
   missing = 0;

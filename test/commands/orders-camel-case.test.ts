@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { sendJson, startLoopbackServer, type LoopbackServer, cliEnvFor } from '../helpers/loopback-server.js';
 
 const CODE = 'CAMEL-CODE-98765432';
 const VOUCHER = {
@@ -42,7 +42,7 @@ beforeAll(async () => {
     res.writeHead(404, h);
     res.end();
   });
-  env = { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', VOUCHERS_MAX_RETRIES: '0', NO_COLOR: '1' };
+  env = cliEnvFor(server);
 });
 afterAll(async () => {
   await server.close();

@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { sendJson, startLoopbackServer, type LoopbackServer, cliEnvFor } from '../helpers/loopback-server.js';
 
 const CODE = 'SECURE-CODE-4444';
 const entries = [{ product_id: 'A', code: CODE }];
@@ -34,7 +34,7 @@ beforeAll(async () => {
     res.writeHead(404);
     res.end();
   });
-  env = { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', VOUCHERS_MAX_RETRIES: '0', NO_COLOR: '1' };
+  env = cliEnvFor(server);
 });
 afterAll(async () => {
   await server.close();

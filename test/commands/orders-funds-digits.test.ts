@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir, type CliResult } from '../helpers/run-cli.js';
-import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { sendJson, startLoopbackServer, type LoopbackServer, cliEnvFor } from '../helpers/loopback-server.js';
 
 let server: LoopbackServer;
 
@@ -30,7 +30,7 @@ afterAll(async () => {
 
 const cli = (argv: string[]): Promise<CliResult> =>
   runCli(argv, {
-    env: { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', VOUCHERS_MAX_RETRIES: '0', NO_COLOR: '1' },
+    env: cliEnvFor(server),
   });
 
 const NOTE = "balance not checked: the USD wallet's balance 0.30000000000000004 has more than 2 decimal digits, the most USD allows";

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
-import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { sendJson, startLoopbackServer, type LoopbackServer, cliEnvFor } from '../helpers/loopback-server.js';
 
 let server: LoopbackServer;
 
@@ -30,7 +30,7 @@ afterAll(async () => {
 
 const cli = (argv: string[]): Promise<CliResult> =>
   runCli(argv, {
-    env: { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', VOUCHERS_MAX_RETRIES: '0', NO_COLOR: '1' },
+    env: cliEnvFor(server),
   });
 
 describe('two wallets of one currency', () => {

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
-import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { sendJson, startLoopbackServer, type LoopbackServer, cliEnvFor } from '../helpers/loopback-server.js';
 
 const voucher = (n: number) => ({ voucher_id: `vch_${n}`, product_id: 'A', denomination: 25, expiry: null, status: 'ISSUED' });
 const base = { status: 'DELIVERED', total_amount: 50, currency: 'USD', fulfilled_from: 'cache', created_at: '2026-11-22T10:00:00Z' };
@@ -35,7 +35,7 @@ beforeAll(async () => {
     res.writeHead(404, h);
     res.end();
   });
-  env = { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', VOUCHERS_MAX_RETRIES: '0', NO_COLOR: '1' };
+  env = cliEnvFor(server);
 });
 afterAll(async () => {
   await server.close();

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { quickClock } from '../helpers/sandbox.js';
-import { sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { sendJson, startLoopbackServer, type LoopbackServer, cliEnvFor } from '../helpers/loopback-server.js';
 
 const TRACE = 'b'.repeat(32);
 const ORDER = 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CF';
@@ -76,7 +76,7 @@ beforeAll(async () => {
     res.writeHead(404, h);
     res.end();
   });
-  env = { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', VOUCHERS_MAX_RETRIES: '0', NO_COLOR: '1' };
+  env = cliEnvFor(server);
 });
 afterAll(async () => {
   await server.close();

@@ -4,7 +4,7 @@
  * --fields it does not show are empty, never a usage error after the payout.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { startLoopbackServer, type LoopbackServer, cliEnvFor } from '../helpers/loopback-server.js';
 import { runCli } from '../helpers/run-cli.js';
 
 let server: LoopbackServer;
@@ -16,7 +16,7 @@ beforeAll(async () => {
     res.writeHead(202, { 'x-trace-id': 'd'.repeat(32), location });
     res.end();
   });
-  env = { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', VOUCHERS_MAX_RETRIES: '0', NO_COLOR: '1' };
+  env = cliEnvFor(server);
 });
 afterAll(() => server.close());
 

@@ -108,3 +108,8 @@ export async function freePort(): Promise<number> {
   await new Promise<void>((resolve) => s.close(() => resolve()));
   return port;
 }
+
+/** The environment in which the CLI takes `server` for its API: a key and secret, no retries, no colour. */
+export function cliEnvFor(server: LoopbackServer): Record<string, string> {
+  return { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', VOUCHERS_MAX_RETRIES: '0', NO_COLOR: '1' };
+}
