@@ -12,7 +12,7 @@ import { run } from '../../src/main.js';
 import { BIN } from '../helpers/bin.js';
 import { testIO, type TestIO } from '../helpers/io.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { fastSandbox, profileDir } from '../helpers/sandbox.js';
+import { fastSandbox, localProfileDir, profileDir } from '../helpers/sandbox.js';
 import { until } from '../helpers/until.js';
 
 const closers: (() => Promise<unknown>)[] = [];
@@ -20,9 +20,9 @@ afterEach(async () => {
   for (const c of closers.splice(0).reverse()) await c();
 });
 
-async function startListen(env: Record<string, string>): Promise<{ io: TestIO; done: Promise<number> }> {
+async function startListen(env: Record<string, string>, extra: string[] = []): Promise<{ io: TestIO; done: Promise<number> }> {
   const io = testIO({ env });
-  const done = run(['listen', '--register', '--port', '0', '--json'], io);
+  const done = run(['listen', '--register', '--port', '0', '--json', ...extra], io);
   closers.push(async () => {
     io.interrupt();
     await done;
@@ -35,7 +35,8 @@ describe('vouchers listen --register (sandbox)', () => {
   it("registers its own URL, saves the secret, and receives an async order's events", async () => {
     const sb = await fastSandbox();
     closers.push(() => sb.close());
-    const configDir = await profileDir(sb, 'local');
+    // As \`sandbox start\` writes it: with the operator surface, the sandbox's 404 to GET /webhooks says "none registered".
+    const configDir = await localProfileDir(sb);
     const env = { VOUCHERS_CONFIG_DIR: configDir };
 
     const { io } = await startListen(env);
@@ -116,7 +117,8 @@ describe('vouchers listen --register (sandbox)', () => {
       VOUCHERS_API_KEY: sb.apiKey,
       VOUCHERS_API_SECRET: sb.apiSecret,
     };
-    const { io } = await startListen(env);
+    // Without the operator surface, the 404 to GET /webhooks does not say "none registered": confirmed with --yes.
+    const { io } = await startListen(env, ['--yes']);
     expect(io.stderrText()).toMatch(
       /Registered http:\/\/127\.0\.0\.1:\d+\/webhooks \(wh_\w+\); its new signing secret is kept by this listener only \(no profile to save it in/,
     );
@@ -254,19 +256,30 @@ describe('vouchers listen --register, its terminal closed (SIGHUP)', () => {
     expect(shown.url).toBe(appUrl);
   });
 
-  /** listen --register against a server whose GET /webhooks answers `get`, and whose POST answers `post`'s status and body. */
-  async function listenAgainst(get: [number, unknown], post: (url: string) => [number, unknown]) {
+  /** A server whose GET /webhooks answers `get`, and whose POST answers `post`'s status and body; counts the POSTs. */
+  async function serverAnswering(get: [number, unknown], post: (url: string) => [number, unknown]) {
     const { sendJson, startLoopbackServer } = await import('../helpers/loopback-server.js');
-    const server = await startLoopbackServer((req, res) =>
-      req.method === 'GET' ? sendJson(res, ...get) : sendJson(res, ...post((JSON.parse(req.body) as { url: string }).url)),
-    );
+    const posts: string[] = [];
+    const server = await startLoopbackServer((req, res) => {
+      if (req.method === 'GET') return sendJson(res, ...get);
+      posts.push(req.body);
+      return sendJson(res, ...post((JSON.parse(req.body) as { url: string }).url));
+    });
     closers.push(() => server.close());
-    const { io } = await startListen({
+    const env = {
       VOUCHERS_CONFIG_DIR: tempConfigDir(),
       VOUCHERS_BASE_URL: server.baseUrl,
       VOUCHERS_API_KEY: 'k',
       VOUCHERS_API_SECRET: 'sk_test_0123456789',
-    });
+    };
+    return { env, posts };
+  }
+
+  /** listen --register --yes against a server whose GET /webhooks answers `get`, and whose POST answers `post`'s status and body. */
+  async function listenAgainst(get: [number, unknown], post: (url: string) => [number, unknown]) {
+    const { env, posts } = await serverAnswering(get, post);
+    const { io } = await startListen(env, ['--yes']);
+    expect(posts).toHaveLength(1);
     expect(io.stderrText()).toContain(
       'Warning: this server did not show which endpoint was registered before (GET /webhooks), so none is put back',
     );
@@ -285,5 +298,41 @@ describe('vouchers listen --register, its terminal closed (SIGHUP)', () => {
       201,
       { webhook_id: 'wh_1', url, signing_secret: 'whsec_loopback_0123456789abcdef' },
     ]);
+  });
+
+  it('a server that does not show the endpoint before, without --yes and no terminal: registers nothing, says why and what to add, exit 2', async () => {
+    const { env, posts } = await serverAnswering([404, { error: { name: 'NotFound', code: 'NOT_FOUND', message: 'no route' } }], (url) => [
+      200,
+      { id: 'wh_1', url, secret: 'whsec_loopback_0123456789abcdef' },
+    ]);
+    const io = testIO({ env });
+    const code = await run(['listen', '--register', '--port', '0'], io);
+    expect(code).toBe(2);
+    expect(posts).toHaveLength(0);
+    expect(io.stderrText()).toContain('this server does not show which one is registered now (GET /webhooks), so it could not be put back');
+    expect(io.stderrText()).toContain('--yes');
+    expect(io.stderrText()).not.toContain('Registered');
+  });
+
+  it('a server that does not show the endpoint before, asked on a terminal: n registers nothing, y registers', async () => {
+    const get: [number, unknown] = [404, { error: { name: 'NotFound', code: 'NOT_FOUND', message: 'no route' } }];
+    const post = (url: string): [number, unknown] => [200, { id: 'wh_1', url, secret: 'whsec_loopback_0123456789abcdef' }];
+    const declined = await serverAnswering(get, post);
+    const no = testIO({ env: declined.env, stdinTTY: true, tty: true, stdin: 'n\n' });
+    expect(await run(['listen', '--register', '--port', '0'], no)).not.toBe(0);
+    expect(declined.posts).toHaveLength(0);
+    expect(no.stderrText()).toContain('cannot be put back when this listener stops');
+    expect(no.stderrText()).toContain('nothing was registered');
+
+    const agreed = await serverAnswering(get, post);
+    const yes = testIO({ env: agreed.env, stdinTTY: true, tty: true, stdin: 'y\n' });
+    const done = run(['listen', '--register', '--port', '0'], yes);
+    closers.push(async () => {
+      yes.interrupt();
+      await done;
+    });
+    await until(() => yes.stderrText().includes('Ready!') || /Error/.test(yes.stderrText()), 'the listener', 10_000);
+    expect(agreed.posts).toHaveLength(1);
+    expect(yes.stderrText()).toContain('Registered');
   });
 });

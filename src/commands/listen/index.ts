@@ -30,6 +30,10 @@ function declareListen(program: Command) {
       'register this listener with the API (POST /webhooks) and save the signing secret in the profile; an endpoint that pointed elsewhere is put back when it stops',
     )
     .option('--public-url <url>', 'URL the API should deliver to (with --register; required unless the API is on loopback)')
+    .option(
+      '-y, --yes',
+      'with --register: replace an endpoint this server does not show (so cannot be put back) without asking (required when not on a terminal)',
+    )
     .option('--inbox <file>', 'inbox file (default: events.ndjson in the config directory)')
     .option('--json', 'print one JSON object per line (kind: event, duplicate, forward, rejected)')
     .option(

@@ -35,6 +35,8 @@ export interface ListenOptions {
   forwardHeaders: Record<string, string>;
   forwardPolicy: ForwardPolicy;
   register: boolean;
+  /** --yes: replace an endpoint that cannot be put back without asking. */
+  yes: boolean;
   publicUrl: string | undefined;
   inbox: string | undefined;
   json: boolean;
@@ -48,6 +50,7 @@ export function buildListenOptions(flags: ListenFlags): ListenOptions {
   const host = String(flags.host ?? '127.0.0.1').trim();
   if (!host) throw new UsageError('--host is empty', 'e.g. --host 127.0.0.1');
   if (flags.publicUrl !== undefined && !flags.register) throw new UsageError('--public-url only makes sense with --register');
+  if (flags.yes && !flags.register) throw new UsageError('--yes only makes sense with --register');
   if (flags.printSecret && flags.register)
     throw new UsageError(
       '--print-secret prints the saved secret and exits; it does not register',
@@ -70,6 +73,7 @@ export function buildListenOptions(flags: ListenFlags): ListenOptions {
       timeoutMs: parseIntFlag(flags.forwardTimeout ?? DEFAULT_FORWARD_POLICY.timeoutMs / 1000, '--forward-timeout', 1, 600) * 1000,
     },
     register: Boolean(flags.register),
+    yes: Boolean(flags.yes),
     publicUrl,
     inbox: flags.inbox === undefined ? undefined : String(flags.inbox),
     json: Boolean(flags.json),
@@ -271,7 +275,7 @@ async function listenWithInbox(
     if (o.register) {
       const ownUrl = () => listener.url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])(?=:)/, 'http://127.0.0.1');
       const url = registrationUrl(profile?.base_url, o.publicUrl, ownUrl);
-      const reg = await registerListener(f, url, secrets);
+      const reg = await registerListener(f, url, secrets, o.yes);
       if (reg.secret) secrets = [reg.secret, ...secrets.filter((s) => s !== reg.secret)];
       if (secrets.length === 0) throw new UsageError('the API returned no signing secret for the registered endpoint', NO_SECRET_HINT);
       listener.setSecrets(secrets);

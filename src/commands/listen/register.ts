@@ -14,6 +14,8 @@ import { makeDirSync } from '../../core/io/make-dir.js';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../core/io/atomic-file.js';
 import { isRecord } from '../../core/is-record.js';
+import { confirmOrStop } from '../orders/confirm.js';
+import { redactUrl } from '../../core/config/base-url.js';
 
 /** The URL to register: --public-url, or the listener's own when the API is on loopback. */
 export function registrationUrl(baseUrl: string | undefined, publicUrl: string | undefined, ownUrl: () => string): string {
@@ -164,10 +166,24 @@ export async function forgetEndpointNote(f: Factory, server: string): Promise<vo
   }
 }
 
-export async function registerListener(f: Factory, url: string, knownSecrets: readonly string[]): Promise<Registration> {
+/**
+ * Register the listener's URL. When the server does not show the endpoint registered now
+ * (GET /webhooks is not in the document, so a real service may answer 404), registering
+ * replaces it with no way to put it back when the listener stops: that is confirmed first
+ * (`yes`, or y on a terminal), before anything is sent.
+ */
+export async function registerListener(f: Factory, url: string, knownSecrets: readonly string[], yes = false): Promise<Registration> {
   const client = await f.client();
   const own = await f.profile();
   const looked = await currentEndpoint(client, f.io.signal, Boolean(own.admin_url && own.admin_token));
+  if (looked === 'unknown')
+    await confirmOrStop(f.io, {
+      yes,
+      question: `This server does not show which webhook endpoint is registered now (GET /webhooks), so it cannot be put back when this listener stops. Point it at ${redactUrl(url)} anyway?`,
+      reason:
+        'registering replaces the webhook endpoint, and this server does not show which one is registered now (GET /webhooks), so it could not be put back when the listener stops',
+      undone: 'nothing was registered',
+    });
   const shown = looked === 'unknown' ? undefined : looked;
   const server = own.base_url ?? '';
   const path = await notesPath(f);
