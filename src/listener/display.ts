@@ -15,7 +15,7 @@ import { bodyNumberOf, differsFromFirst, driftOf, isUnknownType, type InboxEntry
 import { batchedOutput } from '../core/io/batched-output.js';
 import type { IO } from '../core/io/io.js';
 import { styleStatus } from '../core/output/format.js';
-import { describeForward } from './forward.js';
+import { describeForward, describeForwardShort } from './forward.js';
 import { displayText, escapeText, payloadId } from '../core/output/printable.js';
 import { jsonLine } from '../core/output/json-text.js';
 import { suggestedCommand } from '../core/output/next-page.js';
@@ -99,8 +99,9 @@ const SHORT_MARKS = { unknown: '(unknown type)', drift: '(differs)', otherBody: 
 /**
  * The pieces of an event's line, for fitLine: on a narrow terminal the status goes first
  * (its event type mostly says it), then the order id (events show has it), then the
- * padding lining up the event ids; marks take their short form; a long forward result or
- * event type is cut at its end, then the event id in its middle; the time goes last.
+ * padding lining up the event ids; marks take their short form, a forward result too (what
+ * became of it first); a long forward result or event type is cut at its end, then the
+ * event id in its middle; the time goes last.
  */
 function eventPieces(c: ChalkInstance, entry: Pick<InboxEntry, 'received_at' | 'envelope' | 'meta'>): LinePiece[] {
   const data = entry.envelope.data ?? {};
@@ -176,6 +177,7 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
   const line = (pieces: LinePiece[]) => stdout(fitLine(pieces, options.width?.()));
   const forwardPiece = (record: ForwardRecord): LinePiece => ({
     text: describeForward(record),
+    short: describeForwardShort(record),
     paint: record.outcome === 'delivered' ? c.green : record.outcome === 'retrying' ? c.yellow : c.red,
     cut: 'end',
     min: FORWARD_MIN,

@@ -52,6 +52,27 @@ export function describeForward(r: ForwardRecord): string {
   }
 }
 
+/**
+ * The same, what became of the forward first (`→ retry 2/5: connection refused`, `→ gave up
+ * after 6 attempts: 500 in 3 ms`): the form of a line too narrow for the whole, which is
+ * then cut at its end, so that a cut line still says whether the app will get the event.
+ */
+export function describeForwardShort(r: ForwardRecord): string {
+  const head = r.status !== null ? `${r.status} in ${r.duration_ms} ms` : (r.error ?? 'no answer');
+  switch (r.outcome) {
+    case 'delivered':
+      return `→ ${head}`;
+    case 'retrying':
+      return `→ retry ${r.attempt}/${r.max_attempts - 1}: ${head}`;
+    case 'failed':
+      return r.max_attempts > 1 && r.attempt === r.max_attempts
+        ? `→ gave up after ${r.attempt} attempts: ${head}`
+        : `→ not retried: ${head}`;
+    case 'cancelled':
+      return `→ forwarding stopped: ${head}`;
+  }
+}
+
 export interface ForwarderDeps {
   clock: ForwardClock;
   log?: ForwardLog;

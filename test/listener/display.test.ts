@@ -491,7 +491,31 @@ describe('listen display: lines fit the terminal', () => {
       },
       1000,
     );
-    expect(forwarded).toBe(`09:30:01  order.created  ${testId('evt', 1)}  → connection refused, retry 1/5`.slice(0, 79) + '…');
+    expect(forwarded).toBe(`09:30:01  order.created  ${testId('evt', 1)}  → retry 1/5: connection refused`.slice(0, 79) + '…');
+  });
+
+  it('keeps what became of a forward (retry, gave up) when its line is cut to fit', () => {
+    const failed = forward(1, { status: null, error: 'connection refused', outcome: 'failed', attempt: 6 });
+    const [wide] = lines(120, (d) => d.forward(failed));
+    expect(wide).toBe(`09:30:02  → connection refused, gave up after 6 attempts  ${testId('evt', 1)}`);
+    for (const columns of [60, 70, 80]) {
+      const [gaveUp] = lines(columns, (d) => d.forward(failed));
+      expect(gaveUp, `${columns} columns`).toMatch(/^09:30:02 {2}→ gave up after 6/);
+      expect(gaveUp!.length).toBeLessThanOrEqual(columns);
+      const [retrying] = lines(columns, (d) => d.forward(forward(1, { status: 503, duration_ms: 7, outcome: 'retrying', attempt: 2 })));
+      expect(retrying, `${columns} columns`).toMatch(/^09:30:02 {2}→ (503 in 7 ms, )?retry 2\/5/);
+      expect(retrying!.length).toBeLessThanOrEqual(columns);
+      const [cutShort] = lines(
+        columns,
+        (d) => {
+          d.activity({ kind: 'event', entry: created });
+          d.forward(failed);
+        },
+        1000,
+      );
+      expect(cutShort, `${columns} columns`).toMatch(/→ gave up/);
+      expect(cutShort!.length).toBeLessThanOrEqual(columns);
+    }
   });
 
   it('cuts an id only when nothing else is left, in its middle with an ellipsis, its end kept', () => {
@@ -510,7 +534,7 @@ describe('listen display: lines fit the terminal', () => {
       expect(out).toHaveLength(3);
       expect(out[0]).toMatch(/duplicate of evt_/);
       expect(out[1]).toMatch(/order\.created {2}evt_\S+ {2}→ 200/);
-      expect(out[2]).toMatch(/→ connection r/);
+      expect(out[2]).toMatch(/→ gave up/);
       for (const line of out) {
         expect(line.length, line).toBeLessThanOrEqual(columns);
         // No id cut without a marker: every id is whole, or evt_… and its end.
