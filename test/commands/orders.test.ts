@@ -233,6 +233,30 @@ describe('orders create: cache-miss', () => {
     expect(r.stdout).toContain(code);
   });
 
+  it('--wait on a narrow terminal: each status line fits it, the status and a trace ID that log --trace finds kept', async () => {
+    for (const columns of [60, 100]) {
+      // TERM=dumb: the status lines as plain lines, without the spinner's frames between them.
+      const r = await cli(['orders', 'create', '--product', 'sbx-async', '--denomination', '10', '--wait'], {
+        tty: true,
+        columns,
+        env: { ...env, TERM: 'dumb' },
+      });
+      expect(r.code, r.stderr).toBe(0);
+      const statusLines = r.stderr.split('\n').filter((l) => / (PENDING|PROCESSING|DELIVERED) {2}trace /.test(l));
+      expect(statusLines.length, r.stderr).toBeGreaterThanOrEqual(2);
+      for (const line of statusLines) {
+        expect(line.length + 2, line).toBeLessThanOrEqual(columns);
+        expect(line).toMatch(/trace [0-9a-f]{8}/);
+      }
+      // On the spinner too: each line it keeps (after two cells of margin) fits.
+      const spun = await cli(['orders', 'create', '--product', 'sbx-async', '--denomination', '10', '--wait'], { tty: true, columns });
+      expect(spun.code, spun.stderr).toBe(0);
+      const kept = [...spun.stderr.matchAll(/ {2}(\S[^\n]* (?:PENDING|PROCESSING|DELIVERED) {2}trace [^\n]*)\n/g)].map((m) => m[1]!);
+      expect(kept.length, spun.stderr).toBeGreaterThanOrEqual(2);
+      for (const line of kept) expect(line.replace(/^.*(?:\(up to \S+\)|: [A-Z_]+) {2}/, '').length + 2, line).toBeLessThanOrEqual(columns);
+    }
+  });
+
   it('--wait on an order that ends unfulfilled prints it, then exits 5 saying it was refunded', async () => {
     const r = await cli(['orders', 'create', '--product', 'sbx-vendor-fail', '--denomination', '10', '--wait', '--json']);
     expect(r.code, r.stderr).toBe(5);

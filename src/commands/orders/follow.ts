@@ -15,6 +15,7 @@ import { startSpinner } from '../../core/output/spinner.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
 import { err, type IO } from '../../core/io/io.js';
+import { fitLine, type LinePiece } from '../../listener/fit-line.js';
 import { endedElsewhereError, outcomeError } from './outcome.js';
 
 export { DEFAULT_WAIT_MS } from './index.js';
@@ -38,6 +39,28 @@ export function waitTimeoutFlag(
       'Note: --timeout is the timeout of each request; here it also sets how long to follow the order, as before. Use --wait-timeout for that.\n',
     );
   return { text: globalTimeout, flag: '--timeout' };
+}
+
+/** A cut trace ID keeps at least its first 8 hex digits: what `vouchers log --trace` finds a request by. */
+const TRACE_MIN = 'trace '.length + 8 + 1;
+
+/**
+ * The line of a status seen, fitted to the terminal stderr is (less the two cells the
+ * spinner puts before a line it keeps): the order id goes first (the spinner and the line
+ * above name it), then the time keeps only its clock, then the trace ID is cut at its end,
+ * its first 8 hex digits kept; piped, the line is whole. Read for each line: a resized
+ * terminal gets lines of its new width.
+ */
+function statusLine(io: IO, time: number, orderId: string, status: string, traceId: string | undefined): string {
+  const when = formatTime(new Date(time).toISOString());
+  const pieces: LinePiece[] = [
+    { text: when, short: when.slice(11) },
+    { text: orderId, drop: 1 },
+    { text: status },
+    ...(traceId ? [{ text: `trace ${traceId}`, cut: 'end' as const, min: TRACE_MIN }] : []),
+  ];
+  const columns = io.stderrIsTTY ? ((io.stderr as { columns?: number }).columns || io.columns) - 2 : undefined;
+  return fitLine(pieces, columns);
 }
 
 export interface FollowOnTerminalOptions {
@@ -91,10 +114,9 @@ export async function followOnTerminal(
       onStatus: (order, response) => {
         last = { order };
         options.onStatus?.(order, response.traceId);
-        const trace = response.traceId ? `  trace ${response.traceId}` : '';
         // New text first: the spinner resumes under the persisted line with the new status.
         spinner.text(`Waiting for ${orderId} to reach ${target}: ${order.status}`);
-        spinner.info(`${formatTime(new Date(clock.now()).toISOString())}  ${orderId}  ${order.status}${trace}`);
+        spinner.info(statusLine(io, clock.now(), orderId, String(order.status), response.traceId));
         if (canonicalStatus(order.status) === undefined)
           spinner.info(
             `  ${String(order.status)} is a status this version does not know: it waits on, until the order reaches a final one (DELIVERED, PARTIALLY_DELIVERED, REFUNDED, or their usual synonyms) or --wait-timeout passes`,
