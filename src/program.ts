@@ -4,7 +4,15 @@
  */
 import { COMMANDS } from './commands/registry.js';
 import type { RunSeam } from './commands/types.js';
-import { Command, Option, mistakenOptionHint, optionPlaceHint, optionPrefixHint, type CommandUnknownOpts } from './core/run/commander.js';
+import {
+  Command,
+  Option,
+  mistakenCommandHint,
+  mistakenOptionHint,
+  optionPlaceHint,
+  optionPrefixHint,
+  type CommandUnknownOpts,
+} from './core/run/commander.js';
 import { Help } from 'commander';
 import type { Factory } from './factory.js';
 import type { IO } from './core/io/io.js';
@@ -52,8 +60,10 @@ export function usageError(
   const [first = '', ...rest] = text.trim().split('\n');
   const said = first.replace(/^error:\s*/, '');
   const unknown = /^unknown option '([^']+)'/.exec(said)?.[1];
+  const unknownCommand = /^unknown command '([^']+)'/.exec(said)?.[1];
   const message = mask(unknown === undefined ? said : withoutValues(said));
   const suggestion =
+    (unknownCommand && mistakenCommandHint(commandPath, unknownCommand)) ||
     (cmd && unknown && (mistakenOptionHint(cmd, unknown) ?? optionPrefixHint(cmd, unknown))) ||
     rest
       .map((l) => l.trim().replace(/^\((.*)\)$/, '$1'))
@@ -159,7 +169,10 @@ export function unknownHelpTopic(program: CommandUnknownOpts, argv: readonly str
     // An option, or an argument of a command that has no subcommands: the command is named.
     if (word.startsWith('-') || cmd.commands.length === 0) break;
     const sub = subcommand(cmd, word);
-    if (!sub) return { message: `unknown command '${word}'`, hint: `see ${commandPath(cmd)} --help` };
+    if (!sub) {
+      const instead = mistakenCommandHint(commandPath(cmd), word);
+      return { message: `unknown command '${word}'`, hint: `${instead ? `${instead} ` : ''}see ${commandPath(cmd)} --help` };
+    }
     cmd = sub;
   }
   return undefined;

@@ -88,6 +88,33 @@ describe('root command', () => {
     expect(noun.stderr).toBe("Error: unknown command 'ordrs'\n  hint      did you mean orders? see vouchers --help\n");
   });
 
+  it('names the command to use for one that other CLIs have (login, config, webhooks list), not a near spelling', async () => {
+    for (const word of ['login', 'config', 'configure', 'auth']) {
+      const r = await runCli([word]);
+      expect(r.code, word).toBe(2);
+      expect(r.stderr, word).toBe(
+        `Error: unknown command '${word}'\n  hint      credentials are kept in profiles: vouchers profiles add NAME --base-url URL --api-key KEY ` +
+          '(it asks for the secret), or vouchers sandbox start writes a local one; see vouchers --help\n',
+      );
+    }
+    const list = await runCli(['webhooks', 'list']);
+    expect(list.code).toBe(2);
+    expect(list.stderr).toMatch(
+      /^Error: unknown command 'list'\n {2}hint {6}.*vouchers webhooks show prints it; see vouchers webhooks --help\n$/,
+    );
+    const show = await runCli(['orders', 'show', 'ord_1']);
+    expect(show.stderr).toMatch(/hint {6}vouchers orders get ORDER_ID shows an order; see vouchers orders --help\n$/);
+    // Asked for help, the same.
+    const help = await runCli(['login', '--help']);
+    expect(help.code).toBe(2);
+    expect(help.stderr).toMatch(/hint {6}credentials are kept in profiles: vouchers profiles add /);
+    // As JSON too.
+    const json = await runCli(['login', '--json']);
+    expect(JSON.parse(json.stderr)).toMatchObject({
+      error: { code: 'USAGE', hint: expect.stringMatching(/^credentials are kept in profiles/) },
+    });
+  });
+
   it("says so when a root option's value is a command's name (the value forgotten), instead of suggesting another command", async () => {
     const profile = await runCli(['--profile', 'products', 'list']);
     expect(profile.code).toBe(2);

@@ -64,6 +64,46 @@ export function mistakenOptionHint(cmd: object, flag: string): string | undefine
   return MISTAKEN_OPTIONS.get(cmd)?.[flag.split('=')[0]!];
 }
 
+/** Where a newcomer from another CLI (`gh auth login`, `stripe login`) finds the credentials. */
+const PROFILE_SETUP =
+  'credentials are kept in profiles: vouchers profiles add NAME --base-url URL --api-key KEY (it asks for the secret), or vouchers sandbox start writes a local one;';
+
+/**
+ * Commands users reach for that have another name here, by the path of the command they
+ * are typed under, each with what to use instead: commander suggests only near spellings,
+ * and answered `vouchers login` with "did you mean log?" (the request log).
+ */
+const MISTAKEN_COMMANDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  vouchers: {
+    login: PROFILE_SETUP,
+    auth: PROFILE_SETUP,
+    config: PROFILE_SETUP,
+    configure: PROFILE_SETUP,
+    init: PROFILE_SETUP,
+    setup: PROFILE_SETUP,
+    logout: 'credentials are kept in profiles: vouchers profiles remove NAME deletes one;',
+    whoami: 'vouchers profiles show prints the profile in use, vouchers doctor checks its credentials against the server;',
+  },
+  'vouchers orders': { show: 'vouchers orders get ORDER_ID shows an order;', view: 'vouchers orders get ORDER_ID shows an order;' },
+  'vouchers products': {
+    show: 'vouchers products get PRODUCT_ID shows a product;',
+    view: 'vouchers products get PRODUCT_ID shows a product;',
+  },
+  'vouchers webhooks': { list: 'the API keeps one webhook endpoint a partner: vouchers webhooks show prints it;' },
+  'vouchers events': { get: 'vouchers events show EVENT_ID shows a stored event;' },
+  'vouchers profiles': { create: 'vouchers profiles add NAME saves a profile;', new: 'vouchers profiles add NAME saves a profile;' },
+};
+
+/**
+ * What to use instead of `word`, a command that `path` (`vouchers orders`) does not have
+ * but users reach for. Ends with ';', before the "see … --help" it is joined to.
+ */
+export function mistakenCommandHint(path: string, word: string): string | undefined {
+  return Object.hasOwn(MISTAKEN_COMMANDS, path) && Object.hasOwn(MISTAKEN_COMMANDS[path]!, word)
+    ? MISTAKEN_COMMANDS[path]![word]
+    : undefined;
+}
+
 /**
  * "did you mean --denomination?" for an unknown long option that begins exactly one option
  * `cmd` takes (its own or a parent's): commander suggests only near spellings, and a
