@@ -16,6 +16,23 @@ describe('docs/commands.md', () => {
   });
 });
 
+describe('command descriptions', () => {
+  it('each begins as a sentence does, with a capital (or [experimental]), as the help lists them side by side', async () => {
+    const io = testIO();
+    const { program } = await buildProgram(io, (g) => createFactory(io, g));
+    const lower: string[] = [];
+    const walk = (cmd: (typeof program.commands)[number], path: string) => {
+      for (const sub of cmd.commands) {
+        const name = `${path} ${sub.name()}`;
+        if (!sub.name().startsWith('__') && !/^[A-Z[]/.test(sub.description())) lower.push(`${name}: ${sub.description()}`);
+        walk(sub, name);
+      }
+    };
+    walk(program, 'vouchers');
+    expect(lower).toEqual([]);
+  });
+});
+
 describe('docs/certify.md', () => {
   it('lists every check of the checklist, as --list does (run `npm run docs` when this fails)', async () => {
     const [{ CHECKLIST }, { withChecksTable }] = await Promise.all([

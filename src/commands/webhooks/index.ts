@@ -106,7 +106,7 @@ const VERBS: RegisterVerb[] = [registerRegister, registerShow, registerDelete, r
 function declareVerify(webhooks: Command) {
   const cmd = webhooks
     .command('verify')
-    .description("check a delivery's signature offline: says valid, or exactly why not")
+    .description("Check a delivery's signature offline: says valid, or exactly why not")
     .requiredOption('--body <file>', 'the raw request body, exactly as received (- for stdin)')
     .requiredOption('--signature <header>', 'the X-Webhook-Signature header value: t=<unix>,v1=<hex>')
     .option('--secret <whsec>', 'signing secret (repeatable; default: profile webhook_secret or VOUCHERS_WEBHOOK_SECRET)', collect)
@@ -119,7 +119,7 @@ export type WebhooksVerifyFlags = FlagsOf<typeof declareVerify>;
 function declareSign(webhooks: Command) {
   const cmd = webhooks
     .command('sign')
-    .description('print an X-Webhook-Signature header for a body, to test your own receiver')
+    .description('Print an X-Webhook-Signature header for a body, to test your own receiver')
     .requiredOption('--body <file>', 'the raw body to sign (- for stdin)')
     .option('--timestamp <unix>', 'signature timestamp in unix seconds (default: now)')
     .option(
@@ -135,7 +135,7 @@ export type WebhooksSignFlags = FlagsOf<typeof declareSign>;
 function declareRegister(webhooks: Command) {
   const cmd = webhooks
     .command('register')
-    .description('register or update your webhook endpoint; the signing secret is saved to the profile')
+    .description('Register or update your webhook endpoint; the signing secret is saved to the profile')
     .requiredOption('--url <url>', 'https URL receiving the deliveries (the sandbox also accepts http to a loopback host)')
     .option(
       '--events <list>',
@@ -156,7 +156,7 @@ export type WebhooksRegisterOptions = FlagsOf<typeof declareRegister>;
 function declareShow(webhooks: Command) {
   const cmd = webhooks
     .command('show')
-    .description('show the registered webhook endpoint (never its secret)')
+    .description('Show the registered webhook endpoint (never its secret)')
     .option('--json', 'print the endpoint as JSON')
     .option('--fields [names]', 'comma-separated fields to show; without a value, list the fields');
   return cmd;
@@ -166,7 +166,7 @@ export type WebhooksShowOptions = FlagsOf<typeof declareShow>;
 function declareDelete(webhooks: Command) {
   const cmd = webhooks
     .command('delete')
-    .description('remove the webhook endpoint: no more deliveries')
+    .description('Remove the webhook endpoint: no more deliveries')
     .option('-y, --yes', 'do not ask (required when not on a terminal)')
     .option('--json', 'print {"deleted":true,"trace_id":…}');
   return cmd;
@@ -176,6 +176,6 @@ export type WebhooksDeleteOptions = FlagsOf<typeof declareDelete>;
 export const registerWebhooks: RegisterCommand = (program, f, seam) => {
   const webhooks = program
     .command('webhooks')
-    .description('webhook endpoint and signatures: register, show, delete; verify and sign deliveries offline');
+    .description('Webhook endpoint and signatures: register, show, delete; verify and sign deliveries offline');
   for (const register of VERBS) register(webhooks, f, seam);
 };
