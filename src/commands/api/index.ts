@@ -40,7 +40,9 @@ leaves it (. and .. segments are refused). Writes
 stderr; reuse it with --idempotency-key to retry without running the write twice.
 On a TTY a JSON body is pretty-printed; piped, it is printed as received. Voucher codes,
 pins and secrets in a JSON body (under any name: code, redemption_code, signing_secret…)
-are masked unless --reveal. A non-2xx answer prints its body and exits with the error's code.
+are masked unless --reveal; so are a reconciliation drift's vouchers (our_allocation,
+vendor_record: an id or words stay, anything else is masked to its last 4), as reconciliation
+get masks them. A non-2xx answer prints its body and exits with the error's code.
 On a production profile, a write that moves money (an order, a payout, a cancellation) asks
 for confirmation on a terminal and needs --yes otherwise, as orders create does.
 

@@ -16,6 +16,7 @@ import { suggestedCommand, type HintFlag } from '../../core/output/next-page.js'
 import { isCodeField, isSecretField, isSecretValue, maskCodes, maskSecrets } from '../../core/output/mask.js';
 import { maskCode, maskSecret } from '../../core/output/format.js';
 import { maskBareSecret } from '../../api/webhooks.js';
+import { redactReport } from '../reconciliation/redact.js';
 import type { Factory } from '../../core/run/factory.js';
 import { assertJson, readBodyArg } from './json-input.js';
 import { confirmMoneyMove, createsCost } from './money-guard.js';
@@ -161,6 +162,8 @@ const OWN_HEADERS: Record<string, string> = {
 
 /** The secure code endpoint: whatever it lists is a code, even without a name (a bare list of strings). */
 const CODE_ENDPOINT = /^(\/api\/v1)?\/orders\/[^/]+\/vouchers\/?$/;
+/** The reconciliation report: a drift's `our_allocation` and `vendor_record` are vouchers, masked as `reconciliation get` masks them. */
+const RECONCILIATION_ENDPOINT = /^(\/api\/v1)?\/reconciliation\/[^/]+\/?$/;
 /** The webhook endpoint: a bare `key` or `token` in its answers is the signing secret. */
 const WEBHOOK_ENDPOINT = /^(\/api\/v1)?\/webhooks\/?(\?.*)?$/;
 
@@ -200,9 +203,15 @@ async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions, check: 
     res.data === undefined || opts.reveal
       ? res.data
       : maskSecrets(
-          maskCodes(WEBHOOK_ENDPOINT.test(path) ? maskBareSecret(res.data) : res.data, false, {
-            listedStringsAreCodes: CODE_ENDPOINT.test(path),
-          }),
+          maskCodes(
+            WEBHOOK_ENDPOINT.test(path)
+              ? maskBareSecret(res.data)
+              : RECONCILIATION_ENDPOINT.test(path)
+                ? redactReport(res.data, false).report
+                : res.data,
+            false,
+            { listedStringsAreCodes: CODE_ENDPOINT.test(path) },
+          ),
         );
   const changed = masked !== undefined && JSON.stringify(masked) !== JSON.stringify(res.data);
   const pretty = (!opts.raw || changed) && (io.stdoutIsTTY || opts.json || changed) && res.data !== undefined;
