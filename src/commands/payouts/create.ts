@@ -10,6 +10,7 @@ import { ContractMismatchError } from '../../core/http/validate.js';
 import { refuseSecretAsKey } from '../../core/http/secret-key.js';
 import { answerShown, err } from '../../core/io/io.js';
 import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
+import { maskCodes, maskSecrets } from '../../core/output/mask.js';
 import { handleFieldsFlag, printRecord, type RecordField } from '../../core/output/print.js';
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -189,7 +190,9 @@ async function showPayout(
   traceId: string | undefined,
 ): Promise<void> {
   if (replayed) err(f.io, 'This key was used before: the original payout is shown, nothing new was paid out.\n');
-  const record: Record<string, unknown> = { ...payout, idempotency_key: key };
+  // A field of the server's own named as a secret (`client_secret`), or a code under any
+  // name, is masked in every format, as lists mask them: this command has no --reveal.
+  const record: Record<string, unknown> = { ...maskSecrets(maskCodes(payout)), idempotency_key: key };
   // --fields the answer does not show (an empty 201): empty, never "unknown field" (exit 2,
   // as if nothing was done) after the payout was made.
   for (const field of settings.fields ?? []) if (!(field in record)) record[field] = null;

@@ -1,16 +1,16 @@
 /**
  * Stream rows as one pretty JSON array, byte for byte what JSON.stringify(rows, null, 2)
- * would print, without holding the rows: constant memory for `--all --json`. Secrets among
- * a row's fields are masked, as printList masks them.
+ * would print, without holding the rows: constant memory for `--all --json`. Secrets and
+ * codes among a row's fields are masked, as printList masks them with `maskCodes`.
  */
 import { out, type IO } from '../../core/io/io.js';
 import { jsonDocument } from '../../core/output/json-text.js';
-import { listRowMasked } from '../../core/output/mask.js';
+import { listRowMasked, rowCodesMasked } from '../../core/output/mask.js';
 
 export async function streamJsonArray(io: IO, rows: AsyncIterable<unknown>, fields?: string[]): Promise<number> {
   let count = 0;
   const pick = (row: unknown) =>
-    listRowMasked(fields ? Object.fromEntries(fields.map((k) => [k, (row as Record<string, unknown>)[k]])) : row);
+    listRowMasked(rowCodesMasked(fields ? Object.fromEntries(fields.map((k) => [k, (row as Record<string, unknown>)[k]])) : row));
   if (io.jsonQuery) {
     // A query needs the whole array: held in memory only when one is given.
     const all: unknown[] = [];

@@ -132,7 +132,11 @@ export async function run(
     return;
   }
   const res = await listTransactions(client, query, { signal: f.io.signal });
-  await printList(f.io, res.data.data, TRANSACTION_COLUMNS, settings, { empty: 'No transactions match.', required: TRANSACTION_LAYOUT });
+  await printList(f.io, res.data.data, TRANSACTION_COLUMNS, settings, {
+    empty: 'No transactions match.',
+    required: TRANSACTION_LAYOUT,
+    maskCodes: true,
+  });
   if (res.data.has_more) {
     err(
       f.io,
@@ -187,7 +191,12 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
   });
   try {
     if (settings.format === 'json') await streamJsonArray(f.io, rows, settings.fields);
-    else await printList(f.io, rows, TRANSACTION_COLUMNS, settings, { empty: 'No transactions match.', required: TRANSACTION_LAYOUT });
+    else
+      await printList(f.io, rows, TRANSACTION_COLUMNS, settings, {
+        empty: 'No transactions match.',
+        required: TRANSACTION_LAYOUT,
+        maskCodes: true,
+      });
   } catch (error) {
     spinner.fail(`Stopped after ${total} transaction${total === 1 ? '' : 's'} (${pages} page${pages === 1 ? '' : 's'})`);
     throw error;

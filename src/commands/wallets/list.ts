@@ -29,5 +29,5 @@ export async function run(f: Factory, options: WalletsListOptions): Promise<void
     return;
   const client = await f.client();
   const res = await listWallets(client, { signal: f.io.signal });
-  await printList(f.io, res.data.data, COLUMNS, settings, { empty: 'No wallets.', required: ['currency', 'available'] });
+  await printList(f.io, res.data.data, COLUMNS, settings, { empty: 'No wallets.', required: ['currency', 'available'], maskCodes: true });
 }

@@ -14,7 +14,7 @@ import { ApiError, UsageError } from '../../core/errors/index.js';
 import { notice, noticeFor } from '../../core/output/notice.js';
 import { formatTime } from '../../core/output/format.js';
 import { redactUrl } from '../../core/config/base-url.js';
-import { maskSecrets } from '../../core/output/mask.js';
+import { maskCodes, maskSecrets } from '../../core/output/mask.js';
 import { handleFieldsFlag, printRecord, type RecordField } from '../../core/output/print.js';
 import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -148,7 +148,8 @@ async function widenIfNeeded(
 function secretOf(body: unknown): { secret: string | undefined; endpoint: WebhookEndpoint } {
   const record = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
   const { secret, rest } = takeSecret(record);
-  const endpoint = maskSecrets(rest) as WebhookEndpoint;
+  // A voucher code in it (under any name) is masked too: this command has no --reveal.
+  const endpoint = maskSecrets(maskCodes(rest)) as WebhookEndpoint;
   // A password in the URL (https://user:pass@…) is a secret too.
   if (typeof endpoint.url === 'string') endpoint.url = redactUrl(endpoint.url);
   return { secret, endpoint };

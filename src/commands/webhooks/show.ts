@@ -5,7 +5,7 @@ import type { ResolvedProfile } from '../../core/config/types.js';
 import { ENV } from '../../core/config/types.js';
 import { redactUrl } from '../../core/config/base-url.js';
 import { formatTime } from '../../core/output/format.js';
-import { maskSecrets } from '../../core/output/mask.js';
+import { maskCodes, maskSecrets } from '../../core/output/mask.js';
 import { handleFieldsFlag, printJson, printRecord, type RecordField } from '../../core/output/print.js';
 import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -47,10 +47,11 @@ export async function run(f: Factory, options: WebhooksShowOptions): Promise<voi
   const record = endpointRecord(res.data);
   if (!record && Array.isArray(res.data)) {
     // Several endpoints: shown as the server listed them, secrets masked.
-    await printJson(f.io, maskSecrets(res.data));
+    await printJson(f.io, maskSecrets(maskCodes(res.data)));
     return;
   }
-  const { signing_secret: _never, ...endpoint } = maskSecrets(takeSecret(record ?? {}).rest as WebhookEndpoint);
+  // A voucher code in it (under any name) is masked too: this command has no --reveal.
+  const { signing_secret: _never, ...endpoint } = maskSecrets(maskCodes(takeSecret(record ?? {}).rest as WebhookEndpoint));
   // A password in the URL (https://user:pass@…) is a secret too.
   if (typeof endpoint.url === 'string') endpoint.url = redactUrl(endpoint.url);
   if (settings.format === 'json' || settings.format === 'ndjson') {

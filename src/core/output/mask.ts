@@ -307,6 +307,36 @@ export function listRowMasked<T>(row: T): T {
   return holdsSecret(row) ? maskSecrets(row) : row;
 }
 
+/**
+ * Whether `value` may hold a code that maskCodes masks, checked without copying it: a field
+ * named as one (or a bare voucher), an object about redeeming one, a field named as one once
+ * joined to its parent's name. Errs towards yes (maskCodes then decides).
+ */
+function holdsCodeLike(value: unknown, depth = 0): boolean {
+  if (depth > 32 || value === null || typeof value !== 'object') return false;
+  if (Array.isArray(value)) return value.some((v) => holdsCodeLike(v, depth + 1));
+  const record = value as Record<string, unknown>;
+  for (const k of Object.keys(record)) {
+    const v = record[k];
+    if (isCodeField(k) || isBareVoucher(k)) return true;
+    if (v !== null && typeof v === 'object') {
+      if (isCodeHolder(k)) return true;
+      if (!Array.isArray(v) && Object.keys(v).some((c) => isCodeField(`${k}_${c}`))) return true;
+      if (holdsCodeLike(v, depth + 1)) return true;
+    }
+  }
+  return false;
+}
+
+/**
+ * A row of a list that is no voucher's (a transaction, a wallet) as printed: codes masked
+ * (a server's transaction that lists its vouchers with their codes), as such a list has no
+ * --reveal; the row itself when it may hold none (most rows of a long list).
+ */
+export function rowCodesMasked<T>(row: T): T {
+  return holdsCodeLike(row) ? maskCodes(row) : row;
+}
+
 /** `signature: {key, algorithm}`: a field whose name joined to its parent's names a secret (signature_key) is masked. */
 function maskSecretCompound(parent: string, record: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};

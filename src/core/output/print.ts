@@ -11,7 +11,7 @@ import { LineWriter } from '../io/line-writer.js';
 import type { OutputSettings } from './options.js';
 import { csvCell, display, pick, tsvCell } from './cell-text.js';
 import { fitsLayout, genericColumns, peekRows } from './generic.js';
-import { listRowMasked } from './mask.js';
+import { listRowMasked, rowCodesMasked } from './mask.js';
 import { jsonDocument, jsonLine } from './json-text.js';
 import { layoutTable } from './table-layout.js';
 import { isUnread } from '../http/unread.js';
@@ -141,6 +141,12 @@ export interface ListPrintOptions {
    */
   required?: string[];
   /**
+   * The rows are none of an order's vouchers and the command has no --reveal (transactions,
+   * wallets): a code among their fields (a server's transaction listing its vouchers) is
+   * masked in every format, as secrets are (rowCodesMasked).
+   */
+  maskCodes?: boolean;
+  /**
    * The rows are settings (a name, then its value and more): when the table does not fit
    * the terminal, each row is one `name  value  (rest)` line, the value wrapping under the
    * value column, instead of one block a row.
@@ -176,6 +182,7 @@ async function shapeRows<T>(
   columns: Column<T>[],
   settings: OutputSettings,
   required: string[] | undefined,
+  maskCodes = false,
 ): Promise<{ rows: Iterable<unknown> | AsyncIterable<unknown>; columns: Column<unknown>[] }> {
   // Records of another shape are laid out from what the first page shows (up to 200 rows of a stream).
   const peeked = await peekRows(rows, required !== undefined ? 200 : settings.fields !== undefined ? 1 : 0);
@@ -184,7 +191,7 @@ async function shapeRows<T>(
   // A secret among a row's fields (a server's own `client_secret`) is masked in every
   // format, whether the rows fit the command's layout or not: JSON, CSV and --fields carry
   // the records' own fields.
-  const out = mapRows(peeked.rows, listRowMasked);
+  const out = mapRows(peeked.rows, maskCodes ? (r: T) => listRowMasked(rowCodesMasked(r)) : listRowMasked);
   const unknown = (settings.fields ?? []).filter((f) => !cols.some((c) => c.field === f || (c.fields ?? []).includes(f)));
   if (unknown.length > 0 && peeked.seen.length > 0) {
     const keys = new Set(peeked.seen.flatMap((r) => (r !== null && typeof r === 'object' ? Object.keys(r) : [])));
@@ -228,7 +235,7 @@ export async function printList<T>(
     await out(io, settings.format === 'json' ? jsonDocument(io, null, 2) : jsonLine(io, null));
     return 0;
   }
-  const shaped = await shapeRows(rows, columns, settings, options.required);
+  const shaped = await shapeRows(rows, columns, settings, options.required, options.maskCodes);
   rows = shaped.rows as Iterable<T> | AsyncIterable<T>;
   let cols = selectColumns(shaped.columns as Column<T>[], settings);
   if (settings.format !== 'csv' && !settings.fields) cols = cols.filter((col) => !col.csvOnly);
