@@ -15,7 +15,7 @@
  * Fields the server does not send are left empty (null, [] or ''), never made up.
  */
 import type { Order, OrderCodes, OrderVoucher, TimelineEntry, VoucherCode } from '../contract/orders.js';
-import { codeFields, findCode, findPin } from '../core/output/mask.js';
+import { codeFields, findCode, findPin, holdsRecordCode } from '../core/output/mask.js';
 import { isRecord } from '../core/is-record.js';
 import { unreadRows } from '../core/http/unread.js';
 import { readTimestamp } from '../contract/timestamp.js';
@@ -84,7 +84,12 @@ function readVoucher(entry: Rec): OrderVoucher {
     ...v,
     voucher_id: voucherIdOf(v),
     product_id: text(...under(v, 'product_id', 'product', 'sku')) ?? '',
-    denomination: amount(...under(v, 'denomination', 'amount', 'value', 'face_value')),
+    // A `value` that is the voucher's code (a string such as `X7K2-…`, holdsRecordCode) is no denomination.
+    denomination: amount(
+      ...under(v, 'denomination', 'amount'),
+      holdsRecordCode('value', v.value) ? undefined : v.value,
+      ...under(v, 'face_value'),
+    ),
     expiry: text(...under(v, 'expiry', 'expires_at', 'expiry_date', 'expires_on')) ?? null,
     // Absent when the server gives none: a listed voucher is allocated (the document's word), see isIssued.
     status: text(v.status, v.state) as OrderVoucher['status'],

@@ -4,14 +4,23 @@
  * `voucher_code`, `redemptionCode`, `claim_code`, `card_number`, `pin_code`, `code_last4`,
  * `codes`, `barcode`, `product_key`, `access_token`, and every name the other outputs mask:
  * `serial`, `redemption_url`, `card: {number}`…), what the listener and `events` print shows `[redacted]` instead, and says
- * where it was. The inbox keeps the event as signed; there is no flag to show it: a
+ * where it was; so is, in a voucher record (an entry of `vouchers`, or one with a
+ * `voucher_id`), a string under `card`, `key` or `value` (not an amount). The inbox keeps the event as signed; there is no flag to show it: a
  * payload is the wrong place to read a code from (`vouchers orders codes` is the right one).
  *
  * Fields named for something else that happens to be a code (`currency_code`,
  * `country_code`, `error_code`, `status_code`, `product_code`, …) are shown as they are.
  */
 
-import { isBareVoucherCode, isCodeField as isOutputCodeField, isErrorCode, isSecretField, NOT_A_VOUCHER } from '../core/output/mask.js';
+import {
+  holdsRecordCode,
+  isBareVoucherCode,
+  isCodeField as isOutputCodeField,
+  isErrorCode,
+  isSecretField,
+  isVoucherRecord,
+  NOT_A_VOUCHER,
+} from '../core/output/mask.js';
 
 /** Words that make a field secret wherever they appear in its name. */
 const SECRET_WORDS = new Set(['pin', 'pins', 'passcode', 'password', 'secret', 'token', 'cvv', 'cvc', 'barcode', 'barcodes']);
@@ -115,12 +124,14 @@ function judgeIn(parent: string, key: string): boolean {
 
 /**
  * Whether `item` under `key` is redacted: a code's name, or a bare voucher that is a value
- * (isBareVoucherCode); never an error's `code` beside its `message` (isErrorCode).
+ * (isBareVoucherCode), or in a voucher record a string under a name that there can only be
+ * its code (`card`, `key`, `value`: holdsRecordCode); never an error's `code` beside its
+ * `message` (isErrorCode).
  */
 function redacts(parent: string | undefined, key: string, item: unknown, record: Record<string, unknown>): boolean {
   if (item === null || item === undefined) return false;
   if (isErrorCode(key, item, record)) return false;
-  return isCodeFieldIn(parent, key) || isBareVoucherCode(key, item);
+  return isCodeFieldIn(parent, key) || isBareVoucherCode(key, item) || (holdsRecordCode(key, item) && isVoucherRecord(record, parent));
 }
 
 export const REDACTED = '[redacted]';

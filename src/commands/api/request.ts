@@ -210,7 +210,7 @@ async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions, check: 
                 ? redactReport(res.data, false).report
                 : res.data,
             false,
-            { listedStringsAreCodes: CODE_ENDPOINT.test(path) },
+            { listedStringsAreCodes: CODE_ENDPOINT.test(path), voucher: CODE_ENDPOINT.test(path) },
           ),
         );
   const changed = masked !== undefined && JSON.stringify(masked) !== JSON.stringify(res.data);

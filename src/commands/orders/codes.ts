@@ -176,7 +176,7 @@ export async function run(f: Factory, id: string, flags: CodesFlags): Promise<vo
     // A server's own entries are printed as it sent them (never with the fields the reading
     // fills: an empty voucher_id, a null pin), codes masked unless --reveal.
     const rows = res.received
-      ? (maskCodes(res.received, reveal) as Record<string, unknown>[])
+      ? (maskCodes(res.received, reveal, { voucher: true }) as Record<string, unknown>[])
       : (shown.data as unknown as Record<string, unknown>[]);
     // Secrets a server put among the codes stay masked, --reveal or not (it reveals codes only).
     const data = maskSecrets(rows.map(pick));

@@ -285,7 +285,9 @@ status (0 for a 2xx), or 8 with --codes-out: the codes asked for are not in the 
 The codes file (CSV, or JSON when its name ends in .json) has the columns order_id,
 voucher_id, product_id, denomination, expiry, code and pin, then one column for each other
 code a voucher carries (a card_number beside its code, a redemption_url), named by the
-server's field.`,
+server's field. A code is read under any name that says so (code, redemption_code,
+claim_code, serial…), and in a voucher record under card, key, value or number when it holds
+a string that is no amount: such a field is masked like any code unless --reveal.`,
   );
   codes.action(async (id, opts, command) => {
     await runVerb(seam, command, { args: [id], flags: opts }, async () => (await import('./codes.js')).run(f, id, opts));

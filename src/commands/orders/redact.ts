@@ -13,7 +13,7 @@ export function redactVoucher(v: OrderVoucher): OrderVoucher {
   const { code, pin: _pin, ...rest } = v;
   const last4 = v.code_last4 ?? (typeof code === 'string' && codeTail(code) !== '' ? codeTail(code) : undefined);
   // A server's own names for a code or pin (`redemption_code`, `card_number`…) are masked too.
-  const masked = maskCodes(rest);
+  const masked = maskCodes(rest, false, { voucher: true });
   return last4 === undefined ? masked : { ...masked, code_last4: last4 };
 }
 
@@ -42,7 +42,14 @@ export function shownPin(pin: string | null | undefined, reveal: boolean): strin
 export function redactCodes(codes: OrderCodes, reveal: boolean): OrderCodes {
   if (reveal) return codes;
   // Every code-like field, under whatever name the server used, not only `code` and `pin`.
-  return { ...codes, data: codes.data.map((c: VoucherCode) => ({ ...maskCodes(c), code: maskCode(c.code), pin: shownPin(c.pin, false) })) };
+  return {
+    ...codes,
+    data: codes.data.map((c: VoucherCode) => ({
+      ...maskCodes(c, false, { voucher: true }),
+      code: maskCode(c.code),
+      pin: shownPin(c.pin, false),
+    })),
+  };
 }
 
 /** Whether any voucher still carries its full code. */

@@ -15,7 +15,17 @@
  */
 import { isRecord } from '../is-record.js';
 import { maskCode, maskSecret } from './format.js';
-import { holdsCode, isCodeField, isErrorCode, isIdentified, isPinField, isSecretField, isSecretValue } from './mask.js';
+import {
+  holdsCode,
+  holdsRecordCode,
+  isCodeField,
+  isErrorCode,
+  isIdentified,
+  isPinField,
+  isSecretField,
+  isSecretValue,
+  isVoucherRecord,
+} from './mask.js';
 import { rememberCode, rememberSecret, seenIn } from './seen.js';
 
 /** Words that, before a code, name it in a sentence though no field is called so. */
@@ -84,10 +94,10 @@ export function isPlainErrorCode(code: string): boolean {
  * and the `code` of a thing it identifies (`vendor: {code: "amazon"}`, `category`, `currency`):
  * a later message naming that product or error keeps its words, and its error code.
  */
-export function rememberShown(value: unknown, depth = 0, identified = false): void {
+export function rememberShown(value: unknown, depth = 0, identified = false, parent?: string): void {
   if (depth > 32 || value === null || typeof value !== 'object') return;
   if (Array.isArray(value)) {
-    for (const v of value) rememberShown(v, depth + 1);
+    for (const v of value) rememberShown(v, depth + 1, false, parent);
     return;
   }
   // for…in over a parsed answer's own keys: every answer of a run passes here (each page of
@@ -98,11 +108,12 @@ export function rememberShown(value: unknown, depth = 0, identified = false): vo
     const v = record[k];
     if (holdsCode(k, v)) {
       if (!isErrorCode(k, v, record) && !(identified && (k === 'code' || k === 'codes'))) everyScalar(v, rememberCode);
-    } else if (isSecretField(k) || isSecretValue(v)) everyScalar(v, rememberSecret);
+    } else if (holdsRecordCode(k, v) && isVoucherRecord(record, parent)) rememberCode(v);
+    else if (isSecretField(k) || isSecretValue(v)) everyScalar(v, rememberSecret);
     else if (isRecord(v)) {
       for (const c in v) if (Object.hasOwn(v, c) && holdsCode(`${k}_${c}`, v[c])) everyScalar(v[c], rememberCode);
-      rememberShown(v, depth + 1, isIdentified(k));
-    } else if (v !== null && typeof v === 'object') rememberShown(v, depth + 1);
+      rememberShown(v, depth + 1, isIdentified(k), k);
+    } else if (v !== null && typeof v === 'object') rememberShown(v, depth + 1, false, k);
   }
 }
 

@@ -130,6 +130,29 @@ export function holdsCode(key: string, v: unknown): boolean {
   return isBareVoucherCode(key, v) || (isCodeField(key) && !isAmountValue(key, v));
 }
 
+/** Names that, in a voucher record, can only be its code: they mean something else elsewhere. */
+const isVoucherOnlyName = byName((key) => /^(card|key|value|number|claim|activation|license|licence)$/.test(snake(key)));
+
+/**
+ * Whether a string under `key` in a voucher record is the voucher's code though its name
+ * says no more (`card`, `key`, `value`, `number`…): a server may name it so. A `value` that
+ * is an amount (a number, `"25.00"`) is the voucher's denomination, not its code.
+ */
+export function holdsRecordCode(key: string, v: unknown): boolean {
+  return typeof v === 'string' && v !== '' && isVoucherOnlyName(key) && !isAmountValue('voucher_value', v);
+}
+
+/** Whether an object under this name, or each entry of a list under it, is a voucher record (`vouchers`, `gift_card`). */
+export const namesVoucherRecords = byName((key) => /^(vouchers?|gift_?cards?|voucher_list|(allocated|issued)_vouchers)$/.test(snake(key)));
+
+/**
+ * Whether `record`, held under `parent` (an object's field, or the list it is an entry of),
+ * is a voucher record: one of a `vouchers` list, a `voucher` object, or one with a `voucher_id`.
+ */
+export function isVoucherRecord(record: Record<string, unknown>, parent: string | undefined): boolean {
+  return (parent !== undefined && namesVoucherRecords(parent)) || Object.hasOwn(record, 'voucher_id') || Object.hasOwn(record, 'voucherId');
+}
+
 /**
  * Whether a field is an object about redeeming a card (`claim: {url, …}`, `redemption`):
  * every value in it is masked, whatever its own name (`url`, `value`).
@@ -174,20 +197,22 @@ export function isSecretValue(v: unknown): v is string {
   return typeof v === 'string' && /^whsec_[A-Za-z0-9+/=_-]{8,}$/.test(v);
 }
 
+/** `parent`: the name `value` is held under (a list's entries share their list's name). */
 function walk(
   value: unknown,
-  mask: (key: string, v: unknown, siblings: Record<string, unknown>) => unknown | typeof KEEP,
+  mask: (key: string, v: unknown, siblings: Record<string, unknown>, parent: string | undefined) => unknown | typeof KEEP,
   depth = 0,
+  parent?: string,
 ): unknown {
   if (depth > 32 || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((v) => walk(v, mask, depth + 1));
+  if (Array.isArray(value)) return value.map((v) => walk(v, mask, depth + 1, parent));
   const record = value as Record<string, unknown>;
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(record)) {
-    const masked = mask(k, v, record);
+    const masked = mask(k, v, record, parent);
     // defineProperty: a parsed `__proto__` key stays a plain field.
     Object.defineProperty(out, k, {
-      value: masked === KEEP ? walk(v, mask, depth + 1) : masked,
+      value: masked === KEEP ? walk(v, mask, depth + 1, k) : masked,
       enumerable: true,
       writable: true,
       configurable: true,
@@ -221,20 +246,33 @@ function maskScalar(v: unknown, pin: boolean): unknown {
 /**
  * Codes and pins masked wherever they sit in `value` (an order, a list of vouchers, an answer
  * of any shape): codes to their last 4 (`••••••••1234`), pins whole. `reveal` keeps them.
+ * In a voucher record (isVoucherRecord; with `voucher`, every record in `value`: a voucher,
+ * the answer of the code endpoint) a string under a name that there can only be its code
+ * (`card`, `key`, `value`: holdsRecordCode) is masked too.
  */
-export function maskCodes<T>(value: T, reveal = false, options: { listedStringsAreCodes?: boolean } = {}): T {
+export function maskCodes<T>(value: T, reveal = false, options: { listedStringsAreCodes?: boolean; voucher?: boolean } = {}): T {
   if (reveal) return value;
-  const masked = walk(value, (k, v, siblings) =>
-    // Whatever a code's field holds is the code: a string, `{value, type}`, a list of them.
-    holdsCode(k, v) && !isErrorCode(k, v, siblings)
-      ? maskEvery(v, isPinField(k))
-      : isCodeHolder(k) && v !== null && typeof v === 'object'
-        ? maskEvery(v)
-        : isRecord(v) && Object.keys(v).some((c) => isCodeField(`${k}_${c}`))
-          ? maskCodes(maskCompound(k, v))
-          : KEEP,
-  ) as T;
+  const masked = maskCodesUnder(value, undefined, options.voucher === true) as T;
   return options.listedStringsAreCodes ? (maskListedStrings(masked) as T) : masked;
+}
+
+function maskCodesUnder(value: unknown, parent: string | undefined, vouchers: boolean): unknown {
+  return walk(
+    value,
+    (k, v, siblings, held) =>
+      // Whatever a code's field holds is the code: a string, `{value, type}`, a list of them.
+      holdsCode(k, v) && !isErrorCode(k, v, siblings)
+        ? maskEvery(v, isPinField(k))
+        : holdsRecordCode(k, v) && (vouchers || isVoucherRecord(siblings, held))
+          ? maskScalar(v, false)
+          : isCodeHolder(k) && v !== null && typeof v === 'object'
+            ? maskEvery(v)
+            : isRecord(v) && Object.keys(v).some((c) => isCodeField(`${k}_${c}`))
+              ? maskCodesUnder(maskCompound(k, v), k, vouchers)
+              : KEEP,
+    0,
+    parent,
+  );
 }
 
 /** `card: {number, pin}`: a field whose name joined to its parent's names a code (card_number) is masked. */
@@ -318,7 +356,7 @@ function holdsCodeLike(value: unknown, depth = 0): boolean {
   const record = value as Record<string, unknown>;
   for (const k of Object.keys(record)) {
     const v = record[k];
-    if (isCodeField(k) || isBareVoucher(k)) return true;
+    if (isCodeField(k) || isBareVoucher(k) || isVoucherOnlyName(k)) return true;
     if (v !== null && typeof v === 'object') {
       if (isCodeHolder(k)) return true;
       if (!Array.isArray(v) && Object.keys(v).some((c) => isCodeField(`${k}_${c}`))) return true;
@@ -388,6 +426,7 @@ function findField(
   is: (key: string, v: unknown) => boolean,
   preferred: string,
   rank: (name: string) => number = () => 0,
+  ownOnly: (key: string, v: unknown) => boolean = () => false,
 ): Field | undefined {
   const own = held(preferred, Object.hasOwn(record, preferred) ? record[preferred] : undefined)[0];
   if (own) return own;
@@ -399,7 +438,8 @@ function findField(
     const r = rank(name);
     if (r < bestRank) [best, bestRank] = [field, r];
   };
-  for (const [k, v] of Object.entries(record)) if (usable(v) && is(k, v)) offer({ key: k, value: String(v) }, k);
+  // `ownOnly`: names that are a code only as the record's own field (`key`, `value`), not inside another object of it.
+  for (const [k, v] of Object.entries(record)) if (usable(v) && (is(k, v) || ownOnly(k, v))) offer({ key: k, value: String(v) }, k);
   for (const [k, v] of Object.entries(record)) if (v !== null && typeof v === 'object' && is(k, v)) offer(held(k, v)[0], k);
   for (const [k, inner] of Object.entries(record)) {
     // A vendor's, product's or category's `code` names that thing: it is no voucher's code.
@@ -418,7 +458,7 @@ function findField(
 function codeRank(name: string): number {
   const k = snake(name);
   if (/(^|_)(url|link|uri)$/.test(k)) return 3;
-  if (/(^|_)(serial|barcode)(_|$)/.test(k)) return 2;
+  if (/(^|_)(serial|barcode)(_|$)/.test(k) || isVoucherOnlyName(k)) return 2;
   if (/code(s|_value)?$/.test(k)) return 0;
   return 1;
 }
@@ -426,10 +466,11 @@ function codeRank(name: string): number {
 /**
  * The code of a record (a voucher entry of unknown shape): its field `code`, else the
  * code-like field whose name most surely means the code (codeRank), the first of equals:
- * its key and value.
+ * its key and value. A string under a name that only a voucher's code has there (`key`,
+ * `card`, `value`: holdsRecordCode) is one, after the names that say so.
  */
 export function findCode(record: Record<string, unknown>): Field | undefined {
-  return findField(record, (k, v) => holdsCode(k, v) && !isPinField(k), 'code', codeRank);
+  return findField(record, (k, v) => holdsCode(k, v) && !isPinField(k), 'code', codeRank, holdsRecordCode);
 }
 
 /** The pin of a record: its field `pin`, else the first pin-like field. */
@@ -448,7 +489,8 @@ export function codeFields(record: Record<string, unknown>): Field[] {
   const found: Field[] = [];
   const inside = (k: string, inner: Record<string, unknown>): [string, unknown][] =>
     Object.entries(inner).filter(([c]) => isCodeField(`${k}_${c}`));
-  for (const [k, v] of Object.entries(record)) if (holdsCode(k, v) && !(isRecord(v) && inside(k, v).length > 0)) found.push(...held(k, v));
+  for (const [k, v] of Object.entries(record))
+    if ((holdsCode(k, v) || holdsRecordCode(k, v)) && !(isRecord(v) && inside(k, v).length > 0)) found.push(...held(k, v));
   for (const [k, inner] of Object.entries(record)) {
     if (!isRecord(inner)) continue;
     for (const [c, v] of inside(k, inner)) found.push(...held(`${k}.${c}`, v));
