@@ -103,6 +103,26 @@ export const STATUSES_OF_ANY_CASE: readonly (readonly string[])[] = [ORDER_STATU
  * this version does not know. For the contract checks of answers and of webhook events.
  */
 export function isStatusSpelledOtherwise(values: readonly unknown[] | undefined, value: unknown): boolean {
-  const statuses = STATUSES_OF_ANY_CASE.find((e) => e.length === values?.length && e.every((s) => values.includes(s)));
+  const statuses = STATUSES_OF_ANY_CASE.find((e) => sameValues(e, values));
   return statuses !== undefined && spelledAs(value, statuses) !== undefined;
+}
+
+/** Whether an enum's values (`values`) are exactly `statuses`. */
+function sameValues(statuses: readonly string[], values: readonly unknown[] | undefined): boolean {
+  return statuses.length === values?.length && statuses.every((s) => values.includes(s));
+}
+
+/**
+ * How the order verbs read a value the order status enum (`values`) refused, when it is
+ * one of the usual other names of our statuses (canonicalStatus): the status it stands for
+ * (`PENDING` for QUEUED, `DELIVERED` for COMPLETED), or, for a failure word taken as final
+ * without a refund being claimed (FAILED), that. Undefined for another enum or a word the
+ * verbs cannot place: a value this version does not know. For the contract checks'
+ * warnings, so that they say what the verbs do with it.
+ */
+export function statusReadAs(values: readonly unknown[] | undefined, value: unknown): string | undefined {
+  if (!sameValues(ORDER_STATUSES, values)) return undefined;
+  const status = canonicalStatus(value);
+  if (status === 'REFUNDED' && !saysRefunded(value)) return 'final, not fulfilled (no refund assumed)';
+  return status;
 }

@@ -40,17 +40,19 @@ export const REPORT_CHECKS: CheckDef[] = [
       if (!ctx.drifts) throw new CheckSkip("the client's differences from the contract are not collected here");
       const drifts = ctx.drifts();
       if (drifts.length === 0) return { message: 'no answer differed from the contract' };
-      const byEndpoint = new Map<string, { fields: Set<string>; count: number; traceId: string | undefined; values: boolean }>();
+      const byEndpoint = new Map<string, { fields: Set<string>; count: number; traceId: string | undefined; kinds: Set<string> }>();
       for (const d of drifts) {
-        const entry = byEndpoint.get(d.where) ?? { fields: new Set<string>(), count: 0, traceId: d.traceId, values: true };
+        const entry = byEndpoint.get(d.where) ?? { fields: new Set<string>(), count: 0, traceId: d.traceId, kinds: new Set<string>() };
         for (const f of d.fields) entry.fields.add(f);
         entry.count += 1;
-        entry.values &&= d.kind === 'values';
+        entry.kinds.add(d.kind);
         byEndpoint.set(d.where, entry);
       }
       for (const [where, e] of byEndpoint) {
         const fields = [...e.fields];
-        const what = e.values ? 'values this version does not know in' : 'differs in';
+        const only = e.kinds.size === 1 ? [...e.kinds][0] : undefined;
+        const what =
+          only === 'values' ? 'values this version does not know in' : only === 'names' ? 'statuses under other names in' : 'differs in';
         ctx.warn(
           `${where} ${what} ${fields.length > 0 ? fields.join(', ') : 'its body'} (${e.count} answer${e.count === 1 ? '' : 's'}${e.traceId ? `, trace ${e.traceId}` : ''})`,
         );

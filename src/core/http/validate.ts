@@ -11,7 +11,7 @@
  */
 import type { z } from 'zod';
 import type { Endpoint } from '../../contract/endpoints.js';
-import { isStatusSpelledOtherwise } from '../../contract/order-values.js';
+import { isStatusSpelledOtherwise, statusReadAs } from '../../contract/order-values.js';
 import { conforms } from '../../contract/quick-shape.js';
 import { RESPONSE_SHAPES } from '../../contract/shapes.js';
 import { isUtcTimestamp, timestampOffsetIssue } from '../../contract/timestamp.js';
@@ -93,8 +93,12 @@ export interface ContractDrift {
   where: string;
   status: number;
   traceId: string | undefined;
-  /** `values`: only enum values this version does not know (a newer server); `shape`: anything else. */
-  kind: 'values' | 'shape';
+  /**
+   * `values`: only enum values other than the contract's, one or more this version does not
+   * know (a newer server); `names`: only order statuses under another name, each read as the
+   * status it stands for (`QUEUED` as PENDING); `shape`: anything else.
+   */
+  kind: 'values' | 'names' | 'shape';
   /** What differs, one short line each, list indexes left out; never a value that could be a code. */
   issues: string[];
   /** The field paths that differ (without list indexes). */
@@ -230,7 +234,10 @@ function describe(issue: ZodIssueLike, data: unknown): string {
   if (issue.code === 'invalid_type') {
     return `${typeName(value)} where the contract has ${String(issue.expected)}`;
   }
-  if (issue.code === 'invalid_value') return `${JSON.stringify(value)} is not a value this version knows`;
+  if (issue.code === 'invalid_value') {
+    const readAs = statusReadAs(issue.values, value);
+    return readAs ? `${JSON.stringify(value)}, read as ${readAs}` : `${JSON.stringify(value)} is not a value this version knows`;
+  }
   const offset = issue.code === 'invalid_format' && issue.format === 'datetime' ? timestampOffsetIssue(value) : undefined;
   if (offset) return offset;
   if (issue.code === 'invalid_format') return `not in the contract's format${issue.format ? ` (${String(issue.format)})` : ''}`;
@@ -379,10 +386,26 @@ export function validateResponse(t: ValidationTarget): Validated {
 
   const valuesOnly = shapeIssues.length === 0 && zodIssues.every((i) => i.code === 'invalid_value');
   if (valuesOnly) {
-    const values = zodIssues.map((i) => `${i.path.map(String).join('.') || '(body)'} = ${JSON.stringify(valueAt(data, i.path))}`);
-    const message = `${where} answered with ${values.length === 1 ? 'a value' : 'values'} this version of vouchers does not know (${values.slice(0, 3).join(', ')}${values.length > 3 ? ', …' : ''}); shown as sent. A newer vouchers may know ${values.length === 1 ? 'it' : 'them'}${trace}`;
+    // An order status under another name (QUEUED, COMPLETED) is read by the order verbs as the
+    // status it stands for: the warning says so, and does not call it unknown.
+    const named = (i: ZodIssueLike) => `${i.path.map(String).join('.') || '(body)'} = ${JSON.stringify(valueAt(data, i.path))}`;
+    const unknown: string[] = [];
+    const readAs: string[] = [];
+    for (const i of zodIssues) {
+      const as = statusReadAs(i.values, valueAt(data, i.path));
+      if (as) readAs.push(`${named(i)}, read as ${as}`);
+      else unknown.push(named(i));
+    }
+    const few = (v: string[], sep: string) => `${v.slice(0, 3).join(sep)}${v.length > 3 ? `${sep}…` : ''}`;
+    const others = `${readAs.length === 1 ? 'a status' : 'statuses'} under another name than the contract's (${few(readAs, '; ')})`;
+    const message =
+      unknown.length === 0
+        ? `${where} answered with ${others}; shown as sent${trace}`
+        : `${where} answered with ${unknown.length === 1 ? 'a value' : 'values'} this version of vouchers does not know (${few(unknown, ', ')})${readAs.length > 0 ? ` and with ${others}` : ''}; shown as sent. A newer vouchers may know ${unknown.length === 1 ? 'it' : 'them'}${trace}`;
+    const values = [...unknown, ...readAs];
     const fields = [...new Set(zodIssues.map((i) => fieldPath(i.path, isList)))];
-    return { data, list, drift: { where, status: t.status, traceId: t.traceId, kind: 'values', issues: values, fields, message } };
+    const kind = unknown.length === 0 ? 'names' : 'values';
+    return { data, list, drift: { where, status: t.status, traceId: t.traceId, kind, issues: values, fields, message } };
   }
 
   // Group the same difference across the records of a list: "currency: missing (3 of 3 records)".

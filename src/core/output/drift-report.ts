@@ -36,7 +36,7 @@ export function driftReporter(deps: DriftDeps): (drift: ContractDrift) => void {
       deps.io.stderr.write(
         JSON.stringify({
           warning: {
-            code: drift.kind === 'shape' ? 'CONTRACT_DRIFT' : 'UNKNOWN_VALUES',
+            code: drift.kind === 'shape' ? 'CONTRACT_DRIFT' : drift.kind === 'names' ? 'OTHER_STATUS_NAMES' : 'UNKNOWN_VALUES',
             message: drift.message + more,
             endpoint: drift.where,
             status: drift.status,

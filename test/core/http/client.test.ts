@@ -668,16 +668,16 @@ describe('errors and validation', () => {
 
   it('accepts enum values this version does not know (a newer server), with a warning naming them', async () => {
     const warnings: string[] = [];
-    const newer = { ...ORDER, status: 'ON_HOLD', timeline: [{ status: 'ON_HOLD', at: '2026-11-22T09:31:00Z', note: null }] };
+    const newer = { ...ORDER, status: 'BACKORDERED', timeline: [{ status: 'BACKORDERED', at: '2026-11-22T09:31:00Z', note: null }] };
     const { client } = await setup((_req, res) => sendJson(res, 200, newer, { 'x-trace-id': 'e'.repeat(32) }), {
       onDrift: (d) => warnings.push(d.message),
       strictContract: true,
     });
     const res = await client.request<{ status: string }>({ method: 'GET', path: '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE' });
-    expect(res.data.status).toBe('ON_HOLD');
+    expect(res.data.status).toBe('BACKORDERED');
     expect(warnings).toHaveLength(1);
     expect(warnings[0]).toMatch(
-      /GET \/orders\/ord_\w+ \(getOrder\) answered with values this version of vouchers does not know \(status = "ON_HOLD", timeline\.0\.status = "ON_HOLD"\)/,
+      /GET \/orders\/ord_\w+ \(getOrder\) answered with values this version of vouchers does not know \(status = "BACKORDERED", timeline\.0\.status = "BACKORDERED"\)/,
     );
     expect(warnings[0]).toContain('e'.repeat(32));
   });
@@ -694,11 +694,52 @@ describe('errors and validation', () => {
     expect(res.data.status).toBe('processing');
     expect(res.drift).toBeUndefined();
     expect(warnings).toEqual([]);
-    // Another word (a synonym, a status of its own) is still a value this version does not know.
-    status = 'in progress';
+    // Another word is still a value this version does not know.
+    status = 'backordered';
     await client.request({ method: 'GET', path: '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE' });
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toContain('does not know (status = "in progress")');
+    expect(warnings[0]).toContain('does not know (status = "backordered")');
+  });
+
+  it('names an order status under another name the order verbs read (QUEUED, COMPLETED, in progress) with the status it is read as, not as unknown', async () => {
+    const warnings: string[] = [];
+    const kinds: string[] = [];
+    let status = 'QUEUED';
+    let timeline = 'COMPLETED';
+    const { client } = await setup(
+      (_req, res) => sendJson(res, 200, { ...ORDER, status, timeline: [{ status: timeline, at: '2026-11-22T09:31:00Z', note: null }] }),
+      {
+        onDrift: (d) => {
+          warnings.push(d.message);
+          kinds.push(d.kind);
+        },
+        strictContract: true,
+      },
+    );
+    const res = await client.request<{ status: string }>({ method: 'GET', path: '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE' });
+    expect(res.data.status).toBe('QUEUED');
+    expect(warnings[0]).toMatch(
+      /^GET \/orders\/ord_\w+ \(getOrder\) answered with statuses under another name than the contract's \(status = "QUEUED", read as PENDING; timeline\.0\.status = "COMPLETED", read as DELIVERED\); shown as sent/,
+    );
+    expect(warnings[0]).not.toMatch(/does not know|newer vouchers/);
+    expect(kinds).toEqual(['names']);
+    status = 'in progress';
+    timeline = 'ON_HOLD';
+    await client.request({ method: 'GET', path: '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE' });
+    expect(warnings[1]).toContain('(status = "in progress", read as PROCESSING; timeline.0.status = "ON_HOLD", read as PENDING)');
+    // A failure word ends the order unfulfilled, without claiming a refund.
+    status = 'FAILED';
+    await client.request({ method: 'GET', path: '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE' });
+    expect(warnings[2]).toContain('status = "FAILED", read as final, not fulfilled (no refund assumed)');
+    expect(warnings[2]).not.toContain('REFUNDED');
+    // With a word it does not know, both are said, each as it is.
+    status = 'BACKORDERED';
+    timeline = 'QUEUED';
+    await client.request({ method: 'GET', path: '/orders/ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE' });
+    expect(warnings[3]).toContain(
+      'answered with a value this version of vouchers does not know (status = "BACKORDERED") and with a status under another name than the contract\'s (timeline.0.status = "QUEUED", read as PENDING); shown as sent. A newer vouchers may know it',
+    );
+    expect(kinds).toEqual(['names', 'names', 'names', 'values']);
   });
 
   it('keeps unknown fields of a valid response and reports a replay', async () => {
