@@ -32,6 +32,12 @@ export interface Route {
    * `{"order": {…}}`) is read from inside the wrapper.
    */
   record?: string;
+  /**
+   * A list of one row per currency, which a server may send as an object keyed by currency
+   * code (`{"USD": {…}}`, `{"balances": {"USD": {…}}}`): read as one row per key
+   * (core/http/by-currency.ts).
+   */
+  byCurrency?: true;
 }
 
 const COMMON_ERRORS: ErrorCode[] = [
@@ -173,6 +179,7 @@ export const ROUTES = [
     idempotency: 'none',
     extension: false,
     list: true,
+    byCurrency: true,
   },
   {
     id: 'listTransactions',

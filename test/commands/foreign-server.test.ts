@@ -332,6 +332,40 @@ describe('a server of yet another dialect', () => {
     }
   });
 
+  it('wallets keyed by currency: the warning describes the wallets as read (one per key), never their currency as missing', async () => {
+    const keyed = await startLoopbackServer((_req, res) =>
+      sendJson(res, 200, { balances: { USD: { amount: 100 }, EUR: { amount: 5 } } }, { 'x-trace-id': TRACE }),
+    );
+    try {
+      const at = { ...env, VOUCHERS_BASE_URL: keyed.baseUrl };
+      const r = await runCli(['wallets', 'list'], { env: at });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toBe('USD\t100\nEUR\t5\n');
+      expect(r.stderr).toContain(
+        'GET /wallets (listWallets) answered in a shape that differs from the contract this version of vouchers knows: the list is an object keyed by currency under "balances", not {"data": [...]}; available: missing (2 of 2 records); reserved: missing (2 of 2 records); updated_at: missing (2 of 2 records); fields the contract does not name: amount. Shown as received',
+      );
+      expect(r.stderr).not.toMatch(/currency: missing|no list in the body|this answer is the whole list/);
+      const json = await runCli(['wallets', 'list', '--json'], { env: at });
+      const warning = (JSON.parse(json.stderr.trim()) as { warning: { fields: string[] } }).warning;
+      expect(warning.fields).not.toContain('currency');
+      // At the top of the body, the same.
+      const top = await startLoopbackServer((_req, res) =>
+        sendJson(res, 200, { USD: { available: 100, reserved: 0, updated_at: '2026-03-01T10:00:00Z' } }),
+      );
+      try {
+        const t = await runCli(['wallets', 'list'], { env: { ...env, VOUCHERS_BASE_URL: top.baseUrl } });
+        expect(t.code, t.stderr).toBe(0);
+        expect(t.stderr).toContain(
+          'answered in a shape that differs from the contract this version of vouchers knows: the list is an object keyed by currency, not {"data": [...]}. Shown as received',
+        );
+      } finally {
+        await top.close();
+      }
+    } finally {
+      await keyed.close();
+    }
+  });
+
   it('wallets list reads a bare array and shows its own fields', async () => {
     const r = await cli(['wallets', 'list', '--json']);
     expect(r.code).toBe(0);

@@ -17,6 +17,7 @@ import { RESPONSE_SHAPES } from '../../contract/shapes.js';
 import { isUtcTimestamp, timestampOffsetIssue } from '../../contract/timestamp.js';
 import { CliError } from '../errors/index.js';
 import { isRecord } from '../is-record.js';
+import { readByCurrency } from './by-currency.js';
 import { pagingOf } from './paging.js';
 import { unreadRows } from './unread.js';
 import { hasIdField, unwrapRecord } from './wrapped-record.js';
@@ -115,8 +116,12 @@ export interface ListRead {
   via?: string;
   /** The list says more follows, but names no cursor, link or page to ask for it. */
   unfollowable?: boolean;
-  /** `envelope`: `{"data": […]}`; `array`: a bare array; `keyed`: an object holding one array (under `key`); `none`: no list found. */
-  shape: 'envelope' | 'array' | 'keyed' | 'none';
+  /**
+   * `envelope`: `{"data": […]}`; `array`: a bare array; `keyed`: an object holding one array
+   * (under `key`); `currencies`: an object keyed by currency code (under `key` when not the
+   * body itself; by-currency.ts); `none`: no list found.
+   */
+  shape: 'envelope' | 'array' | 'keyed' | 'currencies' | 'none';
   key?: string;
 }
 
@@ -361,10 +366,21 @@ export function validateResponse(t: ValidationTarget): Validated {
   }
   if (isList) {
     const read = readList(t.data);
-    // A body that is empty or not JSON holds no list: its rows are marked unread, not an empty list.
-    data = t.data === undefined ? { ...read.list, data: unreadRows() } : read.list;
-    list = read.read;
-    if (t.data !== undefined) {
+    // Rows keyed by currency (`{"USD": {…}}`, `{"balances": {"USD": {…}}}`) where the route
+    // allows it: one row per key, checked as the rows they are read as.
+    const byCurrency = read.read.shape === 'none' && t.endpoint?.byCurrency ? readByCurrency(t.data) : undefined;
+    if (byCurrency) {
+      data = { data: byCurrency.rows, has_more: false, next_cursor: null } satisfies ListBody;
+      list = { paginated: false, shape: 'currencies', ...(byCurrency.key === undefined ? {} : { key: byCurrency.key }) };
+      shapeIssues.push(
+        `the list is an object keyed by currency${byCurrency.key === undefined ? '' : ` under "${byCurrency.key}"`}, not {"data": [...]}`,
+      );
+    } else {
+      // A body that is empty or not JSON holds no list: its rows are marked unread, not an empty list.
+      data = t.data === undefined ? { ...read.list, data: unreadRows() } : read.list;
+      list = read.read;
+    }
+    if (t.data !== undefined && !byCurrency) {
       if (read.read.shape === 'array') shapeIssues.push('the list is a bare array, not {"data": [...]}');
       else if (read.read.shape === 'keyed') shapeIssues.push(`the list is under "${read.read.key}", not "data"`);
       else if (read.read.shape === 'none') shapeIssues.push('no list in the body');
