@@ -6,7 +6,7 @@ type WalletList = { data: Wallet[]; has_more: boolean; next_cursor: string | nul
 
 /**
  * The wallets, one row each. Wallets keyed by their currency (`{"USD": {…}}`, `{"balances":
- * {"USD": {…}}}`), a shape the document leaves open, are read as one wallet per key as the
+ * {"USD": 100}}`), a shape the document leaves open, are read as one wallet per key as the
  * answer is checked (core/http/by-currency.ts), so its warning describes them as read.
  */
 export async function listWallets(client: ApiClient, options: { signal?: AbortSignal } = {}): Promise<ApiResponse<WalletList>> {

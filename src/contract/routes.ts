@@ -34,10 +34,10 @@ export interface Route {
   record?: string;
   /**
    * A list of one row per currency, which a server may send as an object keyed by currency
-   * code (`{"USD": {…}}`, `{"balances": {"USD": {…}}}`): read as one row per key
-   * (core/http/by-currency.ts).
+   * code (`{"USD": {…}}`, `{"balances": {"USD": 100}}`): read as one row per key, a plain
+   * amount as the row's field named here (core/http/by-currency.ts).
    */
-  byCurrency?: true;
+  byCurrency?: { amount: string };
 }
 
 const COMMON_ERRORS: ErrorCode[] = [
@@ -179,7 +179,7 @@ export const ROUTES = [
     idempotency: 'none',
     extension: false,
     list: true,
-    byCurrency: true,
+    byCurrency: { amount: 'available' },
   },
   {
     id: 'listTransactions',

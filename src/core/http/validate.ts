@@ -366,15 +366,22 @@ export function validateResponse(t: ValidationTarget): Validated {
   }
   if (isList) {
     const read = readList(t.data);
-    // Rows keyed by currency (`{"USD": {…}}`, `{"balances": {"USD": {…}}}`) where the route
+    // Rows keyed by currency (`{"USD": {…}}`, `{"balances": {"USD": 100}}`) where the route
     // allows it: one row per key, checked as the rows they are read as.
-    const byCurrency = read.read.shape === 'none' && t.endpoint?.byCurrency ? readByCurrency(t.data) : undefined;
+    const amount = t.endpoint?.byCurrency?.amount;
+    const byCurrency = read.read.shape === 'none' && amount ? readByCurrency(t.data, amount) : undefined;
     if (byCurrency) {
       data = { data: byCurrency.rows, has_more: false, next_cursor: null } satisfies ListBody;
       list = { paginated: false, shape: 'currencies', ...(byCurrency.key === undefined ? {} : { key: byCurrency.key }) };
       shapeIssues.push(
         `the list is an object keyed by currency${byCurrency.key === undefined ? '' : ` under "${byCurrency.key}"`}, not {"data": [...]}`,
       );
+      if (byCurrency.plain > 0)
+        shapeIssues.push(
+          byCurrency.plain === byCurrency.rows.length
+            ? `each currency holds a plain amount, read as its "${amount}"`
+            : `${byCurrency.plain} of ${byCurrency.rows.length} currencies hold a plain amount, each read as its "${amount}"`,
+        );
     } else {
       // A body that is empty or not JSON holds no list: its rows are marked unread, not an empty list.
       data = t.data === undefined ? { ...read.list, data: unreadRows() } : read.list;
