@@ -94,8 +94,12 @@ export async function createOrder(
   return Object.assign(res, { data: { ...res.data, order_id: located }, idFromLocation: true });
 }
 
-/** The order id of a path relative to the base URL that names one order (`/orders/ord_1`), or undefined. */
-function locatedOrderId(path: string | undefined): string | undefined {
+/**
+ * The order id of a path relative to the base URL that names one order (`/orders/ord_1`):
+ * where a server that answers an order with an empty body may name it, in its Location
+ * header (ApiResponse.locationPath, ContractMismatchError.location). Undefined for any other path.
+ */
+export function locatedOrderId(path: string | undefined): string | undefined {
   const found = path === undefined ? undefined : matchRoute([route('getOrder')], 'GET', path);
   const id = found && 'route' in found ? found.params.order_id : undefined;
   return id === undefined || id === '' ? undefined : id;

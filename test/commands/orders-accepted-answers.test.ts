@@ -132,6 +132,44 @@ describe('an order answered with an empty body and a Location header', () => {
   });
 });
 
+describe('--strict-contract: an empty answer naming the order in its Location header', () => {
+  it('exit 1, the order named from the header as placed and paid, with the key; in JSON too; nothing followed', async () => {
+    post = located(202, '/api/v1/orders/ord_7');
+    const r = await cli([...create, '--strict-contract', '--idempotency-key', 'k-strict-1']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(
+      "Error: order ord_7 (named by the answer's Location header) was placed and paid; POST /orders (createOrder) was executed (HTTP 202), but its answer has an empty body",
+    );
+    expect(r.stderr).not.toContain('names no id');
+    expect(r.stderr).toContain('the same request with the idempotency key k-strict-1 replays this answer');
+    const json = await cli([...create, '--strict-contract', '--idempotency-key', 'k-strict-1', '--json']);
+    expect(json.code, json.stderr).toBe(1);
+    expect(JSON.parse(json.stderr.trim().split('\n').pop()!)).toMatchObject({
+      error: { code: 'CONTRACT_MISMATCH' },
+      order_id: 'ord_7',
+      idempotency_key: 'k-strict-1',
+    });
+    expect(getsSent()).toEqual([]);
+  });
+
+  it('payouts create: the payout named from the header, in JSON too', async () => {
+    const other = await startLoopbackServer((_req, res) => {
+      res.writeHead(201, { ...h, location: '/api/v1/payouts/po_9' });
+      res.end();
+    });
+    try {
+      const argv = ['payouts', 'create', '--amount', '1.00', '--currency', 'USD', '--strict-contract', '--idempotency-key', 'k-po-1'];
+      const r = await runCli(argv, { env: { ...env, VOUCHERS_BASE_URL: other.baseUrl } });
+      expect(r.code, r.stderr).toBe(1);
+      expect(r.stderr).toContain("Error: the payout po_9 (named by the answer's Location header) of 1.00 USD was made;");
+      const json = await runCli([...argv, '--json'], { env: { ...env, VOUCHERS_BASE_URL: other.baseUrl } });
+      expect(JSON.parse(json.stderr.trim().split('\n').pop()!)).toMatchObject({ payout_id: 'po_9', idempotency_key: 'k-po-1' });
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('GET /orders/{id} answers 404 right after the order was accepted', () => {
   it('--wait asks again with its backoff until the order shows, then follows it: exit 0', async () => {
     post = (res) => sendJson(res, 202, order('PENDING'), h);

@@ -5,6 +5,7 @@
  * placed, and never leads to ordering again.
  */
 import { readOrder } from '../../api/order-read.js';
+import { locatedOrderId } from '../../api/orders.js';
 import type { Order } from '../../contract/orders.js';
 import {
   ApiError,
@@ -28,15 +29,20 @@ const statusOf = (order: Order): string => String(order.status) || 'its status n
 /** Add "retry with the same key" to errors after which the order may exist. */
 export function withRetryHint(error: unknown, key: string): unknown {
   if (error instanceof ContractMismatchError && error.executed) {
-    // --strict-contract: the order exists and was paid; name it before anything else.
-    const id = readOrder(error.body).order_id;
+    // --strict-contract: the order exists and was paid; name it before anything else, from
+    // its body or else from the Location header of an answer whose body names none.
+    const named = readOrder(error.body).order_id;
+    const id = named || locatedOrderId(error.location);
+    const which = named ? named : id ? `${id} (named by the answer's Location header)` : '(its answer names no id)';
     return new ContractMismatchError(
-      `order ${id || '(its answer names no id)'} was placed and paid; ${error.message}`,
+      `order ${which} was placed and paid; ${error.message}`,
       error.traceId,
       error.issues,
       true,
       error.body,
       key,
+      undefined,
+      error.location,
     ).withJsonFields({ order_id: id || undefined });
   }
   const hint = `retry safely with ${keyFlag(key)}: if the order was placed, the server replays its answer; it never orders twice`;

@@ -100,16 +100,21 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
     if (error instanceof ApiError && error.apiCode === 'INSUFFICIENT_FUNDS') throw await insufficientFunds(f, client, error, request);
     if (error instanceof ContractMismatchError && error.executed) {
       // --strict-contract: the payout was made; say so before anything else.
+      // Its id from the body, or else from the Location header of an answer whose body names none.
       const body = (error.body ?? {}) as Record<string, unknown>;
-      const id = body.payout_id ?? body.id;
+      const named = body.payout_id ?? body.id;
+      const located = typeof named === 'string' ? undefined : locatedPayoutId(error.location);
+      const id = typeof named === 'string' ? named : located;
       throw new ContractMismatchError(
-        `the payout${typeof id === 'string' ? ` ${id}` : ''} of ${money} was made; ${error.message}`,
+        `the payout${id === undefined ? '' : ` ${id}`}${located === undefined ? '' : " (named by the answer's Location header)"} of ${money} was made; ${error.message}`,
         error.traceId,
         error.issues,
         true,
         error.body,
         key,
-      );
+        undefined,
+        error.location,
+      ).withJsonFields({ payout_id: id, idempotency_key: key });
     }
     if (mayHaveReachedServer(error)) {
       // The same profile (a key unknown to another one pays again), every word quoted for the shell.

@@ -38,6 +38,11 @@ export class ContractMismatchError extends CliError {
     readonly idempotencyKey: string | undefined = undefined,
     /** The request as `vouchers api` takes it (`GET /products/x`), for the command that shows the raw body. */
     request: string | undefined = undefined,
+    /**
+     * The answer's Location header as a path relative to the base URL (`/orders/ord_1`): what
+     * a write created when its body does not name it (an empty 202), so it can still be named.
+     */
+    readonly location: string | undefined = undefined,
   ) {
     super(
       'unexpected',
@@ -161,6 +166,8 @@ export interface ValidationTarget {
   strict?: boolean;
   /** The write's idempotency key, named in a strict failure (the write was executed). */
   idempotencyKey?: string;
+  /** The answer's Location header as a path relative to the base URL, kept in a strict failure (ContractMismatchError.location). */
+  location?: string;
 }
 
 function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
@@ -469,6 +476,7 @@ export function validateResponse(t: ValidationTarget): Validated {
         t.data,
         t.idempotencyKey,
         `${t.method.toUpperCase()} ${t.path}`,
+        t.location,
       );
     }
     const shown = issues.slice(0, 3).join('; ') + (issues.length > 3 ? `; and ${issues.length - 3} more` : '');
@@ -480,6 +488,7 @@ export function validateResponse(t: ValidationTarget): Validated {
       t.data,
       t.idempotencyKey,
       `${t.method.toUpperCase()} ${t.path}`,
+      t.location,
     );
   }
   const shown = issues.slice(0, 5).join('; ') + (issues.length > 5 ? `; and ${issues.length - 5} more` : '');
