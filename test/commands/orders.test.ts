@@ -680,6 +680,30 @@ describe('orders cancel', () => {
 });
 
 describe('orders codes', () => {
+  it('--reveal on a narrow terminal shows every code with its pin (one block a voucher), not the codes without their pins', async () => {
+    const created = await createJson(['--product', 'sbx-instant', '--denomination', '25', '--quantity', '2']);
+    const vouchers = sb.state.orders[created.order_id]!.vouchers;
+    expect(vouchers.every((v) => typeof v.pin === 'string' && v.pin.length > 0)).toBe(true);
+    for (const columns of [60, 80]) {
+      const codes = await cli(['orders', 'codes', created.order_id, '--reveal'], { tty: true, columns });
+      expect(codes.code, codes.stderr).toBe(0);
+      for (const v of vouchers) {
+        expect(codes.stdout, `${columns} columns`).toContain(v.code!);
+        expect(codes.stdout, `${columns} columns`).toMatch(new RegExp(`\\b${v.pin!}\\b`));
+      }
+      expect(codes.stderr).not.toMatch(/Left out[^\n]*\bpin\b/);
+      for (const line of codes.stdout.split('\n')) expect(line.length, line).toBeLessThanOrEqual(columns);
+      // The cache-hit answer of orders create --reveal too.
+      const order = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--reveal'], { tty: true, columns });
+      expect(order.code, order.stderr).toBe(0);
+      const id = /order_id\s+(ord_\S+)/.exec(order.stdout)![1]!;
+      for (const v of sb.state.orders[id]!.vouchers) expect(order.stdout).toMatch(new RegExp(`\\b${v.pin!}\\b`));
+    }
+    // Without --reveal, still masked.
+    const masked = await cli(['orders', 'codes', created.order_id], { tty: true, columns: 60 });
+    expectNoSecrets(sb, masked);
+  });
+
   it('masked by default in every format; --reveal shows them; --codes-out writes them and keeps stdout masked', async () => {
     const created = await createJson(['--product', 'sbx-instant', '--denomination', '100', '--quantity', '2']);
     const id = created.order_id;

@@ -56,6 +56,16 @@ const COLUMNS: Column<VoucherCode>[] = [
 ];
 
 /**
+ * The columns of the codes table. A revealed pin is never left out to fit a narrow
+ * terminal (a voucher is redeemed with its code and pin: the table becomes one block a
+ * voucher instead); masked, or when no voucher has one, it is the first to go.
+ */
+function codeColumns(reveal: boolean, codes: readonly VoucherCode[]): Column<VoucherCode>[] {
+  const pins = reveal && codes.some((c) => typeof c.pin === 'string' && c.pin !== '');
+  return pins ? [...COLUMNS.filter((c) => c.field !== 'pin'), { field: 'pin' }] : COLUMNS;
+}
+
+/**
  * The secure endpoint lists no code: say why when the order has none (yet). Pending →
  * exit 8 with how to wait for it; ended without vouchers → exit 5 (ORDER_NOT_FULFILLED).
  */
@@ -184,7 +194,7 @@ export async function run(f: Factory, id: string, flags: CodesFlags): Promise<vo
     else await printList(io, data as unknown as VoucherCode[], COLUMNS, settings);
   } else {
     // Codes of a server's own shape: the columns it gives no value for are left out.
-    const columns = [...COLUMNS, ...moreCodeColumns<VoucherCode>(codes.data)];
+    const columns = [...codeColumns(reveal, codes.data), ...moreCodeColumns<VoucherCode>(codes.data)];
     await printList(io, shown.data, res.foreign ? nonEmptyColumns(shown.data, columns) : columns, settings, {
       empty: `Order ${orderId} has no issued vouchers yet.`,
     });

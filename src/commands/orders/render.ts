@@ -158,7 +158,11 @@ export function voucherColumns(reveal: boolean, vouchers: readonly OrderVoucher[
     { field: 'expiry', priority: 0, get: (v) => formatExpiry(v.expiry) },
     { field: 'code', get: (v) => shownCode(v, reveal) },
   ];
-  if (reveal) cols.push({ field: 'pin', get: (v) => shownPin(v.pin, true) ?? '', priority: 3 });
+  // A revealed pin is not left out to fit (the voucher is redeemed with it), unless no voucher has one.
+  if (reveal) {
+    const pin: Column<OrderVoucher> = { field: 'pin', get: (v) => shownPin(v.pin, true) ?? '' };
+    cols.push(vouchers.some((v) => typeof v.pin === 'string' && v.pin !== '') ? pin : { ...pin, priority: 3 });
+  }
   return [...cols, ...moreCodeColumns<OrderVoucher>(vouchers)];
 }
 
