@@ -110,6 +110,23 @@ describe('vouchers demo', () => {
     expect(plain).not.toMatch(CODE);
   });
 
+  it('on a narrow terminal wraps its lines at spaces to the width, instead of the terminal breaking them mid-word', async () => {
+    for (const columns of [60, 100]) {
+      const r = await runCli(['demo', '--time-scale', '0.05'], { tty: true, columns });
+      expect(r.code, r.stderr).toBe(0);
+      const lines = strip(r.stdout).split('\n');
+      for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(columns);
+      // A wrapped line goes on under its own indent; the story is all there.
+      const plain = strip(r.stdout + r.stderr);
+      for (const step of STEPS) expect(plain.replace(/\s+/g, ' ')).toContain(step);
+      expect(plain).toMatch(/Idempotency-Key\s+[0-9a-f-]{36}/);
+      expect(plain).not.toMatch(CODE);
+    }
+    // Piped, each line is whole, as before.
+    const piped = await runCli(['demo', '--time-scale', '0.05', '--no-webhooks']);
+    expect(piped.stdout).toMatch(/DELIVERED from cache: \S+ \S+ debited {2}Idempotency-Key [0-9a-f-]{36}\n/);
+  });
+
   it('prints a JSON summary with --json and can skip webhooks', async () => {
     const r = await runCli(['demo', '--time-scale', '0.05', '--json']);
     expect(r.code, r.stderr).toBe(0);

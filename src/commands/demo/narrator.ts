@@ -6,6 +6,7 @@
  */
 import { Chalk, type ChalkInstance } from 'chalk';
 import { colorEnabled, type IO } from '../../core/io/io.js';
+import { wrapCells } from '../../core/output/cells.js';
 import { startSpinner, type Spinner } from '../../core/output/spinner.js';
 
 export class Narrator {
@@ -33,33 +34,54 @@ export class Narrator {
     else this.io[this.stream].write(text + '\n');
   }
 
+  /** The width of the terminal the story is told on; undefined when it is piped (lines whole). */
+  private width(): number | undefined {
+    const tty = this.stream === 'stdout' ? this.io.stdoutIsTTY : this.io.stderrIsTTY;
+    return tty ? (this.io[this.stream] as { columns?: number }).columns || this.io.columns : undefined;
+  }
+
+  /**
+   * `prefix` (`indent` cells wide) and `body`: on a terminal, wrapped at spaces to its width,
+   * the lines after the first indented as far as the body starts; piped, one line.
+   */
+  private indented(prefix: string, indent: number, body: string, paint: (s: string) => string = (s) => s): void {
+    const width = this.width();
+    const parts = width === undefined ? [body] : wrapCells(body, width - indent);
+    parts.forEach((part, i) => this.line(`${i === 0 ? prefix : ' '.repeat(indent)}${paint(part)}`));
+  }
+
   title(text: string): void {
-    this.line(this.c.bold(text));
+    this.indented('', 0, text, this.c.bold);
   }
 
   heading(text: string): void {
     this.step += 1;
     this.line();
-    this.line(this.c.bold.cyan(`${this.step}. ${text}`));
+    const number = `${this.step}. `;
+    this.indented(this.c.bold.cyan(number), number.length, text, this.c.bold.cyan);
   }
 
   /** Explanatory text, indented and dimmed. */
   explain(text: string): void {
-    for (const l of text.split('\n')) this.line(this.c.dim(`   ${l}`));
+    for (const l of text.split('\n')) this.indented('   ', 3, l, this.c.dim);
   }
 
   /** A result line. */
   item(text: string): void {
-    this.line(`   ${text}`);
+    this.indented('   ', 3, text);
   }
 
   /** The request that was made and its trace ID. */
   request(method: string, path: string, status: number, traceId: string | undefined): void {
-    this.line(`   ${this.c.magenta('→')} ${method} ${path}  ${this.status(status)}  ${this.c.dim('trace')} ${traceId ?? '(none)'}`);
+    this.indented(
+      `   ${this.c.magenta('→')} `,
+      5,
+      `${method} ${path}  ${this.status(status)}  ${this.c.dim('trace')} ${traceId ?? '(none)'}`,
+    );
   }
 
   ok(text: string): void {
-    this.line(`   ${this.c.green('✓')} ${text}`);
+    this.indented(`   ${this.c.green('✓')} `, 5, text);
   }
 
   private status(code: number): string {
