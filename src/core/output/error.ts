@@ -131,7 +131,25 @@ export function hintFor(error: unknown, globals?: HintGlobals): string | undefin
   return hint === undefined ? undefined : maskText(hint);
 }
 
+/** Commands a fixed hint names that act on the server this run chose. */
+const SERVER_COMMAND = /\bvouchers (?=(?:doctor|wallets|categories|products|orders|transactions)\b)/g;
+
+/**
+ * A hint's commands with the run's --profile / --base-url, so that they reach the same server
+ * (`vouchers doctor` after `--base-url U wallets list` would check the profile's URL). A
+ * command already written with them (suggestedCommand) is left as it is.
+ */
+function onSameServer(hint: string, globals?: HintGlobals): string {
+  if (!globals?.profile && !globals?.baseUrl) return hint;
+  return hint.replace(SERVER_COMMAND, `${suggestedCommand(globals, [])} `);
+}
+
 function rawHint(error: unknown, globals?: HintGlobals): string | undefined {
+  const hint = fixedHint(error, globals);
+  return hint === undefined ? undefined : onSameServer(hint, globals);
+}
+
+function fixedHint(error: unknown, globals?: HintGlobals): string | undefined {
   if (error instanceof CliError && error.hint) return error.hint;
   if (error instanceof ApiError) {
     const h = HINTS[error.apiCode];

@@ -207,6 +207,26 @@ describe('hintFor', () => {
     expect(reused('/payouts')).not.toMatch(/^use a new key/);
   });
 
+  it("a hint's commands reach the server this run chose: its --profile and --base-url are repeated, once", () => {
+    const globals = { profile: 'px', baseUrl: 'http://127.0.0.1:4010/api/v1' };
+    const refused = new NetworkError(
+      'could not connect to 127.0.0.1:4010 (ECONNREFUSED)',
+      TRACE,
+      'ECONNREFUSED',
+      'is the server running and the base URL right? check with: vouchers doctor (for a local server: vouchers sandbox start)',
+    );
+    expect(hintFor(refused, globals)).toBe(
+      'is the server running and the base URL right? check with: vouchers --profile px --base-url http://127.0.0.1:4010/api/v1 doctor (for a local server: vouchers sandbox start)',
+    );
+    expect(hintFor(api(), { profile: 'px' })).toBe('top up the wallet, or order less: vouchers --profile px wallets list');
+    // Written with them already (suggestedCommand): not repeated.
+    expect(hintFor(api({ status: 401, name: 'Nope', code: 'KEY_EXPIRED' }), { profile: 'px' })).toBe(
+      'the server refused these credentials: vouchers --profile px doctor checks them',
+    );
+    // Without them, as written.
+    expect(hintFor(refused)).toContain('check with: vouchers doctor (');
+  });
+
   it('a hint the error carries wins', () => {
     expect(hintFor(new ApiError({ status: 404, name: 'HttpError', code: 'HTTP_404', message: 'x', hint: 'no such endpoint here' }))).toBe(
       'no such endpoint here',
