@@ -393,6 +393,15 @@ describe('profiles list and show', () => {
     expect(r.stderr).toContain('no profile named "stage"');
     expect(r.stderr).toContain('prod, sandbox');
   });
+
+  it('a --profile no profile can be named: says why, and does not suggest adding it (profiles add refuses it)', async () => {
+    const dir = await twoProfiles();
+    const r = await runCli(['--profile', 'bad name!', 'wallets', 'list'], { configDir: dir });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stderr).toContain('no profile named "bad name!" (chosen by --profile): profile names are 1 to 64 letters');
+    expect(r.stderr).toContain('profiles: prod, sandbox; create one with vouchers profiles add NAME');
+    expect(r.stderr).not.toContain('profiles add bad name!');
+  });
 });
 
 describe('profiles use, set, remove', () => {

@@ -4,6 +4,7 @@
  */
 import { ConfigError } from '../errors/index.js';
 import { validateBaseUrl } from './base-url.js';
+import { isValidProfileName } from './names.js';
 import { parseDuration } from '../http/duration.js';
 import { MAX_RETRIES_LIMIT, parseBoolean, parseMaxRetries, parsePositiveInt, parseSigningPath } from './parse.js';
 import {
@@ -97,11 +98,18 @@ export function resolveProfileUnchecked(store: ConfigReader, env: Env, globals: 
   if (!stored && (nameSource === 'flag' || nameSource === 'env') && !(envKey && envSecret)) {
     const names = store.names();
     const via = nameSource === 'flag' ? '--profile' : ENV.profile;
+    const have = names.length > 0 ? `profiles: ${names.join(', ')}` : 'no profiles yet';
+    // A name no profile can have is not suggested to `profiles add`, which refuses it.
+    if (!isValidProfileName(name))
+      throw new ConfigError(
+        `no profile named ${JSON.stringify(name)} (chosen by ${via}): profile names are 1 to 64 letters, digits, "-", "_" or ".", starting with a letter or digit`,
+        `${have}; create one with vouchers profiles add NAME --base-url URL --api-key KEY`,
+      );
     throw new ConfigError(
       `no profile named ${JSON.stringify(name)} (chosen by ${via})`,
       names.length > 0
-        ? `profiles: ${names.join(', ')}; or create it: vouchers profiles add ${name} --base-url URL --api-key KEY`
-        : `no profiles yet: vouchers profiles add ${name} --base-url URL --api-key KEY`,
+        ? `${have}; or create it: vouchers profiles add ${name} --base-url URL --api-key KEY`
+        : `${have}: vouchers profiles add ${name} --base-url URL --api-key KEY`,
     );
   }
   const p = stored ?? {};
