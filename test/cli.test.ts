@@ -206,6 +206,17 @@ describe('root command', () => {
     );
   });
 
+  it("gh api's -f/-F fields and -X method given to vouchers api: says how this api takes a body, query and method, and sends nothing", async () => {
+    const field = await runCli(['api', 'POST', '/orders', '-f', 'product_id=sbx-instant']);
+    expect(field.code).toBe(2);
+    expect(field.stderr).toBe(
+      `Error: unknown option '-f'\n  hint      the body is given whole here: -d '{"key":"value"}' (or -d @file.json), and query parameters with -q key=value; see vouchers api --help\n`,
+    );
+    expect((await runCli(['api', '-X', 'POST', '/orders'])).stderr).toContain(
+      'hint      the method is the first argument: vouchers api POST /orders -d @order.json;',
+    );
+  });
+
   it("a root option a command has its own of is listed once in the command's help, as the command's", async () => {
     const help = (await runCli(['certify', '--help'])).stdout;
     expect(help.match(/^ {2}--timeout <duration>/gm)).toHaveLength(1);

@@ -1,5 +1,5 @@
 /** `vouchers api METHOD PATH`: any endpoint, signed through the core (like `gh api`). Light: loads its implementation on use. */
-import type { Command, FlagsOf } from '../../core/run/commander.js';
+import { hintMistakenOptions, type Command, type FlagsOf } from '../../core/run/commander.js';
 import { runVerb, type RegisterCommand } from '../types.js';
 
 const collect = (value: string, previous: string[] = []): string[] => [...previous, value];
@@ -31,6 +31,16 @@ export type ApiOptions = FlagsOf<typeof declareApi>;
 
 export const registerApi: RegisterCommand = (program, f, seam) => {
   const api = declareApi(program);
+  // gh api's way of giving body fields and query parameters: here the body is JSON as sent.
+  const body = `the body is given whole here: -d '{"key":"value"}' (or -d @file.json), and query parameters with -q key=value;`;
+  hintMistakenOptions(api, {
+    '-f': body,
+    '-F': body,
+    '--field': body,
+    '--raw-field': body,
+    '-X': 'the method is the first argument: vouchers api POST /orders -d @order.json;',
+    '--method': 'the method is the first argument: vouchers api POST /orders -d @order.json;',
+  });
   api.addHelpText(
     'after',
     `
