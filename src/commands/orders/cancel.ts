@@ -68,7 +68,7 @@ export async function run(f: Factory, id: string, flags: CancelFlags): Promise<v
         : `Cancellation of order ${orderId} accepted (HTTP ${res.status}${status ? `, status ${status}` : ', no status in the answer'}); see its status and refund with ${suggestedCommand(f.globals(), ['orders', 'get', orderId])}${trace}\n`,
   );
   try {
-    await printOrder(io, res.data, settings, { reveal: false, full: true, received: res.received });
+    await printOrder(io, res.data, settings, { reveal: false, full: true, received: res.received, written: true });
   } catch (error) {
     if (!(error instanceof QueryRunError)) throw error;
     throw faultAfterWrite(
@@ -107,6 +107,6 @@ async function alreadyCancelled(
     f.io,
     `Order ${orderId} is already ${status}: ${why}, nothing was done now (the cancel was refused: HTTP ${refused.status} ${refused.apiCode}${refused.traceId ? `, trace ${refused.traceId}` : ''})\n`,
   );
-  await printOrder(f.io, res.data, settings, { reveal: false, full: true, received: res.received });
+  await printOrder(f.io, res.data, settings, { reveal: false, full: true, received: res.received, written: true });
   return true;
 }

@@ -366,7 +366,12 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
         },
         // Printed before the error (a timeout, following stopped): shown as well.
         onShort: async (last, lastReceived) => {
-          await printOrder(io, last, o.settings, { reveal: false, extra: { idempotency_key: o.idempotencyKey }, received: lastReceived });
+          await printOrder(io, last, o.settings, {
+            reveal: false,
+            extra: { idempotency_key: o.idempotencyKey },
+            received: lastReceived,
+            written: true,
+          });
           await answerShown(io, res);
         },
       });
@@ -401,7 +406,7 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
     seen.traceId = fetched.traceId ?? seen.traceId;
   }
 
-  await printOrder(io, order, o.settings, { reveal: o.reveal, extra: { idempotency_key: o.idempotencyKey }, received });
+  await printOrder(io, order, o.settings, { reveal: o.reveal, extra: { idempotency_key: o.idempotencyKey }, received, written: true });
   // Printed: the order is no longer one whose answer the user never saw (log --unanswered).
   await answerShown(io, res);
 

@@ -203,7 +203,10 @@ export const registerOrders: RegisterCommand = (program, f, seam) => {
     `
 Examples:
   $ vouchers orders get ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE
-  $ vouchers orders get ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --json | jq .timeline`,
+  $ vouchers orders get ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE --json | jq .timeline
+
+--fields takes any field the order has, with or without --json (a server's own fields too):
+a secret among them (a webhook_secret) is always masked, a code masked to its last 4.`,
   );
   get.action(async (id, opts, command) => {
     await runVerb(seam, command, { args: [id], flags: opts }, async () => (await import('./get.js')).run(f, id, opts));

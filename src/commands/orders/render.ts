@@ -32,6 +32,12 @@ export interface PrintOrderOptions {
    * (codes masked unless revealed), and the layout shows its fields this version does not read.
    */
   received?: unknown;
+  /**
+   * The order was just placed or cancelled: `--fields` (checked before the write against the
+   * fields this version knows) that the answer does not show are printed empty (null in
+   * JSON), never an "unknown field" error after money moved.
+   */
+  written?: boolean;
 }
 
 const style = (text: string, c: Parameters<NonNullable<RecordField['style']>>[1]) => styleStatus(text, c);
@@ -217,19 +223,30 @@ export async function printOrder(io: IO, order: Order, settings: OutputSettings,
       !Array.isArray(options.received)
         ? maskSecrets(maskCodes(options.received as Record<string, unknown>, options.reveal))
         : maskCodes(shown, options.reveal);
-    await printRecord(io, { ...body, ...options.extra }, fields, settings);
+    const record: Record<string, unknown> = { ...body, ...options.extra };
+    if (options.written) for (const f of settings.fields ?? []) if (!(f in record)) record[f] = null;
+    await printRecord(io, record, fields, settings);
     return;
   }
   const asked = askedOnlyFields(shown, options.reveal);
+  // `--fields` may name any field of the order, as with --json (a server's own `webhook_secret`):
+  // printRecord refuses one the order does not have. Its value comes from the order as printed,
+  // codes masked unless revealed and secrets always.
   if (
     await handleFieldsFlag(
       io,
       settings,
       [...fields, ...asked].map((f) => f.label),
+      { open: true },
     )
   )
     return;
-  await printRecord(io, shown, settings.fields ? [...fields, ...asked] : fields, settings);
+  const record = maskCodes(shown, options.reveal) as unknown as Record<string, unknown>;
+  const labelled = settings.fields ? [...fields, ...asked] : fields;
+  if (options.written)
+    for (const f of settings.fields ?? [])
+      if (!labelled.some((x) => x.label === f) && !(f in record)) labelled.push({ label: f, value: '' });
+  await printRecord(io, record, labelled, settings);
   if (settings.fields) return;
   // A server's own order: columns it gives no value for are left out.
   const own = options.received !== undefined;
