@@ -52,7 +52,9 @@ On a TTY a JSON body is pretty-printed; piped, it is printed as received. Vouche
 pins and secrets in a JSON body (under any name: code, redemption_code, signing_secret…)
 are masked unless --reveal; so are a reconciliation drift's vouchers (our_allocation,
 vendor_record: an id or words stay, anything else is masked to its last 4), as reconciliation
-get masks them. A non-2xx answer prints its body and exits with the error's code.
+get masks them. A non-2xx answer prints its body and exits with the error's code; a code or
+secret its words name (card X7K2… was already redeemed) is masked there, as in the error line,
+and in a body that is not JSON, unless --reveal.
 On a production profile, a write that moves money (an order, a payout, a cancellation) asks
 for confirmation on a terminal and needs --yes otherwise, as orders create does.
 

@@ -15,6 +15,7 @@ import { jsonDocument } from '../../core/output/json-text.js';
 import { suggestedCommand, type HintFlag } from '../../core/output/next-page.js';
 import { isCodeField, isSecretField, isSecretValue, maskCodes, maskSecrets } from '../../core/output/mask.js';
 import { maskCode, maskSecret } from '../../core/output/format.js';
+import { maskText } from '../../core/output/mask-text.js';
 import { maskBareSecret } from '../../api/webhooks.js';
 import { redactReport } from '../reconciliation/redact.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -193,6 +194,18 @@ function maskedHeader(name: string, value: string): string {
   return value;
 }
 
+/** Every string in `value` with the codes and secrets its words name masked (maskText), at any depth. */
+function textMasked(value: unknown, depth = 0): unknown {
+  if (typeof value === 'string') return maskText(value);
+  if (depth > 32 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => textMasked(v, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>))
+    // defineProperty: a parsed `__proto__` key stays a plain field.
+    Object.defineProperty(out, k, { value: textMasked(v, depth + 1), enumerable: true, writable: true, configurable: true });
+  return out;
+}
+
 async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions, check: ContractCheck, path: string): Promise<void> {
   if (res.text === '') {
     if (opts.include) await out(io, headerBlock(res, undefined, Boolean(opts.reveal)));
@@ -213,11 +226,15 @@ async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions, check: 
             { listedStringsAreCodes: CODE_ENDPOINT.test(path), voucher: CODE_ENDPOINT.test(path) },
           ),
         );
-  const changed = masked !== undefined && JSON.stringify(masked) !== JSON.stringify(res.data);
-  const pretty = (!opts.raw || changed) && (io.stdoutIsTTY || opts.json || changed) && res.data !== undefined;
   const ok = res.status >= 200 && res.status < 300;
-  const body = io.jsonQuery && ok ? undefined : pretty ? JSON.stringify(masked, null, 2) + '\n' : undefined;
-  if (opts.include) await out(io, headerBlock(res, io.jsonQuery && ok ? undefined : (body ?? res.text), Boolean(opts.reveal)));
+  // An error's words may quote a code or secret (`card X7K2… was already redeemed`): masked as
+  // the error line masks them, in a JSON error's strings and in a body that is not JSON.
+  const shownData = masked !== undefined && !ok && !opts.reveal ? textMasked(masked) : masked;
+  const text = res.data === undefined && !opts.reveal ? maskText(res.text) : res.text;
+  const changed = (shownData !== undefined && JSON.stringify(shownData) !== JSON.stringify(res.data)) || text !== res.text;
+  const pretty = (!opts.raw || changed) && (io.stdoutIsTTY || opts.json || changed) && res.data !== undefined;
+  const body = io.jsonQuery && ok ? undefined : pretty ? JSON.stringify(shownData, null, 2) + '\n' : undefined;
+  if (opts.include) await out(io, headerBlock(res, io.jsonQuery && ok ? undefined : (body ?? text), Boolean(opts.reveal)));
   if (io.jsonQuery && ok) {
     // --jmespath runs on the body as it would be printed: codes and secrets already masked.
     if (res.data === undefined)
@@ -231,7 +248,7 @@ async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions, check: 
   } else {
     // Pages of --paginate are separated even when a body does not end its last line, and a
     // terminal's prompt starts on a line of its own; piped, a single body is byte for byte.
-    await out(io, (opts.paginate || io.stdoutIsTTY) && !res.text.endsWith('\n') ? res.text + '\n' : res.text);
+    await out(io, (opts.paginate || io.stdoutIsTTY) && !text.endsWith('\n') ? text + '\n' : text);
   }
   if (changed && !check.maskedTold) {
     check.maskedTold = true;
