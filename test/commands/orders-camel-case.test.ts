@@ -77,4 +77,24 @@ describe('fields in camelCase are read as their snake_case twins', () => {
     expect(r.stdout).toMatch(/^vch_camel1\tamazon-us\t25\t2027-01-31\t•+5432$/m);
     expect(r.stdout + r.stderr).not.toContain(CODE);
   });
+
+  it('--json --fields finds each field under its camelCase twin: orders codes, orders get, orders list', async () => {
+    const codes = await runCli(['orders', 'codes', 'ord_camel', '--json', '--fields', 'voucher_id,product_id,denomination'], { env });
+    expect(codes.code, codes.stderr).toBe(0);
+    expect((JSON.parse(codes.stdout) as { data: unknown[] }).data).toEqual([
+      { voucher_id: 'vch_camel1', product_id: 'amazon-us', denomination: 25 },
+    ]);
+    const ndjson = await runCli(['orders', 'codes', 'ord_camel', '-o', 'ndjson', '--fields', 'product_id'], { env });
+    expect(ndjson.code, ndjson.stderr).toBe(0);
+    expect(ndjson.stdout).toBe('{"product_id":"amazon-us"}\n');
+    const get = await runCli(['orders', 'get', 'ord_camel', '--json', '--fields', 'order_id,total_amount'], { env });
+    expect(get.code, get.stderr).toBe(0);
+    expect(JSON.parse(get.stdout)).toEqual({ order_id: 'ord_camel', total_amount: 25 });
+    const list = await runCli(['orders', 'list', '--json', '--fields', 'order_id,created_at'], { env });
+    expect(list.code, list.stderr).toBe(0);
+    expect(JSON.parse(list.stdout)).toEqual([{ order_id: 'ord_camel', created_at: '2026-03-01T10:00:00Z' }]);
+    // The code stays masked under --fields too.
+    const code = await runCli(['orders', 'codes', 'ord_camel', '--json', '--fields', 'code'], { env });
+    expect(code.stdout).not.toContain(CODE);
+  });
 });

@@ -17,6 +17,7 @@ import type { ApiClient } from '../../core/http/types.js';
 import { isUnread } from '../../core/http/unread.js';
 import { assertCodesFileFree, writeCodesFile } from '../../core/io/codes-file.js';
 import { err } from '../../core/io/io.js';
+import { pick } from '../../core/output/cell-text.js';
 import { findCode, maskCodes, maskSecrets } from '../../core/output/mask.js';
 import { notice } from '../../core/output/notice.js';
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
@@ -182,14 +183,15 @@ export async function run(f: Factory, id: string, flags: CodesFlags): Promise<vo
   }
   const shown = redactCodes(codes, reveal);
   if (settings.format === 'json' || settings.format === 'ndjson') {
-    const pick = (c: Record<string, unknown>) => (settings.fields ? Object.fromEntries(settings.fields.map((k) => [k, c[k]])) : c);
+    // Each field asked for under our name or its camelCase twin (`productId`), as the reading finds them.
+    const picked = (c: Record<string, unknown>) => pick(c, settings.fields) as Record<string, unknown>;
     // A server's own entries are printed as it sent them (never with the fields the reading
     // fills: an empty voucher_id, a null pin), codes masked unless --reveal.
     const rows = res.received
       ? (maskCodes(res.received, reveal, { voucher: true }) as Record<string, unknown>[])
       : (shown.data as unknown as Record<string, unknown>[]);
     // Secrets a server put among the codes stay masked, --reveal or not (it reveals codes only).
-    const data = maskSecrets(rows.map(pick));
+    const data = maskSecrets(rows.map(picked));
     if (settings.format === 'json') await printJson(io, { ...shown, data, revealed: reveal });
     else await printList(io, data as unknown as VoucherCode[], COLUMNS, settings);
   } else {

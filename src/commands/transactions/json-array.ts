@@ -4,22 +4,23 @@
  * codes among a row's fields are masked, as printList masks them with `maskCodes`.
  */
 import { out, type IO } from '../../core/io/io.js';
+import { pick } from '../../core/output/cell-text.js';
 import { jsonDocument } from '../../core/output/json-text.js';
 import { listRowMasked, rowCodesMasked } from '../../core/output/mask.js';
 
 export async function streamJsonArray(io: IO, rows: AsyncIterable<unknown>, fields?: string[]): Promise<number> {
   let count = 0;
-  const pick = (row: unknown) =>
-    listRowMasked(rowCodesMasked(fields ? Object.fromEntries(fields.map((k) => [k, (row as Record<string, unknown>)[k]])) : row));
+  // Codes masked in the whole row (a code is told by its record too), then the fields asked for picked.
+  const picked = (row: unknown) => listRowMasked(pick(rowCodesMasked(row), fields));
   if (io.jsonQuery) {
     // A query needs the whole array: held in memory only when one is given.
     const all: unknown[] = [];
-    for await (const row of rows) all.push(pick(row));
+    for await (const row of rows) all.push(picked(row));
     await out(io, jsonDocument(io, all, 2));
     return all.length;
   }
   for await (const row of rows) {
-    const value = pick(row);
+    const value = picked(row);
     const text = (JSON.stringify(value, null, 2) ?? 'null').replace(/\n/g, '\n  ');
     await out(io, (count === 0 ? '[\n  ' : ',\n  ') + text);
     count++;

@@ -21,11 +21,29 @@ export function display(value: unknown): string {
   return safeJson(value);
 }
 
+/** `product_id` → `productId`. */
+const camel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+
+/**
+ * Whether a record holds `field`, under its own name or its camelCase twin (`productId` for
+ * `product_id`): a server may name its fields in camelCase, and the order reads take each
+ * as its snake_case twin (api/order-read.ts), so --fields finds them under either spelling.
+ */
+export function hasField(record: Record<string, unknown>, field: string): boolean {
+  return field in record || camel(field) in record;
+}
+
+/** A record's value of `field`, under its own name, else under its camelCase twin (see hasField). */
+export function fieldValue(record: Record<string, unknown>, field: string): unknown {
+  return field in record ? record[field] : record[camel(field)];
+}
+
+/** The fields asked for of a record, each under the name asked for (see fieldValue). */
 export function pick(record: unknown, fields: string[] | undefined): unknown {
   if (!fields || record === null || typeof record !== 'object') return record;
   const src = record as Record<string, unknown>;
   const outObj: Record<string, unknown> = {};
-  for (const f of fields) outObj[f] = src[f];
+  for (const f of fields) outObj[f] = fieldValue(src, f);
   return outObj;
 }
 

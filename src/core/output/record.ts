@@ -2,7 +2,7 @@
 import type { ChalkInstance } from 'chalk';
 import { UsageError } from '../errors/index.js';
 import { out, type IO } from '../io/io.js';
-import { display, pick, csvCell, tsvCell } from './cell-text.js';
+import { display, fieldValue, hasField, pick, csvCell, tsvCell } from './cell-text.js';
 import { chalkAt } from './colour.js';
 import { fitsLayout, genericFields } from './generic.js';
 import { jsonDocument, jsonLine } from './json-text.js';
@@ -33,7 +33,9 @@ export async function printRecord(
     fields = genericFields(record);
   }
   if (settings.fields) {
-    const has = (f: string) => fields.some((x) => x.label === f) || (record !== null && typeof record === 'object' && f in record);
+    const has = (f: string) =>
+      fields.some((x) => x.label === f) ||
+      (record !== null && typeof record === 'object' && hasField(record as Record<string, unknown>, f));
     const missing = settings.fields.filter((f) => !has(f));
     if (missing.length > 0) {
       const keys = record !== null && typeof record === 'object' ? Object.keys(record) : [];
@@ -49,7 +51,7 @@ export async function printRecord(
     return;
   }
   const shown = settings.fields
-    ? settings.fields.map((f) => fields.find((x) => x.label === f) ?? { label: f, value: (record as Record<string, unknown>)[f] })
+    ? settings.fields.map((f) => fields.find((x) => x.label === f) ?? { label: f, value: fieldValue(record as Record<string, unknown>, f) })
     : fields;
   if (settings.format === 'csv') {
     await out(io, shown.map((f) => csvCell(f.label)).join(',') + '\n' + shown.map((f) => csvCell(f.value)).join(',') + '\n');
