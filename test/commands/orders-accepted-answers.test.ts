@@ -152,6 +152,27 @@ describe('--strict-contract: an empty answer naming the order in its Location he
     expect(getsSent()).toEqual([]);
   });
 
+  it('a Location outside the base URL (/v1/orders/…): the header quoted as sent, so the user learns what it names; in JSON as location', async () => {
+    post = located(202, '/v1/orders/ord_7');
+    const r = await cli([...create, '--strict-contract', '--idempotency-key', 'k-strict-2']);
+    expect(r.code, r.stderr).toBe(1);
+    expect(r.stderr).toContain(
+      'Error: order (its answer names no id; its Location header says "/v1/orders/ord_7") was placed and paid; POST /orders (createOrder) was executed (HTTP 202)',
+    );
+    const json = await cli([...create, '--strict-contract', '--idempotency-key', 'k-strict-2', '--json']);
+    expect(JSON.parse(json.stderr.trim().split('\n').pop()!)).toMatchObject({
+      location: '/v1/orders/ord_7',
+      idempotency_key: 'k-strict-2',
+    });
+    // Without --strict-contract, the same.
+    const plain = await cli([...create, '--idempotency-key', 'k-strict-2']);
+    expect(plain.code, plain.stderr).toBe(0);
+    expect(plain.stderr).toContain(
+      'but its answer names no order id; its Location header says "/v1/orders/ord_7", so it is not confirmed here',
+    );
+    expect(getsSent()).toEqual([]);
+  });
+
   it('payouts create: the payout named from the header, in JSON too', async () => {
     const other = await startLoopbackServer((_req, res) => {
       res.writeHead(201, { ...h, location: '/api/v1/payouts/po_9' });

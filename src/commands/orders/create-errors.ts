@@ -17,11 +17,23 @@ import {
   QueryRunError,
 } from '../../core/errors/index.js';
 import { formatDuration } from '../../core/http/duration.js';
+import { escapeText } from '../../core/output/printable.js';
 import { ContractMismatchError } from '../../core/http/validate.js';
 import type { IO } from '../../core/io/io.js';
 import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
 import type { SingleOptions } from './create.js';
 import { keyFlag } from './hint.js';
+
+/**
+ * `; its Location header says "…"`: the header of an answer that names no order under the
+ * base URL (`/v1/orders/ord_1` beside a base URL of `/api/v1`), as sent (made safe for a
+ * terminal, cut), so that the user still learns what the server named. Empty without one.
+ */
+export function locationNote(header: string | undefined): string {
+  if (header === undefined || header.trim() === '') return '';
+  const cut = header.length > 200 ? `${header.slice(0, 200)}…` : header;
+  return `; its Location header says "${escapeText(cut)}"`;
+}
 
 /** An order's status in a message; its answer may not have said it (an empty 202 naming it in its Location header). */
 const statusOf = (order: Order): string => String(order.status) || 'its status not seen yet';
@@ -32,8 +44,12 @@ export function withRetryHint(error: unknown, key: string): unknown {
     // --strict-contract: the order exists and was paid; name it before anything else, from
     // its body or else from the Location header of an answer whose body names none.
     const named = readOrder(error.body).order_id;
-    const id = named || locatedOrderId(error.location);
-    const which = named ? named : id ? `${id} (named by the answer's Location header)` : '(its answer names no id)';
+    const id = named || locatedOrderId(error.location?.path);
+    const which = named
+      ? named
+      : id
+        ? `${id} (named by the answer's Location header)`
+        : `(its answer names no id${locationNote(error.location?.header)})`;
     return new ContractMismatchError(
       `order ${which} was placed and paid; ${error.message}`,
       error.traceId,
@@ -43,7 +59,7 @@ export function withRetryHint(error: unknown, key: string): unknown {
       key,
       undefined,
       error.location,
-    ).withJsonFields({ order_id: id || undefined });
+    ).withJsonFields({ order_id: id || undefined, location: id ? undefined : error.location?.header });
   }
   const hint = `retry safely with ${keyFlag(key)}: if the order was placed, the server replays its answer; it never orders twice`;
   if (error instanceof NetworkError)

@@ -23,7 +23,7 @@ import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
 import { confirmOrStop, productionQuestion, productionReason } from './confirm.js';
 import { callExtension } from './extension.js';
-import { interruptedError, notShownError, placedThenFailed, withRetryHint, type Seen } from './create-errors.js';
+import { interruptedError, locationNote, notShownError, placedThenFailed, withRetryHint, type Seen } from './create-errors.js';
 import { keyFlag, keyLine } from './hint.js';
 import { DEFAULT_WAIT_MS } from './index.js';
 import type { BulkOptions } from './bulk-options.js';
@@ -282,7 +282,7 @@ async function acceptedUnread(
   const reference = typeof o.body.reference === 'string' && o.body.reference !== '' ? o.body.reference : undefined;
   const find = suggestedCommand(globals, ['orders', 'list', ...(reference ? ['--reference', reference] : [])]);
   say(
-    `The server accepted the order (HTTP ${res.status})${trace}${replayed}, but its answer names no order id, so it is not confirmed here. Treat it as placed: do not order again; the same command with ${keyFlag(o.idempotencyKey)} replays this answer\n` +
+    `The server accepted the order (HTTP ${res.status})${trace}${replayed}, but its answer names no order id${locationNote(res.headers.location)}, so it is not confirmed here. Treat it as placed: do not order again; the same command with ${keyFlag(o.idempotencyKey)} replays this answer\n` +
       `Look for it with ${find}${reference ? '' : ' (newest first)'}, or ask your provider, quoting the trace ID\n`,
   );
   if (o.wait || o.reveal || o.codesOut !== undefined) say('Without an order id it cannot be followed or its codes fetched here\n');
@@ -294,7 +294,7 @@ async function acceptedUnread(
     throw Object.assign(
       new CliError(
         'pending',
-        `the order was placed (HTTP ${res.status}), but its answer names no order id: it could not be ${o.wait ? 'followed' : 'confirmed'}${o.codesOut !== undefined ? ` and nothing was written to ${o.codesOut}` : ''}. Do not order again; the same command with ${keyFlag(o.idempotencyKey)} replays this answer`,
+        `the order was placed (HTTP ${res.status}), but its answer names no order id${locationNote(res.headers.location)}: it could not be ${o.wait ? 'followed' : 'confirmed'}${o.codesOut !== undefined ? ` and nothing was written to ${o.codesOut}` : ''}. Do not order again; the same command with ${keyFlag(o.idempotencyKey)} replays this answer`,
         `look for it with ${find}, or ask your provider, quoting the trace ID`,
       ),
       { traceId: res.traceId },

@@ -103,7 +103,7 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
       // Its id from the body, or else from the Location header of an answer whose body names none.
       const body = (error.body ?? {}) as Record<string, unknown>;
       const named = body.payout_id ?? body.id;
-      const located = typeof named === 'string' ? undefined : locatedPayoutId(error.location);
+      const located = typeof named === 'string' ? undefined : locatedPayoutId(error.location?.path);
       const id = typeof named === 'string' ? named : located;
       throw new ContractMismatchError(
         `the payout${id === undefined ? '' : ` ${id}`}${located === undefined ? '' : " (named by the answer's Location header)"} of ${money} was made; ${error.message}`,

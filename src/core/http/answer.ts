@@ -77,7 +77,7 @@ export function answer<T>(
     traceId: response.traceId,
     strict: c.strictContract,
     idempotencyKey: call.idempotencyKey,
-    location: locationPath,
+    location: location ? { header: location, ...(locationPath === undefined ? {} : { path: locationPath }) } : undefined,
   };
   if (route) return checkAnswer(route, target).then((checked) => checkedAnswer(response, checked, c, parsed, call));
   return checkedAnswer(response, validateResponse({ ...target, schema: call.options.schema }), c, parsed, call);

@@ -24,6 +24,12 @@ import { hasIdField, unwrapRecord } from './wrapped-record.js';
 
 export { otherNextPage } from './paging.js';
 
+/** A 2xx answer's `Location` header: as sent, and the path relative to the base URL it names when under it (ApiResponse.locationPath). */
+export interface AnswerLocation {
+  header: string;
+  path?: string;
+}
+
 /** A 2xx body that does not match the contract, in strict mode: the server differs from this CLI. */
 export class ContractMismatchError extends CliError {
   override readonly name = 'ContractMismatch';
@@ -39,10 +45,11 @@ export class ContractMismatchError extends CliError {
     /** The request as `vouchers api` takes it (`GET /products/x`), for the command that shows the raw body. */
     request: string | undefined = undefined,
     /**
-     * The answer's Location header as a path relative to the base URL (`/orders/ord_1`): what
-     * a write created when its body does not name it (an empty 202), so it can still be named.
+     * The answer's Location header, as sent and as a path relative to the base URL when under
+     * it (`/orders/ord_1`): what a write created when its body does not name it (an empty
+     * 202), so it can still be named.
      */
-    readonly location: string | undefined = undefined,
+    readonly location: AnswerLocation | undefined = undefined,
   ) {
     super(
       'unexpected',
@@ -166,8 +173,8 @@ export interface ValidationTarget {
   strict?: boolean;
   /** The write's idempotency key, named in a strict failure (the write was executed). */
   idempotencyKey?: string;
-  /** The answer's Location header as a path relative to the base URL, kept in a strict failure (ContractMismatchError.location). */
-  location?: string;
+  /** The answer's Location header, kept in a strict failure (ContractMismatchError.location). */
+  location?: AnswerLocation;
 }
 
 function valueAt(data: unknown, path: readonly PropertyKey[]): unknown {
