@@ -15,7 +15,8 @@
  * Fields the server does not send are left empty (null, [] or ''), never made up.
  */
 import type { Order, OrderCodes, OrderVoucher, TimelineEntry, VoucherCode } from '../contract/orders.js';
-import { codeFields, findCode, findPin, holdsRecordCode } from '../core/output/mask.js';
+import { holdsRecordCode } from '../core/output/mask.js';
+import { codeFields, findCode, findPin } from '../core/output/code-fields.js';
 import { isRecord } from '../core/is-record.js';
 import { unreadRows } from '../core/http/unread.js';
 import { readTimestamp } from '../contract/timestamp.js';

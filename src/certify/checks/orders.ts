@@ -6,7 +6,8 @@
  */
 import { getOrder, getOrderCodes, type OrderResponse } from '../../api/orders.js';
 import { ApiError } from '../../core/errors/index.js';
-import { findCode, isCodeField } from '../../core/output/mask.js';
+import { isCodeField } from '../../core/output/mask.js';
+import { findCode } from '../../core/output/code-fields.js';
 import { CheckFailure, CheckSkip } from '../outcome.js';
 import type { CheckContext, CheckDef } from '../types.js';
 import { orderBody, placedOf, placeOrder, requireProduct, scaled, type OrderPlan } from './support.js';

@@ -32,7 +32,8 @@ import { orderFromFlags } from './order-input.js';
 import { checkOutcome } from './outcome.js';
 import { hasCodes } from './redact.js';
 import { checkOrderFields, printOrder } from './render.js';
-import { codeFieldAt, maskCodes, maskSecrets } from '../../core/output/mask.js';
+import { maskCodes, maskSecrets } from '../../core/output/mask.js';
+import { codeFieldAt } from '../../core/output/code-fields.js';
 import { printRecord } from '../../core/output/print.js';
 import { isRecord } from '../../core/is-record.js';
 

@@ -5,7 +5,8 @@
  */
 import type { Order, OrderCodes, OrderVoucher, VoucherCode } from '../../contract/orders.js';
 import { codeTail, maskCode } from '../../core/output/format.js';
-import { codeFieldAt, codeText, maskCodes, maskSecrets } from '../../core/output/mask.js';
+import { maskCodes, maskSecrets } from '../../core/output/mask.js';
+import { codeFieldAt, codeText } from '../../core/output/code-fields.js';
 import type { Column } from '../../core/output/print.js';
 import { moreCodes } from '../../api/order-read.js';
 

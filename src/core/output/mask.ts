@@ -25,7 +25,7 @@ function byName(test: (key: string) => boolean): (key: string) => boolean {
 }
 
 /** `redemptionCode`, `Redemption-Code` → `redemption_code`. */
-function snake(key: string): string {
+export function snake(key: string): string {
   return key
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .replace(/[-\s]+/g, '_')
@@ -131,7 +131,7 @@ export function holdsCode(key: string, v: unknown): boolean {
 }
 
 /** Names that, in a voucher record, can only be its code: they mean something else elsewhere. */
-const isVoucherOnlyName = byName((key) => /^(card|key|value|number|claim|activation|license|licence)$/.test(snake(key)));
+export const isVoucherOnlyName = byName((key) => /^(card|key|value|number|claim|activation|license|licence)$/.test(snake(key)));
 
 /**
  * Whether a string under `key` in a voucher record is the voucher's code though its name
@@ -316,55 +316,49 @@ export function maskSecrets<T>(value: T): T {
   ) as T;
 }
 
-/**
- * Whether `value` may hold a secret that maskSecrets masks, checked without copying it: a
- * field named as one, a value that looks like one, a field named as one once joined to its
- * parent's name. Errs towards yes (maskSecrets then decides).
- */
-function holdsSecret(value: unknown, depth = 0): boolean {
-  if (isSecretValue(value)) return true;
+/** What a mask looks for, to tell without copying whether a value may hold any (mayHold). */
+interface Sought {
+  /** A value that is one whatever its field (a `whsec_…` secret). */
+  scalar?: (v: unknown) => boolean;
+  /** A field that is one, or holds one, by its name and value. */
+  field: (key: string, v: unknown) => boolean;
+  /** A field named as one once joined to its parent's name (`card_number`, `signature_key`). */
+  joined: (name: string) => boolean;
+}
+
+/** Whether `value` may hold what `sought` describes, checked without copying it; errs towards yes (the mask then decides). */
+function mayHold(value: unknown, sought: Sought, depth = 0): boolean {
+  if (sought.scalar?.(value)) return true;
   if (depth > 32 || value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.some((v) => holdsSecret(v, depth + 1));
+  if (Array.isArray(value)) return value.some((v) => mayHold(v, sought, depth + 1));
   const record = value as Record<string, unknown>;
   for (const k of Object.keys(record)) {
     const v = record[k];
-    if (isSecretField(k) || isSecretValue(v)) return true;
+    if (sought.field(k, v)) return true;
     if (v !== null && typeof v === 'object') {
-      if (!Array.isArray(v) && Object.keys(v).some((c) => isSecretField(`${k}_${c}`))) return true;
-      if (holdsSecret(v, depth + 1)) return true;
+      if (!Array.isArray(v) && Object.keys(v).some((c) => sought.joined(`${k}_${c}`))) return true;
+      if (mayHold(v, sought, depth + 1)) return true;
     }
   }
   return false;
 }
 
-/**
- * A row of a list as printed: maskSecrets of it when it may hold a secret, else the row
- * itself (most hold none, and a long list is not copied row by row for nothing).
- */
+/** What maskSecrets masks: a field named as a secret, a value that looks like one, a field named as one once joined to its parent's name. */
+const SECRETS: Sought = { scalar: isSecretValue, field: (k, v) => isSecretField(k) || isSecretValue(v), joined: isSecretField };
+
 export function listRowMasked<T>(row: T): T {
-  return holdsSecret(row) ? maskSecrets(row) : row;
+  return mayHold(row, SECRETS) ? maskSecrets(row) : row;
 }
 
 /**
- * Whether `value` may hold a code that maskCodes masks, checked without copying it: a field
- * named as one (or a bare voucher), an object about redeeming one, a field named as one once
- * joined to its parent's name. Errs towards yes (maskCodes then decides).
+ * What maskCodes masks: a field named as a code (or a bare voucher, or a name that in a
+ * voucher record is its code), an object about redeeming one, a field named as one once
+ * joined to its parent's name.
  */
-function holdsCodeLike(value: unknown, depth = 0): boolean {
-  if (depth > 32 || value === null || typeof value !== 'object') return false;
-  if (Array.isArray(value)) return value.some((v) => holdsCodeLike(v, depth + 1));
-  const record = value as Record<string, unknown>;
-  for (const k of Object.keys(record)) {
-    const v = record[k];
-    if (isCodeField(k) || isBareVoucher(k) || isVoucherOnlyName(k)) return true;
-    if (v !== null && typeof v === 'object') {
-      if (isCodeHolder(k)) return true;
-      if (!Array.isArray(v) && Object.keys(v).some((c) => isCodeField(`${k}_${c}`))) return true;
-      if (holdsCodeLike(v, depth + 1)) return true;
-    }
-  }
-  return false;
-}
+const CODES: Sought = {
+  field: (k, v) => isCodeField(k) || isBareVoucher(k) || isVoucherOnlyName(k) || (isCodeHolder(k) && v !== null && typeof v === 'object'),
+  joined: isCodeField,
+};
 
 /**
  * A row of a list that is no voucher's (a transaction, a wallet) as printed: codes masked
@@ -372,7 +366,7 @@ function holdsCodeLike(value: unknown, depth = 0): boolean {
  * --reveal; the row itself when it may hold none (most rows of a long list).
  */
 export function rowCodesMasked<T>(row: T): T {
-  return holdsCodeLike(row) ? maskCodes(row) : row;
+  return mayHold(row, CODES) ? maskCodes(row) : row;
 }
 
 /** `signature: {key, algorithm}`: a field whose name joined to its parent's names a secret (signature_key) is masked. */
@@ -386,128 +380,8 @@ function maskSecretCompound(parent: string, record: Record<string, unknown>): Re
   return out;
 }
 
-type Field = { key: string; value: string };
-const usable = (v: unknown): v is string | number => (typeof v === 'string' || typeof v === 'number') && v !== '';
-
-/**
- * The text of a code however the server holds it: a string or number as it is; an object
- * (`{"value": "…", "type": "text"}`) by its value, code, text or number field, else its JSON.
- */
-export function codeText(v: unknown): string | undefined {
-  if (usable(v)) return String(v);
-  if (!isRecord(v)) return undefined;
-  for (const k of ['value', 'code', 'text', 'number']) if (Object.hasOwn(v, k) && usable(v[k])) return String(v[k]);
-  return Object.keys(v).length > 0 ? JSON.stringify(v) : undefined;
-}
-
 /** Whether an object under this name is a thing a code identifies (`vendor`, `product`, `category`): see NOT_A_VOUCHER. */
 export const isIdentified = byName((key) => {
   const k = snake(key);
   return NOT_A_VOUCHER.has(k) || NOT_A_VOUCHER.has(k.replace(/s$/, ''));
 });
-
-/** The codes a field holds: its one code (`code`), or each listed one (`codes.0`, `codes.1`). */
-function held(key: string, v: unknown): Field[] {
-  const one = (k: string, x: unknown): Field[] => {
-    const value = codeText(x);
-    return value === undefined ? [] : [{ key: k, value }];
-  };
-  return Array.isArray(v) ? v.flatMap((x, i) => one(`${key}.${i}`, x)) : one(key, v);
-}
-
-/**
- * The first field of a record (a voucher entry of unknown shape) that `is` accepts: the
- * field named `preferred` when it has a value, else the first such field (one holding a
- * string before one holding an object or a list), else one in an object it holds (`card:
- * {number, pin}`), named by both keys joined (`card_number`), its key given as `card.number`.
- */
-function findField(
-  record: Record<string, unknown>,
-  is: (key: string, v: unknown) => boolean,
-  preferred: string,
-  rank: (name: string) => number = () => 0,
-  ownOnly: (key: string, v: unknown) => boolean = () => false,
-): Field | undefined {
-  const own = held(preferred, Object.hasOwn(record, preferred) ? record[preferred] : undefined)[0];
-  if (own) return own;
-  // The best-ranked field wins; among equals, the first found in the order below.
-  let best: Field | undefined;
-  let bestRank = Infinity;
-  const offer = (field: Field | undefined, name: string) => {
-    if (field === undefined) return;
-    const r = rank(name);
-    if (r < bestRank) [best, bestRank] = [field, r];
-  };
-  // `ownOnly`: names that are a code only as the record's own field (`key`, `value`), not inside another object of it.
-  for (const [k, v] of Object.entries(record)) if (usable(v) && (is(k, v) || ownOnly(k, v))) offer({ key: k, value: String(v) }, k);
-  for (const [k, v] of Object.entries(record)) if (v !== null && typeof v === 'object' && is(k, v)) offer(held(k, v)[0], k);
-  for (const [k, inner] of Object.entries(record)) {
-    // A vendor's, product's or category's `code` names that thing: it is no voucher's code.
-    if (!isRecord(inner) || isIdentified(k)) continue;
-    for (const [c, v] of Object.entries(inner))
-      if (usable(v) && (is(`${k}_${c}`, v) || is(c, v))) offer({ key: `${k}.${c}`, value: String(v) }, `${k}_${c}`);
-  }
-  return best;
-}
-
-/**
- * How surely a code-like field's name means the code one redeems, best first: a `…code`
- * (`voucher_code`, `redemptionCode`), then a key, token, card or voucher number, then a
- * serial or barcode (often printed beside the code, and no use without it), then a link.
- */
-function codeRank(name: string): number {
-  const k = snake(name);
-  if (/(^|_)(url|link|uri)$/.test(k)) return 3;
-  if (/(^|_)(serial|barcode)(_|$)/.test(k) || isVoucherOnlyName(k)) return 2;
-  if (/code(s|_value)?$/.test(k)) return 0;
-  return 1;
-}
-
-/**
- * The code of a record (a voucher entry of unknown shape): its field `code`, else the
- * code-like field whose name most surely means the code (codeRank), the first of equals:
- * its key and value. A string under a name that only a voucher's code has there (`key`,
- * `card`, `value`: holdsRecordCode) is one, after the names that say so.
- */
-export function findCode(record: Record<string, unknown>): Field | undefined {
-  return findField(record, (k, v) => holdsCode(k, v) && !isPinField(k), 'code', codeRank, holdsRecordCode);
-}
-
-/** The pin of a record: its field `pin`, else the first pin-like field. */
-export function findPin(record: Record<string, unknown>): Field | undefined {
-  return findField(record, isPinField, 'pin');
-}
-
-/**
- * Every code-like field of a record (codes, pins, card numbers, redemption links), in the
- * record's order, each listed code on its own (`codes.0`, `codes.1`); then those of an object
- * it holds whose joined name is one (`card: {number}` as `card.number`; `vendor: {code}` is a
- * vendor's code, not a voucher's). An object under a code's name with none of those inside
- * (`code: {value, type}`) is one code: see codeText.
- */
-export function codeFields(record: Record<string, unknown>): Field[] {
-  const found: Field[] = [];
-  const inside = (k: string, inner: Record<string, unknown>): [string, unknown][] =>
-    Object.entries(inner).filter(([c]) => isCodeField(`${k}_${c}`));
-  for (const [k, v] of Object.entries(record))
-    if ((holdsCode(k, v) || holdsRecordCode(k, v)) && !(isRecord(v) && inside(k, v).length > 0)) found.push(...held(k, v));
-  for (const [k, inner] of Object.entries(record)) {
-    if (!isRecord(inner)) continue;
-    for (const [c, v] of inside(k, inner)) found.push(...held(`${k}.${c}`, v));
-  }
-  return found;
-}
-
-/**
- * What a `codeFields` key names in `record`: the top-level field that holds it (`card` for
- * `card.number`, `codes` for `codes.1`) and the value (`number` inside `card`).
- */
-export function codeFieldAt(record: Record<string, unknown>, key: string): { top: string; value: unknown } {
-  if (Object.hasOwn(record, key)) return { top: key, value: record[key] };
-  const dot = key.indexOf('.');
-  const top = dot > 0 ? key.slice(0, dot) : key;
-  const inner = Object.hasOwn(record, top) ? record[top] : undefined;
-  const rest = key.slice(dot + 1);
-  const holds = (isRecord(inner) || Array.isArray(inner)) && Object.hasOwn(inner, rest);
-  return { top, value: dot > 0 && holds ? (inner as Record<string, unknown>)[rest] : undefined };
-}

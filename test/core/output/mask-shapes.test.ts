@@ -6,16 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import {
-  codeFieldAt,
-  codeFields,
-  codeText,
-  findCode,
-  isCodeField,
-  listRowMasked,
-  maskCodes,
-  maskSecrets,
-} from '../../../src/core/output/mask.js';
+import { isCodeField, listRowMasked, maskCodes, maskSecrets } from '../../../src/core/output/mask.js';
+import { codeFieldAt, codeFields, codeText, findCode } from '../../../src/core/output/code-fields.js';
 import { moreCodes, readOrder } from '../../../src/api/order-read.js';
 import { isCodeField as isListenerCodeField, redactCodes } from '../../../src/listener/redact.js';
 

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { resolveOutput } from '../../../src/core/output/options.js';
-import { codeFields, findCode, findPin, isCodeField, maskCodes, maskSecrets } from '../../../src/core/output/mask.js';
+import { isCodeField, maskCodes, maskSecrets } from '../../../src/core/output/mask.js';
+import { codeFields, findCode, findPin } from '../../../src/core/output/code-fields.js';
 import { moreCodes, readCodes } from '../../../src/api/order-read.js';
 import { mergedFields } from '../../../src/core/output/generic.js';
 import { printList, printRecord, type Column } from '../../../src/core/output/print.js';
