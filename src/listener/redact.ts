@@ -20,7 +20,9 @@ import {
   isSecretField,
   isVoucherRecord,
   NOT_A_VOUCHER,
+  quotesReplaced,
 } from '../core/output/mask.js';
+import { MIN_CODE } from '../core/output/seen.js';
 
 /** Words that make a field secret wherever they appear in its name. */
 const SECRET_WORDS = new Set(['pin', 'pins', 'passcode', 'password', 'secret', 'token', 'cvv', 'cvc', 'barcode', 'barcodes']);
@@ -175,6 +177,7 @@ export function codeFieldsIn(value: unknown, path = ''): string[] {
 
 export function redactCodes<T>(value: T, path = ''): Redacted<T> {
   const found: string[] = [];
+  const codes = new Set<string>();
   const walk = (v: unknown, at: string, parent: string | undefined): unknown => {
     if (Array.isArray(v)) return v.map((item, i) => walk(item, at ? `${at}.${i}` : String(i), parent));
     if (v === null || typeof v !== 'object') return v;
@@ -183,7 +186,10 @@ export function redactCodes<T>(value: T, path = ''): Redacted<T> {
     for (const [k, item] of Object.entries(record)) {
       const here = at ? `${at}.${k}` : k;
       const secret = redacts(parent, k, item, record);
-      if (secret) found.push(here);
+      if (secret) {
+        found.push(here);
+        scalarsOf(item, codes);
+      }
       // defineProperty: a parsed `__proto__` key stays a field instead of becoming the prototype
       Object.defineProperty(out, k, {
         value: secret ? REDACTED : walk(item, here, k),
@@ -194,5 +200,18 @@ export function redactCodes<T>(value: T, path = ''): Redacted<T> {
     }
     return out;
   };
-  return { value: walk(value, path, undefined) as T, found };
+  const redacted = walk(value, path, undefined);
+  if (codes.size === 0) return { value: redacted as T, found };
+  // A string quoting a code it carries (a note `voucher X7K2Q9ZT41 issued`) is no field of its
+  // own to name: the quote is redacted where it stands.
+  const quotes = [...codes].sort((a, b) => b.length - a.length).map((c) => [c, REDACTED] as const);
+  return { value: quotesReplaced(redacted, quotes) as T, found };
+}
+
+/** The strings and numbers in a redacted field, as long as a code at least, at any depth. */
+function scalarsOf(v: unknown, into: Set<string>, depth = 0): void {
+  if (typeof v === 'string' || typeof v === 'number') {
+    const s = String(v);
+    if (s.trim().length >= MIN_CODE) into.add(s);
+  } else if (depth <= 32 && v !== null && typeof v === 'object') for (const x of Object.values(v)) scalarsOf(x, into, depth + 1);
 }

@@ -1,11 +1,12 @@
 /**
  * Voucher codes never leave the CLI unasked: an order's vouchers lose `code` and `pin`
- * (keeping `code_last4`, as GET /orders/{id} shows them) unless the user asked to reveal.
+ * (keeping `code_last4`, as GET /orders/{id} shows them), and a note quoting one is masked, unless
+ * the user asked to reveal.
  * Secrets never leave it.
  */
 import type { Order, OrderCodes, OrderVoucher, VoucherCode } from '../../contract/orders.js';
 import { codeTail, maskCode } from '../../core/output/format.js';
-import { maskCodes, maskSecrets } from '../../core/output/mask.js';
+import { maskCodes, maskSecrets, rowCodesMasked } from '../../core/output/mask.js';
 import { codeFieldAt, codeText } from '../../core/output/code-fields.js';
 import type { Column } from '../../core/output/print.js';
 import { moreCodes } from '../../api/order-read.js';
@@ -23,7 +24,10 @@ export function redactVoucher(v: OrderVoucher): OrderVoucher {
  * (a server's own `webhook_secret`, anywhere in the order) always, as `--reveal` shows codes only.
  */
 export function redactOrder(order: Order, reveal: boolean): Order {
-  return maskSecrets(reveal ? order : { ...order, vouchers: order.vouchers.map(redactVoucher) });
+  if (reveal) return maskSecrets(order);
+  // Masked over the whole order first (when it may hold a code: most listed orders do not), so
+  // that a note or message quoting a voucher's code is masked too.
+  return maskSecrets({ ...rowCodesMasked(order), vouchers: order.vouchers.map(redactVoucher) });
 }
 
 /** The code as shown: in full when revealed, else the last 4 behind dots. */

@@ -5,6 +5,7 @@
  */
 import { isRecord } from '../is-record.js';
 import { maskCode, maskSecret } from './format.js';
+import { MIN_CODE } from './seen.js';
 
 /**
  * A test of a field's name, remembered by name: answers repeat the same few names in every
@@ -237,9 +238,17 @@ export function isErrorCode(key: string, v: unknown, siblings: Record<string, un
 
 const KEEP = Symbol('keep');
 
+/** The codes the maskCodes call under way has masked, each with its mask (see quotesReplaced). */
+let codesMasked: Map<string, string> | undefined;
+
 function maskScalar(v: unknown, pin: boolean): unknown {
   if (v === null || v === undefined || v === '') return v;
-  if (typeof v === 'string' || typeof v === 'number') return pin ? '••••' : maskCode(String(v));
+  if (typeof v === 'string' || typeof v === 'number') {
+    const code = String(v);
+    const mask = pin ? '••••' : maskCode(code);
+    if (codesMasked && code.trim().length >= MIN_CODE) codesMasked.set(code, mask);
+    return mask;
+  }
   return pin ? '••••' : '••••••••';
 }
 
@@ -252,8 +261,41 @@ function maskScalar(v: unknown, pin: boolean): unknown {
  */
 export function maskCodes<T>(value: T, reveal = false, options: { listedStringsAreCodes?: boolean; voucher?: boolean } = {}): T {
   if (reveal) return value;
-  const masked = maskCodesUnder(value, undefined, options.voucher === true) as T;
-  return options.listedStringsAreCodes ? (maskListedStrings(masked) as T) : masked;
+  const outer = codesMasked;
+  const found = (codesMasked = new Map<string, string>());
+  try {
+    const under = maskCodesUnder(value, undefined, options.voucher === true);
+    const out = options.listedStringsAreCodes ? maskListedStrings(under) : under;
+    if (found.size === 0) return out as T;
+    // A note or message of the same value quoting a code masked above is masked there too.
+    return quotesReplaced(
+      out,
+      [...found].sort(([a], [b]) => b.length - a.length),
+    ) as T;
+  } finally {
+    codesMasked = outer;
+  }
+}
+
+/**
+ * Every string of `value` with each code of `quotes` replaced by its stand-in where the string
+ * quotes it: a timeline note `voucher X7K2Q9ZT41 delivered` beside the voucher whose code it
+ * is. `quotes` longest code first (a code that holds another is replaced whole). A code the
+ * value holds under no code's name cannot be told from an id, and stays (mask-text.ts).
+ */
+export function quotesReplaced(value: unknown, quotes: readonly (readonly [string, string])[], depth = 0): unknown {
+  if (typeof value === 'string') {
+    if (value.length < MIN_CODE) return value;
+    let out = value;
+    for (const [code, mask] of quotes) if (out.includes(code)) out = out.split(code).join(mask);
+    return out;
+  }
+  if (depth > 32 || value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return value.map((v) => quotesReplaced(v, quotes, depth + 1));
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(value as Record<string, unknown>))
+    Object.defineProperty(out, k, { value: quotesReplaced(v, quotes, depth + 1), enumerable: true, writable: true, configurable: true });
+  return out;
 }
 
 function maskCodesUnder(value: unknown, parent: string | undefined, vouchers: boolean): unknown {
