@@ -51,6 +51,11 @@ export interface BatchSummary {
    * of the row as it was, and the row as it is now was not ordered (ResultRecord.row_changed).
    */
   changed_since_ordered: number;
+  /**
+   * Ordered rows whose answer differed from the contract under --strict-contract: their
+   * orders exist (never sent again), and the run fails for the differences.
+   */
+  contract_mismatch: number;
   totals: CurrencyTotal[];
   journal: string;
   results_file: string | null;
@@ -81,6 +86,7 @@ export function summarize(state: BatchState, skipped: number, journal: string, r
     not_done: rows - ordered - failed - unknown,
     skipped,
     changed_since_ordered: state.changed,
+    contract_mismatch: state.mismatched,
     totals,
     journal,
     results_file: resultsFile,
@@ -119,6 +125,15 @@ export async function printSummary(io: IO, summary: BatchSummary, settings: Outp
               label: 'changed_since_ordered',
               value: `${summary.changed_since_ordered} (ordered as ${summary.changed_since_ordered === 1 ? 'it was; not ordered again as the file has it' : 'they were; not ordered again as the file has them'} now)`,
               style: (t: string, c: { yellow(s: string): string }) => c.yellow(t),
+            },
+          ]
+        : []),
+      ...(summary.contract_mismatch > 0
+        ? [
+            {
+              label: 'contract_mismatch',
+              value: `${summary.contract_mismatch} (ordered; the answer differs from the contract)`,
+              style: (t: string, c: { red(s: string): string }) => c.red(t),
             },
           ]
         : []),
@@ -284,7 +299,8 @@ function worstKind(state: BatchState): ErrorKind | undefined {
 }
 
 /**
- * The error a batch ends with when not every row was ordered (undefined when all were):
+ * The error a batch ends with when not every row was ordered, or with --strict-contract an
+ * order's answer differed from the contract (undefined when all were ordered):
  * its kind from the worst failure, what is left in words, and what to do, ending with the
  * command that resumes it.
  */
@@ -293,11 +309,17 @@ export function unfinishedBatchError(
   summary: BatchSummary,
   resultsPath: string | null,
   resume: string,
+  /** --strict-contract: rows ordered with an answer that differs from the contract fail the run too. */
+  strict = false,
 ): CliError | undefined {
-  if (summary.failed === 0 && summary.not_done === 0 && summary.unknown === 0) return undefined;
+  const mismatched = strict ? summary.contract_mismatch : 0;
+  const resumable = summary.failed > 0 || summary.not_done > 0 || summary.unknown > 0;
+  if (!resumable && mismatched === 0) return undefined;
   const kind = worstKind(state) ?? 'unexpected';
   const parts: string[] = [];
   if (summary.failed > 0) parts.push(`${summary.failed} of ${summary.rows} rows were not ordered (refused by the server)`);
+  if (mismatched > 0)
+    parts.push(`${mismatched} of ${summary.rows} rows were ordered, but their answers differ from the contract (--strict-contract)`);
   const held = [...state.results.keys()].filter(
     (row) => rowOutcome(state, row) === 'unknown' && state.results.get(row)?.error_code === NOT_RESENT,
   ).length;
@@ -322,9 +344,13 @@ export function unfinishedBatchError(
     );
   if (held > 0) hints.push('check each row not re-sent as its line above says (vouchers orders list --reference REF, or ask the provider)');
   if (unsent > 0 && summary.failed === 0 && pending === 0) hints.push('resume to send the rows not sent');
+  if (mismatched > 0)
+    hints.push(
+      'the rows whose answers differ are ordered and paid, and not sent again; see how an answer differs with vouchers api --raw GET /orders/<order_id>, or accept such answers with a warning by leaving out --strict-contract',
+    );
   return new CliError(
     kind,
     `${parts.join('; ')} (see the lines above${resultsPath ? ` and ${resultsPath}` : ''})`,
-    `${hints.join('; ')}: ${resume}`,
+    resumable ? `${hints.join('; ')}: ${resume}` : hints.join('; '),
   );
 }

@@ -8,10 +8,12 @@
  * fires no new row starts; rows in flight finish (a row cut off stays keyed in the journal
  * and is re-sent with the same key next time).
  */
-import { createOrder, listOrders } from '../../api/orders.js';
+import { createOrder, listOrders, locatedOrderId } from '../../api/orders.js';
+import { readOrder } from '../../api/order-read.js';
 import type { CreateOrderRequest, Order } from '../../contract/orders.js';
 import { ApiError, CliError, NetworkError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
+import { ContractMismatchError } from '../../core/http/validate.js';
 import { keyNeverUsed, rowDigest, rowOutcome, type BulkJournal, type BulkRow, type ResultRecord } from '../../core/journal/bulk.js';
 import type { Clock } from '../../core/time/clock.js';
 import { iso as isoOf } from '../../core/time/iso.js';
@@ -106,6 +108,31 @@ export function failureOf(row: number, error: unknown, at: string): Omit<ResultR
     error: error instanceof Error ? error.message : String(error),
     error_code: 'UNEXPECTED',
     kind: 'unexpected',
+  };
+}
+
+/**
+ * A row ordered and paid for whose answer differs from the contract (--strict-contract): the
+ * order exists, so the row is ordered (never sent again), named by the answer's body or its
+ * Location header, and carries the difference as its error (BatchState.mismatched).
+ */
+function mismatchedOrder(row: number, error: ContractMismatchError, at: string): Omit<ResultRecord, 'type'> {
+  const o = readOrder(error.body);
+  const total: unknown = o.total_amount;
+  return {
+    row,
+    ok: true,
+    order_id: o.order_id || locatedOrderId(error.location?.path) || null,
+    status: o.status || null,
+    http_status: null,
+    trace_id: error.traceId ?? null,
+    total_amount: typeof total === 'number' && Number.isFinite(total) ? total : null,
+    currency: o.currency || null,
+    error: error.message,
+    error_code: error.code,
+    kind: 'unexpected',
+    replayed: false,
+    at,
   };
 }
 
@@ -241,7 +268,12 @@ async function runRow(row: BulkRow, deps: RunnerDeps, keyedNow: boolean): Promis
     // Cut off by Ctrl-C: the order may exist; the next run re-sends it with the same key. Stopped
     // before anything left (waiting for its pace) with a key no request used: not sent at all.
     if (deps.signal.aborted) return unusedKey && !attempted ? NOT_STARTED : undefined;
-    result = { ...failureOf(row.row, error, iso(clock)), ...(attempt > 1 ? { attempt } : {}) };
+    result = {
+      ...(error instanceof ContractMismatchError && error.executed
+        ? mismatchedOrder(row.row, error, iso(clock))
+        : failureOf(row.row, error, iso(clock))),
+      ...(attempt > 1 ? { attempt } : {}),
+    };
     if (error instanceof NetworkError && !error.mayHaveReached) {
       // Provably never sent: a key no earlier request used, and no attempt of this one left
       // (a key used before, e.g. by a run stopped without its answer, may have ordered).

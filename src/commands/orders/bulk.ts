@@ -52,6 +52,7 @@ import { checkFunds, walletsByCurrency } from './preflight.js';
 import { buildBulk, type BulkOptions } from './bulk-options.js';
 import { batchRows, openBatch, pendingRows, startBatch, takeLock, type LockedRun } from './bulk-batch.js';
 import { notice } from '../../core/output/notice.js';
+import { strictContract } from '../../core/output/drift-report.js';
 
 export async function run(f: Factory, flags: CreateFlags): Promise<void> {
   await runBulk(f, buildBulk(f, flags));
@@ -417,7 +418,7 @@ async function finishBatch(
       `once the server answers again (check with: ${suggestedCommand(f.globals(), ['doctor'])}), resume; no row is ordered twice: ${resume}`,
     );
   }
-  const unfinished = unfinishedBatchError(state, summary, resultsPath, resume);
+  const unfinished = unfinishedBatchError(state, summary, resultsPath, resume, strictContract({ io, globals: f.globals() }));
   if (unfinished) throw unfinished;
   const changed = summary.changed_since_ordered;
   const asWas =

@@ -386,7 +386,8 @@ export function validateResponse(t: ValidationTarget): Validated {
       t.traceId,
       issues,
       write,
-      t.data,
+      // The record itself when the server wrapped it (`{"data": {…}}`): what names the order a write created.
+      wrapped ? data : t.data,
       t.idempotencyKey,
       `${t.method.toUpperCase()} ${t.path}`,
       t.location,

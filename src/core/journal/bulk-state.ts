@@ -10,6 +10,9 @@ import type { FileHandle } from 'node:fs/promises';
 import { toMinor } from '../../contract/money-format.js';
 import type { BatchHeader, BulkRow, JournalRecord, KeyRecord, ResultRecord } from './bulk.js';
 
+/** The error code of an ordered row whose answer differed from the contract (ContractMismatchError's). */
+export const CONTRACT_MISMATCH = 'CONTRACT_MISMATCH';
+
 /** A digest of what a row orders (product, denomination, quantity, currency): two rows order the same when their digests match. */
 export function rowDigest(row: Pick<BulkRow, 'product_id' | 'denomination' | 'quantity' | 'currency'>): string {
   return hash('sha256', JSON.stringify([row.product_id, row.denomination, row.quantity, row.currency ?? null]), 'hex').slice(0, 16);
@@ -138,6 +141,8 @@ export interface BatchState {
   totals: Map<string, { orders: number; minor: number }>;
   /** Ordered rows whose row changed in the file after an earlier batch ordered it (ResultRecord.row_changed). */
   changed: number;
+  /** Ordered rows whose answer differed from the contract under --strict-contract (error_code CONTRACT_MISMATCH). */
+  mismatched: number;
   /** The batch that took this one's rows over (an edited file), if any. */
   superseded_by?: string;
 }
@@ -156,6 +161,7 @@ export function emptyState(header: BatchHeader, full = true): BatchState {
     orderedAt: new RowNumbers(),
     totals: new Map(),
     changed: 0,
+    mismatched: 0,
   };
 }
 
@@ -200,6 +206,7 @@ export function applyResult(state: BatchState, rec: ResultRecord, offset: number
   state.ordered.add(rec.row);
   state.orderedAt.set(rec.row, offset);
   if (rec.row_changed) state.changed += 1;
+  if (rec.error_code === CONTRACT_MISMATCH) state.mismatched += 1;
   if (rec.currency && rec.total_amount !== null) {
     try {
       const minor = toMinor(rec.total_amount, rec.currency);
