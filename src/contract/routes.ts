@@ -262,12 +262,15 @@ export function route(id: RouteId): Route {
   return found;
 }
 
-/** Fill `{param}` placeholders, URL-encoding each value. */
+/**
+ * Fill `{param}` placeholders, URL-encoding each value; a value of `.` or `..` (an id is
+ * sent as given) as `%2E`, `%2E%2E`, so that it never names the segment's parent.
+ */
 export function expandPath(path: string, params: Record<string, string> = {}): string {
   return path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params[name];
     if (value === undefined) throw new Error(`missing path parameter ${name}`);
-    return encodeURIComponent(value);
+    return value === '.' || value === '..' ? value.replace(/\./g, '%2E') : encodeURIComponent(value);
   });
 }
 

@@ -214,7 +214,7 @@ const bad: { argv: string[]; message: RegExp }[] = [
   // transactions list
   { argv: ['transactions', 'list', '--from', '2026-13-01'], message: /--from "2026-13-01" is not a date/ },
   { argv: ['transactions', 'list', '--limit', '500'], message: /--limit "500" is not a page size/ },
-  { argv: ['transactions', 'list', '--order', 'not-an-order'], message: /--order/ },
+  { argv: ['transactions', 'list', '--order', 'ord_'], message: /--order "ord_" is not an order id: nothing follows ord_/ },
   // api
   { argv: ['api', 'GET'], message: /missing required argument 'path'/ },
   { argv: ['api', 'GET', '/products', '--data'], message: /option '-d, --data <json>' argument missing/ },

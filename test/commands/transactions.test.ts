@@ -128,8 +128,8 @@ describe('transactions list', () => {
     for (const [args, flag] of [
       [['--from', '2026-13-01'], '--from'],
       [['--from', '2026-11-02', '--to', '2026-11-01'], '--from'],
-      [['--order', 'ord_no pe'], '--order'],
-      [['--order', '981234'], '--order'],
+      [['--order', 'ord_'], '--order'],
+      [['--order', 'ord_no\u0007pe'], '--order'],
       [['--limit', '500'], '--limit'],
       [['--type', 'not a type'], '--type'],
     ] as const) {

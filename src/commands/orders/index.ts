@@ -139,7 +139,7 @@ const declareGet = (orders: Command) =>
   addOutputOptions(
     orders
       .command('get')
-      .argument('<order_id>', 'ord_… id')
+      .argument('<order_id>', 'order id, as the server gave it (ord_…)')
       .description('Show an order: items, vouchers (codes masked) and fulfilment timeline'),
     'record',
   );
@@ -163,7 +163,7 @@ export type ListFlags = FlagsOf<typeof declareList>;
 function declareWait(orders: Command) {
   const wait = orders
     .command('wait')
-    .argument('<order_id>', 'ord_… id')
+    .argument('<order_id>', 'order id, as the server gave it (ord_…)')
     .description('Follow an order until a status (default: any final one); exit 8 at the timeout')
     .addOption(statusOption('--until <status>', 'stop at this status'))
     .option('--wait-timeout <duration>', 'how long to follow it (default 10m)');
@@ -174,7 +174,7 @@ export type WaitFlags = FlagsOf<typeof declareWait>;
 function declareCancel(orders: Command) {
   const cancel = orders
     .command('cancel')
-    .argument('<order_id>', 'ord_… id')
+    .argument('<order_id>', 'order id, as the server gave it (ord_…)')
     .description('Cancel a PENDING order (the debit is refunded)')
     .option('-y, --yes', 'do not ask for confirmation (required when not on a terminal)');
   return addOutputOptions(cancel, 'record');
@@ -184,7 +184,7 @@ export type CancelFlags = FlagsOf<typeof declareCancel>;
 function declareCodes(orders: Command) {
   const codes = orders
     .command('codes')
-    .argument('<order_id>', 'ord_… id')
+    .argument('<order_id>', 'order id, as the server gave it (ord_…)')
     .description("Fetch an order's voucher codes through the secure endpoint (masked unless --reveal)")
     .option('--reveal', 'show codes and pins in full')
     .option('--codes-out <file>', 'write the full codes to a NEW file (mode 0600); stdout stays masked');

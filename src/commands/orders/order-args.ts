@@ -1,33 +1,27 @@
 /** Arguments of the order verbs, checked before any request: order ids, statuses, dates. */
-import { idPattern } from '../../contract/common.js';
 import { canonicalStatus, ORDER_STATUSES, type OrderStatus } from '../../contract/order-values.js';
 import { UsageError } from '../../core/errors/index.js';
+import { escapeText, safeJson } from '../../core/output/printable.js';
 import { didYouMean, knownSpelling } from '../../core/run/known-word.js';
 
-const ORDER_ID = idPattern('ord');
-
 /**
- * `ord_` followed by any token without whitespace or control characters: the document only
- * says `ord_<id>`, so an id of an unfamiliar shape (`ord_981234`, `ord_2026/11/0001`) is
- * sent as given, a slash encoded in the path (%2F). A
- * prefix typed in capitals (`ORD_…`) is forgiven.
+ * An order id as the server issued it: any text without control characters, sent as given
+ * (encoded in the path: `ord_2026/11/0001` as `ord_2026%2F11%2F0001`). The document says
+ * `ord_<id>`, but a real service may issue `12345`, `A-981` or a UUID, and every order a
+ * server names must be one the order commands can follow: so no shape is refused here, nor
+ * is a prefix typed in capitals rewritten (`ORD_7` may be the server's own id). An id it
+ * does not know is the server's to answer (404), whose hint says where to find the order
+ * (a reference typed where the id goes included: core/output/error.ts). Refused: an empty
+ * id, control characters, and `ord_` with nothing after it.
  */
 export function checkOrderId(id: string, flag?: string): string {
   const trimmed = id.trim();
-  if (ORDER_ID.test(trimmed)) return trimmed;
-  const fixed = trimmed.replace(/^ORD_/i, 'ord_');
-  if (ORDER_ID.test(fixed)) return fixed;
-  const why =
-    trimmed === ''
-      ? 'it is empty'
-      : !/^ord_/i.test(trimmed)
-        ? 'order ids start with ord_'
-        : trimmed.length === 4
-          ? 'nothing follows ord_'
-          : 'an order id holds no spaces or control characters';
+  const bare = /^ord_$/i.test(trimmed);
+  if (trimmed !== '' && !bare && escapeText(trimmed) === trimmed) return trimmed;
+  const why = trimmed === '' ? 'it is empty' : bare ? `nothing follows ${trimmed}` : 'an order id holds no control characters';
   throw new UsageError(
-    `${flag ? `${flag} ` : ''}${JSON.stringify(id)} is not an order id: ${why}`,
-    'order ids look like ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE; vouchers orders list shows yours',
+    `${flag ? `${flag} ` : ''}${safeJson(id)} is not an order id: ${why}`,
+    'use the id the server gave the order (vouchers orders list shows yours)',
   );
 }
 

@@ -11,7 +11,7 @@ function declareList(transactions: Command) {
     .description('List transactions, newest first: one page, or every page with --all')
     .option('--from <date>', 'from this UTC date, inclusive (YYYY-MM-DD)')
     .option('--to <date>', 'up to this UTC date, inclusive (YYYY-MM-DD)')
-    .option('--order <order_id>', 'only the transactions of this order (ord_…)')
+    .option('--order <order_id>', 'only the transactions of this order (its id, as the server gave it)')
     // Choices for --help and completion; any case is accepted and checked when the verb runs.
     .addOption(new Option('--type <type>', 'only this type').choices(TYPES).argParser((v: string) => v))
     .option('--limit <n>', 'page size, 1–200 (server default 50)')

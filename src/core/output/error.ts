@@ -51,6 +51,30 @@ const LISTED_BY: [RegExp, string][] = [
 /** Collections of the API: a 404 on one of them says the base URL is wrong, not an id. */
 const COLLECTIONS = /^\/(categories|products|orders|wallets|transactions|webhooks|payouts)\/?$/;
 
+/** `/orders/{id}`, `/orders/{id}/vouchers`, `/orders/{id}/cancel`: the order id, encoded. */
+const ORDER_PATH = /^\/orders\/([^/]+)(\/(?:vouchers|cancel))?\/?$/;
+
+/**
+ * A 404 on an order whose id is not the document's `ord_…`: the order commands send any id
+ * as given (a server may issue `12345`), so the id may be a slip, a prefix typed in capitals,
+ * or a reference typed where the id goes. Undefined for an `ord_…` id.
+ */
+function orderNotFoundHint(path: string, globals?: HintGlobals): string | undefined {
+  const [, encoded, under] = ORDER_PATH.exec(path) ?? [];
+  if (encoded === undefined) return undefined;
+  let id: string;
+  try {
+    id = decodeURIComponent(encoded);
+  } catch {
+    return undefined;
+  }
+  if (id.startsWith('ord_')) return undefined;
+  const list = suggestedCommand(globals, ['orders', 'list']);
+  if (/^ord_/i.test(id))
+    return `order ids are told apart by case, and those of the API document start with ord_ in lower case: ${suggestedCommand(globals, ['orders', under === '/vouchers' ? 'codes' : 'get', `ord_${id.slice(4)}`])}; ${list} shows yours`;
+  return `check the id: ${list} shows yours (another partner's are not visible to you); if ${id} is the reference you gave the order, ${suggestedCommand(globals, ['orders', 'list', '--reference', id])} finds it`;
+}
+
 /** NOT_FOUND: the command that lists what exists, where the path names a resource one lists. */
 function notFoundHint(e: ApiError, globals?: HintGlobals): string {
   const path = (e.path ?? '').split('?')[0]!;
@@ -62,6 +86,8 @@ function notFoundHint(e: ApiError, globals?: HintGlobals): string {
   if (named) return 'check the ids the request names; the error says which';
   if (COLLECTIONS.test(path))
     return `the server has no ${path} under this base URL: check the profile's base_url (the API's root, e.g. http://127.0.0.1:4010/api/v1): ${suggestedCommand(globals, ['profiles', 'show'])}; ${suggestedCommand(globals, ['doctor'])}`;
+  const order = orderNotFoundHint(path, globals);
+  if (order) return order;
   const list = LISTED_BY.find(([re]) => re.test(path))?.[1];
   if (list) return `check the id: ${list} shows the ones you can see (another partner's are not visible to you)`;
   return "check the id and the path; another partner's resources are not visible to you";
