@@ -77,11 +77,16 @@ beforeAll(async () => {
     const m = /^\/api\/v1\/orders\/([^/]+)(\/vouchers|\/cancel)?$/.exec(path);
     const id = m ? decodeURIComponent(m[1]!) : undefined;
     if (id === undefined || !orders.has(id)) return sendError(res, 404, 'NotFound', 'NOT_FOUND', `Order ${id ?? path} does not exist`, h);
+    // Codes once the order was seen delivered (read twice), none before.
+    const delivered = orders.get(id)! >= 2;
     if (m![2] === '/vouchers')
       return sendJson(
         res,
         200,
-        { order_id: id, data: [{ voucher_id: 'V-1', product_id: 'p', denomination: 25, expiry: '2027-01-01', code: CODE }] },
+        {
+          order_id: id,
+          data: delivered ? [{ voucher_id: 'V-1', product_id: 'p', denomination: 25, expiry: '2027-01-01', code: CODE }] : [],
+        },
         h,
       );
     if (m![2] === '/cancel') return sendJson(res, 200, order(id, 'REFUNDED'), h);
@@ -158,6 +163,22 @@ describe.each([
     const txns = await cli(['transactions', 'list', '--order', id]);
     expect(txns.code, txns.stderr).toBe(0);
     expect(server.requests.at(-1)!.target).toBe(`/api/v1/transactions?${new URLSearchParams({ order_id: id }).toString()}`);
+  });
+
+  it('orders codes before delivery: exit 8, and the commands its hint suggests name the order as issued, unmasked', async () => {
+    issue = () => issued;
+    await cli(create);
+    const file = join(tempConfigDir(), 'codes.csv');
+    const r = await cli(['orders', 'codes', id, '--codes-out', file]);
+    expect(r.code, r.stderr).toBe(8);
+    const hint = /hint\s+wait for it: (.*); then fetch them: (.*)$/m.exec(r.stderr);
+    expect(hint, r.stderr).not.toBeNull();
+    expect(shellWords(hint![1]!)).toEqual(['vouchers', 'orders', 'wait', id]);
+    expect(shellWords(hint![2]!)).toEqual(['vouchers', 'orders', 'codes', id, '--codes-out', file]);
+    orders.set(id, 0);
+    const json = await cli(['orders', 'codes', id, '--codes-out', file, '--json']);
+    expect(json.code, json.stderr).toBe(8);
+    expect(JSON.parse(json.stderr.trim().split('\n').pop()!).error.hint).toContain(`orders codes ${id.includes(' ') ? `'${id}'` : id} `);
   });
 
   it('orders create --wait follows it to DELIVERED and fetches its codes: exit 0', async () => {

@@ -54,6 +54,9 @@ function namedAs(text: string, start: number): 'code' | 'pin' | 'secret' | undef
   // first word, and X (an endpoint id, a date) is what follows a verb.
   const byFirstOnly = m[1] !== undefined && isSecretField(snake(m[1])) && !/^(key|value|token|string|hash)$/.test(word);
   if (isSecretField(word) || (isSecretField(joined) && !byFirstOnly) || SECRET_WORDS.test(word)) return 'secret';
+  // `vouchers orders codes 12345`, a command a hint suggests: what follows names an order (a
+  // server may issue ids without a prefix), not a code.
+  if (/(?:^|\s)orders codes $/.test(text.slice(Math.max(0, start - 14), start))) return undefined;
   if (m[1] ? isCodeField(joined) : isCodeField(word)) return isPinField(word) ? 'pin' : 'code';
   return CODE_WORDS.has(word) || CODE_WORDS.has(joined) ? 'code' : undefined;
 }

@@ -38,6 +38,9 @@ describe('maskText', () => {
       'run again with --idempotency-key 10d015e7-3709-4843-a3b2-e57400fac5af',
       'webhook secret rotated: wh_01JDQ5N7ZS3QK6V9W2X4Y8B1CF',
       'API secret revoked 2026-11-28T10:00:00Z',
+      // An order id without the ord_ prefix in a command a hint suggests: a server may issue such ids.
+      'get its codes with vouchers orders codes 12345 --codes-out FILE',
+      'then fetch them: vouchers --profile live orders codes A-981X --reveal',
     ])
       expect(maskText(t), t).toBe(t);
   });
