@@ -1,7 +1,7 @@
 /** The bulk run's progress line on a terminal, and other stderr lines written while it shows. */
 import { describe, expect, it } from 'vitest';
 import { startProgress } from '../../src/commands/orders/bulk-progress.js';
-import { err } from '../../src/core/io/io.js';
+import { err, lineDrawn } from '../../src/core/io/io.js';
 import { testIO } from '../helpers/io.js';
 import { fakeClock } from '../core/http/fake-clock.js';
 import { until } from '../helpers/until.js';
@@ -25,6 +25,17 @@ describe('bulk progress', () => {
     );
     // Once done, stderr is written as it is.
     expect(io.statusLine).toBeUndefined();
+  });
+
+  it('counts as a line drawn on the terminal while it shows: no request spinner beside it', () => {
+    const io = testIO({ tty: true });
+    const progress = startProgress(io, fakeClock(), 3, 0);
+    expect(lineDrawn(io.stderr)).toBe(true);
+    progress.done();
+    expect(lineDrawn(io.stderr)).toBe(false);
+    // Not drawn in place: nothing counted.
+    startProgress(io, fakeClock(), 3, 0, undefined, { format: 'json' });
+    expect(lineDrawn(io.stderr)).toBe(false);
   });
 
   it('paced: the ETA counts at most the rate the pacer allows, not the first burst', () => {

@@ -3,7 +3,7 @@
  * Redrawn at most every 100 ms; failures are printed as their own lines (TTY or not).
  */
 import { formatDuration } from '../../core/http/duration.js';
-import type { IO } from '../../core/io/io.js';
+import { drawLine, type IO } from '../../core/io/io.js';
 import { notice } from '../../core/output/notice.js';
 import type { OutputSettings } from '../../core/output/options.js';
 import { isDefiniteRefusal, type ResultRecord } from '../../core/journal/bulk.js';
@@ -79,8 +79,10 @@ export function startProgress(
     drawn = true;
   };
   draw(true);
-  // Other stderr lines meanwhile (a pacing notice, a retry's) go above the line, not onto it.
+  // Other stderr lines meanwhile (a pacing notice, a retry's) go above the line, not onto it;
+  // no request's spinner is drawn beside it.
   if (live) io.statusLine = { clear, redraw: () => draw(true) };
+  const undrawn = live ? drawLine(io.stderr) : undefined;
   return {
     update(result) {
       done += 1;
@@ -112,6 +114,7 @@ export function startProgress(
       if (trailing) clearTimeout(trailing);
       trailing = undefined;
       if (live) io.statusLine = undefined;
+      undrawn?.();
       clear();
     },
   };

@@ -49,6 +49,32 @@ export interface JsonQuery {
   apply(value: unknown): unknown;
 }
 
+/**
+ * The lines drawn in place at the foot of a terminal right now (a spinner, a bulk run's
+ * progress, a prompt waiting for its answer), by stream: the terminal is the same whichever
+ * IO writes to it. A request's spinner shows only when no other line is drawn, and gives
+ * way to one drawn after it (`giveWay`). Ctrl-C's echoed ^C is followed by a line break only
+ * where none is drawn: a drawn line is cleared or redrawn over it (main.ts).
+ */
+const drawnLines = new WeakMap<object, Set<{ giveWay?: () => void }>>();
+
+/** A line is drawn on this stream from now until the returned function is called. */
+export function drawLine(stream: object, giveWay?: () => void): () => void {
+  let lines = drawnLines.get(stream);
+  if (!lines) drawnLines.set(stream, (lines = new Set()));
+  for (const other of [...lines]) other.giveWay?.();
+  const line = { giveWay };
+  lines.add(line);
+  return () => {
+    lines.delete(line);
+  };
+}
+
+/** Whether a line is drawn in place on this stream (drawLine). */
+export function lineDrawn(stream: object): boolean {
+  return (drawnLines.get(stream)?.size ?? 0) > 0;
+}
+
 /** Colour only on a TTY, never with NO_COLOR; FORCE_COLOR=0 disables, FORCE_COLOR>0 forces. */
 export function colorEnabled(io: IO, stream: 'stdout' | 'stderr', flagNoColor = false): boolean {
   if (flagNoColor) return false;

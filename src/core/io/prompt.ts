@@ -6,7 +6,7 @@
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { InterruptedError, UsageError } from '../errors/index.js';
-import type { IO } from './io.js';
+import { drawLine, type IO } from './io.js';
 
 type TTYInput = Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
 
@@ -174,26 +174,37 @@ function readLine(io: IO, echo: boolean): Promise<string> {
   });
 }
 
+/**
+ * Write the question and read its answer. The question's line counts as drawn until then: a
+ * request's spinner is taken off first, and none is drawn over it.
+ */
+async function ask(io: IO, question: string, echo: boolean): Promise<string> {
+  const asked = drawLine(io.stderr);
+  try {
+    io.stderr.write(question);
+    return await readLine(io, echo);
+  } finally {
+    asked();
+  }
+}
+
 /** Ask for a secret on the terminal without echoing it. */
 export async function promptSecret(io: IO, label: string): Promise<string> {
   requireTTY(io);
-  io.stderr.write(`${label}: `);
-  return readLine(io, false);
+  return ask(io, `${label}: `, false);
 }
 
 /** Ask for a line of text; an empty answer gives `defaultValue` (when given). */
 export async function promptText(io: IO, label: string, defaultValue?: string): Promise<string> {
   requireTTY(io);
-  io.stderr.write(defaultValue ? `${label} (${defaultValue}): ` : `${label}: `);
-  const answer = (await readLine(io, true)).trim();
+  const answer = (await ask(io, defaultValue ? `${label} (${defaultValue}): ` : `${label}: `, true)).trim();
   return answer === '' ? (defaultValue ?? '') : answer;
 }
 
 /** Ask a yes/no question; only "y" or "yes" (any case) is yes. */
 export async function confirm(io: IO, question: string): Promise<boolean> {
   requireTTY(io);
-  io.stderr.write(`${question} [y/N] `);
-  const answer = (await readLine(io, true)).trim().toLowerCase();
+  const answer = (await ask(io, `${question} [y/N] `, true)).trim().toLowerCase();
   return answer === 'y' || answer === 'yes';
 }
 

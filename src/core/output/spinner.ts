@@ -1,7 +1,7 @@
 /** Spinners on stderr, only on a TTY (ora, loaded on demand); silent otherwise. */
 import { Chalk } from 'chalk';
 import type { IO } from '../io/io.js';
-import { colorEnabled } from '../io/io.js';
+import { colorEnabled, drawLine } from '../io/io.js';
 
 export interface Spinner {
   text(message: string): void;
@@ -17,6 +17,8 @@ export interface SpinnerOptions {
   quiet?: boolean;
   /** false with --no-color (NO_COLOR and a non-TTY stderr are checked here anyway). */
   color?: boolean;
+  /** Called when another line is drawn on the same terminal (a prompt, a command's own spinner): stop then. */
+  giveWay?: () => void;
 }
 
 export async function startSpinner(io: IO, message: string, options: SpinnerOptions = {}): Promise<Spinner> {
@@ -55,15 +57,23 @@ export async function startSpinner(io: IO, message: string, options: SpinnerOpti
     isEnabled: true,
     discardStdin: false,
   });
+  // Drawn on the terminal until stopped: no request's spinner beside it, no line break after ^C.
+  let release: (() => void) | undefined = drawLine(io.stderr, options.giveWay);
+  const cleared = () => {
+    release?.();
+    release = undefined;
+  };
   s.start();
   return {
     text: (m) => {
       s.text = m;
     },
     succeed: (m) => {
+      cleared();
       s.stopAndPersist({ symbol: c.green('✔'), text: m });
     },
     fail: (m) => {
+      cleared();
       s.stopAndPersist({ symbol: c.red('✖'), text: m });
     },
     info: (m) => {
@@ -71,6 +81,7 @@ export async function startSpinner(io: IO, message: string, options: SpinnerOpti
       s.start();
     },
     stop: () => {
+      cleared();
       s.stop();
     },
   };

@@ -1,18 +1,19 @@
 /**
  * The API client of one CLI run, built from the resolved profile: the run's side of the
  * request pipeline (core/http/client.ts): missing credentials named, --debug lines and
- * long waits said on stderr, contract drift reported, the pace shared by every process of
- * the API key.
+ * long waits said on stderr, a spinner while a request is slow to answer, contract drift
+ * reported, the pace shared by every process of the API key.
  */
 import { assertSecretTransport } from '../config/insecure-http.js';
 import type { ResolvedProfile } from '../config/types.js';
 import { ConfigError } from '../errors/index.js';
 import { createClient, MAX_PACE_WAIT_MS, NOTICE_FROM_MS, type ClientOptions } from '../http/client.js';
 import { paceFile } from '../http/pace-file.js';
-import type { ApiClient } from '../http/types.js';
-import type { IO } from '../io/io.js';
+import type { ApiClient, RequestOptions } from '../http/types.js';
+import { err, type IO } from '../io/io.js';
 import type { RequestLog, RequestTarget } from '../journal/types.js';
 import { notice as writeNotice } from '../output/notice.js';
+import { requestSpinner } from '../output/request-spinner.js';
 import type { Clock } from '../time/clock.js';
 import type { GlobalOptions } from './factory.js';
 import type { Ids } from './ids.js';
@@ -89,7 +90,7 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
   assertSecretTransport(profile);
   const debug = deps.globals.debug
     ? (line: string) => {
-        deps.io.stderr.write(`[debug] ${line}\n`);
+        err(deps.io, `[debug] ${line}\n`);
       }
     : undefined;
   // Said once, whether or not --debug: support finds trace IDs with `vouchers log`, and a
@@ -100,7 +101,10 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
     else if (deps.globals.json) writeNotice(deps.io, { format: 'json' }, 'REQUEST_LOG_NOT_WRITTEN', message);
     else writeNotice(deps.io, { format: 'table' }, 'REQUEST_LOG_NOT_WRITTEN', `Warning: ${message}`);
   });
-  return createClient({
+  // A request slow to answer shows a spinner on a terminal, taken off before anything is printed.
+  const spinner = requestSpinner(deps.io, { quiet: deps.globals.json, color: deps.globals.color !== false, now: () => deps.clock.now() });
+  const notices = paceNotices(deps);
+  const client = createClient({
     baseUrl: profile.base_url!,
     apiKey: profile.api_key!,
     apiSecret: profile.api_secret!,
@@ -123,7 +127,17 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
     ...(deps.pacingDir ? { paceStore: paceFile(deps.pacingDir, profile.base_url!, profile.api_key!) } : {}),
     // Also when stderr is not a terminal: a silent minute in CI looks like a hang. With
     // --json it is one JSON line, so stderr stays machine-readable.
-    notice: paceNotices(deps),
+    notice: (message, code, waitMs) => {
+      spinner.waiting(code === 'RETRY_WAIT' ? 'retry' : 'rate_limit', waitMs);
+      notices(message, code, waitMs);
+    },
     signal: deps.io.signal,
   });
+  return {
+    ...client,
+    request: <T>(options: RequestOptions) => {
+      const settled = spinner.begin(`${options.method} ${options.path}`);
+      return client.request<T>(options).finally(settled);
+    },
+  };
 }

@@ -1,6 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { describe, expect, it } from 'vitest';
 import { InterruptedError, UsageError } from '../../../src/core/errors/index.js';
+import { drawLine, lineDrawn } from '../../../src/core/io/io.js';
 import { confirm, promptSecret, promptText, readStdinSecret } from '../../../src/core/io/prompt.js';
 import { testIO, type TestIO } from '../../helpers/io.js';
 
@@ -189,6 +190,29 @@ describe('promptText and confirm', () => {
       const p = confirm(io, 'Remove?');
       type(answer + '\r');
       expect(await p, answer).toBe(expected);
+    }
+  });
+});
+
+describe('a question on the terminal', () => {
+  it('counts as a line drawn while it waits: a spinner drawn before gives way, none is drawn over it', async () => {
+    for (const ask of [
+      (io: TestIO) => confirm(io, 'Remove?'),
+      (io: TestIO) => promptText(io, 'Name'),
+      (io: TestIO) => promptSecret(io, 'Secret'),
+    ]) {
+      const { io, type } = ttyIO();
+      let gaveWay = false;
+      const spinner = drawLine(io.stderr, () => {
+        gaveWay = true;
+        spinner();
+      });
+      const p = ask(io);
+      expect(gaveWay).toBe(true);
+      expect(lineDrawn(io.stderr)).toBe(true);
+      type('y\r');
+      await p;
+      expect(lineDrawn(io.stderr)).toBe(false);
     }
   });
 });
