@@ -4,7 +4,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { CliError, InterruptedError, OutputClosed, UsageError, type ErrorKind } from './core/errors/index.js';
-import { colorEnabled, processIO, withEnv, type IO } from './core/io/io.js';
+import { colorEnabled, lineDrawn, processIO, withEnv, type IO } from './core/io/io.js';
 import { loadColour } from './core/output/colour.js';
 import { createFactory, type FactoryOverrides, type GlobalOptions } from './factory.js';
 import type { RunSeam } from './commands/types.js';
@@ -137,11 +137,15 @@ export async function main(proc: NodeJS.Process): Promise<void> {
   const controller = interruptController();
   let firstSignalAt: number | undefined;
   let firstSignal: NodeJS.Signals | undefined;
-  const onSignal = (sig: NodeJS.Signals) => {
+  const stop = (sig: NodeJS.Signals, key: boolean) => {
     const now = Date.now();
     if (firstSignalAt === undefined) {
       firstSignalAt = now;
       firstSignal = sig;
+      // The terminal echoed ^C where the cursor was: what the stop prints starts on a line of
+      // its own. Not over a spinner or a progress line, which is cleared or redrawn over the
+      // ^C; not for a key read by a prompt (nothing echoed, the prompt ends its own line).
+      if (sig === 'SIGINT' && !key && proc.stderr.isTTY && !lineDrawn(proc.stderr)) proc.stderr.write('\n');
       controller.abort(new InterruptedError(`interrupted by ${sig}`));
       return;
     }
@@ -149,6 +153,7 @@ export async function main(proc: NodeJS.Process): Promise<void> {
     // is not the user: libraries' exit hooks (conf's write-file-atomic) re-raise the signal.
     if (now - firstSignalAt > FORCE_AFTER_MS) proc.exit(EXIT.interrupted);
   };
+  const onSignal = (sig: NodeJS.Signals) => stop(sig, false);
   proc.on('SIGINT', onSignal);
   proc.on('SIGTERM', onSignal);
   // The terminal closed: stop as cleanly as on Ctrl-C (a listener puts the webhook endpoint
@@ -170,7 +175,7 @@ export async function main(proc: NodeJS.Process): Promise<void> {
   });
   // Writes to a terminal that has gone (EIO after SIGHUP) must not stop the clean stop.
   proc.stderr.on('error', () => undefined);
-  const io = processIO(proc, controller.signal, () => onSignal('SIGINT'));
+  const io = processIO(proc, controller.signal, () => stop('SIGINT', true));
   const code = await run(proc.argv.slice(2), io);
   // The last write's failure is emitted on a later turn.
   await new Promise((resolve) => setImmediate(resolve));
