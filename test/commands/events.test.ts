@@ -4,6 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { forwardLogPath, readForwardLog } from '../../src/core/journal/forward-log.js';
+import { ANSI } from '../helpers/cli-text.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { hmac, orderEvent, SECRET, testId, voucherEvent } from '../listener/deliveries.js';
 
@@ -139,6 +140,27 @@ describe('vouchers events list', () => {
     expect(none.stdout).toContain(`No events match these filters (4 events in ${join(configDir, 'events.ndjson')}).`);
     const empty = await runCli(['events', 'list'], { tty: true });
     expect(empty.stdout).toMatch(/No events in .*events\.ndjson\. Start a listener with: vouchers listen/);
+  });
+
+  it('on a narrow terminal, keeps the event type beside the event id: the other columns go first, then the type is shortened', async () => {
+    const configDir = inboxDir();
+    const lines = [
+      entry(orderEvent(5, 'order.partially_delivered', 'PARTIALLY_DELIVERED'), '2026-11-22T11:58:00.000Z'),
+      entry(orderEvent(6, 'order.refunded', 'REFUNDED'), '2026-11-22T11:59:00.000Z'),
+    ].map((e) => JSON.stringify(e));
+    writeFileSync(join(configDir, 'events.ndjson'), lines.join('\n') + '\n', { mode: 0o600 });
+    for (const columns of [60, 65]) {
+      const r = await runCli(['events', 'list'], { configDir, tty: true, columns, overrides: { clock } });
+      expect(r.code, r.stderr).toBe(0);
+      const text = r.stdout.replace(ANSI, '');
+      const table = text.split('\n').filter((l) => l.startsWith('│'));
+      expect(table[0], `${columns}`).toMatch(/^│ EVENT +│ EVENT ID +│/);
+      expect(table[1]).toContain('order.refunded');
+      expect(table[2]).toContain(columns === 65 ? 'order.partially_delivered' : 'order.partially_deli');
+      expect(table[2]).toContain(testId('evt', 5));
+      for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(columns);
+      expect(r.stderr).toMatch(new RegExp(`Left out to fit ${columns} columns: received_at, order_id, status\\b`));
+    }
   });
 
   it('an inbox that is a directory: a usage error naming it (exit 2), list, show and replay alike', async () => {

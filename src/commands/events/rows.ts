@@ -83,9 +83,10 @@ export function contractNote(row: Pick<EventRow, 'unknown_type' | 'drift' | 'bod
 }
 
 export const EVENT_COLUMNS: Column<EventRow>[] = [
-  // On a narrow terminal the event id (what `events show` and `replay` take) stays; the rest is left out, the order id first.
+  // On a narrow terminal the event type and id (what `events show` and `replay` take) stay; the rest
+  // is left out, the order id first, before the type is shortened.
   { field: 'received_at', header: 'RECEIVED', get: (r) => formatTime(r.received_at), priority: 3 },
-  { field: 'event', header: 'EVENT', get: (r) => displayText(r.event), priority: 5 },
+  { field: 'event', header: 'EVENT', get: (r) => displayText(r.event), shrink: true, readable: 64 },
   { field: 'event_id', header: 'EVENT ID', get: (r) => displayText(r.event_id) },
   { field: 'order_id', header: 'ORDER', priority: 2 },
   { field: 'status', header: 'STATUS', style: (t, c) => styleStatus(t, c), priority: 4 },
