@@ -133,7 +133,7 @@ function expectLeftOutSaid(stderr: string, columns: number, fields: string[]): v
 }
 
 describe.each([60, 80, 120])('at %i columns', (columns) => {
-  it('products list: ids and currencies whole, denominations whole or left out, names (CJK, emoji) shortened in cells', async () => {
+  it('products list: ids and currencies whole, denominations whole, cut after an amount or left out, names (CJK, emoji) shortened in cells', async () => {
     const products = await json<Product[]>(['products', 'list']);
     const t = await onTerminal(['products', 'list'], columns);
     expect(t.rows).toHaveLength(products.length);
@@ -143,15 +143,18 @@ describe.each([60, 80, 120])('at %i columns', (columns) => {
       expect(cells[t.header.indexOf('ID')]).toBe(p.product_id);
       expect(cells[t.header.indexOf('CURRENCY')]).toBe(p.currency);
       expectShortenedFrom(cells[1]!, p.name);
-      if (t.header.includes('DENOMINATIONS'))
-        expect(cells[t.header.indexOf('DENOMINATIONS')]).toBe(p.denominations.join(',') + (p.denominations_truncated ? ',…' : ''));
+      if (t.header.includes('DENOMINATIONS')) {
+        // Amounts: whole, or cut after a whole one ("5,10,15,…"), never inside one.
+        const whole = p.denominations.join(',') + (p.denominations_truncated ? ',…' : '');
+        const shown = cells[t.header.indexOf('DENOMINATIONS')]!;
+        if (shown !== whole) expect(shown.endsWith(',…') && whole.startsWith(shown.slice(0, -1)), `${shown} / ${whole}`).toBe(true);
+      }
     });
     expectLeftOutSaid(t.stderr, columns, t.header.includes('DENOMINATIONS') ? [] : ['denominations']);
     if (columns >= 80) expect(t.header).toContain('DENOMINATIONS');
-    // Where the room allows, the names stay readable: the expiry goes before a name is cut under 18 cells.
-    if (columns >= 120) {
-      t.rows.forEach((cells, i) => expect(stringWidth(cells[1]!)).toBeGreaterThanOrEqual(Math.min(18, stringWidth(products[i]!.name))));
-    }
+    // The names stay readable at every width: the optional columns (the denominations last) are
+    // shortened or go before a name is cut under 18 cells (a wide character may leave it one short).
+    t.rows.forEach((cells, i) => expect(stringWidth(cells[1]!)).toBeGreaterThanOrEqual(Math.min(17, stringWidth(products[i]!.name))));
   });
 
   it('orders list: order id, status and total whole; the CJK reference shortened; the created time whole or left out', async () => {

@@ -18,15 +18,16 @@ export type { ProductsListOptions };
 
 /**
  * Id and currency are always shown; on a narrow terminal names are shortened (not under 18
- * cells while the expiry, vendor or countries can go instead), and expiry, vendor, countries
- * and denominations are left out in that order (and said so).
- * Denominations are amounts: shown whole or not at all (a trailing "…" is the server's cut),
- * joined by bare commas as the countries are, so that at 80 columns they fit beside the name.
+ * cells while an optional column can go instead), and expiry, vendor, countries and
+ * denominations are left out in that order (and said so).
+ * Denominations are amounts: shortened after a whole amount (`5,10,15,…`; a trailing "…" may
+ * also be the server's cut), joined by bare commas as the countries are, so that at 80
+ * columns they fit beside the name.
  */
 const COLUMNS: Column<Product>[] = [
   { field: 'product_id', header: 'ID' },
-  // Readable before the expiry, vendor and countries are kept; cut rather than lose the denominations.
-  { field: 'name', header: 'NAME', shrink: true, readable: 18, readableOver: 3 },
+  // Readable before any optional column is kept: the denominations are shortened or left out first.
+  { field: 'name', header: 'NAME', shrink: true, readable: 18 },
   { field: 'vendor', header: 'VENDOR', shrink: true, priority: 1 },
   { field: 'currency', header: 'CURRENCY' },
   // CSV: lists as space-separated values, the expiry policy in words (denominations_truncated says whether the list is whole).

@@ -35,6 +35,21 @@ export function truncateCells(text: string, width: number): string {
   return kept + '…';
 }
 
+/**
+ * A list of values (`10,25,50,100`, `DE; FR`) cut to at most `width` cells after its last
+ * whole value that fits, then an ellipsis (`10,25,…`): a value is never cut in the middle (an
+ * amount cut to `10…` would read as another one). Just the ellipsis when not even the first fits.
+ */
+export function truncateList(text: string, width: number): string {
+  if (cellWidth(text) <= width) return text;
+  for (let at = text.length - 1; at > 0; at--) {
+    if (text[at] !== ',' && text[at] !== ';') continue;
+    const kept = text.slice(0, at + 1) + '…';
+    if (cellWidth(kept) <= width) return kept;
+  }
+  return width > 0 ? '…' : '';
+}
+
 export interface BoxCell {
   /** The text as measured (no escape sequences). */
   text: string;

@@ -9,7 +9,7 @@ import { UsageError } from '../errors/index.js';
 import { err, out, type IO } from '../io/io.js';
 import { LineWriter } from '../io/line-writer.js';
 import type { OutputSettings } from './options.js';
-import { csvCell, display, pick, tsvCell } from './cell-text.js';
+import { csvCell, display, fieldValue, pick, tsvCell } from './cell-text.js';
 import { fitsLayout, genericColumns, peekRows } from './generic.js';
 import { listRowMasked, rowCodesMasked } from './mask.js';
 import { jsonDocument, jsonLine } from './json-text.js';
@@ -33,7 +33,8 @@ export interface Column<T> {
   /**
    * Free text (descriptions, names, references, paths) that may be shortened, with an
    * ellipsis, when the table is wider than the terminal. Default: true for a field named
-   * like free text (see FREE_TEXT), false for every other column: ids, URLs, amounts,
+   * like free text (see FREE_TEXT) and for a field whose values are lists (denominations,
+   * countries: cut after a whole value), false for every other column: ids, URLs, amounts,
    * statuses, dates and times are never cut.
    */
   shrink?: boolean;
@@ -83,11 +84,29 @@ export interface Column<T> {
 /** Field names of free text: shortened first when a table is too wide (a column's `shrink` overrides). A URL is an identifier, never cut. */
 export const FREE_TEXT = /(^|_)(description|name|title|note|notes|reference|path|message|comment|label)$/;
 
-/** Whether a column may be shortened: ids, amounts, statuses and times never are. */
-function shrinks<T>(col: Column<T>): boolean {
+/**
+ * Whether a column may be shortened: ids, amounts, statuses and times never are; free text
+ * is, and so is a list of values (`list`), cut after a whole value (truncateList).
+ */
+function shrinks<T>(col: Column<T>, list = false): boolean {
   if (col.shrink !== undefined) return col.shrink;
   if (col.fixed !== undefined) return !col.fixed;
-  return FREE_TEXT.test(col.field);
+  return FREE_TEXT.test(col.field) || list;
+}
+
+/**
+ * A list of values is not cut under this many cells (three or four amounts), nor under its
+ * header, to keep a less important optional column.
+ */
+const LIST_READABLE = 12;
+
+/** Whether the rows' own values of a column's field are lists of plain values (denominations, countries). */
+function isListColumn<T>(col: Column<T>, rows: T[]): boolean {
+  const values = rows.map((r) => (r !== null && typeof r === 'object' ? fieldValue(r as Record<string, unknown>, col.field) : undefined));
+  return (
+    values.some((v) => Array.isArray(v) && v.length > 1) &&
+    values.every((v) => v === null || v === undefined || (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')))
+  );
 }
 
 export function chalkFor(settings: Pick<OutputSettings, 'color'>): ChalkInstance {
@@ -284,7 +303,9 @@ export async function printList<T>(
         return 0;
       }
       let heads = cols.map((col) => col.header ?? col.field.toUpperCase());
-      const { cellWidth, drawBox, truncateCells } = await import('./cells.js');
+      const { cellWidth, drawBox, truncateCells, truncateList } = await import('./cells.js');
+      // A list of values is shortened after a whole value, never inside one.
+      const lists = cols.map((col) => isListColumn(col, source));
       // Widths in terminal cells (CJK and emoji 2, combining marks 0).
       const natural = cols.map((_, i) => Math.max(cellWidth(heads[i]!), ...texts.map((t) => cellWidth(t[i]!))));
       // Fitted to the terminal only on one: an explicit --output table when piped is printed whole.
@@ -292,9 +313,9 @@ export async function printList<T>(
         ? layoutTable(
             cols.map((col, i) => ({
               natural: natural[i]!,
-              shrink: shrinks(col),
+              shrink: shrinks(col, lists[i]),
               priority: settings.fields ? undefined : col.priority,
-              readable: col.readable,
+              readable: col.readable ?? (lists[i] ? Math.max(LIST_READABLE, cellWidth(heads[i]!)) : undefined),
               readableOver: col.readableOver,
               empty: texts.every((t) => t[i] === ''),
             })),
@@ -342,7 +363,7 @@ export async function printList<T>(
         // The suggested --fields: the first column and as many of those left out as still fit a table.
         const fit = (idx: number[]) =>
           layoutTable(
-            idx.map((i) => ({ natural: natural[i]!, shrink: shrinks(cols[i]!) })),
+            idx.map((i) => ({ natural: natural[i]!, shrink: shrinks(cols[i]!, lists[i]) })),
             io.columns,
           ).fits;
         const picked = layout.dropped.reduce<number[]>((acc, i) => (fit([layout.shown[0]!, ...acc, i]) ? [...acc, i] : acc), []);
@@ -353,6 +374,7 @@ export async function printList<T>(
         );
       }
       cols = layout.shown.map((i) => cols[i]!);
+      const shownLists = layout.shown.map((i) => lists[i]!);
       heads = layout.shown.map((i) => heads[i]!);
       const shownTexts = texts.map((t) => layout.shown.map((i) => t[i]!));
       const widths = layout.widths;
@@ -362,7 +384,7 @@ export async function printList<T>(
       });
       const body = shownTexts.map((t, n) =>
         cols.map((col, i) => {
-          const text = truncateCells(t[i]!, widths[i]!);
+          const text = (shownLists[i] ? truncateList : truncateCells)(t[i]!, widths[i]!);
           return { text, shown: col.style && text ? col.style(text, c, source[n]!) : text };
         }),
       );

@@ -1,7 +1,7 @@
 /** Text measured and cut in terminal cells, and the box drawn with those widths. */
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { cellWidth, drawBox, truncateCells } from '../../../src/core/output/cells.js';
+import { cellWidth, drawBox, truncateCells, truncateList } from '../../../src/core/output/cells.js';
 
 describe('cellWidth', () => {
   it('counts CJK and emoji as 2 cells, combining marks and escape sequences as 0', () => {
@@ -11,6 +11,16 @@ describe('cellWidth', () => {
     expect(cellWidth('e\u0301')).toBe(1);
     expect(cellWidth('ก่')).toBe(1);
     expect(cellWidth('\u001b[31mred\u001b[39m')).toBe(3);
+  });
+});
+
+describe('truncateList', () => {
+  it('cuts a list after its last whole value that fits, never inside a value', () => {
+    expect(truncateList('10,25,50', 8)).toBe('10,25,50');
+    expect(truncateList('5,10,15,20,25,30', 12)).toBe('5,10,15,20,…');
+    expect(truncateList('1000,3000,5000,10000', 10)).toBe('1000,…');
+    expect(truncateList('1000,3000', 4)).toBe('…');
+    expect(truncateList('DE; FR; GB', 8)).toBe('DE; FR;…');
   });
 });
 

@@ -353,6 +353,43 @@ describe('printList as a table on a narrow terminal', () => {
     );
   });
 
+  it('a list of values gives way before a readable name: cut after a whole value, or left out before the name is cut under its width', async () => {
+    type Product = { id: string; name: string; denominations: number[]; vendor: string };
+    const products: Product[] = [
+      {
+        id: 'northwind-store-us',
+        name: 'Northwind Store United States',
+        denominations: [5, 10, 15, 20, 25, 30, 40, 50, 75, 100],
+        vendor: 'northwind',
+      },
+    ];
+    const cols: Column<Product>[] = [
+      { field: 'id' },
+      { field: 'name', readable: 18 },
+      { field: 'denominations', get: (p) => p.denominations.join(','), priority: 2 },
+      { field: 'vendor', priority: 1 },
+    ];
+    const at = async (columns: number) => {
+      const io = testIO({ tty: true, columns, env: { NO_COLOR: '1' } });
+      await printList(io, products, cols, resolveOutput(io, {}));
+      return {
+        rows: io
+          .stdoutText()
+          .split('\n')
+          .filter((l) => l.startsWith('│')),
+        stderr: io.stderrText(),
+      };
+    };
+    // 18 + 18 + 15 + 10 borders = 61: the denominations are cut after an amount, the name keeps 18 cells.
+    const narrow = await at(61);
+    expect(narrow.rows[1]).toBe('│ northwind-store-us │ Northwind Store U… │ 5,10,15,20,25,… │');
+    expect(narrow.stderr).toMatch(/Left out to fit 61 columns: vendor\./);
+    // Narrower still: the denominations go rather than the name being cut to a few letters.
+    const narrower = await at(50);
+    expect(narrower.rows[1]).toBe('│ northwind-store-us │ Northwind Store United S… │');
+    expect(narrower.stderr).toMatch(/Left out to fit 50 columns: denominations, vendor\./);
+  });
+
   it('a column not named like free text is never shortened, even without metadata', async () => {
     const io = testIO({ tty: true, columns: 40, env: { NO_COLOR: '1' } });
     await printList(io, rows, [{ field: 'status' }, { field: 'amount' }, { field: 'created_at' }], resolveOutput(io, {}));
