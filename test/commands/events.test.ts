@@ -379,10 +379,24 @@ describe('vouchers events show', () => {
     // The signed timestamp reads as a time, like received_at, not as unix seconds.
     expect(human.stdout).toMatch(/^signed_at\t\d{4}-\d\d-\d\d \d\d:\d\d:\d\dZ$/m);
     expect(human.stdout).toContain(testId('vch', 1));
+    // The X-Webhook-Id header carries the event id: not labelled as the id of a webhook endpoint (wh_…).
+    expect(human.stdout).not.toMatch(/^webhook_id/m);
+    const same = await runCli(['events', 'show', testId('evt', 2)], { configDir: dir });
+    expect(same.stdout).toMatch(/^id_header\tX-Webhook-Id: the event id$/m);
     const json = await runCli(['events', 'show', testId('evt', 21), '--json'], { configDir: dir });
     const parsed = JSON.parse(json.stdout);
     expect(parsed.envelope.event).toBe('voucher.issued');
     expect(parsed.forwards).toEqual([]);
+  });
+
+  it('an X-Webhook-Id header other than the event id is shown as such', async () => {
+    const dir = tempConfigDir();
+    const stored = entry(orderEvent(7), '2026-11-22T11:00:00.000Z');
+    stored.meta.webhook_id = 'dlv_42';
+    writeFileSync(join(dir, 'events.ndjson'), JSON.stringify(stored) + '\n', { mode: 0o600 });
+    const r = await runCli(['events', 'show', testId('evt', 7)], { configDir: dir, tty: true, env: { NO_COLOR: '1' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^id_header +X-Webhook-Id: dlv_42 \(not the event id\)$/m);
   });
 
   it('an unknown id is not found (exit 4)', async () => {

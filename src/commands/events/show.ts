@@ -59,7 +59,17 @@ export async function run(f: Factory, o: ShowOptions): Promise<void> {
         label: 'signed_at',
         value: entry.meta?.signature_timestamp ? formatTime(new Date(entry.meta.signature_timestamp * 1000).toISOString()) : null,
       },
-      { label: 'webhook_id', value: typeof entry.meta?.webhook_id === 'string' ? escapeText(entry.meta.webhook_id) : null },
+      // The X-Webhook-Id header of the delivery (stored as meta.webhook_id): the event id, not the
+      // id of the webhook endpoint (wh_…) that POST /webhooks answers as webhook_id.
+      {
+        label: 'id_header',
+        value:
+          typeof entry.meta?.webhook_id === 'string'
+            ? entry.meta.webhook_id === row.event_id
+              ? 'X-Webhook-Id: the event id'
+              : `X-Webhook-Id: ${escapeText(entry.meta.webhook_id)} (not the event id)`
+            : null,
+      },
       ...(row.unknown_type
         ? [{ label: 'note', value: 'unknown event type (a newer API?): stored as received without checking its payload' }]
         : []),
