@@ -377,7 +377,7 @@ describe('certify reporters: pretty', () => {
       'FAIL signing.tampered  1.2 s  the server accepted <a tampered> body & said "fine" \'twice\'',
       'SKIP webhooks.endpoint-2xx  0 ms  needs webhook deliveries reaching this machine: pass --public-url URL',
     ]);
-    expect(text).toContain("  warning: this machine's clock is 75 s off");
+    expect(text).toContain("  Warning: this machine's clock is 75 s off");
     expect(text).toContain('  expected:  HTTP 401 INVALID_SIGNATURE');
     expect(text).toContain('  actual:    HTTP 201 <created> & "ok"');
     expect(text).toContain(`  reproduce: vouchers sign POST /orders --body '{"items":[]}' | cat`);

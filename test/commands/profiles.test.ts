@@ -75,7 +75,7 @@ describe('profiles add', () => {
       stdin: SECRET + '\n',
     });
     expect(bare.code, bare.stderr).toBe(0);
-    expect(bare.stderr).toContain('warning: the base URL http://127.0.0.1:4010 does not end with /api/v1');
+    expect(bare.stderr).toContain('Warning: the base URL http://127.0.0.1:4010 does not end with /api/v1');
     expect(bare.stderr).toContain('vouchers profiles set nov1 base_url URL');
     expect(file(dir).profiles.nov1.base_url).toBe('http://127.0.0.1:4010');
     expect((await addSandbox(dir)).stderr).not.toContain('/api/v1');
@@ -137,7 +137,7 @@ describe('profiles add', () => {
     const dir = tempConfigDir();
     const r = await runCli(['profiles', 'add', 'p', '--base-url', BASE, '--api-key', KEY, '--api-secret', SECRET], { configDir: dir });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toMatch(/warning: .*shell history.*\(ps\)/);
+    expect(r.stderr).toMatch(/Warning: .*shell history.*\(ps\)/);
     expectNoSecrets(r, SECRET);
     expect(file(dir).profiles.p.api_secret).toBe(SECRET);
   });
@@ -412,7 +412,7 @@ describe('profiles use, set, remove', () => {
     chmodSync(join(dir, 'config.json'), 0o644);
     const r = await runCli(['profiles', 'use', 'other'], { configDir: dir, env: { VOUCHERS_PROFILE: 'sandbox' } });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).toContain('VOUCHERS_PROFILE=sandbox');
+    expect(r.stderr).toContain('Note: VOUCHERS_PROFILE=sandbox is set in your environment and still takes precedence');
     expect(file(dir).current).toBe('other');
     expect(mode(dir)).toBe(0o600);
     const bad = await runCli(['profiles', 'use', 'nope'], { configDir: dir });
@@ -450,11 +450,11 @@ describe('profiles use, set, remove', () => {
     await addSandbox(dir);
     const viaStdin = await runCli(['profiles', 'set', 'sandbox', 'webhook_secret', '--stdin'], { configDir: dir, stdin: WHSEC + '\n' });
     expect(viaStdin.code, viaStdin.stderr).toBe(0);
-    expect(viaStdin.stderr).not.toContain('warning');
+    expect(viaStdin.stderr).not.toMatch(/warning/i);
     expect(file(dir).profiles.sandbox.webhook_secret).toBe(WHSEC);
     const plain = await runCli(['profiles', 'set', 'sandbox', 'api_secret', 'sk_plain_value_123456'], { configDir: dir });
     expect(plain.code, plain.stderr).toBe(0);
-    expect(plain.stderr).toContain('warning');
+    expect(plain.stderr).toMatch(/^Warning: a secret given as a plain api_secret value is kept in your shell history/);
     expectNoSecrets(plain, 'sk_plain_value_123456');
     expect(file(dir).profiles.sandbox.api_secret).toBe('sk_plain_value_123456');
     const none = await runCli(['profiles', 'set', 'sandbox', 'api_secret'], { configDir: dir });

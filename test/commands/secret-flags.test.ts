@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 const WARNING =
-  /warning: a secret given as --secret is kept in your shell history and visible to other users in the process list \(ps\); prefer VOUCHERS_WEBHOOK_SECRET or the profile's webhook_secret/;
+  /Warning: a secret given as --secret is kept in your shell history and visible to other users in the process list \(ps\); prefer VOUCHERS_WEBHOOK_SECRET or the profile's webhook_secret/;
 const SECRET = 'whsec_c2VjcmV0LWZvci10ZXN0cw';
 
 describe('a secret on the command line warns', () => {
@@ -26,7 +26,7 @@ describe('a secret on the command line warns', () => {
       'sk_1',
     ]);
     expect(r.stderr).toMatch(
-      /warning: a secret given as --api-secret is kept in your shell history and visible to other users in the process list \(ps\)/,
+      /Warning: a secret given as --api-secret is kept in your shell history and visible to other users in the process list \(ps\)/,
     );
   });
 
@@ -39,7 +39,7 @@ describe('a secret on the command line warns', () => {
     const taken = await runCli(argv, { configDir: config });
     expect(taken.code).toBe(2);
     expect(taken.stderr).toContain('a profile named "x" already exists');
-    expect(taken.stderr).toMatch(/warning: a secret given as --api-secret is kept in your shell history/);
+    expect(taken.stderr).toMatch(/Warning: a secret given as --api-secret is kept in your shell history/);
   });
 
   it('webhooks sign and verify --secret', async () => {
@@ -68,6 +68,6 @@ describe('a secret on the command line warns', () => {
   it('no warning when the secret comes from the environment', async () => {
     const r = await runCli(['webhooks', 'sign', '--body', body, '--json'], { configDir: dir, env: { VOUCHERS_WEBHOOK_SECRET: SECRET } });
     expect(r.code, r.stderr).toBe(0);
-    expect(r.stderr).not.toMatch(/warning: a secret/);
+    expect(r.stderr).not.toMatch(/Warning: a secret/);
   });
 });

@@ -35,6 +35,12 @@ describe('vouchers sign', () => {
     expect(both.stderr).toContain('--body and --data are the same option');
   });
 
+  it('warns, in the form every warning and note takes, of a body that is not JSON', async () => {
+    const r = await runCli(['sign', 'POST', '/orders', '--body', '{x', '--timestamp', '1732270000'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('Warning: --body is not valid JSON; it is signed as given, but the API only accepts JSON bodies\n');
+  });
+
   it('reveals the secret only when asked', async () => {
     const r = await runCli(['sign', 'POST', '/orders', '--body', BODY, '--timestamp', '1732270000', '--reveal-secret'], { env });
     expect(r.stdout).toContain(`X-API-Secret: ${SECRET}\n`);

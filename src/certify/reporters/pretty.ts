@@ -157,7 +157,7 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
 
   const printResult = (r: CheckResult) => {
     shown.add(r.id);
-    const lines = [liveLine(r), ...extraWarnings(r).map((w) => `  ${c.yellow('warning:')} ${safe(w)}`)];
+    const lines = [liveLine(r), ...extraWarnings(r).map((w) => `  ${c.yellow('Warning:')} ${safe(w)}`)];
     write(lines.join('\n') + '\n');
   };
 

@@ -118,12 +118,12 @@ export async function run(f: Factory, name: string, options: ProfilesAddOptions)
   if (!/\/api\/v1$/.test(new URL(profile.base_url).pathname.replace(/\/+$/, ''))) {
     err(
       io,
-      `warning: the base URL ${redactUrl(profile.base_url)} does not end with /api/v1, which the API's base address includes; ` +
+      `Warning: the base URL ${redactUrl(profile.base_url)} does not end with /api/v1, which the API's base address includes; ` +
         `if requests answer 404, add it (vouchers profiles set ${shellQuote(name)} base_url URL); vouchers doctor checks it\n`,
     );
   }
   if (profile.production && profile.base_url.startsWith('http:')) {
-    err(io, 'warning: this production profile uses plain http; credentials would travel unencrypted\n');
+    err(io, 'Warning: this production profile uses plain http; credentials would travel unencrypted\n');
   }
 
   // One locked write: whether it exists and which profile is current are read as it is saved.

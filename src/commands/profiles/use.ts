@@ -14,6 +14,6 @@ export async function run(f: Factory, name: string): Promise<void> {
   err(f.io, `Now using profile ${JSON.stringify(name)} by default.\n`);
   const envProfile = f.io.env[ENV.profile];
   if (envProfile && envProfile !== name) {
-    err(f.io, `note: ${ENV.profile}=${envProfile} is set in your environment and still takes precedence\n`);
+    err(f.io, `Note: ${ENV.profile}=${envProfile} is set in your environment and still takes precedence\n`);
   }
 }

@@ -52,7 +52,7 @@ export async function run(f: Factory, methodArg: string, pathArg: string, opts: 
   const given = opts.body ?? opts.data;
   const body = given === undefined ? undefined : await readBodyArg(f.io, given, opts.body !== undefined ? '--body' : '--data');
   if (body !== undefined && body.trim() !== '' && jsonErrorOffset(body) >= 0) {
-    err(f.io, 'warning: --body is not valid JSON; it is signed as given, but the API only accepts JSON bodies\n');
+    err(f.io, 'Warning: --body is not valid JSON; it is signed as given, but the API only accepts JSON bodies\n');
   }
 
   const profile = await f.profile();
@@ -67,7 +67,7 @@ export async function run(f: Factory, methodArg: string, pathArg: string, opts: 
     base = parseBaseUrl(profile.base_url);
   } else {
     base = { origin: '', basePath: DEFAULT_BASE_PATH };
-    err(f.io, `note: no base URL in profile "${profile.name}"; assuming the ${DEFAULT_BASE_PATH} prefix\n`);
+    err(f.io, `Note: no base URL in profile "${profile.name}"; assuming the ${DEFAULT_BASE_PATH} prefix\n`);
   }
   const { target, path } = requestTarget(base, pathArg);
   const signed = isSignedMethod(method);

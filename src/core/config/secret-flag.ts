@@ -7,7 +7,7 @@ import { err, type IO } from '../io/io.js';
 export function warnPlainSecret(io: IO, flag: string, better: string): void {
   err(
     io,
-    `warning: a secret given as ${flag} is kept in your shell history and visible to other users in the process list (ps); prefer ${better}\n`,
+    `Warning: a secret given as ${flag} is kept in your shell history and visible to other users in the process list (ps); prefer ${better}\n`,
   );
 }
 
