@@ -19,7 +19,8 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
 /**
  * `text` cut to at most `width` cells, the last one an ellipsis. Cut between graphemes (a
  * letter keeps its accents, an emoji its modifiers); a wide character that would cross the
- * edge is left out whole, so the text may end one cell short.
+ * edge is left out whole, so the text may end one cell short (or more, for the spaces
+ * before the ellipsis, which are left out).
  */
 export function truncateCells(text: string, width: number): string {
   if (cellWidth(text) <= width) return text;
@@ -32,7 +33,8 @@ export function truncateCells(text: string, width: number): string {
     kept += segment;
     used += w;
   }
-  return kept + '…';
+  // "Games, cinema and…", not "Games, cinema and …": the ellipsis follows the last word.
+  return kept.trimEnd() + '…';
 }
 
 /**

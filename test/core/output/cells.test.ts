@@ -35,6 +35,9 @@ describe('truncateCells', () => {
     expect(truncateCells('ab🎁cd', 4)).toBe('ab…');
     expect(truncateCells('Cine\u0301mas', 5)).toBe('Cine\u0301…');
     expect(truncateCells('🇺🇸🇺🇸', 3)).toBe('🇺🇸…');
+    // The ellipsis follows the last word kept, not the space after it.
+    expect(truncateCells('Games, cinema and streaming', 19)).toBe('Games, cinema and…');
+    expect(truncateCells('trigger order.created', 9)).toBe('trigger…');
     for (const [text, width] of [
       ['さくら書店 全国共通', 9],
       ['🎁🎁🎁', 4],
