@@ -377,7 +377,27 @@ export async function printList<T>(
       const shownLists = layout.shown.map((i) => lists[i]!);
       heads = layout.shown.map((i) => heads[i]!);
       const shownTexts = texts.map((t) => layout.shown.map((i) => t[i]!));
-      const widths = layout.widths;
+      const widths = [...layout.widths];
+      // A list cut after a whole value may need less than its width: the room left goes back
+      // to the text cut beside it ("Blue Harbor Games UK" whole rather than "5,10,15,…" padded).
+      shownLists.forEach((list, i) => {
+        if (!list || widths[i]! >= natural[layout.shown[i]!]!) return;
+        const used = Math.max(
+          Math.min(cellWidth(heads[i]!), widths[i]!),
+          ...shownTexts.map((t) => cellWidth(truncateList(t[i]!, widths[i]!))),
+        );
+        let spare = widths[i]! - used;
+        widths[i] = used;
+        for (const [j, n] of layout.shown.entries()) {
+          if (spare === 0) break;
+          if (shownLists[j] || !shrinks(cols[j]!)) continue;
+          const more = Math.min(spare, natural[n]! - widths[j]!);
+          if (more <= 0) continue;
+          widths[j]! += more;
+          spare -= more;
+        }
+        widths[i]! += spare;
+      });
       const head = heads.map((h, i) => {
         const text = truncateCells(h, widths[i]!);
         return { text, shown: c.bold(text) };

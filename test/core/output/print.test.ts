@@ -384,6 +384,8 @@ describe('printList as a table on a narrow terminal', () => {
     const narrow = await at(61);
     expect(narrow.rows[1]).toBe('│ northwind-store-us │ Northwind Store U… │ 5,10,15,20,25,… │');
     expect(narrow.stderr).toMatch(/Left out to fit 61 columns: vendor\./);
+    // One cell more: the amounts cut after a whole one need 15 of their 16 cells; the name takes the one left.
+    expect((await at(62)).rows[1]).toBe('│ northwind-store-us │ Northwind Store Un… │ 5,10,15,20,25,… │');
     // Narrower still: the denominations go rather than the name being cut to a few letters.
     const narrower = await at(50);
     expect(narrower.rows[1]).toBe('│ northwind-store-us │ Northwind Store United S… │');
