@@ -54,6 +54,8 @@ export interface RawSender {
   send(request: RawRequest): Promise<RawResponse>;
   /** `vouchers api METHOD PATH -d '…' …`: repeats the request without its secret. */
   reproduce(request: RawRequest): string;
+  /** `vouchers [root flags] WORDS…`, each word quoted for a shell: a command a report suggests. */
+  command(words: string[]): string;
   /** Say, before it starts, a wait of a second or more to send `request` again after `answer` (a 429). */
   announceWait(request: RawRequest, answer: RawResponse, seconds: number): void;
 }
@@ -102,6 +104,7 @@ export function createRawSender(options: RawSenderOptions): RawSender {
       return sendOnce(r);
     },
     reproduce: (r) => reproduce(r),
+    command: (words) => command(words),
     announceWait(r, answer, seconds) {
       if (seconds * 1000 < NOTICE_FROM_MS) return;
       options.notice?.(
@@ -198,13 +201,15 @@ export function createRawSender(options: RawSenderOptions): RawSender {
     }
   }
 
+  function command(words: string[]): string {
+    return ['vouchers', ...(options.cliPrefix ?? []), ...words].map(shellQuote).join(' ');
+  }
+
   function reproduce(r: RawRequest): string {
-    {
-      const words = ['vouchers', ...(options.cliPrefix ?? []), 'api', r.method.toUpperCase(), r.path];
-      if (r.body !== undefined) words.push('-d', typeof r.body === 'string' ? r.body : JSON.stringify(r.body));
-      for (const [k, v] of Object.entries(r.headers ?? {})) words.push('-H', `${k}: ${v}`);
-      if (r.idempotencyKey) words.push('--idempotency-key', r.idempotencyKey);
-      return words.map(shellQuote).join(' ');
-    }
+    const words = ['api', r.method.toUpperCase(), r.path];
+    if (r.body !== undefined) words.push('-d', typeof r.body === 'string' ? r.body : JSON.stringify(r.body));
+    for (const [k, v] of Object.entries(r.headers ?? {})) words.push('-H', `${k}: ${v}`);
+    if (r.idempotencyKey) words.push('--idempotency-key', r.idempotencyKey);
+    return command(words);
   }
 }

@@ -58,6 +58,7 @@ describe('access and signing checks against the embedded sandbox', () => {
                   }
                 : ctx.raw.send(r),
             reproduce: (r) => ctx.raw.reproduce(r),
+            command: (words) => ctx.raw.command(words),
             announceWait: (r, answer, seconds) => void announced.push(`${r.method} ${r.path} ${answer.status} ${seconds} s`),
           },
         }),

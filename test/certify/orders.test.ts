@@ -57,6 +57,7 @@ function rawWith(
       return after ? after(res) : res;
     },
     reproduce: (r) => inner.reproduce(r),
+    command: (words) => inner.command(words),
     announceWait: (r, answer, seconds) => inner.announceWait(r, answer, seconds),
   };
 }

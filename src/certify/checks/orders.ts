@@ -152,7 +152,7 @@ export const ORDER_CHECKS: CheckDef[] = [
         throw new CheckFailure(`no verified order.delivered for ${id} within ${seconds(waitMs)} (the order is ${now})${why}`, {
           expected: `order.delivered for ${id}, verified`,
           actual: `order ${now}; events for it: ${seen.join(', ') || 'none'}; refused deliveries: ${refused.length}`,
-          reproduce: `vouchers orders get ${id}`,
+          reproduce: ctx.raw.command(['orders', 'get', id]),
         });
       }
       const leaks = codeFieldPaths(event.data);
@@ -185,14 +185,14 @@ export const ORDER_CHECKS: CheckDef[] = [
       } catch (e) {
         if (e instanceof ApiError && (e.status === 404 || e.status === 405)) {
           throw new CheckSkip(
-            `GET /orders/${order.order_id}/vouchers answered HTTP ${e.status}: this server does not offer our guess at the secure code endpoint (the document does not show it)`,
+            `GET /orders/${encodeURIComponent(order.order_id)}/vouchers answered HTTP ${e.status}: this server does not offer our guess at the secure code endpoint (the document does not show it)`,
           );
         }
         if (!(e instanceof ApiError)) throw e;
         throw new CheckFailure(`the secure code endpoint refused order ${order.order_id}: HTTP ${e.status} ${e.apiCode}`, {
           expected: "HTTP 200 with the order's codes",
           actual: `HTTP ${e.status} ${e.apiCode}`,
-          reproduce: ctx.raw.reproduce({ method: 'GET', path: `/orders/${order.order_id}/vouchers` }),
+          reproduce: ctx.raw.reproduce({ method: 'GET', path: `/orders/${encodeURIComponent(order.order_id)}/vouchers` }),
         });
       }
       const rows = Array.isArray(res.data?.data) ? res.data.data : [];
@@ -215,7 +215,7 @@ export const ORDER_CHECKS: CheckDef[] = [
         throw new CheckFailure(`the secure endpoint does not match the order's answer: ${parts.join(', ')}`, {
           expected: `the ${ids.length} codes of order ${order.order_id}, by voucher id`,
           actual: parts.join(', '),
-          reproduce: ctx.raw.reproduce({ method: 'GET', path: `/orders/${order.order_id}/vouchers` }),
+          reproduce: ctx.raw.reproduce({ method: 'GET', path: `/orders/${encodeURIComponent(order.order_id)}/vouchers` }),
         });
       }
       return { message: `${ids.length} codes of order ${order.order_id} match, by voucher id` };

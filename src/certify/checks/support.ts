@@ -178,7 +178,7 @@ export async function registerListener(ctx: CheckContext): Promise<ListenerRegis
     throw new CheckFailure('POST /webhooks answered without a signing secret, so deliveries cannot be verified', {
       expected: 'signing_secret in the answer (on creation, or with rotate_secret: true)',
       actual: `HTTP ${res.status} without a secret`,
-      reproduce: `vouchers webhooks register --url ${url}`,
+      reproduce: ctx.raw.command(['webhooks', 'register', '--url', url]),
     });
   }
   listener.setSecrets([secret], secretOrigin(ctx, secretFrom));
