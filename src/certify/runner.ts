@@ -186,6 +186,9 @@ export async function runChecklist(options: RunOptions, recorder: Recorder): Pro
   return results;
 }
 
+/** Checks whose requests are signed wrongly on purpose, so that the server refuses them with 401. */
+const REFUSED_ON_PURPOSE = new Set(['signing.tampered', 'signing.stale', 'signing.future']);
+
 /**
  * Warnings that make a pass meaningless, raised for the whole run: every answer a 401, no
  * webhook received although webhook checks ran, a clock far off.
@@ -206,12 +209,21 @@ export function runWarnings(
   // Webhooks are expected only once the endpoint was registered (webhooks.register passed).
   const registered = results.some((r) => r.id === 'webhooks.register' && (r.status === 'pass' || r.status === 'warn'));
   const warnings: string[] = [];
+  // The signing checks that passed were refused on purpose (signed wrongly): their 401s say nothing of the credentials.
+  const onPurpose = new Set(
+    results.filter((r) => REFUSED_ON_PURPOSE.has(r.id) && (r.status === 'pass' || r.status === 'warn')).flatMap((r) => r.requests),
+  );
   const answered = recorder.all.filter((r) => r.status !== null);
+  const told = answered.filter((r) => !onPurpose.has(r));
   // Refused throughout: 401, then the 429s a server gives after too many failed authentications.
-  const refusedAll = answered.some((r) => r.status === 401) && answered.every((r) => r.status === 401 || r.status === 429);
+  const refusedAll = told.some((r) => r.status === 401) && told.every((r) => r.status === 401 || r.status === 429);
   if (refusedAll) {
     warnings.push(
       `every request was answered 401 (or 429 after too many refusals): the server refused these credentials, so no check says anything about the integration`,
+    );
+  } else if (answered.length > 0 && told.length === 0) {
+    warnings.push(
+      'every request sent was signed wrongly on purpose (and refused): nothing shows the server accepts these credentials; add access.credentials to --only',
     );
   }
   const webhookChecksRan = results.some((r) => r.status !== 'skip' && /^(webhooks|orders\.cache-miss|lifecycle)\./.test(r.id));
