@@ -162,3 +162,21 @@ describe('webhooks show and delete', () => {
     expect(gone.stderr).toContain('no webhook endpoint is registered');
   });
 });
+
+describe('webhooks register --fields naming a field the answer lacks', () => {
+  it('registers, prints it empty and exits 0, never a usage error after the endpoint was registered', async () => {
+    const t = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks-fields', '--fields', 'webhook_id,bogus'], {
+      env: bare,
+      configDir,
+    });
+    expect(t.stderr).not.toContain('unknown field');
+    expect(t.code).toBe(0);
+    expect(t.stdout).toMatch(/^webhook_id\twh_\w+\nbogus\t\n$/);
+    const j = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks-fields', '--json', '--fields', 'url,bogus'], {
+      env: bare,
+      configDir,
+    });
+    expect(j.code).toBe(0);
+    expect(JSON.parse(j.stdout)).toEqual({ url: 'http://127.0.0.1:9/hooks-fields', bogus: null });
+  });
+});

@@ -257,8 +257,11 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
     settings.fields = [...settings.fields, 'signing_secret'];
     say('SECRET_PRINTED', 'signing_secret is printed too, although --fields leaves it out: it was not saved anywhere.\n');
   }
+  // --fields the answer does not show: empty, never "unknown field" (exit 2, as if nothing
+  // was done) after the endpoint was registered.
+  const missing = Object.fromEntries((settings.fields ?? []).map((field) => [field, null]));
   if (settings.format === 'json' || settings.format === 'ndjson') {
-    const json: Record<string, unknown> = { ...endpoint };
+    const json: Record<string, unknown> = { ...missing, ...endpoint };
     if (secret && show) json.signing_secret = secret;
     if (saved) json.signing_secret_saved = saved.saved;
     await printRecord(f.io, json, [], settings);
@@ -271,7 +274,7 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
   else if (settings.fields?.includes('signing_secret')) secretText = '(unchanged: the answer carries none)';
   await printRecord(
     f.io,
-    { ...endpoint, ...(secret && show ? { signing_secret: secret } : {}) },
+    { ...missing, ...endpoint, ...(secret && show ? { signing_secret: secret } : {}) },
     fieldsOf(endpoint, secretText),
     settings,
     { required: ['webhook_id', 'url'], keepSecrets: Boolean(secret && show) },
