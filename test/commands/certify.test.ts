@@ -127,6 +127,19 @@ describe('vouchers certify', () => {
     expect(JSON.parse(r.stderr.trim().split('\n').pop()!).error.message).toMatch(/^certification ran no check: all \d+ were skipped/);
   });
 
+  it('such a run reads failed in its JUnit report too: one failed entry saying why, not a green run of skips', async () => {
+    const dir = tempConfigDir();
+    const junit = join(dir, 'certify.xml');
+    const r = await runCli(['certify', '--sandbox', '--only', 'orders.codes-match', '--reporter', `junit=${junit}`], { configDir: dir });
+    expect(r.code, r.stderr).toBe(9);
+    const xml = readFileSync(junit, 'utf8');
+    const suite = /<testsuite name="vouchers certify" tests="(\d+)" failures="(\d+)"/.exec(xml);
+    expect(suite?.[2]).toBe('1');
+    expect(xml).toMatch(
+      /<testcase classname="run" name="run.result" time="[\d.]+">\s*<failure message="no check ran: every check was skipped, so nothing was certified">/,
+    );
+  });
+
   it('--sandbox with --profile or --base-url: the report says that server was not certified', async () => {
     const configDir = await configWith('local', { base_url: 'http://127.0.0.1:9/api/v1', api_key: 'vk_test_x', api_secret: 'vs_test_x' });
     const r = await runCli(

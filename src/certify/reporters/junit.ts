@@ -7,7 +7,9 @@
  * - a failure: <failure message="what failed">what failed, expected, actual, the reproduce
  *   command and the trace IDs</failure>;
  * - a pass or a warning (a pass with a reservation): <system-out> with what was seen, the
- *   warnings and the trace IDs.
+ *   warnings and the trace IDs;
+ * - a run that failed with no check failing (every check skipped): one more failed entry,
+ *   `run.result`, saying why.
  *
  * The suite carries the run in <properties> (server, key id, mode, versions, the digest of
  * the JSON report, one `warning` property per run warning) and the run warnings again in
@@ -100,12 +102,28 @@ function properties(report: CertifyReport): Record<string, unknown>[] {
   return pairs.filter((p): p is [string, string] => p[1] !== null).map(([name, value]) => ({ '@_name': name, '@_value': attr(value) }));
 }
 
+/**
+ * A run that failed with no check failing (every check skipped, so nothing was certified):
+ * one failed entry saying why, so that a CI server counting failures does not show it green.
+ */
+function runFailure(report: CertifyReport): Record<string, unknown> | undefined {
+  if (report.result !== 'failed' || report.summary.failed > 0) return undefined;
+  const why = report.warnings[0] ?? 'the run failed though no check failed';
+  return {
+    '@_classname': 'run',
+    '@_name': 'run.result',
+    '@_time': seconds(report.duration_ms),
+    failure: { '@_message': attr(why), '#text': xmlSafe(report.warnings.join('\n') || why) },
+  };
+}
+
 /** The report as JUnit XML (UTF-8, with its declaration, a newline at the end). */
 export function renderJunit(report: CertifyReport): string {
   const s = report.summary;
+  const failedRun = runFailure(report);
   const totals = {
-    '@_tests': s.total,
-    '@_failures': s.failed,
+    '@_tests': s.total + (failedRun ? 1 : 0),
+    '@_failures': s.failed + (failedRun ? 1 : 0),
     '@_errors': 0,
     '@_skipped': s.skipped,
     '@_time': seconds(report.duration_ms),
@@ -115,7 +133,7 @@ export function renderJunit(report: CertifyReport): string {
     '@_name': JUNIT_SUITE,
     ...totals,
     properties: { property: properties(report) },
-    testcase: report.checks.map(testcase),
+    testcase: [...report.checks.map(testcase), ...(failedRun ? [failedRun] : [])],
   };
   if (report.warnings.length > 0) suite['system-err'] = xmlSafe(report.warnings.map((w) => `warning: ${w}`).join('\n'));
   const builder = new XMLBuilder({
