@@ -43,7 +43,7 @@ export const CreatePayoutRequest = z
   .strictObject({
     currency: Currency,
     amount: z.number().positive('must be a positive amount'),
-    reference: z.string().min(1).max(64).optional(),
+    reference: z.string().min(1, 'must not be empty').max(64, 'must be at most 64 characters').optional(),
   })
   .meta({ id: 'CreatePayoutRequest' });
 export type CreatePayoutRequest = z.infer<typeof CreatePayoutRequest>;

@@ -27,7 +27,11 @@ export const CreateOrderRequest = z
       .min(1, 'must hold at least one item')
       .max(ORDER_LIMITS.maxItems, `must hold at most ${ORDER_LIMITS.maxItems} items`),
     currency: Currency.optional(),
-    reference: z.string().min(1).max(ORDER_LIMITS.maxReference, `must be at most ${ORDER_LIMITS.maxReference} characters`).optional(),
+    reference: z
+      .string()
+      .min(1, 'must not be empty')
+      .max(ORDER_LIMITS.maxReference, `must be at most ${ORDER_LIMITS.maxReference} characters`)
+      .optional(),
   })
   .check((ctx) => {
     const total = ctx.value.items.reduce((n, i) => n + i.quantity, 0);

@@ -6,7 +6,7 @@ export const RegisterWebhookRequest = z
   .strictObject({
     url: z.url({ protocol: /^https?$/ }).meta({ description: 'https, or http to a loopback host in the sandbox' }),
     events: z.array(EventType).min(1).optional().meta({ description: 'Event types to deliver (default: all)' }),
-    description: z.string().max(256).optional(),
+    description: z.string().max(256, 'must be at most 256 characters').optional(),
     rotate_secret: z.boolean().optional().meta({ description: 'Issue a new signing secret; the old one stays valid during the rotation' }),
   })
   .meta({ id: 'RegisterWebhookRequest' });

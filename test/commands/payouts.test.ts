@@ -88,6 +88,25 @@ describe('payouts create', () => {
     expect(neg.code).toBe(2);
   });
 
+  it("a reference too long or empty, and a webhook description too long, are refused in words, not a validator's", async () => {
+    const long = await runCli(['payouts', 'create', '--amount', '5', '--currency', 'USD', '--reference', 'x'.repeat(70)], { env });
+    expect(long.code).toBe(2);
+    expect(long.stderr).toMatch(/^Error: --reference is not valid: must be at most 64 characters$/m);
+    const empty = await runCli(['payouts', 'create', '--amount', '5', '--currency', 'USD', '--reference', ''], { env });
+    expect(empty.stderr).toMatch(/^Error: --reference is not valid: must not be empty$/m);
+    const order = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--reference', '', '--dry-run'], {
+      env,
+    });
+    expect(order.code).toBe(2);
+    expect(order.stderr).toContain('--reference: must not be empty');
+    const description = await runCli(['webhooks', 'register', '--url', 'https://example.test/h', '--description', 'x'.repeat(300)], {
+      env,
+    });
+    expect(description.code).toBe(2);
+    expect(description.stderr).toMatch(/^Error: --description is not valid: must be at most 256 characters$/m);
+    for (const r of [long, empty, order, description]) expect(r.stderr).not.toMatch(/Too (big|small)|expected string/);
+  });
+
   it('more than the balance: 402 INSUFFICIENT_FUNDS (exit 5) with the trace ID, nothing debited', async () => {
     const before = await balance('GBP');
     const r = await runCli(['payouts', 'create', '--amount', '99999999', '--currency', 'GBP'], { env });
