@@ -208,7 +208,7 @@ describe('vouchers doctor', () => {
     const r = await runCli(['doctor'], { configDir: dir, env: { VOUCHERS_API_SECRET: 'not-the-secret' } });
     expect(r.code).toBe(3);
     expect(line(r.stdout, 'Authentication')).toContain(
-      "fix: check VOUCHERS_API_SECRET, which this run used instead of the profile's (unset it to use vouchers profiles show sandbox)",
+      "fix: check VOUCHERS_API_SECRET, which this run used instead of the profile's (unset it to use the profile's; see vouchers profiles show sandbox)",
     );
     expect(r.stdout).not.toContain('not-the-secret');
   });
@@ -245,6 +245,11 @@ describe('vouchers doctor', () => {
       const json = await runCli(['doctor', '--json'], { configDir: dir });
       expect(json.code).toBe(3);
       expect(JSON.parse(json.stderr.trim().split('\n').pop()!)).toMatchObject({ error: { code: 'AUTH' }, trace_id: trace });
+      // JSON output has no ✖ lines: its hint names what it has, and the run's server, as the text's does.
+      const other = await runCli(['--base-url', base, 'doctor', '--json'], { configDir: dir });
+      expect(JSON.parse(other.stderr.trim().split('\n').pop()!).error.hint).toBe(
+        `apply the fix of each check whose level is "fail", then run vouchers --base-url ${base} doctor again`,
+      );
       const text = await runCli(['doctor'], { configDir: dir });
       expect(text.stderr).toMatch(new RegExp(`trace ID +${trace}`));
       categories = { status: 200 };

@@ -146,7 +146,7 @@ function credentialsFix(profile: ResolvedProfile): string {
     fromEnv.length === 0
       ? `check the API key and secret: ${show}`
       : profile.exists
-        ? `check ${fromEnv.join(' and ')}, which this run used instead of the profile's (unset ${fromEnv.length > 1 ? 'them' : 'it'} to use ${show})`
+        ? `check ${fromEnv.join(' and ')}, which this run used instead of the profile's (unset ${fromEnv.length > 1 ? 'them' : 'it'} to use the profile's; see ${show})`
         : `check ${fromEnv.join(' and ')}`;
   return `${where}; keys can be revoked or rotated, ask for new ones if needed`;
 }

@@ -104,7 +104,9 @@ export async function run(f: Factory, options: DoctorOptions): Promise<void> {
     const error = new CliError(
       first.kind ?? 'unexpected',
       `doctor found ${failures.length} problem${failures.length > 1 ? 's' : ''}: ${failures.map((r) => r.label.toLowerCase()).join(', ')}`,
-      'apply the fixes shown on the ✖ lines, then run vouchers doctor again',
+      options.json
+        ? 'apply the fix of each check whose level is "fail", then run vouchers doctor again'
+        : 'apply the fixes shown on the ✖ lines, then run vouchers doctor again',
     );
     // The trace ID of the failing request (the first failure's, else the first that has one): what support asks for.
     const traceId = first.traceId ?? failures.find((r) => r.traceId)?.traceId;

@@ -185,12 +185,12 @@ function fixedHint(error: unknown, globals?: HintGlobals): string | undefined {
 }
 
 /** The JSON envelope of an error: `error`, `trace_id`, and the fields the error carries (CliError.jsonFields). */
-export function errorEnvelope(error: unknown): Record<string, unknown> {
-  const envelope = baseEnvelope(error);
+export function errorEnvelope(error: unknown, globals?: HintGlobals): Record<string, unknown> {
+  const envelope = baseEnvelope(error, globals);
   return error instanceof CliError ? { ...envelope, ...error.jsonFields } : envelope;
 }
 
-function baseEnvelope(error: unknown): Record<string, unknown> {
+function baseEnvelope(error: unknown, globals?: HintGlobals): Record<string, unknown> {
   if (error instanceof ApiError) {
     return {
       error: {
@@ -205,12 +205,14 @@ function baseEnvelope(error: unknown): Record<string, unknown> {
     };
   }
   if (error instanceof CliError) {
+    // The hint as the text output gives it: its commands on the run's server (onSameServer).
+    const hint = error.hint ? hintFor(error, globals) : undefined;
     return {
       error: {
         name: error.name,
         code: error.code,
         message: maskFor(error)(error.message),
-        ...(error.hint ? { hint: maskText(error.hint) } : {}),
+        ...(hint ? { hint } : {}),
       },
       trace_id: traceOf(error) ?? null,
     };
@@ -229,7 +231,7 @@ function maskFor(error: unknown): (text: string) => string {
 
 export function renderError(io: IO, error: unknown, options: RenderErrorOptions): void {
   if (options.json) {
-    io.stderr.write(JSON.stringify(errorEnvelope(error)) + '\n');
+    io.stderr.write(JSON.stringify(errorEnvelope(error, options.globals)) + '\n');
     if (options.debug && error instanceof Error && error.stack) io.stderr.write(maskFor(error)(error.stack) + '\n');
     return;
   }
