@@ -75,6 +75,18 @@ export function lineDrawn(stream: object): boolean {
   return (drawnLines.get(stream)?.size ?? 0) > 0;
 }
 
+/**
+ * How a spinner may be drawn on stderr: animated; as plain lines on a terminal without cursor
+ * control (TERM=dumb) or in a CI job's log (CI set, even on a pseudo-terminal), which keeps
+ * every frame; or not at all (no terminal, or one that reports 0 columns, on which ora would
+ * clear lines forever).
+ */
+export function spinnerMode(io: Pick<IO, 'env' | 'stderr' | 'stderrIsTTY'>): 'animated' | 'lines' | 'none' {
+  if (!io.stderrIsTTY || (io.stderr as { columns?: number }).columns === 0) return 'none';
+  const ci = io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== 'false' && io.env.CI !== '0';
+  return io.env.TERM === 'dumb' || ci ? 'lines' : 'animated';
+}
+
 /** Colour only on a TTY, never with NO_COLOR; FORCE_COLOR=0 disables, FORCE_COLOR>0 forces. */
 export function colorEnabled(io: IO, stream: 'stdout' | 'stderr', flagNoColor = false): boolean {
   if (flagNoColor) return false;

@@ -7,7 +7,8 @@
  * long is left.
  */
 import { formatDuration } from '../http/duration.js';
-import { lineDrawn, type IO } from '../io/io.js';
+import { lineDrawn, spinnerMode, type IO } from '../io/io.js';
+import { escapeText } from './printable.js';
 import type { Spinner } from './spinner.js';
 
 /**
@@ -44,15 +45,6 @@ function unrefTimer(ms: number, fn: () => Promise<void> | void): () => void {
   return () => clearTimeout(t);
 }
 
-/** A terminal a spinner may be drawn on: what startSpinner animates (no dumb terminal, no CI log). */
-function animated(io: IO): boolean {
-  const ci = io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== 'false' && io.env.CI !== '0';
-  return io.stderrIsTTY && (io.stderr as { columns?: number }).columns !== 0 && io.env.TERM !== 'dumb' && !ci;
-}
-
-/** Control characters of a path typed by the user are not sent to the terminal. */
-const printable = (text: string) => text.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
-
 export function requestSpinner(io: IO, options: RequestSpinnerOptions): RequestSpinner {
   const after = options.after ?? unrefTimer;
   const inFlight = new Set<{ label: string }>();
@@ -64,7 +56,7 @@ export function requestSpinner(io: IO, options: RequestSpinnerOptions): RequestS
   let stopTicking: (() => void) | undefined;
 
   const text = (): string => {
-    const what = inFlight.size === 1 ? printable([...inFlight][0]!.label) : `${inFlight.size} requests`;
+    const what = inFlight.size === 1 ? escapeText([...inFlight][0]!.label) : `${inFlight.size} requests`;
     const left = wait ? wait.until - options.now() : 0;
     if (!wait || left < 1000) return `Waiting for ${what}…`;
     const time = formatDuration(Math.ceil(left / 1000) * 1000);
@@ -113,7 +105,7 @@ export function requestSpinner(io: IO, options: RequestSpinnerOptions): RequestS
     cancelTimer = after(SHOW_AFTER_MS, show);
   };
 
-  if (options.quiet || !animated(io)) return { begin: () => () => undefined, waiting: () => undefined };
+  if (options.quiet || spinnerMode(io) !== 'animated') return { begin: () => () => undefined, waiting: () => undefined };
   return {
     begin(label) {
       const request = { label };

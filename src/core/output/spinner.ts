@@ -1,7 +1,7 @@
 /** Spinners on stderr, only on a TTY (ora, loaded on demand); silent otherwise. */
 import { Chalk } from 'chalk';
 import type { IO } from '../io/io.js';
-import { colorEnabled, drawLine } from '../io/io.js';
+import { colorEnabled, drawLine, spinnerMode } from '../io/io.js';
 
 export interface Spinner {
   text(message: string): void;
@@ -22,11 +22,8 @@ export interface SpinnerOptions {
 }
 
 export async function startSpinner(io: IO, message: string, options: SpinnerOptions = {}): Promise<Spinner> {
-  // A terminal that reports 0 columns (some pseudo-terminals) would make ora clear lines forever.
-  const columns = (io.stderr as { columns?: number }).columns;
-  // A CI job's log (CI set, even on a pseudo-terminal) keeps every frame a spinner draws.
-  const ci = io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== 'false' && io.env.CI !== '0';
-  if (io.stderrIsTTY && !options.quiet && columns !== 0 && (io.env.TERM === 'dumb' || ci)) {
+  const mode = spinnerMode(io);
+  if (mode === 'lines' && !options.quiet) {
     // A terminal without cursor control, or a CI log: the message once, and each outcome, as plain lines.
     io.stderr.write(`${message}\n`);
     const line = (symbol: string) => (m: string | undefined) => {
@@ -34,7 +31,7 @@ export async function startSpinner(io: IO, message: string, options: SpinnerOpti
     };
     return { text: () => undefined, succeed: line('✔ '), fail: line('✖ '), info: line(''), stop: () => undefined };
   }
-  if (!io.stderrIsTTY || options.quiet || columns === 0) {
+  if (mode === 'none' || options.quiet) {
     return {
       text: () => undefined,
       succeed: () => undefined,
