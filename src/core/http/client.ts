@@ -187,9 +187,12 @@ export function createClient(options: ClientOptions): ApiClient {
   };
   let closed = false;
 
-  /** The line as logged: with where its server and key came from, when not from the profile. */
+  /** The line as logged: with where its server and key came from, when not from the profile (each entry is made for its line). */
   const setBy = options.target;
-  const stamped = (entry: RequestLogEntry): RequestLogEntry => (setBy ? { ...entry, set_by: setBy } : entry);
+  const stamped = (entry: RequestLogEntry): RequestLogEntry => {
+    if (setBy) entry.set_by = setBy;
+    return entry;
+  };
 
   function log(entry: RequestLogEntry, call: Call): void {
     entry = stamped(entry);

@@ -43,7 +43,7 @@ export function logEntry(
   errorCode: string | null,
 ): RequestLogEntry {
   const response = sent.kind === 'response' ? sent.response : undefined;
-  return {
+  const entry: RequestLogEntry = {
     time,
     profile,
     method: call.method,
@@ -55,12 +55,14 @@ export function logEntry(
     idempotency_key: call.idempotencyKey ?? null,
     error_code: sent.kind === 'interrupted' ? 'INTERRUPTED' : errorCode,
     probe: call.options.probe,
-    ...(call.options.keyGiven && call.idempotencyKey !== undefined ? { key_given: true as const } : {}),
-    // Its command logs a shown line once it has printed this answer (RequestOptions.showsAnswer).
-    ...(call.options.showsAnswer && call.idempotencyKey !== undefined && response && response.status >= 200 && response.status < 300
-      ? { shows_answer: true as const }
-      : {}),
   };
+  // Fields set only when they apply, one by one (a line per request: no spreads).
+  if (call.options.keyGiven && call.idempotencyKey !== undefined) entry.key_given = true;
+  // Its command logs a shown line once it has printed this answer (RequestOptions.showsAnswer).
+  if (call.options.showsAnswer && call.idempotencyKey !== undefined && response && response.status >= 200 && response.status < 300) {
+    entry.shows_answer = true;
+  }
+  return entry;
 }
 
 /**
@@ -72,7 +74,7 @@ export function logEntry(
 export function sendingEntry(call: Call, attempt: number, time: string, profile: string): RequestLogEntry | undefined {
   const o = call.options;
   if (call.idempotencyKey === undefined || call.method === 'GET' || call.method === 'HEAD' || o.probe || o.keyJournalled) return undefined;
-  return {
+  const entry: RequestLogEntry = {
     time,
     profile,
     method: call.method,
@@ -83,8 +85,9 @@ export function sendingEntry(call: Call, attempt: number, time: string, profile:
     trace_id: call.traceId,
     idempotency_key: call.idempotencyKey,
     error_code: null,
-    ...(o.keyGiven ? { key_given: true as const } : {}),
   };
+  if (o.keyGiven) entry.key_given = true;
+  return entry;
 }
 
 /** The decision after a 2xx: nothing to retry. */

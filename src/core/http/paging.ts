@@ -76,8 +76,16 @@ function linkTarget(href: string, at: PageAt | undefined): LinkTarget | undefine
  * never used, as for next links. Undefined for a link outside the base path.
  */
 export function linkedPath(href: string, at: PageAt): string | undefined {
+  // A plain path (`/api/v1/orders/ord_1`: no dot segment, escape, query or fragment) is the
+  // path the URL parser would resolve it to: a Location header on every order placed.
+  if (PLAIN_PATH.test(href)) {
+    if (at.basePath === '') return href;
+    return href.startsWith(`${at.basePath}/`) ? href.slice(at.basePath.length) : undefined;
+  }
   return linkTarget(href, at)?.path;
 }
+
+const PLAIN_PATH = /^(?:\/[A-Za-z0-9_~-]+)+$/;
 
 /** A `Link` header's rel="next" URL (RFC 8288), or undefined. */
 function linkNext(link: string | undefined): string | undefined {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { linkedPath } from '../../../src/core/http/paging.js';
 import { otherNextPage, readList } from '../../../src/core/http/validate.js';
 
 describe('readList: lists in the shapes a server may send', () => {
@@ -108,5 +109,24 @@ describe('nextPageRequest: the path of a next link is asked at, and kept for a c
     expect(() => nextPageRequest({ has_more: true, next_cursor: null, next_path: '/transactions/p2' }, first!)).toThrow(
       "the server's list names as its next page one it already gave",
     );
+  });
+});
+
+describe('linkedPath: the path under the base URL that a Location header names', () => {
+  it('a plain path, a URL, dot segments, escapes and a query: each read as the URL parser resolves it', () => {
+    const at = { basePath: '/api/v1', path: '/orders' };
+    expect(linkedPath('/api/v1/orders/ord_1', at)).toBe('/orders/ord_1');
+    expect(linkedPath('/orders/ord_1', { basePath: '', path: '/orders' })).toBe('/orders/ord_1');
+    // Outside the base path, or the base path itself: no path.
+    expect(linkedPath('/api/v2/orders/ord_1', at)).toBeUndefined();
+    expect(linkedPath('/api/v1', at)).toBeUndefined();
+    expect(linkedPath('/api/v10/orders/ord_1', at)).toBeUndefined();
+    // What is not a plain path goes through the parser: its host and query are never used.
+    expect(linkedPath('https://elsewhere.invalid/api/v1/orders/ord_1?x=1', at)).toBe('/orders/ord_1');
+    expect(linkedPath('/api/v1/./x/../orders/ord_1', at)).toBe('/orders/ord_1');
+    expect(linkedPath('/api/v1/orders/A 1', at)).toBe('/orders/A%201');
+    expect(linkedPath('/api/v1/orders/ord_1#top', at)).toBe('/orders/ord_1');
+    expect(linkedPath('//elsewhere.invalid/api/v1/orders/ord_1', at)).toBe('/orders/ord_1');
+    expect(linkedPath('orders/ord_1', at)).toBe('/orders/ord_1');
   });
 });
