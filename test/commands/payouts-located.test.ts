@@ -1,7 +1,8 @@
 /**
  * A payout answered with an empty 201/202 whose Location header names it (a path, or a URL
  * of any host: only its path is read): made (exit 0), and its id shown from the header;
- * --fields it does not show are empty, never a usage error after the payout.
+ * --fields it does not show are empty, never a usage error after the payout; a field this
+ * version does not know is refused before the payout is sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startLoopbackServer, type LoopbackServer, cliEnvFor } from '../helpers/loopback-server.js';
@@ -45,6 +46,18 @@ describe('payouts create: an empty answer naming the payout in its Location head
     const json = await runCli([...create, '--fields', 'payout_id,status', '--json'], { env });
     expect(json.code, json.stderr).toBe(0);
     expect(JSON.parse(json.stdout)).toEqual({ payout_id: 'po_5', status: null });
+  });
+
+  it('a field this version does not know is refused before anything is sent (exit 2), as orders create does', async () => {
+    location = '/api/v1/payouts/po_5';
+    const before = server.requests.length;
+    for (const argv of [[], ['--json']]) {
+      const r = await runCli([...create, '--fields', 'payout_id,bogus', ...argv], { env });
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('unknown field: bogus');
+      expect(r.stderr).not.toContain('Idempotency key');
+    }
+    expect(server.requests.length).toBe(before);
   });
 
   it('a Location outside the base URL names no payout: still exit 0, the key shown, no id made up', async () => {

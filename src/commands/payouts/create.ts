@@ -72,7 +72,9 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
   const request = payoutRequest(options);
   const key = options.idempotencyKey !== undefined ? checkIdempotencyKey(options.idempotencyKey) : f.ids.idempotencyKey();
   const settings = resolveOutput(f.io, options, f.globals().color !== false);
-  if (await handleFieldsFlag(f.io, settings, FIELDS, { open: true })) return;
+  // Before the payout, as orders create: only the fields this version knows, so a typo is a
+  // usage error before money moves, never after (one the answer lacks then prints empty).
+  if (await handleFieldsFlag(f.io, settings, FIELDS)) return;
   const profile = await f.profile();
   // Before the key is printed below: a pasted secret is neither shown nor sent.
   refuseSecretAsKey(key, profile.api_secret);
