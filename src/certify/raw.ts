@@ -11,7 +11,7 @@ import { isSignedMethod, signingPath, signRequest, type SigningPathVariant } fro
 import { parseBaseUrl, requestTarget } from '../core/http/url.js';
 import { NOTICE_FROM_MS } from '../core/http/client.js';
 import { traceparent } from '../core/http/traceparent.js';
-import { shellQuote } from '../core/output/shell-quote.js';
+import { commandLine, type Operand } from '../core/output/shell-quote.js';
 import type { Clock } from '../core/time/clock.js';
 import type { RecordedRequest } from './types.js';
 import type { RequestLogEntry } from '../core/journal/types.js';
@@ -55,7 +55,7 @@ export interface RawSender {
   /** `vouchers api METHOD PATH -d '…' …`: repeats the request without its secret. */
   reproduce(request: RawRequest): string;
   /** `vouchers [root flags] WORDS…`, each word quoted for a shell: a command a report suggests. */
-  command(words: string[]): string;
+  command(words: (string | Operand)[]): string;
   /** Say, before it starts, a wait of a second or more to send `request` again after `answer` (a 429). */
   announceWait(request: RawRequest, answer: RawResponse, seconds: number): void;
 }
@@ -201,8 +201,8 @@ export function createRawSender(options: RawSenderOptions): RawSender {
     }
   }
 
-  function command(words: string[]): string {
-    return ['vouchers', ...(options.cliPrefix ?? []), ...words].map(shellQuote).join(' ');
+  function command(words: (string | Operand)[]): string {
+    return commandLine(['vouchers', ...(options.cliPrefix ?? []), ...words]);
   }
 
   function reproduce(r: RawRequest): string {

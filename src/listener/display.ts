@@ -19,6 +19,7 @@ import { describeForward, describeForwardShort } from './forward.js';
 import { displayText, escapeText, payloadId } from '../core/output/printable.js';
 import { jsonLine } from '../core/output/json-text.js';
 import { suggestedCommand } from '../core/output/next-page.js';
+import { operand } from '../core/output/shell-quote.js';
 import { codeFieldsIn, redactCodes } from './redact.js';
 import { fitLine, type LinePiece } from './fit-line.js';
 import type { ListenerActivity } from './server.js';
@@ -125,7 +126,7 @@ function eventPieces(c: ChalkInstance, entry: Pick<InboxEntry, 'received_at' | '
 }
 
 function defaultShowCommand(eventId: string): string {
-  return suggestedCommand(undefined, ['events', 'show', eventId]);
+  return suggestedCommand(undefined, ['events', 'show', operand(eventId)]);
 }
 
 /**

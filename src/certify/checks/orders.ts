@@ -8,6 +8,7 @@ import { getOrder, getOrderCodes, type OrderResponse } from '../../api/orders.js
 import { ApiError } from '../../core/errors/index.js';
 import { isCodeField } from '../../core/output/mask.js';
 import { findCode } from '../../core/output/code-fields.js';
+import { operand } from '../../core/output/shell-quote.js';
 import { CheckFailure, CheckSkip } from '../outcome.js';
 import type { CheckContext, CheckDef } from '../types.js';
 import { orderBody, placedOf, placeOrder, requireProduct, scaled, type OrderPlan } from './support.js';
@@ -152,7 +153,7 @@ export const ORDER_CHECKS: CheckDef[] = [
         throw new CheckFailure(`no verified order.delivered for ${id} within ${seconds(waitMs)} (the order is ${now})${why}`, {
           expected: `order.delivered for ${id}, verified`,
           actual: `order ${now}; events for it: ${seen.join(', ') || 'none'}; refused deliveries: ${refused.length}`,
-          reproduce: ctx.raw.command(['orders', 'get', id]),
+          reproduce: ctx.raw.command(['orders', 'get', operand(id)]),
         });
       }
       const leaks = codeFieldPaths(event.data);

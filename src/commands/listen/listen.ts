@@ -9,6 +9,7 @@ import { InboxWriter } from '../../core/journal/inbox-writer.js';
 import type { Factory } from '../../core/run/factory.js';
 import { createDisplay } from '../../listener/display.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
+import { operand } from '../../core/output/shell-quote.js';
 import { noticeFor } from '../../core/output/notice.js';
 import { redactAppUrl } from '../../core/config/base-url.js';
 import { parseEventFilter, type EventFilter } from '../../listener/filter.js';
@@ -191,7 +192,7 @@ async function listenWithInbox(
     color: colorEnabled(io, 'stdout', noColor),
     colorErr: colorEnabled(io, 'stderr', noColor),
     forwardWaitMs: o.forwardTo ? FORWARD_WAIT_MS : undefined,
-    showCommand: (id) => suggestedCommand(f.globals(), ['events', 'show', id], [['--inbox', o.inbox]]),
+    showCommand: (id) => suggestedCommand(f.globals(), ['events', 'show', operand(id)], [['--inbox', o.inbox]]),
     // Read for each line: a terminal resized while listening gets lines of its new width.
     width: io.stdoutIsTTY ? () => (io.stdout as { columns?: number }).columns || io.columns : undefined,
   });
@@ -380,7 +381,7 @@ const REPLAYS_SHOWN = 10;
 function replayCommand(f: Factory, o: ListenOptions, e: { eventId: string; bodyNumber: number }, forwardTo: string): string {
   return suggestedCommand(
     f.globals(),
-    ['events', 'replay', e.eventId],
+    ['events', 'replay', operand(e.eventId)],
     [
       // A URL carrying credentials is not printed: replay takes the URL the event was last forwarded to from the forward log.
       ['--forward-to', redactAppUrl(forwardTo) === forwardTo ? forwardTo : undefined],

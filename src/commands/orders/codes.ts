@@ -24,6 +24,7 @@ import { notice } from '../../core/output/notice.js';
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import { handleFieldsFlag, nonEmptyColumns, printJson, printList, type Column } from '../../core/output/print.js';
 import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
+import { operand } from '../../core/output/shell-quote.js';
 import type { Factory } from '../../core/run/factory.js';
 import type { CodesFlags } from './index.js';
 import { callExtension } from './extension.js';
@@ -82,10 +83,10 @@ async function explainNoCodes(
   const order = res.data;
   const status = canonicalStatus(order.status);
   if (isOpenStatus(order.status)) {
-    const again = suggestedCommand(globals, ['orders', 'codes', orderId], [['--codes-out', codesOut]]);
+    const again = suggestedCommand(globals, ['orders', 'codes', operand(orderId)], [['--codes-out', codesOut]]);
     throw new PendingError(
       `order ${orderId} is ${order.status} and has no codes yet${codesOut !== undefined ? `: nothing was written to ${codesOut}` : ''}`,
-      `wait for it: ${suggestedCommand(globals, ['orders', 'wait', orderId])}; then fetch them: ${again}`,
+      `wait for it: ${suggestedCommand(globals, ['orders', 'wait', operand(orderId)])}; then fetch them: ${again}`,
       res.traceId,
     );
   }

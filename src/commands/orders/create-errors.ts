@@ -21,6 +21,7 @@ import { escapeText } from '../../core/output/printable.js';
 import { ContractMismatchError } from '../../core/http/validate.js';
 import type { IO } from '../../core/io/io.js';
 import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
+import { operand } from '../../core/output/shell-quote.js';
 import type { SingleOptions } from './create.js';
 import { keyFlag } from './hint.js';
 
@@ -96,7 +97,7 @@ class AfterPlacedError extends CliError {
   constructor(order: Order, o: SingleOptions, globals: HintGlobals, error: ApiError | NetworkError) {
     const id = order.order_id;
     const follow = id
-      ? `follow it with ${suggestedCommand(globals, ['orders', 'wait', id])}; get its codes with ${suggestedCommand(globals, ['orders', 'codes', id, '--codes-out', o.codesOut ?? 'FILE'])}`
+      ? `follow it with ${suggestedCommand(globals, ['orders', 'wait', operand(id)])}; get its codes with ${suggestedCommand(globals, ['orders', 'codes', operand(id), '--codes-out', o.codesOut ?? 'FILE'])}`
       : `a retry with ${keyFlag(o.idempotencyKey)} replays it`;
     super(
       error.kind,
@@ -128,7 +129,7 @@ export function notShownError(
 ): CliError {
   return new PendingError(
     `order ${orderId} was accepted (HTTP ${accepted.status}), but GET /orders/${orderId} still answered 404 when the wait ended (${formatDuration(o.waitMs)}): the server does not show it yet. Do not order again: the same command with ${keyFlag(o.idempotencyKey)} replays its answer, and never orders twice`,
-    `follow it later: ${suggestedCommand(globals, ['orders', 'wait', orderId])}; if it stays not found, ask your provider, quoting the idempotency key and the trace ID`,
+    `follow it later: ${suggestedCommand(globals, ['orders', 'wait', operand(orderId)])}; if it stays not found, ask your provider, quoting the idempotency key and the trace ID`,
     error.traceId,
   ).withJsonFields({ idempotency_key: o.idempotencyKey, order_id: orderId });
 }
@@ -157,7 +158,7 @@ export function placedThenFailed(seen: Seen, o: SingleOptions, globals: HintGlob
   return faultAfterWrite(
     error,
     `order ${id || '(its answer names no id)'} was placed (${statusOf(seen.order)})`,
-    `do not order again: ${id ? `see it with ${suggestedCommand(globals, ['orders', 'get', id])}` : `a retry with ${keyFlag(o.idempotencyKey)} replays it`}`,
+    `do not order again: ${id ? `see it with ${suggestedCommand(globals, ['orders', 'get', operand(id)])}` : `a retry with ${keyFlag(o.idempotencyKey)} replays it`}`,
     seen.traceId,
   ).withJsonFields({ order_id: id, order_status: seen.order.status || undefined });
 }
@@ -183,7 +184,7 @@ export function interruptedError(io: IO, o: SingleOptions, seen: Seen, globals: 
   const id = order.order_id;
   return new OrderInterruptedError(
     `${what}: order ${id} was placed (${String(order.status) === '' ? statusOf(order) : `last seen ${order.status}`})`,
-    `follow it: ${suggestedCommand(globals, ['orders', 'wait', id])}; then get its codes: ${suggestedCommand(globals, ['orders', 'codes', id, '--codes-out', o.codesOut ?? 'FILE'])}`,
+    `follow it: ${suggestedCommand(globals, ['orders', 'wait', operand(id)])}; then get its codes: ${suggestedCommand(globals, ['orders', 'codes', operand(id), '--codes-out', o.codesOut ?? 'FILE'])}`,
     seen.traceId,
     // order_status: the order's, not to be read as an HTTP status.
   ).withJsonFields({ idempotency_key: o.idempotencyKey, order_id: id, order_status: order.status || undefined });

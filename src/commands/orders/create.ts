@@ -20,6 +20,7 @@ import type { CodeRow } from '../../core/io/codes-file.js';
 import { answerShown, err } from '../../core/io/io.js';
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
+import { operand } from '../../core/output/shell-quote.js';
 import type { Factory } from '../../core/run/factory.js';
 import { confirmOrStop, productionQuestion, productionReason } from './confirm.js';
 import { callExtension } from './extension.js';
@@ -269,13 +270,13 @@ async function acceptedUnread(
   if (id !== '') {
     say(
       `The server accepted the order (HTTP ${res.status})${trace}${replayed}: order ${id}, but ${unreadWhy(res)}. Treat it as placed: do not order again\n` +
-        `Follow it: ${suggestedCommand(globals, ['orders', 'wait', id])}\n`,
+        `Follow it: ${suggestedCommand(globals, ['orders', 'wait', operand(id)])}\n`,
     );
     if (o.codesOut !== undefined)
       say(
-        `No codes written to ${o.codesOut}: the answer shows no vouchers; once delivered: ${suggestedCommand(globals, ['orders', 'codes', id, '--codes-out', o.codesOut])}\n`,
+        `No codes written to ${o.codesOut}: the answer shows no vouchers; once delivered: ${suggestedCommand(globals, ['orders', 'codes', operand(id), '--codes-out', o.codesOut])}\n`,
       );
-    else if (o.reveal) say(`The answer shows no codes; once delivered: ${suggestedCommand(globals, ['orders', 'codes', id])}\n`);
+    else if (o.reveal) say(`The answer shows no codes; once delivered: ${suggestedCommand(globals, ['orders', 'codes', operand(id)])}\n`);
     await printAccepted(io, o, res);
     await answerShown(io, res);
     return;
@@ -393,7 +394,7 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
     seen.order = followed.order;
     seen.traceId = followed.traceId ?? seen.traceId;
   } else if (isOpenStatus(order.status)) {
-    say(`Follow it: ${suggestedCommand(globals, ['orders', 'wait', order.order_id])}\n`);
+    say(`Follow it: ${suggestedCommand(globals, ['orders', 'wait', operand(order.order_id)])}\n`);
   }
 
   const wantsCodes = o.reveal || o.codesOut !== undefined;
@@ -415,7 +416,7 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
     const rows = codeRows(order);
     if (rows.length === 0) {
       say(
-        `No codes written to ${o.codesOut}: the order has no issued vouchers yet; once delivered: ${suggestedCommand(globals, ['orders', 'codes', order.order_id, '--codes-out', o.codesOut])}\n`,
+        `No codes written to ${o.codesOut}: the order has no issued vouchers yet; once delivered: ${suggestedCommand(globals, ['orders', 'codes', operand(order.order_id), '--codes-out', o.codesOut])}\n`,
       );
     } else {
       let written;
@@ -426,7 +427,7 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
         const why = error instanceof Error ? error.message : String(error);
         throw new UsageError(
           `order ${order.order_id} was placed, but its codes could not be saved: ${why}`,
-          `fetch them into a new file: ${suggestedCommand(globals, ['orders', 'codes', order.order_id, '--codes-out', 'NEW_FILE'])}`,
+          `fetch them into a new file: ${suggestedCommand(globals, ['orders', 'codes', operand(order.order_id), '--codes-out', 'NEW_FILE'])}`,
           { cause: error },
         );
       }

@@ -13,6 +13,7 @@ import type { ApiClient } from '../../core/http/types.js';
 import { formatTime } from '../../core/output/format.js';
 import { startSpinner } from '../../core/output/spinner.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
+import { operand } from '../../core/output/shell-quote.js';
 import type { Factory } from '../../core/run/factory.js';
 import { err, type IO } from '../../core/io/io.js';
 import { fitLine, type LinePiece } from '../../listener/fit-line.js';
@@ -132,7 +133,7 @@ export async function followOnTerminal(
       if (!options.quiet)
         err(
           io,
-          `Order ${orderId} was placed (last seen ${order.status}); following it stopped. Follow it: ${suggestedCommand(f.globals(), ['orders', 'wait', orderId])}\n`,
+          `Order ${orderId} was placed (last seen ${order.status}); following it stopped. Follow it: ${suggestedCommand(f.globals(), ['orders', 'wait', operand(orderId)])}\n`,
         );
       await options.onShort?.(order, last.received);
       if (error instanceof CliError) error.withJsonFields({ order_id: orderId, order_status: order.status });
@@ -151,7 +152,7 @@ export async function followOnTerminal(
   if (result.timedOut) {
     throw new PendingError(
       `order ${orderId} is still ${result.order.status} after ${formatDuration(options.timeoutMs)}${result.traceId ? ` (trace ID ${result.traceId})` : ''}`,
-      `keep following it: ${suggestedCommand(f.globals(), ['orders', 'wait', orderId])}`,
+      `keep following it: ${suggestedCommand(f.globals(), ['orders', 'wait', operand(orderId)])}`,
       result.traceId,
     );
   }

@@ -3,6 +3,7 @@ import { getOrder } from '../../api/orders.js';
 import { err } from '../../core/io/io.js';
 import { resolveOutput } from '../../core/output/options.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
+import { operand } from '../../core/output/shell-quote.js';
 import type { Factory } from '../../core/run/factory.js';
 import type { GetFlags } from './index.js';
 import { checkOrderId } from './order-args.js';
@@ -20,7 +21,7 @@ export async function run(f: Factory, id: string, flags: GetFlags): Promise<void
   if (f.io.stderrIsTTY && res.data.vouchers.length > 0 && !settings.fields) {
     err(
       f.io,
-      `Codes are masked; to fetch them through the secure endpoint: ${suggestedCommand(f.globals(), ['orders', 'codes', orderId, '--reveal'])}\n`,
+      `Codes are masked; to fetch them through the secure endpoint: ${suggestedCommand(f.globals(), ['orders', 'codes', operand(orderId), '--reveal'])}\n`,
     );
   }
 }

@@ -12,6 +12,7 @@ import { ApiError, PendingError, UsageError } from '../../core/errors/index.js';
 import { formatDuration, parseDuration } from '../../core/http/duration.js';
 import { redactUrl } from '../../core/config/base-url.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
+import { operand } from '../../core/output/shell-quote.js';
 import type { Factory } from '../../core/run/factory.js';
 import { adminCall, adminTargetOf, type AdminList, type AdminTarget } from '../../api/sandbox-admin.js';
 import { showRecord, type AdminEvent } from './admin-output.js';
@@ -134,7 +135,7 @@ export async function run(f: Factory, eventText: string, flags: TriggerFlags): P
     if (clock.now() >= deadline) {
       throw new PendingError(
         `${type} was not emitted for ${order.order_id} within ${formatDuration(timeoutMs)}`,
-        `follow the order: vouchers orders wait ${order.order_id}; or allow longer with --max-wait`,
+        `follow the order: ${suggestedCommand(f.globals(), ['orders', 'wait', operand(order.order_id)])}; or allow longer with --max-wait`,
       );
     }
     await clock.sleep(POLL_MS, io.signal);

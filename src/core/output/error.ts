@@ -7,6 +7,7 @@ import { Chalk } from 'chalk';
 import { ApiError, CliError, NetworkError, PendingError } from '../errors/index.js';
 import { colorEnabled, type IO } from '../io/io.js';
 import { suggestedCommand, type HintGlobals } from './next-page.js';
+import { operand } from './shell-quote.js';
 import { maskText, maskTypedValues } from './mask-text.js';
 
 export interface RenderErrorOptions {
@@ -71,7 +72,7 @@ function orderNotFoundHint(path: string, globals?: HintGlobals): string | undefi
   if (id.startsWith('ord_')) return undefined;
   const list = suggestedCommand(globals, ['orders', 'list']);
   if (/^ord_/i.test(id))
-    return `order ids are told apart by case, and those of the API document start with ord_ in lower case: ${suggestedCommand(globals, ['orders', under === '/vouchers' ? 'codes' : 'get', `ord_${id.slice(4)}`])}; ${list} shows yours`;
+    return `order ids are told apart by case, and those of the API document start with ord_ in lower case: ${suggestedCommand(globals, ['orders', under === '/vouchers' ? 'codes' : 'get', operand(`ord_${id.slice(4)}`)])}; ${list} shows yours`;
   return `check the id: ${list} shows yours (another partner's are not visible to you); if ${id} is the reference you gave the order, ${suggestedCommand(globals, ['orders', 'list', '--reference', id])} finds it`;
 }
 
@@ -135,7 +136,7 @@ const HINTS: Record<string, string | ((e: ApiError, globals?: HintGlobals) => st
   VALIDATION_FAILED: 'fix the fields named above and retry',
   ORDER_NOT_CANCELLABLE: (e, globals) => {
     const id = /\/orders\/([^/?]+)/.exec(e.path ?? '')?.[1];
-    return `only PENDING orders can be cancelled: ${id ? `see its status with ${suggestedCommand(globals, ['orders', 'get', decodeURIComponent(id)])}` : "see the order's status with vouchers orders get"}`;
+    return `only PENDING orders can be cancelled: ${id ? `see its status with ${suggestedCommand(globals, ['orders', 'get', operand(decodeURIComponent(id))])}` : "see the order's status with vouchers orders get"}`;
   },
   SERVICE_UNAVAILABLE: (e) => retryLater(e, 'the service is unavailable'),
   INTERNAL_ERROR: (e) => retryLater(e, 'a server fault'),

@@ -5,7 +5,7 @@
  * chose the server), quoted for a POSIX shell, with the new cursor in place of any old one.
  * Light, safe anywhere.
  */
-import { shellQuote } from './shell-quote.js';
+import { commandLine, type Operand } from './shell-quote.js';
 
 /** A flag and its value as the user would type them: `true` for a switch, undefined/false to leave it out. */
 export type HintFlag = readonly [flag: string, value: string | number | boolean | undefined];
@@ -41,10 +41,15 @@ function words(flags: readonly HintFlag[]): string[] {
 
 /**
  * `vouchers [--profile P] [--base-url U] command… flags…`, every word shell-quoted: a
- * command a hint or message suggests, to paste as it is, reaching the same server.
+ * command a hint or message suggests, to paste as it is, reaching the same server. Ids in
+ * `command` are given as operand(id): one starting with `-` is then written after `--`.
  */
-export function suggestedCommand(globals: HintGlobals | undefined, command: readonly string[], flags: readonly HintFlag[] = []): string {
-  return [
+export function suggestedCommand(
+  globals: HintGlobals | undefined,
+  command: readonly (string | Operand)[],
+  flags: readonly HintFlag[] = [],
+): string {
+  return commandLine([
     'vouchers',
     ...words([
       ['--profile', globals?.profile],
@@ -52,9 +57,7 @@ export function suggestedCommand(globals: HintGlobals | undefined, command: read
     ]),
     ...command,
     ...words(flags),
-  ]
-    .map(shellQuote)
-    .join(' ');
+  ]);
 }
 
 /** The output options of a run (--json, --output, --fields with names), repeated in its next-page hint. */
