@@ -75,6 +75,18 @@ describe('vouchers webhooks verify', () => {
     expect(JSON.parse(json.stderr).error).toMatchObject({ code: 'TIMESTAMP_TOO_OLD', name: 'InvalidWebhookSignature' });
   });
 
+  it('a malformed or empty --signature says what the header looks like and where it comes from', async () => {
+    const { file } = bodyFile(BODY);
+    for (const sig of ['garbage', `X-Webhook-Signature: t=${NOW},v1=${hmac(SECRET, NOW, BODY)}`, `t=${NOW}`, '']) {
+      const r = await runCli(['webhooks', 'verify', '--body', file, '--signature', sig, '--secret', SECRET], { overrides });
+      expect(r.code, sig).toBe(5);
+      expect(r.stderr, sig).toMatch(/hint\s+pass --signature the value of the X-Webhook-Signature header your endpoint received/);
+      expect(r.stderr, sig).toContain('"t=<unix seconds>,v1=<hex>"');
+      const json = await runCli(['webhooks', 'verify', '--body', file, '--signature', sig, '--secret', SECRET, '--json'], { overrides });
+      expect((JSON.parse(json.stderr) as { error: { hint?: string } }).error.hint, sig).toContain('X-Webhook-Signature header');
+    }
+  });
+
   it('--tolerance widens the window to check a saved delivery', async () => {
     const { file } = bodyFile(BODY);
     const sig = `t=${NOW - 3600},v1=${hmac(SECRET, NOW - 3600, BODY)}`;

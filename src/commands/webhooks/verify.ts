@@ -36,7 +36,13 @@ export class WebhookVerificationError extends CliError {
   }
 }
 
+/** What --signature takes, and where it comes from. */
+const HEADER_HINT =
+  'pass --signature the value of the X-Webhook-Signature header your endpoint received with this body, as it came and without the header name: "t=<unix seconds>,v1=<hex>" (one v1= per signing secret), e.g. "t=1732270000,v1=5f0c…"; vouchers webhooks sign makes one for a body of your own';
+
 const HINTS: Partial<Record<SignatureFailure, string>> = {
+  malformed_header: HEADER_HINT,
+  missing_header: HEADER_HINT,
   timestamp_too_old: 'a saved delivery ages out of the window: pass a larger --tolerance to check the signature alone',
   timestamp_in_future: "check this machine's clock, or pass a larger --tolerance",
   no_match: 'use the body file exactly as received (no reformatting, same line endings) and the secret of the endpoint that sent it',
