@@ -46,6 +46,15 @@ describe('reconciliation get', () => {
     expect(piped.stdout).toMatch(/^drifted\t\d+$/m);
   });
 
+  it('a day it cannot read: a usage error whose hint names every form the argument takes', async () => {
+    for (const day of ['2026-13-01', 'tomorrow', '2026/11/29']) {
+      const r = await runCli(['reconciliation', 'get', day], { env: envOf(planned) });
+      expect(r.code, day).toBe(2);
+      expect(r.stderr).toContain(`"${day}" is not a date`);
+      expect(r.stderr).toMatch(/hint\s+use a UTC day as YYYY-MM-DD, or today or yesterday \(UTC\)/);
+    }
+  });
+
   it('lists a drift made through the sandbox admin surface', async () => {
     const client = createClient({ baseUrl: planned.baseUrl, apiKey: planned.apiKey, apiSecret: planned.apiSecret, limits: null });
     const order = await client.request<{ order_id: string }>({

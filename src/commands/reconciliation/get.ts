@@ -28,7 +28,7 @@ export function reportDate(text: string, now: number): string {
   if (!ok)
     throw new UsageError(
       `${JSON.stringify(text)} is not a date`,
-      'use a UTC day as YYYY-MM-DD, e.g. vouchers reconciliation get 2026-11-21',
+      'use a UTC day as YYYY-MM-DD, or today or yesterday (UTC), e.g. vouchers reconciliation get 2026-11-21',
     );
   return v;
 }
