@@ -91,6 +91,10 @@ describe('reconciliation get', () => {
     expect(revealed.stdout).toContain(ours.our_allocation);
     const piped = await runCli(['reconciliation', 'get', 'today'], { env: envOf(planned) });
     expect(piped.stdout).toMatch(new RegExp(`^${order.data.order_id}\tsandbox-vendor\tsbx-instant\t`, 'm'));
+    // Piped, the drifts follow the summary's lines under a title and their columns' names, as an order's sections do.
+    expect(piped.stdout).toMatch(
+      /^unmatched\t\d+\n\n# drifts\norder_id\tvendor\tproduct_id\tour_allocation\tvendor_record\tdetected_at\tresolution\nord_/m,
+    );
   });
 
   it('a server without it: "not offered by this server" (exit 4)', async () => {

@@ -195,12 +195,14 @@ async function printSection<T>(
 ): Promise<void> {
   if (rows.length === 0) return;
   if (dropEmpty) columns = nonEmptyColumns(rows, columns);
-  if (settings.format === 'table') {
-    await out(io, '\n' + chalkFor(settings).bold(title) + '\n');
-  } else {
-    await out(io, `\n# ${title.toLowerCase()}\n${columns.map((c) => c.field).join('\t')}\n`);
-  }
-  await printList(io, rows, columns, { ...settings, fields: undefined }, { leftOut: 'Every field, with --json' });
+  await out(io, settings.format === 'table' ? '\n' + chalkFor(settings).bold(title) + '\n' : '\n');
+  await printList(
+    io,
+    rows,
+    columns,
+    { ...settings, fields: undefined },
+    { leftOut: 'Every field, with --json', section: title.toLowerCase() },
+  );
 }
 
 /** Print an order as the user may see it (codes masked unless `reveal`). */

@@ -113,7 +113,8 @@ async function show(f: Factory, report: unknown, settings: OutputSettings): Prom
     await out(f.io, '\n');
     await printList(f.io, drifts as Drift[], DRIFT_COLUMNS, settings, { empty: 'No drifts.', required: ['order_id'] });
   } else if (drifts.length > 0) {
+    // Piped: after the summary's lines, `# drifts` and the columns' names, as an order's sections.
     await out(f.io, '\n');
-    await printList(f.io, drifts as Drift[], DRIFT_COLUMNS, settings, { required: ['order_id'] });
+    await printList(f.io, drifts as Drift[], DRIFT_COLUMNS, settings, { required: ['order_id'], section: 'drifts' });
   }
 }

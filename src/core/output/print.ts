@@ -176,6 +176,12 @@ export interface ListPrintOptions {
    * `--output json`, for a table whose command has neither (a section of a record).
    */
   leftOut?: string;
+  /**
+   * The rows are a section of a record printed before them (an order's vouchers, a report's
+   * drifts): piped (TSV), they follow `# section` and a line naming their columns, so the
+   * output says where the record ends and what each column is.
+   */
+  section?: string;
 }
 
 /** The columns that show something in at least one row (all of them when none does). */
@@ -272,6 +278,8 @@ export async function printList<T>(
       const lines = new LineWriter(io);
       try {
         if (settings.format === 'csv') await lines.add(cols.map((c) => csvCell(c.field)).join(',') + '\n');
+        if (settings.format === 'tsv' && options.section !== undefined)
+          await lines.add(`# ${options.section}\n${cols.map((c) => tsvCell(c.field)).join('\t')}\n`);
         for await (const r of iterate(rows)) {
           await lines.add(
             settings.format === 'ndjson'
