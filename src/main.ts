@@ -4,7 +4,7 @@
  */
 import { setMaxListeners } from 'node:events';
 import { CliError, InterruptedError, OutputClosed, UsageError, type ErrorKind } from './core/errors/index.js';
-import { colorEnabled, lineDrawn, processIO, withEnv, type IO } from './core/io/io.js';
+import { colorEnabled, interruptLineEnd, lineDrawn, processIO, withEnv, type IO } from './core/io/io.js';
 import { loadColour } from './core/output/colour.js';
 import { createFactory, type FactoryOverrides, type GlobalOptions } from './factory.js';
 import type { RunSeam } from './commands/types.js';
@@ -143,9 +143,11 @@ export async function main(proc: NodeJS.Process): Promise<void> {
       firstSignalAt = now;
       firstSignal = sig;
       // The terminal echoed ^C where the cursor was: what the stop prints starts on a line of
-      // its own. Not over a spinner or a progress line, which is cleared or redrawn over the
-      // ^C; not for a key read by a prompt (nothing echoed, the prompt ends its own line).
-      if (sig === 'SIGINT' && !key && proc.stderr.isTTY && !lineDrawn(proc.stderr)) proc.stderr.write('\n');
+      // its own (and no blank line is added when nothing was echoed: a kill -INT). Not over a
+      // spinner or a progress line, which is cleared or redrawn over the ^C; not for a key
+      // read by a prompt (nothing echoed, the prompt ends its own line).
+      if (sig === 'SIGINT' && !key && proc.stderr.isTTY && !lineDrawn(proc.stderr))
+        proc.stderr.write(interruptLineEnd({ env: proc.env, stderr: proc.stderr, stderrIsTTY: true }));
       controller.abort(new InterruptedError(`interrupted by ${sig}`));
       return;
     }

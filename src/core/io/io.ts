@@ -87,6 +87,18 @@ export function spinnerMode(io: Pick<IO, 'env' | 'stderr' | 'stderrIsTTY'>): 'an
   return io.env.TERM === 'dumb' || ci ? 'lines' : 'animated';
 }
 
+/**
+ * Written on a terminal at the first SIGINT, to end the line the terminal echoed ^C on, and
+ * nothing visible when no ^C was echoed (a `kill -INT` from elsewhere, the cursor at the start
+ * of a line): a line's width of spaces wraps onto the next line only from past the line's start,
+ * then that line is cleared from its start. Without cursor control, a line break.
+ */
+export function interruptLineEnd(io: Pick<IO, 'env' | 'stderr' | 'stderrIsTTY'>): string {
+  const columns = (io.stderr as { columns?: number }).columns;
+  if (spinnerMode(io) !== 'animated' || !columns) return '\n';
+  return `${' '.repeat(columns)}\r\x1b[K`;
+}
+
 /** Colour only on a TTY, never with NO_COLOR; FORCE_COLOR=0 disables, FORCE_COLOR>0 forces. */
 export function colorEnabled(io: IO, stream: 'stdout' | 'stderr', flagNoColor = false): boolean {
   if (flagNoColor) return false;
