@@ -19,6 +19,7 @@ import type { IO } from './core/io/io.js';
 import { UsageError } from './core/errors/index.js';
 
 import { VERSION } from './core/version.js';
+import { fitHelpText } from './core/run/help-text.js';
 
 export { VERSION };
 
@@ -127,12 +128,14 @@ export async function flushUsageErrors(): Promise<void> {
 
 function outputFor(io: IO, path: string, json: boolean, argv: readonly string[], cmd?: object) {
   return {
-    writeOut: (s: string) => io.stdout.write(s),
-    writeErr: (s: string) => io.stderr.write(s),
+    // The text commands add after the option list is written at a fixed width: wrapped again.
+    writeOut: (s: string) => io.stdout.write(fitHelpText(s, io.stdoutIsTTY ? io.columns : 80)),
+    writeErr: (s: string) => io.stderr.write(fitHelpText(s, io.stderrIsTTY ? io.columns : 80)),
     // Help is wrapped to the terminal it is printed on (80 columns when piped), as tables are.
     getOutHelpWidth: () => (io.stdoutIsTTY ? io.columns : 80),
     getErrHelpWidth: () => (io.stderrIsTTY ? io.columns : 80),
-    outputError: (s: string, write: (s: string) => void) => void pendingUsage.push({ text: s, path, json, cmd, argv, write }),
+    // commander hands its writeErr, which wraps help: an error is written as it is.
+    outputError: (s: string) => void pendingUsage.push({ text: s, path, json, cmd, argv, write: (t: string) => io.stderr.write(t) }),
   };
 }
 

@@ -238,6 +238,15 @@ describe('root command', () => {
     expect(piped.stdout).toMatch(/^ {2}--dry-run {18}.{40,}$/m);
   });
 
+  it('wraps the notes after the options to a narrow terminal, at spaces', async () => {
+    const r = await runCli(['profiles', 'add', '--help'], { tty: true, columns: 60 });
+    const note = r.stdout.slice(r.stdout.indexOf('The first profile'), r.stdout.indexOf('Examples:')).trim().split('\n');
+    for (const line of note) expect(line.length, line).toBeLessThanOrEqual(60);
+    expect(note.join(' ')).toContain('The API secret is asked for with a hidden prompt on a terminal;');
+    // An example command stays whole on its line, to be copied.
+    expect(r.stdout).toMatch(/^ {2}\$ vouchers profiles add sandbox --base-url \S+ --api-key pk_test_123$/m);
+  });
+
   it("a group of commands without examples of its own points at its commands' help", async () => {
     for (const noun of ['wallets', 'profiles', 'payouts']) {
       const r = await runCli([noun, '--help']);
