@@ -236,3 +236,22 @@ describe('log --unanswered and the profile', () => {
     expect(text.stderr).toContain('(… = the flags, and the server and key, it was first run with;');
   });
 });
+
+describe('log notes on unanswered writes', () => {
+  it('names a write once, however many of its attempts went unanswered', async () => {
+    const dir = tempConfigDir();
+    const now = Date.parse('2026-11-25T12:00:00Z');
+    const attempt = (ms: number, key: string, n: number) => sendingLine(new Date(now - ms), key, 'local', { attempt: n });
+    writeFileSync(
+      join(dir, 'requests.log'),
+      `${attempt(60_000, 'twice-key', 1)}\n${attempt(50_000, 'twice-key', 2)}\n${attempt(40_000, 'other-key', 1)}\n`,
+    );
+    const clock: Clock = { now: () => now, sleep: () => Promise.resolve() };
+    const text = await runCli(['log', '--failed'], { configDir: dir, overrides: { clock } });
+    expect(text.code, text.stderr).toBe(0);
+    const notes = text.stderr.split(/^(?=POST )/m).filter((n) => n.startsWith('POST '));
+    expect(notes.map((n) => /idempotency key (\S+)\)/.exec(n)?.[1])).toEqual(['twice-key', 'other-key']);
+    // The note is the last attempt's, its retry within 24 hours of the key's first use.
+    expect(notes[0]).toContain(`at ${new Date(now - 50_000).toISOString()}`);
+  });
+});

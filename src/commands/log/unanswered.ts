@@ -119,9 +119,19 @@ export function answerNote(e: RequestLogEntry): string | null {
   return e.error_code === null ? note : `${e.error_code}: ${note}`;
 }
 
-/** Lines for stderr after a table: each unanswered write shown, its key and how to go on. */
+/**
+ * Lines for stderr after a table: each unanswered write shown, its key and how to go on.
+ * A write is one note, however many of its attempts the table shows (a timeout retried
+ * is two lines with one key): its last attempt's.
+ */
 export function unansweredNotes(entries: RequestLogEntry[], now: number): string {
-  const open = entries.filter(isUnseen);
+  const writes = new Map<string, RequestLogEntry>();
+  for (const e of entries.filter(isUnseen)) {
+    const write = JSON.stringify([e.profile, e.method, e.path, e.idempotency_key]);
+    writes.delete(write);
+    writes.set(write, e);
+  }
+  const open = [...writes.values()];
   if (open.length === 0) return '';
   const lines = open.slice(-5).map((e) => {
     const a = adviceFor(e, now) as UnansweredAdvice;
