@@ -64,6 +64,12 @@ describe('vouchers demo', () => {
     expect(r.stdout).toMatch(/status DELIVERED/);
     expect(r.stdout).toMatch(/code •+[0-9A-Z]{4}/);
     expect(r.stdout).toContain('Next steps');
+    // Each next step's note starts in one column, two spaces or more past its command.
+    const steps = r.stdout.slice(r.stdout.indexOf('Next steps')).split('\n').slice(1);
+    const notes = steps.filter((l) => /^ +vouchers \S.* {2,}\S/.test(l)).map((l) => /^( +vouchers .*? {2,})\S/.exec(l)![1]!.length);
+    expect(notes.length).toBeGreaterThanOrEqual(3);
+    expect(new Set(notes).size).toBe(1);
+    expect(r.stdout).toMatch(/vouchers sandbox trigger order\.refunded {2,}make the sandbox emit/);
     expect(r.stdout + r.stderr).not.toMatch(CODE);
     expect(r.stdout).not.toMatch(/whsec_\w{8,}/);
     expect(readdirSync(configDir)).toEqual([]);

@@ -132,10 +132,15 @@ export async function run(f: Factory, flags: DemoFlags): Promise<void> {
 
     say.line();
     say.title('Next steps');
-    say.item(`vouchers sandbox start                 keep a sandbox running and write a "local" profile`);
-    say.item(`vouchers orders create --product sbx-async --denomination 50 --wait`);
-    say.item(`vouchers listen --register             receive and verify webhooks as they come`);
-    say.item(`vouchers sandbox trigger order.refunded make the sandbox emit any event`);
+    const next: [string, string?][] = [
+      ['vouchers sandbox start', 'keep a sandbox running and write a "local" profile'],
+      ['vouchers orders create --product sbx-async --denomination 50 --wait'],
+      ['vouchers listen --register', 'receive and verify webhooks as they come'],
+      ['vouchers sandbox trigger order.refunded', 'make the sandbox emit any event'],
+    ];
+    // What each does in one column, two spaces past the longest command that has a note.
+    const column = Math.max(...next.filter(([, what]) => what).map(([command]) => command.length)) + 2;
+    for (const [command, what] of next) say.item(what ? command.padEnd(column) + what : command);
     summary.ok = true;
   } finally {
     await leg?.close().catch(() => undefined);
