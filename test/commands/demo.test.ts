@@ -63,6 +63,9 @@ describe('vouchers demo', () => {
     }
     expect(r.stdout).toMatch(/status DELIVERED/);
     expect(r.stdout).toMatch(/code •+[0-9A-Z]{4}/);
+    // No command is offered for an order of the demo's sandbox, which ends with it.
+    expect(r.stdout).toContain('vouchers orders codes ORDER_ID --reveal');
+    expect(r.stdout).not.toMatch(/vouchers orders codes ord_/);
     expect(r.stdout).toContain('Next steps');
     // Each next step's note starts in one column, two spaces or more past its command.
     const steps = r.stdout.slice(r.stdout.indexOf('Next steps')).split('\n').slice(1);

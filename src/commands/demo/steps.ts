@@ -200,7 +200,11 @@ export async function codes(ctx: StepContext, orderId: string, currency: string)
         .filter((x) => x !== '')
         .join('  '),
     );
-  say.explain(`To see them in full: vouchers orders codes ${orderId} --reveal (or --codes-out FILE, mode 0600).`);
+  // This order lives in the demo's own sandbox, gone when the demo ends: the command is
+  // shown for an order of the user's own.
+  say.explain(
+    "To see codes in full: vouchers orders codes ORDER_ID --reveal (or --codes-out FILE, mode 0600),\nfor an order of your own: this one was in the demo's sandbox, gone when the demo ends.",
+  );
   return rows.length;
 }
 
