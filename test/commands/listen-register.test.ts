@@ -101,8 +101,8 @@ describe('vouchers listen --register (sandbox)', () => {
     await until(() => io.stderrText().includes('Stopped.'), 'the stop');
     await until(() => io.stderrText().includes('still points'), 'the note');
     expect(io.stderrText()).toContain(
-      `The webhook endpoint still points at ${url}: events sent while no listener runs there are not delivered. ` +
-        'Start one again with vouchers listen --register, or remove the endpoint: vouchers webhooks delete"}}\n',
+      `The webhook endpoint still points at ${url}: deliveries fail while no listener runs there, and the API retries each for 24 hours. ` +
+        'Start one again within that time to receive them: vouchers listen --register; or remove the endpoint: vouchers webhooks delete"}}\n',
     );
     expect(io.stderrText()).not.toContain('Put the webhook endpoint back');
   });

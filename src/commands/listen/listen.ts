@@ -358,8 +358,9 @@ async function listenWithInbox(
     // Nothing to put back: the endpoint stays on this listener's URL, which no longer answers.
     say(
       'ENDPOINT_LEFT',
-      `The webhook endpoint still points at ${redactUrl(registered)}: events sent while no listener runs there are not delivered. ` +
-        `Start one again with ${suggestedCommand(f.globals(), ['listen', '--register'])}, or remove the endpoint: ${suggestedCommand(f.globals(), ['webhooks', 'delete'])}\n`,
+      // The API retries a failed delivery for 24 hours: nothing is lost yet.
+      `The webhook endpoint still points at ${redactUrl(registered)}: deliveries fail while no listener runs there, and the API retries each for 24 hours. ` +
+        `Start one again within that time to receive them: ${suggestedCommand(f.globals(), ['listen', '--register'])}; or remove the endpoint: ${suggestedCommand(f.globals(), ['webhooks', 'delete'])}\n`,
     );
   if (previous) {
     try {
