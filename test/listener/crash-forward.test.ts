@@ -124,6 +124,20 @@ describe('events acknowledged and not forwarded', () => {
     expect(good.got).toHaveLength(4);
   }, 30_000);
 
+  it('one event cut off by Ctrl-C is named as one', async () => {
+    const configDir = tempConfigDir();
+    const inbox = join(configDir, 'in', 'events.ndjson');
+    const slow = await app(true);
+    const first = await listenHere(configDir, ['--inbox', inbox, '--forward-to', slow.url]);
+    const url = first.io.stderrText().match(/Listening on (http:\/\/[^\s"]+)/)![1]!;
+    expect((await deliver(url, orderEvent(850, 'order.delivered', 'DELIVERED'))).status).toBe(200);
+    await until(() => slow.got.length === 1, 'the forward to reach the app');
+    expect(await first.stop()).toBe(0);
+    expect(first.io.stderrText()).toContain(
+      'Forwarding of 1 event was cut off by this stop: it is in the inbox, and the next listen --forward-to on this inbox forwards it.',
+    );
+  });
+
   it('a listener stopped by Ctrl-C before the app answered: the next one forwards them, as after a kill', async () => {
     const configDir = tempConfigDir();
     const inbox = join(configDir, 'in', 'events.ndjson');

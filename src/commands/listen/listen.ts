@@ -335,7 +335,7 @@ async function listenWithInbox(
     say(
       'FORWARD_OWED',
       `Forwarding of ${cutOff.size} event${cutOff.size === 1 ? ' was' : 's was'} cut off by this stop: ${cutOff.size === 1 ? 'it is' : 'they are'} in the inbox, ` +
-        'and the next listen --forward-to on this inbox forwards them.\n',
+        `and the next listen --forward-to on this inbox forwards ${cutOff.size === 1 ? 'it' : 'them'}.\n`,
     );
   if (forwarder && notForwarded.size > 0)
     say(
