@@ -13,6 +13,8 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect } from 'vitest';
 import { CsvReader, parseBulkFile, RowScanner, type ScannedItem } from '../../src/commands/orders/bulk-input.js';
+import { HELD_ROWS } from '../../src/commands/orders/bulk-check.js';
+import { UsageError } from '../../src/core/errors/index.js';
 import { batchIdFor, batchTarget, BulkJournal, journalPath, refsPath } from '../../src/core/journal/bulk.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
@@ -387,5 +389,58 @@ describe('keys journalled ahead of sending', () => {
     expect(refs).toHaveLength(40);
     expect(new Set(refs).size).toBe(40);
     expect(usdAvailableMinor(sb)).toBe(START_MINOR - 40 * 10 * 100);
+  });
+});
+
+describe('a file written again while its batch runs', () => {
+  it('past HELD_ROWS rows, rewritten in place with its rows reordered: the run stops with what it read before the change, and no reference is ordered twice', async ({
+    freshSandbox: sb,
+  }) => {
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const n = HELD_ROWS + 1;
+    const funded = await fetch(`${sb.adminUrl}/wallets/fund`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${sb.adminToken}`, 'content-type': 'application/json' },
+      body: JSON.stringify({ currency: 'USD', amount: n * 10 }),
+    });
+    expect(funded.status).toBe(200);
+    const text = csv(n, 'rewritten');
+    const [header, ...rows] = text.trimEnd().split('\n');
+    const reordered = [header, ...rows.reverse()].join('\n') + '\n';
+    const file = join(tempConfigDir(), 'orders.csv');
+    writeFileSync(file, text);
+    const io = testIO({ env: { VOUCHERS_CONFIG_DIR: dir, NO_COLOR: '1' } });
+    const base = createFactory(io, () => ({}), { clock: quickClock() });
+    let rewritten = false;
+    let sent = 0;
+    const f = withRequestHook(base, async (o, c) => {
+      if (o.method === 'POST' && o.path === '/orders') {
+        if (!rewritten) {
+          // Written again in place (the same file, truncated and filled anew), as a generator job would.
+          writeFileSync(file, reordered);
+          rewritten = true;
+        }
+        // A run that went on with the other rows is stopped here rather than left to order them all.
+        if (++sent === HELD_ROWS / 2) io.interrupt();
+      }
+      return c.request(o);
+    });
+    let error: unknown;
+    try {
+      await runBulk(f, { from: file, concurrency: '4', json: true });
+    } catch (e) {
+      error = e;
+    } finally {
+      await base.dispose();
+    }
+    expect(rewritten).toBe(true);
+    expect(error).toBeInstanceOf(UsageError);
+    expect(String(error)).toContain('changed while the batch was running');
+    const refs = refsOf(sb, 'rewritten');
+    // Only the rows read before the change: those of the first pieces of the file.
+    expect(refs.length).toBeLessThan(HELD_ROWS / 2);
+    expect(new Set(refs).size).toBe(refs.length);
+    const summary = JSON.parse(io.stdoutText()) as { ordered: number; rows: number };
+    expect(summary).toMatchObject({ rows: n, ordered: refs.length });
   });
 });

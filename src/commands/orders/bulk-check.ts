@@ -13,7 +13,7 @@ import type { BulkRow } from '../../core/journal/bulk.js';
 import { Carry, ReferenceIndex } from './bulk-identity.js';
 import type { Factory } from '../../core/run/factory.js';
 import { noticeFor } from '../../core/output/notice.js';
-import { scanFile, scanFilePieces, type FileDigest, type RowProblem } from './bulk-input.js';
+import { scanFilePieces, type FileDigest, type RowProblem } from './bulk-input.js';
 import { itemProblem, lookupProducts, productCurrency, stockProblem, unreadProducts } from './preflight.js';
 
 /** At most this many bad rows are named; the rest are counted. */
@@ -57,6 +57,8 @@ export interface Input {
   name: string;
   path: string;
   sha256: string;
+  /** The file as its whole read found it (stampOf): later reads stop if it changed since. */
+  stamp?: string;
   rows: number;
   problems: Problems;
   products: Set<string>;
@@ -86,10 +88,36 @@ function cannotRead(file: string, e: unknown, hint: string): UsageError {
   );
 }
 
-/** The valid rows of a file, read afresh in pieces at each call. */
-export function fileRows(path: string): () => AsyncIterable<BulkRow> {
+/**
+ * What tells a file's content apart without reading it again: another file put at the path
+ * has another inode, and a write in place changes its size or its change time.
+ */
+async function stampOf(path: string): Promise<string | undefined> {
+  const s = await stat(path, { bigint: true }).catch(() => undefined);
+  return s && `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}:${s.ctimeNs}`;
+}
+
+function changedUnderRun(name: string): UsageError {
+  return new UsageError(
+    `${name} changed while the batch was running (written again, replaced or removed): no row read after the change was sent`,
+    'run the same command again once the file is written whole: rows with a reference already ordered are skipped, no row is ordered twice',
+  );
+}
+
+/**
+ * The valid rows of a file, read afresh in pieces at each call. Each piece is used only
+ * once the file is seen to be still the one checked (`stamp`, taken when it was read
+ * whole): a file written again in place while a batch runs would otherwise give other
+ * rows under the line numbers already keyed, ordering some references twice and others
+ * never.
+ */
+export function fileRows(path: string, name: string = path, stamp?: string): () => AsyncIterable<BulkRow> {
   return async function* rows() {
-    for await (const item of scanFile(path, path)) if (item.row) yield item.row;
+    for await (const items of scanFilePieces(path, name)) {
+      // Checked after the piece was read: a change that could have reached it came first.
+      if (stamp !== undefined && (await stampOf(path)) !== stamp) throw changedUnderRun(name);
+      for (const item of items) if (item.row) yield item.row;
+    }
   };
 }
 
@@ -119,7 +147,7 @@ export async function forEachRow(rows: AsyncIterable<BulkRow>, f: (row: BulkRow)
 /** The rows of a checked input: those its first read held, or the file read afresh at each call. */
 export function inputRows(input: Input): () => AsyncIterable<BulkRow> {
   const { held } = input;
-  if (!held) return fileRows(input.path);
+  if (!held) return fileRows(input.path, input.name, input.stamp);
   return () => heldRows(held);
 }
 
@@ -168,6 +196,7 @@ export async function scanInput(f: Factory, file: string, hint = 'give the path 
       `${file} is not a text file (it holds NUL bytes within its first ${binary} bytes): nothing was ordered`,
       `${hint}; a spreadsheet saved as .xlsx is binary: export it as CSV (UTF-8)`,
     );
+  const before = await stampOf(path);
   try {
     for await (const items of scanFilePieces(path, path, digest)) {
       for (const item of items) {
@@ -188,6 +217,12 @@ export async function scanInput(f: Factory, file: string, hint = 'give the path 
     throw cannotRead(file, e, hint);
   }
   input.sha256 = digest.sha256 as string;
+  input.stamp = await stampOf(path);
+  if (input.stamp !== before)
+    throw new UsageError(
+      `${file} changed while it was being read: nothing was ordered`,
+      'run the same command again once the file is written whole',
+    );
   if (held && input.problems.count === 0) input.held = held;
   return input;
 }

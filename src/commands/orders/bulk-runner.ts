@@ -306,6 +306,11 @@ export interface RunOutcome {
    * all (`last` is the latest of them): the server is down or unreachable.
    */
   halted?: { after: number; last: ResultRecord };
+  /**
+   * Set when the rows could not be read any further (the file changed under the run): no
+   * new row started after it, the rows in flight ended first.
+   */
+  unreadable?: unknown;
 }
 
 /**
@@ -333,12 +338,21 @@ export async function runRows(rows: AsyncIterable<BulkRow> | Iterable<BulkRow>, 
   /** Rows keyed here and not started yet. */
   const keyed = new Set<number>();
   let sourceDone = false;
+  let unreadable: unknown;
 
   /** The next group of rows, their first keys journalled; empty once the source is done or the signal fired. */
   const group = async (): Promise<BulkRow[]> => {
     const out: BulkRow[] = [];
     while (out.length < size && !signal.aborted) {
-      const r = sync ? (source as Iterator<BulkRow>).next() : await source.next();
+      let r: IteratorResult<BulkRow>;
+      try {
+        r = sync ? (source as Iterator<BulkRow>).next() : await source.next();
+      } catch (error) {
+        // The rows read so far are run; none after them, and the run ends as the last ones do.
+        unreadable = error;
+        sourceDone = true;
+        break;
+      }
       if (r.done) {
         sourceDone = true;
         break;
@@ -441,6 +455,7 @@ export async function runRows(rows: AsyncIterable<BulkRow> | Iterable<BulkRow>, 
     interrupted: signal.aborted && (!exhausted || cut > 0 || keyed.size > 0),
     unsent: [...keyed],
     ...(halted ? { halted: { after: unsentInARow, last: halted } } : {}),
+    ...(unreadable === undefined ? {} : { unreadable }),
   };
 }
 

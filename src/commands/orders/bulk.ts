@@ -385,6 +385,17 @@ async function finishBatch(
   const state = journal.state;
   // Rows keyed ahead but never sent (Ctrl-C, or the server unreachable): journalled as not sent.
   await journalNotSent(journal, outcome.unsent, new Date(f.clock.now()).toISOString());
+  if (outcome.unreadable !== undefined) {
+    // The file changed under the run: its rows cannot be read for the results file either.
+    const summary = summarize(state, skipped, journal.path, null);
+    await printSummary(io, summary, o.settings);
+    const e = outcome.unreadable;
+    if (!(e instanceof CliError)) throw e;
+    throw new UsageError(
+      `${e.message}. ${summary.ordered} of ${summary.rows} rows are ordered${o.results !== undefined ? '; the results file was not written (its rows are read from the file)' : ''}`,
+      `put the file back as it was and continue the batch (no row is ordered twice): ${run.resumeCmd}; or, once it is written whole, run the new file: rows with a reference already ordered are skipped`,
+    );
+  }
   const resultsPath = o.results !== undefined ? await writeResults(o.results, io.cwd, state, rows(), journal.path) : null;
   const summary = summarize(state, skipped, journal.path, resultsPath);
   try {
