@@ -219,3 +219,57 @@ describe('runRows', () => {
     for (const row of others) expect([rowOutcome(state, row), provablyNotSent(state, row)]).toEqual(['unknown', false]);
   });
 });
+
+describe('a server that stops answering', () => {
+  it('every request times out: halts after as many rows in a row as workers, each row unknown (its key kept for the resume), never "not sent"', async () => {
+    const j = await journal();
+    let calls = 0;
+    const client: ApiClient = {
+      async request<T>(): Promise<ApiResponse<T>> {
+        calls += 1;
+        await new Promise((r) => setImmediate(r));
+        throw new NetworkError(
+          'no response from 127.0.0.1:9 within 1s (TIMEOUT); the request may have reached the server',
+          't',
+          'TIMEOUT',
+          undefined,
+          {
+            mayHaveReached: true,
+          },
+        );
+      },
+      async close() {},
+    };
+    const out = await runAll(rowsOf(ROWS), client, j, new AbortController().signal, 4);
+    await j.close();
+    expect(out.interrupted).toBe(false);
+    expect(out.halted).toMatchObject({ unanswered: true, last: { error_code: 'TIMEOUT' } });
+    expect(out.halted?.after).toBeGreaterThanOrEqual(4);
+    // Four workers: the halt comes within the rows in flight, far from the 50.
+    expect(calls).toBeLessThanOrEqual(8);
+    const state = await readJournalFile(j.path, true);
+    expect(state.results.size).toBe(calls);
+    for (const row of state.results.keys()) expect([rowOutcome(state, row), provablyNotSent(state, row)]).toEqual(['unknown', false]);
+  });
+
+  it('timeouts between answers do not halt it: only rows in a row without any answer count', async () => {
+    const j = await journal();
+    let calls = 0;
+    const client: ApiClient = {
+      async request<T>(opts: RequestOptions): Promise<ApiResponse<T>> {
+        calls += 1;
+        await new Promise((r) => setImmediate(r));
+        if (calls % 2 === 0)
+          throw new NetworkError('no response within 1s (TIMEOUT); the request may have reached the server', 't', 'TIMEOUT', undefined, {
+            mayHaveReached: true,
+          });
+        return delivered<T>(opts);
+      },
+      async close() {},
+    };
+    const out = await runAll(rowsOf(ROWS), client, j, new AbortController().signal, 1);
+    await j.close();
+    expect(out.halted).toBeUndefined();
+    expect(calls).toBe(ROWS);
+  });
+});

@@ -139,6 +139,12 @@ function mismatchedOrder(row: number, error: ContractMismatchError, at: string):
 /** Answers of rows whose request could not leave on any attempt this run (the server down, or not resolving). */
 const UNREACHABLE = new WeakSet<ResultRecord>();
 
+/**
+ * Answers of rows whose requests left and got no answer on any attempt (a timeout, the
+ * connection cut): a server that stopped answering, hung or held up on its way.
+ */
+const UNANSWERED = new WeakSet<ResultRecord>();
+
 /** A row stopped by Ctrl-C before its request left, with a key no request used: reported not sent. */
 const NOT_STARTED = Symbol('not started');
 
@@ -282,6 +288,11 @@ async function runRow(row: BulkRow, deps: RunnerDeps, keyedNow: boolean): Promis
       UNREACHABLE.add(record);
       return record;
     }
+    if (error instanceof NetworkError) {
+      const record = await journal.appendResult(result);
+      UNANSWERED.add(record);
+      return record;
+    }
   }
   return journal.appendResult(result);
 }
@@ -303,9 +314,10 @@ export interface RunOutcome {
   unsent: number[];
   /**
    * Set when the run stopped taking rows because that many in a row could not be sent at
-   * all (`last` is the latest of them): the server is down or unreachable.
+   * all, or got no answer at all (`last` is the latest of them; `unanswered` when it was
+   * sent): the server is down, unreachable or not answering.
    */
-  halted?: { after: number; last: ResultRecord };
+  halted?: { after: number; last: ResultRecord; unanswered: boolean };
   /**
    * Set when the rows could not be read any further (the file changed under the run): no
    * new row started after it, the rows in flight ended first.
@@ -436,8 +448,11 @@ export async function runRows(rows: AsyncIterable<BulkRow> | Iterable<BulkRow>, 
         continue;
       }
       ran += 1;
-      // Whatever its key's past, a request that could not leave says the server is unreachable.
-      if (UNREACHABLE.has(result)) {
+      // Whatever its key's past, a request that could not leave says the server is unreachable;
+      // one that got no answer on any attempt, that it stopped answering. Each row of the
+      // rest would wait out its timeouts in turn, for hours over a large file, sent into the
+      // dark: their keys stay journalled, and a resume finds out.
+      if (UNREACHABLE.has(result) || UNANSWERED.has(result)) {
         if (++unsentInARow >= haltAfter) halted ??= result;
       } else unsentInARow = 0;
       deps.onResult?.(result);
@@ -454,7 +469,7 @@ export async function runRows(rows: AsyncIterable<BulkRow> | Iterable<BulkRow>, 
     ran,
     interrupted: signal.aborted && (!exhausted || cut > 0 || keyed.size > 0),
     unsent: [...keyed],
-    ...(halted ? { halted: { after: unsentInARow, last: halted } } : {}),
+    ...(halted ? { halted: { after: unsentInARow, last: halted, unanswered: UNANSWERED.has(halted) } } : {}),
     ...(unreadable === undefined ? {} : { unreadable }),
   };
 }

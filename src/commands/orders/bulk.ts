@@ -421,11 +421,11 @@ async function finishBatch(
   if (outcome.halted) {
     // The server stopped answering: every row left is either provably not sent or of
     // unknown outcome, and the resume command picks up both.
-    const { after, last } = outcome.halted;
+    const { after, last, unanswered } = outcome.halted;
     const unfinished = unfinishedBatchError(state, summary, resultsPath, resume);
     throw new CliError(
       'network',
-      `stopped sending: ${after} rows in a row could not be sent (${last.error_code ?? 'ERROR'}: ${last.error ?? 'no connection'}). ${unfinished?.message ?? ''}`.trim(),
+      `stopped sending: ${after} rows in a row ${unanswered ? 'got no answer' : 'could not be sent'} (${last.error_code ?? 'ERROR'}: ${last.error ?? 'no connection'}). ${unfinished?.message ?? ''}`.trim(),
       `once the server answers again (check with: ${suggestedCommand(f.globals(), ['doctor'])}), resume; no row is ordered twice: ${resume}`,
     );
   }

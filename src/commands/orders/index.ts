@@ -71,10 +71,11 @@ journals every row's key before sending it; running the same file again (or --re
 skips ordered rows and re-sends rows of unknown outcome (lost answer, 5xx, 429) with their
 same keys; rows the server refused (402, 403, 404, 409 out of stock, 422: nothing was
 created) get a fresh key, so fix the cause, then resume. When the server cannot be
-reached for as many rows in a row as run at once (at least 3), the run stops (exit 7):
-rows whose requests never left are reported "not sent" (NOT_SENT in --results), never
-"unknown", as are rows a stopped run keyed and never sent, in every later run too; a
-resume sends them. One run per batch at a time: a second is refused
+reached, or gives no answer (timeouts), for as many rows in a row as run at once (at least
+3), the run stops (exit 7): rows whose requests never left are reported "not sent"
+(NOT_SENT in --results), never "unknown", as are rows a stopped run keyed and never sent,
+in every later run too; a resume sends them, and re-sends the unanswered ones with their
+keys. One run per batch at a time: a second is refused
 (exit 2) naming the pid and host that hold it.
 
 Before its first order a file is checked whole against the catalog (product, denomination,
