@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runRows } from '../../src/commands/orders/bulk-runner.js';
 import type { ApiClient, ApiResponse, RequestOptions } from '../../src/core/http/types.js';
-import { NetworkError } from '../../src/core/errors/index.js';
+import { ApiError, NetworkError } from '../../src/core/errors/index.js';
 import { BulkJournal, provablyNotSent, readJournalFile, rowOutcome, type BulkRow } from '../../src/core/journal/bulk.js';
 import { systemClock } from '../../src/core/time/clock.js';
 import { systemIds } from '../../src/core/run/ids.js';
@@ -271,5 +271,33 @@ describe('a server that stops answering', () => {
     await j.close();
     expect(out.halted).toBeUndefined();
     expect(calls).toBe(ROWS);
+  });
+});
+
+describe('credentials the server refuses', () => {
+  it('a 401: no new row starts after the first refusal; the rows refused are definite refusals, sent with fresh keys on resume', async () => {
+    const j = await journal();
+    let calls = 0;
+    const client: ApiClient = {
+      async request<T>(): Promise<ApiResponse<T>> {
+        calls += 1;
+        await new Promise((r) => setImmediate(r));
+        throw new ApiError({
+          status: 401,
+          name: 'AuthenticationFailed',
+          code: 'AUTHENTICATION_FAILED',
+          message: 'Authentication failed',
+          traceId: 't',
+        });
+      },
+      async close() {},
+    };
+    const out = await runAll(rowsOf(ROWS), client, j, new AbortController().signal, 4);
+    await j.close();
+    expect(out.halted).toMatchObject({ after: 1, last: { http_status: 401, error_code: 'AUTHENTICATION_FAILED' } });
+    // Only the rows already in flight when the first refusal came: far from the 50.
+    expect(calls).toBeLessThanOrEqual(4);
+    const state = await readJournalFile(j.path, true);
+    for (const row of state.results.keys()) expect(rowOutcome(state, row)).toBe('refused');
   });
 });

@@ -315,7 +315,8 @@ export interface RunOutcome {
   /**
    * Set when the run stopped taking rows because that many in a row could not be sent at
    * all, or got no answer at all (`last` is the latest of them; `unanswered` when it was
-   * sent): the server is down, unreachable or not answering.
+   * sent): the server is down, unreachable or not answering. Also set at the first row
+   * whose credentials the server refused (`last.http_status` 401, `after` 1).
    */
   halted?: { after: number; last: ResultRecord; unanswered: boolean };
   /**
@@ -452,7 +453,10 @@ export async function runRows(rows: AsyncIterable<BulkRow> | Iterable<BulkRow>, 
       // one that got no answer on any attempt, that it stopped answering. Each row of the
       // rest would wait out its timeouts in turn, for hours over a large file, sent into the
       // dark: their keys stay journalled, and a resume finds out.
-      if (UNREACHABLE.has(result) || UNANSWERED.has(result)) {
+      // Credentials refused (401) refuse every row alike: sending the rest would only count
+      // failed authentications against the key (then 429s, waited out row after row).
+      if (result.http_status === 401) halted ??= result;
+      else if (UNREACHABLE.has(result) || UNANSWERED.has(result)) {
         if (++unsentInARow >= haltAfter) halted ??= result;
       } else unsentInARow = 0;
       deps.onResult?.(result);
@@ -469,7 +473,9 @@ export async function runRows(rows: AsyncIterable<BulkRow> | Iterable<BulkRow>, 
     ran,
     interrupted: signal.aborted && (!exhausted || cut > 0 || keyed.size > 0),
     unsent: [...keyed],
-    ...(halted ? { halted: { after: unsentInARow, last: halted, unanswered: UNANSWERED.has(halted) } } : {}),
+    ...(halted
+      ? { halted: { after: halted.http_status === 401 ? 1 : unsentInARow, last: halted, unanswered: UNANSWERED.has(halted) } }
+      : {}),
     ...(unreadable === undefined ? {} : { unreadable }),
   };
 }

@@ -423,6 +423,12 @@ async function finishBatch(
     // unknown outcome, and the resume command picks up both.
     const { after, last, unanswered } = outcome.halted;
     const unfinished = unfinishedBatchError(state, summary, resultsPath, resume);
+    if (last.http_status === 401)
+      throw new CliError(
+        'auth',
+        `stopped sending: the server refused the credentials (HTTP 401 ${last.error_code ?? 'ERROR'}: ${last.error ?? ''}), as it would for every row; nothing was ordered with them. ${unfinished?.message ?? ''}`.trim(),
+        `check the API key and secret (${suggestedCommand(f.globals(), ['doctor'])}), then resume; the refused rows are sent with fresh keys, no row is ordered twice: ${resume}`,
+      );
     throw new CliError(
       'network',
       `stopped sending: ${after} rows in a row ${unanswered ? 'got no answer' : 'could not be sent'} (${last.error_code ?? 'ERROR'}: ${last.error ?? 'no connection'}). ${unfinished?.message ?? ''}`.trim(),
