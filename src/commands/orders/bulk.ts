@@ -427,7 +427,7 @@ async function finishBatch(
       throw new CliError(
         'auth',
         `stopped sending: the server refused the credentials (HTTP 401 ${last.error_code ?? 'ERROR'}: ${last.error ?? ''}), as it would for every row; nothing was ordered with them. ${unfinished?.message ?? ''}`.trim(),
-        `check the API key and secret (${suggestedCommand(f.globals(), ['doctor'])}), then resume; the refused rows are sent with fresh keys, no row is ordered twice: ${resume}`,
+        `check the API key and secret (${suggestedCommand(f.globals(), ['doctor'])}), then resume; the rows it refused are sent again with their keys, no row is ordered twice: ${resume}`,
       );
     throw new CliError(
       'network',

@@ -35,6 +35,9 @@ export function isDefiniteRefusal(r: Pick<ResultRecord, 'ok' | 'http_status' | '
   if (r.ok || r.http_status === null) return false;
   const s = r.http_status;
   if (s < 400 || s >= 500) return false;
+  // Credentials refused: answered before the key is looked at, so it says nothing about what
+  // an earlier request with the same key (a run killed, its answer lost) may have ordered.
+  if (s === 401) return false;
   const code = r.error_code ?? '';
   if (/IDEMPOTEN|IN_PROGRESS|PROCESSING/i.test(code)) return false;
   return !AMBIGUOUS_STATUS.has(s) || NOTHING_MADE.has(code);

@@ -188,6 +188,9 @@ describe('BulkJournal', () => {
       [425, 'TOO_EARLY'],
       [422, 'IDEMPOTENCY_KEY_MISMATCH'],
       [400, 'REQUEST_STILL_PROCESSING'],
+      // Credentials refused before the key is looked at: an earlier request with it may have ordered.
+      [401, 'AUTHENTICATION_FAILED'],
+      [401, 'INVALID_SIGNATURE'],
     ] as const)
       expect(isDefiniteRefusal(r(s, c))).toBe(false);
     expect(isDefiniteRefusal({ ok: true, http_status: 201, error_code: null })).toBe(false);
