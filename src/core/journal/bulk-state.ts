@@ -23,6 +23,9 @@ const AMBIGUOUS_STATUS = new Set([408, 409, 423, 425, 429]);
 /** Codes that, even on those statuses, say nothing was made (the document names INSUFFICIENT_INVENTORY). */
 const NOTHING_MADE = new Set(['INSUFFICIENT_INVENTORY', 'INSUFFICIENT_FUNDS']);
 
+/** Codes of a refusal of who sent the request, not of what it asks: `IP_NOT_ALLOWED`, `INVALID_SIGNATURE`, `AUTHENTICATION_FAILED`… */
+const PRE_KEY_CODE = /AUTH|SIGNATURE|TIMESTAMP|(^|_)IP(_|$)|ALLOWLIST|WHITELIST|CREDENTIAL|API_?KEY|TOKEN/i;
+
 /**
  * A failed answer that proves nothing was created for its key: a 4xx the server decided
  * (insufficient funds or inventory, forbidden, not found, validation…). Not a 408/409/423/
@@ -35,10 +38,13 @@ export function isDefiniteRefusal(r: Pick<ResultRecord, 'ok' | 'http_status' | '
   if (r.ok || r.http_status === null) return false;
   const s = r.http_status;
   if (s < 400 || s >= 500) return false;
-  // Credentials refused: answered before the key is looked at, so it says nothing about what
-  // an earlier request with the same key (a run killed, its answer lost) may have ordered.
+  // Who sent it refused (credentials, signature, source address; a bare 403 from a proxy or
+  // a firewall, its body not the server's): answered before the key is looked at, so it says
+  // nothing about what an earlier request with the same key (a run killed, its answer lost)
+  // may have ordered. The document leaves these statuses open; the code says it on any.
   if (s === 401) return false;
   const code = r.error_code ?? '';
+  if (PRE_KEY_CODE.test(code) || (s === 403 && (code === '' || /^HTTP_\d+$/.test(code)))) return false;
   if (/IDEMPOTEN|IN_PROGRESS|PROCESSING/i.test(code)) return false;
   return !AMBIGUOUS_STATUS.has(s) || NOTHING_MADE.has(code);
 }

@@ -191,6 +191,15 @@ describe('BulkJournal', () => {
       // Credentials refused before the key is looked at: an earlier request with it may have ordered.
       [401, 'AUTHENTICATION_FAILED'],
       [401, 'INVALID_SIGNATURE'],
+      // So are the source address and a signature, whatever the status a server gives them,
+      // and a 403 that is no answer of the server's (a proxy's page: no code of its own).
+      [403, 'IP_NOT_ALLOWED'],
+      [400, 'INVALID_SIGNATURE'],
+      [403, 'SIGNATURE_MISMATCH'],
+      [422, 'TIMESTAMP_OUT_OF_WINDOW'],
+      [403, 'FORBIDDEN_IP'],
+      [403, 'HTTP_403'],
+      [403, null],
     ] as const)
       expect(isDefiniteRefusal(r(s, c))).toBe(false);
     expect(isDefiniteRefusal({ ok: true, http_status: 201, error_code: null })).toBe(false);
