@@ -110,3 +110,22 @@ describe('bulk --dry-run agrees with the single-order dry run', () => {
     expect(orderCount(sb)).toBe(0);
   });
 });
+
+describe('a file with no rows', () => {
+  it('an empty .ndjson file is told what NDJSON needs, a header-only CSV what a CSV needs; exit 2, nothing ordered', async ({
+    freshSandbox: sb,
+  }) => {
+    const configDir = await profileDir(sb, 'local');
+    const ndjson = join(tempConfigDir(), 'orders.ndjson');
+    writeFileSync(ndjson, '');
+    const empty = await runCli(['orders', 'create', '--from', ndjson], { configDir });
+    expect(empty.code, empty.stderr).toBe(2);
+    expect(empty.stderr).toMatch(/holds no rows/);
+    expect(empty.stderr).toMatch(/NDJSON file needs one order per line/);
+    expect(empty.stderr).not.toMatch(/CSV needs a header/);
+    const csv = await runCli(['orders', 'create', '--from', file([])], { configDir });
+    expect(csv.code, csv.stderr).toBe(2);
+    expect(csv.stderr).toMatch(/a CSV needs a header/);
+    expect(orderCount(sb)).toBe(0);
+  });
+});

@@ -43,6 +43,7 @@ import { printRecord } from '../../core/output/print.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
 import { startProgress } from './bulk-progress.js';
+import { detectFormat } from './bulk-input.js';
 import { badRows, describeTotals, inputRows, preflightRows, Problems, scanInput, type Input } from './bulk-check.js';
 import { assertResultsWritable, printSummary, summarize, unfinishedBatchError, writeResults } from './bulk-report.js';
 import { journalNotSent, runRows } from './bulk-runner.js';
@@ -79,7 +80,9 @@ export async function runBulk(f: Factory, o: BulkOptions): Promise<void> {
     if (input.rows === 0)
       throw new UsageError(
         `${o.from} holds no rows`,
-        `a CSV needs a header (product_id,denomination,quantity,reference,currency) and at least one row`,
+        detectFormat(o.from, '') === 'ndjson'
+          ? 'an NDJSON file needs one order per line, e.g. {"product_id":"…","denomination":10,"quantity":1,"reference":"…"}'
+          : `a CSV needs a header (product_id,denomination,quantity,reference,currency) and at least one row`,
       );
   }
   if (o.results !== undefined) await assertResultsWritable(o.results, io.cwd, o.from);
