@@ -379,8 +379,15 @@ describe('vouchers certify', () => {
         expect(statusOf(report, 'access.credentials')).toBe('pass');
         expect(r.stdout + r.stderr).not.toContain('whsec_the_wrong_one_9876543210');
         // Deliveries to the partner's own receiver carry no trace IDs, and the hint does not promise any.
+        // With --json nothing is shown above the error: the failures are in the report.
         const { error } = JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: { hint: string } };
-        expect(error.hint).toBe('each failure above shows what was expected, what came and a command that repeats the request');
+        expect(error.hint).toBe('each failure in the report shows what was expected, what came and a command that repeats the request');
+        // The pretty report shows them: above the error.
+        const shown = await runCli(['certify', '--profile', 'local', '--only', 'access,target', '--webhook-target', receiver.url], {
+          configDir,
+        });
+        expect(shown.code).toBe(9);
+        expect(shown.stderr).toContain('each failure above shows what was expected');
       } finally {
         await receiver.close();
       }

@@ -319,7 +319,8 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
     const failed = failing.map((r) => r.id);
     // Checks of the partner's own receiver (target.*) send to it, not to the API: no trace IDs.
     const traced = failing.some((r) => r.trace_ids.length > 0);
-    const explain = `each failure above shows what was expected, what came${traced ? ', its trace IDs' : ''} and a command that repeats the request`;
+    // Shown above only by the pretty reporter; otherwise in the report (JSON, JUnit, Markdown) alone.
+    const explain = `each failure ${pretty ? 'above' : 'in the report'} shows what was expected, what came${traced ? ', its trace IDs' : ''} and a command that repeats the request`;
     if (noneRan) {
       const reasons = [...new Set(results.map((r) => r.message))].slice(0, 3).join('; ');
       throw new CertificationError(
