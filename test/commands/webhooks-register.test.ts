@@ -163,20 +163,25 @@ describe('webhooks show and delete', () => {
   });
 });
 
-describe('webhooks register --fields naming a field the answer lacks', () => {
-  it('registers, prints it empty and exits 0, never a usage error after the endpoint was registered', async () => {
+describe('webhooks register --fields naming a field this version does not know', () => {
+  it('is refused before anything is registered (exit 2): the endpoint and its signing secret stay as they were', async () => {
+    const before = savedSecret();
     const t = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks-fields', '--fields', 'webhook_id,bogus'], {
       env: bare,
       configDir,
     });
-    expect(t.stderr).not.toContain('unknown field');
-    expect(t.code).toBe(0);
-    expect(t.stdout).toMatch(/^webhook_id\twh_\w+\nbogus\t\n$/);
-    const j = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks-fields', '--json', '--fields', 'url,bogus'], {
+    expect(t.code).toBe(2);
+    expect(t.stderr).toContain('unknown field: bogus');
+    expect(t.stdout).toBe('');
+    expect(savedSecret()).toBe(before);
+    const shown = await runCli(['webhooks', 'show', '--json'], { env: bare, configDir });
+    expect(shown.stdout).not.toContain('hooks-fields');
+    // A field it knows prints as ever.
+    const j = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks-fields', '--json', '--fields', 'url'], {
       env: bare,
       configDir,
     });
     expect(j.code).toBe(0);
-    expect(JSON.parse(j.stdout)).toEqual({ url: 'http://127.0.0.1:9/hooks-fields', bogus: null });
+    expect(JSON.parse(j.stdout)).toEqual({ url: 'http://127.0.0.1:9/hooks-fields' });
   });
 });

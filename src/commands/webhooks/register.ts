@@ -190,7 +190,9 @@ const FIELDS = ['webhook_id', 'url', 'events', 'description', 'created_at', 'upd
 export async function run(f: Factory, options: WebhooksRegisterOptions): Promise<void> {
   const request = registerRequest(options);
   const settings = resolveOutput(f.io, options, f.globals().color !== false);
-  if (await handleFieldsFlag(f.io, settings, FIELDS, { open: true })) return;
+  // Before anything is registered, as orders and payouts create: only the fields this version
+  // knows, so a typo is a usage error before the endpoint and its secret change, never after.
+  if (await handleFieldsFlag(f.io, settings, FIELDS)) return;
   // GET /webhooks at most once, and only when it decides something.
   let lookup: Promise<Current> | undefined;
   const current = () => (lookup ??= currentEndpoint(f));
