@@ -127,7 +127,10 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
         admin = { url: profile.admin_url.replace(/\/+$/, ''), token: profile.admin_token, profile: profile.name };
         needs.admin = true;
       } else {
-        needs.admin = `profile "${profile.name}" has no sandbox admin URL and token (a profile written by vouchers sandbox start has them)`;
+        // Credentials from the environment alone name a profile that may not exist.
+        needs.admin = profile.exists
+          ? `profile "${profile.name}" has no sandbox admin URL and token (a profile written by vouchers sandbox start has them)`
+          : `there is no profile "${profile.name}", so no sandbox admin URL and token (a profile written by vouchers sandbox start has them)`;
       }
       needs.webhooks =
         options.publicUrl || isLoopbackUrl(baseUrl)

@@ -429,3 +429,17 @@ describe('vouchers certify', () => {
     expect(readdirSync(tmp)).toEqual([]);
   });
 });
+
+describe('certify with credentials from the environment alone', () => {
+  it('a check that needs the operator surface is skipped saying there is no profile, not that the profile lacks it', async () => {
+    sb = await startSandbox({ port: 0, host: '127.0.0.1', timeScale: 0.02, quiet: true, limits: FAST_LIMITS });
+    const r = await runCli(['certify', '--json', '--only', 'access,errors.insufficient-funds'], {
+      configDir: tempConfigDir(),
+      env: { VOUCHERS_BASE_URL: sb.baseUrl, VOUCHERS_API_KEY: sb.apiKey, VOUCHERS_API_SECRET: sb.apiSecret },
+    });
+    const check = reportOf(r).checks.find((c) => c.id === 'errors.insufficient-funds');
+    expect(check?.status, r.stderr).toBe('skip');
+    expect(check?.message).toContain('there is no profile "default", so no sandbox admin URL and token');
+    expect(r.stdout + r.stderr).not.toContain('profile "default" has no sandbox admin URL');
+  });
+});
