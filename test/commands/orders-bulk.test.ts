@@ -354,12 +354,15 @@ describe('orders create --from', () => {
     expect(r.stderr).toContain(`resume; no row is ordered twice: vouchers orders create --resume ${batch}`);
     // A few rows ran into the closed server; the rest were never started.
     const notSentLines = r.stderr.split('\n').filter((l) => /^line \d+: not sent: ECONNREFUSED: .*the request was not sent/.test(l));
-    expect(notSentLines.length).toBeGreaterThanOrEqual(3);
-    expect(notSentLines.length).toBeLessThanOrEqual(4);
     const csv = readFileSync(results, 'utf8').trim().split('\n').slice(1);
     const status = (line: string) => line.split(',')[2];
     const rowsNotSent = csv.filter((l) => status(l) === 'NOT_SENT').map((l) => Number(l.split(',')[0]));
     const unknown = csv.filter((l) => status(l) === 'UNKNOWN');
+    // The stop came after 3 rows in a row without an answer: those the closed server refused to
+    // connect, and those in flight when it closed (cut off: unknown), which count as well.
+    expect(notSentLines.length).toBeGreaterThanOrEqual(1);
+    expect(notSentLines.length + unknown.length).toBeGreaterThanOrEqual(3);
+    expect(notSentLines.length).toBeLessThanOrEqual(4);
     expect(csv.filter((l) => status(l) !== 'NOT_SENT' && status(l) !== 'UNKNOWN')).toHaveLength(ordered);
     expect(unknown.length).toBeLessThanOrEqual(2);
     expect(rowsNotSent.length).toBe(300 - ordered - unknown.length);
