@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { runRows } from '../../src/commands/orders/bulk-runner.js';
 import type { ApiClient, ApiResponse, RequestOptions } from '../../src/core/http/types.js';
 import { ApiError, NetworkError } from '../../src/core/errors/index.js';
-import { BulkJournal, provablyNotSent, readJournalFile, rowOutcome, type BulkRow } from '../../src/core/journal/bulk.js';
+import { BulkJournal, provablyNotSent, readJournalFile, rowDigest, rowOutcome, type BulkRow } from '../../src/core/journal/bulk.js';
 import { systemClock } from '../../src/core/time/clock.js';
 import { systemIds } from '../../src/core/run/ids.js';
 
@@ -299,5 +299,92 @@ describe('credentials the server refuses', () => {
     expect(calls).toBeLessThanOrEqual(4);
     const state = await readJournalFile(j.path, true);
     for (const row of state.results.keys()) expect(rowOutcome(state, row)).toBe('unknown');
+  });
+});
+
+/** A client that refuses every order for want of funds, noting each request as `METHOD key`. */
+function refusingFunds(sent: string[]): ApiClient {
+  return {
+    async request<T>(opts: RequestOptions): Promise<ApiResponse<T>> {
+      sent.push(`${opts.method} ${opts.idempotencyKey}`);
+      throw new ApiError({ status: 402, name: 'InsufficientFunds', code: 'INSUFFICIENT_FUNDS', message: 'balance too low', traceId: 't' });
+    },
+    async close() {},
+  };
+}
+
+describe('a row refused under a key an earlier request used, its answer lost', () => {
+  it('is asked for by reference before it gets a new key: the order the lost answer made is found, not placed again', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'vouchers-runner-'));
+    const header = {
+      batch_id: 'bat_runner0002',
+      source: 'orders.csv',
+      sha256: '0'.repeat(64),
+      created_at: new Date().toISOString(),
+      row_count: 1,
+    };
+    const [row] = rowsOf(1) as [BulkRow];
+    // A run keyed the row and sent it, and was killed before its answer came: the key, no result.
+    const first = await BulkJournal.create(dir, header);
+    await first.appendKey(row.row, 'key-lost-answer', new Date().toISOString(), 1, { ref: row.reference ?? null, digest: rowDigest(row) });
+    await first.close();
+
+    // The next run sends it with that key and is refused before the server looks at the key
+    // (the funds the lost request spent are gone): refused, and marked so.
+    const sent: string[] = [];
+    const refusing = refusingFunds(sent);
+    const second = (await BulkJournal.open(dir, header.batch_id))!;
+    await runAll([row], refusing, second, new AbortController().signal, 1);
+    await second.close();
+    expect(sent).toEqual(['POST key-lost-answer']);
+    let state = await readJournalFile(second.path, true);
+    expect(rowOutcome(state, row.row)).toBe('refused');
+    expect(state.results.get(row.row)).toMatchObject({ http_status: 402, after_unknown: true });
+
+    // The run after it asks by reference first, finds the order, and places nothing.
+    const asked: string[] = [];
+    const finding: ApiClient = {
+      async request<T>(opts: RequestOptions): Promise<ApiResponse<T>> {
+        asked.push(`${opts.method} ${opts.path}`);
+        if (opts.method !== 'GET') throw new Error('no order may be placed');
+        const order = {
+          order_id: 'ord_made_by_lost_answer',
+          reference: row.reference,
+          status: 'DELIVERED',
+          total_amount: 10,
+          currency: 'USD',
+        };
+        const data = { data: [order], has_more: false, next_cursor: null };
+        return {
+          status: 200,
+          headers: {},
+          data: data as T,
+          text: '',
+          traceId: 'b'.repeat(32),
+          replayed: false,
+          attempts: 1,
+          idempotencyKey: undefined,
+          durationMs: 0,
+        };
+      },
+      async close() {},
+    };
+    const third = (await BulkJournal.open(dir, header.batch_id))!;
+    await runAll([row], finding, third, new AbortController().signal, 1);
+    await third.close();
+    expect(asked).toEqual(['GET /orders']);
+    state = await readJournalFile(third.path, true);
+    expect(rowOutcome(state, row.row)).toBe('ordered');
+    expect(state.results.get(row.row)).toMatchObject({ ok: true, order_id: 'ord_made_by_lost_answer', found_by_reference: true });
+  });
+
+  it('a refusal of a key this run made is no such case: the next run gives the row a new key at once', async () => {
+    const j = await journal();
+    const [row] = rowsOf(1) as [BulkRow];
+    await runAll([row], refusingFunds([]), j, new AbortController().signal, 1);
+    await j.close();
+    const state = await readJournalFile(j.path, true);
+    expect(rowOutcome(state, row.row)).toBe('refused');
+    expect(state.results.get(row.row)?.after_unknown).toBeUndefined();
   });
 });

@@ -14,7 +14,15 @@ import type { CreateOrderRequest, Order } from '../../contract/orders.js';
 import { ApiError, CliError, NetworkError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { ContractMismatchError } from '../../core/http/validate.js';
-import { keyNeverUsed, rowDigest, rowOutcome, type BulkJournal, type BulkRow, type ResultRecord } from '../../core/journal/bulk.js';
+import {
+  isDefiniteRefusal,
+  keyNeverUsed,
+  rowDigest,
+  rowOutcome,
+  type BulkJournal,
+  type BulkRow,
+  type ResultRecord,
+} from '../../core/journal/bulk.js';
 import type { Clock } from '../../core/time/clock.js';
 import { iso as isoOf } from '../../core/time/iso.js';
 import type { Ids } from '../../core/run/ids.js';
@@ -170,14 +178,21 @@ async function runRow(row: BulkRow, deps: RunnerDeps, keyedNow: boolean): Promis
   const open = !fresh && key !== undefined && (outcome === 'unknown' || outcome === 'pending');
   const keyAt = open ? Date.parse(journal.state.keyAt.get(row.row) ?? '') : NaN;
   const expired = Number.isFinite(keyAt) && clock.now() - keyAt >= KEY_TRUST_MS;
-  if (open && (expired || journal.state.lookup.has(row.row))) {
+  // Refused under a key an earlier request may have used, its answer lost: a new key could
+  // order what that request already did.
+  const refusedAfterLoss =
+    !fresh && key !== undefined && outcome === 'refused' && journal.state.results.get(row.row)?.after_unknown === true;
+  if ((open && (expired || journal.state.lookup.has(row.row))) || refusedAfterLoss) {
     // The answer was lost and the server may have forgotten the key (or the row changed, so
-    // the key no longer fits it): a blind re-send could order twice. Ask by reference first.
+    // the key no longer fits it, or a later refusal under it says nothing of the earlier
+    // request): a blind re-send, or a new key, could order twice. Ask by reference first.
     const base = noAnswer(row.row, attempt);
     const sentAt = journal.state.keyAt.get(row.row);
-    const why = expired
-      ? `its key ${key} (sent ${sentAt}) is older than the server's 24 h idempotency window`
-      : 'the row changed since its key was sent';
+    const why = refusedAfterLoss
+      ? `its key ${key} was refused after a request with it whose answer was lost, and that refusal may have come before the server looked at the key`
+      : expired
+        ? `its key ${key} (sent ${sentAt}) is older than the server's 24 h idempotency window`
+        : 'the row changed since its key was sent';
     let found: Lookup | undefined;
     if (row.reference !== undefined) {
       try {
@@ -280,6 +295,8 @@ async function runRow(row: BulkRow, deps: RunnerDeps, keyedNow: boolean): Promis
         : failureOf(row.row, error, iso(clock))),
       ...(attempt > 1 ? { attempt } : {}),
     };
+    // A key an earlier request may have used (its answer lost): this refusal proves nothing of that request.
+    if (!unusedKey && isDefiniteRefusal({ ...result, ok: false })) result.after_unknown = true;
     if (error instanceof NetworkError && !error.mayHaveReached) {
       // Provably never sent: a key no earlier request used, and no attempt of this one left
       // (a key used before, e.g. by a run stopped without its answer, may have ordered).

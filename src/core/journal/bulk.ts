@@ -120,6 +120,14 @@ export interface ResultRecord {
    */
   row_changed?: true;
   /**
+   * A refusal of a key an earlier request may have used without its answer being known (a
+   * run killed, the answer lost): the refusal proves only that this request made nothing,
+   * and one that comes before the server looks at the key (its funds already spent by the
+   * earlier request, say) says nothing of that request. The next run asks by reference
+   * before it gives the row a new key.
+   */
+  after_unknown?: true;
+  /**
    * Provably never sent: the key was new in this run and every attempt failed before a
    * byte left (connection refused, DNS…). The row counts as not sent, not as unknown.
    */
