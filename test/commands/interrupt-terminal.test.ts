@@ -78,7 +78,8 @@ async function onTerminal(): Promise<{ pid: number; output: () => string; exited
   // --json: no spinner drawn over the line, so the ^C stays where the terminal echoed it.
   const command = `stty cols ${COLUMNS} rows 24; echo pid=$$; exec "${process.execPath}" "${BIN}" orders get ord_1 --json`;
   const term = spawn('script', ['-qfec', command, '/dev/null'], {
-    env: { ...process.env, ...cliEnvFor(server), VOUCHERS_CONFIG_DIR: join(dir, 'config'), HOME: dir, TERM: 'xterm' },
+    // A terminal with cursor control, as a user's: not a CI job's log (CI set, as the test run may have it).
+    env: { ...process.env, ...cliEnvFor(server), VOUCHERS_CONFIG_DIR: join(dir, 'config'), HOME: dir, TERM: 'xterm', CI: '' },
     stdio: ['pipe', 'pipe', 'pipe'],
   });
   let out = '';
