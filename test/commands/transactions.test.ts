@@ -96,6 +96,21 @@ describe('transactions list', () => {
     const lines = csv.stdout.trim().split('\n');
     expect(lines[0]).toBe('transaction_id,type,amount');
     expect(lines).toHaveLength(all.length + 1);
+
+    // A field the table makes (reference: the order or payout id) is in JSON and NDJSON as in CSV.
+    const referenced = await runCli(['transactions', 'list', '--all', '--json', '--fields', 'transaction_id,reference'], { env });
+    const rows = JSON.parse(referenced.stdout) as { transaction_id: string; reference: string }[];
+    expect(rows.map((r) => r.reference)).toEqual(all.map((t) => t.order_id ?? t.payout_id ?? ''));
+    expect(rows.some((r) => r.reference.startsWith('ord_'))).toBe(true);
+    const ndjson = await runCli(['transactions', 'list', '--all', '--output', 'ndjson', '--fields', 'reference'], { env });
+    expect(
+      ndjson.stdout
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { reference: string }).reference),
+    ).toEqual(rows.map((r) => r.reference));
+    const refCsv = await runCli(['transactions', 'list', '--all', '--output', 'csv', '--fields', 'reference'], { env });
+    expect(refCsv.stdout.split('\n').slice(1, -1)).toEqual(rows.map((r) => r.reference));
   });
 
   it('--all on a terminal shows progress on stderr and prints the table', async () => {

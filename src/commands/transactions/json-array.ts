@@ -4,14 +4,20 @@
  * codes among a row's fields are masked, as printList masks them with `maskCodes`.
  */
 import { out, type IO } from '../../core/io/io.js';
-import { pick } from '../../core/output/cell-text.js';
+import { pickFields, type Column } from '../../core/output/print.js';
 import { jsonDocument } from '../../core/output/json-text.js';
 import { listRowMasked, rowCodesMasked } from '../../core/output/mask.js';
 
-export async function streamJsonArray(io: IO, rows: AsyncIterable<unknown>, fields?: string[]): Promise<number> {
+export async function streamJsonArray<T>(
+  io: IO,
+  rows: AsyncIterable<T>,
+  fields: string[] | undefined,
+  columns: Column<T>[],
+): Promise<number> {
   let count = 0;
-  // Codes masked in the whole row (a code is told by its record too), then the fields asked for picked.
-  const picked = (row: unknown) => listRowMasked(pick(rowCodesMasked(row), fields));
+  // Codes masked in the whole row (a code is told by its record too), then the fields asked for
+  // picked (one a column makes, as the CSV gives it).
+  const picked = (row: T) => listRowMasked(pickFields(rowCodesMasked(row) as T, fields, columns));
   if (io.jsonQuery) {
     // A query needs the whole array: held in memory only when one is given.
     const all: unknown[] = [];

@@ -190,7 +190,7 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
     },
   });
   try {
-    if (settings.format === 'json') await streamJsonArray(f.io, rows, settings.fields);
+    if (settings.format === 'json') await streamJsonArray(f.io, rows, settings.fields, TRANSACTION_COLUMNS);
     else
       await printList(f.io, rows, TRANSACTION_COLUMNS, settings, {
         empty: 'No transactions match.',

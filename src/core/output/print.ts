@@ -142,6 +142,23 @@ export async function handleFieldsFlag(
   return false;
 }
 
+/**
+ * The fields asked for of a row, for JSON: each under its own name (pick), and a field only a
+ * column makes (`reference`: a transaction's order or payout id) as the CSV gives it, not
+ * left out.
+ */
+export function pickFields<T>(row: T, fields: string[] | undefined, columns: Column<T>[]): unknown {
+  const picked = pick(row, fields);
+  if (!fields || picked === null || typeof picked !== 'object') return picked;
+  const record = picked as Record<string, unknown>;
+  for (const f of fields) {
+    if (record[f] !== undefined) continue;
+    const col = columns.find((c) => c.field === f);
+    if (col && (col.get || col.csv)) record[f] = rawOrValue(col, row);
+  }
+  return record;
+}
+
 function valueOf<T>(col: Column<T>, row: T): unknown {
   return col.get ? col.get(row) : (row as Record<string, unknown>)[col.field];
 }
@@ -268,7 +285,7 @@ export async function printList<T>(
   switch (settings.format) {
     case 'json': {
       const all: unknown[] = [];
-      for await (const r of iterate(rows)) all.push(pick(r, settings.fields));
+      for await (const r of iterate(rows)) all.push(pickFields(r, settings.fields, cols));
       await out(io, jsonDocument(io, all, 2));
       return all.length;
     }
@@ -283,7 +300,7 @@ export async function printList<T>(
         for await (const r of iterate(rows)) {
           await lines.add(
             settings.format === 'ndjson'
-              ? jsonLine(io, pick(r, settings.fields))
+              ? jsonLine(io, pickFields(r, settings.fields, cols))
               : settings.format === 'csv'
                 ? cols.map((c) => csvCell(rawOrValue(c, r))).join(',') + '\n'
                 : cols.map((c) => tsvCell(valueOf(c, r))).join('\t') + '\n',
