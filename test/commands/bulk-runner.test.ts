@@ -96,6 +96,26 @@ function runAll(
   return runRows(rows, { client, journal: j, clock: systemClock, ids: systemIds, signal, concurrency });
 }
 
+/**
+ * A client whose every request fails a turn later with `error()`; `calls()` counts the
+ * requests and `sent` notes each as `METHOD key`.
+ */
+function failingClient(error: () => Error): { client: ApiClient; calls: () => number; sent: string[] } {
+  const sent: string[] = [];
+  const client: ApiClient = {
+    async request<T>(opts: RequestOptions): Promise<ApiResponse<T>> {
+      sent.push(`${opts.method} ${opts.idempotencyKey}`);
+      await new Promise((r) => setImmediate(r));
+      throw error();
+    },
+    async close() {},
+  };
+  return { client, calls: () => sent.length, sent };
+}
+
+const refusedForFunds = () =>
+  new ApiError({ status: 402, name: 'InsufficientFunds', code: 'INSUFFICIENT_FUNDS', message: 'balance too low', traceId: 't' });
+
 describe('runRows', () => {
   for (const [what, source] of [
     ['rows held in memory (a sync iterable)', (rows: BulkRow[]) => rows],
@@ -185,23 +205,12 @@ describe('runRows', () => {
     // Rows 3–20 were keyed by an earlier run that stopped without their answers: they may have been sent then.
     for (let row = 3; row <= 20; row++)
       await j.appendKey(row, `key-of-an-earlier-run-${row}`, new Date().toISOString(), 1, { ref: `r-${row - 2}`, digest: 'x' });
-    let calls = 0;
-    const client: ApiClient = {
-      async request<T>(): Promise<ApiResponse<T>> {
-        calls += 1;
-        await new Promise((r) => setImmediate(r));
-        throw new NetworkError(
-          'could not connect to 127.0.0.1:9 (ECONNREFUSED); the request was not sent',
-          't',
-          'ECONNREFUSED',
-          undefined,
-          {
-            mayHaveReached: false,
-          },
-        );
-      },
-      async close() {},
-    };
+    const { client, calls } = failingClient(
+      () =>
+        new NetworkError('could not connect to 127.0.0.1:9 (ECONNREFUSED); the request was not sent', 't', 'ECONNREFUSED', undefined, {
+          mayHaveReached: false,
+        }),
+    );
     const out = await runAll(rowsOf(ROWS), client, j, new AbortController().signal, 4);
     await j.close();
     expect(out.interrupted).toBe(false);
@@ -209,13 +218,13 @@ describe('runRows', () => {
     expect(out.halted?.last.error_code).toBe('ECONNREFUSED');
     // Four workers: the halt comes within the rows in flight, far from the 50, whether or not
     // the rows' keys were used before (the server is unreachable either way).
-    expect(calls).toBeLessThanOrEqual(8);
-    expect(out.ran).toBe(calls);
+    expect(calls()).toBeLessThanOrEqual(8);
+    expect(out.ran).toBe(calls());
     const state = await readJournalFile(j.path, true);
     // Only row 2's key is new in this run: "not sent". The others may have been sent before: unknown.
     expect([rowOutcome(state, 2), provablyNotSent(state, 2)]).toEqual(['pending', true]);
     const others = [...state.results.keys()].filter((row) => row !== 2);
-    expect(others.length).toBe(calls - 1);
+    expect(others.length).toBe(calls() - 1);
     for (const row of others) expect([rowOutcome(state, row), provablyNotSent(state, row)]).toEqual(['unknown', false]);
   });
 });
@@ -223,32 +232,25 @@ describe('runRows', () => {
 describe('a server that stops answering', () => {
   it('every request times out: halts after as many rows in a row as workers, each row unknown (its key kept for the resume), never "not sent"', async () => {
     const j = await journal();
-    let calls = 0;
-    const client: ApiClient = {
-      async request<T>(): Promise<ApiResponse<T>> {
-        calls += 1;
-        await new Promise((r) => setImmediate(r));
-        throw new NetworkError(
+    const { client, calls } = failingClient(
+      () =>
+        new NetworkError(
           'no response from 127.0.0.1:9 within 1s (TIMEOUT); the request may have reached the server',
           't',
           'TIMEOUT',
           undefined,
-          {
-            mayHaveReached: true,
-          },
-        );
-      },
-      async close() {},
-    };
+          { mayHaveReached: true },
+        ),
+    );
     const out = await runAll(rowsOf(ROWS), client, j, new AbortController().signal, 4);
     await j.close();
     expect(out.interrupted).toBe(false);
     expect(out.halted).toMatchObject({ unanswered: true, last: { error_code: 'TIMEOUT' } });
     expect(out.halted?.after).toBeGreaterThanOrEqual(4);
     // Four workers: the halt comes within the rows in flight, far from the 50.
-    expect(calls).toBeLessThanOrEqual(8);
+    expect(calls()).toBeLessThanOrEqual(8);
     const state = await readJournalFile(j.path, true);
-    expect(state.results.size).toBe(calls);
+    expect(state.results.size).toBe(calls());
     for (const row of state.results.keys()) expect([rowOutcome(state, row), provablyNotSent(state, row)]).toEqual(['unknown', false]);
   });
 
@@ -277,41 +279,25 @@ describe('a server that stops answering', () => {
 describe('credentials the server refuses', () => {
   it('a 401: no new row starts after the first refusal; the rows refused stay unknown, sent again with their keys on resume', async () => {
     const j = await journal();
-    let calls = 0;
-    const client: ApiClient = {
-      async request<T>(): Promise<ApiResponse<T>> {
-        calls += 1;
-        await new Promise((r) => setImmediate(r));
-        throw new ApiError({
+    const { client, calls } = failingClient(
+      () =>
+        new ApiError({
           status: 401,
           name: 'AuthenticationFailed',
           code: 'AUTHENTICATION_FAILED',
           message: 'Authentication failed',
           traceId: 't',
-        });
-      },
-      async close() {},
-    };
+        }),
+    );
     const out = await runAll(rowsOf(ROWS), client, j, new AbortController().signal, 4);
     await j.close();
     expect(out.halted).toMatchObject({ after: 1, last: { http_status: 401, error_code: 'AUTHENTICATION_FAILED' } });
     // Only the rows already in flight when the first refusal came: far from the 50.
-    expect(calls).toBeLessThanOrEqual(4);
+    expect(calls()).toBeLessThanOrEqual(4);
     const state = await readJournalFile(j.path, true);
     for (const row of state.results.keys()) expect(rowOutcome(state, row)).toBe('unknown');
   });
 });
-
-/** A client that refuses every order for want of funds, noting each request as `METHOD key`. */
-function refusingFunds(sent: string[]): ApiClient {
-  return {
-    async request<T>(opts: RequestOptions): Promise<ApiResponse<T>> {
-      sent.push(`${opts.method} ${opts.idempotencyKey}`);
-      throw new ApiError({ status: 402, name: 'InsufficientFunds', code: 'INSUFFICIENT_FUNDS', message: 'balance too low', traceId: 't' });
-    },
-    async close() {},
-  };
-}
 
 describe('a row refused under a key an earlier request used, its answer lost', () => {
   it('is asked for by reference before it gets a new key: the order the lost answer made is found, not placed again', async () => {
@@ -331,8 +317,7 @@ describe('a row refused under a key an earlier request used, its answer lost', (
 
     // The next run sends it with that key and is refused before the server looks at the key
     // (the funds the lost request spent are gone): refused, and marked so.
-    const sent: string[] = [];
-    const refusing = refusingFunds(sent);
+    const { client: refusing, sent } = failingClient(refusedForFunds);
     const second = (await BulkJournal.open(dir, header.batch_id))!;
     await runAll([row], refusing, second, new AbortController().signal, 1);
     await second.close();
@@ -381,7 +366,7 @@ describe('a row refused under a key an earlier request used, its answer lost', (
   it('a refusal of a key this run made is no such case: the next run gives the row a new key at once', async () => {
     const j = await journal();
     const [row] = rowsOf(1) as [BulkRow];
-    await runAll([row], refusingFunds([]), j, new AbortController().signal, 1);
+    await runAll([row], failingClient(refusedForFunds).client, j, new AbortController().signal, 1);
     await j.close();
     const state = await readJournalFile(j.path, true);
     expect(rowOutcome(state, row.row)).toBe('refused');
