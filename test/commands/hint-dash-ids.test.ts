@@ -9,21 +9,10 @@ import { quickClock } from '../helpers/sandbox.js';
 import { sendJson, startLoopbackServer, type LoopbackServer, cliEnvFor } from '../helpers/loopback-server.js';
 import { suggestedCommand } from '../../src/core/output/next-page.js';
 import { operand } from '../../src/core/output/shell-quote.js';
+import { contractOrder } from '../helpers/contract-order.js';
 
 const ID = '-123';
-const order = (status: string, vouchers: unknown[] = []) => ({
-  order_id: ID,
-  status,
-  items: [{ product_id: 'p1', denomination: 25, quantity: 1 }],
-  total_amount: 25,
-  currency: 'USD',
-  reference: null,
-  fulfilled_from: 'cache',
-  created_at: '2026-11-29T10:00:00Z',
-  updated_at: '2026-11-29T10:00:00Z',
-  vouchers,
-  timeline: [],
-});
+const order = (status: string, vouchers: unknown[] = []) => contractOrder({ order_id: ID, status, vouchers });
 const voucher = { voucher_id: 'vch_1', product_id: 'p1', denomination: 25, expiry: null, status: 'ISSUED', code_last4: '9876' };
 
 let server: LoopbackServer;

@@ -9,26 +9,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { quickClock } from '../helpers/sandbox.js';
 import { sendJson, startLoopbackServer, type LoopbackServer, cliEnvFor } from '../helpers/loopback-server.js';
+import { contractOrder } from '../helpers/contract-order.js';
 
 const ORDER = 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CF';
 const SECRET = 'whsec_ORDERSECRET1234567890';
 const CLAIM = 'CLAIM-LEAK-ABCD-9876';
 // The contract's order, plus fields of the server's own: a secret and a code at its top.
-const order = {
+const order = contractOrder({
   order_id: ORDER,
-  status: 'DELIVERED',
-  items: [{ product_id: 'p1', denomination: 25, quantity: 1 }],
-  total_amount: 25,
-  currency: 'USD',
-  reference: null,
-  fulfilled_from: 'cache',
-  created_at: '2026-11-29T10:00:00Z',
-  updated_at: '2026-11-29T10:00:00Z',
   vouchers: [{ voucher_id: 'vch_1', product_id: 'p1', denomination: 25, expiry: null, status: 'ISSUED', code_last4: '9876' }],
   timeline: [],
   webhook_secret: SECRET,
   claim_code: CLAIM,
-};
+});
 // An answer to POST /orders without `reference` (and the other fields a server may leave out).
 const { reference: _r, ...placed } = order;
 

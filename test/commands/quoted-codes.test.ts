@@ -9,24 +9,17 @@ import { codeFieldsIn, redactCodes } from '../../src/listener/redact.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { quickClock } from '../helpers/sandbox.js';
 import { sendJson, startLoopbackServer, type LoopbackServer, cliEnvFor } from '../helpers/loopback-server.js';
+import { contractOrder } from '../helpers/contract-order.js';
 
 const ORDER = 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1QC';
 const CODE = 'QUOTED-CODE-AAAA-1111';
 const PIN = '98765432';
-const order = {
+const order = contractOrder({
   order_id: ORDER,
-  status: 'DELIVERED',
-  items: [{ product_id: 'p1', denomination: 25, quantity: 1 }],
-  total_amount: 25,
-  currency: 'USD',
-  reference: null,
-  fulfilled_from: 'cache',
-  created_at: '2026-11-29T10:00:00Z',
-  updated_at: '2026-11-29T10:00:00Z',
   message: `Delivered ${CODE}`,
   vouchers: [{ voucher_id: 'vch_1', product_id: 'p1', denomination: 25, expiry: '2027-12-31', status: 'ISSUED', code: CODE, pin: PIN }],
   timeline: [{ status: 'DELIVERED', at: '2026-11-29T10:00:00Z', note: `voucher ${CODE} (pin ${PIN}) delivered` }],
-};
+});
 
 let server: LoopbackServer;
 let env: Record<string, string>;

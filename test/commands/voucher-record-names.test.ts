@@ -17,6 +17,7 @@ import { codeFieldsIn, redactCodes } from '../../src/listener/redact.js';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { quickClock } from '../helpers/sandbox.js';
 import { sendJson, startLoopbackServer, type LoopbackServer, cliEnvFor } from '../helpers/loopback-server.js';
+import { contractOrder } from '../helpers/contract-order.js';
 
 const ORDER = 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CF';
 const CODES = ['KEY-LEAK-AAAA-1111', 'CARD-LEAK-BBBB-2222', 'VALUE-LEAK-CCCC-3333', 'NUMBER-LEAK-DDDD-4444'];
@@ -27,19 +28,12 @@ const vouchers = [
   { product_id: 'p1', expiry: '2027-12-31', status: 'ISSUED', value: CODES[2], face_value: 25 },
   { voucher_id: 'vch_4', product_id: 'p1', value: 25, expiry: '2027-12-31', status: 'ISSUED', number: CODES[3] },
 ];
-const order = {
+const order = contractOrder({
   order_id: ORDER,
-  status: 'DELIVERED',
   items: [{ product_id: 'p1', denomination: 25, quantity: 4 }],
   total_amount: 100,
-  currency: 'USD',
-  reference: null,
-  fulfilled_from: 'cache',
-  created_at: '2026-11-29T10:00:00Z',
-  updated_at: '2026-11-29T10:00:00Z',
   vouchers,
-  timeline: [],
-};
+});
 
 let server: LoopbackServer;
 let env: Record<string, string>;
