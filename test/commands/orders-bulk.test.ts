@@ -3,8 +3,8 @@
  * an interrupted run resumed, journalled keys re-sent, bad rows refused up front. The one
  * property that matters: no row is ever ordered twice, and the wallet total is exact.
  */
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { run as runBulk } from '../../src/commands/orders/bulk.js';
 import type { ApiClient } from '../../src/core/http/types.js';
@@ -185,6 +185,52 @@ describe('orders create --from', () => {
     expect(again.code).toBe(0);
     expect(again.stderr).toContain('300 already ordered (skipped), 0 to send');
     expect(orderCount(sb)).toBe(300);
+  });
+
+  it("a resume without --results or --concurrency takes the first run's: its results file ends with every row, not the first run's", async () => {
+    const sb = await sandbox();
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const { text } = csvRows(60, 'carry');
+    const file = writeInput(text);
+    const results = join(tempConfigDir(), 'results.csv');
+    const batch = batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey));
+    const jpath = journalPath(dir, batch);
+    const io = testIO({ env: { VOUCHERS_CONFIG_DIR: dir, NO_COLOR: '1' } });
+    const running = run(['orders', 'create', '--from', file, '--concurrency', '2', '--results', results], io);
+    const poll = setInterval(() => {
+      if (resultLines(jpath).length >= 10) {
+        io.interrupt();
+        clearInterval(poll);
+      }
+    }, 2);
+    expect(await running).toBe(130);
+    clearInterval(poll);
+    const statuses = () =>
+      readFileSync(results, 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(',')[2]);
+    expect(statuses().filter((s) => s === 'NOT_SENT' || s === 'UNKNOWN').length).toBeGreaterThan(0);
+
+    const resumed = await runCli(['orders', 'create', '--resume', batch], { configDir: dir, env: { NO_COLOR: '1' } });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr).toContain("to send, 2 at a time (the batch's first run's --concurrency)");
+    expect(resumed.stderr).toContain(`results ${results} (the batch's first run's --results)`);
+    expect(statuses()).toHaveLength(60);
+    expect(statuses().filter((s) => s === 'NOT_SENT' || s === 'UNKNOWN')).toEqual([]);
+    expectExactlyOnce(sb, 'carry', 60);
+
+    // Flags given again win; a first run's results file that cannot be written now is named, and the rows still run.
+    const given = await runCli(['orders', 'create', '--resume', batch, '--concurrency', '3'], { configDir: dir, env: { NO_COLOR: '1' } });
+    expect(given.code, given.stderr).toBe(0);
+    expect(given.stderr).toContain('to send, 3 at a time\n');
+    rmSync(dirname(results), { recursive: true });
+    const gone = await runCli(['orders', 'create', '--resume', batch], { configDir: dir, env: { NO_COLOR: '1' } });
+    expect(gone.code, gone.stderr).toBe(0);
+    expect(gone.stderr).toContain(`the batch's first run wrote its results to ${results}, which this run cannot write`);
+    expect(gone.stderr).not.toContain('\n  results ');
+    expectExactlyOnce(sb, 'carry', 60);
   });
 
   it('rows journalled with a key but no answer are re-sent with the same key: replayed, never ordered twice', async () => {

@@ -44,13 +44,16 @@ const FLAG_NAMES: Record<(typeof SINGLE_ONLY)[number], string> = {
 export interface BulkOptions {
   from?: string;
   resume?: string;
-  concurrency: number;
+  /** Orders in flight at once: the flag's, else the batch's first run's, else DEFAULT_CONCURRENCY. */
+  concurrency?: number;
   results?: string;
   yes: boolean;
   dryRun: boolean;
   /** Order an edited file whose rows lack references as a new batch, on purpose. */
   newBatch: boolean;
   settings: OutputSettings;
+  /** What was taken from the batch's first run (its flags were not given), for the run's first line. */
+  carried?: ('concurrency' | 'results')[];
 }
 
 export function buildBulk(f: Factory, flags: CreateFlags): BulkOptions {
@@ -71,7 +74,7 @@ export function buildBulk(f: Factory, flags: CreateFlags): BulkOptions {
     ];
     throw new UsageError(`${names.join(', ')} cannot be combined with a bulk order (--from/--resume)`, hints.join('; '));
   }
-  let concurrency = DEFAULT_CONCURRENCY;
+  let concurrency: number | undefined;
   if (flags.concurrency !== undefined) {
     const n = parseCount(flags.concurrency);
     if (n === undefined || n < 1 || n > MAX_CONCURRENCY)

@@ -10,6 +10,7 @@
  * Its SHA-256, kept in the journal, makes sure a resume reads the same rows.
  */
 import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { formatMoney, fromMinor } from '../../contract/money-format.js';
 import { configLocation } from '../../core/config/location.js';
 import { CliError, faultAfterWrite, QueryRunError, UsageError } from '../../core/errors/index.js';
@@ -50,7 +51,7 @@ import { journalNotSent, runRows } from './bulk-runner.js';
 import { confirmOrStop, productionQuestion, productionReason } from './confirm.js';
 import type { CreateFlags } from './index.js';
 import { checkFunds, walletsByCurrency } from './preflight.js';
-import { buildBulk, type BulkOptions } from './bulk-options.js';
+import { buildBulk, DEFAULT_CONCURRENCY, type BulkOptions } from './bulk-options.js';
 import { batchRows, openBatch, pendingRows, startBatch, takeLock, type LockedRun } from './bulk-batch.js';
 import { notice } from '../../core/output/notice.js';
 import { strictContract } from '../../core/output/drift-report.js';
@@ -115,6 +116,38 @@ export async function runBulk(f: Factory, o: BulkOptions): Promise<void> {
   }
 }
 
+/**
+ * The run's worker count and results file: the flags', else those the batch's first run
+ * gave (a resume continues the batch as it was started, so a results file is not left
+ * behind with the rows of the first run only), else the defaults. A first run's results
+ * file that cannot be written now is named and left out: the rows are what the run is for.
+ */
+async function batchChoices(f: Factory, o: BulkOptions, state: BatchState | undefined): Promise<BulkOptions> {
+  const first = state?.header;
+  const carried: ('concurrency' | 'results')[] = [];
+  let concurrency = o.concurrency;
+  if (concurrency === undefined && first?.concurrency !== undefined) {
+    concurrency = first.concurrency;
+    carried.push('concurrency');
+  }
+  let results = o.results;
+  if (results === undefined && first?.results_path !== undefined) {
+    try {
+      results = await assertResultsWritable(first.results_path, f.io.cwd);
+      carried.push('results');
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      notice(
+        f.io,
+        o.settings,
+        'RESULTS_NOT_WRITTEN',
+        `the batch's first run wrote its results to ${first.results_path}, which this run cannot write (${error.message}): it writes none`,
+      );
+    }
+  }
+  return { ...o, concurrency: concurrency ?? DEFAULT_CONCURRENCY, results, carried };
+}
+
 /** Put-back files followed through batches that took them over, at most (each hop reads a journal). */
 const MAX_SUPERSEDED_HOPS = 64;
 
@@ -163,6 +196,7 @@ async function orderBatch(
     );
   }
 
+  o = await batchChoices(f, o, state);
   const rows = state ? await batchRows(f, state, input) : inputRows(input as Input);
   const client = await f.client();
   let totals: Map<string, number> | undefined;
@@ -314,6 +348,8 @@ async function orderBatch(
       sha256: (input as Input).sha256,
       target,
       base_url: profile.base_url ?? undefined,
+      results_path: o.results === undefined ? undefined : resolve(io.cwd, o.results),
+      concurrency: o.concurrency === DEFAULT_CONCURRENCY ? undefined : o.concurrency,
       created_at: new Date(f.clock.now()).toISOString(),
       row_count: total,
     }));
@@ -342,7 +378,7 @@ async function finishBatch(
     io,
     o.settings,
     'BATCH_STARTED',
-    `Batch ${batchId}: ${total} row${total === 1 ? '' : 's'}, ${skipped > 0 ? `${skipped} already ordered (skipped), ` : ''}${toOrder} to send, ${o.concurrency} at a time\n  journal ${journal.path}`,
+    `Batch ${batchId}: ${total} row${total === 1 ? '' : 's'}, ${skipped > 0 ? `${skipped} already ordered (skipped), ` : ''}${toOrder} to send, ${o.concurrency} at a time${o.carried?.includes('concurrency') ? " (the batch's first run's --concurrency)" : ''}${o.results === undefined ? '' : `\n  results ${resolve(io.cwd, o.results)}${o.carried?.includes('results') ? " (the batch's first run's --results)" : ''}`}\n  journal ${journal.path}`,
   );
   if (toOrder === 0) {
     notice(
@@ -369,7 +405,7 @@ async function finishBatch(
       clock: f.clock,
       ids: f.ids,
       signal: io.signal,
-      concurrency: o.concurrency,
+      concurrency: o.concurrency ?? DEFAULT_CONCURRENCY,
       onResult: (r) => progress.update(r),
     });
   } catch (error) {

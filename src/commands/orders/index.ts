@@ -39,7 +39,7 @@ function declareCreate(orders: Command) {
     .option('--codes-out <file>', 'write the codes to a NEW file (mode 0600); never overwrites')
     .option('-y, --yes', 'confirm without asking (required for a production profile when not on a terminal)')
     .option('--from <file>', 'bulk: CSV (with header) or NDJSON with product_id, denomination, quantity, reference, currency')
-    .option('--concurrency <n>', 'bulk: orders in flight at once (default 16, at most 32)')
+    .option('--concurrency <n>', "bulk: orders in flight at once (default 16, or the batch's first run's; at most 32)")
     .option(
       '--results <file>',
       'bulk: write row,order_id,status,trace_id,error as CSV (row = line in the file), the whole batch, rewritten on each run',
@@ -75,8 +75,9 @@ reached, or gives no answer (timeouts), for as many rows in a row as run at once
 3), the run stops (exit 7): rows whose requests never left are reported "not sent"
 (NOT_SENT in --results), never "unknown", as are rows a stopped run keyed and never sent,
 in every later run too; a resume sends them, and re-sends the unanswered ones with their
-keys. One run per batch at a time: a second is refused
-(exit 2) naming the pid and host that hold it.
+keys. A later run of the batch that gives no --concurrency or --results takes the first
+run's, so its results file ends with every row. One run per batch at a time: a second is
+refused (exit 2) naming the pid and host that hold it.
 
 Before its first order a file is checked whole against the catalog (product, denomination,
 currency) and the wallets, in turn: each check names all its bad rows (and the checks still

@@ -54,6 +54,12 @@ export interface BatchHeader {
   target?: string;
   /** The base URL of that server, for messages. */
   base_url?: string;
+  /**
+   * The first run's `--results` file (absolute) and `--concurrency`, when it gave them: a
+   * later run of the batch that does not give them takes them again.
+   */
+  results_path?: string;
+  concurrency?: number;
   created_at: string;
   /** Version 1 only: every row of the file. */
   rows?: BulkRow[];
