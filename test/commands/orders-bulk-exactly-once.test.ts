@@ -17,6 +17,7 @@ import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { it } from '../helpers/fixtures.js';
 import { orderCount, profileDir, quickClock, usdAvailableMinor, withRequestHook } from './orders-helpers.js';
 import { until } from '../helpers/until.js';
+import { forward, forwardTo, resetSocket, sendError, startLoopbackServer } from '../helpers/loopback-server.js';
 
 const START_MINOR = 100_000 * 100;
 const FAST_PROFILE = { limits: { orders_per_minute: 100_000, general_per_hour: 1_000_000 }, max_retries: 2 };
@@ -343,5 +344,46 @@ describe('bulk: exactly once per row', () => {
     expect(last).toMatchObject({ ok: true, replayed: true });
     expectExactlyOnce(sb, 'lost', 5);
     expect(usdAvailableMinor(sb)).toBe(START_MINOR - totalMinor);
+  });
+  it('a row whose first attempt was committed, its answer lost, and whose retry was refused (402) is looked up by reference on the next run, not ordered again under a new key', async ({
+    freshSandbox: sb,
+  }) => {
+    const dir = tempConfigDir();
+    const { text } = csv(1, 'retried');
+    const file = writeInput(text);
+    // A server that checks funds before the key: the first POST is ordered and its
+    // connection dropped before the answer; the client's retry, under the same key, is refused.
+    let posts = 0;
+    const { origin } = new URL(sb.baseUrl);
+    const proxy = await startLoopbackServer(async (req, res, raw) => {
+      if (req.method === 'POST' && (posts += 1) <= 2) {
+        if (posts === 1) {
+          await (await forward(origin, req)).text();
+          return resetSocket(raw);
+        }
+        return sendError(res, 402, 'InsufficientFunds', 'INSUFFICIENT_FUNDS', 'balance too low');
+      }
+      return forwardTo(origin, req, res);
+    });
+    try {
+      const env = { NO_COLOR: '1', VOUCHERS_BASE_URL: proxy.baseUrl, VOUCHERS_API_KEY: sb.apiKey, VOUCHERS_API_SECRET: sb.apiSecret };
+      const first = await runCli(['orders', 'create', '--from', file], { configDir: dir, env, overrides: { clock: quickClock() } });
+      expect(first.code, first.stderr).toBe(5);
+      expect(posts).toBe(2);
+      expect(orderCount(sb)).toBe(1);
+
+      const again = await runCli(['orders', 'create', '--from', file, '--json'], {
+        configDir: dir,
+        env,
+        overrides: { clock: quickClock() },
+      });
+      expect(again.code, again.stderr).toBe(0);
+      expect(posts).toBe(2);
+      expect(proxy.requests.some((r) => r.method === 'GET' && r.target.includes('reference=retried-0'))).toBe(true);
+      expect(JSON.parse(again.stdout)).toMatchObject({ ordered: 1, failed: 0 });
+      expectExactlyOnce(sb, 'retried', 1);
+    } finally {
+      await proxy.close();
+    }
   });
 });

@@ -15,6 +15,7 @@ import { run } from '../../src/main.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { testIO } from '../helpers/io.js';
 import { until } from '../helpers/until.js';
+import { forward, forwardTo, resetSocket, sendError, startLoopbackServer } from '../helpers/loopback-server.js';
 import { runCli, tempConfigDir, type CliResult } from '../helpers/run-cli.js';
 import { envOf, expectNoSecrets, FAST_LIMITS, fastSandbox, noStack, orderCount, profileDir, quickClock } from './orders-helpers.js';
 
@@ -472,5 +473,41 @@ describe('orders create --wait: following stopped by an error after the order wa
     // stdout: the order, for a script; stderr: only the error, naming the order.
     expect((JSON.parse(json.stdout) as Order).order_id).toBe(id);
     expect(onlyEnvelope(json)).toMatchObject({ idempotency_key: 'follow-stopped', order_id: id, order_status: 'PENDING' });
+  });
+});
+
+describe('orders create refused on a retry, after an attempt whose answer was lost', () => {
+  it('does not read as "not ordered": the hint says the order may exist, how to look for it by reference, and the key to retry with', async () => {
+    // A server that checks funds before the key: the first attempt is ordered and its
+    // connection dropped before the answer; the retry under the same key is refused.
+    const { origin } = new URL(sb.baseUrl);
+    const keys = new Set<unknown>();
+    const proxy = await startLoopbackServer(async (req, res, raw) => {
+      if (req.method !== 'POST') return forwardTo(origin, req, res);
+      const key = req.headers['idempotency-key'];
+      if (!keys.has(key)) {
+        keys.add(key);
+        await (await forward(origin, req)).text();
+        return resetSocket(raw);
+      }
+      return sendError(res, 402, 'InsufficientFunds', 'INSUFFICIENT_FUNDS', 'balance too low');
+    });
+    try {
+      const before = orderCount(sb);
+      const viaProxy = { ...env, VOUCHERS_BASE_URL: proxy.baseUrl };
+      const argv = ['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--reference', 'lost-then-refused'];
+      const r = await cli(argv, { env: viaProxy });
+      expect(r.code, r.stderr).toBe(5);
+      expect(orderCount(sb)).toBe(before + 1);
+      expect(r.stderr).toContain(
+        'an earlier attempt of this order got no answer and may have placed it: before ordering again, look for it with vouchers orders list --reference lost-then-refused; retry safely with --idempotency-key ',
+      );
+      // With --json, the key to retry with is in the error.
+      const json = lastEnvelope(await cli([...argv, '--json'], { env: viaProxy }));
+      expect(orderCount(sb)).toBe(before + 2);
+      expect(json).toMatchObject({ error: { code: 'INSUFFICIENT_FUNDS' }, idempotency_key: [...keys][1] });
+    } finally {
+      await proxy.close();
+    }
   });
 });

@@ -47,12 +47,17 @@ export function sendError(
   sendJson(res, status, { error: { name, code, message } }, headers);
 }
 
-/** Send a recorded request on to `origin` (a sandbox behind this server) and answer with what it answers. */
-export async function forwardTo(origin: string, req: RecordedRequest, res: ServerResponse): Promise<void> {
+/** Send a recorded request on to `origin` (a sandbox behind this server), as it came, and give its answer. */
+export function forward(origin: string, req: RecordedRequest): Promise<Response> {
   const headers = Object.fromEntries(
     Object.entries(req.headers).filter((e): e is [string, string] => typeof e[1] === 'string' && e[0] !== 'host' && e[0] !== 'connection'),
   );
-  const answer = await fetch(origin + req.target, { method: req.method, headers, body: req.body || undefined });
+  return fetch(origin + req.target, { method: req.method, headers, body: req.body || undefined });
+}
+
+/** Send a recorded request on to `origin` (a sandbox behind this server) and answer with what it answers. */
+export async function forwardTo(origin: string, req: RecordedRequest, res: ServerResponse): Promise<void> {
+  const answer = await forward(origin, req);
   res.writeHead(answer.status, Object.fromEntries(answer.headers));
   res.end(Buffer.from(await answer.arrayBuffer()));
 }

@@ -295,8 +295,10 @@ async function runRow(row: BulkRow, deps: RunnerDeps, keyedNow: boolean): Promis
         : failureOf(row.row, error, iso(clock))),
       ...(attempt > 1 ? { attempt } : {}),
     };
-    // A key an earlier request may have used (its answer lost): this refusal proves nothing of that request.
-    if (!unusedKey && isDefiniteRefusal({ ...result, ok: false })) result.after_unknown = true;
+    // A key an earlier request may have used (its answer lost, in an earlier run or an earlier
+    // attempt of this one): this refusal proves nothing of that request.
+    const earlierLost = !unusedKey || (error instanceof ApiError && error.earlierMayHaveReached);
+    if (earlierLost && isDefiniteRefusal({ ...result, ok: false })) result.after_unknown = true;
     if (error instanceof NetworkError && !error.mayHaveReached) {
       // Provably never sent: a key no earlier request used, and no attempt of this one left
       // (a key used before, e.g. by a run stopped without its answer, may have ordered).

@@ -39,8 +39,11 @@ export function locationNote(header: string | undefined): string {
 /** An order's status in a message; its answer may not have said it (an empty 202 naming it in its Location header). */
 const statusOf = (order: Order): string => String(order.status) || 'its status not seen yet';
 
-/** Add "retry with the same key" to errors after which the order may exist. */
-export function withRetryHint(error: unknown, key: string): unknown {
+/**
+ * Add "retry with the same key" to errors after which the order may exist. `find`: the
+ * command that looks for the order (by its reference, if it has one).
+ */
+export function withRetryHint(error: unknown, key: string, find: string): unknown {
   if (error instanceof ContractMismatchError && error.executed) {
     // --strict-contract: the order exists and was paid; name it before anything else, from
     // its body or else from the Location header of an answer whose body names none.
@@ -70,6 +73,15 @@ export function withRetryHint(error: unknown, key: string): unknown {
     (error.kind === 'network' || error.kind === 'rate_limited' || error.apiCode === 'IDEMPOTENCY_KEY_IN_PROGRESS')
   ) {
     return error.withHint(hint);
+  }
+  if (error instanceof ApiError && error.earlierMayHaveReached) {
+    // Refused on a retry, after an attempt whose answer was lost: a server that checks the
+    // request before the key refuses what that attempt's order changed (the funds it spent).
+    return error
+      .withHint(
+        `an earlier attempt of this order got no answer and may have placed it: before ordering again, look for it with ${find}; ${hint}`,
+      )
+      .withJsonFields({ idempotency_key: key });
   }
   return error;
 }

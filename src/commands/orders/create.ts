@@ -19,7 +19,7 @@ import type { ApiClient } from '../../core/http/types.js';
 import type { CodeRow } from '../../core/io/codes-file.js';
 import { answerShown, err } from '../../core/io/io.js';
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
-import { suggestedCommand } from '../../core/output/next-page.js';
+import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
 import { operand } from '../../core/output/shell-quote.js';
 import type { Factory } from '../../core/run/factory.js';
 import { confirmOrStop, productionQuestion, productionReason } from './confirm.js';
@@ -281,8 +281,8 @@ async function acceptedUnread(
     await answerShown(io, res);
     return;
   }
-  const reference = typeof o.body.reference === 'string' && o.body.reference !== '' ? o.body.reference : undefined;
-  const find = suggestedCommand(globals, ['orders', 'list', ...(reference ? ['--reference', reference] : [])]);
+  const reference = referenceOf(o);
+  const find = findCommand(globals, o);
   say(
     `The server accepted the order (HTTP ${res.status})${trace}${replayed}, but its answer names no order id${locationNote(res.headers.location)}, so it is not confirmed here. Treat it as placed: do not order again; the same command with ${keyFlag(o.idempotencyKey)} replays this answer\n` +
       `Look for it with ${find}${reference ? '' : ' (newest first)'}, or ask your provider, quoting the trace ID\n`,
@@ -301,6 +301,16 @@ async function acceptedUnread(
       ),
       { traceId: res.traceId },
     ).withJsonFields({ idempotency_key: o.idempotencyKey });
+}
+
+function referenceOf(o: SingleOptions): string | undefined {
+  return typeof o.body.reference === 'string' && o.body.reference !== '' ? o.body.reference : undefined;
+}
+
+/** The command that looks for the order: by its reference, else the newest orders. */
+function findCommand(globals: HintGlobals, o: SingleOptions): string {
+  const reference = referenceOf(o);
+  return suggestedCommand(globals, ['orders', 'list', ...(reference ? ['--reference', reference] : [])]);
 }
 
 /**
@@ -322,7 +332,7 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
       signal: io.signal,
     });
   } catch (error) {
-    throw withRetryHint(error, o.idempotencyKey);
+    throw withRetryHint(error, o.idempotencyKey, findCommand(globals, o));
   }
   let order = res.data;
   // The server's own body, when it differs from the contract (printed as it came with --json).

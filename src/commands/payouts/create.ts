@@ -39,7 +39,10 @@ function mayHaveReachedServer(error: unknown): boolean {
   if (error instanceof NetworkError) return true;
   // Ctrl-C with the request in flight (it carries the trace ID of what was sent).
   if (error instanceof InterruptedError) return error.traceId !== undefined;
-  return error instanceof ApiError && (error.status >= 500 || error.status === 429 || error.apiCode === 'IDEMPOTENCY_KEY_IN_PROGRESS');
+  return (
+    error instanceof ApiError &&
+    (error.status >= 500 || error.status === 429 || error.apiCode === 'IDEMPOTENCY_KEY_IN_PROGRESS' || error.earlierMayHaveReached)
+  );
 }
 
 /**
@@ -98,8 +101,15 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
       showsAnswer: true,
       signal: f.io.signal,
     });
-  } catch (error) {
-    if (error instanceof ApiError && error.apiCode === 'INSUFFICIENT_FUNDS') throw await insufficientFunds(f, client, error, request);
+  } catch (thrown) {
+    let error = thrown;
+    // Refused on a retry, after an attempt whose answer was lost: that attempt may have made
+    // the payout (and spent the funds this refusal is about), so the retry is the way on.
+    if (error instanceof ApiError && error.earlierMayHaveReached && error.status < 500 && error.status !== 429)
+      error = error.withHint(
+        `an earlier attempt of this payout got no answer and may have made it: before paying out again, look for it in ${suggestedCommand(f.globals(), ['transactions', 'list'])}, or retry it with its key (the command above)`,
+      );
+    else if (error instanceof ApiError && error.apiCode === 'INSUFFICIENT_FUNDS') throw await insufficientFunds(f, client, error, request);
     if (error instanceof ContractMismatchError && error.executed) {
       // --strict-contract: the payout was made; say so before anything else.
       // Its id from the body, or else from the Location header of an answer whose body names none.

@@ -89,6 +89,12 @@ export interface ApiErrorInit {
   method?: string;
   path?: string;
   hint?: string;
+  /**
+   * An earlier attempt of the same call (its answer lost: a timeout, a dropped connection, a
+   * 5xx) may have been acted on: this answer, to a retry under the same idempotency key,
+   * then proves nothing about that attempt on a server that checks the request before the key.
+   */
+  earlierMayHaveReached?: boolean;
 }
 
 /** Any non-2xx answer of the API, decoded from its error envelope. */
@@ -101,6 +107,7 @@ export class ApiError extends CliError {
   readonly replayed: boolean;
   readonly method?: string;
   readonly path?: string;
+  readonly earlierMayHaveReached: boolean;
 
   constructor(init: ApiErrorInit) {
     super(apiErrorKind(init.status), init.message, init.hint);
@@ -113,6 +120,7 @@ export class ApiError extends CliError {
     this.replayed = init.replayed ?? false;
     this.method = init.method;
     this.path = init.path;
+    this.earlierMayHaveReached = init.earlierMayHaveReached ?? false;
   }
   override get code(): string {
     return this.apiCode;
@@ -131,6 +139,7 @@ export class ApiError extends CliError {
       replayed: this.replayed,
       method: this.method,
       path: this.path,
+      earlierMayHaveReached: this.earlierMayHaveReached,
       hint,
     });
   }

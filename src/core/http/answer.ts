@@ -53,7 +53,7 @@ export function answer<T>(
       response.data = parseJsonBody(response.text);
       return response as ApiResponse<T>;
     }
-    throw apiErrorFromResponse(response, { method, path }, c.now);
+    throw apiErrorFromResponse(response, { method, path, earlierMayHaveReached: c.earlierMayHaveReached }, c.now);
   }
   const location = response.headers.location;
   const locationPath = location ? linkedPath(location, pageAt(call)) : undefined;

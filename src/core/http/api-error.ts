@@ -178,7 +178,7 @@ export function foreignError(text: string, body: unknown): { message?: string; c
 /** The ApiError of a non-2xx response. */
 export function apiErrorFromResponse(
   res: Pick<ApiResponse, 'status' | 'headers' | 'text' | 'traceId' | 'replayed'>,
-  request: { method: string; path: string },
+  request: { method: string; path: string; earlierMayHaveReached?: boolean },
   nowMs = Date.now(),
 ): ApiError {
   const body = parseJsonBody(res.text);
@@ -189,6 +189,7 @@ export function apiErrorFromResponse(
     replayed: res.replayed,
     method: request.method.toUpperCase(),
     path: request.path,
+    ...(request.earlierMayHaveReached ? { earlierMayHaveReached: true } : {}),
   };
   if (isEnvelope(body)) {
     return new ApiError({
