@@ -1,12 +1,13 @@
 /**
- * `vouchers log` filters: --trace (whole or a prefix of 8+ hex digits), --status, --error,
+ * `vouchers log` filters: --trace (whole or a prefix of 8+ characters, in any format), --status, --error,
  * --method, --path, --since and --until. They combine (AND), apply before --limit, work with
  * every output format, and a bad value exits 2 naming the flag with an example.
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src/core/journal/types.js';
+import { cliEnvFor, sendError, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 const NOW = Date.now();
@@ -247,8 +248,8 @@ describe('vouchers log filters together', () => {
 describe('vouchers log refuses bad filter values (exit 2, the flag named, an example given)', () => {
   const cases: [string[], string, string][] = [
     [['--trace', '4bf92f3'], '--trace "4bf92f3" is not a trace ID', '--trace 4bf92f35'],
-    [['--trace', 'zzzzzzzzzz'], '--trace "zzzzzzzzzz" is not a trace ID', '--trace 4bf92f35'],
-    [['--trace', 'a'.repeat(33)], 'is not a trace ID', '32 hex digits'],
+    [['--trace', '        '], '--trace "        " is not a trace ID', '--trace 4bf92f35'],
+    [['--trace', '4bf92f35\u0007'], 'is not a trace ID', 'as the error showed it'],
     [['--status', '4x'], '--status "4x" is not an HTTP status', '--status 404, 4xx'],
     [['--status', 'INSUFFICIENT_INVENTORY'], '--status "INSUFFICIENT_INVENTORY" is not an HTTP status', '--error INSUFFICIENT_INVENTORY'],
     [['--status', '404,'], '--status "404," has an empty value', '--status 4xx'],
@@ -268,5 +269,42 @@ describe('vouchers log refuses bad filter values (exit 2, the flag named, an exa
     expect(r.stderr).toContain(example);
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(r.stdout).toBe('');
+  });
+});
+
+describe('vouchers log --trace takes a trace ID in the server’s own format', () => {
+  // The document fixes no format for X-Trace-ID: a server may send a UUID, an AWS X-Ray
+  // root, an id of its own. The error shows it as sent; support is quoted that. A whole ID
+  // that begins another (req_5000, req_50001) names its own requests only.
+  const TRACES = [
+    '6f1c2b9e-0d4a-4c7e-9b1a-2f3e4d5c6b7a',
+    'Root=1-6b0cf591-1205bd6d4b3e468bf9056827',
+    'req_5000',
+    'req_50001',
+    'REQ-7F3A9C21',
+  ];
+  let server: LoopbackServer;
+  let dir: string;
+
+  beforeAll(async () => {
+    server = await startLoopbackServer((req, res) =>
+      sendError(res, 418, 'Weird', 'WEIRD_THING', 'something odd', { 'X-Trace-ID': TRACES[(req.n - 1) % TRACES.length]! }),
+    );
+    dir = tempConfigDir();
+    for (const _ of TRACES) {
+      const r = await runCli(['wallets', 'list'], { configDir: dir, env: cliEnvFor(server) });
+      expect(r.code).not.toBe(0);
+    }
+  });
+
+  afterAll(() => server.close());
+
+  it.each(TRACES)('finds %s as the error showed it, whole, shortened or in another case', async (trace) => {
+    const r = await runCli(['log', '--trace', trace, '--json'], { configDir: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as RequestLogEntry[]).map((e) => e.trace_id)).toEqual([trace]);
+    const short = await runCli(['log', trace.slice(0, 9).toLowerCase(), '--json'], { configDir: dir });
+    expect(short.code, short.stderr).toBe(0);
+    expect((JSON.parse(short.stdout) as RequestLogEntry[]).map((e) => e.trace_id)).toEqual([trace]);
   });
 });

@@ -32,15 +32,31 @@ function listOf(flag: string, value: string, example: string): string[] {
   return parts;
 }
 
+/**
+ * A trace ID as the server sent it: the document fixes no format (ours are 32 hex digits; a
+ * server may send a UUID, `Root=1-…`, an id of its own), so any text is one, compared in
+ * either case, whole or by its first 8 characters or more.
+ */
 function traceFilter(value: string): Predicate {
   const id = value.trim().toLowerCase();
-  if (!/^[0-9a-f]+$/.test(id) || id.length < MIN_TRACE_PREFIX || id.length > 32) {
+  if (id.length < MIN_TRACE_PREFIX || /[\u0000-\u001f\u007f]/.test(id)) {
     throw new UsageError(
       `--trace ${JSON.stringify(value)} is not a trace ID`,
-      `give the 32 hex digits of the trace ID, or its first ${MIN_TRACE_PREFIX} or more, e.g. --trace 4bf92f35`,
+      `give the trace ID as the error showed it, or its first ${MIN_TRACE_PREFIX} characters or more, e.g. --trace 4bf92f35`,
     );
   }
   return (e) => e.trace_id !== null && e.trace_id.toLowerCase().startsWith(id);
+}
+
+/**
+ * The entries of the trace ID quoted: those whose ID it is exactly, when any is (a whole ID
+ * that begins another: `req_5000` and `req_50001`), else every one it begins.
+ */
+export function ofExactTrace(entries: RequestLogEntry[], trace: string | undefined): RequestLogEntry[] {
+  if (trace === undefined) return entries;
+  const id = trace.trim().toLowerCase();
+  const exact = entries.filter((e) => e.trace_id !== null && e.trace_id.toLowerCase() === id);
+  return exact.length > 0 ? exact : entries;
 }
 
 const STATUS_EXAMPLE = '404, 4xx, 429,5xx or none';

@@ -17,7 +17,10 @@ function declareLog(program: Command) {
       '--unanswered',
       'only keyed writes whose answer was never seen: sent with no answer recorded, or an order or payout answered but not shown (the command was killed before the answer came or before it printed it), each with its idempotency key and the command that retries or shows it safely',
     )
-    .option('--trace <id>', 'only the attempts of this trace ID: all 32 hex digits, or the first 8 or more')
+    .option(
+      '--trace <id>',
+      'only the attempts of this trace ID, as the server gave it (any format): whole, or its first 8 characters or more',
+    )
     .option('--status <list>', 'only these HTTP statuses, comma-separated: a status (429), a class (4xx, 5xx) or none (no response)')
     .option('--error <codes>', 'only these error codes, comma-separated (INSUFFICIENT_INVENTORY, RATE_LIMIT_EXCEEDED)')
     .option('--method <list>', 'only these HTTP methods, comma-separated (POST, GET,DELETE)')
@@ -64,9 +67,11 @@ not shown.
 
 Filters combine (every one given must match) and apply before --limit. The log holds
 method and path, not the command that made a request: --method POST --path /orders finds
-what \`orders create\` sent. --trace takes an ID as support may quote it, shortened to its
-first 8 or more hex digits; a prefix that fits several trace IDs is refused (exit 2), and
-one no logged request has is said on stderr with the log file searched (exit 4).
+what \`orders create\` sent. --trace takes an ID in whatever format the server gave it (32 hex
+digits from our sandbox, a UUID, Root=1-…), in either case, whole or as support may quote
+it, shortened to its first 8 characters or more; a prefix that fits several trace IDs is
+refused (exit 2), and one no logged request has is said on stderr with the log file
+searched (exit 4).
 
 Examples:
   $ vouchers log

@@ -1,7 +1,7 @@
 /** `vouchers log`: print the request log (table on a TTY, TSV piped, JSON/NDJSON/CSV). */
 import { CliError, OutputClosed, UsageError } from '../../core/errors/index.js';
 import { isFailed } from '../../core/journal/request-log-merge.js';
-import { ambiguousTraces, logFilter } from './filters.js';
+import { ambiguousTraces, logFilter, ofExactTrace } from './filters.js';
 import type { RequestLogEntry } from '../../core/journal/types.js';
 import { resolveOutput } from '../../core/output/options.js';
 import { formatTime } from '../../core/output/format.js';
@@ -61,11 +61,14 @@ export async function run(f: Factory, opts: LogOptions): Promise<void> {
     return;
   const log = await f.requestLog();
   const only = opts.unanswered ? (e: RequestLogEntry) => isUnseen(e) && (!where || where(e)) : where;
-  const entries = await log.read({
-    failedOnly: Boolean(opts.failed),
-    where: only,
-    limit: only && opts.trace !== undefined ? undefined : limit,
-  });
+  const entries = ofExactTrace(
+    await log.read({
+      failedOnly: Boolean(opts.failed),
+      where: only,
+      limit: only && opts.trace !== undefined ? undefined : limit,
+    }),
+    opts.trace,
+  );
   const traces = ambiguousTraces(entries, opts.trace);
   if (traces.length > 0) {
     throw new UsageError(
