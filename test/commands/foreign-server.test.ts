@@ -168,6 +168,40 @@ describe('a server of yet another dialect', () => {
     }
   });
 
+  it('a list inside a wrapper ({"data": {…}}, {"result": {…}}) with its paging beside it (pagination, meta): every page, every row once', async () => {
+    const wrapped = await startLoopbackServer((req, res) => {
+      const url = new URL(req.target, 'http://x');
+      const page = Number(url.searchParams.get('cursor') ?? 1);
+      const more = page < 3;
+      if (url.pathname === '/api/v1/transactions')
+        return sendJson(res, 200, {
+          data: {
+            transactions: [{ id: `txn-${page}`, amount: -1, currency: 'USD' }],
+            pagination: { has_more: more, next_cursor: more ? String(page + 1) : null },
+          },
+        });
+      return sendJson(res, 200, {
+        result: { orders: [{ order_id: `ord_${page}`, status: 'DELIVERED' }], meta: { next: more ? String(page + 1) : null } },
+      });
+    });
+    try {
+      const at = { ...env, VOUCHERS_BASE_URL: wrapped.baseUrl };
+      const txns = await runCli(['transactions', 'list', '--all', '--json'], { env: at });
+      expect(txns.code, txns.stderr).toBe(0);
+      expect((JSON.parse(txns.stdout) as { id: string }[]).map((t) => t.id)).toEqual(['txn-1', 'txn-2', 'txn-3']);
+      const one = await runCli(['transactions', 'list'], { env: at });
+      expect(one.code, one.stderr).toBe(0);
+      expect(one.stderr).toContain('vouchers transactions list --cursor 2');
+      const orders = await runCli(['orders', 'list', '--all', '--json'], { env: at });
+      expect(orders.code, orders.stderr).toBe(0);
+      expect((JSON.parse(orders.stdout) as { order_id: string }[]).map((o) => o.order_id)).toEqual(['ord_1', 'ord_2', 'ord_3']);
+      expect(orders.stderr).toContain('the list is under \\"result.orders\\"');
+      expect(orders.stderr).not.toContain('its one answer is all there is');
+    } finally {
+      await wrapped.close();
+    }
+  });
+
   it('--all and api --paginate follow a next link that is a path without a query, at that path (never its host)', async () => {
     const paging = await startLoopbackServer((req, res) => {
       const url = new URL(req.target, 'http://x');

@@ -22,7 +22,8 @@ export interface ByCurrency {
   plain: number;
 }
 
-const CURRENCY_KEY = /^[A-Za-z]{3}$/;
+/** A key that is a currency code: a map of such keys is one row each (readByCurrency), never a list's wrapper. */
+export const CURRENCY_KEY = /^[A-Za-z]{3}$/;
 
 /** The rows of `body` when it is a map by currency (see above); undefined otherwise. `amount`: the field a plain amount is read as. */
 export function readByCurrency(body: unknown, amount: string, depth = 0): ByCurrency | undefined {

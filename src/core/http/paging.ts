@@ -14,6 +14,7 @@
  */
 import { CliError } from '../errors/index.js';
 import { isRecord } from '../is-record.js';
+import { CURRENCY_KEY } from './by-currency.js';
 import type { ListBody } from './validate.js';
 
 type Rec = Record<string, unknown>;
@@ -40,6 +41,24 @@ export interface Paging {
 const FLAGS = ['has_more', 'hasMore', 'has_next', 'has_next_page', 'hasNextPage'];
 const CURSORS = ['next_cursor', 'nextCursor', 'next', 'next_page_token', 'nextPageToken', 'next_token'];
 const HOLDERS = ['pagination', 'meta', 'paging', 'page_info', 'pageInfo', 'links', '_links'];
+
+/**
+ * The field of a list's answer that wraps the list one level down (`{"data": {"products":
+ * […]}}`, `{"result": {"orders": […], "meta": {…}}}`): `data`, else the one object of the
+ * body that holds exactly one list, a paging holder or a currency's record (by-currency.ts)
+ * aside. Undefined when the body holds a list itself, or no single wrapper is found (two
+ * candidates are never guessed between).
+ */
+export function listWrapper(body: Rec): string | undefined {
+  if (Object.values(body).some(Array.isArray)) return undefined;
+  const holdsOneList = (k: string) => {
+    const inner = body[k];
+    return isRecord(inner) && Object.values(inner).filter(Array.isArray).length === 1;
+  };
+  if (holdsOneList('data')) return 'data';
+  const found = Object.keys(body).filter((k) => !HOLDERS.includes(k) && !CURRENCY_KEY.test(k) && holdsOneList(k));
+  return found.length === 1 ? found[0] : undefined;
+}
 
 /**
  * Where the list was asked for, so that a next URL or path can be followed: `basePath`
@@ -113,12 +132,17 @@ export function otherNextPage(body: unknown, headers: Record<string, string>, at
   const target = linked === undefined ? undefined : linkTarget(linked, at);
   if (target) return { ...target, via: 'the Link header' };
   if (!isRecord(body)) return undefined;
-  const holder = isRecord(body.meta) ? body.meta : isRecord(body.pagination) ? body.pagination : body;
-  const next = pageNumber(holder.next_page);
-  if (next !== undefined) return { query: { page: String(next) }, via: 'page numbers' };
-  const page = pageNumber(holder.page ?? holder.current_page);
-  const last = pageNumber(holder.pages ?? holder.total_pages ?? holder.last_page ?? holder.page_count);
-  if (page !== undefined && last !== undefined && page < last) return { query: { page: String(page + 1) }, via: 'page numbers' };
+  const wrapper = listWrapper(body);
+  const inner = wrapper === undefined ? undefined : (body[wrapper] as Rec);
+  // The page numbers in the body, or in the list's wrapper (`{"result": {"items": […], "meta": {"page": 1}}}`).
+  for (const at of inner === undefined ? [body] : [body, inner]) {
+    const holder = isRecord(at.meta) ? at.meta : isRecord(at.pagination) ? at.pagination : at;
+    const next = pageNumber(holder.next_page);
+    if (next !== undefined) return { query: { page: String(next) }, via: 'page numbers' };
+    const page = pageNumber(holder.page ?? holder.current_page);
+    const last = pageNumber(holder.pages ?? holder.total_pages ?? holder.last_page ?? holder.page_count);
+    if (page !== undefined && last !== undefined && page < last) return { query: { page: String(page + 1) }, via: 'page numbers' };
+  }
   return undefined;
 }
 
@@ -148,7 +172,14 @@ export function pagingOf(body: unknown, headers: Record<string, string> = {}, at
   }
   const holders: [string, Rec][] = [['', body]];
   for (const h of HOLDERS) if (isRecord(body[h])) holders.push([`${h}.`, body[h]]);
-  if (isRecord(body.data)) holders.push(['data.', body.data]);
+  // The list's wrapper, and the holders inside it (`{"data": {"items": […], "pagination": {…}}}`).
+  const wrapper = listWrapper(body);
+  if (isRecord(body.data) && wrapper !== 'data') holders.push(['data.', body.data]);
+  if (wrapper !== undefined) {
+    const inner = body[wrapper] as Rec;
+    holders.push([`${wrapper}.`, inner]);
+    for (const h of HOLDERS) if (isRecord(inner[h])) holders.push([`${wrapper}.${h}.`, inner[h]]);
+  }
   let flag: boolean | undefined;
   let paginated = false;
   let found: { cursor?: string; query?: Record<string, string>; path?: string; via?: string } | undefined;

@@ -19,7 +19,7 @@ import { CliError } from '../errors/index.js';
 import { isRecord } from '../is-record.js';
 import { readByCurrency } from './by-currency.js';
 import { issuesInWords, itemSchema, valueAt, valuesDrift, type ZodIssueLike } from './drift-words.js';
-import { pagingOf } from './paging.js';
+import { listWrapper, pagingOf } from './paging.js';
 import { unreadRows } from './unread.js';
 import { hasIdField, unwrapRecord } from './wrapped-record.js';
 
@@ -187,16 +187,15 @@ export interface ValidationTarget {
 export function readList(body: unknown): { list: ListBody; read: ListRead } {
   if (Array.isArray(body)) return { list: { data: body, has_more: false, next_cursor: null }, read: { paginated: false, shape: 'array' } };
   if (!isRecord(body)) return { list: { data: [], has_more: false, next_cursor: null }, read: { paginated: false, shape: 'none' } };
-  // A list one level down (`{"data": {"products": […]}}`): read from there, the paging
-  // fields wherever they sit.
-  if (isRecord(body.data) && !Object.values(body).some(Array.isArray)) {
-    const inner = body.data;
-    const arrays = Object.keys(inner).filter((k) => Array.isArray(inner[k]));
-    if (arrays.length === 1) {
-      const { data: _list, ...beside } = body;
-      const read = readList({ ...inner, ...beside });
-      return { list: read.list, read: { ...read.read, shape: 'keyed', key: `data.${arrays[0]!}` } };
-    }
+  // A list one level down (`{"data": {"products": […]}}`, `{"result": {"orders": […]}}`):
+  // read from there, the paging fields wherever they sit.
+  const wrapper = listWrapper(body);
+  if (wrapper !== undefined) {
+    const inner = body[wrapper] as Record<string, unknown>;
+    const list = Object.keys(inner).find((k) => Array.isArray(inner[k]))!;
+    const beside = Object.fromEntries(Object.entries(body).filter(([k]) => k !== wrapper));
+    const read = readList({ ...inner, ...beside });
+    return { list: read.list, read: { ...read.read, shape: 'keyed', key: `${wrapper}.${list}` } };
   }
   let key: string | undefined;
   if (Array.isArray(body.data)) key = 'data';

@@ -13,6 +13,15 @@ describe('readList: lists in the shapes a server may send', () => {
     expect(readList({ data: { id: 'x' } }).read.shape).toBe('none');
   });
 
+  it('a list under another wrapper ({"result": {…}}) is read from there; a currency\'s record, two wrappers, are not one', () => {
+    const read = readList({ result: { orders: [{ order_id: 'ord_1' }], meta: { next: 'c2' } }, request_id: 'r1' });
+    expect(read.list).toMatchObject({ data: [{ order_id: 'ord_1' }], has_more: true, next_cursor: 'c2' });
+    expect(read.read).toMatchObject({ shape: 'keyed', key: 'result.orders', paginated: true });
+    // A wallet keyed by its currency (by-currency.ts), and two candidates, are never taken for a wrapper.
+    expect(readList({ USD: { available: 10, holds: [] } }).read.shape).toBe('none');
+    expect(readList({ a: { rows: [1] }, b: { rows: [2] } }).read.shape).toBe('none');
+  });
+
   it('otherNextPage: a Link rel="next" URL query, or page numbers; nothing on the last page', () => {
     expect(otherNextPage([], { link: '</api/v1/orders?after=a1&status=DELIVERED>; rel="next", </x>; rel="prev"' })).toEqual({
       query: { after: 'a1', status: 'DELIVERED' },
