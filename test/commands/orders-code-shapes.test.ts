@@ -37,6 +37,9 @@ const PLACED = {
   vouchers: [{ product_id: 'AMZ-US', denomination: 25, status: 'ISSUED', code: { value: 'OBJCODE-SECRET-7777', type: 'text' } }],
 };
 
+/** Vouchers given as their codes alone, a list of strings (the document does not show the entries' fields). */
+const LISTED_CODES = ['LISTED-CODE-AAAA1111', 'LISTED-CODE-BBBB2222'];
+
 let server: LoopbackServer;
 let env: Record<string, string>;
 let dir: string;
@@ -51,6 +54,8 @@ beforeAll(async () => {
     if (req.method === 'GET' && req.target === '/api/v1/orders/ord_1/vouchers')
       return sendJson(res, 200, { order_id: 'ord_1', data: SHAPES.vouchers }, h);
     if (req.method === 'GET' && req.target === '/api/v1/orders/ord_981234') return sendJson(res, 200, PLACED, h);
+    if (req.method === 'GET' && req.target === '/api/v1/orders/ord_listed')
+      return sendJson(res, 200, { ...PLACED, order_id: 'ord_listed', vouchers: LISTED_CODES, issued_vouchers: [4711_0000_1234_5678] }, h);
     if (req.method === 'POST' && req.target === '/api/v1/orders' && req.body.includes('TOP-CODES'))
       return sendJson(res, 201, { ...PLACED, codes: ['LEAK-K-TOPCODES'] }, h);
     if (req.method === 'POST' && req.target === '/api/v1/orders') return sendJson(res, 201, PLACED, h);
@@ -138,6 +143,24 @@ describe("a server's own top-level field holding codes", () => {
     expect(masked.code, masked.stderr).toBe(0);
     expect(masked.stdout).toContain('codes\t••••••••ODES');
     expect(masked.stdout + masked.stderr).not.toContain('LEAK-K-TOPCODES');
+  });
+});
+
+describe('vouchers given as a list of their codes ({"vouchers": ["…", "…"]})', () => {
+  it('are masked in orders get (JSON and table) and vouchers api, shown by api --reveal', async () => {
+    for (const argv of [
+      ['orders', 'get', 'ord_listed', '--json'],
+      ['orders', 'get', 'ord_listed'],
+      ['api', 'GET', '/orders/ord_listed'],
+    ]) {
+      const r = await cli(argv);
+      expect(r.code, r.stderr).toBe(0);
+      expect(leaked(r, [...LISTED_CODES, '4711000012345678']), argv.join(' ')).toEqual([]);
+    }
+    const json = await cli(['orders', 'get', 'ord_listed', '--json']);
+    expect((JSON.parse(json.stdout) as { vouchers: string[] }).vouchers).toEqual(['••••••••1111', '••••••••2222']);
+    const shown = await cli(['api', 'GET', '/orders/ord_listed', '--reveal']);
+    expect((JSON.parse(shown.stdout) as { vouchers: string[] }).vouchers).toEqual(LISTED_CODES);
   });
 });
 

@@ -298,6 +298,14 @@ export function quotesReplaced(value: unknown, quotes: readonly (readonly [strin
   return out;
 }
 
+/**
+ * A list of voucher records (`vouchers`) that holds strings or numbers: each voucher given as
+ * its code alone (`["X7K2-Q9ZT", …]`), masked as a bare `voucher` is (an amount stays).
+ */
+function listsVoucherCodes(key: string, v: unknown): v is unknown[] {
+  return Array.isArray(v) && namesVoucherRecords(key) && v.some((x) => isBareVoucherCode('voucher', x));
+}
+
 function maskCodesUnder(value: unknown, parent: string | undefined, vouchers: boolean): unknown {
   return walk(
     value,
@@ -305,13 +313,15 @@ function maskCodesUnder(value: unknown, parent: string | undefined, vouchers: bo
       // Whatever a code's field holds is the code: a string, `{value, type}`, a list of them.
       holdsCode(k, v) && !isErrorCode(k, v, siblings)
         ? maskEvery(v, isPinField(k))
-        : holdsRecordCode(k, v) && (vouchers || isVoucherRecord(siblings, held))
-          ? maskScalar(v, false)
-          : isCodeHolder(k) && v !== null && typeof v === 'object'
-            ? maskEvery(v)
-            : isRecord(v) && Object.keys(v).some((c) => isCodeField(`${k}_${c}`))
-              ? maskCodesUnder(maskCompound(k, v), k, vouchers)
-              : KEEP,
+        : listsVoucherCodes(k, v)
+          ? v.map((x) => (isBareVoucherCode('voucher', x) ? maskScalar(x, false) : maskCodesUnder(x, k, vouchers)))
+          : holdsRecordCode(k, v) && (vouchers || isVoucherRecord(siblings, held))
+            ? maskScalar(v, false)
+            : isCodeHolder(k) && v !== null && typeof v === 'object'
+              ? maskEvery(v)
+              : isRecord(v) && Object.keys(v).some((c) => isCodeField(`${k}_${c}`))
+                ? maskCodesUnder(maskCompound(k, v), k, vouchers)
+                : KEEP,
     0,
     parent,
   );
@@ -398,7 +408,12 @@ export function listRowMasked<T>(row: T): T {
  * joined to its parent's name.
  */
 const CODES: Sought = {
-  field: (k, v) => isCodeField(k) || isBareVoucher(k) || isVoucherOnlyName(k) || (isCodeHolder(k) && v !== null && typeof v === 'object'),
+  field: (k, v) =>
+    isCodeField(k) ||
+    isBareVoucher(k) ||
+    isVoucherOnlyName(k) ||
+    listsVoucherCodes(k, v) ||
+    (isCodeHolder(k) && v !== null && typeof v === 'object'),
   joined: isCodeField,
 };
 
