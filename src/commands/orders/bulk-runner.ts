@@ -10,6 +10,7 @@
  */
 import { createOrder, listOrders, locatedOrderId } from '../../api/orders.js';
 import { readOrder } from '../../api/order-read.js';
+import { amountValue } from '../../contract/money-format.js';
 import type { CreateOrderRequest, Order } from '../../contract/orders.js';
 import { ApiError, CliError, NetworkError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
@@ -134,7 +135,7 @@ function mismatchedOrder(row: number, error: ContractMismatchError, at: string):
     status: o.status || null,
     http_status: null,
     trace_id: error.traceId ?? null,
-    total_amount: typeof total === 'number' && Number.isFinite(total) ? total : null,
+    total_amount: amountValue(total) ?? null,
     currency: o.currency || null,
     error: error.message,
     error_code: error.code,

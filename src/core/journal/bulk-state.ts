@@ -7,7 +7,7 @@
 import { hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { toMinor } from '../../contract/money-format.js';
+import { amountValue, toMinor } from '../../contract/money-format.js';
 import type { BatchHeader, BulkRow, JournalRecord, KeyRecord, ResultRecord } from './bulk.js';
 
 /** The error code of an ordered row whose answer differed from the contract (ContractMismatchError's). */
@@ -216,9 +216,11 @@ export function applyResult(state: BatchState, rec: ResultRecord, offset: number
   state.orderedAt.set(rec.row, offset);
   if (rec.row_changed) state.changed += 1;
   if (rec.error_code === CONTRACT_MISMATCH) state.mismatched += 1;
-  if (rec.currency && rec.total_amount !== null) {
+  // A server may send the total as a numeric string ("25.00"): counted from its digits too.
+  const total = amountValue(rec.total_amount);
+  if (rec.currency && total !== undefined) {
     try {
-      const minor = toMinor(rec.total_amount, rec.currency);
+      const minor = toMinor(total, rec.currency);
       const t = state.totals.get(rec.currency) ?? { orders: 0, minor: 0 };
       t.orders += 1;
       t.minor += minor;
