@@ -202,6 +202,24 @@ describe('a server of yet another dialect', () => {
     }
   });
 
+  it('a list that names its next page in a Link header is not called whole by its warning', async () => {
+    const linked = await startLoopbackServer((req, res) => {
+      const page = Number(new URL(req.target, 'http://x').searchParams.get('page') ?? 1);
+      const link: Record<string, string> = page < 2 ? { link: '</api/v1/transactions?page=2>; rel="next"' } : {};
+      return sendJson(res, 200, { data: [{ id: `txn-${page}`, amount: -1, currency: 'USD' }] }, link);
+    });
+    try {
+      const at = { ...env, VOUCHERS_BASE_URL: linked.baseUrl };
+      const one = await runCli(['transactions', 'list'], { env: at });
+      expect(one.code, one.stderr).toBe(0);
+      expect(one.stderr).toContain('answered in a shape that differs');
+      expect(one.stderr).not.toContain('this answer is the whole list');
+      expect(one.stderr).toContain('vouchers transactions list --all');
+    } finally {
+      await linked.close();
+    }
+  });
+
   it('--all and api --paginate follow a next link that is a path without a query, at that path (never its host)', async () => {
     const paging = await startLoopbackServer((req, res) => {
       const url = new URL(req.target, 'http://x');

@@ -78,6 +78,7 @@ export function answer<T>(
     strict: c.strictContract,
     idempotencyKey: call.idempotencyKey,
     location: location ? { header: location, ...(locationPath === undefined ? {} : { path: locationPath }) } : undefined,
+    linksNext: response.headers.link !== undefined && pagingOf(undefined, response.headers).paginated,
   };
   if (route) return checkAnswer(route, target).then((checked) => checkedAnswer(response, checked, c, parsed, call));
   return checkedAnswer(response, validateResponse({ ...target, schema: call.options.schema }), c, parsed, call);

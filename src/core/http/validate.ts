@@ -176,6 +176,8 @@ export interface ValidationTarget {
   idempotencyKey?: string;
   /** The answer's Location header, kept in a strict failure (ContractMismatchError.location). */
   location?: AnswerLocation;
+  /** The answer's headers name a next page (a `Link: <…>; rel="next"`): a list that is not whole. */
+  linksNext?: boolean;
 }
 
 /**
@@ -341,7 +343,12 @@ export function validateResponse(t: ValidationTarget): Validated {
       if (read.read.shape === 'array') shapeIssues.push('the list is a bare array, not {"data": [...]}');
       else if (read.read.shape === 'keyed') shapeIssues.push(`the list is under "${read.read.key}", not "data"`);
       else if (read.read.shape === 'none') shapeIssues.push('no list in the body');
-      if (!read.read.paginated) shapeIssues.push('no has_more or next_cursor: this answer is the whole list');
+      if (!read.read.paginated)
+        shapeIssues.push(
+          t.linksNext
+            ? 'no has_more or next_cursor: the next page is named by the Link header'
+            : 'no has_more or next_cursor: this answer is the whole list',
+        );
     }
   }
 
