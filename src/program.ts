@@ -298,7 +298,16 @@ export async function buildProgram(
     .showSuggestionAfterError(true)
     // Descriptions wrap beside their flags down to 20 columns (commander's default, 40, left
     // them unwrapped on a terminal under about 70 columns); subcommands inherit it.
-    .configureHelp({ minWidthToWrap: 20 })
+    .configureHelp({
+      minWidthToWrap: 20,
+      // The root lists each noun by its name alone, whether loaded or not; a noun's own help
+      // gives its usage.
+      subcommandTerm(this: Help, c: CommandUnknownOpts) {
+        return c.parent === program && COMMANDS.some((e) => e.name === c.name())
+          ? c.name()
+          : Help.prototype.subcommandTerm.call(this, c as never);
+      },
+    })
     .configureOutput(outputFor(io, 'vouchers', json, options.argv ?? []))
     .exitOverride();
   program.addHelpText(
@@ -323,8 +332,11 @@ Environment:
   const loaded = await Promise.all(COMMANDS.map((e) => (loadAll || e === invoked ? e.load() : undefined)));
   COMMANDS.forEach((entry, i) => {
     const register = loaded[i];
-    if (register) register(program, factory, options.run);
-    else program.command(entry.name).description(entry.summary).allowUnknownOption().allowExcessArguments();
+    if (register) {
+      register(program, factory, options.run);
+      // Listed by its summary, as when it is not loaded (the docs load every noun).
+      program.commands.find((c) => c.name() === entry.name)?.summary(entry.summary);
+    } else program.command(entry.name).description(entry.summary).allowUnknownOption().allowExcessArguments();
   });
   // Every subcommand inherits the output and exit behaviour of the root, and its help lists
   // the root's options it inherits (--profile, --base-url, --timeout, --debug…) under

@@ -16,6 +16,19 @@ describe('docs/commands.md', () => {
   });
 });
 
+describe('the root section of docs/commands.md', () => {
+  it('is what vouchers --help prints: each noun by its name and summary, not its own usage and long description', async () => {
+    const io = testIO();
+    const rootOf = (text: string) => text.slice(text.indexOf('## vouchers\n'), text.indexOf('\n- ['));
+    const { program: all } = await buildProgram(io, (g) => createFactory(io, g));
+    const { program: lazy } = await buildProgram(io, (g) => createFactory(io, g), { argv: ['--help'] });
+    const docs = rootOf(renderCommandReference(all));
+    expect(docs).toContain('  demo                     Walk through the whole API flow against an embedded sandbox');
+    expect(docs).not.toContain('demo [options]');
+    expect(docs).toBe(rootOf(renderCommandReference(lazy)));
+  });
+});
+
 describe('command descriptions', () => {
   it('each begins as a sentence does, with a capital (or [experimental]), as the help lists them side by side', async () => {
     const io = testIO();
