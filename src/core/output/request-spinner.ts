@@ -9,15 +9,8 @@
 import { formatDuration } from '../http/duration.js';
 import { lineDrawn, spinnerMode, type IO } from '../io/io.js';
 import { escapeText } from './printable.js';
+import { SHOW_AFTER_MS, unrefTimer } from './show-after.js';
 import type { Spinner } from './spinner.js';
-
-/**
- * How long a request is in flight before its spinner shows. Answers of an API nearby (and of
- * the local sandbox) come well within it, TLS handshake included, so they never flicker one;
- * a wait past it is one the user notices, and the spinner shows well before the second after
- * which a silent terminal looks stuck.
- */
-export const SHOW_AFTER_MS = 500;
 
 export interface RequestSpinnerOptions {
   /** Machine-readable output (--json): nothing is drawn, as for the other spinners. */
@@ -37,12 +30,6 @@ export interface RequestSpinner {
   begin(label: string): () => void;
   /** The pipeline waits `waitMs` before its next attempt: a retry, or to stay under the rate limit. */
   waiting(kind: 'retry' | 'rate_limit', waitMs: number): void;
-}
-
-function unrefTimer(ms: number, fn: () => Promise<void> | void): () => void {
-  const t = setTimeout(() => void Promise.resolve(fn()).catch(() => undefined), ms);
-  t.unref?.();
-  return () => clearTimeout(t);
 }
 
 export function requestSpinner(io: IO, options: RequestSpinnerOptions): RequestSpinner {
@@ -91,7 +78,7 @@ export function requestSpinner(io: IO, options: RequestSpinnerOptions): RequestS
     const { startSpinner } = await import('./spinner.js');
     if (mine !== generation || !drawable()) return;
     // Another line drawn on the terminal (a prompt) takes its place; the next request may show it again.
-    const started = await startSpinner(io, text(), { color: options.color, giveWay: hide });
+    const started = await startSpinner(io, text(), { color: options.color, giveWay: hide, showAfterMs: 0 });
     if (mine !== generation) {
       started.stop();
       return;

@@ -2,6 +2,7 @@
 import { Chalk } from 'chalk';
 import type { IO } from '../io/io.js';
 import { colorEnabled, drawLine, spinnerMode } from '../io/io.js';
+import { SHOW_AFTER_MS, unrefTimer } from './show-after.js';
 
 export interface Spinner {
   text(message: string): void;
@@ -19,6 +20,13 @@ export interface SpinnerOptions {
   color?: boolean;
   /** Called when another line is drawn on the same terminal (a prompt, a command's own spinner): stop then. */
   giveWay?: () => void;
+  /**
+   * An animated spinner is drawn only once the work has gone on this long (default
+   * SHOW_AFTER_MS), so that work done sooner does not flash a frame; 0 draws it at once.
+   */
+  showAfterMs?: number;
+  /** The timer of that wait (tests fire it themselves). */
+  after?: (ms: number, fn: () => void) => () => void;
 }
 
 export async function startSpinner(io: IO, message: string, options: SpinnerOptions = {}): Promise<Spinner> {
@@ -54,32 +62,50 @@ export async function startSpinner(io: IO, message: string, options: SpinnerOpti
     isEnabled: true,
     discardStdin: false,
   });
-  // Drawn on the terminal until stopped: no request's spinner beside it, no line break after ^C.
-  let release: (() => void) | undefined = drawLine(io.stderr, options.giveWay);
+  // Drawn on the terminal from when it shows until stopped: no request's spinner beside it, no
+  // line break after ^C. Stopped before it shows, it draws nothing; its outcome is a plain line.
+  let release: (() => void) | undefined;
+  let cancelShow: (() => void) | undefined;
+  let text = message;
+  const show = () => {
+    cancelShow = undefined;
+    release = drawLine(io.stderr, options.giveWay);
+    s.start();
+  };
   const cleared = () => {
+    cancelShow?.();
+    cancelShow = undefined;
     release?.();
     release = undefined;
   };
-  s.start();
+  const persist = (symbol: string, m: string | undefined) => {
+    const drawn = s.isSpinning;
+    cleared();
+    if (drawn) s.stopAndPersist({ symbol, text: m });
+    else io.stderr.write(`${symbol} ${m ?? text}\n`);
+  };
+  const delay = options.showAfterMs ?? SHOW_AFTER_MS;
+  if (delay > 0) cancelShow = (options.after ?? unrefTimer)(delay, show);
+  else show();
   return {
     text: (m) => {
+      text = m;
       s.text = m;
     },
-    succeed: (m) => {
-      cleared();
-      s.stopAndPersist({ symbol: c.green('✔'), text: m });
-    },
-    fail: (m) => {
-      cleared();
-      s.stopAndPersist({ symbol: c.red('✖'), text: m });
-    },
+    succeed: (m) => persist(c.green('✔'), m),
+    fail: (m) => persist(c.red('✖'), m),
     info: (m) => {
+      if (!s.isSpinning) {
+        io.stderr.write(`  ${m}\n`);
+        return;
+      }
       s.stopAndPersist({ symbol: ' ', text: m });
       s.start();
     },
     stop: () => {
+      const drawn = s.isSpinning;
       cleared();
-      s.stop();
+      if (drawn) s.stop();
     },
   };
 }

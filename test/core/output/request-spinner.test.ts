@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it, vi } from 'vitest';
 import { drawLine, lineDrawn } from '../../../src/core/io/io.js';
-import { requestSpinner, SHOW_AFTER_MS } from '../../../src/core/output/request-spinner.js';
+import { requestSpinner } from '../../../src/core/output/request-spinner.js';
+import { SHOW_AFTER_MS } from '../../../src/core/output/show-after.js';
 import { testIO, type TestIOOptions } from '../../helpers/io.js';
 import { until } from '../../helpers/until.js';
 

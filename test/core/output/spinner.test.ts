@@ -1,4 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { lineDrawn } from '../../../src/core/io/io.js';
+import { SHOW_AFTER_MS } from '../../../src/core/output/show-after.js';
 import { startSpinner } from '../../../src/core/output/spinner.js';
 import { testIO } from '../../helpers/io.js';
 
@@ -26,6 +28,35 @@ describe('startSpinner', () => {
     expect(io.stderrText()).toContain('done');
     expect(io.stderrText()).toMatch(/\u001b\[32m✔/);
     expect(io.stderrText()).toMatch(/\u001b\[31m✖/);
+  });
+
+  it('on a terminal: draws nothing for work done within the delay, only the outcome; once the delay has passed, the frame', async () => {
+    const timers: { ms: number; fn: () => void }[] = [];
+    const after = (ms: number, fn: () => void) => {
+      const timer = { ms, fn };
+      timers.push(timer);
+      return () => timers.splice(timers.indexOf(timer), 1);
+    };
+    const io = testIO({ tty: true });
+    const quick = await startSpinner(io, 'Fetching orders…', { after });
+    expect(timers.map((t) => t.ms)).toEqual([SHOW_AFTER_MS]);
+    quick.text('Fetched 1 order (1 page)…');
+    quick.stop();
+    expect(timers).toEqual([]);
+    expect(io.stderrText()).toBe('');
+    expect(lineDrawn(io.stderr)).toBe(false);
+
+    const done = await startSpinner(io, 'Checking…', { after, color: false });
+    done.succeed('checked');
+    expect(io.stderrText()).toBe('✔ checked\n');
+
+    const slow = await startSpinner(io, 'Fetching orders…', { after });
+    expect(io.stderrText()).toBe('✔ checked\n');
+    timers.shift()!.fn();
+    expect(lineDrawn(io.stderr)).toBe(true);
+    expect(io.stderrText()).toContain('Fetching orders…');
+    slow.stop();
+    expect(lineDrawn(io.stderr)).toBe(false);
   });
 
   it.each([{ TERM: 'dumb' }, { CI: 'true' }, { CI: '1' }])(
