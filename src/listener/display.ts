@@ -13,7 +13,8 @@ import { Chalk, type ChalkInstance } from 'chalk';
 import type { ForwardRecord } from '../core/journal/forward-log.js';
 import { bodyNumberOf, differsFromFirst, driftOf, isUnknownType, type InboxEntry } from '../core/journal/inbox.js';
 import { batchedOutput } from '../core/io/batched-output.js';
-import type { IO } from '../core/io/io.js';
+import { asciiText } from '../core/io/ascii.js';
+import { asciiOnly, type IO } from '../core/io/io.js';
 import { styleStatus } from '../core/output/format.js';
 import { describeForward, describeForwardShort } from './forward.js';
 import { displayText, escapeText, payloadId } from '../core/output/printable.js';
@@ -161,8 +162,10 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
   const showCommand = options.showCommand ?? defaultShowCommand;
   // A line per delivery: written once per turn of the event loop, not once per line.
   const output = batchedOutput();
+  // Only ASCII where the terminal shows no more (its arrows, ellipses); JSON as it is.
+  const shown = !options.json && asciiOnly(io) ? asciiText : (text: string) => text;
   const stderr = (text: string) => {
-    output.write(io.stderr, text);
+    output.write(io.stderr, shown(text));
   };
   /** A warning on stderr: a JSON notice under --json (as every note then is), else a line starting "Warning:". */
   const warn = (code: string, paint: (s: string) => string, text: string) => {
@@ -170,12 +173,12 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
     else stderr(`${paint('Warning:')} ${text}\n`);
   };
   const stdout = (line: string) => {
-    output.write(io.stdout, line + '\n');
+    output.write(io.stdout, shown(line) + '\n');
   };
   const ndjson = (obj: unknown) => {
     output.write(io.stdout, jsonLine(io, obj));
   };
-  const line = (pieces: LinePiece[]) => stdout(fitLine(pieces, options.width?.()));
+  const line = (pieces: LinePiece[]) => stdout(fitLine(pieces, options.width?.(), shown === asciiText));
   const forwardPiece = (record: ForwardRecord): LinePiece => ({
     text: describeForward(record),
     short: describeForwardShort(record),

@@ -9,8 +9,10 @@
  * and only then an id, in its middle with an ellipsis, keeping the tail that tells ids
  * made in the same moment apart; last, leave out a spare piece (the time). No piece is cut
  * below its `min`: what still does not fit is printed as it is (the terminal wraps it).
- * Without a width (not a terminal) every piece is printed whole.
+ * Without a width (not a terminal) every piece is printed whole. Where only ASCII is shown
+ * (`ascii`), the pieces are in ASCII and cut with '...', measured as printed.
  */
+import { asciiText } from '../core/io/ascii.js';
 import { cellWidth, truncateCells } from '../core/output/cells.js';
 
 /** One piece of a line. */
@@ -46,11 +48,11 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
  * An id cut to `width` cells: its prefix (`evt_`) when it has one, an ellipsis and as much
  * of its end as fits. The end is kept: ids made in the same moment differ only there.
  */
-export function cutId(id: string, width: number): string {
+export function cutId(id: string, width: number, ellipsis = '…'): string {
   if (cellWidth(id) <= width) return id;
   const prefix = /^[a-z]{1,8}_/.exec(id)?.[0] ?? '';
-  const keepPrefix = cellWidth(prefix) + 2 <= width ? prefix : '';
-  const room = width - cellWidth(keepPrefix) - 1;
+  const keepPrefix = cellWidth(prefix) + ellipsis.length + 1 <= width ? prefix : '';
+  const room = width - cellWidth(keepPrefix) - ellipsis.length;
   const parts = [...graphemes.segment(id.slice(keepPrefix.length))].map((s) => s.segment);
   let tail = '';
   let used = 0;
@@ -60,7 +62,7 @@ export function cutId(id: string, width: number): string {
     tail = parts[i]! + tail;
     used += w;
   }
-  return `${keepPrefix}…${tail}`;
+  return `${keepPrefix}${ellipsis}${tail}`;
 }
 
 interface Shown {
@@ -94,19 +96,23 @@ function render(shown: Shown[]): string {
 }
 
 /** Cut the pieces of a kind, the last first, until the line fits or each is at its `min`. */
-function cut(shown: Shown[], kind: 'end' | 'id', columns: number): void {
+function cut(shown: Shown[], kind: 'end' | 'id', columns: number, ellipsis: string): void {
   for (const s of [...shown].reverse()) {
     if (s.piece.cut !== kind) continue;
     const over = lineWidth(shown) - columns;
     if (over <= 0) return;
     const width = Math.max(s.piece.min ?? 1, cellWidth(s.text) - over);
-    if (width < cellWidth(s.text)) s.text = kind === 'id' ? cutId(s.text, width) : truncateCells(s.text, width);
+    if (width < cellWidth(s.text)) s.text = kind === 'id' ? cutId(s.text, width, ellipsis) : truncateCells(s.text, width, ellipsis);
   }
 }
 
 /** The pieces as one line at most `columns` cells wide (see the top of this file); whole when `columns` is undefined. */
-export function fitLine(pieces: LinePiece[], columns: number | undefined): string {
-  const all = pieces.map((piece) => ({ piece, text: piece.text, padded: piece.pad !== undefined }));
+export function fitLine(pieces: LinePiece[], columns: number | undefined, ascii = false): string {
+  const ellipsis = ascii ? '...' : '…';
+  const all = pieces.map((p) => {
+    const piece = ascii ? { ...p, text: asciiText(p.text), short: p.short === undefined ? undefined : asciiText(p.short) } : p;
+    return { piece, text: piece.text, padded: piece.pad !== undefined };
+  });
   if (columns === undefined || lineWidth(all) <= columns) return render(all);
   const fits = (shown: Shown[]) => lineWidth(shown) <= columns;
   // Optional pieces, the least important first (the later of two alike first).
@@ -135,12 +141,12 @@ export function fitLine(pieces: LinePiece[], columns: number | undefined): strin
   // Free text is cut first, so that ids stay whole; once an id must be cut it is cut first,
   // to its least, before the text is: a cut id no longer serves to copy, only to tell apart.
   const endsCut = short.map((s) => ({ ...s }));
-  cut(endsCut, 'end', columns);
+  cut(endsCut, 'end', columns, ellipsis);
   if (fits(endsCut)) return render(endsCut);
   const cutAll = (from: Shown[]) => {
     const out = from.map((s) => ({ ...s }));
-    cut(out, 'id', columns);
-    cut(out, 'end', columns);
+    cut(out, 'id', columns, ellipsis);
+    cut(out, 'end', columns, ellipsis);
     return out;
   };
   const idsCut = cutAll(short);

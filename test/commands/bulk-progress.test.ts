@@ -73,13 +73,13 @@ describe('bulk progress', () => {
     expect(drawn[0]!.length).toBeLessThan(30);
   });
 
-  it('TERM=dumb (no cursor control): no line drawn in place, no escape codes', async () => {
+  it('TERM=dumb (no cursor control): no line drawn in place, no escape codes, only ASCII', async () => {
     const io = testIO({ tty: true, env: { TERM: 'dumb' } });
     const progress = startProgress(io, fakeClock(), 3, 0);
     err(io, 'Waiting 5s…\n');
     progress.done();
     await new Promise((resolve) => setImmediate(resolve));
-    expect(io.stderrText()).toBe('Waiting 5s…\n');
+    expect(io.stderrText()).toBe('Waiting 5s...\n');
   });
 
   it('rows finished within the redraw limit are shown once it ends, though no row follows (a pacing wait after a burst)', async () => {

@@ -13,11 +13,12 @@ import { documentDelivered, hexEventId, orderEvent, testId, voucherEvent } from 
  * An IO whose streams record what is written, line by line (the display writes its queued
  * lines once per turn of the event loop, or at once on flush()).
  */
-function captureIO(): { io: IO; out: string[]; err: string[] } {
+function captureIO(env: IO['env'] = {}): { io: IO; out: string[]; err: string[] } {
   const out: string[] = [];
   const err: string[] = [];
   const lines = (s: string) => s.split(/(?<=\n)/);
   const io = {
+    env,
     stdout: { write: (s: string) => out.push(...lines(s)) },
     stderr: { write: (s: string) => err.push(...lines(s)) },
   } as unknown as IO;
@@ -401,6 +402,7 @@ describe('listen display: batched writes', () => {
   it('writes the lines of one turn of the event loop in one write per stream, in order, and nothing before', async () => {
     const writes: [string, string][] = [];
     const io = {
+      env: {},
       stdout: { write: (s: string) => writes.push(['out', s]) },
       stderr: { write: (s: string) => writes.push(['err', s]) },
     } as unknown as IO;
@@ -444,8 +446,13 @@ describe('listen display: lines fit the terminal', () => {
     ...extra,
   });
   /** The lines printed for these activities on a terminal `columns` wide (or piped, without). */
-  function lines(columns: number | undefined, show: (display: ReturnType<typeof createDisplay>) => void, forwardWaitMs?: number): string[] {
-    const { io, out } = captureIO();
+  function lines(
+    columns: number | undefined,
+    show: (display: ReturnType<typeof createDisplay>) => void,
+    forwardWaitMs?: number,
+    env: IO['env'] = {},
+  ): string[] {
+    const { io, out } = captureIO(env);
     const display = createDisplay(io, {
       json: false,
       color: false,
@@ -492,6 +499,22 @@ describe('listen display: lines fit the terminal', () => {
       1000,
     );
     expect(forwarded).toBe(`09:30:01  order.created  ${testId('evt', 1)}  → retry 1/5: connection refused`.slice(0, 79) + '…');
+  });
+
+  it('where only ASCII is shown (LANG=C), its arrow and ellipses are ASCII, and the line still fits', () => {
+    const [narrow] = lines(60, (d) => d.activity({ kind: 'event', entry: drifted }), undefined, { LANG: 'C' });
+    expect(narrow).toBe(`09:30:01  order.delivered  evt_...${testId('evt', 3).slice(-15)}  (differs)`);
+    expect(narrow).toHaveLength(60);
+    const [forwarded] = lines(
+      80,
+      (d) => {
+        d.activity({ kind: 'event', entry: created });
+        d.forward(forward(1, { status: null, error: 'connection refused', outcome: 'retrying' }));
+      },
+      1000,
+      { LANG: 'C' },
+    );
+    expect(forwarded).toBe(`09:30:01  order.created  ${testId('evt', 1)}  -> retry 1/5: connection refused`.slice(0, 77) + '...');
   });
 
   it('keeps what became of a forward (retry, gave up) when its line is cut to fit', () => {

@@ -19,7 +19,8 @@
  */
 import { Chalk, type ChalkInstance } from 'chalk';
 import { escapeText } from '../../core/output/printable.js';
-import { colorEnabled, type IO } from '../../core/io/io.js';
+import { asciiText } from '../../core/io/ascii.js';
+import { asciiOnly, colorEnabled, type IO } from '../../core/io/io.js';
 import { cellWidth, drawBox, truncateCells, wrapCells } from '../../core/output/cells.js';
 import { layoutTable, MIN_COLUMN_WIDTH } from '../../core/output/table-layout.js';
 import { startSpinner, type Spinner } from '../../core/output/spinner.js';
@@ -129,8 +130,9 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
   const tty = io.stderrIsTTY && io.env.TERM !== 'dumb';
   const color = tty && colorEnabled(io, 'stderr', options.color === false);
   const c = new Chalk({ level: color ? 1 : 0 });
+  const ascii = asciiOnly(io);
   const write = (text: string) => {
-    io.stderr.write(text);
+    io.stderr.write(ascii ? asciiText(text) : text);
   };
   const shown = new Set<string>();
   let spinner: Spinner | undefined;

@@ -5,7 +5,8 @@
  * above it.
  */
 import { Chalk, type ChalkInstance } from 'chalk';
-import { colorEnabled, type IO } from '../../core/io/io.js';
+import { asciiText } from '../../core/io/ascii.js';
+import { asciiOnly, colorEnabled, type IO } from '../../core/io/io.js';
 import { wrapCells } from '../../core/output/cells.js';
 import { startSpinner, type Spinner } from '../../core/output/spinner.js';
 
@@ -31,7 +32,7 @@ export class Narrator {
   line(text = ''): void {
     // The spinner persists lines behind a one-character symbol and a space: keep the indent.
     if (this.spinner) this.spinner.info(text.replace(/^ {2}/, ''));
-    else this.io[this.stream].write(text + '\n');
+    else this.io[this.stream].write((asciiOnly(this.io) ? asciiText(text) : text) + '\n');
   }
 
   /** The width of the terminal the story is told on; undefined when it is piped (lines whole). */

@@ -8,7 +8,8 @@ import { resolveProfileUnchecked } from '../../core/config/resolve.js';
 import type { ConfigStore, ResolvedProfile } from '../../core/config/types.js';
 import { CliError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
-import { colorEnabled, out } from '../../core/io/io.js';
+import { asciiText } from '../../core/io/ascii.js';
+import { asciiOnly, colorEnabled, out } from '../../core/io/io.js';
 import { printJson } from '../../core/output/print.js';
 import type { Factory } from '../../core/run/factory.js';
 import { baseUrlCheck, credentialsCheck, permissionsCheck, profileCheck, webhookSecretCheck } from './local-checks.js';
@@ -96,7 +97,8 @@ export async function run(f: Factory, options: DoctorOptions): Promise<void> {
       if (parts[0]!.startsWith(head)) parts[0] = `${paint[r.level](SYMBOL[r.level])} ${c.bold(r.label)}:${parts[0]!.slice(head.length)}`;
       return parts.map((l) => l.replace(' — fix:', ` ${c.dim('—')} fix:`)).join('\n');
     });
-    await out(f.io, lines.join('\n') + '\n');
+    const text = lines.join('\n') + '\n';
+    await out(f.io, asciiOnly(f.io) ? asciiText(text) : text);
   }
   const failures = results.filter((r) => r.level === 'fail');
   if (failures.length > 0) {

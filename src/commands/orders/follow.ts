@@ -15,7 +15,7 @@ import { startSpinner } from '../../core/output/spinner.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import { operand } from '../../core/output/shell-quote.js';
 import type { Factory } from '../../core/run/factory.js';
-import { err, type IO } from '../../core/io/io.js';
+import { asciiOnly, err, type IO } from '../../core/io/io.js';
 import { fitLine, type LinePiece } from '../../listener/fit-line.js';
 import { endedElsewhereError, outcomeError } from './outcome.js';
 
@@ -61,7 +61,7 @@ function statusLine(io: IO, time: number, orderId: string, status: string, trace
     ...(traceId ? [{ text: `trace ${traceId}`, cut: 'end' as const, min: TRACE_MIN }] : []),
   ];
   const columns = io.stderrIsTTY ? ((io.stderr as { columns?: number }).columns || io.columns) - 2 : undefined;
-  return fitLine(pieces, columns);
+  return fitLine(pieces, columns, asciiOnly(io));
 }
 
 export interface FollowOnTerminalOptions {

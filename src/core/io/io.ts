@@ -4,6 +4,7 @@
  * one from `process`; tests build one with buffers (test/helpers/io.ts).
  */
 import type { Readable, Writable } from 'node:stream';
+import { asciiText } from './ascii.js';
 
 export interface IO {
   stdin: Readable;
@@ -99,6 +100,19 @@ export function interruptLineEnd(io: Pick<IO, 'env' | 'stderr' | 'stderrIsTTY'>)
   return `${' '.repeat(columns)}\r\x1b[K`;
 }
 
+/**
+ * Whether only ASCII can be shown: on a terminal without cursor control (TERM=dumb), or where
+ * the locale is not UTF-8 (the first of LC_ALL, LC_CTYPE and LANG that is set: `LANG=C` in an
+ * SSH session), on which a spinner's frames, ticks, boxes, arrows and ellipses print as
+ * garbage. With none of them set, UTF-8 is assumed (as the terminals of today are).
+ */
+export function asciiOnly(io: Pick<IO, 'env'>): boolean {
+  const env = io.env;
+  if (env.TERM === 'dumb') return true;
+  const locale = [env.LC_ALL, env.LC_CTYPE, env.LANG].find((v) => v !== undefined && v !== '');
+  return locale !== undefined && !/utf-?8/i.test(locale);
+}
+
 /** Colour only on a TTY, never with NO_COLOR; FORCE_COLOR=0 disables, FORCE_COLOR>0 forces. */
 export function colorEnabled(io: IO, stream: 'stdout' | 'stderr', flagNoColor = false): boolean {
   if (flagNoColor) return false;
@@ -164,16 +178,17 @@ export async function answerShown(io: IO, answer: { shown?: () => void }): Promi
 }
 
 /** Write text to stderr (messages, progress). */
-export function err(io: IO, text: string): void {
+export function err(io: Pick<IO, 'env' | 'stderr' | 'statusLine'>, text: string): void {
+  const shown = asciiOnly(io) ? asciiText(text) : text;
   const line = io.statusLine;
   if (!line) {
-    io.stderr.write(text);
+    io.stderr.write(shown);
     return;
   }
   // A live status line (a bulk run's progress) is taken off, the text written on its own
   // lines, and the status drawn again below it.
   line.clear();
-  io.stderr.write(text);
+  io.stderr.write(shown);
   line.redraw();
 }
 

@@ -8,6 +8,7 @@
  * marks of Thai or Devanagari as a cell each, so its borders went out of line.
  */
 import stringWidth from 'string-width';
+import { asciiText } from '../io/ascii.js';
 
 /** Terminal cells `text` takes. */
 export function cellWidth(text: string): number {
@@ -20,21 +21,21 @@ const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
  * `text` cut to at most `width` cells, the last one an ellipsis. Cut between graphemes (a
  * letter keeps its accents, an emoji its modifiers); a wide character that would cross the
  * edge is left out whole, so the text may end one cell short (or more, for the spaces
- * before the ellipsis, which are left out).
+ * before the ellipsis, which are left out). `ellipsis`: '...' where only ASCII is shown.
  */
-export function truncateCells(text: string, width: number): string {
+export function truncateCells(text: string, width: number, ellipsis = '…'): string {
   if (cellWidth(text) <= width) return text;
-  if (width <= 0) return '';
+  if (width < ellipsis.length) return ellipsis.slice(0, Math.max(0, width));
   let kept = '';
   let used = 0;
   for (const { segment } of graphemes.segment(text)) {
     const w = cellWidth(segment);
-    if (used + w > width - 1) break;
+    if (used + w > width - ellipsis.length) break;
     kept += segment;
     used += w;
   }
   // "Games, cinema and…", not "Games, cinema and …": the ellipsis follows the last word.
-  return kept.trimEnd() + '…';
+  return kept.trimEnd() + ellipsis;
 }
 
 /**
@@ -42,14 +43,14 @@ export function truncateCells(text: string, width: number): string {
  * whole value that fits, then an ellipsis (`10,25,…`): a value is never cut in the middle (an
  * amount cut to `10…` would read as another one). Just the ellipsis when not even the first fits.
  */
-export function truncateList(text: string, width: number): string {
+export function truncateList(text: string, width: number, ellipsis = '…'): string {
   if (cellWidth(text) <= width) return text;
   for (let at = text.length - 1; at > 0; at--) {
     if (text[at] !== ',' && text[at] !== ';') continue;
-    const kept = text.slice(0, at + 1) + '…';
+    const kept = text.slice(0, at + 1) + ellipsis;
     if (cellWidth(kept) <= width) return kept;
   }
-  return width > 0 ? '…' : '';
+  return ellipsis.slice(0, Math.max(0, width));
 }
 
 export interface BoxCell {
@@ -62,8 +63,9 @@ export interface BoxCell {
 /**
  * A box table: a rule, the header, a rule, one line a row, a rule. Every line is exactly
  * `widths` plus 3 cells a column plus 1 wide: each cell's text must already fit its width.
+ * `ascii`: drawn with + - | where only ASCII is shown.
  */
-export function drawBox(head: BoxCell[], rows: BoxCell[][], widths: number[], align: ('left' | 'right')[]): string {
+export function drawBox(head: BoxCell[], rows: BoxCell[][], widths: number[], align: ('left' | 'right')[], ascii = false): string {
   const rule = (l: string, m: string, r: string) => l + widths.map((w) => '─'.repeat(w + 2)).join(m) + r;
   const line = (cells: BoxCell[]) =>
     '│' +
@@ -75,7 +77,8 @@ export function drawBox(head: BoxCell[], rows: BoxCell[][], widths: number[], al
       })
       .join('│') +
     '│';
-  return [rule('┌', '┬', '┐'), line(head), rule('├', '┼', '┤'), ...rows.map(line), rule('└', '┴', '┘')].join('\n');
+  const box = [rule('┌', '┬', '┐'), line(head), rule('├', '┼', '┤'), ...rows.map(line), rule('└', '┴', '┘')].join('\n');
+  return ascii ? asciiText(box) : box;
 }
 
 /**

@@ -3,7 +3,7 @@
  * VOUCHERS_STRICT_CONTRACT) makes them errors; otherwise one warning per run on stderr.
  */
 import type { GlobalOptions } from '../run/factory.js';
-import type { IO } from '../io/io.js';
+import { err, type IO } from '../io/io.js';
 import type { ContractDrift } from '../http/validate.js';
 
 export interface DriftDeps {
@@ -47,7 +47,7 @@ export function driftReporter(deps: DriftDeps): (drift: ContractDrift) => void {
         }) + '\n',
       );
     } else {
-      deps.io.stderr.write(`Warning: ${drift.message}${more}\n`);
+      err(deps.io, `Warning: ${drift.message}${more}\n`);
     }
   };
 }

@@ -5,7 +5,8 @@
  */
 import { Chalk } from 'chalk';
 import { ApiError, CliError, NetworkError, PendingError } from '../errors/index.js';
-import { colorEnabled, type IO } from '../io/io.js';
+import { asciiText } from '../io/ascii.js';
+import { asciiOnly, colorEnabled, type IO } from '../io/io.js';
 import { suggestedCommand, type HintGlobals } from './next-page.js';
 import { operand } from './shell-quote.js';
 import { maskText, maskTypedValues } from './mask-text.js';
@@ -259,5 +260,6 @@ export function renderError(io: IO, error: unknown, options: RenderErrorOptions)
   const hint = hintFor(error, options.globals);
   if (hint) lines.push(`  ${c.cyan('hint')}      ${hint}`);
   if (options.debug && error instanceof Error && error.stack) lines.push('', c.dim(maskFor(error)(error.stack)));
-  io.stderr.write(lines.join('\n') + '\n');
+  const text = lines.join('\n') + '\n';
+  io.stderr.write(asciiOnly(io) ? asciiText(text) : text);
 }

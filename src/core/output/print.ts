@@ -6,7 +6,8 @@
 import type { ChalkInstance } from 'chalk';
 import { chalkAt } from './colour.js';
 import { UsageError } from '../errors/index.js';
-import { err, out, type IO } from '../io/io.js';
+import { asciiText } from '../io/ascii.js';
+import { asciiOnly, err, out, type IO } from '../io/io.js';
 import { LineWriter } from '../io/line-writer.js';
 import type { OutputSettings } from './options.js';
 import { csvCell, display, fieldValue, pick, tsvCell } from './cell-text.js';
@@ -316,10 +317,13 @@ export async function printList<T>(
     case 'table': {
       if (!settings.fields) cols = cols.filter((col) => !col.wide);
       const c = chalkFor(settings);
+      // Only ASCII where the terminal shows no more: the box, the ellipsis, and the texts.
+      const ascii = asciiOnly(io);
+      const ellipsis = ascii ? '...' : '…';
       const texts: string[][] = [];
       const source: T[] = [];
       for await (const r of iterate(rows)) {
-        texts.push(cols.map((col) => display(valueOf(col, r))));
+        texts.push(cols.map((col) => (ascii ? asciiText : String)(display(valueOf(col, r)))));
         source.push(r);
         count++;
       }
@@ -409,7 +413,7 @@ export async function printList<T>(
         if (!list || widths[i]! >= natural[layout.shown[i]!]!) return;
         const used = Math.max(
           Math.min(cellWidth(heads[i]!), widths[i]!),
-          ...shownTexts.map((t) => cellWidth(truncateList(t[i]!, widths[i]!))),
+          ...shownTexts.map((t) => cellWidth(truncateList(t[i]!, widths[i]!, ellipsis))),
         );
         let spare = widths[i]! - used;
         widths[i] = used;
@@ -424,12 +428,12 @@ export async function printList<T>(
         widths[i]! += spare;
       });
       const head = heads.map((h, i) => {
-        const text = truncateCells(h, widths[i]!);
+        const text = truncateCells(h, widths[i]!, ellipsis);
         return { text, shown: c.bold(text) };
       });
       const body = shownTexts.map((t, n) =>
         cols.map((col, i) => {
-          const text = (shownLists[i] ? truncateList : truncateCells)(t[i]!, widths[i]!);
+          const text = (shownLists[i] ? truncateList : truncateCells)(t[i]!, widths[i]!, ellipsis);
           return { text, shown: col.style && text ? col.style(text, c, source[n]!) : text };
         }),
       );
@@ -440,6 +444,7 @@ export async function printList<T>(
           body,
           widths,
           cols.map((col) => col.align ?? 'left'),
+          ascii,
         ) + '\n',
       );
       return count;

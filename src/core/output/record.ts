@@ -1,7 +1,8 @@
 /** One resource as aligned `label  value` lines, TSV, CSV or JSON (`printRecord`). */
 import type { ChalkInstance } from 'chalk';
 import { UsageError } from '../errors/index.js';
-import { out, type IO } from '../io/io.js';
+import { asciiText } from '../io/ascii.js';
+import { asciiOnly, out, type IO } from '../io/io.js';
 import { display, fieldValue, hasField, pick, csvCell, tsvCell } from './cell-text.js';
 import { chalkAt } from './colour.js';
 import { fitsLayout, genericFields } from './generic.js';
@@ -83,6 +84,8 @@ export async function recordText(
   c: ChalkInstance,
   fit: boolean,
 ): Promise<string> {
+  // Only ASCII where the terminal shows no more (a masked code's bullets, a · between words).
+  if (asciiOnly(io)) shown = shown.map((f) => ({ ...f, text: asciiText(f.text) }));
   const width = Math.max(...shown.map((f) => f.label.length));
   // A UTF-16 unit takes at most 2 cells: string-width is loaded only when a value might not fit.
   const wrap =

@@ -1,7 +1,8 @@
 /** Spinners on stderr, only on a TTY (ora, loaded on demand); silent otherwise. */
 import { Chalk } from 'chalk';
 import type { IO } from '../io/io.js';
-import { colorEnabled, drawLine, spinnerMode } from '../io/io.js';
+import { asciiText } from '../io/ascii.js';
+import { asciiOnly, colorEnabled, drawLine, spinnerMode } from '../io/io.js';
 import { SHOW_AFTER_MS, unrefTimer } from './show-after.js';
 
 export interface Spinner {
@@ -31,11 +32,13 @@ export interface SpinnerOptions {
 
 export async function startSpinner(io: IO, message: string, options: SpinnerOptions = {}): Promise<Spinner> {
   const mode = spinnerMode(io);
+  // Only ASCII where the terminal shows no more (asciiOnly): the messages and the symbols.
+  const shown = asciiOnly(io) ? asciiText : (text: string) => text;
   if (mode === 'lines' && !options.quiet) {
     // A terminal without cursor control, or a CI log: the message once, and each outcome, as plain lines.
-    io.stderr.write(`${message}\n`);
+    io.stderr.write(`${shown(message)}\n`);
     const line = (symbol: string) => (m: string | undefined) => {
-      if (m) io.stderr.write(`${symbol}${m}\n`);
+      if (m) io.stderr.write(shown(`${symbol}${m}\n`));
     };
     return { text: () => undefined, succeed: line('✔ '), fail: line('✖ '), info: line(''), stop: () => undefined };
   }
@@ -45,7 +48,7 @@ export async function startSpinner(io: IO, message: string, options: SpinnerOpti
       succeed: () => undefined,
       fail: () => undefined,
       info: (m) => {
-        if (!options.quiet) io.stderr.write(m + '\n');
+        if (!options.quiet) io.stderr.write(shown(m) + '\n');
       },
       stop: () => undefined,
     };
@@ -56,7 +59,9 @@ export async function startSpinner(io: IO, message: string, options: SpinnerOpti
   const color = colorEnabled(io, 'stderr', options.color === false);
   const c = new Chalk({ level: color ? 1 : 0 });
   const s = ora({
-    text: message,
+    text: shown(message),
+    // ora picks its frames by its own guess of the terminal: ASCII ones where asciiOnly says so.
+    ...(shown === asciiText ? { spinner: 'line' as const } : {}),
     stream: io.stderr as NodeJS.WritableStream,
     color: color ? 'cyan' : false,
     isEnabled: true,
@@ -66,7 +71,7 @@ export async function startSpinner(io: IO, message: string, options: SpinnerOpti
   // line break after ^C. Stopped before it shows, it draws nothing; its outcome is a plain line.
   let release: (() => void) | undefined;
   let cancelShow: (() => void) | undefined;
-  let text = message;
+  let text = shown(message);
   const show = () => {
     cancelShow = undefined;
     release = drawLine(io.stderr, options.giveWay);
@@ -81,25 +86,26 @@ export async function startSpinner(io: IO, message: string, options: SpinnerOpti
   const persist = (symbol: string, m: string | undefined) => {
     const drawn = s.isSpinning;
     cleared();
-    if (drawn) s.stopAndPersist({ symbol, text: m });
-    else io.stderr.write(`${symbol} ${m ?? text}\n`);
+    const line = m === undefined ? m : shown(m);
+    if (drawn) s.stopAndPersist({ symbol: shown(symbol), text: line });
+    else io.stderr.write(`${shown(symbol)} ${line ?? text}\n`);
   };
   const delay = options.showAfterMs ?? SHOW_AFTER_MS;
   if (delay > 0) cancelShow = (options.after ?? unrefTimer)(delay, show);
   else show();
   return {
     text: (m) => {
-      text = m;
-      s.text = m;
+      text = shown(m);
+      s.text = text;
     },
     succeed: (m) => persist(c.green('✔'), m),
     fail: (m) => persist(c.red('✖'), m),
     info: (m) => {
       if (!s.isSpinning) {
-        io.stderr.write(`  ${m}\n`);
+        io.stderr.write(`  ${shown(m)}\n`);
         return;
       }
-      s.stopAndPersist({ symbol: ' ', text: m });
+      s.stopAndPersist({ symbol: ' ', text: shown(m) });
       s.start();
     },
     stop: () => {

@@ -59,9 +59,13 @@ describe('startSpinner', () => {
     expect(lineDrawn(io.stderr)).toBe(false);
   });
 
-  it.each([{ TERM: 'dumb' }, { CI: 'true' }, { CI: '1' }])(
-    '%o (no cursor control, or a CI log): the message once and each outcome as plain lines, no escape codes',
-    async (env) => {
+  it.each([
+    [{ TERM: 'dumb' }, 'Waiting for ord_1...\na line for the user\n+ delivered\nAgain...\nx failed\n'],
+    [{ CI: 'true' }, 'Waiting for ord_1…\na line for the user\n✔ delivered\nAgain…\n✖ failed\n'],
+    [{ CI: '1' }, 'Waiting for ord_1…\na line for the user\n✔ delivered\nAgain…\n✖ failed\n'],
+  ])(
+    '%o (no cursor control, or a CI log): the message once and each outcome as plain lines, no escape codes (in ASCII without cursor control)',
+    async (env, lines) => {
       const io = testIO({ tty: true, env });
       const s = await startSpinner(io, 'Waiting for ord_1…');
       s.text('still waiting');
@@ -69,7 +73,7 @@ describe('startSpinner', () => {
       s.succeed('delivered');
       const f = await startSpinner(io, 'Again…');
       f.fail('failed');
-      expect(io.stderrText()).toBe('Waiting for ord_1…\na line for the user\n✔ delivered\nAgain…\n✖ failed\n');
+      expect(io.stderrText()).toBe(lines);
     },
   );
 
