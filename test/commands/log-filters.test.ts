@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src/core/journal/types.js';
 import { cliEnvFor, sendError, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { unwrapped } from '../helpers/cli-text.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 const NOW = Date.now();
@@ -137,8 +138,9 @@ describe('vouchers log --trace', () => {
       const r = await runCli(['log', '--trace', '01234567'], { configDir, tty });
       expect(r.code, r.stderr).toBe(4);
       expect(r.stdout).toBe('');
-      expect(r.stderr).toContain(`no logged request matches trace ID 01234567 (searched ${join(configDir, 'requests.log')})`);
-      expect(r.stderr).toContain('the sandbox operator calls (vouchers sandbox admin …) and certify --sandbox runs are not logged');
+      const said = unwrapped(r.stderr);
+      expect(said).toContain(`no logged request matches trace ID 01234567 (searched ${join(configDir, 'requests.log')})`);
+      expect(said).toContain('the sandbox operator calls (vouchers sandbox admin …) and certify --sandbox runs are not logged');
     }
     // With another filter: which ones narrowed the search; as JSON on stderr with --json.
     const narrowed = await runCli(['log', '--trace', T_STOCK, '--status', '5xx', '--json'], { configDir });

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
 import type { RequestLogEntry } from '../../src/core/journal/types.js';
-import { ANSI, tableHeader, tableRows } from '../helpers/cli-text.js';
+import { ANSI, tableHeader, tableRows, unwrapped } from '../helpers/cli-text.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 
 const LIMITED = '0af7651916cd43dd8448eb211c80319c';
@@ -60,7 +60,7 @@ describe('vouchers log table at 60, 80 and 120 columns', () => {
     expect(col('STATUS')).toEqual(['429', '200']);
     if (header.includes('TIME')) expect(col('TIME')).toEqual(['2026-01-31 09:30:00Z', '2026-01-31 09:30:00Z']);
     if (header.includes('ERROR')) expect(col('ERROR')).toEqual(['RATE_LIMIT_EXCEEDED', '']);
-    expect(r.stderr).toContain(`Left out to fit ${columns} columns: ${leftOut}.`);
+    expect(unwrapped(r.stderr)).toContain(`Left out to fit ${columns} columns: ${leftOut}.`);
   });
 
   it('--failed keeps the error code, what a failed request is looked at for', async () => {

@@ -12,7 +12,7 @@ import { formatMoney, formatTime } from '../../src/core/output/format.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli } from '../helpers/run-cli.js';
 import { envOf, fastSandbox, profileDir, localProfileDir } from '../helpers/sandbox.js';
-import { ANSI, hintLine, hintArgv, pageNotice, tableRows, tableHeader } from '../helpers/cli-text.js';
+import { ANSI, hintLine, hintArgv, pageNotice, tableRows, tableHeader, unwrapped } from '../helpers/cli-text.js';
 import { until } from '../helpers/until.js';
 
 let sb: SandboxHandle;
@@ -229,7 +229,7 @@ describe('orders list on a narrow terminal', () => {
     expect(header).toEqual(['ORDER_ID', 'STATUS', 'TOTAL', 'REFER…', 'FROM', 'CREATED']);
     expect(r.stdout).toContain('a lon…');
     expect(r.stdout).not.toContain(LONG_REF);
-    expect(r.stderr).toContain(
+    expect(unwrapped(r.stderr)).toContain(
       'Left out to fit 100 columns: vouchers. Show them with --fields (e.g. --fields order_id,vouchers), or every field with --output json.',
     );
   });
@@ -241,7 +241,7 @@ describe('orders list on a narrow terminal', () => {
     expect(r.code).toBe(0);
     for (const line of r.stdout.replace(ANSI, '').trimEnd().split('\n')) expect([...line].length, line).toBeLessThanOrEqual(80);
     expect(expectEssentialsWhole(r.stdout, pending)).toEqual(['ORDER_ID', 'STATUS', 'TOTAL', 'CREATED']);
-    expect(r.stderr).toContain('Left out to fit 80 columns: vouchers, reference, fulfilled_from. Show them with --fields');
+    expect(unwrapped(r.stderr)).toContain('Left out to fit 80 columns: vouchers, reference, fulfilled_from. Show them with --fields');
     expect(r.stderr).toContain('--output json');
   });
 

@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { ANSI } from '../helpers/cli-text.js';
+import { ANSI, unwrapped } from '../helpers/cli-text.js';
 import { runCli } from '../helpers/run-cli.js';
 import { FAST_LIMITS, localProfileDir } from '../helpers/sandbox.js';
 
@@ -154,7 +154,9 @@ function expectLeftOutSaid(box: Box, stderr: string, columns: number, fields: Re
     .filter(([header]) => !shows(header))
     .map(([, field]) => field);
   if (missing.length === 0) return;
-  const line = stderr.split('\n').find((l) => l.startsWith(`Left out to fit ${columns} columns:`));
+  const line = unwrapped(stderr)
+    .split('\n')
+    .find((l) => l.startsWith(`Left out to fit ${columns} columns:`));
   expect(line, stderr).toBeDefined();
   for (const f of missing) expect(line).toContain(f);
 }
@@ -184,7 +186,9 @@ describe.each([60, 80, 120])('at %i columns', (columns) => {
         list.map((v) => v.voucher_id),
       );
       // orders get has neither --fields for its sections nor --output: the note offers --json.
-      const notes = got.stderr.split('\n').filter((l) => l.startsWith('Left out to fit'));
+      const notes = unwrapped(got.stderr)
+        .split('\n')
+        .filter((l) => l.startsWith('Left out to fit'));
       if (columns === 60) expect(notes.length, got.stderr).toBeGreaterThan(0);
       for (const note of notes) expect(note).toMatch(/\. Every field, with --json\.$/);
     }

@@ -18,7 +18,7 @@ import type { RequestLogEntry } from '../../src/core/journal/types.js';
 import { createClient } from '../../src/core/http/client.js';
 import { formatMoney, formatTime } from '../../src/core/output/format.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
-import { ANSI, tableHeader, tableRows } from '../helpers/cli-text.js';
+import { ANSI, tableHeader, tableRows, unwrapped } from '../helpers/cli-text.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { envOf, FAST_LIMITS } from '../helpers/sandbox.js';
 import { until } from '../helpers/until.js';
@@ -127,7 +127,9 @@ function expectShortenedFrom(cell: string, full: string): void {
 /** Columns left out are named on stderr, each by its field. */
 function expectLeftOutSaid(stderr: string, columns: number, fields: string[]): void {
   if (fields.length === 0) return;
-  const line = stderr.split('\n').find((l) => l.startsWith(`Left out to fit ${columns} columns:`));
+  const line = unwrapped(stderr)
+    .split('\n')
+    .find((l) => l.startsWith(`Left out to fit ${columns} columns:`));
   expect(line, stderr).toBeDefined();
   for (const f of fields) expect(line).toContain(f);
 }

@@ -79,3 +79,12 @@ export function tableHeader(text: string): string[] {
     .slice(1, -1)
     .map((c) => c.trim());
 }
+
+/**
+ * Notes on stderr as written piped: on a terminal each is wrapped to its width, its lines
+ * after the first indented under it or starting other than a line of its own does (a
+ * capital, a colour, a JSON line); joined here again.
+ */
+export function unwrapped(stderr: string): string {
+  return stderr.replace(/([^\n])\n +/g, '$1 ').replace(/([^\n])\n(?=[^A-Z\s\u001b{])/g, '$1 ');
+}

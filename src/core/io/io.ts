@@ -5,6 +5,7 @@
  */
 import type { Readable, Writable } from 'node:stream';
 import { asciiText } from './ascii.js';
+import { wrapNote } from './note-wrap.js';
 
 export interface IO {
   stdin: Readable;
@@ -123,6 +124,11 @@ export function colorEnabled(io: IO, stream: 'stdout' | 'stderr', flagNoColor = 
   return stream === 'stdout' ? io.stdoutIsTTY : io.stderrIsTTY;
 }
 
+/** The width of the terminal stderr is on: its own, else the one stdout reports (80 when unknown). */
+export function stderrColumns(io: Pick<IO, 'stderr' | 'columns'>): number {
+  return (io.stderr as { columns?: number }).columns || io.columns;
+}
+
 /**
  * Streams a write to failed (EPIPE: the reader went away; ENOSPC). Node makes its stdout
  * writable again after an error, and an empty write after it succeeds: the failure is
@@ -177,9 +183,13 @@ export async function answerShown(io: IO, answer: { shown?: () => void }): Promi
   if (answer.shown && (await stdoutFlushed(io))) answer.shown();
 }
 
-/** Write text to stderr (messages, progress). */
-export function err(io: Pick<IO, 'env' | 'stderr' | 'statusLine'>, text: string): void {
-  const shown = asciiOnly(io) ? asciiText(text) : text;
+/**
+ * Write text to stderr (messages, progress). On a terminal, a line wider than it is wrapped
+ * at spaces (wrapNote), never inside a command meant to be copied; piped, every line whole.
+ */
+export function err(io: Pick<IO, 'env' | 'stderr' | 'stderrIsTTY' | 'columns' | 'statusLine'>, text: string): void {
+  const fitted = io.stderrIsTTY ? wrapNote(text, stderrColumns(io)) : text;
+  const shown = asciiOnly(io) ? asciiText(fitted) : fitted;
   const line = io.statusLine;
   if (!line) {
     io.stderr.write(shown);

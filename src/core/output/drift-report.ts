@@ -7,7 +7,7 @@ import { err, type IO } from '../io/io.js';
 import type { ContractDrift } from '../http/validate.js';
 
 export interface DriftDeps {
-  io: Pick<IO, 'env' | 'stderr'>;
+  io: Pick<IO, 'env' | 'stderr' | 'stderrIsTTY' | 'columns'>;
   globals: Pick<GlobalOptions, 'strictContract' | 'json' | 'debug'>;
 }
 

@@ -6,7 +6,8 @@
 import { Chalk } from 'chalk';
 import { ApiError, CliError, NetworkError, PendingError } from '../errors/index.js';
 import { asciiText } from '../io/ascii.js';
-import { asciiOnly, colorEnabled, type IO } from '../io/io.js';
+import { asciiOnly, colorEnabled, stderrColumns, type IO } from '../io/io.js';
+import { wrapNote } from '../io/note-wrap.js';
 import { suggestedCommand, type HintGlobals } from './next-page.js';
 import { operand } from './shell-quote.js';
 import { maskText, maskTypedValues } from './mask-text.js';
@@ -260,6 +261,7 @@ export function renderError(io: IO, error: unknown, options: RenderErrorOptions)
   const hint = hintFor(error, options.globals);
   if (hint) lines.push(`  ${c.cyan('hint')}      ${hint}`);
   if (options.debug && error instanceof Error && error.stack) lines.push('', c.dim(maskFor(error)(error.stack)));
-  const text = lines.join('\n') + '\n';
+  // On a terminal, wrapped to its width under the value column; piped, each line whole.
+  const text = io.stderrIsTTY ? wrapNote(lines.join('\n') + '\n', stderrColumns(io)) : lines.join('\n') + '\n';
   io.stderr.write(asciiOnly(io) ? asciiText(text) : text);
 }

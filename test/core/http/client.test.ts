@@ -2,6 +2,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { unwrapped } from '../../helpers/cli-text.js';
 import { emptyProfile } from '../../helpers/profile.js';
 import { until } from '../../helpers/until.js';
 import { createClient, type ClientOptions } from '../../../src/core/http/client.js';
@@ -942,7 +943,8 @@ describe('createClientForProfile', () => {
       const io = testIO({ tty });
       client = createClientForProfile(profile({ base_url: server.baseUrl, api_key: 'k', api_secret: SECRET }), { ...deps(), io });
       await client.request({ method: 'GET', path: '/wallets' });
-      expect(io.stderrText()).toMatch(/^GET \/wallets: HTTP 429 rate limited, Retry-After 3 s; retrying in 3s[^\n]*\n$/);
+      // On a terminal wrapped to its width, as every note there.
+      expect(unwrapped(io.stderrText())).toMatch(/^GET \/wallets: HTTP 429 rate limited, Retry-After 3 s; retrying in 3s[^\n]*\n$/);
       await client.close();
     }
   });

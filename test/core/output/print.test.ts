@@ -3,6 +3,7 @@ import { loadColour } from '../../../src/core/output/colour.js';
 import { resolveOutput } from '../../../src/core/output/options.js';
 import { handleFieldsFlag, printList, type Column } from '../../../src/core/output/print.js';
 import { fitColumnWidths, layoutTable, MIN_COLUMN_WIDTH, tableWidth } from '../../../src/core/output/table-layout.js';
+import { unwrapped } from '../../helpers/cli-text.js';
 import { testIO } from '../../helpers/io.js';
 
 interface Row {
@@ -348,8 +349,9 @@ describe('printList as a table on a narrow terminal', () => {
     for (const v of ['100000.00 USD', 'PARTIALLY_DELIVERED', '2026-11-22 09:30:00Z']) expect(text).toContain(v);
     expect(text).not.toContain('txn_01JDQ5N7ZS3QK6V9W2X4Y8B1CE');
     expect(text).toContain('DESCRIPTION');
+    // Wrapped to the terminal, as every note on it.
     expect(io.stderrText()).toBe(
-      'Left out to fit 80 columns: transaction_id. Show them with --fields (e.g. --fields created_at,transaction_id), or every field with --output json.\n',
+      'Left out to fit 80 columns: transaction_id. Show them with --fields (e.g.\n--fields created_at,transaction_id), or every field with --output json.\n',
     );
   });
 
@@ -400,7 +402,7 @@ describe('printList as a table on a narrow terminal', () => {
     // Too wide for 40 columns even so: one block a row, not a box that wraps.
     expect(io.stdoutText()).not.toContain('┌');
     for (const l of io.stdoutText().split('\n')) expect(l.length, l).toBeLessThanOrEqual(40);
-    expect(io.stderrText()).toMatch(/do not fit 40 columns: one block a row/);
+    expect(unwrapped(io.stderrText())).toMatch(/do not fit 40 columns: one block a row/);
   });
 });
 

@@ -1,0 +1,105 @@
+/**
+ * Notes on a terminal's stderr (hints, warnings, what a command did) wrapped to its width at
+ * spaces, as the help's notes are (core/run/help-text.ts): a terminal breaks a long line
+ * anywhere, in the middle of a word or of an idempotency key. A command meant to be copied
+ * (`vouchers …` up to the end of its clause) is never broken: it goes whole onto the next
+ * line, and only a command wider than the terminal is left to it. A line's continuation
+ * lines start under its text: after its indentation, or under the value of a `label  value`
+ * line (an error's `  hint      …`). Lines that are drawn rather than written (a carriage
+ * return, cursor control, tabs) are kept as they are. Pure; plain length as the width.
+ */
+
+const SGR = /\u001b\[[0-9;]*m/g;
+
+function visibleLength(text: string): number {
+  return [...text.replace(SGR, '')].length;
+}
+
+/** A word that ends a clause (`shows;`, `orders,`) ends the command it is part of. */
+const CLAUSE_END = /[;,):.`]$/;
+const NAME = /^[a-z][a-z-]*$/;
+const FLAG = /^-{1,2}[A-Za-z]/;
+/** An id, an amount, a path, a placeholder, a quoted value: an argument, not a word of prose. */
+const ARG = /[0-9_/=\u2026<>A-Z$@{[]|^['"]/;
+
+/**
+ * The words of a line, a command as one word: `vouchers`, its command names (at most four),
+ * then its flags, their values and its arguments, up to a word of prose or the end of a clause;
+ * and a flag with its value.
+ */
+function units(text: string): string[] {
+  const words = text.split(/ +/).filter((w) => w !== '');
+  const plain = (w: string) => w.replace(SGR, '');
+  const out: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    let unit = words[i]!;
+    if (/^[`'"(]?vouchers$/.test(plain(unit))) {
+      let names = 0;
+      let flags = false;
+      let value = false;
+      while (i + 1 < words.length && !CLAUSE_END.test(plain(unit))) {
+        const next = plain(words[i + 1]!);
+        const flag = FLAG.test(next);
+        const name = !flags && names < 4 && NAME.test(next);
+        if (!flag && !value && !name && !ARG.test(next)) break;
+        if (name) names++;
+        flags ||= flag;
+        value = flag && !next.includes('=');
+        unit += ` ${words[++i]!}`;
+      }
+    }
+    // A flag outside a command keeps its value beside it (`--idempotency-key 809a…`).
+    else if (FLAG.test(plain(unit)) && !unit.includes('=') && i + 1 < words.length && ARG.test(plain(words[i + 1]!))) {
+      unit += ` ${words[++i]!}`;
+    }
+    out.push(unit);
+  }
+  return out;
+}
+
+/** The start of `line` holding its first `n` visible characters (with the colour codes among them). */
+function visiblePrefix(line: string, n: number): string {
+  let seen = 0;
+  let i = 0;
+  while (i < line.length && seen < n) {
+    const code = /^\u001b\[[0-9;]*m/.exec(line.slice(i));
+    if (code) i += code[0].length;
+    else {
+      i += line.codePointAt(i)! > 0xffff ? 2 : 1;
+      seen++;
+    }
+  }
+  return line.slice(0, i);
+}
+
+function wrapLine(line: string, width: number): string[] {
+  // A JSON line, or one drawn rather than written: as it is.
+  if (visibleLength(line) <= width || /^\{|[\t\r]|\u001b\[(?![0-9;]*m)/.test(line)) return [line];
+  const plain = line.replace(SGR, '');
+  // `  hint      text`: continuation lines under the text; else under the line's indentation.
+  const label = /^( +\S+(?: \S+)? {2,})\S/.exec(plain)?.[1];
+  const lead = label !== undefined && label.length <= width / 2 ? label.length : /^ */.exec(plain)![0].length;
+  const head = visiblePrefix(line, lead);
+  const hang = ' '.repeat(lead);
+  const lines: string[] = [];
+  let current = '';
+  for (const unit of units(line.slice(head.length))) {
+    if (current !== '' && lead + visibleLength(current) + 1 + visibleLength(unit) > width) {
+      lines.push(current);
+      current = unit;
+    } else {
+      current = current === '' ? unit : `${current} ${unit}`;
+    }
+  }
+  if (current !== '') lines.push(current);
+  return lines.map((l, i) => (i === 0 ? head : hang) + l);
+}
+
+/** `text` with each line wider than `width` wrapped (see the top of this file). */
+export function wrapNote(text: string, width: number): string {
+  if (!(width > 20)) return text;
+  return text
+    .split('\n')
+    .flatMap((line) => wrapLine(line, width))
+    .join('\n');
+}

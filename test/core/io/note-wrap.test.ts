@@ -1,0 +1,80 @@
+import { describe, expect, it } from 'vitest';
+import { err } from '../../../src/core/io/io.js';
+import { wrapNote } from '../../../src/core/io/note-wrap.js';
+import { ApiError } from '../../../src/core/errors/index.js';
+import { renderError } from '../../../src/core/output/error.js';
+import { testIO } from '../../helpers/io.js';
+
+describe('wrapNote', () => {
+  it('wraps a note at spaces, its continuation under the indentation, never breaking a key', () => {
+    const note =
+      'Idempotency key: 809a23bf-c562-49d7-8949-a6fce4d9fcd0 (generated)\n  to retry safely, run the same command with --idempotency-key 809a23bf-c562-49d7-8949-a6fce4d9fcd0\n';
+    expect(wrapNote(note, 80)).toBe(
+      'Idempotency key: 809a23bf-c562-49d7-8949-a6fce4d9fcd0 (generated)\n  to retry safely, run the same command with\n  --idempotency-key 809a23bf-c562-49d7-8949-a6fce4d9fcd0\n',
+    );
+  });
+
+  it('keeps a flag beside its value', () => {
+    expect(wrapNote('  to retry safely, run the same command with --idempotency-key 809a23bf-c562-49d7-8949-a6fce4d9fcd0', 50)).toBe(
+      '  to retry safely, run the same command with\n  --idempotency-key 809a23bf-c562-49d7-8949-a6fce4d9fcd0',
+    );
+  });
+
+  it("keeps a command whole to the end of its clause, and an error's hint under its value column", () => {
+    const hint =
+      "  \u001b[36mhint\u001b[39m      check the id: vouchers orders list shows yours (another partner's are not visible to you); if nope is the reference you gave the order, vouchers orders list --reference nope finds it";
+    const lines = wrapNote(hint, 50).split('\n');
+    expect(lines).toEqual([
+      '  \u001b[36mhint\u001b[39m      check the id:',
+      '            vouchers orders list shows yours',
+      "            (another partner's are not visible to",
+      '            you); if nope is the reference you',
+      '            gave the order,',
+      '            vouchers orders list --reference nope',
+      '            finds it',
+    ]);
+    for (const line of lines) expect(line.replace(/\u001b\[[0-9;]*m/g, '').length).toBeLessThanOrEqual(50);
+  });
+
+  it('leaves alone a line that fits, a JSON line, a drawn line, and everything under 21 columns', () => {
+    const json = `{"notice":{"code":"X","message":"${'a long message '.repeat(8)}"}}`;
+    expect(wrapNote(json, 40)).toBe(json);
+    const drawn = `\r\u001b[2K${'orders 3/10 · 1.0/s '.repeat(5)}`;
+    expect(wrapNote(drawn, 40)).toBe(drawn);
+    expect(wrapNote('short line\n', 40)).toBe('short line\n');
+    expect(wrapNote('a b c d e f g h i j k l m n o p q r s t u v', 20)).toBe('a b c d e f g h i j k l m n o p q r s t u v');
+  });
+});
+
+describe('notes and errors on stderr', () => {
+  const note =
+    'Idempotency key: 809a23bf-c562-49d7-8949-a6fce4d9fcd0 (generated)\n  to retry safely, run the same command with --idempotency-key 809a23bf-c562-49d7-8949-a6fce4d9fcd0\n';
+  const notFound = () =>
+    new ApiError({
+      status: 404,
+      name: 'NotFound',
+      code: 'NOT_FOUND',
+      message: 'Order nope does not exist',
+      method: 'GET',
+      path: '/orders/nope',
+      traceId: 't1',
+    });
+
+  it('are wrapped to the width of the terminal they are on, at spaces, commands whole', () => {
+    const io = testIO({ tty: true, columns: 50 });
+    err(io, note);
+    renderError(io, notFound(), { json: false, debug: false, color: false });
+    const lines = io.stderrText().split('\n');
+    expect(lines).toContain('  --idempotency-key 809a23bf-c562-49d7-8949-a6fce4d9fcd0');
+    expect(lines).toContain('            vouchers orders list --reference nope');
+    for (const line of lines) if (!line.includes('809a23bf')) expect(line.length, line).toBeLessThanOrEqual(50);
+  });
+
+  it('piped, are written whole, one line each', () => {
+    const io = testIO({ tty: false, columns: 50 });
+    err(io, note);
+    renderError(io, notFound(), { json: false, debug: false, color: false });
+    expect(io.stderrText()).toContain(note);
+    expect(io.stderrText()).toMatch(/^ {2}hint {6}check the id: .* vouchers orders list --reference nope finds it$/m);
+  });
+});
