@@ -1,7 +1,7 @@
 /**
  * Errors on stderr as one readable block (name, code, message, HTTP status, trace ID and a
- * hint), or with --json as the error envelope plus `trace_id` (and any fields the error
- * carries, CliError.jsonFields: e.g. the idempotency_key of an order that may exist).
+ * hint), or with --json as the error envelope plus `status`, the hint and `trace_id` (and any
+ * fields the error carries, CliError.jsonFields: e.g. the idempotency_key of an order that may exist).
  */
 import { Chalk } from 'chalk';
 import { ApiError, CliError, NetworkError, PendingError } from '../errors/index.js';
@@ -195,6 +195,8 @@ export function errorEnvelope(error: unknown, globals?: HintGlobals): Record<str
 
 function baseEnvelope(error: unknown, globals?: HintGlobals): Record<string, unknown> {
   if (error instanceof ApiError) {
+    // The hint the text output gives, after the API's own fields: a script reads what to do next too.
+    const hint = hintFor(error, globals);
     return {
       error: {
         name: error.name,
@@ -203,6 +205,7 @@ function baseEnvelope(error: unknown, globals?: HintGlobals): Record<string, unk
         ...(error.details ? { details: error.details.map((d) => ({ ...d, message: maskText(d.message) })) } : {}),
         status: error.status,
         ...(error.retryAfter !== undefined ? { retry_after: error.retryAfter } : {}),
+        ...(hint ? { hint } : {}),
       },
       trace_id: error.traceId ?? null,
     };

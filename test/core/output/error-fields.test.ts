@@ -34,7 +34,13 @@ describe('withJsonFields', () => {
   it('adds top-level fields after the envelope and trace_id, keeping every existing field', () => {
     const e = api().withJsonFields({ idempotency_key: 'k-1' });
     expect(errorEnvelope(e)).toEqual({
-      error: { name: 'InsufficientInventory', code: 'INSUFFICIENT_INVENTORY', message: 'No stock', status: 409 },
+      error: {
+        name: 'InsufficientInventory',
+        code: 'INSUFFICIENT_INVENTORY',
+        message: 'No stock',
+        status: 409,
+        hint: 'no stock for this product right now: try another denomination or product later',
+      },
       trace_id: TRACE,
       idempotency_key: 'k-1',
     });

@@ -97,7 +97,7 @@ describe('renderError as a block', () => {
 });
 
 describe('renderError with --json', () => {
-  it('prints the API envelope plus status and trace_id on one line', () => {
+  it('prints the API envelope plus status, the hint of the text output and trace_id on one line', () => {
     const text = render(api({ retryAfter: 2 }), { json: true });
     expect(text.trim().split('\n')).toHaveLength(1);
     expect(JSON.parse(text)).toEqual({
@@ -107,9 +107,25 @@ describe('renderError with --json', () => {
         message: 'The USD wallet holds 10.00 USD',
         status: 402,
         retry_after: 2,
+        hint: 'top up the wallet, or order less: vouchers wallets list',
       },
       trace_id: TRACE,
     });
+  });
+
+  it("an API error's hint names the run's profile in its commands, as the text output does", () => {
+    const envelope = errorEnvelope(api({ status: 404, name: 'NotFound', code: 'NOT_FOUND', method: 'GET', path: '/orders/12345' }), {
+      profile: 'acme',
+    });
+    expect((envelope.error as { hint?: string }).hint).toBe(
+      hintFor(api({ status: 404, name: 'NotFound', code: 'NOT_FOUND', method: 'GET', path: '/orders/12345' }), { profile: 'acme' }),
+    );
+    expect((envelope.error as { hint?: string }).hint).toContain('vouchers --profile acme orders list');
+  });
+
+  it('an API error of a status no hint fits carries no hint field', () => {
+    const envelope = errorEnvelope(api({ status: 418, name: 'Teapot', code: 'TEAPOT' }));
+    expect(envelope.error).not.toHaveProperty('hint');
   });
 
   it('CLI errors take the same shape, with their hint; trace_id is null when there is none', () => {
