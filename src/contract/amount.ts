@@ -62,7 +62,14 @@ function parseMinor(text: string, digits: number, allowNegative: boolean): { ok:
   } else {
     const drop = -shift;
     const trailing = significant.length - significant.replace(/0+$/, '').length;
-    if (drop > trailing) return { ok: false, reason: `has more than ${digits} decimal digits, the most the currency allows` };
+    if (drop > trailing)
+      return {
+        ok: false,
+        reason:
+          digits === 0
+            ? 'has decimal digits, but the currency has no minor unit (its amounts are whole)'
+            : `has more than ${digits} decimal digits, the most the currency allows`,
+      };
     minorBig = BigInt(significant.slice(0, significant.length - drop));
   }
   if (minorBig > MAX_MINOR_BIG) return { ok: false, reason: `is more than ${MAX_MINOR} minor units, the most an amount can hold exactly` };

@@ -43,6 +43,13 @@ describe('payouts create --amount', () => {
     expect(recorded()).toEqual(before);
   });
 
+  it('a JPY amount with decimals says JPY has no minor unit and its amounts are whole', async () => {
+    const r = await runCli(['payouts', 'create', '--amount', '10.5', '--currency', 'JPY', '--yes'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--amount "10.5" has decimal digits, but JPY has no minor unit (its amounts are whole)');
+    expect(r.stderr).not.toContain('more than 0 decimal digits');
+  });
+
   it('accepts an exact exponent form and sends the exact amount', async () => {
     const r = await runCli(['payouts', 'create', '--amount', '1e0', '--currency', 'USD', '--json'], { env });
     expect(r.code).toBe(0);
@@ -62,8 +69,8 @@ describe('orders --denomination and --item', () => {
 
   it('refuses inexact, zero, negative and out-of-range denominations, naming the flag', async () => {
     expect(await fail({ product: 'p', denomination: '1e-10' })).toMatch(/--denomination "1e-10" has more than 4 decimal digits/);
-    expect(await fail({ product: 'p', denomination: '10.5', currency: 'jpy' })).toMatch(
-      /--denomination "10.5" has more than 0 decimal digits, the most JPY allows/,
+    expect(await fail({ product: 'p', denomination: '10.5', currency: 'jpy' })).toBe(
+      '--denomination "10.5" has decimal digits, but JPY has no minor unit (its amounts are whole)',
     );
     expect(await fail({ product: 'p', denomination: '90071992547409930', currency: 'USD' })).toMatch(
       /--denomination "90071992547409930" is more than 9007199254740991 minor units/,
