@@ -2,10 +2,14 @@
  * Exact amounts (decisions file, "Settled since the first build"): an amount is refused
  * unless it is greater than zero, has at most the currency's minor digits, and is at most
  * 2^53 − 1 minor units. Parsed from its decimal digits with BigInt, never through a float
- * that rounds; `1e3` is accepted because it is exact, `1e-10` and `1e14` (USD) are not.
+ * that rounds.
  *
  * One parser for the CLI's flags, bulk files and the sandbox (which checks the shortest
- * decimal form of the JSON number it received: the exact value a client meant).
+ * decimal form of the JSON number it received: the exact value a client meant, `1e21`
+ * included). An amount a person types (a flag, a file cell: checkAmount,
+ * checkAmountAnyCurrency) must also be written plainly, digits with at most one point
+ * between them (`25`, `12.50`): `1e1`, `+10`, `10.`, ` 10`, `1_000`, `0x10` are refused
+ * with the plain form to write, as money is no place to guess what a form meant.
  */
 import { minorDigits } from './money-format.js';
 
@@ -109,9 +113,65 @@ export function checkAmountNumber(value: unknown, currency: string, allowNegativ
   return checkNumberExact(value, minorDigits(currency), allowNegative);
 }
 
-/** A typed amount (a flag, a file cell) checked for a currency. */
+/** A typed amount (a flag, a file cell) checked for a currency: written plainly, and exact. */
 export function checkAmount(text: string, currency: string, allowNegative = false): AmountCheck {
+  const unplain = unplainAmount(text);
+  if (unplain) return { ok: false, reason: unplain };
   return checkAmountText(text, minorDigits(currency), allowNegative);
+}
+
+/** An amount written plainly: digits, with at most one point between them, no leading zero but before the point. */
+const PLAIN = /^(?:0|[1-9]\d*)(?:\.\d+)?$/;
+
+/**
+ * Why a typed amount is not written plainly, naming the plain form to write where there is
+ * one (`1e1` is in exponent notation: write 10). Undefined for a plain amount, and for text
+ * that is no number at all or is negative: the amount check says what is wrong with those.
+ */
+export function unplainAmount(text: string): string | undefined {
+  if (PLAIN.test(text)) return undefined;
+  const s = text.trim();
+  const hex = /^0x([0-9a-f]+)$/i.exec(s);
+  const bare = s.replace(/^\+/, '').replace(/(?<=\d)_(?=\d)/g, '');
+  const m = hex ? null : DECIMAL.exec(bare);
+  if (!hex && (!m || (m[2] === '' && (m[3] ?? '') === '') || m[1] === '-')) return undefined;
+  const how =
+    s !== text
+      ? 'has spaces around it'
+      : hex
+        ? 'is hexadecimal'
+        : s.startsWith('+')
+          ? 'has a + sign'
+          : s.includes('_')
+            ? 'has _ between its digits'
+            : /e/i.test(s)
+              ? 'is in exponent notation'
+              : s.startsWith('.')
+                ? 'starts with a point'
+                : s.endsWith('.')
+                  ? 'ends with a point'
+                  : 'has a leading zero';
+  const plain = hex ? BigInt(`0x${hex[1]}`).toString() : plainDecimal(m!);
+  return `${how}: write it plainly${plain !== undefined && PLAIN.test(plain) ? `, as ${plain}` : ', in digits with at most one point, e.g. 25 or 12.50'}`;
+}
+
+/** The digits of a DECIMAL match written plainly (`1.5e1` → `15`), or undefined past a sane exponent. */
+function plainDecimal(m: RegExpExecArray): string | undefined {
+  const whole = m[2] ?? '';
+  const fraction = m[3] ?? '';
+  const exp = m[4] === undefined ? 0 : Number(m[4]);
+  if (Math.abs(exp) > 30) return undefined;
+  const digits = whole + fraction;
+  const point = whole.length + exp;
+  const [int, frac] =
+    point <= 0
+      ? ['0', '0'.repeat(-point) + digits]
+      : point >= digits.length
+        ? [digits + '0'.repeat(point - digits.length), '']
+        : [digits.slice(0, point), digits.slice(point)];
+  // Zeros an exponent moved past the point say nothing: 1.50e1 is 15.
+  const cut = m[4] === undefined ? frac : frac.replace(/0+$/, '');
+  return `${int.replace(/^0+(?=\d)/, '')}${cut === '' ? '' : `.${cut}`}`;
 }
 
 /** The most minor digits any ISO 4217 currency has (CLF, UYW). */
@@ -123,6 +183,8 @@ export const MOST_MINOR_DIGITS = 4;
  * The server checks it against the product's currency.
  */
 export function checkAmountAnyCurrency(text: string): AmountCheck {
+  const unplain = unplainAmount(text);
+  if (unplain) return { ok: false, reason: unplain };
   for (let d = 0; d <= MOST_MINOR_DIGITS; d++) {
     const last = checkAmountText(text, d);
     if (last.ok || !last.reason.includes('decimal digits')) return last;

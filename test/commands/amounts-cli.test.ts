@@ -3,10 +3,12 @@
  * (exit 2, naming the flag) before anything is sent; raw JSON numbers through `vouchers api`
  * get the sandbox's 422 envelope with nothing recorded.
  */
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { orderFromFlags } from '../../src/commands/orders/order-input.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
-import { runCli } from '../helpers/run-cli.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { envOf, fastSandbox } from '../helpers/sandbox.js';
 
 let sb: SandboxHandle;
@@ -28,8 +30,8 @@ const recorded = () => ({
 describe('payouts create --amount', () => {
   it.each([
     ['90071992547409930', /--amount "90071992547409930" is more than 9007199254740991 minor units/],
-    ['1e14', /--amount "1e14" is more than 9007199254740991 minor units/],
-    ['1e-10', /--amount "1e-10" has more than 2 decimal digits, the most USD allows/],
+    ['100000000000000', /--amount "100000000000000" is more than 9007199254740991 minor units/],
+    ['0.0000000001', /--amount "0.0000000001" has more than 2 decimal digits, the most USD allows/],
     ['12.505', /has more than 2 decimal digits/],
     ['0', /must be more than zero/],
     ['0.00', /must be more than zero/],
@@ -43,17 +45,27 @@ describe('payouts create --amount', () => {
     expect(recorded()).toEqual(before);
   });
 
+  it.each([
+    ['1e1', 'is in exponent notation: write it plainly, as 10'],
+    ['0x10', 'is hexadecimal: write it plainly, as 16'],
+    [' 10', 'has spaces around it: write it plainly, as 10'],
+    ['10.', 'ends with a point: write it plainly, as 10'],
+    ['+10', 'has a + sign: write it plainly, as 10'],
+    ['1_000', 'has _ between its digits: write it plainly, as 1000'],
+  ])('refuses %s, an amount not written plainly, naming the plain form: exit 2, nothing sent', async (amount, words) => {
+    const before = recorded();
+    const r = await runCli(['payouts', 'create', '--amount', amount, '--currency', 'USD', '--yes'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--amount ${JSON.stringify(amount)} ${words}`);
+    expect(r.stderr).toContain('hint      use a positive number in major units, e.g. --amount 250.00');
+    expect(recorded()).toEqual(before);
+  });
+
   it('a JPY amount with decimals says JPY has no minor unit and its amounts are whole', async () => {
     const r = await runCli(['payouts', 'create', '--amount', '10.5', '--currency', 'JPY', '--yes'], { env });
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('--amount "10.5" has decimal digits, but JPY has no minor unit (its amounts are whole)');
     expect(r.stderr).not.toContain('more than 0 decimal digits');
-  });
-
-  it('accepts an exact exponent form and sends the exact amount', async () => {
-    const r = await runCli(['payouts', 'create', '--amount', '1e0', '--currency', 'USD', '--json'], { env });
-    expect(r.code).toBe(0);
-    expect(JSON.parse(r.stdout)).toMatchObject({ amount: 1, currency: 'USD' });
   });
 });
 
@@ -68,7 +80,7 @@ describe('orders --denomination and --item', () => {
   };
 
   it('refuses inexact, zero, negative and out-of-range denominations, naming the flag', async () => {
-    expect(await fail({ product: 'p', denomination: '1e-10' })).toMatch(/--denomination "1e-10" has more than 4 decimal digits/);
+    expect(await fail({ product: 'p', denomination: '0.00000001' })).toMatch(/--denomination "0.00000001" has more than 4 decimal digits/);
     expect(await fail({ product: 'p', denomination: '10.5', currency: 'jpy' })).toBe(
       '--denomination "10.5" has decimal digits, but JPY has no minor unit (its amounts are whole)',
     );
@@ -76,8 +88,42 @@ describe('orders --denomination and --item', () => {
       /--denomination "90071992547409930" is more than 9007199254740991 minor units/,
     );
     expect(await fail({ product: 'p', denomination: '0' })).toMatch(/--denomination "0" must be more than zero/);
-    expect(await fail({ item: ['a:1e14:1'], currency: 'USD' })).toMatch(/--item "a:1e14:1" \(item 1\): denomination "1e14" is more than/);
-    expect((await orderFromFlags({ product: 'p', denomination: '2.5e1' })).items[0]!.denomination).toBe(25);
+    expect(await fail({ item: ['a:100000000000000:1'], currency: 'USD' })).toMatch(
+      /--item "a:100000000000000:1" \(item 1\): denomination "100000000000000" is more than/,
+    );
+    expect((await orderFromFlags({ product: 'p', denomination: '25.00' })).items[0]!.denomination).toBe(25);
+  });
+
+  it('refuses a denomination not written plainly, naming the plain form, with or without --currency', async () => {
+    expect(await fail({ product: 'p', denomination: '1e1' })).toBe('--denomination "1e1" is in exponent notation: write it plainly, as 10');
+    expect(await fail({ product: 'p', denomination: '2.5e1', currency: 'USD' })).toBe(
+      '--denomination "2.5e1" is in exponent notation: write it plainly, as 25',
+    );
+    expect(await fail({ product: 'p', denomination: '0x10' })).toBe('--denomination "0x10" is hexadecimal: write it plainly, as 16');
+    expect(await fail({ product: 'p', denomination: ' 10' })).toBe('--denomination " 10" has spaces around it: write it plainly, as 10');
+    expect(await fail({ product: 'p', denomination: '10.' })).toBe('--denomination "10." ends with a point: write it plainly, as 10');
+    expect(await fail({ product: 'p', denomination: '+10' })).toBe('--denomination "+10" has a + sign: write it plainly, as 10');
+    expect(await fail({ product: 'p', denomination: '1_000' })).toBe(
+      '--denomination "1_000" has _ between its digits: write it plainly, as 1000',
+    );
+    expect(await fail({ product: 'p', denomination: '.5' })).toBe('--denomination ".5" starts with a point: write it plainly, as 0.5');
+    expect(await fail({ product: 'p', denomination: '025' })).toBe('--denomination "025" has a leading zero: write it plainly, as 25');
+    expect(await fail({ item: ['a:1e1:2'] })).toBe(
+      '--item "a:1e1:2" (item 1): denomination "1e1" is in exponent notation: write it plainly, as 10',
+    );
+  });
+
+  it('a bulk file refuses a denomination not written plainly, naming the plain form, before ordering any row', async () => {
+    const dir = tempConfigDir();
+    const file = join(dir, 'orders.csv');
+    writeFileSync(file, 'product_id,denomination,quantity,reference\nsbx-instant,10,1,a\nsbx-instant,1e1,1,b\nsbx-instant,+25,1,c\n');
+    const before = recorded();
+    const r = await runCli(['orders', 'create', '--from', file, '--yes'], { configDir: dir, env: { ...env, NO_COLOR: '1' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('line 3: denomination: "1e1" is in exponent notation: write it plainly, as 10');
+    expect(r.stderr).toContain('line 4: denomination: "+25" has a + sign: write it plainly, as 25');
+    expect(r.stderr).not.toContain('line 2:');
+    expect(recorded()).toEqual(before);
   });
 
   it('orders create refuses before sending', async () => {

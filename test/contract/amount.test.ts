@@ -1,6 +1,13 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkAmount, checkAmountNumber, checkAmountText, MAX_MINOR } from '../../src/contract/amount.js';
+import {
+  checkAmount,
+  checkAmountAnyCurrency,
+  checkAmountNumber,
+  checkAmountText,
+  MAX_MINOR,
+  unplainAmount,
+} from '../../src/contract/amount.js';
 
 const ok = (text: string, digits: number) => checkAmountText(text, digits);
 
@@ -71,6 +78,53 @@ describe('checkAmountText: exact amounts from their decimal digits', () => {
 
   it('signed amounts only when asked (ledger adjustments)', () => {
     expect(checkAmountText('-5.50', 2, true)).toEqual({ ok: true, minor: -550, major: -5.5 });
+  });
+});
+
+describe('a typed amount is written plainly (checkAmount, checkAmountAnyCurrency)', () => {
+  it.each(['25', '12.50', '0.5', '0.05', '100000'])('%s is plain', (text) => {
+    expect(unplainAmount(text)).toBeUndefined();
+    expect(checkAmount(text, 'USD').ok).toBe(true);
+    expect(checkAmountAnyCurrency(text).ok).toBe(true);
+  });
+
+  it.each([
+    ['1e1', 'is in exponent notation: write it plainly, as 10'],
+    ['1E+2', 'is in exponent notation: write it plainly, as 100'],
+    ['1.50e1', 'is in exponent notation: write it plainly, as 15'],
+    ['2.5e-1', 'is in exponent notation: write it plainly, as 0.25'],
+    ['0x10', 'is hexadecimal: write it plainly, as 16'],
+    [' 10', 'has spaces around it: write it plainly, as 10'],
+    ['10\t', 'has spaces around it: write it plainly, as 10'],
+    ['10.', 'ends with a point: write it plainly, as 10'],
+    ['.5', 'starts with a point: write it plainly, as 0.5'],
+    ['+10', 'has a + sign: write it plainly, as 10'],
+    ['1_000', 'has _ between its digits: write it plainly, as 1000'],
+    ['0010', 'has a leading zero: write it plainly, as 10'],
+    ['1e400', 'is in exponent notation: write it plainly, in digits with at most one point, e.g. 25 or 12.50'],
+  ])('%s is refused, naming the plain form, whatever the currency', (text, reason) => {
+    expect(unplainAmount(text)).toBe(reason);
+    expect(checkAmount(text, 'USD')).toEqual({ ok: false, reason });
+    expect(checkAmount(text, 'JPY')).toEqual({ ok: false, reason });
+    expect(checkAmountAnyCurrency(text)).toEqual({ ok: false, reason });
+  });
+
+  it('what is no number, or negative, is left to the amount check', () => {
+    expect(checkAmount('ten', 'USD')).toEqual({ ok: false, reason: 'is not a number' });
+    expect(checkAmount('1,5', 'USD')).toEqual({ ok: false, reason: 'is not a number' });
+    expect(checkAmount('-5', 'USD')).toEqual({ ok: false, reason: 'must be more than zero' });
+  });
+
+  it('a JSON number received keeps its exponent form (the sandbox reads 1e21 as JSON gives it)', () => {
+    expect(checkAmountText('1e3', 2)).toEqual({ ok: true, minor: 100000, major: 1000 });
+    expect(checkAmountNumber(1e3, 'USD')).toEqual({ ok: true, minor: 100000, major: 1000 });
+  });
+
+  it('JPY, with no minor unit, says its amounts are whole', () => {
+    expect(checkAmount('10.5', 'JPY')).toEqual({
+      ok: false,
+      reason: 'has decimal digits, but the currency has no minor unit (its amounts are whole)',
+    });
   });
 });
 

@@ -18,14 +18,14 @@ export function payoutRequest(input: PayoutInput): CreatePayoutRequest {
       'use the code of one of your wallets, such as USD, EUR, GBP or JPY: vouchers wallets list',
     );
   }
-  const text = input.amount.trim();
-  // Exact from the digits typed (never through a float that rounds): the decisions file's rule.
+  const text = input.amount;
+  // Written plainly, and exact from the digits typed (never through a float that rounds): the decisions file's rule.
   const checked = checkAmount(text, currency);
   if (!checked.ok) {
     const digits = minorDigits(currency);
-    const whole = /^\d+/.exec(text)?.[0] ?? '250';
+    const whole = /^\d+/.exec(text.trim())?.[0] ?? '250';
     const hint =
-      checked.reason === 'is not a number'
+      checked.reason === 'is not a number' || checked.reason.includes('plainly')
         ? 'use a positive number in major units, e.g. --amount 250.00'
         : checked.reason.includes('decimal digits')
           ? digits === 0
