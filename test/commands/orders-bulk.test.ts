@@ -445,7 +445,10 @@ describe('orders create --from', () => {
   it('refuses single-order flags, a changed file for a batch, an unknown batch; production needs --yes', async () => {
     const sb = await sandbox();
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
-    const { text } = csvRows(3, 'misc');
+    const { text, totalMinor } = csvRows(3, 'misc');
+    // Quantities 1, 2 and 3, all in USD (a row without a currency is sbx-instant's, USD).
+    const vouchers = 6;
+    const total = `${(totalMinor / 100).toFixed(2)} USD`;
     const file = writeInput(text);
     const clash = await runCli(['orders', 'create', '--from', file, '--product', 'x'], { configDir: dir });
     expect(clash.code).toBe(2);
@@ -474,6 +477,19 @@ describe('orders create --from', () => {
     const refused = await runCli(['orders', 'create', '--from', file], { configDir: prod });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/marked production/);
+    expect(orderCount(sb)).toBe(0);
+    // On a terminal it asks, naming the rows, the vouchers, the total and the wallet charged.
+    const asked = await runCli(['orders', 'create', '--from', file], {
+      configDir: prod,
+      tty: true,
+      stdinTTY: true,
+      stdin: 'n\n',
+      env: { NO_COLOR: '1' },
+    });
+    expect(asked.code, asked.stderr).toBe(10);
+    expect(asked.stderr).toContain(
+      `Profile live is PRODUCTION: order 3 rows (${vouchers} vouchers), total ${total} charged to the USD wallet, for real? [y/N]`,
+    );
     expect(orderCount(sb)).toBe(0);
     const ok = await runCli(['orders', 'create', '--from', file, '--yes'], { configDir: prod });
     expect(ok.code, ok.stderr).toBe(0);

@@ -419,14 +419,24 @@ describe('orders create: production profile', () => {
     const no = await create('n', '--product', 'sbx-instant', '--denomination', '10');
     expect(no.code, no.stderr).toBe(10);
     expect(no.stderr).toContain('not confirmed: nothing was done');
-    expect(no.stderr).toMatch(
-      /PRODUCTION: order 1 voucher \(1 × sbx-instant 10\), face value 10 in the product's currency for real\? \[y\/N\]/,
+    // The currency is the product's, as the catalog names it: the denomination and the total carry it.
+    expect(no.stderr).toContain(
+      'Profile prod is PRODUCTION: order 1 × sbx-instant 10.00 USD (1 voucher), total 10.00 USD charged to the USD wallet, for real? [y/N]',
     );
     const several = await create('n', '--item', 'sbx-instant:10:2', '--item', 'sbx-async:25:1', '--currency', 'USD');
     expect(several.code, several.stderr).toBe(10);
     expect(several.stderr).toContain(
-      'PRODUCTION: order 3 vouchers (2 × sbx-instant 10, 1 × sbx-async 25), face value 45.00 USD for real? [y/N]',
+      'PRODUCTION: order 2 × sbx-instant 10.00 USD, 1 × sbx-async 25.00 USD (3 vouchers), total 45.00 USD charged to the USD wallet, for real? [y/N]',
     );
+    const jpy = await create('n', '--product', 'sakura-books-jp', '--denomination', '1000', '--quantity', '3');
+    expect(jpy.stderr).toContain('order 3 × sakura-books-jp 1000 JPY (3 vouchers), total 3000 JPY charged to the JPY wallet, for real?');
+    // What is not known is said, never summed into another currency.
+    const unknown = await create('n', '--item', 'sbx-instant:10:1', '--item', 'no-such-product:5:1');
+    expect(unknown.stderr).toContain(
+      'order 1 × sbx-instant 10.00 USD, 1 × no-such-product 5 (2 vouchers), total not known: product "no-such-product" does not exist, for real?',
+    );
+    const mixed = await create('n', '--item', 'sbx-instant:10:1', '--item', 'lumen-cinemas-eu:10:1');
+    expect(mixed.stderr).toContain('total not known: the items are sold in USD and EUR, and one order is paid from one wallet, for real?');
     expect(orderCount(sb)).toBe(before);
     const yes = await create('y', '--product', 'sbx-instant', '--denomination', '10');
     expect(yes.code, yes.stderr).toBe(0);

@@ -151,7 +151,9 @@ describe('payouts create', () => {
     expect(declined.code, declined.stderr).toBe(10);
     expect(declined.stderr).toContain('not confirmed: no payout was made');
     // The wording of every production confirmation (orders create, bulk, cancel, api, payouts).
-    expect(declined.stderr).toContain('Profile live is PRODUCTION: pay out 7.00 USD to the account on file for real? [y/N]');
+    expect(declined.stderr).toContain(
+      'Profile live is PRODUCTION: pay out 7.00 USD from the USD wallet to the account on file, for real? [y/N]',
+    );
     expect(await balance('USD', bare, configDir)).toBeCloseTo(before - 5, 2);
     const accepted = await runCli(['payouts', 'create', '--amount', '7', '--currency', 'USD'], {
       env: bare,

@@ -242,7 +242,7 @@ export async function preflightRows(
   rows: () => AsyncIterable<BulkRow>,
   carry: Carry,
   dryRun: boolean,
-): Promise<{ totals: Map<string, number>; toOrder: number; uncosted: number; unread: string[] }> {
+): Promise<{ totals: Map<string, number>; toOrder: number; vouchers: number; uncosted: number; unread: string[] }> {
   let ids: Set<string> = input.products;
   if (!carry.empty) {
     ids = new Set();
@@ -261,6 +261,7 @@ export async function preflightRows(
   const problems = new Problems();
   const totals = new Map<string, number>();
   let toOrder = 0;
+  let vouchers = 0;
   // Rows of no known currency (no currency column, a product that names none): not costed.
   let uncosted = 0;
   let kind: ErrorKind | undefined;
@@ -269,6 +270,7 @@ export async function preflightRows(
   await forEachRow(rows(), (row) => {
     if (carry.ordered(row)) return;
     toOrder += 1;
+    vouchers += row.quantity;
     const problem = itemProblem(row, lookups, row.currency) ?? (dryRun ? stockProblem(row, lookups) : undefined);
     if (problem) {
       problems.add({ line: row.row, message: problem.message });
@@ -285,7 +287,7 @@ export async function preflightRows(
   });
   if (problems.count > 0)
     throw Object.assign(badRows(input.name, problems, 'checked against the catalog', kind, "the wallets' balances"), { traceId });
-  return { totals, toOrder, uncosted, unread };
+  return { totals, toOrder, vouchers, uncosted, unread };
 }
 
 export function describeTotals(totals: Map<string, number>): string {

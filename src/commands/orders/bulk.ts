@@ -203,6 +203,8 @@ async function orderBatch(
   // What a dry run could not check (a product or the wallets in a shape this version does not read).
   const unchecked: string[] = [];
   let toOrder: number;
+  // What a new batch's rows still to order come to, for the production confirmation.
+  let cost: { vouchers: number; uncosted: number } | undefined;
   // A new batch of a file: rows already sent by earlier batches are taken over by reference.
   let carry: Carry | undefined;
   let sharing = new Set<string>();
@@ -249,6 +251,7 @@ async function orderBatch(
       const checked = await preflightRows(f, client, file, rows, carry, o.dryRun);
       totals = checked.totals;
       toOrder = checked.toOrder;
+      cost = { vouchers: checked.vouchers, uncosted: checked.uncosted };
       if (checked.unread.length > 0) unchecked.push(`product ${checked.unread.join(', ')} not checked`);
       if (checked.uncosted > 0)
         unchecked.push(
@@ -331,10 +334,7 @@ async function orderBatch(
   if (profile.production && toOrder > 0) {
     await confirmOrStop(io, {
       yes: o.yes,
-      question: productionQuestion(
-        profile.name,
-        `order ${toOrder} row${toOrder === 1 ? '' : 's'}${totals ? ` (${describeTotals(totals)})` : ''}`,
-      ),
+      question: productionQuestion(profile.name, `order ${toOrder} row${toOrder === 1 ? '' : 's'}${cost ? batchCost(cost, totals) : ''}`),
       reason: productionReason(profile),
     });
   }
@@ -359,6 +359,22 @@ async function orderBatch(
     await journal.close();
   }
   return undefined;
+}
+
+/**
+ * The vouchers and the total a batch's rows still to order come to, and the wallets charged,
+ * for its production confirmation: `(3 vouchers), total 45.00 USD charged to the USD wallet,`.
+ */
+function batchCost(cost: { vouchers: number; uncosted: number }, totals: Map<string, number> | undefined): string {
+  const vouchers = ` (${cost.vouchers} voucher${cost.vouchers === 1 ? '' : 's'})`;
+  const currencies = [...(totals?.keys() ?? [])];
+  const charged =
+    currencies.length === 0
+      ? ''
+      : `total ${describeTotals(totals!)} charged to the ${currencies.join(' and ')} wallet${currencies.length === 1 ? '' : 's'}`;
+  const uncosted = cost.uncosted === 0 ? '' : `${cost.uncosted} row${cost.uncosted === 1 ? '' : 's'} of no known currency not in the total`;
+  const said = [charged, uncosted].filter((t) => t !== '');
+  return `${vouchers}${said.length > 0 ? `, ${said.join('; ')}` : ''},`;
 }
 
 async function finishBatch(

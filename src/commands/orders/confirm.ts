@@ -10,7 +10,8 @@ import { ENV, type ResolvedProfile } from '../../core/config/types.js';
 export interface ConfirmOptions {
   /** `--yes` was given. */
   yes: boolean;
-  question: string;
+  /** The question, or how to make it when it is asked (a question that looks things up). */
+  question: string | (() => Promise<string>);
   /** Why confirmation is needed, for the non-interactive error. */
   reason: string;
   /** What declining leaves undone, said with the refusal (default `nothing was done`). */
@@ -24,7 +25,8 @@ export async function confirmOrStop(io: IO, options: ConfirmOptions): Promise<vo
     throw new UsageError(`${options.reason}; not asking without a terminal`, 'add --yes to confirm non-interactively');
   }
   const { confirm } = await import('../../core/io/prompt.js');
-  if (!(await confirm(io, options.question)))
+  const question = typeof options.question === 'string' ? options.question : await options.question();
+  if (!(await confirm(io, question)))
     throw new CancelledError(`not confirmed: ${options.undone ?? 'nothing was done'}`, 'run it again and answer y, or pass --yes');
 }
 

@@ -10,7 +10,7 @@ import { isIssued, moreCodes, voucherIdOf } from '../../api/order-read.js';
 import { createOrder, getOrderCodes, type OrderResponse } from '../../api/orders.js';
 import type { CreateOrderRequest, Order } from '../../contract/orders.js';
 import { isOpenStatus } from '../../contract/order-values.js';
-import { formatMoney } from '../../contract/money-format.js';
+import { formatMoney, fromMinor } from '../../contract/money-format.js';
 import { isIdempotencyKey } from '../../contract/idempotency.js';
 import { ApiError, asCliError, CliError, UsageError } from '../../core/errors/index.js';
 import { parseDuration } from '../../core/http/duration.js';
@@ -92,20 +92,55 @@ export async function buildCreate(f: Factory, flags: CreateFlags): Promise<Singl
   };
 }
 
-function describe(body: CreateOrderRequest): string {
+/**
+ * What a production confirmation asks about: each item with its denomination in its
+ * currency, the number of vouchers, the total the wallet is charged and which wallet. The
+ * currency is the one given (--currency), else the products' as the catalog names it;
+ * where neither is known the amounts are shown bare and it is said why.
+ */
+async function describe(client: ApiClient, body: CreateOrderRequest, signal: AbortSignal): Promise<string> {
   const vouchers = body.items.reduce((n, i) => n + i.quantity, 0);
-  const list = body.items.map((i) => `${i.quantity} × ${i.product_id} ${i.denomination}`).join(', ');
-  // The face value asked for, where one currency holds it (what is debited may differ).
-  const sum = body.items.reduce((n, i) => n + Number(i.denomination) * i.quantity, 0);
-  const oneProduct = new Set(body.items.map((i) => i.product_id)).size === 1;
-  const face = !Number.isFinite(sum)
-    ? ''
-    : body.currency
-      ? `, face value ${formatMoney(sum, body.currency)}`
-      : oneProduct
-        ? `, face value ${sum} in the product's currency`
-        : '';
-  return `${vouchers} voucher${vouchers === 1 ? '' : 's'} (${list})${face || (body.currency ? ` paid in ${body.currency}` : '')}`;
+  const { lookupProducts, orderCurrency, productCurrencies, productCurrency, totalMinor } = await import('./preflight.js');
+  let lookups: Awaited<ReturnType<typeof lookupProducts>> = new Map();
+  let failed: string | undefined;
+  if (!body.currency) {
+    try {
+      lookups = await lookupProducts(
+        client,
+        body.items.map((i) => i.product_id),
+        signal,
+      );
+    } catch (error) {
+      if (signal.aborted || !(error instanceof CliError)) throw error;
+      failed = `the catalog could not be asked (${error.message})`;
+    }
+  }
+  const currencyOf = (productId: string) => body.currency ?? productCurrency(lookups.get(productId));
+  const list = body.items.map((i) => `${i.quantity} × ${i.product_id} ${formatMoney(i.denomination, currencyOf(i.product_id))}`).join(', ');
+  // Why an item's currency is not known: the catalog's own words for its product, or that it names none.
+  const unknown = body.items.filter((i) => currencyOf(i.product_id) === undefined).map((i) => i.product_id);
+  const why = (id: string) => {
+    const found = lookups.get(id);
+    return failed ?? (found && 'problem' in found ? found.problem : `the catalog names no currency for ${id}`);
+  };
+  const sold = productCurrencies(body.items, lookups);
+  const currency = unknown.length === 0 ? orderCurrency(body.items, lookups, body.currency) : undefined;
+  let total: string;
+  if (currency !== undefined) {
+    let minor: number | undefined;
+    try {
+      minor = totalMinor(body.items, currency);
+    } catch {
+      minor = undefined;
+    }
+    total =
+      minor === undefined
+        ? `total not known: a denomination has more digits than ${currency} holds`
+        : `total ${formatMoney(fromMinor(minor, currency), currency)} charged to the ${currency} wallet`;
+  } else if (sold.size > 1)
+    total = `total not known: the items are sold in ${[...sold].join(' and ')}, and one order is paid from one wallet`;
+  else total = `total not known: ${[...new Set(unknown)].map(why).join('; ')}`;
+  return `${list} (${vouchers} voucher${vouchers === 1 ? '' : 's'}), ${total},`;
 }
 
 function codeRows(order: Order): CodeRow[] {
@@ -200,7 +235,8 @@ export async function runCreate(f: Factory, input: CreateInput): Promise<void> {
   if (profile.production) {
     await confirmOrStop(io, {
       yes: o.yes,
-      question: productionQuestion(profile.name, `order ${describe(o.body)}`),
+      // Looked up only when asked: --yes and a script send nothing more than the order.
+      question: async () => productionQuestion(profile.name, `order ${await describe(client, o.body, io.signal)}`),
       reason: productionReason(profile),
     });
   }

@@ -85,7 +85,7 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
   if (profile.production) {
     await confirmOrStop(f.io, {
       yes: Boolean(options.yes),
-      question: productionQuestion(profile.name, `pay out ${money} to the account on file`),
+      question: productionQuestion(profile.name, `pay out ${money} from the ${request.currency} wallet to the account on file,`),
       reason: `${productionReason(profile)}: a payout of ${money} needs confirmation`,
       undone: 'no payout was made',
     });
