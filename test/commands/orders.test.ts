@@ -692,6 +692,42 @@ describe('orders cancel', () => {
 });
 
 describe('orders codes', () => {
+  it('an order that ended with some vouchers failed: the codes issued, then how many of how many, exit 5', async () => {
+    const placed = await cli([
+      'orders',
+      'create',
+      '--product',
+      'sbx-partial',
+      '--denomination',
+      '10',
+      '--quantity',
+      '4',
+      '--wait',
+      '--json',
+    ]);
+    expect(placed.code, placed.stderr).toBe(5);
+    const id = (JSON.parse(placed.stdout) as Order).order_id;
+    const issued = sb.state.orders[id]!.vouchers.filter((v) => v.status === 'ISSUED').length;
+    expect(issued).toBe(2);
+    const codes = await cli(['orders', 'codes', id]);
+    expect(codes.code, codes.stderr).toBe(5);
+    expect(codes.stdout.trim().split('\n')).toHaveLength(2);
+    expect(codes.stderr).toContain(
+      `Error: 2 of 4 codes: order ${id} ended PARTIALLY_DELIVERED, and the 2 that failed are refunded to the USD wallet; these are all the codes it will have`,
+    );
+    expect(codes.stderr).toContain('ORDER_PARTIALLY_DELIVERED');
+    expect(codes.stderr).toContain(`hint      see the refund of the failed part: vouchers transactions list --order ${id}`);
+    // Into a file: the codes issued are written, and the exit code still says they are not all.
+    const file = join(tempConfigDir(), 'codes.csv');
+    const out = await cli(['orders', 'codes', id, '--codes-out', file, '--json']);
+    expect(out.code, out.stderr).toBe(5);
+    expect(readFileSync(file, 'utf8').trim().split('\n')).toHaveLength(3);
+    const error = JSON.parse(out.stderr.trim().split('\n').at(-1)!) as { error: { code: string; message: string } };
+    expect(error.error.code).toBe('ORDER_PARTIALLY_DELIVERED');
+    expect(error.error.message).toMatch(/^2 of 4 codes: /);
+    expectNoSecrets(sb, codes);
+  });
+
   it('--reveal on a narrow terminal shows every code with its pin (one block a voucher), not the codes without their pins', async () => {
     const created = await createJson(['--product', 'sbx-instant', '--denomination', '25', '--quantity', '2']);
     const vouchers = sb.state.orders[created.order_id]!.vouchers;

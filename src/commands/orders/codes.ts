@@ -4,7 +4,9 @@
  * new 0600 file while stdout stays masked. An order without codes yet (PENDING, PROCESSING)
  * exits 8 and one that ended without any (CANCELLED, REFUNDED) exits 5: no file either way.
  * An answer holding no list of codes is said so (no file, JSON null), not read as none; with
- * --codes-out that exits 8, so a script never takes the missing file for its codes.
+ * --codes-out that exits 8, so a script never takes the missing file for its codes. Codes
+ * of an order for more vouchers than they are say so after them: 8 while it is in progress,
+ * 5 once it ended PARTIALLY_DELIVERED.
  */
 import { formatExpiry } from '../../core/output/format.js';
 import { NotOfferedError } from '../../api/not-offered.js';
@@ -183,6 +185,9 @@ export async function run(f: Factory, id: string, flags: CodesFlags): Promise<vo
       `Wrote ${written.count} code${written.count === 1 ? '' : 's'} to ${written.path} (mode 0600)${res.traceId ? ` · trace ${res.traceId}` : ''}\n`,
     );
   }
+  // How many vouchers the order holds, read before anything is printed: codes of an order
+  // still in progress, or one that ended with some vouchers failed, are not all it was for.
+  const missing = await missingCodes(client, orderId, codes.data.length, io.signal);
   const shown = redactCodes(codes, reveal);
   if (settings.format === 'json' || settings.format === 'ndjson') {
     // Each field asked for under our name or its camelCase twin (`productId`), as the reading finds them.
@@ -210,5 +215,65 @@ export async function run(f: Factory, id: string, flags: CodesFlags): Promise<vo
       'CODES_MASKED',
       `Codes are masked: add --reveal to show them, or --codes-out FILE to save them (mode 0600)${res.traceId ? ` · trace ${res.traceId}` : ''}`,
     );
+  }
+  if (missing) throw missing(f.globals(), flags.codesOut);
+}
+
+/**
+ * The error to end with when the order was for more vouchers than the codes listed: exit 8
+ * while it is in progress (the rest may come: wait, then fetch again), exit 5
+ * (ORDER_PARTIALLY_DELIVERED) once it ended with some failed (these are all it will have).
+ * Undefined when the codes are all the order's, or the order does not say (its status or
+ * items unread, or it could not be read: the codes are printed as they are).
+ */
+async function missingCodes(
+  client: ApiClient,
+  orderId: string,
+  count: number,
+  signal: AbortSignal,
+): Promise<((globals: HintGlobals, codesOut: string | undefined) => CliError) | undefined> {
+  let res;
+  try {
+    res = await getOrder(client, orderId, { signal });
+  } catch (error) {
+    if (signal.aborted) throw error;
+    return undefined;
+  }
+  const order = res.data;
+  const ordered = order.items.reduce((n, i) => n + (Number.isSafeInteger(i.quantity) ? i.quantity : 0), 0);
+  if (ordered <= count) return undefined;
+  const of = `${count} of ${ordered} codes`;
+  if (isOpenStatus(order.status))
+    return (globals, codesOut) =>
+      new PendingError(
+        `${of}: order ${orderId} is ${order.status} and the other ${ordered - count} voucher${ordered - count === 1 ? ' is' : 's are'} not issued yet${codesOut !== undefined ? `; ${codesOut} holds the ${count} issued so far` : ''}`,
+        `wait for it (${suggestedCommand(globals, ['orders', 'wait', operand(orderId)])}, or the order.delivered webhook), then fetch them all: ${suggestedCommand(globals, ['orders', 'codes', operand(orderId)], [['--codes-out', codesOut === undefined ? undefined : 'NEW_FILE']])}`,
+        res.traceId,
+      );
+  if (canonicalStatus(order.status) === 'PARTIALLY_DELIVERED') {
+    const failed = ordered - count;
+    const refunded = `the ${failed === 1 ? 'one' : failed} that failed ${failed === 1 ? 'is' : 'are'} refunded to the ${order.currency || "order's"} wallet`;
+    return (globals) =>
+      new PartialCodesError(
+        `${of}: order ${orderId} ended ${order.status}, and ${refunded}; these are all the codes it will have`,
+        `see the refund of the failed part: ${suggestedCommand(globals, ['transactions', 'list', '--order', operand(orderId)])}`,
+        res.traceId,
+      );
+  }
+  return undefined;
+}
+
+/** The codes of an order that ended with some vouchers failed (PARTIALLY_DELIVERED): exit 5, as `orders wait` ends. */
+class PartialCodesError extends CliError {
+  override readonly name = 'OrderPartiallyDelivered';
+  constructor(
+    message: string,
+    hint: string,
+    readonly traceId: string | undefined,
+  ) {
+    super('rejected', message, hint);
+  }
+  override get code(): string {
+    return 'ORDER_PARTIALLY_DELIVERED';
   }
 }

@@ -282,7 +282,11 @@ Examples:
 Every call of the secure endpoint is recorded by the server with its trace ID. An order
 without codes yet (PENDING, PROCESSING) exits 8 (STILL_PENDING) and writes no file: wait
 for it first (vouchers orders wait ID). One that ended without vouchers (CANCELLED,
-REFUNDED) exits 5 (ORDER_NOT_FULFILLED). An answer that holds no list of codes this
+REFUNDED) exits 5 (ORDER_NOT_FULFILLED). When the order was for more vouchers than it has
+codes (its items, read with GET /orders/{id}), the codes it has are printed (and written)
+and it is said how many of how many: exit 8 (STILL_PENDING) while it is in progress (wait
+for it or for its webhook, then fetch them again), 5 (ORDER_PARTIALLY_DELIVERED) once it
+ended PARTIALLY_DELIVERED, the rest failed and refunded. An answer that holds no list of codes this
 version recognises is said so (NO_CODES_FOUND) with the vouchers api command that shows it
 as sent: no file is written, --json prints null, and the exit code is that of the HTTP
 status (0 for a 2xx), or 8 with --codes-out: the codes asked for are not in the file.
