@@ -81,6 +81,32 @@ describe('profiles add', () => {
     expect((await addSandbox(dir)).stderr).not.toContain('/api/v1');
   });
 
+  it('a plain http base URL off this machine is saved with a warning on stderr: unencrypted, refused until https or opted in', async () => {
+    const dir = tempConfigDir();
+    const add = (name: string, url: string) =>
+      runCli(['profiles', 'add', name, '--base-url', url, '--api-key', KEY, '--api-secret-stdin'], {
+        configDir: dir,
+        stdin: SECRET + '\n',
+      });
+    const far = await add('lan', 'http://10.1.2.3:8080/api/v1');
+    expect(far.code, far.stderr).toBe(0);
+    expect(far.stdout).toBe('');
+    expect(far.stderr).toContain(
+      'Warning: 10.1.2.3:8080 is reached over plain http, so the API secret, requests and voucher codes would travel unencrypted: this profile refuses to send there until you use the https:// address (vouchers profiles set lan base_url https://10.1.2.3:8080/api/v1), or, on a network you trust, opt in with vouchers profiles set lan allow_insecure_http true',
+    );
+    expect(far.stderr).not.toContain(SECRET);
+    expect(file(dir).profiles.lan.base_url).toBe('http://10.1.2.3:8080/api/v1');
+    // Loopback (the sandbox) and https are said nothing of.
+    for (const [name, url] of [
+      ['loop', 'http://127.0.0.1:4010/api/v1'],
+      ['tls', 'https://partner.example/api/v1'],
+    ]) {
+      const r = await add(name!, url!);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).not.toContain('plain http');
+    }
+  });
+
   it('stores every option; a second profile does not become current unless --use', async () => {
     const dir = tempConfigDir();
     await addSandbox(dir);

@@ -1,5 +1,6 @@
 /** `vouchers profiles add NAME`: save a profile (secrets from a hidden prompt, stdin or env). */
 import { redactUrl, validateBaseUrl } from '../../core/config/base-url.js';
+import { insecureBaseUrlWarning } from '../../core/config/insecure-http.js';
 import { validateProfileName } from '../../core/config/names.js';
 import { parseMaxRetries } from '../../core/config/resolve.js';
 import { credential, parsePositiveInt, parseSigningPath } from '../../core/config/settings.js';
@@ -122,7 +123,9 @@ export async function run(f: Factory, name: string, options: ProfilesAddOptions)
         `if requests answer 404, add it (vouchers profiles set ${shellQuote(name)} base_url URL); vouchers doctor checks it\n`,
     );
   }
-  if (profile.production && profile.base_url.startsWith('http:')) {
+  const insecure = insecureBaseUrlWarning(name, profile.base_url, shellQuote);
+  if (insecure) err(io, insecure);
+  else if (profile.production && profile.base_url.startsWith('http:')) {
     err(io, 'Warning: this production profile uses plain http; credentials would travel unencrypted\n');
   }
 

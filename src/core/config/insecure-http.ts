@@ -27,3 +27,18 @@ export function assertSecretTransport(profile: Pick<ResolvedProfile, 'name' | 'b
     `use the https:// address, or, if this network is trusted, opt in: vouchers profiles set ${profile.name} allow_insecure_http true (or ${ENV.allowInsecureHttp}=1)`,
   );
 }
+
+/**
+ * What to say when a profile is given a plain `http://` base URL off this machine (profiles
+ * add): requests and voucher codes would travel unencrypted, so the profile refuses to send
+ * its secret there until it has the https:// address or opts in (assertSecretTransport).
+ * Undefined for https and for a loopback host.
+ */
+export function insecureBaseUrlWarning(name: string, baseUrl: string, quote: (word: string) => string): string | undefined {
+  if (!secretWouldLeak(baseUrl)) return undefined;
+  const https = new URL(baseUrl);
+  https.protocol = 'https:';
+  https.username = '';
+  https.password = '';
+  return `Warning: ${https.host} is reached over plain http, so the API secret, requests and voucher codes would travel unencrypted: this profile refuses to send there until you use the https:// address (vouchers profiles set ${quote(name)} base_url ${quote(https.toString())}), or, on a network you trust, opt in with vouchers profiles set ${quote(name)} allow_insecure_http true\n`;
+}
