@@ -105,6 +105,16 @@ describe('profiles add', () => {
       expect(r.code, r.stderr).toBe(0);
       expect(r.stderr).not.toContain('plain http');
     }
+    // profiles set says it as add does, unless the profile opted in.
+    const set = (...args: string[]) => runCli(['profiles', 'set', ...args], { configDir: dir });
+    const moved = await set('tls', 'base_url', 'http://10.9.9.9/api/v1');
+    expect(moved.code, moved.stderr).toBe(0);
+    expect(moved.stderr).toContain(
+      'Warning: 10.9.9.9 is reached over plain http, so the API secret, requests and voucher codes would travel unencrypted: this profile refuses to send there until you use the https:// address (vouchers profiles set tls base_url https://10.9.9.9/api/v1)',
+    );
+    expect((await set('loop', 'base_url', 'http://127.0.0.1:4011/api/v1')).stderr).not.toContain('plain http');
+    expect((await set('lan', 'allow_insecure_http', 'true')).code).toBe(0);
+    expect((await set('lan', 'base_url', 'http://10.1.2.4/api/v1')).stderr).not.toContain('plain http');
   });
 
   it('stores every option; a second profile does not become current unless --use', async () => {

@@ -2,9 +2,11 @@
  * `vouchers profiles set NAME KEY [VALUE]`: change one setting. Secrets (api_secret,
  * webhook_secret) come from --stdin or a hidden prompt; a plain VALUE works but warns.
  */
+import { insecureBaseUrlWarning } from '../../core/config/insecure-http.js';
 import { findSetting } from '../../core/config/settings.js';
 import { UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
+import { shellQuote } from '../../core/output/shell-quote.js';
 import type { Factory } from '../../core/run/factory.js';
 import { profileNotFound } from './not-found.js';
 import { obtainSecret } from './secret-input.js';
@@ -38,10 +40,17 @@ export async function run(f: Factory, name: string, key: string, value: string |
 
   const given = text;
   // Applied to the profile as it is when written, so a change another process made meanwhile stays.
-  store.update((c) => {
+  const saved = store.update((c) => {
     const now = c.get(name);
     if (now === undefined) throw profileNotFound(c, name);
-    c.set(name, def.apply(now, given));
+    const next = def.apply(now, given);
+    c.set(name, next);
+    return next;
   });
   err(f.io, `Set ${key} of profile ${JSON.stringify(name)}.\n`);
+  // As profiles add says it: a plain http:// address off this machine, not opted in.
+  if (key === 'base_url' && saved.base_url !== undefined && saved.allow_insecure_http !== true) {
+    const insecure = insecureBaseUrlWarning(name, saved.base_url, shellQuote);
+    if (insecure) err(f.io, insecure);
+  }
 }
