@@ -502,10 +502,11 @@ describe('orders create refused on a retry, after an attempt whose answer was lo
       expect(r.stderr).toContain(
         'an earlier attempt of this order got no answer and may have placed it: before ordering again, look for it with vouchers orders list --reference lost-then-refused; retry safely with --idempotency-key ',
       );
-      // With --json, the key to retry with is in the error.
+      // With --json, the hint and the key to retry with are in the error.
       const json = lastEnvelope(await cli([...argv, '--json'], { env: viaProxy }));
       expect(orderCount(sb)).toBe(before + 2);
       expect(json).toMatchObject({ error: { code: 'INSUFFICIENT_FUNDS' }, idempotency_key: [...keys][1] });
+      expect(json.error.hint).toMatch(/^an earlier attempt of this order got no answer and may have placed it/);
     } finally {
       await proxy.close();
     }
