@@ -117,10 +117,18 @@ export function placedOf(res: OrderResponse): PlacedOrder {
   return { order_id: res.data.order_id, total_amount: total, currency: res.data.currency };
 }
 
-/** Milliseconds to allow for asynchronous work that takes `realMs` at the server's real pace. */
+/**
+ * Milliseconds to allow for asynchronous work that takes `realMs` at the server's real pace:
+ * at least SCALED_FLOOR_MS of real time. Against the sandbox's quick clock the work itself
+ * takes well under a second, but a busy machine (a CI runner with other jobs) can hold its
+ * scheduler, its delivery and the listener up for seconds; every wait ends as soon as what
+ * it waits for comes, so the floor costs time only when it never does.
+ */
 export function scaled(ctx: CheckContext, realMs: number): number {
-  return Math.max(2_000, Math.round(realMs * ctx.timeScale));
+  return Math.max(SCALED_FLOOR_MS, Math.round(realMs * ctx.timeScale));
 }
+
+export const SCALED_FLOOR_MS = 10_000;
 
 export interface ListenerRegistration {
   /** HTTP status of the registration that gave the secret (201 created, 200 updated). */

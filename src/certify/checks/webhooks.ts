@@ -29,9 +29,9 @@ export interface AdminEventView {
   data: Record<string, unknown>;
 }
 
-/** Longest wait for a webhook: at least 5 s, else the server's pace (30 s of real time). */
+/** Longest wait for a webhook: 30 s at the server's pace (scaled: at least 10 s of real time). */
 export function webhookWait(ctx: CheckContext): number {
-  return Math.max(5_000, scaled(ctx, 30_000));
+  return scaled(ctx, 30_000);
 }
 
 /** The listener, once webhooks.register passed; a skip with the reason otherwise. */
