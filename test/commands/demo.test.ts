@@ -131,6 +131,14 @@ describe('vouchers demo', () => {
       expect(plain).toMatch(/Idempotency-Key\s+[0-9a-f-]{36}/);
       expect(plain).not.toMatch(CODE);
     }
+    // On a wide terminal a sentence is one line: the text carries no line breaks of its own within one.
+    const wide = strip((await runCli(['demo', '--time-scale', '0.05'], { tty: true, columns: 220 })).stdout);
+    expect(wide).toMatch(
+      /\n {3}Sandbox started in this process at \S+ with a temporary profile \(API key \S+; nothing is written to your configuration\)\.\n/,
+    );
+    expect(wide).toContain('(masked here, as the CLI always does unless you pass --reveal).\n');
+    expect(wide).toContain('The full codes come from one secure endpoint, and the server records every call with its trace ID.\n');
+    expect(wide).toContain('The listener checks it on the raw bytes, rejects stale timestamps');
     // Piped, each line is whole, as before.
     const piped = await runCli(['demo', '--time-scale', '0.05', '--no-webhooks']);
     expect(piped.stdout).toMatch(/DELIVERED from cache: \S+ \S+ debited {2}Idempotency-Key [0-9a-f-]{36}\n/);

@@ -65,11 +65,11 @@ export async function run(f: Factory, flags: DemoFlags): Promise<void> {
   let leg: WebhookLeg | undefined;
   try {
     say.explain(
-      `Sandbox started in this process at ${env.sandbox.baseUrl} with a temporary profile\n(API key ${env.sandbox.apiKey}; nothing is written to your configuration).`,
+      `Sandbox started in this process at ${env.sandbox.baseUrl} with a temporary profile (API key ${env.sandbox.apiKey}; nothing is written to your configuration).`,
     );
     if (dialect === 'document')
       say.explain(
-        'It speaks the document dialect: only what the API document shows, and other guesses wherever it\nsays "not shown" (ids, list envelopes, field names, no extensions), as the real service may.',
+        'It speaks the document dialect: only what the API document shows, and other guesses wherever it says "not shown" (ids, list envelopes, field names, no extensions), as the real service may.',
       );
     const client = await env.factory.client();
     const driftTold = { value: false };
@@ -103,7 +103,7 @@ export async function run(f: Factory, flags: DemoFlags): Promise<void> {
         `listening on ${leg.url}; endpoint ${endpointId === undefined ? '' : `${String(endpointId)} `}registered${secret ? `, signing secret ${maskSecret(secret)} kept in memory` : ''}`,
       );
       say.explain(
-        'Each delivery carries X-Webhook-Signature: t=<unix>,v1=<HMAC-SHA256 of "t.body">. The listener checks it\non the raw bytes, rejects stale timestamps, and answers 200 only once the event is stored.',
+        'Each delivery carries X-Webhook-Signature: t=<unix>,v1=<HMAC-SHA256 of "t.body">. The listener checks it on the raw bytes, rejects stale timestamps, and answers 200 only once the event is stored.',
       );
     }
 

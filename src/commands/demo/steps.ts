@@ -64,7 +64,7 @@ function noteDrift(ctx: StepContext, res: ApiResponse<unknown>): void {
   if (!res.drift || ctx.driftTold?.value) return;
   if (ctx.driftTold) ctx.driftTold.value = true;
   ctx.say.explain(
-    `This server answers in shapes of its own (where this version expects ${res.drift.fields.slice(0, 3).join(', ') || res.drift.issues[0]}):\nthe CLI shows what it sent, with one warning per run, and reads what it can. --strict-contract would make it an error.`,
+    `This server answers in shapes of its own (where this version expects ${res.drift.fields.slice(0, 3).join(', ') || res.drift.issues[0]}): the CLI shows what it sent, with one warning per run, and reads what it can. --strict-contract would make it an error.`,
   );
 }
 
@@ -124,7 +124,7 @@ export async function instantOrder(ctx: StepContext): Promise<Order> {
   );
   for (const l of vouchersLine(order)) say.item(l);
   say.explain(
-    `It fit the cache, so the answer (${res.status}) has the codes in the body (masked here, as the CLI always does\nunless you pass --reveal).`,
+    `It fit the cache, so the answer (${res.status}) has the codes in the body (masked here, as the CLI always does unless you pass --reveal).`,
   );
   return order;
 }
@@ -169,7 +169,7 @@ export async function asyncOrder(ctx: StepContext, waitForEvents: (orderId: stri
 export async function codes(ctx: StepContext, orderId: string, currency: string): Promise<number> {
   const { say, client, f } = ctx;
   say.explain(
-    'Order reads show only the last 4 characters of a code. The full codes come from one secure\nendpoint, and the server records every call with its trace ID.',
+    'Order reads show only the last 4 characters of a code. The full codes come from one secure endpoint, and the server records every call with its trace ID.',
   );
   let rows: { voucher_id: string; product_id: string; denomination: unknown; code: string; pin?: string | null }[];
   try {
@@ -183,7 +183,7 @@ export async function codes(ctx: StepContext, orderId: string, currency: string)
     const res = await getOrder(client, orderId, { signal: f.io.signal });
     show(ctx, 'GET', `/orders/${orderId}`, res);
     say.explain(
-      'This server has no secure code endpoint (GET /orders/{id}/vouchers is our extension): the codes\ncome with the order itself, as the API document says GET /orders/{id} returns the allocated vouchers.',
+      'This server has no secure code endpoint (GET /orders/{id}/vouchers is our extension): the codes come with the order itself, as the API document says GET /orders/{id} returns the allocated vouchers.',
     );
     rows = res.data.vouchers
       .filter((v) => typeof v.code === 'string' && v.code !== '')
