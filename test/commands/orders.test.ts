@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Order, OrderCodes } from '../../src/contract/orders.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { forwardTo, sendError, startLoopbackServer } from '../helpers/loopback-server.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { envOf, expectNoSecrets, fastSandbox, noStack, orderCount, profileDir, quickClock } from './orders-helpers.js';
 
@@ -726,6 +727,29 @@ describe('orders codes', () => {
     expect(error.error.code).toBe('ORDER_PARTIALLY_DELIVERED');
     expect(error.error.message).toMatch(/^2 of 4 codes: /);
     expectNoSecrets(sb, codes);
+  });
+
+  it('the order unreadable when its codes are counted: the codes are printed, and a note says they were not checked to be all', async () => {
+    const placed = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--quantity', '2', '--json']);
+    const id = (JSON.parse(placed.stdout) as Order).order_id;
+    const { origin } = new URL(sb.baseUrl);
+    // The secure endpoint answers; the order itself does not (503, every time).
+    const proxy = await startLoopbackServer(async (req, res) =>
+      req.method === 'GET' && req.target.endsWith(`/orders/${id}`)
+        ? sendError(res, 503, 'ServiceUnavailable', 'SERVICE_UNAVAILABLE', 'try later', { 'x-trace-id': 'trace-of-the-503' })
+        : forwardTo(origin, req, res),
+    );
+    try {
+      const r = await cli(['orders', 'codes', id], { env: { ...env, VOUCHERS_BASE_URL: proxy.baseUrl, VOUCHERS_MAX_RETRIES: '0' } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout.trim().split('\n')).toHaveLength(2);
+      expect(r.stderr).toContain(
+        `Not checked that these are all the codes of order ${id}: reading the order (GET /orders/${id}) failed (SERVICE_UNAVAILABLE: try later · trace trace-of-the-503)`,
+      );
+      expectNoSecrets(sb, r);
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('--reveal on a narrow terminal shows every code with its pin (one block a voucher), not the codes without their pins', async () => {

@@ -216,7 +216,14 @@ export async function run(f: Factory, id: string, flags: CodesFlags): Promise<vo
       `Codes are masked: add --reveal to show them, or --codes-out FILE to save them (mode 0600)${res.traceId ? ` · trace ${res.traceId}` : ''}`,
     );
   }
-  if (missing) throw missing(f.globals(), flags.codesOut);
+  if (missing && 'unchecked' in missing)
+    notice(
+      io,
+      settings,
+      'CODES_NOT_COUNTED',
+      `Not checked that these are all the codes of order ${orderId}: reading the order (GET /orders/${orderId}) failed (${missing.unchecked})`,
+    );
+  else if (missing) throw missing(f.globals(), flags.codesOut);
 }
 
 /**
@@ -231,13 +238,15 @@ async function missingCodes(
   orderId: string,
   count: number,
   signal: AbortSignal,
-): Promise<((globals: HintGlobals, codesOut: string | undefined) => CliError) | undefined> {
+): Promise<((globals: HintGlobals, codesOut: string | undefined) => CliError) | { unchecked: string } | undefined> {
   let res;
   try {
     res = await getOrder(client, orderId, { signal });
   } catch (error) {
     if (signal.aborted) throw error;
-    return undefined;
+    const trace = (error as { traceId?: unknown }).traceId;
+    const why = error instanceof CliError ? `${error.code}: ${error.message}` : String(error);
+    return { unchecked: `${why}${typeof trace === 'string' && trace !== '' ? ` · trace ${trace}` : ''}` };
   }
   const order = res.data;
   const ordered = order.items.reduce((n, i) => n + (Number.isSafeInteger(i.quantity) ? i.quantity : 0), 0);
