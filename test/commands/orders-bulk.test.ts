@@ -539,5 +539,27 @@ describe('orders create --from', () => {
     });
     expect(changed.code).toBe(2);
     expect(changed.stderr).toMatch(/content changed/);
+
+    // A later run of a batch asks with what is left: a row refused (out of stock) is all there is to order.
+    const before = orderCount(sb);
+    const partly = writeInput(
+      'product_id,denomination,quantity,reference,currency\nsbx-instant,10,1,left-1,USD\nsbx-out-of-stock,25,2,left-2,USD\n',
+      'left.csv',
+    );
+    const first = await runCli(['orders', 'create', '--from', partly, '--yes'], { configDir: prod });
+    expect(first.code, first.stderr).toBe(5);
+    expect(orderCount(sb)).toBe(before + 1);
+    const rest = await runCli(['orders', 'create', '--from', partly], {
+      configDir: prod,
+      tty: true,
+      stdinTTY: true,
+      stdin: 'n\n',
+      env: { NO_COLOR: '1' },
+    });
+    expect(rest.code, rest.stderr).toBe(10);
+    expect(rest.stderr).toContain(
+      'Profile live is PRODUCTION: order 1 row (2 vouchers), total 50.00 USD charged to the USD wallet, for real? [y/N]',
+    );
+    expect(orderCount(sb)).toBe(before + 1);
   });
 });

@@ -11,7 +11,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { formatMoney, fromMinor } from '../../contract/money-format.js';
+import { formatMoney, fromMinor, toMinor } from '../../contract/money-format.js';
 import { configLocation } from '../../core/config/location.js';
 import { CliError, faultAfterWrite, QueryRunError, UsageError } from '../../core/errors/index.js';
 import { compileAnswerChecks } from '../../core/http/validate.js';
@@ -299,6 +299,8 @@ async function orderBatch(
     }
   } else {
     toOrder = rowCount(state.header) - state.ordered.size;
+    // A later run asks with what is left to order, costed by its rows' own currencies (no catalog look-up).
+    if (profile.production && toOrder > 0 && !o.yes && !o.dryRun) ({ cost, totals } = await pendingCost(rows, state));
   }
   const total = state ? rowCount(state.header) : (input as Input).rows;
 
@@ -365,6 +367,21 @@ async function orderBatch(
  * The vouchers and the total a batch's rows still to order come to, and the wallets charged,
  * for its production confirmation: `(3 vouchers), total 45.00 USD charged to the USD wallet,`.
  */
+/** The vouchers and totals of the rows a later run of a batch has left to order; rows without a currency column are not costed. */
+async function pendingCost(
+  rows: () => AsyncIterable<BulkRow>,
+  state: BatchState,
+): Promise<{ cost: { vouchers: number; uncosted: number }; totals: Map<string, number> }> {
+  const cost = { vouchers: 0, uncosted: 0 };
+  const totals = new Map<string, number>();
+  for await (const row of pendingRows(rows, state)) {
+    cost.vouchers += row.quantity;
+    if (row.currency === undefined) cost.uncosted += 1;
+    else totals.set(row.currency, (totals.get(row.currency) ?? 0) + toMinor(row.denomination, row.currency) * row.quantity);
+  }
+  return { cost, totals };
+}
+
 function batchCost(cost: { vouchers: number; uncosted: number }, totals: Map<string, number> | undefined): string {
   const vouchers = ` (${cost.vouchers} voucher${cost.vouchers === 1 ? '' : 's'})`;
   const currencies = [...(totals?.keys() ?? [])];
