@@ -283,11 +283,16 @@ export async function preflightRows(
       uncosted += 1;
       return;
     }
-    totals.set(currency, (totals.get(currency) ?? 0) + toMinor(row.denomination, currency) * row.quantity);
+    addCost(totals, row, currency);
   });
   if (problems.count > 0)
     throw Object.assign(badRows(input.name, problems, 'checked against the catalog', kind, "the wallets' balances"), { traceId });
   return { totals, toOrder, vouchers, uncosted, unread };
+}
+
+/** Add a row's cost (denomination × quantity, in minor units) to its currency's total. */
+export function addCost(totals: Map<string, number>, row: BulkRow, currency: string): void {
+  totals.set(currency, (totals.get(currency) ?? 0) + toMinor(row.denomination, currency) * row.quantity);
 }
 
 export function describeTotals(totals: Map<string, number>): string {

@@ -11,7 +11,7 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { formatMoney, fromMinor, toMinor } from '../../contract/money-format.js';
+import { formatMoney, fromMinor } from '../../contract/money-format.js';
 import { configLocation } from '../../core/config/location.js';
 import { CliError, faultAfterWrite, QueryRunError, UsageError } from '../../core/errors/index.js';
 import { compileAnswerChecks } from '../../core/http/validate.js';
@@ -45,7 +45,7 @@ import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
 import { startProgress } from './bulk-progress.js';
 import { detectFormat } from './bulk-input.js';
-import { badRows, describeTotals, inputRows, preflightRows, Problems, scanInput, type Input } from './bulk-check.js';
+import { addCost, badRows, describeTotals, inputRows, preflightRows, Problems, scanInput, type Input } from './bulk-check.js';
 import { assertResultsWritable, printSummary, summarize, unfinishedBatchError, writeResults } from './bulk-report.js';
 import { journalNotSent, runRows } from './bulk-runner.js';
 import { confirmOrStop, productionQuestion, productionReason } from './confirm.js';
@@ -377,7 +377,7 @@ async function pendingCost(
   for await (const row of pendingRows(rows, state)) {
     cost.vouchers += row.quantity;
     if (row.currency === undefined) cost.uncosted += 1;
-    else totals.set(row.currency, (totals.get(row.currency) ?? 0) + toMinor(row.denomination, row.currency) * row.quantity);
+    else addCost(totals, row, row.currency);
   }
   return { cost, totals };
 }
