@@ -8,11 +8,9 @@
  * fires no new row starts; rows in flight finish (a row cut off stays keyed in the journal
  * and is re-sent with the same key next time).
  */
-import { createOrder, listOrders, locatedOrderId } from '../../api/orders.js';
-import { readOrder } from '../../api/order-read.js';
-import { amountValue } from '../../contract/money-format.js';
-import type { CreateOrderRequest, Order } from '../../contract/orders.js';
-import { ApiError, CliError, NetworkError } from '../../core/errors/index.js';
+import { createOrder } from '../../api/orders.js';
+import type { CreateOrderRequest } from '../../contract/orders.js';
+import { ApiError, NetworkError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { ContractMismatchError } from '../../core/http/validate.js';
 import {
@@ -27,6 +25,7 @@ import {
 import type { Clock } from '../../core/time/clock.js';
 import { iso as isoOf } from '../../core/time/iso.js';
 import type { Ids } from '../../core/run/ids.js';
+import { failureOf, findByReference, mismatchedOrder, noAnswer, type Lookup } from './bulk-results.js';
 
 export interface RunnerDeps {
   client: ApiClient;
@@ -46,24 +45,6 @@ export const KEY_TRUST_MS = SERVER_KEY_WINDOW_MS - 3_600_000;
 /** A row's result when its answer was lost and its key may be forgotten by the server: nothing was sent. */
 export const NOT_RESENT = 'NOT_RESENT_KEY_EXPIRED';
 
-type Lookup = { offered: false; why: string } | { offered: true; order: Order | undefined; trace: string | null };
-
-/** GET /orders?reference=: the orders with that reference, or why the server cannot say. */
-async function findByReference(client: ApiClient, reference: string, signal: AbortSignal): Promise<Lookup> {
-  let res;
-  try {
-    res = await listOrders(client, { reference, limit: 10 }, { signal });
-  } catch (e) {
-    if (e instanceof ApiError && [400, 404, 405, 501].includes(e.status))
-      return { offered: false, why: `GET /orders?reference= answered ${e.status} ${e.apiCode}` };
-    throw e;
-  }
-  // A server that ignores the filter cannot prove an order absent.
-  if (res.data.data.some((o) => o.reference !== reference))
-    return { offered: false, why: 'the server does not filter orders by reference' };
-  return { offered: true, order: res.data.data[0], trace: res.traceId ?? null };
-}
-
 export function rowRequest(row: BulkRow): CreateOrderRequest {
   return {
     items: [{ product_id: row.product_id, denomination: row.denomination, quantity: row.quantity }],
@@ -74,75 +55,6 @@ export function rowRequest(row: BulkRow): CreateOrderRequest {
 
 function iso(clock: Clock): string {
   return isoOf(clock.now());
-}
-
-/** The fields of a row's result that no answer filled (attempt set when past the first). */
-function noAnswer(row: number, attempt: number) {
-  return {
-    row,
-    ok: false,
-    order_id: null,
-    status: null,
-    http_status: null,
-    trace_id: null,
-    total_amount: null,
-    currency: null,
-    replayed: false,
-    ...(attempt > 1 ? { attempt } : {}),
-  } as const;
-}
-
-export function failureOf(row: number, error: unknown, at: string): Omit<ResultRecord, 'type'> {
-  const base = { row, ok: false, order_id: null, status: null, total_amount: null, currency: null, replayed: false, at };
-  if (error instanceof ApiError) {
-    return {
-      ...base,
-      http_status: error.status,
-      trace_id: error.traceId ?? null,
-      error: error.message,
-      error_code: error.apiCode,
-      kind: error.kind,
-    };
-  }
-  if (error instanceof NetworkError) {
-    return { ...base, http_status: null, trace_id: error.traceId ?? null, error: error.message, error_code: error.code, kind: 'network' };
-  }
-  if (error instanceof CliError) {
-    return { ...base, http_status: null, trace_id: null, error: error.message, error_code: error.code, kind: error.kind };
-  }
-  return {
-    ...base,
-    http_status: null,
-    trace_id: null,
-    error: error instanceof Error ? error.message : String(error),
-    error_code: 'UNEXPECTED',
-    kind: 'unexpected',
-  };
-}
-
-/**
- * A row ordered and paid for whose answer differs from the contract (--strict-contract): the
- * order exists, so the row is ordered (never sent again), named by the answer's body or its
- * Location header, and carries the difference as its error (BatchState.mismatched).
- */
-function mismatchedOrder(row: number, error: ContractMismatchError, at: string): Omit<ResultRecord, 'type'> {
-  const o = readOrder(error.body);
-  const total: unknown = o.total_amount;
-  return {
-    row,
-    ok: true,
-    order_id: o.order_id || locatedOrderId(error.location?.path) || null,
-    status: o.status || null,
-    http_status: null,
-    trace_id: error.traceId ?? null,
-    total_amount: amountValue(total) ?? null,
-    currency: o.currency || null,
-    error: error.message,
-    error_code: error.code,
-    kind: 'unexpected',
-    replayed: false,
-    at,
-  };
 }
 
 /** Answers of rows whose request could not leave on any attempt this run (the server down, or not resolving). */

@@ -45,9 +45,10 @@ import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
 import { startProgress } from './bulk-progress.js';
 import { detectFormat } from './bulk-input.js';
-import { addCost, badRows, describeTotals, inputRows, preflightRows, Problems, scanInput, type Input } from './bulk-check.js';
+import { badRows, describeTotals, inputRows, preflightRows, Problems, scanInput, type Input } from './bulk-check.js';
 import { assertResultsWritable, printSummary, summarize, unfinishedBatchError, writeResults } from './bulk-report.js';
 import { journalNotSent, runRows } from './bulk-runner.js';
+import { batchChoices, batchCost, pendingCost } from './bulk-confirm.js';
 import { confirmOrStop, productionQuestion, productionReason } from './confirm.js';
 import type { CreateFlags } from './index.js';
 import { checkFunds, walletsByCurrency } from './preflight.js';
@@ -114,38 +115,6 @@ export async function runBulk(f: Factory, o: BulkOptions): Promise<void> {
   } finally {
     await lock?.release();
   }
-}
-
-/**
- * The run's worker count and results file: the flags', else those the batch's first run
- * gave (a resume continues the batch as it was started, so a results file is not left
- * behind with the rows of the first run only), else the defaults. A first run's results
- * file that cannot be written now is named and left out: the rows are what the run is for.
- */
-async function batchChoices(f: Factory, o: BulkOptions, state: BatchState | undefined): Promise<BulkOptions> {
-  const first = state?.header;
-  const carried: ('concurrency' | 'results')[] = [];
-  let concurrency = o.concurrency;
-  if (concurrency === undefined && first?.concurrency !== undefined) {
-    concurrency = first.concurrency;
-    carried.push('concurrency');
-  }
-  let results = o.results;
-  if (results === undefined && first?.results_path !== undefined) {
-    try {
-      results = await assertResultsWritable(first.results_path, f.io.cwd);
-      carried.push('results');
-    } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
-      notice(
-        f.io,
-        o.settings,
-        'RESULTS_NOT_WRITTEN',
-        `the batch's first run wrote its results to ${first.results_path}, which this run cannot write (${error.message}): it writes none`,
-      );
-    }
-  }
-  return { ...o, concurrency: concurrency ?? DEFAULT_CONCURRENCY, results, carried };
 }
 
 /** Put-back files followed through batches that took them over, at most (each hop reads a journal). */
@@ -361,37 +330,6 @@ async function orderBatch(
     await journal.close();
   }
   return undefined;
-}
-
-/**
- * The vouchers and the total a batch's rows still to order come to, and the wallets charged,
- * for its production confirmation: `(3 vouchers), total 45.00 USD charged to the USD wallet,`.
- */
-/** The vouchers and totals of the rows a later run of a batch has left to order; rows without a currency column are not costed. */
-async function pendingCost(
-  rows: () => AsyncIterable<BulkRow>,
-  state: BatchState,
-): Promise<{ cost: { vouchers: number; uncosted: number }; totals: Map<string, number> }> {
-  const cost = { vouchers: 0, uncosted: 0 };
-  const totals = new Map<string, number>();
-  for await (const row of pendingRows(rows, state)) {
-    cost.vouchers += row.quantity;
-    if (row.currency === undefined) cost.uncosted += 1;
-    else addCost(totals, row, row.currency);
-  }
-  return { cost, totals };
-}
-
-function batchCost(cost: { vouchers: number; uncosted: number }, totals: Map<string, number> | undefined): string {
-  const vouchers = ` (${cost.vouchers} voucher${cost.vouchers === 1 ? '' : 's'})`;
-  const currencies = [...(totals?.keys() ?? [])];
-  const charged =
-    currencies.length === 0
-      ? ''
-      : `total ${describeTotals(totals!)} charged to the ${currencies.join(' and ')} wallet${currencies.length === 1 ? '' : 's'}`;
-  const uncosted = cost.uncosted === 0 ? '' : `${cost.uncosted} row${cost.uncosted === 1 ? '' : 's'} of no known currency not in the total`;
-  const said = [charged, uncosted].filter((t) => t !== '');
-  return `${vouchers}${said.length > 0 ? `, ${said.join('; ')}` : ''},`;
 }
 
 async function finishBatch(

@@ -1,0 +1,75 @@
+/**
+ * What a bulk run settles before it orders: the worker count and results file a later run
+ * takes from the batch's first run, and the cost its production confirmation names.
+ */
+import { UsageError } from '../../core/errors/index.js';
+import type { BatchState, BulkRow } from '../../core/journal/bulk.js';
+import { notice } from '../../core/output/notice.js';
+import type { Factory } from '../../core/run/factory.js';
+import { pendingRows } from './bulk-batch.js';
+import { addCost, describeTotals } from './bulk-check.js';
+import { DEFAULT_CONCURRENCY, type BulkOptions } from './bulk-options.js';
+import { assertResultsWritable } from './bulk-report.js';
+
+/**
+ * The run's worker count and results file: the flags', else those the batch's first run
+ * gave (a resume continues the batch as it was started, so a results file is not left
+ * behind with the rows of the first run only), else the defaults. A first run's results
+ * file that cannot be written now is named and left out: the rows are what the run is for.
+ */
+export async function batchChoices(f: Factory, o: BulkOptions, state: BatchState | undefined): Promise<BulkOptions> {
+  const first = state?.header;
+  const carried: ('concurrency' | 'results')[] = [];
+  let concurrency = o.concurrency;
+  if (concurrency === undefined && first?.concurrency !== undefined) {
+    concurrency = first.concurrency;
+    carried.push('concurrency');
+  }
+  let results = o.results;
+  if (results === undefined && first?.results_path !== undefined) {
+    try {
+      results = await assertResultsWritable(first.results_path, f.io.cwd);
+      carried.push('results');
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      notice(
+        f.io,
+        o.settings,
+        'RESULTS_NOT_WRITTEN',
+        `the batch's first run wrote its results to ${first.results_path}, which this run cannot write (${error.message}): it writes none`,
+      );
+    }
+  }
+  return { ...o, concurrency: concurrency ?? DEFAULT_CONCURRENCY, results, carried };
+}
+
+/** The vouchers and totals of the rows a later run of a batch has left to order; rows without a currency column are not costed. */
+export async function pendingCost(
+  rows: () => AsyncIterable<BulkRow>,
+  state: BatchState,
+): Promise<{ cost: { vouchers: number; uncosted: number }; totals: Map<string, number> }> {
+  const cost = { vouchers: 0, uncosted: 0 };
+  const totals = new Map<string, number>();
+  for await (const row of pendingRows(rows, state)) {
+    cost.vouchers += row.quantity;
+    if (row.currency === undefined) cost.uncosted += 1;
+    else addCost(totals, row, row.currency);
+  }
+  return { cost, totals };
+}
+
+/**
+ * The vouchers and the total a batch's rows still to order come to, and the wallets charged,
+ * for its production confirmation: `(3 vouchers), total 45.00 USD charged to the USD wallet,`.
+ */
+export function batchCost(cost: { vouchers: number; uncosted: number }, totals: Map<string, number> | undefined): string {
+  const vouchers = ` (${cost.vouchers} voucher${cost.vouchers === 1 ? '' : 's'})`;
+  const currencies = [...(totals?.keys() ?? [])];
+  const charged =
+    currencies.length === 0
+      ? ''
+      : `total ${describeTotals(totals!)} charged to the ${currencies.join(' and ')} wallet${currencies.length === 1 ? '' : 's'}`;
+  const uncosted = cost.uncosted === 0 ? '' : `${cost.uncosted} row${cost.uncosted === 1 ? '' : 's'} of no known currency not in the total`;
+  const said = [charged, uncosted].filter((t) => t !== '');
+  return `${vouchers}${said.length > 0 ? `, ${said.join('; ')}` : ''},`;
+}

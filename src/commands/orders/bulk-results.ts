@@ -1,0 +1,100 @@
+/**
+ * A bulk row's result records (the fields no answer filled, a failure, an order whose answer
+ * differs from the contract) and the look-up by reference that finds an order a lost answer
+ * may have made before the row is given a new key.
+ */
+import { listOrders, locatedOrderId } from '../../api/orders.js';
+import { readOrder } from '../../api/order-read.js';
+import { amountValue } from '../../contract/money-format.js';
+import type { Order } from '../../contract/orders.js';
+import { ApiError, CliError, NetworkError } from '../../core/errors/index.js';
+import type { ApiClient } from '../../core/http/types.js';
+import type { ContractMismatchError } from '../../core/http/validate.js';
+import type { ResultRecord } from '../../core/journal/bulk.js';
+
+export type Lookup = { offered: false; why: string } | { offered: true; order: Order | undefined; trace: string | null };
+
+/** GET /orders?reference=: the orders with that reference, or why the server cannot say. */
+export async function findByReference(client: ApiClient, reference: string, signal: AbortSignal): Promise<Lookup> {
+  let res;
+  try {
+    res = await listOrders(client, { reference, limit: 10 }, { signal });
+  } catch (e) {
+    if (e instanceof ApiError && [400, 404, 405, 501].includes(e.status))
+      return { offered: false, why: `GET /orders?reference= answered ${e.status} ${e.apiCode}` };
+    throw e;
+  }
+  // A server that ignores the filter cannot prove an order absent.
+  if (res.data.data.some((o) => o.reference !== reference))
+    return { offered: false, why: 'the server does not filter orders by reference' };
+  return { offered: true, order: res.data.data[0], trace: res.traceId ?? null };
+}
+
+/** The fields of a row's result that no answer filled (attempt set when past the first). */
+export function noAnswer(row: number, attempt: number) {
+  return {
+    row,
+    ok: false,
+    order_id: null,
+    status: null,
+    http_status: null,
+    trace_id: null,
+    total_amount: null,
+    currency: null,
+    replayed: false,
+    ...(attempt > 1 ? { attempt } : {}),
+  } as const;
+}
+
+export function failureOf(row: number, error: unknown, at: string): Omit<ResultRecord, 'type'> {
+  const base = { row, ok: false, order_id: null, status: null, total_amount: null, currency: null, replayed: false, at };
+  if (error instanceof ApiError) {
+    return {
+      ...base,
+      http_status: error.status,
+      trace_id: error.traceId ?? null,
+      error: error.message,
+      error_code: error.apiCode,
+      kind: error.kind,
+    };
+  }
+  if (error instanceof NetworkError) {
+    return { ...base, http_status: null, trace_id: error.traceId ?? null, error: error.message, error_code: error.code, kind: 'network' };
+  }
+  if (error instanceof CliError) {
+    return { ...base, http_status: null, trace_id: null, error: error.message, error_code: error.code, kind: error.kind };
+  }
+  return {
+    ...base,
+    http_status: null,
+    trace_id: null,
+    error: error instanceof Error ? error.message : String(error),
+    error_code: 'UNEXPECTED',
+    kind: 'unexpected',
+  };
+}
+
+/**
+ * A row ordered and paid for whose answer differs from the contract (--strict-contract): the
+ * order exists, so the row is ordered (never sent again), named by the answer's body or its
+ * Location header, and carries the difference as its error (BatchState.mismatched).
+ */
+export function mismatchedOrder(row: number, error: ContractMismatchError, at: string): Omit<ResultRecord, 'type'> {
+  const o = readOrder(error.body);
+  const total: unknown = o.total_amount;
+  return {
+    row,
+    ok: true,
+    order_id: o.order_id || locatedOrderId(error.location?.path) || null,
+    status: o.status || null,
+    http_status: null,
+    trace_id: error.traceId ?? null,
+    total_amount: amountValue(total) ?? null,
+    currency: o.currency || null,
+    error: error.message,
+    error_code: error.code,
+    kind: 'unexpected',
+    replayed: false,
+    at,
+  };
+}
