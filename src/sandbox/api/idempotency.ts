@@ -9,6 +9,7 @@ import { hash } from 'node:crypto';
 import type { Reply } from '../http/respond.js';
 import type { Runtime } from '../runtime.js';
 import type { IdempotencyRecord } from '../state/types.js';
+import { flat } from '../core/flat.js';
 
 export const IDEMPOTENCY_RETENTION_MS = 24 * 3_600_000;
 
@@ -52,13 +53,13 @@ export class IdempotencyStore {
     if (!storable) return;
     const rt = this.rt();
     const headers: Record<string, string> = {};
-    for (const [k, v] of Object.entries(reply.headers)) if (STORED_HEADERS.includes(k.toLowerCase())) headers[k] = v;
+    for (const [k, v] of Object.entries(reply.headers)) if (STORED_HEADERS.includes(k.toLowerCase())) headers[k] = flat(v);
     rt.state.idempotency[scope] = {
       scope,
       body_hash: hash,
       status: reply.status,
       headers,
-      body: reply.body ?? '',
+      body: flat(reply.body ?? ''),
       created_at: rt.clock.now(),
     };
     rt.changed();

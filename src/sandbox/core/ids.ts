@@ -4,6 +4,7 @@
  * sorting ids sorts by creation.
  */
 import type { Rng } from './random.js';
+import { flat } from './flat.js';
 
 export const CROCKFORD = '0123456789ABCDEFGHJKMNPQRSTVWXYZ';
 
@@ -46,19 +47,19 @@ export class IdGenerator implements IdSource {
       this.lastTime = time;
       this.lastRandom = Array.from({ length: 16 }, () => Math.floor(this.rng.next() * 32));
     }
-    let timePart = '';
+    const chars: string[] = [];
     let t = time;
     for (let i = 0; i < 10; i++) {
-      timePart = CROCKFORD[t % 32] + timePart;
+      chars.push(CROCKFORD[t % 32]!);
       t = Math.floor(t / 32);
     }
-    let randomPart = '';
-    for (const d of this.lastRandom) randomPart += CROCKFORD[d];
-    return timePart + randomPart;
+    chars.reverse();
+    for (const d of this.lastRandom) chars.push(CROCKFORD[d]!);
+    return chars.join('');
   }
 
   next(prefix: string): string {
-    return `${prefix}_${this.ulid()}`;
+    return flat(`${prefix}_${this.ulid()}`);
   }
 
   private increment(): void {

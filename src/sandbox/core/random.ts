@@ -43,9 +43,9 @@ export class Rng {
 
   /** `length` characters drawn from `alphabet`. */
   chars(alphabet: string, length: number): string {
-    let s = '';
-    for (let i = 0; i < length; i++) s += alphabet[Math.floor(this.next() * alphabet.length)];
-    return s;
+    const picked: string[] = [];
+    for (let i = 0; i < length; i++) picked.push(alphabet[Math.floor(this.next() * alphabet.length)]!);
+    return picked.join('');
   }
 }
 

@@ -48,13 +48,11 @@ export const DECISIONS: Dialect = {
     created: orderBase,
     processing: orderBase,
     delivered: deliveredData,
-    partiallyDelivered: (o, delivered, failed) => ({ ...orderBase(o), delivered_count: delivered, failed_count: failed }),
-    cancelled: (o, reason, by) => ({ ...orderBase(o), reason, cancelled_by: by }),
-    refunded: (o, amountMinor, transactionId) => ({
-      ...orderBase(o),
-      refund_amount: fromMinor(amountMinor, o.currency),
-      transaction_id: transactionId,
-    }),
+    // Added to orderBase's object, not spread: see orderBase.
+    partiallyDelivered: (o, delivered, failed) => Object.assign(orderBase(o), { delivered_count: delivered, failed_count: failed }),
+    cancelled: (o, reason, by) => Object.assign(orderBase(o), { reason, cancelled_by: by }),
+    refunded: (o, amountMinor, transactionId) =>
+      Object.assign(orderBase(o), { refund_amount: fromMinor(amountMinor, o.currency), transaction_id: transactionId }),
     voucherIssued: voucherIssuedData,
   },
   errorReply,

@@ -8,6 +8,13 @@ import { fromMinor } from '../../contract/money-format.js';
 import type { Runtime } from '../runtime.js';
 import type { EventRecord, OrderRecord, VoucherRecord } from '../state/types.js';
 
+/**
+ * The order fields every order event's payload holds. Payloads that hold more add to this
+ * object (Object.assign) rather than to a spread copy of it: payloads are kept for the
+ * sandbox's life, and V8 gives each object a spread makes, once the call site has seen
+ * many, a hidden class of its own, so 100 k orders left 100 k hidden classes for every
+ * later garbage collection to walk.
+ */
 export function orderBase(o: OrderRecord) {
   return {
     order_id: o.order_id,
@@ -23,11 +30,10 @@ export function voucherIssuedData(o: OrderRecord, v: VoucherRecord) {
 }
 
 export function deliveredData(o: OrderRecord) {
-  return {
-    ...orderBase(o),
+  return Object.assign(orderBase(o), {
     fulfilled_from: o.fulfilled_from,
     vouchers: o.vouchers.filter((v) => v.status === 'ISSUED').map((v) => ({ product_id: v.product_id, expiry: v.expiry })),
-  };
+  });
 }
 
 /** Record an event and queue its delivery. */

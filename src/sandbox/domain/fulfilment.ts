@@ -11,6 +11,7 @@ import type { OrderRecord, PartnerRecord, VoucherRecord } from '../state/types.j
 import { emit } from './events.js';
 import { post } from './ledger.js';
 import { fail, issue, takeFromCache } from './vouchers.js';
+import { flat } from '../core/flat.js';
 
 /** Fulfilment delays at timeScale 1, in ms: PENDING → PROCESSING, then PROCESSING → final (about 2–4 s in all). */
 export const PROCESS_DELAY_MS: readonly [number, number] = [800, 1200];
@@ -24,7 +25,7 @@ export function setStatus(rt: Runtime, o: OrderRecord, status: OrderStatus, note
   const now = rt.clock.now();
   o.status = status;
   o.updated_at = now;
-  o.timeline.push({ status, at: now, note });
+  o.timeline.push({ status, at: now, note: note === null ? null : flat(note) });
 }
 
 function partnerOf(rt: Runtime, o: OrderRecord): PartnerRecord {

@@ -9,6 +9,7 @@ import { formatMoney } from '../../contract/money-format.js';
 import { SandboxHttpError, validationFailed } from '../http/errors.js';
 import type { Runtime } from '../runtime.js';
 import type { PartnerRecord, TransactionRecord, WalletRecord } from '../state/types.js';
+import { flat } from '../core/flat.js';
 
 export interface LedgerEntry {
   type: TransactionType;
@@ -67,7 +68,7 @@ export function post(rt: Runtime, partner: PartnerRecord, entry: LedgerEntry): T
     balance_after_minor: w.available_minor,
     order_id: entry.order_id ?? null,
     payout_id: entry.payout_id ?? null,
-    description: entry.description,
+    description: flat(entry.description),
     created_at: now,
   };
   rt.state.transactions.push(txn);

@@ -3,6 +3,7 @@ import { addMonths } from '../core/time.js';
 import { CROCKFORD } from '../core/ids.js';
 import type { Runtime } from '../runtime.js';
 import type { ProductRecord, VoucherRecord } from '../state/types.js';
+import { flat } from '../core/flat.js';
 
 export function expiryFor(p: ProductRecord, issuedAt: number): string | null {
   const policy = p.expiry_policy;
@@ -13,7 +14,7 @@ export function expiryFor(p: ProductRecord, issuedAt: number): string | null {
 
 function newCode(rt: Runtime): string {
   const group = () => rt.rng.chars(CROCKFORD, 4);
-  return `SBX-${group()}-${group()}-${group()}`;
+  return flat(`SBX-${group()}-${group()}-${group()}`);
 }
 
 /** A voucher slot of an order, not issued yet. */

@@ -13,18 +13,20 @@ function orderState(o: OrderRecord) {
   return { order_id: o.order_id, status: ORDER_STATES[o.status] };
 }
 
+// Payloads add to orderState's object, not to a spread copy of it: see orderBase in domain/events.ts.
+
 export const DOCUMENT_PAYLOADS: EventPayloads = {
   created: orderState,
   processing: orderState,
-  delivered: (o) => ({
-    ...orderState(o),
-    total_amount: fromMinor(o.total_minor, o.currency),
-    currency: o.currency,
-    fulfilled_from: fulfilledFromDoc(o),
-    vouchers: o.vouchers.filter((v) => v.status === 'ISSUED').map((v) => ({ product_id: v.product_id, expiry: v.expiry })),
-  }),
-  partiallyDelivered: (o, delivered, failed) => ({ ...orderState(o), delivered, failed }),
-  cancelled: (o, reason) => ({ ...orderState(o), reason }),
-  refunded: (o, amountMinor) => ({ ...orderState(o), amount_refunded: decimalString(amountMinor, o.currency) }),
+  delivered: (o) =>
+    Object.assign(orderState(o), {
+      total_amount: fromMinor(o.total_minor, o.currency),
+      currency: o.currency,
+      fulfilled_from: fulfilledFromDoc(o),
+      vouchers: o.vouchers.filter((v) => v.status === 'ISSUED').map((v) => ({ product_id: v.product_id, expiry: v.expiry })),
+    }),
+  partiallyDelivered: (o, delivered, failed) => Object.assign(orderState(o), { delivered, failed }),
+  cancelled: (o, reason) => Object.assign(orderState(o), { reason }),
+  refunded: (o, amountMinor) => Object.assign(orderState(o), { amount_refunded: decimalString(amountMinor, o.currency) }),
   voucherIssued: (o, v) => ({ order_id: o.order_id, product_id: v.product_id, expiry: v.expiry }),
 };

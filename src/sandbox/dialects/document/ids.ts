@@ -8,6 +8,7 @@
 import { IdGenerator, type IdSource } from '../../core/ids.js';
 import { HEX, type Rng } from '../../core/random.js';
 import type { SandboxState } from '../../state/types.js';
+import { flat } from '../../core/flat.js';
 
 /**
  * The first number of each decimal id. Transactions start just below a power of ten: the
@@ -35,7 +36,7 @@ export class DocumentIds implements IdSource {
       counters[prefix] = n + 1;
       return `${prefix}_${n}`;
     }
-    if (prefix === 'evt') return `evt_${this.rng.chars(HEX, 32)}`;
+    if (prefix === 'evt') return flat(`evt_${this.rng.chars(HEX, 32)}`);
     return this.others.next(prefix);
   }
 }
