@@ -1,9 +1,11 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { ConfigError } from '../../src/core/errors/index.js';
 import { startSandbox } from '../../src/sandbox/index.js';
+import { StateWriter, WRITE_COALESCE_MS, WRITE_SPACING_FACTOR } from '../../src/sandbox/state/persist.js';
+import type { SandboxState } from '../../src/sandbox/state/types.js';
 import { admin, api, balance, order, receiver, sandbox, waitStatus } from './helpers.js';
 import { until } from '../helpers/until.js';
 
@@ -115,5 +117,67 @@ describe('state file', () => {
     } finally {
       await sb.close();
     }
+  });
+});
+
+describe('state file writes, coalesced', () => {
+  /** A writer whose writes take `takes` ms of its (fake) elapsed time, with the writes it made. */
+  function writerTaking(takes: () => number) {
+    let now = 0;
+    const writes: number[] = [];
+    const writer = new StateWriter(
+      'unused.json',
+      () => ({}) as SandboxState,
+      (e) => {
+        throw e;
+      },
+      () => {
+        writes.push(Date.now());
+        now += takes();
+      },
+      () => now,
+    );
+    return { writer, writes };
+  }
+
+  it('after a change, one write WRITE_COALESCE_MS later for any number of changes', () => {
+    vi.useFakeTimers({ now: 0 });
+    onTestFinished(() => vi.useRealTimers());
+    const { writer, writes } = writerTaking(() => 5);
+    for (let i = 0; i < 50; i++) writer.schedule();
+    vi.advanceTimersByTime(WRITE_COALESCE_MS - 1);
+    expect(writes).toEqual([]);
+    vi.advanceTimersByTime(1);
+    expect(writes).toEqual([WRITE_COALESCE_MS]);
+    writer.schedule();
+    vi.advanceTimersByTime(WRITE_COALESCE_MS);
+    expect(writes).toEqual([WRITE_COALESCE_MS, 2 * WRITE_COALESCE_MS]);
+  });
+
+  it('a large state, whose write takes 80 ms, is written at most every 800 ms: a tenth of the time, not all of it', () => {
+    vi.useFakeTimers({ now: 0 });
+    onTestFinished(() => vi.useRealTimers());
+    const { writer, writes } = writerTaking(() => 80);
+    writer.schedule();
+    vi.advanceTimersByTime(WRITE_COALESCE_MS);
+    expect(writes).toEqual([100]);
+    expect(writer.delayMs).toBe(WRITE_SPACING_FACTOR * 80);
+    writer.schedule();
+    vi.advanceTimersByTime(WRITE_COALESCE_MS);
+    expect(writes).toHaveLength(1);
+    vi.advanceTimersByTime(WRITE_SPACING_FACTOR * 80 - WRITE_COALESCE_MS);
+    expect(writes).toEqual([100, 100 + WRITE_SPACING_FACTOR * 80]);
+  });
+
+  it('close writes at once, whatever the wait', () => {
+    vi.useFakeTimers({ now: 0 });
+    onTestFinished(() => vi.useRealTimers());
+    const { writer, writes } = writerTaking(() => 80);
+    writer.flush();
+    writer.schedule();
+    writer.flush();
+    expect(writes).toEqual([0, 0]);
+    vi.advanceTimersByTime(10_000);
+    expect(writes).toHaveLength(2);
   });
 });
