@@ -23,7 +23,7 @@ import { build } from 'esbuild';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -63,7 +63,9 @@ const lazy = {
     b.onResolve({ filter: /^\.\/client-h2\.js$/ }, async (args) => {
       if (args.pluginData === 'real' || !args.importer.includes(`${'node_modules'}/undici/lib/dispatcher/`)) return undefined;
       const real = await b.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, pluginData: 'real' });
-      return { path: real.path, namespace: 'lazy-function' };
+      // Relative to the project: esbuild names a module of a plugin's namespace by its path as
+      // given, and the bundle would carry the path of the machine it was built on.
+      return { path: `./${relative(root, real.path).split(sep).join('/')}`, namespace: 'lazy-function' };
     });
     b.onResolve({ filter: /^#supports-color$/ }, (args) =>
       args.importer.includes(`${'node_modules'}/chalk/`) ? { path: 'supports-color', namespace: 'no-color-detection' } : undefined,

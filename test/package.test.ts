@@ -131,6 +131,12 @@ describe('npm pack', () => {
     );
   });
 
+  it('holds no path of the machine it was built on', () => {
+    const here = ROOT.replace(/[\\/]+$/, '');
+    const leaking = packedFiles().filter((f) => readFileSync(join(ROOT, f), 'latin1').includes(here));
+    expect(leaking, `files naming ${here}`).toEqual([]);
+  });
+
   it('asks nothing of an installer: no install script, and no prepare, which npm lists for approval when a tarball is installed', () => {
     const { scripts = {} } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
     // npm 11 lists these (prepare for any source but a registry) as install scripts to approve, and
