@@ -137,6 +137,33 @@ describe('npm pack', () => {
     expect(leaking, `files naming ${here}`).toEqual([]);
   });
 
+  it('ships a README for a clone and for whoever installed the package file: it starts with the two commands of a clone, and its Install section installs the file of this version', () => {
+    // The README is also the package's page, read in node_modules/vouchers with no clone. It
+    // starts with the clone's two commands (the main job against the sandbox, then the tests)
+    // and says what the first one is for an installed package; Install names the file npm pack writes.
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+    const sections = readme.split(/^(?=## )/m);
+    const heading = (section: string) => /^## (.*)/.exec(section)?.[1] ?? '(before the first heading)';
+    const blocks = (section: string) => [...section.matchAll(/^```\w*\n([\s\S]*?)^```/gm)].map((m) => m[1]!);
+    const first = blocks(sections[0]!)[0]
+      ?.split('\n')
+      .filter((l) => l !== '');
+    expect(first?.map((l) => l.replace(/\s+#.*/, ''))).toEqual(['npm ci && npx vouchers demo', 'npm test']);
+    expect(sections[0]).toContain('the first is `vouchers demo`');
+    const install = sections.find((s) => heading(s) === 'Install');
+    expect(install, 'an Install section').toBeDefined();
+    const { version } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    const files = [
+      ...blocks(install!)
+        .join('\n')
+        .matchAll(/npm install (?:-g )?\S*?(vouchers-\S*\.tgz)/g),
+    ].map((m) => m[1]);
+    expect(files.length).toBeGreaterThan(0);
+    for (const file of files) expect(file, 'the file npm pack writes for this version').toBe(`vouchers-${version}.tgz`);
+    const development = sections.find((s) => heading(s).startsWith('Development'));
+    expect(development).toMatch(/\bnpm ci\b/); // a clone is set up from there
+  });
+
   it('asks nothing of an installer: no install script, and no prepare, which npm lists for approval when a tarball is installed', () => {
     const { scripts = {} } = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts?: Record<string, string> };
     // npm 11 lists these (prepare for any source but a registry) as install scripts to approve, and
