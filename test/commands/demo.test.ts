@@ -100,6 +100,7 @@ describe('vouchers demo', () => {
     expect(r.stdout).toContain('This server has no secure code endpoint');
     expect(r.stdout).toMatch(/code •+[0-9A-Z]{4}/);
     expect(r.stdout).toMatch(/currency_code=USD {2}balance=/);
+    expect(r.stdout).toContain("refunds and payouts appear here too, newest first (in this server's own words).\n");
     expect(r.stderr.match(/^Warning: /gm)).toHaveLength(1);
     expect(r.stdout + r.stderr).not.toMatch(CODE);
     expect(r.stdout).not.toMatch(/whsec_\w{8,}/);
@@ -139,6 +140,10 @@ describe('vouchers demo', () => {
     expect(wide).toContain('(masked here, as the CLI always does unless you pass --reveal).\n');
     expect(wide).toContain('The full codes come from one secure endpoint, and the server records every call with its trace ID.\n');
     expect(wide).toContain('The listener checks it on the raw bytes, rejects stale timestamps');
+    expect(wide).toContain(
+      "To see codes in full: vouchers orders codes ORDER_ID --reveal (or --codes-out FILE, mode 0600), for an order of your own: this one was in the demo's sandbox, gone when the demo ends.\n",
+    );
+    expect(wide).toContain('refunds and payouts appear here too, newest first, each with the balance after it.\n');
     // Piped, each line is whole, as before.
     const piped = await runCli(['demo', '--time-scale', '0.05', '--no-webhooks']);
     expect(piped.stdout).toMatch(/DELIVERED from cache: \S+ \S+ debited {2}Idempotency-Key [0-9a-f-]{36}\n/);

@@ -203,7 +203,7 @@ export async function codes(ctx: StepContext, orderId: string, currency: string)
   // This order lives in the demo's own sandbox, gone when the demo ends: the command is
   // shown for an order of the user's own.
   say.explain(
-    "To see codes in full: vouchers orders codes ORDER_ID --reveal (or --codes-out FILE, mode 0600),\nfor an order of your own: this one was in the demo's sandbox, gone when the demo ends.",
+    "To see codes in full: vouchers orders codes ORDER_ID --reveal (or --codes-out FILE, mode 0600), for an order of your own: this one was in the demo's sandbox, gone when the demo ends.",
   );
   return rows.length;
 }
@@ -231,7 +231,7 @@ export async function money(ctx: StepContext): Promise<void> {
   }
   say.explain(
     tx.drift
-      ? "Every order debited the wallet in one ledger entry; refunds and payouts appear here too, newest first\n(in this server's own words)."
-      : 'Every order debited the wallet in one ledger entry (ORDER_DEBIT); refunds and payouts appear here too,\nnewest first, each with the balance after it.',
+      ? "Every order debited the wallet in one ledger entry; refunds and payouts appear here too, newest first (in this server's own words)."
+      : 'Every order debited the wallet in one ledger entry (ORDER_DEBIT); refunds and payouts appear here too, newest first, each with the balance after it.',
   );
 }
