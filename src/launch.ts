@@ -28,7 +28,7 @@
 import { closeSync, constants, fstatSync, futimesSync, openSync, readFileSync, readSync } from 'node:fs';
 import { join, resolve, sep } from 'node:path';
 import { Script } from 'node:vm';
-import { asksVersionOnly, VERSION } from './core/version.js';
+import { asksVersionOnly, nodeTooOld, SUPPORTED_NODE, VERSION } from './core/version.js';
 import {
   DAY_MS,
   MAGIC,
@@ -301,6 +301,15 @@ export function main(proc: NodeJS.Process): Promise<void> {
       proc.exitCode = 1;
     });
     proc.stdout.write(VERSION + '\n');
+    return Promise.resolve();
+  }
+  if (nodeTooOld(proc.versions.node)) {
+    // Before anything loads: an older Node fails inside the bundle, with its minified text.
+    proc.stderr.write(
+      `Error: vouchers runs on Node.js ${SUPPORTED_NODE}; this is Node.js ${proc.versions.node}\n` +
+        `  hint      install a supported Node.js (https://nodejs.org) and run vouchers with it\n`,
+    );
+    proc.exitCode = 2;
     return Promise.resolve();
   }
   const entry = join(__dirname, VOUCHERS_ENTRY_FILE);

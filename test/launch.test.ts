@@ -23,6 +23,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { nodeTooOld, SUPPORTED_NODE } from '../src/core/version.js';
 import type { SandboxHandle } from '../src/sandbox/index.js';
 import { BIN, runBin as cli } from './helpers/bin.js';
 import { freePort } from './helpers/loopback-server.js';
@@ -451,6 +452,47 @@ describe('compile cache', () => {
     const result = await cli(['--help'], { ...env, VOUCHERS_COMPILE_CACHE: '/proc/vouchers-nope/cache' });
     expect(result.code).toBe(0);
     expect(result.stderr).toBe('');
+  });
+
+  it('refuses a Node.js older than those it runs on with an error saying which it needs, not a crash inside the bundle', async () => {
+    for (const version of ['18.20.8', '20.17.0', '21.7.3', '22.10.0']) {
+      // This Node, reporting an older version: the launcher reads it before loading anything.
+      const result = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
+        const script = `Object.defineProperty(process.versions, 'node', { value: ${JSON.stringify(version)} }); require(${JSON.stringify(BIN)});`;
+        const proc = spawn(process.execPath, ['-e', script, 'vouchers', 'wallets', 'list'], {
+          env: { ...process.env, ...freshTmp().env, NO_COLOR: '1' },
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let stdout = '';
+        let stderr = '';
+        proc.stdout.on('data', (c: Buffer) => (stdout += c.toString()));
+        proc.stderr.on('data', (c: Buffer) => (stderr += c.toString()));
+        proc.once('error', reject);
+        proc.once('close', (code) => resolve({ code, stdout, stderr }));
+      });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stdout).toBe('');
+      expect(result.stderr).toBe(
+        `Error: vouchers runs on Node.js 20 (20.18.1 or newer), 22 (22.11 or newer) or 24; this is Node.js ${version}\n` +
+          '  hint      install a supported Node.js (https://nodejs.org) and run vouchers with it\n',
+      );
+    }
+  });
+
+  it('names the Node.js releases of package.json engines, in the README too, and runs on each from its first', () => {
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { engines: { node: string } };
+    const floors = pkg.engines.node.split('||').map((range) => /^\s*\^(\d+)\.(\d+)\.(\d+)\s*$/.exec(range)!.slice(1).map(Number));
+    expect(floors.map(([major]) => major)).toEqual([20, 22, 24]);
+    for (const [major, minor, patch] of floors as [number, number, number][]) {
+      expect(nodeTooOld(`${major}.${minor}.${patch}`), `${major}.${minor}.${patch}`).toBe(false);
+      expect(nodeTooOld(`${major}.${minor + 1}.0`)).toBe(false);
+      if (patch > 0) expect(nodeTooOld(`${major}.${minor}.${patch - 1}`), `below ${major}.${minor}.${patch}`).toBe(true);
+      if (minor > 0) expect(nodeTooOld(`${major}.${minor - 1}.99`), `below ${major}.${minor}.${patch}`).toBe(true);
+      expect(SUPPORTED_NODE).toContain(minor + patch > 0 ? `${major} (${major}.${minor}` : `${major}`);
+    }
+    expect(nodeTooOld('18.20.8')).toBe(true);
+    expect(nodeTooOld('21.7.3')).toBe(true);
+    expect(readFileSync(new URL('../README.md', import.meta.url), 'utf8')).toContain(`Requires Node.js ${SUPPORTED_NODE};`);
   });
 
   it('is not needed for --version, which does not load the CLI', async () => {
