@@ -95,14 +95,17 @@ describe('vouchers listen --register (sandbox)', () => {
     const failed = await runCli(['log', '--failed', '--json'], { configDir });
     expect(failed.stdout).not.toContain('/webhooks');
 
-    // No endpoint before, so none is put back: stopping says where the endpoint still points.
+    // No endpoint before, so none is put back: stopping says where the endpoint still points,
+    // and the command that starts a listener there again (its port: --port 0 picked a free one).
     const url = /Registered (http:\/\/\S+) \(/.exec(io.stderrText())![1]!;
+    const port = new URL(url).port;
+    expect(port).not.toBe('4242');
     io.interrupt();
     await until(() => io.stderrText().includes('Stopped.'), 'the stop');
     await until(() => io.stderrText().includes('still points'), 'the note');
     expect(io.stderrText()).toContain(
       `The webhook endpoint still points at ${url}: deliveries fail while no listener runs there, and the API retries each for 24 hours. ` +
-        'Start one again within that time to receive them: vouchers listen --register; or remove the endpoint: vouchers webhooks delete"}}\n',
+        `Start one again within that time to receive them: vouchers listen --register --port ${port}; or remove the endpoint: vouchers webhooks delete"}}\n`,
     );
     expect(io.stderrText()).not.toContain('Put the webhook endpoint back');
   });

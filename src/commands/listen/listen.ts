@@ -8,7 +8,7 @@ import { forwardKey, forwardLogNotWritten, forwardLogPath, openForwardLog } from
 import { InboxWriter } from '../../core/journal/inbox-writer.js';
 import type { Factory } from '../../core/run/factory.js';
 import { createDisplay } from '../../listener/display.js';
-import { suggestedCommand } from '../../core/output/next-page.js';
+import { suggestedCommand, type HintFlag } from '../../core/output/next-page.js';
 import { operand } from '../../core/output/shell-quote.js';
 import { noticeFor } from '../../core/output/notice.js';
 import { redactAppUrl } from '../../core/config/base-url.js';
@@ -44,11 +44,32 @@ export interface ListenOptions {
   printSecret: boolean;
 }
 
+/** The defaults of --port, --host and --path (as the command's options give them). */
+const DEFAULT_LISTEN_PORT = '4242';
+const DEFAULT_LISTEN_HOST = '127.0.0.1';
+const DEFAULT_LISTEN_PATH = '/webhooks';
+
+/**
+ * The options that start a listener where this one ran, as a command repeats them: its port
+ * (the one it bound, for --port 0), address, path and public URL where they are not the
+ * defaults, and its --events, so that the endpoint left pointing here reaches it again.
+ */
+function sameListener(o: ListenOptions, url: string): HintFlag[] {
+  const { port } = new URL(url);
+  return [
+    ['--port', port !== '' && port !== DEFAULT_LISTEN_PORT ? port : undefined],
+    ['--host', o.host !== DEFAULT_LISTEN_HOST ? o.host : undefined],
+    ['--path', o.path !== DEFAULT_LISTEN_PATH ? o.path : undefined],
+    ['--public-url', o.publicUrl],
+    ['--events', o.events],
+  ];
+}
+
 export function buildListenOptions(flags: ListenFlags): ListenOptions {
-  const path = String(flags.path ?? '/webhooks');
+  const path = String(flags.path ?? DEFAULT_LISTEN_PATH);
   if (!path.startsWith('/') || /[?#\s]/.test(path))
     throw new UsageError(`--path ${JSON.stringify(path)} must be a path starting with /`, 'e.g. --path /webhooks');
-  const host = String(flags.host ?? '127.0.0.1').trim();
+  const host = String(flags.host ?? DEFAULT_LISTEN_HOST).trim();
   if (!host) throw new UsageError('--host is empty', 'e.g. --host 127.0.0.1');
   if (flags.publicUrl !== undefined && !flags.register) throw new UsageError('--public-url only makes sense with --register');
   if (flags.yes && !flags.register) throw new UsageError('--yes only makes sense with --register');
@@ -59,7 +80,7 @@ export function buildListenOptions(flags: ListenFlags): ListenOptions {
     );
   const publicUrl = flags.publicUrl === undefined ? undefined : parseForwardUrl(String(flags.publicUrl), '--public-url').toString();
   return {
-    port: parseIntFlag(flags.port ?? '4242', '--port', 0, 65535),
+    port: parseIntFlag(flags.port ?? DEFAULT_LISTEN_PORT, '--port', 0, 65535),
     host,
     path,
     secrets: parseSecretFlags(flags.secret as string[] | undefined),
@@ -360,7 +381,7 @@ async function listenWithInbox(
       'ENDPOINT_LEFT',
       // The API retries a failed delivery for 24 hours: nothing is lost yet.
       `The webhook endpoint still points at ${redactUrl(registered)}: deliveries fail while no listener runs there, and the API retries each for 24 hours. ` +
-        `Start one again within that time to receive them: ${suggestedCommand(f.globals(), ['listen', '--register'])}; or remove the endpoint: ${suggestedCommand(f.globals(), ['webhooks', 'delete'])}\n`,
+        `Start one again within that time to receive them: ${suggestedCommand(f.globals(), ['listen', '--register'], sameListener(o, listener.url))}; or remove the endpoint: ${suggestedCommand(f.globals(), ['webhooks', 'delete'])}\n`,
     );
   if (previous) {
     try {
