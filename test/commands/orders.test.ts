@@ -77,7 +77,15 @@ describe('orders create: cache-hit', () => {
     expect(r.stdout).toContain('Vouchers');
     expect(r.stdout).toMatch(/│ •+[0-9A-Z]{4} +│/);
     expect(r.stderr).toMatch(/Idempotency key: \S+ \(generated\)/);
+    // The codes are masked: where to see them, as orders get says (running create again would order again).
+    const id = /order_id\s+(ord_\S+)/.exec(r.stdout)![1]!;
+    expect(r.stderr.replace(/\s+/g, ' ')).toContain(
+      `Codes are masked; to fetch them through the secure endpoint: vouchers orders codes ${id} --reveal `,
+    );
     expectNoSecrets(sb, r);
+    const shown = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--reveal'], { tty: true });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stderr).not.toContain('Codes are masked');
   });
 
   it('piped: field<TAB>value lines and a vouchers section, masked', async () => {
@@ -585,6 +593,13 @@ describe('orders wait', () => {
     expect(r.code, r.stderr).toBe(0);
     expect(Order.parse(JSON.parse(r.stdout)).status).toBe('DELIVERED');
     expect(until.stderr + r.stderr).toBe(''); // JSON output: no progress lines on stderr
+    // On a terminal the order ends with where its masked codes are, as orders get says.
+    const tty = await cli(['orders', 'wait', created.order_id], { tty: true });
+    expect(tty.code, tty.stderr).toBe(0);
+    expect(tty.stdout).toMatch(/│ •+[0-9A-Z]{4} +│/);
+    expect(tty.stderr.replace(/\s+/g, ' ')).toContain(
+      `Codes are masked; to fetch them through the secure endpoint: vouchers orders codes ${created.order_id} --reveal `,
+    );
   });
 
   it('exit 8 at the timeout with the order id and trace ID; --json error envelope', async () => {

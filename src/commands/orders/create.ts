@@ -25,7 +25,7 @@ import type { Factory } from '../../core/run/factory.js';
 import { confirmOrStop, productionQuestion, productionReason } from './confirm.js';
 import { callExtension } from './extension.js';
 import { interruptedError, locationNote, notShownError, placedThenFailed, withRetryHint, type Seen } from './create-errors.js';
-import { keyFlag, keyLine } from './hint.js';
+import { keyFlag, keyLine, maskedCodesLine } from './hint.js';
 import { DEFAULT_WAIT_MS } from './index.js';
 import type { BulkOptions } from './bulk-options.js';
 import type { CreateFlags } from './index.js';
@@ -457,6 +457,8 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
   await printOrder(io, order, o.settings, { reveal: o.reveal, extra: { idempotency_key: o.idempotencyKey }, received, written: true });
   // Printed: the order is no longer one whose answer the user never saw (log --unanswered).
   await answerShown(io, res);
+  // As orders get says: the codes are at the secure endpoint, not in running this command again.
+  if (io.stderrIsTTY && !json && !wantsCodes && issued && !o.settings.fields) say(maskedCodesLine(globals, order.order_id));
 
   if (o.codesOut !== undefined) {
     const rows = codeRows(order);

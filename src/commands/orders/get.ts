@@ -2,9 +2,8 @@
 import { getOrder } from '../../api/orders.js';
 import { err } from '../../core/io/io.js';
 import { resolveOutput } from '../../core/output/options.js';
-import { suggestedCommand } from '../../core/output/next-page.js';
-import { operand } from '../../core/output/shell-quote.js';
 import type { Factory } from '../../core/run/factory.js';
+import { maskedCodesLine } from './hint.js';
 import type { GetFlags } from './index.js';
 import { checkOrderId } from './order-args.js';
 import { checkOrderFields, printOrder } from './render.js';
@@ -19,9 +18,6 @@ export async function run(f: Factory, id: string, flags: GetFlags): Promise<void
   const res = await getOrder(client, orderId, { signal: f.io.signal });
   await printOrder(f.io, res.data, settings, { reveal: false, full: true, received: res.received });
   if (f.io.stderrIsTTY && res.data.vouchers.length > 0 && !settings.fields) {
-    err(
-      f.io,
-      `Codes are masked; to fetch them through the secure endpoint: ${suggestedCommand(f.globals(), ['orders', 'codes', operand(orderId), '--reveal'])}\n`,
-    );
+    err(f.io, maskedCodesLine(f.globals(), orderId));
   }
 }

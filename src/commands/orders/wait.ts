@@ -4,14 +4,17 @@
  * vouchers exits 5 as `orders create --wait` does; with --until, one that became final
  * elsewhere exits 5 too (see outcome.ts).
  */
+import { isIssued } from '../../api/order-read.js';
 import { waitTimeoutFlag } from './follow.js';
 import { CliError, InterruptedError } from '../../core/errors/index.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import { parseDuration } from '../../core/http/duration.js';
 import { resolveOutput } from '../../core/output/options.js';
+import { err } from '../../core/io/io.js';
 import type { Factory } from '../../core/run/factory.js';
 import type { WaitFlags } from './index.js';
 import { DEFAULT_WAIT_MS, followOnTerminal } from './follow.js';
+import { maskedCodesLine } from './hint.js';
 import { checkOrderId, parseStatus } from './order-args.js';
 import { checkOutcome } from './outcome.js';
 import { checkOrderFields, printOrder } from './render.js';
@@ -55,6 +58,8 @@ export async function run(f: Factory, id: string, flags: WaitFlags): Promise<voi
     );
   }
   await printOrder(f.io, result.order, settings, { reveal: false, full: true, received: result.received });
+  if (f.io.stderrIsTTY && !quiet && !settings.fields && result.order.vouchers.some(isIssued))
+    err(f.io, maskedCodesLine(f.globals(), orderId));
   // --until STATUS asked for that status: reaching it is success, whatever it is.
   if (until === undefined) checkOutcome(result.order, result.traceId, f.globals());
 }
