@@ -142,7 +142,9 @@ describe('state file writes, coalesced', () => {
 
   it('after a change, one write WRITE_COALESCE_MS later for any number of changes', () => {
     vi.useFakeTimers({ now: 0 });
-    onTestFinished(() => vi.useRealTimers());
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const { writer, writes } = writerTaking(() => 5);
     for (let i = 0; i < 50; i++) writer.schedule();
     vi.advanceTimersByTime(WRITE_COALESCE_MS - 1);
@@ -156,7 +158,9 @@ describe('state file writes, coalesced', () => {
 
   it('a large state, whose write takes 80 ms, is written at most every 800 ms: a tenth of the time, not all of it', () => {
     vi.useFakeTimers({ now: 0 });
-    onTestFinished(() => vi.useRealTimers());
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const { writer, writes } = writerTaking(() => 80);
     writer.schedule();
     vi.advanceTimersByTime(WRITE_COALESCE_MS);
@@ -171,7 +175,9 @@ describe('state file writes, coalesced', () => {
 
   it('close writes at once, whatever the wait', () => {
     vi.useFakeTimers({ now: 0 });
-    onTestFinished(() => vi.useRealTimers());
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     const { writer, writes } = writerTaking(() => 80);
     writer.flush();
     writer.schedule();
