@@ -6,13 +6,40 @@
  * line, and only a command wider than the terminal is left to it. A line's continuation
  * lines start under its text: after its indentation, or under the value of a `label  value`
  * line (an error's `  hint      …`). Lines that are drawn rather than written (a carriage
- * return, cursor control, tabs) are kept as they are. Pure; plain length as the width.
+ * return, cursor control, tabs) are kept as they are. Pure.
+ *
+ * Widths are terminal cells: a CJK character or an emoji takes two, a combining mark none.
+ * A note is written synchronously, and string-width (what tables measure with,
+ * core/output/cells.ts) costs tens of milliseconds to load and to first measure text that is
+ * not ASCII, so notes are measured here with the East Asian Width table string-width itself
+ * uses, a code point at a time; ASCII text, almost every note, by its length.
  */
+import { eastAsianWidth } from 'get-east-asian-width';
 
 const SGR = /\u001b\[[0-9;]*m/g;
+const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
+/** Code points that take no cell: combining marks, format characters (ZWJ, bidi marks), controls. */
+const NO_CELL = /[\p{Mn}\p{Me}\p{Cf}\p{Cc}]/u;
 
+/** The cells `text` takes on a terminal, colour codes left out. */
 function visibleLength(text: string): number {
-  return [...text.replace(SGR, '')].length;
+  const plain = text.replace(SGR, '');
+  if (PRINTABLE_ASCII.test(plain)) return plain.length;
+  let width = 0;
+  let last = 0;
+  for (const char of plain) {
+    const code = char.codePointAt(0)!;
+    // An emoji presentation selector (✔️) or a keycap (1️⃣) makes the character before it an emoji: two cells.
+    if (code === 0xfe0f || code === 0x20e3) {
+      if (last === 1) width += 1;
+      last = 2;
+      continue;
+    }
+    if (NO_CELL.test(char)) continue;
+    last = eastAsianWidth(code);
+    width += last;
+  }
+  return width;
 }
 
 /** A word that ends a clause (`shows;`, `orders,`) ends the command it is part of. */
@@ -78,8 +105,9 @@ function wrapLine(line: string, width: number): string[] {
   const plain = line.replace(SGR, '');
   // `  hint      text`: continuation lines under the text; else under the line's indentation.
   const label = /^( +\S+(?: \S+)? {2,})\S/.exec(plain)?.[1];
-  const lead = label !== undefined && label.length <= width / 2 ? label.length : /^ */.exec(plain)![0].length;
-  const head = visiblePrefix(line, lead);
+  const byLabel = label !== undefined && visibleLength(label) <= width / 2;
+  const head = visiblePrefix(line, byLabel ? [...label].length : /^ */.exec(plain)![0].length);
+  const lead = visibleLength(head);
   const hang = ' '.repeat(lead);
   const lines: string[] = [];
   let current = '';

@@ -3,6 +3,7 @@ import { err } from '../../../src/core/io/io.js';
 import { wrapNote } from '../../../src/core/io/note-wrap.js';
 import { ApiError } from '../../../src/core/errors/index.js';
 import { renderError } from '../../../src/core/output/error.js';
+import { cellWidth } from '../../../src/core/output/cells.js';
 import { testIO } from '../../helpers/io.js';
 
 describe('wrapNote', () => {
@@ -34,6 +35,21 @@ describe('wrapNote', () => {
       '            finds it',
     ]);
     for (const line of lines) expect(line.replace(/\u001b\[[0-9;]*m/g, '').length).toBeLessThanOrEqual(50);
+  });
+
+  it('measures in terminal cells: CJK text and emoji take two each, so no line runs past the edge', () => {
+    const note = `Reference 注文番号 ${'東京の店舗向けギフトカード 🎁🎉 '.repeat(4)}was given twice\n`;
+    const lines = wrapNote(note, 40).split('\n');
+    expect(lines.length).toBeGreaterThan(4);
+    for (const line of lines) expect(cellWidth(line), line).toBeLessThanOrEqual(40);
+    // Filled, not cut short: each line but the last would have gone past the edge with its next word.
+    expect(lines[0]).toBe('Reference 注文番号');
+  });
+
+  it("puts an error's continuation lines under its value when its label is not ASCII", () => {
+    const lines = wrapNote(`  注意  ${'ギフト券 '.repeat(12)}`, 40).split('\n');
+    expect(lines[1]).toMatch(/^ {8}ギフト券/);
+    for (const line of lines) expect(cellWidth(line), line).toBeLessThanOrEqual(40);
   });
 
   it('leaves alone a line that fits, a JSON line, a drawn line, and everything under 21 columns', () => {
