@@ -472,6 +472,31 @@ describe('certify reporters: pretty', () => {
     },
   );
 
+  it.each([50, 140])(
+    'on a %i-column terminal under LANG=C: ASCII only, measured as shown, so no line runs past the edge',
+    async (columns) => {
+      const io = testIO({ tty: true, columns, env: { NO_COLOR: '1', LANG: 'C' } });
+      const long = { ...HAND_MADE[0]!, message: `GET /wallets answered 200 — ${'with a long explanation of what was seen '.repeat(4)}` };
+      await feed(createPrettyReporter({ io, stream: 'stdout' }), handMadeReport([long, ...HAND_MADE.slice(1)], []));
+      const lines = io
+        .stdoutText()
+        .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '')
+        .split(/\r|\n/);
+      expect(lines.join('\n')).toMatch(/^[\x00-\x7f]*$/);
+      // The live lines, the summary table or its blocks: what is fitted to the terminal.
+      const live = lines.filter((l) => /^[+!x-] [a-z.0-9-]+ {2}\d/.test(l));
+      const boxed = lines.filter((l) => /^[|+]-*[-|+]/.test(l) || l.startsWith('| '));
+      const blocks = lines.filter((l) => l.startsWith('    '));
+      expect(live[0]).toMatch(/[a-z]\.\.\.$/);
+      if (columns === 140) {
+        expect(boxed.length).toBeGreaterThan(4);
+        for (const l of boxed) expect(l.length, l).toBe(boxed[0]!.length);
+        expect(boxed.join('\n')).toContain('...');
+      } else expect(blocks.length).toBeGreaterThan(4);
+      for (const l of [...live, ...boxed, ...blocks]) expect(l.length, l).toBeLessThanOrEqual(columns);
+    },
+  );
+
   it('on a terminal with NO_COLOR: no colour', async () => {
     const io = testIO({ tty: true, env: { NO_COLOR: '1' } });
     await feed(createPrettyReporter({ io, stream: 'stdout' }), handMadeReport());

@@ -149,6 +149,16 @@ describe('vouchers demo', () => {
     expect(piped.stdout).toMatch(/DELIVERED from cache: \S+ \S+ debited {2}Idempotency-Key [0-9a-f-]{36}\n/);
   });
 
+  it('under LANG=C, wraps its lines as shown (ASCII: an ellipsis three cells, an arrow two), none past the edge', async () => {
+    for (const columns of [42, 60, 80]) {
+      const r = await runCli(['demo', '--time-scale', '0.05', '--no-webhooks'], { tty: true, columns, env: { LANG: 'C' } });
+      expect(r.code, r.stderr).toBe(0);
+      const lines = strip(r.stdout).split('\n');
+      expect(lines.join('\n')).toMatch(/^[\x00-\x7f]*$/);
+      for (const line of lines) expect(line.length, `${columns}: ${line}`).toBeLessThanOrEqual(columns);
+    }
+  });
+
   it('prints a JSON summary with --json and can skip webhooks', async () => {
     const r = await runCli(['demo', '--time-scale', '0.05', '--json']);
     expect(r.code, r.stderr).toBe(0);

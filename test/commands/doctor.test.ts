@@ -188,6 +188,17 @@ describe('vouchers doctor', () => {
     expect(line(r.stdout, 'Webhook secret')).toContain('vouchers profiles set sandbox webhook_secret --stdin');
   });
 
+  it('on a terminal under LANG=C: ASCII only, wrapped as shown (— is --), no line past the edge', async () => {
+    const dir = await configured({ webhook: false });
+    for (const columns of [40, 46, 52, 58, 64, 70, 76]) {
+      const r = await runCli(['doctor'], { configDir: dir, tty: true, columns, env: { LANG: 'C', NO_COLOR: '1' } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^[\x00-\x7f]*$/);
+      expect(r.stdout).toMatch(/--\s+fix:/);
+      for (const l of r.stdout.split('\n')) expect(l.length, `${columns}: ${l}`).toBeLessThanOrEqual(columns);
+    }
+  });
+
   it('401 on GET /categories: authentication fails with the key/secret fix, exit 3', async () => {
     categories = { status: 401, code: 'AUTHENTICATION_FAILED' };
     const dir = await configured();

@@ -69,11 +69,12 @@ export interface PrettyReporter {
 /** The most lines a message takes in the summary table; the rest is in the details and the JSON report. */
 const MESSAGE_LINES = 3;
 
-/** A message wrapped to `width` cells on at most MESSAGE_LINES lines, the last one cut. */
-function messageLines(text: string, width: number): string[] {
+/** A message wrapped to `width` cells on at most MESSAGE_LINES lines, the last one cut (with `ellipsis`). */
+function messageLines(text: string, width: number, ellipsis: string): string[] {
   const lines = wrapCells(text, width);
   const kept = lines.slice(0, MESSAGE_LINES);
-  if (lines.length > MESSAGE_LINES) kept[MESSAGE_LINES - 1] = truncateCells(`${kept[MESSAGE_LINES - 1]!} ${lines[MESSAGE_LINES]!}`, width);
+  if (lines.length > MESSAGE_LINES)
+    kept[MESSAGE_LINES - 1] = truncateCells(`${kept[MESSAGE_LINES - 1]!} ${lines[MESSAGE_LINES]!}`, width, ellipsis);
   return kept;
 }
 
@@ -134,6 +135,10 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
   const write = (text: string) => {
     io.stderr.write(ascii ? asciiText(text) : text);
   };
+  // What is measured to fit the terminal is the text as shown: where only ASCII is shown, an
+  // ellipsis is `...`, three cells, so texts are made ASCII before they are measured and cut.
+  const fit = ascii ? asciiText : (text: string) => text;
+  const ellipsis = ascii ? '...' : '…';
   const shown = new Set<string>();
   let spinner: Spinner | undefined;
   // start/result are called synchronously by the runner; the spinner loads ora on demand.
@@ -149,11 +154,11 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
 
   const liveLine = (r: CheckResult): string => {
     if (!tty) return plainLine(r);
-    const id = safe(r.id);
+    const id = fit(safe(r.id));
     const time = formatDuration(r.duration_ms);
     // One terminal line: the message is cut to what is left (the table and details show it whole).
     const room = Math.max(MIN_COLUMN_WIDTH, io.columns - 1 - cellWidth(`${SYMBOL[r.status]} ${id}  ${time}  `));
-    const message = truncateCells(safe(r.message), room);
+    const message = truncateCells(fit(safe(r.message)), room, ellipsis);
     return `${paint(r.status, SYMBOL[r.status], c)} ${id}  ${c.dim(time)}  ${r.status === 'skip' ? c.dim(message) : message}`;
   };
 
@@ -172,7 +177,7 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
     const width = Math.max(MIN_COLUMN_WIDTH, io.columns - 1 - indent.length);
     const lines = report.checks.flatMap((r, row) => {
       const [id, status, time, message, trace] = texts[row]!;
-      const kept = messageLines(message!, width);
+      const kept = messageLines(message!, width, ellipsis);
       const text = (t: string) => (r.status === 'skip' ? c.dim(t) : t);
       return [
         `${paint(r.status, `${SYMBOL[r.status]} ${status!}`, c)}  ${id!}${time ? `  ${c.dim(time)}` : ''}`,
@@ -210,7 +215,7 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
         priority: 0,
       });
     }
-    const texts = report.checks.map((r) => cols.map((col) => col.get(r)));
+    const texts = report.checks.map((r) => cols.map((col) => fit(col.get(r))));
     // Measured and cut in terminal cells: a server's message may carry CJK text or emoji.
     const natural = cols.map((col, i) => Math.max(cellWidth(col.head), ...texts.map((t) => cellWidth(t[i]!))));
     const layout = layoutTable(
@@ -223,7 +228,7 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
       return;
     }
     const head = layout.shown.map((i, n) => {
-      const text = truncateCells(cols[i]!.head, layout.widths[n]!);
+      const text = truncateCells(cols[i]!.head, layout.widths[n]!, ellipsis);
       return { text, shown: c.bold(text) };
     });
     // A message wider than its column wraps onto up to MESSAGE_LINES lines (the last one cut):
@@ -232,8 +237,8 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
       const cells = layout.shown.map((i, n) => {
         const width = layout.widths[n]!;
         const whole = texts[row]![i]!;
-        if (!cols[i]!.shrink || cellWidth(whole) <= width) return [truncateCells(whole, width)];
-        return messageLines(whole, width);
+        if (!cols[i]!.shrink || cellWidth(whole) <= width) return [truncateCells(whole, width, ellipsis)];
+        return messageLines(whole, width, ellipsis);
       });
       const height = Math.max(...cells.map((lines) => lines.length));
       return Array.from({ length: height }, (_, line) =>
@@ -250,6 +255,7 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
         body,
         layout.widths,
         layout.shown.map((i) => cols[i]!.align ?? 'left'),
+        ascii,
       ) + '\n',
     );
   };

@@ -47,8 +47,12 @@ export class Narrator {
    */
   private indented(prefix: string, indent: number, body: string, paint: (s: string) => string = (s) => s): void {
     const width = this.width();
-    const parts = width === undefined ? [body] : wrapCells(body, width - indent);
-    parts.forEach((part, i) => this.line(`${i === 0 ? prefix : ' '.repeat(indent)}${paint(part)}`));
+    // Wrapped as shown: where only ASCII is shown, an ellipsis takes three cells, an arrow two.
+    const ascii = asciiOnly(this.io) ? asciiText : (s: string) => s;
+    const lead = ascii(prefix);
+    const hang = indent + lead.length - prefix.length;
+    const parts = width === undefined ? [ascii(body)] : wrapCells(ascii(body), width - hang);
+    parts.forEach((part, i) => this.line(`${i === 0 ? lead : ' '.repeat(hang)}${paint(part)}`));
   }
 
   title(text: string): void {

@@ -88,17 +88,20 @@ export async function run(f: Factory, options: DoctorOptions): Promise<void> {
   } else {
     const c = new Chalk({ level: colorEnabled(f.io, 'stdout', f.globals().color === false) ? 1 : 0 });
     const paint = { ok: c.green, fail: c.red, warn: c.yellow, skip: c.dim } as const;
-    // On a terminal a long check wraps 2 cells in under its symbol, never past the edge.
+    // On a terminal a long check wraps 2 cells in under its symbol, never past the edge. Where
+    // only ASCII is shown the text is made ASCII first (— is --), so it is measured as shown.
     const wrap = f.io.stdoutIsTTY ? (await import('../../core/output/cells.js')).wrapCells : undefined;
+    const shown = asciiOnly(f.io) ? asciiText : (text: string) => text;
+    const dash = shown('—');
     const lines = results.map((r) => {
-      const head = `${SYMBOL[r.level]} ${r.label}:`;
-      const text = `${head} ${r.detail}${r.fix ? ` — fix: ${r.fix}` : ''}`;
+      const symbol = shown(SYMBOL[r.level]);
+      const head = shown(`${SYMBOL[r.level]} ${r.label}:`);
+      const text = shown(`${head} ${r.detail}${r.fix ? ` — fix: ${r.fix}` : ''}`);
       const parts = wrap ? wrap(text, f.io.columns, f.io.columns - 2).map((l, i) => (i === 0 ? l : `  ${l}`)) : [text];
-      if (parts[0]!.startsWith(head)) parts[0] = `${paint[r.level](SYMBOL[r.level])} ${c.bold(r.label)}:${parts[0]!.slice(head.length)}`;
-      return parts.map((l) => l.replace(' — fix:', ` ${c.dim('—')} fix:`)).join('\n');
+      if (parts[0]!.startsWith(head)) parts[0] = `${paint[r.level](symbol)} ${c.bold(shown(r.label))}:${parts[0]!.slice(head.length)}`;
+      return parts.map((l) => l.replace(` ${dash} fix:`, ` ${c.dim(dash)} fix:`)).join('\n');
     });
-    const text = lines.join('\n') + '\n';
-    await out(f.io, asciiOnly(f.io) ? asciiText(text) : text);
+    await out(f.io, lines.join('\n') + '\n');
   }
   const failures = results.filter((r) => r.level === 'fail');
   if (failures.length > 0) {

@@ -188,8 +188,9 @@ export async function answerShown(io: IO, answer: { shown?: () => void }): Promi
  * at spaces (wrapNote), never inside a command meant to be copied; piped, every line whole.
  */
 export function err(io: Pick<IO, 'env' | 'stderr' | 'stderrIsTTY' | 'columns' | 'statusLine'>, text: string): void {
-  const fitted = io.stderrIsTTY ? wrapNote(text, stderrColumns(io)) : text;
-  const shown = asciiOnly(io) ? asciiText(fitted) : fitted;
+  // Wrapped as shown: where only ASCII is shown, an ellipsis takes three cells.
+  const ascii = asciiOnly(io) ? asciiText(text) : text;
+  const shown = io.stderrIsTTY ? wrapNote(ascii, stderrColumns(io)) : ascii;
   const line = io.statusLine;
   if (!line) {
     io.stderr.write(shown);

@@ -264,7 +264,9 @@ export function renderError(io: IO, error: unknown, options: RenderErrorOptions)
   const hint = hintFor(error, options.globals);
   if (hint) lines.push(`  ${c.cyan('hint')}      ${hint}`);
   if (options.debug && error instanceof Error && error.stack) lines.push('', c.dim(maskFor(error)(error.stack)));
-  // On a terminal, wrapped to its width under the value column; piped, each line whole.
-  const text = io.stderrIsTTY ? wrapNote(lines.join('\n') + '\n', stderrColumns(io)) : lines.join('\n') + '\n';
-  io.stderr.write(asciiOnly(io) ? asciiText(text) : text);
+  // On a terminal, wrapped to its width under the value column (as shown: made ASCII first
+  // where only ASCII is shown, … being three cells then); piped, each line whole.
+  const text = lines.join('\n') + '\n';
+  const shown = asciiOnly(io) ? asciiText(text) : text;
+  io.stderr.write(io.stderrIsTTY ? wrapNote(shown, stderrColumns(io)) : shown);
 }

@@ -65,12 +65,12 @@ describe('wrapNote', () => {
 describe('notes and errors on stderr', () => {
   const note =
     'Idempotency key: 809a23bf-c562-49d7-8949-a6fce4d9fcd0 (generated)\n  to retry safely, run the same command with --idempotency-key 809a23bf-c562-49d7-8949-a6fce4d9fcd0\n';
-  const notFound = () =>
+  const notFound = (message = 'Order nope does not exist') =>
     new ApiError({
       status: 404,
       name: 'NotFound',
       code: 'NOT_FOUND',
-      message: 'Order nope does not exist',
+      message,
       method: 'GET',
       path: '/orders/nope',
       traceId: 't1',
@@ -84,6 +84,18 @@ describe('notes and errors on stderr', () => {
     expect(lines).toContain('  --idempotency-key 809a23bf-c562-49d7-8949-a6fce4d9fcd0');
     expect(lines).toContain('            vouchers orders list --reference nope');
     for (const line of lines) if (!line.includes('809a23bf')) expect(line.length, line).toBeLessThanOrEqual(50);
+  });
+
+  it('under LANG=C, are wrapped as shown: an ellipsis is three cells, a dash two', () => {
+    const io = testIO({ tty: true, columns: 40, env: { LANG: 'C' } });
+    err(io, `Waiting… ${'for the order… — '.repeat(6)}\n`);
+    renderError(io, notFound(`Order ${'nope… — '.repeat(8)}does not exist`), { json: false, debug: false, color: false });
+    const text = io.stderrText();
+    expect(text).toMatch(/^[\x00-\x7f]*$/);
+    expect(text).toContain('for the order... --');
+    expect(text).toContain('nope... --');
+    // A command meant to be copied is kept whole, even past the edge (see above).
+    for (const line of text.split('\n')) if (!line.includes('vouchers ')) expect(line.length, line).toBeLessThanOrEqual(40);
   });
 
   it('piped, are written whole, one line each', () => {
