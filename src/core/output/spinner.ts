@@ -1,5 +1,6 @@
 /** Spinners on stderr, only on a TTY (ora, loaded on demand); silent otherwise. */
 import { Chalk } from 'chalk';
+import type { Ora } from 'ora';
 import type { IO } from '../io/io.js';
 import { asciiText } from '../io/ascii.js';
 import { asciiOnly, colorEnabled, drawLine, spinnerMode } from '../io/io.js';
@@ -26,8 +27,8 @@ export interface SpinnerOptions {
    * SHOW_AFTER_MS), so that work done sooner does not flash a frame; 0 draws it at once.
    */
   showAfterMs?: number;
-  /** The timer of that wait (tests fire it themselves). */
-  after?: (ms: number, fn: () => void) => () => void;
+  /** The timer of that wait (tests fire it themselves; what `fn` returns settles once the spinner is drawn). */
+  after?: (ms: number, fn: () => Promise<void> | void) => () => void;
 }
 
 export async function startSpinner(io: IO, message: string, options: SpinnerOptions = {}): Promise<Spinner> {
@@ -53,65 +54,70 @@ export async function startSpinner(io: IO, message: string, options: SpinnerOpti
       stop: () => undefined,
     };
   }
-  const { default: ora } = await import('ora');
   // ora colours its frame and its ✔/✖ by its own detection, which knows neither io.env nor
   // --no-color: the frame colour is turned off and the symbols are drawn here.
   const color = colorEnabled(io, 'stderr', options.color === false);
   const c = new Chalk({ level: color ? 1 : 0 });
-  const s = ora({
-    text: shown(message),
-    // ora picks its frames by its own guess of the terminal: ASCII ones where asciiOnly says so.
-    ...(shown === asciiText ? { spinner: 'line' as const } : {}),
-    stream: io.stderr as NodeJS.WritableStream,
-    color: color ? 'cyan' : false,
-    isEnabled: true,
-    discardStdin: false,
-  });
   // Drawn on the terminal from when it shows until stopped: no request's spinner beside it, no
   // line break after ^C. Stopped before it shows, it draws nothing; its outcome is a plain line.
+  // ora is loaded only when the spinner shows: work done within the delay never pays for it.
+  let s: Ora | undefined;
+  let ended = false;
   let release: (() => void) | undefined;
   let cancelShow: (() => void) | undefined;
   let text = shown(message);
-  const show = () => {
+  const show = (ora: typeof import('ora').default) => {
     cancelShow = undefined;
+    if (ended) return;
+    s = ora({
+      text,
+      // ora picks its frames by its own guess of the terminal: ASCII ones where asciiOnly says so.
+      ...(shown === asciiText ? { spinner: 'line' as const } : {}),
+      stream: io.stderr as NodeJS.WritableStream,
+      color: color ? 'cyan' : false,
+      isEnabled: true,
+      discardStdin: false,
+    });
     release = drawLine(io.stderr, options.giveWay);
     s.start();
   };
+  const drawn = () => s?.isSpinning === true;
   const cleared = () => {
+    ended = true;
     cancelShow?.();
     cancelShow = undefined;
     release?.();
     release = undefined;
   };
   const persist = (symbol: string, m: string | undefined) => {
-    const drawn = s.isSpinning;
+    const was = drawn();
     cleared();
     const line = m === undefined ? m : shown(m);
-    if (drawn) s.stopAndPersist({ symbol: shown(symbol), text: line });
+    if (was) s!.stopAndPersist({ symbol: shown(symbol), text: line });
     else io.stderr.write(`${shown(symbol)} ${line ?? text}\n`);
   };
   const delay = options.showAfterMs ?? SHOW_AFTER_MS;
-  if (delay > 0) cancelShow = (options.after ?? unrefTimer)(delay, show);
-  else show();
+  if (delay > 0) cancelShow = (options.after ?? unrefTimer)(delay, async () => show((await import('ora')).default));
+  else show((await import('ora')).default);
   return {
     text: (m) => {
       text = shown(m);
-      s.text = text;
+      if (s) s.text = text;
     },
     succeed: (m) => persist(c.green('✔'), m),
     fail: (m) => persist(c.red('✖'), m),
     info: (m) => {
-      if (!s.isSpinning) {
+      if (!drawn()) {
         io.stderr.write(`  ${shown(m)}\n`);
         return;
       }
-      s.stopAndPersist({ symbol: ' ', text: shown(m) });
-      s.start();
+      s!.stopAndPersist({ symbol: ' ', text: shown(m) });
+      s!.start();
     },
     stop: () => {
-      const drawn = s.isSpinning;
+      const was = drawn();
       cleared();
-      if (drawn) s.stop();
+      if (was) s!.stop();
     },
   };
 }

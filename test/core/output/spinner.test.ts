@@ -32,7 +32,7 @@ describe('startSpinner', () => {
 
   it('on a terminal: draws nothing for work done within the delay, only the outcome; once the delay has passed, the frame', async () => {
     const timers: { ms: number; fn: () => void }[] = [];
-    const after = (ms: number, fn: () => void) => {
+    const after = (ms: number, fn: () => Promise<void> | void) => {
       const timer = { ms, fn };
       timers.push(timer);
       return () => timers.splice(timers.indexOf(timer), 1);
@@ -52,7 +52,7 @@ describe('startSpinner', () => {
 
     const slow = await startSpinner(io, 'Fetching orders…', { after });
     expect(io.stderrText()).toBe('✔ checked\n');
-    timers.shift()!.fn();
+    await timers.shift()!.fn();
     expect(lineDrawn(io.stderr)).toBe(true);
     expect(io.stderrText()).toContain('Fetching orders…');
     slow.stop();
