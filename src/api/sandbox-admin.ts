@@ -8,6 +8,7 @@ import { ApiError, ConfigError, NetworkError } from '../core/errors/index.js';
 import { apiErrorFromResponse, parseJsonBody } from '../core/http/api-error.js';
 import type { ResolvedProfile } from '../core/config/types.js';
 import type { Factory } from '../core/run/factory.js';
+import { requestSpinner } from '../core/output/request-spinner.js';
 
 export interface AdminTarget {
   /** `http://HOST:PORT/admin` */
@@ -15,6 +16,11 @@ export interface AdminTarget {
   token: string;
   /** The profile they came from, for messages. */
   profile: string;
+  /**
+   * A call leaves (`label`: its method and path); what is returned is called once it has
+   * settled. A command's target shows a spinner on a terminal while a call is slow to answer.
+   */
+  begin?: (label: string) => () => void;
 }
 
 export interface AdminResponse<T> {
@@ -43,8 +49,12 @@ export function adminTargetOf(profile: ResolvedProfile): AdminTarget {
   return { url: profile.admin_url.replace(/\/+$/, ''), token: profile.admin_token, profile: profile.name };
 }
 
+/** The admin target of the command's profile: a call slow to answer shows a spinner on a terminal, as every request of the partner API does. */
 export async function adminTarget(f: Factory): Promise<AdminTarget> {
-  return adminTargetOf(await f.profile());
+  const target = adminTargetOf(await f.profile());
+  const globals = f.globals();
+  const spinner = requestSpinner(f.io, { quiet: globals.json, color: globals.color !== false, now: () => f.clock.now() });
+  return { ...target, begin: (label) => spinner.begin(label) };
 }
 
 export interface AdminCallOptions {
@@ -73,10 +83,13 @@ export async function adminCall<T = unknown>(
   const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
   let res: Response;
   let text: string;
+  // Taken off as soon as the answer is in, before anything is printed.
+  const settled = target.begin?.(`${method} /admin${path}`);
   try {
     res = await fetch(url, { method, headers, body, signal });
     text = await res.text();
   } catch (e) {
+    settled?.();
     options.signal?.throwIfAborted();
     const cause = (e as { cause?: { code?: string } }).cause;
     const code = cause?.code ?? (timeout.aborted ? 'ETIMEDOUT' : undefined);
@@ -88,6 +101,7 @@ export async function adminCall<T = unknown>(
       { cause: e },
     );
   }
+  settled?.();
   const responseHeaders: Record<string, string> = {};
   res.headers.forEach((v, k) => {
     responseHeaders[k] = v;

@@ -8,6 +8,7 @@ import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
 import { CliError, UsageError } from '../../core/errors/index.js';
 import { packagePath } from '../../core/io/package-root.js';
 import { notice } from '../../core/output/notice.js';
+import { startSpinner } from '../../core/output/spinner.js';
 import { isProcessAlive, nodeExecutable, signalProcess } from '../../core/io/processes.js';
 import type { Factory } from '../../core/run/factory.js';
 import { describeProfileWrite, printStarted } from './start.js';
@@ -116,31 +117,37 @@ export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
 
   const deadline = clock.now() + READY_TIMEOUT_MS;
   let record: PidRecord | undefined;
-  for (;;) {
-    if (spawnError) throw new CliError('unexpected', `could not start the background sandbox: ${spawnError.message}`);
-    if (exited || (pid !== undefined && !isProcessAlive(pid))) {
-      // Gone before its exit event was seen: give the event a moment, for the exit code.
-      if (!exited) await Promise.race([exitSeen, clock.sleep(1_000)]);
-      const said = logSince(logFile, offset);
-      // A usage error of the child (a port in use, a bad flag) is the user's to fix: shown
-      // as its own message and hint, once, rather than quoted inside another error.
-      const own = exited?.code === 2 ? childError(said) : undefined;
-      if (own) throw new UsageError(own.message, own.hint ?? 'fix the flags and start it again');
-      const why = said ? `:\n${said}` : ` (exit ${exited?.code ?? exited?.signal ?? 'unknown'})`;
-      const message = `the background sandbox stopped at once${why}`;
-      if (exited?.code === 2) throw new UsageError(message, 'fix the flags above and start it again');
-      throw new CliError('unexpected', message, `see ${logFile}`);
+  // Loading the sandbox takes a moment: a spinner on a terminal until it answers.
+  const spinner = await startSpinner(io, 'Starting the sandbox in the background…', { quiet: o.json, color: f.globals().color !== false });
+  try {
+    for (;;) {
+      if (spawnError) throw new CliError('unexpected', `could not start the background sandbox: ${spawnError.message}`);
+      if (exited || (pid !== undefined && !isProcessAlive(pid))) {
+        // Gone before its exit event was seen: give the event a moment, for the exit code.
+        if (!exited) await Promise.race([exitSeen, clock.sleep(1_000)]);
+        const said = logSince(logFile, offset);
+        // A usage error of the child (a port in use, a bad flag) is the user's to fix: shown
+        // as its own message and hint, once, rather than quoted inside another error.
+        const own = exited?.code === 2 ? childError(said) : undefined;
+        if (own) throw new UsageError(own.message, own.hint ?? 'fix the flags and start it again');
+        const why = said ? `:\n${said}` : ` (exit ${exited?.code ?? exited?.signal ?? 'unknown'})`;
+        const message = `the background sandbox stopped at once${why}`;
+        if (exited?.code === 2) throw new UsageError(message, 'fix the flags above and start it again');
+        throw new CliError('unexpected', message, `see ${logFile}`);
+      }
+      const seen = readPidFile(store.dir);
+      if (seen && seen.pid === pid && (await answers(seen.admin_url, store.get(seen.profile)?.admin_token, io.signal))) {
+        record = seen;
+        break;
+      }
+      if (clock.now() > deadline) {
+        if (pid !== undefined) signalProcess(pid, 'SIGTERM');
+        throw new CliError('network', `the background sandbox did not answer within ${READY_TIMEOUT_MS / 1000}s`, `see ${logFile}`);
+      }
+      await clock.sleep(POLL_MS, io.signal);
     }
-    const seen = readPidFile(store.dir);
-    if (seen && seen.pid === pid && (await answers(seen.admin_url, store.get(seen.profile)?.admin_token, io.signal))) {
-      record = seen;
-      break;
-    }
-    if (clock.now() > deadline) {
-      if (pid !== undefined) signalProcess(pid, 'SIGTERM');
-      throw new CliError('network', `the background sandbox did not answer within ${READY_TIMEOUT_MS / 1000}s`, `see ${logFile}`);
-    }
-    await clock.sleep(POLL_MS, io.signal);
+  } finally {
+    spinner.stop();
   }
 
   record = { ...record, log_file: logFile };

@@ -6,6 +6,7 @@ import { CliError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
 import { isProcessAlive, signalProcess } from '../../core/io/processes.js';
 import { printJson } from '../../core/output/print.js';
+import { startSpinner } from '../../core/output/spinner.js';
 import type { Factory } from '../../core/run/factory.js';
 import { readPidFile, removePidFile } from './pid-file.js';
 import type { StopFlags } from './index.js';
@@ -30,16 +31,30 @@ export async function run(f: Factory, flags: StopFlags): Promise<void> {
   signalProcess(record.pid, 'SIGTERM');
   let deadline = clock.now() + STOP_TIMEOUT_MS;
   let forced = false;
-  while (isProcessAlive(record.pid)) {
-    if (clock.now() > deadline) {
-      if (forced)
-        throw new CliError('unexpected', `process ${record.pid} did not exit, even after SIGKILL`, 'check it with ps, and stop it by hand');
-      err(io, `The sandbox (pid ${record.pid}) did not stop within ${STOP_TIMEOUT_MS / 1000}s; sending SIGKILL.\n`);
-      signalProcess(record.pid, 'SIGKILL');
-      forced = true;
-      deadline = clock.now() + 2_000;
+  // It saves its state before it exits: a spinner on a terminal while it does.
+  const spinner = await startSpinner(io, `Stopping the sandbox (pid ${record.pid})…`, {
+    quiet: flags.json,
+    color: f.globals().color !== false,
+  });
+  try {
+    while (isProcessAlive(record.pid)) {
+      if (clock.now() > deadline) {
+        if (forced)
+          throw new CliError(
+            'unexpected',
+            `process ${record.pid} did not exit, even after SIGKILL`,
+            'check it with ps, and stop it by hand',
+          );
+        spinner.stop();
+        err(io, `The sandbox (pid ${record.pid}) did not stop within ${STOP_TIMEOUT_MS / 1000}s; sending SIGKILL.\n`);
+        signalProcess(record.pid, 'SIGKILL');
+        forced = true;
+        deadline = clock.now() + 2_000;
+      }
+      await clock.sleep(POLL_MS, io.signal);
     }
-    await clock.sleep(POLL_MS, io.signal);
+  } finally {
+    spinner.stop();
   }
   removePidFile(store.dir, record.pid);
   if (flags.json) await printJson(io, { stopped: true, pid: record.pid, base_url: record.base_url, forced });

@@ -14,7 +14,8 @@ import { redactUrl } from '../../core/config/base-url.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import { operand } from '../../core/output/shell-quote.js';
 import type { Factory } from '../../core/run/factory.js';
-import { adminCall, adminTargetOf, type AdminList, type AdminTarget } from '../../api/sandbox-admin.js';
+import { adminCall, adminTarget, type AdminList, type AdminTarget } from '../../api/sandbox-admin.js';
+import { startSpinner } from '../../core/output/spinner.js';
 import { showRecord, type AdminEvent } from './admin-output.js';
 import type { TriggerFlags } from './index.js';
 import { noticeFor } from '../../core/output/notice.js';
@@ -109,7 +110,7 @@ export async function run(f: Factory, eventText: string, flags: TriggerFlags): P
   const timeoutMs = flags.maxWait === undefined ? DEFAULT_TIMEOUT_MS : parseDuration(flags.maxWait, '--max-wait');
   const { io, clock } = f;
   // Only against a sandbox: the profile must carry its admin surface.
-  const target = adminTargetOf(await f.profile());
+  const target = await adminTarget(f);
   const client = await f.client();
   const plan = TRIGGER_PLANS[type];
 
@@ -130,16 +131,27 @@ export async function run(f: Factory, eventText: string, flags: TriggerFlags): P
   }
 
   const deadline = clock.now() + timeoutMs;
-  let events = await eventsOf(f, target, order.order_id);
-  while (!events.some((e) => e.event === type)) {
-    if (clock.now() >= deadline) {
-      throw new PendingError(
-        `${type} was not emitted for ${order.order_id} within ${formatDuration(timeoutMs)}`,
-        `follow the order: ${suggestedCommand(f.globals(), ['orders', 'wait', operand(order.order_id)])}; or allow longer with --max-wait`,
-      );
-    }
-    await clock.sleep(POLL_MS, io.signal);
+  // The sandbox emits some events only after its fulfilment delay: a spinner on a terminal says what is awaited.
+  const globals = f.globals();
+  const spinner = await startSpinner(io, `Waiting for ${type} of ${order.order_id} (up to ${formatDuration(timeoutMs)})`, {
+    quiet: globals.json,
+    color: globals.color !== false,
+  });
+  let events: AdminEvent[];
+  try {
     events = await eventsOf(f, target, order.order_id);
+    while (!events.some((e) => e.event === type)) {
+      if (clock.now() >= deadline) {
+        throw new PendingError(
+          `${type} was not emitted for ${order.order_id} within ${formatDuration(timeoutMs)}`,
+          `follow the order: ${suggestedCommand(f.globals(), ['orders', 'wait', operand(order.order_id)])}; or allow longer with --max-wait`,
+        );
+      }
+      await clock.sleep(POLL_MS, io.signal);
+      events = await eventsOf(f, target, order.order_id);
+    }
+  } finally {
+    spinner.stop();
   }
   const matching = events.filter((e) => e.event === type);
   const result = {
