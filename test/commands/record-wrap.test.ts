@@ -105,4 +105,16 @@ describe('wrapCells', () => {
     expect(wrapCells('東京本店', 5)).toEqual(['東京', '本店']);
     expect(wrapCells('one\ntwo', 80)).toEqual(['one', 'two']);
   });
+
+  it('breaks a list wider than a line after a comma, never inside one of its values', () => {
+    const denominations = Array.from({ length: 40 }, (_, k) => (k + 1) * 5).join(',');
+    for (const width of [20, 33, 65]) {
+      const got = wrapCells(denominations, width);
+      for (const l of got) expect(cellWidth(l), l).toBeLessThanOrEqual(width);
+      // Each line ends after a comma (the last at the list's end) and starts with a value.
+      for (const l of got.slice(0, -1)) expect(l).toMatch(/^\d+(,\d+)*,$/);
+      expect(got.join('')).toBe(denominations);
+    }
+    expect(wrapCells('DE; FR; GB; US', 7)).toEqual(['DE; FR;', 'GB; US']);
+  });
 });

@@ -83,8 +83,9 @@ export function drawBox(head: BoxCell[], rows: BoxCell[][], widths: number[], al
 
 /**
  * `text` broken into lines of at most `width` cells (`rest` cells after the first line, for
- * a hanging indent): at spaces where it can, a word longer than a line (a URL, a list
- * without spaces) cut between graphemes. Newlines in `text` are kept. Widths below 1 are
+ * a hanging indent): at spaces where it can, a word longer than a line after a comma or
+ * semicolon (a list without spaces: never inside one of its values), else (a URL, an id)
+ * between graphemes. Newlines in `text` are kept. Widths below 1 are
  * taken as 1.
  */
 export function wrapCells(text: string, width: number, rest = width): string[] {
@@ -111,15 +112,26 @@ export function wrapCells(text: string, width: number, rest = width): string[] {
         used = cellWidth(word);
         continue;
       }
-      // A word wider than a line: as many graphemes a line as fit.
-      for (const { segment } of graphemes.segment(word)) {
-        const g = cellWidth(segment);
-        if (used + g > max() && used > 0) {
-          flush();
-          if (segment === ' ') continue;
+      // A word wider than a line: a list (`5,10,15,…`) broken after a comma or semicolon, so
+      // that no value is split across lines (`1` and `05` would read as other amounts); a
+      // piece still wider than a line, as many graphemes a line as fit.
+      for (const piece of word.split(/(?<=[,;])(?=.)/)) {
+        const p = cellWidth(piece.trimEnd());
+        if (used > 0 && used + p > max()) flush();
+        if (used + p <= max()) {
+          line += piece;
+          used += cellWidth(piece);
+          continue;
         }
-        line += segment;
-        used += g;
+        for (const { segment } of graphemes.segment(piece)) {
+          const g = cellWidth(segment);
+          if (used + g > max() && used > 0) {
+            flush();
+            if (segment === ' ') continue;
+          }
+          line += segment;
+          used += g;
+        }
       }
     }
     flush();
