@@ -11,6 +11,7 @@ import { wrapNote } from '../io/note-wrap.js';
 import { suggestedCommand, type HintGlobals } from './next-page.js';
 import { operand } from './shell-quote.js';
 import { maskText, maskTypedValues } from './mask-text.js';
+import { escapeText } from './printable.js';
 
 export interface RenderErrorOptions {
   json: boolean;
@@ -244,11 +245,14 @@ export function renderError(io: IO, error: unknown, options: RenderErrorOptions)
   const c = new Chalk({ level: colorEnabled(io, 'stderr', !options.color) ? 1 : 0 });
   const lines: string[] = [];
   if (error instanceof ApiError) {
-    lines.push(`${c.red.bold('Error:')} ${maskText(error.message)}`);
-    lines.push(`  ${c.dim('name')}      ${error.name} (${error.apiCode})`);
-    lines.push(`  ${c.dim('status')}    HTTP ${error.status}${error.method ? ` on ${error.method} ${error.path ?? ''}` : ''}`);
+    // The server's words: characters a terminal acts on (an escape sequence, a carriage return
+    // that would write over this block) are shown as \u escapes, as everywhere on a terminal.
+    const said = (text: string) => escapeText(maskText(text));
+    lines.push(`${c.red.bold('Error:')} ${said(error.message)}`);
+    lines.push(`  ${c.dim('name')}      ${escapeText(error.name)} (${escapeText(error.apiCode)})`);
+    lines.push(`  ${c.dim('status')}    HTTP ${error.status}${error.method ? ` on ${error.method} ${escapeText(error.path ?? '')}` : ''}`);
     // A message that names no field is shown on its own.
-    for (const d of error.details ?? []) lines.push(`  ${c.dim('field')}     ${d.path ? `${d.path}: ` : ''}${maskText(d.message)}`);
+    for (const d of error.details ?? []) lines.push(`  ${c.dim('field')}     ${d.path ? `${escapeText(d.path)}: ` : ''}${said(d.message)}`);
     if (error.retryAfter !== undefined) lines.push(`  ${c.dim('retry')}     after ${error.retryAfter} s`);
     lines.push(`  ${c.dim('trace ID')}  ${error.traceId ? c.bold(error.traceId) : '(none returned)'}`);
   } else if (error instanceof CliError) {

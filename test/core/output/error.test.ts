@@ -55,6 +55,23 @@ describe('renderError as a block', () => {
     expect(text).toContain('  trace ID  (none returned)');
   });
 
+  it("the server's words reach the terminal escaped: no escape sequence, no carriage return writing over the block", () => {
+    const text = render(
+      api({
+        status: 422,
+        name: 'Validation\u001b[2JFailed',
+        code: 'VALIDATION_FAILED',
+        message: 'Bad \u001b[2J\u001b]0;pwned\u0007 東京ギフトカード\r\nreference',
+        details: [{ path: 'ref\u001b[2J', message: 'bad\u001b[31m red' }],
+      }),
+      { tty: true, env: { NO_COLOR: '1' } },
+    );
+    expect(text).not.toMatch(/[\u001b\u0007\r]/);
+    expect(text).toContain('Error: Bad \\u001b[2J\\u001b]0;pwned\\u0007 東京ギフトカード\\u000d\\u000areference');
+    expect(text).toContain('  name      Validation\\u001b[2JFailed (VALIDATION_FAILED)');
+    expect(text).toContain('  field     ref\\u001b[2J: bad');
+  });
+
   it('a network error names what failed, with its trace ID and hint', () => {
     const text = render(
       new NetworkError('could not connect to 127.0.0.1:1 (ECONNREFUSED)', TRACE, 'ECONNREFUSED', 'is the server running?'),
