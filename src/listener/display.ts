@@ -14,7 +14,8 @@ import type { ForwardRecord } from '../core/journal/forward-log.js';
 import { bodyNumberOf, differsFromFirst, driftOf, isUnknownType, type InboxEntry } from '../core/journal/inbox.js';
 import { batchedOutput } from '../core/io/batched-output.js';
 import { asciiText } from '../core/io/ascii.js';
-import { asciiOnly, type IO } from '../core/io/io.js';
+import { asciiOnly, stderrColumns, type IO } from '../core/io/io.js';
+import { wrapNote } from '../core/io/note-wrap.js';
 import { styleStatus } from '../core/output/format.js';
 import { describeForward, describeForwardShort } from './forward.js';
 import { displayText, escapeText, payloadId } from '../core/output/printable.js';
@@ -164,8 +165,9 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
   const output = batchedOutput();
   // Only ASCII where the terminal shows no more (its arrows, ellipses); JSON as it is.
   const shown = !options.json && asciiOnly(io) ? asciiText : (text: string) => text;
+  // On a terminal its notes are wrapped to its width at spaces, as every note is (err in core/io/io.ts).
   const stderr = (text: string) => {
-    output.write(io.stderr, shown(text));
+    output.write(io.stderr, io.stderrIsTTY && !options.json ? wrapNote(shown(text), stderrColumns(io)) : shown(text));
   };
   /** A warning on stderr: a JSON notice under --json (as every note then is), else a line starting "Warning:". */
   const warn = (code: string, paint: (s: string) => string, text: string) => {

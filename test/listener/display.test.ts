@@ -75,6 +75,21 @@ describe('listen display: events that differ from the contract', () => {
     );
   });
 
+  it("on a terminal, its warnings are wrapped to the terminal's width at spaces, the command to copy kept whole", () => {
+    const { io, err } = captureIO();
+    Object.assign(io, { stderrIsTTY: true, columns: 60 });
+    const display = createDisplay(io, { json: false, color: false, colorErr: false });
+    display.activity({
+      kind: 'event',
+      entry: entry(documentDelivered(1), { drift: ['data.reference: missing', 'data.vouchers: missing'] }),
+    });
+    display.flush();
+    const lines = err.join('').trimEnd().split('\n');
+    expect(lines.length).toBeGreaterThan(3);
+    for (const l of lines) if (!l.includes('vouchers events show')) expect(l.length, l).toBeLessThanOrEqual(60);
+    expect(lines).toContain(`vouchers events show ${hexEventId(1)}`);
+  });
+
   it('says a marked event is forwarded unchanged when forwarding, and counts differences past five', () => {
     const many = entry(documentDelivered(4), {
       drift: ['a: missing', 'b: missing', 'c: missing', 'd: missing', 'e: missing', 'f: missing', 'g: missing'],
