@@ -47,6 +47,22 @@ afterAll(() => server.close());
 const cli = (argv: string[]) => runCli(argv, { configDir: dir, env: { NO_COLOR: '1' }, overrides: { clock: quickClock() } });
 
 describe('orders cancel', () => {
+  it('in a CI job on a pseudo-terminal: does not ask (nobody would answer), sends nothing, and says to add --yes', async () => {
+    const before = server.requests.length;
+    const r = await runCli(['--profile', 'px', 'orders', 'cancel', CANCELLED], {
+      configDir: dir,
+      tty: true,
+      stdinTTY: true,
+      env: { NO_COLOR: '1', CI: 'true' },
+      overrides: { clock: quickClock() },
+    });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('not asking: this is a CI job (CI is set)');
+    expect(r.stderr).toContain('--yes');
+    expect(r.stderr).not.toContain('[y/N]');
+    expect(server.requests.length).toBe(before);
+  });
+
   it('its answer lost: says how to find out, with --profile, and never names an --idempotency-key it does not take', async () => {
     const r = await cli(['--profile', 'px', 'orders', 'cancel', DROPPED, '--yes']);
     expect(r.code, r.stderr).toBe(7);

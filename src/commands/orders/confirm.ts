@@ -4,7 +4,7 @@
  * `--yes` gets a UsageError saying so.
  */
 import { CancelledError, UsageError } from '../../core/errors/index.js';
-import type { IO } from '../../core/io/io.js';
+import { noPrompt, type IO } from '../../core/io/io.js';
 import { ENV, type ResolvedProfile } from '../../core/config/types.js';
 
 export interface ConfirmOptions {
@@ -21,8 +21,9 @@ export interface ConfirmOptions {
 /** Pass with --yes; ask on an interactive terminal; refuse otherwise. */
 export async function confirmOrStop(io: IO, options: ConfirmOptions): Promise<void> {
   if (options.yes) return;
-  if (!(io.stdinIsTTY && io.stderrIsTTY)) {
-    throw new UsageError(`${options.reason}; not asking without a terminal`, 'add --yes to confirm non-interactively');
+  const why = io.stderrIsTTY ? noPrompt(io) : 'stderr is not a terminal';
+  if (why) {
+    throw new UsageError(`${options.reason}; not asking: ${why}`, 'add --yes to confirm non-interactively');
   }
   const { confirm } = await import('../../core/io/prompt.js');
   const question = typeof options.question === 'string' ? options.question : await options.question();

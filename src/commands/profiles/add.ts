@@ -7,7 +7,7 @@ import { credential, parsePositiveInt, parseSigningPath } from '../../core/confi
 import { ENV, type StoredProfile } from '../../core/config/types.js';
 import { UsageError } from '../../core/errors/index.js';
 import { parseDuration } from '../../core/http/duration.js';
-import { err, type IO } from '../../core/io/io.js';
+import { err, noPrompt, type IO } from '../../core/io/io.js';
 import { shellQuote } from '../../core/output/shell-quote.js';
 import type { Factory } from '../../core/run/factory.js';
 import { inSentence, obtainSecret, warnPlainSecret } from './secret-input.js';
@@ -28,7 +28,7 @@ async function textValue(io: IO, given: string | undefined, envName: string, lab
     err(io, `Using the ${inSentence(label)} from ${envName}.\n`);
     return fromEnv;
   }
-  if (!io.stdinIsTTY)
+  if (noPrompt(io))
     throw new UsageError(
       `${flag} is required`,
       `e.g. vouchers profiles add sandbox --base-url https://sandbox.example.com/api/v1 --api-key KEY --api-secret-stdin`,

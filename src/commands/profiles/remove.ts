@@ -1,6 +1,6 @@
 /** `vouchers profiles remove NAME [--yes]`: delete a profile (asks first on a terminal). */
 import { CancelledError, UsageError } from '../../core/errors/index.js';
-import { err } from '../../core/io/io.js';
+import { err, noPrompt } from '../../core/io/io.js';
 import type { Factory } from '../../core/run/factory.js';
 import { profileNotFound } from './not-found.js';
 import type { ProfilesRemoveOptions } from './index.js';
@@ -11,7 +11,7 @@ export async function run(f: Factory, name: string, options: ProfilesRemoveOptio
   const store = await f.config();
   if (store.get(name) === undefined) throw profileNotFound(store, name);
   if (!options.yes) {
-    if (!f.io.stdinIsTTY)
+    if (noPrompt(f.io))
       throw new UsageError(
         `removing profile ${JSON.stringify(name)} needs confirmation`,
         `add --yes: vouchers profiles remove ${name} --yes`,

@@ -4,7 +4,7 @@
  */
 import { UsageError } from '../../core/errors/index.js';
 import { warnPlainSecret } from '../../core/config/secret-flag.js';
-import { err, type IO } from '../../core/io/io.js';
+import { err, noPrompt, type IO } from '../../core/io/io.js';
 
 export interface SecretSources {
   /** Value of the plain flag, e.g. `--api-secret S`. */
@@ -51,9 +51,10 @@ export async function obtainSecret(io: IO, s: SecretSources): Promise<string | u
     return fromEnv;
   }
   if (!s.required) return undefined;
-  if (!io.stdinIsTTY) {
+  const why = noPrompt(io);
+  if (why) {
     throw new UsageError(
-      `no ${inSentence(s.label)} given, and stdin is not a terminal to ask for it`,
+      `no ${inSentence(s.label)} given, and nothing is asked here: ${why}`,
       `pipe it in with ${s.stdinFlag} (printf %s "$SECRET" | vouchers …)${s.envName ? ` or set ${s.envName}` : ''}`,
     );
   }

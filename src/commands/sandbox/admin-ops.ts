@@ -4,7 +4,7 @@
  */
 import { CancelledError, UsageError } from '../../core/errors/index.js';
 import { parseDuration, formatDuration } from '../../core/http/duration.js';
-import { err } from '../../core/io/io.js';
+import { err, noPrompt } from '../../core/io/io.js';
 import { formatMoney, formatTime } from '../../core/output/format.js';
 import type { OutputFlags } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -215,7 +215,7 @@ export async function driftsResolve(f: Factory, driftId: string, flags: AdminDri
 export async function reset(f: Factory, flags: AdminResetFlags): Promise<void> {
   const target = await adminTarget(f);
   if (!flags.yes) {
-    if (!f.io.stdinIsTTY || !f.io.stderrIsTTY) {
+    if (noPrompt(f.io) || !f.io.stderrIsTTY) {
       throw new UsageError('reset deletes every order, event, webhook, extra partner and key of the sandbox', 'add --yes to confirm');
     }
     const { confirm } = await import('../../core/io/prompt.js');

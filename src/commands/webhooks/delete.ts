@@ -1,6 +1,7 @@
 /** `vouchers webhooks delete`: DELETE /webhooks (an extension; signed). */
 import { deleteWebhook } from '../../api/webhooks.js';
 import { CancelledError, UsageError } from '../../core/errors/index.js';
+import { noPrompt } from '../../core/io/io.js';
 import { noticeFor } from '../../core/output/notice.js';
 import { printJson } from '../../core/output/print.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -11,7 +12,7 @@ export type { WebhooksDeleteOptions };
 export async function run(f: Factory, options: WebhooksDeleteOptions): Promise<void> {
   const profile = await f.profile();
   if (!options.yes) {
-    if (!f.io.stdinIsTTY || !f.io.stderrIsTTY)
+    if (noPrompt(f.io) || !f.io.stderrIsTTY)
       throw new UsageError('deleting the webhook endpoint needs confirmation', 'run it again with --yes to confirm');
     const { confirm } = await import('../../core/io/prompt.js');
     if (!(await confirm(f.io, `Delete the webhook endpoint of profile "${profile.name}"? Events will no longer be delivered.`))) {

@@ -85,8 +85,21 @@ export function lineDrawn(stream: object): boolean {
  */
 export function spinnerMode(io: Pick<IO, 'env' | 'stderr' | 'stderrIsTTY'>): 'animated' | 'lines' | 'none' {
   if (!io.stderrIsTTY || (io.stderr as { columns?: number }).columns === 0) return 'none';
-  const ci = io.env.CI !== undefined && io.env.CI !== '' && io.env.CI !== 'false' && io.env.CI !== '0';
-  return io.env.TERM === 'dumb' || ci ? 'lines' : 'animated';
+  return io.env.TERM === 'dumb' || inCI(io.env) ? 'lines' : 'animated';
+}
+
+/** A CI job: CI set (not empty, `false` or `0`), as every CI service sets it. */
+export function inCI(env: IO['env']): boolean {
+  return env.CI !== undefined && env.CI !== '' && env.CI !== 'false' && env.CI !== '0';
+}
+
+/**
+ * Why nothing may be asked here, or undefined when a question may be: it needs stdin on a
+ * terminal, and no CI job (a job given a pseudo-terminal would wait for an answer forever).
+ */
+export function noPrompt(io: Pick<IO, 'env' | 'stdinIsTTY'>): string | undefined {
+  if (!io.stdinIsTTY) return 'stdin is not a terminal';
+  return inCI(io.env) ? 'this is a CI job (CI is set)' : undefined;
 }
 
 /**

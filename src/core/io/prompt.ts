@@ -6,7 +6,7 @@
 import type { Readable } from 'node:stream';
 import { StringDecoder } from 'node:string_decoder';
 import { InterruptedError, UsageError } from '../errors/index.js';
-import { drawLine, type IO } from './io.js';
+import { drawLine, noPrompt, type IO } from './io.js';
 
 type TTYInput = Readable & { isTTY?: boolean; setRawMode?: (raw: boolean) => unknown };
 
@@ -73,9 +73,8 @@ function nextEscapeState(state: EscapeState, ch: string): EscapeState {
 }
 
 function requireTTY(io: IO): void {
-  if (!io.stdinIsTTY) {
-    throw new UsageError('cannot ask: stdin is not a terminal', 'pass the value with a flag, on stdin (--…-stdin) or in the environment');
-  }
+  const why = noPrompt(io);
+  if (why) throw new UsageError(`cannot ask: ${why}`, 'pass the value with a flag, on stdin (--…-stdin) or in the environment');
 }
 
 /**

@@ -162,6 +162,16 @@ describe('promptSecret', () => {
     await expect(promptSecret(testIO(), 'Secret')).rejects.toBeInstanceOf(UsageError);
     await expect(confirm(testIO(), 'Sure?')).rejects.toBeInstanceOf(UsageError);
   });
+
+  it('refuses to prompt in a CI job, even on a pseudo-terminal: nobody would answer', async () => {
+    for (const CI of ['true', '1']) {
+      const { io } = ttyIO();
+      io.env.CI = CI;
+      await expect(confirm(io, 'Sure?')).rejects.toThrow('cannot ask: this is a CI job (CI is set)');
+      await expect(promptSecret(io, 'Secret')).rejects.toBeInstanceOf(UsageError);
+      expect(io.stderrText()).toBe('');
+    }
+  });
 });
 
 describe('promptText and confirm', () => {
