@@ -497,6 +497,19 @@ describe('certify reporters: pretty', () => {
     },
   );
 
+  it("on a terminal, the run's line, warnings, failure details and verdict are wrapped to its width at spaces", async () => {
+    const io = testIO({ tty: true, columns: 40, env: { NO_COLOR: '1' } });
+    await feed(createPrettyReporter({ io, stream: 'stdout' }), handMadeReport());
+    const text = io.stdoutText().replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+    const after = text.slice(text.lastIndexOf('signing.tampered failed'));
+    const lines = after.trimEnd().split('\n');
+    expect(lines.at(-2)).toBe('Certification failed: 1 failed, 1');
+    expect(lines.at(-1)).toBe('passed, 1 warning, 1 skipped');
+    // A command meant to be copied is kept whole, even past the edge.
+    for (const l of lines) if (!l.includes('vouchers ')) expect(stringWidth(l), l).toBeLessThanOrEqual(40);
+    expect(text).toContain('Certifying profile "acme-sandbox":\nhttps://sandbox.example.com/api/v1 (4\nchecks)');
+  });
+
   it('on a terminal with NO_COLOR: no colour', async () => {
     const io = testIO({ tty: true, env: { NO_COLOR: '1' } });
     await feed(createPrettyReporter({ io, stream: 'stdout' }), handMadeReport());

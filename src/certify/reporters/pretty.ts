@@ -20,7 +20,8 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { escapeText } from '../../core/output/printable.js';
 import { asciiText } from '../../core/io/ascii.js';
-import { asciiOnly, colorEnabled, type IO } from '../../core/io/io.js';
+import { asciiOnly, colorEnabled, stderrColumns, type IO } from '../../core/io/io.js';
+import { wrapNote } from '../../core/io/note-wrap.js';
 import { cellWidth, drawBox, truncateCells, wrapCells } from '../../core/output/cells.js';
 import { layoutTable, MIN_COLUMN_WIDTH } from '../../core/output/table-layout.js';
 import { startSpinner, type Spinner } from '../../core/output/spinner.js';
@@ -139,6 +140,8 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
   // ellipsis is `...`, three cells, so texts are made ASCII before they are measured and cut.
   const fit = ascii ? asciiText : (text: string) => text;
   const ellipsis = ascii ? '...' : '…';
+  /** Lines of prose (the run's line, warnings, details, the verdict): on a terminal, wrapped to its width at spaces, as notes are. */
+  const writeWrapped = (text: string) => write(tty ? wrapNote(fit(text), stderrColumns(io)) : text);
   const shown = new Set<string>();
   let spinner: Spinner | undefined;
   // start/result are called synchronously by the runner; the spinner loads ora on demand.
@@ -165,7 +168,7 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
   const printResult = (r: CheckResult) => {
     shown.add(r.id);
     const lines = [liveLine(r), ...extraWarnings(r).map((w) => `  ${c.yellow('Warning:')} ${safe(w)}`)];
-    write(lines.join('\n') + '\n');
+    writeWrapped(lines.join('\n') + '\n');
   };
 
   /**
@@ -267,7 +270,7 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
           info.mode === 'sandbox'
             ? `the embedded sandbox at ${info.baseUrl}`
             : `${info.profile ? `profile "${safe(info.profile)}": ` : ''}${safe(info.baseUrl)}`;
-        write(`${c.bold('Certifying')} ${where} (${info.checks} check${info.checks === 1 ? '' : 's'})\n`);
+        writeWrapped(`${c.bold('Certifying')} ${where} (${info.checks} check${info.checks === 1 ? '' : 's'})\n`);
       });
     },
     start(check) {
@@ -312,7 +315,7 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
         }
         const verdict = verdictText(report);
         out.push('', report.result === 'passed' ? c.bold.green(verdict) : c.bold.red(verdict));
-        write(out.join('\n') + '\n');
+        writeWrapped(out.join('\n') + '\n');
       });
       await chain;
     },
