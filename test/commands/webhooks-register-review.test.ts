@@ -216,6 +216,23 @@ describe('webhooks register --events * against the sandbox', () => {
     expect(Object.values(sb.state.webhooks)[0]!.events).toEqual([...EVENT_TYPES]);
   });
 
+  it('an update without --events says the endpoint keeps its types, and how to receive every one', async () => {
+    const configDir = await profileDir(sb, 'local');
+    const first = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/k', '--events', 'order.*'], { configDir });
+    expect(first.code, first.stderr).toBe(0);
+    expect(first.stderr).not.toContain('keeps the event types');
+    const again = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/k'], { configDir });
+    expect(again.code, again.stderr).toBe(0);
+    const orderTypes = EVENT_TYPES.filter((t) => t.startsWith('order.'));
+    expect(again.stderr).toContain(
+      `The endpoint keeps the event types it had: ${orderTypes.join(', ')}. To receive every type, add --events '*'.`,
+    );
+    expect(Object.values(sb.state.webhooks)[0]!.events).toEqual(orderTypes);
+    const all = await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/k', '--events', '*'], { configDir });
+    expect(all.code, all.stderr).toBe(0);
+    expect(all.stderr).not.toContain('keeps the event types');
+  });
+
   it('--help says patterns are expanded to the types this version knows', async () => {
     const r = await runCli(['webhooks', 'register', '--help']);
     expect(r.stdout.replace(/\s+/g, ' ')).toContain('expanded to the event types this version knows');

@@ -139,7 +139,7 @@ function declareRegister(webhooks: Command) {
     .requiredOption('--url <url>', 'https URL receiving the deliveries (the sandbox also accepts http to a loopback host)')
     .option(
       '--events <list>',
-      'comma-separated event types or patterns to receive, e.g. order.*,voucher.issued; patterns are expanded to the event types this version knows (default: all, including types added later)',
+      'comma-separated event types or patterns to receive, e.g. order.*,voucher.issued; patterns are expanded to the event types this version knows (default: all, including types added later; an endpoint already registered keeps its types)',
     )
     .option('--description <text>', 'a note for your team, up to 256 characters')
     .option('--rotate-secret', 'issue a new signing secret (the old one stays valid during the rotation)')

@@ -214,6 +214,15 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
     `${verb} webhook endpoint${typeof id === 'string' || typeof id === 'number' ? ` ${id}` : ''} → ${String(endpoint.url ?? redactUrl(request.url))}${res.traceId ? ` (trace ID ${res.traceId})` : ''}${silent ? ` (HTTP ${res.status} without a body)` : ''}\n`,
   );
 
+  // An update without --events keeps the endpoint's list (as the help says): say so when that list is not every type.
+  const kept = endpoint.events;
+  if (verb === 'Updated' && options.events === undefined && Array.isArray(kept) && !coversAllEventTypes(kept as string[])) {
+    say(
+      'EVENTS_KEPT',
+      `The endpoint keeps the event types it had: ${kept.join(', ') || 'none'}. To receive every type, add --events '*'.\n`,
+    );
+  }
+
   let saved: SaveResult | undefined;
   // The secret is printed when asked for, and when it could not be saved: shown once, it must not be lost.
   let show = Boolean(options.showSecret);
