@@ -20,6 +20,7 @@ import {
   isSecretField,
   isVoucherRecord,
   NOT_A_VOUCHER,
+  pairCodeName,
   quotesReplaced,
 } from '../core/output/mask.js';
 import { MIN_CODE } from '../core/output/seen.js';
@@ -126,14 +127,19 @@ function judgeIn(parent: string, key: string): boolean {
 
 /**
  * Whether `item` under `key` is redacted: a code's name, or a bare voucher that is a value
- * (isBareVoucherCode), or in a voucher record a string under a name that there can only be
+ * (isBareVoucherCode), or the value of a key/value pair naming a code (pairCodeName), or in a voucher record a string under a name that there can only be
  * its code (`card`, `key`, `value`: holdsRecordCode); never an error's `code` beside its
  * `message` (isErrorCode).
  */
 function redacts(parent: string | undefined, key: string, item: unknown, record: Record<string, unknown>): boolean {
   if (item === null || item === undefined) return false;
   if (isErrorCode(key, item, record)) return false;
-  return isCodeFieldIn(parent, key) || isBareVoucherCode(key, item) || (holdsRecordCode(key, item) && isVoucherRecord(record, parent));
+  return (
+    isCodeFieldIn(parent, key) ||
+    isBareVoucherCode(key, item) ||
+    pairCodeName(record, key) !== undefined ||
+    (holdsRecordCode(key, item) && isVoucherRecord(record, parent))
+  );
 }
 
 export const REDACTED = '[redacted]';

@@ -25,6 +25,7 @@ import {
   isSecretField,
   isSecretValue,
   isVoucherRecord,
+  pairCodeName,
 } from './mask.js';
 import { rememberCode, rememberSecret, seenIn } from './seen.js';
 
@@ -111,7 +112,8 @@ export function rememberShown(value: unknown, depth = 0, identified = false, par
     const v = record[k];
     if (holdsCode(k, v)) {
       if (!isErrorCode(k, v, record) && !(identified && (k === 'code' || k === 'codes'))) everyScalar(v, rememberCode);
-    } else if (holdsRecordCode(k, v) && isVoucherRecord(record, parent)) rememberCode(v);
+    } else if (pairCodeName(record, k) !== undefined) everyScalar(v, rememberCode);
+    else if (holdsRecordCode(k, v) && isVoucherRecord(record, parent)) rememberCode(v);
     else if (isSecretField(k) || isSecretValue(v)) everyScalar(v, rememberSecret);
     else if (isRecord(v)) {
       for (const c in v) if (Object.hasOwn(v, c) && holdsCode(`${k}_${c}`, v[c])) everyScalar(v[c], rememberCode);

@@ -1,7 +1,8 @@
 /**
  * Codes and secrets stay masked in every output, also in answers of a shape this CLI does
  * not know: a real server may name a voucher code `redemption_code` or `card_number`, and a
- * webhook secret `secret`. Fields are recognised by name, at any depth.
+ * webhook secret `secret`. Fields are recognised by name, at any depth, and so is the value
+ * of a key/value pair that names a code (`{"k": "code", "v": "X7K2…"}`).
  */
 import { isRecord } from '../is-record.js';
 import { maskCode, maskSecret } from './format.js';
@@ -129,6 +130,26 @@ export function isBareVoucherCode(key: string, v: unknown): boolean {
 /** Whether `v` under `key` holds a code: a code's name, unless the value is an amount (isAmountValue). */
 export function holdsCode(key: string, v: unknown): boolean {
   return isBareVoucherCode(key, v) || (isCodeField(key) && !isAmountValue(key, v));
+}
+
+/** The fields of a key/value pair that name it (`k`, `name`) and that hold its value (`v`, `value`): see pairCodeName. */
+const PAIR_NAMES = ['k', 'key', 'name', 'field', 'label', 'attribute', 'attr', 'property', 'type'];
+const PAIR_VALUES = new Set(['v', 'value', 'val', 'data', 'text', 'content']);
+
+/**
+ * The name a key/value pair gives the value under `key` (`{"k": "code", "v": "X7K2…"}`,
+ * `{"name": "pin", "value": "1234"}`) when that name is a code's or a pin's (holdsCode): a
+ * server's list of attributes may carry a voucher's code so. Undefined for any other field,
+ * and for a pair that names something else (`{"k": "colour", "v": "blue"}`).
+ */
+export function pairCodeName(record: Record<string, unknown>, key: string): string | undefined {
+  if (!PAIR_VALUES.has(key)) return undefined;
+  const v = record[key];
+  for (const k of PAIR_NAMES) {
+    const name = record[k];
+    if (typeof name === 'string' && name !== '' && holdsCode(name, v)) return name;
+  }
+  return undefined;
 }
 
 /** Names that, in a voucher record, can only be its code: they mean something else elsewhere. */
@@ -313,15 +334,17 @@ function maskCodesUnder(value: unknown, parent: string | undefined, vouchers: bo
       // Whatever a code's field holds is the code: a string, `{value, type}`, a list of them.
       holdsCode(k, v) && !isErrorCode(k, v, siblings)
         ? maskEvery(v, isPinField(k))
-        : listsVoucherCodes(k, v)
-          ? v.map((x) => (isBareVoucherCode('voucher', x) ? maskScalar(x, false) : maskCodesUnder(x, k, vouchers)))
-          : holdsRecordCode(k, v) && (vouchers || isVoucherRecord(siblings, held))
-            ? maskScalar(v, false)
-            : isCodeHolder(k) && v !== null && typeof v === 'object'
-              ? maskEvery(v)
-              : isRecord(v) && Object.keys(v).some((c) => isCodeField(`${k}_${c}`))
-                ? maskCodesUnder(maskCompound(k, v), k, vouchers)
-                : KEEP,
+        : pairCodeName(siblings, k) !== undefined
+          ? maskEvery(v, isPinField(pairCodeName(siblings, k)!))
+          : listsVoucherCodes(k, v)
+            ? v.map((x) => (isBareVoucherCode('voucher', x) ? maskScalar(x, false) : maskCodesUnder(x, k, vouchers)))
+            : holdsRecordCode(k, v) && (vouchers || isVoucherRecord(siblings, held))
+              ? maskScalar(v, false)
+              : isCodeHolder(k) && v !== null && typeof v === 'object'
+                ? maskEvery(v)
+                : isRecord(v) && Object.keys(v).some((c) => isCodeField(`${k}_${c}`))
+                  ? maskCodesUnder(maskCompound(k, v), k, vouchers)
+                  : KEEP,
     0,
     parent,
   );
@@ -372,8 +395,8 @@ export function maskSecrets<T>(value: T): T {
 interface Sought {
   /** A value that is one whatever its field (a `whsec_…` secret). */
   scalar?: (v: unknown) => boolean;
-  /** A field that is one, or holds one, by its name and value. */
-  field: (key: string, v: unknown) => boolean;
+  /** A field that is one, or holds one, by its name and value (and the record it is in: a key/value pair). */
+  field: (key: string, v: unknown, record: Record<string, unknown>) => boolean;
   /** A field named as one once joined to its parent's name (`card_number`, `signature_key`). */
   joined: (name: string) => boolean;
 }
@@ -386,7 +409,7 @@ function mayHold(value: unknown, sought: Sought, depth = 0): boolean {
   const record = value as Record<string, unknown>;
   for (const k of Object.keys(record)) {
     const v = record[k];
-    if (sought.field(k, v)) return true;
+    if (sought.field(k, v, record)) return true;
     if (v !== null && typeof v === 'object') {
       if (!Array.isArray(v) && Object.keys(v).some((c) => sought.joined(`${k}_${c}`))) return true;
       if (mayHold(v, sought, depth + 1)) return true;
@@ -404,12 +427,13 @@ export function listRowMasked<T>(row: T): T {
 
 /**
  * What maskCodes masks: a field named as a code (or a bare voucher, or a name that in a
- * voucher record is its code), an object about redeeming one, a field named as one once
- * joined to its parent's name.
+ * voucher record is its code), the value of a key/value pair naming a code, an object about
+ * redeeming one, a field named as one once joined to its parent's name.
  */
 const CODES: Sought = {
-  field: (k, v) =>
+  field: (k, v, record) =>
     isCodeField(k) ||
+    pairCodeName(record, k) !== undefined ||
     isBareVoucher(k) ||
     isVoucherOnlyName(k) ||
     listsVoucherCodes(k, v) ||
