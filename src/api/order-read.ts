@@ -4,6 +4,7 @@
  * order_id, status, total_amount, currency, fulfilled_from and vouchers, and leaves every
  * other name open. Read forgivingly:
  * - ids under `order_id` (else `id`); a status under `status` (else `state`);
+ * - vouchers listed as records, or each as its code alone (`["X7K2-…"]`, voucherEntries);
  * - a voucher's code and pin under any name that says so (`redemption_code`, `card_number`,
  *   `pin_code`, …), as text (`{"value": "…"}` is its value, see codeText); a voucher listed without a status counts as issued (isIssued: the
  *   document calls the listed vouchers "allocated");
@@ -15,7 +16,7 @@
  * Fields the server does not send are left empty (null, [] or ''), never made up.
  */
 import type { Order, OrderCodes, OrderVoucher, TimelineEntry, VoucherCode } from '../contract/orders.js';
-import { holdsRecordCode } from '../core/output/mask.js';
+import { holdsRecordCode, isBareVoucherCode } from '../core/output/mask.js';
 import { codeFields, findCode, findPin } from '../core/output/code-fields.js';
 import { isRecord } from '../core/is-record.js';
 import { unreadRows } from '../core/http/unread.js';
@@ -178,7 +179,7 @@ export function readOrder(body: unknown, knownId?: string): Order {
     fulfilled_from: (text(...under(o, 'fulfilled_from')) ?? null) as Order['fulfilled_from'],
     created_at: text(...under(o, 'created_at')) ?? '',
     updated_at: text(...under(o, 'updated_at')) ?? '',
-    vouchers: list(o.vouchers).map(readVoucher),
+    vouchers: voucherEntries(o.vouchers).map(readVoucher),
     timeline: readTimeline(o),
   };
   if (isRecord(body)) SENT.set(order, body);
@@ -242,6 +243,25 @@ export function readCodes(body: unknown, orderId: string): OrderCodes {
 /** The entries of a code list that are codes: a code listed on its own (a bare list of strings) is a voucher with only its code. */
 const codeRows = (entries: unknown[]): Rec[] =>
   entries.flatMap((x) => (isRecord(x) ? [x] : typeof x === 'string' && x !== '' ? [{ code: x }] : []));
+
+/**
+ * An order's `vouchers` as voucher entries: its records, and each voucher listed as a string
+ * on its own (`"vouchers": ["X7K2-…"]`) as a voucher with only its code, as the secure code
+ * endpoint's bare list is read (codeRows); one listed by its id (`vch_…`) as a voucher with
+ * only its id. Amounts and anything else are no voucher.
+ */
+export function voucherEntries(v: unknown): Rec[] {
+  if (!Array.isArray(v)) return [];
+  return v.flatMap((x) =>
+    isRecord(x)
+      ? [x]
+      : !isBareVoucherCode('voucher', x)
+        ? []
+        : /^vch_/.test(String(x))
+          ? [{ voucher_id: String(x) }]
+          : [{ code: String(x) }],
+  );
+}
 
 /**
  * The code entries of the secure endpoint's answer as the server sent them, one for each

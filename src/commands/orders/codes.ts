@@ -10,7 +10,7 @@
  */
 import { formatExpiry } from '../../core/output/format.js';
 import { NotOfferedError } from '../../api/not-offered.js';
-import { moreCodes, voucherCode } from '../../api/order-read.js';
+import { moreCodes, voucherCode, voucherEntries } from '../../api/order-read.js';
 import { getOrder, getOrderCodes, isFinalStatus } from '../../api/orders.js';
 import type { OrderCodes, VoucherCode } from '../../contract/orders.js';
 import { canonicalStatus, isOpenStatus } from '../../contract/order-values.js';
@@ -126,11 +126,9 @@ async function codesOf(
         `This server does not offer the secure code endpoint (GET /orders/{id}/vouchers): the codes come from the order itself (GET /orders/${orderId})${res.traceId ? ` · trace ${res.traceId}` : ''}`,
       );
     }
-    // The server's own voucher entries that carry a code, as it sent them (for --json).
+    // The server's own voucher entries that carry a code, as it sent them (a code listed on its own as `{"code": …}`), for --json.
     const sent = res.received !== null && typeof res.received === 'object' ? (res.received as { vouchers?: unknown }).vouchers : undefined;
-    const received = Array.isArray(sent)
-      ? sent.filter((v) => v !== null && typeof v === 'object' && findCode(v as Record<string, unknown>) !== undefined)
-      : undefined;
+    const received = Array.isArray(sent) ? voucherEntries(sent).filter((v) => findCode(v) !== undefined) : undefined;
     return { data: { order_id: res.data.order_id, data: withCode.map(voucherCode) }, traceId: res.traceId, foreign: true, received };
   }
 }
