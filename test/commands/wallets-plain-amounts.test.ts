@@ -82,6 +82,31 @@ describe('wallets as a plain amount per currency', () => {
     expect(posts()).toBe(before);
   });
 
+  it('wallets two levels down ({"result": {"wallets": {…}}}) are read, and a bulk file they cannot pay is refused before any order', async () => {
+    wallets = { result: { wallets: { USD: { available: 5, reserved: 0 } } } };
+    const list = await runCli(['wallets', 'list'], { env });
+    expect(list.code, list.stderr).toBe(0);
+    expect(list.stdout).toBe('USD\t5.00 USD\t0.00 USD\t\n');
+    expect(list.stderr).toContain('the list is an object keyed by currency under "result.wallets", not {"data": [...]}');
+    const file = join(tempConfigDir(), 'rows.csv');
+    writeFileSync(file, 'product_id,denomination,quantity,reference\nsku-1,10,1,r2\n');
+    const before = posts();
+    const r = await runCli(['orders', 'create', '--from', file, '--yes'], { env });
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toContain(
+      'the batch costs more than the wallet holds: 10.00 USD needed, the wallet holds 5.00 USD; nothing was ordered',
+    );
+    expect(r.stderr).not.toContain('a shape this version does not read');
+    expect(posts()).toBe(before);
+  });
+
+  it('a wallet that names its currency is one row: the maps it holds are not taken for wallets', async () => {
+    wallets = { wallet: { currency: 'USD', available: 7, limits: { EUR: 1 } } };
+    const r = await runCli(['wallets', 'list', '--json'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).not.toContain('"currency": "EUR"');
+  });
+
   it("certify's ledger baseline records the balance", async () => {
     wallets = { USD: '250.00' };
     const run = await runChecks(LEDGER_CHECKS, {

@@ -4,12 +4,13 @@
  * "EUR": {…}}`, or a plain amount per currency (`{"USD": 100, "EUR": "5.00"}`). Every key a
  * currency code, every value a record or an amount (a number or a numeric string). Read as
  * one row per key, the key as the row's `currency` unless its record names one; a plain
- * amount as the row's field the route names (the wallets' `available`). Such a map one level
- * down, as the one field of the body that holds one (`{"balances": {"USD": 100}}`), is read
- * the same way, as a list under another key is.
+ * amount as the row's field the route names (the wallets' `available`). Such a map inside a
+ * wrapper (`{"balances": {"USD": 100}}`, `{"result": {"wallets": {…}}}`) is found as a single
+ * resource is found in one (wrapped-record.ts), and read the same way.
  */
 import { amountValue } from '../../contract/money-format.js';
 import { isRecord } from '../is-record.js';
+import { unwrapRecord } from './wrapped-record.js';
 
 type Row = Record<string, unknown>;
 
@@ -25,24 +26,34 @@ export interface ByCurrency {
 /** A key that is a currency code: a map of such keys is one row each (readByCurrency), never a list's wrapper. */
 export const CURRENCY_KEY = /^[A-Za-z]{3}$/;
 
-/** The rows of `body` when it is a map by currency (see above); undefined otherwise. `amount`: the field a plain amount is read as. */
-export function readByCurrency(body: unknown, amount: string, depth = 0): ByCurrency | undefined {
-  if (!isRecord(body)) return undefined;
+/** The rows of `body` when it is itself a map by currency (see above). */
+function mapRows(body: Record<string, unknown>, amount: string): ByCurrency | undefined {
   const entries = Object.entries(body);
-  if (entries.length > 0 && entries.every(([k, v]) => CURRENCY_KEY.test(k) && (isRecord(v) || amountValue(v) !== undefined))) {
-    let plain = 0;
-    const rows = entries.map(([currency, v]): Row => {
-      if (isRecord(v)) return { currency, ...v };
-      plain += 1;
-      return { currency, [amount]: v };
-    });
-    return { rows, plain };
-  }
-  // A body that names its currency is one row, whatever maps it holds (limits by currency).
-  if (depth > 0 || 'currency' in body) return undefined;
-  const inner = entries.flatMap(([k, v]) => {
-    const read = readByCurrency(v, amount, depth + 1);
-    return read ? [{ ...read, key: k }] : [];
+  if (entries.length === 0 || !entries.every(([k, v]) => CURRENCY_KEY.test(k) && (isRecord(v) || amountValue(v) !== undefined)))
+    return undefined;
+  let plain = 0;
+  const rows = entries.map(([currency, v]): Row => {
+    if (isRecord(v)) return { currency, ...v };
+    plain += 1;
+    return { currency, [amount]: v };
   });
-  return inner.length === 1 ? inner[0] : undefined;
+  return { rows, plain };
+}
+
+/**
+ * The rows of `body` when it is a map by currency, or holds one inside a wrapper as a single
+ * resource is found in one (wrapped-record.ts: `{"balances": {…}}`, `{"result": {"wallets":
+ * {…}}}`); undefined otherwise. A record that names its currency is one row, whatever maps it
+ * holds (limits by currency): never looked into. `amount`: the field a plain amount is read as.
+ */
+export function readByCurrency(body: unknown, amount: string): ByCurrency | undefined {
+  if (!isRecord(body)) return undefined;
+  const own = mapRows(body, amount);
+  if (own) return own;
+  const found = unwrapRecord(body, (r) => 'currency' in r || mapRows(r, amount) !== undefined);
+  if (!found) return undefined;
+  let map: unknown = body;
+  for (const k of found.key.split('.')) map = (map as Record<string, unknown>)[k];
+  const read = isRecord(map) ? mapRows(map, amount) : undefined;
+  return read && { ...read, key: found.key };
 }
