@@ -28,8 +28,8 @@ export interface Route {
   /** Answers a list (`{"data":[…],"has_more","next_cursor"}` in the decisions file). */
   list?: boolean;
   /**
-   * Answers one resource, whose id is this field: a server that wraps it (`{"data": {…}}`,
-   * `{"order": {…}}`) is read from inside the wrapper.
+   * Answers one resource, whose id is this field (a daily report's is its `date`): a server
+   * that wraps it (`{"data": {…}}`, `{"order": {…}}`) is read from inside the wrapper.
    */
   record?: string;
   /**
@@ -251,6 +251,7 @@ export const ROUTES = [
     idempotency: 'none',
     extension: false,
     planned: true,
+    record: 'date',
   },
 ] as const satisfies readonly Route[];
 

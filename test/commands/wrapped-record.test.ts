@@ -24,6 +24,8 @@ const order = (id: string, status: string, withCode = false) => ({
       : [],
 });
 
+const RECON_SUMMARY = { orders_total: 12, vouchers_allocated: 30, matched: 29, drifted: 1, unmatched: 0 };
+
 let server: LoopbackServer;
 let env: Record<string, string>;
 const cli = (argv: string[]): Promise<CliResult> => runCli(argv, { env, overrides: { clock: quickClock() } });
@@ -43,6 +45,13 @@ beforeAll(async () => {
       return sendJson(res, 200, { data: order('ord_981234', 'DELIVERED', true) }, h);
     if (req.method === 'GET' && path === '/api/v1/wallets')
       return sendJson(res, 200, { data: [{ currency: 'USD', available: 1000, reserved: 0, updated_at: '2026-01-01T00:00:00Z' }] }, h);
+    if (req.method === 'GET' && path === '/api/v1/reconciliation/2026-11-21')
+      return sendJson(
+        res,
+        200,
+        { data: { date: '2026-11-21', summary: RECON_SUMMARY, drifts: [], generated_at: '2026-11-22T01:00:00Z' } },
+        h,
+      );
     if (req.method === 'GET' && path === '/api/v1/products/A')
       return sendJson(res, 200, { data: { product_id: 'A', name: 'Alpha', currency: 'USD', denominations: [25, 50] } }, h);
     res.writeHead(404, h);
@@ -114,5 +123,17 @@ describe('a single resource wrapped in one key is read from inside', () => {
     expect(r.stdout).not.toMatch(/^data\t/m);
     expect(r.stderr).toContain('the product is under "data"');
     expect(r.stderr).not.toContain('product_id: missing');
+  });
+
+  it('reconciliation get shows the report inside {"data": {…}}, the wrapper named in the warning', async () => {
+    const r = await cli(['reconciliation', 'get', '2026-11-21']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toMatch(/^date\t2026-11-21$/m);
+    expect(r.stdout).toMatch(/^matched\t29$/m);
+    expect(r.stdout).not.toMatch(/^data\t/m);
+    expect(r.stderr).toContain('the answer is under "data", not at the top of the body');
+    expect(r.stderr).not.toContain('summary: missing');
+    const json = await cli(['reconciliation', 'get', '2026-11-21', '--json']);
+    expect(JSON.parse(json.stdout)).toMatchObject({ date: '2026-11-21', summary: RECON_SUMMARY });
   });
 });

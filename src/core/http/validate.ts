@@ -314,7 +314,9 @@ export function validateResponse(t: ValidationTarget): Validated {
   const wrapped = record ? unwrapRecord(t.data, hasIdField(record)) : undefined;
   if (wrapped) {
     data = wrapped.record;
-    shapeIssues.push(`the ${record!.replace(/_id$/, '')} is under "${wrapped.key}", not at the top of the body`);
+    // Named by its id field (`order_id`: the order); one named otherwise (a report by its `date`) is the answer.
+    const what = record!.endsWith('_id') ? record!.slice(0, -3) : 'answer';
+    shapeIssues.push(`the ${what} is under "${wrapped.key}", not at the top of the body`);
   }
   if (isList) {
     const read = readList(t.data);
