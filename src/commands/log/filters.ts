@@ -35,17 +35,24 @@ function listOf(flag: string, value: string, example: string): string[] {
 /**
  * A trace ID as the server sent it: the document fixes no format (ours are 32 hex digits; a
  * server may send a UUID, `Root=1-…`, an id of its own), so any text is one, compared in
- * either case, whole or by its first 8 characters or more.
+ * either case, whole or by its first 8 characters or more, or cut as a narrow terminal shows
+ * it (`…a4000000000024`, `Root=1-…0024`: what precedes the ellipsis begins it, what follows
+ * ends it, 8 characters or more in all).
  */
 function traceFilter(value: string): Predicate {
   const id = value.trim().toLowerCase();
-  if (id.length < MIN_TRACE_PREFIX || /[\u0000-\u001f\u007f]/.test(id)) {
+  const cut = /^(.*?)(?:\u2026|\.\.\.)(.*)$/.exec(id);
+  const [head, tail] = cut ? [cut[1]!, cut[2]!] : [id, ''];
+  if (head.length + tail.length < MIN_TRACE_PREFIX || /[\u0000-\u001f\u007f]/.test(id)) {
     throw new UsageError(
       `--trace ${JSON.stringify(value)} is not a trace ID`,
       `give the trace ID as the error showed it, or its first ${MIN_TRACE_PREFIX} characters or more, e.g. --trace 4bf92f35`,
     );
   }
-  return (e) => e.trace_id !== null && e.trace_id.toLowerCase().startsWith(id);
+  return (e) => {
+    const t = e.trace_id?.toLowerCase();
+    return t !== undefined && t.length >= head.length + tail.length && t.startsWith(head) && t.endsWith(tail);
+  };
 }
 
 /**

@@ -69,7 +69,8 @@ Filters combine (every one given must match) and apply before --limit. The log h
 method and path, not the command that made a request: --method POST --path /orders finds
 what \`orders create\` sent. --trace takes an ID in whatever format the server gave it (32 hex
 digits from our sandbox, a UUID, Root=1-…), in either case, whole or as support may quote
-it, shortened to its first 8 characters or more; a prefix that fits several trace IDs is
+it, shortened to its first 8 characters or more, or cut as a narrow terminal shows it
+(…a4000000000024: an ellipsis, then its end); a part that fits several trace IDs is
 refused (exit 2), and one no logged request has is said on stderr with the log file
 searched (exit 4).
 

@@ -42,26 +42,29 @@ export function waitTimeoutFlag(
   return { text: globalTimeout, flag: '--timeout' };
 }
 
-/** A cut trace ID keeps at least its first 8 hex digits: what `vouchers log --trace` finds a request by. */
-const TRACE_MIN = 'trace '.length + 8 + 1;
+/** The characters of a trace ID a cut one keeps at least, after its ellipsis: what `vouchers log --trace` finds a request by. */
+const TRACE_KEPT = 8;
 
 /**
  * The line of a status seen, fitted to the terminal stderr is (less the two cells the
  * spinner puts before a line it keeps): the order id goes first (the spinner and the line
- * above name it), then the time keeps only its clock, then the trace ID is cut at its end,
- * its first 8 hex digits kept; piped, the line is whole. Read for each line: a resized
+ * above name it), then the time keeps only its clock, then the trace ID is cut in its
+ * middle, an ellipsis and at least its last 8 characters kept: its start is the same in
+ * every ID of some servers (`Root=1-…`), its end tells them apart, and `vouchers log
+ * --trace` finds it as shown. Piped, the line is whole. Read for each line: a resized
  * terminal gets lines of its new width.
  */
 function statusLine(io: IO, time: number, orderId: string, status: string, traceId: string | undefined): string {
   const when = formatTime(new Date(time).toISOString());
+  const ascii = asciiOnly(io);
   const pieces: LinePiece[] = [
     { text: when, short: when.slice(11) },
     { text: orderId, drop: 1 },
     { text: status },
-    ...(traceId ? [{ text: `trace ${traceId}`, cut: 'end' as const, min: TRACE_MIN }] : []),
+    ...(traceId ? [{ text: 'trace' }, { text: traceId, join: ' ', cut: 'id' as const, min: (ascii ? 3 : 1) + TRACE_KEPT }] : []),
   ];
   const columns = io.stderrIsTTY ? ((io.stderr as { columns?: number }).columns || io.columns) - 2 : undefined;
-  return fitLine(pieces, columns, asciiOnly(io));
+  return fitLine(pieces, columns, ascii);
 }
 
 export interface FollowOnTerminalOptions {
