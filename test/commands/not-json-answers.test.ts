@@ -46,7 +46,11 @@ describe('a 2xx whose body is not JSON', () => {
       const r = await runCli([...argv, '--json'], { env });
       expect(r.code, r.stderr).toBe(0);
       expect(r.stdout).toBe('null\n');
-      const warning = (JSON.parse(r.stderr.trim().split('\n').pop()!) as { warning: { code: string; message: string } }).warning;
+      const lines = r.stderr
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { warning?: { code: string; message: string } });
+      const warning = lines.find((l) => l.warning)!.warning!;
       expect(warning.code).toBe('CONTRACT_DRIFT');
       expect(warning.message).toMatch(/a body that is not JSON|an empty body/);
       expect(warning.message).toContain(`nothing could be read from it (see it as sent with: vouchers api --raw ${request})`);

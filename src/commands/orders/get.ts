@@ -2,6 +2,7 @@
 import { getOrder } from '../../api/orders.js';
 import { err } from '../../core/io/io.js';
 import { resolveOutput } from '../../core/output/options.js';
+import { printedNoBody } from '../../core/output/print.js';
 import type { Factory } from '../../core/run/factory.js';
 import { maskedCodesLine } from './hint.js';
 import type { GetFlags } from './index.js';
@@ -16,6 +17,7 @@ export async function run(f: Factory, id: string, flags: GetFlags): Promise<void
   if (await checkOrderFields(f.io, settings)) return;
   const client = await f.client();
   const res = await getOrder(client, orderId, { signal: f.io.signal });
+  if (await printedNoBody(f.io, settings, res, `GET /orders/${orderId}`)) return;
   await printOrder(f.io, res.data, settings, { reveal: false, full: true, received: res.received });
   if (f.io.stderrIsTTY && res.data.vouchers.length > 0 && !settings.fields) {
     err(f.io, maskedCodesLine(f.globals(), orderId));

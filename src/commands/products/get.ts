@@ -4,7 +4,7 @@ import type { ProductDetail } from '../../contract/catalog.js';
 import { UsageError } from '../../core/errors/index.js';
 import { styleStatus } from '../../core/output/format.js';
 import { fitsLayout } from '../../core/output/generic.js';
-import { handleFieldsFlag, printRecord, type RecordField } from '../../core/output/print.js';
+import { handleFieldsFlag, printedNoBody, printRecord, type RecordField } from '../../core/output/print.js';
 import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import { describeExpiry, listText } from './expiry.js';
@@ -82,6 +82,7 @@ export async function run(f: Factory, productId: string, options: ProductsGetOpt
   if (await handleFieldsFlag(f.io, settings, FIELDS, { open: true })) return;
   const client = await f.client();
   const res = await getProduct(client, productId.trim(), { signal: f.io.signal });
+  if (await printedNoBody(f.io, settings, res, `GET /products/${productId.trim()}`)) return;
   const required = ['product_id', 'name', 'currency', 'denominations'];
   await printRecord(f.io, res.data, fitsLayout(res.data, required) ? fieldsOf(res.data) : [], settings, { required });
 }

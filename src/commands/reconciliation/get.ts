@@ -4,7 +4,7 @@ import type { Drift } from '../../contract/reconciliation.js';
 import { UsageError } from '../../core/errors/index.js';
 import { out } from '../../core/io/io.js';
 import { formatTime, styleStatus } from '../../core/output/format.js';
-import { handleFieldsFlag, printList, printRecord, type Column } from '../../core/output/print.js';
+import { handleFieldsFlag, printedNoBody, printList, printRecord, type Column } from '../../core/output/print.js';
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import type { ReconciliationGetOptions } from './index.js';
@@ -67,6 +67,7 @@ export async function run(f: Factory, dateText: string, options: ReconciliationG
   noticeFor(f, 'EXPERIMENTAL', EXPERIMENTAL_NOTE);
   const client = await f.client();
   const res = await getReconciliation(client, date, { signal: f.io.signal });
+  if (await printedNoBody(f.io, settings, res, `GET /reconciliation/${date}`)) return;
   // The contract may change: any 2xx body is read, whatever its shape (none at all, a
   // summary that is null or named otherwise); only what is there is shown.
   // A drift's two vouchers (our_allocation, vendor_record) unless they are ids, and

@@ -6,7 +6,7 @@ import { ENV } from '../../core/config/types.js';
 import { redactUrl } from '../../core/config/base-url.js';
 import { formatTime } from '../../core/output/format.js';
 import { maskCodes, maskSecrets } from '../../core/output/mask.js';
-import { handleFieldsFlag, printJson, printRecord, type RecordField } from '../../core/output/print.js';
+import { handleFieldsFlag, printedNoBody, printJson, printRecord, type RecordField } from '../../core/output/print.js';
 import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import type { WebhooksShowOptions } from './index.js';
@@ -41,6 +41,7 @@ export async function run(f: Factory, options: WebhooksShowOptions): Promise<voi
   if (await handleFieldsFlag(f.io, settings, FIELDS, { open: true })) return;
   const client = await f.client();
   const res = await getWebhook(client, { signal: f.io.signal });
+  if (await printedNoBody(f.io, settings, res, 'GET /webhooks')) return;
   // The server never returns the secret here; drop it defensively all the same (under any
   // name registration reads it from: takeSecret), and mask any other field named like one.
   // A server's own shape: the one endpoint of a list or a wrapper ({"webhook": {…}}) is read as it.
