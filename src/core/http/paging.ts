@@ -41,19 +41,25 @@ export interface Paging {
 const FLAGS = ['has_more', 'hasMore', 'has_next', 'has_next_page', 'hasNextPage'];
 const CURSORS = ['next_cursor', 'nextCursor', 'next', 'next_page_token', 'nextPageToken', 'next_token'];
 const HOLDERS = ['pagination', 'meta', 'paging', 'page_info', 'pageInfo', 'links', '_links'];
+/** Wrappers around a wrapper a list is looked for in (listWrapper). */
+const MAX_WRAPPERS = 3;
 
 /**
- * The field of a list's answer that wraps the list one level down (`{"data": {"products":
- * […]}}`, `{"result": {"orders": […], "meta": {…}}}`): `data`, else the one object of the
- * body that holds exactly one list, a paging holder or a currency's record (by-currency.ts)
- * aside. Undefined when the body holds a list itself, or no single wrapper is found (two
- * candidates are never guessed between).
+ * The field of a list's answer that wraps the list (`{"data": {"products": […]}}`,
+ * `{"result": {"orders": […], "meta": {…}}}`): `data`, else the one object of the body that
+ * holds exactly one list, a paging holder or a currency's record (by-currency.ts) aside; or
+ * that holds such a wrapper itself (`{"response": {"result": {"transactions": […]}}}`), a
+ * few levels down at most. Undefined when the body holds a list itself, or no single wrapper
+ * is found (two candidates are never guessed between).
  */
-export function listWrapper(body: Rec): string | undefined {
+export function listWrapper(body: Rec, depth = 0): string | undefined {
   if (Object.values(body).some(Array.isArray)) return undefined;
   const holdsOneList = (k: string) => {
     const inner = body[k];
-    return isRecord(inner) && Object.values(inner).filter(Array.isArray).length === 1;
+    return (
+      isRecord(inner) &&
+      (Object.values(inner).filter(Array.isArray).length === 1 || (depth < MAX_WRAPPERS && listWrapper(inner, depth + 1) !== undefined))
+    );
   };
   if (holdsOneList('data')) return 'data';
   const found = Object.keys(body).filter((k) => !HOLDERS.includes(k) && !CURRENCY_KEY.test(k) && holdsOneList(k));
@@ -172,13 +178,14 @@ export function pagingOf(body: unknown, headers: Record<string, string> = {}, at
   }
   const holders: [string, Rec][] = [['', body]];
   for (const h of HOLDERS) if (isRecord(body[h])) holders.push([`${h}.`, body[h]]);
-  // The list's wrapper, and the holders inside it (`{"data": {"items": […], "pagination": {…}}}`).
+  // The list's wrappers, and the holders inside each (`{"data": {"items": […], "pagination": {…}}}`).
   const wrapper = listWrapper(body);
   if (isRecord(body.data) && wrapper !== 'data') holders.push(['data.', body.data]);
-  if (wrapper !== undefined) {
-    const inner = body[wrapper] as Rec;
-    holders.push([`${wrapper}.`, inner]);
-    for (const h of HOLDERS) if (isRecord(inner[h])) holders.push([`${wrapper}.${h}.`, inner[h]]);
+  for (let at = body, key = wrapper, path = ''; key !== undefined; key = listWrapper(at)) {
+    at = at[key] as Rec;
+    path += `${key}.`;
+    holders.push([path, at]);
+    for (const h of HOLDERS) if (isRecord(at[h])) holders.push([`${path}${h}.`, at[h]]);
   }
   let flag: boolean | undefined;
   let paginated = false;

@@ -189,15 +189,15 @@ export interface ValidationTarget {
 export function readList(body: unknown): { list: ListBody; read: ListRead } {
   if (Array.isArray(body)) return { list: { data: body, has_more: false, next_cursor: null }, read: { paginated: false, shape: 'array' } };
   if (!isRecord(body)) return { list: { data: [], has_more: false, next_cursor: null }, read: { paginated: false, shape: 'none' } };
-  // A list one level down (`{"data": {"products": […]}}`, `{"result": {"orders": […]}}`):
-  // read from there, the paging fields wherever they sit.
+  // A list inside a wrapper (`{"data": {"products": […]}}`, `{"result": {"orders": […]}}`,
+  // one in another): read from there, the paging fields wherever they sit.
   const wrapper = listWrapper(body);
   if (wrapper !== undefined) {
     const inner = body[wrapper] as Record<string, unknown>;
-    const list = Object.keys(inner).find((k) => Array.isArray(inner[k]))!;
     const beside = Object.fromEntries(Object.entries(body).filter(([k]) => k !== wrapper));
+    // Read from inside (a wrapper in it too), the paging fields wherever they sit.
     const read = readList({ ...inner, ...beside });
-    return { list: read.list, read: { ...read.read, shape: 'keyed', key: `${wrapper}.${list}` } };
+    return { list: read.list, read: { ...read.read, shape: 'keyed', key: `${wrapper}.${read.read.key ?? 'data'}` } };
   }
   let key: string | undefined;
   if (Array.isArray(body.data)) key = 'data';

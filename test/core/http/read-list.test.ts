@@ -22,6 +22,20 @@ describe('readList: lists in the shapes a server may send', () => {
     expect(readList({ a: { rows: [1] }, b: { rows: [2] } }).read.shape).toBe('none');
   });
 
+  it('a list inside a wrapper inside another ({"response": {"result": {…}}}) is read from there, its paging followed', () => {
+    const read = readList({
+      response: { result: { transactions: [{ transaction_id: 'txn_1' }], pagination: { next_cursor: 'c2' } } },
+      request_id: 'r1',
+    });
+    expect(read.list).toMatchObject({ data: [{ transaction_id: 'txn_1' }], has_more: true, next_cursor: 'c2' });
+    expect(read.read).toMatchObject({ shape: 'keyed', key: 'response.result.transactions', paginated: true });
+    expect(readList({ response: { data: { items: [1, 2] } } }).read).toMatchObject({ shape: 'keyed', key: 'response.data.items' });
+    expect(readList({ response: { data: [1, 2] } }).read).toMatchObject({ shape: 'keyed', key: 'response.data' });
+    // Two candidates a level down are still never guessed between; a single record stays one.
+    expect(readList({ response: { a: { rows: [1] }, b: { rows: [2] } } }).read.shape).toBe('none');
+    expect(readList({ response: { result: { id: 'x' } } }).read.shape).toBe('none');
+  });
+
   it('otherNextPage: a Link rel="next" URL query, or page numbers; nothing on the last page', () => {
     expect(otherNextPage([], { link: '</api/v1/orders?after=a1&status=DELIVERED>; rel="next", </x>; rel="prev"' })).toEqual({
       query: { after: 'a1', status: 'DELIVERED' },
