@@ -89,11 +89,12 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
 
 /**
  * The server's trace ID of an answer: X-Trace-ID, the document's name, else the names other
- * services give it (Trace-Id, X-Request-Id, Request-Id, X-Correlation-Id), so that support
- * is quoted the ID the server logged rather than only the one this CLI sent.
+ * services give it (Trace-Id, X-Request-Id, Request-Id, X-Correlation-Id, AWS's
+ * X-Amzn-RequestId and X-Amzn-Trace-Id), so that support is quoted the ID the server logged
+ * rather than only the one this CLI sent.
  */
 export function serverTraceId(headers: Record<string, string>): string | undefined {
-  for (const name of ['x-trace-id', 'trace-id', 'x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid']) {
+  for (const name of ['x-trace-id', 'trace-id', 'x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid', 'x-amzn-trace-id']) {
     const v = headers[name];
     if (v !== undefined && v.trim() !== '') return v.trim();
   }

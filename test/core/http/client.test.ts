@@ -158,11 +158,15 @@ describe("the server's trace ID under the names other services give it", () => {
         ? { 'x-trace-id': 'the-trace', 'x-request-id': 'the-request' }
         : req.target.endsWith('/req')
           ? { 'x-request-id': 'req-123' }
-          : {};
+          : req.target.endsWith('/aws')
+            ? { 'x-amzn-trace-id': 'Root=1-6745a1b2-5f1c0d2e9a8b7c6d5e4f3a2b' }
+            : {};
       sendJson(res, 200, WALLETS, h);
     });
     expect((await client.request({ method: 'GET', path: '/wallets/both' })).traceId).toBe('the-trace');
     expect((await client.request({ method: 'GET', path: '/wallets/req' })).traceId).toBe('req-123');
+    // An AWS X-Ray trace header (a service behind API Gateway or a load balancer): what its support searches by.
+    expect((await client.request({ method: 'GET', path: '/wallets/aws' })).traceId).toBe('Root=1-6745a1b2-5f1c0d2e9a8b7c6d5e4f3a2b');
     expect((await client.request({ method: 'GET', path: '/wallets' })).traceId).toMatch(/^[0-9a-f]{32}$/);
   });
 });
