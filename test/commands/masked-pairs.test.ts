@@ -4,6 +4,9 @@
  * pin is masked like a code's field, in every output, unless --reveal; a pair naming anything
  * else is shown as it is.
  */
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
 import { cliEnvFor, sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
@@ -38,6 +41,11 @@ beforeAll(async () => {
     if (req.method === 'GET' && req.target.startsWith('/api/v1/products/A'))
       return sendJson(res, 200, { product_id: 'A', name: 'A', currency: 'USD', denominations: [10] });
     if (req.method === 'POST' && req.target === '/api/v1/orders') return sendJson(res, 201, ORDER);
+    if (req.method === 'GET' && req.target === '/api/v1/orders/ord_pairs/vouchers')
+      return sendJson(res, 200, {
+        order_id: 'ord_pairs',
+        data: [{ voucher_id: 'vch_1', product_id: 'A', denomination: 10, attributes: PAIRS }],
+      });
     res.writeHead(404);
     res.end();
   });
@@ -77,5 +85,20 @@ describe('a code in a key/value pair', () => {
     expect(JSON.stringify(value)).not.toMatch(/X7K2|99887766|ZZZZ/);
     expect(found).toEqual(['data.meta.0.v', 'data.meta.1.value', 'data.meta.2.value']);
     expect(value.data.meta[3]).toEqual({ k: 'colour', v: 'blue' });
+  });
+
+  it('orders codes reads the code and pin from the pairs: masked, in full with --reveal and in --codes-out', async () => {
+    const masked = await runCli(['orders', 'codes', 'ord_pairs'], { env });
+    expect(masked.code, masked.stderr).toBe(0);
+    expect(leaked(masked)).toEqual([]);
+    expect(masked.stdout).toMatch(/^vch_1\tA\t10\t.*ABCD/m);
+    const shown = await runCli(['orders', 'codes', 'ord_pairs', '--reveal'], { env });
+    expect(shown.code, shown.stderr).toBe(0);
+    expect(shown.stdout).toContain(CODE);
+    expect(shown.stdout).toContain(PIN);
+    const file = join(mkdtempSync(join(tmpdir(), 'codes-')), 'codes.csv');
+    const written = await runCli(['orders', 'codes', 'ord_pairs', '--codes-out', file], { env });
+    expect(written.code, written.stderr).toBe(0);
+    expect(readFileSync(file, 'utf8')).toContain(`,${CODE},${PIN}`);
   });
 });

@@ -5,7 +5,7 @@
  * is mask.ts's (by field name).
  */
 import { isRecord } from '../is-record.js';
-import { holdsCode, holdsRecordCode, isCodeField, isIdentified, isPinField, isVoucherOnlyName, snake } from './mask.js';
+import { holdsCode, holdsRecordCode, isCodeField, isIdentified, isPinField, isVoucherOnlyName, pairCodeName, snake } from './mask.js';
 
 type Field = { key: string; value: string };
 const usable = (v: unknown): v is string | number => (typeof v === 'string' || typeof v === 'number') && v !== '';
@@ -62,7 +62,27 @@ function findField(
     for (const [c, v] of Object.entries(inner))
       if (usable(v) && (is(`${k}_${c}`, v) || is(c, v))) offer({ key: `${k}.${c}`, value: String(v) }, `${k}_${c}`);
   }
-  return best;
+  return best ?? inPairs(record, is);
+}
+
+/**
+ * The first value a list of key/value pairs in `record` gives under a name `is` accepts
+ * (`"attributes": [{"name": "code", "value": "X7K2…"}]`, see pairCodeName), its key given as
+ * `attributes.0.value`: a voucher whose code is only there.
+ */
+function inPairs(record: Record<string, unknown>, is: (key: string, v: unknown) => boolean): Field | undefined {
+  for (const [k, list] of Object.entries(record)) {
+    if (!Array.isArray(list)) continue;
+    for (const [i, pair] of list.entries()) {
+      if (!isRecord(pair)) continue;
+      for (const [p, v] of Object.entries(pair)) {
+        const name = pairCodeName(pair, p);
+        const value = name === undefined || !is(name, v) ? undefined : codeText(v);
+        if (value !== undefined) return { key: `${k}.${i}.${p}`, value };
+      }
+    }
+  }
+  return undefined;
 }
 
 /**
