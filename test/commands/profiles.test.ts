@@ -346,6 +346,15 @@ describe('profiles list and show', () => {
     expect(JSON.parse(empty.stdout)).toEqual([]);
   });
 
+  it('with no profile, on a terminal, names both ways to get one: the local sandbox and your own API', async () => {
+    const r = await runCli(['profiles', 'list'], { configDir: tempConfigDir(), tty: true });
+    expect(r.code).toBe(0);
+    const said = r.stdout.replace(/\s+/g, ' ');
+    expect(said).toContain('No profiles yet.');
+    expect(said).toContain('vouchers sandbox start');
+    expect(said).toContain('vouchers profiles add NAME --base-url URL --api-key KEY');
+  });
+
   it('show: every setting with its source, secrets masked', async () => {
     const dir = await twoProfiles();
     const r = await runCli(['profiles', 'show'], { configDir: dir });

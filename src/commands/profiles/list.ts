@@ -52,6 +52,7 @@ export async function run(f: Factory, options: ProfilesListOptions): Promise<voi
     };
   });
   await printList(f.io, rows, COLUMNS, settings, {
-    empty: 'No profiles yet. Add one: vouchers profiles add NAME --base-url URL --api-key KEY',
+    empty:
+      'No profiles yet. To try every command against the local sandbox (it writes a "local" profile): vouchers sandbox start. For your own API: vouchers profiles add NAME --base-url URL --api-key KEY',
   });
 }
