@@ -208,6 +208,10 @@ describe('vouchers doctor', () => {
     expect(line(r.stdout, 'Authentication')).toMatch(
       /^✖ Authentication: rejected: HTTP 401 AUTHENTICATION_FAILED .* — fix: check the API key and secret/,
     );
+    // How to put new credentials in the profile, the secret from stdin (never in shell history).
+    expect(line(r.stdout, 'Authentication')).toContain(
+      'with new ones, vouchers profiles set sandbox api_key KEY and vouchers profiles set sandbox api_secret --stdin',
+    );
     expect(line(r.stdout, 'Request signing')).toMatch(/^! .*not checked/);
     expect(r.stderr).toContain('doctor found 1 problem: authentication');
     expect(seen).toHaveLength(1);

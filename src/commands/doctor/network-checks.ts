@@ -148,7 +148,11 @@ function credentialsFix(profile: ResolvedProfile): string {
       : profile.exists
         ? `check ${fromEnv.join(' and ')}, which this run used instead of the profile's (unset ${fromEnv.length > 1 ? 'them' : 'it'} to use the profile's; see ${show})`
         : `check ${fromEnv.join(' and ')}`;
-  return `${where}; keys can be revoked or rotated, ask for new ones if needed`;
+  // With new credentials from the provider, the commands that put them in the profile.
+  const replace = profile.exists
+    ? `; with new ones, vouchers profiles set ${profile.name} api_key KEY and vouchers profiles set ${profile.name} api_secret --stdin`
+    : '';
+  return `${where}; keys can be revoked or rotated, ask for new ones if needed${replace}`;
 }
 
 function authenticationCheck(profile: ResolvedProfile, a: Answer): CheckResult {
