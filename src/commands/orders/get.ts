@@ -2,7 +2,7 @@
 import { getOrder } from '../../api/orders.js';
 import { err } from '../../core/io/io.js';
 import { resolveOutput } from '../../core/output/options.js';
-import { printedNoBody } from '../../core/output/print.js';
+import { printedNoBody } from '../../core/output/no-body.js';
 import type { Factory } from '../../core/run/factory.js';
 import { maskedCodesLine } from './hint.js';
 import type { GetFlags } from './index.js';

@@ -17,7 +17,6 @@ import { jsonDocument, jsonLine } from './json-text.js';
 import { layoutTable } from './table-layout.js';
 import { isUnread } from '../http/unread.js';
 import { recordText } from './record.js';
-import { notice } from './notice.js';
 
 export { printRecord, type RecordField } from './record.js';
 
@@ -456,37 +455,4 @@ export async function printList<T>(
 /** Print any value as JSON on stdout (`--jmespath` applied). */
 export async function printJson(io: IO, value: unknown): Promise<void> {
   await out(io, jsonDocument(io, value, 2));
-}
-
-/**
- * A 2xx answer that holds nothing to show where one resource was asked for (an empty 200, a
- * 204, a body that is not JSON): said on stderr with its status and trace ID (`NO_BODY`),
- * `null` on stdout with JSON output, never an empty record. True when so: the caller shows
- * nothing more (exit 0, the request succeeded).
- */
-export async function printedNoBody(
-  io: IO,
-  settings: OutputSettings,
-  answer: { status: number; text: string; traceId: string | undefined },
-  request: string,
-): Promise<boolean> {
-  const what = answer.text.trim() === '' ? 'no body' : notJson(answer.text) ? 'a body that is not JSON' : undefined;
-  if (what === undefined) return false;
-  if (settings.format === 'json' || settings.format === 'ndjson') await printJson(io, null);
-  notice(
-    io,
-    settings,
-    'NO_BODY',
-    `The server answered ${request} with HTTP ${answer.status} and ${what}: nothing to show${answer.traceId ? ` · trace ${answer.traceId}` : ''}`,
-  );
-  return true;
-}
-
-function notJson(text: string): boolean {
-  try {
-    JSON.parse(text);
-    return false;
-  } catch {
-    return true;
-  }
 }
