@@ -42,3 +42,23 @@ describe('a list inside two wrappers', () => {
     expect(server.requests.filter((q) => q.target.includes('cursor=p2'))).toHaveLength(1);
   });
 });
+
+describe('page numbers inside two wrappers', () => {
+  let paged: LoopbackServer;
+  afterAll(async () => {
+    await paged?.close();
+  });
+
+  it('transactions list --all follows {"response": {"result": {…, "meta": {"page": 1, "pages": 2}}}} to page 2', async () => {
+    paged = await startLoopbackServer((req, res) => {
+      const second = req.target.includes('page=2');
+      sendJson(res, 200, {
+        response: { result: { transactions: second ? [tx(2)] : [tx(1)], meta: { page: second ? 2 : 1, pages: 2 } } },
+      });
+    });
+    const r = await runCli(['transactions', 'list', '--all', '--json'], { env: cliEnvFor(paged) });
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as { transaction_id: string }[]).map((t) => t.transaction_id)).toEqual(['txn_1', 'txn_2']);
+    expect(paged.requests.filter((q) => q.target.includes('page=2'))).toHaveLength(1);
+  });
+});

@@ -66,6 +66,17 @@ export function listWrapper(body: Rec, depth = 0): string | undefined {
   return found.length === 1 ? found[0] : undefined;
 }
 
+/** The wrappers a list sits in (listWrapper, followed down), outermost first, each with its dotted path (`response.result.`). */
+function wrappersOf(body: Rec): [string, Rec][] {
+  const chain: [string, Rec][] = [];
+  for (let at = body, key = listWrapper(body), path = ''; key !== undefined; key = listWrapper(at)) {
+    at = at[key] as Rec;
+    path += `${key}.`;
+    chain.push([path, at]);
+  }
+  return chain;
+}
+
 /**
  * Where the list was asked for, so that a next URL or path can be followed: `basePath`
  * is the base URL's path (`/api/v1`, '' at the root), `path` the list's path relative to it.
@@ -138,10 +149,8 @@ export function otherNextPage(body: unknown, headers: Record<string, string>, at
   const target = linked === undefined ? undefined : linkTarget(linked, at);
   if (target) return { ...target, via: 'the Link header' };
   if (!isRecord(body)) return undefined;
-  const wrapper = listWrapper(body);
-  const inner = wrapper === undefined ? undefined : (body[wrapper] as Rec);
-  // The page numbers in the body, or in the list's wrapper (`{"result": {"items": […], "meta": {"page": 1}}}`).
-  for (const at of inner === undefined ? [body] : [body, inner]) {
+  // The page numbers in the body, or in the list's wrappers (`{"result": {"items": […], "meta": {"page": 1}}}`).
+  for (const at of [body, ...wrappersOf(body).map(([, w]) => w)]) {
     const holder = isRecord(at.meta) ? at.meta : isRecord(at.pagination) ? at.pagination : at;
     const next = pageNumber(holder.next_page);
     if (next !== undefined) return { query: { page: String(next) }, via: 'page numbers' };
@@ -179,11 +188,8 @@ export function pagingOf(body: unknown, headers: Record<string, string> = {}, at
   const holders: [string, Rec][] = [['', body]];
   for (const h of HOLDERS) if (isRecord(body[h])) holders.push([`${h}.`, body[h]]);
   // The list's wrappers, and the holders inside each (`{"data": {"items": […], "pagination": {…}}}`).
-  const wrapper = listWrapper(body);
-  if (isRecord(body.data) && wrapper !== 'data') holders.push(['data.', body.data]);
-  for (let at = body, key = wrapper, path = ''; key !== undefined; key = listWrapper(at)) {
-    at = at[key] as Rec;
-    path += `${key}.`;
+  if (isRecord(body.data) && listWrapper(body) !== 'data') holders.push(['data.', body.data]);
+  for (const [path, at] of wrappersOf(body)) {
     holders.push([path, at]);
     for (const h of HOLDERS) if (isRecord(at[h])) holders.push([`${path}${h}.`, at[h]]);
   }
