@@ -51,6 +51,15 @@ export function saysRefunded(status: unknown): boolean {
   return s === 'REFUNDED' || s === 'REFUND';
 }
 
+/**
+ * Whether an order status says it ended without any voucher: CANCELLED or REFUNDED, or a
+ * failure word read as final (FAILED, REJECTED, DECLINED), in any spelling.
+ */
+export function endedUnfulfilled(status: unknown): boolean {
+  const known = canonicalStatus(status);
+  return known === 'CANCELLED' || known === 'REFUNDED';
+}
+
 /** Whether an order is still being worked on (PENDING or PROCESSING, in any spelling): its codes may yet come. */
 export function isOpenStatus(status: unknown): boolean {
   const known = canonicalStatus(status);

@@ -19,11 +19,17 @@ import {
   rowOutcome,
   type BatchState,
   type BulkRow,
+  type NotedRow,
   type ResultRecord,
 } from '../../core/journal/bulk.js';
 import { printJson, printList, printRecord, type Column } from '../../core/output/print.js';
 import type { OutputSettings } from '../../core/output/options.js';
 import { NOT_RESENT } from './bulk-runner.js';
+import { endedUnfulfilled } from '../../contract/order-values.js';
+import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
+
+/** The error code of a batch whose rows were answered without any voucher (exit 5), as a single order's. */
+export const NOT_FULFILLED = 'ORDER_NOT_FULFILLED';
 
 export interface CurrencyTotal {
   currency: string;
@@ -56,6 +62,12 @@ export interface BatchSummary {
    * orders exist (never sent again), and the run fails for the differences.
    */
   contract_mismatch: number;
+  /**
+   * Ordered rows answered without any voucher (CANCELLED, REFUNDED, FAILED…): their orders
+   * were placed and are never sent again; the run exits 5 for them once every row was sent.
+   */
+  not_fulfilled: number;
+  not_fulfilled_rows: NotedRow[];
   totals: CurrencyTotal[];
   journal: string;
   results_file: string | null;
@@ -87,10 +99,48 @@ export function summarize(state: BatchState, skipped: number, journal: string, r
     skipped,
     changed_since_ordered: state.changed,
     contract_mismatch: state.mismatched,
+    not_fulfilled: state.unfulfilled.length,
+    not_fulfilled_rows: byRow(state.unfulfilled),
     totals,
     journal,
     results_file: resultsFile,
   };
+}
+
+function byRow(rows: NotedRow[]): NotedRow[] {
+  return [...rows].sort((a, b) => a.row - b.row);
+}
+
+/** Rows named one by one in a summary's words; past this, a count (--json and --results hold each). */
+const NAMED_ROWS = 10;
+
+/** `line 3 (reference r-2, order ord_…, FAILED)`, for the first NAMED_ROWS rows, then how many more. */
+function nameRows(rows: NotedRow[], withStatus: boolean): string {
+  const named = rows.slice(0, NAMED_ROWS).map((r) => {
+    const parts = [
+      r.reference !== null ? `reference ${r.reference}` : 'no reference',
+      ...(r.order_id ? [`order ${r.order_id}`] : []),
+      ...(withStatus && r.status ? [r.status] : []),
+    ];
+    return `line ${r.row} (${parts.join(', ')})`;
+  });
+  const more = rows.length - named.length;
+  return named.join(', ') + (more > 0 ? ` and ${more} more` : '');
+}
+
+/** The statuses rows were answered with, as written: `FAILED/CANCELLED`. */
+function statusWords(rows: NotedRow[]): string {
+  return [...new Set(rows.map((r) => r.status ?? '').filter(Boolean))].join('/');
+}
+
+/** What the summary says of ordered rows it names: those answered without any voucher (the run then exits 5). */
+function notedRowsWords(summary: BatchSummary): { unfulfilled?: string } {
+  const out: { unfulfilled?: string } = {};
+  if (summary.not_fulfilled > 0) {
+    const rows = summary.not_fulfilled_rows;
+    out.unfulfilled = `${summary.not_fulfilled} of ${summary.rows} rows were answered ${statusWords(rows) || 'not fulfilled'}: ${nameRows(rows, true)}; each order was placed and issued no voucher`;
+  }
+  return out;
 }
 
 const TOTAL_COLUMNS: Column<CurrencyTotal>[] = [
@@ -137,6 +187,15 @@ export async function printSummary(io: IO, summary: BatchSummary, settings: Outp
             },
           ]
         : []),
+      ...(summary.not_fulfilled > 0
+        ? [
+            {
+              label: 'not_fulfilled',
+              value: `${summary.not_fulfilled} (ordered, answered ${statusWords(summary.not_fulfilled_rows) || 'without a voucher'}: no voucher issued)`,
+              style: (t: string, c: { red(s: string): string }) => c.red(t),
+            },
+          ]
+        : []),
       ...(summary.results_file ? [{ label: 'results_file', value: summary.results_file }] : []),
     ],
     { ...settings, fields: undefined },
@@ -162,7 +221,11 @@ export async function* resultsCsv(state: BatchState, rows: AsyncIterable<BulkRow
       let error: string;
       if (outcome === 'ordered') {
         status = r?.status ?? '';
-        error = r?.row_changed ? 'ROW_CHANGED: the row changed in the file after it was ordered; this order is of the row as it was' : '';
+        error = r?.row_changed
+          ? 'ROW_CHANGED: the row changed in the file after it was ordered; this order is of the row as it was'
+          : endedUnfulfilled(r?.status)
+            ? `${NOT_FULFILLED}: the order was placed and answered ${r?.status}: no voucher was issued; it is not ordered again`
+            : '';
       } else if (outcome === 'refused') {
         status = 'FAILED';
         error = `${r?.error_code ?? 'ERROR'}: ${r?.error ?? ''}`;
@@ -311,12 +374,22 @@ export function unfinishedBatchError(
   resume: string,
   /** --strict-contract: rows ordered with an answer that differs from the contract fail the run too. */
   strict = false,
+  /** The root --profile / --base-url of the run, repeated in the hint's commands. */
+  globals: HintGlobals = {},
 ): CliError | undefined {
   const mismatched = strict ? summary.contract_mismatch : 0;
+  const unfulfilled = summary.not_fulfilled;
   const resumable = summary.failed > 0 || summary.not_done > 0 || summary.unknown > 0;
-  if (!resumable && mismatched === 0) return undefined;
-  const kind = worstKind(state) ?? 'unexpected';
+  if (!resumable && mismatched === 0 && unfulfilled === 0) return undefined;
+  const worst = worstKind(state);
+  // Rows answered without a voucher exit 5, as a single order so answered does, unless a worse failure decides.
+  const kind =
+    unfulfilled > 0 && (worst === undefined || SEVERITY.indexOf(worst) > SEVERITY.indexOf('rejected'))
+      ? 'rejected'
+      : (worst ?? 'unexpected');
   const parts: string[] = [];
+  const noted = notedRowsWords(summary);
+  if (noted.unfulfilled) parts.push(noted.unfulfilled);
   if (summary.failed > 0) parts.push(`${summary.failed} of ${summary.rows} rows were not ordered (refused by the server)`);
   if (mismatched > 0)
     parts.push(`${mismatched} of ${summary.rows} rows were ordered, but their answers differ from the contract (--strict-contract)`);
@@ -334,6 +407,12 @@ export function unfinishedBatchError(
       `${held} of ${summary.rows} rows not re-sent: their answer was lost and the server's 24 h idempotency window has passed, so a re-send could order twice`,
     );
   const hints: string[] = [];
+  if (unfulfilled > 0) {
+    const first = summary.not_fulfilled_rows.find((r) => r.order_id)?.order_id ?? 'ORDER_ID';
+    hints.push(
+      `see why in an order's timeline (${suggestedCommand(globals, ['orders', 'get', first])}) and its refund (${suggestedCommand(globals, ['transactions', 'list', '--order', first])}); these rows are not ordered again by a resume: to order one once more, add it as a row with a new reference`,
+    );
+  }
   if (summary.failed > 0)
     hints.push(
       'fix the cause of the refused rows, then resume: they are sent again with fresh keys (rows fixed in the file itself: run the edited file with --from, which takes the batch over by reference)',
@@ -348,9 +427,16 @@ export function unfinishedBatchError(
     hints.push(
       'the rows whose answers differ are ordered and paid, and not sent again; see how an answer differs with vouchers api --raw GET /orders/<order_id>, or accept such answers with a warning by leaving out --strict-contract',
     );
-  return new CliError(
+  return new (kind === 'rejected' && unfulfilled > 0 ? RowsNotFulfilledError : CliError)(
     kind,
     `${parts.join('; ')} (see the lines above${resultsPath ? ` and ${resultsPath}` : ''})`,
     resumable ? `${hints.join('; ')}: ${resume}` : hints.join('; '),
   );
+}
+
+/** A batch whose rows were answered without any voucher, and nothing worse: exit 5, ORDER_NOT_FULFILLED as a single order's. */
+class RowsNotFulfilledError extends CliError {
+  override get code(): string {
+    return NOT_FULFILLED;
+  }
 }

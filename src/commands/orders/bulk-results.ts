@@ -7,10 +7,11 @@ import { listOrders, locatedOrderId } from '../../api/orders.js';
 import { readOrder } from '../../api/order-read.js';
 import { amountValue } from '../../contract/money-format.js';
 import type { Order } from '../../contract/orders.js';
+import { endedUnfulfilled } from '../../contract/order-values.js';
 import { ApiError, CliError, NetworkError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import type { ContractMismatchError } from '../../core/http/validate.js';
-import type { ResultRecord } from '../../core/journal/bulk.js';
+import type { BulkRow, ResultRecord } from '../../core/journal/bulk.js';
 
 export type Lookup = { offered: false; why: string } | { offered: true; order: Order | undefined; trace: string | null };
 
@@ -97,4 +98,13 @@ export function mismatchedOrder(row: number, error: ContractMismatchError, at: s
     replayed: false,
     at,
   };
+}
+
+/**
+ * An order's result with the row's reference kept beside it when the summary names the row:
+ * answered without any voucher (CANCELLED, FAILED…).
+ */
+export function withReference(result: Omit<ResultRecord, 'type'>, row: BulkRow): Omit<ResultRecord, 'type'> {
+  if (!result.ok || !endedUnfulfilled(result.status)) return result;
+  return { ...result, reference: row.reference ?? null };
 }

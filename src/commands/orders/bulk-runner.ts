@@ -25,7 +25,7 @@ import {
 import type { Clock } from '../../core/time/clock.js';
 import { iso as isoOf } from '../../core/time/iso.js';
 import type { Ids } from '../../core/run/ids.js';
-import { failureOf, findByReference, mismatchedOrder, noAnswer, type Lookup } from './bulk-results.js';
+import { failureOf, findByReference, mismatchedOrder, noAnswer, withReference, type Lookup } from './bulk-results.js';
 
 export interface RunnerDeps {
   client: ApiClient;
@@ -133,7 +133,7 @@ async function runRow(row: BulkRow, deps: RunnerDeps, keyedNow: boolean): Promis
         found_by_reference: true,
         at: iso(clock),
       };
-      return journal.appendResult(result);
+      return journal.appendResult(withReference(result, row));
     }
     if (!found?.offered) {
       const check =
@@ -226,7 +226,7 @@ async function runRow(row: BulkRow, deps: RunnerDeps, keyedNow: boolean): Promis
       return record;
     }
   }
-  return journal.appendResult(result);
+  return journal.appendResult(withReference(result, row));
 }
 
 /**

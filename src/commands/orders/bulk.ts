@@ -432,7 +432,7 @@ async function finishBatch(
     // The server stopped answering: every row left is either provably not sent or of
     // unknown outcome, and the resume command picks up both.
     const { after, last, unanswered } = outcome.halted;
-    const unfinished = unfinishedBatchError(state, summary, resultsPath, resume);
+    const unfinished = unfinishedBatchError(state, summary, resultsPath, resume, false, f.globals());
     if (last.http_status === 401)
       throw new CliError(
         'auth',
@@ -445,7 +445,7 @@ async function finishBatch(
       `once the server answers again (check with: ${suggestedCommand(f.globals(), ['doctor'])}), resume; no row is ordered twice: ${resume}`,
     );
   }
-  const unfinished = unfinishedBatchError(state, summary, resultsPath, resume, strictContract({ io, globals: f.globals() }));
+  const unfinished = unfinishedBatchError(state, summary, resultsPath, resume, strictContract({ io, globals: f.globals() }), f.globals());
   if (unfinished) throw unfinished;
   const changed = summary.changed_since_ordered;
   const asWas =

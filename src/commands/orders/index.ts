@@ -117,6 +117,12 @@ Any 2xx is an order placed. An answer whose body names no order (an empty 201 or
 read for the Location header: the order it names (only its path is used, on the base URL,
 whatever host it names) is shown, and followed with --wait.
 
+A bulk row answered with an order that ended without any voucher (CANCELLED, REFUNDED,
+FAILED) is an order placed, never sent again, but not a success: each is said as it comes,
+the summary counts and names them (not_fulfilled, each row's status in --json and
+--results), and once every row was sent the run exits 5 (ORDER_NOT_FULFILLED, as one order
+so answered does), on every later run of the batch too.
+
 With --wait, a 404 from GET /orders/{id} for the order just accepted is taken for an order
 the server does not show yet (a server may be slow to): it is asked again, backing off as
 the wait does, until --wait-timeout; still 404 then, the command exits 8, saying the order

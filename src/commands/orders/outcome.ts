@@ -9,7 +9,7 @@
  */
 import { isIssued } from '../../api/order-read.js';
 import type { Order, OrderStatus } from '../../contract/orders.js';
-import { canonicalStatus, saysRefunded } from '../../contract/order-values.js';
+import { canonicalStatus, endedUnfulfilled, saysRefunded } from '../../contract/order-values.js';
 import { CliError } from '../../core/errors/index.js';
 import { formatMoney } from '../../core/output/format.js';
 import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
@@ -98,9 +98,8 @@ export class OrderEndedElsewhereError extends CliError {
 
 /** The error an order's final status calls for; undefined when DELIVERED (or not final). */
 export function outcomeError(order: Order, traceId?: string, context: OutcomeContext = {}): CliError | undefined {
-  const status = canonicalStatus(order.status);
-  if (status === 'CANCELLED' || status === 'REFUNDED') return new OrderNotFulfilledError(order, traceId, context);
-  if (status === 'PARTIALLY_DELIVERED') return new OrderPartiallyDeliveredError(order, traceId, context);
+  if (endedUnfulfilled(order.status)) return new OrderNotFulfilledError(order, traceId, context);
+  if (canonicalStatus(order.status) === 'PARTIALLY_DELIVERED') return new OrderPartiallyDeliveredError(order, traceId, context);
   return undefined;
 }
 

@@ -8,6 +8,7 @@ import { hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { amountValue, toMinor } from '../../contract/money-format.js';
+import { endedUnfulfilled } from '../../contract/order-values.js';
 import type { BatchHeader, BulkRow, JournalRecord, KeyRecord, ResultRecord } from './bulk.js';
 
 /** The error code of an ordered row whose answer differed from the contract (ContractMismatchError's). */
@@ -152,8 +153,19 @@ export interface BatchState {
   changed: number;
   /** Ordered rows whose answer differed from the contract under --strict-contract (error_code CONTRACT_MISMATCH). */
   mismatched: number;
+  /** Ordered rows answered without any voucher (CANCELLED, REFUNDED, FAILED…): orders placed, never sent again. */
+  unfulfilled: NotedRow[];
   /** The batch that took this one's rows over (an edited file), if any. */
   superseded_by?: string;
+}
+
+/** An ordered row the summary names, with what its answer said. */
+export interface NotedRow {
+  row: number;
+  reference: string | null;
+  order_id: string | null;
+  status: string | null;
+  trace_id: string | null;
 }
 
 export function emptyState(header: BatchHeader, full = true): BatchState {
@@ -171,6 +183,7 @@ export function emptyState(header: BatchHeader, full = true): BatchState {
     totals: new Map(),
     changed: 0,
     mismatched: 0,
+    unfulfilled: [],
   };
 }
 
@@ -216,6 +229,14 @@ export function applyResult(state: BatchState, rec: ResultRecord, offset: number
   state.orderedAt.set(rec.row, offset);
   if (rec.row_changed) state.changed += 1;
   if (rec.error_code === CONTRACT_MISMATCH) state.mismatched += 1;
+  if (endedUnfulfilled(rec.status))
+    state.unfulfilled.push({
+      row: rec.row,
+      reference: rec.reference ?? null,
+      order_id: rec.order_id || null,
+      status: rec.status,
+      trace_id: rec.trace_id,
+    });
   // A server may send the total as a numeric string ("25.00"): counted from its digits too.
   const total = amountValue(rec.total_amount);
   if (rec.currency && total !== undefined) {

@@ -134,6 +134,11 @@ export interface ResultRecord {
    */
   after_unknown?: true;
   /**
+   * The row's reference, kept with an answer the batch's summary names: an order answered
+   * without any voucher (CANCELLED, FAILED…).
+   */
+  reference?: string | null;
+  /**
    * Provably never sent: the key was new in this run and every attempt failed before a
    * byte left (connection refused, DNS…). The row counts as not sent, not as unknown.
    */

@@ -1,0 +1,105 @@
+/**
+ * A bulk run against a server that answers some rows' POST /orders with an order that ended
+ * without any voucher (FAILED, CANCELLED): each is an order placed, so it is journalled
+ * ordered and never sent again, but it is not a success. The summary counts and names those
+ * rows, --results and --json carry their status, and the run exits 5 (ORDER_NOT_FULFILLED,
+ * as a single order so answered does) once every row was sent; a resume sends nothing and
+ * says so again.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { quickClock } from '../helpers/sandbox.js';
+import { cliEnvFor, sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { contractOrder } from '../helpers/contract-order.js';
+
+const h = { 'x-trace-id': 'req-5C1D' };
+const PRODUCT = { product_id: 'p', name: 'P', vendor: 'v', currency: 'USD', denominations: [25] };
+/** The status each reference's order is answered with. */
+const ENDED: Record<string, string> = { 'r-2': 'FAILED', 'r-4': 'CANCELLED' };
+
+let server: LoopbackServer;
+const posts = () => server.requests.filter((r) => r.method === 'POST' && r.target === '/api/v1/orders');
+
+beforeAll(async () => {
+  server = await startLoopbackServer((req, res) => {
+    const path = req.target.split('?')[0];
+    if (req.method === 'POST' && path === '/api/v1/orders') {
+      const { reference } = JSON.parse(req.body) as { reference: string };
+      const ended = ENDED[reference];
+      if (ended) return sendJson(res, 200, { order_id: `ord_f${reference}`, status: ended }, h);
+      return sendJson(res, 201, contractOrder({ order_id: `ord_${reference}`, reference, items: [] }), h);
+    }
+    if (path === '/api/v1/products') return sendJson(res, 200, { data: [PRODUCT] }, h);
+    if (path === '/api/v1/products/p') return sendJson(res, 200, PRODUCT, h);
+    if (path === '/api/v1/wallets') return sendJson(res, 200, { data: [{ currency: 'USD', available: 1000 }] }, h);
+    return sendJson(res, 404, { error: { name: 'NotFound', code: 'NOT_FOUND', message: 'no' } }, h);
+  });
+});
+afterAll(() => server.close());
+
+describe('bulk rows answered FAILED or CANCELLED', () => {
+  it('are counted and named apart, exit 5 after every row was sent, and a resume never orders them again', async () => {
+    const dir = tempConfigDir();
+    const file = join(dir, 'rows.csv');
+    writeFileSync(file, 'product_id,denomination,quantity,reference\n' + [1, 2, 3, 4, 5].map((n) => `p,25,1,r-${n}\n`).join(''));
+    const results = join(dir, 'results.csv');
+    const run = (...more: string[]) =>
+      runCli(['orders', 'create', '--from', file, '--yes', '--results', results, ...more], {
+        configDir: dir,
+        env: cliEnvFor(server),
+        overrides: { clock: quickClock() },
+      });
+
+    const first = await run();
+    expect(first.code, first.stderr).toBe(5);
+    expect(posts()).toHaveLength(5);
+    expect(first.stderr).not.toContain('All 5 rows ordered');
+    expect(first.stderr).toContain(
+      '2 of 5 rows were answered FAILED/CANCELLED: line 3 (reference r-2, order ord_fr-2, FAILED), line 5 (reference r-4, order ord_fr-4, CANCELLED)',
+    );
+    expect(first.stderr).toMatch(/code +ORDER_NOT_FULFILLED/);
+    expect(first.stderr).toContain('vouchers orders get ord_fr-2');
+    expect(first.stderr).toContain('not ordered again by a resume');
+    // Each said as it came, too.
+    expect(first.stderr).toContain('line 3: order ord_fr-2 answered FAILED: no voucher issued (trace req-5C1D)');
+    expect(first.stdout).toMatch(/^not_fulfilled\t2 \(ordered, answered FAILED\/CANCELLED: no voucher issued\)$/m);
+    expect(readFileSync(results, 'utf8').split('\n').slice(1, 6)).toEqual([
+      '2,ord_r-1,DELIVERED,req-5C1D,',
+      '3,ord_fr-2,FAILED,req-5C1D,ORDER_NOT_FULFILLED: the order was placed and answered FAILED: no voucher was issued; it is not ordered again',
+      '4,ord_r-3,DELIVERED,req-5C1D,',
+      '5,ord_fr-4,CANCELLED,req-5C1D,ORDER_NOT_FULFILLED: the order was placed and answered CANCELLED: no voucher was issued; it is not ordered again',
+      '6,ord_r-5,DELIVERED,req-5C1D,',
+    ]);
+
+    // The same command again (a CI retry): nothing is sent, and it still fails for those rows.
+    const again = await run('--json');
+    expect(again.code, again.stderr).toBe(5);
+    expect(posts()).toHaveLength(5);
+    const summary = JSON.parse(again.stdout) as Record<string, unknown>;
+    expect(summary).toMatchObject({
+      rows: 5,
+      ordered: 5,
+      skipped: 5,
+      not_fulfilled: 2,
+      not_fulfilled_rows: [
+        { row: 3, reference: 'r-2', order_id: 'ord_fr-2', status: 'FAILED', trace_id: 'req-5C1D' },
+        { row: 5, reference: 'r-4', order_id: 'ord_fr-4', status: 'CANCELLED', trace_id: 'req-5C1D' },
+      ],
+    });
+    const error = JSON.parse(again.stderr.trim().split('\n').at(-1)!) as { error: { code: string } };
+    expect(error.error.code).toBe('ORDER_NOT_FULFILLED');
+  });
+
+  it('exits 5 as one order answered so does', async () => {
+    const dir = tempConfigDir();
+    const r = await runCli(['orders', 'create', '--product', 'p', '--denomination', '25', '--reference', 'r-2'], {
+      configDir: dir,
+      env: cliEnvFor(server),
+      overrides: { clock: quickClock() },
+    });
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toMatch(/code +ORDER_NOT_FULFILLED/);
+  });
+});
