@@ -30,6 +30,8 @@ import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.
 
 /** The error code of a batch whose rows were answered without any voucher (exit 5), as a single order's. */
 export const NOT_FULFILLED = 'ORDER_NOT_FULFILLED';
+/** A row ordered whose answer named no order id, in --results. */
+export const NO_ORDER_ID = 'NO_ORDER_ID';
 
 export interface CurrencyTotal {
   currency: string;
@@ -68,6 +70,9 @@ export interface BatchSummary {
    */
   not_fulfilled: number;
   not_fulfilled_rows: NotedRow[];
+  /** Ordered rows whose answer named no order id: placed (never sent again), to be found by reference. */
+  no_order_id: number;
+  no_order_id_rows: NotedRow[];
   totals: CurrencyTotal[];
   journal: string;
   results_file: string | null;
@@ -101,6 +106,8 @@ export function summarize(state: BatchState, skipped: number, journal: string, r
     contract_mismatch: state.mismatched,
     not_fulfilled: state.unfulfilled.length,
     not_fulfilled_rows: byRow(state.unfulfilled),
+    no_order_id: state.unnamed.length,
+    no_order_id_rows: byRow(state.unnamed),
     totals,
     journal,
     results_file: resultsFile,
@@ -133,12 +140,21 @@ function statusWords(rows: NotedRow[]): string {
   return [...new Set(rows.map((r) => r.status ?? '').filter(Boolean))].join('/');
 }
 
-/** What the summary says of ordered rows it names: those answered without any voucher (the run then exits 5). */
-function notedRowsWords(summary: BatchSummary): { unfulfilled?: string } {
-  const out: { unfulfilled?: string } = {};
+/**
+ * What the summary says of ordered rows it names: those answered without any voucher (the
+ * run then exits 5), and those whose answer named no order id (placed; how to find them).
+ */
+export function notedRowsWords(summary: BatchSummary, globals: HintGlobals): { unfulfilled?: string; unnamed?: string } {
+  const out: { unfulfilled?: string; unnamed?: string } = {};
   if (summary.not_fulfilled > 0) {
     const rows = summary.not_fulfilled_rows;
     out.unfulfilled = `${summary.not_fulfilled} of ${summary.rows} rows were answered ${statusWords(rows) || 'not fulfilled'}: ${nameRows(rows, true)}; each order was placed and issued no voucher`;
+  }
+  if (summary.no_order_id > 0) {
+    const rows = summary.no_order_id_rows;
+    const ref = rows.find((r) => r.reference !== null)?.reference;
+    const find = suggestedCommand(globals, ['orders', 'list', ...(ref !== undefined && ref !== null ? ['--reference', ref] : [])]);
+    out.unnamed = `${summary.no_order_id} of ${summary.rows} rows were ordered, but the answer named no order id: ${nameRows(rows, false)}. They are placed and never sent again; find each by its reference (${find}${rows.some((r) => r.reference === null) ? '; a row without one: vouchers orders list, newest first, or ask the provider quoting its trace ID in --results' : ''})`;
   }
   return out;
 }
@@ -196,6 +212,15 @@ export async function printSummary(io: IO, summary: BatchSummary, settings: Outp
             },
           ]
         : []),
+      ...(summary.no_order_id > 0
+        ? [
+            {
+              label: 'no_order_id',
+              value: `${summary.no_order_id} (ordered; the answer named no order id)`,
+              style: (t: string, c: { yellow(s: string): string }) => c.yellow(t),
+            },
+          ]
+        : []),
       ...(summary.results_file ? [{ label: 'results_file', value: summary.results_file }] : []),
     ],
     { ...settings, fields: undefined },
@@ -225,7 +250,9 @@ export async function* resultsCsv(state: BatchState, rows: AsyncIterable<BulkRow
           ? 'ROW_CHANGED: the row changed in the file after it was ordered; this order is of the row as it was'
           : endedUnfulfilled(r?.status)
             ? `${NOT_FULFILLED}: the order was placed and answered ${r?.status}: no voucher was issued; it is not ordered again`
-            : '';
+            : r !== undefined && !r.order_id
+              ? `${NO_ORDER_ID}: the order was placed, but its answer named no order id; it is not ordered again`
+              : '';
       } else if (outcome === 'refused') {
         status = 'FAILED';
         error = `${r?.error_code ?? 'ERROR'}: ${r?.error ?? ''}`;
@@ -388,7 +415,7 @@ export function unfinishedBatchError(
       ? 'rejected'
       : (worst ?? 'unexpected');
   const parts: string[] = [];
-  const noted = notedRowsWords(summary);
+  const noted = notedRowsWords(summary, globals);
   if (noted.unfulfilled) parts.push(noted.unfulfilled);
   if (summary.failed > 0) parts.push(`${summary.failed} of ${summary.rows} rows were not ordered (refused by the server)`);
   if (mismatched > 0)

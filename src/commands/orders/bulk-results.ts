@@ -102,9 +102,9 @@ export function mismatchedOrder(row: number, error: ContractMismatchError, at: s
 
 /**
  * An order's result with the row's reference kept beside it when the summary names the row:
- * answered without any voucher (CANCELLED, FAILED…).
+ * answered without any voucher (CANCELLED, FAILED…), or without an order id.
  */
 export function withReference(result: Omit<ResultRecord, 'type'>, row: BulkRow): Omit<ResultRecord, 'type'> {
-  if (!result.ok || !endedUnfulfilled(result.status)) return result;
+  if (!result.ok || (result.order_id && !endedUnfulfilled(result.status))) return result;
   return { ...result, reference: row.reference ?? null };
 }

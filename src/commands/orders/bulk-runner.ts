@@ -185,7 +185,8 @@ async function runRow(row: BulkRow, deps: RunnerDeps, keyedNow: boolean): Promis
     result = {
       row: row.row,
       ok: true,
-      order_id: o.order_id,
+      // An answer that names no order (an empty 201): placed all the same, recorded without an id.
+      order_id: o.order_id || null,
       status: o.status,
       http_status: res.status,
       trace_id: res.traceId ?? null,

@@ -46,7 +46,7 @@ import type { Factory } from '../../core/run/factory.js';
 import { startProgress } from './bulk-progress.js';
 import { detectFormat } from './bulk-input.js';
 import { badRows, describeTotals, inputRows, preflightRows, Problems, scanInput, type Input } from './bulk-check.js';
-import { assertResultsWritable, printSummary, summarize, unfinishedBatchError, writeResults } from './bulk-report.js';
+import { assertResultsWritable, notedRowsWords, printSummary, summarize, unfinishedBatchError, writeResults } from './bulk-report.js';
 import { journalNotSent, runRows } from './bulk-runner.js';
 import { batchChoices, batchCost, pendingCost } from './bulk-confirm.js';
 import { confirmOrStop, productionQuestion, productionReason } from './confirm.js';
@@ -446,6 +446,9 @@ async function finishBatch(
     );
   }
   const unfinished = unfinishedBatchError(state, summary, resultsPath, resume, strictContract({ io, globals: f.globals() }), f.globals());
+  // Rows placed whose answer named no order id: a success, said with how to find them.
+  const { unnamed } = notedRowsWords(summary, f.globals());
+  if (unnamed) notice(io, o.settings, 'ROWS_WITHOUT_ORDER_ID', unnamed);
   if (unfinished) throw unfinished;
   const changed = summary.changed_since_ordered;
   const asWas =

@@ -115,7 +115,9 @@ lines ({"notice":{"code","message"}}) like its error.
 
 Any 2xx is an order placed. An answer whose body names no order (an empty 201 or 202) is
 read for the Location header: the order it names (only its path is used, on the base URL,
-whatever host it names) is shown, and followed with --wait.
+whatever host it names) is shown, and followed with --wait. A bulk row so answered, its id
+named nowhere, is ordered without an id (never sent again): the summary counts and names
+those rows (no_order_id), to find by their reference with vouchers orders list --reference REF.
 
 A bulk row answered with an order that ended without any voucher (CANCELLED, REFUNDED,
 FAILED) is an order placed, never sent again, but not a success: each is said as it comes,

@@ -155,6 +155,8 @@ export interface BatchState {
   mismatched: number;
   /** Ordered rows answered without any voucher (CANCELLED, REFUNDED, FAILED…): orders placed, never sent again. */
   unfulfilled: NotedRow[];
+  /** Ordered rows whose answer named no order id: orders placed, never sent again, to be found by reference. */
+  unnamed: NotedRow[];
   /** The batch that took this one's rows over (an edited file), if any. */
   superseded_by?: string;
 }
@@ -184,6 +186,7 @@ export function emptyState(header: BatchHeader, full = true): BatchState {
     changed: 0,
     mismatched: 0,
     unfulfilled: [],
+    unnamed: [],
   };
 }
 
@@ -229,14 +232,18 @@ export function applyResult(state: BatchState, rec: ResultRecord, offset: number
   state.orderedAt.set(rec.row, offset);
   if (rec.row_changed) state.changed += 1;
   if (rec.error_code === CONTRACT_MISMATCH) state.mismatched += 1;
-  if (endedUnfulfilled(rec.status))
-    state.unfulfilled.push({
+  const unfulfilled = endedUnfulfilled(rec.status);
+  if (unfulfilled || !rec.order_id) {
+    const noted = {
       row: rec.row,
       reference: rec.reference ?? null,
       order_id: rec.order_id || null,
       status: rec.status,
       trace_id: rec.trace_id,
-    });
+    };
+    if (unfulfilled) state.unfulfilled.push(noted);
+    if (!rec.order_id) state.unnamed.push(noted);
+  }
   // A server may send the total as a numeric string ("25.00"): counted from its digits too.
   const total = amountValue(rec.total_amount);
   if (rec.currency && total !== undefined) {

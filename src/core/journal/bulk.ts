@@ -135,7 +135,8 @@ export interface ResultRecord {
   after_unknown?: true;
   /**
    * The row's reference, kept with an answer the batch's summary names: an order answered
-   * without any voucher (CANCELLED, FAILED…).
+   * without any voucher (CANCELLED, FAILED…) or without an order id, so that it can be
+   * looked for by reference.
    */
   reference?: string | null;
   /**

@@ -1,0 +1,93 @@
+/**
+ * A bulk run against a server whose product look-up and order answers both differ from the
+ * contract, one order answered with an empty 201. Each way an endpoint differs is warned of
+ * once: the product's warning does not hide the orders'. The empty 201 is an order placed:
+ * the row is journalled ordered without an id, never sent again, and the summary says how
+ * many rows have no order id and how to find them by reference.
+ */
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { quickClock } from '../helpers/sandbox.js';
+import { cliEnvFor, sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { contractOrder } from '../helpers/contract-order.js';
+
+const h = { 'x-trace-id': 'req-9E2B' };
+// Only the document's fields: it differs from the contract's product record.
+const PRODUCT = { product_id: 'p', name: 'P', vendor: 'v', currency: 'USD', denominations: [25] };
+
+let server: LoopbackServer;
+const posts = () => server.requests.filter((r) => r.method === 'POST' && r.target === '/api/v1/orders');
+
+beforeAll(async () => {
+  server = await startLoopbackServer((req, res) => {
+    const path = req.target.split('?')[0];
+    if (req.method === 'POST' && path === '/api/v1/orders') {
+      const { reference } = JSON.parse(req.body) as { reference: string };
+      if (reference === 'r-2') return sendJson(res, 201, undefined, h);
+      return sendJson(res, 201, contractOrder({ order_id: `ord_${reference}`, reference }), h);
+    }
+    if (path === '/api/v1/products') return sendJson(res, 200, { data: [PRODUCT] }, h);
+    if (path === '/api/v1/products/p') return sendJson(res, 200, PRODUCT, h);
+    if (path === '/api/v1/wallets') return sendJson(res, 200, { data: [{ currency: 'USD', available: 1000 }] }, h);
+    return sendJson(res, 404, { error: { name: 'NotFound', code: 'NOT_FOUND', message: 'no' } }, h);
+  });
+});
+afterAll(() => server.close());
+
+describe('bulk: an order answered with no order id, after a product look-up that differs', () => {
+  it('warns of the empty answer too, records the row ordered without an id, says how to find it, and never sends it again', async () => {
+    const dir = tempConfigDir();
+    const file = join(dir, 'rows.csv');
+    writeFileSync(file, 'product_id,denomination,quantity,reference\n' + [1, 2, 3].map((n) => `p,25,1,r-${n}\n`).join(''));
+    const results = join(dir, 'results.csv');
+    const run = (...more: string[]) =>
+      runCli(['orders', 'create', '--from', file, '--yes', '--results', results, ...more], {
+        configDir: dir,
+        env: cliEnvFor(server),
+        overrides: { clock: quickClock() },
+      });
+
+    const first = await run();
+    expect(first.code, first.stderr).toBe(0);
+    expect(posts()).toHaveLength(3);
+    const warnings = first.stderr.match(/^Warning: .*$/gm) ?? [];
+    expect(
+      warnings.some((w) => w.startsWith('Warning: GET /products/p (getProduct)')),
+      first.stderr,
+    ).toBe(true);
+    expect(
+      warnings.some((w) => w.startsWith('Warning: POST /orders (createOrder)') && w.includes('an empty body') && w.includes('req-9E2B')),
+      first.stderr,
+    ).toBe(true);
+    expect(first.stdout).toMatch(/^no_order_id\t1 \(ordered; the answer named no order id\)$/m);
+    expect(first.stderr).toContain(
+      '1 of 3 rows were ordered, but the answer named no order id: line 3 (reference r-2). They are placed and never sent again; find each by its reference (vouchers orders list --reference r-2)',
+    );
+    expect(readFileSync(results, 'utf8')).toContain(
+      '3,,,req-9E2B,"NO_ORDER_ID: the order was placed, but its answer named no order id; it is not ordered again"',
+    );
+    const journalled = readFileSync(
+      join(
+        dir,
+        'batches',
+        readdirSync(join(dir, 'batches')).find((n) => n.endsWith('.ndjson'))!,
+      ),
+      'utf8',
+    )
+      .split('\n')
+      .filter((l) => l.includes('"type":"result"') && l.includes('"row":3'))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(journalled).toMatchObject([{ ok: true, order_id: null, http_status: 201, reference: 'r-2' }]);
+
+    const again = await run('--json');
+    expect(again.code, again.stderr).toBe(0);
+    expect(posts()).toHaveLength(3);
+    expect(JSON.parse(again.stdout)).toMatchObject({
+      ordered: 3,
+      no_order_id: 1,
+      no_order_id_rows: [{ row: 3, reference: 'r-2', order_id: null, trace_id: 'req-9E2B' }],
+    });
+  });
+});
