@@ -92,7 +92,7 @@ describe('bulk rows answered FAILED or CANCELLED', () => {
     expect(error.error.code).toBe('ORDER_NOT_FULFILLED');
   });
 
-  it('exits 5 as one order answered so does', async () => {
+  it('exits 5 as one order answered so does, saying so without the total and currency it was not given', async () => {
     const dir = tempConfigDir();
     const r = await runCli(['orders', 'create', '--product', 'p', '--denomination', '25', '--reference', 'r-2'], {
       configDir: dir,
@@ -101,5 +101,9 @@ describe('bulk rows answered FAILED or CANCELLED', () => {
     });
     expect(r.code, r.stderr).toBe(5);
     expect(r.stderr).toMatch(/code +ORDER_NOT_FULFILLED/);
+    // An answer without a total or currency leaves no gap in the words where they would be.
+    expect(r.stderr).toContain(
+      'order ord_fr-2 ended FAILED: no voucher was issued, and the debit is to be refunded (the order does not say REFUNDED yet) to the wallet',
+    );
   });
 });

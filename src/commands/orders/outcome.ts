@@ -24,6 +24,9 @@ export interface OutcomeContext {
   until?: OrderStatus;
 }
 
+/** `25.00 USD debit`, or `debit` when the answer gave no amount: never a gap where it would be. */
+const words = (first: string | undefined, then: string) => (first ? `${first} ${then}` : then);
+
 const ended = (order: Order, until?: OrderStatus) =>
   `order ${order.order_id} ended ${order.status}${until ? ` without reaching ${until}` : ''}`;
 
@@ -37,7 +40,7 @@ export class OrderNotFulfilledError extends CliError {
   ) {
     super(
       'rejected',
-      `${ended(order, context.until)}: no voucher was issued, and the ${formatMoney(order.total_amount, order.currency)} debit ${saysRefunded(order.status) ? 'is refunded' : 'is to be refunded (the order does not say REFUNDED yet)'} to the ${order.currency} wallet`,
+      `${ended(order, context.until)}: no voucher was issued, and the ${words(formatMoney(order.total_amount, order.currency), 'debit')} ${saysRefunded(order.status) ? 'is refunded' : 'is to be refunded (the order does not say REFUNDED yet)'} to the ${words(order.currency, 'wallet')}`,
       `see why in its timeline: ${suggestedCommand(context.globals, ['orders', 'get', order.order_id])}`,
     );
   }
