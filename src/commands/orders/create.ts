@@ -6,9 +6,9 @@
  * stderr carries nothing but the JSON error, when there is one: no progress lines.
  * Commands in hints are shell-quoted and repeat the root --profile / --base-url (hint.ts).
  */
-import { isIssued, moreCodes, voucherIdOf } from '../../api/order-read.js';
-import { createOrder, getOrderCodes, type OrderResponse } from '../../api/orders.js';
-import type { CreateOrderRequest, Order } from '../../contract/orders.js';
+import { isIssued } from '../../api/order-read.js';
+import { createOrder } from '../../api/orders.js';
+import type { CreateOrderRequest } from '../../contract/orders.js';
 import { isOpenStatus } from '../../contract/order-values.js';
 import { formatMoney, fromMinor } from '../../contract/money-format.js';
 import { isIdempotencyKey } from '../../contract/idempotency.js';
@@ -16,16 +16,14 @@ import { ApiError, asCliError, CliError, UsageError } from '../../core/errors/in
 import { parseDuration } from '../../core/http/duration.js';
 import { refuseSecretAsKey } from '../../core/http/secret-key.js';
 import type { ApiClient } from '../../core/http/types.js';
-import type { CodeRow } from '../../core/io/codes-file.js';
 import { answerShown, err } from '../../core/io/io.js';
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
-import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
+import { suggestedCommand } from '../../core/output/next-page.js';
 import { operand } from '../../core/output/shell-quote.js';
 import type { Factory } from '../../core/run/factory.js';
 import { confirmOrStop, productionQuestion, productionReason } from './confirm.js';
-import { callExtension } from './extension.js';
-import { interruptedError, locationNote, notShownError, placedThenFailed, withRetryHint, type Seen } from './create-errors.js';
-import { keyFlag, keyLine, maskedCodesLine } from './hint.js';
+import { interruptedError, notShownError, placedThenFailed, withRetryHint, type Seen } from './create-errors.js';
+import { keyLine, maskedCodesLine } from './hint.js';
 import { DEFAULT_WAIT_MS } from './index.js';
 import type { BulkOptions } from './bulk-options.js';
 import type { CreateFlags } from './index.js';
@@ -33,10 +31,8 @@ import { orderFromFlags } from './order-input.js';
 import { checkOutcome } from './outcome.js';
 import { hasCodes } from './redact.js';
 import { checkOrderFields, printOrder } from './render.js';
-import { maskCodes, maskSecrets } from '../../core/output/mask.js';
-import { codeFieldAt } from '../../core/output/code-fields.js';
-import { printRecord } from '../../core/output/print.js';
-import { isRecord } from '../../core/is-record.js';
+import { acceptedUnread, findCommand, printAccepted, unreadWhy } from './create-accepted.js';
+import { codeRows, sentWithCodes, withCodes } from './create-codes.js';
 
 export type { CreateFlags };
 
@@ -143,61 +139,6 @@ async function describe(client: ApiClient, body: CreateOrderRequest, signal: Abo
   return `${list} (${vouchers} voucher${vouchers === 1 ? '' : 's'}), ${total},`;
 }
 
-function codeRows(order: Order): CodeRow[] {
-  return order.vouchers
-    .filter((v) => typeof v.code === 'string' && v.code !== '')
-    .map((v) => ({
-      order_id: order.order_id,
-      voucher_id: v.voucher_id,
-      product_id: v.product_id,
-      denomination: v.denomination,
-      expiry: v.expiry,
-      code: v.code as string,
-      pin: v.pin ?? null,
-      more: moreCodes(v),
-    }));
-}
-
-/**
- * A server's own order body (printed as sent with --json) with the codes fetched for it
- * (withCodes) put into its vouchers as sent, by voucher id: the code, the pin when there is
- * one, and the other codes by their fields; nothing else is added. Undefined (the order as
- * read is printed) when the body holds no list of vouchers.
- */
-function sentWithCodes(received: unknown, order: Order): Record<string, unknown> | undefined {
-  if (!isRecord(received) || !Array.isArray(received.vouchers)) return undefined;
-  const byId = new Map(order.vouchers.map((v) => [v.voucher_id, v]));
-  const vouchers = received.vouchers.map((sent: unknown) => {
-    const v = isRecord(sent) ? byId.get(voucherIdOf(sent)) : undefined;
-    if (!isRecord(sent) || v === undefined || typeof v.code !== 'string') return sent;
-    const more = moreCodes(v).map(({ key }) => codeFieldAt(v, key).top);
-    const pin = v.pin !== undefined && v.pin !== null ? { pin: v.pin } : {};
-    return { ...sent, ...Object.fromEntries(more.map((k) => [k, (v as Record<string, unknown>)[k]])), code: v.code, ...pin };
-  });
-  return { ...received, vouchers };
-}
-
-/** Put the secure endpoint's codes into the order's vouchers (by voucher id). */
-async function withCodes(client: ApiClient, order: Order, signal: AbortSignal): Promise<{ order: Order; traceId?: string }> {
-  const codes = await callExtension(client, 'the secure code endpoint (GET /orders/{id}/vouchers)', order.order_id, () =>
-    getOrderCodes(client, order.order_id, { signal }),
-  );
-  const byId = new Map(codes.data.data.map((c) => [c.voucher_id, c]));
-  return {
-    order: {
-      ...order,
-      vouchers: order.vouchers.map((v) => {
-        const c = byId.get(v.voucher_id);
-        if (!c) return v;
-        // The endpoint's other codes (a card number beside the code…) come along, by their fields.
-        const more = moreCodes(c).map(({ key }) => codeFieldAt(c, key).top);
-        return { ...v, ...Object.fromEntries(more.map((k) => [k, c[k]])), code: c.code, pin: c.pin };
-      }),
-    },
-    traceId: codes.traceId,
-  };
-}
-
 /** What `orders create` was asked for: one order (single or multi-item), or a bulk file. */
 export type CreateInput = { bulk: BulkOptions } | { single: SingleOptions };
 
@@ -255,98 +196,6 @@ export async function runCreate(f: Factory, input: CreateInput): Promise<void> {
       idempotency_key: o.idempotencyKey,
     });
   }
-}
-
-/** Why an accepted order's answer does not say what it is, in words. */
-function unreadWhy(res: OrderResponse): string {
-  if (!res.idFromLocation) return 'its answer does not say its status';
-  return `its answer ${res.received === null || res.received === undefined ? 'has no body' : 'names no order'}, its Location header names it`;
-}
-
-/** What the answer of an accepted order says of it: its id when known, the HTTP status, the key, the trace ID, the body. */
-async function printAccepted(io: Factory['io'], o: SingleOptions, res: OrderResponse): Promise<void> {
-  const shown: Record<string, unknown> = {
-    ...(res.data.order_id !== '' ? { order_id: res.data.order_id } : {}),
-    http_status: res.status,
-    idempotency_key: o.idempotencyKey,
-    trace_id: res.traceId ?? null,
-    ...(res.received !== undefined ? { body: maskSecrets(maskCodes(res.received, o.reveal)) } : {}),
-  };
-  // --fields of an order (checked before sending) that this answer does not show: empty,
-  // never "unknown field" (exit 2, as if nothing was done) after the order was placed.
-  for (const field of o.settings.fields ?? []) if (!(field in shown)) shown[field] = null;
-  await printRecord(
-    io,
-    shown,
-    Object.entries(shown).map(([label, value]) => ({ label, value })),
-    o.settings,
-  );
-}
-
-/**
- * A 2xx is an order placed, even when its answer does not say which (no order id) or what
- * it is (no status): say so (never suggest ordering again), how to follow or find it, and
- * print what the answer said. Without an id, --wait and --codes-out exit 8: the order
- * cannot be followed, nor its codes fetched.
- */
-async function acceptedUnread(
-  f: Factory,
-  o: SingleOptions,
-  res: OrderResponse,
-  trace: string,
-  replayed: string,
-  json: boolean,
-): Promise<void> {
-  const { io } = f;
-  const globals = f.globals();
-  const say = (text: string) => {
-    if (!json) err(io, text);
-  };
-  const id = res.data.order_id;
-  if (id !== '') {
-    say(
-      `The server accepted the order (HTTP ${res.status})${trace}${replayed}: order ${id}, but ${unreadWhy(res)}. Treat it as placed: do not order again\n` +
-        `Follow it: ${suggestedCommand(globals, ['orders', 'wait', operand(id)])}\n`,
-    );
-    if (o.codesOut !== undefined)
-      say(
-        `No codes written to ${o.codesOut}: the answer shows no vouchers; once delivered: ${suggestedCommand(globals, ['orders', 'codes', operand(id), '--codes-out', o.codesOut])}\n`,
-      );
-    else if (o.reveal) say(`The answer shows no codes; once delivered: ${suggestedCommand(globals, ['orders', 'codes', operand(id)])}\n`);
-    await printAccepted(io, o, res);
-    await answerShown(io, res);
-    return;
-  }
-  const reference = referenceOf(o);
-  const find = findCommand(globals, o);
-  say(
-    `The server accepted the order (HTTP ${res.status})${trace}${replayed}, but its answer names no order id${locationNote(res.headers.location)}, so it is not confirmed here. Treat it as placed: do not order again; the same command with ${keyFlag(o.idempotencyKey)} replays this answer\n` +
-      `Look for it with ${find}${reference ? '' : ' (newest first)'}, or ask your provider, quoting the trace ID\n`,
-  );
-  if (o.wait || o.reveal || o.codesOut !== undefined) say('Without an order id it cannot be followed or its codes fetched here\n');
-  await printAccepted(io, o, res);
-  await answerShown(io, res);
-  // --wait promises exit 0 only for an order seen DELIVERED (and --codes-out a file of its
-  // codes): an order that cannot be followed is not that (exit 8, as one still pending).
-  if (o.wait || o.codesOut !== undefined)
-    throw Object.assign(
-      new CliError(
-        'pending',
-        `the order was placed (HTTP ${res.status}), but its answer names no order id${locationNote(res.headers.location)}: it could not be ${o.wait ? 'followed' : 'confirmed'}${o.codesOut !== undefined ? ` and nothing was written to ${o.codesOut}` : ''}. Do not order again; the same command with ${keyFlag(o.idempotencyKey)} replays this answer`,
-        `look for it with ${find}, or ask your provider, quoting the trace ID`,
-      ),
-      { traceId: res.traceId },
-    ).withJsonFields({ idempotency_key: o.idempotencyKey });
-}
-
-function referenceOf(o: SingleOptions): string | undefined {
-  return typeof o.body.reference === 'string' && o.body.reference !== '' ? o.body.reference : undefined;
-}
-
-/** The command that looks for the order: by its reference, else the newest orders. */
-function findCommand(globals: HintGlobals, o: SingleOptions): string {
-  const reference = referenceOf(o);
-  return suggestedCommand(globals, ['orders', 'list', ...(reference ? ['--reference', reference] : [])]);
 }
 
 /**
