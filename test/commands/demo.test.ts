@@ -80,7 +80,7 @@ describe('vouchers demo', () => {
     expect(readdirSync(ownTmp)).toEqual([]);
   });
 
-  it('runs the same flow against the document dialect: exit 0, one warning per endpoint and way of differing, codes read from the order, still masked', async () => {
+  it('runs the same flow against the document dialect: exit 0, one warning, codes read from the order, still masked', async () => {
     const r = await runCli(['demo', '--time-scale', '0.05', '--dialect', 'document'], { configDir: tempConfigDir() });
     expect(r.code, r.stderr).toBe(0);
     for (const step of STEPS) expect(r.stdout).toContain(step);
@@ -101,11 +101,7 @@ describe('vouchers demo', () => {
     expect(r.stdout).toMatch(/code •+[0-9A-Z]{4}/);
     expect(r.stdout).toMatch(/currency_code=USD {2}balance=/);
     expect(r.stdout).toContain("refunds and payouts appear here too, newest first (in this server's own words).\n");
-    // Each endpoint that answers in its own shape is told once per way it differs; none twice alike.
-    const warnings = r.stderr.match(/^Warning: .*$/gm) ?? [];
-    for (const endpoint of ['GET /categories', 'GET /products', 'POST /orders', 'GET /wallets', 'GET /transactions'])
-      expect(warnings.filter((w) => w.startsWith(`Warning: ${endpoint} `)).length, r.stderr).toBeGreaterThan(0);
-    expect(new Set(warnings.map((w) => w.replace(/\[trace ID \w+\]/, ''))).size).toBe(warnings.length);
+    expect(r.stderr.match(/^Warning: /gm)).toHaveLength(1);
     expect(r.stdout + r.stderr).not.toMatch(CODE);
     expect(r.stdout).not.toMatch(/whsec_\w{8,}/);
     const bad = await runCli(['demo', '--dialect', 'nope']);

@@ -267,7 +267,7 @@ export async function run(f: Factory, methodArg: string, pathArg: string, opts: 
   // Before the key is shown (send): a pasted secret is neither printed nor sent.
   refuseSecretAsKey(req.idempotencyKey, profile.api_secret);
   await confirmMoneyMove(f.io, profile, req.method, req.path, Boolean(opts.yes));
-  // One warning per way answers differ from the contract, however many pages differ so.
+  // One warning per run about answers that differ from the contract, however many pages.
   const deps = { io: f.io, globals: f.globals() };
   const check = { report: driftReporter(deps), strict: strictContract(deps) };
   if (opts.paginate) return paginate(f, req, opts, maxPages, check);

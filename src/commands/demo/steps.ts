@@ -64,7 +64,7 @@ function noteDrift(ctx: StepContext, res: ApiResponse<unknown>): void {
   if (!res.drift || ctx.driftTold?.value) return;
   if (ctx.driftTold) ctx.driftTold.value = true;
   ctx.say.explain(
-    `This server answers in shapes of its own (where this version expects ${res.drift.fields.slice(0, 3).join(', ') || res.drift.issues[0]}): the CLI shows what it sent, with a warning for each endpoint and way it differs, and reads what it can. --strict-contract would make it an error.`,
+    `This server answers in shapes of its own (where this version expects ${res.drift.fields.slice(0, 3).join(', ') || res.drift.issues[0]}): the CLI shows what it sent, with one warning per run, and reads what it can. --strict-contract would make it an error.`,
   );
 }
 

@@ -105,8 +105,6 @@ export function compileAnswerChecks(compiled = true): void {
 export interface ContractDrift {
   /** `GET /wallets (listWallets)`. */
   where: string;
-  /** The contract route's id (`getOrder`), the same whatever ids its path holds; absent for a path outside the contract. */
-  route?: string;
   status: number;
   traceId: string | undefined;
   /**
@@ -287,7 +285,6 @@ export async function checkAnswer(
  */
 export function validateResponse(t: ValidationTarget): Validated {
   const where = `${t.method.toUpperCase()} ${t.path}${t.endpoint ? ` (${t.endpoint.id})` : ''}`;
-  const route = t.endpoint ? { route: t.endpoint.id } : {};
   const trace = t.traceId ? ` [trace ID ${t.traceId}]` : '';
   const isList = Boolean(t.endpoint?.list) && !t.schema;
   const responses = t.endpoint?.responses ?? {};
@@ -371,11 +368,7 @@ export function validateResponse(t: ValidationTarget): Validated {
 
   const valuesOnly = shapeIssues.length === 0 && zodIssues.every((i) => i.code === 'invalid_value');
   if (valuesOnly)
-    return {
-      data,
-      list,
-      drift: { where, ...route, status: t.status, traceId: t.traceId, ...valuesDrift(zodIssues, data, isList, where, trace) },
-    };
+    return { data, list, drift: { where, status: t.status, traceId: t.traceId, ...valuesDrift(zodIssues, data, isList, where, trace) } };
 
   const { issues, fields } = issuesInWords(shapeIssues, zodIssues, data, isList, schema);
 
@@ -417,5 +410,5 @@ export function validateResponse(t: ValidationTarget): Validated {
     t.data === undefined
       ? `${where} answered in a shape that differs from the contract this version of vouchers knows: ${shown}; nothing could be read from it${asSent}${trace}`
       : `${where} answered in a shape that differs from the contract this version of vouchers knows: ${shown}. Shown as received${trace}`;
-  return { data, list, drift: { where, ...route, status: t.status, traceId: t.traceId, kind: 'shape', issues, fields, message } };
+  return { data, list, drift: { where, status: t.status, traceId: t.traceId, kind: 'shape', issues, fields, message } };
 }
