@@ -1,4 +1,5 @@
 /** `vouchers certify`: registration only; the checklist loads when it runs. */
+import { docPath } from '../../core/io/package-root.js';
 import { hintMistakenOptions, type Command, type FlagsOf } from '../../core/run/commander.js';
 import { runVerb, type RegisterCommand } from '../types.js';
 
@@ -49,7 +50,7 @@ export const registerCertify: RegisterCommand = (program, f, seam) => {
   });
   cmd.addHelpText(
     'after',
-    `
+    () => `
 Without --sandbox, the checks run against the server of the profile (--profile NAME, or the
 current one): a partner's real sandbox, or a local \`vouchers sandbox start\` (whose profile
 carries the operator surface, so every check can run). Checks that need the operator
@@ -85,7 +86,7 @@ Examples:
   $ vouchers certify --list
   $ vouchers certify --sandbox --only signing,idempotency
 
-See docs/certify.md for every check and the report formats.`,
+See ${docPath('certify.md', f.io.cwd)} for every check and the report formats.`,
   );
   cmd.action(async (opts, command) => {
     await runVerb(seam, command, { flags: opts }, async () => (await import('./run.js')).run(f, opts));

@@ -6,8 +6,11 @@
 import { getOrder } from '../../api/orders.js';
 import { isRouteMissing, notOffered } from '../../api/not-offered.js';
 import type { ApiClient } from '../../core/http/types.js';
+import { docPath } from '../../core/io/package-root.js';
 
-const HINT = 'it is an extension of the Partner API v1 (docs/contract.md), which the local sandbox offers in its default dialect';
+/** Why a server may lack the endpoint (named when the error is made, where this copy keeps its docs). */
+const hint = () =>
+  `it is an extension of the Partner API v1 (${docPath('contract.md')}), which the local sandbox offers in its default dialect`;
 
 /**
  * Run an extension call. On 405, or on 404 when no order id is involved or the order
@@ -20,13 +23,13 @@ export async function callExtension<T>(client: ApiClient, what: string, orderId:
   } catch (error) {
     if (!isRouteMissing(error)) throw error;
     const message = `this server does not offer ${what}`;
-    if (error.status === 405 || orderId === undefined) throw notOffered(error, message, HINT);
+    if (error.status === 405 || orderId === undefined) throw notOffered(error, message, hint());
     // The order's own answer tells a missing endpoint from a missing order.
     const order = await getOrder(client, orderId, { probe: true }).then(
       () => undefined,
       (e: unknown) => e,
     );
-    if (order === undefined) throw notOffered(error, message, HINT);
+    if (order === undefined) throw notOffered(error, message, hint());
     // No such order either: the user's own request failed, and its answer (method, path,
     // trace ID) is the one to report; the probe is left out of `vouchers log --failed`.
     throw error;

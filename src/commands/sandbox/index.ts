@@ -2,6 +2,7 @@
  * `vouchers sandbox start|stop|status|admin|trigger`: registration only. Each verb loads
  * its implementation (and the sandbox server) when it runs.
  */
+import { docPath } from '../../core/io/package-root.js';
 import { addOutputOptions } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import type { Command, FlagsOf } from '../../core/run/commander.js';
@@ -12,7 +13,7 @@ function registerStart(sandbox: Command, f: Factory, seam: RunSeam | undefined):
   const cmd = declareStart(sandbox);
   cmd.addHelpText(
     'after',
-    `
+    () => `
 Examples:
   $ vouchers sandbox start                          foreground on :4010; Ctrl-C stops it
   $ vouchers sandbox start --detach --time-scale 0.1
@@ -27,7 +28,7 @@ printed. A restart reuses that profile's credentials, so configured clients keep
 
 --dialect document serves what the API document shows and other guesses than ours
 everywhere it says "not shown" (no extension endpoints, other field names and list
-shapes, problem+json errors): test the CLI's tolerance against it (docs/sandbox.md).`,
+shapes, problem+json errors): test the CLI's tolerance against it (${docPath('sandbox.md', f.io.cwd)}).`,
   );
   cmd.action(async (opts, command) => {
     const { buildStartOptions } = await import('./start-options.js');
@@ -97,14 +98,14 @@ export const registerSandbox: RegisterCommand = (program, f, seam) => {
   const sandbox = program.command('sandbox').description('Run and drive the local sandbox: start, stop, status, admin, trigger');
   sandbox.addHelpText(
     'after',
-    `
+    () => `
 Examples:
   $ vouchers sandbox start --detach && vouchers orders create --product sbx-instant --denomination 25
   $ vouchers sandbox trigger order.delivered
   $ vouchers sandbox admin orders list --gate held
   $ vouchers sandbox stop
 
-Products, admin routes and faults: docs/sandbox.md`,
+Products, admin routes and faults: ${docPath('sandbox.md', f.io.cwd)}`,
   );
   registerStart(sandbox, f, seam);
 

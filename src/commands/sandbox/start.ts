@@ -6,6 +6,7 @@
 import { ConfigError, UsageError } from '../../core/errors/index.js';
 import { batchedOutput } from '../../core/io/batched-output.js';
 import { err } from '../../core/io/io.js';
+import { docPath } from '../../core/io/package-root.js';
 import { currentPid, isProcessAlive } from '../../core/io/processes.js';
 import { resolveOutput } from '../../core/output/options.js';
 import { printRecord } from '../../core/output/print.js';
@@ -161,7 +162,7 @@ export async function run(f: Factory, flags: StartFlags, o: StartOptions = build
     if (sb.dialect !== 'decisions')
       err(
         io,
-        `It speaks the ${sb.dialect} dialect: the API document where it shows something, other guesses than ours elsewhere (docs/sandbox.md).\n`,
+        `It speaks the ${sb.dialect} dialect: the API document where it shows something, other guesses than ours elsewhere (${docPath('sandbox.md', io.cwd)}).\n`,
       );
     err(io, `Sandbox ready on ${sb.baseUrl}. One line per request below; Ctrl-C stops it.\n`);
     await waitForAbort(io.signal);

@@ -4,7 +4,7 @@
  * the bundled dist/cli/.
  */
 import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { dirname, isAbsolute, join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 let root: string | undefined;
@@ -30,4 +30,20 @@ export function packageRoot(): string {
 /** A path inside the package, e.g. `packagePath('bin', 'vouchers.js')`. */
 export function packagePath(...parts: string[]): string {
   return join(packageRoot(), ...parts);
+}
+
+/**
+ * A document of the package's docs/ folder, named where this running copy has it, for a
+ * help text or a hint: relative to `cwd` when it lies below it (docs/contract.md in a clone,
+ * node_modules/vouchers/docs/contract.md in a project), else absolute (a global install).
+ */
+export function docPath(name: string, cwd: string = process.cwd()): string {
+  let file: string;
+  try {
+    file = packagePath('docs', name);
+  } catch {
+    return `docs/${name}`; // bundled into another program: the package's own layout
+  }
+  const below = relative(cwd, file);
+  return below === '' || below === '..' || below.startsWith(`..${sep}`) || isAbsolute(below) ? file : below;
 }

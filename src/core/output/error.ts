@@ -8,6 +8,7 @@ import { ApiError, CliError, NetworkError, PendingError } from '../errors/index.
 import { asciiText } from '../io/ascii.js';
 import { asciiOnly, colorEnabled, stderrColumns, type IO } from '../io/io.js';
 import { wrapNote } from '../io/note-wrap.js';
+import { docPath } from '../io/package-root.js';
 import { suggestedCommand, type HintGlobals } from './next-page.js';
 import { operand } from './shell-quote.js';
 import { maskText, maskTypedValues } from './mask-text.js';
@@ -127,7 +128,7 @@ const HINTS: Record<string, string | ((e: ApiError, globals?: HintGlobals) => st
   INSUFFICIENT_INVENTORY: 'no stock for this product right now: try another denomination or product later',
   PRODUCT_NOT_AVAILABLE: "this product's category is not open to your organisation: vouchers categories list",
   NOT_FOUND: notFoundHint,
-  METHOD_NOT_ALLOWED: 'this path does not take that method: see docs/contract.md for the endpoints',
+  METHOD_NOT_ALLOWED: () => `this path does not take that method: see ${docPath('contract.md')} for the endpoints`,
   MALFORMED_REQUEST: malformedHint,
   IDEMPOTENCY_KEY_REQUIRED: 'this write needs an Idempotency-Key header: pass --idempotency-key with any new UUID (uuidgen makes one)',
   PAYLOAD_TOO_LARGE: 'the body is over 1 MiB: send less per request',

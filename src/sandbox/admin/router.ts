@@ -4,6 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { decodePathParam } from '../../contract/routes.js';
+import { docPath } from '../../core/io/package-root.js';
 import { safeEqual } from '../api/auth.js';
 import { isJsonContentType, parseJson, readBody } from '../http/body.js';
 import { SandboxHttpError } from '../http/errors.js';
@@ -84,7 +85,10 @@ export async function handleAdminRequest(
         { Allow: allow.join(', ') },
       );
     if (!found)
-      throw new SandboxHttpError('NOT_FOUND', `No admin route at ${method} /admin${relPath}; the routes are listed in docs/sandbox.md`);
+      throw new SandboxHttpError(
+        'NOT_FOUND',
+        `No admin route at ${method} /admin${relPath}; the routes are listed in ${docPath('sandbox.md')}`,
+      );
 
     let body: unknown;
     if (method !== 'GET') {
