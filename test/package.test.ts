@@ -131,6 +131,30 @@ describe('npm pack', () => {
     );
   });
 
+  it("ships the documents a partner reads (commands, contract, OpenAPI, sandbox, certify, library), not the clone's about its code and tests", () => {
+    // architecture.md is about src/, reliability.md names the tests, performance*.md how `npm run bench`
+    // measures: none of those files is in the package. README.md names them without a link.
+    const docs = packedFiles().filter((f) => f.startsWith('docs/'));
+    expect(docs).toEqual(
+      [
+        'docs/certify-report.schema.json',
+        'docs/certify.md',
+        'docs/commands.md',
+        'docs/contract.md',
+        'docs/library.md',
+        'docs/openapi.json',
+        'docs/sandbox.md',
+      ].sort(),
+    );
+    const all = readdirSync(join(ROOT, 'docs')).map((n) => `docs/${n}`);
+    expect(all.filter((f) => !docs.includes(f)).sort()).toEqual([
+      'docs/architecture.md',
+      'docs/performance-history.md',
+      'docs/performance.md',
+      'docs/reliability.md',
+    ]);
+  });
+
   it('holds no path of the machine it was built on', () => {
     const here = ROOT.replace(/[\\/]+$/, '');
     const leaking = packedFiles().filter((f) => readFileSync(join(ROOT, f), 'latin1').includes(here));
