@@ -8,7 +8,7 @@ import { runtimeInfo } from '../core/io/runtime.js';
 import type { ReportProduct } from './products.js';
 import type { CheckResult } from './types.js';
 
-export const REPORT_SCHEMA = 'https://vouchers.dev/schemas/certify-report/v2';
+export const REPORT_SCHEMA = 'urn:vouchers:certify-report:v2';
 export const REPORT_VERSION = 2;
 
 export interface CertifyReport {

@@ -207,6 +207,14 @@ describe('certify reporters: json and its schema', () => {
     assertValid(JSON.parse(renderReport('json', report)));
   });
 
+  it("the report's $schema names the shipped schema without claiming an address to fetch it from, as docs/certify.md shows it", () => {
+    expect(REPORT_SCHEMA).not.toMatch(/^[a-z][a-z+.-]*:\/\//i);
+    expect(REPORT_SCHEMA).toMatch(/^urn:vouchers:certify-report:v\d+$/);
+    expect(REPORT_SCHEMA.endsWith(`:v${(JSON.parse(reportJson(handMadeReport())) as CertifyReport).version}`)).toBe(true);
+    const page = readFileSync(new URL('../../docs/certify.md', import.meta.url), 'utf8');
+    expect(page).toContain(`"$schema": "${REPORT_SCHEMA}"`);
+  });
+
   it('the schema refuses what the report must not carry: a secret beside the key, an unknown status, a missing field', () => {
     const validate = validator();
     const report = JSON.parse(reportJson(handMadeReport())) as CertifyReport & Record<string, unknown>;
