@@ -408,6 +408,13 @@ describe('vouchers doctor', () => {
       `does not end in /api/v1, the version this CLI speaks — fix: the base URL should include the version prefix, e.g. ${base}`,
     );
     expect(v2.stdout).not.toContain('/api/v2/api/v1');
+    // Half the prefix: completed, never doubled (…/api/api/v1).
+    for (const half of [base.replace(/\/v1$/, ''), base.replace(/\/api\/v1$/, '/v1'), `${base.replace(/\/v1$/, '')}/`]) {
+      const r = await runCli(['doctor', '--base-url', half], { configDir: dir });
+      expect(line(r.stdout, 'Base URL'), half).toContain(
+        `does not end in /api/v1 — fix: the base URL should include the version prefix, e.g. ${base}`,
+      );
+    }
   });
 
   it('env credentials without a saved profile are enough', async () => {

@@ -71,9 +71,10 @@ export function baseUrlCheck(p: ResolvedProfile): CheckResult {
   const from = FROM[p.sources.base_url ?? 'default'];
   const path = new URL(p.base_url).pathname.replace(/\/+$/, '');
   if (!path.endsWith('/api/v1')) {
-    // Another version prefix is replaced, not added to (…/api/v2 → …/api/v1, not …/api/v2/api/v1).
+    // What is there of the prefix is completed, not added to: …/api/v2 → …/api/v1 (not
+    // …/api/v2/api/v1), …/api → …/api/v1 (not …/api/api/v1), …/v1 → …/api/v1.
     const other = /\/api\/v\d+$/.test(path);
-    const example = other ? p.base_url.replace(/\/+$/, '').replace(/\/api\/v\d+$/, '/api/v1') : `${p.base_url.replace(/\/+$/, '')}/api/v1`;
+    const example = p.base_url.replace(/\/+$/, '').replace(/(?:\/api)?(?:\/v\d+)?$/, '/api/v1');
     return warn(
       'base_url',
       label,
