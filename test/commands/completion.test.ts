@@ -78,6 +78,12 @@ describe('vouchers completion', () => {
     expect(bashComplete(script, ['vouchers', '--profile', 'pr'], stub)).toEqual(['prod']);
     expect(bashComplete(script, ['vouchers', '-p', 'prod', 'products', 'get', 'sbx-a'], stub)).toEqual(['sbx-async']);
     expect(bashComplete(script, ['vouchers', 'profiles', 'use', ''], stub).sort()).toEqual(['local', 'prod']);
+    // Only the first argument is a profile: not the one after it (profiles use NAME, profiles set NAME KEY VALUE).
+    expect(bashComplete(script, ['vouchers', 'profiles', 'use', 'local', ''], stub)).toEqual([]);
+    expect(bashComplete(script, ['vouchers', 'profiles', 'set', 'local', ''], stub)).toEqual([]);
+    expect(bashComplete(script, ['vouchers', '-p', 'prod', 'products', 'get', 'sbx-async', ''], stub)).toEqual([]);
+    expect(bashComplete(script, ['vouchers', 'completion', 'bash', ''])).toEqual([]);
+    expect(bashComplete(script, ['vouchers', 'completion', ''])).toEqual(['bash', 'zsh', 'fish']);
   });
 
   it('prints zsh and fish scripts with the same commands', async () => {

@@ -18,7 +18,7 @@ ${p}_dynamic() {
 }
 
 _${p}_complete() {
-  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" cmdpath="" profile="" kind="" w i skip=0
+  local cur="\${COMP_WORDS[COMP_CWORD]}" prev="" cmdpath="" profile="" kind="" w i skip=0 nargs=0
   COMPREPLY=()
   for ((i = 1; i < COMP_CWORD; i++)); do
     w="\${COMP_WORDS[i]}"
@@ -34,6 +34,8 @@ _${p}_complete() {
     fi
     if [[ " $(${p}_words "$cmdpath") " == *" $w "* ]]; then
       cmdpath="\${cmdpath:+$cmdpath }$w"
+    else
+      nargs=$((nargs + 1))
     fi
   done
   (( COMP_CWORD > 1 )) && prev="\${COMP_WORDS[COMP_CWORD-1]}"
@@ -56,7 +58,8 @@ _${p}_complete() {
     COMPREPLY=($(compgen -W "$subs" -- "$cur"))
     return 0
   fi
-  kind="$(${p}_positional "$cmdpath")"
+  # The table names the first argument; after it, nothing is offered (profiles set NAME KEY is not a profile).
+  (( nargs == 0 )) && kind="$(${p}_positional "$cmdpath")" || kind=none
   case "$kind" in
     profiles|products) COMPREPLY=($(compgen -W "$(${p}_dynamic "$kind" "$profile")" -- "$cur")) ;;
     choices:*) COMPREPLY=($(compgen -W "\${kind#choices:}" -- "$cur")) ;;

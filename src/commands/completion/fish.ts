@@ -91,6 +91,7 @@ function ${p}_candidates
     set -l cmdpath ''
     set -l profile ''
     set -l skip 0
+    set -l nargs 0
     set -l last ''
     for w in $tokens
         if test $skip -eq 1
@@ -118,6 +119,8 @@ function ${p}_candidates
             else
                 set cmdpath "$cmdpath $w"
             end
+        else
+            set nargs (math $nargs + 1)
         end
     end
     if test $skip -eq 1
@@ -132,6 +135,10 @@ function ${p}_candidates
     set -l subs (${p}_words "$cmdpath")
     if test -n "$subs"
         string split ' ' -- $subs
+        return
+    end
+    # The table names the first argument; after it, nothing is offered (profiles set NAME KEY is not a profile).
+    if test $nargs -gt 0
         return
     end
     set -l kind (${p}_positional "$cmdpath")

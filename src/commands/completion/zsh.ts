@@ -19,7 +19,7 @@ ${p}_dynamic() {
 }
 
 _${prog}() {
-  local cur="\${words[CURRENT]}" prev="" cmdpath="" profile="" kind="" w i skip=0
+  local cur="\${words[CURRENT]}" prev="" cmdpath="" profile="" kind="" w i skip=0 nargs=0
   for ((i = 2; i < CURRENT; i++)); do
     w="\${words[i]}"
     if [[ $skip == 1 ]]; then
@@ -34,6 +34,8 @@ _${prog}() {
     fi
     if [[ " $(${p}_words "$cmdpath") " == *" $w "* ]]; then
       cmdpath="\${cmdpath:+$cmdpath }$w"
+    else
+      nargs=$((nargs + 1))
     fi
   done
   (( CURRENT > 2 )) && prev="\${words[CURRENT-1]}"
@@ -58,7 +60,8 @@ _${prog}() {
     compadd -- \${=subs}
     return
   fi
-  kind="$(${p}_positional "$cmdpath")"
+  # The table names the first argument; after it, nothing is offered (profiles set NAME KEY is not a profile).
+  (( nargs == 0 )) && kind="$(${p}_positional "$cmdpath")" || kind=none
   case "$kind" in
     profiles|products) compadd -- \${(f)"$(${p}_dynamic "$kind" "$profile")"} ;;
     choices:*) compadd -- \${=kind#choices:} ;;
