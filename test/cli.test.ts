@@ -206,7 +206,7 @@ describe('root command', () => {
     );
   });
 
-  it("gh api's -f/-F fields and -X method given to vouchers api: says how this api takes a body, query and method, and sends nothing", async () => {
+  it("gh api's -f/-F fields, --input file, --jq filter and -X method given to vouchers api: says how this api takes a body, query and method, and sends nothing", async () => {
     const field = await runCli(['api', 'POST', '/orders', '-f', 'product_id=sbx-instant']);
     expect(field.code).toBe(2);
     expect(field.stderr).toBe(
@@ -214,6 +214,14 @@ describe('root command', () => {
     );
     expect((await runCli(['api', '-X', 'POST', '/orders'])).stderr).toContain(
       'hint      the method is the first argument: vouchers api POST /orders -d @order.json;',
+    );
+    expect((await runCli(['api', 'POST', '/orders', '--input', 'order.json'])).stderr).toContain(
+      'hint      a body from a file is given with -d @FILE (or -d - for stdin), sent byte for byte; see vouchers api --help',
+    );
+    const jq = await runCli(['api', 'GET', '/wallets', '--jq', '.data[].currency']);
+    expect(jq.code).toBe(2);
+    expect(jq.stderr).toContain(
+      "hint      query the JSON with --jmespath (JMESPath, as the AWS CLI's --query), e.g. --jmespath 'data[].currency';",
     );
   });
 

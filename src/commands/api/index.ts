@@ -40,6 +40,8 @@ export const registerApi: RegisterCommand = (program, f, seam) => {
     '--raw-field': body,
     '-X': 'the method is the first argument: vouchers api POST /orders -d @order.json;',
     '--method': 'the method is the first argument: vouchers api POST /orders -d @order.json;',
+    '--input': 'a body from a file is given with -d @FILE (or -d - for stdin), sent byte for byte;',
+    '--jq': "query the JSON with --jmespath (JMESPath, as the AWS CLI's --query), e.g. --jmespath 'data[].currency';",
   });
   api.addHelpText(
     'after',
