@@ -25,6 +25,18 @@ describe('vouchers sign', () => {
     expect(r.stdout).toMatch(/X-API-Secret: sk_t…cret\n/);
   });
 
+  it("refuses a path that repeats the base URL's /api/v1, as vouchers api does, instead of signing /api/v1/api/v1/orders", async () => {
+    const r = await runCli(['sign', 'POST', '/api/v1/orders', '--body', BODY, '--timestamp', '1732270000'], { env });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain("/api/v1/orders repeats the base URL's /api/v1: paths are relative to the base URL");
+    expect(r.stderr).toMatch(/hint +use vouchers sign POST \/orders\n/);
+    // A path under the prefix that is no endpoint once stripped is signed as given.
+    const other = await runCli(['sign', 'POST', '/api/v1/nothing', '--timestamp', '1732270000'], { env });
+    expect(other.code, other.stderr).toBe(0);
+    expect(other.stdout).toContain('POST /api/v1/api/v1/nothing\n');
+  });
+
   it('takes the body as -d/--data too, as vouchers api does; both at once is a usage error', async () => {
     const viaBody = await runCli(['sign', 'POST', '/orders', '--body', BODY, '--timestamp', '1732270000', '--json'], { env });
     const viaData = await runCli(['sign', 'POST', '/orders', '-d', BODY, '--timestamp', '1732270000', '--json'], { env });

@@ -358,19 +358,19 @@ async function paginate(f: Factory, req: ApiRequest, opts: ApiOptions, maxPages:
   }
 }
 
-/** One request, printed; a non-2xx answer throws its error after its body is printed. */
-/**
- * `api GET /api/v1/wallets` on a base URL ending in /api/v1 would ask for /api/v1/api/v1/wallets
- * (a 404): paths are relative to the base URL. Refused before sending when the path without
- * the repeat is an endpoint of the API.
- */
 /** The base URL's path (`/api/v1`; '' at the root or without a base URL). */
 async function basePathOf(f: Factory): Promise<string> {
   const base = (await f.profile()).base_url;
   return base ? new URL(base).pathname.replace(/\/+$/, '') : '';
 }
 
-async function refuseRepeatedBasePath(f: Factory, method: string, path: string): Promise<void> {
+/**
+ * `api GET /api/v1/wallets` on a base URL ending in /api/v1 would ask for /api/v1/api/v1/wallets
+ * (a 404), and `sign POST /api/v1/orders` would sign that path: paths are relative to the base
+ * URL. Refused (before sending, before signing) when the path without the repeat is an
+ * endpoint of the API.
+ */
+export async function refuseRepeatedBasePath(f: Factory, method: string, path: string, command: 'api' | 'sign' = 'api'): Promise<void> {
   const base = (await f.profile()).base_url;
   if (!base) return;
   const prefix = await basePathOf(f);
@@ -379,10 +379,11 @@ async function refuseRepeatedBasePath(f: Factory, method: string, path: string):
   if (!findRoute(method, rest.split('?')[0]!)) return;
   throw new UsageError(
     `${path} repeats the base URL's ${prefix}: paths are relative to the base URL (${base}), so this asks for ${prefix}${path}`,
-    `use vouchers api ${method} ${rest}`,
+    `use vouchers ${command} ${method} ${rest}`,
   );
 }
 
+/** One request, printed; a non-2xx answer throws its error after its body is printed. */
 async function send(f: Factory, req: ApiRequest, opts: ApiOptions, check: ContractCheck): Promise<ApiResponse> {
   const client = await f.client();
   const pathOnly = req.path.split('?')[0]!;

@@ -10,7 +10,7 @@ import { maskSecret } from '../../core/output/format.js';
 import { printJson } from '../../core/output/print.js';
 import { isSignedMethod, requestMessage, signingPath, signRequest } from '../../core/signer/request.js';
 import type { Factory } from '../../core/run/factory.js';
-import { API_METHODS } from '../api/request.js';
+import { API_METHODS, refuseRepeatedBasePath } from '../api/request.js';
 import { jsonErrorOffset, readBodyArg } from '../api/json-input.js';
 import type { SignOptions } from './index.js';
 
@@ -72,6 +72,7 @@ export async function run(f: Factory, methodArg: string, pathArg: string, opts: 
   const { target, path } = requestTarget(base, pathArg);
   const signed = isSignedMethod(method);
   const endpoint = findRoute(method, path);
+  if (!endpoint) await refuseRepeatedBasePath(f, method, pathArg, 'sign');
   const idem = endpoint?.idempotency === 'required' || endpoint?.idempotency === 'optional' ? endpoint.idempotency : null;
 
   const headers: Record<string, string> = {
