@@ -50,9 +50,9 @@ const FLAG = /^-{1,2}[A-Za-z]/;
 const ARG = /[0-9_/=\u2026<>A-Z$@{[]|^['"]/;
 
 /**
- * The words of a line, a command as one word: `vouchers`, its command names (at most four),
- * then its flags, their values and its arguments, up to a word of prose or the end of a clause;
- * and a flag with its value.
+ * The words of a line, a command as one word: `vouchers`, its global flags with their values
+ * (`--profile acme`), its command names (at most four), then its flags, their values and its
+ * arguments, up to a word of prose or the end of a clause; and a flag with its value.
  */
 function units(text: string): string[] {
   const words = text.split(/ +/).filter((w) => w !== '');
@@ -67,10 +67,11 @@ function units(text: string): string[] {
       while (i + 1 < words.length && !CLAUSE_END.test(plain(unit))) {
         const next = plain(words[i + 1]!);
         const flag = FLAG.test(next);
-        const name = !flags && names < 4 && NAME.test(next);
+        // Flags before the first name are global ones: the names still follow them.
+        const name = !flags && !value && names < 4 && NAME.test(next.replace(CLAUSE_END, ''));
         if (!flag && !value && !name && !ARG.test(next)) break;
         if (name) names++;
-        flags ||= flag;
+        flags ||= flag && names > 0;
         value = flag && !next.includes('=');
         unit += ` ${words[++i]!}`;
       }

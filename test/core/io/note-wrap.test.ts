@@ -37,6 +37,16 @@ describe('wrapNote', () => {
     for (const line of lines) expect(line.replace(/\u001b\[[0-9;]*m/g, '').length).toBeLessThanOrEqual(50);
   });
 
+  it('keeps a command whole when its global flags come before its names (vouchers --base-url URL doctor)', () => {
+    // One line holds the whole command, to be copied (wider than the terminal, it is left to it).
+    const hint = '  hint      apply the fixes shown on the ✖ lines, then run vouchers --base-url http://127.0.0.1:4011/api/v1 doctor again';
+    const lines = wrapNote(hint, 60).split('\n');
+    expect(lines[0]).toBe('  hint      apply the fixes shown on the ✖ lines, then run');
+    expect(lines[1]).toMatch(/^ {12}vouchers --base-url http:\/\/127\.0\.0\.1:4011\/api\/v1 doctor\b/);
+    const profile = wrapNote('  hint      check the key: vouchers --profile acme-sandbox profiles show; then doctor', 70).split('\n');
+    expect(profile).toEqual(['  hint      check the key:', '            vouchers --profile acme-sandbox profiles show; then doctor']);
+  });
+
   it('measures in terminal cells: CJK text and emoji take two each, so no line runs past the edge', () => {
     const note = `Reference 注文番号 ${'東京の店舗向けギフトカード 🎁🎉 '.repeat(4)}was given twice\n`;
     const lines = wrapNote(note, 40).split('\n');
