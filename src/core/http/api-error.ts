@@ -172,7 +172,12 @@ export function foreignError(text: string, body: unknown): { message?: string; c
   if (typeof body === 'string' || typeof body === 'number') return { message: oneLine(String(body)) };
   const trimmed = text.trim();
   if (trimmed === '') return {};
-  return { message: oneLine(/^<(!doctype|html|head|body|\?xml)|<\/[a-z]+>/i.test(trimmed) ? htmlText(trimmed) : trimmed) || undefined };
+  return { message: oneLine(isMarkup(trimmed) ? htmlText(trimmed) : trimmed) || undefined };
+}
+
+/** An HTML (or XML) page: what a web server or a proxy answers, not a JSON API. */
+function isMarkup(text: string): boolean {
+  return /^<(!doctype|html|head|body|\?xml)|<\/[a-z]+>/i.test(text);
 }
 
 /** The ApiError of a non-2xx response. */
@@ -209,10 +214,10 @@ export function apiErrorFromResponse(
     code: said.code ?? `HTTP_${res.status}`,
     message: `${common.method} ${request.path} answered HTTP ${res.status}${what}`,
     details: said.details,
-    // A 404 that says something is about the resource (the server read the path); a bare one
-    // may be a path this server does not have.
+    // A 404 that says something is about the resource (the server read the path); a bare one,
+    // or a web page (a web server's or a proxy's, not the API's), may be a path this server does not have.
     hint:
-      res.status === 405 || (res.status === 404 && said.message === undefined)
+      res.status === 405 || (res.status === 404 && (said.message === undefined || isMarkup(res.text.trim())))
         ? 'this server may not offer this endpoint, or the base URL is wrong (it must include /api/v1)'
         : res.status === 404
           ? "check the id and the path; another partner's resources are not visible to you"

@@ -41,6 +41,19 @@ describe("error bodies that are not the API's envelope", () => {
     expect(errorOf(500, '').message).toBe('POST /orders answered HTTP 500 with an empty body');
   });
 
+  it("a web server's 404 page (a base URL naming a web site, not the API) points at the base URL, not at an id", () => {
+    const page = errorOf(
+      404,
+      '<!DOCTYPE HTML>\n<html lang="en"><head><title>Error response</title></head><body><p>File not found.</p></body></html>',
+    );
+    expect(page.message).toBe('POST /orders answered HTTP 404: Error response');
+    expect(page.hint).toBe('this server may not offer this endpoint, or the base URL is wrong (it must include /api/v1)');
+    // A 404 the API words is about the resource.
+    expect(errorOf(404, JSON.stringify({ message: 'Order not found' })).hint).toBe(
+      "check the id and the path; another partner's resources are not visible to you",
+    );
+  });
+
   it('takes the code of {"errors": [{code, message}]} and of a problem type ending in one; the entry is the error, not a field\'s', () => {
     const listed = errorOf(409, JSON.stringify({ errors: [{ code: 'INSUFFICIENT_INVENTORY', message: 'no stock' }] }));
     expect(listed.apiCode).toBe('INSUFFICIENT_INVENTORY');
