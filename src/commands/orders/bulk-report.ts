@@ -69,9 +69,11 @@ export interface BatchSummary {
    * were placed and are never sent again; the run exits 5 for them once every row was sent.
    */
   not_fulfilled: number;
+  /** Those rows, the first NOTED_ROWS of them (--results holds each). */
   not_fulfilled_rows: NotedRow[];
   /** Ordered rows whose answer named no order id: placed (never sent again), to be found by reference. */
   no_order_id: number;
+  /** Those rows, the first NOTED_ROWS of them (--results holds each). */
   no_order_id_rows: NotedRow[];
   totals: CurrencyTotal[];
   journal: string;
@@ -104,10 +106,10 @@ export function summarize(state: BatchState, skipped: number, journal: string, r
     skipped,
     changed_since_ordered: state.changed,
     contract_mismatch: state.mismatched,
-    not_fulfilled: state.unfulfilled.length,
-    not_fulfilled_rows: byRow(state.unfulfilled),
-    no_order_id: state.unnamed.length,
-    no_order_id_rows: byRow(state.unnamed),
+    not_fulfilled: state.unfulfilled.count,
+    not_fulfilled_rows: byRow(state.unfulfilled.rows),
+    no_order_id: state.unnamed.count,
+    no_order_id_rows: byRow(state.unnamed.rows),
     totals,
     journal,
     results_file: resultsFile,
@@ -121,8 +123,8 @@ function byRow(rows: NotedRow[]): NotedRow[] {
 /** Rows named one by one in a summary's words; past this, a count (--json and --results hold each). */
 const NAMED_ROWS = 10;
 
-/** `line 3 (reference r-2, order ord_…, FAILED)`, for the first NAMED_ROWS rows, then how many more. */
-function nameRows(rows: NotedRow[], withStatus: boolean): string {
+/** `line 3 (reference r-2, order ord_…, FAILED)`, for the first NAMED_ROWS rows, then how many more of `count`. */
+function nameRows(rows: NotedRow[], count: number, withStatus: boolean): string {
   const named = rows.slice(0, NAMED_ROWS).map((r) => {
     const parts = [
       r.reference !== null ? `reference ${r.reference}` : 'no reference',
@@ -131,7 +133,7 @@ function nameRows(rows: NotedRow[], withStatus: boolean): string {
     ];
     return `line ${r.row} (${parts.join(', ')})`;
   });
-  const more = rows.length - named.length;
+  const more = count - named.length;
   return named.join(', ') + (more > 0 ? ` and ${more} more` : '');
 }
 
@@ -148,13 +150,13 @@ export function notedRowsWords(summary: BatchSummary, globals: HintGlobals): { u
   const out: { unfulfilled?: string; unnamed?: string } = {};
   if (summary.not_fulfilled > 0) {
     const rows = summary.not_fulfilled_rows;
-    out.unfulfilled = `${summary.not_fulfilled} of ${summary.rows} rows were answered ${statusWords(rows) || 'not fulfilled'}: ${nameRows(rows, true)}; each order was placed and issued no voucher`;
+    out.unfulfilled = `${summary.not_fulfilled} of ${summary.rows} rows were answered ${statusWords(rows) || 'not fulfilled'}: ${nameRows(rows, summary.not_fulfilled, true)}; each order was placed and issued no voucher`;
   }
   if (summary.no_order_id > 0) {
     const rows = summary.no_order_id_rows;
     const ref = rows.find((r) => r.reference !== null)?.reference;
     const find = suggestedCommand(globals, ['orders', 'list', ...(ref !== undefined && ref !== null ? ['--reference', ref] : [])]);
-    out.unnamed = `${summary.no_order_id} of ${summary.rows} rows were ordered, but the answer named no order id: ${nameRows(rows, false)}. They are placed and never sent again; find each by its reference (${find}${rows.some((r) => r.reference === null) ? '; a row without one: vouchers orders list, newest first, or ask the provider quoting its trace ID in --results' : ''})`;
+    out.unnamed = `${summary.no_order_id} of ${summary.rows} rows were ordered, but the answer named no order id: ${nameRows(rows, summary.no_order_id, false)}. They are placed and never sent again; find each by its reference (${find}${rows.some((r) => r.reference === null) ? '; a row without one: vouchers orders list, newest first, or ask the provider quoting its trace ID in --results' : ''})`;
   }
   return out;
 }

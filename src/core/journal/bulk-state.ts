@@ -154,9 +154,9 @@ export interface BatchState {
   /** Ordered rows whose answer differed from the contract under --strict-contract (error_code CONTRACT_MISMATCH). */
   mismatched: number;
   /** Ordered rows answered without any voucher (CANCELLED, REFUNDED, FAILED…): orders placed, never sent again. */
-  unfulfilled: NotedRow[];
+  unfulfilled: NotedRows;
   /** Ordered rows whose answer named no order id: orders placed, never sent again, to be found by reference. */
-  unnamed: NotedRow[];
+  unnamed: NotedRows;
   /** The batch that took this one's rows over (an edited file), if any. */
   superseded_by?: string;
 }
@@ -168,6 +168,20 @@ export interface NotedRow {
   order_id: string | null;
   status: string | null;
   trace_id: string | null;
+}
+
+/** Rows of a kind the summary names kept, at most (the results file holds each): memory stays flat whatever the server answers. */
+export const NOTED_ROWS = 1000;
+
+/** How many rows are of a kind, and the first NOTED_ROWS of them. */
+export class NotedRows {
+  count = 0;
+  readonly rows: NotedRow[] = [];
+
+  add(row: NotedRow): void {
+    this.count += 1;
+    if (this.rows.length < NOTED_ROWS) this.rows.push(row);
+  }
 }
 
 export function emptyState(header: BatchHeader, full = true): BatchState {
@@ -185,8 +199,8 @@ export function emptyState(header: BatchHeader, full = true): BatchState {
     totals: new Map(),
     changed: 0,
     mismatched: 0,
-    unfulfilled: [],
-    unnamed: [],
+    unfulfilled: new NotedRows(),
+    unnamed: new NotedRows(),
   };
 }
 
@@ -241,8 +255,8 @@ export function applyResult(state: BatchState, rec: ResultRecord, offset: number
       status: rec.status,
       trace_id: rec.trace_id,
     };
-    if (unfulfilled) state.unfulfilled.push(noted);
-    if (!rec.order_id) state.unnamed.push(noted);
+    if (unfulfilled) state.unfulfilled.add(noted);
+    if (!rec.order_id) state.unnamed.add(noted);
   }
   // A server may send the total as a numeric string ("25.00"): counted from its digits too.
   const total = amountValue(rec.total_amount);

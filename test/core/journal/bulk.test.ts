@@ -11,6 +11,7 @@ import {
   isDefiniteRefusal,
   journalPath,
   listBatches,
+  NOTED_ROWS,
   parseJournal,
   rowOutcome,
   sha256Hex,
@@ -229,5 +230,23 @@ describe('the batches folder', () => {
     writeFileSync(join(d, 'batches'), 'not a folder');
     await expect(listBatches(d)).rejects.toMatchObject({ name: 'ConfigError', message: expect.stringContaining('is not a folder') });
     expect(await listBatches(mkdtempSync(join(tmpdir(), 'vouchers-bulk-none-')))).toEqual([]);
+  });
+});
+
+describe('rows the summary names', () => {
+  it(`counts every row answered without a voucher or an order id, and keeps the first ${NOTED_ROWS} of each`, () => {
+    const n = NOTED_ROWS + 5;
+    const lines = [JSON.stringify({ type: 'batch', version: 2, batch_id: 'bat_0123456789', source: null, sha256: 'h', created_at: 'now' })];
+    for (let row = 2; row < n + 2; row++) {
+      lines.push(JSON.stringify({ type: 'result', ...okResult(row, `ord_${row}`), status: 'FAILED', reference: `r-${row}` }));
+      lines.push(JSON.stringify({ type: 'result', ...okResult(row + n, null as unknown as string), reference: null }));
+    }
+    const state = parseJournal(lines.join('\n'), 'j', false);
+    expect(state.unfulfilled.count).toBe(n);
+    expect(state.unfulfilled.rows).toHaveLength(NOTED_ROWS);
+    expect(state.unfulfilled.rows[0]).toEqual({ row: 2, reference: 'r-2', order_id: 'ord_2', status: 'FAILED', trace_id: 'a'.repeat(32) });
+    expect(state.unnamed.count).toBe(n);
+    expect(state.unnamed.rows).toHaveLength(NOTED_ROWS);
+    expect(state.ordered.size).toBe(2 * n);
   });
 });
