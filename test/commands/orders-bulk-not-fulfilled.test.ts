@@ -28,7 +28,9 @@ beforeAll(async () => {
     if (req.method === 'POST' && path === '/api/v1/orders') {
       const { reference } = JSON.parse(req.body) as { reference: string };
       const ended = ENDED[reference];
-      if (ended) return sendJson(res, 200, { order_id: `ord_f${reference}`, status: ended }, h);
+      // The CANCELLED one carries the total it was debited, to be refunded; the FAILED one none.
+      const total = ended === 'CANCELLED' ? { total_amount: 25, currency: 'USD' } : {};
+      if (ended) return sendJson(res, 200, { order_id: `ord_f${reference}`, status: ended, ...total }, h);
       return sendJson(res, 201, contractOrder({ order_id: `ord_${reference}`, reference, items: [] }), h);
     }
     if (path === '/api/v1/products') return sendJson(res, 200, { data: [PRODUCT] }, h);
@@ -87,6 +89,8 @@ describe('bulk rows answered FAILED or CANCELLED', () => {
         { row: 3, reference: 'r-2', order_id: 'ord_fr-2', status: 'FAILED', trace_id: 'req-5C1D' },
         { row: 5, reference: 'r-4', order_id: 'ord_fr-4', status: 'CANCELLED', trace_id: 'req-5C1D' },
       ],
+      // What the orders cost: the three delivered, not the CANCELLED one's total, whose debit is refunded.
+      totals: [{ currency: 'USD', orders: 3, total_amount: 75 }],
     });
     const error = JSON.parse(again.stderr.trim().split('\n').at(-1)!) as { error: { code: string } };
     expect(error.error.code).toBe('ORDER_NOT_FULFILLED');

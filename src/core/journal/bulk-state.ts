@@ -147,7 +147,7 @@ export interface BatchState {
   ordered: RowSet;
   /** Where each ordered row's answer starts in the journal (a byte offset), for the results file. */
   orderedAt: RowNumbers;
-  /** Orders and their total (minor units) per currency, over the ordered rows. */
+  /** Orders and their total (minor units) per currency, over the ordered rows that did not end without a voucher (endedUnfulfilled). */
   totals: Map<string, { orders: number; minor: number }>;
   /** Ordered rows whose row changed in the file after an earlier batch ordered it (ResultRecord.row_changed). */
   changed: number;
@@ -259,7 +259,8 @@ export function applyResult(state: BatchState, rec: ResultRecord, offset: number
     if (!rec.order_id) state.unnamed.add(noted);
   }
   // A server may send the total as a numeric string ("25.00"): counted from its digits too.
-  const total = amountValue(rec.total_amount);
+  // An order that ended without any voucher is not counted: its debit is refunded.
+  const total = unfulfilled ? undefined : amountValue(rec.total_amount);
   if (rec.currency && total !== undefined) {
     try {
       const minor = toMinor(total, rec.currency);
