@@ -5,7 +5,7 @@
 import type { RegisterWebhookRequest, WebhookEndpoint } from '../contract/webhooks.js';
 import type { ApiClient, ApiResponse } from '../core/http/types.js';
 import { ApiError } from '../core/errors/index.js';
-import { isSecretField, isSecretValue } from '../core/output/mask.js';
+import { isSecretField, isSecretValue, snake } from '../core/output/mask.js';
 import { isRecord } from '../core/is-record.js';
 import { maskSecret } from '../core/output/format.js';
 import { notOffered } from './not-offered.js';
@@ -68,16 +68,28 @@ export async function registerWebhook(
 const filled = (v: unknown): v is string => typeof v === 'string' && v !== '';
 
 /**
+ * The one of several secret fields that holds the secret in use: not one named as the
+ * former secret of a rotation (`previous_secret`, `secret: {old, current}`), whatever the
+ * order the server lists them in.
+ */
+function inUse(keys: readonly string[]): string | undefined {
+  return keys.find((k) => !isFormerName(k)) ?? keys[0];
+}
+
+const isFormerName = (key: string): boolean => /(^|_)(previous|prev|old|prior|former|expiring|expired|retired)(_|$)/.test(snake(key));
+
+/**
  * The signing secret of an answer about the endpoint, and the answer without it:
  * `signing_secret`; else a field named as a secret (`secret`, `signing_key`, `whsec`) or
  * holding a `whsec_…` value; else one inside an object, by its name joined to the object's
  * (`signature: {key}` is a signature_key); else a bare `key` or `token`, the only secret such
- * an answer has.
+ * an answer has. Of several, the one in use, not the former one of a rotation. A secret
+ * inside an object stays there masked, so that the object shows what it held.
  */
 export function takeSecret(record: Record<string, unknown>): { secret?: string; rest: Record<string, unknown> } {
   const top =
     (filled(record.signing_secret) ? 'signing_secret' : undefined) ??
-    Object.keys(record).find((k) => (isSecretField(k) || isSecretValue(record[k])) && filled(record[k])) ??
+    inUse(Object.keys(record).filter((k) => (isSecretField(k) || isSecretValue(record[k])) && filled(record[k]))) ??
     ['key', 'token'].find((k) => filled(record[k]) && !nestedSecret(record));
   if (top !== undefined) {
     const { [top]: secret, ...rest } = record;
@@ -86,10 +98,13 @@ export function takeSecret(record: Record<string, unknown>): { secret?: string; 
   const nested = nestedSecret(record);
   if (nested === undefined) return { rest: record };
   const [k, c] = nested;
-  const { [c]: secret, ...left } = record[k] as Record<string, unknown>;
+  const inner = record[k] as Record<string, unknown>;
+  const secret = inner[c] as string;
+  const masked = { ...inner };
+  Object.defineProperty(masked, c, { value: maskSecret(secret), enumerable: true, writable: true, configurable: true });
   const rest = { ...record };
-  Object.defineProperty(rest, k, { value: left, enumerable: true, writable: true, configurable: true });
-  return { secret: secret as string, rest };
+  Object.defineProperty(rest, k, { value: masked, enumerable: true, writable: true, configurable: true });
+  return { secret, rest };
 }
 
 /**
@@ -107,16 +122,17 @@ export function maskBareSecret(body: unknown): unknown {
   return JSON.parse(JSON.stringify(body, (_k, v: unknown) => (v === record ? masked : v))) as unknown;
 }
 
-/** The secret inside an object of `record` (`signature: {key}`): the object's key and the field's. */
+/** The secret inside an object of `record` (`signature: {key}`): the object's key and the field's; of several, the one in use (inUse). */
 function nestedSecret(record: Record<string, unknown>): [string, string] | undefined {
+  const found: [string, string][] = [];
   for (const [k, inner] of Object.entries(record)) {
     if (!isRecord(inner)) continue;
-    const c = Object.keys(inner).find(
-      (c) => (isSecretField(`${k}_${c}`) || isSecretField(c) || isSecretValue(inner[c])) && filled(inner[c]),
+    const c = inUse(
+      Object.keys(inner).filter((c) => (isSecretField(`${k}_${c}`) || isSecretField(c) || isSecretValue(inner[c])) && filled(inner[c])),
     );
-    if (c !== undefined) return [k, c];
+    if (c !== undefined) found.push([k, c]);
   }
-  return undefined;
+  return found.find(([k, c]) => !isFormerName(k) && !isFormerName(c)) ?? found[0];
 }
 
 function extensionMissing(error: unknown, method: 'GET' | 'DELETE'): never {

@@ -201,6 +201,62 @@ describe('a server that gives the signing secret a plain value: inside an object
   });
 });
 
+describe('a server that nests the signing secret, or gives the former one of a rotation beside it', () => {
+  const SECRET = 'whsec_CURRENT_0123456789abcdef';
+  const OLD = 'whsec_FORMER_0123456789abcdef';
+  const answers: { answer: Record<string, unknown>; row: RegExp }[] = [
+    { answer: { id: 'wh_1', url: 'https://example.com/hooks', secret: { value: SECRET } }, row: /^secret\t\{"value":"whse…cdef"\}$/m },
+    {
+      answer: { id: 'wh_1', url: 'https://example.com/hooks', secret: { previous: OLD, current: SECRET } },
+      row: /^secret\t\{"previous":"whse…cdef","current":"whse…cdef"\}$/m,
+    },
+    {
+      answer: { id: 'wh_1', url: 'https://example.com/hooks', signature: { old_key: OLD, key: SECRET } },
+      row: /^signature\t\{"old_key":"whse…cdef","key":"whse…cdef"\}$/m,
+    },
+    {
+      answer: { id: 'wh_1', url: 'https://example.com/hooks', previous_secret: OLD, secret: SECRET },
+      row: /^previous_secret\twhse…cdef$/m,
+    },
+  ];
+  let server: LoopbackServer;
+  let answer: Record<string, unknown> = {};
+  beforeAll(async () => {
+    server = await startLoopbackServer((req, res) => sendJson(res, req.method === 'POST' ? 201 : 200, answer));
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it('saves the one in use and shows the object masked, as webhooks show does; in full only with --show-secret', async () => {
+    for (const a of answers) {
+      answer = a.answer;
+      const what = JSON.stringify(a.answer);
+      const configDir = await configWith('p', { base_url: server.baseUrl, api_key: 'pk_test', api_secret: 'sk_test_secret' });
+      const r = await runCli(['webhooks', 'register', '--url', 'https://example.com/hooks'], { configDir, env: { NO_COLOR: '1' } });
+      expect(r.code, `${what} ${r.stderr}`).toBe(0);
+      expect((await openConfig({ VOUCHERS_CONFIG_DIR: configDir })).get('p')?.webhook_secret, what).toBe(SECRET);
+      expect(r.stdout, what).toMatch(a.row);
+      expect(r.stdout, what).not.toMatch(/\t\{\}$/m);
+      expect(r.stdout + r.stderr, what).not.toContain(SECRET);
+      expect(r.stdout + r.stderr, what).not.toContain(OLD);
+
+      const shown = await runCli(['webhooks', 'show'], { configDir, env: { NO_COLOR: '1' } });
+      expect(shown.code, `${what} ${shown.stderr}`).toBe(0);
+      expect(shown.stdout, what).toMatch(a.row);
+      expect(shown.stdout + shown.stderr, what).not.toContain(SECRET);
+
+      const revealed = await runCli(['webhooks', 'register', '--url', 'https://example.com/hooks', '--show-secret', '--json'], {
+        configDir,
+        env: { NO_COLOR: '1' },
+      });
+      expect(revealed.code, `${what} ${revealed.stderr}`).toBe(0);
+      expect(JSON.parse(revealed.stdout), what).toMatchObject({ signing_secret: SECRET });
+      expect(revealed.stdout, what).not.toContain(OLD);
+    }
+  });
+});
+
 describe('a registration answered without a body', () => {
   it('says it was accepted, and claims nothing about the endpoint or its secret', async () => {
     const server = await startLoopbackServer((req, res) => {
