@@ -13,7 +13,7 @@
  * (`ascii`), the pieces are in ASCII and cut with '...', measured as printed.
  */
 import { asciiText } from '../core/io/ascii.js';
-import { cellWidth, truncateCells } from '../core/output/cells.js';
+import { cellWidth, cutId, truncateCells } from '../core/output/cells.js';
 
 /** One piece of a line. */
 export interface LinePiece {
@@ -41,29 +41,6 @@ export interface LinePiece {
 }
 
 const GAP = '  ';
-
-const graphemes = new Intl.Segmenter(undefined, { granularity: 'grapheme' });
-
-/**
- * An id cut to `width` cells: its prefix (`evt_`) when it has one, an ellipsis and as much
- * of its end as fits. The end is kept: ids made in the same moment differ only there.
- */
-export function cutId(id: string, width: number, ellipsis = '…'): string {
-  if (cellWidth(id) <= width) return id;
-  const prefix = /^[a-z]{1,8}_/.exec(id)?.[0] ?? '';
-  const keepPrefix = cellWidth(prefix) + ellipsis.length + 1 <= width ? prefix : '';
-  const room = width - cellWidth(keepPrefix) - ellipsis.length;
-  const parts = [...graphemes.segment(id.slice(keepPrefix.length))].map((s) => s.segment);
-  let tail = '';
-  let used = 0;
-  for (let i = parts.length - 1; i >= 0; i--) {
-    const w = cellWidth(parts[i]!);
-    if (used + w > room) break;
-    tail = parts[i]! + tail;
-    used += w;
-  }
-  return `${keepPrefix}${ellipsis}${tail}`;
-}
 
 interface Shown {
   piece: LinePiece;

@@ -142,24 +142,31 @@ describe('vouchers events list', () => {
     expect(empty.stdout).toMatch(/No events in .*events\.ndjson\. Start a listener with: vouchers listen/);
   });
 
-  it('on a narrow terminal, keeps the event type beside the event id: the other columns go first, then the type is shortened', async () => {
+  it('on a narrow terminal, keeps the event type beside the event id: the other columns go first, then the type is shortened, then the id is cut in its middle', async () => {
     const configDir = inboxDir();
     const lines = [
       entry(orderEvent(5, 'order.partially_delivered', 'PARTIALLY_DELIVERED'), '2026-11-22T11:58:00.000Z'),
       entry(orderEvent(6, 'order.refunded', 'REFUNDED'), '2026-11-22T11:59:00.000Z'),
     ].map((e) => JSON.stringify(e));
     writeFileSync(join(configDir, 'events.ndjson'), lines.join('\n') + '\n', { mode: 0o600 });
-    for (const columns of [60, 65]) {
+    const id = testId('evt', 5);
+    for (const columns of [40, 45, 60, 65, 70]) {
       const r = await runCli(['events', 'list'], { configDir, tty: true, columns, overrides: { clock } });
       expect(r.code, r.stderr).toBe(0);
       const text = r.stdout.replace(ANSI, '');
       const table = text.split('\n').filter((l) => l.startsWith('│'));
       expect(table[0], `${columns}`).toMatch(/^│ EVENT +│ EVENT ID +│/);
-      expect(table[1]).toContain('order.refunded');
-      expect(table[2]).toContain(columns === 65 ? 'order.partially_delivered' : 'order.partially_deli');
-      expect(table[2]).toContain(testId('evt', 5));
+      expect(table[1], `${columns}`).toContain('order.refunded');
+      // The type cut to no fewer than 20 cells, then the id cut in its middle, keeping its prefix and last 8 characters.
+      const shown = / (evt_\S*) +│$/.exec(table[2]!)?.[1];
+      expect(table[2], `${columns}`).toMatch(columns >= 65 ? /^│ order\.partially_delivered +│/ : /^│ order\.partially_del\S*… +│/);
+      if (columns >= 60) expect(shown, `${columns}`).toBe(id);
+      else {
+        expect(shown, `${columns}`).toMatch(/^evt_…[0-9A-Z]{8,}$/);
+        expect(id.endsWith(shown!.slice('evt_…'.length)), `${columns}`).toBe(true);
+      }
       for (const line of text.split('\n')) expect(line.length).toBeLessThanOrEqual(columns);
-      expect(r.stderr).toMatch(new RegExp(`Left out to fit ${columns} columns: received_at, order_id, status\\b`));
+      expect(r.stderr.replace(/\s+/g, ' ')).toMatch(new RegExp(`Left out to fit ${columns} columns: received_at, order_id, status\\b`));
     }
   });
 

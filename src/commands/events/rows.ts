@@ -82,12 +82,17 @@ export function contractNote(row: Pick<EventRow, 'unknown_type' | 'drift' | 'bod
     .join('; ');
 }
 
+/** Cells an event id is cut to at the least: `evt_`, an ellipsis and its last 8 characters. */
+const ID_MIN = 13;
+
 export const EVENT_COLUMNS: Column<EventRow>[] = [
   // On a narrow terminal the event type and id (what `events show` and `replay` take) stay; the rest
-  // is left out, the order id first, before the type is shortened.
+  // is left out, the order id first; then the type is shortened to no fewer than 20 cells, then
+  // the id is cut in its middle (its prefix and at least its last 8 characters, which tell ids
+  // of the same moment apart), and only then the type further: the type is what the list is read by.
   { field: 'received_at', header: 'RECEIVED', get: (r) => formatTime(r.received_at), priority: 3 },
   { field: 'event', header: 'EVENT', get: (r) => displayText(r.event), shrink: true, readable: 64 },
-  { field: 'event_id', header: 'EVENT ID', get: (r) => displayText(r.event_id) },
+  { field: 'event_id', header: 'EVENT ID', get: (r) => displayText(r.event_id), idMin: ID_MIN },
   { field: 'order_id', header: 'ORDER', priority: 2 },
   { field: 'status', header: 'STATUS', style: (t, c) => styleStatus(t, c), priority: 4 },
   { field: 'drift', header: 'CONTRACT', get: contractNote, shrink: true, style: (t, c) => c.yellow(t), priority: 1 },

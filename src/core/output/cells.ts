@@ -39,6 +39,27 @@ export function truncateCells(text: string, width: number, ellipsis = '…'): st
 }
 
 /**
+ * An id cut to `width` cells: its prefix (`evt_`) when it has one, an ellipsis and as much
+ * of its end as fits. The end is kept: ids made in the same moment differ only there.
+ */
+export function cutId(id: string, width: number, ellipsis = '…'): string {
+  if (cellWidth(id) <= width) return id;
+  const prefix = /^[a-z]{1,8}_/.exec(id)?.[0] ?? '';
+  const keepPrefix = cellWidth(prefix) + ellipsis.length + 1 <= width ? prefix : '';
+  const room = width - cellWidth(keepPrefix) - ellipsis.length;
+  const parts = [...graphemes.segment(id.slice(keepPrefix.length))].map((s) => s.segment);
+  let tail = '';
+  let used = 0;
+  for (let i = parts.length - 1; i >= 0; i--) {
+    const w = cellWidth(parts[i]!);
+    if (used + w > room) break;
+    tail = parts[i]! + tail;
+    used += w;
+  }
+  return `${keepPrefix}${ellipsis}${tail}`;
+}
+
+/**
  * A list of values (`10,25,50,100`, `DE; FR`) cut to at most `width` cells after its last
  * whole value that fits, then an ellipsis (`10,25,…`): a value is never cut in the middle (an
  * amount cut to `10…` would read as another one). Just the ellipsis when not even the first fits.

@@ -66,6 +66,13 @@ export interface Column<T> {
    * one of this priority or higher stays, and the text is cut for it. Default: against all.
    */
   readableOver?: number;
+  /**
+   * An id that may be cut in its middle (cutId: its prefix, an ellipsis, its end) to no fewer
+   * than this many cells, once no optional column is left to leave out, before free text is
+   * cut below its readable width: the event type of a list reads, its id stays told apart by
+   * its end. Default: the id is never cut.
+   */
+  idMin?: number;
   /** Left out of the default table on a terminal (still in TSV and CSV, and with --fields). */
   wide?: boolean;
   /**
@@ -332,7 +339,7 @@ export async function printList<T>(
         return 0;
       }
       let heads = cols.map((col) => col.header ?? col.field.toUpperCase());
-      const { cellWidth, drawBox, truncateCells, truncateList } = await import('./cells.js');
+      const { cellWidth, cutId, drawBox, truncateCells, truncateList } = await import('./cells.js');
       // A list of values is shortened after a whole value, never inside one.
       const lists = cols.map((col) => isListColumn(col, source));
       // Widths in terminal cells (CJK and emoji 2, combining marks 0).
@@ -346,6 +353,8 @@ export async function printList<T>(
               priority: settings.fields ? undefined : col.priority,
               readable: col.readable ?? (lists[i] ? Math.max(LIST_READABLE, cellWidth(heads[i]!)) : undefined),
               readableOver: col.readableOver,
+              // Measured as printed: '...' where only ASCII is shown.
+              ...(col.idMin !== undefined ? { idMin: col.idMin + ellipsis.length - 1 } : {}),
               empty: texts.every((t) => t[i] === ''),
             })),
             io.columns,
@@ -433,7 +442,7 @@ export async function printList<T>(
       });
       const body = shownTexts.map((t, n) =>
         cols.map((col, i) => {
-          const text = (shownLists[i] ? truncateList : truncateCells)(t[i]!, widths[i]!, ellipsis);
+          const text = (shownLists[i] ? truncateList : col.idMin !== undefined ? cutId : truncateCells)(t[i]!, widths[i]!, ellipsis);
           return { text, shown: col.style && text ? col.style(text, c, source[n]!) : text };
         }),
       );

@@ -7,6 +7,9 @@
 /** Narrowest a free-text column is cut to (display cells) when a table must fit the terminal. */
 export const MIN_COLUMN_WIDTH = 6;
 
+/** Cells free text with a readable width keeps before an id is cut in its middle (`order.partially_del…` still reads). */
+const TEXT_BEFORE_ID = 20;
+
 /** Cells a table needs for `widths` (content only): borders and padding take 3 a column + 1. */
 export function tableWidth(widths: number[]): number {
   return widths.reduce((a, w) => a + w, 0) + 3 * widths.length + 1;
@@ -44,6 +47,8 @@ export interface ColumnFit {
   readable?: number;
   /** Its readable width is kept only against optional columns of a lower priority than this; undefined: against all. */
   readableOver?: number;
+  /** An id that may be cut (in its middle) to this many cells, once no optional column is shown, before free text goes below its readable width. */
+  idMin?: number;
   /** Every cell is empty: once left out, not brought back in the room a column with content could not use. */
   empty?: boolean;
 }
@@ -64,8 +69,10 @@ export interface TableLayout {
  * MIN_COLUMN_WIDTH, nor below a column's `readable` width while an optional column of lower
  * priority than it is shown, a column without a priority ranking above all); if that is not enough, leave out optional columns one at a time, the
  * lowest priority first, then bring back, most important first, any that fits after all;
- * if nothing more can go, the table does not fit (`fits` false: printList then shows one
- * record a row), and no amount, status, time or id is ever cut.
+ * with no optional column left, cut an id that may be cut (`idMin`) in its middle once free
+ * text is down to its readable width or TEXT_BEFORE_ID cells, and before it goes further; if nothing more can go, the table does not fit
+ * (`fits` false: printList then shows one record a row), and no amount, status, time or
+ * other id is ever cut.
  */
 export function layoutTable(cols: ColumnFit[], columns: number): TableLayout {
   const rank = (i: number) => cols[i]!.priority ?? Infinity;
@@ -78,12 +85,35 @@ export function layoutTable(cols: ColumnFit[], columns: number): TableLayout {
         ? Math.min(cols[i]!.natural, cols[i]!.readable ?? 0)
         : 0,
     );
-    const widths = fitColumnWidths(
-      shown.map((i) => cols[i]!.natural),
-      shown.map((i) => !cols[i]!.shrink),
-      columns,
-      floors,
-    );
+    const natural = shown.map((i) => cols[i]!.natural);
+    const fixed = shown.map((i) => !cols[i]!.shrink);
+    // With no optional column left to leave out: free text is cut to its readable width, and
+    // not below TEXT_BEFORE_ID cells; then an id that may be cut, in its middle, to its
+    // idMin; then the text as far as it goes beside the cut id.
+    if (!shown.some((i) => cols[i]!.priority !== undefined) && shown.some((i) => cols[i]!.idMin !== undefined)) {
+      const isId = shown.map((i) => cols[i]!.idMin !== undefined);
+      const text = fitColumnWidths(
+        natural,
+        fixed.map((f, n) => f || isId[n]!),
+        columns,
+        shown.map((i, n) => Math.max(floors[n]!, Math.min(cols[i]!.natural, cols[i]!.readable ?? 0, TEXT_BEFORE_ID))),
+      );
+      if (tableWidth(text) <= columns) return { shown, widths: text, fits: true };
+      const ids = fitColumnWidths(
+        text,
+        isId.map((id) => !id),
+        columns,
+        shown.map((i) => cols[i]!.idMin ?? 0),
+      );
+      const widths = fitColumnWidths(
+        ids,
+        fixed.map((f, n) => f || isId[n]!),
+        columns,
+        floors,
+      );
+      return { shown, widths, fits: tableWidth(widths) <= columns };
+    }
+    const widths = fitColumnWidths(natural, fixed, columns, floors);
     return { shown, widths, fits: tableWidth(widths) <= columns };
   };
   let shown = cols.map((_, i) => i);
