@@ -15,7 +15,7 @@ import {
 } from './core/run/commander.js';
 import { Help } from 'commander';
 import type { Factory } from './factory.js';
-import type { IO } from './core/io/io.js';
+import { stderrColumns, type IO } from './core/io/io.js';
 import { UsageError } from './core/errors/index.js';
 
 import { VERSION } from './core/version.js';
@@ -115,6 +115,8 @@ let pendingUsage: {
   cmd: object | undefined;
   argv: readonly string[];
   write: (s: string) => void;
+  /** The terminal's width, on one: the error is wrapped to it, as every error is (core/output/error.ts). */
+  columns?: number;
 }[] = [];
 
 /** Print the parse errors commander reported in this run (main.ts calls it once the parse is over). */
@@ -123,7 +125,11 @@ export async function flushUsageErrors(): Promise<void> {
   const pending = pendingUsage;
   pendingUsage = [];
   const { maskTypedValues } = await import('./core/output/mask-text.js');
-  for (const u of pending) u.write(usageError(u.text, u.path, u.json, u.cmd, maskTypedValues, u.argv));
+  const { wrapNote } = await import('./core/io/note-wrap.js');
+  for (const u of pending) {
+    const text = usageError(u.text, u.path, u.json, u.cmd, maskTypedValues, u.argv);
+    u.write(u.columns === undefined ? text : wrapNote(text, u.columns));
+  }
 }
 
 function outputFor(io: IO, path: string, json: boolean, argv: readonly string[], cmd?: object) {
@@ -134,8 +140,17 @@ function outputFor(io: IO, path: string, json: boolean, argv: readonly string[],
     // Help is wrapped to the terminal it is printed on (80 columns when piped), as tables are.
     getOutHelpWidth: () => (io.stdoutIsTTY ? io.columns : 80),
     getErrHelpWidth: () => (io.stderrIsTTY ? io.columns : 80),
-    // commander hands its writeErr, which wraps help: an error is written as it is.
-    outputError: (s: string) => void pendingUsage.push({ text: s, path, json, cmd, argv, write: (t: string) => io.stderr.write(t) }),
+    // commander hands its writeErr, which wraps help: an error is wrapped by flushUsageErrors.
+    outputError: (s: string) =>
+      void pendingUsage.push({
+        text: s,
+        path,
+        json,
+        cmd,
+        argv,
+        write: (t: string) => io.stderr.write(t),
+        ...(io.stderrIsTTY ? { columns: stderrColumns(io) } : {}),
+      }),
   };
 }
 

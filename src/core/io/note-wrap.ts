@@ -3,7 +3,8 @@
  * spaces, as the help's notes are (core/run/help-text.ts): a terminal breaks a long line
  * anywhere, in the middle of a word or of an idempotency key. A command meant to be copied
  * (`vouchers …` up to the end of its clause) is never broken: it goes whole onto the next
- * line, and only a command wider than the terminal is left to it. A line's continuation
+ * line, further left than the text when it needs to, and only a command wider than the
+ * terminal is left to it. A line's continuation
  * lines start under its text: after its indentation, or under the value of a `label  value`
  * line (an error's `  hint      …`). Lines that are drawn rather than written (a carriage
  * return, cursor control, tabs) are kept as they are. Pure.
@@ -113,15 +114,22 @@ function wrapLine(line: string, width: number): string[] {
   const lines: string[] = [];
   let current = '';
   for (const unit of units(line.slice(head.length))) {
-    if (current !== '' && lead + visibleLength(current) + 1 + visibleLength(unit) > width) {
-      lines.push(current);
+    const size = visibleLength(unit);
+    if (current !== '' && lead + visibleLength(current) + 1 + size > width) {
+      lines.push(hang + current);
       current = unit;
     } else {
       current = current === '' ? unit : `${current} ${unit}`;
     }
+    // A command wider than the room under the text, not than the terminal, starts as far
+    // left as it needs to fit whole, on a line of its own.
+    if (current === unit && lines.length > 0 && lead + size > width && size <= width) {
+      lines.push(' '.repeat(width - size) + unit);
+      current = '';
+    }
   }
-  if (current !== '') lines.push(current);
-  return lines.map((l, i) => (i === 0 ? head : hang) + l);
+  if (current !== '') lines.push(hang + current);
+  return lines.map((l, i) => (i === 0 ? head + l.slice(hang.length) : l));
 }
 
 /** `text` with each line wider than `width` wrapped (see the top of this file). */

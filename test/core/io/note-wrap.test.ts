@@ -5,6 +5,7 @@ import { ApiError } from '../../../src/core/errors/index.js';
 import { renderError } from '../../../src/core/output/error.js';
 import { cellWidth } from '../../../src/core/output/cells.js';
 import { testIO } from '../../helpers/io.js';
+import { runCli } from '../../helpers/run-cli.js';
 
 describe('wrapNote', () => {
   it('wraps a note at spaces, its continuation under the indentation, never breaking a key', () => {
@@ -45,6 +46,18 @@ describe('wrapNote', () => {
     expect(lines[1]).toMatch(/^ {12}vouchers --base-url http:\/\/127\.0\.0\.1:4011\/api\/v1 doctor\b/);
     const profile = wrapNote('  hint      check the key: vouchers --profile acme-sandbox profiles show; then doctor', 70).split('\n');
     expect(profile).toEqual(['  hint      check the key:', '            vouchers --profile acme-sandbox profiles show; then doctor']);
+  });
+
+  it('starts a command too wide for the room under the hint, not for the terminal, further left: whole and inside the edge', () => {
+    const lines = wrapNote('  hint      see vouchers products list --help', 40).split('\n');
+    expect(lines).toEqual(['  hint      see', '           vouchers products list --help']);
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(40);
+    // Text after it goes under the hint again.
+    expect(wrapNote('  hint      see vouchers products list --help, then try again', 40).split('\n')).toEqual([
+      '  hint      see',
+      '          vouchers products list --help,',
+      '            then try again',
+    ]);
   });
 
   it('measures in terminal cells: CJK text and emoji take two each, so no line runs past the edge', () => {
@@ -106,6 +119,20 @@ describe('notes and errors on stderr', () => {
     expect(text).toContain('nope... --');
     // A command meant to be copied is kept whole, even past the edge (see above).
     for (const line of text.split('\n')) if (!line.includes('vouchers ')) expect(line.length, line).toBeLessThanOrEqual(40);
+  });
+
+  it("commander's usage errors too: the hint inside the edge of a 40-column terminal, whole when piped", async () => {
+    for (const argv of [
+      ['orders', 'get'],
+      ['products', 'list', '--limit', '0'],
+    ]) {
+      const tty = await runCli(argv, { tty: true, columns: 40 });
+      expect(tty.code, tty.stderr).toBe(2);
+      expect(tty.stderr).toMatch(new RegExp(`^ +vouchers ${argv[0]} ${argv[1]} --help$`, 'm'));
+      for (const line of tty.stderr.replace(/\u001b\[[0-9;]*m/g, '').split('\n')) expect(line.length, line).toBeLessThanOrEqual(40);
+      const piped = await runCli(argv, { columns: 40 });
+      expect(piped.stderr).toMatch(new RegExp(`^  hint {6}.*see vouchers ${argv[0]} ${argv[1]} --help$`, 'm'));
+    }
   });
 
   it('piped, are written whole, one line each', () => {
