@@ -6,7 +6,9 @@
  */
 import { readFileSync, statSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, onTestFinished } from 'vitest';
+import { run } from '../../src/main.js';
+import { testIO } from '../helpers/io.js';
 import { startSandbox } from '../../src/sandbox/index.js';
 import { buildStartOptions } from '../../src/commands/sandbox/start-options.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
@@ -69,6 +71,39 @@ describe('vouchers sandbox start', () => {
     expect(all).not.toContain(p.api_secret);
     // The operator token is printed at start (issue 3), the partner secret never.
     expect(io.stdoutText()).toContain(p.admin_token);
+  });
+
+  it('on a terminal says it is starting before it loads the sandbox; piped or with --json, nothing extra', async () => {
+    const configDir = tempConfigDir();
+    const io = testIO({ tty: true, env: { VOUCHERS_CONFIG_DIR: configDir, NO_COLOR: '1' } });
+    // What was written, in order, on which stream.
+    const written: string[] = [];
+    io.stdout.on('data', (chunk: Buffer) => written.push(`stdout ${String(chunk)}`));
+    io.stderr.on('data', (chunk: Buffer) => written.push(`stderr ${String(chunk)}`));
+    const done = run(['sandbox', 'start', '--port', '0'], io);
+    onTestFinished(async () => {
+      io.interrupt();
+      await done;
+    });
+    await until(() => io.stderrText().includes('Sandbox ready'), 'the sandbox to start', 10_000);
+    expect(written[0]).toBe('stderr Starting the local sandbox…\n');
+    expect(io.stderrText().match(/Starting/g)).toHaveLength(1);
+    expect(io.stdoutText()).toMatch(/^base_url +http:/m);
+    io.interrupt();
+    expect(await done).toBe(0);
+
+    for (const [args, tty] of [
+      [[], false],
+      [['--json'], true],
+      [['--jmespath', 'base_url'], true],
+    ] as const) {
+      const quiet = testIO({ tty, env: { VOUCHERS_CONFIG_DIR: tempConfigDir(), NO_COLOR: '1' } });
+      const running = run(['sandbox', 'start', '--port', '0', ...args], quiet);
+      await until(() => quiet.stderrText().includes('Sandbox ready'), 'the sandbox to start', 10_000);
+      quiet.interrupt();
+      expect(await running, args.join(' ')).toBe(0);
+      expect(quiet.stderrText(), args.join(' ')).not.toContain('Starting');
+    }
   });
 
   it("reuses the local profile's credentials on restart and applies limits and signing variant", async () => {

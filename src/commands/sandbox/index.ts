@@ -2,6 +2,7 @@
  * `vouchers sandbox start|stop|status|admin|trigger`: registration only. Each verb loads
  * its implementation (and the sandbox server) when it runs.
  */
+import { err } from '../../core/io/io.js';
 import { docPath } from '../../core/io/package-root.js';
 import { addOutputOptions } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -33,7 +34,13 @@ shapes, problem+json errors): test the CLI's tolerance against it (${docPath('sa
   cmd.action(async (opts, command) => {
     const { buildStartOptions } = await import('./start-options.js');
     const options = buildStartOptions(opts, f.io.cwd);
-    await runVerb(seam, command, { flags: opts, parsed: options }, async () => (await import('./start.js')).run(f, opts, options));
+    await runVerb(seam, command, { flags: opts, parsed: options }, async () => {
+      // Loading the sandbox takes seconds on a loaded machine, and nothing is drawn while it
+      // loads: a line at once on a terminal (--detach draws its own spinner once it has loaded).
+      if (!options.detach && !options.json && f.globals().jmespath === undefined && f.io.stderrIsTTY)
+        err(f.io, 'Starting the local sandbox…\n');
+      await (await import('./start.js')).run(f, opts, options);
+    });
   });
 }
 
