@@ -2,10 +2,19 @@
  * A voucher's code and pin in a record of any shape (a server's own voucher entry): under
  * the field that most surely names it, or inside an object it holds (`card: {number, pin}`),
  * and every code a record carries, for the codes file and `--reveal`. What counts as a code
- * is mask.ts's (by field name).
+ * is mask-fields.ts's (by field name).
  */
 import { isRecord } from '../is-record.js';
-import { holdsCode, holdsRecordCode, isCodeField, isIdentified, isPinField, isVoucherOnlyName, pairCodeName, snake } from './mask.js';
+import {
+  holdsCode,
+  holdsRecordCode,
+  isCodeField,
+  isIdentified,
+  isPinField,
+  isVoucherOnlyName,
+  pairCodeName,
+  snake,
+} from './mask-fields.js';
 
 type Field = { key: string; value: string };
 const usable = (v: unknown): v is string | number => (typeof v === 'string' || typeof v === 'number') && v !== '';
