@@ -210,6 +210,12 @@ describe('vouchers sandbox admin', () => {
     const resolved = await admin('drifts', 'resolve', driftId, '--resolution', 'escalated', '--json');
     expect(json(resolved.stdout).resolution).toBe('escalated');
     expect((await admin('drifts', 'list')).stdout).toContain(driftId);
+    // A vendor record that is a code is shown masked, as the operator surface shows codes.
+    const coded = await admin('drifts', 'create', '--order', id, '--vendor-record', 'X7K2-ABCD-EFGH-1234');
+    expect(coded.code, coded.stderr).toBe(0);
+    expect(coded.stdout).toMatch(/^vendor_record\t.*1234$/m);
+    for (const r of [coded, await admin('drifts', 'list'), await admin('drifts', 'list', '--json')])
+      expect(r.stdout + r.stderr).not.toContain('X7K2-ABCD');
 
     const refused = await admin('reset');
     expect(refused.code).toBe(2);

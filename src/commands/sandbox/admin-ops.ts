@@ -2,6 +2,7 @@
  * `sandbox admin info|stock|events|deliveries|redeliver|code-accesses|clock|drifts|reset`:
  * the sandbox's state, inventory, webhook traffic, clock and reconciliation drifts.
  */
+import { redactReport } from '../reconciliation/redact.js';
 import { CancelledError, UsageError } from '../../core/errors/index.js';
 import { parseDuration, formatDuration } from '../../core/http/duration.js';
 import { err, noPrompt } from '../../core/io/io.js';
@@ -192,13 +193,23 @@ export async function driftsList(f: Factory, flags: AdminDriftsListFlags): Promi
     query: { resolution: flags.resolution },
     signal: f.io.signal,
   });
-  await showList(f, flags, res.data.data, DRIFT_COLUMNS, 'No drifts.');
+  await showList(f, flags, res.data.data.map(shownDrift), DRIFT_COLUMNS, 'No drifts.');
+}
+
+/**
+ * A drift as shown: its two vouchers (our_allocation, vendor_record) masked as
+ * `reconciliation get` masks them unless they are ids or words, since a vendor record may be
+ * a code (`--vendor-record X7K2-…`); the operator surface shows codes masked, as its orders do.
+ */
+function shownDrift(d: AdminDrift): AdminDrift {
+  return redactReport(d, false).report as AdminDrift;
 }
 
 export async function driftsCreate(f: Factory, flags: AdminDriftsCreateFlags): Promise<void> {
   const body = { order_id: flags.order, vendor_record: flags.vendorRecord, unmatched: flags.unmatched ? true : undefined };
   const res = await adminCall<AdminDrift>(await adminTarget(f), 'POST', '/drifts', { body, signal: f.io.signal });
-  await showRecord(f, flags, res.data, driftFields(res.data));
+  const drift = shownDrift(res.data);
+  await showRecord(f, flags, drift, driftFields(drift));
 }
 
 export async function driftsResolve(f: Factory, driftId: string, flags: AdminDriftsResolveFlags): Promise<void> {
@@ -209,7 +220,8 @@ export async function driftsResolve(f: Factory, driftId: string, flags: AdminDri
     body: { resolution },
     signal: f.io.signal,
   });
-  await showRecord(f, flags, res.data, driftFields(res.data));
+  const drift = shownDrift(res.data);
+  await showRecord(f, flags, drift, driftFields(drift));
 }
 
 export async function reset(f: Factory, flags: AdminResetFlags): Promise<void> {
