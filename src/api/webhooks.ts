@@ -83,8 +83,9 @@ const isFormerName = (key: string): boolean => /(^|_)(previous|prev|old|prior|fo
  * `signing_secret`; else a field named as a secret (`secret`, `signing_key`, `whsec`) or
  * holding a `whsec_…` value; else one inside an object, by its name joined to the object's
  * (`signature: {key}` is a signature_key); else a bare `key` or `token`, the only secret such
- * an answer has. Of several, the one in use, not the former one of a rotation. A secret
- * inside an object stays there masked, so that the object shows what it held.
+ * an answer has; else the one in use of a list of secrets (listedSecret). Of several, the one
+ * in use, not the former one of a rotation. A secret inside an object or a list stays there
+ * masked, so that the answer shows what it held.
  */
 export function takeSecret(record: Record<string, unknown>): { secret?: string; rest: Record<string, unknown> } {
   const top =
@@ -96,7 +97,7 @@ export function takeSecret(record: Record<string, unknown>): { secret?: string; 
     return { secret: secret as string, rest };
   }
   const nested = nestedSecret(record);
-  if (nested === undefined) return { rest: record };
+  if (nested === undefined) return listedSecret(record);
   const [k, c] = nested;
   const inner = record[k] as Record<string, unknown>;
   const secret = inner[c] as string;
@@ -120,6 +121,43 @@ export function maskBareSecret(body: unknown): unknown {
   for (const k of bare) masked[k] = maskSecret(record[k] as string);
   if (record === body) return masked;
   return JSON.parse(JSON.stringify(body, (_k, v: unknown) => (v === record ? masked : v))) as unknown;
+}
+
+/**
+ * The secret in use of a list of secrets (`secrets: [{value: "whsec_…"}]`, `signing_secrets:
+ * ["whsec_…"]`): its one entry, or the one entry not marked as the former of a rotation (by
+ * its name, or a `status`/`state` such as `expiring`); none when that leaves more than one.
+ * The list stays in the answer with each secret masked.
+ */
+function listedSecret(record: Record<string, unknown>): { secret?: string; rest: Record<string, unknown> } {
+  for (const [k, list] of Object.entries(record)) {
+    if (!Array.isArray(list) || !(isSecretField(k) || isSecretField(k.replace(/s$/, '')))) continue;
+    const entries = list.map((e) => {
+      if (filled(e)) return { secret: e, former: false };
+      if (!isRecord(e)) return undefined;
+      const c = inUse(
+        Object.keys(e).filter((c) => (isSecretField(c) || isSecretValue(e[c]) || c === 'value' || c === 'key') && filled(e[c])),
+      );
+      if (c === undefined) return undefined;
+      const marked = [e.status, e.state].some((v) => typeof v === 'string' && isFormerName(v.toLowerCase()));
+      return { secret: e[c] as string, former: marked || isFormerName(c), field: c };
+    });
+    const current = entries.filter((e) => e !== undefined && !e.former);
+    const chosen = entries.length === 1 ? entries[0] : current.length === 1 ? current[0] : undefined;
+    if (chosen === undefined) continue;
+    const masked = list.map((e, i) => {
+      const found = entries[i];
+      if (found === undefined) return e;
+      if (found.field === undefined) return maskSecret(found.secret);
+      const copy = { ...(e as Record<string, unknown>) };
+      Object.defineProperty(copy, found.field, { value: maskSecret(found.secret), enumerable: true, writable: true, configurable: true });
+      return copy;
+    });
+    const rest = { ...record };
+    Object.defineProperty(rest, k, { value: masked, enumerable: true, writable: true, configurable: true });
+    return { secret: chosen.secret, rest };
+  }
+  return { rest: record };
 }
 
 /** The secret inside an object of `record` (`signature: {key}`): the object's key and the field's; of several, the one in use (inUse). */

@@ -218,6 +218,22 @@ describe('a server that nests the signing secret, or gives the former one of a r
       answer: { id: 'wh_1', url: 'https://example.com/hooks', previous_secret: OLD, secret: SECRET },
       row: /^previous_secret\twhse…cdef$/m,
     },
+    {
+      answer: { id: 'wh_1', url: 'https://example.com/hooks', secrets: [{ value: SECRET }] },
+      row: /^secrets\t\[\{"value":"whse…cdef"\}\]$/m,
+    },
+    {
+      answer: {
+        id: 'wh_1',
+        url: 'https://example.com/hooks',
+        secrets: [
+          { value: OLD, status: 'expiring' },
+          { value: SECRET, status: 'active' },
+        ],
+      },
+      row: /^secrets\t\[\{"value":"whse…cdef","status":"expiring"\},\{"value":"whse…cdef","status":"active"\}\]$/m,
+    },
+    { answer: { id: 'wh_1', url: 'https://example.com/hooks', signing_secrets: [SECRET] }, row: /^signing_secrets\twhse…cdef$/m },
   ];
   let server: LoopbackServer;
   let answer: Record<string, unknown> = {};
