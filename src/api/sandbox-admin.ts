@@ -35,8 +35,13 @@ export interface AdminList<T> {
   next_cursor: string | null;
 }
 
-export const NO_ADMIN_HINT =
-  'start the sandbox with `vouchers sandbox start` (it writes the "local" profile with the admin URL and token), or pass --profile local; or give this profile the sandbox\'s: vouchers profiles set NAME admin_url URL, then vouchers profiles set NAME admin_token --stdin';
+/** How to get an admin surface; `name`: the profile to give one (an existing profile's name, shell-safe by its pattern), else NAME. */
+export function noAdminHint(name = 'NAME'): string {
+  return (
+    'start the sandbox with `vouchers sandbox start` (it writes the "local" profile with the admin URL and token), or pass --profile local; ' +
+    `or give this profile the sandbox's: vouchers profiles set ${name} admin_url URL, then vouchers profiles set ${name} admin_token --stdin`
+  );
+}
 
 /** The admin URL and token of a resolved profile; a clear ConfigError when it has none. */
 export function adminTargetOf(profile: ResolvedProfile): AdminTarget {
@@ -44,7 +49,7 @@ export function adminTargetOf(profile: ResolvedProfile): AdminTarget {
     const what = profile.exists
       ? `profile "${profile.name}" has no sandbox admin URL and token`
       : `there is no profile "${profile.name}", so no sandbox admin URL and token`;
-    throw new ConfigError(what, NO_ADMIN_HINT);
+    throw new ConfigError(what, noAdminHint(profile.exists ? profile.name : undefined));
   }
   return { url: profile.admin_url.replace(/\/+$/, ''), token: profile.admin_token, profile: profile.name };
 }

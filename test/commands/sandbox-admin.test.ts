@@ -277,7 +277,8 @@ describe('vouchers sandbox admin', () => {
     const dir = await profileDir(sb, 'acme');
     const before = await runCli(['sandbox', 'admin', 'info'], { configDir: dir });
     expect(before.code).toBe(2);
-    expect(before.stderr).toContain('vouchers profiles set NAME admin_url URL, then vouchers profiles set NAME admin_token --stdin');
+    // The profile's own name, ready to run.
+    expect(before.stderr).toContain('vouchers profiles set acme admin_url URL, then vouchers profiles set acme admin_token --stdin');
     expect((await runCli(['profiles', 'set', 'acme', 'admin_url', 'not a url'], { configDir: dir })).code).toBe(2);
     expect((await runCli(['profiles', 'set', 'acme', 'admin_url', sb.adminUrl], { configDir: dir })).code).toBe(0);
     const token = await runCli(['profiles', 'set', 'acme', 'admin_token', '--stdin'], { configDir: dir, stdin: sb.adminToken });
