@@ -36,7 +36,10 @@ writeFileSync(
 );
 
 /** The builtins a run of the CLI loaded and the chunks it read (asynchronously: the sandbox answers from this process). */
-async function loadedBy(args: string[], env: Record<string, string>): Promise<{ builtins: string[]; packages: string[] }> {
+async function loadedBy(
+  args: string[],
+  env: Record<string, string>,
+): Promise<{ builtins: string[]; packages: string[]; sources: string[] }> {
   const out = join(dir, `modules-${args.join('-').replace(/[^\w.-]/g, '_')}.txt`);
   // execFile refuses a run that does not exit 0.
   await promisify(execFile)(process.execPath, ['--require', hook, join(ROOT, 'bin/vouchers.js'), ...args], {
@@ -47,14 +50,16 @@ async function loadedBy(args: string[], env: Record<string, string>): Promise<{ 
   const builtins = lines.filter((l) => l.startsWith('NativeModule ')).map((l) => l.slice('NativeModule '.length));
   // The packages bundled into the chunks it read, from their source maps.
   const packages = new Set<string>();
+  const sources: string[] = [];
   for (const l of lines.filter((x) => x.startsWith('chunk ') && existsSync(`${x.slice('chunk '.length)}.map`))) {
     const map = JSON.parse(readFileSync(`${l.slice('chunk '.length)}.map`, 'utf8')) as { sources: string[] };
+    sources.push(...map.sources);
     for (const source of map.sources) {
       const m = /node_modules\/((?:@[^/]+\/)?[^/]+)\//.exec(source);
       if (m) packages.add(m[1]!);
     }
   }
-  return { builtins, packages: [...packages].sort() };
+  return { builtins, packages: [...packages].sort(), sources };
 }
 
 // tty: chalk's own colour detection (the CLI decides colour itself; output here is a pipe).
@@ -91,4 +96,21 @@ it('a batch sends its orders through undici', async ({ sandbox }) => {
 it('--help loads no crypto at all', async () => {
   const { builtins } = await loadedBy(['--help'], {});
   expect(builtins.filter((m) => m === 'crypto' || m.startsWith('internal/crypto/'))).toEqual([]);
+});
+
+it('sandbox start --detach starts the sandbox in another process without loading it in its own', async () => {
+  const env = { VOUCHERS_CONFIG_DIR: join(dir, 'config') };
+  try {
+    const { sources } = await loadedBy(['sandbox', 'start', '--detach', '--port', '0'], env);
+    expect(sources.some((s) => s.includes('src/commands/sandbox/detach.ts'))).toBe(true);
+    // Only its options (the dialects, the default limits a profile gets).
+    expect(sources.filter((s) => s.includes('src/sandbox/'))).toEqual([
+      '../../src/sandbox/webhooks/backoff.ts',
+      '../../src/sandbox/options.ts',
+    ]);
+  } finally {
+    await promisify(execFile)(process.execPath, [join(ROOT, 'bin/vouchers.js'), 'sandbox', 'stop'], {
+      env: { ...process.env, ...env, VOUCHERS_COMPILE_CACHE: '0' },
+    }).catch(() => undefined);
+  }
 });

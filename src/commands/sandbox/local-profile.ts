@@ -4,7 +4,8 @@
  * reused at the next start so clients configured against it keep working.
  */
 import { DEFAULT_PROFILE_NAME, type ConfigStore, type StoredProfile } from '../../core/config/types.js';
-import { DEFAULT_LIMITS, type SandboxHandle } from '../../sandbox/index.js';
+import type { SandboxHandle } from '../../sandbox/index.js';
+import { DEFAULT_LIMITS } from '../../sandbox/options.js';
 import type { StartOptions } from './start-options.js';
 import { isLoopbackHost } from '../../core/net/loopback.js';
 

@@ -12,7 +12,7 @@ import { resolveOutput } from '../../core/output/options.js';
 import { printRecord } from '../../core/output/print.js';
 import { shellQuote } from '../../core/output/shell-quote.js';
 import type { Factory } from '../../core/run/factory.js';
-import { startSandbox, type SandboxHandle } from '../../sandbox/index.js';
+import type { SandboxHandle } from '../../sandbox/index.js';
 import { reusableCredentials, strandedProfiles, writeLocalProfile, type ProfileWrite } from './local-profile.js';
 import { readPidFile, removePidFile, writePidFile, type PidRecord } from './pid-file.js';
 import { buildStartOptions, type StartFlags, type StartOptions } from './start-options.js';
@@ -99,6 +99,9 @@ export async function run(f: Factory, flags: StartFlags, o: StartOptions = build
   const output = batchedOutput();
   let sb: SandboxHandle;
   try {
+    // Loaded here, not with this file: --detach (above) starts another process and shows
+    // its spinner at once, without loading the sandbox itself.
+    const { startSandbox } = await import('../../sandbox/index.js');
     sb = await startSandbox({
       port: o.port,
       host: o.host,
