@@ -177,6 +177,22 @@ export async function main(proc: NodeJS.Process): Promise<void> {
   });
   // Writes to a terminal that has gone (EIO after SIGHUP) must not stop the clean stop.
   proc.stderr.on('error', () => undefined);
+  // A shell left in a folder that was deleted since: every command resolves paths against
+  // it, so none runs; said plainly, not as Node's uv_cwd stack trace.
+  try {
+    proc.cwd();
+  } catch (e) {
+    const message = `the current folder cannot be read (${(e as NodeJS.ErrnoException).code ?? 'error'}): it was deleted or moved after this shell entered it`;
+    const hint = 'cd into a folder that exists, then run the command again';
+    const { wantsJson } = await import('./program.js');
+    proc.stderr.write(
+      wantsJson(proc.argv.slice(2))
+        ? JSON.stringify({ error: { name: 'UsageError', code: 'NO_CURRENT_FOLDER', message, hint }, trace_id: null }) + '\n'
+        : `Error: ${message}\n  hint      ${hint}\n`,
+    );
+    proc.exitCode = EXIT.usage;
+    return;
+  }
   const io = processIO(proc, controller.signal, () => stop('SIGINT', true));
   const code = await run(proc.argv.slice(2), io);
   // The last write's failure is emitted on a later turn.

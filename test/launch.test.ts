@@ -503,3 +503,25 @@ describe('compile cache', () => {
     expect(readdirSync(tmp)).toEqual([]);
   });
 });
+
+describe('a shell in a folder deleted since it entered it', () => {
+  it('says so with a fix, exit 2, no stack trace, and sends nothing', async () => {
+    const gone = join(tmpdir(), `vouchers-gone-${process.pid}-${Date.now()}`);
+    mkdirSync(gone);
+    const r = await new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
+      const child = spawn('sh', ['-c', `cd "$1" && rmdir "$1" && exec "$2" "$3" products list`, 'sh', gone, process.execPath, BIN], {
+        env: { ...process.env, VOUCHERS_CONFIG_DIR: tempConfigDir(), VOUCHERS_BASE_URL: 'http://127.0.0.1:9/api/v1' },
+      });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+      child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+      child.on('close', (code) => resolve({ code, stdout, stderr }));
+    });
+    expect(r.code, r.stderr).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(
+      'Error: the current folder cannot be read (ENOENT): it was deleted or moved after this shell entered it\n  hint      cd into a folder that exists, then run the command again\n',
+    );
+  });
+});
