@@ -101,11 +101,25 @@ export function takeSecret(record: Record<string, unknown>): { secret?: string; 
   const [k, c] = nested;
   const inner = record[k] as Record<string, unknown>;
   const secret = inner[c] as string;
-  const masked = { ...inner };
-  Object.defineProperty(masked, c, { value: maskSecret(secret), enumerable: true, writable: true, configurable: true });
-  const rest = { ...record };
-  Object.defineProperty(rest, k, { value: masked, enumerable: true, writable: true, configurable: true });
-  return { secret, rest };
+  return { secret, rest: withField(record, k, withField(inner, c, maskSecret(secret))) };
+}
+
+/** A copy of `record` with `key` set to `value` (defined: a parsed `__proto__` key stays a plain field). */
+function withField(record: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {
+  const copy = { ...record };
+  Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+  return copy;
+}
+
+/** The field of an object holding a secret (by its name, `<prefix>_<name>`, or a `whsec_…` value; `also`: names taken too); of several, the one in use. */
+function secretFieldOf(inner: Record<string, unknown>, prefix: string | undefined, also: readonly string[] = []): string | undefined {
+  return inUse(
+    Object.keys(inner).filter(
+      (c) =>
+        (isSecretField(c) || (prefix !== undefined && isSecretField(`${prefix}_${c}`)) || isSecretValue(inner[c]) || also.includes(c)) &&
+        filled(inner[c]),
+    ),
+  );
 }
 
 /**
@@ -135,9 +149,7 @@ function listedSecret(record: Record<string, unknown>): { secret?: string; rest:
     const entries = list.map((e) => {
       if (filled(e)) return { secret: e, former: false };
       if (!isRecord(e)) return undefined;
-      const c = inUse(
-        Object.keys(e).filter((c) => (isSecretField(c) || isSecretValue(e[c]) || c === 'value' || c === 'key') && filled(e[c])),
-      );
+      const c = secretFieldOf(e, undefined, ['value', 'key']);
       if (c === undefined) return undefined;
       const marked = [e.status, e.state].some((v) => typeof v === 'string' && isFormerName(v.toLowerCase()));
       return { secret: e[c] as string, former: marked || isFormerName(c), field: c };
@@ -148,14 +160,11 @@ function listedSecret(record: Record<string, unknown>): { secret?: string; rest:
     const masked = list.map((e, i) => {
       const found = entries[i];
       if (found === undefined) return e;
-      if (found.field === undefined) return maskSecret(found.secret);
-      const copy = { ...(e as Record<string, unknown>) };
-      Object.defineProperty(copy, found.field, { value: maskSecret(found.secret), enumerable: true, writable: true, configurable: true });
-      return copy;
+      return found.field === undefined
+        ? maskSecret(found.secret)
+        : withField(e as Record<string, unknown>, found.field, maskSecret(found.secret));
     });
-    const rest = { ...record };
-    Object.defineProperty(rest, k, { value: masked, enumerable: true, writable: true, configurable: true });
-    return { secret: chosen.secret, rest };
+    return { secret: chosen.secret, rest: withField(record, k, masked) };
   }
   return { rest: record };
 }
@@ -165,9 +174,7 @@ function nestedSecret(record: Record<string, unknown>): [string, string] | undef
   const found: [string, string][] = [];
   for (const [k, inner] of Object.entries(record)) {
     if (!isRecord(inner)) continue;
-    const c = inUse(
-      Object.keys(inner).filter((c) => (isSecretField(`${k}_${c}`) || isSecretField(c) || isSecretValue(inner[c])) && filled(inner[c])),
-    );
+    const c = secretFieldOf(inner, k);
     if (c !== undefined) found.push([k, c]);
   }
   return found.find(([k, c]) => !isFormerName(k) && !isFormerName(c)) ?? found[0];
