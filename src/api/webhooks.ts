@@ -79,6 +79,16 @@ function inUse(keys: readonly string[]): string | undefined {
 const isFormerName = (key: string): boolean => /(^|_)(previous|prev|old|prior|former|expiring|expired|retired)(_|$)/.test(snake(key));
 
 /**
+ * What takeSecret found: the secret in use, or `candidates` when a list holds several and
+ * marks none as the former one (the answer does not say which signs deliveries).
+ */
+export interface TakenSecret {
+  secret?: string;
+  rest: Record<string, unknown>;
+  candidates?: string[];
+}
+
+/**
  * The signing secret of an answer about the endpoint, and the answer without it:
  * `signing_secret`; else a field named as a secret (`secret`, `signing_key`, `whsec`) or
  * holding a `whsec_…` value; else one inside an object, by its name joined to the object's
@@ -87,7 +97,7 @@ const isFormerName = (key: string): boolean => /(^|_)(previous|prev|old|prior|fo
  * in use, not the former one of a rotation. A secret inside an object or a list stays there
  * masked, so that the answer shows what it held.
  */
-export function takeSecret(record: Record<string, unknown>): { secret?: string; rest: Record<string, unknown> } {
+export function takeSecret(record: Record<string, unknown>): TakenSecret {
   const top =
     (filled(record.signing_secret) ? 'signing_secret' : undefined) ??
     inUse(Object.keys(record).filter((k) => (isSecretField(k) || isSecretValue(record[k])) && filled(record[k]))) ??
@@ -140,10 +150,10 @@ export function maskBareSecret(body: unknown): unknown {
 /**
  * The secret in use of a list of secrets (`secrets: [{value: "whsec_…"}]`, `signing_secrets:
  * ["whsec_…"]`): its one entry, or the one entry not marked as the former of a rotation (by
- * its name, or a `status`/`state` such as `expiring`); none when that leaves more than one.
- * The list stays in the answer with each secret masked.
+ * its name, or a `status`/`state` such as `expiring`); when that leaves more than one, those
+ * as `candidates`. The list stays in the answer with each secret masked.
  */
-function listedSecret(record: Record<string, unknown>): { secret?: string; rest: Record<string, unknown> } {
+function listedSecret(record: Record<string, unknown>): TakenSecret {
   for (const [k, list] of Object.entries(record)) {
     if (!Array.isArray(list) || !(isSecretField(k) || isSecretField(k.replace(/s$/, '')))) continue;
     const entries = list.map((e) => {
@@ -154,9 +164,10 @@ function listedSecret(record: Record<string, unknown>): { secret?: string; rest:
       const marked = [e.status, e.state].some((v) => typeof v === 'string' && isFormerName(v.toLowerCase()));
       return { secret: e[c] as string, former: marked || isFormerName(c), field: c };
     });
-    const current = entries.filter((e) => e !== undefined && !e.former);
-    const chosen = entries.length === 1 ? entries[0] : current.length === 1 ? current[0] : undefined;
-    if (chosen === undefined) continue;
+    // The secrets not marked as the former one, each once (a server may list one twice).
+    const current = [...new Set(entries.flatMap((e) => (e !== undefined && !e.former ? [e.secret] : [])))];
+    const chosen = entries.length === 1 ? entries[0]?.secret : current.length === 1 ? current[0] : undefined;
+    if (chosen === undefined && current.length === 0) continue;
     const masked = list.map((e, i) => {
       const found = entries[i];
       if (found === undefined) return e;
@@ -164,7 +175,8 @@ function listedSecret(record: Record<string, unknown>): { secret?: string; rest:
         ? maskSecret(found.secret)
         : withField(e as Record<string, unknown>, found.field, maskSecret(found.secret));
     });
-    return { secret: chosen.secret, rest: withField(record, k, masked) };
+    const rest = withField(record, k, masked);
+    return chosen !== undefined ? { secret: chosen, rest } : { rest, candidates: current };
   }
   return { rest: record };
 }

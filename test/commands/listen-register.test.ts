@@ -14,6 +14,7 @@ import { testIO, type TestIO } from '../helpers/io.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { fastSandbox, localProfileDir, profileDir } from '../helpers/sandbox.js';
 import { until } from '../helpers/until.js';
+import { deliver, orderEvent } from '../listener/deliveries.js';
 
 const closers: (() => Promise<unknown>)[] = [];
 afterEach(async () => {
@@ -301,6 +302,27 @@ describe('vouchers listen --register, its terminal closed (SIGHUP)', () => {
       201,
       { webhook_id: 'wh_1', url, signing_secret: 'whsec_loopback_0123456789abcdef' },
     ]);
+  });
+
+  it('a server that lists several signing secrets without saying which one signs: the listener verifies with each and saves none', async () => {
+    const listed = ['whsec_listed_a_0123456789abcdef', 'whsec_listed_b_0123456789abcdef'];
+    const { env, posts } = await serverAnswering(
+      [405, { error: { name: 'MethodNotAllowed', code: 'METHOD_NOT_ALLOWED', message: 'no' } }],
+      (url) => [201, { webhook_id: 'wh_1', url, signing_secrets: listed }],
+    );
+    const { io } = await startListen(env, ['--yes']);
+    // No rotation to get a secret: the answer has them.
+    expect(posts).toHaveLength(1);
+    expect(io.stderrText()).toContain(
+      'the answer lists 2 signing secrets without saying which one signs deliveries: this listener verifies with each, and none was saved in the profile',
+    );
+    for (const secret of listed) expect(io.stderrText()).not.toContain(secret);
+    const url = /Listening on (http:\/\/[^\s"\\]+)/.exec(io.stderrText())?.[1];
+    expect(url, io.stderrText()).toBeDefined();
+    for (const [i, secret] of listed.entries()) {
+      const answer = await deliver(url!, orderEvent(i + 1), [secret]);
+      expect(answer.status, JSON.stringify(answer.json)).toBe(200);
+    }
   });
 
   it('a server that does not show the endpoint before, without --yes and no terminal: registers nothing, says why and what to add, exit 2', async () => {

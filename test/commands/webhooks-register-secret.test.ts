@@ -341,3 +341,54 @@ describe('webhooks register --events patterns', () => {
     expect(JSON.stringify(sb.state.webhooks)).toBe(before);
   });
 });
+
+describe('a server that lists several signing secrets and marks none as the former one', () => {
+  const A = 'whsec_LISTED_A_0123456789abcdef';
+  const B = 'whsec_LISTED_B_0123456789abcdef';
+  let server: LoopbackServer;
+  beforeAll(async () => {
+    server = await startLoopbackServer((req, res) =>
+      sendJson(res, req.method === 'POST' ? 201 : 200, { id: 'wh_1', url: 'https://example.com/hooks', signing_secrets: [A, B] }),
+    );
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+  const profile = (webhook_secret?: string) =>
+    configWith('p', {
+      base_url: server.baseUrl,
+      api_key: 'pk_test',
+      api_secret: 'sk_test_secret',
+      ...(webhook_secret ? { webhook_secret } : {}),
+    });
+
+  it('saves none, never claims the secret is unchanged, and prints them so they are not lost', async () => {
+    for (const held of ['whsec_known_0123456789ab', undefined]) {
+      const configDir = await profile(held);
+      const r = await runCli(['webhooks', 'register', '--url', 'https://example.com/hooks'], { configDir, env: { NO_COLOR: '1' } });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).not.toContain('unchanged');
+      expect(r.stderr).toContain('Warning: the answer lists 2 signing secrets without saying which one signs deliveries');
+      expect(r.stderr).toContain('vouchers profiles set p webhook_secret --stdin');
+      expect(r.stdout).toMatch(new RegExp(`^signing_secret_candidates\\t.*${A}.*${B}`, 'm'));
+      expect((await openConfig({ VOUCHERS_CONFIG_DIR: configDir })).get('p')?.webhook_secret).toBe(held);
+
+      const json = await runCli(['webhooks', 'register', '--url', 'https://example.com/hooks', '--json'], {
+        configDir,
+        env: { NO_COLOR: '1' },
+      });
+      expect(json.code, json.stderr).toBe(0);
+      expect(JSON.parse(json.stdout)).toMatchObject({ signing_secret_candidates: [A, B] });
+    }
+  });
+
+  it('one of them the saved one: says so and prints neither', async () => {
+    const configDir = await profile(B);
+    const r = await runCli(['webhooks', 'register', '--url', 'https://example.com/hooks'], { configDir, env: { NO_COLOR: '1' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('The signing secret is unchanged: the answer lists 2 signing secrets, the one saved among them');
+    expect(r.stdout + r.stderr).not.toContain(A);
+    expect(r.stdout + r.stderr).not.toContain(B);
+    expect((await openConfig({ VOUCHERS_CONFIG_DIR: configDir })).get('p')?.webhook_secret).toBe(B);
+  });
+});

@@ -298,14 +298,17 @@ async function listenWithInbox(
       const ownUrl = () => listener.url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])(?=:)/, 'http://127.0.0.1');
       const url = registrationUrl(profile?.base_url, o.publicUrl, ownUrl);
       const reg = await registerListener(f, url, secrets, o.yes);
-      if (reg.secret) secrets = [reg.secret, ...secrets.filter((s) => s !== reg.secret)];
+      const fresh = reg.secret !== undefined ? [reg.secret] : (reg.candidates ?? []);
+      secrets = [...fresh, ...secrets.filter((s) => !fresh.includes(s))];
       if (secrets.length === 0) throw new UsageError('the API returned no signing secret for the registered endpoint', NO_SECRET_HINT);
       listener.setSecrets(secrets);
       const kept = reg.saved
         ? `; signing secret saved in profile "${reg.profile}"`
         : reg.secret
           ? '; its new signing secret is kept by this listener only (no profile to save it in: the credentials come from the environment)'
-          : '';
+          : reg.candidates
+            ? `; the answer lists ${reg.candidates.length} signing secrets without saying which one signs deliveries: this listener verifies with each, and none was saved in the profile`
+            : '';
       const delivers = reg.events?.length ? `; it delivers ${reg.events.join(', ')}` : '';
       say('REGISTERED', `Registered ${reg.url}${reg.webhookId ? ` (${reg.webhookId})` : ''}${kept}${delivers}.\n`);
       registered = reg.url;

@@ -3,7 +3,7 @@
  * the returned signing secret in the profile (when the credentials come from one). The
  * secret is never printed.
  */
-import { endpointRecord, endpointUrlOf, getWebhook, registerWebhook, reRegisterWebhook } from '../../api/webhooks.js';
+import { endpointRecord, endpointUrlOf, getWebhook, registerWebhook, reRegisterWebhook, takeSecret } from '../../api/webhooks.js';
 import { ApiError, UsageError } from '../../core/errors/index.js';
 import { createClient } from '../../core/http/client.js';
 import type { ApiClient } from '../../core/http/types.js';
@@ -64,6 +64,11 @@ export interface Registration {
   rotated: boolean;
   /** The signing secret now in force; undefined when the API returned none and none was known. */
   secret: string | undefined;
+  /**
+   * The secrets the answer listed when it listed several without saying which one signs
+   * (none saved): the listener verifies with each.
+   */
+  candidates: string[] | undefined;
   /** Whether a new secret was saved in the profile. */
   saved: boolean;
   profile: string;
@@ -193,10 +198,12 @@ export async function registerListener(f: Factory, url: string, knownSecrets: re
   const inherited = note !== undefined && shown !== undefined && shown.url === note.registered;
   const before = inherited ? note.previous : shown;
   let res = await registerWebhook(client, { url }, { signal: f.io.signal });
+  let candidates = candidatesOf(res.data);
   // An existing endpoint answers 200 without a secret; when none is known here, rotate to get one.
   let rotated = false;
-  if (!res.data?.signing_secret && knownSecrets.length === 0) {
+  if (!res.data?.signing_secret && candidates === undefined && knownSecrets.length === 0) {
     res = await registerWebhook(client, { url, rotate_secret: true }, { signal: f.io.signal });
+    candidates = candidatesOf(res.data);
     rotated = before !== undefined;
   }
   const profile = await f.profile();
@@ -230,9 +237,16 @@ export async function registerListener(f: Factory, url: string, knownSecrets: re
     inherited: inherited && previous !== undefined,
     rotated,
     secret,
+    candidates,
     saved,
     profile: profile.name,
   };
+}
+
+/** The secrets of an answer without `signing_secret` that lists several without saying which one signs (takeSecret). */
+function candidatesOf(data: unknown): string[] | undefined {
+  if (!isRecord(data) || typeof data.signing_secret === 'string') return undefined;
+  return takeSecret(endpointRecord(data) ?? data).candidates;
 }
 
 /** Point the endpoint back where it was before the listener registered itself (its event types too). */

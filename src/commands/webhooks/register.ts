@@ -145,14 +145,14 @@ async function widenIfNeeded(
  * server of another dialect may say `secret`, `signature: {key}`, `token`…: the document does
  * not show the registration's answer), and the rest with any other secret-like field masked.
  */
-function secretOf(body: unknown): { secret: string | undefined; endpoint: WebhookEndpoint } {
+function secretOf(body: unknown): { secret: string | undefined; candidates: string[] | undefined; endpoint: WebhookEndpoint } {
   const record = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
-  const { secret, rest } = takeSecret(record);
+  const { secret, rest, candidates } = takeSecret(record);
   // A voucher code in it (under any name) is masked too: this command has no --reveal.
   const endpoint = maskSecrets(maskCodes(rest)) as WebhookEndpoint;
   // A password in the URL (https://user:pass@…) is a secret too.
   if (typeof endpoint.url === 'string') endpoint.url = redactUrl(endpoint.url);
-  return { secret, endpoint };
+  return { secret, candidates, endpoint };
 }
 
 type SaveResult = { saved: true; where: string } | { saved: false; reason: string };
@@ -202,7 +202,7 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
   const res = await registerWebhook(client, body, { signal: f.io.signal });
   // What happened, on stderr: JSON notices with --json, as every note then is.
   const say = (code: string, text: string) => notice(f.io, settings, code, text);
-  const { secret, endpoint } = secretOf(res.data);
+  const { secret, candidates, endpoint } = secretOf(res.data);
   // An answer without a body says the registration was taken, nothing more: not whether an
   // endpoint was made or updated, nor what became of its secret.
   const silent = res.text.trim() === '';
@@ -247,6 +247,25 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
     }
     if (request.rotate_secret)
       say('SECRET_ROTATION', 'The previous secret stays valid during the rotation window, so deliveries carry a signature for each.\n');
+  } else if (candidates) {
+    // Several secrets, none marked as the former one: which one signs is not said, so none
+    // is saved. Unless the saved one is among them, they are printed, as a secret that could
+    // not be saved is: shown once, they must not be lost.
+    const held = (await f.profile()).webhook_secret;
+    if (held !== undefined && candidates.includes(held)) {
+      say(
+        'SECRET_UNCHANGED',
+        `The signing secret is unchanged: the answer lists ${candidates.length} signing secrets, the one saved among them (add --rotate-secret for a new one).\n`,
+      );
+    } else {
+      show = true;
+      say(
+        'SECRET_UNCLEAR',
+        `Warning: the answer lists ${candidates.length} signing secrets without saying which one signs deliveries, and ${held === undefined ? 'nothing here holds any of them' : 'none is the one saved'}, so none was saved. ` +
+          `They are printed below (signing_secret_candidates) and the server may not show them again: keep them now. vouchers listen verifies with each one passed as --secret; ` +
+          `save the one in use with vouchers profiles set ${home?.profile ?? 'PROFILE'} webhook_secret --stdin.\n`,
+      );
+    }
   } else if (silent) {
     say(
       'REGISTRATION_UNCLEAR',
@@ -274,6 +293,7 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
   if (settings.format === 'json' || settings.format === 'ndjson') {
     const json: Record<string, unknown> = { ...missing, ...endpoint };
     if (secret && show) json.signing_secret = secret;
+    if (candidates && show) json.signing_secret_candidates = candidates;
     if (saved) json.signing_secret_saved = saved.saved;
     await printRecord(f.io, json, [], settings);
     return;
@@ -283,11 +303,20 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
   // Asked for by --fields (which lists it) while the answer brought none: say so, after the
   // endpoint was registered, rather than fail with "unknown field".
   else if (settings.fields?.includes('signing_secret')) secretText = '(unchanged: the answer carries none)';
+  const shownCandidates = candidates && show ? candidates : undefined;
   await printRecord(
     f.io,
-    { ...missing, ...endpoint, ...(secret && show ? { signing_secret: secret } : {}) },
-    fieldsOf(endpoint, secretText),
+    {
+      ...missing,
+      ...endpoint,
+      ...(secret && show ? { signing_secret: secret } : {}),
+      ...(shownCandidates ? { signing_secret_candidates: shownCandidates } : {}),
+    },
+    [
+      ...fieldsOf(endpoint, secretText),
+      ...(shownCandidates ? [{ label: 'signing_secret_candidates', value: shownCandidates.join(', ') }] : []),
+    ],
     settings,
-    { required: ['webhook_id', 'url'], keepSecrets: Boolean(secret && show) },
+    { required: ['webhook_id', 'url'], keepSecrets: Boolean((secret || shownCandidates) && show) },
   );
 }
