@@ -325,6 +325,26 @@ describe('vouchers listen --register, its terminal closed (SIGHUP)', () => {
     }
   });
 
+  it('a server that registers the listener without a signing secret, even when asked for a new one: puts the endpoint it replaced back, says so, exit 2', async () => {
+    const app = { webhook_id: 'wh_1', url: 'https://app.example.com/hooks', events: ['order.delivered'] };
+    const { env, posts: sent } = await serverAnswering([200, app], (url) => [200, { ...app, url }]);
+    const io = testIO({ env });
+    const code = await run(['listen', '--register', '--port', '0', '--yes'], io);
+    expect(code, io.stderrText()).toBe(2);
+    const posts = sent.map((b) => JSON.parse(b) as Record<string, unknown>);
+    // Registered, asked for a secret, then put back as it was.
+    expect(posts.map((p) => p.url)).toEqual([
+      expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/),
+      expect.any(String),
+      'https://app.example.com/hooks',
+    ]);
+    expect(posts[1]).toMatchObject({ rotate_secret: true });
+    expect(posts[2]).toMatchObject({ events: ['order.delivered'] });
+    expect(io.stderrText()).toContain('the API registered this listener without a signing secret');
+    expect(io.stderrText()).toContain('the endpoint was put back to https://app.example.com/hooks');
+    expect(io.stderrText()).not.toMatch(/ at .*\.(ts|js|cjs):\d+/);
+  });
+
   it('a server that does not show the endpoint before, without --yes and no terminal: registers nothing, says why and what to add, exit 2', async () => {
     const { env, posts } = await serverAnswering([404, { error: { name: 'NotFound', code: 'NOT_FOUND', message: 'no route' } }], (url) => [
       200,
