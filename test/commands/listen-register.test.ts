@@ -345,6 +345,19 @@ describe('vouchers listen --register, its terminal closed (SIGHUP)', () => {
     expect(io.stderrText()).not.toMatch(/ at .*\.(ts|js|cjs):\d+/);
   });
 
+  it('a request for a new secret that fails after the listener was registered: the endpoint it replaced is put back before the error', async () => {
+    const app = { webhook_id: 'wh_1', url: 'https://app.example.com/hooks', events: ['order.delivered'] };
+    let n = 0;
+    const { env, posts } = await serverAnswering([200, app], (url) =>
+      n++ === 1 ? [400, { error: { name: 'BadRequest', code: 'BAD_REQUEST', message: 'no rotation here' } }] : [200, { ...app, url }],
+    );
+    const io = testIO({ env });
+    expect(await run(['listen', '--register', '--port', '0', '--yes'], io), io.stderrText()).toBe(5);
+    expect(posts.map((b) => (JSON.parse(b) as { url: string }).url).at(-1)).toBe('https://app.example.com/hooks');
+    expect(posts).toHaveLength(3);
+    expect(io.stderrText()).toContain('no rotation here');
+  });
+
   it('a server that does not show the endpoint before, without --yes and no terminal: registers nothing, says why and what to add, exit 2', async () => {
     const { env, posts } = await serverAnswering([404, { error: { name: 'NotFound', code: 'NOT_FOUND', message: 'no route' } }], (url) => [
       200,

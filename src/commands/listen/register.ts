@@ -202,7 +202,14 @@ export async function registerListener(f: Factory, url: string, knownSecrets: re
   // An existing endpoint answers 200 without a secret; when none is known here, rotate to get one.
   let rotated = false;
   if (!res.data?.signing_secret && candidates === undefined && knownSecrets.length === 0) {
-    res = await registerWebhook(client, { url, rotate_secret: true }, { signal: f.io.signal });
+    try {
+      res = await registerWebhook(client, { url, rotate_secret: true }, { signal: f.io.signal });
+    } catch (e) {
+      // The endpoint points at this listener already: put back the one it replaced (with a
+      // client of its own: Ctrl-C may be what failed), or the error goes on to say nothing of it.
+      if (before !== undefined) await restoreEndpoint(f, before).catch(() => undefined);
+      throw e;
+    }
     candidates = candidatesOf(res.data);
     rotated = before !== undefined;
   }
