@@ -7,6 +7,7 @@ import type { ApiClient, ApiResponse } from '../core/http/types.js';
 import { ApiError } from '../core/errors/index.js';
 import { isSecretField, isSecretValue, snake } from '../core/output/mask.js';
 import { isRecord } from '../core/is-record.js';
+import { setOwnField } from '../core/own-field.js';
 import { maskSecret } from '../core/output/format.js';
 import { notOffered } from './not-offered.js';
 import { hasIdField, unwrapRecord } from '../core/http/wrapped-record.js';
@@ -114,10 +115,10 @@ export function takeSecret(record: Record<string, unknown>): TakenSecret {
   return { secret, rest: withField(record, k, withField(inner, c, maskSecret(secret))) };
 }
 
-/** A copy of `record` with `key` set to `value` (defined: a parsed `__proto__` key stays a plain field). */
+/** A copy of `record` with `key` set to `value` (setOwnField: a parsed `__proto__` key stays a plain field). */
 function withField(record: Record<string, unknown>, key: string, value: unknown): Record<string, unknown> {
   const copy = { ...record };
-  Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+  setOwnField(copy, key, value);
   return copy;
 }
 

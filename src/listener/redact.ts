@@ -24,6 +24,7 @@ import {
   quotesReplaced,
 } from '../core/output/mask.js';
 import { MIN_CODE } from '../core/output/seen.js';
+import { mapOwnFields } from '../core/own-field.js';
 
 /** Words that make a field secret wherever they appear in its name. */
 const SECRET_WORDS = new Set(['pin', 'pins', 'passcode', 'password', 'secret', 'token', 'cvv', 'cvc', 'barcode', 'barcodes']);
@@ -188,23 +189,13 @@ export function redactCodes<T>(value: T, path = ''): Redacted<T> {
     if (Array.isArray(v)) return v.map((item, i) => walk(item, at ? `${at}.${i}` : String(i), parent));
     if (v === null || typeof v !== 'object') return v;
     const record = v as Record<string, unknown>;
-    const out: Record<string, unknown> = {};
-    for (const [k, item] of Object.entries(record)) {
+    return mapOwnFields(record, (item, k) => {
       const here = at ? `${at}.${k}` : k;
-      const secret = redacts(parent, k, item, record);
-      if (secret) {
-        found.push(here);
-        scalarsOf(item, codes);
-      }
-      // defineProperty: a parsed `__proto__` key stays a field instead of becoming the prototype
-      Object.defineProperty(out, k, {
-        value: secret ? REDACTED : walk(item, here, k),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    }
-    return out;
+      if (!redacts(parent, k, item, record)) return walk(item, here, k);
+      found.push(here);
+      scalarsOf(item, codes);
+      return REDACTED;
+    });
   };
   const redacted = walk(value, path, undefined);
   if (codes.size === 0) return { value: redacted as T, found };

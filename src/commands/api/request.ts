@@ -16,6 +16,7 @@ import { suggestedCommand, type HintFlag } from '../../core/output/next-page.js'
 import { isCodeField, isSecretField, isSecretValue, maskCodes, maskSecrets } from '../../core/output/mask.js';
 import { maskCode, maskSecret } from '../../core/output/format.js';
 import { maskText } from '../../core/output/mask-text.js';
+import { mapOwnFields } from '../../core/own-field.js';
 import { maskBareSecret } from '../../api/webhooks.js';
 import { redactReport } from '../reconciliation/redact.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -199,11 +200,7 @@ function textMasked(value: unknown, depth = 0): unknown {
   if (typeof value === 'string') return maskText(value);
   if (depth > 32 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => textMasked(v, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>))
-    // defineProperty: a parsed `__proto__` key stays a plain field.
-    Object.defineProperty(out, k, { value: textMasked(v, depth + 1), enumerable: true, writable: true, configurable: true });
-  return out;
+  return mapOwnFields(value, (v) => textMasked(v, depth + 1));
 }
 
 async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions, check: ContractCheck, path: string): Promise<void> {

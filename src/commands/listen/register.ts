@@ -14,6 +14,7 @@ import { makeDirSync } from '../../core/io/make-dir.js';
 import { dirname, join } from 'node:path';
 import { writeFileAtomic } from '../../core/io/atomic-file.js';
 import { isRecord } from '../../core/is-record.js';
+import { setOwnField } from '../../core/own-field.js';
 import { confirmOrStop } from '../orders/confirm.js';
 import { redactUrl } from '../../core/config/base-url.js';
 
@@ -125,17 +126,12 @@ async function readNotes(path: string): Promise<Record<string, EndpointNote>> {
     if (isRecord(parsed))
       for (const [server, n] of Object.entries(parsed))
         if (isRecord(n) && typeof n.registered === 'string' && isRecord(n.previous) && typeof n.previous.url === 'string')
-          Object.defineProperty(notes, server, {
-            value: {
-              registered: n.registered,
-              previous: {
-                url: n.previous.url,
-                events: Array.isArray(n.previous.events) ? n.previous.events.filter((e) => typeof e === 'string') : undefined,
-              },
+          setOwnField(notes, server, {
+            registered: n.registered,
+            previous: {
+              url: n.previous.url,
+              events: Array.isArray(n.previous.events) ? n.previous.events.filter((e) => typeof e === 'string') : undefined,
             },
-            enumerable: true,
-            writable: true,
-            configurable: true,
           });
     return notes;
   } catch {

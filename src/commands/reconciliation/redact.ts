@@ -7,6 +7,7 @@
 import { ID_PREFIXES, idPattern } from '../../contract/common.js';
 import { maskCode } from '../../core/output/format.js';
 import { maskCodes } from '../../core/output/mask.js';
+import { mapOwnFields } from '../../core/own-field.js';
 
 /** The fields of a drift that hold a voucher. */
 const VOUCHER_FIELDS = new Set(['our_allocation', 'vendor_record']);
@@ -45,16 +46,7 @@ export function redactReport(report: unknown, reveal: boolean): { report: unknow
   const walk = (value: unknown, depth: number): unknown => {
     if (depth > 32 || value === null || typeof value !== 'object') return value;
     if (Array.isArray(value)) return value.map((v) => walk(v, depth + 1));
-    const out: Record<string, unknown> = {};
-    for (const [k, v] of Object.entries(value as Record<string, unknown>))
-      // defineProperty: a parsed `__proto__` key stays a plain field.
-      Object.defineProperty(out, k, {
-        value: VOUCHER_FIELDS.has(k) ? shownVoucher(v, depth + 1) : walk(v, depth + 1),
-        enumerable: true,
-        writable: true,
-        configurable: true,
-      });
-    return out;
+    return mapOwnFields(value, (v, k) => (VOUCHER_FIELDS.has(k) ? shownVoucher(v, depth + 1) : walk(v, depth + 1)));
   };
   // Then every code-like field elsewhere (a `code`, a `pin` under any name), as `vouchers api` masks them.
   const shown = maskCodes(walk(report, 0));

@@ -13,6 +13,7 @@ import { dirname, isAbsolute, resolve } from 'node:path';
 import { UsageError } from '../errors/index.js';
 import { promisedFs } from './atomic-file.js';
 import { csvLine } from '../output/csv.js';
+import { setOwnField } from '../own-field.js';
 
 export interface CodeRow {
   order_id: string;
@@ -102,8 +103,8 @@ export function renderCodes(rows: CodeRow[], format: 'csv' | 'json'): string {
   if (format === 'json') {
     const objects = rows.map((r) => {
       const o: Record<string, unknown> = {};
-      // defineProperty: a server's field named `__proto__` stays a plain field.
-      for (const [k, v] of cells(r)) Object.defineProperty(o, k, { value: v, enumerable: true, writable: true, configurable: true });
+      // A server's field named `__proto__` stays a plain field.
+      for (const [k, v] of cells(r)) setOwnField(o, k, v);
       return o;
     });
     return JSON.stringify(objects, null, 2) + '\n';

@@ -5,6 +5,7 @@
  * last few characters).
  */
 import { isRecord } from '../is-record.js';
+import { mapOwnFields } from '../own-field.js';
 import { maskCode, maskSecret } from './format.js';
 import {
   holdsCode,
@@ -47,10 +48,7 @@ function maskEvery(value: unknown, pin = false, depth = 0): unknown {
   if (depth > 32) return '••••••••';
   if (value === null || typeof value !== 'object') return maskScalar(value, pin);
   if (Array.isArray(value)) return value.map((v) => maskEvery(v, pin, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>))
-    Object.defineProperty(out, k, { value: maskEvery(v, pin, depth + 1), enumerable: true, writable: true, configurable: true });
-  return out;
+  return mapOwnFields(value, (v) => maskEvery(v, pin, depth + 1));
 }
 
 /** `parent`: the name `value` is held under (a list's entries share their list's name). */
@@ -63,18 +61,10 @@ function walk(
   if (depth > 32 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => walk(v, mask, depth + 1, parent));
   const record = value as Record<string, unknown>;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(record)) {
+  return mapOwnFields(record, (v, k) => {
     const masked = mask(k, v, record, parent);
-    // defineProperty: a parsed `__proto__` key stays a plain field.
-    Object.defineProperty(out, k, {
-      value: masked === KEEP ? walk(v, mask, depth + 1, k) : masked,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  }
-  return out;
+    return masked === KEEP ? walk(v, mask, depth + 1, k) : masked;
+  });
 }
 
 const KEEP = Symbol('keep');
@@ -133,10 +123,7 @@ export function quotesReplaced(value: unknown, quotes: readonly (readonly [strin
   }
   if (depth > 32 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value)) return value.map((v) => quotesReplaced(v, quotes, depth + 1));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>))
-    Object.defineProperty(out, k, { value: quotesReplaced(v, quotes, depth + 1), enumerable: true, writable: true, configurable: true });
-  return out;
+  return mapOwnFields(value, (v) => quotesReplaced(v, quotes, depth + 1));
 }
 
 /**
@@ -172,13 +159,10 @@ function maskCodesUnder(value: unknown, parent: string | undefined, vouchers: bo
 
 /** `card: {number, pin}`: a field whose name joined to its parent's names a code (card_number) is masked. */
 function maskCompound(parent: string, record: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(record)) {
+  return mapOwnFields(record, (v, k) => {
     const joined = `${parent}_${k}`;
-    const masked = isCodeField(joined) ? maskEvery(v, isPinField(joined) || isPinField(k)) : v;
-    Object.defineProperty(out, k, { value: masked, enumerable: true, writable: true, configurable: true });
-  }
-  return out;
+    return isCodeField(joined) ? maskEvery(v, isPinField(joined) || isPinField(k)) : v;
+  });
 }
 
 /** Strings and numbers listed in arrays, at any depth, masked: an answer of the secure code endpoint that is a bare list of codes. */
@@ -186,10 +170,7 @@ function maskListedStrings(value: unknown, depth = 0): unknown {
   if (depth > 32 || value === null || typeof value !== 'object') return value;
   if (Array.isArray(value))
     return value.map((v) => (typeof v === 'string' || typeof v === 'number' ? maskScalar(v, false) : maskListedStrings(v, depth + 1)));
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(value as Record<string, unknown>))
-    Object.defineProperty(out, k, { value: maskListedStrings(v, depth + 1), enumerable: true, writable: true, configurable: true });
-  return out;
+  return mapOwnFields(value, (v) => maskListedStrings(v, depth + 1));
 }
 
 /**
@@ -272,11 +253,7 @@ export function rowCodesMasked<T>(row: T): T {
 
 /** `signature: {key, algorithm}`: a field whose name joined to its parent's names a secret (signature_key) is masked. */
 function maskSecretCompound(parent: string, record: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(record)) {
-    const masked =
-      isSecretField(`${parent}_${k}`) && v !== null && typeof v !== 'object' ? (typeof v === 'string' ? maskSecret(v) : '••••') : v;
-    Object.defineProperty(out, k, { value: masked, enumerable: true, writable: true, configurable: true });
-  }
-  return out;
+  return mapOwnFields(record, (v, k) =>
+    isSecretField(`${parent}_${k}`) && v !== null && typeof v !== 'object' ? (typeof v === 'string' ? maskSecret(v) : '••••') : v,
+  );
 }
