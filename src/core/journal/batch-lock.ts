@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { writeAside } from '../io/atomic-file.js';
 import { makeDirSync } from '../io/make-dir.js';
 import { hostName, isProcessGone } from '../io/processes.js';
-import { batchesDir, isBatchId } from './bulk.js';
+import { batchesDir, isBatchId } from './bulk-ids.js';
 
 export interface LockHolder {
   pid: number;

@@ -9,7 +9,7 @@ import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { amountValue, toMinor } from '../../contract/money-format.js';
 import { endedUnfulfilled } from '../../contract/order-values.js';
-import type { BatchHeader, BulkRow, JournalRecord, KeyRecord, ResultRecord } from './bulk.js';
+import type { BatchHeader, BulkRow, JournalRecord, KeyRecord, ResultRecord } from './bulk-records.js';
 
 /** The error code of an ordered row whose answer differed from the contract (ContractMismatchError's). */
 export const CONTRACT_MISMATCH = 'CONTRACT_MISMATCH';
