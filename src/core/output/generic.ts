@@ -3,7 +3,8 @@
  * are shown generically: their own fields as columns, in the order they first appear,
  * nested values as JSON. Nothing is dropped and nothing is refused.
  */
-import type { Column, RecordField } from './print.js';
+import type { Column } from './column.js';
+import type { RecordField } from './record.js';
 
 /** Whether a record has every field a layout needs (present and not null). */
 export function fitsLayout(record: unknown, required: readonly string[]): boolean {

@@ -1,121 +1,24 @@
 /**
- * One sink for data on stdout: box tables on a TTY (./cells.ts), tab-separated untruncated
+ * One sink for data on stdout: box tables on a TTY (./table.ts), tab-separated untruncated
  * rows when piped (unless a table was asked for by name), JSON, NDJSON and CSV. Lists may be async iterables and are streamed
  * row by row (constant memory) in every format but `table` and `json`.
  */
 import type { ChalkInstance } from 'chalk';
 import { chalkAt } from './colour.js';
 import { UsageError } from '../errors/index.js';
-import { asciiText } from '../io/ascii.js';
-import { asciiOnly, err, out, type IO } from '../io/io.js';
+import { out, type IO } from '../io/io.js';
 import { LineWriter } from '../io/line-writer.js';
 import type { OutputSettings } from './options.js';
-import { csvCell, display, fieldValue, pick, tsvCell } from './cell-text.js';
+import { csvCell, tsvCell } from './cell-text.js';
+import { pickFields, rawOrValue, valueOf, type Column } from './column.js';
 import { fitsLayout, genericColumns, peekRows } from './generic.js';
 import { listRowMasked, rowCodesMasked } from './mask.js';
 import { jsonDocument, jsonLine } from './json-text.js';
-import { layoutTable } from './table-layout.js';
+import { printTable, type TableOptions } from './table.js';
 import { isUnread } from '../http/unread.js';
-import { recordText } from './record.js';
 
+export { FREE_TEXT, nonEmptyColumns, pickFields, type Column } from './column.js';
 export { printRecord, type RecordField } from './record.js';
-
-export interface Column<T> {
-  /** Field name: what `--fields` selects, the CSV header and the JSON key. */
-  field: string;
-  /** Table header (default: the field name upper-cased). */
-  header?: string;
-  /** Display value (default: `row[field]`). */
-  get?: (row: T) => unknown;
-  /** Colour a display value on a TTY. */
-  style?: (text: string, c: ChalkInstance, row: T) => string;
-  /** Right-align in tables (amounts). */
-  align?: 'left' | 'right';
-  /**
-   * Free text (descriptions, names, references, paths) that may be shortened, with an
-   * ellipsis, when the table is wider than the terminal. Default: true for a field named
-   * like free text (see FREE_TEXT) and for a field whose values are lists (denominations,
-   * countries: cut after a whole value), false for every other column: ids, URLs, amounts,
-   * statuses, dates and times are never cut.
-   */
-  shrink?: boolean;
-  /**
-   * The `--fields` names that show this column's content, when it is made of other fields
-   * (an ORDER/PAYOUT column shows order_id or payout_id). Default: `[field]`. Used where the
-   * CLI suggests a `--fields` list.
-   */
-  fields?: string[];
-  /** Older spelling: `fixed: true` is `shrink: false`, `fixed: false` is `shrink: true`. */
-  fixed?: boolean;
-  /**
-   * Optional on a narrow terminal: when the table does not fit even with its free text
-   * shortened, columns with a priority are left out, the lowest priority first (the
-   * rightmost first among equals), and a note on stderr says which and how to see them.
-   * Columns without a priority are always shown; none is left out of a `--fields` table.
-   */
-  priority?: number;
-  /**
-   * Free text that reads only this many cells wide or more (a title): it is not shortened
-   * below that while an optional column of lower priority (any, for a column without a
-   * priority) is shown; that column is left out first. Default: none (shortened to
-   * MIN_COLUMN_WIDTH before any column is left out).
-   */
-  readable?: number;
-  /**
-   * The readable width is kept only against optional columns of a lower priority than this:
-   * one of this priority or higher stays, and the text is cut for it. Default: against all.
-   */
-  readableOver?: number;
-  /**
-   * An id that may be cut in its middle (cutId: its prefix, an ellipsis, its end) to no fewer
-   * than this many cells, once no optional column is left to leave out, before free text is
-   * cut below its readable width: the event type of a list reads, its id stays told apart by
-   * its end. Default: the id is never cut.
-   */
-  idMin?: number;
-  /** Left out of the default table on a terminal (still in TSV and CSV, and with --fields). */
-  wide?: boolean;
-  /**
-   * Only in CSV (and wherever --fields names it): a column that makes an export
-   * self-describing, such as the currency beside a bare amount, where the table and TSV
-   * already show it (`25.00 USD`).
-   */
-  csvOnly?: boolean;
-  /**
-   * The CSV cell, when the record's raw value of the field is not what an export should
-   * carry (a nested list flattened into readable text). Default: the raw value (amounts as
-   * numbers, times as ISO), else the display value.
-   */
-  csv?: (row: T) => unknown;
-}
-
-/** Field names of free text: shortened first when a table is too wide (a column's `shrink` overrides). A URL is an identifier, never cut. */
-export const FREE_TEXT = /(^|_)(description|name|title|note|notes|reference|path|message|comment|label)$/;
-
-/**
- * Whether a column may be shortened: ids, amounts, statuses and times never are; free text
- * is, and so is a list of values (`list`), cut after a whole value (truncateList).
- */
-function shrinks<T>(col: Column<T>, list = false): boolean {
-  if (col.shrink !== undefined) return col.shrink;
-  if (col.fixed !== undefined) return !col.fixed;
-  return FREE_TEXT.test(col.field) || list;
-}
-
-/**
- * A list of values is not cut under this many cells (three or four amounts), nor under its
- * header, to keep a less important optional column.
- */
-const LIST_READABLE = 12;
-
-/** Whether the rows' own values of a column's field are lists of plain values (denominations, countries). */
-function isListColumn<T>(col: Column<T>, rows: T[]): boolean {
-  const values = rows.map((r) => (r !== null && typeof r === 'object' ? fieldValue(r as Record<string, unknown>, col.field) : undefined));
-  return (
-    values.some((v) => Array.isArray(v) && v.length > 1) &&
-    values.every((v) => v === null || v === undefined || (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')))
-  );
-}
 
 export function chalkFor(settings: Pick<OutputSettings, 'color'>): ChalkInstance {
   return chalkAt(settings.color);
@@ -150,34 +53,11 @@ export async function handleFieldsFlag(
   return false;
 }
 
-/**
- * The fields asked for of a row, for JSON: each under its own name (pick), and a field only a
- * column makes (`reference`: a transaction's order or payout id) as the CSV gives it, not
- * left out.
- */
-export function pickFields<T>(row: T, fields: string[] | undefined, columns: Column<T>[]): unknown {
-  const picked = pick(row, fields);
-  if (!fields || picked === null || typeof picked !== 'object') return picked;
-  const record = picked as Record<string, unknown>;
-  for (const f of fields) {
-    if (record[f] !== undefined) continue;
-    const col = columns.find((c) => c.field === f);
-    if (col && (col.get || col.csv)) record[f] = rawOrValue(col, row);
-  }
-  return record;
-}
-
-function valueOf<T>(col: Column<T>, row: T): unknown {
-  return col.get ? col.get(row) : (row as Record<string, unknown>)[col.field];
-}
-
 async function* iterate<T>(rows: Iterable<T> | AsyncIterable<T>): AsyncIterable<T> {
   yield* rows;
 }
 
-export interface ListPrintOptions {
-  /** Printed on a TTY when there are no rows. */
-  empty?: string;
+export interface ListPrintOptions extends TableOptions {
   /**
    * Fields every row needs for the columns given: a server that answers records of another
    * shape gets them shown generically instead (their own fields as columns, nested values
@@ -191,34 +71,11 @@ export interface ListPrintOptions {
    */
   maskCodes?: boolean;
   /**
-   * The rows are settings (a name, then its value and more): when the table does not fit
-   * the terminal, each row is one `name  value  (rest)` line, the value wrapping under the
-   * value column, instead of one block a row.
-   */
-  keyed?: boolean;
-  /**
-   * What the note on columns left out to fit the terminal offers instead of `--fields` and
-   * `--output json`, for a table whose command has neither (a section of a record).
-   */
-  leftOut?: string;
-  /**
    * The rows are a section of a record printed before them (an order's vouchers, a report's
    * drifts): piped (TSV), they follow `# section` and a line naming their columns, so the
    * output says where the record ends and what each column is.
    */
   section?: string;
-}
-
-/** The columns that show something in at least one row (all of them when none does). */
-export function nonEmptyColumns<T>(rows: readonly T[], columns: Column<T>[]): Column<T>[] {
-  const kept = columns.filter((c) => rows.some((r) => display(valueOf(c, r)) !== ''));
-  return kept.length > 0 ? kept : columns;
-}
-
-/** CSV: the column's CSV value, else the record's raw value of the field (amounts as numbers, times as ISO), else the column's value. */
-function rawOrValue<T>(col: Column<T>, row: T): unknown {
-  if (col.csv) return col.csv(row);
-  return (row as Record<string, unknown>)[col.field] ?? valueOf(col, row);
 }
 
 /**
@@ -321,143 +178,8 @@ export async function printList<T>(
       }
       return count;
     }
-    case 'table': {
-      if (!settings.fields) cols = cols.filter((col) => !col.wide);
-      const c = chalkFor(settings);
-      // Only ASCII where the terminal shows no more: the box, the ellipsis, and the texts.
-      const ascii = asciiOnly(io);
-      const ellipsis = ascii ? '...' : '…';
-      const texts: string[][] = [];
-      const source: T[] = [];
-      for await (const r of iterate(rows)) {
-        texts.push(cols.map((col) => (ascii ? asciiText : String)(display(valueOf(col, r)))));
-        source.push(r);
-        count++;
-      }
-      if (count === 0) {
-        await out(io, c.dim(options.empty ?? 'No results.') + '\n');
-        return 0;
-      }
-      let heads = cols.map((col) => col.header ?? col.field.toUpperCase());
-      const { cellWidth, cutId, drawBox, truncateCells, truncateList } = await import('./cells.js');
-      // A list of values is shortened after a whole value, never inside one.
-      const lists = cols.map((col) => isListColumn(col, source));
-      // Widths in terminal cells (CJK and emoji 2, combining marks 0).
-      const natural = cols.map((_, i) => Math.max(cellWidth(heads[i]!), ...texts.map((t) => cellWidth(t[i]!))));
-      // Fitted to the terminal only on one: an explicit --output table when piped is printed whole.
-      const layout = settings.tty
-        ? layoutTable(
-            cols.map((col, i) => ({
-              natural: natural[i]!,
-              shrink: shrinks(col, lists[i]),
-              priority: settings.fields ? undefined : col.priority,
-              readable: col.readable ?? (lists[i] ? Math.max(LIST_READABLE, cellWidth(heads[i]!)) : undefined),
-              readableOver: col.readableOver,
-              // Measured as printed: '...' where only ASCII is shown.
-              ...(col.idMin !== undefined ? { idMin: col.idMin + ellipsis.length - 1 } : {}),
-              empty: texts.every((t) => t[i] === ''),
-            })),
-            io.columns,
-          )
-        : { shown: cols.map((_, i) => i), widths: natural, dropped: [] as number[], fits: true };
-      if (!layout.fits) {
-        // Even its ids, amounts, statuses, times and paths whole do not fit: one record a
-        // row instead of a table that wraps into broken boxes (as gh does).
-        if (options.keyed && cols.length > 1) {
-          // Settings: one line each, the name as its label.
-          const lines = texts.map((t) => {
-            const [value, ...rest] = t.slice(1);
-            const more = rest.filter((x) => x !== '').map((x) => `(${x})`);
-            return { label: t[0]!, text: [value ?? '', ...more].filter((x) => x !== '').join('  ') };
-          });
-          await out(io, await recordText(io, lines, c, true));
-          return count;
-        }
-        err(
-          io,
-          `The ${cols.length} columns do not fit ${io.columns} columns: one block a row. Fewer --fields fit a table; piped, rows are tab-separated lines.\n`,
-        );
-        const blocks: string[] = [];
-        for (const [n, t] of texts.entries()) {
-          blocks.push(
-            await recordText(
-              io,
-              cols.map((col, i) => ({
-                label: col.field,
-                text: t[i]!,
-                style: col.style ? (x: string, ch: ChalkInstance) => col.style!(x, ch, source[n]!) : undefined,
-              })),
-              c,
-              true,
-            ),
-          );
-        }
-        await out(io, blocks.join('\n'));
-        return count;
-      }
-      if (layout.dropped.length > 0) {
-        const left = layout.dropped.map((i) => cols[i]!.field);
-        const fieldsOf = (col: Column<T>) => col.fields ?? [col.field];
-        // The suggested --fields: the first column and as many of those left out as still fit a table.
-        const fit = (idx: number[]) =>
-          layoutTable(
-            idx.map((i) => ({ natural: natural[i]!, shrink: shrinks(cols[i]!, lists[i]) })),
-            io.columns,
-          ).fits;
-        const picked = layout.dropped.reduce<number[]>((acc, i) => (fit([layout.shown[0]!, ...acc, i]) ? [...acc, i] : acc), []);
-        const example = [...fieldsOf(cols[layout.shown[0]!]!), ...picked.flatMap((i) => fieldsOf(cols[i]!))].join(',');
-        err(
-          io,
-          `Left out to fit ${io.columns} columns: ${left.join(', ')}. ${options.leftOut ?? `Show them with --fields (e.g. --fields ${example}), or every field with --output json`}.\n`,
-        );
-      }
-      cols = layout.shown.map((i) => cols[i]!);
-      const shownLists = layout.shown.map((i) => lists[i]!);
-      heads = layout.shown.map((i) => heads[i]!);
-      const shownTexts = texts.map((t) => layout.shown.map((i) => t[i]!));
-      const widths = [...layout.widths];
-      // A list cut after a whole value may need less than its width: the room left goes back
-      // to the text cut beside it ("Blue Harbor Games UK" whole rather than "5,10,15,…" padded).
-      shownLists.forEach((list, i) => {
-        if (!list || widths[i]! >= natural[layout.shown[i]!]!) return;
-        const used = Math.max(
-          Math.min(cellWidth(heads[i]!), widths[i]!),
-          ...shownTexts.map((t) => cellWidth(truncateList(t[i]!, widths[i]!, ellipsis))),
-        );
-        let spare = widths[i]! - used;
-        widths[i] = used;
-        for (const [j, n] of layout.shown.entries()) {
-          if (spare === 0) break;
-          if (shownLists[j] || !shrinks(cols[j]!)) continue;
-          const more = Math.min(spare, natural[n]! - widths[j]!);
-          if (more <= 0) continue;
-          widths[j]! += more;
-          spare -= more;
-        }
-        widths[i]! += spare;
-      });
-      const head = heads.map((h, i) => {
-        const text = truncateCells(h, widths[i]!, ellipsis);
-        return { text, shown: c.bold(text) };
-      });
-      const body = shownTexts.map((t, n) =>
-        cols.map((col, i) => {
-          const text = (shownLists[i] ? truncateList : col.idMin !== undefined ? cutId : truncateCells)(t[i]!, widths[i]!, ellipsis);
-          return { text, shown: col.style && text ? col.style(text, c, source[n]!) : text };
-        }),
-      );
-      await out(
-        io,
-        drawBox(
-          head,
-          body,
-          widths,
-          cols.map((col) => col.align ?? 'left'),
-          ascii,
-        ) + '\n',
-      );
-      return count;
-    }
+    case 'table':
+      return printTable(io, iterate(rows), cols, settings, options);
   }
 }
 

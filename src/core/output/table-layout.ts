@@ -1,6 +1,6 @@
 /**
  * The table layout engine, pure: which columns a terminal of a given width shows and how
- * wide each is, in display cells. print.ts draws the tables it lays out; certify's pretty
+ * wide each is, in display cells. table.ts draws the tables it lays out; certify's pretty
  * reporter lays out its own with it.
  */
 

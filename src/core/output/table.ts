@@ -1,0 +1,195 @@
+/**
+ * A list printed as a box table (./cells.ts): fitted to the terminal on one (free text
+ * shortened, optional columns left out: table-layout.ts), or one block a row when even that
+ * does not fit.
+ */
+import type { ChalkInstance } from 'chalk';
+import { asciiText } from '../io/ascii.js';
+import { asciiOnly, err, out, type IO } from '../io/io.js';
+import { display, fieldValue } from './cell-text.js';
+import { chalkAt } from './colour.js';
+import { shrinks, valueOf, type Column } from './column.js';
+import type { OutputSettings } from './options.js';
+import { recordText } from './record.js';
+import { layoutTable } from './table-layout.js';
+
+/** What a table is printed with, beside its rows and columns. */
+export interface TableOptions {
+  /** Printed on a TTY when there are no rows. */
+  empty?: string;
+  /**
+   * The rows are settings (a name, then its value and more): when the table does not fit
+   * the terminal, each row is one `name  value  (rest)` line, the value wrapping under the
+   * value column, instead of one block a row.
+   */
+  keyed?: boolean;
+  /**
+   * What the note on columns left out to fit the terminal offers instead of `--fields` and
+   * `--output json`, for a table whose command has neither (a section of a record).
+   */
+  leftOut?: string;
+}
+
+/**
+ * A list of values is not cut under this many cells (three or four amounts), nor under its
+ * header, to keep a less important optional column.
+ */
+const LIST_READABLE = 12;
+
+/** Whether the rows' own values of a column's field are lists of plain values (denominations, countries). */
+function isListColumn<T>(col: Column<T>, rows: T[]): boolean {
+  const values = rows.map((r) => (r !== null && typeof r === 'object' ? fieldValue(r as Record<string, unknown>, col.field) : undefined));
+  return (
+    values.some((v) => Array.isArray(v) && v.length > 1) &&
+    values.every((v) => v === null || v === undefined || (Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')))
+  );
+}
+
+/**
+ * Print the rows as a table (the columns marked `wide` left out unless --fields names
+ * them); returns how many rows there were.
+ */
+export async function printTable<T>(
+  io: IO,
+  rows: AsyncIterable<T>,
+  columns: Column<T>[],
+  settings: OutputSettings,
+  options: TableOptions = {},
+): Promise<number> {
+  let cols = settings.fields ? columns : columns.filter((col) => !col.wide);
+  let count = 0;
+  const c = chalkAt(settings.color);
+  // Only ASCII where the terminal shows no more: the box, the ellipsis, and the texts.
+  const ascii = asciiOnly(io);
+  const ellipsis = ascii ? '...' : '…';
+  const texts: string[][] = [];
+  const source: T[] = [];
+  for await (const r of rows) {
+    texts.push(cols.map((col) => (ascii ? asciiText : String)(display(valueOf(col, r)))));
+    source.push(r);
+    count++;
+  }
+  if (count === 0) {
+    await out(io, c.dim(options.empty ?? 'No results.') + '\n');
+    return 0;
+  }
+  let heads = cols.map((col) => col.header ?? col.field.toUpperCase());
+  const { cellWidth, cutId, drawBox, truncateCells, truncateList } = await import('./cells.js');
+  // A list of values is shortened after a whole value, never inside one.
+  const lists = cols.map((col) => isListColumn(col, source));
+  // Widths in terminal cells (CJK and emoji 2, combining marks 0).
+  const natural = cols.map((_, i) => Math.max(cellWidth(heads[i]!), ...texts.map((t) => cellWidth(t[i]!))));
+  // Fitted to the terminal only on one: an explicit --output table when piped is printed whole.
+  const layout = settings.tty
+    ? layoutTable(
+        cols.map((col, i) => ({
+          natural: natural[i]!,
+          shrink: shrinks(col, lists[i]),
+          priority: settings.fields ? undefined : col.priority,
+          readable: col.readable ?? (lists[i] ? Math.max(LIST_READABLE, cellWidth(heads[i]!)) : undefined),
+          readableOver: col.readableOver,
+          // Measured as printed: '...' where only ASCII is shown.
+          ...(col.idMin !== undefined ? { idMin: col.idMin + ellipsis.length - 1 } : {}),
+          empty: texts.every((t) => t[i] === ''),
+        })),
+        io.columns,
+      )
+    : { shown: cols.map((_, i) => i), widths: natural, dropped: [] as number[], fits: true };
+  if (!layout.fits) {
+    // Even its ids, amounts, statuses, times and paths whole do not fit: one record a
+    // row instead of a table that wraps into broken boxes (as gh does).
+    if (options.keyed && cols.length > 1) {
+      // Settings: one line each, the name as its label.
+      const lines = texts.map((t) => {
+        const [value, ...rest] = t.slice(1);
+        const more = rest.filter((x) => x !== '').map((x) => `(${x})`);
+        return { label: t[0]!, text: [value ?? '', ...more].filter((x) => x !== '').join('  ') };
+      });
+      await out(io, await recordText(io, lines, c, true));
+      return count;
+    }
+    err(
+      io,
+      `The ${cols.length} columns do not fit ${io.columns} columns: one block a row. Fewer --fields fit a table; piped, rows are tab-separated lines.\n`,
+    );
+    const blocks: string[] = [];
+    for (const [n, t] of texts.entries()) {
+      blocks.push(
+        await recordText(
+          io,
+          cols.map((col, i) => ({
+            label: col.field,
+            text: t[i]!,
+            style: col.style ? (x: string, ch: ChalkInstance) => col.style!(x, ch, source[n]!) : undefined,
+          })),
+          c,
+          true,
+        ),
+      );
+    }
+    await out(io, blocks.join('\n'));
+    return count;
+  }
+  if (layout.dropped.length > 0) {
+    const left = layout.dropped.map((i) => cols[i]!.field);
+    const fieldsOf = (col: Column<T>) => col.fields ?? [col.field];
+    // The suggested --fields: the first column and as many of those left out as still fit a table.
+    const fit = (idx: number[]) =>
+      layoutTable(
+        idx.map((i) => ({ natural: natural[i]!, shrink: shrinks(cols[i]!, lists[i]) })),
+        io.columns,
+      ).fits;
+    const picked = layout.dropped.reduce<number[]>((acc, i) => (fit([layout.shown[0]!, ...acc, i]) ? [...acc, i] : acc), []);
+    const example = [...fieldsOf(cols[layout.shown[0]!]!), ...picked.flatMap((i) => fieldsOf(cols[i]!))].join(',');
+    err(
+      io,
+      `Left out to fit ${io.columns} columns: ${left.join(', ')}. ${options.leftOut ?? `Show them with --fields (e.g. --fields ${example}), or every field with --output json`}.\n`,
+    );
+  }
+  cols = layout.shown.map((i) => cols[i]!);
+  const shownLists = layout.shown.map((i) => lists[i]!);
+  heads = layout.shown.map((i) => heads[i]!);
+  const shownTexts = texts.map((t) => layout.shown.map((i) => t[i]!));
+  const widths = [...layout.widths];
+  // A list cut after a whole value may need less than its width: the room left goes back
+  // to the text cut beside it ("Blue Harbor Games UK" whole rather than "5,10,15,…" padded).
+  shownLists.forEach((list, i) => {
+    if (!list || widths[i]! >= natural[layout.shown[i]!]!) return;
+    const used = Math.max(
+      Math.min(cellWidth(heads[i]!), widths[i]!),
+      ...shownTexts.map((t) => cellWidth(truncateList(t[i]!, widths[i]!, ellipsis))),
+    );
+    let spare = widths[i]! - used;
+    widths[i] = used;
+    for (const [j, n] of layout.shown.entries()) {
+      if (spare === 0) break;
+      if (shownLists[j] || !shrinks(cols[j]!)) continue;
+      const more = Math.min(spare, natural[n]! - widths[j]!);
+      if (more <= 0) continue;
+      widths[j]! += more;
+      spare -= more;
+    }
+    widths[i]! += spare;
+  });
+  const head = heads.map((h, i) => {
+    const text = truncateCells(h, widths[i]!, ellipsis);
+    return { text, shown: c.bold(text) };
+  });
+  const body = shownTexts.map((t, n) =>
+    cols.map((col, i) => {
+      const text = (shownLists[i] ? truncateList : col.idMin !== undefined ? cutId : truncateCells)(t[i]!, widths[i]!, ellipsis);
+      return { text, shown: col.style && text ? col.style(text, c, source[n]!) : text };
+    }),
+  );
+  await out(
+    io,
+    drawBox(
+      head,
+      body,
+      widths,
+      cols.map((col) => col.align ?? 'left'),
+      ascii,
+    ) + '\n',
+  );
+  return count;
+}
