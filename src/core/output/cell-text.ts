@@ -4,6 +4,7 @@
  */
 import { csvCell as sharedCsvCell } from './csv.js';
 import { escapeText, safeJson } from './printable.js';
+import { setOwnField } from '../own-field.js';
 
 /**
  * A value as a table cell, TSV field or record line shows it. A server's text may carry
@@ -30,12 +31,12 @@ const camel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, c: stri
  * as its snake_case twin (api/order-read.ts), so --fields finds them under either spelling.
  */
 export function hasField(record: Record<string, unknown>, field: string): boolean {
-  return field in record || camel(field) in record;
+  return Object.hasOwn(record, field) || Object.hasOwn(record, camel(field));
 }
 
 /** A record's value of `field`, under its own name, else under its camelCase twin (see hasField). */
 export function fieldValue(record: Record<string, unknown>, field: string): unknown {
-  return field in record ? record[field] : record[camel(field)];
+  return Object.hasOwn(record, field) ? record[field] : Object.hasOwn(record, camel(field)) ? record[camel(field)] : undefined;
 }
 
 /** The fields asked for of a record, each under the name asked for (see fieldValue). */
@@ -43,7 +44,8 @@ export function pick(record: unknown, fields: string[] | undefined): unknown {
   if (!fields || record === null || typeof record !== 'object') return record;
   const src = record as Record<string, unknown>;
   const outObj: Record<string, unknown> = {};
-  for (const f of fields) outObj[f] = fieldValue(src, f);
+  // Defined, not assigned: a `__proto__` field of the answer stays a field (core/own-field.ts).
+  for (const f of fields) setOwnField(outObj, f, fieldValue(src, f));
   return outObj;
 }
 
