@@ -1,7 +1,8 @@
 /**
  * `vouchers log` on a terminal keeps what support needs: the request path, its status and
- * the trace ID, whole, at every width from 60 columns up; then the time and the error code;
- * the attempt number, duration and method are left out first (and said so on stderr).
+ * the trace ID, whole, at every width from 60 columns up; then the time and the method, what
+ * tells a request apart; an error code mostly empty is left out first, then the attempt
+ * number, the duration and an error code that most rows have (and said so on stderr).
  * When even the three kept columns do not fit, the table becomes one block a row.
  */
 import { writeFileSync } from 'node:fs';
@@ -61,6 +62,31 @@ describe('vouchers log table at 60, 80 and 120 columns', () => {
     if (header.includes('TIME')) expect(col('TIME')).toEqual(['2026-01-31 09:30:00Z', '2026-01-31 09:30:00Z']);
     if (header.includes('ERROR')) expect(col('ERROR')).toEqual(['RATE_LIMIT_EXCEEDED', '']);
     expect(unwrapped(r.stderr)).toContain(`Left out to fit ${columns} columns: ${leftOut}.`);
+  });
+
+  it('at 100 columns leaves out an error column mostly empty before the method', async () => {
+    const dir = tempConfigDir();
+    const entries = ['/webhooks', '/webhooks', '/orders', '/orders', '/orders', '/orders'].map((path, i): RequestLogEntry => ({
+      time: `2026-01-31T09:30:0${i}.000Z`,
+      profile: 'default',
+      method: i === 0 ? 'GET' : 'POST',
+      path,
+      status: i === 0 ? 404 : 201,
+      duration_ms: 52,
+      attempt: 1,
+      trace_id: `${FOUND.slice(0, -1)}${i}`,
+      idempotency_key: null,
+      error_code: i === 0 ? 'NOT_FOUND' : null,
+    }));
+    writeFileSync(join(dir, 'requests.log'), entries.map((l) => JSON.stringify(l)).join('\n') + '\n', { mode: 0o600 });
+    const r = await onTerminal(dir, 100);
+    expect(tableHeader(r.stdout)).toEqual(['TIME', 'METHOD', 'PATH', 'STATUS', 'MS', 'TRY', 'TRACE ID']);
+    expect(tableRows(r.stdout).map((c) => c[1])).toEqual(['GET', 'POST', 'POST', 'POST', 'POST', 'POST']);
+    expect(unwrapped(r.stderr)).toContain('Left out to fit 100 columns: error_code.');
+    // With most rows failed the method is still kept: the status already says each failed.
+    const failed = entries.map((e, i) => (i < 4 ? { ...e, status: 404, error_code: 'NOT_FOUND' } : e));
+    writeFileSync(join(dir, 'requests.log'), failed.map((l) => JSON.stringify(l)).join('\n') + '\n', { mode: 0o600 });
+    expect(tableHeader((await onTerminal(dir, 100)).stdout)).toContain('METHOD');
   });
 
   it('--failed keeps the error code, what a failed request is looked at for', async () => {

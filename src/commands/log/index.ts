@@ -50,8 +50,9 @@ On a terminal the table leaves out the profile and idempotency key (ask for them
 requests; with --profile NAME only that profile's are shown.
 Quote the trace ID when you ask support about a request. The table always keeps the path,
 status and trace ID whole (and the error code with --failed or --error); on a narrow
-terminal the attempt number, duration, method, error code and time are left out in that
-order, and a narrower one comes back where a wider one still does not fit.
+terminal an error code most rows lack goes first, then the attempt number, duration,
+error code, method and time in that order, and a narrower one comes back where a wider one
+still does not fit.
 
 A write sent with an idempotency key (orders create, payouts create, vouchers api) is
 logged as it leaves and again when answered; one whose answer never came (the command

@@ -15,13 +15,14 @@ export type { LogOptions };
 /**
  * The request path, its status and the trace ID (what support needs) are always shown,
  * whole. On a narrow terminal the others are left out (and said so on stderr): the attempt
- * number first, then the duration, the method, the error code and the time last. When the
- * three kept columns do not fit even so, the table becomes one block a row.
+ * number first, then the duration, the error code, the method and the time last, what tells
+ * a request apart; an error code that most rows shown lack goes before any (logColumns).
+ * When the three kept columns do not fit even so, the table becomes one block a row.
  */
 export const LOG_COLUMNS: Column<RequestLogEntry>[] = [
   { field: 'time', header: 'TIME', get: (e) => formatTime(e.time), priority: 4 },
   { field: 'profile', header: 'PROFILE', wide: true },
-  { field: 'method', header: 'METHOD', priority: 2 },
+  { field: 'method', header: 'METHOD', priority: 3 },
   { field: 'path', header: 'PATH', shrink: false },
   {
     field: 'status',
@@ -36,8 +37,20 @@ export const LOG_COLUMNS: Column<RequestLogEntry>[] = [
   { field: 'idempotency_key', header: 'IDEMPOTENCY KEY', wide: true },
   // A keyed write logged as sent whose answer never came, or came and was never shown, says so
   // here (and on stderr, with its key).
-  { field: 'error_code', header: 'ERROR', get: answerNote, priority: 3 },
+  { field: 'error_code', header: 'ERROR', get: answerNote, priority: 2 },
 ];
+
+/**
+ * The columns for these rows: a failed request is looked at for why it failed, so with
+ * --failed or --error its error code is never left out (for one without an answer, status
+ * "-", it is the only reason the table gives); an error code that most rows lack is left
+ * out first, before the columns that have something on each row.
+ */
+function logColumns(rows: RequestLogEntry[], keepError: boolean): Column<RequestLogEntry>[] {
+  const noted = rows.filter((e) => answerNote(e) !== null).length;
+  const priority = keepError ? undefined : noted * 2 < rows.length ? -1 : 2;
+  return LOG_COLUMNS.map((c) => (c.field === 'error_code' ? { ...c, priority } : c));
+}
 
 function parseLimit(value: string | undefined): number {
   if (value === undefined) return 50;
@@ -87,13 +100,8 @@ export async function run(f: Factory, opts: LogOptions): Promise<void> {
       : opts.failed
         ? 'No failed requests logged.'
         : 'No requests logged yet.';
-  // Failed requests are looked at for why they failed: their error code is never left out
-  // (for one without an answer, status "-", it is the only reason the table gives).
-  const columns =
-    opts.failed || opts.error !== undefined
-      ? LOG_COLUMNS.map((c) => (c.field === 'error_code' ? { ...c, priority: undefined } : c))
-      : LOG_COLUMNS;
   const shown = entries.slice(-limit);
+  const columns = logColumns(shown, Boolean(opts.failed) || opts.error !== undefined);
   const now = f.clock.now();
   await printList(f.io, shown.map(withAdvice(now)), columns, settings, { empty });
   // JSON carries each one's retry and look_first; other formats get them on stderr, unless
