@@ -354,11 +354,31 @@ describe('vouchers doctor', () => {
     expect(line(warned.stdout, 'Clock skew')).toMatch(/^! Clock skew: this machine is (89|90|91) s behind the server/);
 
     categories = { status: 200, date: new Date(Date.now() - 400_000).toUTCString() };
+    cancel = { status: 401, code: 'TIMESTAMP_OUT_OF_WINDOW' };
     const failed = await runCli(['doctor'], { configDir: dir });
     expect(failed.code).toBe(3);
     expect(line(failed.stdout, 'Clock skew')).toMatch(
       /^✖ Clock skew: this machine is (399|400|401) s ahead of the server.* — fix: sync the clock/,
     );
+  });
+
+  it('a skew beyond 300 s on a server that accepted the signed POST anyway: a warning saying so', async () => {
+    const dir = await configured();
+    // The sandbox after `sandbox admin clock advance 10m`: its Date is ahead, its signature check is not.
+    const ahead = new Date(Date.now() + 600_000).toUTCString();
+    categories = { status: 200, date: ahead };
+    cancel = { status: 404, code: 'NOT_FOUND', date: ahead };
+    const r = await runCli(['doctor'], { configDir: dir });
+    expect(r.code, r.stdout).toBe(0);
+    expect(line(r.stdout, 'Request signing')).toMatch(/^✔ Request signing: signed POST accepted/);
+    expect(line(r.stdout, 'Clock skew')).toMatch(
+      /^! Clock skew: the server's clock is (599|600|601) s ahead of this machine's, and it accepted the signed POST all the same/,
+    );
+    // Refused by the server: the failure stays.
+    cancel = { status: 401, code: 'TIMESTAMP_OUT_OF_WINDOW', date: ahead };
+    const refused = await runCli(['doctor'], { configDir: dir });
+    expect(refused.code).toBe(3);
+    expect(line(refused.stdout, 'Clock skew')).toMatch(/^✖ Clock skew: this machine is (599|600|601) s behind the server/);
   });
 
   it('a config file readable by others fails with chmod 600, exit 2', async () => {

@@ -274,7 +274,13 @@ function signingCheck(profile: ResolvedProfile, a: Answer | Error, control?: Ans
   );
 }
 
-function clockCheck(answers: Answer[]): CheckResult {
+/**
+ * The skew between this machine's clock and the server's Date header. Beyond 300 s a server
+ * that checks the signature's timestamp refuses it: a failure, unless the signed probe was
+ * accepted all the same (`signedAccepted`), which says what the server's clock is worth to
+ * it; then a warning.
+ */
+function clockCheck(answers: Answer[], signedAccepted = false): CheckResult {
   const label = 'Clock skew';
   const withDate = answers.find((a) => a.headers.date !== undefined && !Number.isNaN(Date.parse(a.headers.date)));
   if (!withDate) {
@@ -288,6 +294,13 @@ function clockCheck(answers: Answer[]): CheckResult {
   const abs = Math.abs(skewS);
   const detail =
     abs <= 1 ? 'in sync with the server (within 1 s)' : `this machine is ${abs} s ${skewS > 0 ? 'ahead of' : 'behind'} the server`;
+  if (abs > SKEW_FAIL_SECONDS && signedAccepted)
+    return warn(
+      'clock_skew',
+      label,
+      `the server's clock is ${abs} s ${skewS > 0 ? 'behind' : 'ahead of'} this machine's, and it accepted the signed POST all the same: it does not hold the signature's timestamp to its own clock`,
+      `if this machine's clock is right (NTP), the server's is off by ${abs} s; a server that checks the timestamp rejects signatures beyond ${SKEW_FAIL_SECONDS} s`,
+    );
   if (abs > SKEW_FAIL_SECONDS)
     return fail(
       'clock_skew',
@@ -347,10 +360,10 @@ export async function networkChecks(
       !(signed instanceof Error) && signed.status === 404
         ? await probe(client, clock, profile, 'POST', path, signal, true).catch(rethrowInterrupt)
         : undefined;
-    results.push(traced(signingCheck(profile, signed, control), traceOf(signed)));
-  } else {
-    results.push(skip('signing', 'Request signing', 'not checked: authentication did not succeed'));
+    const signing = signingCheck(profile, signed, control);
+    results.push(traced(signing, traceOf(signed)), clockCheck(answers, signing.level === 'ok'));
+    return results;
   }
-  results.push(clockCheck(answers));
+  results.push(skip('signing', 'Request signing', 'not checked: authentication did not succeed'), clockCheck(answers));
   return results;
 }
