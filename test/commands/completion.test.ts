@@ -52,6 +52,31 @@ describe('vouchers completion', () => {
     expect(bashComplete(script, ['vouchers', '--profile', 'prod', 'pay'])).toEqual(['payouts']);
   });
 
+  it('offers the event types of sandbox trigger and the HTTP methods of api and sign, in bash, zsh and fish', async () => {
+    const { stdout: script } = await runCli(['completion', 'bash']);
+    expect(bashComplete(script, ['vouchers', 'sandbox', 'trigger', ''])).toEqual([
+      'order.created',
+      'order.processing',
+      'order.delivered',
+      'order.partially_delivered',
+      'order.cancelled',
+      'order.refunded',
+      'voucher.issued',
+    ]);
+    expect(bashComplete(script, ['vouchers', 'sandbox', 'trigger', 'order.p'])).toEqual(['order.processing', 'order.partially_delivered']);
+    expect(bashComplete(script, ['vouchers', 'api', ''])).toEqual(['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD']);
+    expect(bashComplete(script, ['vouchers', 'sign', 'P'])).toEqual(['POST', 'PUT', 'PATCH']);
+    // Only the first argument: the path after the method is typed.
+    expect(bashComplete(script, ['vouchers', 'api', 'GET', ''])).toEqual([]);
+    const zsh = await runCli(['completion', 'zsh']);
+    expect(zsh.stdout).toContain("'sandbox trigger') echo 'choices:order.created order.processing");
+    expect(zsh.stdout).toContain("'api') echo 'choices:GET POST PUT PATCH DELETE HEAD'");
+    const fish = await runCli(['completion', 'fish']);
+    expect(fish.stdout).toContain("'sign'");
+    expect(fish.stdout).toContain("'choices:GET POST PUT PATCH DELETE HEAD'");
+    expect(fish.stdout).toContain("'choices:order.created order.processing order.delivered");
+  });
+
   it('offers file names only where a file is asked for, never for an id, an amount or a URL', async () => {
     const { stdout: script } = await runCli(['completion', 'bash']);
     // The folder the completion runs in holds the script: a file name to offer.

@@ -5,6 +5,8 @@
  * first positional argument is.
  */
 import type { Argument, CommandUnknownOpts as Command, Option } from '../../core/run/commander.js';
+import { EVENT_TYPES } from '../../contract/events.js';
+import { API_METHODS } from '../api/request.js';
 
 /** What completes a value: names from the config, ids from the catalog, fixed words, or files. */
 /** `none`: a value to type (an id, an amount, a URL): nothing is offered, not even file names. */
@@ -44,10 +46,19 @@ function valueKind(option: Option): ValueKind | undefined {
   return namesFile(option.flags.replace(/^[^<[]*/, '')) ? 'file' : 'none';
 }
 
+/**
+ * Words an argument takes that the command checks itself (in any case, with its own error)
+ * rather than through commander's choices: the HTTP method of `api` and `sign`, the event
+ * type of `sandbox trigger`.
+ */
+const ARGUMENT_WORDS: Record<string, readonly string[]> = { method: API_METHODS, 'event-type': EVENT_TYPES };
+
 function positionalKind(path: string[], arg: Argument | undefined): ValueKind | undefined {
   if (!arg) return undefined;
   if (arg.argChoices && arg.argChoices.length > 0) return { choices: [...arg.argChoices] };
   const name = arg.name().toLowerCase();
+  const words = ARGUMENT_WORDS[name];
+  if (words) return { choices: [...words] };
   if (name.includes('product')) return 'products';
   if (path[0] === 'profiles' && (name === 'name' || name.includes('profile'))) return 'profiles';
   if (name.includes('profile')) return 'profiles';
