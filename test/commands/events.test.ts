@@ -406,6 +406,37 @@ describe('vouchers events show', () => {
     expect(r.stdout).toMatch(/^id_header +X-Webhook-Id: dlv_42 \(not the event id\)$/m);
   });
 
+  it('takes an id cut as a narrow terminal shows it (evt_…end) when exactly one stored event fits it', async () => {
+    const dir = inboxDir();
+    const id = testId('evt', 2);
+    const cut = `evt_…${id.slice(-10)}`;
+    for (const given of [cut, `evt_...${id.slice(-10)}`, `${id.slice(0, 8)}…${id.slice(-6)}`]) {
+      const r = await runCli(['events', 'show', given], { configDir: dir });
+      expect(r.code, `${given}: ${r.stderr}`).toBe(0);
+      expect(r.stdout).toMatch(new RegExp(`^event_id\t${id}$`, 'm'));
+    }
+    // Several stored events fit it: a usage error naming them, nothing shown.
+    const several = await runCli(['events', 'show', 'evt_01JDQ5…'], { configDir: dir });
+    expect(several.code).toBe(2);
+    expect(several.stdout).toBe('');
+    expect(several.stderr).toContain('evt_01JDQ5… fits 4 stored events');
+    expect(several.stderr).toContain(testId('evt', 2));
+    expect(several.stderr).toContain(testId('evt', 21));
+    // None: not found, as a whole id is.
+    const none = await runCli(['events', 'show', 'evt_…ZZZZZZZZ'], { configDir: dir });
+    expect(none.code).toBe(4);
+    expect(none.stderr).toContain('evt_…ZZZZZZZZ is not in the inbox');
+    // replay takes it too, and sends the event it stands for.
+    const target = await app(200);
+    const replayed = await runCli(['events', 'replay', cut, '--forward-to', target.url], {
+      configDir: dir,
+      env: { VOUCHERS_WEBHOOK_SECRET: SECRET },
+      overrides: { clock },
+    });
+    expect(replayed.code, replayed.stderr).toBe(0);
+    expect(target.received.map((d) => d.headers['x-webhook-id'])).toEqual([id]);
+  });
+
   it('an unknown id is not found (exit 4)', async () => {
     const r = await runCli(['events', 'show', testId('evt', 999)], { configDir: inboxDir() });
     expect(r.code).toBe(4);

@@ -27,7 +27,7 @@ function declareShow(events: Command) {
   const show = events
     .command('show')
     .description('One stored event: envelope, delivery details and forward attempts')
-    .argument('<event_id>', 'event id (evt_…)')
+    .argument('<event_id>', 'event id (evt_…), whole or cut as a narrow terminal shows it (evt_…KD64YV)')
     .option('--body <n|last>', BODY_HELP)
     .option('--inbox <file>', INBOX_HELP)
     .option('--json', 'print the stored entry as JSON (received_at, envelope, meta, forwards, body_number, bodies)');
@@ -39,7 +39,7 @@ function declareReplay(events: Command) {
   const replay = events
     .command('replay')
     .description('Re-send a stored event to your local app, freshly signed with the webhook secret')
-    .argument('[event_id...]', 'event ids (evt_…)')
+    .argument('[event_id...]', 'event ids (evt_…), whole or cut as a narrow terminal shows them (evt_…KD64YV)')
     .option('--forward-to <url>', "your app's webhook URL (default: where the listener last forwarded the events, from the forward log)")
     .option('--not-forwarded', 'every stored event your app never answered 2xx to (forwarding gave up, was cut short, or never ran)')
     .option('--type <types>', 'with --not-forwarded: only these event types, e.g. order.* (the ones a listener forwarded with --events)')

@@ -17,7 +17,7 @@ import {
 import { noticeFor } from '../../core/output/notice.js';
 import { forwardState } from '../../listener/not-forwarded.js';
 import { rawBodyOf, type BodyChoice, type InboxEntry } from '../../core/journal/inbox.js';
-import { parseBodyFlag, storedBodies } from './stored-body.js';
+import { parseBodyFlag, storedBodies, wholeEventIds } from './stored-body.js';
 import { err } from '../../core/io/io.js';
 import { printJson } from '../../core/output/print.js';
 import { signWebhook, WEBHOOK_HEADERS } from '../../core/signer/webhook.js';
@@ -116,8 +116,10 @@ function defaultForwardTo(f: Factory, log: readonly ForwardRecord[], o: ReplayOp
   return parseForwardUrl(urls[0]!);
 }
 
-export async function run(f: Factory, given: ReplayOptions): Promise<void> {
-  const path = await resolveInboxPath(f, given.inbox);
+export async function run(f: Factory, named: ReplayOptions): Promise<void> {
+  const path = await resolveInboxPath(f, named.inbox);
+  // An id cut as a narrow terminal shows it (evt_…KD64YV) stands for the stored id it fits.
+  const given = { ...named, eventIds: await wholeEventIds(path, named.eventIds) };
   // The forward log, read once: for --not-forwarded and for the URL when --forward-to is not given.
   let read: ForwardRecord[] | undefined;
   const log = async () => (read ??= await readForwardLog(forwardLogPath(path)));

@@ -6,7 +6,7 @@
 import type { ChalkInstance } from 'chalk';
 import { forwardLogPath, readForwardLog } from '../../core/journal/forward-log.js';
 import { withoutRawBody, type BodyChoice } from '../../core/journal/inbox.js';
-import { ofBody, storedBody } from './stored-body.js';
+import { ofBody, storedBody, wholeEventIds } from './stored-body.js';
 import { out } from '../../core/io/io.js';
 import { chalkFor, formatTime, printRecord, resolveOutput, styleStatus } from '../../core/output/index.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -26,9 +26,11 @@ export interface ShowOptions {
   json: boolean;
 }
 
-export async function run(f: Factory, o: ShowOptions): Promise<void> {
-  const settings = resolveOutput(f.io, { json: o.json }, f.globals().color !== false);
-  const path = await resolveInboxPath(f, o.inbox);
+export async function run(f: Factory, given: ShowOptions): Promise<void> {
+  const settings = resolveOutput(f.io, { json: given.json }, f.globals().color !== false);
+  const path = await resolveInboxPath(f, given.inbox);
+  const [eventId] = await wholeEventIds(path, [given.eventId]);
+  const o = { ...given, eventId: eventId! };
   const { entry, bodyNumber, bodies } = await storedBody(path, o.eventId, o.body);
   const forwards = ofBody(await readForwardLog(forwardLogPath(path), o.eventId), bodyNumber);
   const forwarded = forwards.some((r) => r.outcome === 'delivered');

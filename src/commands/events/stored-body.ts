@@ -4,7 +4,8 @@
  * content (each body is its own inbox entry).
  */
 import { CliError, UsageError } from '../../core/errors/index.js';
-import { eventsInInbox, type BodyChoice, type InboxEntry } from '../../core/journal/inbox.js';
+import { eventsInInbox, readInbox, type BodyChoice, type InboxEntry } from '../../core/journal/inbox.js';
+import { fitsCutId, parseCutId, type CutId } from '../../core/output/cut-id.js';
 import { parseIntFlag } from '../../listener/flags.js';
 
 /** `--body N|last` (1 the first body, the default). */
@@ -19,6 +20,36 @@ export function parseBodyFlag(value: unknown): BodyChoice {
       'e.g. --body 2, or --body last',
     );
   }
+}
+
+/**
+ * The event ids given, each one cut as a narrow terminal shows it (`evt_…KD64YV`, as events
+ * list and the listener's lines cut an id; `...` too) replaced by the one stored id it
+ * stands for, compared in either case. The inbox is read only when an id is cut, once for
+ * all of them. One that fits no stored id is left as given (not found, as a whole id is);
+ * one that fits several is a usage error naming them.
+ */
+export async function wholeEventIds(path: string, eventIds: readonly string[]): Promise<string[]> {
+  const cuts = new Map<string, CutId>();
+  for (const id of eventIds) {
+    const cut = parseCutId(id.toLowerCase());
+    if (cut) cuts.set(id, cut);
+  }
+  if (cuts.size === 0) return [...eventIds];
+  const fits = new Map<string, Set<string>>([...cuts.keys()].map((id) => [id, new Set<string>()]));
+  for await (const entry of readInbox(path)) {
+    const stored = entry.envelope.event_id;
+    for (const [id, cut] of cuts) if (fitsCutId(stored.toLowerCase(), cut)) fits.get(id)!.add(stored);
+  }
+  return eventIds.map((id) => {
+    const found = [...(fits.get(id) ?? [])];
+    if (found.length > 1)
+      throw new UsageError(
+        `${id} fits ${found.length} stored events`,
+        `give more of the id, e.g. ${found.slice(0, 4).join(', ')}${found.length > 4 ? ', …' : ''} (vouchers events list --output json shows them whole)`,
+      );
+    return found[0] ?? id;
+  });
 }
 
 export interface StoredBody {

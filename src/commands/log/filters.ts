@@ -5,6 +5,7 @@
  */
 import { UsageError } from '../../core/errors/index.js';
 import { tryParseDuration } from '../../core/http/duration.js';
+import { fitsCutId, parseCutId } from '../../core/output/cut-id.js';
 import type { RequestLogEntry } from '../../core/journal/types.js';
 
 export interface LogFilterFlags {
@@ -41,8 +42,7 @@ function listOf(flag: string, value: string, example: string): string[] {
  */
 function traceFilter(value: string): Predicate {
   const id = value.trim().toLowerCase();
-  const cut = /^(.*?)(?:\u2026|\.\.\.)(.*)$/.exec(id);
-  const [head, tail] = cut ? [cut[1]!, cut[2]!] : [id, ''];
+  const { head, tail } = parseCutId(id) ?? { head: id, tail: '' };
   if (head.length + tail.length < MIN_TRACE_PREFIX || /[\u0000-\u001f\u007f]/.test(id)) {
     throw new UsageError(
       `--trace ${JSON.stringify(value)} is not a trace ID`,
@@ -51,7 +51,7 @@ function traceFilter(value: string): Predicate {
   }
   return (e) => {
     const t = e.trace_id?.toLowerCase();
-    return t !== undefined && t.length >= head.length + tail.length && t.startsWith(head) && t.endsWith(tail);
+    return t !== undefined && fitsCutId(t, { head, tail });
   };
 }
 
