@@ -4,6 +4,7 @@
  * writes it; a test fails when the checked-in file is stale.
  */
 import type { CommandUnknownOpts as Command } from '../core/run/commander.js';
+import type { CommandTree } from '../core/io/command-names.js';
 
 const WIDTH = 100;
 
@@ -67,4 +68,34 @@ export function renderCommandReference(program: Command): string {
     sections.join('\n\n'),
     '',
   ].join('\n');
+}
+
+/** The names of every command under `cmd` (hidden ones and `help` left out), each with its own. */
+export function commandTree(cmd: Command): CommandTree {
+  const tree: Record<string, CommandTree> = {};
+  for (const sub of cmd.commands) {
+    if (isHidden(sub) || sub.name() === 'help') continue;
+    tree[sub.name()] = commandTree(sub);
+    for (const alias of sub.aliases()) tree[alias] = tree[sub.name()]!;
+  }
+  return tree;
+}
+
+/**
+ * src/core/io/command-names.ts: the names of every command, for the note wrapper to tell a
+ * command from the prose after it (`vouchers doctor checks …`). Written with docs/commands.md
+ * by `npm run docs`; a test fails when the checked-in file is stale.
+ */
+export function renderCommandNames(program: Command): string {
+  return `/**
+ * The names of every command after \`vouchers\`, each with the names under it: what the note
+ * wrapper (note-wrap.ts) reads as a command's names, to keep them with it, and no word of
+ * prose after them. Generated from the CLI by \`npm run docs\`: do not edit.
+ */
+export interface CommandTree {
+  readonly [name: string]: CommandTree;
+}
+
+export const COMMAND_TREE: CommandTree = ${JSON.stringify(commandTree(program), null, 2)};
+`;
 }

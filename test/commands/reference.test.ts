@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { renderCommandReference } from '../../src/commands/reference.js';
+import { commandTree, renderCommandReference } from '../../src/commands/reference.js';
+import { COMMAND_TREE } from '../../src/core/io/command-names.js';
 import { createFactory } from '../../src/factory.js';
 import { buildProgram } from '../../src/program.js';
 import { testIO } from '../helpers/io.js';
@@ -13,6 +14,15 @@ describe('docs/commands.md', () => {
     expect(text).toContain('## vouchers orders create');
     expect(text).toContain('Examples:');
     expect(readFileSync(new URL('../../docs/commands.md', import.meta.url), 'utf8')).toBe(text);
+  });
+});
+
+describe('src/core/io/command-names.ts', () => {
+  it('holds the name of every command, as the note wrapper reads them (run `npm run docs` when this fails)', async () => {
+    const io = testIO();
+    const { program } = await buildProgram(io, (g) => createFactory(io, g));
+    expect(COMMAND_TREE).toEqual(commandTree(program));
+    expect(Object.keys(COMMAND_TREE.sandbox?.admin ?? {})).toContain('deliveries');
   });
 });
 

@@ -16,6 +16,7 @@
  * uses, a code point at a time; ASCII text, almost every note, by its length.
  */
 import { eastAsianWidth } from 'get-east-asian-width';
+import { COMMAND_TREE, type CommandTree } from './command-names.js';
 
 const SGR = /\u001b\[[0-9;]*m/g;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
@@ -45,15 +46,15 @@ function visibleLength(text: string): number {
 
 /** A word that ends a clause (`shows;`, `orders,`) ends the command it is part of. */
 const CLAUSE_END = /[;,):.`]$/;
-const NAME = /^[a-z][a-z-]*$/;
 const FLAG = /^-{1,2}[A-Za-z]/;
 /** An id, an amount, a path, a placeholder, a quoted value: an argument, not a word of prose. */
 const ARG = /[0-9_/=\u2026<>A-Z$@{[]|^['"]/;
 
 /**
  * The words of a line, a command as one word: `vouchers`, its global flags with their values
- * (`--profile acme`), its command names (at most four), then its flags, their values and its
- * arguments, up to a word of prose or the end of a clause; and a flag with its value.
+ * (`--profile acme`), its command names (those of the command tree: `doctor checks` is a
+ * command and a word of prose), then its flags, their values and its arguments, up to a
+ * word of prose or the end of a clause; and a flag with its value.
  */
 function units(text: string): string[] {
   const words = text.split(/ +/).filter((w) => w !== '');
@@ -65,13 +66,18 @@ function units(text: string): string[] {
       let names = 0;
       let flags = false;
       let value = false;
+      let tree: CommandTree = COMMAND_TREE;
       while (i + 1 < words.length && !CLAUSE_END.test(plain(unit))) {
         const next = plain(words[i + 1]!);
         const flag = FLAG.test(next);
         // Flags before the first name are global ones: the names still follow them.
-        const name = !flags && !value && names < 4 && NAME.test(next.replace(CLAUSE_END, ''));
+        const word = next.replace(CLAUSE_END, '');
+        const name = !flags && !value && Object.hasOwn(tree, word);
         if (!flag && !value && !name && !ARG.test(next)) break;
-        if (name) names++;
+        if (name) {
+          names++;
+          tree = tree[word]!;
+        }
         flags ||= flag && names > 0;
         value = flag && !next.includes('=');
         unit += ` ${words[++i]!}`;

@@ -27,11 +27,10 @@ describe('wrapNote', () => {
       "  \u001b[36mhint\u001b[39m      check the id: vouchers orders list shows yours (another partner's are not visible to you); if nope is the reference you gave the order, vouchers orders list --reference nope finds it";
     const lines = wrapNote(hint, 50).split('\n');
     expect(lines).toEqual([
-      '  \u001b[36mhint\u001b[39m      check the id:',
-      '            vouchers orders list shows yours',
-      "            (another partner's are not visible to",
-      '            you); if nope is the reference you',
-      '            gave the order,',
+      '  \u001b[36mhint\u001b[39m      check the id: vouchers orders list',
+      "            shows yours (another partner's are not",
+      '            visible to you); if nope is the',
+      '            reference you gave the order,',
       '            vouchers orders list --reference nope',
       '            finds it',
     ]);
@@ -43,9 +42,28 @@ describe('wrapNote', () => {
     const hint = '  hint      apply the fixes shown on the ✖ lines, then run vouchers --base-url http://127.0.0.1:4011/api/v1 doctor again';
     const lines = wrapNote(hint, 60).split('\n');
     expect(lines[0]).toBe('  hint      apply the fixes shown on the ✖ lines, then run');
-    expect(lines[1]).toMatch(/^ {12}vouchers --base-url http:\/\/127\.0\.0\.1:4011\/api\/v1 doctor\b/);
+    // The command ends at its name: "again" is prose, under the hint again.
+    expect(lines.slice(1)).toEqual(['     vouchers --base-url http://127.0.0.1:4011/api/v1 doctor', '            again']);
     const profile = wrapNote('  hint      check the key: vouchers --profile acme-sandbox profiles show; then doctor', 70).split('\n');
     expect(profile).toEqual(['  hint      check the key:', '            vouchers --profile acme-sandbox profiles show; then doctor']);
+  });
+
+  it('reads as command names only the names of commands: prose after a command is not glued to it', () => {
+    // "checks its credentials" are lowercase words, not names of doctor's subcommands.
+    expect(wrapNote('  hint      run vouchers doctor checks its credentials and the clock of this machine', 50).split('\n')).toEqual([
+      '  hint      run vouchers doctor checks its',
+      '            credentials and the clock of this',
+      '            machine',
+    ]);
+    expect(wrapNote('then vouchers events list shows what came in from the sandbox today', 40).split('\n')).toEqual([
+      'then vouchers events list shows what',
+      'came in from the sandbox today',
+    ]);
+    // Names three deep are still one command.
+    expect(wrapNote('  hint      see what failed with vouchers sandbox admin deliveries list --json', 60).split('\n')).toEqual([
+      '  hint      see what failed with',
+      '            vouchers sandbox admin deliveries list --json',
+    ]);
   });
 
   it('starts a command too wide for the room under the hint, not for the terminal, further left: whole and inside the edge', () => {
