@@ -17,7 +17,7 @@ import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { it } from '../helpers/fixtures.js';
 import { orderCount, profileDir, quickClock, usdAvailableMinor, withRequestHook } from './orders-helpers.js';
 import { until } from '../helpers/until.js';
-import { forward, forwardTo, resetSocket, sendError, startLoopbackServer } from '../helpers/loopback-server.js';
+import { forward, forwardTo, resetSocket, sendError, startLoopbackServer, startOrderGate } from '../helpers/loopback-server.js';
 
 const START_MINOR = 100_000 * 100;
 const FAST_PROFILE = { limits: { orders_per_minute: 100_000, general_per_hour: 1_000_000 }, max_retries: 2 };
@@ -93,33 +93,33 @@ async function heldRun(dir: string, file: string): Promise<{ finish: () => Promi
 
 describe('bulk: exactly once per row', () => {
   it('two runs of one 300-row file at once: one is refused naming the holder, exactly 300 orders', async ({ freshSandbox: sb }) => {
-    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
-    const { text, totalMinor } = csv(300, 'twice');
-    const file = writeInput(text);
-    const jpath = journalPath(dir, batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey)));
-    // The second run starts while the first is under way (its journal holds answers), as
-    // a CI retry or a second terminal would.
-    const first = runCli(['orders', 'create', '--from', file, '--concurrency', '4'], opts(dir));
-    await until(
-      () => existsSync(jpath) && readFileSync(jpath, 'utf8').split('"type":"result"').length > 30,
-      'the first run to have 30 answers in its journal',
-      10_000,
-    );
-    const [a, b] = await Promise.all([first, runCli(['orders', 'create', '--from', file, '--concurrency', '4'], opts(dir))]);
-    const codes = [a.code, b.code].sort();
-    expect(codes, a.stderr + b.stderr).toEqual([0, 2]);
-    const refused = a.code === 2 ? a : b;
-    expect(refused.stderr).toMatch(new RegExp(`is being run by pid ${process.pid} on host \\S+ .*this run ordered nothing`));
-    expect(refused.stderr).toMatch(/wait for that run to end, then run vouchers orders create --resume bat_/);
-    expect(orderCount(sb)).toBe(300);
-    expectExactlyOnce(sb, 'twice', 300);
-    expect(usdAvailableMinor(sb)).toBe(START_MINOR - totalMinor);
-    // The lock is gone once the run ended: the batch resumes (nothing left to order).
-    const batch = batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey));
-    expect(existsSync(lockPath(dir, batch))).toBe(false);
-    const again = await runCli(['orders', 'create', '--resume', batch], opts(dir));
-    expect(again.code, again.stderr).toBe(0);
-    expect(orderCount(sb)).toBe(300);
+    // The first run's orders after its 30th are held at a proxy: it is certainly under way,
+    // holding its lock, when the second run starts, as a CI retry or a second terminal would.
+    const gate = await startOrderGate(new URL(sb.baseUrl).origin, 30);
+    try {
+      const dir = await profileDir(sb, 'bulk', { ...FAST_PROFILE, base_url: gate.baseUrl });
+      const { text, totalMinor } = csv(300, 'twice');
+      const file = writeInput(text);
+      const first = runCli(['orders', 'create', '--from', file, '--concurrency', '4'], opts(dir));
+      await gate.held(4);
+      const refused = await runCli(['orders', 'create', '--from', file, '--concurrency', '4'], opts(dir));
+      gate.pass();
+      const ran = await first;
+      expect([ran.code, refused.code], ran.stderr + refused.stderr).toEqual([0, 2]);
+      expect(refused.stderr).toMatch(new RegExp(`is being run by pid ${process.pid} on host \\S+ .*this run ordered nothing`));
+      expect(refused.stderr).toMatch(/wait for that run to end, then run vouchers orders create --resume bat_/);
+      expect(orderCount(sb)).toBe(300);
+      expectExactlyOnce(sb, 'twice', 300);
+      expect(usdAvailableMinor(sb)).toBe(START_MINOR - totalMinor);
+      // The lock is gone once the run ended: the batch resumes (nothing left to order).
+      const batch = batchIdFor(text, batchTarget(gate.baseUrl, sb.apiKey));
+      expect(existsSync(lockPath(dir, batch))).toBe(false);
+      const again = await runCli(['orders', 'create', '--resume', batch], opts(dir));
+      expect(again.code, again.stderr).toBe(0);
+      expect(orderCount(sb)).toBe(300);
+    } finally {
+      await gate.close();
+    }
   });
 
   it('an edited copy run while the first run is still checking: the later journal wins, the other orders nothing', async ({

@@ -11,6 +11,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { batchIdFor, batchTarget, journalPath } from '../../src/core/journal/bulk.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { startOrderGate, type OrderGate } from '../helpers/loopback-server.js';
 import { tempConfigDir } from '../helpers/run-cli.js';
 import { fastSandbox, issuedCodes, orderCount, profileDir, usdAvailableMinor } from './orders-helpers.js';
 
@@ -20,10 +21,20 @@ const START_MINOR = 100_000 * 100;
 const FAST_PROFILE = { limits: { orders_per_minute: 100_000, general_per_hour: 1_000_000 } };
 
 let sandboxes: SandboxHandle[] = [];
+let gates: OrderGate[] = [];
 afterEach(async () => {
+  await Promise.all(gates.map((g) => g.close()));
+  gates = [];
   await Promise.all(sandboxes.map((s) => s.close()));
   sandboxes = [];
 });
+
+/** A proxy in front of `sb` that holds the orders after the first `after` (startOrderGate), and a profile that goes through it. */
+async function gated(sb: SandboxHandle, after: number): Promise<{ gate: OrderGate; dir: string }> {
+  const gate = await startOrderGate(new URL(sb.baseUrl).origin, after);
+  gates.push(gate);
+  return { gate, dir: await profileDir(sb, 'bulk', { ...FAST_PROFILE, base_url: gate.baseUrl }) };
+}
 
 function csv300(tag: string): { text: string; totalMinor: number } {
   const lines = ['product_id,denomination,quantity,reference,currency'];
@@ -52,13 +63,14 @@ interface Exit {
 }
 
 /**
- * Run the binary; once the journal holds `after` results (if given), send `signal`.
+ * Run the binary; once `stop.gate` holds `stop.held` orders (if given: every row the run has
+ * in flight), send `signal`, and drop the held orders once the process ended.
  * `fileSizeKiB`: under that file size limit (ulimit -f), as on a disk that fills up.
  */
 function runBin(
   args: string[],
   configDir: string,
-  stop?: { journal: string; after: number; signal: NodeJS.Signals },
+  stop?: { gate: OrderGate; held: number; signal: NodeJS.Signals },
   fileSizeKiB?: number,
 ): Promise<Exit> {
   return new Promise((resolve, reject) => {
@@ -78,17 +90,10 @@ function runBin(
     proc.stderr.on('data', (c: Buffer) => {
       stderr += c.toString();
     });
-    const poll =
-      stop &&
-      setInterval(() => {
-        if (results(stop.journal) >= stop.after) {
-          clearInterval(poll);
-          proc.kill(stop.signal);
-        }
-      }, 2);
+    if (stop) void stop.gate.held(stop.held).then(() => proc.kill(stop.signal));
     proc.on('error', reject);
     proc.on('close', (code, signal) => {
-      if (poll) clearInterval(poll);
+      stop?.gate.drop();
       resolve({ code, signal, stdout, stderr });
     });
   });
@@ -114,13 +119,14 @@ describe('orders create --from, through bin/vouchers.js', () => {
   it('SIGKILLed midway, then the same file again: exactly 300 orders and the exact wallet total', async () => {
     const sb = await fastSandbox();
     sandboxes.push(sb);
-    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const { gate, dir } = await gated(sb, 40);
     const { text, totalMinor } = csv300('kill');
     const file = join(tempConfigDir(), 'orders.csv');
     writeFileSync(file, text);
-    const journal = journalPath(dir, batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey)));
+    const journal = journalPath(dir, batchIdFor(text, batchTarget(gate.baseUrl, sb.apiKey)));
 
-    const killed = await runBin(['orders', 'create', '--from', file, '--concurrency', '2'], dir, { journal, after: 40, signal: 'SIGKILL' });
+    // Killed with both rows in flight held after the 40th order.
+    const killed = await runBin(['orders', 'create', '--from', file, '--concurrency', '2'], dir, { gate, held: 2, signal: 'SIGKILL' });
     expect(killed.signal).toBe('SIGKILL');
     const before = results(journal);
     expect(before).toBeGreaterThanOrEqual(40);
@@ -159,17 +165,17 @@ describe('orders create --from, through bin/vouchers.js', () => {
   it('Ctrl-C (SIGINT): stops cleanly with the summary, the results file and how to resume; exit 130; the resume completes it', async () => {
     const sb = await fastSandbox();
     sandboxes.push(sb);
-    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const { gate, dir } = await gated(sb, 40);
     const { text, totalMinor } = csv300('int');
     const file = join(tempConfigDir(), 'orders.csv');
     writeFileSync(file, text);
-    const batch = batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey));
-    const journal = journalPath(dir, batch);
+    const batch = batchIdFor(text, batchTarget(gate.baseUrl, sb.apiKey));
     const resultsFile = join(tempConfigDir(), 'results.csv');
 
+    // Ctrl-C with both rows in flight held after the 40th order.
     const stopped = await runBin(['orders', 'create', '--from', file, '--concurrency', '2', '--results', resultsFile], dir, {
-      journal,
-      after: 40,
+      gate,
+      held: 2,
       signal: 'SIGINT',
     });
     // Stopped cleanly, then ended by SIGINT itself (a shell reports 130, and stops a loop around it).

@@ -13,6 +13,7 @@ import { createFactory, type Factory } from '../../src/factory.js';
 import { run } from '../../src/main.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { testIO } from '../helpers/io.js';
+import { startOrderGate, type OrderGate } from '../helpers/loopback-server.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { fastSandbox, orderCount, profileDir, quickClock, usdAvailableMinor } from './orders-helpers.js';
 
@@ -21,7 +22,10 @@ const START_MINOR = 100_000 * 100;
 const FAST_PROFILE = { limits: { orders_per_minute: 100_000, general_per_hour: 1_000_000 }, max_retries: 8 };
 
 let sandboxes: SandboxHandle[] = [];
+let gates: OrderGate[] = [];
 afterEach(async () => {
+  await Promise.all(gates.map((g) => g.close()));
+  gates = [];
   await Promise.all(sandboxes.map((s) => s.close()));
   sandboxes = [];
 });
@@ -30,6 +34,13 @@ async function sandbox(options: { faultRate?: number } = {}): Promise<SandboxHan
   const sb = await fastSandbox(options);
   sandboxes.push(sb);
   return sb;
+}
+
+/** A proxy in front of `sb` that holds the orders after the first `after` (startOrderGate), and a profile that goes through it. */
+async function gated(sb: SandboxHandle, after: number): Promise<{ gate: OrderGate; dir: string }> {
+  const gate = await startOrderGate(new URL(sb.baseUrl).origin, after);
+  gates.push(gate);
+  return { gate, dir: await profileDir(sb, 'bulk', { ...FAST_PROFILE, base_url: gate.baseUrl }) };
 }
 
 /** A CSV of `n` sbx-instant rows with distinct references, and its total in minor units. */
@@ -139,22 +150,19 @@ describe('orders create --from', () => {
 
   it('a run interrupted midway and resumed: still exactly 300 orders', async () => {
     const sb = await sandbox();
-    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const { gate, dir } = await gated(sb, 60);
     const { text, totalMinor } = csvRows(300, 'int');
     const file = writeInput(text);
-    const batch = batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey));
+    const batch = batchIdFor(text, batchTarget(gate.baseUrl, sb.apiKey));
     const jpath = journalPath(dir, batch);
 
     const io = testIO({ env: { VOUCHERS_CONFIG_DIR: dir, NO_COLOR: '1' } });
     const running = run(['orders', 'create', '--from', file, '--concurrency', '2'], io);
-    const poll = setInterval(() => {
-      if (resultLines(jpath).length >= 60) {
-        io.interrupt();
-        clearInterval(poll);
-      }
-    }, 2);
+    // Ctrl-C with both rows in flight held after the 60th order; they never reach the server.
+    await gate.held(2);
+    io.interrupt();
+    gate.drop();
     const code = await running;
-    clearInterval(poll);
     expect(code).toBe(130);
     await new Promise((r) => setImmediate(r));
     expect(io.stderrText()).toContain(`vouchers orders create --resume ${batch}`);
@@ -189,22 +197,18 @@ describe('orders create --from', () => {
 
   it("a resume without --results or --concurrency takes the first run's: its results file ends with every row, not the first run's", async () => {
     const sb = await sandbox();
-    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const { gate, dir } = await gated(sb, 10);
     const { text } = csvRows(60, 'carry');
     const file = writeInput(text);
     const results = join(tempConfigDir(), 'results.csv');
-    const batch = batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey));
-    const jpath = journalPath(dir, batch);
+    const batch = batchIdFor(text, batchTarget(gate.baseUrl, sb.apiKey));
     const io = testIO({ env: { VOUCHERS_CONFIG_DIR: dir, NO_COLOR: '1' } });
     const running = run(['orders', 'create', '--from', file, '--concurrency', '2', '--results', results], io);
-    const poll = setInterval(() => {
-      if (resultLines(jpath).length >= 10) {
-        io.interrupt();
-        clearInterval(poll);
-      }
-    }, 2);
+    // Ctrl-C with both rows in flight held after the 10th order.
+    await gate.held(2);
+    io.interrupt();
+    gate.drop();
     expect(await running).toBe(130);
-    clearInterval(poll);
     const statuses = () =>
       readFileSync(results, 'utf8')
         .trim()
@@ -378,22 +382,20 @@ describe('orders create --from', () => {
 
   it('a server that goes down midway: the run stops within a few rows; rows never sent are reported not sent, and none was ordered', async () => {
     const sb = await sandbox();
-    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const { gate, dir } = await gated(sb, 40);
     const { text } = csvRows(300, 'down');
     const file = writeInput(text);
     const results = join(tempConfigDir(), 'results.csv');
-    const batch = batchIdFor(text, batchTarget(sb.baseUrl, sb.apiKey));
-    let closed: Promise<void> | undefined;
-    const poll = setInterval(() => {
-      if (orderCount(sb) >= 40 && !closed) closed = sb.close();
-    }, 2);
-    const r = await runCli(['orders', 'create', '--from', file, '--concurrency', '2', '--results', results], {
+    const batch = batchIdFor(text, batchTarget(gate.baseUrl, sb.apiKey));
+    const running = runCli(['orders', 'create', '--from', file, '--concurrency', '2', '--results', results], {
       configDir: dir,
       env: { NO_COLOR: '1' },
       overrides: { clock: quickClock() },
     });
-    clearInterval(poll);
-    await closed;
+    // The server goes down with both rows in flight held after the 40th order.
+    await gate.held(2);
+    await gate.close();
+    const r = await running;
     expect(r.code, r.stderr).toBe(7);
     const ordered = orderCount(sb);
     expect(r.stderr).toMatch(/stopped sending: [34] rows in a row could not be sent \(ECONNREFUSED: could not connect to /);

@@ -118,3 +118,62 @@ export async function freePort(): Promise<number> {
 export function cliEnvFor(server: LoopbackServer): Record<string, string> {
   return { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', VOUCHERS_MAX_RETRIES: '0', NO_COLOR: '1' };
 }
+
+/** A proxy in front of a sandbox that stops the orders of a run at a point of the test's choosing (startOrderGate). */
+export interface OrderGate {
+  /** `<origin>/api/v1` of the proxy: the base URL to give the client. */
+  baseUrl: string;
+  server: LoopbackServer;
+  /** Resolves once `n` orders are held: a client running `n` at a time is then stopped whole. */
+  held(n: number): Promise<void>;
+  /** Send the held orders on as they came, and every later request. */
+  pass(): void;
+  /** Cut the held orders' connections (nothing of them reaches the sandbox), and send every later request on. */
+  drop(): void;
+  /** Drop the held orders and stop listening: from then on the server is down (connections refused). */
+  close(): Promise<void>;
+}
+
+/**
+ * A loopback proxy in front of `origin` (a sandbox) that passes every request on as it came,
+ * except the orders (POST …/orders) after the first `after`: each is held, not sent on,
+ * until the test lets them go (pass) or drops them. So a test knows exactly where a run
+ * stands while it does something else: no count of lines or orders is raced.
+ */
+export async function startOrderGate(origin: string, after: number): Promise<OrderGate> {
+  let orders = 0;
+  let open = false;
+  let dropping = false;
+  const waiting: { raw: IncomingMessage; go: () => void }[] = [];
+  const watchers: { n: number; resolve: () => void }[] = [];
+  const server = await startLoopbackServer(async (req, res, raw) => {
+    const isOrder = req.method === 'POST' && /\/orders$/.test(req.target.split('?')[0] ?? '');
+    if (isOrder && !open && (orders += 1) > after) {
+      await new Promise<void>((go) => {
+        waiting.push({ raw, go });
+        for (const w of watchers.filter((x) => waiting.length >= x.n)) {
+          watchers.splice(watchers.indexOf(w), 1);
+          w.resolve();
+        }
+      });
+      if (dropping) return resetSocket(raw);
+    }
+    return forwardTo(origin, req, res);
+  });
+  const letGo = (drop: boolean) => {
+    open = true;
+    dropping = drop;
+    for (const w of waiting.splice(0)) w.go();
+  };
+  return {
+    baseUrl: server.baseUrl,
+    server,
+    held: (n) => (waiting.length >= n ? Promise.resolve() : new Promise((resolve) => watchers.push({ n, resolve }))),
+    pass: () => letGo(false),
+    drop: () => letGo(true),
+    close: async () => {
+      letGo(true);
+      await server.close();
+    },
+  };
+}
