@@ -60,6 +60,11 @@ export function endedUnfulfilled(status: unknown): boolean {
   return known === 'CANCELLED' || known === 'REFUNDED';
 }
 
+/** Whether an order status says it ended with only some of its vouchers issued: PARTIALLY_DELIVERED, in any spelling. */
+export function endedPartly(status: unknown): boolean {
+  return canonicalStatus(status) === 'PARTIALLY_DELIVERED';
+}
+
 /** Whether an order is still being worked on (PENDING or PROCESSING, in any spelling): its codes may yet come. */
 export function isOpenStatus(status: unknown): boolean {
   const known = canonicalStatus(status);

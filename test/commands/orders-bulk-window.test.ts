@@ -128,6 +128,31 @@ describe("bulk: a resume after the server's 24 h idempotency window (issue 11 po
     expect(usdAvailableMinor(sb)).toBe(START_MINOR - 8 * 10 * 100);
   });
 
+  it('a row of the partial product whose answer was lost, found by reference 25 h later PARTIALLY_DELIVERED: named with its vouchers, exit 5, the totals what the wallet paid', async ({
+    freshSandbox: sb,
+  }) => {
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const file = csv(['sbx-instant,10,1,part-0,USD', 'sbx-partial,25,4,part-1,USD']);
+    const first = await bulk(dir, { from: file }, quickClock(), { lose: { 'part-1': 'drop_after_commit' } });
+    expect(String(first.error)).toMatch(/1 of 2 rows unknown/);
+
+    // Meanwhile the sandbox fulfils it: half its vouchers fail, their part is refunded.
+    await advanceSandbox(sb, DAY_AND_HOUR_S);
+    const later = await bulk(dir, { from: file }, clockAhead(DAY_AND_HOUR_S));
+    expect(later.lookups).toEqual(['part-1']);
+    expect(later.posts).toEqual([]);
+    expect((later.error as { code?: string }).code).toBe('ORDER_PARTIALLY_DELIVERED');
+    expect(String(later.error)).toMatch(
+      /1 of 2 rows were answered PARTIALLY_DELIVERED: line 3 \(reference part-1, order ord_\w+, 2 of 4 vouchers issued\)/,
+    );
+    expect(later.stderr).toMatch(/line 3: order ord_\w+ answered PARTIALLY_DELIVERED: 2 of 4 vouchers issued, the failed part refunded/);
+    const summary = JSON.parse(later.stdout) as { totals: { currency: string; total_amount: number }[] };
+    expect(summary).toMatchObject({ ordered: 2, partially_delivered: 1, partially_delivered_vouchers: { issued: 2, ordered: 4 } });
+    // What the batch cost is what left the wallet: 10, and 100 less the 50 refunded.
+    expect(summary.totals).toEqual([{ currency: 'USD', orders: 2, total_amount: 60 }]);
+    expect(usdAvailableMinor(sb)).toBe(START_MINOR - 60 * 100);
+  });
+
   it('without the GET /orders?reference= endpoint, or without a reference: the row is not re-sent and the message says what to check', async ({
     freshSandbox: sb,
   }) => {

@@ -8,7 +8,8 @@ import { notice } from '../../core/output/notice.js';
 import type { OutputSettings } from '../../core/output/options.js';
 import { isDefiniteRefusal, type ResultRecord } from '../../core/journal/bulk.js';
 import type { Clock } from '../../core/time/clock.js';
-import { endedUnfulfilled } from '../../contract/order-values.js';
+import { endedPartly, endedUnfulfilled } from '../../contract/order-values.js';
+import { issuedWords } from './bulk-results.js';
 
 export interface Progress {
   /** A row finished. */
@@ -38,6 +39,7 @@ export function startProgress(
   let unknownRows = 0;
   let notSent = 0;
   let unfulfilled = 0;
+  let partly = 0;
   let drawnAt = 0;
   let drawn = false;
   // Redrawn in place: a terminal with cursor control only.
@@ -74,7 +76,7 @@ export function startProgress(
     const left = total - done;
     const expected = maxRate === undefined ? rate : rate > 0 ? Math.min(rate, maxRate) : maxRate;
     const eta = expected > 0 ? formatDuration(Math.round((left / expected) * 1000)) : '…';
-    const line = `orders ${done}/${total} · ${rate.toFixed(1)}/s · ETA ${left === 0 ? '0s' : eta} · ${failed} failed${unknownRows > 0 ? ` · ${unknownRows} unknown` : ''}${notSent > 0 ? ` · ${notSent} not sent` : ''}${unfulfilled > 0 ? ` · ${unfulfilled} not fulfilled` : ''}`;
+    const line = `orders ${done}/${total} · ${rate.toFixed(1)}/s · ETA ${left === 0 ? '0s' : eta} · ${failed} failed${unknownRows > 0 ? ` · ${unknownRows} unknown` : ''}${notSent > 0 ? ` · ${notSent} not sent` : ''}${unfulfilled > 0 ? ` · ${unfulfilled} not fulfilled` : ''}${partly > 0 ? ` · ${partly} partially delivered` : ''}`;
     // Cut to the terminal's width: a line that wraps cannot be cleared, and each redraw would leave one behind.
     const width = (io.stderr as { columns?: number }).columns ?? io.columns;
     io.stderr.write(`\r\x1b[2K${width > 1 && line.length >= width ? `${line.slice(0, width - 2)}…` : line}`);
@@ -119,6 +121,15 @@ export function startProgress(
           settings,
           'ROW_NOT_FULFILLED',
           `line ${result.row}: order ${result.order_id ?? '(no id)'} answered ${result.status}: no voucher issued${result.trace_id ? ` (trace ${result.trace_id})` : ''}`,
+        );
+      } else if (result.ok && endedPartly(result.status)) {
+        partly += 1;
+        clear();
+        notice(
+          io,
+          settings,
+          'ROW_PARTIALLY_DELIVERED',
+          `line ${result.row}: order ${result.order_id ?? '(no id)'} answered ${result.status}: ${issuedWords(result)}, the failed part refunded${result.trace_id ? ` (trace ${result.trace_id})` : ''}`,
         );
       }
       draw(done === total);

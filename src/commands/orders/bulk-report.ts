@@ -25,11 +25,14 @@ import {
 import { printJson, printList, printRecord, type Column } from '../../core/output/print.js';
 import type { OutputSettings } from '../../core/output/options.js';
 import { NOT_RESENT } from './bulk-runner.js';
-import { endedUnfulfilled } from '../../contract/order-values.js';
+import { endedPartly, endedUnfulfilled } from '../../contract/order-values.js';
+import { issuedWords } from './bulk-results.js';
 import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
 
 /** The error code of a batch whose rows were answered without any voucher (exit 5), as a single order's. */
 export const NOT_FULFILLED = 'ORDER_NOT_FULFILLED';
+/** The error code of a batch whose rows were answered with only some vouchers (exit 5), and none without any, as a single order's. */
+export const PARTIALLY_DELIVERED = 'ORDER_PARTIALLY_DELIVERED';
 /** A row ordered whose answer named no order id, in --results. */
 export const NO_ORDER_ID = 'NO_ORDER_ID';
 
@@ -71,6 +74,15 @@ export interface BatchSummary {
   not_fulfilled: number;
   /** Those rows, the first NOTED_ROWS of them (--results holds each). */
   not_fulfilled_rows: NotedRow[];
+  /**
+   * Ordered rows answered PARTIALLY_DELIVERED (some vouchers failed, their part refunded):
+   * placed and never sent again; the run exits 5 for them once every row was sent.
+   */
+  partially_delivered: number;
+  /** Those rows, the first NOTED_ROWS of them, with the vouchers issued of those ordered where the answer lists them (--results holds each). */
+  partially_delivered_rows: NotedRow[];
+  /** The vouchers issued of those ordered over the `rows` of them whose answer lists its vouchers (null: none does). */
+  partially_delivered_vouchers: { issued: number; ordered: number; rows: number } | null;
   /** Ordered rows whose answer named no order id: placed (never sent again), to be found by reference. */
   no_order_id: number;
   /** Those rows, the first NOTED_ROWS of them (--results holds each). */
@@ -108,6 +120,9 @@ export function summarize(state: BatchState, skipped: number, journal: string, r
     contract_mismatch: state.mismatched,
     not_fulfilled: state.unfulfilled.count,
     not_fulfilled_rows: byRow(state.unfulfilled.rows),
+    partially_delivered: state.partial.count,
+    partially_delivered_rows: byRow(state.partial.rows),
+    partially_delivered_vouchers: state.partialVouchers.rows > 0 ? { ...state.partialVouchers } : null,
     no_order_id: state.unnamed.count,
     no_order_id_rows: byRow(state.unnamed.rows),
     totals,
@@ -123,13 +138,17 @@ function byRow(rows: NotedRow[]): NotedRow[] {
 /** Rows named one by one in a summary's words; past this, a count (--json and --results hold each). */
 const NAMED_ROWS = 10;
 
-/** `line 3 (reference r-2, order ord_…, FAILED)`, for the first NAMED_ROWS rows, then how many more of `count`. */
+/**
+ * `line 3 (reference r-2, order ord_…, FAILED)`, for the first NAMED_ROWS rows, then how many
+ * more of `count`; a row answered PARTIALLY_DELIVERED says its vouchers (`2 of 4 vouchers issued`).
+ */
 function nameRows(rows: NotedRow[], count: number, withStatus: boolean): string {
   const named = rows.slice(0, NAMED_ROWS).map((r) => {
     const parts = [
       r.reference !== null ? `reference ${r.reference}` : 'no reference',
       ...(r.order_id ? [`order ${r.order_id}`] : []),
       ...(withStatus && r.status ? [r.status] : []),
+      ...(r.vouchers_issued !== undefined && r.vouchers_issued !== null ? [issuedWords(r)] : []),
     ];
     return `line ${r.row} (${parts.join(', ')})`;
   });
@@ -143,14 +162,32 @@ function statusWords(rows: NotedRow[]): string {
 }
 
 /**
- * What the summary says of ordered rows it names: those answered without any voucher (the
- * run then exits 5), and those whose answer named no order id (placed; how to find them).
+ * `3 of 8 vouchers issued`: over the rows answered PARTIALLY_DELIVERED whose answer lists its
+ * vouchers (`, in the 2 rows whose answers list their vouchers` when not all do); undefined
+ * when none does.
  */
-export function notedRowsWords(summary: BatchSummary, globals: HintGlobals): { unfulfilled?: string; unnamed?: string } {
-  const out: { unfulfilled?: string; unnamed?: string } = {};
+function partialVouchersWords(summary: BatchSummary): string | undefined {
+  const v = summary.partially_delivered_vouchers;
+  if (!v) return undefined;
+  const some = v.rows < summary.partially_delivered;
+  return `${v.issued} of ${v.ordered} vouchers issued${some ? `, in the ${v.rows} ${v.rows === 1 ? 'row whose answer lists its' : 'rows whose answers list their'} vouchers` : ''}`;
+}
+
+/**
+ * What the summary says of ordered rows it names: those answered without any voucher or with
+ * only some (the run then exits 5), and those whose answer named no order id (placed; how
+ * to find them).
+ */
+export function notedRowsWords(summary: BatchSummary, globals: HintGlobals): { unfulfilled?: string; partial?: string; unnamed?: string } {
+  const out: { unfulfilled?: string; partial?: string; unnamed?: string } = {};
   if (summary.not_fulfilled > 0) {
     const rows = summary.not_fulfilled_rows;
     out.unfulfilled = `${summary.not_fulfilled} of ${summary.rows} rows were answered ${statusWords(rows) || 'not fulfilled'}: ${nameRows(rows, summary.not_fulfilled, true)}; each order was placed and issued no voucher`;
+  }
+  if (summary.partially_delivered > 0) {
+    const rows = summary.partially_delivered_rows;
+    const issued = partialVouchersWords(summary);
+    out.partial = `${summary.partially_delivered} of ${summary.rows} rows were answered ${statusWords(rows) || 'partially delivered'}: ${nameRows(rows, summary.partially_delivered, false)}; each order was placed and issued only some of its vouchers${issued ? ` (${issued})` : ''}, the failed part refunded`;
   }
   if (summary.no_order_id > 0) {
     const rows = summary.no_order_id_rows;
@@ -214,6 +251,15 @@ export async function printSummary(io: IO, summary: BatchSummary, settings: Outp
             },
           ]
         : []),
+      ...(summary.partially_delivered > 0
+        ? [
+            {
+              label: 'partially_delivered',
+              value: `${summary.partially_delivered} (ordered, answered ${statusWords(summary.partially_delivered_rows) || 'partially delivered'}: ${partialVouchersWords(summary) ?? 'some vouchers issued'}, the failed part refunded)`,
+              style: (t: string, c: { red(s: string): string }) => c.red(t),
+            },
+          ]
+        : []),
       ...(summary.no_order_id > 0
         ? [
             {
@@ -252,9 +298,11 @@ export async function* resultsCsv(state: BatchState, rows: AsyncIterable<BulkRow
           ? 'ROW_CHANGED: the row changed in the file after it was ordered; this order is of the row as it was'
           : endedUnfulfilled(r?.status)
             ? `${NOT_FULFILLED}: the order was placed and answered ${r?.status}: no voucher was issued; it is not ordered again`
-            : r !== undefined && !r.order_id
-              ? `${NO_ORDER_ID}: the order was placed, but its answer named no order id; it is not ordered again`
-              : '';
+            : r !== undefined && endedPartly(r.status)
+              ? `${PARTIALLY_DELIVERED}: the order was placed and answered ${r.status}: ${issuedWords(r)}, the failed part refunded; it is not ordered again`
+              : r !== undefined && !r.order_id
+                ? `${NO_ORDER_ID}: the order was placed, but its answer named no order id; it is not ordered again`
+                : '';
       } else if (outcome === 'refused') {
         status = 'FAILED';
         error = `${r?.error_code ?? 'ERROR'}: ${r?.error ?? ''}`;
@@ -408,17 +456,20 @@ export function unfinishedBatchError(
 ): CliError | undefined {
   const mismatched = strict ? summary.contract_mismatch : 0;
   const unfulfilled = summary.not_fulfilled;
+  const partial = summary.partially_delivered;
   const resumable = summary.failed > 0 || summary.not_done > 0 || summary.unknown > 0;
-  if (!resumable && mismatched === 0 && unfulfilled === 0) return undefined;
+  if (!resumable && mismatched === 0 && unfulfilled === 0 && partial === 0) return undefined;
   const worst = worstKind(state);
-  // Rows answered without a voucher exit 5, as a single order so answered does, unless a worse failure decides.
+  // Rows answered without a voucher or with only some exit 5, as a single order so answered
+  // does, unless a worse failure decides.
   const kind =
-    unfulfilled > 0 && (worst === undefined || SEVERITY.indexOf(worst) > SEVERITY.indexOf('rejected'))
+    unfulfilled + partial > 0 && (worst === undefined || SEVERITY.indexOf(worst) > SEVERITY.indexOf('rejected'))
       ? 'rejected'
       : (worst ?? 'unexpected');
   const parts: string[] = [];
   const noted = notedRowsWords(summary, globals);
   if (noted.unfulfilled) parts.push(noted.unfulfilled);
+  if (noted.partial) parts.push(noted.partial);
   if (summary.failed > 0) parts.push(`${summary.failed} of ${summary.rows} rows were not ordered (refused by the server)`);
   if (mismatched > 0)
     parts.push(`${mismatched} of ${summary.rows} rows were ordered, but their answers differ from the contract (--strict-contract)`);
@@ -442,6 +493,12 @@ export function unfinishedBatchError(
       `see why in an order's timeline (${suggestedCommand(globals, ['orders', 'get', first])}) and its refund (${suggestedCommand(globals, ['transactions', 'list', '--order', first])}); these rows are not ordered again by a resume: to order one once more, add it as a row with a new reference`,
     );
   }
+  if (partial > 0) {
+    const first = summary.partially_delivered_rows.find((r) => r.order_id)?.order_id ?? 'ORDER_ID';
+    hints.push(
+      `get the vouchers issued of each partly delivered order (${suggestedCommand(globals, ['orders', 'codes', first, '--codes-out', 'FILE'])}) and see its refund (${suggestedCommand(globals, ['transactions', 'list', '--order', first])}); these rows are not ordered again by a resume: to order the missing vouchers, add a row for them with a new reference`,
+    );
+  }
   if (summary.failed > 0)
     hints.push(
       'fix the cause of the refused rows, then resume: they are sent again with fresh keys (rows fixed in the file itself: run the edited file with --from, which takes the batch over by reference)',
@@ -456,7 +513,14 @@ export function unfinishedBatchError(
     hints.push(
       'the rows whose answers differ are ordered and paid, and not sent again; see how an answer differs with vouchers api --raw GET /orders/<order_id>, or accept such answers with a warning by leaving out --strict-contract',
     );
-  return new (kind === 'rejected' && unfulfilled > 0 ? RowsNotFulfilledError : CliError)(
+  // Both kinds: ORDER_NOT_FULFILLED, the graver (some rows issued nothing at all).
+  const ErrorClass =
+    kind === 'rejected' && unfulfilled > 0
+      ? RowsNotFulfilledError
+      : kind === 'rejected' && partial > 0
+        ? RowsPartiallyDeliveredError
+        : CliError;
+  return new ErrorClass(
     kind,
     `${parts.join('; ')} (see the lines above${resultsPath ? ` and ${resultsPath}` : ''})`,
     resumable ? `${hints.join('; ')}: ${resume}` : hints.join('; '),
@@ -467,5 +531,15 @@ export function unfinishedBatchError(
 class RowsNotFulfilledError extends CliError {
   override get code(): string {
     return NOT_FULFILLED;
+  }
+}
+
+/**
+ * A batch whose rows were answered with only some vouchers (PARTIALLY_DELIVERED), none
+ * without any, and nothing worse: exit 5, ORDER_PARTIALLY_DELIVERED as a single order's.
+ */
+class RowsPartiallyDeliveredError extends CliError {
+  override get code(): string {
+    return PARTIALLY_DELIVERED;
   }
 }

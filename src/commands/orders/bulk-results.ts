@@ -4,10 +4,10 @@
  * may have made before the row is given a new key.
  */
 import { listOrders, locatedOrderId } from '../../api/orders.js';
-import { readOrder } from '../../api/order-read.js';
+import { isIssued, readOrder } from '../../api/order-read.js';
 import { amountValue } from '../../contract/money-format.js';
 import type { Order } from '../../contract/orders.js';
-import { endedUnfulfilled } from '../../contract/order-values.js';
+import { endedPartly, endedUnfulfilled } from '../../contract/order-values.js';
 import { ApiError, CliError, NetworkError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import type { ContractMismatchError } from '../../core/http/validate.js';
@@ -80,11 +80,11 @@ export function failureOf(row: number, error: unknown, at: string): Omit<ResultR
  * order exists, so the row is ordered (never sent again), named by the answer's body or its
  * Location header, and carries the difference as its error (BatchState.mismatched).
  */
-export function mismatchedOrder(row: number, error: ContractMismatchError, at: string): Omit<ResultRecord, 'type'> {
+export function mismatchedOrder(row: BulkRow, error: ContractMismatchError, at: string): Omit<ResultRecord, 'type'> {
   const o = readOrder(error.body);
   const total: unknown = o.total_amount;
   return {
-    row,
+    row: row.row,
     ok: true,
     order_id: o.order_id || locatedOrderId(error.location?.path) || null,
     status: o.status || null,
@@ -96,15 +96,49 @@ export function mismatchedOrder(row: number, error: ContractMismatchError, at: s
     error_code: error.code,
     kind: 'unexpected',
     replayed: false,
+    ...partialDelivery(o, row),
     at,
   };
 }
 
 /**
  * An order's result with the row's reference kept beside it when the summary names the row:
- * answered without any voucher (CANCELLED, FAILED…), or without an order id.
+ * answered without any voucher (CANCELLED, FAILED…) or with only some (PARTIALLY_DELIVERED),
+ * or without an order id.
  */
 export function withReference(result: Omit<ResultRecord, 'type'>, row: BulkRow): Omit<ResultRecord, 'type'> {
-  if (!result.ok || (result.order_id && !endedUnfulfilled(result.status))) return result;
+  if (!result.ok || (result.order_id && !endedUnfulfilled(result.status) && !endedPartly(result.status))) return result;
   return { ...result, reference: row.reference ?? null };
+}
+
+/** The names under which an answer may give the refund of an order (the decisions' event field, the sandbox's operator view, the document dialect's event field). */
+const REFUND_FIELDS = ['refund_amount', 'refunded_amount', 'amount_refunded'];
+
+/**
+ * What an answer says of an order that ended PARTIALLY_DELIVERED, journalled with the row:
+ * the vouchers it lists as issued (when it lists any), of the row's quantity, and the refund
+ * it names, if it names one. Nothing for an order of another status.
+ */
+export function partialDelivery(
+  order: Order,
+  row: Pick<BulkRow, 'quantity'>,
+): Pick<ResultRecord, 'vouchers_issued' | 'vouchers_ordered' | 'refund_amount'> {
+  if (!endedPartly(order.status)) return {};
+  const sent = order as unknown as Record<string, unknown>;
+  const refund = REFUND_FIELDS.map((k) => amountValue(sent[k])).find((v) => v !== undefined);
+  const vouchers = Array.isArray(order.vouchers) ? order.vouchers : [];
+  return {
+    ...(vouchers.length > 0 ? { vouchers_issued: vouchers.filter(isIssued).length } : {}),
+    vouchers_ordered: row.quantity,
+    ...(refund !== undefined ? { refund_amount: Math.abs(refund) } : {}),
+  };
+}
+
+/** `2 of 4 vouchers issued`, as far as a row answered PARTIALLY_DELIVERED says it (`some vouchers issued` when its answer lists none). */
+export function issuedWords(r: { vouchers_issued?: number | null; vouchers_ordered?: number }): string {
+  const ordered = r.vouchers_ordered;
+  if (r.vouchers_issued === undefined || r.vouchers_issued === null) return 'some vouchers issued';
+  return ordered === undefined
+    ? `${r.vouchers_issued} vouchers issued`
+    : `${r.vouchers_issued} of ${ordered} voucher${ordered === 1 ? '' : 's'} issued`;
 }

@@ -25,7 +25,7 @@ import {
 import type { Clock } from '../../core/time/clock.js';
 import { iso as isoOf } from '../../core/time/iso.js';
 import type { Ids } from '../../core/run/ids.js';
-import { failureOf, findByReference, mismatchedOrder, noAnswer, withReference, type Lookup } from './bulk-results.js';
+import { failureOf, findByReference, mismatchedOrder, noAnswer, partialDelivery, withReference, type Lookup } from './bulk-results.js';
 
 export interface RunnerDeps {
   client: ApiClient;
@@ -131,6 +131,7 @@ async function runRow(row: BulkRow, deps: RunnerDeps, keyedNow: boolean): Promis
         error_code: null,
         kind: null,
         found_by_reference: true,
+        ...partialDelivery(o, row),
         at: iso(clock),
       };
       return journal.appendResult(withReference(result, row));
@@ -196,6 +197,7 @@ async function runRow(row: BulkRow, deps: RunnerDeps, keyedNow: boolean): Promis
       error_code: null,
       kind: null,
       replayed: res.replayed,
+      ...partialDelivery(o, row),
       at: iso(clock),
     };
     if (attempt > 1) result.attempt = attempt;
@@ -205,7 +207,7 @@ async function runRow(row: BulkRow, deps: RunnerDeps, keyedNow: boolean): Promis
     if (deps.signal.aborted) return unusedKey && !attempted ? NOT_STARTED : undefined;
     result = {
       ...(error instanceof ContractMismatchError && error.executed
-        ? mismatchedOrder(row.row, error, iso(clock))
+        ? mismatchedOrder(row, error, iso(clock))
         : failureOf(row.row, error, iso(clock))),
       ...(attempt > 1 ? { attempt } : {}),
     };

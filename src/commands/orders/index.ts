@@ -123,7 +123,13 @@ A bulk row answered with an order that ended without any voucher (CANCELLED, REF
 FAILED) is an order placed, never sent again, but not a success: each is said as it comes,
 the summary counts and names them (not_fulfilled, each row's status in --json and
 --results), and once every row was sent the run exits 5 (ORDER_NOT_FULFILLED, as one order
-so answered does), on every later run of the batch too.
+so answered does), on every later run of the batch too. A row answered PARTIALLY_DELIVERED
+(some vouchers failed, their part refunded) is the same: said as it comes, with the vouchers
+issued of those the row ordered where the answer lists them, counted and named in the
+summary (partially_delivered, partially_delivered_rows), its total less the refund its
+answer shows (the refund it names, else the share of the vouchers not issued) in the
+totals, and exit 5 (ORDER_PARTIALLY_DELIVERED); a run with rows of both kinds exits
+ORDER_NOT_FULFILLED.
 
 With --wait, a 404 from GET /orders/{id} for the order just accepted is taken for an order
 the server does not show yet (a server may be slow to): it is asked again, backing off as

@@ -117,6 +117,14 @@ export interface ResultRecord {
    */
   reference?: string | null;
   /**
+   * An order answered PARTIALLY_DELIVERED: how many vouchers the answer lists as issued
+   * (absent when it lists none), how many the row ordered, and the refund the answer names
+   * (refund_amount, refunded_amount or amount_refunded; absent when it names none).
+   */
+  vouchers_issued?: number;
+  vouchers_ordered?: number;
+  refund_amount?: number;
+  /**
    * Provably never sent: the key was new in this run and every attempt failed before a
    * byte left (connection refused, DNS…). The row counts as not sent, not as unknown.
    */

@@ -7,8 +7,8 @@
 import { hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import { amountValue, toMinor } from '../../contract/money-format.js';
-import { endedUnfulfilled } from '../../contract/order-values.js';
+import { amountValue, fromMinor, toMinor } from '../../contract/money-format.js';
+import { endedPartly, endedUnfulfilled } from '../../contract/order-values.js';
 import type { BatchHeader, BulkRow, JournalRecord, KeyRecord, ResultRecord } from './bulk-records.js';
 
 /** The error code of an ordered row whose answer differed from the contract (ContractMismatchError's). */
@@ -147,7 +147,11 @@ export interface BatchState {
   ordered: RowSet;
   /** Where each ordered row's answer starts in the journal (a byte offset), for the results file. */
   orderedAt: RowNumbers;
-  /** Orders and their total (minor units) per currency, over the ordered rows that did not end without a voucher (endedUnfulfilled). */
+  /**
+   * Orders and what they cost (minor units) per currency, over the ordered rows that did not
+   * end without a voucher (endedUnfulfilled); a row answered PARTIALLY_DELIVERED counts its
+   * total less the refund its answer shows (partialRefundMinor).
+   */
   totals: Map<string, { orders: number; minor: number }>;
   /** Ordered rows whose row changed in the file after an earlier batch ordered it (ResultRecord.row_changed). */
   changed: number;
@@ -157,6 +161,10 @@ export interface BatchState {
   unfulfilled: NotedRows;
   /** Ordered rows whose answer named no order id: orders placed, never sent again, to be found by reference. */
   unnamed: NotedRows;
+  /** Ordered rows answered PARTIALLY_DELIVERED: orders placed with only some vouchers issued, never sent again. */
+  partial: NotedRows;
+  /** The vouchers issued and ordered over the rows of `partial` whose answer lists its vouchers (`rows` of them). */
+  partialVouchers: { issued: number; ordered: number; rows: number };
   /** The batch that took this one's rows over (an edited file), if any. */
   superseded_by?: string;
 }
@@ -168,6 +176,11 @@ export interface NotedRow {
   order_id: string | null;
   status: string | null;
   trace_id: string | null;
+  /** A row answered PARTIALLY_DELIVERED: the vouchers its answer lists as issued (null: it lists none), of how many the row ordered. */
+  vouchers_issued?: number | null;
+  vouchers_ordered?: number;
+  /** A row answered PARTIALLY_DELIVERED: the refund left out of the totals (null: its answer shows none). */
+  refund_amount?: number | null;
 }
 
 /** Rows of a kind the summary names kept, at most (the results file holds each): memory stays flat whatever the server answers. */
@@ -201,6 +214,8 @@ export function emptyState(header: BatchHeader, full = true): BatchState {
     mismatched: 0,
     unfulfilled: new NotedRows(),
     unnamed: new NotedRows(),
+    partial: new NotedRows(),
+    partialVouchers: { issued: 0, ordered: 0, rows: 0 },
   };
 }
 
@@ -247,8 +262,13 @@ export function applyResult(state: BatchState, rec: ResultRecord, offset: number
   if (rec.row_changed) state.changed += 1;
   if (rec.error_code === CONTRACT_MISMATCH) state.mismatched += 1;
   const unfulfilled = endedUnfulfilled(rec.status);
-  if (unfulfilled || !rec.order_id) {
-    const noted = {
+  const partly = !unfulfilled && endedPartly(rec.status);
+  // A server may send the total as a numeric string ("25.00"): counted from its digits too.
+  // An order that ended without any voucher is not counted: its debit is refunded.
+  const total = unfulfilled ? undefined : amountValue(rec.total_amount);
+  let refundMinor: number | undefined;
+  if (unfulfilled || partly || !rec.order_id) {
+    const noted: NotedRow = {
       row: rec.row,
       reference: rec.reference ?? null,
       order_id: rec.order_id || null,
@@ -257,16 +277,29 @@ export function applyResult(state: BatchState, rec: ResultRecord, offset: number
     };
     if (unfulfilled) state.unfulfilled.add(noted);
     if (!rec.order_id) state.unnamed.add(noted);
+    if (partly) {
+      refundMinor = partialRefundMinor(rec, total);
+      const ordered = rec.vouchers_ordered;
+      const issued = rec.vouchers_issued;
+      if (issued !== undefined && ordered !== undefined) {
+        state.partialVouchers.issued += issued;
+        state.partialVouchers.ordered += ordered;
+        state.partialVouchers.rows += 1;
+      }
+      state.partial.add({
+        ...noted,
+        vouchers_issued: issued ?? null,
+        ...(ordered !== undefined ? { vouchers_ordered: ordered } : {}),
+        refund_amount: refundMinor !== undefined && rec.currency ? fromMinor(refundMinor, rec.currency) : null,
+      });
+    }
   }
-  // A server may send the total as a numeric string ("25.00"): counted from its digits too.
-  // An order that ended without any voucher is not counted: its debit is refunded.
-  const total = unfulfilled ? undefined : amountValue(rec.total_amount);
   if (rec.currency && total !== undefined) {
     try {
       const minor = toMinor(total, rec.currency);
       const t = state.totals.get(rec.currency) ?? { orders: 0, minor: 0 };
       t.orders += 1;
-      t.minor += minor;
+      t.minor += minor - (refundMinor ?? 0);
       state.totals.set(rec.currency, t);
     } catch {
       // An amount the currency cannot hold is left out of the totals, not fatal.
@@ -281,6 +314,27 @@ export function applyResult(state: BatchState, rec: ResultRecord, offset: number
   state.attempts.delete(rec.row);
   state.keyAt.delete(rec.row);
   state.lookup.delete(rec.row);
+}
+
+/**
+ * The refund of a row answered PARTIALLY_DELIVERED, in minor units of its currency: the
+ * amount its answer names, else the failed part of its total (the contract refunds the
+ * vouchers that failed: the share of the total of those its answer does not list as
+ * issued); undefined when the answer shows neither.
+ */
+function partialRefundMinor(rec: ResultRecord, total: number | undefined): number | undefined {
+  if (!rec.currency) return undefined;
+  try {
+    const totalMinor = total === undefined ? undefined : toMinor(total, rec.currency);
+    // Never more than the total: what the row cost is never counted below nothing.
+    if (rec.refund_amount !== undefined) return Math.min(toMinor(rec.refund_amount, rec.currency), totalMinor ?? Infinity);
+    const { vouchers_issued: issued, vouchers_ordered: ordered } = rec;
+    if (totalMinor === undefined || issued === undefined || ordered === undefined || ordered <= 0 || issued >= ordered) return undefined;
+    return Math.round((totalMinor * (ordered - issued)) / ordered);
+  } catch {
+    // An amount the currency cannot hold: no refund is counted.
+    return undefined;
+  }
 }
 
 /**
