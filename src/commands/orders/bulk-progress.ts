@@ -9,7 +9,7 @@ import type { OutputSettings } from '../../core/output/options.js';
 import { isDefiniteRefusal, type ResultRecord } from '../../core/journal/bulk.js';
 import type { Clock } from '../../core/time/clock.js';
 import { endedPartly, endedUnfulfilled } from '../../contract/order-values.js';
-import { issuedWords } from './bulk-results.js';
+import { issuedWords } from './bulk-noted.js';
 
 export interface Progress {
   /** A row finished. */

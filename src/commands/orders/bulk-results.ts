@@ -133,12 +133,3 @@ export function partialDelivery(
     ...(refund !== undefined ? { refund_amount: Math.abs(refund) } : {}),
   };
 }
-
-/** `2 of 4 vouchers issued`, as far as a row answered PARTIALLY_DELIVERED says it (`some vouchers issued` when its answer lists none). */
-export function issuedWords(r: { vouchers_issued?: number | null; vouchers_ordered?: number }): string {
-  const ordered = r.vouchers_ordered;
-  if (r.vouchers_issued === undefined || r.vouchers_issued === null) return 'some vouchers issued';
-  return ordered === undefined
-    ? `${r.vouchers_issued} vouchers issued`
-    : `${r.vouchers_issued} of ${ordered} voucher${ordered === 1 ? '' : 's'} issued`;
-}

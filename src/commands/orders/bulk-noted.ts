@@ -1,0 +1,101 @@
+/**
+ * The words a bulk run's summary and error say of the ordered rows it names: those answered
+ * without any voucher (CANCELLED, FAILED…) or with only some (PARTIALLY_DELIVERED), and those
+ * whose answer named no order id, each named by line, reference and order.
+ */
+import type { NotedRow } from '../../core/journal/bulk.js';
+import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
+import type { BatchSummary } from './bulk-report.js';
+
+/** Rows named one by one in a summary's words; past this, a count (--json and --results hold each). */
+const NAMED_ROWS = 10;
+
+/**
+ * `line 3 (reference r-2, order ord_…, FAILED)`, for the first NAMED_ROWS rows, then how many
+ * more of `count`; a row answered PARTIALLY_DELIVERED says its vouchers (`2 of 4 vouchers issued`).
+ */
+function nameRows(rows: NotedRow[], count: number, withStatus: boolean): string {
+  const named = rows.slice(0, NAMED_ROWS).map((r) => {
+    const parts = [
+      r.reference !== null ? `reference ${r.reference}` : 'no reference',
+      ...(r.order_id ? [`order ${r.order_id}`] : []),
+      ...(withStatus && r.status ? [r.status] : []),
+      ...(r.vouchers_issued !== undefined && r.vouchers_issued !== null ? [issuedWords(r)] : []),
+    ];
+    return `line ${r.row} (${parts.join(', ')})`;
+  });
+  const more = count - named.length;
+  return named.join(', ') + (more > 0 ? ` and ${more} more` : '');
+}
+
+/** The statuses rows were answered with, as written: `FAILED/CANCELLED`. */
+export function statusWords(rows: NotedRow[]): string {
+  return [...new Set(rows.map((r) => r.status ?? '').filter(Boolean))].join('/');
+}
+
+/**
+ * `3 of 8 vouchers issued`: over the rows answered PARTIALLY_DELIVERED whose answer lists its
+ * vouchers (`, in the 2 rows whose answers list their vouchers` when not all do); undefined
+ * when none does.
+ */
+export function partialVouchersWords(summary: BatchSummary): string | undefined {
+  const v = summary.partially_delivered_vouchers;
+  if (!v) return undefined;
+  const some = v.rows < summary.partially_delivered;
+  return `${v.issued} of ${v.ordered} vouchers issued${some ? `, in the ${v.rows} ${v.rows === 1 ? 'row whose answer lists its' : 'rows whose answers list their'} vouchers` : ''}`;
+}
+
+/**
+ * What the summary says of ordered rows it names: those answered without any voucher or with
+ * only some (the run then exits 5), and those whose answer named no order id (placed; how
+ * to find them).
+ */
+export function notedRowsWords(summary: BatchSummary, globals: HintGlobals): { unfulfilled?: string; partial?: string; unnamed?: string } {
+  const out: { unfulfilled?: string; partial?: string; unnamed?: string } = {};
+  if (summary.not_fulfilled > 0) {
+    const rows = summary.not_fulfilled_rows;
+    out.unfulfilled = `${summary.not_fulfilled} of ${summary.rows} rows were answered ${statusWords(rows) || 'not fulfilled'}: ${nameRows(rows, summary.not_fulfilled, true)}; each order was placed and issued no voucher`;
+  }
+  if (summary.partially_delivered > 0) {
+    const rows = summary.partially_delivered_rows;
+    const issued = partialVouchersWords(summary);
+    out.partial = `${summary.partially_delivered} of ${summary.rows} rows were answered ${statusWords(rows) || 'partially delivered'}: ${nameRows(rows, summary.partially_delivered, false)}; each order was placed and issued only some of its vouchers${issued ? ` (${issued})` : ''}, the failed part refunded`;
+  }
+  if (summary.no_order_id > 0) {
+    const rows = summary.no_order_id_rows;
+    const ref = rows.find((r) => r.reference !== null)?.reference;
+    const find = suggestedCommand(globals, ['orders', 'list', ...(ref !== undefined && ref !== null ? ['--reference', ref] : [])]);
+    out.unnamed = `${summary.no_order_id} of ${summary.rows} rows were ordered, but the answer named no order id: ${nameRows(rows, summary.no_order_id, false)}. They are placed and never sent again; find each by its reference (${find}${rows.some((r) => r.reference === null) ? '; a row without one: vouchers orders list, newest first, or ask the provider quoting its trace ID in --results' : ''})`;
+  }
+  return out;
+}
+
+/**
+ * What to do about the rows answered without any voucher or with only some: see why, get the
+ * vouchers issued and see the refund (a resume never orders them again).
+ */
+export function notedRowsHints(summary: BatchSummary, globals: HintGlobals): string[] {
+  const hints: string[] = [];
+  if (summary.not_fulfilled > 0) {
+    const first = summary.not_fulfilled_rows.find((r) => r.order_id)?.order_id ?? 'ORDER_ID';
+    hints.push(
+      `see why in an order's timeline (${suggestedCommand(globals, ['orders', 'get', first])}) and its refund (${suggestedCommand(globals, ['transactions', 'list', '--order', first])}); these rows are not ordered again by a resume: to order one once more, add it as a row with a new reference`,
+    );
+  }
+  if (summary.partially_delivered > 0) {
+    const first = summary.partially_delivered_rows.find((r) => r.order_id)?.order_id ?? 'ORDER_ID';
+    hints.push(
+      `get the vouchers issued of each partly delivered order (${suggestedCommand(globals, ['orders', 'codes', first, '--codes-out', 'FILE'])}) and see its refund (${suggestedCommand(globals, ['transactions', 'list', '--order', first])}); these rows are not ordered again by a resume: to order the missing vouchers, add a row for them with a new reference`,
+    );
+  }
+  return hints;
+}
+
+/** `2 of 4 vouchers issued`, as far as a row answered PARTIALLY_DELIVERED says it (`some vouchers issued` when its answer lists none). */
+export function issuedWords(r: { vouchers_issued?: number | null; vouchers_ordered?: number }): string {
+  const ordered = r.vouchers_ordered;
+  if (r.vouchers_issued === undefined || r.vouchers_issued === null) return 'some vouchers issued';
+  return ordered === undefined
+    ? `${r.vouchers_issued} vouchers issued`
+    : `${r.vouchers_issued} of ${ordered} voucher${ordered === 1 ? '' : 's'} issued`;
+}
