@@ -45,6 +45,16 @@ const ANSWERS: Record<string, Record<string, unknown>> = {
     refund_amount: 25,
   },
   'r-9': { status: 'CANCELLED', total_amount: 25 },
+  // Every voucher listed without a status: the list does not say which failed.
+  'r-7': {
+    status: 'PARTIALLY_DELIVERED',
+    items: [{ product_id: 'p', denomination: 25, quantity: 2 }],
+    total_amount: 50,
+    vouchers: [
+      { voucher_id: 'vch_7a', product_id: 'p', denomination: 25 },
+      { voucher_id: 'vch_7b', product_id: 'p', denomination: 25 },
+    ],
+  },
 };
 
 let server: LoopbackServer;
@@ -179,5 +189,23 @@ describe('bulk rows answered PARTIALLY_DELIVERED', () => {
     expect(r.stdout).toMatch(
       /^partially_delivered\t1 \(ordered, answered PARTIALLY_DELIVERED: 2 of 4 vouchers issued, the failed part refunded\)$/m,
     );
+  });
+
+  it('an answer that lists every voucher ordered without a status of its own: no count is claimed from it, its total counted whole', async () => {
+    const dir = tempConfigDir();
+    const r = await runCli(['orders', 'create', '--from', bulkFile(dir, [['r-7', 2]]), '--yes', '--json'], {
+      configDir: dir,
+      env: cliEnvFor(server),
+      overrides: { clock: quickClock() },
+    });
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stderr).toContain('line 2: order ord_r-7 answered PARTIALLY_DELIVERED: some vouchers issued, the failed part refunded');
+    expect(r.stderr).not.toContain('2 of 2 vouchers issued');
+    expect(JSON.parse(r.stdout)).toMatchObject({
+      partially_delivered: 1,
+      partially_delivered_rows: [{ row: 2, vouchers_issued: null, vouchers_ordered: 2, refund_amount: null }],
+      partially_delivered_vouchers: null,
+      totals: [{ currency: 'USD', orders: 1, total_amount: 50 }],
+    });
   });
 });

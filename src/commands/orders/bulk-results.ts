@@ -127,8 +127,11 @@ export function partialDelivery(
   const sent = order as unknown as Record<string, unknown>;
   const refund = REFUND_FIELDS.map((k) => amountValue(sent[k])).find((v) => v !== undefined);
   const vouchers = Array.isArray(order.vouchers) ? order.vouchers : [];
+  const issued = vouchers.filter(isIssued).length;
   return {
-    ...(vouchers.length > 0 ? { vouchers_issued: vouchers.filter(isIssued).length } : {}),
+    // A list that shows as many issued as were ordered (vouchers listed without a status of
+    // their own) does not say which failed: no count is read from it.
+    ...(vouchers.length > 0 && issued < row.quantity ? { vouchers_issued: issued } : {}),
     vouchers_ordered: row.quantity,
     ...(refund !== undefined ? { refund_amount: Math.abs(refund) } : {}),
   };
