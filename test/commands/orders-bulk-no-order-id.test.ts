@@ -7,34 +7,22 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { quickClock } from '../helpers/sandbox.js';
-import { cliEnvFor, sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { cliEnvFor } from '../helpers/loopback-server.js';
+import { useBulkFake } from '../helpers/bulk-fake.js';
 import { contractOrder } from '../helpers/contract-order.js';
 
-const h = { 'x-trace-id': 'req-9E2B' };
-// Only the document's fields: it differs from the contract's product record.
-const PRODUCT = { product_id: 'p', name: 'P', vendor: 'v', currency: 'USD', denominations: [25] };
-
-let server: LoopbackServer;
-const posts = () => server.requests.filter((r) => r.method === 'POST' && r.target === '/api/v1/orders');
-
-beforeAll(async () => {
-  server = await startLoopbackServer((req, res) => {
-    const path = req.target.split('?')[0];
-    if (req.method === 'POST' && path === '/api/v1/orders') {
-      const { reference } = JSON.parse(req.body) as { reference: string };
-      if (reference === 'r-2') return sendJson(res, 201, undefined, h);
-      return sendJson(res, 201, contractOrder({ order_id: `ord_${reference}`, reference }), h);
-    }
-    if (path === '/api/v1/products') return sendJson(res, 200, { data: [PRODUCT] }, h);
-    if (path === '/api/v1/products/p') return sendJson(res, 200, PRODUCT, h);
-    if (path === '/api/v1/wallets') return sendJson(res, 200, { data: [{ currency: 'USD', available: 1000 }] }, h);
-    return sendJson(res, 404, { error: { name: 'NotFound', code: 'NOT_FOUND', message: 'no' } }, h);
-  });
+const fake = useBulkFake({
+  traceId: 'req-9E2B',
+  available: 1000,
+  order: (reference) => {
+    if (reference === 'r-2') return [201, undefined];
+    return [201, contractOrder({ order_id: `ord_${reference}`, reference })];
+  },
 });
-afterAll(() => server.close());
+const posts = () => fake.posts();
 
 describe('bulk: an order answered with no order id, after a product look-up that differs', () => {
   it('records the row ordered without an id, says how to find it, and never sends it again', async () => {
@@ -45,7 +33,7 @@ describe('bulk: an order answered with no order id, after a product look-up that
     const run = (...more: string[]) =>
       runCli(['orders', 'create', '--from', file, '--yes', '--results', results, ...more], {
         configDir: dir,
-        env: cliEnvFor(server),
+        env: cliEnvFor(fake.server),
         overrides: { clock: quickClock() },
       });
 

@@ -8,38 +8,28 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { quickClock } from '../helpers/sandbox.js';
-import { cliEnvFor, sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { cliEnvFor } from '../helpers/loopback-server.js';
+import { useBulkFake } from '../helpers/bulk-fake.js';
 import { contractOrder } from '../helpers/contract-order.js';
 
-const h = { 'x-trace-id': 'req-5C1D' };
-const PRODUCT = { product_id: 'p', name: 'P', vendor: 'v', currency: 'USD', denominations: [25] };
 /** The status each reference's order is answered with. */
 const ENDED: Record<string, string> = { 'r-2': 'FAILED', 'r-4': 'CANCELLED' };
 
-let server: LoopbackServer;
-const posts = () => server.requests.filter((r) => r.method === 'POST' && r.target === '/api/v1/orders');
-
-beforeAll(async () => {
-  server = await startLoopbackServer((req, res) => {
-    const path = req.target.split('?')[0];
-    if (req.method === 'POST' && path === '/api/v1/orders') {
-      const { reference } = JSON.parse(req.body) as { reference: string };
-      const ended = ENDED[reference];
-      // The CANCELLED one carries the total it was debited, to be refunded; the FAILED one none.
-      const total = ended === 'CANCELLED' ? { total_amount: 25, currency: 'USD' } : {};
-      if (ended) return sendJson(res, 200, { order_id: `ord_f${reference}`, status: ended, ...total }, h);
-      return sendJson(res, 201, contractOrder({ order_id: `ord_${reference}`, reference, items: [] }), h);
-    }
-    if (path === '/api/v1/products') return sendJson(res, 200, { data: [PRODUCT] }, h);
-    if (path === '/api/v1/products/p') return sendJson(res, 200, PRODUCT, h);
-    if (path === '/api/v1/wallets') return sendJson(res, 200, { data: [{ currency: 'USD', available: 1000 }] }, h);
-    return sendJson(res, 404, { error: { name: 'NotFound', code: 'NOT_FOUND', message: 'no' } }, h);
-  });
+const fake = useBulkFake({
+  traceId: 'req-5C1D',
+  available: 1000,
+  order: (reference) => {
+    const ended = ENDED[reference];
+    // The CANCELLED one carries the total it was debited, to be refunded; the FAILED one none.
+    const total = ended === 'CANCELLED' ? { total_amount: 25, currency: 'USD' } : {};
+    if (ended) return [200, { order_id: `ord_f${reference}`, status: ended, ...total }];
+    return [201, contractOrder({ order_id: `ord_${reference}`, reference, items: [] })];
+  },
 });
-afterAll(() => server.close());
+const posts = () => fake.posts();
 
 describe('bulk rows answered FAILED or CANCELLED', () => {
   it('are counted and named apart, exit 5 after every row was sent, and a resume never orders them again', async () => {
@@ -50,7 +40,7 @@ describe('bulk rows answered FAILED or CANCELLED', () => {
     const run = (...more: string[]) =>
       runCli(['orders', 'create', '--from', file, '--yes', '--results', results, ...more], {
         configDir: dir,
-        env: cliEnvFor(server),
+        env: cliEnvFor(fake.server),
         overrides: { clock: quickClock() },
       });
 
@@ -100,7 +90,7 @@ describe('bulk rows answered FAILED or CANCELLED', () => {
     const dir = tempConfigDir();
     const r = await runCli(['orders', 'create', '--product', 'p', '--denomination', '25', '--reference', 'r-2'], {
       configDir: dir,
-      env: cliEnvFor(server),
+      env: cliEnvFor(fake.server),
       overrides: { clock: quickClock() },
     });
     expect(r.code, r.stderr).toBe(5);

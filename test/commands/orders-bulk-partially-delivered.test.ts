@@ -10,14 +10,12 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { quickClock } from '../helpers/sandbox.js';
-import { cliEnvFor, sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+import { cliEnvFor } from '../helpers/loopback-server.js';
+import { useBulkFake } from '../helpers/bulk-fake.js';
 import { contractOrder } from '../helpers/contract-order.js';
-
-const h = { 'x-trace-id': 'req-9A2B' };
-const PRODUCT = { product_id: 'p', name: 'P', vendor: 'v', currency: 'USD', denominations: [25] };
 
 /** A voucher entry of an answer, as the sandbox lists it (no code: it is not needed here). */
 const voucher = (n: number, status: string) => ({
@@ -57,24 +55,15 @@ const ANSWERS: Record<string, Record<string, unknown>> = {
   },
 };
 
-let server: LoopbackServer;
-const posts = () => server.requests.filter((r) => r.method === 'POST' && r.target === '/api/v1/orders');
-
-beforeAll(async () => {
-  server = await startLoopbackServer((req, res) => {
-    const path = req.target.split('?')[0];
-    if (req.method === 'POST' && path === '/api/v1/orders') {
-      const { reference } = JSON.parse(req.body) as { reference: string };
-      const answer = ANSWERS[reference];
-      return sendJson(res, answer ? 200 : 201, contractOrder({ order_id: `ord_${reference}`, reference, ...answer }), h);
-    }
-    if (path === '/api/v1/products') return sendJson(res, 200, { data: [PRODUCT] }, h);
-    if (path === '/api/v1/products/p') return sendJson(res, 200, PRODUCT, h);
-    if (path === '/api/v1/wallets') return sendJson(res, 200, { data: [{ currency: 'USD', available: 10_000 }] }, h);
-    return sendJson(res, 404, { error: { name: 'NotFound', code: 'NOT_FOUND', message: 'no' } }, h);
-  });
+const fake = useBulkFake({
+  traceId: 'req-9A2B',
+  available: 10_000,
+  order: (reference) => {
+    const answer = ANSWERS[reference];
+    return [answer ? 200 : 201, contractOrder({ order_id: `ord_${reference}`, reference, ...answer })];
+  },
 });
-afterAll(() => server.close());
+const posts = () => fake.posts();
 
 function bulkFile(dir: string, rows: [reference: string, quantity: number][]): string {
   const file = join(dir, 'rows.csv');
@@ -96,7 +85,7 @@ describe('bulk rows answered PARTIALLY_DELIVERED', () => {
     const run = (...more: string[]) =>
       runCli(['orders', 'create', '--from', file, '--yes', '--results', results, ...more], {
         configDir: dir,
-        env: cliEnvFor(server),
+        env: cliEnvFor(fake.server),
         overrides: { clock: quickClock() },
       });
     const before = posts().length;
@@ -176,7 +165,7 @@ describe('bulk rows answered PARTIALLY_DELIVERED', () => {
     ]);
     const r = await runCli(['orders', 'create', '--from', file, '--yes'], {
       configDir: dir,
-      env: cliEnvFor(server),
+      env: cliEnvFor(fake.server),
       overrides: { clock: quickClock() },
     });
     expect(r.code, r.stderr).toBe(5);
@@ -195,7 +184,7 @@ describe('bulk rows answered PARTIALLY_DELIVERED', () => {
     const dir = tempConfigDir();
     const r = await runCli(['orders', 'create', '--from', bulkFile(dir, [['r-7', 2]]), '--yes', '--json'], {
       configDir: dir,
-      env: cliEnvFor(server),
+      env: cliEnvFor(fake.server),
       overrides: { clock: quickClock() },
     });
     expect(r.code, r.stderr).toBe(5);
