@@ -57,13 +57,17 @@ export function usageError(
   cmd: object | undefined,
   mask: (text: string) => string,
   argv: readonly string[] = [],
+  argumentWords: Readonly<Record<string, readonly string[]>> = {},
 ): string {
   const [first = '', ...rest] = text.trim().split('\n');
   const said = first.replace(/^error:\s*/, '');
   const unknown = /^unknown option '([^']+)'/.exec(said)?.[1];
   const unknownCommand = /^unknown command '([^']+)'/.exec(said)?.[1];
+  const missing = /^missing required argument '([^']+)'/.exec(said)?.[1];
+  const words = missing === undefined ? undefined : argumentWords[missing];
   const message = mask(unknown === undefined ? said : withoutValues(said));
   const suggestion =
+    (words && `use one of ${words.join(', ')};`) ||
     (unknownCommand && mistakenCommandHint(commandPath, unknownCommand)) ||
     (cmd && unknown && (mistakenOptionHint(cmd, unknown) ?? optionPrefixHint(cmd, unknown))) ||
     rest
@@ -126,8 +130,9 @@ export async function flushUsageErrors(): Promise<void> {
   pendingUsage = [];
   const { maskTypedValues } = await import('./core/output/mask-text.js');
   const { wrapNote } = await import('./core/io/note-wrap.js');
+  const { ARGUMENT_WORDS } = await import('./commands/argument-words.js');
   for (const u of pending) {
-    const text = usageError(u.text, u.path, u.json, u.cmd, maskTypedValues, u.argv);
+    const text = usageError(u.text, u.path, u.json, u.cmd, maskTypedValues, u.argv, ARGUMENT_WORDS);
     u.write(u.columns === undefined ? text : wrapNote(text, u.columns));
   }
 }

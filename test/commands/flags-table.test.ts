@@ -217,6 +217,13 @@ const bad: { argv: string[]; message: RegExp }[] = [
   { argv: ['transactions', 'list', '--order', 'ord_'], message: /--order "ord_" is not an order id: nothing follows ord_/ },
   // api
   { argv: ['api', 'GET'], message: /missing required argument 'path'/ },
+  // A missing argument of a few words: the words are named.
+  {
+    argv: ['api'],
+    message: /missing required argument 'method'\n {2}hint {6}use one of GET, POST, PUT, PATCH, DELETE, HEAD; see vouchers api --help/,
+  },
+  { argv: ['sign'], message: /hint {6}use one of GET, POST, PUT, PATCH, DELETE, HEAD; see vouchers sign --help/ },
+  { argv: ['sandbox', 'trigger'], message: /hint {6}use one of order\.created, .*voucher\.issued; see vouchers sandbox trigger --help/ },
   { argv: ['api', 'GET', '/products', '--data'], message: /option '-d, --data <json>' argument missing/ },
   // listen
   { argv: ['listen', '--port', '70000'], message: /--port/ },

@@ -1,4 +1,5 @@
 /** `vouchers api METHOD PATH`: one request through the pipeline, the body printed as the server sent it. */
+import { API_METHODS } from '../argument-words.js';
 import { STATUS_CODES } from 'node:http';
 import { CliError, faultAfterWrite, InterruptedError, OutputClosed, QueryRunError, UsageError } from '../../core/errors/index.js';
 import { apiErrorFromResponse } from '../../core/http/api-error.js';
@@ -31,7 +32,6 @@ export type { ApiOptions };
 export const DEFAULT_MAX_PAGES = 1000;
 const MAX_PAGES_LIMIT = 1_000_000;
 
-export const API_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 const WRITES = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 export interface ApiRequest {

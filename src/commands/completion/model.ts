@@ -5,8 +5,7 @@
  * first positional argument is.
  */
 import type { Argument, CommandUnknownOpts as Command, Option } from '../../core/run/commander.js';
-import { EVENT_TYPES } from '../../contract/events.js';
-import { API_METHODS } from '../api/request.js';
+import { ARGUMENT_WORDS } from '../argument-words.js';
 
 /** What completes a value: names from the config, ids from the catalog, fixed words, or files. */
 /** `none`: a value to type (an id, an amount, a URL): nothing is offered, not even file names. */
@@ -45,13 +44,6 @@ function valueKind(option: Option): ValueKind | undefined {
   if (option.long === '--product') return 'products';
   return namesFile(option.flags.replace(/^[^<[]*/, '')) ? 'file' : 'none';
 }
-
-/**
- * Words an argument takes that the command checks itself (in any case, with its own error)
- * rather than through commander's choices: the HTTP method of `api` and `sign`, the event
- * type of `sandbox trigger`.
- */
-const ARGUMENT_WORDS: Record<string, readonly string[]> = { method: API_METHODS, 'event-type': EVENT_TYPES };
 
 function positionalKind(path: string[], arg: Argument | undefined): ValueKind | undefined {
   if (!arg) return undefined;

@@ -10,7 +10,8 @@ import { maskSecret } from '../../core/output/format.js';
 import { printJson } from '../../core/output/print.js';
 import { isSignedMethod, requestMessage, signingPath, signRequest } from '../../core/signer/request.js';
 import type { Factory } from '../../core/run/factory.js';
-import { API_METHODS, refuseRepeatedBasePath } from '../api/request.js';
+import { refuseRepeatedBasePath } from '../api/request.js';
+import { API_METHODS } from '../argument-words.js';
 import { jsonErrorOffset, readBodyArg } from '../api/json-input.js';
 import type { SignOptions } from './index.js';
 
