@@ -85,6 +85,39 @@ describe('access and signing checks against the embedded sandbox', () => {
     expect(slept).toEqual([]);
   });
 
+  it('a probe answered 404 or 5xx (a wrong base URL, a failing server) is not said to have been accepted: not checked, with what came', async () => {
+    const answering = (status: number, code: string | undefined) =>
+      SIGNING_CHECKS.filter((c) => c.id !== 'signing.write-accepted').map((check) => ({
+        ...check,
+        run: (ctx: CheckContext) =>
+          check.run({
+            ...ctx,
+            raw: {
+              ...ctx.raw,
+              send: async () => ({ status, headers: {}, text: '<html>nope</html>', json: undefined, traceId: 'e'.repeat(32), code }),
+            },
+          }),
+      }));
+    for (const [status, code] of [
+      [404, undefined],
+      [405, undefined],
+      [500, 'INTERNAL_ERROR'],
+      [503, undefined],
+    ] as const) {
+      const run = await runChecks(answering(status, code));
+      const said = `HTTP ${status}${code ? ` ${code}` : ''}`;
+      for (const id of ['signing.tampered', 'signing.stale', 'signing.future', 'signing.path-variant']) {
+        const r = run.result(id);
+        expect(r.status, `${id} on ${status}`).toBe('fail');
+        expect(r.message, `${id} on ${status}`).toBe(
+          `not checked: the server answered ${said} to POST /orders, which says nothing about the signature`,
+        );
+        expect(r.message).not.toContain('accept');
+        expect(r.actual).toBe(said);
+      }
+    }
+  });
+
   it('--only and --skip leave checks out as skipped, with the reason', async () => {
     const run = await runChecks(ACCESS_CHECKS, { skip: ['access.clock'], only: ['access'] });
     expect(run.result('access.clock')).toMatchObject({ status: 'skip', message: 'left out by --only/--skip' });

@@ -14,7 +14,8 @@ const PROBE: RawRequest = { method: 'POST', path: '/orders', body: { items: [] }
 
 /**
  * Whether the server accepted the signature: any answer but 401 (and those that say
- * nothing about it: the credentials refused, the address refused, a rate limit).
+ * nothing about it: the credentials refused, the address refused, a rate limit, no such
+ * route or method (a wrong base URL), a server error).
  */
 function signatureAccepted(res: RawResponse): boolean {
   if (res.code === 'AUTHENTICATION_FAILED' || res.status === 403) {
@@ -26,6 +27,15 @@ function signatureAccepted(res: RawResponse): boolean {
     throw new CheckFailure(
       `not checked: the server answered 429 (rate limited${res.headers['retry-after'] ? `, retry after ${res.headers['retry-after']} s` : ''})`,
       { expected: 'an answer about the signature', actual: describe(res) },
+    );
+  }
+  if (res.status === 404 || res.status === 405 || res.status >= 500) {
+    throw new CheckFailure(
+      `not checked: the server answered ${describe(res)} to ${PROBE.method} ${PROBE.path}, which says nothing about the signature`,
+      {
+        expected: 'an answer about the signature',
+        actual: describe(res),
+      },
     );
   }
   return res.status !== 401;
