@@ -197,6 +197,19 @@ describe('webhook, lifecycle, ledger and report checks against the embedded sand
     ]);
   });
 
+  it('report.contract skips when no 2xx answer came before it (--only report): nothing was compared, so nothing passed', async () => {
+    for (const requests of [
+      [],
+      [{ method: 'GET', path: '/api/v1/wallets', status: 401, trace_id: 'b'.repeat(32), attempt: 1, idempotency_key: null }],
+    ]) {
+      const run = await runChecks(REPORT_CHECKS, { context: { requests: () => requests, drifts: () => [] } });
+      expect(run.result('report.contract')).toMatchObject({
+        status: 'skip',
+        message: 'no 2xx answer came before this check: nothing to compare with the contract',
+      });
+    }
+  });
+
   it('ledger checks without a baseline or orders skip with the reason', async () => {
     /** A server that refuses every order (as one whose signature the profile gets wrong). */
     const refusing = (client: ApiClient): ApiClient => ({
