@@ -24,9 +24,9 @@ import {
   forgetEndpointNote,
   registerListener,
   registrationUrl,
+  restoreCommand,
   restoreEndpoint,
   type PreviousEndpoint,
-  type Registration,
 } from './register.js';
 import type { ListenFlags } from './index.js';
 
@@ -307,7 +307,6 @@ async function listenWithInbox(
       const reg = await registerListener(f, url, secrets, o.yes);
       const fresh = reg.secret !== undefined ? [reg.secret] : (reg.candidates ?? []);
       secrets = [...fresh, ...secrets.filter((s) => !fresh.includes(s))];
-      if (secrets.length === 0) throw await noSecretAfterRegistering(f, reg, profile?.base_url ?? '');
       listener.setSecrets(secrets);
       const kept = reg.saved
         ? `; signing secret saved in profile "${reg.profile}"`
@@ -407,29 +406,6 @@ async function listenWithInbox(
   }
 }
 
-/**
- * The API registered this listener without giving a signing secret, even when asked for a
- * new one: no delivery could be verified, so the listener stops. The endpoint it replaced is
- * put back first, or the error says where the endpoint points now.
- */
-async function noSecretAfterRegistering(f: Factory, reg: Registration, server: string): Promise<UsageError> {
-  const { url, previous } = reg;
-  let where = `the endpoint still points at ${redactUrl(url)}, where no listener runs now: remove it with ${suggestedCommand(f.globals(), ['webhooks', 'delete'])}, or register your app's URL again`;
-  if (previous) {
-    try {
-      await restoreEndpoint(f, previous);
-      await forgetEndpointNote(f, server);
-      where = `the endpoint was put back to ${redactUrl(previous.url)}${reg.rotated ? ' (if the server did rotate its secret, the app there needs the new one: ask the provider)' : ''}`;
-    } catch (e) {
-      where = `the endpoint could not be put back to ${redactUrl(previous.url)} (${(e as Error).message}): run ${restoreCommand(f, previous)}`;
-    }
-  }
-  return new UsageError(
-    `the API registered this listener without a signing secret, also when asked for a new one (rotate_secret), so no delivery could be verified; ${where}`,
-    `give this listener the endpoint's signing secret and run it again: --secret whsec_…, ${ENV.webhookSecret}, or the profile's webhook_secret (vouchers profiles set ${reg.profile} webhook_secret --stdin)`,
-  );
-}
-
 /** Most replay commands listed when the listener stops; the rest are counted. */
 const REPLAYS_SHOWN = 10;
 
@@ -463,17 +439,5 @@ export function notForwardedNote<T>(ids: T[], replay: (id: T) => string, replayA
     `(forwarding gave up, or stopped with the listener); the sender will not deliver ${ids.length === 1 ? 'it' : 'them'} again. Forward by hand:\n` +
     shown.join('') +
     more
-  );
-}
-
-function restoreCommand(f: Factory, previous: PreviousEndpoint): string {
-  return suggestedCommand(
-    f.globals(),
-    ['webhooks', 'register'],
-    [
-      // A password in the URL is not printed: given back as *** to be filled in.
-      ['--url', redactUrl(previous.url)],
-      ['--events', previous.events?.length ? previous.events.join(',') : undefined],
-    ],
   );
 }

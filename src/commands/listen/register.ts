@@ -17,6 +17,8 @@ import { isRecord } from '../../core/is-record.js';
 import { setOwnField } from '../../core/own-field.js';
 import { confirmOrStop } from '../orders/confirm.js';
 import { redactUrl } from '../../core/config/base-url.js';
+import { ENV } from '../../core/config/types.js';
+import { suggestedCommand } from '../../core/output/next-page.js';
 
 /** The URL to register: --public-url, or the listener's own when the API is on loopback. */
 export function registrationUrl(baseUrl: string | undefined, publicUrl: string | undefined, ownUrl: () => string): string {
@@ -198,16 +200,24 @@ export async function registerListener(f: Factory, url: string, knownSecrets: re
   // An existing endpoint answers 200 without a secret; when none is known here, rotate to get one.
   let rotated = false;
   if (!res.data?.signing_secret && candidates === undefined && knownSecrets.length === 0) {
+    // From here the endpoint points at this listener: any failure puts back the one it
+    // replaced (with a client of its own: Ctrl-C may be what failed) before it is told.
     try {
       res = await registerWebhook(client, { url, rotate_secret: true }, { signal: f.io.signal });
+      candidates = candidatesOf(res.data);
+      rotated = before !== undefined;
+      if (!res.data?.signing_secret && candidates === undefined) throw NO_SECRET;
     } catch (e) {
-      // The endpoint points at this listener already: put back the one it replaced (with a
-      // client of its own: Ctrl-C may be what failed), or the error goes on to say nothing of it.
-      if (before !== undefined) await restoreEndpoint(f, before).catch(() => undefined);
-      throw e;
+      const where = await putBack(f, url, before !== undefined && before.url !== url ? before : undefined, server);
+      if (e !== NO_SECRET) throw e;
+      throw new UsageError(
+        `the API registered this listener without a signing secret, also when asked for a new one (rotate_secret), so no delivery could be verified; ${where}` +
+          (rotated && where.startsWith('the endpoint was put back')
+            ? ' (if the server did rotate its secret, the app there needs the new one: ask the provider)'
+            : ''),
+        `give this listener the endpoint's signing secret and run it again: --secret whsec_…, ${ENV.webhookSecret}, or the profile's webhook_secret (vouchers profiles set ${own.name} webhook_secret --stdin)`,
+      );
     }
-    candidates = candidatesOf(res.data);
-    rotated = before !== undefined;
   }
   const profile = await f.profile();
   const secret = res.data?.signing_secret;
@@ -244,6 +254,38 @@ export async function registerListener(f: Factory, url: string, knownSecrets: re
     saved,
     profile: profile.name,
   };
+}
+
+/** Thrown within registerListener when even a rotation brought no signing secret. */
+const NO_SECRET = Symbol('no signing secret');
+
+/**
+ * Put back the endpoint a registration replaced, after it failed (and forget the note of a
+ * killed listener's, now put back); what became of the endpoint, for the error.
+ */
+async function putBack(f: Factory, url: string, previous: PreviousEndpoint | undefined, server: string): Promise<string> {
+  if (previous === undefined)
+    return `the endpoint still points at ${redactUrl(url)}, where no listener runs now: remove it with ${suggestedCommand(f.globals(), ['webhooks', 'delete'])}, or register your app's URL again`;
+  try {
+    await restoreEndpoint(f, previous);
+    await forgetEndpointNote(f, server);
+    return `the endpoint was put back to ${redactUrl(previous.url)}`;
+  } catch (e) {
+    return `the endpoint could not be put back to ${redactUrl(previous.url)} (${(e as Error).message}): run ${restoreCommand(f, previous)}`;
+  }
+}
+
+/** The command that points the endpoint back at `previous`, for when the listener cannot. */
+export function restoreCommand(f: Factory, previous: PreviousEndpoint): string {
+  return suggestedCommand(
+    f.globals(),
+    ['webhooks', 'register'],
+    [
+      // A password in the URL is not printed: given back as *** to be filled in.
+      ['--url', redactUrl(previous.url)],
+      ['--events', previous.events?.length ? previous.events.join(',') : undefined],
+    ],
+  );
 }
 
 /** The secrets of an answer without `signing_secret` that lists several without saying which one signs (takeSecret). */
