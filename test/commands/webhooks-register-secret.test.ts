@@ -22,6 +22,21 @@ afterAll(async () => {
 
 const secretsOf = (sandbox: SandboxHandle) => Object.values(sandbox.state.webhooks).flatMap((w) => w.secrets.map((s) => s.secret));
 
+/**
+ * A loopback server answering every POST /webhooks (201) and GET /webhooks (200) with
+ * `answer`, started before the tests of the describe block that makes it, closed after them.
+ */
+function answeringServer(answer: Record<string, unknown> = {}): { server: LoopbackServer; answer: Record<string, unknown> } {
+  const fake = { server: undefined as unknown as LoopbackServer, answer };
+  beforeAll(async () => {
+    fake.server = await startLoopbackServer((req, res) => sendJson(res, req.method === 'POST' ? 201 : 200, fake.answer));
+  });
+  afterAll(async () => {
+    await fake.server.close();
+  });
+  return fake;
+}
+
 describe('webhooks register without a profile (CI: credentials only in the environment)', () => {
   it('refuses up front, for a new endpoint and for --rotate-secret alike, and sends nothing', async () => {
     const env = envOf(sb);
@@ -165,19 +180,12 @@ describe('a server that gives the signing secret a plain value: inside an object
     { id: 'wh_1', url: 'https://example.com/hooks', key: SECRET },
     { id: 'wh_1', url: 'https://example.com/hooks', token: SECRET },
   ];
-  let server: LoopbackServer;
-  let answer: Record<string, unknown> = {};
-  beforeAll(async () => {
-    server = await startLoopbackServer((req, res) => sendJson(res, req.method === 'POST' ? 201 : 200, answer));
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const fake = answeringServer();
 
   it('reads it as the signing secret: saved, reported as new, never printed unless --show-secret', async () => {
     for (const a of answers) {
-      answer = a;
-      const configDir = await configWith('p', { base_url: server.baseUrl, api_key: 'pk_test', api_secret: 'sk_test_secret' });
+      fake.answer = a;
+      const configDir = await configWith('p', { base_url: fake.server.baseUrl, api_key: 'pk_test', api_secret: 'sk_test_secret' });
       const r = await runCli(['webhooks', 'register', '--url', 'https://example.com/hooks'], { configDir, env: { NO_COLOR: '1' } });
       expect(r.code, `${JSON.stringify(a)} ${r.stderr}`).toBe(0);
       expect(r.stdout + r.stderr, JSON.stringify(a)).not.toContain(SECRET);
@@ -235,20 +243,13 @@ describe('a server that nests the signing secret, or gives the former one of a r
     },
     { answer: { id: 'wh_1', url: 'https://example.com/hooks', signing_secrets: [SECRET] }, row: /^signing_secrets\twhse…cdef$/m },
   ];
-  let server: LoopbackServer;
-  let answer: Record<string, unknown> = {};
-  beforeAll(async () => {
-    server = await startLoopbackServer((req, res) => sendJson(res, req.method === 'POST' ? 201 : 200, answer));
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const fake = answeringServer();
 
   it('saves the one in use and shows the object masked, as webhooks show does; in full only with --show-secret', async () => {
     for (const a of answers) {
-      answer = a.answer;
+      fake.answer = a.answer;
       const what = JSON.stringify(a.answer);
-      const configDir = await configWith('p', { base_url: server.baseUrl, api_key: 'pk_test', api_secret: 'sk_test_secret' });
+      const configDir = await configWith('p', { base_url: fake.server.baseUrl, api_key: 'pk_test', api_secret: 'sk_test_secret' });
       const r = await runCli(['webhooks', 'register', '--url', 'https://example.com/hooks'], { configDir, env: { NO_COLOR: '1' } });
       expect(r.code, `${what} ${r.stderr}`).toBe(0);
       expect((await openConfig({ VOUCHERS_CONFIG_DIR: configDir })).get('p')?.webhook_secret, what).toBe(SECRET);
@@ -345,18 +346,10 @@ describe('webhooks register --events patterns', () => {
 describe('a server that lists several signing secrets and marks none as the former one', () => {
   const A = 'whsec_LISTED_A_0123456789abcdef';
   const B = 'whsec_LISTED_B_0123456789abcdef';
-  let server: LoopbackServer;
-  beforeAll(async () => {
-    server = await startLoopbackServer((req, res) =>
-      sendJson(res, req.method === 'POST' ? 201 : 200, { id: 'wh_1', url: 'https://example.com/hooks', signing_secrets: [A, B] }),
-    );
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const fake = answeringServer({ id: 'wh_1', url: 'https://example.com/hooks', signing_secrets: [A, B] });
   const profile = (webhook_secret?: string) =>
     configWith('p', {
-      base_url: server.baseUrl,
+      base_url: fake.server.baseUrl,
       api_key: 'pk_test',
       api_secret: 'sk_test_secret',
       ...(webhook_secret ? { webhook_secret } : {}),
