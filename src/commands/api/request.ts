@@ -1,6 +1,5 @@
 /** `vouchers api METHOD PATH`: one request through the pipeline, the body printed as the server sent it. */
 import { API_METHODS } from '../argument-words.js';
-import { STATUS_CODES } from 'node:http';
 import { CliError, faultAfterWrite, InterruptedError, OutputClosed, QueryRunError, UsageError } from '../../core/errors/index.js';
 import { apiErrorFromResponse } from '../../core/http/api-error.js';
 import { idempotencyKeyFor } from '../../core/http/call.js';
@@ -11,20 +10,14 @@ import { checkAnswer } from '../../core/http/validate.js';
 import { PageLoopError, pagingOf } from '../../core/http/paging.js';
 import { followedMessage, unfollowableError } from '../../core/output/paging-notice.js';
 import { findRoute } from '../../contract/routes.js';
-import { answerShown, err, out, type IO } from '../../core/io/io.js';
-import { jsonDocument } from '../../core/output/json-text.js';
+import { answerShown, err, type IO } from '../../core/io/io.js';
 import { suggestedCommand, type HintFlag } from '../../core/output/next-page.js';
-import { isCodeField, isSecretField, isSecretValue, maskCodes, maskSecrets } from '../../core/output/mask.js';
-import { maskCode, maskSecret } from '../../core/output/format.js';
-import { maskText } from '../../core/output/mask-text.js';
-import { mapOwnFields } from '../../core/own-field.js';
-import { maskBareSecret } from '../../api/webhooks.js';
-import { redactReport } from '../reconciliation/redact.js';
 import type { Factory } from '../../core/run/factory.js';
 import { assertJson, readBodyArg } from './json-input.js';
 import { confirmMoneyMove, createsCost } from './money-guard.js';
 import type { ApiOptions } from './index.js';
 import { noticeFor } from '../../core/output/notice.js';
+import { printResponse, type ContractCheck } from './print-response.js';
 
 export type { ApiOptions };
 
@@ -148,10 +141,6 @@ export function withQuery(path: string, query: Record<string, string>): string {
   return `${q < 0 ? path : path.slice(0, q)}${search ? `?${search}` : ''}`;
 }
 
-function statusLine(res: ApiResponse): string {
-  return `HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd();
-}
-
 /** Headers the client makes for every request (credentials, signature, tracing), and what to use instead. */
 const OWN_HEADERS: Record<string, string> = {
   'x-api-key': 'the key comes from the profile: --profile NAME, or VOUCHERS_API_KEY',
@@ -161,100 +150,6 @@ const OWN_HEADERS: Record<string, string> = {
   'idempotency-key': 'use --idempotency-key KEY',
   traceparent: 'each request gets a trace ID of its own, shown with the answer',
 };
-
-/** The secure code endpoint: whatever it lists is a code, even without a name (a bare list of strings). */
-const CODE_ENDPOINT = /^(\/api\/v1)?\/orders\/[^/]+\/vouchers\/?$/;
-/** The reconciliation report: a drift's `our_allocation` and `vendor_record` are vouchers, masked as `reconciliation get` masks them. */
-const RECONCILIATION_ENDPOINT = /^(\/api\/v1)?\/reconciliation\/[^/]+\/?$/;
-/** The webhook endpoint: a bare `key` or `token` in its answers is the signing secret. */
-const WEBHOOK_ENDPOINT = /^(\/api\/v1)?\/webhooks\/?(\?.*)?$/;
-
-/**
- * The status line and headers, for --include. Content-Length is that of the body shown
- * below them: a masked body, a pretty-printed one or one with the echoed API secret taken
- * out is not the length the server sent, and a header that disagrees with the bytes under
- * it is a lie (a script that reads that many bytes would cut or overrun the body).
- */
-function headerBlock(res: ApiResponse, shown: string | undefined, reveal: boolean): string {
-  const lines = [statusLine(res)];
-  for (const [k, v] of Object.entries(res.headers))
-    lines.push(`${k}: ${k === 'content-length' && shown !== undefined ? Buffer.byteLength(shown) : reveal ? v : maskedHeader(k, v)}`);
-  return lines.join('\n') + '\n\n';
-}
-
-/** Response headers that carry credentials by their name (`x-signing-secret`, `x-admin-token`, `set-cookie`). */
-const CREDENTIAL_HEADER = /(^|[-_])(secret|token|password|authorization|cookie|api[-_]?key)([-_]|$)/i;
-
-/**
- * A header's value as shown: a secret or credential (by the header's name, or a `whsec_…`
- * value under any name) masked as secrets are, a code by its name masked as codes are.
- */
-function maskedHeader(name: string, value: string): string {
-  if (CREDENTIAL_HEADER.test(name) || isSecretField(name) || isSecretValue(value)) return maskSecret(value);
-  if (isCodeField(name.replace(/^x-/i, ''))) return maskCode(value);
-  return value;
-}
-
-/** Every string in `value` with the codes and secrets its words name masked (maskText), at any depth. */
-function textMasked(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return maskText(value);
-  if (depth > 32 || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((v) => textMasked(v, depth + 1));
-  return mapOwnFields(value, (v) => textMasked(v, depth + 1));
-}
-
-async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions, check: ContractCheck, path: string): Promise<void> {
-  if (res.text === '') {
-    if (opts.include) await out(io, headerBlock(res, undefined, Boolean(opts.reveal)));
-    return;
-  }
-  // Codes and secrets never reach the screen unasked, whatever the endpoint calls them.
-  const masked =
-    res.data === undefined || opts.reveal
-      ? res.data
-      : maskSecrets(
-          maskCodes(
-            WEBHOOK_ENDPOINT.test(path)
-              ? maskBareSecret(res.data)
-              : RECONCILIATION_ENDPOINT.test(path)
-                ? redactReport(res.data, false).report
-                : res.data,
-            false,
-            { listedStringsAreCodes: CODE_ENDPOINT.test(path), voucher: CODE_ENDPOINT.test(path) },
-          ),
-        );
-  const ok = res.status >= 200 && res.status < 300;
-  // An error's words may quote a code or secret (`card X7K2… was already redeemed`): masked as
-  // the error line masks them, in a JSON error's strings and in a body that is not JSON.
-  const shownData = masked !== undefined && !ok && !opts.reveal ? textMasked(masked) : masked;
-  const text = res.data === undefined && !opts.reveal ? maskText(res.text) : res.text;
-  const changed = (shownData !== undefined && JSON.stringify(shownData) !== JSON.stringify(res.data)) || text !== res.text;
-  const pretty = (!opts.raw || changed) && (io.stdoutIsTTY || opts.json || changed) && res.data !== undefined;
-  const body = io.jsonQuery && ok ? undefined : pretty ? JSON.stringify(shownData, null, 2) + '\n' : undefined;
-  if (opts.include) await out(io, headerBlock(res, io.jsonQuery && ok ? undefined : (body ?? text), Boolean(opts.reveal)));
-  if (io.jsonQuery && ok) {
-    // --jmespath runs on the body as it would be printed: codes and secrets already masked.
-    if (res.data === undefined)
-      throw new UsageError(
-        `the answer is not JSON${res.headers['content-type'] ? ` (${res.headers['content-type']})` : ''}: --jmespath has nothing to query`,
-        'leave --jmespath out to see the body as received',
-      );
-    await out(io, jsonDocument(io, masked, 2));
-  } else if (body !== undefined) {
-    await out(io, body);
-  } else {
-    // Pages of --paginate are separated even when a body does not end its last line, and a
-    // terminal's prompt starts on a line of its own; piped, a single body is byte for byte.
-    await out(io, (opts.paginate || io.stdoutIsTTY) && !text.endsWith('\n') ? text + '\n' : text);
-  }
-  if (changed && !check.maskedTold) {
-    check.maskedTold = true;
-    err(
-      io,
-      `Voucher codes, pins or secrets in the answer are masked: add --reveal to print them${opts.raw ? ' (and the body byte for byte)' : ''}${WRITES.has(res.idempotencyKey ? 'POST' : '') ? `; replay this answer with --idempotency-key ${res.idempotencyKey} --reveal` : ''}\n`,
-    );
-  }
-}
 
 export async function run(f: Factory, methodArg: string, pathArg: string, opts: ApiOptions): Promise<void> {
   const req = await buildRequest(f.io, methodArg, pathArg, opts);
@@ -269,13 +164,6 @@ export async function run(f: Factory, methodArg: string, pathArg: string, opts: 
   const check = { report: driftReporter(deps), strict: strictContract(deps) };
   if (opts.paginate) return paginate(f, req, opts, maxPages, check);
   await send(f, req, opts, check);
-}
-
-/** What lasts across the pages of one run: the contract check, and whether the masking notice was given. */
-interface ContractCheck {
-  report: ReturnType<typeof driftReporter>;
-  strict: boolean;
-  maskedTold?: boolean;
 }
 
 /**
