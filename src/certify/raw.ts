@@ -48,6 +48,8 @@ export interface RawResponse {
   traceId: string;
   /** The API error code of an error envelope, when there is one. */
   code: string | undefined;
+  /** The URL asked (the base URL, its path included, and the request's path). */
+  url: string;
 }
 
 export interface RawSender {
@@ -197,6 +199,7 @@ export function createRawSender(options: RawSenderOptions): RawSender {
         json,
         traceId: answered,
         code: typeof error?.code === 'string' ? error.code : undefined,
+        url: base.origin + target,
       };
     }
   }

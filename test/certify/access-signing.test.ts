@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { ACCESS_CHECKS } from '../../src/certify/checks/access.js';
 import { SIGNING_CHECKS } from '../../src/certify/checks/signing.js';
 import type { CheckContext } from '../../src/certify/types.js';
-import { runChecks } from './helpers.js';
+import { emptyProfile, runChecks } from './helpers.js';
+import { sendJson, startLoopbackServer } from '../helpers/loopback-server.js';
 
 describe('access and signing checks against the embedded sandbox', () => {
   it('pass, each with the trace IDs of its requests', async () => {
@@ -55,6 +56,7 @@ describe('access and signing checks against the embedded sandbox', () => {
                     json: undefined,
                     traceId: 'f'.repeat(32),
                     code: 'RATE_LIMIT_EXCEEDED',
+                    url: 'http://127.0.0.1/api/v1/orders',
                   }
                 : ctx.raw.send(r),
             reproduce: (r) => ctx.raw.reproduce(r),
@@ -94,7 +96,15 @@ describe('access and signing checks against the embedded sandbox', () => {
             ...ctx,
             raw: {
               ...ctx.raw,
-              send: async () => ({ status, headers: {}, text: '<html>nope</html>', json: undefined, traceId: 'e'.repeat(32), code }),
+              send: async () => ({
+                status,
+                headers: {},
+                text: '<html>nope</html>',
+                json: undefined,
+                traceId: 'e'.repeat(32),
+                code,
+                url: 'http://127.0.0.1/api/v1/orders',
+              }),
             },
           }),
       }));
@@ -114,6 +124,40 @@ describe('access and signing checks against the embedded sandbox', () => {
         );
         expect(r.message).not.toContain('accept');
         expect(r.actual).toBe(said);
+      }
+    }
+  });
+
+  it('a 404 (a base URL without /api/v1) or a 5xx to GET /wallets is not said to allow the address, and the credentials failure names the URL asked', async () => {
+    for (const [status, code] of [
+      [404, 'NOT_FOUND'],
+      [500, 'INTERNAL_ERROR'],
+    ] as const) {
+      const server = await startLoopbackServer((_req, res) =>
+        sendJson(res, status, { error: { code, message: 'no' } }, { 'x-trace-id': 'c'.repeat(32) }),
+      );
+      try {
+        const run = await runChecks(ACCESS_CHECKS, {
+          mode: 'profile',
+          profile: emptyProfile({ base_url: server.origin, api_key: 'k', api_secret: 'sk_test_0123456789', exists: true }),
+          only: ['access.credentials', 'access.source-ip'],
+        });
+        const url = `${server.origin}/wallets`;
+        const hint = status === 404 ? ': the base URL may be wrong (it must include /api/v1)' : '';
+        expect(run.result('access.credentials')).toMatchObject({
+          status: 'fail',
+          message: `GET /wallets answered HTTP ${status} ${code} from ${url}${hint}`,
+        });
+        const ip = run.result('access.source-ip');
+        expect(ip).toMatchObject({
+          status: 'fail',
+          message: `not checked: GET /wallets answered HTTP ${status} ${code} from ${url}, which says nothing about the allowlist${hint}`,
+          actual: `HTTP ${status} ${code}`,
+          trace_ids: ['c'.repeat(32)],
+        });
+        expect(ip.message).not.toContain('allowed');
+      } finally {
+        await server.close();
       }
     }
   });

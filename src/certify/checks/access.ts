@@ -1,9 +1,19 @@
 /** Access: the credentials are accepted, this machine's address is allowed, the clocks agree. */
 import { CheckFailure, CheckSkip } from '../outcome.js';
+import type { RawResponse } from '../raw.js';
 import type { CheckContext, CheckDef } from '../types.js';
 
 async function probe(ctx: CheckContext) {
   return ctx.raw.send({ method: 'GET', path: '/wallets' });
+}
+
+function describe(res: RawResponse): string {
+  return `HTTP ${res.status}${res.code ? ` ${res.code}` : ''}`;
+}
+
+/** What a 404 most often means: a base URL without its /api/v1. */
+function wrongBaseUrl(res: RawResponse): string {
+  return res.status === 404 ? ': the base URL may be wrong (it must include /api/v1)' : '';
 }
 
 export const ACCESS_CHECKS: CheckDef[] = [
@@ -22,9 +32,9 @@ export const ACCESS_CHECKS: CheckDef[] = [
       }
       if (res.status === 403) return { message: `credentials accepted (the 403 that came is about the address: see access.source-ip)` };
       if (res.status < 200 || res.status >= 300) {
-        throw new CheckFailure(`GET /wallets answered HTTP ${res.status}`, {
+        throw new CheckFailure(`GET /wallets answered ${describe(res)} from ${res.url}${wrongBaseUrl(res)}`, {
           expected: 'HTTP 2xx',
-          actual: `HTTP ${res.status} ${res.code ?? ''}`.trim(),
+          actual: describe(res),
           reproduce: ctx.raw.reproduce({ method: 'GET', path: '/wallets' }),
         });
       }
@@ -45,6 +55,18 @@ export const ACCESS_CHECKS: CheckDef[] = [
           actual: `HTTP 403 ${res.code ?? ''}`.trim(),
           reproduce: ctx.raw.reproduce({ method: 'GET', path: '/wallets' }),
         });
+      }
+      // Only an answer the request was let through for tells the address is allowed: a 404
+      // (a wrong base URL) or a server error says nothing of the allowlist.
+      if (res.status < 200 || res.status >= 300) {
+        throw new CheckFailure(
+          `not checked: GET /wallets answered ${describe(res)} from ${res.url}, which says nothing about the allowlist${wrongBaseUrl(res)}`,
+          {
+            expected: 'HTTP 2xx, or 403 IP_NOT_ALLOWED',
+            actual: describe(res),
+            reproduce: ctx.raw.reproduce({ method: 'GET', path: '/wallets' }),
+          },
+        );
       }
       return { message: `allowed (HTTP ${res.status})` };
     },
