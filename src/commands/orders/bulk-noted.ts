@@ -99,3 +99,13 @@ export function issuedWords(r: { vouchers_issued?: number | null; vouchers_order
     ? `${r.vouchers_issued} vouchers issued`
     : `${r.vouchers_issued} of ${ordered} voucher${ordered === 1 ? '' : 's'} issued`;
 }
+
+/**
+ * How to follow the rows not final yet (pending): `vouchers orders wait ID` for the first of
+ * them, the others named in --results and --json.
+ */
+export function pendingFollowWords(summary: BatchSummary, globals: HintGlobals): string {
+  const first = summary.pending_rows.find((r) => r.order_id)?.order_id ?? 'ORDER_ID';
+  const wait = suggestedCommand(globals, ['orders', 'wait', first]);
+  return summary.pending === 1 ? `follow it with ${wait}` : `follow each with ${wait} (the others' order ids are in --results and --json)`;
+}

@@ -17,6 +17,7 @@ import {
   readRecordAt,
   rowCount,
   rowOutcome,
+  NOTED_ROWS,
   type BatchState,
   type BulkRow,
   type NotedRow,
@@ -26,7 +27,7 @@ import { printJson, printList, printRecord, type Column } from '../../core/outpu
 import type { OutputSettings } from '../../core/output/options.js';
 import { NOT_RESENT } from './bulk-runner.js';
 import { endedPartly, endedUnfulfilled } from '../../contract/order-values.js';
-import { issuedWords, notedRowsHints, notedRowsWords, partialVouchersWords, statusWords } from './bulk-noted.js';
+import { issuedWords, notedRowsHints, notedRowsWords, partialVouchersWords, pendingFollowWords, statusWords } from './bulk-noted.js';
 import type { HintGlobals } from '../../core/output/next-page.js';
 
 /** The error code of a batch whose rows were answered without any voucher (exit 5), as a single order's. */
@@ -46,6 +47,14 @@ export interface BatchSummary {
   batch_id: string;
   rows: number;
   ordered: number;
+  /** Ordered rows whose order is DELIVERED: answered so, or followed to it (--wait). */
+  delivered: number;
+  /**
+   * Ordered rows whose order is not final yet (answered PENDING or PROCESSING, fulfilled later
+   * by the server): placed and debited, never sent again; their vouchers, or a refund, are to
+   * come. `--wait` follows them; a later run with --wait follows them too.
+   */
+  pending: number;
   /** Rows the server refused (a 4xx: nothing was created); a resume sends them with a fresh key. */
   failed: number;
   /**
@@ -87,7 +96,12 @@ export interface BatchSummary {
   no_order_id: number;
   /** Those rows, the first NOTED_ROWS of them (--results holds each). */
   no_order_id_rows: NotedRow[];
+  /** The rows not final yet (`pending`), the first NOTED_ROWS of them (--results holds each). */
+  pending_rows: NotedRow[];
+  /** What the orders final cost per currency: delivered in full, or in part less the refund. */
   totals: CurrencyTotal[];
+  /** What the orders not final yet were debited per currency: to be delivered, or refunded in part or whole. */
+  pending_totals: CurrencyTotal[];
   journal: string;
   results_file: string | null;
 }
@@ -105,13 +119,19 @@ export function summarize(state: BatchState, skipped: number, journal: string, r
   unknown += sentWithoutAnswer(state);
   const ordered = state.ordered.size;
   const rows = rowCount(state.header);
-  const totals = [...state.totals]
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+  const costs = [...state.totals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const totals = costs
+    .filter(([, t]) => t.orders > 0)
     .map(([currency, t]) => ({ currency, orders: t.orders, total_amount: fromMinor(t.minor, currency) }));
+  const pendingTotals = costs
+    .filter(([, t]) => t.pendingOrders > 0)
+    .map(([currency, t]) => ({ currency, orders: t.pendingOrders, total_amount: fromMinor(t.pendingMinor, currency) }));
   return {
     batch_id: state.header.batch_id,
     rows,
     ordered,
+    delivered: state.delivered,
+    pending: state.unsettled.size,
     failed,
     unknown,
     not_done: rows - ordered - failed - unknown,
@@ -125,10 +145,21 @@ export function summarize(state: BatchState, skipped: number, journal: string, r
     partially_delivered_vouchers: state.partialVouchers.rows > 0 ? { ...state.partialVouchers } : null,
     no_order_id: state.unnamed.count,
     no_order_id_rows: byRow(state.unnamed.rows),
+    pending_rows: pendingRows(state),
     totals,
+    pending_totals: pendingTotals,
     journal,
     results_file: resultsFile,
   };
+}
+
+/** The rows not final yet, the first NOTED_ROWS of them by line, as the summary names them. */
+function pendingRows(state: BatchState): NotedRow[] {
+  const rows: NotedRow[] = [];
+  for (const r of state.unsettled.values()) {
+    rows.push({ row: r.row, reference: r.reference ?? null, order_id: r.order_id, status: r.status, trace_id: r.trace_id });
+  }
+  return byRow(rows).slice(0, NOTED_ROWS);
 }
 
 function byRow(rows: NotedRow[]): NotedRow[] {
@@ -153,6 +184,15 @@ export async function printSummary(io: IO, summary: BatchSummary, settings: Outp
       { label: 'batch_id', value: summary.batch_id },
       { label: 'rows', value: summary.rows },
       { label: 'ordered', value: summary.ordered, style: (t, c) => c.green(t) },
+      ...(summary.pending > 0
+        ? [
+            {
+              label: 'pending',
+              value: `${summary.pending} (accepted, not final yet${summary.pending_totals.length > 0 ? `: ${summary.pending_totals.map((t) => formatMoney(t.total_amount, t.currency)).join(' + ')} debited, to be delivered or refunded` : ''})`,
+              style: (t: string, c: { yellow(s: string): string }) => c.yellow(t),
+            },
+          ]
+        : []),
       { label: 'failed', value: summary.failed, style: (t, c) => (summary.failed > 0 ? c.red(t) : t) },
       {
         label: 'unknown',
@@ -419,6 +459,8 @@ export function unfinishedBatchError(
   if (pending > 0)
     parts.push(`${pending} of ${summary.rows} rows unknown: resume to find out (the answer was lost or not final; the order may exist)`);
   if (unsent > 0) parts.push(`${unsent} of ${summary.rows} rows not sent`);
+  if (summary.pending > 0)
+    parts.push(`${summary.pending} of ${summary.rows} rows ordered and not final yet (pending: their vouchers, or refunds, are to come)`);
   if (held > 0)
     parts.push(
       `${held} of ${summary.rows} rows not re-sent: their answer was lost and the server's 24 h idempotency window has passed, so a re-send could order twice`,
@@ -434,6 +476,7 @@ export function unfinishedBatchError(
     );
   if (held > 0) hints.push('check each row not re-sent as its line above says (vouchers orders list --reference REF, or ask the provider)');
   if (unsent > 0 && summary.failed === 0 && pending === 0) hints.push('resume to send the rows not sent');
+  if (summary.pending > 0) hints.push(`the rows not final yet: ${pendingFollowWords(summary, globals)}`);
   if (mismatched > 0)
     hints.push(
       'the rows whose answers differ are ordered and paid, and not sent again; see how an answer differs with vouchers api --raw GET /orders/<order_id>, or accept such answers with a warning by leaving out --strict-contract',

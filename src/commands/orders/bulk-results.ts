@@ -7,7 +7,7 @@ import { listOrders, locatedOrderId } from '../../api/orders.js';
 import { isIssued, readOrder } from '../../api/order-read.js';
 import { amountValue } from '../../contract/money-format.js';
 import type { Order } from '../../contract/orders.js';
-import { endedPartly, endedUnfulfilled } from '../../contract/order-values.js';
+import { endedPartly, endedUnfulfilled, isOpenStatus } from '../../contract/order-values.js';
 import { ApiError, CliError, NetworkError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import type { ContractMismatchError } from '../../core/http/validate.js';
@@ -104,10 +104,11 @@ export function mismatchedOrder(row: BulkRow, error: ContractMismatchError, at: 
 /**
  * An order's result with the row's reference kept beside it when the summary names the row:
  * answered without any voucher (CANCELLED, FAILED…) or with only some (PARTIALLY_DELIVERED),
- * or without an order id.
+ * not final yet (PENDING, PROCESSING), or without an order id.
  */
 export function withReference(result: Omit<ResultRecord, 'type'>, row: BulkRow): Omit<ResultRecord, 'type'> {
-  if (!result.ok || (result.order_id && !endedUnfulfilled(result.status) && !endedPartly(result.status))) return result;
+  if (!result.ok || (result.order_id && !endedUnfulfilled(result.status) && !endedPartly(result.status) && !isOpenStatus(result.status)))
+    return result;
   return { ...result, reference: row.reference ?? null };
 }
 
@@ -117,12 +118,14 @@ const REFUND_FIELDS = ['refund_amount', 'refunded_amount', 'amount_refunded'];
 /**
  * What an answer says of an order that ended PARTIALLY_DELIVERED, journalled with the row:
  * the vouchers it lists as issued (when it lists any), of the row's quantity, and the refund
- * it names, if it names one. Nothing for an order of another status.
+ * it names, if it names one. Of an order not final yet (PENDING, PROCESSING), the row's
+ * quantity, for when it is followed to PARTIALLY_DELIVERED. Nothing for another status.
  */
 export function partialDelivery(
   order: Order,
   row: Pick<BulkRow, 'quantity'>,
 ): Pick<ResultRecord, 'vouchers_issued' | 'vouchers_ordered' | 'refund_amount'> {
+  if (isOpenStatus(order.status)) return { vouchers_ordered: row.quantity };
   if (!endedPartly(order.status)) return {};
   const sent = order as unknown as Record<string, unknown>;
   const refund = REFUND_FIELDS.map((k) => amountValue(sent[k])).find((v) => v !== undefined);

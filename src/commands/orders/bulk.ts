@@ -46,7 +46,7 @@ import type { Factory } from '../../core/run/factory.js';
 import { startProgress } from './bulk-progress.js';
 import { detectFormat } from './bulk-input.js';
 import { badRows, describeTotals, inputRows, preflightRows, Problems, scanInput, type Input } from './bulk-check.js';
-import { notedRowsWords } from './bulk-noted.js';
+import { notedRowsWords, pendingFollowWords } from './bulk-noted.js';
 import { assertResultsWritable, printSummary, summarize, unfinishedBatchError, writeResults } from './bulk-report.js';
 import { journalNotSent, runRows } from './bulk-runner.js';
 import { batchChoices, batchCost, pendingCost } from './bulk-confirm.js';
@@ -456,5 +456,15 @@ async function finishBatch(
     changed === 0
       ? ''
       : `, ${changed === summary.rows ? (changed === 1 ? 'as it was' : 'all as they were') : `${changed} as ${changed === 1 ? 'it was' : 'they were'}`} before the file changed (not ordered again as it has them now)`;
-  notice(io, o.settings, 'BATCH_ORDERED', summary.rows === 1 ? `The row is ordered${asWas}.` : `All ${summary.rows} rows ordered${asWas}.`);
+  // Orders accepted and fulfilled later (PENDING): a success, said apart from those delivered, with how to follow them.
+  const pending =
+    summary.pending === 0
+      ? ''
+      : `: ${summary.rows === 1 ? '' : `${summary.delivered} delivered, `}${summary.pending} pending (not final yet: ${summary.pending === 1 ? 'its vouchers, or a refund, are' : 'their vouchers, or refunds, are'} to come; ${pendingFollowWords(summary, f.globals())})`;
+  notice(
+    io,
+    o.settings,
+    'BATCH_ORDERED',
+    summary.rows === 1 ? `The row is ordered${asWas}${pending}.` : `All ${summary.rows} rows ordered${asWas}${pending}.`,
+  );
 }

@@ -131,6 +131,13 @@ answer shows (the refund it names, else the share of the vouchers not issued) in
 totals, and exit 5 (ORDER_PARTIALLY_DELIVERED); a run with rows of both kinds exits
 ORDER_NOT_FULFILLED.
 
+A bulk row answered PENDING or PROCESSING (a cache miss, fulfilled later by the server) is
+an order placed and debited, not final yet: it may still end delivered, partly delivered or
+cancelled and refunded. The summary counts and names those rows apart from the rows
+delivered (pending, pending_rows; PENDING in --results), and their debit apart from the
+totals of the orders final (pending_totals); the run exits 0 for them (an order accepted
+for later fulfilment is not a failure), saying how to follow them (vouchers orders wait ID).
+
 With --wait, a 404 from GET /orders/{id} for the order just accepted is taken for an order
 the server does not show yet (a server may be slow to): it is asked again, backing off as
 the wait does, until --wait-timeout; still 404 then, the command exits 8, saying the order

@@ -8,7 +8,7 @@ import { hash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { amountValue, fromMinor, toMinor } from '../../contract/money-format.js';
-import { endedPartly, endedUnfulfilled } from '../../contract/order-values.js';
+import { canonicalStatus, endedPartly, endedUnfulfilled, isOpenStatus } from '../../contract/order-values.js';
 import type { BatchHeader, BulkRow, JournalRecord, KeyRecord, ResultRecord } from './bulk-records.js';
 
 /** The error code of an ordered row whose answer differed from the contract (ContractMismatchError's). */
@@ -150,9 +150,18 @@ export interface BatchState {
   /**
    * Orders and what they cost (minor units) per currency, over the ordered rows that did not
    * end without a voucher (endedUnfulfilled); a row answered PARTIALLY_DELIVERED counts its
-   * total less the refund its answer shows (partialRefundMinor).
+   * total less the refund its answer shows (partialRefundMinor). Rows whose order is not final
+   * yet (`unsettled`) are counted apart, in `pendingOrders` and `pendingMinor`: debited, and
+   * still to be delivered, or refunded in part or whole.
    */
-  totals: Map<string, { orders: number; minor: number }>;
+  totals: Map<string, CurrencyCost>;
+  /**
+   * Ordered rows whose order is not final yet (answered PENDING or PROCESSING, and not since
+   * followed to a final status): their latest answer, by row, to follow it with.
+   */
+  unsettled: Map<number, ResultRecord>;
+  /** Ordered rows whose order is DELIVERED (in any spelling), answered so or followed to it. */
+  delivered: number;
   /** Ordered rows whose row changed in the file after an earlier batch ordered it (ResultRecord.row_changed). */
   changed: number;
   /** Ordered rows whose answer differed from the contract under --strict-contract (error_code CONTRACT_MISMATCH). */
@@ -167,6 +176,22 @@ export interface BatchState {
   partialVouchers: { issued: number; ordered: number; rows: number };
   /** The batch that took this one's rows over (an edited file), if any. */
   superseded_by?: string;
+}
+
+/** What the orders of a currency cost (minor units): those final, and apart those not final yet. */
+export interface CurrencyCost {
+  orders: number;
+  minor: number;
+  pendingOrders: number;
+  pendingMinor: number;
+}
+
+/**
+ * Whether an ordered row's answer leaves its order open: it names the order, and its status
+ * says it is still being worked on (PENDING, PROCESSING): its vouchers, or a refund, are to come.
+ */
+export function isUnsettled(rec: Pick<ResultRecord, 'ok' | 'order_id' | 'status'>): boolean {
+  return rec.ok && Boolean(rec.order_id) && isOpenStatus(rec.status);
 }
 
 /** An ordered row the summary names, with what its answer said. */
@@ -210,6 +235,8 @@ export function emptyState(header: BatchHeader, full = true): BatchState {
     ordered: new RowSet(),
     orderedAt: new RowNumbers(),
     totals: new Map(),
+    unsettled: new Map(),
+    delivered: 0,
     changed: 0,
     mismatched: 0,
     unfulfilled: new NotedRows(),
@@ -261,13 +288,34 @@ export function applyResult(state: BatchState, rec: ResultRecord, offset: number
   state.orderedAt.set(rec.row, offset);
   if (rec.row_changed) state.changed += 1;
   if (rec.error_code === CONTRACT_MISMATCH) state.mismatched += 1;
+  countOrder(state, rec);
+  if (state.full) {
+    state.results.set(rec.row, rec);
+    return;
+  }
+  state.results.delete(rec.row);
+  state.keys.delete(rec.row);
+  state.attempts.delete(rec.row);
+  state.keyAt.delete(rec.row);
+  state.lookup.delete(rec.row);
+}
+
+/**
+ * Count an ordered row's answer: not final yet (`unsettled`, its total counted as pending), or
+ * in the rows the summary names (without any voucher, partly delivered, without an id) and in
+ * the totals.
+ */
+function countOrder(state: BatchState, rec: ResultRecord): void {
+  const unsettled = isUnsettled(rec);
   const unfulfilled = endedUnfulfilled(rec.status);
   const partly = !unfulfilled && endedPartly(rec.status);
   // A server may send the total as a numeric string ("25.00"): counted from its digits too.
   // An order that ended without any voucher is not counted: its debit is refunded.
   const total = unfulfilled ? undefined : amountValue(rec.total_amount);
   let refundMinor: number | undefined;
-  if (unfulfilled || partly || !rec.order_id) {
+  if (rec.order_id && canonicalStatus(rec.status) === 'DELIVERED') state.delivered += 1;
+  if (unsettled) state.unsettled.set(rec.row, rec);
+  else if (unfulfilled || partly || !rec.order_id) {
     const noted: NotedRow = {
       row: rec.row,
       reference: rec.reference ?? null,
@@ -294,26 +342,36 @@ export function applyResult(state: BatchState, rec: ResultRecord, offset: number
       });
     }
   }
-  if (rec.currency && total !== undefined) {
-    try {
-      const minor = toMinor(total, rec.currency);
-      const t = state.totals.get(rec.currency) ?? { orders: 0, minor: 0 };
-      t.orders += 1;
-      t.minor += minor - (refundMinor ?? 0);
-      state.totals.set(rec.currency, t);
-    } catch {
-      // An amount the currency cannot hold is left out of the totals, not fatal.
+  addCost(state, rec, total, refundMinor, unsettled);
+}
+
+/**
+ * Add (sign 1) or take away (sign -1) an order's cost in the totals: in its currency's
+ * settled cost, or, `pending`, in the part not final yet.
+ */
+function addCost(
+  state: BatchState,
+  rec: ResultRecord,
+  total: number | undefined,
+  refundMinor: number | undefined,
+  pending: boolean,
+  sign = 1,
+): void {
+  if (!rec.currency || total === undefined) return;
+  try {
+    const minor = toMinor(total, rec.currency) - (refundMinor ?? 0);
+    const t = state.totals.get(rec.currency) ?? { orders: 0, minor: 0, pendingOrders: 0, pendingMinor: 0 };
+    if (pending) {
+      t.pendingOrders += sign;
+      t.pendingMinor += sign * minor;
+    } else {
+      t.orders += sign;
+      t.minor += sign * minor;
     }
+    state.totals.set(rec.currency, t);
+  } catch {
+    // An amount the currency cannot hold is left out of the totals, not fatal.
   }
-  if (state.full) {
-    state.results.set(rec.row, rec);
-    return;
-  }
-  state.results.delete(rec.row);
-  state.keys.delete(rec.row);
-  state.attempts.delete(rec.row);
-  state.keyAt.delete(rec.row);
-  state.lookup.delete(rec.row);
 }
 
 /**
