@@ -230,7 +230,7 @@ describe('orders list on a narrow terminal', () => {
     expect(r.stdout).toContain('a lon…');
     expect(r.stdout).not.toContain(LONG_REF);
     expect(unwrapped(r.stderr)).toContain(
-      'Left out to fit 100 columns: vouchers. Show them with --fields (e.g. --fields order_id,vouchers), or every field with --output json.',
+      'Left out to fit 100 columns: vouchers. Show them beside order_id with --fields (e.g. --fields order_id,vouchers), or every field with --output json.',
     );
   });
 
@@ -241,7 +241,9 @@ describe('orders list on a narrow terminal', () => {
     expect(r.code).toBe(0);
     for (const line of r.stdout.replace(ANSI, '').trimEnd().split('\n')) expect([...line].length, line).toBeLessThanOrEqual(80);
     expect(expectEssentialsWhole(r.stdout, pending)).toEqual(['ORDER_ID', 'STATUS', 'TOTAL', 'CREATED']);
-    expect(unwrapped(r.stderr)).toContain('Left out to fit 80 columns: vouchers, reference, fulfilled_from. Show them with --fields');
+    expect(unwrapped(r.stderr)).toContain(
+      'Left out to fit 80 columns: vouchers, reference, fulfilled_from. Show them beside order_id with --fields',
+    );
     expect(r.stderr).toContain('--output json');
   });
 

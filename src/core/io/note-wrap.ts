@@ -84,8 +84,14 @@ function units(text: string): string[] {
         unit += ` ${words[++i]!}`;
       }
     }
-    // A flag outside a command keeps its value beside it (`--idempotency-key 809a…`).
-    else if (FLAG.test(plain(unit)) && !unit.includes('=') && i + 1 < words.length && ARG.test(plain(words[i + 1]!))) {
+    // A flag outside a command keeps its value beside it (`--idempotency-key 809a…`), a word
+    // that ends the clause too (`--output json.`).
+    else if (
+      FLAG.test(plain(unit)) &&
+      !unit.includes('=') &&
+      i + 1 < words.length &&
+      (ARG.test(plain(words[i + 1]!)) || /^[a-z0-9][\w-]*[;,):.]$/.test(plain(words[i + 1]!)))
+    ) {
       unit += ` ${words[++i]!}`;
     }
     out.push(unit);

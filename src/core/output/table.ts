@@ -133,17 +133,25 @@ export async function printTable<T>(
   if (layout.dropped.length > 0) {
     const left = layout.dropped.map((i) => cols[i]!.field);
     const fieldsOf = (col: Column<T>) => col.fields ?? [col.field];
-    // The suggested --fields: the first column and as many of those left out as still fit a table.
+    // The suggested --fields: as many of those left out as still fit a table beside the first
+    // column (which tells the rows apart), and the hint says it is there; when none fits
+    // beside it, as many as fit a table of their own.
     const fit = (idx: number[]) =>
       layoutTable(
         idx.map((i) => ({ natural: natural[i]!, shrink: shrinks(cols[i]!, lists[i]) })),
         io.columns,
       ).fits;
-    const picked = layout.dropped.reduce<number[]>((acc, i) => (fit([layout.shown[0]!, ...acc, i]) ? [...acc, i] : acc), []);
-    const example = [...fieldsOf(cols[layout.shown[0]!]!), ...picked.flatMap((i) => fieldsOf(cols[i]!))].join(',');
+    const fitting = (first: number[]) => layout.dropped.reduce<number[]>((acc, i) => (fit([...first, ...acc, i]) ? [...acc, i] : acc), []);
+    const first = fieldsOf(cols[layout.shown[0]!]!);
+    const beside = fitting([layout.shown[0]!]);
+    const example = (beside.length > 0 ? [layout.shown[0]!, ...beside] : fitting([])).flatMap((i) => fieldsOf(cols[i]!)).join(',');
+    const how =
+      beside.length > 0
+        ? `Show them beside ${first.join(', ')} with --fields (e.g. --fields ${example})`
+        : `Show them with --fields${example ? ` (e.g. --fields ${example})` : ''}`;
     err(
       io,
-      `Left out to fit ${io.columns} columns: ${left.join(', ')}. ${options.leftOut ?? `Show them with --fields (e.g. --fields ${example}), or every field with --output json`}.\n`,
+      `Left out to fit ${io.columns} columns: ${left.join(', ')}. ${options.leftOut ?? `${how}, or every field with --output json`}.\n`,
     );
   }
   cols = layout.shown.map((i) => cols[i]!);

@@ -20,6 +20,11 @@ describe('wrapNote', () => {
     expect(wrapNote('  to retry safely, run the same command with --idempotency-key 809a23bf-c562-49d7-8949-a6fce4d9fcd0', 50)).toBe(
       '  to retry safely, run the same command with\n  --idempotency-key 809a23bf-c562-49d7-8949-a6fce4d9fcd0',
     );
+    // A word that ends the clause is the flag's value too; one that goes on is prose.
+    expect(wrapNote('Show them with --fields, or every field with --output json.', 55)).toBe(
+      'Show them with --fields, or every field with\n--output json.',
+    );
+    expect(wrapNote('run it again with --debug to see the stack trace', 27)).toBe('run it again with --debug\nto see the stack trace');
   });
 
   it("keeps a command whole to the end of its clause, and an error's hint under its value column", () => {

@@ -351,7 +351,19 @@ describe('printList as a table on a narrow terminal', () => {
     expect(text).toContain('DESCRIPTION');
     // Wrapped to the terminal, as every note on it.
     expect(io.stderrText()).toBe(
-      'Left out to fit 80 columns: transaction_id. Show them with --fields (e.g.\n--fields created_at,transaction_id), or every field with --output json.\n',
+      'Left out to fit 80 columns: transaction_id. Show them beside created_at with\n--fields (e.g. --fields created_at,transaction_id), or every field with\n--output json.\n',
+    );
+  });
+
+  it('suggests --fields naming only what was left out when none of it fits beside the first column', async () => {
+    type Key = { api_key: string; partner_id: string; allowlist: string };
+    const keys: Key[] = [{ api_key: 'vk_test_a051f6c46f633563e8903d35', partner_id: 'ptn_01M8PFCMMB3429NM3', allowlist: '127.0.0.1' }];
+    const cols: Column<Key>[] = [{ field: 'api_key' }, { field: 'partner_id', priority: 1 }, { field: 'allowlist', priority: 0 }];
+    const io = testIO({ tty: true, columns: 40, env: { NO_COLOR: '1' } });
+    await printList(io, keys, cols, resolveOutput(io, {}));
+    expect(io.stdoutText()).toContain('vk_test_a051f6c46f633563e8903d35');
+    expect(io.stderrText().replace(/\s+/g, ' ')).toBe(
+      'Left out to fit 40 columns: partner_id, allowlist. Show them with --fields (e.g. --fields partner_id,allowlist), or every field with --output json. ',
     );
   });
 
