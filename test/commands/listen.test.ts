@@ -217,6 +217,27 @@ describe('vouchers listen', () => {
     expect(said).not.toContain('tok_SECRET123');
   });
 
+  it('--forward-to with credentials in the URL: the replay commands for every event, at start and at stop, leave the URL out', async () => {
+    const appUrl = 'http://admin:S3cretPass@127.0.0.1:9/hook?token=tok_SECRET123';
+    const inbox = join(tempConfigDir(), 'events.ndjson');
+    // Stored while not forwarding: the next listener forwarding on this inbox counts it, with the command that sends it.
+    const first = await listen(['--secret', SECRET, '--inbox', inbox]);
+    expect((await deliver(first.url, orderEvent(71))).status).toBe(200);
+    expect(await first.stop()).toBe(0);
+    const l = await listen(['--secret', SECRET, '--inbox', inbox, '--forward-to', appUrl, '--forward-retries', '0']);
+    expect(l.io.stderrText()).toContain(`Inbox: 1 stored event has never reached the app`);
+    // Two that do not reach the app (nothing listens on port 9): named when it stops, with a command for every one.
+    expect((await deliver(l.url, orderEvent(72))).status).toBe(200);
+    expect((await deliver(l.url, orderEvent(73))).status).toBe(200);
+    await until(() => (l.io.stdoutText().match(/→ /g) ?? []).length >= 2);
+    expect(await l.stop()).toBe(0);
+    const said = l.io.stderrText() + l.io.stdoutText();
+    expect(said).toContain('Not forwarded: 2 events were stored and acknowledged but never reached the app');
+    expect(said.match(/vouchers events replay --not-forwarded --inbox \S+\n/g)).toHaveLength(2);
+    expect(said).not.toContain('S3cretPass');
+    expect(said).not.toContain('tok_SECRET123');
+  });
+
   it('--forward-to: the first forward result shares the event line; the app gets the original delivery', async () => {
     const received: string[] = [];
     const appServer = createServer((req, res) => {

@@ -5,6 +5,7 @@
  * its secret. The others (forwarding gave up, or they were stored while not forwarding)
  * are counted, with the replay command that sends them.
  */
+import { appUrlForCommand } from '../../core/config/base-url.js';
 import { rawBodyOf } from '../../core/journal/inbox.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -48,7 +49,7 @@ export function backlogNote(f: Factory, backlog: Backlog, forwardTo: string, inb
         ['events', 'replay', '--not-forwarded'],
         [
           ['--type', types],
-          ['--forward-to', forwardTo],
+          ['--forward-to', appUrlForCommand(forwardTo)],
           ['--inbox', inbox],
         ],
       ) +

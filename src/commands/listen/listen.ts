@@ -11,7 +11,7 @@ import { createDisplay } from '../../listener/display.js';
 import { suggestedCommand, type HintFlag } from '../../core/output/next-page.js';
 import { operand } from '../../core/output/shell-quote.js';
 import { noticeFor } from '../../core/output/notice.js';
-import { redactAppUrl } from '../../core/config/base-url.js';
+import { appUrlForCommand, redactAppUrl } from '../../core/config/base-url.js';
 import { parseEventFilter, type EventFilter } from '../../listener/filter.js';
 import { lockInbox, type InboxLock } from '../../listener/inbox-lock.js';
 import { resolveInboxPath } from '../../listener/inbox-path.js';
@@ -378,7 +378,7 @@ async function listenWithInbox(
           ['events', 'replay', '--not-forwarded'],
           [
             ['--type', o.events],
-            ['--forward-to', forwarder.url.toString()],
+            ['--forward-to', appUrlForCommand(forwarder.url.toString())],
             ['--inbox', o.inbox],
           ],
         ),
@@ -414,8 +414,7 @@ function replayCommand(f: Factory, o: ListenOptions, e: { eventId: string; bodyN
     f.globals(),
     ['events', 'replay', operand(e.eventId)],
     [
-      // A URL carrying credentials is not printed: replay takes the URL the event was last forwarded to from the forward log.
-      ['--forward-to', redactAppUrl(forwardTo) === forwardTo ? forwardTo : undefined],
+      ['--forward-to', appUrlForCommand(forwardTo)],
       ['--inbox', o.inbox],
       ['--body', e.bodyNumber > 1 ? String(e.bodyNumber) : undefined],
     ],

@@ -50,6 +50,15 @@ export function redactAppUrl(value: string): string {
   return `${bare.slice(0, q)}?${redacted}${hash !== undefined ? `#${hash}` : ''}`;
 }
 
+/**
+ * An app's URL as a suggested command may repeat it (`events replay --forward-to`), or
+ * undefined when it carries a credential: the command then leaves it out, and replay takes
+ * the URL the events were last forwarded to from the forward log.
+ */
+export function appUrlForCommand(value: string): string | undefined {
+  return redactAppUrl(value) === value ? value : undefined;
+}
+
 /** Normalise (no trailing slash) or throw a ConfigError naming where the value came from. */
 export function validateBaseUrl(value: string, from: string): string {
   const problem = baseUrlProblem(value);
