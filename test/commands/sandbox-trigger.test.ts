@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/contract/events.js';
 import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { fastSandbox, profileDir, localProfileDir } from '../helpers/sandbox.js';
+import { forwardTo, startLoopbackServer } from '../helpers/loopback-server.js';
 import { runCli } from '../helpers/run-cli.js';
 
 let sb: SandboxHandle;
@@ -89,6 +90,38 @@ describe('vouchers sandbox trigger', () => {
     expect(subscribed.code).toBe(0);
     expect(subscribed.stderr).not.toContain('Warning');
     expect((await runCli(['webhooks', 'delete', '--yes'], { configDir: dir })).code).toBe(0);
+  });
+
+  it('warns when the endpoint was registered only after the event was emitted (a listener still starting), with the command that delivers it', async () => {
+    const other = await profileDir(sb, 'local', { admin_url: sb.adminUrl, admin_token: sb.adminToken });
+    const sandboxOrigin = new URL(sb.adminUrl).origin;
+    // The trigger's admin calls pass through this proxy: the first look at the order's events
+    // (they are emitted by then) waits for a listener elsewhere to register the endpoint.
+    let registered: Promise<unknown> | undefined;
+    const proxy = await startLoopbackServer(async (req, res) => {
+      if (req.target.startsWith('/admin/events'))
+        registered ??= runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks'], { configDir: other });
+      await registered;
+      await forwardTo(sandboxOrigin, req, res);
+    });
+    try {
+      const dir = await profileDir(sb, 'local', { admin_url: `${proxy.origin}/admin`, admin_token: sb.adminToken });
+      const r = await runCli(['sandbox', 'trigger', 'order.delivered', '--json'], { configDir: dir });
+      expect(r.code, r.stderr).toBe(0);
+      expect(((await registered) as { code: number }).code).toBe(0);
+      const { event_ids } = JSON.parse(r.stdout) as { event_ids: string[] };
+      expect(r.stderr).toContain(
+        `the sandbox queued no delivery of order.delivered: the webhook endpoint http://127.0.0.1:9/hooks was registered after it was emitted`,
+      );
+      expect(r.stderr).toContain(`vouchers sandbox admin redeliver ${event_ids[0]!}`);
+      // The command it names delivers it.
+      const again = await runCli(['sandbox', 'admin', 'redeliver', event_ids[0]!, '--json'], { configDir: other });
+      expect(again.code, again.stderr).toBe(0);
+      expect(JSON.parse(again.stdout)).toMatchObject({ event_id: event_ids[0] });
+    } finally {
+      await proxy.close();
+      expect((await runCli(['webhooks', 'delete', '--yes'], { configDir: other })).code).toBe(0);
+    }
   });
 
   it('refuses an unknown event type', async () => {

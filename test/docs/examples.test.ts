@@ -106,7 +106,6 @@ const NOT_RUN: Record<string, string> = {
   'vouchers listen --register --forward-to http://localhost:3000/webhooks': 'runs in the foreground until Ctrl-C, on the fixed port 4242',
   'vouchers listen --port 8080 --secret whsec_... --inbox ./events.ndjson': 'runs in the foreground until Ctrl-C, on a fixed port',
   "vouchers listen --register --events 'order.*' --json": 'runs in the foreground until Ctrl-C, on the fixed port 4242',
-  'vouchers listen --register &  vouchers sandbox trigger order.refunded': 'a listener left running in the background',
   'vouchers certify --profile acme-sandbox --public-url https://abc.tunnel.example --listen-port 8787':
     'needs a public tunnel to this machine (the provider delivers webhooks through it)',
   'vouchers certify --profile acme-sandbox --listen-port 8787 --public-url https://abc123.ngrok.app':

@@ -147,10 +147,11 @@ Examples:
 Examples:
   $ vouchers sandbox trigger order.delivered
   $ vouchers sandbox trigger order.partially_delivered --json
-  $ vouchers listen --register &  vouchers sandbox trigger order.refunded
+  $ vouchers sandbox trigger order.refunded    with vouchers listen --register running in another terminal
 
 The order is signed and sent through the normal client with the profile's credentials;
-cancellation and refund come from rejecting an sbx-gated order at the admin gate.`,
+cancellation and refund come from rejecting an sbx-gated order at the admin gate. A webhook
+endpoint receives only the events emitted once it is registered: start the listener first.`,
   );
   trigger.action(async (eventType, opts, command) => {
     await runVerb(seam, command, { args: [eventType], flags: opts }, async () => (await import('./trigger.js')).run(f, eventType, opts));

@@ -12,7 +12,7 @@ import { ApiError, PendingError, UsageError } from '../../core/errors/index.js';
 import { formatDuration, parseDuration } from '../../core/http/duration.js';
 import { redactUrl } from '../../core/config/base-url.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
-import { operand } from '../../core/output/shell-quote.js';
+import { operand, type Operand } from '../../core/output/shell-quote.js';
 import type { Factory } from '../../core/run/factory.js';
 import { adminCall, adminTarget, type AdminList, type AdminTarget } from '../../api/sandbox-admin.js';
 import { startSpinner } from '../../core/output/spinner.js';
@@ -82,18 +82,25 @@ async function deliveryQueued(f: Factory, target: AdminTarget, eventIds: string[
 
 /**
  * Why the emitted event will reach no one, if it will not: no endpoint is registered, or the
- * one registered is not subscribed to the type. Undefined when it will be delivered, or
- * when the endpoint cannot be read (the event was emitted either way).
+ * one registered is not subscribed to the type, or (`unqueued`: the sandbox queued no
+ * delivery of these events) it was registered only after they were emitted, as a listener
+ * started at the same moment is. Undefined when it will be delivered, or when the endpoint
+ * cannot be read (the event was emitted either way).
  */
-async function undeliverable(f: Factory, client: ApiClient, type: EventType): Promise<string | undefined> {
+async function undeliverable(f: Factory, client: ApiClient, type: EventType, unqueued?: readonly string[]): Promise<string | undefined> {
   const signal = f.io.signal;
-  const command = (words: string[]) => suggestedCommand(f.globals(), words);
+  const command = (words: (string | Operand)[]) => suggestedCommand(f.globals(), words);
   try {
     // The CLI's own look-up, not the user's request: a 404 here is no failure for `log --failed`.
     const endpoint = (await getWebhook(client, { signal, probe: true })).data;
     const url = typeof endpoint?.url === 'string' ? redactUrl(endpoint.url) : '';
     const events: unknown = endpoint?.events;
-    if (!Array.isArray(events) || events.length === 0 || events.includes(type)) return undefined;
+    if (!Array.isArray(events) || events.length === 0 || events.includes(type))
+      return unqueued === undefined || unqueued.length === 0
+        ? undefined
+        : `the sandbox queued no delivery of ${type}: the webhook endpoint ${url} was registered after it was emitted (a listener still starting?), ` +
+            `and an endpoint receives only the events emitted once it is registered; deliver it now: ` +
+            unqueued.map((id) => command(['sandbox', 'admin', 'redeliver', operand(id)])).join(' and ');
     return (
       `the registered webhook endpoint ${url} is not subscribed to ${type} (only ${events.join(', ')}), so it will not receive it; ` +
       `to receive it, register again with its events: ${command(['webhooks', 'register', '--url', url, '--events', [...events, type].join(',')])}`
@@ -165,7 +172,8 @@ export async function run(f: Factory, eventText: string, flags: TriggerFlags): P
   noticeFor(f, 'EMITTED', `Emitted ${type}: ${result.event_ids.join(', ')}`);
   // The sandbox knows whether it queued a delivery; the endpoint is read only when it did not
   // (a server of another dialect may not offer GET /webhooks: its 404 proves nothing).
-  const nowhere = (await deliveryQueued(f, target, result.event_ids)) ? undefined : await undeliverable(f, client, type);
+  const queued = await deliveryQueued(f, target, result.event_ids);
+  const nowhere = queued ? undefined : await undeliverable(f, client, type, queued === false ? result.event_ids : undefined);
   if (nowhere) noticeFor(f, 'DELIVERED_NOWHERE', `Warning: ${nowhere}`);
   await showRecord(f, flags, result, [
     { label: 'event', value: type },
