@@ -111,6 +111,22 @@ describe('vouchers listen --register (sandbox)', () => {
     expect(io.stderrText()).not.toContain('Put the webhook endpoint back');
   });
 
+  it('the command that starts a listener where the endpoint was left keeps its own inbox and the app it forwards to', async () => {
+    const sb = await fastSandbox();
+    closers.push(() => sb.close());
+    const configDir = await localProfileDir(sb);
+    const inbox = join(tempConfigDir(), 'hooks.ndjson');
+    const io = testIO({ env: { VOUCHERS_CONFIG_DIR: configDir } });
+    const done = run(['listen', '--register', '--port', '0', '--inbox', inbox, '--forward-to', 'http://127.0.0.1:9/app'], io);
+    await until(() => io.stderrText().includes('Ready!') || /Error/.test(io.stderrText()), 'the listener', 10_000);
+    const port = new URL(/Registered (http:\/\/\S+)/.exec(io.stderrText())![1]!).port;
+    io.interrupt();
+    expect(await done).toBe(0);
+    expect(io.stderrText()).toContain(
+      `Start one again within that time to receive them: vouchers listen --register --port ${port} --forward-to http://127.0.0.1:9/app --inbox ${inbox}; `,
+    );
+  });
+
   it('with credentials from the environment only, keeps the secret for this listener and creates no profile', async () => {
     const sb = await fastSandbox();
     closers.push(() => sb.close());

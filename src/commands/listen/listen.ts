@@ -59,7 +59,9 @@ const DEFAULT_LISTEN_PATH = '/webhooks';
 /**
  * The options that start a listener where this one ran, as a command repeats them: its port
  * (the one it bound, for --port 0), address, path and public URL where they are not the
- * defaults, and its --events, so that the endpoint left pointing here reaches it again.
+ * defaults, so that the endpoint left pointing here reaches it again; and its --events,
+ * --forward-to (unless it carries a credential) and --inbox, so that what it receives goes
+ * where this one's went.
  */
 function sameListener(o: ListenOptions, url: string): HintFlag[] {
   const { port } = new URL(url);
@@ -69,6 +71,8 @@ function sameListener(o: ListenOptions, url: string): HintFlag[] {
     ['--path', o.path !== DEFAULT_LISTEN_PATH ? o.path : undefined],
     ['--public-url', o.publicUrl],
     ['--events', o.events],
+    ['--forward-to', o.forwardTo === undefined ? undefined : appUrlForCommand(o.forwardTo.toString())],
+    ['--inbox', o.inbox],
   ];
 }
 
