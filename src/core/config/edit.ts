@@ -5,6 +5,7 @@
 import { ConfigError } from '../errors/index.js';
 import type { ConfigFile } from './file-format.js';
 import { validateProfileName } from './names.js';
+import { setOwnField } from '../own-field.js';
 import type { ConfigEdit, StoredProfile } from './types.js';
 
 export class FileEdit implements ConfigEdit {
@@ -60,16 +61,20 @@ export class FileEdit implements ConfigEdit {
   }
 }
 
-/** JSON cannot hold undefined (conf refuses it): drop such keys, one level down too. */
+/**
+ * JSON cannot hold undefined (conf refuses it): drop such keys, one level down too. Every
+ * other key is kept, a hand-written `__proto__` too (setOwnField).
+ */
 function dropUndefined(profile: StoredProfile): StoredProfile {
   const outP: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(profile)) {
     if (v === undefined) continue;
     if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
-      const inner = Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined));
-      if (Object.keys(inner).length > 0) outP[k] = inner;
+      const inner: Record<string, unknown> = {};
+      for (const [ik, x] of Object.entries(v)) if (x !== undefined) setOwnField(inner, ik, x);
+      if (Object.keys(inner).length > 0) setOwnField(outP, k, inner);
     } else {
-      outP[k] = v;
+      setOwnField(outP, k, v);
     }
   }
   return outP as StoredProfile;

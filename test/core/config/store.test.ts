@@ -59,6 +59,25 @@ describe('openConfig', () => {
     expect(again.get('a')).toEqual({ api_key: 'ka', signing: { path: 'relative' } });
   });
 
+  it('keeps a hand-written __proto__ key of a profile, and one inside its settings, when the profile is changed', async () => {
+    const dir = tempDir();
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(
+      join(dir, 'config.json'),
+      '{"profiles": {"a": {"api_key": "k", "__proto__": {"note": "hand-written"}, "signing": {"path": "relative", "__proto__": "x"}}}}',
+      { mode: 0o600 },
+    );
+    const store = await openConfig({ VOUCHERS_CONFIG_DIR: dir });
+    store.set('a', { ...store.get('a'), api_key: 'k2' });
+    const text = readFileSync(store.path, 'utf8');
+    const written = JSON.parse(text) as { profiles: { a: Record<string, unknown> } };
+    expect(Object.keys(written.profiles.a)).toEqual(['api_key', '__proto__', 'signing']);
+    expect(written.profiles.a.api_key).toBe('k2');
+    expect(text).toContain('"__proto__": {\n');
+    expect(text).toMatch(/"note": "hand-written"/);
+    expect(Object.keys(written.profiles.a.signing as object)).toEqual(['path', '__proto__']);
+  });
+
   it('refuses invalid profile names', async () => {
     const store = await openConfig({ VOUCHERS_CONFIG_DIR: tempDir() });
     for (const bad of ['', 'has space', '-flag', '__proto__', 'a/b', 'x'.repeat(65), 'é']) {
