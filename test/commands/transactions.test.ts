@@ -154,6 +154,19 @@ describe('transactions list', () => {
     }
   });
 
+  it('sends an --order of another shape as given (12345); refused by a server that takes only ord_<id>, the hint names the flag', async () => {
+    const r = await runCli(['transactions', 'list', '--order', '12345'], { env });
+    // Our sandbox, as the document shows order ids, refuses it: 422 naming order_id, exit 5.
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/field\s+order_id: must be ord_/);
+    expect(r.stderr.replace(/\s+/g, ' ')).toContain(
+      "hint the server refused --order 12345 (the document's order ids are ord_<id>): use the id the server gave the order (vouchers orders list shows yours)",
+    );
+    const json = await runCli(['transactions', 'list', '--order', '12 345', '--all', '--json'], { env });
+    expect(json.code).toBe(5);
+    expect((JSON.parse(json.stderr) as { error: { hint: string } }).error.hint).toMatch(/^the server refused --order '12 345' \(/);
+  });
+
   it('sends a --type this version does not know as given (the document lists none), saying so; the server decides', async () => {
     const r = await runCli(['transactions', 'list', '--type', 'bogus'], { env });
     expect(r.stderr).toContain('Note: --type bogus is not one of the types this version knows');

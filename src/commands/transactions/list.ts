@@ -7,11 +7,12 @@ import { iterateTransactions, listTransactions, type TransactionQuery } from '..
 import { PAGE_LIMIT } from '../../contract/common.js';
 import { checkOrderId } from '../orders/order-args.js';
 import { TRANSACTION_TYPES, type Transaction, type TransactionType } from '../../contract/money.js';
-import { UsageError } from '../../core/errors/index.js';
+import { ApiError, UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
 import { amountValue } from '../../contract/money-format.js';
 import { formatMoney, formatTime } from '../../core/output/format.js';
-import { nextPageHint, outputHintFlags } from '../../core/output/next-page.js';
+import { nextPageHint, outputHintFlags, suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
+import { shellQuote } from '../../core/output/shell-quote.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import type { TransactionsListOptions } from './index.js';
@@ -124,6 +125,29 @@ export async function run(
       `Note: --type ${query.type} is not one of the types this version knows (${TRANSACTION_TYPES.join(', ')}); sent as given${didYouMean(query.type, TRANSACTION_TYPES)}`,
     );
   }
+  try {
+    await list(f, options, query, settings);
+  } catch (error) {
+    throw orderRefused(error, query, f.globals());
+  }
+}
+
+/**
+ * A 422 naming `order_id`: the server refused the --order given. The document's order ids are
+ * `ord_<id>` (our sandbox takes no other), while --order sends any id as given
+ * (checkOrderId): the hint names the flag, and the shape when the id is not in it.
+ */
+function orderRefused(error: unknown, query: TransactionQuery, globals: HintGlobals): unknown {
+  const id = query.order_id;
+  if (!(error instanceof ApiError) || error.status !== 422 || id === undefined || !error.details?.some((d) => d.path === 'order_id'))
+    return error;
+  const shape = id.startsWith('ord_') ? '' : " (the document's order ids are ord_<id>)";
+  return error.withHint(
+    `the server refused --order ${shellQuote(id)}${shape}: use the id the server gave the order (${suggestedCommand(globals, ['orders', 'list'])} shows yours)`,
+  );
+}
+
+async function list(f: Factory, options: TransactionsListOptions, query: TransactionQuery, settings: OutputSettings): Promise<void> {
   const client = await f.client();
   if (options.all) {
     // Every page is a long job: pacing waits are waited out (with a notice), however long.
