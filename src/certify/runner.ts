@@ -3,11 +3,12 @@
  * signal; what it requests is recorded under it (trace IDs); a thrown CheckFailure is a
  * fail with expected/actual, a CheckSkip a skip with its reason, anything else a fail with
  * the error's message. Checks whose needs are not met are skipped with the reason. Ctrl-C
- * stops at once: the check in progress is abandoned and no other starts.
+ * stops at once: the check in progress is abandoned and no other starts. A stop the reports
+ * show (the run's --timeout) fails the check in progress as cut, with the requests it made.
  */
 import type { SignatureRefusal } from './listener.js';
 import { CheckFailure, CheckSkip } from './outcome.js';
-import type { CheckContext, CheckDef, CheckResult, Need, RecordedRequest } from './types.js';
+import type { CheckContext, CheckDef, CheckOutcome, CheckResult, Need, RecordedRequest } from './types.js';
 
 export interface RunOptions {
   checks: readonly CheckDef[];
@@ -25,6 +26,12 @@ export interface RunOptions {
   now: () => number;
   onStart?: (check: CheckDef) => void;
   onResult?: (result: CheckResult) => void;
+  /**
+   * Why the check in progress when the run stopped was cut, for a stop the reports show (the
+   * run's --timeout): it is then a failure with the requests it made. Undefined (Ctrl-C): the
+   * check is abandoned and nothing is recorded.
+   */
+  cutBy?: (check: CheckDef, ranMs: number) => string | undefined;
   /** A command that repeats a request (no secret in it), for failures on an unexpected answer. */
   reproduce?: (request: Repeatable) => string;
 }
@@ -100,6 +107,26 @@ function answerDetails(
   };
 }
 
+/** How long a check cut by the run's stop is given to end, so that its requests stopped in flight are filed under it. */
+const CUT_SETTLE_MS = 1_000;
+
+/** Resolves when `p` settles, or after `ms` (a check that ignores the signal is not waited for). */
+function settledWithin(p: Promise<unknown>, ms: number): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    timer.unref?.();
+    p.then(
+      () => resolve(),
+      () => resolve(),
+    ).finally(() => clearTimeout(timer));
+  });
+}
+
+/** The trace IDs of `requests`, each once, in order. */
+function traceIds(requests: readonly RecordedRequest[]): string[] {
+  return [...new Set(requests.map((r) => r.trace_id).filter((t): t is string => typeof t === 'string' && t !== ''))];
+}
+
 function errorText(e: unknown): string {
   if (e instanceof Error) return e.message;
   return String(e);
@@ -148,6 +175,7 @@ export async function runChecklist(options: RunOptions, recorder: Recorder): Pro
     timedOut.catch(() => undefined);
     stopped.catch(() => undefined);
     let result: CheckResult;
+    let running: Promise<CheckOutcome | void> | undefined;
     try {
       const ctx: CheckContext = {
         ...options.context,
@@ -157,14 +185,32 @@ export async function runChecklist(options: RunOptions, recorder: Recorder): Pro
           warnings.push(m);
         },
       };
-      const outcome = await Promise.race([check.run(ctx), timedOut, stopped]);
+      running = check.run(ctx);
+      const outcome = await Promise.race([running, timedOut, stopped]);
       const status = outcome?.status === 'warn' || warnings.length > 0 ? 'warn' : 'pass';
       result = { ...base, status, duration_ms: 0, message: outcome?.message ?? warnings[0] ?? 'ok', trace_ids: [], requests, warnings };
     } catch (e) {
       if (options.signal.aborted) {
-        recorder.end();
         clearTimeout(timer);
         if (onStop) options.signal.removeEventListener('abort', onStop);
+        const ranMs = Math.max(0, Math.round(options.now() - started));
+        const why = options.cutBy?.(check, ranMs);
+        if (why !== undefined) {
+          // The requests it had in flight were stopped with the run: filed under it as they end.
+          if (running) await settledWithin(running, CUT_SETTLE_MS);
+          const cut: CheckResult = {
+            ...base,
+            status: 'fail',
+            duration_ms: ranMs,
+            message: why,
+            trace_ids: traceIds(requests),
+            requests,
+            warnings,
+          };
+          results.push(cut);
+          options.onResult?.(cut);
+        }
+        recorder.end();
         break;
       }
       if (e instanceof CheckSkip) {
@@ -179,7 +225,7 @@ export async function runChecklist(options: RunOptions, recorder: Recorder): Pro
       recorder.end();
     }
     result.duration_ms = Math.max(0, Math.round(options.now() - started));
-    result.trace_ids = [...new Set(requests.map((r) => r.trace_id).filter((t): t is string => typeof t === 'string' && t !== ''))];
+    result.trace_ids = traceIds(requests);
     results.push(result);
     options.onResult?.(result);
   }

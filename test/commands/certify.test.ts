@@ -14,6 +14,7 @@ import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { runCli, tempConfigDir, type CliResult } from '../helpers/run-cli.js';
 import { configWith, FAST_LIMITS, localProfileDir } from '../helpers/sandbox.js';
 import { runBin } from '../helpers/bin.js';
+import { cliEnvFor, sendJson, startLoopbackServer } from '../helpers/loopback-server.js';
 
 const BIN = fileURLToPath(new URL('../../bin/vouchers.js', import.meta.url));
 const SANDBOX_CODE = /SBX-[0-9A-Z]{4}-[0-9A-Z]{4}/;
@@ -115,6 +116,42 @@ describe('vouchers certify', () => {
     const xml = readFileSync(junit, 'utf8');
     expect(Number(/failures="(\d+)"/.exec(xml)![1])).toBeGreaterThanOrEqual(notRun.length);
     expect(r.stderr).toMatch(/did not finish within 200ms: \d+ check\(s\) did not run/);
+  });
+
+  it('--timeout cutting a check while it runs: that check fails as cut, with how long it ran and the requests it made (JSON and JUnit), exit 9', async () => {
+    // GET /wallets is never answered: access.credentials is running when the run's time is up.
+    const server = await startLoopbackServer((req, res) =>
+      req.target.endsWith('/wallets') ? new Promise<void>(() => undefined) : sendJson(res, 404, { error: { code: 'NOT_FOUND' } }),
+    );
+    try {
+      const dir = mkdtempSync(join(tmpdir(), 'vouchers-certify-cut-'));
+      const junit = join(dir, 'certify.xml');
+      const r = await runCli(['certify', '--timeout', '1s', '--only', 'access.credentials', '--json', '--reporter', `junit=${junit}`], {
+        env: cliEnvFor(server),
+      });
+      expect(r.code, r.stderr).toBe(9);
+      const cut = reportOf(r).checks.find((c) => c.id === 'access.credentials')!;
+      const sent = server.requests.find((q) => q.target.endsWith('/wallets'))!;
+      // No answer came: the trace ID is the one the request carried (traceparent).
+      const traceId = String(sent.headers.traceparent).split('-')[1];
+      expect(cut).toMatchObject({
+        status: 'fail',
+        message: expect.stringMatching(/^cut by --timeout 1s after running \d+ ms: the run stopped before this check finished$/),
+        trace_ids: [traceId],
+        requests: [{ method: 'GET', path: '/wallets', status: null, trace_id: traceId }],
+      });
+      expect(cut.duration_ms).toBeGreaterThan(0);
+      expect(cut.message).toContain(`after running ${cut.duration_ms} ms`);
+      const xml = readFileSync(junit, 'utf8');
+      expect(xml).toContain(`<failure message="${cut.message}">`);
+      expect(xml).toContain(`trace IDs: ${traceId}`);
+      const error = JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: { message: string } };
+      expect(error.error.message).toMatch(
+        /^certification did not finish within 1s: \d+ check\(s\) did not run, access.credentials was cut while it ran$/,
+      );
+    } finally {
+      await server.close();
+    }
   });
 
   it('a run in which every check was skipped (--only naming a check whose prerequisite was left out) fails: nothing was certified', async () => {

@@ -12,6 +12,7 @@ import { openEnvironment } from '../../certify/environment.js';
 import { missingProductsWarning, reportProducts } from '../../certify/products.js';
 import { buildReport } from '../../certify/report.js';
 import { createPrettyReporter, renderReport } from '../../certify/reporters/index.js';
+import { formatDuration as formatRan } from '../../certify/reporters/common.js';
 import { runChecklist, runWarnings } from '../../certify/runner.js';
 import type { CheckDef } from '../../certify/types.js';
 import { ApiError, CertificationError, CliError, InterruptedError, NetworkError, UsageError } from '../../core/errors/index.js';
@@ -233,6 +234,8 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
   }
   let results;
   let restoreFailure: string | undefined;
+  // The check --timeout stopped while it ran: failed with the requests it made, not "did not run".
+  let cut: string | undefined;
   try {
     const recorder = env.recorder;
     const drifts = env.drifts;
@@ -249,6 +252,11 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
         reproduce: (r) => env.context.raw.reproduce({ ...r, path: r.path.replace(/^\/api\/v1(?=\/)/, '') }),
         onStart: (c) => pretty?.start(c),
         onResult: (r) => pretty?.result(r),
+        cutBy: (check, ranMs) => {
+          if (!deadline.signal.aborted || io.signal.aborted) return undefined;
+          cut = check.id;
+          return `cut by --timeout ${formatDuration(options.timeoutMs)} after running ${formatRan(ranMs)}: the run stopped before this check finished`;
+        },
       },
       recorder,
     );
@@ -304,7 +312,9 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
   warnings.push(...sandboxIgnores(options, f.globals()));
   if (leftOut > 0) warnings.push(`${leftOut} check(s) were left out by --only/--skip: this is not a full certification`);
   if (timedOut)
-    warnings.unshift(`the run stopped after --timeout ${formatDuration(options.timeoutMs)}: ${unreached.length} check(s) did not run`);
+    warnings.unshift(
+      `the run stopped after --timeout ${formatDuration(options.timeoutMs)}: ${unreached.length} check(s) did not run${cut ? `, and ${cut} was cut while it ran` : ''}`,
+    );
   // A run in which no check passed proves nothing: not a pass (e.g. --only naming a check
   // whose prerequisite was left out, so it was skipped).
   const noneRan = !timedOut && results.every((r) => r.status === 'skip');
@@ -315,7 +325,7 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
   await writeDocuments(f, options, report);
   if (report.result === 'failed') {
     const notRun = unreached.length;
-    const failing = results.filter((r) => r.status === 'fail' && !unreached.some((c) => c.id === r.id));
+    const failing = results.filter((r) => r.status === 'fail' && r.id !== cut && !unreached.some((c) => c.id === r.id));
     const failed = failing.map((r) => r.id);
     // Checks of the partner's own receiver (target.*) send to it, not to the API: no trace IDs.
     const traced = failing.some((r) => r.trace_ids.length > 0);
@@ -330,7 +340,7 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
     }
     throw new CertificationError(
       timedOut
-        ? `certification did not finish within ${formatDuration(options.timeoutMs)}: ${notRun} check(s) did not run${failed.length ? `, and ${failed.length} failed: ${failed.join(', ')}` : ''}`
+        ? `certification did not finish within ${formatDuration(options.timeoutMs)}: ${notRun} check(s) did not run${cut ? `, ${cut} was cut while it ran` : ''}${failed.length ? `, and ${failed.length} failed: ${failed.join(', ')}` : ''}`
         : `certification failed: ${failed.length} of ${results.length} checks failed (${failed.join(', ')})`,
       timedOut && failed.length === 0 ? 'give the run more time (e.g. --timeout 10m), or fewer checks (--only)' : explain,
     );
