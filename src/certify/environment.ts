@@ -80,6 +80,11 @@ export interface Environment {
   close(): Promise<void>;
 }
 
+/** What GET /webhooks was answered: `GET /webhooks answered HTTP 401 AUTHENTICATION_FAILED, trace ID …`. */
+function answerOf(e: ApiError): string {
+  return `GET /webhooks answered HTTP ${e.status}${e.apiCode ? ` ${e.apiCode}` : ''}${e.traceId ? `, trace ID ${e.traceId}` : ''}`;
+}
+
 export async function openEnvironment(options: EnvironmentOptions): Promise<Environment> {
   const closers: (() => Promise<unknown>)[] = [];
   const close = async () => {
@@ -227,8 +232,11 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
         else if (e instanceof ApiError && e.status === 404)
           needs.webhooks =
             'this server answered 404 to GET /webhooks: certify cannot tell whether you have an endpoint it would replace, so it leaves it alone (the webhook checks run against the embedded sandbox, --sandbox, or a local one)';
+        else if (e instanceof ApiError && e.status === 401)
+          // Refused credentials say nothing of the endpoint: the cause is named, not the server.
+          needs.webhooks = `the server refused the credentials (${answerOf(e)}): see access.credentials; ${raw.command(['doctor'])} checks them`;
         else if (e instanceof ApiError)
-          needs.webhooks = `this server does not show its webhook endpoint (GET /webhooks), so certify could not put yours back afterwards: it leaves it alone`;
+          needs.webhooks = `this server does not show its webhook endpoint (${answerOf(e)}), so certify could not put yours back afterwards: it leaves it alone`;
         else throw e;
       }
     }

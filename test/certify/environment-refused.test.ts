@@ -1,0 +1,34 @@
+/**
+ * A profile's server that refuses the credentials before the run starts (401 to GET
+ * /webhooks): the webhook checks are skipped for that reason, with its trace ID, and not
+ * for a server that "does not show its webhook endpoint".
+ */
+import { describe, expect, it } from 'vitest';
+import { WEBHOOK_CHECKS } from '../../src/certify/checks/webhooks.js';
+import { sendJson, startLoopbackServer } from '../helpers/loopback-server.js';
+import { emptyProfile, runChecks } from './helpers.js';
+
+describe('certify against a server that refuses the credentials', () => {
+  it('skips the webhook checks saying the credentials were refused (401, its trace ID), pointing at access.credentials and doctor', async () => {
+    const trace = 'a'.repeat(32);
+    const server = await startLoopbackServer((_req, res) =>
+      sendJson(res, 401, { error: { code: 'AUTHENTICATION_FAILED', message: 'invalid API key or secret' } }, { 'x-trace-id': trace }),
+    );
+    try {
+      const run = await runChecks(WEBHOOK_CHECKS, {
+        mode: 'profile',
+        profile: emptyProfile({ name: 'acme', base_url: server.baseUrl, api_key: 'k', api_secret: 'sk_test_0123456789', exists: true }),
+        cliPrefix: ['--profile', 'acme'],
+        only: ['webhooks.register'],
+      });
+      const r = run.result('webhooks.register');
+      expect(r.status).toBe('skip');
+      expect(r.message).toBe(
+        `needs webhook deliveries reaching this machine: the server refused the credentials (GET /webhooks answered HTTP 401 AUTHENTICATION_FAILED, trace ID ${trace}): see access.credentials; vouchers --profile acme doctor checks them`,
+      );
+      expect(r.message).not.toContain('does not show');
+    } finally {
+      await server.close();
+    }
+  });
+});
