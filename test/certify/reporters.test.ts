@@ -627,6 +627,9 @@ describe('a run that cannot start (the server cannot be reached)', () => {
       expect.objectContaining({ id: 'run.start', status: 'fail', message: expect.stringMatching(/could not connect/) }),
     ]);
     expect(report.warnings).toEqual([expect.stringMatching(/^the run could not start, no check ran: could not connect/)]);
+    // The report suggests the command stderr suggests: doctor on the same profile.
+    expect(r.stderr).toContain('vouchers --profile dead doctor');
+    expect(report.checks[0]!.message).toContain('check with: vouchers --profile dead doctor');
     const xml = readFileSync(junit, 'utf8');
     expect(xml).toMatch(/<testsuites name="vouchers certify" tests="1" failures="1"/);
     expect(JSON.stringify(report) + xml + r.stderr).not.toContain(FAKE_SECRET);

@@ -20,6 +20,7 @@ import { formatDuration } from '../../core/http/duration.js';
 import { out } from '../../core/io/io.js';
 import { resolveOutput } from '../../core/output/options.js';
 import { jsonDocument } from '../../core/output/json-text.js';
+import { hintFor } from '../../core/output/error.js';
 import { noticeFor } from '../../core/output/notice.js';
 import { printJson, printList, type Column } from '../../core/output/print.js';
 import type { Factory, GlobalOptions } from '../../core/run/factory.js';
@@ -196,6 +197,8 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
     // A CI job reads the report: one that says the run could not start is written, then the
     // error ends the run with its own exit code (a server that cannot be reached: 7).
     if (options.mode === 'profile' && e instanceof CliError && !io.signal.aborted && profile.base_url) {
+      // The hint as the error on stderr gives it: its commands name the same --profile.
+      const startHint = hintFor(e, { profile: f.globals().profile, baseUrl: f.globals().baseUrl });
       const report = buildReport({
         startedAt,
         finishedAt: f.clock.now(),
@@ -219,7 +222,7 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
             status: 'fail',
             required: true,
             duration_ms: Math.round(f.clock.now() - startedAt),
-            message: e.hint ? `${e.message} (${e.hint})` : e.message,
+            message: startHint ? `${e.message} (${startHint})` : e.message,
             trace_ids: e instanceof ApiError || e instanceof NetworkError ? [e.traceId].filter((t): t is string => Boolean(t)) : [],
             requests: [],
             warnings: [],
