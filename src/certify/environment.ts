@@ -12,7 +12,7 @@ import { isLoopbackUrl } from '../core/net/loopback.js';
 import type { ResolvedProfile } from '../core/config/types.js';
 import { deleteWebhook, endpointRecord, endpointUrlOf, getWebhook, reRegisterWebhook } from '../api/webhooks.js';
 import { ApiError } from '../core/errors/index.js';
-import { createClient } from '../core/http/client.js';
+import { createClient, NOTICE_FROM_MS } from '../core/http/client.js';
 import { DEFAULT_BACKOFF } from '../core/http/retry.js';
 import type { ContractDrift } from '../core/http/validate.js';
 import type { RequestLog } from '../core/journal/types.js';
@@ -187,7 +187,12 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
       onDrift: (d) => {
         drifts.push(d);
       },
-      notice: options.notice,
+      // Only a wait of a second or more is said, as the hand-made requests' are: the client
+      // also says a short one after a slow attempt, which made a line of every sub-second
+      // retry wait (the check's own line gives its time).
+      notice: (message, _code, waitMs) => {
+        if (waitMs >= NOTICE_FROM_MS) options.notice?.(message);
+      },
     });
     closers.push(() => client.close());
     const raw = createRawSender({
