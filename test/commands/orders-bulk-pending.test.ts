@@ -39,7 +39,7 @@ describe('bulk rows answered PENDING', () => {
     expect(orderCount(sb)).toBe(3);
     expect(first.stderr).not.toContain('All 3 rows ordered.');
     expect(first.stderr).toMatch(
-      /All 3 rows ordered: 1 delivered, 2 pending \(not final yet: their vouchers, or refunds, are to come; follow each with vouchers orders wait ord_\w+ \(the others' order ids are in --results and --json\)\)\./,
+      /All 3 rows ordered: 1 delivered, 2 pending \(not final yet: their vouchers, or refunds, are to come; follow them with vouchers orders create --resume bat_\w+ --wait\)\./,
     );
     expect(first.stdout).toMatch(/^pending\t2 \(accepted, not final yet: 110\.00 USD debited, to be delivered or refunded\)$/m);
     // The totals are those of the orders final: the delivered row only.

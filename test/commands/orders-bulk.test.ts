@@ -461,10 +461,15 @@ describe('orders create --from', () => {
     // Flags of what comes after an order: the hint says how to do that for a batch's orders.
     const after = await runCli(['orders', 'create', '--from', file, '--codes-out', 'codes.csv', '--wait'], { configDir: dir });
     expect(after.code).toBe(2);
-    expect(after.stderr).toMatch(/--wait, --codes-out cannot be combined with a bulk order/);
+    // --wait follows a batch's orders; codes are fetched per order.
+    expect(after.stderr).toMatch(/ --codes-out cannot be combined with a bulk order/);
+    expect(after.stderr).not.toMatch(/--wait\b.*cannot be combined/);
     expect(after.stderr).toContain(
-      'write the order ids with --results FILE, then per order use vouchers orders wait ID and vouchers orders codes ID',
+      'a bulk run does not fetch codes: --wait follows its orders to a final status; write the order ids with --results FILE, then per order use vouchers orders codes ID',
     );
+    const timeoutAlone = await runCli(['orders', 'create', '--from', file, '--wait-timeout', '2m'], { configDir: dir });
+    expect(timeoutAlone.code).toBe(2);
+    expect(timeoutAlone.stderr).toMatch(/--wait-timeout is how long --wait follows the orders/);
     expect(after.stderr).not.toContain("in the file's columns");
     const unknown = await runCli(['orders', 'create', '--resume', 'bat_00000000000000000000'], { configDir: dir });
     expect(unknown.code).toBe(2);

@@ -101,11 +101,10 @@ export function issuedWords(r: { vouchers_issued?: number | null; vouchers_order
 }
 
 /**
- * How to follow the rows not final yet (pending): `vouchers orders wait ID` for the first of
- * them, the others named in --results and --json.
+ * How to follow the rows not final yet (pending): the batch again with --wait, which follows
+ * them to a final status and counts each by it.
  */
 export function pendingFollowWords(summary: BatchSummary, globals: HintGlobals): string {
-  const first = summary.pending_rows.find((r) => r.order_id)?.order_id ?? 'ORDER_ID';
-  const wait = suggestedCommand(globals, ['orders', 'wait', first]);
-  return summary.pending === 1 ? `follow it with ${wait}` : `follow each with ${wait} (the others' order ids are in --results and --json)`;
+  const wait = suggestedCommand(globals, ['orders', 'create', '--resume', summary.batch_id, '--wait']);
+  return `follow ${summary.pending === 1 ? 'it' : 'them'} with ${wait}`;
 }

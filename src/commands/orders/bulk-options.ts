@@ -9,6 +9,8 @@ import { resolveOutput, type OutputSettings } from '../../core/output/options.js
 import type { Factory } from '../../core/run/factory.js';
 import type { CreateFlags } from './index.js';
 import { parseCount } from './order-input.js';
+import { parseDuration } from '../../core/http/duration.js';
+import { DEFAULT_WAIT_MS } from './index.js';
 
 /**
  * Orders in flight at once. 16: on the bench (limits lifted, `npm run bench -- bulk`) it ran
@@ -18,17 +20,7 @@ import { parseCount } from './order-input.js';
 export const DEFAULT_CONCURRENCY = 16;
 export const MAX_CONCURRENCY = 32;
 
-const SINGLE_ONLY = [
-  'product',
-  'denomination',
-  'quantity',
-  'currency',
-  'reference',
-  'idempotencyKey',
-  'wait',
-  'reveal',
-  'codesOut',
-] as const;
+const SINGLE_ONLY = ['product', 'denomination', 'quantity', 'currency', 'reference', 'idempotencyKey', 'reveal', 'codesOut'] as const;
 const FLAG_NAMES: Record<(typeof SINGLE_ONLY)[number], string> = {
   product: '--product',
   denomination: '--denomination',
@@ -36,7 +28,6 @@ const FLAG_NAMES: Record<(typeof SINGLE_ONLY)[number], string> = {
   currency: '--currency',
   reference: '--reference',
   idempotencyKey: '--idempotency-key',
-  wait: '--wait',
   reveal: '--reveal',
   codesOut: '--codes-out',
 };
@@ -52,23 +43,26 @@ export interface BulkOptions {
   /** Order an edited file whose rows lack references as a new batch, on purpose. */
   newBatch: boolean;
   settings: OutputSettings;
+  /** --wait: once every row was sent, follow the orders not final yet for up to `waitMs`. */
+  wait: boolean;
+  waitMs: number;
   /** What was taken from the batch's first run (its flags were not given), for the run's first line. */
   carried?: ('concurrency' | 'results')[];
 }
 
-export function buildBulk(f: Factory, flags: CreateFlags): BulkOptions {
+export async function buildBulk(f: Factory, flags: CreateFlags): Promise<BulkOptions> {
   const clash = SINGLE_ONLY.filter((k) => flags[k] !== undefined);
   if (clash.length > 0 || (flags.item ?? []).length > 0) {
     const names = [...clash.map((k) => FLAG_NAMES[k]), ...((flags.item ?? []).length > 0 ? ['--item'] : [])];
-    const rowFields = clash.some((k) => k !== 'wait' && k !== 'reveal' && k !== 'codesOut') || names.includes('--item');
-    const afterwards = clash.some((k) => k === 'wait' || k === 'reveal' || k === 'codesOut');
+    const rowFields = clash.some((k) => k !== 'reveal' && k !== 'codesOut') || names.includes('--item');
+    const afterwards = clash.some((k) => k === 'reveal' || k === 'codesOut');
     const hints = [
       ...(rowFields
         ? ["put product_id, denomination, quantity, reference and currency in the file's columns; each row gets its own idempotency key"]
         : []),
       ...(afterwards
         ? [
-            'a bulk run neither waits for delivery nor fetches codes: write the order ids with --results FILE, then per order use vouchers orders wait ID and vouchers orders codes ID',
+            'a bulk run does not fetch codes: --wait follows its orders to a final status; write the order ids with --results FILE, then per order use vouchers orders codes ID',
           ]
         : []),
     ];
@@ -85,6 +79,12 @@ export function buildBulk(f: Factory, flags: CreateFlags): BulkOptions {
     concurrency = n;
   }
   if (flags.newBatch && flags.from === undefined) throw new UsageError('--new-batch only applies to a file (--from FILE)');
+  if (flags.waitTimeout !== undefined && !flags.wait)
+    throw new UsageError('--wait-timeout is how long --wait follows the orders', 'add --wait; --timeout is the timeout of each request');
+  // As for one order: --wait-timeout, else the global --timeout as before, else the default.
+  const wanted = flags.wait
+    ? (await import('./follow.js')).waitTimeoutFlag(f.io, flags, f.globals().timeout, f.globals().json === true)
+    : undefined;
   if (flags.resume !== undefined && !isBatchId(flags.resume)) {
     throw new UsageError(
       `--resume ${JSON.stringify(flags.resume)} is not a batch id`,
@@ -100,5 +100,7 @@ export function buildBulk(f: Factory, flags: CreateFlags): BulkOptions {
     dryRun: Boolean(flags.dryRun),
     newBatch: Boolean(flags.newBatch),
     settings: resolveOutput(f.io, flags, f.globals().color !== false),
+    wait: Boolean(flags.wait),
+    waitMs: wanted !== undefined ? parseDuration(wanted.text, wanted.flag) : DEFAULT_WAIT_MS,
   };
 }

@@ -13,7 +13,8 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { formatMoney, fromMinor } from '../../contract/money-format.js';
 import { configLocation } from '../../core/config/location.js';
-import { CliError, faultAfterWrite, QueryRunError, UsageError } from '../../core/errors/index.js';
+import { CliError, faultAfterWrite, PendingError, QueryRunError, UsageError } from '../../core/errors/index.js';
+import { formatDuration } from '../../core/http/duration.js';
 import { compileAnswerChecks } from '../../core/http/validate.js';
 import { keepHeapSmall, optimiseSooner } from '../../core/io/runtime.js';
 import { BatchLock } from '../../core/journal/batch-lock.js';
@@ -49,6 +50,7 @@ import { badRows, describeTotals, inputRows, preflightRows, Problems, scanInput,
 import { notedRowsWords, pendingFollowWords } from './bulk-noted.js';
 import { assertResultsWritable, printSummary, summarize, unfinishedBatchError, writeResults } from './bulk-report.js';
 import { journalNotSent, runRows } from './bulk-runner.js';
+import { followPending, type FollowBatchOutcome } from './bulk-follow.js';
 import { batchChoices, batchCost, pendingCost } from './bulk-confirm.js';
 import { confirmOrStop, productionQuestion, productionReason } from './confirm.js';
 import type { CreateFlags } from './index.js';
@@ -59,7 +61,7 @@ import { notice } from '../../core/output/notice.js';
 import { strictContract } from '../../core/output/drift-report.js';
 
 export async function run(f: Factory, flags: CreateFlags): Promise<void> {
-  await runBulk(f, buildBulk(f, flags));
+  await runBulk(f, await buildBulk(f, flags));
 }
 
 export async function runBulk(f: Factory, o: BulkOptions): Promise<void> {
@@ -407,6 +409,15 @@ async function finishBatch(
       `put the file back as it was and continue the batch (no row is ordered twice): ${run.resumeCmd}; or, once it is written whole, run the new file: rows with a reference already ordered are skipped`,
     );
   }
+  // --wait: the orders not final yet (of this run or an earlier one) are followed once every row was sent.
+  let followed: FollowBatchOutcome | undefined;
+  if (o.wait && !outcome.interrupted && !outcome.halted && state.unsettled.size > 0)
+    followed = await followPending(f, client, journal, {
+      timeoutMs: o.waitMs,
+      concurrency: o.concurrency ?? DEFAULT_CONCURRENCY,
+      requestTimeoutMs: run.profile.timeout_ms,
+      settings: o.settings,
+    });
   const resultsPath = o.results !== undefined ? await writeResults(o.results, io.cwd, state, rows(), journal.path) : null;
   const summary = summarize(state, skipped, journal.path, resultsPath);
   try {
@@ -427,6 +438,13 @@ async function finishBatch(
       'interrupted',
       `interrupted: ${summary.ordered} of ${summary.rows} rows ordered, ${summary.not_done + summary.failed + summary.unknown} left`,
       `continue where it stopped (no row is ordered twice): ${resume}`,
+    );
+  }
+  if (followed?.interrupted) {
+    throw new CliError(
+      'interrupted',
+      `interrupted while following the orders not final yet: every row is ordered (none is ordered again), ${summary.pending} of ${summary.rows} still pending`,
+      `follow them again: ${suggestedCommand(f.globals(), ['orders', 'create', '--resume', batchId, '--wait'])}`,
     );
   }
   if (outcome.halted) {
@@ -451,6 +469,19 @@ async function finishBatch(
   const { unnamed } = notedRowsWords(summary, f.globals());
   if (unnamed) notice(io, o.settings, 'ROWS_WITHOUT_ORDER_ID', unnamed);
   if (unfinished) throw unfinished;
+  if (o.wait && summary.pending > 0) {
+    // Rows still not final when the wait ended: exit 8 as `orders wait` does, or the kind of
+    // the error that stopped the following (the server gone, the rate limit used up).
+    const words = `${summary.pending} of ${summary.rows} rows ordered and still pending`;
+    const follow = `keep following ${summary.pending === 1 ? 'it' : 'them'} (no row is ordered again): ${suggestedCommand(f.globals(), ['orders', 'create', '--resume', batchId, '--wait'])}`;
+    if (followed?.stopped)
+      throw new CliError(
+        followed.stopped.kind,
+        `${words}: following them stopped (${followed.stopped.code}: ${followed.stopped.message})`,
+        follow,
+      );
+    throw new PendingError(`${words} after ${formatDuration(o.waitMs)} (not final yet: their vouchers, or refunds, are to come)`, follow);
+  }
   const changed = summary.changed_since_ordered;
   const asWas =
     changed === 0

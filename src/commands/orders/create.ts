@@ -147,7 +147,8 @@ export type CreateInput = { bulk: BulkOptions } | { single: SingleOptions };
  * The bulk code loads only for a bulk run.
  */
 export async function parseCreateFlags(f: Factory, flags: CreateFlags): Promise<CreateInput> {
-  if (flags.from !== undefined || flags.resume !== undefined) return { bulk: (await import('./bulk-options.js')).buildBulk(f, flags) };
+  if (flags.from !== undefined || flags.resume !== undefined)
+    return { bulk: await (await import('./bulk-options.js')).buildBulk(f, flags) };
   return { single: await buildCreate(f, flags) };
 }
 

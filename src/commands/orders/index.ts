@@ -33,7 +33,7 @@ function declareCreate(orders: Command) {
       '--dry-run',
       'check products, denominations, stock and balance and print the total; order nothing (a failed check exits with the code the order would get)',
     )
-    .option('--wait', 'follow an asynchronous order to a final status')
+    .option('--wait', 'follow an asynchronous order to a final status (bulk: every order of the batch not final yet)')
     .option('--wait-timeout <duration>', 'with --wait: how long to follow it (default 10m)')
     .option('--reveal', 'show the voucher codes in full (masked to the last 4 otherwise)')
     .option('--codes-out <file>', 'write the codes to a NEW file (mode 0600); never overwrites')
@@ -64,6 +64,7 @@ Examples:
   $ vouchers orders create --product sbx-instant --denomination 10 --codes-out codes.csv
   $ vouchers orders create --from orders.csv --concurrency 4 --results results.csv
   $ vouchers orders create --resume bat_3f9a0c1d2e4b5a6c7d8e
+  $ vouchers orders create --from orders.csv --wait --wait-timeout 30m --results results.csv
 
 A lost answer is never a lost order: run the same command again with the idempotency key
 it printed (--idempotency-key KEY) and the server replays the original answer. A bulk run
@@ -136,7 +137,15 @@ an order placed and debited, not final yet: it may still end delivered, partly d
 cancelled and refunded. The summary counts and names those rows apart from the rows
 delivered (pending, pending_rows; PENDING in --results), and their debit apart from the
 totals of the orders final (pending_totals); the run exits 0 for them (an order accepted
-for later fulfilment is not a failure), saying how to follow them (vouchers orders wait ID).
+for later fulfilment is not a failure), saying how to follow them. With --wait (also with
+--resume), once every row was sent, the batch's orders not final yet, of this run or an
+earlier one, are followed (GET /orders/{id}, --concurrency at a time, at the batch's pace)
+until each is final or --wait-timeout (in all) passes; each row is then counted by its
+final status as above (delivered; partially delivered less its refund; cancelled or
+refunded, not in the totals), journalled, so --results and later runs know it. Exit codes as
+for rows so answered: 5 when some ended without all their vouchers, else 8 when some are
+still pending at the end of the wait (a later run with --wait follows them again). Ctrl-C
+while following stops it (exit 130): every row is ordered, none is ordered again.
 
 With --wait, a 404 from GET /orders/{id} for the order just accepted is taken for an order
 the server does not show yet (a server may be slow to): it is asked again, backing off as

@@ -132,4 +132,15 @@ export interface ResultRecord {
   at: string;
 }
 
-export type JournalRecord = BatchHeader | KeyRecord | ResultRecord | SupersededRecord;
+/**
+ * A later status of an ordered row's order, learned by following it (GET /orders/{id}) after
+ * its answer said it was not final yet (PENDING, PROCESSING): the row's answer as it stands
+ * now, every field of its result line with the order's newer status, total and vouchers. The
+ * latest one of a row is its answer for the summary and --results. A journal without any is
+ * read as before; code that does not know the type skips the line.
+ */
+export interface StatusRecord extends Omit<ResultRecord, 'type'> {
+  type: 'status';
+}
+
+export type JournalRecord = BatchHeader | KeyRecord | ResultRecord | SupersededRecord | StatusRecord;

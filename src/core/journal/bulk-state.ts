@@ -9,7 +9,7 @@ import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import { amountValue, fromMinor, toMinor } from '../../contract/money-format.js';
 import { canonicalStatus, endedPartly, endedUnfulfilled, isOpenStatus } from '../../contract/order-values.js';
-import type { BatchHeader, BulkRow, JournalRecord, KeyRecord, ResultRecord } from './bulk-records.js';
+import type { BatchHeader, BulkRow, JournalRecord, KeyRecord, ResultRecord, StatusRecord } from './bulk-records.js';
 
 /** The error code of an ordered row whose answer differed from the contract (ContractMismatchError's). */
 export const CONTRACT_MISMATCH = 'CONTRACT_MISMATCH';
@@ -375,6 +375,24 @@ function addCost(
 }
 
 /**
+ * Record a later status of an ordered row whose order was not final (StatusRecord): it is
+ * counted by that status instead (delivered, partly delivered less its refund, without any
+ * voucher, or still not final), and its answer for --results is that line (`offset`).
+ */
+export function applyStatus(state: BatchState, rec: StatusRecord, offset: number): void {
+  if (!state.ordered.has(rec.row)) return;
+  const before = state.unsettled.get(rec.row);
+  // Only an order counted as not final changes: a final status is never undone.
+  if (!before) return;
+  state.unsettled.delete(rec.row);
+  addCost(state, before, amountValue(before.total_amount), undefined, true, -1);
+  const now: ResultRecord = { ...rec, type: 'result' };
+  state.orderedAt.set(rec.row, offset);
+  countOrder(state, now);
+  if (state.full) state.results.set(rec.row, now);
+}
+
+/**
  * The refund of a row answered PARTIALLY_DELIVERED, in minor units of its currency: the
  * amount its answer names, else the failed part of its total (the contract refunds the
  * vouchers that failed: the share of the total of those its answer does not list as
@@ -442,6 +460,7 @@ class StateBuilder {
     if (!this.state) throw new Error(`${this.path}: no batch header`);
     if (rec.type === 'key') applyKey(this.state, rec);
     else if (rec.type === 'result') applyResult(this.state, rec, offset);
+    else if (rec.type === 'status') applyStatus(this.state, rec, offset);
     else if (rec.type === 'superseded') this.state.superseded_by ??= rec.by;
   }
 

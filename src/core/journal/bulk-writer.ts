@@ -9,8 +9,8 @@ import { writeAside } from '../io/atomic-file.js';
 import { makeDirSync } from '../io/make-dir.js';
 import { writeAllSync } from '../io/write-all.js';
 import { batchesDir, journalPath, refsPath } from './bulk-ids.js';
-import type { BatchHeader, JournalRecord, KeyRecord, ResultRecord, SupersededRecord } from './bulk-records.js';
-import { applyKey, applyResult, emptyState, readJournalFile, type BatchState, type KeyedRow } from './bulk-state.js';
+import type { BatchHeader, JournalRecord, KeyRecord, ResultRecord, StatusRecord, SupersededRecord } from './bulk-records.js';
+import { applyKey, applyResult, applyStatus, emptyState, readJournalFile, type BatchState, type KeyedRow } from './bulk-state.js';
 
 /**
  * A journal whose last line was cut off by a crash (no final newline): cut it back to the
@@ -235,6 +235,18 @@ export class BulkJournal {
     const { at, done } = this.append(rec, false);
     // The offset is known at once (appends are in order); the state is updated before the write ends.
     applyResult(this.state, rec, at);
+    await done;
+    return rec;
+  }
+
+  /**
+   * Journal a later status of an ordered row's order (followed after an answer that was not
+   * final); resolves with the record written, once it is written.
+   */
+  async appendStatus(status: Omit<StatusRecord, 'type'>): Promise<StatusRecord> {
+    const rec: StatusRecord = { type: 'status', ...status };
+    const { at, done } = this.append(rec, false);
+    applyStatus(this.state, rec, at);
     await done;
     return rec;
   }

@@ -4,7 +4,8 @@
  * (its path and SHA-256: the rows are read from the file itself, never copied here); then a
  * `key` line per attempt of a row, written and fsynced BEFORE the row's request is sent,
  * holding the row's reference and a digest of what was sent, and a `result` line per
- * answer. Re-running reads it back so no row is ever ordered twice: a row whose outcome is
+ * answer; a `status` line when an order answered PENDING is followed (--wait) to a later
+ * status. Re-running reads it back so no row is ever ordered twice: a row whose outcome is
  * unknown is re-sent with its same key (the server replays); only a row the server
  * definitely refused (nothing was created) gets a fresh key, journalled as the row's next
  * attempt. Beside it, `<batch_id>.refs` lists the file's references (the rows' identities),

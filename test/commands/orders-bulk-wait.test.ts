@@ -1,0 +1,192 @@
+/**
+ * `orders create --from FILE --wait` (and `--resume BATCH_ID --wait`): once every row was
+ * sent, the orders the server accepted PENDING are followed to a final status (GET
+ * /orders/{id}) and each row is counted by it: delivered, partly delivered less its refund,
+ * cancelled and refunded. The statuses are journalled, so --results, the summary and every
+ * later run know them; a later run with --wait follows the rows an earlier run left pending;
+ * at the wait's end the run exits 8 as `orders wait` does; Ctrl-C while following leaves a
+ * journal a resume completes without ordering anything again.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect } from 'vitest';
+import { run as runBulk } from '../../src/commands/orders/bulk.js';
+import type { CreateFlags } from '../../src/commands/orders/index.js';
+import { CliError } from '../../src/core/errors/index.js';
+import type { ApiClient, RequestOptions } from '../../src/core/http/types.js';
+import { createFactory, type Factory } from '../../src/factory.js';
+import type { SandboxHandle } from '../../src/sandbox/index.js';
+import { testIO } from '../helpers/io.js';
+import { tempConfigDir } from '../helpers/run-cli.js';
+import { it } from '../helpers/fixtures.js';
+import { orderCount, profileDir, quickClock, usdAvailableMinor } from './orders-helpers.js';
+
+const FAST_PROFILE = { limits: { orders_per_minute: 100_000, general_per_hour: 1_000_000 } };
+
+interface Run {
+  error: unknown;
+  stdout: string;
+  stderr: string;
+  posts: number;
+  follows: number;
+}
+
+/** One bulk run through the library; `interruptAtFollow`: Ctrl-C as the n-th GET /orders/{id} is handed over. */
+async function bulk(dir: string, flags: Partial<CreateFlags>, shape: { interruptAtFollow?: number } = {}): Promise<Run> {
+  const io = testIO({ env: { VOUCHERS_CONFIG_DIR: dir, NO_COLOR: '1' } });
+  const base = createFactory(io, () => ({}), { clock: quickClock() });
+  let posts = 0;
+  let follows = 0;
+  const f: Factory = {
+    ...base,
+    client: async () => {
+      const c = await base.client();
+      const wrapped: ApiClient = {
+        ...c,
+        request: (o: RequestOptions) => {
+          if (o.method === 'POST' && o.path === '/orders') posts += 1;
+          if (o.method === 'GET' && o.path.startsWith('/orders/')) {
+            follows += 1;
+            if (follows === shape.interruptAtFollow) io.interrupt();
+          }
+          return c.request(o);
+        },
+      };
+      return wrapped;
+    },
+  };
+  let error: unknown;
+  try {
+    await runBulk(f, { json: true, ...flags } as CreateFlags);
+  } catch (e) {
+    error = e;
+  } finally {
+    await base.dispose();
+  }
+  return { error, stdout: io.stdoutText(), stderr: io.stderrText(), posts, follows };
+}
+
+function csv(rows: string[]): string {
+  const file = join(tempConfigDir(), 'orders.csv');
+  writeFileSync(file, ['product_id,denomination,quantity,reference', ...rows].join('\n') + '\n');
+  return file;
+}
+
+async function approve(sb: SandboxHandle, orderId: string): Promise<void> {
+  const res = await fetch(`${sb.adminUrl}/orders/${orderId}/approve`, {
+    method: 'POST',
+    headers: { Authorization: `Bearer ${sb.adminToken}`, 'Content-Type': 'application/json' },
+    body: '{}',
+  });
+  await res.text();
+  expect(res.status).toBe(200);
+}
+
+const summaryOf = (r: Run) => JSON.parse(r.stdout) as Record<string, unknown> & { pending_rows: { order_id: string }[] };
+const codeOf = (e: unknown) => (e instanceof CliError ? `${e.kind} ${e.code}` : String(e));
+
+describe('bulk --wait', () => {
+  it('follows the rows answered PENDING to their final statuses: counted by them, totals less refunds, exit 5; --results and a re-run know them', async ({
+    freshSandbox: sb,
+  }) => {
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const start = usdAvailableMinor(sb);
+    const file = csv(['sbx-partial,25,4,w-1', 'sbx-vendor-fail,10,1,w-2', 'sbx-instant,10,1,w-3', 'sbx-async,10,1,w-4']);
+    const results = join(tempConfigDir(), 'results.csv');
+    const first = await bulk(dir, { from: file, wait: true, results });
+    expect(codeOf(first.error)).toBe('rejected ORDER_NOT_FULFILLED');
+    expect(first.posts).toBe(4);
+    const summary = summaryOf(first);
+    expect(summary).toMatchObject({
+      ordered: 4,
+      delivered: 2,
+      pending: 0,
+      pending_rows: [],
+      not_fulfilled: 1,
+      not_fulfilled_rows: [{ row: 3, reference: 'w-2', status: 'REFUNDED' }],
+      partially_delivered: 1,
+      partially_delivered_rows: [{ row: 2, reference: 'w-1', status: 'PARTIALLY_DELIVERED', vouchers_issued: 2, vouchers_ordered: 4 }],
+      // 100 less the 50 refunded, 10 and 10; the refunded 10 not at all.
+      totals: [{ currency: 'USD', orders: 3, total_amount: 70 }],
+      pending_totals: [],
+    });
+    // What the wallet paid, once the refunds came.
+    expect(start - usdAvailableMinor(sb)).toBe(7_000);
+    // Each said as it ends.
+    expect(first.stderr).toMatch(/line 2: order ord_\w+ ended PARTIALLY_DELIVERED: 2 of 4 vouchers issued, the failed part refunded/);
+    expect(first.stderr).toMatch(/line 3: order ord_\w+ ended REFUNDED: no voucher issued/);
+    expect(readFileSync(results, 'utf8').trim().split('\n').slice(1)).toEqual([
+      expect.stringMatching(/^2,ord_\w+,PARTIALLY_DELIVERED,[0-9a-f]{32},"ORDER_PARTIALLY_DELIVERED: .*2 of 4 vouchers issued/),
+      expect.stringMatching(/^3,ord_\w+,REFUNDED,[0-9a-f]{32},ORDER_NOT_FULFILLED: /),
+      expect.stringMatching(/^4,ord_\w+,DELIVERED,[0-9a-f]{32},$/),
+      expect.stringMatching(/^5,ord_\w+,DELIVERED,[0-9a-f]{32},$/),
+    ]);
+
+    // The same file again, without --wait: nothing sent or followed; the final statuses are the journal's.
+    const again = await bulk(dir, { from: file });
+    expect(codeOf(again.error)).toBe('rejected ORDER_NOT_FULFILLED');
+    expect([again.posts, again.follows]).toEqual([0, 0]);
+    expect(summaryOf(again)).toMatchObject({ delivered: 2, pending: 0, totals: [{ currency: 'USD', orders: 3, total_amount: 70 }] });
+    expect(orderCount(sb)).toBe(4);
+  });
+
+  it('a resume with --wait follows the rows an earlier run left pending (its journal of the previous version too); exit 8 at the wait end, 0 once delivered', async ({
+    freshSandbox: sb,
+  }) => {
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const file = csv(['sbx-gated,25,1,g-1', 'sbx-instant,10,1,g-2', 'sbx-gated,10,2,g-3']);
+    const first = await bulk(dir, { from: file });
+    expect(first.error).toBeUndefined();
+    const summary = summaryOf(first);
+    expect(summary).toMatchObject({ delivered: 1, pending: 2, pending_totals: [{ currency: 'USD', orders: 2, total_amount: 45 }] });
+    const batch = String(summary.batch_id);
+    // As the previous version wrote it: the answers of rows not final carry neither the quantity nor the reference.
+    const journal = String(summary.journal);
+    writeFileSync(
+      journal,
+      readFileSync(journal, 'utf8')
+        .split('\n')
+        .map((l) => (l.includes('"PENDING"') ? JSON.stringify({ ...JSON.parse(l), vouchers_ordered: undefined, reference: undefined }) : l))
+        .join('\n'),
+    );
+
+    // Still held at the gate: followed until the wait ends, then exit 8.
+    const held = await bulk(dir, { resume: batch, wait: true, waitTimeout: '1m' });
+    expect(codeOf(held.error)).toBe('pending STILL_PENDING');
+    expect(String((held.error as Error).message)).toContain('2 of 3 rows ordered and still pending after 1m');
+    expect(held.posts).toBe(0);
+    expect(summaryOf(held)).toMatchObject({ pending: 2 });
+
+    for (const row of summary.pending_rows) await approve(sb, row.order_id);
+    const done = await bulk(dir, { resume: batch, wait: true });
+    expect(done.error, done.stderr).toBeUndefined();
+    expect(done.posts).toBe(0);
+    expect(summaryOf(done)).toMatchObject({
+      delivered: 3,
+      pending: 0,
+      totals: [{ currency: 'USD', orders: 3, total_amount: 55 }],
+      pending_totals: [],
+    });
+    expect(orderCount(sb)).toBe(3);
+  });
+
+  it('Ctrl-C while following: the summary and how to follow again, exit 130; the resume orders nothing again and follows them to the end', async ({
+    freshSandbox: sb,
+  }) => {
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const file = csv(['sbx-gated,25,1,c-1', 'sbx-gated,10,1,c-2', 'sbx-instant,10,1,c-3']);
+    const stopped = await bulk(dir, { from: file, wait: true, concurrency: '1' }, { interruptAtFollow: 1 });
+    expect(codeOf(stopped.error)).toBe('interrupted INTERRUPTED');
+    expect(String((stopped.error as CliError).hint)).toMatch(/vouchers orders create --resume bat_\w+ --wait/);
+    expect(stopped.posts).toBe(3);
+    const summary = summaryOf(stopped);
+    expect(summary).toMatchObject({ ordered: 3, delivered: 1, pending: 2 });
+
+    for (const row of summary.pending_rows) await approve(sb, row.order_id);
+    const resumed = await bulk(dir, { from: file, wait: true });
+    expect(resumed.error, resumed.stderr).toBeUndefined();
+    expect(resumed.posts).toBe(0);
+    expect(summaryOf(resumed)).toMatchObject({ ordered: 3, delivered: 3, pending: 0 });
+    expect(orderCount(sb)).toBe(3);
+  });
+});
