@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { run } from '../../src/main.js';
 import { testIO, type TestIO } from '../helpers/io.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { deliver, documentDelivered, orderEvent, SECRET, signedHeaders, voucherEvent } from '../listener/deliveries.js';
+import { deliver, documentDelivered, nowSeconds, orderEvent, SECRET, signedHeaders, voucherEvent } from '../listener/deliveries.js';
 import { until } from '../helpers/until.js';
 
 interface Running {
@@ -565,6 +565,20 @@ describe('vouchers listen', () => {
     expect(res).toEqual({ status: 200, body: '{"received":true}' });
     expect(await l.done).toBe(0);
     expect(readFileSync(join(l.configDir, 'events.ndjson'), 'utf8')).toContain(ev.event_id as string);
+  });
+
+  it('--tolerance above 300 says on start how far it widens the 5 minutes of the API document, and takes deliveries that old', async () => {
+    const wide = await listen(['--secret', SECRET, '--tolerance', '3600']);
+    expect(wide.io.stderrText().replace(/\s+/g, ' ')).toContain(
+      "Note: --tolerance 3600 accepts deliveries signed up to 1h before or after this machine's clock, wider than the 5 minutes the API document allows a signed request",
+    );
+    expect((await deliver(wide.url, orderEvent(1), [SECRET], nowSeconds() - 1800)).status).toBe(200);
+    expect((await deliver(wide.url, orderEvent(2), [SECRET], nowSeconds() - 3700)).status).toBe(401);
+    expect(await wide.stop()).toBe(0);
+    const usual = await listen(['--secret', SECRET]);
+    expect((await deliver(usual.url, orderEvent(1), [SECRET], nowSeconds() - 1800)).status).toBe(401);
+    expect(await usual.stop()).toBe(0);
+    expect(usual.io.stderrText()).not.toContain('--tolerance');
   });
 
   it('without a secret from any source: usage error (exit 2) saying how to get one', async () => {

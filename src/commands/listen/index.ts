@@ -16,7 +16,11 @@ function declareListen(program: Command) {
       'webhook signing secret (repeat during a rotation; default: profile webhook_secret or VOUCHERS_WEBHOOK_SECRET)',
       collect,
     )
-    .option('--tolerance <seconds>', 'accepted clock skew of the signature timestamp, either way', '300')
+    .option(
+      '--tolerance <seconds>',
+      "how far a delivery's signature timestamp may be from this machine's clock, either way, in seconds (the API document allows a signed request 5 minutes)",
+      '300',
+    )
     .option('--events <types>', 'show and forward only these event types, e.g. order.*,voucher.issued (all are stored)')
     .option(
       '--forward-to <url>',

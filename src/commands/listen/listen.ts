@@ -3,6 +3,8 @@ import { warnPlainSecret, WEBHOOK_SECRET_BETTER } from '../../core/config/secret
 import { ENV, type ResolvedProfile } from '../../core/config/types.js';
 import { redactUrl } from '../../core/config/base-url.js';
 import { UsageError } from '../../core/errors/index.js';
+import { formatDuration } from '../../core/http/duration.js';
+import { REQUEST_TOLERANCE_SECONDS } from '../../core/signer/request.js';
 import { colorEnabled, out } from '../../core/io/io.js';
 import { forwardKey, forwardLogNotWritten, forwardLogPath, openForwardLog } from '../../core/journal/forward-log.js';
 import { InboxWriter } from '../../core/journal/inbox-writer.js';
@@ -268,6 +270,11 @@ async function listenWithInbox(
       })
     : undefined;
 
+  if (o.tolerance > REQUEST_TOLERANCE_SECONDS)
+    say(
+      'WIDE_TOLERANCE',
+      `Note: --tolerance ${o.tolerance} accepts deliveries signed up to ${formatDuration(o.tolerance * 1000)} before or after this machine's clock, wider than the 5 minutes the API document allows a signed request: a delivery seen on its way can be sent again for that long`,
+    );
   let listener: Listener;
   try {
     listener = await startListener({
