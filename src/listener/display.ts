@@ -17,11 +17,12 @@ import { asciiText } from '../core/io/ascii.js';
 import { asciiOnly, stderrColumns, type IO } from '../core/io/io.js';
 import { wrapNote } from '../core/io/note-wrap.js';
 import { styleStatus } from '../core/output/format.js';
-import { describeForward, describeForwardShort } from './forward.js';
+import { describeForward, describeForwardShort, describeForwardShortest } from './forward.js';
 import { displayText, escapeText, payloadId } from '../core/output/printable.js';
 import { jsonLine } from '../core/output/json-text.js';
 import { suggestedCommand } from '../core/output/next-page.js';
 import { operand } from '../core/output/shell-quote.js';
+import { cellWidth } from '../core/output/cells.js';
 import { codeFieldsIn, redactCodes } from './redact.js';
 import { fitLine, type LinePiece } from './fit-line.js';
 import type { ListenerActivity } from './server.js';
@@ -91,10 +92,10 @@ export function otherBodyMark(bodyNumber: number): string {
 /** Differences named in a warning line; the rest are counted (all are in `events show`). */
 const DRIFT_SHOWN = 5;
 
-/** Cells an event type, a forward result and an id are cut to at least on a narrow terminal. */
-const TYPE_MIN = 12;
-const FORWARD_MIN = 10;
+/** Cells an id is cut to at least on a narrow terminal. */
 const ID_MIN = 13;
+/** Cells of an error's free text a forward result keeps at least, its ellipsis included. */
+const ERROR_MIN = 4;
 
 /** The short forms of the marks, on a terminal too narrow for the others. */
 const SHORT_MARKS = { unknown: '(unknown type)', drift: '(differs)', otherBody: (n: number) => `(body ${n})` };
@@ -103,8 +104,10 @@ const SHORT_MARKS = { unknown: '(unknown type)', drift: '(differs)', otherBody: 
  * The pieces of an event's line, for fitLine: on a narrow terminal the status goes first
  * (its event type mostly says it), then the order id (events show has it), then the
  * padding lining up the event ids; marks take their short form, a forward result too (what
- * became of it first); a long forward result or event type is cut at its end, then the
- * event id in its middle; the time goes last.
+ * became of it first), then without the time the answer took; the error text of a forward
+ * result is cut at its end, then the event id in its middle; then the forward result says
+ * only what became of it; the time goes last. An event
+ * type, like a status, and a number are never cut.
  */
 function eventPieces(c: ChalkInstance, entry: Pick<InboxEntry, 'received_at' | 'envelope' | 'meta'>): LinePiece[] {
   const data = entry.envelope.data ?? {};
@@ -112,7 +115,7 @@ function eventPieces(c: ChalkInstance, entry: Pick<InboxEntry, 'received_at' | '
   const extra = entry.envelope.event === 'voucher.issued' ? str(data.voucher_id) : '';
   const pieces: LinePiece[] = [
     { text: clock(entry.received_at), paint: c.dim, spare: true },
-    { text: displayText(entry.envelope.event), paint: c.bold, pad: 25, cut: 'end', min: TYPE_MIN },
+    { text: displayText(entry.envelope.event), paint: c.bold, pad: 25 },
     { text: displayText(entry.envelope.event_id), cut: 'id', min: ID_MIN },
     { text: str(payloadId(data.order_id)) || '-', drop: 2 },
   ];
@@ -181,13 +184,18 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
     output.write(io.stdout, jsonLine(io, obj));
   };
   const line = (pieces: LinePiece[]) => stdout(fitLine(pieces, options.width?.(), shown === asciiText));
-  const forwardPiece = (record: ForwardRecord): LinePiece => ({
-    text: describeForward(record),
-    short: describeForwardShort(record),
-    paint: record.outcome === 'delivered' ? c.green : record.outcome === 'retrying' ? c.yellow : c.red,
-    cut: 'end',
-    min: FORWARD_MIN,
-  });
+  const forwardPiece = (record: ForwardRecord): LinePiece => {
+    const shortest = describeForwardShortest(record);
+    return {
+      text: describeForward(record),
+      short: describeForwardShort(record),
+      shorter: shortest.shorter,
+      least: shortest.least,
+      paint: record.outcome === 'delivered' ? c.green : record.outcome === 'retrying' ? c.yellow : c.red,
+      // Only an error's free text is cut, never the words and numbers before it.
+      ...(shortest.shorter === shortest.fixed ? {} : { cut: 'end' as const, min: cellWidth(shown(shortest.fixed)) + ERROR_MIN }),
+    };
+  };
   /** Events whose line waits for their first forward result, by event id. */
   const waiting = new Map<string, { entry: InboxEntry; timer: NodeJS.Timeout }>();
   /** Refusal messages already printed in full (at most 100 remembered). */
@@ -271,7 +279,7 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
             { text: clock(a.received_at), paint: c.dim, spare: true },
             { text: 'duplicate of', paint: c.dim },
             { text: displayText(a.envelope.event_id), paint: c.dim, join: ' ', cut: 'id', min: ID_MIN },
-            { text: `(${displayText(a.envelope.event)})`, paint: c.dim, join: ' ', drop: 2, cut: 'end', min: TYPE_MIN },
+            { text: `(${displayText(a.envelope.event)})`, paint: c.dim, join: ' ', drop: 2 },
             { text: ': already stored, not forwarded again', paint: c.dim, join: '', drop: 1 },
           ]);
         case 'rejected': {

@@ -5,9 +5,11 @@
  *
  * In order, until the line fits: leave out optional pieces, the least important first
  * (then bring back, most important first, any that fits after all); drop the padding that
- * lines pieces up; use the short form of a piece that has one; cut free text at its end;
+ * lines pieces up; use the short form of a piece that has one, then its shorter form
+ * (which leaves out a part whole, such as a number, never cut); cut free text at its end;
  * and only then an id, in its middle with an ellipsis, keeping the tail that tells ids
- * made in the same moment apart; last, leave out a spare piece (the time). No piece is cut
+ * made in the same moment apart; then use the least form of a piece that has one; last,
+ * leave out a spare piece (the time). No piece is cut
  * below its `min`: what still does not fit is printed as it is (the terminal wraps it).
  * Without a width (not a terminal) every piece is printed whole. Where only ASCII is shown
  * (`ascii`), the pieces are in ASCII and cut with '...', measured as printed.
@@ -31,6 +33,13 @@ export interface LinePiece {
   spare?: boolean;
   /** A shorter form saying the same, used before anything is cut. */
   short?: string;
+  /** A still shorter form, leaving out a part whole (a number is never cut), used before any piece is cut. */
+  shorter?: string;
+  /**
+   * The least form, all a narrow line keeps of it, never cut: used only when the line does
+   * not fit with every piece cut as far as it goes, before a spare piece is left out.
+   */
+  least?: string;
   /**
    * How it is cut when nothing else is left to do: `end` free text (an ellipsis at its
    * end), `id` an id (its prefix, an ellipsis, its tail); undefined: never cut.
@@ -87,7 +96,15 @@ function cut(shown: Shown[], kind: 'end' | 'id', columns: number, ellipsis: stri
 export function fitLine(pieces: LinePiece[], columns: number | undefined, ascii = false): string {
   const ellipsis = ascii ? '...' : '…';
   const all = pieces.map((p) => {
-    const piece = ascii ? { ...p, text: asciiText(p.text), short: p.short === undefined ? undefined : asciiText(p.short) } : p;
+    const piece = ascii
+      ? {
+          ...p,
+          text: asciiText(p.text),
+          short: p.short === undefined ? undefined : asciiText(p.short),
+          shorter: p.shorter === undefined ? undefined : asciiText(p.shorter),
+          least: p.least === undefined ? undefined : asciiText(p.least),
+        }
+      : p;
     return { piece, text: piece.text, padded: piece.pad !== undefined };
   });
   if (columns === undefined || lineWidth(all) <= columns) return render(all);
@@ -115,9 +132,11 @@ export function fitLine(pieces: LinePiece[], columns: number | undefined, ascii 
   if (fits(unpadded)) return render(unpadded);
   const short = unpadded.map((s) => ({ ...s, text: s.piece.short ?? s.text }));
   if (fits(short)) return render(short);
+  const shorter = short.map((s) => ({ ...s, text: s.piece.shorter ?? s.text }));
+  if (fits(shorter)) return render(shorter);
   // Free text is cut first, so that ids stay whole; once an id must be cut it is cut first,
   // to its least, before the text is: a cut id no longer serves to copy, only to tell apart.
-  const endsCut = short.map((s) => ({ ...s }));
+  const endsCut = shorter.map((s) => ({ ...s }));
   cut(endsCut, 'end', columns, ellipsis);
   if (fits(endsCut)) return render(endsCut);
   const cutAll = (from: Shown[]) => {
@@ -126,8 +145,14 @@ export function fitLine(pieces: LinePiece[], columns: number | undefined, ascii 
     cut(out, 'end', columns, ellipsis);
     return out;
   };
-  const idsCut = cutAll(short);
+  const idsCut = cutAll(shorter);
   if (fits(idsCut)) return render(idsCut);
+  // Then the least form of a piece that has one, which is not cut further.
+  const least = shorter.map((s) =>
+    s.piece.least === undefined ? s : { ...s, piece: { ...s.piece, cut: undefined }, text: s.piece.least },
+  );
+  const leastCut = cutAll(least);
+  if (fits(leastCut)) return render(leastCut);
   // The last resort: leave out what only goes when nothing else can (the time).
-  return render(cutAll(short.filter((s) => !s.piece.spare)));
+  return render(cutAll(least.filter((s) => !s.piece.spare)));
 }

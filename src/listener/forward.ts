@@ -52,25 +52,57 @@ export function describeForward(r: ForwardRecord): string {
   }
 }
 
-/**
- * The same, what became of the forward first (`→ retry 2/5: connection refused`, `→ gave up
- * after 6 attempts: 500 in 3 ms`): the form of a line too narrow for the whole, which is
- * then cut at its end, so that a cut line still says whether the app will get the event.
- */
-export function describeForwardShort(r: ForwardRecord): string {
-  const head = r.status !== null ? `${r.status} in ${r.duration_ms} ms` : (r.error ?? 'no answer');
+/** What became of a forward that was not delivered, the words its short forms start with (`→ retry 2/5`). */
+function outcomeWords(r: ForwardRecord): string | undefined {
   switch (r.outcome) {
     case 'delivered':
-      return `→ ${head}`;
+      return undefined;
     case 'retrying':
-      return `→ retry ${r.attempt}/${r.max_attempts - 1}: ${head}`;
+      return `→ retry ${r.attempt}/${r.max_attempts - 1}`;
     case 'failed':
-      return r.max_attempts > 1 && r.attempt === r.max_attempts
-        ? `→ gave up after ${r.attempt} attempts: ${head}`
-        : `→ not retried: ${head}`;
+      return r.max_attempts > 1 && r.attempt === r.max_attempts ? `→ gave up after ${r.attempt} attempts` : '→ not retried';
     case 'cancelled':
-      return `→ forwarding stopped: ${head}`;
+      return '→ forwarding stopped';
   }
+}
+
+/** The short forms below: `head` after what became of the forward. */
+function withOutcome(r: ForwardRecord, head: string): string {
+  const words = outcomeWords(r);
+  return words === undefined ? `→ ${head}` : `${words}: ${head}`;
+}
+
+/**
+ * The same, what became of the forward first (`→ retry 2/5: connection refused`, `→ gave up
+ * after 6 attempts: 500 in 3 ms`): the form of a line too narrow for the whole, so that a
+ * shortened line still says whether the app will get the event.
+ */
+export function describeForwardShort(r: ForwardRecord): string {
+  return withOutcome(r, r.status !== null ? `${r.status} in ${r.duration_ms} ms` : (r.error ?? 'no answer'));
+}
+
+/**
+ * The shorter forms, for a line too narrow for the short one. `shorter`: an answer without
+ * the time it took (`→ 200`, `→ retry 2/5: 503`), left out whole as a number is never
+ * cut; `fixed` is what is never cut of it, all of it but an error's free text (`connection
+ * refused`), which may be cut at its end. `least`: what became of the forward alone, its
+ * attempts and an error left out (`→ gave up`, `→ retry 2/5: 503`, `→ 200`).
+ */
+export function describeForwardShortest(r: ForwardRecord): { shorter: string; fixed: string; least: string } {
+  const least = (head: string) => {
+    if (r.outcome === 'delivered') return `→ ${head}`;
+    const words = r.outcome === 'failed' && r.max_attempts > 1 && r.attempt === r.max_attempts ? '→ gave up' : outcomeWords(r)!;
+    return head ? `${words}: ${head}` : words;
+  };
+  if (r.status !== null) {
+    const text = withOutcome(r, String(r.status));
+    return { shorter: text, fixed: text, least: least(String(r.status)) };
+  }
+  return {
+    shorter: describeForwardShort(r),
+    fixed: withOutcome(r, ''),
+    least: least(r.outcome === 'delivered' ? (r.error ?? 'no answer') : ''),
+  };
 }
 
 export interface ForwarderDeps {

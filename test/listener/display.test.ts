@@ -556,6 +556,49 @@ describe('listen display: lines fit the terminal', () => {
     }
   });
 
+  it('never cuts a number or an event type: the time a forward took is left out whole, an id cut instead', () => {
+    const partial = entry(orderEvent(4, 'order.partially_delivered', 'PARTIALLY_DELIVERED'));
+    const slow = { duration_ms: 2400 };
+    for (const columns of [60, 70, 80]) {
+      const out = lines(
+        columns,
+        (d) => {
+          d.activity({ kind: 'event', entry: partial });
+          d.forward(forward(4, slow));
+          d.activity({ kind: 'event', entry: issued });
+          d.forward(forward(2, slow));
+          d.forward(forward(4, { ...slow, status: 503, outcome: 'retrying', attempt: 2 }));
+          d.forward(forward(4, { ...slow, status: 503, outcome: 'failed', attempt: 6 }));
+          d.activity({ kind: 'duplicate', received_at: partial.received_at, envelope: partial.envelope });
+        },
+        1000,
+      );
+      expect(out, `${columns} columns`).toHaveLength(5);
+      for (const line of out) {
+        expect(line.length, line).toBeLessThanOrEqual(columns);
+        // A digit is never followed by an ellipsis: no number is cut.
+        expect(line, line).not.toMatch(/\d…/);
+      }
+      expect(out[0], `${columns} columns`).toMatch(/ order\.partially_delivered {2}evt_\S+ {2}→ 200( in 2400 ms)?$/);
+      expect(out[1], `${columns} columns`).toMatch(/ voucher\.issued {2}evt_\S+ {2}→ 200( in 2400 ms)?$/);
+      expect(out[2], `${columns} columns`).toMatch(/→ (503 in 2400 ms, retry 2\/5|retry 2\/5: 503( in 2400 ms)?) {2}evt_/);
+      expect(out[3], `${columns} columns`).toMatch(
+        /→ (503 in 2400 ms, gave up after 6 attempts|gave up after 6 attempts: 503( in 2400 ms)?) {2}evt_/,
+      );
+      expect(out[4], `${columns} columns`).toMatch(/duplicate of evt_\S+( \(order\.partially_delivered\))?(: already stored|$)/);
+    }
+    const [cut] = lines(
+      70,
+      (d) => {
+        d.activity({ kind: 'event', entry: partial });
+        d.forward(forward(4, slow));
+      },
+      1000,
+    );
+    expect(cut).toBe(`09:30:01  order.partially_delivered  evt_…${testId('evt', 4).slice(-21)}  → 200`);
+    expect(cut).toHaveLength(70);
+  });
+
   it('cuts an id only when nothing else is left, in its middle with an ellipsis, its end kept', () => {
     for (const columns of [40, 50, 60]) {
       const out = lines(
