@@ -80,6 +80,14 @@ export function matches(id: string, patterns: readonly string[]): boolean {
   return patterns.some((p) => p === id || id.startsWith(`${p}.`));
 }
 
+/** Why a check not selected is skipped. */
+export const LEFT_OUT = 'left out by --only/--skip';
+
+/** Whether --only and --skip keep the check `id`. */
+export function isSelected(id: string, only: readonly string[] | undefined, skip: readonly string[] | undefined): boolean {
+  return (!only?.length || matches(id, only)) && !matches(id, skip ?? []);
+}
+
 const NEED_WORDS: Record<Need, string> = {
   admin: 'the sandbox operator surface',
   webhooks: 'webhook deliveries reaching this machine',
@@ -138,11 +146,11 @@ export async function runChecklist(options: RunOptions, recorder: Recorder): Pro
     if (options.signal.aborted) break;
     const required = check.required !== false;
     const base = { id: check.id, title: check.title, proves: check.proves, required };
-    const selected = (!options.only?.length || matches(check.id, options.only)) && !matches(check.id, options.skip ?? []);
+    const selected = isSelected(check.id, options.only, options.skip);
     const unmet = (check.needs ?? []).filter((n) => options.needs[n] !== true);
     if (!selected || unmet.length > 0) {
       const why = !selected
-        ? 'left out by --only/--skip'
+        ? LEFT_OUT
         : unmet
             .map((n) => `needs ${NEED_WORDS[n]}${typeof options.needs[n] === 'string' ? `: ${options.needs[n] as string}` : ''}`)
             .join('; ');

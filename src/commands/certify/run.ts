@@ -13,7 +13,7 @@ import { missingProductsWarning, reportProducts } from '../../certify/products.j
 import { buildReport } from '../../certify/report.js';
 import { createPrettyReporter, renderReport } from '../../certify/reporters/index.js';
 import { formatDuration as formatRan } from '../../certify/reporters/common.js';
-import { runChecklist, runWarnings } from '../../certify/runner.js';
+import { isSelected, LEFT_OUT, runChecklist, runWarnings } from '../../certify/runner.js';
 import type { CheckDef } from '../../certify/types.js';
 import { ApiError, CertificationError, CliError, InterruptedError, NetworkError, UsageError } from '../../core/errors/index.js';
 import { formatDuration } from '../../core/http/duration.js';
@@ -132,6 +132,11 @@ function sandboxIgnores(options: CertifyOptions, globals: GlobalOptions): string
       `--sandbox certifies the embedded sandbox: --base-url ${globals.baseUrl} was not used; to certify that server, leave out --sandbox`,
     );
   return said;
+}
+
+/** What --timeout stopped: how many checks did not run, and the one it cut while it ran. */
+function stopWords(notRun: number, cut: string | undefined): string[] {
+  return [...(notRun > 0 || !cut ? [`${notRun} check(s) did not run`] : []), ...(cut ? [`${cut} was cut while it ran`] : [])];
 }
 
 export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
@@ -290,24 +295,26 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
   });
   const timedOut = deadline.signal.aborted;
   // Every check a run cut by --timeout did not reach is in the reports as failed: a JUnit
-  // reader must not see a short, green run.
+  // reader must not see a short, green run. One --only/--skip left out is skipped as ever.
   const ran = new Set(results.map((r) => r.id));
-  const unreached = timedOut ? CHECKLIST.filter((c) => !ran.has(c.id)) : [];
-  for (const check of unreached) {
+  const notReached = timedOut ? CHECKLIST.filter((c) => !ran.has(c.id)) : [];
+  const unreached = notReached.filter((c) => isSelected(c.id, options.only, options.skip));
+  for (const check of notReached) {
+    const selected = unreached.includes(check);
     results.push({
       id: check.id,
       title: check.title,
       proves: check.proves,
       required: check.required !== false,
-      status: 'fail',
+      status: selected ? 'fail' : 'skip',
       duration_ms: 0,
-      message: `did not run: the run stopped after --timeout ${formatDuration(options.timeoutMs)}`,
+      message: selected ? `did not run: the run stopped after --timeout ${formatDuration(options.timeoutMs)}` : LEFT_OUT,
       trace_ids: [],
       requests: [],
       warnings: [],
     });
   }
-  const leftOut = results.filter((r) => r.status === 'skip' && r.message === 'left out by --only/--skip').length;
+  const leftOut = results.filter((r) => r.status === 'skip' && r.message === LEFT_OUT).length;
   const products = reportProducts(env.context.fixtures, env.context.shared.products);
   const wantProducts = missingProductsWarning(products);
   if (wantProducts) warnings.push(wantProducts);
@@ -316,7 +323,7 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
   if (leftOut > 0) warnings.push(`${leftOut} check(s) were left out by --only/--skip: this is not a full certification`);
   if (timedOut)
     warnings.unshift(
-      `the run stopped after --timeout ${formatDuration(options.timeoutMs)}: ${unreached.length} check(s) did not run${cut ? `, and ${cut} was cut while it ran` : ''}`,
+      `the run stopped after --timeout ${formatDuration(options.timeoutMs)}: ${stopWords(unreached.length, cut).join(', and ')}`,
     );
   // A run in which no check passed proves nothing: not a pass (e.g. --only naming a check
   // whose prerequisite was left out, so it was skipped).
@@ -343,7 +350,7 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
     }
     throw new CertificationError(
       timedOut
-        ? `certification did not finish within ${formatDuration(options.timeoutMs)}: ${notRun} check(s) did not run${cut ? `, ${cut} was cut while it ran` : ''}${failed.length ? `, and ${failed.length} failed: ${failed.join(', ')}` : ''}`
+        ? `certification did not finish within ${formatDuration(options.timeoutMs)}: ${stopWords(notRun, cut).join(', ')}${failed.length ? `, and ${failed.length} failed: ${failed.join(', ')}` : ''}`
         : `certification failed: ${failed.length} of ${results.length} checks failed (${failed.join(', ')})`,
       timedOut && failed.length === 0 ? 'give the run more time (e.g. --timeout 10m), or fewer checks (--only)' : explain,
     );
