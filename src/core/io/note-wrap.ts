@@ -4,8 +4,9 @@
  * anywhere, in the middle of a word or of an idempotency key. A command meant to be copied
  * (`vouchers …` up to the end of its clause) is kept whole: it goes onto the next line,
  * further left than the text when it needs to. Only a command wider than the terminal is
- * broken: on lines of its own, between its words, a flag kept with its value, never inside an
- * option or an argument, its own continuation lines two cells further in. A line's
+ * broken: on lines of its own, between its words, a flag kept with its value (unless the two
+ * are wider than the terminal), never inside an option or an argument, its own continuation
+ * lines two cells further in, or as far left as they need to fit. A line's
  * continuation lines start under its text: after its indentation, or under the value of a
  * `label  value` line (an error's `  hint      …`). Lines that are drawn rather than written
  * (a carriage return, cursor control, tabs) are kept as they are. Pure.
@@ -146,16 +147,24 @@ function wrapLine(line: string, width: number): string[] {
     // A command wider than the terminal: on lines of its own, broken only between its words.
     if (size > width && /^[`'"(]?vouchers /.test(unit.replace(SGR, ''))) {
       if (current !== '') lines.push(hang + current);
+      const further = `${hang}  `;
+      // A flag and its value wider than the terminal together go on two lines.
+      const parts = commandParts(unit).flatMap((p) => (visibleLength(p) > width ? p.split(' ') : [p]));
       let indent = hang;
+      // A line of it too wide where it starts starts further left, as a whole command does.
+      const push = () => {
+        const cells = visibleLength(current);
+        lines.push((lines.length > 0 && indent.length + cells > width ? ' '.repeat(Math.max(0, width - cells)) : indent) + current);
+        indent = further;
+      };
       current = '';
-      for (const part of commandParts(unit)) {
+      for (const part of parts) {
         if (current !== '' && indent.length + visibleLength(current) + 1 + visibleLength(part) > width) {
-          lines.push(indent + current);
-          indent = `${hang}  `;
+          push();
           current = part;
         } else current = current === '' ? part : `${current} ${part}`;
       }
-      lines.push(indent + current);
+      push();
       current = '';
       continue;
     }

@@ -106,6 +106,21 @@ describe('wrapNote', () => {
     for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(50);
   });
 
+  it('starts a line of a broken command further left when it does not fit where it would start, and splits a flag from a value only when together they are wider than the terminal', () => {
+    const cursor = 'eyJwIjoidHhuXzAxTThQRkNNTUM1MFpBUVYzOFZTUzczNERIIn0';
+    const hint = `More transactions (or every page: --all instead of --cursor):\n  vouchers transactions list --limit 4 --cursor ${cursor}\n`;
+    // `--cursor …` is 60 cells: at 62 columns it starts 2 cells in, not 4.
+    expect(wrapNote(hint, 62).split('\n')).toEqual([
+      'More transactions (or every page: --all instead of --cursor):',
+      '  vouchers transactions list --limit 4',
+      `  --cursor ${cursor}`,
+      '',
+    ]);
+    const lines = wrapNote(`  vouchers transactions list --type PAYOUT --cursor ${cursor}`, 55).split('\n');
+    expect(lines).toEqual(['  vouchers transactions list --type PAYOUT --cursor', `    ${cursor}`]);
+    for (const line of lines) expect(line.length, line).toBeLessThanOrEqual(55);
+  });
+
   it('measures in terminal cells: CJK text and emoji take two each, so no line runs past the edge', () => {
     const note = `Reference 注文番号 ${'東京の店舗向けギフトカード 🎁🎉 '.repeat(4)}was given twice\n`;
     const lines = wrapNote(note, 40).split('\n');
