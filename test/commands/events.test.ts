@@ -615,6 +615,42 @@ describe('vouchers events replay', () => {
     expect(received).toHaveLength(6);
   });
 
+  it('--not-forwarded without --forward-to says which of the events were never forwarded, not that all were forwarded there', async () => {
+    const { url, received } = await app(204);
+    const record = (n: number, status: number, outcome: string) =>
+      JSON.stringify({
+        time: '2026-11-22T11:55:00.000Z',
+        event_id: testId('evt', n),
+        url,
+        attempt: 1,
+        max_attempts: 1,
+        status,
+        duration_ms: 5,
+        error: null,
+        outcome,
+        source: 'listen',
+      }) + '\n';
+    // Only event 1 was forwarded (delivered): the three others never were.
+    const never = inboxDir();
+    writeFileSync(forwardLogPath(join(never, 'events.ndjson')), record(1, 200, 'delivered'), { mode: 0o600 });
+    const fallback = await runCli(['events', 'replay', '--not-forwarded', '--secret', SECRET], { configDir: never });
+    expect(fallback.code, fallback.stderr).toBe(0);
+    expect(fallback.stderr).toContain(
+      `Forwarding to ${url}, where this inbox's other events were forwarded: these 3 never were (--forward-to URL picks another)`,
+    );
+    expect(fallback.stderr).not.toContain('last forwarded');
+    expect(received).toHaveLength(3);
+    // Event 2 was forwarded and refused: it was, the two others were not.
+    const some = inboxDir();
+    writeFileSync(forwardLogPath(join(some, 'events.ndjson')), record(1, 200, 'delivered') + record(2, 400, 'failed'), { mode: 0o600 });
+    const mixed = await runCli(['events', 'replay', '--not-forwarded', '--secret', SECRET], { configDir: some });
+    expect(mixed.code, mixed.stderr).toBe(0);
+    expect(mixed.stderr).toContain(
+      `Forwarding to ${url}, where 1 of these 3 events was last forwarded; the other 2 never were (--forward-to URL picks another)`,
+    );
+    expect(received).toHaveLength(6);
+  });
+
   it('needs a secret and --forward-to', async () => {
     const dir = inboxDir();
     const noSecret = await runCli(['events', 'replay', testId('evt', 2), '--forward-to', 'http://127.0.0.1:9/x'], { configDir: dir });

@@ -40,7 +40,10 @@ function declareReplay(events: Command) {
     .command('replay')
     .description('Re-send a stored event to your local app, freshly signed with the webhook secret')
     .argument('[event_id...]', 'event ids (evt_…), whole or cut as a narrow terminal shows them (evt_…KD64YV)')
-    .option('--forward-to <url>', "your app's webhook URL (default: where the listener last forwarded the events, from the forward log)")
+    .option(
+      '--forward-to <url>',
+      "your app's webhook URL (default: where the forward log shows the events last forwarded; with --not-forwarded, events never forwarded go where this inbox's others went)",
+    )
     .option('--not-forwarded', 'every stored event your app never answered 2xx to (forwarding gave up, was cut short, or never ran)')
     .option('--type <types>', 'with --not-forwarded: only these event types, e.g. order.* (the ones a listener forwarded with --events)')
     .option('--body <n|last>', BODY_HELP)

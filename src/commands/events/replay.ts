@@ -90,15 +90,18 @@ export function buildReplayOptions(eventIds: string[], flags: EventsReplayFlags,
 
 /**
  * Without --forward-to: the URL the forward log shows these events were last forwarded to
- * (by the listener or a replay), said on stderr; with --not-forwarded, events never
- * forwarded go where this inbox's events were forwarded, when that is one URL. None
- * recorded, or several: a usage error.
+ * (by the listener or a replay); with --not-forwarded, events never forwarded go where
+ * this inbox's events were forwarded, when that is one URL. Said on stderr, naming those
+ * never forwarded. None recorded, or several: a usage error.
  */
 function defaultForwardTo(f: Factory, log: readonly ForwardRecord[], o: ReplayOptions, eventIds: readonly string[]): URL {
   const wanted = new Set(eventIds);
   const last = new Map<string, string>();
   for (const r of log) if (wanted.has(r.event_id)) last.set(r.event_id, r.url);
-  if (o.notForwarded && last.size === 0) for (const r of log) last.set(r.event_id, r.url);
+  /** Events of these never forwarded (none recorded): with --not-forwarded they go where this inbox's others went. */
+  const never = wanted.size - last.size;
+  const forwarded = last.size;
+  if (o.notForwarded && forwarded === 0) for (const r of log) last.set(r.event_id, r.url);
   const urls = [...new Set(last.values())];
   const which = eventIds.length === 1 ? displayText(eventIds[0]!) : 'these events';
   if (urls.length !== 1)
@@ -108,11 +111,15 @@ function defaultForwardTo(f: Factory, log: readonly ForwardRecord[], o: ReplayOp
         : `--forward-to URL is needed: ${which} were last forwarded to ${urls.length} different URLs (${urls.map(redactAppUrl).join(', ')})`,
       `e.g. vouchers events replay ${o.notForwarded ? '--not-forwarded' : o.eventIds.join(' ')} --forward-to http://localhost:3000/webhooks`,
     );
-  if (!o.json)
-    err(
-      f.io,
-      `Forwarding to ${redactAppUrl(urls[0]!)}, where ${eventIds.length === 1 ? 'it was' : 'they were'} last forwarded (--forward-to URL picks another)\n`,
-    );
+  if (!o.json) {
+    const where =
+      never === 0
+        ? `${eventIds.length === 1 ? 'it was' : 'they were'} last forwarded`
+        : forwarded === 0
+          ? `this inbox's other events were forwarded: ${never === 1 ? 'this one never was' : `these ${never} never were`}`
+          : `${forwarded} of these ${wanted.size} events ${forwarded === 1 ? 'was' : 'were'} last forwarded; the other ${never} never ${never === 1 ? 'was' : 'were'}`;
+    err(f.io, `Forwarding to ${redactAppUrl(urls[0]!)}, where ${where} (--forward-to URL picks another)\n`);
+  }
   return parseForwardUrl(urls[0]!);
 }
 
