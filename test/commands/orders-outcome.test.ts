@@ -192,7 +192,9 @@ describe('orders codes of an order without codes', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).not.toMatch(/Wrote/);
     expect(r.stderr).toContain(`order ${id} is PENDING and has no codes yet`);
-    expect(r.stderr).toContain(`vouchers orders wait ${id}`);
+    // Its timeline says it is held at the sandbox's admin gate: waiting can only time out, approving releases it.
+    expect(r.stderr).toContain(`held at the sandbox's admin gate until an operator approves it: vouchers sandbox admin approve ${id}`);
+    expect(r.stderr).not.toContain('orders wait');
     expect(r.stderr).toContain(`vouchers orders codes ${id} --codes-out ${file}`);
     expect(r.stderr).toContain('STILL_PENDING');
     expect(r.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);

@@ -609,6 +609,11 @@ describe('orders wait', () => {
     expect(r.code).toBe(8);
     expect(r.stderr).toContain(`order ${created.order_id} is still PENDING after 30s`);
     expect(r.stderr).toMatch(/trace ID\s+[0-9a-f]{32}/);
+    // Held at the sandbox's admin gate (its timeline says so): following it again would only time out again.
+    expect(r.stderr.replace(/\s+/g, ' ')).toContain(
+      `held at the sandbox's admin gate until an operator approves it: vouchers sandbox admin approve ${created.order_id}`,
+    );
+    expect(r.stderr).not.toContain('keep following it');
     expect(r.stdout).toContain(`order_id\t${created.order_id}`);
     const j = await cli(['orders', 'wait', created.order_id, '--wait-timeout', '5s', '--json']);
     expect(j.code).toBe(8);

@@ -32,6 +32,7 @@ import type { CodesFlags } from './index.js';
 import { callExtension } from './extension.js';
 import { checkOrderId } from './order-args.js';
 import { OrderNotFulfilledError } from './outcome.js';
+import { heldAtAdminGate, heldAtAdminGateHint } from './hint.js';
 import { moreCodeColumns, redactCodes } from './redact.js';
 
 export type { CodesFlags };
@@ -72,7 +73,7 @@ function codeColumns(reveal: boolean, codes: readonly VoucherCode[]): Column<Vou
 
 /**
  * The secure endpoint lists no code: say why when the order has none (yet). Pending →
- * exit 8 with how to wait for it; ended without vouchers → exit 5 (ORDER_NOT_FULFILLED).
+ * exit 8 with how to wait for it (held at the sandbox's admin gate: how to release it); ended without vouchers → exit 5 (ORDER_NOT_FULFILLED).
  */
 async function explainNoCodes(
   client: ApiClient,
@@ -88,7 +89,9 @@ async function explainNoCodes(
     const again = suggestedCommand(globals, ['orders', 'codes', operand(orderId)], [['--codes-out', codesOut]]);
     throw new PendingError(
       `order ${orderId} is ${order.status} and has no codes yet${codesOut !== undefined ? `: nothing was written to ${codesOut}` : ''}`,
-      `wait for it: ${suggestedCommand(globals, ['orders', 'wait', operand(orderId)])}; then fetch them: ${again}`,
+      heldAtAdminGate(order)
+        ? `${heldAtAdminGateHint(globals, orderId)}; then fetch them: ${again}`
+        : `wait for it: ${suggestedCommand(globals, ['orders', 'wait', operand(orderId)])}; then fetch them: ${again}`,
       res.traceId,
     );
   }

@@ -17,6 +17,7 @@ import { operand } from '../../core/output/shell-quote.js';
 import type { Factory } from '../../core/run/factory.js';
 import { asciiOnly, err, type IO } from '../../core/io/io.js';
 import { fitLine, type LinePiece } from '../../listener/fit-line.js';
+import { heldAtAdminGate, heldAtAdminGateHint } from './hint.js';
 import { endedElsewhereError, outcomeError } from './outcome.js';
 
 export { DEFAULT_WAIT_MS } from './index.js';
@@ -155,7 +156,9 @@ export async function followOnTerminal(
   if (result.timedOut) {
     throw new PendingError(
       `order ${orderId} is still ${result.order.status} after ${formatDuration(options.timeoutMs)}${result.traceId ? ` (trace ID ${result.traceId})` : ''}`,
-      `keep following it: ${suggestedCommand(f.globals(), ['orders', 'wait', operand(orderId)])}`,
+      heldAtAdminGate(result.order)
+        ? `${heldAtAdminGateHint(f.globals(), orderId)}, then follow it: ${suggestedCommand(f.globals(), ['orders', 'wait', operand(orderId)])}`
+        : `keep following it: ${suggestedCommand(f.globals(), ['orders', 'wait', operand(orderId)])}`,
       result.traceId,
     );
   }
