@@ -2,14 +2,12 @@
  * Notes on a terminal's stderr (hints, warnings, what a command did) wrapped to its width at
  * spaces, as the help's notes are (core/run/help-text.ts): a terminal breaks a long line
  * anywhere, in the middle of a word or of an idempotency key. A command meant to be copied
- * (`vouchers …` up to the end of its clause) is kept whole: it goes onto the next line,
- * further left than the text when it needs to. Only a command wider than the terminal is
- * broken: on lines of its own, between its words, a flag kept with its value (unless the two
- * are wider than the terminal), never inside an option or an argument, its own continuation
- * lines two cells further in, or as far left as they need to fit. A line's
- * continuation lines start under its text: after its indentation, or under the value of a
- * `label  value` line (an error's `  hint      …`). Lines that are drawn rather than written
- * (a carriage return, cursor control, tabs) are kept as they are. Pure.
+ * (`vouchers …` up to the end of its clause) is never broken: it goes whole onto the next
+ * line, further left than the text when it needs to, and only a command wider than the
+ * terminal is left to it. A line's continuation
+ * lines start under its text: after its indentation, or under the value of a `label  value`
+ * line (an error's `  hint      …`). Lines that are drawn rather than written (a carriage
+ * return, cursor control, tabs) are kept as they are. Pure.
  *
  * Widths are terminal cells: a CJK character or an emoji takes two, a combining mark none.
  * A note is written synchronously, and string-width (what tables measure with,
@@ -100,21 +98,6 @@ function units(text: string): string[] {
   return out;
 }
 
-/** A command's words, a flag kept with its value: where it may be broken when wider than the terminal. */
-function commandParts(command: string): string[] {
-  const words = command.split(' ');
-  const plain = (w: string) => w.replace(SGR, '');
-  const out: string[] = [];
-  for (let i = 0; i < words.length; i++) {
-    let part = words[i]!;
-    if (FLAG.test(plain(part)) && !part.includes('=') && i + 1 < words.length && !FLAG.test(plain(words[i + 1]!))) {
-      part += ` ${words[++i]!}`;
-    }
-    out.push(part);
-  }
-  return out;
-}
-
 /** The start of `line` holding its first `n` visible characters (with the colour codes among them). */
 function visiblePrefix(line: string, n: number): string {
   let seen = 0;
@@ -144,30 +127,6 @@ function wrapLine(line: string, width: number): string[] {
   let current = '';
   for (const unit of units(line.slice(head.length))) {
     const size = visibleLength(unit);
-    // A command wider than the terminal: on lines of its own, broken only between its words.
-    if (size > width && /^[`'"(]?vouchers /.test(unit.replace(SGR, ''))) {
-      if (current !== '') lines.push(hang + current);
-      const further = `${hang}  `;
-      // A flag and its value wider than the terminal together go on two lines.
-      const parts = commandParts(unit).flatMap((p) => (visibleLength(p) > width ? p.split(' ') : [p]));
-      let indent = hang;
-      // A line of it too wide where it starts starts further left, as a whole command does.
-      const push = () => {
-        const cells = visibleLength(current);
-        lines.push((lines.length > 0 && indent.length + cells > width ? ' '.repeat(Math.max(0, width - cells)) : indent) + current);
-        indent = further;
-      };
-      current = '';
-      for (const part of parts) {
-        if (current !== '' && indent.length + visibleLength(current) + 1 + visibleLength(part) > width) {
-          push();
-          current = part;
-        } else current = current === '' ? part : `${current} ${part}`;
-      }
-      push();
-      current = '';
-      continue;
-    }
     if (current !== '' && lead + visibleLength(current) + 1 + size > width) {
       lines.push(hang + current);
       current = unit;
