@@ -230,7 +230,7 @@ describe('orders list on a narrow terminal', () => {
     expect(r.stdout).toContain('a lon…');
     expect(r.stdout).not.toContain(LONG_REF);
     expect(unwrapped(r.stderr)).toContain(
-      'Left out to fit 100 columns: vouchers. Show them beside order_id with --fields (e.g. --fields order_id,vouchers), or every field with --output json.',
+      'Left out to fit 100 columns: vouchers. Show it beside order_id with --fields (e.g. --fields order_id,vouchers), or every field with --output json.',
     );
   });
 

@@ -145,10 +145,11 @@ export async function printTable<T>(
     const first = fieldsOf(cols[layout.shown[0]!]!);
     const beside = fitting([layout.shown[0]!]);
     const example = (beside.length > 0 ? [layout.shown[0]!, ...beside] : fitting([])).flatMap((i) => fieldsOf(cols[i]!)).join(',');
+    const them = left.length === 1 ? 'it' : 'them';
     const how =
       beside.length > 0
-        ? `Show them beside ${first.join(', ')} with --fields (e.g. --fields ${example})`
-        : `Show them with --fields${example ? ` (e.g. --fields ${example})` : ''}`;
+        ? `Show ${them} beside ${first.join(', ')} with --fields (e.g. --fields ${example})`
+        : `Show ${them} with --fields${example ? ` (e.g. --fields ${example})` : ''}`;
     err(
       io,
       `Left out to fit ${io.columns} columns: ${left.join(', ')}. ${options.leftOut ?? `${how}, or every field with --output json`}.\n`,

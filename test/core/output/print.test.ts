@@ -351,7 +351,7 @@ describe('printList as a table on a narrow terminal', () => {
     expect(text).toContain('DESCRIPTION');
     // Wrapped to the terminal, as every note on it.
     expect(io.stderrText()).toBe(
-      'Left out to fit 80 columns: transaction_id. Show them beside created_at with\n--fields (e.g. --fields created_at,transaction_id), or every field with\n--output json.\n',
+      'Left out to fit 80 columns: transaction_id. Show it beside created_at with\n--fields (e.g. --fields created_at,transaction_id), or every field with\n--output json.\n',
     );
   });
 
