@@ -17,6 +17,9 @@ import type { ApiClient, RequestOptions } from '../../src/core/http/types.js';
 import { createFactory, type Factory } from '../../src/factory.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { testIO } from '../helpers/io.js';
+import { startLoopbackServer, sendJson } from '../helpers/loopback-server.js';
+import { BULK_FAKE_PRODUCT } from '../helpers/bulk-fake.js';
+import { contractOrder } from '../helpers/contract-order.js';
 import { tempConfigDir } from '../helpers/run-cli.js';
 import { it } from '../helpers/fixtures.js';
 import { orderCount, profileDir, quickClock, usdAvailableMinor } from './orders-helpers.js';
@@ -188,5 +191,53 @@ describe('bulk --wait', () => {
     expect(resumed.posts).toBe(0);
     expect(summaryOf(resumed)).toMatchObject({ ordered: 3, delivered: 3, pending: 0 });
     expect(orderCount(sb)).toBe(3);
+  });
+
+  it('an order that ends CANCELLED and stays so (no REFUNDED after it) is counted then, not followed until the wait ends: the rows after it are followed too', async () => {
+    const order = (id: string, status: string) =>
+      contractOrder({ order_id: id, status, items: [{ product_id: 'p', denomination: 25, quantity: 1 }], fulfilled_from: null });
+    const server = await startLoopbackServer((req, res) => {
+      const path = req.target.split('?')[0] ?? '';
+      if (req.method === 'POST' && path === '/api/v1/orders') {
+        const { reference } = JSON.parse(req.body) as { reference: string };
+        return sendJson(res, 202, order(`ord_${reference}`, 'PENDING'));
+      }
+      const id = /^\/api\/v1\/orders\/(ord_[\w-]+)$/.exec(path)?.[1];
+      if (req.method === 'GET' && id) return sendJson(res, 200, order(id, id === 'ord_k-2' ? 'DELIVERED' : 'CANCELLED'));
+      if (path === '/api/v1/products') return sendJson(res, 200, { data: [BULK_FAKE_PRODUCT] });
+      if (path === '/api/v1/products/p') return sendJson(res, 200, BULK_FAKE_PRODUCT);
+      if (path === '/api/v1/wallets') return sendJson(res, 200, { data: [{ currency: 'USD', available: 1000 }] });
+      return sendJson(res, 404, { error: { name: 'NotFound', code: 'NOT_FOUND', message: 'no' } });
+    });
+    try {
+      const dir = tempConfigDir();
+      const env = { VOUCHERS_BASE_URL: server.baseUrl, VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', NO_COLOR: '1' };
+      const file = csv(['p,25,1,k-1', 'p,25,1,k-2', 'p,25,1,k-3']);
+      const io = testIO({ env: { VOUCHERS_CONFIG_DIR: dir, ...env } });
+      const f = createFactory(io, () => ({}), { clock: quickClock() });
+      let error: unknown;
+      try {
+        await runBulk(f, { from: file, wait: true, concurrency: '1', json: true } as CreateFlags);
+      } catch (e) {
+        error = e;
+      } finally {
+        await f.dispose();
+      }
+      expect(codeOf(error)).toBe('rejected ORDER_NOT_FULFILLED');
+      expect(JSON.parse(io.stdoutText())).toMatchObject({
+        delivered: 1,
+        pending: 0,
+        not_fulfilled: 2,
+        not_fulfilled_rows: [
+          { row: 2, status: 'CANCELLED' },
+          { row: 4, status: 'CANCELLED' },
+        ],
+        totals: [{ currency: 'USD', orders: 1, total_amount: 25 }],
+      });
+      // One GET each: a CANCELLED order is not asked for again.
+      expect(server.requests.filter((r) => r.method === 'GET' && r.target.startsWith('/api/v1/orders/'))).toHaveLength(3);
+    } finally {
+      await server.close();
+    }
   });
 });

@@ -44,6 +44,9 @@ export interface FollowBatchOutcome {
   stopped?: CliError;
 }
 
+/** Why following one order stopped when it ended without any voucher (CANCELLED): it is final enough. */
+const ENDED_UNFULFILLED = Symbol('ended without any voucher');
+
 /** Poll of one order: from 1 s, backing off to 10 s (a batch's many orders share the hourly rate limit). */
 const FIRST_POLL_MS = 1_000;
 const LONGEST_POLL_MS = 10_000;
@@ -112,21 +115,34 @@ export async function followPending(
       if (left <= 0) return;
       const orderId = before.order_id as string;
       let seen: { order: Order; traceId: string | undefined } | undefined;
+      // Following one order stops on Ctrl-C, or once it ended without any voucher (below).
+      const stop = new AbortController();
+      const onAbort = () => stop.abort(io.signal.reason);
+      io.signal.addEventListener('abort', onAbort, { once: true });
       try {
         const result = await followOrder(client, orderId, {
           clock,
-          signal: io.signal,
+          signal: stop.signal,
           timeoutMs: left,
           requestTimeoutMs: options.requestTimeoutMs,
           initialIntervalMs: FIRST_POLL_MS,
           maxIntervalMs: LONGEST_POLL_MS,
           onStatus: (order, response) => {
             seen = { order, traceId: response.traceId };
+            // CANCELLED is counted as REFUNDED is (no voucher, not in the totals): a single
+            // order is followed on in the hope of its refund, but a server that leaves it
+            // there would hold a worker, and the rows after it, until the wait ends.
+            if (endedUnfulfilled(order.status)) stop.abort(ENDED_UNFULFILLED);
           },
         });
         failedInARow = 0;
         seen = { order: result.order, traceId: result.traceId };
       } catch (error) {
+        if (stop.signal.reason === ENDED_UNFULFILLED && seen && !io.signal.aborted) {
+          failedInARow = 0;
+          await record(before, seen);
+          continue;
+        }
         if (io.signal.aborted) {
           outcome.interrupted = true;
           // What was seen before the stop is still worth keeping.
@@ -143,6 +159,8 @@ export async function followPending(
         if (seen && seen.order.status !== before.status) await record(before, seen);
         if (++failedInARow >= stopAfter) outcome.stopped ??= e;
         continue;
+      } finally {
+        io.signal.removeEventListener('abort', onAbort);
       }
       if (seen.order.status !== before.status) await record(before, seen);
     }
