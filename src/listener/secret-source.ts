@@ -5,6 +5,7 @@
 import { warnPlainSecret, WEBHOOK_SECRET_BETTER } from '../core/config/secret-flag.js';
 import { ENV } from '../core/config/types.js';
 import { UsageError } from '../core/errors/index.js';
+import { suggestedCommand } from '../core/output/next-page.js';
 import type { Factory } from '../core/run/factory.js';
 import { parseSecretFlags } from './flags.js';
 
@@ -25,14 +26,36 @@ export async function resolveWebhookSecrets(
     if (!options.json) warnPlainSecret(f.io, '--secret', WEBHOOK_SECRET_BETTER);
     return fromFlags;
   }
+  const secret = await savedSecret(f, true);
+  if (!secret) throw new UsageError('no webhook signing secret', NO_SECRET_HINT);
+  return [secret];
+}
+
+/** The profile's webhook_secret, or VOUCHERS_WEBHOOK_SECRET; a profile that cannot be read throws only with `strict` when the variable is not set either. */
+async function savedSecret(f: Factory, strict: boolean): Promise<string | undefined> {
   const fromEnv = f.io.env[ENV.webhookSecret];
   let fromProfile: string | undefined;
   try {
     fromProfile = (await f.profile()).webhook_secret;
   } catch (e) {
-    if (!fromEnv) throw e;
+    if (strict && !fromEnv) throw e;
   }
-  const secret = fromProfile ?? fromEnv;
-  if (!secret) throw new UsageError('no webhook signing secret', NO_SECRET_HINT);
-  return [secret];
+  return fromProfile ?? fromEnv;
+}
+
+/**
+ * The command that starts a listener here (storing into `inbox` when given): `vouchers
+ * listen` where a webhook secret is saved (or set), else `vouchers listen --register`,
+ * which gets one (listen alone exits 2).
+ */
+export async function startListenerCommand(f: Factory, inbox?: string): Promise<string> {
+  const register = !(await savedSecret(f, false));
+  return suggestedCommand(
+    { profile: f.globals().profile },
+    ['listen'],
+    [
+      ['--register', register],
+      ['--inbox', inbox],
+    ],
+  );
 }

@@ -140,6 +140,10 @@ describe('vouchers events list', () => {
     expect(none.stdout).toContain(`No events match these filters (4 events in ${join(configDir, 'events.ndjson')}).`);
     const empty = await runCli(['events', 'list'], { tty: true });
     expect(empty.stdout).toMatch(/No events in .*events\.ndjson\. Start a listener with: vouchers listen/);
+    // No webhook secret saved: vouchers listen alone exits 2; --register gets one.
+    expect(empty.stdout).toContain('Start a listener with: vouchers listen --register');
+    const withSecret = await runCli(['events', 'list'], { tty: true, env: { VOUCHERS_WEBHOOK_SECRET: SECRET } });
+    expect(withSecret.stdout.replace(ANSI, '')).toMatch(/Start a listener with: vouchers listen\s*$/);
   });
 
   it('on a narrow terminal, keeps the event type beside the event id: the other columns go first, then the type is shortened, then the id is cut in its middle', async () => {

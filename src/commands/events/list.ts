@@ -6,6 +6,7 @@ import type { Factory } from '../../core/run/factory.js';
 import { parseEventFilter, type EventFilter } from '../../listener/filter.js';
 import { parseIntFlag } from '../../listener/flags.js';
 import { resolveInboxPath } from '../../listener/inbox-path.js';
+import { startListenerCommand } from '../../listener/secret-source.js';
 import { eventColumns, EVENT_FIELDS, toRow, type EventRow } from './rows.js';
 import { forwardLogPath, forwardOutcomes, readForwardLog } from '../../core/journal/forward-log.js';
 import { isForwarded } from '../../listener/not-forwarded.js';
@@ -58,7 +59,7 @@ export async function run(f: Factory, o: ListOptions): Promise<void> {
   await printList(f.io, rows.slice(0, o.limit), eventColumns(log.length > 0), settings, {
     empty:
       stored === 0
-        ? `No events in ${path}. Start a listener with: vouchers listen`
+        ? `No events in ${path}. Start a listener with: ${await startListenerCommand(f, o.inbox)}`
         : `No events match these filters (${stored} event${stored === 1 ? '' : 's'} in ${path}).`,
   });
 }
