@@ -74,12 +74,21 @@ function oddDir(): string {
 }
 
 describe('hints are shell-quoted and carry --profile / --base-url', () => {
-  it('orders codes of a pending order: the wait and fetch-again commands paste back as the same words', async () => {
+  it('orders codes of a pending order: the release and fetch-again commands paste back as the same words', async () => {
     const id = await placed('sbx-gated');
     const file = join(oddDir(), "out's.csv");
     const r = await withProfile(['orders', 'codes', id, '--codes-out', file]);
     expect(r.code, r.stderr).toBe(8);
-    expect(shellWords(hintAfter(r.stderr, 'wait for it: '))).toEqual(['vouchers', '--profile', 'review', 'orders', 'wait', id]);
+    // Held at the sandbox's admin gate: following it could only time out, so the hint releases it.
+    expect(shellWords(hintAfter(r.stderr, 'until an operator approves it: '))).toEqual([
+      'vouchers',
+      '--profile',
+      'review',
+      'sandbox',
+      'admin',
+      'approve',
+      id,
+    ]);
     expect(shellWords(hintAfter(r.stderr, 'then fetch them: '))).toEqual([
       'vouchers',
       '--profile',
@@ -128,7 +137,9 @@ describe('hints are shell-quoted and carry --profile / --base-url', () => {
     const { VOUCHERS_BASE_URL: _, ...creds } = env;
     const r = await runCli(['--base-url', sb.baseUrl, 'orders', 'codes', id], { env: creds, overrides: { clock: quickClock() } });
     expect(r.code, r.stderr).toBe(8);
-    expect(shellWords(hintAfter(r.stderr, 'wait for it: '))).toEqual(['vouchers', '--base-url', sb.baseUrl, 'orders', 'wait', id]);
+    expect(shellWords(hintAfter(r.stderr, 'then fetch them: '))).toEqual(['vouchers', '--base-url', sb.baseUrl, 'orders', 'codes', id]);
+    // The admin surface is the profile's, not the API's base URL: approving takes no --base-url.
+    expect(shellWords(hintAfter(r.stderr, 'until an operator approves it: '))).toEqual(['vouchers', 'sandbox', 'admin', 'approve', id]);
   });
 
   it('orders wait: the outcome hint carries --profile', async () => {
