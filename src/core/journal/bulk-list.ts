@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { ConfigError } from '../errors/index.js';
 import { batchesDir, journalPath, refsPath } from './bulk-ids.js';
 import type { BatchHeader, JournalRecord } from './bulk-records.js';
-import { fileLines, type BatchState } from './bulk-state.js';
+import { fileLines } from './bulk-read.js';
+import type { BatchState } from './bulk-state.js';
 import { BulkJournal } from './bulk-writer.js';
 
 /** Every reference of a batch's file: from its refs file (version 2) or its header (version 1). */

@@ -10,7 +10,8 @@ import { makeDirSync } from '../io/make-dir.js';
 import { writeAllSync } from '../io/write-all.js';
 import { batchesDir, journalPath, refsPath } from './bulk-ids.js';
 import type { BatchHeader, JournalRecord, KeyRecord, ResultRecord, StatusRecord, SupersededRecord } from './bulk-records.js';
-import { applyKey, applyResult, applyStatus, emptyState, readJournalFile, type BatchState, type KeyedRow } from './bulk-state.js';
+import { applyKey, applyResult, applyStatus, emptyState, type BatchState, type KeyedRow } from './bulk-state.js';
+import { readJournalFile } from './bulk-read.js';
 
 /**
  * A journal whose last line was cut off by a crash (no final newline): cut it back to the

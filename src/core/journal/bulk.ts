@@ -17,11 +17,12 @@
  * does not grow with the rows ordered.
  *
  * This module gives all of it: the lines (bulk-records.ts), a batch's id and paths
- * (bulk-ids.ts), the state read back (bulk-state.ts), the journal open for appending
+ * (bulk-ids.ts), the state read back (bulk-state.ts, from the file by bulk-read.ts), the journal open for appending
  * (bulk-writer.ts) and the batches of a config directory (bulk-list.ts).
  */
 export * from './bulk-records.js';
 export * from './bulk-ids.js';
 export * from './bulk-state.js';
+export * from './bulk-read.js';
 export * from './bulk-writer.js';
 export * from './bulk-list.js';
