@@ -159,6 +159,34 @@ describe('vouchers certify', () => {
     }
   });
 
+  it('--timeout running out while the run starts (GET /webhooks unanswered): failed as cut by --timeout with its trace ID, exit 9, not Ctrl-C', async () => {
+    const server = await startLoopbackServer((req, res) =>
+      req.target.endsWith('/webhooks') ? new Promise<void>(() => undefined) : sendJson(res, 404, { error: { code: 'NOT_FOUND' } }),
+    );
+    try {
+      const r = await runCli(['certify', '--timeout', '3s', '--json'], { env: cliEnvFor(server) });
+      expect(r.code, r.stderr).toBe(9);
+      const sent = server.requests.find((q) => q.target.endsWith('/webhooks'))!;
+      const traceId = String(sent.headers.traceparent).split('-')[1];
+      const report = reportOf(r);
+      expect(report.result).toBe('failed');
+      expect(report.checks).toMatchObject([
+        { id: 'run.start', status: 'fail', message: 'cut by --timeout 3s while GET /webhooks was in flight', trace_ids: [traceId] },
+      ]);
+      expect(report.warnings).toEqual([
+        'the run stopped after --timeout 3s before it could start, no check ran: cut by --timeout 3s while GET /webhooks was in flight',
+      ]);
+      const error = JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: { code: string; message: string } };
+      expect(error.error).toMatchObject({
+        code: 'CERTIFICATION_FAILED',
+        message: `certification did not start within 3s: cut by --timeout 3s while GET /webhooks was in flight (trace ID ${traceId})`,
+      });
+      expect(r.stderr).not.toContain('interrupted');
+    } finally {
+      await server.close();
+    }
+  });
+
   it('a run in which every check was skipped (--only naming a check whose prerequisite was left out) fails: nothing was certified', async () => {
     const r = await runCli(['certify', '--sandbox', '--only', 'orders.codes-match', '--json'], { configDir: tempConfigDir() });
     expect(r.code, r.stderr).toBe(9);

@@ -175,7 +175,11 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
 
   // The whole run: Ctrl-C, or the --timeout running out.
   const deadline = new AbortController();
-  const timer = setTimeout(() => deadline.abort(new Error('timeout')), options.timeoutMs);
+  // Its reason names it: a request it stops says `cut by --timeout 5m while GET /webhooks was in flight`.
+  const timer = setTimeout(
+    () => deadline.abort(new InterruptedError(`cut by --timeout ${formatDuration(options.timeoutMs)}`)),
+    options.timeoutMs,
+  );
   const signal = AbortSignal.any([io.signal, deadline.signal]);
   const color = f.globals().color !== false;
   const pretty = options.reporters.pretty ? createPrettyReporter({ io, stream: options.reporters.pretty, color }) : undefined;
@@ -199,6 +203,8 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
     });
   } catch (e) {
     clearTimeout(timer);
+    // The --timeout running out while the run starts is not Ctrl-C: the run failed (exit 9).
+    const cutAtStart = deadline.signal.aborted && !io.signal.aborted && e instanceof InterruptedError;
     // A CI job reads the report: one that says the run could not start is written, then the
     // error ends the run with its own exit code (a server that cannot be reached: 7).
     if (options.mode === 'profile' && e instanceof CliError && !io.signal.aborted && profile.base_url) {
@@ -217,7 +223,11 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
           webhook_target: options.webhookTarget ?? null,
         },
         version: VERSION,
-        warnings: [`the run could not start, no check ran: ${e.message}`],
+        warnings: [
+          cutAtStart
+            ? `the run stopped after --timeout ${formatDuration(options.timeoutMs)} before it could start, no check ran: ${e.message}`
+            : `the run could not start, no check ran: ${e.message}`,
+        ],
         // One failed entry, so a JUnit reader that counts failures does not see a green empty run.
         results: [
           {
@@ -228,7 +238,10 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
             required: true,
             duration_ms: Math.round(f.clock.now() - startedAt),
             message: startHint ? `${e.message} (${startHint})` : e.message,
-            trace_ids: e instanceof ApiError || e instanceof NetworkError ? [e.traceId].filter((t): t is string => Boolean(t)) : [],
+            trace_ids:
+              e instanceof ApiError || e instanceof NetworkError || e instanceof InterruptedError
+                ? [e.traceId].filter((t): t is string => Boolean(t))
+                : [],
             requests: [],
             warnings: [],
           },
@@ -238,6 +251,11 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
       await pretty?.finish(report);
       await writeDocuments(f, options, report);
     }
+    if (cutAtStart)
+      throw new CertificationError(
+        `certification did not start within ${formatDuration(options.timeoutMs)}: ${e.message}${e.traceId ? ` (trace ID ${e.traceId})` : ''}`,
+        'give the run more time (e.g. --timeout 10m)',
+      );
     throw e;
   }
   let results;
