@@ -95,4 +95,18 @@ describe('certify: webhooks that arrive but are refused for their signature', ()
       'no webhook was received at all: deliveries do not reach the listener (is the URL reachable from the server? see --public-url)',
     ]);
   });
+
+  it('no "no webhook" warning when webhooks.register passed but no check that waits for a delivery ran (--only webhooks.register, a run cut after it)', () => {
+    const result = (id: string, status: CheckResult['status']): CheckResult => ({
+      ...{ id, title: '', proves: '', status, required: true, duration_ms: 1, message: '' },
+      ...{ trace_ids: [], requests: [], warnings: [] },
+    });
+    const base = { webhooksExpected: true, eventsReceived: 0 };
+    expect(runWarnings([result('webhooks.register', 'pass')], new Recorder(), base)).toEqual([]);
+    expect(runWarnings([result('webhooks.register', 'pass'), result('webhooks.endpoint-2xx', 'skip')], new Recorder(), base)).toEqual([]);
+    for (const id of ['webhooks.duplicate', 'orders.cache-miss-webhook', 'lifecycle.admin-reject', 'lifecycle.partial'])
+      expect(runWarnings([result('webhooks.register', 'pass'), result(id, 'fail')], new Recorder(), base), id).toEqual([
+        'no webhook was received at all: deliveries do not reach the listener (is the URL reachable from the server? see --public-url)',
+      ]);
+  });
 });
