@@ -240,6 +240,9 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
         else if (e instanceof ApiError && e.status === 401)
           // Refused credentials say nothing of the endpoint: the cause is named, not the server.
           needs.webhooks = `the server refused the credentials (${answerOf(e)}): see access.credentials; ${raw.command(['doctor'])} checks them`;
+        else if (e instanceof ApiError && e.status === 429)
+          // A limit (often after earlier refusals) says nothing of the endpoint either.
+          needs.webhooks = `the server rate limited the run (${answerOf(e)}${e.retryAfter !== undefined ? `, Retry-After ${e.retryAfter} s` : ''}): certify could not see your webhook endpoint to put it back afterwards, so it leaves it alone; run again once the limit has passed`;
         else if (e instanceof ApiError)
           needs.webhooks = `this server does not show its webhook endpoint (${answerOf(e)}), so certify could not put yours back afterwards: it leaves it alone`;
         else throw e;
