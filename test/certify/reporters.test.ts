@@ -394,6 +394,27 @@ describe('certify reporters: pretty', () => {
     expect(lines.filter(Boolean).at(-1)).toBe('Certification failed: 1 failed, 1 passed, 1 warning, 1 skipped');
   });
 
+  it('the checks a run cut by --timeout did not reach are named in one failure line, not a block each; other failures keep their block', async () => {
+    const io = testIO();
+    const NOT_RUN = 'did not run: the run stopped after --timeout 200ms';
+    const notRun = ['orders.cache-hit', 'orders.codes-match', 'lifecycle.partial'].map((id): CheckResult => ({
+      ...HAND_MADE[0]!,
+      id,
+      status: 'fail',
+      duration_ms: 0,
+      message: NOT_RUN,
+      trace_ids: [],
+      requests: [],
+    }));
+    await createPrettyReporter({ io, stream: 'stdout' }).finish(handMadeReport([...HAND_MADE, ...notRun], []));
+    const text = io.stdoutText();
+    expect(text).toContain(`3 checks failed: ${NOT_RUN}: orders.cache-hit, orders.codes-match, lifecycle.partial\n`);
+    expect(text).not.toContain(`orders.cache-hit failed: ${NOT_RUN}`);
+    expect(text.split('\n').filter((l) => l.endsWith(` failed: ${NOT_RUN}`))).toEqual([]);
+    expect(text).toContain('signing.tampered failed: the server accepted');
+    expect(text).toContain('  expected:  HTTP 401 INVALID_SIGNATURE');
+  });
+
   it('a passing run ends with the passed verdict; on stderr when the command says so; finish alone prints every result', async () => {
     const io = testIO();
     const report = handMadeReport(

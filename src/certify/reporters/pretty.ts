@@ -304,7 +304,20 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
         }
         if (report.checks.length === 0) out.push('No check ran.');
         const failures = report.checks.filter((r) => r.status === 'fail');
-        for (const r of failures) out.push('', ...failureLines(r, c));
+        // Failures with nothing to show but the same message (the checks a run cut by --timeout
+        // did not reach): one line naming them all, not a block each.
+        const bare = (r: CheckResult) =>
+          r.expected === undefined && r.actual === undefined && r.reproduce === undefined && r.trace_ids.length === 0;
+        const alike = (r: CheckResult) => bare(r) && failures.filter((o) => bare(o) && o.message === r.message).length > 1;
+        const grouped = new Set<string>();
+        for (const r of failures) {
+          if (!alike(r)) out.push('', ...failureLines(r, c));
+          else if (!grouped.has(r.message)) {
+            grouped.add(r.message);
+            const ids = failures.filter((o) => bare(o) && o.message === r.message).map((o) => safe(o.id));
+            out.push('', `${c.red(`${ids.length} checks`)} failed: ${safe(r.message)}: ${ids.join(', ')}`);
+          }
+        }
         const products = (report.products ?? []).filter((p) => p.found !== null);
         if (products.length > 0) {
           const width = Math.max(...products.map((p) => p.role.length));
