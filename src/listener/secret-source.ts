@@ -3,7 +3,7 @@
  * webhook_secret (which VOUCHERS_WEBHOOK_SECRET overrides). Never printed.
  */
 import { warnPlainSecret, WEBHOOK_SECRET_BETTER } from '../core/config/secret-flag.js';
-import { ENV } from '../core/config/types.js';
+import { envWebhookSecret } from '../core/config/resolve.js';
 import { UsageError } from '../core/errors/index.js';
 import { suggestedCommand } from '../core/output/next-page.js';
 import type { Factory } from '../core/run/factory.js';
@@ -31,16 +31,19 @@ export async function resolveWebhookSecrets(
   return [secret];
 }
 
-/** The profile's webhook_secret, or VOUCHERS_WEBHOOK_SECRET; a profile that cannot be read throws only with `strict` when the variable is not set either. */
+/**
+ * VOUCHERS_WEBHOOK_SECRET, else the profile's webhook_secret (the resolved profile ranks
+ * them so); when the profile cannot be read, the variable alone, and that failure is thrown
+ * only with `strict` when the variable is not set either.
+ */
 async function savedSecret(f: Factory, strict: boolean): Promise<string | undefined> {
-  const fromEnv = f.io.env[ENV.webhookSecret];
-  let fromProfile: string | undefined;
   try {
-    fromProfile = (await f.profile()).webhook_secret;
+    return (await f.profile()).webhook_secret;
   } catch (e) {
+    const fromEnv = envWebhookSecret(f.io.env);
     if (strict && !fromEnv) throw e;
+    return fromEnv;
   }
-  return fromProfile ?? fromEnv;
 }
 
 /**

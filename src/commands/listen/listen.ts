@@ -1,6 +1,7 @@
 /** `vouchers listen`: flags → options, then run the listener until Ctrl-C. */
 import { warnPlainSecret, WEBHOOK_SECRET_BETTER } from '../../core/config/secret-flag.js';
-import { ENV, type ResolvedProfile } from '../../core/config/types.js';
+import { envWebhookSecret } from '../../core/config/resolve.js';
+import type { ResolvedProfile } from '../../core/config/types.js';
 import { redactUrl } from '../../core/config/base-url.js';
 import { UsageError } from '../../core/errors/index.js';
 import { formatDuration } from '../../core/http/duration.js';
@@ -124,7 +125,7 @@ async function loadProfile(f: Factory, required: boolean): Promise<ResolvedProfi
   try {
     return await f.profile();
   } catch (e) {
-    if (required || !f.io.env[ENV.webhookSecret]) throw e;
+    if (required || !envWebhookSecret(f.io.env)) throw e;
     return undefined;
   }
 }
@@ -140,7 +141,7 @@ export async function run(f: Factory, o: ListenOptions): Promise<void> {
   if (o.secrets) warnPlainSecret(f.io, '--secret', WEBHOOK_SECRET_BETTER);
   const needsProfile = o.register || !o.secrets;
   const profile = needsProfile ? await loadProfile(f, o.register) : undefined;
-  const fromProfile = profile?.webhook_secret ?? (profile ? undefined : f.io.env[ENV.webhookSecret]);
+  const fromProfile = profile?.webhook_secret ?? (profile ? undefined : envWebhookSecret(f.io.env));
   const secrets = o.secrets ?? (fromProfile ? [fromProfile] : []);
   if (secrets.length === 0 && !o.register) throw new UsageError('no webhook signing secret to verify deliveries with', NO_SECRET_HINT);
   if (o.printSecret) {

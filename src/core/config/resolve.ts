@@ -53,6 +53,11 @@ function envCredential(env: Env, name: string): string | undefined {
   return v;
 }
 
+/** VOUCHERS_WEBHOOK_SECRET, read as the API credentials are (a line break at either end dropped). */
+export function envWebhookSecret(env: Env): string | undefined {
+  return envCredential(env, ENV.webhookSecret);
+}
+
 /** An env value parsed, or undefined when unset; a bad value is a UsageError naming the variable. */
 function envParsed<T>(env: Env, name: string, parse: (text: string, what: string) => T): T | undefined {
   const v = envValue(env, name);
@@ -157,7 +162,7 @@ export function resolveProfileUnchecked(store: ConfigReader, env: Env, globals: 
       sources,
       'webhook_secret',
       [
-        [envValue(env, ENV.webhookSecret), 'env'],
+        [envWebhookSecret(env), 'env'],
         [p.webhook_secret, 'profile'],
       ],
       undefined,

@@ -288,9 +288,13 @@ describe('resolveProfile errors', () => {
 describe('credentials from the environment', () => {
   it('drops the line break a shell or file left at either end; one inside is a ConfigError naming the variable, not the value', () => {
     const store = memoryStore({}, undefined);
-    const env = { VOUCHERS_API_KEY: 'pk_test_1\n', VOUCHERS_API_SECRET: '\r\nsk_test_secret_0123\r\n' };
+    const env = {
+      VOUCHERS_API_KEY: 'pk_test_1\n',
+      VOUCHERS_API_SECRET: '\r\nsk_test_secret_0123\r\n',
+      VOUCHERS_WEBHOOK_SECRET: 'whsec_test_0123\n',
+    };
     const p = resolveProfileUnchecked(store, env, {});
-    expect([p.api_key, p.api_secret]).toEqual(['pk_test_1', 'sk_test_secret_0123']);
+    expect([p.api_key, p.api_secret, p.webhook_secret]).toEqual(['pk_test_1', 'sk_test_secret_0123', 'whsec_test_0123']);
     let thrown: unknown;
     try {
       resolveProfileUnchecked(store, { VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 'sk_te\nst_secret' }, {});
