@@ -116,6 +116,10 @@ describe('vouchers completion', () => {
     expect(zsh.code).toBe(0);
     expect(zsh.stdout.startsWith('#compdef vouchers')).toBe(true);
     expect(zsh.stdout).toContain("'transactions list|--type') echo 'choices:");
+    // Words the command checks itself are offered too: the sandbox dialects, the signing path variants.
+    expect(zsh.stdout).toContain("'demo|--dialect') echo 'choices:decisions document' ;;");
+    expect(zsh.stdout).toContain("'sandbox start|--dialect') echo 'choices:decisions document' ;;");
+    expect(zsh.stdout).toContain("'sandbox start|--signing-path') echo 'choices:full relative' ;;");
     expect(zsh.stdout).toContain('compdef _vouchers vouchers');
     expect(zsh.stdout).not.toMatch(/local [^\n]*\bpath\b/);
     const fish = await runCli(['completion', 'fish']);

@@ -1,5 +1,6 @@
 /** `vouchers demo`: registration only; the walk-through loads when it runs. */
-import type { Command, FlagsOf } from '../../core/run/commander.js';
+import { Option, type Command, type FlagsOf } from '../../core/run/commander.js';
+import { SANDBOX_DIALECTS } from '../../sandbox/options.js';
 import { runVerb, type RegisterCommand } from '../types.js';
 
 function declareDemo(program: Command) {
@@ -8,9 +9,14 @@ function declareDemo(program: Command) {
     .description('Walk through the whole API flow against an embedded sandbox (a few seconds, nothing left behind)')
     .option('--time-scale <x>', "sandbox pace: 0.75 by default, 1 is the sandbox's normal pace, 0.1 is faster")
     .option('--no-webhooks', 'skip the webhook listener leg')
-    .option(
-      '--dialect <name>',
-      "the sandbox's dialect: decisions (default: our guesses) or document (only what the API document shows, other guesses elsewhere)",
+    // Choices for --help and completion; any case is accepted and checked when the verb runs.
+    .addOption(
+      new Option(
+        '--dialect <name>',
+        "the sandbox's dialect: decisions (default: our guesses) or document (only what the API document shows, other guesses elsewhere)",
+      )
+        .choices(SANDBOX_DIALECTS)
+        .argParser((v: string) => v),
     )
     .option('--json', 'tell the story on stderr and print a JSON summary (steps, trace IDs, orders, events) on stdout');
   return cmd;

@@ -6,7 +6,9 @@ import { err } from '../../core/io/io.js';
 import { docPath } from '../../core/io/package-root.js';
 import { addOutputOptions } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
-import type { Command, FlagsOf } from '../../core/run/commander.js';
+import { Option, type Command, type FlagsOf } from '../../core/run/commander.js';
+import { SIGNING_PATH_VARIANTS } from '../../core/signer/request.js';
+import { SANDBOX_DIALECTS } from '../../sandbox/options.js';
 import { runVerb, type RegisterCommand, type RunSeam } from '../types.js';
 import { registerAdmin } from './admin-register.js';
 
@@ -52,13 +54,23 @@ function declareStart(sandbox: Command) {
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
     .option('--seed <n>', 'seed of the catalog, stock, codes and delays (default 1)')
     .option('--time-scale <x>', 'multiply fulfilment delays and webhook retry intervals (0.1 = 10× faster)')
-    .option('--signing-path <variant>', 'signature path variant verified: full or relative', 'full')
+    // Choices for --help and completion; any case is accepted and checked when the verb runs.
+    .addOption(
+      new Option('--signing-path <variant>', 'signature path variant verified: full or relative')
+        .choices(SIGNING_PATH_VARIANTS)
+        .argParser((v: string) => v)
+        .default('full'),
+    )
     .option('--limit-orders <n/min>', 'orders rate limit per key, e.g. 100/min')
     .option('--limit-general <n/h>', 'general rate limit per key, e.g. 1000/h')
     .option('--enable-planned', 'serve planned endpoints (GET /reconciliation/{date})')
-    .option(
-      '--dialect <name>',
-      "API dialect: decisions (our guesses) or document (the API document, other guesses where it is silent); default: the --state file's, else decisions",
+    .addOption(
+      new Option(
+        '--dialect <name>',
+        "API dialect: decisions (our guesses) or document (the API document, other guesses where it is silent); default: the --state file's, else decisions",
+      )
+        .choices(SANDBOX_DIALECTS)
+        .argParser((v: string) => v),
     )
     .option('--state <file>', 'keep the state in this JSON file across restarts')
     .option('--fault-rate <p>', 'share of API requests (0–1) that get a random fault, for soak tests')
