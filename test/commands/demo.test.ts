@@ -131,6 +131,9 @@ describe('vouchers demo', () => {
       for (const step of STEPS) expect(plain.replace(/\s+/g, ' ')).toContain(step);
       expect(plain).toMatch(/Idempotency-Key\s+[0-9a-f-]{36}/);
       expect(plain).not.toMatch(CODE);
+      // A transaction's order id wrapped goes on further in than the transactions start.
+      expect(plain).toMatch(/\n {3}txn_\S+ +ORDER_DEBIT [^\n]*\n {5,}[^\n]*ord_\S+\n/);
+      expect(plain).not.toMatch(/\n {3}ord_/);
     }
     // On a wide terminal a sentence is one line: the text carries no line breaks of its own within one.
     const wide = strip((await runCli(['demo', '--time-scale', '0.05'], { tty: true, columns: 220 })).stdout);

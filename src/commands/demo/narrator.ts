@@ -43,16 +43,19 @@ export class Narrator {
 
   /**
    * `prefix` (`indent` cells wide) and `body`: on a terminal, wrapped at spaces to its width,
-   * the lines after the first indented as far as the body starts; piped, one line.
+   * the lines after the first indented as far as the body starts (`more` cells further);
+   * piped, one line.
    */
-  private indented(prefix: string, indent: number, body: string, paint: (s: string) => string = (s) => s): void {
+  private indented(prefix: string, indent: number, body: string, paint: (s: string) => string = (s) => s, more = 0): void {
     const width = this.width();
     // Wrapped as shown: where only ASCII is shown, an ellipsis takes three cells, an arrow two.
     const ascii = asciiOnly(this.io) ? asciiText : (s: string) => s;
     const lead = ascii(prefix);
     const hang = indent + lead.length - prefix.length;
-    const parts = width === undefined ? [ascii(body)] : wrapCells(ascii(body), width - hang);
-    parts.forEach((part, i) => this.line(`${i === 0 ? lead : ' '.repeat(hang)}${paint(part)}`));
+    // A continuation indent that would leave less than half the line: 2 cells in instead.
+    const deeper = width !== undefined && width - hang - more < (width - hang) / 2 ? Math.min(more, 2) : more;
+    const parts = width === undefined ? [ascii(body)] : wrapCells(ascii(body), width - hang, width - hang - deeper);
+    parts.forEach((part, i) => this.line(`${i === 0 ? lead : ' '.repeat(hang + deeper)}${paint(part)}`));
   }
 
   title(text: string): void {
@@ -71,9 +74,9 @@ export class Narrator {
     for (const l of text.split('\n')) this.indented('   ', 3, l, this.c.dim);
   }
 
-  /** A result line. */
-  item(text: string): void {
-    this.indented('   ', 3, text);
+  /** A result line; a wrapped one goes on `more` cells further in, so it does not read as the next. */
+  item(text: string, more = 0): void {
+    this.indented('   ', 3, text, undefined, more);
   }
 
   /** The request that was made and its trace ID. */

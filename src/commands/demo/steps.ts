@@ -223,10 +223,13 @@ export async function money(ctx: StepContext): Promise<void> {
   show(ctx, 'GET', '/transactions?limit=4', tx);
   // A list without pagination is the whole history: the demo shows its first four.
   for (const t of tx.data.data.slice(0, 4)) {
+    const laidOut = fitsLayout(t, ['transaction_id', 'type', 'amount', 'currency']);
     say.item(
-      fitsLayout(t, ['transaction_id', 'type', 'amount', 'currency'])
+      laidOut
         ? `${t.transaction_id}  ${t.type.padEnd(12)} ${formatMoney(t.amount, t.currency).padStart(12)}  balance ${formatMoney(t.balance_after, t.currency)}${t.order_id ? `  ${t.order_id}` : ''}`
         : asLine(t),
+      // Wrapped, the rest goes on under the type, not where the next transaction starts.
+      laidOut ? t.transaction_id.length + 2 : 2,
     );
   }
   say.explain(
