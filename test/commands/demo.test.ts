@@ -107,6 +107,8 @@ describe('vouchers demo', () => {
     const bad = await runCli(['demo', '--dialect', 'nope']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--dialect "nope" is not a sandbox dialect');
+    // Refused before the demo says anything: a usage error prints nothing on stdout.
+    expect(bad.stdout).toBe('');
   });
 
   it('shows colour and follows the order on a terminal', async () => {

@@ -49,6 +49,7 @@ interface StepSummary {
 
 export async function run(f: Factory, flags: DemoFlags): Promise<void> {
   const timeScale = timeScaleOf(flags.timeScale);
+  const dialect = dialectOf(flags.dialect);
   const webhooks = flags.webhooks !== false;
   const json = Boolean(flags.json);
   const say = new Narrator(f.io, { json, noColor: f.globals().color === false });
@@ -60,7 +61,6 @@ export async function run(f: Factory, flags: DemoFlags): Promise<void> {
   } = { ok: false, steps: [], orders: {}, events: [] };
 
   say.title('vouchers demo: the Partner API v1, end to end, against a local sandbox');
-  const dialect = dialectOf(flags.dialect);
   const env = await openDemoEnvironment(f, timeScale, dialect);
   let leg: WebhookLeg | undefined;
   try {
