@@ -91,15 +91,15 @@ export async function followPending(
 ): Promise<FollowBatchOutcome> {
   const { io, clock } = f;
   const { settings } = options;
-  const todo = [...journal.state.unsettled.values()].sort((a, b) => a.row - b.row);
+  const toFollow = [...journal.state.unsettled.values()].sort((a, b) => a.row - b.row);
   const outcome: FollowBatchOutcome = { settled: 0, interrupted: false };
-  if (todo.length === 0) return outcome;
-  const workers = Math.max(1, Math.min(options.concurrency, todo.length));
+  if (toFollow.length === 0) return outcome;
+  const workers = Math.max(1, Math.min(options.concurrency, toFollow.length));
   notice(
     io,
     settings,
     'FOLLOWING_PENDING',
-    `Following ${todo.length} order${todo.length === 1 ? '' : 's'} not final yet until each is (up to ${formatDuration(options.timeoutMs)}), ${workers} at a time`,
+    `Following ${toFollow.length} order${toFollow.length === 1 ? '' : 's'} not final yet until each is (up to ${formatDuration(options.timeoutMs)}), ${workers} at a time`,
   );
   const deadline = clock.now() + options.timeoutMs;
   let next = 0;
@@ -109,7 +109,7 @@ export async function followPending(
   const worker = async (): Promise<void> => {
     for (;;) {
       if (io.signal.aborted || outcome.stopped) return;
-      const before = todo[next++];
+      const before = toFollow[next++];
       if (before === undefined) return;
       const left = deadline - clock.now();
       if (left <= 0) return;
