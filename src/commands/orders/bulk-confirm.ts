@@ -9,7 +9,7 @@ import type { Factory } from '../../core/run/factory.js';
 import { pendingRows } from './bulk-batch.js';
 import { addCost, describeTotals } from './bulk-check.js';
 import { DEFAULT_CONCURRENCY, type BulkOptions } from './bulk-options.js';
-import { assertResultsWritable } from './bulk-report.js';
+import { assertResultsWritable } from './bulk-results-file.js';
 
 /**
  * The run's worker count and results file: the flags', else those the batch's first run
