@@ -327,6 +327,16 @@ export async function buildProgram(
           ? c.name()
           : Help.prototype.subcommandTerm.call(this, c as never);
       },
+      // An option whose description already says what each of its words means (--dialect:
+      // "decisions (our guesses) or document (…)") is not followed by commander's
+      // "(choices: …)" naming them again; completion still offers them.
+      optionDescription(this: Help, o: Option) {
+        const named = o.argChoices?.every((c) => new RegExp(`\\b${c.replace(/\W/g, '\\$&')}\\b`).test(o.description));
+        return Help.prototype.optionDescription.call(
+          this,
+          named ? Object.assign(Object.create(o) as Option, { argChoices: undefined }) : o,
+        );
+      },
     })
     .configureOutput(outputFor(io, 'vouchers', json, options.argv ?? []))
     .exitOverride();

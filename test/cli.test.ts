@@ -46,6 +46,18 @@ describe('root command', () => {
     expect(r.stdout).toContain('VOUCHERS_CONFIG_DIR');
   });
 
+  it('names the words of an option once: its description or, where that does not name them, "choices"', async () => {
+    const flat = (s: string) => s.replace(/\s+/g, ' ');
+    const start = flat((await runCli(['sandbox', 'start', '--help'])).stdout);
+    expect(start).toContain('--signing-path <variant> signature path variant verified: full or relative (default: "full")');
+    expect(start).toMatch(/--dialect <name> API dialect: decisions \(our guesses\) or document .*else decisions --state/);
+    expect(flat((await runCli(['demo', '--help'])).stdout)).not.toContain('choices');
+    // A description that does not name them keeps commander's list.
+    expect(flat((await runCli(['profiles', 'add', '--help'])).stdout)).toContain(
+      '--signing-path <variant> path variant in signatures (choices: "full", "relative")',
+    );
+  });
+
   it('exits 2 on an unknown command or option', async () => {
     const a = await runCli(['no-such-command']);
     expect(a.code).toBe(2);
