@@ -415,6 +415,65 @@ describe('certify reporters: pretty', () => {
     expect(text).toContain('  expected:  HTTP 401 INVALID_SIGNATURE');
   });
 
+  it.each([140, 80])(
+    'on a %i-column terminal, the checks a run cut by --timeout did not reach take one wrapped line in the live list and one row in the summary, not one each',
+    async (columns) => {
+      const io = testIO({ tty: true, columns, env: { NO_COLOR: '1' } });
+      const NOT_RUN = 'did not run: the run stopped after --timeout 1.5s';
+      const ids = [
+        'idempotency.reused-key',
+        'orders.cache-hit',
+        'orders.cache-miss-webhook',
+        'orders.codes-match',
+        'errors.insufficient-inventory',
+        'errors.insufficient-funds',
+        'resilience.rate-limit',
+        'resilience.transient-retry',
+        'lifecycle.admin-reject',
+        'lifecycle.partial',
+        'ledger.wallet-balance',
+        'report.contract',
+      ];
+      const notRun = ids.map((id): CheckResult => ({
+        ...HAND_MADE[0]!,
+        id,
+        status: 'fail',
+        duration_ms: 0,
+        message: NOT_RUN,
+        trace_ids: [],
+        requests: [],
+      }));
+      const report = handMadeReport([...HAND_MADE, ...notRun], []);
+      // As the command gives them: the checks that ran live, the ones not reached only at the end.
+      const reporter = createPrettyReporter({ io, stream: 'stdout' });
+      for (const r of HAND_MADE) {
+        if (r.status !== 'skip') reporter.start(r);
+        reporter.result(r);
+      }
+      await reporter.finish(report);
+      const text = io.stdoutText();
+      const lines = text.split('\n');
+      // No live line and no row of the table of its own for any check not reached.
+      for (const id of ids)
+        expect(
+          lines.filter((l) => l.startsWith(`✖ ${id} `) || l.startsWith(`│ ${id} `)),
+          id,
+        ).toEqual([]);
+      // The live list: one line, wrapped to the terminal's width under its text, naming every check.
+      const at = lines.findIndex((l) => l.startsWith('✖ 12 checks  '));
+      expect(at, text).toBeGreaterThan(0);
+      const end = lines.findIndex((l, i) => i > at && !l.startsWith('  '));
+      const live = lines.slice(at, end);
+      expect(live.join(' ').replace(/\s+/g, ' ')).toBe(`✖ 12 checks ${NOT_RUN}: ${ids.join(', ')}`);
+      // The summary table: one row for them all.
+      expect(lines.filter((l) => l.startsWith('│ 12 checks '))).toHaveLength(1);
+      expect(lines.filter((l) => /^│ \S/.test(l))).toHaveLength(HAND_MADE.length + 2);
+      // The failures: one line naming them all, as before.
+      expect(text.replace(/\n/g, ' ')).toContain(`12 checks failed: ${NOT_RUN}: ${ids.join(', ')}`);
+      for (const l of lines) expect(stringWidth(l), l).toBeLessThanOrEqual(columns);
+    },
+  );
+
   it('a passing run ends with the passed verdict; on stderr when the command says so; finish alone prints every result', async () => {
     const io = testIO();
     const report = handMadeReport(

@@ -6,6 +6,7 @@
  * duration and what was seen), and at the end a table of every result (id, status, duration,
  * message, and the trace ID of each failure) fitted to the terminal's width, each failure's
  * expected / actual / reproduce command / trace IDs, the run's warnings and the verdict.
+ * The checks a run cut by --timeout did not reach take one line and one row, not one each.
  *
  * Piped (or TERM=dumb): plain lines, no colour, no spinner, one per check as it ends:
  *
@@ -27,7 +28,7 @@ import { layoutTable, MIN_COLUMN_WIDTH } from '../../core/output/table-layout.js
 import { startSpinner, type Spinner } from '../../core/output/spinner.js';
 import type { CertifyReport } from '../report.js';
 import type { CheckDef, CheckResult, CheckStatus } from '../types.js';
-import { STATUS_WORD, extraWarnings, formatDuration, productText, verdictText } from './common.js';
+import { STATUS_WORD, extraWarnings, formatDuration, hasDetails, productText, verdictText } from './common.js';
 
 export interface PrettyOptions {
   io: IO;
@@ -99,6 +100,25 @@ function paint(status: CheckStatus, text: string, c: ChalkInstance): string {
 
 /** Free text for a terminal line: every character a terminal may act on escaped. */
 const safe = (text: string) => escapeText(text);
+
+/**
+ * The results with the failures that have nothing to show but a message they share (the
+ * checks a run cut by --timeout did not reach) gathered into one group, where the first of
+ * them was: each entry a result, or a group of two or more.
+ */
+function groupAlike(results: readonly CheckResult[]): (CheckResult | CheckResult[])[] {
+  const bare = (r: CheckResult) => r.status === 'fail' && !hasDetails(r);
+  const groups = new Map<string, CheckResult[]>();
+  for (const r of results) if (bare(r)) groups.set(r.message, [...(groups.get(r.message) ?? []), r]);
+  return results.flatMap((r): (CheckResult | CheckResult[])[] => {
+    const group = bare(r) ? groups.get(r.message)! : [r];
+    if (group.length < 2) return [r];
+    return group[0] === r ? [group] : [];
+  });
+}
+
+/** A group's line: `12 checks` where a result has its id. */
+const groupName = (group: readonly CheckResult[]) => `${group.length} checks`;
 
 /** The plain line of a result: `PASS access.credentials  12 ms  GET /wallets answered 200`. */
 export function plainLine(r: CheckResult): string {
@@ -172,13 +192,29 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
   };
 
   /**
+   * Failures alike (the checks a run cut by --timeout did not reach): on a terminal one line
+   * naming them all, wrapped to its width under the text; piped, a plain line each.
+   */
+  const printGroup = (group: CheckResult[]) => {
+    if (!tty) {
+      for (const r of group) printResult(r);
+      return;
+    }
+    for (const r of group) shown.add(r.id);
+    const r = group[0]!;
+    const text = fit(`${groupName(group)}  ${safe(r.message)}: ${group.map((o) => safe(o.id)).join(', ')}`);
+    const lines = wrapCells(text, Math.max(MIN_COLUMN_WIDTH, io.columns - 1 - 2));
+    write(lines.map((l, i) => (i === 0 ? `${paint(r.status, SYMBOL[r.status], c)} ${l}` : `  ${l}`)).join('\n') + '\n');
+  };
+
+  /**
    * A terminal too narrow for a readable MESSAGE column: one block a check, its status, id
    * and time on a line, the message wrapped under it (and the failing trace ID).
    */
-  const blocks = (report: CertifyReport, texts: string[][]) => {
+  const blocks = (rows: readonly CheckResult[], texts: string[][]) => {
     const indent = '    ';
     const width = Math.max(MIN_COLUMN_WIDTH, io.columns - 1 - indent.length);
-    const lines = report.checks.flatMap((r, row) => {
+    const lines = rows.flatMap((r, row) => {
       const [id, status, time, message, trace] = texts[row]!;
       const kept = messageLines(message!, width, ellipsis);
       const text = (t: string) => (r.status === 'skip' ? c.dim(t) : t);
@@ -192,7 +228,19 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
   };
 
   const table = async (report: CertifyReport) => {
-    const failedTraces = report.checks.some((r) => r.status === 'fail' && r.trace_ids.length > 0);
+    // Failures alike take one row: `12 checks`, their message and their ids (cut where the message is).
+    const grouped = new Set<CheckResult>();
+    const rows = groupAlike(report.checks).map((entry) => {
+      if (!Array.isArray(entry)) return entry;
+      const row: CheckResult = {
+        ...entry[0]!,
+        id: groupName(entry),
+        message: `${entry[0]!.message}: ${entry.map((o) => o.id).join(', ')}`,
+      };
+      grouped.add(row);
+      return row;
+    });
+    const failedTraces = rows.some((r) => r.status === 'fail' && r.trace_ids.length > 0);
     const cols: {
       head: string;
       get: (r: CheckResult) => string;
@@ -203,7 +251,12 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
     }[] = [
       { head: 'ID', get: (r) => safe(r.id), shrink: false },
       { head: 'STATUS', get: (r) => r.status, shrink: false, style: (t, r) => paint(r.status, t, c) },
-      { head: 'TIME', get: (r) => (r.status === 'skip' ? '' : formatDuration(r.duration_ms)), shrink: false, align: 'right' },
+      {
+        head: 'TIME',
+        get: (r) => (r.status === 'skip' || grouped.has(r) ? '' : formatDuration(r.duration_ms)),
+        shrink: false,
+        align: 'right',
+      },
       { head: 'MESSAGE', get: (r) => safe(r.message), shrink: true },
     ];
     // The failing request is the last one a check made; every trace ID is in the details below.
@@ -218,7 +271,7 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
         priority: 0,
       });
     }
-    const texts = report.checks.map((r) => cols.map((col) => fit(col.get(r))));
+    const texts = rows.map((r) => cols.map((col) => fit(col.get(r))));
     // Measured and cut in terminal cells: a server's message may carry CJK text or emoji.
     const natural = cols.map((col, i) => Math.max(cellWidth(col.head), ...texts.map((t) => cellWidth(t[i]!))));
     const layout = layoutTable(
@@ -227,7 +280,7 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
     );
     const messageAt = layout.shown.findIndex((i) => cols[i]!.head === 'MESSAGE');
     if ((messageAt < 0 ? 0 : layout.widths[messageAt]!) < Math.min(NARROW_MESSAGE, natural[3]!)) {
-      blocks(report, texts);
+      blocks(rows, texts);
       return;
     }
     const head = layout.shown.map((i, n) => {
@@ -236,7 +289,7 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
     });
     // A message wider than its column wraps onto up to MESSAGE_LINES lines (the last one cut):
     // on a narrow terminal a cut at the column's width left only "left …" or "HTTP …".
-    const body = report.checks.flatMap((r, row) => {
+    const body = rows.flatMap((r, row) => {
       const cells = layout.shown.map((i, n) => {
         const width = layout.widths[n]!;
         const whole = texts[row]![i]!;
@@ -296,7 +349,10 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
     async finish(report) {
       queue(async () => {
         stopSpinner();
-        for (const r of report.checks) if (!shown.has(r.id)) printResult(r);
+        // The results not given to `result` (the checks a run cut by --timeout did not reach).
+        for (const entry of groupAlike(report.checks.filter((r) => !shown.has(r.id))))
+          if (Array.isArray(entry)) printGroup(entry);
+          else printResult(entry);
         const out: string[] = [];
         if (tty && report.checks.length > 0) {
           write('\n');
@@ -306,17 +362,9 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
         const failures = report.checks.filter((r) => r.status === 'fail');
         // Failures with nothing to show but the same message (the checks a run cut by --timeout
         // did not reach): one line naming them all, not a block each.
-        const bare = (r: CheckResult) =>
-          r.expected === undefined && r.actual === undefined && r.reproduce === undefined && r.trace_ids.length === 0;
-        const alike = (r: CheckResult) => bare(r) && failures.filter((o) => bare(o) && o.message === r.message).length > 1;
-        const grouped = new Set<string>();
-        for (const r of failures) {
-          if (!alike(r)) out.push('', ...failureLines(r, c));
-          else if (!grouped.has(r.message)) {
-            grouped.add(r.message);
-            const ids = failures.filter((o) => bare(o) && o.message === r.message).map((o) => safe(o.id));
-            out.push('', `${c.red(`${ids.length} checks`)} failed: ${safe(r.message)}: ${ids.join(', ')}`);
-          }
+        for (const entry of groupAlike(failures)) {
+          if (!Array.isArray(entry)) out.push('', ...failureLines(entry, c));
+          else out.push('', `${c.red(groupName(entry))} failed: ${safe(entry[0]!.message)}: ${entry.map((o) => safe(o.id)).join(', ')}`);
         }
         const products = (report.products ?? []).filter((p) => p.found !== null);
         if (products.length > 0) {
