@@ -124,6 +124,57 @@ describe('events acknowledged and not forwarded', () => {
     expect(good.got).toHaveLength(4);
   }, 30_000);
 
+  it('owed events of types a restarted listener leaves out (--events): counted at start, with the command that forwards them', async () => {
+    const configDir = tempConfigDir();
+    const inbox = join(configDir, 'in', 'events.ndjson');
+    const env = { env: { VOUCHERS_CONFIG_DIR: configDir } };
+    const slow = await app(true);
+    const first = await spawnListener(configDir, ['--inbox', inbox, '--forward-to', slow.url]);
+    expect((await deliver(first.url, orderEvent(601, 'order.delivered', 'DELIVERED'))).status).toBe(200);
+    expect((await deliver(first.url, orderEvent(602, 'order.processing', 'PROCESSING'))).status).toBe(200);
+    expect((await deliver(first.url, orderEvent(603, 'order.cancelled', 'CANCELLED'))).status).toBe(200);
+    await until(() => slow.got.length === 3, 'the forwards to reach the app');
+    first.proc.kill('SIGKILL');
+    await until(() => first.proc.signalCode === 'SIGKILL', 'the listener to die');
+
+    const good = await app(false);
+    const second = await listenHere(configDir, ['--inbox', inbox, '--forward-to', good.url, '--events', 'order.delivered']);
+    await until(() => good.got.length === 1, 'the owed event of its type to reach the app');
+    expect(await second.stop()).toBe(0);
+    expect(good.got).toEqual([{ eventId: ids[0], signed: true }]);
+    const command = `vouchers events replay --not-forwarded --type order.processing,order.cancelled --forward-to ${good.url} --inbox ${inbox}`;
+    expect(second.io.stderrText()).toContain(
+      'Inbox: 2 events were acknowledged by a listener that stopped before forwarding ended, and never reached the app, ' +
+        'of types this listener does not forward (--events order.delivered): order.processing, order.cancelled. ' +
+        `Forward them with:\n  ${command}\n`,
+    );
+
+    const replay = await runCli([...command.split(' ').slice(1), '--secret', SECRET], env);
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(good.got.slice(1)).toEqual([
+      { eventId: ids[1], signed: true },
+      { eventId: ids[2], signed: true },
+    ]);
+
+    // A forward URL with a credential is not repeated in the command.
+    const withUser = new URL(good.url);
+    withUser.username = 'app';
+    withUser.password = 'app-password';
+    const third = await spawnListener(configDir, ['--inbox', inbox, '--forward-to', slow.url]);
+    expect((await deliver(third.url, orderEvent(604, 'order.processing', 'PROCESSING'))).status).toBe(200);
+    await until(() => slow.got.length === 4, 'the forward to reach the app');
+    third.proc.kill('SIGKILL');
+    await until(() => third.proc.signalCode === 'SIGKILL', 'the listener to die');
+    const fourth = await listenHere(configDir, ['--inbox', inbox, '--forward-to', withUser.toString(), '--events', 'order.delivered']);
+    expect(await fourth.stop()).toBe(0);
+    expect(fourth.io.stderrText()).toContain(
+      'Inbox: 1 event was acknowledged by a listener that stopped before forwarding ended, and never reached the app, ' +
+        'of a type this listener does not forward (--events order.delivered): order.processing. ' +
+        `Forward it with:\n  vouchers events replay --not-forwarded --type order.processing --inbox ${inbox}\n`,
+    );
+    expect(fourth.io.stderrText()).not.toContain('app-password');
+  }, 30_000);
+
   it('one event cut off by Ctrl-C is named as one', async () => {
     const configDir = tempConfigDir();
     const inbox = join(configDir, 'in', 'events.ndjson');

@@ -3,11 +3,13 @@
  * listener acknowledged while forwarding them, and was stopped (killed) before forwarding
  * ended, are owed to the app: this listener forwards them, oldest first, signed now with
  * its secret. The others (forwarding gave up, or they were stored while not forwarding)
- * are counted, with the replay command that sends them.
+ * are counted, with the replay command that sends them; so are those owed of types this
+ * listener does not forward (--events), which it leaves to that command too.
  */
 import { appUrlForCommand } from '../../core/config/base-url.js';
 import { rawBodyOf } from '../../core/journal/inbox.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
+import { displayText } from '../../core/output/printable.js';
 import type { Factory } from '../../core/run/factory.js';
 import { signWebhook, WEBHOOK_HEADERS } from '../../core/signer/webhook.js';
 import type { EventFilter } from '../../listener/filter.js';
@@ -19,6 +21,10 @@ export interface Backlog {
   owed: NotForwardedBody[];
   /** Of the types the listener forwards, never reached the app, and left to `events replay --not-forwarded`. */
   others: number;
+  /** Owed to the app, of types the listener does not forward (--events): left to `events replay --not-forwarded --type`. */
+  leftOut: NotForwardedBody[];
+  /** Never reached the app, not owed, of the types of `leftOut`: the same command sends them too. */
+  leftOutOthers: number;
 }
 
 /** Read before the listener accepts anything, so that no event it stores itself is counted. */
@@ -27,10 +33,26 @@ export async function readBacklog(inboxPath: string, filter: EventFilter): Promi
   // Of the types this listener forwards (--events): the others are not the app's to get here.
   const wanted = notForwarded.filter((b) => filter(b.entry.envelope.event));
   const owed = wanted.filter((b) => b.interrupted);
-  return { owed, others: wanted.length - owed.length };
+  const leftOut = notForwarded.filter((b) => b.interrupted && !filter(b.entry.envelope.event));
+  const types = new Set(leftOut.map((b) => b.entry.envelope.event));
+  const leftOutOthers = notForwarded.filter((b) => !b.interrupted && types.has(b.entry.envelope.event)).length;
+  return { owed, others: wanted.length - owed.length, leftOut, leftOutOthers };
 }
 
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** `events replay --not-forwarded`, of these types (`--type`, as given to --events or named) where not all. */
+function replayNotForwarded(f: Factory, forwardTo: string, inbox: string | undefined, types: string | undefined): string {
+  return suggestedCommand(
+    f.globals(),
+    ['events', 'replay', '--not-forwarded'],
+    [
+      ['--type', types],
+      ['--forward-to', appUrlForCommand(forwardTo)],
+      ['--inbox', inbox],
+    ],
+  );
+}
 
 /** What the listener says of the backlog when it starts. */
 export function backlogNote(f: Factory, backlog: Backlog, forwardTo: string, inbox: string | undefined, types?: string): string {
@@ -44,16 +66,21 @@ export function backlogNote(f: Factory, backlog: Backlog, forwardTo: string, inb
     note +=
       `Inbox: ${plural(backlog.others, 'stored event has', 'stored events have')} never reached the app ` +
       '(forwarding gave up, or stored while not forwarding); this listener forwards only what it receives. Forward them with:\n  ' +
-      suggestedCommand(
-        f.globals(),
-        ['events', 'replay', '--not-forwarded'],
-        [
-          ['--type', types],
-          ['--forward-to', appUrlForCommand(forwardTo)],
-          ['--inbox', inbox],
-        ],
-      ) +
+      replayNotForwarded(f, forwardTo, inbox, types) +
       '\n';
+  if (backlog.leftOut.length > 0) {
+    const n = backlog.leftOut.length;
+    const leftOutTypes = [...new Set(backlog.leftOut.map((b) => b.entry.envelope.event))];
+    const also = backlog.leftOutOthers;
+    note +=
+      `Inbox: ${plural(n, 'event was', 'events were')} acknowledged by a listener that stopped before forwarding ended, and never reached the app, ` +
+      `of ${leftOutTypes.length === 1 ? 'a type' : 'types'} this listener does not forward (--events ${types ?? ''}): ${leftOutTypes.map(displayText).join(', ')}. ` +
+      `Forward ${n === 1 ? 'it' : 'them'} with` +
+      (also > 0
+        ? ` (which also sends the ${plural(also, 'other stored event', 'other stored events')} of ${leftOutTypes.length === 1 ? 'that type' : 'those types'} that never reached the app)`
+        : '') +
+      `:\n  ${replayNotForwarded(f, forwardTo, inbox, leftOutTypes.join(','))}\n`;
+  }
   return note;
 }
 
