@@ -133,6 +133,37 @@ describe('bulk --wait', () => {
     expect(orderCount(sb)).toBe(4);
   });
 
+  it('--results says a followed row was answered PENDING and followed until it ended, not that it was answered so; in the run that ordered it or a later one', async ({
+    freshSandbox: sb,
+  }) => {
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const file = csv(['sbx-vendor-fail,10,1,f-1', 'sbx-gated,10,1,f-2', 'sbx-instant,10,1,f-3']);
+    const results = join(tempConfigDir(), 'results.csv');
+    const lines = () => readFileSync(results, 'utf8').trim().split('\n').slice(1);
+    const first = await bulk(dir, { from: file, wait: true, waitTimeout: '1m', results });
+    expect(codeOf(first.error)).toBe('rejected ORDER_NOT_FULFILLED');
+    expect(lines()).toEqual([
+      expect.stringMatching(
+        /^2,ord_\w+,REFUNDED,[0-9a-f]{32},ORDER_NOT_FULFILLED: the order was placed and answered PENDING; followed until it ended REFUNDED: no voucher was issued; it is not ordered again$/,
+      ),
+      expect.stringMatching(/^3,ord_\w+,PENDING,[0-9a-f]{32},$/),
+      expect.stringMatching(/^4,ord_\w+,DELIVERED,[0-9a-f]{32},$/),
+    ]);
+
+    await fetch(`${sb.adminUrl}/orders/${summaryOf(first).pending_rows[0]!.order_id}/reject`, {
+      method: 'POST',
+      headers: { Authorization: `Bearer ${sb.adminToken}`, 'Content-Type': 'application/json' },
+      body: '{}',
+    }).then((r) => r.text());
+    const later = await bulk(dir, { from: file, wait: true, results });
+    expect(codeOf(later.error)).toBe('rejected ORDER_NOT_FULFILLED');
+    expect(later.posts).toBe(0);
+    expect(lines()[1]).toMatch(
+      /^3,ord_\w+,REFUNDED,[0-9a-f]{32},ORDER_NOT_FULFILLED: the order was placed and answered PENDING; followed until it ended REFUNDED: no voucher was issued; it is not ordered again$/,
+    );
+    expect(orderCount(sb)).toBe(3);
+  });
+
   it('a resume with --wait follows the rows an earlier run left pending (its journal of the previous version too); exit 8 at the wait end, 0 once delivered', async ({
     freshSandbox: sb,
   }) => {

@@ -53,9 +53,15 @@ const LONGEST_POLL_MS = 10_000;
 
 /**
  * The answer of a row whose order was followed to `order`: its result line with the order's
- * status, total, currency and vouchers as the server now shows them.
+ * status, total, currency and vouchers as the server now shows them, and the status it was
+ * first answered with (`before` is a status line when the order was followed before).
  */
-export function followedStatus(before: ResultRecord, order: Order, traceId: string | undefined, at: string): Omit<StatusRecord, 'type'> {
+export function followedStatus(
+  before: ResultRecord & Pick<StatusRecord, 'answered_status'>,
+  order: Order,
+  traceId: string | undefined,
+  at: string,
+): Omit<StatusRecord, 'type'> {
   // What its first answer said of a partial delivery is replaced by what the order says now.
   const kept: Omit<ResultRecord, 'type'> & { type?: string } = { ...before };
   delete kept.type;
@@ -70,6 +76,8 @@ export function followedStatus(before: ResultRecord, order: Order, traceId: stri
   const partly = quantity === undefined ? {} : partialDelivery(order, { quantity });
   return {
     ...kept,
+    // Followed before (PENDING, then PROCESSING): the status of its first answer stays.
+    answered_status: before.answered_status ?? before.status,
     order_id: before.order_id,
     status: order.status,
     http_status: 200,

@@ -10,7 +10,15 @@ import { endedPartly, endedUnfulfilled } from '../../contract/order-values.js';
 import { UsageError } from '../../core/errors/index.js';
 import { writeAside } from '../../core/io/atomic-file.js';
 import { fileHead } from '../../core/io/file-head.js';
-import { provablyNotSent, readRecordAt, rowOutcome, type BatchState, type BulkRow, type ResultRecord } from '../../core/journal/bulk.js';
+import {
+  provablyNotSent,
+  readRecordAt,
+  rowOutcome,
+  type BatchState,
+  type BulkRow,
+  type ResultRecord,
+  type StatusRecord,
+} from '../../core/journal/bulk.js';
 import { csvLine } from '../../core/output/csv.js';
 import { issuedWords } from './bulk-noted.js';
 import { NO_ORDER_ID, NOT_FULFILLED, PARTIALLY_DELIVERED } from './bulk-report.js';
@@ -26,7 +34,7 @@ export async function* resultsCsv(state: BatchState, rows: AsyncIterable<BulkRow
   try {
     for await (const row of rows) {
       const outcome = rowOutcome(state, row.row);
-      const r: ResultRecord | undefined =
+      const r: ResultRecord | StatusRecord | undefined =
         outcome === 'ordered' ? await readRecordAt(handle, state.orderedAt.get(row.row)) : state.results.get(row.row);
       let status: string;
       let error: string;
@@ -35,9 +43,9 @@ export async function* resultsCsv(state: BatchState, rows: AsyncIterable<BulkRow
         error = r?.row_changed
           ? 'ROW_CHANGED: the row changed in the file after it was ordered; this order is of the row as it was'
           : endedUnfulfilled(r?.status)
-            ? `${NOT_FULFILLED}: the order was placed and answered ${r?.status}: no voucher was issued; it is not ordered again`
+            ? `${NOT_FULFILLED}: the order was placed and ${endedWords(r)}: no voucher was issued; it is not ordered again`
             : r !== undefined && endedPartly(r.status)
-              ? `${PARTIALLY_DELIVERED}: the order was placed and answered ${r.status}: ${issuedWords(r)}, the failed part refunded; it is not ordered again`
+              ? `${PARTIALLY_DELIVERED}: the order was placed and ${endedWords(r)}: ${issuedWords(r)}, the failed part refunded; it is not ordered again`
               : r !== undefined && !r.order_id
                 ? `${NO_ORDER_ID}: the order was placed, but its answer named no order id; it is not ordered again`
                 : '';
@@ -67,6 +75,16 @@ export async function* resultsCsv(state: BatchState, rows: AsyncIterable<BulkRow
   } finally {
     await handle.close();
   }
+}
+
+/**
+ * How an ordered row's order came to its status: `answered REFUNDED` when placed so, or
+ * `answered PENDING; followed until it ended REFUNDED` when --wait followed it there (a
+ * status line of a journal of an earlier version does not say its first answer).
+ */
+function endedWords(r: ResultRecord | StatusRecord | undefined): string {
+  if (r?.type !== 'status') return `answered ${r?.status}`;
+  return `${r.answered_status ? `answered ${r.answered_status}; ` : ''}followed until it ended ${r.status}`;
 }
 
 /** The first line of a results file: an existing file is replaced only when it starts so. */

@@ -5,7 +5,7 @@
  */
 import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
-import type { BatchHeader, JournalRecord, ResultRecord } from './bulk-records.js';
+import type { BatchHeader, JournalRecord, ResultRecord, StatusRecord } from './bulk-records.js';
 import { applyKey, applyResult, applyStatus, emptyState, type BatchState } from './bulk-state.js';
 
 /** Builds a state from journal lines, in order; a torn last line is ignored, damage elsewhere is not. */
@@ -87,8 +87,11 @@ export async function readJournalFile(path: string, full: boolean): Promise<Batc
   return b.finish();
 }
 
-/** The answer that starts at `offset` in a journal (an ordered row's, by RowNumbers). */
-export async function readRecordAt(handle: FileHandle, offset: number): Promise<ResultRecord | undefined> {
+/**
+ * The answer that starts at `offset` in a journal (an ordered row's, by RowNumbers): its
+ * result line, or the status line of its order followed since.
+ */
+export async function readRecordAt(handle: FileHandle, offset: number): Promise<ResultRecord | StatusRecord | undefined> {
   let size = 1024;
   for (;;) {
     const buf = Buffer.alloc(size);
@@ -96,7 +99,7 @@ export async function readRecordAt(handle: FileHandle, offset: number): Promise<
     const nl = buf.subarray(0, bytesRead).indexOf(0x0a);
     if (nl !== -1 || bytesRead < size) {
       try {
-        return JSON.parse(buf.toString('utf8', 0, nl === -1 ? bytesRead : nl)) as ResultRecord;
+        return JSON.parse(buf.toString('utf8', 0, nl === -1 ? bytesRead : nl)) as ResultRecord | StatusRecord;
       } catch {
         return undefined;
       }

@@ -141,6 +141,12 @@ export interface ResultRecord {
  */
 export interface StatusRecord extends Omit<ResultRecord, 'type'> {
   type: 'status';
+  /**
+   * The status the row's order was answered with when it was placed (PENDING, PROCESSING),
+   * before it was followed: what --results says it went from. Absent in a journal of an
+   * earlier version.
+   */
+  answered_status?: string | null;
 }
 
 export type JournalRecord = BatchHeader | KeyRecord | ResultRecord | SupersededRecord | StatusRecord;
