@@ -255,3 +255,20 @@ describe('log notes on unanswered writes', () => {
     expect(notes[0]).toContain(`at ${new Date(now - 50_000).toISOString()}`);
   });
 });
+
+describe('log --unanswered on a narrow terminal', () => {
+  it('wraps its notes at spaces, never inside the idempotency key or the command that retries', async () => {
+    const dir = tempConfigDir();
+    const now = Date.parse('2026-11-25T12:00:00Z');
+    const key = '94cca391-5b24-4ce1-a11d-833191c53ab8';
+    writeFileSync(join(dir, 'requests.log'), `${sendingLine(new Date(now - 2 * HOUR), key)}\n`);
+    const clock: Clock = { now: () => now, sleep: () => Promise.resolve() };
+    const r = await runCli(['log', '--unanswered'], { configDir: dir, overrides: { clock }, tty: true, columns: 100 });
+    expect(r.code, r.stderr).toBe(0);
+    const notes = r.stderr.slice(r.stderr.indexOf('POST /orders at'));
+    for (const line of notes.trimEnd().split('\n')) expect(line.length, line).toBeLessThanOrEqual(100);
+    expect(notes.split(key)).toHaveLength(3);
+    expect(notes.replace(/\s+/g, ' ')).toContain(`(idempotency key ${key})`);
+    expect(notes).toContain(`\n  vouchers --profile local orders create … --idempotency-key ${key} `);
+  });
+});

@@ -1,5 +1,6 @@
 /** `vouchers log`: print the request log (table on a TTY, TSV piped, JSON/NDJSON/CSV). */
 import { CliError, OutputClosed, UsageError } from '../../core/errors/index.js';
+import { err } from '../../core/io/io.js';
 import { isFailed } from '../../core/journal/request-log-merge.js';
 import { ambiguousTraces, logFilter, ofExactTrace } from './filters.js';
 import type { RequestLogEntry } from '../../core/journal/types.js';
@@ -108,7 +109,7 @@ export async function run(f: Factory, opts: LogOptions): Promise<void> {
   // nobody reads the output any more (`| head -1`): the command then ends without a word.
   if (settings.format !== 'json' && settings.format !== 'ndjson' && !(f.io.signal.reason instanceof OutputClosed)) {
     const notes = unansweredNotes(shown, now);
-    if (notes) f.io.stderr.write(notes);
+    if (notes) err(f.io, notes);
   }
 }
 

@@ -73,7 +73,8 @@ function units(text: string): string[] {
         // Flags before the first name are global ones: the names still follow them.
         const word = next.replace(CLAUSE_END, '');
         const name = !flags && !value && Object.hasOwn(tree, word);
-        if (!flag && !value && !name && !ARG.test(next)) break;
+        // A parenthesis opens an aside, never an argument (unquoted, a shell reads it as syntax).
+        if (next.startsWith('(') || (!flag && !value && !name && !ARG.test(next))) break;
         if (name) {
           names++;
           tree = tree[word]!;

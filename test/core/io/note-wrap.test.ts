@@ -27,6 +27,12 @@ describe('wrapNote', () => {
     expect(wrapNote('run it again with --debug to see the stack trace', 27)).toBe('run it again with --debug\nto see the stack trace');
   });
 
+  it('ends a command before a parenthesis: an aside after it is prose, even one that opens with an ellipsis', () => {
+    expect(wrapNote('  retry safely: vouchers orders create … --idempotency-key k-1  (… = the flags it was first run with)', 64)).toBe(
+      '  retry safely: vouchers orders create … --idempotency-key k-1\n  (… = the flags it was first run with)',
+    );
+  });
+
   it("keeps a command whole to the end of its clause, and an error's hint under its value column", () => {
     const hint =
       "  \u001b[36mhint\u001b[39m      check the id: vouchers orders list shows yours (another partner's are not visible to you); if nope is the reference you gave the order, vouchers orders list --reference nope finds it";
