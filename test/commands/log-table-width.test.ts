@@ -115,4 +115,16 @@ describe('vouchers log table at 60, 80 and 120 columns', () => {
       [LONG_PATH, FOUND],
     ]);
   });
+
+  it('narrower than a trace ID beside its label: the trace ID goes whole onto a line of its own, to be copied', async () => {
+    const short = logDir(['/orders', '/wallets']);
+    for (const columns of [34, 40]) {
+      const r = await onTerminal(short, columns);
+      expect(unwrapped(r.stderr)).toContain(`do not fit ${columns} columns: one block a row`);
+      const blocks = r.text.trim().split('\n\n');
+      expect(blocks).toHaveLength(2);
+      for (const [i, trace] of [LIMITED, FOUND].entries()) expect(blocks[i]).toMatch(new RegExp(`^trace_id\n +${trace}$`, 'm'));
+      expect(blocks[0]).toMatch(/^path +\/orders$/m);
+    }
+  });
 });

@@ -76,11 +76,13 @@ export async function printRecord(
 /**
  * Aligned `label  value` lines. On a terminal (`fit`), a value longer than its line wraps
  * under the value column (in display cells), or, when labels leave it too little room,
- * starts on the next line, indented.
+ * starts on the next line, indented. A value marked `whole` (an id, a trace ID: copied, not
+ * read) is never broken where it fits the terminal: too long for its place, it goes onto the
+ * next line, as far left as it needs to fit.
  */
 export async function recordText(
   io: IO,
-  shown: { label: string; text: string; style?: ((text: string, c: ChalkInstance) => string) | undefined }[],
+  shown: { label: string; text: string; style?: ((text: string, c: ChalkInstance) => string) | undefined; whole?: boolean }[],
   c: ChalkInstance,
   fit: boolean,
 ): Promise<string> {
@@ -88,19 +90,23 @@ export async function recordText(
   if (asciiOnly(io)) shown = shown.map((f) => ({ ...f, text: asciiText(f.text) }));
   const width = Math.max(...shown.map((f) => f.label.length));
   // A UTF-16 unit takes at most 2 cells: string-width is loaded only when a value might not fit.
-  const wrap =
-    fit && shown.some((f) => f.text.length * 2 > io.columns - width - 2 || f.text.includes('\n'))
-      ? (await import('./cells.js')).wrapCells
-      : undefined;
+  const cells =
+    fit && shown.some((f) => f.text.length * 2 > io.columns - width - 2 || f.text.includes('\n')) ? await import('./cells.js') : undefined;
   const under = io.columns - width - 2 >= MIN_VALUE_CELLS;
   return (
     shown
       .map((f) => {
         const label = c.dim(f.label.padEnd(width));
         const paint = (t: string) => (f.style && t ? f.style(t, c) : t);
-        if (!wrap) return `${label}  ${paint(f.text)}`;
-        if (!under) return [c.dim(f.label), ...wrap(f.text, io.columns - 4).map((l) => `    ${paint(l)}`)].join('\n');
-        const [first, ...rest] = wrap(f.text, io.columns - width - 2);
+        if (!cells) return `${label}  ${paint(f.text)}`;
+        const size = cells.cellWidth(f.text);
+        const room = under ? io.columns - width - 2 : io.columns - 4;
+        if (f.whole && size > room && size <= io.columns && !/\s/.test(f.text)) {
+          const indent = Math.min(under ? width + 2 : 4, io.columns - size);
+          return `${c.dim(f.label)}\n${' '.repeat(indent)}${paint(f.text)}`;
+        }
+        if (!under) return [c.dim(f.label), ...cells.wrapCells(f.text, io.columns - 4).map((l) => `    ${paint(l)}`)].join('\n');
+        const [first, ...rest] = cells.wrapCells(f.text, io.columns - width - 2);
         return [`${label}  ${paint(first!)}`, ...rest.map((l) => `${' '.repeat(width + 2)}${paint(l)}`)].join('\n');
       })
       .join('\n') + '\n'

@@ -121,6 +121,8 @@ export async function printTable<T>(
             label: col.field,
             text: t[i]!,
             style: col.style ? (x: string, ch: ChalkInstance) => col.style!(x, ch, source[n]!) : undefined,
+            // An id, a URL, a path, a trace ID: never shortened in a table, never broken here.
+            whole: !shrinks(col, lists[i]),
           })),
           c,
           true,
