@@ -243,15 +243,6 @@ export async function runChecklist(options: RunOptions, recorder: Recorder): Pro
 /** Checks whose requests are signed wrongly on purpose, so that the server refuses them with 401. */
 const REFUSED_ON_PURPOSE = new Set(['signing.tampered', 'signing.stale', 'signing.future']);
 
-/** Checks that wait for a webhook delivery to reach the listener. */
-const WAIT_FOR_DELIVERY = new Set([
-  'webhooks.endpoint-2xx',
-  'webhooks.duplicate',
-  'orders.cache-miss-webhook',
-  'lifecycle.admin-reject',
-  'lifecycle.partial',
-]);
-
 /**
  * Warnings that make a pass meaningless, raised for the whole run: every answer a 401, no
  * webhook received although a check waited for one, a clock far off.
@@ -260,6 +251,8 @@ export function runWarnings(
   results: readonly CheckResult[],
   recorder: Recorder,
   extra: {
+    /** The checks of the run: those that wait for a delivery say so (`waitsForDelivery`). */
+    checks: readonly CheckDef[];
     webhooksExpected: boolean;
     eventsReceived: number;
     /** Why the listener refused deliveries (`CODE: message`), in order. */
@@ -290,7 +283,8 @@ export function runWarnings(
     );
   }
   // Only a check that waited for a delivery can miss one (webhooks.register itself waits for none).
-  const waitedForDelivery = results.some((r) => r.status !== 'skip' && WAIT_FOR_DELIVERY.has(r.id));
+  const waiting = new Set(extra.checks.filter((c) => c.waitsForDelivery === true).map((c) => c.id));
+  const waitedForDelivery = results.some((r) => r.status !== 'skip' && waiting.has(r.id));
   if (extra.webhooksExpected && registered && waitedForDelivery && extra.eventsReceived === 0) {
     const refused = extra.deliveriesRefused ?? [];
     const sig = extra.signatureRefused;

@@ -30,6 +30,11 @@ export interface CheckDef {
   /** What a pass proves, one sentence. */
   proves: string;
   needs?: Need[];
+  /**
+   * The check waits for (or reads) the webhook deliveries that reached the listener: when one
+   * ran and none was received, the run warns that deliveries do not arrive.
+   */
+  waitsForDelivery?: boolean;
   /** A check that can only warn (never fail) is not required for certification. Default true. */
   required?: boolean;
   /** Longest the check may take (default 30 s, scaled down in the embedded sandbox). */

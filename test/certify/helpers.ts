@@ -60,6 +60,7 @@ export async function runChecks(checks: readonly CheckDef[], options: RunChecksO
       env.recorder,
     );
     const warnings = runWarnings(results, env.recorder, {
+      checks,
       webhooksExpected: env.needs.webhooks === true,
       eventsReceived: env.listener?.events.length ?? 0,
       deliveriesRefused: env.listener?.rejections,

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { CHECKLIST } from '../../src/certify/checklist.js';
 import { Recorder, runWarnings } from '../../src/certify/runner.js';
 import type { CheckResult, RecordedRequest } from '../../src/certify/types.js';
 
@@ -9,7 +10,7 @@ const result = (id: string, status: CheckResult['status'], requests: RecordedReq
   ...{ id, title: '', proves: '', status, required: true, duration_ms: 1, message: '' },
   ...{ trace_ids: [], requests, warnings: [] },
 });
-const base = { webhooksExpected: false, eventsReceived: 0 };
+const base = { checks: CHECKLIST, webhooksExpected: false, eventsReceived: 0 };
 
 function warningsOf(checks: [string, CheckResult['status'], number][]): string[] {
   const recorder = new Recorder();

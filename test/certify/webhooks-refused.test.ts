@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { registerWebhook } from '../../src/api/webhooks.js';
 import { ORDER_CHECKS } from '../../src/certify/checks/orders.js';
 import { WEBHOOK_CHECKS, webhookWait } from '../../src/certify/checks/webhooks.js';
+import { CHECKLIST } from '../../src/certify/checklist.js';
 import { Recorder, runWarnings } from '../../src/certify/runner.js';
 import type { CheckDef, CheckResult } from '../../src/certify/types.js';
 import { runChecks } from './helpers.js';
@@ -86,7 +87,7 @@ describe('certify: webhooks that arrive but are refused for their signature', ()
       ...{ trace_ids: [], requests: [], warnings: [] },
     });
     const results = [result('webhooks.register', 'pass'), result('webhooks.endpoint-2xx', 'fail')];
-    const base = { webhooksExpected: true, eventsReceived: 0 };
+    const base = { checks: CHECKLIST, webhooksExpected: true, eventsReceived: 0 };
     const stale = runWarnings(results, new Recorder(), { ...base, deliveriesRefused: ['TIMESTAMP_OUT_OF_WINDOW: too old'] });
     expect(stale).toEqual([
       'no webhook was accepted: the 1 delivery that reached the listener was refused (TIMESTAMP_OUT_OF_WINDOW); the last: TIMESTAMP_OUT_OF_WINDOW: too old',
@@ -101,7 +102,7 @@ describe('certify: webhooks that arrive but are refused for their signature', ()
       ...{ id, title: '', proves: '', status, required: true, duration_ms: 1, message: '' },
       ...{ trace_ids: [], requests: [], warnings: [] },
     });
-    const base = { webhooksExpected: true, eventsReceived: 0 };
+    const base = { checks: CHECKLIST, webhooksExpected: true, eventsReceived: 0 };
     expect(runWarnings([result('webhooks.register', 'pass')], new Recorder(), base)).toEqual([]);
     expect(runWarnings([result('webhooks.register', 'pass'), result('webhooks.endpoint-2xx', 'skip')], new Recorder(), base)).toEqual([]);
     for (const id of ['webhooks.duplicate', 'orders.cache-miss-webhook', 'lifecycle.admin-reject', 'lifecycle.partial'])

@@ -108,6 +108,7 @@ export const LIFECYCLE_CHECKS: CheckDef[] = [
     proves:
       'An order held at the admin gate and rejected by the operator becomes CANCELLED then REFUNDED, its order.cancelled and order.refunded webhooks arrive (emitted in that order), and the wallet gets its total back.',
     needs: ['admin', 'webhooks'],
+    waitsForDelivery: true,
     async run(ctx) {
       const listener = registeredListener(ctx);
       const admin = adminOf(ctx);
@@ -162,6 +163,7 @@ export const LIFECYCLE_CHECKS: CheckDef[] = [
     proves:
       'An order of 2 vouchers of which the operator fails 1 becomes PARTIALLY_DELIVERED, its order.refunded names the failed part, a REFUND transaction of that amount is listed for the order, and the wallet is debited only the delivered part.',
     needs: ['admin', 'webhooks'],
+    waitsForDelivery: true,
     async run(ctx) {
       const listener = registeredListener(ctx);
       const admin = adminOf(ctx);

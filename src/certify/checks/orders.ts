@@ -103,6 +103,7 @@ export const ORDER_CHECKS: CheckDef[] = [
     proves:
       "An order the cache cannot fill is answered PENDING (202); its order.delivered webhook reaches the listener, verifies with the endpoint's signing secret, and carries no code or pin.",
     needs: ['webhooks'],
+    waitsForDelivery: true,
     timeoutMs: 120_000,
     async run(ctx) {
       const listener = ctx.listener;

@@ -140,6 +140,7 @@ export const WEBHOOK_CHECKS: CheckDef[] = [
     proves:
       "Every delivery of this run to the registered endpoint was answered 2xx in under 5 seconds (the server's delivery log when there is an operator surface, else what the listener acknowledged).",
     needs: ['webhooks'],
+    waitsForDelivery: true,
     async run(ctx) {
       const listener = registeredListener(ctx);
       await receivedEvent(ctx, listener);
@@ -204,6 +205,7 @@ export const WEBHOOK_CHECKS: CheckDef[] = [
     proves:
       'An event delivered again (the operator surface redelivers it) is answered 2xx and recognised by its event_id: stored once, not twice.',
     needs: ['webhooks', 'admin'],
+    waitsForDelivery: true,
     async run(ctx) {
       const listener = registeredListener(ctx);
       const admin = adminOf(ctx);

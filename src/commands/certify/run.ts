@@ -305,6 +305,7 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
     );
   }
   const warnings = runWarnings(results, env.recorder, {
+    checks: CHECKLIST,
     webhooksExpected: env.needs.webhooks === true,
     eventsReceived: env.listener?.events.length ?? 0,
     deliveriesRefused: env.listener?.rejections,
