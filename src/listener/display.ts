@@ -106,17 +106,18 @@ const SHORT_MARKS = { unknown: '(unknown type)', drift: '(differs)', otherBody: 
  * padding lining up the event ids; marks take their short form, a forward result too (what
  * became of it first), then without the time the answer took; the error text of a forward
  * result is cut at its end, then the event id in its middle; then the forward result says
- * only what became of it; the time goes last. An event
- * type, like a status, and a number are never cut.
+ * only what became of it; then the time goes, then the event id (events list has it), the
+ * time back if it fits then; last, the forward result leaves out its attempts or its
+ * status. An event type, like a status, and a number are never cut.
  */
 function eventPieces(c: ChalkInstance, entry: Pick<InboxEntry, 'received_at' | 'envelope' | 'meta'>): LinePiece[] {
   const data = entry.envelope.data ?? {};
   const status = str(data.status);
   const extra = entry.envelope.event === 'voucher.issued' ? str(data.voucher_id) : '';
   const pieces: LinePiece[] = [
-    { text: clock(entry.received_at), paint: c.dim, spare: true },
+    { text: clock(entry.received_at), paint: c.dim, spare: 1 },
     { text: displayText(entry.envelope.event), paint: c.bold, pad: 25 },
-    { text: displayText(entry.envelope.event_id), cut: 'id', min: ID_MIN },
+    { text: displayText(entry.envelope.event_id), cut: 'id', min: ID_MIN, spare: 2 },
     { text: str(payloadId(data.order_id)) || '-', drop: 2 },
   ];
   if (status) pieces.push({ text: status, paint: (s) => styleStatus(s, c), drop: 1 });
@@ -191,6 +192,7 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
       short: describeForwardShort(record),
       shorter: shortest.shorter,
       least: shortest.least,
+      bare: shortest.bare,
       paint: record.outcome === 'delivered' ? c.green : record.outcome === 'retrying' ? c.yellow : c.red,
       // Only an error's free text is cut, never the words and numbers before it.
       ...(shortest.shorter === shortest.fixed ? {} : { cut: 'end' as const, min: cellWidth(shown(shortest.fixed)) + ERROR_MIN }),
@@ -276,7 +278,7 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
         case 'duplicate':
           if (options.json) return ndjson({ kind: 'duplicate', ...eventSummary(a) });
           return line([
-            { text: clock(a.received_at), paint: c.dim, spare: true },
+            { text: clock(a.received_at), paint: c.dim, spare: 1 },
             { text: 'duplicate of', paint: c.dim },
             { text: displayText(a.envelope.event_id), paint: c.dim, join: ' ', cut: 'id', min: ID_MIN },
             { text: `(${displayText(a.envelope.event)})`, paint: c.dim, join: ' ', drop: 2 },
@@ -312,7 +314,7 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
       if (options.json) return ndjson({ kind: 'forward', ...record });
       if (release(record.event_id, forwardPiece(record))) return;
       line([
-        { text: clock(record.time), paint: c.dim, spare: true },
+        { text: clock(record.time), paint: c.dim, spare: 1 },
         forwardPiece(record),
         { text: record.event_id, paint: c.dim, cut: 'id', min: ID_MIN },
       ]);
@@ -321,7 +323,7 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
       output.flush();
     },
     flush() {
-      for (const id of [...waiting.keys()]) release(id, { text: '→ forwarding stopped', paint: c.dim });
+      for (const id of [...waiting.keys()]) release(id, { text: '→ forwarding stopped', bare: '→ stopped', paint: c.dim });
       output.flush();
     },
   };

@@ -8,8 +8,9 @@
  * lines pieces up; use the short form of a piece that has one, then its shorter form
  * (which leaves out a part whole, such as a number, never cut); cut free text at its end;
  * and only then an id, in its middle with an ellipsis, keeping the tail that tells ids
- * made in the same moment apart; then use the least form of a piece that has one; last,
- * leave out a spare piece (the time). No piece is cut
+ * made in the same moment apart; then use the least form of a piece that has one; then
+ * leave out spare pieces (the time, then an id), bringing back any that fits after all;
+ * last, use the bare form of a piece that has one. No piece is cut
  * below its `min`: what still does not fit is printed as it is (the terminal wraps it).
  * Without a width (not a terminal) every piece is printed whole. Where only ASCII is shown
  * (`ascii`), the pieces are in ASCII and cut with '...', measured as printed.
@@ -29,8 +30,11 @@ export interface LinePiece {
   pad?: number;
   /** May be left out to fit, the lowest first; undefined: always shown. */
   drop?: number;
-  /** Left out only when the line does not fit with everything else cut as far as it goes. */
-  spare?: boolean;
+  /**
+   * Left out only when the line does not fit with everything else cut as far as it goes,
+   * the lowest first (then brought back, the highest first, if it fits after all).
+   */
+  spare?: number;
   /** A shorter form saying the same, used before anything is cut. */
   short?: string;
   /** A still shorter form, leaving out a part whole (a number is never cut), used before any piece is cut. */
@@ -40,6 +44,11 @@ export interface LinePiece {
    * not fit with every piece cut as far as it goes, before a spare piece is left out.
    */
   least?: string;
+  /**
+   * What is left of it when the line does not fit even without its spare pieces: its least
+   * form with a part left out whole (`→ retry: 503`, `→ gave up`), never cut.
+   */
+  bare?: string;
   /**
    * How it is cut when nothing else is left to do: `end` free text (an ellipsis at its
    * end), `id` an id (its prefix, an ellipsis, its tail); undefined: never cut.
@@ -103,6 +112,7 @@ export function fitLine(pieces: LinePiece[], columns: number | undefined, ascii 
           short: p.short === undefined ? undefined : asciiText(p.short),
           shorter: p.shorter === undefined ? undefined : asciiText(p.shorter),
           least: p.least === undefined ? undefined : asciiText(p.least),
+          bare: p.bare === undefined ? undefined : asciiText(p.bare),
         }
       : p;
     return { piece, text: piece.text, padded: piece.pad !== undefined };
@@ -121,13 +131,7 @@ export function fitLine(pieces: LinePiece[], columns: number | undefined, ascii 
     dropped.push(s);
     if (fits(shown)) break;
   }
-  if (fits(shown)) {
-    for (const s of [...dropped].reverse()) {
-      const tried = all.filter((x) => shown.includes(x) || x === s);
-      if (fits(tried)) shown = tried;
-    }
-    return render(shown);
-  }
+  if (fits(shown)) return render(bringBack(all, shown, dropped, fits));
   const unpadded = shown.map((s) => ({ ...s, padded: false }));
   if (fits(unpadded)) return render(unpadded);
   const short = unpadded.map((s) => ({ ...s, text: s.piece.short ?? s.text }));
@@ -153,6 +157,30 @@ export function fitLine(pieces: LinePiece[], columns: number | undefined, ascii 
   );
   const leastCut = cutAll(least);
   if (fits(leastCut)) return render(leastCut);
-  // The last resort: leave out what only goes when nothing else can (the time).
-  return render(cutAll(least.filter((s) => !s.piece.spare)));
+  // The last resorts: leave out what only goes when nothing else can (the time, then an
+  // id), then a part of a piece that has a bare form.
+  const withoutSpares = (from: Shown[]) => {
+    const spares = from.filter((s) => s.piece.spare !== undefined).sort((a, b) => a.piece.spare! - b.piece.spare!);
+    const cutFits = (shown: Shown[]) => fits(cutAll(shown));
+    let kept = from;
+    const left: Shown[] = [];
+    for (const s of spares) {
+      kept = kept.filter((x) => x !== s);
+      left.push(s);
+      if (cutFits(kept)) break;
+    }
+    return cutAll(bringBack(from, kept, left, cutFits));
+  };
+  const spared = withoutSpares(least);
+  if (fits(spared)) return render(spared);
+  return render(withoutSpares(least.map((s) => (s.piece.bare === undefined ? s : { ...s, text: s.piece.bare }))));
+}
+
+/** Bring back pieces left out, the last left out (the most important) first, each that fits after all. */
+function bringBack(all: Shown[], shown: Shown[], left: Shown[], fits: (shown: Shown[]) => boolean): Shown[] {
+  for (const s of [...left].reverse()) {
+    const tried = all.filter((x) => shown.includes(x) || x === s);
+    if (fits(tried)) shown = tried;
+  }
+  return shown;
 }

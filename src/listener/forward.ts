@@ -86,23 +86,35 @@ export function describeForwardShort(r: ForwardRecord): string {
  * the time it took (`→ 200`, `→ retry 2/5: 503`), left out whole as a number is never
  * cut; `fixed` is what is never cut of it, all of it but an error's free text (`connection
  * refused`), which may be cut at its end. `least`: what became of the forward alone, its
- * attempts and an error left out (`→ gave up`, `→ retry 2/5: 503`, `→ 200`).
+ * attempts and an error left out (`→ gave up`, `→ retry 2/5: 503`, `→ 200`). `bare`: the
+ * least with a part left out whole, for the narrowest lines: a retry without its count
+ * (`→ retry: 503`), a forward that ended without a delivery without its status (`→ gave
+ * up`, `→ not retried`, `→ stopped`); a delivery as it is (`→ 200`).
  */
-export function describeForwardShortest(r: ForwardRecord): { shorter: string; fixed: string; least: string } {
+export function describeForwardShortest(r: ForwardRecord): { shorter: string; fixed: string; least: string; bare: string } {
   const least = (head: string) => {
     if (r.outcome === 'delivered') return `→ ${head}`;
     const words = r.outcome === 'failed' && r.max_attempts > 1 && r.attempt === r.max_attempts ? '→ gave up' : outcomeWords(r)!;
     return head ? `${words}: ${head}` : words;
   };
+  const bare = (head: string) => {
+    switch (r.outcome) {
+      case 'delivered':
+        return `→ ${head}`;
+      case 'retrying':
+        return head ? `→ retry: ${head}` : '→ retry';
+      case 'failed':
+        return r.max_attempts > 1 && r.attempt === r.max_attempts ? '→ gave up' : '→ not retried';
+      case 'cancelled':
+        return '→ stopped';
+    }
+  };
   if (r.status !== null) {
     const text = withOutcome(r, String(r.status));
-    return { shorter: text, fixed: text, least: least(String(r.status)) };
+    return { shorter: text, fixed: text, least: least(String(r.status)), bare: bare(String(r.status)) };
   }
-  return {
-    shorter: describeForwardShort(r),
-    fixed: withOutcome(r, ''),
-    least: least(r.outcome === 'delivered' ? (r.error ?? 'no answer') : ''),
-  };
+  const head = r.outcome === 'delivered' ? (r.error ?? 'no answer') : '';
+  return { shorter: describeForwardShort(r), fixed: withOutcome(r, ''), least: least(head), bare: bare(head) };
 }
 
 export interface ForwarderDeps {

@@ -599,6 +599,61 @@ describe('listen display: lines fit the terminal', () => {
     expect(cut).toHaveLength(70);
   });
 
+  it('down to 40 columns an order.partially_delivered line fits: the time, then the event id, then parts of the forward result are left out whole', () => {
+    const partial = entry(orderEvent(4, 'order.partially_delivered', 'PARTIALLY_DELIVERED'));
+    const slow = { duration_ms: 2400 };
+    const results: Partial<ForwardRecord>[] = [
+      slow,
+      { ...slow, status: 503, outcome: 'retrying', attempt: 2 },
+      { ...slow, status: 503, outcome: 'failed', attempt: 6 },
+      { ...slow, status: 400, outcome: 'failed' },
+      { status: null, error: 'connection refused', outcome: 'retrying', attempt: 3 },
+      { status: null, error: 'cancelled', outcome: 'cancelled', attempt: 2 },
+    ];
+    const shown = (columns: number) => [
+      ...results.flatMap((r) =>
+        lines(
+          columns,
+          (d) => {
+            d.activity({ kind: 'event', entry: partial });
+            d.forward(forward(4, r));
+          },
+          1000,
+        ),
+      ),
+      // Stopped before the first result came: the line says so.
+      ...lines(columns, (d) => d.activity({ kind: 'event', entry: partial }), 1000),
+    ];
+    for (const columns of [40, 41, 45, 50, 55]) {
+      const out = shown(columns);
+      expect(out, `${columns} columns`).toHaveLength(results.length + 1);
+      for (const line of out) {
+        expect(line.length, line).toBeLessThanOrEqual(columns);
+        expect(line, line).toContain('order.partially_delivered');
+        // A digit is never followed by an ellipsis: no number is cut.
+        expect(line, line).not.toMatch(/\d…/);
+      }
+    }
+    expect(shown(45)).toEqual([
+      '09:30:01  order.partially_delivered  → 200',
+      'order.partially_delivered  → retry 2/5: 503',
+      'order.partially_delivered  → gave up: 503',
+      'order.partially_delivered  → not retried: 400',
+      'order.partially_delivered  → retry 3/5',
+      'order.partially_delivered  → stopped',
+      'order.partially_delivered  → stopped',
+    ]);
+    expect(shown(40)).toEqual([
+      'order.partially_delivered  → 200',
+      'order.partially_delivered  → retry: 503',
+      'order.partially_delivered  → gave up',
+      'order.partially_delivered  → not retried',
+      'order.partially_delivered  → retry 3/5',
+      'order.partially_delivered  → stopped',
+      'order.partially_delivered  → stopped',
+    ]);
+  });
+
   it('cuts an id only when nothing else is left, in its middle with an ellipsis, its end kept', () => {
     for (const columns of [40, 50, 60]) {
       const out = lines(
