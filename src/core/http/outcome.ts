@@ -58,6 +58,7 @@ export function logEntry(
   };
   // Fields set only when they apply, one by one (a line per request: no spreads).
   if (call.options.keyGiven && call.idempotencyKey !== undefined) entry.key_given = true;
+  if (sent.kind === 'failure' && sent.failure.phase === 'before_send') entry.not_sent = true;
   // Its command logs a shown line once it has printed this answer (RequestOptions.showsAnswer).
   if (call.options.showsAnswer && call.idempotencyKey !== undefined && response && response.status >= 200 && response.status < 300) {
     entry.shows_answer = true;

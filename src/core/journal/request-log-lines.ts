@@ -34,6 +34,7 @@ export function parseLine(line: string): RequestLogEntry | undefined {
       ...targetOf(v.set_by),
       ...(v.key_given === true ? { key_given: true } : {}),
       ...(v.shows_answer === true ? { shows_answer: true } : {}),
+      ...(v.not_sent === true ? { not_sent: true } : {}),
       // Until `mergeSending` finds its answer, a sending line is a write without one.
       ...(v.sending === true ? { unanswered: true } : {}),
     };
@@ -94,6 +95,7 @@ export function serialise(e: RequestLogEntry, sending = false): string {
   if (e.set_by) line.set_by = e.set_by;
   if (e.key_given === true) line.key_given = true;
   if (e.shows_answer === true) line.shows_answer = true;
+  if (e.not_sent === true) line.not_sent = true;
   if (sending) line.sending = true;
   return JSON.stringify(line) + '\n';
 }

@@ -63,8 +63,9 @@ export function mergeSending(entries: RequestLogEntry[], horizon?: string, shown
     const sent = open.get(at)?.pop();
     if (sent === undefined) return;
     answered.add(sent);
-    // No response (INTERRUPTED, a timeout, a connection reset): whether it was done is unknown.
-    if (e.status === null) cutOff.add(i);
+    // No response (INTERRUPTED, a timeout, a connection reset): whether it was done is unknown;
+    // unless it never left (a connection refused): then it was not done.
+    if (e.status === null && e.not_sent !== true) cutOff.add(i);
   });
   // A 2xx whose command would log when it showed it: shown or not is to be found out.
   const showing = entries.some((e) => e.shows_answer === true && e.idempotency_key !== null && settles(e));

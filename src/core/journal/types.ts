@@ -41,6 +41,12 @@ export interface RequestLogEntry {
    */
   answer_not_shown?: true;
   /**
+   * The attempt failed before its request left the machine (connection refused, no route,
+   * a name not resolved, a TLS handshake refused): the server cannot have acted on it, so
+   * a keyed write so ended is failed, never without an answer. Absent otherwise.
+   */
+  not_sent?: true;
+  /**
    * Read only: a keyed write logged as it was sent (`RequestLog.sending`) with no answer
    * recorded (the process was killed, or is still waiting), or stopped in flight
    * (INTERRUPTED: Ctrl-C, SIGTERM, SIGHUP). Absent otherwise.
