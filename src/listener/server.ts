@@ -13,7 +13,14 @@ import type { AddressInfo, Socket } from 'node:net';
 import { bodyNumberOf, rawBodyFieldsOf, type DeliveryMeta, type InboxEntry, type StoredEnvelope } from '../core/journal/inbox.js';
 import { type InboxWriter } from '../core/journal/inbox-writer.js';
 import { SignatureError } from '../core/signer/errors.js';
-import { signatureHeaderValue, signWebhook, verifyWebhookHeaders, WEBHOOK_HEADERS } from '../core/signer/webhook.js';
+import {
+  signatureHeaderValue,
+  signWebhook,
+  standardWebhookHeaders,
+  verifyStandardWebhook,
+  verifyWebhookHeaders,
+  WEBHOOK_HEADERS,
+} from '../core/signer/webhook.js';
 import { MAX_BODY_BYTES, readBody } from '../core/net/request-body.js';
 import { checkEnvelope } from './envelope.js';
 import type { EventFilter } from './filter.js';
@@ -216,12 +223,16 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
 
     let signedAt: number;
     try {
-      signedAt = verifyWebhookHeaders(body, signatureHeaderValue(req.headers), headerValue(req, WEBHOOK_HEADERS.timestamp), secrets, {
+      const verify = {
         tolerance: options.tolerance,
         nowSeconds: Math.floor(options.clock.now() / 1000),
         path: req.url,
         onScheme: schemeSeen,
-      });
+      };
+      const standard = standardWebhookHeaders(req.headers);
+      signedAt = standard
+        ? verifyStandardWebhook(body, standard, secrets, verify)
+        : verifyWebhookHeaders(body, signatureHeaderValue(req.headers), headerValue(req, WEBHOOK_HEADERS.timestamp), secrets, verify);
     } catch (e) {
       if (e instanceof SignatureError) {
         const message = e.reason === 'no_match' ? noMatch(secrets.length) : e.message;

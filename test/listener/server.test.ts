@@ -22,7 +22,7 @@ function tempInbox(): string {
 
 async function start(
   inboxPath = tempInbox(),
-  extra: { events?: string; inbox?: (real: InboxWriter) => InboxWriter; schemes?: string[] } = {},
+  extra: { events?: string; inbox?: (real: InboxWriter) => InboxWriter; schemes?: string[]; secrets?: string[] } = {},
 ) {
   const inbox = await InboxWriter.open(inboxPath);
   const activity: ListenerActivity[] = [];
@@ -30,7 +30,7 @@ async function start(
     host: '127.0.0.1',
     port: 0,
     path: '/webhooks',
-    secrets: [SECRET],
+    secrets: extra.secrets ?? [SECRET],
     tolerance: 300,
     inbox: extra.inbox ? extra.inbox(inbox) : inbox,
     filter: parseEventFilter(extra.events),
@@ -97,6 +97,41 @@ describe('listener: the standard signature cases', () => {
       'x-hub-signature': `sha256=${createHmac('sha256', 'whsec_other').update(body).digest('hex')}`,
     });
     expect(forged.status).toBe(401);
+  });
+
+  it('accepts deliveries signed the Standard Webhooks way (webhook-id, webhook-timestamp, webhook-signature: v1,<base64>), with the whsec_ secret base64-decoded', async () => {
+    const secret = `whsec_${Buffer.from('standard-webhooks-key-0123456789').toString('base64')}`;
+    const schemes: string[] = [];
+    const { url, inboxPath } = await start(tempInbox(), { schemes, secrets: [secret] });
+    const key = Buffer.from(secret.slice('whsec_'.length), 'base64');
+    const signed = (body: string, id: string, t: number, k: Buffer | string = key) => ({
+      'content-type': 'application/json',
+      'webhook-id': id,
+      'webhook-timestamp': String(t),
+      'webhook-signature': `v1,${createHmac('sha256', k).update(`${id}.${t}.${body}`).digest('base64')}`,
+    });
+    const first = JSON.stringify(orderEvent(31));
+    const res = await post(url, first, signed(first, 'msg_31', nowSeconds()));
+    expect(res.status, JSON.stringify(res.json)).toBe(200);
+    // During a rotation the header carries one signature per secret, separated by spaces.
+    const second = JSON.stringify(orderEvent(32));
+    const t = nowSeconds();
+    const both = signed(second, 'msg_32', t);
+    const other = createHmac('sha256', 'whsec_old').update(`msg_32.${t}.${second}`).digest('base64');
+    const rotated = await post(url, second, { ...both, 'webhook-signature': `v1,${other} ${both['webhook-signature']}` });
+    expect(rotated.status, JSON.stringify(rotated.json)).toBe(200);
+    expect(await storedIds(inboxPath)).toEqual([orderEvent(31), orderEvent(32)].map((e) => e.event_id));
+    expect(schemes).toEqual(['Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: v1,<base64>)']);
+    // Another secret, another id than the one signed, or a stale timestamp: refused.
+    const third = JSON.stringify(orderEvent(33));
+    const forged = await post(url, third, signed(third, 'msg_33', nowSeconds(), 'whsec_other'));
+    expect(forged.status).toBe(401);
+    const moved = await post(url, third, { ...signed(third, 'msg_33', nowSeconds()), 'webhook-id': 'msg_34' });
+    expect(moved.status).toBe(401);
+    const stale = await post(url, third, signed(third, 'msg_33', nowSeconds() - 600));
+    expect(stale.status).toBe(401);
+    expect(stale.json.error.message).toMatch(/600 s old/);
+    expect(await storedIds(inboxPath)).toHaveLength(2);
   });
 
   it('acknowledges as JSON with its length', async () => {

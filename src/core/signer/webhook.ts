@@ -3,6 +3,7 @@
  * hex = HMAC-SHA256(signing_secret, `<t>.<raw body>`). A receiver accepts when any v1
  * matches any of its secrets and the timestamp is inside the tolerance, both directions.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { SignatureError } from './errors.js';
 import { hmacHexOf, matchesDigest, preparedKey } from './hmac.js';
 import { checkWindow, parseSignatureHeader } from './request.js';
@@ -137,10 +138,85 @@ export function verifyWebhookSignature(
   );
 }
 
+/** The scheme verifyStandardWebhook accepts, as the onScheme callback is told it. */
+export const STANDARD_WEBHOOKS_SCHEME = 'Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: v1,<base64>)';
+
+/** The three headers of a delivery signed the Standard Webhooks way, when it carries them and no X-Webhook-Signature. */
+export interface StandardWebhookHeaders {
+  id: string;
+  timestamp: string;
+  signature: string;
+}
+
+/**
+ * The Standard Webhooks headers of a delivery (standardwebhooks.com, which the `whsec_`
+ * prefix of signing secrets comes from): `webhook-id`, `webhook-timestamp` and
+ * `webhook-signature` holding space-separated `v1,<base64>` entries. Undefined when
+ * X-Webhook-Signature is sent (our scheme first) or any of the three is missing.
+ */
+export function standardWebhookHeaders(headers: HeaderBag): StandardWebhookHeaders | undefined {
+  if (header(headers, WEBHOOK_HEADERS.signature) !== undefined) return undefined;
+  const id = header(headers, 'webhook-id');
+  const timestamp = header(headers, 'webhook-timestamp');
+  const signature = header(headers, 'webhook-signature');
+  if (id === undefined || timestamp === undefined || signature === undefined) return undefined;
+  return /(^|\s)v1,/.test(signature) ? { id, timestamp, signature } : undefined;
+}
+
+/**
+ * The keys a Standard Webhooks sender may sign with for a secret: the bytes its base64
+ * encodes after `whsec_` (the standard's), and the secret's own text.
+ */
+function standardKeys(secret: string): Buffer[] {
+  const keys = [Buffer.from(secret, 'utf8')];
+  const encoded = secret.startsWith('whsec_') ? secret.slice('whsec_'.length) : secret;
+  if (encoded.length > 0 && encoded.length % 4 === 0 && /^[A-Za-z0-9+/]+={0,2}$/.test(encoded))
+    keys.unshift(Buffer.from(encoded, 'base64'));
+  return keys;
+}
+
+/**
+ * Verify a delivery signed the Standard Webhooks way: HMAC-SHA256 of
+ * `<webhook-id>.<webhook-timestamp>.<raw body>`, base64, one `v1,` entry per secret, the
+ * timestamp held to the window. The document does not show the scheme, and refusing a
+ * delivery signed with the endpoint's secret would make the sender retry it for 24 hours.
+ * Returns the signed timestamp; throws SignatureError.
+ */
+export function verifyStandardWebhook(
+  rawBody: string | Uint8Array,
+  signed: StandardWebhookHeaders,
+  secrets: string | readonly string[],
+  options: VerifyWebhookOptions = {},
+): number {
+  const ts = signed.timestamp.trim();
+  if (!/^\d{1,12}$/.test(ts))
+    throw new SignatureError('malformed_header', `webhook-timestamp is ${JSON.stringify(ts)}; expected unix seconds, e.g. 1732270000`);
+  const t = Number(ts);
+  checkWindow(t, options.nowSeconds ?? Math.floor(Date.now() / 1000), options.tolerance ?? WEBHOOK_TOLERANCE_SECONDS, 'webhook');
+  const given = signed.signature
+    .split(/\s+/)
+    .filter((part) => part.startsWith('v1,'))
+    .map((part) => Buffer.from(part.slice(3), 'base64'));
+  const body = typeof rawBody === 'string' ? Buffer.from(rawBody, 'utf8') : rawBody;
+  for (const secret of typeof secrets === 'string' ? [secrets] : secrets)
+    for (const key of standardKeys(secret)) {
+      const expected = createHmac('sha256', key).update(`${signed.id}.${t}.`).update(body).digest();
+      if (given.some((g) => g.length === expected.length && timingSafeEqual(g, expected))) {
+        options.onScheme?.(STANDARD_WEBHOOKS_SCHEME);
+        return t;
+      }
+    }
+  throw new SignatureError(
+    'no_match',
+    'no v1 signature of webhook-signature matches: are you passing the raw request body (not parsed and re-serialised JSON), and the signing secret of this endpoint (whsec_…)?',
+  );
+}
+
 /**
  * Verify a delivery's headers against its raw body: the signature (see
  * verifyWebhookSignature) and, when present, that X-Webhook-Timestamp equals the signed
- * `t=`. Returns the signed timestamp; throws SignatureError.
+ * `t=`; a delivery signed the Standard Webhooks way instead (see verifyStandardWebhook)
+ * is verified that way. Returns the signed timestamp; throws SignatureError.
  */
 export function verifyWebhookDelivery(
   rawBody: string | Uint8Array,
@@ -148,6 +224,8 @@ export function verifyWebhookDelivery(
   secrets: string | readonly string[],
   options: VerifyWebhookOptions = {},
 ): number {
+  const standard = standardWebhookHeaders(headers);
+  if (standard) return verifyStandardWebhook(rawBody, standard, secrets, options);
   return verifyWebhookHeaders(
     rawBody,
     header(headers, WEBHOOK_HEADERS.signature),

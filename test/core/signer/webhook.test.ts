@@ -247,3 +247,34 @@ describe('deliveries signed another way the document leaves open', () => {
     ).toBe('no_match');
   });
 });
+
+describe('deliveries signed the Standard Webhooks way', () => {
+  const secret = `whsec_${Buffer.from('a-standard-webhooks-signing-key!').toString('base64')}`;
+  const body = '{"event":"order.delivered","event_id":"evt_1","created_at":"2026-11-29T08:00:00Z","data":{}}';
+  const t = 1_764_403_200;
+  const sign = (id: string, key: Buffer | string = Buffer.from(secret.slice('whsec_'.length), 'base64')) =>
+    `v1,${createHmac('sha256', key).update(`${id}.${t}.${body}`).digest('base64')}`;
+
+  it('verifyWebhook takes webhook-id, webhook-timestamp and webhook-signature, keyed by the decoded secret or the secret as text', () => {
+    const seen: string[] = [];
+    const at = { nowSeconds: t, onScheme: (s: string) => seen.push(s) };
+    const headers = new Headers({ 'webhook-id': 'msg_1', 'webhook-timestamp': String(t), 'webhook-signature': sign('msg_1') });
+    expect(verifyWebhook(body, headers, secret, at)).toEqual(JSON.parse(body));
+    const asText = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(t), 'webhook-signature': sign('msg_1', secret) };
+    expect(verifyWebhook(body, asText, secret, at)).toEqual(JSON.parse(body));
+    expect(seen).toEqual([
+      'Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: v1,<base64>)',
+      'Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: v1,<base64>)',
+    ]);
+  });
+
+  it('refuses another secret, another id, a changed body and a timestamp outside the window', () => {
+    const headers = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(t), 'webhook-signature': sign('msg_1') };
+    expect(signatureErrorOf(() => verifyWebhook(body, headers, 'whsec_other', { nowSeconds: t })).reason).toBe('no_match');
+    expect(signatureErrorOf(() => verifyWebhook(body, { ...headers, 'webhook-id': 'msg_2' }, secret, { nowSeconds: t })).reason).toBe(
+      'no_match',
+    );
+    expect(signatureErrorOf(() => verifyWebhook(`${body} `, headers, secret, { nowSeconds: t })).reason).toBe('no_match');
+    expect(signatureErrorOf(() => verifyWebhook(body, headers, secret, { nowSeconds: t + 301 })).reason).toBe('timestamp_too_old');
+  });
+});
