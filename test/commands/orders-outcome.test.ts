@@ -71,6 +71,10 @@ describe('orders wait stopped with Ctrl-C', () => {
     const text = io.stderrText();
     expect(text).toContain(`stopped waiting for ${id} (last seen PENDING); the order itself is not changed by that`);
     expect(text).toContain(`follow it again: vouchers orders wait ${id}; or see it once: vouchers orders get ${id}`);
+    // The trace ID of the request that saw it last (or of the one in flight), as the timeout's error gives.
+    const seen = [...text.matchAll(/ PENDING {2}trace ([0-9a-f]{32})/g)].map((m) => m[1]);
+    expect(seen.length).toBeGreaterThan(0);
+    expect(text).toMatch(/\n {2}trace ID {2}[0-9a-f]{32}\n/);
     expect(text).not.toMatch(/\n\s+at /);
   });
 });

@@ -35,6 +35,7 @@ export async function run(f: Factory, id: string, flags: WaitFlags): Promise<voi
   // With JSON output stderr carries nothing but a JSON error, as for orders create --json.
   const quiet = settings.format === 'json' || settings.format === 'ndjson';
   let seen: string | undefined;
+  let seenTrace: string | undefined;
   let result;
   try {
     result = await followOnTerminal(f, client, orderId, {
@@ -42,8 +43,9 @@ export async function run(f: Factory, id: string, flags: WaitFlags): Promise<voi
       until,
       requestTimeoutMs,
       quiet,
-      onStatus: (order) => {
+      onStatus: (order, traceId) => {
         seen = String(order.status);
+        seenTrace = traceId;
       },
       onShort: (last, received) => printOrder(f.io, last, settings, { reveal: false, full: true, received }),
     });
@@ -54,7 +56,8 @@ export async function run(f: Factory, id: string, flags: WaitFlags): Promise<voi
     throw new InterruptedError(
       `${reason instanceof InterruptedError ? reason.message : 'interrupted'}: stopped waiting for ${orderId}${seen ? ` (last seen ${seen})` : ''}; the order itself is not changed by that`,
       `follow it again: ${suggestedCommand(f.globals(), ['orders', 'wait', orderId])}; or see it once: ${suggestedCommand(f.globals(), ['orders', 'get', orderId])}`,
-      error instanceof InterruptedError ? error.traceId : undefined,
+      // The request in flight, else the one that saw it last: what support asks for.
+      (error instanceof InterruptedError ? error.traceId : undefined) ?? seenTrace,
     );
   }
   await printOrder(f.io, result.order, settings, { reveal: false, full: true, received: result.received });
