@@ -186,6 +186,51 @@ describe('vouchers listen --register (sandbox)', () => {
     expect(io.stderrText()).toContain(`Put the webhook endpoint back: ${appUrl}.`);
     expect(await endpoint()).toMatchObject({ url: appUrl, events: ['order.delivered', 'order.refunded'] });
   });
+
+  it('an endpoint registered again while it runs (a new deploy of the app): left where it now points, not put back', async () => {
+    const { configDir, appUrl } = await appEndpoint();
+    const endpoint = async () => JSON.parse((await runCli(['webhooks', 'show', '--json'], { configDir })).stdout) as { url: string };
+    const io = testIO({ env: { VOUCHERS_CONFIG_DIR: configDir } });
+    const done = run(['listen', '--register', '--port', '0'], io);
+    await until(() => io.stderrText().includes('Ready!') || /Error/.test(io.stderrText()), 'the listener', 10_000);
+    expect(io.stderrText()).toContain(`The endpoint pointed at ${appUrl}:`);
+    const newDeploy = 'http://127.0.0.1:9/new-deploy';
+    expect((await runCli(['webhooks', 'register', '--url', newDeploy], { configDir })).code).toBe(0);
+    io.interrupt();
+    expect(await done).toBe(0);
+    expect((await endpoint()).url).toBe(newDeploy);
+    expect(io.stderrText()).toContain(
+      `The webhook endpoint was pointed at ${newDeploy} while this listener ran: left there, not put back to ${appUrl}.`,
+    );
+    expect(io.stderrText()).not.toContain('Put the webhook endpoint back');
+    expect(existsSync(join(configDir, 'listen-endpoints.json'))).toBe(false);
+  });
+
+  it('no endpoint before, one registered elsewhere while it runs: not said to still point at the listener', async () => {
+    const sb = await fastSandbox();
+    closers.push(() => sb.close());
+    const configDir = await localProfileDir(sb);
+    const { io, done } = await startListen({ VOUCHERS_CONFIG_DIR: configDir });
+    const app = 'http://127.0.0.1:9/app-hooks';
+    expect((await runCli(['webhooks', 'register', '--url', app], { configDir })).code).toBe(0);
+    io.interrupt();
+    expect(await done).toBe(0);
+    expect(io.stderrText()).toContain(`The webhook endpoint was pointed at ${app} while this listener ran: left there.`);
+    expect(io.stderrText()).not.toContain('still points');
+  });
+
+  it('an endpoint removed while it runs: not put back, nor said to point at the listener', async () => {
+    const { configDir, appUrl } = await appEndpoint();
+    const io = testIO({ env: { VOUCHERS_CONFIG_DIR: configDir } });
+    const done = run(['listen', '--register', '--port', '0'], io);
+    await until(() => io.stderrText().includes('Ready!') || /Error/.test(io.stderrText()), 'the listener', 10_000);
+    expect((await runCli(['webhooks', 'delete', '--yes'], { configDir })).code).toBe(0);
+    io.interrupt();
+    expect(await done).toBe(0);
+    expect((await runCli(['webhooks', 'show'], { configDir })).code).toBe(4);
+    expect(io.stderrText()).toContain(`The webhook endpoint was removed while this listener ran: left so, not put back to ${appUrl}.`);
+    expect(io.stderrText()).not.toContain('still points');
+  });
 });
 
 /** A sandbox whose webhook endpoint points at an app (order.delivered), and a profile for it. */

@@ -31,7 +31,7 @@ function declareListen(program: Command) {
     .option('--forward-timeout <seconds>', 'timeout of one forward attempt', '10')
     .option(
       '--register',
-      'register this listener with the API (POST /webhooks) and save the signing secret in the profile; an endpoint that pointed elsewhere is put back when it stops',
+      'register this listener with the API (POST /webhooks) and save the signing secret in the profile; an endpoint that pointed elsewhere is put back when it stops, unless registered again or removed meanwhile',
     )
     .option('--public-url <url>', 'URL the API should deliver to (with --register; required unless the API is on loopback)')
     .option(

@@ -24,6 +24,7 @@ import { NO_SECRET_HINT } from '../../listener/secret-source.js';
 import { startListener, type Listener } from '../../listener/server.js';
 import { backlogNote, forwardBacklog, readBacklog } from './backlog.js';
 import {
+  endpointAtStop,
   forgetEndpointNote,
   registerListener,
   registrationUrl,
@@ -312,6 +313,8 @@ async function listenWithInbox(
   let previous: PreviousEndpoint | undefined;
   /** The URL --register pointed the endpoint at. */
   let registered: string | undefined;
+  /** GET /webhooks showed the endpoint as --register looked at it before registering. */
+  let shownBefore = false;
   try {
     if (o.register) {
       const ownUrl = () => listener.url.replace(/^http:\/\/(0\.0\.0\.0|\[::\])(?=:)/, 'http://127.0.0.1');
@@ -330,6 +333,7 @@ async function listenWithInbox(
       const delivers = reg.events?.length ? `; it delivers ${reg.events.join(', ')}` : '';
       say('REGISTERED', `Registered ${reg.url}${reg.webhookId ? ` (${reg.webhookId})` : ''}${kept}${delivers}.\n`);
       registered = reg.url;
+      shownBefore = reg.shownBefore;
       if (reg.previousUnknown)
         say(
           'PREVIOUS_ENDPOINT_UNKNOWN',
@@ -396,6 +400,17 @@ async function listenWithInbox(
         ),
       ),
     );
+  // Registered again (a new deploy of the app) or removed while this listener ran: whoever did
+  // that meant it, so it is neither put back nor said to point here.
+  const atStop = registered !== undefined ? await endpointAtStop(f, shownBefore) : 'unknown';
+  if (atStop !== 'unknown' && atStop?.url !== registered) {
+    const now = atStop
+      ? `pointed at ${redactUrl(atStop.url)} while this listener ran: left there`
+      : 'removed while this listener ran: left so';
+    say('ENDPOINT_CHANGED', `The webhook endpoint was ${now}${previous ? `, not put back to ${redactUrl(previous.url)}` : ''}.\n`);
+    if (previous) await forgetEndpointNote(f, profile?.base_url ?? '');
+    return;
+  }
   if (registered !== undefined && !previous)
     // Nothing to put back: the endpoint stays on this listener's URL, which no longer answers.
     say(

@@ -58,6 +58,8 @@ export interface Registration {
   previous: PreviousEndpoint | undefined;
   /** The server did not show the endpoint in a way this version reads: it is not put back. */
   previousUnknown: boolean;
+  /** GET /webhooks showed an endpoint before registering: the server has that extension. */
+  shownBefore: boolean;
   /**
    * The endpoint pointed at a listener that stopped without putting it back (killed): the
    * one that listener had replaced, from the note it left, is put back instead.
@@ -247,6 +249,7 @@ export async function registerListener(f: Factory, url: string, knownSecrets: re
     events,
     previous,
     previousUnknown: looked === 'unknown',
+    shownBefore: shown !== undefined,
     inherited: inherited && previous !== undefined,
     rotated,
     secret,
@@ -294,10 +297,11 @@ function candidatesOf(data: unknown): string[] | undefined {
   return takeSecret(endpointRecord(data) ?? data).candidates;
 }
 
-/** Point the endpoint back where it was before the listener registered itself (its event types too). */
-export async function restoreEndpoint(f: Factory, previous: PreviousEndpoint): Promise<void> {
-  // A client of its own: the command's is aborted by the Ctrl-C that stopped the listener,
-  // and this must still go out.
+/**
+ * A client for the requests a listener makes as it stops: of its own, since the command's is
+ * aborted by the Ctrl-C that stopped the listener, and these must still go out.
+ */
+async function stopClient(f: Factory): Promise<{ client: ApiClient; ownSandbox: boolean }> {
   const profile = await f.profile();
   const client = createClient({
     baseUrl: profile.base_url!,
@@ -309,6 +313,32 @@ export async function restoreEndpoint(f: Factory, previous: PreviousEndpoint): P
     clock: f.clock,
     ids: f.ids,
   });
+  return { client, ownSandbox: Boolean(profile.admin_url && profile.admin_token) };
+}
+
+/** How long a stopping listener waits to be shown the endpoint before putting it back regardless. */
+const STOP_LOOKUP_MS = 10_000;
+
+/**
+ * Where the endpoint points as the listener stops (undefined: there is none), or 'unknown'
+ * when the server does not show it or does not answer: registered again or removed while the
+ * listener ran, it is left as whoever did that made it. `shownBefore`: GET /webhooks showed
+ * the endpoint when the listener registered, so this server has it, and its 404 says "none".
+ */
+export async function endpointAtStop(f: Factory, shownBefore: boolean): Promise<PreviousEndpoint | 'unknown' | undefined> {
+  const { client, ownSandbox } = await stopClient(f);
+  try {
+    return await currentEndpoint(client, AbortSignal.timeout(STOP_LOOKUP_MS), ownSandbox || shownBefore);
+  } catch {
+    return 'unknown';
+  } finally {
+    await client.close();
+  }
+}
+
+/** Point the endpoint back where it was before the listener registered itself (its event types too). */
+export async function restoreEndpoint(f: Factory, previous: PreviousEndpoint): Promise<void> {
+  const { client } = await stopClient(f);
   try {
     await reRegisterWebhook(client, previous);
   } finally {
