@@ -132,6 +132,39 @@ describe('certify and the products of a server that is not our sandbox', () => {
     );
   });
 
+  it('a base URL without /api/v1 (GET /wallets answers 404 as well): the order checks fail as not checked, not skipped for want of a product, and nothing asks for --product', async () => {
+    server = await startLoopbackServer((req, res) =>
+      sendError(res, 404, 'NotFound', 'NOT_FOUND', `No endpoint at ${req.method} ${req.target}; the API lives under /api/v1`),
+    );
+    const configDir = await configWith('partner', {
+      base_url: server.baseUrl.replace(/\/api\/v1$/, ''),
+      api_key: 'pk_test',
+      api_secret: 'sk_test_secret_0123456789',
+    });
+    const r = await runCli(['certify', ...ONLY, '--reporter', 'pretty', '--reporter', 'json'], { configDir, env: { NO_COLOR: '1' } });
+    expect(r.code, r.stderr).toBe(9);
+    const report = JSON.parse(r.stdout) as Report;
+    expect(report.checks.find((c) => c.id === 'access.credentials')!.message).toContain(
+      'the base URL may be wrong (it must include /api/v1)',
+    );
+    for (const [id, product] of [
+      ['signing.write-accepted', 'sbx-instant'],
+      ['orders.cache-hit', 'sbx-instant'],
+      ['errors.insufficient-inventory', 'sbx-out-of-stock'],
+    ]) {
+      expect(
+        report.checks.find((c) => c.id === id),
+        id,
+      ).toMatchObject({
+        status: 'fail',
+        message: `not checked: GET /products/${product} answered HTTP 404 NOT_FOUND, as GET /wallets did: the base URL may be wrong (it must include /api/v1)`,
+      });
+    }
+    expect(report.products.filter((p) => p.found === false)).toEqual([]);
+    expect(report.warnings.join('\n')).not.toContain('--product');
+    expect(r.stderr).not.toContain('for want of a product');
+  });
+
   it('--product names them: the orders pass, in a denomination and currency the product offers (not 10 USD), and the report says which', async () => {
     const r = await certify(['--product', 'instant=GIFT-NOW', '--product', 'out-of-stock=GIFT-NONE']);
     expect(r.code, r.stderr).toBe(0);

@@ -58,11 +58,21 @@ export async function requireProduct(ctx: CheckContext, role: ProductRole): Prom
   return product;
 }
 
+/** Whether GET /wallets was answered 404 in this run: every path is missing, as under a base URL without its /api/v1. */
+function wrongBaseUrl(ctx: CheckContext): boolean {
+  return (ctx.requests?.() ?? []).some((r) => r.method === 'GET' && r.path.endsWith('/wallets') && r.status === 404);
+}
+
 async function lookUp(ctx: CheckContext, role: ProductRole, choice: ProductChoice): Promise<FixtureProduct | undefined> {
   let record: unknown;
   try {
     record = (await getProduct(ctx.client, choice.id, { signal: ctx.signal })).data;
   } catch (e) {
+    // A 404 to GET /wallets too says the base URL is wrong (no /api/v1), not that the product is missing.
+    if (e instanceof ApiError && e.status === 404 && wrongBaseUrl(ctx))
+      throw new CheckFailure(
+        `not checked: GET /products/${choice.id} answered HTTP 404${e.code ? ` ${e.code}` : ''}, as GET /wallets did: the base URL may be wrong (it must include /api/v1)`,
+      );
     if (e instanceof ApiError && (e.status === 404 || e.status === 403)) return undefined;
     throw e;
   }
