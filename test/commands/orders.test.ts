@@ -462,6 +462,11 @@ describe('orders get', () => {
     const order = Order.parse(JSON.parse(j.stdout));
     expect(order.order_id).toBe(created.order_id);
     expect(order.vouchers.every((v) => v.code === undefined && v.code_last4)).toBe(true);
+    // On a terminal too, --json leaves stderr to a JSON error: no note in words, as orders create --json.
+    const jsonOnTerminal = await cli(['orders', 'get', created.order_id, '--json'], { tty: true });
+    expect(jsonOnTerminal.code, jsonOnTerminal.stderr).toBe(0);
+    expect(JSON.parse(jsonOnTerminal.stdout)).toMatchObject({ order_id: created.order_id });
+    expect(jsonOnTerminal.stderr).toBe('');
 
     const tty = await cli(['orders', 'get', created.order_id], { tty: true });
     expect(tty.code).toBe(0);

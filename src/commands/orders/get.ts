@@ -19,7 +19,8 @@ export async function run(f: Factory, id: string, flags: GetFlags): Promise<void
   const res = await getOrder(client, orderId, { signal: f.io.signal });
   if (await printedNoBody(f.io, settings, res, `GET /orders/${orderId}`)) return;
   await printOrder(f.io, res.data, settings, { reveal: false, full: true, received: res.received });
-  if (f.io.stderrIsTTY && res.data.vouchers.length > 0 && !settings.fields) {
+  // With --json stderr carries nothing but a JSON error, as for orders create --json.
+  if (f.io.stderrIsTTY && settings.format !== 'json' && res.data.vouchers.length > 0 && !settings.fields) {
     err(f.io, maskedCodesLine(f.globals(), orderId));
   }
 }
