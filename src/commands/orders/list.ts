@@ -129,6 +129,9 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
       'STATUS_SENT_AS_GIVEN',
       `Note: --status ${query.status ?? ''} is not one of ${ORDER_STATUSES.join(', ')}: sent as given, as the server's own name for a status${didYouMean(query.status ?? '', ORDER_STATUSES)}`,
     );
+  // An empty list says whether the filters are why (a page size or a cursor filters nothing).
+  const { limit: _limit, cursor: _cursor, ...filters } = query;
+  const empty = Object.keys(filters).length > 0 ? 'No orders match these filters.' : 'No orders yet.';
   const client = await f.client();
   const what = 'order listing (GET /orders)';
   if (flags.all) {
@@ -171,7 +174,7 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
       }
     })();
     try {
-      await printList(io, rows, ORDER_COLUMNS, settings, { empty: 'No orders match.' });
+      await printList(io, rows, ORDER_COLUMNS, settings, { empty });
     } catch (error) {
       spinner.fail(`Stopped after ${counted()}`);
       throw error;
@@ -205,7 +208,7 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
     ),
     ORDER_COLUMNS,
     settings,
-    { empty: 'No orders match.' },
+    { empty },
   );
   if (page.data.has_more) {
     err(
