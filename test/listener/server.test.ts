@@ -134,6 +134,31 @@ describe('listener: the standard signature cases', () => {
     expect(await storedIds(inboxPath)).toHaveLength(2);
   });
 
+  it('accepts a digest written in base64, and an HMAC of the body sent alone, without sha256= (hex or base64)', async () => {
+    const schemes: string[] = [];
+    const { url, inboxPath } = await start(tempInbox(), { schemes });
+    const hmac = (message: string, encoding: 'hex' | 'base64', secret = SECRET) =>
+      createHmac('sha256', secret).update(message).digest(encoding);
+    const json = { 'content-type': 'application/json' };
+    const [a, b, c] = [41, 42, 43].map((n) => JSON.stringify(orderEvent(n)));
+    const t = nowSeconds();
+    const base64 = await post(url, a!, { ...json, 'x-webhook-signature': `t=${t},v1=${hmac(`${t}.${a}`, 'base64')}` });
+    expect(base64.status, JSON.stringify(base64.json)).toBe(200);
+    const hex = await post(url, b!, { ...json, 'x-webhook-signature': hmac(b!, 'hex') });
+    expect(hex.status, JSON.stringify(hex.json)).toBe(200);
+    const other = await post(url, c!, { ...json, 'x-signature': hmac(c!, 'base64') });
+    expect(other.status, JSON.stringify(other.json)).toBe(200);
+    expect(await storedIds(inboxPath)).toEqual([orderEvent(41), orderEvent(42), orderEvent(43)].map((e) => e.event_id));
+    expect(schemes).toEqual(['<HMAC of the body> alone (hex or base64), without a timestamp']);
+    // Under another secret, or with a stale X-Webhook-Timestamp beside a digest that signs none, refused.
+    const d = JSON.stringify(orderEvent(44));
+    const forged = await post(url, d, { ...json, 'x-signature': hmac(d, 'base64', 'whsec_other') });
+    expect(forged.status).toBe(401);
+    const stale = await post(url, d, { ...json, 'x-webhook-signature': hmac(d, 'hex'), 'x-webhook-timestamp': String(t - 600) });
+    expect(stale.status).toBe(401);
+    expect(await storedIds(inboxPath)).toHaveLength(3);
+  });
+
   it('acknowledges as JSON with its length', async () => {
     const { url } = await start();
     const res = await deliver(url, orderEvent(2));

@@ -108,3 +108,17 @@ export function matchesDigest(hex: string, digest: Uint8Array): boolean {
   const received = Buffer.from(hex, 'hex');
   return received.length === digest.length && timingSafeEqual(received, digest);
 }
+
+/** A SHA-256 digest in base64 (standard or URL-safe alphabet, padded or not). */
+const BASE64_DIGEST = /^[A-Za-z0-9+/_-]{43}=?$/;
+
+/**
+ * matchesDigest for a digest a sender may write in hex (either case) or in base64 (the
+ * document does not show the encoding): constant-time either way.
+ */
+export function matchesEncodedDigest(value: string, digest: Uint8Array): boolean {
+  if (matchesDigest(value, digest)) return true;
+  if (digest.length !== 32 || !BASE64_DIGEST.test(value)) return false;
+  const received = Buffer.from(value.replace(/-/g, '+').replace(/_/g, '/'), 'base64');
+  return received.length === digest.length && timingSafeEqual(received, digest);
+}

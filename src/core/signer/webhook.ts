@@ -5,7 +5,7 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { SignatureError } from './errors.js';
-import { hmacHexOf, matchesDigest, preparedKey } from './hmac.js';
+import { hmacHexOf, matchesEncodedDigest, preparedKey } from './hmac.js';
 import { checkWindow, parseSignatureHeader } from './request.js';
 
 export const WEBHOOK_TOLERANCE_SECONDS = 300;
@@ -31,9 +31,20 @@ export function signatureHeaderValue(headers: Record<string, string | string[] |
   const own = headers[WEBHOOK_HEADERS.signature];
   if (own !== undefined) return value(own);
   for (const [name, v] of Object.entries(headers)) {
-    if (v !== undefined && SIGNATURE_NAME.test(name.toLowerCase()) && /(^|,)\s*(v1|sha256)=/.test(value(v))) return value(v);
+    if (v !== undefined && SIGNATURE_NAME.test(name.toLowerCase()) && (/(^|,)\s*(v1|sha256)=/.test(value(v)) || bodyDigest(value(v))))
+      return value(v);
   }
   return undefined;
+}
+
+/**
+ * The digest of a signature header that holds an HMAC of the body alone: `sha256=<digest>`,
+ * or the digest on its own, in hex or base64 (the document shows neither the scheme nor
+ * the encoding). Undefined for another value (`t=…,v1=…`).
+ */
+function bodyDigest(header: string): { digest: string; bare: boolean } | undefined {
+  const m = /^\s*(sha256=)?([0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)\s*$/.exec(header);
+  return m ? { digest: m[2]!, bare: m[1] === undefined } : undefined;
 }
 
 /** HMAC of `<timestamp>.` followed by the raw body bytes. */
@@ -67,7 +78,7 @@ export interface VerifyWebhookOptions {
  * delivery signed another plausible way with the same secret is accepted (refusing it would
  * make the sender retry for 24 hours), and the caller is told which way: the timestamp and
  * body without the dot, the request scheme (timestamp, method, path, body), or
- * `sha256=<hex>` of the body alone (no timestamp in it: X-Webhook-Timestamp, when sent, is
+ * `sha256=<hex>` (or the digest alone) of the body (no timestamp in it: X-Webhook-Timestamp, when sent, is
  * still held to the window; the listener's dedupe by event_id stops a replay either way).
  */
 function otherPayloads(t: number, path: string | undefined): [scheme: string, head: string][] {
@@ -80,6 +91,9 @@ function otherPayloads(t: number, path: string | undefined): [scheme: string, he
   }
   return out;
 }
+
+/** The scheme of a signature header holding only an HMAC of the body, without `sha256=`. */
+const BARE_BODY_SCHEME = '<HMAC of the body> alone (hex or base64), without a timestamp';
 
 export type HeaderBag = Record<string, string | string[] | undefined> | Headers;
 
@@ -108,11 +122,11 @@ export function verifyWebhookSignature(
     );
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
   const list = typeof secrets === 'string' ? [secrets] : secrets;
-  const sha256 = /^\s*sha256=([0-9a-fA-F]{64})\s*$/.exec(signatureHeader)?.[1];
+  const sha256 = bodyDigest(signatureHeader);
   if (sha256 !== undefined) {
     for (const secret of list)
-      if (matchesDigest(sha256.toLowerCase(), preparedKey(secret).of('', rawBody))) {
-        options.onScheme?.('sha256=<HMAC of the body>, without a timestamp');
+      if (matchesEncodedDigest(sha256.digest, preparedKey(secret).of('', rawBody))) {
+        options.onScheme?.(sha256.bare ? BARE_BODY_SCHEME : 'sha256=<HMAC of the body>, without a timestamp');
         return now;
       }
   } else {
@@ -121,12 +135,12 @@ export function verifyWebhookSignature(
     const head = `${t}.`;
     for (const secret of list) {
       const expected = preparedKey(secret).of(head, rawBody);
-      if (v1.some((s) => matchesDigest(s, expected))) return t;
+      if (v1.some((s) => matchesEncodedDigest(s, expected))) return t;
     }
     for (const [scheme, other] of otherPayloads(t, options.path))
       for (const secret of list) {
         const expected = preparedKey(secret).of(other, rawBody);
-        if (v1.some((s) => matchesDigest(s, expected))) {
+        if (v1.some((s) => matchesEncodedDigest(s, expected))) {
           options.onScheme?.(scheme);
           return t;
         }
@@ -250,7 +264,7 @@ export function verifyWebhookHeaders(
   const t = verifyWebhookSignature(rawBody, signatureHeader, secrets, {
     ...options,
     onScheme: (scheme) => {
-      unbound = scheme.startsWith('sha256=');
+      unbound = scheme.startsWith('sha256=') || scheme === BARE_BODY_SCHEME;
       options.onScheme?.(scheme);
     },
   });
