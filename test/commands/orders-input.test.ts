@@ -118,6 +118,22 @@ describe('bulk files', () => {
     expect(parsed.rows.map((r) => r.row)).toEqual([2, 10]);
   });
 
+  it('a file saved in another encoding than UTF-8 (Latin-1): its rows are refused, never sent with the bytes replaced', () => {
+    // As the file is read: bytes that are not UTF-8 decode to U+FFFD.
+    const latin1 = (text: string) => Buffer.from(text, 'latin1').toString('utf8');
+    const csv = parseBulkFile(
+      'o.csv',
+      latin1('product_id,denomination,quantity,reference\nsbx-instant,10,1,caf\u00e9-1\nsbx-instant,10,1,tea-2\n'),
+    );
+    expect(csv.rows.map((r) => r.row)).toEqual([3]);
+    expect(csv.problems).toEqual([
+      { line: 2, message: expect.stringMatching(/^reference: holds bytes that are not UTF-8 .*save the file as UTF-8/) },
+    ]);
+    const nd = parseBulkFile('o.ndjson', latin1('{"product_id":"sbx-instant","denomination":10,"reference":"\u00e9t\u00e9"}\n'));
+    expect(nd.rows).toEqual([]);
+    expect(nd.problems.map((p) => p.line)).toEqual([1]);
+  });
+
   it('a header with unknown or missing columns is line 1; NDJSON names its bad lines', () => {
     const csv = parseBulkFile('o.csv', 'product,denom\nx,1\n');
     expect(

@@ -380,7 +380,21 @@ export class RowScanner {
   }
 }
 
+/** What the read puts for bytes that are not UTF-8 (a file saved as Latin-1 or Windows-1252). */
+const NOT_UTF8 = '\uFFFD';
+
 function checked(rec: RawRecord, out: ScannedItem[]): void {
+  // Sent so, a reference would reach the server with its letters replaced, for good.
+  const mangled = Object.entries(rec.cells).flatMap(([field, v]) => (typeof v === 'string' && v.includes(NOT_UTF8) ? [field] : []));
+  if (mangled.length > 0) {
+    out.push({
+      problem: {
+        line: rec.line,
+        message: `${mangled.join(', ')}: holds bytes that are not UTF-8 (shown as ${NOT_UTF8}): the file was saved in another encoding (Latin-1, Windows-1252); save the file as UTF-8 (in a spreadsheet: CSV UTF-8)`,
+      },
+    });
+    return;
+  }
   const { row, errors } = toRow(rec);
   if (errors.length > 0) out.push({ problem: { line: rec.line, message: errors.join('; ') } });
   else if (row) out.push({ row });
