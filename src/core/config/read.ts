@@ -36,6 +36,9 @@ export function unreadableConfig(file: string, error: unknown): ConfigError {
 export const CONFIG_REPAIR_HINT =
   'fix that entry by hand (the file is JSON; commands, vouchers profiles set included, read it whole first), or move the file away and add the profile again with vouchers profiles add';
 
+/** Why a file of JSON that is not an object (null, an array, a string) cannot be read. */
+export const NOT_AN_OBJECT = 'it does not hold a JSON object';
+
 /** Parse and check the file's text; an absent file reads as empty. */
 export function parseConfigFile(file: string, text: string | undefined): ConfigFile {
   if (text === undefined || text.trim() === '') return {};
@@ -45,8 +48,7 @@ export function parseConfigFile(file: string, text: string | undefined): ConfigF
   } catch (error) {
     throw unreadableConfig(file, error);
   }
-  if (typeof data !== 'object' || data === null || Array.isArray(data))
-    throw unreadableConfig(file, new Error('it does not hold a JSON object'));
+  if (typeof data !== 'object' || data === null || Array.isArray(data)) throw unreadableConfig(file, new Error(NOT_AN_OBJECT));
   const problem = configFileProblem(data as ConfigFile);
   if (problem) throw new ConfigError(`the config file ${file} is not valid: ${problem}`, CONFIG_REPAIR_HINT);
   return data as ConfigFile;

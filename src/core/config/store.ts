@@ -5,7 +5,8 @@
  * ajv and friends. The file holds `current` (the default profile's name) and `profiles`;
  * it is written with mode 0600 every time, in a directory created with mode 0700.
  */
-import { CONFIG_REPAIR_HINT } from './read.js';
+import { CONFIG_REPAIR_HINT, NOT_AN_OBJECT } from './read.js';
+import { isRecord } from '../is-record.js';
 import { chmodSync, statSync } from 'node:fs';
 import { makeDirSync } from '../io/make-dir.js';
 import { dirname } from 'node:path';
@@ -28,11 +29,15 @@ function deserialize(text: string): ConfigFile {
   // An empty file (created by hand, or cut short by a full disk) holds no profiles, as the
   // readers take it (parseConfigFile): every command reads it the same way.
   if (text.trim() === '') return {};
+  let data: unknown;
   try {
-    return JSON.parse(text) as ConfigFile;
+    data = JSON.parse(text);
   } catch (error) {
     return { [NOT_JSON]: error } as unknown as ConfigFile;
   }
+  // null, an array or a string would read as no profiles, and the next write would replace it.
+  if (!isRecord(data)) return { [NOT_JSON]: new Error(NOT_AN_OBJECT) } as unknown as ConfigFile;
+  return data as ConfigFile;
 }
 
 function reason(error: unknown): string {

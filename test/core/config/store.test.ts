@@ -104,6 +104,19 @@ describe('openConfig', () => {
     expect((e as ConfigError).hint).toMatch(/fix the file/);
   });
 
+  it('reports a file holding JSON that is not an object (null, [], a string) as the readers do, and leaves it as it was', async () => {
+    for (const text of ['null', '[]', '"profiles"', '42']) {
+      const dir = tempDir();
+      mkdirSync(dir, { recursive: true });
+      writeFileSync(join(dir, 'config.json'), text, { mode: 0o600 });
+      expect(() => readConfig({ VOUCHERS_CONFIG_DIR: dir })).toThrow(/it does not hold a JSON object/);
+      const e = await openConfig({ VOUCHERS_CONFIG_DIR: dir }).catch((x: unknown) => x);
+      expect(e, text).toBeInstanceOf(ConfigError);
+      expect((e as ConfigError).message).toBe(`cannot read the config file ${join(dir, 'config.json')}: it does not hold a JSON object`);
+      expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(text);
+    }
+  });
+
   it('opens an empty file as no profiles, as the readers do, and writes over it', async () => {
     const dir = tempDir();
     mkdirSync(dir, { recursive: true });
