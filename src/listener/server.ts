@@ -63,6 +63,14 @@ export interface ListenerOptions {
   onActivity?: (activity: ListenerActivity) => void;
   /** Told once per scheme when a delivery verifies signed otherwise than `<t>.<body>` (VerifyWebhookOptions.onScheme). */
   onSignatureScheme?: (scheme: string) => void;
+  /**
+   * The signing secret where the listener's came from (the profile), read again when no
+   * signature of a delivery matches: one saved since it started (an endpoint rotated or
+   * registered again) is added, and the delivery checked again. Read at most once a second.
+   */
+  currentSecret?: () => string | undefined;
+  /** Told when a secret from currentSecret verified a delivery and was added: the secrets now. */
+  onSecretAdded?: (secrets: readonly string[]) => void;
 }
 
 export interface Listener {
@@ -103,6 +111,9 @@ function displayHost(host: string): string {
   return host.includes(':') ? `[${host}]` : host;
 }
 
+/** How often, at most, the listener reads its secret's source again for a delivery no secret verifies. */
+const SECRET_REREAD_MS = 1_000;
+
 /** How long a clean stop waits for a request that is not whole yet (a slow sender). */
 const PARTIAL_REQUEST_GRACE_MS = 1_000;
 
@@ -115,6 +126,20 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     if (schemes.has(scheme)) return;
     schemes.add(scheme);
     options.onSignatureScheme?.(scheme);
+  };
+  /** A secret saved where the listener's came from since it was last read, not yet among its own (currentSecret). */
+  let secretReadAt = -Infinity;
+  const savedSecret = (): string | undefined => {
+    const now = options.clock.now();
+    if (!options.currentSecret || now - secretReadAt < SECRET_REREAD_MS) return undefined;
+    secretReadAt = now;
+    let fresh: string | undefined;
+    try {
+      fresh = options.currentSecret();
+    } catch {
+      return undefined; // unreadable now: the delivery is refused as it would have been
+    }
+    return fresh && !secrets.includes(fresh) ? fresh : undefined;
   };
   /** Deliveries being handled, and who waits for there to be none (close). */
   let inFlight = 0;
@@ -222,17 +247,34 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     await afterTurnReads();
 
     let signedAt: number;
+    const verifyOptions = {
+      tolerance: options.tolerance,
+      nowSeconds: Math.floor(options.clock.now() / 1000),
+      path: req.url,
+      onScheme: schemeSeen,
+    };
+    const standard = standardWebhookHeaders(req.headers);
+    const verify = (against: readonly string[]) =>
+      standard
+        ? verifyStandardWebhook(body, standard, against, verifyOptions)
+        : verifyWebhookHeaders(
+            body,
+            signatureHeaderValue(req.headers),
+            headerValue(req, WEBHOOK_HEADERS.timestamp),
+            against,
+            verifyOptions,
+          );
     try {
-      const verify = {
-        tolerance: options.tolerance,
-        nowSeconds: Math.floor(options.clock.now() / 1000),
-        path: req.url,
-        onScheme: schemeSeen,
-      };
-      const standard = standardWebhookHeaders(req.headers);
-      signedAt = standard
-        ? verifyStandardWebhook(body, standard, secrets, verify)
-        : verifyWebhookHeaders(body, signatureHeaderValue(req.headers), headerValue(req, WEBHOOK_HEADERS.timestamp), secrets, verify);
+      try {
+        signedAt = verify(secrets);
+      } catch (e) {
+        const fresh = e instanceof SignatureError && e.reason === 'no_match' ? savedSecret() : undefined;
+        if (fresh === undefined) throw e;
+        signedAt = verify([fresh]);
+        // Kept first, the ones it had after it: during a rotation the sender signs with both.
+        secrets = [fresh, ...secrets];
+        options.onSecretAdded?.(secrets);
+      }
     } catch (e) {
       if (e instanceof SignatureError) {
         const message = e.reason === 'no_match' ? noMatch(secrets.length) : e.message;

@@ -689,3 +689,73 @@ describe('vouchers listen --print-secret', () => {
     expect(both.stderr).toContain('--print-secret prints the saved secret and exits; it does not register');
   });
 });
+
+describe('vouchers listen with the secret of a profile that changes while it runs', () => {
+  const OLD = 'whsec_before_rotation_0123456789';
+  const NEW = 'whsec_after_rotation_0123456789';
+
+  async function profileWith(secret: string): Promise<string> {
+    const dir = tempConfigDir();
+    const add = await runCli(
+      [
+        'profiles',
+        'add',
+        'p',
+        '--use',
+        '--base-url',
+        'http://127.0.0.1:9/api/v1',
+        '--api-key',
+        'pk_rotate_1234567890',
+        '--api-secret-stdin',
+      ],
+      { configDir: dir, stdin: 'sk_rotate_secret_1234567890\n' },
+    );
+    expect(add.code, add.stderr).toBe(0);
+    const set = await runCli(['profiles', 'set', 'p', 'webhook_secret', '--stdin'], { configDir: dir, stdin: `${secret}\n` });
+    expect(set.code, set.stderr).toBe(0);
+    return dir;
+  }
+
+  it('a delivery signed with the secret saved in the profile since (rotated, or registered again) is accepted, and the old one still is', async () => {
+    const dir = await profileWith(OLD);
+    const io = testIO({ env: { VOUCHERS_CONFIG_DIR: dir } });
+    const done = run(['listen', '--port', '0'], io);
+    try {
+      await until(() => /Ready! Listening on (http:\/\/\S+)/.test(io.stderrText()) || /Error/.test(io.stderrText()));
+      const url = /Ready! Listening on (http:\/\/\S+)/.exec(io.stderrText())![1]!;
+      expect((await deliver(url, orderEvent(1), [OLD])).status).toBe(200);
+      // As webhooks register saves a new secret (--rotate-secret, or an endpoint created again).
+      const set = await runCli(['profiles', 'set', 'p', 'webhook_secret', '--stdin'], { configDir: dir, stdin: `${NEW}\n` });
+      expect(set.code, set.stderr).toBe(0);
+      const fresh = await deliver(url, orderEvent(2), [NEW]);
+      expect(fresh.status, JSON.stringify(fresh.json)).toBe(200);
+      expect(io.stderrText()).toContain(
+        'A delivery was signed with the webhook signing secret now saved in profile "p" (the endpoint\'s secret was rotated, or the endpoint registered again, since this listener started): verifying with it too.',
+      );
+      // During the rotation window the sender signs with both; the old one alone still verifies.
+      expect((await deliver(url, orderEvent(3), [OLD])).status).toBe(200);
+      const other = await deliver(url, orderEvent(4), ['whsec_someone_else_0123456789']);
+      expect(other.status).toBe(401);
+      expect(io.stderrText()).not.toContain(NEW);
+      expect(io.stderrText()).not.toContain(OLD);
+    } finally {
+      io.interrupt();
+      expect(await done).toBe(0);
+    }
+  });
+
+  it("a secret given with --secret is not replaced by the profile's", async () => {
+    const dir = await profileWith(OLD);
+    const io = testIO({ env: { VOUCHERS_CONFIG_DIR: dir } });
+    const done = run(['listen', '--port', '0', '--secret', SECRET], io);
+    try {
+      await until(() => /Ready! Listening on (http:\/\/\S+)/.test(io.stderrText()) || /Error/.test(io.stderrText()));
+      const url = /Ready! Listening on (http:\/\/\S+)/.exec(io.stderrText())![1]!;
+      expect((await deliver(url, orderEvent(1), [OLD])).status).toBe(401);
+      expect((await deliver(url, orderEvent(2), [SECRET])).status).toBe(200);
+    } finally {
+      io.interrupt();
+      expect(await done).toBe(0);
+    }
+  });
+});

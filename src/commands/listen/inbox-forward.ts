@@ -3,6 +3,7 @@
  * forwarding to the app, with what earlier listeners owe it), register it with --register,
  * and on Ctrl-C stop, say what was not forwarded, and put the endpoint back.
  */
+import { readConfig } from '../../core/config/read.js';
 import type { ResolvedProfile } from '../../core/config/types.js';
 import { redactUrl } from '../../core/config/base-url.js';
 import { UsageError } from '../../core/errors/index.js';
@@ -169,6 +170,9 @@ export async function listenWithInbox(
       'WIDE_TOLERANCE',
       `Note: --tolerance ${o.tolerance} accepts deliveries signed up to ${formatDuration(o.tolerance * 1000)} before or after this machine's clock, wider than the 5 minutes the API document allows a signed request: a delivery seen on its way can be sent again for that long`,
     );
+  // The profile the secret is read from, read again for a delivery it does not verify: a
+  // secret saved there since (webhooks register --rotate-secret) is taken up while running.
+  const savedIn = !o.secrets && profile?.exists && profile.sources.webhook_secret !== 'env' ? profile.name : undefined;
   let listener: Listener;
   try {
     listener = await startListener({
@@ -182,6 +186,15 @@ export async function listenWithInbox(
       forwarder,
       clock: f.clock,
       onActivity: (a) => display.activity(a),
+      currentSecret: savedIn ? () => readConfig(io.env).get(savedIn)?.webhook_secret : undefined,
+      onSecretAdded: (now) => {
+        secrets = [...now];
+        display.writeQueued();
+        say(
+          'SECRET_ADDED',
+          `A delivery was signed with the webhook signing secret now saved in profile "${savedIn}" (the endpoint's secret was rotated, or the endpoint registered again, since this listener started): verifying with it too.\n`,
+        );
+      },
       onSignatureScheme: (scheme) => {
         display.writeQueued();
         say(

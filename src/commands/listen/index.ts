@@ -73,6 +73,8 @@ for from your app before it stopped (killed, or Ctrl-C) is forwarded again, sign
 next listener started with --forward-to on the inbox; other stored events that never
 reached the app are counted at start, with the events replay --not-forwarded command that
 sends them. Your app tells a second delivery of an event by its event_id.
+Verifying with the profile's secret, a listener takes up a new one saved there while it runs
+(webhooks register --rotate-secret, or an endpoint created again) and keeps the old one.
 Ctrl-C stops cleanly.
 Read the inbox with: vouchers events list`,
   );
