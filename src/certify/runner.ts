@@ -95,6 +95,19 @@ const NEED_WORDS: Record<Need, string> = {
 };
 
 /**
+ * Why `check` is skipped before it starts: left out by --only/--skip, or a need not met (with
+ * the reason); undefined when it runs.
+ */
+export function skipReason(check: CheckDef, options: Pick<RunOptions, 'only' | 'skip' | 'needs'>): string | undefined {
+  if (!isSelected(check.id, options.only, options.skip)) return LEFT_OUT;
+  const unmet = (check.needs ?? []).filter((n) => options.needs[n] !== true);
+  if (unmet.length === 0) return undefined;
+  return unmet
+    .map((n) => `needs ${NEED_WORDS[n]}${typeof options.needs[n] === 'string' ? `: ${options.needs[n] as string}` : ''}`)
+    .join('; ');
+}
+
+/**
  * Expected and actual for a check that stopped on an API error it did not expect (a 401
  * where an order was to be placed): the answer, and the request that got it, to repeat.
  */
@@ -146,14 +159,8 @@ export async function runChecklist(options: RunOptions, recorder: Recorder): Pro
     if (options.signal.aborted) break;
     const required = check.required !== false;
     const base = { id: check.id, title: check.title, proves: check.proves, required };
-    const selected = isSelected(check.id, options.only, options.skip);
-    const unmet = (check.needs ?? []).filter((n) => options.needs[n] !== true);
-    if (!selected || unmet.length > 0) {
-      const why = !selected
-        ? LEFT_OUT
-        : unmet
-            .map((n) => `needs ${NEED_WORDS[n]}${typeof options.needs[n] === 'string' ? `: ${options.needs[n] as string}` : ''}`)
-            .join('; ');
+    const why = skipReason(check, options);
+    if (why !== undefined) {
       const result: CheckResult = { ...base, status: 'skip', duration_ms: 0, message: why, trace_ids: [], requests: [], warnings: [] };
       results.push(result);
       options.onResult?.(result);

@@ -119,6 +119,25 @@ describe('vouchers certify', () => {
     expect(r.stderr).toMatch(/did not finish within 200ms: \d+ check\(s\) did not run/);
   });
 
+  it('--timeout cutting the run short: a check it did not reach whose need is not met (no --webhook-target) is skipped with the reason, as in a run that finishes, not failed', async () => {
+    const r = await runCli(['certify', '--sandbox', '--timeout', '1ms', '--json'], { configDir: tempConfigDir() });
+    expect(r.code, r.stderr).toBe(9);
+    const report = reportOf(r);
+    const targets = report.checks.filter((c) => c.id.startsWith('target.'));
+    expect(targets.length).toBeGreaterThan(0);
+    for (const c of targets)
+      expect(c, c.id).toMatchObject({
+        status: 'skip',
+        message: expect.stringMatching(/^needs your webhook receiver \(--webhook-target URL\)/),
+      });
+    // The others it did not reach (the first one may have started before the time ran out) are failed.
+    const notRun = report.checks.filter((c) => c.message === 'did not run: the run stopped after --timeout 1ms');
+    expect(notRun.length).toBeGreaterThan(0);
+    expect(notRun.every((c) => c.status === 'fail' && !c.id.startsWith('target.'))).toBe(true);
+    expect(report.summary.skipped).toBe(targets.length);
+    expect(report.warnings[0]).toMatch(new RegExp(`^the run stopped after --timeout 1ms: ${notRun.length} check\\(s\\) did not run`));
+  });
+
   it('--timeout cutting a check while it runs: that check fails as cut, with how long it ran and the requests it made (JSON and JUnit), exit 9', async () => {
     // GET /wallets is never answered: access.credentials is running when the run's time is up.
     const server = await startLoopbackServer((req, res) =>

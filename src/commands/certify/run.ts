@@ -13,7 +13,7 @@ import { missingProductsWarning, reportProducts } from '../../certify/products.j
 import { buildReport } from '../../certify/report.js';
 import { createPrettyReporter, renderReport } from '../../certify/reporters/index.js';
 import { formatDuration as formatRan } from '../../certify/reporters/common.js';
-import { isSelected, LEFT_OUT, runChecklist, runWarnings } from '../../certify/runner.js';
+import { LEFT_OUT, runChecklist, runWarnings, skipReason } from '../../certify/runner.js';
 import type { CheckDef } from '../../certify/types.js';
 import { ApiError, CertificationError, CliError, InterruptedError, NetworkError, UsageError } from '../../core/errors/index.js';
 import { formatDuration } from '../../core/http/duration.js';
@@ -314,20 +314,22 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
   });
   const timedOut = deadline.signal.aborted;
   // Every check a run cut by --timeout did not reach is in the reports as failed: a JUnit
-  // reader must not see a short, green run. One --only/--skip left out is skipped as ever.
+  // reader must not see a short, green run. One --only/--skip left out, or whose need is not
+  // met, is skipped with its reason as ever.
   const ran = new Set(results.map((r) => r.id));
   const notReached = timedOut ? CHECKLIST.filter((c) => !ran.has(c.id)) : [];
-  const unreached = notReached.filter((c) => isSelected(c.id, options.only, options.skip));
+  const skipWhy = (c: CheckDef) => skipReason(c, { only: options.only, skip: options.skip, needs: env.needs });
+  const unreached = notReached.filter((c) => skipWhy(c) === undefined);
   for (const check of notReached) {
-    const selected = unreached.includes(check);
+    const skipped = skipWhy(check);
     results.push({
       id: check.id,
       title: check.title,
       proves: check.proves,
       required: check.required !== false,
-      status: selected ? 'fail' : 'skip',
+      status: skipped === undefined ? 'fail' : 'skip',
       duration_ms: 0,
-      message: selected ? `did not run: the run stopped after --timeout ${formatDuration(options.timeoutMs)}` : LEFT_OUT,
+      message: skipped ?? `did not run: the run stopped after --timeout ${formatDuration(options.timeoutMs)}`,
       trace_ids: [],
       requests: [],
       warnings: [],
