@@ -11,10 +11,15 @@ import type { ConfigReader, StoredProfile } from './types.js';
 
 export function unreadableConfig(file: string, error: unknown): ConfigError {
   const e = error as NodeJS.ErrnoException;
-  // The folder, not the file: no hand edit of the JSON helps.
-  if (e?.code === 'ENOTDIR' || e?.code === 'EISDIR')
+  // A folder where the file goes: no hand edit of the JSON helps.
+  if (e?.code === 'EISDIR')
     return new ConfigError(
-      `cannot read the config file ${file}: ${e.code === 'EISDIR' ? 'it is a folder' : 'a part of its path is a file, not a folder'}`,
+      `cannot read the config file ${file}: it is a folder`,
+      `move the folder ${file} away: the profiles are kept in a file of that name`,
+    );
+  if (e?.code === 'ENOTDIR')
+    return new ConfigError(
+      `cannot read the config file ${file}: a part of its path is a file, not a folder`,
       "the config folder (VOUCHERS_CONFIG_DIR, or the platform's own) must be a folder you can write to: set VOUCHERS_CONFIG_DIR to one, or unset it",
     );
   const why =

@@ -1,5 +1,5 @@
 import { runCli } from '../../helpers/run-cli.js';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -69,6 +69,19 @@ describe('config location', () => {
     expect(error?.message).toMatch(/cannot read the config file .*afile\/config\.json: a part of its path is a file, not a folder$/);
     expect(error?.hint).toContain('set VOUCHERS_CONFIG_DIR to one, or unset it');
     expect(error?.hint).not.toContain('by hand');
+  });
+
+  it('a config file that is a folder: says to move that folder away, not to change the config folder', () => {
+    const d = temp();
+    mkdirSync(join(d, 'config.json'));
+    let error: { message: string; hint?: string } | undefined;
+    try {
+      readConfig({ VOUCHERS_CONFIG_DIR: d });
+    } catch (e) {
+      error = e as { message: string; hint?: string };
+    }
+    expect(error?.message).toMatch(/cannot read the config file .*config\.json: it is a folder$/);
+    expect(error?.hint).toBe(`move the folder ${join(d, 'config.json')} away: the profiles are kept in a file of that name`);
   });
 
   it('says how a bad entry can be repaired: by hand, or with a new file (profiles set reads the whole file too)', async () => {
