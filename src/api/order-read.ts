@@ -33,6 +33,9 @@ const amount = (...vs: unknown[]): number => {
   for (const v of vs) if (typeof v === 'number' || (typeof v === 'string' && v.trim() !== '')) return v as number;
   return undefined as unknown as number;
 };
+/** A count as a number, or as a whole number written in digits (`"3"`): amounts may come as strings, and so may counts. */
+const count = (v: unknown): number | undefined =>
+  typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v) ? Number(v) : undefined;
 const list = (v: unknown): Rec[] => (Array.isArray(v) ? v.filter(isRecord) : []);
 /** `product_id` → `productId`. */
 const camel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
@@ -171,7 +174,7 @@ export function readOrder(body: unknown, knownId?: string): Order {
       ...i,
       product_id: text(...under(i, 'product_id')) ?? '',
       denomination: amount(i.denomination),
-      quantity: typeof i.quantity === 'number' ? i.quantity : 1,
+      quantity: count(i.quantity) ?? 1,
     })),
     total_amount: amount(...under(o, 'total_amount', 'total')),
     currency: text(o.currency) ?? '',
