@@ -19,6 +19,16 @@ const ORDERS: Record<string, Record<string, unknown>> = {
   },
   ord_counted: { order_id: 'ord_counted', ...base, items: [{ product_id: 'A', denomination: 25, quantity: 2 }], vouchers: [] },
   ord_unknown: { order_id: 'ord_unknown', ...base, items: null, vouchers: null },
+  // Items named otherwise than the contract guessed: the parts not read are not known.
+  ord_othernames: {
+    order_id: 'ord_othernames',
+    ...base,
+    items: [
+      { product_id: 'A', amount: 25, quantity: 2 },
+      { sku: 'B', denomination: 10 },
+    ],
+    vouchers: [],
+  },
 };
 
 let server: LoopbackServer;
@@ -66,6 +76,15 @@ describe('counting the vouchers of an order', () => {
       'ord_noquantity,1',
       'ord_counted,2',
       'ord_unknown,',
+      'ord_othernames,3',
     ]);
+  });
+
+  it('orders list: an item whose product or denomination is not read shows ? for it, never "undefined"', async () => {
+    const r = await cli(['orders', 'list', '--output', 'csv', '--fields', 'order_id,items']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).not.toContain('undefined');
+    expect(r.stdout.trim().split('\n')).toContain('ord_othernames,A:?×2; ?:10×1');
+    expect(r.stdout.trim().split('\n')).toContain('ord_counted,A:25×2');
   });
 });

@@ -42,7 +42,10 @@ export type { ListFlags };
  * once when the rows are summed; the items as objects are in --output json or ndjson.
  */
 export function itemsText(items: Order['items'] | undefined): string {
-  return (Array.isArray(items) ? items : []).map((i) => `${i.product_id}:${i.denomination}×${i.quantity}`).join('; ');
+  // A part the answer did not give where the contract guessed (`amount` for `denomination`): `?`.
+  return (Array.isArray(items) ? items : [])
+    .map((i) => `${i.product_id || '?'}:${(i.denomination as number | undefined) ?? '?'}×${i.quantity}`)
+    .join('; ');
 }
 
 /**
