@@ -263,7 +263,7 @@ describe('events acknowledged and not forwarded', () => {
     // Only the type it forwards is counted, and the command repeats it.
     expect(forwarding.io.stderrText()).toContain(
       'Inbox: 1 stored event has never reached the app (forwarding gave up, or stored while not forwarding); ' +
-        `this listener forwards only what it receives. Forward them with:\n  vouchers events replay --not-forwarded --type order.delivered --forward-to ${good.url} --inbox ${inbox}\n`,
+        `this listener forwards only what it receives. Forward it with:\n  vouchers events replay --not-forwarded --type order.delivered --forward-to ${good.url} --inbox ${inbox}\n`,
     );
 
     const replay = await runCli(

@@ -65,7 +65,7 @@ export function backlogNote(f: Factory, backlog: Backlog, forwardTo: string, inb
   if (backlog.others > 0)
     note +=
       `Inbox: ${plural(backlog.others, 'stored event has', 'stored events have')} never reached the app ` +
-      '(forwarding gave up, or stored while not forwarding); this listener forwards only what it receives. Forward them with:\n  ' +
+      `(forwarding gave up, or stored while not forwarding); this listener forwards only what it receives. Forward ${backlog.others === 1 ? 'it' : 'them'} with:\n  ` +
       replayNotForwarded(f, forwardTo, inbox, types) +
       '\n';
   if (backlog.leftOut.length > 0) {
