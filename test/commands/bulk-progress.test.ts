@@ -1,6 +1,6 @@
 /** The bulk run's progress line on a terminal, and other stderr lines written while it shows. */
 import { describe, expect, it } from 'vitest';
-import { startProgress } from '../../src/commands/orders/bulk-progress.js';
+import { startFollowProgress, startProgress } from '../../src/commands/orders/bulk-progress.js';
 import { err, lineDrawn } from '../../src/core/io/io.js';
 import { testIO } from '../helpers/io.js';
 import { fakeClock } from '../core/http/fake-clock.js';
@@ -91,5 +91,45 @@ describe('bulk progress', () => {
     expect(io.stderrText()).not.toContain('orders 3/5');
     await until(() => io.stderrText().includes('orders 3/5'), 'the held-back redraw');
     progress.done();
+  });
+  it('while following the orders not final yet: how many are final and for how long, the time redrawn each second; notices go above it', async () => {
+    const io = testIO({ tty: true });
+    const clock = fakeClock();
+    const progress = startFollowProgress(io, clock, 12, { format: 'table' });
+    expect(io.stderrText()).toBe(`${CLEAR}following 12 pending orders: 0 final, 12 pending, 0s`);
+    expect(lineDrawn(io.stderr)).toBe(true);
+    clock.advance(62_000);
+    // Nothing settles: the time moves on all the same.
+    await until(
+      () => io.stderrText().endsWith('following 12 pending orders: 0 final, 12 pending, 1m02s'),
+      'the line redrawn a second later',
+    );
+    for (let i = 0; i < 7; i++) progress.settled();
+    clock.advance(100);
+    err(io, 'line 4: order ord_4 ended REFUNDED: no voucher issued\n');
+    expect(io.stderrText()).toMatch(
+      /\r\x1b\[2Kline 4: order ord_4 ended REFUNDED: no voucher issued\n\r\x1b\[2Kfollowing 12 pending orders: 7 final, 5 pending, 1m02s$/,
+    );
+    clock.advance(3_600_000);
+    for (let i = 0; i < 5; i++) progress.settled();
+    expect(io.stderrText()).toMatch(/following 12 pending orders: 12 final, 0 pending, 1h01m02s$/);
+    progress.done();
+    expect(io.stderrText()).toMatch(/\r\x1b\[2K$/);
+    expect(io.statusLine).toBeUndefined();
+    expect(lineDrawn(io.stderr)).toBe(false);
+  });
+
+  it('while following: nothing drawn on a pipe, under TERM=dumb or with JSON output', () => {
+    for (const [io, format] of [
+      [testIO({ tty: false }), 'table'],
+      [testIO({ tty: true, env: { TERM: 'dumb' } }), 'table'],
+      [testIO({ tty: true }), 'json'],
+    ] as const) {
+      const progress = startFollowProgress(io, fakeClock(), 3, { format });
+      progress.settled();
+      progress.done();
+      expect(io.stderrText()).toBe('');
+      expect(io.statusLine).toBeUndefined();
+    }
   });
 });

@@ -35,8 +35,8 @@ interface Run {
 }
 
 /** One bulk run through the library; `interruptAtFollow`: Ctrl-C as the n-th GET /orders/{id} is handed over. */
-async function bulk(dir: string, flags: Partial<CreateFlags>, shape: { interruptAtFollow?: number } = {}): Promise<Run> {
-  const io = testIO({ env: { VOUCHERS_CONFIG_DIR: dir, NO_COLOR: '1' } });
+async function bulk(dir: string, flags: Partial<CreateFlags>, shape: { interruptAtFollow?: number; tty?: boolean } = {}): Promise<Run> {
+  const io = testIO({ env: { VOUCHERS_CONFIG_DIR: dir, NO_COLOR: '1' }, tty: shape.tty });
   const base = createFactory(io, () => ({}), { clock: quickClock() });
   let posts = 0;
   let follows = 0;
@@ -162,6 +162,28 @@ describe('bulk --wait', () => {
       /^3,ord_\w+,REFUNDED,[0-9a-f]{32},ORDER_NOT_FULFILLED: the order was placed and answered PENDING; followed until it ended REFUNDED: no voucher was issued; it is not ordered again$/,
     );
     expect(orderCount(sb)).toBe(3);
+  });
+
+  it('on a terminal, a progress line says how many of the orders followed are final; none on a pipe or with --json', async ({
+    freshSandbox: sb,
+  }) => {
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const file = csv(['sbx-async,10,1,p-1', 'sbx-instant,10,1,p-2', 'sbx-async,10,1,p-3']);
+    const shown = await bulk(dir, { from: file, wait: true, json: undefined }, { tty: true });
+    expect(shown.error, shown.stderr).toBeUndefined();
+    expect(shown.stderr).toContain('following 2 pending orders: 0 final, 2 pending, 0s');
+    expect(shown.stderr).toMatch(/following 2 pending orders: 2 final, 0 pending, [\dhm]+s\r\x1b\[2K/);
+    for (const [name, tty, json] of [
+      ['piped', false, undefined],
+      ['json', true, true],
+    ] as const) {
+      const quiet = await bulk(dir, { from: csv([`sbx-async,10,1,${name}-1`, `sbx-instant,10,1,${name}-2`]), wait: true, json }, { tty });
+      expect(quiet.error, quiet.stderr).toBeUndefined();
+      expect(quiet.follows).toBeGreaterThan(0);
+      expect(quiet.stderr).not.toContain('pending order');
+      expect(quiet.stderr).not.toContain('\x1b');
+    }
+    expect(orderCount(sb)).toBe(7);
   });
 
   it('a resume with --wait follows the rows an earlier run left pending (its journal of the previous version too); exit 8 at the wait end, 0 once delivered', async ({

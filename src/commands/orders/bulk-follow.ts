@@ -3,7 +3,7 @@
  * sent, follow the batch's orders that are not final yet (answered PENDING or PROCESSING, in
  * this run or an earlier one) with GET /orders/{id}, as `orders wait` follows one
  * (followOrder), a few at a time, through the batch's client and its pacing, until each is
- * final or the wait ends. Each status learned is journalled (a `status` line): the summary,
+ * final or the wait ends (on a terminal, a progress line says how many are). Each status learned is journalled (a `status` line): the summary,
  * --results and any later run count the row by it. Nothing is ever sent again for a row:
  * the orders are placed, and a run stopped here (Ctrl-C, the server gone) leaves the journal
  * as consistent as any other stop.
@@ -21,6 +21,7 @@ import { notice } from '../../core/output/notice.js';
 import type { OutputSettings } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import { issuedWords } from './bulk-noted.js';
+import { startFollowProgress } from './bulk-progress.js';
 import { partialDelivery } from './bulk-results.js';
 
 export interface FollowBatchOptions {
@@ -109,6 +110,7 @@ export async function followPending(
     'FOLLOWING_PENDING',
     `Following ${toFollow.length} order${toFollow.length === 1 ? '' : 's'} not final yet until each is (up to ${formatDuration(options.timeoutMs)}), ${workers} at a time`,
   );
+  const progress = startFollowProgress(io, clock, toFollow.length, settings);
   const deadline = clock.now() + options.timeoutMs;
   let next = 0;
   // Orders in a row that could not be asked for: past `workers` of them (at least 3), following stops.
@@ -178,6 +180,7 @@ export async function followPending(
     const rec = await journal.appendStatus(followedStatus(before, seen.order, seen.traceId, iso(clock.now())));
     if (journal.state.unsettled.has(rec.row)) return;
     outcome.settled += 1;
+    progress.settled();
     const trace = rec.trace_id ? ` (trace ${rec.trace_id})` : '';
     if (endedUnfulfilled(rec.status))
       notice(io, settings, 'ROW_NOT_FULFILLED', `line ${rec.row}: order ${rec.order_id} ended ${rec.status}: no voucher issued${trace}`);
@@ -192,6 +195,7 @@ export async function followPending(
   try {
     await Promise.all(Array.from({ length: workers }, worker));
   } finally {
+    progress.done();
     await journal.flushed();
   }
   if (io.signal.aborted) outcome.interrupted = true;

@@ -1,5 +1,6 @@
 /**
- * The live progress line of a bulk run on a TTY stderr: done/total, rate, ETA, failures.
+ * The live progress lines of a bulk run on a TTY stderr: while it orders, done/total, rate,
+ * ETA, failures; while it follows the orders not final yet (--wait), how many are final.
  * Redrawn at most every 100 ms; failures are printed as their own lines (TTY or not).
  */
 import { formatDuration } from '../../core/http/duration.js';
@@ -40,53 +41,15 @@ export function startProgress(
   let notSent = 0;
   let unfulfilled = 0;
   let partly = 0;
-  let drawnAt = 0;
-  let drawn = false;
-  // Redrawn in place: a terminal with cursor control only.
-  const json = settings.format === 'json' || settings.format === 'ndjson';
-  const live = io.stderrIsTTY && io.env.TERM !== 'dumb' && !json;
-  const clear = () => {
-    if (drawn) {
-      io.stderr.write('\r\x1b[2K');
-      drawn = false;
-    }
-  };
-  // A redraw held back by the 100 ms limit is done when the limit ends: the last rows of a
-  // burst before a long pacing wait would otherwise stay unshown for the whole wait.
-  let trailing: ReturnType<typeof setTimeout> | undefined;
-  const draw = (force: boolean) => {
-    if (!live) return;
-    const now = clock.now();
-    if (!force && now - drawnAt < 100) {
-      trailing ??= setTimeout(
-        () => {
-          trailing = undefined;
-          if (io.statusLine) draw(true);
-        },
-        100 - (now - drawnAt),
-      );
-      trailing.unref?.();
-      return;
-    }
-    if (trailing) clearTimeout(trailing);
-    trailing = undefined;
-    drawnAt = now;
+  const line = liveLine(io, clock, settings, (now) => {
     const secs = Math.max(0.001, (now - started) / 1000);
     const rate = ranNow / secs;
     const left = total - done;
     const expected = maxRate === undefined ? rate : rate > 0 ? Math.min(rate, maxRate) : maxRate;
     const eta = expected > 0 ? formatDuration(Math.round((left / expected) * 1000)) : '…';
-    const line = `orders ${done}/${total} · ${rate.toFixed(1)}/s · ETA ${left === 0 ? '0s' : eta} · ${failed} failed${unknownRows > 0 ? ` · ${unknownRows} unknown` : ''}${notSent > 0 ? ` · ${notSent} not sent` : ''}${unfulfilled > 0 ? ` · ${unfulfilled} not fulfilled` : ''}${partly > 0 ? ` · ${partly} partially delivered` : ''}`;
-    // Cut to the terminal's width: a line that wraps cannot be cleared, and each redraw would leave one behind.
-    const width = (io.stderr as { columns?: number }).columns ?? io.columns;
-    io.stderr.write(`\r\x1b[2K${width > 1 && line.length >= width ? `${line.slice(0, width - 2)}…` : line}`);
-    drawn = true;
-  };
-  draw(true);
-  // Other stderr lines meanwhile (a pacing notice, a retry's) go above the line, not onto it;
-  // no request's spinner is drawn beside it.
-  if (live) io.statusLine = { clear, redraw: () => draw(true) };
-  const undrawn = live ? drawLine(io.stderr) : undefined;
+    return `orders ${done}/${total} · ${rate.toFixed(1)}/s · ETA ${left === 0 ? '0s' : eta} · ${failed} failed${unknownRows > 0 ? ` · ${unknownRows} unknown` : ''}${notSent > 0 ? ` · ${notSent} not sent` : ''}${unfulfilled > 0 ? ` · ${unfulfilled} not fulfilled` : ''}${partly > 0 ? ` · ${partly} partially delivered` : ''}`;
+  });
+  const { clear, draw } = line;
   return {
     update(result) {
       done += 1;
@@ -134,6 +97,119 @@ export function startProgress(
       }
       draw(done === total);
     },
+    done: line.done,
+  };
+}
+
+export interface FollowProgress {
+  /** An order followed is final now. */
+  settled(): void;
+  /** Clear the line (before the summary). */
+  done(): void;
+}
+
+/**
+ * The progress line of a bulk run following its orders not final yet (--wait), on a TTY
+ * stderr: `following 12 pending orders: 7 final, 5 pending, 1m02s`, the time redrawn each
+ * second. Nothing is drawn where the ordering's line is not (a pipe, TERM=dumb, JSON).
+ */
+export function startFollowProgress(
+  io: IO,
+  clock: Clock,
+  count: number,
+  settings: Pick<OutputSettings, 'format'> = { format: 'table' },
+): FollowProgress {
+  const started = clock.now();
+  let final = 0;
+  const line = liveLine(
+    io,
+    clock,
+    settings,
+    (now) =>
+      `following ${count} pending order${count === 1 ? '' : 's'}: ${final} final, ${count - final} pending, ${elapsedWords(now - started)}`,
+  );
+  const tick = line.live ? setInterval(() => line.draw(true), 1_000) : undefined;
+  tick?.unref?.();
+  return {
+    settled() {
+      final += 1;
+      line.draw(final === count);
+    },
+    done() {
+      if (tick) clearInterval(tick);
+      line.done();
+    },
+  };
+}
+
+/** `7s`, `1m02s`, `1h05m09s`: the time a run has been following, its width steady as it grows. */
+function elapsedWords(ms: number): string {
+  const total = Math.max(0, Math.floor(ms / 1000));
+  const h = Math.floor(total / 3600);
+  const m = Math.floor((total % 3600) / 60);
+  const s = String(total % 60);
+  if (h > 0) return `${h}h${String(m).padStart(2, '0')}m${s.padStart(2, '0')}s`;
+  return m > 0 ? `${m}m${s.padStart(2, '0')}s` : `${s}s`;
+}
+
+/**
+ * A line redrawn in place on a TTY stderr (`text` says what it shows at a time): at most
+ * every 100 ms, a redraw held back by that limit done when it ends, cut to the terminal's
+ * width, and registered on the IO while it shows, so that other stderr lines go above it.
+ * With JSON output, on a pipe or under TERM=dumb, nothing is drawn (`live` false).
+ */
+function liveLine(
+  io: IO,
+  clock: Clock,
+  settings: Pick<OutputSettings, 'format'>,
+  text: (now: number) => string,
+): { live: boolean; draw(force: boolean): void; clear(): void; done(): void } {
+  let drawnAt = 0;
+  let drawn = false;
+  // Redrawn in place: a terminal with cursor control only.
+  const json = settings.format === 'json' || settings.format === 'ndjson';
+  const live = io.stderrIsTTY && io.env.TERM !== 'dumb' && !json;
+  const clear = () => {
+    if (drawn) {
+      io.stderr.write('\r\x1b[2K');
+      drawn = false;
+    }
+  };
+  // A redraw held back by the 100 ms limit is done when the limit ends: the last rows of a
+  // burst before a long pacing wait would otherwise stay unshown for the whole wait.
+  let trailing: ReturnType<typeof setTimeout> | undefined;
+  const draw = (force: boolean) => {
+    if (!live) return;
+    const now = clock.now();
+    if (!force && now - drawnAt < 100) {
+      trailing ??= setTimeout(
+        () => {
+          trailing = undefined;
+          if (io.statusLine) draw(true);
+        },
+        100 - (now - drawnAt),
+      );
+      trailing.unref?.();
+      return;
+    }
+    if (trailing) clearTimeout(trailing);
+    trailing = undefined;
+    drawnAt = now;
+    const line = text(now);
+    // Cut to the terminal's width: a line that wraps cannot be cleared, and each redraw would leave one behind.
+    const width = (io.stderr as { columns?: number }).columns ?? io.columns;
+    io.stderr.write(`\r\x1b[2K${width > 1 && line.length >= width ? `${line.slice(0, width - 2)}…` : line}`);
+    drawn = true;
+  };
+  draw(true);
+  // Other stderr lines meanwhile (a pacing notice, a retry's) go above the line, not onto it;
+  // no request's spinner is drawn beside it.
+  if (live) io.statusLine = { clear, redraw: () => draw(true) };
+  const undrawn = live ? drawLine(io.stderr) : undefined;
+  return {
+    live,
+    draw,
+    clear,
     done() {
       if (trailing) clearTimeout(trailing);
       trailing = undefined;

@@ -140,12 +140,14 @@ totals of the orders final (pending_totals); the run exits 0 for them (an order 
 for later fulfilment is not a failure), saying how to follow them. With --wait (also with
 --resume), once every row was sent, the batch's orders not final yet, of this run or an
 earlier one, are followed (GET /orders/{id}, --concurrency at a time, at the batch's pace)
-until each is final or --wait-timeout (in all) passes; each row is then counted by its
-final status as above (delivered; partially delivered less its refund; cancelled or
-refunded, not in the totals), journalled, so --results and later runs know it. Exit codes as
-for rows so answered: 5 when some ended without all their vouchers, else 8 when some are
-still pending at the end of the wait (a later run with --wait follows them again). Ctrl-C
-while following stops it (exit 130): every row is ordered, none is ordered again.
+until each is final or --wait-timeout (in all) passes (on a terminal, a line on stderr
+says meanwhile how many are final and for how long it has followed them); each row is then
+counted by its final status as above (delivered; partially delivered less its refund;
+cancelled or refunded, not in the totals), journalled, so --results and later runs know it.
+Exit codes as for rows so answered: 5 when some ended without all their vouchers, else 8
+when some are still pending at the end of the wait (a later run with --wait follows them
+again). Ctrl-C while following stops it (exit 130): every row is ordered, none is ordered
+again.
 
 With --wait, a 404 from GET /orders/{id} for the order just accepted is taken for an order
 the server does not show yet (a server may be slow to): it is asked again, backing off as
