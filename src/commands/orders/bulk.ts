@@ -13,8 +13,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { formatMoney, fromMinor } from '../../contract/money-format.js';
 import { configLocation } from '../../core/config/location.js';
-import { CliError, faultAfterWrite, PendingError, QueryRunError, UsageError } from '../../core/errors/index.js';
-import { formatDuration } from '../../core/http/duration.js';
+import { CliError, UsageError } from '../../core/errors/index.js';
 import { compileAnswerChecks } from '../../core/http/validate.js';
 import { keepHeapSmall, optimiseSooner } from '../../core/io/runtime.js';
 import { BatchLock } from '../../core/journal/batch-lock.js';
@@ -47,11 +46,10 @@ import type { Factory } from '../../core/run/factory.js';
 import { startProgress } from './bulk-progress.js';
 import { detectFormat } from './bulk-input.js';
 import { badRows, describeTotals, inputRows, preflightRows, Problems, scanInput, type Input } from './bulk-check.js';
-import { notedRowsWords, pendingFollowWords } from './bulk-noted.js';
-import { printSummary, summarize, unfinishedBatchError } from './bulk-report.js';
-import { assertResultsWritable, writeResults } from './bulk-results-file.js';
+import { printSummary, summarize } from './bulk-report.js';
+import { assertResultsWritable } from './bulk-results-file.js';
 import { journalNotSent, runRows } from './bulk-runner.js';
-import { followPending, type FollowBatchOutcome } from './bulk-follow.js';
+import { endBatch } from './bulk-end.js';
 import { batchChoices, batchCost, pendingCost } from './bulk-confirm.js';
 import { confirmOrStop, productionQuestion, productionReason } from './confirm.js';
 import type { CreateFlags } from './index.js';
@@ -59,7 +57,6 @@ import { checkFunds, walletsByCurrency } from './preflight.js';
 import { buildBulk, DEFAULT_CONCURRENCY, type BulkOptions } from './bulk-options.js';
 import { batchRows, openBatch, pendingRows, startBatch, takeLock, type LockedRun } from './bulk-batch.js';
 import { notice } from '../../core/output/notice.js';
-import { strictContract } from '../../core/output/drift-report.js';
 
 export async function run(f: Factory, flags: CreateFlags): Promise<void> {
   await runBulk(f, await buildBulk(f, flags));
@@ -410,93 +407,5 @@ async function finishBatch(
       `put the file back as it was and continue the batch (no row is ordered twice): ${run.resumeCmd}; or, once it is written whole, run the new file: rows with a reference already ordered are skipped`,
     );
   }
-  // --wait: the orders not final yet (of this run or an earlier one) are followed once every row was sent.
-  let followed: FollowBatchOutcome | undefined;
-  if (o.wait && !outcome.interrupted && !outcome.halted && state.unsettled.size > 0)
-    followed = await followPending(f, client, journal, {
-      timeoutMs: o.waitMs,
-      concurrency: o.concurrency ?? DEFAULT_CONCURRENCY,
-      requestTimeoutMs: run.profile.timeout_ms,
-      settings: o.settings,
-    });
-  const resultsPath = o.results !== undefined ? await writeResults(o.results, io.cwd, state, rows(), journal.path) : null;
-  const summary = summarize(state, skipped, journal.path, resultsPath);
-  try {
-    await printSummary(io, summary, o.settings);
-  } catch (error) {
-    // A --jmespath that could not run on the summary: the orders stand.
-    if (!(error instanceof QueryRunError)) throw error;
-    throw faultAfterWrite(
-      error,
-      `batch ${batchId} ran: ${summary.ordered} of ${summary.rows} rows are ordered`,
-      `do not order the file as a new batch: the same command again skips the ordered rows (${run.resumeCmd})`,
-    );
-  }
-
-  const resume = run.resumeCmd;
-  if (outcome.interrupted) {
-    throw new CliError(
-      'interrupted',
-      `interrupted: ${summary.ordered} of ${summary.rows} rows ordered, ${summary.not_done + summary.failed + summary.unknown} left`,
-      `continue where it stopped (no row is ordered twice): ${resume}`,
-    );
-  }
-  if (followed?.interrupted) {
-    throw new CliError(
-      'interrupted',
-      `interrupted while following the orders not final yet: every row is ordered (none is ordered again), ${summary.pending} of ${summary.rows} still pending`,
-      `follow them again: ${suggestedCommand(f.globals(), ['orders', 'create', '--resume', batchId, '--wait'])}`,
-    );
-  }
-  if (outcome.halted) {
-    // The server stopped answering: every row left is either provably not sent or of
-    // unknown outcome, and the resume command picks up both.
-    const { after, last, unanswered } = outcome.halted;
-    const unfinished = unfinishedBatchError(state, summary, resultsPath, resume, false, f.globals());
-    if (last.http_status === 401)
-      throw new CliError(
-        'auth',
-        `stopped sending: the server refused the credentials (HTTP 401 ${last.error_code ?? 'ERROR'}: ${last.error ?? ''}), as it would for every row; nothing was ordered with them. ${unfinished?.message ?? ''}`.trim(),
-        `check the API key and secret (${suggestedCommand(f.globals(), ['doctor'])}), then resume; the rows it refused are sent again with their keys, no row is ordered twice: ${resume}`,
-      );
-    throw new CliError(
-      'network',
-      `stopped sending: ${after} rows in a row ${unanswered ? 'got no answer' : 'could not be sent'} (${last.error_code ?? 'ERROR'}: ${last.error ?? 'no connection'}). ${unfinished?.message ?? ''}`.trim(),
-      `once the server answers again (check with: ${suggestedCommand(f.globals(), ['doctor'])}), resume; no row is ordered twice: ${resume}`,
-    );
-  }
-  const unfinished = unfinishedBatchError(state, summary, resultsPath, resume, strictContract({ io, globals: f.globals() }), f.globals());
-  // Rows placed whose answer named no order id: a success, said with how to find them.
-  const { unnamed } = notedRowsWords(summary, f.globals());
-  if (unnamed) notice(io, o.settings, 'ROWS_WITHOUT_ORDER_ID', unnamed);
-  if (unfinished) throw unfinished;
-  if (o.wait && summary.pending > 0) {
-    // Rows still not final when the wait ended: exit 8 as `orders wait` does, or the kind of
-    // the error that stopped the following (the server gone, the rate limit used up).
-    const words = `${summary.pending} of ${summary.rows} rows ordered and still pending`;
-    const follow = `keep following ${summary.pending === 1 ? 'it' : 'them'} (no row is ordered again): ${suggestedCommand(f.globals(), ['orders', 'create', '--resume', batchId, '--wait'])}`;
-    if (followed?.stopped)
-      throw new CliError(
-        followed.stopped.kind,
-        `${words}: following them stopped (${followed.stopped.code}: ${followed.stopped.message})`,
-        follow,
-      );
-    throw new PendingError(`${words} after ${formatDuration(o.waitMs)} (not final yet: their vouchers, or refunds, are to come)`, follow);
-  }
-  const changed = summary.changed_since_ordered;
-  const asWas =
-    changed === 0
-      ? ''
-      : `, ${changed === summary.rows ? (changed === 1 ? 'as it was' : 'all as they were') : `${changed} as ${changed === 1 ? 'it was' : 'they were'}`} before the file changed (not ordered again as it has them now)`;
-  // Orders accepted and fulfilled later (PENDING): a success, said apart from those delivered, with how to follow them.
-  const pending =
-    summary.pending === 0
-      ? ''
-      : `: ${summary.rows === 1 ? '' : `${summary.delivered} delivered, `}${summary.pending} pending (not final yet: ${summary.pending === 1 ? 'its vouchers, or a refund, are' : 'their vouchers, or refunds, are'} to come; ${pendingFollowWords(summary, f.globals())})`;
-  notice(
-    io,
-    o.settings,
-    'BATCH_ORDERED',
-    summary.rows === 1 ? `The row is ordered${asWas}${pending}.` : `All ${summary.rows} rows ordered${asWas}${pending}.`,
-  );
+  await endBatch(f, o, run, journal, rows, skipped, outcome, client);
 }

@@ -1,0 +1,125 @@
+/**
+ * The end of a bulk run once every row was sent (or the run stopped): with --wait, the
+ * orders not final yet followed (bulk-follow.ts); then the --results file, the summary, and
+ * the error or closing line the exit code comes from.
+ */
+import { CliError, faultAfterWrite, PendingError, QueryRunError } from '../../core/errors/index.js';
+import { formatDuration } from '../../core/http/duration.js';
+import type { ApiClient } from '../../core/http/types.js';
+import type { BulkJournal, BulkRow } from '../../core/journal/bulk.js';
+import { strictContract } from '../../core/output/drift-report.js';
+import { suggestedCommand } from '../../core/output/next-page.js';
+import { notice } from '../../core/output/notice.js';
+import type { Factory } from '../../core/run/factory.js';
+import type { LockedRun } from './bulk-batch.js';
+import { followPending, type FollowBatchOutcome } from './bulk-follow.js';
+import { notedRowsWords, pendingFollowWords } from './bulk-noted.js';
+import { DEFAULT_CONCURRENCY, type BulkOptions } from './bulk-options.js';
+import { printSummary, summarize, unfinishedBatchError } from './bulk-report.js';
+import { writeResults } from './bulk-results-file.js';
+import type { RunOutcome } from './bulk-runner.js';
+
+/** Follow (--wait), write the results file, print the summary, and end the run as its rows say. */
+export async function endBatch(
+  f: Factory,
+  o: BulkOptions,
+  run: LockedRun,
+  journal: BulkJournal,
+  rows: () => AsyncIterable<BulkRow>,
+  skipped: number,
+  outcome: RunOutcome,
+  client: ApiClient,
+): Promise<void> {
+  const { io } = f;
+  const { batchId } = run;
+  const state = journal.state;
+  // --wait: the orders not final yet (of this run or an earlier one) are followed once every row was sent.
+  let followed: FollowBatchOutcome | undefined;
+  if (o.wait && !outcome.interrupted && !outcome.halted && state.unsettled.size > 0)
+    followed = await followPending(f, client, journal, {
+      timeoutMs: o.waitMs,
+      concurrency: o.concurrency ?? DEFAULT_CONCURRENCY,
+      requestTimeoutMs: run.profile.timeout_ms,
+      settings: o.settings,
+    });
+  const resultsPath = o.results !== undefined ? await writeResults(o.results, io.cwd, state, rows(), journal.path) : null;
+  const summary = summarize(state, skipped, journal.path, resultsPath);
+  try {
+    await printSummary(io, summary, o.settings);
+  } catch (error) {
+    // A --jmespath that could not run on the summary: the orders stand.
+    if (!(error instanceof QueryRunError)) throw error;
+    throw faultAfterWrite(
+      error,
+      `batch ${batchId} ran: ${summary.ordered} of ${summary.rows} rows are ordered`,
+      `do not order the file as a new batch: the same command again skips the ordered rows (${run.resumeCmd})`,
+    );
+  }
+
+  const resume = run.resumeCmd;
+  if (outcome.interrupted) {
+    throw new CliError(
+      'interrupted',
+      `interrupted: ${summary.ordered} of ${summary.rows} rows ordered, ${summary.not_done + summary.failed + summary.unknown} left`,
+      `continue where it stopped (no row is ordered twice): ${resume}`,
+    );
+  }
+  if (followed?.interrupted) {
+    throw new CliError(
+      'interrupted',
+      `interrupted while following the orders not final yet: every row is ordered (none is ordered again), ${summary.pending} of ${summary.rows} still pending`,
+      `follow them again: ${suggestedCommand(f.globals(), ['orders', 'create', '--resume', batchId, '--wait'])}`,
+    );
+  }
+  if (outcome.halted) {
+    // The server stopped answering: every row left is either provably not sent or of
+    // unknown outcome, and the resume command picks up both.
+    const { after, last, unanswered } = outcome.halted;
+    const unfinished = unfinishedBatchError(state, summary, resultsPath, resume, false, f.globals());
+    if (last.http_status === 401)
+      throw new CliError(
+        'auth',
+        `stopped sending: the server refused the credentials (HTTP 401 ${last.error_code ?? 'ERROR'}: ${last.error ?? ''}), as it would for every row; nothing was ordered with them. ${unfinished?.message ?? ''}`.trim(),
+        `check the API key and secret (${suggestedCommand(f.globals(), ['doctor'])}), then resume; the rows it refused are sent again with their keys, no row is ordered twice: ${resume}`,
+      );
+    throw new CliError(
+      'network',
+      `stopped sending: ${after} rows in a row ${unanswered ? 'got no answer' : 'could not be sent'} (${last.error_code ?? 'ERROR'}: ${last.error ?? 'no connection'}). ${unfinished?.message ?? ''}`.trim(),
+      `once the server answers again (check with: ${suggestedCommand(f.globals(), ['doctor'])}), resume; no row is ordered twice: ${resume}`,
+    );
+  }
+  const unfinished = unfinishedBatchError(state, summary, resultsPath, resume, strictContract({ io, globals: f.globals() }), f.globals());
+  // Rows placed whose answer named no order id: a success, said with how to find them.
+  const { unnamed } = notedRowsWords(summary, f.globals());
+  if (unnamed) notice(io, o.settings, 'ROWS_WITHOUT_ORDER_ID', unnamed);
+  if (unfinished) throw unfinished;
+  if (o.wait && summary.pending > 0) {
+    // Rows still not final when the wait ended: exit 8 as `orders wait` does, or the kind of
+    // the error that stopped the following (the server gone, the rate limit used up).
+    const words = `${summary.pending} of ${summary.rows} rows ordered and still pending`;
+    const follow = `keep following ${summary.pending === 1 ? 'it' : 'them'} (no row is ordered again): ${suggestedCommand(f.globals(), ['orders', 'create', '--resume', batchId, '--wait'])}`;
+    if (followed?.stopped)
+      throw new CliError(
+        followed.stopped.kind,
+        `${words}: following them stopped (${followed.stopped.code}: ${followed.stopped.message})`,
+        follow,
+      );
+    throw new PendingError(`${words} after ${formatDuration(o.waitMs)} (not final yet: their vouchers, or refunds, are to come)`, follow);
+  }
+  const changed = summary.changed_since_ordered;
+  const asWas =
+    changed === 0
+      ? ''
+      : `, ${changed === summary.rows ? (changed === 1 ? 'as it was' : 'all as they were') : `${changed} as ${changed === 1 ? 'it was' : 'they were'}`} before the file changed (not ordered again as it has them now)`;
+  // Orders accepted and fulfilled later (PENDING): a success, said apart from those delivered, with how to follow them.
+  const pending =
+    summary.pending === 0
+      ? ''
+      : `: ${summary.rows === 1 ? '' : `${summary.delivered} delivered, `}${summary.pending} pending (not final yet: ${summary.pending === 1 ? 'its vouchers, or a refund, are' : 'their vouchers, or refunds, are'} to come; ${pendingFollowWords(summary, f.globals())})`;
+  notice(
+    io,
+    o.settings,
+    'BATCH_ORDERED',
+    summary.rows === 1 ? `The row is ordered${asWas}${pending}.` : `All ${summary.rows} rows ordered${asWas}${pending}.`,
+  );
+}
