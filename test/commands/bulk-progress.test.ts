@@ -119,6 +119,21 @@ describe('bulk progress', () => {
     expect(lineDrawn(io.stderr)).toBe(false);
   });
 
+  it('a CI job given a pseudo-terminal (CI=1): no line redrawn in place, as no spinner is; notices as they come', async () => {
+    const io = testIO({ tty: true, env: { CI: 'true' } });
+    const progress = startProgress(io, fakeClock(), 3, 0);
+    err(io, 'Waiting 5s…\n');
+    progress.done();
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(io.stderrText()).toBe('Waiting 5s…\n');
+    const ci = testIO({ tty: true, env: { CI: '1' } });
+    const follow = startFollowProgress(ci, fakeClock(), 3, { format: 'table' });
+    follow.settled();
+    follow.done();
+    expect(ci.stderrText()).toBe('');
+    expect(ci.statusLine).toBeUndefined();
+  });
+
   it('while following: nothing drawn on a pipe, under TERM=dumb or with JSON output', () => {
     for (const [io, format] of [
       [testIO({ tty: false }), 'table'],

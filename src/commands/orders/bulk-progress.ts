@@ -4,7 +4,7 @@
  * Redrawn at most every 100 ms; failures are printed as their own lines (TTY or not).
  */
 import { formatDuration } from '../../core/http/duration.js';
-import { drawLine, type IO } from '../../core/io/io.js';
+import { drawLine, spinnerMode, type IO } from '../../core/io/io.js';
 import { notice } from '../../core/output/notice.js';
 import type { OutputSettings } from '../../core/output/options.js';
 import { isDefiniteRefusal, type ResultRecord } from '../../core/journal/bulk.js';
@@ -156,7 +156,7 @@ function elapsedWords(ms: number): string {
  * A line redrawn in place on a TTY stderr (`text` says what it shows at a time): at most
  * every 100 ms, a redraw held back by that limit done when it ends, cut to the terminal's
  * width, and registered on the IO while it shows, so that other stderr lines go above it.
- * With JSON output, on a pipe or under TERM=dumb, nothing is drawn (`live` false).
+ * With JSON output, on a pipe, under TERM=dumb or in a CI job, nothing is drawn (`live` false).
  */
 function liveLine(
   io: IO,
@@ -166,9 +166,10 @@ function liveLine(
 ): { live: boolean; draw(force: boolean): void; clear(): void; done(): void } {
   let drawnAt = 0;
   let drawn = false;
-  // Redrawn in place: a terminal with cursor control only.
+  // Redrawn in place: where a spinner would be animated (a terminal with cursor control, not
+  // a CI job's log, even one given a pseudo-terminal).
   const json = settings.format === 'json' || settings.format === 'ndjson';
-  const live = io.stderrIsTTY && io.env.TERM !== 'dumb' && !json;
+  const live = spinnerMode(io) === 'animated' && !json;
   const clear = () => {
     if (drawn) {
       io.stderr.write('\r\x1b[2K');
