@@ -164,6 +164,33 @@ describe('bulk --wait', () => {
     expect(orderCount(sb)).toBe(3);
   });
 
+  it('the summary and the error say rows followed to their end were answered PENDING and followed until they ended, as --results does', async ({
+    freshSandbox: sb,
+  }) => {
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const file = csv(['sbx-gated,10,1,g-1', 'sbx-gated,10,1,g-2', 'sbx-instant,10,1,g-3']);
+    const first = await bulk(dir, { from: file, wait: true, waitTimeout: '1m' });
+    const summary = summaryOf(first);
+    expect(summary.pending_rows).toHaveLength(2);
+    for (const row of summary.pending_rows) {
+      await fetch(`${sb.adminUrl}/orders/${row.order_id}/reject`, {
+        method: 'POST',
+        headers: { Authorization: `Bearer ${sb.adminToken}`, 'Content-Type': 'application/json' },
+        body: '{}',
+      }).then((r) => r.text());
+    }
+    const resumed = await bulk(dir, { resume: summary.batch_id as string, wait: true, json: undefined });
+    expect(codeOf(resumed.error)).toBe('rejected ORDER_NOT_FULFILLED');
+    expect(resumed.posts).toBe(0);
+    expect(resumed.stdout + resumed.stderr).toMatch(
+      /not_fulfilled\s+2 \(ordered, answered PENDING and followed until they ended REFUNDED: no voucher issued\)/,
+    );
+    expect(resumed.stdout + resumed.stderr).not.toMatch(/answered REFUNDED/);
+    expect((resumed.error as Error).message).toMatch(
+      /^2 of 3 rows were answered PENDING and followed until they ended REFUNDED: line 2 \(reference g-1, order ord_\w+, REFUNDED\), line 3 /,
+    );
+  });
+
   it('on a terminal, a progress line says how many of the orders followed are final; none on a pipe or with --json', async ({
     freshSandbox: sb,
   }) => {

@@ -28,9 +28,30 @@ function nameRows(rows: NotedRow[], count: number, withStatus: boolean): string 
   return named.join(', ') + (more > 0 ? ` and ${more} more` : '');
 }
 
-/** The statuses rows were answered with, as written: `FAILED/CANCELLED`. */
-export function statusWords(rows: NotedRow[]): string {
-  return [...new Set(rows.map((r) => r.status ?? '').filter(Boolean))].join('/');
+/** The statuses, as written: `FAILED/CANCELLED`. */
+function statusesWords(statuses: (string | null | undefined)[]): string {
+  return [...new Set(statuses.map((s) => s ?? '').filter(Boolean))].join('/');
+}
+
+/**
+ * How rows came to their statuses, as --results says it: `answered FAILED/CANCELLED` when
+ * placed so, `answered PENDING and followed until they ended REFUNDED` when --wait followed
+ * them there, both joined by `, or` (`otherwise` when no row says a status).
+ */
+export function howEndedWords(rows: NotedRow[], otherwise: string): string {
+  const answered = rows.filter((r) => r.answered_status === undefined);
+  const followed = rows.filter((r) => r.answered_status !== undefined);
+  const parts: string[] = [];
+  const direct = statusesWords(answered.map((r) => r.status));
+  if (direct) parts.push(`answered ${direct}`);
+  const ended = statusesWords(followed.map((r) => r.status));
+  if (ended) {
+    // A status line of a journal of an earlier version does not say its first answer.
+    const first = statusesWords(followed.map((r) => r.answered_status));
+    const until = `followed until ${followed.length === 1 ? 'it' : 'they'} ended ${ended}`;
+    parts.push(first ? `answered ${first} and ${until}` : until);
+  }
+  return parts.join(', or ') || otherwise;
 }
 
 /**
@@ -54,12 +75,12 @@ export function notedRowsWords(summary: BatchSummary, globals: HintGlobals): { u
   const out: { unfulfilled?: string; partial?: string; unnamed?: string } = {};
   if (summary.not_fulfilled > 0) {
     const rows = summary.not_fulfilled_rows;
-    out.unfulfilled = `${summary.not_fulfilled} of ${summary.rows} rows were answered ${statusWords(rows) || 'not fulfilled'}: ${nameRows(rows, summary.not_fulfilled, true)}; each order was placed and issued no voucher`;
+    out.unfulfilled = `${summary.not_fulfilled} of ${summary.rows} rows were ${howEndedWords(rows, 'not fulfilled')}: ${nameRows(rows, summary.not_fulfilled, true)}; each order was placed and issued no voucher`;
   }
   if (summary.partially_delivered > 0) {
     const rows = summary.partially_delivered_rows;
     const issued = partialVouchersWords(summary);
-    out.partial = `${summary.partially_delivered} of ${summary.rows} rows were answered ${statusWords(rows) || 'partially delivered'}: ${nameRows(rows, summary.partially_delivered, false)}; each order was placed and issued only some of its vouchers${issued ? ` (${issued})` : ''}, the failed part refunded`;
+    out.partial = `${summary.partially_delivered} of ${summary.rows} rows were ${howEndedWords(rows, 'partially delivered')}: ${nameRows(rows, summary.partially_delivered, false)}; each order was placed and issued only some of its vouchers${issued ? ` (${issued})` : ''}, the failed part refunded`;
   }
   if (summary.no_order_id > 0) {
     const rows = summary.no_order_id_rows;

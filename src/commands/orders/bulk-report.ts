@@ -10,7 +10,7 @@ import { provablyNotSent, rowCount, rowOutcome, NOTED_ROWS, type BatchState, typ
 import { printJson, printList, printRecord, type Column } from '../../core/output/print.js';
 import type { OutputSettings } from '../../core/output/options.js';
 import { NOT_RESENT } from './bulk-runner.js';
-import { notedRowsHints, notedRowsWords, partialVouchersWords, pendingFollowWords, statusWords } from './bulk-noted.js';
+import { notedRowsHints, notedRowsWords, partialVouchersWords, pendingFollowWords, howEndedWords } from './bulk-noted.js';
 import type { HintGlobals } from '../../core/output/next-page.js';
 
 /** The error code of a batch whose rows were answered without any voucher (exit 5), as a single order's. */
@@ -206,7 +206,7 @@ export async function printSummary(io: IO, summary: BatchSummary, settings: Outp
         ? [
             {
               label: 'not_fulfilled',
-              value: `${summary.not_fulfilled} (ordered, answered ${statusWords(summary.not_fulfilled_rows) || 'without a voucher'}: no voucher issued)`,
+              value: `${summary.not_fulfilled} (ordered, ${howEndedWords(summary.not_fulfilled_rows, 'answered without a voucher')}: no voucher issued)`,
               style: (t: string, c: { red(s: string): string }) => c.red(t),
             },
           ]
@@ -215,7 +215,7 @@ export async function printSummary(io: IO, summary: BatchSummary, settings: Outp
         ? [
             {
               label: 'partially_delivered',
-              value: `${summary.partially_delivered} (ordered, answered ${statusWords(summary.partially_delivered_rows) || 'partially delivered'}: ${partialVouchersWords(summary) ?? 'some vouchers issued'}, the failed part refunded)`,
+              value: `${summary.partially_delivered} (ordered, ${howEndedWords(summary.partially_delivered_rows, 'answered partially delivered')}: ${partialVouchersWords(summary) ?? 'some vouchers issued'}, the failed part refunded)`,
               style: (t: string, c: { red(s: string): string }) => c.red(t),
             },
           ]

@@ -199,6 +199,11 @@ export interface NotedRow {
   order_id: string | null;
   status: string | null;
   trace_id: string | null;
+  /**
+   * A row --wait followed to its status: the status it was answered with when placed (PENDING,
+   * PROCESSING; null: its journal, of an earlier version, does not say). Absent: answered so.
+   */
+  answered_status?: string | null;
   /** A row answered PARTIALLY_DELIVERED: the vouchers its answer lists as issued (null: it lists none), of how many the row ordered. */
   vouchers_issued?: number | null;
   vouchers_ordered?: number;
@@ -301,9 +306,9 @@ export function applyResult(state: BatchState, rec: ResultRecord, offset: number
 /**
  * Count an ordered row's answer: not final yet (`unsettled`, its total counted as pending), or
  * in the rows the summary names (without any voucher, partly delivered, without an id) and in
- * the totals.
+ * the totals. `answered`: the status a row followed to `rec` was answered with when placed.
  */
-function countOrder(state: BatchState, rec: ResultRecord): void {
+function countOrder(state: BatchState, rec: ResultRecord, answered?: string | null): void {
   const unsettled = isUnsettled(rec);
   const unfulfilled = endedUnfulfilled(rec.status);
   const partly = !unfulfilled && endedPartly(rec.status);
@@ -320,6 +325,7 @@ function countOrder(state: BatchState, rec: ResultRecord): void {
       order_id: rec.order_id || null,
       status: rec.status,
       trace_id: rec.trace_id,
+      ...(answered !== undefined ? { answered_status: answered } : {}),
     };
     if (unfulfilled) state.unfulfilled.add(noted);
     if (!rec.order_id) state.unnamed.add(noted);
@@ -386,7 +392,7 @@ export function applyStatus(state: BatchState, rec: StatusRecord, offset: number
   addCost(state, before, amountValue(before.total_amount), undefined, true, -1);
   const now: ResultRecord = { ...rec, type: 'result' };
   state.orderedAt.set(rec.row, offset);
-  countOrder(state, now);
+  countOrder(state, now, rec.answered_status ?? null);
   if (state.full) state.results.set(rec.row, now);
 }
 
