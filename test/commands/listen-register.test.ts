@@ -127,6 +127,38 @@ describe('vouchers listen --register (sandbox)', () => {
     );
   });
 
+  it('the command that starts a listener where the endpoint was left keeps its forward retries and timeout, and names its forward headers without their values', async () => {
+    const sb = await fastSandbox();
+    closers.push(() => sb.close());
+    const configDir = await localProfileDir(sb);
+    const io = testIO({ env: { VOUCHERS_CONFIG_DIR: configDir } });
+    const done = run(
+      [
+        'listen',
+        '--register',
+        '--port',
+        '0',
+        '--forward-to',
+        'http://127.0.0.1:9/app',
+        '--forward-retries',
+        '1',
+        '--forward-timeout',
+        '3',
+        '--forward-header',
+        'X-A: tok-123',
+      ],
+      io,
+    );
+    await until(() => io.stderrText().includes('Ready!') || /Error/.test(io.stderrText()), 'the listener', 10_000);
+    const port = new URL(/Registered (http:\/\/\S+)/.exec(io.stderrText())![1]!).port;
+    io.interrupt();
+    expect(await done).toBe(0);
+    expect(io.stderrText()).toContain(
+      `Start one again within that time to receive them: vouchers listen --register --port ${port} --forward-to http://127.0.0.1:9/app --forward-retries 1 --forward-timeout 3 (add --forward-header for x-a as this listener had it: its value is left out here); `,
+    );
+    expect(io.stdoutText() + io.stderrText()).not.toContain('tok-123');
+  });
+
   it('with credentials from the environment only, keeps the secret for this listener and creates no profile', async () => {
     const sb = await fastSandbox();
     closers.push(() => sb.close());

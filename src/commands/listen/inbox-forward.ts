@@ -19,7 +19,7 @@ import { operand } from '../../core/output/shell-quote.js';
 import { noticeFor } from '../../core/output/notice.js';
 import { appUrlForCommand, redactAppUrl } from '../../core/config/base-url.js';
 import type { InboxLock } from '../../listener/inbox-lock.js';
-import { Forwarder } from '../../listener/forward.js';
+import { DEFAULT_FORWARD_POLICY, Forwarder } from '../../listener/forward.js';
 import { startListener, type Listener } from '../../listener/server.js';
 import { backlogNote, forwardBacklog, readBacklog } from './backlog.js';
 import {
@@ -42,11 +42,14 @@ export const DEFAULT_LISTEN_PATH = '/webhooks';
  * The options that start a listener where this one ran, as a command repeats them: its port
  * (the one it bound, for --port 0), address, path and public URL where they are not the
  * defaults, so that the endpoint left pointing here reaches it again; and its --events,
- * --forward-to (unless it carries a credential) and --inbox, so that what it receives goes
- * where this one's went.
+ * --forward-to (unless it carries a credential), its --forward-retries and --forward-timeout
+ * where not the defaults, and --inbox, so that what it receives goes where this one's went
+ * (the values of --forward-header are left out: see leftOutHeaders).
  */
 function sameListener(o: ListenOptions, url: string): HintFlag[] {
   const { port } = new URL(url);
+  const policy = o.forwardPolicy;
+  const forwarding = o.forwardTo !== undefined;
   return [
     ['--port', port !== '' && port !== DEFAULT_LISTEN_PORT ? port : undefined],
     ['--host', o.host !== DEFAULT_LISTEN_HOST ? o.host : undefined],
@@ -54,8 +57,23 @@ function sameListener(o: ListenOptions, url: string): HintFlag[] {
     ['--public-url', o.publicUrl],
     ['--events', o.events],
     ['--forward-to', o.forwardTo === undefined ? undefined : appUrlForCommand(o.forwardTo.toString())],
+    ['--forward-retries', forwarding && policy.maxRetries !== DEFAULT_FORWARD_POLICY.maxRetries ? String(policy.maxRetries) : undefined],
+    [
+      '--forward-timeout',
+      forwarding && policy.timeoutMs !== DEFAULT_FORWARD_POLICY.timeoutMs ? String(policy.timeoutMs / 1000) : undefined,
+    ],
     ['--inbox', o.inbox],
   ];
+}
+
+/**
+ * What a command of sameListener leaves out: the --forward-header values (one may be a
+ * token), named by header so that they are given again as this listener had them.
+ */
+function leftOutHeaders(o: ListenOptions): string {
+  const names = Object.keys(o.forwardHeaders);
+  if (o.forwardTo === undefined || names.length === 0) return '';
+  return ` (add --forward-header for ${names.join(', ')} as this listener had ${names.length === 1 ? 'it' : 'them'}: ${names.length === 1 ? 'its value is' : 'their values are'} left out here)`;
 }
 
 /** How long an event line waits for its first forward result to share the line. */
@@ -322,7 +340,7 @@ export async function listenWithInbox(
       'ENDPOINT_LEFT',
       // The API retries a failed delivery for 24 hours: nothing is lost yet.
       `The webhook endpoint still points at ${redactUrl(registered)}: deliveries fail while no listener runs there, and the API retries each for 24 hours. ` +
-        `Start one again within that time to receive them: ${suggestedCommand(f.globals(), ['listen', '--register'], sameListener(o, listener.url))}; or remove the endpoint: ${suggestedCommand(f.globals(), ['webhooks', 'delete'])}\n`,
+        `Start one again within that time to receive them: ${suggestedCommand(f.globals(), ['listen', '--register'], sameListener(o, listener.url))}${leftOutHeaders(o)}; or remove the endpoint: ${suggestedCommand(f.globals(), ['webhooks', 'delete'])}\n`,
     );
   if (previous) {
     try {
