@@ -159,6 +159,25 @@ describe('vouchers listen --register (sandbox)', () => {
     expect(io.stdoutText() + io.stderrText()).not.toContain('tok-123');
   });
 
+  it('a forward URL with a credential: the command leaves it out with its forward options, and says so', async () => {
+    const sb = await fastSandbox();
+    closers.push(() => sb.close());
+    const configDir = await localProfileDir(sb);
+    const io = testIO({ env: { VOUCHERS_CONFIG_DIR: configDir } });
+    const done = run(
+      ['listen', '--register', '--port', '0', '--forward-to', 'http://admin:S3cretPass@127.0.0.1:9/app', '--forward-retries', '1'],
+      io,
+    );
+    await until(() => io.stderrText().includes('Ready!') || /Error/.test(io.stderrText()), 'the listener', 10_000);
+    const port = new URL(/Registered (http:\/\/\S+)/.exec(io.stderrText())![1]!).port;
+    io.interrupt();
+    expect(await done).toBe(0);
+    expect(io.stderrText()).toContain(
+      `Start one again within that time to receive them: vouchers listen --register --port ${port} (add --forward-to with the URL this listener forwarded to, and its other --forward-… options: left out here, as the URL holds a credential); `,
+    );
+    expect(io.stdoutText() + io.stderrText()).not.toContain('S3cretPass');
+  });
+
   it('with credentials from the environment only, keeps the secret for this listener and creates no profile', async () => {
     const sb = await fastSandbox();
     closers.push(() => sb.close());

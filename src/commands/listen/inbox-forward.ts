@@ -49,14 +49,16 @@ export const DEFAULT_LISTEN_PATH = '/webhooks';
 function sameListener(o: ListenOptions, url: string): HintFlag[] {
   const { port } = new URL(url);
   const policy = o.forwardPolicy;
-  const forwarding = o.forwardTo !== undefined;
+  const forwardTo = o.forwardTo === undefined ? undefined : appUrlForCommand(o.forwardTo.toString());
+  // Without --forward-to in the command (a URL with a credential), its retries and timeout neither.
+  const forwarding = forwardTo !== undefined;
   return [
     ['--port', port !== '' && port !== DEFAULT_LISTEN_PORT ? port : undefined],
     ['--host', o.host !== DEFAULT_LISTEN_HOST ? o.host : undefined],
     ['--path', o.path !== DEFAULT_LISTEN_PATH ? o.path : undefined],
     ['--public-url', o.publicUrl],
     ['--events', o.events],
-    ['--forward-to', o.forwardTo === undefined ? undefined : appUrlForCommand(o.forwardTo.toString())],
+    ['--forward-to', forwardTo],
     ['--forward-retries', forwarding && policy.maxRetries !== DEFAULT_FORWARD_POLICY.maxRetries ? String(policy.maxRetries) : undefined],
     [
       '--forward-timeout',
@@ -67,12 +69,16 @@ function sameListener(o: ListenOptions, url: string): HintFlag[] {
 }
 
 /**
- * What a command of sameListener leaves out: the --forward-header values (one may be a
- * token), named by header so that they are given again as this listener had them.
+ * What a command of sameListener leaves out: a --forward-to whose URL carries a credential
+ * (with the forward flags that go with it), and the --forward-header values (one may be a
+ * token), named so that they are given again as this listener had them.
  */
 function leftOutHeaders(o: ListenOptions): string {
+  if (o.forwardTo === undefined) return '';
+  if (appUrlForCommand(o.forwardTo.toString()) === undefined)
+    return ' (add --forward-to with the URL this listener forwarded to, and its other --forward-… options: left out here, as the URL holds a credential)';
   const names = Object.keys(o.forwardHeaders);
-  if (o.forwardTo === undefined || names.length === 0) return '';
+  if (names.length === 0) return '';
   return ` (add --forward-header for ${names.join(', ')} as this listener had ${names.length === 1 ? 'it' : 'them'}: ${names.length === 1 ? 'its value is' : 'their values are'} left out here)`;
 }
 
