@@ -76,9 +76,33 @@ describe('bulk --dry-run agrees with the single-order dry run', () => {
     expect(orderCount(sb)).toBe(0);
   });
 
-  it('a binary file (a spreadsheet, a UTF-16 export): refused as not text, in one short line, nothing ordered', async ({
+  it('a UTF-16 file (LE or BE, with its byte order mark): said to be UTF-16, to save as UTF-8, nothing ordered', async ({
     freshSandbox: sb,
   }) => {
+    const configDir = await profileDir(sb, 'local');
+    const text = 'product_id,denomination\nsbx-instant,10\n';
+    const le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(text, 'utf16le')]);
+    const be = Buffer.from(le.subarray(2)).swap16();
+    for (const [label, bytes] of [
+      ['UTF-16 LE', le],
+      ['UTF-16 BE', Buffer.concat([Buffer.from([0xfe, 0xff]), be])],
+    ] as const) {
+      const path = join(tempConfigDir(), 'orders.csv');
+      writeFileSync(path, bytes);
+      for (const extra of [['--dry-run'], ['--yes']]) {
+        const r = await runCli(['orders', 'create', '--from', path, ...extra], { configDir });
+        expect(r.code, r.stderr).toBe(2);
+        expect(r.stderr).toContain(`${path} is saved as ${label} text`);
+        expect(r.stderr).toContain('nothing was ordered');
+        expect(r.stderr).toContain('save it as UTF-8 (in a spreadsheet: Save As "CSV UTF-8"');
+        expect(r.stderr).not.toContain('NUL bytes');
+        expect(r.stderr.length).toBeLessThan(500);
+      }
+    }
+    expect(orderCount(sb)).toBe(0);
+  });
+
+  it('a binary file (a spreadsheet): refused as not text, in one short line, nothing ordered', async ({ freshSandbox: sb }) => {
     const configDir = await profileDir(sb, 'local');
     const path = join(tempConfigDir(), 'orders.xlsx');
     writeFileSync(path, Buffer.concat([Buffer.from('PK\u0003\u0004'), Buffer.alloc(2000, 0), Buffer.from('product_id,denomination\n')]));

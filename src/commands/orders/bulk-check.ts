@@ -152,10 +152,15 @@ export function inputRows(input: Input): () => AsyncIterable<BulkRow> {
 }
 
 /** Read the whole file once: every row checked against the contract, its digest, its products and references. */
-/** Whether the file's first 8 KiB hold a NUL byte (a binary file: no CSV or NDJSON does); the bytes looked at, else 0. */
-async function holdsNul(path: string): Promise<number> {
+/**
+ * Whether the file's first 8 KiB hold a NUL byte (a binary file: no CSV or NDJSON does): the
+ * bytes looked at and, when it starts with a UTF-16 byte order mark, which UTF-16 it is; else undefined.
+ */
+async function holdsNul(path: string): Promise<{ bytes: number; utf16?: string } | undefined> {
   const head = await fileHead(path, 8192).catch(() => undefined);
-  return head?.includes(0) ? head.length : 0;
+  if (!head?.includes(0)) return undefined;
+  const utf16 = head[0] === 0xff && head[1] === 0xfe ? 'UTF-16 LE' : head[0] === 0xfe && head[1] === 0xff ? 'UTF-16 BE' : undefined;
+  return { bytes: head.length, ...(utf16 ? { utf16 } : {}) };
 }
 
 export async function scanInput(f: Factory, file: string, hint = 'give the path of a CSV (with a header) or NDJSON file'): Promise<Input> {
@@ -191,9 +196,14 @@ export async function scanInput(f: Factory, file: string, hint = 'give the path 
       'the rows are read more than once (checked, then ordered, again by --resume): save them to a regular file and pass its path',
     );
   const binary = await holdsNul(path);
+  if (binary?.utf16)
+    throw new UsageError(
+      `${file} is saved as ${binary.utf16} text (it starts with its byte order mark), and only UTF-8 is read: nothing was ordered`,
+      `save it as UTF-8 (in a spreadsheet: Save As "CSV UTF-8"; or iconv -f UTF-16 -t UTF-8 FILE > rows.csv) and pass that file`,
+    );
   if (binary)
     throw new UsageError(
-      `${file} is not a text file (it holds NUL bytes within its first ${binary} bytes): nothing was ordered`,
+      `${file} is not a text file (it holds NUL bytes within its first ${binary.bytes} bytes): nothing was ordered`,
       `${hint}; a spreadsheet saved as .xlsx is binary: export it as CSV (UTF-8)`,
     );
   const before = await stampOf(path);
