@@ -6,23 +6,56 @@
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { childError } from '../../src/commands/sandbox/detach.js';
+import { readPidFile, removePidFile } from '../../src/commands/sandbox/pid-file.js';
 import { isProcessAlive } from '../../src/core/io/processes.js';
 import { runBin, type BinResult } from '../helpers/bin.js';
 import { tempConfigDir } from '../helpers/run-cli.js';
 
+/** Every config directory a command ran in, and the commands still running. */
+const configDirs = new Set<string>();
+const running = new Set<Promise<BinResult>>();
+/** Once the file's tests are over: a test that timed out goes on running, but starts nothing more. */
+let closed = false;
+
 function cli(args: string[], configDir: string): Promise<BinResult> {
-  return runBin(args, { VOUCHERS_CONFIG_DIR: configDir });
+  if (closed) return Promise.reject(new Error('the tests of this file are over'));
+  configDirs.add(configDir);
+  const result = runBin(args, { VOUCHERS_CONFIG_DIR: configDir });
+  running.add(result);
+  const settled = (): void => void running.delete(result);
+  result.then(settled, settled);
+  return result;
 }
 
 /** Exited processes may wait a moment as zombies before they are reaped: they count as gone. */
 const alive = isProcessAlive;
 
+/**
+ * The sandboxes a test started, by pid: those it read, and those named by a pid file in its
+ * config directories (a test that timed out may not have read the pid of the one it started).
+ */
 const leftovers: number[] = [];
-afterEach(() => {
-  for (const pid of leftovers.splice(0)) if (alive(pid)) process.kill(pid, 'SIGKILL');
-});
+function stopSandboxes(): void {
+  const pids = leftovers.splice(0);
+  // Each pid file removed once read, so that a pid the system gives again later is not killed.
+  for (const dir of configDirs) {
+    const record = readPidFile(dir);
+    if (!record) continue;
+    pids.push(record.pid);
+    removePidFile(dir, record.pid);
+  }
+  for (const pid of pids) if (alive(pid)) process.kill(pid, 'SIGKILL');
+}
+afterEach(stopSandboxes);
+// A start still running when its test timed out writes its pid file once its sandbox answers,
+// or stops that sandbox itself at its own deadline: wait for it, then stop what it started.
+afterAll(async () => {
+  closed = true;
+  while (running.size > 0) await Promise.allSettled([...running]);
+  stopSandboxes();
+}, 40_000);
 
 describe('vouchers sandbox start --detach | status | stop', () => {
   it('runs in the background, reports status, and stops', async () => {
