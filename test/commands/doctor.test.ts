@@ -401,6 +401,9 @@ describe('vouchers doctor', () => {
     const r = await runCli(['doctor'], { configDir: dir });
     expect(r.code).toBe(7);
     expect(line(r.stdout, 'Server reachable')).toMatch(/^✖ Server reachable: GET .* failed: .* — fix: check the base URL/);
+    expect(line(r.stdout, 'Server reachable')).toMatch(
+      new RegExp(`the request was not sent — fix: .*; for the local sandbox run vouchers sandbox start --port ${port}$`),
+    );
     expect(line(r.stdout, 'Clock skew')).toMatch(/^! Clock skew: not checked/);
   });
 

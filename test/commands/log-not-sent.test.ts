@@ -36,6 +36,9 @@ describe('log and a write refused before it was sent', () => {
     });
     expect(placed.code, placed.stderr).toBe(7);
     expect(placed.stderr).toContain('the request was not sent');
+    // Nothing can have been placed: the hint says how to reach the server, on the base URL's own port.
+    expect(placed.stderr).not.toContain('if the order was placed');
+    expect(placed.stderr).toContain(`(for the local sandbox: vouchers sandbox start --port ${new URL(env.VOUCHERS_BASE_URL).port})`);
 
     const failed = await runCli(['log', '--failed', '--json'], { configDir: dir });
     const entries = JSON.parse(failed.stdout) as Logged[];

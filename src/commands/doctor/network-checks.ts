@@ -5,6 +5,7 @@
 import { ENV, type ResolvedProfile } from '../../core/config/types.js';
 import { CliError, NetworkError } from '../../core/errors/index.js';
 import { foreignError } from '../../core/http/api-error.js';
+import { sandboxStartCommand } from '../../core/net/sandbox-command.js';
 import type { ApiClient } from '../../core/http/types.js';
 import type { Clock } from '../../core/time/clock.js';
 import { fail, ok, skip, traced, warn, type CheckResult } from './result.js';
@@ -95,11 +96,12 @@ const is2xx = (s: number) => s >= 200 && s < 300;
 function reachableCheck(profile: ResolvedProfile, a: Answer | Error): CheckResult {
   const label = 'Server reachable';
   if (a instanceof Error) {
+    const start = profile.base_url ? sandboxStartCommand(profile.base_url) : undefined;
     return fail(
       'reachable',
       label,
       `GET ${profile.base_url}/categories failed: ${a.message}`,
-      'check the base URL and your network (proxy, VPN, firewall); for a local sandbox run vouchers sandbox start',
+      `check the base URL and your network (proxy, VPN, firewall)${start ? `; for the local sandbox run ${start}` : ''}`,
       'network',
     );
   }

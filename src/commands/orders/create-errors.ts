@@ -66,6 +66,8 @@ export function withRetryHint(error: unknown, key: string, find: string): unknow
     ).withJsonFields({ order_id: id || undefined, location: id ? undefined : error.location?.header });
   }
   const hint = `retry safely with ${keyFlag(key)}: if the order was placed, the server replays its answer; it never orders twice`;
+  // Not sent (nor any earlier attempt): nothing can have been placed, and the error's own hint says how to reach the server.
+  if (error instanceof NetworkError && !error.mayHaveReached) return error;
   if (error instanceof NetworkError)
     return new NetworkError(error.message, error.traceId, error.errno, hint, { cause: error, mayHaveReached: error.mayHaveReached });
   if (

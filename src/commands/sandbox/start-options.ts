@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import { UsageError } from '../../core/errors/index.js';
+import { DEFAULT_SANDBOX_HOST, DEFAULT_SANDBOX_PORT } from '../../core/net/sandbox-command.js';
 import type { SigningPathVariant } from '../../core/signer/request.js';
 import { SANDBOX_DIALECTS, type SandboxDialect } from '../../sandbox/options.js';
 import type { StartFlags } from './index.js';
@@ -27,8 +28,7 @@ export interface StartOptions {
   json: boolean;
 }
 
-export const DEFAULT_SANDBOX_PORT = 4010;
-export const DEFAULT_SANDBOX_HOST = '127.0.0.1';
+export { DEFAULT_SANDBOX_HOST, DEFAULT_SANDBOX_PORT };
 
 function wholeNumber(text: string, flag: string, min: number, max: number, example: string): number {
   const t = text.trim();

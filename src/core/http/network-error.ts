@@ -3,6 +3,7 @@
  * most important fact), and a NetworkError whose message says what happened.
  */
 import { NetworkError } from '../errors/index.js';
+import { sandboxStartCommand } from '../net/sandbox-command.js';
 import { formatDuration } from './duration.js';
 
 /** Errors that happen before any byte of the request is written. */
@@ -124,8 +125,9 @@ export function networkError(f: TransportFailure, ctx: NetworkErrorContext): Net
   if (REFUSED_REQUEST.has(f.errno)) {
     hint = 'the HTTP client refused the request as built: check the path and any --header (run with --debug for details)';
   } else if (!reached) {
+    const start = sandboxStartCommand(ctx.origin);
     hint = f.transient
-      ? 'is the server running and the base URL right? check with: vouchers doctor (for a local server: vouchers sandbox start)'
+      ? `is the server running and the base URL right? check with: vouchers doctor${start ? ` (for the local sandbox: ${start})` : ''}`
       : "check the server's TLS certificate and the base URL: vouchers doctor";
   } else if (SAFE.has(ctx.method.toUpperCase())) {
     hint = f.errno.startsWith(UNREADABLE_ANSWER)

@@ -54,4 +54,15 @@ describe('networkError', () => {
 
     expect(networkError(classifyFailure({ code: 'ENOTFOUND' }), ctx).message).toMatch(/^could not resolve api\.example\.com \(ENOTFOUND\)/);
   });
+
+  it('a refused connection names the command that starts the sandbox the base URL points at, on its port and host', () => {
+    const refused = (origin: string) => networkError(classifyFailure({ code: 'ECONNREFUSED' }), { ...ctx, origin }).hint;
+    expect(refused('http://127.0.0.1:47950')).toBe(
+      'is the server running and the base URL right? check with: vouchers doctor (for the local sandbox: vouchers sandbox start --port 47950)',
+    );
+    expect(refused('http://localhost:4011')).toContain('(for the local sandbox: vouchers sandbox start --port 4011 --host localhost)');
+    expect(refused('http://[::1]:4012')).toContain('(for the local sandbox: vouchers sandbox start --port 4012 --host ::1)');
+    // Not a sandbox this machine could start: no sandbox command at all.
+    expect(refused('https://api.example.com')).toBe('is the server running and the base URL right? check with: vouchers doctor');
+  });
 });
