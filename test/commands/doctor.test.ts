@@ -153,7 +153,7 @@ describe('vouchers doctor', () => {
     expect(line(odd.stdout, 'Server reachable')).toMatch(/^! .*JSON that holds no list|^⚠ .*JSON that holds no list/);
   });
 
-  it('--json prints {check, ok, level, detail, fix} for every check', async () => {
+  it('--json prints {check, ok, level, detail, fix, trace_id} for every check', async () => {
     const dir = await configured({ webhook: false });
     const r = await runCli(['doctor', '--json'], { configDir: dir });
     expect(r.code, r.stderr).toBe(0);
@@ -170,7 +170,10 @@ describe('vouchers doctor', () => {
       'config_permissions',
       'webhook_secret',
     ]);
-    for (const c of checks) expect(Object.keys(c)).toEqual(['check', 'ok', 'level', 'detail', 'fix']);
+    for (const c of checks) expect(Object.keys(c)).toEqual(['check', 'ok', 'level', 'detail', 'fix', 'trace_id']);
+    // Each check decided on a request carries that request's trace ID.
+    for (const name of ['reachable', 'authentication', 'signing'])
+      expect((checks.find((c) => c.check === name) as { trace_id?: unknown }).trace_id).toMatch(/^[0-9a-f]{32}$/);
     expect(checks.find((c) => c.check === 'webhook_secret')).toMatchObject({
       ok: true,
       level: 'warn',
@@ -402,9 +405,19 @@ describe('vouchers doctor', () => {
     expect(r.code).toBe(7);
     expect(line(r.stdout, 'Server reachable')).toMatch(/^✖ Server reachable: GET .* failed: .* — fix: check the base URL/);
     expect(line(r.stdout, 'Server reachable')).toMatch(
-      new RegExp(`the request was not sent — fix: .*; for the local sandbox run vouchers sandbox start --port ${port}$`),
+      new RegExp(
+        `the request was not sent \\(trace [0-9a-f]{32}\\) — fix: .*; for the local sandbox run vouchers sandbox start --port ${port}$`,
+      ),
     );
     expect(line(r.stdout, 'Clock skew')).toMatch(/^! Clock skew: not checked/);
+    // --json: the check that made the request carries its trace ID; the checks that made none carry null.
+    const json = await runCli(['doctor', '--json'], { configDir: dir });
+    expect(json.code).toBe(7);
+    const checks = JSON.parse(json.stdout) as { check: string; detail: string; trace_id: string | null }[];
+    const reachable = checks.find((c) => c.check === 'reachable')!;
+    expect(reachable.trace_id).toMatch(/^[0-9a-f]{32}$/);
+    expect(reachable.detail).toContain(`(trace ${reachable.trace_id})`);
+    expect(checks.find((c) => c.check === 'config_permissions')!.trace_id).toBeNull();
   });
 
   it('without any profile: says how to add one and checks nothing on the network', async () => {

@@ -8,7 +8,7 @@ function declareDoctor(program: Command) {
     .description(
       'Check that this machine can call the API: profile, credentials, server, authentication, IP allowlist, signing, clock, file permissions',
     )
-    .option('--json', 'print the checks as a JSON array of {check, ok, level, detail, fix}');
+    .option('--json', 'print the checks as a JSON array of {check, ok, level, detail, fix, trace_id}');
   return doctor;
 }
 export type DoctorOptions = FlagsOf<typeof declareDoctor>;

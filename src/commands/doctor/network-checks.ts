@@ -93,6 +93,11 @@ function describe(a: Answer): string {
 
 const is2xx = (s: number) => s >= 200 && s < 300;
 
+/** ` (trace ID)` of a request that got no answer, as describe() gives it for an answer. */
+function failedTrace(e: Error): string {
+  return e instanceof NetworkError && e.traceId ? ` (trace ${e.traceId})` : '';
+}
+
 function reachableCheck(profile: ResolvedProfile, a: Answer | Error): CheckResult {
   const label = 'Server reachable';
   if (a instanceof Error) {
@@ -100,7 +105,7 @@ function reachableCheck(profile: ResolvedProfile, a: Answer | Error): CheckResul
     return fail(
       'reachable',
       label,
-      `GET ${profile.base_url}/categories failed: ${a.message}`,
+      `GET ${profile.base_url}/categories failed: ${a.message}${failedTrace(a)}`,
       `check the base URL and your network (proxy, VPN, firewall)${start ? `; for the local sandbox run ${start}` : ''}`,
       'network',
     );
@@ -222,7 +227,7 @@ function signingCheck(profile: ResolvedProfile, a: Answer | Error, control?: Ans
   const label = 'Request signing';
   const other = profile.signing_path === 'full' ? 'relative' : 'full';
   const setOther = profile.exists ? `vouchers profiles set ${profile.name} signing.path ${other}` : `set VOUCHERS_SIGNING_PATH=${other}`;
-  if (a instanceof Error) return skip('signing', label, `cannot tell: the signed request failed: ${a.message}`);
+  if (a instanceof Error) return skip('signing', label, `cannot tell: the signed request failed: ${a.message}${failedTrace(a)}`);
   if (a.status === 409 || is2xx(a.status)) {
     return ok('signing', label, `signed POST accepted (signing.path ${profile.signing_path})`);
   }

@@ -83,7 +83,14 @@ export async function run(f: Factory, options: DoctorOptions): Promise<void> {
   if (options.json) {
     await printJson(
       f.io,
-      results.map((r) => ({ check: r.check, ok: r.level === 'ok' || r.level === 'warn', level: r.level, detail: r.detail, fix: r.fix })),
+      results.map((r) => ({
+        check: r.check,
+        ok: r.level === 'ok' || r.level === 'warn',
+        level: r.level,
+        detail: r.detail,
+        fix: r.fix,
+        trace_id: r.traceId ?? null,
+      })),
     );
   } else {
     const c = new Chalk({ level: colorEnabled(f.io, 'stdout', f.globals().color === false) ? 1 : 0 });
