@@ -9,6 +9,7 @@ import { apiErrorFromResponse, parseJsonBody } from '../core/http/api-error.js';
 import type { ResolvedProfile } from '../core/config/types.js';
 import type { Factory } from '../core/run/factory.js';
 import { requestSpinner } from '../core/output/request-spinner.js';
+import { sandboxStartCommand } from '../core/net/sandbox-command.js';
 
 export interface AdminTarget {
   /** `http://HOST:PORT/admin` */
@@ -102,7 +103,7 @@ export async function adminCall<T = unknown>(
       `the sandbox admin surface at ${target.url} did not answer${code ? ` (${code})` : ''}`,
       undefined,
       code,
-      `is the sandbox running? Check with vouchers sandbox status; start it with vouchers sandbox start`,
+      `is the sandbox running? Check with vouchers sandbox status; start it with ${sandboxStartCommand(target.url) ?? 'vouchers sandbox start'}`,
       { cause: e },
     );
   }

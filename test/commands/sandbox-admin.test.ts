@@ -297,5 +297,7 @@ describe('vouchers sandbox admin', () => {
     const down = await runCli(['sandbox', 'admin', 'info'], { configDir: stopped });
     expect(down.code).toBe(7);
     expect(down.stderr).toContain('is the sandbox running?');
+    // The command starts the sandbox the profile points at, not one on the default port.
+    expect(down.stderr).toContain('start it with vouchers sandbox start --port 1');
   });
 });
