@@ -111,71 +111,56 @@ describe('vouchers listen --register (sandbox)', () => {
     expect(io.stderrText()).not.toContain('Put the webhook endpoint back');
   });
 
-  it('the command that starts a listener where the endpoint was left keeps its own inbox and the app it forwards to', async () => {
+  /** Start `listen ARGS` against a fresh sandbox's local profile, stop it with Ctrl-C (exit 0): its stderr, all it printed, and the port it bound. */
+  const listenThenStop = async (args: string[]): Promise<{ stderr: string; output: string; port: string }> => {
     const sb = await fastSandbox();
     closers.push(() => sb.close());
     const configDir = await localProfileDir(sb);
-    const inbox = join(tempConfigDir(), 'hooks.ndjson');
     const io = testIO({ env: { VOUCHERS_CONFIG_DIR: configDir } });
-    const done = run(['listen', '--register', '--port', '0', '--inbox', inbox, '--forward-to', 'http://127.0.0.1:9/app'], io);
+    const done = run(['listen', '--register', '--port', '0', ...args], io);
     await until(() => io.stderrText().includes('Ready!') || /Error/.test(io.stderrText()), 'the listener', 10_000);
     const port = new URL(/Registered (http:\/\/\S+)/.exec(io.stderrText())![1]!).port;
     io.interrupt();
     expect(await done).toBe(0);
-    expect(io.stderrText()).toContain(
+    return { stderr: io.stderrText(), output: io.stdoutText() + io.stderrText(), port };
+  };
+
+  it('the command that starts a listener where the endpoint was left keeps its own inbox and the app it forwards to', async () => {
+    const inbox = join(tempConfigDir(), 'hooks.ndjson');
+    const { stderr, port } = await listenThenStop(['--inbox', inbox, '--forward-to', 'http://127.0.0.1:9/app']);
+    expect(stderr).toContain(
       `Start one again within that time to receive them: vouchers listen --register --port ${port} --forward-to http://127.0.0.1:9/app --inbox ${inbox}; `,
     );
   });
 
   it('the command that starts a listener where the endpoint was left keeps its forward retries and timeout, and names its forward headers without their values', async () => {
-    const sb = await fastSandbox();
-    closers.push(() => sb.close());
-    const configDir = await localProfileDir(sb);
-    const io = testIO({ env: { VOUCHERS_CONFIG_DIR: configDir } });
-    const done = run(
-      [
-        'listen',
-        '--register',
-        '--port',
-        '0',
-        '--forward-to',
-        'http://127.0.0.1:9/app',
-        '--forward-retries',
-        '1',
-        '--forward-timeout',
-        '3',
-        '--forward-header',
-        'X-A: tok-123',
-      ],
-      io,
-    );
-    await until(() => io.stderrText().includes('Ready!') || /Error/.test(io.stderrText()), 'the listener', 10_000);
-    const port = new URL(/Registered (http:\/\/\S+)/.exec(io.stderrText())![1]!).port;
-    io.interrupt();
-    expect(await done).toBe(0);
-    expect(io.stderrText()).toContain(
+    const { stderr, output, port } = await listenThenStop([
+      '--forward-to',
+      'http://127.0.0.1:9/app',
+      '--forward-retries',
+      '1',
+      '--forward-timeout',
+      '3',
+      '--forward-header',
+      'X-A: tok-123',
+    ]);
+    expect(stderr).toContain(
       `Start one again within that time to receive them: vouchers listen --register --port ${port} --forward-to http://127.0.0.1:9/app --forward-retries 1 --forward-timeout 3 (add --forward-header for x-a as this listener had it: its value is left out here); `,
     );
-    expect(io.stdoutText() + io.stderrText()).not.toContain('tok-123');
+    expect(output).not.toContain('tok-123');
   });
 
   it('a forward URL with a credential: the command leaves it out with its forward options, and says so', async () => {
-    const sb = await fastSandbox();
-    closers.push(() => sb.close());
-    const configDir = await localProfileDir(sb);
-    const io = testIO({ env: { VOUCHERS_CONFIG_DIR: configDir } });
-    const done = run(
-      ['listen', '--register', '--port', '0', '--forward-to', 'http://admin:S3cretPass@127.0.0.1:9/app', '--forward-retries', '1'],
-      io,
-    );
-    await until(() => io.stderrText().includes('Ready!') || /Error/.test(io.stderrText()), 'the listener', 10_000);
-    const port = new URL(/Registered (http:\/\/\S+)/.exec(io.stderrText())![1]!).port;
-    io.interrupt();
-    expect(await done).toBe(0);
-    expect(io.stderrText()).toContain(
+    const { stderr, output, port } = await listenThenStop([
+      '--forward-to',
+      'http://admin:S3cretPass@127.0.0.1:9/app',
+      '--forward-retries',
+      '1',
+    ]);
+    expect(stderr).toContain(
       `Start one again within that time to receive them: vouchers listen --register --port ${port} (add --forward-to with the URL this listener forwarded to, and its other --forward-… options: left out here, as the URL holds a credential); `,
     );
-    expect(io.stdoutText() + io.stderrText()).not.toContain('S3cretPass');
+    expect(output).not.toContain('S3cretPass');
   });
 
   it('with credentials from the environment only, keeps the secret for this listener and creates no profile', async () => {
