@@ -15,12 +15,46 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect } from 'vitest';
+import { readPidFile, removePidFile } from '../src/commands/sandbox/pid-file.js';
+import { isProcessAlive } from '../src/core/io/processes.js';
 import { it } from './helpers/fixtures.js';
 import { envOf } from './helpers/sandbox.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'vouchers-startup-'));
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const configDir = join(dir, 'config');
+
+/** The runs still going: a test that timed out leaves its run going, which may yet start a sandbox. */
+const running = new Set<Promise<unknown>>();
+/** Once the file's tests are over, nothing more is started. */
+let closed = false;
+
+// A `sandbox start --detach` still running when its test timed out writes its pid file once its
+// sandbox answers (or stops that sandbox itself at its deadline): wait for it, then stop, by
+// the pid its pid file names, the sandbox it left, before the config directory goes.
+afterAll(async () => {
+  closed = true;
+  while (running.size > 0) await Promise.allSettled([...running]);
+  const record = readPidFile(configDir);
+  if (record) {
+    removePidFile(configDir, record.pid);
+    if (isProcessAlive(record.pid)) process.kill(record.pid, 'SIGKILL');
+  }
+  rmSync(dir, { recursive: true, force: true });
+}, 40_000);
+
+/** Run the built CLI with `args`; execFile refuses a run that does not exit 0. */
+function runCli(args: string[], env: Record<string, string>): Promise<unknown> {
+  if (closed) return Promise.reject(new Error('the tests of this file are over'));
+  const run = promisify(execFile)(process.execPath, args, {
+    env: { ...process.env, ...env, VOUCHERS_CONFIG_DIR: configDir },
+    encoding: 'utf8',
+  });
+  running.add(run);
+  const settled = (): void => void running.delete(run);
+  run.then(settled, settled);
+  return run;
+}
 
 const hook = join(dir, 'record-modules.cjs');
 writeFileSync(
@@ -41,10 +75,10 @@ async function loadedBy(
   env: Record<string, string>,
 ): Promise<{ builtins: string[]; packages: string[]; sources: string[] }> {
   const out = join(dir, `modules-${args.join('-').replace(/[^\w.-]/g, '_')}.txt`);
-  // execFile refuses a run that does not exit 0.
-  await promisify(execFile)(process.execPath, ['--require', hook, join(ROOT, 'bin/vouchers.js'), ...args], {
-    env: { ...process.env, ...env, VOUCHERS_CONFIG_DIR: join(dir, 'config'), VOUCHERS_COMPILE_CACHE: '0', RECORD_MODULES_TO: out },
-    encoding: 'utf8',
+  await runCli(['--require', hook, join(ROOT, 'bin/vouchers.js'), ...args], {
+    ...env,
+    VOUCHERS_COMPILE_CACHE: '0',
+    RECORD_MODULES_TO: out,
   });
   const lines = readFileSync(out, 'utf8').split('\n');
   const builtins = lines.filter((l) => l.startsWith('NativeModule ')).map((l) => l.slice('NativeModule '.length));
@@ -99,9 +133,8 @@ it('--help loads no crypto at all', async () => {
 });
 
 it('sandbox start --detach starts the sandbox in another process without loading it in its own', async () => {
-  const env = { VOUCHERS_CONFIG_DIR: join(dir, 'config') };
   try {
-    const { sources } = await loadedBy(['sandbox', 'start', '--detach', '--port', '0'], env);
+    const { sources } = await loadedBy(['sandbox', 'start', '--detach', '--port', '0'], {});
     expect(sources.some((s) => s.includes('src/commands/sandbox/detach.ts'))).toBe(true);
     // Only its options (the dialects, the default limits a profile gets).
     expect(sources.filter((s) => s.includes('src/sandbox/'))).toEqual([
@@ -109,8 +142,6 @@ it('sandbox start --detach starts the sandbox in another process without loading
       '../../src/sandbox/options.ts',
     ]);
   } finally {
-    await promisify(execFile)(process.execPath, [join(ROOT, 'bin/vouchers.js'), 'sandbox', 'stop'], {
-      env: { ...process.env, ...env, VOUCHERS_COMPILE_CACHE: '0' },
-    }).catch(() => undefined);
+    await runCli([join(ROOT, 'bin/vouchers.js'), 'sandbox', 'stop'], { VOUCHERS_COMPILE_CACHE: '0' }).catch(() => undefined);
   }
 });
