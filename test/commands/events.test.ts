@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { forwardLogPath, readForwardLog } from '../../src/core/journal/forward-log.js';
-import { ANSI } from '../helpers/cli-text.js';
+import { ANSI, unwrapped } from '../helpers/cli-text.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { hmac, orderEvent, SECRET, testId, voucherEvent } from '../listener/deliveries.js';
 
@@ -137,13 +137,15 @@ describe('vouchers events list', () => {
     const configDir = inboxDir();
     const none = await runCli(['events', 'list', '--type', 'order.cancelled'], { configDir, tty: true, overrides: { clock } });
     expect(none.code).toBe(0);
-    expect(none.stdout).toContain(`No events match these filters (4 events in ${join(configDir, 'events.ndjson')}).`);
+    // Wrapped to the terminal's width: read as the one line it is.
+    const said = (r: { stdout: string }) => unwrapped(r.stdout.replace(ANSI, ''));
+    expect(said(none)).toContain(`No events match these filters (4 events in ${join(configDir, 'events.ndjson')}).`);
     const empty = await runCli(['events', 'list'], { tty: true });
-    expect(empty.stdout).toMatch(/No events in .*events\.ndjson\. Start a listener with: vouchers listen/);
+    expect(said(empty)).toMatch(/No events in .*events\.ndjson\. Start a listener with: vouchers listen/);
     // No webhook secret saved: vouchers listen alone exits 2; --register gets one.
-    expect(empty.stdout).toContain('Start a listener with: vouchers listen --register');
+    expect(said(empty)).toContain('Start a listener with: vouchers listen --register');
     const withSecret = await runCli(['events', 'list'], { tty: true, env: { VOUCHERS_WEBHOOK_SECRET: SECRET } });
-    expect(withSecret.stdout.replace(ANSI, '')).toMatch(/Start a listener with: vouchers listen\s*$/);
+    expect(said(withSecret)).toMatch(/Start a listener with: vouchers listen\s*$/);
   });
 
   it('on a narrow terminal, keeps the event type beside the event id: the other columns go first, then the type is shortened, then the id is cut in its middle', async () => {

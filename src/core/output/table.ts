@@ -6,6 +6,7 @@
 import type { ChalkInstance } from 'chalk';
 import { asciiText } from '../io/ascii.js';
 import { asciiOnly, err, out, type IO } from '../io/io.js';
+import { wrapNote } from '../io/note-wrap.js';
 import { display, fieldValue } from './cell-text.js';
 import { chalkAt } from './colour.js';
 import { shrinks, valueOf, type Column } from './column.js';
@@ -15,7 +16,7 @@ import { layoutTable } from './table-layout.js';
 
 /** What a table is printed with, beside its rows and columns. */
 export interface TableOptions {
-  /** Printed on a TTY when there are no rows. */
+  /** Printed on a TTY when there are no rows (wrapped to its width). */
   empty?: string;
   /**
    * The rows are settings (a name, then its value and more): when the table does not fit
@@ -70,7 +71,9 @@ export async function printTable<T>(
     count++;
   }
   if (count === 0) {
-    await out(io, c.dim(options.empty ?? 'No results.') + '\n');
+    // On a terminal wrapped at spaces as notes are (a command in it kept whole): the terminal breaks words.
+    const empty = options.empty ?? 'No results.';
+    await out(io, c.dim(io.stdoutIsTTY ? wrapNote(empty, io.columns) : empty) + '\n');
     return 0;
   }
   let heads = cols.map((col) => col.header ?? col.field.toUpperCase());

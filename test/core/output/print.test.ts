@@ -416,6 +416,21 @@ describe('printList as a table on a narrow terminal', () => {
     for (const l of io.stdoutText().split('\n')) expect(l.length, l).toBeLessThanOrEqual(40);
     expect(unwrapped(io.stderrText())).toMatch(/do not fit 40 columns: one block a row/);
   });
+
+  it('the text said for no rows wraps at spaces to the terminal, a command in it kept whole', async () => {
+    const io = testIO({ tty: true, columns: 60, env: { NO_COLOR: '1' } });
+    const empty =
+      'No profiles yet. To try every command against the local sandbox: vouchers sandbox start. For your own API: vouchers profiles add NAME --base-url URL';
+    await printList(io, [], [{ field: 'name' }], resolveOutput(io, {}), { empty });
+    const lines = io.stdoutText().trimEnd().split('\n');
+    for (const l of lines) expect(l.length, l).toBeLessThanOrEqual(60);
+    expect(lines).toContain('vouchers profiles add NAME --base-url URL');
+    expect(unwrapped(io.stdoutText())).toBe(`${empty}\n`);
+    // Piped as a table by name (--output table), it is one line, as every piped line is.
+    const piped = testIO({ columns: 60 });
+    await printList(piped, [], [{ field: 'name' }], resolveOutput(piped, { output: 'table' }), { empty });
+    expect(piped.stdoutText()).toBe(`${empty}\n`);
+  });
 });
 
 describe('resolveOutput: table or TSV', () => {
