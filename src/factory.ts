@@ -89,6 +89,7 @@ export function createFactory(io: IO, globals: () => GlobalOptions, overrides: F
     profile,
     requestLog,
     client: clientP,
+    lastAnswered: () => client?.lastAnswered?.(),
     dispose: async () => {
       await client?.close();
     },

@@ -3,7 +3,7 @@
  * that decides exit codes.
  */
 import { setMaxListeners } from 'node:events';
-import { CliError, InterruptedError, OutputClosed, UsageError, type ErrorKind } from './core/errors/index.js';
+import { CliError, InterruptedError, OutputClosed, QueryRunError, UsageError, type ErrorKind } from './core/errors/index.js';
 import { colorEnabled, interruptLineEnd, lineDrawn, processIO, withEnv, type IO } from './core/io/io.js';
 import { loadColour } from './core/output/colour.js';
 import { createFactory, type FactoryOverrides, type GlobalOptions } from './factory.js';
@@ -89,6 +89,8 @@ export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrid
     // Stopped because nobody reads the output any more: nothing to say, to no one.
     if (io.signal.reason instanceof OutputClosed && (isAbort(error) || (error instanceof CliError && error.kind === 'interrupted')))
       return EXIT.ok;
+    // A --jmespath that could not run on a read's output: the answer it ran on is the run's last.
+    if (error instanceof QueryRunError) error.traceId ??= factory.lastAnswered();
     const interrupted = io.signal.aborted && code !== EXIT.pending;
     const { renderError } = await import('./core/output/error.js');
     renderError(io, interrupted && !(error instanceof CliError) ? new InterruptedError() : error, {

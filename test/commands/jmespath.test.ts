@@ -242,6 +242,30 @@ describe('--jmespath refused', () => {
     expect(r.stdout).toBe('');
   });
 
+  it('an expression that cannot run on a read answered names the trace ID of that answer; with no request, none', async () => {
+    const configDir = tempConfigDir();
+    for (const argv of [
+      ['orders', 'list', '--jmespath', 'sort(@)'],
+      ['products', 'list', '--jmespath', 'sort(@)'],
+      ['orders', 'get', orderId, '--jmespath', 'sort(@)'],
+      ['api', 'GET', '/wallets', '--jmespath', 'sort(@)'],
+    ]) {
+      const r = await runCli(argv, { env, configDir });
+      expect(r.code, argv.join(' ')).toBe(2);
+      const envelope = JSON.parse(r.stderr) as { error: { message: string }; trace_id: string | null };
+      expect(envelope.error.message).toContain('--jmespath "sort(@)" could not run on this output');
+      // The request the data came from: the last one the request log holds.
+      const log = await runCli(['log', '--limit', '1', '--json'], { env, configDir });
+      const logged = JSON.parse(log.stdout) as { trace_id: string; status: number; path: string }[];
+      expect(logged[0]!.status).toBe(200);
+      expect(envelope.trace_id, argv.join(' ')).toBe(logged[0]!.trace_id);
+    }
+    // Nothing asked of the server: no trace ID to name.
+    const local = await runCli(['log', '--jmespath', 'sort(@)'], { env, configDir });
+    expect(local.code).toBe(2);
+    expect(JSON.parse(local.stderr).trace_id).toBeNull();
+  });
+
   it('on a command that prints no JSON, or with a format that is not JSON', async () => {
     const none = await runCli(['profiles', 'use', 'x', '--jmespath', '@'], { env });
     expect(none.code).toBe(2);

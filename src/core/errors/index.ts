@@ -268,7 +268,10 @@ export function asCliError(error: unknown): CliError {
  * take): found only once the command has run. A read leaves it a usage error (exit 2); a
  * command that wrote (an order, a payout) reports it with faultAfterWrite: the write stands.
  */
-export class QueryRunError extends UsageError {}
+export class QueryRunError extends UsageError {
+  /** The trace ID of the answer whose data the expression ran on (set once the run knows it). */
+  traceId?: string;
+}
 
 /**
  * A fault of this CLI (not an error it reports) while showing the result of a write the

@@ -110,6 +110,11 @@ export interface ApiClient {
   waitOutPacing?(): void;
   /** Requests a second the pacer allows in a rate class (`orders`: POST /orders; `general`), or undefined when not paced. */
   pacedRate?(rateClass: 'orders' | 'general'): number | undefined;
+  /**
+   * The trace ID of the last request this client had answered (a 2xx or an error status),
+   * undefined before any: what a fault found after the answer came names for support.
+   */
+  lastAnswered?(): string | undefined;
   /** Close keep-alive connections. */
   close(): Promise<void>;
 }

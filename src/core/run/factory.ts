@@ -40,6 +40,8 @@ export interface Factory {
   /** The signed API client for the resolved profile. Throws ConfigError when credentials are missing. */
   client(): Promise<ApiClient>;
   requestLog(): Promise<RequestLog>;
+  /** The trace ID of this run's last answered request (ApiClient.lastAnswered), undefined before any. */
+  lastAnswered(): string | undefined;
   /** Release what was opened (keep-alive sockets). */
   dispose(): Promise<void>;
   /**

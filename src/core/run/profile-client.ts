@@ -6,7 +6,7 @@
  */
 import { assertSecretTransport } from '../config/insecure-http.js';
 import type { ResolvedProfile } from '../config/types.js';
-import { ConfigError } from '../errors/index.js';
+import { ApiError, ConfigError } from '../errors/index.js';
 import { createClient, MAX_PACE_WAIT_MS, NOTICE_FROM_MS, type ClientOptions } from '../http/client.js';
 import { paceFile } from '../http/pace-file.js';
 import type { ApiClient, RequestOptions } from '../http/types.js';
@@ -133,11 +133,25 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
     },
     signal: deps.io.signal,
   });
+  let answered: string | undefined;
   return {
     ...client,
     request: <T>(options: RequestOptions) => {
       const settled = spinner.begin(`${options.method} ${options.path}`);
-      return client.request<T>(options).finally(settled);
+      return client
+        .request<T>(options)
+        .then(
+          (res) => {
+            answered = res.traceId;
+            return res;
+          },
+          (error: unknown) => {
+            if (error instanceof ApiError) answered = error.traceId;
+            throw error;
+          },
+        )
+        .finally(settled);
     },
+    lastAnswered: () => answered,
   };
 }
