@@ -159,10 +159,12 @@ describe('api --paginate against other servers', () => {
     expect(server.requests.length - before).toBe(2);
   });
 
-  it('Ctrl-C between pages stops it, saying how many pages were printed (exit 130)', async () => {
+  it('Ctrl-C between pages stops it, saying how many pages were printed, with the trace IDs for support (exit 130)', async () => {
     const io = testIO({ env: { ...env(), VOUCHERS_CONFIG_DIR: tempConfigDir() } });
+    const traces: string[] = [];
     answer = (req, res) => {
       const n = Number(cursorOf(req) ?? '0');
+      traces.push(/^00-([0-9a-f]{32})-/.exec(String(req.headers.traceparent))![1]!);
       if (n === 2) io.interrupt();
       sendJson(res, 200, { data: [n], has_more: true, next_cursor: String(n + 1) });
     };
@@ -170,6 +172,14 @@ describe('api --paginate against other servers', () => {
     await new Promise((r) => setImmediate(r));
     expect(code).toBe(130);
     expect(io.stdoutText()).toMatch(/^0\n1\n(2\n)?$/);
-    expect(io.stderrText()).toMatch(/Interrupted after [23] pages printed\./);
+    // --jmespath implies --json: stderr is the error envelope alone.
+    const lines = io.stderrText().trim().split('\n');
+    expect(lines, io.stderrText()).toHaveLength(1);
+    const envelope = JSON.parse(lines[0]!) as { error: { message: string }; trace_id: string | null };
+    const printed = Number(/stopped after ([23]) pages printed/.exec(envelope.error.message)?.[1]);
+    expect(printed, envelope.error.message).toBeGreaterThan(1);
+    // The last page answered is named; the envelope's trace ID is the request stopped, else that page's.
+    expect(envelope.error.message).toContain(`; the last page answered had trace ID ${traces[printed - 1]}`);
+    expect(traces.slice(printed - 1)).toContain(envelope.trace_id);
   });
 });

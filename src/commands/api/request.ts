@@ -1,6 +1,6 @@
 /** `vouchers api METHOD PATH`: one request through the pipeline, the body printed as the server sent it. */
 import { API_METHODS } from '../argument-words.js';
-import { CliError, faultAfterWrite, InterruptedError, OutputClosed, QueryRunError, UsageError } from '../../core/errors/index.js';
+import { CliError, faultAfterWrite, InterruptedError, QueryRunError, UsageError } from '../../core/errors/index.js';
 import { apiErrorFromResponse } from '../../core/http/api-error.js';
 import { idempotencyKeyFor } from '../../core/http/call.js';
 import { refuseSecretAsKey } from '../../core/http/secret-key.js';
@@ -8,7 +8,7 @@ import type { ApiResponse } from '../../core/http/types.js';
 import { driftReporter, strictContract } from '../../core/output/drift-report.js';
 import { checkAnswer } from '../../core/http/validate.js';
 import { PageLoopError, pagingOf } from '../../core/http/paging.js';
-import { followedMessage, unfollowableError } from '../../core/output/paging-notice.js';
+import { followedMessage, pagesInterrupted, unfollowableError } from '../../core/output/paging-notice.js';
 import { findRoute } from '../../contract/routes.js';
 import { answerShown, err, type IO } from '../../core/io/io.js';
 import { suggestedCommand, type HintFlag } from '../../core/output/next-page.js';
@@ -187,18 +187,15 @@ async function paginate(f: Factory, req: ApiRequest, opts: ApiOptions, maxPages:
   let via: string | undefined;
   const printed = (n: number) => `${n} page${n === 1 ? '' : 's'}`;
   for (let page = 1; ; page++) {
-    if (f.io.signal.aborted) {
-      // Stopped by the reader of the output going away (`| head -1`): quietly, as every command.
-      if (!(f.io.signal.reason instanceof OutputClosed)) err(f.io, `Interrupted after ${printed(page - 1)} printed.\n`);
-      throw new InterruptedError();
-    }
+    // Stopped (by Ctrl-C, or quietly by the reader of the output going away: `| head -1`): how
+    // many pages were printed, and the trace ID of the last one answered.
+    if (f.io.signal.aborted) throw pagesInterrupted(new InterruptedError(), f.io.signal, `${printed(page - 1)} printed`, f.lastAnswered());
     let res: ApiResponse;
     try {
       res = await send(f, { ...req, path }, opts, check);
     } catch (error) {
-      if (f.io.signal.aborted) {
-        if (!(f.io.signal.reason instanceof OutputClosed)) err(f.io, `Interrupted after ${printed(page - 1)} printed.\n`);
-      } else if (page > 1) err(f.io, `Page ${page} failed after ${printed(page - 1)} printed.\n`);
+      if (f.io.signal.aborted) throw pagesInterrupted(error, f.io.signal, `${printed(page - 1)} printed`, f.lastAnswered());
+      if (page > 1) err(f.io, `Page ${page} failed after ${printed(page - 1)} printed.\n`);
       throw error;
     }
     const paging = pagingOf(res.data, res.headers, { basePath, path: listPath });

@@ -4,7 +4,7 @@
  * After one page, stderr shows the full command for the next one (every filter and output
  * flag repeated: a cursor only continues the query it came from).
  */
-import { followedMessage, unfollowableError } from '../../core/output/paging-notice.js';
+import { followedMessage, pagesInterrupted, unfollowableError } from '../../core/output/paging-notice.js';
 import { iterateOrders, listOrders, type OrderListQuery } from '../../api/orders.js';
 import { PAGE_LIMIT } from '../../contract/common.js';
 import { ORDER_STATUSES } from '../../contract/order-values.js';
@@ -146,6 +146,7 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
     let via: string | undefined;
     let unfollowable: { traceId: string | undefined } | undefined;
     let loop: Error | undefined;
+    let lastTrace: string | undefined;
     // A spinner on stderr while the pages come; stopped before a table is drawn on the same terminal.
     const showProgress = io.stderrIsTTY && (!io.stdoutIsTTY || settings.format === 'table');
     const spinner = await startSpinner(io, 'Fetching orders…', { quiet: !showProgress });
@@ -159,6 +160,7 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
         onPage: (p) => {
           pages += 1;
           fetched += p.data.data.length;
+          lastTrace = p.traceId;
           via ??= p.list?.via;
           unfollowable = p.list?.unfollowable ? { traceId: p.traceId } : undefined;
           // Only a list that came in one answer: one followed page after page paged, whatever its last says.
@@ -180,7 +182,7 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
       await printList(io, rows, ORDER_COLUMNS, settings, { empty });
     } catch (error) {
       spinner.fail(`Stopped after ${counted()}`);
-      throw error;
+      throw pagesInterrupted(error, io.signal, counted(), lastTrace);
     }
     if (via) notice(io, settings, 'PAGES_FOLLOWED', followedMessage('--all', via, pages));
     // The rows that came are printed; then why the list stops there.

@@ -17,7 +17,7 @@ import { handleFieldsFlag, printList, type Column } from '../../core/output/prin
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import type { TransactionsListOptions } from './index.js';
 import { notice } from '../../core/output/notice.js';
-import { followedMessage, unfollowableError } from '../../core/output/paging-notice.js';
+import { followedMessage, pagesInterrupted, unfollowableError } from '../../core/output/paging-notice.js';
 import { startSpinner } from '../../core/output/spinner.js';
 import type { Factory } from '../../core/run/factory.js';
 import { didYouMean, knownSpelling } from '../../core/run/known-word.js';
@@ -196,6 +196,7 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
   let via: string | undefined;
   let unfollowable: { traceId: string | undefined } | undefined;
   let loop: Error | undefined;
+  let lastTrace: string | undefined;
   const rows = iterateTransactions(client, query, {
     signal: f.io.signal,
     onLoop: (e) => {
@@ -204,6 +205,7 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
     onPage: (p) => {
       pages = p.page;
       total = p.total;
+      lastTrace = p.traceId;
       via ??= p.via;
       unfollowable = p.unfollowable ? { traceId: p.traceId } : undefined;
       // Only a list that came in one answer: one followed page after page paged, whatever its last says.
@@ -222,8 +224,9 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
         maskCodes: true,
       });
   } catch (error) {
-    spinner.fail(`Stopped after ${total} transaction${total === 1 ? '' : 's'} (${pages} page${pages === 1 ? '' : 's'})`);
-    throw error;
+    const read = `${total} transaction${total === 1 ? '' : 's'} (${pages} page${pages === 1 ? '' : 's'})`;
+    spinner.fail(`Stopped after ${read}`);
+    throw pagesInterrupted(error, f.io.signal, read, lastTrace);
   }
   spinner.stop();
   const count = `${total} transaction${total === 1 ? '' : 's'}`;

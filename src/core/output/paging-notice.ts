@@ -4,7 +4,7 @@
  * the error when the list says more follows but names no way to ask for it (the user asked
  * for all: an incomplete list is not a success).
  */
-import { CliError } from '../errors/index.js';
+import { CliError, InterruptedError } from '../errors/index.js';
 import type { IO } from '../io/io.js';
 import { notice } from './notice.js';
 import type { OutputSettings } from './options.js';
@@ -48,4 +48,21 @@ export function endOfPages(
   if (read.loop) throw read.loop;
   if (read.unfollowable)
     throw unfollowableError(command, `${fetched} (${read.pages} page${read.pages === 1 ? '' : 's'})`, path, read.unfollowable.traceId);
+}
+
+/**
+ * Ctrl-C (or SIGTERM) while a list was read page after page (`--all`, `--paginate`): the
+ * rows that came stay printed, and the error says how far the list got (`read`: "12 orders
+ * (6 pages)"). Its trace ID is the one of the request it stopped, when one had been sent,
+ * else of the last page answered (`lastTrace`), which the message names too: what support
+ * asks for. Any other error, or one of a run not interrupted, is returned as it is.
+ */
+export function pagesInterrupted(error: unknown, signal: AbortSignal, read: string, lastTrace: string | undefined): unknown {
+  if (!signal.aborted || (error instanceof CliError && !(error instanceof InterruptedError))) return error;
+  const stopped = error instanceof InterruptedError ? error : undefined;
+  const reason: unknown = signal.reason;
+  const why =
+    stopped && stopped.message !== 'interrupted' ? stopped.message : reason instanceof InterruptedError ? reason.message : 'interrupted';
+  const last = lastTrace ? `; the last page answered had trace ID ${lastTrace}` : '; no page was answered';
+  return new InterruptedError(`${why}: stopped after ${read}${last}`, stopped?.hint, stopped?.traceId ?? lastTrace);
 }
