@@ -1,9 +1,9 @@
 /**
- * Voucher codes written to disk: always a NEW file (O_CREAT|O_EXCL|O_NOFOLLOW), mode
- * 0600, never over an existing one nor through a symbolic link. CSV by default (the
- * shared writer, ../output/csv.ts: a code that a spreadsheet would evaluate, e.g. one
- * beginning with `=` or `-`, is written with a leading `'`), JSON (values exactly as
- * the server sent them) when the name ends in `.json`. A voucher carrying more codes than
+ * Voucher codes written to disk: always a NEW file, mode 0600, never over an existing one
+ * nor through a symbolic link, and whole or not at all (written beside it, then linked).
+ * CSV by default (the shared writer, ../output/csv.ts: a code that a spreadsheet would
+ * evaluate, e.g. one beginning with `=` or `-`, is written with a leading `'`), JSON
+ * (values exactly as the server sent them) when the name ends in `.json`. A voucher carrying more codes than
  * its code and pin (a card number and a security code, a redemption link) has them in
  * columns of their own, named by the server's field names: nothing it sent is dropped.
  */
@@ -11,7 +11,7 @@ import { constants } from 'node:fs';
 import type { Stats } from 'node:fs';
 import { dirname, isAbsolute, resolve } from 'node:path';
 import { UsageError } from '../errors/index.js';
-import { promisedFs } from './atomic-file.js';
+import { promisedFs, writeAside } from './atomic-file.js';
 import { csvLine } from '../output/csv.js';
 import { setOwnField } from '../own-field.js';
 
@@ -41,14 +41,12 @@ function exists(path: string, what = 'already exists'): UsageError {
   );
 }
 
-/** O_NOFOLLOW where the platform has it (not on Windows, where O_EXCL alone refuses an existing link). */
-const O_NOFOLLOW = constants.O_NOFOLLOW ?? 0;
-
 /**
  * Fail early (before ordering) when the codes file cannot be created: anything is at that
  * name (a file, a directory, a symbolic link, dangling or not: checked with `lstat`, which
  * does not follow links), or its directory is missing or read-only. `writeCodesFile`
- * checks again atomically (O_EXCL|O_NOFOLLOW), so a file created in between is refused too.
+ * checks again atomically (link fails on any existing name), so a file created in between
+ * is refused too.
  */
 export async function assertCodesFileFree(file: string, cwd: string): Promise<string> {
   const path = codesFilePath(file, cwd);
@@ -76,10 +74,16 @@ export async function assertCodesFileFree(file: string, cwd: string): Promise<st
     );
   }
   try {
-    // Created and removed at once: a folder that refuses new files whatever its mode says
-    // (/proc, a read-only mount, for root too) is found now, not after the order is placed.
-    await (await fs.open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o600)).close();
-    await fs.unlink(path);
+    // Made as writeCodesFile makes it (a file beside it, linked to the name), and removed at
+    // once: a folder that refuses new files whatever its mode says (/proc, a read-only mount,
+    // for root too) or links (a FAT drive) is found now, not after the order is placed.
+    const probe = await writeAside(path, async () => undefined);
+    try {
+      await fs.link(probe, path);
+      await fs.unlink(path);
+    } finally {
+      await fs.unlink(probe).catch(() => undefined);
+    }
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     if (code === 'EEXIST') throw exists(path);
@@ -113,31 +117,46 @@ export function renderCodes(rows: CodeRow[], format: 'csv' | 'json'): string {
 }
 
 /**
- * Write the codes to a new file with mode 0600 and fsync it. Throws UsageError when the
- * file exists (nothing is written) or cannot be created.
+ * Write the codes to a new file with mode 0600 and fsync it. The file appears whole or not
+ * at all: written and fsynced under a name of its own beside it, then linked to its name,
+ * which fails on any existing name, a symbolic link included (dangling or not), as
+ * O_EXCL|O_NOFOLLOW does: nothing is written over, nor through a link. A disk
+ * that fills up midway leaves no part of the codes at the name, which would pass for all
+ * of them and keep the name taken. Throws UsageError when the file exists (nothing is
+ * written) or cannot be created.
  */
 export async function writeCodesFile(file: string, cwd: string, rows: CodeRow[]): Promise<{ path: string; count: number }> {
   const path = codesFilePath(file, cwd);
   const format = path.toLowerCase().endsWith('.json') ? 'json' : 'csv';
-  let handle;
+  let aside: string;
   try {
-    // O_EXCL refuses any existing name, a symbolic link included (dangling or not);
-    // O_NOFOLLOW says so twice.
-    handle = await (await promisedFs()).open(path, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | O_NOFOLLOW, 0o600);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'EEXIST') throw exists(path);
-    if (code === 'ELOOP') throw exists(path, 'is a symbolic link');
-    throw new UsageError(`cannot create ${path}: ${code ?? (e as Error).message}`, 'choose a writable location for --codes-out', {
-      cause: e,
+    aside = await writeAside(path, async (handle) => {
+      await handle.chmod(0o600); // the umask may have narrowed it; the handle, not the name
+      await handle.writeFile(renderCodes(rows, format), 'utf8');
     });
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).syscall === 'open') throw cannotCreate(path, e);
+    throw e;
   }
+  const fs = await promisedFs();
   try {
-    await handle.chmod(0o600); // the umask may have narrowed it; the handle, not the name
-    await handle.writeFile(renderCodes(rows, format), 'utf8');
-    await handle.sync();
+    await fs.link(aside, path);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw cannotCreate(path, e);
+    const link = await fs.lstat(path).then(
+      (entry) => entry.isSymbolicLink(),
+      () => false,
+    );
+    throw exists(path, link ? 'is a symbolic link' : 'already exists');
   } finally {
-    await handle.close();
+    await fs.unlink(aside).catch(() => undefined);
   }
   return { path, count: rows.length };
+}
+
+function cannotCreate(path: string, e: unknown): UsageError {
+  const code = (e as NodeJS.ErrnoException).code;
+  return new UsageError(`cannot create ${path}: ${code ?? (e as Error).message}`, 'choose a writable location for --codes-out', {
+    cause: e,
+  });
 }

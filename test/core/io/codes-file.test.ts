@@ -1,8 +1,10 @@
 /** The codes file: a new 0600 file, never over an existing name nor through a symbolic link. */
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { open } from 'node:fs/promises';
+import type { FileHandle } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../../src/core/errors/index.js';
 import { assertCodesFileFree, renderCodes, writeCodesFile, type CodeRow } from '../../../src/core/io/codes-file.js';
 
@@ -65,6 +67,37 @@ describe('writeCodesFile (O_CREAT|O_EXCL|O_NOFOLLOW, 0600)', () => {
     writeFileSync(join(dir, 'codes.csv'), 'old');
     await expect(writeCodesFile('codes.csv', dir, [row])).rejects.toThrow(/already exists/);
     expect(readFileSync(join(dir, 'codes.csv'), 'utf8')).toBe('old');
+  });
+});
+
+describe('writeCodesFile on a disk that fills up', () => {
+  it('a write that fails midway leaves no file at the name and no code beside it; the name stays free', async () => {
+    const rows: CodeRow[] = Array.from({ length: 50 }, (_, i) => ({
+      ...row,
+      voucher_id: `vch_${i}`,
+      code: `CODE-${String(i).padStart(4, '0')}`,
+    }));
+    const probe = await open(join(dir, 'probe'), 'w');
+    const proto = Object.getPrototypeOf(probe) as FileHandle;
+    await probe.close();
+    rmSync(join(dir, 'probe'));
+    // As on a full disk: the first half of the text reaches the file, then ENOSPC.
+    const full = vi.spyOn(proto, 'writeFile').mockImplementation(async function (this: FileHandle, data) {
+      const text = String(data);
+      await this.write(text.slice(0, text.length >> 1));
+      throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+    });
+    try {
+      await expect(writeCodesFile('codes.csv', dir, rows)).rejects.toThrow(/ENOSPC/);
+    } finally {
+      full.mockRestore();
+    }
+    expect(existsSync(join(dir, 'codes.csv'))).toBe(false);
+    for (const name of readdirSync(dir)) expect(readFileSync(join(dir, name), 'utf8')).not.toContain('CODE-0000');
+    // The command's hint (fetch them into a file) works with the same name once there is room.
+    const { path, count } = await writeCodesFile('codes.csv', dir, rows);
+    expect(count).toBe(50);
+    expect(readFileSync(path, 'utf8')).toBe(renderCodes(rows, 'csv'));
   });
 });
 
