@@ -182,11 +182,50 @@ export function readOrder(body: unknown, knownId?: string): Order {
     fulfilled_from: (text(...under(o, 'fulfilled_from')) ?? null) as Order['fulfilled_from'],
     created_at: text(...under(o, 'created_at')) ?? '',
     updated_at: text(...under(o, 'updated_at')) ?? '',
-    vouchers: voucherEntries(o.vouchers).map(readVoucher),
+    vouchers: orderVoucherEntries(o).map(readVoucher),
     timeline: readTimeline(o),
   };
   if (isRecord(body)) SENT.set(order, body);
   return order;
+}
+
+/** Lists of codes a server may send in place of `vouchers` (and their camelCase twins). */
+const CODE_LISTS = ['codes', 'voucher_codes', camel('voucher_codes')];
+
+/**
+ * A list under a code's name as voucher entries: each code listed on its own (a string), and
+ * each record that carries a code (findCode); anything else in it is no voucher.
+ */
+const listedCodes = (v: unknown): Rec[] =>
+  Array.isArray(v) ? v.flatMap((x) => (typeof x === 'string' && x !== '' ? [{ code: x }] : isRecord(x) && findCode(x) ? [x] : [])) : [];
+
+/** Whether an item lists its vouchers (`vouchers`, or codes under CODE_LISTS). */
+const listsVouchers = (item: Rec): boolean => Array.isArray(item.vouchers) || CODE_LISTS.some((k) => Array.isArray(item[k]));
+
+/**
+ * The vouchers an item lists (`items[].vouchers`, or its `codes`/`voucher_codes`), each with
+ * the item's product and denomination where it names none.
+ */
+function itemVouchers(item: Rec): Rec[] {
+  const entries = Array.isArray(item.vouchers) ? voucherEntries(item.vouchers) : CODE_LISTS.flatMap((k) => listedCodes(item[k]));
+  const product = text(...under(item, 'product_id'));
+  const of = {
+    ...(product !== undefined ? { product_id: product } : {}),
+    ...(amount(item.denomination) !== undefined ? { denomination: item.denomination } : {}),
+  };
+  return entries.map((e) => ({ ...of, ...e }));
+}
+
+/**
+ * An order's voucher entries: its `vouchers` (the document's field). An order that sends no
+ * `vouchers` may list them elsewhere: its codes at the top (`codes`, `voucher_codes`), or per
+ * item (`items[].vouchers`). They are read only when exactly one of those places holds any,
+ * so that nothing that is not a code is taken for one.
+ */
+function orderVoucherEntries(o: Rec): Rec[] {
+  if (o.vouchers !== undefined && o.vouchers !== null) return voucherEntries(o.vouchers);
+  const places = [...CODE_LISTS.map((k) => listedCodes(o[k])), list(o.items).flatMap(itemVouchers)].filter((p) => p.length > 0);
+  return places.length === 1 ? places[0]! : [];
 }
 
 /** The body each order readOrder read came from. */
@@ -243,9 +282,21 @@ export function readCodes(body: unknown, orderId: string): OrderCodes {
   };
 }
 
-/** The entries of a code list that are codes: a code listed on its own (a bare list of strings) is a voucher with only its code. */
+/**
+ * The entries of a code list that are codes: a code listed on its own (a bare list of
+ * strings) is a voucher with only its code; an entry that carries no code but lists its
+ * vouchers (an order's item: `{"product_id", "vouchers": […]}`) stands for those (itemVouchers).
+ */
 const codeRows = (entries: unknown[]): Rec[] =>
-  entries.flatMap((x) => (isRecord(x) ? [x] : typeof x === 'string' && x !== '' ? [{ code: x }] : []));
+  entries.flatMap((x) =>
+    isRecord(x)
+      ? findCode(x) === undefined && listsVouchers(x)
+        ? itemVouchers(x)
+        : [x]
+      : typeof x === 'string' && x !== ''
+        ? [{ code: x }]
+        : [],
+  );
 
 /**
  * An order's `vouchers` as voucher entries: its records, and each voucher listed as a string

@@ -31,26 +31,11 @@ import type { Factory } from '../../core/run/factory.js';
 import type { CodesFlags } from './index.js';
 import { callExtension } from './extension.js';
 import { checkOrderId } from './order-args.js';
-import { OrderNotFulfilledError } from './outcome.js';
+import { NoCodesFoundError, OrderNotFulfilledError } from './outcome.js';
 import { heldAtAdminGate, heldAtAdminGateHint } from './hint.js';
 import { moreCodeColumns, redactCodes } from './redact.js';
 
 export type { CodesFlags };
-
-/** `--codes-out` given, and the answer holds no list of codes this version reads (exit 8: the codes are not whole). */
-export class NoCodesFoundError extends CliError {
-  override readonly name = 'NoCodesFound';
-  constructor(
-    message: string,
-    hint: string,
-    readonly traceId: string | undefined,
-  ) {
-    super('pending', message, hint);
-  }
-  override get code(): string {
-    return 'NO_CODES_FOUND';
-  }
-}
 
 const COLUMNS: Column<VoucherCode>[] = [
   { field: 'voucher_id' },

@@ -8,8 +8,8 @@
  */
 import { isIssued } from '../../api/order-read.js';
 import { createOrder } from '../../api/orders.js';
-import type { CreateOrderRequest } from '../../contract/orders.js';
-import { isOpenStatus } from '../../contract/order-values.js';
+import type { CreateOrderRequest, Order } from '../../contract/orders.js';
+import { canonicalStatus, isOpenStatus } from '../../contract/order-values.js';
 import { formatMoney, fromMinor } from '../../contract/money-format.js';
 import { isIdempotencyKey } from '../../contract/idempotency.js';
 import { ApiError, asCliError, CliError, UsageError } from '../../core/errors/index.js';
@@ -28,7 +28,7 @@ import { DEFAULT_WAIT_MS } from './index.js';
 import type { BulkOptions } from './bulk-options.js';
 import type { CreateFlags } from './index.js';
 import { orderFromFlags } from './order-input.js';
-import { checkOutcome } from './outcome.js';
+import { checkOutcome, NoCodesFoundError, outcomeError } from './outcome.js';
 import { hasCodes } from './redact.js';
 import { checkOrderFields, printOrder } from './render.js';
 import { acceptedUnread, findCommand, printAccepted, unreadWhy } from './create-accepted.js';
@@ -312,7 +312,17 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
 
   if (o.codesOut !== undefined) {
     const rows = codeRows(order);
-    if (rows.length === 0) {
+    if (rows.length === 0 && saysDone(order, issued)) {
+      // Delivered, and no code where this version reads them: never a success without the file.
+      const error = new NoCodesFoundError(
+        `order ${order.order_id} is ${order.status || 'delivered'}${order.fulfilled_from ? ` from ${order.fulfilled_from}` : ''}, but its answer holds no codes where this version of vouchers reads them (vouchers[].code; without vouchers, codes, voucher_codes or items[].vouchers): nothing was written to ${o.codesOut}`,
+        `fetch them from the secure code endpoint: ${suggestedCommand(globals, ['orders', 'codes', operand(order.order_id), '--codes-out', o.codesOut])}; see the order as sent: ${suggestedCommand(globals, ['api', 'GET', `/orders/${order.order_id}`])}`,
+        seen.traceId,
+      );
+      // An order that ended without all its vouchers exits as such (5), saying this first.
+      if (outcomeError(order, seen.traceId, { globals }) === undefined) throw error;
+      say(`No codes written to ${o.codesOut}: ${error.message}\n`);
+    } else if (rows.length === 0) {
       say(
         `No codes written to ${o.codesOut}: the order has no issued vouchers yet; once delivered: ${suggestedCommand(globals, ['orders', 'codes', operand(order.order_id), '--codes-out', o.codesOut])}\n`,
       );
@@ -334,4 +344,15 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
   }
   // Printed (and codes saved) above; then exit 5 unless every voucher was delivered.
   checkOutcome(order, seen.traceId, globals);
+}
+
+/**
+ * Whether an answer says the order was delivered, so that its codes should be in it or at the
+ * secure endpoint: DELIVERED or PARTIALLY_DELIVERED (in any spelling), a cache-hit
+ * (`fulfilled_from`), or vouchers listed as issued.
+ */
+function saysDone(order: Order, issued: boolean): boolean {
+  const status = canonicalStatus(order.status);
+  if (isOpenStatus(order.status)) return false;
+  return status === 'DELIVERED' || status === 'PARTIALLY_DELIVERED' || Boolean(order.fulfilled_from) || issued;
 }

@@ -99,6 +99,25 @@ export class OrderEndedElsewhereError extends CliError {
   }
 }
 
+/**
+ * `--codes-out` given, and no codes came where this version reads them: `orders codes` from
+ * an answer holding no list of codes, `orders create` from the answer of an order that says
+ * it was delivered (exit 8: the codes are not whole).
+ */
+export class NoCodesFoundError extends CliError {
+  override readonly name = 'NoCodesFound';
+  constructor(
+    message: string,
+    hint: string,
+    readonly traceId: string | undefined,
+  ) {
+    super('pending', message, hint);
+  }
+  override get code(): string {
+    return 'NO_CODES_FOUND';
+  }
+}
+
 /** The error an order's final status calls for; undefined when DELIVERED (or not final). */
 export function outcomeError(order: Order, traceId?: string, context: OutcomeContext = {}): CliError | undefined {
   if (endedUnfulfilled(order.status)) return new OrderNotFulfilledError(order, traceId, context);
