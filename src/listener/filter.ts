@@ -1,47 +1,85 @@
 /**
  * `--events order.*,voucher.issued`: which event types are shown and forwarded. Patterns
  * are event types with `*` globs; a glob must match at least one known type, an exact name
- * may be a type this version does not know (a newer API's). The same patterns, expanded to
- * the known types, are what `webhooks register --events` sends (known types only).
+ * may be a type this version does not know (a newer API's), whatever characters it holds
+ * (`\` before a comma, a star or a backslash makes it part of the name). The same patterns,
+ * expanded to the known types, are what `webhooks register --events` sends (known types only).
  */
 import { EVENT_TYPES, type EventType } from '../contract/events.js';
 import { UsageError } from '../core/errors/index.js';
 
 export type EventFilter = (eventType: string) => boolean;
 
-function globToRegExp(glob: string): RegExp {
-  const escaped = glob
-    .split('*')
-    .map((s) => s.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
-    .join('.*');
-  return new RegExp(`^${escaped}$`);
+/** A character of a pattern, and whether a backslash made it literal. */
+interface PatternChar {
+  c: string;
+  escaped: boolean;
+}
+
+/**
+ * A comma-separated list → its patterns, each trimmed of the blanks around it. A backslash
+ * makes the character after it literal, so that a list can name any type a delivery may
+ * carry: one holding a comma, a star or a backslash, or starting or ending with a blank.
+ */
+function splitPatterns(spec: string): PatternChar[][] {
+  const patterns: PatternChar[][] = [];
+  let chars: PatternChar[] = [];
+  const blank = (p: PatternChar) => !p.escaped && /\s/.test(p.c);
+  const end = () => {
+    let from = 0;
+    let to = chars.length;
+    while (from < to && blank(chars[from]!)) from++;
+    while (to > from && blank(chars[to - 1]!)) to--;
+    if (to > from) patterns.push(chars.slice(from, to));
+    chars = [];
+  };
+  const all = Array.from(spec);
+  for (let i = 0; i < all.length; i++) {
+    const c = all[i]!;
+    if (c === '\\' && i + 1 < all.length) chars.push({ c: all[++i]!, escaped: true });
+    else if (c === ',') end();
+    else chars.push({ c, escaped: false });
+  }
+  end();
+  return patterns;
+}
+
+const isGlob = (p: readonly PatternChar[]) => p.some((x) => x.c === '*' && !x.escaped);
+
+function patternToRegExp(p: readonly PatternChar[]): RegExp {
+  const source = p.map((x) => (x.c === '*' && !x.escaped ? '.*' : x.c.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&'))).join('');
+  return new RegExp(`^${source}$`);
+}
+
+/**
+ * An event type as a pattern of --events or --type that matches it and nothing else: a
+ * comma, a star or a backslash in it, and a blank at either end, get a backslash before them.
+ */
+export function eventTypePattern(type: string): string {
+  const chars = Array.from(type);
+  return chars.map((c, i) => (/[\\,*]/.test(c) || (/\s/.test(c) && (i === 0 || i === chars.length - 1)) ? `\\${c}` : c)).join('');
 }
 
 /**
  * A comma-separated list of event-type globs → one RegExp each; a usage error names what is
  * wrong. A glob must match a type this version knows; an exact name need not when
- * `unknownNames` (a filter: the API may send types newer than this version, and they are
- * stored and can be listed).
+ * `unknownNames` (a filter: the API may send types newer than this version, of any shape,
+ * and they are stored and can be listed).
  */
 function parsePatterns(spec: string, flag: string, unknownNames = false): RegExp[] {
-  const patterns = spec
-    .split(',')
-    .map((s) => s.trim())
-    .filter(Boolean);
+  const patterns = splitPatterns(spec);
   if (patterns.length === 0)
     throw new UsageError(
       `${flag} needs at least one event type`,
       `e.g. ${flag} order.*,voucher.issued; known types: ${EVENT_TYPES.join(', ')}`,
     );
   return patterns.map((p) => {
-    if (!/^[a-z0-9_.*]+$/.test(p))
+    const re = patternToRegExp(p);
+    if (!EVENT_TYPES.some((t) => re.test(t)) && !(unknownNames && !isGlob(p)))
       throw new UsageError(
-        `${flag}: ${JSON.stringify(p)} is not an event type`,
-        `known types: ${EVENT_TYPES.join(', ')}; * matches any part, e.g. order.*`,
+        `${flag}: ${JSON.stringify(p.map((x) => (x.escaped ? `\\${x.c}` : x.c)).join(''))} matches no event type`,
+        `known types: ${EVENT_TYPES.join(', ')}`,
       );
-    const re = globToRegExp(p);
-    if (!EVENT_TYPES.some((t) => re.test(t)) && !(unknownNames && !p.includes('*')))
-      throw new UsageError(`${flag}: ${JSON.stringify(p)} matches no event type`, `known types: ${EVENT_TYPES.join(', ')}`);
     return re;
   });
 }

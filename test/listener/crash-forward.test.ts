@@ -13,6 +13,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { run } from '../../src/main.js';
 import { BIN } from '../helpers/bin.js';
 import { testIO } from '../helpers/io.js';
+import { shellWords } from '../helpers/cli-text.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { until } from '../helpers/until.js';
 import { deliver, hmac, orderEvent, SECRET, testId } from './deliveries.js';
@@ -173,6 +174,36 @@ describe('events acknowledged and not forwarded', () => {
         `Forward it with:\n  vouchers events replay --not-forwarded --type order.processing --inbox ${inbox}\n`,
     );
     expect(fourth.io.stderrText()).not.toContain('app-password');
+  }, 30_000);
+
+  it('owed events of types named any way a delivery may name them: the command given forwards each, and only those', async () => {
+    const configDir = tempConfigDir();
+    const inbox = join(configDir, 'in', 'events.ndjson');
+    const env = { env: { VOUCHERS_CONFIG_DIR: configDir } };
+    // Stored while not forwarding, of a type the star below matches as a glob: not to be sent.
+    const plain = await listenHere(configDir, ['--inbox', inbox]);
+    const plainUrl = /Listening on (http:\/\/[^\s"]+)/.exec(plain.io.stderrText())![1]!;
+    expect((await deliver(plainUrl, orderEvent(614, 'order,refunded.late'))).status).toBe(200);
+    expect(await plain.stop()).toBe(0);
+    const slow = await app(true);
+    const first = await spawnListener(configDir, ['--inbox', inbox, '--forward-to', slow.url]);
+    // Dashes, capitals and spaces; a comma and a star; a backslash and a space at the end.
+    const odd = ['Order-V2 Delivered', 'order,refunded*', 'order.\\x '];
+    for (const [i, type] of odd.entries()) expect((await deliver(first.url, orderEvent(611 + i, type))).status).toBe(200);
+    await until(() => slow.got.length === 3, 'the forwards to reach the app');
+    first.proc.kill('SIGKILL');
+    await until(() => first.proc.signalCode === 'SIGKILL', 'the listener to die');
+
+    const good = await app(false);
+    const second = await listenHere(configDir, ['--inbox', inbox, '--forward-to', good.url, '--events', 'order.delivered']);
+    expect(await second.stop()).toBe(0);
+    const command = /does not forward \(--events order\.delivered\)[^\n]*with:\n {2}(vouchers [^\n]*)\n/.exec(second.io.stderrText())?.[1];
+    expect(command, second.io.stderrText()).toBeDefined();
+    const words = shellWords(command!);
+    const replay = await runCli([...words.slice(1), '--secret', SECRET], env);
+    expect(replay.code, replay.stderr).toBe(0);
+    expect(good.got.map((g) => g.eventId).sort()).toEqual([611, 612, 613].map((n) => testId('evt', n)).sort());
+    expect(good.got.every((g) => g.signed)).toBe(true);
   }, 30_000);
 
   it('one event cut off by Ctrl-C is named as one', async () => {

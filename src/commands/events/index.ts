@@ -76,7 +76,11 @@ drift lists each difference and unknown_type is true. "another body than the fir
 (body_differs_from_first, body_number) marks a delivery of an event id already stored with
 other content: the listener keeps every body and lists each as its own row; events show
 and replay take --body 2 for it. FORWARDED (forwarded) says whether your app answered 2xx
-to a forward or replay of the event; the column is shown once the inbox has a forward log.`,
+to a forward or replay of the event; the column is shown once the inbox has a forward log.
+
+--type (here, in replay, and --events of listen) takes event types, comma-separated, * in
+one matching any part. A type holding a comma, a star or a backslash, as a server's own
+types may, names each with a backslash before it: --type 'order\\,v2'.`,
   );
   list.action(async (flags, command) => {
     const { buildListOptions, run } = await import('./list.js');

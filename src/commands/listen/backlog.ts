@@ -12,7 +12,7 @@ import { suggestedCommand } from '../../core/output/next-page.js';
 import { displayText } from '../../core/output/printable.js';
 import type { Factory } from '../../core/run/factory.js';
 import { signWebhook, WEBHOOK_HEADERS } from '../../core/signer/webhook.js';
-import type { EventFilter } from '../../listener/filter.js';
+import { eventTypePattern, type EventFilter } from '../../listener/filter.js';
 import type { Forwarder } from '../../listener/forward.js';
 import { forwardState, type NotForwardedBody } from '../../listener/not-forwarded.js';
 
@@ -79,7 +79,7 @@ export function backlogNote(f: Factory, backlog: Backlog, forwardTo: string, inb
       (also > 0
         ? ` (which also sends the ${plural(also, 'other stored event', 'other stored events')} of ${leftOutTypes.length === 1 ? 'that type' : 'those types'} that never reached the app)`
         : '') +
-      `:\n  ${replayNotForwarded(f, forwardTo, inbox, leftOutTypes.join(','))}\n`;
+      `:\n  ${replayNotForwarded(f, forwardTo, inbox, leftOutTypes.map(eventTypePattern).join(','))}\n`;
   }
   return note;
 }
