@@ -16,17 +16,27 @@ export function parseForwardUrl(value: string, flag = '--forward-to'): URL {
 }
 
 /** `--forward-header K:V` (repeatable) → header map. */
-export function parseHeaderFlags(values: readonly string[] | undefined, flag = '--forward-header'): Record<string, string> {
+export function parseHeaderFlags(
+  values: readonly string[] | undefined,
+  flag = '--forward-header',
+  example = 'Authorization: Bearer dev-token',
+): Record<string, string> {
   const headers: Record<string, string> = {};
   for (const raw of values ?? []) {
-    const colon = raw.indexOf(':');
-    const name = colon > 0 ? raw.slice(0, colon).trim() : '';
-    if (!name || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
-      throw new UsageError(`${flag} ${JSON.stringify(raw)} is not "Name: value"`, `e.g. ${flag} "Authorization: Bearer dev-token"`);
-    }
-    headers[name.toLowerCase()] = raw.slice(colon + 1).trim();
+    const [name, value] = headerLine(raw) ?? [];
+    if (name === undefined || value === undefined)
+      throw new UsageError(`${flag} ${JSON.stringify(raw)} is not "Name: value"`, `e.g. ${flag} "${example}"`);
+    headers[name] = value;
   }
   return headers;
+}
+
+/** A `Name: value` header line as its name in lower case and its value trimmed; undefined when it is not one. */
+export function headerLine(raw: string): [name: string, value: string] | undefined {
+  const colon = raw.indexOf(':');
+  const name = colon > 0 ? raw.slice(0, colon).trim() : '';
+  if (!name || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) return undefined;
+  return [name.toLowerCase(), raw.slice(colon + 1).trim()];
 }
 
 /** A non-negative integer flag within bounds. */

@@ -13,14 +13,7 @@ import type { AddressInfo, Socket } from 'node:net';
 import { bodyNumberOf, rawBodyFieldsOf, type DeliveryMeta, type InboxEntry, type StoredEnvelope } from '../core/journal/inbox.js';
 import { type InboxWriter } from '../core/journal/inbox-writer.js';
 import { SignatureError } from '../core/signer/errors.js';
-import {
-  signatureHeaderValue,
-  signWebhook,
-  standardWebhookHeaders,
-  verifyStandardWebhook,
-  verifyWebhookHeaders,
-  WEBHOOK_HEADERS,
-} from '../core/signer/webhook.js';
+import { signWebhook, verifyWebhookDelivery, WEBHOOK_HEADERS } from '../core/signer/webhook.js';
 import { MAX_BODY_BYTES, readBody } from '../core/net/request-body.js';
 import { checkEnvelope } from './envelope.js';
 import type { EventFilter } from './filter.js';
@@ -253,17 +246,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       path: req.url,
       onScheme: schemeSeen,
     };
-    const standard = standardWebhookHeaders(req.headers);
-    const verify = (against: readonly string[]) =>
-      standard
-        ? verifyStandardWebhook(body, standard, against, verifyOptions)
-        : verifyWebhookHeaders(
-            body,
-            signatureHeaderValue(req.headers),
-            headerValue(req, WEBHOOK_HEADERS.timestamp),
-            against,
-            verifyOptions,
-          );
+    const verify = (against: readonly string[]) => verifyWebhookDelivery(body, req.headers, against, verifyOptions);
     try {
       try {
         signedAt = verify(secrets);

@@ -122,6 +122,10 @@ const EXIT: Record<string, { code: number; why: string }> = {
     code: 5,
     why: 'the signature is elided, so it is rejected: exit 5, as the help says',
   },
+  'vouchers webhooks verify --body body.json -H "webhook-id: msg_1" -H "webhook-timestamp: 1732270000" -H "webhook-signature: v1,K5oZ…"': {
+    code: 5,
+    why: 'the signature is elided, so it is rejected: exit 5, as the help says',
+  },
   // The examples' log holds no request with the quoted trace ID: not found, as the help says.
   'vouchers log --trace 4bf92f35': { code: 4, why: 'no logged request has this trace ID: said on stderr, exit 4' },
   'vouchers log 4bf92f35': { code: 4, why: 'no logged request has this trace ID: said on stderr, exit 4' },
@@ -246,6 +250,13 @@ async function world(line: string): Promise<World> {
   writeFileSync(join(cwd, 'payout.json'), '{"currency":"USD","amount":1}');
   writeFileSync(join(cwd, 'event.json'), EVENT_JSON);
   writeFileSync(join(cwd, 'body.json'), EVENT_JSON);
+  const t = Math.floor(Date.now() / 1000);
+  const head = [
+    'POST /webhooks HTTP/1.1',
+    'Content-Type: application/json',
+    `X-Webhook-Signature: t=${t},v1=${hmac(WEBHOOK_SECRET, t, EVENT_JSON)}`,
+  ];
+  writeFileSync(join(cwd, 'delivery.http'), `${head.join('\r\n')}\r\n\r\n${EVENT_JSON}`);
   writeFileSync(join(cwd, 'orders.csv'), 'product_id,denomination,quantity,reference\nsbx-instant,10,1,row-1\nsbx-instant,25,2,row-2\n');
   const run: World['run'] = (argv, opts = {}) =>
     runCli(argv, { configDir, cwd, env: { NO_COLOR: '1' }, stdin: opts.stdin, tty: opts.tty, stdinTTY: opts.tty });

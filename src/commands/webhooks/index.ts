@@ -17,8 +17,12 @@ const registerVerify: RegisterVerb = (webhooks, f, seam) => {
     `
 Examples:
   $ vouchers webhooks verify --body body.json --signature "t=1732270000,v1=5f0c…"
+  $ vouchers webhooks verify --body body.json -H "webhook-id: msg_1" -H "webhook-timestamp: 1732270000" -H "webhook-signature: v1,K5oZ…"
+  $ vouchers webhooks verify --headers delivery.http       # the request line, headers, a blank line, the body
   $ pbpaste | vouchers webhooks verify --body - --signature "$SIG" --secret whsec_... --json
 
+Every header is checked as vouchers listen checks it: the signature in X-Webhook-Signature or
+another header named ...Signature, each scheme the listener accepts, X-Webhook-Timestamp.
 Exit status 0 when valid, 5 when the signature is rejected (the reason is printed).`,
   );
   cmd.action(async (flags, command) => {
@@ -107,8 +111,21 @@ function declareVerify(webhooks: Command) {
   const cmd = webhooks
     .command('verify')
     .description("Check a delivery's signature offline: says valid, or exactly why not")
-    .requiredOption('--body <file>', 'the raw request body, exactly as received (- for stdin)')
-    .requiredOption('--signature <header>', 'the X-Webhook-Signature header value: t=<unix>,v1=<hex>')
+    .option('--body <file>', 'the raw request body, exactly as received (- for stdin; default: the body saved in --headers)')
+    .option('--signature <header>', 'the X-Webhook-Signature header value: t=<unix>,v1=<hex>')
+    .option(
+      '-H, --header <header>',
+      'a header of the delivery as received, "Name: value" (repeatable), e.g. the webhook-id, webhook-timestamp and webhook-signature of a Standard Webhooks delivery',
+      collect,
+    )
+    .option(
+      '--headers <file>',
+      'the delivery\'s headers as saved, one "Name: value" a line (- for stdin); a request line first (POST /webhooks HTTP/1.1) gives the path, and a body after a blank line is the body: a whole saved request',
+    )
+    .option(
+      '--path <path>',
+      "the path the delivery was posted to (listen --path), with its query (default: the request line's, else /webhooks)",
+    )
     .option('--secret <whsec>', 'signing secret (repeatable; default: profile webhook_secret or VOUCHERS_WEBHOOK_SECRET)', collect)
     .option('--tolerance <seconds>', 'accepted age or clock skew of the timestamp, either way', '300')
     .option('--json', 'print the result as JSON');

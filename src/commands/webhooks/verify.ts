@@ -1,25 +1,35 @@
 /**
- * `vouchers webhooks verify`: the listener's verification, offline, on a saved body and
- * signature header. "valid" (exit 0), or the signer's reason (exit 5, request rejected).
+ * `vouchers webhooks verify`: the listener's verification, offline, on a saved body and the
+ * headers it came with. "valid" (exit 0), or the signer's reason (exit 5, request rejected).
  */
-import { CliError } from '../../core/errors/index.js';
+import { CliError, UsageError } from '../../core/errors/index.js';
 import { out } from '../../core/io/io.js';
 import { printJson } from '../../core/output/print.js';
 import { SignatureError, type SignatureFailure } from '../../core/signer/errors.js';
-import { verifyWebhookSignature } from '../../core/signer/webhook.js';
+import { verifyWebhookDelivery, WEBHOOK_HEADERS } from '../../core/signer/webhook.js';
 import type { Factory } from '../../core/run/factory.js';
 import { readBodyFlag } from '../../listener/body-file.js';
-import { parseIntFlag, parseSecretFlags } from '../../listener/flags.js';
+import { parseHeaderFlags, parseIntFlag, parseSecretFlags } from '../../listener/flags.js';
 import { resolveWebhookSecrets } from '../../listener/secret-source.js';
 import type { WebhooksVerifyFlags } from './index.js';
+import { parseSavedDelivery } from './saved-delivery.js';
 
 export interface VerifyOptions {
-  body: string;
-  signature: string;
+  /** --body: the body file, or - for stdin; undefined when the --headers file holds the body. */
+  body: string | undefined;
+  /** --headers: a file of the delivery's headers, maybe a whole saved request. */
+  headersFile: string | undefined;
+  /** --header and --signature (as X-Webhook-Signature), lower-case names: over those of the file. */
+  headers: Record<string, string>;
+  /** --path: the path the delivery was posted to. */
+  path: string | undefined;
   secrets: string[] | undefined;
   tolerance: number;
   json: boolean;
 }
+
+/** The path a delivery is taken to be posted to when neither --path nor a request line names one: listen's default. */
+const DEFAULT_PATH = '/webhooks';
 
 /** A signature that does not verify: exit 5, code named after the reason (NO_MATCH, TIMESTAMP_TOO_OLD, …). */
 export class WebhookVerificationError extends CliError {
@@ -38,7 +48,7 @@ export class WebhookVerificationError extends CliError {
 
 /** What --signature takes, and where it comes from. */
 const HEADER_HINT =
-  'pass --signature the value of the X-Webhook-Signature header your endpoint received with this body, as it came and without the header name: "t=<unix seconds>,v1=<hex>" (one v1= per signing secret), e.g. "t=1732270000,v1=5f0c…"; vouchers webhooks sign makes one for a body of your own';
+  'pass --signature the value of the X-Webhook-Signature header your endpoint received with this body, as it came and without the header name: "t=<unix seconds>,v1=<hex>" (one v1= per signing secret), e.g. "t=1732270000,v1=5f0c…"; or the headers as received, with --header "Name: value" (repeatable: a Standard Webhooks delivery has webhook-id, webhook-timestamp and webhook-signature) or --headers FILE; vouchers webhooks sign makes one for a body of your own';
 
 const HINTS: Partial<Record<SignatureFailure, string>> = {
   malformed_header: HEADER_HINT,
@@ -49,23 +59,64 @@ const HINTS: Partial<Record<SignatureFailure, string>> = {
 };
 
 export function buildVerifyOptions(flags: WebhooksVerifyFlags): VerifyOptions {
+  const headers = parseHeaderFlags(flags.header as string[] | undefined, '--header', 'X-Webhook-Signature: t=1732270000,v1=5f0c…');
+  if (flags.signature !== undefined) headers[WEBHOOK_HEADERS.signature] = String(flags.signature);
+  const headersFile = flags.headers === undefined ? undefined : String(flags.headers);
+  if (headersFile === undefined && Object.keys(headers).length === 0)
+    throw new UsageError('no header of the delivery given: nothing says how it was signed', HEADER_HINT);
+  if (flags.body === undefined && headersFile === undefined)
+    throw new UsageError(
+      'no body given',
+      'pass --body FILE (- for stdin): the raw body exactly as received, or --headers FILE holding the whole saved request',
+    );
+  if (flags.body === '-' && headersFile === '-')
+    throw new UsageError('--body and --headers cannot both be read from stdin', 'save one of them to a file');
+  const path = flags.path === undefined ? undefined : String(flags.path).trim();
+  if (path !== undefined && !path.startsWith('/'))
+    throw new UsageError(
+      `--path ${JSON.stringify(path)} is not a path`,
+      `the path the delivery was posted to, e.g. --path ${DEFAULT_PATH}`,
+    );
   return {
-    body: String(flags.body),
-    signature: String(flags.signature),
+    body: flags.body === undefined ? undefined : String(flags.body),
+    headersFile,
+    headers,
+    path,
     secrets: parseSecretFlags(flags.secret as string[] | undefined),
     tolerance: parseIntFlag(flags.tolerance ?? '300', '--tolerance', 0, 10 * 365 * 86_400),
     json: Boolean(flags.json),
   };
 }
 
+/** The delivery to check: its body, its headers (the flags' over the file's) and the path it was posted to. */
+async function deliveryOf(f: Factory, o: VerifyOptions): Promise<{ body: Buffer; headers: Record<string, string>; path: string }> {
+  const saved =
+    o.headersFile === undefined ? undefined : parseSavedDelivery(await readBodyFlag(f.io, o.headersFile, '--headers'), '--headers');
+  if (o.body !== undefined && saved?.body !== undefined)
+    throw new UsageError(
+      `--headers ${o.headersFile} holds a body after its headers, and --body gives one too`,
+      'give the body once: without --body the one saved after the headers is checked',
+    );
+  const body = o.body !== undefined ? await readBodyFlag(f.io, o.body) : saved?.body;
+  if (body === undefined)
+    throw new UsageError(
+      `--headers ${o.headersFile} holds no body after its headers`,
+      'pass --body FILE, or save the raw body after a blank line below the headers',
+    );
+  return { body, headers: { ...saved?.headers, ...o.headers }, path: o.path ?? saved?.path ?? DEFAULT_PATH };
+}
+
 export async function run(f: Factory, o: VerifyOptions): Promise<void> {
-  const body = await readBodyFlag(f.io, o.body);
+  const { body, headers, path } = await deliveryOf(f, o);
   const secrets = await resolveWebhookSecrets(f, o.secrets, { json: o.json });
   let timestamp: number;
+  let scheme: string | null = null;
   try {
-    timestamp = verifyWebhookSignature(body, o.signature.trim(), secrets, {
+    timestamp = verifyWebhookDelivery(body, headers, secrets, {
       tolerance: o.tolerance,
       nowSeconds: Math.floor(f.clock.now() / 1000),
+      path,
+      onScheme: (s) => (scheme = s),
     });
   } catch (e) {
     if (e instanceof SignatureError) throw new WebhookVerificationError(e.reason, `invalid: ${e.message}`, HINTS[e.reason]);
@@ -85,6 +136,7 @@ export async function run(f: Factory, o: VerifyOptions): Promise<void> {
       age_seconds: age,
       event: typeof event?.event === 'string' ? event.event : null,
       event_id: typeof event?.event_id === 'string' ? event.event_id : null,
+      scheme,
     });
     return;
   }
@@ -94,5 +146,6 @@ export async function run(f: Factory, o: VerifyOptions): Promise<void> {
       : event
         ? ''
         : ' (the body is not JSON)';
-  await out(f.io, `valid: signed at ${timestamp}, ${age >= 0 ? `${age} s ago` : `${-age} s in the future`}${what}\n`);
+  const how = scheme === null ? '' : `; signed as ${String(scheme)}`;
+  await out(f.io, `valid: signed at ${timestamp}, ${age >= 0 ? `${age} s ago` : `${-age} s in the future`}${what}${how}\n`);
 }

@@ -26,13 +26,11 @@ export const WEBHOOK_HEADERS = {
  */
 const SIGNATURE_NAME = /signature(-(sha-?)?256)?$/;
 
-export function signatureHeaderValue(headers: Record<string, string | string[] | undefined>): string | undefined {
-  const value = (v: string | string[]) => (Array.isArray(v) ? v.join(',') : v);
-  const own = headers[WEBHOOK_HEADERS.signature];
-  if (own !== undefined) return value(own);
-  for (const [name, v] of Object.entries(headers)) {
-    if (v !== undefined && SIGNATURE_NAME.test(name.toLowerCase()) && (/(^|,)\s*(v1|sha256)=/.test(value(v)) || bodyDigest(value(v))))
-      return value(v);
+export function signatureHeaderValue(headers: HeaderBag): string | undefined {
+  const own = header(headers, WEBHOOK_HEADERS.signature);
+  if (own !== undefined) return own;
+  for (const [name, v] of headerEntries(headers)) {
+    if (SIGNATURE_NAME.test(name.toLowerCase()) && (/(^|,)\s*(v1|sha256)=/.test(v) || bodyDigest(v))) return v;
   }
   return undefined;
 }
@@ -100,9 +98,19 @@ export type HeaderBag = Record<string, string | string[] | undefined> | Headers;
 function header(headers: HeaderBag, name: string): string | undefined {
   if (typeof (headers as Headers).get === 'function') return (headers as Headers).get(name) ?? undefined;
   const bag = headers as Record<string, string | string[] | undefined>;
-  const key = Object.keys(bag).find((k) => k.toLowerCase() === name);
+  // Node gives the names in lower case: looked up directly first.
+  const key = name in bag ? name : Object.keys(bag).find((k) => k.toLowerCase() === name);
   const v = key === undefined ? undefined : bag[key];
   return Array.isArray(v) ? v.join(',') : v;
+}
+
+/** Every header of a bag with its value (several values joined by commas). */
+function headerEntries(headers: HeaderBag): [name: string, value: string][] {
+  if (typeof (headers as Headers).get === 'function') return [...(headers as Headers).entries()];
+  const out: [string, string][] = [];
+  for (const [name, v] of Object.entries(headers as Record<string, string | string[] | undefined>))
+    if (v !== undefined) out.push([name, Array.isArray(v) ? v.join(',') : v]);
+  return out;
 }
 
 /**
@@ -227,10 +235,12 @@ export function verifyStandardWebhook(
 }
 
 /**
- * Verify a delivery's headers against its raw body: the signature (see
- * verifyWebhookSignature) and, when present, that X-Webhook-Timestamp equals the signed
- * `t=`; a delivery signed the Standard Webhooks way instead (see verifyStandardWebhook)
- * is verified that way. Returns the signed timestamp; throws SignatureError.
+ * Verify a delivery's headers against its raw body: the signature of X-Webhook-Signature,
+ * or of another header so named (signatureHeaderValue; see verifyWebhookSignature), and,
+ * when present, that X-Webhook-Timestamp equals the signed `t=`; a delivery signed the
+ * Standard Webhooks way instead (see verifyStandardWebhook) is verified that way. The one
+ * verification of the listener, of `webhooks verify` and of the library. Returns the
+ * signed timestamp; throws SignatureError.
  */
 export function verifyWebhookDelivery(
   rawBody: string | Uint8Array,
@@ -240,13 +250,7 @@ export function verifyWebhookDelivery(
 ): number {
   const standard = standardWebhookHeaders(headers);
   if (standard) return verifyStandardWebhook(rawBody, standard, secrets, options);
-  return verifyWebhookHeaders(
-    rawBody,
-    header(headers, WEBHOOK_HEADERS.signature),
-    header(headers, WEBHOOK_HEADERS.timestamp),
-    secrets,
-    options,
-  );
+  return verifyWebhookHeaders(rawBody, signatureHeaderValue(headers), header(headers, WEBHOOK_HEADERS.timestamp), secrets, options);
 }
 
 /**

@@ -1,0 +1,148 @@
+import { createHmac } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { InboxWriter } from '../../src/core/journal/inbox-writer.js';
+import { parseEventFilter } from '../../src/listener/filter.js';
+import { startListener, type Listener } from '../../src/listener/server.js';
+import { runCli, tempConfigDir } from '../helpers/run-cli.js';
+import { nowSeconds, orderEvent, post, SECRET } from '../listener/deliveries.js';
+
+const open: Listener[] = [];
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((l) => l.close()));
+});
+
+async function listener(secret: string): Promise<Listener> {
+  const l = await startListener({
+    host: '127.0.0.1',
+    port: 0,
+    path: '/webhooks',
+    secrets: [secret],
+    tolerance: 300,
+    inbox: await InboxWriter.open(join(mkdtempSync(join(tmpdir(), 'vouchers-test-')), 'events.ndjson')),
+    filter: parseEventFilter(undefined),
+    clock: { now: () => Date.now() },
+  });
+  open.push(l);
+  return l;
+}
+
+function file(name: string, content: string): string {
+  const path = join(tempConfigDir(), name);
+  writeFileSync(path, content);
+  return path;
+}
+
+const STANDARD_SECRET = `whsec_${Buffer.from('standard-webhooks-key-0123456789').toString('base64')}`;
+const hex = (key: string | Buffer, message: string) => createHmac('sha256', key).update(message).digest('hex');
+
+/** A delivery signed by an independent HMAC, each way the listener accepts, and its secret. */
+function deliveries(n: number): { name: string; secret: string; body: string; path: string; headers: Record<string, string> }[] {
+  const body = JSON.stringify(orderEvent(n));
+  const t = nowSeconds();
+  const key = Buffer.from(STANDARD_SECRET.slice('whsec_'.length), 'base64');
+  return [
+    {
+      name: 'Standard Webhooks',
+      secret: STANDARD_SECRET,
+      body,
+      path: '/webhooks',
+      headers: {
+        'webhook-id': `msg_${n}`,
+        'webhook-timestamp': String(t),
+        'webhook-signature': `v1,${createHmac('sha256', key).update(`msg_${n}.${t}.${body}`).digest('base64')}`,
+      },
+    },
+    {
+      name: 'X-Hub-Signature-256',
+      secret: SECRET,
+      body,
+      path: '/webhooks',
+      headers: { 'X-Hub-Signature-256': `sha256=${hex(SECRET, body)}` },
+    },
+    {
+      name: 'the request scheme, on a path with a query',
+      secret: SECRET,
+      body,
+      path: '/webhooks?source=api',
+      headers: { 'X-Timestamp': String(t), 'X-Signature': `t=${t},v1=${hex(SECRET, `${t}POST/webhooks?source=api${body}`)}` },
+    },
+    {
+      name: 'our scheme, in base64',
+      secret: SECRET,
+      body,
+      path: '/webhooks',
+      headers: {
+        'X-Webhook-Timestamp': String(t),
+        'X-Webhook-Signature': `t=${t},v1=${createHmac('sha256', SECRET).update(`${t}.${body}`).digest('base64')}`,
+      },
+    },
+  ];
+}
+
+describe('vouchers webhooks verify takes the headers of the delivery, and answers as the listener did', () => {
+  it('valid for each scheme the listener accepts: headers with --header, or a whole saved request with --headers', async () => {
+    for (const d of deliveries(41)) {
+      const l = await listener(d.secret);
+      const url = new URL(l.url);
+      url.search = new URL(d.path, 'http://x').search;
+      const answer = await post(url.toString(), d.body, { 'content-type': 'application/json', ...d.headers });
+      expect(answer.status, d.name).toBe(200);
+
+      const headerFlags = Object.entries(d.headers).flatMap(([k, v]) => ['--header', `${k}: ${v}`]);
+      const body = file('body.json', d.body);
+      const flags = await runCli(['webhooks', 'verify', '--body', body, ...headerFlags, '--path', d.path, '--secret', d.secret, '--json']);
+      expect(flags.code, `${d.name}: ${flags.stderr}`).toBe(0);
+      expect(JSON.parse(flags.stdout)).toMatchObject({ valid: true, event_id: orderEvent(41).event_id });
+
+      // A request saved whole, as a server log or curl -v shows it: request line, CRLF, headers, a blank line, the body.
+      const head = [
+        `POST ${d.path} HTTP/1.1`,
+        'Host: 127.0.0.1',
+        'Content-Type: application/json',
+        ...Object.entries(d.headers).map(([k, v]) => `${k}: ${v}`),
+      ];
+      const saved = file('delivery.http', `${head.join('\r\n')}\r\n\r\n${d.body}`);
+      const whole = await runCli(['webhooks', 'verify', '--headers', saved], { env: { VOUCHERS_WEBHOOK_SECRET: d.secret } });
+      expect(whole.code, `${d.name}: ${whole.stderr}`).toBe(0);
+      expect(whole.stdout, d.name).toMatch(/^valid: signed at \d+, \d+ s ago \(order\.created evt_\S+\)/);
+    }
+  });
+
+  it('a Standard Webhooks delivery says how it was signed; under another secret it is refused, as by the listener', async () => {
+    const [d] = deliveries(42);
+    const headerFlags = Object.entries(d!.headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]);
+    const body = file('body.json', d!.body);
+    const ok = await runCli(['webhooks', 'verify', '--body', body, ...headerFlags, '--secret', STANDARD_SECRET]);
+    expect(ok.code, ok.stderr).toBe(0);
+    expect(ok.stdout).toContain('signed as Standard Webhooks (webhook-id, webhook-timestamp, webhook-signature: v1,<base64>)');
+
+    const l = await listener('whsec_other');
+    expect((await post(l.url, d!.body, { 'content-type': 'application/json', ...d!.headers })).status).toBe(401);
+    const other = await runCli(['webhooks', 'verify', '--body', body, ...headerFlags, '--secret', 'whsec_other']);
+    expect(other.code).toBe(5);
+    expect(other.stderr).toMatch(/no v1 signature of webhook-signature matches/);
+  });
+
+  it('needs a header and a body: usage errors (exit 2) that say what to give', async () => {
+    const body = file('body.json', JSON.stringify(orderEvent(43)));
+    const none = await runCli(['webhooks', 'verify', '--body', body, '--secret', SECRET]);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toMatch(/no header of the delivery given/);
+    const headersOnly = await runCli([
+      'webhooks',
+      'verify',
+      '--headers',
+      file('h.txt', 'X-Webhook-Signature: t=1,v1=00\n'),
+      '--secret',
+      SECRET,
+    ]);
+    expect(headersOnly.code).toBe(2);
+    expect(headersOnly.stderr).toMatch(/holds no body after its headers/);
+    const bad = await runCli(['webhooks', 'verify', '--body', body, '--header', 'no colon here', '--secret', SECRET]);
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toMatch(/--header "no colon here" is not "Name: value"/);
+  });
+});
