@@ -138,4 +138,33 @@ describe('a request log that cannot be written', () => {
     expect(json.code).toBe(0);
     expect(JSON.parse(json.stderr.trim().split('\n').at(-1)!)).toMatchObject({ notice: { code: 'REQUEST_LOG_NOT_WRITTEN' } });
   });
+
+  it('names the idempotency key an order goes out with, under --json too: a run killed in flight leaves it on stderr', async () => {
+    const order = await startLoopbackServer((req, res) => {
+      if (req.method === 'POST' && req.target === '/api/v1/orders') {
+        return sendJson(res, 201, { order_id: 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE', status: 'PENDING', items: [] }, { 'x-trace-id': OK_TRACE });
+      }
+      sendError(res, 404, 'NotFound', 'NOT_FOUND', 'no such route', { 'x-trace-id': FAIL_TRACE });
+    });
+    try {
+      const dir = tempConfigDir();
+      mkdirSync(join(dir, 'requests.log'));
+      const env = { VOUCHERS_BASE_URL: order.baseUrl, VOUCHERS_API_KEY: 'pk_log', VOUCHERS_API_SECRET: SECRET };
+      const r = await runCli(['orders', 'create', '--product', 'p-1', '--denomination', '10', '--json'], { env, configDir: dir });
+      expect(r.code, r.stderr).toBe(0);
+      const key = (JSON.parse(r.stdout) as { idempotency_key: string }).idempotency_key;
+      expect(key).toMatch(/\S/);
+      const notices = r.stderr
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { notice?: { code: string; message: string } });
+      const logNotices = notices.filter((n) => n.notice?.code === 'REQUEST_LOG_NOT_WRITTEN');
+      expect(logNotices, r.stderr).toHaveLength(1);
+      expect(logNotices[0]!.notice!.message).toContain(`Idempotency-Key ${key}`);
+      expect(logNotices[0]!.notice!.message).toContain(`--idempotency-key ${key}`);
+      expect(r.stderr).not.toContain(SECRET);
+    } finally {
+      await order.close();
+    }
+  });
 });

@@ -96,13 +96,22 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   let size: number | undefined;
   let fenced = true;
-  let handler: ((error: Error) => void) | undefined;
+  let handler: ((error: Error, unlogged?: string) => void) | undefined;
   let failed = false;
+  /** Keys of requests sent while the log could not be written, each told once. */
+  const told = new Set<string>();
 
-  const report = (e: unknown) => {
-    if (failed) return;
+  /**
+   * Said once for the log; then once for each idempotency key a request goes out with and the
+   * log could not keep: a run whose request log is failing (e.g. a full disk under --json) must
+   * still leave the key to retry with somewhere, else a run killed in flight leaves none.
+   */
+  const report = (e: unknown, entry?: RequestLogEntry) => {
+    const key = entry?.idempotency_key ?? undefined;
+    if (failed && (key === undefined || told.has(key))) return;
+    if (key !== undefined) told.add(key);
     failed = true;
-    handler?.(e instanceof Error ? e : new Error(String(e)));
+    handler?.(e instanceof Error ? e : new Error(String(e)), key);
   };
 
   /** Learn the current size and whether the file ends mid-line; fix a loose mode. */
@@ -203,7 +212,7 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
     return fd;
   };
 
-  const write = (text: string) => {
+  const write = (text: string, entry?: RequestLogEntry) => {
     try {
       const out = descriptor();
       const line = Buffer.from((fenced ? '' : '\n') + text);
@@ -218,7 +227,7 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
       }
     } catch (e) {
       release();
-      report(e);
+      report(e, entry);
     }
   };
 
@@ -228,7 +237,7 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
       write(serialise(entry));
     },
     sending(entry) {
-      write(serialise(entry, true));
+      write(serialise(entry, true), entry);
     },
     shown(entry) {
       if (entry.idempotency_key !== null) write(serialiseShown(entry));

@@ -101,8 +101,9 @@ export interface RequestLog {
   /** Newest last; `where` (and `failedOnly`) apply before `limit`. */
   read(options?: { failedOnly?: boolean; where?: (entry: RequestLogEntry) => boolean; limit?: number }): Promise<RequestLogEntry[]>;
   /**
-   * Be told (once) when writing the log fails. `append` never throws: a failing log must
-   * not fail a command; the client warns under --debug.
+   * Be told when writing the log fails: once for the log, and once more for each idempotency
+   * key (`unlogged`) a request is sent with that the log could not keep. `append` never
+   * throws: a failing log must not fail a command.
    */
-  onError?(handler: (error: Error) => void): void;
+  onError?(handler: (error: Error, unlogged?: string) => void): void;
 }
