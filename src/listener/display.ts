@@ -296,6 +296,7 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
               webhook_id: a.webhook_id,
               status: r.status,
               code: r.code,
+              reason: r.reason,
               message: r.message,
             });
           }

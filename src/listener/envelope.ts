@@ -16,6 +16,7 @@ import { isUtcTimestamp, timestampOffsetIssue } from '../contract/timestamp.js';
 import { isStatusSpelledOtherwise } from '../contract/order-values.js';
 import { conforms, quickShapeOf, type QuickShape } from '../contract/quick-shape.js';
 import { isPrintableName, MAX_NAME_LENGTH } from '../core/output/printable.js';
+import { rejection, type Rejection } from './reject.js';
 
 const NAME_RULE = `must be 1 to ${MAX_NAME_LENGTH} printable characters (no control or format characters)`;
 
@@ -157,4 +158,37 @@ function isBaseEnvelope(json: unknown): json is { event: string; event_id: strin
     !Array.isArray(data) &&
     Object.getPrototypeOf(data) === Object.prototype
   );
+}
+
+/**
+ * A verified body as the listener takes it: JSON (else `malformed_body`) holding an event
+ * envelope (else `not_envelope`, with the issues as details). The same check for
+ * `webhooks verify`, so that it refuses what the listener refuses.
+ */
+export function envelopeOf(
+  text: string,
+): { ok: true; json: unknown; check: Extract<EnvelopeCheck, { ok: true }> } | { ok: false; rejection: Rejection } {
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    return {
+      ok: false,
+      rejection: rejection(
+        'malformed_body',
+        `body is not valid JSON (${(e as Error).message}); the signature matched, so the sender signed malformed JSON`,
+      ),
+    };
+  }
+  const check = checkEnvelope(json);
+  if (check.ok) return { ok: true, json, check };
+  const details = check.issues;
+  return {
+    ok: false,
+    rejection: rejection(
+      'not_envelope',
+      `body is not an event envelope: ${details.map((d) => `${d.path || '(root)'}: ${d.message}`).join('; ')}`,
+      details,
+    ),
+  };
 }

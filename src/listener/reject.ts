@@ -3,23 +3,40 @@ import type { ServerResponse } from 'node:http';
 import { ERRORS, type ErrorCode } from '../contract/errors.js';
 import type { SignatureFailure } from '../core/signer/errors.js';
 
+/**
+ * Every reason a delivery is refused, by the listener and by `webhooks verify` alike, with
+ * the code of the API's errors it is answered with (and so its HTTP status): the one list,
+ * shown in docs/contract.md (Webhooks, Refusals). The reasons of a signature are those of
+ * the signer (SignatureFailure).
+ */
+export const REJECTION_CODES = {
+  missing_header: 'INVALID_SIGNATURE',
+  malformed_header: 'INVALID_SIGNATURE',
+  timestamp_mismatch: 'INVALID_SIGNATURE',
+  no_match: 'INVALID_SIGNATURE',
+  timestamp_too_old: 'TIMESTAMP_OUT_OF_WINDOW',
+  timestamp_in_future: 'TIMESTAMP_OUT_OF_WINDOW',
+  malformed_body: 'MALFORMED_REQUEST',
+  not_envelope: 'MALFORMED_REQUEST',
+  too_large: 'PAYLOAD_TOO_LARGE',
+  wrong_path: 'NOT_FOUND',
+  wrong_method: 'METHOD_NOT_ALLOWED',
+  listener_fault: 'INTERNAL_ERROR',
+} as const satisfies Record<SignatureFailure, ErrorCode> & Record<string, ErrorCode>;
+
+export type RejectionReason = keyof typeof REJECTION_CODES;
+
 export interface Rejection {
   status: number;
   code: ErrorCode;
+  reason: RejectionReason;
   message: string;
   details?: { path: string; message: string }[];
 }
 
-export function rejection(code: ErrorCode, message: string, details?: Rejection['details']): Rejection {
-  return { status: ERRORS[code].status, code, message, ...(details ? { details } : {}) };
-}
-
-/** Stale or future timestamps are TIMESTAMP_OUT_OF_WINDOW; every other signature failure INVALID_SIGNATURE. */
-export function signatureRejection(reason: SignatureFailure, message: string): Rejection {
-  return rejection(
-    reason === 'timestamp_too_old' || reason === 'timestamp_in_future' ? 'TIMESTAMP_OUT_OF_WINDOW' : 'INVALID_SIGNATURE',
-    message,
-  );
+export function rejection(reason: RejectionReason, message: string, details?: Rejection['details']): Rejection {
+  const code = REJECTION_CODES[reason];
+  return { status: ERRORS[code].status, code, reason, message, ...(details ? { details } : {}) };
 }
 
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {

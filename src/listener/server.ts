@@ -15,10 +15,10 @@ import { type InboxWriter } from '../core/journal/inbox-writer.js';
 import { SignatureError } from '../core/signer/errors.js';
 import { signWebhook, verifyWebhookDelivery, WEBHOOK_HEADERS } from '../core/signer/webhook.js';
 import { MAX_BODY_BYTES, readBody } from '../core/net/request-body.js';
-import { checkEnvelope } from './envelope.js';
+import { envelopeOf } from './envelope.js';
 import type { EventFilter } from './filter.js';
 import type { Forwarder } from './forward.js';
-import { rejection, sendJson, sendRejection, signatureRejection, type Rejection } from './reject.js';
+import { rejection, sendJson, sendRejection, type Rejection } from './reject.js';
 
 /** What the listener reports, for display. */
 export type ListenerActivity =
@@ -207,7 +207,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
 
   const fault = (req: IncomingMessage, res: ServerResponse, e: unknown) => {
     try {
-      if (!res.headersSent) reject(req, res, rejection('INTERNAL_ERROR', `listener fault: ${(e as Error)?.message ?? String(e)}`));
+      if (!res.headersSent) reject(req, res, rejection('listener_fault', `listener fault: ${(e as Error)?.message ?? String(e)}`));
     } finally {
       settled();
     }
@@ -216,13 +216,13 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const pathname = (req.url ?? '/').split('?')[0];
     if (pathname !== options.path) {
-      return reject(req, res, rejection('NOT_FOUND', `no webhook endpoint at ${pathname}; deliveries go to ${options.path}`), {}, true);
+      return reject(req, res, rejection('wrong_path', `no webhook endpoint at ${pathname}; deliveries go to ${options.path}`), {}, true);
     }
     if (req.method !== 'POST') {
       return reject(
         req,
         res,
-        rejection('METHOD_NOT_ALLOWED', `${req.method} is not allowed on ${options.path}; deliveries are POST`),
+        rejection('wrong_method', `${req.method} is not allowed on ${options.path}; deliveries are POST`),
         { allow: 'POST' },
         true,
       );
@@ -231,7 +231,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     if (!read.ok) {
       if (read.reason === 'aborted') return;
       const size = read.declared !== undefined ? `${read.declared} bytes` : `more than ${limit} bytes`;
-      return reject(req, res, rejection('PAYLOAD_TOO_LARGE', `body of ${size} is over the ${limit}-byte limit`), {}, true);
+      return reject(req, res, rejection('too_large', `body of ${size} is over the ${limit}-byte limit`), {}, true);
     }
     const body = read.body;
     // A whole request in hand: a clean stop lets it be answered.
@@ -261,38 +261,15 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     } catch (e) {
       if (e instanceof SignatureError) {
         const message = e.reason === 'no_match' ? noMatch(secrets.length) : e.message;
-        return reject(req, res, signatureRejection(e.reason, message));
+        return reject(req, res, rejection(e.reason, message));
       }
       throw e;
     }
 
     const text = body.toString('utf8');
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch (e) {
-      return reject(
-        req,
-        res,
-        rejection(
-          'MALFORMED_REQUEST',
-          `body is not valid JSON (${(e as Error).message}); the signature matched, so the sender signed malformed JSON`,
-        ),
-      );
-    }
-    const check = checkEnvelope(json);
-    if (!check.ok) {
-      const details = check.issues;
-      return reject(
-        req,
-        res,
-        rejection(
-          'MALFORMED_REQUEST',
-          `body is not an event envelope: ${details.map((d) => `${d.path || '(root)'}: ${d.message}`).join('; ')}`,
-          details,
-        ),
-      );
-    }
+    const parsed = envelopeOf(text);
+    if (!parsed.ok) return reject(req, res, parsed.rejection);
+    const { json, check } = parsed;
 
     const envelope = json as StoredEnvelope;
     // Serialised once: compared with the body (raw_body) and written as the line's envelope.
@@ -314,7 +291,7 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       return reject(
         req,
         res,
-        rejection('INTERNAL_ERROR', `could not store the event in the inbox: ${(e as Error).message}; retry the delivery`),
+        rejection('listener_fault', `could not store the event in the inbox: ${(e as Error).message}; retry the delivery`),
       );
     }
     if (outcome === 'duplicate') {

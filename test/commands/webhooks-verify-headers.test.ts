@@ -5,16 +5,16 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { InboxWriter } from '../../src/core/journal/inbox-writer.js';
 import { parseEventFilter } from '../../src/listener/filter.js';
-import { startListener, type Listener } from '../../src/listener/server.js';
+import { startListener, type Listener, type ListenerActivity } from '../../src/listener/server.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { nowSeconds, orderEvent, post, SECRET } from '../listener/deliveries.js';
+import { hmac, nowSeconds, orderEvent, post, SECRET } from '../listener/deliveries.js';
 
 const open: Listener[] = [];
 afterEach(async () => {
   await Promise.all(open.splice(0).map((l) => l.close()));
 });
 
-async function listener(secret: string): Promise<Listener> {
+async function listener(secret: string, activity: ListenerActivity[] = []): Promise<Listener> {
   const l = await startListener({
     host: '127.0.0.1',
     port: 0,
@@ -24,6 +24,7 @@ async function listener(secret: string): Promise<Listener> {
     inbox: await InboxWriter.open(join(mkdtempSync(join(tmpdir(), 'vouchers-test-')), 'events.ndjson')),
     filter: parseEventFilter(undefined),
     clock: { now: () => Date.now() },
+    onActivity: (a) => activity.push(a),
   });
   open.push(l);
   return l;
@@ -144,5 +145,39 @@ describe('vouchers webhooks verify takes the headers of the delivery, and answer
     const bad = await runCli(['webhooks', 'verify', '--body', body, '--header', 'no colon here', '--secret', SECRET]);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toMatch(/--header "no colon here" is not "Name: value"/);
+  });
+});
+
+describe('the listener and webhooks verify refuse a delivery with the same code and reason', () => {
+  it('for each problem: bad signature, stale or future timestamp, missing or malformed header, timestamps that differ, body not JSON or not an envelope', async () => {
+    const activity: ListenerActivity[] = [];
+    const l = await listener(SECRET, activity);
+    const t = nowSeconds();
+    const event = JSON.stringify(orderEvent(51));
+    const signed = (body: string, at = t) => ({
+      'X-Webhook-Timestamp': String(at),
+      'X-Webhook-Signature': `t=${at},v1=${hmac(SECRET, at, body)}`,
+    });
+    const cases: [string, string, Record<string, string>][] = [
+      ['bad signature', event, { 'X-Webhook-Signature': `t=${t},v1=${hmac('whsec_other', t, event)}` }],
+      ['stale', event, signed(event, t - 900)],
+      ['future', event, signed(event, t + 900)],
+      ['missing header', event, { 'X-Webhook-Id': 'evt_1' }],
+      ['malformed header', event, { 'X-Webhook-Signature': `v1=${hmac(SECRET, t, event)}` }],
+      ['timestamps differ', event, { ...signed(event), 'X-Webhook-Timestamp': String(t - 1) }],
+      ['not JSON', '{"event":', signed('{"event":')],
+      ['not an envelope', '{"hello":1}', signed('{"hello":1}')],
+    ];
+    for (const [name, body, headers] of cases) {
+      const answer = await post(l.url, body, { 'content-type': 'application/json', ...headers });
+      const refused = activity.at(-1);
+      expect(refused?.kind, name).toBe('rejected');
+      const r = (refused as Extract<ListenerActivity, { kind: 'rejected' }>).rejection;
+      expect(answer.status, name).toBe(r.status);
+      const headerFlags = Object.entries(headers).flatMap(([k, v]) => ['--header', `${k}: ${v}`]);
+      const v = await runCli(['webhooks', 'verify', '--body', file('body.json', body), ...headerFlags, '--secret', SECRET, '--json']);
+      expect(v.code, name).toBe(5);
+      expect(JSON.parse(v.stderr), name).toMatchObject({ error: { code: r.code }, reason: r.reason, status: r.status });
+    }
   });
 });

@@ -37,26 +37,35 @@ describe('vouchers webhooks verify', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ valid: true, timestamp: NOW, age_seconds: 0, event: 'order.created' });
   });
 
-  it('says exactly why not, with exit 5: tampered body, wrong secret, old and future timestamps, malformed header', async () => {
+  it('says exactly why not, with exit 5 and the code and reason the listener refuses it with: tampered body, wrong secret, old and future timestamps, malformed header', async () => {
     const { file } = bodyFile(BODY);
     const good = hmac(SECRET, NOW, BODY);
-    const cases: [string, RegExp, string][] = [
+    const cases: [string, RegExp, string, string][] = [
       [
         `t=${NOW},v1=${hmac(SECRET, NOW, BODY.replace('25', '26'))}`,
         /no v1 signature matches: are you passing the raw request body/,
-        'NO_MATCH',
+        'INVALID_SIGNATURE',
+        'no_match',
       ],
-      [`t=${NOW},v1=${hmac('whsec_other', NOW, BODY)}`, /no v1 signature matches/, 'NO_MATCH'],
-      [`t=${NOW - 600},v1=${hmac(SECRET, NOW - 600, BODY)}`, /600 s old, beyond the 300 s window/, 'TIMESTAMP_TOO_OLD'],
-      [`t=${NOW + 600},v1=${hmac(SECRET, NOW + 600, BODY)}`, /600 s in the future/, 'TIMESTAMP_IN_FUTURE'],
-      [`v1=${good}`, /has no t=<timestamp>/, 'MALFORMED_HEADER'],
+      [`t=${NOW},v1=${hmac('whsec_other', NOW, BODY)}`, /no v1 signature matches/, 'INVALID_SIGNATURE', 'no_match'],
+      [
+        `t=${NOW - 600},v1=${hmac(SECRET, NOW - 600, BODY)}`,
+        /600 s old, beyond the 300 s window/,
+        'TIMESTAMP_OUT_OF_WINDOW',
+        'timestamp_too_old',
+      ],
+      [`t=${NOW + 600},v1=${hmac(SECRET, NOW + 600, BODY)}`, /600 s in the future/, 'TIMESTAMP_OUT_OF_WINDOW', 'timestamp_in_future'],
+      [`v1=${good}`, /has no t=<timestamp>/, 'INVALID_SIGNATURE', 'malformed_header'],
     ];
-    for (const [sig, message, code] of cases) {
+    for (const [sig, message, code, reason] of cases) {
       const r = await runCli(['webhooks', 'verify', '--body', file, '--signature', sig, '--secret', SECRET], { overrides });
       expect(r.code, sig).toBe(5);
       expect(r.stderr).toMatch(message);
-      expect(r.stderr).toContain(code);
+      expect(r.stderr).toMatch(new RegExp(`\\n  code\\s+${code}\\n`));
       expect(r.stdout).toBe('');
+      const json = await runCli(['webhooks', 'verify', '--body', file, '--signature', sig, '--secret', SECRET, '--json'], { overrides });
+      expect(json.code, sig).toBe(5);
+      expect(JSON.parse(json.stderr)).toMatchObject({ error: { code }, reason, status: 401 });
     }
     const json = await runCli(
       [
@@ -72,7 +81,32 @@ describe('vouchers webhooks verify', () => {
       ],
       { overrides },
     );
-    expect(JSON.parse(json.stderr).error).toMatchObject({ code: 'TIMESTAMP_TOO_OLD', name: 'InvalidWebhookSignature' });
+    expect(JSON.parse(json.stderr)).toMatchObject({
+      error: { code: 'TIMESTAMP_OUT_OF_WINDOW', name: 'TimestampOutOfWindow' },
+      reason: 'timestamp_too_old',
+    });
+  });
+
+  it('refuses, as the listener does, a correctly signed body that is not JSON or not an event envelope, or is over 1 MiB', async () => {
+    for (const [body, message, reason, code] of [
+      [
+        '{"event":',
+        /body is not valid JSON .*the signature matched, so the sender signed malformed JSON/,
+        'malformed_body',
+        'MALFORMED_REQUEST',
+      ],
+      ['{"hello":"world"}', /body is not an event envelope: event: /, 'not_envelope', 'MALFORMED_REQUEST'],
+      [`{"pad":"${'x'.repeat(1024 * 1024)}"}`, /body of \d+ bytes is over the 1048576-byte limit/, 'too_large', 'PAYLOAD_TOO_LARGE'],
+    ] as const) {
+      const { file } = bodyFile(body);
+      const sig = `t=${NOW},v1=${hmac(SECRET, NOW, body)}`;
+      const r = await runCli(['webhooks', 'verify', '--body', file, '--signature', sig, '--secret', SECRET, '--json'], { overrides });
+      expect(r.code, reason).toBe(5);
+      expect(r.stdout).toBe('');
+      const error = JSON.parse(r.stderr) as { error: { code: string; message: string }; reason: string };
+      expect(error.error.message).toMatch(message);
+      expect(error).toMatchObject({ error: { code }, reason });
+    }
   });
 
   it('a malformed or empty --signature says what the header looks like and where it comes from', async () => {

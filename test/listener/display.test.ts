@@ -391,7 +391,7 @@ function rejected(message: string, webhookId: string | null = null): ListenerAct
     path: '/webhooks',
     remote_address: null,
     webhook_id: webhookId,
-    rejection: { status: 401, code: 'INVALID_SIGNATURE', message },
+    rejection: { status: 401, code: 'INVALID_SIGNATURE', reason: 'no_match', message },
   };
 }
 

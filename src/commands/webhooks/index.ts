@@ -23,7 +23,8 @@ Examples:
 
 Every header is checked as vouchers listen checks it: the signature in X-Webhook-Signature or
 another header named ...Signature, each scheme the listener accepts, X-Webhook-Timestamp.
-Exit status 0 when valid, 5 when the signature is rejected (the reason is printed).`,
+Exit status 0 when valid, 5 when the listener would refuse the delivery: the code (and with
+--json the reason) is the one the listener answers with (docs/contract.md, Refusals).`,
   );
   cmd.action(async (flags, command) => {
     const { buildVerifyOptions, run } = await import('./verify.js');

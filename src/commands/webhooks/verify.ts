@@ -1,15 +1,20 @@
 /**
  * `vouchers webhooks verify`: the listener's verification, offline, on a saved body and the
- * headers it came with. "valid" (exit 0), or the signer's reason (exit 5, request rejected).
+ * headers it came with. "valid" (exit 0), or the code and reason the listener refuses it with
+ * (exit 5, request rejected).
  */
 import { CliError, UsageError } from '../../core/errors/index.js';
 import { out } from '../../core/io/io.js';
 import { printJson } from '../../core/output/print.js';
-import { SignatureError, type SignatureFailure } from '../../core/signer/errors.js';
+import { ERRORS } from '../../contract/errors.js';
+import { MAX_BODY_BYTES } from '../../core/net/request-body.js';
+import { SignatureError } from '../../core/signer/errors.js';
 import { verifyWebhookDelivery, WEBHOOK_HEADERS } from '../../core/signer/webhook.js';
 import type { Factory } from '../../core/run/factory.js';
 import { readBodyFlag } from '../../listener/body-file.js';
+import { envelopeOf } from '../../listener/envelope.js';
 import { parseHeaderFlags, parseIntFlag, parseSecretFlags } from '../../listener/flags.js';
+import { rejection, type Rejection, type RejectionReason } from '../../listener/reject.js';
 import { resolveWebhookSecrets } from '../../listener/secret-source.js';
 import type { WebhooksVerifyFlags } from './index.js';
 import { parseSavedDelivery } from './saved-delivery.js';
@@ -31,18 +36,21 @@ export interface VerifyOptions {
 /** The path a delivery is taken to be posted to when neither --path nor a request line names one: listen's default. */
 const DEFAULT_PATH = '/webhooks';
 
-/** A signature that does not verify: exit 5, code named after the reason (NO_MATCH, TIMESTAMP_TOO_OLD, …). */
+/**
+ * A delivery the listener would refuse: exit 5, with the code and reason the listener
+ * answers it with (REJECTION_CODES), so a script reads the same words from both.
+ */
 export class WebhookVerificationError extends CliError {
-  override readonly name = 'InvalidWebhookSignature';
   constructor(
-    readonly reason: SignatureFailure,
-    message: string,
+    readonly rejection: Rejection,
     hint?: string,
   ) {
-    super('rejected', message, hint);
+    super('rejected', `invalid: ${rejection.message}`, hint);
+    this.name = ERRORS[rejection.code].name;
+    this.withJsonFields({ reason: rejection.reason, status: rejection.status });
   }
   override get code(): string {
-    return this.reason.toUpperCase();
+    return this.rejection.code;
   }
 }
 
@@ -50,7 +58,7 @@ export class WebhookVerificationError extends CliError {
 const HEADER_HINT =
   'pass --signature the value of the X-Webhook-Signature header your endpoint received with this body, as it came and without the header name: "t=<unix seconds>,v1=<hex>" (one v1= per signing secret), e.g. "t=1732270000,v1=5f0c…"; or the headers as received, with --header "Name: value" (repeatable: a Standard Webhooks delivery has webhook-id, webhook-timestamp and webhook-signature) or --headers FILE; vouchers webhooks sign makes one for a body of your own';
 
-const HINTS: Partial<Record<SignatureFailure, string>> = {
+const HINTS: Partial<Record<RejectionReason, string>> = {
   malformed_header: HEADER_HINT,
   missing_header: HEADER_HINT,
   timestamp_too_old: 'a saved delivery ages out of the window: pass a larger --tolerance to check the signature alone',
@@ -108,6 +116,9 @@ async function deliveryOf(f: Factory, o: VerifyOptions): Promise<{ body: Buffer;
 
 export async function run(f: Factory, o: VerifyOptions): Promise<void> {
   const { body, headers, path } = await deliveryOf(f, o);
+  // Refused before it is read, by the listener as here.
+  if (body.length > MAX_BODY_BYTES)
+    throw new WebhookVerificationError(rejection('too_large', `body of ${body.length} bytes is over the ${MAX_BODY_BYTES}-byte limit`));
   const secrets = await resolveWebhookSecrets(f, o.secrets, { json: o.json });
   let timestamp: number;
   let scheme: string | null = null;
@@ -119,33 +130,25 @@ export async function run(f: Factory, o: VerifyOptions): Promise<void> {
       onScheme: (s) => (scheme = s),
     });
   } catch (e) {
-    if (e instanceof SignatureError) throw new WebhookVerificationError(e.reason, `invalid: ${e.message}`, HINTS[e.reason]);
+    if (e instanceof SignatureError) throw new WebhookVerificationError(rejection(e.reason, e.message), HINTS[e.reason]);
     throw e;
   }
-  let event: { event?: unknown; event_id?: unknown } | undefined;
-  try {
-    event = JSON.parse(body.toString('utf8')) as typeof event;
-  } catch {
-    event = undefined;
-  }
+  const parsed = envelopeOf(body.toString('utf8'));
+  if (!parsed.ok) throw new WebhookVerificationError(parsed.rejection);
+  const event = parsed.json as { event: string; event_id: string };
   const age = Math.floor(f.clock.now() / 1000) - timestamp;
   if (o.json) {
     await printJson(f.io, {
       valid: true,
       timestamp,
       age_seconds: age,
-      event: typeof event?.event === 'string' ? event.event : null,
-      event_id: typeof event?.event_id === 'string' ? event.event_id : null,
+      event: event.event,
+      event_id: event.event_id,
       scheme,
     });
     return;
   }
-  const what =
-    typeof event?.event === 'string'
-      ? ` (${event.event}${typeof event.event_id === 'string' ? ` ${event.event_id}` : ''})`
-      : event
-        ? ''
-        : ' (the body is not JSON)';
+  const what = ` (${event.event} ${event.event_id})`;
   const how = scheme === null ? '' : `; signed as ${String(scheme)}`;
   await out(f.io, `valid: signed at ${timestamp}, ${age >= 0 ? `${age} s ago` : `${-age} s in the future`}${what}${how}\n`);
 }
