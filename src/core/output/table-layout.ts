@@ -67,8 +67,8 @@ export interface TableLayout {
 /**
  * Lay a table out for a terminal `columns` wide. In order: shorten free text (never below
  * MIN_COLUMN_WIDTH, nor below a column's `readable` width while an optional column of lower
- * priority than it is shown, a column without a priority ranking above all); if that is not enough, leave out optional columns one at a time, the
- * lowest priority first, then bring back, most important first, any that fits after all;
+ * priority than it is shown, a column without a priority ranking above all); if that is not enough, leave out optional columns one at a time, those
+ * empty in every row first, then the lowest priority first, then bring back, most important first, any that fits after all;
  * with no optional column left, cut an id that may be cut (`idMin`) in its middle once free
  * text is down to its readable width or TEXT_BEFORE_ID cells, and before it goes further; if nothing more can go, the table does not fit
  * (`fits` false: printList then shows one record a row), and no amount, status, time or
@@ -119,11 +119,17 @@ export function layoutTable(cols: ColumnFit[], columns: number): TableLayout {
   let shown = cols.map((_, i) => i);
   let best = attempt(shown);
   if (best.fits) return { ...best, dropped: [] };
-  const candidates = shown.filter((i) => cols[i]!.priority !== undefined).sort((a, b) => cols[a]!.priority! - cols[b]!.priority! || b - a);
+  // An optional column empty in every row shows nothing: it goes before any with content, and
+  // once one must go, all of them.
+  const candidates = shown
+    .filter((i) => cols[i]!.priority !== undefined)
+    .sort((a, b) => Number(cols[b]!.empty === true) - Number(cols[a]!.empty === true) || cols[a]!.priority! - cols[b]!.priority! || b - a);
   const dropped: number[] = [];
   for (const i of candidates) {
     shown = shown.filter((x) => x !== i);
     dropped.push(i);
+    // Every empty one goes together: none is kept (a cut header over nothing) once one had to go.
+    if (cols[i]!.empty && candidates.some((j) => cols[j]!.empty && !dropped.includes(j))) continue;
     best = attempt(shown);
     if (best.fits) break;
   }

@@ -234,6 +234,22 @@ describe('layoutTable: free text shrinks first, optional columns go next, nothin
     ).toEqual([0, 1, 2, 4]);
   });
 
+  it('an optional column empty in every row is left out before any column with content, whatever its priority', () => {
+    // The status (2, the most important optional column) empty in every row: it goes first,
+    // 30+12+20+6 + 13 = 81 at its narrowest description; then the description (0): 62+10 = 72
+    // fits, with the time, which has content, kept.
+    const emptyStatus = cols.map((c, i) => (i === 2 ? { ...c, empty: true } : c));
+    const l = layoutTable(emptyStatus, 80);
+    expect(l.shown).toEqual([0, 1, 3]);
+    expect(l.dropped).toEqual([2, 4]);
+    expect(l.fits).toBe(true);
+    // With room for every column, an empty one is shown like the others.
+    expect(layoutTable(emptyStatus, 110).shown).toEqual([0, 1, 2, 3, 4]);
+    // Once one column must go, every empty one goes: the status alone would have been enough at 90.
+    const emptyStatusAndDescription = emptyStatus.map((c, i) => (i === 4 ? { ...c, empty: true } : c));
+    expect(layoutTable(emptyStatusAndDescription, 90)).toMatchObject({ shown: [0, 1, 3], dropped: [2, 4], fits: true });
+  });
+
   it('as a last resort the table is wider than the terminal: ids and amounts stay whole', () => {
     const l = layoutTable(cols, 30);
     expect(l.shown).toEqual([0, 1]);
