@@ -31,6 +31,17 @@ export interface SpinnerOptions {
   after?: (ms: number, fn: () => Promise<void> | void) => () => void;
 }
 
+/** What draws a spinner, loaded when one shows: ora, and the cell widths to fit its line. */
+interface Drawing {
+  ora: typeof import('ora').default;
+  cells: typeof import('./cells.js');
+}
+
+async function loadDrawing(): Promise<Drawing> {
+  const [ora, cells] = await Promise.all([import('ora'), import('./cells.js')]);
+  return { ora: ora.default, cells };
+}
+
 export async function startSpinner(io: IO, message: string, options: SpinnerOptions = {}): Promise<Spinner> {
   const mode = spinnerMode(io);
   // Only ASCII where the terminal shows no more (asciiOnly): the messages and the symbols.
@@ -66,11 +77,22 @@ export async function startSpinner(io: IO, message: string, options: SpinnerOpti
   let release: (() => void) | undefined;
   let cancelShow: (() => void) | undefined;
   let text = shown(message);
-  const show = (ora: typeof import('ora').default) => {
+  /**
+   * The live line cut to the terminal's width (read at each change: it may have been
+   * resized), as gh does: a line that wraps redraws as two, broken mid-word. The outcome
+   * lines that stay are printed whole.
+   */
+  let fit = (t: string): string => t;
+  const show = ({ ora, cells }: Drawing) => {
     cancelShow = undefined;
     if (ended) return;
+    fit = (t) => {
+      const columns = (io.stderr as { columns?: number }).columns;
+      // The frame and its space take 2 cells; one more is kept so the line never reaches the edge.
+      return columns ? cells.truncateCells(t, Math.max(1, columns - 3), shown === asciiText ? '...' : '…') : t;
+    };
     s = ora({
-      text,
+      text: fit(text),
       // ora picks its frames by its own guess of the terminal: ASCII ones where asciiOnly says so.
       ...(shown === asciiText ? { spinner: 'line' as const } : {}),
       stream: io.stderr as NodeJS.WritableStream,
@@ -97,12 +119,12 @@ export async function startSpinner(io: IO, message: string, options: SpinnerOpti
     else io.stderr.write(`${shown(symbol)} ${line ?? text}\n`);
   };
   const delay = options.showAfterMs ?? SHOW_AFTER_MS;
-  if (delay > 0) cancelShow = (options.after ?? unrefTimer)(delay, async () => show((await import('ora')).default));
-  else show((await import('ora')).default);
+  if (delay > 0) cancelShow = (options.after ?? unrefTimer)(delay, async () => show(await loadDrawing()));
+  else show(await loadDrawing());
   return {
     text: (m) => {
       text = shown(m);
-      if (s) s.text = text;
+      if (s) s.text = fit(text);
     },
     succeed: (m) => persist(c.green('✔'), m),
     fail: (m) => persist(c.red('✖'), m),

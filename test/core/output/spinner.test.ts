@@ -8,6 +8,23 @@ import { testIO } from '../../helpers/io.js';
 const SGR = /\u001b\[[0-9;]*m/;
 
 describe('startSpinner', () => {
+  it('on a terminal: cuts the live line to the terminal width (never wrapped mid-word); the outcome line stays whole', async () => {
+    const io = testIO({ tty: true });
+    Object.assign(io.stderr, { columns: 40 });
+    const long = 'Waiting for ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE to reach a final status (Ctrl-C stops waiting)';
+    const s = await startSpinner(io, long, { showAfterMs: 0, color: false });
+    s.text(`${long}, 12 s`);
+    const drawn = io.stderrText();
+
+    const plain = drawn.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+    const lines = plain.split(/[\r\n]/).filter((l) => l !== '');
+    expect(lines.length).toBeGreaterThan(0);
+    for (const l of lines) expect(l.length, l).toBeLessThan(40);
+    expect(plain).toContain('Waiting for ord_01JDQ5N7ZS3QK6V9W2X4…');
+    s.succeed(`${long}: DELIVERED`);
+    expect(io.stderrText()).toContain(`${long}: DELIVERED`);
+  });
+
   it('writes nothing when stderr is not a terminal, but still prints info lines', async () => {
     const io = testIO();
     const s = await startSpinner(io, 'Working…');
