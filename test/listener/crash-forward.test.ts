@@ -206,6 +206,41 @@ describe('events acknowledged and not forwarded', () => {
     expect(good.got.every((g) => g.signed)).toBe(true);
   }, 30_000);
 
+  it('the commands a stopped listener gives keep its forward retries and timeout, and name its forward headers without their values', async () => {
+    const configDir = tempConfigDir();
+    const inbox = join(configDir, 'in', 'events.ndjson');
+    const slow = await app(true);
+    const forward = ['--forward-to', slow.url, '--forward-header', 'Authorization: Bearer tok-77', '--inbox', inbox];
+    const headerNote = 'add --forward-header for authorization as this listener had it: its value is left out here';
+    // Cut off by the stop: owed to the next listener, started as this one was.
+    const first = await listenHere(configDir, [...forward, '--forward-retries', '2', '--forward-timeout', '30']);
+    const url = /Listening on (http:\/\/[^\s"]+)/.exec(first.io.stderrText())![1]!;
+    const port = new URL(url).port;
+    expect((await deliver(url, orderEvent(861, 'order.delivered', 'DELIVERED'))).status).toBe(200);
+    await until(() => slow.got.length === 1, 'the forward to reach the app');
+    expect(await first.stop()).toBe(0);
+    expect(first.io.stderrText()).toContain(
+      `next listen --forward-to on this inbox forwards it, such as:\n  vouchers listen --port ${port} --forward-to ${slow.url} --forward-retries 2 --forward-timeout 30 --inbox ${inbox} (${headerNote})\n`,
+    );
+    expect(first.io.stderrText()).not.toContain('tok-77');
+
+    // Forwarding gave up: replayed by hand, with the timeout it had.
+    const second = await listenHere(configDir, [...forward, '--forward-retries', '0', '--forward-timeout', '1']);
+    const url2 = /Listening on (http:\/\/[^\s"]+)/.exec(second.io.stderrText())![1]!;
+    expect((await deliver(url2, orderEvent(862, 'order.delivered', 'DELIVERED'))).status).toBe(200);
+    await until(() => (second.io.stdoutText().match(/not retried/g) ?? []).length === 2, 'the forwards to give up');
+    expect(await second.stop()).toBe(0);
+    const stderr = second.io.stderrText();
+    expect(stderr).toContain(
+      `  vouchers events replay ${testId('evt', 862)} --forward-to ${slow.url} --forward-timeout 1 --inbox ${inbox}\n`,
+    );
+    expect(stderr).toContain(
+      `or every one of them, one after the other:\n  vouchers events replay --not-forwarded --forward-to ${slow.url} --forward-timeout 1 --inbox ${inbox}\n`,
+    );
+    expect(stderr).toContain(`In each command above: ${headerNote}.\n`);
+    expect(stderr).not.toContain('tok-77');
+  }, 30_000);
+
   it('one event cut off by Ctrl-C is named as one', async () => {
     const configDir = tempConfigDir();
     const inbox = join(configDir, 'in', 'events.ndjson');
@@ -216,7 +251,7 @@ describe('events acknowledged and not forwarded', () => {
     await until(() => slow.got.length === 1, 'the forward to reach the app');
     expect(await first.stop()).toBe(0);
     expect(first.io.stderrText()).toContain(
-      'Forwarding of 1 event was cut off by this stop: it is in the inbox, and the next listen --forward-to on this inbox forwards it.',
+      `Forwarding of 1 event was cut off by this stop: it is in the inbox, and the next listen --forward-to on this inbox forwards it, such as:\n  vouchers listen --port ${new URL(url).port} --forward-to ${slow.url} --inbox ${inbox}\n`,
     );
   });
 
@@ -231,7 +266,7 @@ describe('events acknowledged and not forwarded', () => {
     await until(() => slow.got.length === 2, 'the forwards to reach the app');
     expect(await first.stop()).toBe(0);
     expect(first.io.stderrText()).toContain(
-      'Forwarding of 2 events was cut off by this stop: they are in the inbox, and the next listen --forward-to on this inbox forwards them.',
+      `Forwarding of 2 events was cut off by this stop: they are in the inbox, and the next listen --forward-to on this inbox forwards them, such as:\n  vouchers listen --port ${new URL(url).port} --forward-to ${slow.url} --inbox ${inbox}\n`,
     );
     expect(first.io.stderrText()).not.toContain('Not forwarded');
 

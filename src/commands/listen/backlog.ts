@@ -6,15 +6,15 @@
  * are counted, with the replay command that sends them; so are those owed of types this
  * listener does not forward (--events), which it leaves to that command too.
  */
-import { appUrlForCommand } from '../../core/config/base-url.js';
 import { rawBodyOf } from '../../core/journal/inbox.js';
-import { suggestedCommand } from '../../core/output/next-page.js';
 import { displayText } from '../../core/output/printable.js';
 import type { Factory } from '../../core/run/factory.js';
 import { signWebhook, WEBHOOK_HEADERS } from '../../core/signer/webhook.js';
 import { eventTypePattern, type EventFilter } from '../../listener/filter.js';
 import type { Forwarder } from '../../listener/forward.js';
 import { forwardState, type NotForwardedBody } from '../../listener/not-forwarded.js';
+import { leftOutOfReplays, replayCommand } from './again.js';
+import type { ListenOptions } from './listen.js';
 
 export interface Backlog {
   /** Owed to the app: forwarded by this listener once it is ready. */
@@ -42,20 +42,13 @@ export async function readBacklog(inboxPath: string, filter: EventFilter): Promi
 const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
 
 /** `events replay --not-forwarded`, of these types (`--type`, as given to --events or named) where not all. */
-function replayNotForwarded(f: Factory, forwardTo: string, inbox: string | undefined, types: string | undefined): string {
-  return suggestedCommand(
-    f.globals(),
-    ['events', 'replay', '--not-forwarded'],
-    [
-      ['--type', types],
-      ['--forward-to', appUrlForCommand(forwardTo)],
-      ['--inbox', inbox],
-    ],
-  );
+function replayNotForwarded(f: Factory, o: ListenOptions, types: string | undefined): string {
+  return replayCommand(f, o, ['--not-forwarded'], [['--type', types]]) + '\n' + leftOutOfReplays(o);
 }
 
 /** What the listener says of the backlog when it starts. */
-export function backlogNote(f: Factory, backlog: Backlog, forwardTo: string, inbox: string | undefined, types?: string): string {
+export function backlogNote(f: Factory, backlog: Backlog, o: ListenOptions): string {
+  const types = o.events;
   let note = '';
   if (backlog.owed.length > 0)
     note +=
@@ -66,8 +59,7 @@ export function backlogNote(f: Factory, backlog: Backlog, forwardTo: string, inb
     note +=
       `Inbox: ${plural(backlog.others, 'stored event has', 'stored events have')} never reached the app ` +
       `(forwarding gave up, or stored while not forwarding); this listener forwards only what it receives. Forward ${backlog.others === 1 ? 'it' : 'them'} with:\n  ` +
-      replayNotForwarded(f, forwardTo, inbox, types) +
-      '\n';
+      replayNotForwarded(f, o, types);
   if (backlog.leftOut.length > 0) {
     const n = backlog.leftOut.length;
     const leftOutTypes = [...new Set(backlog.leftOut.map((b) => b.entry.envelope.event))];
@@ -79,7 +71,7 @@ export function backlogNote(f: Factory, backlog: Backlog, forwardTo: string, inb
       (also > 0
         ? ` (which also sends the ${plural(also, 'other stored event', 'other stored events')} of ${leftOutTypes.length === 1 ? 'that type' : 'those types'} that never reached the app)`
         : '') +
-      `:\n  ${replayNotForwarded(f, forwardTo, inbox, leftOutTypes.map(eventTypePattern).join(','))}\n`;
+      `:\n  ${replayNotForwarded(f, o, leftOutTypes.map(eventTypePattern).join(','))}`;
   }
   return note;
 }

@@ -14,14 +14,15 @@ import { forwardKey, forwardLogNotWritten, forwardLogPath, openForwardLog } from
 import { InboxWriter } from '../../core/journal/inbox-writer.js';
 import type { Factory } from '../../core/run/factory.js';
 import { createDisplay } from '../../listener/display.js';
-import { suggestedCommand, type HintFlag } from '../../core/output/next-page.js';
+import { suggestedCommand } from '../../core/output/next-page.js';
 import { operand } from '../../core/output/shell-quote.js';
 import { noticeFor } from '../../core/output/notice.js';
-import { appUrlForCommand, redactAppUrl } from '../../core/config/base-url.js';
+import { redactAppUrl } from '../../core/config/base-url.js';
 import type { InboxLock } from '../../listener/inbox-lock.js';
-import { DEFAULT_FORWARD_POLICY, Forwarder } from '../../listener/forward.js';
+import { Forwarder } from '../../listener/forward.js';
 import { startListener, type Listener } from '../../listener/server.js';
 import { backlogNote, forwardBacklog, readBacklog } from './backlog.js';
+import { leftOutOfReplays, listenAgainCommand, replayCommand } from './again.js';
 import {
   endpointAtStop,
   forgetEndpointNote,
@@ -33,54 +34,7 @@ import {
 } from './register.js';
 import type { ListenOptions } from './listen.js';
 
-/** The defaults of --port, --host and --path (as the command's options give them). */
-export const DEFAULT_LISTEN_PORT = '4242';
-export const DEFAULT_LISTEN_HOST = '127.0.0.1';
-export const DEFAULT_LISTEN_PATH = '/webhooks';
-
-/**
- * The options that start a listener where this one ran, as a command repeats them: its port
- * (the one it bound, for --port 0), address, path and public URL where they are not the
- * defaults, so that the endpoint left pointing here reaches it again; and its --events,
- * --forward-to (unless it carries a credential), its --forward-retries and --forward-timeout
- * where not the defaults, and --inbox, so that what it receives goes where this one's went
- * (the values of --forward-header are left out: see leftOutHeaders).
- */
-function sameListener(o: ListenOptions, url: string): HintFlag[] {
-  const { port } = new URL(url);
-  const policy = o.forwardPolicy;
-  const forwardTo = o.forwardTo === undefined ? undefined : appUrlForCommand(o.forwardTo.toString());
-  // Without --forward-to in the command (a URL with a credential), its retries and timeout neither.
-  const forwarding = forwardTo !== undefined;
-  return [
-    ['--port', port !== '' && port !== DEFAULT_LISTEN_PORT ? port : undefined],
-    ['--host', o.host !== DEFAULT_LISTEN_HOST ? o.host : undefined],
-    ['--path', o.path !== DEFAULT_LISTEN_PATH ? o.path : undefined],
-    ['--public-url', o.publicUrl],
-    ['--events', o.events],
-    ['--forward-to', forwardTo],
-    ['--forward-retries', forwarding && policy.maxRetries !== DEFAULT_FORWARD_POLICY.maxRetries ? String(policy.maxRetries) : undefined],
-    [
-      '--forward-timeout',
-      forwarding && policy.timeoutMs !== DEFAULT_FORWARD_POLICY.timeoutMs ? String(policy.timeoutMs / 1000) : undefined,
-    ],
-    ['--inbox', o.inbox],
-  ];
-}
-
-/**
- * What a command of sameListener leaves out: a --forward-to whose URL carries a credential
- * (with the forward flags that go with it), and the --forward-header values (one may be a
- * token), named so that they are given again as this listener had them.
- */
-function leftOutHeaders(o: ListenOptions): string {
-  if (o.forwardTo === undefined) return '';
-  if (appUrlForCommand(o.forwardTo.toString()) === undefined)
-    return ' (add --forward-to with the URL this listener forwarded to, and its other --forward-… options: left out here, as the URL holds a credential)';
-  const names = Object.keys(o.forwardHeaders);
-  if (names.length === 0) return '';
-  return ` (add --forward-header for ${names.join(', ')} as this listener had ${names.length === 1 ? 'it' : 'them'}: ${names.length === 1 ? 'its value is' : 'their values are'} left out here)`;
-}
+export { DEFAULT_LISTEN_HOST, DEFAULT_LISTEN_PATH, DEFAULT_LISTEN_PORT } from './again.js';
 
 /** How long an event line waits for its first forward result to share the line. */
 const FORWARD_WAIT_MS = 1_000;
@@ -289,7 +243,7 @@ export async function listenWithInbox(
   say('INBOX', `Inbox: ${inboxPath} (${inbox.count} event${inbox.count === 1 ? '' : 's'} stored). Press Ctrl-C to stop.\n`);
   let backlogDone: Promise<void> = Promise.resolve();
   if (forwarder && backlog) {
-    const note = backlogNote(f, backlog, forwarder.url.toString(), o.inbox, o.events);
+    const note = backlogNote(f, backlog, o);
     if (note !== '') say('BACKLOG', note);
     backlogDone = forwardBacklog(backlog.owed, forwarder, () => secrets, io.signal);
   }
@@ -310,23 +264,16 @@ export async function listenWithInbox(
     say(
       'FORWARD_OWED',
       `Forwarding of ${cutOff.size} event${cutOff.size === 1 ? ' was' : 's was'} cut off by this stop: ${cutOff.size === 1 ? 'it is' : 'they are'} in the inbox, ` +
-        `and the next listen --forward-to on this inbox forwards ${cutOff.size === 1 ? 'it' : 'them'}.\n`,
+        `and the next listen --forward-to on this inbox forwards ${cutOff.size === 1 ? 'it' : 'them'}, such as:\n  ${listenAgainCommand(f, o, listener.url, false)}\n`,
     );
   if (forwarder && notForwarded.size > 0)
     say(
       'NOT_FORWARDED',
       notForwardedNote(
         [...notForwarded.values()],
-        (e) => replayCommand(f, o, e, forwarder.url.toString()),
-        suggestedCommand(
-          f.globals(),
-          ['events', 'replay', '--not-forwarded'],
-          [
-            ['--type', o.events],
-            ['--forward-to', appUrlForCommand(forwarder.url.toString())],
-            ['--inbox', o.inbox],
-          ],
-        ),
+        (e) => replayOne(f, o, e),
+        replayCommand(f, o, ['--not-forwarded'], [['--type', o.events]]),
+        leftOutOfReplays(o),
       ),
     );
   // Registered again (a new deploy of the app) or removed while this listener ran: whoever did
@@ -346,7 +293,7 @@ export async function listenWithInbox(
       'ENDPOINT_LEFT',
       // The API retries a failed delivery for 24 hours: nothing is lost yet.
       `The webhook endpoint still points at ${redactUrl(registered)}: deliveries fail while no listener runs there, and the API retries each for 24 hours. ` +
-        `Start one again within that time to receive them: ${suggestedCommand(f.globals(), ['listen', '--register'], sameListener(o, listener.url))}${leftOutHeaders(o)}; or remove the endpoint: ${suggestedCommand(f.globals(), ['webhooks', 'delete'])}\n`,
+        `Start one again within that time to receive them: ${listenAgainCommand(f, o, listener.url, true)}; or remove the endpoint: ${suggestedCommand(f.globals(), ['webhooks', 'delete'])}\n`,
     );
   if (previous) {
     try {
@@ -365,23 +312,15 @@ export async function listenWithInbox(
 /** Most replay commands listed when the listener stops; the rest are counted. */
 const REPLAYS_SHOWN = 10;
 
-function replayCommand(f: Factory, o: ListenOptions, e: { eventId: string; bodyNumber: number }, forwardTo: string): string {
-  return suggestedCommand(
-    f.globals(),
-    ['events', 'replay', operand(e.eventId)],
-    [
-      ['--forward-to', appUrlForCommand(forwardTo)],
-      ['--inbox', o.inbox],
-      ['--body', e.bodyNumber > 1 ? String(e.bodyNumber) : undefined],
-    ],
-  );
+function replayOne(f: Factory, o: ListenOptions, e: { eventId: string; bodyNumber: number }): string {
+  return replayCommand(f, o, [operand(e.eventId)], [], [['--body', e.bodyNumber > 1 ? String(e.bodyNumber) : undefined]]);
 }
 
 /**
  * What was stored and acknowledged but never reached the app: its sender will not deliver
  * it again, so the listener names each and how to forward it by hand.
  */
-export function notForwardedNote<T>(ids: T[], replay: (id: T) => string, replayAll: string): string {
+export function notForwardedNote<T>(ids: T[], replay: (id: T) => string, replayAll: string, leftOutLine = ''): string {
   const shown = ids.slice(0, REPLAYS_SHOWN).map((id) => `  ${replay(id)}\n`);
   const more =
     ids.length > REPLAYS_SHOWN
@@ -393,6 +332,7 @@ export function notForwardedNote<T>(ids: T[], replay: (id: T) => string, replayA
     `Not forwarded: ${ids.length} event${ids.length === 1 ? ' was' : 's were'} stored and acknowledged but never reached the app ` +
     `(forwarding gave up, or stopped with the listener); the sender will not deliver ${ids.length === 1 ? 'it' : 'them'} again. Forward by hand:\n` +
     shown.join('') +
-    more
+    more +
+    leftOutLine
   );
 }
