@@ -55,6 +55,19 @@ describe('vouchers listen', () => {
     expect(statSync(inbox).mode & 0o777).toBe(0o600);
   });
 
+  it('the events counted at start and at stop are event ids; another body of an event is said apart', async () => {
+    const l = await listen(['--secret', SECRET]);
+    expect(l.io.stderrText()).toContain('(0 events stored)');
+    const other = { ...orderEvent(5), created_at: '2026-11-22T09:31:00Z' };
+    for (const body of [orderEvent(5), other, orderEvent(6)]) expect((await deliver(l.url, body)).status).toBe(200);
+    expect(await l.stop()).toBe(0);
+    expect(l.io.stderrText()).toContain('Stopped. 2 new events stored this session, and 1 other body of events stored before.\n');
+    const again = run(['listen', '--port', '0', '--secret', SECRET], l.io);
+    await until(() => /\(2 events stored\)/.test(l.io.stderrText()));
+    l.io.interrupt();
+    expect(await again).toBe(0);
+  });
+
   it('an inbox removed while it listens: says so, and stores the next events in a new file at the path (none acknowledged into the removed one)', async () => {
     const l = await listen(['--secret', SECRET]);
     const inbox = join(l.configDir, 'events.ndjson');

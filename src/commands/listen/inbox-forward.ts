@@ -254,8 +254,15 @@ export async function listenWithInbox(
   await listener.close();
   await backlogDone;
   display.flush();
-  const stored = inbox.stats.appended;
-  say('STOPPED', `Stopped. ${stored} new event${stored === 1 ? '' : 's'} stored this session.\n`);
+  // Event ids, as the count at start: another body of one stored before is said apart.
+  const stored = inbox.stats.newEvents;
+  const bodies = inbox.stats.appended - stored;
+  say(
+    'STOPPED',
+    `Stopped. ${stored} new event${stored === 1 ? '' : 's'} stored this session` +
+      (bodies > 0 ? `, and ${bodies} other ${bodies === 1 ? 'body' : 'bodies'} of events stored before` : '') +
+      '.\n',
+  );
   // Owed from before and never tried by this listener (stopped first): the next one forwards them too.
   if (forwarder)
     for (const b of backlog?.owed ?? []) if (!tried.has(forwardKey(b.eventId, b.body))) cutOff.add(forwardKey(b.eventId, b.body));

@@ -22,8 +22,10 @@ export type StoreResult = 'stored' | 'duplicate';
 const DUPLICATE: Promise<StoreResult> = Promise.resolve('duplicate');
 
 export interface InboxStats {
-  /** Entries written. */
+  /** Entries written: every body, another body of an event id stored before too. */
   appended: number;
+  /** Event ids written that the inbox did not hold: what `count` counts. */
+  newEvents: number;
   /** fsync calls (fewer than `appended` when deliveries shared a flush). */
   flushes: number;
   /** Bytes of a torn last line moved aside at open (into `tornLineFile`). */
@@ -82,7 +84,7 @@ export class InboxWriter {
   private size: number;
   /** The size of the file at the path when inPlace last looked. */
   private pathSize: number | undefined;
-  readonly stats: InboxStats = { appended: 0, flushes: 0, truncatedBytes: 0, completedLastLine: false, skippedLines: 0 };
+  readonly stats: InboxStats = { appended: 0, newEvents: 0, flushes: 0, truncatedBytes: 0, completedLastLine: false, skippedLines: 0 };
   /**
    * Called when the file at the path was found removed, replaced or cut short (the user
    * deleted, rotated or truncated it) and the writer opened the one there now: the events stored before are not
@@ -157,6 +159,7 @@ export class InboxWriter {
     const write = this.append(entry, json, print).then(
       () => {
         this.inFlight.delete(id);
+        if (!this.seen.has(id)) this.stats.newEvents++;
         this.seen.add(id, print);
         return 'stored' as const;
       },
