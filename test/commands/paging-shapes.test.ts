@@ -97,9 +97,23 @@ describe('--all and api --paginate follow the next page under other common names
     );
     expect(r.stderr).toContain('stopped after 2 transactions (1 page), the rest not fetched');
     expect(r.stderr).not.toContain('all there is');
+    // The trace ID of the page that said so, on its own line for support.
+    expect(r.stderr).toContain(`  trace ID  ${'e'.repeat(32)}\n`);
     const api = await runCli(['api', 'GET', '/transactions', '--paginate'], { env: env() });
     expect(api.code).toBe(8);
     expect(api.stderr).toContain("--paginate: the server's list says more follows");
+    expect(api.stderr).toContain(`  trace ID  ${'e'.repeat(32)}\n`);
     expect(server!.requests).toHaveLength(2);
+    // With --json, in the envelope's trace_id.
+    for (const argv of [
+      ['transactions', 'list', '--all', '--json'],
+      ['api', 'GET', '/transactions', '--paginate', '--json'],
+    ]) {
+      const j = await runCli(argv, { env: env() });
+      expect(j.code).toBe(8);
+      const envelope = JSON.parse(j.stderr.trim().split('\n').pop()!) as { error: { code: string }; trace_id: string | null };
+      expect(envelope.error.code).toBe('PENDING');
+      expect(envelope.trace_id, argv.join(' ')).toBe('e'.repeat(32));
+    }
   });
 });

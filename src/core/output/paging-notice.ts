@@ -14,13 +14,14 @@ export function followedMessage(flag: string, via: string, pages: number): strin
   return `${flag}: the server names its next page otherwise than has_more/next_cursor: followed ${via} to each next page (${pages} page${pages === 1 ? '' : 's'})`;
 }
 
-/** The list said more follows, and nothing to follow: stopped with what was fetched. */
+/** The list said more follows, and nothing to follow: stopped with what was fetched, with the trace ID of the page that said so. */
 export function unfollowableError(flag: string, fetched: string, path: string, traceId: string | undefined): CliError {
-  return new CliError(
+  const error = new CliError(
     'pending',
-    `${flag}: the server's list says more follows, but names no cursor, next link or page this version can follow: stopped after ${fetched}, the rest not fetched${traceId ? ` (trace ID ${traceId})` : ''}`,
+    `${flag}: the server's list says more follows, but names no cursor, next link or page this version can follow: stopped after ${fetched}, the rest not fetched`,
     `see how the server pages with: vouchers api --raw GET ${path}; ask the provider which parameter carries the next page`,
   );
+  return traceId ? Object.assign(error, { traceId }) : error;
 }
 
 /** How a list read whole went (a catalog list, which has no --all): see api/catalog.ts's allPages. */
