@@ -6,6 +6,7 @@
  * stops at once: the check in progress is abandoned and no other starts. A stop the reports
  * show (the run's --timeout) fails the check in progress as cut, with the requests it made.
  */
+import { ApiError, NetworkError } from '../core/errors/index.js';
 import type { SignatureRefusal } from './listener.js';
 import { CheckFailure, CheckSkip } from './outcome.js';
 import type { CheckContext, CheckDef, CheckOutcome, CheckResult, Need, RecordedRequest } from './types.js';
@@ -191,6 +192,8 @@ export async function runChecklist(options: RunOptions, recorder: Recorder): Pro
     stopped.catch(() => undefined);
     let result: CheckResult;
     let running: Promise<CheckOutcome | void> | undefined;
+    // The answer a check failed on may be one another check had (a look-up made once per run).
+    let failedOn: string | undefined;
     try {
       const ctx: CheckContext = {
         ...options.context,
@@ -232,6 +235,7 @@ export async function runChecklist(options: RunOptions, recorder: Recorder): Pro
         result = { ...base, status: 'skip', duration_ms: 0, message: e.message, trace_ids: [], requests, warnings };
       } else {
         const details = e instanceof CheckFailure ? e.details : answerDetails(e, requests, recorder, options.reproduce);
+        if (e instanceof ApiError || e instanceof NetworkError) failedOn = e.traceId;
         result = { ...base, status: 'fail', duration_ms: 0, message: errorText(e), trace_ids: [], requests, warnings, ...details };
       }
     } finally {
@@ -241,6 +245,7 @@ export async function runChecklist(options: RunOptions, recorder: Recorder): Pro
     }
     result.duration_ms = Math.max(0, Math.round(options.now() - started));
     result.trace_ids = traceIds(requests);
+    if (failedOn && !result.trace_ids.includes(failedOn)) result.trace_ids.push(failedOn);
     results.push(result);
     options.onResult?.(result);
   }

@@ -184,7 +184,7 @@ export interface CheckResult {
   duration_ms: number;
   /** What was seen (pass, warn), why it failed, or why it was skipped. */
   message: string;
-  /** Trace IDs of every request the check made, in order. */
+  /** Trace IDs of every request the check made, in order; for a failure on an answer another check had (a shared look-up), that answer's last. */
   trace_ids: string[];
   requests: RecordedRequest[];
   warnings: string[];
