@@ -148,6 +148,15 @@ describe('api --paginate against other servers', () => {
     expect(r.stdout.split('\n')[0]).toBe(JSON.stringify({ data: [{ id: 'first' }], has_more: true, next_cursor: 'gone' }));
     expect(r.stderr).toContain('Page 2 failed after 1 page printed.');
     expect(r.stderr).toContain('cursor expired');
+    // With --json, stderr is JSON lines only: the note, then the error envelope.
+    const j = await runCli(['api', 'GET', '/things', '--paginate', '--json'], { env: env() });
+    expect(j.code).toBe(4);
+    const lines = j.stderr
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines[0]).toEqual({ notice: { code: 'PAGE_FAILED', message: 'Page 2 failed after 1 page printed.' } });
+    expect(lines.at(-1)).toMatchObject({ error: { code: 'NOT_FOUND' } });
   });
 
   it('a cursor the server already gave ends the run (exit 8, as --all) instead of looping', async () => {

@@ -70,6 +70,19 @@ describe('--all and api --paginate follow the next page under other common names
           .map((l) => JSON.parse(l) as unknown),
       ).toEqual([shape.first, shape.last]);
       expect(api.stderr).toContain(`--paginate: the server names its next page otherwise than has_more/next_cursor: followed ${shape.via}`);
+      // With --json, the same note as a JSON line: stderr stays machine-readable.
+      const apiJson = await runCli(['api', 'GET', '/transactions', '--paginate', '--json'], { env: env() });
+      expect(apiJson.code, apiJson.stderr).toBe(0);
+      const notes = apiJson.stderr
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as unknown);
+      expect(notes).toContainEqual({
+        notice: {
+          code: 'PAGES_FOLLOWED',
+          message: `--paginate: the server names its next page otherwise than has_more/next_cursor: followed ${shape.via} to each next page (2 pages)`,
+        },
+      });
     });
   }
 

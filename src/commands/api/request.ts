@@ -10,7 +10,7 @@ import { checkAnswer } from '../../core/http/validate.js';
 import { PageLoopError, pagingOf } from '../../core/http/paging.js';
 import { followedMessage, pagesInterrupted, unfollowableError } from '../../core/output/paging-notice.js';
 import { findRoute } from '../../contract/routes.js';
-import { answerShown, err, type IO } from '../../core/io/io.js';
+import { answerShown, type IO } from '../../core/io/io.js';
 import { suggestedCommand, type HintFlag } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
 import { assertJson, readBodyArg } from './json-input.js';
@@ -195,7 +195,7 @@ async function paginate(f: Factory, req: ApiRequest, opts: ApiOptions, maxPages:
       res = await send(f, { ...req, path }, opts, check);
     } catch (error) {
       if (f.io.signal.aborted) throw pagesInterrupted(error, f.io.signal, `${printed(page - 1)} printed`, f.lastAnswered());
-      if (page > 1) err(f.io, `Page ${page} failed after ${printed(page - 1)} printed.\n`);
+      if (page > 1) noticeFor(f, 'PAGE_FAILED', `Page ${page} failed after ${printed(page - 1)} printed.`);
       throw error;
     }
     const paging = pagingOf(res.data, res.headers, { basePath, path: listPath });
@@ -210,7 +210,7 @@ async function paginate(f: Factory, req: ApiRequest, opts: ApiOptions, maxPages:
           ? withQuery(listPath + ownQuery, paging.query ?? {})
           : undefined;
     if (next === undefined) {
-      if (via) err(f.io, `${followedMessage('--paginate', via, page)}\n`);
+      if (via) noticeFor(f, 'PAGES_FOLLOWED', followedMessage('--paginate', via, page));
       return;
     }
     const cursor = paging.cursor ?? next;
