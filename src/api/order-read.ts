@@ -33,6 +33,18 @@ const amount = (...vs: unknown[]): number => {
   for (const v of vs) if (typeof v === 'number' || (typeof v === 'string' && v.trim() !== '')) return v as number;
   return undefined as unknown as number;
 };
+/**
+ * An amount as a server may send one: a number or numeric string, or an object holding it
+ * with its currency (`{"amount": "25.00", "currency": "USD"}`, `{"value": 25, …}`). The
+ * currency is undefined when it names none.
+ */
+const money = (v: unknown): { amount: number; currency?: string } =>
+  isRecord(v)
+    ? { amount: amount(...under(v, 'amount', 'value')), currency: text(...under(v, 'currency', 'currency_code')) }
+    : { amount: amount(v) };
+/** The first of `vs` that holds an amount (money), with its currency; an empty amount when none does. */
+const firstMoney = (...vs: unknown[]): { amount: number; currency?: string } =>
+  vs.map(money).find((m) => m.amount !== undefined) ?? { amount: amount() };
 /** A count as a number, or as a whole number written in digits (`"3"`): amounts may come as strings, and so may counts. */
 const count = (v: unknown): number | undefined =>
   typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v) ? Number(v) : undefined;
@@ -166,6 +178,7 @@ export function timelineUnread(o: unknown): { key: string; value: unknown } | un
  */
 export function readOrder(body: unknown, knownId?: string): Order {
   const o: Rec = isRecord(body) ? body : {};
+  const total = firstMoney(...under(o, 'total_amount', 'total'));
   const order: Order = {
     ...o,
     order_id: text(...under(o, 'order_id', 'id')) ?? knownId ?? '',
@@ -176,8 +189,8 @@ export function readOrder(body: unknown, knownId?: string): Order {
       denomination: amount(i.denomination),
       quantity: count(i.quantity) ?? 1,
     })),
-    total_amount: amount(...under(o, 'total_amount', 'total')),
-    currency: text(o.currency) ?? '',
+    total_amount: total.amount,
+    currency: text(o.currency) ?? total.currency ?? '',
     reference: text(o.reference) ?? null,
     fulfilled_from: (text(...under(o, 'fulfilled_from')) ?? null) as Order['fulfilled_from'],
     created_at: text(...under(o, 'created_at')) ?? '',
