@@ -39,6 +39,8 @@ export interface OrderResponse extends ApiResponse<Order> {
   received?: unknown;
   /** The order id was read from the answer's Location header: its body names none. */
   idFromLocation?: boolean;
+  /** POST /orders answered 303 See Other: this is the GET of the order its Location names. */
+  seeOther?: boolean;
 }
 
 /** Read a drifted order answer (see OrderResponse); a body that matches is left as is. */
@@ -85,9 +87,39 @@ export async function createOrder(
   options: CallOptions & { idempotencyKey: string },
 ): Promise<OrderResponse> {
   const { idempotencyKey, ...call } = options;
-  const res = asOrder(
-    await client.request<Order>({ method: 'POST', path: pathOf('createOrder'), endpoint: 'createOrder', body, idempotencyKey, ...call }),
-  );
+  let sent;
+  try {
+    sent = await client.request<Order>({
+      method: 'POST',
+      path: pathOf('createOrder'),
+      endpoint: 'createOrder',
+      body,
+      idempotencyKey,
+      ...call,
+    });
+  } catch (error) {
+    // 303 See Other: the order exists and is at the Location (RFC 9110 15.4.4); it is read
+    // with a GET there, never posted again. Another origin's Location is not followed.
+    const seeOther = error instanceof ApiError && error.status === 303 ? error.location : undefined;
+    const id = locatedOrderId(seeOther?.path);
+    if (seeOther === undefined) throw error;
+    if (id === undefined) {
+      const named = locatedOrderId(seeOther.header.replace(/^[a-z][a-z0-9+.-]*:\/\/[^/]*/i, '').replace(/^.*?(?=\/orders\/)/, ''));
+      throw new ApiError({
+        status: 303,
+        name: 'SeeOtherNotFollowed',
+        code: 'SEE_OTHER_NOT_FOLLOWED',
+        message: `POST /orders answered 303 See Other to ${seeOther.header}, which is not an order under the base URL on this server: not followed. The answer says the order was placed${named ? `: order ${named}, as the Location names it` : ''}`,
+        traceId: (error as ApiError).traceId,
+        method: 'POST',
+        path: pathOf('createOrder'),
+        location: seeOther,
+      });
+    }
+    const read = await getOrder(client, id, { signal: call.signal, timeoutMs: call.timeoutMs });
+    return Object.assign(read, { seeOther: true });
+  }
+  const res = asOrder(sent);
   // A body that names no order (an empty 201/202): the order its Location header names, if any.
   const located = res.data.order_id === '' ? locatedOrderId(res.locationPath) : undefined;
   if (located === undefined) return res;

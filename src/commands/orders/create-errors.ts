@@ -66,6 +66,11 @@ export function withRetryHint(error: unknown, key: string, find: string): unknow
     ).withJsonFields({ order_id: id || undefined, location: id ? undefined : error.location?.header });
   }
   const hint = `retry safely with ${keyFlag(key)}: if the order was placed, the server replays its answer; it never orders twice`;
+  // A 303 to another server: the order exists, and a retry would be sent the same way.
+  if (error instanceof ApiError && error.apiCode === 'SEE_OTHER_NOT_FOLLOWED')
+    return error
+      .withHint(`do not order again: find the order with ${find}`)
+      .withJsonFields({ idempotency_key: key, location: error.location?.header });
   // Not sent (nor any earlier attempt): nothing can have been placed, and the error's own hint says how to reach the server.
   if (error instanceof NetworkError && !error.mayHaveReached) return error;
   if (error instanceof NetworkError)

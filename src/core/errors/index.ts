@@ -95,6 +95,11 @@ export interface ApiErrorInit {
    * then proves nothing about that attempt on a server that checks the request before the key.
    */
   earlierMayHaveReached?: boolean;
+  /**
+   * A redirect's `Location` header (3xx): `header` as sent, `path` relative to the base URL
+   * when it names a place under it on the same origin (else absent: not to be followed).
+   */
+  location?: { header: string; path?: string };
 }
 
 /** Any non-2xx answer of the API, decoded from its error envelope. */
@@ -108,6 +113,7 @@ export class ApiError extends CliError {
   readonly method?: string;
   readonly path?: string;
   readonly earlierMayHaveReached: boolean;
+  readonly location?: { header: string; path?: string };
 
   constructor(init: ApiErrorInit) {
     super(apiErrorKind(init.status), init.message, init.hint);
@@ -121,6 +127,7 @@ export class ApiError extends CliError {
     this.method = init.method;
     this.path = init.path;
     this.earlierMayHaveReached = init.earlierMayHaveReached ?? false;
+    if (init.location) this.location = init.location;
   }
   override get code(): string {
     return this.apiCode;
@@ -140,6 +147,7 @@ export class ApiError extends CliError {
       method: this.method,
       path: this.path,
       earlierMayHaveReached: this.earlierMayHaveReached,
+      location: this.location,
       hint,
     });
   }

@@ -53,7 +53,18 @@ export function answer<T>(
       response.data = parseJsonBody(response.text);
       return response as ApiResponse<T>;
     }
-    throw apiErrorFromResponse(response, { method, path, earlierMayHaveReached: c.earlierMayHaveReached }, c.now);
+    const error = apiErrorFromResponse(response, { method, path, earlierMayHaveReached: c.earlierMayHaveReached }, c.now);
+    const redirect = response.status >= 300 && response.status < 400 ? response.headers.location : undefined;
+    if (typeof redirect !== 'string' || redirect === '') throw error;
+    // Followed only on the same origin (a path under the base URL's): never another server.
+    let target: URL | undefined;
+    try {
+      target = new URL(redirect, c.origin + call.target);
+    } catch {
+      target = undefined;
+    }
+    const at = target?.origin === c.origin ? linkedPath(target.pathname, pageAt(call)) : undefined;
+    throw Object.assign(error, { location: { header: redirect, ...(at === undefined ? {} : { path: at }) } });
   }
   const location = response.headers.location;
   const locationPath = location ? linkedPath(location, pageAt(call)) : undefined;
