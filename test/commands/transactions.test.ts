@@ -113,6 +113,22 @@ describe('transactions list', () => {
     expect(refCsv.stdout.split('\n').slice(1, -1)).toEqual(rows.map((r) => r.reference));
   });
 
+  it('--all --json with stdout to a file and stderr on a terminal: stderr holds no plain line (no count), as with --json anywhere', async () => {
+    for (const format of [['--json'], ['--output', 'ndjson']]) {
+      const r = await runCli(['transactions', 'list', '--all', '--limit', '2', ...format], { env, tty: true, stdoutTTY: false });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).not.toMatch(/transactions in \d+ pages/);
+      for (const line of r.stderr.split('\n').filter((l) => l.trim() !== '')) expect(() => JSON.parse(line), line).not.toThrow();
+      expect(r.stdout).toContain('ORDER_DEBIT');
+    }
+    const orders = await runCli(['orders', 'list', '--all', '--limit', '2', '--json'], { env, tty: true, stdoutTTY: false });
+    expect(orders.code, orders.stderr).toBe(0);
+    expect(orders.stderr).not.toMatch(/orders? in \d+ pages?/);
+    // The human count is still said with a table.
+    const table = await runCli(['orders', 'list', '--all', '--limit', '2'], { env, tty: true, stdoutTTY: false });
+    expect(table.stderr).toMatch(/orders? in \d+ pages?/);
+  });
+
   it('--all on a terminal shows progress on stderr and prints the table', async () => {
     const r = await runCli(['transactions', 'list', '--all', '--limit', '2'], { env, tty: true });
     expect(r.code).toBe(0);

@@ -15,6 +15,8 @@ export interface TestIOOptions {
   env?: Record<string, string | undefined>;
   tty?: boolean;
   stdinTTY?: boolean;
+  /** stdout a terminal or not, apart from stderr (default: `tty`). */
+  stdoutTTY?: boolean;
   cwd?: string;
   columns?: number;
 }
@@ -39,7 +41,7 @@ export function testIO(options: TestIOOptions = {}): TestIO {
     env: { NO_COLOR: undefined, ...options.env },
     cwd: options.cwd ?? process.cwd(),
     stdinIsTTY: options.stdinTTY ?? false,
-    stdoutIsTTY: tty,
+    stdoutIsTTY: options.stdoutTTY ?? tty,
     stderrIsTTY: tty,
     signal: controller.signal,
     columns: options.columns ?? 120,

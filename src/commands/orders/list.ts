@@ -10,7 +10,7 @@ import { PAGE_LIMIT } from '../../contract/common.js';
 import { ORDER_STATUSES } from '../../contract/order-values.js';
 import type { Order } from '../../contract/orders.js';
 import { UsageError } from '../../core/errors/index.js';
-import { err } from '../../core/io/io.js';
+import { err, spinnerMode } from '../../core/io/io.js';
 import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
 import { nextPageHint, outputHintFlags } from '../../core/output/next-page.js';
 import { resolveOutput } from '../../core/output/options.js';
@@ -149,7 +149,10 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
     let lastTrace: string | undefined;
     // A spinner on stderr while the pages come; stopped before a table is drawn on the same terminal.
     const showProgress = io.stderrIsTTY && (!io.stdoutIsTTY || settings.format === 'table');
-    const spinner = await startSpinner(io, 'Fetching orders…', { quiet: !showProgress });
+    // With JSON or NDJSON, stderr holds JSON lines only: an animated spinner (drawn, then erased) but no line left
+    // after it, neither the count nor the outcome of a stopped run (the JSON error says it).
+    const machine = settings.format === 'json' || settings.format === 'ndjson';
+    const spinner = await startSpinner(io, 'Fetching orders…', { quiet: !showProgress || (machine && spinnerMode(io) !== 'animated') });
     const counted = () => `${fetched} order${fetched === 1 ? '' : 's'} (${pages} page${pages === 1 ? '' : 's'})`;
     const rows = (async function* () {
       const it = iterateOrders(client, query, {
@@ -181,7 +184,8 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
     try {
       await printList(io, rows, ORDER_COLUMNS, settings, { empty });
     } catch (error) {
-      spinner.fail(`Stopped after ${counted()}`);
+      if (machine) spinner.stop();
+      else spinner.fail(`Stopped after ${counted()}`);
       throw pagesInterrupted(error, io.signal, counted(), lastTrace);
     }
     if (via) notice(io, settings, 'PAGES_FOLLOWED', followedMessage('--all', via, pages));
@@ -201,7 +205,7 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
         'NOT_PAGINATED',
         "--all: the server's list carries no has_more or next_cursor, so its one answer is all there is; no further page was asked for",
       );
-    else if (showProgress) err(io, `${fetched} order${fetched === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}\n`);
+    else if (showProgress && !machine) err(io, `${fetched} order${fetched === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}\n`);
     return;
   }
   const page = await callExtension(client, what, undefined, () => listOrders(client, query, { signal: io.signal }));

@@ -8,7 +8,7 @@ import { PAGE_LIMIT } from '../../contract/common.js';
 import { checkOrderId } from '../orders/order-args.js';
 import { TRANSACTION_TYPES, type Transaction, type TransactionType } from '../../contract/money.js';
 import { ApiError, UsageError } from '../../core/errors/index.js';
-import { err } from '../../core/io/io.js';
+import { err, spinnerMode } from '../../core/io/io.js';
 import { amountValue } from '../../contract/money-format.js';
 import { formatMoney, formatTime } from '../../core/output/format.js';
 import { nextPageHint, outputHintFlags, suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
@@ -189,7 +189,12 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
   const client = await f.client();
   // A spinner would tear rows streamed to the same terminal; tables are printed at the end.
   const showProgress = f.io.stderrIsTTY && (!f.io.stdoutIsTTY || settings.format === 'table');
-  const spinner = await startSpinner(f.io, 'Fetching transactions…', { quiet: !showProgress });
+  // With JSON or NDJSON, stderr holds JSON lines only: an animated spinner (drawn, then erased) but no line left
+  // after it, neither the count nor the outcome of a stopped run (the JSON error says it).
+  const machine = settings.format === 'json' || settings.format === 'ndjson';
+  const spinner = await startSpinner(f.io, 'Fetching transactions…', {
+    quiet: !showProgress || (machine && spinnerMode(f.io) !== 'animated'),
+  });
   let pages = 0;
   let total = 0;
   let unpaginated = false;
@@ -225,7 +230,8 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
       });
   } catch (error) {
     const read = `${total} transaction${total === 1 ? '' : 's'} (${pages} page${pages === 1 ? '' : 's'})`;
-    spinner.fail(`Stopped after ${read}`);
+    if (machine) spinner.stop();
+    else spinner.fail(`Stopped after ${read}`);
     throw pagesInterrupted(error, f.io.signal, read, lastTrace);
   }
   spinner.stop();
@@ -242,5 +248,6 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
       'NOT_PAGINATED',
       `--all: the server's list carries no has_more or next_cursor, so its one answer is all there is (${total} transaction${total === 1 ? '' : 's'}); no further page was asked for`,
     );
-  } else if (showProgress) err(f.io, `${total} transaction${total === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}\n`);
+  } else if (showProgress && !machine)
+    err(f.io, `${total} transaction${total === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}\n`);
 }
