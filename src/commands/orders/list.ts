@@ -4,13 +4,13 @@
  * After one page, stderr shows the full command for the next one (every filter and output
  * flag repeated: a cursor only continues the query it came from).
  */
-import { followedMessage, pagesInterrupted, unfollowableError } from '../../core/output/paging-notice.js';
+import { allProgress, followedMessage, pagesInterrupted, unfollowableError } from '../../core/output/paging-notice.js';
 import { iterateOrders, listOrders, type OrderListQuery } from '../../api/orders.js';
 import { PAGE_LIMIT } from '../../contract/common.js';
 import { ORDER_STATUSES } from '../../contract/order-values.js';
 import type { Order } from '../../contract/orders.js';
 import { UsageError } from '../../core/errors/index.js';
-import { err, spinnerMode } from '../../core/io/io.js';
+import { err } from '../../core/io/io.js';
 import { formatMoney, formatTime, styleStatus } from '../../core/output/format.js';
 import { nextPageHint, outputHintFlags } from '../../core/output/next-page.js';
 import { resolveOutput } from '../../core/output/options.js';
@@ -147,12 +147,8 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
     let unfollowable: { traceId: string | undefined } | undefined;
     let loop: Error | undefined;
     let lastTrace: string | undefined;
-    // A spinner on stderr while the pages come; stopped before a table is drawn on the same terminal.
-    const showProgress = io.stderrIsTTY && (!io.stdoutIsTTY || settings.format === 'table');
-    // With JSON or NDJSON, stderr holds JSON lines only: an animated spinner (drawn, then erased) but no line left
-    // after it, neither the count nor the outcome of a stopped run (the JSON error says it).
-    const machine = settings.format === 'json' || settings.format === 'ndjson';
-    const spinner = await startSpinner(io, 'Fetching orders…', { quiet: !showProgress || (machine && spinnerMode(io) !== 'animated') });
+    const progress = allProgress(io, settings);
+    const spinner = await startSpinner(io, 'Fetching orders…', { quiet: progress.spinnerQuiet });
     const counted = () => `${fetched} order${fetched === 1 ? '' : 's'} (${pages} page${pages === 1 ? '' : 's'})`;
     const rows = (async function* () {
       const it = iterateOrders(client, query, {
@@ -184,7 +180,7 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
     try {
       await printList(io, rows, ORDER_COLUMNS, settings, { empty });
     } catch (error) {
-      if (machine) spinner.stop();
+      if (!progress.countLine) spinner.stop();
       else spinner.fail(`Stopped after ${counted()}`);
       throw pagesInterrupted(error, io.signal, counted(), lastTrace);
     }
@@ -205,7 +201,7 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
         'NOT_PAGINATED',
         "--all: the server's list carries no has_more or next_cursor, so its one answer is all there is; no further page was asked for",
       );
-    else if (showProgress && !machine) err(io, `${fetched} order${fetched === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}\n`);
+    else if (progress.countLine) err(io, `${fetched} order${fetched === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}\n`);
     return;
   }
   const page = await callExtension(client, what, undefined, () => listOrders(client, query, { signal: io.signal }));

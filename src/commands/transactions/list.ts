@@ -8,7 +8,7 @@ import { PAGE_LIMIT } from '../../contract/common.js';
 import { checkOrderId } from '../orders/order-args.js';
 import { TRANSACTION_TYPES, type Transaction, type TransactionType } from '../../contract/money.js';
 import { ApiError, UsageError } from '../../core/errors/index.js';
-import { err, spinnerMode } from '../../core/io/io.js';
+import { err } from '../../core/io/io.js';
 import { amountValue } from '../../contract/money-format.js';
 import { formatMoney, formatTime } from '../../core/output/format.js';
 import { nextPageHint, outputHintFlags, suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
@@ -17,7 +17,7 @@ import { handleFieldsFlag, printList, type Column } from '../../core/output/prin
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import type { TransactionsListOptions } from './index.js';
 import { notice } from '../../core/output/notice.js';
-import { followedMessage, pagesInterrupted, unfollowableError } from '../../core/output/paging-notice.js';
+import { allProgress, followedMessage, pagesInterrupted, unfollowableError } from '../../core/output/paging-notice.js';
 import { startSpinner } from '../../core/output/spinner.js';
 import type { Factory } from '../../core/run/factory.js';
 import { didYouMean, knownSpelling } from '../../core/run/known-word.js';
@@ -187,14 +187,8 @@ async function list(f: Factory, options: TransactionsListOptions, query: Transac
 
 async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSettings): Promise<void> {
   const client = await f.client();
-  // A spinner would tear rows streamed to the same terminal; tables are printed at the end.
-  const showProgress = f.io.stderrIsTTY && (!f.io.stdoutIsTTY || settings.format === 'table');
-  // With JSON or NDJSON, stderr holds JSON lines only: an animated spinner (drawn, then erased) but no line left
-  // after it, neither the count nor the outcome of a stopped run (the JSON error says it).
-  const machine = settings.format === 'json' || settings.format === 'ndjson';
-  const spinner = await startSpinner(f.io, 'Fetching transactions…', {
-    quiet: !showProgress || (machine && spinnerMode(f.io) !== 'animated'),
-  });
+  const progress = allProgress(f.io, settings);
+  const spinner = await startSpinner(f.io, 'Fetching transactions…', { quiet: progress.spinnerQuiet });
   let pages = 0;
   let total = 0;
   let unpaginated = false;
@@ -230,7 +224,7 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
       });
   } catch (error) {
     const read = `${total} transaction${total === 1 ? '' : 's'} (${pages} page${pages === 1 ? '' : 's'})`;
-    if (machine) spinner.stop();
+    if (!progress.countLine) spinner.stop();
     else spinner.fail(`Stopped after ${read}`);
     throw pagesInterrupted(error, f.io.signal, read, lastTrace);
   }
@@ -248,6 +242,5 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
       'NOT_PAGINATED',
       `--all: the server's list carries no has_more or next_cursor, so its one answer is all there is (${total} transaction${total === 1 ? '' : 's'}); no further page was asked for`,
     );
-  } else if (showProgress && !machine)
-    err(f.io, `${total} transaction${total === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}\n`);
+  } else if (progress.countLine) err(f.io, `${total} transaction${total === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}\n`);
 }

@@ -96,7 +96,7 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
   const maxBytes = options.maxBytes ?? DEFAULT_MAX_BYTES;
   let size: number | undefined;
   let fenced = true;
-  let handler: ((error: Error, unlogged?: string) => void) | undefined;
+  let handler: ((error: Error, unlogged: string | undefined, again: boolean) => void) | undefined;
   let failed = false;
   /** Keys of requests sent while the log could not be written, each told once. */
   const told = new Set<string>();
@@ -110,8 +110,9 @@ export function openRequestLog(dir: string, options: RequestLogOptions = {}): Re
     const key = entry?.idempotency_key ?? undefined;
     if (failed && (key === undefined || told.has(key))) return;
     if (key !== undefined) told.add(key);
+    const again = failed;
     failed = true;
-    handler?.(e instanceof Error ? e : new Error(String(e)), key);
+    handler?.(e instanceof Error ? e : new Error(String(e)), key, again);
   };
 
   /** Learn the current size and whether the file ends mid-line; fix a loose mode. */

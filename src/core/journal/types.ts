@@ -102,8 +102,8 @@ export interface RequestLog {
   read(options?: { failedOnly?: boolean; where?: (entry: RequestLogEntry) => boolean; limit?: number }): Promise<RequestLogEntry[]>;
   /**
    * Be told when writing the log fails: once for the log, and once more for each idempotency
-   * key (`unlogged`) a request is sent with that the log could not keep. `append` never
-   * throws: a failing log must not fail a command.
+   * key (`unlogged`) a request is sent with that the log could not keep (`again`: the log was
+   * said to fail before). `append` never throws: a failing log must not fail a command.
    */
-  onError?(handler: (error: Error, unlogged?: string) => void): void;
+  onError?(handler: (error: Error, unlogged: string | undefined, again: boolean) => void): void;
 }

@@ -5,11 +5,23 @@
  * for all: an incomplete list is not a success).
  */
 import { CliError, InterruptedError } from '../errors/index.js';
-import type { IO } from '../io/io.js';
+import { spinnerMode, type IO } from '../io/io.js';
 import { notice } from './notice.js';
 import type { OutputSettings } from './options.js';
 
 /** `--all: … followed "pagination.next_cursor" (sent as cursor) to each next page (3 pages)`. */
+/**
+ * What `--all` shows on stderr while its pages come: a spinner on a terminal (not when rows
+ * stream to the same terminal: tables are printed at the end), and after it the count
+ * (`countLine`), or the outcome of a stopped run. With JSON or NDJSON, stderr holds JSON
+ * lines only: an animated spinner (drawn, then erased) and nothing left after it.
+ */
+export function allProgress(io: IO, settings: Pick<OutputSettings, 'format'>): { spinnerQuiet: boolean; countLine: boolean } {
+  const show = io.stderrIsTTY && (!io.stdoutIsTTY || settings.format === 'table');
+  const machine = settings.format === 'json' || settings.format === 'ndjson';
+  return { spinnerQuiet: !show || (machine && spinnerMode(io) !== 'animated'), countLine: show && !machine };
+}
+
 export function followedMessage(flag: string, via: string, pages: number): string {
   return `${flag}: the server names its next page otherwise than has_more/next_cursor: followed ${via} to each next page (${pages} page${pages === 1 ? '' : 's'})`;
 }

@@ -95,18 +95,16 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
     : undefined;
   // Said once, whether or not --debug: support finds trace IDs with `vouchers log`, and a
   // request log that silently stopped would leave them nothing to find.
-  let logFailed = false;
-  deps.requestLog.onError?.((e, unlogged) => {
+  deps.requestLog.onError?.((e, unlogged, again) => {
     // With the key of a write sent unlogged: under --json it is printed nowhere else before
     // the answer, and a run killed in flight must leave the key to retry with.
     const key =
       unlogged === undefined
         ? ''
         : `a write goes out with Idempotency-Key ${unlogged}, kept nowhere else: to retry it safely after an interruption, give the same command --idempotency-key ${unlogged}`;
-    const message = logFailed
+    const message = again
       ? `the request log could not be written: ${key}`
       : `the request log ${deps.requestLog.path} could not be written (${e.message}): this run's requests are not logged, and vouchers log will not show them${key ? `; ${key}` : ''}`;
-    logFailed = true;
     if (debug) debug(message);
     else if (deps.globals.json) writeNotice(deps.io, { format: 'json' }, 'REQUEST_LOG_NOT_WRITTEN', message);
     else writeNotice(deps.io, { format: 'table' }, 'REQUEST_LOG_NOT_WRITTEN', `Warning: ${message}`);
