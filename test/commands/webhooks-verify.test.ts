@@ -130,6 +130,34 @@ describe('vouchers webhooks verify', () => {
     expect(r.code).toBe(0);
   });
 
+  it('checks the signature of a delivery older than the window all the same, and says both findings; a mismatch is the refusal then', async () => {
+    const { file } = bodyFile(BODY);
+    const old = NOW - 3600;
+    const args = ['webhooks', 'verify', '--body', file, '--secret', SECRET];
+    const matching = await runCli([...args, '--signature', `t=${old},v1=${hmac(SECRET, old, BODY)}`], { overrides });
+    expect(matching.code).toBe(5);
+    expect(matching.stderr).toMatch(/3600 s old, beyond the 300 s window.* The signature matches: it was signed with this secret\./);
+    expect(matching.stderr).toMatch(/\n {2}code\s+TIMESTAMP_OUT_OF_WINDOW\n/);
+    expect(matching.stderr).toMatch(/hint\s+the listener refuses it only for its age; pass --tolerance 3600 or more/);
+    const json = await runCli([...args, '--signature', `t=${old},v1=${hmac(SECRET, old, BODY)}`, '--json'], { overrides });
+    expect(JSON.parse(json.stderr)).toMatchObject({
+      error: { code: 'TIMESTAMP_OUT_OF_WINDOW' },
+      reason: 'timestamp_too_old',
+      signature_matches: true,
+    });
+    const other = await runCli([...args, '--signature', `t=${old},v1=${hmac('whsec_other', old, BODY)}`, '--json'], { overrides });
+    expect(other.code).toBe(5);
+    const error = JSON.parse(other.stderr) as { error: { code: string; message: string } };
+    expect(error).toMatchObject({
+      error: { code: 'INVALID_SIGNATURE' },
+      reason: 'no_match',
+      signature_matches: false,
+      timestamp_reason: 'timestamp_too_old',
+    });
+    expect(error.error.message).toMatch(/no v1 signature matches.* Its timestamp is out of the window too: .*3600 s old/);
+    expect(matching.stderr + other.stderr + json.stderr).not.toContain(SECRET);
+  });
+
   it('uses VOUCHERS_WEBHOOK_SECRET; without any secret or body file, usage errors', async () => {
     const { file } = bodyFile(BODY);
     const sig = `t=${NOW},v1=${hmac(SECRET, NOW, BODY)}`;

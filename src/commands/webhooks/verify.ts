@@ -61,10 +61,48 @@ const HEADER_HINT =
 const HINTS: Partial<Record<RejectionReason, string>> = {
   malformed_header: HEADER_HINT,
   missing_header: HEADER_HINT,
-  timestamp_too_old: 'a saved delivery ages out of the window: pass a larger --tolerance to check the signature alone',
   timestamp_in_future: "check this machine's clock, or pass a larger --tolerance",
   no_match: 'use the body file exactly as received (no reformatting, same line endings) and the secret of the endpoint that sent it',
 };
+
+/** Seconds either way that let a signature be checked whatever its age. */
+const ANY_AGE = Number.MAX_SAFE_INTEGER;
+
+function isWindow(reason: RejectionReason): boolean {
+  return reason === 'timestamp_too_old' || reason === 'timestamp_in_future';
+}
+
+/**
+ * The refusal of a delivery `verify` failed on, saying everything an offline check can:
+ * a delivery out of the window has its signature checked all the same (a mismatch is the
+ * worse finding, and the refusal then). `check` verifies a body whatever its timestamp's
+ * age and returns the signed timestamp.
+ */
+function refusal(failure: SignatureError, body: Buffer, check: (body: Buffer) => number, now: number): WebhookVerificationError {
+  let error = failure;
+  if (isWindow(failure.reason)) {
+    try {
+      const t = check(body);
+      const hint =
+        failure.reason === 'timestamp_too_old'
+          ? `the listener refuses it only for its age; pass --tolerance ${now - t} or more to check the rest of it as received`
+          : HINTS[failure.reason];
+      return new WebhookVerificationError(
+        rejection(failure.reason, `${failure.message} The signature matches: it was signed with this secret.`),
+        hint,
+      ).withJsonFields({ signature_matches: true });
+    } catch (e) {
+      if (!(e instanceof SignatureError)) throw e;
+      error = e;
+    }
+  }
+  let message = error.message;
+  const hint = HINTS[error.reason];
+  if (error !== failure) message += `${/[.?]$/.test(message) ? '' : '.'} Its timestamp is out of the window too: ${failure.message}`;
+  return new WebhookVerificationError(rejection(error.reason, message), hint).withJsonFields({
+    ...(error !== failure ? { signature_matches: false, timestamp_reason: failure.reason } : {}),
+  });
+}
 
 export function buildVerifyOptions(flags: WebhooksVerifyFlags): VerifyOptions {
   const headers = parseHeaderFlags(flags.header as string[] | undefined, '--header', 'X-Webhook-Signature: t=1732270000,v1=5f0c…');
@@ -122,15 +160,13 @@ export async function run(f: Factory, o: VerifyOptions): Promise<void> {
   const secrets = await resolveWebhookSecrets(f, o.secrets, { json: o.json });
   let timestamp: number;
   let scheme: string | null = null;
+  const nowSeconds = Math.floor(f.clock.now() / 1000);
+  const verify = (b: Buffer, tolerance: number): number =>
+    verifyWebhookDelivery(b, headers, secrets, { tolerance, nowSeconds, path, onScheme: (s) => (scheme = s) });
   try {
-    timestamp = verifyWebhookDelivery(body, headers, secrets, {
-      tolerance: o.tolerance,
-      nowSeconds: Math.floor(f.clock.now() / 1000),
-      path,
-      onScheme: (s) => (scheme = s),
-    });
+    timestamp = verify(body, o.tolerance);
   } catch (e) {
-    if (e instanceof SignatureError) throw new WebhookVerificationError(rejection(e.reason, e.message), HINTS[e.reason]);
+    if (e instanceof SignatureError) throw refusal(e, body, (b) => verify(b, ANY_AGE), nowSeconds);
     throw e;
   }
   const parsed = envelopeOf(body.toString('utf8'));
