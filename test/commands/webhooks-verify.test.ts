@@ -158,6 +158,35 @@ describe('vouchers webhooks verify', () => {
     expect(matching.stderr + other.stderr + json.stderr).not.toContain(SECRET);
   });
 
+  it('a body saved with a newline or CRLF after it is refused, saying the signature matches it without them', async () => {
+    const raw = BODY.trimEnd();
+    const sig = `t=${NOW},v1=${hmac(SECRET, NOW, raw)}`;
+    for (const [added, words] of [
+      ['\n', '"\\n" (1 byte)'],
+      ['\r\n', '"\\r\\n" (2 bytes)'],
+      ['\n\n', '"\\n\\n" (2 bytes)'],
+    ] as const) {
+      const { file } = bodyFile(raw + added);
+      const r = await runCli(['webhooks', 'verify', '--body', file, '--signature', sig, '--secret', SECRET], { overrides });
+      expect(r.code, words).toBe(5);
+      expect(r.stderr).toContain(`no signature matches this body, but one matches it without its trailing ${words}`);
+      expect(r.stderr).toMatch(/\n {2}code\s+INVALID_SIGNATURE\n/);
+      expect(r.stderr).toMatch(/hint\s+save the body exactly as received, with no line ending added after it/);
+      const json = await runCli(['webhooks', 'verify', '--body', file, '--signature', sig, '--secret', SECRET, '--json'], { overrides });
+      expect(JSON.parse(json.stderr)).toMatchObject({ reason: 'no_match', matches_without_trailing: added });
+    }
+    // Signed with its newline: a body without it, or with another, is a plain mismatch.
+    const { file } = bodyFile(raw);
+    const r = await runCli(
+      ['webhooks', 'verify', '--body', file, '--signature', `t=${NOW},v1=${hmac(SECRET, NOW, BODY)}`, '--secret', SECRET],
+      {
+        overrides,
+      },
+    );
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(/no v1 signature matches: are you passing the raw request body/);
+  });
+
   it('uses VOUCHERS_WEBHOOK_SECRET; without any secret or body file, usage errors', async () => {
     const { file } = bodyFile(BODY);
     const sig = `t=${NOW},v1=${hmac(SECRET, NOW, BODY)}`;

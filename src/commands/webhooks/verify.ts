@@ -68,6 +68,26 @@ const HINTS: Partial<Record<RejectionReason, string>> = {
 /** Seconds either way that let a signature be checked whatever its age. */
 const ANY_AGE = Number.MAX_SAFE_INTEGER;
 
+/** At most this many line endings after a body are taken off to look for the one signed. */
+const MAX_ADDED_LINE_ENDINGS = 4;
+
+/**
+ * The body without its last line ending, then without the one before it, and so on (CRLF,
+ * LF or CR each): an editor or `echo` adds one to a body saved to a file.
+ */
+function withoutTrailingLineEndings(body: Buffer): Buffer[] {
+  const out: Buffer[] = [];
+  let end = body.length;
+  while (out.length < MAX_ADDED_LINE_ENDINGS && end > 0) {
+    const last = body[end - 1];
+    if (last === 0x0a) end -= end >= 2 && body[end - 2] === 0x0d ? 2 : 1;
+    else if (last === 0x0d) end -= 1;
+    else break;
+    out.push(body.subarray(0, end));
+  }
+  return out;
+}
+
 function isWindow(reason: RejectionReason): boolean {
   return reason === 'timestamp_too_old' || reason === 'timestamp_in_future';
 }
@@ -75,8 +95,9 @@ function isWindow(reason: RejectionReason): boolean {
 /**
  * The refusal of a delivery `verify` failed on, saying everything an offline check can:
  * a delivery out of the window has its signature checked all the same (a mismatch is the
- * worse finding, and the refusal then). `check` verifies a body whatever its timestamp's
- * age and returns the signed timestamp.
+ * worse finding, and the refusal then), and a body no signature matches is checked without
+ * the line endings an editor may have added after it (still refused: the bytes differ).
+ * `check` verifies a body whatever its timestamp's age and returns the signed timestamp.
  */
 function refusal(failure: SignatureError, body: Buffer, check: (body: Buffer) => number, now: number): WebhookVerificationError {
   let error = failure;
@@ -97,10 +118,32 @@ function refusal(failure: SignatureError, body: Buffer, check: (body: Buffer) =>
     }
   }
   let message = error.message;
-  const hint = HINTS[error.reason];
+  let hint = HINTS[error.reason];
+  let added: string | undefined;
+  if (error.reason === 'no_match') {
+    const signed = withoutTrailingLineEndings(body).find((b) => {
+      try {
+        check(b);
+        return true;
+      } catch (e) {
+        if (e instanceof SignatureError) return false;
+        throw e;
+      }
+    });
+    if (signed !== undefined) {
+      added = body.subarray(signed.length).toString('latin1');
+      message =
+        `no signature matches this body, but one matches it without its trailing ${JSON.stringify(added)} ` +
+        `(${added.length} byte${added.length === 1 ? '' : 's'}): the file ends with a line ending the delivery did not have, ` +
+        'and the bytes as received are what is signed';
+      hint =
+        "save the body exactly as received, with no line ending added after it (printf '%s' rather than echo; an editor set not to add a final newline)";
+    }
+  }
   if (error !== failure) message += `${/[.?]$/.test(message) ? '' : '.'} Its timestamp is out of the window too: ${failure.message}`;
   return new WebhookVerificationError(rejection(error.reason, message), hint).withJsonFields({
     ...(error !== failure ? { signature_matches: false, timestamp_reason: failure.reason } : {}),
+    ...(added !== undefined ? { matches_without_trailing: added } : {}),
   });
 }
 
