@@ -187,6 +187,28 @@ describe('vouchers webhooks verify', () => {
     expect(r.stderr).toMatch(/no v1 signature matches: are you passing the raw request body/);
   });
 
+  it('a mismatch hints that the secret may have been rotated and how to check with the previous one, printing no secret', async () => {
+    const { file } = bodyFile(BODY);
+    const sig = `t=${NOW},v1=${hmac('whsec_previous_secret', NOW, BODY)}`;
+    const r = await runCli(['webhooks', 'verify', '--body', file, '--signature', sig], {
+      overrides,
+      env: { VOUCHERS_WEBHOOK_SECRET: SECRET },
+    });
+    expect(r.code).toBe(5);
+    expect(r.stderr).toMatch(
+      /hint\s+.*signing secret may have been rotated since .*check with that one too \(--secret once for each, current and previous\)/,
+    );
+    expect(r.stderr).not.toContain(SECRET);
+    expect(r.stderr).not.toContain('whsec_previous_secret');
+    const both = await runCli(
+      ['webhooks', 'verify', '--body', file, '--signature', sig, '--secret', SECRET, '--secret', 'whsec_previous_secret'],
+      {
+        overrides,
+      },
+    );
+    expect(both.code).toBe(0);
+  });
+
   it('uses VOUCHERS_WEBHOOK_SECRET; without any secret or body file, usage errors', async () => {
     const { file } = bodyFile(BODY);
     const sig = `t=${NOW},v1=${hmac(SECRET, NOW, BODY)}`;

@@ -58,11 +58,22 @@ export class WebhookVerificationError extends CliError {
 const HEADER_HINT =
   'pass --signature the value of the X-Webhook-Signature header your endpoint received with this body, as it came and without the header name: "t=<unix seconds>,v1=<hex>" (one v1= per signing secret), e.g. "t=1732270000,v1=5f0c…"; or the headers as received, with --header "Name: value" (repeatable: a Standard Webhooks delivery has webhook-id, webhook-timestamp and webhook-signature) or --headers FILE; vouchers webhooks sign makes one for a body of your own';
 
+/**
+ * Why no signature matches, when the body is the one received: another secret, most often
+ * the previous one of a rotation (the listener takes up a new one saved in the profile; a
+ * delivery signed before carries only the old secret's signature).
+ */
+const NO_MATCH_HINT =
+  'use the body file exactly as received (no reformatting, same line endings) and the secret of the endpoint that sent it; ' +
+  'its signing secret may have been rotated since (webhooks register --rotate-secret, or the endpoint created again): ' +
+  "a delivery signed before carries only the previous secret's signature, so check with that one too (--secret once for each, " +
+  'current and previous)';
+
 const HINTS: Partial<Record<RejectionReason, string>> = {
   malformed_header: HEADER_HINT,
   missing_header: HEADER_HINT,
   timestamp_in_future: "check this machine's clock, or pass a larger --tolerance",
-  no_match: 'use the body file exactly as received (no reformatting, same line endings) and the secret of the endpoint that sent it',
+  no_match: NO_MATCH_HINT,
 };
 
 /** Seconds either way that let a signature be checked whatever its age. */
