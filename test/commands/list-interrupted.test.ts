@@ -1,6 +1,7 @@
 /**
  * Ctrl-C while a list is read page after page (`orders list --all`, `transactions list
- * --all`; `api GET … --paginate` in api-paginate.test.ts): the error says how many pages were read and names a trace
+ * --all`, `api GET … --paginate`, which waits out the same pace between pages; its other
+ * cases are in api-paginate.test.ts): the error says how many pages were read and names a trace
  * ID for support (of the request it stopped, else of the last page answered), as `orders
  * wait` stopped by Ctrl-C does; with --json in the envelope's trace_id.
  */
@@ -42,6 +43,7 @@ async function lastLogged(configDir: string): Promise<{ trace_id: string; status
 const LISTS: [string, string[], string][] = [
   ['orders list --all', ['orders', 'list', '--all', '--limit', '1'], '1 order (1 page)'],
   ['transactions list --all', ['transactions', 'list', '--all', '--limit', '1'], '1 transaction (1 page)'],
+  ['api GET /orders --paginate', ['api', 'GET', '/orders', '-q', 'limit=1', '--paginate'], '1 page printed'],
 ];
 
 describe('Ctrl-C between the pages of a list read whole', () => {

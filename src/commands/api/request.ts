@@ -184,6 +184,8 @@ async function paginate(f: Factory, req: ApiRequest, opts: ApiOptions, maxPages:
   const ownQuery = q < 0 ? '' : req.path.slice(q);
   let listPath = q < 0 ? req.path : req.path.slice(0, q);
   const basePath = await basePathOf(f);
+  // Every page is a long job, as with orders list --all: pacing waits are waited out (with a notice), however long.
+  (await f.client()).waitOutPacing?.();
   let via: string | undefined;
   const printed = (n: number) => `${n} page${n === 1 ? '' : 's'}`;
   for (let page = 1; ; page++) {
