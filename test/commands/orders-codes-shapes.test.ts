@@ -11,6 +11,7 @@ import { sendJson, startLoopbackServer, type LoopbackServer, cliEnvFor } from '.
 
 const CODE = 'SECURE-CODE-4444';
 const entries = [{ product_id: 'A', code: CODE }];
+const CODELESS = { voucher_id: 'vch_2', product_id: 'A', note: 'ask your account manager' };
 const SHAPES: Record<string, unknown> = {
   ord_results: { order_id: 'ord_results', results: entries, has_more: false },
   ord_items: { items: entries },
@@ -31,6 +32,18 @@ beforeAll(async () => {
     if (req.method === 'GET' && req.target === '/api/v1/orders/ord_nolist/vouchers') return sendJson(res, 200, { status: 'ok', count: 1 });
     if (req.method === 'GET' && req.target === '/api/v1/orders/ord_nolist')
       return sendJson(res, 200, { order_id: 'ord_nolist', status: 'DELIVERED', vouchers: [{ product_id: 'A' }] });
+    // Two vouchers listed, one of them without any field this version reads as a code.
+    if (req.method === 'GET' && req.target === '/api/v1/orders/ord_codeless/vouchers')
+      return sendJson(res, 200, { order_id: 'ord_codeless', data: [{ voucher_id: 'vch_1', code: CODE }, CODELESS] });
+    if (req.method === 'GET' && req.target === '/api/v1/orders/ord_nocode/vouchers')
+      return sendJson(res, 200, { order_id: 'ord_nocode', data: [CODELESS] });
+    const codeless = /^\/api\/v1\/orders\/(ord_codeless|ord_nocode)$/.exec(req.target);
+    if (req.method === 'GET' && codeless)
+      return sendJson(res, 200, {
+        order_id: codeless[1],
+        status: 'DELIVERED',
+        items: [{ product_id: 'A', denomination: 25, quantity: 2 }],
+      });
     res.writeHead(404);
     res.end();
   });
@@ -92,6 +105,40 @@ describe('orders codes with an answer that holds no list of codes', () => {
     expect(jsonOut.code, jsonOut.stderr).toBe(8);
     expect(jsonOut.stdout).toBe('null\n');
     expect(jsonOut.stderr).toContain('"error":{"name":"NoCodesFound","code":"NO_CODES_FOUND"');
+    expect(existsSync(file)).toBe(false);
+  });
+});
+
+describe('orders codes --codes-out with entries that hold no code', () => {
+  it('writes only the rows with a code, says how many had none, exit 8', async () => {
+    const file = join(tempConfigDir(), 'codeless.csv');
+    const r = await runCli(['orders', 'codes', 'ord_codeless', '--codes-out', file], { env });
+    expect(r.code, r.stderr).toBe(8);
+    expect(r.stderr).toContain('Wrote 1 code to');
+    expect(r.stderr).toContain(
+      `1 of the 2 entries of the answer of GET /orders/ord_codeless/vouchers holds no code this version of vouchers reads: it was not written to ${file}, which holds the other 1`,
+    );
+    expect(r.stderr).toContain('NO_CODES_FOUND');
+    expect(readFileSync(file, 'utf8').trim().split('\n')).toEqual([
+      'order_id,voucher_id,product_id,denomination,expiry,code,pin',
+      `ord_codeless,vch_1,,,,${CODE},`,
+    ]);
+    expect(r.stdout + r.stderr).not.toContain(CODE);
+
+    const json = await runCli(['orders', 'codes', 'ord_codeless', '--json', '--codes-out', join(tempConfigDir(), 'c.csv')], { env });
+    expect(json.code, json.stderr).toBe(8);
+    expect(json.stderr).toContain('"error":{"name":"NoCodesFound","code":"NO_CODES_FOUND"');
+    expect(json.stdout + json.stderr).not.toContain(CODE);
+  });
+
+  it('an answer whose entries all hold no code: no file, exit 8', async () => {
+    const file = join(tempConfigDir(), 'nocode.csv');
+    const r = await runCli(['orders', 'codes', 'ord_nocode', '--codes-out', file], { env });
+    expect(r.code, r.stderr).toBe(8);
+    expect(r.stderr).not.toContain('Wrote');
+    expect(r.stderr).toContain(
+      `The one entry of the answer of GET /orders/ord_nocode/vouchers holds no code this version of vouchers reads: nothing was written to ${file}`,
+    );
     expect(existsSync(file)).toBe(false);
   });
 });

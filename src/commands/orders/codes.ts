@@ -151,20 +151,31 @@ export async function run(f: Factory, id: string, flags: CodesFlags): Promise<vo
     notice(io, settings, 'NO_CODES_FOUND', `${found}. S${see.slice(1)}${res.traceId ? ` · trace ${res.traceId}` : ''}`);
     return;
   }
+  // Entries that carry no code this version reads: never a row without its code in the file.
+  const codeless = codes.data.filter((c) => c.code === '').length;
+  if (flags.codesOut !== undefined && codeless === codes.data.length) {
+    throw new NoCodesFoundError(
+      `The ${codeless === 1 ? 'one entry' : `${codeless} entries`} of the answer of GET /orders/${orderId}/vouchers ${codeless === 1 ? 'holds' : 'hold'} no code this version of vouchers reads: nothing was written to ${flags.codesOut}`,
+      `see the answer as sent with: ${suggestedCommand(f.globals(), ['api', 'GET', `/orders/${orderId}/vouchers`])}`,
+      res.traceId,
+    );
+  }
   if (flags.codesOut !== undefined) {
     const written = await writeCodesFile(
       flags.codesOut,
       io.cwd,
-      codes.data.map((c) => ({
-        order_id: codes.order_id,
-        voucher_id: c.voucher_id,
-        product_id: c.product_id,
-        denomination: c.denomination,
-        expiry: c.expiry,
-        code: c.code,
-        pin: c.pin,
-        more: moreCodes(c),
-      })),
+      codes.data
+        .filter((c) => c.code !== '')
+        .map((c) => ({
+          order_id: codes.order_id,
+          voucher_id: c.voucher_id,
+          product_id: c.product_id,
+          denomination: c.denomination,
+          expiry: c.expiry,
+          code: c.code,
+          pin: c.pin,
+          more: moreCodes(c),
+        })),
     );
     err(
       io,
@@ -210,6 +221,13 @@ export async function run(f: Factory, id: string, flags: CodesFlags): Promise<vo
       `Not checked that these are all the codes of order ${orderId}: reading the order (GET /orders/${orderId}) failed (${missing.unchecked})`,
     );
   else if (missing) throw missing(f.globals(), flags.codesOut);
+  if (flags.codesOut !== undefined && codeless > 0) {
+    throw new NoCodesFoundError(
+      `${codeless} of the ${codes.data.length} entries of the answer of GET /orders/${orderId}/vouchers ${codeless === 1 ? 'holds' : 'hold'} no code this version of vouchers reads: ${codeless === 1 ? 'it was' : 'they were'} not written to ${flags.codesOut}, which holds the other ${codes.data.length - codeless}`,
+      `see the answer as sent with: ${suggestedCommand(f.globals(), ['api', 'GET', `/orders/${orderId}/vouchers`])}`,
+      res.traceId,
+    );
+  }
 }
 
 /**

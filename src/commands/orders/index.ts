@@ -322,6 +322,9 @@ ended PARTIALLY_DELIVERED, the rest failed and refunded. An answer that holds no
 version recognises is said so (NO_CODES_FOUND) with the vouchers api command that shows it
 as sent: no file is written, --json prints null, and the exit code is that of the HTTP
 status (0 for a 2xx), or 8 with --codes-out: the codes asked for are not in the file.
+An entry of the answer that holds no code this version reads is never written as a row
+without its code: the file holds the others, it is said how many had none, and the
+command exits 8 (NO_CODES_FOUND); none at all, and no file is written.
 
 The codes file (CSV, or JSON when its name ends in .json) has the columns order_id,
 voucher_id, product_id, denomination, expiry, code and pin, then one column for each other
