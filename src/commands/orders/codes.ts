@@ -10,7 +10,7 @@
  */
 import { formatExpiry } from '../../core/output/format.js';
 import { NotOfferedError } from '../../api/not-offered.js';
-import { moreCodes, voucherCode, voucherEntries } from '../../api/order-read.js';
+import { isIssued, moreCodes, voucherCode, voucherEntries } from '../../api/order-read.js';
 import { getOrder, getOrderCodes, isFinalStatus } from '../../api/orders.js';
 import type { OrderCodes, VoucherCode } from '../../contract/orders.js';
 import { canonicalStatus, isOpenStatus } from '../../contract/order-values.js';
@@ -31,7 +31,7 @@ import type { Factory } from '../../core/run/factory.js';
 import type { CodesFlags } from './index.js';
 import { callExtension } from './extension.js';
 import { checkOrderId } from './order-args.js';
-import { NoCodesFoundError, OrderNotFulfilledError } from './outcome.js';
+import { CodesNotGivenError, NoCodesFoundError, OrderNotFulfilledError } from './outcome.js';
 import { heldAtAdminGate, heldAtAdminGateHint } from './hint.js';
 import { moreCodeColumns, redactCodes } from './redact.js';
 
@@ -105,7 +105,9 @@ async function codesOf(
     const withCode = res.data.vouchers.filter((v) => typeof v.code === 'string' && v.code !== '');
     const status = canonicalStatus(res.data.status);
     const pending = isOpenStatus(status) || (res.data.vouchers.length === 0 && !isFinalStatus(res.data.status));
-    if (withCode.length === 0 && !pending && status !== 'CANCELLED' && status !== 'REFUNDED') throw error;
+    // Delivered, and no code in the order either: neither endpoint gives them (support does).
+    if (withCode.length === 0 && !pending && status !== 'CANCELLED' && status !== 'REFUNDED')
+      throw res.data.vouchers.some(isIssued) ? new CodesNotGivenError(res.data, error) : error;
     if (withCode.length > 0) {
       notice(
         f.io,

@@ -12,6 +12,7 @@ import type { CreateOrderRequest, Order } from '../../contract/orders.js';
 import { canonicalStatus, isOpenStatus } from '../../contract/order-values.js';
 import { formatMoney, fromMinor } from '../../contract/money-format.js';
 import { isIdempotencyKey } from '../../contract/idempotency.js';
+import { NotOfferedError } from '../../api/not-offered.js';
 import { ApiError, asCliError, CliError, UsageError } from '../../core/errors/index.js';
 import { parseDuration } from '../../core/http/duration.js';
 import { refuseSecretAsKey } from '../../core/http/secret-key.js';
@@ -28,7 +29,7 @@ import { DEFAULT_WAIT_MS } from './index.js';
 import type { BulkOptions } from './bulk-options.js';
 import type { CreateFlags } from './index.js';
 import { orderFromFlags } from './order-input.js';
-import { checkOutcome, NoCodesFoundError, outcomeError } from './outcome.js';
+import { checkOutcome, CodesNotGivenError, NoCodesFoundError, outcomeError } from './outcome.js';
 import { hasCodes } from './redact.js';
 import { checkOrderFields, printOrder } from './render.js';
 import { acceptedUnread, findCommand, printAccepted, unreadWhy } from './create-accepted.js';
@@ -295,18 +296,30 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
 
   const wantsCodes = o.reveal || o.codesOut !== undefined;
   const issued = order.vouchers.some(isIssued);
+  // A failure to fetch the codes is said after the order is printed: it was placed all the same.
+  let codesFailed: unknown;
   if (wantsCodes && issued && !hasCodes(order)) {
-    const fetched = await withCodes(client, order, io.signal);
-    order = fetched.order;
-    // The codes now sit in the order as read: a server's own body is printed with them put
-    // into its vouchers (never with the fields the reading fills), else the order as read.
-    received = sentWithCodes(received, order);
-    seen.traceId = fetched.traceId ?? seen.traceId;
+    try {
+      const fetched = await withCodes(client, order, io.signal);
+      order = fetched.order;
+      // The codes now sit in the order as read: a server's own body is printed with them put
+      // into its vouchers (never with the fields the reading fills), else the order as read.
+      received = sentWithCodes(received, order);
+      seen.traceId = fetched.traceId ?? seen.traceId;
+    } catch (error) {
+      if (io.signal.aborted) throw error;
+      codesFailed = error;
+    }
   }
 
   await printOrder(io, order, o.settings, { reveal: o.reveal, extra: { idempotency_key: o.idempotencyKey }, received, written: true });
   // Printed: the order is no longer one whose answer the user never saw (log --unanswered).
   await answerShown(io, res);
+  if (codesFailed !== undefined) {
+    // The secure endpoint does not know an order that exists: `orders codes` would fail the same way.
+    if (codesFailed instanceof NotOfferedError) throw new CodesNotGivenError(order, codesFailed, { placed: true });
+    throw codesFailed;
+  }
   // As orders get says: the codes are at the secure endpoint, not in running this command again.
   if (io.stderrIsTTY && !json && !wantsCodes && issued && !o.settings.fields) say(maskedCodesLine(globals, order.order_id));
 

@@ -118,6 +118,32 @@ export class NoCodesFoundError extends CliError {
   }
 }
 
+/**
+ * An order that says it was delivered, whose codes no endpoint gives: the secure code
+ * endpoint answered 404 (or 405) for an order that exists (it does not know the order, or
+ * the server does not offer the endpoint), and the order itself lists its vouchers without
+ * their codes. Exit 4, after the order was printed. Neither `orders codes` nor ordering
+ * again gets them: the hint sends the user to the service's support with the trace ID.
+ */
+export class CodesNotGivenError extends CliError {
+  override readonly name = 'CodesNotFound';
+  readonly traceId: string | undefined;
+  constructor(order: Order, error: { status: number; traceId?: string }, context: { placed?: boolean } = {}) {
+    const id = order.order_id;
+    super(
+      'not_found',
+      `order ${id} is ${order.status}, but its codes cannot be fetched: the secure code endpoint (GET /orders/${id}/vouchers) answered ${error.status} for it (it does not know the order, or this server does not offer that endpoint), and the order itself (GET /orders/${id}) lists its vouchers without their codes`,
+      `${context.placed ? 'do not order again: ' : ''}ask the service's support for the codes of order ${id}${error.traceId ? `, quoting the trace ID ${error.traceId}` : ''}`,
+      { cause: error },
+    );
+    this.traceId = error.traceId;
+    this.withJsonFields({ order_id: id, order_status: order.status || undefined });
+  }
+  override get code(): string {
+    return 'CODES_NOT_FOUND';
+  }
+}
+
 /** The error an order's final status calls for; undefined when DELIVERED (or not final). */
 export function outcomeError(order: Order, traceId?: string, context: OutcomeContext = {}): CliError | undefined {
   if (endedUnfulfilled(order.status)) return new OrderNotFulfilledError(order, traceId, context);
