@@ -127,6 +127,26 @@ describe('vouchers webhooks verify takes the headers of the delivery, and answer
     expect(other.stderr).toMatch(/no v1 signature of webhook-signature matches/);
   });
 
+  it('Standard Webhooks headers without webhook-signature, or it without the others: the listener and verify name the missing header', async () => {
+    const [d] = deliveries(43);
+    const body = file('body.json', d!.body);
+    const l = await listener(STANDARD_SECRET);
+    const { 'webhook-signature': signature, ...rest } = d!.headers;
+    for (const [headers, missing] of [
+      [rest, 'webhook-signature header missing'],
+      [{ 'webhook-signature': signature! }, 'webhook-id and webhook-timestamp headers missing'],
+    ] as const) {
+      const answer = await post(l.url, d!.body, { 'content-type': 'application/json', ...headers });
+      expect(answer.status, missing).toBe(401);
+      expect((answer.json as { error: { message: string } }).error.message, missing).toContain(missing);
+      const flags = Object.entries(headers).flatMap(([k, v]) => ['-H', `${k}: ${v}`]);
+      const r = await runCli(['webhooks', 'verify', '--body', body, ...flags, '--secret', STANDARD_SECRET]);
+      expect(r.code, missing).toBe(5);
+      expect(r.stderr, missing).toMatch(new RegExp(`invalid: ${missing}: the delivery carries .* of the Standard Webhooks scheme`));
+      expect(r.stderr, missing).not.toContain('X-Webhook-Signature header missing');
+    }
+  });
+
   it('needs a header and a body: usage errors (exit 2) that say what to give', async () => {
     const body = file('body.json', JSON.stringify(orderEvent(43)));
     const none = await runCli(['webhooks', 'verify', '--body', body, '--secret', SECRET]);

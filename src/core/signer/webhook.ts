@@ -250,7 +250,33 @@ export function verifyWebhookDelivery(
 ): number {
   const standard = standardWebhookHeaders(headers);
   if (standard) return verifyStandardWebhook(rawBody, standard, secrets, options);
-  return verifyWebhookHeaders(rawBody, signatureHeaderValue(headers), header(headers, WEBHOOK_HEADERS.timestamp), secrets, options);
+  const signature = signatureHeaderValue(headers);
+  if (signature === undefined) refuseStandardHeaders(headers);
+  return verifyWebhookHeaders(rawBody, signature, header(headers, WEBHOOK_HEADERS.timestamp), secrets, options);
+}
+
+const STANDARD_NAMES = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;
+
+/**
+ * For a delivery with no signature header of ours: when it carries some of the Standard
+ * Webhooks headers, throws SignatureError naming the one that is really missing (or the
+ * webhook-signature that holds no `v1,` entry), not X-Webhook-Signature.
+ */
+function refuseStandardHeaders(headers: HeaderBag): void {
+  const present = STANDARD_NAMES.filter((name) => header(headers, name) !== undefined);
+  if (present.length === 0) return;
+  const missing = STANDARD_NAMES.filter((name) => !present.includes(name));
+  if (missing.length === 0)
+    throw new SignatureError(
+      'malformed_header',
+      `webhook-signature holds no "v1,<base64>" entry: ${JSON.stringify(header(headers, 'webhook-signature'))} (the Standard Webhooks scheme that webhook-id and webhook-timestamp point to)`,
+    );
+  const names = (list: readonly string[]): string => list.join(' and ');
+  throw new SignatureError(
+    'missing_header',
+    `${names(missing)} header${missing.length === 1 ? '' : 's'} missing: the delivery carries ${names(present)} of the Standard Webhooks scheme, ` +
+      'which signs with webhook-id, webhook-timestamp and webhook-signature together; were they all saved, and does a proxy strip headers?',
+  );
 }
 
 /**

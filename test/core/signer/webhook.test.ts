@@ -277,4 +277,27 @@ describe('deliveries signed the Standard Webhooks way', () => {
     expect(signatureErrorOf(() => verifyWebhook(`${body} `, headers, secret, { nowSeconds: t })).reason).toBe('no_match');
     expect(signatureErrorOf(() => verifyWebhook(body, headers, secret, { nowSeconds: t + 301 })).reason).toBe('timestamp_too_old');
   });
+
+  it('some of the three headers without the others: names the ones missing, not X-Webhook-Signature', () => {
+    const all = { 'webhook-id': 'msg_1', 'webhook-timestamp': String(t), 'webhook-signature': sign('msg_1') };
+    const cases: [Record<string, string>, string][] = [
+      [{ 'webhook-id': all['webhook-id'], 'webhook-timestamp': all['webhook-timestamp'] }, 'webhook-signature header missing'],
+      [{ 'webhook-signature': all['webhook-signature'] }, 'webhook-id and webhook-timestamp headers missing'],
+      [{ 'webhook-id': all['webhook-id'], 'webhook-signature': all['webhook-signature'] }, 'webhook-timestamp header missing'],
+      [{ 'webhook-timestamp': all['webhook-timestamp'] }, 'webhook-id and webhook-signature headers missing'],
+    ];
+    for (const [headers, missing] of cases) {
+      const e = signatureErrorOf(() => verifyWebhook(body, headers, secret, { nowSeconds: t }));
+      expect(e.reason, missing).toBe('missing_header');
+      expect(e.message, missing).toMatch(new RegExp(`^${missing}: the delivery carries .* of the Standard Webhooks scheme`));
+      expect(e.message, missing).not.toContain('X-Webhook-Signature');
+    }
+    const noEntry = signatureErrorOf(() => verifyWebhook(body, { ...all, 'webhook-signature': 'v1a,abc' }, secret, { nowSeconds: t }));
+    expect(noEntry.reason).toBe('malformed_header');
+    expect(noEntry.message).toMatch(/^webhook-signature holds no "v1,<base64>" entry/);
+    // Neither scheme's headers: ours is the one said missing.
+    expect(signatureErrorOf(() => verifyWebhook(body, { 'x-webhook-id': 'evt_1' }, secret, { nowSeconds: t })).message).toMatch(
+      /^X-Webhook-Signature header missing/,
+    );
+  });
 });
