@@ -121,7 +121,38 @@ let pendingUsage: {
   write: (s: string) => void;
   /** The terminal's width, on one: the error is wrapped to it, as every error is (core/output/error.ts). */
   columns?: number;
+  /** The root's: a noun's commands, loaded apart from the program (see wholeCorrection). */
+  loadNoun?: NounLoader;
 }[] = [];
+
+/** A noun of the registry with its commands, or undefined for a word that names none. */
+type NounLoader = (name: string) => Promise<CommandUnknownOpts | undefined>;
+
+/**
+ * commander's suggestion for a mistyped noun (`vouchers order lst`: "Did you mean orders?")
+ * made whole with the verb typed after it: "Did you mean vouchers orders list?", the verb
+ * being the one named (or an alias) or else the only one near it, its name before its
+ * aliases. The noun is loaded here, only for a failed parse. Left as commander said it when
+ * no verb follows or none is near.
+ */
+async function wholeCorrection(text: string, argv: readonly string[], loadNoun: NounLoader): Promise<string> {
+  const said = /^error: unknown command '([^']+)'\n\(Did you mean ([^ ,?]+)\?\)/.exec(text.trim());
+  if (!said) return text;
+  const [, typed, meant] = said as unknown as [string, string, string];
+  const at = afterRootOptions(argv);
+  const verb = argv[at] === typed ? argv[at + 1] : undefined;
+  if (verb === undefined || verb.startsWith('-')) return text;
+  const noun = await loadNoun(meant);
+  if (!noun || noun.commands.length === 0) return text;
+  const { nearestKnown } = await import('./core/run/known-word.js');
+  // Near a name first: `lst` is as near `ls` as `list`, the same command.
+  const visible = noun.createHelp().visibleCommands(noun);
+  const names = visible.map((c) => c.name());
+  const aliases = visible.flatMap((c) => c.aliases());
+  const found = subcommand(noun, verb) ? verb : (nearestKnown(verb, names) ?? nearestKnown(verb, aliases));
+  if (found === undefined) return text;
+  return text.replace(`(Did you mean ${meant}?)`, `(Did you mean vouchers ${meant} ${found}?)`);
+}
 
 /** Print the parse errors commander reported in this run (main.ts calls it once the parse is over). */
 export async function flushUsageErrors(): Promise<void> {
@@ -132,12 +163,13 @@ export async function flushUsageErrors(): Promise<void> {
   const { wrapNote } = await import('./core/io/note-wrap.js');
   const { ARGUMENT_WORDS } = await import('./commands/argument-words.js');
   for (const u of pending) {
-    const text = usageError(u.text, u.path, u.json, u.cmd, maskTypedValues, u.argv, ARGUMENT_WORDS);
+    const said = u.loadNoun ? await wholeCorrection(u.text, u.argv, u.loadNoun) : u.text;
+    const text = usageError(said, u.path, u.json, u.cmd, maskTypedValues, u.argv, ARGUMENT_WORDS);
     u.write(u.columns === undefined ? text : wrapNote(text, u.columns));
   }
 }
 
-function outputFor(io: IO, path: string, json: boolean, argv: readonly string[], cmd?: object) {
+function outputFor(io: IO, path: string, json: boolean, argv: readonly string[], cmd?: object, loadNoun?: NounLoader) {
   return {
     // The text commands add after the option list is written at a fixed width: wrapped again.
     writeOut: (s: string) => io.stdout.write(fitHelpText(s, io.stdoutIsTTY ? io.columns : 80)),
@@ -155,6 +187,7 @@ function outputFor(io: IO, path: string, json: boolean, argv: readonly string[],
         argv,
         write: (t: string) => io.stderr.write(t),
         ...(io.stderrIsTTY ? { columns: stderrColumns(io) } : {}),
+        ...(loadNoun ? { loadNoun } : {}),
       }),
   };
 }
@@ -338,7 +371,16 @@ export async function buildProgram(
         );
       },
     })
-    .configureOutput(outputFor(io, 'vouchers', json, options.argv ?? []))
+    .configureOutput(
+      outputFor(io, 'vouchers', json, options.argv ?? [], undefined, async (name) => {
+        // Registered on a program of its own: the root keeps the noun as it was parsed.
+        const entry = COMMANDS.find((e) => e.name === name);
+        if (!entry) return undefined;
+        const alone = new Command('vouchers');
+        (await entry.load())(alone, factory, options.run);
+        return alone.commands.find((c) => c.name() === name);
+      }),
+    )
     .exitOverride();
   program.addHelpText(
     'after',

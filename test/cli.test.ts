@@ -100,6 +100,28 @@ describe('root command', () => {
     expect(noun.stderr).toBe("Error: unknown command 'ordrs'\n  hint      did you mean orders? see vouchers --help\n");
   });
 
+  it('a mistyped noun followed by a verb is corrected whole: the verb as typed, or the one near it', async () => {
+    const both = await runCli(['order', 'lst']);
+    expect(both.code).toBe(2);
+    expect(both.stderr).toBe("Error: unknown command 'order'\n  hint      did you mean vouchers orders list? see vouchers --help\n");
+    expect((await runCli(['transaction', 'list', '--all'])).stderr).toContain('did you mean vouchers transactions list?');
+    // An alias typed is kept; a slip between a name and its alias is the name.
+    expect((await runCli(['profile', 'ls'])).stderr).toContain('did you mean vouchers profiles ls?');
+    expect((await runCli(['profile', 'lst'])).stderr).toContain('did you mean vouchers profiles list?');
+    // No verb near: the noun alone, as commander suggests it.
+    expect((await runCli(['order', 'frobnicate'])).stderr).toContain('did you mean orders? see vouchers --help');
+    const json = await runCli(['prodcts', 'gett', 'x', '--json']);
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: {
+        name: 'UsageError',
+        code: 'USAGE',
+        message: "unknown command 'prodcts'",
+        hint: 'did you mean vouchers products get? see vouchers --help',
+      },
+      trace_id: null,
+    });
+  });
+
   it('names the command to use for one that other CLIs have (login, config, webhooks list), not a near spelling', async () => {
     for (const word of ['login', 'config', 'configure', 'auth']) {
       const r = await runCli([word]);
