@@ -43,7 +43,7 @@ describe('bulk rows answered PENDING', () => {
     );
     expect(first.stdout).toMatch(/^pending\t2 \(accepted, not final yet: 110\.00 USD debited, to be delivered or refunded\)$/m);
     // The totals are those of the orders final: the delivered row only.
-    expect(first.stdout).toMatch(/^USD\t1\t10\.00 USD$/m);
+    expect(first.stdout).toMatch(/^# final orders\ncurrency\torders\ttotal_amount\nUSD\t1\t10\.00 USD$/m);
     expect(first.stdout).not.toMatch(/120\.00 USD/);
     const lines = readFileSync(results, 'utf8').trim().split('\n');
     expect(lines.slice(1)).toEqual([
@@ -70,5 +70,23 @@ describe('bulk rows answered PENDING', () => {
       totals: [{ currency: 'USD', orders: 1, total_amount: 10 }],
       pending_totals: [{ currency: 'USD', orders: 2, total_amount: 110 }],
     });
+  });
+
+  it('on a terminal, the table of totals is titled as the orders final, so that its count is not read as every order placed', async ({
+    freshSandbox: sb,
+  }) => {
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const file = csv(['sbx-async,25,1,t-1', 'sbx-instant,10,1,t-2']);
+    const run = await runCli(['orders', 'create', '--from', file], {
+      configDir: dir,
+      env: { NO_COLOR: '1' },
+      tty: true,
+      columns: 100,
+      overrides: { clock: quickClock() },
+    });
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stdout).toMatch(/^pending\s+1 \(accepted, not final yet: 25\.00 USD debited, to be delivered or refunded\)$/m);
+    // The title, then the table of the one order final: not "1 order" under "ordered 2" alone.
+    expect(run.stdout).toMatch(/\n\nFinal orders\n┌[─┬]+┐\n│ CURRENCY │ ORDERS │ +TOTAL │\n[^\n]+\n│ USD +│ +1 │ 10\.00 USD │\n/);
   });
 });

@@ -7,11 +7,12 @@ import { fromMinor, formatMoney } from '../../contract/money-format.js';
 import { CliError, type ErrorKind } from '../../core/errors/index.js';
 import type { IO } from '../../core/io/io.js';
 import { provablyNotSent, rowCount, rowOutcome, NOTED_ROWS, type BatchState, type NotedRow } from '../../core/journal/bulk.js';
-import { printJson, printList, printRecord, type Column } from '../../core/output/print.js';
+import { printJson, printRecord, type Column } from '../../core/output/print.js';
 import type { OutputSettings } from '../../core/output/options.js';
 import { NOT_RESENT } from './bulk-runner.js';
 import { notedRowsHints, notedRowsWords, partialVouchersWords, pendingFollowWords, howEndedWords } from './bulk-noted.js';
 import type { HintGlobals } from '../../core/output/next-page.js';
+import { printSection } from './render.js';
 
 /** The error code of a batch whose rows were answered without any voucher (exit 5), as a single order's. */
 export const NOT_FULFILLED = 'ORDER_NOT_FULFILLED';
@@ -233,9 +234,8 @@ export async function printSummary(io: IO, summary: BatchSummary, settings: Outp
     ],
     { ...settings, fields: undefined },
   );
-  if (summary.totals.length > 0) {
-    await printList(io, summary.totals, TOTAL_COLUMNS, { ...settings, fields: undefined });
-  }
+  // Titled: its count is of the orders final, which a run with orders pending is not all of.
+  await printSection(io, 'Final orders', summary.totals, TOTAL_COLUMNS, settings);
 }
 
 /** Rows keyed and without an answer that may have been sent (a run stopped while they were in flight). */

@@ -185,7 +185,7 @@ const TIMELINE_COLUMNS: Column<TimelineEntry>[] = [
 ];
 
 /** A titled table on a TTY; a blank line, the title, a header line and TSV rows when piped. */
-async function printSection<T>(
+export async function printSection<T>(
   io: IO,
   title: string,
   rows: T[],
