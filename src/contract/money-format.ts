@@ -70,14 +70,31 @@ function padDecimals(text: string, digits: number): string {
 }
 
 /**
+ * Money a server sent as an object with its currency (`{"amount": "25.00", "currency": "USD"}`,
+ * `{"value": 25}`), as it may an order's total: its amount (a number or numeric string) and
+ * the currency it names (undefined when it names none); undefined for anything else.
+ */
+export function moneyObject(money: unknown): { amount: number | string; currency: string | undefined } | undefined {
+  if (money === null || typeof money !== 'object' || Array.isArray(money)) return undefined;
+  const m = money as Record<string, unknown>;
+  const amount = [m.amount, m.value].find((v) => typeof v === 'number' || (typeof v === 'string' && NUMERIC.test(v.trim())));
+  if (amount === undefined) return undefined;
+  const currency = [m.currency, m.currency_code, m.currencyCode].find((c): c is string => typeof c === 'string' && c !== '');
+  return { amount: amount as number | string, currency };
+}
+
+/**
  * "12.50 USD", "1000 JPY": the currency's minor digits, more when the amount has more (never
  * rounded away: "1234.5678 USD"). A real server may send an
  * amount as a numeric string ("25.00"): it is shown from its digits (never through a float),
- * and anything else is shown as received. Without a currency, the amount alone.
+ * and money sent as an object with its currency (moneyObject) is shown in that currency;
+ * anything else is shown as received. Without a currency, the amount alone.
  */
-export function formatMoney(amount: number | string | null | undefined, currency: string | null | undefined): string {
+export function formatMoney(amount: unknown, currency: string | null | undefined): string {
   const code = typeof currency === 'string' && currency !== '' ? currency : undefined;
   if (amount === null || amount === undefined || amount === '') return '';
+  const money = moneyObject(amount);
+  if (money) return formatMoney(money.amount, money.currency ?? code);
   const unit = code ? ` ${code}` : '';
   if (typeof amount === 'number') {
     if (!Number.isFinite(amount)) return String(amount);
@@ -98,8 +115,10 @@ export function formatMoney(amount: number | string | null | undefined, currency
   return `${code ? padDecimals(trimmed, minorDigits(code)) : trimmed}${unit}`;
 }
 
-/** An amount as a number when it is one or a numeric string ("25.00"); undefined otherwise. */
+/** An amount as a number when it is one or a numeric string ("25.00"), or an object holding one (moneyObject); undefined otherwise. */
 export function amountValue(amount: unknown): number | undefined {
+  const money = moneyObject(amount);
+  if (money) return amountValue(money.amount);
   if (typeof amount === 'number') return Number.isFinite(amount) ? amount : undefined;
   if (typeof amount === 'string' && NUMERIC.test(amount.trim())) return Number(amount.trim());
   return undefined;
