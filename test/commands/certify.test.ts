@@ -165,8 +165,10 @@ describe('vouchers certify', () => {
       const xml = readFileSync(junit, 'utf8');
       expect(xml).toContain(`<failure message="${cut.message}">`);
       expect(xml).toContain(`trace IDs: ${traceId}`);
-      const error = JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: { message: string } };
+      const error = JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: { message: string }; trace_id: string | null };
       expect(error.error.message).toBe('certification did not finish within 3s: access.credentials was cut while it ran');
+      // The request the run stopped, as for any command cut short: a script reads it from the envelope.
+      expect(error.trace_id).toBe(traceId);
       // The checks --only left out were not reached, but would not have run: skipped as left out, not failed.
       const report = reportOf(r);
       const others = report.checks.filter((c) => c.id !== 'access.credentials');
@@ -195,11 +197,12 @@ describe('vouchers certify', () => {
       expect(report.warnings).toEqual([
         'the run stopped after --timeout 3s before it could start, no check ran: cut by --timeout 3s while GET /webhooks was in flight',
       ]);
-      const error = JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: { code: string; message: string } };
+      const error = JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: { code: string; message: string }; trace_id: string | null };
       expect(error.error).toMatchObject({
         code: 'CERTIFICATION_FAILED',
         message: `certification did not start within 3s: cut by --timeout 3s while GET /webhooks was in flight (trace ID ${traceId})`,
       });
+      expect(error.trace_id).toBe(traceId);
       expect(r.stderr).not.toContain('interrupted');
     } finally {
       await server.close();

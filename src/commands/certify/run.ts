@@ -255,6 +255,7 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
       throw new CertificationError(
         `certification did not start within ${formatDuration(options.timeoutMs)}: ${e.message}${e.traceId ? ` (trace ID ${e.traceId})` : ''}`,
         'give the run more time (e.g. --timeout 10m)',
+        e.traceId,
       );
     throw e;
   }
@@ -374,6 +375,8 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
         ? `certification did not finish within ${formatDuration(options.timeoutMs)}: ${stopWords(notRun, cut).join(', ')}${failed.length ? `, and ${failed.length} failed: ${failed.join(', ')}` : ''}`
         : `certification failed: ${failed.length} of ${results.length} checks failed (${failed.join(', ')})`,
       timedOut && failed.length === 0 ? 'give the run more time (e.g. --timeout 10m), or fewer checks (--only)' : explain,
+      // The request the run stopped: the last the cut check made.
+      timedOut ? results.find((r) => r.id === cut)?.trace_ids.at(-1) : undefined,
     );
   }
 }

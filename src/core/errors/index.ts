@@ -199,7 +199,12 @@ export class PendingError extends CliError {
 /** The certification checklist did not pass (exit 9). */
 export class CertificationError extends CliError {
   override readonly name = 'CertificationFailed';
-  constructor(message: string, hint?: string) {
+  constructor(
+    message: string,
+    hint?: string,
+    /** The request --timeout stopped, when the run was cut while one was in flight. */
+    readonly traceId?: string,
+  ) {
     super('certification', message, hint);
   }
   override get code(): string {
