@@ -175,6 +175,27 @@ describe('log --unanswered: answered, never shown', () => {
     expect(all.some((e) => e.answer_not_shown || e.shows_answer)).toBe(false);
   });
 
+  it('orders create --wait stopped by Ctrl-C while following the order it named: not listed; the error names it and how to follow it', async () => {
+    const dir = await profileDir(sb, 'default');
+    for (const json of [[], ['--json']]) {
+      const io = testIO({ env: { VOUCHERS_CONFIG_DIR: dir, NO_COLOR: '1' } });
+      const argv = ['orders', 'create', '--product', 'sbx-gated', '--denomination', '10', '--wait', ...json];
+      const ended = run(argv, io, { clock: quickClock() });
+      // Following it: the order's GET is in the log after its answer.
+      await until(
+        () => existsSync(logFile(dir)) && /"method":"GET","path":"\/orders\/ord_/.test(readFileSync(logFile(dir), 'utf8')),
+        'a GET of the order',
+      );
+      io.interrupt();
+      expect(await ended).toBe(130);
+      const id = /"path":"\/orders\/(ord_\w+)"/.exec(readFileSync(logFile(dir), 'utf8'))![1]!;
+      expect(io.stderrText()).toContain(`order ${id} was placed`);
+      expect(io.stderrText()).toContain(`vouchers orders wait ${id}`);
+      expect(await unseen(dir)).toEqual([]);
+      writeFileSync(logFile(dir), '');
+    }
+  });
+
   it('an output closed before the answer was written (| head -0): listed', async () => {
     const dir = await profileDir(sb, 'default');
     const closed = new Writable({

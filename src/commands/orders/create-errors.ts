@@ -158,6 +158,8 @@ export interface Seen {
   order?: Order;
   /** Trace ID of the last answer. */
   traceId?: string;
+  /** The order's answer: its `shown` logs that it was shown (log --unanswered). */
+  answer?: { shown?: () => void };
 }
 
 /**

@@ -192,6 +192,10 @@ export async function runCreate(f: Factory, input: CreateInput): Promise<void> {
     await place(f, client, o, seen, json);
   } catch (error) {
     const stopped = io.signal.aborted && !(error instanceof CliError && error.kind !== 'interrupted');
+    // Stopped after the answer named the order (while following it): the error names it and
+    // how to follow it, so its answer is shown; log --unanswered must not send the user to
+    // run the order again for it.
+    if (stopped && seen.order?.order_id) seen.answer?.shown?.();
     throw asCliError(
       stopped ? interruptedError(io, o, seen, f.globals(), error) : placedThenFailed(seen, o, f.globals(), error),
     ).withJsonFields({
@@ -226,6 +230,7 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
   let received = res.received;
   seen.order = order;
   seen.traceId = res.traceId;
+  seen.answer = res;
   const trace = res.traceId ? ` · trace ${res.traceId}` : '';
   // A replay answered to this run's own retry (its key made here) is this run's order, placed once.
   const replayed = !res.replayed
