@@ -200,8 +200,8 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
   };
   /** Events whose line waits for their first forward result, by event id. */
   const waiting = new Map<string, { entry: InboxEntry; timer: NodeJS.Timeout }>();
-  /** Refusal messages already printed in full (at most 100 remembered). */
-  const explained = new Set<string>();
+  /** Refusal messages already printed in full, with the time of that line (at most 100 remembered). */
+  const explained = new Map<string, string>();
   // One warning per event type and way of differing: later events like it are marked on their line only.
   const warned = new Set<string>();
   const warnMarked = (entry: InboxEntry) => {
@@ -301,11 +301,14 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
             });
           }
           // A sender retries what was refused: the explanation is given once, then each refusal is one line.
-          const said = explained.has(r.message);
-          if (!said && explained.size < 100) explained.add(r.message);
+          // Said again, its first clause (what is wrong) and when it was said in full: the line reads alone.
+          const saidAt = explained.get(r.message);
+          if (saidAt === undefined && explained.size < 100) explained.set(r.message, clock(a.time));
+          const clause = /^(.+?)[;:.] /.exec(r.message)?.[1] ?? r.message;
+          const message = saidAt === undefined ? r.message : `${clause} (the same refusal as at ${saidAt}, said in full there)`;
           stderr(
             `${ce.dim(clock(a.time))}  ${ce.red(`rejected ${r.status} ${r.code}`)}  ${escapeText(a.method)} ${escapeText(a.path)}` +
-              `${a.webhook_id ? ` (${displayText(a.webhook_id)})` : ''}: ${said ? 'as explained above' : escapeText(r.message)}\n`,
+              `${a.webhook_id ? ` (${displayText(a.webhook_id)})` : ''}: ${escapeText(message)}\n`,
           );
           return;
         }

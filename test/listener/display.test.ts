@@ -396,7 +396,7 @@ function rejected(message: string, webhookId: string | null = null): ListenerAct
 }
 
 describe('listen display: refusals', () => {
-  it('explains a refusal in full once; the same refusal again (a sender retrying) is one short line', () => {
+  it('explains a refusal in full once; the same refusal again (a sender retrying) is one short line that reads alone: what is wrong, and when it was said in full', () => {
     const { io, err } = captureIO();
     const display = createDisplay(io, { json: false, color: false, colorErr: false });
     const refused = (id: string, message: string) => display.activity(rejected(message, id));
@@ -407,7 +407,7 @@ describe('listen display: refusals', () => {
     display.flush();
     expect(err).toEqual([
       `09:30:02  rejected 401 INVALID_SIGNATURE  POST /webhooks (wh_1): ${long}\n`,
-      '09:30:02  rejected 401 INVALID_SIGNATURE  POST /webhooks (wh_1): as explained above\n',
+      '09:30:02  rejected 401 INVALID_SIGNATURE  POST /webhooks (wh_1): no signature matched (the same refusal as at 09:30:02, said in full there)\n',
       '09:30:02  rejected 401 INVALID_SIGNATURE  POST /webhooks (wh_2): signature timestamp too old\n',
     ]);
   });
