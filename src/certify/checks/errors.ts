@@ -5,6 +5,8 @@
  */
 import { adminCall } from '../../api/sandbox-admin.js';
 import { amountValue, fromMinor, toMinor } from '../../contract/money-format.js';
+import { readByCurrency } from '../../core/http/by-currency.js';
+import { readList } from '../../core/http/validate.js';
 import { CheckFailure, CheckSkip } from '../outcome.js';
 import type { RawRequest, RawResponse } from '../raw.js';
 import type { CheckDef, PlacedOrder } from '../types.js';
@@ -29,16 +31,15 @@ function placedOfRaw(res: RawResponse, currency: string): PlacedOrder | undefine
   };
 }
 
-/** The available balance (minor units) in a GET /wallets answer of any usual shape: `{data}`, `{wallets}` or a bare list; `available` or `balance`. */
+/**
+ * The available balance (minor units) in a GET /wallets answer, its rows read as the client
+ * reads them (readList: `{data}`, a bare list, one array under another key or in a wrapper;
+ * else keyed by currency, a plain amount read as `available`: readByCurrency); `available`
+ * or `balance`.
+ */
 function balanceIn(json: unknown, currency: string): number | undefined {
-  const record = json !== null && typeof json === 'object' && !Array.isArray(json) ? (json as Record<string, unknown>) : undefined;
-  const rows = Array.isArray(json)
-    ? json
-    : Array.isArray(record?.data)
-      ? record.data
-      : Array.isArray(record?.wallets)
-        ? record.wallets
-        : [];
+  const read = readList(json);
+  const rows = read.read.shape === 'none' ? (readByCurrency(json, 'available')?.rows ?? []) : read.list.data;
   for (const row of rows as unknown[]) {
     if (row === null || typeof row !== 'object') continue;
     const w = row as Record<string, unknown>;
