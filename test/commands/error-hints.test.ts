@@ -1,7 +1,7 @@
 /**
  * The hints of API errors name the commands for the profile the run used: a refused key
  * points at `--profile NAME profiles show`, not at the default profile; a 404 on a whole
- * collection points at the base URL, not at an id.
+ * collection points at the base URL, not at an id; one on a path no endpoint has says so.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
@@ -46,5 +46,23 @@ describe('error hints name the commands for the profile used', () => {
     expect(r.stderr).toContain('Product "nope"');
     expect(r.stderr).toMatch(/hint\s+check the product id: vouchers --profile good products list shows the ones you can order/);
     expect(r.stderr).not.toContain('base URL');
+  });
+
+  it('a 404 on a path no endpoint has: said so, with the nearest endpoint when one is a slip away, not an id to check', async () => {
+    const near = await runCli(['--profile', 'good', 'api', 'GET', '/order/ord_1', '--json'], { configDir });
+    expect(near.code, near.stderr).toBe(4);
+    const envelope = JSON.parse(near.stderr) as { error: { hint: string }; trace_id: string };
+    expect(envelope.error.hint).toBe(
+      'GET /order/ord_1 is not an endpoint the API document lists; did you mean vouchers --profile good api GET /orders/ord_1? ' +
+        '(docs/contract.md lists them; if this server should offer it, quote the trace ID to support)',
+    );
+    expect(envelope.trace_id).toMatch(/^[0-9a-f]{32}$/);
+    const far = await runCli(['--profile', 'good', 'api', 'GET', '/nope', '-q', 'x=1'], { configDir, env: { NO_COLOR: '1' } });
+    expect(far.code, far.stderr).toBe(4);
+    expect(far.stderr).toMatch(/\n {2}trace ID {2}[0-9a-f]{32}\n/);
+    expect(far.stderr).toContain(
+      '  hint      GET /nope is not an endpoint the API document lists (docs/contract.md lists them; if this server should offer it, quote the trace ID to support)\n',
+    );
+    expect(far.stderr).not.toContain('check the id');
   });
 });

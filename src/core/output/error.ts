@@ -13,6 +13,8 @@ import { suggestedCommand, type HintGlobals } from './next-page.js';
 import { operand } from './shell-quote.js';
 import { maskText, maskTypedValues } from './mask-text.js';
 import { escapeText } from './printable.js';
+import { nearestKnown } from '../run/known-word.js';
+import { matchRoute, ROUTES, type Route } from '../../contract/routes.js';
 
 export interface RenderErrorOptions {
   json: boolean;
@@ -80,6 +82,25 @@ function orderNotFoundHint(path: string, globals?: HintGlobals): string | undefi
   return `check the id: ${list} shows yours (another partner's are not visible to you); if ${id} is the reference you gave the order, ${suggestedCommand(globals, ['orders', 'list', '--reference', id])} finds it`;
 }
 
+/**
+ * A 404 on a path no endpoint has (`vouchers api GET /nope`): no id can be wrong there. Names
+ * the nearest endpoint of the same method, its parameters filled with the segments typed
+ * (`/order/ord_1` → `/orders/ord_1`), when it is a slip or two away.
+ */
+function unlistedPathHint(method: string | undefined, path: string, globals?: HintGlobals): string | undefined {
+  if (method === undefined || path === '' || matchRoute(ROUTES as readonly Route[], method, path)) return undefined;
+  const typed = path.replace(/\/+$/, '').split('/');
+  const candidates = new Set<string>();
+  for (const r of ROUTES as readonly Route[]) {
+    const parts = r.path.split('/');
+    if (r.method !== method.toUpperCase() || parts.length !== typed.length) continue;
+    candidates.add(parts.map((part, i) => (/^\{\w+\}$/.test(part) ? typed[i]! : part)).join('/'));
+  }
+  const near = nearestKnown(typed.join('/'), [...candidates]);
+  const meant = near ? `; did you mean ${suggestedCommand(globals, ['api', method.toUpperCase(), near])}?` : '';
+  return `${method.toUpperCase()} ${path} is not an endpoint the API document lists${meant} (${docPath('contract.md')} lists them; if this server should offer it, quote the trace ID to support)`;
+}
+
 /** NOT_FOUND: the command that lists what exists, where the path names a resource one lists. */
 function notFoundHint(e: ApiError, globals?: HintGlobals): string {
   const path = (e.path ?? '').split('?')[0]!;
@@ -89,6 +110,8 @@ function notFoundHint(e: ApiError, globals?: HintGlobals): string {
   if (named && /product/i.test(`${e.message} ${(e.details ?? []).map((d) => d.path).join(' ')}`))
     return `check the product id: ${suggestedCommand(globals, ['products', 'list'])} shows the ones you can order`;
   if (named) return 'check the ids the request names; the error says which';
+  const unlisted = unlistedPathHint(e.method, path, globals);
+  if (unlisted) return unlisted;
   if (COLLECTIONS.test(path))
     return `the server has no ${path} under this base URL: check the profile's base_url (the API's root, e.g. http://127.0.0.1:4010/api/v1): ${suggestedCommand(globals, ['profiles', 'show'])}; ${suggestedCommand(globals, ['doctor'])}`;
   const order = orderNotFoundHint(path, globals);
