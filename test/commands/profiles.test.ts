@@ -517,6 +517,19 @@ describe('profiles use, set, remove', () => {
     expect(r.stderr).toContain('limits.orders_per_minute');
   });
 
+  it('set names the key a slip away from the one typed, changing nothing', async () => {
+    const dir = tempConfigDir();
+    await addSandbox(dir);
+    const before = readFileSync(join(dir, 'config.json'), 'utf8');
+    const slip = await runCli(['profiles', 'set', 'sandbox', 'timout', '5s'], { configDir: dir, env: { NO_COLOR: '1' } });
+    expect(slip.code).toBe(2);
+    expect(slip.stderr).toMatch(/^Error: unknown setting "timout"\n {2}hint {6}did you mean timeout\? valid keys: base_url, /);
+    const spelled = await runCli(['profiles', 'set', 'sandbox', 'limits.orders-per-minute', '50'], { configDir: dir });
+    expect(spelled.code).toBe(2);
+    expect(spelled.stderr).toContain('did you mean limits.orders_per_minute? valid keys: ');
+    expect(readFileSync(join(dir, 'config.json'), 'utf8')).toBe(before);
+  });
+
   it('remove needs --yes without a terminal, asks on one, and clears current', async () => {
     const dir = tempConfigDir();
     await addSandbox(dir);

@@ -6,6 +6,7 @@ import { UsageError } from '../errors/index.js';
 import { validateBaseUrl } from './base-url.js';
 import { parseProductValue } from './product-value.js';
 import { parseDuration } from '../http/duration.js';
+import { nearestKnown } from '../run/known-word.js';
 import { parseBoolean, parseHttpUrl, parseMaxRetries, parsePositiveInt, parseSigningPath } from './parse.js';
 import type { StoredProfile } from './types.js';
 
@@ -149,6 +150,13 @@ export const SETTING_KEYS: readonly string[] = SETTINGS.map((s) => s.key);
 
 export function findSetting(key: string): SettingDef {
   const def = SETTINGS.find((s) => s.key === key);
-  if (!def) throw new UsageError(`unknown setting ${JSON.stringify(key)}`, `valid keys: ${SETTING_KEYS.join(', ')}`);
+  if (!def) {
+    // A slip (`timout`, `limits.orders-per-minute`) is answered with the key meant, as an unknown option is.
+    const near = nearestKnown(key, SETTING_KEYS);
+    throw new UsageError(
+      `unknown setting ${JSON.stringify(key)}`,
+      `${near === undefined ? '' : `did you mean ${near}? `}valid keys: ${SETTING_KEYS.join(', ')}`,
+    );
+  }
   return def;
 }
