@@ -5,7 +5,6 @@
  */
 import type { ChalkInstance } from 'chalk';
 import { chalkAt } from './colour.js';
-import { UsageError } from '../errors/index.js';
 import { out, type IO } from '../io/io.js';
 import { LineWriter } from '../io/line-writer.js';
 import type { OutputSettings } from './options.js';
@@ -15,6 +14,7 @@ import { fitsLayout, genericColumns, peekRows } from './generic.js';
 import { listRowMasked, rowCodesMasked } from './mask.js';
 import { jsonDocument, jsonLine } from './json-text.js';
 import { printTable, type TableOptions } from './table.js';
+import { unknownFieldsError } from './unknown-fields.js';
 import { isUnread } from '../http/unread.js';
 
 export { FREE_TEXT, nonEmptyColumns, pickFields, type Column } from './column.js';
@@ -48,7 +48,7 @@ export async function handleFieldsFlag(
   if (options.open) return false;
   const unknown = settings.fields?.filter((f) => !available.includes(f)) ?? [];
   if (unknown.length > 0) {
-    throw new UsageError(`unknown field${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}`, `available: ${available.join(', ')}`);
+    throw unknownFieldsError(unknown, available);
   }
   return false;
 }
@@ -108,10 +108,7 @@ async function shapeRows<T>(
       const available = [...new Set([...cols.flatMap((c) => [c.field, ...(c.fields ?? [])]), ...keys])];
       // Names of this version's layout that the server's own records do not carry.
       const ours = cols !== (columns as Column<unknown>[]) && missing.some((f) => columns.some((c) => c.field === f));
-      throw new UsageError(
-        `unknown field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}${ours ? ' (this server names its fields otherwise)' : ''}`,
-        `available: ${available.join(', ')}`,
-      );
+      throw unknownFieldsError(missing, available, ours ? ' (this server names its fields otherwise)' : '');
     }
   }
   return { rows: out, columns: cols };

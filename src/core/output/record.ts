@@ -1,6 +1,5 @@
 /** One resource as aligned `label  value` lines, TSV, CSV or JSON (`printRecord`). */
 import type { ChalkInstance } from 'chalk';
-import { UsageError } from '../errors/index.js';
 import { asciiText } from '../io/ascii.js';
 import { asciiOnly, out, type IO } from '../io/io.js';
 import { display, fieldValue, hasField, pick, csvCell, tsvCell } from './cell-text.js';
@@ -9,6 +8,7 @@ import { fitsLayout, genericFields } from './generic.js';
 import { jsonDocument, jsonLine } from './json-text.js';
 import { maskSecrets } from './mask.js';
 import type { OutputSettings } from './options.js';
+import { unknownFieldsError } from './unknown-fields.js';
 
 /** A labelled field of a single record shown on a TTY or as TSV. */
 export interface RecordField {
@@ -40,10 +40,7 @@ export async function printRecord(
     const missing = settings.fields.filter((f) => !has(f));
     if (missing.length > 0) {
       const keys = record !== null && typeof record === 'object' ? Object.keys(record) : [];
-      throw new UsageError(
-        `unknown field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}`,
-        `available: ${[...new Set([...fields.map((x) => x.label), ...keys])].join(', ')}`,
-      );
+      throw unknownFieldsError(missing, [...new Set([...fields.map((x) => x.label), ...keys])]);
     }
   }
   if (settings.format === 'json' || settings.format === 'ndjson') {

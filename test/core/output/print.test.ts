@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { loadColour } from '../../../src/core/output/colour.js';
 import { resolveOutput } from '../../../src/core/output/options.js';
 import { handleFieldsFlag, printList, type Column } from '../../../src/core/output/print.js';
+import { printRecord } from '../../../src/core/output/record.js';
 import { fitColumnWidths, layoutTable, MIN_COLUMN_WIDTH, tableWidth } from '../../../src/core/output/table-layout.js';
 import { unwrapped } from '../../helpers/cli-text.js';
 import { testIO } from '../../helpers/io.js';
@@ -184,6 +185,40 @@ describe('printList in other formats', () => {
     expect(io.stdoutText()).toBe('id\ntitle\n');
     const bad = testIO();
     await expect(handleFieldsFlag(bad, resolveOutput(bad, { fields: 'id,nope' }), ['id', 'title'])).rejects.toThrow(/unknown field: nope/);
+  });
+
+  it('an unknown field a letter or two from a known one is named as the likely one, in a list, in a record and against the rows themselves', async () => {
+    const near = (promise: Promise<unknown>) =>
+      promise.then(
+        () => expect.unreachable('no error'),
+        (e: { message: string; hint?: string }) => e,
+      );
+    const io = testIO();
+    const flag = await near(handleFieldsFlag(io, resolveOutput(io, { fields: 'id,titel' }), ['id', 'title', 'created_at']));
+    expect(flag.message).toBe('unknown field: titel');
+    expect(flag.hint).toBe('did you mean title? available: id, title, created_at');
+    const rows = testIO();
+    const listed = await near(printList(rows, ROWS, COLUMNS, resolveOutput(rows, { fields: 'id,wide-extr,zzz' })));
+    expect(listed.message).toBe('unknown fields: wide-extr, zzz');
+    expect(listed.hint).toMatch(/^did you mean wide_extra \(for wide-extr\)\? available: id, title, note, wide_extra/);
+    const one = testIO();
+    const record = await near(
+      printRecord(
+        one,
+        { id: 'a', status: 'DELIVERED' },
+        [
+          { label: 'id', value: 'a' },
+          { label: 'status', value: 'DELIVERED' },
+        ],
+        resolveOutput(one, { fields: 'stauts' }),
+      ),
+    );
+    expect(record.message).toBe('unknown field: stauts');
+    expect(record.hint).toBe('did you mean status? available: id, status');
+    // Nothing near: the known fields alone, as before.
+    const far = testIO();
+    const none = await near(handleFieldsFlag(far, resolveOutput(far, { fields: 'zzz' }), ['id', 'title']));
+    expect(none.hint).toBe('available: id, title');
   });
 
   it('--json and --output disagree only when they say different things', () => {
