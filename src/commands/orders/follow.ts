@@ -119,12 +119,15 @@ export async function followOnTerminal(
       onStatus: (order, response) => {
         last = { order };
         options.onStatus?.(order, response.traceId);
+        // An answer without a status (a 202 with no body, no `status` field) is said to be one.
+        const named = typeof order.status === 'string' && order.status.trim() !== '';
+        const status = named ? String(order.status) : '(no status in the answer)';
         // New text first: the spinner resumes under the persisted line with the new status.
-        spinner.text(`Waiting for ${orderId} to reach ${target}: ${order.status}`);
-        spinner.info(statusLine(io, clock.now(), orderId, String(order.status), response.traceId));
+        spinner.text(`Waiting for ${orderId} to reach ${target}: ${status}`);
+        spinner.info(statusLine(io, clock.now(), orderId, status, response.traceId));
         if (canonicalStatus(order.status) === undefined)
           spinner.info(
-            `  ${String(order.status)} is a status this version does not know: it waits on, until the order reaches a final one (DELIVERED, PARTIALLY_DELIVERED, REFUNDED, or their usual synonyms) or --wait-timeout passes`,
+            `  ${named ? `${status} is a status this version does not know` : 'the answer names no status'}: it waits on, until the order reaches a final one (DELIVERED, PARTIALLY_DELIVERED, REFUNDED, or their usual synonyms) or --wait-timeout passes`,
           );
       },
     });
