@@ -4,7 +4,7 @@
  * reporters write where they are told; a production profile is refused; Ctrl-C cleans up.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -175,6 +175,32 @@ describe('vouchers certify', () => {
       expect(others.every((c) => c.status === 'skip' && c.message === 'left out by --only/--skip')).toBe(true);
       expect(report.summary).toMatchObject({ failed: 1, skipped: others.length });
       expect(report.warnings[0]).toBe('the run stopped after --timeout 3s: access.credentials was cut while it ran');
+    } finally {
+      await server.close();
+    }
+  });
+
+  it("a request log that cannot be written (a run against a profile) is said on stderr, once: vouchers log --trace will not find the report's trace IDs", async () => {
+    const server = await startLoopbackServer((req, res) =>
+      req.target.endsWith('/wallets')
+        ? sendJson(res, 200, { data: [{ currency: 'USD', available: 10 }] }, { 'x-trace-id': 'c'.repeat(32) })
+        : sendJson(res, 404, { error: { code: 'NOT_FOUND' } }),
+    );
+    try {
+      const configDir = tempConfigDir();
+      // A folder where the log file should be: every write of it fails.
+      mkdirSync(join(configDir, 'requests.log'));
+      const r = await runCli(['certify', '--only', 'access', '--json'], { env: cliEnvFor(server), configDir });
+      expect(reportOf(r).checks.find((c) => c.id === 'access.credentials')).toMatchObject({ status: 'pass' });
+      const lines = r.stderr
+        .trim()
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as { notice?: { code: string; message: string } });
+      const said = lines.filter((l) => l.notice?.code === 'REQUEST_LOG_NOT_WRITTEN');
+      expect(said).toHaveLength(1);
+      expect(said[0]!.notice!.message).toContain(`the request log ${join(configDir, 'requests.log')} could not be written`);
+      expect(said[0]!.notice!.message).toContain("vouchers log --trace will not find the report's trace IDs");
     } finally {
       await server.close();
     }

@@ -184,6 +184,15 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
   const color = f.globals().color !== false;
   const pretty = options.reporters.pretty ? createPrettyReporter({ io, stream: options.reporters.pretty, color }) : undefined;
   const startedAt = f.clock.now();
+  const requestLog = await f.requestLog();
+  // A run against a profile logs its requests so that a trace ID of the report is found with
+  // `vouchers log --trace`: a log that cannot be written is said once, after the run (not
+  // among the live lines of the pretty report).
+  let logFailure: string | undefined;
+  if (options.mode === 'profile')
+    requestLog.onError?.((e) => {
+      logFailure ??= e.message;
+    });
   let env;
   try {
     env = await openEnvironment({
@@ -197,7 +206,7 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
       webhookTarget: options.webhookTarget,
       products: options.products,
       cliPrefix: options.mode === 'profile' ? ['--profile', profile.name] : [],
-      requestLog: await f.requestLog(),
+      requestLog,
       // A wait of a second or more is said when it starts, in every mode (a CI log too).
       notice: (message) => (pretty ? pretty.note(message) : noticeFor(f, 'RETRY_WAIT', `waiting: ${message}`)),
     });
@@ -299,6 +308,12 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
     }
     await env.close();
   }
+  if (logFailure !== undefined)
+    noticeFor(
+      f,
+      'REQUEST_LOG_NOT_WRITTEN',
+      `${f.globals().json ? '' : 'Warning: '}the request log ${requestLog.path} could not be written (${logFailure}): this run's requests are not logged, so vouchers log --trace will not find the report's trace IDs`,
+    );
   if (io.signal.aborted) {
     await pretty?.stop();
     throw new InterruptedError(
