@@ -140,9 +140,49 @@ function wrapLine(line: string, width: number): string[] {
       lines.push(' '.repeat(width - size) + unit);
       current = '';
     }
+    // A command wider than the terminal: on lines of its own, broken at its spaces, each
+    // line but the last ending in the shell's line continuation, so that it is copied whole.
+    if (current === unit && size > width && COMMAND.test(unit.replace(SGR, ''))) {
+      lines.push(...commandLines(unit, lead, width));
+      current = '';
+    }
   }
   if (current !== '') lines.push(hang + current);
   return lines.map((l, i) => (i === 0 ? head + l.slice(hang.length) : l));
+}
+
+const COMMAND = /^[`'"(]?vouchers /;
+
+/**
+ * A command too wide for the terminal as lines `lead` cells in (each further one two more),
+ * each but the last ending in ` \\`; a flag stays with its value, and a word wider than the
+ * terminal is left to it.
+ */
+function commandLines(command: string, lead: number, width: number): string[] {
+  const words: string[] = [];
+  for (const word of command.split(' ')) {
+    const last = words.at(-1);
+    if (
+      last !== undefined &&
+      FLAG.test(last.replace(SGR, '')) &&
+      !last.includes('=') &&
+      !FLAG.test(word.replace(SGR, '')) &&
+      !last.includes(' ')
+    )
+      words[words.length - 1] = `${last} ${word}`;
+    else words.push(word);
+  }
+  const lines: string[] = [];
+  let current = ' '.repeat(lead) + words[0]!;
+  for (const word of words.slice(1)) {
+    if (visibleLength(`${current} ${word} \\`) <= width) current += ` ${word}`;
+    else {
+      lines.push(`${current} \\`);
+      current = ' '.repeat(Math.max(0, Math.min(lead + 2, width - visibleLength(word) - 2))) + word;
+    }
+  }
+  lines.push(current);
+  return lines;
 }
 
 /** `text` with each line wider than `width` wrapped (see the top of this file). */

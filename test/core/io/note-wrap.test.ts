@@ -49,7 +49,7 @@ describe('wrapNote', () => {
   });
 
   it('keeps a command whole when its global flags come before its names (vouchers --base-url URL doctor)', () => {
-    // One line holds the whole command, to be copied (wider than the terminal, it is left to it).
+    // One line holds the whole command, to be copied.
     const hint = '  hint      apply the fixes shown on the ✖ lines, then run vouchers --base-url http://127.0.0.1:4011/api/v1 doctor again';
     const lines = wrapNote(hint, 60).split('\n');
     expect(lines[0]).toBe('  hint      apply the fixes shown on the ✖ lines, then run');
@@ -57,6 +57,34 @@ describe('wrapNote', () => {
     expect(lines.slice(1)).toEqual(['     vouchers --base-url http://127.0.0.1:4011/api/v1 doctor', '            again']);
     const profile = wrapNote('  hint      check the key: vouchers --profile acme-sandbox profiles show; then doctor', 70).split('\n');
     expect(profile).toEqual(['  hint      check the key:', '            vouchers --profile acme-sandbox profiles show; then doctor']);
+  });
+
+  it('a command wider than the terminal is broken at its spaces, never in a word, each line but the last ending in a line continuation', () => {
+    const note =
+      'Forwarding of 1 event was cut off by this stop; the next listen --forward-to on this inbox forwards it, such as:\n' +
+      "  vouchers listen --port 47201 --forward-to http://127.0.0.1:47202/x --events 'order.*'\n";
+    const lines = wrapNote(note, 40).split('\n');
+    expect(lines).toEqual([
+      'Forwarding of 1 event was cut off by',
+      'this stop; the next listen --forward-to',
+      'on this inbox forwards it, such as:',
+      '  vouchers listen --port 47201 \\',
+      ' --forward-to http://127.0.0.1:47202/x \\',
+      "    --events 'order.*'",
+      '',
+    ]);
+    for (const line of lines) expect(line.length).toBeLessThanOrEqual(40);
+    // Joined as a shell joins continued lines: the command as it was.
+    expect(
+      lines
+        .slice(3, 6)
+        .join('\n')
+        .replace(/ \\\n */g, ' '),
+    ).toBe("  vouchers listen --port 47201 --forward-to http://127.0.0.1:47202/x --events 'order.*'");
+    // Within prose, the prose goes on after it on a line of its own.
+    expect(
+      wrapNote('then run vouchers events replay --not-forwarded --type order.created,order.delivered to send them', 40).split('\n'),
+    ).toEqual(['then run', 'vouchers events replay --not-forwarded \\', '  --type order.created,order.delivered', 'to send them']);
   });
 
   it('reads as command names only the names of commands: prose after a command is not glued to it', () => {
