@@ -2,9 +2,10 @@
  * Notes on a terminal's stderr (hints, warnings, what a command did) wrapped to its width at
  * spaces, as the help's notes are (core/run/help-text.ts): a terminal breaks a long line
  * anywhere, in the middle of a word or of an idempotency key. A command meant to be copied
- * (`vouchers …` up to the end of its clause) is never broken: it goes whole onto the next
- * line, further left than the text when it needs to, and only a command wider than the
- * terminal is left to it. A line's continuation
+ * (`vouchers …` up to the end of its clause) is never broken in a line: it goes whole onto
+ * the next line, further left than the text when it needs to, and one wider than the
+ * terminal is broken at its spaces (never inside a quoted argument), each line but the last
+ * ending in the shell's line continuation ` \`, so that it still pastes whole. A line's continuation
  * lines start under its text: after its indentation, or under the value of a `label  value`
  * line (an error's `  hint      …`). Lines that are drawn rather than written (a carriage
  * return, cursor control, tabs) are kept as they are. Pure.
@@ -50,6 +51,64 @@ const FLAG = /^-{1,2}[A-Za-z]/;
 /** An id, an amount, a path, a placeholder, a quoted value: an argument, not a word of prose. */
 const ARG = /[0-9_/=\u2026<>A-Z$@{[]|^['"]/;
 
+/** Where the quote at `open` closes (a backslash escapes a double quote inside double quotes), or -1. */
+function closingQuote(text: string, open: number): number {
+  const quote = text[open];
+  for (let j = open + 1; j < text.length; j++) {
+    if (text[j] === quote) return j;
+    if (quote === '"' && text[j] === '\\') j++;
+  }
+  return -1;
+}
+
+/**
+ * A command split at its spaces, except those inside a quoted argument (`--type 'order v2'`,
+ * `--type='a b'`, `'it'\\''s'`), which is one word: broken there, a command would no longer
+ * paste as it was. A quote opens only at the start of a word or after `=` (an apostrophe in
+ * a word opens nothing), and one never closed opens nothing.
+ */
+function shellWords(text: string): string[] {
+  const words: string[] = [];
+  let i = 0;
+  while (i < text.length) {
+    if (text[i] === ' ') {
+      i++;
+      continue;
+    }
+    let end = i;
+    let shell = false;
+    while (end < text.length && text[end] !== ' ') {
+      const c = text[end]!;
+      const opens = (c === "'" || c === '"') && (shell || end === i || text[end - 1] === '=');
+      const close = opens ? closingQuote(text, end) : -1;
+      if (close > end) {
+        shell = true;
+        end = close + 1;
+      } else end += shell && c === '\\' ? 2 : 1;
+    }
+    words.push(text.slice(i, end));
+    i = end;
+  }
+  return words;
+}
+
+/**
+ * `words` with a flag's quoted value holding spaces (`--type 'order v2'`, `--type='a b'`) as
+ * one word. Only a flag's: a phrase quoted in prose still wraps at its spaces.
+ */
+function withQuotedValues(words: string[]): string[] {
+  const out: string[] = [];
+  for (let k = 0; k < words.length; k++) {
+    const plain = words[k]!.replace(SGR, '');
+    const value = /^--?[A-Za-z][\w-]*=['"]/.test(plain) || (/^['"]/.test(plain) && k > 0 && FLAG.test(words[k - 1]!.replace(SGR, '')));
+    const first = value ? shellWords(words.slice(k).join(' '))[0]! : words[k]!;
+    const taken = first.split(' ').length;
+    out.push(first);
+    k += taken - 1;
+  }
+  return out;
+}
+
 /**
  * The words of a line, a command as one word: `vouchers`, its global flags with their values
  * (`--profile acme`), its command names (those of the command tree: `doctor checks` is a
@@ -57,7 +116,7 @@ const ARG = /[0-9_/=\u2026<>A-Z$@{[]|^['"]/;
  * word of prose or the end of a clause; and a flag with its value.
  */
 function units(text: string): string[] {
-  const words = text.split(/ +/).filter((w) => w !== '');
+  const words = withQuotedValues(text.split(/ +/).filter((w) => w !== ''));
   const plain = (w: string) => w.replace(SGR, '');
   const out: string[] = [];
   for (let i = 0; i < words.length; i++) {
@@ -160,7 +219,7 @@ const COMMAND = /^[`'"(]?vouchers /;
  */
 function commandLines(command: string, lead: number, width: number): string[] {
   const words: string[] = [];
-  for (const word of command.split(' ')) {
+  for (const word of shellWords(command)) {
     const last = words.at(-1);
     if (
       last !== undefined &&

@@ -87,6 +87,26 @@ describe('wrapNote', () => {
     ).toEqual(['then run', 'vouchers events replay --not-forwarded \\', '  --type order.created,order.delivered', 'to send them']);
   });
 
+  it('never breaks a command inside a quoted argument, where a line continuation would become part of the value', () => {
+    const command = "vouchers events replay --not-forwarded --type 'order delivered v2' --forward-to http://127.0.0.1:47202/x";
+    for (const width of [30, 40, 50, 60]) {
+      const lines = wrapNote(`  ${command}`, width).split('\n');
+      expect(lines.some((l) => l.includes("'order delivered v2'"))).toBe(true);
+      expect(lines.join('\n').replace(/ \\\n */g, ' ')).toBe(`  ${command}`);
+    }
+    // In prose too, a flag's quoted value stays whole; a phrase quoted in prose still wraps.
+    expect(wrapNote("then pass --type 'order delivered v2' to replay them all", 30).split('\n')).toEqual([
+      'then pass',
+      "--type 'order delivered v2' to",
+      'replay them all',
+    ]);
+    expect(wrapNote('the server said "the order was not found in this account" and stopped', 30).split('\n')).toEqual([
+      'the server said "the order was',
+      'not found in this account" and',
+      'stopped',
+    ]);
+  });
+
   it('reads as command names only the names of commands: prose after a command is not glued to it', () => {
     // "checks its credentials" are lowercase words, not names of doctor's subcommands.
     expect(wrapNote('  hint      run vouchers doctor checks its credentials and the clock of this machine', 50).split('\n')).toEqual([
