@@ -129,6 +129,20 @@ describe('vouchers completion', () => {
     expect(fish.stdout).toContain('__complete');
   });
 
+  it('without a shell, takes the one $SHELL names, and names the shells it supports when $SHELL is another', async () => {
+    const zsh = await runCli(['completion'], { env: { SHELL: '/usr/bin/zsh' } });
+    expect(zsh.code, zsh.stderr).toBe(0);
+    expect(zsh.stdout).toBe((await runCli(['completion', 'zsh'])).stdout);
+    // A shell given wins over $SHELL.
+    expect((await runCli(['completion', 'fish'], { env: { SHELL: '/bin/bash' } })).stdout).toContain('# fish completion for vouchers');
+    const tcsh = await runCli(['completion'], { env: { SHELL: '/bin/tcsh', NO_COLOR: '1' } });
+    expect(tcsh.code).toBe(2);
+    expect(tcsh.stdout).toBe('');
+    expect(tcsh.stderr).toBe(
+      'Error: no shell given, and $SHELL (/bin/tcsh) is not one completion supports\n  hint      name one of bash, zsh, fish: e.g. vouchers completion bash\n',
+    );
+  });
+
   it('rejects an unknown shell with a usage error', async () => {
     const r = await runCli(['completion', 'powershell']);
     expect(r.code).toBe(2);

@@ -223,9 +223,10 @@ const bad: { argv: string[]; message: RegExp }[] = [
     message: /missing required argument 'method'\n {2}hint {6}use one of GET, POST, PUT, PATCH, DELETE, HEAD; see vouchers api --help/,
   },
   { argv: ['sign'], message: /hint {6}use one of GET, POST, PUT, PATCH, DELETE, HEAD; see vouchers sign --help/ },
+  // No shell, and no $SHELL to take it from: the shells are named.
   {
     argv: ['completion'],
-    message: /missing required argument 'shell'\n {2}hint {6}use one of bash, zsh, fish; see vouchers completion --help/,
+    message: /no shell given, and \$SHELL is not set\n {2}hint {6}name one of bash, zsh, fish: e\.g\. vouchers completion bash/,
   },
   { argv: ['sandbox', 'trigger'], message: /hint {6}use one of order\.created, .*voucher\.issued; see vouchers sandbox trigger --help/ },
   { argv: ['api', 'GET', '/products', '--data'], message: /option '-d, --data <json>' argument missing/ },

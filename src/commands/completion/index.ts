@@ -2,16 +2,27 @@
  * `vouchers completion bash|zsh|fish` and the hidden `vouchers __complete profiles|products`
  * the scripts call for dynamic values. Light: implementations load when they run.
  */
+import { UsageError } from '../../core/errors/index.js';
 import { Argument } from '../../core/run/commander.js';
 import { runVerb, type RegisterCommand } from '../types.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
 
+/** The shell `$SHELL` names (`/usr/bin/zsh` → zsh), when completion supports it; otherwise a usage error naming those it does. */
+function shellOf(path: string | undefined): string {
+  const name = path?.split('/').pop();
+  if (name !== undefined && (SHELLS as readonly string[]).includes(name)) return name;
+  throw new UsageError(
+    path ? `no shell given, and $SHELL (${path}) is not one completion supports` : 'no shell given, and $SHELL is not set',
+    `name one of ${SHELLS.join(', ')}: e.g. vouchers completion bash`,
+  );
+}
+
 export const registerCompletion: RegisterCommand = (program, f, seam) => {
   const completion = program
     .command('completion')
     .description('Print a shell completion script (commands, flags, profile names, product ids)')
-    .addArgument(new Argument('<shell>', 'the shell').choices([...SHELLS]));
+    .addArgument(new Argument('[shell]', 'the shell (default: the one $SHELL names)').choices([...SHELLS]));
   completion.addHelpText(
     'after',
     `
@@ -26,11 +37,14 @@ Install:
         (or add to ~/.zshrc after compinit:  source <(vouchers completion zsh))
   fish  $ vouchers completion fish > ~/.config/fish/completions/vouchers.fish
 
+Without SHELL, the shell is the one $SHELL names (bash, zsh or fish).
+
 Examples:
   $ vouchers completion bash
   $ source <(vouchers completion zsh)`,
   );
-  completion.action(async (shell, _flags, command) => {
+  completion.action(async (given: string | undefined, _flags, command) => {
+    const shell = given ?? shellOf(f.io.env.SHELL);
     await runVerb(seam, command, { args: [shell], flags: {} }, async () => (await import('./completion.js')).run(f, program, shell));
   });
 
