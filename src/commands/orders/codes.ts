@@ -183,6 +183,7 @@ export async function run(f: Factory, id: string, flags: CodesFlags): Promise<vo
       io,
       `Wrote ${written.count} code${written.count === 1 ? '' : 's'} to ${written.path} (mode 0600)${res.traceId ? ` · trace ${res.traceId}` : ''}\n`,
     );
+    for (const note of written.leftovers) err(io, `${note}\n`);
   }
   // How many vouchers the order holds, read before anything is printed: codes of an order
   // still in progress, or one that ended with some vouchers failed, are not all it was for.

@@ -358,6 +358,7 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
         );
       }
       say(`Wrote ${written.count} code${written.count === 1 ? '' : 's'} to ${written.path} (mode 0600)\n`);
+      for (const note of written.leftovers) say(`${note}\n`);
     }
   }
   // Printed (and codes saved) above; then exit 5 unless every voucher was delivered.

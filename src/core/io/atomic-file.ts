@@ -70,11 +70,16 @@ export function writeFileAtomicSync(file: string, data: string | Uint8Array, opt
 
 /**
  * Write a new file beside `file` through `write` (for content produced piece by piece),
- * fsynced, and return its name: the caller renames or links it into place.
+ * fsynced, and return its name (`aside`, tempPath's by default): the caller renames or
+ * links it into place.
  */
-export async function writeAside(file: string, write: (h: FileHandle) => Promise<void>, mode = 0o600): Promise<string> {
+export async function writeAside(
+  file: string,
+  write: (h: FileHandle) => Promise<void>,
+  mode = 0o600,
+  aside = tempPath(file),
+): Promise<string> {
   const { open, unlink } = await promisedFs();
-  const aside = tempPath(file);
   const h = await open(aside, 'wx', mode);
   try {
     await write(h);

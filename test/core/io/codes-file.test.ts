@@ -2,6 +2,8 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { open } from 'node:fs/promises';
 import type { FileHandle } from 'node:fs/promises';
+import { spawnSync } from 'node:child_process';
+import { linkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -108,5 +110,61 @@ describe('assertCodesFileFree tries the name before an order is placed', () => {
     );
     await assertCodesFileFree('codes.csv', dir);
     expect(existsSync(join(dir, 'codes.csv'))).toBe(false);
+  });
+});
+
+describe('writeCodesFile finds the side files of writers killed while writing codes to the same name', () => {
+  /** The pid of a process that has exited and been reaped: a writer killed -9. */
+  const gonePid = () => spawnSync('true').pid!;
+  const side = (pid: number, text: string, mode = 0o600) => {
+    const name = join(dir, `codes.csv.${pid}.k1ll3d.tmp`);
+    writeFileSync(name, text, { mode });
+    return name;
+  };
+  const other: CodeRow = { ...row, order_id: 'ord_2', voucher_id: 'vch_2', code: 'LOST-9999' };
+
+  it("a dead writer's side file whose codes are in the file written (whole, or cut midway): removed and said", async () => {
+    const text = renderCodes([row], 'csv');
+    const whole = side(gonePid(), text);
+    const cut = side(gonePid(), text.slice(0, text.length - 5));
+    const empty = side(gonePid(), '');
+    const { leftovers } = await writeCodesFile('codes.csv', dir, [row]);
+    for (const name of [whole, cut, empty]) expect(existsSync(name)).toBe(false);
+    expect(leftovers).toHaveLength(3);
+    expect(leftovers.filter((n) => n.startsWith(`Removed ${whole}: left beside ${join(dir, 'codes.csv')} by a run (pid `))).toHaveLength(1);
+    expect(leftovers.join('\n')).toContain('the codes it held are in');
+    expect(leftovers.join('\n')).toContain('it held no code');
+    expect(leftovers.join('\n')).not.toContain(row.code);
+  });
+
+  it("a dead writer's side file holding codes the file does not: kept, named with its order and how to fetch them, no code shown", async () => {
+    const lost = side(gonePid(), renderCodes([other], 'csv'));
+    const { leftovers } = await writeCodesFile('codes.csv', dir, [row]);
+    expect(readFileSync(lost, 'utf8')).toContain('LOST-9999');
+    expect(leftovers).toEqual([
+      `${lost} holds codes of order ord_2 left beside ${join(dir, 'codes.csv')} by a run (pid ${/\.(\d+)\./.exec(lost)![1]}) stopped while it wrote them; they are not all in ${join(dir, 'codes.csv')}: keep them, or delete it once you have them (fetch them again: vouchers orders codes ord_2 --codes-out NEW_FILE)`,
+    ]);
+  });
+
+  it('never touches a side file of a running writer, a file of another content, or one of another name', async () => {
+    const text = renderCodes([row], 'csv');
+    const live = side(process.ppid, text);
+    const notOurs = side(gonePid(), 'my own notes\n');
+    const otherName = join(dir, 'codes.csv.k1ll3d.tmp');
+    writeFileSync(otherName, text);
+    const { leftovers } = await writeCodesFile('codes.csv', dir, [row]);
+    expect(leftovers).toEqual([]);
+    for (const name of [live, notOurs, otherName]) expect(existsSync(name)).toBe(true);
+  });
+
+  it('a second name of the file itself (killed after linking it): removed, the file kept', async () => {
+    const first = await writeCodesFile('first.csv', dir, [row]);
+    const stale = join(dir, `codes.csv.${gonePid()}.k1ll3d.tmp`);
+    linkSync(first.path, stale);
+    const { leftovers, path } = await writeCodesFile('codes.csv', dir, [row]);
+    expect(existsSync(stale)).toBe(false);
+    expect(leftovers).toHaveLength(1);
+    expect(readFileSync(path, 'utf8')).toBe(renderCodes([row], 'csv'));
+    expect(readFileSync(first.path, 'utf8')).toBe(renderCodes([row], 'csv'));
   });
 });
