@@ -87,3 +87,35 @@ describe('a delivered order whose codes the secure endpoint does not know', () =
     expect(existsSync(file)).toBe(false);
   });
 });
+
+describe('orders create --codes-out: an order whose codes come for only some of its vouchers', () => {
+  it('writes those it has, says how many came without one, exit 8', async () => {
+    const two = { ...order('DELIVERED', [voucher, { ...voucher, voucher_id: 'vch_2' }]), order_id: 'ord_2' };
+    const partial = await startLoopbackServer((req, res) => {
+      if (req.method === 'POST') return sendJson(res, 201, two);
+      if (req.target === '/api/v1/orders/ord_2/vouchers')
+        return sendJson(res, 200, {
+          order_id: 'ord_2',
+          data: [{ voucher_id: 'vch_1', product_id: 'p', denomination: 25, expiry: null, code: 'ONLY-CODE-1', pin: null }],
+        });
+      if (req.target === '/api/v1/orders/ord_2') return sendJson(res, 200, two);
+      return sendError(res, 404, 'NotFound', 'NOT_FOUND', 'Not found');
+    });
+    try {
+      const file = join(tempConfigDir(), 'codes.csv');
+      const r = await runCli(['orders', 'create', '--product', 'p', '--denomination', '25', '--quantity', '2', '--codes-out', file], {
+        env: cliEnvFor(partial),
+      });
+      expect(r.code, r.stderr).toBe(8);
+      expect(r.stdout).toContain('order_id\tord_2');
+      expect(r.stderr).toContain('Wrote 1 code to');
+      expect(r.stderr).toContain(
+        `1 of the 2 vouchers issued to order ord_2 came without a code this version of vouchers reads: ${file} holds the other 1`,
+      );
+      expect(r.stderr).not.toContain('ONLY-CODE-1');
+      expect(existsSync(file)).toBe(true);
+    } finally {
+      await partial.close();
+    }
+  });
+});

@@ -359,6 +359,14 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
       }
       say(`Wrote ${written.count} code${written.count === 1 ? '' : 's'} to ${written.path} (mode 0600)\n`);
       for (const note of written.leftovers) say(`${note}\n`);
+      // Vouchers issued without a code where this version reads them: the file is not all of them.
+      const issuedCount = order.vouchers.filter(isIssued).length;
+      if (issuedCount > written.count && outcomeError(order, seen.traceId, { globals }) === undefined)
+        throw new NoCodesFoundError(
+          `${issuedCount - written.count} of the ${issuedCount} vouchers issued to order ${order.order_id} came without a code this version of vouchers reads: ${written.path} holds the other ${written.count}`,
+          `do not order again; see the codes as the server sends them: ${suggestedCommand(globals, ['api', 'GET', `/orders/${order.order_id}/vouchers`])}; if they are not there, ask the service's support, quoting the trace ID`,
+          seen.traceId,
+        ).withJsonFields({ order_id: order.order_id });
     }
   }
   // Printed (and codes saved) above; then exit 5 unless every voucher was delivered.
