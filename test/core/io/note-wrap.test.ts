@@ -107,6 +107,20 @@ describe('wrapNote', () => {
     ]);
   });
 
+  it('keeps a trace ID beside its label, which support reads it by', () => {
+    const note = 'Order ord_8f2c41 accepted: PENDING (fulfilled asynchronously) · trace 4bf92f3577b34da6a3ce929d0e0e4736';
+    const lines = wrapNote(note, 70).split('\n');
+    expect(lines).toEqual(['Order ord_8f2c41 accepted: PENDING (fulfilled asynchronously)', '· trace 4bf92f3577b34da6a3ce929d0e0e4736']);
+    expect(wrapNote('the request failed (trace 4bf92f3577b34da6a3ce929d0e0e4736)', 40).split('\n')).toEqual([
+      'the request failed',
+      '(trace 4bf92f3577b34da6a3ce929d0e0e4736)',
+    ]);
+    // "the stack trace" is prose: nothing after it is glued to it.
+    expect(wrapNote('run it again with --debug to see the stack trace and more', 30)).toBe(
+      'run it again with --debug to\nsee the stack trace and more',
+    );
+  });
+
   it('reads as command names only the names of commands: prose after a command is not glued to it', () => {
     // "checks its credentials" are lowercase words, not names of doctor's subcommands.
     expect(wrapNote('  hint      run vouchers doctor checks its credentials and the clock of this machine', 50).split('\n')).toEqual([
