@@ -5,8 +5,8 @@
  * - `orders create --json` keeps stderr free of human lines: the JSON error alone, if any;
  * - `orders wait --until X` that ends elsewhere exits 5 with a fitting code and the trace ID.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Order } from '../../src/contract/orders.js';
@@ -168,6 +168,39 @@ describe('orders create --json: no human lines on stderr', () => {
     expect(o.code, o.stderr).toBe(0);
     expect(o.stderr).toBe('');
     expect(existsSync(file)).toBe(true);
+  });
+
+  it('with --json, a codes side file left by a killed run is said as a JSON notice (orders create and orders codes), never as a plain line, and never silenced', async () => {
+    const folder = tempConfigDir();
+    const file = join(folder, 'codes.csv');
+    const lost = () => {
+      const name = join(folder, `codes.csv.${spawnSync('true').pid!}.k1ll3d.tmp`);
+      writeFileSync(name, 'order_id,voucher_id,product_id,denomination,expiry,code,pin\nord_lost,vch_1,sbx-instant,10,,LOST-CODE-1,\n', {
+        mode: 0o600,
+      });
+      return name;
+    };
+    const notices = (stderr: string) =>
+      stderr
+        .split('\n')
+        .filter((l) => l !== '')
+        .map((l) => JSON.parse(l) as { notice?: { code: string; message: string } });
+    const first = lost();
+    const o = await cli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10', '--codes-out', file, '--json']);
+    expect(o.code, o.stderr).toBe(0);
+    const said = notices(o.stderr);
+    expect(said.map((n) => n.notice?.code)).toEqual(['CODES_SIDE_FILE']);
+    expect(said[0]!.notice!.message).toContain(`${first} holds codes of order ord_lost`);
+    expect(o.stderr).not.toContain('LOST-CODE-1');
+    const id = (JSON.parse(o.stdout) as { order_id: string }).order_id;
+    const second = lost();
+    const again = join(folder, 'again.csv');
+    const c = await cli(['orders', 'codes', id, '--codes-out', file.replace('codes.csv', 'again.csv'), '--json']);
+    expect(c.code, c.stderr).toBe(0);
+    expect(notices(c.stderr).map((n) => n.notice?.code)).toEqual(['CODES_WRITTEN']);
+    expect(existsSync(again)).toBe(true);
+    // The side file is beside another name: this write does not touch it.
+    expect(existsSync(second)).toBe(true);
   });
 
   it('an order that ends REFUNDED under --wait: stderr is the JSON error alone', async () => {

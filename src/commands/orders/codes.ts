@@ -18,7 +18,6 @@ import { CliError, PendingError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { isUnread } from '../../core/http/unread.js';
 import { assertCodesFileFree, writeCodesFile } from '../../core/io/codes-file.js';
-import { err } from '../../core/io/io.js';
 import { pick } from '../../core/output/cell-text.js';
 import { maskCodes, maskSecrets } from '../../core/output/mask.js';
 import { findCode } from '../../core/output/code-fields.js';
@@ -179,11 +178,13 @@ export async function run(f: Factory, id: string, flags: CodesFlags): Promise<vo
           more: moreCodes(c),
         })),
     );
-    err(
+    notice(
       io,
-      `Wrote ${written.count} code${written.count === 1 ? '' : 's'} to ${written.path} (mode 0600)${res.traceId ? ` · trace ${res.traceId}` : ''}\n`,
+      settings,
+      'CODES_WRITTEN',
+      `Wrote ${written.count} code${written.count === 1 ? '' : 's'} to ${written.path} (mode 0600)${res.traceId ? ` · trace ${res.traceId}` : ''}`,
     );
-    for (const note of written.leftovers) err(io, `${note}\n`);
+    for (const note of written.leftovers) notice(io, settings, 'CODES_SIDE_FILE', note);
   }
   // How many vouchers the order holds, read before anything is printed: codes of an order
   // still in progress, or one that ended with some vouchers failed, are not all it was for.

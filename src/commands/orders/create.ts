@@ -13,6 +13,7 @@ import { canonicalStatus, isOpenStatus } from '../../contract/order-values.js';
 import { formatMoney, fromMinor } from '../../contract/money-format.js';
 import { isIdempotencyKey } from '../../contract/idempotency.js';
 import { NotOfferedError } from '../../api/not-offered.js';
+import { notice } from '../../core/output/notice.js';
 import { ApiError, asCliError, CliError, UsageError } from '../../core/errors/index.js';
 import { parseDuration } from '../../core/http/duration.js';
 import { refuseSecretAsKey } from '../../core/http/secret-key.js';
@@ -358,7 +359,8 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
         );
       }
       say(`Wrote ${written.count} code${written.count === 1 ? '' : 's'} to ${written.path} (mode 0600)\n`);
-      for (const note of written.leftovers) say(`${note}\n`);
+      // Codes left on disk by a killed run are said under --json too: as a notice.
+      for (const note of written.leftovers) notice(io, o.settings, 'CODES_SIDE_FILE', note);
       // Vouchers issued without a code where this version reads them: the file is not all of them.
       const issuedCount = order.vouchers.filter(isIssued).length;
       if (issuedCount > written.count && outcomeError(order, seen.traceId, { globals }) === undefined)
