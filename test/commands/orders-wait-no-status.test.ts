@@ -26,6 +26,7 @@ beforeAll(async () => {
         return;
       }
       if (n === 1) return sendJson(res, 200, { order_id: id }, h);
+      if (id === 'ord_stop') return sendJson(res, 503, { error: { code: 'SERVICE_UNAVAILABLE', message: 'down for maintenance' } }, h);
       return sendJson(res, 200, { order_id: id, status: 'DELIVERED' }, h);
     }
     sendJson(res, 404, { error: { name: 'NotFound', code: 'NOT_FOUND', message: 'not found' } }, h);
@@ -48,4 +49,11 @@ describe('orders wait on an answer without a status', () => {
       expect(r.stderr).not.toMatch(new RegExp(`  ${id}  +trace`));
     });
   }
+
+  it('a follow stopped by an error after an answer without a status says so, not an empty "last seen"', async () => {
+    const r = await runCli(['orders', 'wait', 'ord_stop', '--max-retries', '0'], { env, overrides: { clock: quickClock() } });
+    expect(r.code, r.stderr).toBe(7);
+    expect(r.stderr).toContain('Order ord_stop was placed (no status in the answer); following it stopped.');
+    expect(r.stderr).not.toContain('last seen )');
+  });
 });

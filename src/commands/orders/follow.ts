@@ -22,6 +22,10 @@ import { endedElsewhereError, outcomeError } from './outcome.js';
 
 export { DEFAULT_WAIT_MS } from './index.js';
 
+/** An answer without a status (a 202 with no body, no `status` field) is said to be one. */
+const NO_STATUS = 'no status in the answer';
+const namesStatus = (order: { status?: unknown }): boolean => typeof order.status === 'string' && order.status.trim() !== '';
+
 /**
  * How long `orders create --wait` and `orders wait` follow the order: --wait-timeout. The
  * global --timeout is the timeout of each request; given without --wait-timeout it also
@@ -120,8 +124,8 @@ export async function followOnTerminal(
         last = { order };
         options.onStatus?.(order, response.traceId);
         // An answer without a status (a 202 with no body, no `status` field) is said to be one.
-        const named = typeof order.status === 'string' && order.status.trim() !== '';
-        const status = named ? String(order.status) : '(no status in the answer)';
+        const named = namesStatus(order);
+        const status = named ? String(order.status) : `(${NO_STATUS})`;
         // New text first: the spinner resumes under the persisted line with the new status.
         spinner.text(`Waiting for ${orderId} to reach ${target}: ${status}`);
         spinner.info(statusLine(io, clock.now(), orderId, status, response.traceId));
@@ -140,7 +144,7 @@ export async function followOnTerminal(
       if (!options.quiet)
         err(
           io,
-          `Order ${orderId} was placed (last seen ${order.status}); following it stopped. Follow it: ${suggestedCommand(f.globals(), ['orders', 'wait', operand(orderId)])}\n`,
+          `Order ${orderId} was placed (${namesStatus(order) ? `last seen ${order.status}` : NO_STATUS}); following it stopped. Follow it: ${suggestedCommand(f.globals(), ['orders', 'wait', operand(orderId)])}\n`,
         );
       await options.onShort?.(order, last.received);
       if (error instanceof CliError) error.withJsonFields({ order_id: orderId, order_status: order.status });
