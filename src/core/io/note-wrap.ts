@@ -154,8 +154,8 @@ function units(text: string): string[] {
       unit += ` ${words[++i]!}`;
     }
     // A trace ID stays beside its label (`· trace 4bf92f…`), which support reads it by.
-    else if (/^(?:·|\(?trace)$/.test(plain(unit))) {
-      const label = plain(unit) === '·' ? 2 : 1;
+    else if (/^(?:\u00b7|\(?trace)$/.test(plain(unit))) {
+      const label = plain(unit) === '\u00b7' ? 2 : 1;
       const id = words[i + label];
       if ((label === 1 || plain(words[i + 1] ?? '') === 'trace') && id !== undefined && ARG.test(plain(id))) {
         for (let k = 0; k < label; k++) unit += ` ${words[++i]!}`;
