@@ -277,6 +277,15 @@ async function missingCodes(
         res.traceId,
       );
   }
+  if (canonicalStatus(order.status) === 'DELIVERED') {
+    // Delivered in full, by its status, yet the secure endpoint lists fewer codes than it ordered.
+    return (globals, codesOut) =>
+      new NoCodesFoundError(
+        `${of}: order ${orderId} is ${order.status}, but the secure code endpoint (GET /orders/${orderId}/vouchers) listed only ${count}${codesOut !== undefined ? `; ${codesOut} holds those ${count}` : ''}`,
+        `do not order again: the order was delivered. See the order as sent (${suggestedCommand(globals, ['api', 'GET', `/orders/${orderId}`])}), and ask the service's support for the other ${ordered - count}, quoting the trace ID`,
+        res.traceId,
+      );
+  }
   return undefined;
 }
 

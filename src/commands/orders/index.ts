@@ -324,7 +324,9 @@ as sent: no file is written, --json prints null, and the exit code is that of th
 status (0 for a 2xx), or 8 with --codes-out: the codes asked for are not in the file.
 An entry of the answer that holds no code this version reads is never written as a row
 without its code: the file holds the others, it is said how many had none, and the
-command exits 8 (NO_CODES_FOUND); none at all, and no file is written.
+command exits 8 (NO_CODES_FOUND); none at all, and no file is written. An order DELIVERED
+whose endpoint lists fewer codes than its items ordered exits 8 too, after the codes listed
+are shown or written.
 
 The codes file (CSV, or JSON when its name ends in .json) has the columns order_id,
 voucher_id, product_id, denomination, expiry, code and pin, then one column for each other
