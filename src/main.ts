@@ -73,7 +73,7 @@ export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrid
   // Tables and records are coloured only on a terminal (or FORCE_COLOR): chalk only then.
   if (colorEnabled(io, 'stdout')) await loadColour();
   try {
-    const unknown = unknownHelpTopic(program, argv) ?? swallowedCommand(program, argv);
+    const unknown = (await unknownHelpTopic(program, argv)) ?? swallowedCommand(program, argv);
     if (unknown) throw new UsageError(unknown.message, unknown.hint);
     await program.parseAsync(argv, { from: 'user' });
     await flushUsageErrors();

@@ -218,7 +218,10 @@ export function helpArgv(argv: string[]): string[] {
  * -h`, or `help <noun> <verb>` rewritten by helpArgv): the word that names no command, as a
  * usage error text. Commander would print the parent's help and exit 0.
  */
-export function unknownHelpTopic(program: CommandUnknownOpts, argv: readonly string[]): { message: string; hint: string } | undefined {
+export async function unknownHelpTopic(
+  program: CommandUnknownOpts,
+  argv: readonly string[],
+): Promise<{ message: string; hint: string } | undefined> {
   if (!argv.includes('--help') && !argv.includes('-h')) return undefined;
   let cmd: CommandUnknownOpts = program;
   for (const word of argv.slice(afterRootOptions(argv))) {
@@ -226,7 +229,21 @@ export function unknownHelpTopic(program: CommandUnknownOpts, argv: readonly str
     if (word.startsWith('-') || cmd.commands.length === 0) break;
     const sub = subcommand(cmd, word);
     if (!sub) {
-      const instead = mistakenCommandHint(commandPath(cmd), word);
+      // A slip (`ordrs --help`) is answered with the command meant, as it is without --help.
+      const { nearestKnown } = await import('./core/run/known-word.js');
+      const visible = cmd.createHelp().visibleCommands(cmd);
+      const near =
+        nearestKnown(
+          word,
+          visible.map((c) => c.name()),
+        ) ??
+        nearestKnown(
+          word,
+          visible.flatMap((c) => c.aliases()),
+        );
+      const instead =
+        mistakenCommandHint(commandPath(cmd), word) ??
+        (near === undefined ? undefined : `did you mean ${commandPath(cmd)} ${near} --help?`);
       return { message: `unknown command '${word}'`, hint: `${instead ? `${instead} ` : ''}see ${commandPath(cmd)} --help` };
     }
     cmd = sub;

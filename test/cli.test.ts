@@ -110,6 +110,14 @@ describe('root command', () => {
     expect((await runCli(['profile', 'lst'])).stderr).toContain('did you mean vouchers profiles list?');
     // No verb near: the noun alone, as commander suggests it.
     expect((await runCli(['order', 'frobnicate'])).stderr).toContain('did you mean orders? see vouchers --help');
+    // Asking for help with a slip gets the same answer: the command meant, and its help.
+    const help = await runCli(['ordrs', '--help']);
+    expect(help.code).toBe(2);
+    expect(help.stderr).toBe("Error: unknown command 'ordrs'\n  hint      did you mean vouchers orders --help? see vouchers --help\n");
+    expect((await runCli(['orders', 'lst', '-h'])).stderr).toContain(
+      'did you mean vouchers orders list --help? see vouchers orders --help',
+    );
+    expect((await runCli(['orders', 'frobnicate', '-h'])).stderr).not.toContain('did you mean');
     const json = await runCli(['prodcts', 'gett', 'x', '--json']);
     expect(JSON.parse(json.stderr)).toEqual({
       error: {
