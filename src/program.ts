@@ -144,12 +144,7 @@ async function wholeCorrection(text: string, argv: readonly string[], loadNoun: 
   if (verb === undefined || verb.startsWith('-')) return text;
   const noun = await loadNoun(meant);
   if (!noun || noun.commands.length === 0) return text;
-  const { nearestKnown } = await import('./core/run/known-word.js');
-  // Near a name first: `lst` is as near `ls` as `list`, the same command.
-  const visible = noun.createHelp().visibleCommands(noun);
-  const names = visible.map((c) => c.name());
-  const aliases = visible.flatMap((c) => c.aliases());
-  const found = subcommand(noun, verb) ? verb : (nearestKnown(verb, names) ?? nearestKnown(verb, aliases));
+  const found = subcommand(noun, verb) ? verb : await nearestCommand(noun, verb);
   if (found === undefined) return text;
   return text.replace(`(Did you mean ${meant}?)`, `(Did you mean vouchers ${meant} ${found}?)`);
 }
@@ -230,17 +225,7 @@ export async function unknownHelpTopic(
     const sub = subcommand(cmd, word);
     if (!sub) {
       // A slip (`ordrs --help`) is answered with the command meant, as it is without --help.
-      const { nearestKnown } = await import('./core/run/known-word.js');
-      const visible = cmd.createHelp().visibleCommands(cmd);
-      const near =
-        nearestKnown(
-          word,
-          visible.map((c) => c.name()),
-        ) ??
-        nearestKnown(
-          word,
-          visible.flatMap((c) => c.aliases()),
-        );
+      const near = await nearestCommand(cmd, word);
       const instead =
         mistakenCommandHint(commandPath(cmd), word) ??
         (near === undefined ? undefined : `did you mean ${commandPath(cmd)} ${near} --help?`);
@@ -249,6 +234,26 @@ export async function unknownHelpTopic(
     cmd = sub;
   }
   return undefined;
+}
+
+/**
+ * The visible command under `cmd` a slip or two from `word`, its name before its aliases
+ * (`lst` is as near `ls` as `list`, the same command). Loads the matcher only when asked:
+ * only a failed parse asks.
+ */
+async function nearestCommand(cmd: CommandUnknownOpts, word: string): Promise<string | undefined> {
+  const { nearestKnown } = await import('./core/run/known-word.js');
+  const visible = cmd.createHelp().visibleCommands(cmd);
+  return (
+    nearestKnown(
+      word,
+      visible.map((c) => c.name()),
+    ) ??
+    nearestKnown(
+      word,
+      visible.flatMap((c) => c.aliases()),
+    )
+  );
 }
 
 /** The command under `cmd` named `word` (or one of its aliases). */
