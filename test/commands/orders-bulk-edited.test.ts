@@ -206,6 +206,24 @@ describe('bulk: an edited file (issue 11 point 2)', () => {
     expect(orderCount(sb)).toBe(5);
   });
 
+  it('rows without references, one refused, then the file given a reference on every row: refused too (the rows sent cannot be matched), nothing ordered twice', async ({
+    freshSandbox: sb,
+  }) => {
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const file = join(tempConfigDir(), 'orders.csv');
+    writeFileSync(file, 'product_id,denomination,quantity\nsbx-instant,10,1\nsbx-out-of-stock,10,1\n');
+    const first = await runCli(['orders', 'create', '--from', file], opts(dir));
+    expect(first.code, first.stderr).toBe(5);
+    expect(orderCount(sb)).toBe(1);
+    // The refused row fixed, and, as the refusal of an edit without references advises, every row given a reference.
+    writeFileSync(file, 'product_id,denomination,quantity,reference\nsbx-instant,10,1,late-1\nsbx-instant,10,1,late-2\n');
+    const edited = await runCli(['orders', 'create', '--from', file], opts(dir));
+    expect(edited.code, edited.stderr).toBe(2);
+    expect(edited.stderr).toMatch(/changed since batch bat_\w+ sent 2 of its rows, and rows without a reference cannot be matched to them/);
+    expect(edited.stderr).toMatch(/--new-batch/);
+    expect(orderCount(sb)).toBe(1);
+  });
+
   it('an earlier batch whose journal is damaged mid-file, then the file edited: refused naming the journal, nothing ordered again', async ({
     freshSandbox: sb,
   }) => {

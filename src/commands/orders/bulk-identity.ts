@@ -131,16 +131,10 @@ export async function batchOfFile(configDir: string, target: string, sha256: str
 }
 
 /**
- * Refuse an edited file whose rows lack references when an earlier batch sent rows
- * without a reference from the same path.
+ * Refuse an edited file when an earlier batch sent rows without a reference from the same
+ * path: those rows match no row of the edit, even one whose every row has a reference now.
  */
-export function unmatchedEdit(
-  earlier: BatchState[],
-  sourcePath: string,
-  source: string,
-  everyRowHasReference: boolean,
-): BatchState | undefined {
-  if (everyRowHasReference) return undefined;
+export function unmatchedEdit(earlier: BatchState[], sourcePath: string, source: string): BatchState | undefined {
   return earlier.find(
     (b) =>
       (b.header.source_path !== undefined ? b.header.source_path === sourcePath : b.header.source === source) &&
@@ -281,6 +275,6 @@ export function unmatchedEditError(file: string, earlier: BatchState, resumeCmd:
   const sent = [...earlier.keyed.keys()].length;
   return new UsageError(
     `${file} changed since batch ${earlier.header.batch_id} sent ${sent} of its rows, and rows without a reference cannot be matched to them: this run could order them again, so nothing was ordered`,
-    `give every row a reference (the reference is a row's identity: re-runs of an edited file then skip rows already ordered); or put the file back as it was and run ${resumeCmd}; or, to order this file as a new batch on purpose, add --new-batch`,
+    `put the file back as it was and run ${resumeCmd}; or, to order this file as a new batch on purpose (every row of it, those that batch ordered too), add --new-batch; from then on, give every row a reference (the reference is a row's identity: re-runs of an edited file then skip rows already ordered)`,
   );
 }

@@ -207,7 +207,7 @@ async function orderBatch(
     const earlier = await liveBatches(config.dir, target, batchId, damaged);
     const broken = await damagedOverlap(config.dir, damaged, file, rows);
     if (broken) throw damagedOverlapError(file.name, broken);
-    const clash = o.newBatch ? undefined : unmatchedEdit(earlier, file.path, file.name, file.everyRowHasReference);
+    const clash = o.newBatch ? undefined : unmatchedEdit(earlier, file.path, file.name);
     if (clash)
       throw unmatchedEditError(file.name, clash, suggestedCommand(f.globals(), ['orders', 'create', '--resume', clash.header.batch_id]));
     carry = new Carry(earlier);
