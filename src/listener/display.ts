@@ -173,9 +173,9 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
   const stderr = (text: string) => {
     output.write(io.stderr, io.stderrIsTTY && !options.json ? wrapNote(shown(text), stderrColumns(io)) : shown(text));
   };
-  /** A warning on stderr: a JSON notice under --json (as every note then is), else a line starting "Warning:". */
+  /** A warning on stderr: a JSON notice under --json (as every note then is; its code says it is a warning), else a line starting "Warning:". */
   const warn = (code: string, paint: (s: string) => string, text: string) => {
-    if (options.json) stderr(JSON.stringify({ notice: { code, message: `Warning: ${text}` } }) + '\n');
+    if (options.json) stderr(JSON.stringify({ notice: { code, message: text } }) + '\n');
     else stderr(`${paint('Warning:')} ${text}\n`);
   };
   const stdout = (line: string) => {

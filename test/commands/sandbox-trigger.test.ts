@@ -49,6 +49,10 @@ describe('vouchers sandbox trigger', () => {
     expect(none.code, none.stderr).toBe(0);
     expect(jsonLines(none.stderr).map((l) => l.notice?.code)).toEqual(['ORDERED', 'EMITTED', 'DELIVERED_NOWHERE']);
     expect(none.stderr).toContain('no webhook endpoint is registered, so the event is delivered nowhere');
+    // The notice's code says it is a warning: its message has no "Warning: " of the line for people.
+    for (const l of jsonLines(none.stderr)) expect(l.notice?.message).not.toMatch(/^Warning/);
+    const plain = await runCli(['sandbox', 'trigger', 'order.delivered'], { configDir: dir });
+    expect(plain.stderr).toMatch(/^Warning: .*no webhook endpoint is registered/m);
     expect((await runCli(['webhooks', 'register', '--url', 'http://127.0.0.1:9/hooks'], { configDir: dir })).code).toBe(0);
     const deleted = await runCli(['webhooks', 'delete', '--yes', '--json'], { configDir: dir });
     expect(deleted.code, deleted.stderr).toBe(0);
