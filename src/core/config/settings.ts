@@ -6,7 +6,7 @@ import { UsageError } from '../errors/index.js';
 import { validateBaseUrl } from './base-url.js';
 import { parseProductValue } from './product-value.js';
 import { parseDuration } from '../http/duration.js';
-import { nearestKnown } from '../run/known-word.js';
+import { nearestKnown, validWordsHint } from '../run/known-word.js';
 import { parseBoolean, parseHttpUrl, parseMaxRetries, parsePositiveInt, parseSigningPath } from './parse.js';
 import type { StoredProfile } from './types.js';
 
@@ -153,10 +153,7 @@ export function findSetting(key: string): SettingDef {
   if (!def) {
     // A slip (`timout`, `limits.orders-per-minute`) is answered with the key meant, as an unknown option is.
     const near = nearestKnown(key, SETTING_KEYS);
-    throw new UsageError(
-      `unknown setting ${JSON.stringify(key)}`,
-      `${near === undefined ? '' : `did you mean ${near}? `}valid keys: ${SETTING_KEYS.join(', ')}`,
-    );
+    throw new UsageError(`unknown setting ${JSON.stringify(key)}`, validWordsHint(SETTING_KEYS, near));
   }
   return def;
 }

@@ -4,7 +4,7 @@
  * unknown command or option is answered.
  */
 import { UsageError } from '../errors/index.js';
-import { nearestKnown } from '../run/known-word.js';
+import { nearestKnown, validWordsHint } from '../run/known-word.js';
 
 export function unknownFieldsError(missing: string[], available: string[], note = ''): UsageError {
   const near = missing.flatMap((f) => {
@@ -12,11 +12,6 @@ export function unknownFieldsError(missing: string[], available: string[], note 
     return known === undefined ? [] : [{ f, known }];
   });
   const meant =
-    near.length === 0
-      ? ''
-      : `did you mean ${missing.length === 1 ? near[0]!.known : near.map((n) => `${n.known} (for ${n.f})`).join(', ')}? `;
-  return new UsageError(
-    `unknown field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}${note}`,
-    `${meant}available: ${available.join(', ')}`,
-  );
+    near.length === 0 ? undefined : missing.length === 1 ? near[0]!.known : near.map((n) => `${n.known} (for ${n.f})`).join(', ');
+  return new UsageError(`unknown field${missing.length > 1 ? 's' : ''}: ${missing.join(', ')}${note}`, validWordsHint(available, meant));
 }

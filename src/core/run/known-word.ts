@@ -60,3 +60,13 @@ export function didYouMean(text: string, known: readonly string[]): string {
   const near = nearestKnown(text, known);
   return near ? ` (did you mean ${near}?)` : '';
 }
+
+/**
+ * The hint of a usage error naming a word not on a list (a field, a setting key, a flag's
+ * value): "did you mean X? (valid: a, b, c)", or "valid: a, b, c" when none is a likely
+ * slip. Every such hint is worded here, so that they agree.
+ */
+export function validWordsHint(valid: readonly string[], meant?: string): string {
+  const list = `valid: ${valid.join(', ')}`;
+  return meant === undefined ? list : `did you mean ${meant}? (${list})`;
+}

@@ -196,11 +196,11 @@ describe('printList in other formats', () => {
     const io = testIO();
     const flag = await near(handleFieldsFlag(io, resolveOutput(io, { fields: 'id,titel' }), ['id', 'title', 'created_at']));
     expect(flag.message).toBe('unknown field: titel');
-    expect(flag.hint).toBe('did you mean title? available: id, title, created_at');
+    expect(flag.hint).toBe('did you mean title? (valid: id, title, created_at)');
     const rows = testIO();
     const listed = await near(printList(rows, ROWS, COLUMNS, resolveOutput(rows, { fields: 'id,wide-extr,zzz' })));
     expect(listed.message).toBe('unknown fields: wide-extr, zzz');
-    expect(listed.hint).toMatch(/^did you mean wide_extra \(for wide-extr\)\? available: id, title, note, wide_extra/);
+    expect(listed.hint).toMatch(/^did you mean wide_extra \(for wide-extr\)\? \(valid: id, title, note, wide_extra/);
     const one = testIO();
     const record = await near(
       printRecord(
@@ -214,11 +214,11 @@ describe('printList in other formats', () => {
       ),
     );
     expect(record.message).toBe('unknown field: stauts');
-    expect(record.hint).toBe('did you mean status? available: id, status');
+    expect(record.hint).toBe('did you mean status? (valid: id, status)');
     // Nothing near: the known fields alone, as before.
     const far = testIO();
     const none = await near(handleFieldsFlag(far, resolveOutput(far, { fields: 'zzz' }), ['id', 'title']));
-    expect(none.hint).toBe('available: id, title');
+    expect(none.hint).toBe('valid: id, title');
   });
 
   it('--json and --output disagree only when they say different things', () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { didYouMean, knownSpelling, nearestKnown } from '../../../src/core/run/known-word.js';
+import { didYouMean, knownSpelling, nearestKnown, validWordsHint } from '../../../src/core/run/known-word.js';
 import { ORDER_STATUSES } from '../../../src/contract/order-values.js';
 import { TRANSACTION_TYPES } from '../../../src/contract/money.js';
 
@@ -27,5 +27,13 @@ describe('known words', () => {
     expect(nearestKnown('AD', ['AB', 'AC'])).toBeUndefined(); // tied
     expect(didYouMean('DELIVRED', ORDER_STATUSES)).toBe(' (did you mean DELIVERED?)');
     expect(didYouMean('FULFILLED', ORDER_STATUSES)).toBe('');
+  });
+
+  it('a hint naming the word meant puts the valid words after it, in brackets, not as a second list', () => {
+    // A field named "available" read "did you mean available? available: currency, available, ...".
+    expect(validWordsHint(['currency', 'available', 'reserved'], 'available')).toBe(
+      'did you mean available? (valid: currency, available, reserved)',
+    );
+    expect(validWordsHint(['currency', 'available'])).toBe('valid: currency, available');
   });
 });
