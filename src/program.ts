@@ -132,21 +132,59 @@ type NounLoader = (name: string) => Promise<CommandUnknownOpts | undefined>;
  * commander's suggestion for a mistyped noun (`vouchers order lst`: "Did you mean orders?")
  * made whole with the verb typed after it: "Did you mean vouchers orders list?", the verb
  * being the one named (or an alias) or else the only one near it, its name before its
- * aliases. The noun is loaded here, only for a failed parse. Left as commander said it when
- * no verb follows or none is near.
+ * aliases, and the options typed between the two after it. The noun is loaded here, only
+ * for a failed parse. Left as commander said it when no verb follows or none is near.
  */
 async function wholeCorrection(text: string, argv: readonly string[], loadNoun: NounLoader): Promise<string> {
   const said = /^error: unknown command '([^']+)'\n\(Did you mean ([^ ,?]+)\?\)/.exec(text.trim());
   if (!said) return text;
   const [, typed, meant] = said as unknown as [string, string, string];
   const at = afterRootOptions(argv);
-  const verb = argv[at] === typed ? argv[at + 1] : undefined;
-  if (verb === undefined || verb.startsWith('-')) return text;
+  if (argv[at] !== typed || at + 1 >= argv.length) return text;
   const noun = await loadNoun(meant);
   if (!noun || noun.commands.length === 0) return text;
+  const typedVerb = verbPastOptions(noun, argv.slice(at + 1));
+  if (typedVerb === undefined) return text;
+  const { verb, options } = typedVerb;
   const found = subcommand(noun, verb) ? verb : await nearestCommand(noun, verb);
   if (found === undefined) return text;
-  return text.replace(`(Did you mean ${meant}?)`, `(Did you mean vouchers ${meant} ${found}?)`);
+  const meantWhole = ['vouchers', meant, found, ...options].join(' ');
+  return text.replace(`(Did you mean ${meant}?)`, `(Did you mean ${meantWhole}?)`);
+}
+
+/**
+ * The verb typed after a mistyped noun, past the options typed before it (`ordr --json lst`,
+ * `ordr --limit 5 lst`), and those options as they are written after the verb. A value is
+ * named by the option's placeholder, never repeated: it may be a secret.
+ */
+function verbPastOptions(noun: CommandUnknownOpts, words: readonly string[]): { verb: string; options: string[] } | undefined {
+  const options: string[] = [];
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i]!;
+    if (word === '--') return undefined;
+    if (!word.startsWith('-')) return { verb: word, options };
+    const flag = word.split('=', 1)[0]!;
+    const option = optionUnder(noun, flag);
+    if (!(option ? option.required || option.optional : VALUE_OPTIONS.has(flag))) {
+      options.push(flag === word ? word : `${flag}=\u2026`);
+      continue;
+    }
+    options.push(`${flag} ${/[<[][^>\]]+[>\]]/.exec(option?.flags ?? '')?.[0] ?? '<value>'}`);
+    // An optional value is taken only when the next word is no option, as commander does.
+    if (flag === word && (option?.required || !words[i + 1]?.startsWith('-'))) i++;
+  }
+  return undefined;
+}
+
+/** The option `flag` (`--limit`, `-o`) of `cmd` or of a command under it, or undefined. */
+function optionUnder(cmd: CommandUnknownOpts, flag: string): CommandUnknownOpts['options'][number] | undefined {
+  const own = cmd.options.find((o) => o.long === flag || o.short === flag);
+  if (own) return own;
+  for (const sub of cmd.commands) {
+    const found = optionUnder(sub, flag);
+    if (found) return found;
+  }
+  return undefined;
 }
 
 /** Print the parse errors commander reported in this run (main.ts calls it once the parse is over). */

@@ -110,6 +110,15 @@ describe('root command', () => {
     expect((await runCli(['profile', 'lst'])).stderr).toContain('did you mean vouchers profiles list?');
     // No verb near: the noun alone, as commander suggests it.
     expect((await runCli(['order', 'frobnicate'])).stderr).toContain('did you mean orders? see vouchers --help');
+    // Options typed before the verb are passed over, and kept after it: a value by its
+    // placeholder only (it may be a secret).
+    expect((await runCli(['ordr', '--json', 'lst'])).stderr).toContain('did you mean vouchers orders list --json? see');
+    expect((await runCli(['ordr', '--limit', '5', '-o', 'csv', 'lst'])).stderr).toContain(
+      'did you mean vouchers orders list --limit <n> -o <format>? see',
+    );
+    const secret = await runCli(['webhok', '--secret', 'whsec_TypedHere0123456789', 'verif']);
+    expect(secret.stderr).toContain('did you mean vouchers webhooks verify --secret <whsec>? see');
+    expect(secret.stderr).not.toContain('TypedHere');
     // Asking for help with a slip gets the same answer: the command meant, and its help.
     const help = await runCli(['ordrs', '--help']);
     expect(help.code).toBe(2);
