@@ -11,6 +11,7 @@ import { isSignedMethod, signingPath, signRequest, type SigningPathVariant } fro
 import { parseBaseUrl, requestTarget } from '../core/http/url.js';
 import { NOTICE_FROM_MS } from '../core/http/client.js';
 import { traceparent } from '../core/http/traceparent.js';
+import { serverTraceId } from '../core/http/attempt.js';
 import { commandLine, type Operand } from '../core/output/shell-quote.js';
 import type { Clock } from '../core/time/clock.js';
 import type { RecordedRequest } from './types.js';
@@ -187,7 +188,8 @@ export function createRawSender(options: RawSenderOptions): RawSender {
       res.headers.forEach((v, k) => {
         out[k] = v;
       });
-      const answered = out['x-trace-id'] ?? traceId;
+      // The server's trace ID under any of the names the client reads it from, else the one sent.
+      const answered = serverTraceId(out) ?? traceId;
       options.record({ method, path, status: res.status, trace_id: answered, attempt: 1, idempotency_key: key ?? null }, sent);
       const json = parse(text);
       const error = json !== null && typeof json === 'object' ? (json as { error?: { code?: unknown } }).error : undefined;

@@ -11,7 +11,7 @@ import type { Ids } from '../run/ids.js';
 import type { Call } from './call.js';
 import { classifyFailure, type TransportFailure } from './network-error.js';
 import { attemptSignal } from './signals.js';
-import { traceparent } from './traceparent.js';
+import { traceIdOf, traceparent } from './traceparent.js';
 import type { ApiResponse } from './types.js';
 import type { Transport } from './undici.js';
 import type { BaseUrl } from './url.js';
@@ -87,16 +87,32 @@ function flattenHeaders(raw: Record<string, string | string[] | undefined>): Rec
   return out;
 }
 
+/** The response headers a trace ID is read from, the first present (serverTraceId). */
+const TRACE_HEADERS = [
+  'x-trace-id',
+  'trace-id',
+  'traceparent',
+  'x-request-id',
+  'request-id',
+  'x-correlation-id',
+  'x-amzn-requestid',
+  'x-amzn-trace-id',
+] as const;
+
 /**
  * The server's trace ID of an answer: X-Trace-ID, the document's name, else the names other
- * services give it (Trace-Id, X-Request-Id, Request-Id, X-Correlation-Id, AWS's
- * X-Amzn-RequestId and X-Amzn-Trace-Id), so that support is quoted the ID the server logged
- * rather than only the one this CLI sent.
+ * services give it (Trace-Id, the trace id of a W3C `traceparent` response header,
+ * X-Request-Id, Request-Id, X-Correlation-Id, AWS's X-Amzn-RequestId and X-Amzn-Trace-Id),
+ * so that support is quoted the ID the server logged rather than only the one this CLI sent.
+ * A traceparent that is not one (not `00-<32 hex>-<16 hex>-<2 hex>`) is passed over.
  */
 export function serverTraceId(headers: Record<string, string>): string | undefined {
-  for (const name of ['x-trace-id', 'trace-id', 'x-request-id', 'request-id', 'x-correlation-id', 'x-amzn-requestid', 'x-amzn-trace-id']) {
+  for (const name of TRACE_HEADERS) {
     const v = headers[name];
-    if (v !== undefined && v.trim() !== '') return v.trim();
+    if (v === undefined || v.trim() === '') continue;
+    if (name !== 'traceparent') return v.trim();
+    const id = traceIdOf(v);
+    if (id !== undefined) return id;
   }
   return undefined;
 }
