@@ -312,12 +312,24 @@ export function main(proc: NodeJS.Process): Promise<void> {
     proc.exitCode = 2;
     return Promise.resolve();
   }
-  const entry = join(__dirname, VOUCHERS_ENTRY_FILE);
-  if (args.includes('--debug')) {
-    // Stack traces through the chunks' source maps, naming src/ files and lines: Node maps
-    // them for modules it loads itself, so this path does without the code cache.
-    process.setSourceMapsEnabled(true);
-    return (require(entry) as { main: Main }).main(proc);
+  // A SIGTERM or SIGHUP while the CLI loads (a CI job cancelled at once) must end it as one
+  // arriving later does, with 130, not by the signal's default (exit 143): held by this
+  // listener until main.ts installs its own, synchronously, before the loop next turns and
+  // emits the signal to it. Then this one goes.
+  const hold = (): void => undefined;
+  proc.on('SIGTERM', hold);
+  proc.on('SIGHUP', hold);
+  try {
+    const entry = join(__dirname, VOUCHERS_ENTRY_FILE);
+    if (args.includes('--debug')) {
+      // Stack traces through the chunks' source maps, naming src/ files and lines: Node maps
+      // them for modules it loads itself, so this path does without the code cache.
+      process.setSourceMapsEnabled(true);
+      return (require(entry) as { main: Main }).main(proc);
+    }
+    return loadThroughCodeCache(cacheDirectory(process.env), commandGroup(args), commandKey(args)).main(proc);
+  } finally {
+    proc.off('SIGTERM', hold);
+    proc.off('SIGHUP', hold);
   }
-  return loadThroughCodeCache(cacheDirectory(process.env), commandGroup(args), commandKey(args)).main(proc);
 }

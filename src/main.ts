@@ -195,6 +195,9 @@ export async function main(proc: NodeJS.Process): Promise<void> {
     proc.exitCode = EXIT.usage;
     return;
   }
+  // A signal that came while the CLI loaded (held by launch.ts) is emitted only when the
+  // event loop next polls; the command starts after that, so that it sends nothing once stopped.
+  await new Promise((resolve) => setImmediate(resolve));
   const io = processIO(proc, controller.signal, () => stop('SIGINT', true));
   const code = await run(proc.argv.slice(2), io);
   // The last write's failure is emitted on a later turn.

@@ -1,0 +1,64 @@
+/**
+ * A SIGTERM that arrives while the CLI is still loading (a CI job cancelled as soon as it
+ * started) ends it as a later one does: exit 130, said so, nothing sent; not by the
+ * signal's default (exit 143, "Terminated"). The signal is sent by the child itself at a
+ * known point, as it reads the CLI's entry chunk (a preloaded script wraps readFileSync),
+ * so no timing is guessed.
+ */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runBin } from './helpers/bin.js';
+import { startLoopbackServer, type LoopbackServer } from './helpers/loopback-server.js';
+import { tempConfigDir } from './helpers/run-cli.js';
+
+let server: LoopbackServer;
+beforeAll(async () => {
+  server = await startLoopbackServer((_req, res) => {
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end('{"data":[]}');
+  });
+});
+afterAll(() => server.close());
+
+/** A script Node loads before the CLI: it sends `signal` to its own process as the entry chunk is read. */
+function preloadSending(signal: NodeJS.Signals): string {
+  const file = join(mkdtempSync(join(tmpdir(), 'vouchers-preload-')), 'signal-on-entry.cjs');
+  writeFileSync(
+    file,
+    `const fs = require('node:fs');
+const read = fs.readFileSync;
+let sent = false;
+fs.readFileSync = function (file, ...rest) {
+  if (!sent && /[\\\\/]main(-[A-Za-z0-9]+)?\\.cjs$/.test(String(file))) {
+    sent = true;
+    process.stderr.write('[signal sent]\\n');
+    process.kill(process.pid, ${JSON.stringify(signal)});
+  }
+  return read.call(this, file, ...rest);
+};
+`,
+  );
+  return file;
+}
+
+describe('a signal while the CLI loads', () => {
+  it.each(['SIGTERM', 'SIGHUP'] as const)('%s ends it with exit 130 and a word, as later, and sends nothing', async (signal) => {
+    const result = await runBin(['products', 'list'], {
+      // Chunks are read from their files (not the compile cache), where the preload sees them.
+      VOUCHERS_COMPILE_CACHE: '0',
+      NODE_OPTIONS: `--require ${preloadSending(signal)}`,
+      VOUCHERS_CONFIG_DIR: tempConfigDir(),
+      VOUCHERS_PROFILE: undefined,
+      VOUCHERS_BASE_URL: server.baseUrl,
+      VOUCHERS_API_KEY: 'key_signal',
+      VOUCHERS_API_SECRET: 'secret_signal',
+    });
+    // The signal was sent while loading, not before or after.
+    expect(result.stderr).toContain('[signal sent]');
+    expect(result.code, result.stderr).toBe(130);
+    expect(result.stderr).toContain(`interrupted by ${signal}`);
+    expect(server.requests).toEqual([]);
+  });
+});
