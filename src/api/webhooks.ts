@@ -11,18 +11,28 @@ import { setOwnField } from '../core/own-field.js';
 import { maskSecret } from '../core/output/format.js';
 import { notOffered } from './not-offered.js';
 import { hasIdField, unwrapRecord } from '../core/http/wrapped-record.js';
+import { readList } from '../core/http/validate.js';
 
 /**
  * The endpoint record of an answer about the webhook endpoint, which the document does not
  * show: the object itself, or the one it wraps (`{"webhook": {…}}`, `{"data": {…}}`: see
- * unwrapRecord, the reading of every single resource), or the one entry of a list.
- * Undefined for anything else.
+ * unwrapRecord, the reading of every single resource), or the one entry of a list (a bare
+ * array, `{"data": […]}`, `{"webhooks": […]}`: see readList, the reading of every list).
+ * Undefined for anything else, and for a list of none or several.
  */
 export function endpointRecord(body: unknown): Record<string, unknown> | undefined {
   if (Array.isArray(body)) return body.length === 1 ? endpointRecord(body[0]) : undefined;
   if (!isRecord(body)) return undefined;
   const withId = hasIdField('webhook_id');
-  return unwrapRecord(body, (r) => endpointUrlOf(r) !== undefined || withId(r))?.record ?? body;
+  const isEndpoint = (r: Record<string, unknown>) => endpointUrlOf(r) !== undefined || withId(r);
+  const wrapped = unwrapRecord(body, isEndpoint)?.record;
+  if (wrapped !== undefined || isEndpoint(body)) return wrapped ?? body;
+  // A list of endpoints (a server that lists them): its one entry; of several, none.
+  const { list, read } = readList(body);
+  const endpoints =
+    (read.shape === 'envelope' || read.shape === 'keyed') && list.data.length > 0 && list.data.every((r) => isRecord(r) && isEndpoint(r));
+  if (endpoints) return list.data.length === 1 ? (list.data[0] as Record<string, unknown>) : undefined;
+  return body;
 }
 
 /** The URL deliveries go to, under the names a server may give it (`url`, `endpoint`, `endpoint_url`, …). */

@@ -6,7 +6,7 @@
  * --show-secret when a secret will come back (--rotate-secret, or no endpoint yet: GET
  * /webhooks answers 404) and refuses before the request; a plain update goes through.
  */
-import { getWebhook, registerWebhook, takeSecret } from '../../api/webhooks.js';
+import { endpointRecord, getWebhook, registerWebhook, takeSecret } from '../../api/webhooks.js';
 import { EVENT_TYPES } from '../../contract/events.js';
 import { RegisterWebhookRequest, type WebhookEndpoint } from '../../contract/webhooks.js';
 import { ENV, type ConfigStore } from '../../core/config/types.js';
@@ -72,7 +72,8 @@ type Current = { state: 'registered'; endpoint: WebhookEndpoint } | { state: 'no
 async function currentEndpoint(f: Factory): Promise<Current> {
   try {
     const res = await getWebhook(await f.client(), { signal: f.io.signal });
-    return { state: 'registered', endpoint: res.data };
+    // A server's own shape: the one endpoint of a list or a wrapper (endpointRecord).
+    return { state: 'registered', endpoint: (endpointRecord(res.data) ?? res.data) as WebhookEndpoint };
   } catch (e) {
     if (e instanceof ApiError && e.status === 404) return { state: 'none' };
     if (e instanceof ApiError && e.status === 405) return { state: 'unknown' };

@@ -45,10 +45,11 @@ export async function run(f: Factory, options: WebhooksShowOptions): Promise<voi
   if (await printedNoBody(f.io, settings, res, 'GET /webhooks')) return;
   // The server never returns the secret here; drop it defensively all the same (under any
   // name registration reads it from: takeSecret), and mask any other field named like one.
-  // A server's own shape: the one endpoint of a list or a wrapper ({"webhook": {…}}) is read as it.
+  // A server's own shape: the one endpoint of a list ([…], {"data": […]}) or a wrapper
+  // ({"webhook": {…}}, {"data": {…}}) is read as it.
   const record = endpointRecord(res.data);
-  if (!record && Array.isArray(res.data)) {
-    // Several endpoints: shown as the server listed them, secrets masked.
+  if (!record && res.data !== null && typeof res.data === 'object') {
+    // Several endpoints (or none): shown as the server listed them, secrets masked.
     await printJson(f.io, maskSecrets(maskCodes(res.data)));
     return;
   }

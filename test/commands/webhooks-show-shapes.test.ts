@@ -1,0 +1,70 @@
+/**
+ * A server that answers GET /webhooks as a list of its endpoints (`{"data": […]}`,
+ * `{"webhooks": […]}`), or wraps the endpoint without an id (`{"data": {"url": …}}`): the one
+ * endpoint is read from inside, as lists and wrapped records are read everywhere else, by
+ * `webhooks show` and by the look-up of `webhooks register`; several are shown as listed.
+ * `{"data": […]}` used to be shown as one field named `data`, and `webhooks register --events`
+ * read no event types from a wrapped endpoint, so it said the endpoint received none.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EVENT_TYPES } from '../../src/contract/events.js';
+import { runCli } from '../helpers/run-cli.js';
+import { cliEnvFor, sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
+
+const ENDPOINT = { webhook_id: 'wh_1', url: 'https://hooks.example/in', events: [...EVENT_TYPES], created_at: '2026-03-01T10:00:00Z' };
+let answer: unknown;
+let server: LoopbackServer;
+let env: Record<string, string>;
+
+beforeAll(async () => {
+  server = await startLoopbackServer((req, res) => {
+    if (req.method === 'POST') return sendJson(res, 200, { ...ENDPOINT, updated_at: '2026-03-02T10:00:00Z' });
+    sendJson(res, 200, answer);
+  });
+  env = cliEnvFor(server);
+});
+afterAll(async () => {
+  await server.close();
+});
+
+const { webhook_id: _id, ...withoutId } = ENDPOINT;
+const SHAPES: [string, unknown][] = [
+  ['{"data": [endpoint]}', { data: [ENDPOINT], has_more: false }],
+  ['{"webhooks": [endpoint]}', { webhooks: [ENDPOINT] }],
+  ['{"data": {endpoint without an id}}', { data: withoutId }],
+];
+
+describe('GET /webhooks answered as a list of one, or wrapped without an id', () => {
+  for (const [name, body] of SHAPES) {
+    it(`${name}: webhooks show reads the endpoint from inside`, async () => {
+      answer = body;
+      const r = await runCli(['webhooks', 'show'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toContain('url\thttps://hooks.example/in\n');
+      // (Without an id, the endpoint is shown in the generic layout, its list joined by "; ".)
+      expect(r.stdout).toMatch(/^events\torder\.created[,;] order\.processing/m);
+      expect(r.stdout).not.toMatch(/^data\t/m);
+      const json = await runCli(['webhooks', 'show', '--json'], { env });
+      expect(json.code, json.stderr).toBe(0);
+      expect(JSON.parse(json.stdout)).toMatchObject({ url: 'https://hooks.example/in', events: [...EVENT_TYPES] });
+    });
+
+    it(`${name}: webhooks register --events reads the event types the endpoint has`, async () => {
+      answer = body;
+      const before = server.requests.length;
+      const r = await runCli(['webhooks', 'register', '--url', 'https://hooks.example/in', '--events', 'order.*,voucher.*'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).not.toContain('receives only');
+      // Every type already: no list sent, so types added later are received too.
+      const post = server.requests.slice(before).find((q) => q.method === 'POST')!;
+      expect(JSON.parse(post.body)).not.toHaveProperty('events');
+    });
+  }
+
+  it('several endpoints in {"data": […]} are shown as listed, not as one', async () => {
+    answer = { data: [ENDPOINT, { ...ENDPOINT, webhook_id: 'wh_2', url: 'https://hooks.example/other' }] };
+    const r = await runCli(['webhooks', 'show'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual(answer);
+  });
+});
