@@ -115,6 +115,14 @@ export function formatMoney(amount: unknown, currency: string | null | undefined
   return `${code ? padDecimals(trimmed, minorDigits(code)) : trimmed}${unit}`;
 }
 
+/**
+ * An amount as an export carries it beside its currency column (CSV): a money object's
+ * amount as sent (a number or a numeric string: moneyObject), anything else as it is.
+ */
+export function bareAmount(amount: unknown): unknown {
+  return moneyObject(amount)?.amount ?? amount;
+}
+
 /** An amount as a number when it is one or a numeric string ("25.00"), or an object holding one (moneyObject); undefined otherwise. */
 export function amountValue(amount: unknown): number | undefined {
   const money = moneyObject(amount);

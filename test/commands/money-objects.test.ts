@@ -3,6 +3,8 @@
  * "USD"}`, `{"value": 100, …}`) in transactions, wallets and payouts, as it may an order's
  * total: each is shown as money in its currency, and the balance check before ordering reads
  * a wallet's available balance from it. They used to be shown as JSON, the balance unchecked.
+ * CSV carries such an amount as a plain amount is, a bare number beside its currency column
+ * (it used to be the object's JSON text); JSON output keeps the object as sent.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type CliResult } from '../helpers/run-cli.js';
@@ -70,6 +72,45 @@ describe('money sent as an object with its currency', () => {
     expect(rows[0]).toContain('\t-25.00 USD\t75.00 USD\t');
     expect(rows[1]).toContain('\tTOP_UP\t1000 JPY');
     expect(r.stdout).not.toContain('{');
+  });
+
+  it('transactions list --output csv: each amount and balance a bare number, its currency in its own column, as plain amounts are', async () => {
+    const r = await cli(['transactions', 'list', '--output', 'csv']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout.split('\n').slice(0, 3)).toEqual([
+      'created_at,transaction_id,type,amount,currency,balance_after,reference,description',
+      '2026-03-01T10:00:00Z,txn_1,ORDER_DEBIT,-25.00,USD,75,,',
+      '2026-03-01T09:00:00Z,txn_2,TOP_UP,1000,JPY,,,',
+    ]);
+    expect(r.stdout).not.toContain('{');
+  });
+
+  it('transactions list --json --fields: the money object as the server sent it (JSON carries the records as sent)', async () => {
+    for (const argv of [['--json'], ['--all', '--json'], ['--output', 'ndjson']]) {
+      const r = await cli(['transactions', 'list', ...argv, '--fields', 'transaction_id,amount,currency,balance_after']);
+      expect(r.code, r.stderr).toBe(0);
+      const rows = (
+        argv[0] === '--output'
+          ? r.stdout
+              .trim()
+              .split('\n')
+              .map((l) => JSON.parse(l) as unknown)
+          : JSON.parse(r.stdout)
+      ) as unknown[];
+      expect(rows[0], argv.join(' ')).toEqual({
+        transaction_id: 'txn_1',
+        amount: { amount: '-25.00', currency: 'USD' },
+        currency: 'USD',
+        balance_after: { value: 75, currency: 'USD' },
+      });
+    }
+  });
+
+  it('wallets list --output csv: each balance a bare number beside its currency', async () => {
+    wallets = { data: [{ currency: 'USD', available: { amount: '100.00', currency: 'USD' }, reserved: { value: 0, currency: 'USD' } }] };
+    const r = await cli(['wallets', 'list', '--output', 'csv']);
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('currency,available,reserved,updated_at\nUSD,100.00,0,\n');
   });
 
   it('wallets list: the available balance in its currency', async () => {

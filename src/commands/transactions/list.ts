@@ -9,7 +9,7 @@ import { checkOrderId } from '../orders/order-args.js';
 import { TRANSACTION_TYPES, type Transaction, type TransactionType } from '../../contract/money.js';
 import { ApiError, UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
-import { amountValue } from '../../contract/money-format.js';
+import { amountValue, bareAmount } from '../../contract/money-format.js';
 import { formatMoney, formatTime } from '../../core/output/format.js';
 import { nextPageHint, outputHintFlags, suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
 import { shellQuote } from '../../core/output/shell-quote.js';
@@ -38,12 +38,20 @@ export const TRANSACTION_COLUMNS: Column<Transaction>[] = [
     field: 'amount',
     header: 'AMOUNT',
     get: (t) => formatMoney(t.amount, t.currency),
+    csv: (t) => bareAmount(t.amount),
     align: 'right',
     style: (s, c, t) => ((amountValue(t.amount) ?? 0) < 0 ? c.red(s) : c.green(s)),
   },
-  // CSV: the amount and balance are bare numbers; the currency of both beside them.
+  // CSV: the amount and balance are bare numbers (of money sent as an object, its amount); the currency of both beside them.
   { field: 'currency', header: 'CURRENCY', csvOnly: true },
-  { field: 'balance_after', header: 'BALANCE', get: (t) => formatMoney(t.balance_after, t.currency), align: 'right', priority: 3 },
+  {
+    field: 'balance_after',
+    header: 'BALANCE',
+    get: (t) => formatMoney(t.balance_after, t.currency),
+    csv: (t) => bareAmount(t.balance_after),
+    align: 'right',
+    priority: 3,
+  },
   // An order or payout id: never cut, left out before the balance.
   {
     field: 'reference',

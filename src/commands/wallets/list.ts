@@ -1,6 +1,7 @@
 /** `vouchers wallets list`: GET /wallets. */
 import { listWallets } from '../../api/wallets.js';
 import type { Wallet } from '../../contract/money.js';
+import { bareAmount } from '../../contract/money-format.js';
 import { formatMoney, formatTime } from '../../core/output/format.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
 import { resolveOutput } from '../../core/output/options.js';
@@ -11,8 +12,21 @@ export type { WalletsListOptions };
 
 const COLUMNS: Column<Wallet>[] = [
   { field: 'currency', header: 'CURRENCY' },
-  { field: 'available', header: 'AVAILABLE', get: (w) => formatMoney(w.available, w.currency), align: 'right' },
-  { field: 'reserved', header: 'RESERVED', get: (w) => formatMoney(w.reserved, w.currency), align: 'right' },
+  // CSV: the balances are bare numbers (of money sent as an object, its amount), as the currency is a column.
+  {
+    field: 'available',
+    header: 'AVAILABLE',
+    get: (w) => formatMoney(w.available, w.currency),
+    csv: (w) => bareAmount(w.available),
+    align: 'right',
+  },
+  {
+    field: 'reserved',
+    header: 'RESERVED',
+    get: (w) => formatMoney(w.reserved, w.currency),
+    csv: (w) => bareAmount(w.reserved),
+    align: 'right',
+  },
   { field: 'updated_at', header: 'UPDATED', get: (w) => formatTime(w.updated_at), priority: 0 },
 ];
 

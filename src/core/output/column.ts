@@ -68,8 +68,9 @@ export interface Column<T> {
   csvOnly?: boolean;
   /**
    * The CSV cell, when the record's raw value of the field is not what an export should
-   * carry (a nested list flattened into readable text). Default: the raw value (amounts as
-   * numbers, times as ISO), else the display value.
+   * carry (a nested list flattened into readable text, the amount of money sent as an
+   * object). Default, and where it gives undefined: the raw value (amounts as numbers, times
+   * as ISO), else the display value.
    */
   csv?: (row: T) => unknown;
 }
@@ -92,10 +93,13 @@ export function valueOf<T>(col: Column<T>, row: T): unknown {
   return col.get ? col.get(row) : (row as Record<string, unknown>)[col.field];
 }
 
-/** CSV: the column's CSV value, else the record's raw value of the field (amounts as numbers, times as ISO), else the column's value. */
+/**
+ * CSV: the column's CSV value, else the record's raw value of the field (amounts as numbers,
+ * times as ISO), else the column's value: a field the record lacks reads as it does without
+ * a CSV value (an amount's CSV value is that of money sent as an object, none of no amount).
+ */
 export function rawOrValue<T>(col: Column<T>, row: T): unknown {
-  if (col.csv) return col.csv(row);
-  return (row as Record<string, unknown>)[col.field] ?? valueOf(col, row);
+  return col.csv?.(row) ?? (row as Record<string, unknown>)[col.field] ?? valueOf(col, row);
 }
 
 /** The columns that show something in at least one row (all of them when none does). */
