@@ -50,6 +50,35 @@ function withoutValues(text: string): string {
   return text.replace(/(--[A-Za-z0-9][A-Za-z0-9-]*)=[^'\s]*/g, '$1=…');
 }
 
+/** What names a value outside a flag's or argument's choices, and the choices. */
+interface InvalidChoice {
+  /** `--output "xml" is not a valid format`, `"fsh" is not a valid shell`. */
+  message: string;
+  value: string;
+  choices: string[];
+}
+
+/**
+ * commander's "option '-o, --output <format>' argument 'xml' is invalid. Allowed choices
+ * are table, json." (or "command-argument value 'fsh' is invalid for argument 'shell'. …")
+ * in our words: the flag (its long name) or the argument, the value, what it should be.
+ */
+function invalidChoice(said: string): InvalidChoice | undefined {
+  const option = /^option '([^']+)' argument '(.*)' is invalid\. Allowed choices are (.*)\.$/.exec(said);
+  const argument = /^command-argument value '(.*)' is invalid for argument '([^']+)'\. Allowed choices are (.*)\.$/.exec(said);
+  if (option) {
+    const [, flags = '', value = '', list = ''] = option;
+    const flag = /--[\w-]+/.exec(flags)?.[0] ?? flags.split(/[ ,]/)[0]!;
+    const what = /<([^>]+)>/.exec(flags)?.[1] ?? 'value';
+    return { message: `${flag} ${JSON.stringify(value)} is not a valid ${what}`, value, choices: list.split(', ') };
+  }
+  if (argument) {
+    const [, value = '', name = '', list = ''] = argument;
+    return { message: `${JSON.stringify(value)} is not a valid ${name}`, value, choices: list.split(', ') };
+  }
+  return undefined;
+}
+
 export function usageError(
   text: string,
   commandPath: string,
@@ -58,9 +87,18 @@ export function usageError(
   mask: (text: string) => string,
   argv: readonly string[] = [],
   argumentWords: Readonly<Record<string, readonly string[]>> = {},
+  known?: Pick<typeof import('./core/run/known-word.js'), 'nearestKnown' | 'validWordsHint'>,
 ): string {
   const [first = '', ...rest] = text.trim().split('\n');
   const said = first.replace(/^error:\s*/, '');
+  const choice = known && invalidChoice(said);
+  if (choice) {
+    // Our own usage error: the value, the valid ones, and the one likely meant.
+    const hint = `${known.validWordsHint(choice.choices, known.nearestKnown(choice.value, choice.choices))}; see ${commandPath} --help`;
+    const message = mask(choice.message);
+    if (json) return JSON.stringify({ error: { name: 'UsageError', code: 'USAGE', message, hint }, trace_id: null }) + '\n';
+    return `Error: ${message}\n  hint      ${hint}\n`;
+  }
   const unknown = /^unknown option '([^']+)'/.exec(said)?.[1];
   const unknownCommand = /^unknown command '([^']+)'/.exec(said)?.[1];
   const missing = /^missing required argument '([^']+)'/.exec(said)?.[1];
@@ -195,9 +233,10 @@ export async function flushUsageErrors(): Promise<void> {
   const { maskTypedValues } = await import('./core/output/mask-text.js');
   const { wrapNote } = await import('./core/io/note-wrap.js');
   const { ARGUMENT_WORDS } = await import('./commands/argument-words.js');
+  const known = await import('./core/run/known-word.js');
   for (const u of pending) {
     const said = u.loadNoun ? await wholeCorrection(u.text, u.argv, u.loadNoun) : u.text;
-    const text = usageError(said, u.path, u.json, u.cmd, maskTypedValues, u.argv, ARGUMENT_WORDS);
+    const text = usageError(said, u.path, u.json, u.cmd, maskTypedValues, u.argv, ARGUMENT_WORDS, known);
     u.write(u.columns === undefined ? text : wrapNote(text, u.columns));
   }
 }

@@ -100,6 +100,33 @@ describe('root command', () => {
     expect(noun.stderr).toBe("Error: unknown command 'ordrs'\n  hint      did you mean orders? see vouchers --help\n");
   });
 
+  it("a value outside a flag's or argument's choices is named, with the valid ones and the one likely meant (exit 2)", async () => {
+    const far = await runCli(['products', 'list', '--output', 'xml']);
+    expect(far.code).toBe(2);
+    expect(far.stderr).toBe(
+      'Error: --output "xml" is not a valid format\n  hint      valid: table, json, ndjson, csv; see vouchers products list --help\n',
+    );
+    const near = await runCli(['products', 'list', '-o', 'jsn']);
+    expect(near.code).toBe(2);
+    expect(near.stderr).toBe(
+      'Error: --output "jsn" is not a valid format\n  hint      did you mean json? (valid: table, json, ndjson, csv); see vouchers products list --help\n',
+    );
+    const shell = await runCli(['completion', 'fsh']);
+    expect(shell.code).toBe(2);
+    expect(shell.stderr).toBe('Error: "fsh" is not a valid shell\n  hint      valid: bash, zsh, fish; see vouchers completion --help\n');
+    const json = await runCli(['profiles', 'add', 'x', '--signing-path', 'ful', '--json']);
+    expect(json.code).toBe(2);
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: {
+        name: 'UsageError',
+        code: 'USAGE',
+        message: '--signing-path "ful" is not a valid variant',
+        hint: 'did you mean full? (valid: full, relative); see vouchers profiles add --help',
+      },
+      trace_id: null,
+    });
+  });
+
   it('a mistyped noun followed by a verb is corrected whole: the verb as typed, or the one near it', async () => {
     const both = await runCli(['order', 'lst']);
     expect(both.code).toBe(2);

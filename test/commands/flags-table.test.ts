@@ -210,7 +210,10 @@ const bad: { argv: string[]; message: RegExp }[] = [
   { argv: ['orders', 'list', '--from', 'yesterday'], message: /--from/ },
   // A word not ours is the server's to judge (sent as given); what cannot name a status is refused.
   { argv: ['orders', 'list', '--status', 'LO$T'], message: /--status "LO\$T" is not an order status/ },
-  { argv: ['orders', 'list', '--output', 'xml'], message: /argument 'xml' is invalid/ },
+  {
+    argv: ['orders', 'list', '--output', 'xml'],
+    message: /--output "xml" is not a valid format\n {2}hint {6}valid: table, json, ndjson, csv; see vouchers orders list --help/,
+  },
   // transactions list
   { argv: ['transactions', 'list', '--from', '2026-13-01'], message: /--from "2026-13-01" is not a date/ },
   { argv: ['transactions', 'list', '--limit', '500'], message: /--limit "500" is not a page size/ },
