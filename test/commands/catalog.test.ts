@@ -83,6 +83,26 @@ describe('products list', () => {
     expect(empty.code).toBe(0);
     expect(empty.stderr).not.toContain('No category');
   });
+
+  it('--category a slip away from a category open to the partner: nothing listed (exit 0), and the one meant named', async ({
+    sandboxEnv: env,
+  }) => {
+    const r = await runCli(['products', 'list', '--category', 'sandboxx'], { env });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/^No products in category "sandboxx"; did you mean sandbox\? \(valid: (\S+, )*sandbox(, \S+)*\)$/m);
+    // Another case is a slip too (the ids are the server's, compared as given); JSON stays the empty list.
+    const json = await runCli(['products', 'list', '--category', 'SANDBOX', '--json'], { env });
+    expect(json.code, json.stderr).toBe(0);
+    expect(JSON.parse(json.stdout)).toEqual([]);
+    const notices = json.stderr
+      .trim()
+      .split('\n')
+      .map((l) => (JSON.parse(l) as { notice: { code: string; message: string } }).notice);
+    expect(notices.find((n) => n.code === 'UNKNOWN_CATEGORY')?.message).toMatch(
+      /^No products in category "SANDBOX"; did you mean sandbox\?/,
+    );
+  });
 });
 
 describe('products get', () => {

@@ -8,6 +8,7 @@ import { suggestedCommand } from '../../core/output/next-page.js';
 import type { OutputSettings } from '../../core/output/options.js';
 import type { Product } from '../../contract/catalog.js';
 import { UsageError } from '../../core/errors/index.js';
+import { nearestKnown, validWordsHint } from '../../core/run/known-word.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
 import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -102,7 +103,8 @@ export async function run(f: Factory, options: ProductsListOptions): Promise<voi
 
 /**
  * Nothing listed under --category: when the categories open to the partner do not include
- * it (a typo, another partner's), say so. A look-up that fails or reads no ids says nothing.
+ * it (a typo, another partner's), say so, with the one meant for a slip (`sandboxx`, or
+ * `SANDBOX` where ids are lower case). A look-up that fails or reads no ids says nothing.
  */
 async function noSuchCategory(f: Factory, client: ApiClient, category: string, settings: OutputSettings): Promise<void> {
   let ids: string[];
@@ -113,7 +115,13 @@ async function noSuchCategory(f: Factory, client: ApiClient, category: string, s
   } catch {
     return;
   }
-  if (ids.length === 0 || ids.some((id) => id.toLowerCase() === category.toLowerCase())) return;
+  if (ids.length === 0 || ids.includes(category)) return;
+  const meant = nearestKnown(category, ids);
+  if (meant !== undefined) {
+    notice(f.io, settings, 'UNKNOWN_CATEGORY', `No products in category ${JSON.stringify(category)}; ${validWordsHint(ids, meant)}`);
+    return;
+  }
+  if (ids.some((id) => id.toLowerCase() === category.toLowerCase())) return;
   notice(
     f.io,
     settings,
