@@ -257,7 +257,9 @@ describe('orders create --json: stderr is the JSON error alone, with the idempot
   it('without --json the key is still shown on stderr before sending', async () => {
     const r = await cli(['orders', 'create', '--product', 'sbx-out-of-stock', '--denomination', '10', '--idempotency-key', 'po-77-b']);
     expect(r.code).toBe(5);
-    expect(r.stderr).toContain('Idempotency key: po-77-b\n  to retry safely, run the same command with --idempotency-key po-77-b');
+    expect(r.stderr).toContain(
+      'Idempotency key: po-77-b\n  if this command is cut off or fails, rerun it with --idempotency-key po-77-b: the order is not placed twice\n',
+    );
   });
 
   it('a success keeps the key in the printed order; stderr has no key line', async () => {
@@ -384,7 +386,10 @@ describe('Ctrl-C during orders create', () => {
       expect(r.code, r.stderr).toBe(130);
       const key = /Idempotency key: (\S+) \(generated\)/.exec(r.stderr)![1]!;
       expect(r.stderr).toMatch(/may or may not have been placed/);
-      expect(r.stderr).toContain(`--idempotency-key ${key}: if the order was placed, the server replays its answer`);
+      // The whole command that retries it, last in the hint, to paste as it is.
+      expect(r.stderr).toContain(
+        `hint      if the order was placed, a retry with its key gets the server's answer again and never orders twice; retry safely: vouchers orders create --product sbx-instant --denomination 10 --wait --idempotency-key ${key}\n`,
+      );
       expect(r.stderr).not.toMatch(/was placed \(last seen/);
       noStack(r);
       expect(orderCount(sb)).toBe(before);
@@ -506,7 +511,9 @@ describe('orders create refused on a retry, after an attempt whose answer was lo
       expect(r.code, r.stderr).toBe(5);
       expect(orderCount(sb)).toBe(before + 1);
       expect(r.stderr).toContain(
-        'an earlier attempt of this order got no answer and may have placed it: before ordering again, look for it with vouchers orders list --reference lost-then-refused; retry safely with --idempotency-key ',
+        'an earlier attempt of this order got no answer and may have placed it: before ordering again, look for it with vouchers orders list --reference lost-then-refused; ' +
+          "if the order was placed, a retry with its key gets the server's answer again and never orders twice; " +
+          'retry safely: vouchers orders create --product sbx-instant --denomination 10 --reference lost-then-refused --idempotency-key ',
       );
       // With --json, the hint and the key to retry with are in the error.
       const json = lastEnvelope(await cli([...argv, '--json'], { env: viaProxy }));

@@ -26,7 +26,11 @@ describe('payouts create', () => {
   it('says the idempotency key and the command that retries safely with it, as orders create does', async () => {
     const text = await runCli(['payouts', 'create', '--amount', '1.00', '--currency', 'USD', '--idempotency-key', 'po-key-1'], { env });
     expect(text.code, text.stderr).toBe(0);
-    expect(text.stderr).toContain('Idempotency key: po-key-1\n  to retry safely, run the same command with --idempotency-key po-key-1\n');
+    // Printed before the payout leaves, it reads right after a success as after a failure.
+    expect(text.stderr).toContain(
+      'Idempotency key: po-key-1\n  if this command is cut off or fails, rerun it with --idempotency-key po-key-1: the payout is not made twice\n',
+    );
+    expect(text.stderr).not.toMatch(/to retry/);
   });
 
   it('debits the wallet once, records a PAYOUT transaction, and shows the idempotency key', async () => {

@@ -23,7 +23,7 @@ import type { IO } from '../../core/io/io.js';
 import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
 import { operand } from '../../core/output/shell-quote.js';
 import type { SingleOptions } from './create.js';
-import { keyFlag } from './hint.js';
+import { keyFlag, retryCommand } from './hint.js';
 
 /**
  * `; its Location header says "…"`: the header of an answer that names no order under the
@@ -39,11 +39,17 @@ export function locationNote(header: string | undefined): string {
 /** An order's status in a message; its answer may not have said it (an empty 202 naming it in its Location header). */
 const statusOf = (order: Order): string => String(order.status) || 'its status not seen yet';
 
+/** The hint of an error after which the order may have been placed: the whole command that retries it safely, last, to copy. */
+function retryHint(retry: string): string {
+  return `if the order was placed, a retry with its key gets the server's answer again and never orders twice; retry safely: ${retry}`;
+}
+
 /**
  * Add "retry with the same key" to errors after which the order may exist. `find`: the
- * command that looks for the order (by its reference, if it has one).
+ * command that looks for the order (by its reference, if it has one); `retry`: the whole
+ * command that retries it with its key (retryCommand).
  */
-export function withRetryHint(error: unknown, key: string, find: string): unknown {
+export function withRetryHint(error: unknown, key: string, find: string, retry: string): unknown {
   if (error instanceof ContractMismatchError && error.executed) {
     // --strict-contract: the order exists and was paid; name it before anything else, from
     // its body or else from the Location header of an answer whose body names none.
@@ -65,7 +71,7 @@ export function withRetryHint(error: unknown, key: string, find: string): unknow
       error.location,
     ).withJsonFields({ order_id: id || undefined, location: id ? undefined : error.location?.header });
   }
-  const hint = `retry safely with ${keyFlag(key)}: if the order was placed, the server replays its answer; it never orders twice`;
+  const hint = retryHint(retry);
   // A 303 to another server: the order exists, and a retry would be sent the same way.
   if (error instanceof ApiError && error.apiCode === 'SEE_OTHER_NOT_FOLLOWED')
     return error
@@ -199,7 +205,7 @@ export function interruptedError(io: IO, o: SingleOptions, seen: Seen, globals: 
   if (order === undefined) {
     return new OrderInterruptedError(
       `${what} before the answer to the order: it may or may not have been placed`,
-      `retry safely: run the same command with ${keyFlag(o.idempotencyKey)}: if the order was placed, the server replays its answer; it never orders twice`,
+      retryHint(retryCommand(globals, o)),
     ).withJsonFields({ idempotency_key: o.idempotencyKey });
   }
   const id = order.order_id;

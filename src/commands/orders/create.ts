@@ -25,7 +25,7 @@ import { operand } from '../../core/output/shell-quote.js';
 import type { Factory } from '../../core/run/factory.js';
 import { confirmOrStop, productionQuestion, productionReason } from './confirm.js';
 import { interruptedError, notShownError, placedThenFailed, withRetryHint, type Seen } from './create-errors.js';
-import { keyLine, maskedCodesLine } from './hint.js';
+import { keyLine, maskedCodesLine, retryCommand } from './hint.js';
 import { DEFAULT_WAIT_MS } from './index.js';
 import type { BulkOptions } from './bulk-options.js';
 import type { CreateFlags } from './index.js';
@@ -187,7 +187,7 @@ export async function runCreate(f: Factory, input: CreateInput): Promise<void> {
 
   // With --json the key is in the printed order, or in the JSON error: stderr stays JSON.
   const json = o.settings.format === 'json' || o.settings.format === 'ndjson';
-  if (!json) err(io, keyLine(o.idempotencyKey, o.keyGiven));
+  if (!json) err(io, keyLine(o.idempotencyKey, o.keyGiven, 'order'));
   const seen: Seen = {};
   try {
     await place(f, client, o, seen, json);
@@ -224,7 +224,7 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
       signal: io.signal,
     });
   } catch (error) {
-    throw withRetryHint(error, o.idempotencyKey, findCommand(globals, o));
+    throw withRetryHint(error, o.idempotencyKey, findCommand(globals, o), retryCommand(globals, o));
   }
   let order = res.data;
   // The server's own body, when it differs from the contract (printed as it came with --json).

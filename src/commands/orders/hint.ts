@@ -3,7 +3,8 @@
  * hold any printable ASCII). Whole commands come from suggestedCommand (next-page.ts).
  */
 import type { Order } from '../../contract/orders.js';
-import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
+import { suggestedCommand, type HintFlag, type HintGlobals } from '../../core/output/next-page.js';
+import type { SingleOptions } from './create.js';
 import { operand, shellQuote } from '../../core/output/shell-quote.js';
 
 /** `--idempotency-key KEY` with the key quoted for the shell. */
@@ -11,9 +12,47 @@ export function keyFlag(key: string): string {
   return `--idempotency-key ${shellQuote(key)}`;
 }
 
-/** The idempotency key a write sends, and the retry it makes safe (orders create, payouts create). */
-export function keyLine(key: string, given: boolean): string {
-  return `Idempotency key: ${key}${given ? '' : ' (generated)'}\n  to retry safely, run the same command with ${keyFlag(key)}\n`;
+/**
+ * The idempotency key a write sends, and the retry it makes safe (orders create, payouts
+ * create). Printed before the request leaves (a run killed in flight leaves the key on
+ * screen), so worded to read right after a success too.
+ */
+export function keyLine(key: string, given: boolean, what: 'order' | 'payout'): string {
+  const once = what === 'order' ? 'the order is not placed twice' : 'the payout is not made twice';
+  return `Idempotency key: ${key}${given ? '' : ' (generated)'}\n  if this command is cut off or fails, rerun it with ${keyFlag(key)}: ${once}\n`;
+}
+
+/**
+ * The whole command that retries an order with its key, to paste as it is: what it orders
+ * (as --product/--denomination/--quantity, or an --item each), its currency and reference,
+ * --wait, --reveal and --codes-out as given, the same server and the key.
+ */
+export function retryCommand(
+  globals: HintGlobals,
+  o: Pick<SingleOptions, 'body' | 'idempotencyKey' | 'wait' | 'reveal' | 'codesOut'>,
+): string {
+  const items = o.body.items;
+  const what: HintFlag[] =
+    items.length === 1
+      ? [
+          ['--product', items[0]!.product_id],
+          ['--denomination', String(items[0]!.denomination)],
+          ['--quantity', items[0]!.quantity === 1 ? undefined : String(items[0]!.quantity)],
+        ]
+      : items.map((i): HintFlag => ['--item', `${i.product_id}:${String(i.denomination)}:${String(i.quantity)}`]);
+  return suggestedCommand(
+    globals,
+    ['orders', 'create'],
+    [
+      ...what,
+      ['--currency', o.body.currency],
+      ['--reference', o.body.reference ?? undefined],
+      ['--wait', o.wait],
+      ['--reveal', o.reveal],
+      ['--codes-out', o.codesOut],
+      ['--idempotency-key', o.idempotencyKey],
+    ],
+  );
 }
 
 /** Under an order printed with its codes masked: where the codes are (never by ordering again). */

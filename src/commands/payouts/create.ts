@@ -92,7 +92,7 @@ export async function run(f: Factory, options: PayoutsCreateOptions): Promise<vo
   }
   const client = await f.client();
   // As orders create says it: the key, and the retry it makes safe.
-  noticeFor(f, 'IDEMPOTENCY_KEY', keyLine(key, options.idempotencyKey !== undefined));
+  noticeFor(f, 'IDEMPOTENCY_KEY', keyLine(key, options.idempotencyKey !== undefined, 'payout'));
   let res;
   try {
     res = await createPayout(client, request, {
