@@ -395,6 +395,36 @@ describe('vouchers doctor', () => {
     );
   });
 
+  it('a config folder that takes no new files is said, plain and --json: profiles cannot be saved there', async () => {
+    // A saved profile's folder made read-only; root writes there whatever the mode says, so
+    // as root the folder is /sys/kernel, which takes no file even from root, with the
+    // credentials in the environment (as a CI job on a read-only disk has them).
+    const root = process.getuid?.() === 0;
+    const dir = root ? '/sys/kernel' : await configured();
+    const env = root
+      ? { VOUCHERS_BASE_URL: base, VOUCHERS_API_KEY: 'pk_doctor_1234567890', VOUCHERS_API_SECRET: SECRET, VOUCHERS_WEBHOOK_SECRET: WHSEC }
+      : {};
+    if (!root) chmodSync(dir, 0o500);
+    try {
+      const r = await runCli(['doctor'], { configDir: dir, env });
+      expect(r.code, r.stdout + r.stderr).toBe(0);
+      expect(line(r.stdout, 'Config file permissions')).toMatch(
+        new RegExp(
+          `^! Config file permissions: ${dir} takes no new files \\(permission denied\\): profiles cannot be saved or changed there`,
+        ),
+      );
+      const json = await runCli(['doctor', '--json'], { configDir: dir, env });
+      expect(json.code).toBe(0);
+      const check = (JSON.parse(json.stdout) as { check: string; level: string; detail: string; fix: string }[]).find(
+        (c) => c.check === 'config_permissions',
+      )!;
+      expect(check).toMatchObject({ level: 'warn', fix: `make ${dir} writable, or set VOUCHERS_CONFIG_DIR to a folder you can write` });
+      expect(check.detail).toContain('profiles cannot be saved or changed there');
+    } finally {
+      if (!root) chmodSync(dir, 0o700);
+    }
+  });
+
   it('an unreachable server fails with a network exit code', async () => {
     const closed = createServer();
     await new Promise<void>((r) => closed.listen(0, '127.0.0.1', r));

@@ -1,5 +1,6 @@
 /** Checks that need no network: profile, credentials, base URL, file permissions, webhook secret. */
-import { statSync } from 'node:fs';
+import { closeSync, openSync, statSync, unlinkSync } from 'node:fs';
+import { join } from 'node:path';
 import { platform } from 'node:os';
 import { baseUrlProblem, redactUrl } from '../../core/config/base-url.js';
 import { ENV, type ResolvedProfile, type ValueSource } from '../../core/config/types.js';
@@ -102,7 +103,7 @@ export function permissionsCheck(file: string | undefined, dir: string | undefin
   try {
     mode = statSync(file).mode & 0o777;
   } catch {
-    return ok('config_permissions', label, `no config file yet (${file})`);
+    return unwritable(dir) ?? ok('config_permissions', label, `no config file yet (${file})`);
   }
   const octal = (m: number) => m.toString(8).padStart(3, '0');
   if ((mode & 0o077) !== 0) {
@@ -114,6 +115,8 @@ export function permissionsCheck(file: string | undefined, dir: string | undefin
       'usage',
     );
   }
+  const refused = unwritable(dir);
+  if (refused) return refused;
   let dirMode = 0o700;
   try {
     dirMode = statSync(dir).mode & 0o777;
@@ -129,6 +132,35 @@ export function permissionsCheck(file: string | undefined, dir: string | undefin
     );
   }
   return ok('config_permissions', label, `${file} is ${octal(mode)}`);
+}
+
+/**
+ * A warning when the config folder takes no new file (read-only, another owner's, a
+ * read-only mount, for root too): profiles cannot be saved or changed there, and the request
+ * log cannot be kept. Found by making a file there and removing it; nothing for a folder
+ * not made yet (the first save makes it).
+ */
+function unwritable(dir: string): CheckResult | undefined {
+  const probe = join(dir, `.vouchers-doctor-${process.pid}-${Date.now().toString(36)}`);
+  try {
+    closeSync(openSync(probe, 'wx', 0o600));
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code ?? 'error';
+    if (code === 'ENOENT') return undefined;
+    const why = code === 'EACCES' || code === 'EPERM' ? 'permission denied' : code === 'EROFS' ? 'the file system is read-only' : code;
+    return warn(
+      'config_permissions',
+      'Config file permissions',
+      `${dir} takes no new files (${why}): profiles cannot be saved or changed there, and the request log is not kept`,
+      `make ${dir} writable, or set ${ENV.configDir} to a folder you can write`,
+    );
+  }
+  try {
+    unlinkSync(probe);
+  } catch {
+    // made but not removed: the folder is writable all the same
+  }
+  return undefined;
 }
 
 export function webhookSecretCheck(p: ResolvedProfile): CheckResult {
