@@ -224,6 +224,29 @@ describe('bulk: an edited file (issue 11 point 2)', () => {
     expect(orderCount(sb)).toBe(1);
   });
 
+  it('a refused row: the hint offers an edit of the file only when its rows have references (an edit of rows without any is refused)', async ({
+    freshSandbox: sb,
+  }) => {
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const bare = join(tempConfigDir(), 'bare.csv');
+    writeFileSync(bare, 'product_id,denomination,quantity\nsbx-instant,10,1\nsbx-out-of-stock,10,1\n');
+    const unreferenced = await runCli(['orders', 'create', '--from', bare], opts(dir));
+    expect(unreferenced.code, unreferenced.stderr).toBe(5);
+    expect(unreferenced.stderr).not.toContain('run the edited file with --from');
+    expect(unreferenced.stderr).toMatch(/its rows have no reference: an edit of this file is refused/);
+    // The same told by a resume, which reads the rows from the batch's file.
+    const id = /Batch (bat_\w+)/.exec(unreferenced.stderr)?.[1] ?? '';
+    const resumed = await runCli(['orders', 'create', '--resume', id], opts(dir));
+    expect(resumed.code, resumed.stderr).toBe(5);
+    expect(resumed.stderr).toMatch(/its rows have no reference: an edit of this file is refused/);
+    const referenced = join(tempConfigDir(), 'referenced.csv');
+    writeFileSync(referenced, `${HEADER}\nsbx-out-of-stock,10,1,hint-1,USD\n`);
+    const withRefs = await runCli(['orders', 'create', '--from', referenced], opts(dir));
+    expect(withRefs.code, withRefs.stderr).toBe(5);
+    expect(withRefs.stderr).toContain('run the edited file with --from, which takes the batch over by reference');
+    expect(orderCount(sb)).toBe(1);
+  });
+
   it('an earlier batch whose journal is damaged mid-file, then the file edited: refused naming the journal, nothing ordered again', async ({
     freshSandbox: sb,
   }) => {

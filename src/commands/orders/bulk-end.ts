@@ -44,6 +44,8 @@ export async function endBatch(
     });
   const resultsPath = o.results !== undefined ? await writeResults(o.results, io.cwd, state, rows(), journal.path) : null;
   const summary = summarize(state, skipped, journal.path, resultsPath);
+  // Whether the hint for refused rows may offer an edit of the file (rows without a reference refuse one).
+  const referenced = summary.failed === 0 || (await everyRowReferenced(run, rows));
   try {
     await printSummary(io, summary, o.settings);
   } catch (error) {
@@ -75,7 +77,7 @@ export async function endBatch(
     // The server stopped answering: every row left is either provably not sent or of
     // unknown outcome, and the resume command picks up both.
     const { after, last, unanswered } = outcome.halted;
-    const unfinished = unfinishedBatchError(state, summary, resultsPath, resume, false, f.globals());
+    const unfinished = unfinishedBatchError(state, summary, resultsPath, resume, false, f.globals(), referenced);
     if (last.http_status === 401)
       throw new CliError(
         'auth',
@@ -88,7 +90,15 @@ export async function endBatch(
       `once the server answers again (check with: ${suggestedCommand(f.globals(), ['doctor'])}), resume; no row is ordered twice: ${resume}`,
     );
   }
-  const unfinished = unfinishedBatchError(state, summary, resultsPath, resume, strictContract({ io, globals: f.globals() }), f.globals());
+  const unfinished = unfinishedBatchError(
+    state,
+    summary,
+    resultsPath,
+    resume,
+    strictContract({ io, globals: f.globals() }),
+    f.globals(),
+    referenced,
+  );
   // Rows placed whose answer named no order id: a success, said with how to find them.
   const { unnamed } = notedRowsWords(summary, f.globals());
   if (unnamed) notice(io, o.settings, 'ROWS_WITHOUT_ORDER_ID', unnamed);
@@ -122,4 +132,11 @@ export async function endBatch(
     'BATCH_ORDERED',
     summary.rows === 1 ? `The row is ordered${asWas}${pending}.` : `All ${summary.rows} rows ordered${asWas}${pending}.`,
   );
+}
+
+/** Every row of the batch's file has a reference (known from the scan of a new batch's file, else read from its rows). */
+async function everyRowReferenced(run: LockedRun, rows: () => AsyncIterable<BulkRow>): Promise<boolean> {
+  if (run.input) return run.input.everyRowHasReference;
+  for await (const row of rows()) if (row.reference === undefined) return false;
+  return true;
 }

@@ -274,6 +274,8 @@ export function unfinishedBatchError(
   strict = false,
   /** The root --profile / --base-url of the run, repeated in the hint's commands. */
   globals: HintGlobals = {},
+  /** Every row of the batch's file has a reference: an edit of the file takes the batch over (else it is refused). */
+  referenced = true,
 ): CliError | undefined {
   const mismatched = strict ? summary.contract_mismatch : 0;
   const unfulfilled = summary.not_fulfilled;
@@ -312,7 +314,9 @@ export function unfinishedBatchError(
   const hints = notedRowsHints(summary, globals);
   if (summary.failed > 0)
     hints.push(
-      'fix the cause of the refused rows, then resume: they are sent again with fresh keys (rows fixed in the file itself: run the edited file with --from, which takes the batch over by reference)',
+      referenced
+        ? 'fix the cause of the refused rows, then resume: they are sent again with fresh keys (rows fixed in the file itself: run the edited file with --from, which takes the batch over by reference)'
+        : 'fix the cause of the refused rows, then resume: they are sent again with fresh keys (its rows have no reference: an edit of this file is refused, as it could order the rows ordered again; a row to change goes in a new file of its own)',
     );
   if (pending > 0)
     hints.push(
