@@ -30,7 +30,7 @@ describe('CSV exports', () => {
     expect(listed).toEqual(expect.arrayContaining(['reference', 'order_id', 'payout_id']));
     const unknown = await runCli(['transactions', 'list', '--fields', 'nope'], { env });
     expect(unknown.code).toBe(2);
-    expect(unknown.stderr).toMatch(/available: .*reference, order_id, payout_id/);
+    expect(unknown.stderr).toMatch(/valid: .*reference, order_id, payout_id/);
   });
 
   it('negative amounts stay plain numbers in a transactions export', async ({ sandboxEnv: env }) => {
