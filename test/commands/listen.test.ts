@@ -454,9 +454,15 @@ describe('vouchers listen', () => {
       expect(l.io.stderrText()).toContain(
         `Warning: ${id} (order.delivered) differs from the contract: data.reference: missing. It was accepted and stored as received, and is forwarded unchanged`,
       );
-      // Forwarded unchanged: the same bytes and the original signature, which the app can verify.
+      // Forwarded unchanged: the same bytes, signed as the sender signs them, which the app can
+      // verify. Each attempt is signed anew (forward.ts), so its timestamp is the second it left:
+      // the one the delivery was signed at, or a later one when that second ended in between.
       expect(received[0]!.body).toBe(body);
-      expect(received[0]!.signature).toBe(headers['x-webhook-signature']);
+      const sentAt = Number(/^t=(\d+),/.exec(headers['x-webhook-signature']!)?.[1]);
+      const forwardedAt = Number(/^t=(\d+),/.exec(received[0]!.signature ?? '')?.[1]);
+      expect(forwardedAt - sentAt).toBeGreaterThanOrEqual(0);
+      expect(forwardedAt - sentAt).toBeLessThan(60);
+      expect(received[0]!.signature).toBe(signedHeaders(body, [SECRET], forwardedAt, id)['x-webhook-signature']);
 
       const listed = await runCli(['events', 'list'], { configDir: l.configDir });
       expect(listed.stdout.trim().split('\t')).toEqual([
