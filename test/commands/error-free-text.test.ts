@@ -108,7 +108,7 @@ describe('a usage error echoing a typed value', () => {
     const plain = await cli(['orders', 'list', '--limit', 'abc']);
     expect(plain.stderr).toContain('"abc"');
     const choice = await cli(['profiles', 'add', 'x', '--signing-path', 'fulll']);
-    expect(choice.stderr).toContain("'fulll'");
+    expect(choice.stderr).toContain('--signing-path "fulll" is not a valid variant');
   });
 });
 

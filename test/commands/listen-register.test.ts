@@ -382,7 +382,7 @@ describe('vouchers listen --register, its terminal closed (SIGHUP)', () => {
     const { io } = await startListen(env, ['--yes']);
     expect(posts).toHaveLength(1);
     expect(io.stderrText()).toContain(
-      'Warning: this server did not show which endpoint was registered before (GET /webhooks), so none is put back',
+      '"code":"PREVIOUS_ENDPOINT_UNKNOWN","message":"this server did not show which endpoint was registered before (GET /webhooks), so none is put back',
     );
     expect(io.stderrText()).not.toContain('whsec_loopback');
   }

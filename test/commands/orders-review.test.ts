@@ -118,7 +118,7 @@ describe('hints are shell-quoted and carry --profile / --base-url', () => {
     ]);
     expect(r.code, r.stderr).toBe(0);
     const id = /Order (ord_[0-9A-Z]{26}) accepted/.exec(r.stderr)![1]!;
-    expect(shellWords(hintAfter(r.stderr, 'run the same command with '))).toEqual(['--idempotency-key', key]);
+    expect(shellWords(hintAfter(r.stderr, 'rerun it with ', /: the order is not placed twice/))).toEqual(['--idempotency-key', key]);
     expect(shellWords(hintAfter(r.stderr, 'Follow it: '))).toEqual(['vouchers', '--profile', 'review', 'orders', 'wait', id]);
     expect(shellWords(hintAfter(r.stderr, 'once delivered: '))).toEqual([
       'vouchers',
