@@ -1,10 +1,10 @@
 /**
- * Stream rows as one pretty JSON array, byte for byte what JSON.stringify(rows, null, 2)
- * would print, without holding the rows: constant memory for `--all --json`. Secrets and
- * codes among a row's fields are masked, as printList masks them with `maskCodes`.
+ * Stream rows as one pretty JSON array, byte for byte what printJson would print of them
+ * all, without holding the rows (streamJsonRows): constant memory for `--all --json`. Secrets
+ * and codes among a row's fields are masked, as printList masks them with `maskCodes`.
  */
 import { out, type IO } from '../../core/io/io.js';
-import { pickFields, type Column } from '../../core/output/print.js';
+import { pickFields, streamJsonRows, type Column } from '../../core/output/print.js';
 import { jsonDocument } from '../../core/output/json-text.js';
 import { listRowMasked, rowCodesMasked } from '../../core/output/mask.js';
 
@@ -14,7 +14,6 @@ export async function streamJsonArray<T>(
   fields: string[] | undefined,
   columns: Column<T>[],
 ): Promise<number> {
-  let count = 0;
   // Codes masked in the whole row (a code is told by its record too), then the fields asked for
   // picked (one a column makes, as the CSV gives it).
   const picked = (row: T) => listRowMasked(pickFields(rowCodesMasked(row) as T, fields, columns));
@@ -25,12 +24,5 @@ export async function streamJsonArray<T>(
     await out(io, jsonDocument(io, all, 2));
     return all.length;
   }
-  for await (const row of rows) {
-    const value = picked(row);
-    const text = (JSON.stringify(value, null, 2) ?? 'null').replace(/\n/g, '\n  ');
-    await out(io, (count === 0 ? '[\n  ' : ',\n  ') + text);
-    count++;
-  }
-  await out(io, count === 0 ? '[]\n' : '\n]\n');
-  return count;
+  return streamJsonRows(io, rows, picked);
 }

@@ -13,6 +13,7 @@ import { pickFields, rawOrValue, valueOf, type Column } from './column.js';
 import { fitsLayout, genericColumns, peekRows } from './generic.js';
 import { listRowMasked, rowCodesMasked } from './mask.js';
 import { jsonDocument, jsonLine } from './json-text.js';
+import { safeJson } from './printable.js';
 import { printTable, type TableOptions } from './table.js';
 import { unknownFieldsError } from './unknown-fields.js';
 import { isUnread } from '../http/unread.js';
@@ -146,6 +147,8 @@ export async function printList<T>(
   let count = 0;
   switch (settings.format) {
     case 'json': {
+      // Rows that come page after page (--all) are printed as they come, unless a query needs them all.
+      if (!Array.isArray(rows) && !io.jsonQuery) return streamJsonRows(io, iterate(rows), (r) => pickFields(r, settings.fields, cols));
       const all: unknown[] = [];
       for await (const r of iterate(rows)) all.push(pickFields(r, settings.fields, cols));
       await out(io, jsonDocument(io, all, 2));
@@ -178,6 +181,23 @@ export async function printList<T>(
     case 'table':
       return printTable(io, iterate(rows), cols, settings, options);
   }
+}
+
+/**
+ * Rows as one pretty JSON array printed row by row as they come, byte for byte the document
+ * printJson would print of them all, without holding them. A list stopped by an error (a
+ * later page's) leaves the array open: what came is printed, and it never parses as a whole
+ * list (`jq` and a pipeline fail on it, as they should).
+ */
+export async function streamJsonRows<T>(io: IO, rows: AsyncIterable<T>, shown: (row: T) => unknown): Promise<number> {
+  let count = 0;
+  for await (const row of rows) {
+    const text = safeJson(shown(row), 2).replace(/\n/g, '\n  ');
+    await out(io, (count === 0 ? '[\n  ' : ',\n  ') + text);
+    count++;
+  }
+  await out(io, count === 0 ? '[]\n' : '\n]\n');
+  return count;
 }
 
 /** Print any value as JSON on stdout (`--jmespath` applied). */
