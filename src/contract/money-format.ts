@@ -116,6 +116,20 @@ export function formatMoney(amount: unknown, currency: string | null | undefined
 }
 
 /**
+ * The currency of a record's amounts: its `currency`, else the one named inside the first of
+ * `amounts` sent as money with its currency (moneyObject), as a server may say it only there.
+ */
+export function currencyOf(record: object, ...amounts: string[]): string | undefined {
+  const r = record as Record<string, unknown>;
+  if (typeof r.currency === 'string' && r.currency !== '') return r.currency;
+  for (const field of amounts) {
+    const named = moneyObject(r[field])?.currency;
+    if (named !== undefined) return named;
+  }
+  return undefined;
+}
+
+/**
  * An amount as an export carries it beside its currency column (CSV): a money object's
  * amount as sent (a number or a numeric string: moneyObject), anything else as it is.
  */

@@ -9,7 +9,8 @@ import { checkOrderId } from '../orders/order-args.js';
 import { TRANSACTION_TYPES, type Transaction, type TransactionType } from '../../contract/money.js';
 import { ApiError, UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
-import { amountValue, bareAmount } from '../../contract/money-format.js';
+import { amountValue, bareAmount, currencyOf } from '../../contract/money-format.js';
+import type { LayoutField } from '../../core/output/generic.js';
 import { formatMoney, formatTime } from '../../core/output/format.js';
 import { nextPageHint, outputHintFlags, suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
 import { shellQuote } from '../../core/output/shell-quote.js';
@@ -43,11 +44,11 @@ export const TRANSACTION_COLUMNS: Column<Transaction>[] = [
     style: (s, c, t) => ((amountValue(t.amount) ?? 0) < 0 ? c.red(s) : c.green(s)),
   },
   // CSV: the amount and balance are bare numbers (of money sent as an object, its amount); the currency of both beside them.
-  { field: 'currency', header: 'CURRENCY', csvOnly: true },
+  { field: 'currency', header: 'CURRENCY', csvOnly: true, get: (t) => currencyOf(t, 'amount') ?? '' },
   {
     field: 'balance_after',
     header: 'BALANCE',
-    get: (t) => formatMoney(t.balance_after, t.currency),
+    get: (t) => formatMoney(t.balance_after, currencyOf(t, 'amount')),
     csv: (t) => bareAmount(t.balance_after),
     align: 'right',
     priority: 3,
@@ -114,8 +115,16 @@ export function transactionQuery(options: TransactionsListOptions): TransactionQ
   return { from, to, order_id, type, limit, cursor };
 }
 
-/** What a transaction needs for the ledger table; records of another shape are shown generically. */
-const TRANSACTION_LAYOUT = ['transaction_id', 'type', 'amount', 'currency'];
+/**
+ * What a transaction needs for the ledger table (its currency may be named only inside its
+ * amount: `{"amount": 25, "currency": "EUR"}`); records of another shape are shown generically.
+ */
+const TRANSACTION_LAYOUT: LayoutField[] = [
+  'transaction_id',
+  'type',
+  'amount',
+  (t) => t.currency != null || currencyOf(t, 'amount') !== undefined,
+];
 
 /** `query`: the flags checked into a query (transactionQuery), when the caller has done it already. */
 export async function run(

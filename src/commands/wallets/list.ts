@@ -1,7 +1,7 @@
 /** `vouchers wallets list`: GET /wallets. */
 import { listWallets } from '../../api/wallets.js';
 import type { Wallet } from '../../contract/money.js';
-import { bareAmount } from '../../contract/money-format.js';
+import { bareAmount, currencyOf } from '../../contract/money-format.js';
 import { formatMoney, formatTime } from '../../core/output/format.js';
 import { handleFieldsFlag, printList, type Column } from '../../core/output/print.js';
 import { resolveOutput } from '../../core/output/options.js';
@@ -10,20 +10,23 @@ import type { WalletsListOptions } from './index.js';
 
 export type { WalletsListOptions };
 
+/** A wallet's currency: its `currency`, or the one named inside its balances (`{"available": {"amount": 25, "currency": "EUR"}}`). */
+const currency = (w: Wallet) => currencyOf(w, 'available', 'reserved');
+
 const COLUMNS: Column<Wallet>[] = [
-  { field: 'currency', header: 'CURRENCY' },
+  { field: 'currency', header: 'CURRENCY', get: (w) => currency(w) ?? '' },
   // CSV: the balances are bare numbers (of money sent as an object, its amount), as the currency is a column.
   {
     field: 'available',
     header: 'AVAILABLE',
-    get: (w) => formatMoney(w.available, w.currency),
+    get: (w) => formatMoney(w.available, currency(w)),
     csv: (w) => bareAmount(w.available),
     align: 'right',
   },
   {
     field: 'reserved',
     header: 'RESERVED',
-    get: (w) => formatMoney(w.reserved, w.currency),
+    get: (w) => formatMoney(w.reserved, currency(w)),
     csv: (w) => bareAmount(w.reserved),
     align: 'right',
   },
@@ -43,5 +46,9 @@ export async function run(f: Factory, options: WalletsListOptions): Promise<void
     return;
   const client = await f.client();
   const res = await listWallets(client, { signal: f.io.signal });
-  await printList(f.io, res.data.data, COLUMNS, settings, { empty: 'No wallets.', required: ['currency', 'available'], maskCodes: true });
+  await printList(f.io, res.data.data, COLUMNS, settings, {
+    empty: 'No wallets.',
+    required: [(w) => w.currency != null || currency(w as Wallet) !== undefined, 'available'],
+    maskCodes: true,
+  });
 }

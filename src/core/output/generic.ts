@@ -6,11 +6,17 @@
 import type { Column } from './column.js';
 import type { RecordField } from './record.js';
 
-/** Whether a record has every field a layout needs (present and not null). */
-export function fitsLayout(record: unknown, required: readonly string[]): boolean {
+/**
+ * What a layout needs of a record: a field (present and not null), or a test of the record
+ * where the field may be read from elsewhere (a currency named inside its amount).
+ */
+export type LayoutField = string | ((record: Record<string, unknown>) => boolean);
+
+/** Whether a record has everything a layout needs. */
+export function fitsLayout(record: unknown, required: readonly LayoutField[]): boolean {
   if (record === null || typeof record !== 'object' || Array.isArray(record)) return false;
   const r = record as Record<string, unknown>;
-  return required.every((f) => r[f] !== undefined && r[f] !== null);
+  return required.every((f) => (typeof f === 'function' ? f(r) : r[f] !== undefined && r[f] !== null));
 }
 
 /** Field names of free text in any server's words: shortened first on a narrow terminal. */

@@ -10,7 +10,7 @@ import { LineWriter } from '../io/line-writer.js';
 import type { OutputSettings } from './options.js';
 import { csvCell, tsvCell } from './cell-text.js';
 import { pickFields, rawOrValue, valueOf, type Column } from './column.js';
-import { fitsLayout, genericColumns, peekRows } from './generic.js';
+import { fitsLayout, genericColumns, peekRows, type LayoutField } from './generic.js';
 import { listRowMasked, rowCodesMasked } from './mask.js';
 import { jsonDocument, jsonLine } from './json-text.js';
 import { safeJson } from './printable.js';
@@ -64,7 +64,7 @@ export interface ListPrintOptions extends TableOptions {
    * shape gets them shown generically instead (their own fields as columns, nested values
    * as JSON, secrets masked) in every format.
    */
-  required?: string[];
+  required?: LayoutField[];
   /**
    * The rows are none of an order's vouchers and the command has no --reveal (transactions,
    * wallets): a code among their fields (a server's transaction listing its vouchers) is
@@ -89,7 +89,7 @@ async function shapeRows<T>(
   rows: Iterable<T> | AsyncIterable<T>,
   columns: Column<T>[],
   settings: OutputSettings,
-  required: string[] | undefined,
+  required: LayoutField[] | undefined,
   maskCodes = false,
 ): Promise<{ rows: Iterable<unknown> | AsyncIterable<unknown>; columns: Column<unknown>[] }> {
   // Records of another shape are laid out from what the first page shows (up to 200 rows of a stream).
