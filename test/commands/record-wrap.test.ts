@@ -82,7 +82,15 @@ describe('label/value records fit the terminal', () => {
     const d = await runCli(['doctor'], { configDir, tty: true, columns: 60 });
     const all = lines(d.stdout);
     expect(all.some((l) => /^ {2}\S/.test(l))).toBe(true);
-    for (const l of all) expect(l, 'each line is a check (✔ ✖ !) or its continuation').toMatch(/^(✔|✖|!| {2}\S)/);
+    // A word too wide for that room (a long config path) is never cut: it starts further left, alone on its line.
+    for (const l of all) expect(l, 'each line is a check (✔ ✖ !) or its continuation').toMatch(/^(✔|✖|!| {2}\S| ?\S+$)/);
+  });
+
+  it('doctor leaves a URL wider than the terminal whole on a line of its own, for the terminal to fold, never cut', async () => {
+    const url = 'http://127.0.0.1:47399/' + 'segment/'.repeat(8) + 'api/v1';
+    const r = await runCli(['--base-url', url, 'doctor'], { tty: true, columns: 60 });
+    // At the left edge: the terminal folds it at its width, the copy is the whole URL.
+    expect(lines(r.stdout)).toContain(url);
   });
 
   it('piped, the record keeps one field a line, unwrapped', async ({ freshSandbox: sb }) => {
@@ -104,6 +112,12 @@ describe('wrapCells', () => {
     expect(wrapCells('a b c', 3)).toEqual(['a b', 'c']);
     expect(wrapCells('東京本店', 5)).toEqual(['東京', '本店']);
     expect(wrapCells('one\ntwo', 80)).toEqual(['one', 'two']);
+  });
+
+  it('whole (a note): leaves a word wider than a line whole on a line of its own', () => {
+    const url = 'https://hooks.example.com/' + 'a'.repeat(50) + '?ids=1,2';
+    expect(wrapCells(`send to ${url} then retry`, 20, 18, true)).toEqual(['send to', url, 'then retry']);
+    expect(wrapCells(`${url} b`, 20, 18, true)).toEqual([url, 'b']);
   });
 
   it('breaks a list wider than a line after a comma, never inside one of its values', () => {

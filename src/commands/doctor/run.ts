@@ -95,16 +95,19 @@ export async function run(f: Factory, options: DoctorOptions): Promise<void> {
   } else {
     const c = new Chalk({ level: colorEnabled(f.io, 'stdout', f.globals().color === false) ? 1 : 0 });
     const paint = { ok: c.green, fail: c.red, warn: c.yellow, skip: c.dim } as const;
-    // On a terminal a long check wraps 2 cells in under its symbol, never past the edge. Where
+    // On a terminal a long check wraps 2 cells in under its symbol, never past the edge but
+    // for a word wider than the terminal (a URL, a path), left whole for it to fold. Where
     // only ASCII is shown the text is made ASCII first (— is --), so it is measured as shown.
-    const wrap = f.io.stdoutIsTTY ? (await import('../../core/output/cells.js')).wrapCells : undefined;
+    const cells = f.io.stdoutIsTTY ? await import('../../core/output/cells.js') : undefined;
     const shown = asciiOnly(f.io) ? asciiText : (text: string) => text;
     const dash = shown('—');
     const lines = results.map((r) => {
       const symbol = shown(SYMBOL[r.level]);
       const head = shown(`${SYMBOL[r.level]} ${r.label}:`);
       const text = shown(`${head} ${r.detail}${r.fix ? ` — fix: ${r.fix}` : ''}`);
-      const parts = wrap ? wrap(text, f.io.columns, f.io.columns - 2).map((l, i) => (i === 0 ? l : `  ${l}`)) : [text];
+      const parts = cells
+        ? cells.wrapCells(text, f.io.columns, f.io.columns - 2, true).map((l, i) => (i === 0 ? l : cells.indentWithin(l, 2, f.io.columns)))
+        : [text];
       if (parts[0]!.startsWith(head)) parts[0] = `${paint[r.level](symbol)} ${c.bold(shown(r.label))}:${parts[0]!.slice(head.length)}`;
       return parts.map((l) => l.replace(` ${dash} fix:`, ` ${c.dim(dash)} fix:`)).join('\n');
     });

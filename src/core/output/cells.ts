@@ -103,13 +103,25 @@ export function drawBox(head: BoxCell[], rows: BoxCell[][], widths: number[], al
 }
 
 /**
+ * A continuation line `indent` cells in; one too wide for the room there (a word wrapCells
+ * left whole) further left, as far as it needs to fit in `width`, up to the left edge.
+ */
+export function indentWithin(line: string, indent: number, width: number): string {
+  return ' '.repeat(Math.max(0, Math.min(indent, width - cellWidth(line)))) + line;
+}
+
+/**
  * `text` broken into lines of at most `width` cells (`rest` cells after the first line, for
  * a hanging indent): at spaces where it can, a word longer than a line after a comma or
  * semicolon (a list without spaces: never inside one of its values), else (a URL, an id)
  * between graphemes. Newlines in `text` are kept. Widths below 1 are
  * taken as 1.
+ *
+ * `whole` (a note, which a terminal may fold but nobody reads as a column): a word wider
+ * than a line (a path, a URL) is never cut but left whole on a line of its own, so that the
+ * terminal folds it and a copy still gives the whole word.
  */
-export function wrapCells(text: string, width: number, rest = width): string[] {
+export function wrapCells(text: string, width: number, rest = width, whole = false): string[] {
   const lines: string[] = [];
   const max = () => Math.max(1, lines.length === 0 ? width : rest);
   for (const paragraph of text.split('\n')) {
@@ -128,7 +140,7 @@ export function wrapCells(text: string, width: number, rest = width): string[] {
         continue;
       }
       if (used > 0) flush();
-      if (bare <= max()) {
+      if (bare <= max() || whole) {
         line = word;
         used = cellWidth(word);
         continue;
