@@ -97,6 +97,30 @@ const ID_MIN = 13;
 /** Cells of an error's free text a forward result keeps at least, its ellipsis included. */
 const ERROR_MIN = 4;
 
+/**
+ * What a refusal's message says is wrong: its text up to the first `;`, `:` or `.` that ends
+ * a clause (followed by a space), never inside parentheses or a quoted value, nor the dot of
+ * an abbreviation (`e.g.`, `i.e.`). The whole message when none does.
+ */
+function firstClause(message: string): string {
+  let depth = 0;
+  let quoted = false;
+  for (let i = 0; i < message.length - 1; i++) {
+    const c = message[i]!;
+    if (c === '"') quoted = !quoted;
+    else if (quoted) continue;
+    else if (c === '(') depth++;
+    else if (c === ')') depth = Math.max(0, depth - 1);
+    else if (
+      depth === 0 &&
+      message[i + 1] === ' ' &&
+      (c === ';' || c === ':' || (c === '.' && !/(?:^|[\s(.])[A-Za-z]$/.test(message.slice(0, i))))
+    )
+      return message.slice(0, i);
+  }
+  return message;
+}
+
 /** The short forms of the marks, on a terminal too narrow for the others. */
 const SHORT_MARKS = { unknown: '(unknown type)', drift: '(differs)', otherBody: (n: number) => `(body ${n})` };
 
@@ -304,7 +328,7 @@ export function createDisplay(io: IO, options: DisplayOptions): Display {
           // Said again, its first clause (what is wrong) and when it was said in full: the line reads alone.
           const saidAt = explained.get(r.message);
           if (saidAt === undefined && explained.size < 100) explained.set(r.message, clock(a.time));
-          const clause = /^(.+?)[;:.] /.exec(r.message)?.[1] ?? r.message;
+          const clause = firstClause(r.message);
           const message = saidAt === undefined ? r.message : `${clause} (the same refusal as at ${saidAt}, said in full there)`;
           stderr(
             `${ce.dim(clock(a.time))}  ${ce.red(`rejected ${r.status} ${r.code}`)}  ${escapeText(a.method)} ${escapeText(a.path)}` +

@@ -412,6 +412,24 @@ describe('listen display: refusals', () => {
       '09:30:02  rejected 401 INVALID_SIGNATURE  POST /webhooks (wh_2): signature timestamp too old\n',
     ]);
   });
+
+  it('said again, a refusal ends at the end of its first clause, not at the dot of "e.g." nor inside parentheses or quotes', () => {
+    const { io, err } = captureIO();
+    const display = createDisplay(io, { json: false, color: false, colorErr: false });
+    const twice = (message: string) => [0, 1].forEach(() => display.activity(rejected(message, 'wh_1')));
+    twice('the sender signs other bytes, e.g. re-serialised JSON, i.e. not the raw body. Sign the raw body');
+    twice('body is not valid JSON (Unexpected token: x); the signature matched');
+    twice('webhook-timestamp is "1. 2; 3"; expected unix seconds');
+    display.flush();
+    const again = err
+      .filter((_, i) => i % 2 === 1)
+      .map((l) => l.replace(/^.*\(wh_1\): /, '').replace(/ \(the same refusal as at .*\n$/, ''));
+    expect(again).toEqual([
+      'the sender signs other bytes, e.g. re-serialised JSON, i.e. not the raw body',
+      'body is not valid JSON (Unexpected token: x)',
+      'webhook-timestamp is "1. 2; 3"',
+    ]);
+  });
 });
 
 describe('listen display: batched writes', () => {
