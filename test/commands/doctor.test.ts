@@ -17,6 +17,7 @@ interface Reply {
   body?: unknown;
   /** A body that is not JSON, sent as it is with its content type. */
   raw?: { type: string; text: string };
+  headers?: Record<string, string>;
 }
 interface Seen {
   method: string;
@@ -44,6 +45,7 @@ function signedRight(req: IncomingMessage): boolean {
 
 function send(res: ServerResponse, r: Reply, okBody: unknown) {
   if (r.date) res.setHeader('Date', r.date);
+  for (const [name, value] of Object.entries(r.headers ?? {})) res.setHeader(name, value);
   if (r.raw) {
     res.setHeader('Content-Type', r.raw.type);
     res.statusCode = r.status;
@@ -426,6 +428,30 @@ describe('vouchers doctor', () => {
     } finally {
       if (!root) chmodSync(dir, 0o700);
     }
+  });
+
+  it('a server that answers every probe with 429 is not a healthy setup: exit 6, saying so with its Retry-After', async () => {
+    const dir = await configured();
+    categories = { status: 429, code: 'RATE_LIMITED', headers: { 'Retry-After': '30' } };
+    const r = await runCli(['doctor'], { configDir: dir });
+    expect(r.code, r.stdout).toBe(6);
+    expect(line(r.stdout, 'Authentication')).toMatch(
+      /^✖ Authentication: cannot tell: rate limited \(HTTP 429 RATE_LIMITED \(trace [0-9a-f]{32}\), Retry-After 30 s\) — fix: wait 30 s and run vouchers doctor again/,
+    );
+    expect(r.stderr).toContain('doctor found 1 problem: authentication');
+    const json = await runCli(['doctor', '--json'], { configDir: dir });
+    expect(json.code).toBe(6);
+    const auth = (JSON.parse(json.stdout) as { check: string; ok: boolean; level: string; detail: string }[]).find(
+      (c) => c.check === 'authentication',
+    )!;
+    expect(auth).toMatchObject({ ok: false, level: 'fail' });
+    expect(auth.detail).toContain('Retry-After 30 s');
+    // The catalog answered, the signed probe got the 429: the same.
+    categories = { status: 200 };
+    cancel = { status: 429, code: 'RATE_LIMITED', headers: { 'Retry-After': '5' } };
+    const signed = await runCli(['doctor'], { configDir: dir });
+    expect(signed.code, signed.stdout).toBe(6);
+    expect(line(signed.stdout, 'Request signing')).toMatch(/^✖ Request signing: cannot tell: rate limited \(.*, Retry-After 5 s\)/);
   });
 
   it('an unreachable server fails with a network exit code', async () => {

@@ -20,7 +20,8 @@ export const registerDoctor: RegisterCommand = (program, f, seam) => {
     `
 Each check prints one line: ✔ passed, ✖ failed (with the fix), ! warning or not checked.
 Exits 0 when nothing failed; otherwise 2 (configuration), 3 (authentication, allowlist,
-signing, clock) or 7 (network), from the first failure.
+signing, clock), 6 (rate limited: a probe answered 429, with its Retry-After) or 7
+(network), from the first failure.
 
 Signing is probed with a signed POST /orders/ord_000…/cancel of an order that cannot
 exist. A 2xx or 409 proves the signature accepted; a 401 or 403 naming a signature error

@@ -187,9 +187,25 @@ function authenticationCheck(profile: ResolvedProfile, a: Answer): CheckResult {
       'usage',
     );
   }
-  if (a.status === 429)
-    return warn('authentication', label, `cannot tell: rate limited (${describe(a)})`, 'wait a minute and run vouchers doctor again');
+  if (a.status === 429) return rateLimited('authentication', label, a);
   return warn('authentication', label, `cannot tell: GET /categories answered ${describe(a)}`);
+}
+
+/**
+ * A check the server answered with 429: nothing about the setup is proven, and a CI job must
+ * not read that as healthy. A failure with the rate-limit exit code, saying the Retry-After
+ * the server sent.
+ */
+function rateLimited(check: string, label: string, a: Answer): CheckResult {
+  const after = a.headers['retry-after']?.trim();
+  const seconds = after && /^\d+$/.test(after) ? `${after} s` : after;
+  return fail(
+    check,
+    label,
+    `cannot tell: rate limited (${describe(a)}${seconds ? `, Retry-After ${seconds}` : ', no Retry-After'})`,
+    `wait ${seconds ?? 'a minute'} and run vouchers doctor again; if it lasts, another client is using up this key's rate limit`,
+    'rate_limited',
+  );
 }
 
 function ipCheck(a: Answer): CheckResult {
@@ -254,6 +270,7 @@ function signingCheck(profile: ResolvedProfile, a: Answer | Error, control?: Ans
         : 'prove it with a signed write on a sandbox profile, e.g. vouchers orders create --product … --denomination …',
     );
   }
+  if (a.status === 429) return rateLimited('signing', label, a);
   if ((a.status === 401 || a.status === 403) && namesBadSignature(a)) {
     return fail(
       'signing',
