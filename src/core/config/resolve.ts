@@ -5,6 +5,7 @@
 import { ConfigError } from '../errors/index.js';
 import { validateBaseUrl } from './base-url.js';
 import { isValidProfileName } from './names.js';
+import { nearestKnown } from '../run/known-word.js';
 import { parseDuration } from '../http/duration.js';
 import { MAX_RETRIES_LIMIT, parseBoolean, parseMaxRetries, parsePositiveInt, parseSigningPath } from './parse.js';
 import {
@@ -92,18 +93,21 @@ function pick<T>(
 
 /**
  * Resolve without checking the base URL (so `doctor` can report it as its own check).
- * Throws ConfigError when a profile named explicitly does not exist and the environment
- * does not supply the credentials either.
+ * Throws ConfigError when a profile named explicitly (--profile, VOUCHERS_PROFILE) does not
+ * exist, whatever credentials the environment holds.
  */
 export function resolveProfileUnchecked(store: ConfigReader, env: Env, globals: ResolveGlobals): ResolvedProfile {
   const { name, source: nameSource } = resolveProfileName(store, env, globals);
   const stored: StoredProfile | undefined = store.get(name);
   const envKey = envCredential(env, ENV.apiKey);
   const envSecret = envCredential(env, ENV.apiSecret);
-  if (!stored && (nameSource === 'flag' || nameSource === 'env') && !(envKey && envSecret)) {
+  // Refused even when the environment holds credentials: a CI job with a mistyped profile name
+  // must not run, quietly, with whatever server and key the environment gives.
+  if (!stored && (nameSource === 'flag' || nameSource === 'env')) {
     const names = store.names();
     const via = nameSource === 'flag' ? '--profile' : ENV.profile;
-    const have = names.length > 0 ? `profiles: ${names.join(', ')}` : 'no profiles yet';
+    const near = nearestKnown(name, names);
+    const have = `${near ? `did you mean ${near}? ` : ''}${names.length > 0 ? `profiles: ${names.join(', ')}` : 'no profiles yet'}`;
     // A name no profile can have is not suggested to `profiles add`, which refuses it.
     if (!isValidProfileName(name))
       throw new ConfigError(
@@ -112,9 +116,10 @@ export function resolveProfileUnchecked(store: ConfigReader, env: Env, globals: 
       );
     throw new ConfigError(
       `no profile named ${JSON.stringify(name)} (chosen by ${via})`,
-      names.length > 0
+      (names.length > 0
         ? `${have}; or create it: vouchers profiles add ${name} --base-url URL --api-key KEY`
-        : `${have}: vouchers profiles add ${name} --base-url URL --api-key KEY`,
+        : `${have}: vouchers profiles add ${name} --base-url URL --api-key KEY`) +
+        (envKey && envSecret ? `; to use the credentials of ${ENV.apiKey} and ${ENV.apiSecret}, name no profile` : ''),
     );
   }
   const p = stored ?? {};

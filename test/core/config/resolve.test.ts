@@ -234,13 +234,26 @@ describe('resolveProfile errors', () => {
     expect(() => resolveProfile(store, { VOUCHERS_PROFILE: 'stage' }, {})).toThrow(/VOUCHERS_PROFILE/);
   });
 
-  it('a missing named profile is fine when env supplies the credentials', () => {
-    const r = resolveProfile(
-      store,
-      { VOUCHERS_PROFILE: 'ci', VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', VOUCHERS_BASE_URL: 'https://ci.example/api/v1' },
-      {},
-    );
-    expect(r).toMatchObject({ name: 'ci', exists: false, api_key: 'k' });
+  it('a missing named profile is refused even when env supplies the credentials: a mistyped name must not run with them', () => {
+    const env = { VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's', VOUCHERS_BASE_URL: 'https://ci.example/api/v1' };
+    for (const [name, via, globals] of [
+      ['prdo', 'VOUCHERS_PROFILE', { env: { ...env, VOUCHERS_PROFILE: 'prdo' }, flags: {} }],
+      ['prdo', '--profile', { env, flags: { profile: 'prdo' } }],
+    ] as const) {
+      let e: unknown;
+      try {
+        resolveProfile(store, globals.env, globals.flags);
+      } catch (x) {
+        e = x;
+      }
+      expect(e, via).toBeInstanceOf(ConfigError);
+      expect((e as ConfigError).message).toBe(`no profile named "${name}" (chosen by ${via})`);
+      expect((e as ConfigError).hint).toBe(
+        'did you mean prod? profiles: prod, sandbox; or create it: vouchers profiles add prdo --base-url URL --api-key KEY; to use the credentials of VOUCHERS_API_KEY and VOUCHERS_API_SECRET, name no profile',
+      );
+    }
+    // No name given: the environment's credentials, as before.
+    expect(resolveProfile(memoryStore({}), env, {})).toMatchObject({ exists: false, api_key: 'k' });
   });
 
   it('a current profile that vanished resolves empty instead of failing', () => {
