@@ -369,6 +369,22 @@ describe('certify reporters: pretty', () => {
     return reporter.finish(report);
   }
 
+  it('piped with FORCE_COLOR: the same lines, coloured as every command colours them; NO_COLOR wins over it', async () => {
+    const report = handMadeReport();
+    const plain = testIO();
+    await feed(createPrettyReporter({ io: plain, stream: 'stdout' }), report);
+    const forced = testIO({ env: { FORCE_COLOR: '1' } });
+    await feed(createPrettyReporter({ io: forced, stream: 'stdout' }), report);
+    const text = forced.stdoutText();
+    expect(text).toMatch(SGR);
+    expect(text).toContain('\u001b[32mPASS\u001b[39m access.credentials');
+    // Colour only: no live line (cursor moves, a spinner) on a pipe.
+    expect(text.replace(/\u001b\[[0-9;]*m/g, '')).toBe(plain.stdoutText());
+    const both = testIO({ env: { FORCE_COLOR: '1', NO_COLOR: '1' } });
+    await feed(createPrettyReporter({ io: both, stream: 'stdout' }), report);
+    expect(both.stdoutText()).toBe(plain.stdoutText());
+  });
+
   it("piped: one plain line per check as it ends, the failure's details, the run warnings and a verdict; no colour", async () => {
     const io = testIO();
     const report = handMadeReport();

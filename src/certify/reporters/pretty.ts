@@ -150,7 +150,8 @@ function failureLines(r: CheckResult, c: ChalkInstance): string[] {
 export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
   const io = ioOn(options.io, options.stream);
   const tty = io.stderrIsTTY && io.env.TERM !== 'dumb';
-  const color = tty && colorEnabled(io, 'stderr', options.color === false);
+  // Colour as every command has it: on a terminal, or where FORCE_COLOR asks (NO_COLOR wins); the live lines stay for a terminal.
+  const color = colorEnabled(io, 'stderr', options.color === false);
   const c = new Chalk({ level: color ? 1 : 0 });
   const ascii = asciiOnly(io);
   const write = (text: string) => {
@@ -176,7 +177,11 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
   };
 
   const liveLine = (r: CheckResult): string => {
-    if (!tty) return plainLine(r);
+    if (!tty) {
+      // Piped: the plain line, its status word coloured when FORCE_COLOR asks.
+      const word = STATUS_WORD[r.status];
+      return color ? paint(r.status, word, c) + plainLine(r).slice(word.length) : plainLine(r);
+    }
     const id = fit(safe(r.id));
     const time = formatDuration(r.duration_ms);
     // One terminal line: the message is cut to what is left (the table and details show it whole).
