@@ -120,12 +120,16 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
     schemes.add(scheme);
     options.onSignatureScheme?.(scheme);
   };
-  /** A secret saved where the listener's came from since it was last read, not yet among its own (currentSecret). */
-  let secretReadAt = -Infinity;
-  const savedSecret = (): string | undefined => {
+  /**
+   * A secret saved where the listener's came from since it was last read, not yet among its
+   * own (currentSecret). Read for a delivery no secret verifies, and apart from that (`also`)
+   * for one that verifies, each at most once a second.
+   */
+  const readAt = { refused: -Infinity, also: -Infinity };
+  const savedSecret = (why: keyof typeof readAt = 'refused'): string | undefined => {
     const now = options.clock.now();
-    if (!options.currentSecret || now - secretReadAt < SECRET_REREAD_MS) return undefined;
-    secretReadAt = now;
+    if (!options.currentSecret || now - readAt[why] < SECRET_REREAD_MS) return undefined;
+    readAt[why] = now;
     let fresh: string | undefined;
     try {
       fresh = options.currentSecret();
@@ -247,6 +251,14 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
       onScheme: schemeSeen,
     };
     const verify = (against: readonly string[]) => verifyWebhookDelivery(body, req.headers, against, verifyOptions);
+    const verifies = (secret: string): boolean => {
+      try {
+        verify([secret]);
+        return true;
+      } catch {
+        return false;
+      }
+    };
     try {
       try {
         signedAt = verify(secrets);
@@ -255,6 +267,14 @@ export async function startListener(options: ListenerOptions): Promise<Listener>
         if (fresh === undefined) throw e;
         signedAt = verify([fresh]);
         // Kept first, the ones it had after it: during a rotation the sender signs with both.
+        secrets = [fresh, ...secrets];
+        options.onSecretAdded?.(secrets);
+      }
+      // During a rotation the sender signs with the old secret and the new one: the new one,
+      // saved since, is taken up now (not once the old one stops verifying), so that the
+      // forwards to the app are signed with the secret listen --print-secret prints now too.
+      const fresh = savedSecret('also');
+      if (fresh !== undefined && verifies(fresh)) {
         secrets = [fresh, ...secrets];
         options.onSecretAdded?.(secrets);
       }

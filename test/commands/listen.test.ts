@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { run } from '../../src/main.js';
 import { testIO, type TestIO } from '../helpers/io.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
-import { deliver, documentDelivered, nowSeconds, orderEvent, SECRET, signedHeaders, voucherEvent } from '../listener/deliveries.js';
+import { deliver, documentDelivered, hmac, nowSeconds, orderEvent, SECRET, signedHeaders, voucherEvent } from '../listener/deliveries.js';
 import { until } from '../helpers/until.js';
 
 interface Running {
@@ -760,6 +760,47 @@ describe('vouchers listen with the secret of a profile that changes while it run
     } finally {
       io.interrupt();
       expect(await done).toBe(0);
+    }
+  });
+
+  it('a delivery signed with both during a rotation: the forward to the app is signed with the new secret too, as listen --print-secret now prints it', async () => {
+    const dir = await profileWith(OLD);
+    const forwarded: { signature: string; timestamp: number; body: string }[] = [];
+    const app = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (c: Buffer) => chunks.push(c));
+      req.on('end', () => {
+        forwarded.push({
+          signature: String(req.headers['x-webhook-signature']),
+          timestamp: Number(req.headers['x-webhook-timestamp']),
+          body: Buffer.concat(chunks).toString('utf8'),
+        });
+        res.writeHead(200).end();
+      });
+    });
+    await new Promise<void>((r) => app.listen(0, '127.0.0.1', r));
+    const appUrl = `http://127.0.0.1:${(app.address() as AddressInfo).port}/hook`;
+    const io = testIO({ env: { VOUCHERS_CONFIG_DIR: dir } });
+    const done = run(['listen', '--port', '0', '--forward-to', appUrl], io);
+    try {
+      await until(() => /Ready! Listening on (http:\/\/\S+)/.test(io.stderrText()) || /Error/.test(io.stderrText()));
+      const url = /Ready! Listening on (http:\/\/\S+)/.exec(io.stderrText())![1]!;
+      // As webhooks register --rotate-secret saves the new secret; the sender signs with both for a while.
+      const set = await runCli(['profiles', 'set', 'p', 'webhook_secret', '--stdin'], { configDir: dir, stdin: `${NEW}\n` });
+      expect(set.code, set.stderr).toBe(0);
+      expect((await deliver(url, orderEvent(1), [OLD, NEW])).status).toBe(200);
+      await until(() => forwarded.length === 1);
+      const [f] = forwarded;
+      // An app verifying with the secret saved now (listen --print-secret) accepts the forward.
+      expect(f!.signature).toContain(`v1=${hmac(NEW, f!.timestamp, f!.body)}`);
+      expect(f!.signature).toContain(`v1=${hmac(OLD, f!.timestamp, f!.body)}`);
+      const printed = await runCli(['listen', '--print-secret'], { configDir: dir });
+      expect(printed.stdout).toBe(`${NEW}\n`);
+      expect(io.stderrText()).not.toContain(NEW);
+    } finally {
+      io.interrupt();
+      expect(await done).toBe(0);
+      await new Promise<void>((r) => app.close(() => r()));
     }
   });
 
