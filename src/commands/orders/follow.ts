@@ -4,7 +4,7 @@
  * PendingError (exit 8) with the order id and trace id when the time runs out, and the
  * outcome check's error (exit 5, outcome.ts) when it ended at another status than --until.
  */
-import { canonicalStatus } from '../../contract/order-values.js';
+import { canonicalStatus, ORDER_STATUSES } from '../../contract/order-values.js';
 import { followOrder, type FollowResult } from '../../api/orders.js';
 import { formatDuration } from '../../core/http/duration.js';
 import { CliError, PendingError } from '../../core/errors/index.js';
@@ -47,6 +47,9 @@ export function waitTimeoutFlag(
   return { text: globalTimeout, flag: '--timeout' };
 }
 
+/** The cells of the widest order status this version knows (PARTIALLY_DELIVERED). */
+const STATUS_WIDTH = Math.max(...ORDER_STATUSES.map((s) => s.length));
+
 /** The characters of a trace ID a cut one keeps at least, after its ellipsis: what `vouchers log --trace` finds a request by. */
 const TRACE_KEPT = 8;
 
@@ -65,7 +68,9 @@ function statusLine(io: IO, time: number, orderId: string, status: string, trace
   const pieces: LinePiece[] = [
     { text: when, short: when.slice(11) },
     { text: orderId, drop: 1 },
-    { text: status },
+    // On a terminal the status is a column: padded to the widest known one (its spaces are
+    // part of it, kept however the line is fitted), so the trace IDs line up. Piped, as it was.
+    { text: io.stderrIsTTY ? status.padEnd(STATUS_WIDTH) : status },
     ...(traceId ? [{ text: 'trace' }, { text: traceId, join: ' ', cut: 'id' as const, min: (ascii ? 3 : 1) + TRACE_KEPT }] : []),
   ];
   const columns = io.stderrIsTTY ? ((io.stderr as { columns?: number }).columns || io.columns) - 2 : undefined;
