@@ -144,7 +144,31 @@ describe('vouchers webhooks verify takes the headers of the delivery, and answer
       expect(r.code, missing).toBe(5);
       expect(r.stderr, missing).toMatch(new RegExp(`invalid: ${missing}: the delivery carries .* of the Standard Webhooks scheme`));
       expect(r.stderr, missing).not.toContain('X-Webhook-Signature header missing');
+      // The hint leads with the header that is missing, not with --signature (X-Webhook-Signature's).
+      const hint = /hint {6}(.*)/.exec(r.stderr)?.[1] ?? '';
+      expect(hint, missing).toMatch(
+        new RegExp(`^pass the ${missing.replace(' missing', '')} the delivery came with .*the sender must add`),
+      );
+      expect(hint, missing).not.toContain('--signature');
     }
+    // All three there, one of them malformed: the hint is about them, not --signature.
+    const malformed = await runCli([
+      'webhooks',
+      'verify',
+      '--body',
+      body,
+      '-H',
+      'webhook-id: msg_1',
+      '-H',
+      'webhook-timestamp: x',
+      '-H',
+      `webhook-signature: ${signature!}`,
+      '--secret',
+      STANDARD_SECRET,
+    ]);
+    expect(malformed.code).toBe(5);
+    expect(malformed.stderr).toMatch(/hint {6}pass webhook-id, webhook-timestamp and webhook-signature exactly as received/);
+    expect(malformed.stderr).not.toContain('--signature');
   });
 
   it('needs a header and a body: usage errors (exit 2) that say what to give', async () => {

@@ -9,7 +9,7 @@ import { printJson } from '../../core/output/print.js';
 import { ERRORS } from '../../contract/errors.js';
 import { MAX_BODY_BYTES } from '../../core/net/request-body.js';
 import { SignatureError } from '../../core/signer/errors.js';
-import { verifyWebhookDelivery, WEBHOOK_HEADERS } from '../../core/signer/webhook.js';
+import { missingStandardHeaders, verifyWebhookDelivery, WEBHOOK_HEADERS } from '../../core/signer/webhook.js';
 import type { Factory } from '../../core/run/factory.js';
 import { readBodyFlag } from '../../listener/body-file.js';
 import { envelopeOf } from '../../listener/envelope.js';
@@ -69,6 +69,25 @@ const NO_MATCH_HINT =
   "a delivery signed before carries only the previous secret's signature, so check with that one too (--secret once for each, " +
   'current and previous)';
 
+/**
+ * The hint for a header refusal of a delivery signed the Standard Webhooks way: what is
+ * missing first (to pass as received, or for the sender to add), not --signature, which is
+ * X-Webhook-Signature's.
+ */
+function standardHeadersHint(missing: readonly string[]): string {
+  if (missing.length === 0)
+    return (
+      'pass webhook-id, webhook-timestamp and webhook-signature exactly as received (--header "Name: value" each, or --headers FILE): ' +
+      'webhook-timestamp in unix seconds, webhook-signature one or more "v1,<base64>" entries separated by spaces'
+    );
+  const names = missing.join(' and ');
+  return (
+    `pass the ${names} header${missing.length === 1 ? '' : 's'} the delivery came with (--header "${missing[0]}: …", or --headers FILE); ` +
+    `if it came without, the sender must add ${missing.length === 1 ? 'it' : 'them'}: the Standard Webhooks scheme signs with ` +
+    'webhook-id, webhook-timestamp and webhook-signature together (a proxy may also strip headers)'
+  );
+}
+
 const HINTS: Partial<Record<RejectionReason, string>> = {
   malformed_header: HEADER_HINT,
   missing_header: HEADER_HINT,
@@ -110,7 +129,13 @@ function isWindow(reason: RejectionReason): boolean {
  * the line endings an editor may have added after it (still refused: the bytes differ).
  * `check` verifies a body whatever its timestamp's age and returns the signed timestamp.
  */
-function refusal(failure: SignatureError, body: Buffer, check: (body: Buffer) => number, now: number): WebhookVerificationError {
+function refusal(
+  failure: SignatureError,
+  body: Buffer,
+  check: (body: Buffer) => number,
+  now: number,
+  standardMissing: readonly string[] | undefined,
+): WebhookVerificationError {
   let error = failure;
   if (isWindow(failure.reason)) {
     try {
@@ -129,7 +154,10 @@ function refusal(failure: SignatureError, body: Buffer, check: (body: Buffer) =>
     }
   }
   let message = error.message;
-  let hint = HINTS[error.reason];
+  let hint =
+    standardMissing !== undefined && (error.reason === 'missing_header' || error.reason === 'malformed_header')
+      ? standardHeadersHint(standardMissing)
+      : HINTS[error.reason];
   let added: string | undefined;
   if (error.reason === 'no_match') {
     const signed = withoutTrailingLineEndings(body).find((b) => {
@@ -220,7 +248,7 @@ export async function run(f: Factory, o: VerifyOptions): Promise<void> {
   try {
     timestamp = verify(body, o.tolerance);
   } catch (e) {
-    if (e instanceof SignatureError) throw refusal(e, body, (b) => verify(b, ANY_AGE), nowSeconds);
+    if (e instanceof SignatureError) throw refusal(e, body, (b) => verify(b, ANY_AGE), nowSeconds, missingStandardHeaders(headers));
     throw e;
   }
   const parsed = envelopeOf(body.toString('utf8'));

@@ -258,14 +258,25 @@ export function verifyWebhookDelivery(
 const STANDARD_NAMES = ['webhook-id', 'webhook-timestamp', 'webhook-signature'] as const;
 
 /**
+ * For a delivery signed the Standard Webhooks way (it carries some of webhook-id,
+ * webhook-timestamp and webhook-signature, and no signature header of ours): the ones it
+ * lacks, none when it has all three. Undefined for any other delivery.
+ */
+export function missingStandardHeaders(headers: HeaderBag): string[] | undefined {
+  if (signatureHeaderValue(headers) !== undefined) return undefined;
+  const present = STANDARD_NAMES.filter((name) => header(headers, name) !== undefined);
+  return present.length === 0 ? undefined : STANDARD_NAMES.filter((name) => !present.includes(name));
+}
+
+/**
  * For a delivery with no signature header of ours: when it carries some of the Standard
  * Webhooks headers, throws SignatureError naming the one that is really missing (or the
  * webhook-signature that holds no `v1,` entry), not X-Webhook-Signature.
  */
 function refuseStandardHeaders(headers: HeaderBag): void {
-  const present = STANDARD_NAMES.filter((name) => header(headers, name) !== undefined);
-  if (present.length === 0) return;
-  const missing = STANDARD_NAMES.filter((name) => !present.includes(name));
+  const missing = missingStandardHeaders(headers);
+  if (missing === undefined) return;
+  const present = STANDARD_NAMES.filter((name) => !missing.includes(name));
   if (missing.length === 0)
     throw new SignatureError(
       'malformed_header',
