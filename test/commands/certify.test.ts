@@ -180,6 +180,25 @@ describe('vouchers certify', () => {
     }
   });
 
+  it("a failed run's --json error carries the trace ID of the first failing check's request, not null", async () => {
+    const server = await startLoopbackServer((req, res) =>
+      req.target.endsWith('/wallets')
+        ? sendJson(res, 401, { error: { code: 'INVALID_API_KEY', message: 'no' } }, { 'x-trace-id': 'd'.repeat(32) })
+        : sendJson(res, 404, { error: { code: 'NOT_FOUND' } }),
+    );
+    try {
+      const r = await runCli(['certify', '--only', 'access.credentials', '--json'], { env: cliEnvFor(server) });
+      expect(r.code, r.stderr).toBe(9);
+      const failed = reportOf(r).checks.find((c) => c.id === 'access.credentials')!;
+      expect(failed).toMatchObject({ status: 'fail', trace_ids: ['d'.repeat(32)] });
+      const error = JSON.parse(r.stderr.trim().split('\n').pop()!) as { error: { message: string }; trace_id: string | null };
+      expect(error.error.message).toMatch(/^certification failed: 1 of \d+ checks failed \(access\.credentials\)/);
+      expect(error.trace_id).toBe('d'.repeat(32));
+    } finally {
+      await server.close();
+    }
+  });
+
   it("a request log that cannot be written (a run against a profile) is said on stderr, once: vouchers log --trace will not find the report's trace IDs", async () => {
     const server = await startLoopbackServer((req, res) =>
       req.target.endsWith('/wallets')

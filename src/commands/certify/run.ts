@@ -390,8 +390,12 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
         ? `certification did not finish within ${formatDuration(options.timeoutMs)}: ${stopWords(notRun, cut).join(', ')}${failed.length ? `, and ${failed.length} failed: ${failed.join(', ')}` : ''}`
         : `certification failed: ${failed.length} of ${results.length} checks failed (${failed.join(', ')})`,
       timedOut && failed.length === 0 ? 'give the run more time (e.g. --timeout 10m), or fewer checks (--only)' : explain,
-      // The request the run stopped: the last the cut check made.
-      timedOut ? results.find((r) => r.id === cut)?.trace_ids.at(-1) : undefined,
+      // The request the run stopped: the last the cut check made. Otherwise the first failing
+      // check's request (its last, whose answer failed it), else the first failing check's
+      // that has one: what a script quotes to support.
+      timedOut
+        ? results.find((r) => r.id === cut)?.trace_ids.at(-1)
+        : (failing[0]?.trace_ids.at(-1) ?? failing.find((r) => r.trace_ids.length > 0)?.trace_ids.at(-1)),
     );
   }
 }
