@@ -57,7 +57,7 @@ describe('a trace ID cut to fit a status line', () => {
       overrides: { clock: quickClock() },
     });
     expect(r.code, r.stderr).toBe(0);
-    const shown = [...r.stderr.matchAll(/ (?:PENDING|PROCESSING|DELIVERED) {2}trace (\S+)$/gm)].map((m) => m[1]!);
+    const shown = [...r.stderr.matchAll(/ (?:PENDING|PROCESSING|DELIVERED) {2,}trace (\S+)$/gm)].map((m) => m[1]!);
     expect(shown.length, r.stderr).toBeGreaterThanOrEqual(2);
     // Cut (the line fits 50 columns), and no two alike though every ID starts the same.
     for (const t of shown) expect(t).toMatch(/^(…|\.\.\.)[0-9a-f]{8,}$/);
