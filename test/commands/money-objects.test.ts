@@ -132,6 +132,14 @@ describe('money sent as an object with its currency', () => {
     expect(ok.stdout).not.toContain('balance not checked');
   });
 
+  it('orders create --dry-run reads the wallet of a currency named only inside its amount: 5 USD does not cover 10 USD (exit 5)', async () => {
+    wallets = { data: [{ available: { amount: 5, currency: 'USD' }, reserved: { amount: 0, currency: 'USD' } }] };
+    const r = await cli(['orders', 'create', '--product', 'sku-1', '--denomination', '10', '--dry-run']);
+    expect(r.code, r.stderr).toBe(5);
+    expect(r.stdout).toContain('checks\tthe USD wallet holds 5.00 USD; the order costs 10.00 USD');
+    expect(r.stdout).not.toContain('balance not checked');
+  });
+
   it('payouts create: the amount paid out in its currency, not reported as another amount', async () => {
     const r = await cli(['payouts', 'create', '--currency', 'USD', '--amount', '12.50', '--yes']);
     expect(r.code, r.stderr).toBe(0);

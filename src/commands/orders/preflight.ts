@@ -11,7 +11,7 @@ import { getProduct } from '../../api/catalog.js';
 import { listWallets } from '../../api/wallets.js';
 import type { ProductDetail } from '../../contract/catalog.js';
 import type { Wallet } from '../../contract/money.js';
-import { amountValue, fromMinor, toMinor } from '../../contract/money-format.js';
+import { amountValue, currencyOf, fromMinor, toMinor } from '../../contract/money-format.js';
 import { ApiError, type ErrorKind } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { isRecord } from '../../core/is-record.js';
@@ -153,10 +153,12 @@ export async function walletsByCurrency(
   const wallets = new Map<string, ListedWallet>();
   for (const w of res.data.data) {
     const available = amountValue(w?.available);
+    // Its currency, or the one named only inside its amounts ({available: {amount, currency}}).
+    const currency = isRecord(w) ? currencyOf(w, 'available', 'reserved') : undefined;
     // Keyed by the code in capitals: a server may write `usd` on one side and `USD` on the other.
-    if (typeof w?.currency === 'string' && available !== undefined) {
-      const code = w.currency.toUpperCase();
-      wallets.set(code, { ...w, available, listed: (wallets.get(code)?.listed ?? 0) + 1 });
+    if (currency !== undefined && available !== undefined) {
+      const code = currency.toUpperCase();
+      wallets.set(code, { ...w, currency, available, listed: (wallets.get(code)?.listed ?? 0) + 1 });
     }
   }
   // An empty or unreadable 2xx body is no list of wallets, not a list of none.
