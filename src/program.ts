@@ -38,11 +38,6 @@ export function wantsJson(argv: readonly string[]): boolean {
 }
 
 /**
- * commander's parse errors (`error: unknown option '--x'`, then maybe `(Did you mean --y?)`)
- * in this CLI's own error layout, with a hint naming the command's --help; with --json as
- * the error envelope, as every other error is.
- */
-/**
  * An unknown `--name=value` is shown without its value: it may be a secret typed for a
  * command that has no such flag (`--secret=whsec_…`), and usage errors end up in CI logs.
  */
@@ -79,6 +74,11 @@ function invalidChoice(said: string): InvalidChoice | undefined {
   return undefined;
 }
 
+/**
+ * commander's parse errors (`error: unknown option '--x'`, then maybe `(Did you mean --y?)`)
+ * in this CLI's own error layout, with a hint naming the command's --help; with --json as
+ * the error envelope, as every other error is.
+ */
 export function usageError(
   text: string,
   commandPath: string,

@@ -312,7 +312,7 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
     noticeFor(
       f,
       'REQUEST_LOG_NOT_WRITTEN',
-      `${f.globals().json ? '' : 'Warning: '}the request log ${requestLog.path} could not be written (${logFailure}): this run's requests are not logged, so vouchers log --trace will not find the report's trace IDs`,
+      `Warning: the request log ${requestLog.path} could not be written (${logFailure}): this run's requests are not logged, so vouchers log --trace will not find the report's trace IDs`,
     );
   if (io.signal.aborted) {
     await pretty?.stop();

@@ -106,8 +106,8 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
       ? `the request log could not be written: ${key}`
       : `the request log ${deps.requestLog.path} could not be written (${e.message}): this run's requests are not logged, and vouchers log will not show them${key ? `; ${key}` : ''}`;
     if (debug) debug(message);
-    else if (deps.globals.json) writeNotice(deps.io, { format: 'json' }, 'REQUEST_LOG_NOT_WRITTEN', message);
-    else writeNotice(deps.io, { format: 'table' }, 'REQUEST_LOG_NOT_WRITTEN', `Warning: ${message}`);
+    // notice() leaves the "Warning: " out of a JSON notice.
+    else writeNotice(deps.io, { format: deps.globals.json ? 'json' : 'table' }, 'REQUEST_LOG_NOT_WRITTEN', `Warning: ${message}`);
   });
   // A request slow to answer shows a spinner on a terminal, taken off before anything is printed.
   const spinner = requestSpinner(deps.io, { quiet: deps.globals.json, color: deps.globals.color !== false, now: () => deps.clock.now() });
