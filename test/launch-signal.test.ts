@@ -2,8 +2,9 @@
  * A SIGTERM that arrives while the CLI is still loading (a CI job cancelled as soon as it
  * started) ends it as a later one does: exit 130, said so, nothing sent; not by the
  * signal's default (exit 143, "Terminated"). The signal is sent by the child itself at a
- * known point, as it reads the CLI's entry chunk (a preloaded script wraps readFileSync),
- * so no timing is guessed.
+ * known point, as it reads a chunk of the CLI (a preloaded script wraps readFileSync): the
+ * entry chunk, or one read later, after the CLI installed its own handler, just before an
+ * order is sent. So no timing is guessed.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -22,8 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => server.close());
 
-/** A script Node loads before the CLI: it sends `signal` to its own process as the entry chunk is read. */
-function preloadSending(signal: NodeJS.Signals): string {
+/** A script Node loads before the CLI: it sends `signal` to its own process as the chunk `chunk` names is read. */
+function preloadSending(signal: NodeJS.Signals, chunk = 'main'): string {
   const file = join(mkdtempSync(join(tmpdir(), 'vouchers-preload-')), 'signal-on-entry.cjs');
   writeFileSync(
     file,
@@ -31,7 +32,7 @@ function preloadSending(signal: NodeJS.Signals): string {
 const read = fs.readFileSync;
 let sent = false;
 fs.readFileSync = function (file, ...rest) {
-  if (!sent && /[\\\\/]main(-[A-Za-z0-9]+)?\\.cjs$/.test(String(file))) {
+  if (!sent && /[\\\\/]${chunk}(-[A-Za-z0-9]+)?\\.cjs$/.test(String(file))) {
     sent = true;
     process.stderr.write('[signal sent]\\n');
     process.kill(process.pid, ${JSON.stringify(signal)});
@@ -61,4 +62,26 @@ describe('a signal while the CLI loads', () => {
     expect(result.stderr).toContain(`interrupted by ${signal}`);
     expect(server.requests).toEqual([]);
   });
+});
+
+describe('a signal while a later chunk loads, after the CLI took over its signals', () => {
+  it.each(['SIGTERM', 'SIGHUP'] as const)(
+    '%s as orders create loads the request log ends it with exit 130, and the order is not sent',
+    async (signal) => {
+      const result = await runBin(['orders', 'create', '--product', 'p1', '--denomination', '10', '--quantity', '1', '--yes'], {
+        VOUCHERS_COMPILE_CACHE: '0',
+        // The request log's chunk is read last before the POST, long after main.ts's handler.
+        NODE_OPTIONS: `--require ${preloadSending(signal, 'request-log')}`,
+        VOUCHERS_CONFIG_DIR: tempConfigDir(),
+        VOUCHERS_PROFILE: undefined,
+        VOUCHERS_BASE_URL: server.baseUrl,
+        VOUCHERS_API_KEY: 'key_signal',
+        VOUCHERS_API_SECRET: 'secret_signal',
+      });
+      expect(result.stderr).toContain('[signal sent]');
+      expect(result.code, result.stderr).toBe(130);
+      expect(result.stderr).toContain(`interrupted by ${signal}`);
+      expect(server.requests).toEqual([]);
+    },
+  );
 });

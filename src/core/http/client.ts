@@ -30,7 +30,7 @@ import { Pacer } from './pacing.js';
 import { DEFAULT_BACKOFF, type BackoffSettings } from './retry.js';
 import { judge, logEntry, retryDecision, sendingEntry } from './outcome.js';
 import { refuseSecretAsKey } from './secret-key.js';
-import { interrupted } from './signals.js';
+import { afterNextPoll, interrupted } from './signals.js';
 import type { ApiClient, ApiResponse, RequestOptions } from './types.js';
 import { createTransport, type Transport } from './undici.js';
 import { createNodeTransport } from './node-transport.js';
@@ -324,7 +324,9 @@ export function createClient(options: ClientOptions): ApiClient {
         await paced.catch((e: unknown) => {
           throw call.signal?.aborted ? stopped(call, mayHaveReached ? 'sent' : 'not_sent') : e;
         });
-      // Ctrl-C during a pacing wait: this attempt never leaves.
+      // A write waits for a signal the loop has not emitted yet (signals.ts afterNextPoll).
+      if (call.signal && call.method !== 'GET' && call.method !== 'HEAD') await afterNextPoll();
+      // Ctrl-C during a pacing wait (or that wait): this attempt never leaves.
       if (call.signal?.aborted) throw stopped(call, mayHaveReached ? 'sent' : 'not_sent');
       const headers = attemptHeaders(call, headerContext);
       opts.onSend?.();

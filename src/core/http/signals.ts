@@ -8,6 +8,18 @@ export function interrupted(signal: AbortSignal | undefined): InterruptedError {
   return reason instanceof InterruptedError ? reason : new InterruptedError();
 }
 
+/**
+ * Resolves once the event loop has polled for I/O, signals included. A signal that came
+ * while the command ran synchronously (a chunk of the CLI read from disk as it loaded) is
+ * emitted to its listener only at that poll: a write waits for it, so that it never leaves
+ * once stopped. Two turns: the first may run in the check phase of the loop turn under way,
+ * before it polls again; the second runs after that poll.
+ */
+export async function afterNextPoll(): Promise<void> {
+  await new Promise((resolve) => setImmediate(resolve));
+  await new Promise((resolve) => setImmediate(resolve));
+}
+
 export function combineSignals(a: AbortSignal | undefined, b: AbortSignal | undefined): AbortSignal | undefined {
   if (!a) return b;
   if (!b) return a;
