@@ -18,6 +18,7 @@ import {
   type DamagedBatch,
   type KeyRecord,
   type ResultRecord,
+  type ResultsFileRecord,
 } from '../../core/journal/bulk.js';
 import { batchesSharing, Carry, liveBatches } from './bulk-identity.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
@@ -132,6 +133,7 @@ export async function startBatch(
   carry: Carry,
   sharing: Set<string>,
   known: Set<string>,
+  alsoResults: string[],
   header: Omit<BatchHeader, 'type' | 'version'>,
 ): Promise<BulkJournal> {
   const records = await carriedRecords(carry, rows);
@@ -199,8 +201,10 @@ export async function startBatch(
         : (async function* refs() {
             for await (const row of all) if (row.reference !== undefined) yield row.reference;
           })();
-    const journal = await BulkJournal.create(configDir, header, records, references);
-    for (const id of from) await appendSuperseded(configDir, id, header.batch_id, new Date(f.clock.now()).toISOString());
+    const at = new Date(f.clock.now()).toISOString();
+    const resultsFiles = alsoResults.map((path): ResultsFileRecord => ({ type: 'results', path, at }));
+    const journal = await BulkJournal.create(configDir, header, [...records, ...resultsFiles], references);
+    for (const id of from) await appendSuperseded(configDir, id, header.batch_id, at);
     if (from.size > 0) {
       noticeFor(
         f,

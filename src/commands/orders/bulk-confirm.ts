@@ -2,6 +2,8 @@
  * What a bulk run settles before it orders: the worker count and results file a later run
  * takes from the batch's first run, and the cost its production confirmation names.
  */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { UsageError } from '../../core/errors/index.js';
 import type { BatchState, BulkRow } from '../../core/journal/bulk.js';
 import { notice } from '../../core/output/notice.js';
@@ -12,35 +14,65 @@ import { DEFAULT_CONCURRENCY, type BulkOptions } from './bulk-options.js';
 import { assertResultsWritable } from './bulk-results-file.js';
 
 /**
- * The run's worker count and results file: the flags', else those the batch's first run
+ * The run's worker count and results files: the flags', else those the batch's first run
  * gave (a resume continues the batch as it was started, so a results file is not left
  * behind with the rows of the first run only), else the defaults. A first run's results
  * file that cannot be written now is named and left out: the rows are what the run is for.
+ * Every other results file an earlier run wrote (`known`: the batch's own, or for a new
+ * batch those of the earlier batches it takes over) that is still there is rewritten too
+ * (`alsoResults`), so none is left saying a row failed or is pending that is ordered since;
+ * one that cannot be written is named as left as it was.
  */
-export async function batchChoices(f: Factory, o: BulkOptions, state: BatchState | undefined): Promise<BulkOptions> {
+export async function batchChoices(
+  f: Factory,
+  o: BulkOptions,
+  state: BatchState | undefined,
+  takenOver: string[] = [],
+): Promise<BulkOptions> {
   const first = state?.header;
-  const carried: ('concurrency' | 'results')[] = [];
+  const carried: NonNullable<BulkOptions['carried']> = [];
   let concurrency = o.concurrency;
   if (concurrency === undefined && first?.concurrency !== undefined) {
     concurrency = first.concurrency;
     carried.push('concurrency');
   }
+  const known = state?.resultsFiles ?? takenOver;
   let results = o.results;
-  if (results === undefined && first?.results_path !== undefined) {
+  const [earliest] = known;
+  if (results === undefined && earliest !== undefined) {
     try {
-      results = await assertResultsWritable(first.results_path, f.io.cwd);
-      carried.push('results');
+      results = await assertResultsWritable(earliest, f.io.cwd, o.from);
+      carried.push(state ? 'results' : 'taken-over-results');
     } catch (error) {
       if (!(error instanceof UsageError)) throw error;
       notice(
         f.io,
         o.settings,
         'RESULTS_NOT_WRITTEN',
-        `the batch's first run wrote its results to ${first.results_path}, which this run cannot write (${error.message}): it writes none`,
+        `${state ? "the batch's first run" : 'an earlier batch this one takes over'} wrote its results to ${earliest}, which this run cannot write (${error.message}): it writes none`,
       );
     }
   }
-  return { ...o, concurrency: concurrency ?? DEFAULT_CONCURRENCY, results, carried };
+  const written = new Set([results === undefined ? earliest : resolve(f.io.cwd, results)]);
+  const alsoResults: string[] = [];
+  for (const path of known) {
+    if (written.has(path)) continue;
+    written.add(path);
+    // Gone since: it shows nothing stale.
+    if (!existsSync(path)) continue;
+    try {
+      alsoResults.push(await assertResultsWritable(path, f.io.cwd, o.from));
+    } catch (error) {
+      if (!(error instanceof UsageError)) throw error;
+      notice(
+        f.io,
+        o.settings,
+        'RESULTS_NOT_WRITTEN',
+        `${path}, the results file of an earlier run of these rows, cannot be written (${error.message}): it is left as it was, so a row it says FAILED or PENDING may be ordered since`,
+      );
+    }
+  }
+  return { ...o, concurrency: concurrency ?? DEFAULT_CONCURRENCY, results, alsoResults, carried };
 }
 
 /** The vouchers and totals of the rows a later run of a batch has left to order; rows without a currency column are not costed. */

@@ -43,6 +43,8 @@ export async function endBatch(
       settings: o.settings,
     });
   const resultsPath = o.results !== undefined ? await writeResults(o.results, io.cwd, state, rows(), journal.path) : null;
+  // Earlier runs' results files too: none is left with a row's outcome as it was.
+  for (const path of o.alsoResults ?? []) await writeResults(path, io.cwd, state, rows(), journal.path);
   const summary = summarize(state, skipped, journal.path, resultsPath);
   // Whether the hint for refused rows may offer an edit of the file (rows without a reference refuse one).
   const referenced = summary.failed === 0 || (await everyRowReferenced(run, rows));

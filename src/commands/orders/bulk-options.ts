@@ -38,6 +38,8 @@ export interface BulkOptions {
   /** Orders in flight at once: the flag's, else the batch's first run's, else DEFAULT_CONCURRENCY. */
   concurrency?: number;
   results?: string;
+  /** Results files of earlier runs (absolute) this run rewrites beside `results` (batchChoices). */
+  alsoResults?: string[];
   yes: boolean;
   dryRun: boolean;
   /** Order an edited file whose rows lack references as a new batch, on purpose. */
@@ -46,8 +48,11 @@ export interface BulkOptions {
   /** --wait: once every row was sent, follow the orders not final yet for up to `waitMs`. */
   wait: boolean;
   waitMs: number;
-  /** What was taken from the batch's first run (its flags were not given), for the run's first line. */
-  carried?: ('concurrency' | 'results')[];
+  /**
+   * What was taken from the batch's first run (its flags were not given), or the results file
+   * of an earlier batch a new one takes over, for the run's first line.
+   */
+  carried?: ('concurrency' | 'results' | 'taken-over-results')[];
 }
 
 export async function buildBulk(f: Factory, flags: CreateFlags): Promise<BulkOptions> {

@@ -166,7 +166,11 @@ async function orderBatch(
     );
   }
 
-  o = await batchChoices(f, o, state);
+  if (state) {
+    o = await batchChoices(f, o, state);
+    // A results file this batch did not know: later runs rewrite it too.
+    if (o.results !== undefined) await opened?.appendResultsFile(resolve(io.cwd, o.results), new Date(f.clock.now()).toISOString());
+  }
   const rows = state ? await batchRows(f, state, input) : inputRows(input as Input);
   const client = await f.client();
   let totals: Map<string, number> | undefined;
@@ -212,6 +216,13 @@ async function orderBatch(
       throw unmatchedEditError(file.name, clash, suggestedCommand(f.globals(), ['orders', 'create', '--resume', clash.header.batch_id]));
     carry = new Carry(earlier);
     if (earlier.length > 0) sharing = await batchesSharing(config.dir, earlier, file.references, rows);
+    // The results files of the batches taken over are this batch's too: none is left as it was.
+    o = await batchChoices(
+      f,
+      o,
+      undefined,
+      earlier.filter((b) => sharing.has(b.header.batch_id)).flatMap((b) => b.resultsFiles),
+    );
     // The catalog and the wallets answer before anything is ordered: a slow server shows here.
     const { startSpinner } = await import('../../core/output/spinner.js');
     const json = o.settings.format === 'json' || o.settings.format === 'ndjson';
@@ -313,7 +324,7 @@ async function orderBatch(
 
   const journal =
     opened ??
-    (await startBatch(f, config.dir, input as Input, rows, carry as Carry, sharing, known, {
+    (await startBatch(f, config.dir, input as Input, rows, carry as Carry, sharing, known, o.alsoResults ?? [], {
       batch_id: batchId,
       source: o.from ?? null,
       source_path: (input as Input).path,
@@ -350,7 +361,7 @@ async function finishBatch(
     io,
     o.settings,
     'BATCH_STARTED',
-    `Batch ${batchId}: ${total} row${total === 1 ? '' : 's'}, ${skipped > 0 ? `${skipped} already ordered (skipped), ` : ''}${toOrder} to send, ${o.concurrency} at a time${o.carried?.includes('concurrency') ? " (the batch's first run's --concurrency)" : ''}${o.results === undefined ? '' : `\n  results ${resolve(io.cwd, o.results)}${o.carried?.includes('results') ? " (the batch's first run's --results)" : ''}`}\n  journal ${journal.path}`,
+    `Batch ${batchId}: ${total} row${total === 1 ? '' : 's'}, ${skipped > 0 ? `${skipped} already ordered (skipped), ` : ''}${toOrder} to send, ${o.concurrency} at a time${o.carried?.includes('concurrency') ? " (the batch's first run's --concurrency)" : ''}${o.results === undefined ? '' : `\n  results ${resolve(io.cwd, o.results)}${o.carried?.includes('results') ? " (the batch's first run's --results)" : o.carried?.includes('taken-over-results') ? ' (the --results of the batch it takes over)' : ''}`}${(o.alsoResults ?? []).map((p) => `\n  results ${p} (an earlier run's, rewritten too)`).join('')}\n  journal ${journal.path}`,
   );
   if (toOrder === 0) {
     notice(

@@ -77,8 +77,10 @@ reached, or gives no answer (timeouts), for as many rows in a row as run at once
 (NOT_SENT in --results), never "unknown", as are rows a stopped run keyed and never sent,
 in every later run too; a resume sends them, and re-sends the unanswered ones with their
 keys. A later run of the batch that gives no --concurrency or --results takes the first
-run's, so its results file ends with every row. One run per batch at a time: a second is
-refused (exit 2) naming the pid and host that hold it.
+run's, so its results file ends with every row; every results file an earlier run of the
+batch wrote (another --results, or that of a batch it took over: see below) is rewritten
+too, so none is left saying a row FAILED or PENDING that is ordered since. One run per
+batch at a time: a second is refused (exit 2) naming the pid and host that hold it.
 
 Before its first order a file is checked whole against the catalog (product, denomination,
 currency) and the wallets, in turn: each check names all its bad rows (and the checks still

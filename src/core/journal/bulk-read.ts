@@ -6,7 +6,7 @@
 import { createReadStream } from 'node:fs';
 import type { FileHandle } from 'node:fs/promises';
 import type { BatchHeader, JournalRecord, ResultRecord, StatusRecord } from './bulk-records.js';
-import { applyKey, applyResult, applyStatus, emptyState, type BatchState } from './bulk-state.js';
+import { applyKey, applyResult, applyResultsFile, applyStatus, emptyState, type BatchState } from './bulk-state.js';
 
 /** Builds a state from journal lines, in order; a torn last line is ignored, damage elsewhere is not. */
 class StateBuilder {
@@ -40,6 +40,7 @@ class StateBuilder {
     else if (rec.type === 'result') applyResult(this.state, rec, offset);
     else if (rec.type === 'status') applyStatus(this.state, rec, offset);
     else if (rec.type === 'superseded') this.state.superseded_by ??= rec.by;
+    else if (rec.type === 'results') applyResultsFile(this.state, rec.path);
   }
 
   finish(): BatchState {

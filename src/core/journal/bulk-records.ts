@@ -149,4 +149,18 @@ export interface StatusRecord extends Omit<ResultRecord, 'type'> {
   answered_status?: string | null;
 }
 
-export type JournalRecord = BatchHeader | KeyRecord | ResultRecord | SupersededRecord | StatusRecord;
+/**
+ * A results file a run of the batch wrote other than its first run's (a later --results), or
+ * one of an earlier batch this one took over (an edited file): every later run rewrites it
+ * too, so that no results file is left with a row's outcome as it was (FAILED for a row
+ * ordered since). A journal without any is read as before; code that does not know the
+ * type skips the line.
+ */
+export interface ResultsFileRecord {
+  type: 'results';
+  /** Absolute. */
+  path: string;
+  at: string;
+}
+
+export type JournalRecord = BatchHeader | KeyRecord | ResultRecord | SupersededRecord | StatusRecord | ResultsFileRecord;

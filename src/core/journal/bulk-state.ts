@@ -174,6 +174,8 @@ export interface BatchState {
   partialVouchers: { issued: number; ordered: number; rows: number };
   /** The batch that took this one's rows over (an edited file), if any. */
   superseded_by?: string;
+  /** Every results file of the batch (absolute): its first run's (the header's), then those of its `results` lines. */
+  resultsFiles: string[];
 }
 
 /** What the orders of a currency cost (minor units): those final, and apart those not final yet. */
@@ -246,7 +248,13 @@ export function emptyState(header: BatchHeader, full = true): BatchState {
     unnamed: new NotedRows(),
     partial: new NotedRows(),
     partialVouchers: { issued: 0, ordered: 0, rows: 0 },
+    resultsFiles: header.results_path === undefined ? [] : [header.results_path],
   };
+}
+
+/** Record a results file of the batch (ResultsFileRecord), once. */
+export function applyResultsFile(state: BatchState, path: string): void {
+  if (!state.resultsFiles.includes(path)) state.resultsFiles.push(path);
 }
 
 const v1Rows = new WeakMap<BatchHeader, Map<number, BulkRow>>();

@@ -9,8 +9,16 @@ import { writeAside } from '../io/atomic-file.js';
 import { makeDirSync } from '../io/make-dir.js';
 import { writeAllSync } from '../io/write-all.js';
 import { batchesDir, journalPath, refsPath } from './bulk-ids.js';
-import type { BatchHeader, JournalRecord, KeyRecord, ResultRecord, StatusRecord, SupersededRecord } from './bulk-records.js';
-import { applyKey, applyResult, applyStatus, emptyState, type BatchState, type KeyedRow } from './bulk-state.js';
+import type {
+  BatchHeader,
+  JournalRecord,
+  KeyRecord,
+  ResultRecord,
+  ResultsFileRecord,
+  StatusRecord,
+  SupersededRecord,
+} from './bulk-records.js';
+import { applyKey, applyResult, applyResultsFile, applyStatus, emptyState, type BatchState, type KeyedRow } from './bulk-state.js';
 import { readJournalFile } from './bulk-read.js';
 
 /**
@@ -108,14 +116,14 @@ export class BulkJournal {
 
   /**
    * Start a new batch: writes and fsyncs the header, and `carried` records (keys and results
-   * taken over from earlier batches), all or nothing: they are written to a file aside and
+   * taken over from earlier batches, and their results files), all or nothing: they are written to a file aside and
    * linked into place, so a crash never leaves a batch with only part of what it took over.
    * `references` (the file's, in order) go to the refs file first. Fails if the batch exists.
    */
   static async create(
     configDir: string,
     header: Omit<BatchHeader, 'type' | 'version'>,
-    carried: (KeyRecord | ResultRecord)[] = [],
+    carried: (KeyRecord | ResultRecord | ResultsFileRecord)[] = [],
     references?: AsyncIterable<string> | Iterable<string>,
   ): Promise<BulkJournal> {
     makeDirSync(batchesDir(configDir), 0o700);
@@ -151,6 +159,7 @@ export class BulkJournal {
     lines.forEach((line, i) => {
       const r = i === 0 ? undefined : carried[i - 1];
       if (r?.type === 'key') applyKey(state, r);
+      else if (r?.type === 'results') applyResultsFile(state, r.path);
       else if (r) applyResult(state, r, offset);
       offset += Buffer.byteLength(line);
     });
@@ -250,6 +259,13 @@ export class BulkJournal {
     applyStatus(this.state, rec, at);
     await done;
     return rec;
+  }
+
+  /** Journal a results file of the batch that it does not know yet (ResultsFileRecord); resolves once it is written. */
+  async appendResultsFile(path: string, at: string): Promise<void> {
+    if (this.state.resultsFiles.includes(path)) return;
+    await this.append({ type: 'results', path, at } satisfies ResultsFileRecord, false).done;
+    applyResultsFile(this.state, path);
   }
 
   /** Resolves once every record appended so far is written. */
