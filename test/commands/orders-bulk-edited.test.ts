@@ -280,6 +280,39 @@ describe('bulk: an edited file (issue 11 point 2)', () => {
     expect(orderCount(sb)).toBe(5);
   });
 
+  it('rows without references sent by a batch whose journal is then damaged, the file given a reference on every row: refused (nothing ordered twice); --new-batch orders it on purpose', async ({
+    freshSandbox: sb,
+  }) => {
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const file = join(tempConfigDir(), 'orders.csv');
+    writeFileSync(file, 'product_id,denomination,quantity\nsbx-instant,10,1\nsbx-instant,25,1\n');
+    expect((await runCli(['orders', 'create', '--from', file], opts(dir))).code).toBe(0);
+    expect(orderCount(sb)).toBe(2);
+    const id = batchIdFor(readFileSync(file, 'utf8'), batchTarget(sb.baseUrl, sb.apiKey));
+    const journal = journalPath(dir, id);
+    const lines = readFileSync(journal, 'utf8').split('\n');
+    lines[2] = '{"type":"key","row":';
+    writeFileSync(journal, lines.join('\n'));
+
+    // Every row given a reference: the rows that batch sent without one match none of them.
+    writeFileSync(file, `${HEADER}\nsbx-instant,10,1,dmgref-1,USD\nsbx-instant,25,1,dmgref-2,USD\n`);
+    const edited = await runCli(['orders', 'create', '--from', file], opts(dir));
+    expect(edited.code, edited.stderr).toBe(2);
+    expect(edited.stderr).toContain(
+      `the journal of batch ${id}, which sent rows of ${file} (from the same file, some perhaps without a reference), is damaged`,
+    );
+    expect(edited.stderr).toMatch(
+      /line 3 is not JSON\. What it ordered cannot be read, .*: this run could order them again, so nothing was ordered/,
+    );
+    expect(edited.stderr).toContain(`put the file back as it was and run vouchers orders create --resume ${id}`);
+    expect(edited.stderr).toMatch(/add --new-batch/);
+    expect(orderCount(sb)).toBe(2);
+
+    const forced = await runCli(['orders', 'create', '--from', file, '--new-batch'], opts(dir));
+    expect(forced.code, forced.stderr).toBe(0);
+    expect(orderCount(sb)).toBe(4);
+  });
+
   it('two rows with one reference are refused before anything is ordered', async ({ freshSandbox: sb }) => {
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const file = join(tempConfigDir(), 'orders.csv');

@@ -21,6 +21,7 @@ import {
   batchReferences,
   journalPath,
   listBatches,
+  rowCount,
   rowDigest,
   rowOutcome,
   type BatchState,
@@ -135,11 +136,7 @@ export async function batchOfFile(configDir: string, target: string, sha256: str
  * path: those rows match no row of the edit, even one whose every row has a reference now.
  */
 export function unmatchedEdit(earlier: BatchState[], sourcePath: string, source: string): BatchState | undefined {
-  return earlier.find(
-    (b) =>
-      (b.header.source_path !== undefined ? b.header.source_path === sourcePath : b.header.source === source) &&
-      [...b.keyed.values()].some((k) => k.ref === null),
-  );
+  return earlier.find((b) => sameSource(b, sourcePath, source) && [...b.keyed.values()].some((k) => k.ref === null));
 }
 
 interface Sent {
@@ -242,31 +239,52 @@ export async function batchesSharing(
 
 /**
  * An earlier batch of this target whose journal is damaged, and that could have ordered rows
- * of this file: it shares a reference with the file (its references file says so), or sent
- * from the same path a file with rows without a reference. What it ordered cannot be read, so
- * taking its rows over is impossible and ordering them could order them twice.
+ * of this file: it shares a reference with the file (its references file says so), or ran a
+ * file of the same path with rows without a reference (its references file holds fewer than
+ * its rows), whatever this file's references: such rows match no row of an edit. What it
+ * ordered cannot be read, so taking its rows over is impossible and ordering them could
+ * order them twice. `newBatch` (--new-batch) orders a file of the same path on purpose, as
+ * for a readable journal; a shared reference is refused still.
  */
 export async function damagedOverlap(
   configDir: string,
   damaged: DamagedBatch[],
   file: { path: string; name: string; references: ReferenceIndex; everyRowHasReference: boolean },
   rows: () => AsyncIterable<BulkRow>,
-): Promise<DamagedBatch | undefined> {
+  newBatch = false,
+): Promise<{ batch: DamagedBatch; samePath: boolean } | undefined> {
   if (damaged.length === 0) return undefined;
-  const samePath = damaged.find(
-    (d) =>
-      !file.everyRowHasReference &&
-      (d.header.source_path !== undefined ? d.header.source_path === file.path : d.header.source === file.name),
-  );
-  if (samePath) return samePath;
+  for (const d of damaged) {
+    if (newBatch || !sameSource(d, file.path, file.name)) continue;
+    if (!file.everyRowHasReference || !(await everyRowReferenced(configDir, d))) return { batch: d, samePath: true };
+  }
   const sharing = await batchesSharing(configDir, damaged, file.references, rows);
-  return damaged.find((d) => sharing.has(d.header.batch_id));
+  const batch = damaged.find((d) => sharing.has(d.header.batch_id));
+  return batch && { batch, samePath: false };
 }
 
-export function damagedOverlapError(file: string, damaged: DamagedBatch): UsageError {
-  const id = damaged.header.batch_id;
+/** Did the batch run a file of this path (its name, in a journal too old to hold the path)? */
+function sameSource(b: Pick<BatchState, 'header'>, sourcePath: string, source: string): boolean {
+  return b.header.source_path !== undefined ? b.header.source_path === sourcePath : b.header.source === source;
+}
+
+/** Every row of the batch's file has a reference: its references file holds one per row. */
+async function everyRowReferenced(configDir: string, b: Pick<BatchState, 'header'>): Promise<boolean> {
+  let n = 0;
+  for await (const _ of batchReferences(configDir, b)) n += 1;
+  return n === rowCount(b.header);
+}
+
+export function damagedOverlapError(file: string, found: { batch: DamagedBatch; samePath: boolean }, resumeCmd: string): UsageError {
+  const { batch, samePath } = found;
+  const id = batch.header.batch_id;
+  if (samePath)
+    return new UsageError(
+      `the journal of batch ${id}, which sent rows of ${file} (from the same file, some perhaps without a reference), is damaged: ${batch.error}. What it ordered cannot be read, and rows without a reference cannot be matched to this file's: this run could order them again, so nothing was ordered`,
+      `repair the line named (the journal is one JSON object a line), then put the file back as it was and run ${resumeCmd}; or, to order this file as a new batch on purpose (every row of it, those that batch ordered too), add --new-batch; moving the journal away would order its rows again`,
+    );
   return new UsageError(
-    `the journal of batch ${id}, which sent rows of ${file} (by reference, or from the same file), is damaged: ${damaged.error}. What it ordered cannot be read, so this run could order those rows again: nothing was ordered`,
+    `the journal of batch ${id}, which sent rows of ${file} (by reference, or from the same file), is damaged: ${batch.error}. What it ordered cannot be read, so this run could order those rows again: nothing was ordered`,
     `repair the line named (the journal is one JSON object a line), then run the same command again; moving the journal away would order its rows again`,
   );
 }

@@ -209,8 +209,13 @@ async function orderBatch(
     known = new Set(await listBatchIds(config.dir, (h) => h.target === target && h.batch_id !== batchId));
     const damaged: DamagedBatch[] = [];
     const earlier = await liveBatches(config.dir, target, batchId, damaged);
-    const broken = await damagedOverlap(config.dir, damaged, file, rows);
-    if (broken) throw damagedOverlapError(file.name, broken);
+    const broken = await damagedOverlap(config.dir, damaged, file, rows, o.newBatch);
+    if (broken)
+      throw damagedOverlapError(
+        file.name,
+        broken,
+        suggestedCommand(f.globals(), ['orders', 'create', '--resume', broken.batch.header.batch_id]),
+      );
     const clash = o.newBatch ? undefined : unmatchedEdit(earlier, file.path, file.name);
     if (clash)
       throw unmatchedEditError(file.name, clash, suggestedCommand(f.globals(), ['orders', 'create', '--resume', clash.header.batch_id]));

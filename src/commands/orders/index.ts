@@ -96,8 +96,8 @@ ROW_CHANGED in --results), refused rows get a fresh key, the earlier batch is no
 (the file put back as it was runs as a batch after the one that took it over). Two rows
 with one reference are refused. Rows without a reference are identified by the file's
 bytes only: a file edited at a path an earlier batch sent such rows from is refused
-(exit 2, nothing ordered), its rows given references since too; --new-batch orders it
-as a new batch on purpose.
+(exit 2, nothing ordered), its rows given references since too, also when that batch's
+journal is damaged; --new-batch orders it as a new batch on purpose.
 
 A row whose answer was lost is never re-sent blindly once its key is older than the
 server's 24 h idempotency window (23 h, for clock differences): it is looked up first with
