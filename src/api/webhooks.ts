@@ -203,7 +203,25 @@ function nestedSecret(record: Record<string, unknown>): [string, string] | undef
   return found.find(([k, c]) => !isFormerName(k) && !isFormerName(c)) ?? found[0];
 }
 
+/**
+ * The server says no endpoint is registered: the error code our sandbox answers GET and
+ * DELETE /webhooks with then (`WEBHOOK_NOT_REGISTERED`). A plain 404 does not say it: a
+ * server without these extensions answers 404 too.
+ */
+export function saysNoneRegistered(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.apiCode === 'WEBHOOK_NOT_REGISTERED';
+}
+
 function extensionMissing(error: unknown, method: 'GET' | 'DELETE'): never {
+  if (saysNoneRegistered(error)) {
+    throw notOffered(
+      error,
+      method === 'GET' ? 'no webhook endpoint is registered' : 'no webhook endpoint is registered: there is nothing to delete',
+      method === 'GET'
+        ? 'register one with `vouchers webhooks register --url URL`'
+        : 'nothing was changed; no events are delivered while none is registered',
+    );
+  }
   if (error instanceof ApiError && error.status === 405) {
     throw notOffered(
       error,

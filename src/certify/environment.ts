@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import type { AdminTarget } from '../api/sandbox-admin.js';
 import { isLoopbackUrl } from '../core/net/loopback.js';
 import type { ResolvedProfile } from '../core/config/types.js';
-import { deleteWebhook, endpointRecord, endpointUrlOf, getWebhook, reRegisterWebhook } from '../api/webhooks.js';
+import { deleteWebhook, endpointRecord, endpointUrlOf, getWebhook, reRegisterWebhook, saysNoneRegistered } from '../api/webhooks.js';
 import { ApiError } from '../core/errors/index.js';
 import { createClient, NOTICE_FROM_MS } from '../core/http/client.js';
 import { DEFAULT_BACKOFF } from '../core/http/retry.js';
@@ -230,10 +230,11 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
           needs.webhooks = `this server's answer to GET /webhooks names no endpoint URL certify can read (trace ID ${found.traceId ?? 'none'}): it could not put yours back afterwards, so it leaves it alone`;
         }
       } catch (e) {
-        // A 404 says "none" only from our own sandbox (a profile with its operator surface);
+        // A 404 says "none" when its code says so (WEBHOOK_NOT_REGISTERED), a plain one only
+        // from our own sandbox (a profile with its operator surface);
         // elsewhere it may as well mean the endpoint cannot be shown: the partner's own is
         // then left alone rather than replaced without a way back.
-        if (e instanceof ApiError && e.status === 404 && admin) existingWebhook = { state: 'none' };
+        if (saysNoneRegistered(e) || (e instanceof ApiError && e.status === 404 && admin)) existingWebhook = { state: 'none' };
         else if (e instanceof ApiError && e.status === 404)
           needs.webhooks =
             'this server answered 404 to GET /webhooks: certify cannot tell whether you have an endpoint it would replace, so it leaves it alone (the webhook checks run against the embedded sandbox, --sandbox, or a local one)';

@@ -9,6 +9,7 @@ export const ERRORS = {
   IP_NOT_ALLOWED: { status: 403, name: 'IpNotAllowed' },
   PRODUCT_NOT_AVAILABLE: { status: 403, name: 'ProductNotAvailable' },
   NOT_FOUND: { status: 404, name: 'NotFound' },
+  WEBHOOK_NOT_REGISTERED: { status: 404, name: 'WebhookNotRegistered' },
   METHOD_NOT_ALLOWED: { status: 405, name: 'MethodNotAllowed' },
   INSUFFICIENT_INVENTORY: { status: 409, name: 'InsufficientInventory' },
   ORDER_NOT_CANCELLABLE: { status: 409, name: 'OrderNotCancellable' },
@@ -28,5 +29,7 @@ export type ErrorCode = keyof typeof ERRORS;
  * Errors the decisions file lists that the document leaves implicit. 415 is our own
  * addition (the decisions file puts "wrong content type" under 400 MALFORMED_REQUEST for a
  * body that is not JSON; a request whose Content-Type is not JSON at all gets 415).
+ * WEBHOOK_NOT_REGISTERED is the 404 of GET and DELETE /webhooks (extensions themselves)
+ * when no endpoint is registered: a plain 404 there could also mean a server without them.
  */
-export const EXTENSION_ERROR_CODES: readonly ErrorCode[] = ['UNSUPPORTED_MEDIA_TYPE'];
+export const EXTENSION_ERROR_CODES: readonly ErrorCode[] = ['UNSUPPORTED_MEDIA_TYPE', 'WEBHOOK_NOT_REGISTERED'];

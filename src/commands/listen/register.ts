@@ -3,7 +3,15 @@
  * the returned signing secret in the profile (when the credentials come from one). The
  * secret is never printed.
  */
-import { endpointRecord, endpointUrlOf, getWebhook, registerWebhook, reRegisterWebhook, takeSecret } from '../../api/webhooks.js';
+import {
+  endpointRecord,
+  endpointUrlOf,
+  getWebhook,
+  registerWebhook,
+  reRegisterWebhook,
+  saysNoneRegistered,
+  takeSecret,
+} from '../../api/webhooks.js';
 import { ApiError, UsageError } from '../../core/errors/index.js';
 import { createClient } from '../../core/http/client.js';
 import type { ApiClient } from '../../core/http/types.js';
@@ -82,6 +90,7 @@ export interface Registration {
 /**
  * The registered endpoint; undefined when there is none; 'unknown' when the server answered
  * otherwise or in a shape that names no URL: then it cannot be put back. A 404 says "none"
+ * when its error code says so (WEBHOOK_NOT_REGISTERED, saysNoneRegistered), and a plain one
  * only from our own sandbox (`ownSandbox`: a profile with its operator surface, as certify
  * takes it): GET /webhooks is an extension, and a server without it answers 404 too, which
  * says nothing of an endpoint it may hold.
@@ -100,7 +109,7 @@ async function currentEndpoint(
       events: Array.isArray(found.events) ? (found.events as unknown[]).filter((e): e is string => typeof e === 'string') : undefined,
     };
   } catch (e) {
-    if (e instanceof ApiError && e.status === 404 && ownSandbox) return undefined;
+    if (saysNoneRegistered(e) || (e instanceof ApiError && e.status === 404 && ownSandbox)) return undefined;
     if (e instanceof ApiError) return 'unknown';
     throw e;
   }

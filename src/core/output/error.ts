@@ -151,6 +151,7 @@ const HINTS: Record<string, string | ((e: ApiError, globals?: HintGlobals) => st
   INSUFFICIENT_INVENTORY: 'no stock for this product right now: try another denomination or product later',
   PRODUCT_NOT_AVAILABLE: "this product's category is not open to your organisation: vouchers categories list",
   NOT_FOUND: notFoundHint,
+  WEBHOOK_NOT_REGISTERED: (_e, globals) => `register one with ${suggestedCommand(globals, ['webhooks', 'register', '--url', 'URL'])}`,
   METHOD_NOT_ALLOWED: () => `this path does not take that method: see ${docPath('contract.md')} for the endpoints`,
   MALFORMED_REQUEST: malformedHint,
   IDEMPOTENCY_KEY_REQUIRED: 'this write needs an Idempotency-Key header: pass --idempotency-key with any new UUID (uuidgen makes one)',

@@ -61,7 +61,8 @@ export const registerWebhook: Handler = ({ rt, partner, body }) => {
 
 function ownWebhook(rt: Parameters<Handler>[0]['rt'], partnerId: string): WebhookRecord {
   const hook = rt.state.webhooks[partnerId];
-  if (!hook) throw new SandboxHttpError('NOT_FOUND', 'No webhook endpoint is registered; register one with POST /webhooks');
+  // Its own code, not NOT_FOUND: a client tells "none registered" from a server without GET/DELETE /webhooks.
+  if (!hook) throw new SandboxHttpError('WEBHOOK_NOT_REGISTERED', 'No webhook endpoint is registered; register one with POST /webhooks');
   return hook;
 }
 
