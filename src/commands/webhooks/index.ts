@@ -60,6 +60,7 @@ Examples:
   $ vouchers webhooks register --url https://example.com/hooks --events order.delivered,order.refunded
   $ vouchers webhooks register --url https://example.com/hooks --events 'order.*,voucher.issued'
   $ vouchers webhooks register --url http://127.0.0.1:4242/webhooks --rotate-secret --show-secret
+  $ vouchers webhooks register --rotate-secret      # a new secret for the endpoint registered now
 
 The signing secret is shown by the server only once (on creation or --rotate-secret): it is
 saved to the profile. With credentials only in the environment (CI) there is no profile to
@@ -154,7 +155,10 @@ function declareRegister(webhooks: Command) {
   const cmd = webhooks
     .command('register')
     .description('Register or update your webhook endpoint; the signing secret is saved to the profile')
-    .requiredOption('--url <url>', 'https URL receiving the deliveries (the sandbox also accepts http to a loopback host)')
+    .option(
+      '--url <url>',
+      'https URL receiving the deliveries (the sandbox also accepts http to a loopback host); with --rotate-secret, default: the URL registered now',
+    )
     .option(
       '--events <list>',
       'comma-separated event types or patterns to receive, e.g. order.*,voucher.issued; patterns are expanded to the event types this version knows (default: all, including types added later; an endpoint already registered keeps its types)',

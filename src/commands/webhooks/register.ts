@@ -6,7 +6,8 @@
  * --show-secret when a secret will come back (--rotate-secret, or no endpoint yet: GET
  * /webhooks answers 404) and refuses before the request; a plain update goes through.
  */
-import { endpointRecord, getWebhook, registerWebhook, takeSecret } from '../../api/webhooks.js';
+import { endpointRecord, endpointUrlOf, getWebhook, registerWebhook, saysNoneRegistered, takeSecret } from '../../api/webhooks.js';
+import { isRecord } from '../../core/is-record.js';
 import { EVENT_TYPES } from '../../contract/events.js';
 import { RegisterWebhookRequest, type WebhookEndpoint } from '../../contract/webhooks.js';
 import { ENV, type ConfigStore } from '../../core/config/types.js';
@@ -34,16 +35,17 @@ export function coversAllEventTypes(events: readonly string[] | undefined): bool
  * is left out (the contract's default: all, future types included) — `run` puts it back
  * only when that is the one way to widen an existing endpoint.
  */
-export function registerRequest(options: WebhooksRegisterOptions): RegisterWebhookRequest {
+export function registerRequest(options: WebhooksRegisterOptions): RequestWithoutUrl {
   const expanded = expandEventPatterns(options.events);
   const events = coversAllEventTypes(expanded) ? undefined : expanded;
   const body = {
-    url: options.url.trim(),
+    ...(options.url !== undefined ? { url: options.url.trim() } : {}),
     ...(events ? { events } : {}),
     ...(options.description !== undefined ? { description: options.description } : {}),
     ...(options.rotateSecret ? { rotate_secret: true } : {}),
   };
-  const parsed = RegisterWebhookRequest.safeParse(body);
+  // Without --url, the URL registered now is sent as the server shows it (registeredUrl).
+  const parsed = (options.url !== undefined ? RegisterWebhookRequest : RegisterWebhookRequest.omit({ url: true })).safeParse(body);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     const field = String(issue?.path[0] ?? 'url');
@@ -60,14 +62,21 @@ export function registerRequest(options: WebhooksRegisterOptions): RegisterWebho
   return parsed.data;
 }
 
+/** The request of the flags; its `url` undefined when --url is not given. */
+type RequestWithoutUrl = Omit<RegisterWebhookRequest, 'url'> & { url?: string };
+
 /** Where a new signing secret will go: the profile in the config file, when there is one. */
 interface SecretHome {
   profile: string;
   store: ConfigStore;
 }
 
-/** The endpoint registered now: GET /webhooks (an extension). `unknown` when the server does not offer it (405). */
-type Current = { state: 'registered'; endpoint: WebhookEndpoint } | { state: 'none' } | { state: 'unknown' };
+/**
+ * The endpoint registered now: GET /webhooks (an extension). `unknown` when the server does
+ * not offer it (405). A 404 is taken as none; `said`: its code says so (saysNoneRegistered),
+ * where a plain 404 may also come from a server without GET /webhooks.
+ */
+type Current = { state: 'registered'; endpoint: WebhookEndpoint } | { state: 'none'; said: boolean } | { state: 'unknown' };
 
 async function currentEndpoint(f: Factory): Promise<Current> {
   try {
@@ -75,7 +84,7 @@ async function currentEndpoint(f: Factory): Promise<Current> {
     // A server's own shape: the one endpoint of a list or a wrapper (endpointRecord).
     return { state: 'registered', endpoint: (endpointRecord(res.data) ?? res.data) as WebhookEndpoint };
   } catch (e) {
-    if (e instanceof ApiError && e.status === 404) return { state: 'none' };
+    if (e instanceof ApiError && e.status === 404) return { state: 'none', said: saysNoneRegistered(e) };
     if (e instanceof ApiError && e.status === 405) return { state: 'unknown' };
     throw e;
   }
@@ -188,8 +197,38 @@ function fieldsOf(w: WebhookEndpoint, secretText: string | undefined): RecordFie
 
 const FIELDS = ['webhook_id', 'url', 'events', 'description', 'created_at', 'updated_at', 'signing_secret'];
 
+/**
+ * The URL to register without --url: with --rotate-secret, the one registered now (as
+ * `webhooks show` reads it), so that rotating changes nothing else. Without --rotate-secret,
+ * or when no endpoint (or none this version can read) is registered: a usage error.
+ */
+async function registeredUrl(options: WebhooksRegisterOptions, current: () => Promise<Current>): Promise<string> {
+  if (!options.rotateSecret)
+    throw new UsageError(
+      'webhooks register needs --url: the https URL that receives the deliveries',
+      'pass --url URL (only --rotate-secret without --url keeps the URL registered now)',
+    );
+  const now = await current();
+  const url = now.state === 'registered' && isRecord(now.endpoint) ? endpointUrlOf(now.endpoint) : undefined;
+  if (url !== undefined) return url;
+  const why =
+    now.state === 'none'
+      ? now.said
+        ? 'no webhook endpoint is registered'
+        : 'no webhook endpoint is registered, or this server does not show it (GET /webhooks answered 404)'
+      : now.state === 'unknown'
+        ? 'this server does not offer GET /webhooks'
+        : "the server's answer to GET /webhooks names no URL this version can read";
+  throw new UsageError(
+    `--rotate-secret without --url keeps the URL registered now, but ${why}`,
+    now.state === 'none' && now.said
+      ? 'register one with --url URL: a new endpoint comes with its own signing secret'
+      : 'pass --url with the URL of your receiver (vouchers webhooks show shows what the server holds)',
+  );
+}
+
 export async function run(f: Factory, options: WebhooksRegisterOptions): Promise<void> {
-  const request = registerRequest(options);
+  const flags = registerRequest(options);
   const settings = resolveOutput(f.io, options, f.globals().color !== false);
   // Before anything is registered, as orders and payouts create: only the fields this version
   // knows, so a typo is a usage error before the endpoint and its secret change, never after.
@@ -197,6 +236,7 @@ export async function run(f: Factory, options: WebhooksRegisterOptions): Promise
   // GET /webhooks at most once, and only when it decides something.
   let lookup: Promise<Current> | undefined;
   const current = () => (lookup ??= currentEndpoint(f));
+  const request: RegisterWebhookRequest = { ...flags, url: flags.url ?? (await registeredUrl(options, current)) };
   const home = await secretHome(f, request, Boolean(options.showSecret), current);
   const body = await widenIfNeeded(f, request, options, current);
   const client = await f.client();
