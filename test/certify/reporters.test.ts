@@ -369,6 +369,15 @@ describe('certify reporters: pretty', () => {
     return reporter.finish(report);
   }
 
+  /** The results on a terminal when they come to `finish` alone (none shown live): the table, or its blocks. */
+  async function finishAlone(io: ReturnType<typeof testIO>, report: CertifyReport): Promise<string> {
+    await createPrettyReporter({ io, stream: 'stdout' }).finish(report);
+    return io.stdoutText();
+  }
+
+  /** The lines of a box table (or of its ASCII twin). */
+  const boxLines = (text: string) => text.split('\n').filter((l) => /^[│┌├└]/.test(l));
+
   it('piped with FORCE_COLOR: the same lines, coloured as every command colours them; NO_COLOR wins over it', async () => {
     const report = handMadeReport();
     const plain = testIO();
@@ -432,7 +441,7 @@ describe('certify reporters: pretty', () => {
   });
 
   it.each([140, 80])(
-    'on a %i-column terminal, the checks a run cut by --timeout did not reach take one wrapped line in the live list and one row in the summary, not one each',
+    'on a %i-column terminal, the checks a run cut by --timeout did not reach take one wrapped line in the live list (or one row of the table of a run given to finish alone), not one each',
     async (columns) => {
       const io = testIO({ tty: true, columns, env: { NO_COLOR: '1' } });
       const NOT_RUN = 'did not run: the run stopped after --timeout 1.5s';
@@ -481,12 +490,28 @@ describe('certify reporters: pretty', () => {
       const end = lines.findIndex((l, i) => i > at && !l.startsWith('  '));
       const live = lines.slice(at, end);
       expect(live.join(' ').replace(/\s+/g, ' ')).toBe(`✖ 12 checks ${NOT_RUN}: ${ids.join(', ')}`);
-      // The summary table: one row for them all.
-      expect(lines.filter((l) => l.startsWith('│ 12 checks '))).toHaveLength(1);
-      expect(lines.filter((l) => /^│ \S/.test(l))).toHaveLength(HAND_MADE.length + 2);
+      // The live lines are the list: no table repeats them.
+      expect(boxLines(text)).toEqual([]);
+      for (const r of HAND_MADE)
+        expect(
+          lines.filter((l) => l.includes(` ${r.id} `) || l.endsWith(` ${r.id}`)),
+          r.id,
+        ).toHaveLength(1);
       // The failures: one line naming them all, as before.
       expect(text.replace(/\n/g, ' ')).toContain(`12 checks failed: ${NOT_RUN}: ${ids.join(', ')}`);
       for (const l of lines) expect(stringWidth(l), l).toBeLessThanOrEqual(columns);
+      // Given to finish alone: the table, one row for them all, and no live line.
+      const alone = (await finishAlone(testIO({ tty: true, columns, env: { NO_COLOR: '1' } }), report)).split('\n');
+      for (const id of ids)
+        expect(
+          alone.filter((l) => l.startsWith(`✖ ${id} `) || l.startsWith(`│ ${id} `)),
+          id,
+        ).toEqual([]);
+      expect(alone.filter((l) => l.startsWith('✖ '))).toEqual([]);
+      expect(alone.filter((l) => l.startsWith('│ 12 checks '))).toHaveLength(1);
+      expect(alone.filter((l) => /^│ \S/.test(l))).toHaveLength(HAND_MADE.length + 2);
+      expect(alone.join(' ').replace(/\s+/g, ' ')).toContain(`12 checks failed: ${NOT_RUN}: ${ids.join(', ')}`);
+      for (const l of alone) expect(stringWidth(l), l).toBeLessThanOrEqual(columns);
     },
   );
 
@@ -503,7 +528,7 @@ describe('certify reporters: pretty', () => {
     expect(lines.at(-1)).toBe('Certification passed: 1 passed, 1 warning, 1 skipped');
   });
 
-  it("on a terminal: coloured live lines, a table fitted to the width, the failure's details and the verdict", async () => {
+  it("on a terminal: coloured live lines, the failure's details and the verdict, the results not repeated in a table", async () => {
     const io = testIO({ tty: true, columns: 140 });
     const report = handMadeReport();
     await feed(createPrettyReporter({ io, stream: 'stdout' }), report);
@@ -512,6 +537,24 @@ describe('certify reporters: pretty', () => {
     const plain = text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
     expect(plain).toContain('✔ access.credentials');
     expect(plain).toContain('✖ signing.tampered');
+    expect(plain).not.toMatch(/[│┌└]/);
+    expect(plain).not.toMatch(/ID\s+STATUS\s+TIME/);
+    // Each check once: its live line (and the failure's block, which says more).
+    expect(plain.split('\n').filter((l) => l.includes('access.credentials'))).toHaveLength(1);
+    expect(plain.split('\n').filter((l) => l.includes('webhooks.endpoint-2xx'))).toHaveLength(1);
+    expect(plain).toContain('expected:  HTTP 401 INVALID_SIGNATURE');
+    expect(plain).toContain(`trace IDs: ${TRACE(3)} ${TRACE(4)}`);
+    expect(plain).toContain(`Warning: ${RUN_WARNING}`);
+    expect(plain).toContain('Certification failed: 1 failed, 1 passed, 1 warning, 1 skipped');
+  });
+
+  it("on a terminal, results given to finish alone: a coloured table fitted to the width, then the failure's details and the verdict", async () => {
+    const text = await finishAlone(testIO({ tty: true, columns: 140 }), handMadeReport());
+    expect(text).toMatch(SGR);
+    expect(text).toContain('\u001b[31mfail\u001b[39m');
+    expect(text).toContain('\u001b[32mpass\u001b[39m');
+    const plain = text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+    expect(plain).not.toContain('✔ access.credentials');
     expect(plain).toMatch(/ID\s+│\s*STATUS\s+│\s*TIME\s+│\s*MESSAGE\s+│\s*TRACE ID/);
     expect(plain).toContain(`${TRACE(4)} (+1)`);
     expect(plain).toContain('expected:  HTTP 401 INVALID_SIGNATURE');
@@ -523,9 +566,7 @@ describe('certify reporters: pretty', () => {
   });
 
   it('on a terminal too narrow for a readable MESSAGE column: one block a check, the message whole under it, the trace ID', async () => {
-    const io = testIO({ tty: true, columns: 60, env: { NO_COLOR: '1' } });
-    await feed(createPrettyReporter({ io, stream: 'stdout' }), handMadeReport());
-    const text = io.stdoutText();
+    const text = await finishAlone(testIO({ tty: true, columns: 60, env: { NO_COLOR: '1' } }), handMadeReport());
     expect(text).not.toContain('┌');
     const after = text.slice(text.lastIndexOf('✖ fail  signing.tampered'));
     expect(after.split('\n').slice(0, 4)).toEqual([
@@ -548,14 +589,21 @@ describe('certify reporters: pretty', () => {
         ...HAND_MADE[0]!,
         message: '商品 さくら書店 全国共通 図書カード ギフト券 🎁 の注文は 201 で受け付けられました 🎉 確認済み',
       };
-      await feed(createPrettyReporter({ io, stream: 'stdout' }), handMadeReport([wide, ...HAND_MADE.slice(1)], []));
-      const lines = io.stdoutText().split('\n');
+      const report = handMadeReport([wide, ...HAND_MADE.slice(1)], []);
+      await feed(createPrettyReporter({ io, stream: 'stdout' }), report);
       // The live line of the check, after its spinner's last frame: one line, cut.
-      const live = lines.find((l) => l.includes('✔ access.credentials'))!.replace(/^.*(?=✔ access\.credentials)/, '');
+      const live = io
+        .stdoutText()
+        .split('\n')
+        .find((l) => l.includes('✔ access.credentials'))!
+        .replace(/^.*(?=✔ access\.credentials)/, '');
       expect(stringWidth(live), live).toBeLessThanOrEqual(columns);
       expect(live).toContain('商品');
       expect(live).toContain('…');
-      const table = lines.filter((l) => /^[│┌├└]/.test(l));
+      expect(boxLines(io.stdoutText())).toEqual([]);
+      // The table of the results given to finish alone (or its blocks).
+      const lines = (await finishAlone(testIO({ tty: true, columns, env: { NO_COLOR: '1' } }), report)).split('\n');
+      const table = boxLines(lines.join('\n'));
       if (columns === 60) {
         // Too narrow for the box: blocks, no line wider than the terminal.
         expect(table).toEqual([]);
@@ -581,17 +629,21 @@ describe('certify reporters: pretty', () => {
     async (columns) => {
       const io = testIO({ tty: true, columns, env: { NO_COLOR: '1', LANG: 'C' } });
       const long = { ...HAND_MADE[0]!, message: `GET /wallets answered 200 — ${'with a long explanation of what was seen '.repeat(4)}` };
-      await feed(createPrettyReporter({ io, stream: 'stdout' }), handMadeReport([long, ...HAND_MADE.slice(1)], []));
-      const lines = io
-        .stdoutText()
-        .replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '')
-        .split(/\r|\n/);
+      const report = handMadeReport([long, ...HAND_MADE.slice(1)], []);
+      await feed(createPrettyReporter({ io, stream: 'stdout' }), report);
+      const shown = (text: string) => text.replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '').split(/\r|\n/);
+      const boxedOf = (lines: string[]) => lines.filter((l) => /^[|+]-*[-|+]/.test(l) || l.startsWith('| '));
+      const lines = shown(io.stdoutText());
       expect(lines.join('\n')).toMatch(/^[\x00-\x7f]*$/);
-      // The live lines, the summary table or its blocks: what is fitted to the terminal.
+      // The live lines: what is fitted to the terminal, and no table after them.
       const live = lines.filter((l) => /^[+!x-] [a-z.0-9-]+ {2}\d/.test(l));
-      const boxed = lines.filter((l) => /^[|+]-*[-|+]/.test(l) || l.startsWith('| '));
-      const blocks = lines.filter((l) => l.startsWith('    '));
       expect(live[0]).toMatch(/[a-z]\.\.\.$/);
+      expect(boxedOf(lines)).toEqual([]);
+      // The table of the results given to finish alone, or its blocks: fitted too.
+      const alone = shown(await finishAlone(testIO({ tty: true, columns, env: { NO_COLOR: '1', LANG: 'C' } }), report));
+      expect(alone.join('\n')).toMatch(/^[\x00-\x7f]*$/);
+      const boxed = boxedOf(alone);
+      const blocks = alone.filter((l) => l.startsWith('    '));
       if (columns === 140) {
         expect(boxed.length).toBeGreaterThan(4);
         for (const l of boxed) expect(l.length, l).toBe(boxed[0]!.length);

@@ -3,10 +3,11 @@
  * command decides (stderr when another reporter has stdout).
  *
  * On a terminal: a live line per check (an ora spinner while it runs, then its status,
- * duration and what was seen), and at the end a table of every result (id, status, duration,
- * message, and the trace ID of each failure) fitted to the terminal's width, each failure's
- * expected / actual / reproduce command / trace IDs, the run's warnings and the verdict.
- * The checks a run cut by --timeout did not reach take one line and one row, not one each.
+ * duration and what was seen), then each failure's expected / actual / reproduce command /
+ * trace IDs, the run's warnings and the verdict. The results are listed once: a run whose
+ * results come to `finish` alone (none shown live) has them in a table instead (id, status,
+ * duration, message, and the trace ID of each failure) fitted to the terminal's width.
+ * The checks a run cut by --timeout did not reach take one line (or one row), not one each.
  *
  * Piped (or TERM=dumb): plain lines, no colour, no spinner, one per check as it ends:
  *
@@ -58,9 +59,9 @@ export interface PrettyReporter {
   /** A line while a check runs (a wait of a second or more): above the spinner on a terminal. */
   note(message: string): void;
   /**
-   * The run is over: the summary (on a terminal, the table), the failures' details, the
-   * run's warnings and the verdict. Results of the report not given to `result` are
-   * printed first, so `finish` alone prints a whole run.
+   * The run is over: the failures' details, the run's warnings and the verdict. Results of
+   * the report not given to `result` are printed first (on a terminal, as a table when none
+   * was given), so `finish` alone prints a whole run.
    */
   finish(report: CertifyReport): Promise<void>;
   /** Stop the spinner without a summary (Ctrl-C). Safe to call more than once. */
@@ -354,15 +355,15 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
     async finish(report) {
       queue(async () => {
         stopSpinner();
-        // The results not given to `result` (the checks a run cut by --timeout did not reach).
-        for (const entry of groupAlike(report.checks.filter((r) => !shown.has(r.id))))
-          if (Array.isArray(entry)) printGroup(entry);
-          else printResult(entry);
         const out: string[] = [];
-        if (tty && report.checks.length > 0) {
-          write('\n');
-          await table(report);
-        }
+        // On a terminal, the live lines are the list of results: the table is for a run
+        // whose results come to `finish` alone (none shown live), never a second copy.
+        if (tty && shown.size === 0 && report.checks.length > 0) await table(report);
+        // The results not given to `result` (the checks a run cut by --timeout did not reach).
+        else
+          for (const entry of groupAlike(report.checks.filter((r) => !shown.has(r.id))))
+            if (Array.isArray(entry)) printGroup(entry);
+            else printResult(entry);
         if (report.checks.length === 0) out.push('No check ran.');
         const failures = report.checks.filter((r) => r.status === 'fail');
         // Failures with nothing to show but the same message (the checks a run cut by --timeout
