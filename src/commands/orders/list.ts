@@ -67,7 +67,8 @@ export const ORDER_COLUMNS: Column<Order>[] = [
   { field: 'currency', csvOnly: true },
   { field: 'items', get: (o) => itemsText(o.items), csv: (o) => itemsText(o.items), shrink: true, csvOnly: true },
   { field: 'vouchers', get: voucherCount, csv: voucherCount, align: 'right', priority: 1 },
-  { field: 'reference', shrink: true, priority: 2 },
+  // The partner's own name for an order: not cut below a readable width while the voucher count or FROM can go instead.
+  { field: 'reference', shrink: true, priority: 2, readable: 14 },
   { field: 'fulfilled_from', header: 'FROM', priority: 0 },
   { field: 'created_at', header: 'CREATED', get: (o) => formatTime(o.created_at), priority: 3 },
 ];
