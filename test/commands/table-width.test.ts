@@ -188,6 +188,18 @@ describe.each([60, 80, 120])('at %i columns', (columns) => {
       const d = t.header.findIndex((h) => h.startsWith('DESCR'));
       if (d >= 0) expect(stringWidth(cells[d]!)).toBeGreaterThanOrEqual(Math.min(16, stringWidth(x.description ?? '')));
     });
+    // The note names what is left out as --fields takes it, and its example brings back those fields.
+    const note = unwrapped(t.stderr)
+      .split('\n')
+      .find((l) => l.startsWith(`Left out to fit ${columns} columns:`));
+    if (!t.header.includes('ORDER/PAYOUT')) {
+      expect(note, t.stderr).toBeDefined();
+      const left = note!.slice(note!.indexOf(':') + 2, note!.indexOf('.')).split(', ');
+      expect(left).toEqual(expect.arrayContaining(['order_id', 'payout_id']));
+      expect(left).not.toContain('reference');
+      const example = /--fields ([a-z_,]+)\)/.exec(note!)?.[1]?.split(',') ?? [];
+      for (const f of example.slice(1)) expect(left, note).toContain(f);
+    }
   });
 
   it('wallets and categories list fit', async () => {

@@ -136,8 +136,9 @@ export async function printTable<T>(
     return count;
   }
   if (layout.dropped.length > 0) {
-    const left = layout.dropped.map((i) => cols[i]!.field);
     const fieldsOf = (col: Column<T>) => col.fields ?? [col.field];
+    // Named as --fields takes them: what is left out is what the example brings back.
+    const left = layout.dropped.flatMap((i) => fieldsOf(cols[i]!));
     // The suggested --fields: as many of those left out as still fit a table beside the first
     // column (which tells the rows apart), and the hint says it is there; when none fits
     // beside it, as many as fit a table of their own.
