@@ -51,6 +51,37 @@ describe('a list read with --all whose third page fails', () => {
       expect(error.trace_id).toBe('e'.repeat(32));
     });
 
+    it(`${noun} list --all piped: stderr says how far the list got, then the error with its exit code`, async () => {
+      const r = await runCli([noun, 'list', '--all'], { env });
+      expect(r.code).toBe(7);
+      expect(r.stdout.trim().split('\n')).toHaveLength(2);
+      const lines = r.stderr.trim().split('\n');
+      const at = lines.indexOf(`--all: stopped after 2 ${noun} (2 pages); the rest was not fetched`);
+      expect(at, r.stderr).toBeGreaterThanOrEqual(0);
+      expect(lines.findIndex((l) => l.startsWith('Error'))).toBeGreaterThan(at);
+      expect(r.stderr).toContain('page 3 broke');
+    });
+
+    it(`${noun} list --all --json: how far the list got is a JSON notice before the error`, async () => {
+      const r = await runCli([noun, 'list', '--all', '--json'], { env });
+      expect(r.code).toBe(7);
+      const lines = r.stderr
+        .trim()
+        .split('\n')
+        .map((l) => JSON.parse(l) as { notice?: { code: string; message: string }; error?: unknown });
+      expect(lines.filter((l) => l.notice)).toEqual([
+        { notice: { code: 'LIST_STOPPED', message: `--all: stopped after 2 ${noun} (2 pages); the rest was not fetched` } },
+      ]);
+      expect(lines.at(-1)!.error).toBeDefined();
+    });
+
+    it(`${noun} list --all on a terminal: the spinner's last line says how far the list got, once`, async () => {
+      const r = await runCli([noun, 'list', '--all'], { tty: true, stdoutTTY: false, env: { ...env, NO_COLOR: '1' } });
+      expect(r.code).toBe(7);
+      expect(r.stderr.match(/stopped after 2/gi), r.stderr).toHaveLength(1);
+      expect(r.stderr).toContain(`Stopped after 2 ${noun} (2 pages)`);
+    });
+
     it(`${noun} list --all --output ndjson: every row that came, then the error`, async () => {
       const r = await runCli([noun, 'list', '--all', '--output', 'ndjson'], { env });
       expect(r.code).toBe(7);

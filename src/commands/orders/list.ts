@@ -4,7 +4,7 @@
  * After one page, stderr shows the full command for the next one (every filter and output
  * flag repeated: a cursor only continues the query it came from).
  */
-import { allProgress, followedMessage, pagesInterrupted, unfollowableError } from '../../core/output/paging-notice.js';
+import { allProgress, followedMessage, pagesStopped, unfollowableError } from '../../core/output/paging-notice.js';
 import { iterateOrders, listOrders, type OrderListQuery } from '../../api/orders.js';
 import { PAGE_LIMIT } from '../../contract/common.js';
 import { ORDER_STATUSES } from '../../contract/order-values.js';
@@ -183,7 +183,7 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
     } catch (error) {
       if (!progress.countLine) spinner.stop();
       else spinner.fail(`Stopped after ${counted()}`);
-      throw pagesInterrupted(error, io.signal, counted(), lastTrace);
+      throw pagesStopped(io, settings, error, { pages, read: counted(), lastTrace, said: progress.countLine });
     }
     if (via) notice(io, settings, 'PAGES_FOLLOWED', followedMessage('--all', via, pages));
     // The rows that came are printed; then why the list stops there.

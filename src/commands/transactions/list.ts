@@ -18,7 +18,7 @@ import { handleFieldsFlag, printList, type Column } from '../../core/output/prin
 import { resolveOutput, type OutputSettings } from '../../core/output/options.js';
 import type { TransactionsListOptions } from './index.js';
 import { notice } from '../../core/output/notice.js';
-import { allProgress, followedMessage, pagesInterrupted, unfollowableError } from '../../core/output/paging-notice.js';
+import { allProgress, followedMessage, pagesStopped, unfollowableError } from '../../core/output/paging-notice.js';
 import { startSpinner } from '../../core/output/spinner.js';
 import type { Factory } from '../../core/run/factory.js';
 import { didYouMean, knownSpelling } from '../../core/run/known-word.js';
@@ -243,7 +243,7 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
     const read = `${total} transaction${total === 1 ? '' : 's'} (${pages} page${pages === 1 ? '' : 's'})`;
     if (!progress.countLine) spinner.stop();
     else spinner.fail(`Stopped after ${read}`);
-    throw pagesInterrupted(error, f.io.signal, read, lastTrace);
+    throw pagesStopped(f.io, settings, error, { pages, read, lastTrace, said: progress.countLine });
   }
   spinner.stop();
   const count = `${total} transaction${total === 1 ? '' : 's'}`;
