@@ -1,6 +1,7 @@
 import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { SETTING_KEYS, SETTINGS } from '../../src/core/config/settings.js';
 import { runCli, tempConfigDir, type CliResult } from '../helpers/run-cli.js';
 
 const SECRET = 'sk_test_9f8e7d6c5b4a39281706f5e4d3c2b1a0';
@@ -581,5 +582,15 @@ describe('help', () => {
       expect(r.stdout).toContain('Examples:');
       expect(r.stdout).toContain('$ vouchers profiles');
     }
+  });
+
+  it('set --help names every key profiles set takes, and each secret key among the ones read from --stdin or a prompt', async () => {
+    const r = await runCli(['profiles', 'set', '--help']);
+    const words = r.stdout.replace(/\s+/g, ' ');
+    for (const key of SETTING_KEYS.filter((k) => !k.startsWith('certify.product.')))
+      expect(words, key).toMatch(new RegExp(`[ ,]${key.replace('.', '\\.')}[,.]`));
+    expect(words).toContain('certify.product.ROLE');
+    const secrets = SETTINGS.filter((s) => s.secret).map((s) => s.key);
+    expect(words).toContain(`Secrets (${secrets.join(', ')}) are read from --stdin or a hidden prompt.`);
   });
 });

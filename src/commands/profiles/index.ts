@@ -4,7 +4,7 @@ import { Option, type Command, type FlagsOf } from '../../core/run/commander.js'
 import { runVerb, type RegisterCommand } from '../types.js';
 
 const SET_KEYS =
-  'base_url, api_key, api_secret, webhook_secret, signing.path, limits.orders_per_minute, limits.general_per_hour, timeout, max_retries, production, allow_insecure_http, certify.product.ROLE (ROLE: instant, async, out-of-stock, gated; the product certify orders for it, ID[:DENOMINATION])';
+  'base_url, api_key, api_secret, webhook_secret, signing.path, limits.orders_per_minute, limits.general_per_hour, timeout, max_retries, production, admin_url, admin_token, allow_insecure_http, certify.product.ROLE (ROLE: instant, async, out-of-stock, gated; the product certify orders for it, ID[:DENOMINATION])';
 
 function declareAdd(profiles: Command) {
   const add = profiles
@@ -132,7 +132,7 @@ Examples:
     'after',
     `
 Keys: ${SET_KEYS}.
-Secrets (api_secret, webhook_secret) are read from --stdin or a hidden prompt.
+Secrets (api_secret, webhook_secret, admin_token) are read from --stdin or a hidden prompt.
 
 Examples:
   $ vouchers profiles set prod signing.path relative
