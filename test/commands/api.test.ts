@@ -177,6 +177,33 @@ describe('vouchers api', () => {
     expect(missing.stderr).toMatch(/cannot read .*order\.json \(ENOENT\)/);
   });
 
+  it('invalid JSON from a file or stdin names where it came from and the line and column; a body cut short says so in words', async () => {
+    const before = server.requests.length;
+    const dir = mkdtempSync(join(tmpdir(), 'vouchers-api-'));
+    writeFileSync(join(dir, 'bad.json'), '{"items": [\n  {"product_id": "amzn-us",}\n]}\n');
+    const file = await runCli(['api', 'POST', '/orders', '-d', '@bad.json'], { env: env(), cwd: dir });
+    expect(file.code).toBe(2);
+    expect(file.stderr).toContain(`--data: the file ${join(dir, 'bad.json')} is not valid JSON: unexpected "}" at line 2, column 28`);
+    expect(file.stderr).toContain('fix the file');
+    const cut = await runCli(['api', 'POST', '/orders', '-d', '{"items":'], { env: env() });
+    expect(cut.code).toBe(2);
+    expect(cut.stderr).toContain('--data is not valid JSON: it ends at line 1, column 10 (position 9) before the JSON is complete');
+    expect(cut.stderr).not.toContain('unexpected the end');
+    const piped = await runCli(['api', 'POST', '/orders', '-d', '-'], { env: env(), stdin: '{"items": [' });
+    expect(piped.code).toBe(2);
+    expect(piped.stderr).toContain('--data: stdin is not valid JSON: it ends at line 1, column 12');
+    writeFileSync(join(dir, 'bom.json'), '\ufeff{"items":[]}');
+    const bom = await runCli(['api', 'POST', '/orders', '-d', '@bom.json'], { env: env(), cwd: dir });
+    expect(bom.code).toBe(2);
+    expect(bom.stderr).toContain('starts with a byte order mark (BOM)');
+    const missing = await runCli(['api', 'POST', '/orders', '-d', '@nope.json'], { env: env(), cwd: dir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain(`cannot read ${join(dir, 'nope.json')} (ENOENT): no such file`);
+    expect(missing.stderr).toContain(`relative to ${dir}`);
+    for (const r of [file, cut, piped, bom, missing]) expect(r.stderr).not.toMatch(/\n\s+at /);
+    expect(server.requests.length).toBe(before);
+  });
+
   it('prints the error body on stdout and the error block with the trace ID on stderr for a non-2xx', async () => {
     const r = await runCli(['api', 'POST', '/orders', '--data', '{"items":[]}'], { env: env() });
     expect(r.code).toBe(5);

@@ -7,6 +7,20 @@ import { resolve } from 'node:path';
 import { UsageError } from '../../core/errors/index.js';
 import type { IO } from '../../core/io/io.js';
 
+const READ_FAILURES: Record<string, string> = {
+  ENOENT: ': no such file',
+  EISDIR: ': it is a directory',
+  EACCES: ': permission denied',
+  EPERM: ': permission denied',
+};
+
+/** Where a body argument's text came from, for an error about it: a file, stdin, or the argument itself (undefined). */
+export function bodyOrigin(io: IO, value: string): string | undefined {
+  if (value === '-') return 'stdin';
+  if (value.startsWith('@')) return `the file ${resolve(io.cwd, value.slice(1))}`;
+  return undefined;
+}
+
 /** Read a body argument's text: `-` is stdin, `@path` a file (relative to the working directory), anything else literal. */
 export async function readBodyArg(io: IO, value: string, flag: string): Promise<string> {
   if (value === '-') {
@@ -26,8 +40,8 @@ export async function readBodyArg(io: IO, value: string, flag: string): Promise<
     } catch (e) {
       const code = (e as NodeJS.ErrnoException).code;
       throw new UsageError(
-        `${flag} ${value}: cannot read ${path} (${code ?? 'error'})`,
-        'give an existing file after @, inline JSON, or - for stdin',
+        `${flag} ${value}: cannot read ${path} (${code ?? 'error'})${READ_FAILURES[code ?? ''] ?? ''}`,
+        `give an existing file after @ (relative to ${io.cwd}), inline JSON, or - for stdin`,
       );
     }
   }
@@ -148,15 +162,28 @@ function lineCol(s: string, offset: number): { line: number; column: number } {
   return { line, column: offset - before.lastIndexOf('\n') };
 }
 
-/** Check that `text` is JSON; throws a UsageError naming where it breaks. */
-export function assertJson(text: string, flag: string): void {
-  if (text.trim() === '') throw new UsageError(`${flag} is empty`, 'give a JSON body, e.g. \'{"items":[…]}\'');
+/**
+ * Check that `text` is JSON; throws a UsageError naming where it breaks, and `origin`
+ * (bodyOrigin: a file, stdin) when it did not come from the argument itself.
+ */
+export function assertJson(text: string, flag: string, origin?: string): void {
+  const what = origin === undefined ? flag : `${flag}: ${origin}`;
+  const fix =
+    origin === undefined ? '' : origin === 'stdin' ? 'fix what is piped in: ' : 'fix the file (or give the body inline, or - for stdin): ';
+  if (text.trim() === '') throw new UsageError(`${what} is empty`, 'give a JSON body, e.g. \'{"items":[\u2026]}\'');
   const at = jsonErrorOffset(text);
   if (at < 0) return;
+  if (at === 0 && text.startsWith('\ufeff'))
+    throw new UsageError(`${what} is not valid JSON: it starts with a byte order mark (BOM)`, `${fix}save it as UTF-8 without a BOM`);
   const { line, column } = lineCol(text, at);
-  const found = at >= text.length ? 'the end of the input' : JSON.stringify(text[at]);
+  const where = `at line ${line}, column ${column} (position ${at})`;
+  if (at >= text.length)
+    throw new UsageError(
+      `${what} is not valid JSON: it ends ${where} before the JSON is complete`,
+      `${fix}close every string, bracket and brace, and give a value after each colon and comma`,
+    );
   throw new UsageError(
-    `${flag} is not valid JSON: unexpected ${found} at line ${line}, column ${column} (position ${at})`,
-    'check quotes, commas and brackets; keys need double quotes',
+    `${what} is not valid JSON: unexpected ${JSON.stringify(text[at])} ${where}`,
+    `${fix}check quotes, commas and brackets; keys need double quotes`,
   );
 }

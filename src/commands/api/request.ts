@@ -13,7 +13,7 @@ import { findRoute } from '../../contract/routes.js';
 import { answerShown, type IO } from '../../core/io/io.js';
 import { suggestedCommand, type HintFlag } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
-import { assertJson, readBodyArg } from './json-input.js';
+import { assertJson, bodyOrigin, readBodyArg } from './json-input.js';
 import { confirmMoneyMove, createsCost } from './money-guard.js';
 import type { ApiOptions } from './index.js';
 import { noticeFor } from '../../core/output/notice.js';
@@ -101,7 +101,7 @@ export async function buildRequest(io: IO, methodArg: string, pathArg: string, o
     if (method === 'GET' || method === 'HEAD')
       throw new UsageError(`${method} requests carry no body`, 'use --query for parameters, or another method');
     body = await readBodyArg(io, opts.data, '--data');
-    assertJson(body, '--data');
+    assertJson(body, '--data', bodyOrigin(io, opts.data));
   }
   if (opts.maxPages !== undefined && !opts.paginate)
     throw new UsageError('--max-pages bounds --paginate', 'add --paginate, or leave --max-pages out');
