@@ -3,6 +3,7 @@
  * that decides exit codes.
  */
 import { setMaxListeners } from 'node:events';
+import { ENV } from './core/config/types.js';
 import { CliError, InterruptedError, OutputClosed, QueryRunError, UsageError, type ErrorKind } from './core/errors/index.js';
 import { colorEnabled, interruptLineEnd, lineDrawn, processIO, withEnv, type IO } from './core/io/io.js';
 import { loadColour } from './core/output/colour.js';
@@ -83,7 +84,7 @@ export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrid
     // The profile's secrets are masked in every error, also in one raised before the command
     // read the profile (a usage error quoting a value typed in the wrong place): read it now.
     // Not for --help and --version, which end here too.
-    if (code !== EXIT.ok) await factory.profile().catch(() => undefined);
+    const used = code !== EXIT.ok ? await factory.profile().catch(() => undefined) : undefined;
     await flushUsageErrors();
     if (isCommanderError(error)) return code; // commander already printed it
     // Stopped because nobody reads the output any more: nothing to say, to no one.
@@ -97,7 +98,15 @@ export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrid
       json: wantsJson(argv),
       debug: Boolean(program.opts().debug) || argv.includes('--debug'),
       color: program.opts().color !== false,
-      globals: { profile: program.opts().profile as string | undefined, baseUrl: program.opts().baseUrl as string | undefined },
+      globals: {
+        profile: program.opts().profile as string | undefined,
+        baseUrl: program.opts().baseUrl as string | undefined,
+        // Where a refused key or secret came from, for the hint to name (never their values).
+        envCredentials: [
+          ...(used?.sources.api_key === 'env' ? [ENV.apiKey] : []),
+          ...(used?.sources.api_secret === 'env' ? [ENV.apiSecret] : []),
+        ],
+      },
     });
     return interrupted && !(error instanceof CliError) ? EXIT.interrupted : code;
   } finally {

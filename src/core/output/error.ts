@@ -138,13 +138,31 @@ function reusedKeyHint(e: ApiError, globals?: HintGlobals): string {
 
 /** A refused key or secret: look at the profile this run used, and let doctor check it. */
 function credentialsHint(globals?: HintGlobals): string {
+  const fromEnv = envCredentialsNote(globals);
+  if (fromEnv) {
+    const them = (globals?.envCredentials?.length ?? 0) > 1 ? 'them' : 'it';
+    return `${fromEnv}: check ${them}, or unset ${them} to use the profile's; ${suggestedCommand(globals, ['doctor'])}`;
+  }
   return `check the API key and secret of this profile: ${suggestedCommand(globals, ['profiles', 'show'])}; ${suggestedCommand(globals, ['doctor'])}`;
+}
+
+/**
+ * `the API secret this run used came from VOUCHERS_API_SECRET in the environment`, when it
+ * did: changing the profile would change nothing. Names the variables, never their values.
+ */
+function envCredentialsNote(globals?: HintGlobals, only?: string): string | undefined {
+  const vars = (globals?.envCredentials ?? []).filter((v) => only === undefined || v === only);
+  if (vars.length === 0) return undefined;
+  const what = vars.length > 1 ? 'API key and secret' : /SECRET/.test(vars[0]!) ? 'API secret' : 'API key';
+  return `the ${what} this run used came from ${vars.join(' and ')} in the environment, not from the profile`;
 }
 
 const HINTS: Record<string, string | ((e: ApiError, globals?: HintGlobals) => string)> = {
   AUTHENTICATION_FAILED: (_e, globals) => credentialsHint(globals),
-  INVALID_SIGNATURE:
-    "the signature did not match: check the API secret and the profile's signing.path (full|relative); compare with vouchers sign",
+  INVALID_SIGNATURE: (_e, globals) => {
+    const fromEnv = envCredentialsNote(globals, 'VOUCHERS_API_SECRET');
+    return `the signature did not match: check the API secret${fromEnv ? ` (${fromEnv})` : ''} and the profile's signing.path (full|relative); compare with vouchers sign`;
+  },
   TIMESTAMP_OUT_OF_WINDOW: "this machine's clock is more than 5 minutes off the server's: sync it (vouchers doctor shows the skew)",
   IP_NOT_ALLOWED: "this machine's address is not on the key's IP allowlist: ask for it to be added",
   INSUFFICIENT_FUNDS: 'top up the wallet, or order less: vouchers wallets list',
@@ -172,8 +190,10 @@ const HINTS: Record<string, string | ((e: ApiError, globals?: HintGlobals) => st
 
 /** A hint by status for codes this CLI does not know. */
 function statusHint(e: ApiError, globals?: HintGlobals): string | undefined {
-  if (e.status === 401 || e.status === 403)
-    return `the server refused these credentials: ${suggestedCommand(globals, ['doctor'])} checks them`;
+  if (e.status === 401 || e.status === 403) {
+    const fromEnv = envCredentialsNote(globals);
+    return `the server refused these credentials${fromEnv ? ` (${fromEnv})` : ''}: ${suggestedCommand(globals, ['doctor'])} checks them`;
+  }
   if (e.status === 404) return notFoundHint(e, globals);
   if (e.status === 402) return 'the wallet may not hold enough for this: see the balances with vouchers wallets list';
   if (e.status === 429) return (HINTS.RATE_LIMIT_EXCEEDED as (e: ApiError) => string)(e);

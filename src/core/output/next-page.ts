@@ -16,6 +16,11 @@ export interface HintGlobals {
   baseUrl?: string;
   /** Repeated in a next-page command only: the next page is queried alike. */
   jmespath?: string;
+  /**
+   * The environment variables this run's API key and secret came from (VOUCHERS_API_KEY,
+   * VOUCHERS_API_SECRET), in place of the profile's: a refused credential is fixed there.
+   */
+  envCredentials?: readonly string[];
 }
 
 export interface NextPageCommand {

@@ -260,6 +260,19 @@ describe('hintFor', () => {
     expect(hintFor(refused)).toContain('check with: vouchers doctor (');
   });
 
+  it('a refused signature or credentials from the environment: the hint names the variable, and not the profile alone', () => {
+    const env = { envCredentials: ['VOUCHERS_API_SECRET'] };
+    expect(hintFor(api({ status: 401, name: 'InvalidSignature', code: 'INVALID_SIGNATURE' }), env)).toContain(
+      "check the API secret (the API secret this run used came from VOUCHERS_API_SECRET in the environment, not from the profile) and the profile's signing.path",
+    );
+    expect(hintFor(api({ status: 403, name: 'Nope', code: 'KEY_EXPIRED' }), { envCredentials: ['VOUCHERS_API_KEY'] })).toBe(
+      'the server refused these credentials (the API key this run used came from VOUCHERS_API_KEY in the environment, not from the profile): vouchers doctor checks them',
+    );
+    expect(hintFor(api({ status: 401, name: 'InvalidSignature', code: 'INVALID_SIGNATURE' }), { envCredentials: [] })).toBe(
+      "the signature did not match: check the API secret and the profile's signing.path (full|relative); compare with vouchers sign",
+    );
+  });
+
   it('a hint the error carries wins', () => {
     expect(hintFor(new ApiError({ status: 404, name: 'HttpError', code: 'HTTP_404', message: 'x', hint: 'no such endpoint here' }))).toBe(
       'no such endpoint here',
