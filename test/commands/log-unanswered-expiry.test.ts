@@ -225,15 +225,46 @@ describe('log --unanswered and the profile', () => {
     expect(json.code, json.stderr).toBe(0);
     const [env, flag] = JSON.parse(json.stdout) as { retry: string | null; look_first?: string; set_by?: unknown }[];
     expect(env!.retry).toBe(
-      'VOUCHERS_BASE_URL=… VOUCHERS_API_KEY=… VOUCHERS_API_SECRET=… vouchers --profile default orders create … --idempotency-key key-from-env',
+      'VOUCHERS_BASE_URL=… VOUCHERS_API_KEY=… VOUCHERS_API_SECRET=… vouchers orders create … --idempotency-key key-from-env',
     );
-    expect(env!.look_first).toBe(
-      'VOUCHERS_BASE_URL=… VOUCHERS_API_KEY=… VOUCHERS_API_SECRET=… vouchers --profile default orders list --from 2026-11-25',
-    );
+    expect(env!.look_first).toBe('VOUCHERS_BASE_URL=… VOUCHERS_API_KEY=… VOUCHERS_API_SECRET=… vouchers orders list --from 2026-11-25');
     expect(env!.set_by).toEqual({ base_url: 'env', api_key: 'env' });
     expect(flag!.retry).toBe('vouchers --profile default --base-url … orders create … --idempotency-key key-from-flag');
     const text = await runCli(['log', '--unanswered'], { configDir: dir, overrides: { clock } });
     expect(text.stderr).toContain('(… = the flags, and the server and key, it was first run with;');
+  });
+});
+
+describe('log --unanswered after a run with credentials from the environment alone', () => {
+  it('names a retry that runs as given in that environment, with no profile saved', async () => {
+    const sb = await fastSandbox();
+    try {
+      // A CI job: VOUCHERS_BASE_URL, VOUCHERS_API_KEY and VOUCHERS_API_SECRET, an empty config
+      // folder. Its write is logged under "default", a profile that does not exist.
+      const dir = tempConfigDir();
+      const env = envOf(sb);
+      writeFileSync(
+        join(dir, 'requests.log'),
+        `${sendingLine(new Date(Date.now() - 60_000), 'key-ci-run', 'default', { set_by: { base_url: 'env', api_key: 'env' } })}\n`,
+      );
+      const listed = await runCli(['log', '--unanswered', '--json'], { configDir: dir, env });
+      expect(listed.code, listed.stderr).toBe(0);
+      const [write] = JSON.parse(listed.stdout) as { retry: string | null; look_first?: string }[];
+      const prefix = 'VOUCHERS_BASE_URL=… VOUCHERS_API_KEY=… VOUCHERS_API_SECRET=… vouchers ';
+      expect(write!.retry!.startsWith(prefix), write!.retry!).toBe(true);
+      expect(write!.look_first!.startsWith(prefix), write!.look_first).toBe(true);
+
+      // Run as the log says, in the same environment, the flags of the first run for the ellipsis.
+      const words = write!.retry!.slice(prefix.length).split(' ');
+      const argv = words.flatMap((w) => (w === '…' ? ['--product', 'sbx-instant', '--denomination', '10', '--json'] : [w]));
+      const retried = await runCli(argv, { configDir: dir, env });
+      expect(retried.code, retried.stderr).toBe(0);
+      expect((JSON.parse(retried.stdout) as { idempotency_key?: string }).idempotency_key).toBe('key-ci-run');
+      const look = await runCli(write!.look_first!.slice(prefix.length).split(' '), { configDir: dir, env });
+      expect(look.code, look.stderr).toBe(0);
+    } finally {
+      await sb.close();
+    }
   });
 });
 

@@ -81,9 +81,9 @@ describe('orders create --json killed before its answer', () => {
     const entries = JSON.parse(shown.stdout) as LoggedWrite[];
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ method: 'POST', path: '/orders', status: null, idempotency_key: key, unanswered: true });
-    expect(entries[0]!.retry).toBe(`${SAME_ENV}vouchers --profile default orders create … --idempotency-key ${key}`);
+    expect(entries[0]!.retry).toBe(`${SAME_ENV}vouchers orders create … --idempotency-key ${key}`);
     expect(entries[0]!.look_first).toMatch(
-      /^VOUCHERS_BASE_URL=… VOUCHERS_API_KEY=… VOUCHERS_API_SECRET=… vouchers --profile default orders list --from \d{4}-\d{2}-\d{2}$/,
+      /^VOUCHERS_BASE_URL=… VOUCHERS_API_KEY=… VOUCHERS_API_SECRET=… vouchers orders list --from \d{4}-\d{2}-\d{2}$/,
     );
 
     // --unanswered and --failed list it; the table says so on stderr with the key.
@@ -92,7 +92,7 @@ describe('orders create --json killed before its answer', () => {
     const failed = await runCli(['log', '--failed'], { configDir: dir, env });
     expect(failed.stdout).toContain('no answer recorded');
     expect(failed.stderr).toContain(`no answer recorded (idempotency key ${key})`);
-    expect(failed.stderr).toContain(`retry safely: ${SAME_ENV}vouchers --profile default orders create … --idempotency-key ${key}`);
+    expect(failed.stderr).toContain(`retry safely: ${SAME_ENV}vouchers orders create … --idempotency-key ${key}`);
 
     // The retry the log names: the same command with the key.
     hold = false;
@@ -139,7 +139,7 @@ describe('orders create --json killed before its answer', () => {
     const entries = JSON.parse(open.stdout) as (LoggedWrite & { error_code: string | null })[];
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ idempotency_key: key, status: null, error_code: 'INTERRUPTED', unanswered: true });
-    expect(entries[0]!.retry).toBe(`${SAME_ENV}vouchers --profile default orders create … --idempotency-key ${key}`);
+    expect(entries[0]!.retry).toBe(`${SAME_ENV}vouchers orders create … --idempotency-key ${key}`);
     const table = await runCli(['log'], { configDir: dir, env });
     expect(table.stderr).toContain(`no answer recorded (idempotency key ${key})`);
     hold = false;
@@ -194,7 +194,7 @@ describe.skipIf(process.platform === 'win32')('orders create --json killed after
     expect(entries).toHaveLength(1);
     expect(entries[0]).toMatchObject({ method: 'POST', path: '/orders', status: 201, answer_not_shown: true });
     const key = entries[0]!.idempotency_key as string;
-    expect(entries[0]!.retry).toBe(`${SAME_ENV}vouchers --profile default orders create … --idempotency-key ${key}`);
+    expect(entries[0]!.retry).toBe(`${SAME_ENV}vouchers orders create … --idempotency-key ${key}`);
     const table = await runCli(['log', '--unanswered'], { configDir: dir, env });
     expect(table.stderr).toContain(`the command ended before it showed the answer (idempotency key ${key})`);
 

@@ -74,9 +74,13 @@ export function adviceFor(e: RequestLogEntry, now: number): UnansweredAdvice | u
   if (!isUnseen(e)) return undefined;
   // Always the profile it went to, `default` too: without --profile a retry goes to the
   // current profile (profiles use, VOUCHERS_PROFILE), which may be another server or key.
-  // And the server and key it went to, when the environment or a flag gave them.
+  // And the server and key it went to, when the environment or a flag gave them. When they
+  // gave both, those name the target whole and no --profile is added: a run with
+  // credentials from the environment alone is logged under "default", which may not be a
+  // saved profile, and `--profile default` is then refused (exit 2).
   const target = sameTarget(e);
-  const cli = ['vouchers', ...(e.profile !== '' ? ['--profile', e.profile] : []), ...target.flags];
+  const whole = e.set_by?.base_url !== undefined && e.set_by.api_key !== undefined;
+  const cli = ['vouchers', ...(e.profile !== '' && !whole ? ['--profile', e.profile] : []), ...target.flags];
   const key = ['--idempotency-key', e.idempotency_key as string];
   // The server keeps a key 24 hours from its first use: an earlier run with it counts.
   const first = e.key_first_sent ?? e.time;
