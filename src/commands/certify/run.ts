@@ -205,7 +205,16 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
       publicUrl: options.publicUrl,
       webhookTarget: options.webhookTarget,
       products: options.products,
-      cliPrefix: options.mode === 'profile' ? ['--profile', profile.name] : [],
+      // Reproduce commands reach the same server as given: the profile when it is saved (a run
+      // on credentials from the environment alone has none, and `--profile default` would be
+      // refused), and the --base-url the run was given.
+      cliPrefix:
+        options.mode === 'profile'
+          ? [
+              ...(profile.exists ? ['--profile', profile.name] : []),
+              ...(profile.sources.base_url === 'flag' && profile.base_url ? ['--base-url', profile.base_url] : []),
+            ]
+          : [],
       requestLog,
       // A wait of a second or more is said when it starts, in every mode (a CI log too).
       notice: (message) => (pretty ? pretty.note(message) : noticeFor(f, 'RETRY_WAIT', `waiting: ${message}`)),
