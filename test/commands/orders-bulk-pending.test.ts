@@ -72,6 +72,26 @@ describe('bulk rows answered PENDING', () => {
     });
   });
 
+  it('with a row refused too: the hint ends its advice for the refused row with the resume command, and says how to follow the pending row in a sentence of its own', async ({
+    freshSandbox: sb,
+  }) => {
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const file = csv(['sbx-async,10,1,ph-1', 'sbx-out-of-stock,10,1,ph-2']);
+    const r = await runCli(['orders', 'create', '--from', file, '--json'], {
+      configDir: dir,
+      env: { NO_COLOR: '1' },
+      overrides: { clock: quickClock() },
+    });
+    expect(r.code, r.stderr).toBe(5);
+    const id = (JSON.parse(r.stdout) as { batch_id: string }).batch_id;
+    const { hint } = (JSON.parse(r.stderr.trim().split('\n').at(-1)!) as { error: { hint: string } }).error;
+    expect(hint).toBe(
+      `fix the cause of the refused rows, then resume: they are sent again with fresh keys (rows fixed in the file itself: run the edited file with --from, which takes the batch over by reference): vouchers orders create --resume ${id}. ` +
+        `The rows not final yet: follow it with vouchers orders create --resume ${id} --wait`,
+    );
+    expect(orderCount(sb)).toBe(1);
+  });
+
   it('on a terminal, the table of totals is titled as the orders final, so that its count is not read as every order placed', async ({
     freshSandbox: sb,
   }) => {

@@ -311,19 +311,22 @@ export function unfinishedBatchError(
     parts.push(
       `${held} of ${summary.rows} rows not re-sent: their answer was lost and the server's 24 h idempotency window has passed, so a re-send could order twice`,
     );
+  // Each piece of advice a sentence of its own; the resume command ends the one for the rows a resume sends.
   const hints = notedRowsHints(summary, globals);
+  const resumeFor: string[] = [];
   if (summary.failed > 0)
-    hints.push(
+    resumeFor.push(
       referenced
         ? 'fix the cause of the refused rows, then resume: they are sent again with fresh keys (rows fixed in the file itself: run the edited file with --from, which takes the batch over by reference)'
         : 'fix the cause of the refused rows, then resume: they are sent again with fresh keys (its rows have no reference: an edit of this file is refused, as it could order the rows ordered again; a row to change goes in a new file of its own)',
     );
   if (pending > 0)
-    hints.push(
+    resumeFor.push(
       `${summary.failed > 0 ? 'rows' : 'resume: rows'} of unknown outcome are re-sent with their same keys, so the server answers with the order if it exists`,
     );
+  if (unsent > 0 && summary.failed === 0 && pending === 0) resumeFor.push('resume to send the rows not sent');
   if (held > 0) hints.push('check each row not re-sent as its line above says (vouchers orders list --reference REF, or ask the provider)');
-  if (unsent > 0 && summary.failed === 0 && pending === 0) hints.push('resume to send the rows not sent');
+  if (resumable) hints.push(`${resumeFor.length > 0 ? resumeFor.join('; ') : 'resume'}: ${resume}`);
   if (summary.pending > 0) hints.push(`the rows not final yet: ${pendingFollowWords(summary, globals)}`);
   if (mismatched > 0)
     hints.push(
@@ -339,7 +342,7 @@ export function unfinishedBatchError(
   return new ErrorClass(
     kind,
     `${parts.join('; ')} (see the lines above${resultsPath ? ` and ${resultsPath}` : ''})`,
-    resumable ? `${hints.join('; ')}: ${resume}` : hints.join('; '),
+    hints.map((h, i) => (i === 0 ? h : h.charAt(0).toUpperCase() + h.slice(1))).join('. '),
   );
 }
 
