@@ -112,7 +112,7 @@ export function usageError(
       .map((l) => l.trim().replace(/^\((.*)\)$/, '$1'))
       .filter(Boolean)
       .join(' ') ||
-    (unknown && optionPlaceHint(cmd, unknown, commandPath, argv)) ||
+    (unknown && optionPlaceHint(cmd, unknown, commandPath, argv, known?.nearestKnown)) ||
     '';
   const told = unknown === undefined ? suggestion : withoutValues(suggestion);
   const hint = `${told ? `${told[0]!.toLowerCase()}${told.slice(1)} ` : ''}see ${commandPath} --help`;

@@ -260,6 +260,13 @@ describe('root command', () => {
     );
     // The command the line names, among those of the group that take it.
     expect((await runCli(['orders', '-o', 'csv', 'list'])).stderr).toContain("-o goes after the command's name: vouchers orders list -o …");
+    // A slip in the command's name: the command nearest it, as `ordr --json lst` says list.
+    const slip = await runCli(['orders', '--json', 'lst']);
+    expect(slip.code).toBe(2);
+    expect(slip.stderr).toContain("--json goes after the command's name: vouchers orders list --json …");
+    expect((await runCli(['orders', '--json', 'codez', 'ord_1'])).stderr).toContain(
+      "--json goes after the command's name: vouchers orders codes --json …",
+    );
     const root = await runCli(['--reveal', 'orders', 'codes', 'ord_1']);
     expect(root.code).toBe(2);
     expect(root.stderr).toContain(

@@ -122,11 +122,18 @@ export function optionPrefixHint(cmd: object, flag: string): string | undefined 
 /**
  * For an unknown option typed before the command it belongs to (`vouchers orders --json
  * list`): where it goes. For a group of commands, after the one of them the command line
- * names (`argv`), or else the first that takes it; for the root (`cmd` undefined), that a
+ * names (`argv`), or the one nearest a word typed after the option (`lst`: list, by
+ * `nearest`), or else the first that takes it; for the root (`cmd` undefined), that a
  * command's own options follow its name. `path` is the command line's path to `cmd`
  * (`vouchers orders`). Ends with ';', before the "see … --help" it is joined to.
  */
-export function optionPlaceHint(cmd: object | undefined, flag: string, path: string, argv: readonly string[] = []): string | undefined {
+export function optionPlaceHint(
+  cmd: object | undefined,
+  flag: string,
+  path: string,
+  argv: readonly string[] = [],
+  nearest?: (word: string, known: readonly string[]) => string | undefined,
+): string | undefined {
   const typed = flag.split('=')[0]!;
   if (!/^--?[^-]/.test(typed)) return undefined;
   if (cmd === undefined) {
@@ -137,6 +144,12 @@ export function optionPlaceHint(cmd: object | undefined, flag: string, path: str
   const group = cmd as typed.CommandUnknownOpts;
   const takers = group.commands.filter((c) => c.options.some((o) => o.long === typed || o.short === typed));
   if (takers.length === 0) return undefined;
-  const named = takers.find((c) => argv.includes(c.name())) ?? takers[0]!;
+  const names = (c: typed.CommandUnknownOpts) => [c.name(), ...c.aliases()];
+  const after = argv.slice(argv.findIndex((a) => a.split('=')[0] === typed) + 1).filter((a) => !a.startsWith('-'));
+  const near = nearest && after.map((a) => nearest(a, takers.flatMap(names))).find((n) => n !== undefined);
+  const named =
+    takers.find((c) => names(c).some((n) => argv.includes(n))) ??
+    takers.find((c) => near !== undefined && names(c).includes(near)) ??
+    takers[0]!;
   return `${typed} goes after the command's name: ${path} ${named.name()} ${typed} …;`;
 }
