@@ -562,6 +562,60 @@ describe('profiles use, set, remove', () => {
   });
 });
 
+describe('profiles rename', () => {
+  it('keeps every field and secret, keeps it current, prints no secret, and refuses a taken, missing or invalid name with nothing written', async () => {
+    const dir = tempConfigDir();
+    expect((await addSandbox(dir)).code).toBe(0);
+    const wh = await runCli(['profiles', 'set', 'sandbox', 'webhook_secret', '--stdin'], { configDir: dir, stdin: WHSEC });
+    expect(wh.code, wh.stderr).toBe(0);
+    expect((await addSandbox(dir, 'other')).code).toBe(0);
+    const set = await runCli(['profiles', 'set', 'sandbox', 'limits.orders_per_minute', '42'], { configDir: dir });
+    expect(set.code, set.stderr).toBe(0);
+    const before = file(dir);
+    const r = await runCli(['profiles', 'rename', 'sandbox', 'sandbox-eu'], { configDir: dir, env: { VOUCHERS_PROFILE: 'sandbox' } });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toContain('Renamed profile "sandbox" to "sandbox-eu"; it is still the current profile.');
+    expect(r.stderr).toContain('VOUCHERS_PROFILE=sandbox is set in your environment; set it to sandbox-eu');
+    expectNoSecrets(r, SECRET, WHSEC);
+    expect(file(dir)).toEqual({ current: 'sandbox-eu', profiles: { other: before.profiles.other, 'sandbox-eu': before.profiles.sandbox } });
+    expect(mode(dir)).toBe(0o600);
+
+    const after = file(dir);
+    for (const [argv, says] of [
+      [['sandbox-eu', 'other'], 'a profile named "other" already exists'],
+      [['sandbox-ue', 'x'], 'did you mean sandbox-eu? profiles: other, sandbox-eu'],
+      [['other', 'bad name'], 'invalid profile name "bad name"'],
+    ] as const) {
+      const refused = await runCli(['profiles', 'rename', ...argv], { configDir: dir });
+      expect(refused.code, argv.join(' ')).toBe(2);
+      expect(refused.stderr).toContain(says);
+      expect(refused.stderr).not.toMatch(/\n\s+at /);
+    }
+    expect(file(dir)).toEqual(after);
+  });
+
+  it('a profile not current stays not current; the background sandbox record follows its profile', async () => {
+    const dir = tempConfigDir();
+    expect((await addSandbox(dir, 'first')).code).toBe(0);
+    expect((await addSandbox(dir, 'local')).code).toBe(0);
+    const record = {
+      pid: 999999,
+      port: 4010,
+      host: '127.0.0.1',
+      base_url: BASE,
+      admin_url: 'http://127.0.0.1:4010/admin',
+      started_at: '2026-01-01T00:00:00Z',
+      profile: 'local',
+    };
+    writeFileSync(join(dir, 'sandbox.pid'), JSON.stringify(record));
+    const r = await runCli(['profiles', 'rename', 'local', 'local-2'], { configDir: dir });
+    expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('Renamed profile "local" to "local-2".\n');
+    expect(file(dir).current).toBe('first');
+    expect(JSON.parse(readFileSync(join(dir, 'sandbox.pid'), 'utf8'))).toEqual({ ...record, profile: 'local-2' });
+  });
+});
+
 describe('a broken config file', () => {
   it('is reported by name with a fix, without a stack trace', async () => {
     const dir = tempConfigDir();
@@ -576,7 +630,7 @@ describe('a broken config file', () => {
 
 describe('help', () => {
   it('every verb has an example', async () => {
-    for (const verb of ['add', 'list', 'show', 'use', 'remove', 'set']) {
+    for (const verb of ['add', 'list', 'show', 'use', 'remove', 'rename', 'set']) {
       const r = await runCli(['profiles', verb, '--help']);
       expect(r.code).toBe(0);
       expect(r.stdout).toContain('Examples:');

@@ -127,6 +127,24 @@ Examples:
     await runVerb(seam, command, { args: [name], flags: opts }, async () => (await import('./remove.js')).run(f, name, opts));
   });
 
+  const rename = profiles
+    .command('rename <old> <new>')
+    .alias('mv')
+    .description('Give a profile another name, keeping every setting and secret');
+  rename.addHelpText(
+    'after',
+    `
+The current profile stays current under its new name. Not renamed: the request log keeps
+the name each request was sent under (vouchers --profile OLD log shows those, and the retry
+commands it prints name --profile OLD), and VOUCHERS_PROFILE or scripts naming the old one.
+
+Examples:
+  $ vouchers profiles rename acme-sandbox acme-eu`,
+  );
+  rename.action(async (from, to, _flags, command) => {
+    await runVerb(seam, command, { args: [from, to], flags: {} }, async () => (await import('./rename.js')).run(f, from, to));
+  });
+
   const set = declareSet(profiles);
   set.addHelpText(
     'after',

@@ -17,6 +17,8 @@ export const COMMAND_TREE: CommandTree = {
     use: {},
     remove: {},
     rm: {},
+    rename: {},
+    mv: {},
     set: {},
   },
   certify: {},

@@ -1,0 +1,56 @@
+/**
+ * `vouchers profiles rename OLD NEW`: give a profile another name, every setting and secret
+ * with it, in one locked write of the profiles file (nothing half-written). The current
+ * profile stays current under its new name; the background sandbox's record follows it.
+ * The request log is history and keeps the name each request was sent under.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { validateProfileName } from '../../core/config/names.js';
+import { ENV } from '../../core/config/types.js';
+import { UsageError } from '../../core/errors/index.js';
+import { err } from '../../core/io/io.js';
+import { REQUEST_LOG_FILE } from '../../core/journal/request-log.js';
+import type { Factory } from '../../core/run/factory.js';
+import { readPidFile, writePidFile } from '../sandbox/pid-file.js';
+import { profileNotFound } from './not-found.js';
+
+function taken(name: string): UsageError {
+  return new UsageError(
+    `a profile named ${JSON.stringify(name)} already exists`,
+    `choose another name, or remove that one first: vouchers profiles remove ${name}`,
+  );
+}
+
+export async function run(f: Factory, from: string, to: string): Promise<void> {
+  validateProfileName(to);
+  const store = await f.config();
+  if (store.get(from) === undefined) throw profileNotFound(store, from);
+  if (from === to) throw new UsageError(`the profile is already named ${JSON.stringify(to)}`, 'give the new name after the old one');
+  if (store.get(to) !== undefined) throw taken(to);
+  const wasCurrent = store.update((c) => {
+    const profile = c.get(from);
+    if (profile === undefined) throw profileNotFound(c, from);
+    if (c.get(to) !== undefined) throw taken(to);
+    const current = c.currentName() === from;
+    c.set(to, profile);
+    c.remove(from);
+    if (current) c.setCurrent(to);
+    return current;
+  });
+  // A sandbox running in the background finds its admin token in the profile it names.
+  const sandbox = readPidFile(store.dir);
+  if (sandbox?.profile === from) writePidFile(store.dir, { ...sandbox, profile: to });
+
+  err(f.io, `Renamed profile ${JSON.stringify(from)} to ${JSON.stringify(to)}${wasCurrent ? '; it is still the current profile' : ''}.\n`);
+  const envProfile = f.io.env[ENV.profile];
+  if (envProfile === from) {
+    err(f.io, `Note: ${ENV.profile}=${from} is set in your environment; set it to ${to}, or commands will find no profile\n`);
+  }
+  if (existsSync(join(store.dir, REQUEST_LOG_FILE))) {
+    err(
+      f.io,
+      `Note: the request log keeps the name each request was sent under: vouchers --profile ${from} log shows the earlier ones, and a retry command it prints names --profile ${from}: run it with --profile ${to}\n`,
+    );
+  }
+}
