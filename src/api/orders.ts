@@ -2,7 +2,8 @@
  * Typed calls of the order endpoints: thin wrappers over ApiClient.request, one per
  * endpoint id of the contract, plus a page iterator and an order follower. No CLI imports.
  */
-import { ApiError } from '../core/errors/index.js';
+import { ApiError, InterruptedError, NetworkError } from '../core/errors/index.js';
+import { formatDuration } from '../core/http/duration.js';
 import { nextPageRequest, PageLoopError, type PageRequest } from '../core/http/paging.js';
 import { expandPath, matchRoute, route, type RouteId as EndpointId } from '../contract/routes.js';
 import type { CreateOrderRequest, Order, OrderCodes, OrderStatus } from '../contract/orders.js';
@@ -320,6 +321,15 @@ export async function followOrder(client: ApiClient, orderId: string, options: F
   if (order) seen(order);
   // The 404 of the last GET of an order just accepted (acceptedJustNow): not shown yet.
   let notShown: ApiError | undefined;
+  /**
+   * The wait over, the order as last seen. CANCELLED is followed in the hope of its refund
+   * (our guess: CANCELLED, then REFUNDED), but a server may leave it there: at the end of
+   * the wait it is the end.
+   */
+  const waitEnded = (last: Order): FollowResult => {
+    const cancelled = canonicalStatus(last.status) === 'CANCELLED';
+    return { order: last, reached: false, endedElsewhere: cancelled, timedOut: !cancelled, traceId, polls, received };
+  };
   for (;;) {
     signal?.throwIfAborted();
     if (order || notShown) {
@@ -330,23 +340,42 @@ export async function followOrder(client: ApiClient, orderId: string, options: F
       }
       const left = deadline - clock.now();
       if (left <= 0 && notShown) throw notShown;
-      // CANCELLED is followed in the hope of its refund (our guess: CANCELLED, then
-      // REFUNDED), but a server may leave it there: at the end of the wait it is the end.
-      const cancelled = order !== undefined && canonicalStatus(order.status) === 'CANCELLED';
-      if (order && left <= 0) return { order, reached: false, endedElsewhere: cancelled, timedOut: !cancelled, traceId, polls, received };
+      if (order && left <= 0) return waitEnded(order);
       await clock.sleep(Math.min(interval, left), signal);
       interval = Math.min(maxInterval, Math.round(interval * 1.5));
     }
     const left = Math.max(1_000, deadline - clock.now());
+    // The end of the wait bounds the poll with its retries and their backoff, not only each
+    // attempt: a server that does not answer must not hold a wait of 5s for four attempts.
+    const end = new AbortController();
+    const timer = setTimeout(() => end.abort(new InterruptedError('the wait ended')), left);
+    timer.unref?.();
     let response: OrderResponse;
     try {
-      response = await getOrder(client, orderId, { signal, timeoutMs: Math.min(options.requestTimeoutMs ?? 30_000, left) });
+      response = await getOrder(client, orderId, {
+        signal: signal ? AbortSignal.any([signal, end.signal]) : end.signal,
+        timeoutMs: Math.min(options.requestTimeoutMs ?? 30_000, left),
+      });
     } catch (error) {
+      if (end.signal.aborted && !signal?.aborted) {
+        // Time is up while the server was being asked: the wait ends as it ends at its time,
+        // with the order as last seen; never seen, with the poll that got no answer.
+        if (notShown) throw notShown;
+        if (order) return waitEnded(order);
+        throw new NetworkError(
+          `no answer to GET /orders/${orderId} before the wait ended (${formatDuration(options.timeoutMs)})`,
+          error instanceof InterruptedError ? error.traceId : undefined,
+          'TIMEOUT',
+          'retry the command; give the wait more time (--wait-timeout) if the server is slow',
+        );
+      }
       if (!options.acceptedJustNow || !(error instanceof ApiError) || error.status !== 404) throw error;
       polls += 1;
       if (!notShown) options.onNotYetShown?.(error);
       notShown = error;
       continue;
+    } finally {
+      clearTimeout(timer);
     }
     notShown = undefined;
     polls += 1;
