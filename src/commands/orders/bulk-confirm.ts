@@ -40,18 +40,14 @@ export async function batchChoices(
   let results = o.results;
   const [earliest] = known;
   if (results === undefined && earliest !== undefined) {
-    try {
-      results = await assertResultsWritable(earliest, f.io.cwd, o.from);
-      carried.push(state ? 'results' : 'taken-over-results');
-    } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
-      notice(
-        f.io,
-        o.settings,
-        'RESULTS_NOT_WRITTEN',
-        `${state ? "the batch's first run" : 'an earlier batch this one takes over'} wrote its results to ${earliest}, which this run cannot write (${error.message}): it writes none`,
-      );
-    }
+    results = await writableOrSaid(
+      f,
+      o,
+      earliest,
+      (why) =>
+        `${state ? "the batch's first run" : 'an earlier batch this one takes over'} wrote its results to ${earliest}, which this run cannot write (${why}): it writes none`,
+    );
+    if (results !== undefined) carried.push(state ? 'results' : 'taken-over-results');
   }
   const written = new Set([results === undefined ? earliest : resolve(f.io.cwd, results)]);
   const alsoResults: string[] = [];
@@ -60,19 +56,27 @@ export async function batchChoices(
     written.add(path);
     // Gone since: it shows nothing stale.
     if (!existsSync(path)) continue;
-    try {
-      alsoResults.push(await assertResultsWritable(path, f.io.cwd, o.from));
-    } catch (error) {
-      if (!(error instanceof UsageError)) throw error;
-      notice(
-        f.io,
-        o.settings,
-        'RESULTS_NOT_WRITTEN',
-        `${path}, the results file of an earlier run of these rows, cannot be written (${error.message}): it is left as it was, so a row it says FAILED or PENDING may be ordered since`,
-      );
-    }
+    const writable = await writableOrSaid(
+      f,
+      o,
+      path,
+      (why) =>
+        `${path}, the results file of an earlier run of these rows, cannot be written (${why}): it is left as it was, so a row it says FAILED or PENDING may be ordered since`,
+    );
+    if (writable !== undefined) alsoResults.push(writable);
   }
   return { ...o, concurrency: concurrency ?? DEFAULT_CONCURRENCY, results, alsoResults, carried };
+}
+
+/** The results file `path` checked writable, or undefined once RESULTS_NOT_WRITTEN says why not (`said`). */
+async function writableOrSaid(f: Factory, o: BulkOptions, path: string, said: (why: string) => string): Promise<string | undefined> {
+  try {
+    return await assertResultsWritable(path, f.io.cwd, o.from);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    notice(f.io, o.settings, 'RESULTS_NOT_WRITTEN', said(error.message));
+    return undefined;
+  }
 }
 
 /** The vouchers and totals of the rows a later run of a batch has left to order; rows without a currency column are not costed. */
