@@ -154,6 +154,28 @@ describe('bulk: an edited file (issue 11 point 2)', () => {
     expectOnePerReference(sb, 'back', ['back-1', 'back-2']);
   });
 
+  it('a row taken out of the file after it was ordered, then put back: not ordered again (the batch that ordered it was taken over by one without it)', async ({
+    freshSandbox: sb,
+  }) => {
+    const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
+    const file = join(tempConfigDir(), 'orders.csv');
+    const both = [HEADER, 'sbx-instant,10,1,out-1,USD', 'sbx-instant,10,1,out-2,USD'].join('\n') + '\n';
+    writeFileSync(file, both);
+    expect((await runCli(['orders', 'create', '--from', file], opts(dir))).code).toBe(0);
+    // out-2 taken out: the new batch takes the first over, by out-1.
+    writeFileSync(file, [HEADER, 'sbx-instant,10,1,out-1,USD'].join('\n') + '\n');
+    const without = await runCli(['orders', 'create', '--from', file, '--json'], opts(dir));
+    expect(without.code, without.stderr).toBe(0);
+    expect(JSON.parse(without.stdout)).toMatchObject({ rows: 1, skipped: 1 });
+    // Put back: out-2 was ordered by the first batch, which no live batch holds now.
+    writeFileSync(file, [HEADER, 'sbx-instant,10,1,out-2,USD', 'sbx-instant,10,1,out-1,USD'].join('\n') + '\n');
+    const back = await runCli(['orders', 'create', '--from', file, '--json'], opts(dir));
+    expect(back.code, back.stderr).toBe(0);
+    expect(JSON.parse(back.stdout)).toMatchObject({ rows: 2, ordered: 2, skipped: 2 });
+    expectOnePerReference(sb, 'out', ['out-1', 'out-2']);
+    expect(usdAvailableMinor(sb)).toBe(START_MINOR - 2 * 10 * 100);
+  });
+
   it('interrupted (answers lost for some rows), then edited (rows reordered, one added): the lost rows are re-sent with their keys and replayed', async ({
     freshSandbox: sb,
   }) => {

@@ -20,7 +20,7 @@ import {
   type ResultRecord,
   type ResultsFileRecord,
 } from '../../core/journal/bulk.js';
-import { batchesSharing, Carry, liveBatches } from './bulk-identity.js';
+import { batchesSharing, Carry, targetBatches } from './bulk-identity.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import { noticeFor } from '../../core/output/notice.js';
 import { formatMoney } from '../../contract/money-format.js';
@@ -180,8 +180,8 @@ export async function startBatch(
     }
     // Under the locks: what the earlier batches hold now (a run may have ended meanwhile).
     if (from.size > 0) {
-      const earlier = await liveBatches(configDir, header.target ?? '', header.batch_id);
-      const now = new Carry(earlier);
+      const { live: earlier, superseded } = await targetBatches(configDir, header.target ?? '', header.batch_id);
+      const now = new Carry(earlier, superseded);
       const fresh = await carriedRecords(now, rows);
       const nowFrom = new Set([...now.from, ...(await batchesSharing(configDir, earlier, input.references, rows))]);
       if ([...nowFrom].some((id) => !from.has(id)) || JSON.stringify(fresh) !== JSON.stringify(records)) {

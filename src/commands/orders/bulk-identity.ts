@@ -6,7 +6,8 @@
  * reference, the keys and answers of the earlier batches' rows: ordered rows are skipped,
  * refused rows are sent with a fresh key, rows of unknown outcome keep their key (or are
  * looked up by reference first when their content changed). The earlier batches are then
- * marked superseded and never run again.
+ * marked superseded and never run again; their rows the new file does not hold (taken out
+ * by the edit) are still read from them, so a row put back later is not ordered again.
  *
  * A row without a reference has no identity beyond the file's bytes: an edited file whose
  * rows lack references, at a path an earlier batch has sent rows from, is refused (its rows
@@ -113,13 +114,21 @@ export async function duplicateReferences(
 const RANK: Record<RowOutcome, number> = { ordered: 0, unknown: 1, pending: 2, refused: 3 };
 
 /**
- * Batches of the same target that still count: not superseded by a batch that exists. Read
- * in full. Those whose journal is damaged go to `damaged` when asked for (damagedOverlap).
+ * The batches of this target, read in full: `live`, those that still count (not superseded
+ * by a batch that exists), and `superseded`. A superseded batch's rows that the batch taking
+ * it over did not hold (taken out of the file) are known from it alone: Carry reads them
+ * there. Those whose journal is damaged go to `damaged` when asked for (damagedOverlap).
  */
-export async function liveBatches(configDir: string, target: string, except: string, damaged?: DamagedBatch[]): Promise<BatchState[]> {
+export async function targetBatches(
+  configDir: string,
+  target: string,
+  except: string,
+  damaged?: DamagedBatch[],
+): Promise<{ live: BatchState[]; superseded: BatchState[] }> {
   const all = await listBatches(configDir, (h) => h.target === target && h.batch_id !== except, damaged);
   // A batch marked superseded by one that never came to be (a crash in between) still counts.
-  return all.filter((b) => !(b.superseded_by !== undefined && existsSync(journalPath(configDir, b.superseded_by))));
+  const gone = (b: BatchState) => b.superseded_by !== undefined && existsSync(journalPath(configDir, b.superseded_by));
+  return { live: all.filter((b) => !gone(b)), superseded: all.filter(gone) };
 }
 
 /**
@@ -152,10 +161,22 @@ export class Carry {
   /** The earlier batches rows are taken from: they are marked superseded. */
   readonly from = new Set<string>();
 
-  constructor(earlier: BatchState[]) {
-    for (const b of earlier) {
+  /**
+   * `earlier`: the live batches. `superseded`: those taken over since, read only for the
+   * references no live batch holds: a row taken out of the file by the edit that took its
+   * batch over, and put back later, is known (ordered, its key) from them alone. A reference a
+   * live batch holds is as that batch has it: it took the row over, and has the latest word.
+   */
+  constructor(earlier: BatchState[], superseded: BatchState[] = []) {
+    this.take(earlier, () => true);
+    const live = new Set(this.best.keys());
+    this.take(superseded, (ref) => !live.has(ref));
+  }
+
+  private take(batches: BatchState[], wanted: (ref: string) => boolean): void {
+    for (const b of batches) {
       for (const [row, who] of b.keyed) {
-        if (who.ref === null) continue;
+        if (who.ref === null || !wanted(who.ref)) continue;
         const outcome = rowOutcome(b, row);
         const prev = this.best.get(who.ref);
         if (!prev || RANK[outcome] < RANK[prev.outcome]) this.best.set(who.ref, { batch: b, row, outcome });

@@ -36,7 +36,7 @@ import {
   damagedOverlap,
   damagedOverlapError,
   duplicateReferences,
-  liveBatches,
+  targetBatches,
   unmatchedEdit,
   unmatchedEditError,
 } from './bulk-identity.js';
@@ -208,7 +208,7 @@ async function orderBatch(
     // The batches of this target as this run found them: one started after is seen at startBatch.
     known = new Set(await listBatchIds(config.dir, (h) => h.target === target && h.batch_id !== batchId));
     const damaged: DamagedBatch[] = [];
-    const earlier = await liveBatches(config.dir, target, batchId, damaged);
+    const { live: earlier, superseded } = await targetBatches(config.dir, target, batchId, damaged);
     const broken = await damagedOverlap(config.dir, damaged, file, rows, o.newBatch);
     if (broken)
       throw damagedOverlapError(
@@ -219,7 +219,7 @@ async function orderBatch(
     const clash = o.newBatch ? undefined : unmatchedEdit(earlier, file.path, file.name);
     if (clash)
       throw unmatchedEditError(file.name, clash, suggestedCommand(f.globals(), ['orders', 'create', '--resume', clash.header.batch_id]));
-    carry = new Carry(earlier);
+    carry = new Carry(earlier, superseded);
     if (earlier.length > 0) sharing = await batchesSharing(config.dir, earlier, file.references, rows);
     // The results files of the batches taken over are this batch's too: none is left as it was.
     o = await batchChoices(
