@@ -33,6 +33,12 @@ export interface Route {
    */
   record?: string;
   /**
+   * A server may answer the one resource as a list of it (`{"data": [{…}]}`, `[{…}]`,
+   * `{"webhooks": [{…}]}`): a server that lists the partner's webhook endpoints. Its one entry
+   * is read as the resource (by its `record` id field), and the warning says it was a list.
+   */
+  listOfOne?: boolean;
+  /**
    * A list of one row per currency, which a server may send as an object keyed by currency
    * code (`{"USD": {…}}`, `{"balances": {"USD": 100}}`): read as one row per key, a plain
    * amount as the row's field named here (core/http/by-currency.ts).
@@ -228,6 +234,7 @@ export const ROUTES = [
     idempotency: 'none',
     extension: true,
     record: 'webhook_id',
+    listOfOne: true,
   },
   {
     id: 'deleteWebhook',

@@ -4,7 +4,8 @@
  * endpoint is read from inside, as lists and wrapped records are read everywhere else, by
  * `webhooks show` and by the look-up of `webhooks register`; several are shown as listed.
  * `{"data": […]}` used to be shown as one field named `data`, and `webhooks register --events`
- * read no event types from a wrapped endpoint, so it said the endpoint received none.
+ * read no event types from a wrapped endpoint, so it said the endpoint received none. Its
+ * warning named every field of the endpoint as missing; it says the endpoint came in a list.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/contract/events.js';
@@ -28,18 +29,35 @@ afterAll(async () => {
 });
 
 const { webhook_id: _id, ...withoutId } = ENDPOINT;
-const SHAPES: [string, unknown][] = [
-  ['{"data": [endpoint]}', { data: [ENDPOINT], has_more: false }],
-  ['{"webhooks": [endpoint]}', { webhooks: [ENDPOINT] }],
+/** Each shape, its body, and what the warning says differed: that it was a list, and only what the endpoint inside lacks (ENDPOINT has no updated_at). */
+const SHAPES: [string, unknown, string?][] = [
+  [
+    '{"data": [endpoint]}',
+    { data: [ENDPOINT], has_more: false },
+    'the webhook is the one entry of the list under "data", not an object at the top of the body; updated_at: missing.',
+  ],
+  [
+    '{"webhooks": [endpoint]}',
+    { webhooks: [ENDPOINT] },
+    'the webhook is the one entry of the list under "webhooks", not an object at the top of the body; updated_at: missing.',
+  ],
+  ['[endpoint]', [ENDPOINT], 'the webhook is the one entry of a bare array, not an object at the top of the body; updated_at: missing.'],
   ['{"data": {endpoint without an id}}', { data: withoutId }],
 ];
 
 describe('GET /webhooks answered as a list of one, or wrapped without an id', () => {
-  for (const [name, body] of SHAPES) {
+  for (const [name, body, differs] of SHAPES) {
     it(`${name}: webhooks show reads the endpoint from inside`, async () => {
       answer = body;
       const r = await runCli(['webhooks', 'show'], { env });
       expect(r.code, r.stderr).toBe(0);
+      // The warning says the endpoint came in a list, not that its fields were missing.
+      if (differs) {
+        expect(r.stderr).toContain(
+          `answered in a shape that differs from the contract this version of vouchers knows: ${differs} Shown as received`,
+        );
+        expect(r.stderr).not.toContain('url: missing');
+      }
       expect(r.stdout).toContain('url\thttps://hooks.example/in\n');
       // (Without an id, the endpoint is shown in the generic layout, its list joined by "; ".)
       expect(r.stdout).toMatch(/^events\torder\.created[,;] order\.processing/m);

@@ -216,6 +216,20 @@ export function readList(body: unknown): { list: ListBody; read: ListRead } {
   };
 }
 
+/** The one record of a list (readList's shapes) that `isResource` takes, and where the list was; undefined for anything else. */
+function onlyEntry(
+  body: unknown,
+  isResource: (r: Record<string, unknown>) => boolean,
+): { record: Record<string, unknown>; where: string } | undefined {
+  if (isRecord(body) && isResource(body)) return undefined;
+  const { list, read } = readList(body);
+  const [entry] = list.data;
+  if (list.data.length !== 1 || !isRecord(entry) || !isResource(entry)) return undefined;
+  if (read.shape === 'array') return { record: entry, where: 'a bare array' };
+  if (read.shape === 'envelope' || read.shape === 'keyed') return { record: entry, where: `the list under "${read.key ?? 'data'}"` };
+  return undefined;
+}
+
 type ParseOutcome = { success: true; data: unknown } | { success: false; error: { issues: readonly unknown[] } };
 
 /**
@@ -312,11 +326,16 @@ export function validateResponse(t: ValidationTarget): Validated {
   // One resource inside a wrapper (`{"data": {…}}`, `{"order": {…}}`): read from inside.
   const record = !isList && !t.schema ? t.endpoint?.record : undefined;
   const wrapped = record ? unwrapRecord(t.data, hasIdField(record)) : undefined;
+  // Named by its id field (`order_id`: the order); one named otherwise (a report by its `date`) is the answer.
+  const what = record?.endsWith('_id') ? record.slice(0, -3) : 'answer';
+  // The one entry of a list, where the route allows it (`{"data": [{…}]}`): read as the resource.
+  const listed = record && !wrapped && t.endpoint?.listOfOne ? onlyEntry(t.data, hasIdField(record)) : undefined;
   if (wrapped) {
     data = wrapped.record;
-    // Named by its id field (`order_id`: the order); one named otherwise (a report by its `date`) is the answer.
-    const what = record!.endsWith('_id') ? record!.slice(0, -3) : 'answer';
     shapeIssues.push(`the ${what} is under "${wrapped.key}", not at the top of the body`);
+  } else if (listed) {
+    data = listed.record;
+    shapeIssues.push(`the ${what} is the one entry of ${listed.where}, not an object at the top of the body`);
   }
   if (isList) {
     const read = readList(t.data);
@@ -395,7 +414,7 @@ export function validateResponse(t: ValidationTarget): Validated {
       issues,
       write,
       // The record itself when the server wrapped it (`{"data": {…}}`): what names the order a write created.
-      wrapped ? data : t.data,
+      wrapped || listed ? data : t.data,
       t.idempotencyKey,
       `${t.method.toUpperCase()} ${t.path}`,
       t.location,
