@@ -283,6 +283,16 @@ describe('bulk: an edited file (issue 11 point 2)', () => {
     const lines = readFileSync(journal, 'utf8').split('\n');
     lines[2] = '{"type":"key","row":';
     writeFileSync(journal, lines.join('\n'));
+    // Resumed as it is: refused, and told to repair the line, not to move the journal away
+    // (which would order its rows again).
+    const batchId = journal.replace(/^.*\/(bat_\w+)\.ndjson$/, '$1');
+    const resumed = await runCli(['orders', 'create', '--resume', batchId], opts(dir));
+    expect(resumed.code, resumed.stderr).toBe(2);
+    expect(resumed.stderr).toContain(`the journal of batch ${batchId} is damaged`);
+    expect(resumed.stderr).toContain('repair the line named (the journal is one JSON object a line), then run the same command again');
+    expect(resumed.stderr).toContain('moving the journal away would order its rows again');
+    expect(resumed.stderr).not.toContain('to start the batch afresh');
+    expect(orderCount(sb)).toBe(4);
 
     // The file edited (a row added): its other rows are that batch's, which it cannot take over.
     writeFileSync(file, [HEADER, ...rows, 'sbx-instant,10,1,dmg-4,USD'].join('\n') + '\n');

@@ -20,7 +20,7 @@ import {
   type ResultRecord,
   type ResultsFileRecord,
 } from '../../core/journal/bulk.js';
-import { batchesSharing, Carry, targetBatches } from './bulk-identity.js';
+import { batchesSharing, Carry, repairJournalHint, targetBatches } from './bulk-identity.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import { noticeFor } from '../../core/output/notice.js';
 import { formatMoney } from '../../contract/money-format.js';
@@ -163,7 +163,7 @@ export async function startBatch(
         'usage',
         `batch ${unread.id} of this server and key started while this run was starting, and its journal cannot be read: ${unread.error}${more}. ` +
           'What it ordered is not known, so whether it holds rows of this file cannot be told: this run ordered nothing',
-        `${/: line \d+ /.test(unread.error) ? 'repair the line named (the journal is one JSON object a line)' : 'make the journal readable'}, then run the same command again; moving the journal away would let that batch's rows be ordered again`,
+        repairJournalHint(unread.error),
       );
     }
     for (const id of from) {
@@ -281,10 +281,7 @@ export async function openBatch(
       );
     return { state: journal?.state, journal };
   } catch (e) {
-    throw new UsageError(
-      `the journal of batch ${batchId} is damaged: ${(e as Error).message}`,
-      'move the file away to start the batch afresh (rows already ordered would then be ordered again)',
-    );
+    throw new UsageError(`the journal of batch ${batchId} is damaged: ${(e as Error).message}`, repairJournalHint((e as Error).message));
   }
 }
 

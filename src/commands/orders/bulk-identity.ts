@@ -306,8 +306,17 @@ export function damagedOverlapError(file: string, found: { batch: DamagedBatch; 
     );
   return new UsageError(
     `the journal of batch ${id}, which sent rows of ${file} (by reference, or from the same file), is damaged: ${batch.error}. What it ordered cannot be read, so this run could order those rows again: nothing was ordered`,
-    `repair the line named (the journal is one JSON object a line), then run the same command again; moving the journal away would order its rows again`,
+    repairJournalHint(batch.error),
   );
+}
+
+/**
+ * What to do about a batch's damaged journal: repair it (a line that is not JSON, named in
+ * `error`) and run again. Never move it away: what it ordered would be ordered again.
+ */
+export function repairJournalHint(error: string): string {
+  const repair = /\bline \d+ /.test(error) ? 'repair the line named (the journal is one JSON object a line)' : 'make the journal readable';
+  return `${repair}, then run the same command again; moving the journal away would order its rows again`;
 }
 
 export function unmatchedEditError(file: string, earlier: BatchState, resumeCmd: string): UsageError {
