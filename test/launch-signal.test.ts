@@ -44,23 +44,31 @@ fs.readFileSync = function (file, ...rest) {
   return file;
 }
 
+/**
+ * Run the CLI with a preload that sends `signal` as the chunk `chunk` names is read, and
+ * check it ended as a signal later does: exit 130, said so, nothing sent.
+ */
+async function expectStoppedWhileLoading(args: string[], signal: NodeJS.Signals, chunk?: string): Promise<void> {
+  const result = await runBin(args, {
+    // Chunks are read from their files (not the compile cache), where the preload sees them.
+    VOUCHERS_COMPILE_CACHE: '0',
+    NODE_OPTIONS: `--require ${preloadSending(signal, chunk)}`,
+    VOUCHERS_CONFIG_DIR: tempConfigDir(),
+    VOUCHERS_PROFILE: undefined,
+    VOUCHERS_BASE_URL: server.baseUrl,
+    VOUCHERS_API_KEY: 'key_signal',
+    VOUCHERS_API_SECRET: 'secret_signal',
+  });
+  // The signal was sent while loading, not before or after.
+  expect(result.stderr).toContain('[signal sent]');
+  expect(result.code, result.stderr).toBe(130);
+  expect(result.stderr).toContain(`interrupted by ${signal}`);
+  expect(server.requests).toEqual([]);
+}
+
 describe('a signal while the CLI loads', () => {
   it.each(['SIGTERM', 'SIGHUP'] as const)('%s ends it with exit 130 and a word, as later, and sends nothing', async (signal) => {
-    const result = await runBin(['products', 'list'], {
-      // Chunks are read from their files (not the compile cache), where the preload sees them.
-      VOUCHERS_COMPILE_CACHE: '0',
-      NODE_OPTIONS: `--require ${preloadSending(signal)}`,
-      VOUCHERS_CONFIG_DIR: tempConfigDir(),
-      VOUCHERS_PROFILE: undefined,
-      VOUCHERS_BASE_URL: server.baseUrl,
-      VOUCHERS_API_KEY: 'key_signal',
-      VOUCHERS_API_SECRET: 'secret_signal',
-    });
-    // The signal was sent while loading, not before or after.
-    expect(result.stderr).toContain('[signal sent]');
-    expect(result.code, result.stderr).toBe(130);
-    expect(result.stderr).toContain(`interrupted by ${signal}`);
-    expect(server.requests).toEqual([]);
+    await expectStoppedWhileLoading(['products', 'list'], signal);
   });
 });
 
@@ -68,20 +76,12 @@ describe('a signal while a later chunk loads, after the CLI took over its signal
   it.each(['SIGTERM', 'SIGHUP'] as const)(
     '%s as orders create loads the request log ends it with exit 130, and the order is not sent',
     async (signal) => {
-      const result = await runBin(['orders', 'create', '--product', 'p1', '--denomination', '10', '--quantity', '1', '--yes'], {
-        VOUCHERS_COMPILE_CACHE: '0',
-        // The request log's chunk is read last before the POST, long after main.ts's handler.
-        NODE_OPTIONS: `--require ${preloadSending(signal, 'request-log')}`,
-        VOUCHERS_CONFIG_DIR: tempConfigDir(),
-        VOUCHERS_PROFILE: undefined,
-        VOUCHERS_BASE_URL: server.baseUrl,
-        VOUCHERS_API_KEY: 'key_signal',
-        VOUCHERS_API_SECRET: 'secret_signal',
-      });
-      expect(result.stderr).toContain('[signal sent]');
-      expect(result.code, result.stderr).toBe(130);
-      expect(result.stderr).toContain(`interrupted by ${signal}`);
-      expect(server.requests).toEqual([]);
+      // The request log's chunk is read last before the POST, long after main.ts's handler.
+      await expectStoppedWhileLoading(
+        ['orders', 'create', '--product', 'p1', '--denomination', '10', '--quantity', '1', '--yes'],
+        signal,
+        'request-log',
+      );
     },
   );
 });
