@@ -1,6 +1,6 @@
 /**
  * The filters of `vouchers log`: which entries to show, by trace ID, status, error code,
- * method, path and time. Every filter given must match (AND); they apply before --limit.
+ * method, path, order and time. Every filter given must match (AND); they apply before --limit.
  * A bad value is a usage error (exit 2) naming the flag and showing an example.
  */
 import { UsageError } from '../../core/errors/index.js';
@@ -14,6 +14,7 @@ export interface LogFilterFlags {
   error?: string;
   method?: string;
   path?: string;
+  order?: string;
   since?: string;
   until?: string;
   /** The global --profile: only that profile's requests. */
@@ -125,6 +126,23 @@ function pathFilter(value: string): Predicate {
   return (e) => e.path.startsWith(prefix);
 }
 
+/**
+ * Every line of one order: the write whose answer named it (its create, its cancel: the
+ * order_id recorded from the answer) and every request whose path names it
+ * (`/orders/ORDER_ID`, `/orders/ORDER_ID/vouchers`), as sent (percent-encoded) or not.
+ * Lines logged before the CLI recorded an answer's order_id are found by their path only.
+ */
+function orderFilter(value: string): Predicate {
+  const id = value.trim();
+  if (id === '' || /[\s/?#\u0000-\u001f\u007f]/.test(id))
+    throw new UsageError(
+      `--order ${JSON.stringify(value)} is not an order id`,
+      'give the order id as the order showed it, e.g. --order ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE',
+    );
+  const paths = [...new Set([id, encodeURIComponent(id)])].map((p) => `/orders/${p}`);
+  return (e) => e.order_id === id || paths.some((p) => e.path === p || e.path.startsWith(`${p}/`));
+}
+
 const TIME_EXAMPLE =
   'a duration before now, e.g. 15m, 2h or 1d, or an ISO 8601 date or time, e.g. 2026-01-31 or 2026-01-31T09:30:00Z (UTC unless a zone is given)';
 
@@ -155,6 +173,7 @@ export function logFilter(flags: LogFilterFlags, now: number): Predicate | undef
   if (flags.error !== undefined) tests.push(errorFilter(flags.error));
   if (flags.method !== undefined) tests.push(methodFilter(flags.method));
   if (flags.path !== undefined) tests.push(pathFilter(flags.path));
+  if (flags.order !== undefined) tests.push(orderFilter(flags.order));
   if (flags.profile !== undefined) tests.push((e) => e.profile === flags.profile);
   const since = flags.since === undefined ? undefined : parseInstant('--since', flags.since, now);
   const until = flags.until === undefined ? undefined : parseInstant('--until', flags.until, now);

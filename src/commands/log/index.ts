@@ -26,6 +26,10 @@ function declareLog(program: Command) {
     .option('--method <list>', 'only these HTTP methods, comma-separated (POST, GET,DELETE)')
     .option('--path <prefix>', 'only requests whose path starts with this, as the PATH column shows it (/orders)')
     .option(
+      '--order <id>',
+      'only the requests of this order: the write whose answer named it (its create) and every request whose path names it (/orders/ID…)',
+    )
+    .option(
       '--since <when>',
       'only requests at or after this: a duration before now (15m, 2h, 1d) or an ISO 8601 date or time, UTC unless it names a zone',
     )
@@ -44,7 +48,10 @@ export const registerLog: RegisterCommand = (program, f, seam) => {
     'after',
     `
 Each line: time, profile, method, path, HTTP status, milliseconds, attempt number, trace
-ID, idempotency key and error code. Bodies, secrets and voucher codes are never logged.
+ID, idempotency key and error code, and for a write answered 2xx the order or payout id its
+answer named and the answer's reference (ORDER ID and PAYOUT ID columns on a terminal when
+a line shown has one; order_id, payout_id and reference in --json and --fields). Bodies,
+secrets and voucher codes are never logged (--debug prints bodies, masked, on stderr).
 On a terminal the table leaves out the profile and idempotency key (ask for them with
 --fields); piped, every field is printed, tab-separated. The log holds every profile's
 requests; with --profile NAME only that profile's are shown.
@@ -73,7 +80,10 @@ digits from our sandbox, a UUID, Root=1-…), in either case, whole or as suppor
 it, shortened to its first 8 characters or more, or cut as a narrow terminal shows it
 (…a4000000000024: an ellipsis, then its end); a part that fits several trace IDs is
 refused (exit 2), and one no logged request has is said on stderr with the log file
-searched (exit 4).
+searched (exit 4). --order ORDER_ID finds every line of one order: the POST /orders that
+created it (by the order_id its answer named) and the requests whose path names it
+(GET /orders/ORDER_ID, its codes, its cancel); a create logged by a version that did not
+record the order_id is found by --method POST --path /orders and its time instead.
 
 Examples:
   $ vouchers log
@@ -83,6 +93,7 @@ Examples:
   $ vouchers log 4bf92f35
   $ vouchers log --status 4xx,5xx --since 2h
   $ vouchers log --method POST --path /orders --since 1d --until 1h
+  $ vouchers log --order ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE
   $ vouchers log --error RATE_LIMIT_EXCEEDED --since 2026-01-31
   $ vouchers log --json
   $ vouchers log --output csv --fields time,status,trace_id`,

@@ -39,7 +39,15 @@ export const LOG_COLUMNS: Column<RequestLogEntry>[] = [
   // A keyed write logged as sent whose answer never came, or came and was never shown, says so
   // here (and on stderr, with its key).
   { field: 'error_code', header: 'ERROR', get: answerNote, priority: 2 },
+  // What a write's answer named (appended: piped output keeps the earlier columns where they
+  // were). On a terminal only when a row shown has one, and left out first when narrow.
+  { field: 'order_id', header: 'ORDER ID', get: (e) => e.order_id ?? '', shrink: false, priority: -2 },
+  { field: 'payout_id', header: 'PAYOUT ID', get: (e) => e.payout_id ?? '', shrink: false, priority: -2 },
+  { field: 'reference', header: 'REFERENCE', get: (e) => e.reference ?? '', wide: true },
 ];
+
+/** The id columns that no row shown fills, left out of a terminal's table (they stay in every other format). */
+const ANSWER_IDS = ['order_id', 'payout_id'] as const;
 
 /**
  * The columns for these rows: a failed request is looked at for why it failed, so with
@@ -47,10 +55,13 @@ export const LOG_COLUMNS: Column<RequestLogEntry>[] = [
  * "-", it is the only reason the table gives); an error code that most rows lack is left
  * out first, before the columns that have something on each row.
  */
-function logColumns(rows: RequestLogEntry[], keepError: boolean): Column<RequestLogEntry>[] {
+function logColumns(rows: RequestLogEntry[], keepError: boolean, table: boolean): Column<RequestLogEntry>[] {
   const noted = rows.filter((e) => answerNote(e) !== null).length;
   const priority = keepError ? undefined : noted * 2 < rows.length ? -1 : 2;
-  return LOG_COLUMNS.map((c) => (c.field === 'error_code' ? { ...c, priority } : c));
+  const empty = new Set(table ? ANSWER_IDS.filter((k) => !rows.some((e) => e[k] !== undefined)) : []);
+  return LOG_COLUMNS.filter((c) => !empty.has(c.field as (typeof ANSWER_IDS)[number])).map((c) =>
+    c.field === 'error_code' ? { ...c, priority } : c,
+  );
 }
 
 function parseLimit(value: string | undefined): number {
@@ -102,7 +113,11 @@ export async function run(f: Factory, opts: LogOptions): Promise<void> {
         ? 'No failed requests logged.'
         : 'No requests logged yet.';
   const shown = entries.slice(-limit);
-  const columns = logColumns(shown, Boolean(opts.failed) || opts.error !== undefined);
+  const columns = logColumns(
+    shown,
+    Boolean(opts.failed) || opts.error !== undefined,
+    settings.format === 'table' && settings.fields === undefined,
+  );
   const now = f.clock.now();
   await printList(f.io, shown.map(withAdvice(now)), columns, settings, { empty });
   // JSON carries each one's retry and look_first; other formats get them on stderr, unless
@@ -118,7 +133,9 @@ export async function run(f: Factory, opts: LogOptions): Promise<void> {
  * searched and what never goes into it (exit 4, not found), never a silent empty list.
  */
 function traceNotFound(opts: LogOptions, path: string, profile: string | undefined): CliError {
-  const narrowed = ['status', 'error', 'method', 'path', 'since', 'until'].filter((k) => opts[k as keyof LogOptions] !== undefined);
+  const narrowed = ['status', 'error', 'method', 'path', 'order', 'since', 'until'].filter(
+    (k) => opts[k as keyof LogOptions] !== undefined,
+  );
   if (profile !== undefined) narrowed.push('profile');
   if (opts.unanswered) narrowed.unshift('unanswered');
   if (opts.failed) narrowed.unshift('failed');

@@ -4,7 +4,7 @@
  * parsed answer); a 2xx is checked against the contract, and a difference reported, never
  * fatal unless strict.
  */
-import { apiErrorFromResponse, parseJsonBody } from './api-error.js';
+import { apiErrorFromResponse, parseJsonBody, parsedAnswer } from './api-error.js';
 import type { Sent } from './attempt.js';
 import type { Call } from './call.js';
 import { networkError } from './network-error.js';
@@ -69,7 +69,8 @@ export function answer<T>(
   const location = response.headers.location;
   const locationPath = location ? linkedPath(location, pageAt(call)) : undefined;
   if (locationPath !== undefined) response.locationPath = locationPath;
-  const parsed = parseJsonBody(response.text);
+  // Parsed already when the request log read the ids of a write's answer (outcome.ts).
+  const parsed = parsedAnswer(response);
   // A message later in this run that quotes a code or secret of this answer is masked.
   rememberShown(parsed);
   if (call.options.raw) {
@@ -96,7 +97,7 @@ export function answer<T>(
 }
 
 /** Where the call was asked for, for following a next link or a Location header (paging.ts's PageAt). */
-function pageAt(call: Call): PageAt {
+export function pageAt(call: Call): PageAt {
   const q = call.target.indexOf('?');
   const pathname = q < 0 ? call.target : call.target.slice(0, q);
   return { basePath: pathname.endsWith(call.path) ? pathname.slice(0, pathname.length - call.path.length) : '', path: call.path };

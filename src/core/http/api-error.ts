@@ -72,6 +72,17 @@ export function retryAfterSeconds(headers: Record<string, string>, nowMs: number
 }
 
 /** Parse a body as JSON when it looks like JSON; undefined for an empty or non-JSON body. */
+/** The body of each answer parsed by parsedAnswer: parsed once, for its log line and for its caller. */
+const PARSED = new WeakMap<object, unknown>();
+
+/** An answer's body parsed (parseJsonBody), once however often asked for. */
+export function parsedAnswer(response: { text: string }): unknown {
+  if (PARSED.has(response)) return PARSED.get(response);
+  const parsed = parseJsonBody(response.text);
+  PARSED.set(response, parsed);
+  return parsed;
+}
+
 export function parseJsonBody(text: string): unknown {
   if (text.trim() === '') return undefined;
   try {

@@ -3,7 +3,10 @@
  * to try again (the policy itself is retry.ts, pure).
  */
 import type { RequestLogEntry } from '../journal/types.js';
-import { parseJsonBody } from './api-error.js';
+import { parseJsonBody, parsedAnswer } from './api-error.js';
+import { answerIds } from './answer-ids.js';
+import { pageAt } from './answer.js';
+import { linkedPath } from './paging.js';
 import { isPlainErrorCode } from '../output/mask-text.js';
 import type { Sent } from './attempt.js';
 import type { Call } from './call.js';
@@ -59,6 +62,14 @@ export function logEntry(
   // Fields set only when they apply, one by one (a line per request: no spreads).
   if (call.options.keyGiven && call.idempotencyKey !== undefined) entry.key_given = true;
   if (sent.kind === 'failure' && sent.failure.phase === 'before_send') entry.not_sent = true;
+  // The order or payout a write's 2xx answer named: `vouchers log --order` finds the create.
+  if (response && response.status >= 200 && response.status < 300 && call.method !== 'GET' && call.method !== 'HEAD') {
+    const location = response.headers.location;
+    const ids = answerIds(call.method, call.path, parsedAnswer(response), location ? linkedPath(location, pageAt(call)) : undefined);
+    if (ids.order_id !== undefined) entry.order_id = ids.order_id;
+    if (ids.payout_id !== undefined) entry.payout_id = ids.payout_id;
+    if (ids.reference !== undefined) entry.reference = ids.reference;
+  }
   // Its command logs a shown line once it has printed this answer (RequestOptions.showsAnswer).
   if (call.options.showsAnswer && call.idempotencyKey !== undefined && response && response.status >= 200 && response.status < 300) {
     entry.shows_answer = true;

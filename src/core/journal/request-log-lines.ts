@@ -30,6 +30,9 @@ export function parseLine(line: string): RequestLogEntry | undefined {
       trace_id: typeof v.trace_id === 'string' ? v.trace_id : null,
       idempotency_key: typeof v.idempotency_key === 'string' ? v.idempotency_key : null,
       error_code: typeof v.error_code === 'string' ? v.error_code : null,
+      ...(typeof v.order_id === 'string' ? { order_id: v.order_id } : {}),
+      ...(typeof v.payout_id === 'string' ? { payout_id: v.payout_id } : {}),
+      ...(typeof v.reference === 'string' ? { reference: v.reference } : {}),
       ...(v.probe === true ? { probe: true } : {}),
       ...targetOf(v.set_by),
       ...(v.key_given === true ? { key_given: true } : {}),
@@ -91,6 +94,9 @@ export function serialise(e: RequestLogEntry, sending = false): string {
     idempotency_key: e.idempotency_key,
     error_code: e.error_code,
   };
+  if (e.order_id !== undefined) line.order_id = e.order_id;
+  if (e.payout_id !== undefined) line.payout_id = e.payout_id;
+  if (e.reference !== undefined) line.reference = e.reference;
   if (e.probe === true) line.probe = true;
   if (e.set_by) line.set_by = e.set_by;
   if (e.key_given === true) line.key_given = true;

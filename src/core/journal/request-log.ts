@@ -2,7 +2,8 @@
  * The request log: one NDJSON line per HTTP attempt in `<config dir>/requests.log`
  * (mode 0600). Never a body, a secret or a voucher code: only what support needs to find
  * a request (time, profile, method, path, status, duration, attempt, trace ID,
- * idempotency key, error code). A torn last line (a crash mid-write) is skipped on read
+ * idempotency key, error code; on a write answered 2xx, the order or payout id and the
+ * reference its answer named). A torn last line (a crash mid-write) is skipped on read
  * and fenced off on the next append.
  *
  * Bounded, and no line lost to it: past half of `maxBytes` the log is renamed aside to

@@ -11,6 +11,15 @@ export interface RequestLogEntry {
   trace_id: string | null;
   idempotency_key: string | null;
   error_code: string | null;
+  /**
+   * On a write answered 2xx: the order or payout its answer named (the one it created, or
+   * acted on), and that answer's reference (the partner's own id), as the answer held them
+   * (answer-ids.ts). Absent when the answer named none, on every other line, and in lines
+   * logged before the CLI recorded them.
+   */
+  order_id?: string;
+  payout_id?: string;
+  reference?: string;
   /** The CLI's own probe (doctor, the check behind a 404), not a request the user made; absent otherwise. */
   probe?: boolean;
   /**
