@@ -446,7 +446,12 @@ export async function buildProgram(
       '--strict-contract',
       'fail (exit 1) when an answer differs from the contract this version knows, instead of showing it with a warning (env VOUCHERS_STRICT_CONTRACT=1)',
     )
-    .addOption(new Option('--debug', 'print stack traces and request details on errors'))
+    .addOption(
+      new Option(
+        '--debug',
+        'print stack traces, and on stderr each request and answer: a line per attempt, then headers and bodies (JSON indented, long ones cut), secrets, signatures and voucher codes always masked',
+      ),
+    )
     .showSuggestionAfterError(true)
     // Descriptions wrap beside their flags down to 20 columns (commander's default, 40, left
     // them unwrapped on a terminal under about 70 columns); subcommands inherit it.

@@ -5,10 +5,8 @@ import type { ApiResponse } from '../../core/http/types.js';
 import type { driftReporter } from '../../core/output/drift-report.js';
 import { err, out, type IO } from '../../core/io/io.js';
 import { jsonDocument } from '../../core/output/json-text.js';
-import { isCodeField, isSecretField, isSecretValue, maskCodes, maskSecrets } from '../../core/output/mask.js';
-import { maskCode, maskSecret } from '../../core/output/format.js';
+import { maskedAnswer, maskedHeader, textMasked } from '../../core/output/answer-mask.js';
 import { maskText } from '../../core/output/mask-text.js';
-import { mapOwnFields } from '../../core/own-field.js';
 import { maskBareSecret } from '../../api/webhooks.js';
 import { redactReport } from '../reconciliation/redact.js';
 import type { ApiOptions } from './index.js';
@@ -24,13 +22,6 @@ function statusLine(res: ApiResponse): string {
   return `HTTP/1.1 ${res.status} ${STATUS_CODES[res.status] ?? ''}`.trimEnd();
 }
 
-/** The secure code endpoint: whatever it lists is a code, even without a name (a bare list of strings). */
-const CODE_ENDPOINT = /^(\/api\/v1)?\/orders\/[^/]+\/vouchers\/?$/;
-/** The reconciliation report: a drift's `our_allocation` and `vendor_record` are vouchers, masked as `reconciliation get` masks them. */
-const RECONCILIATION_ENDPOINT = /^(\/api\/v1)?\/reconciliation\/[^/]+\/?$/;
-/** The webhook endpoint: a bare `key` or `token` in its answers is the signing secret. */
-const WEBHOOK_ENDPOINT = /^(\/api\/v1)?\/webhooks\/?(\?.*)?$/;
-
 /**
  * The status line and headers, for --include. Content-Length is that of the body shown
  * below them: a masked body, a pretty-printed one or one with the echoed API secret taken
@@ -42,27 +33,6 @@ function headerBlock(res: ApiResponse, shown: string | undefined, reveal: boolea
   for (const [k, v] of Object.entries(res.headers))
     lines.push(`${k}: ${k === 'content-length' && shown !== undefined ? Buffer.byteLength(shown) : reveal ? v : maskedHeader(k, v)}`);
   return lines.join('\n') + '\n\n';
-}
-
-/** Response headers that carry credentials by their name (`x-signing-secret`, `x-admin-token`, `set-cookie`). */
-const CREDENTIAL_HEADER = /(^|[-_])(secret|token|password|authorization|cookie|api[-_]?key)([-_]|$)/i;
-
-/**
- * A header's value as shown: a secret or credential (by the header's name, or a `whsec_…`
- * value under any name) masked as secrets are, a code by its name masked as codes are.
- */
-function maskedHeader(name: string, value: string): string {
-  if (CREDENTIAL_HEADER.test(name) || isSecretField(name) || isSecretValue(value)) return maskSecret(value);
-  if (isCodeField(name.replace(/^x-/i, ''))) return maskCode(value);
-  return value;
-}
-
-/** Every string in `value` with the codes and secrets its words name masked (maskText), at any depth. */
-function textMasked(value: unknown, depth = 0): unknown {
-  if (typeof value === 'string') return maskText(value);
-  if (depth > 32 || value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map((v) => textMasked(v, depth + 1));
-  return mapOwnFields(value, (v) => textMasked(v, depth + 1));
 }
 
 /**
@@ -79,17 +49,7 @@ export async function printResponse(io: IO, res: ApiResponse, opts: ApiOptions, 
   const masked =
     res.data === undefined || opts.reveal
       ? res.data
-      : maskSecrets(
-          maskCodes(
-            WEBHOOK_ENDPOINT.test(path)
-              ? maskBareSecret(res.data)
-              : RECONCILIATION_ENDPOINT.test(path)
-                ? redactReport(res.data, false).report
-                : res.data,
-            false,
-            { listedStringsAreCodes: CODE_ENDPOINT.test(path), voucher: CODE_ENDPOINT.test(path) },
-          ),
-        );
+      : maskedAnswer(path, res.data, { webhook: maskBareSecret, reconciliation: (d) => redactReport(d, false).report });
   const ok = res.status >= 200 && res.status < 300;
   // An error's words may quote a code or secret (`card X7K2… was already redeemed`): masked as
   // the error line masks them, in a JSON error's strings and in a body that is not JSON.

@@ -29,6 +29,7 @@ import type { PaceStore } from './pace-file.js';
 import { Pacer } from './pacing.js';
 import { DEFAULT_BACKOFF, type BackoffSettings } from './retry.js';
 import { judge, logEntry, retryDecision, sendingEntry } from './outcome.js';
+import { debugRequest, debugResponse } from './debug-dump.js';
 import { refuseSecretAsKey } from './secret-key.js';
 import { afterNextPoll, interrupted } from './signals.js';
 import type { ApiClient, ApiResponse, RequestOptions } from './types.js';
@@ -66,6 +67,12 @@ export interface ClientOptions {
   target?: RequestTarget;
   /** Receives one line per attempt (method, URL, status, ms, trace ID, retry reason): `--debug`. */
   debug?: (line: string) => void;
+  /**
+   * Receives each attempt's request as sent, before it leaves, and its answer, after the
+   * attempt's `debug` line: headers and body, masked (debug-dump.ts), several lines in one
+   * string: `--debug`.
+   */
+  debugBodies?: (block: string) => void;
   /**
    * Told when a 2xx answer differs from the contract (shape, or enum values this version does
    * not know): the answer is returned anyway, as received.
@@ -334,6 +341,9 @@ export function createClient(options: ClientOptions): ApiClient {
       // A keyed write is in the log before it leaves: a kill before the answer keeps its key.
       const sending = options.requestLog?.sending && sendingEntry(call, attempt, time, profile);
       if (sending) logSending(sending);
+      // --debug: the request as sent, masked (debug-dump.ts), before its answer is awaited.
+      if (options.debugBodies)
+        options.debugBodies(debugRequest(call.method, call.url, call.path, headers, call.body, credentials.apiSecret));
       const sent = await sendAttempt(call, headers, attempt, base, connect, credentials.apiSecret);
       if (sent.kind === 'interrupted') {
         log(logEntry(call, sent, attempt, time, profile, null), call);
@@ -365,6 +375,10 @@ export function createClient(options: ClientOptions): ApiClient {
         options.debug(
           `${call.method} ${call.url} → ${what} in ${sent.ms}ms (attempt ${attempt}, trace ${traceId}${call.idempotencyKey ? `, idempotency key ${call.idempotencyKey}` : ''})${tail}`,
         );
+      }
+      if (options.debugBodies && sent.kind === 'response') {
+        const r = sent.response;
+        options.debugBodies(debugResponse(call.path, r.status, r.headers, r.text, credentials.apiSecret));
       }
       if (!decision.retry) {
         const res = answer<T>(call, sent, attempt, {

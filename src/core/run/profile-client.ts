@@ -90,7 +90,8 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
   assertSecretTransport(profile);
   const debug = deps.globals.debug
     ? (line: string) => {
-        err(deps.io, `[debug] ${line}\n`);
+        // Each line of a request or answer dumped (several in one) is marked as the others are.
+        err(deps.io, `[debug] ${line.includes('\n') ? line.split('\n').join('\n[debug] ') : line}\n`);
       }
     : undefined;
   // Said once, whether or not --debug: support finds trace IDs with `vouchers log`, and a
@@ -129,6 +130,7 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
     profileName: profile.name,
     target: targetOf(profile),
     debug,
+    debugBodies: debug,
     onDrift: driftReporter(deps),
     strictContract: strictContract(deps),
     // The pace is shared by every process of this API key on the machine.
