@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, expect } from 'vitest';
-import { readPidFile, removePidFile } from '../src/commands/sandbox/pid-file.js';
+import { listPidFiles, removePidFile } from '../src/commands/sandbox/pid-file.js';
 import { isProcessAlive } from '../src/core/io/processes.js';
 import { it } from './helpers/fixtures.js';
 import { envOf } from './helpers/sandbox.js';
@@ -35,9 +35,8 @@ let closed = false;
 afterAll(async () => {
   closed = true;
   while (running.size > 0) await Promise.allSettled([...running]);
-  const record = readPidFile(configDir);
-  if (record) {
-    removePidFile(configDir, record.pid);
+  for (const { record, file } of listPidFiles(configDir)) {
+    removePidFile(file, record.pid);
     if (isProcessAlive(record.pid)) process.kill(record.pid, 'SIGKILL');
   }
   rmSync(dir, { recursive: true, force: true });

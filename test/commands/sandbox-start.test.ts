@@ -55,7 +55,7 @@ describe('vouchers sandbox start', () => {
     });
     expect(p.api_secret).toMatch(/\S{16,}/);
     expect(p.admin_token).toMatch(/\S{16,}/);
-    expect(existsSync(join(configDir, 'sandbox.pid'))).toBe(true);
+    expect(existsSync(join(configDir, 'sandboxes', 'local.pid'))).toBe(true);
 
     // The next command just works with the written profile, and the request is logged.
     const wallets = await runCli(['wallets', 'list', '--json'], { configDir });
@@ -66,7 +66,7 @@ describe('vouchers sandbox start', () => {
     io.interrupt();
     expect(await done).toBe(0);
     expect(io.stderrText()).toContain('Sandbox stopped.');
-    expect(existsSync(join(configDir, 'sandbox.pid'))).toBe(false);
+    expect(existsSync(join(configDir, 'sandboxes', 'local.pid'))).toBe(false);
     const all = io.stdoutText() + io.stderrText() + wallets.stdout + wallets.stderr;
     expect(all).not.toContain(p.api_secret);
     // The operator token is printed at start (issue 3), the partner secret never.
@@ -173,6 +173,19 @@ describe('vouchers sandbox start', () => {
     expect((await runCli(['--profile', 'acme', 'wallets', 'list'], { configDir })).code).toBe(3);
   });
 
+  it('does not take the profile of another sandbox that last ran on the same port for a stranded one', async () => {
+    const configDir = tempConfigDir();
+    const first = await start(configDir);
+    const port = new URL(first.info.base_url).port;
+    first.io.interrupt();
+    expect(await first.done).toBe(0);
+    // "local" still points at the port; the sandbox of "pacing" starts there now.
+    const second = await start(configDir, ['--port', port, '--profile', 'pacing']);
+    expect(second.io.stderrText()).toContain('Wrote profile "pacing"');
+    expect(second.io.stderrText()).not.toContain('profile "local" points');
+    expect(profileOf(configDir, 'pacing').base_url).toBe(first.info.base_url);
+  });
+
   it('leaves another current profile alone', async () => {
     const configDir = tempConfigDir();
     expect(
@@ -207,7 +220,7 @@ describe('vouchers sandbox start', () => {
     expect(r.stderr).toContain('Cannot write the sandbox state file');
     expect(r.stderr).not.toMatch(/\n\s+at /);
     expect(existsSync(join(configDir, 'config.json'))).toBe(false);
-    expect(existsSync(join(configDir, 'sandbox.pid'))).toBe(false);
+    expect(existsSync(join(configDir, 'sandboxes', 'local.pid'))).toBe(false);
   });
 
   it('status without a sandbox: data on stdout when piped, the hint on stderr, exit 0', async () => {

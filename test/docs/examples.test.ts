@@ -98,7 +98,13 @@ const NOT_RUN: Record<string, string> = {
     'leaves a background process on the fixed port 4010 (test/commands/sandbox-detach.test.ts)',
   'vouchers sandbox start --detach && vouchers orders create --product sbx-instant --denomination 25':
     'leaves a background process on the fixed port 4010 (test/commands/sandbox-detach.test.ts)',
-  'vouchers sandbox start [--port 4010] [--host 127.0.0.1] [--seed N] [--time-scale X]': 'a synopsis, not a command line',
+  'vouchers sandbox start --detach': 'leaves a background process on the fixed port 4010 (test/commands/sandbox-detach.test.ts)',
+  'vouchers sandbox start --detach --profile pacing --time-scale 0.1':
+    'leaves a background process on the first port from 4010 no other sandbox has (test/commands/sandbox-detach.test.ts)',
+  'vouchers --profile pacing orders create --product sbx-async --denomination 10':
+    'needs the sandbox of the profile "pacing", which this test does not leave running',
+  'vouchers sandbox stop --profile pacing': 'stops the sandbox of the profile "pacing", which this test does not leave running',
+  'vouchers sandbox start [--profile local] [--port 4010] [--host 127.0.0.1] [--seed N] [--time-scale X]': 'a synopsis, not a command line',
   'vouchers sandbox stop':
     'stops a `sandbox start --detach`, which this test does not leave running (the `|| echo` example of no sandbox runs)',
   'vouchers listen --register': 'runs in the foreground until Ctrl-C, on the fixed port 4242 (test/commands/listen*.test.ts)',

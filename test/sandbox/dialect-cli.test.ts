@@ -29,7 +29,7 @@ describe('sandbox start --dialect', () => {
     const { io, info } = await start(configDir, ['--dialect', 'document']);
     expect(info.dialect).toBe('document');
     expect(io.stderrText()).toContain('document dialect');
-    expect(JSON.parse(readFileSync(join(configDir, 'sandbox.pid'), 'utf8')).dialect).toBe('document');
+    expect(JSON.parse(readFileSync(join(configDir, 'sandboxes', 'local.pid'), 'utf8')).dialect).toBe('document');
     const status = await runCli(['sandbox', 'status', '--json'], { configDir });
     expect(status.code).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ running: true, answering: true, dialect: 'document' });

@@ -12,7 +12,8 @@ import { UsageError } from '../../core/errors/index.js';
 import { err } from '../../core/io/io.js';
 import { REQUEST_LOG_FILE } from '../../core/journal/request-log.js';
 import type { Factory } from '../../core/run/factory.js';
-import { readPidFile, writePidFile } from '../sandbox/pid-file.js';
+import { readPidFile, renamePidFile } from '../sandbox/pid-file.js';
+import { isProcessAlive } from '../../core/io/processes.js';
 import { profileNotFound } from './not-found.js';
 
 function taken(name: string): UsageError {
@@ -28,6 +29,14 @@ export async function run(f: Factory, from: string, to: string): Promise<void> {
   if (store.get(from) === undefined) throw profileNotFound(store, from);
   if (from === to) throw new UsageError(`the profile is already named ${JSON.stringify(to)}`, 'give the new name after the old one');
   if (store.get(to) !== undefined) throw taken(to);
+  // A sandbox still running under the new name (its profile removed meanwhile) keeps its pid file.
+  const running = readPidFile(store.dir, to)?.record;
+  if (running && isProcessAlive(running.pid)) {
+    throw new UsageError(
+      `a sandbox still runs under the name ${JSON.stringify(to)} (pid ${running.pid}, ${running.base_url}), although its profile is gone`,
+      `choose another name, or stop that sandbox first: vouchers sandbox stop --profile ${to}`,
+    );
+  }
   const wasCurrent = store.update((c) => {
     const profile = c.get(from);
     if (profile === undefined) throw profileNotFound(c, from);
@@ -39,8 +48,7 @@ export async function run(f: Factory, from: string, to: string): Promise<void> {
     return current;
   });
   // A sandbox running in the background finds its admin token in the profile it names.
-  const sandbox = readPidFile(store.dir);
-  if (sandbox?.profile === from) writePidFile(store.dir, { ...sandbox, profile: to });
+  renamePidFile(store.dir, from, to);
 
   err(f.io, `Renamed profile ${JSON.stringify(from)} to ${JSON.stringify(to)}${wasCurrent ? '; it is still the current profile' : ''}.\n`);
   const envProfile = f.io.env[ENV.profile];

@@ -1,7 +1,8 @@
 /**
- * `sandbox start --detach`: start `vouchers sandbox start …` (same flags, without
- * --detach) as a detached background process logging to `sandbox.log` in the config
- * directory, wait until it has written its pid file and its port answers, then return.
+ * `sandbox start --detach`: start `vouchers sandbox start …` (same flags and profile,
+ * without --detach) as a detached background process logging to `sandboxes/PROFILE.log` in
+ * the config directory, wait until it has written its pid file and its port answers, then
+ * return.
  */
 import { spawn } from 'node:child_process';
 import { closeSync, openSync, readFileSync, statSync } from 'node:fs';
@@ -11,9 +12,10 @@ import { notice } from '../../core/output/notice.js';
 import { startSpinner } from '../../core/output/spinner.js';
 import { isProcessAlive, nodeExecutable, signalProcess } from '../../core/io/processes.js';
 import type { Factory } from '../../core/run/factory.js';
-import { describeProfileWrite, printStarted } from './start.js';
+import { shellQuote } from '../../core/output/shell-quote.js';
+import { describeProfileWrite, prepareStart, printStarted } from './start.js';
 import { LOCAL_PROFILE } from './local-profile.js';
-import { logFilePath, readPidFile, removePidFile, writePidFile, type PidRecord } from './pid-file.js';
+import { ensureSandboxesDir, logFilePath, readPidFile, writePidFile, type PidRecord } from './pid-file.js';
 import { childArgs, type StartOptions } from './start-options.js';
 
 /** How long a background sandbox may take to answer. */
@@ -71,21 +73,16 @@ export function childError(said: string): { message: string; hint?: string } | u
   return hint === undefined ? { message } : { message, hint };
 }
 
-export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
+export async function runDetached(f: Factory, options: StartOptions): Promise<void> {
   const { io, clock } = f;
   const store = await f.config();
-  const existing = readPidFile(store.dir);
-  if (existing && isProcessAlive(existing.pid)) {
-    throw new UsageError(
-      `a sandbox already runs (pid ${existing.pid}) on ${existing.base_url}`,
-      'use it as it is, or stop it first: vouchers sandbox stop; to run a second one, give it its own config folder: VOUCHERS_CONFIG_DIR=DIR vouchers sandbox start --port PORT',
-    );
-  }
-  if (existing) removePidFile(store.dir, existing.pid);
+  // The same checks as in the foreground, before anything starts; the port chosen is given to it.
+  const { o } = prepareStart(f, store, options);
   const currentBefore = store.currentName();
-  const hadLocal = store.get(LOCAL_PROFILE) !== undefined;
+  const hadProfile = store.get(o.profile) !== undefined;
 
-  const logFile = logFilePath(store.dir);
+  ensureSandboxesDir(store.dir);
+  const logFile = logFilePath(store.dir, o.profile);
   const offset = sizeOf(logFile);
   const fd = openSync(logFile, 'a', 0o600);
   let exited: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -135,7 +132,7 @@ export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
         if (exited?.code === 2) throw new UsageError(message, 'fix the flags above and start it again');
         throw new CliError('unexpected', message, `see ${logFile}`);
       }
-      const seen = readPidFile(store.dir);
+      const seen = readPidFile(store.dir, o.profile)?.record;
       if (seen && seen.pid === pid && (await answers(seen.admin_url, store.get(seen.profile)?.admin_token, io.signal))) {
         record = seen;
         break;
@@ -152,7 +149,7 @@ export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
 
   record = { ...record, log_file: logFile };
   writePidFile(store.dir, record);
-  const local = store.get(LOCAL_PROFILE);
+  const local = store.get(o.profile);
   await printStarted(
     f,
     {
@@ -178,10 +175,10 @@ export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
     'PROFILE_WRITTEN',
     describeProfileWrite(
       {
-        name: LOCAL_PROFILE,
-        refreshed: hadLocal,
-        madeCurrent: currentBefore === undefined && store.currentName() === LOCAL_PROFILE,
-        alreadyCurrent: currentBefore === LOCAL_PROFILE,
+        name: o.profile,
+        refreshed: hadProfile,
+        madeCurrent: currentBefore === undefined && store.currentName() === o.profile,
+        alreadyCurrent: currentBefore === o.profile,
       },
       store.path,
     ),
@@ -190,6 +187,6 @@ export async function runDetached(f: Factory, o: StartOptions): Promise<void> {
     io,
     { format },
     'SANDBOX_DETACHED',
-    `Sandbox running in the background (pid ${record.pid}); requests are logged to ${logFile}.\nCheck it with: vouchers sandbox status   Stop it with: vouchers sandbox stop\n`,
+    `Sandbox running in the background (pid ${record.pid}); requests are logged to ${logFile}.\nCheck it with: vouchers sandbox status   Stop it with: vouchers sandbox stop${o.profile === LOCAL_PROFILE ? '' : ` --profile ${shellQuote(o.profile)}`}\n`,
   );
 }

@@ -23,11 +23,18 @@ Examples:
   $ vouchers sandbox start --port 0 --seed 7 --json
   $ vouchers sandbox start --state sandbox.json --enable-planned
   $ vouchers sandbox start --port 4011 --dialect document   a server that guessed differently
+  $ vouchers sandbox start --detach --profile pacing --time-scale 0.1   a second one beside "local"
 
 Prints the base URL, the admin URL, the API key and the admin token (the operator's token
-of this local sandbox, for its admin API; also saved in the "local" profile). The API
-secret is saved in the "local" profile (made the default when no profile is), never
-printed. A restart reuses that profile's credentials, so configured clients keep working.
+of this local sandbox, for its admin API; also saved in its profile). The API secret is
+saved in its profile, "local" or the one --profile names (made the default when no profile
+is), never printed. A restart reuses that profile's credentials, so configured clients
+keep working.
+
+One sandbox per profile: each has its pid file and log (sandboxes/PROFILE.pid and .log in
+the config folder), and status, stop and sandbox admin reach it with --profile PROFILE.
+Without --port it listens on 4010, or on the first port after it that no other sandbox of
+this config folder has. A profile that no sandbox start wrote (a real API's) is refused.
 
 --dialect document serves what the API document shows and other guesses than ours
 everywhere it says "not shown" (no extension endpoints, other field names and list
@@ -35,7 +42,7 @@ shapes, problem+json errors): test the CLI's tolerance against it (${docPath('sa
   );
   cmd.action(async (opts, command) => {
     const { buildStartOptions } = await import('./start-options.js');
-    const options = buildStartOptions(opts, f.io.cwd);
+    const options = buildStartOptions(opts, f.io.cwd, f.globals().profile);
     await runVerb(seam, command, { flags: opts, parsed: options }, async () => {
       // Loading the sandbox takes seconds on a loaded machine, and nothing is drawn while it
       // loads: a line at once on a terminal (--detach draws its own spinner once it has loaded).
@@ -49,8 +56,11 @@ shapes, problem+json errors): test the CLI's tolerance against it (${docPath('sa
 function declareStart(sandbox: Command) {
   const cmd = sandbox
     .command('start')
-    .description('Run the local sandbox of the Partner API and write a "local" profile for it')
-    .option('--port <n>', 'TCP port (0 picks a free one)', '4010')
+    .description('Run the local sandbox of the Partner API and write a profile for it ("local", or the one --profile names)')
+    .option(
+      '--port <n>',
+      'TCP port (default 4010, or the first after it that no other sandbox of this config folder has; 0 picks any free one)',
+    )
     .option('--host <addr>', 'address to listen on', '127.0.0.1')
     .option('--seed <n>', 'seed of the catalog, stock, codes and delays (default 1)')
     .option('--time-scale <x>', 'multiply fulfilment delays and webhook retry intervals (0.1 = 10× faster)')
@@ -83,8 +93,8 @@ export type StartFlags = FlagsOf<typeof declareStart>;
 function declareStatus(sandbox: Command) {
   const status = sandbox
     .command('status')
-    .description('Show whether the sandbox runs: pid, URLs, dialect, uptime, orders')
-    .option('--json', 'print the status as JSON (running: true|false)');
+    .description("Show the sandboxes of this config folder that run (--profile: that profile's): pid, URLs, dialect, uptime, orders")
+    .option('--json', 'print the status as JSON (running: true|false, sandboxes: [...])');
   return status;
 }
 export type StatusFlags = FlagsOf<typeof declareStatus>;
@@ -93,8 +103,9 @@ function declareStop(sandbox: Command) {
   const stop = sandbox
     .command('stop')
     .description(
-      'Stop the running sandbox named by the pid file, whether started with --detach or in the foreground of another terminal (SIGTERM, clean shutdown)',
+      "Stop a running sandbox, whether started with --detach or in the foreground of another terminal (SIGTERM, clean shutdown): the one of --profile, else the only one, else the current profile's",
     )
+    .option('--all', 'stop every sandbox of this config folder')
     .option('--json', 'print what was stopped as JSON');
   return stop;
 }
@@ -134,7 +145,11 @@ Products, admin routes and faults: ${docPath('sandbox.md', f.io.cwd)}`,
     `
 Examples:
   $ vouchers sandbox status
-  $ vouchers sandbox status --json | jq .running`,
+  $ vouchers sandbox status --profile pacing
+  $ vouchers sandbox status --json | jq '.sandboxes[].base_url'
+
+Every sandbox of this config folder that runs, one per profile; a pid file whose process
+has exited is removed, with a note.`,
   );
   status.action(async (opts, command) => {
     await runVerb(seam, command, { flags: opts }, async () => (await import('./status.js')).run(f, opts));
@@ -146,7 +161,12 @@ Examples:
     `
 Examples:
   $ vouchers sandbox stop
-  $ vouchers sandbox stop || echo "none was running (exit 4)"`,
+  $ vouchers sandbox stop --profile pacing
+  $ vouchers sandbox stop --all
+  $ vouchers sandbox stop || echo "none was running (exit 4)"
+
+Without --profile: the only sandbox running; when several run, the current profile's
+(VOUCHERS_PROFILE, else the profile in use), else none (exit 2, naming those that run).`,
   );
   stop.action(async (opts, command) => {
     await runVerb(seam, command, { flags: opts }, async () => (await import('./stop.js')).run(f, opts));

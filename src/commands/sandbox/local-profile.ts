@@ -1,9 +1,11 @@
 /**
- * The `local` profile `sandbox start` writes: base URL, credentials, admin URL and token,
- * rate limits and signing variant matching the running sandbox. Its credentials are
- * reused at the next start so clients configured against it keep working.
+ * The profile `sandbox start` writes (`local`, or the one --profile names): base URL,
+ * credentials, admin URL and token, rate limits and signing variant matching the running
+ * sandbox. Its credentials are reused at the next start so clients configured against it
+ * keep working.
  */
-import { DEFAULT_PROFILE_NAME, type ConfigStore, type StoredProfile } from '../../core/config/types.js';
+import { DEFAULT_PROFILE_NAME, type ConfigReader, type ConfigStore, type StoredProfile } from '../../core/config/types.js';
+import { UsageError } from '../../core/errors/index.js';
 import type { SandboxHandle } from '../../sandbox/index.js';
 import { DEFAULT_LIMITS } from '../../sandbox/options.js';
 import type { StartOptions } from './start-options.js';
@@ -17,9 +19,9 @@ export interface ReusedCredentials {
   adminToken?: string;
 }
 
-/** Credentials of an existing `local` profile, to start the sandbox with them again. */
-export function reusableCredentials(store: ConfigStore): ReusedCredentials {
-  const p = store.get(LOCAL_PROFILE);
+/** Credentials of the sandbox's existing profile, to start the sandbox with them again. */
+export function reusableCredentials(store: ConfigStore, name: string): ReusedCredentials {
+  const p = store.get(name);
   if (!p) return {};
   // Key and secret only as a pair: a key without its secret cannot authenticate.
   const pair = p.api_key && p.api_secret ? { apiKey: p.api_key, apiSecret: p.api_secret } : {};
@@ -32,15 +34,30 @@ export interface ProfileWrite {
   madeCurrent: boolean;
   /** It was already the current profile. */
   alreadyCurrent: boolean;
-  /** A `local` profile existed before. */
+  /** The profile existed before. */
   refreshed: boolean;
 }
 
-/** Write (or refresh) the `local` profile for `sb`; make it current when no profile is. */
+/**
+ * A profile other than `local` that a sandbox start would overwrite although no sandbox start
+ * wrote it (no admin URL, or marked production): its URL, key and secret would be lost.
+ * `local` is written as it always was.
+ */
+export function refuseForeignProfile(store: ConfigReader, name: string): void {
+  const p = store.get(name);
+  if (name === LOCAL_PROFILE || p === undefined || (p.admin_url !== undefined && p.production !== true)) return;
+  throw new UsageError(
+    `the profile "${name}" is not a sandbox's${p.base_url ? ` (it points at ${p.base_url})` : ''}: starting a sandbox for it would replace its URL, key and secret`,
+    `give the sandbox a profile of its own: vouchers sandbox start --profile NEW-NAME (without --profile it writes "local")`,
+  );
+}
+
+/** Write (or refresh) the sandbox's profile (o.profile) for `sb`; make it current when no profile is. */
 export function writeLocalProfile(store: ConfigStore, sb: SandboxHandle, o: StartOptions): ProfileWrite {
+  const name = o.profile;
   // One locked write: other profiles written meanwhile by other processes stay.
   return store.update((c) => {
-    const before = c.get(LOCAL_PROFILE);
+    const before = c.get(name);
     const profile: StoredProfile = {
       ...(before ?? {}),
       base_url: sb.baseUrl,
@@ -57,11 +74,11 @@ export function writeLocalProfile(store: ConfigStore, sb: SandboxHandle, o: Star
     };
     // A fresh in-memory sandbox has no webhook endpoint: an old signing secret would be stale.
     if (!o.stateFile) delete profile.webhook_secret;
-    c.set(LOCAL_PROFILE, profile);
-    const alreadyCurrent = c.currentName() === LOCAL_PROFILE;
+    c.set(name, profile);
+    const alreadyCurrent = c.currentName() === name;
     const madeCurrent = c.currentName() === undefined && c.get(DEFAULT_PROFILE_NAME) === undefined;
-    if (madeCurrent) c.setCurrent(LOCAL_PROFILE);
-    return { name: LOCAL_PROFILE, madeCurrent, alreadyCurrent, refreshed: before !== undefined };
+    if (madeCurrent) c.setCurrent(name);
+    return { name, madeCurrent, alreadyCurrent, refreshed: before !== undefined };
   });
 }
 
@@ -81,10 +98,13 @@ function sameServer(a: string, b: string): boolean {
  * whose secret is not the key's: made against an earlier run whose partners lived in
  * memory, their calls fail 401. Said at start rather than left to a puzzling doctor.
  */
-export function strandedProfiles(store: ConfigStore, sb: SandboxHandle): { name: string; apiKey: string }[] {
+export function strandedProfiles(store: ConfigStore, sb: SandboxHandle, own: string): { name: string; apiKey: string }[] {
   return store.names().flatMap((name) => {
-    const p = name === LOCAL_PROFILE ? undefined : store.get(name);
+    const p = name === own ? undefined : store.get(name);
     if (!p?.base_url || !p.api_key || !sameServer(p.base_url, sb.baseUrl)) return [];
+    // The profile of another sandbox of this folder (its own admin token), which last ran on
+    // this port: its own start gives it its URL again.
+    if (p.admin_token !== undefined && p.admin_token !== sb.adminToken) return [];
     const key = Object.hasOwn(sb.state.keys, p.api_key) ? sb.state.keys[p.api_key] : undefined;
     const works = key !== undefined && key.revoked_at === null && (p.api_secret === undefined || p.api_secret === key.api_secret);
     return works ? [] : [{ name, apiKey: p.api_key }];

@@ -1,13 +1,19 @@
 /**
- * `sandbox.pid` in the config directory: which sandbox runs in the background (pid, port,
- * URLs, start time). JSON, mode 0600, written atomically; no secrets in it.
+ * Which sandboxes run for a config directory: one pid file per profile,
+ * `sandboxes/PROFILE.pid` (JSON, mode 0600, written atomically; no secrets in it), beside
+ * its log `sandboxes/PROFILE.log`. `sandbox.pid` at the top of the directory, the one
+ * sandbox of earlier versions, is still read (and removed once its sandbox has stopped), so
+ * that an upgrade does not lose a sandbox that runs.
  */
-import { readFileSync, rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../../core/io/atomic-file.js';
+import { makeDirSync } from '../../core/io/make-dir.js';
 
-export const PID_FILE = 'sandbox.pid';
-export const LOG_FILE = 'sandbox.log';
+/** The directory of the pid files and logs, in the config directory. */
+export const SANDBOXES_DIR = 'sandboxes';
+/** The pid file of earlier versions (one sandbox per config directory). */
+export const LEGACY_PID_FILE = 'sandbox.pid';
 
 export interface PidRecord {
   pid: number;
@@ -26,19 +32,36 @@ export interface PidRecord {
   log_file?: string;
 }
 
-export function pidFilePath(configDir: string): string {
-  return join(configDir, PID_FILE);
+/** A pid record and the file it was read from. */
+export interface PidEntry {
+  record: PidRecord;
+  file: string;
 }
 
-export function logFilePath(configDir: string): string {
-  return join(configDir, LOG_FILE);
+export function pidFilePath(configDir: string, profile: string): string {
+  return join(configDir, SANDBOXES_DIR, `${profile}.pid`);
 }
 
-/** The record, or undefined when there is no (readable) pid file. */
-export function readPidFile(configDir: string): PidRecord | undefined {
+export function legacyPidFilePath(configDir: string): string {
+  return join(configDir, LEGACY_PID_FILE);
+}
+
+export function logFilePath(configDir: string, profile: string): string {
+  return join(configDir, SANDBOXES_DIR, `${profile}.log`);
+}
+
+/** The directory of the pid files and logs, made (mode 0700) when missing. */
+export function ensureSandboxesDir(configDir: string): string {
+  const dir = join(configDir, SANDBOXES_DIR);
+  makeDirSync(dir, 0o700);
+  return dir;
+}
+
+/** The record of a pid file, or undefined when it is missing or unreadable. */
+export function readRecord(file: string): PidRecord | undefined {
   let text: string;
   try {
-    text = readFileSync(pidFilePath(configDir), 'utf8');
+    text = readFileSync(file, 'utf8');
   } catch {
     return undefined;
   }
@@ -46,19 +69,70 @@ export function readPidFile(configDir: string): PidRecord | undefined {
     const v = JSON.parse(text) as Partial<PidRecord>;
     if (typeof v.pid !== 'number' || typeof v.port !== 'number' || typeof v.base_url !== 'string' || typeof v.admin_url !== 'string')
       return undefined;
-    return v as PidRecord;
+    // A record of an older version without its profile was the "local" one's.
+    return { ...v, profile: typeof v.profile === 'string' && v.profile ? v.profile : 'local' } as PidRecord;
   } catch {
     return undefined;
   }
 }
 
-export function writePidFile(configDir: string, record: PidRecord): void {
-  const file = pidFilePath(configDir);
-  writeFileAtomicSync(file, JSON.stringify(record, null, 2) + '\n');
+/** Every pid file of the directory (alive or not), by profile name; the old single file last. */
+export function listPidFiles(configDir: string): PidEntry[] {
+  let names: string[];
+  try {
+    names = readdirSync(join(configDir, SANDBOXES_DIR)).filter((n) => n.endsWith('.pid'));
+  } catch {
+    names = [];
+  }
+  const entries = names
+    .sort()
+    .map((n) => join(configDir, SANDBOXES_DIR, n))
+    .flatMap((file) => {
+      const record = readRecord(file);
+      return record ? [{ record, file }] : [];
+    });
+  const legacy = legacyPidFilePath(configDir);
+  const old = readRecord(legacy);
+  return old ? [...entries, { record: old, file: legacy }] : entries;
 }
 
-/** Remove the pid file; with `pid`, only when it still names that process. */
-export function removePidFile(configDir: string, pid?: number): void {
-  if (pid !== undefined && readPidFile(configDir)?.pid !== pid) return;
-  rmSync(pidFilePath(configDir), { force: true });
+/** The pid file of this profile's sandbox (or the old single file when it names the profile). */
+export function readPidFile(configDir: string, profile: string): PidEntry | undefined {
+  return listPidFiles(configDir).find((e) => e.record.profile === profile);
+}
+
+/** Write the record to its profile's pid file; returns the file. */
+export function writePidFile(configDir: string, record: PidRecord): string {
+  ensureSandboxesDir(configDir);
+  const file = pidFilePath(configDir, record.profile);
+  writeFileAtomicSync(file, JSON.stringify(record, null, 2) + '\n');
+  return file;
+}
+
+/** Remove a pid file; with `pid`, only when it still names that process. */
+export function removePidFile(file: string, pid?: number): void {
+  if (pid !== undefined && readRecord(file)?.pid !== pid) return;
+  rmSync(file, { force: true });
+}
+
+/** Remove every pid file naming this process (a sandbox stopping, whatever its profile is called by now). */
+export function removeOwnPidFiles(configDir: string, pid: number): void {
+  for (const e of listPidFiles(configDir)) if (e.record.pid === pid) removePidFile(e.file, pid);
+}
+
+/**
+ * Make the record of the sandbox of profile `from` name `to` (profiles rename): its pid file
+ * is moved, the old single file is rewritten in place. False when no pid file names `from`.
+ */
+export function renamePidFile(configDir: string, from: string, to: string): boolean {
+  const e = readPidFile(configDir, from);
+  if (!e) return false;
+  const record = { ...e.record, profile: to };
+  if (e.file === legacyPidFilePath(configDir)) {
+    writeFileAtomicSync(e.file, JSON.stringify(record, null, 2) + '\n');
+    return true;
+  }
+  writePidFile(configDir, record);
+  removePidFile(e.file, e.record.pid);
+  return true;
 }

@@ -3,16 +3,22 @@
  * flag is a UsageError naming it (never a RangeError from the server).
  */
 import { resolve } from 'node:path';
+import { validateProfileName } from '../../core/config/names.js';
 import { UsageError } from '../../core/errors/index.js';
 import { DEFAULT_SANDBOX_HOST, DEFAULT_SANDBOX_PORT } from '../../core/net/sandbox-command.js';
 import type { SigningPathVariant } from '../../core/signer/request.js';
 import { SANDBOX_DIALECTS, type SandboxDialect } from '../../sandbox/options.js';
 import type { StartFlags } from './index.js';
+import { LOCAL_PROFILE } from './local-profile.js';
 
 export type { StartFlags };
 
 export interface StartOptions {
+  /** The profile it writes, whose pid file and log it has (`local` unless --profile). */
+  profile: string;
   port: number;
+  /** --port was given: otherwise the port is the first from 4010 no other sandbox of the folder has. */
+  portGiven: boolean;
   host: string;
   seed: number | undefined;
   timeScale: number | undefined;
@@ -72,7 +78,8 @@ function dialect(text: string | undefined): SandboxDialect | undefined {
   return d as SandboxDialect;
 }
 
-export function buildStartOptions(flags: Partial<StartFlags>, cwd: string): StartOptions {
+/** `profile`: the root's --profile, when given (`sandbox start --profile NAME`). */
+export function buildStartOptions(flags: Partial<StartFlags>, cwd: string, profile?: string): StartOptions {
   const signingPath = (flags.signingPath ?? 'full').trim().toLowerCase();
   if (signingPath !== 'full' && signingPath !== 'relative') {
     throw new UsageError(
@@ -83,6 +90,8 @@ export function buildStartOptions(flags: Partial<StartFlags>, cwd: string): Star
   const host = (flags.host ?? DEFAULT_SANDBOX_HOST).trim();
   if (!host) throw new UsageError('--host is empty', `e.g. --host ${DEFAULT_SANDBOX_HOST}`);
   return {
+    profile: profile === undefined ? LOCAL_PROFILE : validateProfileName(profile),
+    portGiven: flags.port !== undefined,
     port: flags.port === undefined ? DEFAULT_SANDBOX_PORT : wholeNumber(flags.port, '--port', 0, 65535, '4010 (0 picks a free port)'),
     host,
     seed: flags.seed === undefined ? undefined : wholeNumber(flags.seed, '--seed', 0, 2 ** 31 - 1, '42'),
@@ -109,7 +118,7 @@ export function buildStartOptions(flags: Partial<StartFlags>, cwd: string): Star
 
 /** The same flags again, for the detached copy (absolute state path, no --detach). */
 export function childArgs(o: StartOptions): string[] {
-  const args = ['sandbox', 'start', '--port', String(o.port), '--host', o.host, '--signing-path', o.signingPath];
+  const args = ['sandbox', 'start', '--profile', o.profile, '--port', String(o.port), '--host', o.host, '--signing-path', o.signingPath];
   if (o.seed !== undefined) args.push('--seed', String(o.seed));
   if (o.timeScale !== undefined) args.push('--time-scale', String(o.timeScale));
   if (o.ordersPerMinute !== undefined) args.push('--limit-orders', `${o.ordersPerMinute}/min`);

@@ -1,20 +1,24 @@
 /**
  * `vouchers sandbox start`: run the local sandbox in the foreground (one stderr line per
  * request, Ctrl-C/SIGTERM stop it cleanly), or in the background with --detach. Prints the
- * URLs, the API key and the admin token; the API secret goes into the `local` profile only.
+ * URLs, the API key and the admin token; the API secret goes into its profile only (`local`,
+ * or --profile NAME: one sandbox per profile, each with its pid file and log).
  */
 import { ConfigError, UsageError } from '../../core/errors/index.js';
 import { batchedOutput } from '../../core/io/batched-output.js';
 import { err } from '../../core/io/io.js';
 import { docPath } from '../../core/io/package-root.js';
-import { currentPid, isProcessAlive } from '../../core/io/processes.js';
+import type { ConfigStore } from '../../core/config/types.js';
+import { currentPid } from '../../core/io/processes.js';
+import { notice } from '../../core/output/notice.js';
 import { resolveOutput } from '../../core/output/options.js';
 import { printRecord } from '../../core/output/print.js';
 import { shellQuote } from '../../core/output/shell-quote.js';
 import type { Factory } from '../../core/run/factory.js';
 import type { SandboxHandle } from '../../sandbox/index.js';
-import { reusableCredentials, strandedProfiles, writeLocalProfile, type ProfileWrite } from './local-profile.js';
-import { readPidFile, removePidFile, writePidFile, type PidRecord } from './pid-file.js';
+import { refuseForeignProfile, reusableCredentials, strandedProfiles, writeLocalProfile, type ProfileWrite } from './local-profile.js';
+import { removeOwnPidFiles, writePidFile, type PidEntry } from './pid-file.js';
+import { describeSandbox, runningSandboxes, staleNote } from './running.js';
 import { buildStartOptions, type StartFlags, type StartOptions } from './start-options.js';
 
 /** What `start` prints on stdout (never a secret). */
@@ -59,15 +63,56 @@ export function describeProfileWrite(w: ProfileWrite, file: string): string {
   return `${verb} profile "${w.name}" in ${file} (the API secret is saved there, not printed)${current}\n`;
 }
 
-function portInUse(e: ConfigError, o: StartOptions, background: PidRecord | undefined): UsageError {
-  const other =
-    background && isProcessAlive(background.pid) && background.port === o.port
-      ? ` (the background sandbox, pid ${background.pid}, runs there: vouchers sandbox stop)`
-      : '';
+function portInUse(o: StartOptions, running: PidEntry[]): UsageError {
+  const holder = running.find((e) => e.record.port === o.port);
   return new UsageError(
-    `port ${o.port} on ${o.host} is already in use${other}`,
-    `choose another port with --port ${o.port < 65535 ? o.port + 1 : o.port - 1}, or --port 0 for any free one`,
+    `port ${o.port} on ${o.host} is already in use${holder ? ` by the sandbox of profile ${describeSandbox(holder)}` : ''}`,
+    `choose another port with --port ${o.port < 65535 ? o.port + 1 : o.port - 1}, or --port 0 for any free one${holder ? `; or stop that sandbox: vouchers sandbox stop --profile ${shellQuote(holder.record.profile)}` : ''}`,
   );
+}
+
+/** Hosts that may share a port: another address, unless either listens on every address. */
+function sameAddress(a: string, b: string): boolean {
+  const any = (h: string) => h === '0.0.0.0' || h === '::' || h === '[::]';
+  return a === b || any(a) || any(b);
+}
+
+/**
+ * The checks before a sandbox starts, in the foreground or for --detach: pid files of
+ * sandboxes gone are removed (with a note), a sandbox of the same profile or on the port
+ * given is refused, a profile no sandbox wrote is left alone. Without --port, the port is
+ * the first from 4010 that no running sandbox of this folder has. Returns the options with
+ * that port, and the sandboxes running.
+ */
+export function prepareStart(f: Factory, store: ConfigStore, o: StartOptions): { o: StartOptions; running: PidEntry[] } {
+  const format = o.json ? 'json' : 'table';
+  const { running, removed } = runningSandboxes(store.dir);
+  for (const e of removed) notice(f.io, { format }, 'STALE_PID_FILE', staleNote(e));
+  const same = running.find((e) => e.record.profile === o.profile && e.record.pid !== currentPid());
+  if (same) {
+    throw new UsageError(
+      `a sandbox already runs for the profile ${describeSandbox(same)}`,
+      `use it as it is, or stop it first: vouchers sandbox stop --profile ${shellQuote(o.profile)}; to run another one beside it, give it a profile of its own: vouchers sandbox start --profile NAME`,
+    );
+  }
+  refuseForeignProfile(store, o.profile);
+  if (o.portGiven) {
+    if (o.port !== 0 && running.some((e) => e.record.port === o.port && sameAddress(e.record.host, o.host))) throw portInUse(o, running);
+    return { o, running };
+  }
+  const taken = new Set(running.map((e) => e.record.port));
+  let port = o.port;
+  while (taken.has(port) && port < 65535) port++;
+  const holder = running.find((e) => e.record.port === o.port);
+  if (holder) {
+    notice(
+      f.io,
+      { format },
+      'PORT_CHOSEN',
+      `Port ${o.port} is taken by the sandbox of profile ${describeSandbox(holder)}: this one listens on ${port} (--port chooses another).\n`,
+    );
+  }
+  return { o: { ...o, port }, running };
 }
 
 function waitForAbort(signal: AbortSignal): Promise<void> {
@@ -85,16 +130,10 @@ export async function run(f: Factory, flags: StartFlags, o: StartOptions = build
   }
   const { io } = f;
   const store = await f.config();
-  const background = readPidFile(store.dir);
-  // A second sandbox of this config folder would take over its "local" profile while
-  // `status` and `stop` still name the first: one at a time per folder, as with --detach.
-  if (background && background.pid !== currentPid() && isProcessAlive(background.pid)) {
-    throw new UsageError(
-      `a sandbox already runs (pid ${background.pid}) on ${background.base_url}, and it owns the profile "${background.profile}"`,
-      'use it as it is, or stop it first: vouchers sandbox stop; to run a second one, give it its own config folder: VOUCHERS_CONFIG_DIR=DIR vouchers sandbox start --port PORT',
-    );
-  }
-  const reuse = reusableCredentials(store);
+  // One sandbox per profile: its pid file, its log and its profile are its own.
+  const prepared = prepareStart(f, store, o);
+  o = prepared.o;
+  const reuse = reusableCredentials(store, o.profile);
   // One line per request: written once per turn of the event loop, not once per line.
   const output = batchedOutput();
   let sb: SandboxHandle;
@@ -117,29 +156,25 @@ export async function run(f: Factory, flags: StartFlags, o: StartOptions = build
       log: (line) => output.write(io.stderr, `${new Date(f.clock.now()).toISOString().slice(11, 19)} ${line}\n`),
     });
   } catch (e) {
-    if (e instanceof ConfigError && /already in use/.test(e.message)) throw portInUse(e, o, background);
+    if (e instanceof ConfigError && /already in use/.test(e.message)) throw portInUse(o, runningSandboxes(store.dir).running);
     if (e instanceof ConfigError) throw new UsageError(e.message, e.hint);
     throw e;
   }
   const pid = currentPid();
   try {
     const written = writeLocalProfile(store, sb, o);
-    // The pid file names the sandbox `status` and `stop` manage; a live one elsewhere is kept.
-    const ownsPidFile = !background || !isProcessAlive(background.pid) || background.pid === pid;
     const startedAt = new Date(f.clock.now()).toISOString();
-    if (ownsPidFile) {
-      writePidFile(store.dir, {
-        pid,
-        port: sb.port,
-        host: sb.host,
-        base_url: sb.baseUrl,
-        admin_url: sb.adminUrl,
-        started_at: startedAt,
-        profile: written.name,
-        partner_id: sb.partnerId,
-        dialect: sb.dialect,
-      });
-    }
+    writePidFile(store.dir, {
+      pid,
+      port: sb.port,
+      host: sb.host,
+      base_url: sb.baseUrl,
+      admin_url: sb.adminUrl,
+      started_at: startedAt,
+      profile: written.name,
+      partner_id: sb.partnerId,
+      dialect: sb.dialect,
+    });
     await printStarted(
       f,
       {
@@ -157,7 +192,7 @@ export async function run(f: Factory, flags: StartFlags, o: StartOptions = build
       o.json,
     );
     err(io, describeProfileWrite(written, store.path));
-    for (const s of strandedProfiles(store, sb))
+    for (const s of strandedProfiles(store, sb, o.profile))
       err(
         io,
         `Warning: profile "${s.name}" points at this sandbox, which does not accept its API key ${s.apiKey} (unknown, revoked, or with another secret): its calls will fail 401. ${o.stateFile ? '' : 'Partners and keys made with sandbox admin live only while the sandbox runs, unless it is started with --state FILE. '}Make a new one (vouchers sandbox admin partners create --show-secret) and give the profile its key and secret (vouchers profiles set ${shellQuote(s.name)} api_key KEY; vouchers profiles set ${shellQuote(s.name)} api_secret --stdin).\n`,
@@ -171,7 +206,8 @@ export async function run(f: Factory, flags: StartFlags, o: StartOptions = build
     await waitForAbort(io.signal);
     output.flush();
     err(io, 'Stopping the sandbox…\n');
-    if (ownsPidFile) removePidFile(store.dir, pid);
+    // Under whatever name its profile has by now (profiles rename moves the pid file).
+    removeOwnPidFiles(store.dir, pid);
   } finally {
     await sb.close();
     output.flush();
