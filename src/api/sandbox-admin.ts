@@ -103,7 +103,7 @@ export async function adminCall<T = unknown>(
       `the sandbox admin surface at ${target.url} did not answer${code ? ` (${code})` : ''}`,
       undefined,
       code,
-      `is the sandbox running? Check with vouchers sandbox status; start it with ${sandboxStartCommand(target.url) ?? 'vouchers sandbox start'}`,
+      `is the sandbox running? Check with vouchers sandbox status; start it with ${sandboxStartCommand(target.url, target.profile) ?? 'vouchers sandbox start'}`,
       { cause: e },
     );
   }

@@ -5,7 +5,7 @@
 import { ENV, type ResolvedProfile } from '../../core/config/types.js';
 import { CliError, NetworkError } from '../../core/errors/index.js';
 import { foreignError } from '../../core/http/api-error.js';
-import { sandboxStartCommand } from '../../core/net/sandbox-command.js';
+import { sandboxProfileOf, sandboxStartCommand } from '../../core/net/sandbox-command.js';
 import type { ApiClient } from '../../core/http/types.js';
 import type { Clock } from '../../core/time/clock.js';
 import { fail, ok, skip, traced, warn, type CheckResult } from './result.js';
@@ -101,7 +101,7 @@ function failedTrace(e: Error): string {
 function reachableCheck(profile: ResolvedProfile, a: Answer | Error): CheckResult {
   const label = 'Server reachable';
   if (a instanceof Error) {
-    const start = profile.base_url ? sandboxStartCommand(profile.base_url) : undefined;
+    const start = profile.base_url ? sandboxStartCommand(profile.base_url, sandboxProfileOf(profile)) : undefined;
     return fail(
       'reachable',
       label,

@@ -10,8 +10,9 @@ import type { SandboxHandle } from '../../sandbox/index.js';
 import { DEFAULT_LIMITS } from '../../sandbox/options.js';
 import type { StartOptions } from './start-options.js';
 import { isLoopbackHost } from '../../core/net/loopback.js';
+import { LOCAL_PROFILE } from '../../core/net/sandbox-command.js';
 
-export const LOCAL_PROFILE = 'local';
+export { LOCAL_PROFILE };
 
 export interface ReusedCredentials {
   apiKey?: string;

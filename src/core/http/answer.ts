@@ -19,6 +19,8 @@ export interface AnswerContext {
   origin: string;
   /** An earlier attempt of the call may have been acted on (see NetworkErrorContext). */
   earlierMayHaveReached: boolean;
+  /** See NetworkErrorContext. */
+  sandboxProfile: string | undefined;
   now: number;
   strictContract: boolean | undefined;
   onDrift: ((drift: ContractDrift) => void) | undefined;
@@ -44,6 +46,7 @@ export function answer<T>(
       idempotencyKey: call.idempotencyKey,
       attempts: attempt,
       earlierMayHaveReached: c.earlierMayHaveReached,
+      sandboxProfile: c.sandboxProfile,
     });
   }
   const response = sent.response;

@@ -63,6 +63,8 @@ export interface ClientOptions {
   requestLog?: RequestLog;
   /** Profile name written to the request log. */
   profileName?: string;
+  /** The saved sandbox profile (one with an admin URL) the base URL is from: named in the hint that starts the sandbox. */
+  sandboxProfile?: string;
   /** Where the base URL and API key came from when not from that profile (the log's `set_by`); absent when both are the profile's. */
   target?: RequestTarget;
   /** Receives one line per attempt (method, URL, status, ms, trace ID, retry reason): `--debug`. */
@@ -384,6 +386,7 @@ export function createClient(options: ClientOptions): ApiClient {
         const res = answer<T>(call, sent, attempt, {
           origin: base.origin,
           earlierMayHaveReached: mayHaveReached,
+          sandboxProfile: options.sandboxProfile,
           now: clock.now(),
           strictContract: options.strictContract,
           onDrift: options.onDrift,

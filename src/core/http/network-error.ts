@@ -92,6 +92,8 @@ export interface NetworkErrorContext {
    * but 429, which refuses before acting) or its connection failed after it was sent.
    */
   earlierMayHaveReached?: boolean;
+  /** The saved sandbox profile the request's base URL is from, for the hint that starts it. */
+  sandboxProfile?: string | undefined;
 }
 
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
@@ -125,7 +127,7 @@ export function networkError(f: TransportFailure, ctx: NetworkErrorContext): Net
   if (REFUSED_REQUEST.has(f.errno)) {
     hint = 'the HTTP client refused the request as built: check the path and any --header (run with --debug for details)';
   } else if (!reached) {
-    const start = sandboxStartCommand(ctx.origin);
+    const start = sandboxStartCommand(ctx.origin, ctx.sandboxProfile);
     hint = f.transient
       ? `is the server running and the base URL right? check with: vouchers doctor${start ? ` (for the local sandbox: ${start})` : ''}`
       : "check the server's TLS certificate and the base URL: vouchers doctor";

@@ -9,6 +9,7 @@ import type { ResolvedProfile } from '../config/types.js';
 import { ApiError, ConfigError } from '../errors/index.js';
 import { createClient, MAX_PACE_WAIT_MS, NOTICE_FROM_MS, type ClientOptions } from '../http/client.js';
 import { paceFile } from '../http/pace-file.js';
+import { sandboxProfileOf } from '../net/sandbox-command.js';
 import type { ApiClient, RequestOptions } from '../http/types.js';
 import { err, type IO } from '../io/io.js';
 import type { RequestLog, RequestTarget } from '../journal/types.js';
@@ -128,6 +129,7 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
     ids: deps.ids,
     requestLog: deps.requestLog,
     profileName: profile.name,
+    ...(sandboxProfileOf(profile) === undefined ? {} : { sandboxProfile: profile.name }),
     target: targetOf(profile),
     debug,
     debugBodies: debug,
