@@ -186,6 +186,25 @@ describe('vouchers sandbox start', () => {
     expect(profileOf(configDir, 'pacing').base_url).toBe(first.info.base_url);
   });
 
+  it('refuses a second sandbox of the --state file another one keeps its state in, before writing anything', async () => {
+    const configDir = tempConfigDir();
+    const state = join(configDir, 'state.json');
+    const first = await start(configDir, ['--state', state]);
+    const order = await runCli(['orders', 'create', '--product', 'sbx-instant', '--denomination', '10'], { configDir });
+    expect(order.code, order.stderr).toBe(0);
+    const config = readFileSync(join(configDir, 'config.json'), 'utf8');
+    // Stopped at the end of the test if it started all the same.
+    const second = await start(configDir, ['--profile', 'pacing', '--state', state]);
+    expect(await Promise.race([second.done, 'still running'])).toBe(2);
+    const said = second.io.stderrText();
+    expect(said).toContain(`the sandbox of profile \\"local\\" (pid ${process.pid}, ${first.info.base_url}) keeps its state in ${state}`);
+    expect(said).toContain('give this one a --state file of its own');
+    expect(readFileSync(join(configDir, 'config.json'), 'utf8')).toBe(config);
+    first.io.interrupt();
+    expect(await first.done).toBe(0);
+    expect(Object.keys((JSON.parse(readFileSync(state, 'utf8')) as { orders: object }).orders)).toHaveLength(1);
+  });
+
   it('leaves another current profile alone', async () => {
     const configDir = tempConfigDir();
     expect(

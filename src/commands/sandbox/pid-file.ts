@@ -30,6 +30,8 @@ export interface PidRecord {
   dialect?: string;
   /** Log file of a detached sandbox. */
   log_file?: string;
+  /** The --state file it keeps its state in (absolute). */
+  state_file?: string;
 }
 
 /** A pid record and the file it was read from. */

@@ -79,8 +79,8 @@ function sameAddress(a: string, b: string): boolean {
 
 /**
  * The checks before a sandbox starts, in the foreground or for --detach: pid files of
- * sandboxes gone are removed (with a note), a sandbox of the same profile or on the port
- * given is refused, a profile no sandbox wrote is left alone. Without --port, the port is
+ * sandboxes gone are removed (with a note); a sandbox of the same profile, of the same
+ * --state file or on the port given is refused, and so is a profile no sandbox wrote. Without --port, the port is
  * the first from 4010 that no running sandbox of this folder has. Returns the options with
  * that port, and the sandboxes running.
  */
@@ -93,6 +93,14 @@ export function prepareStart(f: Factory, store: ConfigStore, o: StartOptions): {
     throw new UsageError(
       `a sandbox already runs for the profile ${describeSandbox(same)}`,
       `use it as it is, or stop it first: vouchers sandbox stop --profile ${shellQuote(o.profile)}; to run another one beside it, give it a profile of its own: vouchers sandbox start --profile NAME`,
+    );
+  }
+  // Each would overwrite what the other saved: the orders of one lost at its next start.
+  const sharing = o.stateFile === undefined ? undefined : running.find((e) => e.record.state_file === o.stateFile);
+  if (sharing) {
+    throw new UsageError(
+      `the sandbox of profile ${describeSandbox(sharing)} keeps its state in ${o.stateFile}: two sandboxes writing one state file would each overwrite what the other saved`,
+      `give this one a --state file of its own, or stop that one first: vouchers sandbox stop --profile ${shellQuote(sharing.record.profile)}`,
     );
   }
   refuseForeignProfile(store, o.profile);
@@ -174,6 +182,7 @@ export async function run(f: Factory, flags: StartFlags, o: StartOptions = build
       profile: written.name,
       partner_id: sb.partnerId,
       dialect: sb.dialect,
+      ...(o.stateFile === undefined ? {} : { state_file: o.stateFile }),
     });
     await printStarted(
       f,
