@@ -82,6 +82,28 @@ export function commandTree(cmd: Command): CommandTree {
 }
 
 /**
+ * How many arguments each command under `cmd` takes before a list, required and optional
+ * (by its names after `vouchers`, aliases too), those that take none left out: a word a
+ * command still requires, even a lowercase one (`vouchers profiles set acme webhook_secret`),
+ * is part of it, and so is one it may take that ends the clause (`vouchers profiles show acme;`).
+ */
+export function commandArguments(cmd: Command, path: string[] = []): Record<string, [number, number]> {
+  const out: Record<string, [number, number]> = {};
+  for (const sub of cmd.commands) {
+    if (isHidden(sub) || sub.name() === 'help') continue;
+    // A list takes only words that read as arguments (ids, paths): prose may follow it.
+    const args = sub.registeredArguments.filter((a) => !a.variadic);
+    const required = args.filter((a) => a.required).length;
+    const arity: [number, number] = [required, args.length - required];
+    for (const name of [sub.name(), ...sub.aliases()]) {
+      if (args.length > 0) out[[...path, name].join(' ')] = arity;
+      Object.assign(out, commandArguments(sub, [...path, name]));
+    }
+  }
+  return out;
+}
+
+/**
  * src/core/io/command-names.ts: the names of every command, for the note wrapper to tell a
  * command from the prose after it (`vouchers doctor checks …`). Written with docs/commands.md
  * by `npm run docs`; a test fails when the checked-in file is stale.
@@ -97,5 +119,8 @@ export interface CommandTree {
 }
 
 export const COMMAND_TREE: CommandTree = ${JSON.stringify(commandTree(program), null, 2)};
+
+/** The arguments each command takes before a list, required and optional, by its names (\`profiles set\`: NAME KEY [VALUE]), where it takes any. */
+export const COMMAND_ARGUMENTS: Readonly<Record<string, readonly [required: number, optional: number]>> = ${JSON.stringify(commandArguments(program), null, 2)};
 `;
 }

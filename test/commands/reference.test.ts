@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { commandTree, renderCommandReference } from '../../src/commands/reference.js';
-import { COMMAND_TREE } from '../../src/core/io/command-names.js';
+import { commandArguments, commandTree, renderCommandReference } from '../../src/commands/reference.js';
+import { COMMAND_ARGUMENTS, COMMAND_TREE } from '../../src/core/io/command-names.js';
 import { createFactory } from '../../src/factory.js';
 import { buildProgram } from '../../src/program.js';
 import { testIO } from '../helpers/io.js';
@@ -23,6 +23,8 @@ describe('src/core/io/command-names.ts', () => {
     const { program } = await buildProgram(io, (g) => createFactory(io, g));
     expect(COMMAND_TREE).toEqual(commandTree(program));
     expect(Object.keys(COMMAND_TREE.sandbox?.admin ?? {})).toContain('deliveries');
+    expect(COMMAND_ARGUMENTS).toEqual(commandArguments(program));
+    expect(COMMAND_ARGUMENTS['profiles set']).toEqual([2, 1]);
   });
 });
 

@@ -10,6 +10,7 @@ import { CliError } from '../../core/errors/index.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { asciiText } from '../../core/io/ascii.js';
 import { asciiOnly, colorEnabled, out } from '../../core/io/io.js';
+import { wrapNote } from '../../core/io/note-wrap.js';
 import { printJson } from '../../core/output/print.js';
 import type { Factory } from '../../core/run/factory.js';
 import { baseUrlCheck, credentialsCheck, permissionsCheck, profileCheck, webhookSecretCheck } from './local-checks.js';
@@ -96,18 +97,18 @@ export async function run(f: Factory, options: DoctorOptions): Promise<void> {
     const c = new Chalk({ level: colorEnabled(f.io, 'stdout', f.globals().color === false) ? 1 : 0 });
     const paint = { ok: c.green, fail: c.red, warn: c.yellow, skip: c.dim } as const;
     // On a terminal a long check wraps 2 cells in under its symbol, never past the edge but
-    // for a word wider than the terminal (a URL, a path), left whole for it to fold. Where
-    // only ASCII is shown the text is made ASCII first (— is --), so it is measured as shown.
-    const cells = f.io.stdoutIsTTY ? await import('../../core/output/cells.js') : undefined;
+    // for a word wider than the terminal (a URL, a path), left whole from the left edge for
+    // it to fold; a command in the fix is never split: one too wide for the room under the
+    // text starts further left, one wider than the terminal is alone on its line from the
+    // left edge. Where only ASCII is shown the text is made ASCII first (— is --), so it is
+    // measured as shown.
     const shown = asciiOnly(f.io) ? asciiText : (text: string) => text;
     const dash = shown('—');
     const lines = results.map((r) => {
       const symbol = shown(SYMBOL[r.level]);
       const head = shown(`${SYMBOL[r.level]} ${r.label}:`);
       const text = shown(`${head} ${r.detail}${r.fix ? ` — fix: ${r.fix}` : ''}`);
-      const parts = cells
-        ? cells.wrapCells(text, f.io.columns, f.io.columns - 2, true).map((l, i) => (i === 0 ? l : cells.indentWithin(l, 2, f.io.columns)))
-        : [text];
+      const parts = f.io.stdoutIsTTY ? wrapNote(text, f.io.columns, { hang: 2, whole: true }).split('\n') : [text];
       if (parts[0]!.startsWith(head)) parts[0] = `${paint[r.level](symbol)} ${c.bold(shown(r.label))}:${parts[0]!.slice(head.length)}`;
       return parts.map((l) => l.replace(` ${dash} fix:`, ` ${c.dim(dash)} fix:`)).join('\n');
     });

@@ -17,7 +17,7 @@
  * uses, a code point at a time; ASCII text, almost every note, by its length.
  */
 import { eastAsianWidth } from 'get-east-asian-width';
-import { COMMAND_TREE, type CommandTree } from './command-names.js';
+import { COMMAND_ARGUMENTS, COMMAND_TREE, type CommandTree } from './command-names.js';
 
 const SGR = /\u001b\[[0-9;]*m/g;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
@@ -126,18 +126,26 @@ function units(text: string): string[] {
       let flags = false;
       let value = false;
       let tree: CommandTree = COMMAND_TREE;
+      const path: string[] = [];
+      let args = 0;
       while (i + 1 < words.length && !CLAUSE_END.test(plain(unit))) {
         const next = plain(words[i + 1]!);
         const flag = FLAG.test(next);
         // Flags before the first name are global ones: the names still follow them.
         const word = next.replace(CLAUSE_END, '');
         const name = !flags && !value && Object.hasOwn(tree, word);
-        // A parenthesis opens an aside, never an argument (unquoted, a shell reads it as syntax).
-        if (next.startsWith('(') || (!flag && !value && !name && !ARG.test(next))) break;
+        // A word the command still requires as an argument, lowercase too (`profiles set acme
+        // webhook_secret`), or one it may take that ends the clause (`profiles show acme;`).
+        const arity = names > 0 && !name && !flag && !value ? COMMAND_ARGUMENTS[path.join(' ')] : undefined;
+        const argument = arity !== undefined && (args < arity[0] || (args < arity[0] + arity[1] && CLAUSE_END.test(next)));
+        // A parenthesis opens an aside, never an argument (unquoted, a shell reads it as syntax):
+        // a trace ID after a command (`vouchers doctor (trace 4bf9…)`) is not part of it.
+        if (next.startsWith('(') || (!flag && !value && !name && !argument && !ARG.test(next))) break;
         if (name) {
           names++;
+          path.push(word);
           tree = tree[word]!;
-        }
+        } else if (!flag && !value) args++;
         flags ||= flag && names > 0;
         value = flag && !next.includes('=');
         unit += ` ${words[++i]!}`;
@@ -181,21 +189,27 @@ function visiblePrefix(line: string, n: number): string {
   return line.slice(0, i);
 }
 
-function wrapLine(line: string, width: number): string[] {
+function wrapLine(line: string, width: number, layout: NoteLayout = {}): string[] {
   // A JSON line, or one drawn rather than written: as it is.
   if (visibleLength(line) <= width || /^\{|[\t\r]|\u001b\[(?![0-9;]*m)/.test(line)) return [line];
   const plain = line.replace(SGR, '');
   // `  hint      text`: continuation lines under the text; else under the line's indentation.
   const label = /^( +\S+(?: \S+)? {2,})\S/.exec(plain)?.[1];
   const byLabel = label !== undefined && visibleLength(label) <= width / 2;
-  const head = visiblePrefix(line, byLabel ? [...label].length : /^ */.exec(plain)![0].length);
-  const lead = visibleLength(head);
+  const head = layout.hang !== undefined ? '' : visiblePrefix(line, byLabel ? [...label].length : /^ */.exec(plain)![0].length);
+  const lead = layout.hang ?? visibleLength(head);
   const hang = ' '.repeat(lead);
   const lines: string[] = [];
   let current = '';
-  for (const unit of units(line.slice(head.length))) {
+  // With `whole`, what is kept together but is no command (a trace ID with its label, a
+  // flag with its value) and is wider than the terminal is laid out a word at a time.
+  const pieces = units(line.slice(head.length)).flatMap((u) =>
+    layout.whole && visibleLength(u) > width && !COMMAND.test(u.replace(SGR, '')) ? u.split(/ +/) : [u],
+  );
+  for (const unit of pieces) {
     const size = visibleLength(unit);
-    if (current !== '' && lead + visibleLength(current) + 1 + size > width) {
+    const room = width - (lines.length === 0 ? visibleLength(head) : lead);
+    if (current !== '' && visibleLength(current) + 1 + size > room) {
       lines.push(hang + current);
       current = unit;
     } else {
@@ -205,6 +219,12 @@ function wrapLine(line: string, width: number): string[] {
     // left as it needs to fit whole, on a line of its own.
     if (current === unit && lines.length > 0 && lead + size > width && size <= width) {
       lines.push(' '.repeat(width - size) + unit);
+      current = '';
+    }
+    // A word or a command wider than the terminal, with `whole`: on a line of its own from
+    // the left edge, for the terminal to fold, so that a copy still gives it whole.
+    if (current === unit && size > width && layout.whole) {
+      lines.push(lines.length === 0 ? hang + unit : unit);
       current = '';
     }
     // A command wider than the terminal: on lines of its own, broken at its spaces, each
@@ -252,11 +272,23 @@ function commandLines(command: string, lead: number, width: number): string[] {
   return lines;
 }
 
+/** How wrapNote lays out a line, where a caller needs other than its indentation or label. */
+export interface NoteLayout {
+  /** Continuation lines this many cells in, whatever the line's own indentation (doctor's checks: 2, under the label). */
+  hang?: number;
+  /**
+   * A word or a command wider than the terminal goes whole on a line of its own from the
+   * left edge, for the terminal to fold (a copy gives it whole), rather than being broken
+   * into lines ending in ` \\`.
+   */
+  whole?: boolean;
+}
+
 /** `text` with each line wider than `width` wrapped (see the top of this file). */
-export function wrapNote(text: string, width: number): string {
+export function wrapNote(text: string, width: number, layout: NoteLayout = {}): string {
   if (!(width > 20)) return text;
   return text
     .split('\n')
-    .flatMap((line) => wrapLine(line, width))
+    .flatMap((line) => wrapLine(line, width, layout))
     .join('\n');
 }

@@ -121,6 +121,24 @@ describe('wrapNote', () => {
     );
   });
 
+  it('keeps with a command the arguments it requires, lowercase too, and an optional one that ends the clause', () => {
+    expect(wrapNote('or set one yourself: vouchers profiles set acme webhook_secret --stdin; then run it again', 52).split('\n')).toEqual([
+      'or set one yourself:',
+      'vouchers profiles set acme webhook_secret --stdin;',
+      'then run it again',
+    ]);
+    expect(wrapNote('see the settings of the profile: vouchers profiles show acme; then more', 40).split('\n')).toEqual([
+      'see the settings of the profile:',
+      'vouchers profiles show acme; then more',
+    ]);
+    // An argument it may take but not one that goes on as prose: `lists` is no trace ID.
+    expect(wrapNote('this run is not logged: vouchers log lists the recent requests', 30).split('\n')).toEqual([
+      'this run is not logged:',
+      'vouchers log lists the recent',
+      'requests',
+    ]);
+  });
+
   it('reads as command names only the names of commands: prose after a command is not glued to it', () => {
     // "checks its credentials" are lowercase words, not names of doctor's subcommands.
     expect(wrapNote('  hint      run vouchers doctor checks its credentials and the clock of this machine', 50).split('\n')).toEqual([
