@@ -214,7 +214,7 @@ describe('--jmespath refused', () => {
     writeFileSync(file, 'product_id,denomination,quantity,reference\nsbx-instant,10,1,jm-bulk-1\n');
     const bulk = await runCli(['orders', 'create', '--from', file, '--jmespath', 'sort(@)'], { env });
     expect(bulk.code, bulk.stderr).toBe(1);
-    expect(bulk.stderr).toMatch(/batch bat_\w+ ran: 1 of 1 rows are ordered, but its output could not be queried/);
+    expect(bulk.stderr).toMatch(/batch bat_\w+ ran: the row is ordered, but its output could not be queried/);
     expect(Object.values(sb.state.orders).filter((o) => o.reference === 'jm-bulk-1')).toHaveLength(1);
   });
 

@@ -109,7 +109,7 @@ describe('bulk: an edited file (issue 11 point 2)', () => {
     expect(told).toEqual([
       `line 2 (reference chg-1) changed in the file after it was ordered (${placed.order_id}, 10.00 USD): that order stands and the row is not ordered again as it is now; to order more, add a row with a new reference`,
     ]);
-    expect(second.stderr).toContain('All 2 rows ordered, 1 as it was before the file changed (not ordered again as it has them now).');
+    expect(second.stderr).toContain('Both rows ordered, 1 as it was before the file changed (not ordered again as it has them now).');
     const lines = readFileSync(results, 'utf8').trim().split('\n');
     expect(lines[1]).toMatch(
       new RegExp(`^2,${placed.order_id},DELIVERED,\\w+,ROW_CHANGED: the row changed in the file after it was ordered`),

@@ -321,7 +321,7 @@ describe('bulk: exactly once per row', () => {
       await base.dispose();
     }
     expect(orderCount(sb)).toBe(5);
-    expect(String(error)).toMatch(/1 of 5 rows unknown: resume to find out/);
+    expect(String(error)).toMatch(/1 of 5 rows is unknown: resume to find out/);
     expect(String(error)).not.toMatch(/not ordered/);
     const summary = JSON.parse(io.stdoutText()) as { ordered: number; failed: number; unknown: number };
     expect(summary).toMatchObject({ ordered: 4, failed: 0, unknown: 1 });

@@ -46,7 +46,7 @@ describe('bulk: an order answered with no order id, after a product look-up that
     expect(warnings[0]).toMatch(/^Warning: GET \/products\/p \(getProduct\)/);
     expect(first.stdout).toMatch(/^no_order_id\t1 \(ordered; the answer named no order id\)$/m);
     expect(first.stderr).toContain(
-      '1 of 3 rows were ordered, but the answer named no order id: line 3 (reference r-2). They are placed and never sent again; find each by its reference (vouchers orders list --reference r-2)',
+      '1 of 3 rows was ordered, but the answer named no order id: line 3 (reference r-2). It is placed and never sent again; find each by its reference (vouchers orders list --reference r-2)',
     );
     expect(readFileSync(results, 'utf8')).toContain(
       '3,,,req-9E2B,"NO_ORDER_ID: the order was placed, but its answer named no order id; it is not ordered again"',

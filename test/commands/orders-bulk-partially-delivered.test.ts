@@ -170,9 +170,9 @@ describe('bulk rows answered PARTIALLY_DELIVERED', () => {
     });
     expect(r.code, r.stderr).toBe(5);
     expect(r.stderr).toMatch(/code +ORDER_NOT_FULFILLED/);
-    expect(r.stderr).toContain('1 of 2 rows were answered CANCELLED: line 3 (reference r-9, order ord_r-9, CANCELLED)');
+    expect(r.stderr).toContain('1 of 2 rows was answered CANCELLED: line 3 (reference r-9, order ord_r-9, CANCELLED)');
     expect(r.stderr).toContain(
-      '1 of 2 rows were answered PARTIALLY_DELIVERED: line 2 (reference r-2, order ord_r-2, 2 of 4 vouchers issued)',
+      '1 of 2 rows was answered PARTIALLY_DELIVERED: line 2 (reference r-2, order ord_r-2, 2 of 4 vouchers issued)',
     );
     expect(r.stdout).toMatch(/^not_fulfilled\t1 /m);
     expect(r.stdout).toMatch(

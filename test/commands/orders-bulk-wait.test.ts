@@ -236,7 +236,7 @@ describe('bulk --wait', () => {
     // Still held at the gate: followed until the wait ends, then exit 8.
     const held = await bulk(dir, { resume: batch, wait: true, waitTimeout: '1m' });
     expect(codeOf(held.error)).toBe('pending STILL_PENDING');
-    expect(String((held.error as Error).message)).toContain('2 of 3 rows ordered and still pending after 1m');
+    expect(String((held.error as Error).message)).toContain('2 of 3 rows are ordered and still pending after 1m');
     expect(held.posts).toBe(0);
     expect(summaryOf(held)).toMatchObject({ pending: 2 });
 
@@ -251,6 +251,13 @@ describe('bulk --wait', () => {
       pending_totals: [],
     });
     expect(orderCount(sb)).toBe(3);
+
+    // A batch of one row says it of that row, not "1 of 1 rows … their vouchers".
+    const one = await bulk(dir, { from: csv(['sbx-gated,25,1,g-one']), wait: true, waitTimeout: '1m' });
+    expect(codeOf(one.error)).toBe('pending STILL_PENDING');
+    expect(String((one.error as Error).message)).toBe(
+      'the row is ordered and still pending after 1m (not final yet: its vouchers, or a refund, are to come)',
+    );
   });
 
   it('Ctrl-C while following: the summary and how to follow again, exit 130; the resume orders nothing again and follows them to the end', async ({

@@ -112,7 +112,7 @@ describe("bulk: a resume after the server's 24 h idempotency window (issue 11 po
     const file = csv(Array.from({ length: 8 }, (_, i) => `sbx-instant,10,1,win-${i},USD`));
     const lose = { 'win-2': 'drop_after_commit', 'win-5': 'drop_after_commit', 'win-6': 'server_error' } as const;
     const first = await bulk(dir, { from: file }, quickClock(), { lose });
-    expect(String(first.error)).toMatch(/3 of 8 rows unknown/);
+    expect(String(first.error)).toMatch(/3 of 8 rows are unknown/);
     expect(orderCount(sb)).toBe(7);
 
     await advanceSandbox(sb, DAY_AND_HOUR_S);
@@ -134,7 +134,7 @@ describe("bulk: a resume after the server's 24 h idempotency window (issue 11 po
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const file = csv(['sbx-instant,10,1,part-0,USD', 'sbx-partial,25,4,part-1,USD']);
     const first = await bulk(dir, { from: file }, quickClock(), { lose: { 'part-1': 'drop_after_commit' } });
-    expect(String(first.error)).toMatch(/1 of 2 rows unknown/);
+    expect(String(first.error)).toMatch(/1 of 2 rows is unknown/);
 
     // Meanwhile the sandbox fulfils it: half its vouchers fail, their part is refunded.
     await advanceSandbox(sb, DAY_AND_HOUR_S);
@@ -143,7 +143,7 @@ describe("bulk: a resume after the server's 24 h idempotency window (issue 11 po
     expect(later.posts).toEqual([]);
     expect((later.error as { code?: string }).code).toBe('ORDER_PARTIALLY_DELIVERED');
     expect(String(later.error)).toMatch(
-      /1 of 2 rows were answered PARTIALLY_DELIVERED: line 3 \(reference part-1, order ord_\w+, 2 of 4 vouchers issued\)/,
+      /1 of 2 rows was answered PARTIALLY_DELIVERED: line 3 \(reference part-1, order ord_\w+, 2 of 4 vouchers issued\)/,
     );
     expect(later.stderr).toMatch(/line 3: order ord_\w+ answered PARTIALLY_DELIVERED: 2 of 4 vouchers issued, the failed part refunded/);
     const summary = JSON.parse(later.stdout) as { totals: { currency: string; total_amount: number }[] };
@@ -160,7 +160,7 @@ describe("bulk: a resume after the server's 24 h idempotency window (issue 11 po
     const file = csv(['sbx-instant,10,1,nolook-0,USD', 'sbx-instant,10,1,,USD', 'sbx-instant,10,1,nolook-2,USD']);
     // The row without a reference is the second: its body has no reference, keyed '' here.
     const first = await bulk(dir, { from: file }, quickClock(), { lose: { 'nolook-0': 'drop_after_commit', '': 'drop_after_commit' } });
-    expect(String(first.error)).toMatch(/2 of 3 rows unknown/);
+    expect(String(first.error)).toMatch(/2 of 3 rows are unknown/);
     expect(orderCount(sb)).toBe(3);
 
     await advanceSandbox(sb, DAY_AND_HOUR_S);
@@ -169,7 +169,7 @@ describe("bulk: a resume after the server's 24 h idempotency window (issue 11 po
     expect(orderCount(sb)).toBe(3);
     expect(usdAvailableMinor(sb)).toBe(START_MINOR - 3 * 10 * 100);
     expect(String(later.error)).toMatch(
-      /2 of 3 rows not re-sent: their answer was lost and the server's 24 h idempotency window has passed/,
+      /2 of 3 rows were not re-sent: their answers were lost and the server's 24 h idempotency window has passed/,
     );
     expect(later.stderr).toMatch(
       /line 2: unknown, not re-sent: .*not re-sent \(it could order twice\); the order may exist: check `vouchers orders list --reference nolook-0` or ask the provider \(GET \/orders\?reference= answered 404/,
@@ -191,7 +191,7 @@ describe("bulk: a resume after the server's 24 h idempotency window (issue 11 po
     const dir = await profileDir(sb, 'bulk', FAST_PROFILE);
     const file = csv(['sbx-instant,10,1,chg-0,USD', 'sbx-instant,10,1,chg-1,USD', 'sbx-instant,10,1,chg-2,USD']);
     const first = await bulk(dir, { from: file }, quickClock(), { lose: { 'chg-1': 'drop_after_commit' } });
-    expect(String(first.error)).toMatch(/1 of 3 rows unknown/);
+    expect(String(first.error)).toMatch(/1 of 3 rows is unknown/);
     writeFileSync(
       file,
       'product_id,denomination,quantity,reference,currency\nsbx-instant,10,1,chg-0,USD\nsbx-instant,25,1,chg-1,USD\nsbx-instant,10,1,chg-2,USD\n',

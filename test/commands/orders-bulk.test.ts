@@ -363,7 +363,7 @@ describe('orders create --from', () => {
     expect(r.code).toBe(5);
     expect(r.stderr).toMatch(/line 3: INSUFFICIENT_INVENTORY/);
     expect(r.stderr).toMatch(/orders 4\/4 · [\d.]+\/s · ETA 0s · 1 failed/);
-    expect(r.stderr).toMatch(/1 of 4 rows were not ordered/);
+    expect(r.stderr).toMatch(/1 of 4 rows was not ordered/);
     expect(r.stdout).toMatch(/ordered\s+3/);
     // The totals are those of the orders final; the pending one's debit is said apart.
     expect(r.stdout).toMatch(/USD\s+│\s+2 │\s+60\.00 USD/);
@@ -416,7 +416,7 @@ describe('orders create --from', () => {
     expect(csv.filter((l) => status(l) !== 'NOT_SENT' && status(l) !== 'UNKNOWN')).toHaveLength(ordered);
     expect(unknown.length).toBeLessThanOrEqual(2);
     expect(rowsNotSent.length).toBe(300 - ordered - unknown.length);
-    expect(r.stderr).toContain(`${rowsNotSent.length} of 300 rows not sent`);
+    expect(r.stderr).toContain(`${rowsNotSent.length} of 300 rows were not sent`);
     // Not sent means not sent: no order carries the reference of any of those rows (row n is reference down-(n-2)).
     const references = new Set(Object.values(sb.state.orders).map((o) => o.reference));
     expect(rowsNotSent.filter((row) => references.has(`down-${row - 2}`))).toEqual([]);

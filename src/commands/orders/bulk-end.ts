@@ -13,7 +13,7 @@ import { notice } from '../../core/output/notice.js';
 import type { Factory } from '../../core/run/factory.js';
 import type { LockedRun } from './bulk-batch.js';
 import { followPending, type FollowBatchOutcome } from './bulk-follow.js';
-import { notedRowsWords, pendingFollowWords } from './bulk-noted.js';
+import { notedRowsWords, pendingFollowWords, rowsOf, toComeWords } from './bulk-noted.js';
 import { DEFAULT_CONCURRENCY, type BulkOptions } from './bulk-options.js';
 import { printSummary, summarize, unfinishedBatchError } from './bulk-report.js';
 import { writeResults } from './bulk-results-file.js';
@@ -55,7 +55,7 @@ export async function endBatch(
     if (!(error instanceof QueryRunError)) throw error;
     throw faultAfterWrite(
       error,
-      `batch ${batchId} ran: ${summary.ordered} of ${summary.rows} rows are ordered`,
+      `batch ${batchId} ran: ${rowsOf(summary.ordered, summary.rows, ['is', 'are'])} ordered`,
       `do not order the file as a new batch: the same command again skips the ordered rows (${run.resumeCmd})`,
     );
   }
@@ -64,14 +64,14 @@ export async function endBatch(
   if (outcome.interrupted) {
     throw new CliError(
       'interrupted',
-      `interrupted: ${summary.ordered} of ${summary.rows} rows ordered, ${summary.not_done + summary.failed + summary.unknown} left`,
+      `interrupted: ${rowsOf(summary.ordered, summary.rows, ['is', 'are'])} ordered, ${summary.not_done + summary.failed + summary.unknown} left`,
       `continue where it stopped (no row is ordered twice): ${resume}`,
     );
   }
   if (followed?.interrupted) {
     throw new CliError(
       'interrupted',
-      `interrupted while following the orders not final yet: every row is ordered (none is ordered again), ${summary.pending} of ${summary.rows} still pending`,
+      `interrupted while following the orders not final yet: every row is ordered (none is ordered again), ${rowsOf(summary.pending, summary.rows, ['is', 'are'])} still pending`,
       `follow them again: ${suggestedCommand(f.globals(), ['orders', 'create', '--resume', batchId, '--wait'])}`,
     );
   }
@@ -108,15 +108,16 @@ export async function endBatch(
   if (o.wait && summary.pending > 0) {
     // Rows still not final when the wait ended: exit 8 as `orders wait` does, or the kind of
     // the error that stopped the following (the server gone, the rate limit used up).
-    const words = `${summary.pending} of ${summary.rows} rows ordered and still pending`;
-    const follow = `keep following ${summary.pending === 1 ? 'it' : 'them'} (no row is ordered again): ${suggestedCommand(f.globals(), ['orders', 'create', '--resume', batchId, '--wait'])}`;
+    const them = summary.pending === 1 ? 'it' : 'them';
+    const words = `${rowsOf(summary.pending, summary.rows, ['is', 'are'])} ordered and still pending`;
+    const follow = `keep following ${them} (no row is ordered again): ${suggestedCommand(f.globals(), ['orders', 'create', '--resume', batchId, '--wait'])}`;
     if (followed?.stopped)
       throw new CliError(
         followed.stopped.kind,
-        `${words}: following them stopped (${followed.stopped.code}: ${followed.stopped.message})`,
+        `${words}: following ${them} stopped (${followed.stopped.code}: ${followed.stopped.message})`,
         follow,
       );
-    throw new PendingError(`${words} after ${formatDuration(o.waitMs)} (not final yet: their vouchers, or refunds, are to come)`, follow);
+    throw new PendingError(`${words} after ${formatDuration(o.waitMs)} (not final yet: ${toComeWords(summary.pending)} to come)`, follow);
   }
   const changed = summary.changed_since_ordered;
   const asWas =
@@ -127,12 +128,14 @@ export async function endBatch(
   const pending =
     summary.pending === 0
       ? ''
-      : `: ${summary.rows === 1 ? '' : `${summary.delivered} delivered, `}${summary.pending} pending (not final yet: ${summary.pending === 1 ? 'its vouchers, or a refund, are' : 'their vouchers, or refunds, are'} to come; ${pendingFollowWords(summary, f.globals())})`;
+      : `: ${summary.rows === 1 ? '' : `${summary.delivered} delivered, `}${summary.pending} pending (not final yet: ${toComeWords(summary.pending)} to come; ${pendingFollowWords(summary, f.globals())})`;
   notice(
     io,
     o.settings,
     'BATCH_ORDERED',
-    summary.rows === 1 ? `The row is ordered${asWas}${pending}.` : `All ${summary.rows} rows ordered${asWas}${pending}.`,
+    summary.rows === 1
+      ? `The row is ordered${asWas}${pending}.`
+      : `${summary.rows === 2 ? 'Both' : `All ${summary.rows}`} rows ordered${asWas}${pending}.`,
   );
 }
 

@@ -7,6 +7,33 @@ import type { NotedRow } from '../../core/journal/bulk.js';
 import { suggestedCommand, type HintGlobals } from '../../core/output/next-page.js';
 import type { BatchSummary } from './bulk-report.js';
 
+/**
+ * `count` of a batch's `total` rows, as the summary says them: `the row`, `both rows`, `all 5
+ * rows`, `1 of 3 rows`, `none of the 3 rows`; with `verb` (singular, plural), the verb that
+ * agrees with them after: `the row is`, `1 of 3 rows was`, `2 of 3 rows were`.
+ */
+export function rowsOf(count: number, total: number, verb?: [one: string, more: string]): string {
+  const words =
+    count === total
+      ? total === 1
+        ? 'the row'
+        : total === 2
+          ? 'both rows'
+          : `all ${total} rows`
+      : count === 0
+        ? total === 1
+          ? 'no row'
+          : `none of the ${total} rows`
+        : `${count} of ${total} rows`;
+  if (!verb) return words;
+  return `${words} ${count === 1 || (count === 0 && total === 1) ? verb[0] : verb[1]}`;
+}
+
+/** `its vouchers, or a refund, are` of one row not final yet; `their vouchers, or refunds, are` of more. */
+export function toComeWords(count: number): string {
+  return count === 1 ? 'its vouchers, or a refund, are' : 'their vouchers, or refunds, are';
+}
+
 /** Rows named one by one in a summary's words; past this, a count (--json and --results hold each). */
 const NAMED_ROWS = 10;
 
@@ -75,18 +102,18 @@ export function notedRowsWords(summary: BatchSummary, globals: HintGlobals): { u
   const out: { unfulfilled?: string; partial?: string; unnamed?: string } = {};
   if (summary.not_fulfilled > 0) {
     const rows = summary.not_fulfilled_rows;
-    out.unfulfilled = `${summary.not_fulfilled} of ${summary.rows} rows were ${howEndedWords(rows, 'not fulfilled')}: ${nameRows(rows, summary.not_fulfilled, true)}; each order was placed and issued no voucher`;
+    out.unfulfilled = `${rowsOf(summary.not_fulfilled, summary.rows, ['was', 'were'])} ${howEndedWords(rows, 'not fulfilled')}: ${nameRows(rows, summary.not_fulfilled, true)}; each order was placed and issued no voucher`;
   }
   if (summary.partially_delivered > 0) {
     const rows = summary.partially_delivered_rows;
     const issued = partialVouchersWords(summary);
-    out.partial = `${summary.partially_delivered} of ${summary.rows} rows were ${howEndedWords(rows, 'partially delivered')}: ${nameRows(rows, summary.partially_delivered, false)}; each order was placed and issued only some of its vouchers${issued ? ` (${issued})` : ''}, the failed part refunded`;
+    out.partial = `${rowsOf(summary.partially_delivered, summary.rows, ['was', 'were'])} ${howEndedWords(rows, 'partially delivered')}: ${nameRows(rows, summary.partially_delivered, false)}; each order was placed and issued only some of its vouchers${issued ? ` (${issued})` : ''}, the failed part refunded`;
   }
   if (summary.no_order_id > 0) {
     const rows = summary.no_order_id_rows;
     const ref = rows.find((r) => r.reference !== null)?.reference;
     const find = suggestedCommand(globals, ['orders', 'list', ...(ref !== undefined && ref !== null ? ['--reference', ref] : [])]);
-    out.unnamed = `${summary.no_order_id} of ${summary.rows} rows were ordered, but the answer named no order id: ${nameRows(rows, summary.no_order_id, false)}. They are placed and never sent again; find each by its reference (${find}${rows.some((r) => r.reference === null) ? '; a row without one: vouchers orders list, newest first, or ask the provider quoting its trace ID in --results' : ''})`;
+    out.unnamed = `${rowsOf(summary.no_order_id, summary.rows, ['was', 'were'])} ordered, but the answer named no order id: ${nameRows(rows, summary.no_order_id, false)}. ${summary.no_order_id === 1 ? 'It is' : 'They are'} placed and never sent again; find each by its reference (${find}${rows.some((r) => r.reference === null) ? '; a row without one: vouchers orders list, newest first, or ask the provider quoting its trace ID in --results' : ''})`;
   }
   return out;
 }

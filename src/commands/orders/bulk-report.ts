@@ -10,7 +10,15 @@ import { provablyNotSent, rowCount, rowOutcome, NOTED_ROWS, type BatchState, typ
 import { printJson, printRecord, type Column } from '../../core/output/print.js';
 import type { OutputSettings } from '../../core/output/options.js';
 import { NOT_RESENT } from './bulk-runner.js';
-import { notedRowsHints, notedRowsWords, partialVouchersWords, pendingFollowWords, howEndedWords } from './bulk-noted.js';
+import {
+  notedRowsHints,
+  notedRowsWords,
+  partialVouchersWords,
+  pendingFollowWords,
+  howEndedWords,
+  rowsOf,
+  toComeWords,
+} from './bulk-noted.js';
 import type { HintGlobals } from '../../core/output/next-page.js';
 import { printSection } from './render.js';
 
@@ -293,9 +301,11 @@ export function unfinishedBatchError(
   const noted = notedRowsWords(summary, globals);
   if (noted.unfulfilled) parts.push(noted.unfulfilled);
   if (noted.partial) parts.push(noted.partial);
-  if (summary.failed > 0) parts.push(`${summary.failed} of ${summary.rows} rows were not ordered (refused by the server)`);
+  if (summary.failed > 0) parts.push(`${rowsOf(summary.failed, summary.rows, ['was', 'were'])} not ordered (refused by the server)`);
   if (mismatched > 0)
-    parts.push(`${mismatched} of ${summary.rows} rows were ordered, but their answers differ from the contract (--strict-contract)`);
+    parts.push(
+      `${rowsOf(mismatched, summary.rows, ['was', 'were'])} ordered, but ${mismatched === 1 ? 'its answer differs' : 'their answers differ'} from the contract (--strict-contract)`,
+    );
   const held = [...state.results.keys()].filter(
     (row) => rowOutcome(state, row) === 'unknown' && state.results.get(row)?.error_code === NOT_RESENT,
   ).length;
@@ -303,13 +313,17 @@ export function unfinishedBatchError(
   const unsent = summary.not_done;
   const pending = summary.unknown - held;
   if (pending > 0)
-    parts.push(`${pending} of ${summary.rows} rows unknown: resume to find out (the answer was lost or not final; the order may exist)`);
-  if (unsent > 0) parts.push(`${unsent} of ${summary.rows} rows not sent`);
+    parts.push(
+      `${rowsOf(pending, summary.rows, ['is', 'are'])} unknown: resume to find out (${pending === 1 ? 'its answer was' : 'their answers were'} lost or not final; the order may exist)`,
+    );
+  if (unsent > 0) parts.push(`${rowsOf(unsent, summary.rows, ['was', 'were'])} not sent`);
   if (summary.pending > 0)
-    parts.push(`${summary.pending} of ${summary.rows} rows ordered and not final yet (pending: their vouchers, or refunds, are to come)`);
+    parts.push(
+      `${rowsOf(summary.pending, summary.rows, ['is', 'are'])} ordered and not final yet (pending: ${toComeWords(summary.pending)} to come)`,
+    );
   if (held > 0)
     parts.push(
-      `${held} of ${summary.rows} rows not re-sent: their answer was lost and the server's 24 h idempotency window has passed, so a re-send could order twice`,
+      `${rowsOf(held, summary.rows, ['was', 'were'])} not re-sent: ${held === 1 ? 'its answer was' : 'their answers were'} lost and the server's 24 h idempotency window has passed, so a re-send could order twice`,
     );
   // Each piece of advice a sentence of its own; the resume command ends the one for the rows a resume sends.
   const hints = notedRowsHints(summary, globals);
