@@ -6,7 +6,7 @@
  */
 import { ApiError, ConfigError, NetworkError } from '../core/errors/index.js';
 import { apiErrorFromResponse, parseJsonBody } from '../core/http/api-error.js';
-import type { ResolvedProfile } from '../core/config/types.js';
+import { ENV, type ResolvedProfile } from '../core/config/types.js';
 import type { Factory } from '../core/run/factory.js';
 import { requestSpinner } from '../core/output/request-spinner.js';
 import { sandboxStartCommand } from '../core/net/sandbox-command.js';
@@ -44,13 +44,24 @@ export function noAdminHint(name = 'NAME'): string {
   );
 }
 
+/**
+ * Why a run has no sandbox admin URL and token: its profile lacks them; or its server and
+ * credentials come from the environment (a CI job), which gives none (only a saved profile
+ * holds them); or there is no profile at all.
+ */
+export function noAdminWords(profile: ResolvedProfile): string {
+  if (profile.exists) return `profile "${profile.name}" has no sandbox admin URL and token`;
+  const vars = { base_url: ENV.baseUrl, api_key: ENV.apiKey, api_secret: ENV.apiSecret } as const;
+  const fromEnv = (Object.keys(vars) as (keyof typeof vars)[]).filter((k) => profile.sources[k] === 'env').map((k) => vars[k]);
+  if (fromEnv.length > 0)
+    return `the sandbox admin URL and token come only from a saved profile (no environment variable gives them), and this run uses none: its server and credentials come from ${fromEnv.length > 1 ? `${fromEnv.slice(0, -1).join(', ')} and ${fromEnv.at(-1)}` : fromEnv[0]}`;
+  return `there is no profile "${profile.name}", so no sandbox admin URL and token`;
+}
+
 /** The admin URL and token of a resolved profile; a clear ConfigError when it has none. */
 export function adminTargetOf(profile: ResolvedProfile): AdminTarget {
   if (!profile.admin_url || !profile.admin_token) {
-    const what = profile.exists
-      ? `profile "${profile.name}" has no sandbox admin URL and token`
-      : `there is no profile "${profile.name}", so no sandbox admin URL and token`;
-    throw new ConfigError(what, noAdminHint(profile.exists ? profile.name : undefined));
+    throw new ConfigError(noAdminWords(profile), noAdminHint(profile.exists ? profile.name : undefined));
   }
   return { url: profile.admin_url.replace(/\/+$/, ''), token: profile.admin_token, profile: profile.name };
 }

@@ -7,7 +7,7 @@
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AdminTarget } from '../api/sandbox-admin.js';
+import { noAdminWords, type AdminTarget } from '../api/sandbox-admin.js';
 import { isLoopbackUrl } from '../core/net/loopback.js';
 import type { ResolvedProfile } from '../core/config/types.js';
 import { deleteWebhook, endpointRecord, endpointUrlOf, getWebhook, reRegisterWebhook, saysNoneRegistered } from '../api/webhooks.js';
@@ -132,10 +132,8 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
         admin = { url: profile.admin_url.replace(/\/+$/, ''), token: profile.admin_token, profile: profile.name };
         needs.admin = true;
       } else {
-        // Credentials from the environment alone name a profile that may not exist.
-        needs.admin = profile.exists
-          ? `profile "${profile.name}" has no sandbox admin URL and token (a profile written by vouchers sandbox start has them)`
-          : `there is no profile "${profile.name}", so no sandbox admin URL and token (a profile written by vouchers sandbox start has them)`;
+        // Credentials from the environment alone name a profile that may not exist: what is needed is said instead.
+        needs.admin = `${noAdminWords(profile)} (a profile written by vouchers sandbox start has them: run with its --profile, local by default)`;
       }
       needs.webhooks =
         options.publicUrl || isLoopbackUrl(baseUrl)

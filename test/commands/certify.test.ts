@@ -568,7 +568,7 @@ describe('vouchers certify', () => {
 });
 
 describe('certify with credentials from the environment alone', () => {
-  it('a check that needs the operator surface is skipped saying there is no profile, not that the profile lacks it', async () => {
+  it('a check that needs the operator surface is skipped saying what it needs, not that a "default" profile is missing or lacks it', async () => {
     sb = await startSandbox({ port: 0, host: '127.0.0.1', timeScale: 0.02, quiet: true, limits: FAST_LIMITS });
     const r = await runCli(['certify', '--json', '--only', 'access,errors.insufficient-funds'], {
       configDir: tempConfigDir(),
@@ -576,7 +576,9 @@ describe('certify with credentials from the environment alone', () => {
     });
     const check = reportOf(r).checks.find((c) => c.id === 'errors.insufficient-funds');
     expect(check?.status, r.stderr).toBe('skip');
-    expect(check?.message).toContain('there is no profile "default", so no sandbox admin URL and token');
-    expect(r.stdout + r.stderr).not.toContain('profile "default" has no sandbox admin URL');
+    expect(check?.message).toContain(
+      'needs the sandbox operator surface: the sandbox admin URL and token come only from a saved profile (no environment variable gives them), and this run uses none: its server and credentials come from VOUCHERS_BASE_URL, VOUCHERS_API_KEY and VOUCHERS_API_SECRET (a profile written by vouchers sandbox start has them: run with its --profile, local by default)',
+    );
+    expect(r.stdout + r.stderr).not.toContain('profile "default"');
   });
 });

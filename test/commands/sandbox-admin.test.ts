@@ -273,6 +273,16 @@ describe('vouchers sandbox admin', () => {
     const empty = await runCli(['sandbox', 'admin', 'info'], { configDir: tempConfigDir() });
     expect(empty.code).toBe(2);
     expect(empty.stderr).toContain('there is no profile "default", so no sandbox admin URL and token');
+    // A server and key from the environment (a CI job): what it needs, not a missing "default" profile.
+    const env = await runCli(['sandbox', 'admin', 'info'], {
+      configDir: tempConfigDir(),
+      env: { VOUCHERS_BASE_URL: 'http://127.0.0.1:9/api/v1', VOUCHERS_API_KEY: 'k', VOUCHERS_API_SECRET: 's' },
+    });
+    expect(env.code).toBe(2);
+    expect(env.stderr).toContain(
+      'the sandbox admin URL and token come only from a saved profile (no environment variable gives them), and this run uses none: its server and credentials come from VOUCHERS_BASE_URL, VOUCHERS_API_KEY and VOUCHERS_API_SECRET',
+    );
+    expect(env.stderr).not.toContain('profile "default"');
   });
 
   it('a profile made by hand gets the admin surface with profiles set admin_url and admin_token (token from stdin)', async () => {
