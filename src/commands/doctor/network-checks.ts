@@ -91,6 +91,20 @@ function describe(a: Answer): string {
   return `HTTP ${a.status}${a.code ? ` ${a.code}` : ''}${a.traceId ? ` (trace ${a.traceId})` : ''}`;
 }
 
+/** describe() with what the body was when it was not JSON: `HTTP 502 with an HTML page (trace …)`, a proxy's error page. */
+function describeWithBody(a: Answer): string {
+  const type = a.body === 'json' ? undefined : a.body === 'empty' ? 'empty' : a.body.other;
+  const body =
+    type === undefined
+      ? ''
+      : type === 'empty'
+        ? ' with an empty body'
+        : /html/i.test(type)
+          ? ' with an HTML page'
+          : ` with ${type || 'a body'} that is not JSON`;
+  return `HTTP ${a.status}${a.code ? ` ${a.code}` : ''}${body}${a.traceId ? ` (trace ${a.traceId})` : ''}`;
+}
+
 const is2xx = (s: number) => s >= 200 && s < 300;
 
 /** ` (trace ID)` of a request that got no answer, as describe() gives it for an answer. */
@@ -114,8 +128,8 @@ function reachableCheck(profile: ResolvedProfile, a: Answer | Error): CheckResul
     return fail(
       'reachable',
       label,
-      `the server answered ${describe(a)}`,
-      'the service is failing or unavailable: try again later, and quote the trace ID to support',
+      `the server answered ${describeWithBody(a)}`,
+      `the service${a.body === 'json' ? '' : ' (or a proxy in front of it)'} is failing or unavailable: try again later${a.traceId ? ', and quote the trace ID to support' : ''}`,
       'network',
     );
   }
@@ -363,7 +377,12 @@ export async function networkChecks(
   const first = await probe(client, clock, profile, 'GET', '/categories', signal).catch(rethrowInterrupt);
   const results: CheckResult[] = [traced(reachableCheck(profile, first), traceOf(first))];
   if (first instanceof Error || first.status >= 500 || notTheApi(first)) {
-    const why = first instanceof Error || first.status >= 500 ? 'the server did not answer' : 'what answers is not the API';
+    const why =
+      first instanceof Error
+        ? 'the server did not answer'
+        : first.status >= 500
+          ? `the server answered ${describeWithBody(first)}`
+          : 'what answers is not the API';
     results.push(
       skip('authentication', 'Authentication', `not checked: ${why}`),
       skip('ip_allowlist', 'IP allowlist', `not checked: ${why}`),
