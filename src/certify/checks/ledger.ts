@@ -19,6 +19,20 @@ const SHARED_SANDBOX = 'another client of the same partner account (on a shared 
 
 /** What had happened before the baseline: orders and refunds already counted, left out of the comparison. */
 const atBaseline = new WeakMap<Shared, { orders: number; refunds: Record<string, number> }>();
+/** How ledger.baseline ended when it recorded no balance: what ledger.wallet-balance says of it (else it did not run). */
+const baselineEnd = new WeakMap<Shared, 'failed' | 'was skipped'>();
+
+/** ledger.baseline's run, with how it ended kept when it recorded nothing (failed, or skipped). */
+function saysItsEnd(run: CheckDef['run']): CheckDef['run'] {
+  return async (ctx) => {
+    try {
+      return await run(ctx);
+    } catch (e) {
+      baselineEnd.set(ctx.shared, e instanceof CheckSkip ? 'was skipped' : 'failed');
+      throw e;
+    }
+  };
+}
 
 /** Available balances in minor units, per currency (wallets whose amount cannot be read are left out). */
 async function balances(ctx: CheckContext): Promise<Record<string, number>> {
@@ -52,7 +66,7 @@ export const LEDGER_CHECKS: CheckDef[] = [
     title: 'Wallet balance recorded before ordering',
     proves:
       "GET /wallets gives a readable available balance per currency, recorded before this run's first order so the ledger checks can compare.",
-    async run(ctx) {
+    run: saysItsEnd(async (ctx) => {
       const now = await balances(ctx);
       const currencies = Object.keys(now);
       if (currencies.length === 0) {
@@ -76,7 +90,7 @@ export const LEDGER_CHECKS: CheckDef[] = [
           `${ctx.shared.orders.length} order(s) were placed before the balance was recorded: the ledger compares only the orders after it`,
         );
       return { message: currencies.map((c) => money(now[c]!, c)).join(', ') };
-    },
+    }),
   },
   {
     id: 'ledger.wallet-balance',
@@ -85,7 +99,8 @@ export const LEDGER_CHECKS: CheckDef[] = [
       'Per currency, the balance now equals the balance before this run less the totals of the orders it placed plus the refunds it expects: each order debited once, each refund credited.',
     async run(ctx) {
       const baseline = ctx.shared.baseline;
-      if (!baseline) throw new CheckSkip('no balance was recorded before ordering (ledger.baseline did not run)');
+      if (!baseline)
+        throw new CheckSkip(`no balance was recorded before ordering (ledger.baseline ${baselineEnd.get(ctx.shared) ?? 'did not run'})`);
       const from = atBaseline.get(ctx.shared) ?? { orders: 0, refunds: {} };
       const orders = ctx.shared.orders.slice(from.orders);
       const currencies = [...new Set([...Object.keys(baseline), ...orders.map((o) => o.currency)])].sort();
