@@ -396,9 +396,11 @@ export function createClient(options: ClientOptions): ApiClient {
         const shown = (r: ApiResponse<T>) => Object.assign(r, { shown: () => logShown(logged) });
         return res instanceof Promise ? res.then(shown) : shown(res);
       }
-      // Announced when the wait is long, or the attempt itself was (a request that timed out
-      // after 30 s and is sent again at once would leave the terminal silent for minutes).
-      if ((decision.delayMs >= NOTICE_FROM_MS || sent.ms >= NOTICE_FROM_MS) && !options.debug) {
+      // Every retry is announced, whatever its wait: after a timeout (a request that timed out
+      // after 30 s and is sent again at once would leave the terminal silent for minutes), a
+      // 502/503 or a refused connection alike, so that a run that ends well after retries
+      // does not hide that the server failed (--debug says it in its own line).
+      if (!options.debug) {
         options.notice?.(
           `${call.method} ${call.path}: ${decision.reason}; retrying in ${formatDuration(decision.delayMs)} (attempt ${attempt + 1} of ${call.maxRetries + 1}, trace ${traceId}). Ctrl-C stops`,
           'RETRY_WAIT',

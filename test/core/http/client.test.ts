@@ -100,7 +100,7 @@ async function goneAfterFirstAnswer(port: number, clock: ReturnType<typeof fakeC
 }
 
 describe('notice', () => {
-  it('announces a retry wait of a second or more with the reason, the attempt and the trace ID; shorter waits stay quiet', async () => {
+  it('announces every retry wait with the reason, the attempt and the trace ID, a short one after a 503 too', async () => {
     const notices: string[] = [];
     const { client } = await setup(
       (req, res) => {
@@ -116,10 +116,11 @@ describe('notice', () => {
     );
     const res = await client.request({ method: 'GET', path: '/wallets' });
     expect(res.attempts).toBe(3);
-    expect(notices).toHaveLength(1);
+    expect(notices).toHaveLength(2);
     expect(notices[0]).toMatch(
       /^GET \/wallets: HTTP 429 rate limited, Retry-After 57 s; retrying in 57s \(attempt 2 of 4, trace a{32}\)\. Ctrl-C stops$/,
     );
+    expect(notices[1]).toMatch(/^GET \/wallets: HTTP 503.*; retrying in \d+ms \(attempt 3 of 4, trace [0-9a-f]{32}\)\. Ctrl-C stops$/);
   });
 
   it('announces a retry after an attempt that took long (a timeout), even when the retry goes at once', async () => {
