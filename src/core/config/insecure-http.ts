@@ -19,12 +19,36 @@ export function secretWouldLeak(baseUrl: string): boolean {
   return url.protocol === 'http:' && !isLoopbackHost(url.hostname);
 }
 
-/** Throw (exit 2, nothing sent) when the profile would send its secret over plain http off this machine. */
-export function assertSecretTransport(profile: Pick<ResolvedProfile, 'name' | 'base_url' | 'allow_insecure_http'>): void {
+/** `url` with https:// for http://, without credentials. */
+function httpsOf(url: string): string {
+  const https = new URL(url);
+  https.protocol = 'https:';
+  https.username = '';
+  https.password = '';
+  return https.toString().replace(/\/$/, url.endsWith('/') ? '/' : '');
+}
+
+/**
+ * Throw (exit 2, nothing sent) when the profile would send its secret over plain http off
+ * this machine. The hint changes where the base URL came from: the profile, VOUCHERS_BASE_URL
+ * or --base-url (a profile of the same name may not exist, or is not what this run used).
+ */
+export function assertSecretTransport(
+  profile: Pick<ResolvedProfile, 'name' | 'base_url' | 'allow_insecure_http'> & { sources?: ResolvedProfile['sources']; exists?: boolean },
+): void {
   if (!profile.base_url || profile.allow_insecure_http || !secretWouldLeak(profile.base_url)) return;
+  const source = profile.sources?.base_url;
+  const https = httpsOf(profile.base_url);
+  const optIn = `${ENV.allowInsecureHttp}=1`;
+  const hint =
+    source === 'env'
+      ? `use the https:// address (${ENV.baseUrl}=${https}), or, if this network is trusted, opt in: ${optIn}`
+      : source === 'flag'
+        ? `use the https:// address (--base-url ${https}), or, if this network is trusted, opt in for this run: ${optIn}`
+        : `use the https:// address, or, if this network is trusted, opt in: vouchers profiles set ${profile.name} allow_insecure_http true (or ${optIn})`;
   throw new ConfigError(
     `refusing to send the API secret over plain http to ${profile.base_url}: anyone on the network path could read it`,
-    `use the https:// address, or, if this network is trusted, opt in: vouchers profiles set ${profile.name} allow_insecure_http true (or ${ENV.allowInsecureHttp}=1)`,
+    hint,
   );
 }
 
@@ -36,9 +60,6 @@ export function assertSecretTransport(profile: Pick<ResolvedProfile, 'name' | 'b
  */
 export function insecureBaseUrlWarning(name: string, baseUrl: string, quote: (word: string) => string): string | undefined {
   if (!secretWouldLeak(baseUrl)) return undefined;
-  const https = new URL(baseUrl);
-  https.protocol = 'https:';
-  https.username = '';
-  https.password = '';
-  return `Warning: ${https.host} is reached over plain http, so the API secret, requests and voucher codes would travel unencrypted: this profile refuses to send there until you use the https:// address (vouchers profiles set ${quote(name)} base_url ${quote(https.toString())}), or, on a network you trust, opt in with vouchers profiles set ${quote(name)} allow_insecure_http true\n`;
+  const https = httpsOf(baseUrl);
+  return `Warning: ${new URL(https).host} is reached over plain http, so the API secret, requests and voucher codes would travel unencrypted: this profile refuses to send there until you use the https:// address (vouchers profiles set ${quote(name)} base_url ${quote(https)}), or, on a network you trust, opt in with vouchers profiles set ${quote(name)} allow_insecure_http true\n`;
 }

@@ -67,7 +67,7 @@ describe('through the CLI', () => {
     await sb.close();
   });
 
-  it('http://192.0.2.1: exit 2 naming the URL and the opt-in; no request is attempted', async () => {
+  it('http://192.0.2.1: exit 2 naming the URL and the opt-in where the URL came from; no request is attempted', async () => {
     const dir = tempConfigDir();
     const env = { ...envOf(sb), VOUCHERS_BASE_URL: 'http://192.0.2.1/api/v1' };
     for (const argv of [
@@ -78,11 +78,26 @@ describe('through the CLI', () => {
       const r = await runCli(argv, { env, configDir: dir });
       expect(r.code, argv.join(' ')).toBe(2);
       expect(r.stderr).toContain('http://192.0.2.1/api/v1');
-      expect(r.stderr).toContain('allow_insecure_http');
-      expect(r.stderr).toContain('VOUCHERS_ALLOW_INSECURE_HTTP=1');
+      // From VOUCHERS_BASE_URL, no profile saved: the variable to change, never a "default" profile's setting.
+      expect(r.stderr).toContain(
+        'use the https:// address (VOUCHERS_BASE_URL=https://192.0.2.1/api/v1), or, if this network is trusted, opt in: VOUCHERS_ALLOW_INSECURE_HTTP=1',
+      );
+      expect(r.stderr).not.toContain('profiles set');
       expect(r.stderr).not.toContain(sb.apiSecret);
     }
     expect(existsSync(join(dir, REQUEST_LOG_FILE))).toBe(false);
+    // From --base-url beside a saved profile: the flag, not the profile's setting (its own URL is another).
+    const saved = await runCli(['profiles', 'add', 'acme', '--base-url', sb.baseUrl, '--api-key', 'pk_x', '--api-secret-stdin'], {
+      configDir: dir,
+      stdin: 'sk_x',
+    });
+    expect(saved.code, saved.stderr).toBe(0);
+    const flag = await runCli(['--base-url', 'http://192.0.2.1/api/v1', 'wallets', 'list'], { configDir: dir, env: { NO_COLOR: '1' } });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toContain(
+      'use the https:// address (--base-url https://192.0.2.1/api/v1), or, if this network is trusted, opt in for this run: VOUCHERS_ALLOW_INSECURE_HTTP=1',
+    );
+    expect(flag.stderr).not.toContain('profiles set');
   });
 
   it('the opt-in is a profile setting with an env variable, shown by profiles show', async () => {
