@@ -9,9 +9,9 @@ import { isSecretField, isSecretValue, snake } from '../core/output/mask.js';
 import { isRecord } from '../core/is-record.js';
 import { setOwnField } from '../core/own-field.js';
 import { maskSecret } from '../core/output/format.js';
-import { notOffered } from './not-offered.js';
+import { NotOfferedError, notOffered } from './not-offered.js';
 import { hasIdField, unwrapRecord } from '../core/http/wrapped-record.js';
-import { readList } from '../core/http/validate.js';
+import { namesNothing, readList } from '../core/http/validate.js';
 
 /**
  * The endpoint record of an answer about the webhook endpoint, which the document does not
@@ -205,21 +205,48 @@ function nestedSecret(record: Record<string, unknown>): [string, string] | undef
 
 /**
  * The server says no endpoint is registered: the error code our sandbox answers GET and
- * DELETE /webhooks with then (`WEBHOOK_NOT_REGISTERED`). A plain 404 does not say it: a
- * server without these extensions answers 404 too.
+ * DELETE /webhooks with then (`WEBHOOK_NOT_REGISTERED`), which getWebhook also gives a 2xx
+ * naming no endpoint (listsNoEndpoint). A plain 404 does not say it: a server without these
+ * extensions answers 404 too.
  */
 export function saysNoneRegistered(error: unknown): error is ApiError {
   return error instanceof ApiError && error.apiCode === 'WEBHOOK_NOT_REGISTERED';
 }
 
+/**
+ * A 2xx answer to GET /webhooks that names no endpoint (namesNothing: an empty body, `null`,
+ * `{}`, an empty list, only empty fields). The contract leaves the shape open: this is the
+ * server saying that none is registered, as our sandbox says with WEBHOOK_NOT_REGISTERED.
+ * What it was, in words (for the error); undefined for an answer that holds anything.
+ */
+export function listsNoEndpoint(res: Pick<ApiResponse, 'data' | 'text'>): string | undefined {
+  if (res.data === undefined) return res.text.trim() === '' ? 'an empty body' : undefined;
+  return namesNothing(res.data);
+}
+
+/** The error of an answer that names no endpoint (listsNoEndpoint): "none registered", as WEBHOOK_NOT_REGISTERED says it (saysNoneRegistered). */
+function noneListed(res: ApiResponse, what: string): NotOfferedError {
+  return new NotOfferedError({
+    status: res.status,
+    name: 'WebhookNotRegistered',
+    code: 'WEBHOOK_NOT_REGISTERED',
+    message: `no webhook endpoint is registered (GET /webhooks answered HTTP ${res.status} with ${what})`,
+    traceId: res.traceId,
+    method: 'GET',
+    path: '/webhooks',
+    hint: 'register one with `vouchers webhooks register --url URL`',
+  });
+}
+
+const NOTHING_TO_DELETE = 'no webhook endpoint is registered: there is nothing to delete';
+const NOTHING_DELETED = 'nothing was changed; no events are delivered while none is registered';
+
 function extensionMissing(error: unknown, method: 'GET' | 'DELETE'): never {
   if (saysNoneRegistered(error)) {
     throw notOffered(
       error,
-      method === 'GET' ? 'no webhook endpoint is registered' : 'no webhook endpoint is registered: there is nothing to delete',
-      method === 'GET'
-        ? 'register one with `vouchers webhooks register --url URL`'
-        : 'nothing was changed; no events are delivered while none is registered',
+      method === 'GET' ? 'no webhook endpoint is registered' : NOTHING_TO_DELETE,
+      method === 'GET' ? 'register one with `vouchers webhooks register --url URL`' : NOTHING_DELETED,
     );
   }
   if (error instanceof ApiError && error.status === 405) {
@@ -240,16 +267,18 @@ function extensionMissing(error: unknown, method: 'GET' | 'DELETE'): never {
 }
 
 /**
- * The registered endpoint (never with its secret). `probe`: a look-up the CLI makes on its
- * own (before `listen --register` replaces the endpoint), logged as such so that
- * `vouchers log --failed` leaves its 404 out.
+ * The registered endpoint (never with its secret). An answer that names none (listsNoEndpoint)
+ * throws the error a WEBHOOK_NOT_REGISTERED does (saysNoneRegistered). `probe`: a look-up the
+ * CLI makes on its own (before `listen --register` replaces the endpoint), logged as such so
+ * that `vouchers log --failed` leaves its 404 out.
  */
 export async function getWebhook(
   client: ApiClient,
   options: { signal?: AbortSignal; probe?: boolean } = {},
 ): Promise<ApiResponse<WebhookEndpoint>> {
+  let res: ApiResponse<WebhookEndpoint>;
   try {
-    return await client.request<WebhookEndpoint>({
+    res = await client.request<WebhookEndpoint>({
       method: 'GET',
       path: '/webhooks',
       endpoint: 'getWebhook',
@@ -259,13 +288,33 @@ export async function getWebhook(
   } catch (error) {
     return extensionMissing(error, 'GET');
   }
+  const none = listsNoEndpoint(res);
+  if (none !== undefined) throw noneListed(res, none);
+  return res;
 }
 
+/**
+ * DELETE /webhooks. A plain 404 (not WEBHOOK_NOT_REGISTERED) is looked into with GET
+ * /webhooks: when that says none is registered (its code, or an answer that names no
+ * endpoint), there was nothing to delete, and the error says so.
+ */
 export async function deleteWebhook(client: ApiClient, options: { signal?: AbortSignal } = {}): Promise<ApiResponse<undefined>> {
   try {
     return await client.request<undefined>({ method: 'DELETE', path: '/webhooks', endpoint: 'deleteWebhook', signal: options.signal });
   } catch (error) {
+    if (error instanceof ApiError && error.status === 404 && !saysNoneRegistered(error) && (await noneShown(client, options.signal)))
+      throw notOffered(error, NOTHING_TO_DELETE, NOTHING_DELETED);
     return extensionMissing(error, 'DELETE');
+  }
+}
+
+/** Whether GET /webhooks (looked up by the CLI on its own) says that no endpoint is registered. */
+async function noneShown(client: ApiClient, signal: AbortSignal | undefined): Promise<boolean> {
+  try {
+    await getWebhook(client, { signal, probe: true });
+    return false;
+  } catch (e) {
+    return saysNoneRegistered(e);
   }
 }
 

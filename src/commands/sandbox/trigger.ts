@@ -4,7 +4,7 @@
  * cancellation and refund), then waits until the sandbox has emitted the event.
  */
 import { createOrder } from '../../api/orders.js';
-import { getWebhook } from '../../api/webhooks.js';
+import { getWebhook, saysNoneRegistered } from '../../api/webhooks.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { EVENT_TYPES, type EventType } from '../../contract/events.js';
 import type { Order } from '../../contract/orders.js';
@@ -106,7 +106,7 @@ async function undeliverable(f: Factory, client: ApiClient, type: EventType, unq
       `to receive it, register again with its events: ${command(['webhooks', 'register', '--url', url, '--events', [...events, type].join(',')])}`
     );
   } catch (e) {
-    if (e instanceof ApiError && e.status === 404)
+    if (saysNoneRegistered(e) || (e instanceof ApiError && e.status === 404))
       return `no webhook endpoint is registered, so the event is delivered nowhere; start a listener that registers itself (${command(['listen', '--register'])}) or register one (${command(['webhooks', 'register', '--url', 'URL'])}).`;
     return undefined;
   }

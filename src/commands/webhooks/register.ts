@@ -73,8 +73,9 @@ interface SecretHome {
 
 /**
  * The endpoint registered now: GET /webhooks (an extension). `unknown` when the server does
- * not offer it (405). A 404 is taken as none; `said`: its code says so (saysNoneRegistered),
- * where a plain 404 may also come from a server without GET /webhooks.
+ * not offer it (405). A 404 is taken as none; `said`: the server says so (saysNoneRegistered:
+ * its code, or an answer that names no endpoint), where a plain 404 may also come from a
+ * server without GET /webhooks.
  */
 type Current = { state: 'registered'; endpoint: WebhookEndpoint } | { state: 'none'; said: boolean } | { state: 'unknown' };
 
@@ -84,7 +85,7 @@ async function currentEndpoint(f: Factory): Promise<Current> {
     // A server's own shape: the one endpoint of a list or a wrapper (endpointRecord).
     return { state: 'registered', endpoint: (endpointRecord(res.data) ?? res.data) as WebhookEndpoint };
   } catch (e) {
-    if (e instanceof ApiError && e.status === 404) return { state: 'none', said: saysNoneRegistered(e) };
+    if (saysNoneRegistered(e) || (e instanceof ApiError && e.status === 404)) return { state: 'none', said: saysNoneRegistered(e) };
     if (e instanceof ApiError && e.status === 405) return { state: 'unknown' };
     throw e;
   }

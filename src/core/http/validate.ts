@@ -216,6 +216,41 @@ export function readList(body: unknown): { list: ListBody; read: ListRead } {
   };
 }
 
+/**
+ * A parsed body that names nothing: `null`, `[]`, or an object holding only empty values
+ * (`{}`, `{"data": []}`, `{"webhooks": [], "has_more": false}`, `{"data": null}`, one level
+ * down too). A field holding anything else (a URL, an id, `true`) names something: an
+ * endpoint subscribed to no events (`{"url": …, "events": []}`) is not an empty list. What it
+ * is, in words; undefined for a body that holds anything.
+ */
+export function namesNothing(body: unknown): string | undefined {
+  if (body === null) return 'null';
+  if (Array.isArray(body)) return body.length === 0 ? 'an empty list' : undefined;
+  if (!isRecord(body) || !holdsNothing(body)) return undefined;
+  if (Object.keys(body).length === 0) return 'an empty object';
+  const list = emptyListAt(body);
+  if (list !== undefined) return `an empty list under "${list}"`;
+  const text = JSON.stringify(body);
+  return `only empty fields: ${text.length > 80 ? `${text.slice(0, 79)}…` : text}`;
+}
+
+const isEmptyValue = (v: unknown): boolean =>
+  v === null || v === false || v === 0 || v === '' || (Array.isArray(v) && v.length === 0) || (isRecord(v) && holdsNothing(v));
+
+function holdsNothing(record: Record<string, unknown>): boolean {
+  return Object.values(record).every(isEmptyValue);
+}
+
+/** The path of the first empty list in an object of empty values (`data`, `result.webhooks`). */
+function emptyListAt(record: Record<string, unknown>): string | undefined {
+  for (const [k, v] of Object.entries(record)) {
+    if (Array.isArray(v)) return k;
+    const inner = isRecord(v) ? emptyListAt(v) : undefined;
+    if (inner !== undefined) return `${k}.${inner}`;
+  }
+  return undefined;
+}
+
 /** The one record of a list (readList's shapes) that `isResource` takes, and where the list was; undefined for anything else. */
 function onlyEntry(
   body: unknown,
@@ -330,7 +365,10 @@ export function validateResponse(t: ValidationTarget): Validated {
   const what = record?.endsWith('_id') ? record.slice(0, -3) : 'answer';
   // The one entry of a list, where the route allows it (`{"data": [{…}]}`): read as the resource.
   const listed = record && !wrapped && t.endpoint?.listOfOne ? onlyEntry(t.data, hasIdField(record)) : undefined;
-  if (wrapped) {
+  // A list of none (`[]`, `{"data": []}`, `null`): no resource to check field by field.
+  const nothing = record && t.endpoint?.listOfOne && t.data !== undefined ? namesNothing(t.data) : undefined;
+  if (nothing !== undefined) shapeIssues.push(`no ${what} in the body: ${nothing}`);
+  else if (wrapped) {
     data = wrapped.record;
     shapeIssues.push(`the ${what} is under "${wrapped.key}", not at the top of the body`);
   } else if (listed) {
@@ -373,7 +411,7 @@ export function validateResponse(t: ValidationTarget): Validated {
     }
   }
 
-  const result = t.data === undefined ? undefined : parseLarge(schema, data, isList);
+  const result = t.data === undefined || nothing !== undefined ? undefined : parseLarge(schema, data, isList);
   // A timestamp in UTC under another RFC 3339 spelling than `Z` (`+00:00`, `z`, …) conforms,
   // and so does an order or voucher status of ours in another case (`processing`, `issued`):
   // the CLI reads it as ours.
