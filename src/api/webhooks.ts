@@ -4,6 +4,7 @@
  */
 import type { RegisterWebhookRequest, WebhookEndpoint } from '../contract/webhooks.js';
 import type { ApiClient, ApiResponse } from '../core/http/types.js';
+import { WEBHOOK_URL_FIELDS } from '../contract/routes.js';
 import { ApiError } from '../core/errors/index.js';
 import { isSecretField, isSecretValue, snake } from '../core/output/mask.js';
 import { isRecord } from '../core/is-record.js';
@@ -37,7 +38,7 @@ export function endpointRecord(body: unknown): Record<string, unknown> | undefin
 
 /** The URL deliveries go to, under the names a server may give it (`url`, `endpoint`, `endpoint_url`, …). */
 export function endpointUrlOf(record: Record<string, unknown>): string | undefined {
-  for (const k of ['url', 'endpoint', 'endpoint_url', 'webhook_url', 'target_url', 'callback_url', 'uri']) {
+  for (const k of WEBHOOK_URL_FIELDS) {
     const v = record[k];
     if (typeof v === 'string' && /^https?:\/\//i.test(v)) return v;
   }

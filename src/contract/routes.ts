@@ -39,12 +39,22 @@ export interface Route {
    */
   listOfOne?: boolean;
   /**
+   * Fields that mark a record as the resource when it lacks its `record` id field (a webhook
+   * endpoint without its `webhook_id` is still one by its `url`): a wrapped record or the
+   * one entry of a list is then read from inside all the same, and the warning names the id
+   * as missing, not every field of the resource.
+   */
+  recordAlso?: readonly string[];
+  /**
    * A list of one row per currency, which a server may send as an object keyed by currency
    * code (`{"USD": {…}}`, `{"balances": {"USD": 100}}`): read as one row per key, a plain
    * amount as the row's field named here (core/http/by-currency.ts).
    */
   byCurrency?: { amount: string };
 }
+
+/** The names a server may give the URL a webhook endpoint delivers to (`url`, `endpoint`, `endpoint_url`, …). */
+export const WEBHOOK_URL_FIELDS = ['url', 'endpoint', 'endpoint_url', 'webhook_url', 'target_url', 'callback_url', 'uri'] as const;
 
 const COMMON_ERRORS: ErrorCode[] = [
   'AUTHENTICATION_FAILED',
@@ -222,6 +232,7 @@ export const ROUTES = [
     idempotency: 'optional',
     extension: false,
     record: 'webhook_id',
+    recordAlso: WEBHOOK_URL_FIELDS,
   },
   {
     id: 'getWebhook',
@@ -234,6 +245,7 @@ export const ROUTES = [
     idempotency: 'none',
     extension: true,
     record: 'webhook_id',
+    recordAlso: WEBHOOK_URL_FIELDS,
     listOfOne: true,
   },
   {

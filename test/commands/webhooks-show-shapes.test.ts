@@ -5,7 +5,9 @@
  * `webhooks show` and by the look-up of `webhooks register`; several are shown as listed.
  * `{"data": […]}` used to be shown as one field named `data`, and `webhooks register --events`
  * read no event types from a wrapped endpoint, so it said the endpoint received none. Its
- * warning named every field of the endpoint as missing; it says the endpoint came in a list.
+ * warning named every field of the endpoint as missing; it says the endpoint came in a list,
+ * or under "data" (an endpoint without an id too, shown or registered), and names only what
+ * the endpoint itself lacks.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { EVENT_TYPES } from '../../src/contract/events.js';
@@ -14,12 +16,14 @@ import { cliEnvFor, sendJson, startLoopbackServer, type LoopbackServer } from '.
 
 const ENDPOINT = { webhook_id: 'wh_1', url: 'https://hooks.example/in', events: [...EVENT_TYPES], created_at: '2026-03-01T10:00:00Z' };
 let answer: unknown;
+/** The answer to POST /webhooks; undefined: the endpoint, updated. */
+let posted: unknown;
 let server: LoopbackServer;
 let env: Record<string, string>;
 
 beforeAll(async () => {
   server = await startLoopbackServer((req, res) => {
-    if (req.method === 'POST') return sendJson(res, 200, { ...ENDPOINT, updated_at: '2026-03-02T10:00:00Z' });
+    if (req.method === 'POST') return sendJson(res, 200, posted ?? { ...ENDPOINT, updated_at: '2026-03-02T10:00:00Z' });
     sendJson(res, 200, answer);
   });
   env = cliEnvFor(server);
@@ -42,7 +46,11 @@ const SHAPES: [string, unknown, string?][] = [
     'the webhook is the one entry of the list under "webhooks", not an object at the top of the body; updated_at: missing.',
   ],
   ['[endpoint]', [ENDPOINT], 'the webhook is the one entry of a bare array, not an object at the top of the body; updated_at: missing.'],
-  ['{"data": {endpoint without an id}}', { data: withoutId }],
+  [
+    '{"data": {endpoint without an id}}',
+    { data: withoutId },
+    'the webhook is under "data", not at the top of the body; webhook_id: missing; updated_at: missing.',
+  ],
 ];
 
 describe('GET /webhooks answered as a list of one, or wrapped without an id', () => {
@@ -78,6 +86,21 @@ describe('GET /webhooks answered as a list of one, or wrapped without an id', ()
       expect(JSON.parse(post.body)).not.toHaveProperty('events');
     });
   }
+
+  it('a registration answered {"data": {endpoint without an id}}: the warning says the webhook is under "data" and names what it lacks', async () => {
+    answer = { ...ENDPOINT, updated_at: '2026-03-02T10:00:00Z' };
+    posted = { data: { ...withoutId, updated_at: '2026-03-02T10:00:00Z' } };
+    try {
+      const r = await runCli(['webhooks', 'register', '--url', 'https://hooks.example/in'], { env });
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stderr).toContain(
+        'answered in a shape that differs from the contract this version of vouchers knows: the webhook is under "data", not at the top of the body; webhook_id: missing. Shown as received',
+      );
+      expect(r.stderr).not.toContain('url: missing');
+    } finally {
+      posted = undefined;
+    }
+  });
 
   it('several endpoints in {"data": […]} are shown as listed, not as one', async () => {
     answer = { data: [ENDPOINT, { ...ENDPOINT, webhook_id: 'wh_2', url: 'https://hooks.example/other' }] };

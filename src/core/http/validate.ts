@@ -251,6 +251,12 @@ function emptyListAt(record: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
+/** Whether a record is the resource: it has its id field (`record`), or one of `also` as a non-empty string. */
+function resourceTest(record: string, also: readonly string[] = []): (r: Record<string, unknown>) => boolean {
+  const withId = hasIdField(record);
+  return (r) => withId(r) || also.some((k) => typeof r[k] === 'string' && r[k] !== '');
+}
+
 /** The one record of a list (readList's shapes) that `isResource` takes, and where the list was; undefined for anything else. */
 function onlyEntry(
   body: unknown,
@@ -360,11 +366,13 @@ export function validateResponse(t: ValidationTarget): Validated {
   }
   // One resource inside a wrapper (`{"data": {…}}`, `{"order": {…}}`): read from inside.
   const record = !isList && !t.schema ? t.endpoint?.record : undefined;
-  const wrapped = record ? unwrapRecord(t.data, hasIdField(record)) : undefined;
+  // The resource by its id field, or (recordAlso) by another that only it has.
+  const isResource = record ? resourceTest(record, t.endpoint?.recordAlso) : undefined;
+  const wrapped = isResource ? unwrapRecord(t.data, isResource) : undefined;
   // Named by its id field (`order_id`: the order); one named otherwise (a report by its `date`) is the answer.
   const what = record?.endsWith('_id') ? record.slice(0, -3) : 'answer';
   // The one entry of a list, where the route allows it (`{"data": [{…}]}`): read as the resource.
-  const listed = record && !wrapped && t.endpoint?.listOfOne ? onlyEntry(t.data, hasIdField(record)) : undefined;
+  const listed = isResource && !wrapped && t.endpoint?.listOfOne ? onlyEntry(t.data, isResource) : undefined;
   // A list of none (`[]`, `{"data": []}`, `null`): no resource to check field by field.
   const nothing = record && t.endpoint?.listOfOne && t.data !== undefined ? namesNothing(t.data) : undefined;
   if (nothing !== undefined) shapeIssues.push(`no ${what} in the body: ${nothing}`);
