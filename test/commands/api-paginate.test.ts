@@ -138,7 +138,7 @@ describe('api --paginate against other servers', () => {
     ]);
   });
 
-  it('a page that fails: its own exit code, the pages before it printed, and how many on stderr', async () => {
+  it('a page that fails: its own exit code, the pages before it printed, and how many on stderr, as orders list --all says it', async () => {
     answer = (req, res) => {
       if (cursorOf(req) === null) return sendJson(res, 200, { data: [{ id: 'first' }], has_more: true, next_cursor: 'gone' });
       return sendError(res, 404, 'NotFound', 'NOT_FOUND', 'cursor expired');
@@ -146,7 +146,7 @@ describe('api --paginate against other servers', () => {
     const r = await runCli(['api', 'GET', '/things', '--paginate'], { env: env() });
     expect(r.code).toBe(4);
     expect(r.stdout.split('\n')[0]).toBe(JSON.stringify({ data: [{ id: 'first' }], has_more: true, next_cursor: 'gone' }));
-    expect(r.stderr).toContain('Page 2 failed after 1 page printed.');
+    expect(r.stderr).toContain('--paginate: stopped after 1 page printed; the rest was not fetched\nError: cursor expired');
     expect(r.stderr).toContain('cursor expired');
     // With --json, stderr is JSON lines only: the note, then the error envelope.
     const j = await runCli(['api', 'GET', '/things', '--paginate', '--json'], { env: env() });
@@ -155,7 +155,9 @@ describe('api --paginate against other servers', () => {
       .trim()
       .split('\n')
       .map((l) => JSON.parse(l) as Record<string, unknown>);
-    expect(lines[0]).toEqual({ notice: { code: 'PAGE_FAILED', message: 'Page 2 failed after 1 page printed.' } });
+    expect(lines[0]).toEqual({
+      notice: { code: 'LIST_STOPPED', message: '--paginate: stopped after 1 page printed; the rest was not fetched' },
+    });
     expect(lines.at(-1)).toMatchObject({ error: { code: 'NOT_FOUND' } });
   });
 

@@ -64,7 +64,8 @@ for confirmation on a terminal and needs --yes otherwise, as orders create does.
 server names otherwise: another cursor name, a next URL or path, a Link header, page numbers)
 until a page says has_more: false or names no next page (a bare array is the whole list),
 and prints each page as a JSON document of its own; --jmespath runs on each page. A page
-that fails exits with its error's code after saying how many pages were printed; reaching
+that fails exits with its error's code after saying how many pages were printed ("stopped
+after N pages printed; the rest was not fetched", as --all says it); reaching
 --max-pages with more to come exits 8 and prints the command to go on.
 
 Examples:

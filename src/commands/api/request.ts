@@ -8,7 +8,7 @@ import type { ApiResponse } from '../../core/http/types.js';
 import { driftReporter, strictContract } from '../../core/output/drift-report.js';
 import { checkAnswer } from '../../core/http/validate.js';
 import { PageLoopError, pagingOf } from '../../core/http/paging.js';
-import { followedMessage, pagesInterrupted, unfollowableError } from '../../core/output/paging-notice.js';
+import { followedMessage, pagesInterrupted, pagesStopped, unfollowableError } from '../../core/output/paging-notice.js';
 import { findRoute } from '../../contract/routes.js';
 import { answerShown, type IO } from '../../core/io/io.js';
 import { suggestedCommand, type HintFlag } from '../../core/output/next-page.js';
@@ -174,7 +174,9 @@ export async function run(f: Factory, methodArg: string, pathArg: string, opts: 
  * page has no cursor or says `has_more: false` (a bare array or a body without one is the
  * whole list); exits 8 where a page says more follows but names no way to ask for it;
  * after --max-pages (exit 8, naming the cursor to go on from), or on Ctrl-C. A page that
- * fails exits with that page's error code, saying how many pages were printed before it.
+ * fails exits with that page's error code, saying first, as `orders list --all` does, how
+ * many pages were printed before it ("--paginate: stopped after 2 pages printed; the rest was
+ * not fetched", LIST_STOPPED).
  */
 async function paginate(f: Factory, req: ApiRequest, opts: ApiOptions, maxPages: number, check: ContractCheck): Promise<void> {
   // The cursors and next links followed (the first page's own path among them): one named again would loop.
@@ -196,9 +198,10 @@ async function paginate(f: Factory, req: ApiRequest, opts: ApiOptions, maxPages:
     try {
       res = await send(f, { ...req, path }, opts, check);
     } catch (error) {
-      if (f.io.signal.aborted) throw pagesInterrupted(error, f.io.signal, `${printed(page - 1)} printed`, f.lastAnswered());
-      if (page > 1) noticeFor(f, 'PAGE_FAILED', `Page ${page} failed after ${printed(page - 1)} printed.`);
-      throw error;
+      // As orders list --all: how far the list got (LIST_STOPPED), then the page's own error.
+      const format = f.globals().json === true ? 'json' : 'table';
+      const progress = { flag: '--paginate' as const, pages: page - 1, read: `${printed(page - 1)} printed`, said: false };
+      throw pagesStopped(f.io, { format }, error, { ...progress, lastTrace: f.lastAnswered() });
     }
     const paging = pagingOf(res.data, res.headers, { basePath, path: listPath });
     via ??= paging.via;

@@ -183,7 +183,7 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
     } catch (error) {
       if (!progress.countLine) spinner.stop();
       else spinner.fail(`Stopped after ${counted()}`);
-      throw pagesStopped(io, settings, error, { pages, read: counted(), lastTrace, said: progress.countLine });
+      throw pagesStopped(io, settings, error, { flag: '--all', pages, read: counted(), lastTrace, said: progress.countLine });
     }
     if (via) notice(io, settings, 'PAGES_FOLLOWED', followedMessage('--all', via, pages));
     // The rows that came are printed; then why the list stops there.

@@ -243,7 +243,7 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
     const read = `${total} transaction${total === 1 ? '' : 's'} (${pages} page${pages === 1 ? '' : 's'})`;
     if (!progress.countLine) spinner.stop();
     else spinner.fail(`Stopped after ${read}`);
-    throw pagesStopped(f.io, settings, error, { pages, read, lastTrace, said: progress.countLine });
+    throw pagesStopped(f.io, settings, error, { flag: '--all', pages, read, lastTrace, said: progress.countLine });
   }
   spinner.stop();
   const count = `${total} transaction${total === 1 ? '' : 's'}`;

@@ -81,19 +81,19 @@ export function pagesInterrupted(error: unknown, signal: AbortSignal, read: stri
 }
 
 /**
- * An error that ends a list read page after page (`--all`): Ctrl-C as pagesInterrupted says;
- * any other (a 5xx on page 7) stays the error it is, with its exit code, and when some pages
- * came stderr says first how far the list got (`read`), unless the spinner's last line
- * (`said`) already did. The rows that came stay printed (a JSON array left open).
+ * An error that ends a list read page after page (`flag`: `--all`, `--paginate`): Ctrl-C as
+ * pagesInterrupted says; any other (a 5xx on page 7) stays the error it is, with its exit
+ * code, and when some pages came stderr says first how far the list got (`read`), unless the
+ * spinner's last line (`said`) already did. The rows that came stay printed (a JSON array left open).
  */
 export function pagesStopped(
   io: IO,
   settings: Pick<OutputSettings, 'format'>,
   error: unknown,
-  progress: { pages: number; read: string; lastTrace: string | undefined; said: boolean },
+  progress: { flag: '--all' | '--paginate'; pages: number; read: string; lastTrace: string | undefined; said: boolean },
 ): unknown {
   const stopped = pagesInterrupted(error, io.signal, progress.read, progress.lastTrace);
   if (stopped === error && progress.pages > 0 && !progress.said)
-    notice(io, settings, 'LIST_STOPPED', `--all: stopped after ${progress.read}; the rest was not fetched`);
+    notice(io, settings, 'LIST_STOPPED', `${progress.flag}: stopped after ${progress.read}; the rest was not fetched`);
   return stopped;
 }
