@@ -47,16 +47,38 @@ export function cutId(id: string, width: number, ellipsis = '…'): string {
   const prefix = /^[a-z]{1,8}_/.exec(id)?.[0] ?? '';
   const keepPrefix = cellWidth(prefix) + ellipsis.length + 1 <= width ? prefix : '';
   const room = width - cellWidth(keepPrefix) - ellipsis.length;
-  const parts = [...graphemes.segment(id.slice(keepPrefix.length))].map((s) => s.segment);
-  let tail = '';
+  return `${keepPrefix}${ellipsis}${edgeCells(id.slice(keepPrefix.length), room, 'end')}`;
+}
+
+/**
+ * A reference (a name the partner gave: `spring-promo-2026-batch-0001`) cut to `width` cells
+ * in its middle: its start, an ellipsis, its end, as many cells of each (the end the odd
+ * one). References of one file differ at their end (`…-0001`, `…-0002`), those of different
+ * runs at their start: cut at its end, a column of them reads alike; so both ends show.
+ */
+export function cutMiddle(text: string, width: number, ellipsis = '…'): string {
+  if (cellWidth(text) <= width) return text;
+  const room = width - cellWidth(ellipsis);
+  if (room < 2) return truncateCells(text, width, ellipsis);
+  const tail = edgeCells(text, Math.ceil(room / 2), 'end');
+  const head = edgeCells(text, room - cellWidth(tail), 'start');
+  return `${head}${ellipsis}${tail}`;
+}
+
+/** As many whole graphemes of `text` as fit in `room` cells, from its start or its end. */
+function edgeCells(text: string, room: number, from: 'start' | 'end'): string {
+  const parts = [...graphemes.segment(text)].map((s) => s.segment);
+  if (from === 'end') parts.reverse();
+  const kept: string[] = [];
   let used = 0;
-  for (let i = parts.length - 1; i >= 0; i--) {
-    const w = cellWidth(parts[i]!);
+  for (const part of parts) {
+    const w = cellWidth(part);
     if (used + w > room) break;
-    tail = parts[i]! + tail;
+    kept.push(part);
     used += w;
   }
-  return `${keepPrefix}${ellipsis}${tail}`;
+  if (from === 'end') kept.reverse();
+  return kept.join('');
 }
 
 /**

@@ -58,6 +58,12 @@ export interface Column<T> {
    * its end. Default: the id is never cut.
    */
   idMin?: number;
+  /**
+   * When shortened, cut in its middle (cells.ts cutMiddle: its start, an ellipsis, its end),
+   * not at its end: a value like an id, which may differ from the next only at its end.
+   * Default: for a reference (REFERENCE), else at its end.
+   */
+  middle?: boolean;
   /** Left out of the default table on a terminal (still in TSV and CSV, and with --fields). */
   wide?: boolean;
   /**
@@ -75,6 +81,13 @@ export interface Column<T> {
   csv?: (row: T) => unknown;
 }
 
+/**
+ * Field names of a reference (`reference`, `customer_reference`): when shortened, cut in its
+ * middle (cells.ts cutMiddle), both ends shown, never at its end: the references of a bulk
+ * file differ only there.
+ */
+export const REFERENCE = /(^|_)(reference|ref)$/i;
+
 /** Field names of free text: shortened first when a table is too wide (a column's `shrink` overrides). A URL is an identifier, never cut. */
 export const FREE_TEXT = /(^|_)(description|name|title|note|notes|reference|path|message|comment|label)$/;
 
@@ -82,6 +95,11 @@ export const FREE_TEXT = /(^|_)(description|name|title|note|notes|reference|path
  * Whether a column may be shortened: ids, amounts, statuses and times never are; free text
  * is, and so is a list of values (`list`), cut after a whole value (truncateList).
  */
+/** Whether a shortened cell of the column is cut in its middle (`middle`, or a reference), not at its end. */
+export function cutsInMiddle<T>(col: Column<T>): boolean {
+  return col.middle ?? REFERENCE.test(col.field);
+}
+
 export function shrinks<T>(col: Column<T>, list = false): boolean {
   if (col.shrink !== undefined) return col.shrink;
   if (col.fixed !== undefined) return !col.fixed;

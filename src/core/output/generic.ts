@@ -27,6 +27,8 @@ const WHOLE =
   /(^|_)(id|ref|key|url|uri|amount|balance|total|price|value|currency|ccy|status|state|kind|type|code|count|quantity|at|time|date|timestamp)$/i;
 const ISO_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})$/;
 const NUMERIC = /^-?\d+(\.\d+)?$/;
+/** One word of letters, digits and `-_.:/#`: an id, a reference, a code, not a sentence. */
+const ID_LIKE = /^[\p{L}\p{N}_.:/#-]+$/u;
 
 /** How a value of a record of unknown shape reads in a table or TSV: lists of scalars joined, times compact, the rest as JSON. */
 function shown(value: unknown): unknown {
@@ -72,11 +74,14 @@ export function genericColumns(rows: readonly unknown[]): Column<unknown>[] {
     const values = rows.map((r) => valueOf(r, field)).filter((v) => v !== undefined && v !== null && v !== '');
     const nested = values.some((v) => typeof v === 'object' && !(Array.isArray(v) && v.every((x) => x === null || typeof x !== 'object')));
     const numeric = values.length > 0 && values.every((v) => typeof v === 'number' || (typeof v === 'string' && NUMERIC.test(v)));
+    // Values like ids (one word each: `batch-0001`, `SKU-77-A`) cut in their middle, both ends shown.
+    const idLike = !TEXTY.test(field) && values.length > 0 && values.every((v) => typeof v === 'string' && ID_LIKE.test(v));
     return {
       field,
       header: field.toUpperCase(),
       get: (row: unknown) => shown(valueOf(row, field)),
       shrink: nested || (!numeric && !WHOLE.test(field)) || TEXTY.test(field),
+      ...(idLike ? { middle: true } : {}),
       ...(numeric ? { align: 'right' as const } : {}),
       ...(nested ? { priority: 1 } : {}),
     };

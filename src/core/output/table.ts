@@ -9,7 +9,7 @@ import { asciiOnly, err, out, type IO } from '../io/io.js';
 import { wrapNote } from '../io/note-wrap.js';
 import { display, fieldValue } from './cell-text.js';
 import { chalkAt } from './colour.js';
-import { shrinks, valueOf, type Column } from './column.js';
+import { cutsInMiddle, shrinks, valueOf, type Column } from './column.js';
 import type { OutputSettings } from './options.js';
 import { recordText } from './record.js';
 import { layoutTable } from './table-layout.js';
@@ -77,7 +77,7 @@ export async function printTable<T>(
     return 0;
   }
   let heads = cols.map((col) => col.header ?? col.field.toUpperCase());
-  const { cellWidth, cutId, drawBox, truncateCells, truncateList } = await import('./cells.js');
+  const { cellWidth, cutId, cutMiddle, drawBox, truncateCells, truncateList } = await import('./cells.js');
   // A list of values is shortened after a whole value, never inside one.
   const lists = cols.map((col) => isListColumn(col, source));
   // Widths in terminal cells (CJK and emoji 2, combining marks 0).
@@ -192,7 +192,9 @@ export async function printTable<T>(
   });
   const body = shownTexts.map((t, n) =>
     cols.map((col, i) => {
-      const text = (shownLists[i] ? truncateList : col.idMin !== undefined ? cutId : truncateCells)(t[i]!, widths[i]!, ellipsis);
+      // A list after a whole value; an id and a reference in their middle (both ends show); free text at its end.
+      const cut = shownLists[i] ? truncateList : col.idMin !== undefined ? cutId : cutsInMiddle(col) ? cutMiddle : truncateCells;
+      const text = cut(t[i]!, widths[i]!, ellipsis);
       return { text, shown: col.style && text ? col.style(text, c, source[n]!) : text };
     }),
   );
