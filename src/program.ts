@@ -107,6 +107,7 @@ export function usageError(
   const suggestion =
     (words && `use one of ${words.join(', ')};`) ||
     (unknownCommand && mistakenCommandHint(commandPath, unknownCommand)) ||
+    (unknownCommand && cmd && known && nearestVerbHint(cmd as CommandUnknownOpts, unknownCommand, known.nearestKnown)) ||
     (cmd && unknown && (mistakenOptionHint(cmd, unknown) ?? optionPrefixHint(cmd, unknown))) ||
     rest
       .map((l) => l.trim().replace(/^\((.*)\)$/, '$1'))
@@ -320,6 +321,23 @@ export async function unknownHelpTopic(
  */
 async function nearestCommand(cmd: CommandUnknownOpts, word: string): Promise<string | undefined> {
   const { nearestKnown } = await import('./core/run/known-word.js');
+  return nearestUnder(cmd, word, nearestKnown);
+}
+
+/**
+ * `did you mean list?` for a command typed with a slip: the one nearestUnder names, where
+ * commander would offer a name and its alias as two (`one of list, ls`). Undefined when none is near.
+ */
+function nearestVerbHint(cmd: CommandUnknownOpts, word: string, nearestKnown: NearestKnown): string | undefined {
+  if (!Array.isArray(cmd.commands) || cmd.commands.length === 0) return undefined;
+  const near = nearestUnder(cmd, word, nearestKnown);
+  return near === undefined ? undefined : `did you mean ${near}?`;
+}
+
+type NearestKnown = typeof import('./core/run/known-word.js').nearestKnown;
+
+/** The visible command under `cmd` a slip or two from `word`, its name before its aliases. */
+function nearestUnder(cmd: CommandUnknownOpts, word: string, nearestKnown: NearestKnown): string | undefined {
   const visible = cmd.createHelp().visibleCommands(cmd);
   return (
     nearestKnown(

@@ -4,7 +4,7 @@ import type { Command, FlagsOf } from '../../core/run/commander.js';
 import { runVerb, type RegisterCommand } from '../types.js';
 
 function declareList(categories: Command) {
-  const list = categories.command('list').description('List the categories you may order from');
+  const list = categories.command('list').alias('ls').description('List the categories you may order from');
   return addOutputOptions(list, 'list');
 }
 export type CategoriesListOptions = FlagsOf<typeof declareList>;

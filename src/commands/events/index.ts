@@ -10,6 +10,7 @@ const BODY_HELP = 'which stored body of the id, for an id delivered with more th
 function declareList(events: Command) {
   const list = events
     .command('list')
+    .alias('ls')
     .description('Stored events, newest first')
     .option('--type <types>', 'only these event types, e.g. order.delivered or order.*')
     .option('--order <order_id>', 'only events of this order')

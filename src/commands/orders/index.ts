@@ -185,6 +185,7 @@ export type GetFlags = FlagsOf<typeof declareGet>;
 function declareList(orders: Command) {
   const list = orders
     .command('list')
+    .alias('ls')
     .description('List orders, newest first')
     .addOption(statusOption('--status <status>', 'only this status'))
     .option('--reference <text>', 'only orders with this reference')

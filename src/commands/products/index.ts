@@ -6,6 +6,7 @@ import { runVerb, type RegisterCommand } from '../types.js';
 function declareList(products: Command) {
   const list = products
     .command('list')
+    .alias('ls')
     .description('List the products you may order, optionally filtered')
     .option('--currency <code>', 'only products in this currency (ISO 4217, e.g. USD)')
     .option('--country <cc>', 'only products redeemable in this country (ISO 3166 alpha-2, e.g. US)')

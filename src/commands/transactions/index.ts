@@ -8,6 +8,7 @@ const TYPES = ['TOP_UP', 'ORDER_DEBIT', 'REFUND', 'PAYOUT', 'ADJUSTMENT'] as con
 function declareList(transactions: Command) {
   const list = transactions
     .command('list')
+    .alias('ls')
     .description('List transactions, newest first: one page, or every page with --all')
     .option('--from <date>', 'from this UTC date, inclusive (YYYY-MM-DD)')
     .option('--to <date>', 'up to this UTC date, inclusive (YYYY-MM-DD)')

@@ -4,7 +4,7 @@ import type { Command, FlagsOf } from '../../core/run/commander.js';
 import { runVerb, type RegisterCommand } from '../types.js';
 
 function declareList(wallets: Command) {
-  const list = wallets.command('list').description('List your wallets with available and reserved balances');
+  const list = wallets.command('list').alias('ls').description('List your wallets with available and reserved balances');
   return addOutputOptions(list, 'list');
 }
 export type WalletsListOptions = FlagsOf<typeof declareList>;

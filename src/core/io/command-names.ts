@@ -26,6 +26,7 @@ export const COMMAND_TREE: CommandTree = {
   listen: {},
   events: {
     list: {},
+    ls: {},
     show: {},
     replay: {},
   },
@@ -38,24 +39,29 @@ export const COMMAND_TREE: CommandTree = {
   },
   categories: {
     list: {},
+    ls: {},
   },
   products: {
     list: {},
+    ls: {},
     get: {},
   },
   wallets: {
     list: {},
+    ls: {},
   },
   orders: {
     create: {},
     get: {},
     list: {},
+    ls: {},
     wait: {},
     cancel: {},
     codes: {},
   },
   transactions: {
     list: {},
+    ls: {},
   },
   payouts: {
     create: {},

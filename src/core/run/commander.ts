@@ -146,7 +146,9 @@ export function optionPlaceHint(
   if (takers.length === 0) return undefined;
   const names = (c: typed.CommandUnknownOpts) => [c.name(), ...c.aliases()];
   const after = argv.slice(argv.findIndex((a) => a.split('=')[0] === typed) + 1).filter((a) => !a.startsWith('-'));
-  const near = nearest && after.map((a) => nearest(a, takers.flatMap(names))).find((n) => n !== undefined);
+  // Names before aliases: `lst`, as near `ls` as `list`, is list (one command, not a tie).
+  const nearAmong = (known: string[]) => nearest && after.map((a) => nearest(a, known)).find((n) => n !== undefined);
+  const near = nearAmong(takers.map((c) => c.name())) ?? nearAmong(takers.flatMap((c) => c.aliases()));
   const named =
     takers.find((c) => names(c).some((n) => argv.includes(n))) ??
     takers.find((c) => near !== undefined && names(c).includes(near)) ??
