@@ -2,7 +2,7 @@
 import { closeSync, openSync, statSync, unlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { platform } from 'node:os';
-import { baseUrlProblem, redactUrl } from '../../core/config/base-url.js';
+import { baseUrlProblem, baseUrlWithScheme, redactUrl } from '../../core/config/base-url.js';
 import { ENV, type ResolvedProfile, type ValueSource } from '../../core/config/types.js';
 import { maskSecret } from '../../core/output/format.js';
 import { fail, ok, skip, warn, type CheckResult } from './result.js';
@@ -68,7 +68,18 @@ export function baseUrlCheck(p: ResolvedProfile): CheckResult {
   const where = p.exists ? `vouchers profiles set ${p.name} base_url https://…/api/v1` : `set ${ENV.baseUrl} or pass --base-url`;
   if (!p.base_url) return fail('base_url', label, 'no base URL', where, 'usage');
   const problem = baseUrlProblem(p.base_url);
-  if (problem) return fail('base_url', label, `${JSON.stringify(redactUrl(p.base_url))} ${problem}`, where, 'usage');
+  if (problem) {
+    const meant = baseUrlWithScheme(p.base_url);
+    const source = p.sources.base_url;
+    const fix = !meant
+      ? where
+      : source === 'flag'
+        ? `pass --base-url ${meant}`
+        : source === 'env' || !p.exists
+          ? `set ${ENV.baseUrl} to ${meant}`
+          : `vouchers profiles set ${p.name} base_url ${meant}`;
+    return fail('base_url', label, `${JSON.stringify(redactUrl(p.base_url))} ${problem}`, fix, 'usage');
+  }
   const from = FROM[p.sources.base_url ?? 'default'];
   const path = new URL(p.base_url).pathname.replace(/\/+$/, '');
   if (!path.endsWith('/api/v1')) {

@@ -1,8 +1,32 @@
 /** The API base URL: an absolute http(s) URL that already includes `/api/v1`. */
 import { ConfigError } from '../errors/index.js';
+import { isLoopbackHost } from '../net/loopback.js';
+
+/**
+ * The base URL meant by a value given without its scheme (`localhost:4010/api/v1`,
+ * `partner.example.com/api/v1`): http:// before a loopback host, https:// before any other,
+ * and /api/v1 completed as doctor completes it. Undefined when the value has a scheme, or
+ * does not read as a host with a scheme put in front.
+ */
+export function baseUrlWithScheme(value: string): string | undefined {
+  const text = value.trim();
+  if (text.includes('://') || !/^[a-z0-9[]/i.test(text)) return undefined;
+  let url: URL;
+  try {
+    url = new URL(`http://${text}`);
+  } catch {
+    return undefined;
+  }
+  if (url.username || url.password || url.search || url.hash) return undefined;
+  const scheme = isLoopbackHost(url.hostname) ? 'http' : 'https';
+  const path = url.pathname.replace(/\/+$/, '');
+  const completed = path.endsWith('/api/v1') ? path : path.replace(/(?:\/api)?(?:\/v\d+)?$/, '/api/v1');
+  return `${scheme}://${url.host}${completed}`;
+}
 
 /** The reason `value` is not a usable base URL, or undefined when it is. */
 export function baseUrlProblem(value: string): string | undefined {
+  if (baseUrlWithScheme(value)) return 'has no http:// or https:// in front';
   let url: URL;
   try {
     url = new URL(value);
@@ -63,9 +87,12 @@ export function appUrlForCommand(value: string): string | undefined {
 export function validateBaseUrl(value: string, from: string): string {
   const problem = baseUrlProblem(value);
   if (problem) {
+    const meant = baseUrlWithScheme(value);
     throw new ConfigError(
       `the base URL ${JSON.stringify(redactUrl(value))} (from ${from}) ${problem}`,
-      'give the full API address including /api/v1, e.g. https://sandbox.example.com/api/v1',
+      meant
+        ? `did you mean ${meant}? give the full API address, its scheme and /api/v1 included`
+        : 'give the full API address including /api/v1, e.g. https://sandbox.example.com/api/v1',
     );
   }
   return value.replace(/\/+$/, '');
