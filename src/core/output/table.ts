@@ -140,9 +140,12 @@ export async function printTable<T>(
     // Named as --fields takes them: what is left out is what the example brings back.
     const left = layout.dropped.flatMap((i) => fieldsOf(cols[i]!));
     // The suggested --fields: as many of those left out as still fit a table beside the first
-    // column (which tells the rows apart), and the hint says it is there; when none fits
-    // beside it, as many as fit a table of their own.
+    // column (which tells the rows apart), and a line of the terminal, and the hint says it is
+    // there; when none fits beside it, as many as fit a table of their own.
+    // The example is copied from the terminal: `--fields` with its names (and the "),"
+    // after them) fits a line of it too, never broken by the terminal inside a name.
     const fit = (idx: number[]) =>
+      cellWidth(`--fields ${idx.flatMap((i) => fieldsOf(cols[i]!)).join(',')}),`) <= io.columns &&
       layoutTable(
         idx.map((i) => ({ natural: natural[i]!, shrink: shrinks(cols[i]!, lists[i]) })),
         io.columns,
