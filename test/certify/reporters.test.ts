@@ -666,6 +666,23 @@ describe('certify reporters: pretty', () => {
     expect(text).toContain('Certifying profile "acme-sandbox":\nhttps://sandbox.example.com/api/v1 (4\nchecks)');
   });
 
+  it('on a terminal, a wait announced while a check runs (a retry after a 429) is wrapped to its width at spaces, its trace ID whole', async () => {
+    const io = testIO({ tty: true, columns: 60, env: { NO_COLOR: '1' } });
+    const reporter = createPrettyReporter({ io, stream: 'stdout' });
+    reporter.begin({ mode: 'sandbox', baseUrl: 'http://127.0.0.1:4010/api/v1', checks: 1 });
+    const trace = '6bde8818678afd4faa971ec82503cc2f';
+    reporter.note(`GET /wallets was answered 429 (rate limited): sending it again in 1 s, as its Retry-After says (trace ID ${trace})`);
+    await reporter.finish(handMadeReport());
+    const text = io.stdoutText().replace(/\u001b\[[0-9;?]*[A-Za-z]/g, '');
+    const at = text.indexOf('  waiting: GET /wallets');
+    expect(at, text).toBeGreaterThanOrEqual(0);
+    const note = text.slice(at, text.indexOf(')\n', at) + 1).split('\n');
+    expect(note.length).toBeGreaterThan(1);
+    for (const l of note) expect(stringWidth(l), l).toBeLessThanOrEqual(60);
+    expect(note.some((l) => l.includes(trace))).toBe(true);
+    expect(note.join(' ').replace(/\s+/g, ' ')).toContain('sending it again in 1 s, as its Retry-After says');
+  });
+
   it('on a terminal with NO_COLOR: no colour', async () => {
     const io = testIO({ tty: true, env: { NO_COLOR: '1' } });
     await feed(createPrettyReporter({ io, stream: 'stdout' }), handMadeReport());

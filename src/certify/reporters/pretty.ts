@@ -347,7 +347,12 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
     },
     note(message) {
       queue(() => {
-        const line = `  ${c.yellow('waiting:')} ${safe(message)}`;
+        // Wrapped to the terminal as the other lines of prose are: a retry's message (its
+        // trace ID at the end) is longer than most terminals are wide.
+        // A spinner puts its own two cells before the first line: the lines after it get them too.
+        const raw = `  ${c.yellow('waiting:')} ${safe(message)}`;
+        const indent = spinner ? 2 : 0;
+        const line = tty ? wrapNote(fit(raw), stderrColumns(io) - indent).replace(/\n/g, `\n${' '.repeat(indent)}`) : raw;
         if (spinner) spinner.info(line);
         else write(line + '\n');
       });
