@@ -9,6 +9,9 @@ import { startSandbox, type SandboxHandle } from '../../src/sandbox/index.js';
 import { fastSandbox, profileDir, localProfileDir } from '../helpers/sandbox.js';
 import { forwardTo, startLoopbackServer } from '../helpers/loopback-server.js';
 import { runCli } from '../helpers/run-cli.js';
+import { run } from '../../src/main.js';
+import { testIO, type TestIO } from '../helpers/io.js';
+import { until } from '../helpers/until.js';
 
 let sb: SandboxHandle;
 let configDir: string;
@@ -143,6 +146,33 @@ describe('vouchers sandbox trigger', () => {
       expect(r.code).toBe(8);
       expect(r.stderr).toMatch(/order\.processing was not emitted for ord_\w+ within 150ms/);
       expect(r.stderr).toContain('vouchers orders wait ord_');
+    } finally {
+      await slow.close();
+    }
+  });
+});
+
+describe('Ctrl-C while sandbox trigger waits for the event', () => {
+  it('says the order is placed and how to follow it and see its events (exit 130), with the trace ID of the order', async () => {
+    // Real time: the partial delivery comes after the sandbox's fulfilment delay, long after the interrupt.
+    const slow = await fastSandbox({ timeScale: 100 });
+    try {
+      const dir = await localProfileDir(slow);
+      const io: TestIO = testIO({ env: { VOUCHERS_CONFIG_DIR: dir, NO_COLOR: '1' } });
+      const running = run(['sandbox', 'trigger', 'order.partially_delivered'], io);
+      await until(() => io.stderrText().includes('Ordered 2 × sbx-partial'), 'the order', 10_000);
+      io.interrupt();
+      expect(await running).toBe(130);
+      await new Promise((r) => setImmediate(r));
+      const orderId = /(ord_\w+) PENDING/.exec(io.stderrText())![1]!;
+      const trace = /\(trace ([0-9a-f]{32})\)/.exec(io.stderrText())![1]!;
+      const stderr = io.stderrText().replace(/\s+/g, ' ');
+      expect(stderr).toContain(
+        `stopped waiting for order.partially_delivered of ${orderId}; the order is placed, and the sandbox still emits its events`,
+      );
+      expect(stderr).toContain(`vouchers orders wait ${orderId}`);
+      expect(stderr).toContain(`vouchers sandbox admin events list --order ${orderId}`);
+      expect(stderr).toContain(`trace ID ${trace}`);
     } finally {
       await slow.close();
     }

@@ -8,7 +8,7 @@ import { getWebhook, saysNoneRegistered } from '../../api/webhooks.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { EVENT_TYPES, type EventType } from '../../contract/events.js';
 import type { Order } from '../../contract/orders.js';
-import { ApiError, PendingError, UsageError } from '../../core/errors/index.js';
+import { ApiError, CliError, InterruptedError, PendingError, UsageError } from '../../core/errors/index.js';
 import { formatDuration, parseDuration } from '../../core/http/duration.js';
 import { redactUrl } from '../../core/config/base-url.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
@@ -157,6 +157,15 @@ export async function run(f: Factory, eventText: string, flags: TriggerFlags): P
       await clock.sleep(POLL_MS, io.signal);
       events = await eventsOf(f, target, order.order_id);
     }
+  } catch (error) {
+    // Ctrl-C stops the waiting only: the order is placed, and the sandbox goes on to emit its events.
+    if (!io.signal.aborted || (error instanceof CliError && !(error instanceof InterruptedError))) throw error;
+    const reason: unknown = io.signal.reason;
+    throw new InterruptedError(
+      `${reason instanceof InterruptedError ? reason.message : 'interrupted'}: stopped waiting for ${type} of ${order.order_id}; the order is placed, and the sandbox still emits its events`,
+      `follow the order: ${suggestedCommand(f.globals(), ['orders', 'wait', operand(order.order_id)])}; see the events it emitted: ${suggestedCommand(f.globals(), ['sandbox', 'admin', 'events', 'list', '--order', operand(order.order_id)])}`,
+      (error instanceof InterruptedError ? error.traceId : undefined) ?? res.traceId ?? undefined,
+    );
   } finally {
     spinner.stop();
   }
