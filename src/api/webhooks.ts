@@ -309,6 +309,15 @@ export async function deleteWebhook(client: ApiClient, options: { signal?: Abort
   }
 }
 
+/**
+ * An error of deleteWebhook saying there was nothing to delete: the server's
+ * WEBHOOK_NOT_REGISTERED, or a plain 404 while GET /webhooks lists none. Nothing is left
+ * registered, which is what a caller cleaning up wanted.
+ */
+export function saysNothingToDelete(error: unknown): boolean {
+  return saysNoneRegistered(error) || (error instanceof NotOfferedError && error.message === NOTHING_TO_DELETE);
+}
+
 /** Whether GET /webhooks (looked up by the CLI on its own) says that no endpoint is registered. */
 async function noneShown(client: ApiClient, signal: AbortSignal | undefined): Promise<boolean> {
   try {

@@ -10,7 +10,15 @@ import { join } from 'node:path';
 import { noAdminWords, type AdminTarget } from '../api/sandbox-admin.js';
 import { isLoopbackUrl } from '../core/net/loopback.js';
 import type { ResolvedProfile } from '../core/config/types.js';
-import { deleteWebhook, endpointRecord, endpointUrlOf, getWebhook, reRegisterWebhook, saysNoneRegistered } from '../api/webhooks.js';
+import {
+  deleteWebhook,
+  endpointRecord,
+  endpointUrlOf,
+  getWebhook,
+  reRegisterWebhook,
+  saysNoneRegistered,
+  saysNothingToDelete,
+} from '../api/webhooks.js';
 import { ApiError } from '../core/errors/index.js';
 import { createClient, NOTICE_FROM_MS } from '../core/http/client.js';
 import { DEFAULT_BACKOFF } from '../core/http/retry.js';
@@ -315,7 +323,13 @@ export async function openEnvironment(options: EnvironmentOptions): Promise<Envi
         });
         try {
           if (existingWebhook.state === 'none') {
-            await deleteWebhook(restorer, {});
+            try {
+              await deleteWebhook(restorer, {});
+            } catch (e) {
+              // Gone already (it expired, or was removed meanwhile): nothing is left, as wanted.
+              if (!saysNothingToDelete(e)) throw e;
+              return 'the webhook endpoint certify registered is no longer registered (DELETE /webhooks answered that none is): nothing is left (there was none before)';
+            }
             return 'removed the webhook endpoint certify registered (there was none before)';
           }
           await reRegisterWebhook(restorer, existingWebhook);
