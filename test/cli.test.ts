@@ -318,6 +318,16 @@ describe('root command', () => {
     expect((await runCli(['orders', 'list', '--help'])).stdout).toMatch(/Global Options:[\s\S]*--timeout <duration> +per-request timeout/);
   });
 
+  it("sandbox start's help says only --profile chooses its profile, not VOUCHERS_PROFILE", async () => {
+    const globals = (await runCli(['sandbox', 'start', '--help'])).stdout.split('Global Options:')[1] ?? '';
+    expect(globals).toMatch(
+      /--profile <name> +profile the sandbox writes and runs under \(default\s+"local"\); only this flag chooses it, not\s+VOUCHERS_PROFILE/,
+    );
+    expect(globals).not.toContain('env VOUCHERS_PROFILE');
+    // Other commands keep the root's.
+    expect((await runCli(['sandbox', 'status', '--help'])).stdout).toMatch(/--profile <name> +profile to use \(env VOUCHERS_PROFILE\)/);
+  });
+
   it('wraps option descriptions to a narrow terminal beside their flags', async () => {
     const r = await runCli(['orders', 'create', '--help'], { tty: true, columns: 60 });
     const options = r.stdout.slice(r.stdout.indexOf('Options:'), r.stdout.indexOf('Global Options:')).split('\n');

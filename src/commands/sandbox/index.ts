@@ -2,6 +2,7 @@
  * `vouchers sandbox start|stop|status|admin|trigger`: registration only. Each verb loads
  * its implementation (and the sandbox server) when it runs.
  */
+import { Help, type Option as CommanderOption } from 'commander';
 import { err } from '../../core/io/io.js';
 import { docPath } from '../../core/io/package-root.js';
 import { addOutputOptions } from '../../core/output/options.js';
@@ -86,6 +87,17 @@ function declareStart(sandbox: Command) {
     .option('--fault-rate <p>', 'share of API requests (0–1) that get a random fault, for soak tests')
     .option('--detach', 'run in the background (pid file and log in the config directory)')
     .option('--json', 'print the URLs, the API key and the admin token as JSON');
+  // The root's --profile says "(env VOUCHERS_PROFILE)"; the sandbox's profile comes from the
+  // flag alone (buildStartOptions), so its help says that instead.
+  const inherited = cmd.configureHelp();
+  cmd.configureHelp({
+    ...inherited,
+    optionDescription(this: Help, o: CommanderOption) {
+      if (o.long === '--profile' && !cmd.options.includes(o as never))
+        return 'profile the sandbox writes and runs under (default "local"); only this flag chooses it, not VOUCHERS_PROFILE';
+      return (inherited.optionDescription ?? Help.prototype.optionDescription).call(this, o);
+    },
+  });
   return cmd;
 }
 export type StartFlags = FlagsOf<typeof declareStart>;
