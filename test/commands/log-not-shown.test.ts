@@ -10,6 +10,8 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { adviceFor, unansweredNotes } from '../../src/commands/log/unanswered.js';
+import type { RequestLogEntry } from '../../src/core/journal/types.js';
 import { run } from '../../src/main.js';
 import type { SandboxHandle } from '../../src/sandbox/index.js';
 import { testIO } from '../helpers/io.js';
@@ -89,7 +91,10 @@ describe('log --unanswered: answered, never shown', () => {
     expect(listed).toMatchObject({ method: 'POST', path: '/orders', status: 201, answer_not_shown: true });
     const key = listed!.idempotency_key;
     expect(listed!.retry).toBe(`vouchers --profile default orders create … --idempotency-key ${key}`);
-    expect(listed!.look_first).toMatch(/^vouchers --profile default orders list --from \d{4}-\d{2}-\d{2}$/);
+    // Its answer named the order: that order, not a day's list to search.
+    const id = (listed as Listed & { order_id?: string }).order_id;
+    expect(id).toMatch(/^ord_/);
+    expect(listed!.look_first).toBe(`vouchers --profile default orders get ${id}`);
     expect(listed!.shows_answer).toBeUndefined();
 
     // The table says so, and on stderr: done, the key, not to run it again without it.
@@ -100,6 +105,8 @@ describe('log --unanswered: answered, never shown', () => {
     );
     expect(table.stderr).toContain('do not run it again without this key');
     expect(table.stderr).toContain(`see it: vouchers --profile default orders create … --idempotency-key ${key}`);
+    expect(table.stderr).toContain(`  or look for it: vouchers --profile default orders get ${id}\n`);
+    expect(table.stderr).not.toContain('orders list');
     expectNoSecrets(sb, table);
     // Not a failure: the order was placed.
     expect(JSON.parse((await runCli(['log', '--failed', '--json'], { configDir: dir })).stdout)).toEqual([]);
@@ -227,5 +234,40 @@ describe('log --unanswered: answered, never shown', () => {
       });
     writeFileSync(logFile(dir), `${line({ status: null, duration_ms: 0, sending: true })}\n${line({})}\n`);
     expect(await unseen(dir)).toEqual([]);
+  });
+});
+
+describe('log --unanswered: the order an answer named', () => {
+  const shown = (extra: Partial<RequestLogEntry>): RequestLogEntry => ({
+    time: '2026-11-25T11:00:00.000Z',
+    profile: 'pf',
+    method: 'POST',
+    path: '/orders',
+    status: 201,
+    duration_ms: 40,
+    attempt: 1,
+    trace_id: '0123456789abcdef0123456789abcdef',
+    idempotency_key: 'key-1',
+    error_code: null,
+    answer_not_shown: true,
+    ...extra,
+  });
+  const now = Date.parse('2026-11-25T12:00:00Z');
+
+  it('is looked up by its id with the server and key it went to, past the 24 hours of its key too', () => {
+    expect(adviceFor(shown({ order_id: 'ord_7', set_by: { base_url: 'flag' } }), now)?.look_first).toBe(
+      'vouchers --profile pf --base-url … orders get ord_7',
+    );
+    const env = shown({ order_id: 'ord_7', set_by: { base_url: 'env', api_key: 'env' } });
+    expect(adviceFor(env, now + 48 * 3_600_000)).toEqual({
+      retry: null,
+      key_expired: true,
+      look_first: 'VOUCHERS_BASE_URL=… VOUCHERS_API_KEY=… VOUCHERS_API_SECRET=… vouchers orders get ord_7',
+    });
+    // Without an id, the day's list.
+    expect(adviceFor(shown({}), now)?.look_first).toBe('vouchers --profile pf orders list --from 2026-11-25');
+    const notes = unansweredNotes([shown({ order_id: 'ord_7' })], now);
+    expect(notes).toContain('  or look for it: vouchers --profile pf orders get ord_7\n');
+    expect(notes).not.toContain('--reference');
   });
 });

@@ -93,9 +93,10 @@ export function adviceFor(e: RequestLogEntry, now: number): UnansweredAdvice | u
   };
   if (e.method === 'POST' && e.path === '/orders') {
     const day = /^\d{4}-\d{2}-\d{2}/.exec(first)?.[0];
+    // Answered with its order's id (answer-ids.ts): that order, rather than a day's list.
     return advice(
       command([...cli, 'orders', 'create', SAME_FLAGS, ...key], target.env),
-      command([...cli, 'orders', 'list', ...(day ? ['--from', day] : [])], target.env),
+      command([...cli, 'orders', ...(e.order_id ? ['get', e.order_id] : ['list', ...(day ? ['--from', day] : [])])], target.env),
     );
   }
   if (e.method === 'POST' && e.path === '/payouts')
@@ -140,7 +141,7 @@ export function unansweredNotes(entries: RequestLogEntry[], now: number): string
   const lines = open.slice(-5).map((e) => {
     const a = adviceFor(e, now) as UnansweredAdvice;
     // orders list finds an order by its reference; transactions list has no such filter.
-    const byReference = e.path === '/orders' ? ' (add --reference REF if it had one)' : '';
+    const byReference = e.path === '/orders' && !e.order_id ? ' (add --reference REF if it had one)' : '';
     if (isNotShown(e)) return notShownNote(e, a, byReference);
     const head = `${e.method} ${e.path} at ${e.time}: no answer recorded (idempotency key ${e.idempotency_key}); it may or may not have been done\n`;
     if (a.retry === null)
