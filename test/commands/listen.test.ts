@@ -41,6 +41,14 @@ async function listen(args: string[], options: { tty?: boolean; env?: Record<str
 }
 
 describe('vouchers listen', () => {
+  it('--events with a slipped type: kept, with a note naming the type it likely means', async () => {
+    const l = await listen(['--secret', SECRET, '--events', 'order.deliverd,voucher.*']);
+    expect(await l.stop()).toBe(0);
+    expect(l.io.stderrText()).toContain(
+      'Note: --events "order.deliverd" (did you mean order.delivered?): not an event type this version knows',
+    );
+  });
+
   it('prints Ready on stderr, one line per event on stdout, and stops cleanly with exit 0', async () => {
     const l = await listen(['--secret', SECRET]);
     expect(l.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/webhooks$/);

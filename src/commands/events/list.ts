@@ -3,7 +3,8 @@ import { checkOrderId } from '../orders/order-args.js';
 import { readInbox } from '../../core/journal/inbox.js';
 import { handleFieldsFlag, printList, resolveOutput, type OutputFlags } from '../../core/output/index.js';
 import type { Factory } from '../../core/run/factory.js';
-import { parseEventFilter, type EventFilter } from '../../listener/filter.js';
+import { notice } from '../../core/output/notice.js';
+import { parseEventFilter, unknownEventTypesNote, type EventFilter } from '../../listener/filter.js';
 import { parseIntFlag } from '../../listener/flags.js';
 import { resolveInboxPath } from '../../listener/inbox-path.js';
 import { startListenerCommand } from '../../listener/secret-source.js';
@@ -15,6 +16,8 @@ import type { EventsListFlags } from './index.js';
 
 export interface ListOptions {
   type: EventFilter;
+  /** The note for the names of --type that are no known event type (kept as given), if any. */
+  typeNote?: string | undefined;
   order: string | undefined;
   /** Epoch ms; events received before are left out. */
   since: number | undefined;
@@ -27,6 +30,7 @@ export function buildListOptions(f: Factory, flags: EventsListFlags): ListOption
   const order = flags.order === undefined ? undefined : checkOrderId(String(flags.order), '--order');
   return {
     type: parseEventFilter(flags.type as string | undefined, '--type'),
+    typeNote: unknownEventTypesNote(flags.type as string | undefined, '--type'),
     order,
     since: flags.since === undefined ? undefined : parseSince(String(flags.since), f.clock.now()),
     limit: parseIntFlag(flags.limit ?? '50', '--limit', 1, 1_000_000),
@@ -42,6 +46,7 @@ export function buildListOptions(f: Factory, flags: EventsListFlags): ListOption
 export async function run(f: Factory, o: ListOptions): Promise<void> {
   const settings = resolveOutput(f.io, o.output, f.globals().color !== false);
   if (await handleFieldsFlag(f.io, settings, EVENT_FIELDS)) return;
+  if (o.typeNote) notice(f.io, settings, 'UNKNOWN_FILTER_VALUE', o.typeNote);
   const path = await resolveInboxPath(f, o.inbox);
   const log = await readForwardLog(forwardLogPath(path));
   const outcomes = forwardOutcomes(log);

@@ -28,7 +28,7 @@ import { resolveInboxPath } from '../../listener/inbox-path.js';
 import { displayText } from '../../core/output/printable.js';
 import { resolveWebhookSecrets } from '../../listener/secret-source.js';
 import { postOnce } from '../../listener/send.js';
-import { parseEventFilter, type EventFilter } from '../../listener/filter.js';
+import { parseEventFilter, unknownEventTypesNote, type EventFilter } from '../../listener/filter.js';
 import type { EventsReplayFlags } from './index.js';
 
 export interface ReplayOptions {
@@ -38,6 +38,8 @@ export interface ReplayOptions {
   notForwarded: boolean;
   /** With --not-forwarded: only events of these types (--type). */
   type: EventFilter;
+  /** The note for the names of --type that are no known event type (kept as given), if any. */
+  typeNote?: string | undefined;
   /** Which stored body of the id (1 the first); one id only. */
   body: BodyChoice;
   /** Unset: the URL the forward log shows the events were last forwarded to. */
@@ -73,6 +75,7 @@ export function buildReplayOptions(eventIds: string[], flags: EventsReplayFlags,
     eventIds,
     notForwarded,
     type: parseEventFilter(flags.type as string | undefined, '--type'),
+    typeNote: unknownEventTypesNote(flags.type as string | undefined, '--type'),
     body: parseBodyFlag(flags.body),
     forwardTo: flags.forwardTo === undefined ? undefined : parseForwardUrl(String(flags.forwardTo)),
     secrets: parseSecretFlags(flags.secret === undefined ? undefined : [String(flags.secret)]),
@@ -124,6 +127,7 @@ function defaultForwardTo(f: Factory, log: readonly ForwardRecord[], o: ReplayOp
 }
 
 export async function run(f: Factory, named: ReplayOptions): Promise<void> {
+  if (named.typeNote) noticeFor(f, 'UNKNOWN_FILTER_VALUE', named.typeNote);
   const path = await resolveInboxPath(f, named.inbox);
   // An id cut as a narrow terminal shows it (evt_…KD64YV) stands for the stored id it fits.
   const given = { ...named, eventIds: await wholeEventIds(path, named.eventIds) };

@@ -6,7 +6,7 @@ import { UsageError } from '../../core/errors/index.js';
 import { out } from '../../core/io/io.js';
 import type { Factory } from '../../core/run/factory.js';
 import { noticeFor } from '../../core/output/notice.js';
-import { parseEventFilter, type EventFilter } from '../../listener/filter.js';
+import { parseEventFilter, unknownEventTypesNote, type EventFilter } from '../../listener/filter.js';
 import { lockInbox } from '../../listener/inbox-lock.js';
 import { resolveInboxPath } from '../../listener/inbox-path.js';
 import { parseForwardUrl, parseHeaderFlags, parseIntFlag, parseSecretFlags } from '../../listener/flags.js';
@@ -87,6 +87,9 @@ async function loadProfile(f: Factory, required: boolean): Promise<ResolvedProfi
 
 export async function run(f: Factory, o: ListenOptions): Promise<void> {
   if (o.secrets) warnPlainSecret(f.io, '--secret', WEBHOOK_SECRET_BETTER);
+  // A filter of what is shown and forwarded (--register registers every type, as before).
+  const eventsNote = unknownEventTypesNote(o.events);
+  if (eventsNote) noticeFor(f, 'UNKNOWN_FILTER_VALUE', eventsNote);
   const needsProfile = o.register || !o.secrets;
   const profile = needsProfile ? await loadProfile(f, o.register) : undefined;
   const fromProfile = profile?.webhook_secret ?? (profile ? undefined : envWebhookSecret(f.io.env));
