@@ -260,7 +260,7 @@ export async function preflightRows(
       if (!carry.ordered(row)) ids.add(row.product_id);
     });
   }
-  const lookups = await lookupProducts(client, ids, f.io.signal);
+  const lookups = await lookupProducts(client, ids, f.io.signal, true);
   const unread = unreadProducts(lookups, ids);
   if (unread.length > 0)
     noticeFor(

@@ -224,7 +224,18 @@ async function place(f: Factory, client: ApiClient, o: SingleOptions, seen: Seen
       signal: io.signal,
     });
   } catch (error) {
-    throw withRetryHint(error, o.idempotencyKey, findCommand(globals, o), retryCommand(globals, o));
+    const refused = withRetryHint(error, o.idempotencyKey, findCommand(globals, o), retryCommand(globals, o));
+    // A product the server does not know: the one it likely is, asked only now (the order is
+    // not retried); loaded only then, as the words of the error's hint (chalk) are.
+    if (refused !== error || (error instanceof ApiError && error.earlierMayHaveReached)) throw refused;
+    const { withMeantProduct } = await import('../../api/product-slip.js');
+    throw await withMeantProduct(
+      error,
+      client,
+      o.body.items.map((i) => i.product_id),
+      globals,
+      io.signal,
+    );
   }
   let order = res.data;
   // The server's own body, when it differs from the contract (printed as it came with --json).

@@ -41,6 +41,7 @@ export async function runDryRun(f: Factory, client: ApiClient, body: CreateOrder
     client,
     body.items.map((i) => i.product_id),
     io.signal,
+    true,
   );
   const problems: string[] = [];
   // The exit code is the one the real order would get: that of the first problem.

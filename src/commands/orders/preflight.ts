@@ -7,6 +7,7 @@
  * their fields otherwise (the document shows none of them) leaves that check unverified,
  * never failed. Denominations and balances may be numbers or numeric strings.
  */
+import { nearestProducts } from '../../api/product-slip.js';
 import { getProduct } from '../../api/catalog.js';
 import { listWallets } from '../../api/wallets.js';
 import type { ProductDetail } from '../../contract/catalog.js';
@@ -35,7 +36,17 @@ export interface ItemProblem {
 }
 
 /** Fetch each distinct product once (a few at a time). 404/403 become problems; other errors throw. */
-export async function lookupProducts(client: ApiClient, ids: Iterable<string>, signal?: AbortSignal): Promise<Map<string, ProductLookup>> {
+/**
+ * `suggest`: for the ids that do not exist, one GET /products afterwards names the product
+ * each is likely a slip of ("did you mean sbx-instant?"); only where no order follows the
+ * look-up unless every row is known (a bulk file's check, --dry-run).
+ */
+export async function lookupProducts(
+  client: ApiClient,
+  ids: Iterable<string>,
+  signal?: AbortSignal,
+  suggest = false,
+): Promise<Map<string, ProductLookup>> {
   const queue = [...new Set(ids)];
   const found = new Map<string, ProductLookup>();
   const worker = async () => {
@@ -58,6 +69,12 @@ export async function lookupProducts(client: ApiClient, ids: Iterable<string>, s
     }
   };
   await Promise.all(Array.from({ length: Math.min(4, queue.length) }, worker));
+  const missing = [...found].filter(([, l]) => 'kind' in l && l.kind === 'not_found').map(([id]) => id);
+  if (suggest && missing.length > 0)
+    for (const [id, meant] of await nearestProducts(client, missing, signal)) {
+      const l = found.get(id) as Extract<ProductLookup, { problem: string }>;
+      found.set(id, { ...l, problem: `${l.problem} (did you mean ${meant}?)` });
+    }
   return found;
 }
 

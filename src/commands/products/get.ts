@@ -1,5 +1,6 @@
 /** `vouchers products get ID`: GET /products/{product_id}. */
 import { getProduct } from '../../api/catalog.js';
+import { withMeantProduct } from '../../api/product-slip.js';
 import type { ProductDetail } from '../../contract/catalog.js';
 import { UsageError } from '../../core/errors/index.js';
 import { styleStatus } from '../../core/output/format.js';
@@ -82,7 +83,13 @@ export async function run(f: Factory, productId: string, options: ProductsGetOpt
   const settings = resolveOutput(f.io, options, f.globals().color !== false);
   if (await handleFieldsFlag(f.io, settings, FIELDS, { open: true })) return;
   const client = await f.client();
-  const res = await getProduct(client, productId.trim(), { signal: f.io.signal });
+  const id = productId.trim();
+  let res;
+  try {
+    res = await getProduct(client, id, { signal: f.io.signal });
+  } catch (error) {
+    throw await withMeantProduct(error, client, [id], f.globals(), f.io.signal);
+  }
   if (await printedNoBody(f.io, settings, res, `GET /products/${productId.trim()}`)) return;
   const required = ['product_id', 'name', 'currency', 'denominations'];
   await printRecord(f.io, res.data, fitsLayout(res.data, required) ? fieldsOf(res.data) : [], settings, { required });
