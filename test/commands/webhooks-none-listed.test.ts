@@ -33,9 +33,11 @@ const NONE: [string, string][] = [
 
 /**
  * A server holding at most one endpoint: GET answers `none` while there is none, the endpoint
- * once registered; DELETE removes it (204), and answers a plain 404 when there is none.
+ * once registered; DELETE removes it (204), and answers a plain 404 when there is none. Given
+ * `forgets`, the endpoint is gone by the time it is removed (it expired, or someone removed
+ * it): every DELETE answers 404 with that error.
  */
-async function serverListingNone(none: string): Promise<LoopbackServer> {
+async function serverListingNone(none: string, forgets?: { code: string; name: string }): Promise<LoopbackServer> {
   let endpoint: Record<string, unknown> | undefined;
   const server = await startLoopbackServer((req, res) => {
     if (!req.target.startsWith('/api/v1/webhooks')) return sendJson(res, 200, { data: [], has_more: false, next_cursor: null });
@@ -45,6 +47,10 @@ async function serverListingNone(none: string): Promise<LoopbackServer> {
       return sendJson(res, 201, { ...endpoint, signing_secret: 'whsec_listed_none_0123456789abcdef' });
     }
     if (req.method === 'DELETE') {
+      if (forgets) {
+        endpoint = undefined;
+        return sendJson(res, 404, { error: { ...forgets, message: 'no webhook endpoint is registered' } });
+      }
       if (!endpoint) return sendJson(res, 404, { error: { name: 'NotFound', code: 'NOT_FOUND', message: 'no route' } });
       endpoint = undefined;
       res.writeHead(204).end();
@@ -136,36 +142,12 @@ describe('GET /webhooks answered 200 with a body that names no endpoint: none is
 });
 
 describe('certify clean-up: DELETE /webhooks answers that none is registered', () => {
-  /**
-   * A server whose endpoint is gone by the time certify removes it (it expired, or someone
-   * removed it): DELETE answers 404, with WEBHOOK_NOT_REGISTERED or plainly (GET then lists none).
-   */
-  async function serverForgetting(deleteAnswer: { code: string; name: string }): Promise<LoopbackServer> {
-    let endpoint: Record<string, unknown> | undefined;
-    const server = await startLoopbackServer((req, res) => {
-      if (!req.target.startsWith('/api/v1/webhooks')) return sendJson(res, 200, { data: [], has_more: false, next_cursor: null });
-      if (req.method === 'POST') {
-        const { url } = JSON.parse(req.body) as { url: string };
-        endpoint = { webhook_id: 'wh_1', url, events: [], created_at: '2026-03-01T10:00:00Z', updated_at: '2026-03-01T10:00:00Z' };
-        return sendJson(res, 201, { ...endpoint, signing_secret: 'whsec_listed_none_0123456789abcdef' });
-      }
-      if (req.method === 'DELETE') {
-        endpoint = undefined;
-        return sendJson(res, 404, { error: { ...deleteAnswer, message: 'no webhook endpoint is registered' } });
-      }
-      if (endpoint) return sendJson(res, 200, endpoint);
-      sendJson(res, 200, { data: [], has_more: false, next_cursor: null });
-    });
-    closers.push(() => server.close());
-    return server;
-  }
-
   for (const [name, answer] of [
     ['404 WEBHOOK_NOT_REGISTERED', { name: 'WebhookNotRegistered', code: 'WEBHOOK_NOT_REGISTERED' }],
     ['a plain 404, GET /webhooks listing none', { name: 'NotFound', code: 'NOT_FOUND' }],
   ] as const) {
     it(`${name}: nothing is left registered, said so, not a failure to remove it`, async () => {
-      const server = await serverForgetting(answer);
+      const server = await serverListingNone(JSON.stringify({ data: [], has_more: false, next_cursor: null }), answer);
       const configDir = await configWith('p', { base_url: server.baseUrl, api_key: 'pk_test', api_secret: 'sk_test_secret_0123456789' });
       const r = await runCli(['certify', '--only', 'webhooks.register', '--reporter', 'json'], { configDir, env: { NO_COLOR: '1' } });
       expect(posts(server), r.stderr).toHaveLength(1);
