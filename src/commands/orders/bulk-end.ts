@@ -5,12 +5,13 @@
  */
 import { CliError, faultAfterWrite, PendingError, QueryRunError } from '../../core/errors/index.js';
 import { formatDuration } from '../../core/http/duration.js';
-import type { ApiClient } from '../../core/http/types.js';
+import type { ApiClient, RetryTally } from '../../core/http/types.js';
 import type { BulkJournal, BulkRow } from '../../core/journal/bulk.js';
 import { strictContract } from '../../core/output/drift-report.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import { notice } from '../../core/output/notice.js';
 import type { Factory } from '../../core/run/factory.js';
+import { causesWords } from '../../core/run/retry-notices.js';
 import type { LockedRun } from './bulk-batch.js';
 import { followPending, type FollowBatchOutcome } from './bulk-follow.js';
 import { notedRowsWords, pendingFollowWords, rowsOf, toComeWords } from './bulk-noted.js';
@@ -29,6 +30,7 @@ export async function endBatch(
   skipped: number,
   outcome: RunOutcome,
   client: ApiClient,
+  retried?: { tally: RetryTally; since: string },
 ): Promise<void> {
   const { io } = f;
   const { batchId } = run;
@@ -57,6 +59,16 @@ export async function endBatch(
       error,
       `batch ${batchId} ran: ${rowsOf(summary.ordered, summary.rows, ['is', 'are'])} ordered`,
       `do not order the file as a new batch: the same command again skips the ordered rows (${run.resumeCmd})`,
+    );
+  }
+  // Retries said at most every 30 s in the run: their count, and where each one is.
+  if (retried && retried.tally.total > 0) {
+    const n = retried.tally.total;
+    notice(
+      io,
+      o.settings,
+      'RETRIED',
+      `${n === 1 ? 'One request was retried' : `Requests were retried ${n} times`} along the way (${causesWords(retried.tally.byCause)}); each attempt is in the request log: ${suggestedCommand(f.globals(), ['log', '--failed', '--since', retried.since])}`,
     );
   }
 

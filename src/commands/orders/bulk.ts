@@ -384,6 +384,9 @@ async function finishBatch(
   if (toOrder > 1) client.pool?.();
   // A batch is a long job: pacing waits are waited out, however long (the progress line shows them).
   client.waitOutPacing?.();
+  // Many rows retried at once say so in a line every 30 s, and the summary counts them.
+  const retried = client.countRetries?.();
+  const startedAt = new Date(Math.floor(f.clock.now() / 1000) * 1000).toISOString().replace('.000Z', 'Z');
   const progress = startProgress(io, f.clock, total, skipped, client.pacedRate?.('orders'), o.settings);
   let outcome;
   try {
@@ -423,5 +426,5 @@ async function finishBatch(
       `put the file back as it was and continue the batch (no row is ordered twice): ${run.resumeCmd}; or, once it is written whole, run the new file: rows with a reference already ordered are skipped`,
     );
   }
-  await endBatch(f, o, run, journal, rows, skipped, outcome, client);
+  await endBatch(f, o, run, journal, rows, skipped, outcome, client, retried && { tally: retried, since: startedAt });
 }

@@ -88,7 +88,7 @@ export interface ClientOptions {
    * `RATE_LIMIT_WAIT`), so that a long wait is never silent. Not called with `debug`, which
    * reports every attempt and wait anyway.
    */
-  notice?: (message: string, code: 'RETRY_WAIT' | 'RATE_LIMIT_WAIT', waitMs: number) => void;
+  notice?: (message: string, code: 'RETRY_WAIT' | 'RATE_LIMIT_WAIT', waitMs: number, cause?: string) => void;
   /**
    * The longest pacing wait a request waits out; a longer one fails at once (rate_limited,
    * nothing sent, the slot given back) naming when the next request fits. Unset: no bound.
@@ -405,6 +405,7 @@ export function createClient(options: ClientOptions): ApiClient {
           `${call.method} ${call.path}: ${decision.reason}; retrying in ${formatDuration(decision.delayMs)} (attempt ${attempt + 1} of ${call.maxRetries + 1}, trace ${traceId}). Ctrl-C stops`,
           'RETRY_WAIT',
           decision.delayMs,
+          decision.cause,
         );
       }
       if (sent.kind === 'response' ? sent.response.status !== 429 : sent.failure.phase === 'after_send') mayHaveReached = true;

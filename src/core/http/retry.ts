@@ -49,6 +49,8 @@ export interface RetryDecision {
   delayMs: number;
   /** Why: shown under --debug and in give-up messages. */
   reason: string;
+  /** What failed, in a few words (`HTTP 503`, `ECONNRESET`): a long job counts its retries by it. */
+  cause?: string;
 }
 
 export interface BackoffSettings {
@@ -99,9 +101,11 @@ export function shouldRetry(input: RetryInput): RetryDecision {
   const backoff = backoffDelay(attempt, input.random ?? 0.5, settings);
 
   let reason: string;
+  let cause: string;
   let wait = backoff;
   if (outcome.kind === 'network') {
     const what = outcome.errno ?? 'network error';
+    cause = what;
     if (!outcome.transient) return no(`${what} is not transient`);
     if (outcome.phase === 'before_send') {
       reason = `${what} before the request was sent`;
@@ -112,6 +116,7 @@ export function shouldRetry(input: RetryInput): RetryDecision {
     }
   } else {
     const { status } = outcome;
+    cause = `HTTP ${status}`;
     if (status === 429) {
       reason = 'HTTP 429 rate limited';
     } else if (status === 409 && outcome.code === 'IDEMPOTENCY_KEY_IN_PROGRESS') {
@@ -133,5 +138,5 @@ export function shouldRetry(input: RetryInput): RetryDecision {
     }
   }
   if (attempt > maxRetries) return no(`${reason}; gave up after ${attempt} attempt${attempt === 1 ? '' : 's'}`);
-  return { retry: true, delayMs: wait, reason };
+  return { retry: true, delayMs: wait, reason, cause };
 }

@@ -95,6 +95,12 @@ export interface ApiResponse<T = unknown> {
   shown?: () => void;
 }
 
+/** The retries of a long job so far, by cause (`HTTP 503`, `ECONNRESET`): a live count. */
+export interface RetryTally {
+  readonly total: number;
+  readonly byCause: ReadonlyMap<string, number>;
+}
+
 export interface ApiClient {
   request<T = unknown>(options: RequestOptions): Promise<ApiResponse<T>>;
   /**
@@ -108,6 +114,12 @@ export interface ApiClient {
    * with a notice, instead of failing past the client's bound (ClientOptions.maxPaceWaitMs).
    */
   waitOutPacing?(): void;
+  /**
+   * A long job (a batch) is starting: retries are said at most every 30 s from now on, each
+   * line counting those left unsaid since the last; the tally returned counts every retry of
+   * the job, for its summary (core/run/retry-notices.ts). A client without notices has none.
+   */
+  countRetries?(): RetryTally;
   /** Requests a second the pacer allows in a rate class (`orders`: POST /orders; `general`), or undefined when not paced. */
   pacedRate?(rateClass: 'orders' | 'general'): number | undefined;
   /**

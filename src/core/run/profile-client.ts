@@ -15,6 +15,7 @@ import { err, type IO } from '../io/io.js';
 import type { RequestLog, RequestTarget } from '../journal/types.js';
 import { notice as writeNotice } from '../output/notice.js';
 import { requestSpinner } from '../output/request-spinner.js';
+import { retryNotices } from './retry-notices.js';
 import type { Clock } from '../time/clock.js';
 import type { GlobalOptions } from './factory.js';
 import type { Ids } from './ids.js';
@@ -40,7 +41,7 @@ export interface ProfileClientDeps {
  * next window, each a slot later than the one before: a wait that ends no later than one
  * already said is not said again, and within 30 s of the last notice one is said only when
  * it ends more than 30 s after the wait said then. So a CI log shows the run is alive about
- * every 30 s, without a line per request in flight. Retry waits are always said.
+ * every 30 s, without a line per request in flight. Retry waits: retry-notices.ts.
  */
 const PACE_NOTICE_EVERY_MS = 30_000;
 
@@ -114,6 +115,7 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
   // A request slow to answer shows a spinner on a terminal, taken off before anything is printed.
   const spinner = requestSpinner(deps.io, { quiet: deps.globals.json, color: deps.globals.color !== false, now: () => deps.clock.now() });
   const notices = paceNotices(deps);
+  const retries = retryNotices(deps);
   const client = createClient({
     baseUrl: profile.base_url!,
     apiKey: profile.api_key!,
@@ -139,9 +141,10 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
     ...(deps.pacingDir ? { paceStore: paceFile(deps.pacingDir, profile.base_url!, profile.api_key!) } : {}),
     // Also when stderr is not a terminal: a silent minute in CI looks like a hang. With
     // --json it is one JSON line, so stderr stays machine-readable.
-    notice: (message, code, waitMs) => {
+    notice: (message, code, waitMs, cause) => {
       spinner.waiting(code === 'RETRY_WAIT' ? 'retry' : 'rate_limit', waitMs);
-      notices(message, code, waitMs);
+      if (code === 'RETRY_WAIT') retries.say(message, cause);
+      else notices(message, code, waitMs);
     },
     signal: deps.io.signal,
   });
@@ -165,5 +168,6 @@ export function createClientForProfile(profile: ResolvedProfile, deps: ProfileCl
         .finally(settled);
     },
     lastAnswered: () => answered,
+    countRetries: () => retries.countRetries(),
   };
 }
