@@ -515,6 +515,53 @@ describe('certify reporters: pretty', () => {
     },
   );
 
+  it.each([100, 60])(
+    'on a %i-column terminal, checks skipped for one reason in a row take one live line naming them all, without a time; a skip with another reason keeps its own line; piped, one plain line each',
+    async (columns) => {
+      const NEEDS = 'needs your webhook receiver (--webhook-target URL): pass --webhook-target URL to certify your own webhook receiver';
+      const ids = ['target.valid', 'target.tampered', 'target.wrong-secret', 'target.stale'];
+      const skip = (id: string, message = NEEDS): CheckResult => ({
+        ...HAND_MADE[0]!,
+        id,
+        status: 'skip',
+        duration_ms: 0,
+        message,
+        trace_ids: [],
+        requests: [],
+      });
+      const results = [HAND_MADE[0]!, ...ids.map((id) => skip(id)), skip('webhooks.endpoint-2xx', 'needs --public-url URL'), HAND_MADE[1]!];
+      const report = handMadeReport(results, []);
+      const io = testIO({ tty: true, columns, env: { NO_COLOR: '1' } });
+      await feed(createPrettyReporter({ io, stream: 'stdout' }), report);
+      const text = io.stdoutText();
+      const lines = text.split('\n');
+      for (const id of ids) expect(lines.filter((l) => l.startsWith(`- ${id} `))).toEqual([]);
+      const at = lines.findIndex((l) => l.startsWith('- 4 checks  '));
+      expect(at, text).toBeGreaterThan(0);
+      const end = lines.findIndex((l, i) => i > at && !l.startsWith('  '));
+      expect(lines.slice(at, end).join(' ').replace(/\s+/g, ' ')).toBe(`- 4 checks ${NEEDS}: ${ids.join(', ')}`);
+      // In the order they ran: before the next skip, which has its own line, and no time.
+      expect(lines[end]).toBe('- webhooks.endpoint-2xx  needs --public-url URL');
+      expect(lines[end + 1]).toMatch(/^! access\.clock {2}30 ms {2}/);
+      expect(text).not.toContain('0 ms  needs');
+      for (const l of lines) expect(stringWidth(l), l).toBeLessThanOrEqual(columns);
+      // Given to finish alone: one row for them.
+      const alone = (await finishAlone(testIO({ tty: true, columns: 140, env: { NO_COLOR: '1' } }), report)).split('\n');
+      expect(alone.filter((l) => l.startsWith('│ 4 checks '))).toHaveLength(1);
+      for (const id of ids) expect(alone.filter((l) => l.startsWith(`│ ${id} `))).toEqual([]);
+      // Piped: a plain line each, for scripts reading them.
+      const piped = testIO();
+      await feed(createPrettyReporter({ io: piped, stream: 'stdout' }), report);
+      expect(
+        piped
+          .stdoutText()
+          .split('\n')
+          .filter((l) => l.startsWith('SKIP target.')),
+      ).toEqual(ids.map((id) => `SKIP ${id}  0 ms  ${NEEDS}`));
+      expect(lines.filter(Boolean).at(-1)).toBe('Certification passed: 1 passed, 1 warning, 5 skipped');
+    },
+  );
+
   it('a passing run ends with the passed verdict; on stderr when the command says so; finish alone prints every result', async () => {
     const io = testIO();
     const report = handMadeReport(

@@ -103,16 +103,25 @@ function paint(status: CheckStatus, text: string, c: ChalkInstance): string {
 const safe = (text: string) => escapeText(text);
 
 /**
- * The results with the failures that have nothing to show but a message they share (the
- * checks a run cut by --timeout did not reach) gathered into one group, where the first of
- * them was: each entry a result, or a group of two or more.
+ * A result that has nothing to show but its message: a failure without details (a check a
+ * run cut by --timeout did not reach) or a skipped check (the seven checks of your own
+ * webhook receiver without --webhook-target), and no warning of its own.
+ */
+const bare = (r: CheckResult) => (r.status === 'skip' || (r.status === 'fail' && !hasDetails(r))) && extraWarnings(r).length === 0;
+
+/** The key results alike share: their status and their message. */
+const alikeKey = (r: CheckResult) => `${r.status}\u0000${r.message}`;
+
+/**
+ * The results with those that have nothing to show but a status and message they share (the
+ * checks a run cut by --timeout did not reach, the checks skipped for one reason) gathered
+ * into one group, where the first of them was: each entry a result, or a group of two or more.
  */
 function groupAlike(results: readonly CheckResult[]): (CheckResult | CheckResult[])[] {
-  const bare = (r: CheckResult) => r.status === 'fail' && !hasDetails(r);
   const groups = new Map<string, CheckResult[]>();
-  for (const r of results) if (bare(r)) groups.set(r.message, [...(groups.get(r.message) ?? []), r]);
+  for (const r of results) if (bare(r)) groups.set(alikeKey(r), [...(groups.get(alikeKey(r)) ?? []), r]);
   return results.flatMap((r): (CheckResult | CheckResult[])[] => {
-    const group = bare(r) ? groups.get(r.message)! : [r];
+    const group = bare(r) ? groups.get(alikeKey(r))! : [r];
     if (group.length < 2) return [r];
     return group[0] === r ? [group] : [];
   });
@@ -184,11 +193,13 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
       return color ? paint(r.status, word, c) + plainLine(r).slice(word.length) : plainLine(r);
     }
     const id = fit(safe(r.id));
-    const time = formatDuration(r.duration_ms);
+    // A skipped check did not run: no time of its own.
+    const time = r.status === 'skip' ? '' : formatDuration(r.duration_ms);
     // One terminal line: the message is cut to what is left (the table and details show it whole).
-    const room = Math.max(MIN_COLUMN_WIDTH, io.columns - 1 - cellWidth(`${SYMBOL[r.status]} ${id}  ${time}  `));
+    const timed = time ? `${time}  ` : '';
+    const room = Math.max(MIN_COLUMN_WIDTH, io.columns - 1 - cellWidth(`${SYMBOL[r.status]} ${id}  ${timed}`));
     const message = truncateCells(fit(safe(r.message)), room, ellipsis);
-    return `${paint(r.status, SYMBOL[r.status], c)} ${id}  ${c.dim(time)}  ${r.status === 'skip' ? c.dim(message) : message}`;
+    return `${paint(r.status, SYMBOL[r.status], c)} ${id}  ${time ? `${c.dim(time)}  ` : ''}${r.status === 'skip' ? c.dim(message) : message}`;
   };
 
   const printResult = (r: CheckResult) => {
@@ -198,8 +209,9 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
   };
 
   /**
-   * Failures alike (the checks a run cut by --timeout did not reach): on a terminal one line
-   * naming them all, wrapped to its width under the text; piped, a plain line each.
+   * Results alike (the checks a run cut by --timeout did not reach, the checks skipped for one
+   * reason): on a terminal one line naming them all, wrapped to its width under the text;
+   * piped, a plain line each.
    */
   const printGroup = (group: CheckResult[]) => {
     if (!tty) {
@@ -210,7 +222,18 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
     const r = group[0]!;
     const text = fit(`${groupName(group)}  ${safe(r.message)}: ${group.map((o) => safe(o.id)).join(', ')}`);
     const lines = wrapCells(text, Math.max(MIN_COLUMN_WIDTH, io.columns - 1 - 2));
-    write(lines.map((l, i) => (i === 0 ? `${paint(r.status, SYMBOL[r.status], c)} ${l}` : `  ${l}`)).join('\n') + '\n');
+    const shade = (l: string) => (r.status === 'skip' ? c.dim(l) : l);
+    write(lines.map((l, i) => (i === 0 ? `${paint(r.status, SYMBOL[r.status], c)} ${shade(l)}` : `  ${shade(l)}`)).join('\n') + '\n');
+  };
+
+  // On a terminal, skipped checks alike in a row (the seven of your own webhook receiver)
+  // are held until one that differs comes, then take one line naming them all.
+  let held: CheckResult[] = [];
+  const flushHeld = () => {
+    const group = held;
+    held = [];
+    if (group.length === 1) printResult(group[0]!);
+    else if (group.length > 1) printGroup(group);
   };
 
   /**
@@ -335,6 +358,7 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
     start(check) {
       queue(async () => {
         stopSpinner();
+        flushHeld();
         if (!tty) return;
         spinner = await startSpinner(io, `${safe(check.id)}  ${c.dim(safe(check.title))}`, { color });
       });
@@ -342,6 +366,12 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
     result(r) {
       queue(() => {
         stopSpinner();
+        if (tty && r.status === 'skip' && bare(r)) {
+          if (held.length > 0 && alikeKey(held[0]!) !== alikeKey(r)) flushHeld();
+          held.push(r);
+          return;
+        }
+        flushHeld();
         printResult(r);
       });
     },
@@ -350,6 +380,7 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
         // Wrapped to the terminal as the other lines of prose are: a retry's message (its
         // trace ID at the end) is longer than most terminals are wide.
         // A spinner puts its own two cells before the first line: the lines after it get them too.
+        flushHeld();
         const raw = `  ${c.yellow('waiting:')} ${safe(message)}`;
         const indent = spinner ? 2 : 0;
         const line = tty ? wrapNote(fit(raw), stderrColumns(io) - indent).replace(/\n/g, `\n${' '.repeat(indent)}`) : raw;
@@ -360,6 +391,7 @@ export function createPrettyReporter(options: PrettyOptions): PrettyReporter {
     async finish(report) {
       queue(async () => {
         stopSpinner();
+        flushHeld();
         const out: string[] = [];
         // On a terminal, the live lines are the list of results: the table is for a run
         // whose results come to `finish` alone (none shown live), never a second copy.
