@@ -10,6 +10,7 @@ import { UsageError } from '../core/errors/index.js';
 import { isRecord } from '../core/is-record.js';
 import type { Fixtures, ProductChoice, ProductRole, ProductUse } from './types.js';
 import { parseProductValue as parseCoreProductValue } from '../core/config/product-value.js';
+import { counted } from '../core/output/counted.js';
 
 export interface RoleDef {
   role: ProductRole;
@@ -185,5 +186,5 @@ export function missingProductsWarning(products: readonly ReportProduct[]): stri
   const { roles, checks } = missingProducts(products);
   if (checks === 0) return undefined;
   const options = roles.map((r) => `--product ${r}=ID`).join(' ');
-  return `${checks} check(s) were skipped because this server has no product for their role (${roles.join(', ')}): name its products with ${options} (vouchers products list shows them; add :DENOMINATION to choose the amount)`;
+  return `${counted(checks, 'check was', 'checks were')} skipped because this server has no product for their role (${roles.join(', ')}): name its products with ${options} (vouchers products list shows them; add :DENOMINATION to choose the amount)`;
 }

@@ -10,6 +10,7 @@ import { ApiError, NetworkError } from '../core/errors/index.js';
 import type { SignatureRefusal } from './listener.js';
 import { CheckFailure, CheckSkip } from './outcome.js';
 import type { CheckContext, CheckDef, CheckOutcome, CheckResult, Need, RecordedRequest } from './types.js';
+import { counted as countedNoun } from '../core/output/counted.js';
 
 export interface RunOptions {
   checks: readonly CheckDef[];
@@ -325,8 +326,8 @@ export function runWarnings(
     // The signing checks' refusals are 401s on purpose: with no check failed, nothing is to blame.
     warnings.push(
       results.some((r) => r.status === 'fail')
-        ? `${limitedAfter} request(s) were answered 429 after requests were refused with 401: the server limits failed authentications, so checks after the first failures may fail for that alone; fix those first and run again after a minute`
-        : `${limitedAfter} request(s) were answered 429 after requests were refused with 401 (as the signing checks ask): the server limits failed authentications; certify waited as the answers said, which made the run slower, and no check failed for it`,
+        ? `${countedNoun(limitedAfter, 'request was', 'requests were')} answered 429 after requests were refused with 401: the server limits failed authentications, so checks after the first failures may fail for that alone; fix those first and run again after a minute`
+        : `${countedNoun(limitedAfter, 'request was', 'requests were')} answered 429 after requests were refused with 401 (as the signing checks ask): the server limits failed authentications; certify waited as the answers said, which made the run slower, and no check failed for it`,
     );
   }
   if (extra.clockOffsetSeconds !== undefined && Math.abs(extra.clockOffsetSeconds) > 60) {

@@ -66,9 +66,9 @@ describe('webhook, lifecycle, ledger and report checks against the embedded sand
         'PARTIALLY_DELIVERED: order.refunded and a REFUND of 10.00 USD, the delivered part debited (net 10.00 USD debited)',
       );
       expect(run.result('ledger.wallet-balance').message).toMatch(
-        /^4 order\(s\): 100000\.00 USD → 99970\.00 USD, as their totals and refunds explain/,
+        /^4 orders: 100000\.00 USD → 99970\.00 USD, as their totals and refunds explain/,
       );
-      expect(run.result('ledger.order-transactions').message).toBe('4 order(s), each with one ORDER_DEBIT of its total');
+      expect(run.result('ledger.order-transactions').message).toBe('4 orders, each with one ORDER_DEBIT of its total');
       expect(run.result('report.trace-ids').message).toMatch(/^\d+ requests \(\d+ answered\), each with its trace ID$/);
       expect(run.result('report.contract').message).toBe('no answer differed from the contract');
       expect(run.warnings).toEqual([]);
@@ -155,7 +155,7 @@ describe('webhook, lifecycle, ledger and report checks against the embedded sand
     const filter = run.result('ledger.filter-by-order');
     expect(filter.status).toBe('fail');
     expect(filter.message).toMatch(
-      /^GET \/transactions\?order_id=ord_\w+ returned \d+ transaction\(s\) of other orders: the filter is ignored or wrong$/,
+      /^GET \/transactions\?order_id=ord_\w+ returned \d+ transactions? of other orders: the filter is ignored or wrong$/,
     );
     expect(filter.actual).toMatch(/^also ord_\w+/);
     expect(filter.reproduce).toMatch(/^vouchers api GET '?\/transactions\?order_id=ord_\w+'?$/);

@@ -117,7 +117,7 @@ describe('certify and the products of a server that is not our sandbox', () => {
     expect(r.orders).toEqual([]);
     expect(r.report!.warnings).toContainEqual(
       expect.stringMatching(
-        /^3 check\(s\) were skipped because this server has no product for their role \(instant, out-of-stock\): name its products with --product instant=ID --product out-of-stock=ID/,
+        /^3 checks were skipped because this server has no product for their role \(instant, out-of-stock\): name its products with --product instant=ID --product out-of-stock=ID/,
       ),
     );
     const instant = r.report!.products.find((p) => p.role === 'instant')!;

@@ -12,6 +12,7 @@ import { amountValue, formatMoney, fromMinor, toMinor } from '../../contract/mon
 import { CheckFailure, CheckSkip } from '../outcome.js';
 import type { CheckContext, CheckDef, PlacedOrder, Shared } from '../types.js';
 import { placeOrder, requireProduct } from './support.js';
+import { counted } from '../../core/output/counted.js';
 
 const money = (minor: number, currency: string) => formatMoney(fromMinor(minor, currency), currency);
 
@@ -75,7 +76,7 @@ export const LEDGER_CHECKS: CheckDef[] = [
         const listed = (await listWallets(ctx.client, { signal: ctx.signal })).data.data.length;
         if (listed > 0)
           throw new CheckSkip(
-            `GET /wallets lists ${listed} wallet(s) in a shape certify does not read (no currency and available fields): the balance checks are skipped`,
+            `GET /wallets lists ${counted(listed, 'wallet')} in a shape certify does not read (no currency and available fields): the balance checks are skipped`,
           );
         throw new CheckFailure('GET /wallets lists no wallet with a readable available balance', {
           expected: 'wallets with currency and available',
@@ -87,7 +88,7 @@ export const LEDGER_CHECKS: CheckDef[] = [
       atBaseline.set(ctx.shared, { orders: ctx.shared.orders.length, refunds: { ...ctx.shared.refundsMinor } });
       if (ctx.shared.orders.length > 0)
         ctx.warn(
-          `${ctx.shared.orders.length} order(s) were placed before the balance was recorded: the ledger compares only the orders after it`,
+          `${counted(ctx.shared.orders.length, 'order was', 'orders were')} placed before the balance was recorded: the ledger compares only the orders after it`,
         );
       return { message: currencies.map((c) => money(now[c]!, c)).join(', ') };
     }),
@@ -150,7 +151,7 @@ export const LEDGER_CHECKS: CheckDef[] = [
       if (orders.length === 0)
         return { message: `no order was placed since the baseline: every balance unchanged (${currencies.join(', ')})` };
       return {
-        message: `${orders.length} order(s): ${moved.map((c) => `${money(baseline[c]!, c)} → ${money(now[c]!, c)}`).join(', ')}, as their totals and refunds explain; other currencies unchanged`,
+        message: `${counted(orders.length, 'order')}: ${moved.map((c) => `${money(baseline[c]!, c)} → ${money(now[c]!, c)}`).join(', ')}, as their totals and refunds explain; other currencies unchanged`,
       };
     },
   },
@@ -211,7 +212,7 @@ export const LEDGER_CHECKS: CheckDef[] = [
           reproduce: ctx.raw.reproduce({ method: 'GET', path: `/transactions?order_id=${first!}` }),
         });
       }
-      return { message: `${orders.length} order(s), each with one ORDER_DEBIT of its total` };
+      return { message: `${counted(orders.length, 'order')}, each with one ORDER_DEBIT of its total` };
     },
   },
   {
@@ -245,7 +246,7 @@ export const LEDGER_CHECKS: CheckDef[] = [
         if (others.length > 0) {
           const named = [...new Set(others.map((t) => t.order_id ?? '(no order)'))];
           throw new CheckFailure(
-            `GET /transactions?order_id=${o.order_id} returned ${others.length} transaction(s) of other orders: the filter is ignored or wrong`,
+            `GET /transactions?order_id=${o.order_id} returned ${counted(others.length, 'transaction')} of other orders: the filter is ignored or wrong`,
             {
               expected: `only transactions with order_id ${o.order_id}`,
               actual: `also ${named.slice(0, 3).join(', ')}${named.length > 3 ? '…' : ''}`,

@@ -13,6 +13,7 @@ import { CheckFailure } from '../outcome.js';
 import type { CheckContext, CheckDef } from '../types.js';
 import { placeOrder, requireProduct, walletMinor } from './support.js';
 import { adminOf, orderOf, registeredListener, webhookWait, type AdminEventView } from './webhooks.js';
+import { counted } from '../../core/output/counted.js';
 
 const money = (minor: number, currency: string) => formatMoney(fromMinor(minor, currency), currency);
 
@@ -221,7 +222,7 @@ export const LIFECYCLE_CHECKS: CheckDef[] = [
             : `the REFUND transactions of ${o.id} add up to ${money(refundMinor, o.currency)}`,
           {
             expected: `a REFUND of ${money(failedPart, o.currency)} for ${o.id}`,
-            actual: refunds === 0 ? 'none' : `${refunds} REFUND(s) of ${money(refundMinor, o.currency)} in all`,
+            actual: refunds === 0 ? 'none' : `${counted(refunds, 'REFUND')} of ${money(refundMinor, o.currency)} in all`,
             reproduce: ctx.raw.reproduce({ method: 'GET', path: `/transactions?order_id=${o.id}` }),
           },
         );

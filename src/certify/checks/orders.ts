@@ -12,6 +12,7 @@ import { operand } from '../../core/output/shell-quote.js';
 import { CheckFailure, CheckSkip } from '../outcome.js';
 import type { CheckContext, CheckDef } from '../types.js';
 import { orderBody, placedOf, placeOrder, requireProduct, scaled, type OrderPlan } from './support.js';
+import { counted } from '../../core/output/counted.js';
 
 /** Place an order through the client; an error answer is a failure that says what came. */
 async function place(ctx: CheckContext, plan: OrderPlan & { idempotencyKey: string }, expected: string): Promise<OrderResponse> {
@@ -70,7 +71,7 @@ export const ORDER_CHECKS: CheckDef[] = [
       }
       const vouchers = Array.isArray(order.vouchers) ? order.vouchers : [];
       if (vouchers.length !== plan.quantity) {
-        throw new CheckFailure(`the answer lists ${vouchers.length} voucher(s) for ${plan.quantity} ordered`, {
+        throw new CheckFailure(`the answer lists ${counted(vouchers.length, 'voucher')} for ${plan.quantity} ordered`, {
           expected: `${plan.quantity} vouchers in the body`,
           actual: `${vouchers.length}`,
           reproduce,
@@ -211,8 +212,8 @@ export const ORDER_CHECKS: CheckDef[] = [
       if (missing + differ + extra > 0) {
         const parts = [
           differ > 0 ? `${differ} of ${ids.length} codes differ` : '',
-          missing > 0 ? `${missing} voucher(s) missing` : '',
-          extra > 0 ? `${extra} voucher(s) not in the order's answer` : '',
+          missing > 0 ? `${counted(missing, 'voucher')} missing` : '',
+          extra > 0 ? `${counted(extra, 'voucher')} not in the order's answer` : '',
         ].filter(Boolean);
         throw new CheckFailure(`the secure endpoint does not match the order's answer: ${parts.join(', ')}`, {
           expected: `the ${ids.length} codes of order ${order.order_id}, by voucher id`,

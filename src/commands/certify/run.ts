@@ -27,6 +27,7 @@ import type { Factory, GlobalOptions } from '../../core/run/factory.js';
 import { VERSION } from '../../core/version.js';
 import { buildOptions, type CertifyFlags, type CertifyOptions } from './options.js';
 import { writeFileAtomic } from '../../core/io/atomic-file.js';
+import { counted } from '../../core/output/counted.js';
 
 const NEEDS: Record<string, string> = { admin: 'operator surface', webhooks: 'webhooks', target: '--webhook-target' };
 
@@ -136,7 +137,7 @@ function sandboxIgnores(options: CertifyOptions, globals: GlobalOptions): string
 
 /** What --timeout stopped: how many checks did not run, and the one it cut while it ran. */
 function stopWords(notRun: number, cut: string | undefined): string[] {
-  return [...(notRun > 0 || !cut ? [`${notRun} check(s) did not run`] : []), ...(cut ? [`${cut} was cut while it ran`] : [])];
+  return [...(notRun > 0 || !cut ? [`${counted(notRun, 'check')} did not run`] : []), ...(cut ? [`${cut} was cut while it ran`] : [])];
 }
 
 export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
@@ -366,7 +367,8 @@ export async function run(f: Factory, flags: CertifyFlags): Promise<void> {
   if (wantProducts) warnings.push(wantProducts);
   if (restoreFailure) warnings.push(restoreFailure);
   warnings.push(...sandboxIgnores(options, f.globals()));
-  if (leftOut > 0) warnings.push(`${leftOut} check(s) were left out by --only/--skip: this is not a full certification`);
+  if (leftOut > 0)
+    warnings.push(`${counted(leftOut, 'check was', 'checks were')} left out by --only/--skip: this is not a full certification`);
   if (timedOut)
     warnings.unshift(
       `the run stopped after --timeout ${formatDuration(options.timeoutMs)}: ${stopWords(unreached.length, cut).join(', and ')}`,

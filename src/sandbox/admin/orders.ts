@@ -12,6 +12,7 @@ import { ORDER_GATES, type OrderRecord } from '../state/types.js';
 import type { AdminContext, AdminRoute } from './context.js';
 import { EmptyBody, PartialBody, ReasonBody } from './schemas.js';
 import { own } from '../core/records.js';
+import { counted } from '../../core/output/counted.js';
 
 export function adminOrderView(o: OrderRecord) {
   return {
@@ -125,7 +126,10 @@ export const ORDER_ROUTES: AdminRoute[] = [
       const n = (ctx.body as { failed_count?: number }).failed_count ?? Math.max(1, Math.floor(o.vouchers.length / 2));
       if (n >= o.vouchers.length) {
         throw validationFailed([
-          { path: 'failed_count', message: `must be less than the order's ${o.vouchers.length} voucher(s); use /fail to fail them all` },
+          {
+            path: 'failed_count',
+            message: `must be less than the order's ${counted(o.vouchers.length, 'voucher')}; use /fail to fail them all`,
+          },
         ]);
       }
       if (o.status === 'PENDING') setStatus(ctx.rt, o, 'PROCESSING', 'partially completed by the operator');

@@ -12,6 +12,7 @@ import { emit } from './events.js';
 import { post } from './ledger.js';
 import { fail, issue, takeFromCache } from './vouchers.js';
 import { flat } from '../core/flat.js';
+import { counted } from '../../core/output/counted.js';
 
 /** Fulfilment delays at timeScale 1, in ms: PENDING → PROCESSING, then PROCESSING → final (about 2–4 s in all). */
 export const PROCESS_DELAY_MS: readonly [number, number] = [800, 1200];
@@ -103,8 +104,8 @@ export function settle(rt: Runtime, o: OrderRecord): void {
     o,
     status,
     failedVouchers.length === 0
-      ? `${issued.length} voucher(s) delivered from ${o.fulfilled_from}`
-      : `${issued.length} voucher(s) delivered, ${failedVouchers.length} failed and refunded`,
+      ? `${counted(issued.length, 'voucher')} delivered from ${o.fulfilled_from}`
+      : `${counted(issued.length, 'voucher')} delivered, ${failedVouchers.length} failed and refunded`,
   );
   o.settled_at = rt.clock.now();
   for (const v of issued) emit(rt, o.partner_id, 'voucher.issued', rt.dialect.payloads.voucherIssued(o, v), o.order_id);
@@ -120,7 +121,12 @@ export function settle(rt: Runtime, o: OrderRecord): void {
     o.order_id,
   );
   const refundMinor = failedVouchers.reduce((n, v) => n + toMinor(v.denomination, o.currency), 0);
-  refund(rt, o, refundMinor, `Refund of ${failedVouchers.length} failed voucher(s) of ${o.order_id}`);
+  refund(
+    rt,
+    o,
+    refundMinor,
+    `Refund of ${failedVouchers.length} failed ${failedVouchers.length === 1 ? 'voucher' : 'vouchers'} of ${o.order_id}`,
+  );
 }
 
 function refund(rt: Runtime, o: OrderRecord, amountMinor: number, description: string): void {

@@ -17,6 +17,7 @@ import { post } from './ledger.js';
 import { cachedCount } from './views.js';
 import { issue, pendingVoucher, takeFromCache } from './vouchers.js';
 import { own } from '../core/records.js';
+import { counted } from '../../core/output/counted.js';
 
 export interface AcceptedOrder {
   order: OrderRecord;
@@ -92,7 +93,7 @@ function checkInventory(req: CreateOrderRequest, products: ProductRecord[]): boo
         'INSUFFICIENT_INVENTORY',
         cache === 0
           ? `No vouchers are available for ${p.product_id} at ${denomination} ${p.currency}: nothing in cache and the vendor has no stock; try another product or denomination`
-          : `Only ${cache} voucher(s) of ${p.product_id} at ${denomination} ${p.currency} are available and the vendor has no stock; order at most ${cache}`,
+          : `Only ${counted(cache, 'voucher')} of ${p.product_id} at ${denomination} ${p.currency} are available and the vendor has no stock; order at most ${cache}`,
       );
     }
   }
