@@ -130,7 +130,7 @@ describe('listener: the standard signature cases', () => {
     expect(moved.status).toBe(401);
     const stale = await post(url, third, signed(third, 'msg_33', nowSeconds() - 600));
     expect(stale.status).toBe(401);
-    expect(stale.json.error.message).toMatch(/600 s old/);
+    expect(stale.json.error.message).toMatch(/600 s \(10m\) old/);
     expect(await storedIds(inboxPath)).toHaveLength(2);
   });
 

@@ -2,6 +2,7 @@
  * Request signing of the Partner API: message = timestamp + METHOD + path + body, key =
  * API secret, hex HMAC-SHA256, sent as `X-Timestamp` and `X-Signature: t=<ts>,v1=<hex>`.
  */
+import { formatDuration } from '../http/duration.js';
 import { SignatureError } from './errors.js';
 import { hmacHexOf, safeEqualHex } from './hmac.js';
 
@@ -93,19 +94,33 @@ export function parseSignatureHeader(header: string, headerName = 'X-Signature')
   return { t, v1 };
 }
 
+/** A timestamp's seconds as a person reads them: `1796170451 (2026-12-02 00:14:11Z)`; the number alone where it is no time. */
+function timestampText(t: number): string {
+  const date = new Date(t * 1000);
+  return Number.isNaN(date.getTime())
+    ? String(t)
+    : `${t} (${date
+        .toISOString()
+        .replace('T', ' ')
+        .replace(/\.\d+Z$/, 'Z')})`;
+}
+
+/** Seconds as said in a window's message: `7200 s (2h)`, `45 s`. */
+const secondsText = (s: number) => (s >= 60 ? `${s} s (${formatDuration(s * 1000)})` : `${s} s`);
+
 /** Seconds of skew beyond the tolerance, or throw the matching SignatureError. */
 export function checkWindow(t: number, nowSeconds: number, tolerance: number, what: string): void {
   const skew = nowSeconds - t;
   if (skew > tolerance) {
     throw new SignatureError(
       'timestamp_too_old',
-      `${what} timestamp ${t} is ${skew} s old, beyond the ${tolerance} s window; is the sender's clock behind, or is this a replay?`,
+      `${what} timestamp ${timestampText(t)} is ${secondsText(skew)} old, beyond the ${secondsText(tolerance)} window; is the sender's clock behind, or is this a replay?`,
     );
   }
   if (-skew > tolerance) {
     throw new SignatureError(
       'timestamp_in_future',
-      `${what} timestamp ${t} is ${-skew} s in the future, beyond the ${tolerance} s window; is the sender's clock ahead?`,
+      `${what} timestamp ${timestampText(t)} is ${secondsText(-skew)} in the future, beyond the ${secondsText(tolerance)} window; is the sender's clock ahead?`,
     );
   }
 }
