@@ -36,11 +36,11 @@ export class Problems {
   }
 }
 
-/** The rows refused before anything is ordered: a usage error, or the kind the first row's order would fail with. */
 /**
- * The checks of a file run in turn (the contract, references, the catalog, the wallets), each
- * naming every row it refuses; `later` names the checks still to come once these rows are
- * fixed, so that a first report is not read as the whole list.
+ * The rows refused before anything is ordered: a usage error, or the kind the first row's
+ * order would fail with. The checks of a file run in turn (the contract, references, the
+ * catalog, the wallets), each naming every row it refuses; `later` names the checks still to
+ * come once these rows are fixed, so that a first report is not read as the whole list.
  */
 export function badRows(file: string, problems: Problems, what: string, kind: ErrorKind = 'usage', later?: string): CliError {
   const shown = [...problems.shown].sort((a, b) => a.line - b.line).map((p) => `line ${p.line}: ${p.message}`);
