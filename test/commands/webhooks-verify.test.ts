@@ -54,7 +54,12 @@ describe('vouchers webhooks verify', () => {
         'TIMESTAMP_OUT_OF_WINDOW',
         'timestamp_too_old',
       ],
-      [`t=${NOW + 600},v1=${hmac(SECRET, NOW + 600, BODY)}`, /600 s \(10m\) in the future/, 'TIMESTAMP_OUT_OF_WINDOW', 'timestamp_in_future'],
+      [
+        `t=${NOW + 600},v1=${hmac(SECRET, NOW + 600, BODY)}`,
+        /600 s \(10m\) in the future/,
+        'TIMESTAMP_OUT_OF_WINDOW',
+        'timestamp_in_future',
+      ],
       [`v1=${good}`, /has no t=<timestamp>/, 'INVALID_SIGNATURE', 'malformed_header'],
     ];
     for (const [sig, message, code, reason] of cases) {
