@@ -81,14 +81,24 @@ export async function flushUsageErrors(): Promise<void> {
   }
 }
 
+/**
+ * The width help is laid out for: COLUMNS when it is set (`COLUMNS=60 vouchers … --help |
+ * less`), else the terminal's, else 80 (piped).
+ */
+function helpWidth(io: IO, tty: boolean): number {
+  const columns = Number(io.env.COLUMNS);
+  if (/^\d+$/.test(io.env.COLUMNS ?? '') && columns > 0) return columns;
+  return tty ? io.columns : 80;
+}
+
 function outputFor(io: IO, path: string, json: boolean, argv: readonly string[], cmd?: object, loadNoun?: NounLoader) {
   return {
     // The text commands add after the option list is written at a fixed width: wrapped again.
-    writeOut: (s: string) => io.stdout.write(fitHelpText(s, io.stdoutIsTTY ? io.columns : 80)),
-    writeErr: (s: string) => io.stderr.write(fitHelpText(s, io.stderrIsTTY ? io.columns : 80)),
+    writeOut: (s: string) => io.stdout.write(fitHelpText(s, helpWidth(io, io.stdoutIsTTY))),
+    writeErr: (s: string) => io.stderr.write(fitHelpText(s, helpWidth(io, io.stderrIsTTY))),
     // Help is wrapped to the terminal it is printed on (80 columns when piped), as tables are.
-    getOutHelpWidth: () => (io.stdoutIsTTY ? io.columns : 80),
-    getErrHelpWidth: () => (io.stderrIsTTY ? io.columns : 80),
+    getOutHelpWidth: () => helpWidth(io, io.stdoutIsTTY),
+    getErrHelpWidth: () => helpWidth(io, io.stderrIsTTY),
     // commander hands its writeErr, which wraps help: an error is wrapped by flushUsageErrors.
     outputError: (s: string) =>
       void pendingUsage.push({

@@ -346,8 +346,8 @@ describe('root command', () => {
     const note = r.stdout.slice(r.stdout.indexOf('The first profile'), r.stdout.indexOf('Examples:')).trim().split('\n');
     for (const line of note) expect(line.length, line).toBeLessThanOrEqual(60);
     expect(note.join(' ')).toContain('The API secret is asked for with a hidden prompt on a terminal;');
-    // An example command stays whole on its line, to be copied.
-    expect(r.stdout).toMatch(/^ {2}\$ vouchers profiles add sandbox --base-url \S+ --api-key pk_test_123$/m);
+    // An example command too wide goes on over lines ending with a shell continuation, to be copied.
+    expect(r.stdout).toMatch(/^ {2}\$ vouchers profiles add sandbox \\\n {6}--base-url \S+ \\\n {6}--api-key pk_test_123$/m);
   });
 
   it("a group of commands without examples of its own points at its commands' help", async () => {

@@ -18,6 +18,7 @@
  */
 import { eastAsianWidth } from 'get-east-asian-width';
 import { COMMAND_ARGUMENTS, COMMAND_TREE, type CommandTree } from './command-names.js';
+import { FLAG, commandLines, shellWords } from './shell-command.js';
 
 const SGR = /\u001b\[[0-9;]*m/g;
 const PRINTABLE_ASCII = /^[\x20-\x7e]*$/;
@@ -47,50 +48,8 @@ function visibleLength(text: string): number {
 
 /** A word that ends a clause (`shows;`, `orders,`) ends the command it is part of. */
 const CLAUSE_END = /[;,):.`]$/;
-const FLAG = /^-{1,2}[A-Za-z]/;
 /** An id, an amount, a path, a placeholder, a quoted value: an argument, not a word of prose. */
 const ARG = /[0-9_/=\u2026<>A-Z$@{[]|^['"]/;
-
-/** Where the quote at `open` closes (a backslash escapes a double quote inside double quotes), or -1. */
-function closingQuote(text: string, open: number): number {
-  const quote = text[open];
-  for (let j = open + 1; j < text.length; j++) {
-    if (text[j] === quote) return j;
-    if (quote === '"' && text[j] === '\\') j++;
-  }
-  return -1;
-}
-
-/**
- * A command split at its spaces, except those inside a quoted argument (`--type 'order v2'`,
- * `--type='a b'`, `'it'\\''s'`), which is one word: broken there, a command would no longer
- * paste as it was. A quote opens only at the start of a word or after `=` (an apostrophe in
- * a word opens nothing), and one never closed opens nothing.
- */
-function shellWords(text: string): string[] {
-  const words: string[] = [];
-  let i = 0;
-  while (i < text.length) {
-    if (text[i] === ' ') {
-      i++;
-      continue;
-    }
-    let end = i;
-    let shell = false;
-    while (end < text.length && text[end] !== ' ') {
-      const c = text[end]!;
-      const opens = (c === "'" || c === '"') && (shell || end === i || text[end - 1] === '=');
-      const close = opens ? closingQuote(text, end) : -1;
-      if (close > end) {
-        shell = true;
-        end = close + 1;
-      } else end += shell && c === '\\' ? 2 : 1;
-    }
-    words.push(text.slice(i, end));
-    i = end;
-  }
-  return words;
-}
 
 /**
  * `words` with a flag's quoted value holding spaces (`--type 'order v2'`, `--type='a b'`) as
@@ -230,7 +189,7 @@ function wrapLine(line: string, width: number, layout: NoteLayout = {}): string[
     // A command wider than the terminal: on lines of its own, broken at its spaces, each
     // line but the last ending in the shell's line continuation, so that it is copied whole.
     if (current === unit && size > width && COMMAND.test(unit.replace(SGR, ''))) {
-      lines.push(...commandLines(unit, lead, width));
+      lines.push(...commandLines(unit, lead, width, visibleLength));
       current = '';
     }
   }
@@ -239,38 +198,6 @@ function wrapLine(line: string, width: number, layout: NoteLayout = {}): string[
 }
 
 const COMMAND = /^[`'"(]?vouchers /;
-
-/**
- * A command too wide for the terminal as lines `lead` cells in (each further one two more),
- * each but the last ending in ` \\`; a flag stays with its value, and a word wider than the
- * terminal is left to it.
- */
-function commandLines(command: string, lead: number, width: number): string[] {
-  const words: string[] = [];
-  for (const word of shellWords(command)) {
-    const last = words.at(-1);
-    if (
-      last !== undefined &&
-      FLAG.test(last.replace(SGR, '')) &&
-      !last.includes('=') &&
-      !FLAG.test(word.replace(SGR, '')) &&
-      !last.includes(' ')
-    )
-      words[words.length - 1] = `${last} ${word}`;
-    else words.push(word);
-  }
-  const lines: string[] = [];
-  let current = ' '.repeat(lead) + words[0]!;
-  for (const word of words.slice(1)) {
-    if (visibleLength(`${current} ${word} \\`) <= width) current += ` ${word}`;
-    else {
-      lines.push(`${current} \\`);
-      current = ' '.repeat(Math.max(0, Math.min(lead + 2, width - visibleLength(word) - 2))) + word;
-    }
-  }
-  lines.push(current);
-  return lines;
-}
 
 /** How wrapNote lays out a line, where a caller needs other than its indentation or label. */
 export interface NoteLayout {

@@ -5,15 +5,20 @@
  * middle of words. Here a paragraph with a line too wide is wrapped again, at spaces.
  *
  * A paragraph is a run of lines of prose with the same indentation. Lines that are not
- * prose keep their layout: an example command (`$ vouchers …`, which must stay one line
- * to be copied; the words beside it are wrapped in their own column, or under it when the
- * column would be too narrow), and a line of aligned columns (three spaces or more between
- * two words). A heading (`Examples:`) is a paragraph of its own.
+ * prose keep their layout unless too wide: an example command (`$ vouchers …`) is broken
+ * between its words with a ` \` at the end of each line but the last (the next indented
+ * under it), so it can still be copied whole, an option kept with its value and a quoted
+ * argument never split; the words beside it are wrapped in their own column, or under it
+ * when the column would be too narrow; a comment (`# …`) wraps into lines that each start
+ * with `#`. A line of aligned columns (three spaces or more between two words) is kept. A
+ * heading (`Examples:`) is a paragraph of its own.
  * Pure; plain length as the width (help text has no wide characters).
  */
 
 /** Narrowest column the words beside an example are wrapped in. */
 const MIN_COLUMN = 20;
+
+import { commandLines, shellWords } from '../io/shell-command.js';
 
 const SGR = /\u001b\[[0-9;]*m/g;
 
@@ -27,7 +32,7 @@ function indentOf(line: string): number {
 
 function isProse(line: string): boolean {
   const text = line.trim();
-  if (text === '') return false;
+  if (text === '' || text.startsWith('# ')) return false;
   if (text.startsWith('$ ') || / \$ /.test(text)) return false;
   return !/\S {3,}\S/.test(text);
 }
@@ -36,23 +41,51 @@ function isHeading(line: string): boolean {
   return /^[A-Z][A-Za-z ]*:$/.test(line.trim());
 }
 
+/** Words wrapped to `width` after `pad`; a comment (`# …`) wraps into lines that each start with `# `. */
+function wrapBeside(words: string, pad: string, width: number, asComment: boolean): string[] {
+  const comment = asComment || words.startsWith('#');
+  const text = comment ? words.replace(/^#+ */, '') : words;
+  const mark = comment ? '# ' : '';
+  return wrapWords(text.split(/ +/), Math.max(1, width - pad.length - mark.length)).map((l) => pad + mark + l);
+}
+
 /**
- * An example command with words beside it (`$ vouchers demo   walk through…`), too wide:
- * the words wrapped in their column, or on the lines under the command when that column
- * would be narrower than MIN_COLUMN. The command itself is never broken. Any other line
- * is kept as it is.
+ * An example command, with any lines it goes on (`\`) and any words beside it (`$ vouchers
+ * demo   walk through…`, `$ … # a comment`), too wide: the command broken into lines (see
+ * commandLines); the words beside wrapped in their column, or on the lines under the
+ * command when that column would be narrower than MIN_COLUMN or the command was broken (as
+ * a comment then, the lines above it ending where the command does). A comment line wraps
+ * into comment lines. Any other line is kept as it is.
  */
-function fitExample(line: string, width: number): string[] {
-  const parts = /^(\s*\$ .*?\S {3,})(\S.*)$/.exec(line);
-  if (!parts || visibleLength(line) <= width) return [line];
-  const [, command, words] = parts as unknown as [string, string, string];
-  const column = visibleLength(command);
-  if (width - column >= MIN_COLUMN) {
-    const wrapped = wrapWords(words.split(/ +/), width - column);
-    return [command + wrapped[0]!, ...wrapped.slice(1).map((l) => ' '.repeat(column) + l)];
+function fitExample(lines: string[], width: number): string[] {
+  if (lines.every((line) => visibleLength(line) <= width)) return lines;
+  const first = lines[0]!;
+  const indent = ' '.repeat(indentOf(first));
+  if (first.trim().startsWith('# ')) return wrapBeside(first.trim(), indent, width, true);
+  if (!first.trim().startsWith('$ ')) return lines;
+  const whole = lines.map((line, i) => (i === 0 ? line : line.trim()).replace(/ \\$/, '')).join(' ');
+  const parts = /^(\s*\$ .*?\S)( {3,})(\S.*)$/.exec(whole);
+  const [command, gap, beside] = parts ? [parts[1]!, parts[2]!, parts[3]] : [whole.trimEnd(), '', undefined];
+  // A word starting with # (outside quotes) starts a comment: words beside the command.
+  const words = shellWords(command.trim().slice(2));
+  const hash = words.findIndex((w) => w.startsWith('#'));
+  const comment = hash < 0 ? undefined : words.splice(hash).join(' ');
+  const besideText = beside ?? comment;
+  const commandText = comment === undefined ? command : `${indent}$ ${words.join(' ')}`;
+  const under = `${indent}    `;
+  const broken = visibleLength(commandText) > width;
+  const out = broken ? commandLines(`$ ${words.join(' ')}`, indent.length, width, visibleLength, 4) : [commandText];
+  if (besideText === undefined) return out;
+  if (!broken) {
+    const space = gap || '  ';
+    const column = visibleLength(commandText) + space.length;
+    if (column + visibleLength(besideText) <= width) return [commandText + space + besideText];
+    if (width - column >= MIN_COLUMN) {
+      const wrapped = wrapBeside(besideText, '', width - column, false);
+      return [commandText + space + wrapped[0]!, ...wrapped.slice(1).map((l) => ' '.repeat(column) + l)];
+    }
   }
-  const under = ' '.repeat(indentOf(line) + 4);
-  return [command.trimEnd(), ...wrapWords(words.split(/ +/), Math.max(1, width - under.length)).map((l) => under + l)];
+  return [...out, ...wrapBeside(besideText, under, width, broken)];
 }
 
 /** Words joined into lines of at most `width` (a longer word alone on its line). */
@@ -79,8 +112,11 @@ export function fitHelpText(text: string, width: number): string {
   for (let i = 0; i < lines.length;) {
     const first = lines[i]!;
     if (!isProse(first)) {
-      out.push(...fitExample(first, width));
-      i++;
+      // An example command goes on over the lines its ` \` ends.
+      let end = i + 1;
+      if (first.trim().startsWith('$ ')) while (end < lines.length && / \\$/.test(lines[end - 1]!)) end++;
+      out.push(...fitExample(lines.slice(i, end), width));
+      i = end;
       continue;
     }
     const indent = indentOf(first);
