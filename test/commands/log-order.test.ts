@@ -87,6 +87,39 @@ describe('log --order against the sandbox', () => {
   });
 });
 
+describe('log --payout against the sandbox', () => {
+  it('finds the create of a payout by the id its answer named, a later request that names it, and no other payout', async () => {
+    const configDir = tempConfigDir();
+    const env = envOf(sb);
+    const create = ['payouts', 'create', '--amount', '1', '--currency', 'USD', '--json'];
+    const first = await runCli([...create, '--reference', 'pay-first'], { env, configDir });
+    expect(first.code, first.stderr).toBe(0);
+    const id = (JSON.parse(first.stdout) as { payout_id: string }).payout_id;
+    const other = await runCli(create, { env, configDir });
+    expect(other.code, other.stderr).toBe(0);
+    // A later request whose path names the payout (the API lists no such read; vouchers api may send it).
+    await runCli(['api', 'GET', `/payouts/${id}`], { env, configDir });
+    expect((await runCli(['orders', 'get', 'ord_none', '--json'], { env, configDir })).code).not.toBe(0);
+
+    const found = await runCli(['log', '--payout', id, '--json'], { configDir });
+    expect(found.code, found.stderr).toBe(0);
+    expect(JSON.parse(found.stdout) as Line[]).toEqual([
+      expect.objectContaining({ method: 'POST', path: '/payouts', status: 201, payout_id: id, reference: 'pay-first' }),
+      expect.objectContaining({ method: 'GET', path: `/payouts/${id}` }),
+    ]);
+    // --payout and --order each find only their own kind.
+    const none = await runCli(['log', '--order', id, '--json'], { configDir });
+    expect(JSON.parse(none.stdout)).toEqual([]);
+  });
+
+  it('refuses a --payout that is no payout id, naming the flag (exit 2)', async () => {
+    const r = await runCli(['log', '--payout', 'po 1'], {});
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--payout "po 1" is not a payout id');
+    expect(r.stderr).toContain('e.g. --payout po_');
+  });
+});
+
 describe('the ids of an answer of any shape', () => {
   let server: LoopbackServer;
   const answers: Record<string, [number, unknown, Record<string, string>?]> = {};

@@ -1,6 +1,6 @@
 /**
  * The filters of `vouchers log`: which entries to show, by trace ID, status, error code,
- * method, path, order and time. Every filter given must match (AND); they apply before --limit.
+ * method, path, order, payout and time. Every filter given must match (AND); they apply before --limit.
  * A bad value is a usage error (exit 2) naming the flag and showing an example.
  */
 import { UsageError } from '../../core/errors/index.js';
@@ -15,6 +15,7 @@ export interface LogFilterFlags {
   method?: string;
   path?: string;
   order?: string;
+  payout?: string;
   since?: string;
   until?: string;
   /** The global --profile: only that profile's requests. */
@@ -126,21 +127,29 @@ function pathFilter(value: string): Predicate {
   return (e) => e.path.startsWith(prefix);
 }
 
+/** What --order and --payout find: the kind of record, its path under the base URL and an example id. */
+const RECORDS = {
+  order: { field: 'order_id', path: '/orders', example: 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE' },
+  payout: { field: 'payout_id', path: '/payouts', example: 'po_01JDQ5N7ZS3QK6V9W2X4Y8B1CE' },
+} as const;
+
 /**
- * Every line of one order: the write whose answer named it (its create, its cancel: the
- * order_id recorded from the answer) and every request whose path names it
- * (`/orders/ORDER_ID`, `/orders/ORDER_ID/vouchers`), as sent (percent-encoded) or not.
- * Lines logged before the CLI recorded an answer's order_id are found by their path only.
+ * Every line of one order (or payout): the write whose answer named it (its create, its
+ * cancel: the order_id or payout_id recorded from the answer) and every request whose path
+ * names it (`/orders/ORDER_ID`, `/orders/ORDER_ID/vouchers`, `/payouts/PAYOUT_ID`), as sent
+ * (percent-encoded) or not. Lines logged before the CLI recorded an answer's id are found by
+ * their path only.
  */
-function orderFilter(value: string): Predicate {
+function recordFilter(kind: keyof typeof RECORDS, value: string): Predicate {
+  const { field, path, example } = RECORDS[kind];
   const id = value.trim();
   if (id === '' || /[\s/?#\u0000-\u001f\u007f]/.test(id))
     throw new UsageError(
-      `--order ${JSON.stringify(value)} is not an order id`,
-      'give the order id as the order showed it, e.g. --order ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE',
+      `--${kind} ${JSON.stringify(value)} is not ${kind === 'order' ? 'an order' : 'a payout'} id`,
+      `give the ${kind} id as the ${kind} showed it, e.g. --${kind} ${example}`,
     );
-  const paths = [...new Set([id, encodeURIComponent(id)])].map((p) => `/orders/${p}`);
-  return (e) => e.order_id === id || paths.some((p) => e.path === p || e.path.startsWith(`${p}/`));
+  const paths = [...new Set([id, encodeURIComponent(id)])].map((p) => `${path}/${p}`);
+  return (e) => e[field] === id || paths.some((p) => e.path === p || e.path.startsWith(`${p}/`));
 }
 
 const TIME_EXAMPLE =
@@ -173,7 +182,8 @@ export function logFilter(flags: LogFilterFlags, now: number): Predicate | undef
   if (flags.error !== undefined) tests.push(errorFilter(flags.error));
   if (flags.method !== undefined) tests.push(methodFilter(flags.method));
   if (flags.path !== undefined) tests.push(pathFilter(flags.path));
-  if (flags.order !== undefined) tests.push(orderFilter(flags.order));
+  if (flags.order !== undefined) tests.push(recordFilter('order', flags.order));
+  if (flags.payout !== undefined) tests.push(recordFilter('payout', flags.payout));
   if (flags.profile !== undefined) tests.push((e) => e.profile === flags.profile);
   const since = flags.since === undefined ? undefined : parseInstant('--since', flags.since, now);
   const until = flags.until === undefined ? undefined : parseInstant('--until', flags.until, now);

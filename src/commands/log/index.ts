@@ -30,6 +30,10 @@ function declareLog(program: Command) {
       'only the requests of this order: the write whose answer named it (its create) and every request whose path names it (/orders/ID…)',
     )
     .option(
+      '--payout <id>',
+      'only the requests of this payout: the write whose answer named it (its create) and every request whose path names it (/payouts/ID…)',
+    )
+    .option(
       '--since <when>',
       'only requests at or after this: a duration before now (15m, 2h, 1d) or an ISO 8601 date or time, UTC unless it names a zone',
     )
@@ -84,6 +88,8 @@ searched (exit 4). --order ORDER_ID finds every line of one order: the POST /ord
 created it (by the order_id its answer named) and the requests whose path names it
 (GET /orders/ORDER_ID, its codes, its cancel); a create logged by a version that did not
 record the order_id is found by --method POST --path /orders and its time instead.
+--payout PAYOUT_ID does the same for a payout: the POST /payouts that created it (by the
+payout_id its answer named) and any request whose path names it (/payouts/PAYOUT_ID).
 
 Examples:
   $ vouchers log
@@ -94,6 +100,7 @@ Examples:
   $ vouchers log --status 4xx,5xx --since 2h
   $ vouchers log --method POST --path /orders --since 1d --until 1h
   $ vouchers log --order ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE
+  $ vouchers log --payout po_01JDQ5N7ZS3QK6V9W2X4Y8B1CE
   $ vouchers log --error RATE_LIMIT_EXCEEDED --since 2026-01-31
   $ vouchers log --json
   $ vouchers log --output csv --fields time,status,trace_id`,

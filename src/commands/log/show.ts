@@ -133,7 +133,7 @@ export async function run(f: Factory, opts: LogOptions): Promise<void> {
  * searched and what never goes into it (exit 4, not found), never a silent empty list.
  */
 function traceNotFound(opts: LogOptions, path: string, profile: string | undefined): CliError {
-  const narrowed = ['status', 'error', 'method', 'path', 'order', 'since', 'until'].filter(
+  const narrowed = ['status', 'error', 'method', 'path', 'order', 'payout', 'since', 'until'].filter(
     (k) => opts[k as keyof LogOptions] !== undefined,
   );
   if (profile !== undefined) narrowed.push('profile');
