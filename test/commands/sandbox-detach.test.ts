@@ -356,6 +356,15 @@ describe("childError: the background sandbox's own error, read from its log", ()
     });
   });
 
+  it('skips what another start of the same profile wrote before it into their shared log', () => {
+    expect(
+      childError('profile\trace\nSandbox ready on http://127.0.0.1:4010/api/v1.\nError: it runs\n  hint      stop it\nGET /admin 200\n'),
+    ).toEqual({
+      message: 'it runs',
+      hint: 'stop it',
+    });
+  });
+
   it('reads nothing from output that is not one error', () => {
     expect(childError('Sandbox listening on …\n')).toBeUndefined();
     expect(childError('Error: one\nError: two\n')).toBeUndefined();

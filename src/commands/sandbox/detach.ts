@@ -35,15 +35,17 @@ function sizeOf(file: string): number {
   }
 }
 
-/** What the child wrote to the log since `offset`, trimmed to its last lines. */
+/** What the child (and another start of its profile, sharing the log) wrote to the log since `offset`. */
 function logSince(file: string, offset: number): string {
   try {
-    const text = readFileSync(file).subarray(offset).toString('utf8').trim();
-    return text.split('\n').slice(-8).join('\n');
+    return readFileSync(file).subarray(offset).toString('utf8').trim();
   } catch {
     return '';
   }
 }
+
+/** The last lines of a log's text. */
+const lastLines = (text: string): string => text.split('\n').slice(-8).join('\n');
 
 async function answers(url: string, token: string | undefined, signal: AbortSignal): Promise<boolean> {
   try {
@@ -59,10 +61,14 @@ async function answers(url: string, token: string | undefined, signal: AbortSign
 /**
  * The error a sandbox started in the background printed before it stopped, as its message
  * and hint (`Error: …` and `  hint      …` lines, as the CLI prints errors without colour),
+ * after whatever another start of the same profile wrote before it into their shared log,
  * or undefined when its output is not one such error.
  */
 export function childError(said: string): { message: string; hint?: string } | undefined {
-  const lines = said.trim().split('\n');
+  const all = said.trim().split('\n');
+  // Lines before it are another start's of the same profile (they share its log).
+  const at = all.findIndex((l) => l.startsWith('Error: '));
+  const lines = at < 0 ? all : all.slice(at);
   const first = /^Error: (.+)$/.exec(lines[0] ?? '');
   if (!first || lines.filter((l) => l.startsWith('Error: ')).length !== 1) return undefined;
   // The message may go on over the lines before its labelled ones (`  hint      …`, `  code      …`).
@@ -127,7 +133,7 @@ export async function runDetached(f: Factory, options: StartOptions): Promise<vo
         // as its own message and hint, once, rather than quoted inside another error.
         const own = exited?.code === 2 ? childError(said) : undefined;
         if (own) throw new UsageError(own.message, own.hint ?? 'fix the flags and start it again');
-        const why = said ? `:\n${said}` : ` (exit ${exited?.code ?? exited?.signal ?? 'unknown'})`;
+        const why = said ? `:\n${lastLines(said)}` : ` (exit ${exited?.code ?? exited?.signal ?? 'unknown'})`;
         const message = `the background sandbox stopped at once${why}`;
         if (exited?.code === 2) throw new UsageError(message, 'fix the flags above and start it again');
         throw new CliError('unexpected', message, `see ${logFile}`);

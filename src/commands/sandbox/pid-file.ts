@@ -44,6 +44,14 @@ export function pidFilePath(configDir: string, profile: string): string {
   return join(configDir, SANDBOXES_DIR, `${profile}.pid`);
 }
 
+/**
+ * The lock a starting sandbox holds from its "already running" check until its pid file is
+ * written (core/io/owner-lock.ts): two starts of one profile at once cannot both pass.
+ */
+export function startLockPath(configDir: string, profile: string): string {
+  return `${pidFilePath(configDir, profile)}.lock`;
+}
+
 export function legacyPidFilePath(configDir: string): string {
   return join(configDir, LEGACY_PID_FILE);
 }

@@ -10,6 +10,7 @@ import { err } from '../../core/io/io.js';
 import { docPath } from '../../core/io/package-root.js';
 import type { ConfigStore } from '../../core/config/types.js';
 import { currentPid } from '../../core/io/processes.js';
+import { ownerLockHolder, takeOwnerLock, type OwnerLock, type OwnerLockHolder } from '../../core/io/owner-lock.js';
 import { notice } from '../../core/output/notice.js';
 import { resolveOutput } from '../../core/output/options.js';
 import { printRecord } from '../../core/output/print.js';
@@ -17,7 +18,7 @@ import { shellQuote } from '../../core/output/shell-quote.js';
 import type { Factory } from '../../core/run/factory.js';
 import type { SandboxHandle } from '../../sandbox/index.js';
 import { refuseForeignProfile, reusableCredentials, strandedProfiles, writeLocalProfile, type ProfileWrite } from './local-profile.js';
-import { removeOwnPidFiles, writePidFile, type PidEntry } from './pid-file.js';
+import { ensureSandboxesDir, removeOwnPidFiles, startLockPath, writePidFile, type PidEntry } from './pid-file.js';
 import { describeSandbox, runningSandboxes, staleNote } from './running.js';
 import { buildStartOptions, type StartFlags, type StartOptions } from './start-options.js';
 
@@ -84,7 +85,7 @@ function sameAddress(a: string, b: string): boolean {
  * the first from 4010 that no running sandbox of this folder has. Returns the options with
  * that port, and the sandboxes running.
  */
-export function prepareStart(f: Factory, store: ConfigStore, o: StartOptions): { o: StartOptions; running: PidEntry[] } {
+function checkStart(f: Factory, store: ConfigStore, o: StartOptions): { o: StartOptions; running: PidEntry[] } {
   const format = o.json ? 'json' : 'table';
   const { running, removed } = runningSandboxes(store.dir);
   for (const e of removed) notice(f.io, { format }, 'STALE_PID_FILE', staleNote(e));
@@ -123,6 +124,49 @@ export function prepareStart(f: Factory, store: ConfigStore, o: StartOptions): {
   return { o: { ...o, port }, running };
 }
 
+/**
+ * Another start of this profile is under way (it holds the profile's start lock, and has not
+ * written its pid file yet): refused as a sandbox already running is, naming its pid and port.
+ */
+function startingElsewhere(profile: string, holder: OwnerLockHolder | undefined): UsageError {
+  const port = typeof holder?.extra.port === 'number' && holder.extra.port !== 0 ? `, port ${holder.extra.port}` : '';
+  const who = holder ? ` (pid ${holder.pid}${port})` : '';
+  return new UsageError(
+    `a sandbox for the profile "${profile}" is being started right now by another command${who}`,
+    `wait for it and use it (vouchers sandbox status --profile ${shellQuote(profile)}), or stop it once it runs: vouchers sandbox stop --profile ${shellQuote(profile)}; to run another one beside it, give it a profile of its own: vouchers sandbox start --profile NAME`,
+  );
+}
+
+/**
+ * The checks of prepareStart, holding the profile's start lock (startLockPath) when `hold`:
+ * the caller releases it once the pid file is written (or the start failed). Without
+ * `hold` (--detach, whose background process takes it), a start under way is still refused.
+ */
+export function prepareStart(
+  f: Factory,
+  store: ConfigStore,
+  o: StartOptions,
+  hold = false,
+): { o: StartOptions; running: PidEntry[]; lock?: OwnerLock } {
+  ensureSandboxesDir(store.dir);
+  const lockPath = startLockPath(store.dir, o.profile);
+  if (!hold) {
+    const busy = ownerLockHolder(lockPath);
+    if (busy && busy.holder?.pid !== currentPid()) throw startingElsewhere(o.profile, busy.holder);
+    return checkStart(f, store, o);
+  }
+  const taken = takeOwnerLock(lockPath, { profile: o.profile });
+  if (!taken.ok) throw startingElsewhere(o.profile, taken.holder);
+  try {
+    const checked = checkStart(f, store, o);
+    taken.lock.update({ port: checked.o.port });
+    return { ...checked, lock: taken.lock };
+  } catch (e) {
+    taken.lock.release();
+    throw e;
+  }
+}
+
 function waitForAbort(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
@@ -136,11 +180,21 @@ export async function run(f: Factory, flags: StartFlags, o: StartOptions = build
     const { runDetached } = await import('./detach.js');
     return runDetached(f, o);
   }
-  const { io } = f;
   const store = await f.config();
-  // One sandbox per profile: its pid file, its log and its profile are its own.
-  const prepared = prepareStart(f, store, o);
+  // One sandbox per profile: its pid file, its log and its profile are its own. Its start
+  // lock is held until the pid file is written: another start of it meanwhile is refused.
+  const prepared = prepareStart(f, store, o, true);
   o = prepared.o;
+  try {
+    await serve(f, store, o, prepared.lock);
+  } finally {
+    prepared.lock?.release();
+  }
+}
+
+/** Start the sandbox, write its profile and pid file (then release `lock`), and run until stopped. */
+async function serve(f: Factory, store: ConfigStore, o: StartOptions, lock: OwnerLock | undefined): Promise<void> {
+  const { io } = f;
   const reuse = reusableCredentials(store, o.profile);
   // One line per request: written once per turn of the event loop, not once per line.
   const output = batchedOutput();
@@ -169,6 +223,8 @@ export async function run(f: Factory, flags: StartFlags, o: StartOptions = build
     throw e;
   }
   const pid = currentPid();
+  // A start refused meanwhile names the port this one listens on (--port 0: known only now).
+  lock?.update({ port: sb.port });
   try {
     const written = writeLocalProfile(store, sb, o);
     const startedAt = new Date(f.clock.now()).toISOString();
@@ -184,6 +240,7 @@ export async function run(f: Factory, flags: StartFlags, o: StartOptions = build
       dialect: sb.dialect,
       ...(o.stateFile === undefined ? {} : { state_file: o.stateFile }),
     });
+    lock?.release();
     await printStarted(
       f,
       {
