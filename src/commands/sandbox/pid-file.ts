@@ -1,14 +1,17 @@
 /**
  * Which sandboxes run for a config directory: one pid file per profile,
  * `sandboxes/PROFILE.pid` (JSON, mode 0600, written atomically; no secrets in it), beside
- * its log `sandboxes/PROFILE.log`. `sandbox.pid` at the top of the directory, the one
- * sandbox of earlier versions, is still read (and removed once its sandbox has stopped), so
- * that an upgrade does not lose a sandbox that runs.
+ * its log `sandboxes/PROFILE.log`. PROFILE is the name as profileFileName gives it: with a
+ * hash when it has capitals, so that "Pacing" and "pacing" keep files of their own where
+ * case is not told apart (macOS, Windows). `sandbox.pid` at the top of the directory, the
+ * one sandbox of earlier versions, is still read (and removed once its sandbox has
+ * stopped), so that an upgrade does not lose a sandbox that runs.
  */
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { writeFileAtomicSync } from '../../core/io/atomic-file.js';
 import { makeDirSync } from '../../core/io/make-dir.js';
+import { profileFileName } from '../../core/config/profile-file-name.js';
 
 /** The directory of the pid files and logs, in the config directory. */
 export const SANDBOXES_DIR = 'sandboxes';
@@ -41,7 +44,7 @@ export interface PidEntry {
 }
 
 export function pidFilePath(configDir: string, profile: string): string {
-  return join(configDir, SANDBOXES_DIR, `${profile}.pid`);
+  return join(configDir, SANDBOXES_DIR, `${profileFileName(profile)}.pid`);
 }
 
 /**
@@ -57,7 +60,7 @@ export function legacyPidFilePath(configDir: string): string {
 }
 
 export function logFilePath(configDir: string, profile: string): string {
-  return join(configDir, SANDBOXES_DIR, `${profile}.log`);
+  return join(configDir, SANDBOXES_DIR, `${profileFileName(profile)}.log`);
 }
 
 /** The directory of the pid files and logs, made (mode 0700) when missing. */
