@@ -10,7 +10,8 @@ function declareList(products: Command) {
     .description('List the products you may order, optionally filtered')
     .option('--currency <code>', 'only products in this currency (ISO 4217, e.g. USD)')
     .option('--country <cc>', 'only products redeemable in this country (ISO 3166 alpha-2, e.g. US)')
-    .option('--category <id>', 'only products of this category (see vouchers categories list)');
+    .option('--category <id>', 'only products of this category (see vouchers categories list)')
+    .option('--search <text>', 'only products whose id, name or brand holds this text (case aside; several words: each must be found)');
   return addOutputOptions(list, 'list');
 }
 export type ProductsListOptions = FlagsOf<typeof declareList>;
@@ -35,11 +36,14 @@ Denominations cut short by the server end in "…": see them all with vouchers p
 --output csv: product_id, name, vendor, currency, countries and denominations (values separated
 by spaces, e.g. 10 25 50 100), denominations_truncated (true when the server cut the list),
 expiry_policy (in words). --output json or ndjson carry the lists and the policy as JSON.
+--search is matched by this command over every page (the API has no search parameter);
+when no product matches, it says so with a near id, name or brand, and exits 4 (SEARCH_NO_MATCH).
 
 Examples:
   $ vouchers products list
   $ vouchers products list --currency EUR --country DE
   $ vouchers products list --category sandbox --json
+  $ vouchers products list --search northwind --currency USD
   $ vouchers products list --output csv --fields product_id,name,currency`,
   );
   list.action(async (opts, command) => {

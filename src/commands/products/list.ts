@@ -1,4 +1,4 @@
-/** `vouchers products list [--currency C] [--country CC] [--category ID]`: GET /products. */
+/** `vouchers products list [--currency C] [--country CC] [--category ID] [--search TEXT]`: GET /products. */
 import { allPages, listCategories, listProducts } from '../../api/catalog.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { isRecord } from '../../core/is-record.js';
@@ -14,6 +14,8 @@ import { resolveOutput } from '../../core/output/options.js';
 import type { Factory } from '../../core/run/factory.js';
 import { describeExpiry, listText } from './expiry.js';
 import type { ProductsListOptions } from './index.js';
+import { isUnread } from '../../core/http/unread.js';
+import { matchesSearch, nearestSearch, SearchNoMatchError } from './search.js';
 
 export type { ProductsListOptions };
 
@@ -89,16 +91,50 @@ export function productFilters(options: ProductsListOptions): { currency?: strin
   return { currency, country, category_id: category };
 }
 
+/** The text of --search, trimmed; refused when it holds nothing to look for. */
+function searchText(options: ProductsListOptions): string | undefined {
+  if (options.search === undefined) return undefined;
+  const search = options.search.trim();
+  if (search === '') throw new UsageError('--search needs some text to look for', 'e.g. vouchers products list --search northwind');
+  return search;
+}
+
 export async function run(f: Factory, options: ProductsListOptions): Promise<void> {
   const filters = productFilters(options);
+  const search = searchText(options);
   const settings = resolveOutput(f.io, options, f.globals().color !== false);
   if (await handleFieldsFlag(f.io, settings, FIELDS, { open: true })) return;
   const client = await f.client();
   // Every page, should the server page its products (there is no --all: the list is all there is).
   const all = await allPages((page) => listProducts(client, filters, { signal: f.io.signal, page }));
+  const fetched = `${all.rows.length} product${all.rows.length === 1 ? '' : 's'}`;
+  if (search !== undefined && !isUnread(all.rows)) {
+    // Matched here, over every page: the API has no search parameter.
+    const found = all.rows.filter((p) => matchesSearch(p, search));
+    if (found.length === 0) {
+      // A list cut short says so first: the product may be on a page not fetched.
+      endOfPages(f.io, settings, 'products list', all, fetched, '/products');
+      throw noMatch(f, search, all.rows, filters);
+    }
+    await printList(f.io, found, COLUMNS, settings, { required: PRODUCT_LAYOUT });
+    endOfPages(f.io, settings, 'products list', all, fetched, '/products');
+    return;
+  }
   await printList(f.io, all.rows, COLUMNS, settings, { empty: 'No products match these filters.', required: PRODUCT_LAYOUT });
-  endOfPages(f.io, settings, 'products list', all, `${all.rows.length} product${all.rows.length === 1 ? '' : 's'}`, '/products');
+  endOfPages(f.io, settings, 'products list', all, fetched, '/products');
   if (all.rows.length === 0 && filters.category_id !== undefined) await noSuchCategory(f, client, filters.category_id, settings);
+}
+
+/** No product matched --search: "did you mean northwind?" for a slip of an id, name or brand, else how to see them all. */
+function noMatch(f: Factory, search: string, rows: readonly unknown[], filters: ReturnType<typeof productFilters>): SearchNoMatchError {
+  const meant = nearestSearch(search, rows);
+  const filtered = Object.values(filters).some((v) => v !== undefined);
+  const all = suggestedCommand(f.globals(), ['products', 'list']);
+  const hint =
+    meant !== undefined
+      ? `did you mean ${meant}? try ${suggestedCommand(f.globals(), ['products', 'list'], [['--search', meant]])}`
+      : `${filtered ? 'the filters narrow the list too; ' : ''}see every product with ${all}`;
+  return new SearchNoMatchError(search, rows.length, hint);
 }
 
 /**
