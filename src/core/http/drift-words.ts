@@ -117,6 +117,8 @@ export function issuesInWords(
   data: unknown,
   isList: boolean,
   schema: z.ZodType,
+  /** A field already said to be read as the contract's (the id under `orderId`): not listed among those it does not name. */
+  readAs?: string,
 ): { issues: string[]; fields: string[] } {
   const records = isList && data && Array.isArray((data as ListBody).data) ? (data as ListBody).data.length : 0;
   const grouped = new Map<string, { field: string; text: string; rows: Set<number> }>();
@@ -137,7 +139,7 @@ export function issuesInWords(
   const missing = [...grouped.values()].some((g) => g.text === 'missing');
   const sample = isList ? (data as ListBody).data?.[0] : data;
   const known = knownKeys(itemSchema(schema, isList));
-  const extra = missing && isRecord(sample) && known.size > 0 ? Object.keys(sample).filter((k) => !known.has(k)) : [];
+  const extra = missing && isRecord(sample) && known.size > 0 ? Object.keys(sample).filter((k) => !known.has(k) && k !== readAs) : [];
   if (extra.length > 0) issues.push(`fields the contract does not name: ${extra.slice(0, 8).join(', ')}${extra.length > 8 ? ', …' : ''}`);
   return { issues, fields: [...new Set([...grouped.values()].map((g) => g.field))] };
 }

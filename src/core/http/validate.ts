@@ -19,11 +19,13 @@ import { CliError } from '../errors/index.js';
 import { isRecord } from '../is-record.js';
 import { readByCurrency } from './by-currency.js';
 import { issuesInWords, itemSchema, valueAt, valuesDrift, type ZodIssueLike } from './drift-words.js';
-import { listWrapper, pagingOf } from './paging.js';
 import { unreadRows } from './unread.js';
-import { hasIdField, unwrapRecord } from './wrapped-record.js';
+import { answerRecord } from './answer-record.js';
+import { readList } from './read-list.js';
 
 export { otherNextPage } from './paging.js';
+export { namesNothing } from './answer-record.js';
+export { readList };
 
 /** A 2xx answer's `Location` header: as sent, and the path relative to the base URL it names when under it (ApiResponse.locationPath). */
 export interface AnswerLocation {
@@ -180,97 +182,6 @@ export interface ValidationTarget {
   linksNext?: boolean;
 }
 
-/**
- * Read a list from `{"data": […]}`, a bare array, or an object holding exactly one array
- * (`{"products": […]}`). Its next cursor is followed where present (`has_more`/`next_cursor`,
- * or another common name: paging.ts); a list that says nothing of paging is complete in this
- * answer.
- */
-export function readList(body: unknown): { list: ListBody; read: ListRead } {
-  if (Array.isArray(body)) return { list: { data: body, has_more: false, next_cursor: null }, read: { paginated: false, shape: 'array' } };
-  if (!isRecord(body)) return { list: { data: [], has_more: false, next_cursor: null }, read: { paginated: false, shape: 'none' } };
-  // A list inside a wrapper (`{"data": {"products": […]}}`, `{"result": {"orders": […]}}`,
-  // one in another): read from there, the paging fields wherever they sit.
-  const wrapper = listWrapper(body);
-  if (wrapper !== undefined) {
-    const inner = body[wrapper] as Record<string, unknown>;
-    const beside = Object.fromEntries(Object.entries(body).filter(([k]) => k !== wrapper));
-    // Read from inside (a wrapper in it too), the paging fields wherever they sit.
-    const read = readList({ ...inner, ...beside });
-    return { list: read.list, read: { ...read.read, shape: 'keyed', key: `${wrapper}.${read.read.key ?? 'data'}` } };
-  }
-  let key: string | undefined;
-  if (Array.isArray(body.data)) key = 'data';
-  else {
-    const arrays = Object.keys(body).filter((k) => Array.isArray(body[k]));
-    if (arrays.length === 1) key = arrays[0];
-  }
-  if (key === undefined) return { list: { data: [body], has_more: false, next_cursor: null }, read: { paginated: false, shape: 'none' } };
-  // The paging fields under our names or others (paging.ts); a next URL's query is added with
-  // the answer's headers (answer.ts), here only a cursor is read.
-  const paging = pagingOf(body);
-  const cursor = paging.cursor ?? null;
-  return {
-    list: { data: body[key] as unknown[], has_more: cursor !== null, next_cursor: cursor },
-    read: { paginated: paging.paginated, shape: key === 'data' ? 'envelope' : 'keyed', ...(key === 'data' ? {} : { key }) },
-  };
-}
-
-/**
- * A parsed body that names nothing: `null`, `[]`, or an object holding only empty values
- * (`{}`, `{"data": []}`, `{"webhooks": [], "has_more": false}`, `{"data": null}`, one level
- * down too). A field holding anything else (a URL, an id, `true`) names something: an
- * endpoint subscribed to no events (`{"url": …, "events": []}`) is not an empty list. What it
- * is, in words; undefined for a body that holds anything.
- */
-export function namesNothing(body: unknown): string | undefined {
-  if (body === null) return 'null';
-  if (Array.isArray(body)) return body.length === 0 ? 'an empty list' : undefined;
-  if (!isRecord(body) || !holdsNothing(body)) return undefined;
-  if (Object.keys(body).length === 0) return 'an empty object';
-  const list = emptyListAt(body);
-  if (list !== undefined) return `an empty list under "${list}"`;
-  const text = JSON.stringify(body);
-  return `only empty fields: ${text.length > 80 ? `${text.slice(0, 79)}…` : text}`;
-}
-
-const isEmptyValue = (v: unknown): boolean =>
-  v === null || v === false || v === 0 || v === '' || (Array.isArray(v) && v.length === 0) || (isRecord(v) && holdsNothing(v));
-
-function holdsNothing(record: Record<string, unknown>): boolean {
-  return Object.values(record).every(isEmptyValue);
-}
-
-/** The path of the first empty list in an object of empty values (`data`, `result.webhooks`). */
-function emptyListAt(record: Record<string, unknown>): string | undefined {
-  for (const [k, v] of Object.entries(record)) {
-    if (Array.isArray(v)) return k;
-    const inner = isRecord(v) ? emptyListAt(v) : undefined;
-    if (inner !== undefined) return `${k}.${inner}`;
-  }
-  return undefined;
-}
-
-/** Whether a record is the resource: it has its id field (`record`), or one of `also` as a non-empty string. */
-function resourceTest(record: string, also: readonly string[] = []): (r: Record<string, unknown>) => boolean {
-  const withId = hasIdField(record);
-  return (r) => withId(r) || also.some((k) => typeof r[k] === 'string' && r[k] !== '');
-}
-
-/** The one record of a list (readList's shapes) that `isResource` takes, and where the list was; undefined for anything else. */
-function onlyEntry(
-  body: unknown,
-  isResource: (r: Record<string, unknown>) => boolean,
-): { record: Record<string, unknown>; where: string } | undefined {
-  if (isRecord(body) && isResource(body)) return undefined;
-  const { list, read } = readList(body);
-  const [entry] = list.data;
-  if (list.data.length !== 1 || !isRecord(entry) || !isResource(entry)) return undefined;
-  if (read.shape === 'array') return { record: entry, where: 'a bare array' };
-  if (read.shape === 'envelope' || read.shape === 'keyed') return { record: entry, where: `the list under "${read.key ?? 'data'}"` };
-  return undefined;
-}
-
 type ParseOutcome = { success: true; data: unknown } | { success: false; error: { issues: readonly unknown[] } };
 
 /**
@@ -364,24 +275,13 @@ export function validateResponse(t: ValidationTarget): Validated {
   if (t.data === undefined) {
     shapeIssues.push(t.text.trim() === '' ? 'an empty body' : 'a body that is not JSON');
   }
-  // One resource inside a wrapper (`{"data": {…}}`, `{"order": {…}}`): read from inside.
-  const record = !isList && !t.schema ? t.endpoint?.record : undefined;
-  // The resource by its id field, or (recordAlso) by another that only it has.
-  const isResource = record ? resourceTest(record, t.endpoint?.recordAlso) : undefined;
-  const wrapped = isResource ? unwrapRecord(t.data, isResource) : undefined;
-  // Named by its id field (`order_id`: the order); one named otherwise (a report by its `date`) is the answer.
-  const what = record?.endsWith('_id') ? record.slice(0, -3) : 'answer';
-  // The one entry of a list, where the route allows it (`{"data": [{…}]}`): read as the resource.
-  const listed = isResource && !wrapped && t.endpoint?.listOfOne ? onlyEntry(t.data, isResource) : undefined;
-  // A list of none (`[]`, `{"data": []}`, `null`): no resource to check field by field.
-  const nothing = record && t.endpoint?.listOfOne && t.data !== undefined ? namesNothing(t.data) : undefined;
-  if (nothing !== undefined) shapeIssues.push(`no ${what} in the body: ${nothing}`);
-  else if (wrapped) {
-    data = wrapped.record;
-    shapeIssues.push(`the ${what} is under "${wrapped.key}", not at the top of the body`);
-  } else if (listed) {
-    data = listed.record;
-    shapeIssues.push(`the ${what} is the one entry of ${listed.where}, not an object at the top of the body`);
+  // One resource: inside a wrapper (`{"data": {…}}`), or a list's one entry; its id perhaps under another name.
+  const record =
+    !isList && !t.schema && t.endpoint?.record ? answerRecord(t.data, { ...t.endpoint, record: t.endpoint.record }) : undefined;
+  const nothing = record?.nothing;
+  if (record) {
+    data = record.data;
+    shapeIssues.push(...record.issues);
   }
   if (isList) {
     const read = readList(t.data);
@@ -426,7 +326,9 @@ export function validateResponse(t: ValidationTarget): Validated {
   const zodIssues: ZodIssueLike[] = (result && !result.success ? (result.error.issues as ZodIssueLike[]) : []).filter(
     (i) =>
       !(i.code === 'invalid_format' && i.format === 'datetime' && isUtcTimestamp(valueAt(data, i.path))) &&
-      !(i.code === 'invalid_value' && isStatusSpelledOtherwise(i.values, valueAt(data, i.path))),
+      !(i.code === 'invalid_value' && isStatusSpelledOtherwise(i.values, valueAt(data, i.path))) &&
+      // The id read under another name (`orderId`, `id`) is said once, with the field it was read from.
+      !(record?.idFrom !== undefined && i.path.length === 1 && i.path[0] === t.endpoint?.record && valueAt(data, i.path) === undefined),
   );
   if (t.data !== undefined && zodIssues.length === 0 && shapeIssues.length === 0)
     return { data: result!.success ? result!.data : data, list };
@@ -435,7 +337,10 @@ export function validateResponse(t: ValidationTarget): Validated {
   if (valuesOnly)
     return { data, list, drift: { where, status: t.status, traceId: t.traceId, ...valuesDrift(zodIssues, data, isList, where, trace) } };
 
-  const { issues, fields } = issuesInWords(shapeIssues, zodIssues, data, isList, schema);
+  const words = issuesInWords(shapeIssues, zodIssues, data, isList, schema, record?.idFrom);
+  const { issues } = words;
+  // The id read under another name differs too, though said as read rather than missing.
+  const fields = record?.idFrom !== undefined ? [t.endpoint!.record!, ...words.fields] : words.fields;
 
   if (t.strict) {
     // A 2xx to a write means it was executed: say so first, so nobody sends it again.
@@ -460,7 +365,7 @@ export function validateResponse(t: ValidationTarget): Validated {
       issues,
       write,
       // The record itself when the server wrapped it (`{"data": {…}}`): what names the order a write created.
-      wrapped || listed ? data : t.data,
+      record?.inside ? data : t.data,
       t.idempotencyKey,
       `${t.method.toUpperCase()} ${t.path}`,
       t.location,

@@ -16,9 +16,18 @@ export interface UnwrappedRecord {
   key: string;
 }
 
-/** Whether a record carries `field` (or the plain `id` a server may use instead) as a non-empty string or a number. */
+/** `order_id` → `orderId`: the name a server writing camelCase gives a field. */
+export function camelTwin(name: string): string {
+  return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
+}
+
+/**
+ * Whether a record carries `field` (or its camelCase twin, `orderId`, or the plain `id` a
+ * server may use instead) as a non-empty string or a number.
+ */
 export function hasIdField(field: string): (r: Rec) => boolean {
-  return (r) => [field, 'id'].some((k) => (typeof r[k] === 'string' && r[k] !== '') || typeof r[k] === 'number');
+  const names = [...new Set([field, camelTwin(field), 'id'])];
+  return (r) => names.some((k) => (typeof r[k] === 'string' && r[k] !== '') || typeof r[k] === 'number');
 }
 
 /**
