@@ -5,7 +5,7 @@
  * and a journal written by an earlier version (rows in its header) still resumes.
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs';
 import { run as runBulk } from '../../src/commands/orders/bulk.js';
 import { createFactory } from '../../src/factory.js';
 import { testIO } from '../helpers/io.js';
@@ -314,6 +314,28 @@ describe('the journal does not repeat the file', () => {
     const folder = await runCli(['orders', 'create', '--from', dir], opts(dir));
     expect(folder.code, folder.stderr).toBe(2);
     expect(folder.stderr).toContain(`cannot read ${dir}: it is a directory`);
+  });
+
+  it('--from a folder says it is one and suggests the one bulk file it holds, else what to pass', async () => {
+    const dir = tempConfigDir();
+    const folder = join(tempConfigDir(), 'batch');
+    mkdirSync(folder);
+    const empty = await runCli(['orders', 'create', '--from', folder], opts(dir));
+    expect(empty.code, empty.stderr).toBe(2);
+    expect(empty.stderr).toContain(`cannot read ${folder}: it is a directory, not a file`);
+    expect(empty.stderr).toContain('pass the path of a CSV (with a header) or NDJSON file, not of a folder');
+    expect(empty.stderr).toContain('holds no .csv, .ndjson, .jsonl or .json file');
+    expect(empty.stderr).not.toContain('read more than once');
+    writeFileSync(join(folder, 'notes.txt'), 'x\n');
+    writeFileSync(join(folder, 'orders.csv'), csv(1, 'dir'));
+    const one = await runCli(['orders', 'create', '--from', folder], opts(dir));
+    expect(one.code, one.stderr).toBe(2);
+    expect(one.stderr).toContain(`did you mean --from ${join(folder, 'orders.csv')}?`);
+    writeFileSync(join(folder, 'more.ndjson'), '');
+    const two = await runCli(['orders', 'create', '--from', folder], opts(dir));
+    expect(two.code, two.stderr).toBe(2);
+    expect(two.stderr).toContain('one of the 2 files in it (more.ndjson, orders.csv)');
+    expect(two.stderr).not.toContain('did you mean');
   });
 });
 

@@ -13,6 +13,7 @@ import type { BulkRow } from '../../core/journal/bulk.js';
 import { Carry, ReferenceIndex } from './bulk-identity.js';
 import type { Factory } from '../../core/run/factory.js';
 import { noticeFor } from '../../core/output/notice.js';
+import { folderHint } from './bulk-folder.js';
 import { scanFilePieces, type FileDigest, type RowProblem } from './bulk-input.js';
 import { itemProblem, lookupProducts, productCurrency, stockProblem, unreadProducts } from './preflight.js';
 
@@ -190,6 +191,8 @@ export async function scanInput(f: Factory, file: string, hint = 'give the path 
             : 'it is not a regular file',
     () => undefined,
   );
+  if (kind === 'it is a directory')
+    throw new UsageError(`cannot read ${file}: it is a directory, not a file`, await folderHint(file, path));
   if (kind)
     throw new UsageError(
       `cannot read ${file}: ${kind}`,
