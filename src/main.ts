@@ -106,6 +106,9 @@ export async function run(argv: string[], givenIO: IO, overrides: FactoryOverrid
           ...(used?.sources.api_key === 'env' ? [ENV.apiKey] : []),
           ...(used?.sources.api_secret === 'env' ? [ENV.apiSecret] : []),
         ],
+        ...(used?.sources.base_url
+          ? { baseUrlFrom: { source: used.sources.base_url, ...(used.exists ? { profile: used.name } : {}) } }
+          : {}),
       },
     });
     return interrupted && !(error instanceof CliError) ? EXIT.interrupted : code;

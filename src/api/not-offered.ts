@@ -27,6 +27,8 @@ export function notOffered(error: ApiError, message: string, hint: string): NotO
     replayed: error.replayed,
     method: error.method,
     path: error.path,
+    baseUrl: error.baseUrl,
+    foreign: error.foreign,
     hint,
   });
 }

@@ -100,6 +100,10 @@ export interface ApiErrorInit {
    * when it names a place under it on the same origin (else absent: not to be followed).
    */
   location?: { header: string; path?: string };
+  /** The base URL the request went under (`http://host:port/api/v1`): named when its path looks wrong. */
+  baseUrl?: string;
+  /** The body was not the API's error envelope (a web server's or a proxy's page, plain text, another shape). */
+  foreign?: boolean;
 }
 
 /** Any non-2xx answer of the API, decoded from its error envelope. */
@@ -114,6 +118,8 @@ export class ApiError extends CliError {
   readonly path?: string;
   readonly earlierMayHaveReached: boolean;
   readonly location?: { header: string; path?: string };
+  readonly baseUrl?: string;
+  readonly foreign: boolean;
 
   constructor(init: ApiErrorInit) {
     super(apiErrorKind(init.status), init.message, init.hint);
@@ -128,6 +134,8 @@ export class ApiError extends CliError {
     this.path = init.path;
     this.earlierMayHaveReached = init.earlierMayHaveReached ?? false;
     if (init.location) this.location = init.location;
+    if (init.baseUrl !== undefined) this.baseUrl = init.baseUrl;
+    this.foreign = init.foreign ?? false;
   }
   override get code(): string {
     return this.apiCode;
@@ -148,6 +156,8 @@ export class ApiError extends CliError {
       path: this.path,
       earlierMayHaveReached: this.earlierMayHaveReached,
       location: this.location,
+      baseUrl: this.baseUrl,
+      foreign: this.foreign,
       hint,
     });
   }

@@ -17,6 +17,8 @@ import { rememberShown } from '../output/mask-text.js';
 
 export interface AnswerContext {
   origin: string;
+  /** The base URL: origin and path prefix (`/api/v1`). */
+  baseUrl: string;
   /** An earlier attempt of the call may have been acted on (see NetworkErrorContext). */
   earlierMayHaveReached: boolean;
   /** See NetworkErrorContext. */
@@ -56,7 +58,11 @@ export function answer<T>(
       response.data = parseJsonBody(response.text);
       return response as ApiResponse<T>;
     }
-    const error = apiErrorFromResponse(response, { method, path, earlierMayHaveReached: c.earlierMayHaveReached }, c.now);
+    const error = apiErrorFromResponse(
+      response,
+      { method, path, earlierMayHaveReached: c.earlierMayHaveReached, baseUrl: c.baseUrl },
+      c.now,
+    );
     const redirect = response.status >= 300 && response.status < 400 ? response.headers.location : undefined;
     if (typeof redirect !== 'string' || redirect === '') throw error;
     // Followed only on the same origin (a path under the base URL's): never another server.

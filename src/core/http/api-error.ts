@@ -194,7 +194,7 @@ function isMarkup(text: string): boolean {
 /** The ApiError of a non-2xx response. */
 export function apiErrorFromResponse(
   res: Pick<ApiResponse, 'status' | 'headers' | 'text' | 'traceId' | 'replayed'>,
-  request: { method: string; path: string; earlierMayHaveReached?: boolean },
+  request: { method: string; path: string; earlierMayHaveReached?: boolean; baseUrl?: string },
   nowMs = Date.now(),
 ): ApiError {
   const body = parseJsonBody(res.text);
@@ -206,6 +206,7 @@ export function apiErrorFromResponse(
     method: request.method.toUpperCase(),
     path: request.path,
     ...(request.earlierMayHaveReached ? { earlierMayHaveReached: true } : {}),
+    ...(request.baseUrl !== undefined ? { baseUrl: request.baseUrl } : {}),
   };
   if (isEnvelope(body)) {
     return new ApiError({
@@ -222,6 +223,7 @@ export function apiErrorFromResponse(
   return new ApiError({
     ...common,
     name: 'HttpError',
+    foreign: true,
     code: said.code ?? `HTTP_${res.status}`,
     message: `${common.method} ${request.path} answered HTTP ${res.status}${what}`,
     details: said.details,

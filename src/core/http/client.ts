@@ -385,6 +385,7 @@ export function createClient(options: ClientOptions): ApiClient {
       if (!decision.retry) {
         const res = answer<T>(call, sent, attempt, {
           origin: base.origin,
+          baseUrl: base.origin + base.basePath,
           earlierMayHaveReached: mayHaveReached,
           sandboxProfile: options.sandboxProfile,
           now: clock.now(),

@@ -101,6 +101,39 @@ function unlistedPathHint(method: string | undefined, path: string, globals?: Hi
   return `${method.toUpperCase()} ${path} is not an endpoint the API document lists${meant} (${docPath('contract.md')} lists them; if this server should offer it, quote the trace ID to support)`;
 }
 
+/** The path prefix the API document puts every endpoint under. */
+const API_PREFIX = '/api/v1';
+
+/**
+ * A 404 or 405 from a base URL whose path does not end with /api/v1: every endpoint is then
+ * asked for outside the API, and a server answers each one so. Said when the answer is not
+ * the API's own envelope (a web server's, a proxy's) or is a 404 on a collection (a path no
+ * id can make wrong): names the base URL, the one with /api/v1, and where to change it.
+ */
+function missingPrefixHint(e: ApiError, globals?: HintGlobals): string | undefined {
+  if ((e.status !== 404 && e.status !== 405) || e.baseUrl === undefined) return undefined;
+  if (!e.foreign && !(e.status === 404 && COLLECTIONS.test((e.path ?? '').split('?')[0]!))) return undefined;
+  let url: URL;
+  try {
+    url = new URL(e.baseUrl);
+  } catch {
+    return undefined;
+  }
+  const path = url.pathname.replace(/\/+$/, '');
+  // Another version (/api/v2) is a choice, not a slip.
+  if (/\/api\/v\d+$/i.test(path)) return undefined;
+  const meant = `${url.origin}${/\/api$/i.test(path) ? `${path}/v1` : `${path}${API_PREFIX}`}`;
+  const from = globals?.baseUrlFrom;
+  const { baseUrl: _flag, ...others } = globals ?? {};
+  const said = `the base URL ${e.baseUrl} does not end with ${API_PREFIX}, the prefix every endpoint of the API is under: did you mean ${meant}?`;
+  const check = suggestedCommand({ ...others, baseUrl: meant }, ['doctor']);
+  if (from?.source === 'flag' || (globals?.baseUrl !== undefined && from === undefined))
+    return `${said} pass --base-url ${meant} (${check} checks it)`;
+  if (from?.source === 'env') return `${said} set VOUCHERS_BASE_URL=${meant} (${check} checks it)`;
+  const name = from?.profile ?? 'NAME';
+  return `${said} change the profile's with ${suggestedCommand(undefined, ['profiles', 'set', operand(name), 'base_url', meant])}, then ${suggestedCommand(others, ['doctor'])} checks it`;
+}
+
 /** NOT_FOUND: the command that lists what exists, where the path names a resource one lists. */
 function notFoundHint(e: ApiError, globals?: HintGlobals): string {
   const path = (e.path ?? '').split('?')[0]!;
@@ -225,6 +258,8 @@ function rawHint(error: unknown, globals?: HintGlobals): string | undefined {
 }
 
 function fixedHint(error: unknown, globals?: HintGlobals): string | undefined {
+  const prefix = error instanceof ApiError ? missingPrefixHint(error, globals) : undefined;
+  if (prefix) return prefix;
   if (error instanceof CliError && error.hint) return error.hint;
   if (error instanceof ApiError) {
     const h = HINTS[error.apiCode];

@@ -21,6 +21,11 @@ export interface HintGlobals {
    * VOUCHERS_API_SECRET), in place of the profile's: a refused credential is fixed there.
    */
   envCredentials?: readonly string[];
+  /**
+   * Where this run's base URL came from: the profile (named), VOUCHERS_BASE_URL or --base-url;
+   * a hint that the base URL is wrong says where to change it.
+   */
+  baseUrlFrom?: { source: 'flag' | 'env' | 'profile' | 'default'; profile?: string };
 }
 
 export interface NextPageCommand {
