@@ -17,6 +17,7 @@ import { isStatusSpelledOtherwise } from '../contract/order-values.js';
 import { conforms, quickShapeOf, type QuickShape } from '../contract/quick-shape.js';
 import { isPrintableName, MAX_NAME_LENGTH } from '../core/output/printable.js';
 import { rejection, type Rejection } from './reject.js';
+import { envelopeIssues, envelopeMessage } from './envelope-words.js';
 
 const NAME_RULE = `must be 1 to ${MAX_NAME_LENGTH} printable characters (no control or format characters)`;
 
@@ -182,13 +183,8 @@ export function envelopeOf(
   }
   const check = checkEnvelope(json);
   if (check.ok) return { ok: true, json, check };
-  const details = check.issues;
-  return {
-    ok: false,
-    rejection: rejection(
-      'not_envelope',
-      `body is not an event envelope: ${details.map((d) => `${d.path || '(root)'}: ${d.message}`).join('; ')}`,
-      details,
-    ),
-  };
+  // In words, not the schema's: what was expected and what came.
+  const words = envelopeIssues(json);
+  const details = words.length > 0 ? words : check.issues;
+  return { ok: false, rejection: rejection('not_envelope', envelopeMessage(details), details) };
 }

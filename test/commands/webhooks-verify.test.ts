@@ -100,7 +100,12 @@ describe('vouchers webhooks verify', () => {
         'malformed_body',
         'MALFORMED_REQUEST',
       ],
-      ['{"hello":"world"}', /body is not an event envelope: event: /, 'not_envelope', 'MALFORMED_REQUEST'],
+      [
+        '{"hello":"world"}',
+        /body is not an event envelope \(expected .*\): event, event_id, created_at and data are missing$/,
+        'not_envelope',
+        'MALFORMED_REQUEST',
+      ],
       [`{"pad":"${'x'.repeat(1024 * 1024)}"}`, /body of \d+ bytes is over the 1048576-byte limit/, 'too_large', 'PAYLOAD_TOO_LARGE'],
     ] as const) {
       const { file } = bodyFile(body);
@@ -111,6 +116,29 @@ describe('vouchers webhooks verify', () => {
       const error = JSON.parse(r.stderr) as { error: { code: string; message: string }; reason: string };
       expect(error.error.message).toMatch(message);
       expect(error).toMatchObject({ error: { code }, reason });
+    }
+  });
+
+  it('a signed body that is not an event envelope is said in words: what was expected and what was received', async () => {
+    const expected = 'a JSON object with event, event_id and created_at (strings) and data (an object)';
+    for (const [body, said] of [
+      ['[]', `body is not an event envelope: expected ${expected}, received an array`],
+      ['"x"', `body is not an event envelope: expected ${expected}, received a string`],
+      ['{}', `body is not an event envelope (expected ${expected}): event, event_id, created_at and data are missing`],
+      [
+        '{"event":"order.created","event_id":5,"created_at":"2026-11-22T09:30:00Z","data":[]}',
+        `body is not an event envelope (expected ${expected}): event_id is a number, not a string; data is an array, not an object`,
+      ],
+    ] as const) {
+      const { file } = bodyFile(body);
+      const sig = `t=${NOW},v1=${hmac(SECRET, NOW, body)}`;
+      const r = await runCli(['webhooks', 'verify', '--body', file, '--signature', sig, '--secret', SECRET], {
+        overrides,
+        env: { NO_COLOR: '1' },
+      });
+      expect(r.code, body).toBe(5);
+      expect(r.stderr, body).toContain(said);
+      expect(r.stderr, body).not.toMatch(/Invalid input|received undefined/);
     }
   });
 

@@ -285,6 +285,8 @@ describe('listener: bodies, paths and methods', () => {
       expect(res.status, what).toBe(400);
       expect(res.json.error.code, what).toBe('MALFORMED_REQUEST');
       expect(res.json.error.message, what).toMatch(/not an event envelope/);
+      expect(res.json.error.message, what).toContain('a JSON object with event, event_id and created_at (strings) and data (an object)');
+      expect(res.json.error.message, what).not.toMatch(/Invalid input|received undefined/);
       expect(
         res.json.error.details.map((d: { path: string }) => d.path),
         what,
