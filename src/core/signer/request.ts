@@ -2,7 +2,6 @@
  * Request signing of the Partner API: message = timestamp + METHOD + path + body, key =
  * API secret, hex HMAC-SHA256, sent as `X-Timestamp` and `X-Signature: t=<ts>,v1=<hex>`.
  */
-import { formatDuration } from '../http/duration.js';
 import { SignatureError } from './errors.js';
 import { hmacHexOf, safeEqualHex } from './hmac.js';
 
@@ -105,8 +104,17 @@ function timestampText(t: number): string {
         .replace(/\.\d+Z$/, 'Z')})`;
 }
 
-/** Seconds as said in a window's message: `7200 s (2h)`, `45 s`. */
-const secondsText = (s: number) => (s >= 60 ? `${s} s (${formatDuration(s * 1000)})` : `${s} s`);
+/**
+ * Seconds as said in a window's message: `7200 s (2h)`, `301 s (5m1s)`, `45 s`. Written here,
+ * not taken from core/http: the signer ships alone in the library, with no other import.
+ */
+function secondsText(s: number): string {
+  if (s < 60) return `${s} s`;
+  const h = Math.floor(s / 3600);
+  const m = Math.floor((s % 3600) / 60);
+  const rest = s % 60;
+  return `${s} s (${h ? `${h}h` : ''}${m ? `${m}m` : ''}${rest ? `${rest}s` : ''})`;
+}
 
 /** Seconds of skew beyond the tolerance, or throw the matching SignatureError. */
 export function checkWindow(t: number, nowSeconds: number, tolerance: number, what: string): void {
