@@ -331,7 +331,8 @@ describe('orders create --from', () => {
     expect(JSON.parse(r.stdout)).toMatchObject({ rows: 2, ordered: 1, failed: 1 });
     const lines = jsonLines(r.stderr);
     expect(lines[0]!.notice).toMatchObject({ code: 'BATCH_STARTED' });
-    expect(lines[0]!.notice!.message).toMatch(/^Batch bat_\w+: 2 rows, 2 to send/);
+    // Two rows go at once, not "16 at a time".
+    expect(lines[0]!.notice!.message).toMatch(/^Batch bat_\w+: 2 rows, 2 to send, all at once\n/);
     expect(lines.find((l) => l.notice?.code === 'ROW_NOT_ORDERED')?.notice?.message).toMatch(/^line 3: INSUFFICIENT_INVENTORY/);
     expect(lines.at(-1)!.error).toMatchObject({ code: 'REJECTED' });
 
@@ -339,6 +340,7 @@ describe('orders create --from', () => {
     const again = await runCli(['orders', 'create', '--from', file, '--json'], { configDir: dir, env: { NO_COLOR: '1' } });
     expect(again.code, again.stderr).toBe(5);
     expect(() => jsonLines(again.stderr)).not.toThrow();
+    expect(jsonLines(again.stderr)[0]!.notice!.message).toMatch(/^Batch bat_\w+: 2 rows, 1 already ordered \(skipped\), 1 to send\n/);
     expect(orderCount(sb)).toBe(1);
   });
 

@@ -361,12 +361,19 @@ async function finishBatch(
   const { io } = f;
   const { batchId } = run;
   const skipped = total - toOrder;
+  // How many go at once: never more than there are to send (3 rows were "16 at a time").
+  const pace =
+    toOrder === 1
+      ? ''
+      : toOrder > 1 && toOrder <= (o.concurrency ?? Infinity)
+        ? ', all at once'
+        : `, ${o.concurrency} at a time${o.carried?.includes('concurrency') ? " (the batch's first run's --concurrency)" : ''}`;
   // With --json each is a JSON notice, as every line on stderr then is.
   notice(
     io,
     o.settings,
     'BATCH_STARTED',
-    `Batch ${batchId}: ${total} row${total === 1 ? '' : 's'}, ${skipped > 0 ? `${skipped} already ordered (skipped), ` : ''}${toOrder} to send, ${o.concurrency} at a time${o.carried?.includes('concurrency') ? " (the batch's first run's --concurrency)" : ''}${o.results === undefined ? '' : `\n  results ${resolve(io.cwd, o.results)}${o.carried?.includes('results') ? " (the batch's first run's --results)" : o.carried?.includes('taken-over-results') ? ' (the --results of the batch it takes over)' : ''}`}${(o.alsoResults ?? []).map((p) => `\n  results ${p} (an earlier run's, rewritten too)`).join('')}\n  journal ${journal.path}`,
+    `Batch ${batchId}: ${total} row${total === 1 ? '' : 's'}, ${skipped > 0 ? `${skipped} already ordered (skipped), ` : ''}${toOrder} to send${pace}${o.results === undefined ? '' : `\n  results ${resolve(io.cwd, o.results)}${o.carried?.includes('results') ? " (the batch's first run's --results)" : o.carried?.includes('taken-over-results') ? ' (the --results of the batch it takes over)' : ''}`}${(o.alsoResults ?? []).map((p) => `\n  results ${p} (an earlier run's, rewritten too)`).join('')}\n  journal ${journal.path}`,
   );
   if (toOrder === 0) {
     notice(
