@@ -438,7 +438,7 @@ describe('vouchers doctor', () => {
     const r = await runCli(['doctor'], { configDir: dir });
     expect(r.code, r.stdout).toBe(6);
     expect(line(r.stdout, 'Authentication')).toMatch(
-      /^✖ Authentication: cannot tell: rate limited \(HTTP 429 RATE_LIMITED \(trace [0-9a-f]{32}\), Retry-After 30 s\) — fix: wait 30 s and run vouchers doctor again/,
+      /^✖ Authentication: cannot tell: rate limited \(HTTP 429 RATE_LIMITED, trace [0-9a-f]{32}, Retry-After 30 s\) — fix: wait 30 s and run vouchers doctor again/,
     );
     expect(r.stderr).toContain('doctor found 1 problem: authentication');
     const json = await runCli(['doctor', '--json'], { configDir: dir });

@@ -87,8 +87,13 @@ function notTheApi(a: Answer): string | undefined {
   return `${a.body.other || 'a body'} that is not JSON`;
 }
 
-function describe(a: Answer): string {
-  return `HTTP ${a.status}${a.code ? ` ${a.code}` : ''}${a.traceId ? ` (trace ${a.traceId})` : ''}`;
+/**
+ * An answer as a line says it: `HTTP 401 INVALID_SIGNATURE (trace …)`; `within` parentheses
+ * already, `HTTP 401 INVALID_SIGNATURE, trace …` (never `(… (trace …))`).
+ */
+function describe(a: Answer, within = false): string {
+  const trace = a.traceId ? (within ? `, trace ${a.traceId}` : ` (trace ${a.traceId})`) : '';
+  return `HTTP ${a.status}${a.code ? ` ${a.code}` : ''}${trace}`;
 }
 
 /** describe() with what the body was when it was not JSON: `HTTP 502 with an HTML page (trace …)`, a proxy's error page. */
@@ -216,7 +221,7 @@ function rateLimited(check: string, label: string, a: Answer): CheckResult {
   return fail(
     check,
     label,
-    `cannot tell: rate limited (${describe(a)}${seconds ? `, Retry-After ${seconds}` : ', no Retry-After'})`,
+    `cannot tell: rate limited (${describe(a, true)}${seconds ? `, Retry-After ${seconds}` : ', no Retry-After'})`,
     `wait ${seconds ?? 'a minute'} and run vouchers doctor again; if it lasts, another client is using up this key's rate limit`,
     'rate_limited',
   );
@@ -228,7 +233,7 @@ function ipCheck(a: Answer): CheckResult {
     return fail(
       'ip_allowlist',
       label,
-      `this machine's address is not on the key's allowlist (${describe(a)})`,
+      `this machine's address is not on the key's allowlist (${describe(a, true)})`,
       "ask your account manager to add this machine's public IP address (or CIDR) to the key's allowlist",
       'auth',
     );
@@ -266,7 +271,7 @@ function signingCheck(profile: ResolvedProfile, a: Answer | Error, control?: Ans
       return ok(
         'signing',
         label,
-        `signed POST accepted (signing.path ${profile.signing_path}): it reached ${describe(a)} where the same request signed wrongly was refused (${describe(control)})`,
+        `signed POST accepted (signing.path ${profile.signing_path}): it reached ${describe(a)} where the same request signed wrongly was refused (${describe(control, true)})`,
       );
     }
     return warn(
@@ -276,7 +281,7 @@ function signingCheck(profile: ResolvedProfile, a: Answer | Error, control?: Ans
         control === undefined || control instanceof Error
           ? 'and the same request signed wrongly got no answer to compare'
           : control.status === 404
-            ? `as did the same request signed wrongly (${describe(control)}): this server answers it before checking the signature`
+            ? `as did the same request signed wrongly (${describe(control, true)}): this server answers it before checking the signature`
             : `and the same request signed wrongly got ${describe(control)}, which tells neither way`
       }`,
       control !== undefined && !(control instanceof Error) && control.status === 429
@@ -289,7 +294,7 @@ function signingCheck(profile: ResolvedProfile, a: Answer | Error, control?: Ans
     return fail(
       'signing',
       label,
-      `signature rejected with signing.path ${profile.signing_path} (${describe(a)})`,
+      `signature rejected with signing.path ${profile.signing_path} (${describe(a, true)})`,
       `check the API secret; if it is right, the server may sign the other path variant: ${setOther}`,
       'auth',
     );
@@ -298,7 +303,7 @@ function signingCheck(profile: ResolvedProfile, a: Answer | Error, control?: Ans
     return fail(
       'signing',
       label,
-      `timestamp rejected (${describe(a)}): this machine's clock is more than 5 minutes off`,
+      `timestamp rejected (${describe(a, true)}): this machine's clock is more than 5 minutes off`,
       'sync the clock (enable NTP / automatic time)',
       'auth',
     );
