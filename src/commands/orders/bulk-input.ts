@@ -250,7 +250,7 @@ function toRow(rec: RawRecord): { row?: BulkRow; errors: string[] } {
   let quantity = 1;
   if (qtyText !== undefined) {
     const q = typeof raw.quantity === 'number' ? raw.quantity : parseCount(qtyText);
-    if (q === undefined) errors.push(`quantity: ${JSON.stringify(qtyText)} is not a whole number`);
+    if (q === undefined) errors.push(`quantity: ${JSON.stringify(qtyText)} must be a whole number of vouchers, 1 or more`);
     else quantity = q;
   }
   if (errors.length > 0 || product === undefined || denomination === undefined) return { errors };

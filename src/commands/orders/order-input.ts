@@ -65,7 +65,7 @@ export function parseItemFlag(
   if (productId === '') throw bad('the product id is empty');
   const denomination = exactDenomination(denomText, currency, (reason) => bad(`denomination ${JSON.stringify(denomText)} ${reason}`));
   const quantity = parseCount(qtyText);
-  if (quantity === undefined) throw bad(`quantity ${JSON.stringify(qtyText)} is not a whole number`);
+  if (quantity === undefined) throw bad(`quantity ${JSON.stringify(qtyText)} must be a whole number of vouchers, 1 or more`);
   return { product_id: productId, denomination, quantity };
 }
 
@@ -151,7 +151,11 @@ export async function orderFromFlags(flags: OrderFlags): Promise<CreateOrderRequ
     let quantity = 1;
     if (flags.quantity !== undefined) {
       const q = parseCount(flags.quantity);
-      if (q === undefined) throw new UsageError(`--quantity ${JSON.stringify(flags.quantity)} is not a whole number`, 'e.g. --quantity 3');
+      if (q === undefined)
+        throw new UsageError(
+          `--quantity ${JSON.stringify(flags.quantity)} must be a whole number of vouchers, 1 or more`,
+          'e.g. --quantity 3',
+        );
       quantity = q;
     }
     body = { items: [{ product_id: flags.product, denomination, quantity }] };
