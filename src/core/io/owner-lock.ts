@@ -3,8 +3,10 @@
  * holding JSON of its holder (pid, host, start time, and what the caller adds, such as a
  * port). A second taker is told who holds it. A lock whose holder on this host is gone
  * (`isProcessGone`: SIGKILL, a crash) is taken over; one from another host is never guessed
- * about. A lock found empty is one being written right now, unless it is older than
- * EMPTY_STALE_MS. `sandbox start` holds one per profile from its "already running" check
+ * about. The lock comes into being whole: written to a file of its own, then linked to `<path>`
+ * (which fails when it exists), and an update replaces it by a rename, so nobody reads it
+ * empty. A lock found empty or unreadable anyway (a file system without hard links, a holder
+ * of an older version) is one being written right now, unless it is older than EMPTY_STALE_MS. `sandbox start` holds one per profile from its "already running" check
  * until its pid file is written (core/io/file-lock.ts is the waiting kind, for short
  * read-modify-writes).
  */
@@ -75,15 +77,36 @@ function tryFs(act: () => void): void {
   }
 }
 
+/** Hard links a file system may refuse, where `<path>` is then made and written in two steps. */
+const NO_LINKS = new Set(['EPERM', 'ENOTSUP', 'EOPNOTSUPP', 'ENOSYS', 'EXDEV']);
+
+/** Create `path` holding `text`, or throw EEXIST when it exists; `scratch` is a name of the caller's own. */
+function createWhole(path: string, text: string, scratch: string): void {
+  writeFileSync(scratch, text, { mode: 0o600 });
+  try {
+    linkSync(scratch, path);
+    return;
+  } catch (e) {
+    if (!NO_LINKS.has((e as NodeJS.ErrnoException).code ?? '')) throw e;
+  } finally {
+    tryFs(() => unlinkSync(scratch));
+  }
+  const fd = openSync(path, 'wx', 0o600);
+  try {
+    writeSync(fd, text);
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** Take the lock at `path` (its folder must exist), or say who holds it. */
 export function takeOwnerLock(path: string, extra: Record<string, unknown> = {}, now: Date = new Date()): OwnerLockResult {
   const host = hostName();
   const me = { pid: currentPid(), host, started_at: now.toISOString(), nonce: Math.random().toString(36).slice(2, 12) };
   let text = JSON.stringify({ ...me, ...extra }) + '\n';
   for (let tries = 0; tries < 5; tries++) {
-    let fd: number;
     try {
-      fd = openSync(path, 'wx', 0o600);
+      createWhole(path, text, `${path}.new-${me.pid}-${me.nonce}`);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
       const found = readLock(path);
@@ -106,11 +129,6 @@ export function takeOwnerLock(path: string, extra: Record<string, unknown> = {},
       if (fresh) return { ok: false, holder: moved.holder };
       continue;
     }
-    try {
-      writeSync(fd, text);
-    } finally {
-      closeSync(fd);
-    }
     let released = false;
     return {
       ok: true,
@@ -119,7 +137,9 @@ export function takeOwnerLock(path: string, extra: Record<string, unknown> = {},
         update(more) {
           if (released || readLock(path)?.text !== text) return;
           text = JSON.stringify({ ...(JSON.parse(text) as object), ...more, ...me }) + '\n';
-          writeFileSync(path, text, { mode: 0o600 });
+          const next = `${path}.new-${me.pid}-${me.nonce}`;
+          writeFileSync(next, text, { mode: 0o600 });
+          renameSync(next, path);
         },
         release() {
           if (released) return;
