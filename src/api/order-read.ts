@@ -19,6 +19,7 @@ import type { Order, OrderCodes, OrderVoucher, TimelineEntry, VoucherCode } from
 import { holdsRecordCode, isBareVoucherCode } from '../core/output/mask.js';
 import { codeFields, findCode, findPin } from '../core/output/code-fields.js';
 import { isRecord } from '../core/is-record.js';
+import { camelTwin as camel } from '../core/camel-twin.js';
 import { unreadRows } from '../core/http/unread.js';
 import { readTimestamp } from '../contract/timestamp.js';
 import { spelledAs, VOUCHER_STATUSES } from '../contract/order-values.js';
@@ -50,7 +51,6 @@ const count = (v: unknown): number | undefined =>
   typeof v === 'number' ? v : typeof v === 'string' && /^\s*\d{1,15}\s*$/.test(v) ? Number(v) : undefined;
 const list = (v: unknown): Rec[] => (Array.isArray(v) ? v.filter(isRecord) : []);
 /** `product_id` → `productId`. */
-const camel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 /**
  * A record's values under each of `names`, each name followed by its camelCase twin
  * (`product_id`, `productId`): for text() and amount(), which take the first that holds one.

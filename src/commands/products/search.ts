@@ -7,6 +7,7 @@
  */
 import { CliError } from '../../core/errors/index.js';
 import { isRecord } from '../../core/is-record.js';
+import { camelTwin as camel } from '../../core/camel-twin.js';
 import { nearestKnown } from '../../core/run/known-word.js';
 
 const ID_FIELDS = ['product_id', 'id', 'sku'];
@@ -14,7 +15,6 @@ const NAME_FIELDS = ['name', 'title', 'display_name', 'product_name'];
 const BRAND_FIELDS = ['brand', 'brand_name', 'vendor', 'vendor_name', 'merchant', 'merchant_name'];
 
 /** `product_id` → `productId`. */
-const camel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 /** A value as searchable text: a string, a number, or a record's name or id (`"vendor": {"name": "Acme"}`). */
 function textOf(v: unknown): string | undefined {

@@ -8,6 +8,7 @@
  * code: only ids and the reference, as text of a sane length.
  */
 import { isRecord } from '../is-record.js';
+import { camelTwin as camel } from '../camel-twin.js';
 import { hasIdField, unwrapRecord } from './wrapped-record.js';
 
 type Rec = Record<string, unknown>;
@@ -28,8 +29,6 @@ function idText(v: unknown): string | undefined {
   const t = v.trim();
   return t !== '' && t.length <= MAX_ID && !/[\u0000-\u001f\u007f-\u009f]/.test(t) ? t : undefined;
 }
-
-const camel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 function field(r: Rec, name: string): string | undefined {
   return idText(r[name]) ?? idText(r[camel(name)]);

@@ -8,7 +8,8 @@
  */
 import type { Endpoint } from '../../contract/endpoints.js';
 import { isRecord } from '../is-record.js';
-import { camelTwin, hasIdField, unwrapRecord } from './wrapped-record.js';
+import { camelTwin } from '../camel-twin.js';
+import { hasIdField, unwrapRecord } from './wrapped-record.js';
 import { readList } from './read-list.js';
 
 type Rec = Record<string, unknown>;

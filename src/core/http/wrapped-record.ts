@@ -4,6 +4,7 @@
  * may wrap what ours sends bare. Every single-resource read (orders, products, payouts,
  * webhook registrations) finds the record here, so that all of them read it the same way.
  */
+import { camelTwin } from '../camel-twin.js';
 import { isRecord } from '../is-record.js';
 
 type Rec = Record<string, unknown>;
@@ -14,11 +15,6 @@ export interface UnwrappedRecord {
   record: Rec;
   /** Where it was: `data`, `order`, `result.product`. */
   key: string;
-}
-
-/** `order_id` → `orderId`: the name a server writing camelCase gives a field. */
-export function camelTwin(name: string): string {
-  return name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 }
 
 /**

@@ -5,6 +5,7 @@
 import { csvCell as sharedCsvCell } from './csv.js';
 import { escapeText, safeJson } from './printable.js';
 import { setOwnField } from '../own-field.js';
+import { camelTwin as camel } from '../camel-twin.js';
 
 /**
  * A value as a table cell, TSV field or record line shows it. A server's text may carry
@@ -23,7 +24,6 @@ export function display(value: unknown): string {
 }
 
 /** `product_id` → `productId`. */
-const camel = (name: string): string => name.replace(/_([a-z0-9])/g, (_, c: string) => c.toUpperCase());
 
 /**
  * Whether a record holds `field`, under its own name or its camelCase twin (`productId` for
