@@ -108,19 +108,15 @@ export async function run(f: Factory, options: ProductsListOptions): Promise<voi
   // Every page, should the server page its products (there is no --all: the list is all there is).
   const all = await allPages((page) => listProducts(client, filters, { signal: f.io.signal, page }));
   const fetched = `${all.rows.length} product${all.rows.length === 1 ? '' : 's'}`;
-  if (search !== undefined && !isUnread(all.rows)) {
-    // Matched here, over every page: the API has no search parameter.
-    const found = all.rows.filter((p) => matchesSearch(p, search));
-    if (found.length === 0) {
-      // A list cut short says so first: the product may be on a page not fetched.
-      endOfPages(f.io, settings, 'products list', all, fetched, '/products');
-      throw noMatch(f, search, all.rows, filters);
-    }
-    await printList(f.io, found, COLUMNS, settings, { required: PRODUCT_LAYOUT });
+  // Matched here, over every page: the API has no search parameter.
+  const searching = search !== undefined && !isUnread(all.rows);
+  const rows = searching ? all.rows.filter((p) => matchesSearch(p, search)) : all.rows;
+  if (searching && rows.length === 0) {
+    // A list cut short says so first: the product may be on a page not fetched.
     endOfPages(f.io, settings, 'products list', all, fetched, '/products');
-    return;
+    throw noMatch(f, search, all.rows, filters);
   }
-  await printList(f.io, all.rows, COLUMNS, settings, { empty: 'No products match these filters.', required: PRODUCT_LAYOUT });
+  await printList(f.io, rows, COLUMNS, settings, { empty: 'No products match these filters.', required: PRODUCT_LAYOUT });
   endOfPages(f.io, settings, 'products list', all, fetched, '/products');
   if (all.rows.length === 0 && filters.category_id !== undefined) await noSuchCategory(f, client, filters.category_id, settings);
 }

@@ -15,10 +15,10 @@
  * Pure; plain length as the width (help text has no wide characters).
  */
 
+import { commandLines, shellWords } from '../io/shell-command.js';
+
 /** Narrowest column the words beside an example are wrapped in. */
 const MIN_COLUMN = 20;
-
-import { commandLines, shellWords } from '../io/shell-command.js';
 
 const SGR = /\u001b\[[0-9;]*m/g;
 
