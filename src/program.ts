@@ -17,6 +17,13 @@ import { fitHelpText } from './core/run/help-text.js';
 
 export { VERSION };
 
+/** A default value as help shows it: a number as it is, text quoted (as gh does); undefined for none or one not written as text. */
+function defaultValueText(value: unknown): string | undefined {
+  if (typeof value === 'number' || typeof value === 'boolean') return String(value);
+  if (typeof value !== 'string') return undefined;
+  return /^\d+$/.test(value) ? value : JSON.stringify(value);
+}
+
 /** Whether the user asked for machine-readable output (errors then print as JSON). */
 export function wantsJson(argv: readonly string[]): boolean {
   return argv.some(
@@ -285,12 +292,23 @@ export async function buildProgram(
       // An option whose description already says what each of its words means (--dialect:
       // "decisions (our guesses) or document (…)") is not followed by commander's
       // "(choices: …)" naming them again; completion still offers them.
+      //
+      // A default value reads "(default 4242)", "(default \"full\")", as the descriptions that
+      // say theirs do ("(default 10m)"), not commander's "(default: \"4242\")"; a default
+      // described in words keeps its colon ("(default: a free one)").
       optionDescription(this: Help, o: Option) {
         const named = o.argChoices?.every((c) => new RegExp(`\\b${c.replace(/\W/g, '\\$&')}\\b`).test(o.description));
-        return Help.prototype.optionDescription.call(
+        const value = o.defaultValueDescription === undefined ? defaultValueText(o.defaultValue) : undefined;
+        const shown = Help.prototype.optionDescription.call(
           this,
-          named ? Object.assign(Object.create(o) as Option, { argChoices: undefined }) : o,
+          named || value !== undefined
+            ? Object.assign(Object.create(o) as Option, {
+                ...(named ? { argChoices: undefined } : {}),
+                ...(value !== undefined ? { defaultValueDescription: value } : {}),
+              })
+            : o,
         );
+        return value === undefined ? shown : shown.replace(`default: ${value}`, `default ${value}`);
       },
     })
     .configureOutput(

@@ -49,13 +49,26 @@ describe('root command', () => {
   it('names the words of an option once: its description or, where that does not name them, "choices"', async () => {
     const flat = (s: string) => s.replace(/\s+/g, ' ');
     const start = flat((await runCli(['sandbox', 'start', '--help'])).stdout);
-    expect(start).toContain('--signing-path <variant> signature path variant verified: full or relative (default: "full")');
+    expect(start).toContain('--signing-path <variant> signature path variant verified: full or relative (default "full")');
     expect(start).toMatch(/--dialect <name> API dialect: decisions \(our guesses\) or document .*else decisions --state/);
     expect(flat((await runCli(['demo', '--help'])).stdout)).not.toContain('choices');
     // A description that does not name them keeps commander's list.
     expect(flat((await runCli(['profiles', 'add', '--help'])).stdout)).toContain(
       '--signing-path <variant> path variant in signatures (choices: "full", "relative")',
     );
+  });
+
+  it('says a default value as "(default 4242)", a default in words as "(default: a free one)", whichever wrote it', async () => {
+    const flat = (s: string) => s.replace(/\s+/g, ' ');
+    const listen = flat((await runCli(['listen', '--help'])).stdout);
+    // Defaults commander shows (given to .option) and those written in the description read alike.
+    expect(listen).toContain('--port <n> port to listen on (0 picks a free one) (default 4242)');
+    expect(listen).toContain('--host <addr> address to bind (default "127.0.0.1")');
+    expect(listen).not.toMatch(/\(default: "/);
+    expect(flat((await runCli(['orders', 'create', '--help'])).stdout)).toContain(
+      '--wait-timeout <duration> with --wait: how long to follow it (default 10m)',
+    );
+    expect(flat((await runCli(['certify', '--help'])).stdout)).toContain('(default: a free one)');
   });
 
   it('exits 2 on an unknown command or option', async () => {
