@@ -49,6 +49,8 @@ export async function listProducts(
 export interface AllPages<T> {
   rows: T[];
   pages: number;
+  /** The X-Trace-ID of the last page's answer: what support looks up when a row is missing from the list. */
+  traceId?: string;
   /** The way to the next page was read under other names than ours (paging.ts): what, for a notice. */
   via?: string;
   /** The list said more follows but named no way to ask for it: the rows are those that came. */
@@ -71,20 +73,22 @@ export async function allPages<T>(fetch: (page: PageRequest | undefined) => Prom
   let asked: PageRequest | undefined;
   let pages = 0;
   let via: string | undefined;
+  let traceId: string | undefined;
   do {
     const res = pages === 0 ? first : await fetch(asked);
     pages += 1;
+    traceId = res.traceId ?? traceId;
     rows.push(...res.data.data);
     via ??= res.list?.via;
-    if (res.list?.unfollowable) return { rows, pages, via, unfollowable: { traceId: res.traceId } };
+    if (res.list?.unfollowable) return { rows, pages, via, traceId, unfollowable: { traceId: res.traceId } };
     try {
       asked = nextPageRequest(res.data, asked ?? {}, { seen, pages, traceId: res.traceId });
     } catch (error) {
-      if (error instanceof PageLoopError) return { rows, pages, via, loop: error };
+      if (error instanceof PageLoopError) return { rows, pages, via, traceId, loop: error };
       throw error;
     }
   } while (asked);
-  return { rows, pages, ...(via ? { via } : {}) };
+  return { rows, pages, ...(via ? { via } : {}), ...(traceId !== undefined ? { traceId } : {}) };
 }
 
 export async function getProduct(client: ApiClient, productId: string, options: CallOptions = {}): Promise<ApiResponse<ProductDetail>> {

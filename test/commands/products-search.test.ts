@@ -75,12 +75,19 @@ describe('products list --search', () => {
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('no product matches --search "nortwind"');
     expect(r.stderr).toContain('did you mean northwind? try vouchers products list --search northwind');
+    // The list's answer is what support looks up: its trace, as every error's.
+    expect(r.stderr).toMatch(/^ {2}trace ID {2}[0-9a-f]+$/m);
 
     const json = await runCli(['products', 'list', '--search', 'sbx-instnt', '--json'], { env: env() });
     expect(json.code).toBe(4);
     expect(json.stdout).toBe('');
-    const error = JSON.parse(json.stderr.trim().split('\n').pop()!) as { error: { code: string; hint: string }; search: string };
+    const error = JSON.parse(json.stderr.trim().split('\n').pop()!) as {
+      error: { code: string; hint: string };
+      search: string;
+      trace_id: string | null;
+    };
     expect(error.error.code).toBe('SEARCH_NO_MATCH');
+    expect(error.trace_id).toEqual(expect.any(String));
     expect(error.search).toBe('sbx-instnt');
     expect(error.error.hint).not.toContain('did you mean');
 

@@ -1,5 +1,5 @@
 /** `vouchers products list [--currency C] [--country CC] [--category ID] [--search TEXT]`: GET /products. */
-import { allPages, listCategories, listProducts } from '../../api/catalog.js';
+import { allPages, listCategories, listProducts, type AllPages } from '../../api/catalog.js';
 import type { ApiClient } from '../../core/http/types.js';
 import { isRecord } from '../../core/is-record.js';
 import { notice } from '../../core/output/notice.js';
@@ -114,7 +114,7 @@ export async function run(f: Factory, options: ProductsListOptions): Promise<voi
   if (searching && rows.length === 0) {
     // A list cut short says so first: the product may be on a page not fetched.
     endOfPages(f.io, settings, 'products list', all, fetched, '/products');
-    throw noMatch(f, search, all.rows, filters);
+    throw noMatch(f, search, all, filters);
   }
   await printList(f.io, rows, COLUMNS, settings, { empty: 'No products match these filters.', required: PRODUCT_LAYOUT });
   endOfPages(f.io, settings, 'products list', all, fetched, '/products');
@@ -122,15 +122,16 @@ export async function run(f: Factory, options: ProductsListOptions): Promise<voi
 }
 
 /** No product matched --search: "did you mean northwind?" for a slip of an id, name or brand, else how to see them all. */
-function noMatch(f: Factory, search: string, rows: readonly unknown[], filters: ReturnType<typeof productFilters>): SearchNoMatchError {
+function noMatch(f: Factory, search: string, all: AllPages<unknown>, filters: ReturnType<typeof productFilters>): SearchNoMatchError {
+  const rows = all.rows;
   const meant = nearestSearch(search, rows);
   const filtered = Object.values(filters).some((v) => v !== undefined);
-  const all = suggestedCommand(f.globals(), ['products', 'list']);
+  const everything = suggestedCommand(f.globals(), ['products', 'list']);
   const hint =
     meant !== undefined
       ? `did you mean ${meant}? try ${suggestedCommand(f.globals(), ['products', 'list'], [['--search', meant]])}`
-      : `${filtered ? 'the filters narrow the list too; ' : ''}see every product with ${all}`;
-  return new SearchNoMatchError(search, rows.length, hint);
+      : `${filtered ? 'the filters narrow the list too; ' : ''}see every product with ${everything}`;
+  return new SearchNoMatchError(search, rows.length, hint, all.traceId);
 }
 
 /**

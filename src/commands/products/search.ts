@@ -56,12 +56,15 @@ export function nearestSearch(search: string, products: readonly unknown[]): str
 /** No product's id, name or brand holds the text of --search (exit 4, SEARCH_NO_MATCH). */
 export class SearchNoMatchError extends CliError {
   override readonly name = 'SearchNoMatch';
-  constructor(search: string, listed: number, hint: string) {
+  /** The trace of the list's (last) answer, shown as every error's: the server's side of "not there". */
+  readonly traceId?: string;
+  constructor(search: string, listed: number, hint: string, traceId?: string) {
     super(
       'not_found',
       `no product matches --search ${JSON.stringify(search)} (its id, name or brand, case aside, among the ${listed} product${listed === 1 ? '' : 's'} listed)`,
       hint,
     );
+    if (traceId !== undefined) this.traceId = traceId;
     this.withJsonFields({ search, products_listed: listed });
   }
   override get code(): string {
