@@ -53,15 +53,16 @@ function inPieces(name: string, text: string, cuts: number[]): ScannedItem[] {
 
 describe('reading a bulk file in pieces', () => {
   const cell = fc.oneof(
-    fc.constantFrom('sbx-instant', '10', '2', 'r-1', 'USD', '', ' x ', '"q,"', 'a\r\nb', '""', '{'),
+    fc.constantFrom('sbx-instant', '10', '2', 'r-1', 'USD', '', ' x ', '"q,"', 'a;b', 'a\tb', 'a\r\nb', '""', '{'),
     fc.string({ maxLength: 6 }),
   );
+  // Separated by commas, semicolons or tabs (read from the header), a cell holding one quoted.
   const csvText = fc
-    .array(fc.array(cell, { minLength: 1, maxLength: 6 }), { minLength: 0, maxLength: 8 })
-    .map((rows) =>
+    .tuple(fc.array(fc.array(cell, { minLength: 1, maxLength: 6 }), { minLength: 0, maxLength: 8 }), fc.constantFrom(',', ';', '\t'))
+    .map(([rows, sep]) =>
       [
-        'product_id,denomination,quantity,reference,currency',
-        ...rows.map((r) => r.map((c) => (/[",\r\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(',')),
+        ['product_id', 'denomination', 'quantity', 'reference', 'currency'].join(sep),
+        ...rows.map((r) => r.map((c) => (/[",;\t\r\n]/.test(c) ? `"${c.replace(/"/g, '""')}"` : c)).join(sep)),
       ].join('\r\n'),
     );
   const ndjsonText = fc
@@ -80,7 +81,7 @@ describe('reading a bulk file in pieces', () => {
     )
     .map((lines) => lines.join('\n'));
 
-  it('gives the same rows and problems, line for line, wherever the pieces are cut (CSV with quotes and CRLF, NDJSON)', () => {
+  it('gives the same rows and problems, line for line, wherever the pieces are cut (CSV of any separator with quotes and CRLF, NDJSON)', () => {
     fc.assert(
       fc.property(
         fc.oneof(
@@ -106,9 +107,9 @@ describe('reading a bulk file in pieces', () => {
     );
   });
 
-  it('reads CSV as a plain character-by-character reading does, wherever the pieces are cut (quotes, CRLF, lone CR, blank lines)', () => {
+  it('reads CSV as a plain character-by-character reading does, wherever the pieces are cut (any separator, quotes, CRLF, lone CR, blank lines)', () => {
     // The reading the reader's quick path for whole unquoted lines must agree with.
-    const reference = (text: string) => {
+    const reference = (text: string, sep: string) => {
       const out: { line: number; cells: string[] }[] = [];
       let cells: string[] = [];
       let cell = '';
@@ -128,7 +129,7 @@ describe('reading a bulk file in pieces', () => {
             cell += ch;
           }
         } else if (ch === '"' && cell === '') quoted = touched = true;
-        else if (ch === ',') {
+        else if (ch === sep) {
           cells.push(cell);
           cell = '';
           touched = true;
@@ -152,12 +153,13 @@ describe('reading a bulk file in pieces', () => {
     fc.assert(
       fc.property(
         fc
-          .array(fc.constantFrom('a', 'b', ' ', ',', '"', '\n', '\r', '\r\n', 'sbx-instant,10,1,r-1,USD\n'), { maxLength: 60 })
+          .array(fc.constantFrom('a', 'b', ' ', ',', ';', '\t', '"', '\n', '\r', '\r\n', 'sbx-instant,10,1,r-1,USD\n'), { maxLength: 60 })
           .map((a) => a.join('')),
         fc.array(fc.nat(), { maxLength: 5 }),
-        (text, raw) => {
+        fc.constantFrom(',', ';', '\t'),
+        (text, raw, sep) => {
           const cuts = [...new Set(raw.map((n) => n % (text.length + 1)))].sort((a, b) => a - b);
-          const reader = new CsvReader();
+          const reader = new CsvReader(sep);
           const got: { line: number; cells: string[] }[] = [];
           let from = 0;
           for (const cut of [...cuts, text.length]) {
@@ -165,7 +167,7 @@ describe('reading a bulk file in pieces', () => {
             from = cut;
           }
           reader.end(got);
-          expect(got).toEqual(reference(text));
+          expect(got).toEqual(reference(text, sep));
         },
       ),
       { numRuns: 2000 },

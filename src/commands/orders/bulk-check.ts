@@ -65,6 +65,8 @@ export interface Input {
   products: Set<string>;
   references: ReferenceIndex;
   everyRowHasReference: boolean;
+  /** A CSV file's separator (a comma, a semicolon, a tab), as read from its header. */
+  separator?: string;
   /**
    * Every row, as this read checked them, for a file of at most HELD_ROWS rows: the later
    * passes (catalog, journal, ordering, results) then read them from here instead of
@@ -230,6 +232,7 @@ export async function scanInput(f: Factory, file: string, hint = 'give the path 
     throw cannotRead(file, e, hint);
   }
   input.sha256 = digest.sha256 as string;
+  if (digest.separator !== undefined) input.separator = digest.separator;
   input.stamp = await stampOf(path);
   if (input.stamp !== before)
     throw new UsageError(

@@ -23,6 +23,8 @@ export interface RowProblem {
 
 export interface ParsedBulkFile {
   format: 'csv' | 'ndjson';
+  /** A CSV file's separator. */
+  separator?: string;
   rows: BulkRow[];
   problems: RowProblem[];
 }
@@ -34,7 +36,8 @@ interface RawRecord {
 }
 
 /**
- * RFC 4180 CSV read in pieces: quoted cells with "" escapes and line breaks, CRLF or LF.
+ * RFC 4180 CSV read in pieces: quoted cells with "" escapes and line breaks, CRLF or LF,
+ * cells separated by a comma or the one character given (a semicolon, a tab).
  * Feed it text with `push` as it arrives and `end` it once; each returns the records
  * completed so far, with the line each starts on. Holds one record at most.
  */
@@ -42,11 +45,22 @@ export class CsvReader {
   private cells: string[] = [];
   private cell = '';
   private quoted = false;
-  private line = 1;
-  private start = 1;
+  private line: number;
+  private start: number;
   private touched = false;
   /** The end of the last piece that could not be read yet: what it means depends on the next character. */
   private held = '';
+  private readonly sepCode: number;
+
+  /** `separator`: one character (a comma unless told); `firstLine`: the line number of the text's first line. */
+  constructor(
+    private readonly separator: string = ',',
+    firstLine = 1,
+  ) {
+    this.sepCode = separator.charCodeAt(0);
+    this.line = firstLine;
+    this.start = firstLine;
+  }
 
   push(piece: string, records: { line: number; cells: string[] }[] = []): { line: number; cells: string[] }[] {
     this.held = this.scan(this.held + piece, records, false);
@@ -86,7 +100,7 @@ export class CsvReader {
           }
           if (quote > nl) {
             const end = nl > i && text.charCodeAt(nl - 1) === 13 ? nl - 1 : nl;
-            if (end > i) records.push({ line: start, cells: text.slice(i, end).split(',') });
+            if (end > i) records.push({ line: start, cells: text.slice(i, end).split(this.separator) });
             line++;
             start = line;
             i = nl;
@@ -117,7 +131,8 @@ export class CsvReader {
       }
       // A run of ordinary characters in one piece.
       let end = i;
-      for (let c = text.charCodeAt(end); end < text.length && c !== 44 && c !== 10 && c !== 13 && c !== 34; c = text.charCodeAt(++end));
+      const sep = this.sepCode;
+      for (let c = text.charCodeAt(end); end < text.length && c !== sep && c !== 10 && c !== 13 && c !== 34; c = text.charCodeAt(++end));
       if (end > i) {
         cell += text.slice(i, end);
         touched = true;
@@ -129,7 +144,7 @@ export class CsvReader {
         touched = true;
         continue;
       }
-      if (ch === ',') {
+      if (ch === this.separator) {
         cells.push(cell);
         cell = '';
         touched = true;
@@ -160,9 +175,82 @@ export function parseCsv(text: string): { line: number; cells: string[] }[] {
   return reader.end(reader.push(text));
 }
 
+/** The separators a CSV header is read with when the file does not name one (a first line sep=X). */
+const SEPARATORS = [',', ';', '\t'] as const;
+
+/** What a first line `sep=X` may name (as a spreadsheet writes and reads it). */
+const NAMED_SEPARATORS = [',', ';', '\t', '|'];
+
+/** A separator in words: "semicolons", "tabs". */
+export function separatorWords(separator: string): string {
+  return separator === ',' ? 'commas' : separator === ';' ? 'semicolons' : separator === '\t' ? 'tabs' : `${JSON.stringify(separator)}`;
+}
+
+/** How a CSV text is laid out: its separator, and where its header starts (after a first line sep=X). */
+interface CsvLayout {
+  separator: string;
+  /** Characters before the header that are no record (a sep=X line). */
+  skip: number;
+  /** The line number the text after `skip` starts on. */
+  firstLine: number;
+}
+
+/**
+ * The layout of a CSV text from its start: a first line sep=X names the separator, else the
+ * header (its first line that is not blank) is read with each of , ; and tab, and the one
+ * that finds the most known column names wins (a comma when none finds more). Undefined while
+ * the header line is not whole yet and more text may come.
+ */
+function csvLayout(text: string, final: boolean): CsvLayout | undefined {
+  const named = /^sep=(.)(\r?\n|$)/i.exec(text);
+  if (named && NAMED_SEPARATORS.includes(named[1] as string)) {
+    if (named[2] === '' && !final) return undefined;
+    return { separator: named[1] as string, skip: named[0].length, firstLine: 2 };
+  }
+  let at = 0;
+  for (;;) {
+    const nl = text.indexOf('\n', at);
+    const line = text.slice(at, nl === -1 ? text.length : nl);
+    if (nl === -1 && !final) return undefined;
+    if (line.trim() !== '' || nl === -1) return { separator: headerSeparator(line), skip: 0, firstLine: 1 };
+    at = nl + 1;
+  }
+}
+
+/** The separator that reads the most known column names from a header line (a comma on a tie). */
+function headerSeparator(line: string): string {
+  let best: string = ',';
+  let bestKnown = -1;
+  let bestCells = 0;
+  for (const separator of SEPARATORS) {
+    const cells = parseWith(separator, line);
+    const known = cells.filter((c) => (BULK_COLUMNS as readonly string[]).includes(c.trim().toLowerCase())).length;
+    if (known > bestKnown || (known === bestKnown && known === 0 && cells.length > bestCells)) {
+      best = separator;
+      bestKnown = known;
+      bestCells = cells.length;
+    }
+  }
+  return best;
+}
+
+/** The cells of one line read with a separator. */
+function parseWith(separator: string, line: string): string[] {
+  const reader = new CsvReader(separator);
+  return reader.end(reader.push(line))[0]?.cells ?? [];
+}
+
 /** The CSV header's column names, with the problems of the header line. */
 function csvHeader(header: { line: number; cells: string[] }, problems: RowProblem[]): string[] {
   const names = header.cells.map((c) => c.trim().toLowerCase());
+  if (names.length === 1 && !(BULK_COLUMNS as readonly string[]).includes(names[0] as string)) {
+    const cell = header.cells[0] as string;
+    problems.push({
+      line: header.line,
+      message: `the header ${JSON.stringify(cell.length > 60 ? `${cell.slice(0, 60)}…` : cell)} is not column names separated by commas, semicolons or tabs: expected ${BULK_COLUMNS.join(', ')} (product_id and denomination required, in any order), e.g. ${BULK_COLUMNS.join(',')}; the rows were not checked`,
+    });
+    return names;
+  }
   const unknown = names.filter((n) => !(BULK_COLUMNS as readonly string[]).includes(n));
   if (unknown.length > 0)
     problems.push({
@@ -244,7 +332,13 @@ function toRow(rec: RawRecord): { row?: BulkRow; errors: string[] } {
     try {
       denomination = exactDenomination(denomText, get('currency'), (why) => new Error(why));
     } catch (e) {
-      errors.push(`denomination: ${JSON.stringify(denomText)} ${(e as Error).message}`);
+      // A spreadsheet in a locale that writes a decimal comma (10,50): said how to write it.
+      const comma = /^\d+,\d{1,2}$/.test(denomText)
+        ? ` (write the decimals after a dot: ${denomText.replace(',', '.')})`
+        : /^\d+(,\d+)+$/.test(denomText)
+          ? ' (write an amount with no thousands separator, and its decimals after a dot)'
+          : '';
+      errors.push(`denomination: ${JSON.stringify(denomText)} ${(e as Error).message}${comma}`);
     }
   }
   let quantity = 1;
@@ -310,10 +404,16 @@ export type ScannedItem = { row: BulkRow; problem?: undefined } | { row?: undefi
 export class RowScanner {
   private csv: CsvReader | undefined;
   private names: string[] | undefined;
+  /** The header names no known column: its rows cannot be read, and are not checked. */
+  private headerUnread = false;
   private ndjsonCarry = '';
   private ndjsonLine = 0;
   private started = false;
+  /** The start of a CSV text held until its header line is whole (its separator is read from it). */
+  private csvHead = '';
   format: 'csv' | 'ndjson' | undefined;
+  /** The separator of a CSV file, once its header line was read. */
+  separator: string | undefined;
 
   constructor(private readonly name: string) {}
 
@@ -330,9 +430,8 @@ export class RowScanner {
       piece = this.pending + piece;
       this.pending = '';
       this.format = detectFormat(this.name, piece);
-      if (this.format === 'csv') this.csv = new CsvReader();
     }
-    if (this.csv) this.csvItems(this.csv.push(piece), out);
+    if (this.format === 'csv') this.csvPush(piece, false, out);
     else this.ndjsonItems(piece, false, out);
   }
 
@@ -340,26 +439,47 @@ export class RowScanner {
     if (!this.started) {
       this.started = true;
       this.format = detectFormat(this.name, this.pending);
-      if (this.format === 'csv') this.csv = new CsvReader();
       const rest = this.pending;
       this.pending = '';
-      if (this.csv) this.csvItems(this.csv.push(rest), out);
+      if (this.format === 'csv') this.csvPush(rest, false, out);
       else this.ndjsonItems(rest, false, out);
     }
-    if (this.csv) this.csvItems(this.csv.end(), out);
-    else this.ndjsonItems('', true, out);
+    if (this.format === 'csv') {
+      this.csvPush('', true, out);
+      this.csvItems((this.csv as CsvReader).end(), out);
+    } else this.ndjsonItems('', true, out);
   }
 
   private pending = '';
+
+  /** CSV text: held until the header line is whole, then read with the separator it shows. */
+  private csvPush(piece: string, final: boolean, out: ScannedItem[]): void {
+    if (this.csv) {
+      this.csvItems(this.csv.push(piece), out);
+      return;
+    }
+    const text = this.csvHead + piece;
+    const layout = csvLayout(text, final);
+    if (!layout) {
+      this.csvHead = text;
+      return;
+    }
+    this.csvHead = '';
+    this.separator = layout.separator;
+    this.csv = new CsvReader(layout.separator, layout.firstLine);
+    this.csvItems(this.csv.push(text.slice(layout.skip)), out);
+  }
 
   private csvItems(records: { line: number; cells: string[] }[], out: ScannedItem[]): void {
     for (const r of records) {
       const problems: RowProblem[] = [];
       if (this.names === undefined) {
         this.names = csvHeader(r, problems);
+        this.headerUnread = !this.names.some((n) => (BULK_COLUMNS as readonly string[]).includes(n));
         for (const problem of problems) out.push({ problem });
         continue;
       }
+      if (this.headerUnread) continue;
       const rec = csvRecord(r, this.names, problems);
       for (const problem of problems) out.push({ problem });
       if (rec) checked(rec, out);
@@ -413,7 +533,7 @@ export function parseBulkFile(name: string, content: string): ParsedBulkFile {
     else problems.push(item.problem);
   }
   problems.sort((a, b) => a.line - b.line);
-  return { format: scanner.format ?? 'csv', rows, problems };
+  return { format: scanner.format ?? 'csv', ...(scanner.separator !== undefined ? { separator: scanner.separator } : {}), rows, problems };
 }
 
 /** What a whole read of a file found: its SHA-256 and size, once the read ran to the end. */
@@ -421,6 +541,8 @@ export interface FileDigest {
   sha256?: string;
   bytes?: number;
   format?: 'csv' | 'ndjson';
+  /** A CSV file's separator (a comma, a semicolon, a tab). */
+  separator?: string;
 }
 
 /**
@@ -451,6 +573,7 @@ export async function* scanFilePieces(path: string, name: string, digest: FileDi
   digest.sha256 = hash.digest('hex');
   digest.bytes = bytes;
   digest.format = scanner.format;
+  if (scanner.separator !== undefined) digest.separator = scanner.separator;
 }
 
 /** The rows of a bulk file one at a time (scanFilePieces). */

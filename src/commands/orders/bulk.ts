@@ -44,7 +44,7 @@ import { printRecord } from '../../core/output/print.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import type { Factory } from '../../core/run/factory.js';
 import { startProgress } from './bulk-progress.js';
-import { detectFormat } from './bulk-input.js';
+import { detectFormat, separatorWords } from './bulk-input.js';
 import { badRows, describeTotals, inputRows, preflightRows, Problems, scanInput, type Input } from './bulk-check.js';
 import { printSummary, summarize } from './bulk-report.js';
 import { assertResultsWritable } from './bulk-results-file.js';
@@ -85,7 +85,7 @@ export async function runBulk(f: Factory, o: BulkOptions): Promise<void> {
         `${o.from} holds no rows`,
         detectFormat(o.from, '') === 'ndjson'
           ? 'an NDJSON file needs one order per line, e.g. {"product_id":"…","denomination":10,"quantity":1,"reference":"…"}'
-          : `a CSV needs a header (product_id,denomination,quantity,reference,currency) and at least one row`,
+          : `a CSV needs a header (product_id,denomination,quantity,reference,currency: separated by commas, semicolons or tabs) and at least one row`,
       );
   }
   if (o.results !== undefined) await assertResultsWritable(o.results, io.cwd, o.from);
@@ -290,12 +290,15 @@ async function orderBatch(
   }
   const total = state ? rowCount(state.header) : (input as Input).rows;
 
+  // A CSV file not separated by commas says how it was read.
+  const separator = input?.separator !== undefined && input.separator !== ',' ? input.separator : undefined;
   if (o.dryRun) {
     await printRecord(
       io,
       {
         dry_run: true,
         batch_id: batchId,
+        ...(separator !== undefined ? { separator } : {}),
         rows: total,
         to_order: toOrder,
         totals: totals ? Object.fromEntries([...totals].map(([c, m]) => [c, fromMinor(m, c)])) : null,
@@ -303,6 +306,9 @@ async function orderBatch(
       [
         { label: 'dry_run', value: 'yes: nothing was ordered' },
         { label: 'batch_id', value: batchId },
+        ...(separator !== undefined
+          ? [{ label: 'separator', value: `${JSON.stringify(separator)} (CSV separated by ${separatorWords(separator)})` }]
+          : []),
         { label: 'rows', value: total },
         { label: 'to_order', value: toOrder },
         ...(totals ? [{ label: 'total', value: describeTotals(totals) }] : []),
@@ -342,7 +348,7 @@ async function orderBatch(
       row_count: total,
     }));
   try {
-    await finishBatch(f, o, run, journal, rows, total, toOrder);
+    await finishBatch(f, o, run, journal, rows, total, toOrder, separator);
   } finally {
     await journal.close();
   }
@@ -357,6 +363,7 @@ async function finishBatch(
   rows: () => AsyncIterable<BulkRow>,
   total: number,
   toOrder: number,
+  separator: string | undefined,
 ): Promise<void> {
   const { io } = f;
   const { batchId } = run;
@@ -373,7 +380,7 @@ async function finishBatch(
     io,
     o.settings,
     'BATCH_STARTED',
-    `Batch ${batchId}: ${total} row${total === 1 ? '' : 's'}, ${skipped > 0 ? `${skipped} already ordered (skipped), ` : ''}${toOrder} to send${pace}${o.results === undefined ? '' : `\n  results ${resolve(io.cwd, o.results)}${o.carried?.includes('results') ? " (the batch's first run's --results)" : o.carried?.includes('taken-over-results') ? ' (the --results of the batch it takes over)' : ''}`}${(o.alsoResults ?? []).map((p) => `\n  results ${p} (an earlier run's, rewritten too)`).join('')}\n  journal ${journal.path}`,
+    `Batch ${batchId}: ${total} row${total === 1 ? '' : 's'}${separator !== undefined ? ` (CSV separated by ${separatorWords(separator)})` : ''}, ${skipped > 0 ? `${skipped} already ordered (skipped), ` : ''}${toOrder} to send${pace}${o.results === undefined ? '' : `\n  results ${resolve(io.cwd, o.results)}${o.carried?.includes('results') ? " (the batch's first run's --results)" : o.carried?.includes('taken-over-results') ? ' (the --results of the batch it takes over)' : ''}`}${(o.alsoResults ?? []).map((p) => `\n  results ${p} (an earlier run's, rewritten too)`).join('')}\n  journal ${journal.path}`,
   );
   if (toOrder === 0) {
     notice(
