@@ -125,9 +125,10 @@ describe('vouchers events list', () => {
   });
 
   it('explains bad filters, and an empty inbox is not an error', async () => {
-    const bad = await runCli(['events', 'list', '--since', 'yesterday']);
+    const bad = await runCli(['events', 'list', '--since', 'last week']);
     expect(bad.code).toBe(2);
-    expect(bad.stderr).toMatch(/--since "yesterday" is neither a duration nor a date/);
+    expect(bad.stderr).toMatch(/--since "last week" is neither a duration nor a date/);
+    expect(bad.stderr).toContain('a duration before now (30m, 2h, 7d, 2w), today or yesterday');
     const empty = await runCli(['events', 'list', '--json']);
     expect(empty.code).toBe(0);
     expect(JSON.parse(empty.stdout)).toEqual([]);

@@ -106,7 +106,17 @@ const good: { argv: string[]; command: string; args?: unknown[]; flags?: Record<
     ],
     command: 'orders list',
     flags: { status: 'pending', all: true, output: 'csv' },
-    parsed: { status: 'PENDING', created_from: '2026-11-01', created_to: '2026-11-30', limit: 20 },
+    parsed: { query: { status: 'PENDING', created_from: '2026-11-01', created_to: '2026-11-30', limit: 20 }, created: {} },
+  },
+  {
+    // A time within a day: the server is asked for its UTC day, the rows kept from that instant.
+    argv: ['orders', 'list', '--from', '2026-11-01T09:30:00+01:00', '--to', 'now'],
+    command: 'orders list',
+    flags: { from: '2026-11-01T09:30:00+01:00', to: 'now' },
+    parsed: {
+      query: { created_from: '2026-11-01' },
+      created: { fromDay: '2026-11-01', after: Date.parse('2026-11-01T08:30:00Z'), fromText: '2026-11-01T08:30:00Z' },
+    },
   },
   {
     argv: ['orders', 'wait', 'ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE', '--until', 'DELIVERED'],
@@ -118,7 +128,7 @@ const good: { argv: string[]; command: string; args?: unknown[]; flags?: Record<
     argv: ['transactions', 'list', '--type', 'refund', '--from', '2026-11-01', '--limit', '5'],
     command: 'transactions list',
     flags: { type: 'refund', from: '2026-11-01', limit: '5' },
-    parsed: { type: 'REFUND', from: '2026-11-01', limit: 5 },
+    parsed: { query: { type: 'REFUND', from: '2026-11-01', limit: 5 }, created: {} },
   },
   {
     argv: ['api', 'GET', '/products', '-q', 'currency=USD', '-q', 'country=US', '-H', 'X-Note:1', '--paginate', '--max-pages', '3'],
@@ -207,7 +217,13 @@ const bad: { argv: string[]; message: RegExp }[] = [
   // orders list filters
   { argv: ['orders', 'list', '--limit', '0'], message: /--limit "0" is not a page size/ },
   { argv: ['orders', 'list', '--from', '2026-11-30', '--to', '2026-11-01'], message: /--from 2026-11-30 is after --to 2026-11-01/ },
-  { argv: ['orders', 'list', '--from', 'yesterday'], message: /--from/ },
+  {
+    argv: ['orders', 'list', '--from', 'last week'],
+    message:
+      /--from "last week" is neither a duration nor a date\n {2}hint {6}give a duration before now \(30m, 2h, 7d, 2w\), today or yesterday/,
+  },
+  { argv: ['orders', 'list', '--to', '30'], message: /--to "30" is neither a duration nor a date/ },
+  { argv: ['orders', 'list', '--from', '1h', '--to', '2h'], message: /--from 1h is after --to 2h/ },
   // A word not ours is the server's to judge (sent as given); what cannot name a status is refused.
   { argv: ['orders', 'list', '--status', 'LO$T'], message: /--status "LO\$T" is not an order status/ },
   {
@@ -215,7 +231,8 @@ const bad: { argv: string[]; message: RegExp }[] = [
     message: /--output "xml" is not a valid format\n {2}hint {6}valid: table, json, ndjson, csv; see vouchers orders list --help/,
   },
   // transactions list
-  { argv: ['transactions', 'list', '--from', '2026-13-01'], message: /--from "2026-13-01" is not a date/ },
+  { argv: ['transactions', 'list', '--from', '2026-13-01'], message: /--from "2026-13-01" is neither a duration nor a date/ },
+  { argv: ['transactions', 'list', '--to', '2 fortnights'], message: /--to "2 fortnights" is neither a duration nor a date/ },
   { argv: ['transactions', 'list', '--limit', '500'], message: /--limit "500" is not a page size/ },
   { argv: ['transactions', 'list', '--order', 'ord_'], message: /--order "ord_" is not an order id: nothing follows ord_/ },
   // api

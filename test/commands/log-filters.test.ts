@@ -216,6 +216,22 @@ describe('vouchers log --since and --until', () => {
     const day = new Date(NOW + DAY).toISOString().slice(0, 10);
     expect(await shown('--since', day)).toEqual([]);
   });
+
+  it('takes weeks, today and yesterday; a date given to --until includes the whole day', async () => {
+    expect(await shown('--since', '1w')).toEqual(NAMES);
+    expect(await shown('--since', '2d', '--until', 'today')).toEqual(NAMES.slice(1));
+    const today = new Date(NOW).toISOString().slice(0, 10);
+    expect(await shown('--until', today)).toEqual(NAMES);
+    expect(await shown('--since', 'yesterday', '--until', today).then((n) => n.includes('probe'))).toBe(true);
+  });
+
+  it('reads a duration from the CLI clock', async () => {
+    // Two hours earlier by the clock: "now" is before the newest entries.
+    const clock = { now: () => NOW - 2 * HOUR, sleep: async () => {} };
+    const r = await runCli(['log', '--until', 'now', '--json'], { configDir, overrides: { clock } });
+    expect(r.code, r.stderr).toBe(0);
+    expect((JSON.parse(r.stdout) as RequestLogEntry[]).map((e) => e.trace_id)).toEqual([T_WALLETS, T_STOCK, T_RETRY, T_RETRY]);
+  });
 });
 
 describe('vouchers log filters together', () => {
@@ -259,9 +275,9 @@ describe('vouchers log refuses bad filter values (exit 2, the flag named, an exa
     [['--method', 'P O'], '--method "P O" is not an HTTP method', '--method POST'],
     [['--method', 'FOO'], '--method "FOO" is not an HTTP method', 'GET, POST, PUT, PATCH, DELETE, HEAD'],
     [['--path', ' '], '--path " " is not a request path', '--path /orders'],
-    [['--since', 'yesterday'], '--since "yesterday" is neither a duration nor a date', 'e.g. 15m, 2h or 1d'],
+    [['--since', 'last week'], '--since "last week" is neither a duration nor a date', 'a duration before now (30m, 2h, 7d, 2w)'],
     [['--since', '30'], '--since "30" is neither a duration nor a date', '2026-01-31T09:30:00Z'],
-    [['--until', '2026-13-45'], '--until "2026-13-45" is neither a duration nor a date', 'e.g. 15m, 2h or 1d'],
+    [['--until', '2026-13-45'], '--until "2026-13-45" is neither a duration nor a date', 'today or yesterday'],
     [['--since', '1h', '--until', '2h'], '--since 1h is later than --until 2h', '--since 2h --until 1h'],
   ];
   it.each(cases)('log %j', async (argv, message, example) => {

@@ -16,7 +16,7 @@ function declareList(events: Command) {
     .option('--order <order_id>', 'only events of this order')
     .option(
       '--since <when>',
-      'only events received since a duration ago (90s, 15m, 1h, 2d) or a date/time (2026-11-22, 2026-11-22T09:00:00Z)',
+      'only events received at or after this: a duration ago (30m, 2h, 7d, 2w), today, yesterday, or a date or time (2026-11-22, 2026-11-22T09:00:00Z; UTC unless it names a zone)',
     )
     .option('--limit <n>', 'at most this many events', '50')
     .option('--inbox <file>', INBOX_HELP);

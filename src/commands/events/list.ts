@@ -11,7 +11,7 @@ import { startListenerCommand } from '../../listener/secret-source.js';
 import { eventColumns, EVENT_FIELDS, toRow, type EventRow } from './rows.js';
 import { forwardLogPath, forwardOutcomes, readForwardLog } from '../../core/journal/forward-log.js';
 import { isForwarded } from '../../listener/not-forwarded.js';
-import { parseSince } from './since.js';
+import { parseWhen } from '../../core/time/when.js';
 import type { EventsListFlags } from './index.js';
 
 export interface ListOptions {
@@ -32,7 +32,7 @@ export function buildListOptions(f: Factory, flags: EventsListFlags): ListOption
     type: parseEventFilter(flags.type as string | undefined, '--type'),
     typeNote: unknownEventTypesNote(flags.type as string | undefined, '--type'),
     order,
-    since: flags.since === undefined ? undefined : parseSince(String(flags.since), f.clock.now()),
+    since: flags.since === undefined ? undefined : parseWhen('--since', String(flags.since), f.clock.now()).start,
     limit: parseIntFlag(flags.limit ?? '50', '--limit', 1, 1_000_000),
     inbox: flags.inbox as string | undefined,
     output: {

@@ -4,7 +4,7 @@
  * A bad value is a usage error (exit 2) naming the flag and showing an example.
  */
 import { UsageError } from '../../core/errors/index.js';
-import { tryParseDuration } from '../../core/http/duration.js';
+import { parseWhen } from '../../core/time/when.js';
 import { fitsCutId, parseCutId } from '../../core/output/cut-id.js';
 import type { RequestLogEntry } from '../../core/journal/types.js';
 
@@ -152,25 +152,6 @@ function recordFilter(kind: keyof typeof RECORDS, value: string): Predicate {
   return (e) => e[field] === id || paths.some((p) => e.path === p || e.path.startsWith(`${p}/`));
 }
 
-const TIME_EXAMPLE =
-  'a duration before now, e.g. 15m, 2h or 1d, or an ISO 8601 date or time, e.g. 2026-01-31 or 2026-01-31T09:30:00Z (UTC unless a zone is given)';
-
-/** The instant a --since/--until value names: `now` minus a duration, or an ISO 8601 date or time. */
-export function parseInstant(flag: string, value: string, now: number): number {
-  const text = value.trim();
-  const ms = tryParseDuration(text);
-  // A bare number is refused: seconds or a year, it is not clear which.
-  if (ms !== undefined && !/^\d+(\.\d+)?$/.test(text)) return now - ms;
-  const iso = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?)(Z|[+-]\d{2}:?\d{2})?)?$/i.exec(text);
-  if (iso) {
-    // The log's times are UTC (the table shows them so): a time without a zone is UTC too.
-    const [, day, time, zone] = iso;
-    const at = Date.parse(time === undefined ? day! : `${day}T${time}${zone ?? 'Z'}`);
-    if (Number.isFinite(at)) return at;
-  }
-  throw new UsageError(`${flag} ${JSON.stringify(value)} is neither a duration nor a date`, `give ${TIME_EXAMPLE}`);
-}
-
 /**
  * One predicate for every filter given, or undefined when none is. `now` (ms since the epoch)
  * anchors the durations of --since and --until.
@@ -185,8 +166,9 @@ export function logFilter(flags: LogFilterFlags, now: number): Predicate | undef
   if (flags.order !== undefined) tests.push(recordFilter('order', flags.order));
   if (flags.payout !== undefined) tests.push(recordFilter('payout', flags.payout));
   if (flags.profile !== undefined) tests.push((e) => e.profile === flags.profile);
-  const since = flags.since === undefined ? undefined : parseInstant('--since', flags.since, now);
-  const until = flags.until === undefined ? undefined : parseInstant('--until', flags.until, now);
+  // A day names all of it: --since 2026-01-31 from its start, --until 2026-01-31 to its end.
+  const since = flags.since === undefined ? undefined : parseWhen('--since', flags.since, now).start;
+  const until = flags.until === undefined ? undefined : parseWhen('--until', flags.until, now).end;
   if (since !== undefined && until !== undefined && since > until)
     throw new UsageError(
       `--since ${flags.since} is later than --until ${flags.until}`,

@@ -35,12 +35,9 @@ function declareLog(program: Command) {
     )
     .option(
       '--since <when>',
-      'only requests at or after this: a duration before now (15m, 2h, 1d) or an ISO 8601 date or time, UTC unless it names a zone',
+      'only requests at or after this: a duration ago (30m, 2h, 7d, 2w), today, yesterday, or an ISO 8601 date or time, UTC unless it names a zone',
     )
-    .option(
-      '--until <when>',
-      'only requests at or before this: a duration before now (15m, 2h, 1d) or an ISO 8601 date or time, UTC unless it names a zone',
-    )
+    .option('--until <when>', 'only requests at or before this (a date: to its end of day), in the forms --since takes')
     .option('-n, --limit <n>', 'show at most the newest n entries (after the filters)', '50');
   return addOutputOptions(log, 'list');
 }
@@ -102,6 +99,7 @@ Examples:
   $ vouchers log --order ord_01JDQ5N7ZS3QK6V9W2X4Y8B1CE
   $ vouchers log --payout po_01JDQ5N7ZS3QK6V9W2X4Y8B1CE
   $ vouchers log --error RATE_LIMIT_EXCEEDED --since 2026-01-31
+  $ vouchers log --failed --since yesterday --until today
   $ vouchers log --json
   $ vouchers log --output csv --fields time,status,trace_id`,
   );

@@ -74,7 +74,8 @@ function parseLimit(value: string | undefined): number {
 export async function run(f: Factory, opts: LogOptions): Promise<void> {
   const limit = parseLimit(opts.limit);
   // A --profile given shows that profile's requests; without it, every profile's.
-  const where = logFilter({ ...opts, profile: f.globals().profile }, Date.now());
+  const now = f.clock.now();
+  const where = logFilter({ ...opts, profile: f.globals().profile }, now);
   const settings = resolveOutput(f.io, opts, f.globals().color !== false);
   if (
     await handleFieldsFlag(
@@ -105,7 +106,7 @@ export async function run(f: Factory, opts: LogOptions): Promise<void> {
   const profile = f.globals().profile;
   const empty = where
     ? profile !== undefined
-      ? `No logged request of profile ${JSON.stringify(profile)}${where === undefined || !logFilter(opts, Date.now()) ? '' : ' matches these filters'} (without --profile, every profile's are shown).`
+      ? `No logged request of profile ${JSON.stringify(profile)}${where === undefined || !logFilter(opts, now) ? '' : ' matches these filters'} (without --profile, every profile's are shown).`
       : 'No logged request matches these filters.'
     : opts.unanswered
       ? 'No keyed write without its answer logged, and none answered but not shown.'
@@ -118,7 +119,6 @@ export async function run(f: Factory, opts: LogOptions): Promise<void> {
     Boolean(opts.failed) || opts.error !== undefined,
     settings.format === 'table' && settings.fields === undefined,
   );
-  const now = f.clock.now();
   await printList(f.io, shown.map(withAdvice(now)), columns, settings, { empty });
   // JSON carries each one's retry and look_first; other formats get them on stderr, unless
   // nobody reads the output any more (`| head -1`): the command then ends without a word.

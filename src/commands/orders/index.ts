@@ -198,8 +198,8 @@ function declareList(orders: Command) {
     .description('List orders, newest first')
     .addOption(statusOption('--status <status>', 'only this status'))
     .option('--reference <text>', 'only orders with this reference')
-    .option('--from <date>', 'created on or after this date (YYYY-MM-DD, UTC)')
-    .option('--to <date>', 'created on or before this date (YYYY-MM-DD, UTC)')
+    .option('--from <when>', 'created at or after this: a duration ago (30m, 2h, 7d, 2w), today, yesterday, or a UTC date or time')
+    .option('--to <when>', 'created at or before this (a date: to its end of day), in the forms --from takes')
     .option('--limit <n>', 'page size, 1–200 (server default 50)')
     .option('--cursor <cursor>', "continue from a page's next_cursor")
     .option('--all', 'follow the cursors: every page, streamed');
@@ -269,15 +269,24 @@ joined by "; ", e.g. sbx-instant:25×2; sbx-async:50×1), vouchers (how many wer
 reference, fulfilled_from, created_at (ISO 8601). --output json or ndjson carry the items and
 vouchers as objects. The table and the TSV show the total with its currency.
 
+--from and --to take a duration before now (30m, 2h, 7d, 2w: that long ago), today or
+yesterday (UTC days), or an ISO 8601 date (2026-11-01: the whole UTC day) or time
+(2026-11-01T09:30:00Z, UTC unless it names a zone); anything else is refused (exit 2),
+nothing sent. The server filters by UTC day: of a day that --from 2h or a time cuts, the
+orders outside it are left out here. The command for the next page repeats the times
+as they were read (--from 2026-11-01T09:30:00Z), so its pages continue the same list.
+
 Examples:
   $ vouchers orders list --status PENDING
+  $ vouchers orders list --from 2h
+  $ vouchers orders list --from 7d --to yesterday --all --output csv > week.csv
   $ vouchers orders list --from 2026-11-01 --to 2026-11-30 --all --output csv > november.csv
   $ vouchers orders list --reference po-1042 --json`,
   );
   list.action(async (opts, command) => {
-    const { buildQuery, run } = await import('./list.js');
-    const query = buildQuery(opts);
-    await runVerb(seam, command, { flags: opts, parsed: query }, () => run(f, opts, query));
+    const { buildListing, run } = await import('./list.js');
+    const listing = buildListing(opts, f.clock.now());
+    await runVerb(seam, command, { flags: opts, parsed: listing }, () => run(f, opts, listing));
   });
 
   const wait = declareWait(orders);

@@ -21,7 +21,8 @@ import { didYouMean } from '../../core/run/known-word.js';
 import type { ListFlags } from './index.js';
 import { startSpinner } from '../../core/output/spinner.js';
 import { callExtension } from './extension.js';
-import { checkDate, filterStatus } from './order-args.js';
+import { filterStatus } from './order-args.js';
+import { narrowsTime, readTimeFilter, timeWords, withinTime, type TimeFilter } from '../../core/time/when.js';
 import { parseCount } from './order-input.js';
 import { redactOrder } from './redact.js';
 import { sentOrder } from '../../api/order-read.js';
@@ -87,15 +88,21 @@ const ORDER_FIELDS = [
   'timeline',
 ];
 
-export function buildQuery(flags: ListFlags): OrderListQuery {
+/** What `orders list` asks the server for, and the creation times kept of its answer. */
+export interface OrderListing {
+  query: OrderListQuery;
+  /** --from and --to: the server filters by UTC day; a time within a day (--from 2h) is kept to here. */
+  created: TimeFilter;
+}
+
+/** The flags checked into a listing; `now` (ms) anchors --from 2h and --to yesterday. */
+export function buildListing(flags: ListFlags, now: number): OrderListing {
   const query: OrderListQuery = {};
   if (flags.status !== undefined) query.status = filterStatus(flags.status, '--status').status;
   if (flags.reference !== undefined) query.reference = flags.reference;
-  if (flags.from !== undefined) query.created_from = checkDate(flags.from, '--from');
-  if (flags.to !== undefined) query.created_to = checkDate(flags.to, '--to');
-  if (query.created_from && query.created_to && query.created_from > query.created_to) {
-    throw new UsageError(`--from ${query.created_from} is after --to ${query.created_to}`, 'swap them');
-  }
+  const created = readTimeFilter(flags, now);
+  if (created.fromDay !== undefined) query.created_from = created.fromDay;
+  if (created.toDay !== undefined) query.created_to = created.toDay;
   if (flags.limit !== undefined) {
     const n = parseCount(flags.limit);
     if (n === undefined || n < PAGE_LIMIT.min || n > PAGE_LIMIT.max)
@@ -106,7 +113,7 @@ export function buildQuery(flags: ListFlags): OrderListQuery {
     query.limit = n;
   }
   if (flags.cursor !== undefined) query.cursor = flags.cursor;
-  return query;
+  return { query, created };
 }
 
 /**
@@ -119,9 +126,13 @@ function shownRow(o: Order, json: boolean): Order {
   return sent ? (maskSecrets(maskCodes(sent)) as unknown as Order) : redactOrder(o, false);
 }
 
-/** `query`: the flags checked into a query (buildQuery), when the caller has done it already. */
-export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = buildQuery(flags)): Promise<void> {
+/** `listing`: the flags checked (buildListing), when the caller has done it already. */
+export async function run(f: Factory, flags: ListFlags, listing: OrderListing = buildListing(flags, f.clock.now())): Promise<void> {
   const { io } = f;
+  const { query, created } = listing;
+  // Rows kept by a --from or --to that names a time within a day (the server filters by day), counted.
+  let shown = 0;
+  const kept = (o: Order) => withinTime(created, o.created_at) && ++shown > 0;
   const settings = resolveOutput(io, flags, f.globals().color !== false);
   const json = settings.format === 'json' || settings.format === 'ndjson';
   const available = json ? ORDER_FIELDS : [...new Set([...ORDER_COLUMNS.map((c) => c.field), ...ORDER_FIELDS])];
@@ -172,8 +183,8 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
         // The first page goes through the extension check; later ones are plain pages.
         const first = await callExtension(client, what, undefined, () => it.next());
         if (first.done) return;
-        yield shownRow(first.value, json);
-        for await (const o of it) yield shownRow(o, json);
+        if (kept(first.value)) yield shownRow(first.value, json);
+        for await (const o of it) if (kept(o)) yield shownRow(o, json);
       } finally {
         spinner.stop();
       }
@@ -202,7 +213,11 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
         'NOT_PAGINATED',
         "--all: the server's list carries no has_more or next_cursor, so its one answer is all there is; no further page was asked for",
       );
-    else if (progress.countLine) err(io, `${fetched} order${fetched === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}\n`);
+    else if (progress.countLine)
+      err(
+        io,
+        `${fetched} order${fetched === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}${narrowsTime(created) ? `, ${shown} within ${timeWords(created)}` : ''}\n`,
+      );
     return;
   }
   const page = await callExtension(client, what, undefined, () => listOrders(client, query, { signal: io.signal }));
@@ -210,7 +225,7 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
     io,
     keepUnread(
       page.data.data,
-      page.data.data.map((o) => shownRow(o, json)),
+      page.data.data.filter(kept).map((o) => shownRow(o, json)),
     ),
     ORDER_COLUMNS,
     settings,
@@ -226,8 +241,8 @@ export async function run(f: Factory, flags: ListFlags, query: OrderListQuery = 
           flags: [
             ['--status', query.status],
             ['--reference', query.reference],
-            ['--from', query.created_from],
-            ['--to', query.created_to],
+            ['--from', created.fromText],
+            ['--to', created.toText],
             ['--limit', query.limit],
             ...outputHintFlags(flags),
           ],

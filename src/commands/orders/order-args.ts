@@ -51,13 +51,3 @@ export function filterStatus(text: string, flag: string): { status: string; give
     throw new UsageError(`${flag} ${JSON.stringify(text)} is not an order status`, `use one of ${ORDER_STATUSES.join(', ')}`);
   return { status: text.trim(), given: true };
 }
-
-/** A calendar date YYYY-MM-DD that exists. */
-export function checkDate(text: string, flag: string): string {
-  const ok =
-    /^\d{4}-\d{2}-\d{2}$/.test(text) &&
-    !Number.isNaN(Date.parse(`${text}T00:00:00Z`)) &&
-    new Date(`${text}T00:00:00Z`).toISOString().startsWith(text);
-  if (!ok) throw new UsageError(`${flag} ${JSON.stringify(text)} is not a date`, 'use YYYY-MM-DD (UTC), e.g. 2026-11-22');
-  return text;
-}

@@ -23,6 +23,8 @@ import { startSpinner } from '../../core/output/spinner.js';
 import type { Factory } from '../../core/run/factory.js';
 import { didYouMean, knownSpelling } from '../../core/run/known-word.js';
 import { streamJsonArray } from './json-array.js';
+import { keepUnread } from '../../core/http/unread.js';
+import { narrowsTime, readTimeFilter, timeWords, withinTime, type TimeFilter } from '../../core/time/when.js';
 
 export type { TransactionsListOptions };
 
@@ -68,20 +70,18 @@ export const TRANSACTION_COLUMNS: Column<Transaction>[] = [
 /** The CSV header's names (`reference`: the order or payout id), then the record's own order_id and payout_id. */
 const FIELDS = [...TRANSACTION_COLUMNS.map((c) => c.field), 'order_id', 'payout_id'];
 
-function checkDate(flag: string, value: string | undefined): string | undefined {
-  if (value === undefined) return undefined;
-  const v = value.trim();
-  const parsed = new Date(`${v}T00:00:00Z`);
-  const ok = /^\d{4}-\d{2}-\d{2}$/.test(v) && !Number.isNaN(parsed.getTime()) && parsed.toISOString().slice(0, 10) === v;
-  if (!ok) throw new UsageError(`${flag} ${JSON.stringify(value)} is not a date`, `use a UTC date as YYYY-MM-DD, e.g. ${flag} 2026-11-01`);
-  return v;
+/** What `transactions list` asks the server for, and the times kept of its answer. */
+export interface TransactionListing {
+  query: TransactionQuery;
+  /** --from and --to: the server filters by UTC day; a time within a day (--from 2h) is kept to here. */
+  created: TimeFilter;
 }
 
-/** Flags → query, checked against the contract before anything is sent. */
-export function transactionQuery(options: TransactionsListOptions): TransactionQuery {
-  const from = checkDate('--from', options.from);
-  const to = checkDate('--to', options.to);
-  if (from && to && from > to) throw new UsageError(`--from ${from} is after --to ${to}`, 'swap them: --from is the earlier date');
+/** Flags → query, checked against the contract before anything is sent; `now` (ms) anchors --from 2h and --to yesterday. */
+export function transactionListing(options: TransactionsListOptions, now: number): TransactionListing {
+  const created = readTimeFilter(options, now);
+  const from = created.fromDay;
+  const to = created.toDay;
   let order_id: string | undefined;
   if (options.order !== undefined) {
     order_id = checkOrderId(options.order, '--order');
@@ -112,7 +112,7 @@ export function transactionQuery(options: TransactionsListOptions): TransactionQ
   const cursor = options.cursor?.trim();
   if (options.cursor !== undefined && !cursor)
     throw new UsageError('--cursor needs a value', 'pass the cursor printed after the previous page');
-  return { from, to, order_id, type, limit, cursor };
+  return { query: { from, to, order_id, type, limit, cursor }, created };
 }
 
 /**
@@ -126,12 +126,13 @@ const TRANSACTION_LAYOUT: LayoutField[] = [
   (t) => t.currency != null || currencyOf(t, 'amount') !== undefined,
 ];
 
-/** `query`: the flags checked into a query (transactionQuery), when the caller has done it already. */
+/** `listing`: the flags checked (transactionListing), when the caller has done it already. */
 export async function run(
   f: Factory,
   options: TransactionsListOptions,
-  query: TransactionQuery = transactionQuery(options),
+  listing: TransactionListing = transactionListing(options, f.clock.now()),
 ): Promise<void> {
+  const { query } = listing;
   const settings = resolveOutput(f.io, options, f.globals().color !== false);
   if (await handleFieldsFlag(f.io, settings, FIELDS, { open: true })) return;
   if (query.type !== undefined && !(TRANSACTION_TYPES as readonly string[]).includes(query.type)) {
@@ -143,7 +144,7 @@ export async function run(
     );
   }
   try {
-    await list(f, options, query, settings);
+    await list(f, options, listing, settings);
   } catch (error) {
     throw orderRefused(error, query, f.globals());
   }
@@ -164,20 +165,31 @@ function orderRefused(error: unknown, query: TransactionQuery, globals: HintGlob
   );
 }
 
-async function list(f: Factory, options: TransactionsListOptions, query: TransactionQuery, settings: OutputSettings): Promise<void> {
+async function list(f: Factory, options: TransactionsListOptions, listing: TransactionListing, settings: OutputSettings): Promise<void> {
+  const { query, created } = listing;
   const client = await f.client();
   if (options.all) {
     // Every page is a long job: pacing waits are waited out (with a notice), however long.
     client.waitOutPacing?.();
-    await streamAll(f, query, settings);
+    await streamAll(f, listing, settings);
     return;
   }
   const res = await listTransactions(client, query, { signal: f.io.signal });
-  await printList(f.io, res.data.data, TRANSACTION_COLUMNS, settings, {
-    empty: 'No transactions match.',
-    required: TRANSACTION_LAYOUT,
-    maskCodes: true,
-  });
+  const rows = res.data.data;
+  await printList(
+    f.io,
+    keepUnread(
+      rows,
+      rows.filter((t) => withinTime(created, t.created_at)),
+    ),
+    TRANSACTION_COLUMNS,
+    settings,
+    {
+      empty: 'No transactions match.',
+      required: TRANSACTION_LAYOUT,
+      maskCodes: true,
+    },
+  );
   if (res.data.has_more) {
     err(
       f.io,
@@ -186,8 +198,8 @@ async function list(f: Factory, options: TransactionsListOptions, query: Transac
         {
           command: ['transactions', 'list'],
           flags: [
-            ['--from', query.from],
-            ['--to', query.to],
+            ['--from', created.fromText],
+            ['--to', created.toText],
             ['--order', query.order_id],
             ['--type', query.type],
             ['--limit', query.limit],
@@ -202,7 +214,8 @@ async function list(f: Factory, options: TransactionsListOptions, query: Transac
   }
 }
 
-async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSettings): Promise<void> {
+async function streamAll(f: Factory, listing: TransactionListing, settings: OutputSettings): Promise<void> {
+  const { query, created } = listing;
   const client = await f.client();
   const progress = allProgress(f.io, settings);
   const spinner = await startSpinner(f.io, 'Fetching transactions…', { quiet: progress.spinnerQuiet });
@@ -213,7 +226,7 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
   let unfollowable: { traceId: string | undefined } | undefined;
   let loop: Error | undefined;
   let lastTrace: string | undefined;
-  const rows = iterateTransactions(client, query, {
+  const fetched = iterateTransactions(client, query, {
     signal: f.io.signal,
     onLoop: (e) => {
       loop = e;
@@ -231,6 +244,17 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
       if (!p.hasMore) spinner.stop();
     },
   });
+  // A --from or --to naming a time within a day: the server's answer holds the rest of those days too.
+  let shown = 0;
+  const rows = narrowsTime(created)
+    ? (async function* () {
+        for await (const t of fetched)
+          if (withinTime(created, t.created_at)) {
+            shown += 1;
+            yield t;
+          }
+      })()
+    : fetched;
   try {
     if (settings.format === 'json') await streamJsonArray(f.io, rows, settings.fields, TRANSACTION_COLUMNS);
     else
@@ -259,5 +283,9 @@ async function streamAll(f: Factory, query: TransactionQuery, settings: OutputSe
       'NOT_PAGINATED',
       `--all: the server's list carries no has_more or next_cursor, so its one answer is all there is (${total} transaction${total === 1 ? '' : 's'}); no further page was asked for`,
     );
-  } else if (progress.countLine) err(f.io, `${total} transaction${total === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}\n`);
+  } else if (progress.countLine)
+    err(
+      f.io,
+      `${total} transaction${total === 1 ? '' : 's'} in ${pages} page${pages === 1 ? '' : 's'}${narrowsTime(created) ? `, ${shown} within ${timeWords(created)}` : ''}\n`,
+    );
 }
