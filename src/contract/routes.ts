@@ -56,8 +56,10 @@ export interface Route {
 /** The names a server may give the URL a webhook endpoint delivers to (`url`, `endpoint`, `endpoint_url`, …). */
 export const WEBHOOK_URL_FIELDS = ['url', 'endpoint', 'endpoint_url', 'webhook_url', 'target_url', 'callback_url', 'uri'] as const;
 
+/** Every endpoint's: VALIDATION_FAILED too, for a query parameter it does not take or a value it does not accept. */
 const COMMON_ERRORS: ErrorCode[] = [
   'AUTHENTICATION_FAILED',
+  'VALIDATION_FAILED',
   'IP_NOT_ALLOWED',
   'RATE_LIMIT_EXCEEDED',
   'INTERNAL_ERROR',
@@ -69,7 +71,6 @@ const WRITE_ERRORS: ErrorCode[] = [
   'MALFORMED_REQUEST',
   'UNSUPPORTED_MEDIA_TYPE',
   'PAYLOAD_TOO_LARGE',
-  'VALIDATION_FAILED',
 ];
 const IDEMPOTENCY_ERRORS: ErrorCode[] = ['IDEMPOTENCY_KEY_REQUIRED', 'IDEMPOTENCY_KEY_REUSED', 'IDEMPOTENCY_KEY_IN_PROGRESS'];
 
@@ -79,7 +80,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/categories',
     summary: "List the categories open to the partner's organisation",
-    errors: [...COMMON_ERRORS, 'VALIDATION_FAILED'],
+    errors: [...COMMON_ERRORS],
     rateClass: 'general',
     signed: false,
     idempotency: 'none',
@@ -91,7 +92,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/products',
     summary: 'List products, filtered by currency, country and category',
-    errors: [...COMMON_ERRORS, 'VALIDATION_FAILED'],
+    errors: [...COMMON_ERRORS],
     rateClass: 'general',
     signed: false,
     idempotency: 'none',
@@ -135,7 +136,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/orders',
     summary: 'List orders, newest first',
-    errors: [...COMMON_ERRORS, 'VALIDATION_FAILED'],
+    errors: [...COMMON_ERRORS],
     rateClass: 'general',
     signed: false,
     idempotency: 'none',
@@ -202,7 +203,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/transactions',
     summary: 'Transaction history, newest first, cursor-paginated',
-    errors: [...COMMON_ERRORS, 'VALIDATION_FAILED'],
+    errors: [...COMMON_ERRORS],
     rateClass: 'general',
     signed: false,
     idempotency: 'none',
@@ -264,7 +265,7 @@ export const ROUTES = [
     method: 'GET',
     path: '/reconciliation/{date}',
     summary: 'Daily reconciliation report (planned; contract may change)',
-    errors: [...COMMON_ERRORS, 'NOT_FOUND', 'VALIDATION_FAILED'],
+    errors: [...COMMON_ERRORS, 'NOT_FOUND'],
     rateClass: 'general',
     signed: false,
     idempotency: 'none',

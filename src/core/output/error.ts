@@ -212,7 +212,11 @@ const HINTS: Record<string, string | ((e: ApiError, globals?: HintGlobals) => st
     `the API's rate limit for this key is used up: wait${e.retryAfter !== undefined ? ` ${e.retryAfter} s` : ''} and retry; to stay under it, lower the profile's client pace (limits.orders_per_minute, limits.general_per_hour) with vouchers profiles set`,
   IDEMPOTENCY_KEY_REUSED: reusedKeyHint,
   IDEMPOTENCY_KEY_IN_PROGRESS: 'the first request with this key is still running: retry in a moment with the same key',
-  VALIDATION_FAILED: 'fix the fields named above and retry',
+  // A request without a body (GET, DELETE) is refused for its query or path parameters.
+  VALIDATION_FAILED: (e) =>
+    e.method === 'GET' || e.method === 'HEAD' || e.method === 'DELETE'
+      ? 'fix the parameters named above and retry'
+      : 'fix the fields named above and retry',
   ORDER_NOT_CANCELLABLE: (e, globals) => {
     const id = /\/orders\/([^/?]+)/.exec(e.path ?? '')?.[1];
     return `only PENDING orders can be cancelled: ${id ? `see its status with ${suggestedCommand(globals, ['orders', 'get', operand(decodeURIComponent(id))])}` : "see the order's status with vouchers orders get"}`;
@@ -331,8 +335,12 @@ export function renderError(io: IO, error: unknown, options: RenderErrorOptions)
     lines.push(`${c.red.bold('Error:')} ${said(error.message)}`);
     lines.push(`  ${c.dim('name')}      ${escapeText(error.name)} (${escapeText(error.apiCode)})`);
     lines.push(`  ${c.dim('status')}    HTTP ${error.status}${error.method ? ` on ${error.method} ${escapeText(error.path ?? '')}` : ''}`);
-    // A message that names no field is shown on its own.
-    for (const d of error.details ?? []) lines.push(`  ${c.dim('field')}     ${d.path ? `${escapeText(d.path)}: ` : ''}${said(d.message)}`);
+    // A message that names no field is shown on its own; a detail the message already says
+    // word for word ("limit must be …" beside limit: "must be …") is not said twice.
+    for (const d of error.details ?? []) {
+      if (d.path && error.message.includes(`${d.path} ${d.message}`)) continue;
+      lines.push(`  ${c.dim('field')}     ${d.path ? `${escapeText(d.path)}: ` : ''}${said(d.message)}`);
+    }
     if (error.retryAfter !== undefined) lines.push(`  ${c.dim('retry')}     after ${error.retryAfter} s`);
     lines.push(`  ${c.dim('trace ID')}  ${error.traceId ? c.bold(error.traceId) : '(none returned)'}`);
   } else if (error instanceof CliError) {

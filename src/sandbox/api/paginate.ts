@@ -2,7 +2,7 @@
 import { PAGE_LIMIT } from '../../contract/common.js';
 import { decodeCursor, encodeCursor } from '../core/cursor.js';
 import { compareIds } from '../core/ids.js';
-import { SandboxHttpError } from '../http/errors.js';
+import { queryRefused, received } from './params.js';
 
 export interface Page<T> {
   data: T[];
@@ -27,11 +27,7 @@ export function paginate<T>(
   if (cursor !== undefined) {
     const after = decodeCursor(cursor);
     if (after === undefined) {
-      throw new SandboxHttpError(
-        'VALIDATION_FAILED',
-        'cursor is not a cursor this server issued; pass next_cursor from the previous page unchanged',
-        [{ path: 'cursor', message: 'is not a cursor from next_cursor' }],
-      );
+      throw queryRefused([{ path: 'cursor', message: `must be the next_cursor of the previous page, unchanged, ${received(cursor)}` }]);
     }
     rest = items.filter((i) => (order === 'asc' ? compareIds(key(i), after) > 0 : compareIds(key(i), after) < 0));
   }

@@ -55,6 +55,47 @@ describe('renderError as a block', () => {
     expect(text).toContain('  trace ID  (none returned)');
   });
 
+  it('a detail the message already says word for word is not repeated; a refusal of a GET asks to fix its parameters', () => {
+    const words = 'must be a whole number from 1 to 200, received "abc"';
+    const text = render(
+      api({
+        status: 422,
+        name: 'ValidationFailed',
+        code: 'VALIDATION_FAILED',
+        message: `limit ${words}; type is not a query parameter`,
+        details: [
+          { path: 'limit', message: words },
+          { path: 'type', message: 'is not one this endpoint takes' },
+        ],
+        method: 'GET',
+        path: '/products',
+      }),
+    );
+    expect(text).toBe(
+      [
+        `Error: limit ${words}; type is not a query parameter`,
+        '  name      ValidationFailed (VALIDATION_FAILED)',
+        '  status    HTTP 422 on GET /products',
+        '  field     type: is not one this endpoint takes',
+        `  trace ID  ${TRACE}`,
+        '  hint      fix the parameters named above and retry',
+        '',
+      ].join('\n'),
+    );
+    // A body's refusal keeps its field lines and its hint.
+    const body = render(
+      api({
+        status: 422,
+        name: 'ValidationFailed',
+        code: 'VALIDATION_FAILED',
+        message: 'The request is not valid (items.0.quantity: must be at most 100); see details',
+        details: [{ path: 'items.0.quantity', message: 'must be at most 100' }],
+      }),
+    );
+    expect(body).toContain('  field     items.0.quantity: must be at most 100');
+    expect(body).toContain('  hint      fix the fields named above and retry');
+  });
+
   it("the server's words reach the terminal escaped: no escape sequence, no carriage return writing over the block", () => {
     const text = render(
       api({
