@@ -131,7 +131,7 @@ describe('npm pack', () => {
     );
   });
 
-  it("ships the documents a partner reads (commands, contract, OpenAPI, sandbox, certify, library), not the clone's about its code and tests", () => {
+  it("ships the documents a partner reads (commands, orders, contract, OpenAPI, sandbox, certify, library), not the clone's about its code and tests", () => {
     // architecture.md is about src/, reliability.md names the tests, performance*.md how `npm run bench`
     // measures: none of those files is in the package. README.md names them without a link.
     const docs = packedFiles().filter((f) => f.startsWith('docs/'));
@@ -143,6 +143,7 @@ describe('npm pack', () => {
         'docs/contract.md',
         'docs/library.md',
         'docs/openapi.json',
+        'docs/orders.md',
         'docs/sandbox.md',
       ].sort(),
     );

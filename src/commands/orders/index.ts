@@ -2,6 +2,7 @@
  * `vouchers orders …`: registration only. Each verb loads its implementation when it runs,
  * so `--help` stays fast.
  */
+import { docPath } from '../../core/io/package-root.js';
 import { addOutputOptions } from '../../core/output/options.js';
 import { Option, type Command, type FlagsOf } from '../../core/run/commander.js';
 import type { Factory } from '../../core/run/factory.js';
@@ -26,26 +27,20 @@ function declareCreate(orders: Command) {
     .option('--denomination <amount>', 'face value of each voucher, e.g. 25')
     .option('--quantity <n>', 'how many vouchers (default 1)')
     .option('--item <id:denom:qty>', 'an item of a multi-item order; repeat it', collect)
-    .option('--currency <code>', "wallet to pay from (default: the products' currency)")
+    .option('--currency <code>', "wallet to pay from (default: products' currency)")
     .option('--reference <text>', 'your own reference, up to 64 characters')
-    .option('--idempotency-key <key>', 'key that makes a retry safe (generated when not given, and always shown)')
-    .option(
-      '--dry-run',
-      'check products, denominations, stock and balance and print the total; order nothing (a failed check exits with the code the order would get)',
-    )
-    .option('--wait', 'follow an asynchronous order to a final status (bulk: every order of the batch not final yet)')
+    .option('--idempotency-key <key>', 'key that makes a retry safe (default: a new one)')
+    .option('--dry-run', 'check the order and print its total; order nothing')
+    .option('--wait', 'follow the order to a final status (bulk: each)')
     .option('--wait-timeout <duration>', 'with --wait: how long to follow it (default 10m)')
-    .option('--reveal', 'show the voucher codes in full (masked to the last 4 otherwise)')
-    .option('--codes-out <file>', 'write the codes to a NEW file (mode 0600); never overwrites')
-    .option('-y, --yes', 'confirm without asking (required for a production profile when not on a terminal)')
-    .option('--from <file>', 'bulk: CSV (with header) or NDJSON with product_id, denomination, quantity, reference, currency')
-    .option('--concurrency <n>', "bulk: orders in flight at once (default 16, or the batch's first run's; at most 32)")
-    .option(
-      '--results <file>',
-      'bulk: write row,order_id,status,trace_id,error as CSV (row = line in the file), the whole batch, rewritten on each run',
-    )
-    .option('--resume <batch_id>', 'bulk: continue a batch (re-running the same file does the same)')
-    .option('--new-batch', 'bulk: order an edited file whose rows lack references as a new batch (they may be ordered again)');
+    .option('--reveal', 'show voucher codes in full, not masked to last 4')
+    .option('--codes-out <file>', 'write the codes to a new file (never overwrites)')
+    .option('-y, --yes', 'confirm a production order without asking')
+    .option('--from <file>', 'bulk: order each row of a CSV or NDJSON file')
+    .option('--concurrency <n>', 'bulk: orders in flight at once (default 16, max 32)')
+    .option('--results <file>', "bulk: write each row's outcome to a CSV file")
+    .option('--resume <batch_id>', 'bulk: continue a batch (or run the same file again)')
+    .option('--new-batch', 'bulk: order an edited file as a new batch');
   return addOutputOptions(cmd, 'record');
 }
 /** The flags of `orders create`, as commander parses them. */
@@ -59,12 +54,9 @@ function create(orders: Command, f: Factory, seam: RunSeam | undefined): void {
 Examples:
   $ vouchers orders create --product sbx-instant --denomination 25 --quantity 2
   $ vouchers orders create --item sbx-instant:25:2 --item sbx-async:50:1 --reference po-1042
-  $ vouchers orders create --product sbx-async --denomination 50 --wait --wait-timeout 2m --json
+  $ vouchers orders create --product sbx-async --denomination 50 --wait --json
   $ vouchers orders create --product sbx-instant --denomination 10 --dry-run
-  $ vouchers orders create --product sbx-instant --denomination 10 --codes-out codes.csv
-  $ vouchers orders create --from orders.csv --concurrency 4 --results results.csv
-  $ vouchers orders create --resume bat_3f9a0c1d2e4b5a6c7d8e
-  $ vouchers orders create --from orders.csv --wait --wait-timeout 30m --results results.csv
+  $ vouchers orders create --from orders.csv --results results.csv
 
 A bulk file is CSV with a header line naming its columns (product_id and denomination
 required; quantity, reference and currency optional; in any order), or NDJSON (one JSON
@@ -77,102 +69,10 @@ with a decimal dot (10.50), never a decimal comma.
 
 A lost answer is never a lost order: run the same command again with the idempotency key
 it printed (--idempotency-key KEY) and the server replays the original answer. A bulk run
-journals every row's key before sending it; running the same file again (or --resume)
-skips ordered rows and re-sends rows of unknown outcome (lost answer, 5xx, 429) with their
-same keys; rows the server refused (402, 403, 404, 409 out of stock, 422: nothing was
-created) get a fresh key, so fix the cause, then resume. When the server cannot be
-reached, or gives no answer (timeouts), for as many rows in a row as run at once (at least
-3), the run stops (exit 7): rows whose requests never left are reported "not sent"
-(NOT_SENT in --results), never "unknown", as are rows a stopped run keyed and never sent,
-in every later run too; a resume sends them, and re-sends the unanswered ones with their
-keys. A later run of the batch that gives no --concurrency or --results takes the first
-run's, so its results file ends with every row; every results file an earlier run of the
-batch wrote (another --results, or that of a batch it took over: see below) is rewritten
-too, so none is left saying a row FAILED or PENDING that is ordered since. One run per
-batch at a time: a second is refused (exit 2) naming the pid and host that hold it.
+is continued the same way: run the same file again, or --resume the batch it named.
 
-Before its first order a file is checked whole against the catalog (product, denomination,
-currency) and the wallets, in turn: each check names all its bad rows (and the checks still
-to come) and nothing is ordered, with the exit code the first one's order would get (4
-unknown product, 5 denomination not offered or funds short). --dry-run makes the same checks, plus stock, as it does for one order.
-
-Give every row a reference to make re-runs of an edited file safe: a row's reference is
-its identity (against one server and API key), so a file edited after an interrupted or
-partly failed run (a row fixed, a row added, rows reordered or removed) takes over the rows
-earlier batches sent, by reference: ordered rows are not ordered again (an ordered row
-edited since is named before anything is sent, counted in changed_since_ordered and marked
-ROW_CHANGED in --results), refused rows get a fresh key, the earlier batch is not run again
-(the file put back as it was runs as a batch after the one that took it over). Two rows
-with one reference are refused. Rows without a reference are identified by the file's
-bytes only: a file edited at a path an earlier batch sent such rows from is refused
-(exit 2, nothing ordered), its rows given references since too, also when that batch's
-journal is damaged; --new-batch orders it as a new batch on purpose.
-
-A row whose answer was lost is never re-sent blindly once its key is older than the
-server's 24 h idempotency window (23 h, for clock differences): it is looked up first with
-GET /orders?reference=, and an order found is recorded, not placed again; not found, it is
-sent with a fresh key. A row without a reference, or a server without that look-up, is not
-re-sent: the line says what to check (vouchers orders list --reference REF, or ask the
-provider about the key). An edited row of unknown outcome is looked up the same way.
-
-The file is read in pieces and its rows checked once; past 10,000 rows they are never held
-whole, so memory stays flat up to millions of rows.
-The journal names the file and its SHA-256 instead of copying its rows: --resume reads the
-rows from the file again, and refuses (exit 2) if it was moved or changed since.
-
-With --json, a single order's key is in
-the printed order, or in the JSON error as "idempotency_key", and stderr carries nothing
-but that JSON error (no progress lines). A bulk run with --json prints its summary as JSON
-on stdout, and stderr still names the batch, its journal and each row not ordered, as JSON
-lines ({"notice":{"code","message"}}) like its error.
-
-Any 2xx is an order placed. An answer whose body names no order (an empty 201 or 202) is
-read for the Location header: the order it names (only its path is used, on the base URL,
-whatever host it names) is shown, and followed with --wait. A bulk row so answered, its id
-named nowhere, is ordered without an id (never sent again): the summary counts and names
-those rows (no_order_id), to find by their reference with vouchers orders list --reference REF.
-
-A bulk row answered with an order that ended without any voucher (CANCELLED, REFUNDED,
-FAILED) is an order placed, never sent again, but not a success: each is said as it comes,
-the summary counts and names them (not_fulfilled, each row's status in --json and
---results), and once every row was sent the run exits 5 (ORDER_NOT_FULFILLED, as one order
-so answered does), on every later run of the batch too. A row answered PARTIALLY_DELIVERED
-(some vouchers failed, their part refunded) is the same: said as it comes, with the vouchers
-issued of those the row ordered where the answer lists them, counted and named in the
-summary (partially_delivered, partially_delivered_rows), its total less the refund its
-answer shows (the refund it names, else the share of the vouchers not issued) in the
-totals, and exit 5 (ORDER_PARTIALLY_DELIVERED); a run with rows of both kinds exits
-ORDER_NOT_FULFILLED.
-
-A bulk row answered PENDING or PROCESSING (a cache miss, fulfilled later by the server) is
-an order placed and debited, not final yet: it may still end delivered, partly delivered or
-cancelled and refunded. The summary counts and names those rows apart from the rows
-delivered (pending, pending_rows; PENDING in --results), and their debit apart from the
-totals of the orders final (pending_totals); the run exits 0 for them (an order accepted
-for later fulfilment is not a failure), saying how to follow them. With --wait (also with
---resume), once every row was sent, the batch's orders not final yet, of this run or an
-earlier one, are followed (GET /orders/{id}, --concurrency at a time, at the batch's pace)
-until each is final or --wait-timeout (in all) passes (on a terminal, a line on stderr
-says meanwhile how many are final and for how long it has followed them); each row is then
-counted by its final status as above (delivered; partially delivered less its refund;
-cancelled or refunded, not in the totals), journalled, so --results and later runs know it.
-Exit codes as for rows so answered: 5 when some ended without all their vouchers, else 8
-when some are still pending at the end of the wait (a later run with --wait follows them
-again). Ctrl-C while following stops it (exit 130): every row is ordered, none is ordered
-again.
-
-With --wait, a 404 from GET /orders/{id} for the order just accepted is taken for an order
-the server does not show yet (a server may be slow to): it is asked again, backing off as
-the wait does, until --wait-timeout; still 404 then, the command exits 8, saying the order
-was accepted (its id and idempotency key), never to order again.
-
-With --wait, the order is printed, then the exit code says how it ended: 0 DELIVERED;
-5 ORDER_NOT_FULFILLED (CANCELLED or REFUNDED: no voucher, the debit is refunded) or
-ORDER_PARTIALLY_DELIVERED (fewer vouchers than ordered, the failed part is refunded);
-8 still pending (or not shown yet) at the timeout, or placed with an answer that names no
-order id, in its body or its Location header (it cannot be followed; its idempotency key is
-given); 130 Ctrl-C (the order may exist: the message says how to follow it, or which key
-retries it safely).`,
+Learn more in ${docPath('orders.md', f.io.cwd)}: the bulk file format, re-runs of an edited file, --wait and
+the exit codes.`,
   );
   cmd.action(async (opts, command) => {
     const { parseCreateFlags, runCreate } = await import('./create.js');
