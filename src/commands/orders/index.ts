@@ -58,14 +58,8 @@ Examples:
   $ vouchers orders create --product sbx-instant --denomination 10 --dry-run
   $ vouchers orders create --from orders.csv --results results.csv
 
-A bulk file is CSV with a header line naming its columns (product_id and denomination
-required; quantity, reference and currency optional; in any order), or NDJSON (one JSON
-object per line, in a file named .ndjson or .jsonl). A CSV's cells are separated by
-commas, semicolons (as a spreadsheet saves CSV in many European locales) or tabs: the
-separator is read from the header line, or from a first line sep=X, and the dry run and the
-batch's first line name it when it is not a comma. A cell holding the separator is quoted
-("po; 1042"). A UTF-8 byte order mark and CRLF line ends are read; a denomination is written
-with a decimal dot (10.50), never a decimal comma.
+A bulk file is CSV (commas, semicolons or tabs) or NDJSON: product_id and denomination
+required; quantity, reference and currency optional.
 
 A lost answer is never a lost order: run the same command again with the idempotency key
 it printed (--idempotency-key KEY) and the server replays the original answer. A bulk run
