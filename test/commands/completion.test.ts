@@ -143,6 +143,46 @@ describe('vouchers completion', () => {
     );
   });
 
+  it('on a terminal without a shell named, says how to install completion instead of printing the script', async () => {
+    const bash = await runCli(['completion'], { tty: true, env: { SHELL: '/bin/bash', NO_COLOR: '1' } });
+    expect(bash.code, bash.stderr).toBe(0);
+    expect(bash.stderr).toBe('');
+    expect(bash.stdout).not.toContain('___vouchers_complete');
+    expect(bash.stdout).toContain('Add this line to ~/.bashrc and open a new shell:\n\n  source <(vouchers completion bash)\n');
+    expect(bash.stdout).toContain('  vouchers completion bash > ~/.local/share/bash-completion/completions/vouchers\n');
+    expect(bash.stdout).toContain('To print the script itself: vouchers completion bash\n');
+    expect(bash.stdout).toContain('Other shells: vouchers completion zsh, vouchers completion fish\n');
+    expect(bash.stdout).not.toContain('~/.zshrc');
+    const fish = await runCli(['completion'], { tty: true, env: { SHELL: '/usr/local/bin/fish' } });
+    expect(fish.stdout).toContain(
+      'Add this line to ~/.config/fish/config.fish and open a new shell:\n\n  vouchers completion fish | source\n',
+    );
+    expect(fish.stdout).toContain('  vouchers completion fish > ~/.config/fish/completions/vouchers.fish\n');
+    // Every line fits an 80-column terminal.
+    for (const line of [...bash.stdout.split('\n'), ...fish.stdout.split('\n')]) expect(line.length, line).toBeLessThanOrEqual(80);
+    // A $SHELL completion does not support, or none: the way for each shell it does, not an error.
+    const tcsh = await runCli(['completion'], { tty: true, env: { SHELL: '/bin/tcsh' } });
+    expect(tcsh.code, tcsh.stderr).toBe(0);
+    expect(tcsh.stdout.split('\n')[0]).toBe('Completion is for bash, zsh, fish ($SHELL is /bin/tcsh).');
+    for (const line of [
+      '  source <(vouchers completion bash)',
+      '  source <(vouchers completion zsh)',
+      '  vouchers completion fish | source',
+    ])
+      expect(tcsh.stdout).toContain(`${line}\n`);
+    const unset = await runCli(['completion'], { tty: true, env: { SHELL: undefined } });
+    expect(unset.code, unset.stderr).toBe(0);
+    expect(unset.stdout.split('\n')[0]).toBe('Completion is for bash, zsh, fish ($SHELL is not set).');
+  });
+
+  it('prints the script on a terminal when the shell is named, and into a pipe or a file as before', async () => {
+    const script = (await runCli(['completion', 'bash'])).stdout;
+    expect(script).toContain('___vouchers_complete');
+    expect((await runCli(['completion', 'bash'], { tty: true })).stdout).toBe(script);
+    // stderr on a terminal, stdout not (vouchers completion > file).
+    expect((await runCli(['completion'], { tty: true, stdoutTTY: false, env: { SHELL: '/bin/bash' } })).stdout).toBe(script);
+  });
+
   it('rejects an unknown shell with a usage error', async () => {
     const r = await runCli(['completion', 'powershell']);
     expect(r.code).toBe(2);

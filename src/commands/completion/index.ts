@@ -7,11 +7,18 @@ import { Argument } from '../../core/run/commander.js';
 import { runVerb, type RegisterCommand } from '../types.js';
 
 export const SHELLS = ['bash', 'zsh', 'fish'] as const;
+export type Shell = (typeof SHELLS)[number];
+
+/** The shell a path names (`/usr/bin/zsh` → zsh) when completion supports it. */
+function supportedShell(path: string | undefined): Shell | undefined {
+  const name = path?.split('/').pop();
+  return (SHELLS as readonly string[]).includes(name ?? '') ? (name as Shell) : undefined;
+}
 
 /** The shell `$SHELL` names (`/usr/bin/zsh` → zsh), when completion supports it; otherwise a usage error naming those it does. */
 function shellOf(path: string | undefined): string {
-  const name = path?.split('/').pop();
-  if (name !== undefined && (SHELLS as readonly string[]).includes(name)) return name;
+  const shell = supportedShell(path);
+  if (shell) return shell;
   throw new UsageError(
     path ? `no shell given, and $SHELL (${path}) is not one completion supports` : 'no shell given, and $SHELL is not set',
     `name one of ${SHELLS.join(', ')}: e.g. vouchers completion bash`,
@@ -37,13 +44,22 @@ Install:
         (or add to ~/.zshrc after compinit:  source <(vouchers completion zsh))
   fish  $ vouchers completion fish > ~/.config/fish/completions/vouchers.fish
 
-Without SHELL, the shell is the one $SHELL names (bash, zsh or fish).
+Without SHELL, on a terminal, it says how to install completion for the shell $SHELL names
+(for each shell when that is none of bash, zsh and fish); into a pipe or a file it prints the
+script of the shell $SHELL names.
 
 Examples:
   $ vouchers completion bash
   $ source <(vouchers completion zsh)`,
   );
   completion.action(async (given: string | undefined, _flags, command) => {
+    if (given === undefined && f.io.stdoutIsTTY) {
+      const shell = supportedShell(f.io.env.SHELL);
+      await runVerb(seam, command, { args: [], flags: {}, parsed: { install: shell ?? SHELLS } }, async () =>
+        (await import('./install.js')).run(f, program.name(), SHELLS, shell),
+      );
+      return;
+    }
     const shell = given ?? shellOf(f.io.env.SHELL);
     await runVerb(seam, command, { args: [shell], flags: {} }, async () => (await import('./completion.js')).run(f, program, shell));
   });
