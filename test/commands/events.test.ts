@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { forwardLogPath, readForwardLog } from '../../src/core/journal/forward-log.js';
 import { ANSI, unwrapped } from '../helpers/cli-text.js';
+import { nearEventIds } from '../../src/commands/events/stored-body.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { hmac, orderEvent, SECRET, testId, voucherEvent } from '../listener/deliveries.js';
 
@@ -442,6 +443,67 @@ describe('vouchers events show', () => {
     });
     expect(replayed.code, replayed.stderr).toBe(0);
     expect(target.received.map((d) => d.headers['x-webhook-id'])).toEqual([id]);
+  });
+
+  it('an id not stored: a stored id it is a slip of is offered, an order id is named as one, an empty inbox says how events get there', async () => {
+    const dir = inboxDir();
+    const id = testId('evt', 21);
+    const show = (given: string, flags: string[] = []) =>
+      runCli(['events', 'show', given, ...flags], { configDir: dir, env: { NO_COLOR: '1' } });
+    // A letter left out, another case, the prefix left out: the stored id is offered.
+    for (const given of [id.slice(0, -2) + id.slice(-1), id.toLowerCase(), id.slice(4)]) {
+      const r = await show(given);
+      expect(r.code, given).toBe(4);
+      expect(r.stdout).toBe('');
+      expect(r.stderr, given).toContain(`Error: event ${given} is not in the inbox ${join(dir, 'events.ndjson')} (did you mean ${id}?)\n`);
+      expect(r.stderr).toContain('hint      list what is stored with vouchers events list\n');
+    }
+    // Several stored ids as near (received within one millisecond): each is named, but not more than three.
+    expect(nearEventIds('evt_01JDQ5P2M4R8T0X', ['evt_01JDQ5P2M4R8T0A', 'evt_01JDQ5P2M4R8T0B', 'evt_01JDQ5P2M4R8XXXX'])).toEqual([
+      'evt_01JDQ5P2M4R8T0A',
+      'evt_01JDQ5P2M4R8T0B',
+    ]);
+    expect(
+      nearEventIds(
+        'evt_01JDQ5P2M4R8T0X',
+        ['A', 'B', 'C', 'D'].map((c) => `evt_01JDQ5P2M4R8T0${c}`),
+      ),
+    ).toEqual([]);
+    // Nothing near: how many are stored.
+    const far = await show('evt_nothing', ['--inbox', join(dir, 'events.ndjson')]);
+    expect(far.stderr).toContain(`is not in the inbox ${join(dir, 'events.ndjson')}, which holds 4 events, none with this id\n`);
+    expect(far.stderr).toContain(`hint      list what is stored with vouchers events list --inbox ${join(dir, 'events.ndjson')}\n`);
+    // An order id: its events are listed with --order.
+    const order = await show(testId('ord', 1));
+    expect(order.code).toBe(4);
+    expect(order.stderr).toContain(`Error: ${testId('ord', 1)} is an order id, not an event id: the inbox holds 3 events of that order\n`);
+    expect(order.stderr).toContain(
+      `hint      list them with vouchers events list --order ${testId('ord', 1)}, then show one by its EVENT_ID\n`,
+    );
+    // replay says it of each id too.
+    const replayed = await runCli(
+      ['events', 'replay', id.toLowerCase(), testId('evt', 2), '--forward-to', 'http://127.0.0.1:9/x', '--secret', SECRET],
+      {
+        configDir: dir,
+        env: { NO_COLOR: '1' },
+        overrides: { clock },
+      },
+    );
+    expect(replayed.stderr).toContain(
+      `${id.toLowerCase()}: event ${id.toLowerCase()} is not in the inbox ${join(dir, 'events.ndjson')} (did you mean ${id}?)\n`,
+    );
+    // No inbox yet, or an empty one: how events get there.
+    const none = await runCli(['events', 'show', id], { configDir: tempConfigDir(), env: { NO_COLOR: '1' } });
+    expect(none.code).toBe(4);
+    expect(none.stderr).toMatch(
+      /is not in the inbox .*events\.ndjson: there is no such file yet\n {2}code {6}NOT_FOUND\n {2}hint {6}vouchers listen stores the webhook events it receives there: against the sandbox, run vouchers listen --register and, in another terminal, vouchers sandbox trigger order\.delivered; for the events of another inbox, name its file with --inbox FILE\n/,
+    );
+    const emptyFile = join(tempConfigDir(), 'empty.ndjson');
+    writeFileSync(emptyFile, '');
+    const empty = await runCli(['events', 'show', id, '--inbox', emptyFile], { env: { NO_COLOR: '1' } });
+    expect(empty.stderr).toContain(
+      `is not in the inbox ${emptyFile}: it holds no events yet\n  code      NOT_FOUND\n  hint      vouchers listen --inbox ${emptyFile} stores`,
+    );
   });
 
   it('an unknown id is not found (exit 4)', async () => {

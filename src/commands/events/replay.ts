@@ -148,7 +148,7 @@ export async function run(f: Factory, named: ReplayOptions): Promise<void> {
     targets = wanted.map(({ eventId, body, entry }) => ({ eventId, stored: { entry, bodyNumber: body } }));
   } else {
     // The ids named, found in one read of the inbox, not one read each.
-    const found = await storedBodies(path, given.eventIds, given.body);
+    const found = await storedBodies(path, given.eventIds, given.body, given.inbox);
     targets = given.eventIds.map((eventId) => ({ eventId, stored: found.get(eventId)! }));
   }
   if (targets.length === 0) {

@@ -31,7 +31,7 @@ export async function run(f: Factory, given: ShowOptions): Promise<void> {
   const path = await resolveInboxPath(f, given.inbox);
   const [eventId] = await wholeEventIds(path, [given.eventId]);
   const o = { ...given, eventId: eventId! };
-  const { entry, bodyNumber, bodies } = await storedBody(path, o.eventId, o.body);
+  const { entry, bodyNumber, bodies } = await storedBody(path, o.eventId, o.body, o.inbox);
   const forwards = ofBody(await readForwardLog(forwardLogPath(path), o.eventId), bodyNumber);
   const forwarded = forwards.some((r) => r.outcome === 'delivered');
   if (settings.format === 'json') {

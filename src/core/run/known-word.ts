@@ -18,7 +18,7 @@ export function knownSpelling<T extends string>(text: string, known: readonly T[
 }
 
 /** The number of single-letter edits (insert, delete, replace, swap two neighbours) from a to b. */
-function editDistance(a: string, b: string): number {
+export function editDistance(a: string, b: string): number {
   const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
   for (let j = 1; j <= b.length; j++) d[0]![j] = j;
   for (let i = 1; i <= a.length; i++) {
