@@ -144,10 +144,12 @@ export async function printTable<T>(
     // there; when none fits beside it, as many as fit a table of their own.
     // The example is copied from the terminal: `--fields` with its names (and the "),"
     // after them) fits a line of it too, never broken by the terminal inside a name.
+    // A column made of several fields (ORDER/PAYOUT: order_id, payout_id) is a column for each
+    // of them in the --fields table, each as wide as it at most.
     const fit = (idx: number[]) =>
       cellWidth(`--fields ${idx.flatMap((i) => fieldsOf(cols[i]!)).join(',')}),`) <= io.columns &&
       layoutTable(
-        idx.map((i) => ({ natural: natural[i]!, shrink: shrinks(cols[i]!, lists[i]) })),
+        idx.flatMap((i) => fieldsOf(cols[i]!).map(() => ({ natural: natural[i]!, shrink: shrinks(cols[i]!, lists[i]) }))),
         io.columns,
       ).fits;
     const fitting = (first: number[]) => layout.dropped.reduce<number[]>((acc, i) => (fit([...first, ...acc, i]) ? [...acc, i] : acc), []);

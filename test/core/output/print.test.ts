@@ -406,6 +406,43 @@ describe('printList as a table on a narrow terminal', () => {
     );
   });
 
+  it('counts a column made of several fields as one column each in the --fields it suggests, which then fits a table', async () => {
+    type Row = { created_at: string; check: string; transaction_id: string; order_id?: string; payout_id?: string };
+    const ledger: Row[] = [
+      {
+        created_at: '2026-12-02 12:01:16Z',
+        check: 'x'.repeat(60),
+        transaction_id: 'txn_01M8VA2S5HF08X1BTVCRTK515N',
+        order_id: 'ord_01M8VA2S5HF08X1BTVCRTK515M',
+      },
+      {
+        created_at: '2026-12-02 12:01:17Z',
+        check: 'y'.repeat(60),
+        transaction_id: 'txn_01M8VA2S5HF08X1BTVCRTK516N',
+        payout_id: 'po_01M8VA2S5HF08X1BTVCRTK516M',
+      },
+    ];
+    const cols: Column<Row>[] = [
+      { field: 'created_at', header: 'TIME' },
+      { field: 'check' },
+      { field: 'transaction_id', header: 'ID', priority: 0 },
+      {
+        field: 'reference',
+        header: 'ORDER/PAYOUT',
+        get: (r) => r.order_id ?? r.payout_id ?? '',
+        shrink: false,
+        priority: 1,
+        fields: ['order_id', 'payout_id'],
+      },
+    ];
+    const io = testIO({ tty: true, columns: 100, env: { NO_COLOR: '1' } });
+    await printList(io, ledger, cols, resolveOutput(io, {}));
+    const note = unwrapped(io.stderrText());
+    expect(note).toContain('Left out to fit 100 columns: transaction_id, order_id, payout_id.');
+    // created_at, transaction_id, order_id and payout_id are four columns of 20 and 30 cells: 123, not 100.
+    expect(note).toContain('(e.g. --fields created_at,transaction_id)');
+  });
+
   it('suggests --fields naming only what was left out when none of it fits beside the first column', async () => {
     type Key = { api_key: string; partner_id: string; allowlist: string };
     const keys: Key[] = [{ api_key: 'vk_test_a051f6c46f633563e8903d35', partner_id: 'ptn_01M8PFCMMB3429NM3', allowlist: '127.0.0.1' }];
