@@ -31,7 +31,12 @@ export type { TransactionsListOptions };
 /**
  * Time, type and amount are always shown; on a narrow terminal the others are left out
  * (and said so), the transaction id first: it is the least used in a ledger view, and no
- * command takes it.
+ * command takes it. Then the order or payout id, before the description: the description
+ * says what every row is (an opening balance, a top-up, "Order ord_…"), where a top-up has no
+ * order or payout id, and it may be shortened, where an id is shown whole or not at all. So a
+ * wider terminal only adds to what a narrower one shows: the balance, then the description
+ * (shortened, then whole), then the order or payout id, then the transaction id; never the
+ * description at one width and the order id instead of it at a wider one.
  */
 export const TRANSACTION_COLUMNS: Column<Transaction>[] = [
   { field: 'created_at', header: 'TIME', get: (t) => formatTime(t.created_at) },
@@ -55,16 +60,16 @@ export const TRANSACTION_COLUMNS: Column<Transaction>[] = [
     align: 'right',
     priority: 3,
   },
-  // An order or payout id: never cut, left out before the balance.
+  // An order or payout id: never cut, left out before the description and the balance.
   {
     field: 'reference',
     header: 'ORDER/PAYOUT',
     get: (t) => t.order_id ?? t.payout_id ?? '',
     shrink: false,
-    priority: 2,
+    priority: 1,
     fields: ['order_id', 'payout_id'],
   },
-  { field: 'description', header: 'DESCRIPTION', shrink: true, priority: 1, readable: 16 },
+  { field: 'description', header: 'DESCRIPTION', shrink: true, priority: 2, readable: 16 },
 ];
 
 /** The CSV header's names (`reference`: the order or payout id), then the record's own order_id and payout_id. */
