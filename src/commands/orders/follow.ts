@@ -50,6 +50,13 @@ export function waitTimeoutFlag(
 /** The cells of the widest order status this version knows (PARTIALLY_DELIVERED). */
 const STATUS_WIDTH = Math.max(...ORDER_STATUSES.map((s) => s.length));
 
+/**
+ * The cells of the statuses of every order's way (PENDING, PROCESSING) and its usual ends
+ * (DELIVERED, CANCELLED, REFUNDED): the status column is never narrower, so their trace IDs
+ * line up on any terminal; only PARTIALLY_DELIVERED is wider.
+ */
+const USUAL_STATUS_WIDTH = Math.max(...ORDER_STATUSES.filter((s) => s !== 'PARTIALLY_DELIVERED').map((s) => s.length));
+
 /** The characters of a trace ID a cut one keeps at least, after its ellipsis: what `vouchers log --trace` finds a request by. */
 const TRACE_KEPT = 8;
 
@@ -61,20 +68,40 @@ const TRACE_KEPT = 8;
  * every ID of some servers (`Root=1-…`), its end tells them apart, and `vouchers log
  * --trace` finds it as shown. Piped, the line is whole. Read for each line: a resized
  * terminal gets lines of its new width.
+ *
+ * On a terminal the status is a column, so the trace IDs line up: padded to the widest
+ * known status where the line has room for it beside the whole trace ID, and on a narrower
+ * terminal only as far as leaves the trace ID whole, though never narrower than the usual
+ * statuses (USUAL_STATUS_WIDTH): the same for every line of that width, and blank cells
+ * do not cut the trace ID further than lining up the usual statuses takes.
  */
 function statusLine(io: IO, time: number, orderId: string, status: string, traceId: string | undefined): string {
   const when = formatTime(new Date(time).toISOString());
   const ascii = asciiOnly(io);
+  const columns = io.stderrIsTTY ? ((io.stderr as { columns?: number }).columns || io.columns) - 2 : undefined;
+  // The cells the rest of the line takes at its narrowest without a cut: the clock, the joins, "trace" and the ID.
+  const rest = when.slice(11).length + 2 + 2 + (traceId ? 'trace '.length + traceId.length : 0);
+  const column = columns === undefined ? 0 : Math.min(STATUS_WIDTH, Math.max(USUAL_STATUS_WIDTH, columns - rest));
   const pieces: LinePiece[] = [
     { text: when, short: when.slice(11) },
     { text: orderId, drop: 1 },
-    // On a terminal the status is a column: padded to the widest known one (its spaces are
-    // part of it, kept however the line is fitted), so the trace IDs line up. Piped, as it was.
-    { text: io.stderrIsTTY ? status.padEnd(STATUS_WIDTH) : status },
+    // Its spaces are part of it, kept however the line is fitted: every line of this width has the same.
+    { text: status.padEnd(column) },
     ...(traceId ? [{ text: 'trace' }, { text: traceId, join: ' ', cut: 'id' as const, min: (ascii ? 3 : 1) + TRACE_KEPT }] : []),
   ];
-  const columns = io.stderrIsTTY ? ((io.stderr as { columns?: number }).columns || io.columns) - 2 : undefined;
   return fitLine(pieces, columns, ascii);
+}
+
+/**
+ * The spinner's line while an order is followed: with its order id where the terminal has
+ * room for it, else without (the lines above name it), so that what it waits for and the
+ * status seen are not cut off: "Waiting for a final status: PENDING".
+ */
+function waitingText(io: IO, orderId: string, target: string, after: string): string {
+  const whole = `Waiting for ${orderId} to reach ${target}${after}`;
+  const columns = io.stderrIsTTY ? (io.stderr as { columns?: number }).columns : undefined;
+  // The spinner's frame and its space take 2 cells, and one more is kept (spinner.ts).
+  return columns && whole.length > columns - 3 ? `Waiting for ${target}${after}` : whole;
 }
 
 export interface FollowOnTerminalOptions {
@@ -104,7 +131,7 @@ export async function followOnTerminal(
 ): Promise<FollowResult> {
   const { io, clock } = f;
   const target = options.until ?? 'a final status';
-  const spinner = await startSpinner(io, `Waiting for ${orderId} to reach ${target} (up to ${formatDuration(options.timeoutMs)})`, {
+  const spinner = await startSpinner(io, waitingText(io, orderId, target, ` (up to ${formatDuration(options.timeoutMs)})`), {
     quiet: options.quiet,
   });
   let result: FollowResult;
@@ -132,7 +159,7 @@ export async function followOnTerminal(
         const named = namesStatus(order);
         const status = named ? String(order.status) : `(${NO_STATUS})`;
         // New text first: the spinner resumes under the persisted line with the new status.
-        spinner.text(`Waiting for ${orderId} to reach ${target}: ${status}`);
+        spinner.text(waitingText(io, orderId, target, `: ${status}`));
         spinner.info(statusLine(io, clock.now(), orderId, status, response.traceId));
         if (canonicalStatus(order.status) === undefined)
           spinner.info(
