@@ -7,7 +7,7 @@ import type { RunSeam } from './commands/types.js';
 import { Command, Option, mistakenCommandHint, type CommandUnknownOpts } from './core/run/commander.js';
 import { VALUE_OPTIONS, afterRootOptions, commandPath, nearestCommand, subcommand } from './core/run/command-words.js';
 import type { NounLoader } from './core/run/usage-error.js';
-import { Help } from 'commander';
+import { Help, type Argument } from 'commander';
 import type { Factory } from './factory.js';
 import { stderrColumns, type IO } from './core/io/io.js';
 import { UsageError } from './core/errors/index.js';
@@ -22,6 +22,11 @@ function defaultValueText(value: unknown): string | undefined {
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
   if (typeof value !== 'string') return undefined;
   return /^\d+$/.test(value) ? value : JSON.stringify(value);
+}
+
+/** Whether a description names each of the words an option or argument takes. */
+function namesItsChoices(description: string, choices: readonly string[] | undefined): boolean {
+  return choices?.every((c) => new RegExp(`\\b${c.replace(/\W/g, '\\$&')}\\b`).test(description)) ?? false;
 }
 
 /** Whether the user asked for machine-readable output (errors then print as JSON). */
@@ -297,7 +302,7 @@ export async function buildProgram(
       // say theirs do ("(default 10m)"), not commander's "(default: \"4242\")"; a default
       // described in words keeps its colon ("(default: a free one)").
       optionDescription(this: Help, o: Option) {
-        const named = o.argChoices?.every((c) => new RegExp(`\\b${c.replace(/\W/g, '\\$&')}\\b`).test(o.description));
+        const named = namesItsChoices(o.description, o.argChoices);
         const value = o.defaultValueDescription === undefined ? defaultValueText(o.defaultValue) : undefined;
         const shown = Help.prototype.optionDescription.call(
           this,
@@ -309,6 +314,13 @@ export async function buildProgram(
             : o,
         );
         return value === undefined ? shown : shown.replace(`default: ${value}`, `default ${value}`);
+      },
+      // An argument likewise (completion's [shell]: "bash, zsh or fish").
+      argumentDescription(this: Help, a: Argument) {
+        return Help.prototype.argumentDescription.call(
+          this,
+          namesItsChoices(a.description, a.argChoices) ? Object.assign(Object.create(a) as Argument, { argChoices: undefined }) : a,
+        );
       },
     })
     .configureOutput(

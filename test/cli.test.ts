@@ -52,6 +52,10 @@ describe('root command', () => {
     expect(start).toContain('--signing-path <variant> signature path variant verified: full or relative (default "full")');
     expect(start).toMatch(/--dialect <name> API dialect: decisions \(our guesses\) or document .*else decisions --state/);
     expect(flat((await runCli(['demo', '--help'])).stdout)).not.toContain('choices');
+    // An argument too.
+    const completion = flat((await runCli(['completion', '--help'])).stdout);
+    expect(completion).toContain('shell bash, zsh or fish (default: the one $SHELL names)');
+    expect(completion).not.toContain('choices');
     // A description that does not name them keeps commander's list.
     expect(flat((await runCli(['profiles', 'add', '--help'])).stdout)).toContain(
       '--signing-path <variant> path variant in signatures (choices: "full", "relative")',

@@ -28,8 +28,8 @@ function shellOf(path: string | undefined): string {
 export const registerCompletion: RegisterCommand = (program, f, seam) => {
   const completion = program
     .command('completion')
-    .description('Print a shell completion script (commands, flags, profile names, product ids)')
-    .addArgument(new Argument('[shell]', 'the shell (default: the one $SHELL names)').choices([...SHELLS]));
+    .description('Print a shell completion script (commands, flags, profile names, product ids), or on a terminal how to install it')
+    .addArgument(new Argument('[shell]', 'bash, zsh or fish (default: the one $SHELL names)').choices([...SHELLS]));
   completion.addHelpText(
     'after',
     `
