@@ -15,7 +15,9 @@ import { startSpinner } from '../../core/output/spinner.js';
 import { suggestedCommand } from '../../core/output/next-page.js';
 import { operand } from '../../core/output/shell-quote.js';
 import type { Factory } from '../../core/run/factory.js';
-import { asciiOnly, err, type IO } from '../../core/io/io.js';
+import { asciiOnly, err, stderrColumns, type IO } from '../../core/io/io.js';
+import { wrapNote } from '../../core/io/note-wrap.js';
+import { cellWidth } from '../../core/output/cells.js';
 import { fitLine, type LinePiece } from '../../listener/fit-line.js';
 import { heldAtAdminGate, heldAtAdminGateHint } from './hint.js';
 import { endedElsewhereError, outcomeError } from './outcome.js';
@@ -92,6 +94,48 @@ function statusLine(io: IO, time: number, orderId: string, status: string, trace
   return fitLine(pieces, columns, ascii);
 }
 
+/** The cells a line kept above the spinner has on stderr's terminal (less the spinner's two), undefined when piped. */
+function lineColumns(io: IO): number | undefined {
+  return io.stderrIsTTY ? stderrColumns(io) - 2 : undefined;
+}
+
+/** A note under a line of the wait, on a terminal wrapped to its width under its indent, a trace ID whole. */
+function noteLines(io: IO, note: string): string[] {
+  const columns = lineColumns(io);
+  return (columns === undefined ? note : wrapNote(note, columns, { whole: true })).split('\n');
+}
+
+const NOT_SHOWN = 'not shown yet (HTTP 404)';
+const NOT_SHOWN_WHY = 'the server accepted it; asking again until it shows it or the wait ends';
+
+/**
+ * The lines of an answer 404 for the order being followed. Piped, one whole line. On a
+ * terminal, where that is too wide, laid out as a status line (its time only its clock, the
+ * order id left out before anything else: the lines above name it) with the trace ID whole
+ * beside it where it fits, and the why on the lines under it, wrapped under their indent:
+ * the trace ID goes there, whole, where it does not fit beside.
+ */
+function notShownLines(io: IO, time: number, orderId: string, traceId: string | undefined): string[] {
+  const when = formatTime(new Date(time).toISOString());
+  const whole = `${when}  ${orderId}  ${NOT_SHOWN}${traceId ? `  trace ${traceId}` : ''}: ${NOT_SHOWN_WHY}`;
+  const columns = lineColumns(io);
+  if (columns === undefined || cellWidth(whole) <= columns) return [whole];
+  const head = (withTrace: boolean) =>
+    fitLine(
+      [
+        { text: when.slice(11) },
+        { text: orderId, drop: 1 },
+        { text: NOT_SHOWN },
+        ...(withTrace && traceId ? [{ text: 'trace' }, { text: traceId, join: ' ' }] : []),
+      ],
+      columns,
+      asciiOnly(io),
+    );
+  const beside = head(true);
+  const fits = traceId === undefined || cellWidth(beside) <= columns;
+  return [fits ? beside : head(false), ...noteLines(io, `  ${fits ? '' : `trace ${traceId}: `}${NOT_SHOWN_WHY}`)];
+}
+
 /**
  * The spinner's line while an order is followed: with its order id where the terminal has
  * room for it, else without (the lines above name it), so that what it waits for and the
@@ -147,10 +191,7 @@ export async function followOnTerminal(
       requestTimeoutMs: options.requestTimeoutMs,
       acceptedJustNow: options.acceptedJustNow,
       onNotYetShown: (error) => {
-        const trace = error.traceId ? `  trace ${error.traceId}` : '';
-        spinner.info(
-          `${formatTime(new Date(clock.now()).toISOString())}  ${orderId}  not shown yet (HTTP 404)${trace}: the server accepted it; asking again until it shows it or the wait ends`,
-        );
+        for (const line of notShownLines(io, clock.now(), orderId, error.traceId)) spinner.info(line);
       },
       onStatus: (order, response) => {
         last = { order };
@@ -162,9 +203,11 @@ export async function followOnTerminal(
         spinner.text(waitingText(io, orderId, target, `: ${status}`));
         spinner.info(statusLine(io, clock.now(), orderId, status, response.traceId));
         if (canonicalStatus(order.status) === undefined)
-          spinner.info(
+          for (const line of noteLines(
+            io,
             `  ${named ? `${status} is a status this version does not know` : 'the answer names no status'}: it waits on, until the order reaches a final one (DELIVERED, PARTIALLY_DELIVERED, REFUNDED, or their usual synonyms) or --wait-timeout passes`,
-          );
+          ))
+            spinner.info(line);
       },
     });
   } catch (error) {
