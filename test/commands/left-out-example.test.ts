@@ -44,3 +44,19 @@ describe.each([
     expect(again.stderr).not.toContain('Left out');
   });
 });
+
+describe('transactions list', () => {
+  it.each([100, 120])(
+    'at %i columns suggests the order id, which the table keeps longest of what it leaves out, not the transaction id',
+    async (columns) => {
+      const r = await runCli(['transactions', 'list'], { env, tty: true, columns });
+      expect(r.code, r.stderr).toBe(0);
+      const note = r.stderr.replace(ANSI, '').replace(/\s+/g, ' ');
+      expect(note).toContain(`Left out to fit ${columns} columns: transaction_id, order_id, payout_id`);
+      const example = /--fields ([a-z_]+(?:,[a-z_]+)*)\)/.exec(note);
+      expect(example, note).not.toBeNull();
+      expect(example![1]!.split(','), note).toEqual(expect.arrayContaining(['created_at', 'order_id', 'payout_id']));
+      expect(example![1]!.split(','), note).not.toContain('transaction_id');
+    },
+  );
+});

@@ -139,7 +139,7 @@ export async function printTable<T>(
     const fieldsOf = (col: Column<T>) => col.fields ?? [col.field];
     // Named as --fields takes them: what is left out is what the example brings back.
     const left = layout.dropped.flatMap((i) => fieldsOf(cols[i]!));
-    // The suggested --fields: as many of those left out as still fit a table beside the first
+    // The suggested --fields: the most important of those left out that still fit a table beside the first
     // column (which tells the rows apart), and a line of the terminal, and the hint says it is
     // there; when none fits beside it, as many as fit a table of their own.
     // The example is copied from the terminal: `--fields` with its names (and the "),"
@@ -152,7 +152,17 @@ export async function printTable<T>(
         idx.flatMap((i) => fieldsOf(cols[i]!).map(() => ({ natural: natural[i]!, shrink: shrinks(cols[i]!, lists[i]) }))),
         io.columns,
       ).fits;
-    const fitting = (first: number[]) => layout.dropped.reduce<number[]>((acc, i) => (fit([...first, ...acc, i]) ? [...acc, i] : acc), []);
+    // Those left out taken by how the table ranks them, the most important first (the reverse of
+    // the order it leaves them out in: one with content before one empty in every row, then the
+    // higher priority, then the one further left), each that still fits; named in table order.
+    const empty = (i: number) => texts.every((t) => t[i] === '');
+    const ranked = [...layout.dropped].sort(
+      (a, b) => Number(empty(a)) - Number(empty(b)) || (cols[b]!.priority ?? 0) - (cols[a]!.priority ?? 0) || a - b,
+    );
+    const fitting = (first: number[]) =>
+      ranked
+        .reduce<number[]>((acc, i) => (fit([...first, ...[...acc, i].sort((x, y) => x - y)]) ? [...acc, i] : acc), [])
+        .sort((a, b) => a - b);
     const first = fieldsOf(cols[layout.shown[0]!]!);
     const beside = fitting([layout.shown[0]!]);
     const example = (beside.length > 0 ? [layout.shown[0]!, ...beside] : fitting([])).flatMap((i) => fieldsOf(cols[i]!)).join(',');

@@ -440,7 +440,36 @@ describe('printList as a table on a narrow terminal', () => {
     const note = unwrapped(io.stderrText());
     expect(note).toContain('Left out to fit 100 columns: transaction_id, order_id, payout_id.');
     // created_at, transaction_id, order_id and payout_id are four columns of 20 and 30 cells: 123, not 100.
-    expect(note).toContain('(e.g. --fields created_at,transaction_id)');
+    // The order or payout id (priority 1) is what the table keeps longest of those left out: it is the one suggested.
+    expect(note).toContain('(e.g. --fields created_at,order_id,payout_id)');
+  });
+
+  it('suggests the columns left out that the table ranks highest, not the first ones in it, named in table order', async () => {
+    type Row = { id: string; name: string; a: string; b: string; c: string; d: string; e: string };
+    const w = (ch: string) => ch.repeat(30);
+    const rows: Row[] = [{ id: 'row_1', name: w('n'), a: w('a'), b: w('b'), c: w('c'), d: w('d'), e: '' }];
+    const cols: Column<Row>[] = [
+      { field: 'id' },
+      { field: 'name', shrink: false },
+      { field: 'a', shrink: false, priority: 0 },
+      { field: 'b', shrink: false, priority: 1 },
+      { field: 'e', priority: 9 },
+      { field: 'c', shrink: false, priority: 3 },
+      { field: 'd', shrink: false, priority: 2 },
+    ];
+    const io = testIO({ tty: true, columns: 50, env: { NO_COLOR: '1' } });
+    await printList(io, rows, cols, resolveOutput(io, {}));
+    const note = unwrapped(io.stderrText());
+    expect(note).toContain('Left out to fit 50 columns: a, b, e, c, d.');
+    // Room beside id for one column of 30: c (priority 3), not a, the first left out; and the empty e.
+    expect(note).toContain('(e.g. --fields id,e,c)');
+    // At 90, c is shown; beside id there is room for two of 30 and the empty e: d and b, not a;
+    // e, though ranked highest, is empty in every row, so it comes last.
+    const wider = testIO({ tty: true, columns: 90, env: { NO_COLOR: '1' } });
+    await printList(wider, rows, cols, resolveOutput(wider, {}));
+    const more = unwrapped(wider.stderrText());
+    expect(more).toContain('Left out to fit 90 columns: a, b, e, d.');
+    expect(more).toContain('(e.g. --fields id,b,e,d)');
   });
 
   it('suggests --fields naming only what was left out when none of it fits beside the first column', async () => {
