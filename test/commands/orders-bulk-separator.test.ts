@@ -48,12 +48,30 @@ describe('the separator of a bulk CSV', () => {
     expect(parsed.rows).toEqual([]);
     expect(parsed.problems).toEqual([
       {
+        header: true,
         line: 1,
         message: expect.stringMatching(
           /^the header "product_id\|denomination\|quantity" is not column names separated by commas, semicolons or tabs: expected product_id, denomination, quantity, reference, currency .*the rows were not checked$/,
         ),
       },
     ]);
+  });
+
+  it('orders create --from a file whose header cannot be read: the summary names the header, counts no bad row', async () => {
+    const configDir = tempConfigDir();
+    const path = join(tempConfigDir(), 'pipes.csv');
+    writeFileSync(path, 'product_id|denomination|quantity\nsbx-instant|10|1\nsbx-instant|25|1\n');
+    const r = await runCli(['orders', 'create', '--from', path], { configDir, env: { NO_COLOR: '1' } });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`${path}: a bad header (checked against the contract); nothing was ordered`);
+    expect(r.stderr).not.toMatch(/bad rows?\b/);
+    expect(r.stderr).toContain('fix the header named above and run the same command again');
+    // A header with a column missing and a bad row: both said, the row counted alone.
+    writeFileSync(path, 'product_id,denomination,colour\nsbx-instant,10,red\nsbx-instant,-5,blue\n');
+    const both = await runCli(['orders', 'create', '--from', path], { configDir, env: { NO_COLOR: '1' } });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain(`${path}: a bad header and 1 bad row (checked against the contract)`);
+    expect(both.stderr).toContain('fix the header and the lines named above');
   });
 
   it('a decimal comma in a denomination is refused, saying to write a dot', () => {

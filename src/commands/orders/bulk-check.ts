@@ -20,16 +20,20 @@ import { itemProblem, lookupProducts, productCurrency, stockProblem, unreadProdu
 /** At most this many bad rows are named; the rest are counted. */
 const SHOWN_PROBLEMS = 50;
 
-/** The bad rows of a file: the first SHOWN_PROBLEMS named, the lines counted. */
+/** The bad rows of a file: the first SHOWN_PROBLEMS named, the lines counted (a CSV header's apart). */
 export class Problems {
   readonly shown: RowProblem[] = [];
   count = 0;
+  /** Rows with a problem, the header not counted. */
   lines = 0;
+  /** The CSV header has a problem. */
+  header = false;
   private lastLine = -1;
 
   add(p: RowProblem): void {
     this.count += 1;
-    if (p.line !== this.lastLine) {
+    if (p.header) this.header = true;
+    else if (p.line !== this.lastLine) {
       this.lines += 1;
       this.lastLine = p.line;
     }
@@ -46,9 +50,13 @@ export class Problems {
 export function badRows(file: string, problems: Problems, what: string, kind: ErrorKind = 'usage', later?: string): CliError {
   const shown = [...problems.shown].sort((a, b) => a.line - b.line).map((p) => `line ${p.line}: ${p.message}`);
   if (problems.count > shown.length) shown.push(`… and ${problems.count - shown.length} more`);
-  const lines = problems.lines;
-  const message = `${file}: ${lines} bad row${lines === 1 ? '' : 's'} (${what}); nothing was ordered\n  ${shown.join('\n  ')}`;
-  const hint = `fix the lines named above and run the same command again${later ? `; ${later} are checked after that` : ''}`;
+  const { lines, header } = problems;
+  // A header's problem is no bad row: a header no column could be read from leaves the rows unchecked.
+  const rows = lines > 0 ? `${lines} bad row${lines === 1 ? '' : 's'}` : '';
+  const summary = header ? (rows ? `a bad header and ${rows}` : 'a bad header') : rows;
+  const message = `${file}: ${summary} (${what}); nothing was ordered\n  ${shown.join('\n  ')}`;
+  const fix = header ? (lines > 0 ? 'the header and the lines named above' : 'the header named above') : 'the lines named above';
+  const hint = `fix ${fix} and run the same command again${later ? `; ${later} are checked after that` : ''}`;
   return kind === 'usage' ? new UsageError(message, hint) : new CliError(kind, message, hint);
 }
 

@@ -19,6 +19,8 @@ export interface RowProblem {
   /** Line number in the file (1-based). */
   line: number;
   message: string;
+  /** A problem of a CSV file's header, not of a row. */
+  header?: true;
 }
 
 export interface ParsedBulkFile {
@@ -246,6 +248,7 @@ function csvHeader(header: { line: number; cells: string[] }, problems: RowProbl
   if (names.length === 1 && !(BULK_COLUMNS as readonly string[]).includes(names[0] as string)) {
     const cell = header.cells[0] as string;
     problems.push({
+      header: true,
       line: header.line,
       message: `the header ${JSON.stringify(cell.length > 60 ? `${cell.slice(0, 60)}…` : cell)} is not column names separated by commas, semicolons or tabs: expected ${BULK_COLUMNS.join(', ')} (product_id and denomination required, in any order), e.g. ${BULK_COLUMNS.join(',')}; the rows were not checked`,
     });
@@ -254,14 +257,19 @@ function csvHeader(header: { line: number; cells: string[] }, problems: RowProbl
   const unknown = names.filter((n) => !(BULK_COLUMNS as readonly string[]).includes(n));
   if (unknown.length > 0)
     problems.push({
+      header: true,
       line: header.line,
       message: `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => JSON.stringify(u.length > 40 ? `${u.slice(0, 40)}…` : u)).join(', ')} (columns: ${BULK_COLUMNS.join(', ')})`,
     });
   const dup = names.filter((n, i) => names.indexOf(n) !== i);
-  if (dup.length > 0) problems.push({ line: header.line, message: `column ${JSON.stringify(dup[0])} appears twice` });
+  if (dup.length > 0) problems.push({ header: true, line: header.line, message: `column ${JSON.stringify(dup[0])} appears twice` });
   for (const required of ['product_id', 'denomination']) {
     if (!names.includes(required))
-      problems.push({ line: header.line, message: `the header has no ${required} column (columns: ${BULK_COLUMNS.join(', ')})` });
+      problems.push({
+        header: true,
+        line: header.line,
+        message: `the header has no ${required} column (columns: ${BULK_COLUMNS.join(', ')})`,
+      });
   }
   return names;
 }
