@@ -48,6 +48,17 @@ describe('order flags', () => {
     expect(await fail({ product: 'p', denomination: '10', quantity: '0' })).toMatch(/--quantity: must be at least 1/);
     expect(await fail({ product: 'p', denomination: 'ten' })).toMatch(/--denomination "ten" is not a number/);
     expect(await fail({ product: 'p', denomination: '0' })).toMatch(/--denomination "0" must be more than zero/);
+    // A decimal comma is said how to write, as a bulk row's is.
+    expect(await fail({ product: 'p', denomination: '10,50' })).toBe(
+      '--denomination "10,50" is not a number (write the decimals after a dot: 10.50)',
+    );
+    expect(await fail({ product: 'p', denomination: '1,000', currency: 'USD' })).toBe(
+      '--denomination "1,000" is not a number (write an amount with no thousands separator, and its decimals after a dot)',
+    );
+    expect(await fail({ item: ['sbx-instant:10,50:2'] })).toBe(
+      '--item "sbx-instant:10,50:2" (item 1): denomination "10,50" is not a number (write the decimals after a dot: 10.50)',
+    );
+    expect(await fail({ product: 'p', denomination: 'ten' })).toBe('--denomination "ten" is not a number');
     expect(await fail({ product: 'p', denomination: '10', currency: 'dollars' })).toMatch(/--currency: must be an ISO 4217 code/);
     expect(await fail({ product: 'p', denomination: '10', reference: 'r'.repeat(65) })).toMatch(/--reference: must be at most 64/);
     expect(await fail({ denomination: '10' })).toMatch(/--product is required/);

@@ -340,13 +340,8 @@ function toRow(rec: RawRecord): { row?: BulkRow; errors: string[] } {
     try {
       denomination = exactDenomination(denomText, get('currency'), (why) => new Error(why));
     } catch (e) {
-      // A spreadsheet in a locale that writes a decimal comma (10,50): said how to write it.
-      const comma = /^\d+,\d{1,2}$/.test(denomText)
-        ? ` (write the decimals after a dot: ${denomText.replace(',', '.')})`
-        : /^\d+(,\d+)+$/.test(denomText)
-          ? ' (write an amount with no thousands separator, and its decimals after a dot)'
-          : '';
-      errors.push(`denomination: ${JSON.stringify(denomText)} ${(e as Error).message}${comma}`);
+      // A decimal comma (10,50) is said how to write: exactDenomination's reason says it.
+      errors.push(`denomination: ${JSON.stringify(denomText)} ${(e as Error).message}`);
     }
   }
   let quantity = 1;

@@ -31,8 +31,20 @@ export function parseAmount(text: string): number | undefined {
 export function exactDenomination(text: string, currency: string | undefined, refuse: (reason: string) => Error): number {
   const code = currency?.trim().toUpperCase() || undefined;
   const r = code ? checkAmount(text, code) : checkAmountAnyCurrency(text);
-  if (!r.ok) throw refuse(amountReason(r.reason, code));
+  if (!r.ok) throw refuse(`${amountReason(r.reason, code)}${r.reason === 'is not a number' ? decimalCommaNote(text) : ''}`);
   return r.major;
+}
+
+/**
+ * How to write an amount typed with a decimal comma (10,50, as a spreadsheet or a keyboard
+ * in many locales writes it) or a thousands separator (1,000): said after "is not a number",
+ * the same for --denomination, an --item's and a bulk row's. Empty for any other text.
+ */
+export function decimalCommaNote(text: string): string {
+  const s = text.trim();
+  if (/^\d+,\d{1,2}$/.test(s)) return ` (write the decimals after a dot: ${s.replace(',', '.')})`;
+  if (/^\d+(,\d+)+$/.test(s)) return ' (write an amount with no thousands separator, and its decimals after a dot)';
+  return '';
 }
 
 export function parseCount(text: string): number | undefined {
