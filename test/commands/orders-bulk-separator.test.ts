@@ -3,7 +3,7 @@
  * often with a byte order mark and CRLF) or tabs is read by the separator of its header;
  * the dry run and the batch's first line say which one when it is not a comma.
  */
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect } from 'vitest';
 import { parseBulkFile } from '../../src/commands/orders/bulk-input.js';
@@ -108,6 +108,22 @@ describe('the separator of a bulk CSV', () => {
         .map((o) => o.reference)
         .sort(),
     ).toEqual(['eu-2', 'eu; 1']);
+    // --resume alone, without the file named, says the same of how it was read.
+    const batchId = /^Batch (bat_\w+)/.exec(run.stderr)![1]!;
+    const resumed = await runCli(['orders', 'create', '--resume', batchId], { configDir });
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(resumed.stderr.split('\n')[0]).toMatch(/^Batch bat_\w+: 2 rows \(CSV separated by semicolons\), 2 already ordered/);
+    const resumedDry = await runCli(['orders', 'create', '--resume', batchId, '--dry-run', '--json'], { configDir });
+    expect(JSON.parse(resumedDry.stdout)).toMatchObject({ dry_run: true, separator: ';' });
+    // A journal written before the separator was recorded: read from the file again.
+    const journal = /^\s+journal (.+)$/m.exec(run.stderr)![1]!;
+    const [head, ...rest] = readFileSync(journal, 'utf8').split('\n');
+    const { separator: _recorded, ...older } = JSON.parse(head!) as Record<string, unknown>;
+    expect(_recorded).toBe(';');
+    writeFileSync(journal, [JSON.stringify(older), ...rest].join('\n'));
+    const again = await runCli(['orders', 'create', '--resume', batchId], { configDir });
+    expect(again.stderr.split('\n')[0]).toMatch(/^Batch bat_\w+: 2 rows \(CSV separated by semicolons\), 2 already ordered/);
+    expect(orderCount(sb)).toBe(2);
 
     // A comma file says nothing of its separator.
     const commas = join(tempConfigDir(), 'orders.csv');

@@ -286,7 +286,16 @@ export async function openBatch(
 }
 
 /** The rows of an existing batch: its header's (version 1), or its file's, checked against the digest it started with. */
-export async function batchRows(f: Factory, state: BatchState, input: Input | undefined): Promise<() => AsyncIterable<BulkRow>> {
+/**
+ * The rows of a batch: those its journal holds, else its file's (`input`, or read again
+ * from the path the journal names). `read` receives the separator of a file read here.
+ */
+export async function batchRows(
+  f: Factory,
+  state: BatchState,
+  input: Input | undefined,
+  read: { separator?: string } = {},
+): Promise<() => AsyncIterable<BulkRow>> {
   const { rows } = state.header;
   if (rows) return () => heldRows(rows);
   if (input) return inputRows(input);
@@ -305,6 +314,7 @@ export async function batchRows(f: Factory, state: BatchState, input: Input | un
       `put it back as it was to resume the batch; or run the edited file (${again}): rows with a reference already ordered are skipped`,
     );
   }
+  if (found.separator !== undefined) read.separator = found.separator;
   return inputRows(found);
 }
 

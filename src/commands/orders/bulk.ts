@@ -171,7 +171,9 @@ async function orderBatch(
     // A results file this batch did not know: later runs rewrite it too.
     if (o.results !== undefined) await opened?.appendResultsFile(resolve(io.cwd, o.results), new Date(f.clock.now()).toISOString());
   }
-  const rows = state ? await batchRows(f, state, input) : inputRows(input as Input);
+  // The file's separator: as read now, else as the batch's first run recorded it.
+  const read: { separator?: string } = {};
+  const rows = state ? await batchRows(f, state, input, read) : inputRows(input as Input);
   const client = await f.client();
   let totals: Map<string, number> | undefined;
   // What a dry run could not check (a product or the wallets in a shape this version does not read).
@@ -290,8 +292,9 @@ async function orderBatch(
   }
   const total = state ? rowCount(state.header) : (input as Input).rows;
 
-  // A CSV file not separated by commas says how it was read.
-  const separator = input?.separator !== undefined && input.separator !== ',' ? input.separator : undefined;
+  // A CSV file not separated by commas says how it was read, with --from or --resume alone.
+  const seen = input?.separator ?? state?.header.separator ?? read.separator;
+  const separator = seen !== undefined && seen !== ',' ? seen : undefined;
   if (o.dryRun) {
     await printRecord(
       io,
@@ -340,6 +343,7 @@ async function orderBatch(
       source: o.from ?? null,
       source_path: (input as Input).path,
       sha256: (input as Input).sha256,
+      ...(separator !== undefined ? { separator } : {}),
       target,
       base_url: profile.base_url ?? undefined,
       results_path: o.results === undefined ? undefined : resolve(io.cwd, o.results),

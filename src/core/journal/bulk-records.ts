@@ -25,6 +25,12 @@ export interface BatchHeader {
   source_path?: string;
   sha256: string;
   /**
+   * A CSV file's separator when it is not a comma (a semicolon, a tab): a later run with
+   * --resume alone says how the file was read, as the first did. Absent for a comma, for
+   * NDJSON, and in journals written before it was recorded.
+   */
+  separator?: string;
+  /**
    * The server and key the batch orders through (batchTarget); a batch never continues
    * against another. Absent in journals written before it was recorded.
    */
