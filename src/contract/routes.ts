@@ -56,7 +56,7 @@ export interface Route {
 /** The names a server may give the URL a webhook endpoint delivers to (`url`, `endpoint`, `endpoint_url`, …). */
 export const WEBHOOK_URL_FIELDS = ['url', 'endpoint', 'endpoint_url', 'webhook_url', 'target_url', 'callback_url', 'uri'] as const;
 
-/** Every endpoint's: VALIDATION_FAILED too, for a query parameter it does not take or a value it does not accept. */
+/** Every endpoint's: VALIDATION_FAILED too, for a query parameter it does not take, a value it does not accept or one given twice. */
 const COMMON_ERRORS: ErrorCode[] = [
   'AUTHENTICATION_FAILED',
   'VALIDATION_FAILED',

@@ -86,6 +86,24 @@ describe('a refused query parameter is named with what it received and what it a
     expect(Object.keys(sb.state.orders)).toHaveLength(before);
   });
 
+  it('a parameter given more than once is refused, not read for its first value: named, with how many times', async () => {
+    const limit = await refused('/orders?limit=1&limit=5');
+    expect(limit.message).toBe('limit was given 2 times ("1" and "5"); a query parameter is given once');
+    expect(limit.details).toEqual([{ path: 'limit', message: 'was given 2 times ("1" and "5"); a query parameter is given once' }]);
+    // Even the same value twice, and a filter with a bad second value.
+    expect((await refused('/transactions?type=REFUND&type=REFUND&type=TOP_UP&type=X')).message).toBe(
+      'type was given 4 times ("REFUND", "REFUND", "TOP_UP" and 1 more); a query parameter is given once',
+    );
+    // Beside an unknown name and a bad value: each said, in the order sent.
+    expect((await refused('/orders?status=DELIVERED&status=PENDING&limt=5&limit=0')).details.map((d) => d.path)).toEqual([
+      'status',
+      'limt',
+      'limit',
+    ]);
+    // Given once, it is read as before.
+    expect((await api(sb, 'GET', '/orders?limit=1')).status).toBe(200);
+  });
+
   it('several refused at once: each in the message, in the order sent, one detail each', async () => {
     const error = await refused('/orders?limit=abc&status=x&LIMIT=4');
     expect(error.details.map((d) => d.path)).toEqual(['limit', 'status', 'LIMIT']);

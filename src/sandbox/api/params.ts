@@ -81,10 +81,18 @@ function unknownParameter(e: Endpoint, name: string, known: readonly string[]): 
   return `is not a query parameter of ${where}; it takes ${list(known)}${near ? ` (did you mean ${near}?)` : ''}`;
 }
 
+/** A parameter given more than once: which value would count is a guess, so none does. */
+function repeated(values: readonly string[]): string {
+  const shown = values.slice(0, 3).map((v) => received(v).replace(/^received /, ''));
+  const quoted = values.length > 3 ? `${shown.join(', ')} and ${values.length - 3} more` : list(shown);
+  return `was given ${values.length} times (${quoted}); a query parameter is given once`;
+}
+
 /**
- * The query parameters (first value of each), checked: a name the endpoint does not take
- * and a value it does not accept are refused together, 422 VALIDATION_FAILED with one
- * detail per parameter, so that a typo in a filter is never silently ignored.
+ * The query parameters, checked: a name the endpoint does not take, a value it does not
+ * accept and a parameter given more than once (no parameter of the contract is repeatable)
+ * are refused together, 422 VALIDATION_FAILED with one detail per parameter, so that a typo
+ * in a filter is never silently ignored, nor a second value of it.
  */
 export function parseQuery(e: Endpoint, search: URLSearchParams): Record<string, unknown> {
   const schemas = e.query ?? {};
@@ -97,7 +105,12 @@ export function parseQuery(e: Endpoint, search: URLSearchParams): Record<string,
       details.push({ path: name, message: unknownParameter(e, name, known) });
       continue;
     }
-    const raw = search.get(name) ?? '';
+    const all = search.getAll(name);
+    if (all.length > 1) {
+      details.push({ path: name, message: repeated(all) });
+      continue;
+    }
+    const raw = all[0] ?? '';
     const wrong = refusal(schema, raw);
     if (wrong === undefined) values[name] = schema.parse(raw) as unknown;
     else details.push({ path: name, message: wrong });
