@@ -77,6 +77,7 @@ export async function buildRequest(io: IO, methodArg: string, pathArg: string, o
   }
   const qs = params.toString();
   if (qs) path += (path.includes('?') ? '&' : '?') + qs;
+  refuseRepeated(path);
   const headers: Record<string, string> = {};
   for (const h of opts.header ?? []) {
     const colon = h.indexOf(':');
@@ -109,6 +110,24 @@ export async function buildRequest(io: IO, methodArg: string, pathArg: string, o
     throw new UsageError(`--paginate follows the next_cursor of GET lists, not ${method}`, `e.g. vouchers api GET /orders --paginate`);
   }
   return { method, path, headers, body, idempotencyKey: opts.idempotencyKey };
+}
+
+/**
+ * A query parameter given twice (in PATH and with --query, or twice in either) is refused
+ * before anything is sent: a server reads one of the values, which one is a guess, or
+ * refuses both (the sandbox does).
+ */
+function refuseRepeated(path: string): void {
+  const q = path.indexOf('?');
+  if (q < 0) return;
+  const params = new URLSearchParams(path.slice(q + 1));
+  const name = [...params.keys()].find((k, i, all) => all.indexOf(k) !== i);
+  if (name === undefined) return;
+  const values = params.getAll(name);
+  throw new UsageError(
+    `the query parameter ${JSON.stringify(name)} is given ${values.length} times (${values.map((v) => JSON.stringify(v)).join(', ')}): a parameter is sent once`,
+    `keep one value of ${name}, in PATH or with --query ${name}=VALUE`,
+  );
 }
 
 /** `--max-pages`: a whole number of pages (default DEFAULT_MAX_PAGES). */

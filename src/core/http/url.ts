@@ -44,16 +44,33 @@ export function encodeQuery(query: Record<string, QueryValue> | undefined): stri
   return s;
 }
 
+/** A query pair's name as a server reads it (`a+b=1` → `a b`; undecodable: as written). */
+function pairName(pair: string): string {
+  const name = pair.split('=')[0]!.replace(/\+/g, ' ');
+  try {
+    return decodeURIComponent(name);
+  } catch {
+    return name;
+  }
+}
+
 /**
  * The request target as sent: base path + path + query. `path` may carry its own query
- * string; `query` entries are appended to it.
+ * string; `query` entries are appended to it, each replacing a parameter of the same name
+ * there, so that no parameter is sent twice (a server reads one of them, or refuses both).
  */
 export function requestTarget(base: BaseUrl, path: string, query?: Record<string, QueryValue>): { target: string; path: string } {
   const rel = path.startsWith('/') ? path : '/' + path;
   const q = rel.indexOf('?');
   if (q < 0 && query === undefined) return { target: base.basePath + rel, path: rel };
   const pathOnly = q >= 0 ? rel.slice(0, q) : rel;
-  const ownQuery = q >= 0 ? rel.slice(q + 1) : '';
+  const given = new Set(Object.entries(query ?? {}).flatMap(([k, v]) => (v === undefined ? [] : [k])));
+  let ownQuery = q >= 0 ? rel.slice(q + 1) : '';
+  if (given.size > 0)
+    ownQuery = ownQuery
+      .split('&')
+      .filter((pair) => !given.has(pairName(pair)))
+      .join('&');
   const extra = encodeQuery(query);
   const search = [ownQuery, extra].filter(Boolean).join('&');
   return { target: base.basePath + pathOnly + (search ? '?' + search : ''), path: pathOnly };
