@@ -77,7 +77,6 @@ export async function buildRequest(io: IO, methodArg: string, pathArg: string, o
   }
   const qs = params.toString();
   if (qs) path += (path.includes('?') ? '&' : '?') + qs;
-  refuseRepeated(path);
   const headers: Record<string, string> = {};
   for (const h of opts.header ?? []) {
     const colon = h.indexOf(':');
@@ -113,20 +112,23 @@ export async function buildRequest(io: IO, methodArg: string, pathArg: string, o
 }
 
 /**
- * A query parameter given twice (in PATH and with --query, or twice in either) is refused
- * before anything is sent: a server reads one of the values, which one is a guess, or
- * refuses both (the sandbox does).
+ * A query parameter given twice (in PATH and with --query, or twice in either) is sent as
+ * given, this being the raw request (a server may take a list that way: the document leaves
+ * it open), with a warning before anything is sent: a server may read either value, and the
+ * sandbox refuses it.
  */
-function refuseRepeated(path: string): void {
+function warnRepeated(f: Factory, path: string): void {
   const q = path.indexOf('?');
   if (q < 0) return;
   const params = new URLSearchParams(path.slice(q + 1));
   const name = [...params.keys()].find((k, i, all) => all.indexOf(k) !== i);
   if (name === undefined) return;
   const values = params.getAll(name);
-  throw new UsageError(
-    `the query parameter ${JSON.stringify(name)} is given ${values.length} times (${values.map((v) => JSON.stringify(v)).join(', ')}): a parameter is sent once`,
-    `keep one value of ${name}, in PATH or with --query ${name}=VALUE`,
+  noticeFor(
+    f,
+    'QUERY_REPEATED',
+    `Warning: the query parameter ${JSON.stringify(name)} is given ${values.length} times (${values.map((v) => JSON.stringify(v)).join(', ')}): sent as given; ` +
+      `a server may read either value (the sandbox refuses it, 422). To send one, keep one value of ${name}, in PATH or with --query ${name}=VALUE`,
   );
 }
 
@@ -172,6 +174,7 @@ const OWN_HEADERS: Record<string, string> = {
 
 export async function run(f: Factory, methodArg: string, pathArg: string, opts: ApiOptions): Promise<void> {
   const req = await buildRequest(f.io, methodArg, pathArg, opts);
+  warnRepeated(f, req.path);
   const maxPages = opts.paginate ? parseMaxPages(opts.maxPages) : 0;
   // Orders, payouts and cancellations ask on a production profile, as their own commands do.
   const profile = await f.profile();
