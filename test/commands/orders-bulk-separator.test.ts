@@ -131,4 +131,23 @@ describe('the separator of a bulk CSV', () => {
     const plain = await runCli(['orders', 'create', '--from', commas, '--dry-run', '--json'], { configDir });
     expect(JSON.parse(plain.stdout)).not.toHaveProperty('separator');
   });
+
+  it('the rows of a file of semicolons saved again with commas: nothing to send, no pace, and the batch that ordered them named', async ({
+    freshSandbox: sb,
+  }) => {
+    const configDir = await profileDir(sb, 'local');
+    const semi = join(tempConfigDir(), 'export.csv');
+    writeFileSync(semi, 'product_id;denomination;reference\r\nsbx-instant;10;re-1\r\nsbx-instant;10;re-2\r\n');
+    const first = await runCli(['orders', 'create', '--from', semi], { configDir, env: { NO_COLOR: '1' } });
+    expect(first.code, first.stderr).toBe(0);
+    const firstBatch = /^Batch (bat_\w+):/.exec(first.stderr)![1]!;
+
+    const commas = join(tempConfigDir(), 'export-commas.csv');
+    writeFileSync(commas, 'product_id,denomination,reference\nsbx-instant,10,re-1\nsbx-instant,10,re-2\n');
+    const again = await runCli(['orders', 'create', '--from', commas], { configDir, env: { NO_COLOR: '1' } });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toMatch(/^Batch bat_\w+: 2 rows, 2 already ordered \(skipped\), 0 to send$/m);
+    expect(again.stderr).toContain(`Every row of this file was ordered by earlier batch ${firstBatch}: nothing is sent again.`);
+    expect(orderCount(sb)).toBe(2);
+  });
 });

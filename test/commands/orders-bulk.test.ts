@@ -228,7 +228,9 @@ describe('orders create --from', () => {
     // Flags given again win; a first run's results file that cannot be written now is named, and the rows still run.
     const given = await runCli(['orders', 'create', '--resume', batch, '--concurrency', '3'], { configDir: dir, env: { NO_COLOR: '1' } });
     expect(given.code, given.stderr).toBe(0);
-    expect(given.stderr).toContain('to send, 3 at a time\n');
+    // Nothing left to send: no pace is named, and not the first run's.
+    expect(given.stderr).toContain('60 already ordered (skipped), 0 to send\n');
+    expect(given.stderr).not.toContain("the batch's first run's --concurrency");
     rmSync(dirname(results), { recursive: true });
     const gone = await runCli(['orders', 'create', '--resume', batch], { configDir: dir, env: { NO_COLOR: '1' } });
     expect(gone.code, gone.stderr).toBe(0);

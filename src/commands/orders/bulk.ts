@@ -352,7 +352,9 @@ async function orderBatch(
       row_count: total,
     }));
   try {
-    await finishBatch(f, o, run, journal, rows, total, toOrder, separator);
+    // A batch started now orders nothing itself yet: the rows skipped are those of the batches it takes over.
+    const tookOver = opened ? [] : [...new Set([...(carry as Carry).from, ...sharing])];
+    await finishBatch(f, o, run, journal, rows, total, toOrder, separator, tookOver);
   } finally {
     await journal.close();
   }
@@ -368,13 +370,14 @@ async function finishBatch(
   total: number,
   toOrder: number,
   separator: string | undefined,
+  tookOver: string[],
 ): Promise<void> {
   const { io } = f;
   const { batchId } = run;
   const skipped = total - toOrder;
   // How many go at once: never more than there are to send (3 rows were "16 at a time").
   const pace =
-    toOrder === 1
+    toOrder <= 1
       ? ''
       : toOrder > 1 && toOrder <= (o.concurrency ?? Infinity)
         ? ', all at once'
@@ -391,7 +394,7 @@ async function finishBatch(
       io,
       o.settings,
       'NOTHING_TO_SEND',
-      `Every row of this file was ordered by an earlier run of batch ${batchId}: nothing is sent again.\n  To order the same rows once more, make it a new file (e.g. with new references).`,
+      `Every row of this file was ordered by ${tookOver.length > 0 ? `earlier batch${tookOver.length === 1 ? '' : 'es'} ${tookOver.join(', ')}` : `an earlier run of batch ${batchId}`}: nothing is sent again.\n  To order the same rows once more, make it a new file (e.g. with new references).`,
     );
   }
 
