@@ -145,6 +145,35 @@ describe('bulk files', () => {
     expect(nd.problems.map((p) => p.line)).toEqual([1]);
   });
 
+  it('a header of names a spreadsheet user might write: one line, each slip with the column it likely means, the columns listed once', () => {
+    const csv = parseBulkFile('o.csv', 'Product;Denom;Qty;Ref\r\nsbx-instant;10;1;r-1\r\n');
+    expect(csv.rows).toEqual([]);
+    expect(csv.problems).toEqual([
+      {
+        line: 1,
+        message:
+          'unknown columns "product" (did you mean product_id?), "denom" (did you mean denomination?), "qty", "ref" (did you mean reference?); ' +
+          'no product_id or denomination column (columns: product_id, denomination, quantity, reference, currency; product_id and denomination required)',
+      },
+    ]);
+    // A column missing alone, or a name alone unknown, is one line too.
+    const header = (text: string) => parseBulkFile('o.csv', text).problems.filter((p) => p.line === 1);
+    expect(header('product_id,amount\nsbx-instant,10\n')).toEqual([
+      {
+        line: 1,
+        message:
+          'unknown column "amount"; no denomination column (columns: product_id, denomination, quantity, reference, currency; product_id and denomination required)',
+      },
+    ]);
+    expect(header('product id,denomination\nsbx-instant,10\n')).toEqual([
+      {
+        line: 1,
+        message:
+          'unknown column "product id" (did you mean product_id?); no product_id column (columns: product_id, denomination, quantity, reference, currency; product_id and denomination required)',
+      },
+    ]);
+  });
+
   it('a header with unknown or missing columns is line 1; NDJSON names its bad lines', () => {
     const csv = parseBulkFile('o.csv', 'product,denom\nx,1\n');
     expect(
@@ -152,7 +181,7 @@ describe('bulk files', () => {
         .filter((p) => p.line === 1)
         .map((p) => p.message)
         .join(' '),
-    ).toMatch(/unknown columns "product", "denom".*no product_id column.*no denomination column/);
+    ).toMatch(/unknown columns "product".*"denom".*no product_id or denomination column/);
     const nd = parseBulkFile(
       'o.ndjson',
       '{"product_id":"a","denomination":10}\nnot json\n[1]\n{"product_id":"a","denomination":10,"sku":1}\n{"product_id":"a","denomination":-5}\n',

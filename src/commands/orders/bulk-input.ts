@@ -11,6 +11,7 @@ import type { BulkRow } from '../../core/journal/bulk.js';
 import { certainlyOrderRequest, exactDenomination, parseCount, withoutRepeatedTotal } from './order-input.js';
 import { UsageError } from '../../core/errors/index.js';
 import { shellQuote } from '../../core/output/shell-quote.js';
+import { nearestKnown } from '../../core/run/known-word.js';
 
 export const BULK_COLUMNS = ['product_id', 'denomination', 'quantity', 'reference', 'currency'] as const;
 type BulkColumn = (typeof BULK_COLUMNS)[number];
@@ -254,24 +255,42 @@ function csvHeader(header: { line: number; cells: string[] }, problems: RowProbl
     });
     return names;
   }
+  // The unknown names and the required columns missing are one line, the columns listed once.
+  const said: string[] = [];
   const unknown = names.filter((n) => !(BULK_COLUMNS as readonly string[]).includes(n));
   if (unknown.length > 0)
+    said.push(
+      `unknown column${unknown.length > 1 ? 's' : ''} ${unknown
+        .map((u) => {
+          const near = columnMeant(u, names);
+          return `${JSON.stringify(u.length > 40 ? `${u.slice(0, 40)}…` : u)}${near ? ` (did you mean ${near}?)` : ''}`;
+        })
+        .join(', ')}`,
+    );
+  const missing = ['product_id', 'denomination'].filter((required) => !names.includes(required));
+  if (missing.length > 0) said.push(`no ${missing.join(' or ')} column`);
+  if (said.length > 0)
     problems.push({
       header: true,
       line: header.line,
-      message: `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.map((u) => JSON.stringify(u.length > 40 ? `${u.slice(0, 40)}…` : u)).join(', ')} (columns: ${BULK_COLUMNS.join(', ')})`,
+      message: `${said.join('; ')} (columns: ${BULK_COLUMNS.join(', ')}; product_id and denomination required)`,
     });
   const dup = names.filter((n, i) => names.indexOf(n) !== i);
   if (dup.length > 0) problems.push({ header: true, line: header.line, message: `column ${JSON.stringify(dup[0])} appears twice` });
-  for (const required of ['product_id', 'denomination']) {
-    if (!names.includes(required))
-      problems.push({
-        header: true,
-        line: header.line,
-        message: `the header has no ${required} column (columns: ${BULK_COLUMNS.join(', ')})`,
-      });
-  }
   return names;
+}
+
+/**
+ * The column an unknown header name likely means, when the header lacks it: one spelled
+ * nearly so (product id, prodcut_id), or one it begins (denom, ref, curr, at least 3 letters).
+ */
+function columnMeant(name: string, names: string[]): string | undefined {
+  const absent = BULK_COLUMNS.filter((c) => !names.includes(c));
+  const near = nearestKnown(name, absent);
+  if (near !== undefined) return near;
+  const f = name.replace(/[-_ .]/g, '');
+  const begun = f.length >= 3 ? absent.filter((c) => c.replace(/_/g, '').startsWith(f)) : [];
+  return begun.length === 1 ? begun[0] : undefined;
 }
 
 function csvRecord(r: { line: number; cells: string[] }, names: string[], problems: RowProblem[]): RawRecord | undefined {
