@@ -175,6 +175,20 @@ describe('vouchers completion', () => {
     expect(unset.stdout.split('\n')[0]).toBe('Completion is for bash, zsh, fish ($SHELL is not set).');
   });
 
+  it('on a narrow terminal, the install words are wrapped at spaces and each command kept whole on a line', async () => {
+    for (const SHELL of ['/bin/bash', '/usr/bin/zsh', '/usr/bin/fish', '/bin/tcsh']) {
+      const r = await runCli(['completion'], { tty: true, columns: 60, env: { SHELL, NO_COLOR: '1' } });
+      expect(r.code, r.stderr).toBe(0);
+      for (const line of r.stdout.split('\n')) {
+        // A command wider than the terminal is on a line of its own, for the terminal to fold, copied whole.
+        if (line.length > 60) expect(line, SHELL).toMatch(/^ {2}vouchers completion \w+ > \S+$/);
+      }
+    }
+    const zsh = await runCli(['completion'], { tty: true, columns: 60, env: { SHELL: '/usr/bin/zsh', NO_COLOR: '1' } });
+    expect(zsh.stdout).toContain('To complete vouchers commands, flags, profiles and product\nids in zsh:\n');
+    expect(zsh.stdout).toContain('Other shells: vouchers completion bash,\nvouchers completion fish\n');
+  });
+
   it('prints the script on a terminal when the shell is named, and into a pipe or a file as before', async () => {
     const script = (await runCli(['completion', 'bash'])).stdout;
     expect(script).toContain('___vouchers_complete');

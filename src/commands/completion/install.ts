@@ -4,6 +4,7 @@
  * standard output is a pipe or a file (`source <(vouchers completion)`, `> file`).
  */
 import { out } from '../../core/io/io.js';
+import { wrapNote } from '../../core/io/note-wrap.js';
 import type { Factory } from '../../core/run/factory.js';
 import type { Shell } from './index.js';
 
@@ -64,5 +65,10 @@ To print a script itself, name its shell: ${prog} completion ${shells[0]}
 }
 
 export async function run(f: Factory, prog: string, shells: readonly Shell[], shell: Shell | undefined): Promise<void> {
-  await out(f.io, installText(prog, shells, shell, f.io.env.SHELL));
+  // The words wrapped at spaces to the terminal; a command line to copy (indented) is kept whole, for the terminal to fold.
+  const text = installText(prog, shells, shell, f.io.env.SHELL)
+    .split('\n')
+    .map((line) => (line.startsWith('  ') ? line : wrapNote(line, f.io.columns)))
+    .join('\n');
+  await out(f.io, text);
 }

@@ -94,9 +94,10 @@ function units(text: string): string[] {
         const word = next.replace(CLAUSE_END, '');
         const name = !flags && !value && Object.hasOwn(tree, word);
         // A word the command still requires as an argument, lowercase too (`profiles set acme
-        // webhook_secret`), or one it may take that ends the clause (`profiles show acme;`).
+        // webhook_secret`), or one it may take that ends the clause or the line (`profiles show acme;`).
         const arity = names > 0 && !name && !flag && !value ? COMMAND_ARGUMENTS[path.join(' ')] : undefined;
-        const argument = arity !== undefined && (args < arity[0] || (args < arity[0] + arity[1] && CLAUSE_END.test(next)));
+        const argument =
+          arity !== undefined && (args < arity[0] || (args < arity[0] + arity[1] && (CLAUSE_END.test(next) || i + 2 === words.length)));
         // A parenthesis opens an aside, never an argument (unquoted, a shell reads it as syntax):
         // a trace ID after a command (`vouchers doctor (trace 4bf9…)`) is not part of it.
         if (next.startsWith('(') || (!flag && !value && !name && !argument && !ARG.test(next))) break;
