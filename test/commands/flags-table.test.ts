@@ -231,7 +231,10 @@ const bad: { argv: string[]; message: RegExp }[] = [
     message: /--output "xml" is not a valid format\n {2}hint {6}valid: table, json, ndjson, csv; see vouchers orders list --help/,
   },
   // transactions list
-  { argv: ['transactions', 'list', '--from', '2026-13-01'], message: /--from "2026-13-01" is neither a duration nor a date/ },
+  {
+    argv: ['transactions', 'list', '--from', '2026-13-01'],
+    message: /--from "2026-13-01" is not a date: a month is 01 to 12/,
+  },
   { argv: ['transactions', 'list', '--to', '2 fortnights'], message: /--to "2 fortnights" is neither a duration nor a date/ },
   { argv: ['transactions', 'list', '--limit', '500'], message: /--limit "500" is not a page size/ },
   { argv: ['transactions', 'list', '--order', 'ord_'], message: /--order "ord_" is not an order id: nothing follows ord_/ },

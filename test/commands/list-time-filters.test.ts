@@ -109,7 +109,11 @@ describe('time filters of the lists', () => {
     ] as const) {
       const r = await runCli([...argv], { env, configDir, overrides: { clock } });
       expect(r.code, r.stderr).toBe(2);
-      expect(r.stderr).toContain(`${flag} ${JSON.stringify(value)} is neither a duration nor a date`);
+      expect(r.stderr).toContain(
+        value === '2026-02-30'
+          ? '--to "2026-02-30" is not a date: February 2026 has 28 days'
+          : `${flag} ${JSON.stringify(value)} is neither a duration nor a date`,
+      );
       expect(r.stderr).toContain(
         'give a duration before now (30m, 2h, 7d, 2w), today or yesterday (UTC days), or an ISO 8601 date or time',
       );

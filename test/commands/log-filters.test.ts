@@ -277,7 +277,7 @@ describe('vouchers log refuses bad filter values (exit 2, the flag named, an exa
     [['--path', ' '], '--path " " is not a request path', '--path /orders'],
     [['--since', 'last week'], '--since "last week" is neither a duration nor a date', 'a duration before now (30m, 2h, 7d, 2w)'],
     [['--since', '30'], '--since "30" is neither a duration nor a date', '2026-01-31T09:30:00Z'],
-    [['--until', '2026-13-45'], '--until "2026-13-45" is neither a duration nor a date', 'today or yesterday'],
+    [['--until', '2026-13-45'], '--until "2026-13-45" is not a date: a month is 01 to 12', 'today or yesterday'],
     [['--since', '1h', '--until', '2h'], '--since 1h is later than --until 2h', '--since 2h --until 1h'],
   ];
   it.each(cases)('log %j', async (argv, message, example) => {

@@ -580,7 +580,7 @@ describe('orders list', () => {
       // A word that is not one of ours goes to the server (its own name for a status: the
       // document leaves them open); what cannot be a status name is refused here.
       [['--status', 'no;thing'], /--status "no;thing" is not an order status/],
-      [['--from', '2026-02-30'], /--from "2026-02-30" is neither a duration nor a date/],
+      [['--from', '2026-02-30'], /--from "2026-02-30" is not a date: February 2026 has 28 days/],
       [['--from', '2026-11-02', '--to', '2026-11-01'], /is after --to/],
       [['--limit', '500'], /--limit "500" is not a page size/],
     ] as [string[], RegExp][]) {

@@ -69,7 +69,25 @@ export function parseWhen(flag: string, value: string, now: number): When {
     const at = Date.parse(`${day}T${time}${zone === undefined ? 'Z' : zone.toUpperCase().replace(/^([+-]\d{2})(\d{2})$/, '$1:$2')}`);
     if (Number.isFinite(at) && /^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?/.test(time!)) return instant(at);
   }
-  throw new UsageError(`${flag} ${JSON.stringify(value)} is neither a duration nor a date`, `give ${WHEN_FORMS}, e.g. ${flag} 2h`);
+  const hint = `give ${WHEN_FORMS}, e.g. ${flag} 2h`;
+  // Written as a date (or a time) the calendar or the clock has not: said so, not "neither".
+  const slip = m ? calendarSlip(m[1]!, start === undefined ? undefined : m[2]) : undefined;
+  if (slip) throw new UsageError(`${flag} ${JSON.stringify(value)} is not a date: ${slip}`, hint);
+  throw new UsageError(`${flag} ${JSON.stringify(value)} is neither a duration nor a date`, hint);
+}
+
+/** Why a date-shaped day or time is none (2026-02-30: February 2026 has 28 days), or undefined. */
+function calendarSlip(day: string, time: string | undefined): string | undefined {
+  const [year, month] = day.split('-').map(Number) as [number, number];
+  if (month < 1 || month > 12) return 'a month is 01 to 12';
+  if (dayStart(day) === undefined) {
+    const days = new Date(Date.UTC(year, month, 0)).getUTCDate();
+    const name = new Date(Date.UTC(year, month - 1, 1)).toLocaleString('en', { month: 'long', timeZone: 'UTC' });
+    return `${name} ${year} has ${days} days`;
+  }
+  if (time !== undefined && !/^([01]\d|2[0-3]):[0-5]\d(:[0-5]\d)?/.test(time))
+    return `${time} is no time of day: a time is 00:00 to 23:59:59`;
+  return undefined;
 }
 
 /**

@@ -41,19 +41,26 @@ describe('parseWhen', () => {
     expect(parseWhen('--from', '2026-11-01T09:30:00.250-01:00', NOW).text).toBe('2026-11-01T10:30:00.250Z');
   });
 
+  it('a date or time written as one that the calendar or the clock has not: said so, the forms in the hint', () => {
+    for (const [value, what] of [
+      ['2026-02-30', 'February 2026 has 28 days'],
+      ['2026-13-01', 'a month is 01 to 12'],
+      ['2026-11-01T25:00', '25:00 is no time of day: a time is 00:00 to 23:59:59'],
+    ] as const) {
+      let error: unknown;
+      try {
+        parseWhen('--since', value, NOW);
+      } catch (e) {
+        error = e;
+      }
+      expect(error, value).toBeInstanceOf(UsageError);
+      expect((error as UsageError).message).toBe(`--since ${JSON.stringify(value)} is not a date: ${what}`);
+      expect((error as UsageError).hint).toMatch(/^give a duration before now .*, e\.g\. --since 2h$/);
+    }
+  });
+
   it('anything else is a usage error naming the flag, the value and every accepted form', () => {
-    for (const value of [
-      '',
-      '30',
-      'soon',
-      'last week',
-      '2h30',
-      '-2h',
-      '2026-02-30',
-      '2026-13-01',
-      '2026-11-01T25:00',
-      '2026-11-01T09:30+2',
-    ]) {
+    for (const value of ['', '30', 'soon', 'last week', '2h30', '-2h', '2026-11-01T09:30+2']) {
       let error: unknown;
       try {
         parseWhen('--since', value, NOW);
