@@ -150,6 +150,7 @@ describe('bulk files', () => {
     expect(csv.rows).toEqual([]);
     expect(csv.problems).toEqual([
       {
+        header: true,
         line: 1,
         message:
           'unknown columns "product" (did you mean product_id?), "denom" (did you mean denomination?), "qty", "ref" (did you mean reference?); ' +
@@ -160,6 +161,7 @@ describe('bulk files', () => {
     const header = (text: string) => parseBulkFile('o.csv', text).problems.filter((p) => p.line === 1);
     expect(header('product_id,amount\nsbx-instant,10\n')).toEqual([
       {
+        header: true,
         line: 1,
         message:
           'unknown column "amount"; no denomination column (columns: product_id, denomination, quantity, reference, currency; product_id and denomination required)',
@@ -167,6 +169,7 @@ describe('bulk files', () => {
     ]);
     expect(header('product id,denomination\nsbx-instant,10\n')).toEqual([
       {
+        header: true,
         line: 1,
         message:
           'unknown column "product id" (did you mean product_id?); no product_id column (columns: product_id, denomination, quantity, reference, currency; product_id and denomination required)',
