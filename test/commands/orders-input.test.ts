@@ -157,6 +157,8 @@ describe('bulk files', () => {
           'no product_id or denomination column (columns: product_id, denomination, quantity, reference, currency; product_id and denomination required)',
       },
     ]);
+    // A required column missing: said once, on the header's line, not again by every row.
+    expect(parseBulkFile('o.csv', 'product_id,amount\nsbx-instant,10\nsbx-instant,20\n').problems.map((p) => p.line)).toEqual([1]);
     // A column missing alone, or a name alone unknown, is one line too.
     const header = (text: string) => parseBulkFile('o.csv', text).problems.filter((p) => p.line === 1);
     expect(header('product_id,amount\nsbx-instant,10\n')).toEqual([

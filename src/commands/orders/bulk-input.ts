@@ -243,6 +243,9 @@ function parseWith(separator: string, line: string): string[] {
   return reader.end(reader.push(line))[0]?.cells ?? [];
 }
 
+/** The columns every row needs: a header without one is refused once, its rows left unchecked. */
+const REQUIRED_COLUMNS = ['product_id', 'denomination'] as const;
+
 /** The CSV header's column names, with the problems of the header line. */
 function csvHeader(header: { line: number; cells: string[] }, problems: RowProblem[]): string[] {
   const names = header.cells.map((c) => c.trim().toLowerCase());
@@ -267,7 +270,7 @@ function csvHeader(header: { line: number; cells: string[] }, problems: RowProbl
         })
         .join(', ')}`,
     );
-  const missing = ['product_id', 'denomination'].filter((required) => !names.includes(required));
+  const missing = REQUIRED_COLUMNS.filter((required) => !names.includes(required));
   if (missing.length > 0) said.push(`no ${missing.join(' or ')} column`);
   if (said.length > 0)
     problems.push({
@@ -426,7 +429,10 @@ export type ScannedItem = { row: BulkRow; problem?: undefined } | { row?: undefi
 export class RowScanner {
   private csv: CsvReader | undefined;
   private names: string[] | undefined;
-  /** The header names no known column: its rows cannot be read, and are not checked. */
+  /**
+   * The header names no known column, or lacks a required one: its rows cannot be read, or
+   * would each say again what the header's line says, and are not checked.
+   */
   private headerUnread = false;
   private ndjsonCarry = '';
   private ndjsonLine = 0;
@@ -497,7 +503,9 @@ export class RowScanner {
       const problems: RowProblem[] = [];
       if (this.names === undefined) {
         this.names = csvHeader(r, problems);
-        this.headerUnread = !this.names.some((n) => (BULK_COLUMNS as readonly string[]).includes(n));
+        const names = this.names;
+        this.headerUnread =
+          !names.some((n) => (BULK_COLUMNS as readonly string[]).includes(n)) || REQUIRED_COLUMNS.some((c) => !names.includes(c));
         for (const problem of problems) out.push({ problem });
         continue;
       }
