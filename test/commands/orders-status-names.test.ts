@@ -7,21 +7,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/run-cli.js';
 import { quickClock } from '../helpers/sandbox.js';
+import { orderOfA } from '../helpers/contract-order.js';
 import { sendJson, startLoopbackServer, type LoopbackServer, cliEnvFor } from '../helpers/loopback-server.js';
 
-const order = (id: string, status: string) => ({
-  order_id: id,
-  status,
-  items: [{ product_id: 'A', denomination: 10, quantity: 1 }],
-  total_amount: 10,
-  currency: 'USD',
-  reference: null,
-  fulfilled_from: null,
-  created_at: '2026-03-01T10:00:00Z',
-  updated_at: '2026-03-01T10:00:00Z',
-  vouchers: [],
-  timeline: [{ status, at: '2026-03-01T10:00:00Z', note: null }],
-});
+const order = (id: string, status: string) => orderOfA(id, status, { timeline: [{ status, at: '2026-03-01T10:00:00Z', note: null }] });
 
 let server: LoopbackServer;
 let env: Record<string, string>;

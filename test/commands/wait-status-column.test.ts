@@ -12,21 +12,10 @@ import { run } from '../../src/main.js';
 import { testIO } from '../helpers/io.js';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { quickClock } from '../helpers/sandbox.js';
+import { orderOfA } from '../helpers/contract-order.js';
 
 const TRACES = ['9fa64c310eaac2fc8b93a1216534faea', 'b679571b4ee01dcbf9a6f13ede2b0a11', '216e2046793fb5194e1ca85548b90c22'];
-const order = (status: string) => ({
-  order_id: 'ord_01M8VBAKKD3HGS6SAGCCXBDFTT',
-  status,
-  items: [{ product_id: 'A', denomination: 10, quantity: 1 }],
-  total_amount: 10,
-  currency: 'USD',
-  reference: null,
-  fulfilled_from: null,
-  created_at: '2026-03-01T10:00:00Z',
-  updated_at: '2026-03-01T10:00:00Z',
-  vouchers: [],
-  timeline: [],
-});
+const order = (status: string) => orderOfA('ord_01M8VBAKKD3HGS6SAGCCXBDFTT', status);
 
 let server: LoopbackServer;
 let env: Record<string, string>;

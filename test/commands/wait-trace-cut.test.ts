@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/run-cli.js';
 import { quickClock } from '../helpers/sandbox.js';
+import { orderOfA } from '../helpers/contract-order.js';
 import { cliEnvFor, sendJson, startLoopbackServer, type LoopbackServer } from '../helpers/loopback-server.js';
 
 const TRACES = [
@@ -14,19 +15,7 @@ const TRACES = [
   'Root=1-6745a1b2-0a9b8c7d6e5f4a3b2c1d0e9f',
   'Root=1-6745a1b2-77aa66bb55cc44dd33ee22ff',
 ];
-const order = (status: string) => ({
-  order_id: 'ord_aws',
-  status,
-  items: [{ product_id: 'A', denomination: 10, quantity: 1 }],
-  total_amount: 10,
-  currency: 'USD',
-  reference: null,
-  fulfilled_from: null,
-  created_at: '2026-03-01T10:00:00Z',
-  updated_at: '2026-03-01T10:00:00Z',
-  vouchers: [],
-  timeline: [],
-});
+const order = (status: string) => orderOfA('ord_aws', status);
 
 let server: LoopbackServer;
 let env: Record<string, string>;

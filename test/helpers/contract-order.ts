@@ -19,3 +19,20 @@ export function contractOrder<F extends Record<string, unknown>>(fields: F): Rec
     ...fields,
   };
 }
+
+/**
+ * An order of one voucher of product A at 10 USD, not yet fulfilled from anywhere, as the
+ * wait tests' loopback servers answer while an order moves from status to status.
+ */
+export function orderOfA(orderId: string, status: string, fields: Record<string, unknown> = {}): Record<string, unknown> {
+  return contractOrder({
+    order_id: orderId,
+    status,
+    items: [{ product_id: 'A', denomination: 10, quantity: 1 }],
+    total_amount: 10,
+    fulfilled_from: null,
+    created_at: '2026-03-01T10:00:00Z',
+    updated_at: '2026-03-01T10:00:00Z',
+    ...fields,
+  });
+}
