@@ -1,7 +1,8 @@
 /** Flags and bulk files → order requests, checked against the contract before anything is sent. */
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/core/errors/index.js';
-import { parseBulkFile, parseCsv } from '../../src/commands/orders/bulk-input.js';
+import { parseBulkFile } from '../../src/commands/orders/bulk-input.js';
+import { parseCsv } from '../../src/commands/orders/csv-reader.js';
 import { orderFromFlags, parseItemFlag } from '../../src/commands/orders/order-input.js';
 
 describe('order flags', () => {
