@@ -11,15 +11,26 @@ export function tryParseDuration(text: string): number | undefined {
   const s = text.trim().toLowerCase();
   if (s === '') return undefined;
   if (/^\d+(\.\d+)?$/.test(s)) return Math.round(Number(s) * 1000);
-  const re = /(\d+(?:\.\d+)?)(ms|s|m|h|d)/gy;
+  return sumOfUnits(s, UNIT_MS);
+}
+
+/**
+ * Milliseconds of `s` written as numbers each followed by one of `units` (1m30s; with
+ * `spaced`, spaces around each unit too: 1h 30m), or undefined when anything else is in it.
+ */
+export function sumOfUnits(s: string, units: Record<string, number>, spaced = false): number | undefined {
+  const names = Object.keys(units)
+    .sort((a, b) => b.length - a.length)
+    .join('|');
+  const gap = spaced ? '\\s*' : '';
+  const re = new RegExp(`(\\d+(?:\\.\\d+)?)${gap}(${names})${gap}`, 'y');
   let total = 0;
   let end = 0;
   for (let m = re.exec(s); m; m = re.exec(s)) {
-    total += Number(m[1]) * (UNIT_MS[m[2]!] ?? 0);
+    total += Number(m[1]) * (units[m[2]!] ?? 0);
     end = re.lastIndex;
   }
-  if (end !== s.length || end === 0) return undefined;
-  return Math.round(total);
+  return end === 0 || end !== s.length ? undefined : Math.round(total);
 }
 
 /** Milliseconds of a duration given to `flag`; throws a UsageError naming the flag. */

@@ -6,6 +6,7 @@
  */
 import { UsageError } from '../errors/index.js';
 import { iso } from './iso.js';
+import { sumOfUnits } from '../http/duration.js';
 
 /** What a filter flag named: one instant, or a whole UTC day from its first to its last millisecond. */
 export interface When {
@@ -28,15 +29,7 @@ const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: D
 
 /** Milliseconds of a duration written with units (2h, 7d, 1h30m, 2 w, "2h ago"); undefined when it is none (a bare number too). */
 function durationMs(text: string): number | undefined {
-  const s = text.toLowerCase().replace(/\s+ago$/, '');
-  const re = /(\d+(?:\.\d+)?)\s*([wdhms])\s*/y;
-  let total = 0;
-  let end = 0;
-  for (let m = re.exec(s); m; m = re.exec(s)) {
-    total += Number(m[1]) * (UNIT_MS[m[2]!] as number);
-    end = re.lastIndex;
-  }
-  return end === 0 || end !== s.length ? undefined : Math.round(total);
+  return sumOfUnits(text.toLowerCase().replace(/\s+ago$/, ''), UNIT_MS, true);
 }
 
 /** A real calendar day (2026-02-30 is none): its first millisecond, else undefined. */
